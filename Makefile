@@ -1,0 +1,42 @@
+# Two commands for a fresh clone: `make run` (server on the embedded defaults) and `make test`.
+# Each installs what it needs first; the install is skipped when nothing changed.
+PY ?= python3.11
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8080
+
+.PHONY: run test install system-deps bench
+
+$(BIN)/python:
+	$(PY) -m venv $(VENV)
+	$(BIN)/pip install -q --upgrade pip
+
+# torch first, pinned to the CPU build that lies on these machines; a bare `torch` pulls CUDA.
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install -q torch==2.13.0
+	$(BIN)/pip install -q -e '.[test]'
+	touch $@
+
+install: $(VENV)/.installed
+
+# Debian packages the tests need: a Mosquitto broker, a second TTS voice, headless Chromium.
+system-deps:
+	@missing=""; \
+	for pair in mosquitto:mosquitto espeak-ng:espeak-ng chromium:chromium chromedriver:chromium-driver; do \
+	  cmd=$${pair%%:*}; pkg=$${pair##*:}; \
+	  command -v $$cmd >/dev/null 2>&1 || [ -x /usr/sbin/$$cmd ] || missing="$$missing $$pkg"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
+	fi
+
+run: install
+	$(BIN)/parley serve --host $(HOST) --port $(PORT)
+
+test: install system-deps
+	$(BIN)/python -m pytest -q -ra
+
+bench: install
+	$(BIN)/python bench/dllm_speed.py
