@@ -1,0 +1,170 @@
+"""The LLaDA architecture in one file: a bidirectional LLaMA-style transformer that predicts masked tokens.
+
+Parameter names follow LLaDA's checkpoints (``model.transformer.blocks.{i}.q_proj.weight`` is this module's
+``transformer.blocks.{i}.q_proj.weight``), so real LLaDA weights load without renaming.
+"""
+import math
+from dataclasses import asdict, dataclass, fields
+
+import torch
+import torch.nn.functional as F
+from torch import nn
+
+
+@dataclass
+class LLaDAConfig:
+    """The fields of LLaDA's config.json that determine the network; other fields are ignored."""
+
+    d_model: int
+    n_heads: int
+    n_kv_heads: int
+    n_layers: int
+    mlp_hidden_size: int
+    vocab_size: int
+    embedding_size: int
+    rope_theta: float = 500000.0
+    rms_norm_eps: float = 1e-5
+    mask_token_id: int = 126336
+    eos_token_id: int = 126081
+    pad_token_id: int = 126081
+    max_sequence_length: int = 4096
+
+    @classmethod
+    def from_dict(cls, d: dict) -> "LLaDAConfig":
+        names = {f.name for f in fields(cls)}
+        return cls(**{k: v for k, v in d.items() if k in names})
+
+    def to_dict(self) -> dict:
+        """config.json content that LLaDA's own loader accepts too (it needs the architecture switches)."""
+        return {
+            "architectures": ["LLaDAModelLM"],
+            "model_type": "llada",
+            "activation_type": "silu",
+            "block_type": "llama",
+            "layer_norm_type": "rms",
+            "rope": True,
+            "rope_full_precision": True,
+            "alibi": False,
+            "include_bias": False,
+            "include_qkv_bias": False,
+            "weight_tying": False,
+            "scale_logits": False,
+            "input_emb_norm": False,
+            "mlp_ratio": self.mlp_hidden_size // self.d_model,
+            **asdict(self),
+        }
+
+    @property
+    def head_dim(self) -> int:
+        return self.d_model // self.n_heads
+
+
+class RMSNorm(nn.Module):
+    def __init__(self, dim: int, eps: float):
+        super().__init__()
+        self.eps = eps
+        self.weight = nn.Parameter(torch.ones(dim))
+
+    def forward(self, x):
+        # Normalise in float32 even for bfloat16 weights, as LLaDA does.
+        xf = x.float()
+        xf = xf * torch.rsqrt(xf.pow(2).mean(-1, keepdim=True) + self.eps)
+        return self.weight * xf.to(x.dtype)
+
+
+def rotary_tables(positions: torch.Tensor, head_dim: int, theta: float):
+    """cos/sin [B, 1, T, head_dim] in float32 for integer positions [B, T] ("rotate half" layout)."""
+    inv_freq = 1.0 / (theta ** (torch.arange(0, head_dim, 2, device=positions.device, dtype=torch.float) / head_dim))
+    angles = positions.float()[..., None] * inv_freq
+    angles = torch.cat((angles, angles), dim=-1)[:, None]
+    return angles.cos(), angles.sin()
+
+
+def apply_rotary(t, cos, sin):
+    t32 = t.float()
+    a, b = t32.chunk(2, dim=-1)
+    return (t32 * cos + torch.cat((-b, a), dim=-1) * sin).to(t.dtype)
+
+
+class Block(nn.Module):
+    """Pre-norm block: rotary self-attention without a causal mask, then a SwiGLU MLP."""
+
+    def __init__(self, config: LLaDAConfig):
+        super().__init__()
+        d, hd = config.d_model, config.head_dim
+        self.n_heads, self.n_kv_heads, self.head_dim = config.n_heads, config.n_kv_heads, hd
+        self.attn_norm = RMSNorm(d, config.rms_norm_eps)
+        self.q_proj = nn.Linear(d, config.n_heads * hd, bias=False)
+        self.k_proj = nn.Linear(d, config.n_kv_heads * hd, bias=False)
+        self.v_proj = nn.Linear(d, config.n_kv_heads * hd, bias=False)
+        self.attn_out = nn.Linear(d, d, bias=False)
+        self.ff_norm = RMSNorm(d, config.rms_norm_eps)
+        self.ff_proj = nn.Linear(d, config.mlp_hidden_size, bias=False)
+        self.up_proj = nn.Linear(d, config.mlp_hidden_size, bias=False)
+        self.ff_out = nn.Linear(config.mlp_hidden_size, d, bias=False)
+
+    def forward(self, x, cos, sin, key_mask, past, cache_start, causal):
+        B, T, _ = x.shape
+        n = self.attn_norm(x)
+        q = self.q_proj(n).view(B, T, self.n_heads, self.head_dim).transpose(1, 2)
+        k = self.k_proj(n).view(B, T, self.n_kv_heads, self.head_dim).transpose(1, 2)
+        v = self.v_proj(n).view(B, T, self.n_kv_heads, self.head_dim).transpose(1, 2)
+        q, k = apply_rotary(q, cos, sin), apply_rotary(k, cos, sin)
+        if past is not None:
+            # New keys/values take the cache's places [cache_start, cache_start+T); the rest is reused.
+            pk, pv = past
+            k = torch.cat((pk[:, :, :cache_start], k, pk[:, :, cache_start + T:]), dim=2)
+            v = torch.cat((pv[:, :, :cache_start], v, pv[:, :, cache_start + T:]), dim=2)
+        present = (k, v)
+        if self.n_kv_heads != self.n_heads:
+            k = k.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1)
+            v = v.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1)
+        y = F.scaled_dot_product_attention(q, k, v, attn_mask=key_mask, is_causal=causal)
+        h = x + self.attn_out(y.transpose(1, 2).reshape(B, T, -1))
+        n = self.ff_norm(h)
+        return h + self.ff_out(F.silu(self.ff_proj(n)) * self.up_proj(n)), present
+
+
+class LLaDAModel(nn.Module):
+    def __init__(self, config: LLaDAConfig):
+        super().__init__()
+        self.config = config
+        self.transformer = nn.ModuleDict(dict(
+            wte=nn.Embedding(config.embedding_size, config.d_model),
+            blocks=nn.ModuleList(Block(config) for _ in range(config.n_layers)),
+            ln_f=RMSNorm(config.d_model, config.rms_norm_eps),
+            ff_out=nn.Linear(config.d_model, config.embedding_size, bias=False),
+        ))
+
+    def forward(self, input_ids, attention_mask=None, *, position_ids=None, past_key_values=None,
+                cache_start=None, causal=False, return_key_values=False):
+        """Logits [B, T, embedding_size] for input_ids [B, T].
+
+        attention_mask [B, S] marks the keys that are real tokens (False = padding); S is T, or the
+        length of the key sequence after splicing into the cache. Without explicit position_ids each
+        row's positions count its real tokens from 0, so a left-padded row sees the positions it
+        would see alone. past_key_values (one (k, v) per layer, rotary already applied) lets the
+        cached decoders run only part of the canvas: the new tokens' keys/values occupy positions
+        [cache_start, cache_start + T) of the cache (default: appended at its end). causal=True
+        is the autoregressive baseline's prefill.
+        """
+        B, T = input_ids.shape
+        if position_ids is None:
+            if attention_mask is None:
+                position_ids = torch.arange(T, device=input_ids.device).expand(B, T)
+            else:
+                position_ids = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)[:, -T:]
+        cos, sin = rotary_tables(position_ids, self.config.head_dim, self.config.rope_theta)
+        key_mask = None if attention_mask is None else attention_mask[:, None, None, :]
+        x = self.transformer.wte(input_ids)
+        presents = []
+        for i, block in enumerate(self.transformer.blocks):
+            past = None if past_key_values is None else past_key_values[i]
+            start = cache_start if cache_start is not None else (0 if past is None else past[0].shape[2])
+            x, kv = block(x, cos, sin, key_mask, past, start, causal)
+            presents.append(kv)
+        logits = self.transformer.ff_out(self.transformer.ln_f(x))
+        return (logits, presents) if return_key_values else logits
+
+    def num_parameters(self) -> int:
+        return sum(p.numel() for p in self.parameters())
