@@ -1,0 +1,96 @@
+"""How Parley's device transports reach the MQTT broker: settings from configuration (login, TLS) and a
+connection loop that reconnects with exponential backoff, so a broker restart costs seconds, not a restart
+of Parley."""
+import argparse
+import asyncio
+import logging
+import os
+from dataclasses import dataclass, field
+from typing import Awaitable, Callable
+
+import aiomqtt
+
+log = logging.getLogger("parley.mqtt")
+
+
+@dataclass
+class MqttSettings:
+    host: str = "localhost"
+    port: int = 1883
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False                 # TLS with the system's CAs; implied by ca_file
+    ca_file: str | None = None        # CA that signed the broker's certificate
+    cert_file: str | None = None      # client certificate, for brokers that require one
+    key_file: str | None = None
+    keepalive: int = 30               # seconds; the broker declares us gone (last will) after 1.5x this
+
+    @staticmethod
+    def add_arguments(parser: argparse.ArgumentParser) -> None:
+        group = parser.add_argument_group("MQTT (satellites and home control; off unless --mqtt-host is given)")
+        group.add_argument("--mqtt-host", help="broker host name")
+        group.add_argument("--mqtt-port", type=int, default=None, help="broker port (1883, or 8883 with TLS)")
+        group.add_argument("--mqtt-username", default=os.environ.get("PARLEY_MQTT_USERNAME"),
+                           help="login name (env PARLEY_MQTT_USERNAME)")
+        group.add_argument("--mqtt-password", default=os.environ.get("PARLEY_MQTT_PASSWORD"),
+                           help="password (prefer env PARLEY_MQTT_PASSWORD: arguments show up in `ps`)")
+        group.add_argument("--mqtt-tls", action="store_true", help="connect with TLS using the system CAs")
+        group.add_argument("--mqtt-ca", help="CA certificate file for TLS (turns TLS on)")
+        group.add_argument("--mqtt-cert", help="client certificate file for TLS")
+        group.add_argument("--mqtt-key", help="client private key file for TLS")
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> "MqttSettings | None":
+        """None when no broker was configured: the MQTT transports stay off."""
+        if not args.mqtt_host:
+            return None
+        tls = bool(args.mqtt_tls or args.mqtt_ca)
+        return cls(host=args.mqtt_host, port=args.mqtt_port or (8883 if tls else 1883),
+                   username=args.mqtt_username, password=args.mqtt_password, tls=tls,
+                   ca_file=args.mqtt_ca, cert_file=args.mqtt_cert, key_file=args.mqtt_key)
+
+    def client(self, will: aiomqtt.Will | None = None) -> aiomqtt.Client:
+        tls_params = None
+        if self.tls or self.ca_file:
+            tls_params = aiomqtt.TLSParameters(ca_certs=self.ca_file, certfile=self.cert_file, keyfile=self.key_file)
+        return aiomqtt.Client(self.host, self.port, username=self.username, password=self.password,
+                              will=will, tls_params=tls_params, keepalive=self.keepalive, timeout=10)
+
+
+@dataclass
+class Backoff:
+    """Exponential reconnect delays: initial, 2x, 4x ... capped at maximum; reset once connected."""
+    initial: float = 0.5
+    maximum: float = 30.0
+    _next: float = field(init=False, default=0.0)
+
+    def __post_init__(self):
+        self._next = self.initial
+
+    def next_delay(self) -> float:
+        delay = self._next
+        self._next = min(delay * 2, self.maximum)
+        return delay
+
+    def reset(self) -> None:
+        self._next = self.initial
+
+
+async def stay_connected(settings: MqttSettings, name: str, on_connected: Callable[[aiomqtt.Client], Awaitable[None]],
+                         *, will: aiomqtt.Will | None = None, backoff: Backoff | None = None) -> None:
+    """Connect, run on_connected(client) until the connection drops, wait, reconnect; until cancelled.
+
+    on_connected subscribes and consumes client.messages; it returns or raises MqttError when the
+    broker goes away. Subscriptions are made again on every connection (clean sessions).
+    """
+    backoff = backoff or Backoff()
+    while True:
+        try:
+            async with settings.client(will) as client:
+                log.info("%s: connected to %s:%d", name, settings.host, settings.port)
+                backoff.reset()
+                await on_connected(client)
+        except aiomqtt.MqttError as error:
+            delay = backoff.next_delay()
+            log.warning("%s: broker connection lost (%s); reconnecting in %.1f s", name, error, delay)
+            await asyncio.sleep(delay)
