@@ -1,0 +1,266 @@
+"""Twilio Media Streams: a pure protocol state machine plus the aiohttp webhook and WebSocket around it.
+
+A call reaches Parley in two steps. Twilio first POSTs the call to ``/twilio/voice``; the TwiML reply
+connects the call to a bidirectional stream, ``<Connect><Stream url="wss://HOST/twilio/stream">``.
+Twilio then opens that WebSocket and speaks Media Streams: JSON text frames ``connected``, ``start``,
+``media`` (base64 μ-law, 8 kHz, about every 20 ms), ``dtmf``, ``mark`` (echo of a mark we sent, once the
+audio queued before it has played) and ``stop``. We answer with ``media`` frames of 20 ms, a ``mark``
+after each reply segment, and ``clear`` at barge-in so the caller stops hearing the old reply at once.
+
+``MediaStream`` knows nothing of sockets or sessions: text frames in, call events out; reply audio in,
+outbound frames out. ``handle_stream`` and ``voice_webhook`` are the thin I/O layer.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+import json
+import logging
+from collections import deque
+from xml.sax.saxutils import quoteattr
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
+                             Outbound, PhoneSettings, StreamError, run_call)
+from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float
+
+log = logging.getLogger(__name__)
+
+SAMPLE_RATE = 8000
+FRAME_BYTES = 160                      # 20 ms of 8 kHz μ-law, one byte per sample
+MULAW_SILENCE = b"\xff"                # μ-law code of 0
+MAX_MESSAGE_BYTES = 64 * 1024          # a media frame is ~400 bytes of JSON; anything near this is abuse
+DTMF_DIGITS = frozenset("0123456789*#ABCD")
+
+
+class MediaStream:
+    """One Media Streams connection, without I/O.
+
+    ``receive(text)`` turns a Twilio frame into call events (``CallStarted``, ``CallerAudio`` with PCM16
+    at 8 kHz, ``CallerDigit``, ``MarkPlayed``, ``CallEnded``) or a single ``StreamError`` after which the
+    connection must be closed. ``play``/``mark``/``clear`` queue the reply; ``pop_outbound`` hands the
+    I/O layer one frame at a time so it can pace media in real time.
+    """
+
+    def __init__(self) -> None:
+        self.state = "connecting"              # connecting -> streaming -> stopped | failed
+        self.stream_sid: str | None = None
+        self.call_sid: str | None = None
+        self.pending_marks: deque[str] = deque()   # sent, not yet echoed: audio still queued at Twilio
+        self._outbound: deque[Outbound] = deque()
+        self._partial = b""                    # μ-law bytes short of a whole 20 ms frame
+
+    # --- Twilio -> us --------------------------------------------------------------------------
+
+    def receive(self, text: str) -> list:
+        if self.state in ("stopped", "failed"):
+            return []
+        try:
+            return self._receive(text)
+        except _Invalid as exc:
+            self.state = "failed"
+            return [StreamError(exc.code, str(exc))]
+
+    def _receive(self, text: str) -> list:
+        try:
+            message = json.loads(text)
+        except (json.JSONDecodeError, TypeError) as exc:
+            raise _Invalid(f"malformed JSON: {exc}") from None
+        if not isinstance(message, dict) or not isinstance(message.get("event"), str):
+            raise _Invalid("malformed message: expected a JSON object with an 'event' string")
+        event = message["event"]
+        if event == "connected":
+            return []
+        if event == "start":
+            return [self._start(message)]
+        if event in ("media", "dtmf", "mark", "stop") and self.state != "streaming":
+            raise _Invalid(f"'{event}' before 'start'")
+        if event == "media":
+            return self._media(message)
+        if event == "dtmf":
+            digit = _field(message, "dtmf", dict).get("digit")
+            if not isinstance(digit, str) or digit not in DTMF_DIGITS:
+                raise _Invalid(f"bad DTMF digit {digit!r}")
+            return [CallerDigit(digit)]
+        if event == "mark":
+            name = _field(message, "mark", dict).get("name")
+            if not isinstance(name, str):
+                raise _Invalid("mark without a name")
+            if name in self.pending_marks:
+                while self.pending_marks.popleft() != name:
+                    pass
+            return [MarkPlayed(name)]
+        if event == "stop":
+            self.state = "stopped"
+            return [CallEnded("caller hung up")]
+        log.info("ignoring unknown Media Streams event %r", event)   # Twilio may add events; not fatal
+        return []
+
+    def _start(self, message: dict) -> CallStarted:
+        if self.state != "connecting":
+            raise _Invalid("second 'start' on one stream")
+        start = _field(message, "start", dict)
+        media_format = start.get("mediaFormat") or {}
+        encoding, rate = media_format.get("encoding"), media_format.get("sampleRate")
+        channels = media_format.get("channels", 1)
+        if encoding != "audio/x-mulaw" or rate != SAMPLE_RATE or channels != 1:
+            raise _Invalid(f"unsupported media format {encoding!r} {rate!r} Hz {channels!r} channels: "
+                           "expected audio/x-mulaw 8000 Hz mono", code=WSCloseCode.UNSUPPORTED_DATA)
+        stream_sid = message.get("streamSid") or start.get("streamSid")
+        if not isinstance(stream_sid, str) or not stream_sid:
+            raise _Invalid("'start' without a streamSid")
+        parameters = start.get("customParameters") or {}
+        if not isinstance(parameters, dict):
+            raise _Invalid("customParameters must be an object")
+        self.state, self.stream_sid, self.call_sid = "streaming", stream_sid, start.get("callSid")
+        return CallStarted(call_id=self.call_sid or stream_sid,
+                           parameters={str(k): str(v) for k, v in parameters.items()})
+
+    def _media(self, message: dict) -> list:
+        media = _field(message, "media", dict)
+        if media.get("track", "inbound") != "inbound":
+            return []
+        try:
+            mulaw = base64.b64decode(media.get("payload", ""), validate=True)
+        except (binascii.Error, TypeError, ValueError):
+            raise _Invalid("media payload is not base64") from None
+        return [CallerAudio(float_to_pcm16(mulaw_decode(mulaw)))] if mulaw else []
+
+    # --- us -> Twilio ----------------------------------------------------------------------------
+
+    def play(self, pcm16: bytes) -> None:
+        """Queue reply audio (PCM16, 8 kHz) as 20 ms μ-law media frames."""
+        data = self._partial + mulaw_encode(pcm16_to_float(pcm16))
+        whole = len(data) - len(data) % FRAME_BYTES
+        for start in range(0, whole, FRAME_BYTES):
+            self._outbound.append(Outbound(self._frame("media", media={
+                "payload": base64.b64encode(data[start:start + FRAME_BYTES]).decode()}), audio=True))
+        self._partial = data[whole:]
+
+    def mark(self, name: str) -> None:
+        """Queue a mark behind the audio queued so far (its tail padded to a whole frame)."""
+        if self._partial:
+            self.play(b"\0\0" * (FRAME_BYTES - len(self._partial)))
+        self.pending_marks.append(name)
+        self._outbound.append(Outbound(self._frame("mark", mark={"name": name}), audio=False))
+
+    def clear(self) -> list[Outbound]:
+        """Barge-in: drop what we have not sent yet and tell Twilio to drop what it buffered."""
+        self._outbound.clear()
+        self._partial = b""
+        return [Outbound(self._frame("clear"), audio=False)]
+
+    def pop_outbound(self) -> Outbound | None:
+        return self._outbound.popleft() if self._outbound else None
+
+    def _frame(self, event: str, **body) -> str:
+        return json.dumps({"event": event, "streamSid": self.stream_sid, **body})
+
+
+class _Invalid(Exception):
+    def __init__(self, message: str, code: int = WSCloseCode.PROTOCOL_ERROR):
+        super().__init__(message)
+        self.code = int(code)
+
+
+def _field(message: dict, name: str, kind: type):
+    value = message.get(name)
+    if not isinstance(value, kind):
+        raise _Invalid(f"'{message['event']}' without a '{name}' object")
+    return value
+
+
+# --- webhook ------------------------------------------------------------------------------------
+
+def twilio_signature(auth_token: str, url: str, params: dict[str, str]) -> str:
+    """X-Twilio-Signature: base64 HMAC-SHA1 over the full URL followed by each POST param, sorted by name."""
+    payload = url + "".join(name + params[name] for name in sorted(params))
+    return base64.b64encode(hmac.new(auth_token.encode(), payload.encode(), hashlib.sha1).digest()).decode()
+
+
+def public_url(request: web.Request, settings: PhoneSettings) -> str:
+    """The URL Twilio used: the configured public base, else what the proxy headers (or the socket) say."""
+    if settings.public_url:
+        return settings.public_url.rstrip("/") + request.rel_url.path_qs
+    scheme = request.headers.get("X-Forwarded-Proto", request.scheme).split(",")[0].strip()
+    host = request.headers.get("X-Forwarded-Host", request.host).split(",")[0].strip()
+    return f"{scheme}://{host}{request.rel_url.path_qs}"
+
+
+def _url_variants(url: str) -> set[str]:
+    """Twilio signs some URLs with the scheme's default port spelled out and some without: accept both."""
+    scheme, rest = url.split("://", 1)
+    host, slash, path = rest.partition("/")
+    default = {"https": "443", "http": "80"}[scheme]
+    bare = host.removesuffix(":" + default)
+    if ":" in bare.rsplit("]", 1)[-1]:          # some other port: only one spelling
+        return {url}
+    return {url, f"{scheme}://{bare}{slash}{path}", f"{scheme}://{bare}:{default}{slash}{path}"}
+
+
+async def voice_webhook(request: web.Request) -> web.Response:
+    """POST /twilio/voice: answer the call with TwiML that connects it to our Media Streams WebSocket."""
+    settings: PhoneSettings = request.app[PHONE_SETTINGS]
+    params = {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
+    url = public_url(request, settings)
+    if settings.twilio_auth_token:
+        given = request.headers.get("X-Twilio-Signature", "")
+        if not any(hmac.compare_digest(given, twilio_signature(settings.twilio_auth_token, candidate, params))
+                   for candidate in _url_variants(url)):
+            log.warning("rejected Twilio webhook with a bad signature for %s", url)
+            raise web.HTTPForbidden(text="invalid X-Twilio-Signature")
+    stream_url = url.split("://", 1)[1].split("/", 1)[0]
+    ws_scheme = "wss" if url.startswith("https") else "ws"
+    caller = "".join(f"<Parameter name={quoteattr(name)} value={quoteattr(params[name])}/>"
+                     for name in CALLER_PARAMETERS if params.get(name))
+    twiml = ('<?xml version="1.0" encoding="UTF-8"?><Response><Connect>'
+             f'<Stream url={quoteattr(f"{ws_scheme}://{stream_url}/twilio/stream")}>{caller}</Stream>'
+             '</Connect></Response>')
+    return web.Response(text=twiml, content_type="text/xml")
+
+
+CALLER_PARAMETERS = ("From", "To", "CallerName")   # webhook fields handed on to the stream's customParameters
+
+
+# --- stream -------------------------------------------------------------------------------------
+
+async def stream_handler(request: web.Request) -> web.WebSocketResponse:
+    """GET /twilio/stream: one Media Streams call, bridged onto a Session until stop or hang-up."""
+    ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES)
+    await ws.prepare(request)
+    stream = MediaStream()
+
+    async def inbound():
+        async for message in ws:
+            if message.type == WSMsgType.TEXT:
+                for event in stream.receive(message.data):
+                    yield event
+            elif message.type == WSMsgType.BINARY:
+                stream.state = "failed"
+                yield StreamError(int(WSCloseCode.UNSUPPORTED_DATA), "binary frame: Media Streams sends JSON text")
+            elif message.type == WSMsgType.ERROR:
+                yield StreamError(int(WSCloseCode.MESSAGE_TOO_BIG), f"WebSocket error: {ws.exception()}")
+            if stream.state in ("stopped", "failed"):
+                return
+        yield CallEnded("connection closed")
+
+    async def send(frame: Outbound) -> None:
+        await ws.send_str(frame.data)
+
+    async def close(error: StreamError | None) -> None:
+        if error is None:
+            await ws.close()
+        else:
+            await ws.close(code=error.code, message=error.message.encode()[:120])
+
+    await run_call(request.app, "twilio", stream, inbound(), send, close)
+    return ws
+
+
+def add_routes(app: web.Application) -> None:
+    app.router.add_post("/twilio/voice", voice_webhook)
+    app.router.add_get("/twilio/stream", stream_handler)
