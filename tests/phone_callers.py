@@ -1,0 +1,237 @@
+"""The far ends of a phone call, written from the protocol specifications: Twilio and Asterisk as they
+behave on the wire, so tests and the latency bench can place real calls against a live Parley server.
+
+Both callers send audio the way the real systems do — one 20 ms frame every 20 ms for the whole call,
+silence when the caller is quiet — and "play" what Parley sends at real-time pace, so marks are echoed
+when their audio has been heard and a barge-in flush drops audio not yet heard.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import json
+import time
+import uuid
+from collections import deque
+
+import aiohttp
+import numpy as np
+
+from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float, resample
+
+RATE = 8000
+FRAME = 160                       # samples per 20 ms
+FRAME_S = 0.020
+
+
+def phone_audio(audio: np.ndarray, rate: int) -> np.ndarray:
+    """Speech at any rate -> the 8 kHz narrow-band signal a phone line carries."""
+    return resample(audio, rate, RATE)
+
+
+class _Caller:
+    """What both far ends share: a real-time send clock, a playback clock, and what was heard when."""
+
+    def __init__(self) -> None:
+        self._speech: deque[np.ndarray] = deque()   # 20 ms frames still to say
+        self.speech_ended_at: float | None = None   # monotonic time the last speech frame left
+        self.heard: list[np.ndarray] = []           # played reply frames (float32 at 8 kHz)
+        self.frames_received = 0
+        self.first_frame_after_speech: float | None = None
+        self._playback: deque = deque()             # ("audio", frame) | ("mark", name) not yet played
+        self.closed = asyncio.Event()
+        self._tasks: list[asyncio.Task] = []
+
+    def say(self, audio_8k: np.ndarray) -> None:
+        """Queue speech; it goes out at real-time pace in place of the silence."""
+        padded = np.concatenate([audio_8k, np.zeros(-len(audio_8k) % FRAME, np.float32)])
+        self._speech.extend(padded.reshape(-1, FRAME))
+        self.speech_ended_at = None
+        self.first_frame_after_speech = None
+
+    async def finish_speaking(self) -> float:
+        while self._speech or self.speech_ended_at is None:
+            await asyncio.sleep(FRAME_S)
+        return self.speech_ended_at
+
+    def heard_audio(self) -> np.ndarray:
+        return np.concatenate(self.heard) if self.heard else np.zeros(0, np.float32)
+
+    def _received_audio(self, frame: np.ndarray) -> None:
+        self.frames_received += 1
+        if self.speech_ended_at is not None and self.first_frame_after_speech is None:
+            self.first_frame_after_speech = time.monotonic()
+        self._playback.append(("audio", frame))
+
+    async def _send_loop(self) -> None:
+        deadline = time.monotonic()
+        while not self.closed.is_set():
+            frame = self._speech.popleft() if self._speech else np.zeros(FRAME, np.float32)
+            try:
+                await self._send_audio(frame)
+            except (ConnectionError, RuntimeError):
+                return
+            if not self._speech and self.speech_ended_at is None:
+                self.speech_ended_at = time.monotonic()
+            deadline += FRAME_S
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+
+    async def _play_loop(self) -> None:
+        deadline = time.monotonic()
+        while not self.closed.is_set():
+            while self._playback and self._playback[0][0] == "mark":
+                await self._mark_played(self._playback.popleft()[1])
+            if self._playback:
+                self.heard.append(self._playback.popleft()[1])
+            deadline += FRAME_S
+            await asyncio.sleep(max(0.0, deadline - time.monotonic()))
+
+    def _start_clocks(self) -> None:
+        self._tasks = [asyncio.create_task(self._send_loop()), asyncio.create_task(self._play_loop())]
+
+    async def _stop_clocks(self) -> None:
+        self.closed.set()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _send_audio(self, frame: np.ndarray) -> None:
+        raise NotImplementedError
+
+    async def _mark_played(self, name: str) -> None:
+        pass
+
+
+class TwilioCaller(_Caller):
+    """Twilio's side of a bidirectional Media Stream (``<Connect><Stream>``)."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, call_sid: str | None = None):
+        super().__init__()
+        self.ws = ws
+        self.stream_sid = "MZ" + uuid.uuid4().hex
+        self.call_sid = call_sid or "CA" + uuid.uuid4().hex
+        self.sequence = 0
+        self.chunk = 0
+        self.marks_received: list[str] = []
+        self.marks_echoed: list[str] = []
+        self.clears = 0
+        self.close_code: int | None = None
+        self.close_reason = ""
+
+    @classmethod
+    async def dial(cls, http: aiohttp.ClientSession, url: str, parameters: dict[str, str] | None = None,
+                   **start_overrides) -> "TwilioCaller":
+        caller = cls(await http.ws_connect(url))
+        await caller._send({"event": "connected", "protocol": "Call", "version": "1.0.0"})
+        start = {"streamSid": caller.stream_sid, "accountSid": "AC" + "0" * 32, "callSid": caller.call_sid,
+                 "tracks": ["inbound"], "customParameters": parameters or {},
+                 "mediaFormat": {"encoding": "audio/x-mulaw", "sampleRate": 8000, "channels": 1}}
+        start.update(start_overrides)
+        await caller._send({"event": "start", "streamSid": caller.stream_sid, "start": start})
+        caller._tasks_receive = asyncio.create_task(caller._receive_loop())
+        caller._start_clocks()
+        return caller
+
+    async def _send(self, message: dict) -> None:
+        self.sequence += 1
+        await self.ws.send_str(json.dumps({"sequenceNumber": str(self.sequence), **message}))
+
+    async def _send_audio(self, frame: np.ndarray) -> None:
+        self.chunk += 1
+        await self._send({"event": "media", "streamSid": self.stream_sid, "media": {
+            "track": "inbound", "chunk": str(self.chunk), "timestamp": str(20 * self.chunk),
+            "payload": base64.b64encode(mulaw_encode(frame)).decode()}})
+
+    async def press(self, digit: str) -> None:
+        await self._send({"event": "dtmf", "streamSid": self.stream_sid,
+                          "dtmf": {"track": "inbound_track", "digit": digit}})
+
+    async def _mark_played(self, name: str) -> None:
+        self.marks_echoed.append(name)
+        if not self.ws.closed:
+            await self._send({"event": "mark", "streamSid": self.stream_sid, "mark": {"name": name}})
+
+    async def _receive_loop(self) -> None:
+        async for message in self.ws:
+            if message.type != aiohttp.WSMsgType.TEXT:
+                continue
+            frame = json.loads(message.data)
+            assert frame.get("streamSid") == self.stream_sid, frame
+            if frame["event"] == "media":
+                self._received_audio(mulaw_decode(base64.b64decode(frame["media"]["payload"])))
+            elif frame["event"] == "mark":
+                self.marks_received.append(frame["mark"]["name"])
+                self._playback.append(("mark", frame["mark"]["name"]))
+            elif frame["event"] == "clear":                    # drop unplayed audio, echo pending marks
+                self.clears += 1
+                pending = [item[1] for item in self._playback if item[0] == "mark"]
+                self._playback.clear()
+                for name in pending:
+                    await self._mark_played(name)
+        self.close_code, self.close_reason = self.ws.close_code, str(self.ws.close_reason or "")
+        self.closed.set()
+
+    async def hang_up(self) -> None:
+        """The caller hangs up: Twilio sends stop and closes the socket."""
+        if not self.ws.closed:
+            await self._send({"event": "stop", "streamSid": self.stream_sid,
+                              "stop": {"accountSid": "AC" + "0" * 32, "callSid": self.call_sid}})
+            await self.ws.close()
+        await self._stop_clocks()
+        await asyncio.gather(self._tasks_receive, return_exceptions=True)
+
+
+class AsteriskCaller(_Caller):
+    """Asterisk's side of ``AudioSocket(uuid,host:port)``: UUID first, then 8 kHz slin frames and DTMF."""
+
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
+        super().__init__()
+        self.reader, self.writer = reader, writer
+        self.call_id = uuid.uuid4()
+        self.hung_up_by_server = False
+        self.unexpected: list[tuple[int, bytes]] = []   # frames Asterisk would not understand
+
+    @classmethod
+    async def dial(cls, host: str, port: int) -> "AsteriskCaller":
+        caller = cls(*await asyncio.open_connection(host, port))
+        caller.writer.write(b"\x01\x00\x10" + caller.call_id.bytes)
+        caller._tasks_receive = asyncio.create_task(caller._receive_loop())
+        caller._start_clocks()
+        return caller
+
+    async def _send_audio(self, frame: np.ndarray) -> None:
+        self.writer.write(b"\x10\x01\x40" + float_to_pcm16(frame))
+        await self.writer.drain()
+
+    async def press(self, digit: str) -> None:
+        self.writer.write(b"\x03\x00\x01" + digit.encode())
+        await self.writer.drain()
+
+    async def _receive_loop(self) -> None:
+        try:
+            while True:
+                header = await self.reader.readexactly(3)
+                kind, length = header[0], int.from_bytes(header[1:], "big")
+                payload = await self.reader.readexactly(length)
+                if kind == 0x10:
+                    self._received_audio(pcm16_to_float(payload))
+                elif kind == 0x00:
+                    self.hung_up_by_server = True
+                    break
+                else:
+                    self.unexpected.append((kind, payload))
+        except (asyncio.IncompleteReadError, ConnectionError):
+            pass
+        self.closed.set()
+
+    async def hang_up(self) -> None:
+        if not self.writer.is_closing():
+            try:
+                self.writer.write(b"\x00\x00\x00")
+                await self.writer.drain()
+            except ConnectionError:
+                pass
+            self.writer.close()
+        await self._stop_clocks()
+        await asyncio.gather(self._tasks_receive, return_exceptions=True)
