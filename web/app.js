@@ -1,0 +1,805 @@
+// Parley voice chat: a reference browser client for the OpenAI Realtime protocol (GA event names).
+// Microphone -> AudioWorklet (24 kHz PCM16) -> input_audio_buffer.append over /v1/realtime;
+// reply audio -> AudioWorklet player with a jitter buffer; barge-in flushes it and reports what played.
+
+const RATE = 24000; // session audio rate, both directions
+const JITTER_MS = 80; // audio queued before playback starts; absorbs network bursts
+const MIN_COMMIT_MS = 100; // the protocol rejects committing less audio than this
+const RECONNECT_DELAYS_S = [0.5, 1, 2, 4, 8]; // then stays at the last one
+
+const VAD = {
+  type: "server_vad",
+  threshold: 0.5,
+  prefix_padding_ms: 300,
+  silence_duration_ms: 500,
+  create_response: true,
+  interrupt_response: true,
+};
+
+// Everything the page knows, readable by tests and curious developers as `window.parley`.
+const state = {
+  connection: "connecting", // connecting | open | reconnecting
+  connects: 0, // sessions opened (session.created received)
+  sessionId: null,
+  mode: "vad", // vad (hands-free) | ptt (push to talk)
+  mic: { status: "off", level: 0, sentMs: 0, talking: false }, // status: off | starting | on | denied | missing | unsupported | error
+  playback: { playing: false, playedMs: 0, queuedMs: 0, receivedMs: 0, underruns: 0, items: 0, flushes: 0 },
+  bargeIns: [], // {reason, item, playedMs, droppedMs}
+  truncates: [], // conversation.item.truncate events sent
+  turns: [], // {responseId, status, text, voiceToVoiceMs, server}
+  lastLatency: null, // {voiceToVoiceMs, server}
+  errors: [], // server error events: {type, code, message}
+  notices: {}, // key -> text currently shown
+  events: {}, // server event type -> count
+};
+window.parley = state;
+
+const $ = (id) => document.getElementById(id);
+const ui = {
+  connection: $("connection"),
+  notices: $("notices"),
+  transcript: $("transcript"),
+  hint: $("hint"),
+  mic: $("mic"),
+  micState: $("mic-state"),
+  meter: document.querySelector(".meter"),
+  meterFill: $("meter-fill"),
+  form: $("text-form"),
+  text: $("text"),
+};
+
+// ---------------------------------------------------------------- notices
+
+const NOTICE_ORDER = ["connection", "mic", "server"];
+
+function setNotice(key, text, action) {
+  if (text) state.notices[key] = { text, action };
+  else delete state.notices[key];
+  ui.notices.replaceChildren();
+  for (const k of NOTICE_ORDER) {
+    const notice = state.notices[k];
+    if (!notice) continue;
+    const row = document.createElement("div");
+    row.className = `notice notice-${k}`;
+    row.dataset.kind = k;
+    const p = document.createElement("p");
+    p.textContent = notice.text;
+    row.append(p);
+    if (notice.action) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = notice.action.label;
+      button.addEventListener("click", notice.action.run);
+      row.append(button);
+    }
+    const close = document.createElement("button");
+    close.type = "button";
+    close.className = "notice-close";
+    close.setAttribute("aria-label", "Dismiss message");
+    close.textContent = "×";
+    close.addEventListener("click", () => setNotice(k, null));
+    row.append(close);
+    ui.notices.append(row);
+  }
+}
+
+// ---------------------------------------------------------------- transcript
+
+const userBubbles = new Map(); // user item_id -> bubble
+const replies = new Map(); // response_id -> reply record
+const itemReplies = new Map(); // assistant item_id -> response_id
+const toolChips = new Map(); // call_id -> chip element
+
+function bubble(role, text) {
+  ui.hint.hidden = true;
+  const el = document.createElement("article");
+  el.className = `msg msg-${role}`;
+  const label = document.createElement("h2");
+  label.className = "visually-hidden";
+  label.textContent = role === "user" ? "You said" : "Parley said";
+  const body = document.createElement("p");
+  body.className = "text";
+  body.textContent = text || "";
+  el.append(label, body);
+  ui.transcript.append(el);
+  scrollDown();
+  return el;
+}
+
+function divider(text) {
+  const el = document.createElement("p");
+  el.className = "divider";
+  el.textContent = text;
+  ui.transcript.append(el);
+  scrollDown();
+}
+
+function scrollDown() {
+  ui.transcript.scrollTop = ui.transcript.scrollHeight;
+}
+
+function userBubble(itemId) {
+  let el = userBubbles.get(itemId);
+  if (!el) {
+    el = bubble("user", "");
+    el.classList.add("partial");
+    el.dataset.item = itemId;
+    el.querySelector(".text").textContent = "…";
+    userBubbles.set(itemId, el);
+  }
+  return el;
+}
+
+function setText(el, text, partial) {
+  el.querySelector(".text").textContent = text;
+  el.classList.toggle("partial", partial);
+  scrollDown();
+}
+
+function reply(responseId) {
+  let r = replies.get(responseId);
+  if (!r) {
+    const el = bubble("assistant", "");
+    el.classList.add("partial");
+    el.dataset.response = responseId;
+    const tools = document.createElement("ul");
+    tools.className = "tools";
+    tools.setAttribute("aria-label", "Actions");
+    const latency = document.createElement("p");
+    latency.className = "latency";
+    el.querySelector(".text").before(tools);
+    el.append(latency);
+    r = { id: responseId, el, text: "", start: null, firstSound: null, server: null, status: "in_progress" };
+    r.turn = { responseId, status: r.status, text: "", voiceToVoiceMs: null, server: null };
+    state.turns.push(r.turn);
+    replies.set(responseId, r);
+  }
+  return r;
+}
+
+function appendReplyText(r, delta) {
+  r.text += delta;
+  r.turn.text = r.text;
+  setText(r.el, r.text, true);
+}
+
+function formatArgs(json) {
+  try {
+    const args = JSON.parse(json || "{}");
+    return Object.entries(args)
+      .map(([k, v]) => `${k}: ${typeof v === "string" ? v : JSON.stringify(v)}`)
+      .join(", ");
+  } catch {
+    return json || "";
+  }
+}
+
+function toolChip(responseId, callId, name) {
+  let chip = toolChips.get(callId);
+  if (!chip) {
+    chip = document.createElement("li");
+    chip.className = "tool";
+    chip.dataset.call = callId;
+    chip.innerHTML = '<span class="tool-name"></span>(<span class="tool-args"></span>)<span class="tool-result"></span>';
+    reply(responseId).el.querySelector(".tools").append(chip);
+    toolChips.set(callId, chip);
+  }
+  if (name) chip.querySelector(".tool-name").textContent = name;
+  return chip;
+}
+
+function showLatency(r) {
+  const parts = [];
+  if (r.turn.voiceToVoiceMs != null) {
+    parts.push(`${r.startKind === "text" ? "text→voice" : "voice→voice"} ${Math.round(r.turn.voiceToVoiceMs)} ms`);
+  }
+  if (r.server) {
+    const stages = Object.entries(r.server).map(([k, v]) => `${k.replace(/_ms$/, "")} ${Math.round(v)}`);
+    if (stages.length) parts.push(`server: ${stages.join(" · ")} ms`);
+  }
+  const el = r.el.querySelector(".latency");
+  el.textContent = parts.join("  |  ");
+  el.title = "voice→voice: end of your speech to the first reply sound, measured on this page (includes output latency)";
+  state.lastLatency = { voiceToVoiceMs: r.turn.voiceToVoiceMs, server: r.server };
+}
+
+// Stage timings from response.done: `response.metadata` with `<stage>_ms` entries (string values, as
+// OpenAI's metadata is string->string), or a dict under `metadata.timing` / `timing`.
+function serverTiming(response) {
+  const meta = response.metadata || {};
+  let source = response.timing || meta.timing || meta;
+  if (typeof source === "string") {
+    try {
+      source = JSON.parse(source);
+    } catch {
+      return null;
+    }
+  }
+  const stages = {};
+  for (const [key, value] of Object.entries(source || {})) {
+    const ms = Number(value);
+    if ((source !== meta || key.endsWith("_ms")) && value !== "" && Number.isFinite(ms)) stages[key] = ms;
+  }
+  return Object.keys(stages).length ? stages : null;
+}
+
+// ---------------------------------------------------------------- audio out
+
+let player = null; // {ctx, node}
+const droppedItems = new Set(); // assistant items interrupted: late deltas for them are ignored
+const drainedItems = new Set(); // assistant items played to their end
+let lastAudioItem = null; // the assistant item whose audio arrived last
+const pendingFlushes = []; // resolvers waiting for the worklet's flush reports, in order
+
+async function ensurePlayer() {
+  if (player) {
+    if (player.ctx.state === "suspended") await player.ctx.resume();
+    return player;
+  }
+  const ctx = new AudioContext({ sampleRate: RATE, latencyHint: "interactive" });
+  player = { ctx, node: null, ready: null };
+  player.ready = (async () => {
+    await ctx.audioWorklet.addModule(new URL("player-worklet.js", import.meta.url));
+    const node = new AudioWorkletNode(ctx, "parley-player", {
+      numberOfInputs: 0,
+      outputChannelCount: [1],
+      processorOptions: { jitterMs: JITTER_MS },
+    });
+    node.port.onmessage = (event) => onPlayerMessage(event.data);
+    node.connect(ctx.destination);
+    player.node = node;
+  })();
+  await player.ready;
+  if (ctx.state === "suspended") await ctx.resume();
+  return player;
+}
+
+function onPlayerMessage(m) {
+  const pb = state.playback;
+  if (m.type === "progress") {
+    pb.playing = m.playing;
+    pb.playedMs = m.playedSamples / (RATE / 1000);
+    pb.queuedMs = m.queuedSamples / (RATE / 1000);
+    pb.underruns = m.underruns;
+  } else if (m.type === "started") {
+    pb.playing = true;
+    pb.items += 1;
+    const r = replies.get(itemReplies.get(m.item));
+    if (r && r.firstSound == null) {
+      r.firstSound = performance.now();
+      if (r.start != null) {
+        const outputLatency = (player.ctx.outputLatency || player.ctx.baseLatency || 0) * 1000;
+        r.turn.voiceToVoiceMs = r.firstSound - r.start + outputLatency;
+      }
+      showLatency(r);
+    }
+  } else if (m.type === "drained") {
+    drainedItems.add(m.item);
+    pb.playing = false;
+    pb.queuedMs = 0;
+  } else if (m.type === "flushed") {
+    pb.playing = false;
+    pb.queuedMs = 0;
+    pb.playedMs = m.playedSamples / (RATE / 1000);
+    pb.flushes += 1;
+    pendingFlushes.shift()(m);
+  }
+  document.body.dataset.playing = String(pb.playing);
+}
+
+function playAudio(responseId, itemId, base64) {
+  if (droppedItems.has(itemId) || !player) return;
+  if (!player.node) {
+    player.ready.then(() => playAudio(responseId, itemId, base64)); // worklet still loading: keep order
+    return;
+  }
+  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
+  const samples = bytes.length >> 1;
+  itemReplies.set(itemId, responseId);
+  lastAudioItem = itemId;
+  state.playback.receivedMs += samples / (RATE / 1000);
+  const pcm = bytes.buffer.slice(0, samples * 2);
+  player.node.port.postMessage({ type: "audio", item: itemId, pcm }, [pcm]);
+}
+
+function flushPlayer(item) {
+  return new Promise((resolve) => {
+    pendingFlushes.push(resolve);
+    player.node.port.postMessage({ type: "flush", item });
+  });
+}
+
+// Stop the reply at once and drop what is queued; tell the server how much the user actually heard.
+async function bargeIn(reason, { cancel }) {
+  if (cancel && activeResponse) send({ type: "response.cancel" });
+  if (!player || !player.node) return;
+  const item = lastAudioItem;
+  const live = item && !droppedItems.has(item) && !drainedItems.has(item);
+  if (live) droppedItems.add(item); // from now on, late deltas of this item are ignored
+  const report = await flushPlayer(item);
+  if (!live) return;
+  const playedMs = Math.round(report.itemPlayedSamples / (RATE / 1000));
+  state.bargeIns.push({ reason, item, playedMs, droppedMs: Math.round(report.droppedSamples / (RATE / 1000)) });
+  const truncate = { type: "conversation.item.truncate", item_id: item, content_index: 0, audio_end_ms: playedMs };
+  state.truncates.push(truncate);
+  send(truncate);
+  const r = replies.get(itemReplies.get(item));
+  if (r) r.el.classList.add("interrupted");
+}
+
+// ---------------------------------------------------------------- audio in
+
+let mic = null; // {ctx, stream, node, source}
+let pttHeld = false;
+let pttSentMs = 0;
+let sentLog = []; // [{endMs, at}]: wall-clock time each appended chunk was captured, to map audio_end_ms
+let sentMsThisSession = 0;
+
+function micSending() {
+  return state.mode === "vad" ? state.mic.status === "on" : pttHeld;
+}
+
+function setMicStatus(status, text) {
+  state.mic.status = status;
+  document.body.dataset.mic = status;
+  ui.micState.textContent = text;
+  updateMicButton();
+}
+
+function updateMicButton() {
+  const on = state.mic.status === "on";
+  if (state.mode === "ptt") {
+    ui.mic.textContent = pttHeld ? "Talking…" : "Hold to talk";
+    ui.mic.setAttribute("aria-pressed", String(pttHeld));
+    ui.mic.setAttribute("aria-label", "Hold to talk (or hold the space bar)");
+  } else {
+    ui.mic.textContent = on ? "Stop" : "Start";
+    ui.mic.setAttribute("aria-pressed", String(on));
+    ui.mic.setAttribute("aria-label", on ? "Stop listening" : "Start listening");
+  }
+  ui.mic.classList.toggle("live", state.mode === "ptt" ? pttHeld : on);
+}
+
+async function startMic() {
+  if (mic || state.mic.status === "starting") return;
+  if (!navigator.mediaDevices || !navigator.mediaDevices.getUserMedia) {
+    setMicStatus("unsupported", "No microphone access");
+    setNotice("mic", "This page can't use the microphone here: browsers allow it only over HTTPS or on localhost. You can still type below.");
+    return;
+  }
+  setMicStatus("starting", "Starting microphone…");
+  let stream;
+  try {
+    stream = await navigator.mediaDevices.getUserMedia({
+      audio: { echoCancellation: true, noiseSuppression: true, autoGainControl: true, channelCount: 1 },
+    });
+  } catch (err) {
+    const denied = err.name === "NotAllowedError" || err.name === "SecurityError";
+    const missing = err.name === "NotFoundError" || err.name === "OverconstrainedError" || err.name === "NotReadableError";
+    if (denied) {
+      setMicStatus("denied", "Microphone blocked");
+      setNotice("mic", "Microphone permission was denied. Allow it in the browser's site settings and press Start again, or type below.");
+    } else if (missing) {
+      setMicStatus("missing", "No microphone");
+      setNotice("mic", err.name === "NotReadableError"
+        ? "The microphone is in use by another application or could not be opened. You can still type below."
+        : "No microphone was found. Plug one in and press Start again, or type below.");
+    } else {
+      setMicStatus("error", "Microphone error");
+      setNotice("mic", `The microphone could not be started (${err.name}: ${err.message}). You can still type below.`);
+    }
+    return;
+  }
+  try {
+    const ctx = new AudioContext({ latencyHint: "interactive" });
+    await ctx.audioWorklet.addModule(new URL("mic-worklet.js", import.meta.url));
+    const source = ctx.createMediaStreamSource(stream);
+    const node = new AudioWorkletNode(ctx, "parley-mic", { numberOfOutputs: 0, channelCount: 1, channelCountMode: "explicit" });
+    node.port.onmessage = (event) => onMicChunk(event.data);
+    source.connect(node);
+    if (ctx.state === "suspended") await ctx.resume();
+    mic = { ctx, stream, node, source };
+    stream.getAudioTracks()[0].addEventListener("ended", () => {
+      stopMic();
+      setNotice("mic", "The microphone was disconnected.");
+    });
+  } catch (err) {
+    stream.getTracks().forEach((t) => t.stop());
+    setMicStatus("error", "Microphone error");
+    setNotice("mic", `Audio capture could not start (${err.message}).`);
+    return;
+  }
+  setNotice("mic", null);
+  setMicStatus("on", state.mode === "ptt" ? "Hold to talk" : "Listening");
+}
+
+function stopMic() {
+  if (!mic) return;
+  mic.stream.getTracks().forEach((t) => t.stop());
+  mic.source.disconnect();
+  mic.node.port.onmessage = null;
+  mic.ctx.close();
+  mic = null;
+  setMicStatus("off", "Microphone off");
+  showLevel(0);
+}
+
+function showLevel(level) {
+  state.mic.level = level;
+  ui.meterFill.style.transform = `scaleX(${level.toFixed(3)})`;
+  ui.meter.setAttribute("aria-valuenow", String(Math.round(level * 100)));
+}
+
+function onMicChunk({ pcm, level }) {
+  showLevel(level);
+  if (!micSending() || !ws || ws.readyState !== WebSocket.OPEN || state.connection !== "open") return;
+  const ms = pcm.byteLength / 2 / (RATE / 1000);
+  sentMsThisSession += ms;
+  state.mic.sentMs += ms;
+  if (pttHeld) pttSentMs += ms;
+  sentLog.push({ endMs: sentMsThisSession, at: performance.now() });
+  if (sentLog.length > 3000) sentLog = sentLog.slice(-1500); // one minute of 20 ms chunks is plenty
+  send({ type: "input_audio_buffer.append", audio: toBase64(pcm) });
+}
+
+function toBase64(buffer) {
+  const bytes = new Uint8Array(buffer);
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+// Wall-clock time at which the audio up to `audioMs` (session input-stream time) was captured.
+function capturedAt(audioMs) {
+  for (const entry of sentLog) if (entry.endMs >= audioMs) return entry.at;
+  return performance.now();
+}
+
+// ---------------------------------------------------------------- turn taking
+
+let activeResponse = null; // response id between response.created and response.done
+let nextTurnStart = null; // {at, kind}: when the user finished, claimed by the next response
+
+async function pttPress() {
+  if (pttHeld || state.mode !== "ptt") return;
+  pttHeld = true;
+  pttSentMs = 0;
+  updateMicButton();
+  ensurePlayer();
+  if (!mic) await startMic();
+  if (state.playback.playing || activeResponse) await bargeIn("push-to-talk", { cancel: true });
+  send({ type: "input_audio_buffer.clear" });
+}
+
+function pttRelease() {
+  if (!pttHeld) return;
+  pttHeld = false;
+  updateMicButton();
+  if (pttSentMs >= MIN_COMMIT_MS) {
+    nextTurnStart = { at: performance.now(), kind: "voice" };
+    send({ type: "input_audio_buffer.commit" });
+    send({ type: "response.create" });
+  } else {
+    send({ type: "input_audio_buffer.clear" });
+    ui.micState.textContent = "Hold the button (or space) while you speak";
+  }
+}
+
+async function sendText(text) {
+  ensurePlayer();
+  if (state.playback.playing || activeResponse) await bargeIn("text", { cancel: true });
+  const el = bubble("user", text);
+  el.classList.add("typed");
+  nextTurnStart = { at: performance.now(), kind: "text" };
+  send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
+  send({ type: "response.create" });
+}
+
+function sessionUpdate() {
+  send({
+    type: "session.update",
+    session: {
+      type: "realtime",
+      audio: {
+        input: { format: { type: "audio/pcm", rate: RATE }, turn_detection: state.mode === "vad" ? VAD : null },
+        output: { format: { type: "audio/pcm", rate: RATE } },
+      },
+    },
+  });
+}
+
+// ---------------------------------------------------------------- server events
+
+const handlers = {
+  "session.created"(e) {
+    state.sessionId = e.session && e.session.id;
+    state.connects += 1;
+    reconnectAttempt = 0;
+    sentLog = [];
+    sentMsThisSession = 0;
+    setConnection("open");
+    setNotice("connection", null);
+    if (state.connects > 1) divider("Reconnected — new session");
+    sessionUpdate();
+  },
+  "session.updated"() {},
+  error(e) {
+    const err = e.error || {};
+    state.errors.push({ type: err.type, code: err.code, message: err.message });
+    setNotice("server", `Server error${err.code ? ` (${err.code})` : ""}: ${err.message || "unknown error"}`);
+    clearTimeout(serverNoticeTimer);
+    serverNoticeTimer = setTimeout(() => setNotice("server", null), 10000);
+  },
+  "input_audio_buffer.speech_started"(e) {
+    bargeIn("speech", { cancel: false });
+    if (e.item_id) userBubble(e.item_id);
+    if (state.mode === "vad") ui.micState.textContent = "Hearing you…";
+  },
+  "input_audio_buffer.speech_stopped"(e) {
+    nextTurnStart = { at: e.audio_end_ms != null ? capturedAt(e.audio_end_ms) : performance.now(), kind: "voice" };
+    if (state.mode === "vad" && state.mic.status === "on") ui.micState.textContent = "Listening";
+  },
+  "input_audio_buffer.committed"(e) {
+    if (e.item_id) userBubble(e.item_id);
+  },
+  "conversation.item.input_audio_transcription.delta"(e) {
+    const el = userBubble(e.item_id);
+    const text = (el.dataset.partial || "") + (e.delta || "");
+    el.dataset.partial = text;
+    setText(el, text, true);
+  },
+  "conversation.item.input_audio_transcription.completed"(e) {
+    const el = userBubble(e.item_id);
+    const text = (e.transcript || "").trim();
+    setText(el, text || "(nothing recognised)", false);
+    el.classList.toggle("empty", !text);
+  },
+  "conversation.item.input_audio_transcription.failed"(e) {
+    const el = userBubble(e.item_id);
+    setText(el, "(could not transcribe)", false);
+    el.classList.add("empty");
+  },
+  "conversation.item.added"(e) {
+    showToolItem(e.item);
+  },
+  "conversation.item.done"(e) {
+    showToolItem(e.item);
+  },
+  "response.created"(e) {
+    const id = e.response.id;
+    activeResponse = id;
+    const r = reply(id);
+    if (nextTurnStart) {
+      r.start = nextTurnStart.at;
+      r.startKind = nextTurnStart.kind;
+      nextTurnStart = null;
+    }
+  },
+  "response.output_item.added"(e) {
+    const item = e.item || {};
+    if (item.type === "message") itemReplies.set(item.id, e.response_id);
+    if (item.type === "function_call") toolChip(e.response_id, item.call_id, item.name);
+  },
+  "response.output_item.done"(e) {
+    const item = e.item || {};
+    if (item.type === "function_call") {
+      toolChip(e.response_id, item.call_id, item.name).querySelector(".tool-args").textContent = formatArgs(item.arguments);
+    }
+  },
+  "response.function_call_arguments.done"(e) {
+    toolChip(e.response_id, e.call_id, e.name).querySelector(".tool-args").textContent = formatArgs(e.arguments);
+  },
+  "response.output_audio.delta"(e) {
+    playAudio(e.response_id, e.item_id, e.delta);
+  },
+  "response.output_audio.done"(e) {
+    if (player) player.ready.then(() => player.node.port.postMessage({ type: "end", item: e.item_id }));
+  },
+  "response.output_audio_transcript.delta"(e) {
+    itemReplies.set(e.item_id, e.response_id);
+    appendReplyText(reply(e.response_id), e.delta || "");
+  },
+  "response.output_audio_transcript.done"(e) {
+    const r = reply(e.response_id);
+    if (e.transcript != null) {
+      r.text = e.transcript;
+      r.turn.text = r.text;
+    }
+    setText(r.el, r.text, false);
+  },
+  "response.done"(e) {
+    const response = e.response || {};
+    const r = reply(response.id);
+    if (activeResponse === response.id) activeResponse = null;
+    r.status = r.turn.status = response.status;
+    r.server = serverTiming(response);
+    r.turn.server = r.server;
+    r.el.classList.remove("partial");
+    r.el.classList.toggle("interrupted", response.status === "cancelled" || r.el.classList.contains("interrupted"));
+    if (response.status === "failed") {
+      const err = (response.status_details && response.status_details.error) || {};
+      r.el.classList.add("failed");
+      if (!r.text) setText(r.el, `(reply failed${err.message ? `: ${err.message}` : ""})`, false);
+    }
+    showLatency(r);
+  },
+};
+// Beta event names, as older servers send them.
+handlers["response.audio.delta"] = handlers["response.output_audio.delta"];
+handlers["response.audio.done"] = handlers["response.output_audio.done"];
+handlers["response.audio_transcript.delta"] = handlers["response.output_audio_transcript.delta"];
+handlers["response.audio_transcript.done"] = handlers["response.output_audio_transcript.done"];
+handlers["response.output_text.delta"] = handlers["response.output_audio_transcript.delta"];
+handlers["response.text.delta"] = handlers["response.output_audio_transcript.delta"];
+handlers["conversation.item.created"] = handlers["conversation.item.added"];
+
+let serverNoticeTimer = null;
+
+function showToolItem(item) {
+  if (!item) return;
+  if (item.type === "function_call_output") {
+    const chip = toolChips.get(item.call_id);
+    if (chip) chip.querySelector(".tool-result").textContent = ` → ${item.output}`;
+  }
+}
+
+// ---------------------------------------------------------------- connection
+
+let ws = null;
+let reconnectAttempt = 0;
+let reconnectTimer = null;
+
+function send(event) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event));
+}
+
+function setConnection(status, text) {
+  state.connection = status;
+  document.body.dataset.connection = status;
+  ui.connection.textContent = text || { connecting: "Connecting…", open: "Connected", reconnecting: "Reconnecting…" }[status];
+}
+
+function realtimeUrl() {
+  const url = new URL("/v1/realtime", location.href);
+  url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  return url.href;
+}
+
+// A short-lived token when the server requires auth (OpenAI's convention); null when it does not.
+async function clientSecret() {
+  const res = await fetch(new URL("/v1/realtime/client_secrets", location.href), {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ session: { type: "realtime" } }),
+  });
+  if (res.status === 404 || res.status === 405) return null;
+  if (!res.ok) {
+    const err = new Error(`the server refused a client token (HTTP ${res.status})`);
+    err.auth = true;
+    throw err;
+  }
+  const body = await res.json();
+  return body.value || (body.client_secret && body.client_secret.value) || null;
+}
+
+async function connect() {
+  clearTimeout(reconnectTimer);
+  if (ws) return;
+  setConnection(state.connects ? "reconnecting" : "connecting");
+  let token;
+  try {
+    token = await clientSecret();
+  } catch (err) {
+    return retry(err.auth ? `Can't connect: ${err.message}.` : `Can't reach the Parley server at ${location.host}.`);
+  }
+  const socket = new WebSocket(realtimeUrl(), token ? ["realtime", `openai-insecure-api-key.${token}`] : undefined);
+  ws = socket;
+  let opened = false;
+  socket.onopen = () => {
+    opened = true;
+  };
+  socket.onmessage = (message) => {
+    let event;
+    try {
+      event = JSON.parse(message.data);
+    } catch {
+      return;
+    }
+    state.events[event.type] = (state.events[event.type] || 0) + 1;
+    const handle = handlers[event.type];
+    if (handle) handle(event);
+  };
+  socket.onclose = (close) => {
+    if (ws !== socket) return;
+    ws = null;
+    const wasOpen = opened && state.connection === "open";
+    connectionLost();
+    if (close.code === 1008 || close.code === 4001 || close.code === 4003) {
+      retry(`The server refused the connection${close.reason ? `: ${close.reason}` : ""}.`);
+    } else if (wasOpen) {
+      retry("Connection to the server lost.");
+    } else {
+      retry(`Can't reach the Parley server at ${location.host}.`);
+    }
+  };
+}
+
+function connectionLost() {
+  activeResponse = null;
+  nextTurnStart = null;
+  if (player && player.node) flushPlayer(null);
+  for (const r of replies.values()) if (r.status === "in_progress") r.el.classList.remove("partial");
+}
+
+function retry(message) {
+  const delay = RECONNECT_DELAYS_S[Math.min(reconnectAttempt, RECONNECT_DELAYS_S.length - 1)] * (0.8 + Math.random() * 0.4);
+  reconnectAttempt += 1;
+  setConnection(state.connects ? "reconnecting" : "connecting", "Offline");
+  setNotice("connection", `${message} Reconnecting in ${Math.max(1, Math.round(delay))} s…`, { label: "Retry now", run: connect });
+  reconnectTimer = setTimeout(connect, delay * 1000);
+}
+
+// ---------------------------------------------------------------- controls
+
+function setMode(mode) {
+  state.mode = mode;
+  document.body.dataset.mode = mode;
+  pttHeld = false;
+  if (mode === "ptt") send({ type: "input_audio_buffer.clear" });
+  sessionUpdate();
+  updateMicButton();
+  if (state.mic.status === "on") ui.micState.textContent = mode === "ptt" ? "Hold to talk" : "Listening";
+}
+
+for (const radio of document.querySelectorAll('input[name="mode"]')) {
+  radio.addEventListener("change", () => radio.checked && setMode(radio.value));
+}
+
+ui.mic.addEventListener("click", () => {
+  if (state.mode !== "vad") return;
+  ensurePlayer();
+  if (mic) stopMic();
+  else startMic();
+});
+ui.mic.addEventListener("pointerdown", (event) => {
+  if (state.mode !== "ptt") return;
+  ui.mic.setPointerCapture(event.pointerId);
+  pttPress();
+});
+for (const type of ["pointerup", "pointercancel"]) ui.mic.addEventListener(type, () => pttRelease());
+
+// Space (anywhere but the text box) or Enter on the focused button hold-to-talk in push-to-talk mode.
+function isTalkKey(event) {
+  if (state.mode !== "ptt" || event.target === ui.text) return false;
+  return event.code === "Space" || (event.target === ui.mic && event.key === "Enter");
+}
+document.addEventListener("keydown", (event) => {
+  if (!isTalkKey(event)) return;
+  event.preventDefault();
+  if (!event.repeat) pttPress();
+});
+document.addEventListener("keyup", (event) => {
+  if (!isTalkKey(event)) return;
+  event.preventDefault();
+  pttRelease();
+});
+window.addEventListener("blur", () => pttRelease());
+
+ui.form.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = ui.text.value.trim();
+  if (!text) return;
+  if (state.connection !== "open") {
+    setNotice("server", "Not connected yet: your message was not sent.");
+    return;
+  }
+  ui.text.value = "";
+  sendText(text);
+});
+
+window.addEventListener("online", () => {
+  if (!ws) connect();
+});
+
+updateMicButton();
+connect();
