@@ -1,0 +1,90 @@
+"""The heavy models, loaded once per process and shared by every session, and the threads they run on.
+
+Sessions never call a model on the event loop (except Silero VAD: ~0.1 ms a frame). Speech-to-text
+goes through one priority queue so end-of-turn transcriptions, which the user is waiting on, overtake
+partial transcripts of other sessions that are still talking.
+"""
+from __future__ import annotations
+
+import asyncio
+import heapq
+import itertools
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable
+
+import numpy as np
+
+from voice.stt import WhisperSTT
+from voice.tts import PiperTTS
+from voice.vad import SileroModel
+
+if TYPE_CHECKING:
+    from streaming.assistant import Assistant
+
+URGENT, BACKGROUND = 0, 1
+
+
+class TranscriptionQueue:
+    """A worker thread that runs STT jobs most-urgent-first; jobs whose caller gave up are skipped."""
+
+    def __init__(self, stt: WhisperSTT):
+        self.stt = stt
+        self._heap: list[tuple[int, int, Future, np.ndarray]] = []
+        self._order = itertools.count()
+        self._wake = threading.Condition()
+        self.busy = 0                   # jobs queued or running, any priority
+        threading.Thread(target=self._work, name="parley-stt", daemon=True).start()
+
+    async def transcribe(self, audio: np.ndarray, priority: int = URGENT) -> str:
+        future: Future = Future()
+        with self._wake:
+            heapq.heappush(self._heap, (priority, next(self._order), future, audio))
+            self.busy += 1
+            self._wake.notify()
+        return await asyncio.wrap_future(future)
+
+    def _work(self) -> None:
+        while True:
+            with self._wake:
+                while not self._heap:
+                    self._wake.wait()
+                _, _, future, audio = heapq.heappop(self._heap)
+            try:
+                if future.set_running_or_notify_cancel():
+                    try:
+                        future.set_result(self.stt.transcribe(audio))
+                    except Exception as exc:  # noqa: BLE001 - handed to the awaiting session
+                        future.set_exception(exc)
+            finally:
+                with self._wake:
+                    self.busy -= 1
+
+
+@dataclass
+class Engines:
+    """Everything a Session needs that is expensive to load. assistant=None serves transcription only."""
+    stt: WhisperSTT
+    tts: PiperTTS
+    vad_model: SileroModel
+    assistant: "Assistant | None"
+    transcription: TranscriptionQueue = field(init=False)
+    executor: ThreadPoolExecutor = field(init=False)   # TTS and other blocking calls
+
+    def __post_init__(self) -> None:
+        self.transcription = TranscriptionQueue(self.stt)
+        self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="parley-engine")
+
+    @classmethod
+    def load_default(cls, *, assistant: bool = True, checkpoint_dir: str | None = None) -> "Engines":
+        """The embedded models: Whisper tiny.en, Piper joe-medium, Silero, Parley's dLLM checkpoint."""
+        loaded = None
+        if assistant:
+            from streaming.assistant import Assistant
+            loaded = Assistant.load(checkpoint_dir)
+        return cls(stt=WhisperSTT(), tts=PiperTTS(), vad_model=SileroModel(), assistant=loaded)
+
+    async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
+        """Run a blocking call on the engine threads."""
+        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)

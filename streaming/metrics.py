@@ -1,0 +1,44 @@
+"""Prometheus metrics: sessions, responses, errors and the per-turn latency of each pipeline stage.
+
+One registry per server (not the global one) so several servers can live in one process (tests).
+"""
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+from prometheus_client.exposition import CONTENT_TYPE_LATEST
+
+from streaming.events import Error, ResponseDone
+
+# seconds; dense where voice latency lives (100 ms - 1.5 s)
+_BUCKETS = (0.025, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1.0, 1.25, 1.5, 2.0, 3.0, 5.0, 10.0)
+
+CONTENT_TYPE = CONTENT_TYPE_LATEST
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry()
+        self.sessions = Gauge("parley_sessions_active", "Open sessions", ["transport"], registry=self.registry)
+        self.sessions_total = Counter("parley_sessions", "Sessions opened", ["transport"], registry=self.registry)
+        self.responses = Counter("parley_responses", "Responses by final status", ["status"], registry=self.registry)
+        self.errors = Counter("parley_errors", "Error events sent to clients", ["code"], registry=self.registry)
+        self.stage = Histogram("parley_turn_stage_seconds", "Per-turn duration of each pipeline stage",
+                               ["stage"], buckets=_BUCKETS, registry=self.registry)
+
+    def session_opened(self, transport: str) -> None:
+        self.sessions.labels(transport).inc()
+        self.sessions_total.labels(transport).inc()
+
+    def session_closed(self, transport: str) -> None:
+        self.sessions.labels(transport).dec()
+
+    def observe(self, event: object) -> None:
+        if isinstance(event, ResponseDone):
+            self.responses.labels(event.status).inc()
+            for stage, ms in event.timing.items():
+                self.stage.labels(stage).observe(ms / 1000)
+        elif isinstance(event, Error):
+            self.errors.labels(event.code).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)

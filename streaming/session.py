@@ -1,0 +1,652 @@
+"""One voice conversation, independent of any wire protocol; every transport maps onto it.
+
+Input:  PCM16 at input_rate → 16 kHz → Silero per 32 ms frame → TurnDetector → transcription
+        (partials while the user talks; the final one starts at the first pause, so it is ready
+        when the turn ends) → user item → response.
+Output: a response runs three small stages joined by queues — generate (Assistant.respond, text
+        blocks) → speak (Piper, clause by clause, from the first block) → play (AudioDelta chunks
+        paced to real time with a short lead). Barge-in cancels all three at once; the history keeps
+        only the part of the reply that was played.
+
+Per-turn timing (ResponseDone.timing, ms, wall clock): end_of_speech_to_vad, vad_to_transcript,
+transcript_to_first_block, first_block_to_first_audio and voice_to_voice (end of speech → first audio
+byte). Text turns (no audio in) have request_to_first_block, first_block_to_first_audio and
+request_to_first_audio instead.
+
+All methods must be called on the event loop thread that runs the session.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, AsyncIterator
+
+import numpy as np
+
+from streaming.engines import BACKGROUND, URGENT, Engines
+from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDone, EndCall, Error, Interrupted,
+                              ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
+                              SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
+                              ToolCallRequested, TranscriptCompleted, TranscriptDelta)
+from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
+from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
+from voice.tts import split_clauses
+from voice.vad import SileroVAD
+
+if TYPE_CHECKING:
+    from streaming.metrics import Metrics
+    from streaming.tools import ToolRunner
+
+__all__ = ["Session", "SessionConfig", "SessionLimits", "TurnDetection"]
+
+RATE = 16000                     # what VAD and STT consume
+FRAME = 512                      # samples per VAD frame (32 ms)
+PARTIAL_EVERY_MS = 400           # partial transcript cadence while the user talks
+CHUNK_MS = 100                   # size of the AudioDelta chunks
+
+
+def new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:20]}"
+
+
+@dataclass
+class SessionConfig:
+    input_rate: int = 24000                  # PCM16 mono the transport pushes
+    output_rate: int = 24000                 # PCM16 mono the session emits
+    instructions: str | None = None
+    turn_detection: TurnDetection | None = field(default_factory=TurnDetection)   # None: manual commit only
+    client_tools: set[str] = field(default_factory=set)   # tools the client executes itself
+    greeting: str | None = None              # spoken when the session starts (phone)
+    audio_output: bool = True                # False: replies are text only
+    playback_lead_ms: int = 300              # how far audio may run ahead of real-time playback
+
+
+@dataclass
+class SessionLimits:
+    max_buffer_ms: int = 120_000             # uncommitted input audio
+    max_duration_s: float = 3600.0
+
+
+@dataclass
+class Item:
+    """A conversation item as the assistant will see it."""
+    id: str
+    type: str                                # message | function_call | function_call_output
+    role: str | None = None
+    text: str = ""
+    call_id: str | None = None
+    name: str | None = None
+    arguments: str | None = None
+    segments: list[tuple[float, float, str]] = field(default_factory=list)  # assistant audio: (start_ms, end_ms, clause)
+
+
+@dataclass
+class _Turn:
+    """The user's current (or just committed) utterance and its transcription jobs."""
+    item_id: str
+    speech_end_samples: int = 0              # buffer length at the last speech frame
+    speech_end_wall: float = 0.0
+    vad_wall: float = 0.0
+    transcript_wall: float = 0.0
+    job: asyncio.Task | None = None          # transcription in flight
+    job_covers: int = 0                      # samples that job transcribes
+    latest: tuple[int, str] | None = None    # (samples covered, text) of the newest finished job
+    partial_words: list[str] = field(default_factory=list)
+    last_job_done: int = 0                   # buffer length when the last job finished (partial cadence)
+    committed: bool = False
+
+
+@dataclass
+class _Response:
+    id: str
+    item_id: str
+    audio: bool
+    instructions: str | None
+    turn: _Turn | None
+    requested_wall: float
+    fixed_text: str | None = None            # greeting: speak this, don't generate
+    task: asyncio.Task | None = None
+    text: str = ""
+    segments: list[tuple[float, float, str]] = field(default_factory=list)
+    sent_ms: float = 0.0
+    play_end_wall: float = 0.0               # when everything sent so far will have been played
+    first_block_wall: float | None = None
+    first_audio_wall: float | None = None
+    timing: dict[str, float] = field(default_factory=dict)
+    done: bool = False
+
+    def played_ms(self) -> float:
+        return self.sent_ms - max(0.0, self.play_end_wall - time.monotonic()) * 1000
+
+
+def heard_text(segments: list[tuple[float, float, str]], played_ms: float) -> str:
+    """The words of a spoken reply that were played by played_ms (words of a cut clause pro rata)."""
+    kept = []
+    for start, end, clause in segments:
+        if end <= played_ms:
+            kept.append(clause)
+        elif start < played_ms:
+            words = clause.split()
+            n = int(len(words) * (played_ms - start) / max(end - start, 1e-6))
+            if n:
+                kept.append(" ".join(words[:n]))
+            break
+        else:
+            break
+    return " ".join(kept)
+
+
+def ready_clauses(text: str, final: bool) -> tuple[list[str], str]:
+    """Clauses of `text` that can be spoken now, and the unfinished rest."""
+    clauses = split_clauses(text)
+    if final or not clauses or text.rstrip().endswith((".", "!", "?", ";", ":")):
+        return clauses, ""
+    last = clauses[-1]
+    return clauses[:-1], text[text.rindex(last):]
+
+
+class Session:
+    """A conversation: feed audio/text/commands in, read typed events from events()."""
+
+    _CLOSED = object()
+
+    def __init__(self, engines: Engines, config: SessionConfig, tools: "ToolRunner | None" = None, *,
+                 limits: SessionLimits | None = None, metrics: "Metrics | None" = None,
+                 transport: str = "realtime"):
+        self.id = new_id("sess")
+        self.engines = engines
+        self.config = replace(config)
+        self.limits = limits or SessionLimits()
+        self.metrics = metrics
+        self.transport = transport
+        if tools is None and engines.assistant is not None:
+            from streaming.tools import ToolRunner
+            tools = ToolRunner()
+        self.tools = tools
+        self.items: list[Item] = []
+        self._queue: asyncio.Queue = asyncio.Queue()
+        self._tasks: set[asyncio.Task] = set()
+        self._closed = False
+        self._vad = SileroVAD(engines.vad_model)
+        self._resampler = StreamResampler(config.input_rate, RATE)
+        self._detector = TurnDetector(config.turn_detection) if config.turn_detection else None
+        self._pending = np.zeros(0, dtype=np.float32)   # 16 kHz samples not yet in a frame
+        self._buffer: list[np.ndarray] = []             # uncommitted input (VAD idle: only the prefix padding)
+        self._buffer_samples = 0
+        self._buffer_full_reported = False
+        self._samples_in = 0                            # 16 kHz samples received: the input audio clock
+        self._turn: _Turn | None = None
+        self._response: _Response | None = None
+
+    # ---- lifecycle -------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self.metrics:
+            self.metrics.session_opened(self.transport)
+        self._spawn(self._expire(), "expire")
+        if self.config.greeting:
+            self._start_response(turn=None, fixed_text=self.config.greeting)
+
+    async def close(self) -> None:
+        """Cancel every task this session owns and end events(). Safe to call twice."""
+        if self._closed:
+            return
+        self._closed = True
+        if self._response and not self._response.done:
+            self._cancel_response(self._response, "session_closed")
+        current = asyncio.current_task()
+        tasks = [t for t in self._tasks if t is not current]
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        if self.metrics:
+            self.metrics.session_closed(self.transport)
+        self._queue.put_nowait(self._CLOSED)
+
+    async def events(self) -> AsyncIterator[SessionEvent]:
+        while True:
+            event = await self._queue.get()
+            if event is self._CLOSED:
+                return
+            yield event
+
+    @property
+    def active_tasks(self) -> int:
+        return sum(not t.done() for t in self._tasks)
+
+    def update(self, config: SessionConfig) -> None:
+        old, self.config = self.config, replace(config)
+        if config.input_rate != old.input_rate:
+            self._resampler = StreamResampler(config.input_rate, RATE)
+        if config.turn_detection != old.turn_detection:
+            self._detector = TurnDetector(config.turn_detection) if config.turn_detection else None
+            self._vad.reset()
+            self._turn = None
+            if self._detector:           # server VAD decides again from the next frame on
+                self._clear_buffer()
+
+    # ---- input audio ----------------------------------------------------------------------------
+
+    def push_audio(self, pcm16: bytes) -> None:
+        """PCM16 LE mono at input_rate, any chunk size."""
+        if self._closed or not pcm16:
+            return
+        audio = self._resampler.process(pcm16_to_float(pcm16))
+        if self._detector is None:
+            self._samples_in += audio.size
+            self._append(audio)
+            return
+        self._pending = np.concatenate([self._pending, audio])
+        while self._pending.size >= FRAME and not self._closed:
+            frame, self._pending = self._pending[:FRAME], self._pending[FRAME:]
+            self._samples_in += FRAME
+            self._on_frame(frame)
+
+    def commit_audio(self) -> None:
+        if self._buffer_samples < RATE // 10:
+            self._emit(Error("input_audio_buffer_commit_empty",
+                             f"buffer too small: expected at least 100ms of audio, "
+                             f"have {self._buffer_samples * 1000 // RATE}ms"))
+            return
+        turn = self._turn or _Turn(new_id("item"))
+        self._turn = None
+        turn.speech_end_samples = self._buffer_samples
+        turn.speech_end_wall = turn.vad_wall = time.monotonic()
+        if self._detector:
+            self._detector = TurnDetector(self.config.turn_detection)
+        self._commit(turn)
+
+    def clear_audio(self) -> None:
+        self._clear_buffer()
+        self._turn = None
+        if self._detector:
+            self._detector = TurnDetector(self.config.turn_detection)
+        self._emit(AudioCleared())
+
+    def _clear_buffer(self) -> None:
+        self._buffer, self._buffer_samples, self._buffer_full_reported = [], 0, False
+
+    def _append(self, audio: np.ndarray) -> None:
+        if self._buffer_samples + audio.size > self.limits.max_buffer_ms * RATE // 1000:
+            if not self._buffer_full_reported:
+                self._buffer_full_reported = True
+                self._emit(Error("input_audio_buffer_full",
+                                 f"the input audio buffer holds at most {self.limits.max_buffer_ms} ms; "
+                                 "commit or clear it (audio beyond that is dropped)"))
+            return
+        self._buffer.append(audio)
+        self._buffer_samples += audio.size
+
+    def _on_frame(self, frame: np.ndarray) -> None:
+        detector = self._detector
+        signal = detector.process(self._vad.probability(frame))
+        self._append(frame)
+        turn = self._turn
+        if turn is None and signal is not Signal.START:     # idle: keep only the prefix padding
+            keep = self.config.turn_detection.prefix_padding_ms * RATE // 1000 + FRAME * MIN_SPEECH_FRAMES
+            while self._buffer and self._buffer_samples - self._buffer[0].size >= keep:
+                self._buffer_samples -= self._buffer.pop(0).size
+            return
+        if signal is Signal.START:
+            turn = self._turn = _Turn(new_id("item"), last_job_done=self._buffer_samples)
+            start_ms = (detector.start_frame * FRAME_MS) - self.config.turn_detection.prefix_padding_ms
+            self._emit(SpeechStarted(max(0, start_ms), turn.item_id))
+            response = self._response
+            if response and not response.done and self.config.turn_detection.interrupt_response:
+                self._emit(Interrupted(response.id))
+                self._cancel_response(response, "turn_detected")
+        if detector.silence_ms == 0:
+            turn.speech_end_samples = self._buffer_samples
+            turn.speech_end_wall = time.monotonic()
+        if signal is Signal.END:
+            self._end_turn(turn)
+        elif signal is Signal.PAUSE:
+            self._transcribe(turn, URGENT)
+        elif (turn.job is None and detector.silence_ms == 0 and self.engines.transcription.busy == 0
+              and self._buffer_samples - turn.last_job_done >= PARTIAL_EVERY_MS * RATE // 1000):
+            self._transcribe(turn, BACKGROUND)
+
+    def _end_turn(self, turn: _Turn) -> None:
+        turn.vad_wall = time.monotonic()
+        self._turn = None
+        self._emit(SpeechStopped(self._detector.speech_end_ms, turn.item_id))
+        self._commit(turn)
+
+    def _commit(self, turn: _Turn) -> None:
+        audio = np.concatenate(self._buffer) if self._buffer else np.zeros(0, dtype=np.float32)
+        self._clear_buffer()
+        turn.committed = True
+        previous = self.items[-1].id if self.items else None
+        self.items.append(Item(turn.item_id, "message", "user"))
+        self._emit(AudioCommitted(turn.item_id, previous))
+        self._spawn(self._finish_transcript(turn, audio), "transcript")
+
+    # ---- transcription --------------------------------------------------------------------------
+
+    def _transcribe(self, turn: _Turn, priority: int) -> None:
+        """Transcribe the turn's audio so far (unless a job already covers the latest speech)."""
+        if turn.job is not None and turn.job_covers >= turn.speech_end_samples:
+            return
+        if turn.latest and turn.latest[0] >= turn.speech_end_samples:
+            return
+        if turn.job is not None:
+            return                                      # _after_job relaunches once it finishes
+        audio = np.concatenate(self._buffer)
+        turn.job_covers = audio.size
+        turn.job = self._spawn(self._run_job(turn, audio, priority), "stt")
+
+    async def _run_job(self, turn: _Turn, audio: np.ndarray, priority: int) -> str:
+        text = await self.engines.transcription.transcribe(audio, priority)
+        turn.job, turn.latest, turn.last_job_done = None, (audio.size, text), self._buffer_samples
+        if turn.committed or turn is not self._turn:
+            return text
+        paused = self._detector is not None and self._detector.silence_ms > 0
+        if paused and audio.size >= turn.speech_end_samples:
+            if self._detector.transcript_ready(text):
+                self._end_turn(turn)
+                return text
+        else:
+            self._partial(turn, text)
+            if paused:
+                self._transcribe(turn, URGENT)           # the pause came while a partial ran
+        return text
+
+    def _partial(self, turn: _Turn, text: str) -> None:
+        """Emit the words that extend what was already sent; the last word may still be cut off."""
+        words = text.split()[:-1]
+        norm = [w.strip(".,?!;:").lower() for w in words]
+        sent = [w.strip(".,?!;:").lower() for w in turn.partial_words]
+        if norm[:len(sent)] != sent or len(words) <= len(sent):
+            return
+        new = words[len(sent):]
+        turn.partial_words += new
+        self._emit(TranscriptDelta(turn.item_id, (" " if sent else "") + " ".join(new)))
+
+    async def _finish_transcript(self, turn: _Turn, audio: np.ndarray) -> None:
+        if turn.latest and turn.latest[0] >= turn.speech_end_samples:
+            text = turn.latest[1]
+        elif turn.job is not None and turn.job_covers >= turn.speech_end_samples:
+            text = await turn.job
+        else:
+            text = await self.engines.transcription.transcribe(audio, URGENT)
+        turn.transcript_wall = time.monotonic()
+        item = self._item(turn.item_id)
+        if item is not None:
+            item.text = text
+        self._emit(TranscriptCompleted(turn.item_id, text))
+        detection = self.config.turn_detection
+        wants_reply = detection is not None and detection.create_response and text
+        if wants_reply and self.engines.assistant is not None and not (self._response and not self._response.done):
+            self._start_response(turn)
+
+    # ---- conversation items ---------------------------------------------------------------------
+
+    def add_user_text(self, text: str, item_id: str | None = None) -> str:
+        return self.add_message("user", text, item_id)
+
+    def add_message(self, role: str, text: str, item_id: str | None = None) -> str:
+        item = Item(item_id or new_id("item"), "message", role, text)
+        self._add(item)
+        return item.id
+
+    def add_function_output(self, call_id: str, output: str, item_id: str | None = None) -> str:
+        item = Item(item_id or new_id("item"), "function_call_output", text=output, call_id=call_id)
+        self._add(item)
+        return item.id
+
+    def _add(self, item: Item) -> None:
+        previous = self.items[-1].id if self.items else None
+        self.items.append(item)
+        self._emit(ItemAdded(item.id, previous, item.type, item.role, item.text, item.call_id))
+
+    def delete_item(self, item_id: str) -> None:
+        item = self._item(item_id)
+        if item is None:
+            self._emit(Error("item_not_found", f"no conversation item with id {item_id!r}", "item_id"))
+            return
+        self.items.remove(item)
+        self._emit(ItemDeleted(item_id))
+
+    def truncate(self, item_id: str, audio_end_ms: int) -> None:
+        """The client played only audio_end_ms of this assistant item: forget the rest."""
+        item = self._item(item_id)
+        if item is None or item.role != "assistant":
+            self._emit(Error("item_not_found", f"no assistant audio item with id {item_id!r}", "item_id"))
+            return
+        if item.segments and audio_end_ms > item.segments[-1][1] + 1:
+            self._emit(Error("invalid_value", f"audio_end_ms {audio_end_ms} is past the item's audio "
+                             f"({int(item.segments[-1][1])} ms)", "audio_end_ms"))
+            return
+        item.text = heard_text(item.segments, audio_end_ms)
+        self._emit(ItemTruncated(item_id, audio_end_ms, item.text))
+
+    def dtmf(self, digit: str) -> None:
+        """A key press interrupts the reply (as on any phone menu) and is noted in the history."""
+        response = self._response
+        if response and not response.done:
+            self._emit(Interrupted(response.id))
+            self._cancel_response(response, "dtmf")
+        self.add_message("user", f"(pressed {digit})")
+
+    def _item(self, item_id: str) -> Item | None:
+        return next((i for i in self.items if i.id == item_id), None)
+
+    # ---- responses ------------------------------------------------------------------------------
+
+    def create_response(self, instructions: str | None = None, audio: bool | None = None) -> str | None:
+        if self._response and not self._response.done:
+            self._emit(Error("conversation_already_has_active_response",
+                             f"response {self._response.id} is still in progress; cancel it first"))
+            return None
+        if self.engines.assistant is None:
+            self._emit(Error("no_assistant", "this server runs transcription only"))
+            return None
+        return self._start_response(turn=None, instructions=instructions, audio=audio).id
+
+    def cancel_response(self) -> None:
+        response = self._response
+        if response is None or response.done:
+            self._emit(Error("response_cancel_not_active", "there is no response in progress to cancel"))
+            return
+        self._cancel_response(response, "client_cancelled")
+
+    def _start_response(self, turn: _Turn | None, instructions: str | None = None, audio: bool | None = None,
+                        fixed_text: str | None = None) -> _Response:
+        response = _Response(new_id("resp"), new_id("item"), self.config.audio_output if audio is None else audio,
+                             instructions if instructions is not None else self.config.instructions,
+                             turn, time.monotonic(), fixed_text)
+        self._response = response
+        self._emit(ResponseCreated(response.id))
+        response.task = self._spawn(self._run_response(response), "response")
+        return response
+
+    async def _run_response(self, response: _Response) -> None:
+        text_queue: asyncio.Queue = asyncio.Queue()
+        audio_queue: asyncio.Queue = asyncio.Queue()
+        stages = [self._generate(response, text_queue)]
+        if response.audio:
+            stages += [self._speak(response, text_queue, audio_queue), self._play(response, audio_queue)]
+        tasks = [asyncio.create_task(stage) for stage in stages]
+        try:
+            await asyncio.gather(*tasks)
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - a failed reply must not kill the session
+            self._finish_response(response, "failed", reason=f"{type(exc).__name__}: {exc}")
+        else:
+            self._finish_response(response, "completed")
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+
+    async def _generate(self, response: _Response, text_queue: asyncio.Queue) -> None:
+        """Stage 1: the assistant's text blocks (tool calls on the way) → text_queue."""
+        if response.fixed_text is not None:
+            self._text(response, response.fixed_text, text_queue)
+            await text_queue.put(None)
+            return
+        from streaming.assistant import TextEvent, ToolCallEvent
+        replies = self.engines.assistant.respond(self._messages(response.instructions), self.tools,
+                                                 client_tools=frozenset(self.config.client_tools))
+        try:
+            async for event in replies:
+                if isinstance(event, ToolCallEvent):
+                    self._tool_call(response, event)
+                elif isinstance(event, TextEvent) and event.text:
+                    self._text(response, event.text, text_queue)
+        finally:
+            await replies.aclose()
+        await text_queue.put(None)
+
+    def _tool_call(self, response: _Response, event) -> None:
+        call = event.call
+        arguments = json.dumps(call.arguments)
+        if event.local:
+            self._emit(ToolCallExecuted(response.id, call.call_id, call.name, call.arguments,
+                                        getattr(event, "result", None)))
+            return
+        item = Item(new_id("item"), "function_call", call_id=call.call_id, name=call.name, arguments=arguments)
+        self.items.append(item)
+        self._emit(ToolCallRequested(response.id, item.id, call.call_id, call.name, arguments))
+
+    def _text(self, response: _Response, text: str, text_queue: asyncio.Queue) -> None:
+        if response.first_block_wall is None:
+            response.first_block_wall = time.monotonic()
+            self._assistant_item(response)
+        response.text += text
+        self._emit(TextDelta(response.id, response.item_id, text))
+        text_queue.put_nowait(text)
+
+    def _assistant_item(self, response: _Response) -> None:
+        self.items.append(Item(response.item_id, "message", "assistant"))
+
+    async def _speak(self, response: _Response, text_queue: asyncio.Queue, audio_queue: asyncio.Queue) -> None:
+        """Stage 2: synthesise each clause as soon as it is complete → audio_queue."""
+        pending = ""
+        while True:
+            piece = await text_queue.get()
+            if piece is not None:
+                pending += piece
+            clauses, pending = ready_clauses(pending, final=piece is None)
+            for clause in clauses:
+                pcm = await self.engines.run(self._synthesize, clause, self.config.output_rate)
+                await audio_queue.put((clause, pcm))
+            if piece is None:
+                break
+        await audio_queue.put(None)
+
+    def _synthesize(self, clause: str, rate: int) -> bytes:
+        tts = self.engines.tts
+        return float_to_pcm16(resample(tts.synthesize(clause), tts.sample_rate, rate))
+
+    async def _play(self, response: _Response, audio_queue: asyncio.Queue) -> None:
+        """Stage 3: AudioDelta chunks, paced so at most playback_lead_ms is ahead of the listener."""
+        rate = self.config.output_rate
+        chunk_bytes = rate * 2 * CHUNK_MS // 1000
+        while (entry := await audio_queue.get()) is not None:
+            clause, pcm = entry
+            start_ms = response.sent_ms
+            for offset in range(0, len(pcm), chunk_bytes):
+                chunk = pcm[offset:offset + chunk_bytes]
+                ahead_ms = response.sent_ms - response.played_ms()
+                if ahead_ms > self.config.playback_lead_ms:
+                    await asyncio.sleep((ahead_ms - self.config.playback_lead_ms) / 1000)
+                now = time.monotonic()
+                if response.first_audio_wall is None:
+                    response.first_audio_wall = now
+                    response.timing = self._timing(response)
+                duration_ms = len(chunk) / 2 / rate * 1000
+                response.play_end_wall = max(response.play_end_wall, now) + duration_ms / 1000
+                response.sent_ms += duration_ms
+                self._emit(AudioDelta(response.id, response.item_id, chunk))
+            response.segments.append((start_ms, response.sent_ms, clause))
+        # the reply is still being heard until its last chunk has played: a barge-in then still interrupts it
+        remaining = response.play_end_wall - time.monotonic()
+        if remaining > 0:
+            await asyncio.sleep(remaining)
+
+    def _timing(self, response: _Response) -> dict[str, float]:
+        """Stage durations known so far (a text-only reply has no audio stages)."""
+        def ms(a: float | None, b: float | None) -> float | None:
+            return None if a is None or b is None else round((b - a) * 1000, 1)
+        block, audio, turn = response.first_block_wall, response.first_audio_wall, response.turn
+        if turn is None:
+            stages = {"request_to_first_block": ms(response.requested_wall, block),
+                      "first_block_to_first_audio": ms(block, audio),
+                      "request_to_first_audio": ms(response.requested_wall, audio)}
+        else:
+            stages = {"end_of_speech_to_vad": ms(turn.speech_end_wall, turn.vad_wall),
+                      "vad_to_transcript": ms(turn.vad_wall, turn.transcript_wall),
+                      "transcript_to_first_block": ms(turn.transcript_wall, block),
+                      "first_block_to_first_audio": ms(block, audio),
+                      "voice_to_voice": ms(turn.speech_end_wall, audio)}
+        return {name: value for name, value in stages.items() if value is not None}
+
+    def _finish_response(self, response: _Response, status: str, reason: str | None = None) -> None:
+        if response.done:
+            return
+        response.done = True
+        item = self._item(response.item_id)
+        if status == "cancelled" and response.audio:
+            kept = heard_text(response.segments, response.played_ms())
+        else:
+            kept = response.text
+        if item is not None:
+            item.text, item.segments = kept, list(response.segments)
+        if status == "completed" and item is not None:
+            if response.audio:
+                self._emit(AudioDone(response.id, response.item_id))
+            self._emit(TextDone(response.id, response.item_id, response.text))
+        if not response.timing and response.first_block_wall is not None:
+            response.timing = self._timing(response)
+        self._emit(ResponseDone(response.id, status, dict(response.timing), kept,
+                                response.item_id if item is not None else None, reason))
+
+    def _cancel_response(self, response: _Response, reason: str) -> None:
+        """Stop generation, synthesis and playback now; the reply ends as `cancelled`."""
+        if response.task is not None:
+            response.task.cancel()
+        self._finish_response(response, "cancelled", reason)
+
+    # ---- plumbing -------------------------------------------------------------------------------
+
+    def _messages(self, instructions: str | None) -> list[dict]:
+        """The history as OpenAI-style chat messages for Assistant.respond."""
+        messages = [{"role": "system", "content": instructions}] if instructions else []
+        for item in self.items:
+            if item.type == "message" and item.text:
+                messages.append({"role": item.role, "content": item.text})
+            elif item.type == "function_call":
+                messages.append({"role": "assistant", "content": "", "tool_calls": [
+                    {"call_id": item.call_id, "name": item.name, "arguments": item.arguments}]})
+            elif item.type == "function_call_output":
+                messages.append({"role": "tool", "content": item.text, "call_id": item.call_id})
+        return messages
+
+    async def _expire(self) -> None:
+        await asyncio.sleep(self.limits.max_duration_s)
+        self._emit(Error("session_expired", f"sessions last at most {self.limits.max_duration_s:g} s"))
+        self._emit(EndCall("max_duration"))
+        await self.close()
+
+    def _spawn(self, coro, name: str) -> asyncio.Task:
+        task = asyncio.create_task(coro, name=f"{self.id}:{name}")
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None and not self._closed:
+            self._emit(Error("server_error", f"{type(task.exception()).__name__}: {task.exception()}"))
+
+    def _emit(self, event: SessionEvent) -> None:
+        if self._closed and not isinstance(event, ResponseDone):
+            return
+        if self.metrics:
+            self.metrics.observe(event)
+        self._queue.put_nowait(event)
