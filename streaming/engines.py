@@ -31,13 +31,14 @@ class TranscriptionQueue:
 
     def __init__(self, stt: WhisperSTT):
         self.stt = stt
-        self._heap: list[tuple[int, int, Future, np.ndarray]] = []
+        self._heap: list[tuple[int, int, Future, np.ndarray]] = []   # (priority, order, future, audio)
         self._order = itertools.count()
         self._wake = threading.Condition()
         self.busy = 0                   # jobs queued or running, any priority
         threading.Thread(target=self._work, name="parley-stt", daemon=True).start()
 
     async def transcribe(self, audio: np.ndarray, priority: int = URGENT) -> str:
+        """BACKGROUND jobs are partial transcripts of a user still talking (Whisper's cheap partial mode)."""
         future: Future = Future()
         with self._wake:
             heapq.heappush(self._heap, (priority, next(self._order), future, audio))
@@ -54,7 +55,7 @@ class TranscriptionQueue:
             try:
                 if future.set_running_or_notify_cancel():
                     try:
-                        future.set_result(self.stt.transcribe(audio))
+                        future.set_result(self.stt.transcribe(audio, partial=priority == BACKGROUND))
                     except Exception as exc:  # noqa: BLE001 - handed to the awaiting session
                         future.set_exception(exc)
             finally:

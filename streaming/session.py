@@ -180,6 +180,7 @@ class Session:
         self._samples_in = 0                            # 16 kHz samples received: the input audio clock
         self._turn: _Turn | None = None
         self._response: _Response | None = None
+        self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
 
     # ---- lifecycle -------------------------------------------------------------------------------
 
@@ -322,7 +323,7 @@ class Session:
         previous = self.items[-1].id if self.items else None
         self.items.append(Item(turn.item_id, "message", "user"))
         self._emit(AudioCommitted(turn.item_id, previous))
-        self._spawn(self._finish_transcript(turn, audio), "transcript")
+        self._transcripts.add(self._spawn(self._finish_transcript(turn, audio), "transcript"))
 
     # ---- transcription --------------------------------------------------------------------------
 
@@ -366,6 +367,12 @@ class Session:
         self._emit(TranscriptDelta(turn.item_id, (" " if sent else "") + " ".join(new)))
 
     async def _finish_transcript(self, turn: _Turn, audio: np.ndarray) -> None:
+        try:
+            await self._transcribe_committed(turn, audio)
+        finally:
+            self._transcripts.discard(asyncio.current_task())
+
+    async def _transcribe_committed(self, turn: _Turn, audio: np.ndarray) -> None:
         if turn.latest and turn.latest[0] >= turn.speech_end_samples:
             text = turn.latest[1]
         elif turn.job is not None and turn.job_covers >= turn.speech_end_samples:
@@ -381,6 +388,12 @@ class Session:
         wants_reply = detection is not None and detection.create_response and text
         if wants_reply and self.engines.assistant is not None and not (self._response and not self._response.done):
             self._start_response(turn)
+
+    async def _transcripts_done(self) -> None:
+        """A reply must see what the user said: wait for committed turns still being transcribed."""
+        pending = [t for t in self._transcripts if t is not asyncio.current_task()]
+        if pending:
+            await asyncio.gather(*pending, return_exceptions=True)
 
     # ---- conversation items ---------------------------------------------------------------------
 
@@ -436,7 +449,8 @@ class Session:
 
     # ---- responses ------------------------------------------------------------------------------
 
-    def create_response(self, instructions: str | None = None, audio: bool | None = None) -> str | None:
+    def create_response(self, instructions: str | None = None, audio: bool | None = None, *,
+                        response_id: str | None = None) -> str | None:
         if self._response and not self._response.done:
             self._emit(Error("conversation_already_has_active_response",
                              f"response {self._response.id} is still in progress; cancel it first"))
@@ -444,7 +458,13 @@ class Session:
         if self.engines.assistant is None:
             self._emit(Error("no_assistant", "this server runs transcription only"))
             return None
-        return self._start_response(turn=None, instructions=instructions, audio=audio).id
+        return self._start_response(turn=None, instructions=instructions, audio=audio, response_id=response_id).id
+
+    def say(self, text: str) -> str:
+        """Speak fixed text as a response (greetings, goodbyes); it enters the history like a reply."""
+        if self._response and not self._response.done:
+            self._cancel_response(self._response, "replaced")
+        return self._start_response(turn=None, fixed_text=text).id
 
     def cancel_response(self) -> None:
         response = self._response
@@ -454,8 +474,8 @@ class Session:
         self._cancel_response(response, "client_cancelled")
 
     def _start_response(self, turn: _Turn | None, instructions: str | None = None, audio: bool | None = None,
-                        fixed_text: str | None = None) -> _Response:
-        response = _Response(new_id("resp"), new_id("item"), self.config.audio_output if audio is None else audio,
+                        fixed_text: str | None = None, response_id: str | None = None) -> _Response:
+        response = _Response(response_id or new_id("resp"), new_id("item"), self.config.audio_output if audio is None else audio,
                              instructions if instructions is not None else self.config.instructions,
                              turn, time.monotonic(), fixed_text)
         self._response = response
@@ -490,6 +510,7 @@ class Session:
             await text_queue.put(None)
             return
         from streaming.assistant import TextEvent, ToolCallEvent
+        await self._transcripts_done()
         replies = self.engines.assistant.respond(self._messages(response.instructions), self.tools,
                                                  client_tools=frozenset(self.config.client_tools))
         try:

@@ -1,5 +1,18 @@
-"""Shared fixtures. The speech engines load once per test session and are shared, as in the server."""
+"""Shared fixtures. The speech engines load once per test session and are shared, as in the server.
 
+- stt, tts, vad_model: the embedded models; engines: them plus the assistant, as the server holds them.
+- live_server: the real `parley serve` app on a free loopback port, running in its own thread and loop.
+- speech: spoken requests synthesised with Piper (the embedded voice) or espeak-ng (a second voice).
+"""
+import asyncio
+import importlib.util
+import shutil
+import subprocess
+import threading
+from concurrent.futures import Future
+from dataclasses import dataclass
+
+import numpy as np
 import pytest
 
 
@@ -22,3 +35,138 @@ def vad_model():
     from voice.vad import SileroModel
 
     return SileroModel()
+
+
+@pytest.fixture(scope="session")
+def assistant():
+    """The embedded assistant; None only while streaming/assistant.py has not landed."""
+    if importlib.util.find_spec("streaming.assistant") is None:
+        return None
+    from streaming.assistant import Assistant
+
+    return Assistant.load()
+
+
+@pytest.fixture(scope="session")
+def engines(stt, tts, vad_model, assistant):
+    from streaming.engines import Engines
+
+    return Engines(stt=stt, tts=tts, vad_model=vad_model, assistant=assistant)
+
+
+@pytest.fixture
+def needs_assistant(engines):
+    if engines.assistant is None:
+        pytest.skip("streaming/assistant.py has not landed yet")
+
+
+# ---- a live server -----------------------------------------------------------------------------------
+
+class LiveServer:
+    """The aiohttp app on 127.0.0.1:<free port>, served from a background thread with its own event loop."""
+
+    def __init__(self, config, engines):
+        from aiohttp import web
+
+        from streaming.server import CTX, create_app
+
+        self.loop = asyncio.new_event_loop()
+        self.app = create_app(config, engines)
+        self.ctx = self.app[CTX]
+        self._runner = web.AppRunner(self.app)
+        self._thread = threading.Thread(target=self.loop.run_forever, name="live-server", daemon=True)
+        self._thread.start()
+        self.call(self._runner.setup())
+        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        self.call(site.start())
+        self.port = self._runner.addresses[0][1]
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.ws_url = f"ws://127.0.0.1:{self.port}/v1/realtime"
+
+    def call(self, coro, timeout: float = 60):
+        """Run a coroutine on the server's loop and return its result."""
+        return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
+
+    def session_tasks(self) -> list[str]:
+        """Names of the server's live tasks that belong to sessions (named `sess_...:stage`)."""
+        future: Future = Future()
+
+        def collect():
+            future.set_result(sorted(t.get_name() for t in asyncio.all_tasks(self.loop)
+                                     if t.get_name().startswith("sess_") and not t.done()))
+        self.loop.call_soon_threadsafe(collect)
+        return future.result(10)
+
+    def stop(self) -> None:
+        self.call(self._runner.cleanup())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self._thread.join(10)
+
+
+@pytest.fixture(scope="session")
+def server_factory(engines):
+    """start(**ServerConfig fields) -> LiveServer; every server stops at the end of the test session."""
+    from streaming.config import ServerConfig
+
+    servers = []
+
+    def start(**fields):
+        fields.setdefault("port", 0)
+        server = LiveServer(ServerConfig(**fields), engines)
+        servers.append(server)
+        return server
+
+    yield start
+    for server in servers:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def live_server(server_factory):
+    return server_factory()
+
+
+# ---- spoken requests ---------------------------------------------------------------------------------
+
+@dataclass
+class Speech:
+    """Synthesised requests as PCM16 mono: `lead_ms` of silence, the words, `tail_ms` of silence."""
+    tts: object
+
+    def piper(self, text: str, rate: int = 24000, lead_ms: int = 400, tail_ms: int = 1200) -> bytes:
+        from voice.audio import resample
+
+        return self._framed(resample(self.tts.synthesize(text), self.tts.sample_rate, rate), rate, lead_ms, tail_ms)
+
+    def espeak(self, text: str, rate: int = 24000, lead_ms: int = 400, tail_ms: int = 1200,
+               voice: str = "en-us") -> bytes:
+        """A second, very different voice: espeak-ng's formant synthesiser."""
+        from voice.audio import pcm16_to_float, resample
+
+        if shutil.which("espeak-ng") is None:
+            pytest.fail("espeak-ng is not installed (make system-deps)")
+        wav = subprocess.run(["espeak-ng", "-v", voice, "-s", "150", "--stdout", text], check=True,
+                             capture_output=True, timeout=30).stdout
+        samples = pcm16_to_float(wav[44:])            # espeak-ng writes a 44-byte WAV header, 22050 Hz
+        return self._framed(resample(samples, 22050, rate), rate, lead_ms, tail_ms)
+
+    @staticmethod
+    def _framed(words: np.ndarray, rate: int, lead_ms: int, tail_ms: int) -> bytes:
+        from voice.audio import float_to_pcm16
+
+        lead = np.zeros(rate * lead_ms // 1000, dtype=np.float32)
+        tail = np.zeros(rate * tail_ms // 1000, dtype=np.float32)
+        return float_to_pcm16(np.concatenate([lead, words.astype(np.float32), tail]))
+
+    @staticmethod
+    def speech_end_ms(pcm16: bytes, rate: int, threshold: float = 0.01) -> float:
+        """Where the words end (last sample above threshold), in ms from the start."""
+        from voice.audio import pcm16_to_float
+
+        loud = np.nonzero(np.abs(pcm16_to_float(pcm16)) > threshold)[0]
+        return float(loud[-1]) / rate * 1000 if loud.size else 0.0
+
+
+@pytest.fixture(scope="session")
+def speech(tts):
+    return Speech(tts)

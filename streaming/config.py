@@ -1,0 +1,64 @@
+"""Server configuration: command-line flags, each with a PARLEY_* environment variable as default."""
+from __future__ import annotations
+
+import argparse
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from streaming.session import SessionConfig, SessionLimits
+from streaming.turns import TurnDetection
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+
+
+@dataclass
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8080
+    api_key: str | None = None                # None: no auth
+    model: str = "parley-home"                # the name sessions report
+    checkpoint: str | None = None             # None: the embedded checkpoint
+    turn_detection: str = "semantic_vad"      # default for new sessions: semantic_vad | server_vad | none
+    max_message_bytes: int = 4 * 1024 * 1024
+    limits: SessionLimits = field(default_factory=SessionLimits)
+    client_secret_ttl_s: int = 600
+    web_dir: Path = WEB_DIR
+    options: argparse.Namespace = field(default_factory=argparse.Namespace)   # every flag, transports' included
+
+    def session_defaults(self, **overrides) -> SessionConfig:
+        """The SessionConfig a new session starts from; transports override rates etc."""
+        detection = None if self.turn_detection == "none" else TurnDetection(type=self.turn_detection)
+        return SessionConfig(turn_detection=detection, **overrides)
+
+
+def _env(name: str, default):
+    return os.environ.get(f"PARLEY_{name}", default)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="parley serve", description="Run the Parley voice server.")
+    parser.add_argument("--host", default=_env("HOST", "127.0.0.1"))
+    parser.add_argument("--port", type=int, default=int(_env("PORT", 8080)), help="0 picks a free port")
+    parser.add_argument("--api-key", default=_env("API_KEY", None),
+                        help="require `Authorization: Bearer KEY` (or a client secret minted with it)")
+    parser.add_argument("--model", default=_env("MODEL", "parley-home"), help="model name reported to clients")
+    parser.add_argument("--checkpoint", default=_env("CHECKPOINT", None), help="assistant checkpoint directory")
+    parser.add_argument("--turn-detection", choices=("semantic_vad", "server_vad", "none"),
+                        default=_env("TURN_DETECTION", "semantic_vad"),
+                        help="default turn detection of new sessions (clients may change it)")
+    parser.add_argument("--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", 4 * 1024 * 1024)))
+    parser.add_argument("--max-buffer-ms", type=int, default=int(_env("MAX_BUFFER_MS", 120_000)),
+                        help="longest uncommitted input audio")
+    parser.add_argument("--max-session-s", type=float, default=float(_env("MAX_SESSION_S", 3600)),
+                        help="longest session")
+    parser.add_argument("--web-dir", default=_env("WEB_DIR", str(WEB_DIR)), help="static files served at /")
+    return parser
+
+
+def from_args(args: argparse.Namespace) -> ServerConfig:
+    return ServerConfig(host=args.host, port=args.port, api_key=args.api_key or None, model=args.model,
+                        checkpoint=args.checkpoint, turn_detection=args.turn_detection,
+                        max_message_bytes=args.max_message_bytes,
+                        limits=SessionLimits(max_buffer_ms=args.max_buffer_ms, max_duration_s=args.max_session_s),
+                        web_dir=Path(args.web_dir), options=args)

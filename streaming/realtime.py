@@ -1,0 +1,684 @@
+"""The OpenAI Realtime protocol (GA event names) as a pure state machine: no sockets, no session.
+
+    protocol = RealtimeProtocol(session_id=..., model=..., defaults=SessionConfig())
+    protocol.receive(text)      -> list of commands for the Session (Configure, AppendAudio, ...)
+    protocol.handle(event)      -> turns a Session event into server events
+    protocol.data_to_send()     -> JSON text frames to write, in order
+
+Every client mistake (bad JSON, unknown type, bad base64, wrong format, oversized message) becomes an
+`error` event; nothing here raises on client input. A client that speaks the beta names (OpenAI-Beta:
+realtime=v1, or beta session fields) gets the beta server event names.
+
+Parley runs its own tools (lights, thermostat, ...) inside the response; those calls are shown as
+conversation items (function_call + function_call_output) but never as response output, so SDK
+clients do not try to execute them. Tools the client declares in session.update come back as
+response.function_call_arguments.done for the client to run.
+"""
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import time
+import uuid
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDone, EndCall, Error, Interrupted,
+                              ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
+                              SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
+                              ToolCallRequested, TranscriptCompleted, TranscriptDelta)
+from streaming.session import SessionConfig
+from streaming.turns import SEMANTIC_SILENCE_MS, TurnDetection
+from voice.audio import alaw_decode, alaw_encode, float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float
+
+PCM_RATES = (8000, 16000, 24000, 48000)   # the GA API allows 24000 only; other rates help devices
+G711_RATE = 8000
+VOICE = "joe"                             # the embedded Piper voice; any requested voice name maps to it
+TRANSCRIPTION_MODEL = "whisper-tiny.en"
+
+# GA name -> beta name, for clients that speak the beta protocol
+BETA_NAMES = {
+    "conversation.item.added": "conversation.item.created",
+    "response.output_audio.delta": "response.audio.delta",
+    "response.output_audio.done": "response.audio.done",
+    "response.output_audio_transcript.delta": "response.audio_transcript.delta",
+    "response.output_audio_transcript.done": "response.audio_transcript.done",
+    "response.output_text.delta": "response.text.delta",
+    "response.output_text.done": "response.text.done",
+}
+BETA_FORMATS = {"pcm16": {"type": "audio/pcm", "rate": 24000}, "g711_ulaw": {"type": "audio/pcmu"},
+                "g711_alaw": {"type": "audio/pcma"}}
+
+
+# ---- commands for the Session (applied by the I/O layer, see `apply`) ------------------------------
+
+@dataclass(frozen=True)
+class Configure:
+    config: SessionConfig
+
+
+@dataclass(frozen=True)
+class AppendAudio:
+    pcm16: bytes = field(repr=False)
+
+
+@dataclass(frozen=True)
+class CommitAudio:
+    pass
+
+
+@dataclass(frozen=True)
+class ClearAudio:
+    pass
+
+
+@dataclass(frozen=True)
+class AddMessage:
+    item_id: str
+    role: str
+    text: str
+
+
+@dataclass(frozen=True)
+class AddFunctionOutput:
+    item_id: str
+    call_id: str
+    output: str
+
+
+@dataclass(frozen=True)
+class DeleteItem:
+    item_id: str
+
+
+@dataclass(frozen=True)
+class Truncate:
+    item_id: str
+    audio_end_ms: int
+
+
+@dataclass(frozen=True)
+class CreateResponse:
+    response_id: str
+    instructions: str | None
+    audio: bool | None
+
+
+@dataclass(frozen=True)
+class CancelResponse:
+    pass
+
+
+Command = (Configure | AppendAudio | CommitAudio | ClearAudio | AddMessage | AddFunctionOutput | DeleteItem
+           | Truncate | CreateResponse | CancelResponse)
+
+
+def apply(session, command: Command) -> None:
+    """Carry out one command on a streaming.session.Session."""
+    match command:
+        case Configure(config):
+            session.update(config)
+        case AppendAudio(pcm16):
+            session.push_audio(pcm16)
+        case CommitAudio():
+            session.commit_audio()
+        case ClearAudio():
+            session.clear_audio()
+        case AddMessage(item_id, role, text):
+            session.add_message(role, text, item_id)
+        case AddFunctionOutput(item_id, call_id, output):
+            session.add_function_output(call_id, output, item_id)
+        case DeleteItem(item_id):
+            session.delete_item(item_id)
+        case Truncate(item_id, audio_end_ms):
+            session.truncate(item_id, audio_end_ms)
+        case CreateResponse(response_id, instructions, audio):
+            session.create_response(instructions, audio, response_id=response_id)
+        case CancelResponse():
+            session.cancel_response()
+
+
+class ClientError(Exception):
+    """A client event the protocol rejects; becomes an `error` server event."""
+
+    def __init__(self, code: str, message: str, param: str | None = None):
+        super().__init__(message)
+        self.code, self.message, self.param = code, message, param
+
+
+def _new_id(prefix: str) -> str:
+    return f"{prefix}_{uuid.uuid4().hex[:20]}"
+
+
+@dataclass
+class _Output:
+    """What the protocol tracks of one response, to build output items and response.done."""
+    id: str
+    audio: bool
+    metadata: dict
+    items: list[dict] = field(default_factory=list)
+    message: dict | None = None
+
+
+class RealtimeProtocol:
+    def __init__(self, *, session_id: str, model: str, defaults: SessionConfig,
+                 max_message_bytes: int = 4 * 1024 * 1024, beta: bool = False):
+        self.session_id = session_id
+        self.model = model
+        self.config = replace(defaults)
+        self.max_message_bytes = max_message_bytes
+        self.beta = beta
+        self.input_format: dict = self._format_for(defaults.input_rate)
+        self.output_format: dict = self._format_for(defaults.output_rate)
+        self.tools: list[dict] = []
+        self.tool_choice: str = "auto"
+        self.items: dict[str, dict] = {}           # conversation items, for retrieve
+        self._outbox: list[dict] = []
+        self._responses: dict[str, _Output] = {}
+        self._active: str | None = None
+        self._requested: dict[str, tuple[dict, bool | None]] = {}   # response.create: id -> (metadata, audio)
+
+    # ---- public API ------------------------------------------------------------------------------
+
+    def start(self) -> None:
+        self._send("session.created", session=self.session_object())
+
+    def data_to_send(self) -> list[str]:
+        frames = [json.dumps(event, separators=(",", ":")) for event in self._outbox]
+        self._outbox.clear()
+        return frames
+
+    def receive(self, text: str | bytes) -> list[Command]:
+        """One client frame -> commands; any problem becomes an error event instead."""
+        event_id = None
+        try:
+            if len(text) > self.max_message_bytes:
+                raise ClientError("message_too_large", f"messages may be at most {self.max_message_bytes} bytes, "
+                                  f"this one has {len(text)}")
+            if isinstance(text, bytes):
+                raise ClientError("invalid_event", "send JSON text frames, not binary frames")
+            try:
+                event = json.loads(text)
+            except json.JSONDecodeError as exc:
+                raise ClientError("invalid_json", f"the message is not valid JSON: {exc}") from None
+            if not isinstance(event, dict):
+                raise ClientError("invalid_event", "each message must be a JSON object with a 'type'")
+            event_id = event.get("event_id") if isinstance(event.get("event_id"), str) else None
+            kind = event.get("type")
+            if not isinstance(kind, str):
+                raise ClientError("missing_type", "the event has no 'type'", "type")
+            handler = self._handlers().get(kind)
+            if handler is None:
+                raise ClientError("unknown_event", f"unsupported event type {kind!r}", "type")
+            return handler(event)
+        except ClientError as err:
+            self._error(err.code, err.message, err.param, event_id)
+            return []
+
+    def handle(self, event: SessionEvent) -> None:
+        """Translate one Session event into server events."""
+        match event:
+            case SpeechStarted(audio_start_ms, item_id):
+                self._send("input_audio_buffer.speech_started", audio_start_ms=audio_start_ms, item_id=item_id)
+            case SpeechStopped(audio_end_ms, item_id):
+                self._send("input_audio_buffer.speech_stopped", audio_end_ms=audio_end_ms, item_id=item_id)
+            case AudioCommitted(item_id, previous_item_id):
+                self._send("input_audio_buffer.committed", previous_item_id=previous_item_id, item_id=item_id)
+                item = {"id": item_id, "object": "realtime.item", "type": "message", "status": "completed",
+                        "role": "user", "content": [{"type": "input_audio", "transcript": None}]}
+                self.items[item_id] = item
+                self._send("conversation.item.added", previous_item_id=previous_item_id, item=item)
+            case AudioCleared():
+                self._send("input_audio_buffer.cleared")
+            case ItemAdded():
+                self._item_added(event)
+            case ItemDeleted(item_id):
+                self.items.pop(item_id, None)
+                self._send("conversation.item.deleted", item_id=item_id)
+            case ItemTruncated(item_id, audio_end_ms, text):
+                item = self.items.get(item_id)
+                if item and item.get("content"):
+                    item["content"][0]["transcript"] = text
+                self._send("conversation.item.truncated", item_id=item_id, content_index=0, audio_end_ms=audio_end_ms)
+            case TranscriptDelta(item_id, delta):
+                self._send("conversation.item.input_audio_transcription.delta", item_id=item_id, content_index=0,
+                           delta=delta)
+            case TranscriptCompleted(item_id, transcript):
+                item = self.items.get(item_id)
+                if item:
+                    item["content"][0]["transcript"] = transcript
+                self._send("conversation.item.input_audio_transcription.completed", item_id=item_id,
+                           content_index=0, transcript=transcript)
+                if item:
+                    self._send("conversation.item.done", item=item)
+            case ResponseCreated(response_id):
+                self._response_created(response_id)
+            case ToolCallRequested():
+                self._tool_requested(event)
+            case ToolCallExecuted():
+                self._tool_executed(event)
+            case TextDelta(response_id, item_id, delta):
+                out = self._message(response_id, item_id)
+                if out.audio:
+                    self._send("response.output_audio_transcript.delta", **self._where(out, item_id), delta=delta)
+                else:
+                    self._send("response.output_text.delta", **self._where(out, item_id), delta=delta)
+            case AudioDelta(response_id, item_id, pcm16):
+                out = self._message(response_id, item_id)
+                self._send("response.output_audio.delta", **self._where(out, item_id),
+                           delta=base64.b64encode(self._encode_output(pcm16)).decode())
+            case AudioDone(response_id, item_id):
+                out = self._responses.get(response_id)
+                if out and out.message:
+                    self._send("response.output_audio.done", **self._where(out, item_id))
+            case TextDone(response_id, item_id, text):
+                out = self._responses.get(response_id)
+                if out and out.message:
+                    name = "response.output_audio_transcript.done" if out.audio else "response.output_text.done"
+                    self._send(name, **self._where(out, item_id), **({"transcript": text} if out.audio else {"text": text}))
+            case ResponseDone():
+                self._response_done(event)
+            case Interrupted():
+                pass   # speech_started already tells a Realtime client to stop playback
+            case Error(code, message, param):
+                self._error(code, message, param)
+            case EndCall():
+                pass   # the I/O layer closes the socket
+
+    def session_object(self) -> dict:
+        td = self.config.turn_detection
+        turn_detection = None
+        if td is not None:
+            turn_detection = {"type": td.type, "threshold": td.threshold, "prefix_padding_ms": td.prefix_padding_ms,
+                              "silence_duration_ms": td.silence_duration_ms, "create_response": td.create_response,
+                              "interrupt_response": td.interrupt_response, "idle_timeout_ms": None}
+            if td.type == "semantic_vad":
+                turn_detection = {"type": td.type, "eagerness": td.eagerness, "create_response": td.create_response,
+                                  "interrupt_response": td.interrupt_response}
+        if self.beta:
+            return {"id": self.session_id, "object": "realtime.session", "model": self.model,
+                    "modalities": ["audio", "text"] if self.config.audio_output else ["text"],
+                    "instructions": self.config.instructions or "", "voice": VOICE,
+                    "input_audio_format": self._beta_format(self.input_format),
+                    "output_audio_format": self._beta_format(self.output_format),
+                    "input_audio_transcription": {"model": TRANSCRIPTION_MODEL},
+                    "turn_detection": turn_detection, "tools": self.tools, "tool_choice": self.tool_choice}
+        return {"type": "realtime", "object": "realtime.session", "id": self.session_id, "model": self.model,
+                "output_modalities": ["audio"] if self.config.audio_output else ["text"],
+                "instructions": self.config.instructions or "",
+                "tools": self.tools, "tool_choice": self.tool_choice, "max_output_tokens": "inf",
+                "audio": {"input": {"format": self.input_format,
+                                    "transcription": {"model": TRANSCRIPTION_MODEL, "language": "en"},
+                                    "noise_reduction": None, "turn_detection": turn_detection},
+                          "output": {"format": self.output_format, "voice": VOICE, "speed": 1.0}}}
+
+    # ---- client events ---------------------------------------------------------------------------
+
+    def _handlers(self):
+        return {
+            "session.update": self._session_update,
+            "input_audio_buffer.append": self._append,
+            "input_audio_buffer.commit": lambda e: [CommitAudio()],
+            "input_audio_buffer.clear": lambda e: [ClearAudio()],
+            "conversation.item.create": self._item_create,
+            "conversation.item.delete": lambda e: [DeleteItem(_string(e, "item_id"))],
+            "conversation.item.retrieve": self._item_retrieve,
+            "conversation.item.truncate": self._truncate,
+            "response.create": self._response_create,
+            "response.cancel": self._response_cancel,
+            "output_audio_buffer.clear": self._output_clear,
+        }
+
+    def _session_update(self, event: dict) -> list[Command]:
+        session = event.get("session")
+        if not isinstance(session, dict):
+            raise ClientError("invalid_value", "session.update needs a 'session' object", "session")
+        if any(key in session for key in ("modalities", "input_audio_format", "output_audio_format",
+                                          "input_audio_transcription")) or "turn_detection" in session:
+            self.beta = True
+            session = _beta_to_ga(session)
+        config = replace(self.config)
+        input_format, output_format = self.input_format, self.output_format
+        if "instructions" in session:
+            config.instructions = _optional_string(session["instructions"], "session.instructions")
+        if "output_modalities" in session:
+            modalities = session["output_modalities"]
+            if modalities not in (["audio"], ["text"], ["audio", "text"], ["text", "audio"]):
+                raise ClientError("invalid_value", "output_modalities must be ['audio'] or ['text']",
+                                  "session.output_modalities")
+            config.audio_output = "audio" in modalities
+        tools = self.tools
+        if "tools" in session:
+            tools = _tools(session["tools"])
+            config.client_tools = {tool["name"] for tool in tools}
+        tool_choice = session.get("tool_choice", self.tool_choice)
+        if not isinstance(tool_choice, (str, dict)):
+            raise ClientError("invalid_value", "tool_choice must be a string or object", "session.tool_choice")
+        audio = session.get("audio", {})
+        if not isinstance(audio, dict):
+            raise ClientError("invalid_value", "session.audio must be an object", "session.audio")
+        audio_in, audio_out = audio.get("input", {}), audio.get("output", {})
+        if not isinstance(audio_in, dict) or not isinstance(audio_out, dict):
+            raise ClientError("invalid_value", "session.audio.input/output must be objects", "session.audio")
+        if "format" in audio_in:
+            input_format = _format(audio_in["format"], "session.audio.input.format")
+            config.input_rate = input_format.get("rate", G711_RATE)
+        if "turn_detection" in audio_in:
+            config.turn_detection = _turn_detection(audio_in["turn_detection"], config.turn_detection)
+        if "format" in audio_out:
+            output_format = _format(audio_out["format"], "session.audio.output.format")
+            config.output_rate = output_format.get("rate", G711_RATE)
+        # everything validated: apply
+        self.config, self.input_format, self.output_format = config, input_format, output_format
+        self.tools, self.tool_choice = tools, tool_choice if isinstance(tool_choice, str) else "auto"
+        self._send("session.updated", session=self.session_object())
+        return [Configure(replace(config))]
+
+    def _append(self, event: dict) -> list[Command]:
+        audio = event.get("audio")
+        if not isinstance(audio, str):
+            raise ClientError("invalid_value", "input_audio_buffer.append needs 'audio' as a base64 string", "audio")
+        try:
+            data = base64.b64decode(audio, validate=True)
+        except (binascii.Error, ValueError):
+            raise ClientError("invalid_base64", "'audio' is not valid base64", "audio") from None
+        kind = self.input_format["type"]
+        if kind == "audio/pcm":
+            if len(data) % 2:
+                raise ClientError("invalid_audio", "audio/pcm is 16-bit: the byte count must be even", "audio")
+            return [AppendAudio(data)] if data else []
+        decode = mulaw_decode if kind == "audio/pcmu" else alaw_decode
+        return [AppendAudio(float_to_pcm16(decode(data)))] if data else []
+
+    def _item_create(self, event: dict) -> list[Command]:
+        item = event.get("item")
+        if not isinstance(item, dict):
+            raise ClientError("invalid_value", "conversation.item.create needs an 'item' object", "item")
+        item_id = item.get("id") or _new_id("item")
+        if not isinstance(item_id, str) or item_id in self.items:
+            raise ClientError("invalid_value", f"item id {item_id!r} is not a new string id", "item.id")
+        kind = item.get("type", "message")
+        if kind == "function_call_output":
+            call_id, output = item.get("call_id"), item.get("output")
+            if not isinstance(call_id, str) or not isinstance(output, str):
+                raise ClientError("invalid_value", "function_call_output needs string 'call_id' and 'output'", "item")
+            return [AddFunctionOutput(item_id, call_id, output)]
+        if kind != "message":
+            raise ClientError("invalid_value", f"item type {kind!r} is not supported; use 'message' or "
+                              "'function_call_output'", "item.type")
+        role = item.get("role")
+        if role not in ("user", "system", "assistant"):
+            raise ClientError("invalid_value", "message role must be user, system or assistant", "item.role")
+        content = item.get("content")
+        if not isinstance(content, list) or not content:
+            raise ClientError("invalid_value", "message content must be a non-empty list", "item.content")
+        texts = []
+        for part in content:
+            if not isinstance(part, dict):
+                raise ClientError("invalid_value", "each content part must be an object", "item.content")
+            if part.get("type") in ("input_text", "text", "output_text") and isinstance(part.get("text"), str):
+                texts.append(part["text"])
+            else:
+                raise ClientError("invalid_value", f"content part type {part.get('type')!r} is not supported; "
+                                  "send text, or stream audio with input_audio_buffer.append", "item.content")
+        return [AddMessage(item_id, role, " ".join(texts))]
+
+    def _item_retrieve(self, event: dict) -> list[Command]:
+        item_id = _string(event, "item_id")
+        if item_id not in self.items:
+            raise ClientError("item_not_found", f"no conversation item with id {item_id!r}", "item_id")
+        self._send("conversation.item.retrieved", item=self.items[item_id])
+        return []
+
+    def _truncate(self, event: dict) -> list[Command]:
+        audio_end_ms = event.get("audio_end_ms")
+        if not isinstance(audio_end_ms, int) or isinstance(audio_end_ms, bool) or audio_end_ms < 0:
+            raise ClientError("invalid_value", "audio_end_ms must be a non-negative integer", "audio_end_ms")
+        return [Truncate(_string(event, "item_id"), audio_end_ms)]
+
+    def _response_create(self, event: dict) -> list[Command]:
+        response = event.get("response") or {}
+        if not isinstance(response, dict):
+            raise ClientError("invalid_value", "'response' must be an object", "response")
+        instructions = _optional_string(response.get("instructions"), "response.instructions")
+        modalities = response.get("output_modalities", response.get("modalities"))
+        audio = None if modalities is None else "audio" in modalities
+        metadata = response.get("metadata") or {}
+        if not isinstance(metadata, dict):
+            raise ClientError("invalid_value", "response.metadata must be an object", "response.metadata")
+        response_id = _new_id("resp")
+        self._requested[response_id] = (metadata, audio)
+        return [CreateResponse(response_id, instructions, audio)]
+
+    def _response_cancel(self, event: dict) -> list[Command]:
+        return [CancelResponse()]
+
+    def _output_clear(self, event: dict) -> list[Command]:
+        self._send("output_audio_buffer.cleared", response_id=self._active)
+        return [CancelResponse()] if self._active else []
+
+    # ---- server events ---------------------------------------------------------------------------
+
+    def _send(self, kind: str, **fields) -> None:
+        if self.beta:
+            kind = BETA_NAMES.get(kind, kind)
+        self._outbox.append({"type": kind, "event_id": _new_id("event"), **fields})
+
+    def _error(self, code: str, message: str, param: str | None = None, event_id: str | None = None) -> None:
+        self._send("error", error={"type": "invalid_request_error" if code != "server_error" else "server_error",
+                                   "code": code, "message": message, "param": param, "event_id": event_id})
+
+    def _item_added(self, event: ItemAdded) -> None:
+        if event.type == "function_call_output":
+            item = {"id": event.item_id, "object": "realtime.item", "type": "function_call_output",
+                    "status": "completed", "call_id": event.call_id, "output": event.text}
+        else:
+            part = "output_text" if event.role == "assistant" else "input_text"
+            item = {"id": event.item_id, "object": "realtime.item", "type": "message", "status": "completed",
+                    "role": event.role, "content": [{"type": part, "text": event.text}]}
+        self.items[event.item_id] = item
+        self._send("conversation.item.added", previous_item_id=event.previous_item_id, item=item)
+        self._send("conversation.item.done", item=item)
+
+    def _response_created(self, response_id: str) -> None:
+        metadata, audio = self._requested.pop(response_id, ({}, None))
+        audio = self.config.audio_output if audio is None else audio
+        out = self._responses[response_id] = _Output(response_id, audio, metadata)
+        self._active = response_id
+        self._send("response.created", response=self._response_object(out, "in_progress"))
+
+    def _response_object(self, out: _Output, status: str, details: dict | None = None) -> dict:
+        return {"id": out.id, "object": "realtime.response", "status": status, "status_details": details,
+                "output": out.items, "conversation_id": "conv_" + self.session_id,
+                "output_modalities": ["audio"] if out.audio else ["text"],
+                "audio": {"output": {"format": self.output_format, "voice": VOICE}},
+                "max_output_tokens": "inf", "usage": None, "metadata": out.metadata or None}
+
+    @staticmethod
+    def _where(out: _Output, item_id: str) -> dict:
+        index = next((i for i, item in enumerate(out.items) if item["id"] == item_id), 0)
+        return {"response_id": out.id, "item_id": item_id, "output_index": index, "content_index": 0}
+
+    def _message(self, response_id: str, item_id: str) -> _Output:
+        """The response's assistant message; announced on its first text or audio."""
+        out = self._responses[response_id]
+        if out.message is None:
+            part = {"type": "audio", "transcript": ""} if out.audio else {"type": "text", "text": ""}
+            out.message = {"id": item_id, "object": "realtime.item", "type": "message", "status": "in_progress",
+                           "role": "assistant", "content": []}
+            out.items.append(out.message)
+            previous = list(self.items)[-1] if self.items else None
+            self.items[item_id] = out.message
+            self._send("response.output_item.added", response_id=response_id, output_index=len(out.items) - 1,
+                       item=out.message)
+            self._send("conversation.item.added", previous_item_id=previous, item=out.message)
+            self._send("response.content_part.added", **self._where(out, item_id), part=part)
+            out.message["content"].append(dict(part))
+        return out
+
+    def _tool_requested(self, event: ToolCallRequested) -> None:
+        out = self._responses[event.response_id]
+        item = {"id": event.item_id, "object": "realtime.item", "type": "function_call", "status": "in_progress",
+                "call_id": event.call_id, "name": event.name, "arguments": ""}
+        out.items.append(item)
+        self.items[event.item_id] = item
+        where = self._where(out, event.item_id)
+        where.pop("content_index")
+        self._send("response.output_item.added", response_id=out.id, output_index=where["output_index"], item=item)
+        self._send("conversation.item.added", previous_item_id=None, item=item)
+        self._send("response.function_call_arguments.delta", **where, call_id=event.call_id, delta=event.arguments_json)
+        item.update(arguments=event.arguments_json, status="completed")
+        self._send("response.function_call_arguments.done", **where, call_id=event.call_id, name=event.name,
+                   arguments=event.arguments_json)
+        self._send("response.output_item.done", response_id=out.id, output_index=where["output_index"], item=item)
+        self._send("conversation.item.done", item=item)
+
+    def _tool_executed(self, event: ToolCallExecuted) -> None:
+        call = {"id": _new_id("item"), "object": "realtime.item", "type": "function_call", "status": "completed",
+                "call_id": event.call_id, "name": event.name, "arguments": json.dumps(event.arguments)}
+        result = {"id": _new_id("item"), "object": "realtime.item", "type": "function_call_output",
+                  "status": "completed", "call_id": event.call_id, "output": event.result or ""}
+        for item in (call, result):
+            self.items[item["id"]] = item
+            self._send("conversation.item.added", previous_item_id=None, item=item)
+            self._send("conversation.item.done", item=item)
+
+    def _response_done(self, event: ResponseDone) -> None:
+        out = self._responses.pop(event.response_id, None)
+        if out is None:
+            return
+        if self._active == event.response_id:
+            self._active = None
+        if out.message is not None:
+            out.message["status"] = "completed" if event.status == "completed" else "incomplete"
+            content = out.message["content"][0]
+            content["transcript" if out.audio else "text"] = event.output_text
+            where = self._where(out, out.message["id"])
+            self._send("response.content_part.done", **where, part=content)
+            self._send("response.output_item.done", response_id=out.id, output_index=where["output_index"],
+                       item=out.message)
+            self._send("conversation.item.done", item=out.message)
+        details = None
+        if event.status == "cancelled":
+            details = {"type": "cancelled", "reason": event.reason}
+        elif event.status == "failed":
+            details = {"type": "failed", "error": {"type": "server_error", "code": "response_failed",
+                                                  "message": event.reason}}
+        metadata = {**out.metadata, **{f"{stage}_ms": f"{ms:.1f}" for stage, ms in event.timing.items()}}
+        out.metadata = metadata
+        self._send("response.done", response=self._response_object(out, event.status, details))
+
+    # ---- audio formats ---------------------------------------------------------------------------
+
+    def _encode_output(self, pcm16: bytes) -> bytes:
+        kind = self.output_format["type"]
+        if kind == "audio/pcm":
+            return pcm16
+        samples = pcm16_to_float(pcm16)
+        return mulaw_encode(samples) if kind == "audio/pcmu" else alaw_encode(samples)
+
+    @staticmethod
+    def _format_for(rate: int) -> dict:
+        return {"type": "audio/pcm", "rate": rate}
+
+    @staticmethod
+    def _beta_format(fmt: dict) -> str:
+        return {"audio/pcm": "pcm16", "audio/pcmu": "g711_ulaw", "audio/pcma": "g711_alaw"}[fmt["type"]]
+
+
+# ---- validation helpers ----------------------------------------------------------------------------
+
+def _string(event: dict, key: str) -> str:
+    value = event.get(key)
+    if not isinstance(value, str) or not value:
+        raise ClientError("invalid_value", f"'{key}' must be a non-empty string", key)
+    return value
+
+
+def _optional_string(value, param: str) -> str | None:
+    if value is not None and not isinstance(value, str):
+        raise ClientError("invalid_value", f"{param} must be a string", param)
+    return value
+
+
+def _format(value, param: str) -> dict:
+    if isinstance(value, str) and value in BETA_FORMATS:
+        value = BETA_FORMATS[value]
+    if not isinstance(value, dict):
+        raise ClientError("invalid_value", f"{param} must be an object like {{'type': 'audio/pcm', 'rate': 24000}}",
+                          param)
+    kind = value.get("type")
+    if kind == "audio/pcm":
+        rate = value.get("rate", 24000)
+        if rate not in PCM_RATES:
+            raise ClientError("invalid_value", f"audio/pcm rate must be one of {list(PCM_RATES)}, got {rate!r}",
+                              param + ".rate")
+        return {"type": "audio/pcm", "rate": rate}
+    if kind in ("audio/pcmu", "audio/pcma"):
+        return {"type": kind}
+    raise ClientError("invalid_value", f"unsupported audio format {kind!r}; use audio/pcm, audio/pcmu or audio/pcma",
+                      param + ".type")
+
+
+def _turn_detection(value, current: TurnDetection | None) -> TurnDetection | None:
+    param = "session.audio.input.turn_detection"
+    if value is None:
+        return None
+    if not isinstance(value, dict):
+        raise ClientError("invalid_value", f"{param} must be an object or null", param)
+    kind = value.get("type", "server_vad")
+    if kind not in ("server_vad", "semantic_vad"):
+        raise ClientError("invalid_value", f"turn_detection type must be server_vad or semantic_vad, got {kind!r}",
+                          param + ".type")
+    td = replace(current) if current is not None else TurnDetection()
+    td.type = kind
+    numbers = {"threshold": (0.0, 1.0), "prefix_padding_ms": (0, 5000), "silence_duration_ms": (0, 10000)}
+    for key, (low, high) in numbers.items():
+        if key in value and value[key] is not None:
+            number = value[key]
+            if isinstance(number, bool) or not isinstance(number, (int, float)) or not low <= number <= high:
+                raise ClientError("invalid_value", f"{key} must be a number in [{low}, {high}]", f"{param}.{key}")
+            setattr(td, key, type(getattr(td, key))(number))
+    for key in ("create_response", "interrupt_response"):
+        if key in value and value[key] is not None:
+            if not isinstance(value[key], bool):
+                raise ClientError("invalid_value", f"{key} must be true or false", f"{param}.{key}")
+            setattr(td, key, value[key])
+    if "eagerness" in value:
+        if value["eagerness"] not in SEMANTIC_SILENCE_MS:
+            raise ClientError("invalid_value", "eagerness must be low, medium, high or auto", f"{param}.eagerness")
+        td.eagerness = value["eagerness"]
+    return td
+
+
+def _tools(value) -> list[dict]:
+    if not isinstance(value, list):
+        raise ClientError("invalid_value", "session.tools must be a list", "session.tools")
+    tools = []
+    for tool in value:
+        if not isinstance(tool, dict) or tool.get("type", "function") != "function" or \
+                not isinstance(tool.get("name"), str) or not tool["name"]:
+            raise ClientError("invalid_value", "each tool must be {type: 'function', name, description, parameters}",
+                              "session.tools")
+        tools.append({"type": "function", "name": tool["name"], "description": tool.get("description", ""),
+                      "parameters": tool.get("parameters", {"type": "object", "properties": {}})})
+    return tools
+
+
+def _beta_to_ga(session: dict) -> dict:
+    """Beta session fields (input_audio_format, modalities, top-level turn_detection) -> GA shape."""
+    ga = {k: v for k, v in session.items() if k in ("instructions", "tools", "tool_choice")}
+    audio_in, audio_out = {}, {}
+    if "input_audio_format" in session:
+        audio_in["format"] = session["input_audio_format"]
+    if "turn_detection" in session:
+        audio_in["turn_detection"] = session["turn_detection"]
+    if "output_audio_format" in session:
+        audio_out["format"] = session["output_audio_format"]
+    if "modalities" in session:
+        modalities = session["modalities"]
+        ga["output_modalities"] = ["audio"] if isinstance(modalities, list) and "audio" in modalities else ["text"]
+    ga["audio"] = {"input": audio_in, "output": audio_out}
+    return ga

@@ -1,0 +1,71 @@
+"""Turn detection as a pure state machine over per-frame speech probabilities."""
+from streaming.turns import FRAME_MS, PAUSE_MS, Signal, TurnDetection, TurnDetector, looks_complete
+
+
+def run(detector, probabilities):
+    """[(frame index, signal)] for every frame that produced one."""
+    return [(i, s) for i, p in enumerate(probabilities) if (s := detector.process(p)) is not None]
+
+
+def test_server_vad_start_pause_end():
+    detector = TurnDetector(TurnDetection(silence_duration_ms=320))
+    signals = run(detector, [0.1] * 5 + [0.9] * 20 + [0.05] * 20)
+    assert signals == [(6, Signal.START), (25 + PAUSE_MS // FRAME_MS - 1, Signal.PAUSE), (25 + 10 - 1, Signal.END)]
+    assert detector.speech_end_ms == 25 * FRAME_MS and not detector.speaking
+
+
+def test_a_single_loud_frame_is_not_speech():
+    detector = TurnDetector(TurnDetection())
+    assert run(detector, [0.1, 0.95, 0.1, 0.1, 0.9, 0.2]) == []
+
+
+def test_hysteresis_keeps_a_dip_inside_speech():
+    detector = TurnDetector(TurnDetection(threshold=0.5, silence_duration_ms=96))
+    # 0.4 is under the threshold but above threshold - 0.15: still speech
+    signals = run(detector, [0.9] * 3 + [0.4] * 10 + [0.9] * 3 + [0.0] * 3)
+    assert [s for _, s in signals] == [Signal.START, Signal.END]
+
+
+def test_speech_resuming_after_a_pause_does_not_end_the_turn():
+    detector = TurnDetector(TurnDetection(silence_duration_ms=500))
+    signals = run(detector, [0.9] * 5 + [0.0] * 6 + [0.9] * 5 + [0.0] * 16)
+    assert [s for _, s in signals] == [Signal.START, Signal.PAUSE, Signal.PAUSE, Signal.END]
+
+
+def test_semantic_vad_ends_sooner_on_a_complete_sentence():
+    detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="high"))
+    run(detector, [0.9] * 10 + [0.0] * 3)               # a 96 ms pause: PAUSE
+    assert detector.speaking
+    assert not detector.transcript_ready("What is seven times six?")   # 96 ms < 160 ms
+    assert run(detector, [0.0] * 2) == [(1, Signal.END)]              # 160 ms of silence ends it
+
+
+def test_semantic_vad_waits_on_an_unfinished_sentence():
+    detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="high"))
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    assert not detector.transcript_ready("Turn on the")
+    assert run(detector, [0.0] * 10) == []                # 416 ms: still waiting
+    assert run(detector, [0.0] * 3) == [(2, Signal.END)]  # 512 ms (the high-eagerness maximum)
+
+
+def test_semantic_transcript_after_enough_silence_ends_at_once():
+    detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="medium"))
+    run(detector, [0.9] * 10 + [0.0] * 9)                 # 288 ms of silence before the transcript is known
+    assert detector.transcript_ready("Turn on the kitchen light.")
+    assert not detector.speaking
+
+
+def test_server_vad_ignores_transcripts():
+    detector = TurnDetector(TurnDetection(silence_duration_ms=500))
+    run(detector, [0.9] * 10 + [0.0] * 9)
+    assert not detector.transcript_ready("Done.")
+    assert detector.speaking
+
+
+def test_looks_complete():
+    assert looks_complete("What is seven times six?")
+    assert looks_complete("Turn on the kitchen light please.")
+    assert not looks_complete("Turn on the")
+    assert not looks_complete("Set the thermostat to...")
+    assert not looks_complete("and")
+    assert not looks_complete("")
