@@ -86,6 +86,24 @@ def apply_rotary(t, cos, sin):
     return (t32 * cos + torch.cat((-b, a), dim=-1) * sin).to(t.dtype)
 
 
+def attend(q, k, v, key_mask, causal):
+    """softmax(q·kᵀ/√hd)·v over the keys that key_mask [B, S] marks real (all keys when it is None).
+
+    A padded row is computed on its real tokens only, with the same shapes as when it is alone: a masked
+    softmax over a longer, shifted row rounds differently, and that flips near-tied confidences.
+    """
+    if key_mask is None:
+        return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    y = torch.zeros_like(q)
+    for row in range(q.shape[0]):
+        keys = key_mask[row]
+        # Without a cache the queries are the keys, so padded queries are skipped too.
+        queries = keys if q.shape[2] == k.shape[2] else slice(None)
+        y[row, :, queries] = F.scaled_dot_product_attention(
+            q[row:row + 1, :, queries], k[row:row + 1, :, keys], v[row:row + 1, :, keys], is_causal=causal)[0]
+    return y
+
+
 class Block(nn.Module):
     """Pre-norm block: rotary self-attention without a causal mask, then a SwiGLU MLP."""
 
@@ -119,7 +137,7 @@ class Block(nn.Module):
         if self.n_kv_heads != self.n_heads:
             k = k.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1)
             v = v.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1)
-        y = F.scaled_dot_product_attention(q, k, v, attn_mask=key_mask, is_causal=causal)
+        y = attend(q, k, v, key_mask, causal)
         h = x + self.attn_out(y.transpose(1, 2).reshape(B, T, -1))
         n = self.ff_norm(h)
         return h + self.ff_out(F.silu(self.ff_proj(n)) * self.up_proj(n)), present
@@ -155,13 +173,12 @@ class LLaDAModel(nn.Module):
             else:
                 position_ids = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)[:, -T:]
         cos, sin = rotary_tables(position_ids, self.config.head_dim, self.config.rope_theta)
-        key_mask = None if attention_mask is None else attention_mask[:, None, None, :]
         x = self.transformer.wte(input_ids)
         presents = []
         for i, block in enumerate(self.transformer.blocks):
             past = None if past_key_values is None else past_key_values[i]
             start = cache_start if cache_start is not None else (0 if past is None else past[0].shape[2])
-            x, kv = block(x, cos, sin, key_mask, past, start, causal)
+            x, kv = block(x, cos, sin, attention_mask, past, start, causal)
             presents.append(kv)
         logits = self.transformer.ff_out(self.transformer.ln_f(x))
         return (logits, presents) if return_key_values else logits
