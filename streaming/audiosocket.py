@@ -18,10 +18,12 @@ import logging
 import struct
 import uuid
 from collections import deque
-from dataclasses import dataclass
+import os
+from dataclasses import dataclass, field
 
 from aiohttp import web
 
+from streaming import phone
 from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, Outbound,
                              StreamError, run_call)
 
@@ -170,7 +172,10 @@ async def handle_connection(app: web.Application, reader: asyncio.StreamReader,
 
     async def inbound():
         while True:
-            data = await reader.read(4096)
+            try:
+                data = await reader.read(4096)
+            except ConnectionError:
+                data = b""
             for event in call.receive(data) if data else call.eof():
                 yield event
             if not data or call.state in ("ended", "failed"):
@@ -181,13 +186,12 @@ async def handle_connection(app: web.Application, reader: asyncio.StreamReader,
         await writer.drain()
 
     async def close(error: StreamError | None) -> None:
+        """Hang the channel up (Asterisk ends AudioSocket() on a hang-up frame), then close the socket."""
         try:
-            if not writer.is_closing():
-                writer.write(encode_frame(HANGUP))
-                await writer.drain()
+            writer.write(encode_frame(HANGUP))
+            await writer.drain()
         except ConnectionError:
             pass
-        writer.close()
 
     try:
         await run_call(app, "audiosocket", call, inbound(), send, close)
@@ -195,12 +199,54 @@ async def handle_connection(app: web.Application, reader: asyncio.StreamReader,
         writer.close()
 
 
-async def start_server(app: web.Application) -> asyncio.Server | None:
-    """Listen for Asterisk on the configured host and port (None: AudioSocket disabled)."""
-    settings = app[PHONE_SETTINGS]
-    if settings.audiosocket_port is None:
-        return None
-    server = await asyncio.start_server(lambda r, w: handle_connection(app, r, w),
-                                        settings.audiosocket_host, settings.audiosocket_port)
-    log.info("AudioSocket listening on %s", ", ".join(str(s.getsockname()) for s in server.sockets))
-    return server
+@dataclass
+class Listener:
+    """The AudioSocket TCP server and the calls it is carrying."""
+    server: asyncio.Server | None = None
+    calls: set = field(default_factory=set)
+
+    @property
+    def port(self) -> int:
+        return self.server.sockets[0].getsockname()[1]
+
+
+AUDIOSOCKET = web.AppKey("audiosocket", Listener)
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--audiosocket-port", type=_port_or_off, default=os.environ.get("PARLEY_AUDIOSOCKET_PORT", "9092"),
+                        help="TCP port for Asterisk AudioSocket() on the --host address; 0 picks a free port, "
+                             "'off' disables it")
+
+
+def _port_or_off(value: str) -> int | None:
+    return None if value == "off" else int(value)
+
+
+def setup(app: web.Application, ctx) -> None:
+    phone.install(app, ctx.config.options)
+    if app[PHONE_SETTINGS].audiosocket_port is not None:
+        app[AUDIOSOCKET] = Listener()
+        app.cleanup_ctx.append(lambda app: _serve(app, ctx.config.host))
+
+
+async def _serve(app: web.Application, host: str):
+    """Listen for Asterisk while the web app runs; on shutdown stop listening and end the calls in progress."""
+    listener = app[AUDIOSOCKET]
+
+    async def connected(reader, writer):
+        task = asyncio.current_task()
+        listener.calls.add(task)
+        try:
+            await handle_connection(app, reader, writer)
+        finally:
+            listener.calls.discard(task)
+
+    listener.server = await asyncio.start_server(connected, host, app[PHONE_SETTINGS].audiosocket_port)
+    print(f"AudioSocket (Asterisk) is listening on {host}:{listener.port}", flush=True)
+    yield
+    listener.server.close()
+    for task in list(listener.calls):
+        task.cancel()
+    await asyncio.gather(*listener.calls, return_exceptions=True)
+    await listener.server.wait_closed()

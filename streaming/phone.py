@@ -19,6 +19,9 @@ from typing import AsyncIterator, Awaitable, Callable, Protocol
 
 from aiohttp import web
 
+from streaming import events as ev
+from streaming.server import CTX
+
 log = logging.getLogger(__name__)
 
 PHONE_RATE = 8000        # both transports carry narrow-band 8 kHz audio; the Session resamples
@@ -75,13 +78,25 @@ class PhoneProtocol(Protocol):
 
 # --- settings and registry ------------------------------------------------------------------------
 
+DEFAULT_GREETING = "Hello, this is Parley. How can I help?"
+HANG_UP_DIGIT = "0"                    # the caller presses 0: Parley says GOODBYE and hangs up
+GOODBYE = "Thank you for calling. Goodbye."
+
+
 @dataclass
 class PhoneSettings:
-    greeting: str | None = "Hello, this is Parley. How can I help?"
+    greeting: str | None = DEFAULT_GREETING
     twilio_auth_token: str | None = None  # when set, /twilio/voice rejects unsigned or badly signed webhooks
     public_url: str | None = None         # e.g. https://parley.example.com behind a proxy or tunnel
-    audiosocket_host: str = "127.0.0.1"
-    audiosocket_port: int | None = 9092   # None: no AudioSocket listener
+    audiosocket_port: int | None = None   # None: no AudioSocket listener; 0: any free port
+
+    @classmethod
+    def from_options(cls, options) -> "PhoneSettings":
+        """From `parley serve` flags; a server configured in code (no flags) gets no AudioSocket listener."""
+        greeting = getattr(options, "phone_greeting", DEFAULT_GREETING)
+        return cls(greeting=greeting or None, twilio_auth_token=getattr(options, "twilio_auth_token", None) or None,
+                   public_url=getattr(options, "public_url", None) or None,
+                   audiosocket_port=getattr(options, "audiosocket_port", None))
 
 
 @dataclass
@@ -124,12 +139,20 @@ PHONE_SETTINGS = web.AppKey("phone_settings", PhoneSettings)
 PHONE_CALLS = web.AppKey("phone_calls", CallRegistry)
 
 
+def install(app: web.Application, options) -> None:
+    """Settings and call registry shared by both phone transports (whichever sets up first creates them)."""
+    if PHONE_SETTINGS not in app:
+        app[PHONE_SETTINGS] = PhoneSettings.from_options(options)
+        app[PHONE_CALLS] = CallRegistry()
+
+
 # --- the call loop -------------------------------------------------------------------------------
 
 async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol,
                    inbound: AsyncIterator, send: Callable[[Outbound], Awaitable[None]],
                    close: Callable[[StreamError | None], Awaitable[None]]) -> CallRecord:
     """Run one call from the first wire frame to hang-up, and always leave nothing running behind it."""
+    ctx, settings = app[CTX], app[PHONE_SETTINGS]
     record = app[PHONE_CALLS].open(transport)
     session = None
     try:
@@ -138,29 +161,30 @@ async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol
             return await _finish(record, close, first)
         record.call_id, record.parameters = first.call_id, dict(first.parameters)
         log.info("%s call %s started %s", transport, record.call_id, record.parameters)
-        session = open_session(app, first.parameters)
-        await session.start()
+        config = ctx.config.session_defaults(
+            input_rate=PHONE_RATE, output_rate=PHONE_RATE,
+            greeting=first.parameters.get("greeting", settings.greeting) or None,
+            instructions=first.parameters.get("instructions"))
+        session = ctx.new_session(config, transport=transport)
         call = _Call(session, protocol, send, record)
-        record.tasks = [asyncio.create_task(call.pace(), name=f"phone-pace:{record.call_id}"),
-                        asyncio.create_task(call.play_replies(), name=f"phone-replies:{record.call_id}")]
-        reader = asyncio.create_task(call.listen(inbound), name=f"phone-listen:{record.call_id}")
-        record.tasks.append(reader)
-        hung_up = asyncio.create_task(call.hung_up.wait(), name=f"phone-hangup:{record.call_id}")
-        record.tasks.append(hung_up)
-        await asyncio.wait([reader, hung_up], return_when=asyncio.FIRST_COMPLETED)
-        outcome = reader.result() if reader.done() else CallEnded(call.end_reason)
-        return await _finish(record, close, outcome)
+        await session.start()
+        listener = call.spawn(call.listen(inbound), "listen")
+        hung_up = call.spawn(call.hung_up.wait(), "hang-up")
+        call.spawn(call.pace(), "pace")
+        call.spawn(call.play_replies(), "replies")
+        await asyncio.wait([listener, hung_up], return_when=asyncio.FIRST_COMPLETED)
+        return await _finish(record, close, listener.result() if listener.done() else CallEnded(call.end_reason))
     finally:
         for task in record.tasks:
             task.cancel()
         await asyncio.gather(*record.tasks, return_exceptions=True)
         if session is not None:
-            await session.close()
+            await ctx.end_session(session)
         app[PHONE_CALLS].close(record)
         log.info("%s call %s ended: %s", transport, record.call_id, record.error or record.ended)
 
 
-async def _finish(record: CallRecord, close, outcome) -> CallRecord:
+async def _finish(record: CallRecord, close, outcome: CallEnded | StreamError) -> CallRecord:
     if isinstance(outcome, StreamError):
         record.error = outcome.message
         log.warning("%s call %s: %s", record.transport, record.call_id or "?", outcome.message)
@@ -172,15 +196,21 @@ async def _finish(record: CallRecord, close, outcome) -> CallRecord:
 
 
 class _Call:
-    """The three concurrent halves of a call: listen to the caller, turn session events into frames, pace them."""
+    """The concurrent halves of a call: listen to the caller, turn session events into frames, pace them out."""
 
     def __init__(self, session, protocol: PhoneProtocol, send, record: CallRecord):
         self.session, self.protocol, self.send, self.record = session, protocol, send, record
         self.wake = asyncio.Event()       # new outbound frames were queued
-        self.hung_up = asyncio.Event()    # the session ended the call and its last words have been sent
+        self.hung_up = asyncio.Event()    # Parley ended the call and its last words have been sent
         self.end_reason = ""
-        self.ending = False
-        self.generation = 0               # bumped at each barge-in
+        self.ending = False               # hang up once the queued audio is out
+        self.goodbye_id: str | None = None
+        self.generation = 0               # bumped at each barge-in: frames popped before it are stale
+
+    def spawn(self, coro, name: str) -> asyncio.Task:
+        task = asyncio.create_task(coro, name=f"phone-{name}:{self.record.call_id}")
+        self.record.tasks.append(task)
+        return task
 
     async def listen(self, inbound: AsyncIterator) -> CallEnded | StreamError:
         async for event in inbound:
@@ -189,6 +219,8 @@ class _Call:
             elif isinstance(event, CallerDigit):
                 self.record.digits.append(event.digit)
                 self.session.dtmf(event.digit)
+                if event.digit == HANG_UP_DIGIT and self.goodbye_id is None:
+                    self.goodbye_id = self.session.say(GOODBYE)
             elif isinstance(event, MarkPlayed):
                 self.record.marks_played.append(event.name)
             elif isinstance(event, (CallEnded, StreamError)):
@@ -196,7 +228,6 @@ class _Call:
         return CallEnded("connection closed")
 
     async def play_replies(self) -> None:
-        from streaming import events as ev
         async for event in self.session.events():
             if isinstance(event, ev.AudioDelta):
                 self.protocol.play(event.pcm16)
@@ -216,11 +247,16 @@ class _Call:
             elif isinstance(event, ev.ResponseDone):
                 self.record.replies.append(event.output_text)
                 self.record.timings.append(dict(event.timing))
+                if event.response_id == self.goodbye_id:
+                    self._end(f"caller pressed {HANG_UP_DIGIT}")
             elif isinstance(event, ev.EndCall):
-                self.end_reason, self.ending = event.reason, True
-                self.wake.set()
+                self._end(event.reason)
             elif isinstance(event, ev.Error):
                 log.warning("call %s session error %s: %s", self.record.call_id, event.code, event.message)
+
+    def _end(self, reason: str) -> None:
+        self.end_reason, self.ending = reason, True
+        self.wake.set()
 
     async def pace(self) -> None:
         """Send queued frames, audio at one frame per 20 ms on a monotonic schedule (no drift).
@@ -245,12 +281,7 @@ class _Call:
                 if deadline > now:
                     generation = self.generation
                     await asyncio.sleep(deadline - now)
-                    if generation != self.generation:    # barge-in while we waited: this frame is stale
+                    if generation != self.generation:
                         continue
                 deadline += FRAME_SECONDS
             await self.send(frame)
-
-
-def open_session(app: web.Application, parameters: dict[str, str]):
-    """A Session for one call: 8 kHz both ways, the configured greeting."""
-    raise NotImplementedError("wired to streaming.session once the session core lands")

@@ -19,11 +19,13 @@ import hashlib
 import hmac
 import json
 import logging
+import os
 from collections import deque
 from xml.sax.saxutils import quoteattr
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from streaming import phone
 from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
                              Outbound, PhoneSettings, StreamError, run_call)
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float
@@ -259,6 +261,21 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
 
     await run_call(request.app, "twilio", stream, inbound(), send, close)
     return ws
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--phone-greeting", default=os.environ.get("PARLEY_PHONE_GREETING", phone.DEFAULT_GREETING),
+                        help="what Parley says when it answers a phone call (Twilio, Asterisk); '' for nothing")
+    parser.add_argument("--twilio-auth-token", default=os.environ.get("TWILIO_AUTH_TOKEN"),
+                        help="check X-Twilio-Signature on /twilio/voice (env TWILIO_AUTH_TOKEN)")
+    parser.add_argument("--public-url", default=os.environ.get("PARLEY_PUBLIC_URL"),
+                        help="the https:// base URL Twilio reaches this server at (a proxy or tunnel); "
+                             "default: from the request's Host and X-Forwarded-* headers")
+
+
+def setup(app: web.Application, ctx) -> None:
+    phone.install(app, ctx.config.options)
+    add_routes(app)
 
 
 def add_routes(app: web.Application) -> None:

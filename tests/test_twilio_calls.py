@@ -1,0 +1,166 @@
+"""Calls placed against the live server by a Twilio-faithful Media Streams client on loopback.
+
+The server's call registry (app[PHONE_CALLS]) is the server-side observable: what it heard, replied,
+which digits and marks it saw, and how each call ended.
+"""
+
+import argparse
+import asyncio
+import json
+import re
+
+import aiohttp
+import numpy as np
+import pytest
+
+from phone_callers import TwilioCaller, phone_audio
+from streaming.phone import GOODBYE, PHONE_CALLS
+from voice.audio import resample
+
+GREETING = "Hello, this is Parley. How can I help?"
+LONG_GREETING = ("Hello and welcome to Parley, the voice assistant of this house. I can switch the lights, "
+                 "set the heating, and tell you the temperature in any room. What would you like?")
+
+
+@pytest.fixture(scope="module")
+def server(server_factory):
+    return server_factory(options=argparse.Namespace(phone_greeting=GREETING))
+
+
+@pytest.fixture
+async def http():
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+def stream_url(server) -> str:
+    return f"ws://127.0.0.1:{server.port}/twilio/stream"
+
+
+def finished_calls(server) -> list:
+    async def snapshot():
+        return list(server.app[PHONE_CALLS].finished)
+    return server.call(snapshot())
+
+
+def live_tasks(server) -> list[str]:
+    """Session and call tasks still running on the server (the snapshot task itself excluded)."""
+    async def snapshot():
+        me = asyncio.current_task()
+        return sorted(t.get_name() for t in asyncio.all_tasks() if t is not me and not t.done()
+                      and t.get_name().startswith(("sess_", "phone-")))
+    return server.call(snapshot())
+
+
+async def until(condition, timeout: float = 30, what: str = "condition"):
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def transcribe(stt, audio_8k: np.ndarray) -> str:
+    return stt.transcribe(resample(audio_8k, 8000, 16000))
+
+
+async def wait_for_record(server, call_sid: str, timeout: float = 10):
+    for _ in range(int(timeout / 0.05)):
+        for record in finished_calls(server):
+            if record.call_id == call_sid:
+                return record
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"call {call_sid} never finished on the server")
+
+
+@pytest.mark.parametrize("frames, code, reason", [
+    (["{not json"], 1002, "malformed JSON"),
+    ([json.dumps({"event": "media", "media": {"payload": ""}})], 1002, "'media' before 'start'"),
+    ([json.dumps({"event": "connected"}), json.dumps({
+        "event": "start", "streamSid": "MZ1", "start": {"streamSid": "MZ1", "callSid": "CA1", "mediaFormat": {
+            "encoding": "audio/x-alaw", "sampleRate": 8000, "channels": 1}}})], 1003, "unsupported media format"),
+])
+async def test_bad_stream_is_closed_with_a_reason_and_the_server_keeps_serving(server, http, stt, frames, code, reason):
+    ws = await http.ws_connect(stream_url(server))
+    for frame in frames:
+        await ws.send_str(frame)
+    message = await ws.receive(timeout=10)
+    assert message.type == aiohttp.WSMsgType.CLOSE
+    assert ws.close_code == code and reason in (message.extra or "")
+    await until(lambda: any(r.error and reason in r.error for r in finished_calls(server)), what="error recorded")
+
+    caller = await TwilioCaller.dial(http, stream_url(server))   # the next call is answered as usual
+    await until(lambda: caller.marks_echoed, what="greeting played")
+    await caller.hang_up()
+    assert "parley" in transcribe(stt, caller.heard_audio()).lower()
+
+
+async def test_greeting_marks_digits_and_hang_up(server, http, stt):
+    caller = await TwilioCaller.dial(http, stream_url(server), {"From": "+15551230000"})
+    await until(lambda: caller.marks_echoed, what="greeting mark echoed")
+    await caller.press("5")
+    await caller.press("#")
+    await asyncio.sleep(0.2)
+    await caller.hang_up()
+
+    record = await wait_for_record(server, caller.call_sid)
+    assert record.parameters == {"From": "+15551230000"}
+    assert record.digits == ["5", "#"]
+    assert record.marks_sent == caller.marks_received == caller.marks_echoed == record.marks_played
+    assert record.ended == "caller hung up" and record.error is None
+    heard = transcribe(stt, caller.heard_audio()).lower()
+    assert "parley" in heard and "help" in heard, heard
+    await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
+
+
+async def test_caller_talking_over_the_reply_gets_clear_and_is_transcribed(server, http, speech, tts):
+    caller = await TwilioCaller.dial(http, stream_url(server), {"greeting": LONG_GREETING})
+    await until(lambda: caller.frames_received >= 25, what="greeting under way")   # 0.5 s into the greeting
+    caller.say(phone_audio(tts.synthesize("Please turn on the kitchen light."), tts.sample_rate))
+    await until(lambda: caller.clears, timeout=10, what="clear")
+    heard_at_clear = len(caller.heard)
+    await caller.finish_speaking()
+    await asyncio.sleep(1.5)
+    await caller.hang_up()
+
+    record = await wait_for_record(server, caller.call_sid)
+    assert record.clears >= 1
+    assert record.marks_sent == []                 # the interrupted greeting never completed
+    assert heard_at_clear * 0.02 < 6               # far less than the whole greeting was heard
+    transcript = " ".join(record.transcripts).lower()
+    assert "kitchen light" in transcript, record.transcripts
+
+
+async def test_pressing_zero_says_goodbye_and_hangs_up(server, http, stt):
+    caller = await TwilioCaller.dial(http, stream_url(server))
+    await until(lambda: caller.marks_echoed, what="greeting played")
+    heard_before = len(caller.heard)
+    await caller.press("0")
+    await asyncio.wait_for(caller.closed.wait(), 20)
+    assert caller.close_code == 1000
+    record = await wait_for_record(server, caller.call_sid)
+    assert record.ended == "caller pressed 0" and record.digits == ["0"]
+    assert GOODBYE in record.replies
+    goodbye = np.concatenate(caller.heard[heard_before:] + [np.concatenate(
+        [frame for kind, frame in caller._playback if kind == "audio"] or [np.zeros(0, np.float32)])])
+    assert "goodbye" in transcribe(stt, goodbye).lower()
+    await caller.hang_up()
+    await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
+
+
+async def test_spoken_question_gets_a_spoken_answer(server, http, stt, tts, needs_assistant):
+    caller = await TwilioCaller.dial(http, stream_url(server))
+    await until(lambda: caller.marks_echoed, what="greeting played")
+    heard_before = len(caller.heard)
+    caller.say(phone_audio(tts.synthesize("What is seven times six?"), tts.sample_rate))
+    await caller.finish_speaking()
+    await until(lambda: len(caller.marks_echoed) >= 2, timeout=30, what="reply played and its mark echoed")
+    await caller.hang_up()
+
+    record = await wait_for_record(server, caller.call_sid)
+    assert re.search(r"seven times six|7 times 6|7 x 6", record.transcripts[0].lower()), record.transcripts
+    answer = transcribe(stt, np.concatenate(caller.heard[heard_before:])).lower()
+    assert re.search(r"\b42\b|forty[- ]two", answer), answer
+    assert caller.marks_echoed == record.marks_sent[:len(caller.marks_echoed)] == record.marks_played
+    assert caller.first_frame_after_speech is not None
+    assert record.timings[-1].get("voice_to_voice", 0) > 0
