@@ -28,24 +28,26 @@ class MqttSettings:
     @staticmethod
     def add_arguments(parser: argparse.ArgumentParser) -> None:
         group = parser.add_argument_group("MQTT (satellites and home control; off unless --mqtt-host is given)")
-        group.add_argument("--mqtt-host", help="broker host name")
-        group.add_argument("--mqtt-port", type=int, default=None, help="broker port (1883, or 8883 with TLS)")
+        group.add_argument("--mqtt-host", default=os.environ.get("PARLEY_MQTT_HOST"), help="broker host name")
+        group.add_argument("--mqtt-port", type=int, default=os.environ.get("PARLEY_MQTT_PORT"),
+                           help="broker port (1883, or 8883 with TLS)")
         group.add_argument("--mqtt-username", default=os.environ.get("PARLEY_MQTT_USERNAME"),
                            help="login name (env PARLEY_MQTT_USERNAME)")
         group.add_argument("--mqtt-password", default=os.environ.get("PARLEY_MQTT_PASSWORD"),
                            help="password (prefer env PARLEY_MQTT_PASSWORD: arguments show up in `ps`)")
-        group.add_argument("--mqtt-tls", action="store_true", help="connect with TLS using the system CAs")
-        group.add_argument("--mqtt-ca", help="CA certificate file for TLS (turns TLS on)")
-        group.add_argument("--mqtt-cert", help="client certificate file for TLS")
-        group.add_argument("--mqtt-key", help="client private key file for TLS")
+        group.add_argument("--mqtt-tls", action="store_true", default=bool(os.environ.get("PARLEY_MQTT_TLS")),
+                           help="connect with TLS using the system CAs")
+        group.add_argument("--mqtt-ca", default=os.environ.get("PARLEY_MQTT_CA"), help="CA certificate file for TLS (turns TLS on)")
+        group.add_argument("--mqtt-cert", default=os.environ.get("PARLEY_MQTT_CERT"), help="client certificate file for TLS")
+        group.add_argument("--mqtt-key", default=os.environ.get("PARLEY_MQTT_KEY"), help="client private key file for TLS")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "MqttSettings | None":
         """None when no broker was configured: the MQTT transports stay off."""
-        if not args.mqtt_host:
+        if not getattr(args, "mqtt_host", None):
             return None
         tls = bool(args.mqtt_tls or args.mqtt_ca)
-        return cls(host=args.mqtt_host, port=args.mqtt_port or (8883 if tls else 1883),
+        return cls(host=args.mqtt_host, port=int(args.mqtt_port or (8883 if tls else 1883)),
                    username=args.mqtt_username, password=args.mqtt_password, tls=tls,
                    ca_file=args.mqtt_ca, cert_file=args.mqtt_cert, key_file=args.mqtt_key)
 

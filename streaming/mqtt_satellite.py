@@ -18,8 +18,10 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import time
 from dataclasses import dataclass
+from typing import Awaitable, Callable
 
 import aiomqtt
 
@@ -117,10 +119,9 @@ def decode(channel: str, payload: bytes) -> Request | None:
     return CONTROL_TYPES[kind]
 
 
-def satellite_config(server_vad: bool) -> SessionConfig:
-    """16 kHz both ways; server VAD ends turns unless the device is delimiting one with start/stop."""
-    return SessionConfig(input_rate=SATELLITE_RATE, output_rate=SATELLITE_RATE,
-                         turn_detection=TurnDetection() if server_vad else None)
+def satellite_config(turn_detection: TurnDetection | None) -> SessionConfig:
+    """16 kHz both ways; turn_detection=None while the device delimits a turn with start/stop."""
+    return SessionConfig(input_rate=SATELLITE_RATE, output_rate=SATELLITE_RATE, turn_detection=turn_detection)
 
 
 # ---- Parley → device: session events become messages -----------------------------------------------
@@ -199,9 +200,10 @@ class ReplyStream:
 class Satellite:
     """A device's Session plus its ReplyStream; freed when the device leaves or goes quiet."""
 
-    def __init__(self, device_id: str, session: Session):
+    def __init__(self, device_id: str, session: Session, turn_detection: TurnDetection | None):
         self.device_id = device_id
         self.session = session
+        self.turn_detection = turn_detection     # what ends turns when the device does not
         self.stream = ReplyStream(device_id)
         self.last_seen = time.monotonic()
         self.pump: asyncio.Task | None = None
@@ -216,7 +218,7 @@ class Satellite:
             case StartTurn():
                 self._cancel_reply()
                 session.clear_audio()
-                session.update(satellite_config(server_vad=False))
+                session.update(satellite_config(None))
             case StopTurn():
                 self.awaiting_transcript = True
                 session.commit_audio()
@@ -238,7 +240,7 @@ class Satellite:
             elif isinstance(event, ev.TranscriptCompleted):
                 messages.append(event_message(self.device_id, "error", code="no_speech",
                                               message="no words were recognised in that turn"))
-            self.session.update(satellite_config(server_vad=True))
+            self.session.update(satellite_config(self.turn_detection))
         return messages
 
     def _cancel_reply(self) -> None:
@@ -251,11 +253,14 @@ class Satellite:
 class SatelliteService:
     """Serves every satellite on one broker connection; reconnects and resubscribes after broker restarts."""
 
-    def __init__(self, engines, settings: MqttSettings, *, tools_factory=None, idle_timeout: float = 300.0,
+    def __init__(self, open_session: Callable[[SessionConfig], Session],
+                 close_session: Callable[[Session], Awaitable[None]], settings: MqttSettings, *,
+                 turn_detection: TurnDetection | None = TurnDetection(), idle_timeout: float = 300.0,
                  backoff: Backoff | None = None):
-        self.engines = engines
+        self.open_session = open_session    # the server's factory: engines, tools (the MQTT home), metrics
+        self.close_session = close_session
+        self.turn_detection = turn_detection
         self.settings = settings
-        self.tools_factory = tools_factory or (lambda: None)
         self.idle_timeout = idle_timeout
         self.backoff = backoff
         self.satellites: dict[str, Satellite] = {}
@@ -334,9 +339,9 @@ class SatelliteService:
         satellite.apply(request)
 
     async def _open(self, device_id: str) -> Satellite:
-        session = Session(self.engines, satellite_config(server_vad=True), tools=self.tools_factory())
+        session = self.open_session(satellite_config(self.turn_detection))
         await session.start()
-        satellite = Satellite(device_id, session)
+        satellite = Satellite(device_id, session, self.turn_detection)
         satellite.pump = asyncio.create_task(self._pump(satellite), name=f"satellite-{device_id}")
         self.satellites[device_id] = satellite
         log.info("satellite %s: session opened", device_id)
@@ -356,7 +361,7 @@ class SatelliteService:
             return
         if satellite.pump is not None:
             satellite.pump.cancel()
-        await satellite.session.close()
+        await self.close_session(satellite.session)
         log.info("satellite %s: session freed", device_id)
 
     async def _free_idle(self) -> None:
@@ -367,3 +372,33 @@ class SatelliteService:
             for device_id, satellite in list(self.satellites.items()):
                 if now - satellite.last_seen > self.idle_timeout:
                     await self.free(device_id)
+
+
+# ---- the server hook (streaming/server.py) -------------------------------------------------------------
+
+def add_arguments(parser) -> None:
+    MqttSettings.add_arguments(parser)
+    parser.add_argument("--mqtt-confirm-timeout", type=float, default=float(os.environ.get("PARLEY_MQTT_CONFIRM_TIMEOUT", 1.5)),
+                        help="seconds a home device has to confirm a command before the reply calls it unconfirmed")
+
+
+def setup(app, ctx) -> None:
+    """With --mqtt-host: the assistant's home tools act over MQTT for every session, and satellites are served."""
+    from streaming.mqtt_home import MqttHome
+
+    settings = MqttSettings.from_args(ctx.config.options)
+    if settings is None:
+        return
+    home = MqttHome(settings, confirm_timeout=getattr(ctx.config.options, "mqtt_confirm_timeout", 1.5))
+    ctx.home = home
+    satellites = SatelliteService(lambda config: ctx.new_session(config, transport="mqtt"), ctx.end_session, settings,
+                                  turn_detection=ctx.config.session_defaults().turn_detection)
+
+    async def run(app):
+        await home.start()
+        await satellites.start()
+        yield
+        await satellites.close()
+        await home.close()
+
+    app.cleanup_ctx.append(run)

@@ -3,10 +3,10 @@ import asyncio
 import contextlib
 import json
 
-import aiomqtt
 import pytest
 
 from mqtt_broker import USERS, Mosquitto
+from mqtt_devices import home_device
 from streaming.mqtt_connection import Backoff, MqttSettings
 from streaming.mqtt_home import (MqttHome, brightness_percent, command_topic, on_off, parse_number, parse_state,
                                  sensor_topic, slug, thermostat_degrees)
@@ -42,27 +42,12 @@ def settings(broker, user="parley") -> MqttSettings:
     return MqttSettings(host=broker.host, port=broker.port, username=user, password=USERS[user])
 
 
-async def run_home_device(broker, commands: list, silent_rooms=("garage",)):
-    """The device side: applies each command and publishes its retained state, except in silent rooms."""
-    async with settings(broker, "home").client() as client:
-        await client.publish("home/kitchen/sensor/temperature", "21.5", qos=1, retain=True)
-        await client.subscribe("home/+/+/set", qos=1)
-        await client.subscribe("home/thermostat/set", qos=1)
-        async for message in client.messages:
-            topic, payload = str(message.topic), bytes(message.payload)
-            commands.append((topic, payload))
-            if any(f"home/{room}/" in topic for room in silent_rooms):
-                continue
-            if topic == "home/thermostat/set":
-                await client.publish("home/thermostat/state", json.dumps({"target": float(payload)}), qos=1, retain=True)
-            else:
-                await client.publish(topic.removesuffix("/set") + "/state", payload, qos=1, retain=True)
-
-
 @pytest.fixture
 async def home_and_device(broker):
+    async with settings(broker, "home").client() as client:
+        await client.publish("home/kitchen/sensor/temperature", "21.5", qos=1, retain=True)
     commands = []
-    device = asyncio.create_task(run_home_device(broker, commands))
+    device = asyncio.create_task(home_device(broker, commands, silent_rooms=("garage",)))
     home = MqttHome(settings(broker), confirm_timeout=1.5, backoff=Backoff(initial=0.1, maximum=0.5))
     await home.start()
     await home.wait_connected(5)

@@ -1,0 +1,416 @@
+"""Wyoming server: Home Assistant adds Parley as its speech-to-text, text-to-speech and conversation agent.
+
+One TCP port (default 10600; Piper, Whisper, openWakeWord and satellites usually hold 10200, 10300, 10400
+and 10700 on the same host) answers `describe` with three programs:
+- asr: `transcribe` + audio-start/chunk/stop → `transcript`; streamed as transcript-start/chunk/stop, the
+  chunks being words two successive partial transcriptions agree on while audio still arrives;
+- tts: `synthesize` → audio-start/chunk/stop, sentence by sentence; synthesize-start/chunk/stop streams text
+  in and audio out per finished sentence, then `synthesize-stopped`;
+- handle: `transcript` → `handled` with Parley's reply (tools act on the home), streamed as
+  handled-start/chunk/stop around it.
+Wyoming exposes the engines themselves, so this transport uses the shared Engines bundle directly
+(speech-to-text through its priority queue, TTS on its threads, the assistant) rather than a Session.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import re
+from importlib.metadata import PackageNotFoundError, version
+
+import numpy as np
+from wyoming.asr import Transcribe, Transcript, TranscriptChunk, TranscriptStart, TranscriptStop
+from wyoming.audio import AudioChunk, AudioStart, AudioStop
+from wyoming.error import Error
+from wyoming.event import Event
+from wyoming.handle import Handled, HandledChunk, HandledStart, HandledStop, NotHandled
+from wyoming.info import (AsrModel, AsrProgram, Attribution, Describe, HandleModel, HandleProgram, Info,
+                          TtsProgram, TtsVoice)
+from wyoming.server import AsyncEventHandler
+from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
+
+from streaming.engines import BACKGROUND
+from voice.audio import float_to_pcm16, pcm16_to_float, resample
+
+log = logging.getLogger("parley.wyoming")
+
+DEFAULT_PORT = 10600
+STT_RATE = 16000
+SAMPLES_PER_CHUNK = 1024            # TTS audio-chunk size, as wyoming-piper sends
+MAX_AUDIO_SECONDS = 60              # longer requests are refused: a voice command is seconds long
+PARTIAL_EVERY_SECONDS = 1.0         # streaming ASR: re-transcribe after this much new audio
+MAX_EVENT_BYTES = 1 << 20            # data or payload of one event: audio chunks are a few KiB
+
+
+def _version() -> str:
+    try:
+        return version("parley-voice")
+    except PackageNotFoundError:
+        return "0"
+
+
+def build_info() -> Info:
+    """What Home Assistant sees: one ASR, one TTS and one intent-handling program."""
+    parley = Attribution(name="Parley", url="")
+    whisper = Attribution(name="faster-whisper (Systran), OpenAI Whisper", url="https://github.com/SYSTRAN/faster-whisper")
+    piper = Attribution(name="Piper (Rhasspy)", url="https://github.com/rhasspy/piper")
+    return Info(
+        asr=[AsrProgram(name="parley-stt", description="Parley speech-to-text (Whisper tiny.en)", attribution=parley,
+                        installed=True, version=_version(), supports_transcript_streaming=True,
+                        models=[AsrModel(name="tiny.en", description="Whisper tiny.en (CTranslate2 int8)",
+                                         attribution=whisper, installed=True, version=None, languages=["en"])])],
+        tts=[TtsProgram(name="parley-tts", description="Parley text-to-speech (Piper)", attribution=parley,
+                        installed=True, version=_version(), supports_synthesize_streaming=True,
+                        voices=[TtsVoice(name="en_US-joe-medium", description="Piper joe (medium)",
+                                         attribution=piper, installed=True, version=None, languages=["en_US"])])],
+        handle=[HandleProgram(name="parley", description="Parley voice assistant (diffusion language model)",
+                              attribution=parley, installed=True, version=_version(),
+                              supports_handled_streaming=True, supports_home_control=True,
+                              models=[HandleModel(name="parley-home", description="Parley's home assistant model",
+                                                  attribution=parley, installed=True, version=_version(),
+                                                  languages=["en"])])],
+    )
+
+
+# ---- pure helpers ------------------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
+
+
+class SentenceBuffer:
+    """Streaming synthesis: text arrives in arbitrary pieces; speak each sentence once it is complete."""
+
+    def __init__(self):
+        self.text = ""
+
+    def add(self, piece: str) -> list[str]:
+        self.text += piece
+        parts = _SENTENCE_END.split(self.text)
+        self.text = parts.pop()
+        return [p.strip() for p in parts if p.strip()]
+
+    def flush(self) -> list[str]:
+        rest, self.text = self.text.strip(), ""
+        return [rest] if rest else []
+
+
+def sentences(text: str) -> list[str]:
+    buffer = SentenceBuffer()
+    return buffer.add(text) + buffer.flush()
+
+
+class StableWords:
+    """Streaming transcripts are append-only: emit only words two successive hypotheses agree on."""
+
+    def __init__(self):
+        self.emitted: list[str] = []
+        self._previous: list[str] = []
+
+    def update(self, hypothesis: str) -> str:
+        words = hypothesis.split()
+        agreed = []
+        for a, b in zip(words, self._previous):
+            if _plain(a) != _plain(b):
+                break
+            agreed.append(a)
+        self._previous = words
+        return self._extend(agreed)
+
+    def finish(self, transcript: str) -> str:
+        """The remaining words of the final transcript, if it still starts with what was emitted."""
+        return self._extend(transcript.split())
+
+    def _extend(self, words: list[str]) -> str:
+        done = len(self.emitted)
+        if len(words) <= done or [_plain(w) for w in words[:done]] != [_plain(w) for w in self.emitted]:
+            return ""
+        new = words[done:]
+        self.emitted = self.emitted + new
+        return " ".join(new)
+
+
+def _plain(word: str) -> str:
+    """Whisper re-punctuates and re-capitalises as audio grows; words agree regardless."""
+    return word.strip(".,?!;:\"'").lower()
+
+
+class AudioIn:
+    """One audio-start..audio-stop stream, kept as float mono at its own rate."""
+
+    def __init__(self, rate: int):
+        self.rate = rate
+        self.parts: list[np.ndarray] = []
+        self.samples = 0
+        self.partial_at = 0             # samples when the last partial transcription started
+
+    def add(self, chunk: AudioChunk) -> str | None:
+        """Returns an error text for audio this server cannot take."""
+        if chunk.width != 2:
+            return f"audio must be 16-bit PCM (width 2); got width {chunk.width}"
+        if chunk.rate != self.rate:
+            return f"audio-chunk rate {chunk.rate} differs from the stream's {self.rate}"
+        if chunk.channels < 1 or len(chunk.audio) % (2 * chunk.channels):
+            return "audio-chunk length is not a whole number of frames"
+        if self.samples > MAX_AUDIO_SECONDS * self.rate:
+            return f"audio longer than {MAX_AUDIO_SECONDS} s"
+        samples = pcm16_to_float(chunk.audio).reshape(-1, chunk.channels).mean(axis=1)
+        self.parts.append(samples.astype(np.float32))
+        self.samples += len(samples)
+        return None
+
+    def at_stt_rate(self) -> np.ndarray:
+        audio = np.concatenate(self.parts) if self.parts else np.zeros(0, dtype=np.float32)
+        return audio if self.rate == STT_RATE else resample(audio, self.rate, STT_RATE)
+
+
+class BadEvent(Exception):
+    pass
+
+
+async def read_event(reader: asyncio.StreamReader) -> Event | None:
+    """One Wyoming event (JSON header line, optional data JSON, optional payload); None at end of stream.
+
+    Our own reader rather than wyoming.event.async_read_event, which hangs up silently on bad input and
+    reads whatever lengths the header claims."""
+    try:
+        line = await reader.readline()
+    except ValueError as error:                 # longer than the reader's limit (64 KiB)
+        raise BadEvent("header line too long") from error
+    if not line:
+        return None
+    try:
+        header = json.loads(line)
+    except ValueError as error:
+        raise BadEvent(f"header is not JSON ({error})") from error
+    if not isinstance(header, dict) or not isinstance(header.get("type"), str):
+        raise BadEvent("header must be a JSON object with a string \"type\"")
+    data = header.get("data") or {}
+    data_length, payload_length = header.get("data_length") or 0, header.get("payload_length") or 0
+    if not isinstance(data, dict) or not all(isinstance(n, int) and 0 <= n <= MAX_EVENT_BYTES
+                                             for n in (data_length, payload_length)):
+        raise BadEvent(f"data must be an object and lengths at most {MAX_EVENT_BYTES} bytes")
+    try:
+        if data_length:
+            extra = json.loads(await reader.readexactly(data_length))
+            if not isinstance(extra, dict):
+                raise BadEvent("data must be a JSON object")
+            data = {**data, **extra}
+        payload = await reader.readexactly(payload_length) if payload_length else None
+    except asyncio.IncompleteReadError:
+        return None
+    except ValueError as error:
+        raise BadEvent(f"data is not JSON ({error})") from error
+    return Event(type=header["type"], data=data, payload=payload)
+
+
+# ---- the connection handler --------------------------------------------------------------------------
+
+class ParleyWyomingHandler(AsyncEventHandler):
+    """One Home Assistant connection; HA opens one per request, but several requests may share one."""
+
+    def __init__(self, reader, writer, engines, info: Info, tools_factory):
+        super().__init__(reader, writer)
+        self.engines = engines
+        self.info = info
+        self.tools = tools_factory()      # one per connection: the conversation's home state persists
+        self.audio: AudioIn | None = None
+        self.stable: StableWords | None = None
+        self.partial: asyncio.Task | None = None
+        self.synthesis: SentenceBuffer | None = None     # set between synthesize-start and synthesize-stop
+        self.history: list[dict] = []
+
+    async def run(self) -> None:
+        """Like AsyncEventHandler.run, but a bad event gets an `error` event instead of a silent hang-up."""
+        try:
+            while True:
+                try:
+                    event = await read_event(self.reader)
+                except BadEvent as error:       # the framing is lost: say why, then hang up
+                    await self.write_event(Error(text=f"malformed event: {error}", code="bad_event").event())
+                    return
+                if event is None:
+                    return
+                try:
+                    await self.handle_event(event)
+                except (KeyError, TypeError, AttributeError, ValueError) as error:   # well framed, wrong fields
+                    await self.write_event(Error(text=f"bad {event.type} event: {error!r}", code="bad_event").event())
+                except Exception as error:  # noqa: BLE001 - an engine failure ends this request, not the connection
+                    log.exception("wyoming: %s failed", event.type)
+                    await self.write_event(Error(text=f"{event.type} failed: {error!r}", code="server_error").event())
+        except ConnectionError:
+            pass
+        finally:
+            await self.disconnect()
+            self.writer.close()
+
+    async def disconnect(self) -> None:
+        if self.partial is not None:
+            self.partial.cancel()
+
+    async def handle_event(self, event: Event) -> bool:
+        if Describe.is_type(event.type):
+            await self.write_event(self.info.event())
+        elif Transcribe.is_type(event.type):
+            self.audio = None
+        elif AudioStart.is_type(event.type):
+            start = AudioStart.from_event(event)
+            self.audio, self.stable = AudioIn(start.rate), StableWords()
+        elif AudioChunk.is_type(event.type):
+            await self._audio_chunk(AudioChunk.from_event(event))
+        elif AudioStop.is_type(event.type):
+            await self._transcribe()
+        elif SynthesizeStart.is_type(event.type):
+            self.synthesis = SentenceBuffer()
+        elif SynthesizeChunk.is_type(event.type):
+            if self.synthesis is not None:
+                await self._speak(self.synthesis.add(SynthesizeChunk.from_event(event).text))
+        elif SynthesizeStop.is_type(event.type):
+            if self.synthesis is not None:
+                await self._speak(self.synthesis.flush())
+                self.synthesis = None
+            await self.write_event(SynthesizeStopped().event())
+        elif Synthesize.is_type(event.type):
+            if self.synthesis is None:   # inside a stream it only repeats the text, for old servers
+                await self._speak(sentences(Synthesize.from_event(event).text))
+        elif Transcript.is_type(event.type):
+            await self._handle(Transcript.from_event(event).text)
+        return True
+
+    # ---- ASR
+
+    async def _audio_chunk(self, chunk: AudioChunk) -> None:
+        if self.audio is None:   # audio-start is optional in practice: take the format from the chunk
+            self.audio, self.stable = AudioIn(chunk.rate), StableWords()
+        problem = self.audio.add(chunk)
+        if problem is not None:
+            await self.write_event(Error(text=problem, code="bad_audio").event())
+            return
+        due = self.audio.samples - self.audio.partial_at >= PARTIAL_EVERY_SECONDS * self.audio.rate
+        if due and (self.partial is None or self.partial.done()):
+            self.audio.partial_at = self.audio.samples
+            self.partial = asyncio.create_task(self._partial(self.audio, self.stable))
+
+    async def _partial(self, audio: AudioIn, stable: StableWords) -> None:
+        text = await self.engines.transcription.transcribe(audio.at_stt_rate(), BACKGROUND)
+        if audio is not self.audio:      # the stream ended meanwhile; the final transcript rules
+            return
+        first = not stable.emitted
+        new = stable.update(text)
+        if new:
+            if first:
+                await self.write_event(TranscriptStart(language="en").event())
+            await self.write_event(TranscriptChunk(text=new).event())
+
+    async def _transcribe(self) -> None:
+        audio, stable, self.audio = self.audio, self.stable, None
+        if self.partial is not None:
+            self.partial.cancel()
+            self.partial = None
+        if audio is None:
+            await self.write_event(Transcript(text="", language="en").event())
+            return
+        text = (await self.engines.transcription.transcribe(audio.at_stt_rate())).strip()
+        if not stable.emitted:
+            await self.write_event(TranscriptStart(language="en").event())
+        rest = stable.finish(text)
+        if rest:
+            await self.write_event(TranscriptChunk(text=rest).event())
+        await self.write_event(Transcript(text=text, language="en").event())
+        await self.write_event(TranscriptStop().event())
+
+    # ---- TTS
+
+    async def _speak(self, texts: list[str]) -> None:
+        """Each sentence is one audio-start/chunk.../audio-stop run, sent as soon as it is synthesised."""
+        tts = self.engines.tts
+        for text in texts:
+            audio = await self.engines.run(tts.synthesize, text)
+            pcm = float_to_pcm16(audio)
+            fmt = dict(rate=tts.sample_rate, width=2, channels=1)
+            await self.write_event(AudioStart(**fmt).event())
+            step = SAMPLES_PER_CHUNK * 2
+            for offset in range(0, len(pcm), step):
+                await self.write_event(AudioChunk(audio=pcm[offset:offset + step], **fmt).event())
+            await self.write_event(AudioStop().event())
+
+    # ---- intent handling
+
+    async def _handle(self, text: str) -> None:
+        from streaming.assistant import DoneEvent, TextEvent   # the assistant is optional in Engines
+        assistant = self.engines.assistant
+        if assistant is None or not text.strip():
+            await self.write_event(NotHandled(text="Parley's assistant is not loaded." if assistant is None
+                                              else "I didn't hear a request.").event())
+            return
+        self.history.append({"role": "user", "content": text})
+        await self.write_event(HandledStart().event())
+        reply = ""
+        async for item in assistant.respond(self.history, self.tools):
+            if isinstance(item, TextEvent) and item.text:
+                await self.write_event(HandledChunk(text=item.text).event())
+            elif isinstance(item, DoneEvent):
+                reply = item.reply.text
+        self.history.append({"role": "assistant", "content": reply})
+        await self.write_event(Handled(text=reply).event())
+        await self.write_event(HandledStop().event())
+
+
+class WyomingService:
+    """The TCP listener; each connection gets its own handler, all share the engines and the home."""
+
+    def __init__(self, engines, tools_factory, host: str = "0.0.0.0", port: int = DEFAULT_PORT):
+        self.engines = engines
+        self.tools_factory = tools_factory     # () -> ToolRunner acting on the server's home
+        self.host = host
+        self.port = port
+        self.info = build_info()
+        self._server: asyncio.Server | None = None
+        self._handlers: set[asyncio.Task] = set()
+
+    async def start(self) -> None:
+        self._server = await asyncio.start_server(self._connection, self.host, self.port)
+        self.port = self._server.sockets[0].getsockname()[1]
+        log.info("wyoming: listening on %s:%d", self.host, self.port)
+
+    async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        handler = ParleyWyomingHandler(reader, writer, self.engines, self.info, self.tools_factory)
+        task = asyncio.current_task()
+        self._handlers.add(task)
+        try:
+            await handler.run()
+        finally:
+            self._handlers.discard(task)
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+        for task in list(self._handlers):
+            task.cancel()
+        await asyncio.gather(*self._handlers, return_exceptions=True)
+
+
+# ---- the server hook (streaming/server.py) -------------------------------------------------------------
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--wyoming-port", type=int, default=os.environ.get("PARLEY_WYOMING_PORT"),
+                        help=f"serve Wyoming (Home Assistant speech-to-text, text-to-speech, conversation) on this "
+                             f"port of --host; {DEFAULT_PORT} is the usual choice; off when not given")
+
+
+def setup(app, ctx) -> None:
+    port = getattr(ctx.config.options, "wyoming_port", None)
+    if port is None:
+        return
+    from streaming.tools import ToolRunner
+
+    service = WyomingService(ctx.engines, lambda: ToolRunner(home=ctx.home), host=ctx.config.host, port=int(port))
+
+    async def run(app):
+        await service.start()
+        yield
+        await service.close()
+
+    app.cleanup_ctx.append(run)

@@ -1,0 +1,178 @@
+"""Voice satellites over a real Mosquitto: the shipped ACL, bad input, presence, and broker restarts.
+
+The spoken end-to-end turns with the assistant and MQTT home control are in test_mqtt_voice.py.
+"""
+import asyncio
+import json
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from mqtt_broker import Mosquitto
+from mqtt_devices import SatelliteDevice, login, wait_until
+from streaming.mqtt_connection import Backoff
+from streaming.mqtt_satellite import SERVER_STATUS, SatelliteService
+from streaming.session import Session
+
+
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    mosquitto = Mosquitto(tmp_path_factory.mktemp("mosquitto"))
+    mosquitto.start()
+    yield mosquitto
+    mosquitto.stop()
+
+
+async def start_service(broker, engines, **options) -> SatelliteService:
+    service = SatelliteService(lambda config: Session(engines, config), Session.close, login(broker, "parley"),
+                               backoff=Backoff(initial=0.1, maximum=0.5), **options)
+    await service.start()
+    await asyncio.wait_for(service.connected.wait(), 10)
+    return service
+
+
+@pytest.fixture
+async def service(broker, engines):
+    service = await start_service(broker, engines)
+    yield service
+    await service.close()
+
+
+async def retained(broker, topic: str, user: str = "parley") -> bytes | None:
+    """The retained message on topic as `user` may see it; None if there is none (or it is not allowed)."""
+    async with login(broker, user).client() as client:
+        await client.subscribe(topic, qos=1)
+        try:
+            async with asyncio.timeout(1):
+                async for message in client.messages:
+                    return bytes(message.payload)
+        except TimeoutError:
+            return None
+
+
+async def push_to_talk(device: SatelliteDevice, speech, text: str) -> dict:
+    await device.control("start")
+    await device.speak(speech.piper(text, rate=16000, tail_ms=300))
+    await device.control("stop")
+    return await device.next_event("transcript", 30)
+
+
+async def test_bad_messages_get_error_events_and_the_device_goes_on(broker, service, speech):
+    async with SatelliteDevice(broker, "kitchen") as device:
+        await device.publish("control", b"{not json")
+        assert (await device.next_event("error", 10))["code"] == "invalid_json"
+        await device.publish("control", json.dumps({"type": "dance"}))
+        assert (await device.next_event("error", 10))["code"] == "unknown_control"
+        await device.publish("audio/in", b"\x00\x01\x02", qos=0)
+        error = await device.next_event("error", 10)
+        assert error["code"] == "invalid_audio" and "2 bytes" in error["message"]
+        await device.publish("text/in", b"\xff\xfe")
+        assert (await device.next_event("error", 10))["code"] == "invalid_text"
+        transcript = await push_to_talk(device, speech, "What time is it?")   # still served
+        assert "time" in transcript["text"].lower()
+        assert list(service.satellites) == ["kitchen"]
+
+
+async def test_parley_announces_itself_and_devices_may_read_that(broker, service):
+    assert await retained(broker, SERVER_STATUS, user="kitchen") == b"online"
+
+
+async def test_a_device_cannot_read_or_drive_another_devices_topics(broker, service, speech):
+    async with (SatelliteDevice(broker, "kitchen") as kitchen, login(broker, "bedroom").client() as intruder,
+                login(broker, "parley").client() as parley_side):
+        await intruder.subscribe("parley/kitchen/#", qos=1)
+        await intruder.subscribe("home/#", qos=1)
+        await parley_side.subscribe("parley/kitchen/text/in", qos=1)
+        stolen, delivered = [], []
+
+        async def listen(client, seen):
+            async for message in client.messages:
+                seen.append(str(message.topic))
+        listeners = [asyncio.create_task(listen(intruder, stolen)), asyncio.create_task(listen(parley_side, delivered))]
+        await intruder.publish("parley/kitchen/text/in", "unlock the front door", qos=1)      # denied by the ACL
+        await kitchen.publish("control", b"{oops")
+        assert (await kitchen.next_event("error", 10))["code"] == "invalid_json"    # kitchen gets its events ...
+        transcript = await push_to_talk(kitchen, speech, "Good morning.")
+        assert "morning" in transcript["text"].lower()
+        await asyncio.sleep(0.5)
+        for listener in listeners:
+            listener.cancel()
+        assert stolen == []                                       # ... the bedroom reads none of them
+        assert delivered == []                                    # and its forged request never reached Parley
+        assert "bedroom" not in service.satellites
+
+
+VANISHING_DEVICE = textwrap.dedent("""
+    import asyncio, json, sys
+    import aiomqtt
+    async def main(port, password):
+        will = aiomqtt.Will("parley/bedroom/status", "offline", qos=1, retain=True)
+        async with aiomqtt.Client("127.0.0.1", port, username="bedroom", password=password, will=will) as client:
+            await client.publish("parley/bedroom/status", "online", qos=1, retain=True)
+            await client.publish("parley/bedroom/control", json.dumps({"type": "start"}), qos=1)
+            await client.publish("parley/bedroom/audio/in", bytes(3200), qos=1)
+            print("mid-turn", flush=True)
+            await asyncio.sleep(120)
+    asyncio.run(main(int(sys.argv[1]), sys.argv[2]))
+""")
+
+
+async def test_a_device_that_vanishes_mid_turn_frees_its_session(broker, service, tmp_path):
+    script = tmp_path / "device.py"
+    script.write_text(VANISHING_DEVICE)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}
+    device = subprocess.Popen([sys.executable, str(script), str(broker.port), "bedroom-pw"], stdout=subprocess.PIPE,
+                              text=True, env=env)
+    try:
+        assert await asyncio.wait_for(asyncio.to_thread(device.stdout.readline), 30) == "mid-turn\n"
+        await wait_until(lambda: "bedroom" in service.satellites)
+        session = service.satellites["bedroom"].session
+        device.send_signal(signal.SIGKILL)          # no DISCONNECT: the broker publishes the last will
+        await wait_until(lambda: "bedroom" not in service.satellites)
+        assert session.active_tasks == 0
+    finally:
+        device.kill()
+        device.wait()
+
+
+async def test_an_idle_device_is_freed(broker, engines):
+    service = await start_service(broker, engines, idle_timeout=0.5)
+    try:
+        async with SatelliteDevice(broker, "kitchen") as device:
+            await device.control("cancel")
+            await wait_until(lambda: "kitchen" in service.satellites)
+            await wait_until(lambda: "kitchen" not in service.satellites, timeout=5)
+    finally:
+        await service.close()
+
+
+async def test_parley_recovers_after_a_broker_restart(tmp_path, engines, speech):
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    service = await start_service(broker, engines)
+    try:
+        async with SatelliteDevice(broker, "kitchen") as device:
+            assert "turn" in (await push_to_talk(device, speech, "Turn it up."))["text"].lower()
+        broker.stop()
+        await wait_until(lambda: not service.connected.is_set())
+        broker.start()
+        await asyncio.wait_for(service.connected.wait(), 10)   # reconnected and resubscribed
+        assert await retained(broker, SERVER_STATUS) == b"online"
+        assert "kitchen" in service.satellites                  # the device's session lived through it
+        async with SatelliteDevice(broker, "kitchen") as device:
+            transcript = await push_to_talk(device, speech, "Good night.")
+            assert "night" in transcript["text"].lower()
+    finally:
+        await service.close()
+        broker.stop()
+
+
+async def test_a_clean_shutdown_says_offline(broker, engines):
+    service = await start_service(broker, engines)
+    await service.close()
+    assert await retained(broker, SERVER_STATUS) == b"offline"

@@ -1,0 +1,142 @@
+"""Parley's Wyoming server driven by the wyoming package's own client, as Home Assistant drives it."""
+import asyncio
+
+import numpy as np
+import pytest
+from wyoming.asr import Transcribe, Transcript, TranscriptChunk, TranscriptStart, TranscriptStop
+from wyoming.audio import AudioChunk, AudioStart, AudioStop
+from wyoming.client import AsyncTcpClient
+from wyoming.error import Error
+from wyoming.event import Event, async_read_event
+from wyoming.info import Describe, Info
+from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
+
+from streaming.wyoming_server import SentenceBuffer, StableWords, WyomingService
+from voice.audio import float_to_pcm16, pcm16_to_float, resample
+
+
+def test_sentence_buffer_speaks_each_sentence_once_complete():
+    buffer = SentenceBuffer()
+    assert buffer.add("The kitchen ") == []
+    assert buffer.add("light is on. Good") == ["The kitchen light is on."]
+    assert buffer.add(" night!") == []
+    assert buffer.flush() == ["Good night!"]
+    assert buffer.flush() == []
+
+
+def test_stable_words_only_emit_what_two_hypotheses_agree_on():
+    words = StableWords()
+    assert words.update("turn on") == ""
+    assert words.update("turn on the kitchen") == "turn on"
+    assert words.update("turn on the kitchen light") == "the kitchen"
+    assert words.update("turn off") == ""             # disagreement: nothing retracted, nothing added
+    assert words.finish("Turn on, the kitchen light.") == "light."   # punctuation and case do not matter
+    assert StableWords().finish("hello") == "hello"
+
+
+@pytest.fixture
+async def server(engines):
+    service = WyomingService(engines, lambda: None, host="127.0.0.1", port=0)
+    await service.start()
+    yield service
+    await service.close()
+
+
+async def read_until(client, last_type: str, limit: int = 2000) -> list:
+    events = []
+    for _ in range(limit):
+        event = await asyncio.wait_for(client.read_event(), 30)
+        assert event is not None, "server closed the connection"
+        events.append(event)
+        if event.type == last_type:
+            return events
+    raise AssertionError(f"no {last_type} in {limit} events")
+
+
+def speech_16k(engines, text: str) -> bytes:
+    audio = engines.tts.synthesize(text)
+    return float_to_pcm16(resample(audio, engines.tts.sample_rate, 16000))
+
+
+async def test_describe_lists_asr_tts_and_handle_with_streaming(server):
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(Describe().event())
+        info = Info.from_event((await read_until(client, "info"))[-1])
+    assert info.asr[0].supports_transcript_streaming and info.asr[0].models[0].languages == ["en"]
+    assert info.tts[0].supports_synthesize_streaming and info.tts[0].voices[0].name == "en_US-joe-medium"
+    assert info.handle[0].supports_handled_streaming and info.handle[0].supports_home_control
+    assert all(p.installed for p in info.asr + info.tts + info.handle)
+
+
+async def test_transcribe_streams_chunks_then_the_transcript(server, engines):
+    pcm = speech_16k(engines, "Please turn on the kitchen light.")
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(Transcribe(language="en").event())
+        await client.write_event(AudioStart(rate=16000, width=2, channels=1).event())
+        for offset in range(0, len(pcm), 2048):
+            await client.write_event(AudioChunk(rate=16000, width=2, channels=1, audio=pcm[offset:offset + 2048]).event())
+        await client.write_event(AudioStop().event())
+        events = await read_until(client, "transcript-stop")
+    types = [e.type for e in events]
+    assert types[0] == "transcript-start" and types[-2:] == ["transcript", "transcript-stop"]
+    text = Transcript.from_event(events[-2]).text
+    assert "kitchen" in text.lower() and "turn on" in text.lower()
+    chunks = " ".join(TranscriptChunk.from_event(e).text for e in events if e.type == "transcript-chunk")
+    assert chunks and chunks.split()[0].strip(",.").lower() == "please"   # streamed words, in order
+
+
+def collect_audio(events) -> tuple[np.ndarray, int]:
+    chunks = [AudioChunk.from_event(e) for e in events if AudioChunk.is_type(e.type)]
+    assert chunks and all(c.width == 2 and c.channels == 1 for c in chunks)
+    return pcm16_to_float(b"".join(c.audio for c in chunks)), chunks[0].rate
+
+
+async def test_synthesize_speaks_the_text(server, engines):
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(Synthesize(text="The kitchen light is on. Good night.").event())
+        events = []
+        while len([e for e in events if e.type == "audio-stop"]) < 2:   # one run per sentence
+            events += await read_until(client, "audio-stop")
+    assert events[0].type == "audio-start"
+    audio, rate = collect_audio(events)
+    heard = engines.stt.transcribe(resample(audio, rate, 16000)).lower()
+    assert "kitchen" in heard and "on" in heard and "good night" in heard   # Piper varies: key words only
+
+
+async def test_streaming_synthesis_ends_with_synthesize_stopped(server, engines):
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(SynthesizeStart().event())
+        for piece in ["The bed", "room lamp ", "is now off. Good", " night."]:
+            await client.write_event(SynthesizeChunk(text=piece).event())
+        await client.write_event(Synthesize(text="The bedroom lamp is now off. Good night.").event())  # compat copy
+        await client.write_event(SynthesizeStop().event())
+        events = await read_until(client, "synthesize-stopped")
+    assert [e.type for e in events].count("audio-start") == 2           # the compat copy is not spoken again
+    audio, rate = collect_audio(events)
+    heard = engines.stt.transcribe(resample(audio, rate, 16000)).lower()
+    assert "bedroom lamp" in heard and "off" in heard and "good night" in heard
+
+
+async def test_bad_audio_is_an_error_and_the_connection_goes_on(server):
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(AudioStart(rate=16000, width=1, channels=1).event())
+        await client.write_event(AudioChunk(rate=16000, width=1, channels=1, audio=b"\x80" * 160).event())
+        error = Error.from_event((await read_until(client, "error"))[-1])
+        assert "width" in error.text and error.code == "bad_audio"
+        await client.write_event(Describe().event())
+        assert (await read_until(client, "info"))[-1].type == "info"
+
+
+async def test_a_malformed_event_line_gets_an_error_and_others_are_served(server):
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b"{this is not json\n")
+    await writer.drain()
+    error = Error.from_event(await asyncio.wait_for(async_read_event(reader), 10))
+    assert "malformed" in error.text and error.code == "bad_event"
+    assert await reader.read() == b""                       # then it hangs up: the framing is lost
+    writer.close()
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(Event(type="synthesize", data={"voice": {}}))     # no text
+        assert "synthesize" in Error.from_event((await read_until(client, "error"))[-1]).text
+        await client.write_event(Describe().event())
+        assert (await read_until(client, "info"))[-1].type == "info"
