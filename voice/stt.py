@@ -19,7 +19,7 @@ from pathlib import Path
 import numpy as np
 
 _FINAL_WINDOW_S = 10      # encoder window for final transcripts (whisper's own is 30 s)
-_PARTIAL_MARGIN_S = 1     # partials: window = audio rounded up to whole seconds + this margin
+_PARTIAL_MARGIN_S = 2     # partials: window = audio rounded up to whole seconds + this margin
 _MAX_WINDOW_S = 30        # longer audio goes through faster-whisper's long-form transcription
 _TOKENS_PER_S = 8         # cap on decoded tokens: well above fast speech (~5/s), stops runaway loops
 _NO_SPEECH_PROB = 0.6     # whisper's rule: silence when p(no speech) > 0.6 and avg log-prob < -1
@@ -82,7 +82,7 @@ class WhisperSTT:
         if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
             return ""
         text = self._tokenizer.decode(tokens).strip()
-        return _trim_repeats(text) if len(tokens) >= max_tokens else text   # a loop runs to the cap
+        return _trim_repeats(text, hit_cap=len(tokens) >= max_tokens)
 
     def _transcribe_long(self, audio: np.ndarray) -> str:
         segments, _ = self.whisper.transcribe(
@@ -95,12 +95,16 @@ def _words(text: str) -> list[str]:
     return [re.sub(r"\W", "", w.lower()) for w in text.split()]
 
 
-def _trim_repeats(text: str) -> str:
-    """Cut a decoding loop: if the words after the first ``p`` just repeat those ``p`` words
-    ("What time is it? What time is it? What"), keep one copy."""
+def _trim_repeats(text: str, hit_cap: bool) -> str:
+    """Cut a decoding loop ("What time is it? What time is it? What t") down to one copy. A loop runs
+    to the token cap, repeats at least three times, or repeats a phrase of three or more words;
+    a short phrase said twice ("no, no", "thank you, thank you") is left alone."""
     words, spoken = _words(text), text.split()
-    for period in range(1, len(words) // 2 + 1):
+    for period in range(1, len(words) - 1):        # at least two words repeat
         tail = words[period:]
-        if all(w == words[i % period] for i, w in enumerate(tail)):
+        if not (hit_cap or period >= 3 or len(tail) >= 2 * period):
+            continue
+        expected = [words[i % period] for i in range(len(tail))]
+        if tail[:-1] == expected[:-1] and expected[-1].startswith(tail[-1]):   # last word may be cut off
             return " ".join(spoken[:period])
     return text

@@ -1,0 +1,182 @@
+"""Speech engines on the real embedded models: Piper TTS, Silero VAD, faster-whisper STT.
+
+Speech comes from Piper itself and, for a second voice, from espeak-ng.
+"""
+
+import re
+import shutil
+import subprocess
+import wave
+from concurrent.futures import ThreadPoolExecutor
+
+import numpy as np
+import pytest
+
+from voice.audio import pcm16_to_float, resample
+from voice.tts import CoquiTTS, normalize_for_speech, split_clauses
+from voice.vad import SileroVAD
+
+LEAD_S, TAIL_S = 0.3, 0.5      # what the session hands STT: prefix padding before speech, silence after
+
+
+def words(text: str) -> list[str]:
+    return re.sub(r"[^\w\s.]|\.(?!\d)", " ", text.lower()).split()
+
+
+def padded(audio_16k: np.ndarray) -> np.ndarray:
+    return np.concatenate([np.zeros(int(LEAD_S * 16000), np.float32), audio_16k,
+                           np.zeros(int(TAIL_S * 16000), np.float32)])
+
+
+def piper_16k(tts, text: str) -> np.ndarray:
+    return resample(tts.synthesize(text), tts.sample_rate, 16000)
+
+
+def espeak_16k(text: str, tmp_path) -> np.ndarray:
+    if shutil.which("espeak-ng") is None:
+        pytest.skip("espeak-ng is not installed (make system-deps)")
+    path = tmp_path / "espeak.wav"
+    subprocess.run(["espeak-ng", "-w", str(path), text], check=True, timeout=30)
+    with wave.open(str(path)) as w:
+        rate, audio = w.getframerate(), pcm16_to_float(w.readframes(w.getnframes()))
+    return resample(audio, rate, 16000)
+
+
+# --- TTS ------------------------------------------------------------------------------------------
+
+def test_piper_speaks_at_the_voice_rate_for_a_plausible_duration(tts):
+    assert tts.sample_rate == 22050
+    audio = tts.synthesize("Turn on the kitchen light.")
+    assert audio.dtype == np.float32 and audio.ndim == 1
+    seconds = len(audio) / tts.sample_rate
+    assert 0.8 < seconds < 4.0
+    assert 0.05 < np.max(np.abs(audio)) <= 1.0
+    longer = tts.synthesize("Turn on the kitchen light, and then set the thermostat to twenty one degrees.")
+    assert len(longer) > 2 * len(audio)
+
+
+def test_piper_returns_empty_audio_for_empty_text(tts):
+    assert len(tts.synthesize("")) == 0
+
+
+def test_split_clauses_at_sentence_ends_and_long_commas():
+    assert split_clauses("Sure. The kitchen light is on.") == ["Sure.", "The kitchen light is on."]
+    assert split_clauses("Done! It's 21.5 degrees in the bedroom.") == ["Done!", "It's 21.5 degrees in the bedroom."]
+    assert split_clauses("I turned on the kitchen light, and set the thermostat to 21 degrees.") == [
+        "I turned on the kitchen light,", "and set the thermostat to 21 degrees."]
+    assert split_clauses("Sure, done.") == ["Sure, done."]              # too short to split at the comma
+    assert split_clauses("It's 3 p.m. now. OK?") == ["It's 3 p.m. now.", "OK?"]
+    assert split_clauses("That is 1,000 watts at 3:45 today.") == ["That is 1,000 watts at 3:45 today."]
+    assert split_clauses('"Hi." Then  ') == ['"Hi."', "Then"]
+    assert split_clauses("   ") == []
+
+
+def test_normalize_for_speech_fixes_what_espeak_misreads():
+    assert normalize_for_speech("7 x 6 is 42") == "7 times 6 is 42"
+    assert normalize_for_speech("at 10:05 am") == "at 10 oh 5 am"
+    assert normalize_for_speech("at 7:00") == "at 7 o'clock"
+    assert normalize_for_speech("at 7:00 pm") == "at 7 pm"
+    assert normalize_for_speech("it is 22°C") == "it is 22 degrees Celsius"
+    assert normalize_for_speech("costs $5") == "costs 5 dollars"
+    assert normalize_for_speech("It's 3:45 pm and 21.5 degrees, 50%.") == "It's 3:45 pm and 21.5 degrees, 50%."
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("It's 42.", [["42"], ["forty", "two"]]),
+    ("It is 21.5 degrees.", [["21.5"], ["twenty", "one", "point", "five"]]),
+    ("The alarm is set for 3:45 pm.", [["3.45"], ["3:45"], ["345"], ["three", "forty", "five"]]),
+    ("7 x 6 is 42.", [["7", "times", "6"], ["seven", "times", "six"]]),
+])
+def test_piper_speaks_numbers_so_that_they_are_understood(tts, stt, text, expected):
+    heard = " ".join(words(stt.transcribe(padded(piper_16k(tts, text)))))
+    assert any(" ".join(option) in heard for option in expected), heard
+
+
+def test_coqui_backend_says_how_to_install_it_when_missing():
+    try:
+        import TTS  # noqa: F401
+        pytest.skip("coqui-tts is installed here")
+    except ImportError:
+        pass
+    with pytest.raises(RuntimeError, match=r"parley-voice\[coqui\]"):
+        CoquiTTS()
+
+
+# --- VAD ------------------------------------------------------------------------------------------
+
+def frames(audio_16k: np.ndarray) -> np.ndarray:
+    n = len(audio_16k) // SileroVAD.frame_samples
+    return audio_16k[:n * SileroVAD.frame_samples].reshape(n, SileroVAD.frame_samples)
+
+
+def test_vad_silence_is_low_and_speech_is_high(vad_model, tts):
+    vad = SileroVAD(vad_model)
+    silence = [vad.probability(f) for f in frames(np.zeros(16000, np.float32))]
+    assert max(silence) < 0.1
+    rng = np.random.default_rng(0)
+    hiss = [vad.probability(f) for f in frames(0.005 * rng.standard_normal(16000).astype(np.float32))]
+    assert max(hiss) < 0.5
+    speech = [vad.probability(f) for f in frames(piper_16k(tts, "Turn on the kitchen light please."))]
+    assert max(speech) > 0.9
+    assert np.mean(np.array(speech) > 0.5) > 0.6
+
+
+def test_vad_instances_sharing_a_model_keep_separate_state(vad_model, tts):
+    speech = frames(piper_16k(tts, "What is seven times six?"))
+    quiet = frames(np.zeros(len(speech) * SileroVAD.frame_samples, np.float32))
+    alone = SileroVAD(vad_model)
+    expected = [alone.probability(f) for f in speech]
+
+    a, b = SileroVAD(vad_model), SileroVAD(vad_model)
+    interleaved = []
+    for s, q in zip(speech, quiet):
+        interleaved.append(a.probability(s))
+        b.probability(q)
+    assert np.allclose(interleaved, expected, atol=1e-5)
+
+    alone.reset()
+    assert np.allclose([alone.probability(f) for f in speech], expected, atol=1e-5)
+
+
+def test_vad_rejects_wrong_frame_size(vad_model):
+    with pytest.raises(ValueError, match="512"):
+        SileroVAD(vad_model).probability(np.zeros(480, np.float32))
+
+
+# --- STT ------------------------------------------------------------------------------------------
+
+def test_stt_transcribes_piper_speech(stt, tts):
+    heard = words(stt.transcribe(padded(piper_16k(tts, "what is seven times six"))))
+    assert heard[0] == "what"
+    assert ("seven" in heard or "7" in heard) and ("six" in heard or "6" in heard) and "times" in heard
+
+
+def test_stt_transcribes_a_second_voice_from_espeak(stt, tmp_path):
+    heard = words(stt.transcribe(padded(espeak_16k("turn on the kitchen light", tmp_path))))
+    assert heard == ["turn", "on", "the", "kitchen", "light"]
+
+
+def test_stt_partial_transcript_of_a_growing_buffer(stt, tts):
+    speech = padded(piper_16k(tts, "turn off all the lights in the living room please"))
+    half = int(LEAD_S * 16000) + (len(speech) - int((LEAD_S + TAIL_S) * 16000)) // 2
+    early = words(stt.transcribe(speech[:half], partial=True))
+    full = words(stt.transcribe(speech, partial=True))
+    assert "lights" in early and "please" not in early
+    assert full[-4:] == ["the", "living", "room", "please"]
+
+
+def test_stt_returns_nothing_for_silence_and_noise(stt):
+    assert stt.transcribe(np.zeros(32000, np.float32)) == ""
+    rng = np.random.default_rng(0)
+    assert stt.transcribe(0.01 * rng.standard_normal(32000).astype(np.float32)) == ""
+    assert stt.transcribe(np.zeros(800, np.float32)) == ""
+
+
+def test_stt_serves_concurrent_sessions_without_mixing(stt, tts):
+    clips = {"turn on the kitchen light": padded(piper_16k(tts, "turn on the kitchen light")),
+             "what time is it": padded(piper_16k(tts, "what time is it"))}
+    jobs = list(clips.items()) * 3
+    with ThreadPoolExecutor(3) as pool:
+        results = list(pool.map(lambda job: words(stt.transcribe(job[1])), jobs))
+    for (text, _), heard in zip(jobs, results):
+        assert heard[-2:] == text.split()[-2:], (text, heard)
