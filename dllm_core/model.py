@@ -159,9 +159,9 @@ class LLaDAModel(nn.Module):
         """Logits [B, T, embedding_size] for input_ids [B, T].
 
         attention_mask [B, S] marks the keys that are real tokens (False = padding); S is T, or the
-        length of the key sequence after splicing into the cache. Without explicit position_ids each
-        row's positions count its real tokens from 0, so a left-padded row sees the positions it
-        would see alone. past_key_values (one (k, v) per layer, rotary already applied) lets the
+        length of the key sequence after splicing into the cache. Without explicit position_ids the
+        new tokens take the positions after the cache, and with a mask each row counts its real tokens
+        from 0, so a left-padded row sees the positions it would see alone. past_key_values (one (k, v) per layer, rotary already applied) lets the
         cached decoders run only part of the canvas: the new tokens' keys/values occupy positions
         [cache_start, cache_start + T) of the cache (default: appended at its end). causal=True
         is the autoregressive baseline's prefill.
@@ -169,7 +169,8 @@ class LLaDAModel(nn.Module):
         B, T = input_ids.shape
         if position_ids is None:
             if attention_mask is None:
-                position_ids = torch.arange(T, device=input_ids.device).expand(B, T)
+                offset = cache_start if cache_start is not None else (0 if past_key_values is None else past_key_values[0][0].shape[2])
+                position_ids = torch.arange(offset, offset + T, device=input_ids.device).expand(B, T)
             else:
                 position_ids = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)[:, -T:]
         cos, sin = rotary_tables(position_ids, self.config.head_dim, self.config.rope_theta)
