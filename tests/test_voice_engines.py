@@ -65,6 +65,8 @@ def test_split_clauses_at_sentence_ends_and_long_commas():
     assert split_clauses("I turned on the kitchen light, and set the thermostat to 21 degrees.") == [
         "I turned on the kitchen light,", "and set the thermostat to 21 degrees."]
     assert split_clauses("Sure, done.") == ["Sure, done."]              # too short to split at the comma
+    assert split_clauses("Okay, the kitchen light is on.") == ["Okay,", "the kitchen light is on."]  # early audio
+    assert split_clauses("It is on. Yes, it is on now.") == ["It is on.", "Yes, it is on now."]
     assert split_clauses("It's 3 p.m. now. OK?") == ["It's 3 p.m. now.", "OK?"]
     assert split_clauses("That is 1,000 watts at 3:45 today.") == ["That is 1,000 watts at 3:45 today."]
     assert split_clauses('"Hi." Then  ') == ['"Hi."', "Then"]

@@ -59,7 +59,8 @@ class CoquiTTS:
 # --- text shaping --------------------------------------------------------------------------------
 
 _MIN_CLAUSE_WORDS = 4   # a comma only splits once the clause has this many words ...
-_MIN_TAIL_WORDS = 3     # ... and enough words follow it, so no one-word fragments get their own prosody
+_MIN_TAIL_WORDS = 3     # ... and enough words follow it, so no one-word fragments get their own prosody;
+                        # except the reply's opening word ("Okay, ..."): spoken alone, it is the earliest audio
 
 # Sentence end: . ! ? (runs, optional closing quote/bracket) then whitespace; not decimals (21.5),
 # and not abbreviations followed by a lowercase word ("3 p.m. today").
@@ -69,7 +70,8 @@ _CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|\s+[-–—]\s+")
 
 
 def split_clauses(text: str) -> list[str]:
-    """Split a reply into speakable pieces: every sentence, and long sentences at , ; : or dashes."""
+    """Split a reply into speakable pieces: every sentence, and long sentences at , ; : or dashes.
+    Pass the reply from its start: its opening word before a comma ("Okay,") becomes its own piece."""
     clauses: list[str] = []
     for sentence in _SENTENCE_END.split(text.strip()):
         sentence = sentence.strip()
@@ -78,7 +80,8 @@ def split_clauses(text: str) -> list[str]:
         start = 0
         for match in _CLAUSE_BREAK.finditer(sentence):
             head, tail = sentence[start:match.start()], sentence[match.end():]
-            if len(head.split()) >= _MIN_CLAUSE_WORDS and len(tail.split()) >= _MIN_TAIL_WORDS:
+            min_words = 1 if not clauses else _MIN_CLAUSE_WORDS
+            if len(head.split()) >= min_words and len(tail.split()) >= _MIN_TAIL_WORDS:
                 clauses.append(head.strip())
                 start = match.end()
         clauses.append(sentence[start:].strip())
