@@ -7,6 +7,7 @@ const JITTER_MS = 80; // audio queued before playback starts; absorbs network bu
 const MIN_COMMIT_MS = 100; // the protocol rejects committing less audio than this
 const RECONNECT_DELAYS_S = [0.5, 1, 2, 4, 8]; // then stays at the last one
 
+// Hands-free turn detection when the server's default is manual commit (Realtime's defaults).
 const VAD = {
   type: "server_vad",
   threshold: 0.5,
@@ -22,11 +23,11 @@ const state = {
   connects: 0, // sessions opened (session.created received)
   sessionId: null,
   mode: "vad", // vad (hands-free) | ptt (push to talk)
-  mic: { status: "off", level: 0, sentMs: 0, talking: false }, // status: off | starting | on | denied | missing | unsupported | error
+  mic: { status: "off", level: 0, sentMs: 0, settings: null }, // status: off | starting | on | denied | missing | unsupported | error
   playback: { playing: false, playedMs: 0, queuedMs: 0, receivedMs: 0, underruns: 0, items: 0, flushes: 0 },
   bargeIns: [], // {reason, item, playedMs, droppedMs}
   truncates: [], // conversation.item.truncate events sent
-  turns: [], // {responseId, status, text, voiceToVoiceMs, server}
+  turns: [], // {responseId, status, text, tools, receivedMs, playedMs, voiceToVoiceMs, server}
   lastLatency: null, // {voiceToVoiceMs, server}
   errors: [], // server error events: {type, code, message}
   notices: {}, // key -> text currently shown
@@ -46,6 +47,8 @@ const ui = {
   meterFill: $("meter-fill"),
   form: $("text-form"),
   text: $("text"),
+  keyForm: $("key-form"),
+  key: $("api-key"),
 };
 
 // ---------------------------------------------------------------- notices
@@ -150,7 +153,7 @@ function reply(responseId) {
     el.querySelector(".text").before(tools);
     el.append(latency);
     r = { id: responseId, el, text: "", start: null, firstSound: null, server: null, status: "in_progress" };
-    r.turn = { responseId, status: r.status, text: "", voiceToVoiceMs: null, server: null };
+    r.turn = { responseId, status: r.status, text: "", tools: [], receivedMs: 0, playedMs: 0, voiceToVoiceMs: null, server: null };
     state.turns.push(r.turn);
     replies.set(responseId, r);
   }
@@ -181,7 +184,9 @@ function toolChip(responseId, callId, name) {
     chip.className = "tool";
     chip.dataset.call = callId;
     chip.innerHTML = '<span class="tool-name"></span>(<span class="tool-args"></span>)<span class="tool-result"></span>';
-    reply(responseId).el.querySelector(".tools").append(chip);
+    const r = reply(responseId);
+    r.el.querySelector(".tools").append(chip);
+    r.turn.tools.push(callId);
     toolChips.set(callId, chip);
   }
   if (name) chip.querySelector(".tool-name").textContent = name;
@@ -194,7 +199,7 @@ function showLatency(r) {
     parts.push(`${r.startKind === "text" ? "text→voice" : "voice→voice"} ${Math.round(r.turn.voiceToVoiceMs)} ms`);
   }
   if (r.server) {
-    const stages = Object.entries(r.server).map(([k, v]) => `${k.replace(/_ms$/, "")} ${Math.round(v)}`);
+    const stages = Object.entries(r.server).map(([k, v]) => `${STAGE_LABELS[k] || k.replace(/_ms$/, "")} ${Math.round(v)}`);
     if (stages.length) parts.push(`server: ${stages.join(" · ")} ms`);
   }
   const el = r.el.querySelector(".latency");
@@ -202,6 +207,17 @@ function showLatency(r) {
   el.title = "voice→voice: end of your speech to the first reply sound, measured on this page (includes output latency)";
   state.lastLatency = { voiceToVoiceMs: r.turn.voiceToVoiceMs, server: r.server };
 }
+
+// Short names for the server's stage timings (response.done metadata, see streaming/session.py).
+const STAGE_LABELS = {
+  end_of_speech_to_vad_ms: "end-of-turn",
+  vad_to_transcript_ms: "stt",
+  transcript_to_first_block_ms: "llm",
+  request_to_first_block_ms: "llm",
+  first_block_to_first_audio_ms: "tts",
+  voice_to_voice_ms: "total",
+  request_to_first_audio_ms: "total",
+};
 
 // Stage timings from response.done: `response.metadata` with `<stage>_ms` entries (string values, as
 // OpenAI's metadata is string->string), or a dict under `metadata.timing` / `timing`.
@@ -275,6 +291,8 @@ function onPlayerMessage(m) {
     }
   } else if (m.type === "drained") {
     drainedItems.add(m.item);
+    const r = replies.get(itemReplies.get(m.item));
+    if (r) r.turn.playedMs = m.itemPlayedSamples / (RATE / 1000);
     pb.playing = false;
     pb.queuedMs = 0;
   } else if (m.type === "flushed") {
@@ -298,6 +316,7 @@ function playAudio(responseId, itemId, base64) {
   itemReplies.set(itemId, responseId);
   lastAudioItem = itemId;
   state.playback.receivedMs += samples / (RATE / 1000);
+  reply(responseId).turn.receivedMs += samples / (RATE / 1000);
   const pcm = bytes.buffer.slice(0, samples * 2);
   player.node.port.postMessage({ type: "audio", item: itemId, pcm }, [pcm]);
 }
@@ -324,7 +343,10 @@ async function bargeIn(reason, { cancel }) {
   state.truncates.push(truncate);
   send(truncate);
   const r = replies.get(itemReplies.get(item));
-  if (r) r.el.classList.add("interrupted");
+  if (r) {
+    r.el.classList.add("interrupted");
+    r.turn.playedMs = playedMs;
+  }
 }
 
 // ---------------------------------------------------------------- audio in
@@ -399,6 +421,7 @@ async function startMic() {
     source.connect(node);
     if (ctx.state === "suspended") await ctx.resume();
     mic = { ctx, stream, node, source };
+    state.mic.settings = stream.getAudioTracks()[0].getSettings();
     stream.getAudioTracks()[0].addEventListener("ended", () => {
       stopMic();
       setNotice("mic", "The microphone was disconnected.");
@@ -495,13 +518,16 @@ async function sendText(text) {
   send({ type: "response.create" });
 }
 
+let serverTurnDetection = null; // the server's default (session.created), used in hands-free mode
+
 function sessionUpdate() {
+  const handsFree = serverTurnDetection || VAD;
   send({
     type: "session.update",
     session: {
       type: "realtime",
       audio: {
-        input: { format: { type: "audio/pcm", rate: RATE }, turn_detection: state.mode === "vad" ? VAD : null },
+        input: { format: { type: "audio/pcm", rate: RATE }, turn_detection: state.mode === "vad" ? handsFree : null },
         output: { format: { type: "audio/pcm", rate: RATE } },
       },
     },
@@ -512,7 +538,9 @@ function sessionUpdate() {
 
 const handlers = {
   "session.created"(e) {
-    state.sessionId = e.session && e.session.id;
+    const session = e.session || {};
+    state.sessionId = session.id;
+    serverTurnDetection = (session.audio && session.audio.input && session.audio.input.turn_detection) || null;
     state.connects += 1;
     reconnectAttempt = 0;
     sentLog = [];
@@ -635,9 +663,12 @@ handlers["conversation.item.created"] = handlers["conversation.item.added"];
 
 let serverNoticeTimer = null;
 
+// Tools the server runs itself arrive as conversation items (function_call, then function_call_output).
 function showToolItem(item) {
   if (!item) return;
-  if (item.type === "function_call_output") {
+  if (item.type === "function_call" && activeResponse) {
+    toolChip(activeResponse, item.call_id, item.name).querySelector(".tool-args").textContent = formatArgs(item.arguments);
+  } else if (item.type === "function_call_output") {
     const chip = toolChips.get(item.call_id);
     if (chip) chip.querySelector(".tool-result").textContent = ` → ${item.output}`;
   }
@@ -665,21 +696,37 @@ function realtimeUrl() {
   return url.href;
 }
 
-// A short-lived token when the server requires auth (OpenAI's convention); null when it does not.
+// A short-lived client secret (OpenAI's convention) for the WebSocket, so the API key itself never travels
+// in a subprotocol or URL. A server without auth mints one for anybody; with auth, minting needs the key,
+// which the user types in once (kept in memory only). null: the server has no such endpoint.
+let apiKey = null;
+
 async function clientSecret() {
+  const headers = { "content-type": "application/json" };
+  if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   const res = await fetch(new URL("/v1/realtime/client_secrets", location.href), {
     method: "POST",
-    headers: { "content-type": "application/json" },
+    headers,
     body: JSON.stringify({ session: { type: "realtime" } }),
   });
   if (res.status === 404 || res.status === 405) return null;
-  if (!res.ok) {
-    const err = new Error(`the server refused a client token (HTTP ${res.status})`);
+  if (res.status === 401 || res.status === 403) {
+    const err = new Error(apiKey ? "The API key was not accepted." : "This server requires an API key.");
     err.auth = true;
     throw err;
   }
+  if (!res.ok) throw new Error(`the server could not issue a client token (HTTP ${res.status})`);
   const body = await res.json();
   return body.value || (body.client_secret && body.client_secret.value) || null;
+}
+
+function askForKey(message) {
+  apiKey = null;
+  setConnection("connecting", "Needs API key");
+  setNotice("connection", message);
+  ui.keyForm.hidden = false;
+  ui.key.value = "";
+  ui.key.focus();
 }
 
 async function connect() {
@@ -690,8 +737,10 @@ async function connect() {
   try {
     token = await clientSecret();
   } catch (err) {
-    return retry(err.auth ? `Can't connect: ${err.message}.` : `Can't reach the Parley server at ${location.host}.`);
+    if (err.auth) return askForKey(err.message); // waits for the user, no retry loop
+    return retry(err instanceof TypeError ? unreachable() : `${unreachable()} (${err.message})`);
   }
+  ui.keyForm.hidden = true;
   const socket = new WebSocket(realtimeUrl(), token ? ["realtime", `openai-insecure-api-key.${token}`] : undefined);
   ws = socket;
   let opened = false;
@@ -716,12 +765,14 @@ async function connect() {
     connectionLost();
     if (close.code === 1008 || close.code === 4001 || close.code === 4003) {
       retry(`The server refused the connection${close.reason ? `: ${close.reason}` : ""}.`);
-    } else if (wasOpen) {
-      retry("Connection to the server lost.");
     } else {
-      retry(`Can't reach the Parley server at ${location.host}.`);
+      retry(wasOpen ? "Connection to the server lost." : unreachable());
     }
   };
+}
+
+function unreachable() {
+  return state.connects ? "Connection to the server lost." : `Can't reach the Parley server at ${location.host}.`;
 }
 
 function connectionLost() {
@@ -745,7 +796,10 @@ function setMode(mode) {
   state.mode = mode;
   document.body.dataset.mode = mode;
   pttHeld = false;
-  if (mode === "ptt") send({ type: "input_audio_buffer.clear" });
+  if (mode === "ptt") {
+    send({ type: "input_audio_buffer.clear" });
+    startMic(); // open it now (this is a user gesture), so the first press captures from the start
+  }
   sessionUpdate();
   updateMicButton();
   if (state.mic.status === "on") ui.micState.textContent = mode === "ptt" ? "Hold to talk" : "Listening";
@@ -795,6 +849,15 @@ ui.form.addEventListener("submit", (event) => {
   }
   ui.text.value = "";
   sendText(text);
+});
+
+ui.keyForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  apiKey = ui.key.value.trim();
+  ui.key.value = "";
+  ui.keyForm.hidden = true;
+  setNotice("connection", null);
+  connect();
 });
 
 window.addEventListener("online", () => {
