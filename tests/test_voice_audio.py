@@ -30,9 +30,11 @@ def test_float_to_pcm16_clips_instead_of_wrapping():
     assert out.tolist() == [32767, -32768, 0, 16384]
 
 
-def test_pcm16_rejects_non_int16_arrays():
+def test_pcm16_rejects_non_int16_arrays_and_odd_byte_counts():
     with pytest.raises(TypeError):
         pcm16_to_float(np.zeros(4, np.float32))
+    with pytest.raises(ValueError, match="even number of bytes"):
+        pcm16_to_float(b"\x00\x01\x02")
 
 
 # Values of ITU-T G.711's tables (as 16-bit linear): code -> decoded sample.

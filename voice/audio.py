@@ -16,7 +16,11 @@ _PCM_SCALE = 32768.0
 
 def pcm16_to_float(data: bytes | np.ndarray) -> np.ndarray:
     """Little-endian signed 16-bit PCM (bytes or int16 array) -> float32 in [-1, 1)."""
-    pcm = np.frombuffer(data, dtype="<i2") if isinstance(data, (bytes, bytearray, memoryview)) else np.asarray(data)
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        if len(data) % 2:
+            raise ValueError(f"PCM16 needs an even number of bytes, got {len(data)}")
+        data = np.frombuffer(data, dtype="<i2")
+    pcm = np.asarray(data)
     if pcm.dtype != np.int16 and pcm.dtype != np.dtype("<i2"):
         raise TypeError(f"expected PCM16 bytes or int16 samples, got {pcm.dtype}")
     return pcm.astype(np.float32) / _PCM_SCALE
