@@ -20,10 +20,10 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
-# Debian packages the tests need: a Mosquitto broker, a second TTS voice, headless Chromium.
+# Debian packages the tests need: a Mosquitto broker (and openssl for its TLS test), a second TTS voice, headless Chromium.
 system-deps:
 	@missing=""; \
-	for pair in mosquitto:mosquitto espeak-ng:espeak-ng chromium:chromium chromedriver:chromium-driver; do \
+	for pair in mosquitto:mosquitto openssl:openssl espeak-ng:espeak-ng chromium:chromium chromedriver:chromium-driver; do \
 	  cmd=$${pair%%:*}; pkg=$${pair##*:}; \
 	  command -v $$cmd >/dev/null 2>&1 || [ -x /usr/sbin/$$cmd ] || missing="$$missing $$pkg"; \
 	done; \

@@ -32,7 +32,7 @@ def free_port() -> int:
 class Mosquitto:
     """One broker process; stop() and start() again on the same port to play a broker restart."""
 
-    def __init__(self, workdir: Path, users: dict[str, str] = USERS, acl: Path = SHIPPED_ACL):
+    def __init__(self, workdir: Path, users: dict[str, str] = USERS, acl: Path = SHIPPED_ACL, tls: bool = False):
         self.workdir = Path(workdir)
         self.port = free_port()
         self.host = "127.0.0.1"
@@ -50,6 +50,11 @@ class Mosquitto:
             "persistence false\n"
             f"user {getpass.getuser()}\n"   # run as root, Mosquitto would switch to a user that cannot read these files
         )
+        self.ca_file: Path | None = None
+        if tls:
+            self.ca_file, cert, key = make_certificates(self.workdir)
+            with open(self.config, "a") as config:
+                config.write(f"cafile {self.ca_file}\ncertfile {cert}\nkeyfile {key}\n")
         self.log = self.workdir / "mosquitto.log"
 
     def start(self) -> None:
@@ -71,3 +76,17 @@ class Mosquitto:
             self.process.terminate()
             self.process.wait(timeout=10)
         self.process = None
+
+
+def make_certificates(workdir: Path) -> tuple[Path, Path, Path]:
+    """A throwaway CA and a server certificate for 127.0.0.1 signed by it (openssl CLI, EC keys)."""
+    ca_key, ca, key, request, cert = (workdir / name for name in ("ca.key", "ca.crt", "server.key", "server.csr", "server.crt"))
+    ec = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    run = lambda *args: subprocess.run(["openssl", *args], check=True, capture_output=True)  # noqa: E731
+    run("req", "-x509", *ec, "-keyout", str(ca_key), "-out", str(ca), "-days", "2", "-subj", "/CN=Parley test CA")
+    run("req", *ec, "-keyout", str(key), "-out", str(request), "-subj", "/CN=127.0.0.1")
+    extensions = workdir / "san.cnf"
+    extensions.write_text("subjectAltName=IP:127.0.0.1\n")
+    run("x509", "-req", "-in", str(request), "-CA", str(ca), "-CAkey", str(ca_key), "-CAcreateserial",
+        "-out", str(cert), "-days", "2", "-extfile", str(extensions))
+    return ca, cert, key

@@ -3,6 +3,7 @@ import asyncio
 import contextlib
 import json
 
+import aiomqtt
 import pytest
 
 from mqtt_broker import USERS, Mosquitto
@@ -102,3 +103,26 @@ async def test_without_a_broker_commands_are_unconfirmed_not_stuck(tmp_path):
     await home.start()
     assert await home.set_device("light", "kitchen", "on") is None
     await home.close()
+
+
+async def test_tls_and_login_come_from_configuration(tmp_path):
+    broker = Mosquitto(tmp_path, tls=True)
+    broker.start()
+    try:
+        secure = MqttSettings(host=broker.host, port=broker.port, username="parley", password=USERS["parley"],
+                              ca_file=str(broker.ca_file))
+        async with secure.client() as client:                   # verified against the CA, logged in
+            await client.publish("home/hall/sensor/temperature", "19", qos=1, retain=True)
+        home = MqttHome(secure, confirm_timeout=1.0)
+        await home.start()
+        await home.wait_connected(5)
+        assert await home.read_sensor("hall", "temperature") == 19.0
+        await home.close()
+        for wrong in (MqttSettings(host=broker.host, port=broker.port, username="parley", password=USERS["parley"]),
+                      MqttSettings(host=broker.host, port=broker.port, username="parley", password="guess",
+                                   ca_file=str(broker.ca_file))):
+            with pytest.raises((aiomqtt.MqttError, TimeoutError)):   # plain TCP to a TLS port; a wrong password
+                async with asyncio.timeout(2), wrong.client():
+                    pass
+    finally:
+        broker.stop()
