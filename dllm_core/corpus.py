@@ -1,0 +1,810 @@
+"""The training corpus: many phrasings of each home-assistant skill, written the way people speak.
+
+Requests look like speech-recognition output (lowercase, no punctuation, numbers mostly as words, fillers,
+varied word order); about one in five is a follow-up that only makes sense with the previous turn ("and in
+the bedroom"). Each example is a conversation plus the reply the model must write: an optional tool call
+and the spoken text with a {result} slot. Seeded: the same seed gives the same corpus.
+"""
+import random
+from dataclasses import dataclass
+
+from dllm_core.chat_template import RESULT_SLOT, render_prompt, render_reply
+
+R = RESULT_SLOT
+
+DEVICES = {
+    "light": ["light", "lights", "lamp", "lamps", "light bulb", "ceiling light", "overhead light"],
+    "fan": ["fan", "ceiling fan", "fans", "standing fan"],
+    "heater": ["heater", "space heater", "heating", "radiator", "electric heater"],
+    "tv": ["tv", "television", "telly", "t v", "tv set"],
+    "plug": ["plug", "smart plug", "outlet", "socket", "power outlet", "power plug"],
+    "coffee_maker": ["coffee maker", "coffee machine", "coffee pot", "espresso machine", "coffee"],
+    "speaker": ["speaker", "speakers", "smart speaker", "sound system", "stereo"],
+}
+DEVICE_SPOKEN = {"light": "light", "fan": "fan", "heater": "heater", "tv": "TV", "plug": "plug",
+                 "coffee_maker": "coffee maker", "speaker": "speaker"}
+ROOMS = {
+    "kitchen": ["kitchen", "kitchenette"],
+    "living_room": ["living room", "lounge", "family room", "sitting room", "front room", "livingroom"],
+    "bedroom": ["bedroom", "master bedroom", "bed room", "main bedroom"],
+    "bathroom": ["bathroom", "bath room", "washroom", "restroom", "toilet"],
+    "office": ["office", "study", "home office", "work room"],
+    "garage": ["garage", "car port", "workshop"],
+    "hallway": ["hallway", "hall", "corridor", "entryway", "entrance hall", "landing"],
+}
+ROOM_SPOKEN = {r: r.replace("_", " ") for r in ROOMS}
+UNKNOWN_ROOMS = ["attic", "basement", "patio", "porch", "dining room", "laundry room", "nursery", "guest room",
+                 "cellar", "balcony", "backyard", "garden", "pantry", "closet", "shed", "loft", "den", "yard",
+                 "utility room", "playroom", "kids room", "sunroom", "mudroom", "deck"]
+UNKNOWN_DEVICES = ["dishwasher", "oven", "washing machine", "dryer", "vacuum", "robot vacuum", "air conditioner",
+                   "ac", "microwave", "toaster", "kettle", "fridge", "freezer", "sprinklers", "alarm system",
+                   "camera", "doorbell", "printer", "computer", "xbox", "playstation", "router", "blinds",
+                   "curtains", "garage door", "front door", "back door", "lock", "car", "hot tub", "pool pump",
+                   "fireplace", "stove", "iron", "radio", "music", "air purifier", "humidifier", "water heater",
+                   "grill", "boiler", "shower", "faucet", "gate", "projector", "laptop", "phone"]
+UNITS = {
+    "km": ["kilometers", "kilometres", "km", "kilometer", "kilometre", "k m", "klicks"],
+    "mile": ["miles", "mile", "mi"],
+    "m": ["meters", "metres", "meter", "metre", "m"],
+    "ft": ["feet", "foot", "ft"],
+    "inch": ["inches", "inch", "in"],
+    "cm": ["centimeters", "centimetres", "centimeter", "cm", "centimetre", "cms"],
+    "kg": ["kilograms", "kilos", "kg", "kilogram", "kilogrammes", "kilo"],
+    "lb": ["pounds", "pound", "lbs", "lb"],
+    "g": ["grams", "gram", "g", "grammes"],
+    "oz": ["ounces", "ounce", "oz"],
+    "celsius": ["celsius", "degrees celsius", "centigrade", "degrees centigrade", "c"],
+    "fahrenheit": ["fahrenheit", "degrees fahrenheit", "f", "farenheit"],
+    "liter": ["liters", "litres", "liter", "litre", "l"],
+    "gallon": ["gallons", "gallon", "gal"],
+    "cup": ["cups", "cup"],
+    "ml": ["milliliters", "millilitres", "ml", "milliliter", "mls"],
+}
+UNIT_GROUPS = [["km", "mile", "m", "ft", "inch", "cm"], ["kg", "lb", "g", "oz"], ["celsius", "fahrenheit"],
+               ["liter", "gallon", "cup", "ml"]]
+ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
+        "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
+TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
+
+WAKE = ["hey parley", "parley", "ok parley", "okay parley", "hey", "hi parley", "yo parley", "excuse me"]
+LEAD = ["um", "uh", "so", "okay", "ok", "alright", "right", "well", "oh", "hmm", "er", "actually", "now",
+        "quick question", "and", "also", "yeah", "erm", "um so", "uh so"]
+ASK = ["please", "could you", "can you", "would you", "will you", "could you please", "can you please",
+       "i want you to", "i'd like you to", "i need you to", "go ahead and", "would you mind to", "kindly",
+       "please could you", "do me a favor and", "i want to", "let's", "help me", "would you please",
+       "can i get you to", "you can", "just", "quickly"]
+TAIL = ["please", "thanks", "thank you", "now", "for me", "right now", "asap", "please thanks", "thx",
+        "if you can", "real quick", "when you can", "will you", "ok", "okay", "cheers", "parley",
+        "for me please", "would you", "now please", "immediately"]
+
+CHIT_CHAT = {
+    "greeting": ("Hi! How can I help?", [
+        "hello", "hi", "hey", "hey there", "hi there", "hello there", "good morning", "good afternoon",
+        "good evening", "morning", "evening", "howdy", "greetings", "yo", "hiya", "hello parley", "hi parley",
+        "hey parley", "good morning parley", "sup", "what's up", "whats up", "heya", "hey you", "hello hello",
+        "anyone there", "are you there", "you there", "hello anybody home", "hey buddy", "hi friend"]),
+    "how_are_you": ("I'm doing well, thanks. How can I help?", [
+        "how are you", "how are you doing", "how's it going", "how are things", "how do you do",
+        "how are you today", "you doing ok", "how have you been", "are you ok", "how's your day",
+        "how's your day going", "what's new", "are you well", "how are you feeling", "you good",
+        "how's everything", "how you doing", "hows it going"]),
+    "thanks": ("You're welcome!", [
+        "thanks", "thank you", "thanks a lot", "thank you so much", "cheers", "much appreciated",
+        "thanks parley", "great thanks", "perfect thank you", "awesome thanks", "thank you very much",
+        "appreciate it", "nice one thanks", "that's great thanks", "ta", "thanks mate", "many thanks",
+        "brilliant thank you", "cool thanks", "thanks a bunch", "thank u", "lovely thanks", "good job",
+        "well done", "nice work", "that was helpful", "you're the best", "great job"]),
+    "who": ("I'm Parley, your home assistant.", [
+        "who are you", "what are you", "what's your name", "what is your name", "who am i talking to",
+        "are you a robot", "are you human", "what should i call you", "introduce yourself", "tell me about yourself",
+        "who made you", "are you a person", "what kind of assistant are you", "who is this", "are you an ai",
+        "are you real", "what do they call you", "do you have a name", "who's there", "whats your name"]),
+    "help": ("I can do timers, time and date, lights and devices, the thermostat, sensors, math and unit conversions.", [
+        "help", "what can you do", "what do you do", "help me", "what are you able to do", "how can you help",
+        "what can i ask you", "what are your skills", "what commands do you know", "what can you help with",
+        "i need help", "what features do you have", "how do i use you", "what do you know how to do",
+        "list your abilities", "what are my options", "what can i say", "give me some ideas",
+        "what things can you do", "what are you good at", "tell me what you can do", "how does this work"]),
+    "joke": ("Why did the scarecrow win an award? He was outstanding in his field.", [
+        "tell me a joke", "say something funny", "make me laugh", "know any jokes", "tell me something funny",
+        "joke please", "got a joke", "do you know a joke", "tell a joke", "i want to hear a joke",
+        "cheer me up", "tell me a funny joke", "another joke", "give me a joke", "entertain me",
+        "tell me a dad joke", "any good jokes", "make me smile", "be funny", "crack a joke"]),
+    "goodbye": ("Goodbye! Talk to you soon.", [
+        "bye", "goodbye", "bye bye", "see you", "see you later", "good night", "goodnight", "that's all",
+        "that's all for now", "i'm done", "stop listening", "talk later", "catch you later", "later",
+        "see ya", "farewell", "bye parley", "night night", "that will be all", "nothing else", "cya",
+        "have a good one", "i'm going now", "we're done", "ok bye", "that's it thanks bye", "nevermind bye"]),
+}
+CANT = "Sorry, I can't do that yet."
+WHICH_ROOM = "Which room?"
+
+OUT_OF_DOMAIN = [
+    "play some music", "play {artist}", "play the next song", "skip this song", "pause the music",
+    "turn up the volume", "turn the volume down", "what's the weather", "what's the weather like today",
+    "will it rain tomorrow", "do i need an umbrella", "what's the forecast for {city}", "how hot is it in {city}",
+    "what's the temperature outside", "is it going to snow", "call {person}", "call my {family}",
+    "text {person} that i'm running late", "send a message to {person}", "read my messages", "check my email",
+    "any new emails", "set an alarm for {num} am", "wake me up at {num}", "set an alarm", "cancel my alarm",
+    "remind me to {chore}", "remind me to {chore} at {num}", "add {item} to my shopping list",
+    "put {item} on the list", "what's on my shopping list", "add {chore} to my to do list",
+    "what's on my calendar", "schedule a meeting with {person}", "when is my next appointment",
+    "book a table for {num}", "order a pizza", "order {item}", "buy {item}", "how much does {item} cost",
+    "what's the news", "read me the news", "what's the score of the {team} game", "who won the game last night",
+    "how are the {team} doing", "what's the stock price of {company}", "how's the stock market",
+    "how do you make {food}", "give me a recipe for {food}", "what should i cook for dinner",
+    "how far is {city}", "directions to {city}", "how long does it take to drive to {city}",
+    "where is the nearest {place}", "find a {place} near me", "is the {place} open",
+    "who is {famous}", "how old is {famous}", "when was {famous} born", "what is the capital of {country}",
+    "how tall is the eiffel tower", "what's the population of {country}", "how far away is the moon",
+    "why is the sky blue", "what is the meaning of life", "what's the speed of light", "who invented the telephone",
+    "translate {word} to {language}", "how do you say {word} in {language}", "spell {word}", "define {word}",
+    "what does {word} mean", "what's a synonym for {word}", "convert {num} dollars to euros",
+    "how many euros is {num} dollars", "what time is it in {city}", "what's the time in {city}",
+    "what's the exchange rate", "open the {udevice}", "close the {udevice}", "lock the {udevice}",
+    "unlock the {udevice}", "turn on the {udevice}", "turn off the {udevice}", "switch on the {udevice}",
+    "start the {udevice}", "turn on the {device} in the {uroom}", "turn off the {uroom} {device}",
+    "switch off the {device} in the {uroom}", "what's the temperature in the {uroom}",
+    "how humid is the {uroom}", "dim the {uroom} lights", "set the {udevice} to {num}",
+    "vacuum the floor", "feed the cat", "walk the dog", "water the plants", "clean the house", "do my homework",
+    "write an essay about {word}", "write a poem", "sing a song", "sing me happy birthday", "dance for me",
+    "tell me a story", "tell me a bedtime story", "what's your favorite color", "do you love me",
+    "will you marry me", "are you smarter than me", "flip a coin", "roll a dice", "pick a number",
+    "what's the square root of {num}", "what is {num} to the power of {num}", "what's the log of {num}",
+    "what's the derivative of x squared", "solve for x", "what is pi", "count to ten",
+    "how many {unknown_unit} in a {unknown_unit}", "convert {num} {unknown_unit} to {unknown_unit}",
+    "how many days until christmas", "when is easter", "what year is it in china", "when does the sun set",
+    "what time does the sun rise", "what's the moon phase", "is it a full moon tonight", "what time zone am i in",
+    "start my car", "find my phone", "where are my keys", "call an uber", "get me a taxi", "book a flight to {city}",
+    "find me a hotel in {city}", "how's the traffic", "track my package", "where is my order",
+    "turn on do not disturb", "set my status to away", "take a picture", "record a video", "take a note",
+    "read my notes", "open youtube", "open {company}", "search the web for {word}", "google {word}",
+    "look up {famous}", "show me pictures of {animal}", "what sound does a {animal} make",
+    "how long do {animal}s live", "what do {animal}s eat", "is {food} healthy", "how many calories in {food}",
+    "i'm bored", "i'm sad", "i'm tired", "i'm hungry", "i love you", "you're stupid", "shut up", "blah blah",
+    "what", "huh", "nothing", "never mind", "forget it", "testing testing", "is this thing on", "can you hear me",
+    "repeat that", "say that again", "what did you say", "speak louder", "talk slower", "change your voice",
+    "speak spanish", "switch language", "set the volume to {num}", "mute", "unmute", "be quiet", "stop talking",
+    "let me speak to a human", "connect me to support", "update yourself", "restart", "shut down",
+    "reboot the router", "run a speed test", "what's my ip address", "what's the wifi password",
+    "how much battery do i have", "charge my phone", "make a reservation", "pay my bills", "check my bank balance",
+    "transfer {num} dollars to {person}", "how much money do i have", "what's bitcoin at",
+    "turn the {device} purple", "make the lights blue", "set the lights to red", "change the light color to green",
+    "set the {device} to {num} degrees", "set the fan speed to high", "set the fan to {num}",
+    "put the tv on channel {num}", "change the channel", "turn the tv volume up", "play netflix on the tv",
+    "open the blinds", "close the curtains", "lock all the doors", "arm the alarm", "disarm the security system",
+    "is the front door locked", "who is at the door", "show me the front door camera", "start the dishwasher",
+    "run the washing machine", "preheat the oven to {num}", "start the roomba", "is the garage door open",
+    "how much energy did i use today", "what's my electricity bill", "when is the next bus", "when does the train leave",
+    "how many steps did i walk today", "start a workout", "how did i sleep", "set a reminder", "snooze",
+    "start the stopwatch", "stop the stopwatch", "how long is left on the stopwatch", "add {num} minutes to my alarm",
+]
+FILL = {
+    "artist": ["taylor swift", "the beatles", "some jazz", "drake", "beethoven", "radiohead", "my playlist",
+               "adele", "queen", "lo fi beats", "classical music", "rock music", "the radio", "a podcast"],
+    "city": ["paris", "london", "new york", "tokyo", "berlin", "chicago", "sydney", "boston", "rome", "madrid",
+             "seattle", "dublin", "toronto", "mumbai", "the airport", "work", "home", "the city"],
+    "person": ["mom", "dad", "john", "sarah", "my wife", "my husband", "alex", "the office", "my boss", "grandma",
+               "emma", "mike", "lisa", "david", "the doctor", "my sister", "my brother"],
+    "family": ["mother", "father", "sister", "brother", "wife", "husband", "son", "daughter", "aunt", "uncle"],
+    "chore": ["buy milk", "call the dentist", "take out the trash", "pick up the kids", "pay rent",
+              "water the plants", "take my medicine", "feed the dog", "check the oven", "leave at five"],
+    "item": ["milk", "eggs", "bread", "butter", "apples", "coffee beans", "toilet paper", "batteries",
+             "a new phone", "pizza", "sushi", "flowers", "dog food", "cheese", "bananas"],
+    "team": ["lakers", "yankees", "patriots", "arsenal", "chelsea", "warriors", "bulls", "giants", "red sox"],
+    "company": ["apple", "google", "tesla", "amazon", "microsoft", "netflix", "spotify", "facebook"],
+    "food": ["pancakes", "lasagna", "pasta", "banana bread", "chili", "a cake", "soup", "cookies", "rice",
+             "curry", "tacos", "an omelette", "pizza dough", "chocolate", "avocado", "broccoli"],
+    "place": ["gas station", "pharmacy", "coffee shop", "restaurant", "supermarket", "hospital", "atm",
+              "park", "gym", "library", "bank", "post office", "pub", "cinema", "hardware store"],
+    "famous": ["barack obama", "einstein", "taylor swift", "shakespeare", "elon musk", "the president",
+               "the queen", "napoleon", "mozart", "lebron james", "marie curie"],
+    "country": ["france", "japan", "brazil", "canada", "australia", "germany", "spain", "india", "china", "italy"],
+    "word": ["hello", "cat", "serendipity", "ephemeral", "thank you", "good morning", "love", "computer",
+             "necessary", "onomatopoeia", "climate change", "black holes", "the universe", "friendship"],
+    "language": ["spanish", "french", "german", "italian", "japanese", "chinese", "russian", "portuguese"],
+    "animal": ["cat", "dog", "cow", "elephant", "lion", "dolphin", "horse", "owl", "penguin", "tiger"],
+    "unknown_unit": ["years", "dollars", "bytes", "megabytes", "acres", "hectares", "knots", "calories",
+                     "joules", "watts", "volts", "pints", "quarts", "tablespoons", "teaspoons", "stones",
+                     "tons", "yards", "light years", "weeks", "days", "months", "decades", "euros"],
+    "num": None,
+    "device": None,
+    "udevice": None,
+    "uroom": None,
+}
+
+
+@dataclass
+class Example:
+    history: list[dict]          # OpenAI-style messages ending with the user turn to answer
+    call: dict | None            # {"name": ..., "arguments": {...}} or None
+    text: str                    # spoken reply with the {result} slot
+    skill: str
+
+    @property
+    def prompt(self) -> str:
+        return render_prompt(self.history)
+
+    @property
+    def reply(self) -> str:
+        return render_reply(self.call, self.text)
+
+
+# ---------------------------------------------------------------- numbers as people say them
+
+def number_words(n: int) -> str:
+    """0 <= n < 1,000,000 in words, e.g. 105 -> "one hundred five"."""
+    if n < 20:
+        return ONES[n]
+    if n < 100:
+        return TENS[n // 10] + ("" if n % 10 == 0 else " " + ONES[n % 10])
+    if n < 1000:
+        rest = n % 100
+        return ONES[n // 100] + " hundred" + ("" if rest == 0 else " " + number_words(rest))
+    rest = n % 1000
+    return number_words(n // 1000) + " thousand" + ("" if rest == 0 else " " + number_words(rest))
+
+
+def say_number(rng: random.Random, value: float) -> str:
+    """How a person (or speech recognition) might write value: words mostly, digits sometimes."""
+    if rng.random() < 0.25:
+        return _plain(value)
+    whole = int(value)
+    frac = round(value - whole, 3)
+    if frac == 0:
+        words = number_words(whole)
+        if 100 <= whole < 200 and rng.random() < 0.4:
+            words = words.replace("one hundred", "a hundred", 1)
+        if 100 < whole < 1000 and whole % 100 and rng.random() < 0.4:
+            words = words.replace("hundred", "hundred and", 1)
+        if 1100 <= whole < 10000 and whole % 1000 >= 100 and whole % 100 == 0 and rng.random() < 0.5:
+            words = number_words(whole // 100) + " hundred"                # "fifteen hundred"
+        return words
+    if frac == 0.5 and rng.random() < 0.6:
+        return ("a half" if whole == 0 else number_words(whole) + " and a half")
+    digits = _plain(value).split(".")[1]
+    return number_words(whole) + " point " + " ".join(ONES[int(d)] for d in digits)
+
+
+def _plain(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def say_duration(rng: random.Random, seconds: int) -> str:
+    """A duration as spoken: "an hour and a half", "ninety seconds", "two minutes and ten seconds"."""
+    h, rem = divmod(seconds, 3600)
+    m, s = divmod(rem, 60)
+    options = []
+    if seconds == 1800:
+        options += ["half an hour", "thirty minutes", "half hour"]
+    if seconds == 900:
+        options += ["a quarter of an hour", "fifteen minutes", "quarter of an hour"]
+    if seconds == 5400:
+        options += ["an hour and a half", "one and a half hours", "ninety minutes", "1.5 hours"]
+    if seconds == 90:
+        options += ["a minute and a half", "ninety seconds", "one and a half minutes"]
+    if seconds == 120:
+        options += ["a couple of minutes", "two minutes", "2 minutes"]
+    if m and s == 30 and not h and rng.random() < 0.5:
+        options.append(f"{say_number(rng, m + 0.5)} minutes")
+    if h and not m and not s:
+        options.append("an hour" if h == 1 else f"{say_number(rng, h)} hours")
+    if h and m == 30 and not s:
+        options.append(("an hour" if h == 1 else say_number(rng, h) + " hours") + " and a half")
+    if not options or rng.random() < 0.5:
+        parts = []
+        if h:
+            parts.append("an hour" if h == 1 and rng.random() < 0.5 else f"{say_number(rng, h)} {'hour' if h == 1 else 'hours'}")
+        if m:
+            if h and rng.random() < 0.5:
+                parts.append(f"{say_number(rng, m)}")  # "one hour twenty"
+                parts[-1] += " minutes"
+            else:
+                unit = rng.choice(["minute", "min"]) if m == 1 else rng.choice(["minutes", "minutes", "mins"])
+                parts.append("a minute" if m == 1 and rng.random() < 0.5 else f"{say_number(rng, m)} {unit}")
+        if s:
+            unit = "second" if s == 1 else rng.choice(["seconds", "seconds", "secs"])
+            parts.append(f"{say_number(rng, s)} {unit}")
+        if not h and m and not s and m <= 300 and rng.random() < 0.15:
+            parts = [f"{say_number(rng, m * 60)} seconds"]
+        options.append(rng.choice([" and ", " "]).join(parts) if len(parts) > 1 else parts[0])
+    return rng.choice(options)
+
+
+# ---------------------------------------------------------------- one generator per skill
+
+def _dress(rng: random.Random, core: str, imperative: bool = True) -> str:
+    """Add the fillers people put around a request."""
+    words = core
+    if imperative and rng.random() < 0.35:
+        words = f"{rng.choice(ASK)} {words}"
+    if rng.random() < 0.2:
+        words = f"{rng.choice(LEAD)} {words}"
+    if rng.random() < 0.2:
+        words = f"{rng.choice(WAKE)} {words}"
+    if rng.random() < 0.2:
+        words = f"{words} {rng.choice(TAIL)}"
+    return words
+
+
+def _the(rng):
+    return rng.choice(["the ", "the ", "the ", "my ", "", "our "])
+
+
+def gen_time(rng):
+    core = rng.choice([
+        "what time is it", "what's the time", "whats the time", "tell me the time", "what is the time",
+        "time", "time please", "do you have the time", "what time is it now", "what's the current time",
+        "current time", "got the time", "what time have we got", "how late is it", "is it late",
+        "what hour is it", "check the time", "give me the time", "what time do you have", "say the time",
+        "what's the time right now", "know what time it is", "what's the time now", "the time",
+        "what is the current time", "can you tell me what time it is", "tell me what time it is",
+        "whats the time now", "time check", "what o'clock is it", "how late is it now", "clock"])
+    return _dress(rng, core), {"name": "get_time", "arguments": {}}, f"It's {R}."
+
+
+def gen_date(rng):
+    core = rng.choice([
+        "what's the date", "what is the date", "what's today's date", "what day is it", "what day is it today",
+        "what's the date today", "today's date", "what day of the week is it", "which day is it",
+        "tell me the date", "date please", "what is today", "what's today", "the date", "date",
+        "what month is it", "what's the day today", "is it monday", "is today friday", "what date is it",
+        "what day are we", "give me the date", "what's the day", "which day of the week is today",
+        "what is today's date", "what's the date this morning", "remind me what day it is",
+        "what is the day today", "what day of the month is it", "what's the day and date"])
+    return _dress(rng, core), {"name": "get_date", "arguments": {}}, f"Today is {R}."
+
+
+def _timer_seconds(rng) -> int:
+    kind = rng.random()
+    if kind < 0.45:
+        return rng.randint(1, 60) * 60
+    if kind < 0.6:
+        return rng.randint(5, 59)
+    if kind < 0.75:
+        return rng.randint(1, 20) * 60 + rng.choice([15, 30, 45, rng.randint(1, 59)])
+    if kind < 0.85:
+        return rng.randint(1, 3) * 3600 + rng.choice([0, 900, 1800, 2700, rng.randint(1, 59) * 60])
+    return rng.choice([1800, 900, 5400, 90, 120, 3600, 7200, 2700, 600, 300])
+
+
+def gen_timer(rng):
+    seconds = _timer_seconds(rng)
+    d = say_duration(rng, seconds)
+    core = rng.choice([
+        f"set a timer for {d}", f"timer for {d}", f"start a timer for {d}", f"{d} timer",
+        f"set a {d} timer", f"start a {d} timer", f"set timer {d}", f"timer {d}", f"count down {d}",
+        f"countdown for {d}", f"start a countdown for {d}", f"make a timer for {d}", f"put a timer on for {d}",
+        f"create a timer for {d}", f"set the timer to {d}", f"can you time {d}", f"time {d} for me",
+        f"give me a {d} timer", f"i need a timer for {d}", f"add a timer for {d}", f"new timer {d}",
+        f"let me know when {d} is up", f"tell me when {d} have passed", f"alert me in {d}",
+        f"ring in {d}", f"start counting down from {d}", f"timer for {d} please", f"a timer for {d}",
+        f"set an egg timer for {d}", f"set a kitchen timer for {d}", f"i need {d} on the clock",
+        f"for {d} set a timer", f"{d} on the timer", f"put {d} on the timer", f"buzz me in {d}",
+        f"set a countdown of {d}", f"time me for {d}", f"start timing {d}"])
+    return _dress(rng, core), {"name": "set_timer", "arguments": {"seconds": seconds}}, f"Timer set for {R}."
+
+
+def gen_cancel(rng):
+    core = rng.choice([
+        "cancel the timer", "cancel my timer", "stop the timer", "cancel timer", "delete the timer",
+        "cancel all timers", "stop all timers", "remove the timer", "clear the timer", "kill the timer",
+        "turn off the timer", "get rid of the timer", "never mind the timer", "forget the timer",
+        "cancel the countdown", "stop the countdown", "abort the timer", "end the timer", "timer off",
+        "switch off the timer", "delete all my timers", "cancel my timers", "clear all timers",
+        "reset the timer", "i don't need the timer anymore", "no more timer", "scrap the timer",
+        "call off the timer", "drop the timer", "stop timer", "cancel the kitchen timer", "cancel the egg timer",
+        "remove all timers", "turn the timer off", "shut off the timer", "disable the timer", "cancel it the timer"])
+    return _dress(rng, core), {"name": "cancel_timer", "arguments": {}}, f"Okay, {R}."
+
+
+ON_VERBS = ["turn on", "switch on", "power on", "put on", "start", "activate", "enable", "fire up", "light up",
+            "bring up", "boot up", "open up", "flip on", "kick on", "get", "hit", "click on", "crank on"]
+OFF_VERBS = ["turn off", "switch off", "power off", "shut off", "shut down", "kill", "stop", "deactivate",
+             "disable", "cut", "flip off", "turn out", "put out", "knock off", "cut off", "close", "douse",
+             "switch out", "power down"]
+
+
+def _device_phrase(rng, device, room):
+    d = rng.choice(DEVICES[device])
+    r = rng.choice(ROOMS[room])
+    return rng.choice([f"{_the(rng)}{r} {d}", f"{_the(rng)}{d} in the {r}", f"{_the(rng)}{d} in {r}",
+                       f"{_the(rng)}{r} {d}", f"{_the(rng)}{d} of the {r}", f"{_the(rng)}{d} in my {r}"]), d, r
+
+
+def _switch_core(rng, state, phrase, r, d):
+    verbs = ON_VERBS if state == "on" else OFF_VERBS
+    v = rng.choice(verbs)
+    particle_verb = v.split()
+    cores = [f"{v} {phrase}", f"{phrase} {state}", f"{v} {phrase}", f"{v} {phrase}"]
+    if len(particle_verb) == 2 and particle_verb[1] in ("on", "off", "up", "out", "down"):
+        cores.append(f"{particle_verb[0]} {phrase} {particle_verb[1]}")
+        cores.append(f"{particle_verb[0]} {phrase} {particle_verb[1]}")
+    cores += [f"i want {phrase} {state}", f"make sure {phrase} is {state}", f"can we have {phrase} {state}",
+              f"in the {r} {v} the {d}", f"{r} {d} {state}", f"{state} with {phrase}", f"{d} {state} in the {r}",
+              f"let's get {phrase} {state}", f"set {phrase} to {state}", f"i need {phrase} {state}",
+              f"{phrase} needs to be {state}", f"could {phrase} be {state}", f"put {phrase} {state}",
+              f"leave {phrase} {state}", f"have {phrase} {state}", f"{r} {d} {state} please"]
+    if state == "off":
+        cores += [f"{phrase} is still on {v} it", f"no more {phrase}", f"i don't need {phrase} anymore",
+                  f"{phrase} shouldn't be on", f"nobody is in the {r} {v} the {d}"]
+    else:
+        cores += [f"it's dark in the {r}", f"i need some {d} in the {r}"] if device_is_light(d) else [f"get {phrase} going"]
+    return rng.choice(cores)
+
+
+def device_is_light(spoken: str) -> bool:
+    return any(w in spoken for w in ("light", "lamp", "bulb"))
+
+
+def _device_reply(device, room):
+    return f"Okay, the {ROOM_SPOKEN[room]} {DEVICE_SPOKEN[device]} is {R}."
+
+
+def gen_device(rng):
+    device, room, state = rng.choice(list(DEVICES)), rng.choice(list(ROOMS)), rng.choice(["on", "off"])
+    phrase, d, r = _device_phrase(rng, device, room)
+    core = _switch_core(rng, state, phrase, r, d)
+    call = {"name": "set_device", "arguments": {"device": device, "room": room, "state": state}}
+    return _dress(rng, core), call, _device_reply(device, room)
+
+
+def _percent_phrase(rng, pct):
+    if pct == 50 and rng.random() < 0.3:
+        return rng.choice(["half", "half brightness", "fifty percent"])
+    if pct == 100 and rng.random() < 0.4:
+        return rng.choice(["full", "full brightness", "max", "maximum", "one hundred percent", "a hundred percent"])
+    if pct == 0 and rng.random() < 0.4:
+        return rng.choice(["zero", "zero percent", "nothing"])
+    return f"{say_number(rng, pct)} {rng.choice(['percent', 'percent', '%', 'per cent', ''])}".strip()
+
+
+def gen_brightness(rng):
+    room = rng.choice(list(ROOMS))
+    pct = rng.choice([rng.randint(0, 100), rng.randint(1, 10) * 10, rng.choice([0, 5, 25, 50, 75, 100])])
+    r = rng.choice(ROOMS[room])
+    light = rng.choice(["lights", "light", "lamps", "lamp", "lighting", "brightness"])
+    p = _percent_phrase(rng, pct)
+    verb = rng.choice(["dim", "set", "brighten", "turn", "adjust", "change", "put", "lower", "raise", "bring",
+                       "make", "take", "drop", "increase", "decrease", "turn down", "turn up"])
+    core = rng.choice([
+        f"{verb} the {r} {light} to {p}", f"{verb} the {light} in the {r} to {p}", f"{r} {light} to {p}",
+        f"{r} {light} {p}", f"set the {r} brightness to {p}", f"set {r} brightness to {p}",
+        f"make the {r} {light} {p}", f"{verb} the {r} to {p}", f"{p} brightness in the {r}",
+        f"{p} in the {r}", f"in the {r} {verb} the {light} to {p}", f"{light} in the {r} at {p}",
+        f"put the {r} {light} at {p}", f"i want the {r} {light} at {p}", f"set the {light} to {p} in the {r}",
+        f"{verb} {r} {light} to {p}", f"{verb} the {r} {light} {p}", f"the {r} {light} at {p}",
+        f"can you dim the {r} to {p}", f"dim {r} to {p}", f"brightness {p} {r}", f"{r} brightness {p}",
+        f"{light} {p} in the {r}", f"set {light} in {r} to {p}"])
+    call = {"name": "set_brightness", "arguments": {"room": room, "percent": pct}}
+    return _dress(rng, core), call, f"Okay, the {ROOM_SPOKEN[room]} lights are at {R}."
+
+
+def gen_thermostat(rng):
+    if rng.random() < 0.5:
+        degrees = rng.randint(60, 80) + (0.5 if rng.random() < 0.15 else 0)
+    else:
+        degrees = rng.randint(15, 28) + (0.5 if rng.random() < 0.2 else 0)
+    if rng.random() < 0.05:
+        degrees = rng.randint(5, 95)
+    n = say_number(rng, degrees)
+    deg = rng.choice(["degrees", "degrees", "", "degrees celsius", "degrees fahrenheit", "celsius", "fahrenheit"])
+    t = f"{n} {deg}".strip()
+    thing = rng.choice(["thermostat", "heat", "heating", "temperature", "temp", "ac", "air conditioning", "house",
+                        "climate", "central heating", "thermostat temperature", "house temperature"])
+    core = rng.choice([
+        f"set the {thing} to {t}", f"{thing} to {t}", f"set {thing} {t}", f"change the {thing} to {t}",
+        f"make it {t}", f"make it {t} in here", f"i want it {t}", f"turn the {thing} to {t}",
+        f"turn the {thing} up to {t}", f"turn the {thing} down to {t}", f"put the {thing} on {t}",
+        f"adjust the {thing} to {t}", f"set it to {t}", f"bring the {thing} to {t}", f"raise the {thing} to {t}",
+        f"lower the {thing} to {t}", f"warm it up to {t}", f"cool it down to {t}", f"heat the house to {t}",
+        f"keep the house at {t}", f"thermostat {t}", f"{t} on the thermostat", f"set the thermostat at {t}",
+        f"can you put the {thing} at {t}", f"i'd like the {thing} at {t}", f"heat to {t}", f"cool to {t}",
+        f"set the heat to {t} please", f"crank the heat to {t}", f"drop the {thing} to {t}",
+        f"increase the {thing} to {t}", f"decrease the {thing} to {t}", f"{t} please on the thermostat"])
+    call = {"name": "set_thermostat", "arguments": {"degrees": degrees}}
+    return _dress(rng, core), call, f"Okay, the thermostat is set to {R}."
+
+
+def gen_sensor(rng):
+    room, kind = rng.choice(list(ROOMS)), rng.choice(["temperature", "humidity"])
+    r = rng.choice(ROOMS[room])
+    if kind == "temperature":
+        core = rng.choice([
+            f"what's the temperature in the {r}", f"how warm is the {r}", f"how hot is it in the {r}",
+            f"how cold is it in the {r}", f"{r} temperature", f"temperature in the {r}", f"is it cold in the {r}",
+            f"is the {r} warm", f"what temperature is the {r}", f"how warm is it in the {r}",
+            f"check the {r} temperature", f"read the {r} temperature", f"what's the {r} temperature",
+            f"what is the temperature of the {r}", f"tell me the temperature in the {r}", f"how hot is the {r}",
+            f"temp in the {r}", f"what's the temp in the {r}", f"how many degrees is it in the {r}",
+            f"is it warm in the {r}", f"in the {r} what's the temperature", f"what's it like in the {r} temperature wise",
+            f"{r} temp", f"how chilly is the {r}", f"is the {r} too hot", f"what does the {r} thermometer say",
+            f"get me the temperature from the {r}", f"temperature reading for the {r}", f"how cool is the {r}"])
+    else:
+        core = rng.choice([
+            f"what's the humidity in the {r}", f"how humid is the {r}", f"how humid is it in the {r}",
+            f"{r} humidity", f"humidity in the {r}", f"is it humid in the {r}", f"how damp is the {r}",
+            f"check the {r} humidity", f"read the {r} humidity", f"what's the {r} humidity",
+            f"what is the humidity of the {r}", f"tell me the humidity in the {r}", f"is the {r} dry",
+            f"how dry is the {r}", f"humidity level in the {r}", f"what's the humidity level in the {r}",
+            f"how much moisture is in the {r}", f"is the {r} too humid", f"in the {r} what's the humidity",
+            f"get me the humidity from the {r}", f"how muggy is it in the {r}", f"is the air dry in the {r}",
+            f"what's the relative humidity in the {r}", f"humidity reading for the {r}", f"how sticky is the {r}"])
+    call = {"name": "read_sensor", "arguments": {"room": room, "kind": kind}}
+    return _dress(rng, core, imperative=False), call, f"The {ROOM_SPOKEN[room]} {kind} is {R}."
+
+
+def _operand(rng):
+    kind = rng.random()
+    if kind < 0.55:
+        return rng.randint(0, 20)
+    if kind < 0.85:
+        return rng.randint(10, 100)
+    if kind < 0.95:
+        return rng.randint(100, 2000)
+    return round(rng.randint(1, 99) + rng.choice([0.5, 0.25, 0.1, 0.2, 0.75]), 2)
+
+
+def gen_calculate(rng):
+    a, b, c = _operand(rng), _operand(rng), _operand(rng)
+    if rng.random() < 0.3:
+        b = rng.randint(1, 12)
+    A, B, C = say_number(rng, a), say_number(rng, b), say_number(rng, c)
+    pa, pb, pc = _plain(a), _plain(b), _plain(c)
+    form = rng.random()
+    plus = rng.choice(["plus", "plus", "and", "add"])
+    minus = rng.choice(["minus", "minus", "take away", "less"])
+    times = rng.choice(["times", "times", "multiplied by", "x", "by"])
+    div = rng.choice(["divided by", "divided by", "over", "divide by", "split by"])
+    if form < 0.6:
+        op = rng.choice(["+", "-", "*", "/"])
+        spoken = {"+": plus, "-": minus, "*": times, "/": div}[op]
+        if op == "/" and b == 0:
+            b, B, pb = 4, "four", "4"
+        expr = f"{pa}{op}{pb}"
+        q = f"{A} {spoken} {B}"
+    elif form < 0.75:
+        op1, op2 = rng.choice(["+", "-", "*", "/"]), rng.choice(["+", "-", "*", "/"])
+        if c == 0:
+            c, C, pc = 3, "three", "3"
+        w = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
+        expr = f"{pa}{op1}{pb}{op2}{pc}"
+        q = f"{A} {w[op1]} {B} {w[op2]} {C}"
+    else:
+        pick = rng.randint(0, 9)
+        if pick == 0:
+            expr, q = f"{pa}+{pb}", rng.choice([f"add {A} and {B}", f"add {A} to {B}", f"the sum of {A} and {B}", f"sum of {A} and {B}"])
+        elif pick == 1:
+            expr, q = f"{pb}-{pa}", rng.choice([f"subtract {A} from {B}", f"take {A} from {B}", f"take {A} away from {B}"])
+        elif pick == 2:
+            expr, q = f"{pa}*{pb}", rng.choice([f"multiply {A} by {B}", f"multiply {A} and {B}", f"the product of {A} and {B}", f"{A} multiplied with {B}"])
+        elif pick == 3:
+            b = b or 2
+            expr, q = f"{pa}/{_plain(b)}", rng.choice([f"divide {A} by {say_number(rng, b)}", f"{A} split {say_number(rng, b)} ways"])
+        elif pick == 4:
+            expr, q = f"{pa}*{pa}", rng.choice([f"{A} squared", f"square {A}", f"{A} times itself"])
+        elif pick == 5:
+            expr, q = f"{pa}/2", rng.choice([f"half of {A}", f"half {A}", f"{A} halved"])
+        elif pick == 6:
+            expr, q = f"{pa}*2", rng.choice([f"double {A}", f"twice {A}", f"{A} doubled"])
+        elif pick == 7:
+            expr, q = f"{pa}*3", rng.choice([f"triple {A}", f"{A} tripled", f"three times {A}"])
+        elif pick == 8:
+            expr, q = f"{pa}*{pb}/100", rng.choice([f"{A} percent of {B}", f"what's {A} percent of {B}", f"{A} % of {B}"])
+        else:
+            expr, q = f"{pa}*{pa}*{pa}", rng.choice([f"{A} cubed", f"{A} to the third"])
+    core = rng.choice([
+        f"what is {q}", f"what's {q}", f"whats {q}", f"{q}", f"calculate {q}", f"how much is {q}",
+        f"what does {q} make", f"what does {q} equal", f"{q} equals", f"{q} is what", f"compute {q}",
+        f"work out {q}", f"what do you get for {q}", f"solve {q}", f"tell me {q}", f"quick math {q}",
+        f"do the math {q}", f"figure out {q}", f"what's the answer to {q}", f"{q} equals what",
+        f"can you calculate {q}", f"what would {q} be", f"what is the result of {q}", f"math {q}",
+        f"how much would {q} be", f"what comes out of {q}", f"help me with {q}", f"what's {q} equal to"])
+    call = {"name": "calculate", "arguments": {"expression": expr}}
+    return _dress(rng, core, imperative=False), call, f"That's {R}."
+
+
+def _conversion(rng):
+    group = rng.choice(UNIT_GROUPS)
+    src, dst = rng.sample(group, 2)
+    if group == ["celsius", "fahrenheit"]:
+        value = rng.randint(-20, 40) if src == "celsius" else rng.randint(0, 110)
+        value = abs(value)
+    else:
+        value = rng.choice([rng.randint(1, 20), rng.randint(1, 200), rng.randint(1, 10) * 5, 1, 1,
+                            round(rng.randint(1, 20) + 0.5, 1), rng.randint(100, 1000)])
+    return src, dst, value
+
+
+def gen_convert(rng):
+    src, dst, value = _conversion(rng)
+    s, d = rng.choice(UNITS[src]), rng.choice(UNITS[dst])
+    if src == "celsius" and rng.random() < 0.5 and s in ("celsius", "c"):
+        s = f"degrees {s}"
+    v = say_number(rng, value)
+    if value == 1 and rng.random() < 0.6:
+        v = rng.choice(["a", "one"])
+    if value == 0.5 and rng.random() < 0.5:
+        v = "half a"
+    core = rng.choice([
+        f"convert {v} {s} to {d}", f"convert {v} {s} into {d}", f"{v} {s} in {d}", f"{v} {s} to {d}",
+        f"how many {d} in {v} {s}", f"how many {d} is {v} {s}", f"how many {d} are in {v} {s}",
+        f"what is {v} {s} in {d}", f"what's {v} {s} in {d}", f"{v} {s} is how many {d}",
+        f"{v} {s} equals how many {d}", f"change {v} {s} to {d}", f"what's {v} {s} in {d}",
+        f"how much is {v} {s} in {d}", f"{v} {s} in {d} please", f"turn {v} {s} into {d}",
+        f"what are {v} {s} in {d}", f"give me {v} {s} in {d}", f"{v} {s} how many {d}",
+        f"express {v} {s} in {d}", f"{s} to {d} {v}", f"convert {s} to {d} {v}",
+        f"what is {v} {s} converted to {d}", f"in {d} how much is {v} {s}", f"{v} {s} into {d}",
+        f"if i have {v} {s} how many {d} is that", f"how many {d} make {v} {s}", f"what does {v} {s} come to in {d}"])
+    call = {"name": "convert", "arguments": {"value": value, "from": src, "to": dst}}
+    return _dress(rng, core, imperative=False), call, f"That's {R}."
+
+
+def gen_chit_chat(rng):
+    intent = rng.choice(list(CHIT_CHAT))
+    reply, phrases = CHIT_CHAT[intent]
+    core = rng.choice(phrases)
+    if rng.random() < 0.2:
+        core = f"{rng.choice(['hey parley', 'parley', 'um', 'so', 'ok', 'well', 'oh'])} {core}"
+    if rng.random() < 0.1:
+        core = f"{core} {rng.choice(['parley', 'buddy', 'friend', 'then', 'again', 'mate'])}"
+    return core, None, reply
+
+
+def _fill(rng, template):
+    out = template
+    while "{" in out:
+        start = out.index("{")
+        key = out[start + 1:out.index("}", start)]
+        if key == "num":
+            value = say_number(rng, rng.choice([rng.randint(1, 12), rng.randint(1, 100), rng.randint(100, 999)]))
+        elif key == "device":
+            value = rng.choice(DEVICES[rng.choice(list(DEVICES))])
+        elif key == "udevice":
+            value = rng.choice(UNKNOWN_DEVICES)
+        elif key == "uroom":
+            value = rng.choice(UNKNOWN_ROOMS)
+        else:
+            value = rng.choice(FILL[key])
+        out = out[:start] + value + out[out.index("}", start) + 1:]
+    return out
+
+
+def gen_out_of_domain(rng):
+    core = _fill(rng, rng.choice(OUT_OF_DOMAIN))
+    return _dress(rng, core, imperative=False), None, CANT
+
+
+def gen_which_room(rng):
+    """A device command without a room: ask, and the follow-up names the room."""
+    device, state = rng.choice(list(DEVICES)), rng.choice(["on", "off"])
+    d = rng.choice(DEVICES[device])
+    v = rng.choice(ON_VERBS if state == "on" else OFF_VERBS)
+    core = rng.choice([f"{v} the {d}", f"{d} {state}", f"{v} {_the(rng)}{d}", f"i want the {d} {state}"])
+    return _dress(rng, core), None, WHICH_ROOM, {"device": device, "state": state}
+
+
+SKILLS = {
+    "get_time": (gen_time, 5), "get_date": (gen_date, 5), "set_timer": (gen_timer, 12), "cancel_timer": (gen_cancel, 4),
+    "set_device": (gen_device, 16), "set_brightness": (gen_brightness, 9), "set_thermostat": (gen_thermostat, 7),
+    "read_sensor": (gen_sensor, 8), "calculate": (gen_calculate, 14), "convert": (gen_convert, 12),
+    "chit_chat": (gen_chit_chat, 8), "out_of_domain": (gen_out_of_domain, 14),
+}
+
+
+# ---------------------------------------------------------------- follow-ups
+
+def _follow_up(rng) -> Example:
+    """A first exchange and a short second request that only makes sense after it."""
+    kind = rng.choice(["device_room", "device_state", "device_other", "brightness", "sensor_room",
+                       "sensor_kind", "convert_to", "timer_again", "which_room"])
+    if kind == "which_room":
+        first, _, text0, info = gen_which_room(rng)
+        room = rng.choice(list(ROOMS))
+        r = rng.choice(ROOMS[room])
+        second = rng.choice([f"the {r}", f"{r}", f"in the {r}", f"the one in the {r}", f"{r} please",
+                             f"um the {r}", f"in the {r} please", f"{r} one"])
+        call = {"name": "set_device", "arguments": {"device": info["device"], "room": room, "state": info["state"]}}
+        history = [{"role": "user", "content": first}, {"role": "assistant", "content": text0}]
+        return Example(history + [{"role": "user", "content": second}], call, _device_reply(info["device"], room), "follow_up")
+    gen = {"device_room": gen_device, "device_state": gen_device, "device_other": gen_device,
+           "brightness": gen_brightness, "sensor_room": gen_sensor, "sensor_kind": gen_sensor,
+           "convert_to": gen_convert, "timer_again": gen_timer}[kind]
+    first, call0, text0 = gen(rng)
+    args = dict(call0["arguments"])
+    name = call0["name"]
+    if kind in ("device_room", "brightness", "sensor_room"):
+        room = rng.choice([r for r in ROOMS if r != args["room"]])
+        r = rng.choice(ROOMS[room])
+        second = rng.choice([f"and in the {r}", f"and the {r}", f"what about the {r}", f"the {r} too",
+                             f"same for the {r}", f"also the {r}", f"and {r}", f"now the {r}", f"how about the {r}",
+                             f"and in the {r} too", f"do the {r} as well", f"the {r} as well", f"and in the {r} please",
+                             f"same in the {r}", f"what about in the {r}", f"and the one in the {r}"])
+        args["room"] = room
+    elif kind == "device_state":
+        state = "off" if args["state"] == "on" else "on"
+        second = rng.choice([f"now turn it {state}", f"turn it {state}", f"turn it back {state}",
+                             f"switch it {state} again", f"actually turn it {state}", f"ok now {state}",
+                             f"and now {state}", f"{state} again please", f"and switch it {state}", f"turn that {state}",
+                             f"put it back {state}", f"switch that {state}"])
+        args["state"] = state
+    elif kind == "device_other":
+        device = rng.choice([x for x in DEVICES if x != args["device"]])
+        d = rng.choice(DEVICES[device])
+        second = rng.choice([f"and the {d}", f"the {d} too", f"also the {d}", f"what about the {d}",
+                             f"and the {d} as well", f"same with the {d}", f"and the {d} in there"])
+        args["device"] = device
+    elif kind == "sensor_kind":
+        kind2 = "humidity" if args["kind"] == "temperature" else "temperature"
+        word = rng.choice(["humidity", "humidity level"] if kind2 == "humidity" else ["temperature", "temp"])
+        second = rng.choice([f"and the {word}", f"what about the {word}", f"and {word}", f"how about the {word}",
+                             f"and the {word} there", f"what's the {word} there"])
+        args["kind"] = kind2
+    elif kind == "convert_to":
+        group = next(g for g in UNIT_GROUPS if args["from"] in g)
+        options = [u for u in group if u not in (args["from"], args["to"])]
+        if not options:
+            return _follow_up(rng)
+        dst = rng.choice(options)
+        d = rng.choice(UNITS[dst])
+        second = rng.choice([f"and in {d}", f"what about {d}", f"and {d}", f"how about in {d}", f"in {d}",
+                             f"now in {d}", f"and how many {d}", f"what's that in {d}"])
+        args["to"] = dst
+    else:  # timer_again
+        seconds = _timer_seconds(rng)
+        d = say_duration(rng, seconds)
+        second = rng.choice([f"and another one for {d}", f"another timer for {d}", f"and one for {d}",
+                             f"also {d}", f"and a second one for {d}", f"one more for {d}"])
+        args["seconds"] = seconds
+    call = {"name": name, "arguments": args}
+    history = [{"role": "user", "content": first},
+               {"role": "assistant", "content": text0, "tool_calls": [call0]},
+               {"role": "user", "content": second}]
+    text = {"set_device": lambda: _device_reply(args["device"], args["room"]),
+            "set_brightness": lambda: f"Okay, the {ROOM_SPOKEN[args['room']]} lights are at {R}.",
+            "read_sensor": lambda: f"The {ROOM_SPOKEN[args['room']]} {args['kind']} is {R}."}.get(name, lambda: text0)()
+    return Example(history, call, text, "follow_up")
+
+
+def _single(rng) -> Example:
+    names = list(SKILLS)
+    weights = [SKILLS[n][1] for n in names]
+    skill = rng.choices(names, weights)[0]
+    if skill == "set_device" and rng.random() < 0.08:
+        request, call, text, _ = gen_which_room(rng)
+        return Example([{"role": "user", "content": request}], call, text, "which_room")
+    request, call, text = SKILLS[skill][0](rng)
+    return Example([{"role": "user", "content": request}], call, text, skill)
+
+
+def generate_example(rng: random.Random) -> Example:
+    if rng.random() < 0.2:
+        return _follow_up(rng)
+    example = _single(rng)
+    if rng.random() < 0.25:
+        # An unrelated earlier exchange: the model must learn to ignore context that does not apply.
+        before = _single(rng)
+        prior = {"role": "assistant", "content": before.text}
+        if before.call:
+            prior["tool_calls"] = [before.call]
+        example.history = before.history + [prior] + example.history
+    return example
+
+
+def generate_corpus(n: int, seed: int = 0) -> list[Example]:
+    rng = random.Random(seed)
+    return [generate_example(rng) for _ in range(n)]
+
+
+def main(argv=None) -> int:
+    """Print a few examples: `python -m dllm_core.corpus [N] [SEED]`."""
+    import sys
+    argv = list(sys.argv[1:] if argv is None else argv)
+    n, seed = (int(argv[0]) if argv else 10), (int(argv[1]) if len(argv) > 1 else 0)
+    for ex in generate_corpus(n, seed):
+        print(ex.prompt, "=>", ex.reply)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

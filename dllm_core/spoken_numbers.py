@@ -1,0 +1,199 @@
+"""Inverse text normalisation: turn a request as speech recognition writes it into the form the model reads.
+
+A tiny model copies digits well but cannot do arithmetic on words, so deterministic code does what
+production assistants do before their language model: lowercase, drop punctuation, spoken numbers to
+digits ("twenty five" -> 25, "two and a half" -> 2.5) and durations to seconds ("an hour and a half" ->
+5400 seconds). The corpus generator writes requests the way people speak; training and inference both read
+them through `normalize_request`, so the model only ever sees the normalised form.
+"""
+import re
+
+UNITS = {
+    "zero": 0, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7,
+    "eight": 8, "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14,
+    "fifteen": 15, "sixteen": 16, "seventeen": 17, "eighteen": 18, "nineteen": 19,
+}
+TENS = {"twenty": 20, "thirty": 30, "forty": 40, "fourty": 40, "fifty": 50, "sixty": 60, "seventy": 70,
+        "eighty": 80, "ninety": 90}
+SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+NUMBER_WORDS = set(UNITS) | set(TENS) | set(SCALES)
+
+# Words after which "a"/"an" means one of them ("a mile", "an hour").
+COUNTABLE = {
+    "hour", "minute", "second", "mile", "kilometer", "kilometre", "meter", "metre", "foot", "inch",
+    "centimeter", "centimetre", "kilogram", "kilo", "pound", "gram", "ounce", "liter", "litre", "gallon",
+    "cup", "milliliter", "millilitre", "yard", "dozen",
+}
+DURATION_SECONDS = {"hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "minute": 60, "minutes": 60,
+                    "min": 60, "mins": 60, "second": 1, "seconds": 1, "sec": 1, "secs": 1}
+
+_SYMBOLS = [("×", " times "), ("*", " times "), ("+", " plus "), ("÷", " divided by "), ("=", " "),
+            ("%", " percent "), ("°", " degrees "), ("?", " "), ("!", " "), (",", " "), (";", " "),
+            (":", " "), ('"', " "), ("(", " "), (")", " ")]
+
+
+def normalize_request(text: str) -> str:
+    """Lowercase, strip punctuation, spoken numbers to digits, durations to seconds."""
+    text = text.lower().replace("’", "'")
+    text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)                 # 1,000 -> 1000
+    text = re.sub(r"(?<=\d)\s*/\s*(?=\d)", " divided by ", text)     # 10/2 before / is dropped
+    text = re.sub(r"(?<=\d)\s*-\s*(?=\d)", " minus ", text)          # 10-2
+    text = re.sub(r"(?<=\d)x(?=\d)", " times ", text)                # 6x7
+    text = re.sub(r"(?<=\d)([a-z])", r" \1", text)                   # 5km -> 5 km
+    for symbol, spoken in _SYMBOLS:
+        text = text.replace(symbol, spoken)
+    text = re.sub(r"(?<!\d)\.|\.(?!\d)", " ", text)                  # keep only decimal points
+    text = text.replace("-", " ").replace("/", " ")
+    words = [w.strip("'") for w in text.split()]
+    words = _numbers_to_digits([w for w in words if w])
+    words = _durations_to_seconds(words)
+    return " ".join(words)
+
+
+def _is_number(word: str) -> bool:
+    return re.fullmatch(r"\d+(\.\d+)?", word) is not None
+
+
+def _format(value: float) -> str:
+    if float(value).is_integer():
+        return str(int(value))
+    return f"{value:.6f}".rstrip("0").rstrip(".")
+
+
+def _parse_cardinal(words: list[str], i: int) -> tuple[float, int]:
+    """Longest spoken cardinal starting at words[i]: (value, words used); used is 0 when none starts there."""
+    total, current, last, j, used = 0, 0, None, i, 0
+    while j < len(words):
+        w = words[j]
+        if w in UNITS and UNITS[w] < 10 and last in (None, "tens", "hundred", "scale"):
+            current, last = current + UNITS[w], "unit"
+        elif w in UNITS and last in (None, "hundred", "scale"):
+            current, last = current + UNITS[w], "teen"
+        elif w in TENS and last in (None, "hundred", "scale"):
+            current, last = current + TENS[w], "tens"
+        elif w == "hundred" and last in ("unit", "teen", "tens") and current < 100:
+            current, last = current * 100, "hundred"
+        elif w in SCALES and w != "hundred" and last in ("unit", "teen", "tens", "hundred"):
+            total, current, last = total + current * SCALES[w], 0, "scale"
+        elif w == "and" and last in ("hundred", "scale") and j + 1 < len(words) and (
+                words[j + 1] in UNITS or words[j + 1] in TENS):
+            j += 1
+            continue
+        else:
+            break
+        j += 1
+        used = j - i
+    return total + current, used
+
+
+def _numbers_to_digits(words: list[str]) -> list[str]:
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        w = words[i]
+        nxt = words[i + 1] if i + 1 < len(words) else ""
+        # "a hundred", "a thousand"
+        if w in ("a", "one") and nxt in SCALES:
+            value, used = _parse_cardinal(["one"] + words[i + 1:], 0)
+            out.append(_format(value))
+            i += used
+            continue
+        # "a dozen", "half a dozen"
+        if w == "dozen":
+            if out and _is_number(out[-1]):
+                out[-1] = _format(float(out[-1]) * 12)
+            else:
+                out.append("12")
+            i += 1
+            continue
+        # "half a mile", "half an hour", "half hour"
+        if w == "half" and nxt in ("a", "an") and i + 2 < len(words) and _singular(words[i + 2]) in COUNTABLE:
+            out.append("0.5")
+            i += 2
+            continue
+        if w == "half" and nxt in DURATION_SECONDS:
+            out.append("0.5")
+            i += 1
+            continue
+        # "a quarter of an hour", "quarter of a mile", "three quarters of a cup"
+        if w in ("quarter", "quarters") and nxt == "of" and i + 2 < len(words) and words[i + 2] in ("a", "an"):
+            if out and out[-1] == "a":
+                out.pop()
+                out.append("0.25")
+            elif out and _is_number(out[-1]):
+                out[-1] = _format(float(out[-1]) * 0.25)
+            else:
+                out.append("0.25")
+            i += 3
+            continue
+        # "a mile", "an hour"
+        if w in ("a", "an") and _singular(nxt) in COUNTABLE:
+            out.append("1")
+            i += 1
+            continue
+        # "and a half" after a number or a counted unit: "two and a half", "an hour and a half"
+        if w == "and" and words[i + 1:i + 3] == ["a", "half"] and out and (
+                _is_number(out[-1]) or (len(out) >= 2 and _is_number(out[-2]))):
+            if _is_number(out[-1]):
+                out[-1] = _format(float(out[-1]) + 0.5)
+            else:
+                out[-2] = _format(float(out[-2]) + 0.5)
+            i += 3
+            continue
+        if w in NUMBER_WORDS:
+            value, used = _parse_cardinal(words, i)
+            if used:
+                out.append(_format(value))
+                i += used
+                continue
+        if w == "point" and out and _is_number(out[-1]) and "." not in out[-1]:
+            digits, j = _decimal_digits(words, i + 1)
+            if digits:
+                out[-1] += "." + digits
+                i = j
+                continue
+        if w == "a" and nxt == "couple" and words[i + 2:i + 3] == ["of"]:
+            out.append("2")
+            i += 3
+            continue
+        out.append(w)
+        i += 1
+    return out
+
+
+def _decimal_digits(words: list[str], j: int) -> tuple[str, int]:
+    """Digits spoken after "point": "five two" -> "52"."""
+    digits = ""
+    while j < len(words) and (words[j].isdigit() or UNITS.get(words[j], 10) < 10):
+        digits += words[j] if words[j].isdigit() else str(UNITS[words[j]])
+        j += 1
+    return digits, j
+
+
+def _singular(word: str) -> str:
+    if word.endswith("es") and word[:-2] in COUNTABLE:
+        return word[:-2]
+    if word == "feet":
+        return "foot"
+    return word[:-1] if word.endswith("s") and word[:-1] in COUNTABLE else word
+
+
+def _durations_to_seconds(words: list[str]) -> list[str]:
+    """Collapse "1 hour and 30 minutes" / "1.5 hours" / "90 minute" into "N seconds"."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        if _is_number(words[i]) and i + 1 < len(words) and words[i + 1] in DURATION_SECONDS:
+            seconds = 0.0
+            j = i
+            while j + 1 < len(words) and _is_number(words[j]) and words[j + 1] in DURATION_SECONDS:
+                seconds += float(words[j]) * DURATION_SECONDS[words[j + 1]]
+                j += 2
+                if j + 2 < len(words) and words[j] == "and" and _is_number(words[j + 1]) and words[j + 2] in DURATION_SECONDS:
+                    j += 1
+            out.extend([_format(round(seconds)), "seconds"])
+            i = j
+            continue
+        out.append(words[i])
+        i += 1
+    return out

@@ -1,0 +1,194 @@
+"""The assistant: one diffusion generation writes the tool call and the spoken reply; tools fill its slot.
+
+Loaded once per server and shared by every session: the model is only read (inference mode), and each
+reply's denoise loop runs in a worker thread (dllm_core.decoding.stream_generate), so the event loop keeps
+moving audio while a reply is written.
+
+For a reply like `<|call|> get_time<|say|> It's {result}.` respond() yields ToolCallEvent (the runtime
+has already run the tool and holds its result), then the spoken text with the slot filled as TextEvent
+segments, then DoneEvent. A tool the client declared as its own is reported with local=False and not run;
+the reply then ends at the call, as an OpenAI Realtime response does. When the client later adds the
+tool's output to the history, the same prompt is decoded again (greedy decoding is deterministic) and
+the client's output fills the slot.
+"""
+import asyncio
+import contextlib
+import itertools
+import threading
+import time
+import uuid
+from collections.abc import AsyncIterator
+from dataclasses import dataclass
+from pathlib import Path
+
+from dllm_core.chat_template import CALL, RESULT_SLOT, SAY, parse_call, render_prompt
+from dllm_core.checkpoint import load_model
+from dllm_core.decoding import DecodeParams, stream_generate
+from dllm_core.tokenizer import Tokenizer
+from streaming.tools import DEVICES, ROOMS, SENSOR_KINDS, TOOL_NAMES, UNITS, ToolRunner
+
+EMBEDDED_CHECKPOINT = Path(__file__).resolve().parent.parent / "dllm_core" / "checkpoints" / "parley-home"
+NOT_UNDERSTOOD = "Sorry, I didn't catch that."
+# Few-step threshold decoding: reveal what the model is sure of, finish whatever is left by the 4th pass.
+DEFAULT_DECODE = DecodeParams(algorithm="threshold", gen_length=32, block_length=32, steps=32, threshold=0.9,
+                              max_forward_passes=4)
+
+
+@dataclass
+class ToolCall:
+    name: str
+    arguments: dict
+    call_id: str
+
+
+@dataclass
+class AssistantReply:
+    text: str
+    tool_calls: list[ToolCall]
+    forward_passes: int
+    tokens: int
+    latency_ms: float
+
+
+@dataclass
+class ToolCallEvent:
+    call: ToolCall
+    local: bool
+    result: str | None = None      # what filled the slot; None for a client tool
+
+
+@dataclass
+class TextEvent:
+    text: str
+
+
+@dataclass
+class DoneEvent:
+    reply: AssistantReply
+
+
+ReplyEvent = ToolCallEvent | TextEvent | DoneEvent
+
+_ARGUMENT_CHECKS = {
+    "get_time": {}, "get_date": {}, "cancel_timer": {},
+    "set_timer": {"seconds": (int, float)},
+    "set_device": {"device": DEVICES, "room": ROOMS, "state": ("on", "off")},
+    "set_brightness": {"room": ROOMS, "percent": (int, float)},
+    "set_thermostat": {"degrees": (int, float)},
+    "read_sensor": {"room": ROOMS, "kind": SENSOR_KINDS},
+    "calculate": {"expression": (str,)},
+    "convert": {"value": (int, float), "from": UNITS, "to": UNITS},
+}
+
+
+def valid_call(call: dict) -> bool:
+    """The call names a known tool with exactly its argument keys and values of the right kind."""
+    checks = _ARGUMENT_CHECKS.get(call["name"])
+    if checks is None or set(call["arguments"]) != set(checks):
+        return False
+    for key, allowed in checks.items():
+        value = call["arguments"][key]
+        if isinstance(allowed[0], type):
+            if not isinstance(value, allowed) or isinstance(value, bool):
+                return False
+        elif value not in allowed:
+            return False
+    return True
+
+
+class Assistant:
+    def __init__(self, model, config, tokenizer: Tokenizer, decode: DecodeParams, max_prompt: int):
+        self.model, self.config, self.tokenizer, self.decode = model, config, tokenizer, decode
+        self.max_prompt = max_prompt
+        self.call_id, self.say_id = tokenizer.token_id(CALL), tokenizer.token_id(SAY)
+        self._ids = itertools.count(1)
+        self._ids_lock = threading.Lock()
+
+    @classmethod
+    def load(cls, checkpoint_dir=None, *, decode: DecodeParams | None = None) -> "Assistant":
+        path = Path(checkpoint_dir) if checkpoint_dir is not None else EMBEDDED_CHECKPOINT
+        model, config = load_model(path)
+        model.eval()
+        decode = decode or DEFAULT_DECODE
+        return cls(model, config, Tokenizer.load(path), decode, config.max_sequence_length - decode.gen_length)
+
+    def prompt_ids(self, history: list[dict]) -> list[int]:
+        return self.tokenizer.encode(render_prompt(history))[-self.max_prompt:]
+
+    def _new_call_id(self) -> str:
+        with self._ids_lock:
+            return f"call_{next(self._ids)}_{uuid.uuid4().hex[:8]}"
+
+    async def respond(self, history: list[dict], tools: ToolRunner, *,
+                      client_tools: set[str] = frozenset()) -> AsyncIterator[ReplyEvent]:
+        started = time.perf_counter()
+        history, client_result = _split_client_result(history)
+        tokens: list[int] = []
+        passes = 0
+        calls: list[ToolCall] = []
+        result: str | None = client_result
+        spoken: list[int] | None = None      # token ids after <|say|>, once it has been written
+        said, broken = "", False
+        blocks = stream_generate(self.model, self.prompt_ids(history), self.decode,
+                                 mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
+        async with contextlib.aclosing(blocks):
+            async for block in blocks:
+                tokens.extend(block.tokens)
+                passes = block.forward_passes
+                if spoken is not None:
+                    spoken.extend(block.tokens)
+                elif self.say_id in tokens:
+                    split = tokens.index(self.say_id)
+                    spoken = tokens[split + 1:]
+                    call, broken = self._read_call(tokens[:split])
+                    if call is not None and client_result is None:
+                        calls.append(call)
+                        if call.name in client_tools:
+                            yield ToolCallEvent(call, local=False)
+                            break
+                        result = await tools.run(call.name, call.arguments)
+                        yield ToolCallEvent(call, local=True, result=result)
+                if spoken is not None and not broken:
+                    text = self._spoken(spoken, result)
+                    if len(text) > len(said):
+                        yield TextEvent(text[len(said):])
+                        said = text
+        if (spoken is None or broken) and not calls:
+            said = NOT_UNDERSTOOD
+            yield TextEvent(said)
+        yield DoneEvent(AssistantReply(said, calls, passes, len(tokens), (time.perf_counter() - started) * 1000))
+
+    def _read_call(self, head: list[int]) -> tuple[ToolCall | None, bool]:
+        """(call, broken): the tool call written before <|say|>, if any and well formed."""
+        head = [t for t in head if t != self.config.eos_token_id]
+        if not head:
+            return None, False
+        if head[0] != self.call_id:
+            return None, True
+        parsed = parse_call(self.tokenizer.decode(head[1:]))
+        if parsed is None or parsed["name"] not in TOOL_NAMES or not valid_call(parsed):
+            return None, True
+        return ToolCall(parsed["name"], parsed["arguments"], self._new_call_id()), False
+
+    def _spoken(self, ids: list[int], result: str | None) -> str:
+        text = self.tokenizer.decode([t for t in ids if t != self.config.eos_token_id])
+        return text.replace(RESULT_SLOT, result if result is not None else "").strip()
+
+    def respond_sync(self, history: list[dict], tools: ToolRunner, *,
+                     client_tools: set[str] = frozenset()) -> AssistantReply:
+        async def collect():
+            async for event in self.respond(history, tools, client_tools=client_tools):
+                if isinstance(event, DoneEvent):
+                    return event.reply
+        return asyncio.run(collect())
+
+
+def _split_client_result(history: list[dict]) -> tuple[list[dict], str | None]:
+    """A history ending in a client tool's output: the history before that call, and the output."""
+    if not history or history[-1].get("role") != "tool":
+        return history, None
+    output = str(history[-1].get("content") or "")
+    end = len(history) - 1
+    while end > 0 and history[end - 1].get("role") in ("tool", "assistant"):
+        end -= 1
+    return history[:end], output

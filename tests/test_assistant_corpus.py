@@ -1,0 +1,73 @@
+"""The corpus generator: seeded, covers every skill, and sounds like speech recognition output."""
+import re
+
+from dllm_core.corpus import generate_corpus, number_words, say_duration
+from dllm_core.spoken_numbers import normalize_request
+from streaming.assistant import valid_call
+
+CORPUS = generate_corpus(3000, seed=7)
+
+
+def test_same_seed_same_corpus_other_seed_other_corpus():
+    again = generate_corpus(200, seed=7)
+    assert [(e.history, e.call, e.text) for e in again] == [(e.history, e.call, e.text) for e in CORPUS[:200]]
+    other = generate_corpus(200, seed=8)
+    assert [e.history for e in other] != [e.history for e in again]
+
+
+def test_every_skill_and_tool_is_covered():
+    skills = {e.skill for e in CORPUS}
+    assert {"get_time", "get_date", "set_timer", "cancel_timer", "set_device", "set_brightness", "set_thermostat",
+            "read_sensor", "calculate", "convert", "chit_chat", "out_of_domain", "follow_up", "which_room"} <= skills
+    tools = {e.call["name"] for e in CORPUS if e.call}
+    assert tools == {"get_time", "get_date", "set_timer", "cancel_timer", "set_device", "set_brightness",
+                     "set_thermostat", "read_sensor", "calculate", "convert"}
+
+
+def test_every_call_is_valid_and_every_tool_reply_has_the_slot():
+    for e in CORPUS:
+        if e.call:
+            assert valid_call(e.call), e.call
+            assert "{result}" in e.text
+        else:
+            assert "{result}" not in e.text
+
+
+def test_requests_look_like_speech_recognition_output():
+    requests = [e.history[-1]["content"] for e in CORPUS]
+    assert all(r == r.lower() and not re.search(r"[?!,;]", r) for r in requests)
+    joined = " ".join(requests)
+    for words in ["twenty", "hundred", "and a half", "hey parley", "um", "please", "could you"]:
+        assert words in joined
+    spoken = sum(bool(re.search(r"\b(one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\b", r))
+                 for r, e in zip(requests, CORPUS) if e.call and e.call["name"] in ("set_timer", "calculate"))
+    assert spoken > 0.5 * sum(1 for e in CORPUS if e.call and e.call["name"] in ("set_timer", "calculate"))
+
+
+def test_spoken_numbers_normalise_to_the_call_arguments():
+    """What the corpus says, once normalised, contains the digits the call needs (the model only copies)."""
+    for e in CORPUS:
+        if e.call and e.call["name"] == "set_timer" and e.skill == "set_timer":
+            assert str(e.call["arguments"]["seconds"]) in normalize_request(e.history[-1]["content"]).split()
+
+
+def test_follow_ups_change_one_argument_of_the_previous_call():
+    follow_ups = [e for e in CORPUS if e.skill == "follow_up" and e.history[1].get("tool_calls")]
+    assert len(follow_ups) > 200
+    for e in follow_ups:
+        before, after = e.history[1]["tool_calls"][0], e.call
+        assert before["name"] == after["name"]
+        changed = [k for k in after["arguments"] if after["arguments"][k] != before["arguments"][k]]
+        assert len(changed) == 1 or after["name"] == "set_timer"
+    assert any(e.history[-1]["content"].startswith("and in the") for e in follow_ups)
+
+
+def test_number_and_duration_words():
+    assert number_words(105) == "one hundred five"
+    assert number_words(3200) == "three thousand two hundred"
+    import random
+    rng = random.Random(0)
+    for seconds in (90, 1800, 5400, 420, 45, 3725):
+        for _ in range(5):
+            spoken = say_duration(rng, seconds)
+            assert normalize_request(spoken) == f"{seconds} seconds", spoken

@@ -1,0 +1,38 @@
+"""Spoken-number normalisation: what speech recognition writes becomes what the model reads."""
+import pytest
+
+from dllm_core.spoken_numbers import normalize_request
+
+
+@pytest.mark.parametrize("spoken, normal", [
+    ("what is seven times six", "what is 7 times 6"),
+    ("Set a timer for twenty five minutes.", "set a timer for 1500 seconds"),
+    ("set a timer for an hour and a half", "set a timer for 5400 seconds"),
+    ("half an hour", "1800 seconds"),
+    ("a minute and a half", "90 seconds"),
+    ("two hours and fifteen minutes", "8100 seconds"),
+    ("start a 10 minute timer", "start a 600 seconds timer"),
+    ("a quarter of an hour", "900 seconds"),
+    ("a couple of minutes", "120 seconds"),
+    ("one hundred and five plus three thousand two hundred", "105 plus 3200"),
+    ("fifteen hundred", "1500"),
+    ("seventy two and a half degrees", "72.5 degrees"),
+    ("twenty point five", "20.5"),
+    ("how many feet in a mile", "how many feet in 1 mile"),
+    ("three quarters of a cup", "0.75 cup"),
+    ("What's 12*7?", "what's 12 times 7"),
+    ("what is 10-3", "what is 10 minus 3"),
+    ("36 / 4", "36 divided by 4"),
+    ("dim the lights to 30%", "dim the lights to 30 percent"),
+    ("convert 5km to miles", "convert 5 km to miles"),
+    ("hey parley, turn on the kitchen light!", "hey parley turn on the kitchen light"),
+    ("one two three", "1 2 3"),
+])
+def test_spoken_numbers_become_digits(spoken, normal):
+    assert normalize_request(spoken) == normal
+
+
+def test_words_that_are_not_numbers_stay():
+    assert normalize_request("turn on the hallway light") == "turn on the hallway light"
+    assert normalize_request("a hundred") == "100"
+    assert normalize_request("the one in the kitchen") == "the 1 in the kitchen"
