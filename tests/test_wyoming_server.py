@@ -8,9 +8,11 @@ from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.client import AsyncTcpClient
 from wyoming.error import Error
 from wyoming.event import Event, async_read_event
+from wyoming.handle import Handled, HandledChunk
 from wyoming.info import Describe, Info
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
+from streaming.tools import ToolRunner
 from streaming.wyoming_server import SentenceBuffer, StableWords, WyomingService
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
 
@@ -36,7 +38,7 @@ def test_stable_words_only_emit_what_two_hypotheses_agree_on():
 
 @pytest.fixture
 async def server(engines):
-    service = WyomingService(engines, lambda: None, host="127.0.0.1", port=0)
+    service = WyomingService(engines, ToolRunner, host="127.0.0.1", port=0)
     await service.start()
     yield service
     await service.close()
@@ -140,3 +142,15 @@ async def test_a_malformed_event_line_gets_an_error_and_others_are_served(server
         assert "synthesize" in Error.from_event((await read_until(client, "error"))[-1]).text
         await client.write_event(Describe().event())
         assert (await read_until(client, "info"))[-1].type == "info"
+
+
+async def test_handle_answers_a_transcript_with_parleys_reply(server, needs_assistant):
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(Transcript(text="Turn on the kitchen light.").event())
+        events = await read_until(client, "handled-stop")
+    types = [e.type for e in events]
+    assert types[0] == "handled-start" and types[-2:] == ["handled", "handled-stop"]
+    reply = Handled.from_event(events[-2]).text
+    assert "kitchen light" in reply.lower() and "on" in reply.lower()
+    streamed = "".join(HandledChunk.from_event(e).text for e in events if e.type == "handled-chunk")
+    assert streamed.split() == reply.split()
