@@ -51,7 +51,7 @@ class TranscriptionQueue:
             with self._wake:
                 while not self._heap:
                     self._wake.wait()
-                _, _, future, audio = heapq.heappop(self._heap)
+                priority, _, future, audio = heapq.heappop(self._heap)
             try:
                 if future.set_running_or_notify_cancel():
                     try:

@@ -40,5 +40,8 @@ class Metrics:
         elif isinstance(event, Error):
             self.errors.labels(event.code).inc()
 
+    def client_error(self, code: str) -> None:
+        self.errors.labels(code).inc()
+
     def render(self) -> bytes:
         return generate_latest(self.registry)

@@ -22,6 +22,7 @@ import json
 import time
 import uuid
 from dataclasses import dataclass, field, replace
+from typing import Callable
 
 import numpy as np
 
@@ -164,12 +165,14 @@ class _Output:
 
 class RealtimeProtocol:
     def __init__(self, *, session_id: str, model: str, defaults: SessionConfig,
-                 max_message_bytes: int = 4 * 1024 * 1024, beta: bool = False):
+                 max_message_bytes: int = 4 * 1024 * 1024, beta: bool = False,
+                 on_client_error: Callable[[str], None] | None = None):
         self.session_id = session_id
         self.model = model
         self.config = replace(defaults)
         self.max_message_bytes = max_message_bytes
         self.beta = beta
+        self.on_client_error = on_client_error     # told the code of every rejected client event (metrics)
         self.input_format: dict = self._format_for(defaults.input_rate)
         self.output_format: dict = self._format_for(defaults.output_rate)
         self.tools: list[dict] = []
@@ -215,6 +218,8 @@ class RealtimeProtocol:
             return handler(event)
         except ClientError as err:
             self._error(err.code, err.message, err.param, event_id)
+            if self.on_client_error:
+                self.on_client_error(err.code)
             return []
 
     def handle(self, event: SessionEvent) -> None:

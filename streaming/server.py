@@ -91,7 +91,9 @@ def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None =
         if setup is not None:
             setup(app, ctx)
     if (config.web_dir / "index.html").exists():
-        app.router.add_get("/", lambda request: web.FileResponse(config.web_dir / "index.html"))
+        async def index(request: web.Request) -> web.FileResponse:
+            return web.FileResponse(config.web_dir / "index.html")
+        app.router.add_get("/", index)
         app.router.add_static("/", config.web_dir)
     app.on_shutdown.append(_close_sessions)
     return app
@@ -135,7 +137,8 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
     protocol = realtime.RealtimeProtocol(
         session_id=session.id, model=request.query.get("model") or ctx.config.model, defaults=session.config,
         max_message_bytes=ctx.config.max_message_bytes,
-        beta=request.headers.get("OpenAI-Beta", "").startswith("realtime=v1"))
+        beta=request.headers.get("OpenAI-Beta", "").startswith("realtime=v1"),
+        on_client_error=ctx.metrics.client_error)
 
     async def flush() -> None:
         for frame in protocol.data_to_send():

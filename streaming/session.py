@@ -93,7 +93,8 @@ class _Turn:
     transcript_wall: float = 0.0
     job: asyncio.Task | None = None          # transcription in flight
     job_covers: int = 0                      # samples that job transcribes
-    latest: tuple[int, str] | None = None    # (samples covered, text) of the newest finished job
+    job_urgent: bool = False                 # that job is final quality (not a partial)
+    latest: tuple[int, str] | None = None    # (samples covered, text) of the newest final-quality job
     partial_words: list[str] = field(default_factory=list)
     last_job_done: int = 0                   # buffer length when the last job finished (partial cadence)
     committed: bool = False
@@ -328,31 +329,30 @@ class Session:
     # ---- transcription --------------------------------------------------------------------------
 
     def _transcribe(self, turn: _Turn, priority: int) -> None:
-        """Transcribe the turn's audio so far (unless a job already covers the latest speech)."""
-        if turn.job is not None and turn.job_covers >= turn.speech_end_samples:
-            return
-        if turn.latest and turn.latest[0] >= turn.speech_end_samples:
-            return
+        """Transcribe the turn's audio so far: BACKGROUND = a partial, URGENT = final quality."""
         if turn.job is not None:
-            return                                      # _after_job relaunches once it finishes
+            return                                      # _run_job follows up once this one finishes
+        if priority == URGENT and turn.latest and turn.latest[0] >= turn.speech_end_samples:
+            return
         audio = np.concatenate(self._buffer)
-        turn.job_covers = audio.size
+        turn.job_covers, turn.job_urgent = audio.size, priority == URGENT
         turn.job = self._spawn(self._run_job(turn, audio, priority), "stt")
 
     async def _run_job(self, turn: _Turn, audio: np.ndarray, priority: int) -> str:
         text = await self.engines.transcription.transcribe(audio, priority)
-        turn.job, turn.latest, turn.last_job_done = None, (audio.size, text), self._buffer_samples
+        turn.job, turn.last_job_done = None, self._buffer_samples
+        if priority == URGENT:
+            turn.latest = (audio.size, text)
         if turn.committed or turn is not self._turn:
             return text
+        if priority == BACKGROUND:
+            self._partial(turn, text)
         paused = self._detector is not None and self._detector.silence_ms > 0
-        if paused and audio.size >= turn.speech_end_samples:
+        if paused and priority == URGENT and audio.size >= turn.speech_end_samples:
             if self._detector.transcript_ready(text):
                 self._end_turn(turn)
-                return text
-        else:
-            self._partial(turn, text)
-            if paused:
-                self._transcribe(turn, URGENT)           # the pause came while a partial ran
+        elif paused:
+            self._transcribe(turn, URGENT)              # the pause came while this job ran
         return text
 
     def _partial(self, turn: _Turn, text: str) -> None:
@@ -375,7 +375,7 @@ class Session:
     async def _transcribe_committed(self, turn: _Turn, audio: np.ndarray) -> None:
         if turn.latest and turn.latest[0] >= turn.speech_end_samples:
             text = turn.latest[1]
-        elif turn.job is not None and turn.job_covers >= turn.speech_end_samples:
+        elif turn.job is not None and turn.job_urgent and turn.job_covers >= turn.speech_end_samples:
             text = await turn.job
         else:
             text = await self.engines.transcription.transcribe(audio, URGENT)
