@@ -98,7 +98,7 @@ class MqttHome:
         self._client: aiomqtt.Client | None = None
         self._connected = asyncio.Event()
         self._retained: dict[str, bytes] = {}     # latest payload per home/ topic
-        self._waiters: dict[str, list[tuple[asyncio.Future, Callable[[bytes], object]]]] = {}
+        self._waiters: dict[str, list[tuple[asyncio.Future, Callable[[bytes], object], bool]]] = {}
         self._task: asyncio.Task | None = None
 
     async def start(self) -> None:
@@ -120,23 +120,24 @@ class MqttHome:
         self._connected.set()
         try:
             async for message in client.messages:
-                self._receive(str(message.topic), bytes(message.payload))
+                self._receive(str(message.topic), bytes(message.payload), message.retain)
         finally:
             self._client = None
             self._connected.clear()
 
-    def _receive(self, topic: str, payload: bytes) -> None:
+    def _receive(self, topic: str, payload: bytes, retained: bool) -> None:
+        """retained=True marks a stored message replayed on (re)subscribing: it is no confirmation."""
         self._retained[topic] = payload
-        for future, parse in self._waiters.get(topic, []):
+        for future, parse, fresh_only in self._waiters.get(topic, []):
             value = parse(payload)
-            if value is not None and not future.done():
+            if value is not None and not future.done() and not (fresh_only and retained):
                 future.set_result(value)
 
     async def _wait_for(self, topic: str, parse: Callable[[bytes], T | None],
                         publish: tuple[str, str] | None = None) -> T | None:
         """Publish a command (if any), then wait for the next message on `topic` that `parse` accepts."""
         future = asyncio.get_running_loop().create_future()
-        entry = (future, parse)
+        entry = (future, parse, publish is not None)
         self._waiters.setdefault(topic, []).append(entry)
         try:
             if publish is not None:

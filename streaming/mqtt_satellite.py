@@ -36,6 +36,7 @@ SERVER_STATUS = f"{PREFIX}/server/status"
 SATELLITE_RATE = 16000               # both directions; ESP32-class satellites record and play 16 kHz
 MAX_AUDIO_BYTES = 64 * 1024          # 2 s of audio in one message; larger is a broken device
 MAX_TEXT_BYTES = 4096
+MAX_BACKLOG = 1000                   # events kept for the devices while the broker is away
 CHANNELS = ("audio/in", "control", "text/in", "status")
 
 
@@ -315,8 +316,8 @@ class SatelliteService:
                 return   # the connection is going; _serve's message loop notices and reconnects
 
     def send(self, message: Publish) -> None:
-        """Queue for the broker; while disconnected, audio (QoS 0) is dropped and events wait."""
-        if self._client is not None or message.qos > 0:
+        """Queue for the broker; while disconnected, audio (QoS 0) is dropped and events wait (up to a limit)."""
+        if self._client is not None or (message.qos > 0 and self._outbox.qsize() < MAX_BACKLOG):
             self._outbox.put_nowait(message)
 
     async def _receive(self, topic: str, payload: bytes) -> None:

@@ -255,6 +255,8 @@ class ParleyWyomingHandler(AsyncEventHandler):
             await self.write_event(self.info.event())
         elif Transcribe.is_type(event.type):
             self.audio = None
+            if self.partial is not None:
+                self.partial.cancel()
         elif AudioStart.is_type(event.type):
             start = AudioStart.from_event(event)
             self.audio, self.stable = AudioIn(start.rate), StableWords()
@@ -274,7 +276,12 @@ class ParleyWyomingHandler(AsyncEventHandler):
             await self.write_event(SynthesizeStopped().event())
         elif Synthesize.is_type(event.type):
             if self.synthesis is None:   # inside a stream it only repeats the text, for old servers
-                await self._speak(sentences(Synthesize.from_event(event).text))
+                texts = sentences(Synthesize.from_event(event).text)
+                if texts:
+                    await self._speak(texts)
+                else:                    # nothing to say is still an (empty) answer
+                    await self.write_event(AudioStart(rate=self.engines.tts.sample_rate, width=2, channels=1).event())
+                    await self.write_event(AudioStop().event())
         elif Transcript.is_type(event.type):
             await self._handle(Transcript.from_event(event).text)
         return True

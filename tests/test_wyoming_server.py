@@ -119,6 +119,12 @@ async def test_streaming_synthesis_ends_with_synthesize_stopped(server, engines)
     assert "bedroom lamp" in heard and "off" in heard and "good night" in heard
 
 
+async def test_nothing_to_say_is_still_an_answer(server):
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(Synthesize(text="  ").event())
+        assert [e.type for e in await read_until(client, "audio-stop")] == ["audio-start", "audio-stop"]
+
+
 async def test_bad_audio_is_an_error_and_the_connection_goes_on(server):
     async with AsyncTcpClient("127.0.0.1", server.port) as client:
         await client.write_event(AudioStart(rate=16000, width=1, channels=1).event())
