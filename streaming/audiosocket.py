@@ -88,6 +88,7 @@ class AudioSocketCall:
     def __init__(self) -> None:
         self.state = "connecting"          # connecting -> streaming -> ended | failed
         self.call_id: str | None = None
+        self.pending_marks: deque[str] = deque()   # always empty: Asterisk plays frames as they arrive
         self._parser = FrameParser()
         self._outbound: deque[Outbound] = deque()
         self._partial = b""

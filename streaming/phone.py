@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 PHONE_RATE = 8000        # both transports carry narrow-band 8 kHz audio; the Session resamples
 FRAME_SECONDS = 0.020    # one outbound frame of audio
 LATE_RESET = 0.100       # how far behind schedule the pacer catches up before it restarts the schedule
+PLAYOUT_TIMEOUT = 10.0   # longest wait for the far end to confirm our last words played before hanging up
 
 
 # --- call events (protocol machine -> call loop) ------------------------------------------------
@@ -70,6 +71,7 @@ class Outbound:
 
 
 class PhoneProtocol(Protocol):
+    pending_marks: deque[str]         # marks sent whose audio the far end has not confirmed as played
     def play(self, pcm16: bytes) -> None: ...
     def mark(self, name: str) -> None: ...
     def clear(self) -> list[Outbound]: ...
@@ -223,6 +225,7 @@ class _Call:
                     self.goodbye_id = self.session.say(GOODBYE)
             elif isinstance(event, MarkPlayed):
                 self.record.marks_played.append(event.name)
+                self.wake.set()
             elif isinstance(event, (CallEnded, StreamError)):
                 return event
         return CallEnded("connection closed")
@@ -254,6 +257,16 @@ class _Call:
             elif isinstance(event, ev.Error):
                 log.warning("call %s session error %s: %s", self.record.call_id, event.code, event.message)
 
+    async def _until_played(self) -> None:
+        """Twilio still holds audio until it echoes our last mark; hanging up earlier would cut the goodbye."""
+        deadline = time.monotonic() + PLAYOUT_TIMEOUT
+        while self.protocol.pending_marks and time.monotonic() < deadline:
+            self.wake.clear()
+            try:
+                await asyncio.wait_for(self.wake.wait(), deadline - time.monotonic())
+            except asyncio.TimeoutError:
+                break
+
     def _end(self, reason: str) -> None:
         self.end_reason, self.ending = reason, True
         self.wake.set()
@@ -269,6 +282,7 @@ class _Call:
             frame = self.protocol.pop_outbound()
             if frame is None:
                 if self.ending:
+                    await self._until_played()
                     self.hung_up.set()
                     return
                 self.wake.clear()

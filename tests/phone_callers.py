@@ -37,6 +37,7 @@ class _Caller:
         self._speech: deque[np.ndarray] = deque()   # 20 ms frames still to say
         self.speech_ended_at: float | None = None   # monotonic time the last speech frame left
         self.heard: list[np.ndarray] = []           # played reply frames (float32 at 8 kHz)
+        self.received: list[np.ndarray] = []        # every reply frame received, played or not
         self.frames_received = 0
         self.first_frame_after_speech: float | None = None
         self._playback: deque = deque()             # ("audio", frame) | ("mark", name) not yet played
@@ -60,6 +61,7 @@ class _Caller:
 
     def _received_audio(self, frame: np.ndarray) -> None:
         self.frames_received += 1
+        self.received.append(frame)
         if self.speech_ended_at is not None and self.first_frame_after_speech is None:
             self.first_frame_after_speech = time.monotonic()
         self._playback.append(("audio", frame))
@@ -153,8 +155,14 @@ class TwilioCaller(_Caller):
             await self._send({"event": "mark", "streamSid": self.stream_sid, "mark": {"name": name}})
 
     async def _receive_loop(self) -> None:
-        async for message in self.ws:
+        while True:
+            message = await self.ws.receive()
             if message.type != aiohttp.WSMsgType.TEXT:
+                if message.type == aiohttp.WSMsgType.CLOSE:
+                    self.close_reason = message.extra or ""
+                if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING,
+                                    aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                    break
                 continue
             frame = json.loads(message.data)
             assert frame.get("streamSid") == self.stream_sid, frame
@@ -169,7 +177,7 @@ class TwilioCaller(_Caller):
                 self._playback.clear()
                 for name in pending:
                     await self._mark_played(name)
-        self.close_code, self.close_reason = self.ws.close_code, str(self.ws.close_reason or "")
+        self.close_code = self.ws.close_code
         self.closed.set()
 
     async def hang_up(self) -> None:
@@ -191,6 +199,7 @@ class AsteriskCaller(_Caller):
         self.call_id = uuid.uuid4()
         self.hung_up_by_server = False
         self.unexpected: list[tuple[int, bytes]] = []   # frames Asterisk would not understand
+        self.frame_sizes: set[int] = set()              # payload sizes of the audio frames received
 
     @classmethod
     async def dial(cls, host: str, port: int) -> "AsteriskCaller":
@@ -215,6 +224,7 @@ class AsteriskCaller(_Caller):
                 kind, length = header[0], int.from_bytes(header[1:], "big")
                 payload = await self.reader.readexactly(length)
                 if kind == 0x10:
+                    self.frame_sizes.add(length)
                     self._received_audio(pcm16_to_float(payload))
                 elif kind == 0x00:
                     self.hung_up_by_server = True

@@ -1,0 +1,162 @@
+"""Calls placed against the live server's AudioSocket listener by an Asterisk-faithful client on loopback.
+
+The server's call registry (app[PHONE_CALLS]) is the server-side observable.
+"""
+
+import argparse
+import asyncio
+import re
+import uuid
+
+import numpy as np
+import pytest
+
+from phone_callers import AsteriskCaller, phone_audio
+from streaming.audiosocket import AUDIOSOCKET, FRAME_BYTES, encode_frame
+from streaming.phone import GOODBYE, PHONE_CALLS
+from voice.audio import resample
+
+GREETING = "Hello, this is Parley. How can I help?"
+
+
+@pytest.fixture(scope="module")
+def server(server_factory):
+    return server_factory(options=argparse.Namespace(phone_greeting=GREETING, audiosocket_port=0))
+
+
+@pytest.fixture
+def port(server):
+    return server.app[AUDIOSOCKET].port
+
+
+def finished_calls(server) -> list:
+    async def snapshot():
+        return list(server.app[PHONE_CALLS].finished)
+    return server.call(snapshot())
+
+
+def live_tasks(server) -> list[str]:
+    async def snapshot():
+        me = asyncio.current_task()
+        return sorted(t.get_name() for t in asyncio.all_tasks() if t is not me and not t.done()
+                      and t.get_name().startswith(("sess_", "phone-")))
+    return server.call(snapshot())
+
+
+async def until(condition, timeout: float = 30, what: str = "condition"):
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+async def record_of(server, call_id: str, timeout: float = 10):
+    for _ in range(int(timeout / 0.05)):
+        for record in finished_calls(server):
+            if record.call_id == call_id:
+                return record
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"call {call_id} never finished on the server")
+
+
+def transcribe(stt, audio_8k: np.ndarray) -> str:
+    """What a listener made of the call audio (padded with silence: Whisper drops a last word cut at the edge)."""
+    silence = np.zeros(8000, np.float32)
+    return stt.transcribe(resample(np.concatenate([silence, audio_8k, silence]), 8000, 16000))
+
+
+CALL_ID = uuid.uuid4()
+
+
+@pytest.mark.parametrize("data, error", [
+    (encode_frame(0x01, CALL_ID.bytes) + encode_frame(0x10, bytes(FRAME_BYTES))[:100], "truncated frame"),
+    (encode_frame(0x01, CALL_ID.bytes) + b"\x10\xff\xff", "oversized frame"),
+    (encode_frame(0x01, CALL_ID.bytes) + b"\x42\x00\x00", "unknown frame type 0x42"),
+    (encode_frame(0x10, bytes(FRAME_BYTES)), "before the UUID frame"),
+])
+async def test_bad_frames_end_the_call_with_a_hang_up_and_the_server_keeps_serving(server, port, stt, data, error):
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(data)
+    writer.write_eof()                                  # Asterisk closed its side: the rest is all we sent
+    received = await asyncio.wait_for(reader.read(), 20)   # everything the server sends until it closes
+    writer.close()
+    assert received.endswith(b"\x00\x00\x00")           # a hang-up frame, then EOF
+    await until(lambda: any(r.error and error in r.error for r in finished_calls(server)), what="error recorded")
+
+    caller = await AsteriskCaller.dial("127.0.0.1", port)     # the next call is answered as usual
+    await until(lambda: caller.frames_received >= 50, what="greeting audio")
+    await caller.hang_up()
+    assert caller.frame_sizes == {FRAME_BYTES}
+
+
+async def test_greeting_digits_and_hang_up_free_the_call(server, port, stt):
+    caller = await AsteriskCaller.dial("127.0.0.1", port)
+    await until(lambda: caller.frames_received >= 50, what="greeting audio")
+    await asyncio.sleep(2.5)                            # let the greeting play out
+    await caller.press("7")
+    await asyncio.sleep(0.2)
+    await caller.hang_up()
+
+    record = await record_of(server, str(caller.call_id))
+    assert record.digits == ["7"] and record.ended == "caller hung up" and record.error is None
+    assert caller.frame_sizes == {FRAME_BYTES} and not caller.unexpected
+    heard = transcribe(stt, caller.heard_audio()).lower()
+    assert "parley" in heard, heard
+    await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
+
+
+async def test_eof_without_hang_up_frame_ends_the_call_cleanly(server, port):
+    caller = await AsteriskCaller.dial("127.0.0.1", port)
+    await until(lambda: caller.frames_received >= 5, what="greeting audio")
+    caller.writer.close()                               # the TCP connection just goes away
+    await caller._stop_clocks()
+    record = await record_of(server, str(caller.call_id))
+    assert record.ended == "connection closed" and record.error is None
+    await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
+
+
+async def test_talking_over_the_greeting_stops_it_and_is_transcribed(server, port, tts):
+    caller = await AsteriskCaller.dial("127.0.0.1", port)
+    await until(lambda: caller.frames_received >= 25, what="greeting under way")
+    caller.say(phone_audio(tts.synthesize("Please turn on the kitchen light."), tts.sample_rate))
+    await caller.finish_speaking()
+    await asyncio.sleep(1.5)
+    await caller.hang_up()
+
+    record = await record_of(server, str(caller.call_id))
+    assert record.clears >= 1
+    assert caller.frames_received * 0.02 < 2.5          # the 2.5 s greeting was cut short
+    assert "kitchen light" in " ".join(record.transcripts).lower(), record.transcripts
+
+
+async def test_pressing_zero_says_goodbye_and_hangs_up(server, port, stt):
+    caller = await AsteriskCaller.dial("127.0.0.1", port)
+    await until(lambda: caller.frames_received >= 10, what="greeting audio")
+    received_before = len(caller.received)
+    await caller.press("0")
+    await asyncio.wait_for(caller.closed.wait(), 20)
+    assert caller.hung_up_by_server
+    record = await record_of(server, str(caller.call_id))
+    assert record.ended == "caller pressed 0" and GOODBYE in record.replies
+    assert "goodbye" in transcribe(stt, np.concatenate(caller.received[received_before:])).lower()
+    await caller.hang_up()
+    await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
+
+
+async def test_spoken_question_gets_a_spoken_answer(server, port, stt, tts, needs_assistant):
+    caller = await AsteriskCaller.dial("127.0.0.1", port)
+    await until(lambda: caller.frames_received >= 50, what="greeting audio")
+    await asyncio.sleep(2.5)
+    heard_before = len(caller.heard)
+    received_before = caller.frames_received
+    caller.say(phone_audio(tts.synthesize("What is seven times six?"), tts.sample_rate))
+    await caller.finish_speaking()
+    await until(lambda: caller.frames_received > received_before + 25, timeout=30, what="reply audio")
+    await asyncio.sleep(3)
+    await caller.hang_up()
+
+    record = await record_of(server, str(caller.call_id))
+    assert re.search(r"seven times six|7 times 6|7 x 6", record.transcripts[0].lower()), record.transcripts
+    answer = transcribe(stt, np.concatenate(caller.heard[heard_before:])).lower()
+    assert re.search(r"\b42\b|forty[- ]two", answer), answer
