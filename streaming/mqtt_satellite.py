@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable
 
 import aiomqtt
+from aiohttp import web
 
 from streaming import events as ev
 from streaming.mqtt_connection import Backoff, MqttSettings, stay_connected
@@ -377,6 +378,8 @@ class SatelliteService:
 
 # ---- the server hook (streaming/server.py) -------------------------------------------------------------
 
+SATELLITES = web.AppKey("mqtt_satellites", SatelliteService)
+
 def add_arguments(parser) -> None:
     MqttSettings.add_arguments(parser)
     parser.add_argument("--mqtt-confirm-timeout", type=float, default=float(os.environ.get("PARLEY_MQTT_CONFIRM_TIMEOUT", 1.5)),
@@ -394,6 +397,7 @@ def setup(app, ctx) -> None:
     ctx.home = home
     satellites = SatelliteService(lambda config: ctx.new_session(config, transport="mqtt"), ctx.end_session, settings,
                                   turn_detection=ctx.config.session_defaults().turn_detection)
+    app[SATELLITES] = satellites
 
     async def run(app):
         await home.start()

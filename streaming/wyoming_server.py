@@ -22,6 +22,7 @@ import re
 from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
+from aiohttp import web
 from wyoming.asr import Transcribe, Transcript, TranscriptChunk, TranscriptStart, TranscriptStop
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.error import Error
@@ -407,6 +408,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              f"port of --host; {DEFAULT_PORT} is the usual choice; off when not given")
 
 
+WYOMING = web.AppKey("wyoming", WyomingService)
+
+
 def setup(app, ctx) -> None:
     port = getattr(ctx.config.options, "wyoming_port", None)
     if port is None:
@@ -414,6 +418,7 @@ def setup(app, ctx) -> None:
     from streaming.tools import ToolRunner
 
     service = WyomingService(ctx.engines, lambda: ToolRunner(home=ctx.home), host=ctx.config.host, port=int(port))
+    app[WYOMING] = service
 
     async def run(app):
         await service.start()
