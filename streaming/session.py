@@ -571,6 +571,7 @@ class Session:
         while (entry := await audio_queue.get()) is not None:
             clause, pcm = entry
             start_ms = response.sent_ms
+            response.segments.append((start_ms, start_ms + len(pcm) / 2 / rate * 1000, clause))
             for offset in range(0, len(pcm), chunk_bytes):
                 chunk = pcm[offset:offset + chunk_bytes]
                 ahead_ms = response.sent_ms - response.played_ms()
@@ -584,7 +585,6 @@ class Session:
                 response.play_end_wall = max(response.play_end_wall, now) + duration_ms / 1000
                 response.sent_ms += duration_ms
                 self._emit(AudioDelta(response.id, response.item_id, chunk))
-            response.segments.append((start_ms, response.sent_ms, clause))
         # the reply is still being heard until its last chunk has played: a barge-in then still interrupts it
         remaining = response.play_end_wall - time.monotonic()
         if remaining > 0:
