@@ -485,13 +485,13 @@ let nextTurnStart = null; // {at, kind}: when the user finished, claimed by the 
 
 async function pttPress() {
   if (pttHeld || state.mode !== "ptt") return;
+  send({ type: "input_audio_buffer.clear" }); // the turn starts now, nothing earlier belongs to it
   pttHeld = true;
   pttSentMs = 0;
   updateMicButton();
   ensurePlayer();
+  if (state.playback.playing || activeResponse) bargeIn("push-to-talk", { cancel: true });
   if (!mic) await startMic();
-  if (state.playback.playing || activeResponse) await bargeIn("push-to-talk", { cancel: true });
-  send({ type: "input_audio_buffer.clear" });
 }
 
 function pttRelease() {
@@ -644,6 +644,7 @@ const handlers = {
     r.turn.server = r.server;
     r.el.classList.remove("partial");
     r.el.classList.toggle("interrupted", response.status === "cancelled" || r.el.classList.contains("interrupted"));
+    if (response.status === "cancelled" && !r.text && !r.turn.tools.length) r.el.remove(); // stopped before it said anything
     if (response.status === "failed") {
       const err = (response.status_details && response.status_details.error) || {};
       r.el.classList.add("failed");
@@ -723,7 +724,8 @@ async function clientSecret() {
 function askForKey(message) {
   apiKey = null;
   setConnection("connecting", "Needs API key");
-  setNotice("connection", message);
+  setNotice("connection", null);
+  ui.keyForm.querySelector("label").textContent = message;
   ui.keyForm.hidden = false;
   ui.key.value = "";
   ui.key.focus();
@@ -822,10 +824,12 @@ ui.mic.addEventListener("pointerdown", (event) => {
 });
 for (const type of ["pointerup", "pointercancel"]) ui.mic.addEventListener(type, () => pttRelease());
 
-// Space (anywhere but the text box) or Enter on the focused button hold-to-talk in push-to-talk mode.
+// In push-to-talk mode, holding Space (unless another control has focus) or Space/Enter on the talk button
+// is holding the button.
 function isTalkKey(event) {
-  if (state.mode !== "ptt" || event.target === ui.text) return false;
-  return event.code === "Space" || (event.target === ui.mic && event.key === "Enter");
+  if (state.mode !== "ptt") return false;
+  const onTalkSurface = [document.body, ui.transcript, ui.mic].includes(event.target);
+  return onTalkSurface && (event.code === "Space" || (event.target === ui.mic && event.key === "Enter"));
 }
 document.addEventListener("keydown", (event) => {
   if (!isTalkKey(event)) return;
