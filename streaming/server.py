@@ -12,6 +12,7 @@ import importlib.util
 import secrets
 import sys
 import time
+import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -42,6 +43,7 @@ class ServerContext:
     metrics: Metrics
     home: "Home | None" = None          # the house the assistant's tools act on; None: an in-memory one per session
     sessions: set[Session] = field(default_factory=set)
+    sockets: weakref.WeakSet = field(default_factory=weakref.WeakSet)   # open WebSockets, closed at shutdown
     client_secrets: dict[str, float] = field(default_factory=dict)   # token -> expiry (unix time)
 
     def new_session(self, config: SessionConfig | None = None, *, transport: str, tools=None) -> Session:
@@ -100,7 +102,10 @@ def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None =
 
 
 async def _close_sessions(app: web.Application) -> None:
+    """Shutdown: tell clients we are going away (1001) so they reconnect, and end every session."""
     ctx = app[CTX]
+    await asyncio.gather(*(ws.close(code=1001, message=b"server shutdown") for ws in list(ctx.sockets)),
+                         return_exceptions=True)
     await asyncio.gather(*(ctx.end_session(s) for s in list(ctx.sessions)), return_exceptions=True)
 
 
@@ -133,6 +138,7 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
     ws = web.WebSocketResponse(protocols=("realtime",), max_msg_size=4 * ctx.config.max_message_bytes,
                                heartbeat=30)
     await ws.prepare(request)
+    ctx.sockets.add(ws)
     session = ctx.new_session(transport="realtime")
     protocol = realtime.RealtimeProtocol(
         session_id=session.id, model=request.query.get("model") or ctx.config.model, defaults=session.config,

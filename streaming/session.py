@@ -179,6 +179,7 @@ class Session:
         self._buffer_samples = 0
         self._buffer_full_reported = False
         self._samples_in = 0                            # 16 kHz samples received: the input audio clock
+        self._odd_byte = b""
         self._turn: _Turn | None = None
         self._response: _Response | None = None
         self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
@@ -236,6 +237,9 @@ class Session:
         """PCM16 LE mono at input_rate, any chunk size."""
         if self._closed or not pcm16:
             return
+        pcm16 = self._odd_byte + pcm16                  # a chunk may split a sample; keep the odd byte
+        cut = len(pcm16) - len(pcm16) % 2
+        pcm16, self._odd_byte = pcm16[:cut], pcm16[cut:]
         audio = self._resampler.process(pcm16_to_float(pcm16))
         if self._detector is None:
             self._samples_in += audio.size
@@ -526,13 +530,13 @@ class Session:
     def _tool_call(self, response: _Response, event) -> None:
         call = event.call
         arguments = json.dumps(call.arguments)
-        if event.local:
-            self._emit(ToolCallExecuted(response.id, call.call_id, call.name, call.arguments,
-                                        getattr(event, "result", None)))
-            return
+        # the call stays in the history, so a follow-up ("and in the bedroom") knows what was done
         item = Item(new_id("item"), "function_call", call_id=call.call_id, name=call.name, arguments=arguments)
         self.items.append(item)
-        self._emit(ToolCallRequested(response.id, item.id, call.call_id, call.name, arguments))
+        if event.local:
+            self._emit(ToolCallExecuted(response.id, call.call_id, call.name, call.arguments, event.result))
+        else:
+            self._emit(ToolCallRequested(response.id, item.id, call.call_id, call.name, arguments))
 
     def _text(self, response: _Response, text: str, text_queue: asyncio.Queue) -> None:
         if response.first_block_wall is None:

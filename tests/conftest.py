@@ -98,6 +98,9 @@ class LiveServer:
         return future.result(10)
 
     def stop(self) -> None:
+        """Shut down (closes open sockets with 1001); safe to call twice."""
+        if not self._thread.is_alive():
+            return
         self.call(self._runner.cleanup())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(10)

@@ -1,7 +1,5 @@
 """The server over real loopback sockets: Realtime WebSocket, auth, limits, health, metrics, static page."""
 import asyncio
-import json
-
 import aiohttp
 import pytest
 
@@ -150,4 +148,15 @@ async def test_metrics_count_sessions_and_errors(live_server):
     assert 'parley_sessions_active{transport="realtime"}' in text
     assert 'parley_errors_total{code="invalid_json"}' in text
     await client.close()
-    assert json.dumps({"ok": True})
+
+
+async def test_shutdown_closes_sockets_with_going_away(server_factory):
+    server = server_factory()
+    client = await RealtimeClient.connect(server.ws_url)
+    await client.wait_for("session.created")
+    await asyncio.get_running_loop().run_in_executor(None, server.stop)
+    await asyncio.wait_for(client.closed.wait(), 10)
+    assert client.ws.close_code == 1001
+    assert not server.ctx.sessions
+    server.stop()                                                     # idempotent
+    await client.close()

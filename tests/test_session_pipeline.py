@@ -137,3 +137,16 @@ async def test_two_sessions_at_once_keep_their_own_words(engines, speech):
     assert len(one.of(TranscriptCompleted)) == len(two.of(TranscriptCompleted)) == 1
     await first.close()
     await second.close()
+
+
+async def test_chunks_may_split_samples(engines, speech):
+    session = Session(engines, SessionConfig(turn_detection=None))
+    await session.start()
+    recorder = Recorder(session)
+    pcm = speech.piper("Open the garage door.", lead_ms=300, tail_ms=300)
+    for offset in range(0, len(pcm), 333):                            # odd sizes: samples split across chunks
+        session.push_audio(pcm[offset:offset + 333])
+    session.commit_audio()
+    done = await recorder.wait(TranscriptCompleted)
+    assert words(done.transcript) == ["open", "the", "garage", "door"]
+    await session.close()
