@@ -1,0 +1,195 @@
+"""Voice-to-voice latency over /v1/realtime, measured the way a caller experiences it.
+
+Spoken requests (Piper) stream in 20 ms chunks at real-time pace. For every turn the client knows from
+the audio when the words end, and notes when input_audio_buffer.speech_stopped, the final transcript
+and the first response.output_audio.delta arrive. Reported: p50 / p90 of each stage and of voice-to-voice
+(end of speech -> first reply audio), with 1, 4 and 8 concurrent sessions, for Parley's default turn
+detection (semantic_vad) and OpenAI's default (server_vad, 500 ms of silence) as the baseline.
+
+    .venv/bin/python bench/latency.py                       # in-process server on a free port
+    .venv/bin/python bench/latency.py --turns 6 --concurrency 1 4 8 --url ws://127.0.0.1:8080/v1/realtime
+
+Writes bench/out/latency.md (the table), latency.json and latency.png.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from realtime_client import RealtimeClient  # noqa: E402
+
+REQUESTS = ["What is seven times six?", "Turn on the kitchen light.", "What time is it?",
+            "Set the thermostat to twenty one degrees.", "Turn off the bedroom fan.",
+            "What's the temperature in the garage?", "Set a timer for five minutes.", "What is twelve plus thirty?"]
+STAGES = [("end_to_vad", "end of speech → speech_stopped"), ("vad_to_transcript", "speech_stopped → transcript"),
+          ("transcript_to_audio", "transcript → first audio"), ("voice_to_voice", "voice-to-voice")]
+RATE = 24000
+
+
+def percentile(values: list[float], p: float) -> float:
+    return float(np.percentile(values, p)) if values else float("nan")
+
+
+async def one_session(url: str, turn_detection: dict, audio: list[tuple[bytes, float]], turns: int,
+                      offset: int) -> list[dict]:
+    """Run `turns` spoken turns on one connection; per turn the stage times in ms."""
+    client = await RealtimeClient.connect(url)
+    await client.wait_for("session.created")
+    await client.send({"type": "session.update", "session": {"type": "realtime", "audio": {"input": {
+        "turn_detection": turn_detection}}}})
+    await client.wait_for("session.updated")
+    results = []
+    for turn in range(turns):
+        pcm, end_ms = audio[(offset + turn) % len(audio)]
+        start_index = len(client.events)
+        stream = asyncio.create_task(client.stream_audio(pcm, RATE))
+        streamed_from = time.monotonic()
+        done = await client.wait_for("response.done", start=start_index, timeout=120)
+        await stream
+        speech_end = streamed_from + end_ms / 1000        # when the last word left the "microphone"
+
+        def arrival(kind: str) -> float | None:
+            for i in range(start_index, len(client.events)):
+                if client.events[i]["type"] == kind:
+                    return client.received_at[i]
+            return None
+        stopped, transcript = arrival("input_audio_buffer.speech_stopped"), arrival(
+            "conversation.item.input_audio_transcription.completed")
+        first_audio = arrival("response.output_audio.delta")
+        if None in (stopped, transcript, first_audio) or done["response"]["status"] != "completed":
+            results.append({"failed": True})
+            continue
+        results.append({"end_to_vad": (stopped - speech_end) * 1000,
+                        "vad_to_transcript": (transcript - stopped) * 1000,
+                        "transcript_to_audio": (first_audio - transcript) * 1000,
+                        "voice_to_voice": (first_audio - speech_end) * 1000,
+                        "server": {k: float(v) for k, v in (done["response"].get("metadata") or {}).items()}})
+        await asyncio.sleep(0.3)
+    await client.close()
+    return results
+
+
+async def run_level(url: str, turn_detection: dict, audio, concurrency: int, turns: int) -> list[dict]:
+    sessions = [one_session(url, turn_detection, audio, turns, offset=i) for i in range(concurrency)]
+    return [turn for session in await asyncio.gather(*sessions) for turn in session]
+
+
+def summarise(turns: list[dict]) -> dict:
+    ok = [t for t in turns if not t.get("failed")]
+    return {"turns": len(turns), "failed": len(turns) - len(ok),
+            **{stage: {"p50": percentile([t[stage] for t in ok], 50), "p90": percentile([t[stage] for t in ok], 90)}
+               for stage, _ in STAGES}}
+
+
+def table(summary: dict) -> str:
+    lines = ["| turn detection | sessions | turns | " + " | ".join(f"{label} p50 / p90 (ms)" for _, label in STAGES)
+             + " | v2v p50 vs server_vad |", "|" + "---|" * (len(STAGES) + 4)]
+    for (mode, level), s in summary.items():
+        baseline = summary.get(("server_vad", level))
+        ratio = s["voice_to_voice"]["p50"] / baseline["voice_to_voice"]["p50"] if baseline else float("nan")
+        cells = " | ".join(f"{s[stage]['p50']:.0f} / {s[stage]['p90']:.0f}" for stage, _ in STAGES)
+        failed = f" ({s['failed']} failed)" if s["failed"] else ""
+        lines.append(f"| {mode} | {level} | {s['turns']}{failed} | {cells} | {ratio:.2f}× |")
+    return "\n".join(lines)
+
+
+def plot(summary: dict, path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    keys = list(summary)
+    fig, ax = plt.subplots(figsize=(10, 4.5))
+    bottoms = np.zeros(len(keys))
+    for stage, label in STAGES[:-1]:
+        heights = np.array([summary[k][stage]["p50"] for k in keys])
+        ax.bar(range(len(keys)), heights, bottom=bottoms, label=label)
+        bottoms += heights
+    p90 = [summary[k]["voice_to_voice"]["p90"] for k in keys]
+    ax.scatter(range(len(keys)), p90, marker="_", s=600, color="black", label="voice-to-voice p90", zorder=3)
+    for y, name in ((320, "GPT-4o avg 320"), (500, "target p50 500"), (800, "Pipecat 500-800")):
+        ax.axhline(y, ls=":", lw=1, color="grey")
+        ax.text(len(keys) - 0.5, y, name, fontsize=8, va="bottom", ha="right", color="grey")
+    ax.set_xticks(range(len(keys)), [f"{mode}\n{level} session{'s' if level > 1 else ''}" for mode, level in keys],
+                  fontsize=8)
+    ax.set_ylabel("ms (p50 stacked by stage)")
+    ax.set_title("Parley voice-to-voice latency over /v1/realtime (2-core CPU, embedded models)")
+    ax.legend(fontsize=8, loc="upper left")
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+
+
+def start_server(turn_detection: str):
+    from conftest import LiveServer
+
+    from streaming.config import ServerConfig
+    from streaming.engines import Engines
+
+    engines = Engines.load_default()
+    return LiveServer(ServerConfig(port=0, turn_detection=turn_detection), engines), engines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--url", help="an already running server's ws://.../v1/realtime (default: start one)")
+    parser.add_argument("--turns", type=int, default=6, help="spoken turns per session")
+    parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 8])
+    parser.add_argument("--modes", nargs="+", default=["semantic_vad", "server_vad"])
+    parser.add_argument("--out", default=str(ROOT / "bench" / "out"))
+    args = parser.parse_args(argv)
+
+    server, engines = (None, None) if args.url else start_server("semantic_vad")
+    url = args.url or server.ws_url
+    if engines is None:
+        from voice.tts import PiperTTS
+        tts = PiperTTS()
+    else:
+        tts = engines.tts
+    from conftest import Speech
+    speech = Speech(tts)
+    audio = []
+    for text in REQUESTS:
+        pcm = speech.piper(text, rate=RATE, lead_ms=400, tail_ms=1500)
+        audio.append((pcm, speech.speech_end_ms(pcm, RATE)))
+
+    summary, raw = {}, {}
+    try:
+        for mode in args.modes:
+            for level in args.concurrency:
+                turns = asyncio.run(run_level(url, {"type": mode}, audio, level, args.turns))
+                summary[(mode, level)] = summarise(turns)
+                raw[f"{mode}/{level}"] = turns
+                s = summary[(mode, level)]
+                print(f"{mode:>12} x{level}: voice-to-voice p50 {s['voice_to_voice']['p50']:.0f} ms, "
+                      f"p90 {s['voice_to_voice']['p90']:.0f} ms ({s['turns']} turns, {s['failed']} failed)",
+                      flush=True)
+    finally:
+        if server is not None:
+            server.stop()
+
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    text = table(summary)
+    (out / "latency.md").write_text(text + "\n")
+    (out / "latency.json").write_text(json.dumps(raw, indent=1))
+    plot(summary, out / "latency.png")
+    print()
+    print(text)
+    print(f"\nwrote {out / 'latency.md'}, {out / 'latency.png'}")
+    medians = [summary[k]["voice_to_voice"]["p50"] for k in summary]
+    return 0 if all(np.isfinite(medians)) and statistics.fmean(medians) > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,200 @@
+"""End to end over /v1/realtime with every real model: spoken requests in, spoken answers out."""
+import asyncio
+import base64
+import re
+
+import numpy as np
+import pytest
+
+from realtime_client import RealtimeClient
+from voice.audio import mulaw_decode, mulaw_encode, pcm16_to_float, resample
+
+pytestmark = pytest.mark.usefixtures("needs_assistant")
+
+MATH = "What is seven times six?"
+
+
+def says_42(text: str) -> bool:
+    return bool(re.search(r"\b42\b|forty[\s-]two", text.lower()))
+
+
+def hear(stt, pcm16: bytes, rate: int) -> str:
+    """What the reply audio says, transcribed again by the STT."""
+    return stt.transcribe(resample(pcm16_to_float(pcm16), rate, 16000))
+
+
+async def connect(server, **turn_detection) -> RealtimeClient:
+    client = await RealtimeClient.connect(server.ws_url)
+    await client.wait_for("session.created")
+    if turn_detection:
+        await client.send({"type": "session.update", "session": {"type": "realtime", "audio": {"input": {
+            "turn_detection": turn_detection}}}})
+        await client.wait_for("session.updated")
+    return client
+
+
+@pytest.mark.parametrize("voice", ["piper", "espeak"])
+async def test_spoken_question_gets_a_spoken_answer(live_server, speech, stt, voice):
+    client = await connect(live_server)
+    pcm = speech.piper(MATH) if voice == "piper" else speech.espeak(MATH)
+    await client.stream_audio(pcm, 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    assert re.search(r"\b(7|seven)\b", transcript.lower()) and re.search(r"\b(6|six)\b", transcript.lower())
+    response = done["response"]
+    assert response["status"] == "completed"
+    spoken = response["output"][0]["content"][0]["transcript"]
+    assert says_42(spoken), spoken
+    audio = client.audio_of(response["id"])
+    assert len(audio) > 24000                                    # more than half a second of speech
+    assert says_42(hear(stt, audio, 24000))
+    timing = response["metadata"]
+    for stage in ("end_of_speech_to_vad_ms", "vad_to_transcript_ms", "transcript_to_first_block_ms",
+                  "first_block_to_first_audio_ms", "voice_to_voice_ms"):
+        assert float(timing[stage]) >= 0
+    order = [e["type"] for e in client.events]
+    assert order.index("input_audio_buffer.speech_stopped") < order.index("response.created") \
+        < order.index("response.output_audio.delta") < order.index("response.done")
+    await client.close()
+
+
+async def test_text_turn_runs_a_tool_and_speaks(live_server, stt):
+    client = await connect(live_server)
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "turn on the kitchen light"}]}})
+    await client.send({"type": "response.create"})
+    done = await client.wait_for("response.done", timeout=60)
+    assert done["response"]["status"] == "completed"
+    calls = [e["item"] for e in client.of_type("conversation.item.added") if e["item"]["type"] == "function_call"]
+    assert calls and calls[0]["name"] == "set_device" and "kitchen" in calls[0]["arguments"]
+    spoken = done["response"]["output"][0]["content"][0]["transcript"]
+    assert "kitchen" in spoken.lower()
+    assert "kitchen" in hear(stt, client.audio_of(done["response"]["id"]), 24000).lower()
+    assert "request_to_first_audio_ms" in done["response"]["metadata"]
+    await client.close()
+
+
+async def test_text_only_response(live_server):
+    client = await connect(live_server)
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": MATH}]}})
+    await client.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    done = await client.wait_for("response.done", timeout=60)
+    text = "".join(e["delta"] for e in client.of_type("response.output_text.delta"))
+    assert says_42(text) and not client.of_type("response.output_audio.delta")
+    assert done["response"]["output"][0]["content"][0]["text"] == text
+    await client.close()
+
+
+async def test_barge_in_over_the_socket(live_server, speech):
+    client = await connect(live_server, type="server_vad", threshold=0.5)
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "what's the date today"}]}})
+    await client.send({"type": "response.create"})
+    await client.wait_for("response.output_audio.delta", timeout=60)
+    interruption = speech.piper("Wait, stop.", lead_ms=0, tail_ms=600)
+    stop = asyncio.Event()
+    stream = asyncio.create_task(client.stream_audio(interruption, 24000, stop=stop))
+    started = await client.wait_for("input_audio_buffer.speech_started", timeout=10)
+    detected_ms = client.sent_audio_ms
+    done = await client.wait_for("response.done", timeout=10)
+    cancelled_ms = client.sent_audio_ms
+    stop.set()
+    await stream
+    assert done["response"]["status"] == "cancelled"
+    assert cancelled_ms - detected_ms <= 100
+    after = client.events[client.events.index(started):]
+    assert not [e for e in after if e["type"] == "response.output_audio.delta"
+                and e["response_id"] == done["response"]["id"]]
+    await client.close()
+
+
+async def test_two_sessions_at_once_do_not_mix(live_server, speech, stt):
+    first, second = await connect(live_server), await connect(live_server)
+    await asyncio.gather(first.stream_audio(speech.piper(MATH), 24000),
+                         second.stream_audio(speech.espeak("Turn off the bedroom fan."), 24000))
+    done_1, done_2 = await asyncio.gather(first.wait_for("response.done", timeout=60),
+                                          second.wait_for("response.done", timeout=60))
+    text_1 = done_1["response"]["output"][0]["content"][0]["transcript"]
+    text_2 = done_2["response"]["output"][0]["content"][0]["transcript"]
+    assert says_42(text_1) and "fan" not in text_1.lower()
+    assert "fan" in text_2.lower() and not says_42(text_2)
+    ids_1 = {e.get("item_id") for e in first.events} - {None}
+    ids_2 = {e.get("item_id") for e in second.events} - {None}
+    assert not ids_1 & ids_2
+    assert first.of_type("session.created")[0]["session"]["id"] != second.of_type("session.created")[0]["session"]["id"]
+    await first.close()
+    await second.close()
+
+
+async def test_disconnect_mid_reply_frees_everything(live_server):
+    client = await connect(live_server)
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "what time is it"}]}})
+    await client.send({"type": "response.create"})
+    await client.wait_for("response.output_audio.delta", timeout=60)
+    await client.close()
+    for _ in range(200):
+        if not live_server.session_tasks() and not live_server.ctx.sessions:
+            break
+        await asyncio.sleep(0.05)
+    assert live_server.session_tasks() == [] and not live_server.ctx.sessions
+
+
+async def test_client_declared_tool_round_trip(live_server):
+    client = await connect(live_server)
+    await client.send({"type": "session.update", "session": {"type": "realtime", "tools": [
+        {"type": "function", "name": "calculate", "description": "Evaluate arithmetic",
+         "parameters": {"type": "object", "properties": {"expression": {"type": "string"}}}}]}})
+    await client.wait_for("session.updated")
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "what is seven times six"}]}})
+    await client.send({"type": "response.create"})
+    call = await client.wait_for("response.function_call_arguments.done", timeout=60)
+    first = await client.wait_for("response.done")
+    assert call["name"] == "calculate" and first["response"]["output"][0]["type"] == "function_call"
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "function_call_output", "call_id": call["call_id"], "output": "42"}})
+    start = len(client.events)
+    await client.send({"type": "response.create"})
+    done = await client.wait_for("response.done", start=start, timeout=60)
+    assert says_42(done["response"]["output"][0]["content"][0]["transcript"])
+    await client.close()
+
+
+async def test_g711_call_audio(live_server, speech, stt):
+    client = await connect(live_server)
+    await client.send({"type": "session.update", "session": {"type": "realtime", "audio": {
+        "input": {"format": {"type": "audio/pcmu"}}, "output": {"format": {"type": "audio/pcmu"}}}}})
+    await client.wait_for("session.updated")
+    pcm8k = speech.piper(MATH, rate=8000)
+    await client.stream_audio(pcm8k, 8000, encode=lambda chunk: mulaw_encode(pcm16_to_float(chunk)))
+    done = await client.wait_for("response.done", timeout=60)
+    ulaw = client.audio_of(done["response"]["id"])
+    reply = mulaw_decode(ulaw)
+    assert reply.size > 4000 and np.abs(reply).max() > 0.05
+    assert says_42(stt.transcribe(resample(reply, 8000, 16000)))
+    await client.close()
+
+
+async def test_official_openai_sdk(live_server, stt):
+    from openai import AsyncOpenAI
+
+    sdk = AsyncOpenAI(api_key="sk-unused", websocket_base_url=f"ws://127.0.0.1:{live_server.port}/v1")
+    audio, transcript = bytearray(), ""
+    async with sdk.realtime.connect(model="parley-home") as connection:
+        await connection.session.update(session={"type": "realtime", "output_modalities": ["audio"],
+                                                 "audio": {"output": {"format": {"type": "audio/pcm", "rate": 24000}}}})
+        await connection.conversation.item.create(item={
+            "type": "message", "role": "user", "content": [{"type": "input_text", "text": MATH}]})
+        await connection.response.create()
+        async for event in connection:
+            if event.type == "response.output_audio.delta":
+                audio += base64.b64decode(event.delta)
+            elif event.type == "response.output_audio_transcript.delta":
+                transcript += event.delta
+            elif event.type == "response.done":
+                assert event.response.status == "completed"
+                break
+    assert says_42(transcript)
+    assert says_42(hear(stt, bytes(audio), 24000))
