@@ -107,7 +107,7 @@ class TurnDetector:
 
     def transcript_ready(self, transcript: str) -> bool:
         """The transcript of everything up to the current pause is known; True = end the turn now."""
-        if self.settings.type != "semantic_vad" or not self.speaking or not self._paused:
+        if self.settings.type != "semantic_vad" or not self.speaking or self.silence_ms == 0:
             return False
         short, long = SEMANTIC_SILENCE_MS.get(self.settings.eagerness, SEMANTIC_SILENCE_MS["auto"])
         self._end_after_ms = short if looks_complete(transcript) else long

@@ -69,3 +69,10 @@ def test_looks_complete():
     assert not looks_complete("Set the thermostat to...")
     assert not looks_complete("and")
     assert not looks_complete("")
+
+
+def test_semantic_transcript_known_early_in_the_pause_still_counts():
+    detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="medium"))
+    run(detector, [0.9] * 10 + [0.0] * 2)                 # 64 ms of silence, before PAUSE
+    assert not detector.transcript_ready("What time is it?")
+    assert run(detector, [0.0] * 6) == [(0, Signal.PAUSE), (5, Signal.END)]  # ends at 256 ms
