@@ -82,7 +82,7 @@ class PhoneProtocol(Protocol):
 
 DEFAULT_GREETING = "Hello, this is Parley. How can I help?"
 HANG_UP_DIGIT = "0"                    # the caller presses 0: Parley says GOODBYE and hangs up
-GOODBYE = "Thank you for calling. Goodbye."
+GOODBYE = "Goodbye, and thank you for calling."
 
 
 @dataclass
