@@ -35,9 +35,11 @@ class _Caller:
 
     def __init__(self) -> None:
         self._speech: deque[np.ndarray] = deque()   # 20 ms frames still to say
+        self.speech_started_at: float | None = None  # monotonic time the first frame of the speech left
         self.speech_ended_at: float | None = None   # monotonic time the last speech frame left
         self.heard: list[np.ndarray] = []           # played reply frames (float32 at 8 kHz)
         self.received: list[np.ndarray] = []        # every reply frame received, played or not
+        self.received_at: list[float] = []          # when each of them arrived (monotonic)
         self.frames_received = 0
         self.first_frame_after_speech: float | None = None
         self._playback: deque = deque()             # ("audio", frame) | ("mark", name) not yet played
@@ -48,7 +50,7 @@ class _Caller:
         """Queue speech; it goes out at real-time pace in place of the silence."""
         padded = np.concatenate([audio_8k, np.zeros(-len(audio_8k) % FRAME, np.float32)])
         self._speech.extend(padded.reshape(-1, FRAME))
-        self.speech_ended_at = None
+        self.speech_started_at = self.speech_ended_at = None
         self.first_frame_after_speech = None
 
     async def finish_speaking(self) -> float:
@@ -62,6 +64,7 @@ class _Caller:
     def _received_audio(self, frame: np.ndarray) -> None:
         self.frames_received += 1
         self.received.append(frame)
+        self.received_at.append(time.monotonic())
         if self.speech_ended_at is not None and self.first_frame_after_speech is None:
             self.first_frame_after_speech = time.monotonic()
         self._playback.append(("audio", frame))
@@ -69,7 +72,10 @@ class _Caller:
     async def _send_loop(self) -> None:
         deadline = time.monotonic()
         while not self.closed.is_set():
-            frame = self._speech.popleft() if self._speech else np.zeros(FRAME, np.float32)
+            speaking = bool(self._speech)
+            frame = self._speech.popleft() if speaking else np.zeros(FRAME, np.float32)
+            if speaking and self.speech_started_at is None:
+                self.speech_started_at = time.monotonic()
             try:
                 await self._send_audio(frame)
             except (ConnectionError, RuntimeError):

@@ -1,0 +1,133 @@
+"""Voice-to-voice latency of phone calls, as the caller hears it.
+
+A Twilio-faithful Media Streams client and an Asterisk-faithful AudioSocket client (tests/phone_callers.py)
+call an in-process server on loopback and speak requests (Piper, narrow-banded to 8 kHz) at real-time
+pace, one 20 ms frame every 20 ms, between turns silence as a phone line sends it. Per turn:
+
+    caller v2v   end of the words (known from the audio) -> first reply audio frame arriving at the caller
+    session v2v  the session's own voice_to_voice (end of speech -> first reply audio it emitted)
+
+The ratio caller/session is what the phone transport adds (framing, pacing, the wire).
+
+    .venv/bin/python bench/phone_latency.py                 # 6 turns per transport
+    .venv/bin/python bench/phone_latency.py --turns 8
+
+Writes bench/out/phone_latency.md.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from phone_callers import AsteriskCaller, TwilioCaller, phone_audio  # noqa: E402
+
+REQUESTS = ["What is seven times six?", "Turn on the kitchen light.", "What time is it?",
+            "Set the thermostat to twenty one degrees.", "Turn off the bedroom fan.",
+            "What is twelve plus thirty?", "What's the temperature in the garage?", "Set a timer for five minutes."]
+GREETING = "Hello."
+QUIET_S = 1.0          # a reply is over once no audio frame has arrived for this long
+
+
+def words_end_s(audio_8k: np.ndarray, threshold: float = 0.01) -> float:
+    loud = np.nonzero(np.abs(audio_8k) > threshold)[0]
+    return float(loud[-1] + 1) / 8000 if loud.size else 0.0
+
+
+async def quiet(caller, seconds: float = QUIET_S, timeout: float = 60) -> None:
+    """Wait until the caller has received no audio for `seconds` (the reply, or greeting, is over)."""
+    start = time.monotonic()
+    while time.monotonic() - start < timeout:
+        last = caller.received_at[-1] if caller.received_at else start
+        if time.monotonic() - last >= seconds and caller.frames_received:
+            return
+        await asyncio.sleep(0.05)
+
+
+async def call(caller, requests: list[np.ndarray]) -> list[float | None]:
+    """Speak each request in turn; per turn ms from the end of the words to the first reply frame heard."""
+    await quiet(caller)                                   # the greeting
+    results = []
+    for audio in requests:
+        seen = caller.frames_received
+        caller.say(audio)
+        await caller.finish_speaking()
+        await quiet(caller)
+        speech_end = caller.speech_started_at + words_end_s(audio)
+        arrivals = [t for t in caller.received_at[seen:] if t >= speech_end]
+        results.append((arrivals[0] - speech_end) * 1000 if arrivals else None)
+    await caller.hang_up()
+    return results
+
+
+def row(name: str, caller_ms: list[float | None], session_ms: list[float]) -> str:
+    ok = [v for v in caller_ms if v is not None]
+    p = lambda values, q: float(np.percentile(values, q)) if values else float("nan")  # noqa: E731
+    ratio = p(ok, 50) / p(session_ms, 50) if session_ms and ok else float("nan")
+    missing = len(caller_ms) - len(ok)
+    return (f"| {name} | {len(caller_ms)}{f' ({missing} unanswered)' if missing else ''} | "
+            f"{p(ok, 50):.0f} / {p(ok, 90):.0f} | {p(session_ms, 50):.0f} / {p(session_ms, 90):.0f} | {ratio:.2f}× |")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--turns", type=int, default=6, help="spoken requests per call")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "out"))
+    args = parser.parse_args(argv)
+
+    from conftest import LiveServer
+
+    from streaming.audiosocket import AUDIOSOCKET
+    from streaming.config import ServerConfig
+    from streaming.engines import Engines
+    from streaming.phone import PHONE_CALLS
+
+    engines = Engines.load_default()
+    server = LiveServer(ServerConfig(port=0, options=argparse.Namespace(phone_greeting=GREETING, audiosocket_port=0)),
+                        engines)
+    tts = engines.tts
+    requests = [phone_audio(tts.synthesize(REQUESTS[i % len(REQUESTS)]), tts.sample_rate) for i in range(args.turns)]
+
+    async def twilio():
+        import aiohttp
+        async with aiohttp.ClientSession() as http:
+            return await call(await TwilioCaller.dial(http, f"ws://127.0.0.1:{server.port}/twilio/stream"), requests)
+
+    async def audiosocket():
+        return await call(await AsteriskCaller.dial("127.0.0.1", server.app[AUDIOSOCKET].port), requests)
+
+    async def session_v2v(transport: str) -> list[float]:
+        records = [r for r in server.app[PHONE_CALLS].finished if r.transport == transport]
+        return [t["voice_to_voice"] for t in records[-1].timings if "voice_to_voice" in t]
+
+    lines = ["| transport | turns | caller v2v p50 / p90 (ms) | session v2v p50 / p90 (ms) | caller / session p50 |",
+             "|---|---|---|---|---|"]
+    try:
+        for name, transport, run in (("Twilio Media Streams", "twilio", twilio),
+                                     ("Asterisk AudioSocket", "audiosocket", audiosocket)):
+            caller_ms = asyncio.run(run())
+            time.sleep(0.5)
+            session_ms = server.call(session_v2v(transport))
+            lines.append(row(name, caller_ms, session_ms))
+            print(lines[-1], flush=True)
+    finally:
+        server.stop()
+
+    text = "\n".join(lines)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "phone_latency.md").write_text(text + "\n")
+    print("\n" + text + f"\n\nwrote {out / 'phone_latency.md'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
