@@ -117,6 +117,7 @@ class CallRecord:
     error: str | None = None
     ended: str | None = None
     tasks: list[asyncio.Task] = field(default_factory=list)
+    hang_up: Callable[[str], None] | None = field(default=None, repr=False)   # end the call from our side
     started_at: float = field(default_factory=time.time)
 
 
@@ -146,6 +147,19 @@ def install(app: web.Application, options) -> None:
     if PHONE_SETTINGS not in app:
         app[PHONE_SETTINGS] = PhoneSettings.from_options(options)
         app[PHONE_CALLS] = CallRegistry()
+        app.on_shutdown.append(_hang_up_all)
+
+
+async def _hang_up_all(app: web.Application) -> None:
+    """Server shutdown: hang up every call (callers hear the line close, not a stall) and let them finish."""
+    registry = app[PHONE_CALLS]
+    for record in list(registry.active.values()):
+        if record.hang_up is not None:
+            record.hang_up("server shutting down")
+    for _ in range(100):
+        if not registry.active:
+            return
+        await asyncio.sleep(0.05)
 
 
 # --- the call loop -------------------------------------------------------------------------------
@@ -169,6 +183,7 @@ async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol
             instructions=first.parameters.get("instructions"))
         session = ctx.new_session(config, transport=transport)
         call = _Call(session, protocol, send, record)
+        record.hang_up = call.hang_up_now
         await session.start()
         listener = call.spawn(call.listen(inbound), "listen")
         hung_up = call.spawn(call.hung_up.wait(), "hang-up")
@@ -266,6 +281,10 @@ class _Call:
                 await asyncio.wait_for(self.wake.wait(), deadline - time.monotonic())
             except asyncio.TimeoutError:
                 break
+
+    def hang_up_now(self, reason: str) -> None:
+        self.end_reason = reason
+        self.hung_up.set()
 
     def _end(self, reason: str) -> None:
         self.end_reason, self.ending = reason, True

@@ -184,43 +184,53 @@ def twilio_signature(auth_token: str, url: str, params: dict[str, str]) -> str:
     return base64.b64encode(hmac.new(auth_token.encode(), payload.encode(), hashlib.sha1).digest()).decode()
 
 
-def public_url(request: web.Request, settings: PhoneSettings) -> str:
-    """The URL Twilio used: the configured public base, else what the proxy headers (or the socket) say."""
+def public_base(request: web.Request, settings: PhoneSettings) -> str:
+    """Where Twilio reaches us: the configured public URL, else what the proxy headers (or the socket) say."""
     if settings.public_url:
-        return settings.public_url.rstrip("/") + request.rel_url.path_qs
+        return settings.public_url.rstrip("/")
     scheme = request.headers.get("X-Forwarded-Proto", request.scheme).split(",")[0].strip()
     host = request.headers.get("X-Forwarded-Host", request.host).split(",")[0].strip()
-    return f"{scheme}://{host}{request.rel_url.path_qs}"
+    return f"{scheme}://{host}"
+
+
+def websocket_url(http_url: str) -> str:
+    scheme, rest = http_url.split("://", 1)
+    return ("wss" if scheme == "https" else "ws") + "://" + rest
 
 
 def _url_variants(url: str) -> set[str]:
     """Twilio signs some URLs with the scheme's default port spelled out and some without: accept both."""
     scheme, rest = url.split("://", 1)
     host, slash, path = rest.partition("/")
-    default = {"https": "443", "http": "80"}[scheme]
+    default = {"https": "443", "wss": "443", "http": "80", "ws": "80"}[scheme]
     bare = host.removesuffix(":" + default)
     if ":" in bare.rsplit("]", 1)[-1]:          # some other port: only one spelling
         return {url}
     return {url, f"{scheme}://{bare}{slash}{path}", f"{scheme}://{bare}:{default}{slash}{path}"}
 
 
+def signed_by_twilio(request: web.Request, url: str, params: dict[str, str]) -> bool:
+    """True when no auth token is configured, or X-Twilio-Signature matches `url` and `params`."""
+    token = request.app[PHONE_SETTINGS].twilio_auth_token
+    if not token:
+        return True
+    given = request.headers.get("X-Twilio-Signature", "")
+    if any(hmac.compare_digest(given, twilio_signature(token, candidate, params)) for candidate in _url_variants(url)):
+        return True
+    log.warning("rejected a request with a bad X-Twilio-Signature for %s", url)
+    return False
+
+
 async def voice_webhook(request: web.Request) -> web.Response:
     """POST /twilio/voice: answer the call with TwiML that connects it to our Media Streams WebSocket."""
-    settings: PhoneSettings = request.app[PHONE_SETTINGS]
     params = {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
-    url = public_url(request, settings)
-    if settings.twilio_auth_token:
-        given = request.headers.get("X-Twilio-Signature", "")
-        if not any(hmac.compare_digest(given, twilio_signature(settings.twilio_auth_token, candidate, params))
-                   for candidate in _url_variants(url)):
-            log.warning("rejected Twilio webhook with a bad signature for %s", url)
-            raise web.HTTPForbidden(text="invalid X-Twilio-Signature")
-    stream_url = url.split("://", 1)[1].split("/", 1)[0]
-    ws_scheme = "wss" if url.startswith("https") else "ws"
+    base = public_base(request, request.app[PHONE_SETTINGS])
+    if not signed_by_twilio(request, base + request.rel_url.path_qs, params):
+        raise web.HTTPForbidden(text="invalid X-Twilio-Signature")
     caller = "".join(f"<Parameter name={quoteattr(name)} value={quoteattr(params[name])}/>"
                      for name in CALLER_PARAMETERS if params.get(name))
     twiml = ('<?xml version="1.0" encoding="UTF-8"?><Response><Connect>'
-             f'<Stream url={quoteattr(f"{ws_scheme}://{stream_url}/twilio/stream")}>{caller}</Stream>'
+             f'<Stream url={quoteattr(websocket_url(base) + "/twilio/stream")}>{caller}</Stream>'
              '</Connect></Response>')
     return web.Response(text=twiml, content_type="text/xml")
 
@@ -232,6 +242,9 @@ CALLER_PARAMETERS = ("From", "To", "CallerName")   # webhook fields handed on to
 
 async def stream_handler(request: web.Request) -> web.WebSocketResponse:
     """GET /twilio/stream: one Media Streams call, bridged onto a Session until stop or hang-up."""
+    url = websocket_url(public_base(request, request.app[PHONE_SETTINGS])) + request.rel_url.path_qs
+    if not signed_by_twilio(request, url, {}):             # Twilio signs the WebSocket handshake too
+        raise web.HTTPForbidden(text="invalid X-Twilio-Signature")
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES)
     await ws.prepare(request)
     stream = MediaStream()

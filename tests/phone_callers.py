@@ -129,13 +129,12 @@ class TwilioCaller(_Caller):
 
     @classmethod
     async def dial(cls, http: aiohttp.ClientSession, url: str, parameters: dict[str, str] | None = None,
-                   **start_overrides) -> "TwilioCaller":
-        caller = cls(await http.ws_connect(url))
+                   headers: dict[str, str] | None = None) -> "TwilioCaller":
+        caller = cls(await http.ws_connect(url, headers=headers))
         await caller._send({"event": "connected", "protocol": "Call", "version": "1.0.0"})
         start = {"streamSid": caller.stream_sid, "accountSid": "AC" + "0" * 32, "callSid": caller.call_sid,
                  "tracks": ["inbound"], "customParameters": parameters or {},
                  "mediaFormat": {"encoding": "audio/x-mulaw", "sampleRate": 8000, "channels": 1}}
-        start.update(start_overrides)
         await caller._send({"event": "start", "streamSid": caller.stream_sid, "start": start})
         caller._tasks_receive = asyncio.create_task(caller._receive_loop())
         caller._start_clocks()

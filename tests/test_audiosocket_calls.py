@@ -144,6 +144,17 @@ async def test_pressing_zero_says_goodbye_and_hangs_up(server, port, stt):
     await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
 
 
+async def test_server_shutdown_hangs_up_calls_in_progress(server_factory):
+    server = server_factory(options=argparse.Namespace(phone_greeting=GREETING, audiosocket_port=0))
+    caller = await AsteriskCaller.dial("127.0.0.1", server.app[AUDIOSOCKET].port)
+    await until(lambda: caller.frames_received >= 5, what="greeting audio")
+    await asyncio.get_running_loop().run_in_executor(None, server.stop)
+    await asyncio.wait_for(caller.closed.wait(), 10)
+    assert caller.hung_up_by_server
+    assert [r.ended for r in server.app[PHONE_CALLS].finished] == ["server shutting down"]
+    await caller.hang_up()
+
+
 async def test_spoken_question_gets_a_spoken_answer(server, port, stt, tts, needs_assistant):
     caller = await AsteriskCaller.dial("127.0.0.1", port)
     await until(lambda: caller.frames_received >= 50, what="greeting audio")

@@ -15,6 +15,7 @@ import pytest
 
 from phone_callers import TwilioCaller, phone_audio
 from streaming.phone import GOODBYE, PHONE_CALLS
+from streaming.twilio import twilio_signature
 from voice.audio import resample
 
 GREETING = "Hello, this is Parley. How can I help?"
@@ -92,6 +93,18 @@ async def test_bad_stream_is_closed_with_a_reason_and_the_server_keeps_serving(s
     await until(lambda: any(r.error and reason in r.error for r in finished_calls(server)), what="error recorded")
 
     caller = await TwilioCaller.dial(http, stream_url(server))   # the next call is answered as usual
+    await until(lambda: caller.marks_echoed, what="greeting played")
+    await caller.hang_up()
+    assert "parley" in transcribe(stt, caller.heard_audio()).lower()
+
+
+async def test_stream_handshake_must_be_signed_when_an_auth_token_is_configured(server_factory, http, stt):
+    signed_server = server_factory(options=argparse.Namespace(phone_greeting=GREETING, twilio_auth_token="s3cret"))
+    url = stream_url(signed_server)
+    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+        await http.ws_connect(url, headers={"X-Twilio-Signature": twilio_signature("wrong", url, {})})
+    assert refused.value.status == 403
+    caller = await TwilioCaller.dial(http, url, headers={"X-Twilio-Signature": twilio_signature("s3cret", url, {})})
     await until(lambda: caller.marks_echoed, what="greeting played")
     await caller.hang_up()
     assert "parley" in transcribe(stt, caller.heard_audio()).lower()

@@ -57,13 +57,13 @@ async def test_twiml_connects_the_call_to_the_stream_with_caller_parameters(webh
 
 
 async def test_signature_is_checked_when_an_auth_token_is_configured(webhook):
-    public = "https://parley.example.com"
+    public = "https://example.com/parley"             # behind a proxy that serves Parley under a path
     base = await webhook(PhoneSettings(twilio_auth_token="s3cret", public_url=public))
     good = twilio_signature("s3cret", public + "/twilio/voice", FORM)
     async with aiohttp.ClientSession() as http:
         async with http.post(base + "/twilio/voice", data=FORM, headers={"X-Twilio-Signature": good}) as response:
             assert response.status == 200
-            assert stream_of(await response.text()).get("url") == "wss://parley.example.com/twilio/stream"
+            assert stream_of(await response.text()).get("url") == "wss://example.com/parley/twilio/stream"
         for headers in ({"X-Twilio-Signature": twilio_signature("wrong", public + "/twilio/voice", FORM)}, {}):
             async with http.post(base + "/twilio/voice", data=FORM, headers=headers) as response:
                 assert response.status == 403
