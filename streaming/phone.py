@@ -118,7 +118,6 @@ class CallRecord:
     ended: str | None = None
     tasks: list[asyncio.Task] = field(default_factory=list)
     hang_up: Callable[[str], None] | None = field(default=None, repr=False)   # end the call from our side
-    started_at: float = field(default_factory=time.time)
 
 
 class CallRegistry:
@@ -259,7 +258,7 @@ class _Call:
                 self.record.clears += 1
                 self.generation += 1
                 for frame in self.protocol.clear():
-                    await self.send(frame)
+                    await self._send(frame)
             elif isinstance(event, ev.TranscriptCompleted):
                 self.record.transcripts.append(event.transcript)
             elif isinstance(event, ev.ResponseDone):
@@ -317,4 +316,10 @@ class _Call:
                     if generation != self.generation:
                         continue
                 deadline += FRAME_SECONDS
+            await self._send(frame)
+
+    async def _send(self, frame: Outbound) -> None:
+        try:
             await self.send(frame)
+        except ConnectionError:               # the far end vanished mid-reply: the call is over
+            self.hang_up_now("connection lost")

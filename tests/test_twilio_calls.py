@@ -128,6 +128,16 @@ async def test_greeting_marks_digits_and_hang_up(server, http, stt):
     await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
 
 
+async def test_caller_vanishing_mid_reply_frees_the_call(server, http):
+    caller = await TwilioCaller.dial(http, stream_url(server), {"greeting": LONG_GREETING})
+    await until(lambda: caller.frames_received >= 10, what="greeting under way")
+    await caller.ws.close()                             # no `stop`: the connection just goes away
+    await caller.hang_up()
+    record = await wait_for_record(server, caller.call_sid)
+    assert record.ended == "connection closed" and record.error is None
+    await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
+
+
 async def test_caller_talking_over_the_reply_gets_clear_and_is_transcribed(server, http, speech, tts):
     caller = await TwilioCaller.dial(http, stream_url(server), {"greeting": LONG_GREETING})
     await until(lambda: caller.frames_received >= 25, what="greeting under way")   # 0.5 s into the greeting
