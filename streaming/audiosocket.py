@@ -187,7 +187,7 @@ async def handle_connection(app: web.Application, reader: asyncio.StreamReader,
         await writer.drain()
 
     async def close(error: StreamError | None) -> None:
-        """Hang the channel up (Asterisk ends AudioSocket() on a hang-up frame), then close the socket."""
+        """Hang the channel up: Asterisk ends AudioSocket() on a hang-up frame (the socket closes after)."""
         try:
             writer.write(encode_frame(HANGUP))
             await writer.drain()
@@ -204,7 +204,7 @@ async def handle_connection(app: web.Application, reader: asyncio.StreamReader,
 class Listener:
     """The AudioSocket TCP server and the calls it is carrying."""
     server: asyncio.Server | None = None
-    calls: set = field(default_factory=set)
+    calls: set[asyncio.Task] = field(default_factory=set)
 
     @property
     def port(self) -> int:
@@ -215,7 +215,8 @@ AUDIOSOCKET = web.AppKey("audiosocket", Listener)
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--audiosocket-port", type=_port_or_off, default=os.environ.get("PARLEY_AUDIOSOCKET_PORT", "9092"),
+    parser.add_argument("--audiosocket-port", type=_port_or_off,
+                        default=os.environ.get("PARLEY_AUDIOSOCKET_PORT", "9092"),
                         help="TCP port for Asterisk AudioSocket() on the --host address; 0 picks a free port, "
                              "'off' disables it")
 
