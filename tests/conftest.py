@@ -77,7 +77,7 @@ class LiveServer:
         self._thread = threading.Thread(target=self.loop.run_forever, name="live-server", daemon=True)
         self._thread.start()
         self.call(self._runner.setup())
-        site = web.TCPSite(self._runner, "127.0.0.1", 0)
+        site = web.TCPSite(self._runner, "127.0.0.1", config.port)
         self.call(site.start())
         self.port = self._runner.addresses[0][1]
         self.url = f"http://127.0.0.1:{self.port}"
