@@ -7,7 +7,8 @@ pace, one 20 ms frame every 20 ms, between turns silence as a phone line sends i
     caller v2v   end of the words (known from the audio) -> first reply audio frame arriving at the caller
     session v2v  the session's own voice_to_voice (end of speech -> first reply audio it emitted)
 
-The ratio caller/session is what the phone transport adds (framing, pacing, the wire).
+The ratio caller/session is what the phone transport adds (framing, pacing, the wire). The reply frame
+interval shows the real-time pacing: 20.00 ms when it neither drifts nor bursts.
 
     .venv/bin/python bench/phone_latency.py                 # 6 turns per transport
     .venv/bin/python bench/phone_latency.py --turns 8
@@ -52,10 +53,11 @@ async def quiet(caller, seconds: float = QUIET_S, timeout: float = 60) -> None:
         await asyncio.sleep(0.05)
 
 
-async def call(caller, requests: list[np.ndarray]) -> list[float | None]:
-    """Speak each request in turn; per turn ms from the end of the words to the first reply frame heard."""
+async def call(caller, requests: list[np.ndarray]) -> tuple[list[float | None], list[float]]:
+    """Speak each request in turn. Per turn: ms from the end of the words to the first reply frame heard,
+    and the mean interval between the reply's frames (20 ms when pacing neither drifts nor bursts)."""
     await quiet(caller)                                   # the greeting
-    results = []
+    latencies, intervals = [], []
     for audio in requests:
         seen = caller.frames_received
         caller.say(audio)
@@ -63,18 +65,21 @@ async def call(caller, requests: list[np.ndarray]) -> list[float | None]:
         await quiet(caller)
         speech_end = caller.speech_started_at + words_end_s(audio)
         arrivals = [t for t in caller.received_at[seen:] if t >= speech_end]
-        results.append((arrivals[0] - speech_end) * 1000 if arrivals else None)
+        latencies.append((arrivals[0] - speech_end) * 1000 if arrivals else None)
+        if len(arrivals) > 1:
+            intervals.append((arrivals[-1] - arrivals[0]) / (len(arrivals) - 1) * 1000)
     await caller.hang_up()
-    return results
+    return latencies, intervals
 
 
-def row(name: str, caller_ms: list[float | None], session_ms: list[float]) -> str:
+def row(name: str, caller_ms: list[float | None], session_ms: list[float], intervals: list[float]) -> str:
     ok = [v for v in caller_ms if v is not None]
     p = lambda values, q: float(np.percentile(values, q)) if values else float("nan")  # noqa: E731
     ratio = p(ok, 50) / p(session_ms, 50) if session_ms and ok else float("nan")
     missing = len(caller_ms) - len(ok)
     return (f"| {name} | {len(caller_ms)}{f' ({missing} unanswered)' if missing else ''} | "
-            f"{p(ok, 50):.0f} / {p(ok, 90):.0f} | {p(session_ms, 50):.0f} / {p(session_ms, 90):.0f} | {ratio:.2f}× |")
+            f"{p(ok, 50):.0f} / {p(ok, 90):.0f} | {p(session_ms, 50):.0f} / {p(session_ms, 90):.0f} | {ratio:.2f}× | "
+            f"{p(intervals, 50):.2f} |")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -108,15 +113,15 @@ def main(argv: list[str] | None = None) -> int:
         records = [r for r in server.app[PHONE_CALLS].finished if r.transport == transport]
         return [t["voice_to_voice"] for t in records[-1].timings if "voice_to_voice" in t]
 
-    lines = ["| transport | turns | caller v2v p50 / p90 (ms) | session v2v p50 / p90 (ms) | caller / session p50 |",
-             "|---|---|---|---|---|"]
+    lines = ["| transport | turns | caller v2v p50 / p90 (ms) | session v2v p50 / p90 (ms) | caller / session p50 "
+             "| reply frame interval p50 (ms) |", "|---|---|---|---|---|---|"]
     try:
         for name, transport, run in (("Twilio Media Streams", "twilio", twilio),
                                      ("Asterisk AudioSocket", "audiosocket", audiosocket)):
-            caller_ms = asyncio.run(run())
+            caller_ms, intervals = asyncio.run(run())
             time.sleep(0.5)
             session_ms = server.call(session_v2v(transport))
-            lines.append(row(name, caller_ms, session_ms))
+            lines.append(row(name, caller_ms, session_ms, intervals))
             print(lines[-1], flush=True)
     finally:
         server.stop()
