@@ -20,7 +20,7 @@ def greedy_without_cache(model, prompt, n):
 def test_cached_greedy_equals_recomputed_greedy():
     model = load_model(GOLDEN)[0]
     prompt = [68, 143, 127, 30, 278, 51, 40]
-    out = ar_generate(model, prompt, 12)
+    out = ar_generate(model, [prompt], 12)
     assert out.tokens[0] == greedy_without_cache(model, prompt, 12)
     assert out.forward_passes == 12
 
@@ -29,5 +29,12 @@ def test_stops_at_eos():
     model = load_model(GOLDEN)[0]
     prompt = [68, 143, 127, 30, 278, 51, 40]
     expected = greedy_without_cache(model, prompt, 12)
-    out = ar_generate(model, prompt, 12, eos_id=expected[5])
+    out = ar_generate(model, [prompt], 12, eos_id=expected[5])
     assert out.tokens[0] == expected[:expected.index(expected[5])]
+
+
+def test_batch_rows_equal_rows_alone():
+    model = load_model(GOLDEN)[0]
+    prompts = [[68, 143, 127, 30], [5, 6, 7, 8]]
+    out = ar_generate(model, prompts, 6)
+    assert out.tokens == [ar_generate(model, [p], 6).tokens[0] for p in prompts]
