@@ -178,7 +178,6 @@ class Session:
         self._buffer: list[np.ndarray] = []             # uncommitted input (VAD idle: only the prefix padding)
         self._buffer_samples = 0
         self._buffer_full_reported = False
-        self._samples_in = 0                            # 16 kHz samples received: the input audio clock
         self._odd_byte = b""
         self._turn: _Turn | None = None
         self._response: _Response | None = None
@@ -242,13 +241,11 @@ class Session:
         pcm16, self._odd_byte = pcm16[:cut], pcm16[cut:]
         audio = self._resampler.process(pcm16_to_float(pcm16))
         if self._detector is None:
-            self._samples_in += audio.size
             self._append(audio)
             return
         self._pending = np.concatenate([self._pending, audio])
         while self._pending.size >= FRAME and not self._closed:
             frame, self._pending = self._pending[:FRAME], self._pending[FRAME:]
-            self._samples_in += FRAME
             self._on_frame(frame)
 
     def commit_audio(self) -> None:
@@ -493,7 +490,7 @@ class Session:
         stages = [self._generate(response, text_queue)]
         if response.audio:
             stages += [self._speak(response, text_queue, audio_queue), self._play(response, audio_queue)]
-        tasks = [asyncio.create_task(stage) for stage in stages]
+        tasks = [asyncio.create_task(stage, name=f"{self.id}:{stage.__name__.lstrip('_')}") for stage in stages]
         try:
             await asyncio.gather(*tasks)
         except asyncio.CancelledError:
