@@ -89,11 +89,14 @@ def apply_rotary(t, cos, sin):
 def attend(q, k, v, key_mask, causal):
     """softmax(q·kᵀ/√hd)·v over the keys that key_mask [B, S] marks real (all keys when it is None).
 
-    A padded row is computed on its real tokens only, with the same shapes as when it is alone: a masked
-    softmax over a longer, shifted row rounds differently, and that flips near-tied confidences.
+    When decoding, a padded row is computed on its real tokens only, with the same shapes as when it is
+    alone: a masked softmax over a longer, shifted row rounds differently, and that flips near-tied
+    confidences. Training (gradients on) takes the one batched masked kernel, which is much faster.
     """
     if key_mask is None:
         return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+    if torch.is_grad_enabled():
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=key_mask[:, None, None, :], is_causal=causal)
     y = torch.zeros_like(q)
     for row in range(q.shape[0]):
         keys = key_mask[row]

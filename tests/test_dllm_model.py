@@ -127,3 +127,20 @@ def test_grouped_query_attention_runs_and_saves(tmp_path):
         assert logits.shape == (2, 7, 64) and torch.isfinite(logits).all()
         save_model(model, config, tmp_path)
         assert torch.equal(load_model(tmp_path)[0](ids), logits)
+
+
+def test_padded_rows_match_rows_alone(golden_model):
+    """A left-padded, masked row gets the logits it has alone: bitwise when decoding, closely when training."""
+    cases = json.loads((GOLDEN / "generate_cases.json").read_text())["cases"]
+    rows = [cases[j]["prompt_ids"] + [300] * 16 for j in (0, 12, 24)]
+    width = max(map(len, rows))
+    ids = torch.tensor([[301] * (width - len(r)) + r for r in rows])
+    mask = torch.tensor([[False] * (width - len(r)) + [True] * len(r) for r in rows])
+    with torch.no_grad():
+        batched = golden_model(ids, mask)
+        alone = [golden_model(torch.tensor([r]))[0] for r in rows]
+    for row, logits in enumerate(alone):
+        assert torch.equal(batched[row, width - len(rows[row]):], logits)
+    trained = golden_model(ids, mask)
+    for row, logits in enumerate(alone):
+        assert (trained[row, width - len(rows[row]):] - logits).abs().max().item() < 1e-3
