@@ -43,26 +43,25 @@ def words_end_s(audio_8k: np.ndarray, threshold: float = 0.01) -> float:
     return float(loud[-1] + 1) / 8000 if loud.size else 0.0
 
 
-async def quiet(caller, seconds: float = QUIET_S, timeout: float = 60) -> None:
-    """Wait until the caller has received no audio for `seconds` (the reply, or greeting, is over)."""
+async def reply_over(caller, since: int, timeout: float = 30) -> None:
+    """Wait for reply audio past frame `since`, then until none has arrived for QUIET_S (the reply is over)."""
     start = time.monotonic()
-    while time.monotonic() - start < timeout:
-        last = caller.received_at[-1] if caller.received_at else start
-        if time.monotonic() - last >= seconds and caller.frames_received:
-            return
+    while caller.frames_received <= since and time.monotonic() - start < timeout:
+        await asyncio.sleep(0.02)
+    while caller.received_at and time.monotonic() - caller.received_at[-1] < QUIET_S:
         await asyncio.sleep(0.05)
 
 
 async def call(caller, requests: list[np.ndarray]) -> tuple[list[float | None], list[float]]:
     """Speak each request in turn. Per turn: ms from the end of the words to the first reply frame heard,
     and the mean interval between the reply's frames (20 ms when pacing neither drifts nor bursts)."""
-    await quiet(caller)                                   # the greeting
+    await reply_over(caller, 0)                           # the greeting
     latencies, intervals = [], []
     for audio in requests:
         seen = caller.frames_received
         caller.say(audio)
         await caller.finish_speaking()
-        await quiet(caller)
+        await reply_over(caller, seen)
         speech_end = caller.speech_started_at + words_end_s(audio)
         arrivals = [t for t in caller.received_at[seen:] if t >= speech_end]
         latencies.append((arrivals[0] - speech_end) * 1000 if arrivals else None)
@@ -85,6 +84,7 @@ def row(name: str, caller_ms: list[float | None], session_ms: list[float], inter
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--turns", type=int, default=6, help="spoken requests per call")
+    parser.add_argument("--checkpoint", help="assistant checkpoint directory (default: the embedded one)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "out"))
     args = parser.parse_args(argv)
 
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     from streaming.engines import Engines
     from streaming.phone import PHONE_CALLS
 
-    engines = Engines.load_default()
+    engines = Engines.load_default(checkpoint_dir=args.checkpoint)
     server = LiveServer(ServerConfig(port=0, options=argparse.Namespace(phone_greeting=GREETING, audiosocket_port=0)),
                         engines)
     tts = engines.tts
