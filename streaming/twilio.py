@@ -8,7 +8,7 @@ audio queued before it has played) and ``stop``. We answer with ``media`` frames
 after each reply segment, and ``clear`` at barge-in so the caller stops hearing the old reply at once.
 
 ``MediaStream`` knows nothing of sockets or sessions: text frames in, call events out; reply audio in,
-outbound frames out. ``handle_stream`` and ``voice_webhook`` are the thin I/O layer.
+outbound frames out. ``voice_webhook`` and ``stream_handler`` are the thin I/O layer.
 """
 
 from __future__ import annotations
@@ -34,7 +34,6 @@ log = logging.getLogger(__name__)
 
 SAMPLE_RATE = 8000
 FRAME_BYTES = 160                      # 20 ms of 8 kHz μ-law, one byte per sample
-MULAW_SILENCE = b"\xff"                # μ-law code of 0
 MAX_MESSAGE_BYTES = 64 * 1024          # a media frame is ~400 bytes of JSON; anything near this is abuse
 DTMF_DIGITS = frozenset("0123456789*#ABCD")
 
