@@ -227,6 +227,16 @@ def test_microphone_permission_denied_is_explained(browser, live_server):
     assert page.locator("#text").is_enabled()         # typing still works
 
 
+def test_server_error_event_is_shown(browser, live_server):
+    page = browser().open(live_server.url)
+    page.evaluate(f"{STATE}.send({{type: 'no.such.event'}})")
+    notice = page.locator(".notice-server")
+    notice.wait_for()
+    assert "unknown_event" in notice.inner_text()
+    assert state(page, "errors[0].code") == "unknown_event"
+    assert state(page, "connection") == "open"                 # a bad event does not end the session
+
+
 def test_lost_server_is_shown_and_the_page_reconnects(browser, server_factory):
     port = free_port()
     server = server_factory(port=port)

@@ -792,6 +792,8 @@ function retry(message) {
   reconnectTimer = setTimeout(connect, delay * 1000);
 }
 
+state.send = send; // for the console: window.parley.send({type: "response.create"})
+
 // ---------------------------------------------------------------- controls
 
 function setMode(mode) {
