@@ -219,22 +219,13 @@ const STAGE_LABELS = {
   request_to_first_audio_ms: "total",
 };
 
-// Stage timings from response.done: `response.metadata` with `<stage>_ms` entries (string values, as
-// OpenAI's metadata is string->string), or a dict under `metadata.timing` / `timing`.
+// Stage timings from response.done: `response.metadata` entries named `<stage>_ms` (string values, as
+// OpenAI's metadata is string -> string).
 function serverTiming(response) {
-  const meta = response.metadata || {};
-  let source = response.timing || meta.timing || meta;
-  if (typeof source === "string") {
-    try {
-      source = JSON.parse(source);
-    } catch {
-      return null;
-    }
-  }
   const stages = {};
-  for (const [key, value] of Object.entries(source || {})) {
+  for (const [key, value] of Object.entries(response.metadata || {})) {
     const ms = Number(value);
-    if ((source !== meta || key.endsWith("_ms")) && value !== "" && Number.isFinite(ms)) stages[key] = ms;
+    if (key.endsWith("_ms") && value !== "" && Number.isFinite(ms)) stages[key] = ms;
   }
   return Object.keys(stages).length ? stages : null;
 }
