@@ -1,12 +1,22 @@
 """The autoregressive baseline: its KV cache gives exactly what recomputing the causal pass would."""
 from pathlib import Path
 
+import pytest
 import torch
 
 from dllm_core.ar_baseline import ar_generate
 from dllm_core.checkpoint import load_model
 
 GOLDEN = Path(__file__).parent / "data" / "llada-tiny"
+
+
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """The tiny golden model runs fastest on one thread; more only wait on each other on a busy machine."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
 
 
 def greedy_without_cache(model, prompt, n):

@@ -16,6 +16,15 @@ CASES = json.loads((GOLDEN / "generate_cases.json").read_text())["cases"]
 MASK, EOS = 300, 301
 
 
+@pytest.fixture(autouse=True, scope="module")
+def one_thread():
+    """The tiny golden model runs fastest on one thread; more only wait on each other on a busy machine."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
 @pytest.fixture(scope="module")
 def model():
     return load_model(GOLDEN)[0]

@@ -1,5 +1,6 @@
 """`parley dllm golden` end to end: passes on the golden model, names the first differing position otherwise."""
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -15,7 +16,7 @@ ROOT = Path(__file__).parent.parent
 
 def parley(*args):
     return subprocess.run([sys.executable, "-m", "streaming.cli", *map(str, args)], cwd=ROOT,
-                          capture_output=True, text=True, timeout=300)
+                          env={**os.environ, "OMP_NUM_THREADS": "1"}, capture_output=True, text=True, timeout=300)
 
 
 def test_golden_model_passes_every_case():
