@@ -134,7 +134,7 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
     L, bl = P + params.gen_length, params.block_length
     if L > model.config.max_sequence_length:
         raise ValueError(f"prompt + gen_length = {L} exceeds the model's max_sequence_length {model.config.max_sequence_length}")
-    pad = pad_id if pad_id is not None and pad_id != mask_id else mask_id + 1
+    pad = next(t for t in (pad_id, eos_id, 0, 1) if t is not None and t != mask_id)  # never attended to
     x = torch.full((B, L), mask_id, dtype=torch.long, device=device)
     lengths = torch.tensor([len(p) for p in prompts], device=device)
     padding = [P - len(p) for p in prompts]

@@ -193,3 +193,9 @@ def test_denoise_stops_between_passes_when_asked(model):
     blocks = list(denoise(model, [CASES[0]["prompt_ids"]], params, mask_id=MASK, should_stop=should_stop))
     assert [b.index for b in blocks] == [0] and blocks[0].forward_passes == 4
     assert torch.all(blocks[0].tokens != MASK)
+
+
+def test_batch_without_pad_or_eos_id_pads_with_an_ordinary_token(model):
+    group = [CASES[5], CASES[29]]
+    out = generate(model, [c["prompt_ids"] for c in group], case_params(group[0]), mask_id=MASK)
+    assert out.tokens == [c["expected_ids"] for c in group]
