@@ -5,6 +5,7 @@ import argparse
 import asyncio
 import logging
 import os
+import socket
 from dataclasses import dataclass, field
 from typing import Awaitable, Callable
 
@@ -55,8 +56,10 @@ class MqttSettings:
         tls_params = None
         if self.tls or self.ca_file:
             tls_params = aiomqtt.TLSParameters(ca_certs=self.ca_file, certfile=self.cert_file, keyfile=self.key_file)
+        # TCP_NODELAY: 100 ms audio chunks must leave now, not wait for Nagle's algorithm to batch them.
         return aiomqtt.Client(self.host, self.port, username=self.username, password=self.password,
-                              will=will, tls_params=tls_params, keepalive=self.keepalive, timeout=10)
+                              will=will, tls_params=tls_params, keepalive=self.keepalive, timeout=10,
+                              socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
 
 
 @dataclass

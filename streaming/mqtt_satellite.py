@@ -170,8 +170,6 @@ class ReplyStream:
                 self.tool_calls.append({"name": name, "arguments": arguments, "result": result})
             case ev.TextDelta(response_id=rid, delta=delta):
                 emit("reply.delta", response_id=rid, text=delta)
-            case ev.TextDone(response_id=rid, text=text):
-                emit("reply", response_id=rid, text=text, tool_calls=self.tool_calls)
             case ev.AudioDelta(response_id=rid, pcm16=pcm16):
                 if self.audio_open != rid:
                     self._close_audio(emit, "replaced")
@@ -182,9 +180,11 @@ class ReplyStream:
                 self._close_audio(emit, "done")
             case ev.Interrupted():
                 self._close_audio(emit, "interrupted")
-            case ev.ResponseDone(status=status, reason=reason, response_id=rid):
+            case ev.ResponseDone(status=status, reason=reason, response_id=rid, output_text=text, timing=timing):
                 self._close_audio(emit, status)
-                if status == "failed":
+                if status == "completed":
+                    emit("reply", response_id=rid, text=text, tool_calls=self.tool_calls, timing=timing)
+                elif status == "failed":
                     emit("error", code="response_failed", message=reason or "the reply failed", response_id=rid)
                 self.responding = None
             case ev.Error(code=code, message=message):

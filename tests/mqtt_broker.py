@@ -48,6 +48,7 @@ class Mosquitto:
             f"password_file {passwd}\n"
             f"acl_file {acl}\n"
             "persistence false\n"
+            "set_tcp_nodelay true\n"
             f"user {getpass.getuser()}\n"   # run as root, Mosquitto would switch to a user that cannot read these files
         )
         self.ca_file: Path | None = None

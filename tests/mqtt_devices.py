@@ -3,6 +3,7 @@ commands with retained state as Zigbee2MQTT does. Both are plain aiomqtt clients
 import asyncio
 import contextlib
 import json
+import time
 
 import aiomqtt
 
@@ -22,6 +23,7 @@ class SatelliteDevice:
         self.settings = login(broker, device_id)
         self.events: asyncio.Queue = asyncio.Queue()
         self.audio = bytearray()
+        self.audio_arrived: float | None = None     # monotonic time the first chunk came into an empty buffer
         self.client: aiomqtt.Client | None = None
         self._stack = contextlib.AsyncExitStack()
         self._reader: asyncio.Task | None = None
@@ -45,6 +47,8 @@ class SatelliteDevice:
     async def _read(self):
         async for message in self.client.messages:
             if str(message.topic).endswith("/audio/out"):
+                if not self.audio:
+                    self.audio_arrived = time.monotonic()
                 self.audio += bytes(message.payload)
             else:
                 self.events.put_nowait(json.loads(message.payload))

@@ -54,7 +54,7 @@ def test_a_spoken_turn_becomes_transcript_reply_and_framed_audio():
                   ev.TextDelta("r1", "a1", "The kitchen light is on."),
                   ev.AudioDelta("r1", "a1", b"\x00\x00" * 10), ev.AudioDelta("r1", "a1", b"\x01\x00" * 10),
                   ev.AudioDone("r1", "a1"), ev.TextDone("r1", "a1", "The kitchen light is on."),
-                  ev.ResponseDone("r1", "completed", {}, "The kitchen light is on.")]:
+                  ev.ResponseDone("r1", "completed", {"voice_to_voice": 612.0}, "The kitchen light is on.")]:
         out += stream.encode(event)
     kinds = [p[1]["type"] if p[0] == "events" else "chunk" for p in payloads(out)]
     assert kinds == ["speech.started", "speech.stopped", "transcript", "reply.delta", "audio.start", "chunk", "chunk",
@@ -65,7 +65,7 @@ def test_a_spoken_turn_becomes_transcript_reply_and_framed_audio():
                              "format": "s16le"}
     assert decoded[5][2] == 0 and decoded[4][2] == 1            # audio QoS 0, events QoS 1
     reply = decoded[-1][1]
-    assert reply["text"] == "The kitchen light is on."
+    assert reply["text"] == "The kitchen light is on." and reply["timing"] == {"voice_to_voice": 612.0}
     assert reply["tool_calls"] == [{"name": "set_device", "arguments": {"device": "light", "room": "kitchen", "state": "on"},
                                     "result": "on"}]
     assert out[5].topic == "parley/kitchen/audio/out"

@@ -81,3 +81,17 @@ async def test_a_text_request_to_a_device_that_never_answers_is_not_claimed(brok
     assert ("home/garage/light/set", b"OFF") in commands
     assert reply["tool_calls"][0]["result"] != "off"
     assert " off" not in reply["text"].lower()                          # it must not claim the light is off
+
+
+async def test_cancel_stops_the_reply_audio(broker, parley):
+    async with SatelliteDevice(broker, "kitchen") as device:
+        await device.publish("text/in", "set a timer for ten minutes")
+        await device.next_event("audio.start", timeout=60)
+        await device.control("cancel")
+        stop = await device.next_event("audio.stop", timeout=10)
+        assert stop["reason"] == "cancelled"
+        played = len(device.audio)
+        await asyncio.sleep(0.5)
+        assert len(device.audio) == played                            # not one more chunk
+        await device.publish("text/in", "what time is it")            # and the device is served again
+        assert (await device.next_event("reply", timeout=60))["tool_calls"][0]["name"] == "get_time"
