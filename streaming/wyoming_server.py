@@ -355,14 +355,16 @@ class ParleyWyomingHandler(AsyncEventHandler):
             return
         self.history.append({"role": "user", "content": text})
         await self.write_event(HandledStart().event())
-        reply = ""
+        reply = None
         async for item in assistant.respond(self.history, self.tools):
             if isinstance(item, TextEvent) and item.text:
                 await self.write_event(HandledChunk(text=item.text).event())
             elif isinstance(item, DoneEvent):
-                reply = item.reply.text
-        self.history.append({"role": "assistant", "content": reply})
-        await self.write_event(Handled(text=reply).event())
+                reply = item.reply
+        # the template shows a previous turn by its tool calls: follow-ups ("and in the bedroom") need them
+        self.history.append({"role": "assistant", "content": reply.text,
+                             "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]})
+        await self.write_event(Handled(text=reply.text).event())
         await self.write_event(HandledStop().event())
 
 
