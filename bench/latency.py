@@ -130,13 +130,13 @@ def plot(summary: dict, path: Path) -> None:
     fig.savefig(path, dpi=120)
 
 
-def start_server(turn_detection: str):
+def start_server(turn_detection: str, checkpoint: str | None):
     from conftest import LiveServer
 
     from streaming.config import ServerConfig
     from streaming.engines import Engines
 
-    engines = Engines.load_default()
+    engines = Engines.load_default(checkpoint_dir=checkpoint)
     return LiveServer(ServerConfig(port=0, turn_detection=turn_detection), engines), engines
 
 
@@ -147,9 +147,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 8])
     parser.add_argument("--modes", nargs="+", default=["semantic_vad", "server_vad"])
     parser.add_argument("--out", default=str(ROOT / "bench" / "out"))
+    parser.add_argument("--checkpoint", help="assistant checkpoint directory (default: the embedded one)")
     args = parser.parse_args(argv)
 
-    server, engines = (None, None) if args.url else start_server("semantic_vad")
+    server, engines = (None, None) if args.url else start_server("semantic_vad", args.checkpoint)
     url = args.url or server.ws_url
     if engines is None:
         from voice.tts import PiperTTS

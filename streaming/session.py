@@ -46,6 +46,10 @@ RATE = 16000                     # what VAD and STT consume
 FRAME = 512                      # samples per VAD frame (32 ms)
 PARTIAL_EVERY_MS = 400           # partial transcript cadence while the user talks
 CHUNK_MS = 100                   # size of the AudioDelta chunks
+# Silero scores a trailing fricative (the /s/ of "six") as silence; a frame this loud relative to the
+# turn's loudest, within TAIL_MS of the last voiced frame, still counts as speech for transcription.
+TAIL_MS = 320
+TAIL_LEVEL = 0.03
 
 
 def new_id(prefix: str) -> str:
@@ -87,7 +91,8 @@ class Item:
 class _Turn:
     """The user's current (or just committed) utterance and its transcription jobs."""
     item_id: str
-    speech_end_samples: int = 0              # buffer length at the last speech frame
+    speech_end_samples: int = 0              # buffer length at the last speech sound
+    peak_rms: float = 0.0                    # loudest speech frame so far
     speech_end_wall: float = 0.0
     vad_wall: float = 0.0
     transcript_wall: float = 0.0
@@ -179,6 +184,7 @@ class Session:
         self._buffer_samples = 0
         self._buffer_full_reported = False
         self._odd_byte = b""
+        self._noise_rms = 0.0                           # background level while nobody speaks
         self._turn: _Turn | None = None
         self._response: _Response | None = None
         self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
@@ -287,8 +293,10 @@ class Session:
         detector = self._detector
         signal = detector.process(self._vad.probability(frame))
         self._append(frame)
+        rms = float(np.sqrt(np.mean(frame * frame)))
         turn = self._turn
         if turn is None and signal is not Signal.START:     # idle: keep only the prefix padding
+            self._noise_rms += 0.05 * (rms - self._noise_rms)
             keep = self.config.turn_detection.prefix_padding_ms * RATE // 1000 + FRAME * MIN_SPEECH_FRAMES
             while self._buffer and self._buffer_samples - self._buffer[0].size >= keep:
                 self._buffer_samples -= self._buffer.pop(0).size
@@ -302,6 +310,10 @@ class Session:
                 self._emit(Interrupted(response.id))
                 self._cancel_response(response, "turn_detected")
         if detector.silence_ms == 0:
+            turn.peak_rms = max(turn.peak_rms, rms)
+        quiet_consonant = (0 < detector.silence_ms <= TAIL_MS
+                           and rms >= max(TAIL_LEVEL * turn.peak_rms, 3 * self._noise_rms))
+        if detector.silence_ms == 0 or quiet_consonant:
             turn.speech_end_samples = self._buffer_samples
             turn.speech_end_wall = time.monotonic()
         if signal is Signal.END:

@@ -6,11 +6,13 @@
 """
 import asyncio
 import importlib.util
+import os
 import shutil
 import subprocess
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -39,12 +41,14 @@ def vad_model():
 
 @pytest.fixture(scope="session")
 def assistant():
-    """The embedded assistant; None only while streaming/assistant.py or its checkpoint has not landed."""
+    """The embedded assistant (or the one in $PARLEY_CHECKPOINT, as for the server); None only while
+    streaming/assistant.py or its checkpoint has not landed."""
     if importlib.util.find_spec("streaming.assistant") is None:
         return None
     from streaming.assistant import EMBEDDED_CHECKPOINT, Assistant
 
-    return Assistant.load() if (EMBEDDED_CHECKPOINT / "config.json").exists() else None
+    checkpoint = Path(os.environ.get("PARLEY_CHECKPOINT") or EMBEDDED_CHECKPOINT)
+    return Assistant.load(checkpoint) if (checkpoint / "config.json").exists() else None
 
 
 @pytest.fixture(scope="session")
