@@ -120,12 +120,12 @@ def plot(summary: dict, path: Path) -> None:
     ax.scatter(range(len(keys)), p90, marker="_", s=600, color="black", label="voice-to-voice p90", zorder=3)
     for y, name in ((320, "GPT-4o avg 320"), (500, "target p50 500"), (800, "Pipecat 500-800")):
         ax.axhline(y, ls=":", lw=1, color="grey")
-        ax.text(len(keys) - 0.5, y, name, fontsize=8, va="bottom", ha="right", color="grey")
+        ax.text(-0.45, y, name, fontsize=8, va="bottom", ha="left", color="grey")
     ax.set_xticks(range(len(keys)), [f"{mode}\n{level} session{'s' if level > 1 else ''}" for mode, level in keys],
                   fontsize=8)
     ax.set_ylabel("ms (p50 stacked by stage)")
     ax.set_title("Parley voice-to-voice latency over /v1/realtime (2-core CPU, embedded models)")
-    ax.legend(fontsize=8, loc="upper left")
+    ax.legend(fontsize=8, loc="upper right")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
 

@@ -21,7 +21,7 @@ from enum import Enum
 
 FRAME_MS = 32               # Silero: 512 samples at 16 kHz
 MIN_SPEECH_FRAMES = 2       # 64 ms above threshold before a turn starts: ignores clicks and pops
-PAUSE_MS = 96               # silence after which the session starts transcribing
+PAUSE_MS = 64               # silence after which the session starts transcribing
 NEGATIVE_MARGIN = 0.15      # hysteresis: speech continues until probability < threshold - margin
 
 # semantic_vad: (silence that ends a complete-looking turn, silence that ends any turn) per eagerness

@@ -23,7 +23,8 @@ def test_hysteresis_keeps_a_dip_inside_speech():
     detector = TurnDetector(TurnDetection(threshold=0.5, silence_duration_ms=96))
     # 0.4 is under the threshold but above threshold - 0.15: still speech
     signals = run(detector, [0.9] * 3 + [0.4] * 10 + [0.9] * 3 + [0.0] * 3)
-    assert [s for _, s in signals] == [Signal.START, Signal.END]
+    assert [s for _, s in signals] == [Signal.START, Signal.PAUSE, Signal.END]
+    assert signals[1][0] == 17                           # the pause is the real silence, not the dip
 
 
 def test_speech_resuming_after_a_pause_does_not_end_the_turn():
@@ -34,7 +35,7 @@ def test_speech_resuming_after_a_pause_does_not_end_the_turn():
 
 def test_semantic_vad_ends_sooner_on_a_complete_sentence():
     detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="high"))
-    run(detector, [0.9] * 10 + [0.0] * 3)               # a 96 ms pause: PAUSE
+    run(detector, [0.9] * 10 + [0.0] * 3)               # a 96 ms pause
     assert detector.speaking
     assert not detector.transcript_ready("What is seven times six?")   # 96 ms < 160 ms
     assert run(detector, [0.0] * 2) == [(1, Signal.END)]              # 160 ms of silence ends it
@@ -73,6 +74,6 @@ def test_looks_complete():
 
 def test_semantic_transcript_known_early_in_the_pause_still_counts():
     detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="medium"))
-    run(detector, [0.9] * 10 + [0.0] * 2)                 # 64 ms of silence, before PAUSE
+    run(detector, [0.9] * 10 + [0.0] * 1)                 # 32 ms of silence, before PAUSE
     assert not detector.transcript_ready("What time is it?")
-    assert run(detector, [0.0] * 6) == [(0, Signal.PAUSE), (5, Signal.END)]  # ends at 256 ms
+    assert run(detector, [0.0] * 7) == [(0, Signal.PAUSE), (6, Signal.END)]  # ends at 256 ms
