@@ -17,6 +17,7 @@ not shown: the embedded model is too small to follow free-form instructions, and
 user through the {result} slot instead.
 """
 import json
+import re
 
 from dllm_core.spoken_numbers import normalize_request
 
@@ -24,7 +25,10 @@ PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
 SPECIAL_TOKENS = [PAD, MASK, EOS, UNK, USER, ASSISTANT, CALL, SAY]
 RESULT_SLOT = "{result}"
+NUMBER_SLOTS = [f"<n{i}>" for i in range(8)]
 MAX_USER_TURNS = 2
+_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
+_SLOT = re.compile(r"<n(\d)>")
 
 
 def format_call(call: dict) -> str:
@@ -113,6 +117,36 @@ def render_prompt(history: list[dict]) -> str:
                 turns[-1][1] = SAY
     kept = turns[-MAX_USER_TURNS:] or [["", None]]
     return "".join(f"{USER} {text}" + (f"{ASSISTANT}{shown}" if shown else "") for text, shown in kept) + ASSISTANT
+
+
+def hide_numbers(text: str, numbers: list[str] | None = None) -> tuple[str, list[str]]:
+    """Each distinct number becomes a slot token (<n0>, <n1>, ... in order of first appearance).
+
+    The model then points at a number instead of copying its digits, which a model this small does
+    badly; the runtime puts the digits back (show_numbers). Pass the prompt's list to hide a reply's
+    numbers with the same slots; numbers not in it stay digits.
+    """
+    grow = numbers is None
+    numbers = [] if numbers is None else numbers
+
+    def slot(match):
+        value = match.group(0)
+        if value not in numbers:
+            if not grow or len(numbers) == len(NUMBER_SLOTS):
+                return value
+            numbers.append(value)
+        return NUMBER_SLOTS[numbers.index(value)]
+    return _NUMBER.sub(slot, text), numbers
+
+
+def show_numbers(text: str, numbers: list[str]) -> str:
+    """Put the digits back; a slot with no number stays as it is (and the call will not parse)."""
+    return _SLOT.sub(lambda m: numbers[int(m.group(1))] if int(m.group(1)) < len(numbers) else m.group(0), text)
+
+
+def model_prompt(history: list[dict]) -> tuple[str, list[str]]:
+    """The prompt text the model reads, and the numbers its slots stand for."""
+    return hide_numbers(render_prompt(history))
 
 
 def _content_text(message: dict) -> str:

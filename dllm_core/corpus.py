@@ -8,7 +8,7 @@ and the spoken text with a {result} slot. Seeded: the same seed gives the same c
 import random
 from dataclasses import dataclass
 
-from dllm_core.chat_template import RESULT_SLOT, render_prompt, render_reply
+from dllm_core.chat_template import RESULT_SLOT, hide_numbers, model_prompt, render_reply
 
 R = RESULT_SLOT
 
@@ -178,6 +178,13 @@ OUT_OF_DOMAIN = [
     "how much energy did i use today", "what's my electricity bill", "when is the next bus", "when does the train leave",
     "how many steps did i walk today", "start a workout", "how did i sleep", "set a reminder", "snooze",
     "start the stopwatch", "stop the stopwatch", "how long is left on the stopwatch", "add {num} minutes to my alarm",
+    # Known rooms in requests no tool serves: a room word alone must not trigger a device call.
+    "play {artist} in the {room}", "play music in the {room}", "vacuum the {room}", "clean the {room}",
+    "open the {room} window", "close the {room} window", "lock the {room} door", "open the {room} door",
+    "is anyone in the {room}", "who is in the {room}", "open the {room} blinds", "close the {room} curtains",
+    "turn on the {udevice} in the {room}", "turn off the {room} {udevice}", "start the {udevice} in the {room}",
+    "is the {room} window open", "show me the {room} camera", "paint the {room}", "make the {room} lights blue",
+    "what's for dinner in the {room}", "mop the {room} floor", "is the {room} door locked", "find my keys in the {room}",
 ]
 FILL = {
     "artist": ["taylor swift", "the beatles", "some jazz", "drake", "beethoven", "radiohead", "my playlist",
@@ -211,6 +218,7 @@ FILL = {
     "device": None,
     "udevice": None,
     "uroom": None,
+    "room": None,
 }
 
 
@@ -223,11 +231,13 @@ class Example:
 
     @property
     def prompt(self) -> str:
-        return render_prompt(self.history)
+        """What the model reads (numbers as slots)."""
+        return model_prompt(self.history)[0]
 
     @property
     def reply(self) -> str:
-        return render_reply(self.call, self.text)
+        """What the model must write, with the prompt's numbers as the same slots."""
+        return hide_numbers(render_reply(self.call, self.text), model_prompt(self.history)[1])[0]
 
 
 # ---------------------------------------------------------------- numbers as people say them
@@ -664,6 +674,8 @@ def _fill(rng, template):
             value = rng.choice(UNKNOWN_DEVICES)
         elif key == "uroom":
             value = rng.choice(UNKNOWN_ROOMS)
+        elif key == "room":
+            value = rng.choice(ROOMS[rng.choice(list(ROOMS))])
         else:
             value = rng.choice(FILL[key])
         out = out[:start] + value + out[out.index("}", start) + 1:]
@@ -687,7 +699,7 @@ def gen_which_room(rng):
 SKILLS = {
     "get_time": (gen_time, 5), "get_date": (gen_date, 5), "set_timer": (gen_timer, 12), "cancel_timer": (gen_cancel, 4),
     "set_device": (gen_device, 16), "set_brightness": (gen_brightness, 9), "set_thermostat": (gen_thermostat, 7),
-    "read_sensor": (gen_sensor, 8), "calculate": (gen_calculate, 14), "convert": (gen_convert, 12),
+    "read_sensor": (gen_sensor, 8), "calculate": (gen_calculate, 14), "convert": (gen_convert, 22),
     "chit_chat": (gen_chit_chat, 8), "out_of_domain": (gen_out_of_domain, 14),
 }
 

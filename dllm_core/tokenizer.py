@@ -1,15 +1,15 @@
 """A small BPE tokenizer (Hugging Face `tokenizers`) trained on the assistant corpus, saved as tokenizer.json.
 
 BPE rather than whole words so that a word the corpus never used still has pieces the model has seen;
-digits are split one per token so the model copies any number digit by digit. The chat template's role
-markers and the {result} slot are single tokens.
+digits are split one per token (numbers in prompts reach the model as slots <n0>.. anyway, see
+chat_template.hide_numbers). Role markers, the {result} slot and the number slots are single tokens.
 """
 from pathlib import Path
 
 from tokenizers import AddedToken, Regex, decoders, models, pre_tokenizers, trainers
 from tokenizers import Tokenizer as HFTokenizer
 
-from dllm_core.chat_template import EOS, MASK, PAD, RESULT_SLOT, SPECIAL_TOKENS, UNK
+from dllm_core.chat_template import EOS, MASK, NUMBER_SLOTS, PAD, RESULT_SLOT, SPECIAL_TOKENS, UNK
 
 ALPHABET = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,?!'*+-/()_=▁")
 
@@ -36,7 +36,7 @@ class Tokenizer:
         trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS,
                                       initial_alphabet=ALPHABET, show_progress=False)
         hf.train_from_iterator(texts, trainer)
-        hf.add_tokens([AddedToken(RESULT_SLOT, normalized=False)])
+        hf.add_tokens([AddedToken(t, normalized=False) for t in [RESULT_SLOT, *NUMBER_SLOTS]])
         return cls(hf)
 
     @classmethod

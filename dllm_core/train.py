@@ -151,8 +151,17 @@ def save_loss_plot(losses: list[float], path: Path) -> None:
 
 def train(cfg: TrainConfig, out: Path, *, resume: bool = False, device: str = "cpu", threads: int = 1,
           progress: bool = True) -> dict:
-    out.mkdir(parents=True, exist_ok=True)
+    """One thread by default: on a shared 2-core machine two threads spin-wait and run several times slower."""
+    previous_threads = torch.get_num_threads()
     torch.set_num_threads(threads)
+    try:
+        return _train(cfg, out, resume, device, progress)
+    finally:
+        torch.set_num_threads(previous_threads)
+
+
+def _train(cfg: TrainConfig, out: Path, resume: bool, device: str, progress: bool) -> dict:
+    out.mkdir(parents=True, exist_ok=True)
     state_path = out / "train_state.pt"
     started = time.time()
     examples = generate_corpus(cfg.corpus_size, seed=cfg.seed)
@@ -191,8 +200,8 @@ def train(cfg: TrainConfig, out: Path, *, resume: bool = False, device: str = "c
         if (step + 1) % cfg.save_every == 0 or step + 1 == cfg.steps:
             torch.save({"model": model.state_dict(), "optimizer": optimizer.state_dict(), "step": step + 1,
                         "losses": losses, "generator": generator.get_state()}, state_path)
+            save_model(model, mconf, out)      # the directory always holds a loadable checkpoint
     model.eval()
-    save_model(model.cpu(), mconf, out)
     summary = {"config": asdict(cfg), "parameters": model.num_parameters(), "examples": len(batches),
                "steps": len(losses), "train_seconds_this_run": round(time.time() - started - setup_s, 1),
                "final_loss_mean_last_100": sum(losses[-100:]) / max(1, len(losses[-100:]))}

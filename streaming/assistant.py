@@ -21,7 +21,9 @@ from collections.abc import AsyncIterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from dllm_core.chat_template import CALL, RESULT_SLOT, SAY, parse_call, render_prompt
+import torch
+
+from dllm_core.chat_template import CALL, RESULT_SLOT, SAY, model_prompt, parse_call, show_numbers
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate
 from dllm_core.tokenizer import Tokenizer
@@ -107,13 +109,18 @@ class Assistant:
     @classmethod
     def load(cls, checkpoint_dir=None, *, decode: DecodeParams | None = None) -> "Assistant":
         path = Path(checkpoint_dir) if checkpoint_dir is not None else EMBEDDED_CHECKPOINT
+        # One torch thread: on the shared 2-core machine a reply took a median 10 ms with one thread and
+        # 125 ms with two (the second thread spin-waits while STT/TTS hold the other core).
+        torch.set_num_threads(1)
         model, config = load_model(path)
         model.eval()
         decode = decode or DEFAULT_DECODE
         return cls(model, config, Tokenizer.load(path), decode, config.max_sequence_length - decode.gen_length)
 
-    def prompt_ids(self, history: list[dict]) -> list[int]:
-        return self.tokenizer.encode(render_prompt(history))[-self.max_prompt:]
+    def prompt_ids(self, history: list[dict]) -> tuple[list[int], list[str]]:
+        """Token ids of the prompt (its end, if too long) and the numbers its <nK> slots stand for."""
+        text, numbers = model_prompt(history)
+        return self.tokenizer.encode(text)[-self.max_prompt:], numbers
 
     def _new_call_id(self) -> str:
         with self._ids_lock:
@@ -129,7 +136,8 @@ class Assistant:
         result: str | None = client_result
         spoken: list[int] | None = None      # token ids after <|say|>, once it has been written
         said, broken = "", False
-        blocks = stream_generate(self.model, self.prompt_ids(history), self.decode,
+        prompt, numbers = self.prompt_ids(history)
+        blocks = stream_generate(self.model, prompt, self.decode,
                                  mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
         async with contextlib.aclosing(blocks):
             async for block in blocks:
@@ -140,7 +148,7 @@ class Assistant:
                 elif self.say_id in tokens:
                     split = tokens.index(self.say_id)
                     spoken = tokens[split + 1:]
-                    call, broken = self._read_call(tokens[:split])
+                    call, broken = self._read_call(tokens[:split], numbers)
                     if call is not None and client_result is None:
                         calls.append(call)
                         if call.name in client_tools:
@@ -149,7 +157,7 @@ class Assistant:
                         result = await tools.run(call.name, call.arguments)
                         yield ToolCallEvent(call, local=True, result=result)
                 if spoken is not None and not broken:
-                    text = self._spoken(spoken, result)
+                    text = self._spoken(spoken, result, numbers)
                     if len(text) > len(said):
                         yield TextEvent(text[len(said):])
                         said = text
@@ -158,20 +166,20 @@ class Assistant:
             yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(tokens), (time.perf_counter() - started) * 1000))
 
-    def _read_call(self, head: list[int]) -> tuple[ToolCall | None, bool]:
+    def _read_call(self, head: list[int], numbers: list[str]) -> tuple[ToolCall | None, bool]:
         """(call, broken): the tool call written before <|say|>, if any and well formed."""
         head = [t for t in head if t != self.config.eos_token_id]
         if not head:
             return None, False
         if head[0] != self.call_id:
             return None, True
-        parsed = parse_call(self.tokenizer.decode(head[1:]))
+        parsed = parse_call(show_numbers(self.tokenizer.decode(head[1:]), numbers))
         if parsed is None or parsed["name"] not in TOOL_NAMES or not valid_call(parsed):
             return None, True
         return ToolCall(parsed["name"], parsed["arguments"], self._new_call_id()), False
 
-    def _spoken(self, ids: list[int], result: str | None) -> str:
-        text = self.tokenizer.decode([t for t in ids if t != self.config.eos_token_id])
+    def _spoken(self, ids: list[int], result: str | None, numbers: list[str]) -> str:
+        text = show_numbers(self.tokenizer.decode([t for t in ids if t != self.config.eos_token_id]), numbers)
         return text.replace(RESULT_SLOT, result if result is not None else "").strip()
 
     def respond_sync(self, history: list[dict], tools: ToolRunner, *,

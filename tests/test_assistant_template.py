@@ -1,7 +1,8 @@
 """The chat template: conversations become prompts, generated replies become a call and speech."""
 import json
 
-from dllm_core.chat_template import format_call, parse_call, render_prompt, render_reply, split_reply
+from dllm_core.chat_template import (format_call, hide_numbers, model_prompt, parse_call, render_prompt, render_reply,
+                                     show_numbers, split_reply)
 
 
 def test_single_turn_prompt_is_normalised():
@@ -55,3 +56,17 @@ def test_reply_splits_into_call_and_text():
     assert split_reply("<|say|> Hi! How can I help?") == (None, "Hi! How can I help?", True)
     assert split_reply("<|call|> =oops<|say|> x")[2] is False
     assert split_reply("no structure")[2] is False
+
+
+def test_numbers_become_slots_and_come_back():
+    history = [{"role": "user", "content": "dim the kitchen lights to thirty percent"},
+               {"role": "assistant", "content": "", "tool_calls": [
+                   {"name": "set_brightness", "arguments": {"room": "kitchen", "percent": 30}}]},
+               {"role": "user", "content": "what's twelve times 7.5 plus 30"}]
+    prompt, numbers = model_prompt(history)
+    assert numbers == ["30", "12", "7.5"]
+    assert prompt.endswith("percent=<n0><|user|> what's <n1> times <n2> plus <n0><|assistant|>")
+    reply, _ = hide_numbers("<|call|> calculate expression=12*7.5+30/100<|say|> That's {result}.", numbers)
+    assert reply == "<|call|> calculate expression=<n1>*<n2>+<n0>/100<|say|> That's {result}."
+    assert show_numbers("expression=<n1>*<n2>+<n0>/100", numbers) == "expression=12*7.5+30/100"
+    assert show_numbers("seconds=<n5>", numbers) == "seconds=<n5>"
