@@ -143,8 +143,10 @@ async def main(rounds: int) -> None:
     print(f"|{'-' * 46}|-----|-----------|---------|---------|-------|")
     print(row("Session direct (baseline)", measured, baseline))
     print(row("MQTT satellite via Mosquitto", [m[0] for m in over_mqtt], baseline))
-    print(row("  of which transport (MQTT - session's own)", [m[0] - m[1] for m in over_mqtt], None))
-    print(row("  direct: measured - session's own", [d[0] - d[1] for d in direct], None))
+    print(row("  direct: measured - session's voice_to_voice", [d[0] - d[1] for d in direct], None))
+    print(row("  MQTT: measured - session's voice_to_voice", [m[0] - m[1] for m in over_mqtt], None))
+    print("The session's own voice_to_voice starts at the last speech frame its VAD heard; the last two rows\n"
+          "remove the session's work, so their difference is what the MQTT round trip (in and out) adds.")
 
 
 if __name__ == "__main__":
