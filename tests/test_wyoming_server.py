@@ -160,3 +160,13 @@ async def test_handle_answers_a_transcript_with_parleys_reply(server, needs_assi
     assert "kitchen light" in reply.lower() and "on" in reply.lower()
     streamed = "".join(HandledChunk.from_event(e).text for e in events if e.type == "handled-chunk")
     assert streamed.split() == reply.split()
+
+
+async def test_handle_follow_ups_on_one_connection_keep_the_context(server, needs_assistant):
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(Transcript(text="Turn on the kitchen light.").event())
+        await read_until(client, "handled-stop")
+        await client.write_event(Transcript(text="and in the bedroom").event())
+        events = await read_until(client, "handled-stop")
+    reply = Handled.from_event(events[-2]).text.lower()
+    assert "bedroom light" in reply and "on" in reply
