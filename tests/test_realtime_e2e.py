@@ -198,3 +198,17 @@ async def test_official_openai_sdk(live_server, stt):
                 break
     assert says_42(transcript)
     assert says_42(hear(stt, bytes(audio), 24000))
+
+
+async def test_beta_client_gets_audio_under_beta_names(live_server):
+    client = await RealtimeClient.connect(live_server.ws_url, headers={"OpenAI-Beta": "realtime=v1"})
+    created = await client.wait_for("session.created")
+    assert created["session"]["input_audio_format"] == "pcm16"
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": MATH}]}})
+    await client.send({"type": "response.create"})
+    done = await client.wait_for("response.done", timeout=60)
+    assert len(client.audio_of(done["response"]["id"], "response.audio.delta")) > 24000
+    assert says_42("".join(e["delta"] for e in client.of_type("response.audio_transcript.delta")))
+    assert not client.of_type("response.output_audio.delta")
+    await client.close()
