@@ -64,10 +64,12 @@ def chromium():
 class Browser:
     """One Chromium with a fresh profile whose fake microphone plays `wav`; records the page's JS errors."""
 
-    def __init__(self, chromium, profile: Path, wav: Path | None, microphone_allowed: bool):
+    def __init__(self, chromium, profile: Path, wav: Path | None, microphone_allowed: bool, fake_devices: bool):
         args = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                 "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required"]
+                "--autoplay-policy=no-user-gesture-required"]
+        if fake_devices:
+            args.append("--use-fake-device-for-media-stream")
         if microphone_allowed:
             args.append("--use-fake-ui-for-media-stream")   # grant the permission prompt
         if wav is not None:
@@ -86,11 +88,12 @@ class Browser:
 
 @pytest.fixture
 def browser(chromium, tmp_path):
-    """browser(wav=None, microphone_allowed=True) -> Browser; all closed after the test, JS errors fail it."""
+    """browser(wav=None, microphone_allowed=True, fake_devices=True) -> Browser; all closed after the test,
+    JS errors fail it."""
     opened: list[Browser] = []
 
-    def launch(wav: Path | None = None, microphone_allowed: bool = True) -> Browser:
-        b = Browser(chromium, tmp_path / f"profile-{len(opened)}", wav, microphone_allowed)
+    def launch(wav: Path | None = None, microphone_allowed: bool = True, fake_devices: bool = True) -> Browser:
+        b = Browser(chromium, tmp_path / f"profile-{len(opened)}", wav, microphone_allowed, fake_devices)
         opened.append(b)
         return b
 
@@ -225,6 +228,17 @@ def test_microphone_permission_denied_is_explained(browser, live_server):
     page.wait_for_function(f"{STATE}.mic.status === 'denied'")
     assert "permission was denied" in page.locator(".notice-mic").inner_text()
     assert page.locator("#text").is_enabled()         # typing still works
+
+
+def test_missing_microphone_is_explained(browser, live_server):
+    page = browser(fake_devices=False).open(live_server.url)
+    inputs = page.evaluate("async () => (await navigator.mediaDevices.enumerateDevices())"
+                           ".filter((d) => d.kind === 'audioinput').length")
+    if inputs:
+        pytest.skip("this machine has a real microphone")
+    page.click("#mic")
+    page.wait_for_function(f"{STATE}.mic.status === 'missing'")
+    assert "No microphone was found" in page.locator(".notice-mic").inner_text()
 
 
 def test_server_error_event_is_shown(browser, live_server):
