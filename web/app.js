@@ -707,7 +707,7 @@ async function clientSecret() {
     err.auth = true;
     throw err;
   }
-  if (!res.ok) throw new Error(`the server could not issue a client token (HTTP ${res.status})`);
+  if (!res.ok) throw new Error(`The server at ${location.host} could not issue a client token (HTTP ${res.status}).`);
   const body = await res.json();
   return body.value || (body.client_secret && body.client_secret.value) || null;
 }
@@ -731,7 +731,7 @@ async function connect() {
     token = await clientSecret();
   } catch (err) {
     if (err.auth) return askForKey(err.message); // waits for the user, no retry loop
-    return retry(err instanceof TypeError ? unreachable() : `${unreachable()} (${err.message})`);
+    return retry(err instanceof TypeError ? unreachable() : err.message); // TypeError: no answer at all
   }
   ui.keyForm.hidden = true;
   const socket = new WebSocket(realtimeUrl(), token ? ["realtime", `openai-insecure-api-key.${token}`] : undefined);
