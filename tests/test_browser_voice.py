@@ -152,6 +152,7 @@ def test_spoken_request_is_transcribed_answered_and_played(browser, live_server,
     settings = state(page, "mic.settings")
     assert settings["echoCancellation"] and settings["noiseSuppression"] and settings["autoGainControl"]
     assert state(page, "mic.sentMs") > 1000
+    assert state(page, "mic.peakLevel") > 0.5                          # the level meter moved while we spoke
 
     heard = page.locator(".msg-user:not(.partial) .text").first.inner_text()
     assert "kitchen" in heard.lower()

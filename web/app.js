@@ -23,7 +23,7 @@ const state = {
   connects: 0, // sessions opened (session.created received)
   sessionId: null,
   mode: "vad", // vad (hands-free) | ptt (push to talk)
-  mic: { status: "off", level: 0, sentMs: 0, settings: null }, // status: off | starting | on | denied | missing | unsupported | error
+  mic: { status: "off", level: 0, peakLevel: 0, sentMs: 0, settings: null }, // status: off | starting | on | denied | missing | unsupported | error
   playback: { playing: false, playedMs: 0, queuedMs: 0, receivedMs: 0, underruns: 0, items: 0, flushes: 0 },
   bargeIns: [], // {reason, item, playedMs, droppedMs}
   truncates: [], // conversation.item.truncate events sent
@@ -440,6 +440,7 @@ function stopMic() {
 
 function showLevel(level) {
   state.mic.level = level;
+  state.mic.peakLevel = Math.max(state.mic.peakLevel, level);
   ui.meterFill.style.transform = `scaleX(${level.toFixed(3)})`;
   ui.meter.setAttribute("aria-valuenow", String(Math.round(level * 100)));
 }
