@@ -160,3 +160,16 @@ async def test_shutdown_closes_sockets_with_going_away(server_factory):
     assert not server.ctx.sessions
     server.stop()                                                     # idempotent
     await client.close()
+
+
+async def test_session_duration_limit(server_factory):
+    from streaming.session import SessionLimits
+
+    server = server_factory(limits=SessionLimits(max_duration_s=1.0))
+    client = await RealtimeClient.connect(server.ws_url)
+    await client.wait_for("session.created")
+    error = await client.wait_for("error", timeout=10)
+    assert error["error"]["code"] == "session_expired"
+    await asyncio.wait_for(client.closed.wait(), 10)
+    assert client.ws.close_code == 1000
+    await client.close()
