@@ -10,7 +10,7 @@ from streaming.events import (AudioCommitted, AudioDelta, AudioDone, Error, Item
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted, ToolCallRequested,
                               TranscriptCompleted, TranscriptDelta)
 from streaming.session import SessionConfig
-from voice.audio import float_to_pcm16, mulaw_encode
+from voice.audio import alaw_encode, float_to_pcm16, mulaw_encode, pcm16_to_float
 
 
 @pytest.fixture
@@ -178,13 +178,17 @@ def test_a_spoken_response_maps_to_the_full_ga_event_sequence(protocol):
     assert done["output"][0]["content"][0]["transcript"] == "It is 42."
 
 
-def test_g711_output_is_encoded(protocol):
-    receive(protocol, {"type": "session.update", "session": {"audio": {"output": {"format": {"type": "audio/pcmu"}}}}})
+@pytest.mark.parametrize("kind, encode", [("audio/pcmu", mulaw_encode), ("audio/pcma", alaw_encode)])
+def test_g711_output_is_encoded(protocol, kind, encode):
+    [configure] = receive(protocol, {"type": "session.update", "session": {"audio": {
+        "input": {"format": {"type": kind}}, "output": {"format": {"type": kind}}}}})
+    assert configure.config.output_rate == configure.config.input_rate == 8000
     sent(protocol)
     protocol.handle(ResponseCreated("resp_x"))
-    protocol.handle(AudioDelta("resp_x", "item_x", b"\x00\x10" * 160))
+    pcm = float_to_pcm16(np.sin(np.linspace(0, 40, 160)).astype(np.float32) * 0.4)
+    protocol.handle(AudioDelta("resp_x", "item_x", pcm))
     delta = next(e for e in sent(protocol) if e["type"] == "response.output_audio.delta")
-    assert len(base64.b64decode(delta["delta"])) == 160
+    assert base64.b64decode(delta["delta"]) == encode(pcm16_to_float(pcm))
 
 
 def test_client_tool_call_is_announced_for_the_client_to_run(protocol):
