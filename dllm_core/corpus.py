@@ -47,7 +47,7 @@ UNITS = {
     "mile": ["miles", "mile", "mi"],
     "m": ["meters", "metres", "meter", "metre", "m"],
     "ft": ["feet", "foot", "ft"],
-    "inch": ["inches", "inch", "in"],
+    "inch": ["inches", "inch", "inchs"],
     "cm": ["centimeters", "centimetres", "centimeter", "cm", "centimetre", "cms"],
     "kg": ["kilograms", "kilos", "kg", "kilogram", "kilogrammes", "kilo"],
     "lb": ["pounds", "pound", "lbs", "lb"],
@@ -793,9 +793,10 @@ def generate_example(rng: random.Random) -> Example:
     if rng.random() < 0.2:
         return _follow_up(rng)
     example = _single(rng)
-    if rng.random() < 0.25:
+    # "thanks" or "play some music" right after a tool call is common; follow-ups must not be assumed.
+    if rng.random() < (0.5 if example.call is None else 0.25):
         # An unrelated earlier exchange: the model must learn to ignore context that does not apply.
-        before = _single(rng)
+        before = _follow_up(rng) if rng.random() < 0.2 else _single(rng)
         prior = {"role": "assistant", "content": before.text}
         if before.call:
             prior["tool_calls"] = [before.call]
