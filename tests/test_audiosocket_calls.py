@@ -142,7 +142,8 @@ async def test_pressing_zero_says_goodbye_and_hangs_up(server, port, stt):
     assert caller.hung_up_by_server
     record = await record_of(server, str(caller.call_id))
     assert record.ended == "caller pressed 0" and GOODBYE in record.replies
-    assert "goodbye" in transcribe(stt, np.concatenate(caller.received[received_before:])).lower()
+    heard = transcribe(stt, np.concatenate(caller.received[received_before:])).lower()
+    assert "thank you for calling" in heard                   # narrow-band Whisper hears "goodbye" as "to buy"
     await caller.hang_up()
     await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
 

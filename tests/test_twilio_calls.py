@@ -167,7 +167,8 @@ async def test_pressing_zero_says_goodbye_and_hangs_up(server, http, stt):
     assert record.ended == "caller pressed 0" and record.digits == ["0"]
     assert GOODBYE in record.replies
     assert caller.marks_echoed == record.marks_sent           # the goodbye played out before the hang-up
-    assert "goodbye" in transcribe(stt, np.concatenate(caller.heard[heard_before:])).lower()
+    heard = transcribe(stt, np.concatenate(caller.heard[heard_before:])).lower()
+    assert "thank you for calling" in heard                   # narrow-band Whisper hears "goodbye" as "to buy"
     await caller.hang_up()
     await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
 
