@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
+from voice.audio import resample
 from voice.stt import WhisperSTT
 from voice.tts import PiperTTS
 from voice.vad import SileroModel
@@ -87,8 +88,18 @@ class Engines:
             loaded = Assistant.load(checkpoint_dir)
         # Two single-threaded Whisper workers: on 2 cores, 20% more transcriptions per second than one
         # two-threaded worker, and one session's partial never blocks another's end of turn.
-        return cls(stt=WhisperSTT(cpu_threads=1, num_workers=2), tts=PiperTTS(), vad_model=SileroModel(),
-                   assistant=loaded)
+        engines = cls(stt=WhisperSTT(cpu_threads=1, num_workers=2), tts=PiperTTS(), vad_model=SileroModel(),
+                      assistant=loaded)
+        engines.warm_up()
+        return engines
+
+    def warm_up(self) -> None:
+        """Run each model once so the first caller does not pay for lazy initialisation."""
+        speech = resample(self.tts.synthesize("Hello there."), self.tts.sample_rate, self.stt.sample_rate)
+        self.stt.transcribe(np.concatenate([np.zeros(4800, np.float32), speech]))
+        if self.assistant is not None:
+            from streaming.tools import ToolRunner
+            self.assistant.respond_sync([{"role": "user", "content": "what time is it"}], ToolRunner())
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a blocking call on the engine threads."""
