@@ -796,7 +796,7 @@ def generate_example(rng: random.Random) -> Example:
     # "thanks" or "play some music" right after a tool call is common; follow-ups must not be assumed.
     if rng.random() < (0.5 if example.call is None else 0.25):
         # An unrelated earlier exchange: the model must learn to ignore context that does not apply.
-        before = _follow_up(rng) if rng.random() < 0.2 else _single(rng)
+        before = _follow_up(rng) if rng.random() < 0.4 else _single(rng)
         prior = {"role": "assistant", "content": before.text}
         if before.call:
             prior["tool_calls"] = [before.call]

@@ -3,11 +3,13 @@
 Each example is prompt + reply, the reply padded with <|eos|> to the canvas length (gen_length), as LLaDA
 pads its SFT answers. The prompt is never masked; every reply token is masked with probability t,
 t ~ U(0, 1) per example, and the cross-entropy on masked tokens is weighted by 1/t and divided by the reply
-length. A share of rows (`full_mask_share`) is trained at t = 1 - the state a one- or two-pass decode
-starts from - which is what makes few-step decoding confident (bench/assistant_eval.py measures it).
+length. A share of rows (`full_mask_share`) is trained at t = 1, the state a one-pass decode starts from
+(measured at 500 steps against 0: no difference beyond held-out noise; the shipped model used 0.25).
+What did buy few-step accuracy is the task format: numbers reach the model as slots
+(chat_template.hide_numbers): 43% -> 58-61% held-out tool calls at 500 steps, 1-4 passes.
 
-    parley train --out runs/home --steps 1500                  # CPU, the embedded config
-    parley train --out runs/home --resume                      # continue from runs/home/train_state.pt
+    parley train --out runs/home --steps 1200                  # CPU, the embedded config
+    parley train --out runs/home --steps 2400 --resume         # continue from runs/home/train_state.pt
     parley train --out runs/big --preset gpu --device cuda     # a bigger model on a GPU
 
 The output directory holds a loadable checkpoint (config.json, model.safetensors, tokenizer.json),

@@ -158,11 +158,14 @@ class Assistant:
                         yield ToolCallEvent(call, local=True, result=result)
                 if spoken is not None and not broken:
                     text = self._spoken(spoken, result, numbers)
+                    if "=" in text or "_" in text:      # call syntax in the speech: a muddled, unsure reply
+                        broken = True
+                        continue
                     if len(text) > len(said):
                         yield TextEvent(text[len(said):])
                         said = text
-        if (spoken is None or broken) and not calls:
-            said = NOT_UNDERSTOOD
+        if (spoken is None or broken) and not said and not (calls and result is None):
+            said = f"Okay, {result}." if calls else NOT_UNDERSTOOD
             yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(tokens), (time.perf_counter() - started) * 1000))
 
@@ -188,7 +191,12 @@ class Assistant:
             async for event in self.respond(history, tools, client_tools=client_tools):
                 if isinstance(event, DoneEvent):
                     return event.reply
-        return asyncio.run(collect())
+        reply = asyncio.run(collect())
+        # The decode thread may still be unwinding; torch aborts the process if the interpreter exits under it.
+        for thread in threading.enumerate():
+            if thread.name == "dllm-denoise":
+                thread.join(timeout=5)
+        return reply
 
 
 def _split_client_result(history: list[dict]) -> tuple[list[dict], str | None]:

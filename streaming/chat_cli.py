@@ -11,7 +11,6 @@ import argparse
 import dataclasses
 import json
 import sys
-import threading
 
 from streaming.assistant import DEFAULT_DECODE, Assistant, AssistantReply
 from streaming.tools import ToolRunner
@@ -72,7 +71,6 @@ def main(argv=None) -> int:
 
     if args.once is not None:
         answer(args.once)
-        _let_decoders_finish()
         return 0
     interactive = not args.json and sys.stdin.isatty()
     if interactive:
@@ -87,15 +85,7 @@ def main(argv=None) -> int:
                 break
             continue
         answer(line.strip())
-    _let_decoders_finish()
     return 0
-
-
-def _let_decoders_finish() -> None:
-    """A reply's decode thread may still be unwinding; torch aborts the process if it exits under it."""
-    for thread in threading.enumerate():
-        if thread.name == "dllm-denoise":
-            thread.join(timeout=5)
 
 
 if __name__ == "__main__":

@@ -1,0 +1,128 @@
+"""End-to-end turns on the real committed checkpoint: request in, tool run, slot filled, reply out."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from dllm_core.checkpoint import load_model
+from streaming.assistant import EMBEDDED_CHECKPOINT, Assistant, DoneEvent, TextEvent, ToolCallEvent
+from streaming.tools import InMemoryHome, ToolRunner
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="session")
+def assistant():
+    return Assistant.load()
+
+
+def ask(assistant, *turns, home=None):
+    """Run a conversation turn by turn, the way `parley chat` keeps it; returns the last reply."""
+    tools, history = ToolRunner(home), []
+    for text in turns:
+        history.append({"role": "user", "content": text})
+        reply = assistant.respond_sync(history, tools)
+        history.append({"role": "assistant", "content": reply.text,
+                        "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]})
+    return reply
+
+
+def test_embedded_checkpoint_is_small_and_loads_as_llada():
+    files = {p.name: p.stat().st_size for p in EMBEDDED_CHECKPOINT.iterdir()}
+    assert {"config.json", "model.safetensors", "tokenizer.json"} <= set(files)
+    assert sum(files.values()) <= 40 * 1024 * 1024
+    model, config = load_model(EMBEDDED_CHECKPOINT)
+    assert json.loads((EMBEDDED_CHECKPOINT / "config.json").read_text())["model_type"] == "llada"
+    assert model.transformer.wte.weight.shape[0] == config.embedding_size
+
+
+def test_arithmetic_is_calculated_and_spoken(assistant):
+    reply = ask(assistant, "what is seven times six")
+    assert [(c.name, c.arguments["expression"]) for c in reply.tool_calls] == [("calculate", "7*6")]
+    assert "42" in reply.text
+    assert 1 <= reply.forward_passes <= 4
+
+
+def test_light_command_switches_the_home(assistant):
+    home = InMemoryHome()
+    reply = ask(assistant, "turn on the kitchen light", home=home)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [
+        ("set_device", {"device": "light", "room": "kitchen", "state": "on"})]
+    assert home.devices[("light", "kitchen")] == "on"
+    assert "kitchen" in reply.text and "on" in reply.text
+
+
+def test_follow_up_uses_the_previous_turn(assistant):
+    home = InMemoryHome()
+    reply = ask(assistant, "turn on the kitchen light", "and in the bedroom", home=home)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [
+        ("set_device", {"device": "light", "room": "bedroom", "state": "on"})]
+    assert home.devices[("light", "bedroom")] == "on"
+
+
+def test_spoken_timer_duration(assistant):
+    reply = ask(assistant, "set a timer for an hour and a half")
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("set_timer", {"seconds": 5400})]
+    assert "1 hour and 30 minutes" in reply.text
+
+
+def test_out_of_domain_request_calls_no_tool(assistant):
+    reply = ask(assistant, "play some jazz in the kitchen")
+    assert reply.tool_calls == []
+    assert "can't" in reply.text
+
+
+def test_chit_chat_calls_no_tool(assistant):
+    reply = ask(assistant, "hello there")
+    assert reply.tool_calls == [] and reply.text
+
+
+async def test_respond_streams_call_then_text_then_done(assistant):
+    events = [e async for e in assistant.respond([{"role": "user", "content": "what's the humidity in the bathroom"}],
+                                                 ToolRunner())]
+    assert isinstance(events[0], ToolCallEvent) and events[0].local and events[0].result == "46 percent"
+    assert events[0].call.arguments == {"room": "bathroom", "kind": "humidity"}
+    assert all(isinstance(e, TextEvent) for e in events[1:-1]) and isinstance(events[-1], DoneEvent)
+    assert "".join(e.text for e in events[1:-1]) == events[-1].reply.text
+    assert "46 percent" in events[-1].reply.text
+
+
+async def test_client_tool_is_reported_not_run_and_its_output_fills_the_slot(assistant):
+    home = InMemoryHome()
+    history = [{"role": "user", "content": "switch off the garage fan"}]
+    events = [e async for e in assistant.respond(history, ToolRunner(home), client_tools={"set_device"})]
+    call_event = events[0]
+    assert isinstance(call_event, ToolCallEvent) and call_event.local is False and call_event.result is None
+    assert call_event.call.name == "set_device" and home.devices == {}
+    history += [{"role": "assistant", "content": "", "tool_calls": [
+                    {"call_id": call_event.call.call_id, "name": "set_device", "arguments": json.dumps(call_event.call.arguments)}]},
+                {"role": "tool", "call_id": call_event.call.call_id, "content": "off"}]
+    events = [e async for e in assistant.respond(history, ToolRunner(home), client_tools={"set_device"})]
+    assert not any(isinstance(e, ToolCallEvent) for e in events)
+    assert "garage fan is off" in events[-1].reply.text
+
+
+def test_parley_chat_once_json_subprocess():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "streaming.cli", "chat", "--once", "what is seven times six", "--json"],
+                         capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stderr
+    reply = json.loads(out.stdout.strip().splitlines()[-1])
+    assert set(reply) == {"text", "tool_calls", "forward_passes", "tokens", "latency_ms"}
+    assert reply["tool_calls"] == [{"name": "calculate", "arguments": {"expression": "7*6"}}]
+    assert "42" in reply["text"]
+
+
+def test_parley_chat_json_lines_keep_the_conversation():
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    out = subprocess.run([sys.executable, "-m", "streaming.cli", "chat", "--json"], input="turn on the kitchen light\n"
+                         "and in the bedroom\nthanks\n", capture_output=True, text=True, timeout=120, cwd=ROOT, env=env)
+    assert out.returncode == 0, out.stderr
+    replies = [json.loads(line) for line in out.stdout.strip().splitlines()]
+    assert [r["tool_calls"] for r in replies] == [
+        [{"name": "set_device", "arguments": {"device": "light", "room": "kitchen", "state": "on"}}],
+        [{"name": "set_device", "arguments": {"device": "light", "room": "bedroom", "state": "on"}}],
+        []]
