@@ -57,7 +57,7 @@ class TrainConfig:
 
 PRESETS = {
     "embedded": {},
-    # Same code, a model worth a GPU: ~25 M parameters, more data.
+    # Same code, a model worth a GPU: 35 M parameters, more data.
     "gpu": dict(d_model=512, n_layers=8, n_heads=8, n_kv_heads=8, corpus_size=1_000_000, steps=20_000,
                 batch_size=256, lr=6e-4, warmup=500),
 }
