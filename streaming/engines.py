@@ -78,6 +78,7 @@ class Engines:
     def __post_init__(self) -> None:
         self.transcription = TranscriptionQueue(self.stt)
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="parley-engine")
+        self.synthesizing = 0
 
     @classmethod
     def load_default(cls, *, assistant: bool = True, checkpoint_dir: str | None = None) -> "Engines":
@@ -102,5 +103,14 @@ class Engines:
             self.assistant.respond_sync([{"role": "user", "content": "what time is it"}], ToolRunner())
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
-        """Run a blocking call on the engine threads."""
-        return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+        """Run a blocking call (speech synthesis) on the engine threads."""
+        self.synthesizing += 1
+        try:
+            return await asyncio.get_running_loop().run_in_executor(self.executor, fn, *args)
+        finally:
+            self.synthesizing -= 1
+
+    @property
+    def idle(self) -> bool:
+        """Nothing a listener is waiting for is running: the moment for partial transcripts."""
+        return self.transcription.busy == 0 and self.synthesizing == 0

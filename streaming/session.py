@@ -320,7 +320,7 @@ class Session:
             self._end_turn(turn)
         elif signal is Signal.PAUSE:
             self._transcribe(turn, URGENT)
-        elif (turn.job is None and detector.silence_ms == 0 and self.engines.transcription.busy == 0
+        elif (turn.job is None and detector.silence_ms == 0 and self.engines.idle
               and self._buffer_samples - turn.last_job_done >= PARTIAL_EVERY_MS * RATE // 1000):
             self._transcribe(turn, BACKGROUND)
 
