@@ -72,21 +72,6 @@ def render_reply(call: dict | None, text: str) -> str:
     return f"{CALL} {format_call(call)}{SAY} {text}"
 
 
-def split_reply(reply: str) -> tuple[dict | None, str, bool]:
-    """(call, spoken text, well_formed) from a decoded reply written with its special tokens."""
-    reply = reply.replace(EOS, " ").replace(PAD, " ").replace(MASK, " ")
-    head, sep, text = reply.partition(SAY)
-    if not sep:
-        return None, "", False
-    head = head.strip()
-    if not head:
-        return None, text.strip(), True
-    if not head.startswith(CALL):
-        return None, text.strip(), False
-    call = parse_call(head[len(CALL):])
-    return call, text.strip(), call is not None
-
-
 def _assistant_calls(message: dict) -> list[dict]:
     """Tool calls of an assistant message, in OpenAI's shape or Parley's {name, arguments}."""
     calls = []

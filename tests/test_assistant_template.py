@@ -2,7 +2,7 @@
 import json
 
 from dllm_core.chat_template import (format_call, hide_numbers, model_prompt, parse_call, render_prompt, render_reply,
-                                     show_numbers, split_reply)
+                                     show_numbers)
 
 
 def test_single_turn_prompt_is_normalised():
@@ -48,14 +48,11 @@ def test_call_format_round_trips():
         assert parse_call(format_call(call)) == call
 
 
-def test_reply_splits_into_call_and_text():
+def test_reply_format_and_malformed_calls():
     reply = render_reply({"name": "set_timer", "arguments": {"seconds": 90}}, "Timer set for {result}.")
     assert reply == "<|call|> set_timer seconds=90<|say|> Timer set for {result}."
-    assert split_reply(reply + "<|eos|><|eos|>") == ({"name": "set_timer", "arguments": {"seconds": 90}},
-                                                     "Timer set for {result}.", True)
-    assert split_reply("<|say|> Hi! How can I help?") == (None, "Hi! How can I help?", True)
-    assert split_reply("<|call|> =oops<|say|> x")[2] is False
-    assert split_reply("no structure")[2] is False
+    assert render_reply(None, "Hi! How can I help?") == "<|say|> Hi! How can I help?"
+    assert parse_call("=oops") is None and parse_call("set_timer seconds") is None and parse_call("") is None
 
 
 def test_numbers_become_slots_and_come_back():
