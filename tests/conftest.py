@@ -18,6 +18,25 @@ import numpy as np
 import pytest
 
 
+@pytest.fixture
+def one_torch_thread():
+    """The tiny golden model runs fastest on one thread; more only wait on each other on a busy machine."""
+    import torch
+
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(threads)
+
+
+@pytest.fixture(scope="session")
+def golden_model():
+    """The tiny LLaDA-format model whose outputs the reference implementations recorded (tests/data/llada-tiny)."""
+    from dllm_core.checkpoint import load_model
+
+    return load_model(Path(__file__).parent / "data" / "llada-tiny")[0]
+
+
 @pytest.fixture(scope="session")
 def stt():
     from voice.stt import WhisperSTT

@@ -8,7 +8,6 @@ from pathlib import Path
 import pytest
 import torch
 
-from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, denoise, generate, stream_generate
 
 GOLDEN = Path(__file__).parent / "data" / "llada-tiny"
@@ -16,18 +15,12 @@ CASES = json.loads((GOLDEN / "generate_cases.json").read_text())["cases"]
 MASK, EOS = 300, 301
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    """The tiny golden model runs fastest on one thread; more only wait on each other on a busy machine."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
-@pytest.fixture(scope="module")
-def model():
-    return load_model(GOLDEN)[0]
+@pytest.fixture
+def model(golden_model):
+    return golden_model
 
 
 def case_params(case, **overrides) -> DecodeParams:

@@ -13,18 +13,7 @@ from dllm_core.model import LLaDAConfig, LLaDAModel
 GOLDEN = Path(__file__).parent / "data" / "llada-tiny"
 
 
-@pytest.fixture(autouse=True, scope="module")
-def one_thread():
-    """The tiny golden model runs fastest on one thread; more only wait on each other on a busy machine."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(threads)
-
-
-@pytest.fixture(scope="module")
-def golden_model():
-    return load_model(GOLDEN)[0]
+pytestmark = pytest.mark.usefixtures("one_torch_thread")
 
 
 def test_forward_logits_match_reference(golden_model):
