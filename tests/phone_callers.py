@@ -250,3 +250,51 @@ class AsteriskCaller(_Caller):
             self.writer.close()
         await self._stop_clocks()
         await asyncio.gather(self._tasks_receive, return_exceptions=True)
+
+
+# What both call test modules observe on the server and hear on the line.
+
+GREETING = "Hello, this is Parley. How can I help?"
+LONG_GREETING = ("Hello and welcome to Parley, the voice assistant of this house. I can switch the lights, "
+                 "set the heating, and tell you the temperature in any room. What would you like?")
+
+
+def finished_calls(server) -> list:
+    """The server's call registry (app[PHONE_CALLS]) is the server-side observable of every call."""
+    from streaming.phone import PHONE_CALLS
+
+    async def snapshot():
+        return list(server.app[PHONE_CALLS].finished)
+    return server.call(snapshot())
+
+
+async def wait_for_record(server, call_id: str, timeout: float = 10):
+    for _ in range(int(timeout / 0.05)):
+        for record in finished_calls(server):
+            if record.call_id == call_id:
+                return record
+        await asyncio.sleep(0.05)
+    raise AssertionError(f"call {call_id} never finished on the server")
+
+
+def live_tasks(server) -> list[str]:
+    """Session and call tasks still running on the server (the snapshot task itself excluded)."""
+    async def snapshot():
+        me = asyncio.current_task()
+        return sorted(t.get_name() for t in asyncio.all_tasks() if t is not me and not t.done()
+                      and t.get_name().startswith(("sess_", "phone-")))
+    return server.call(snapshot())
+
+
+async def until(condition, timeout: float = 30, what: str = "condition"):
+    for _ in range(int(timeout / 0.02)):
+        if condition():
+            return
+        await asyncio.sleep(0.02)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def transcribe(stt, audio_8k: np.ndarray) -> str:
+    """What a listener made of the call audio (padded with silence: Whisper drops a last word cut at the edge)."""
+    silence = np.zeros(8000, np.float32)
+    return stt.transcribe(resample(np.concatenate([silence, audio_8k, silence]), 8000, 16000))

@@ -11,14 +11,11 @@ import uuid
 import numpy as np
 import pytest
 
-from phone_callers import AsteriskCaller, phone_audio
+from phone_callers import (GREETING, LONG_GREETING, AsteriskCaller, finished_calls, live_tasks, phone_audio,
+                           transcribe, until, wait_for_record)
 from streaming.audiosocket import AUDIOSOCKET, FRAME_BYTES, encode_frame
 from streaming.phone import GOODBYE, PHONE_CALLS
-from voice.audio import resample
 
-GREETING = "Hello, this is Parley. How can I help?"
-LONG_GREETING = ("Hello and welcome to Parley, the voice assistant of this house. I can switch the lights, "
-                 "set the heating, and tell you the temperature in any room. What would you like?")
 
 
 @pytest.fixture(scope="module")
@@ -29,43 +26,6 @@ def server(server_factory):
 @pytest.fixture
 def port(server):
     return server.app[AUDIOSOCKET].port
-
-
-def finished_calls(server) -> list:
-    async def snapshot():
-        return list(server.app[PHONE_CALLS].finished)
-    return server.call(snapshot())
-
-
-def live_tasks(server) -> list[str]:
-    async def snapshot():
-        me = asyncio.current_task()
-        return sorted(t.get_name() for t in asyncio.all_tasks() if t is not me and not t.done()
-                      and t.get_name().startswith(("sess_", "phone-")))
-    return server.call(snapshot())
-
-
-async def until(condition, timeout: float = 30, what: str = "condition"):
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-async def record_of(server, call_id: str, timeout: float = 10):
-    for _ in range(int(timeout / 0.05)):
-        for record in finished_calls(server):
-            if record.call_id == call_id:
-                return record
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"call {call_id} never finished on the server")
-
-
-def transcribe(stt, audio_8k: np.ndarray) -> str:
-    """What a listener made of the call audio (padded with silence: Whisper drops a last word cut at the edge)."""
-    silence = np.zeros(8000, np.float32)
-    return stt.transcribe(resample(np.concatenate([silence, audio_8k, silence]), 8000, 16000))
 
 
 CALL_ID = uuid.uuid4()
@@ -100,7 +60,7 @@ async def test_greeting_digits_and_hang_up_free_the_call(server, port, stt):
     await asyncio.sleep(0.2)
     await caller.hang_up()
 
-    record = await record_of(server, str(caller.call_id))
+    record = await wait_for_record(server, str(caller.call_id))
     assert record.digits == ["7"] and record.ended == "caller hung up" and record.error is None
     assert caller.frame_sizes == {FRAME_BYTES} and not caller.unexpected
     heard = transcribe(stt, caller.heard_audio()).lower()
@@ -113,7 +73,7 @@ async def test_eof_without_hang_up_frame_ends_the_call_cleanly(server, port):
     await until(lambda: caller.frames_received >= 5, what="greeting audio")
     caller.writer.close()                               # the TCP connection just goes away
     await caller._stop_clocks()
-    record = await record_of(server, str(caller.call_id))
+    record = await wait_for_record(server, str(caller.call_id))
     assert record.ended == "connection closed" and record.error is None
     await until(lambda: not live_tasks(server), timeout=5, what="no session or call task left")
 
@@ -127,7 +87,7 @@ async def test_talking_over_the_greeting_stops_it_and_is_transcribed(server_fact
     await asyncio.sleep(1.5)
     await caller.hang_up()
 
-    record = await record_of(server, str(caller.call_id))
+    record = await wait_for_record(server, str(caller.call_id))
     assert record.clears >= 1
     assert caller.frames_received * 0.02 < 5            # the ~10 s greeting was cut short
     assert "kitchen light" in " ".join(record.transcripts).lower(), record.transcripts
@@ -140,7 +100,7 @@ async def test_pressing_zero_says_goodbye_and_hangs_up(server, port, stt):
     await caller.press("0")
     await asyncio.wait_for(caller.closed.wait(), 20)
     assert caller.hung_up_by_server
-    record = await record_of(server, str(caller.call_id))
+    record = await wait_for_record(server, str(caller.call_id))
     assert record.ended == "caller pressed 0" and GOODBYE in record.replies
     heard = transcribe(stt, np.concatenate(caller.received[received_before:])).lower()
     assert "thank you for calling" in heard                   # narrow-band Whisper hears "goodbye" as "to buy"
@@ -171,7 +131,7 @@ async def test_spoken_question_gets_a_spoken_answer(server, port, stt, tts, need
     await asyncio.sleep(3)
     await caller.hang_up()
 
-    record = await record_of(server, str(caller.call_id))
+    record = await wait_for_record(server, str(caller.call_id))
     assert re.search(r"seven times six|7 times 6|7 x 6", record.transcripts[0].lower()), record.transcripts
     answer = transcribe(stt, np.concatenate(caller.heard[heard_before:])).lower()
     assert re.search(r"\b42\b|forty[- ]two", answer), answer

@@ -13,14 +13,11 @@ import aiohttp
 import numpy as np
 import pytest
 
-from phone_callers import TwilioCaller, phone_audio
-from streaming.phone import GOODBYE, PHONE_CALLS
+from phone_callers import (GREETING, LONG_GREETING, TwilioCaller, finished_calls, live_tasks, phone_audio,
+                           transcribe, until, wait_for_record)
+from streaming.phone import GOODBYE
 from streaming.twilio import twilio_signature
-from voice.audio import resample
 
-GREETING = "Hello, this is Parley. How can I help?"
-LONG_GREETING = ("Hello and welcome to Parley, the voice assistant of this house. I can switch the lights, "
-                 "set the heating, and tell you the temperature in any room. What would you like?")
 
 
 @pytest.fixture(scope="module")
@@ -36,44 +33,6 @@ async def http():
 
 def stream_url(server) -> str:
     return f"ws://127.0.0.1:{server.port}/twilio/stream"
-
-
-def finished_calls(server) -> list:
-    async def snapshot():
-        return list(server.app[PHONE_CALLS].finished)
-    return server.call(snapshot())
-
-
-def live_tasks(server) -> list[str]:
-    """Session and call tasks still running on the server (the snapshot task itself excluded)."""
-    async def snapshot():
-        me = asyncio.current_task()
-        return sorted(t.get_name() for t in asyncio.all_tasks() if t is not me and not t.done()
-                      and t.get_name().startswith(("sess_", "phone-")))
-    return server.call(snapshot())
-
-
-async def until(condition, timeout: float = 30, what: str = "condition"):
-    for _ in range(int(timeout / 0.02)):
-        if condition():
-            return
-        await asyncio.sleep(0.02)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
-def transcribe(stt, audio_8k: np.ndarray) -> str:
-    """What a listener made of the call audio (padded with silence: Whisper drops a last word cut at the edge)."""
-    silence = np.zeros(8000, np.float32)
-    return stt.transcribe(resample(np.concatenate([silence, audio_8k, silence]), 8000, 16000))
-
-
-async def wait_for_record(server, call_sid: str, timeout: float = 10):
-    for _ in range(int(timeout / 0.05)):
-        for record in finished_calls(server):
-            if record.call_id == call_sid:
-                return record
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"call {call_sid} never finished on the server")
 
 
 @pytest.mark.parametrize("frames, code, reason", [
