@@ -44,7 +44,8 @@ __all__ = ["Session", "SessionConfig", "SessionLimits", "TurnDetection"]
 
 RATE = 16000                     # what VAD and STT consume
 FRAME = 512                      # samples per VAD frame (32 ms)
-PARTIAL_EVERY_MS = 400           # partial transcript cadence while the user talks
+PARTIAL_EVERY_MS = 400           # partial transcript cadence while the user talks and the engines are idle
+PARTIAL_AT_LEAST_MS = 1200       # ... and when they are busy
 CHUNK_MS = 100                   # size of the AudioDelta chunks
 # Silero scores a trailing fricative (the /s/ of "six") as silence; a frame this loud relative to the
 # turn's loudest, within TAIL_MS of the last voiced frame, still counts as speech for transcription.
@@ -320,9 +321,11 @@ class Session:
             self._end_turn(turn)
         elif signal is Signal.PAUSE:
             self._transcribe(turn, URGENT)
-        elif (turn.job is None and detector.silence_ms == 0 and self.engines.idle
-              and self._buffer_samples - turn.last_job_done >= PARTIAL_EVERY_MS * RATE // 1000):
-            self._transcribe(turn, BACKGROUND)
+        elif turn.job is None and detector.silence_ms == 0:
+            # partials wait for a quiet moment, but not for ever: the queue still serves turn ends first
+            since_ms = (self._buffer_samples - turn.last_job_done) * 1000 // RATE
+            if since_ms >= PARTIAL_EVERY_MS and (self.engines.idle or since_ms >= PARTIAL_AT_LEAST_MS):
+                self._transcribe(turn, BACKGROUND)
 
     def _end_turn(self, turn: _Turn) -> None:
         turn.vad_wall = time.monotonic()

@@ -77,8 +77,9 @@ async def test_partial_transcripts_while_speaking(engines, speech):
     assert deltas, "no partial transcript while the user was talking"
     stopped_at = recorder.events.index(recorder.of(SpeechStopped)[0])
     assert recorder.events.index(deltas[0]) < stopped_at            # partials came before the turn ended
-    partial = "".join(d.delta for d in deltas)
-    assert set(words(partial)) <= set(words(done.transcript)) | {"the", "a"}
+    partial = words("".join(d.delta for d in deltas))
+    final = set(words(done.transcript))
+    assert sum(w in final for w in partial) >= 0.6 * len(partial), (partial, done.transcript)
     assert "thermostat" in words(done.transcript) and "hallway" in words(done.transcript)
     await session.close()
 
