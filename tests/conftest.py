@@ -37,6 +37,17 @@ def golden_model():
     return load_model(Path(__file__).parent / "data" / "llada-tiny")[0]
 
 
+@pytest.fixture(scope="module")
+def broker(tmp_path_factory):
+    """A real Mosquitto on a free loopback port (with the project's password file and ACL), one per test module."""
+    from mqtt_broker import Mosquitto
+
+    mosquitto = Mosquitto(tmp_path_factory.mktemp("mosquitto"))
+    mosquitto.start()
+    yield mosquitto
+    mosquitto.stop()
+
+
 @pytest.fixture(scope="session")
 def stt():
     from voice.stt import WhisperSTT

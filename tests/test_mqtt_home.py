@@ -31,14 +31,6 @@ def test_state_payloads_are_parsed_or_refused():
     assert parse_number(b"true") is None and parse_number(b"warm") is None
 
 
-@pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    mosquitto = Mosquitto(tmp_path_factory.mktemp("mosquitto"))
-    mosquitto.start()
-    yield mosquitto
-    mosquitto.stop()
-
-
 def settings(broker, user="parley") -> MqttSettings:
     return MqttSettings(host=broker.host, port=broker.port, username=user, password=USERS[user])
 

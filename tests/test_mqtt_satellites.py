@@ -20,14 +20,6 @@ from streaming.mqtt_satellite import SERVER_STATUS, SatelliteService
 from streaming.session import Session
 
 
-@pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    mosquitto = Mosquitto(tmp_path_factory.mktemp("mosquitto"))
-    mosquitto.start()
-    yield mosquitto
-    mosquitto.stop()
-
-
 async def start_service(broker, engines, **options) -> SatelliteService:
     service = SatelliteService(lambda config: Session(engines, config), Session.close, login(broker, "parley"),
                                backoff=Backoff(initial=0.1, maximum=0.5), **options)

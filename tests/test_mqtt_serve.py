@@ -8,21 +8,13 @@ from wyoming.handle import Handled
 from wyoming.info import Describe, Info
 
 from conftest import LiveServer
-from mqtt_broker import USERS, Mosquitto
+from mqtt_broker import USERS
 from mqtt_devices import home_device
 from streaming.config import ServerConfig
 from streaming.mqtt_home import MqttHome
 from streaming.mqtt_satellite import SATELLITES
 from streaming.server import parse_config
 from streaming.wyoming_server import WYOMING
-
-
-@pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    mosquitto = Mosquitto(tmp_path_factory.mktemp("mosquitto"))
-    mosquitto.start()
-    yield mosquitto
-    mosquitto.stop()
 
 
 @pytest.fixture(scope="module")

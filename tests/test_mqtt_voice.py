@@ -8,7 +8,6 @@ import contextlib
 
 import pytest
 
-from mqtt_broker import Mosquitto
 from mqtt_devices import SatelliteDevice, home_device, login
 from streaming.mqtt_connection import Backoff
 from streaming.mqtt_home import MqttHome
@@ -18,14 +17,6 @@ from streaming.tools import ToolRunner
 from voice.audio import pcm16_to_float
 
 pytestmark = pytest.mark.usefixtures("needs_assistant")
-
-
-@pytest.fixture(scope="module")
-def broker(tmp_path_factory):
-    mosquitto = Mosquitto(tmp_path_factory.mktemp("mosquitto"))
-    mosquitto.start()
-    yield mosquitto
-    mosquitto.stop()
 
 
 @pytest.fixture
