@@ -19,12 +19,10 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import time
 import uuid
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
-import numpy as np
 
 from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDone, EndCall, Error, Interrupted,
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
