@@ -23,12 +23,13 @@ import os
 from collections import deque
 from xml.sax.saxutils import quoteattr
 
+import numpy as np
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from streaming import phone
 from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
                              Outbound, PhoneSettings, StreamError, run_call)
-from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float
+from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +136,7 @@ class MediaStream:
 
     def play(self, pcm16: bytes) -> None:
         """Queue reply audio (PCM16, 8 kHz) as 20 ms μ-law media frames."""
-        data = self._partial + mulaw_encode(pcm16_to_float(pcm16))
+        data = self._partial + mulaw_encode(np.frombuffer(pcm16, dtype="<i2"))   # int16 straight in: no float round trip
         whole = len(data) - len(data) % FRAME_BYTES
         for start in range(0, whole, FRAME_BYTES):
             self._outbound.append(Outbound(self._frame("media", media={
