@@ -179,6 +179,19 @@ class RealtimeProtocol:
         self._responses: dict[str, _Output] = {}
         self._active: str | None = None
         self._requested: dict[str, tuple[dict, bool | None]] = {}   # response.create: id -> (metadata, audio)
+        self._handlers = {     # client event type -> handler(event) -> commands
+            "session.update": self._session_update,
+            "input_audio_buffer.append": self._append,
+            "input_audio_buffer.commit": lambda e: [CommitAudio()],
+            "input_audio_buffer.clear": lambda e: [ClearAudio()],
+            "conversation.item.create": self._item_create,
+            "conversation.item.delete": lambda e: [DeleteItem(_string(e, "item_id"))],
+            "conversation.item.retrieve": self._item_retrieve,
+            "conversation.item.truncate": self._truncate,
+            "response.create": self._response_create,
+            "response.cancel": lambda e: [CancelResponse()],
+            "output_audio_buffer.clear": self._output_clear,
+        }
 
     # ---- public API ------------------------------------------------------------------------------
 
@@ -209,7 +222,7 @@ class RealtimeProtocol:
             kind = event.get("type")
             if not isinstance(kind, str):
                 raise ClientError("missing_type", "the event has no 'type'", "type")
-            handler = self._handlers().get(kind)
+            handler = self._handlers.get(kind)
             if handler is None:
                 raise ClientError("unknown_event", f"unsupported event type {kind!r}", "type")
             return handler(event)
@@ -317,21 +330,6 @@ class RealtimeProtocol:
                           "output": {"format": self.output_format, "voice": VOICE, "speed": 1.0}}}
 
     # ---- client events ---------------------------------------------------------------------------
-
-    def _handlers(self):
-        return {
-            "session.update": self._session_update,
-            "input_audio_buffer.append": self._append,
-            "input_audio_buffer.commit": lambda e: [CommitAudio()],
-            "input_audio_buffer.clear": lambda e: [ClearAudio()],
-            "conversation.item.create": self._item_create,
-            "conversation.item.delete": lambda e: [DeleteItem(_string(e, "item_id"))],
-            "conversation.item.retrieve": self._item_retrieve,
-            "conversation.item.truncate": self._truncate,
-            "response.create": self._response_create,
-            "response.cancel": self._response_cancel,
-            "output_audio_buffer.clear": self._output_clear,
-        }
 
     def _session_update(self, event: dict) -> list[Command]:
         session = event.get("session")
@@ -453,9 +451,6 @@ class RealtimeProtocol:
         response_id = _new_id("resp")
         self._requested[response_id] = (metadata, audio)
         return [CreateResponse(response_id, instructions, audio)]
-
-    def _response_cancel(self, event: dict) -> list[Command]:
-        return [CancelResponse()]
 
     def _output_clear(self, event: dict) -> list[Command]:
         self._send("output_audio_buffer.cleared", response_id=self._active)
