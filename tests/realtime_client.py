@@ -91,3 +91,11 @@ class RealtimeClient:
         await self.ws.close()
         await self._reader
         await self.http.close()
+
+
+async def sessions_ended(server, timeout: float = 10) -> None:
+    """Wait (up to timeout) until the live server has no session tasks and no tracked sessions left."""
+    for _ in range(int(timeout / 0.05)):
+        if not server.session_tasks() and not server.ctx.sessions:
+            return
+        await asyncio.sleep(0.05)

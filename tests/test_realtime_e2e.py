@@ -6,7 +6,7 @@ import re
 import numpy as np
 import pytest
 
-from realtime_client import RealtimeClient
+from realtime_client import RealtimeClient, sessions_ended
 from voice.audio import mulaw_decode, mulaw_encode, pcm16_to_float, resample
 
 pytestmark = pytest.mark.usefixtures("needs_assistant")
@@ -134,10 +134,7 @@ async def test_disconnect_mid_reply_frees_everything(live_server):
     await client.send({"type": "response.create"})
     await client.wait_for("response.output_audio.delta", timeout=60)
     await client.close()
-    for _ in range(200):
-        if not live_server.session_tasks() and not live_server.ctx.sessions:
-            break
-        await asyncio.sleep(0.05)
+    await sessions_ended(live_server)
     assert live_server.session_tasks() == [] and not live_server.ctx.sessions
 
 

@@ -3,7 +3,7 @@ import asyncio
 import aiohttp
 import pytest
 
-from realtime_client import RealtimeClient
+from realtime_client import RealtimeClient, sessions_ended
 
 
 def words(text):
@@ -130,10 +130,7 @@ async def test_closing_the_socket_ends_the_session(live_server):
     await client.wait_for("session.created")
     await client.send({"type": "input_audio_buffer.append", "audio": "AAAAAA=="})
     await client.close()
-    for _ in range(100):
-        if not live_server.session_tasks() and not live_server.ctx.sessions:
-            break
-        await asyncio.sleep(0.05)
+    await sessions_ended(live_server, timeout=5)
     assert live_server.session_tasks() == [] and not live_server.ctx.sessions
 
 
