@@ -27,7 +27,7 @@ from dllm_core.chat_template import CALL, RESULT_SLOT, SAY, model_prompt, parse_
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate
 from dllm_core.tokenizer import Tokenizer
-from streaming.tools import DEVICES, ROOMS, SENSOR_KINDS, TOOL_NAMES, UNITS, ToolRunner
+from streaming.tools import DEVICES, ROOMS, SENSOR_KINDS, UNITS, ToolRunner
 
 EMBEDDED_CHECKPOINT = Path(__file__).resolve().parent.parent / "dllm_core" / "checkpoints" / "parley-home"
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
@@ -177,7 +177,7 @@ class Assistant:
         if head[0] != self.call_id:
             return None, True
         parsed = parse_call(show_numbers(self.tokenizer.decode(head[1:]), numbers))
-        if parsed is None or parsed["name"] not in TOOL_NAMES or not valid_call(parsed):
+        if parsed is None or not valid_call(parsed):
             return None, True
         return ToolCall(parsed["name"], parsed["arguments"], self._new_call_id()), False
 
