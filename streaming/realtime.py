@@ -506,7 +506,7 @@ class RealtimeProtocol:
             out.message = {"id": item_id, "object": "realtime.item", "type": "message", "status": "in_progress",
                            "role": "assistant", "content": []}
             out.items.append(out.message)
-            previous = list(self.items)[-1] if self.items else None
+            previous = next(reversed(self.items), None)
             self.items[item_id] = out.message
             self._send("response.output_item.added", response_id=response_id, output_index=len(out.items) - 1,
                        item=out.message)
