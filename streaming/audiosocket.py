@@ -25,7 +25,7 @@ from aiohttp import web
 
 from streaming import phone
 from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, Outbound,
-                             StreamError, run_call)
+                             OutboundFrames, StreamError, run_call)
 
 log = logging.getLogger(__name__)
 
@@ -90,8 +90,7 @@ class AudioSocketCall:
         self.call_id: str | None = None
         self.pending_marks: deque[str] = deque()   # always empty: Asterisk plays frames as they arrive
         self._parser = FrameParser()
-        self._outbound: deque[Outbound] = deque()
-        self._partial = b""
+        self._frames = OutboundFrames(FRAME_BYTES, lambda pcm16: encode_frame(AUDIO, pcm16), silence=b"\0")
 
     def receive(self, data: bytes) -> list:
         if self.state in ("ended", "failed"):
@@ -145,25 +144,19 @@ class AudioSocketCall:
 
     def play(self, pcm16: bytes) -> None:
         """Queue reply audio (PCM16, 8 kHz) as 20 ms audio frames."""
-        data = self._partial + pcm16
-        whole = len(data) - len(data) % FRAME_BYTES
-        for start in range(0, whole, FRAME_BYTES):
-            self._outbound.append(Outbound(encode_frame(AUDIO, data[start:start + FRAME_BYTES]), audio=True))
-        self._partial = data[whole:]
+        self._frames.audio(pcm16)
 
     def mark(self, name: str) -> None:
         """End of a reply segment: pad its tail to a whole frame (AudioSocket has no marks)."""
-        if self._partial:
-            self.play(bytes(FRAME_BYTES - len(self._partial)))
+        self._frames.pad()
 
     def clear(self) -> list[Outbound]:
         """Barge-in: drop unsent audio. Asterisk holds at most the frame in flight, so nothing to send."""
-        self._outbound.clear()
-        self._partial = b""
+        self._frames.clear()
         return []
 
     def pop_outbound(self) -> Outbound | None:
-        return self._outbound.popleft() if self._outbound else None
+        return self._frames.pop()
 
 
 async def handle_connection(app: web.Application, reader: asyncio.StreamReader,

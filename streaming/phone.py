@@ -70,6 +70,39 @@ class Outbound:
     audio: bool                           # audio frames take 20 ms of the real-time schedule
 
 
+class OutboundFrames:
+    """Reply audio cut into whole 20 ms wire frames, queued in send order with the protocol's control frames."""
+
+    def __init__(self, frame_bytes: int, audio_frame: Callable[[bytes], str | bytes], silence: bytes):
+        self.frame_bytes = frame_bytes        # wire bytes of 20 ms of audio
+        self.audio_frame = audio_frame        # 20 ms of wire audio -> one wire frame
+        self.silence = silence                # the wire byte that pads a segment's tail (silence)
+        self._queue: deque[Outbound] = deque()
+        self._partial = b""                   # wire audio short of a whole frame
+
+    def audio(self, data: bytes) -> None:
+        data = self._partial + data
+        whole = len(data) - len(data) % self.frame_bytes
+        for start in range(0, whole, self.frame_bytes):
+            self._queue.append(Outbound(self.audio_frame(data[start:start + self.frame_bytes]), audio=True))
+        self._partial = data[whole:]
+
+    def pad(self) -> None:
+        """End of a reply segment: pad its tail with silence to a whole frame."""
+        if self._partial:
+            self.audio(self.silence * (self.frame_bytes - len(self._partial)))
+
+    def control(self, data: str | bytes) -> None:
+        self._queue.append(Outbound(data, audio=False))
+
+    def clear(self) -> None:
+        self._queue.clear()
+        self._partial = b""
+
+    def pop(self) -> Outbound | None:
+        return self._queue.popleft() if self._queue else None
+
+
 class PhoneProtocol(Protocol):
     pending_marks: deque[str]         # marks sent whose audio the far end has not confirmed as played
     def play(self, pcm16: bytes) -> None: ...

@@ -28,13 +28,14 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from streaming import phone
 from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
-                             Outbound, PhoneSettings, StreamError, run_call)
+                             Outbound, OutboundFrames, PhoneSettings, StreamError, run_call)
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode
 
 log = logging.getLogger(__name__)
 
 SAMPLE_RATE = 8000
 FRAME_BYTES = 160                      # 20 ms of 8 kHz μ-law, one byte per sample
+MULAW_SILENCE = mulaw_encode(np.zeros(1, dtype=np.int16))
 MAX_MESSAGE_BYTES = 64 * 1024          # a media frame is ~400 bytes of JSON; anything near this is abuse
 DTMF_DIGITS = frozenset("0123456789*#ABCD")
 
@@ -53,8 +54,7 @@ class MediaStream:
         self.stream_sid: str | None = None
         self.call_sid: str | None = None
         self.pending_marks: deque[str] = deque()   # sent, not yet echoed: audio still queued at Twilio
-        self._outbound: deque[Outbound] = deque()
-        self._partial = b""                    # μ-law bytes short of a whole 20 ms frame
+        self._frames = OutboundFrames(FRAME_BYTES, self._media_frame, silence=MULAW_SILENCE)
 
     # --- Twilio -> us --------------------------------------------------------------------------
 
@@ -136,28 +136,24 @@ class MediaStream:
 
     def play(self, pcm16: bytes) -> None:
         """Queue reply audio (PCM16, 8 kHz) as 20 ms μ-law media frames."""
-        data = self._partial + mulaw_encode(np.frombuffer(pcm16, dtype="<i2"))   # int16 straight in: no float round trip
-        whole = len(data) - len(data) % FRAME_BYTES
-        for start in range(0, whole, FRAME_BYTES):
-            self._outbound.append(Outbound(self._frame("media", media={
-                "payload": base64.b64encode(data[start:start + FRAME_BYTES]).decode()}), audio=True))
-        self._partial = data[whole:]
+        self._frames.audio(mulaw_encode(np.frombuffer(pcm16, dtype="<i2")))   # int16 straight in: no float round trip
 
     def mark(self, name: str) -> None:
         """Queue a mark behind the audio queued so far (its tail padded to a whole frame)."""
-        if self._partial:
-            self.play(b"\0\0" * (FRAME_BYTES - len(self._partial)))
+        self._frames.pad()
         self.pending_marks.append(name)
-        self._outbound.append(Outbound(self._frame("mark", mark={"name": name}), audio=False))
+        self._frames.control(self._frame("mark", mark={"name": name}))
 
     def clear(self) -> list[Outbound]:
         """Barge-in: drop what we have not sent yet and tell Twilio to drop what it buffered."""
-        self._outbound.clear()
-        self._partial = b""
+        self._frames.clear()
         return [Outbound(self._frame("clear"), audio=False)]
 
     def pop_outbound(self) -> Outbound | None:
-        return self._outbound.popleft() if self._outbound else None
+        return self._frames.pop()
+
+    def _media_frame(self, mulaw: bytes) -> str:
+        return self._frame("media", media={"payload": base64.b64encode(mulaw).decode()})
 
     def _frame(self, event: str, **body) -> str:
         return json.dumps({"event": event, "streamSid": self.stream_sid, **body})
