@@ -200,14 +200,13 @@ class ToolRunner:
         self.timers: list[Timer] = []
 
     async def run(self, name: str, arguments: dict) -> str:
+        if name not in TOOL_NAMES:
+            return "not something I can do"
         try:
-            handler = getattr(self, "_" + name) if name in TOOL_NAMES else None
-            if handler is None:
-                return "not something I can do"
-            return await handler(**arguments)
-        except (TypeError, ValueError) as exc:
-            if isinstance(exc, CalculationError):
-                return "not something I can calculate"
+            return await getattr(self, "_" + name)(**arguments)
+        except CalculationError:
+            return "not something I can calculate"
+        except (TypeError, ValueError):
             return "not possible with those details"
 
     async def _get_time(self) -> str:
