@@ -20,41 +20,52 @@ function lowPassTaps(cutoff, count) {
   return taps;
 }
 
+// Filters and resamples one render quantum at a time into buffers it reuses (no allocation per block).
 class Resampler {
   constructor(fromRate, toRate) {
     this.step = fromRate / toRate; // input samples per output sample
     this.taps = this.step > 1 ? lowPassTaps((0.5 / this.step) * 0.9, 8 * Math.ceil(this.step) * 2 + 1) : new Float32Array([1]);
-    this.history = new Float32Array(this.taps.length - 1); // last input samples, for the filter's overlap
+    this.overlap = this.taps.length - 1; // input samples the filter needs from the previous block
     this.position = 0; // fractional index of the next output sample, relative to the current block's filtered output
     this.previous = 0; // last filtered sample of the previous block, for interpolation across blocks
+    this.reserve(128);
   }
 
+  // Buffers for blocks of up to `count` input samples; `joined` keeps the previous block's tail at its start.
+  reserve(count) {
+    const joined = new Float32Array(this.overlap + count);
+    if (this.joined) joined.set(this.joined.subarray(0, this.overlap));
+    this.joined = joined;
+    this.filtered = new Float32Array(count);
+    this.out = new Float64Array(Math.ceil(count / this.step) + 1);
+  }
+
+  // Resamples `input` into `this.out`; returns how many output samples it wrote there.
   process(input) {
-    const taps = this.taps;
+    const count = input.length;
+    if (this.filtered.length < count) this.reserve(count);
+    const { taps, joined, filtered, out, overlap } = this;
     const n = taps.length;
-    const joined = new Float32Array(this.history.length + input.length);
-    joined.set(this.history);
-    joined.set(input, this.history.length);
-    const filtered = new Float32Array(input.length);
-    for (let i = 0; i < input.length; i++) {
+    joined.set(input, overlap);
+    for (let i = 0; i < count; i++) {
       let acc = 0;
       for (let k = 0; k < n; k++) acc += joined[i + k] * taps[k];
       filtered[i] = acc;
     }
-    this.history = joined.slice(joined.length - this.history.length);
+    joined.copyWithin(0, count, count + overlap);
 
     // Linear interpolation at fractional positions; index -1 is the previous block's last sample.
-    const out = [];
-    while (this.position < filtered.length - 1) {
+    let written = 0;
+    while (this.position < count - 1) {
       const i = Math.floor(this.position);
       const frac = this.position - i;
       const a = i < 0 ? this.previous : filtered[i];
-      out.push(a + (filtered[i + 1] - a) * frac);
+      out[written++] = a + (filtered[i + 1] - a) * frac;
       this.position += this.step;
     }
-    this.position -= filtered.length;
-    this.previous = filtered[filtered.length - 1];
-    return out;
+    this.position -= count;
+    this.previous = filtered[count - 1];
+    return written;
   }
 }
 
@@ -70,8 +81,10 @@ class MicProcessor extends AudioWorkletProcessor {
   process(inputs) {
     const channel = inputs[0] && inputs[0][0];
     if (!channel) return true;
-    for (const sample of this.resampler.process(channel)) {
-      const clamped = Math.max(-1, Math.min(1, sample));
+    const count = this.resampler.process(channel);
+    const resampled = this.resampler.out;
+    for (let j = 0; j < count; j++) {
+      const clamped = Math.max(-1, Math.min(1, resampled[j]));
       this.chunk[this.filled++] = clamped < 0 ? clamped * 0x8000 : clamped * 0x7fff;
       this.sumSquares += clamped * clamped;
       if (this.filled === CHUNK_SAMPLES) {
