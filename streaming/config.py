@@ -37,22 +37,24 @@ def _env(name: str, default):
 
 
 def build_parser() -> argparse.ArgumentParser:
+    defaults, limits = ServerConfig(), SessionLimits()
     parser = argparse.ArgumentParser(prog="parley serve", description="Run the Parley voice server.")
-    parser.add_argument("--host", default=_env("HOST", "127.0.0.1"))
-    parser.add_argument("--port", type=int, default=int(_env("PORT", 8080)), help="0 picks a free port")
+    parser.add_argument("--host", default=_env("HOST", defaults.host))
+    parser.add_argument("--port", type=int, default=int(_env("PORT", defaults.port)), help="0 picks a free port")
     parser.add_argument("--api-key", default=_env("API_KEY", None),
                         help="require `Authorization: Bearer KEY` (or a client secret minted with it)")
-    parser.add_argument("--model", default=_env("MODEL", "parley-home"), help="model name reported to clients")
+    parser.add_argument("--model", default=_env("MODEL", defaults.model), help="model name reported to clients")
     parser.add_argument("--checkpoint", default=_env("CHECKPOINT", None), help="assistant checkpoint directory")
     parser.add_argument("--turn-detection", choices=("semantic_vad", "server_vad", "none"),
-                        default=_env("TURN_DETECTION", "semantic_vad"),
+                        default=_env("TURN_DETECTION", defaults.turn_detection),
                         help="default turn detection of new sessions (clients may change it)")
-    parser.add_argument("--max-message-bytes", type=int, default=int(_env("MAX_MESSAGE_BYTES", 4 * 1024 * 1024)))
-    parser.add_argument("--max-buffer-ms", type=int, default=int(_env("MAX_BUFFER_MS", 120_000)),
+    parser.add_argument("--max-message-bytes", type=int,
+                        default=int(_env("MAX_MESSAGE_BYTES", defaults.max_message_bytes)))
+    parser.add_argument("--max-buffer-ms", type=int, default=int(_env("MAX_BUFFER_MS", limits.max_buffer_ms)),
                         help="longest uncommitted input audio")
-    parser.add_argument("--max-session-s", type=float, default=float(_env("MAX_SESSION_S", 3600)),
+    parser.add_argument("--max-session-s", type=float, default=float(_env("MAX_SESSION_S", limits.max_duration_s)),
                         help="longest session")
-    parser.add_argument("--web-dir", default=_env("WEB_DIR", str(WEB_DIR)), help="static files served at /")
+    parser.add_argument("--web-dir", default=_env("WEB_DIR", str(defaults.web_dir)), help="static files served at /")
     return parser
 
 
