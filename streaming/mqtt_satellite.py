@@ -20,7 +20,7 @@ import json
 import logging
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Awaitable, Callable
 
 import aiomqtt
@@ -220,7 +220,7 @@ class Satellite:
             case StartTurn():
                 self._cancel_reply()
                 session.clear_audio()
-                session.update(satellite_config(None))
+                session.update(replace(session.config, turn_detection=None))
             case StopTurn():
                 self.awaiting_transcript = True
                 session.commit_audio()
@@ -242,7 +242,7 @@ class Satellite:
             elif isinstance(event, ev.TranscriptCompleted):
                 messages.append(event_message(self.device_id, "error", code="no_speech",
                                               message="no words were recognised in that turn"))
-            self.session.update(satellite_config(self.turn_detection))
+            self.session.update(replace(self.session.config, turn_detection=self.turn_detection))
         return messages
 
     def _cancel_reply(self) -> None:
