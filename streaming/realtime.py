@@ -304,14 +304,15 @@ class RealtimeProtocol:
 
     def session_object(self) -> dict:
         td = self.config.turn_detection
-        turn_detection = None
-        if td is not None:
+        if td is None:
+            turn_detection = None
+        elif td.type == "semantic_vad":
+            turn_detection = {"type": td.type, "eagerness": td.eagerness, "create_response": td.create_response,
+                              "interrupt_response": td.interrupt_response}
+        else:
             turn_detection = {"type": td.type, "threshold": td.threshold, "prefix_padding_ms": td.prefix_padding_ms,
                               "silence_duration_ms": td.silence_duration_ms, "create_response": td.create_response,
                               "interrupt_response": td.interrupt_response, "idle_timeout_ms": None}
-            if td.type == "semantic_vad":
-                turn_detection = {"type": td.type, "eagerness": td.eagerness, "create_response": td.create_response,
-                                  "interrupt_response": td.interrupt_response}
         if self.beta:
             return {"id": self.session_id, "object": "realtime.session", "model": self.model,
                     "modalities": ["audio", "text"] if self.config.audio_output else ["text"],
