@@ -29,11 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+from latency import REQUESTS, percentile  # noqa: E402  (the spoken requests of bench/latency.py)
 from phone_callers import AsteriskCaller, TwilioCaller, phone_audio  # noqa: E402
 
-REQUESTS = ["What is seven times six?", "Turn on the kitchen light.", "What time is it?",
-            "Set the thermostat to twenty one degrees.", "Turn off the bedroom fan.",
-            "What is twelve plus thirty?", "What's the temperature in the garage?", "Set a timer for five minutes."]
 GREETING = "Hello."
 QUIET_S = 1.0          # a reply is over once no audio frame has arrived for this long
 
@@ -73,7 +71,7 @@ async def call(caller, requests: list[np.ndarray]) -> tuple[list[float | None], 
 
 def row(name: str, caller_ms: list[float | None], session_ms: list[float], intervals: list[float]) -> str:
     ok = [v for v in caller_ms if v is not None]
-    p = lambda values, q: float(np.percentile(values, q)) if values else float("nan")  # noqa: E731
+    p = percentile
     ratio = p(ok, 50) / p(session_ms, 50) if session_ms and ok else float("nan")
     missing = len(caller_ms) - len(ok)
     return (f"| {name} | {len(caller_ms)}{f' ({missing} unanswered)' if missing else ''} | "
