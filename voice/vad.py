@@ -54,14 +54,16 @@ class SileroVAD:
 
     def reset(self) -> None:
         self._state = np.zeros((2, 1, 128), dtype=np.float32)
-        self._context = np.zeros(self._context_samples, dtype=np.float32)
+        # the model input [1, context + frame], reused every frame: its head holds the previous frame's tail
+        self._input = np.zeros((1, self._context_samples + self.frame_samples), dtype=np.float32)
 
     def probability(self, frame: np.ndarray) -> float:
         """Speech probability of the next 32 ms frame (exactly ``frame_samples`` samples at 16 kHz)."""
         frame = np.asarray(frame, dtype=np.float32).reshape(-1)
         if frame.size != self.frame_samples:
             raise ValueError(f"SileroVAD needs {self.frame_samples}-sample frames at 16 kHz, got {frame.size}")
-        x = np.concatenate([self._context, frame])[None, :]
+        x = self._input
+        x[0, self._context_samples:] = frame
         prob, self._state = self.model.run(x, self._state)
-        self._context = frame[-self._context_samples:].copy()
+        x[0, :self._context_samples] = frame[-self._context_samples:]
         return prob
