@@ -72,12 +72,10 @@ class TurnDetector:
         self.silence_ms = 0             # silence since the last speech frame, while speaking
         self.speech_end_frame = 0       # frame index just after the last speech frame
         self._paused = False            # PAUSE already signalled for this silence
-        self._end_after_ms = self._max_silence()
-
-    def _max_silence(self) -> int:
-        if self.settings.type == "semantic_vad":
-            return SEMANTIC_SILENCE_MS.get(self.settings.eagerness, SEMANTIC_SILENCE_MS["auto"])[1]
-        return self.settings.silence_duration_ms
+        # semantic_vad: (silence that ends a complete-looking turn, silence that ends any turn)
+        self._semantic = SEMANTIC_SILENCE_MS.get(settings.eagerness, SEMANTIC_SILENCE_MS["auto"])
+        self._max_silence_ms = self._semantic[1] if settings.type == "semantic_vad" else settings.silence_duration_ms
+        self._end_after_ms = self._max_silence_ms
 
     def process(self, probability: float) -> Signal | None:
         self.frames += 1
@@ -88,13 +86,13 @@ class TurnDetector:
                 self.speaking, self._run = True, 0
                 self.silence_ms, self._paused = 0, False
                 self.speech_end_frame = self.frames
-                self._end_after_ms = self._max_silence()
+                self._end_after_ms = self._max_silence_ms
                 return Signal.START
             return None
         if probability >= threshold - NEGATIVE_MARGIN:
             self.silence_ms, self._paused = 0, False
             self.speech_end_frame = self.frames
-            self._end_after_ms = self._max_silence()
+            self._end_after_ms = self._max_silence_ms
             return None
         self.silence_ms += FRAME_MS
         if self.silence_ms >= self._end_after_ms:
@@ -109,7 +107,7 @@ class TurnDetector:
         """The transcript of everything up to the current pause is known; True = end the turn now."""
         if self.settings.type != "semantic_vad" or not self.speaking or self.silence_ms == 0:
             return False
-        short, long = SEMANTIC_SILENCE_MS.get(self.settings.eagerness, SEMANTIC_SILENCE_MS["auto"])
+        short, long = self._semantic
         self._end_after_ms = short if looks_complete(transcript) else long
         if self.silence_ms >= self._end_after_ms:
             self.speaking = False
