@@ -243,9 +243,10 @@ class Session:
         """PCM16 LE mono at input_rate, any chunk size."""
         if self._closed or not pcm16:
             return
-        pcm16 = self._odd_byte + pcm16                  # a chunk may split a sample; keep the odd byte
-        cut = len(pcm16) - len(pcm16) % 2
-        pcm16, self._odd_byte = pcm16[:cut], pcm16[cut:]
+        if self._odd_byte:                              # a chunk may split a sample; keep the odd byte
+            pcm16, self._odd_byte = self._odd_byte + pcm16, b""
+        if len(pcm16) % 2:
+            pcm16, self._odd_byte = pcm16[:-1], bytes(pcm16[-1:])
         audio = self._resampler.process(pcm16_to_float(pcm16))
         if self._detector is None:
             self._append(audio)
