@@ -152,18 +152,18 @@ function reply(responseId) {
     latency.className = "latency";
     el.querySelector(".text").before(tools);
     el.append(latency);
-    r = { id: responseId, el, text: "", start: null, firstSound: null, server: null, status: "in_progress" };
-    r.turn = { responseId, status: r.status, text: "", tools: [], receivedMs: 0, playedMs: 0, voiceToVoiceMs: null, server: null };
-    state.turns.push(r.turn);
+    // turn: what state.turns shows; the rest is the page's own bookkeeping for this reply.
+    const turn = { responseId, status: "in_progress", text: "", tools: [], receivedMs: 0, playedMs: 0, voiceToVoiceMs: null, server: null };
+    r = { el, start: null, startKind: null, firstSound: null, turn };
+    state.turns.push(turn);
     replies.set(responseId, r);
   }
   return r;
 }
 
 function appendReplyText(r, delta) {
-  r.text += delta;
-  r.turn.text = r.text;
-  setText(r.el, r.text, true);
+  r.turn.text += delta;
+  setText(r.el, r.turn.text, true);
 }
 
 function formatArgs(json) {
@@ -198,14 +198,14 @@ function showLatency(r) {
   if (r.turn.voiceToVoiceMs != null) {
     parts.push(`${r.startKind === "text" ? "text→voice" : "voice→voice"} ${Math.round(r.turn.voiceToVoiceMs)} ms`);
   }
-  if (r.server) {
-    const stages = Object.entries(r.server).map(([k, v]) => `${STAGE_LABELS[k] || k.replace(/_ms$/, "")} ${Math.round(v)}`);
+  if (r.turn.server) {
+    const stages = Object.entries(r.turn.server).map(([k, v]) => `${STAGE_LABELS[k] || k.replace(/_ms$/, "")} ${Math.round(v)}`);
     if (stages.length) parts.push(`server: ${stages.join(" · ")} ms`);
   }
   const el = r.el.querySelector(".latency");
   el.textContent = parts.join("  |  ");
   el.title = "voice→voice: end of your speech to the first reply sound, measured on this page (includes output latency)";
-  state.lastLatency = { voiceToVoiceMs: r.turn.voiceToVoiceMs, server: r.server };
+  state.lastLatency = { voiceToVoiceMs: r.turn.voiceToVoiceMs, server: r.turn.server };
 }
 
 // Short names for the server's stage timings (response.done metadata, see streaming/session.py).
@@ -621,26 +621,22 @@ const handlers = {
   },
   "response.output_audio_transcript.done"(e) {
     const r = reply(e.response_id);
-    if (e.transcript != null) {
-      r.text = e.transcript;
-      r.turn.text = r.text;
-    }
-    setText(r.el, r.text, false);
+    if (e.transcript != null) r.turn.text = e.transcript;
+    setText(r.el, r.turn.text, false);
   },
   "response.done"(e) {
     const response = e.response || {};
     const r = reply(response.id);
     if (activeResponse === response.id) activeResponse = null;
-    r.status = r.turn.status = response.status;
-    r.server = serverTiming(response);
-    r.turn.server = r.server;
+    r.turn.status = response.status;
+    r.turn.server = serverTiming(response);
     r.el.classList.remove("partial");
     r.el.classList.toggle("interrupted", response.status === "cancelled" || r.el.classList.contains("interrupted"));
-    if (response.status === "cancelled" && !r.text && !r.turn.tools.length) r.el.remove(); // stopped before it said anything
+    if (response.status === "cancelled" && !r.turn.text && !r.turn.tools.length) r.el.remove(); // stopped before it said anything
     if (response.status === "failed") {
       const err = (response.status_details && response.status_details.error) || {};
       r.el.classList.add("failed");
-      if (!r.text) setText(r.el, `(reply failed${err.message ? `: ${err.message}` : ""})`, false);
+      if (!r.turn.text) setText(r.el, `(reply failed${err.message ? `: ${err.message}` : ""})`, false);
     }
     showLatency(r);
   },
@@ -773,7 +769,7 @@ function connectionLost() {
   activeResponse = null;
   nextTurnStart = null;
   if (player && player.node) flushPlayer(null);
-  for (const r of replies.values()) if (r.status === "in_progress") r.el.classList.remove("partial");
+  for (const r of replies.values()) if (r.turn.status === "in_progress") r.el.classList.remove("partial");
 }
 
 function retry(message) {
