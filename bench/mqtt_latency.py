@@ -15,10 +15,9 @@ import tempfile
 import time
 from pathlib import Path
 
-import numpy as np
-
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # the test broker and devices
 
+from conftest import Speech  # noqa: E402
 from mqtt_broker import Mosquitto  # noqa: E402
 from mqtt_devices import SatelliteDevice, home_device, login  # noqa: E402
 
@@ -28,19 +27,16 @@ from streaming.mqtt_home import MqttHome  # noqa: E402
 from streaming.mqtt_satellite import SATELLITE_RATE, SatelliteService, satellite_config  # noqa: E402
 from streaming.session import Session, TurnDetection  # noqa: E402
 from streaming.tools import ToolRunner  # noqa: E402
-from voice.audio import float_to_pcm16, resample  # noqa: E402
 
 REQUESTS = ["Turn on the kitchen light.", "What time is it?", "Set a timer for five minutes.",
             "Turn off the bedroom fan."]
 FRAME = SATELLITE_RATE * 2 // 50          # 20 ms of PCM16
 
 
-def spoken(engines: Engines, text: str) -> tuple[bytes, int]:
+def spoken(speech: Speech, text: str) -> tuple[bytes, int]:
     """400 ms silence, the words, 1.2 s silence; and the byte offset where the words end."""
-    words = resample(engines.tts.synthesize(text), engines.tts.sample_rate, SATELLITE_RATE)
-    loud = np.nonzero(np.abs(words) > 0.01)[0]
-    lead, tail = np.zeros(SATELLITE_RATE * 4 // 10, np.float32), np.zeros(SATELLITE_RATE * 12 // 10, np.float32)
-    return float_to_pcm16(np.concatenate([lead, words, tail])), (len(lead) + int(loud[-1]) + 1) * 2
+    pcm = speech.piper(text, rate=SATELLITE_RATE)
+    return pcm, (round(speech.speech_end_ms(pcm, SATELLITE_RATE) * SATELLITE_RATE / 1000) + 1) * 2
 
 
 async def paced(pcm: bytes, speech_end: int, send) -> float:
@@ -107,7 +103,7 @@ def row(name: str, values: list[float], baseline: float | None) -> str:
 
 async def main(rounds: int) -> None:
     engines = Engines.load_default()
-    requests = [spoken(engines, text) for text in REQUESTS] * rounds
+    requests = [spoken(Speech(engines.tts), text) for text in REQUESTS] * rounds
     direct, over_mqtt = [], []
     with tempfile.TemporaryDirectory() as workdir:
         broker = Mosquitto(Path(workdir))
