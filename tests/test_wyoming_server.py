@@ -3,14 +3,14 @@ import asyncio
 
 import numpy as np
 import pytest
-from wyoming.asr import Transcribe, Transcript, TranscriptChunk, TranscriptStart, TranscriptStop
+from wyoming.asr import Transcribe, Transcript, TranscriptChunk
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.client import AsyncTcpClient
 from wyoming.error import Error
 from wyoming.event import Event, async_read_event
 from wyoming.handle import Handled, HandledChunk
 from wyoming.info import Describe, Info
-from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
+from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop
 
 from streaming.tools import ToolRunner
 from streaming.wyoming_server import SentenceBuffer, StableWords, WyomingService
