@@ -193,6 +193,10 @@ function toolChip(responseId, callId, name) {
   return chip;
 }
 
+function showToolCall(responseId, callId, name, argumentsJson) {
+  toolChip(responseId, callId, name).querySelector(".tool-args").textContent = formatArgs(argumentsJson);
+}
+
 function showLatency(r) {
   const parts = [];
   if (r.turn.voiceToVoiceMs != null) {
@@ -602,12 +606,10 @@ const handlers = {
   },
   "response.output_item.done"(e) {
     const item = e.item || {};
-    if (item.type === "function_call") {
-      toolChip(e.response_id, item.call_id, item.name).querySelector(".tool-args").textContent = formatArgs(item.arguments);
-    }
+    if (item.type === "function_call") showToolCall(e.response_id, item.call_id, item.name, item.arguments);
   },
   "response.function_call_arguments.done"(e) {
-    toolChip(e.response_id, e.call_id, e.name).querySelector(".tool-args").textContent = formatArgs(e.arguments);
+    showToolCall(e.response_id, e.call_id, e.name, e.arguments);
   },
   "response.output_audio.delta"(e) {
     playAudio(e.response_id, e.item_id, e.delta);
@@ -656,7 +658,7 @@ let serverNoticeTimer = null;
 function showToolItem(item) {
   if (!item) return;
   if (item.type === "function_call" && activeResponse) {
-    toolChip(activeResponse, item.call_id, item.name).querySelector(".tool-args").textContent = formatArgs(item.arguments);
+    showToolCall(activeResponse, item.call_id, item.name, item.arguments);
   } else if (item.type === "function_call_output") {
     const chip = toolChips.get(item.call_id);
     if (chip) chip.querySelector(".tool-result").textContent = ` → ${item.output}`;
