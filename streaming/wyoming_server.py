@@ -157,8 +157,10 @@ class AudioIn:
             return "audio-chunk length is not a whole number of frames"
         if self.samples > MAX_AUDIO_SECONDS * self.rate:
             return f"audio longer than {MAX_AUDIO_SECONDS} s"
-        samples = pcm16_to_float(chunk.audio).reshape(-1, chunk.channels).mean(axis=1)
-        self.parts.append(samples.astype(np.float32))
+        samples = pcm16_to_float(chunk.audio)
+        if chunk.channels > 1:                    # down-mix; mono (what HA sends) is kept as decoded
+            samples = samples.reshape(-1, chunk.channels).mean(axis=1, dtype=np.float32)
+        self.parts.append(samples)
         self.samples += len(samples)
         return None
 
