@@ -509,8 +509,6 @@ class Session:
         tasks = [asyncio.create_task(stage, name=f"{self.id}:{stage.__name__.lstrip('_')}") for stage in stages]
         try:
             await asyncio.gather(*tasks)
-        except asyncio.CancelledError:
-            raise
         except Exception as exc:  # noqa: BLE001 - a failed reply must not kill the session
             self._finish_response(response, "failed", reason=f"{type(exc).__name__}: {exc}")
         else:
