@@ -23,7 +23,14 @@ def pcm16_to_float(data: bytes | np.ndarray) -> np.ndarray:
     pcm = np.asarray(data)
     if pcm.dtype != np.int16 and pcm.dtype != np.dtype("<i2"):
         raise TypeError(f"expected PCM16 bytes or int16 samples, got {pcm.dtype}")
-    return pcm.astype(np.float32) / _PCM_SCALE
+    return _scaled(pcm)
+
+
+def _scaled(samples: np.ndarray) -> np.ndarray:
+    """Integer samples -> float32 in [-1, 1) (one new array)."""
+    out = samples.astype(np.float32)
+    out /= _PCM_SCALE
+    return out
 
 
 def _to_int16(x: np.ndarray) -> np.ndarray:
@@ -31,12 +38,15 @@ def _to_int16(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x)
     if x.dtype == np.int16:
         return x
-    return np.clip(np.rint(x.astype(np.float32) * _PCM_SCALE), -32768, 32767).astype(np.int16)
+    y = x.astype(np.float32) * np.float32(_PCM_SCALE)   # one float temporary, rounded and clipped in place
+    np.rint(y, out=y)
+    np.clip(y, -32768, 32767, out=y)
+    return y.astype(np.int16)
 
 
 def float_to_pcm16(x: np.ndarray) -> bytes:
     """Float samples in [-1, 1] -> little-endian PCM16 bytes (clipped, not wrapped)."""
-    return _to_int16(x).astype("<i2").tobytes()
+    return _to_int16(x).astype("<i2", copy=False).tobytes()
 
 
 # --- G.711 -------------------------------------------------------------------------------------
@@ -88,7 +98,7 @@ def mulaw_encode(x: np.ndarray) -> bytes:
 
 def mulaw_decode(b: bytes) -> np.ndarray:
     """G.711 μ-law bytes -> float32 samples."""
-    return _MULAW_DECODE[np.frombuffer(b, dtype=np.uint8)].astype(np.float32) / _PCM_SCALE
+    return _scaled(_MULAW_DECODE[np.frombuffer(b, dtype=np.uint8)])
 
 
 def alaw_encode(x: np.ndarray) -> bytes:
@@ -98,7 +108,7 @@ def alaw_encode(x: np.ndarray) -> bytes:
 
 def alaw_decode(b: bytes) -> np.ndarray:
     """G.711 A-law bytes -> float32 samples."""
-    return _ALAW_DECODE[np.frombuffer(b, dtype=np.uint8)].astype(np.float32) / _PCM_SCALE
+    return _scaled(_ALAW_DECODE[np.frombuffer(b, dtype=np.uint8)])
 
 
 # --- resampling --------------------------------------------------------------------------------
