@@ -129,6 +129,41 @@ class _Response:
         return self.sent_ms - max(0.0, self.play_end_wall - time.monotonic()) * 1000
 
 
+class _InputBuffer:
+    """Uncommitted 16 kHz input, appended in place and handed out as views (no copy per transcription).
+
+    Samples once handed out are never overwritten: clearing and trimming only move the start, and a
+    full array is replaced by a bigger one, so a transcription job may read its view from any thread.
+    """
+
+    def __init__(self) -> None:
+        self._data = np.empty(RATE * 10, dtype=np.float32)
+        self._start = self._end = 0
+
+    @property
+    def size(self) -> int:
+        return self._end - self._start
+
+    def append(self, audio: np.ndarray) -> None:
+        if self._end + audio.size > self._data.size:
+            live = self._data[self._start:self._end]
+            data = np.empty(max(RATE * 10, 2 * (live.size + audio.size)), dtype=np.float32)
+            data[:live.size] = live
+            self._data, self._start, self._end = data, 0, live.size
+        self._data[self._end:self._end + audio.size] = audio
+        self._end += audio.size
+
+    def view(self) -> np.ndarray:
+        return self._data[self._start:self._end]
+
+    def clear(self) -> None:
+        self._start = self._end
+
+    def drop(self, samples: int) -> None:
+        """Forget the oldest samples."""
+        self._start = min(self._start + samples, self._end)
+
+
 def heard_text(segments: list[tuple[float, float, str]], played_ms: float) -> str:
     """The words of a spoken reply that were played by played_ms (words of a cut clause pro rata)."""
     kept = []
@@ -181,8 +216,7 @@ class Session:
         self._resampler = StreamResampler(config.input_rate, RATE)
         self._detector = TurnDetector(config.turn_detection) if config.turn_detection else None
         self._pending = np.zeros(0, dtype=np.float32)   # 16 kHz samples not yet in a frame
-        self._buffer: list[np.ndarray] = []             # uncommitted input (VAD idle: only the prefix padding)
-        self._buffer_samples = 0
+        self._buffer = _InputBuffer()                   # uncommitted input (VAD idle: only the prefix padding)
         self._buffer_full_reported = False
         self._odd_byte = b""
         self._noise_rms = 0.0                           # background level while nobody speaks
@@ -277,8 +311,13 @@ class Session:
             self._detector = TurnDetector(self.config.turn_detection)
         self._emit(AudioCleared())
 
+    @property
+    def _buffer_samples(self) -> int:
+        return self._buffer.size
+
     def _clear_buffer(self) -> None:
-        self._buffer, self._buffer_samples, self._buffer_full_reported = [], 0, False
+        self._buffer.clear()
+        self._buffer_full_reported = False
 
     def _append(self, audio: np.ndarray) -> None:
         if self._buffer_samples + audio.size > self.limits.max_buffer_ms * RATE // 1000:
@@ -289,7 +328,6 @@ class Session:
                                  "commit or clear it (audio beyond that is dropped)"))
             return
         self._buffer.append(audio)
-        self._buffer_samples += audio.size
 
     def _on_frame(self, frame: np.ndarray) -> None:
         detector = self._detector
@@ -300,8 +338,8 @@ class Session:
         if turn is None and signal is not Signal.START:     # idle: keep only the prefix padding
             self._noise_rms += 0.05 * (rms - self._noise_rms)
             keep = self.config.turn_detection.prefix_padding_ms * RATE // 1000 + FRAME * MIN_SPEECH_FRAMES
-            while self._buffer and self._buffer_samples - self._buffer[0].size >= keep:
-                self._buffer_samples -= self._buffer.pop(0).size
+            if self._buffer_samples > keep:              # drop whole frames, keeping at least `keep` samples
+                self._buffer.drop((self._buffer_samples - keep) // FRAME * FRAME)
             return
         if signal is Signal.START:
             turn = self._turn = _Turn(new_id("item"), last_job_done=self._buffer_samples)
@@ -335,7 +373,7 @@ class Session:
         self._commit(turn)
 
     def _commit(self, turn: _Turn) -> None:
-        audio = np.concatenate(self._buffer) if self._buffer else np.zeros(0, dtype=np.float32)
+        audio = self._buffer.view()
         self._clear_buffer()
         turn.committed = True
         previous = self.items[-1].id if self.items else None
@@ -351,7 +389,7 @@ class Session:
             return                                      # _run_job follows up once this one finishes
         if priority == URGENT and turn.latest and turn.latest[0] >= turn.speech_end_samples:
             return
-        audio = np.concatenate(self._buffer)
+        audio = self._buffer.view()
         turn.job_covers, turn.job_urgent = audio.size, priority == URGENT
         turn.job = self._spawn(self._run_job(turn, audio, priority), "stt")
 
