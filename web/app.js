@@ -3,6 +3,7 @@
 // reply audio -> AudioWorklet player with a jitter buffer; barge-in flushes it and reports what played.
 
 const RATE = 24000; // session audio rate, both directions
+const samplesToMs = (samples) => samples / (RATE / 1000);
 const JITTER_MS = 80; // audio queued before playback starts; absorbs network bursts
 const MIN_COMMIT_MS = 100; // the protocol rejects committing less audio than this
 const RECONNECT_DELAYS_S = [0.5, 1, 2, 4, 8]; // then stays at the last one
@@ -269,8 +270,8 @@ function onPlayerMessage(m) {
   const pb = state.playback;
   if (m.type === "progress") {
     pb.playing = m.playing;
-    pb.playedMs = m.playedSamples / (RATE / 1000);
-    pb.queuedMs = m.queuedSamples / (RATE / 1000);
+    pb.playedMs = samplesToMs(m.playedSamples);
+    pb.queuedMs = samplesToMs(m.queuedSamples);
     pb.underruns = m.underruns;
   } else if (m.type === "started") {
     pb.playing = true;
@@ -287,13 +288,13 @@ function onPlayerMessage(m) {
   } else if (m.type === "drained") {
     drainedItems.add(m.item);
     const r = replies.get(itemReplies.get(m.item));
-    if (r) r.turn.playedMs = m.itemPlayedSamples / (RATE / 1000);
+    if (r) r.turn.playedMs = samplesToMs(m.itemPlayedSamples);
     pb.playing = false;
     pb.queuedMs = 0;
   } else if (m.type === "flushed") {
     pb.playing = false;
     pb.queuedMs = 0;
-    pb.playedMs = m.playedSamples / (RATE / 1000);
+    pb.playedMs = samplesToMs(m.playedSamples);
     pb.flushes += 1;
     pendingFlushes.shift()(m);
   }
@@ -310,8 +311,8 @@ function playAudio(responseId, itemId, base64) {
   const samples = bytes.length >> 1;
   itemReplies.set(itemId, responseId);
   lastAudioItem = itemId;
-  state.playback.receivedMs += samples / (RATE / 1000);
-  reply(responseId).turn.receivedMs += samples / (RATE / 1000);
+  state.playback.receivedMs += samplesToMs(samples);
+  reply(responseId).turn.receivedMs += samplesToMs(samples);
   const pcm = bytes.buffer.slice(0, samples * 2);
   player.node.port.postMessage({ type: "audio", item: itemId, pcm }, [pcm]);
 }
@@ -332,8 +333,8 @@ async function bargeIn(reason, { cancel }) {
   if (live) droppedItems.add(item); // from now on, late deltas of this item are ignored
   const report = await flushPlayer(item);
   if (!live) return;
-  const playedMs = Math.round(report.itemPlayedSamples / (RATE / 1000));
-  state.bargeIns.push({ reason, item, playedMs, droppedMs: Math.round(report.droppedSamples / (RATE / 1000)) });
+  const playedMs = Math.round(samplesToMs(report.itemPlayedSamples));
+  state.bargeIns.push({ reason, item, playedMs, droppedMs: Math.round(samplesToMs(report.droppedSamples)) });
   const truncate = { type: "conversation.item.truncate", item_id: item, content_index: 0, audio_end_ms: playedMs };
   state.truncates.push(truncate);
   send(truncate);
@@ -452,7 +453,7 @@ function showLevel(level) {
 function onMicChunk({ pcm, level }) {
   showLevel(level);
   if (!micSending() || !ws || ws.readyState !== WebSocket.OPEN || state.connection !== "open") return;
-  const ms = pcm.byteLength / 2 / (RATE / 1000);
+  const ms = samplesToMs(pcm.byteLength / 2);
   sentMsThisSession += ms;
   state.mic.sentMs += ms;
   if (pttHeld) pttSentMs += ms;
