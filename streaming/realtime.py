@@ -19,7 +19,6 @@ from __future__ import annotations
 import base64
 import binascii
 import json
-import uuid
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -27,7 +26,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
                               ToolCallRequested, TranscriptCompleted, TranscriptDelta)
-from streaming.session import SessionConfig
+from streaming.session import SessionConfig, new_id
 from streaming.turns import SEMANTIC_SILENCE_MS, TurnDetection
 from voice.audio import alaw_decode, alaw_encode, float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float
 
@@ -144,10 +143,6 @@ class ClientError(Exception):
     def __init__(self, code: str, message: str, param: str | None = None):
         super().__init__(message)
         self.code, self.message, self.param = code, message, param
-
-
-def _new_id(prefix: str) -> str:
-    return f"{prefix}_{uuid.uuid4().hex[:20]}"
 
 
 @dataclass
@@ -397,7 +392,7 @@ class RealtimeProtocol:
         item = event.get("item")
         if not isinstance(item, dict):
             raise ClientError("invalid_value", "conversation.item.create needs an 'item' object", "item")
-        item_id = item.get("id") or _new_id("item")
+        item_id = item.get("id") or new_id("item")
         if not isinstance(item_id, str) or item_id in self.items:
             raise ClientError("invalid_value", f"item id {item_id!r} is not a new string id", "item.id")
         kind = item.get("type", "message")
@@ -449,7 +444,7 @@ class RealtimeProtocol:
         metadata = response.get("metadata") or {}
         if not isinstance(metadata, dict):
             raise ClientError("invalid_value", "response.metadata must be an object", "response.metadata")
-        response_id = _new_id("resp")
+        response_id = new_id("resp")
         self._requested[response_id] = (metadata, audio)
         return [CreateResponse(response_id, instructions, audio)]
 
@@ -462,7 +457,7 @@ class RealtimeProtocol:
     def _send(self, kind: str, **fields) -> None:
         if self.beta:
             kind = BETA_NAMES.get(kind, kind)
-        self._outbox.append({"type": kind, "event_id": _new_id("event"), **fields})
+        self._outbox.append({"type": kind, "event_id": new_id("event"), **fields})
 
     def _error(self, code: str, message: str, param: str | None = None, event_id: str | None = None) -> None:
         self._send("error", error={"type": "invalid_request_error" if code != "server_error" else "server_error",
@@ -534,9 +529,9 @@ class RealtimeProtocol:
         self._send("conversation.item.done", item=item)
 
     def _tool_executed(self, event: ToolCallExecuted) -> None:
-        call = {"id": _new_id("item"), "object": "realtime.item", "type": "function_call", "status": "completed",
+        call = {"id": new_id("item"), "object": "realtime.item", "type": "function_call", "status": "completed",
                 "call_id": event.call_id, "name": event.name, "arguments": json.dumps(event.arguments)}
-        result = {"id": _new_id("item"), "object": "realtime.item", "type": "function_call_output",
+        result = {"id": new_id("item"), "object": "realtime.item", "type": "function_call_output",
                   "status": "completed", "call_id": event.call_id, "output": event.result or ""}
         for item in (call, result):
             self.items[item["id"]] = item
