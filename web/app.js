@@ -307,13 +307,12 @@ function playAudio(responseId, itemId, base64) {
     player.ready.then(() => playAudio(responseId, itemId, base64)); // worklet still loading: keep order
     return;
   }
-  const bytes = Uint8Array.from(atob(base64), (c) => c.charCodeAt(0));
-  const samples = bytes.length >> 1;
+  const pcm = fromBase64(base64);
+  const samples = pcm.byteLength / 2;
   itemReplies.set(itemId, responseId);
   lastAudioItem = itemId;
   state.playback.receivedMs += samplesToMs(samples);
   reply(responseId).turn.receivedMs += samplesToMs(samples);
-  const pcm = bytes.buffer.slice(0, samples * 2);
   player.node.port.postMessage({ type: "audio", item: itemId, pcm }, [pcm]);
 }
 
@@ -467,6 +466,14 @@ function toBase64(buffer) {
   let binary = "";
   for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(binary);
+}
+
+// Decodes base64 PCM16 into a buffer of whole samples (an odd trailing byte is dropped).
+function fromBase64(base64) {
+  const binary = atob(base64);
+  const bytes = new Uint8Array(binary.length & ~1);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = binary.charCodeAt(i);
+  return bytes.buffer;
 }
 
 // Wall-clock time at which the audio up to `audioMs` (session input-stream time) was captured.
