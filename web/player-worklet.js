@@ -71,7 +71,7 @@ class PlayerProcessor extends AudioWorkletProcessor {
       }
       this.item = chunk.item;
       const n = Math.min(out.length - written, chunk.data.length - chunk.offset);
-      out.set(chunk.data.subarray(chunk.offset, chunk.offset + n), written);
+      for (let i = 0; i < n; i++) out[written + i] = chunk.data[chunk.offset + i]; // no subarray view per quantum
       chunk.offset += n;
       written += n;
       this.queued -= n;
@@ -94,8 +94,6 @@ class PlayerProcessor extends AudioWorkletProcessor {
         playing: this.playing,
         playedSamples: this.played,
         queuedSamples: this.queued,
-        item: this.item,
-        itemPlayedSamples: this.item ? this.itemPlayed.get(this.item) || 0 : 0,
         underruns: this.underruns,
       });
     }
