@@ -121,13 +121,13 @@ class LiveServer:
         """Run a coroutine on the server's loop and return its result."""
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(timeout)
 
-    def session_tasks(self) -> list[str]:
-        """Names of the server's live tasks that belong to sessions (named `sess_...:stage`)."""
+    def session_tasks(self, prefixes: tuple[str, ...] = ("sess_",)) -> list[str]:
+        """Names of the server's live tasks that belong to sessions (named `sess_...:stage`) or other prefixes."""
         future: Future = Future()
 
         def collect():
             future.set_result(sorted(t.get_name() for t in asyncio.all_tasks(self.loop)
-                                     if t.get_name().startswith("sess_") and not t.done()))
+                                     if t.get_name().startswith(prefixes) and not t.done()))
         self.loop.call_soon_threadsafe(collect)
         return future.result(10)
 

@@ -278,12 +278,8 @@ async def wait_for_record(server, call_id: str, timeout: float = 10):
 
 
 def live_tasks(server) -> list[str]:
-    """Session and call tasks still running on the server (the snapshot task itself excluded)."""
-    async def snapshot():
-        me = asyncio.current_task()
-        return sorted(t.get_name() for t in asyncio.all_tasks() if t is not me and not t.done()
-                      and t.get_name().startswith(("sess_", "phone-")))
-    return server.call(snapshot())
+    """Session and call tasks still running on the server."""
+    return server.session_tasks(("sess_", "phone-"))
 
 
 async def until(condition, timeout: float = 30, what: str = "condition"):
