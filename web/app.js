@@ -125,10 +125,9 @@ function scrollDown() {
 function userBubble(itemId) {
   let el = userBubbles.get(itemId);
   if (!el) {
-    el = bubble("user", "");
+    el = bubble("user", "…");
     el.classList.add("partial");
     el.dataset.item = itemId;
-    el.querySelector(".text").textContent = "…";
     userBubbles.set(itemId, el);
   }
   return el;
@@ -237,7 +236,7 @@ function serverTiming(response) {
 
 // ---------------------------------------------------------------- audio out
 
-let player = null; // {ctx, node}
+let player = null; // {ctx, node, ready}: node is null until `ready` (the worklet module loaded) resolves
 const droppedItems = new Set(); // assistant items interrupted: late deltas for them are ignored
 const drainedItems = new Set(); // assistant items played to their end
 let lastAudioItem = null; // the assistant item whose audio arrived last
@@ -554,7 +553,6 @@ const handlers = {
     if (state.connects > 1) divider("Reconnected — new session");
     sessionUpdate();
   },
-  "session.updated"() {},
   error(e) {
     const err = e.error || {};
     state.errors.push({ type: err.type, code: err.code, message: err.message });
