@@ -84,13 +84,15 @@ def transfer_schedule(mask_counts: torch.Tensor, steps: int) -> torch.Tensor:
 
 def predict(logits: torch.Tensor, temperature: float, generator, float64: bool):
     """Predicted tokens and their confidence. LLaDA's softmax runs in the logits' dtype, Fast-dLLM's in float64."""
+    if float64:
+        logits = logits.double()    # once: the Gumbel noise and the softmax below both read it
     if temperature > 0:
         # Gumbel-max in float64: argmax(exp(l) / (-log u)^T) == argmax(l - T log(-log u)) samples softmax(l / T).
         u = torch.rand(logits.shape, generator=generator, dtype=torch.float64, device=logits.device)
         x0 = (logits.double() - temperature * torch.log(-torch.log(u))).argmax(-1)
     else:
         x0 = logits.argmax(-1)
-    probs = F.softmax(logits.double() if float64 else logits, dim=-1)
+    probs = F.softmax(logits, dim=-1)
     return x0, probs.gather(-1, x0[..., None]).squeeze(-1)
 
 
@@ -98,14 +100,16 @@ def select_top_k(confidence: torch.Tensor, k: torch.Tensor, offsets: list[int]) 
     """The k[row] most confident positions, ranked from column offsets[row] on, where the row's own
     canvas starts: topk breaks exact ties by layout, so a padded row must be ranked as it is alone."""
     transfer = torch.zeros_like(confidence, dtype=torch.bool)
-    for row, offset in enumerate(offsets):
-        _, index = torch.topk(confidence[row, offset:], k=int(k[row]))
+    for row, (offset, count) in enumerate(zip(offsets, k.tolist())):
+        _, index = torch.topk(confidence[row, offset:], k=count)
         transfer[row, index + offset] = True
     return transfer
 
 
-def select_by_threshold(confidence: torch.Tensor, candidates: torch.Tensor, threshold: float) -> torch.Tensor:
-    """Every candidate at or above the threshold, and always the most confident one (Fast-dLLM)."""
+def select_by_threshold(confidence: torch.Tensor, threshold: float) -> torch.Tensor:
+    """Every candidate (finite confidence) at or above the threshold, and always the most confident one
+    (Fast-dLLM)."""
+    candidates = confidence > float("-inf")
     transfer = candidates & (confidence >= threshold)
     rows = candidates.any(-1).nonzero().squeeze(-1)
     best = torch.topk(confidence[rows], k=1, dim=-1).indices.squeeze(-1)
@@ -160,11 +164,12 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
 
     for b in range(num_blocks):
         s, e = P + b * bl, P + (b + 1) * bl
-        masked = (x[:, s:e] == mask_id) & ~stopped[:, None]
+        active = ~stopped[:, None]                 # rows still writing
+        masked = (x[:, s:e] == mask_id) & active
         schedule = None if params.uses_threshold else transfer_schedule(masked.sum(-1), steps_per_block)
         step, cache = 0, None
         later_blocks = num_blocks - b - 1
-        while bool(((x[:, s:e] == mask_id) & ~stopped[:, None]).any()) or (
+        while bool(masked.any()) or (
                 # The reference always follows the block-start pass with at least one cached pass.
                 params.cache is not None and step == 1 and (budget is None or budget - passes > later_blocks)):
             if should_stop is not None and should_stop():
@@ -190,24 +195,21 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
                 start = s
             passes += 1
 
-            # Confidence over the same window the reference ranks (−inf off the candidates), so ties break alike.
-            window = x[:, start:start + logits.shape[1]]
-            x0_block, conf_block = predict(logits[:, s - start:fill_end - start], params.temperature, generator, float64)
-            candidates = torch.zeros_like(window, dtype=torch.bool)
-            candidates[:, s - start:fill_end - start] = (x[:, s:fill_end] == mask_id) & ~stopped[:, None]
-            confidence = torch.full(window.shape, float("-inf"), dtype=conf_block.dtype, device=device)
-            confidence[:, s - start:fill_end - start] = conf_block
-            confidence = confidence.masked_fill(~candidates, float("-inf"))
-            x0 = window.clone()
-            x0[:, s - start:fill_end - start] = x0_block
-
+            lo, hi = s - start, fill_end - start     # the fill region [s, fill_end) within the logits
+            candidates = masked if fill_end == e else (x[:, s:fill_end] == mask_id) & active
+            x0, conf = predict(logits[:, lo:hi], params.temperature, generator, float64)
             if final or not bool(candidates.any()):
                 transfer = candidates
-            elif params.uses_threshold:
-                transfer = select_by_threshold(confidence, candidates, params.threshold)
             else:
-                transfer = select_top_k(confidence, schedule[:, step], padding if start == 0 else [0] * B)
-            window[transfer] = x0[transfer]
+                # Ranked over the same window as the reference (−inf off the candidates), so ties break alike.
+                confidence = torch.full(logits.shape[:2], float("-inf"), dtype=conf.dtype, device=device)
+                confidence[:, lo:hi] = conf.masked_fill(~candidates, float("-inf"))
+                if params.uses_threshold:
+                    transfer = select_by_threshold(confidence, params.threshold)[:, lo:hi]
+                else:
+                    transfer = select_top_k(confidence, schedule[:, step], padding if start == 0 else [0] * B)[:, lo:hi]
+            x[:, s:fill_end][transfer] = x0[transfer]
+            masked = (x[:, s:e] == mask_id) & active
             step += 1
 
         if params.stop_at_eos and eos_id is not None:
