@@ -124,7 +124,7 @@ def main(argv=None) -> int:
                           f"{tokens_per_s:.0f} tok/s, {statistics.median(passes):g} passes", file=sys.stderr, flush=True)
         del model
 
-    header = f"| model | params | batch | reply | decoder | tokens/s | passes/reply | vs AR | repeats |"
+    header = "| model | params | batch | reply | decoder | tokens/s | passes/reply | vs AR | repeats |"
     print(header)
     print("|" + "---|" * 9)
     for size, params_m, batch, length, name, tps, passes, ratio, repeats in rows:

@@ -3,7 +3,6 @@
 Parameter names follow LLaDA's checkpoints (``model.transformer.blocks.{i}.q_proj.weight`` is this module's
 ``transformer.blocks.{i}.q_proj.weight``), so real LLaDA weights load without renaming.
 """
-import math
 from dataclasses import asdict, dataclass, fields
 
 import torch
