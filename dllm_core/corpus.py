@@ -229,15 +229,10 @@ class Example:
     text: str                    # spoken reply with the {result} slot
     skill: str
 
-    @property
-    def prompt(self) -> str:
-        """What the model reads (numbers as slots)."""
-        return model_prompt(self.history)[0]
-
-    @property
-    def reply(self) -> str:
-        """What the model must write, with the prompt's numbers as the same slots."""
-        return hide_numbers(render_reply(self.call, self.text), model_prompt(self.history)[1])[0]
+    def texts(self) -> tuple[str, str]:
+        """(prompt, reply): what the model reads and what it must write, numbers as the same slots in both."""
+        prompt, numbers = model_prompt(self.history)
+        return prompt, hide_numbers(render_reply(self.call, self.text), numbers)[0]
 
 
 # ---------------------------------------------------------------- numbers as people say them
@@ -815,7 +810,7 @@ def main(argv=None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     n, seed = (int(argv[0]) if argv else 10), (int(argv[1]) if len(argv) > 1 else 0)
     for ex in generate_corpus(n, seed):
-        print(ex.prompt, "=>", ex.reply)
+        print(*ex.texts(), sep=" => ")
     return 0
 
 

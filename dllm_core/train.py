@@ -80,8 +80,9 @@ class Batches:
 
     def __init__(self, examples, tokenizer: Tokenizer, cfg: TrainConfig):
         self.cfg, self.tok = cfg, tokenizer
-        prompts = tokenizer.hf.encode_batch([e.prompt for e in examples], add_special_tokens=False)
-        replies = tokenizer.hf.encode_batch([e.reply for e in examples], add_special_tokens=False)
+        texts = [e.texts() for e in examples]
+        prompts = tokenizer.hf.encode_batch([prompt for prompt, _ in texts], add_special_tokens=False)
+        replies = tokenizer.hf.encode_batch([reply for _, reply in texts], add_special_tokens=False)
         self.prompts, self.replies = [], []
         for p, r in zip(prompts, replies):
             if len(r.ids) > cfg.gen_length:
@@ -171,7 +172,7 @@ def _train(cfg: TrainConfig, out: Path, resume: bool, device: str, progress: boo
     if resume and (out / "tokenizer.json").exists():
         tokenizer = Tokenizer.load(out)
     else:
-        tokenizer = Tokenizer.train((e.prompt + e.reply for e in examples[:cfg.tokenizer_examples]), cfg.vocab_size)
+        tokenizer = Tokenizer.train(("".join(e.texts()) for e in examples[:cfg.tokenizer_examples]), cfg.vocab_size)
         tokenizer.save(out)
     batches = Batches(examples, tokenizer, cfg)
     mconf = model_config(cfg, tokenizer)
