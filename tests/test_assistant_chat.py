@@ -5,18 +5,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
-
 from dllm_core.checkpoint import load_model
-from streaming.assistant import EMBEDDED_CHECKPOINT, Assistant, DoneEvent, TextEvent, ToolCallEvent
+from streaming.assistant import EMBEDDED_CHECKPOINT, DoneEvent, TextEvent, ToolCallEvent
 from streaming.tools import InMemoryHome, ToolRunner
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-@pytest.fixture(scope="session")
-def assistant():
-    return Assistant.load()
 
 
 def ask(assistant, *turns, home=None):
