@@ -265,7 +265,8 @@ async def stream_generate(model, prompt: list[int], params: DecodeParams, *, mas
         except BaseException as error:  # handed to the consumer, raised there
             post(error)
 
-    threading.Thread(target=run, name="dllm-denoise", daemon=True).start()
+    worker = threading.Thread(target=run, name="dllm-denoise", daemon=True)
+    worker.start()
     num_blocks = params.gen_length // params.block_length
     generated: list[int] = []
     text_so_far = ""
@@ -289,3 +290,6 @@ async def stream_generate(model, prompt: list[int], params: DecodeParams, *, mas
                 return
     finally:
         cancelled.set()
+        # Wait (off the event loop) for the pass in flight, so no decode thread outlives its stream:
+        # torch aborts the process if the interpreter exits under a running pass.
+        await asyncio.to_thread(worker.join)

@@ -191,12 +191,7 @@ class Assistant:
             async for event in self.respond(history, tools, client_tools=client_tools):
                 if isinstance(event, DoneEvent):
                     return event.reply
-        reply = asyncio.run(collect())
-        # The decode thread may still be unwinding; torch aborts the process if the interpreter exits under it.
-        for thread in threading.enumerate():
-            if thread.name == "dllm-denoise":
-                thread.join(timeout=5)
-        return reply
+        return asyncio.run(collect())
 
 
 def _split_client_result(history: list[dict]) -> tuple[list[dict], str | None]:
