@@ -93,7 +93,7 @@ def render_prompt(history: list[dict]) -> str:
     for message in history:
         role = message.get("role")
         if role == "user":
-            turns.append([normalize_request(_content_text(message)), None])
+            turns.append([normalize_request(content_text(message)), None])
         elif role == "assistant" and turns:
             calls = _assistant_calls(message)
             if calls and (turns[-1][1] is None or turns[-1][1] == SAY):
@@ -134,7 +134,7 @@ def model_prompt(history: list[dict]) -> tuple[str, list[str]]:
     return hide_numbers(render_prompt(history))
 
 
-def _content_text(message: dict) -> str:
+def content_text(message: dict) -> str:
     """OpenAI content is a string or a list of parts; take the text parts."""
     content = message.get("content") or ""
     if isinstance(content, list):

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import torch
 
-from dllm_core.chat_template import CALL, RESULT_SLOT, SAY, model_prompt, parse_call, show_numbers
+from dllm_core.chat_template import CALL, RESULT_SLOT, SAY, content_text, model_prompt, parse_call, show_numbers
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate
 from dllm_core.tokenizer import Tokenizer
@@ -113,7 +113,6 @@ class Assistant:
         # 125 ms with two (the second thread spin-waits while STT/TTS hold the other core).
         torch.set_num_threads(1)
         model, config = load_model(path)
-        model.eval()
         decode = decode or DEFAULT_DECODE
         return cls(model, config, Tokenizer.load(path), decode, config.max_sequence_length - decode.gen_length)
 
@@ -198,7 +197,7 @@ def _split_client_result(history: list[dict]) -> tuple[list[dict], str | None]:
     """A history ending in a client tool's output: the history before that call, and the output."""
     if not history or history[-1].get("role") != "tool":
         return history, None
-    output = str(history[-1].get("content") or "")
+    output = content_text(history[-1])
     end = len(history) - 1
     while end > 0 and history[end - 1].get("role") in ("tool", "assistant"):
         end -= 1
