@@ -1,5 +1,6 @@
 """The Session's input side with the real models: VAD turns, transcripts, manual commit, limits, cleanup."""
 import asyncio
+import difflib
 
 import pytest
 
@@ -44,6 +45,18 @@ def words(text):
     return [w.strip(".,?!").lower() for w in text.split()]
 
 
+def letters(text):
+    return "".join(c for c in text.lower() if c.isalnum())
+
+
+def spelled_like_start(heard: str, spoken: str) -> float:
+    """Share of the heard letters that, in order, spell the start of the spoken text (1.0 = exactly)."""
+    heard, spoken = letters(heard), letters(spoken)
+    start = spoken[:len(heard) * 13 // 10 + 4]          # a little slack for words heard shorter than said
+    matcher = difflib.SequenceMatcher(None, heard, start, autojunk=False)
+    return sum(block.size for block in matcher.get_matching_blocks()) / len(heard)
+
+
 @pytest.mark.parametrize("rate", [24000, 8000])
 async def test_server_vad_turn_from_piper_speech(engines, speech, rate):
     session = Session(engines, SessionConfig(input_rate=rate, turn_detection=TurnDetection(create_response=False)))
@@ -70,16 +83,18 @@ async def test_partial_transcripts_while_speaking(engines, speech):
     session = Session(engines, SessionConfig(turn_detection=TurnDetection(create_response=False)))
     await session.start()
     recorder = Recorder(session)
-    pcm = speech.piper("Please set the living room thermostat to twenty one degrees and turn off the hallway lights.")
+    spoken = "Please set the living room thermostat to twenty one degrees and turn off the hallway lights."
+    pcm = speech.piper(spoken)
     await push_realtime(session, pcm, 24000)
     done = await recorder.wait(TranscriptCompleted)
     deltas = recorder.of(TranscriptDelta)
     assert deltas, "no partial transcript while the user was talking"
     stopped_at = recorder.events.index(recorder.of(SpeechStopped)[0])
     assert recorder.events.index(deltas[0]) < stopped_at            # partials came before the turn ended
-    partial = words("".join(d.delta for d in deltas))
-    final = set(words(done.transcript))
-    assert sum(w in final for w in partial) >= 0.6 * len(partial), (partial, done.transcript)
+    partial = "".join(d.delta for d in deltas)
+    # the partials spell the start of what was said; whisper tiny may hear "please set" as "place at",
+    # so compare letters, not words, and against the spoken text rather than the other transcription
+    assert spelled_like_start(partial, spoken) >= 0.7, (partial, done.transcript)
     assert "thermostat" in words(done.transcript) and "hallway" in words(done.transcript)
     await session.close()
 
