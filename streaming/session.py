@@ -31,6 +31,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
                               ToolCallRequested, TranscriptCompleted, TranscriptDelta)
+from streaming.tools import timer_done_text
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
 from voice.tts import split_clauses
@@ -44,6 +45,7 @@ __all__ = ["Session", "SessionConfig", "SessionLimits", "TurnDetection"]
 
 RATE = 16000                     # what VAD and STT consume
 FRAME = 512                      # samples per VAD frame (32 ms)
+RING_POLL_S = 0.1                # a due timer waits for a quiet moment, checked this often
 PARTIAL_EVERY_MS = 400           # partial transcript cadence while the user talks and the engines are idle
 PARTIAL_AT_LEAST_MS = 1200       # ... and when they are busy
 CHUNK_MS = 100                   # size of the AudioDelta chunks
@@ -208,6 +210,8 @@ class Session:
             from streaming.tools import ToolRunner
             tools = ToolRunner()
         self.tools = tools
+        if tools is not None:
+            tools.on_ring = self._timer_due
         self.items: list[Item] = []
         self._queue: asyncio.Queue = asyncio.Queue()
         self._tasks: set[asyncio.Task] = set()
@@ -238,6 +242,8 @@ class Session:
         if self._closed:
             return
         self._closed = True
+        if self.tools is not None:
+            self.tools.stop_timers()
         if self._response and not self._response.done:
             self._cancel_response(self._response, "session_closed")
         current = asyncio.current_task()
@@ -685,6 +691,15 @@ class Session:
         if response.task is not None:
             response.task.cancel()
         self._finish_response(response, "cancelled", reason)
+
+    def _timer_due(self, seconds: int) -> None:
+        self._spawn(self._ring_timer(seconds), "timer")
+
+    async def _ring_timer(self, seconds: int) -> None:
+        """Say a timer is done when nobody is talking: a ring never cuts off a reply or swallows a request."""
+        while self._turn is not None or self._transcripts or (self._response and not self._response.done):
+            await asyncio.sleep(RING_POLL_S)
+        self.say(timer_done_text(seconds))
 
     # ---- plumbing -------------------------------------------------------------------------------
 

@@ -5,11 +5,11 @@ The model writes e.g. `set_device device=light room=kitchen state=on` and "Okay,
 (streaming/mqtt_home.py) and the in-memory one are interchangeable. Arithmetic is parsed by a small
 recursive-descent parser, never eval.
 """
+import asyncio
 import datetime as dt
 import re
-import time
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Callable, Protocol
 
 DEVICES = ("light", "fan", "heater", "tv", "plug", "coffee_maker", "speaker")
 ROOMS = ("kitchen", "living_room", "bedroom", "bathroom", "office", "garage", "hallway")
@@ -186,18 +186,27 @@ def say_duration(seconds: int) -> str:
     return " and ".join(parts) if parts else "0 seconds"
 
 
+def timer_done_text(seconds: int) -> str:
+    return f"Time is up: your timer for {say_duration(seconds)} is done."
+
+
 @dataclass
 class Timer:
     seconds: int
-    deadline: float
+    ring: asyncio.TimerHandle | None = None
 
 
 class ToolRunner:
-    """Runs one session's tool calls; holds its timers. Bad arguments give a short spoken refusal."""
+    """Runs one session's tool calls; holds its timers. Bad arguments give a short spoken refusal.
+
+    A timer rings on the event loop that set it, by calling on_ring(seconds); the session sets on_ring
+    to speak up. Without one (the text chat), a due timer just ends.
+    """
 
     def __init__(self, home: Home | None = None):
         self.home = home if home is not None else InMemoryHome()
         self.timers: list[Timer] = []
+        self.on_ring: Callable[[int], None] | None = None
 
     async def run(self, name: str, arguments: dict) -> str:
         if name not in TOOL_NAMES:
@@ -208,6 +217,18 @@ class ToolRunner:
             return "not something I can calculate"
         except (TypeError, ValueError):
             return "not possible with those details"
+
+    def stop_timers(self) -> int:
+        """Cancel every running timer (asked to, or the session ended); returns how many were running."""
+        for timer in self.timers:
+            timer.ring.cancel()
+        running, self.timers = len(self.timers), []
+        return running
+
+    def _ring(self, timer: Timer) -> None:
+        self.timers.remove(timer)
+        if self.on_ring is not None:
+            self.on_ring(timer.seconds)
 
     async def _get_time(self) -> str:
         now = dt.datetime.now()
@@ -221,16 +242,16 @@ class ToolRunner:
         seconds = int(float(seconds))
         if not 0 < seconds <= 24 * 3600:
             raise ValueError("timer out of range")
-        self.timers = [t for t in self.timers if t.deadline > time.monotonic()]
-        self.timers.append(Timer(seconds, time.monotonic() + seconds))
+        timer = Timer(seconds)
+        timer.ring = asyncio.get_running_loop().call_later(seconds, self._ring, timer)
+        self.timers.append(timer)
         return say_duration(seconds)
 
     async def _cancel_timer(self) -> str:
-        running = [t for t in self.timers if t.deadline > time.monotonic()]
-        self.timers = []
+        running = self.stop_timers()
         if not running:
             return "there was no timer running"
-        return "your timer is cancelled" if len(running) == 1 else f"your {len(running)} timers are cancelled"
+        return "your timer is cancelled" if running == 1 else f"your {running} timers are cancelled"
 
     async def _set_device(self, device, room, state) -> str:
         if device not in DEVICES or room not in ROOMS or state not in ("on", "off"):

@@ -1,9 +1,10 @@
 """Tools: the safe calculator, unit conversion, and the words that fill the reply's {result} slot."""
+import asyncio
 import re
 
 import pytest
 
-from streaming.tools import CalculationError, InMemoryHome, ToolRunner, calculate, convert
+from streaming.tools import CalculationError, InMemoryHome, ToolRunner, calculate, convert, timer_done_text
 
 
 @pytest.mark.parametrize("expression, value", [
@@ -58,6 +59,19 @@ async def test_timers_are_set_and_cancelled():
     assert await tools.run("set_timer", {"seconds": 45}) == "45 seconds"
     assert await tools.run("cancel_timer", {}) == "your 2 timers are cancelled"
     assert await tools.run("cancel_timer", {}) == "there was no timer running"
+
+
+async def test_a_due_timer_rings_once_and_a_cancelled_one_never():
+    tools, rang = ToolRunner(), []
+    tools.on_ring = rang.append
+    await tools.run("set_timer", {"seconds": 1})
+    await tools.run("set_timer", {"seconds": 2})
+    await asyncio.sleep(1.3)
+    assert rang == [1] and [t.seconds for t in tools.timers] == [2]
+    assert await tools.run("cancel_timer", {}) == "your timer is cancelled"
+    await asyncio.sleep(1.0)
+    assert rang == [1] and tools.timers == []
+    assert timer_done_text(90) == "Time is up: your timer for 1 minute and 30 seconds is done."
 
 
 async def test_bad_calls_get_a_spoken_refusal_not_an_exception():

@@ -74,6 +74,25 @@ async def test_text_turn_runs_a_tool_and_speaks(live_server, stt):
     await client.close()
 
 
+async def test_a_timer_rings_as_a_spoken_response_of_its_own(live_server, stt):
+    client = await connect(live_server)
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "set a timer for 1 second"}]}})
+    await client.send({"type": "response.create"})
+    confirmed = await client.wait_for("response.done", timeout=60)
+    # the timer is due while "Timer set for 1 second." still plays: the ring waits, it does not cut in
+    assert confirmed["response"]["status"] == "completed"
+    assert "1 second" in confirmed["response"]["output"][-1]["content"][0]["transcript"]
+    ring = await client.wait_for("response.done", timeout=30, where=lambda e: e is not confirmed)
+    assert client.events.index(confirmed) < client.events.index(
+        client.of_type("response.created")[1])
+    assert ring["response"]["status"] == "completed"
+    said = ring["response"]["output"][0]["content"][0]["transcript"]
+    assert said == "Time is up: your timer for 1 second is done."
+    assert "timer" in hear(stt, client.audio_of(ring["response"]["id"]), 24000).lower()
+    await client.close()
+
+
 async def test_text_only_response(live_server):
     client = await connect(live_server)
     await client.send({"type": "conversation.item.create", "item": {
