@@ -29,6 +29,7 @@ const state = {
   bargeIns: [], // {reason, item, playedMs, droppedMs}
   truncates: [], // conversation.item.truncate events sent
   turns: [], // {responseId, status, text, tools, receivedMs, playedMs, voiceToVoiceMs, server}
+  history: [], // {role, text}: what was said, replayed into the new session after a reconnect
   lastLatency: null, // {voiceToVoiceMs, server}
   errors: [], // server error events: {type, code, message}
   notices: {}, // key -> text currently shown
@@ -517,8 +518,18 @@ async function sendText(text) {
   const el = bubble("user", text);
   el.classList.add("typed");
   nextTurnStart = { at: performance.now(), kind: "text" };
+  state.history.push({ role: "user", text });
   send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
   send({ type: "response.create" });
+}
+
+// A new session knows nothing of the old one: tell it what was said, so "and in the bedroom" still
+// follows "turn on the kitchen light". Tool calls are not replayed; the replies that report them are.
+function restoreHistory() {
+  for (const { role, text } of state.history) {
+    const type = role === "user" ? "input_text" : "output_text";
+    send({ type: "conversation.item.create", item: { type: "message", role, content: [{ type, text }] } });
+  }
 }
 
 let serverTurnDetection = null; // the server's default (session.created), used in hands-free mode
@@ -550,8 +561,12 @@ const handlers = {
     sentMsThisSession = 0;
     setConnection("open");
     setNotice("connection", null);
-    if (state.connects > 1) divider("Reconnected — new session");
     sessionUpdate();
+    if (state.connects > 1) {
+      restoreHistory();
+      const n = state.history.length;
+      divider(n ? `Reconnected — new session, ${n} message${n === 1 ? "" : "s"} restored` : "Reconnected — new session");
+    }
   },
   error(e) {
     const err = e.error || {};
@@ -583,6 +598,7 @@ const handlers = {
     const text = (e.transcript || "").trim();
     setText(el, text || "(nothing recognised)", false);
     el.classList.toggle("empty", !text);
+    if (text) state.history.push({ role: "user", text });
   },
   "conversation.item.input_audio_transcription.failed"(e) {
     const el = userBubble(e.item_id);
@@ -638,6 +654,8 @@ const handlers = {
     if (activeResponse === response.id) activeResponse = null;
     r.turn.status = response.status;
     r.turn.server = serverTiming(response);
+    const said = spokenText(response);
+    if (said) state.history.push({ role: "assistant", text: said });
     r.el.classList.remove("partial");
     r.el.classList.toggle("interrupted", response.status === "cancelled" || r.el.classList.contains("interrupted"));
     if (response.status === "cancelled" && !r.turn.text && !r.turn.tools.length) r.el.remove(); // stopped before it said anything
@@ -649,6 +667,13 @@ const handlers = {
     showLatency(r);
   },
 };
+// What the reply said as the server keeps it: for a reply cut off by barge-in, only the part that was heard.
+function spokenText(response) {
+  const message = (response.output || []).find((item) => item.type === "message");
+  const part = message && (message.content || [])[0];
+  return ((part && (part.transcript ?? part.text)) || "").trim();
+}
+
 // Beta event names, as older servers send them.
 handlers["response.audio.delta"] = handlers["response.output_audio.delta"];
 handlers["response.audio.done"] = handlers["response.output_audio.done"];
