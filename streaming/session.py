@@ -34,7 +34,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
 from streaming.tools import timer_done_text
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
-from voice.tts import split_clauses
+from voice.tts import ready_clauses
 from voice.vad import SileroVAD
 
 if TYPE_CHECKING:
@@ -181,15 +181,6 @@ def heard_text(segments: list[tuple[float, float, str]], played_ms: float) -> st
         else:
             break
     return " ".join(kept)
-
-
-def ready_clauses(text: str, final: bool) -> tuple[list[str], str]:
-    """Clauses of `text` that can be spoken now, and the unfinished rest."""
-    clauses = split_clauses(text)
-    if final or not clauses or text.rstrip().endswith((".", "!", "?", ";", ":")):
-        return clauses, ""
-    last = clauses[-1]
-    return clauses[:-1], text[text.rindex(last):]
 
 
 class Session:

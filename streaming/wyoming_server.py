@@ -4,8 +4,8 @@ One TCP port (default 10600; Piper, Whisper, openWakeWord and satellites usually
 and 10700 on the same host) answers `describe` with three programs:
 - asr: `transcribe` + audio-start/chunk/stop → `transcript`; streamed as transcript-start/chunk/stop, the
   chunks being words two successive partial transcriptions agree on while audio still arrives;
-- tts: `synthesize` → audio-start/chunk/stop, sentence by sentence; synthesize-start/chunk/stop streams text
-  in and audio out per finished sentence, then `synthesize-stopped`;
+- tts: `synthesize` → audio-start/chunk/stop, clause by clause; synthesize-start/chunk/stop streams text
+  in and audio out per finished clause, then `synthesize-stopped`;
 - handle: `transcript` → `handled` with Parley's reply (tools act on the home), streamed as
   handled-start/chunk/stop around it.
 Wyoming exposes the engines themselves, so this transport uses the shared Engines bundle directly
@@ -18,7 +18,6 @@ import asyncio
 import json
 import logging
 import os
-import re
 from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
@@ -35,6 +34,7 @@ from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, Synthesize
 
 from streaming.engines import BACKGROUND
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
+from voice.tts import ready_clauses, split_clauses
 
 log = logging.getLogger("parley.wyoming")
 
@@ -78,29 +78,19 @@ def build_info() -> Info:
 
 # ---- pure helpers ------------------------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+")
-
-
-class SentenceBuffer:
-    """Streaming synthesis: text arrives in arbitrary pieces; speak each sentence once it is complete."""
+class ClauseBuffer:
+    """Streaming synthesis: text arrives in arbitrary pieces; speak each clause once it is complete."""
 
     def __init__(self):
         self.text = ""
 
     def add(self, piece: str) -> list[str]:
-        self.text += piece
-        parts = _SENTENCE_END.split(self.text)
-        self.text = parts.pop()
-        return [p.strip() for p in parts if p.strip()]
+        ready, self.text = ready_clauses(self.text + piece, final=False)
+        return ready
 
     def flush(self) -> list[str]:
-        rest, self.text = self.text.strip(), ""
-        return [rest] if rest else []
-
-
-def sentences(text: str) -> list[str]:
-    buffer = SentenceBuffer()
-    return buffer.add(text) + buffer.flush()
+        ready, self.text = ready_clauses(self.text, final=True)
+        return ready
 
 
 class StableWords:
@@ -222,7 +212,7 @@ class ParleyWyomingHandler(AsyncEventHandler):
         self.audio: AudioIn | None = None
         self.stable: StableWords | None = None
         self.partial: asyncio.Task | None = None
-        self.synthesis: SentenceBuffer | None = None     # set between synthesize-start and synthesize-stop
+        self.synthesis: ClauseBuffer | None = None     # set between synthesize-start and synthesize-stop
         self.history: list[dict] = []
 
     async def run(self) -> None:
@@ -268,23 +258,22 @@ class ParleyWyomingHandler(AsyncEventHandler):
         elif AudioStop.is_type(event.type):
             await self._transcribe()
         elif SynthesizeStart.is_type(event.type):
-            self.synthesis = SentenceBuffer()
+            self.synthesis = ClauseBuffer()
         elif SynthesizeChunk.is_type(event.type):
             if self.synthesis is not None:
-                await self._speak(self.synthesis.add(SynthesizeChunk.from_event(event).text))
+                ready = self.synthesis.add(SynthesizeChunk.from_event(event).text)
+                if ready:                # in a stream, a run per batch of finished clauses
+                    await self._speak(ready)
         elif SynthesizeStop.is_type(event.type):
             if self.synthesis is not None:
-                await self._speak(self.synthesis.flush())
+                rest = self.synthesis.flush()
+                if rest:
+                    await self._speak(rest)
                 self.synthesis = None
             await self.write_event(SynthesizeStopped().event())
         elif Synthesize.is_type(event.type):
             if self.synthesis is None:   # inside a stream it only repeats the text, for old servers
-                texts = sentences(Synthesize.from_event(event).text)
-                if texts:
-                    await self._speak(texts)
-                else:                    # nothing to say is still an (empty) answer
-                    await self.write_event(AudioStart(rate=self.engines.tts.sample_rate, width=2, channels=1).event())
-                    await self.write_event(AudioStop().event())
+                await self._speak(split_clauses(Synthesize.from_event(event).text))   # nothing: an empty run
         elif Transcript.is_type(event.type):
             await self._handle(Transcript.from_event(event).text)
         return True
@@ -334,17 +323,19 @@ class ParleyWyomingHandler(AsyncEventHandler):
     # ---- TTS
 
     async def _speak(self, texts: list[str]) -> None:
-        """Each sentence is one audio-start/chunk.../audio-stop run, sent as soon as it is synthesised."""
+        """One audio-start/chunk.../audio-stop run, each clause's chunks sent as soon as it is synthesised.
+
+        One run per answer: Home Assistant reads a `synthesize` answer only up to the first audio-stop.
+        """
         tts = self.engines.tts
+        fmt = dict(rate=tts.sample_rate, width=2, channels=1)
+        step = SAMPLES_PER_CHUNK * 2
+        await self.write_event(AudioStart(**fmt).event())
         for text in texts:
-            audio = await self.engines.run(tts.synthesize, text)
-            pcm = float_to_pcm16(audio)
-            fmt = dict(rate=tts.sample_rate, width=2, channels=1)
-            await self.write_event(AudioStart(**fmt).event())
-            step = SAMPLES_PER_CHUNK * 2
+            pcm = float_to_pcm16(await self.engines.run(tts.synthesize, text))
             for offset in range(0, len(pcm), step):
                 await self.write_event(AudioChunk(audio=pcm[offset:offset + step], **fmt).event())
-            await self.write_event(AudioStop().event())
+        await self.write_event(AudioStop().event())
 
     # ---- intent handling
 

@@ -100,6 +100,15 @@ def split_clauses(text: str) -> list[str]:
     return [c for c in clauses if c]
 
 
+def ready_clauses(text: str, final: bool) -> tuple[list[str], str]:
+    """Clauses of streamed `text` that can be spoken now, and the unfinished rest (final: all of it)."""
+    clauses = split_clauses(text)
+    if final or not clauses or text.rstrip().endswith((".", "!", "?", ";", ":")):
+        return clauses, ""
+    last = clauses[-1]
+    return clauses[:-1], text[text.rindex(last):]
+
+
 _TIME_OH = re.compile(r"\b(\d{1,2}):0(\d)\b")             # 10:05 -> "10 oh 5" (espeak says "ten zero five")
 _TIME_OCLOCK = re.compile(r"\b(\d{1,2}):00\b(\s*[ap]\.?m\b)?", re.IGNORECASE)  # 7:00 -> "7 o'clock", 7:00 pm -> "7 pm"
 _TIMES_SIGN = re.compile(r"(?<=\d)\s*[x×*]\s*(?=\d)")     # 7 x 6 -> "7 times 6" (espeak says "ex")
