@@ -1,6 +1,5 @@
 """The Session's input side with the real models: VAD turns, transcripts, manual commit, limits, cleanup."""
 import asyncio
-import difflib
 
 import pytest
 
@@ -8,6 +7,7 @@ from streaming.events import (AudioCleared, AudioCommitted, EndCall, Error, Spee
                               TranscriptCompleted, TranscriptDelta)
 from streaming.session import Session, SessionConfig, SessionLimits
 from streaming.turns import TurnDetection
+from transcripts import spelled_like_start
 
 
 class Recorder:
@@ -43,18 +43,6 @@ async def push_realtime(session: Session, pcm16: bytes, rate: int, chunk_ms: int
 
 def words(text):
     return [w.strip(".,?!").lower() for w in text.split()]
-
-
-def letters(text):
-    return "".join(c for c in text.lower() if c.isalnum())
-
-
-def spelled_like_start(heard: str, spoken: str) -> float:
-    """Share of the heard letters that, in order, spell the start of the spoken text (1.0 = exactly)."""
-    heard, spoken = letters(heard), letters(spoken)
-    start = spoken[:len(heard) * 13 // 10 + 4]          # a little slack for words heard shorter than said
-    matcher = difflib.SequenceMatcher(None, heard, start, autojunk=False)
-    return sum(block.size for block in matcher.get_matching_blocks()) / len(heard)
 
 
 @pytest.mark.parametrize("rate", [24000, 8000])

@@ -8,6 +8,7 @@ from streaming.session import Session, SessionConfig
 from streaming.turns import TurnDetection
 from voice.audio import pcm16_to_float
 from test_session_pipeline import Recorder, push_realtime, words
+from transcripts import spelled_like_start
 
 LONG = ("Here is a long story about the little lighthouse keeper. Every night he climbed the stairs, "
         "lit the great lamp, and watched the ships pass by in the dark. He never missed a single night.")
@@ -29,7 +30,8 @@ async def test_greeting_is_spoken_and_heard(engines, stt):
     chunks = recorder.of(AudioDelta)
     assert max(len(c.pcm16) for c in chunks) == 16000 * 2 // 10          # chunks of up to 100 ms at the output rate
     heard = stt.transcribe(pcm16_to_float(b"".join(c.pcm16 for c in chunks)))
-    assert words(heard)[:4] == ["hello", "this", "is", "parley"]
+    assert words(heard)[:3] == ["hello", "this", "is"]
+    assert spelled_like_start(heard, done.output_text) >= 0.8, heard     # whisper may hear "Parley" as "partly"
     assert [(i.role, i.text) for i in session.items] == [("assistant", "Hello, this is Parley. How can I help?")]
     await session.close()
 
