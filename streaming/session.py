@@ -34,6 +34,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
 from streaming.tools import timer_done_text
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
+from voice.stt import StableWords
 from voice.tts import ready_clauses
 from voice.vad import SileroVAD
 
@@ -103,7 +104,7 @@ class _Turn:
     job_covers: int = 0                      # samples that job transcribes
     job_urgent: bool = False                 # that job is final quality (not a partial)
     latest: tuple[int, str] | None = None    # (samples covered, text) of the newest final-quality job
-    partial_words: list[str] = field(default_factory=list)
+    partial: StableWords = field(default_factory=StableWords)   # words already sent as transcript deltas
     last_job_done: int = 0                   # buffer length when the last job finished (partial cadence)
     committed: bool = False
 
@@ -397,8 +398,7 @@ class Session:
             turn.latest = (audio.size, text)
         if turn.committed or turn is not self._turn:
             return text
-        if priority == BACKGROUND:
-            self._partial(turn, text)
+        self._partial(turn, text)
         paused = self._detector is not None and self._detector.silence_ms > 0
         if paused and priority == URGENT and audio.size >= turn.speech_end_samples:
             if self._detector.transcript_ready(text):
@@ -408,15 +408,13 @@ class Session:
         return text
 
     def _partial(self, turn: _Turn, text: str) -> None:
-        """Emit the words that extend what was already sent; the last word may still be cut off."""
-        words = text.split()[:-1]
-        norm = [w.strip(".,?!;:").lower() for w in words]
-        sent = [w.strip(".,?!;:").lower() for w in turn.partial_words]
-        if norm[:len(sent)] != sent or len(words) <= len(sent):
-            return
-        new = words[len(sent):]
-        turn.partial_words += new
-        self._emit(TranscriptDelta(turn.item_id, (" " if sent else "") + " ".join(new)))
+        """Send the words this hypothesis and the one before agree on, beyond those already sent.
+
+        Whisper on a turn cut off mid-word guesses ("Please settle."); deltas cannot be taken back."""
+        first = not turn.partial.emitted
+        new = turn.partial.update(text)
+        if new:
+            self._emit(TranscriptDelta(turn.item_id, new if first else " " + new))
 
     async def _finish_transcript(self, turn: _Turn, audio: np.ndarray) -> None:
         try:

@@ -34,6 +34,7 @@ from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, Synthesize
 
 from streaming.engines import BACKGROUND
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
+from voice.stt import StableWords
 from voice.tts import ready_clauses, split_clauses
 
 log = logging.getLogger("parley.wyoming")
@@ -91,41 +92,6 @@ class ClauseBuffer:
     def flush(self) -> list[str]:
         ready, self.text = ready_clauses(self.text, final=True)
         return ready
-
-
-class StableWords:
-    """Streaming transcripts are append-only: emit only words two successive hypotheses agree on."""
-
-    def __init__(self):
-        self.emitted: list[str] = []
-        self._previous: list[str] = []
-
-    def update(self, hypothesis: str) -> str:
-        words = hypothesis.split()
-        agreed = []
-        for a, b in zip(words, self._previous):
-            if _plain(a) != _plain(b):
-                break
-            agreed.append(a)
-        self._previous = words
-        return self._extend(agreed)
-
-    def finish(self, transcript: str) -> str:
-        """The remaining words of the final transcript, if it still starts with what was emitted."""
-        return self._extend(transcript.split())
-
-    def _extend(self, words: list[str]) -> str:
-        done = len(self.emitted)
-        if len(words) <= done or [_plain(w) for w in words[:done]] != [_plain(w) for w in self.emitted]:
-            return ""
-        new = words[done:]
-        self.emitted = self.emitted + new
-        return " ".join(new)
-
-
-def _plain(word: str) -> str:
-    """Whisper re-punctuates and re-capitalises as audio grows; words agree regardless."""
-    return word.strip(".,?!;:\"'").lower()
 
 
 class AudioIn:

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from voice.audio import pcm16_to_float, resample
+from voice.stt import StableWords, trim_repeats
 from voice.tts import CoquiTTS, normalize_for_speech, split_clauses
 from voice.vad import SileroVAD
 
@@ -43,6 +44,7 @@ def espeak_16k(text: str, tmp_path) -> np.ndarray:
 
 
 # --- TTS ------------------------------------------------------------------------------------------
+
 
 def test_piper_speaks_at_the_voice_rate_for_a_plausible_duration(tts):
     assert tts.sample_rate == 22050
@@ -151,6 +153,30 @@ def test_stt_transcribes_piper_speech(stt, tts):
     heard = words(stt.transcribe(padded(piper_16k(tts, "what is seven times six"))))
     assert heard[0] == "what"
     assert ("seven" in heard or "7" in heard) and ("six" in heard or "6" in heard) and "times" in heard
+
+
+@pytest.mark.parametrize("hypothesis, kept", [
+    ("What time is it? What time is it? What t", "What time is it?"),
+    ("Stop. Stop. Stop.", "Stop."),
+    ("Please set the living room. Please set the living room. Please set the living room room. Please set the",
+     "Please set the living room."),
+    ("Turn on the light. Set the thermostat. Set the thermostat.", "Turn on the light. Set the thermostat."),
+    ("No, no, turn it off.", "No, no, turn it off."),                        # said twice on purpose
+    ("Thank you, thank you.", "Thank you, thank you."),
+    ("Turn on the kitchen light and the hallway light.", "Turn on the kitchen light and the hallway light."),
+])
+def test_whisper_decoding_loops_are_cut_to_one_copy(hypothesis, kept):
+    assert trim_repeats(hypothesis) == kept
+
+
+def test_stable_words_only_emit_what_two_hypotheses_agree_on():
+    words = StableWords()
+    assert words.update("turn on") == ""
+    assert words.update("turn on the kitchen") == "turn on"
+    assert words.update("turn on the kitchen light") == "the kitchen"
+    assert words.update("turn off") == ""             # disagreement: nothing retracted, nothing added
+    assert words.finish("Turn on, the kitchen light.") == "light."   # punctuation and case do not matter
+    assert StableWords().finish("hello") == "hello"
 
 
 def test_stt_transcribes_a_second_voice_from_espeak(stt, tmp_path):

@@ -13,7 +13,7 @@ from wyoming.info import Describe, Info
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop
 
 from streaming.tools import ToolRunner
-from streaming.wyoming_server import ClauseBuffer, StableWords, WyomingService
+from streaming.wyoming_server import ClauseBuffer, WyomingService
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
 
 
@@ -24,16 +24,6 @@ def test_clause_buffer_speaks_each_clause_once_complete():
     assert buffer.add(" night! It's 3 p.m. now") == ["Good night!"]     # "p.m. now" does not end a sentence
     assert buffer.flush() == ["It's 3 p.m. now"]
     assert buffer.flush() == []
-
-
-def test_stable_words_only_emit_what_two_hypotheses_agree_on():
-    words = StableWords()
-    assert words.update("turn on") == ""
-    assert words.update("turn on the kitchen") == "turn on"
-    assert words.update("turn on the kitchen light") == "the kitchen"
-    assert words.update("turn off") == ""             # disagreement: nothing retracted, nothing added
-    assert words.finish("Turn on, the kitchen light.") == "light."   # punctuation and case do not matter
-    assert StableWords().finish("hello") == "hello"
 
 
 @pytest.fixture

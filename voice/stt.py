@@ -88,7 +88,7 @@ class WhisperSTT:
         if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
             return ""
         text = self._tokenizer.decode(tokens).strip()
-        return _trim_repeats(text, hit_cap=len(tokens) >= max_tokens)
+        return trim_repeats(text, hit_cap=len(tokens) >= max_tokens)
 
     def _transcribe_long(self, audio: np.ndarray) -> str:
         segments, _ = self.whisper.transcribe(
@@ -101,16 +101,56 @@ def _words(text: str) -> list[str]:
     return [re.sub(r"\W", "", w.lower()) for w in text.split()]
 
 
-def _trim_repeats(text: str, hit_cap: bool) -> str:
-    """Cut a decoding loop ("What time is it? What time is it? What t") down to one copy. A loop runs
-    to the token cap, repeats at least three times, or repeats a phrase of three or more words;
-    a short phrase said twice ("no, no", "thank you, thank you") is left alone."""
+def trim_repeats(text: str, hit_cap: bool = False) -> str:
+    """Cut a decoding loop down to its first copy. A loop is a phrase of three or more words said twice
+    in a row anywhere ("Please set the living room. Please set the living room. Please set the living
+    room room"), or a shorter one repeating to the end at least three times or up to the token cap. The
+    last word may be cut off. A short phrase said twice ("no, no", "thank you, thank you") is left alone."""
     words, spoken = _words(text), text.split()
-    for period in range(1, len(words) - 1):        # at least two words repeat
+    for start in range(len(words)):
+        for period in range(3, (len(words) - start) // 2 + 1):
+            if words[start:start + period] == words[start + period:start + 2 * period]:
+                return " ".join(spoken[:start + period])
+    for period in range(1, len(words) - 1):        # a loop from the start, ending in a cut-off copy
         tail = words[period:]
         if not (hit_cap or period >= 3 or len(tail) >= 2 * period):
             continue
         expected = [words[i % period] for i in range(len(tail))]
-        if tail[:-1] == expected[:-1] and expected[-1].startswith(tail[-1]):   # last word may be cut off
+        if tail[:-1] == expected[:-1] and expected[-1].startswith(tail[-1]):
             return " ".join(spoken[:period])
     return text
+
+
+class StableWords:
+    """Streaming transcripts are append-only: emit only words two successive hypotheses agree on."""
+
+    def __init__(self):
+        self.emitted: list[str] = []
+        self._previous: list[str] = []
+
+    def update(self, hypothesis: str) -> str:
+        words = hypothesis.split()
+        agreed = []
+        for a, b in zip(words, self._previous):
+            if _plain(a) != _plain(b):
+                break
+            agreed.append(a)
+        self._previous = words
+        return self._extend(agreed)
+
+    def finish(self, transcript: str) -> str:
+        """The remaining words of the final transcript, if it still starts with what was emitted."""
+        return self._extend(transcript.split())
+
+    def _extend(self, words: list[str]) -> str:
+        done = len(self.emitted)
+        if len(words) <= done or [_plain(w) for w in words[:done]] != [_plain(w) for w in self.emitted]:
+            return ""
+        new = words[done:]
+        self.emitted = self.emitted + new
+        return " ".join(new)
+
+
+def _plain(word: str) -> str:
+    """Whisper re-punctuates and re-capitalises as audio grows; words agree regardless."""
+    return word.strip(".,?!;:\"'").lower()
