@@ -23,6 +23,13 @@ def hear(stt, pcm16: bytes, rate: int) -> str:
     return stt.transcribe(resample(pcm16_to_float(pcm16), rate, 16000))
 
 
+async def ask(client: RealtimeClient, text: str, response: dict | None = None) -> None:
+    """A typed user turn, then a request for the reply."""
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+    await client.send({"type": "response.create", **({"response": response} if response else {})})
+
+
 async def connect(server, **turn_detection) -> RealtimeClient:
     client = await RealtimeClient.connect(server.ws_url)
     await client.wait_for("session.created")
@@ -60,9 +67,7 @@ async def test_spoken_question_gets_a_spoken_answer(live_server, speech, stt, vo
 
 async def test_text_turn_runs_a_tool_and_speaks(live_server, stt):
     client = await connect(live_server)
-    await client.send({"type": "conversation.item.create", "item": {
-        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "turn on the kitchen light"}]}})
-    await client.send({"type": "response.create"})
+    await ask(client, "turn on the kitchen light")
     done = await client.wait_for("response.done", timeout=60)
     assert done["response"]["status"] == "completed"
     calls = [e["item"] for e in client.of_type("conversation.item.added") if e["item"]["type"] == "function_call"]
@@ -76,9 +81,7 @@ async def test_text_turn_runs_a_tool_and_speaks(live_server, stt):
 
 async def test_a_timer_rings_as_a_spoken_response_of_its_own(live_server, stt):
     client = await connect(live_server)
-    await client.send({"type": "conversation.item.create", "item": {
-        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "set a timer for 1 second"}]}})
-    await client.send({"type": "response.create"})
+    await ask(client, "set a timer for 1 second")
     confirmed = await client.wait_for("response.done", timeout=60)
     # the timer is due while "Timer set for 1 second." still plays: the ring waits, it does not cut in
     assert confirmed["response"]["status"] == "completed"
@@ -95,9 +98,7 @@ async def test_a_timer_rings_as_a_spoken_response_of_its_own(live_server, stt):
 
 async def test_text_only_response(live_server):
     client = await connect(live_server)
-    await client.send({"type": "conversation.item.create", "item": {
-        "type": "message", "role": "user", "content": [{"type": "input_text", "text": MATH}]}})
-    await client.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    await ask(client, MATH, {"output_modalities": ["text"]})
     done = await client.wait_for("response.done", timeout=60)
     text = "".join(e["delta"] for e in client.of_type("response.output_text.delta"))
     assert says_42(text) and not client.of_type("response.output_audio.delta")
@@ -107,9 +108,7 @@ async def test_text_only_response(live_server):
 
 async def test_barge_in_over_the_socket(live_server, speech):
     client = await connect(live_server, type="server_vad", threshold=0.5)
-    await client.send({"type": "conversation.item.create", "item": {
-        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "what's the date today"}]}})
-    await client.send({"type": "response.create"})
+    await ask(client, "what's the date today")
     await client.wait_for("response.output_audio.delta", timeout=60)
     interruption = speech.piper("Wait, stop.", lead_ms=0, tail_ms=600)
     stop = asyncio.Event()
@@ -148,9 +147,7 @@ async def test_two_sessions_at_once_do_not_mix(live_server, speech, stt):
 
 async def test_disconnect_mid_reply_frees_everything(live_server):
     client = await connect(live_server)
-    await client.send({"type": "conversation.item.create", "item": {
-        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "what time is it"}]}})
-    await client.send({"type": "response.create"})
+    await ask(client, "what time is it")
     await client.wait_for("response.output_audio.delta", timeout=60)
     await client.close()
     await sessions_ended(live_server)
@@ -163,9 +160,7 @@ async def test_client_declared_tool_round_trip(live_server):
         {"type": "function", "name": "calculate", "description": "Evaluate arithmetic",
          "parameters": {"type": "object", "properties": {"expression": {"type": "string"}}}}]}})
     await client.wait_for("session.updated")
-    await client.send({"type": "conversation.item.create", "item": {
-        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "what is seven times six"}]}})
-    await client.send({"type": "response.create"})
+    await ask(client, "what is seven times six")
     call = await client.wait_for("response.function_call_arguments.done", timeout=60)
     first = await client.wait_for("response.done")
     assert call["name"] == "calculate" and first["response"]["output"][0]["type"] == "function_call"
@@ -220,9 +215,7 @@ async def test_beta_client_gets_audio_under_beta_names(live_server):
     client = await RealtimeClient.connect(live_server.ws_url, headers={"OpenAI-Beta": "realtime=v1"})
     created = await client.wait_for("session.created")
     assert created["session"]["input_audio_format"] == "pcm16"
-    await client.send({"type": "conversation.item.create", "item": {
-        "type": "message", "role": "user", "content": [{"type": "input_text", "text": MATH}]}})
-    await client.send({"type": "response.create"})
+    await ask(client, MATH)
     done = await client.wait_for("response.done", timeout=60)
     assert len(client.audio_of(done["response"]["id"], "response.audio.delta")) > 24000
     assert says_42("".join(e["delta"] for e in client.of_type("response.audio_transcript.delta")))
