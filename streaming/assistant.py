@@ -50,6 +50,7 @@ class AssistantReply:
     forward_passes: int
     tokens: int
     latency_ms: float
+    prompt_tokens: int
 
 
 @dataclass
@@ -166,7 +167,8 @@ class Assistant:
         if (spoken is None or broken) and not said and not (calls and result is None):
             said = f"Okay, {result}." if calls else NOT_UNDERSTOOD
             yield TextEvent(said)
-        yield DoneEvent(AssistantReply(said, calls, passes, len(tokens), (time.perf_counter() - started) * 1000))
+        yield DoneEvent(AssistantReply(said, calls, passes, len(tokens), (time.perf_counter() - started) * 1000,
+                                       len(prompt)))
 
     def _read_call(self, head: list[int], numbers: list[str]) -> tuple[ToolCall | None, bool]:
         """(call, broken): the tool call written before <|say|>, if any and well formed."""

@@ -135,6 +135,8 @@ class ResponseDone:
     output_text: str
     item_id: str | None = None
     reason: str | None = None     # why cancelled/failed: "turn_detected", "client_cancelled", error text
+    input_tokens: int = 0         # the generator's prompt, when a generation finished (fixed text: 0)
+    output_tokens: int = 0        # tokens it wrote
 
 
 @dataclass(frozen=True)

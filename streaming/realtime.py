@@ -561,7 +561,9 @@ class RealtimeProtocol:
                                                   "message": event.reason}}
         metadata = {**out.metadata, **{f"{stage}_ms": f"{ms:.1f}" for stage, ms in event.timing.items()}}
         out.metadata = metadata
-        self._send("response.done", response=self._response_object(out, event.status, details))
+        done = self._response_object(out, event.status, details)
+        done["usage"] = usage(event.input_tokens, event.output_tokens)   # clients (Pipecat) read it unguarded
+        self._send("response.done", response=done)
 
     # ---- audio formats ---------------------------------------------------------------------------
 
@@ -582,6 +584,14 @@ class RealtimeProtocol:
 
 
 # ---- validation helpers ----------------------------------------------------------------------------
+
+def usage(input_tokens: int, output_tokens: int) -> dict:
+    """response.usage in OpenAI's shape: the generator's tokens are all text; nothing is cached."""
+    return {"total_tokens": input_tokens + output_tokens, "input_tokens": input_tokens,
+            "output_tokens": output_tokens,
+            "input_token_details": {"cached_tokens": 0, "text_tokens": input_tokens, "audio_tokens": 0},
+            "output_token_details": {"text_tokens": output_tokens, "audio_tokens": 0}}
+
 
 def _string(event: dict, key: str) -> str:
     value = event.get(key)

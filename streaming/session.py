@@ -126,6 +126,7 @@ class _Response:
     first_block_wall: float | None = None
     first_audio_wall: float | None = None
     timing: dict[str, float] = field(default_factory=dict)
+    tokens: tuple[int, int] = (0, 0)         # (prompt, generated) of a finished generation
     done: bool = False
 
     def played_ms(self) -> float:
@@ -557,7 +558,7 @@ class Session:
             self._text(response, response.fixed_text, text_queue)
             await text_queue.put(None)
             return
-        from streaming.assistant import TextEvent, ToolCallEvent
+        from streaming.assistant import DoneEvent, TextEvent, ToolCallEvent
         await self._transcripts_done()
         replies = self.engines.assistant.respond(self._messages(response.instructions), self.tools,
                                                  client_tools=frozenset(self.config.client_tools))
@@ -567,6 +568,8 @@ class Session:
                     self._tool_call(response, event)
                 elif isinstance(event, TextEvent) and event.text:
                     self._text(response, event.text, text_queue)
+                elif isinstance(event, DoneEvent):
+                    response.tokens = (event.reply.prompt_tokens, event.reply.tokens)
         finally:
             await replies.aclose()
         await text_queue.put(None)
@@ -673,7 +676,7 @@ class Session:
         if not response.timing and response.first_block_wall is not None:
             response.timing = self._timing(response)
         self._emit(ResponseDone(response.id, status, dict(response.timing), kept,
-                                response.item_id if item is not None else None, reason))
+                                response.item_id if item is not None else None, reason, *response.tokens))
 
     def _cancel_response(self, response: _Response, reason: str) -> None:
         """Stop generation, synthesis and playback now; the reply ends as `cancelled`."""

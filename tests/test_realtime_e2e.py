@@ -76,6 +76,9 @@ async def test_text_turn_runs_a_tool_and_speaks(live_server, stt):
     assert "kitchen" in spoken.lower()
     assert "kitchen" in hear(stt, client.audio_of(done["response"]["id"]), 24000).lower()
     assert "request_to_first_audio_ms" in done["response"]["metadata"]
+    usage = done["response"]["usage"]                       # Pipecat reads it on every response.done
+    assert usage["input_tokens"] > 0 and usage["output_tokens"] > 0
+    assert usage["total_tokens"] == usage["input_tokens"] + usage["output_tokens"]
     await client.close()
 
 

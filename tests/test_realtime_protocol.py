@@ -164,7 +164,8 @@ def test_a_spoken_response_maps_to_the_full_ga_event_sequence(protocol):
     protocol.handle(AudioDelta(rid, "item_r", pcm))
     protocol.handle(AudioDone(rid, "item_r"))
     protocol.handle(TextDone(rid, "item_r", "It is 42."))
-    protocol.handle(ResponseDone(rid, "completed", {"voice_to_voice": 412.25}, "It is 42.", "item_r"))
+    protocol.handle(ResponseDone(rid, "completed", {"voice_to_voice": 412.25}, "It is 42.", "item_r",
+                                 input_tokens=30, output_tokens=12))
     events = sent(protocol)
     assert [e["type"] for e in events] == [
         "response.created", "response.output_item.added", "conversation.item.added", "response.content_part.added",
@@ -176,6 +177,8 @@ def test_a_spoken_response_maps_to_the_full_ga_event_sequence(protocol):
     assert done["status"] == "completed" and done["id"] == rid
     assert done["metadata"] == {"topic": "math", "voice_to_voice_ms": "412.2"}
     assert done["output"][0]["content"][0]["transcript"] == "It is 42."
+    assert done["usage"]["total_tokens"] == 42 and done["usage"]["input_token_details"]["cached_tokens"] == 0
+    assert events[0]["response"]["usage"] is None                    # as OpenAI: usage comes with response.done
 
 
 @pytest.mark.parametrize("kind, encode", [("audio/pcmu", mulaw_encode), ("audio/pcma", alaw_encode)])
