@@ -367,12 +367,13 @@ class SatelliteService:
         log.info("satellite %s: session freed", device_id)
 
     async def _free_idle(self) -> None:
-        """A device that vanished without a last will (or mid-turn) stops holding a session."""
+        """A device that vanished without a last will (or mid-turn) stops holding a session; one that is only
+        quiet keeps it while a timer it set has yet to ring."""
         while True:
             await asyncio.sleep(max(self.idle_timeout / 4, 0.05))
             now = time.monotonic()
             for device_id, satellite in list(self.satellites.items()):
-                if now - satellite.last_seen > self.idle_timeout:
+                if now - satellite.last_seen > self.idle_timeout and not satellite.session.timers_running:
                     await self.free(device_id)
 
 

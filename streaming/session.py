@@ -256,6 +256,11 @@ class Session:
             yield event
 
     @property
+    def timers_running(self) -> bool:
+        """A timer the user set has yet to ring here: a device that went quiet still needs this session."""
+        return self.tools is not None and bool(self.tools.timers)
+
+    @property
     def active_tasks(self) -> int:
         return sum(not t.done() for t in self._tasks)
 

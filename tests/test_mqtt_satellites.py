@@ -143,6 +143,19 @@ async def test_an_idle_device_is_freed(broker, engines):
         await service.close()
 
 
+async def test_a_quiet_device_keeps_its_session_until_its_timer_rings(broker, engines, needs_assistant):
+    service = await start_service(broker, engines, idle_timeout=0.5)
+    try:
+        async with SatelliteDevice(broker, "kitchen") as device:
+            await device.publish("text/in", "set a timer for 5 seconds")
+            assert "5 seconds" in (await device.next_event("reply", 30))["text"]
+            ring = await device.next_event("reply", 30)              # quiet for seconds, far past idle_timeout
+            assert ring["text"] == "Time is up: your timer for 5 seconds is done."
+            await wait_until(lambda: "kitchen" not in service.satellites, timeout=5)   # then it is idle
+    finally:
+        await service.close()
+
+
 async def test_parley_recovers_after_a_broker_restart(tmp_path, engines, speech):
     broker = Mosquitto(tmp_path)
     broker.start()
