@@ -5,10 +5,12 @@ Asterisk dials us (dialplan ``AudioSocket(uuid,host:port)``) and both sides exch
 
     0x00 hang-up (empty)      0x01 UUID (16 raw bytes, always first)    0x03 DTMF (one ASCII digit)
     0x10 audio: signed 16-bit little-endian PCM, 8 kHz mono, 320 bytes per 20 ms
+    0x11-0x18 the same at 12, 16, 24, 32, 44.1, 48, 96 or 192 kHz (newer Asterisk, e.g. slin16 for HD calls)
     0xff error (optional one-byte code, from Asterisk)
 
-Audio to Asterisk must be paced in real time (one 20 ms frame every 20 ms); a hang-up frame from us
-hangs the channel up. ``AudioSocketCall`` knows nothing of sockets; ``serve`` is the I/O layer.
+The call starts at its first audio frame, whose type fixes the rate both ways; we answer with frames of
+that type. Audio to Asterisk must be paced in real time (one 20 ms frame every 20 ms); a hang-up frame
+from us hangs the channel up. ``AudioSocketCall`` knows nothing of sockets; ``serve`` is the I/O layer.
 """
 
 from __future__ import annotations
@@ -30,9 +32,11 @@ from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit
 log = logging.getLogger(__name__)
 
 HANGUP, UUID, DTMF, AUDIO, ERROR = 0x00, 0x01, 0x03, 0x10, 0xFF
+AUDIO_RATES = {0x10: 8000, 0x11: 12000, 0x12: 16000, 0x13: 24000, 0x14: 32000, 0x15: 44100, 0x16: 48000,
+               0x17: 96000, 0x18: 192000}
 HEADER = struct.Struct(">BH")
 FRAME_BYTES = 320                  # 20 ms of 8 kHz PCM16
-MAX_PAYLOAD = 8192                 # 256 ms of audio; Asterisk sends 320 bytes, anything this big is not Asterisk
+MAX_PAYLOAD = 8192                 # Asterisk sends 20 ms frames: 7,680 bytes at 192 kHz, 320 at 8 kHz
 ASTERISK_ERRORS = {0x01: "calling party hung up", 0x02: "frame forwarding error", 0x04: "memory error"}
 DTMF_DIGITS = frozenset(b"0123456789*#ABCD")
 
@@ -63,10 +67,8 @@ class FrameParser:
         frames = []
         while len(self._buffer) >= HEADER.size:
             kind, length = HEADER.unpack_from(self._buffer)
-            if kind not in (HANGUP, UUID, DTMF, AUDIO, ERROR):
-                raise FrameError(f"unknown frame type 0x{kind:02x}"
-                                 + (" (a higher-rate audio type: send 8 kHz slin, type 0x10)"
-                                    if 0x11 <= kind <= 0x18 else ""))
+            if kind not in (HANGUP, UUID, DTMF, ERROR) and kind not in AUDIO_RATES:
+                raise FrameError(f"unknown frame type 0x{kind:02x}")
             if length > self.max_payload:
                 raise FrameError(f"oversized frame: type 0x{kind:02x} announces {length} bytes "
                                  f"(limit {self.max_payload})")
@@ -86,11 +88,13 @@ class AudioSocketCall:
     """One AudioSocket connection, without I/O: bytes in -> call events; reply audio in -> frames out."""
 
     def __init__(self) -> None:
-        self.state = "connecting"          # connecting -> streaming -> ended | failed
+        self.state = "connecting"          # connecting -> answered (UUID) -> streaming (audio) -> ended | failed
         self.call_id: str | None = None
+        self.audio_kind: int | None = None         # the first audio frame's type: the call's rate
         self.pending_marks: deque[str] = deque()   # always empty: Asterisk plays frames as they arrive
         self._parser = FrameParser()
-        self._frames = OutboundFrames(FRAME_BYTES, lambda pcm16: encode_frame(AUDIO, pcm16), silence=b"\0")
+        self._frames: OutboundFrames | None = None
+        self._early_digits: list[CallerDigit] = []  # pressed before the first audio frame
 
     def receive(self, data: bytes) -> list:
         if self.state in ("ended", "failed"):
@@ -120,8 +124,8 @@ class AudioSocketCall:
                 raise FrameError("second UUID frame on one connection")
             if len(frame.payload) != 16:
                 raise FrameError(f"UUID frame of {len(frame.payload)} bytes, expected 16")
-            self.state, self.call_id = "streaming", str(uuid.UUID(bytes=frame.payload))
-            return [CallStarted(self.call_id)]
+            self.state, self.call_id = "answered", str(uuid.UUID(bytes=frame.payload))
+            return []                      # the call starts at the first audio frame, which tells the rate
         if frame.kind == ERROR:
             code = frame.payload[0] if frame.payload else 0
             log.warning("AudioSocket %s: Asterisk reports error 0x%02x (%s)", self.call_id, code,
@@ -130,20 +134,35 @@ class AudioSocketCall:
         if frame.kind == HANGUP:
             self.state = "ended"
             return [CallEnded("caller hung up")]
-        if self.state != "streaming":
+        if self.state == "connecting":
             raise FrameError(f"frame type 0x{frame.kind:02x} before the UUID frame")
         if frame.kind == DTMF:
             if len(frame.payload) != 1 or frame.payload[0] not in DTMF_DIGITS:
                 raise FrameError(f"bad DTMF frame {frame.payload!r}")
-            return [CallerDigit(frame.payload.decode())]
+            digit = CallerDigit(frame.payload.decode())
+            if self.state == "answered":
+                self._early_digits.append(digit)
+                return []
+            return [digit]
         if len(frame.payload) % 2:
             raise FrameError(f"audio frame of {len(frame.payload)} bytes: not whole 16-bit samples")
-        return [CallerAudio(frame.payload)] if frame.payload else []
+        audio = [CallerAudio(frame.payload)] if frame.payload else []
+        if self.state == "answered":
+            return [self._start(frame.kind), *self._early_digits, *audio]
+        if frame.kind != self.audio_kind:
+            raise FrameError(f"audio type changed mid-call from 0x{self.audio_kind:02x} to 0x{frame.kind:02x}")
+        return audio
+
+    def _start(self, kind: int) -> CallStarted:
+        rate = AUDIO_RATES[kind]
+        self.state, self.audio_kind = "streaming", kind
+        self._frames = OutboundFrames(rate // 50 * 2, lambda pcm16: encode_frame(kind, pcm16), silence=b"\0")
+        return CallStarted(self.call_id, rate=rate)
 
     # --- us -> Asterisk ------------------------------------------------------------------------
 
     def play(self, pcm16: bytes) -> None:
-        """Queue reply audio (PCM16, 8 kHz) as 20 ms audio frames."""
+        """Queue reply audio (PCM16 at the call's rate) as 20 ms audio frames."""
         self._frames.audio(pcm16)
 
     def mark(self, name: str) -> None:

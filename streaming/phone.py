@@ -3,7 +3,8 @@
 Twilio Media Streams and Asterisk AudioSocket differ only on the wire. Each has a pure protocol state
 machine (``streaming.twilio.MediaStream``, ``streaming.audiosocket.AudioSocketCall``) that turns wire
 frames into the call events below and queues reply audio as 20 ms outbound frames. ``run_call`` bridges
-one such machine onto a ``Session`` at 8 kHz: caller audio in, reply audio out paced in real time, a mark
+one such machine onto a ``Session`` at the call's rate (8 kHz, or what a newer Asterisk sends): caller audio
+in, reply audio out paced in real time, a mark
 after each reply segment, a flush at barge-in, DTMF digits to ``Session.dtmf``, hang-up when the session
 ends the call.
 """
@@ -24,7 +25,7 @@ from streaming.server import CTX
 
 log = logging.getLogger(__name__)
 
-PHONE_RATE = 8000        # both transports carry narrow-band 8 kHz audio; the Session resamples
+PHONE_RATE = 8000        # narrow-band telephone audio (Twilio; AudioSocket type 0x10); the Session resamples
 FRAME_SECONDS = 0.020    # one outbound frame of audio
 LATE_RESET = 0.100       # how far behind schedule the pacer catches up before it restarts the schedule
 PLAYOUT_TIMEOUT = 10.0   # longest wait for the far end to confirm our last words played before hanging up
@@ -36,11 +37,12 @@ PLAYOUT_TIMEOUT = 10.0   # longest wait for the far end to confirm our last word
 class CallStarted:
     call_id: str                          # Twilio callSid / Asterisk channel UUID
     parameters: dict[str, str] = field(default_factory=dict)   # Twilio customParameters
+    rate: int = PHONE_RATE                # of the audio both ways
 
 
 @dataclass(frozen=True)
 class CallerAudio:
-    pcm16: bytes                          # PCM16 LE mono at 8 kHz
+    pcm16: bytes                          # PCM16 LE mono at the call's rate
 
 
 @dataclass(frozen=True)
@@ -140,6 +142,7 @@ class CallRecord:
     transport: str
     call_id: str = ""
     parameters: dict[str, str] = field(default_factory=dict)
+    rate: int = PHONE_RATE                                  # audio sample rate, both ways
     transcripts: list[str] = field(default_factory=list)    # what the caller said, per turn
     replies: list[str] = field(default_factory=list)        # what Parley said, per response
     timings: list[dict] = field(default_factory=list)       # the session's per-turn timing
@@ -207,10 +210,10 @@ async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol
         first = await anext(inbound, CallEnded("closed before the call started"))
         if not isinstance(first, CallStarted):
             return await _finish(record, close, first)
-        record.call_id, record.parameters = first.call_id, dict(first.parameters)
-        log.info("%s call %s started %s", transport, record.call_id, record.parameters)
+        record.call_id, record.parameters, record.rate = first.call_id, dict(first.parameters), first.rate
+        log.info("%s call %s started at %d Hz %s", transport, record.call_id, record.rate, record.parameters)
         config = ctx.config.session_defaults(
-            input_rate=PHONE_RATE, output_rate=PHONE_RATE,
+            input_rate=first.rate, output_rate=first.rate,
             greeting=first.parameters.get("greeting", settings.greeting) or None,
             instructions=first.parameters.get("instructions"))
         session = ctx.new_session(config, transport=transport)

@@ -20,9 +20,9 @@ import numpy as np
 
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float, resample
 
-RATE = 8000
-FRAME = 160                       # samples per 20 ms
+RATE = 8000                       # narrow-band: Twilio, and AudioSocket's classic slin frames
 FRAME_S = 0.020
+SLIN_TYPES = {8000: 0x10, 16000: 0x12}   # AudioSocket audio frame types (slin, slin16)
 
 
 def phone_audio(audio: np.ndarray, rate: int) -> np.ndarray:
@@ -33,11 +33,13 @@ def phone_audio(audio: np.ndarray, rate: int) -> np.ndarray:
 class _Caller:
     """What both far ends share: a real-time send clock, a playback clock, and what was heard when."""
 
-    def __init__(self) -> None:
+    def __init__(self, rate: int = RATE) -> None:
+        self.rate = rate                             # of the audio both ways
+        self.frame = rate // 50                      # samples per 20 ms
         self._speech: deque[np.ndarray] = deque()   # 20 ms frames still to say
         self.speech_started_at: float | None = None  # monotonic time the first frame of the speech left
         self.speech_ended_at: float | None = None   # monotonic time the last speech frame left
-        self.heard: list[np.ndarray] = []           # played reply frames (float32 at 8 kHz)
+        self.heard: list[np.ndarray] = []           # played reply frames (float32 at the call's rate)
         self.received: list[np.ndarray] = []        # every reply frame received, played or not
         self.received_at: list[float] = []          # when each of them arrived (monotonic)
         self.frames_received = 0
@@ -46,10 +48,10 @@ class _Caller:
         self.closed = asyncio.Event()
         self._tasks: list[asyncio.Task] = []
 
-    def say(self, audio_8k: np.ndarray) -> None:
-        """Queue speech; it goes out at real-time pace in place of the silence."""
-        padded = np.concatenate([audio_8k, np.zeros(-len(audio_8k) % FRAME, np.float32)])
-        self._speech.extend(padded.reshape(-1, FRAME))
+    def say(self, audio: np.ndarray) -> None:
+        """Queue speech at the call's rate; it goes out at real-time pace in place of the silence."""
+        padded = np.concatenate([audio, np.zeros(-len(audio) % self.frame, np.float32)])
+        self._speech.extend(padded.reshape(-1, self.frame))
         self.speech_started_at = self.speech_ended_at = None
         self.first_frame_after_speech = None
 
@@ -73,7 +75,7 @@ class _Caller:
         deadline = time.monotonic()
         while not self.closed.is_set():
             speaking = bool(self._speech)
-            frame = self._speech.popleft() if speaking else np.zeros(FRAME, np.float32)
+            frame = self._speech.popleft() if speaking else np.zeros(self.frame, np.float32)
             if speaking and self.speech_started_at is None:
                 self.speech_started_at = time.monotonic()
             try:
@@ -196,26 +198,29 @@ class TwilioCaller(_Caller):
 
 
 class AsteriskCaller(_Caller):
-    """Asterisk's side of ``AudioSocket(uuid,host:port)``: UUID first, then 8 kHz slin frames and DTMF."""
+    """Asterisk's side of ``AudioSocket(uuid,host:port)``: UUID first, then slin frames (8 kHz, or 16 kHz as
+    newer Asterisk sends for wideband channels) and DTMF."""
 
-    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter):
-        super().__init__()
+    def __init__(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, rate: int):
+        super().__init__(rate)
         self.reader, self.writer = reader, writer
+        self.slin_type = SLIN_TYPES[rate]
         self.call_id = uuid.uuid4()
         self.hung_up_by_server = False
         self.unexpected: list[tuple[int, bytes]] = []   # frames Asterisk would not understand
         self.frame_sizes: set[int] = set()              # payload sizes of the audio frames received
 
     @classmethod
-    async def dial(cls, host: str, port: int) -> "AsteriskCaller":
-        caller = cls(*await asyncio.open_connection(host, port))
+    async def dial(cls, host: str, port: int, rate: int = RATE) -> "AsteriskCaller":
+        caller = cls(*await asyncio.open_connection(host, port), rate)
         caller.writer.write(b"\x01\x00\x10" + caller.call_id.bytes)
         caller._tasks_receive = asyncio.create_task(caller._receive_loop())
         caller._start_clocks()
         return caller
 
     async def _send_audio(self, frame: np.ndarray) -> None:
-        self.writer.write(b"\x10\x01\x40" + float_to_pcm16(frame))
+        pcm16 = float_to_pcm16(frame)
+        self.writer.write(bytes([self.slin_type]) + len(pcm16).to_bytes(2, "big") + pcm16)
         await self.writer.drain()
 
     async def press(self, digit: str) -> None:
@@ -228,7 +233,7 @@ class AsteriskCaller(_Caller):
                 header = await self.reader.readexactly(3)
                 kind, length = header[0], int.from_bytes(header[1:], "big")
                 payload = await self.reader.readexactly(length)
-                if kind == 0x10:
+                if kind == self.slin_type:
                     self.frame_sizes.add(length)
                     self._received_audio(pcm16_to_float(payload))
                 elif kind == 0x00:
@@ -290,7 +295,7 @@ async def until(condition, timeout: float = 30, what: str = "condition"):
     raise AssertionError(f"timed out waiting for {what}")
 
 
-def transcribe(stt, audio_8k: np.ndarray) -> str:
+def transcribe(stt, audio: np.ndarray, rate: int = RATE) -> str:
     """What a listener made of the call audio (padded with silence: Whisper drops a last word cut at the edge)."""
-    silence = np.zeros(8000, np.float32)
-    return stt.transcribe(resample(np.concatenate([silence, audio_8k, silence]), 8000, 16000))
+    silence = np.zeros(rate, np.float32)
+    return stt.transcribe(resample(np.concatenate([silence, audio, silence]), rate, 16000))

@@ -16,6 +16,7 @@ from phone_callers import (GREETING, LONG_GREETING, AsteriskCaller, finished_cal
 from streaming.audiosocket import AUDIOSOCKET, FRAME_BYTES, encode_frame
 from streaming.phone import GOODBYE, PHONE_CALLS
 from transcripts import spelled_like_start
+from voice.audio import resample
 
 
 
@@ -120,19 +121,21 @@ async def test_server_shutdown_hangs_up_calls_in_progress(server_factory):
     await caller.hang_up()
 
 
-async def test_spoken_question_gets_a_spoken_answer(server, port, stt, tts, needs_assistant):
-    caller = await AsteriskCaller.dial("127.0.0.1", port)
+@pytest.mark.parametrize("rate", [8000, 16000])            # slin, and slin16 as newer Asterisk sends for HD calls
+async def test_spoken_question_gets_a_spoken_answer(server, port, stt, tts, needs_assistant, rate):
+    caller = await AsteriskCaller.dial("127.0.0.1", port, rate=rate)
     await until(lambda: caller.frames_received >= 50, what="greeting audio")
     await asyncio.sleep(2.5)
     heard_before = len(caller.heard)
     received_before = caller.frames_received
-    caller.say(phone_audio(tts.synthesize("What is seven times six?"), tts.sample_rate))
+    caller.say(resample(tts.synthesize("What is seven times six?"), tts.sample_rate, rate))
     await caller.finish_speaking()
     await until(lambda: caller.frames_received > received_before + 25, timeout=30, what="reply audio")
     await asyncio.sleep(3)
     await caller.hang_up()
 
     record = await wait_for_record(server, str(caller.call_id))
+    assert record.rate == rate and caller.frame_sizes == {rate // 50 * 2} and not caller.unexpected
     assert re.search(r"seven times six|7 times 6|7 x 6", record.transcripts[0].lower()), record.transcripts
-    answer = transcribe(stt, np.concatenate(caller.heard[heard_before:])).lower()
+    answer = transcribe(stt, np.concatenate(caller.heard[heard_before:]), rate).lower()
     assert re.search(r"\b42\b|forty[- ]two", answer), answer

@@ -4,16 +4,19 @@ import uuid
 
 import pytest
 
-from streaming.audiosocket import (AUDIO, DTMF, ERROR, FRAME_BYTES, HANGUP, MAX_PAYLOAD, UUID, AudioSocketCall,
-                                   Frame, FrameError, FrameParser, encode_frame)
+from streaming.audiosocket import (AUDIO, AUDIO_RATES, DTMF, ERROR, FRAME_BYTES, HANGUP, MAX_PAYLOAD, UUID,
+                                   AudioSocketCall, Frame, FrameError, FrameParser, encode_frame)
 from streaming.phone import CallEnded, CallerAudio, CallerDigit, CallStarted, StreamError
 
 CALL_ID = uuid.UUID("4a1f6b0e-2c3d-4e5f-8a9b-0c1d2e3f4a5b")
 
 
 def started() -> AudioSocketCall:
+    """A call past its UUID and first (8 kHz) audio frame."""
     call = AudioSocketCall()
-    assert call.receive(encode_frame(UUID, CALL_ID.bytes)) == [CallStarted(str(CALL_ID))]
+    assert call.receive(encode_frame(UUID, CALL_ID.bytes)) == []       # the first audio frame tells the rate
+    assert call.receive(encode_frame(AUDIO, bytes(FRAME_BYTES))) == [CallStarted(str(CALL_ID), rate=8000),
+                                                                      CallerAudio(bytes(FRAME_BYTES))]
     return call
 
 
@@ -40,8 +43,8 @@ def test_truncated_oversized_and_unknown_frames_raise():
         FrameParser().feed(bytes([AUDIO]) + (MAX_PAYLOAD + 1).to_bytes(2, "big"))   # no need to wait for the body
     with pytest.raises(FrameError, match="unknown frame type 0x42"):
         FrameParser().feed(b"\x42\x00\x00")
-    with pytest.raises(FrameError, match="higher-rate audio"):
-        FrameParser().feed(b"\x12\x00\x00")
+    with pytest.raises(FrameError, match="unknown frame type 0x19"):
+        FrameParser().feed(b"\x19\x00\x00")
 
 
 def test_call_flow():
@@ -51,6 +54,23 @@ def test_call_flow():
     assert call.receive(encode_frame(ERROR, b"\x02")) == []          # logged, not fatal
     assert call.receive(encode_frame(HANGUP)) == [CallEnded("caller hung up")]
     assert call.receive(encode_frame(AUDIO, bytes(FRAME_BYTES))) == []
+
+
+@pytest.mark.parametrize("kind, rate", sorted(AUDIO_RATES.items()))
+def test_the_first_audio_frame_sets_the_rate_both_ways(kind, rate):
+    frame_bytes = rate // 50 * 2                                       # 20 ms of PCM16
+    call = AudioSocketCall()
+    call.receive(encode_frame(UUID, CALL_ID.bytes))
+    assert call.receive(encode_frame(DTMF, b"5")) == []                # held until the call starts
+    assert call.receive(encode_frame(kind, bytes(frame_bytes))) == [
+        CallStarted(str(CALL_ID), rate=rate), CallerDigit("5"), CallerAudio(bytes(frame_bytes))]
+    call.play(bytes(frame_bytes + 2))
+    call.mark("end")
+    first, second = call.pop_outbound(), call.pop_outbound()
+    assert first.data == encode_frame(kind, bytes(frame_bytes)) and len(second.data) == 3 + frame_bytes
+    other = next(k for k in AUDIO_RATES if k != kind)
+    [error] = call.receive(encode_frame(other, bytes(frame_bytes)))
+    assert isinstance(error, StreamError) and "audio type changed mid-call" in error.message
 
 
 def test_eof_ends_the_call_cleanly_or_reports_a_truncated_frame():
