@@ -35,7 +35,7 @@ from streaming.tools import timer_done_text
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
 from voice.stt import StableWords
-from voice.tts import ready_clauses
+from voice.tts import ClauseBuffer
 from voice.vad import SileroVAD
 
 if TYPE_CHECKING:
@@ -603,13 +603,10 @@ class Session:
 
     async def _speak(self, response: _Response, text_queue: asyncio.Queue, audio_queue: asyncio.Queue) -> None:
         """Stage 2: synthesise each clause as soon as it is complete → audio_queue."""
-        pending = ""
+        clauses = ClauseBuffer()
         while True:
             piece = await text_queue.get()
-            if piece is not None:
-                pending += piece
-            clauses, pending = ready_clauses(pending, final=piece is None)
-            for clause in clauses:
+            for clause in clauses.add(piece) if piece is not None else clauses.flush():
                 pcm = await self.engines.run(self._synthesize, clause, self.config.output_rate)
                 await audio_queue.put((clause, pcm))
             if piece is None:

@@ -35,7 +35,7 @@ from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, Synthesize
 from streaming.engines import BACKGROUND
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
 from voice.stt import StableWords
-from voice.tts import ready_clauses, split_clauses
+from voice.tts import ClauseBuffer, split_clauses
 
 log = logging.getLogger("parley.wyoming")
 
@@ -78,21 +78,6 @@ def build_info() -> Info:
 
 
 # ---- pure helpers ------------------------------------------------------------------------------------
-
-class ClauseBuffer:
-    """Streaming synthesis: text arrives in arbitrary pieces; speak each clause once it is complete."""
-
-    def __init__(self):
-        self.text = ""
-
-    def add(self, piece: str) -> list[str]:
-        ready, self.text = ready_clauses(self.text + piece, final=False)
-        return ready
-
-    def flush(self) -> list[str]:
-        ready, self.text = ready_clauses(self.text, final=True)
-        return ready
-
 
 class AudioIn:
     """One audio-start..audio-stop stream, kept as float mono at its own rate."""

@@ -14,7 +14,7 @@ import pytest
 
 from voice.audio import pcm16_to_float, resample
 from voice.stt import StableWords, trim_repeats
-from voice.tts import CoquiTTS, normalize_for_speech, split_clauses
+from voice.tts import ClauseBuffer, CoquiTTS, normalize_for_speech, split_clauses
 from voice.vad import SileroVAD
 
 LEAD_S, TAIL_S = 0.3, 0.5      # what the session hands STT: prefix padding before speech, silence after
@@ -73,6 +73,15 @@ def test_split_clauses_at_sentence_ends_and_long_commas():
     assert split_clauses("That is 1,000 watts at 3:45 today.") == ["That is 1,000 watts at 3:45 today."]
     assert split_clauses('"Hi." Then  ') == ['"Hi."', "Then"]
     assert split_clauses("   ") == []
+
+
+def test_clause_buffer_speaks_each_clause_once_complete():
+    buffer = ClauseBuffer()
+    assert buffer.add("The kitchen ") == []
+    assert buffer.add("light is on. Good") == ["The kitchen light is on."]
+    assert buffer.add(" night! It's 3 p.m. now") == ["Good night!"]     # "p.m. now" does not end a sentence
+    assert buffer.flush() == ["It's 3 p.m. now"]
+    assert buffer.flush() == []
 
 
 def test_normalize_for_speech_fixes_what_espeak_misreads():

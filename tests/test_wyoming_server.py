@@ -13,17 +13,8 @@ from wyoming.info import Describe, Info
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop
 
 from streaming.tools import ToolRunner
-from streaming.wyoming_server import ClauseBuffer, WyomingService
+from streaming.wyoming_server import WyomingService
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
-
-
-def test_clause_buffer_speaks_each_clause_once_complete():
-    buffer = ClauseBuffer()
-    assert buffer.add("The kitchen ") == []
-    assert buffer.add("light is on. Good") == ["The kitchen light is on."]
-    assert buffer.add(" night! It's 3 p.m. now") == ["Good night!"]     # "p.m. now" does not end a sentence
-    assert buffer.flush() == ["It's 3 p.m. now"]
-    assert buffer.flush() == []
 
 
 @pytest.fixture

@@ -100,13 +100,26 @@ def split_clauses(text: str) -> list[str]:
     return [c for c in clauses if c]
 
 
-def ready_clauses(text: str, final: bool) -> tuple[list[str], str]:
-    """Clauses of streamed `text` that can be spoken now, and the unfinished rest (final: all of it)."""
-    clauses = split_clauses(text)
-    if final or not clauses or text.rstrip().endswith((".", "!", "?", ";", ":")):
-        return clauses, ""
-    last = clauses[-1]
-    return clauses[:-1], text[text.rindex(last):]
+class ClauseBuffer:
+    """Streaming synthesis: text arrives in arbitrary pieces; speak each clause once it is complete."""
+
+    def __init__(self):
+        self.text = ""
+
+    def add(self, piece: str) -> list[str]:
+        """The clauses the text so far completes; the unfinished rest waits for more."""
+        self.text += piece
+        clauses = split_clauses(self.text)
+        if not clauses or self.text.rstrip().endswith((".", "!", "?", ";", ":")):
+            self.text = ""
+            return clauses
+        self.text = self.text[self.text.rindex(clauses[-1]):]
+        return clauses[:-1]
+
+    def flush(self) -> list[str]:
+        """End of the text: whatever is left, finished or not."""
+        clauses, self.text = split_clauses(self.text), ""
+        return clauses
 
 
 _TIME_OH = re.compile(r"\b(\d{1,2}):0(\d)\b")             # 10:05 -> "10 oh 5" (espeak says "ten zero five")
