@@ -14,7 +14,6 @@ from __future__ import annotations
 import importlib.util
 import math
 import os
-import re
 from pathlib import Path
 
 import numpy as np
@@ -97,8 +96,9 @@ class WhisperSTT:
         return " ".join(s.text.strip() for s in segments).strip()
 
 
-def _words(text: str) -> list[str]:
-    return [re.sub(r"\W", "", w.lower()) for w in text.split()]
+def _plain(word: str) -> str:
+    """Whisper re-punctuates and re-capitalises as audio grows; words compare regardless."""
+    return word.strip(".,?!;:\"'").lower()
 
 
 def trim_repeats(text: str, hit_cap: bool = False) -> str:
@@ -106,7 +106,8 @@ def trim_repeats(text: str, hit_cap: bool = False) -> str:
     in a row anywhere ("Please set the living room. Please set the living room. Please set the living
     room room"), or a shorter one repeating to the end at least three times or up to the token cap. The
     last word may be cut off. A short phrase said twice ("no, no", "thank you, thank you") is left alone."""
-    words, spoken = _words(text), text.split()
+    spoken = text.split()
+    words = [_plain(w) for w in spoken]
     for start in range(len(words)):
         for period in range(3, (len(words) - start) // 2 + 1):
             if words[start:start + period] == words[start + period:start + 2 * period]:
@@ -149,8 +150,3 @@ class StableWords:
         new = words[done:]
         self.emitted = self.emitted + new
         return " ".join(new)
-
-
-def _plain(word: str) -> str:
-    """Whisper re-punctuates and re-capitalises as audio grows; words agree regardless."""
-    return word.strip(".,?!;:\"'").lower()
