@@ -32,10 +32,9 @@ from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit
 log = logging.getLogger(__name__)
 
 HANGUP, UUID, DTMF, AUDIO, ERROR = 0x00, 0x01, 0x03, 0x10, 0xFF
-AUDIO_RATES = {0x10: 8000, 0x11: 12000, 0x12: 16000, 0x13: 24000, 0x14: 32000, 0x15: 44100, 0x16: 48000,
+AUDIO_RATES = {AUDIO: 8000, 0x11: 12000, 0x12: 16000, 0x13: 24000, 0x14: 32000, 0x15: 44100, 0x16: 48000,
                0x17: 96000, 0x18: 192000}
 HEADER = struct.Struct(">BH")
-FRAME_BYTES = 320                  # 20 ms of 8 kHz PCM16
 MAX_PAYLOAD = 8192                 # Asterisk sends 20 ms frames: 7,680 bytes at 192 kHz, 320 at 8 kHz
 ASTERISK_ERRORS = {0x01: "calling party hung up", 0x02: "frame forwarding error", 0x04: "memory error"}
 DTMF_DIGITS = frozenset(b"0123456789*#ABCD")
@@ -49,6 +48,11 @@ class FrameError(Exception):
 class Frame:
     kind: int
     payload: bytes = b""
+
+
+def frame_bytes(rate: int) -> int:
+    """Bytes of one 20 ms audio frame (PCM16 mono)."""
+    return rate // 50 * 2
 
 
 def encode_frame(kind: int, payload: bytes = b"") -> bytes:
@@ -156,7 +160,7 @@ class AudioSocketCall:
     def _start(self, kind: int) -> CallStarted:
         rate = AUDIO_RATES[kind]
         self.state, self.audio_kind = "streaming", kind
-        self._frames = OutboundFrames(rate // 50 * 2, lambda pcm16: encode_frame(kind, pcm16), silence=b"\0")
+        self._frames = OutboundFrames(frame_bytes(rate), lambda pcm16: encode_frame(kind, pcm16), silence=b"\0")
         return CallStarted(self.call_id, rate=rate)
 
     # --- us -> Asterisk ------------------------------------------------------------------------

@@ -13,7 +13,7 @@ import pytest
 
 from phone_callers import (GREETING, LONG_GREETING, AsteriskCaller, finished_calls, live_tasks, phone_audio,
                            transcribe, until, wait_for_record)
-from streaming.audiosocket import AUDIOSOCKET, FRAME_BYTES, encode_frame
+from streaming.audiosocket import AUDIOSOCKET, encode_frame, frame_bytes
 from streaming.phone import GOODBYE, PHONE_CALLS
 from transcripts import spelled_like_start
 from voice.audio import resample
@@ -30,6 +30,7 @@ def port(server):
     return server.app[AUDIOSOCKET].port
 
 
+FRAME_BYTES = frame_bytes(8000)                   # classic slin: 320 bytes per 20 ms
 CALL_ID = uuid.uuid4()
 
 
@@ -135,7 +136,7 @@ async def test_spoken_question_gets_a_spoken_answer(server, port, stt, tts, need
     await caller.hang_up()
 
     record = await wait_for_record(server, str(caller.call_id))
-    assert record.rate == rate and caller.frame_sizes == {rate // 50 * 2} and not caller.unexpected
+    assert record.rate == rate and caller.frame_sizes == {frame_bytes(rate)} and not caller.unexpected
     assert re.search(r"seven times six|7 times 6|7 x 6", record.transcripts[0].lower()), record.transcripts
     answer = transcribe(stt, np.concatenate(caller.heard[heard_before:]), rate).lower()
     assert re.search(r"\b42\b|forty[- ]two", answer), answer

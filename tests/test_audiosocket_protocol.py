@@ -4,10 +4,11 @@ import uuid
 
 import pytest
 
-from streaming.audiosocket import (AUDIO, AUDIO_RATES, DTMF, ERROR, FRAME_BYTES, HANGUP, MAX_PAYLOAD, UUID,
-                                   AudioSocketCall, Frame, FrameError, FrameParser, encode_frame)
+from streaming.audiosocket import (AUDIO, AUDIO_RATES, DTMF, ERROR, HANGUP, MAX_PAYLOAD, UUID,
+                                   AudioSocketCall, Frame, FrameError, FrameParser, encode_frame, frame_bytes)
 from streaming.phone import CallEnded, CallerAudio, CallerDigit, CallStarted, StreamError
 
+FRAME_BYTES = frame_bytes(8000)                   # classic slin: 320 bytes per 20 ms
 CALL_ID = uuid.UUID("4a1f6b0e-2c3d-4e5f-8a9b-0c1d2e3f4a5b")
 
 
@@ -58,18 +59,18 @@ def test_call_flow():
 
 @pytest.mark.parametrize("kind, rate", sorted(AUDIO_RATES.items()))
 def test_the_first_audio_frame_sets_the_rate_both_ways(kind, rate):
-    frame_bytes = rate // 50 * 2                                       # 20 ms of PCM16
+    size = frame_bytes(rate)                                           # 20 ms of PCM16
     call = AudioSocketCall()
     call.receive(encode_frame(UUID, CALL_ID.bytes))
     assert call.receive(encode_frame(DTMF, b"5")) == []                # held until the call starts
-    assert call.receive(encode_frame(kind, bytes(frame_bytes))) == [
-        CallStarted(str(CALL_ID), rate=rate), CallerDigit("5"), CallerAudio(bytes(frame_bytes))]
-    call.play(bytes(frame_bytes + 2))
+    assert call.receive(encode_frame(kind, bytes(size))) == [
+        CallStarted(str(CALL_ID), rate=rate), CallerDigit("5"), CallerAudio(bytes(size))]
+    call.play(bytes(size + 2))
     call.mark("end")
     first, second = call.pop_outbound(), call.pop_outbound()
-    assert first.data == encode_frame(kind, bytes(frame_bytes)) and len(second.data) == 3 + frame_bytes
+    assert first.data == encode_frame(kind, bytes(size)) and len(second.data) == 3 + size
     other = next(k for k in AUDIO_RATES if k != kind)
-    [error] = call.receive(encode_frame(other, bytes(frame_bytes)))
+    [error] = call.receive(encode_frame(other, bytes(size)))
     assert isinstance(error, StreamError) and "audio type changed mid-call" in error.message
 
 
