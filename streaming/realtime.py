@@ -583,8 +583,6 @@ class RealtimeProtocol:
         return {"audio/pcm": "pcm16", "audio/pcmu": "g711_ulaw", "audio/pcma": "g711_alaw"}[fmt["type"]]
 
 
-# ---- validation helpers ----------------------------------------------------------------------------
-
 def usage(input_tokens: int, output_tokens: int) -> dict:
     """response.usage in OpenAI's shape: the generator's tokens are all text; nothing is cached."""
     return {"total_tokens": input_tokens + output_tokens, "input_tokens": input_tokens,
@@ -592,6 +590,8 @@ def usage(input_tokens: int, output_tokens: int) -> dict:
             "input_token_details": {"cached_tokens": 0, "text_tokens": input_tokens, "audio_tokens": 0},
             "output_token_details": {"text_tokens": output_tokens, "audio_tokens": 0}}
 
+
+# ---- validation helpers ----------------------------------------------------------------------------
 
 def _string(event: dict, key: str) -> str:
     value = event.get(key)
