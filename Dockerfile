@@ -10,6 +10,7 @@ RUN pip install --no-cache-dir torch==2.13.0 --index-url https://download.pytorc
 
 COPY pyproject.toml README.md ./
 COPY dllm_core dllm_core
+COPY assistant assistant
 COPY voice voice
 COPY streaming streaming
 COPY web web

@@ -21,8 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dllm_core.decoding import DecodeParams  # noqa: E402
-from streaming.assistant import DEFAULT_DECODE, Assistant  # noqa: E402
-from streaming.tools import CalculationError, ToolRunner, calculate  # noqa: E402
+from assistant.embedded import DEFAULT_DECODE, Assistant  # noqa: E402
+from assistant.tools import CalculationError, ToolRunner, calculate  # noqa: E402
 
 BUDGETS = [
     ("1 pass", dataclasses.replace(DEFAULT_DECODE, max_forward_passes=1)),

@@ -26,7 +26,7 @@ from streaming.engines import Engines  # noqa: E402
 from streaming.mqtt_home import MqttHome  # noqa: E402
 from streaming.mqtt_satellite import SATELLITE_RATE, SatelliteService, satellite_config  # noqa: E402
 from streaming.session import Session, TurnDetection  # noqa: E402
-from streaming.tools import ToolRunner  # noqa: E402
+from assistant.tools import ToolRunner  # noqa: E402
 
 REQUESTS = ["Turn on the kitchen light.", "What time is it?", "Set a timer for five minutes.",
             "Turn off the bedroom fan."]

@@ -4,8 +4,8 @@ import sys
 
 SUBCOMMANDS = {
     "serve": ("streaming.server", "Run the voice server (Realtime WebSocket, web page, phone and device transports)."),
-    "chat": ("streaming.chat_cli", "Chat with the assistant in text (interactive, --json, --once)."),
-    "train": ("dllm_core.train", "Train the embedded diffusion assistant model."),
+    "chat": ("assistant.chat_cli", "Chat with the assistant in text (interactive, --json, --once)."),
+    "train": ("assistant.train", "Train the embedded diffusion assistant model."),
     "dllm": ("dllm_core.golden", "Diffusion engine tools: `parley dllm golden CHECKPOINT_DIR CASES_JSON`."),
 }
 

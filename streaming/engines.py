@@ -22,7 +22,7 @@ from voice.tts import PiperTTS
 from voice.vad import SileroModel
 
 if TYPE_CHECKING:
-    from streaming.assistant import Assistant
+    from assistant.embedded import Assistant
 
 URGENT, BACKGROUND = 0, 1
 
@@ -85,7 +85,7 @@ class Engines:
         """The embedded models: Whisper tiny.en, Piper joe-medium, Silero, Parley's dLLM checkpoint."""
         loaded = None
         if assistant:
-            from streaming.assistant import Assistant
+            from assistant.embedded import Assistant
             loaded = Assistant.load(checkpoint_dir)
         # Two single-threaded Whisper workers: on 2 cores, 20% more transcriptions per second than one
         # two-threaded worker, and one session's partial never blocks another's end of turn.
@@ -99,7 +99,7 @@ class Engines:
         speech = resample(self.tts.synthesize("Hello there."), self.tts.sample_rate, self.stt.sample_rate)
         self.stt.transcribe(np.concatenate([np.zeros(4800, np.float32), speech]))
         if self.assistant is not None:
-            from streaming.tools import ToolRunner
+            from assistant.tools import ToolRunner
             self.assistant.respond_sync([{"role": "user", "content": "what time is it"}], ToolRunner())
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:

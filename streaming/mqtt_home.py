@@ -89,7 +89,7 @@ def thermostat_degrees(payload: bytes) -> float | None:
 
 
 class MqttHome:
-    """Implements streaming.tools.Home over one broker connection, shared by every session of a server."""
+    """Implements assistant.tools.Home over one broker connection, shared by every session of a server."""
 
     def __init__(self, settings: MqttSettings, confirm_timeout: float = 1.5, backoff: Backoff | None = None):
         self.settings = settings

@@ -26,7 +26,7 @@ from streaming.metrics import CONTENT_TYPE, Metrics
 from streaming.session import Session, SessionConfig
 
 if TYPE_CHECKING:
-    from streaming.tools import Home
+    from assistant.tools import Home
 
 # Transport modules: each may define `setup(app, ctx)` (add routes; start background servers with
 # app.cleanup_ctx) and `add_arguments(parser)` (its CLI flags, read back from ctx.config.options).
@@ -49,7 +49,7 @@ class ServerContext:
     def new_session(self, config: SessionConfig | None = None, *, transport: str, tools=None) -> Session:
         """A Session (not started yet) that the server tracks until it closes."""
         if tools is None and self.engines.assistant is not None:
-            from streaming.tools import ToolRunner
+            from assistant.tools import ToolRunner
             tools = ToolRunner(home=self.home)
         session = Session(self.engines, config or self.config.session_defaults(), tools,
                           limits=self.config.limits, metrics=self.metrics, transport=transport)

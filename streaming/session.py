@@ -31,7 +31,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
                               ToolCallRequested, TranscriptCompleted, TranscriptDelta)
-from streaming.tools import timer_done_text
+from assistant.tools import timer_done_text
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
 from voice.stt import StableWords
@@ -40,7 +40,7 @@ from voice.vad import SileroVAD
 
 if TYPE_CHECKING:
     from streaming.metrics import Metrics
-    from streaming.tools import ToolRunner
+    from assistant.tools import ToolRunner
 
 __all__ = ["Session", "SessionConfig", "SessionLimits", "TurnDetection"]
 
@@ -200,7 +200,7 @@ class Session:
         self.metrics = metrics
         self.transport = transport
         if tools is None and engines.assistant is not None:
-            from streaming.tools import ToolRunner
+            from assistant.tools import ToolRunner
             tools = ToolRunner()
         self.tools = tools
         if tools is not None:
@@ -563,7 +563,7 @@ class Session:
             self._text(response, response.fixed_text, text_queue)
             await text_queue.put(None)
             return
-        from streaming.assistant import DoneEvent, TextEvent, ToolCallEvent
+        from assistant.embedded import DoneEvent, TextEvent, ToolCallEvent
         await self._transcripts_done()
         replies = self.engines.assistant.respond(self._messages(response.instructions), self.tools,
                                                  client_tools=frozenset(self.config.client_tools))

@@ -291,7 +291,7 @@ class ParleyWyomingHandler(AsyncEventHandler):
     # ---- intent handling
 
     async def _handle(self, text: str) -> None:
-        from streaming.assistant import DoneEvent, TextEvent   # the assistant is optional in Engines
+        from assistant.embedded import DoneEvent, TextEvent   # the assistant is optional in Engines
         assistant = self.engines.assistant
         if assistant is None or not text.strip():
             await self.write_event(NotHandled(text="Parley's assistant is not loaded." if assistant is None
@@ -361,7 +361,7 @@ def setup(app, ctx) -> None:
     port = getattr(ctx.config.options, "wyoming_port", None)
     if port is None:
         return
-    from streaming.tools import ToolRunner
+    from assistant.tools import ToolRunner
 
     service = WyomingService(ctx.engines, lambda: ToolRunner(home=ctx.home), host=ctx.config.host, port=int(port))
     app[WYOMING] = service

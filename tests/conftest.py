@@ -72,10 +72,10 @@ def vad_model():
 @pytest.fixture(scope="session")
 def assistant():
     """The embedded assistant (or the one in $PARLEY_CHECKPOINT, as for the server); None only while
-    streaming/assistant.py or its checkpoint has not landed."""
-    if importlib.util.find_spec("streaming.assistant") is None:
+    assistant/embedded.py or its checkpoint has not landed."""
+    if importlib.util.find_spec("assistant.embedded") is None:
         return None
-    from streaming.assistant import EMBEDDED_CHECKPOINT, Assistant
+    from assistant.embedded import EMBEDDED_CHECKPOINT, Assistant
 
     checkpoint = Path(os.environ.get("PARLEY_CHECKPOINT") or EMBEDDED_CHECKPOINT)
     return Assistant.load(checkpoint) if (checkpoint / "config.json").exists() else None
@@ -91,7 +91,7 @@ def engines(stt, tts, vad_model, assistant):
 @pytest.fixture
 def needs_assistant(engines):
     if engines.assistant is None:
-        pytest.skip("streaming/assistant.py has not landed yet")
+        pytest.skip("assistant/embedded.py has not landed yet")
 
 
 # ---- a live server -----------------------------------------------------------------------------------

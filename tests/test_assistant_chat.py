@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from dllm_core.checkpoint import load_model
-from streaming.assistant import EMBEDDED_CHECKPOINT, DoneEvent, TextEvent, ToolCallEvent
-from streaming.tools import InMemoryHome, ToolRunner
+from assistant.embedded import EMBEDDED_CHECKPOINT, DoneEvent, TextEvent, ToolCallEvent
+from assistant.tools import InMemoryHome, ToolRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -1,9 +1,9 @@
 """The corpus generator: seeded, covers every skill, and sounds like speech recognition output."""
 import re
 
-from dllm_core.corpus import generate_corpus, number_words, say_duration
-from dllm_core.spoken_numbers import normalize_request
-from streaming.assistant import valid_call
+from assistant.corpus import generate_corpus, number_words, say_duration
+from assistant.spoken_numbers import normalize_request
+from assistant.embedded import valid_call
 
 CORPUS = generate_corpus(3000, seed=7)
 

@@ -1,7 +1,7 @@
 """Spoken-number normalisation: what speech recognition writes becomes what the model reads."""
 import pytest
 
-from dllm_core.spoken_numbers import normalize_request
+from assistant.spoken_numbers import normalize_request
 
 
 @pytest.mark.parametrize("spoken, normal", [

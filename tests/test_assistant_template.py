@@ -1,7 +1,7 @@
 """The chat template: conversations become prompts, generated replies become a call and speech."""
 import json
 
-from dllm_core.chat_template import (format_call, hide_numbers, model_prompt, parse_call, render_prompt, render_reply,
+from assistant.chat_template import (format_call, hide_numbers, model_prompt, parse_call, render_prompt, render_reply,
                                      show_numbers)
 
 

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from streaming.tools import CalculationError, InMemoryHome, ToolRunner, calculate, convert, timer_done_text
+from assistant.tools import CalculationError, InMemoryHome, ToolRunner, calculate, convert, timer_done_text
 
 
 @pytest.mark.parametrize("expression, value", [

@@ -4,8 +4,8 @@ import json
 import torch
 
 from dllm_core.checkpoint import load_model
-from dllm_core.tokenizer import Tokenizer
-from dllm_core.train import TrainConfig, sft_loss, train
+from assistant.tokenizer import Tokenizer
+from assistant.train import TrainConfig, sft_loss, train
 
 TINY = dict(d_model=32, n_layers=1, n_heads=2, n_kv_heads=2, mlp_ratio=2, vocab_size=300, corpus_size=400,
             tokenizer_examples=400, batch_size=8, warmup=2, save_every=3)

@@ -13,7 +13,7 @@ from streaming.mqtt_connection import Backoff
 from streaming.mqtt_home import MqttHome
 from streaming.mqtt_satellite import SATELLITE_RATE, SatelliteService
 from streaming.session import Session
-from streaming.tools import ToolRunner
+from assistant.tools import ToolRunner
 from voice.audio import pcm16_to_float
 
 pytestmark = pytest.mark.usefixtures("needs_assistant")

@@ -12,7 +12,7 @@ from wyoming.handle import Handled, HandledChunk
 from wyoming.info import Describe, Info
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop
 
-from streaming.tools import ToolRunner
+from assistant.tools import ToolRunner
 from streaming.wyoming_server import WyomingService
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
 

@@ -8,7 +8,7 @@ and the spoken text with a {result} slot. Seeded: the same seed gives the same c
 import random
 from dataclasses import dataclass
 
-from dllm_core.chat_template import RESULT_SLOT, hide_numbers, model_prompt, render_reply
+from assistant.chat_template import RESULT_SLOT, hide_numbers, model_prompt, render_reply
 
 R = RESULT_SLOT
 
@@ -805,7 +805,7 @@ def generate_corpus(n: int, seed: int = 0) -> list[Example]:
 
 
 def main(argv=None) -> int:
-    """Print a few examples: `python -m dllm_core.corpus [N] [SEED]`."""
+    """Print a few examples: `python -m assistant.corpus [N] [SEED]`."""
     import sys
     argv = list(sys.argv[1:] if argv is None else argv)
     n, seed = (int(argv[0]) if argv else 10), (int(argv[1]) if len(argv) > 1 else 0)

@@ -23,13 +23,13 @@ from pathlib import Path
 
 import torch
 
-from dllm_core.chat_template import CALL, RESULT_SLOT, SAY, content_text, model_prompt, parse_call, show_numbers
+from assistant.chat_template import CALL, RESULT_SLOT, SAY, content_text, model_prompt, parse_call, show_numbers
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate
-from dllm_core.tokenizer import Tokenizer
-from streaming.tools import DEVICES, ROOMS, SENSOR_KINDS, UNITS, ToolRunner
+from assistant.tokenizer import Tokenizer
+from assistant.tools import DEVICES, ROOMS, SENSOR_KINDS, UNITS, ToolRunner
 
-EMBEDDED_CHECKPOINT = Path(__file__).resolve().parent.parent / "dllm_core" / "checkpoints" / "parley-home"
+EMBEDDED_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "parley-home"
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
 # Few-step threshold decoding: reveal what the model is sure of, finish whatever is left by the 4th pass.
 DEFAULT_DECODE = DecodeParams(algorithm="threshold", gen_length=32, block_length=32, steps=32, threshold=0.9,

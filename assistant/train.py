@@ -29,9 +29,9 @@ import torch.nn.functional as F
 from tqdm import tqdm
 
 from dllm_core.checkpoint import save_model
-from dllm_core.corpus import generate_corpus
+from assistant.corpus import generate_corpus
 from dllm_core.model import LLaDAConfig, LLaDAModel
-from dllm_core.tokenizer import Tokenizer
+from assistant.tokenizer import Tokenizer
 
 
 @dataclass

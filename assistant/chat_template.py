@@ -19,7 +19,7 @@ user through the {result} slot instead.
 import json
 import re
 
-from dllm_core.spoken_numbers import normalize_request
+from assistant.spoken_numbers import normalize_request
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"

@@ -12,8 +12,8 @@ import dataclasses
 import json
 import sys
 
-from streaming.assistant import DEFAULT_DECODE, Assistant, AssistantReply
-from streaming.tools import ToolRunner
+from assistant.embedded import DEFAULT_DECODE, Assistant, AssistantReply
+from assistant.tools import ToolRunner
 
 
 def reply_json(reply: AssistantReply) -> str:

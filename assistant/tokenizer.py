@@ -9,7 +9,7 @@ from pathlib import Path
 from tokenizers import AddedToken, Regex, decoders, models, pre_tokenizers, trainers
 from tokenizers import Tokenizer as HFTokenizer
 
-from dllm_core.chat_template import EOS, MASK, NUMBER_SLOTS, PAD, RESULT_SLOT, SPECIAL_TOKENS, UNK
+from assistant.chat_template import EOS, MASK, NUMBER_SLOTS, PAD, RESULT_SLOT, SPECIAL_TOKENS, UNK
 
 ALPHABET = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,?!'*+-/()_=▁")
 
