@@ -2,7 +2,7 @@
 
 The model writes e.g. `set_device device=light room=kitchen state=on` and "Okay, the kitchen light is
 {result}."; ToolRunner.run acts on the Home and returns "on". Home is a protocol so the MQTT-backed home
-(streaming/mqtt_home.py) and the in-memory one are interchangeable. Arithmetic is parsed by a small
+(streaming/transports/mqtt/home.py) and the in-memory one are interchangeable. Arithmetic is parsed by a small
 recursive-descent parser, never eval.
 """
 import asyncio

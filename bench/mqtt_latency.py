@@ -23,8 +23,8 @@ from mqtt_devices import SatelliteDevice, home_device, login  # noqa: E402
 
 from streaming import events as ev  # noqa: E402
 from streaming.engines import Engines  # noqa: E402
-from streaming.mqtt_home import MqttHome  # noqa: E402
-from streaming.mqtt_satellite import SATELLITE_RATE, SatelliteService, satellite_config  # noqa: E402
+from streaming.transports.mqtt.home import MqttHome  # noqa: E402
+from streaming.transports.mqtt.satellite import SATELLITE_RATE, SatelliteService, satellite_config  # noqa: E402
 from streaming.session import Session, TurnDetection  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 

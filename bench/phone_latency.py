@@ -88,10 +88,10 @@ def main(argv: list[str] | None = None) -> int:
 
     from conftest import LiveServer
 
-    from streaming.audiosocket import AUDIOSOCKET
+    from streaming.transports.phone.audiosocket import AUDIOSOCKET
     from streaming.config import ServerConfig
     from streaming.engines import Engines
-    from streaming.phone import PHONE_CALLS
+    from streaming.transports.phone.calls import PHONE_CALLS
 
     engines = Engines.load_default(checkpoint_dir=args.checkpoint)
     server = LiveServer(ServerConfig(port=0, options=argparse.Namespace(phone_greeting=GREETING, audiosocket_port=0)),

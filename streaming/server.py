@@ -1,7 +1,7 @@
 """`parley serve`: the aiohttp server. Realtime WebSocket at /v1/realtime, /healthz, /metrics, the web page
 at /, and the phone/device transports, which plug in through `setup(app, ctx)` (see TRANSPORTS).
 
-This is only I/O: frames go through streaming.realtime (protocol) and streaming.session (conversation).
+This is only I/O: frames go through streaming.transports.realtime (protocol) and streaming.session (conversation).
 """
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import WSMsgType, web
 
-from streaming import realtime
+from streaming.transports import realtime
 from streaming.config import ServerConfig, build_parser, from_args
 from streaming.engines import Engines
 from streaming.events import EndCall
@@ -30,7 +30,7 @@ if TYPE_CHECKING:
 
 # Transport modules: each may define `setup(app, ctx)` (add routes; start background servers with
 # app.cleanup_ctx) and `add_arguments(parser)` (its CLI flags, read back from ctx.config.options).
-TRANSPORTS = ("streaming.twilio", "streaming.audiosocket", "streaming.mqtt_satellite", "streaming.wyoming_server")
+TRANSPORTS = ("streaming.transports.phone.twilio", "streaming.transports.phone.audiosocket", "streaming.transports.mqtt.satellite", "streaming.transports.wyoming")
 
 SUBPROTOCOL_KEY = "openai-insecure-api-key."
 

@@ -8,7 +8,7 @@ import time
 import aiomqtt
 
 from mqtt_broker import USERS
-from streaming.mqtt_connection import MqttSettings
+from streaming.transports.mqtt.connection import MqttSettings
 
 
 def login(broker, user: str) -> MqttSettings:

@@ -266,7 +266,7 @@ LONG_GREETING = ("Hello and welcome to Parley, the voice assistant of this house
 
 def finished_calls(server) -> list:
     """The server's call registry (app[PHONE_CALLS]) is the server-side observable of every call."""
-    from streaming.phone import PHONE_CALLS
+    from streaming.transports.phone.calls import PHONE_CALLS
 
     async def snapshot():
         return list(server.app[PHONE_CALLS].finished)

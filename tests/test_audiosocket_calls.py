@@ -13,8 +13,8 @@ import pytest
 
 from phone_callers import (GREETING, LONG_GREETING, AsteriskCaller, finished_calls, live_tasks, phone_audio,
                            transcribe, until, wait_for_record)
-from streaming.audiosocket import AUDIOSOCKET, encode_frame, frame_bytes
-from streaming.phone import GOODBYE, PHONE_CALLS
+from streaming.transports.phone.audiosocket import AUDIOSOCKET, encode_frame, frame_bytes
+from streaming.transports.phone.calls import GOODBYE, PHONE_CALLS
 from transcripts import spelled_like_start
 from voice.audio import resample
 

@@ -4,9 +4,9 @@ import uuid
 
 import pytest
 
-from streaming.audiosocket import (AUDIO, AUDIO_RATES, DTMF, ERROR, HANGUP, MAX_PAYLOAD, UUID,
+from streaming.transports.phone.audiosocket import (AUDIO, AUDIO_RATES, DTMF, ERROR, HANGUP, MAX_PAYLOAD, UUID,
                                    AudioSocketCall, Frame, FrameError, FrameParser, encode_frame, frame_bytes)
-from streaming.phone import CallEnded, CallerAudio, CallerDigit, CallStarted, StreamError
+from streaming.transports.phone.calls import CallEnded, CallerAudio, CallerDigit, CallStarted, StreamError
 
 FRAME_BYTES = frame_bytes(8000)                   # classic slin: 320 bytes per 20 ms
 CALL_ID = uuid.UUID("4a1f6b0e-2c3d-4e5f-8a9b-0c1d2e3f4a5b")

@@ -8,8 +8,8 @@ import pytest
 
 from mqtt_broker import USERS, Mosquitto
 from mqtt_devices import home_device
-from streaming.mqtt_connection import Backoff, MqttSettings
-from streaming.mqtt_home import (MqttHome, brightness_percent, command_topic, on_off, parse_number, parse_state,
+from streaming.transports.mqtt.connection import Backoff, MqttSettings
+from streaming.transports.mqtt.home import (MqttHome, brightness_percent, command_topic, on_off, parse_number, parse_state,
                                  sensor_topic, slug, thermostat_degrees)
 
 

@@ -2,7 +2,7 @@
 import json
 
 from streaming import events as ev
-from streaming.mqtt_satellite import (SATELLITE_RATE, SERVER_STATUS, Audio, Cancel, Invalid, Presence, ReplyStream,
+from streaming.transports.mqtt.satellite import (SATELLITE_RATE, SERVER_STATUS, Audio, Cancel, Invalid, Presence, ReplyStream,
                                       StartTurn, StopTurn, Text, decode, parse_topic)
 
 

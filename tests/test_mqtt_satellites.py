@@ -15,8 +15,8 @@ import pytest
 
 from mqtt_broker import Mosquitto
 from mqtt_devices import SatelliteDevice, login, wait_until
-from streaming.mqtt_connection import Backoff
-from streaming.mqtt_satellite import SERVER_STATUS, SatelliteService
+from streaming.transports.mqtt.connection import Backoff
+from streaming.transports.mqtt.satellite import SERVER_STATUS, SatelliteService
 from streaming.session import Session
 
 

@@ -11,10 +11,10 @@ from conftest import LiveServer
 from mqtt_broker import USERS
 from mqtt_devices import home_device
 from streaming.config import ServerConfig
-from streaming.mqtt_home import MqttHome
-from streaming.mqtt_satellite import SATELLITES
+from streaming.transports.mqtt.home import MqttHome
+from streaming.transports.mqtt.satellite import SATELLITES
 from streaming.server import parse_config
-from streaming.wyoming_server import WYOMING
+from streaming.transports.wyoming import WYOMING
 
 
 @pytest.fixture(scope="module")

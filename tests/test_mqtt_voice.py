@@ -9,9 +9,9 @@ import contextlib
 import pytest
 
 from mqtt_devices import SatelliteDevice, home_device, login
-from streaming.mqtt_connection import Backoff
-from streaming.mqtt_home import MqttHome
-from streaming.mqtt_satellite import SATELLITE_RATE, SatelliteService
+from streaming.transports.mqtt.connection import Backoff
+from streaming.transports.mqtt.home import MqttHome
+from streaming.transports.mqtt.satellite import SATELLITE_RATE, SatelliteService
 from streaming.session import Session
 from assistant.tools import ToolRunner
 from voice.audio import pcm16_to_float

@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from streaming import realtime
+from streaming.transports import realtime
 from streaming.events import (AudioCommitted, AudioDelta, AudioDone, Error, ItemAdded, ResponseCreated, ResponseDone,
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted, ToolCallRequested,
                               TranscriptCompleted, TranscriptDelta)

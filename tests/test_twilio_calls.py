@@ -15,8 +15,8 @@ import pytest
 
 from phone_callers import (GREETING, LONG_GREETING, TwilioCaller, finished_calls, live_tasks, phone_audio,
                            transcribe, until, wait_for_record)
-from streaming.phone import GOODBYE
-from streaming.twilio import twilio_signature
+from streaming.transports.phone.calls import GOODBYE
+from streaming.transports.phone.twilio import twilio_signature
 from transcripts import spelled_like_start
 
 

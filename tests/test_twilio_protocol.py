@@ -5,8 +5,8 @@ import json
 
 import numpy as np
 
-from streaming.phone import CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed, StreamError
-from streaming.twilio import FRAME_BYTES, MediaStream, _url_variants, twilio_signature
+from streaming.transports.phone.calls import CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed, StreamError
+from streaming.transports.phone.twilio import FRAME_BYTES, MediaStream, _url_variants, twilio_signature
 from voice.audio import float_to_pcm16, mulaw_encode
 
 START = {"event": "start", "sequenceNumber": "1", "streamSid": "MZ123",

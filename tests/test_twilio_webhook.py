@@ -6,9 +6,9 @@ import aiohttp
 import pytest
 from aiohttp import web
 
-from streaming import twilio
-from streaming.phone import PHONE_SETTINGS, PhoneSettings
-from streaming.twilio import twilio_signature
+from streaming.transports.phone import twilio
+from streaming.transports.phone.calls import PHONE_SETTINGS, PhoneSettings
+from streaming.transports.phone.twilio import twilio_signature
 
 FORM = {"CallSid": "CA42", "AccountSid": "AC1", "From": "+15551230000", "To": "+15559870000",
         "CallStatus": "ringing", "Direction": "inbound"}

@@ -13,7 +13,7 @@ from wyoming.info import Describe, Info
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop
 
 from assistant.tools import ToolRunner
-from streaming.wyoming_server import WyomingService
+from streaming.transports.wyoming import WyomingService
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
 
 

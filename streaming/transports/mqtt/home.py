@@ -15,7 +15,7 @@ from typing import Callable, TypeVar
 
 import aiomqtt
 
-from streaming.mqtt_connection import Backoff, MqttSettings, stay_connected
+from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
 log = logging.getLogger("parley.mqtt_home")
 T = TypeVar("T")

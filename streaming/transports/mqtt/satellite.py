@@ -27,7 +27,7 @@ import aiomqtt
 from aiohttp import web
 
 from streaming import events as ev
-from streaming.mqtt_connection import Backoff, MqttSettings, stay_connected
+from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 from streaming.session import Session, SessionConfig, TurnDetection
 
 log = logging.getLogger("parley.mqtt_satellite")
@@ -389,7 +389,7 @@ def add_arguments(parser) -> None:
 
 def setup(app, ctx) -> None:
     """With --mqtt-host: the assistant's home tools act over MQTT for every session, and satellites are served."""
-    from streaming.mqtt_home import MqttHome
+    from streaming.transports.mqtt.home import MqttHome
 
     settings = MqttSettings.from_args(ctx.config.options)
     if settings is None:

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 
 from aiohttp import web
 
-from streaming import phone
-from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, Outbound,
+from streaming.transports.phone import calls
+from streaming.transports.phone.calls import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, Outbound,
                              OutboundFrames, StreamError, run_call)
 
 log = logging.getLogger(__name__)
@@ -242,7 +242,7 @@ def _port_or_off(value: str) -> int | None:
 
 
 def setup(app: web.Application, ctx) -> None:
-    phone.install(app, ctx.config.options)
+    calls.install(app, ctx)
     if app[PHONE_SETTINGS].audiosocket_port is not None:
         app[AUDIOSOCKET] = Listener()
         app.cleanup_ctx.append(lambda app: _serve(app, ctx.config.host))

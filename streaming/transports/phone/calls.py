@@ -1,7 +1,7 @@
 """What the phone transports share: call events, settings, the call registry, and the call loop.
 
 Twilio Media Streams and Asterisk AudioSocket differ only on the wire. Each has a pure protocol state
-machine (``streaming.twilio.MediaStream``, ``streaming.audiosocket.AudioSocketCall``) that turns wire
+machine (``streaming.transports.phone.twilio.MediaStream``, ``streaming.transports.phone.audiosocket.AudioSocketCall``) that turns wire
 frames into the call events below and queues reply audio as 20 ms outbound frames. ``run_call`` bridges
 one such machine onto a ``Session`` at the call's rate (8 kHz, or what a newer Asterisk sends): caller audio
 in, reply audio out paced in real time, a mark
@@ -21,7 +21,6 @@ from typing import AsyncIterator, Awaitable, Callable, Protocol
 from aiohttp import web
 
 from streaming import events as ev
-from streaming.server import CTX
 
 log = logging.getLogger(__name__)
 
@@ -175,12 +174,15 @@ class CallRegistry:
 
 PHONE_SETTINGS = web.AppKey("phone_settings", PhoneSettings)
 PHONE_CALLS = web.AppKey("phone_calls", CallRegistry)
+PHONE_SERVER = web.AppKey("phone_server", object)   # the ServerContext: opens and ends call sessions
 
 
-def install(app: web.Application, options) -> None:
-    """Settings and call registry shared by both phone transports (whichever sets up first creates them)."""
+def install(app: web.Application, ctx) -> None:
+    """Settings, call registry and the server context (what opens sessions) shared by both phone transports;
+    whichever sets up first creates them."""
     if PHONE_SETTINGS not in app:
-        app[PHONE_SETTINGS] = PhoneSettings.from_options(options)
+        app[PHONE_SERVER] = ctx
+        app[PHONE_SETTINGS] = PhoneSettings.from_options(ctx.config.options)
         app[PHONE_CALLS] = CallRegistry()
         app.on_shutdown.append(_hang_up_all)
 
@@ -203,7 +205,7 @@ async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol
                    inbound: AsyncIterator, send: Callable[[Outbound], Awaitable[None]],
                    close: Callable[[StreamError | None], Awaitable[None]]) -> CallRecord:
     """Run one call from the first wire frame to hang-up, and always leave nothing running behind it."""
-    ctx, settings = app[CTX], app[PHONE_SETTINGS]
+    ctx, settings = app[PHONE_SERVER], app[PHONE_SETTINGS]
     record = app[PHONE_CALLS].open(transport)
     session = None
     try:

@@ -26,8 +26,8 @@ from xml.sax.saxutils import quoteattr
 import numpy as np
 from aiohttp import WSCloseCode, WSMsgType, web
 
-from streaming import phone
-from streaming.phone import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
+from streaming.transports.phone import calls
+from streaming.transports.phone.calls import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
                              Outbound, OutboundFrames, PhoneSettings, StreamError, run_call)
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode
 
@@ -273,7 +273,7 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
 
 
 def add_arguments(parser) -> None:
-    parser.add_argument("--phone-greeting", default=os.environ.get("PARLEY_PHONE_GREETING", phone.DEFAULT_GREETING),
+    parser.add_argument("--phone-greeting", default=os.environ.get("PARLEY_PHONE_GREETING", calls.DEFAULT_GREETING),
                         help="what Parley says when it answers a phone call (Twilio, Asterisk); '' for nothing")
     parser.add_argument("--twilio-auth-token", default=os.environ.get("TWILIO_AUTH_TOKEN"),
                         help="check X-Twilio-Signature on /twilio/voice (env TWILIO_AUTH_TOKEN)")
@@ -283,7 +283,7 @@ def add_arguments(parser) -> None:
 
 
 def setup(app: web.Application, ctx) -> None:
-    phone.install(app, ctx.config.options)
+    calls.install(app, ctx)
     add_routes(app)
 
 

@@ -1,0 +1,1 @@
+"""MQTT: the broker connection, voice satellites and the home devices."""

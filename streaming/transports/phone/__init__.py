@@ -1,0 +1,1 @@
+"""Telephone transports: the shared call bridge (calls), Twilio Media Streams and Asterisk AudioSocket."""
