@@ -12,7 +12,8 @@ import dataclasses
 import json
 import sys
 
-from assistant.embedded import DEFAULT_DECODE, Assistant, AssistantReply
+from assistant.embedded import DEFAULT_DECODE, EmbeddedGenerator
+from assistant.generator import AssistantReply, Generator, respond_sync
 from assistant.tools import ToolRunner
 
 
@@ -29,15 +30,15 @@ def reply_json(reply: AssistantReply) -> str:
 class Conversation:
     """The history the chat template sees: user turns, and the assistant's calls and replies."""
 
-    def __init__(self, assistant: Assistant, tools: ToolRunner, fresh: bool = False):
-        self.assistant, self.tools, self.fresh = assistant, tools, fresh
+    def __init__(self, generator: Generator, tools: ToolRunner, fresh: bool = False):
+        self.generator, self.tools, self.fresh = generator, tools, fresh
         self.history: list[dict] = []
 
     def ask(self, text: str) -> AssistantReply:
         if self.fresh:
             self.history = []
         self.history.append({"role": "user", "content": text})
-        reply = self.assistant.respond_sync(self.history, self.tools)
+        reply = respond_sync(self.generator, self.history, self.tools)
         message = {"role": "assistant", "content": reply.text}
         if reply.tool_calls:
             message["tool_calls"] = [{"name": c.name, "arguments": c.arguments, "call_id": c.call_id}
@@ -58,7 +59,7 @@ def main(argv=None) -> int:
 
     passes = args.max_forward_passes or None
     decode = dataclasses.replace(DEFAULT_DECODE, max_forward_passes=passes)
-    conversation = Conversation(Assistant.load(args.checkpoint, decode=decode), ToolRunner(), fresh=args.fresh)
+    conversation = Conversation(EmbeddedGenerator.load(args.checkpoint, decode=decode), ToolRunner(), fresh=args.fresh)
 
     def answer(text: str) -> None:
         reply = conversation.ask(text)

@@ -9,30 +9,10 @@ import random
 from dataclasses import dataclass
 
 from assistant.chat_template import RESULT_SLOT, hide_numbers, model_prompt, render_reply
+from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, UNIT_GROUPS, UNIT_WORDS
 
 R = RESULT_SLOT
 
-DEVICES = {
-    "light": ["light", "lights", "lamp", "lamps", "light bulb", "ceiling light", "overhead light"],
-    "fan": ["fan", "ceiling fan", "fans", "standing fan"],
-    "heater": ["heater", "space heater", "heating", "radiator", "electric heater"],
-    "tv": ["tv", "television", "telly", "t v", "tv set"],
-    "plug": ["plug", "smart plug", "outlet", "socket", "power outlet", "power plug"],
-    "coffee_maker": ["coffee maker", "coffee machine", "coffee pot", "espresso machine", "coffee"],
-    "speaker": ["speaker", "speakers", "smart speaker", "sound system", "stereo"],
-}
-DEVICE_SPOKEN = {"light": "light", "fan": "fan", "heater": "heater", "tv": "TV", "plug": "plug",
-                 "coffee_maker": "coffee maker", "speaker": "speaker"}
-ROOMS = {
-    "kitchen": ["kitchen", "kitchenette"],
-    "living_room": ["living room", "lounge", "family room", "sitting room", "front room", "livingroom"],
-    "bedroom": ["bedroom", "master bedroom", "bed room", "main bedroom"],
-    "bathroom": ["bathroom", "bath room", "washroom", "restroom", "toilet"],
-    "office": ["office", "study", "home office", "work room"],
-    "garage": ["garage", "car port", "workshop"],
-    "hallway": ["hallway", "hall", "corridor", "entryway", "entrance hall", "landing"],
-}
-ROOM_SPOKEN = {r: r.replace("_", " ") for r in ROOMS}
 UNKNOWN_ROOMS = ["attic", "basement", "patio", "porch", "dining room", "laundry room", "nursery", "guest room",
                  "cellar", "balcony", "backyard", "garden", "pantry", "closet", "shed", "loft", "den", "yard",
                  "utility room", "playroom", "kids room", "sunroom", "mudroom", "deck"]
@@ -42,26 +22,6 @@ UNKNOWN_DEVICES = ["dishwasher", "oven", "washing machine", "dryer", "vacuum", "
                    "curtains", "garage door", "front door", "back door", "lock", "car", "hot tub", "pool pump",
                    "fireplace", "stove", "iron", "radio", "music", "air purifier", "humidifier", "water heater",
                    "grill", "boiler", "shower", "faucet", "gate", "projector", "laptop", "phone"]
-UNITS = {
-    "km": ["kilometers", "kilometres", "km", "kilometer", "kilometre", "k m", "klicks"],
-    "mile": ["miles", "mile", "mi"],
-    "m": ["meters", "metres", "meter", "metre", "m"],
-    "ft": ["feet", "foot", "ft"],
-    "inch": ["inches", "inch", "inchs"],
-    "cm": ["centimeters", "centimetres", "centimeter", "cm", "centimetre", "cms"],
-    "kg": ["kilograms", "kilos", "kg", "kilogram", "kilogrammes", "kilo"],
-    "lb": ["pounds", "pound", "lbs", "lb"],
-    "g": ["grams", "gram", "g", "grammes"],
-    "oz": ["ounces", "ounce", "oz"],
-    "celsius": ["celsius", "degrees celsius", "centigrade", "degrees centigrade", "c"],
-    "fahrenheit": ["fahrenheit", "degrees fahrenheit", "f", "farenheit"],
-    "liter": ["liters", "litres", "liter", "litre", "l"],
-    "gallon": ["gallons", "gallon", "gal"],
-    "cup": ["cups", "cup"],
-    "ml": ["milliliters", "millilitres", "ml", "milliliter", "mls"],
-}
-UNIT_GROUPS = [["km", "mile", "m", "ft", "inch", "cm"], ["kg", "lb", "g", "oz"], ["celsius", "fahrenheit"],
-               ["liter", "gallon", "cup", "ml"]]
 ONES = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven",
         "twelve", "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen"]
 TENS = ["", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety"]
@@ -623,7 +583,7 @@ def _conversion(rng):
 
 def gen_convert(rng):
     src, dst, value = _conversion(rng)
-    s, d = rng.choice(UNITS[src]), rng.choice(UNITS[dst])
+    s, d = rng.choice(UNIT_WORDS[src]), rng.choice(UNIT_WORDS[dst])
     if src == "celsius" and rng.random() < 0.5 and s in ("celsius", "c"):
         s = f"degrees {s}"
     v = say_number(rng, value)
@@ -753,7 +713,7 @@ def _follow_up(rng) -> Example:
         if not options:
             return _follow_up(rng)
         dst = rng.choice(options)
-        d = rng.choice(UNITS[dst])
+        d = rng.choice(UNIT_WORDS[dst])
         second = rng.choice([f"and in {d}", f"what about {d}", f"and {d}", f"how about in {d}", f"in {d}",
                              f"now in {d}", f"and how many {d}", f"what's that in {d}"])
         args["to"] = dst

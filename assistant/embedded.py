@@ -11,15 +11,14 @@ the reply then ends at the call, as an OpenAI Realtime response does. When the c
 tool's output to the history, the same prompt is decoded again (greedy decoding is deterministic) and
 the client's output fills the slot.
 """
-import asyncio
 import contextlib
 import itertools
 import threading
 import time
 import uuid
-from collections.abc import AsyncIterator
-from dataclasses import dataclass
+from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
+from types import MappingProxyType
 
 import torch
 
@@ -27,7 +26,9 @@ from assistant.chat_template import CALL, RESULT_SLOT, SAY, content_text, model_
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate
 from assistant.tokenizer import Tokenizer
-from assistant.tools import DEVICES, ROOMS, SENSOR_KINDS, UNITS, ToolRunner
+from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
+from assistant.skills import valid_call
+from assistant.tools import ToolRunner
 
 EMBEDDED_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "parley-home"
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
@@ -36,70 +37,11 @@ DEFAULT_DECODE = DecodeParams(algorithm="threshold", gen_length=32, block_length
                               max_forward_passes=4)
 
 
-@dataclass
-class ToolCall:
-    name: str
-    arguments: dict
-    call_id: str
+class EmbeddedGenerator:
+    """Parley's own diffusion checkpoint, in this process."""
 
+    name = "embedded"
 
-@dataclass
-class AssistantReply:
-    text: str
-    tool_calls: list[ToolCall]
-    forward_passes: int
-    tokens: int
-    latency_ms: float
-    prompt_tokens: int
-
-
-@dataclass
-class ToolCallEvent:
-    call: ToolCall
-    local: bool
-    result: str | None = None      # what filled the slot; None for a client tool
-
-
-@dataclass
-class TextEvent:
-    text: str
-
-
-@dataclass
-class DoneEvent:
-    reply: AssistantReply
-
-
-ReplyEvent = ToolCallEvent | TextEvent | DoneEvent
-
-_ARGUMENT_CHECKS = {
-    "get_time": {}, "get_date": {}, "cancel_timer": {},
-    "set_timer": {"seconds": (int, float)},
-    "set_device": {"device": DEVICES, "room": ROOMS, "state": ("on", "off")},
-    "set_brightness": {"room": ROOMS, "percent": (int, float)},
-    "set_thermostat": {"degrees": (int, float)},
-    "read_sensor": {"room": ROOMS, "kind": SENSOR_KINDS},
-    "calculate": {"expression": (str,)},
-    "convert": {"value": (int, float), "from": UNITS, "to": UNITS},
-}
-
-
-def valid_call(call: dict) -> bool:
-    """The call names a known tool with exactly its argument keys and values of the right kind."""
-    checks = _ARGUMENT_CHECKS.get(call["name"])
-    if checks is None or set(call["arguments"]) != set(checks):
-        return False
-    for key, allowed in checks.items():
-        value = call["arguments"][key]
-        if isinstance(allowed[0], type):
-            if not isinstance(value, allowed) or isinstance(value, bool):
-                return False
-        elif value not in allowed:
-            return False
-    return True
-
-
-class Assistant:
     def __init__(self, model, config, tokenizer: Tokenizer, decode: DecodeParams, max_prompt: int):
         self.model, self.config, self.tokenizer, self.decode = model, config, tokenizer, decode
         self.max_prompt = max_prompt
@@ -108,7 +50,7 @@ class Assistant:
         self._ids_lock = threading.Lock()
 
     @classmethod
-    def load(cls, checkpoint_dir=None, *, decode: DecodeParams | None = None) -> "Assistant":
+    def load(cls, checkpoint_dir=None, *, decode: DecodeParams | None = None) -> "EmbeddedGenerator":
         path = Path(checkpoint_dir) if checkpoint_dir is not None else EMBEDDED_CHECKPOINT
         # One torch thread: on the shared 2-core machine a reply took a median 10 ms with one thread and
         # 125 ms with two (the second thread spin-waits while STT/TTS hold the other core).
@@ -127,7 +69,7 @@ class Assistant:
             return f"call_{next(self._ids)}_{uuid.uuid4().hex[:8]}"
 
     async def respond(self, history: list[dict], tools: ToolRunner, *,
-                      client_tools: set[str] = frozenset()) -> AsyncIterator[ReplyEvent]:
+                      client_tools: Mapping[str, dict] = MappingProxyType({})) -> AsyncIterator[ReplyEvent]:
         started = time.perf_counter()
         history, client_result = _split_client_result(history)
         tokens: list[int] = []
@@ -186,13 +128,6 @@ class Assistant:
         text = show_numbers(self.tokenizer.decode([t for t in ids if t != self.config.eos_token_id]), numbers)
         return text.replace(RESULT_SLOT, result if result is not None else "").strip()
 
-    def respond_sync(self, history: list[dict], tools: ToolRunner, *,
-                     client_tools: set[str] = frozenset()) -> AssistantReply:
-        async def collect():
-            async for event in self.respond(history, tools, client_tools=client_tools):
-                if isinstance(event, DoneEvent):
-                    return event.reply
-        return asyncio.run(collect())
 
 
 def _split_client_result(history: list[dict]) -> tuple[list[dict], str | None]:

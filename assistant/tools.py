@@ -1,57 +1,19 @@
 """The assistant's tools: what a tool call does, and the words that fill the reply's {result} slot.
 
 The model writes e.g. `set_device device=light room=kitchen state=on` and "Okay, the kitchen light is
-{result}."; ToolRunner.run acts on the Home and returns "on". Home is a protocol so the MQTT-backed home
-(streaming/transports/mqtt/home.py) and the in-memory one are interchangeable. Arithmetic is parsed by a small
-recursive-descent parser, never eval.
+{result}."; ToolRunner.run acts on the Home (assistant.home) and returns "on". Each skill of the registry
+(assistant.skills) is the runner's method `_<name>`. Arithmetic is parsed by a small recursive-descent
+parser, never eval.
 """
 import asyncio
 import datetime as dt
 import re
-from dataclasses import dataclass, field
-from typing import Callable, Protocol
+from dataclasses import dataclass
+from typing import Callable
 
-DEVICES = ("light", "fan", "heater", "tv", "plug", "coffee_maker", "speaker")
-ROOMS = ("kitchen", "living_room", "bedroom", "bathroom", "office", "garage", "hallway")
-SENSOR_KINDS = ("temperature", "humidity")
-TOOL_NAMES = ("get_time", "get_date", "set_timer", "cancel_timer", "set_device", "set_brightness",
-              "set_thermostat", "read_sensor", "calculate", "convert")
-
-
-class Home(Protocol):
-    async def set_device(self, device: str, room: str, state: str) -> str | None: ...
-    async def set_brightness(self, room: str, percent: int) -> int | None: ...
-    async def set_thermostat(self, degrees: float) -> float | None: ...
-    async def read_sensor(self, room: str, kind: str) -> float | None: ...
-
-
-@dataclass
-class InMemoryHome:
-    """A home whose devices always confirm; sensors read plausible fixed values per room."""
-
-    devices: dict[tuple[str, str], str] = field(default_factory=dict)
-    brightness: dict[str, int] = field(default_factory=dict)
-    thermostat: float = 21.0
-    sensors: dict[tuple[str, str], float] = field(default_factory=lambda: {
-        **{(room, "temperature"): 20.0 + i * 0.5 for i, room in enumerate(ROOMS)},
-        **{(room, "humidity"): 40.0 + i * 2 for i, room in enumerate(ROOMS)},
-    })
-
-    async def set_device(self, device: str, room: str, state: str) -> str | None:
-        self.devices[(device, room)] = state
-        return state
-
-    async def set_brightness(self, room: str, percent: int) -> int | None:
-        self.brightness[room] = percent
-        self.devices[("light", room)] = "on" if percent > 0 else "off"
-        return percent
-
-    async def set_thermostat(self, degrees: float) -> float | None:
-        self.thermostat = degrees
-        return degrees
-
-    async def read_sensor(self, room: str, kind: str) -> float | None:
-        return self.sensors.get((room, kind))
+from assistant.home import Home, InMemoryHome
+from assistant.skills import SKILLS
+from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, convert, unit_name
 
 
 # ---------------------------------------------------------------- safe arithmetic
@@ -141,42 +103,6 @@ def format_number(value: float) -> str:
     return f"{value:.{digits}f}".rstrip("0").rstrip(".")
 
 
-# ---------------------------------------------------------------- unit conversion
-
-_FACTORS = {  # to the group's base unit: metre, gram, millilitre (US gallon and cup)
-    "km": ("length", 1000.0), "mile": ("length", 1609.344), "m": ("length", 1.0), "ft": ("length", 0.3048),
-    "inch": ("length", 0.0254), "cm": ("length", 0.01),
-    "kg": ("mass", 1000.0), "lb": ("mass", 453.59237), "g": ("mass", 1.0), "oz": ("mass", 28.349523125),
-    "liter": ("volume", 1000.0), "gallon": ("volume", 3785.411784), "cup": ("volume", 236.5882365), "ml": ("volume", 1.0),
-    "celsius": ("temperature", None), "fahrenheit": ("temperature", None),
-}
-_UNIT_NAMES = {"km": ("kilometer", "kilometers"), "mile": ("mile", "miles"), "m": ("meter", "meters"),
-               "ft": ("foot", "feet"), "inch": ("inch", "inches"), "cm": ("centimeter", "centimeters"),
-               "kg": ("kilogram", "kilograms"), "lb": ("pound", "pounds"), "g": ("gram", "grams"),
-               "oz": ("ounce", "ounces"), "liter": ("liter", "liters"), "gallon": ("gallon", "gallons"),
-               "cup": ("cup", "cups"), "ml": ("milliliter", "milliliters"),
-               "celsius": ("degree celsius", "degrees celsius"), "fahrenheit": ("degree fahrenheit", "degrees fahrenheit")}
-UNITS = tuple(_FACTORS)
-
-
-def convert(value: float, from_unit: str, to_unit: str) -> float:
-    if from_unit not in _FACTORS or to_unit not in _FACTORS:
-        raise ValueError(f"unknown unit {from_unit if from_unit not in _FACTORS else to_unit}")
-    (group_a, fa), (group_b, fb) = _FACTORS[from_unit], _FACTORS[to_unit]
-    if group_a != group_b:
-        raise ValueError(f"cannot convert {from_unit} to {to_unit}")
-    if group_a == "temperature":
-        if from_unit == to_unit:
-            return value
-        return value * 9 / 5 + 32 if from_unit == "celsius" else (value - 32) * 5 / 9
-    return value * fa / fb
-
-
-def unit_name(unit: str, value: float) -> str:
-    singular, plural = _UNIT_NAMES[unit]
-    return singular if abs(value) == 1 else plural
-
-
 # ---------------------------------------------------------------- the runner
 
 def say_duration(seconds: int) -> str:
@@ -209,7 +135,7 @@ class ToolRunner:
         self.on_ring: Callable[[int], None] | None = None
 
     async def run(self, name: str, arguments: dict) -> str:
-        if name not in TOOL_NAMES:
+        if name not in SKILLS:
             return "not something I can do"
         try:
             return await getattr(self, "_" + name)(**arguments)
@@ -290,3 +216,6 @@ class ToolRunner:
             raise TypeError("convert needs from and to")
         result = convert(float(value), units["from"], units["to"])
         return f"{format_number(result)} {unit_name(units['to'], result)}"
+
+
+assert all(hasattr(ToolRunner, "_" + name) for name in SKILLS), "every registered skill has a runner"

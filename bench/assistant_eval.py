@@ -4,7 +4,7 @@
 
 The held-out requests (tests/data/heldout.jsonl) were written by hand, separately from the corpus
 generator's templates, and are never trained on. Every request goes through the real path
-(Assistant.respond: normaliser, chat template, diffusion decode, call parsing, tool run), one at a time,
+(EmbeddedGenerator.respond: normaliser, chat template, diffusion decode, call parsing, tool run), one at a time,
 so latency is what a user would wait for one reply on this machine.
 
 Tool-call exact match: same name and arguments; numbers compared by value, `calculate` by the value of
@@ -21,7 +21,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from dllm_core.decoding import DecodeParams  # noqa: E402
-from assistant.embedded import DEFAULT_DECODE, Assistant  # noqa: E402
+from assistant.embedded import DEFAULT_DECODE, EmbeddedGenerator  # noqa: E402
+from assistant.generator import respond_sync  # noqa: E402
 from assistant.tools import CalculationError, ToolRunner, calculate  # noqa: E402
 
 BUDGETS = [
@@ -52,12 +53,12 @@ def same_call(expected: dict, got: dict) -> bool:
     return True
 
 
-def evaluate(assistant: Assistant, rows: list[dict]) -> tuple[dict, list[str]]:
+def evaluate(assistant: EmbeddedGenerator, rows: list[dict]) -> tuple[dict, list[str]]:
     correct = {"tool": 0, "followup": 0, "chitchat": 0, "ood": 0, "clarify": 0}
     total = dict.fromkeys(correct, 0)
     latencies, passes, errors = [], [], []
     for row in rows:
-        reply = assistant.respond_sync(row["history"], ToolRunner())
+        reply = respond_sync(assistant, row["history"], ToolRunner())
         latencies.append(reply.latency_ms)
         passes.append(reply.forward_passes)
         got = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
@@ -89,12 +90,12 @@ def main(argv=None) -> int:
     import torch
     torch.set_num_threads(1)
     rows = [json.loads(line) for line in Path(args.heldout).read_text().splitlines() if line.strip()]
-    base = Assistant.load(args.checkpoint)
+    base = EmbeddedGenerator.load(args.checkpoint)
     chosen = [b for b in BUDGETS if args.budgets is None or b[0] in args.budgets.split(",")]
     results, failures = {}, {}
     for name, params in chosen:
-        assistant = Assistant(base.model, base.config, base.tokenizer, params, base.max_prompt)
-        assistant.respond_sync([{"role": "user", "content": "hello"}], ToolRunner())     # warm-up
+        assistant = EmbeddedGenerator(base.model, base.config, base.tokenizer, params, base.max_prompt)
+        respond_sync(assistant, [{"role": "user", "content": "hello"}], ToolRunner())     # warm-up
         results[name], failures[name] = evaluate(assistant, rows)
     counts = next(iter(results.values()))["counts"]
     print(f"held-out: {len(rows)} requests ({counts['tool']} tool calls, {counts['followup']} of them follow-ups; "

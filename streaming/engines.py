@@ -22,7 +22,7 @@ from voice.tts import PiperTTS
 from voice.vad import SileroModel
 
 if TYPE_CHECKING:
-    from assistant.embedded import Assistant
+    from assistant.generator import Generator
 
 URGENT, BACKGROUND = 0, 1
 
@@ -67,11 +67,11 @@ class TranscriptionQueue:
 
 @dataclass
 class Engines:
-    """Everything a Session needs that is expensive to load. assistant=None serves transcription only."""
+    """Everything a Session needs that is expensive to load. generator=None serves transcription only."""
     stt: WhisperSTT
     tts: PiperTTS
     vad_model: SileroModel
-    assistant: "Assistant | None"
+    generator: "Generator | None"
     transcription: TranscriptionQueue = field(init=False)
     executor: ThreadPoolExecutor = field(init=False)   # TTS and other blocking calls
 
@@ -85,12 +85,12 @@ class Engines:
         """The embedded models: Whisper tiny.en, Piper joe-medium, Silero, Parley's dLLM checkpoint."""
         loaded = None
         if assistant:
-            from assistant.embedded import Assistant
-            loaded = Assistant.load(checkpoint_dir)
+            from assistant.embedded import EmbeddedGenerator
+            loaded = EmbeddedGenerator.load(checkpoint_dir)
         # Two single-threaded Whisper workers: on 2 cores, 20% more transcriptions per second than one
         # two-threaded worker, and one session's partial never blocks another's end of turn.
         engines = cls(stt=WhisperSTT(cpu_threads=1, num_workers=2), tts=PiperTTS(), vad_model=SileroModel(),
-                      assistant=loaded)
+                      generator=loaded)
         engines.warm_up()
         return engines
 
@@ -98,9 +98,10 @@ class Engines:
         """Run each model once so the first caller does not pay for lazy initialisation."""
         speech = resample(self.tts.synthesize("Hello there."), self.tts.sample_rate, self.stt.sample_rate)
         self.stt.transcribe(np.concatenate([np.zeros(4800, np.float32), speech]))
-        if self.assistant is not None:
+        if self.generator is not None:
+            from assistant.generator import respond_sync
             from assistant.tools import ToolRunner
-            self.assistant.respond_sync([{"role": "user", "content": "what time is it"}], ToolRunner())
+            respond_sync(self.generator, [{"role": "user", "content": "what time is it"}], ToolRunner())
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a blocking call (speech synthesis) on the engine threads."""

@@ -26,7 +26,7 @@ from streaming.metrics import CONTENT_TYPE, Metrics
 from streaming.session import Session, SessionConfig
 
 if TYPE_CHECKING:
-    from assistant.tools import Home
+    from assistant.home import Home
 
 # Transport modules: each may define `setup(app, ctx)` (add routes; start background servers with
 # app.cleanup_ctx) and `add_arguments(parser)` (its CLI flags, read back from ctx.config.options).
@@ -48,7 +48,7 @@ class ServerContext:
 
     def new_session(self, config: SessionConfig | None = None, *, transport: str, tools=None) -> Session:
         """A Session (not started yet) that the server tracks until it closes."""
-        if tools is None and self.engines.assistant is not None:
+        if tools is None and self.engines.generator is not None:
             from assistant.tools import ToolRunner
             tools = ToolRunner(home=self.home)
         session = Session(self.engines, config or self.config.session_defaults(), tools,
@@ -209,7 +209,7 @@ async def client_secret(request: web.Request) -> web.Response:
 async def healthz(request: web.Request) -> web.Response:
     ctx = request.app[CTX]
     return web.json_response({"status": "ok", "sessions": len(ctx.sessions),
-                              "assistant": ctx.engines.assistant is not None})
+                              "assistant": ctx.engines.generator is not None})
 
 
 async def metrics_page(request: web.Request) -> web.Response:

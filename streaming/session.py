@@ -3,7 +3,7 @@
 Input:  PCM16 at input_rate → 16 kHz → Silero per 32 ms frame → TurnDetector → transcription
         (partials while the user talks; the final one starts at the first pause, so it is ready
         when the turn ends) → user item → response.
-Output: a response runs three small stages joined by queues — generate (Assistant.respond, text
+Output: a response runs three small stages joined by queues — generate (Generator.respond, text
         blocks) → speak (Piper, clause by clause, from the first block) → play (AudioDelta chunks
         paced to real time with a short lead). Barge-in cancels all three at once; the history keeps
         only the part of the reply that was played.
@@ -66,7 +66,7 @@ class SessionConfig:
     output_rate: int = 24000                 # PCM16 mono the session emits
     instructions: str | None = None
     turn_detection: TurnDetection | None = field(default_factory=TurnDetection)   # None: manual commit only
-    client_tools: set[str] = field(default_factory=set)   # tools the client executes itself
+    client_tools: dict[str, dict] = field(default_factory=dict)   # tools the client executes itself, by name
     greeting: str | None = None              # spoken when the session starts (phone)
     audio_output: bool = True                # False: replies are text only
     playback_lead_ms: int = 300              # how far audio may run ahead of real-time playback
@@ -199,7 +199,7 @@ class Session:
         self.limits = limits or SessionLimits()
         self.metrics = metrics
         self.transport = transport
-        if tools is None and engines.assistant is not None:
+        if tools is None and engines.generator is not None:
             from assistant.tools import ToolRunner
             tools = ToolRunner()
         self.tools = tools
@@ -442,7 +442,7 @@ class Session:
         self._emit(TranscriptCompleted(turn.item_id, text))
         detection = self.config.turn_detection
         wants_reply = detection is not None and detection.create_response and text
-        if wants_reply and self.engines.assistant is not None and not (self._response and not self._response.done):
+        if wants_reply and self.engines.generator is not None and not (self._response and not self._response.done):
             self._start_response(turn)
 
     async def _transcripts_done(self) -> None:
@@ -511,7 +511,7 @@ class Session:
             self._emit(Error("conversation_already_has_active_response",
                              f"response {self._response.id} is still in progress; cancel it first"))
             return None
-        if self.engines.assistant is None:
+        if self.engines.generator is None:
             self._emit(Error("no_assistant", "this server runs transcription only"))
             return None
         return self._start_response(turn=None, instructions=instructions, audio=audio, response_id=response_id).id
@@ -563,10 +563,10 @@ class Session:
             self._text(response, response.fixed_text, text_queue)
             await text_queue.put(None)
             return
-        from assistant.embedded import DoneEvent, TextEvent, ToolCallEvent
+        from assistant.generator import DoneEvent, TextEvent, ToolCallEvent
         await self._transcripts_done()
-        replies = self.engines.assistant.respond(self._messages(response.instructions), self.tools,
-                                                 client_tools=frozenset(self.config.client_tools))
+        replies = self.engines.generator.respond(self._messages(response.instructions), self.tools,
+                                                 client_tools=self.config.client_tools)
         try:
             async for event in replies:
                 if isinstance(event, ToolCallEvent):
@@ -698,7 +698,7 @@ class Session:
     # ---- plumbing -------------------------------------------------------------------------------
 
     def _messages(self, instructions: str | None) -> list[dict]:
-        """The history as OpenAI-style chat messages for Assistant.respond."""
+        """The history as OpenAI-style chat messages for Generator.respond."""
         messages = [{"role": "system", "content": instructions}] if instructions else []
         for item in self.items:
             if item.type == "message" and item.text:

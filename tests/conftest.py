@@ -75,22 +75,22 @@ def assistant():
     assistant/embedded.py or its checkpoint has not landed."""
     if importlib.util.find_spec("assistant.embedded") is None:
         return None
-    from assistant.embedded import EMBEDDED_CHECKPOINT, Assistant
+    from assistant.embedded import EMBEDDED_CHECKPOINT, EmbeddedGenerator
 
     checkpoint = Path(os.environ.get("PARLEY_CHECKPOINT") or EMBEDDED_CHECKPOINT)
-    return Assistant.load(checkpoint) if (checkpoint / "config.json").exists() else None
+    return EmbeddedGenerator.load(checkpoint) if (checkpoint / "config.json").exists() else None
 
 
 @pytest.fixture(scope="session")
 def engines(stt, tts, vad_model, assistant):
     from streaming.engines import Engines
 
-    return Engines(stt=stt, tts=tts, vad_model=vad_model, assistant=assistant)
+    return Engines(stt=stt, tts=tts, vad_model=vad_model, generator=assistant)
 
 
 @pytest.fixture
 def needs_assistant(engines):
-    if engines.assistant is None:
+    if engines.generator is None:
         pytest.skip("assistant/embedded.py has not landed yet")
 
 

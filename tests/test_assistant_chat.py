@@ -6,10 +6,14 @@ import sys
 from pathlib import Path
 
 from dllm_core.checkpoint import load_model
-from assistant.embedded import EMBEDDED_CHECKPOINT, DoneEvent, TextEvent, ToolCallEvent
-from assistant.tools import InMemoryHome, ToolRunner
+from assistant.embedded import EMBEDDED_CHECKPOINT
+from assistant.generator import DoneEvent, TextEvent, ToolCallEvent, respond_sync
+from assistant.home import InMemoryHome
+from assistant.tools import ToolRunner
 
 ROOT = Path(__file__).resolve().parent.parent
+
+CLIENT_SET_DEVICE = {"set_device": {"type": "function", "name": "set_device"}}
 
 
 def ask(assistant, *turns, home=None):
@@ -17,7 +21,7 @@ def ask(assistant, *turns, home=None):
     tools, history = ToolRunner(home), []
     for text in turns:
         history.append({"role": "user", "content": text})
-        reply = assistant.respond_sync(history, tools)
+        reply = respond_sync(assistant, history, tools)
         history.append({"role": "assistant", "content": reply.text,
                         "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]})
     return reply
@@ -86,14 +90,14 @@ async def test_respond_streams_call_then_text_then_done(assistant):
 async def test_client_tool_is_reported_not_run_and_its_output_fills_the_slot(assistant):
     home = InMemoryHome()
     history = [{"role": "user", "content": "switch off the garage fan"}]
-    events = [e async for e in assistant.respond(history, ToolRunner(home), client_tools={"set_device"})]
+    events = [e async for e in assistant.respond(history, ToolRunner(home), client_tools=CLIENT_SET_DEVICE)]
     call_event = events[0]
     assert isinstance(call_event, ToolCallEvent) and call_event.local is False and call_event.result is None
     assert call_event.call.name == "set_device" and home.devices == {}
     history += [{"role": "assistant", "content": "", "tool_calls": [
                     {"call_id": call_event.call.call_id, "name": "set_device", "arguments": json.dumps(call_event.call.arguments)}]},
                 {"role": "tool", "call_id": call_event.call.call_id, "content": "off"}]
-    events = [e async for e in assistant.respond(history, ToolRunner(home), client_tools={"set_device"})]
+    events = [e async for e in assistant.respond(history, ToolRunner(home), client_tools=CLIENT_SET_DEVICE)]
     assert not any(isinstance(e, ToolCallEvent) for e in events)
     assert "garage fan is off" in events[-1].reply.text
 

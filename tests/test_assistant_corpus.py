@@ -3,7 +3,7 @@ import re
 
 from assistant.corpus import generate_corpus, number_words, say_duration
 from assistant.spoken_numbers import normalize_request
-from assistant.embedded import valid_call
+from assistant.skills import valid_call
 
 CORPUS = generate_corpus(3000, seed=7)
 

@@ -4,7 +4,9 @@ import re
 
 import pytest
 
-from assistant.tools import CalculationError, InMemoryHome, ToolRunner, calculate, convert, timer_done_text
+from assistant.home import InMemoryHome
+from assistant.tools import CalculationError, ToolRunner, calculate, timer_done_text
+from assistant.vocabulary import convert
 
 
 @pytest.mark.parametrize("expression, value", [

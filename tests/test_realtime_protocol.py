@@ -51,7 +51,7 @@ def test_session_update_configures_formats_turn_detection_and_tools(protocol):
     [configure] = commands
     config = configure.config
     assert (config.input_rate, config.output_rate) == (8000, 8000)
-    assert config.instructions == "Be brief." and config.client_tools == {"lookup_order"}
+    assert config.instructions == "Be brief." and set(config.client_tools) == {"lookup_order"}
     assert config.turn_detection.threshold == 0.6 and config.turn_detection.silence_duration_ms == 300
     [updated] = sent(protocol)
     assert updated["type"] == "session.updated"

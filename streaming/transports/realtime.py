@@ -348,7 +348,7 @@ class RealtimeProtocol:
         tools = self.tools
         if "tools" in session:
             tools = _tools(session["tools"])
-            config.client_tools = {tool["name"] for tool in tools}
+            config.client_tools = {tool["name"]: tool for tool in tools}
         tool_choice = session.get("tool_choice", self.tool_choice)
         if not isinstance(tool_choice, (str, dict)):
             raise ClientError("invalid_value", "tool_choice must be a string or object", "session.tool_choice")

@@ -291,8 +291,8 @@ class ParleyWyomingHandler(AsyncEventHandler):
     # ---- intent handling
 
     async def _handle(self, text: str) -> None:
-        from assistant.embedded import DoneEvent, TextEvent   # the assistant is optional in Engines
-        assistant = self.engines.assistant
+        from assistant.generator import DoneEvent, TextEvent# the assistant is optional in Engines
+        assistant = self.engines.generator
         if assistant is None or not text.strip():
             await self.write_event(NotHandled(text="Parley's assistant is not loaded." if assistant is None
                                               else "I didn't hear a request.").event())

@@ -1,0 +1,82 @@
+"""The one vocabulary of rooms, devices, sensors and units: canonical names (what tool calls carry and MQTT
+topics use) and the words people say for them (what the corpus writes and replies speak).
+
+The order of each table is part of the corpus: `random.choice` over these keys must see them as they are.
+"""
+
+DEVICES = {
+    "light": ["light", "lights", "lamp", "lamps", "light bulb", "ceiling light", "overhead light"],
+    "fan": ["fan", "ceiling fan", "fans", "standing fan"],
+    "heater": ["heater", "space heater", "heating", "radiator", "electric heater"],
+    "tv": ["tv", "television", "telly", "t v", "tv set"],
+    "plug": ["plug", "smart plug", "outlet", "socket", "power outlet", "power plug"],
+    "coffee_maker": ["coffee maker", "coffee machine", "coffee pot", "espresso machine", "coffee"],
+    "speaker": ["speaker", "speakers", "smart speaker", "sound system", "stereo"],
+}
+DEVICE_SPOKEN = {"light": "light", "fan": "fan", "heater": "heater", "tv": "TV", "plug": "plug",
+                 "coffee_maker": "coffee maker", "speaker": "speaker"}
+ROOMS = {
+    "kitchen": ["kitchen", "kitchenette"],
+    "living_room": ["living room", "lounge", "family room", "sitting room", "front room", "livingroom"],
+    "bedroom": ["bedroom", "master bedroom", "bed room", "main bedroom"],
+    "bathroom": ["bathroom", "bath room", "washroom", "restroom", "toilet"],
+    "office": ["office", "study", "home office", "work room"],
+    "garage": ["garage", "car port", "workshop"],
+    "hallway": ["hallway", "hall", "corridor", "entryway", "entrance hall", "landing"],
+}
+ROOM_SPOKEN = {r: r.replace("_", " ") for r in ROOMS}
+SENSOR_KINDS = ("temperature", "humidity")
+STATES = ("on", "off")
+
+UNIT_WORDS = {
+    "km": ["kilometers", "kilometres", "km", "kilometer", "kilometre", "k m", "klicks"],
+    "mile": ["miles", "mile", "mi"],
+    "m": ["meters", "metres", "meter", "metre", "m"],
+    "ft": ["feet", "foot", "ft"],
+    "inch": ["inches", "inch", "inchs"],
+    "cm": ["centimeters", "centimetres", "centimeter", "cm", "centimetre", "cms"],
+    "kg": ["kilograms", "kilos", "kg", "kilogram", "kilogrammes", "kilo"],
+    "lb": ["pounds", "pound", "lbs", "lb"],
+    "g": ["grams", "gram", "g", "grammes"],
+    "oz": ["ounces", "ounce", "oz"],
+    "celsius": ["celsius", "degrees celsius", "centigrade", "degrees centigrade", "c"],
+    "fahrenheit": ["fahrenheit", "degrees fahrenheit", "f", "farenheit"],
+    "liter": ["liters", "litres", "liter", "litre", "l"],
+    "gallon": ["gallons", "gallon", "gal"],
+    "cup": ["cups", "cup"],
+    "ml": ["milliliters", "millilitres", "ml", "milliliter", "mls"],
+}
+UNIT_GROUPS = [["km", "mile", "m", "ft", "inch", "cm"], ["kg", "lb", "g", "oz"], ["celsius", "fahrenheit"],
+               ["liter", "gallon", "cup", "ml"]]
+UNIT_FACTORS = {  # to the group's base unit: metre, gram, millilitre (US gallon and cup)
+    "km": ("length", 1000.0), "mile": ("length", 1609.344), "m": ("length", 1.0), "ft": ("length", 0.3048),
+    "inch": ("length", 0.0254), "cm": ("length", 0.01),
+    "kg": ("mass", 1000.0), "lb": ("mass", 453.59237), "g": ("mass", 1.0), "oz": ("mass", 28.349523125),
+    "liter": ("volume", 1000.0), "gallon": ("volume", 3785.411784), "cup": ("volume", 236.5882365), "ml": ("volume", 1.0),
+    "celsius": ("temperature", None), "fahrenheit": ("temperature", None),
+}
+UNIT_NAMES = {"km": ("kilometer", "kilometers"), "mile": ("mile", "miles"), "m": ("meter", "meters"),
+              "ft": ("foot", "feet"), "inch": ("inch", "inches"), "cm": ("centimeter", "centimeters"),
+              "kg": ("kilogram", "kilograms"), "lb": ("pound", "pounds"), "g": ("gram", "grams"),
+              "oz": ("ounce", "ounces"), "liter": ("liter", "liters"), "gallon": ("gallon", "gallons"),
+              "cup": ("cup", "cups"), "ml": ("milliliter", "milliliters"),
+              "celsius": ("degree celsius", "degrees celsius"), "fahrenheit": ("degree fahrenheit", "degrees fahrenheit")}
+UNITS = tuple(UNIT_FACTORS)
+
+
+def convert(value: float, from_unit: str, to_unit: str) -> float:
+    if from_unit not in UNIT_FACTORS or to_unit not in UNIT_FACTORS:
+        raise ValueError(f"unknown unit {from_unit if from_unit not in UNIT_FACTORS else to_unit}")
+    (group_a, fa), (group_b, fb) = UNIT_FACTORS[from_unit], UNIT_FACTORS[to_unit]
+    if group_a != group_b:
+        raise ValueError(f"cannot convert {from_unit} to {to_unit}")
+    if group_a == "temperature":
+        if from_unit == to_unit:
+            return value
+        return value * 9 / 5 + 32 if from_unit == "celsius" else (value - 32) * 5 / 9
+    return value * fa / fb
+
+
+def unit_name(unit: str, value: float) -> str:
+    singular, plural = UNIT_NAMES[unit]
+    return singular if abs(value) == 1 else plural
