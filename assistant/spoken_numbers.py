@@ -51,7 +51,8 @@ def normalize_request(text: str) -> str:
 
 
 def _is_number(word: str) -> bool:
-    return re.fullmatch(r"\d+(\.\d+)?", word) is not None
+    """Digits we may compute with; a longer run (a 309-digit "number" overflows a float) stays a plain word."""
+    return re.fullmatch(r"\d{1,15}(\.\d{1,15})?", word) is not None
 
 
 def _format(value: float) -> str:

@@ -7,6 +7,7 @@ parser, never eval.
 """
 import asyncio
 import datetime as dt
+import math
 import re
 from dataclasses import dataclass
 from typing import Callable
@@ -41,6 +42,8 @@ def calculate(expression: str) -> float:
     value = parser.sum()
     if parser.pos != len(tokens):
         raise CalculationError("unexpected " + str(tokens[parser.pos]))
+    if not math.isfinite(value):              # a 309-digit operand is inf as a float
+        raise CalculationError("number too large")
     return value
 
 
@@ -141,7 +144,7 @@ class ToolRunner:
             return await getattr(self, "_" + name)(**arguments)
         except CalculationError:
             return "not something I can calculate"
-        except (TypeError, ValueError):
+        except (TypeError, ValueError, OverflowError):    # int(inf) overflows: e.g. a 309-digit timer
             return "not possible with those details"
 
     def stop_timers(self) -> int:

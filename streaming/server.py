@@ -65,13 +65,18 @@ class ServerContext:
             return True
         if not token:
             return False
-        if hmac.compare_digest(token.encode(), self.config.api_key.encode()):
+        if _same_secret(token, self.config.api_key):
             return True
         expiry = self.client_secrets.get(token)
         return expiry is not None and expiry > time.time()
 
 
 CTX = web.AppKey("parley", ServerContext)
+
+
+def _same_secret(given: str, secret: str) -> bool:
+    """Constant-time comparison that takes any header text: aiohttp decodes invalid UTF-8 as surrogates."""
+    return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
 
 
 def _transport_modules():
@@ -185,11 +190,11 @@ async def client_secret(request: web.Request) -> web.Response:
     """Mint a short-lived token a browser may use in place of the API key (OpenAI's client_secrets)."""
     ctx = request.app[CTX]
     key = ctx.config.api_key
-    if key is not None and not hmac.compare_digest((_bearer(request) or "").encode(), key.encode()):
+    if key is not None and not _same_secret(_bearer(request) or "", key):
         return _unauthorized()
     try:
         body = await request.json() if request.can_read_body else {}
-    except ValueError:
+    except (ValueError, RecursionError):      # also a 5,000-digit number or deep nesting
         return web.json_response({"error": {"type": "invalid_request_error", "code": "invalid_json",
                                             "message": "the body is not valid JSON"}}, status=400)
     seconds = ctx.config.client_secret_ttl_s

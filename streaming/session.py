@@ -76,6 +76,8 @@ class SessionConfig:
 class SessionLimits:
     max_buffer_ms: int = 120_000             # uncommitted input audio
     max_duration_s: float = 3600.0
+    max_history_items: int = 100             # the conversation window; older items are deleted
+    max_text_chars: int = 16_000             # one item's text (a typed message, a tool output)
 
 
 @dataclass
@@ -383,6 +385,7 @@ class Session:
         previous = self.items[-1].id if self.items else None
         self.items.append(Item(turn.item_id, "message", "user"))
         self._emit(AudioCommitted(turn.item_id, previous))
+        self._trim_history()
         self._transcripts.add(self._spawn(self._finish_transcript(turn, audio), "transcript"))
 
     # ---- transcription --------------------------------------------------------------------------
@@ -456,20 +459,29 @@ class Session:
     def add_user_text(self, text: str, item_id: str | None = None) -> str:
         return self.add_message("user", text, item_id)
 
-    def add_message(self, role: str, text: str, item_id: str | None = None) -> str:
+    def add_message(self, role: str, text: str, item_id: str | None = None) -> str | None:
         item = Item(item_id or new_id("item"), "message", role, text)
-        self._add(item)
-        return item.id
+        return item.id if self._add(item) else None
 
-    def add_function_output(self, call_id: str, output: str, item_id: str | None = None) -> str:
+    def add_function_output(self, call_id: str, output: str, item_id: str | None = None) -> str | None:
         item = Item(item_id or new_id("item"), "function_call_output", text=output, call_id=call_id)
-        self._add(item)
-        return item.id
+        return item.id if self._add(item) else None
 
-    def _add(self, item: Item) -> None:
+    def _add(self, item: Item) -> bool:
+        if len(item.text) > self.limits.max_text_chars:
+            self._emit(Error("text_too_long", f"an item's text may be at most {self.limits.max_text_chars} "
+                             f"characters, this one has {len(item.text)}"))
+            return False
         previous = self.items[-1].id if self.items else None
         self.items.append(item)
         self._emit(ItemAdded(item.id, previous, item.type, item.role, item.text, item.call_id))
+        self._trim_history()
+        return True
+
+    def _trim_history(self) -> None:
+        """Keep the newest max_history_items items; older ones are deleted (and clients told so)."""
+        while len(self.items) > self.limits.max_history_items:
+            self._emit(ItemDeleted(self.items.pop(0).id))
 
     def delete_item(self, item_id: str) -> None:
         item = self._item(item_id)
@@ -541,7 +553,8 @@ class Session:
 
     async def _run_response(self, response: _Response) -> None:
         text_queue: asyncio.Queue = asyncio.Queue()
-        audio_queue: asyncio.Queue = asyncio.Queue()
+        # synthesis follows playback: at most one clause waits, so a 20 KB greeting is not all synthesised at once
+        audio_queue: asyncio.Queue = asyncio.Queue(maxsize=1)
         stages = [self._generate(response, text_queue)]
         if response.audio:
             stages += [self._speak(response, text_queue, audio_queue), self._play(response, audio_queue)]
@@ -585,6 +598,7 @@ class Session:
         # the call stays in the history, so a follow-up ("and in the bedroom") knows what was done
         item = Item(new_id("item"), "function_call", call_id=call.call_id, name=call.name, arguments=arguments)
         self.items.append(item)
+        self._trim_history()
         if event.local:
             self._emit(ToolCallExecuted(response.id, call.call_id, call.name, call.arguments, event.result))
         else:
@@ -600,6 +614,7 @@ class Session:
 
     def _assistant_item(self, response: _Response) -> None:
         self.items.append(Item(response.item_id, "message", "assistant"))
+        self._trim_history()
 
     async def _speak(self, response: _Response, text_queue: asyncio.Queue, audio_queue: asyncio.Queue) -> None:
         """Stage 2: synthesise each clause as soon as it is complete → audio_queue."""

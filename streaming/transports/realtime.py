@@ -19,6 +19,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import logging
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -30,10 +31,15 @@ from streaming.session import SessionConfig, new_id
 from streaming.turns import SEMANTIC_SILENCE_MS, TurnDetection
 from voice.audio import alaw_decode, alaw_encode, float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float
 
+log = logging.getLogger("parley.realtime")
+
 PCM_RATES = (8000, 16000, 24000, 48000)   # the GA API allows 24000 only; other rates help devices
 G711_RATE = 8000
 VOICE = "joe"                             # the embedded Piper voice; any requested voice name maps to it
 TRANSCRIPTION_MODEL = "whisper-tiny.en"
+MAX_TEXT_CHARS = 16_000                   # one item's text, instructions: far beyond any spoken turn
+MAX_METADATA_KEYS, MAX_METADATA_KEY, MAX_METADATA_VALUE = 16, 64, 512   # OpenAI's limits on metadata
+MAX_PENDING_RESPONSES = 16                # response.create requests whose response has not started yet
 
 # GA name -> beta name, for clients that speak the beta protocol
 BETA_NAMES = {
@@ -209,7 +215,9 @@ class RealtimeProtocol:
                 raise ClientError("invalid_event", "send JSON text frames, not binary frames")
             try:
                 event = json.loads(text)
-            except json.JSONDecodeError as exc:
+            except RecursionError:
+                raise ClientError("invalid_json", "the message nests too deeply") from None
+            except ValueError as exc:             # also a number past Python's 4,300-digit limit
                 raise ClientError("invalid_json", f"the message is not valid JSON: {exc}") from None
             if not isinstance(event, dict):
                 raise ClientError("invalid_event", "each message must be a JSON object with a 'type'")
@@ -225,6 +233,10 @@ class RealtimeProtocol:
             self._error(err.code, err.message, err.param, event_id)
             if self.on_client_error:
                 self.on_client_error(err.code)
+            return []
+        except Exception:  # noqa: BLE001 - a bug must cost this event, not the connection
+            log.exception("realtime: could not process a client event")
+            self._error("server_error", "the server could not process this event", None, event_id)
             return []
 
     def handle(self, event: SessionEvent) -> None:
@@ -338,7 +350,7 @@ class RealtimeProtocol:
         config = replace(self.config)
         input_format, output_format = self.input_format, self.output_format
         if "instructions" in session:
-            config.instructions = _optional_string(session["instructions"], "session.instructions")
+            config.instructions = _text(session["instructions"], "session.instructions")
         if "output_modalities" in session:
             modalities = session["output_modalities"]
             if modalities not in (["audio"], ["text"], ["audio", "text"], ["text", "audio"]):
@@ -400,7 +412,7 @@ class RealtimeProtocol:
             call_id, output = item.get("call_id"), item.get("output")
             if not isinstance(call_id, str) or not isinstance(output, str):
                 raise ClientError("invalid_value", "function_call_output needs string 'call_id' and 'output'", "item")
-            return [AddFunctionOutput(item_id, call_id, output)]
+            return [AddFunctionOutput(item_id, call_id, _text(output, "item.output"))]
         if kind != "message":
             raise ClientError("invalid_value", f"item type {kind!r} is not supported; use 'message' or "
                               "'function_call_output'", "item.type")
@@ -419,7 +431,7 @@ class RealtimeProtocol:
             else:
                 raise ClientError("invalid_value", f"content part type {part.get('type')!r} is not supported; "
                                   "send text, or stream audio with input_audio_buffer.append", "item.content")
-        return [AddMessage(item_id, role, " ".join(texts))]
+        return [AddMessage(item_id, role, _text(" ".join(texts), "item.content"))]
 
     def _item_retrieve(self, event: dict) -> list[Command]:
         item_id = _string(event, "item_id")
@@ -438,14 +450,18 @@ class RealtimeProtocol:
         response = event.get("response") or {}
         if not isinstance(response, dict):
             raise ClientError("invalid_value", "'response' must be an object", "response")
-        instructions = _optional_string(response.get("instructions"), "response.instructions")
+        instructions = _text(response.get("instructions"), "response.instructions")
         modalities = response.get("output_modalities", response.get("modalities"))
+        if modalities is not None and (not isinstance(modalities, list) or not modalities
+                                       or not set(map(str, modalities)) <= {"audio", "text"}):
+            raise ClientError("invalid_value", "output_modalities must be ['audio'] or ['text']",
+                              "response.output_modalities")
         audio = None if modalities is None else "audio" in modalities
-        metadata = response.get("metadata") or {}
-        if not isinstance(metadata, dict):
-            raise ClientError("invalid_value", "response.metadata must be an object", "response.metadata")
+        metadata = _metadata(response.get("metadata"))
         response_id = new_id("resp")
         self._requested[response_id] = (metadata, audio)
+        while len(self._requested) > MAX_PENDING_RESPONSES:    # requests the session refused never start
+            del self._requested[next(iter(self._requested))]
         return [CreateResponse(response_id, instructions, audio)]
 
     def _output_clear(self, event: dict) -> list[Command]:
@@ -606,6 +622,28 @@ def _optional_string(value, param: str) -> str | None:
     return value
 
 
+def _text(value, param: str) -> str | None:
+    """An optional string of at most MAX_TEXT_CHARS: a 4 MB message would only stall every session's prompt."""
+    value = _optional_string(value, param)
+    if value is not None and len(value) > MAX_TEXT_CHARS:
+        raise ClientError("text_too_long", f"{param} may be at most {MAX_TEXT_CHARS} characters, "
+                          f"this one has {len(value)}", param)
+    return value
+
+
+def _metadata(value) -> dict:
+    """response.metadata as OpenAI takes it: up to 16 string pairs (echoed back on response.done)."""
+    if value is None:
+        return {}
+    if not isinstance(value, dict) or len(value) > MAX_METADATA_KEYS or not all(
+            isinstance(k, str) and isinstance(v, str) and len(k) <= MAX_METADATA_KEY and len(v) <= MAX_METADATA_VALUE
+            for k, v in value.items()):
+        raise ClientError("invalid_value", f"response.metadata must be an object of at most {MAX_METADATA_KEYS} "
+                          f"string values ({MAX_METADATA_KEY}-character keys, {MAX_METADATA_VALUE}-character values)",
+                          "response.metadata")
+    return value
+
+
 def _format(value, param: str) -> dict:
     if isinstance(value, str) and value in BETA_FORMATS:
         value = BETA_FORMATS[value]
@@ -615,7 +653,9 @@ def _format(value, param: str) -> dict:
     kind = value.get("type")
     if kind == "audio/pcm":
         rate = value.get("rate", 24000)
-        if rate not in PCM_RATES:
+        if isinstance(rate, float) and rate.is_integer():     # JSON has one number type: 48000.0 is 48000
+            rate = int(rate)
+        if isinstance(rate, bool) or not isinstance(rate, int) or rate not in PCM_RATES:
             raise ClientError("invalid_value", f"audio/pcm rate must be one of {list(PCM_RATES)}, got {rate!r}",
                               param + ".rate")
         return {"type": "audio/pcm", "rate": rate}
@@ -650,7 +690,7 @@ def _turn_detection(value, current: TurnDetection | None) -> TurnDetection | Non
                 raise ClientError("invalid_value", f"{key} must be true or false", f"{param}.{key}")
             setattr(td, key, value[key])
     if "eagerness" in value:
-        if value["eagerness"] not in SEMANTIC_SILENCE_MS:
+        if not isinstance(value["eagerness"], str) or value["eagerness"] not in SEMANTIC_SILENCE_MS:
             raise ClientError("invalid_value", "eagerness must be low, medium, high or auto", f"{param}.eagerness")
         td.eagerness = value["eagerness"]
     return td

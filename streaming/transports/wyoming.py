@@ -33,6 +33,7 @@ from wyoming.server import AsyncEventHandler
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
 from streaming.engines import BACKGROUND
+from streaming.logsafe import printable
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
 from voice.stt import StableWords
 from voice.tts import ClauseBuffer, split_clauses
@@ -127,8 +128,8 @@ async def read_event(reader: asyncio.StreamReader) -> Event | None:
         return None
     try:
         header = json.loads(line)
-    except ValueError as error:
-        raise BadEvent(f"header is not JSON ({error})") from error
+    except (ValueError, RecursionError) as error:     # also deep nesting and 5,000-digit numbers
+        raise BadEvent(f"header is not JSON ({type(error).__name__})") from error
     if not isinstance(header, dict) or not isinstance(header.get("type"), str):
         raise BadEvent("header must be a JSON object with a string \"type\"")
     data = header.get("data") or {}
@@ -145,8 +146,8 @@ async def read_event(reader: asyncio.StreamReader) -> Event | None:
         payload = await reader.readexactly(payload_length) if payload_length else None
     except asyncio.IncompleteReadError:
         return None
-    except ValueError as error:
-        raise BadEvent(f"data is not JSON ({error})") from error
+    except (ValueError, RecursionError) as error:
+        raise BadEvent(f"data is not JSON ({type(error).__name__})") from error
     return Event(type=header["type"], data=data, payload=payload)
 
 
@@ -182,7 +183,7 @@ class ParleyWyomingHandler(AsyncEventHandler):
                 except (KeyError, TypeError, AttributeError, ValueError) as error:   # well framed, wrong fields
                     await self.write_event(Error(text=f"bad {event.type} event: {error!r}", code="bad_event").event())
                 except Exception as error:  # noqa: BLE001 - an engine failure ends this request, not the connection
-                    log.exception("wyoming: %s failed", event.type)
+                    log.exception("wyoming: %s failed", printable(event.type))
                     await self.write_event(Error(text=f"{event.type} failed: {error!r}", code="server_error").event())
         except ConnectionError:
             pass

@@ -28,6 +28,7 @@ from aiohttp import web
 
 from streaming import events as ev
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
+from streaming.logsafe import printable
 from streaming.session import Session, SessionConfig, TurnDetection
 
 log = logging.getLogger("parley.mqtt_satellite")
@@ -346,7 +347,7 @@ class SatelliteService:
         satellite = Satellite(device_id, session, self.turn_detection)
         satellite.pump = asyncio.create_task(self._pump(satellite), name=f"satellite-{device_id}")
         self.satellites[device_id] = satellite
-        log.info("satellite %s: session opened", device_id)
+        log.info("satellite %s: session opened", printable(device_id))
         return satellite
 
     async def _pump(self, satellite: Satellite) -> None:
@@ -364,7 +365,7 @@ class SatelliteService:
         if satellite.pump is not None:
             satellite.pump.cancel()
         await self.close_session(satellite.session)
-        log.info("satellite %s: session freed", device_id)
+        log.info("satellite %s: session freed", printable(device_id))
 
     async def _free_idle(self) -> None:
         """A device that vanished without a last will (or mid-turn) stops holding a session; one that is only

@@ -21,6 +21,7 @@ from typing import AsyncIterator, Awaitable, Callable, Protocol
 from aiohttp import web
 
 from streaming import events as ev
+from streaming.logsafe import printable
 
 log = logging.getLogger(__name__)
 
@@ -28,6 +29,8 @@ PHONE_RATE = 8000        # narrow-band telephone audio (Twilio; AudioSocket type
 FRAME_SECONDS = 0.020    # one outbound frame of audio
 LATE_RESET = 0.100       # how far behind schedule the pacer catches up before it restarts the schedule
 PLAYOUT_TIMEOUT = 10.0   # longest wait for the far end to confirm our last words played before hanging up
+MAX_GREETING_CHARS = 500         # a caller-chosen greeting (Twilio custom parameter) is spoken only up to this
+MAX_INSTRUCTIONS_CHARS = 4000
 
 
 # --- call events (protocol machine -> call loop) ------------------------------------------------
@@ -213,11 +216,20 @@ async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol
         if not isinstance(first, CallStarted):
             return await _finish(record, close, first)
         record.call_id, record.parameters, record.rate = first.call_id, dict(first.parameters), first.rate
-        log.info("%s call %s started at %d Hz %s", transport, record.call_id, record.rate, record.parameters)
-        config = ctx.config.session_defaults(
-            input_rate=first.rate, output_rate=first.rate,
-            greeting=first.parameters.get("greeting", settings.greeting) or None,
-            instructions=first.parameters.get("instructions"))
+        log.info("%s call %s started at %d Hz %s", transport, printable(record.call_id), record.rate,
+                 printable(str(record.parameters)))
+        greeting = first.parameters.get("greeting", settings.greeting) or None
+        instructions = first.parameters.get("instructions")
+        if greeting is not None and len(greeting) > MAX_GREETING_CHARS:
+            log.warning("%s call %s: a %d-character greeting is too long; using the default", transport,
+                        printable(record.call_id), len(greeting))
+            greeting = settings.greeting
+        if instructions is not None and len(instructions) > MAX_INSTRUCTIONS_CHARS:
+            log.warning("%s call %s: %d characters of instructions are too many; ignored", transport,
+                        printable(record.call_id), len(instructions))
+            instructions = None
+        config = ctx.config.session_defaults(input_rate=first.rate, output_rate=first.rate,
+                                             greeting=greeting, instructions=instructions)
         session = ctx.new_session(config, transport=transport)
         call = _Call(session, protocol, send, record)
         record.hang_up = call.hang_up_now
@@ -235,13 +247,13 @@ async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol
         if session is not None:
             await ctx.end_session(session)
         app[PHONE_CALLS].close(record)
-        log.info("%s call %s ended: %s", transport, record.call_id, record.error or record.ended)
+        log.info("%s call %s ended: %s", transport, printable(record.call_id), printable(record.error or record.ended))
 
 
 async def _finish(record: CallRecord, close, outcome: CallEnded | StreamError) -> CallRecord:
     if isinstance(outcome, StreamError):
         record.error = outcome.message
-        log.warning("%s call %s: %s", record.transport, record.call_id or "?", outcome.message)
+        log.warning("%s call %s: %s", record.transport, printable(record.call_id or "?"), printable(outcome.message))
         await close(outcome)
     else:
         record.ended = outcome.reason
@@ -307,7 +319,8 @@ class _Call:
             elif isinstance(event, ev.EndCall):
                 self._end(event.reason)
             elif isinstance(event, ev.Error):
-                log.warning("call %s session error %s: %s", self.record.call_id, event.code, event.message)
+                log.warning("call %s session error %s: %s", printable(self.record.call_id), event.code,
+                            printable(event.message))
 
     async def _until_played(self) -> None:
         """Twilio still holds audio until it echoes our last mark; hanging up earlier would cut the goodbye."""

@@ -29,6 +29,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from streaming.transports.phone import calls
 from streaming.transports.phone.calls import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
                              Outbound, OutboundFrames, PhoneSettings, StreamError, run_call)
+from streaming.logsafe import printable
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,9 @@ class MediaStream:
     def _receive(self, text: str) -> list:
         try:
             message = json.loads(text)
-        except (json.JSONDecodeError, TypeError) as exc:
+        except RecursionError:
+            raise _Invalid("malformed JSON: nested too deeply") from None
+        except (ValueError, TypeError) as exc:
             raise _Invalid(f"malformed JSON: {exc}") from None
         if not isinstance(message, dict) or not isinstance(message.get("event"), str):
             raise _Invalid("malformed message: expected a JSON object with an 'event' string")
@@ -116,11 +119,12 @@ class MediaStream:
         if not isinstance(stream_sid, str) or not stream_sid:
             raise _Invalid("'start' without a streamSid")
         parameters = start.get("customParameters") or {}
-        if not isinstance(parameters, dict):
-            raise _Invalid("customParameters must be an object")
-        self.state, self.stream_sid, self.call_sid = "streaming", stream_sid, start.get("callSid")
-        return CallStarted(call_id=self.call_sid or stream_sid,
-                           parameters={str(k): str(v) for k, v in parameters.items()})
+        if not isinstance(parameters, dict) or not all(isinstance(v, str) for v in parameters.values()):
+            raise _Invalid("customParameters must be an object of strings")
+        call_sid = start.get("callSid")
+        self.state, self.stream_sid = "streaming", stream_sid
+        self.call_sid = call_sid if isinstance(call_sid, str) and call_sid else None
+        return CallStarted(call_id=self.call_sid or stream_sid, parameters=dict(parameters))
 
     def _media(self, message: dict) -> list:
         media = _field(message, "media", dict)
@@ -210,10 +214,11 @@ def signed_by_twilio(request: web.Request, url: str, params: dict[str, str]) -> 
     token = request.app[PHONE_SETTINGS].twilio_auth_token
     if not token:
         return True
-    given = request.headers.get("X-Twilio-Signature", "")
-    if any(hmac.compare_digest(given, twilio_signature(token, candidate, params)) for candidate in _url_variants(url)):
+    given = request.headers.get("X-Twilio-Signature", "").encode("utf-8", "surrogateescape")   # may be non-ASCII
+    if any(hmac.compare_digest(given, twilio_signature(token, candidate, params).encode())
+           for candidate in _url_variants(url)):
         return True
-    log.warning("rejected a request with a bad X-Twilio-Signature for %s", url)
+    log.warning("rejected a request with a bad X-Twilio-Signature for %s", printable(url))
     return False
 
 
