@@ -22,7 +22,10 @@ class ServerConfig:
     turn_detection: str = "semantic_vad"      # default for new sessions: semantic_vad | server_vad | none
     max_message_bytes: int = 4 * 1024 * 1024
     limits: SessionLimits = field(default_factory=SessionLimits)
-    client_secret_ttl_s: int = 600
+    client_secret_ttl_s: int = 60             # client secrets are single-use and short-lived (at most 600 s)
+    max_sessions: int = 32                    # beyond this, new sessions are refused with session_limit
+    allowed_origins: tuple[str, ...] = ()     # browser origins besides the server's own and loopback; "*": any
+    insecure: bool = False                    # allow doors without a credential on a non-loopback --host
     web_dir: Path = WEB_DIR
     options: argparse.Namespace = field(default_factory=argparse.Namespace)   # every flag, transports' included
 
@@ -55,12 +58,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-session-s", type=float, default=float(_env("MAX_SESSION_S", limits.max_duration_s)),
                         help="longest session")
     parser.add_argument("--web-dir", default=_env("WEB_DIR", str(defaults.web_dir)), help="static files served at /")
+    parser.add_argument("--max-sessions", type=int, default=int(_env("MAX_SESSIONS", defaults.max_sessions)),
+                        help="sessions this server holds at once (all transports); more are refused with "
+                             "session_limit / HTTP 503")
+    parser.add_argument("--allowed-origins", default=_env("ALLOWED_ORIGINS", ""),
+                        help="comma-separated browser origins allowed besides this server's own and loopback "
+                             "pages ('*' for any)")
+    parser.add_argument("--insecure", action="store_true", default=bool(_env("INSECURE", "")),
+                        help="start even when a door has no credential on a non-loopback --host")
     return parser
 
 
 def from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(host=args.host, port=args.port, api_key=args.api_key or None, model=args.model,
                         checkpoint=args.checkpoint, turn_detection=args.turn_detection,
-                        max_message_bytes=args.max_message_bytes,
+                        max_message_bytes=args.max_message_bytes, max_sessions=args.max_sessions,
+                        allowed_origins=tuple(o.strip().rstrip("/").lower() for o in args.allowed_origins.split(",")
+                                              if o.strip()),
+                        insecure=args.insecure,
                         limits=SessionLimits(max_buffer_ms=args.max_buffer_ms, max_duration_s=args.max_session_s),
                         web_dir=Path(args.web_dir), options=args)

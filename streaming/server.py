@@ -9,12 +9,14 @@ import asyncio
 import hmac
 import importlib
 import importlib.util
+import ipaddress
 import secrets
 import sys
 import time
 import weakref
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
+from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
@@ -23,7 +25,7 @@ from streaming.config import ServerConfig, build_parser, from_args
 from streaming.engines import Engines
 from streaming.events import EndCall
 from streaming.metrics import CONTENT_TYPE, Metrics
-from streaming.session import Session, SessionConfig
+from streaming.session import Session, SessionConfig, SessionLimitReached
 
 if TYPE_CHECKING:
     from assistant.home import Home
@@ -33,6 +35,9 @@ if TYPE_CHECKING:
 TRANSPORTS = ("streaming.transports.phone.twilio", "streaming.transports.phone.audiosocket", "streaming.transports.mqtt.satellite", "streaming.transports.wyoming")
 
 SUBPROTOCOL_KEY = "openai-insecure-api-key."
+RETRY_AFTER_S = 10              # what a client refused with session_limit is told to wait
+MAX_CLIENT_SECRET_TTL_S = 600
+MAX_OUTSTANDING_SECRETS = 1000
 
 
 @dataclass
@@ -46,8 +51,15 @@ class ServerContext:
     sockets: weakref.WeakSet = field(default_factory=weakref.WeakSet)   # open WebSockets, closed at shutdown
     client_secrets: dict[str, float] = field(default_factory=dict)   # token -> expiry (unix time)
 
+    @property
+    def at_capacity(self) -> bool:
+        return len(self.sessions) >= self.config.max_sessions
+
     def new_session(self, config: SessionConfig | None = None, *, transport: str, tools=None) -> Session:
-        """A Session (not started yet) that the server tracks until it closes."""
+        """A Session (not started yet) that the server tracks until it closes; SessionLimitReached at capacity."""
+        if self.at_capacity:
+            raise SessionLimitReached(f"this server holds at most {self.config.max_sessions} sessions; "
+                                      f"try again in {RETRY_AFTER_S} s")
         if tools is None and self.engines.generator is not None:
             from assistant.tools import ToolRunner
             tools = ToolRunner(home=self.home)
@@ -61,14 +73,34 @@ class ServerContext:
         self.sessions.discard(session)
 
     def authorized(self, token: str | None) -> bool:
+        """The API key, or a client secret, which is spent by this use."""
         if self.config.api_key is None:
             return True
         if not token:
             return False
         if _same_secret(token, self.config.api_key):
             return True
-        expiry = self.client_secrets.get(token)
+        expiry = self.client_secrets.pop(token, None)
         return expiry is not None and expiry > time.time()
+
+    def session_limit_response(self) -> web.Response:
+        """HTTP 503 for an upgrade the server cannot take: clients back off instead of degrading everyone."""
+        return web.json_response({"error": {"type": "server_error", "code": "session_limit",
+                                            "message": f"this server holds at most {self.config.max_sessions} "
+                                                       f"sessions; try again in {RETRY_AFTER_S} s"}},
+                                 status=503, headers={"Retry-After": str(RETRY_AFTER_S)})
+
+    def mint_client_secret(self, seconds: float) -> tuple[str, float]:
+        """A single-use token for one session, valid for `seconds`: (token, expiry as unix time)."""
+        now = time.time()
+        for token, expiry in list(self.client_secrets.items()):
+            if expiry <= now:
+                del self.client_secrets[token]
+        while len(self.client_secrets) >= MAX_OUTSTANDING_SECRETS:     # minting is open when no key is set
+            del self.client_secrets[next(iter(self.client_secrets))]
+        token = "ek_" + secrets.token_urlsafe(24)
+        self.client_secrets[token] = now + seconds
+        return token, now + seconds
 
 
 CTX = web.AppKey("parley", ServerContext)
@@ -86,7 +118,7 @@ def _transport_modules():
 
 
 def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None = None) -> web.Application:
-    app = web.Application()
+    app = web.Application(middlewares=[_guard_host_and_origin])
     ctx = ServerContext(config, engines, metrics or Metrics())
     app[CTX] = ctx
     app.router.add_get("/v1/realtime", realtime_socket)
@@ -114,13 +146,73 @@ async def _close_sessions(app: web.Application) -> None:
     await asyncio.gather(*(ctx.end_session(s) for s in list(ctx.sessions)), return_exceptions=True)
 
 
+def is_loopback(host: str | None) -> bool:
+    if not host:
+        return False
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host.lower() == "localhost" or host.lower().endswith(".localhost")
+
+
+def _hostname(netloc: str) -> str | None:
+    try:
+        return urlsplit("//" + netloc).hostname
+    except ValueError:
+        return None
+
+
+def _public_hostname(config: ServerConfig) -> str | None:
+    public_url = getattr(config.options, "public_url", None)
+    return urlsplit(public_url).hostname if public_url else None
+
+
+def origin_allowed(config: ServerConfig, origin: str, host: str) -> bool:
+    """Browsers send Origin: this server's own pages, loopback pages and --allowed-origins may connect."""
+    origin = origin.strip().rstrip("/").lower()
+    if "*" in config.allowed_origins or origin in config.allowed_origins:
+        return True
+    try:
+        parts = urlsplit(origin)
+        hostname = parts.hostname
+    except ValueError:
+        return False
+    if parts.scheme not in ("http", "https") or not hostname:
+        return False                        # "null" (sandboxed frames, file://) and the like
+    return parts.netloc == host.lower() or is_loopback(hostname) or hostname == _public_hostname(config)
+
+
+def _forbidden(code: str, message: str) -> web.Response:
+    return web.json_response({"error": {"type": "invalid_request_error", "code": code, "message": message}},
+                             status=403)
+
+
+@web.middleware
+async def _guard_host_and_origin(request: web.Request, handler):
+    """Cross-site WebSocket hijacking and DNS rebinding: a page elsewhere must not drive this server."""
+    config = request.app[CTX].config
+    host = request.headers.get("Host", "")
+    if is_loopback(config.host):
+        hostname = _hostname(host)
+        if not (is_loopback(hostname) or (hostname is not None and hostname == _public_hostname(config))):
+            return _forbidden("host_not_allowed", "this server answers only to its loopback name "
+                              "(or the host of --public-url)")
+    origin = request.headers.get("Origin")
+    if origin is not None and not origin_allowed(config, origin, host):
+        return _forbidden("origin_not_allowed", "pages on this origin may not use this server "
+                          "(see --allowed-origins)")
+    return await handler(request)
+
+
 def _bearer(request: web.Request) -> str | None:
     header = request.headers.get("Authorization", "")
     return header[7:].strip() if header.lower().startswith("bearer ") else None
 
 
 def _request_token(request: web.Request) -> str | None:
-    """API key or client secret: Bearer header, `openai-insecure-api-key.` subprotocol, or query parameter."""
+    """API key or client secret: Bearer header, `openai-insecure-api-key.` subprotocol; a client secret (never
+    the API key, which would end up in proxy logs) also as `?client_secret=`, for browser clients that cannot
+    set a subprotocol."""
     token = _bearer(request)
     if token:
         return token
@@ -128,7 +220,8 @@ def _request_token(request: web.Request) -> str | None:
         protocol = protocol.strip()
         if protocol.startswith(SUBPROTOCOL_KEY):
             return protocol[len(SUBPROTOCOL_KEY):]
-    return request.query.get("client_secret") or request.query.get("api_key")
+    secret = request.query.get("client_secret")
+    return secret if secret and secret.startswith("ek_") else None
 
 
 def _unauthorized() -> web.Response:
@@ -136,15 +229,25 @@ def _unauthorized() -> web.Response:
                                         "message": "missing or invalid API key / client secret"}}, status=401)
 
 
+
+
 async def realtime_socket(request: web.Request) -> web.StreamResponse:
     ctx = request.app[CTX]
+    if ctx.at_capacity:
+        return ctx.session_limit_response()
     if not ctx.authorized(_request_token(request)):
         return _unauthorized()
     ws = web.WebSocketResponse(protocols=("realtime",), max_msg_size=4 * ctx.config.max_message_bytes,
                                heartbeat=30)
     await ws.prepare(request)
     ctx.sockets.add(ws)
-    session = ctx.new_session(transport="realtime")
+    try:
+        session = ctx.new_session(transport="realtime")
+    except SessionLimitReached as full:          # others took the last places while this one upgraded
+        await ws.send_json({"type": "error", "event_id": realtime.new_id("event"), "error": {
+            "type": "server_error", "code": "session_limit", "message": str(full), "param": None, "event_id": None}})
+        await ws.close(code=1013, message=b"session_limit")
+        return ws
     protocol = realtime.RealtimeProtocol(
         session_id=session.id, model=request.query.get("model") or ctx.config.model, defaults=session.config,
         max_message_bytes=ctx.config.max_message_bytes,
@@ -200,14 +303,9 @@ async def client_secret(request: web.Request) -> web.Response:
     seconds = ctx.config.client_secret_ttl_s
     expires = body.get("expires_after") if isinstance(body, dict) else None
     if isinstance(expires, dict) and isinstance(expires.get("seconds"), int):
-        seconds = max(10, min(expires["seconds"], 7200))
-    now = time.time()
-    for token, expiry in list(ctx.client_secrets.items()):
-        if expiry <= now:
-            del ctx.client_secrets[token]
-    token = "ek_" + secrets.token_urlsafe(24)
-    ctx.client_secrets[token] = now + seconds
-    return web.json_response({"value": token, "expires_at": int(now + seconds),
+        seconds = max(10, min(expires["seconds"], MAX_CLIENT_SECRET_TTL_S))
+    token, expiry = ctx.mint_client_secret(seconds)
+    return web.json_response({"value": token, "expires_at": int(expiry),
                               "session": {"type": "realtime", "model": ctx.config.model}})
 
 
@@ -246,8 +344,36 @@ async def serve(config: ServerConfig, engines: Engines) -> None:
         await runner.cleanup()
 
 
+def open_doors(config: ServerConfig) -> list[str]:
+    """Doors that anyone who reaches the address can use: no credential configured, or none in the protocol."""
+    options = config.options
+    doors = []
+    if config.api_key is None:
+        doors.append("the Realtime WebSocket and web page (no --api-key)")
+        if not getattr(options, "twilio_auth_token", None):
+            doors.append("/twilio/voice and /twilio/stream (no --api-key or --twilio-auth-token)")
+    if getattr(options, "audiosocket_port", None) is not None:
+        doors.append(f"AudioSocket on port {options.audiosocket_port} (the protocol has no credentials; "
+                     "--audiosocket-port off closes it)")
+    if getattr(options, "wyoming_port", None) is not None:
+        doors.append(f"Wyoming on port {options.wyoming_port} (the protocol has no credentials)")
+    return doors
+
+
+def check_doors(config: ServerConfig) -> None:
+    """Refuse to serve open doors on a reachable address unless the operator says --insecure."""
+    if is_loopback(config.host) or config.insecure:
+        return
+    doors = open_doors(config)
+    if doors:
+        raise SystemExit(f"parley serve: refusing to listen on {config.host} with open doors:\n  - "
+                         + "\n  - ".join(doors) + "\nSet --api-key (and keep the other doors on a trusted network "
+                         "or off), or pass --insecure if a firewall already guards them.")
+
+
 def main(argv: list[str] | None = None) -> int:
     config = parse_config(list(sys.argv[1:] if argv is None else argv))
+    check_doors(config)
     print("Loading models (Whisper tiny.en, Piper joe-medium, Silero VAD, Parley assistant)...", flush=True)
     engines = Engines.load_default(checkpoint_dir=config.checkpoint)
     try:

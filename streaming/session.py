@@ -42,7 +42,7 @@ if TYPE_CHECKING:
     from streaming.metrics import Metrics
     from assistant.tools import ToolRunner
 
-__all__ = ["Session", "SessionConfig", "SessionLimits", "TurnDetection"]
+__all__ = ["Session", "SessionConfig", "SessionLimitReached", "SessionLimits", "TurnDetection"]
 
 RATE = 16000                     # what VAD and STT consume
 FRAME = 512                      # samples per VAD frame (32 ms)
@@ -70,6 +70,10 @@ class SessionConfig:
     greeting: str | None = None              # spoken when the session starts (phone)
     audio_output: bool = True                # False: replies are text only
     playback_lead_ms: int = 300              # how far audio may run ahead of real-time playback
+
+
+class SessionLimitReached(Exception):
+    """The server already holds as many sessions as it may: a new one is refused, not everyone slowed down."""
 
 
 @dataclass

@@ -116,6 +116,10 @@ async def test_api_key_and_client_secrets(server_factory):
     assert browser.ws.protocol == "realtime"
     await browser.wait_for("session.created")
     await browser.close()
+    async with aiohttp.ClientSession() as http:      # a secret opens one session: mint another
+        async with http.post(server.url + "/v1/realtime/client_secrets",
+                             headers={"Authorization": "Bearer sk-parley-test"}, json={}) as response:
+            secret = await response.json()
     query = await RealtimeClient.connect(server.ws_url + "?client_secret=" + secret["value"])
     await query.wait_for("session.created")
     await query.close()

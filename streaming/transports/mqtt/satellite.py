@@ -29,7 +29,7 @@ from aiohttp import web
 from streaming import events as ev
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 from streaming.logsafe import printable
-from streaming.session import Session, SessionConfig, TurnDetection
+from streaming.session import Session, SessionConfig, SessionLimitReached, TurnDetection
 
 log = logging.getLogger("parley.mqtt_satellite")
 
@@ -334,7 +334,13 @@ class SatelliteService:
             return
         if request is None:
             return
-        satellite = self.satellites.get(device_id) or await self._open(device_id)
+        satellite = self.satellites.get(device_id)
+        if satellite is None:
+            try:
+                satellite = await self._open(device_id)
+            except SessionLimitReached as full:
+                self.send(event_message(device_id, "error", code="session_limit", message=str(full)))
+                return
         if isinstance(request, Invalid):
             satellite.last_seen = time.monotonic()
             self.send(event_message(device_id, "error", code=request.code, message=request.message))

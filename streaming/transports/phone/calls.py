@@ -22,6 +22,7 @@ from aiohttp import web
 
 from streaming import events as ev
 from streaming.logsafe import printable
+from streaming.session import SessionLimitReached
 
 log = logging.getLogger(__name__)
 
@@ -230,7 +231,10 @@ async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol
             instructions = None
         config = ctx.config.session_defaults(input_rate=first.rate, output_rate=first.rate,
                                              greeting=greeting, instructions=instructions)
-        session = ctx.new_session(config, transport=transport)
+        try:
+            session = ctx.new_session(config, transport=transport)
+        except SessionLimitReached as full:
+            return await _finish(record, close, StreamError(1013, f"session_limit: {full}"))
         call = _Call(session, protocol, send, record)
         record.hang_up = call.hang_up_now
         await session.start()

@@ -21,13 +21,14 @@ import json
 import logging
 import os
 from collections import deque
+from typing import Callable
 from xml.sax.saxutils import quoteattr
 
 import numpy as np
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from streaming.transports.phone import calls
-from streaming.transports.phone.calls import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
+from streaming.transports.phone.calls import (PHONE_SERVER, PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
                              Outbound, OutboundFrames, PhoneSettings, StreamError, run_call)
 from streaming.logsafe import printable
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode
@@ -39,6 +40,8 @@ FRAME_BYTES = 160                      # 20 ms of 8 kHz μ-law, one byte per sam
 MULAW_SILENCE = mulaw_encode(np.zeros(1, dtype=np.int16))
 MAX_MESSAGE_BYTES = 64 * 1024          # a media frame is ~400 bytes of JSON; anything near this is abuse
 DTMF_DIGITS = frozenset("0123456789*#ABCD")
+KEY_PARAMETER = "api_key"              # <Parameter name="api_key" value="..."/>: Media Streams URLs take no query
+STREAM_SECRET_TTL_S = 60               # the client secret our TwiML hands the stream; Twilio connects at once
 
 
 class MediaStream:
@@ -50,7 +53,8 @@ class MediaStream:
     I/O layer one frame at a time so it can pace media in real time.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, authorize: Callable[[str], bool] | None = None) -> None:
+        self.authorize = authorize             # set: `start` must carry the custom parameter api_key it accepts
         self.state = "connecting"              # connecting -> streaming -> stopped | failed
         self.stream_sid: str | None = None
         self.call_sid: str | None = None
@@ -121,10 +125,15 @@ class MediaStream:
         parameters = start.get("customParameters") or {}
         if not isinstance(parameters, dict) or not all(isinstance(v, str) for v in parameters.values()):
             raise _Invalid("customParameters must be an object of strings")
+        parameters = dict(parameters)
+        key = parameters.pop(KEY_PARAMETER, None)          # a credential: never logged, never the session's
+        if self.authorize is not None and (key is None or not self.authorize(key)):
+            raise _Invalid(f"this server requires its API key (or a client secret) as the stream's custom "
+                           f"parameter {KEY_PARAMETER!r}", code=WSCloseCode.POLICY_VIOLATION)
         call_sid = start.get("callSid")
         self.state, self.stream_sid = "streaming", stream_sid
         self.call_sid = call_sid if isinstance(call_sid, str) and call_sid else None
-        return CallStarted(call_id=self.call_sid or stream_sid, parameters=dict(parameters))
+        return CallStarted(call_id=self.call_sid or stream_sid, parameters=parameters)
 
     def _media(self, message: dict) -> list:
         media = _field(message, "media", dict)
@@ -222,14 +231,46 @@ def signed_by_twilio(request: web.Request, url: str, params: dict[str, str]) -> 
     return False
 
 
+def _api_key(request: web.Request) -> str | None:
+    """The server's API key; None when none is configured (or no server context: the webhook alone)."""
+    ctx = request.app.get(PHONE_SERVER)
+    return ctx.config.api_key if ctx is not None else None
+
+
+def _presented_key(request: web.Request) -> str:
+    """Bearer, or the password of HTTP Basic auth (a webhook URL like https://parley:KEY@host/twilio/voice)."""
+    header = request.headers.get("Authorization", "")
+    scheme, _, value = header.partition(" ")
+    if scheme.lower() == "bearer":
+        return value.strip()
+    if scheme.lower() == "basic":
+        try:
+            return base64.b64decode(value.strip(), validate=True).decode().partition(":")[2]
+        except (binascii.Error, ValueError):
+            return ""
+    return ""
+
+
+def webhook_allowed(request: web.Request, url: str, params: dict[str, str]) -> bool:
+    """Twilio's signature when an auth token is set; else the API key when one is set; else anyone."""
+    if request.app[PHONE_SETTINGS].twilio_auth_token:
+        return signed_by_twilio(request, url, params)
+    key = _api_key(request)
+    return key is None or hmac.compare_digest(_presented_key(request).encode("utf-8", "surrogateescape"), key.encode())
+
+
 async def voice_webhook(request: web.Request) -> web.Response:
     """POST /twilio/voice: answer the call with TwiML that connects it to our Media Streams WebSocket."""
     params = {k: v for k, v in (await request.post()).items() if isinstance(v, str)}
     base = public_base(request, request.app[PHONE_SETTINGS])
-    if not signed_by_twilio(request, base + request.rel_url.path_qs, params):
-        raise web.HTTPForbidden(text="invalid X-Twilio-Signature")
-    caller = "".join(f"<Parameter name={quoteattr(name)} value={quoteattr(params[name])}/>"
-                     for name in CALLER_PARAMETERS if params.get(name))
+    if not webhook_allowed(request, base + request.rel_url.path_qs, params):
+        raise web.HTTPForbidden(text="invalid X-Twilio-Signature or API key")
+    handed_on = {name: params[name] for name in CALLER_PARAMETERS if params.get(name)}
+    if not request.app[PHONE_SETTINGS].twilio_auth_token and _api_key(request) is not None:
+        # the stream is not signed either: it proves itself with a single-use secret this TwiML carries
+        handed_on[KEY_PARAMETER] = request.app[PHONE_SERVER].mint_client_secret(STREAM_SECRET_TTL_S)[0]
+    caller = "".join(f"<Parameter name={quoteattr(name)} value={quoteattr(value)}/>"
+                     for name, value in handed_on.items())
     twiml = ('<?xml version="1.0" encoding="UTF-8"?><Response><Connect>'
              f'<Stream url={quoteattr(websocket_url(base) + "/twilio/stream")}>{caller}</Stream>'
              '</Connect></Response>')
@@ -246,9 +287,13 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
     url = websocket_url(public_base(request, request.app[PHONE_SETTINGS])) + request.rel_url.path_qs
     if not signed_by_twilio(request, url, {}):             # Twilio signs the WebSocket handshake too
         raise web.HTTPForbidden(text="invalid X-Twilio-Signature")
+    ctx = request.app[PHONE_SERVER]
+    if ctx.at_capacity:
+        return ctx.session_limit_response()
+    unsigned = not request.app[PHONE_SETTINGS].twilio_auth_token and ctx.config.api_key is not None
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES)
     await ws.prepare(request)
-    stream = MediaStream()
+    stream = MediaStream(authorize=ctx.authorized if unsigned else None)
 
     async def inbound():
         async for message in ws:

@@ -1,0 +1,179 @@
+"""Every door of a live server against hostile clients on loopback (issue 11: F1, F7, F9, F12, session limit).
+
+Each test is a finding's regression test: it failed on the code the finding was reported against.
+"""
+import argparse
+import asyncio
+import base64
+import json
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+import aiohttp
+import pytest
+
+from phone_callers import finished_calls, until
+from realtime_client import RealtimeClient, sessions_ended
+from streaming.server import check_doors, parse_config
+from streaming.transports.phone.calls import PHONE_CALLS
+
+KEY = "sk-hostile-test"
+FORM = {"CallSid": "CA42", "From": "+15551230000", "To": "+15559870000"}
+START = {"event": "start", "streamSid": "MZ1", "start": {
+    "streamSid": "MZ1", "callSid": "CA1", "customParameters": {},
+    "mediaFormat": {"encoding": "audio/x-mulaw", "sampleRate": 8000, "channels": 1}}}
+
+
+@pytest.fixture(scope="module")
+def keyed(server_factory):
+    """A server with an API key and no Twilio token: every door must still want a credential."""
+    return server_factory(api_key=KEY, options=argparse.Namespace(phone_greeting=""))
+
+
+@pytest.fixture
+async def http():
+    async with aiohttp.ClientSession() as session:
+        yield session
+
+
+async def raw_request(port: int, head: bytes) -> int:
+    """Send raw header bytes (invalid UTF-8 included) and return the HTTP status."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(head)
+    await writer.drain()
+    status = int((await reader.readline()).split()[1])
+    writer.close()
+    return status
+
+
+# ---- F1: every door is locked when a credential is configured ------------------------------------------
+
+async def test_f1_twilio_webhook_needs_the_api_key(keyed, http):
+    async with http.post(keyed.url + "/twilio/voice", data=FORM) as response:
+        assert response.status == 403
+    basic = base64.b64encode(f"parley:{KEY}".encode()).decode()   # https://parley:KEY@host/twilio/voice
+    async with http.post(keyed.url + "/twilio/voice", data=FORM, headers={"Authorization": "Basic " + basic}) as r:
+        assert r.status == 200
+        parameters = {p.get("name"): p.get("value") for p in ET.fromstring(await r.text()).iter("Parameter")}
+    assert parameters["From"] == FORM["From"] and parameters["api_key"].startswith("ek_")
+
+
+async def test_f1_twilio_stream_without_the_key_gets_no_session(keyed, http):
+    ws = await http.ws_connect(f"ws://127.0.0.1:{keyed.port}/twilio/stream")
+    await ws.send_str(json.dumps(START))
+    message = await ws.receive(timeout=10)
+    assert message.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 1008
+    await until(lambda: any(r.error and "api_key" in r.error for r in finished_calls(keyed)), what="refusal")
+    assert not keyed.ctx.sessions
+
+
+async def test_f1_twilio_stream_with_the_twiml_secret_is_answered(keyed, http):
+    basic = base64.b64encode(f"x:{KEY}".encode()).decode()
+    async with http.post(keyed.url + "/twilio/voice", data=FORM, headers={"Authorization": "Basic " + basic}) as r:
+        secret = {p.get("name"): p.get("value") for p in ET.fromstring(await r.text()).iter("Parameter")}["api_key"]
+    for attempt in range(2):                                  # the secret opens one call only
+        ws = await http.ws_connect(f"ws://127.0.0.1:{keyed.port}/twilio/stream")
+        start = json.loads(json.dumps(START))
+        start["start"]["callSid"] = f"CA-secret-{attempt}"
+        start["start"]["customParameters"] = {"api_key": secret, "From": "+1555"}
+        await ws.send_str(json.dumps(start))
+        if attempt == 0:
+            await until(lambda: any(r.call_id == "CA-secret-0" for r in keyed.app[PHONE_CALLS].active.values()),
+                        what="call answered")
+            record = next(r for r in keyed.app[PHONE_CALLS].active.values() if r.call_id == "CA-secret-0")
+            assert record.parameters == {"From": "+1555"}          # the credential is not kept or logged
+            await ws.close()
+        else:
+            message = await ws.receive(timeout=10)
+            assert message.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 1008
+
+
+def test_f1_refuses_open_doors_on_a_reachable_address():
+    with pytest.raises(SystemExit, match="open doors"):
+        check_doors(parse_config(["--host", "0.0.0.0"]))
+    with pytest.raises(SystemExit, match="AudioSocket"):
+        check_doors(parse_config(["--host", "0.0.0.0", "--api-key", KEY]))      # AudioSocket has no credential
+    check_doors(parse_config(["--host", "0.0.0.0", "--api-key", KEY, "--audiosocket-port", "off"]))
+    check_doors(parse_config(["--host", "0.0.0.0", "--insecure"]))
+    check_doors(parse_config(["--host", "127.0.0.1"]))
+    serve = subprocess.run([sys.executable, "-m", "streaming.server", "--host", "0.0.0.0", "--port", "0"],
+                           capture_output=True, text=True, timeout=120)
+    assert serve.returncode != 0 and "refusing to listen on 0.0.0.0" in serve.stderr
+
+
+# ---- F7: cross-site WebSocket hijacking and DNS rebinding --------------------------------------------------
+
+async def test_f7_foreign_origins_and_hosts_are_refused(live_server, http):
+    for headers in ({"Origin": "http://evil.example"}, {"Origin": "null"},
+                    {"Host": "rebound.evil.example:8080"}):
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(live_server.ws_url, headers=headers)
+        assert refused.value.status == 403
+    for origin in (live_server.url, "http://localhost:5173"):       # the page itself, a local dev server
+        ws = await http.ws_connect(live_server.ws_url, headers={"Origin": origin})
+        assert json.loads((await ws.receive(timeout=10)).data)["type"] == "session.created"
+        await ws.close()
+    async with http.get(live_server.url + "/healthz", headers={"Host": "rebound.evil.example"}) as response:
+        assert response.status == 403
+    await sessions_ended(live_server, timeout=5)
+
+
+# ---- F9: odd credentials get 401/403, not 500 --------------------------------------------------------------
+
+async def test_f9_invalid_utf8_bearer_and_non_ascii_signature(keyed, server_factory):
+    head = (b"GET /v1/realtime HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n"
+            b"Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+            b"Authorization: Bearer \xff\xfe\xc3\x28\r\n\r\n")
+    assert await raw_request(keyed.port, head) == 401
+    signed = server_factory(options=argparse.Namespace(twilio_auth_token="twilio-token", phone_greeting=""))
+    body = b"CallSid=CA1"
+    head = (b"POST /twilio/voice HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/x-www-form-urlencoded\r\n"
+            b"X-Twilio-Signature: \xc3\xa9t\xc3\xa9\r\nContent-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    assert await raw_request(signed.port, head) == 403
+
+
+# ---- F12: client secrets are single-use and short-lived; the key stays out of URLs ------------------------
+
+async def test_f12_client_secrets_are_single_use_and_short_lived(keyed, http):
+    async with http.post(keyed.url + "/v1/realtime/client_secrets", headers={"Authorization": "Bearer " + KEY},
+                         json={"expires_after": {"anchor": "created_at", "seconds": 7200}}) as response:
+        secret = await response.json()
+    assert secret["expires_at"] - keyed.ctx.client_secrets[secret["value"]] < 1
+    assert secret["expires_at"] <= __import__("time").time() + 600
+    client = await RealtimeClient.connect(keyed.ws_url, protocols=("realtime", "openai-insecure-api-key." + secret["value"]))
+    await client.wait_for("session.created")
+    with pytest.raises(aiohttp.WSServerHandshakeError) as again:
+        await RealtimeClient.connect(keyed.ws_url, protocols=("realtime", "openai-insecure-api-key." + secret["value"]))
+    assert again.value.status == 401
+    await client.close()
+    with pytest.raises(aiohttp.WSServerHandshakeError) as in_url:       # the API key itself is not taken from URLs
+        await RealtimeClient.connect(keyed.ws_url + "?api_key=" + KEY)
+    assert in_url.value.status == 401
+
+
+# ---- session limit -------------------------------------------------------------------------------------------
+
+async def test_beyond_capacity_new_sessions_are_refused_with_503(server_factory, http):
+    server = server_factory(max_sessions=2)
+    first = [await RealtimeClient.connect(server.ws_url) for _ in range(2)]
+    for client in first:
+        await client.wait_for("session.created")
+    async with http.get(server.ws_url.replace("ws://", "http://"), headers={
+            "Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}) as response:
+        assert response.status == 503 and int(response.headers["Retry-After"]) > 0
+        assert (await response.json())["error"]["code"] == "session_limit"
+    async with http.get(f"http://127.0.0.1:{server.port}/twilio/stream", headers={
+            "Connection": "Upgrade", "Upgrade": "websocket", "Sec-WebSocket-Version": "13",
+            "Sec-WebSocket-Key": "dGhlIHNhbXBsZSBub25jZQ=="}) as response:
+        assert response.status == 503
+    for client in first:                                  # the sessions already held go on undisturbed
+        await client.send({"type": "conversation.item.retrieve", "item_id": "none"})
+        await client.wait_for("error", where=lambda e: e["error"]["code"] == "item_not_found")
+    await first[0].close()
+    await until(lambda: len(server.ctx.sessions) == 1, what="a place freed")
+    again = await RealtimeClient.connect(server.ws_url)
+    await again.wait_for("session.created")
+    for client in (first[1], again):
+        await client.close()
