@@ -69,7 +69,8 @@ class EmbeddedGenerator:
             return f"call_{next(self._ids)}_{uuid.uuid4().hex[:8]}"
 
     async def respond(self, history: list[dict], tools: ToolRunner, *,
-                      client_tools: Mapping[str, dict] = MappingProxyType({})) -> AsyncIterator[ReplyEvent]:
+                      client_tools: Mapping[str, dict] = MappingProxyType({}),
+                      session_id: str | None = None) -> AsyncIterator[ReplyEvent]:
         started = time.perf_counter()
         history, client_result = _split_client_result(history)
         tokens: list[int] = []
@@ -110,7 +111,7 @@ class EmbeddedGenerator:
             said = f"Okay, {result}." if calls else NOT_UNDERSTOOD
             yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(tokens), (time.perf_counter() - started) * 1000,
-                                       len(prompt)))
+                                       len(prompt), self.name))
 
     def _read_call(self, head: list[int], numbers: list[str]) -> tuple[ToolCall | None, bool]:
         """(call, broken): the tool call written before <|say|>, if any and well formed."""

@@ -29,6 +29,8 @@ class AssistantReply:
     tokens: int
     latency_ms: float
     prompt_tokens: int
+    generator: str = ""              # the backend that wrote it ("" : the one asked)
+    fallback: str | None = None      # why the remote generator was not used for this reply
 
 
 @dataclass
@@ -58,12 +60,14 @@ class Generator(Protocol):
     the output of a client's tool). tools runs Parley's own skills and fills the reply's result slot.
     client_tools: the tools the client declared (name -> OpenAI function declaration); a call to one is
     yielded with local=False and ends the reply, as an OpenAI Realtime response does.
+    session_id: the conversation's id; a remote backend sends it so a router can keep a session on one engine.
     """
 
     name: str
 
     def respond(self, history: list[dict], tools: "ToolRunner", *,
-                client_tools: Mapping[str, dict] = MappingProxyType({})) -> AsyncIterator[ReplyEvent]: ...
+                client_tools: Mapping[str, dict] = MappingProxyType({}),
+                session_id: str | None = None) -> AsyncIterator[ReplyEvent]: ...
 
 
 def respond_sync(generator: Generator, history: list[dict], tools: "ToolRunner", *,

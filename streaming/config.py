@@ -19,6 +19,10 @@ class ServerConfig:
     api_key: str | None = None                # None: no auth
     model: str = "parley-home"                # the name sessions report
     checkpoint: str | None = None             # None: the embedded checkpoint
+    generator: str | None = None              # URL of a remote /v1/chat/completions server; None: embedded only
+    generator_api_key: str | None = None
+    generator_model: str = "parley-home"
+    generator_dialect: str = "parley"
     turn_detection: str = "semantic_vad"      # default for new sessions: semantic_vad | server_vad | none
     max_message_bytes: int = 4 * 1024 * 1024
     limits: SessionLimits = field(default_factory=SessionLimits)
@@ -48,6 +52,16 @@ def build_parser() -> argparse.ArgumentParser:
                         help="require `Authorization: Bearer KEY` (or a client secret minted with it)")
     parser.add_argument("--model", default=_env("MODEL", defaults.model), help="model name reported to clients")
     parser.add_argument("--checkpoint", default=_env("CHECKPOINT", None), help="assistant checkpoint directory")
+    parser.add_argument("--generator", default=_env("GENERATOR", None),
+                        help="URL of a remote OpenAI-compatible generator (`parley generator serve`, SGLang, vLLM, "
+                             "Mercury); the embedded model then answers only while it is unreachable")
+    parser.add_argument("--generator-api-key", default=_env("GENERATOR_API_KEY", None),
+                        help="sent to the remote generator as `Authorization: Bearer KEY`")
+    parser.add_argument("--generator-model", default=_env("GENERATOR_MODEL", defaults.generator_model),
+                        help="the model name the remote generator serves")
+    parser.add_argument("--generator-dialect", choices=("parley", "sglang", "vllm", "inception", "openai"),
+                        default=_env("GENERATOR_DIALECT", defaults.generator_dialect),
+                        help="the remote server's quirks (see README)")
     parser.add_argument("--turn-detection", choices=("semantic_vad", "server_vad", "none"),
                         default=_env("TURN_DETECTION", defaults.turn_detection),
                         help="default turn detection of new sessions (clients may change it)")
@@ -71,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 def from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(host=args.host, port=args.port, api_key=args.api_key or None, model=args.model,
-                        checkpoint=args.checkpoint, turn_detection=args.turn_detection,
+                        checkpoint=args.checkpoint, generator=args.generator or None,
+                        generator_api_key=args.generator_api_key or None, generator_model=args.generator_model,
+                        generator_dialect=args.generator_dialect, turn_detection=args.turn_detection,
                         max_message_bytes=args.max_message_bytes, max_sessions=args.max_sessions,
                         allowed_origins=tuple(o.strip().rstrip("/").lower() for o in args.allowed_origins.split(",")
                                               if o.strip()),

@@ -81,12 +81,17 @@ class Engines:
         self.synthesizing = 0
 
     @classmethod
-    def load_default(cls, *, assistant: bool = True, checkpoint_dir: str | None = None) -> "Engines":
-        """The embedded models: Whisper tiny.en, Piper joe-medium, Silero, Parley's dLLM checkpoint."""
+    def load_default(cls, *, assistant: bool = True, checkpoint_dir: str | None = None,
+                     remote: dict | None = None) -> "Engines":
+        """The embedded models: Whisper tiny.en, Piper joe-medium, Silero, Parley's dLLM checkpoint. remote:
+        RemoteGenerator's arguments (url, model, dialect, api_key); the embedded model is then its fallback."""
         loaded = None
         if assistant:
             from assistant.embedded import EmbeddedGenerator
             loaded = EmbeddedGenerator.load(checkpoint_dir)
+            if remote is not None:
+                from assistant.remote import RemoteGenerator
+                loaded = RemoteGenerator(**remote, fallback=loaded)
         # Two single-threaded Whisper workers: on 2 cores, 20% more transcriptions per second than one
         # two-threaded worker, and one session's partial never blocks another's end of turn.
         engines = cls(stt=WhisperSTT(cpu_threads=1, num_workers=2), tts=PiperTTS(), vad_model=SileroModel(),
@@ -101,7 +106,9 @@ class Engines:
         if self.generator is not None:
             from assistant.generator import respond_sync
             from assistant.tools import ToolRunner
-            respond_sync(self.generator, [{"role": "user", "content": "what time is it"}], ToolRunner())
+            # a remote generator needs no warming (and may not be up yet): its local fallback does
+            local = getattr(self.generator, "fallback", None) or self.generator
+            respond_sync(local, [{"role": "user", "content": "what time is it"}], ToolRunner())
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """Run a blocking call (speech synthesis) on the engine threads."""

@@ -137,6 +137,8 @@ class ResponseDone:
     reason: str | None = None     # why cancelled/failed: "turn_detected", "client_cancelled", error text
     input_tokens: int = 0         # the generator's prompt, when a generation finished (fixed text: 0)
     output_tokens: int = 0        # tokens it wrote
+    generator: str | None = None  # the backend that wrote the reply (remote, embedded, none: an apology)
+    fallback: str | None = None   # why the remote generator did not write it
 
 
 @dataclass(frozen=True)

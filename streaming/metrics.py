@@ -22,6 +22,8 @@ class Metrics:
         self.sessions_total = Counter("parley_sessions", "Sessions opened", ["transport"], registry=self.registry)
         self.responses = Counter("parley_responses", "Responses by final status", ["status"], registry=self.registry)
         self.errors = Counter("parley_errors", "Error events sent to clients", ["code"], registry=self.registry)
+        self.replies = Counter("parley_generator_replies", "Replies by the generator that wrote them and "
+                               "whether the remote one was bypassed", ["generator", "fallback"], registry=self.registry)
         self.stage = Histogram("parley_turn_stage_seconds", "Per-turn duration of each pipeline stage",
                                ["stage"], buckets=_BUCKETS, registry=self.registry)
 
@@ -35,10 +37,18 @@ class Metrics:
     def observe(self, event: object) -> None:
         if isinstance(event, ResponseDone):
             self.responses.labels(event.status).inc()
+            if event.generator is not None:
+                self.replies.labels(event.generator, "true" if event.fallback else "false").inc()
             for stage, ms in event.timing.items():
                 self.stage.labels(stage).observe(ms / 1000)
         elif isinstance(event, Error):
             self.errors.labels(event.code).inc()
+
+    def watch_generator(self, generator: object) -> None:
+        """Export a remote generator's breaker state (read at each scrape)."""
+        if hasattr(generator, "remote_up"):
+            Gauge("parley_generator_remote_up", "1 while the remote generator's circuit breaker is closed",
+                  registry=self.registry).set_function(lambda: float(generator.remote_up))
 
     def client_error(self, code: str) -> None:
         self.errors.labels(code).inc()

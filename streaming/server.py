@@ -121,6 +121,7 @@ def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None =
     app = web.Application(middlewares=[_guard_host_and_origin])
     ctx = ServerContext(config, engines, metrics or Metrics())
     app[CTX] = ctx
+    ctx.metrics.watch_generator(engines.generator)
     app.router.add_get("/v1/realtime", realtime_socket)
     app.router.add_post("/v1/realtime/client_secrets", client_secret)
     app.router.add_get("/healthz", healthz)
@@ -144,6 +145,8 @@ async def _close_sessions(app: web.Application) -> None:
     await asyncio.gather(*(ws.close(code=1001, message=b"server shutdown") for ws in list(ctx.sockets)),
                          return_exceptions=True)
     await asyncio.gather(*(ctx.end_session(s) for s in list(ctx.sessions)), return_exceptions=True)
+    if hasattr(ctx.engines.generator, "aclose"):      # a remote generator's kept-alive connections
+        await ctx.engines.generator.aclose()
 
 
 def is_loopback(host: str | None) -> bool:
@@ -311,8 +314,11 @@ async def client_secret(request: web.Request) -> web.Response:
 
 async def healthz(request: web.Request) -> web.Response:
     ctx = request.app[CTX]
-    return web.json_response({"status": "ok", "sessions": len(ctx.sessions),
-                              "assistant": ctx.engines.generator is not None})
+    generator = ctx.engines.generator
+    body = {"status": "ok", "sessions": len(ctx.sessions), "assistant": generator is not None}
+    if hasattr(generator, "remote_up"):     # down is not unhealthy: the embedded fallback answers
+        body["remote_generator"] = "up" if generator.remote_up else "down"
+    return web.json_response(body)
 
 
 async def metrics_page(request: web.Request) -> web.Response:
@@ -375,7 +381,11 @@ def main(argv: list[str] | None = None) -> int:
     config = parse_config(list(sys.argv[1:] if argv is None else argv))
     check_doors(config)
     print("Loading models (Whisper tiny.en, Piper joe-medium, Silero VAD, Parley assistant)...", flush=True)
-    engines = Engines.load_default(checkpoint_dir=config.checkpoint)
+    remote = None
+    if config.generator:
+        remote = {"url": config.generator, "model": config.generator_model, "dialect": config.generator_dialect,
+                  "api_key": config.generator_api_key}
+    engines = Engines.load_default(checkpoint_dir=config.checkpoint, remote=remote)
     try:
         asyncio.run(serve(config, engines))
     except KeyboardInterrupt:

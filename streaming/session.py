@@ -133,6 +133,7 @@ class _Response:
     first_audio_wall: float | None = None
     timing: dict[str, float] = field(default_factory=dict)
     tokens: tuple[int, int] = (0, 0)         # (prompt, generated) of a finished generation
+    generator: tuple[str, str | None] | None = None   # (backend that wrote it, why not the remote one)
     done: bool = False
 
     def played_ms(self) -> float:
@@ -582,8 +583,9 @@ class Session:
             return
         from assistant.generator import DoneEvent, TextEvent, ToolCallEvent
         await self._transcripts_done()
-        replies = self.engines.generator.respond(self._messages(response.instructions), self.tools,
-                                                 client_tools=self.config.client_tools)
+        generator = self.engines.generator
+        replies = generator.respond(self._messages(response.instructions), self.tools,
+                                    client_tools=self.config.client_tools, session_id=self.id)
         try:
             async for event in replies:
                 if isinstance(event, ToolCallEvent):
@@ -592,6 +594,7 @@ class Session:
                     self._text(response, event.text, text_queue)
                 elif isinstance(event, DoneEvent):
                     response.tokens = (event.reply.prompt_tokens, event.reply.tokens)
+                    response.generator = (event.reply.generator or generator.name, event.reply.fallback)
         finally:
             await replies.aclose()
         await text_queue.put(None)
@@ -604,6 +607,9 @@ class Session:
         self.items.append(item)
         self._trim_history()
         if event.local:
+            # and its result: a remote model that reads the history sees what its call did
+            self.items.append(Item(new_id("item"), "function_call_output", text=event.result or "",
+                                   call_id=call.call_id))
             self._emit(ToolCallExecuted(response.id, call.call_id, call.name, call.arguments, event.result))
         else:
             self._emit(ToolCallRequested(response.id, item.id, call.call_id, call.name, arguments))
@@ -697,7 +703,8 @@ class Session:
         if not response.timing and response.first_block_wall is not None:
             response.timing = self._timing(response)
         self._emit(ResponseDone(response.id, status, dict(response.timing), kept,
-                                response.item_id if item is not None else None, reason, *response.tokens))
+                                response.item_id if item is not None else None, reason, *response.tokens,
+                                *(response.generator or (None, None))))
 
     def _cancel_response(self, response: _Response, reason: str) -> None:
         """Stop generation, synthesis and playback now; the reply ends as `cancelled`."""

@@ -576,6 +576,10 @@ class RealtimeProtocol:
             details = {"type": "failed", "error": {"type": "server_error", "code": "response_failed",
                                                   "message": event.reason}}
         metadata = {**out.metadata, **{f"{stage}_ms": f"{ms:.1f}" for stage, ms in event.timing.items()}}
+        if event.generator is not None:
+            metadata["generator"] = event.generator
+        if event.fallback is not None:
+            metadata["generator_fallback"] = event.fallback[:512]   # metadata values are strings of <= 512
         out.metadata = metadata
         done = self._response_object(out, event.status, details)
         done["usage"] = usage(event.input_tokens, event.output_tokens)   # clients (Pipecat) read it unguarded
