@@ -2,7 +2,7 @@
 that streams replies in one dialect's documented shape (tests/data/chat_streams shows them), in process or
 as its own process (`python tests/chat_peer.py --dialect parley` prints `port N`).
 
-Its script, by the last message: a tool result -> a sentence with that result; "seven times six" ->
+Its script, by the last message: a tool result -> a sentence with that result; "seven times six" (or 7) ->
 calculate(7*6) (for the parley dialect with the one-pass reply "Seven times six is {result}."); "weather"
 with a get_weather tool offered -> get_weather(city); "timer then time" -> set_timer, then (after its result)
 get_time; anything else -> a fixed greeting.
@@ -10,6 +10,7 @@ get_time; anything else -> a fixed greeting.
 import argparse
 import asyncio
 import json
+import re
 import sys
 from dataclasses import dataclass, field
 
@@ -75,7 +76,7 @@ class Peer:
                 yield from self.call("get_time", {}, "call_2")
             else:
                 yield from self.text(f"Done: {' and '.join(results)}.")
-        elif "seven times six" in last["content"].lower():
+        elif re.search(r"\b(seven|7) times (six|6)\b", last["content"].lower()):
             reply = "Seven times six is {result}." if self.dialect == "parley" else None
             yield from self.call("calculate", {"expression": "7*6"}, "call_1", reply)
         elif "weather" in last["content"].lower() and "get_weather" in offered:
