@@ -58,8 +58,11 @@ def chat_tool(declaration: dict) -> dict:
 def chat_messages(history: list[dict], dialect: Dialect) -> list[dict]:
     """Parley's history (assistant calls as {call_id, name, arguments}, tool outputs with call_id) as Chat
     Completions messages. Consecutive calls become one assistant message, as OpenAI requires before their
-    tool messages; a call whose output never arrived is dropped (servers refuse an unanswered call)."""
+    tool messages; a call whose output never arrived, or an output whose call is gone, is dropped (servers refuse
+    both)."""
     answered = {m.get("call_id") or m.get("tool_call_id") for m in history if m.get("role") == "tool"}
+    called = {c.get("call_id") or c.get("id") for m in history if m.get("role") == "assistant"
+              for c in m.get("tool_calls") or []}
     messages: list[dict] = []
     for message in history:
         role = message.get("role")
@@ -76,6 +79,8 @@ def chat_messages(history: list[dict], dialect: Dialect) -> list[dict]:
             else:
                 messages.append({"role": "assistant", "content": _text(message) or None, "tool_calls": calls})
         elif role == "tool":
+            if (message.get("call_id") or message.get("tool_call_id")) not in called:
+                continue                    # its call fell out of the history window: an orphan servers refuse
             messages.append({"role": "tool", "tool_call_id": message.get("call_id") or message.get("tool_call_id"),
                              "content": _text(message)})
         elif role in ("user", "assistant"):

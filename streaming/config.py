@@ -6,6 +6,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from assistant.chat_completions import DIALECTS
 from streaming.session import SessionConfig, SessionLimits
 from streaming.turns import TurnDetection
 
@@ -59,7 +60,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="sent to the remote generator as `Authorization: Bearer KEY`")
     parser.add_argument("--generator-model", default=_env("GENERATOR_MODEL", defaults.generator_model),
                         help="the model name the remote generator serves")
-    parser.add_argument("--generator-dialect", choices=("parley", "sglang", "vllm", "inception", "openai"),
+    parser.add_argument("--generator-dialect", choices=tuple(DIALECTS),
                         default=_env("GENERATOR_DIALECT", defaults.generator_dialect),
                         help="the remote server's quirks (see README)")
     parser.add_argument("--turn-detection", choices=("semantic_vad", "server_vad", "none"),

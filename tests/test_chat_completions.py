@@ -168,6 +168,7 @@ def test_arguments_that_are_not_a_json_object_come_out_as_none():
 
 HISTORY = [
     {"role": "system", "content": "Be brief."},
+    {"role": "tool", "content": "an output whose call fell out of the window", "call_id": "c0"},
     {"role": "user", "content": "turn on the kitchen light and what's the weather"},
     {"role": "assistant", "content": "", "tool_calls": [{"call_id": "c1", "name": "set_device",
                                                           "arguments": '{"device": "light", "room": "kitchen", "state": "on"}'}]},
