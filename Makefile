@@ -20,10 +20,11 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 
 install: $(VENV)/.installed
 
-# Debian packages the tests need: a Mosquitto broker (and openssl for its TLS test), a second TTS voice, headless Chromium.
+# Debian packages the tests need: a Mosquitto broker (and openssl for its TLS test), a second TTS voice, headless Chromium,
+# Redis (the shared state store) and HAProxy (the load balancer in front of several gateways).
 system-deps:
 	@missing=""; \
-	for pair in mosquitto:mosquitto openssl:openssl espeak-ng:espeak-ng chromium:chromium chromedriver:chromium-driver; do \
+	for pair in mosquitto:mosquitto openssl:openssl espeak-ng:espeak-ng chromium:chromium chromedriver:chromium-driver redis-server:redis-server haproxy:haproxy; do \
 	  cmd=$${pair%%:*}; pkg=$${pair##*:}; \
 	  command -v $$cmd >/dev/null 2>&1 || [ -x /usr/sbin/$$cmd ] || missing="$$missing $$pkg"; \
 	done; \

@@ -48,6 +48,17 @@ def broker(tmp_path_factory):
     mosquitto.stop()
 
 
+@pytest.fixture(scope="module")
+def redis_server(tmp_path_factory):
+    """A real redis-server on a free loopback port, one per test module."""
+    from redis_server import RedisServer
+
+    server = RedisServer(tmp_path_factory.mktemp("redis"))
+    server.start()
+    yield server
+    server.stop()
+
+
 @pytest.fixture(scope="session")
 def stt():
     from voice.stt import WhisperSTT

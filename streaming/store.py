@@ -1,0 +1,365 @@
+"""Where state that outlives one gateway process lives: conversations, timers, and claims.
+
+One interface, two backends:
+- SQLite (`sqlite:///path/state.db`, the default of `parley serve`; `sqlite://:memory:` for a throwaway
+  one): an embedded file that survives a restart. Every query runs on one worker thread, never on the
+  event loop.
+- Redis (`redis://host:port/db`): the store several gateways share.
+
+What it holds:
+- a conversation per session id: the principal (credential) that created it and its newest items
+  (at most MAX_ITEMS), forgotten CONVERSATION_TTL_S after its last change;
+- timers: pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
+  (nobody was connected; said at the next turn) and from `missed` to `told`;
+- claims: `key -> holder` with an expiry, taken and renewed by a gateway (a live session, a device's
+  turn); an expired claim is free for anybody.
+"""
+from __future__ import annotations
+
+import asyncio
+import json
+import sqlite3
+import time
+from abc import ABC, abstractmethod
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+MAX_ITEMS = 200                          # conversation window kept per session
+CONVERSATION_TTL_S = 7 * 24 * 3600       # a conversation nobody touched for a week is forgotten
+FINAL_STATES = ("rung", "told", "cancelled")   # a timer in one of these is gone from the store
+
+
+@dataclass(frozen=True)
+class StoredTimer:
+    id: str
+    session_id: str
+    seconds: int
+    due_at: float                        # unix time
+    state: str = "pending"               # pending | missed
+
+
+@dataclass(frozen=True)
+class Conversation:
+    principal: str
+    items: list[dict]
+
+
+class Store(ABC):
+    """The state store; every method is a coroutine safe to call from the event loop."""
+
+    url: str
+
+    @abstractmethod
+    async def save_conversation(self, session_id: str, principal: str, items: list[dict]) -> None:
+        """Replace the stored items (only the newest MAX_ITEMS are kept)."""
+
+    @abstractmethod
+    async def load_conversation(self, session_id: str) -> Conversation | None: ...
+
+    @abstractmethod
+    async def claim(self, key: str, holder: str, ttl_s: float, *, take_over: bool = False) -> bool:
+        """Take or renew `key` for `holder` until ttl_s from now. False if someone else holds it
+        (unless take_over: a client that reconnected elsewhere wins over its old connection)."""
+
+    @abstractmethod
+    async def holder(self, key: str) -> str | None:
+        """Who holds the claim now; None if nobody (or it expired)."""
+
+    @abstractmethod
+    async def release(self, key: str, holder: str) -> None:
+        """Give the claim up, if `holder` still has it."""
+
+    @abstractmethod
+    async def add_timer(self, timer: StoredTimer) -> None: ...
+
+    @abstractmethod
+    async def cancel_timers(self, session_id: str) -> int:
+        """Cancel the session's pending timers; how many there were."""
+
+    @abstractmethod
+    async def pending_timers(self, session_id: str) -> int: ...
+
+    @abstractmethod
+    async def due_timers(self, now: float, limit: int = 100) -> list[StoredTimer]:
+        """Pending and missed timers whose time has come, oldest first."""
+
+    @abstractmethod
+    async def move_timer(self, timer_id: str, from_state: str, to_state: str) -> bool:
+        """Atomically move a timer on; True for exactly one caller however many gateways try."""
+
+    @abstractmethod
+    async def close(self) -> None: ...
+
+
+def open_store(url: str) -> Store:
+    if url.startswith("sqlite://"):
+        return SQLiteStore(url.removeprefix("sqlite://"))
+    if url.startswith(("redis://", "rediss://", "unix://")):
+        return RedisStore(url)
+    raise ValueError(f"unknown store {url!r}: use sqlite:///path/to/state.db, sqlite://:memory: or redis://host:port")
+
+
+def _window(items: list[dict]) -> list[dict]:
+    return items[-MAX_ITEMS:]
+
+
+# ---- SQLite ---------------------------------------------------------------------------------------
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS conversations (id TEXT PRIMARY KEY, principal TEXT NOT NULL, items TEXT NOT NULL,
+                                          updated REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, holder TEXT NOT NULL, expires REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS timers (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, seconds INTEGER NOT NULL,
+                                   due REAL NOT NULL, state TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
+CREATE INDEX IF NOT EXISTS timers_session ON timers (session_id);
+"""
+
+
+class SQLiteStore(Store):
+    """An embedded SQLite file; all I/O on one worker thread (one connection, never the event loop)."""
+
+    def __init__(self, path: str):
+        self.url = f"sqlite://{path}"
+        self._path = path
+        self._executor = ThreadPoolExecutor(1, thread_name_prefix="parley-store")
+        self._db: sqlite3.Connection | None = None
+        self._saves = 0
+
+    def _connect(self) -> sqlite3.Connection:
+        if self._db is None:
+            if self._path != ":memory:":
+                Path(self._path).parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False, timeout=10)
+            if self._path != ":memory:":
+                db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.executescript(_SCHEMA)
+            self._db = db
+        return self._db
+
+    async def _run(self, fn, *args):
+        def job():
+            return fn(self._connect(), *args)
+        return await asyncio.get_running_loop().run_in_executor(self._executor, job)
+
+    @staticmethod
+    def _transaction(db: sqlite3.Connection, fn):
+        """BEGIN IMMEDIATE: another process sharing the file waits instead of interleaving."""
+        db.execute("BEGIN IMMEDIATE")
+        try:
+            result = fn()
+        except BaseException:
+            db.execute("ROLLBACK")
+            raise
+        db.execute("COMMIT")
+        return result
+
+    async def save_conversation(self, session_id, principal, items):
+        payload = json.dumps(_window(items))
+        self._saves += 1
+        purge = self._saves % 1000 == 1
+
+        def save(db):
+            now = time.time()
+            db.execute("INSERT OR REPLACE INTO conversations VALUES (?, ?, ?, ?)", (session_id, principal, payload, now))
+            if purge:   # bounded: old conversations, and missed timers nobody came back for, go
+                db.execute("DELETE FROM conversations WHERE updated < ?", (now - CONVERSATION_TTL_S,))
+                db.execute("DELETE FROM timers WHERE due < ?", (now - CONVERSATION_TTL_S,))
+                db.execute("DELETE FROM claims WHERE expires < ?", (now,))
+        await self._run(save)
+
+    async def load_conversation(self, session_id):
+        def load(db):
+            return db.execute("SELECT principal, items FROM conversations WHERE id = ? AND updated >= ?",
+                              (session_id, time.time() - CONVERSATION_TTL_S)).fetchone()
+        row = await self._run(load)
+        return Conversation(row[0], json.loads(row[1])) if row else None
+
+    async def claim(self, key, holder, ttl_s, *, take_over=False):
+        def claim(db):
+            def body():
+                now = time.time()
+                row = db.execute("SELECT holder, expires FROM claims WHERE key = ?", (key,)).fetchone()
+                if row and row[0] != holder and row[1] > now and not take_over:
+                    return False
+                db.execute("INSERT OR REPLACE INTO claims VALUES (?, ?, ?)", (key, holder, now + ttl_s))
+                return True
+            return self._transaction(db, body)
+        return await self._run(claim)
+
+    async def holder(self, key):
+        def holder(db):
+            row = db.execute("SELECT holder FROM claims WHERE key = ? AND expires > ?", (key, time.time())).fetchone()
+            return row[0] if row else None
+        return await self._run(holder)
+
+    async def release(self, key, holder):
+        await self._run(lambda db: db.execute("DELETE FROM claims WHERE key = ? AND holder = ?", (key, holder)))
+
+    async def add_timer(self, timer):
+        await self._run(lambda db: db.execute("INSERT INTO timers VALUES (?, ?, ?, ?, ?)", (
+            timer.id, timer.session_id, timer.seconds, timer.due_at, timer.state)))
+
+    async def cancel_timers(self, session_id):
+        return await self._run(lambda db: db.execute(
+            "DELETE FROM timers WHERE session_id = ? AND state = 'pending'", (session_id,)).rowcount)
+
+    async def pending_timers(self, session_id):
+        return await self._run(lambda db: db.execute(
+            "SELECT COUNT(*) FROM timers WHERE session_id = ? AND state = 'pending'", (session_id,)).fetchone()[0])
+
+    async def due_timers(self, now, limit=100):
+        rows = await self._run(lambda db: db.execute(
+            "SELECT id, session_id, seconds, due, state FROM timers WHERE due <= ? ORDER BY due LIMIT ?",
+            (now, limit)).fetchall())
+        return [StoredTimer(*row) for row in rows]
+
+    async def move_timer(self, timer_id, from_state, to_state):
+        if to_state in FINAL_STATES:
+            sql, args = "DELETE FROM timers WHERE id = ? AND state = ?", (timer_id, from_state)
+        else:
+            sql, args = "UPDATE timers SET state = ? WHERE id = ? AND state = ?", (to_state, timer_id, from_state)
+        return await self._run(lambda db: db.execute(sql, args).rowcount == 1)
+
+    async def close(self):
+        def close(db):
+            db.close()
+        if self._db is not None:
+            await self._run(close)
+            self._db = None
+        self._executor.shutdown(wait=True)
+
+
+# ---- Redis ----------------------------------------------------------------------------------------
+
+# KEYS[1] claim key; ARGV: holder, ttl ms, take_over (1/0)
+_CLAIM = """
+local current = redis.call('GET', KEYS[1])
+if current == false or current == ARGV[1] or ARGV[3] == '1' then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return 1
+end
+return 0
+"""
+_RELEASE = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
+return 0
+"""
+# KEYS: timer hash, due zset, session's timer set; ARGV: id, from, to, final (1/0)
+_MOVE = """
+if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
+if ARGV[4] == '1' then
+  redis.call('DEL', KEYS[1]); redis.call('ZREM', KEYS[2], ARGV[1]); redis.call('SREM', KEYS[3], ARGV[1])
+else
+  redis.call('HSET', KEYS[1], 'state', ARGV[3])
+end
+return 1
+"""
+# KEYS: due zset, session's timer set; ARGV: timer key prefix
+_CANCEL = """
+local cancelled = 0
+for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
+  local key = ARGV[1] .. id
+  local state = redis.call('HGET', key, 'state')
+  if state == 'pending' or state == false then
+    redis.call('DEL', key); redis.call('ZREM', KEYS[1], id); redis.call('SREM', KEYS[2], id)
+    if state == 'pending' then cancelled = cancelled + 1 end
+  end
+end
+return cancelled
+"""
+
+
+class RedisStore(Store):
+    """Redis shared by every gateway; claims and timer moves are single Lua scripts, so atomic."""
+
+    PREFIX = "parley:"
+
+    def __init__(self, url: str):
+        import redis.asyncio as redis
+
+        self.url = url
+        self._redis = redis.from_url(url)
+        self._claim = self._redis.register_script(_CLAIM)
+        self._release = self._redis.register_script(_RELEASE)
+        self._move = self._redis.register_script(_MOVE)
+        self._cancel = self._redis.register_script(_CANCEL)
+
+    def _key(self, *parts: str) -> str:
+        return self.PREFIX + ":".join(parts)
+
+    async def save_conversation(self, session_id, principal, items):
+        payload = json.dumps({"principal": principal, "items": _window(items)})
+        await self._redis.set(self._key("conversation", session_id), payload, ex=CONVERSATION_TTL_S)
+
+    async def load_conversation(self, session_id):
+        payload = await self._redis.get(self._key("conversation", session_id))
+        if payload is None:
+            return None
+        data = json.loads(payload)
+        return Conversation(data["principal"], data["items"])
+
+    async def claim(self, key, holder, ttl_s, *, take_over=False):
+        return bool(await self._claim(keys=[self._key("claim", key)],
+                                      args=[holder, max(1, int(ttl_s * 1000)), int(take_over)]))
+
+    async def holder(self, key):
+        value = await self._redis.get(self._key("claim", key))
+        return value.decode() if value is not None else None
+
+    async def release(self, key, holder):
+        await self._release(keys=[self._key("claim", key)], args=[holder])
+
+    async def add_timer(self, timer):
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.hset(self._key("timer", timer.id), mapping={
+                "session": timer.session_id, "seconds": timer.seconds, "due": repr(timer.due_at), "state": timer.state})
+            pipe.expireat(self._key("timer", timer.id), int(timer.due_at + CONVERSATION_TTL_S))
+            pipe.zadd(self._key("timers"), {timer.id: timer.due_at})
+            pipe.sadd(self._key("session-timers", timer.session_id), timer.id)
+            pipe.expireat(self._key("session-timers", timer.session_id), int(timer.due_at + CONVERSATION_TTL_S))
+            await pipe.execute()
+
+    async def cancel_timers(self, session_id):
+        return int(await self._cancel(keys=[self._key("timers"), self._key("session-timers", session_id)],
+                                      args=[self._key("timer", "")]))
+
+    async def pending_timers(self, session_id):
+        ids = await self._redis.smembers(self._key("session-timers", session_id))
+        if not ids:
+            return 0
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for timer_id in ids:
+                pipe.hget(self._key("timer", timer_id.decode()), "state")
+            states = await pipe.execute()
+        return sum(state == b"pending" for state in states)
+
+    async def due_timers(self, now, limit=100):
+        ids = await self._redis.zrangebyscore(self._key("timers"), "-inf", now, start=0, num=limit)
+        if not ids:
+            return []
+        async with self._redis.pipeline(transaction=False) as pipe:
+            for timer_id in ids:
+                pipe.hgetall(self._key("timer", timer_id.decode()))
+            rows = await pipe.execute()
+        timers = []
+        for timer_id, row in zip(ids, rows):
+            if not row:                       # expired: drop the index entry too
+                await self._redis.zrem(self._key("timers"), timer_id)
+                continue
+            timers.append(StoredTimer(timer_id.decode(), row[b"session"].decode(), int(row[b"seconds"]),
+                                      float(row[b"due"]), row[b"state"].decode()))
+        return timers
+
+    async def move_timer(self, timer_id, from_state, to_state):
+        session = await self._redis.hget(self._key("timer", timer_id), "session")
+        if session is None:
+            return False
+        return bool(await self._move(
+            keys=[self._key("timer", timer_id), self._key("timers"), self._key("session-timers", session.decode())],
+            args=[timer_id, from_state, to_state, int(to_state in FINAL_STATES)]))
+
+    async def close(self):
+        await self._redis.aclose()

@@ -1,0 +1,71 @@
+"""The state store on both backends: an SQLite file (reopened, as after a restart) and a real redis-server."""
+import asyncio
+import time
+
+import pytest
+
+from streaming.store import MAX_ITEMS, StoredTimer, open_store
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite://{tmp_path}/state.db"
+    return request.getfixturevalue("redis_server").url
+
+
+@pytest.fixture
+async def store(store_url):
+    store = open_store(store_url)
+    yield store
+    await store.close()
+
+
+async def test_conversation_survives_reopening_and_keeps_a_bounded_window(store, store_url):
+    items = [{"id": f"item_{n}", "type": "message", "role": "user", "text": str(n)} for n in range(MAX_ITEMS + 5)]
+    await store.save_conversation("sess_a", "principal-1", items)
+    await store.close()
+    reopened = open_store(store_url)
+    try:
+        conversation = await reopened.load_conversation("sess_a")
+        assert conversation.principal == "principal-1"
+        assert [i["id"] for i in conversation.items] == [f"item_{n}" for n in range(5, MAX_ITEMS + 5)]
+        assert await reopened.load_conversation("sess_unknown") is None
+    finally:
+        await reopened.close()
+
+
+async def test_a_claim_has_one_holder_until_it_expires_or_is_taken_over(store):
+    assert await store.claim("device:kitchen", "gw_a", 0.5)
+    assert not await store.claim("device:kitchen", "gw_b", 0.5)
+    assert await store.claim("device:kitchen", "gw_a", 0.5)          # renewal
+    assert await store.holder("device:kitchen") == "gw_a"
+    await asyncio.sleep(0.6)
+    assert await store.holder("device:kitchen") is None
+    assert await store.claim("device:kitchen", "gw_b", 5)
+    assert await store.claim("device:kitchen", "gw_c", 5, take_over=True)
+    await store.release("device:kitchen", "gw_b")                      # not b's any more: no effect
+    assert await store.holder("device:kitchen") == "gw_c"
+    await store.release("device:kitchen", "gw_c")
+    assert await store.holder("device:kitchen") is None
+
+
+async def test_a_due_timer_moves_on_exactly_once_however_many_try(store, store_url):
+    now = time.time()
+    await store.add_timer(StoredTimer("tmr_1", "sess_a", 5, now - 1))
+    await store.add_timer(StoredTimer("tmr_2", "sess_a", 60, now + 60))
+    await store.add_timer(StoredTimer("tmr_3", "sess_b", 1, now - 2))
+    assert [t.id for t in await store.due_timers(now)] == ["tmr_3", "tmr_1"]
+    assert await store.pending_timers("sess_a") == 2
+    others = [open_store(store_url) for _ in range(3)]     # other gateways racing for the same timer
+    try:
+        wins = await asyncio.gather(*(s.move_timer("tmr_1", "pending", "rung") for s in [store, *others]))
+    finally:
+        await asyncio.gather(*(s.close() for s in others))
+    assert sum(wins) == 1
+    assert await store.move_timer("tmr_3", "pending", "missed")
+    assert [(t.id, t.state) for t in await store.due_timers(now)] == [("tmr_3", "missed")]
+    assert await store.move_timer("tmr_3", "missed", "told") and not await store.move_timer("tmr_3", "missed", "told")
+    assert await store.due_timers(now + 100) == [StoredTimer("tmr_2", "sess_a", 60, pytest.approx(now + 60))]
+    assert await store.cancel_timers("sess_a") == 1
+    assert await store.due_timers(now + 100) == [] and await store.pending_timers("sess_a") == 0
