@@ -10,7 +10,7 @@ import datetime as dt
 import math
 import re
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Protocol
 
 from assistant.home import Home, InMemoryHome
 from assistant.skills import SKILLS
@@ -125,17 +125,35 @@ class Timer:
     ring: asyncio.TimerHandle | None = None
 
 
+class TimerBook(Protocol):
+    """Where timers live when they must outlive this process (streaming.gateway.DurableTimers): the
+    gateway, not this runner, rings them."""
+
+    async def add(self, seconds: int) -> None: ...
+
+    async def cancel_all(self) -> int: ...
+
+    @property
+    def running(self) -> int: ...
+
+
 class ToolRunner:
     """Runs one session's tool calls; holds its timers. Bad arguments give a short spoken refusal.
 
     A timer rings on the event loop that set it, by calling on_ring(seconds); the session sets on_ring
-    to speak up. Without one (the text chat), a due timer just ends.
+    to speak up. Without one (the text chat), a due timer just ends. With a timer_book, timers are
+    written there instead and this runner holds none.
     """
 
-    def __init__(self, home: Home | None = None):
+    def __init__(self, home: Home | None = None, timer_book: TimerBook | None = None):
         self.home = home if home is not None else InMemoryHome()
         self.timers: list[Timer] = []
+        self.timer_book = timer_book
         self.on_ring: Callable[[int], None] | None = None
+
+    @property
+    def timers_running(self) -> int:
+        return len(self.timers) + (self.timer_book.running if self.timer_book is not None else 0)
 
     async def run(self, name: str, arguments: dict) -> str:
         if name not in SKILLS:
@@ -171,6 +189,9 @@ class ToolRunner:
         seconds = int(float(seconds))
         if not 0 < seconds <= 24 * 3600:
             raise ValueError("timer out of range")
+        if self.timer_book is not None:
+            await self.timer_book.add(seconds)
+            return say_duration(seconds)
         timer = Timer(seconds)
         timer.ring = asyncio.get_running_loop().call_later(seconds, self._ring, timer)
         self.timers.append(timer)
@@ -178,6 +199,8 @@ class ToolRunner:
 
     async def _cancel_timer(self) -> str:
         running = self.stop_timers()
+        if self.timer_book is not None:
+            running += await self.timer_book.cancel_all()
         if not running:
             return "there was no timer running"
         return "your timer is cancelled" if running == 1 else f"your {running} timers are cancelled"

@@ -11,6 +11,9 @@ from streaming.session import SessionConfig, SessionLimits
 from streaming.turns import TurnDetection
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+# `parley serve` keeps conversations and timers in this SQLite file unless --store says otherwise
+DEFAULT_STORE = "sqlite://" + str(Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
+                                  / "parley" / "state.db")
 
 
 @dataclass
@@ -32,6 +35,9 @@ class ServerConfig:
     allowed_origins: tuple[str, ...] = ()     # browser origins besides the server's own and loopback; "*": any
     insecure: bool = False                    # allow doors without a credential on a non-loopback --host
     web_dir: Path = WEB_DIR
+    store: str = "sqlite://:memory:"          # conversations, timers, claims (the CLI default is DEFAULT_STORE)
+    gateway_id: str | None = None             # None: a fresh one per process
+    drain_timeout_s: float = 30.0             # SIGTERM: how long active sessions may take to finish
     options: argparse.Namespace = field(default_factory=argparse.Namespace)   # every flag, transports' included
 
     def session_defaults(self, **overrides) -> SessionConfig:
@@ -81,6 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
                              "pages ('*' for any)")
     parser.add_argument("--insecure", action="store_true", default=bool(_env("INSECURE", "")),
                         help="start even when a door has no credential on a non-loopback --host")
+    parser.add_argument("--store", default=_env("STORE", DEFAULT_STORE),
+                        help="where conversations and timers live: sqlite:///path/state.db (default "
+                             f"{DEFAULT_STORE}), sqlite://:memory:, or redis://host:port/db for several gateways")
+    parser.add_argument("--gateway-id", default=_env("GATEWAY_ID", None),
+                        help="this process's name in the store (default: a fresh random one)")
+    parser.add_argument("--drain-timeout", type=float, default=float(_env("DRAIN_TIMEOUT_S", defaults.drain_timeout_s)),
+                        help="on SIGTERM, seconds active sessions get to finish before they are closed")
     return parser
 
 
@@ -94,4 +107,5 @@ def from_args(args: argparse.Namespace) -> ServerConfig:
                                               if o.strip()),
                         insecure=args.insecure,
                         limits=SessionLimits(max_buffer_ms=args.max_buffer_ms, max_duration_s=args.max_session_s),
-                        web_dir=Path(args.web_dir), options=args)
+                        web_dir=Path(args.web_dir), store=args.store, gateway_id=args.gateway_id,
+                        drain_timeout_s=args.drain_timeout, options=args)

@@ -6,11 +6,14 @@ This is only I/O: frames go through streaming.transports.realtime (protocol) and
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import hmac
 import importlib
 import importlib.util
 import ipaddress
+import re
 import secrets
+import signal
 import sys
 import time
 import weakref
@@ -24,8 +27,10 @@ from streaming.transports import realtime
 from streaming.config import ServerConfig, build_parser, from_args
 from streaming.engines import Engines
 from streaming.events import EndCall
+from streaming.gateway import Gateway
 from streaming.metrics import CONTENT_TYPE, Metrics
-from streaming.session import Session, SessionConfig, SessionLimitReached
+from streaming.session import Session, SessionConfig, SessionLimitReached, new_id
+from streaming.store import open_store
 
 if TYPE_CHECKING:
     from assistant.home import Home
@@ -38,6 +43,10 @@ SUBPROTOCOL_KEY = "openai-insecure-api-key."
 RETRY_AFTER_S = 10              # what a client refused with session_limit is told to wait
 MAX_CLIENT_SECRET_TTL_S = 600
 MAX_OUTSTANDING_SECRETS = 1000
+SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
+# EndCall reasons after which the client should come back (to any gateway, resuming its session): 1001
+GOING_AWAY = ("server_draining",)
+ANONYMOUS = "anonymous"
 
 
 @dataclass
@@ -50,6 +59,8 @@ class ServerContext:
     sessions: set[Session] = field(default_factory=set)
     sockets: weakref.WeakSet = field(default_factory=weakref.WeakSet)   # open WebSockets, closed at shutdown
     client_secrets: dict[str, float] = field(default_factory=dict)   # token -> expiry (unix time)
+    gateway: Gateway | None = None      # the state store's side of this process; set by create_app
+    draining: bool = False              # SIGTERM came: no new sessions, the open ones finish
 
     @property
     def at_capacity(self) -> bool:
@@ -60,17 +71,45 @@ class ServerContext:
         if self.at_capacity:
             raise SessionLimitReached(f"this server holds at most {self.config.max_sessions} sessions; "
                                       f"try again in {RETRY_AFTER_S} s")
+    def new_session(self, config: SessionConfig | None = None, *, transport: str, tools=None,
+                    session_id: str | None = None, principal: str = ANONYMOUS,
+                    history: list[dict] | None = None) -> Session:
+        """A Session (not started yet) that the server tracks until it closes; its conversation and timers
+        live in the store, so it can be resumed (session_id + history) on any gateway."""
+        session_id = session_id or new_id("sess")
+        timers = self.gateway.timers_for(session_id)
         if tools is None and self.engines.generator is not None:
             from assistant.tools import ToolRunner
-            tools = ToolRunner(home=self.home)
+            tools = ToolRunner(home=self.home, timer_book=timers)
         session = Session(self.engines, config or self.config.session_defaults(), tools,
-                          limits=self.config.limits, metrics=self.metrics, transport=transport)
+                          limits=self.config.limits, metrics=self.metrics, transport=transport, session_id=session_id)
+        if history:
+            session.restore(history)
+        self.gateway.attach(session, principal, timers)
         self.sessions.add(session)
         return session
 
     async def end_session(self, session: Session) -> None:
         await session.close()
         self.sessions.discard(session)
+        await self.gateway.detach(session)
+
+    def principal(self, token: str | None) -> str:
+        """Who a credential speaks for: the API key (client secrets speak for the key that minted them)."""
+        if self.config.api_key is None:
+            return ANONYMOUS
+        return "key:" + hashlib.sha256(self.config.api_key.encode()).hexdigest()[:16]
+
+    async def drain(self) -> None:
+        """SIGTERM: take no new sessions; close Realtime sessions as soon as no turn or reply is in flight
+        (their clients resume them elsewhere), wait for calls and devices to end; all up to the deadline."""
+        self.draining = True
+        deadline = time.monotonic() + self.config.drain_timeout_s
+        while self.sessions and time.monotonic() < deadline:
+            for session in list(self.sessions):
+                if session.transport == "realtime" and session.idle:
+                    await session.end("server_draining")
+            await asyncio.sleep(0.1)
 
     def authorized(self, token: str | None) -> bool:
         """The API key, or a client secret, which is spent by this use."""
@@ -125,6 +164,7 @@ def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None =
     app.router.add_get("/v1/realtime", realtime_socket)
     app.router.add_post("/v1/realtime/client_secrets", client_secret)
     app.router.add_get("/healthz", healthz)
+    app.router.add_get("/readyz", readyz)
     app.router.add_get("/metrics", metrics_page)
     for module in _transport_modules():
         setup = getattr(module, "setup", None)
@@ -136,7 +176,16 @@ def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None =
         app.router.add_get("/", index)
         app.router.add_static("/", config.web_dir)
     app.on_shutdown.append(_close_sessions)
+    app.cleanup_ctx.append(_run_gateway)
+    ctx.gateway = Gateway(open_store(config.store), config.gateway_id)
     return app
+
+
+async def _run_gateway(app: web.Application):
+    gateway = app[CTX].gateway
+    await gateway.start()
+    yield
+    await gateway.close()
 
 
 async def _close_sessions(app: web.Application) -> None:
@@ -238,14 +287,24 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
     ctx = request.app[CTX]
     if ctx.at_capacity:
         return ctx.session_limit_response()
-    if not ctx.authorized(_request_token(request)):
+    token = _request_token(request)
+    if not ctx.authorized(token):
         return _unauthorized()
+    if ctx.draining:
+        return _draining()
+    principal = ctx.principal(token)
+    resume = request.query.get("session_id")
+    history = None
+    if resume is not None and SESSION_ID.fullmatch(resume):
+        history = await ctx.gateway.resumable(resume, principal)
     ws = web.WebSocketResponse(protocols=("realtime",), max_msg_size=4 * ctx.config.max_message_bytes,
                                heartbeat=30)
     await ws.prepare(request)
     ctx.sockets.add(ws)
     try:
-        session = ctx.new_session(transport="realtime")
+        # an unknown session id, or one another credential created, gets a new session (session.created says which)
+        session = ctx.new_session(transport="realtime", principal=principal,
+                                  session_id=resume if history is not None else None, history=history)
     except SessionLimitReached as full:          # others took the last places while this one upgraded
         await ws.send_json({"type": "error", "event_id": realtime.new_id("event"), "error": {
             "type": "server_error", "code": "session_limit", "message": str(full), "param": None, "event_id": None}})
@@ -268,7 +327,7 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
             protocol.handle(event)
             await flush()
             if isinstance(event, EndCall):
-                await ws.close(code=1000, message=event.reason.encode())
+                await ws.close(code=1001 if event.reason in GOING_AWAY else 1000, message=event.reason.encode())
                 return
 
     await session.start()
@@ -312,13 +371,36 @@ async def client_secret(request: web.Request) -> web.Response:
                               "session": {"type": "realtime", "model": ctx.config.model}})
 
 
+def _draining() -> web.Response:
+    return web.json_response({"error": {"type": "server_error", "code": "server_draining",
+                                        "message": "this gateway is shutting down; connect again"}},
+                             status=503, headers={"Retry-After": "1"})
+
+
 async def healthz(request: web.Request) -> web.Response:
+    """Liveness: is this process fine? 503 "draining" once SIGTERM came."""
     ctx = request.app[CTX]
     generator = ctx.engines.generator
-    body = {"status": "ok", "sessions": len(ctx.sessions), "assistant": generator is not None}
+    body = {"status": "draining" if ctx.draining else "ok", "sessions": len(ctx.sessions),
+            "assistant": generator is not None, "gateway": ctx.gateway.id}
     if hasattr(generator, "remote_up"):     # down is not unhealthy: the embedded fallback answers
         body["remote_generator"] = "up" if generator.remote_up else "down"
-    return web.json_response(body)
+    return web.json_response(body, status=503 if ctx.draining else 200)
+
+
+async def readyz(request: web.Request) -> web.Response:
+    """Readiness, what a load balancer checks: should new sessions come here? Not while draining, nor
+    while the state store does not answer."""
+    ctx = request.app[CTX]
+    if ctx.draining:
+        return web.json_response({"status": "draining"}, status=503)
+    try:
+        async with asyncio.timeout(2):
+            await ctx.gateway.store.holder("readyz")
+    except Exception as error:  # noqa: BLE001 - any store failure means: not ready
+        return web.json_response({"status": "store_unavailable", "error": f"{type(error).__name__}: {error}"},
+                                 status=503)
+    return web.json_response({"status": "ready", "sessions": len(ctx.sessions)})
 
 
 async def metrics_page(request: web.Request) -> web.Response:
@@ -344,8 +426,13 @@ async def serve(config: ServerConfig, engines: Engines) -> None:
     port = runner.addresses[0][1]
     print(f"Parley is listening on http://{config.host}:{port}/  "
           f"(OpenAI Realtime: ws://{config.host}:{port}/v1/realtime)", flush=True)
+    terminated = asyncio.Event()
+    asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, terminated.set)
     try:
-        await asyncio.Event().wait()
+        await terminated.wait()
+        ctx = runner.app[CTX]
+        print(f"SIGTERM: draining {len(ctx.sessions)} sessions (up to {config.drain_timeout_s:g} s)", flush=True)
+        await ctx.drain()
     finally:
         await runner.cleanup()
 

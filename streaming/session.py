@@ -21,8 +21,8 @@ import asyncio
 import json
 import time
 import uuid
-from dataclasses import dataclass, field, replace
-from typing import TYPE_CHECKING, AsyncIterator
+from dataclasses import asdict, dataclass, field, replace
+from typing import TYPE_CHECKING, AsyncIterator, Callable
 
 import numpy as np
 
@@ -31,7 +31,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
                               ToolCallRequested, TranscriptCompleted, TranscriptDelta)
-from assistant.tools import timer_done_text
+from assistant.tools import say_duration, timer_done_text
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
 from voice.stt import StableWords
@@ -54,6 +54,10 @@ CHUNK_MS = 100                   # size of the AudioDelta chunks
 # turn's loudest, within TAIL_MS of the last voiced frame, still counts as speech for transcription.
 TAIL_MS = 320
 TAIL_LEVEL = 0.03
+
+
+# events after which the conversation differs from what the store last saw
+HISTORY_EVENTS = (ItemAdded, ItemDeleted, ItemTruncated, TranscriptCompleted, ResponseDone)
 
 
 def new_id(prefix: str) -> str:
@@ -199,8 +203,8 @@ class Session:
 
     def __init__(self, engines: Engines, config: SessionConfig, tools: "ToolRunner | None" = None, *,
                  limits: SessionLimits | None = None, metrics: "Metrics | None" = None,
-                 transport: str = "realtime"):
-        self.id = new_id("sess")
+                 transport: str = "realtime", session_id: str | None = None):
+        self.id = session_id or new_id("sess")
         self.engines = engines
         self.config = replace(config)
         self.limits = limits or SessionLimits()
@@ -211,7 +215,7 @@ class Session:
             tools = ToolRunner()
         self.tools = tools
         if tools is not None:
-            tools.on_ring = self._timer_due
+            tools.on_ring = self.ring_timer
         self.items: list[Item] = []
         self._queue: asyncio.Queue = asyncio.Queue()
         self._tasks: set[asyncio.Task] = set()
@@ -227,6 +231,8 @@ class Session:
         self._turn: _Turn | None = None
         self._response: _Response | None = None
         self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
+        self._missed_timers: list[int] = []             # rang while nobody was connected: told at the next reply
+        self.on_history_changed: Callable[[], None] | None = None   # the gateway saves the conversation
 
     # ---- lifecycle -------------------------------------------------------------------------------
 
@@ -264,8 +270,34 @@ class Session:
 
     @property
     def timers_running(self) -> bool:
-        """A timer the user set has yet to ring here: a device that went quiet still needs this session."""
-        return self.tools is not None and bool(self.tools.timers)
+        """A timer the user set has yet to ring: a device that went quiet still needs this session."""
+        return self.tools is not None and self.tools.timers_running > 0
+
+    @property
+    def idle(self) -> bool:
+        """Nobody is speaking, no turn is being transcribed and no reply is playing."""
+        return self._turn is None and not self._transcripts and (self._response is None or self._response.done)
+
+    def restore(self, items: list[dict]) -> None:
+        """A resumed conversation (before start()): the stored items, with their ids."""
+        self.items = [Item(**{**item, "segments": [tuple(s) for s in item.get("segments", [])]}) for item in items]
+
+    def history(self) -> list[dict]:
+        """The items as plain data, for the store."""
+        return [asdict(item) for item in self.items]
+
+    async def end(self, reason: str) -> None:
+        """Close the session and tell the transport why (the Realtime socket closes)."""
+        self._emit(EndCall(reason))
+        await self.close()
+
+    def ring_timer(self, seconds: int) -> None:
+        """A timer of this session is due (from its ToolRunner, or from the gateway for stored timers)."""
+        self._spawn(self._ring_timer(seconds), "timer")
+
+    def note_missed_timer(self, seconds: int) -> None:
+        """A timer rang while nobody was connected: the next reply starts by saying so."""
+        self._missed_timers.append(seconds)
 
     @property
     def active_tasks(self) -> int:
@@ -583,6 +615,10 @@ class Session:
             return
         from assistant.generator import DoneEvent, TextEvent, ToolCallEvent
         await self._transcripts_done()
+        if self._missed_timers:
+            missed, self._missed_timers = self._missed_timers, []
+            self._text(response, " ".join(f"While you were away, your timer for {say_duration(s)} finished."
+                                          for s in missed) + " ", text_queue)
         generator = self.engines.generator
         replies = generator.respond(self._messages(response.instructions), self.tools,
                                     client_tools=self.config.client_tools, session_id=self.id)
@@ -712,12 +748,9 @@ class Session:
             response.task.cancel()
         self._finish_response(response, "cancelled", reason)
 
-    def _timer_due(self, seconds: int) -> None:
-        self._spawn(self._ring_timer(seconds), "timer")
-
     async def _ring_timer(self, seconds: int) -> None:
         """Say a timer is done when nobody is talking: a ring never cuts off a reply or swallows a request."""
-        while self._turn is not None or self._transcripts or (self._response and not self._response.done):
+        while not self.idle:
             await asyncio.sleep(RING_POLL_S)
         self.say(timer_done_text(seconds))
 
@@ -759,3 +792,5 @@ class Session:
         if self.metrics:
             self.metrics.observe(event)
         self._queue.put_nowait(event)
+        if self.on_history_changed is not None and isinstance(event, HISTORY_EVENTS):
+            self.on_history_changed()

@@ -1,0 +1,189 @@
+"""One gateway's share of the state store: it saves the conversations of the sessions it holds, claims
+them (so the others know where the user is connected), and rings the stored timers that come due.
+
+A session is held by the gateway with its live connection: the claim `session:<id>` names this gateway
+and is renewed every HEARTBEAT_S; a gateway that dies stops renewing, and CLAIM_TTL_S later its sessions
+are nobody's. A client that reconnects elsewhere takes the claim over, and the old gateway, failing to
+renew, ends its stale copy.
+
+Timers: every TIMER_POLL_S each gateway reads the due ones. The gateway holding the timer's session
+rings it; when nobody holds the session the timer is recorded as missed, and the gateway that next holds
+the session says so at the next reply. Each move (pending → rung | missed, missed → told) is atomic in the
+store, so a timer rings (or is told) exactly once, whichever gateways are alive.
+"""
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from streaming.store import Store, StoredTimer
+
+if TYPE_CHECKING:
+    from streaming.session import Session
+
+log = logging.getLogger("parley.gateway")
+
+HEARTBEAT_S = 2.0
+CLAIM_TTL_S = 6.0
+TIMER_POLL_S = 0.25
+
+
+def session_key(session_id: str) -> str:
+    return f"session:{session_id}"
+
+
+@dataclass
+class DurableTimers:
+    """A session's timers in the store (assistant.tools.TimerBook); the gateway rings them."""
+    store: Store
+    session_id: str
+    running: int = 0                 # pending timers of this session, as this gateway knows them
+
+    async def add(self, seconds: int) -> None:
+        from streaming.session import new_id
+
+        await self.store.add_timer(StoredTimer(new_id("tmr"), self.session_id, seconds, time.time() + seconds))
+        self.running += 1
+
+    async def cancel_all(self) -> int:
+        cancelled = await self.store.cancel_timers(self.session_id)
+        self.running = 0
+        return cancelled
+
+
+@dataclass
+class _Held:
+    session: "Session"
+    principal: str
+    timers: DurableTimers
+    claimed: bool = False            # the first claim has been written
+    dirty: bool = False
+    saver: asyncio.Task | None = None
+    tasks: set[asyncio.Task] = field(default_factory=set)
+
+
+class Gateway:
+    def __init__(self, store: Store, gateway_id: str | None = None):
+        from streaming.session import new_id
+
+        self.store = store
+        self.id = gateway_id or new_id("gw")
+        self.held: dict[str, _Held] = {}
+        self._loops: list[asyncio.Task] = []
+
+    async def start(self) -> None:
+        self._loops = [asyncio.create_task(self._heartbeat(), name="gateway-heartbeat"),
+                       asyncio.create_task(self._ring_due_timers(), name="gateway-timers")]
+
+    async def close(self) -> None:
+        for task in self._loops:
+            task.cancel()
+        await asyncio.gather(*self._loops, return_exceptions=True)
+        await self.store.close()
+
+    def timers_for(self, session_id: str) -> DurableTimers:
+        return DurableTimers(self.store, session_id)
+
+    async def resumable(self, session_id: str, principal: str) -> list[dict] | None:
+        """The stored items of session_id if `principal` created it; None otherwise (unknown or not theirs)."""
+        conversation = await self.store.load_conversation(session_id)
+        if conversation is None or conversation.principal != principal:
+            return None
+        return conversation.items
+
+    def attach(self, session: "Session", principal: str, timers: DurableTimers) -> None:
+        """Hold a new (or resumed) session here: claim it, and save its history whenever it changes."""
+        old = self.held.get(session.id)
+        held = self.held[session.id] = _Held(session, principal, timers)
+        if old is not None:              # the same client reconnected to this gateway before its old socket closed
+            self._spawn(held, old.session.end("session_resumed_elsewhere"))
+        session.on_history_changed = lambda: self._changed(held)
+        self._spawn(held, self._first_claim(held))
+        self._changed(held)
+
+    async def detach(self, session: "Session") -> None:
+        """The session closed: write its last state and let the claim go (timers stay, for whoever comes next)."""
+        held = self.held.get(session.id)
+        if held is None or held.session is not session:
+            return
+        session.on_history_changed = None
+        held.dirty = True
+        await self._save(held)
+        del self.held[session.id]
+        for task in held.tasks:
+            task.cancel()
+        await asyncio.gather(*held.tasks, return_exceptions=True)
+        try:
+            await self.store.release(session_key(session.id), self.id)
+        except Exception as error:  # noqa: BLE001 - the claim expires by itself
+            log.warning("releasing session %s failed: %s", session.id, error)
+
+    def _spawn(self, held: _Held, coro) -> None:
+        task = asyncio.create_task(coro)
+        held.tasks.add(task)
+        task.add_done_callback(held.tasks.discard)
+
+    async def _first_claim(self, held: _Held) -> None:
+        await self.store.claim(session_key(held.session.id), self.id, CLAIM_TTL_S, take_over=True)
+        held.timers.running = await self.store.pending_timers(held.session.id)
+        held.claimed = True
+
+    def _changed(self, held: _Held) -> None:
+        held.dirty = True
+        if held.saver is None or held.saver.done():
+            held.saver = asyncio.create_task(self._save(held))
+
+    async def _save(self, held: _Held) -> None:
+        """Write until nothing changed meanwhile: one write in flight per session, changes coalesced."""
+        if held.saver is not None and held.saver is not asyncio.current_task() and not held.saver.done():
+            await asyncio.gather(held.saver, return_exceptions=True)
+        while held.dirty:
+            held.dirty = False
+            try:
+                await self.store.save_conversation(held.session.id, held.principal, held.session.history())
+            except Exception as error:  # noqa: BLE001 - the next change writes again
+                log.warning("saving session %s failed: %s", held.session.id, error)
+                return
+
+    async def _heartbeat(self) -> None:
+        while True:
+            await asyncio.sleep(HEARTBEAT_S)
+            for session_id, held in list(self.held.items()):
+                if not held.claimed:
+                    continue
+                try:
+                    kept = await self.store.claim(session_key(session_id), self.id, CLAIM_TTL_S)
+                except Exception as error:  # noqa: BLE001 - try again next beat
+                    log.warning("renewing session %s failed: %s", session_id, error)
+                    continue
+                if not kept and self.held.get(session_id) is held:
+                    log.info("session %s was resumed on another gateway; ending it here", session_id)
+                    held.session.on_history_changed = None     # the other gateway owns the history now
+                    del self.held[session_id]
+                    asyncio.create_task(held.session.end("session_resumed_elsewhere"))
+
+    async def _ring_due_timers(self) -> None:
+        while True:
+            await asyncio.sleep(TIMER_POLL_S)
+            try:
+                for timer in await self.store.due_timers(time.time()):
+                    await self._due(timer)
+            except Exception as error:  # noqa: BLE001 - the store may be back next poll
+                log.warning("reading due timers failed: %s", error)
+
+    async def _due(self, timer: StoredTimer) -> None:
+        held = self.held.get(timer.session_id)
+        here = held is not None and held.claimed
+        if timer.state == "pending":
+            if here:
+                if await self.store.move_timer(timer.id, "pending", "rung"):
+                    held.timers.running = max(0, held.timers.running - 1)
+                    held.session.ring_timer(timer.seconds)
+            elif await self.store.holder(session_key(timer.session_id)) is None:
+                await self.store.move_timer(timer.id, "pending", "missed")
+        elif timer.state == "missed" and here:
+            if await self.store.move_timer(timer.id, "missed", "told"):
+                held.session.note_missed_timer(timer.seconds)

@@ -1,0 +1,96 @@
+"""Resumable sessions and stored timers on one gateway with an SQLite file: a client that reconnects with
+its session id gets its conversation back (same item ids), a restart keeps conversations and pending timers,
+and a timer that came due while nobody was connected is told at the next reply."""
+import asyncio
+
+import pytest
+
+from realtime_client import RealtimeClient
+
+pytestmark = pytest.mark.usefixtures("needs_assistant")
+
+
+async def ask(client: RealtimeClient, text: str) -> dict:
+    start = len(client.events)
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+    await client.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    return (await client.wait_for("response.done", start=start, timeout=60))["response"]
+
+
+def tool_calls(client: RealtimeClient, start: int = 0) -> list[dict]:
+    return [e["item"] for e in client.of_type("conversation.item.added", start) if e["item"]["type"] == "function_call"]
+
+
+def reply_text(response: dict) -> str:
+    content = response["output"][0]["content"][0]
+    return content.get("text") or content.get("transcript") or ""
+
+
+async def session_of(server, query: str = "", **kwargs) -> tuple[RealtimeClient, str]:
+    client = await RealtimeClient.connect(server.ws_url + query, **kwargs)
+    created = await client.wait_for("session.created")
+    return client, created["session"]["id"]
+
+
+@pytest.fixture
+def state_db(tmp_path):
+    return f"sqlite://{tmp_path}/state.db"
+
+
+async def test_a_resumed_session_keeps_its_conversation_across_a_restart(server_factory, state_db):
+    server = server_factory(store=state_db)
+    client, session_id = await session_of(server)
+    first = await ask(client, "turn on the kitchen light")
+    assert first["status"] == "completed"
+    assert [c["name"] for c in tool_calls(client)] == ["set_device"]
+    user_item = client.of_type("conversation.item.added")[0]["item"]["id"]
+    await client.close()
+    server.stop()
+
+    restarted = server_factory(store=state_db)
+    client, resumed = await session_of(restarted, f"?session_id={session_id}")
+    assert resumed == session_id
+    follow_up = await ask(client, "and in the bedroom")
+    calls = tool_calls(client)
+    assert [c["name"] for c in calls] == ["set_device"] and '"bedroom"' in calls[0]["arguments"], calls
+    assert "bedroom" in reply_text(follow_up).lower()
+    session = next(iter(restarted.ctx.sessions))
+    assert session.items[0].id == user_item and session.items[0].text == "turn on the kitchen light"
+    await client.close()
+
+    stranger, other = await session_of(restarted, "?session_id=sess_that_never_was")
+    assert other != "sess_that_never_was"
+    await stranger.close()
+
+
+async def test_a_pending_timer_rings_once_after_a_restart(server_factory, state_db):
+    server = server_factory(store=state_db)
+    client, session_id = await session_of(server)
+    await ask(client, "set a timer for 4 seconds")
+    assert [c["name"] for c in tool_calls(client)] == ["set_timer"]
+    await client.close()
+    server.stop()
+
+    restarted = server_factory(store=state_db)
+    client, _ = await session_of(restarted, f"?session_id={session_id}")
+    ring = (await client.wait_for("response.done", timeout=30))["response"]
+    assert "time is up" in reply_text(ring).lower()
+    await asyncio.sleep(1.5)
+    assert len(client.of_type("response.done")) == 1          # exactly once
+    await client.close()
+
+
+async def test_a_timer_due_while_away_is_told_at_the_next_reply(server_factory, state_db):
+    server = server_factory(store=state_db)
+    client, session_id = await session_of(server)
+    await ask(client, "set a timer for 2 seconds")
+    await client.close()
+    await asyncio.sleep(3)                       # due while nobody holds the session: recorded as missed
+    client, _ = await session_of(server, f"?session_id={session_id}")
+    await asyncio.sleep(0.6)
+    reply = await ask(client, "what is two plus two")
+    assert reply_text(reply).startswith("While you were away, your timer for 2 seconds finished."), reply_text(reply)
+    assert "4" in reply_text(reply) or "four" in reply_text(reply).lower()
+    assert len(client.of_type("response.done")) == 1
+    await client.close()
