@@ -29,7 +29,6 @@ const state = {
   bargeIns: [], // {reason, item, playedMs, droppedMs}
   truncates: [], // conversation.item.truncate events sent
   turns: [], // {responseId, status, text, tools, receivedMs, playedMs, voiceToVoiceMs, server}
-  history: [], // {role, text}: what was said, replayed into the new session after a reconnect
   lastLatency: null, // {voiceToVoiceMs, server}
   errors: [], // server error events: {type, code, message}
   notices: {}, // key -> text currently shown
@@ -518,18 +517,8 @@ async function sendText(text) {
   const el = bubble("user", text);
   el.classList.add("typed");
   nextTurnStart = { at: performance.now(), kind: "text" };
-  state.history.push({ role: "user", text });
   send({ type: "conversation.item.create", item: { type: "message", role: "user", content: [{ type: "input_text", text }] } });
   send({ type: "response.create" });
-}
-
-// A new session knows nothing of the old one: tell it what was said, so "and in the bedroom" still
-// follows "turn on the kitchen light". Tool calls are not replayed; the replies that report them are.
-function restoreHistory() {
-  for (const { role, text } of state.history) {
-    const type = role === "user" ? "input_text" : "output_text";
-    send({ type: "conversation.item.create", item: { type: "message", role, content: [{ type, text }] } });
-  }
 }
 
 let serverTurnDetection = null; // the server's default (session.created), used in hands-free mode
@@ -553,6 +542,7 @@ function sessionUpdate() {
 const handlers = {
   "session.created"(e) {
     const session = e.session || {};
+    const resumed = state.sessionId !== null && session.id === state.sessionId;
     state.sessionId = session.id;
     serverTurnDetection = (session.audio && session.audio.input && session.audio.input.turn_detection) || null;
     state.connects += 1;
@@ -562,11 +552,7 @@ const handlers = {
     setConnection("open");
     setNotice("connection", null);
     sessionUpdate();
-    if (state.connects > 1) {
-      restoreHistory();
-      const n = state.history.length;
-      divider(n ? `Reconnected — new session, ${n} message${n === 1 ? "" : "s"} restored` : "Reconnected — new session");
-    }
+    if (state.connects > 1) divider(resumed ? "Reconnected — conversation resumed" : "Reconnected — new session");
   },
   error(e) {
     const err = e.error || {};
@@ -598,7 +584,6 @@ const handlers = {
     const text = (e.transcript || "").trim();
     setText(el, text || "(nothing recognised)", false);
     el.classList.toggle("empty", !text);
-    if (text) state.history.push({ role: "user", text });
   },
   "conversation.item.input_audio_transcription.failed"(e) {
     const el = userBubble(e.item_id);
@@ -655,7 +640,6 @@ const handlers = {
     r.turn.status = response.status;
     r.turn.server = serverTiming(response);
     const said = spokenText(response);
-    if (said) state.history.push({ role: "assistant", text: said });
     r.el.classList.remove("partial");
     r.el.classList.toggle("interrupted", response.status === "cancelled" || r.el.classList.contains("interrupted"));
     if (response.status === "cancelled" && !r.turn.text && !r.turn.tools.length) r.el.remove(); // stopped before it said anything
@@ -712,9 +696,12 @@ function setConnection(status, text) {
   ui.connection.textContent = text || { connecting: "Connecting…", open: "Connected", reconnecting: "Reconnecting…" }[status];
 }
 
+// After a drop, ask for the same session (a Parley extension): any gateway gives its conversation back,
+// so "and in the bedroom" still follows "turn on the kitchen light".
 function realtimeUrl() {
   const url = new URL("/v1/realtime", location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  if (state.sessionId) url.searchParams.set("session_id", state.sessionId);
   return url.href;
 }
 
