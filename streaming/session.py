@@ -280,7 +280,8 @@ class Session:
 
     def restore(self, items: list[dict]) -> None:
         """A resumed conversation (before start()): the stored items, with their ids."""
-        self.items = [Item(**{**item, "segments": [tuple(s) for s in item.get("segments", [])]}) for item in items]
+        self.items = [Item(**{**item, "segments": [tuple(s) for s in item.get("segments", [])]})
+                      for item in items[-self.limits.max_history_items:]]
 
     def history(self) -> list[dict]:
         """The items as plain data, for the store."""
