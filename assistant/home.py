@@ -1,16 +1,45 @@
 """The home the tools act on. Home is a protocol so the MQTT-backed home (streaming/transports/mqtt/home.py)
-and the in-memory one are interchangeable."""
+and the in-memory one are interchangeable.
+
+Every home has an inventory (assistant.inventory): the default one is the vocabulary's rooms and devices,
+a user's own comes from Home Assistant discovery or a file. The room/device methods serve the original
+tools (set_device, ...); `command` and `read_state` serve any entity of the inventory.
+"""
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from assistant.inventory import Entity, Inventory, vocabulary_inventory
 from assistant.vocabulary import ROOMS
+
+# What an entity reads as before anyone has told the in-memory home otherwise.
+INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": "off", "climate": "on",
+                 "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21"}
+# The state an action leaves an entity in.
+ACTION_STATE = {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
+                "unlock": "unlocked", "activate": "activated"}
 
 
 class Home(Protocol):
+    inventory: Inventory
+
     async def set_device(self, device: str, room: str, state: str) -> str | None: ...
     async def set_brightness(self, room: str, percent: int) -> int | None: ...
     async def set_thermostat(self, degrees: float) -> float | None: ...
     async def read_sensor(self, room: str, kind: str) -> float | None: ...
+    async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
+        """Do action ("on", "off", "open", "close", "stop", "lock", "unlock", "activate", "brightness" with
+        a percent, "temperature" with degrees); the state the device confirms ("on", "closed", "locked",
+        "40", ...) or None when nothing confirmed it."""
+    async def read_state(self, entity: Entity) -> str | None:
+        """The entity's last reported state ("on", "open", "locked", "21.5", ...), or None if unknown."""
+
+
+def default_key(entity: Entity) -> tuple[str, str] | None:
+    """(room, device) of an entity of the vocabulary inventory."""
+    if not entity.key.startswith("default:") or entity.key.count("/") != 1:
+        return None
+    room, device = entity.key.removeprefix("default:").split("/")
+    return room, device
 
 
 @dataclass
@@ -24,6 +53,8 @@ class InMemoryHome:
         **{(room, "temperature"): 20.0 + i * 0.5 for i, room in enumerate(ROOMS)},
         **{(room, "humidity"): 40.0 + i * 2 for i, room in enumerate(ROOMS)},
     })
+    inventory: Inventory = field(default_factory=vocabulary_inventory)
+    states: dict[str, str] = field(default_factory=dict)       # entity key -> state, for the user's own entities
 
     async def set_device(self, device: str, room: str, state: str) -> str | None:
         self.devices[(device, room)] = state
@@ -40,3 +71,34 @@ class InMemoryHome:
 
     async def read_sensor(self, room: str, kind: str) -> float | None:
         return self.sensors.get((room, kind))
+
+    async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
+        where = default_key(entity)
+        if where is not None:          # the vocabulary's own devices keep one state, whichever tool set it
+            room, device = where
+            if action == "brightness":
+                return str(await self.set_brightness(room, int(value)))
+            return await self.set_device(device, room, action)
+        if entity.key == "default:thermostat" and action == "temperature":
+            return f"{await self.set_thermostat(float(value)):g}"
+        if action == "brightness":
+            self.states[entity.key] = "on" if value else "off"
+            return str(int(value))
+        if action == "temperature":
+            self.states[entity.key + "#target"] = f"{float(value):g}"
+            return f"{float(value):g}"
+        self.states[entity.key] = ACTION_STATE[action]
+        return ACTION_STATE[action]
+
+    async def read_state(self, entity: Entity) -> str | None:
+        where = default_key(entity)
+        if where is not None:
+            room, device = where
+            return self.devices.get((device, room), "off")
+        if entity.key.startswith("default:") and entity.component == "sensor":
+            room = next(r for r in ROOMS if entity.key == f"default:{r}/sensor/{entity.device_class}")
+            value = await self.read_sensor(room, entity.device_class)
+            return None if value is None else f"{value:g}"
+        if entity.key == "default:thermostat":
+            return f"{self.thermostat:g}"
+        return self.states.get(entity.key, INITIAL_STATE.get(entity.component))

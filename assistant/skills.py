@@ -16,13 +16,14 @@ class Skill:
     description: str
     arguments: dict[str, tuple]       # key -> allowed Python types, or the allowed words
     argument_help: dict[str, str]
+    optional: frozenset = frozenset()  # keys a call may leave out
 
     def accepts(self, arguments: dict) -> bool:
-        """Exactly this skill's argument keys, each a value of the right kind."""
-        if set(arguments) != set(self.arguments):
+        """This skill's argument keys (the optional ones may be missing), each a value of the right kind."""
+        if not set(self.arguments) - self.optional <= set(arguments) <= set(self.arguments):
             return False
-        for key, allowed in self.arguments.items():
-            value = arguments[key]
+        for key, value in arguments.items():
+            allowed = self.arguments[key]
             if isinstance(allowed[0], type):
                 if not isinstance(value, allowed) or isinstance(value, bool):
                     return False
@@ -41,13 +42,17 @@ class Skill:
                 properties[key] = {"type": "string", "enum": list(allowed),
                                    "description": self.argument_help.get(key, key)}
         return {"type": "function", "name": self.name, "description": self.description,
-                "parameters": {"type": "object", "properties": properties, "required": list(self.arguments),
+                "parameters": {"type": "object", "properties": properties, "required": [k for k in self.arguments if k not in self.optional],
                                "additionalProperties": False}}
 
 
-def _skill(name: str, description: str, **arguments: tuple[tuple, str]) -> Skill:
-    return Skill(name, description, {k.rstrip("_"): v[0] for k, v in arguments.items()},
-                 {k.rstrip("_"): v[1] for k, v in arguments.items()})
+def _skill(skill_name: str, description: str, optional=(), /, **arguments: tuple[tuple, str]) -> Skill:
+    return Skill(skill_name, description, {k.rstrip("_"): v[0] for k, v in arguments.items()},
+                 {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional))
+
+
+NAME = ((str,), "the device as the user named it, e.g. porch light")
+AREA = ((str,), "the room or area the user named, if any")
 
 
 SKILLS: dict[str, Skill] = {s.name: s for s in (
@@ -65,6 +70,31 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("calculate", "Evaluate arithmetic.", expression=((str,), "numbers with + - * / and parentheses")),
     _skill("convert", "Convert a quantity between units.", value=(NUMBER, "the quantity"),
            from_=(UNITS, "the unit it is in"), to=(UNITS, "the unit wanted")),
+    # The user's own devices, found by the name they use (assistant.inventory resolves it).
+    _skill("switch_device", "Switch a named device on or off.", ("area",), name=NAME,
+           state=(STATES, "on or off"), area=AREA),
+    _skill("switch_all", "Switch every device of a kind (or everything) on or off, in one area or the whole home.",
+           ("area",), name=((str,), "the kind, e.g. lights or fans, or everything"),
+           state=(STATES, "on or off"), area=AREA),
+    _skill("set_level", "Set a named light's brightness.", ("area",), name=NAME,
+           percent=(NUMBER, "brightness from 0 to 100"), area=AREA),
+    _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
+           ("area",), name=NAME, area=AREA),
+    _skill("set_cover", "Open, close or stop a cover: blinds, curtains, a garage door (opening a garage door "
+           "asks for a spoken yes first).", ("area",), name=NAME,
+           action=(("open", "close", "stop"), "what to do"), area=AREA),
+    _skill("set_lock", "Lock or unlock a lock (unlocking asks for a spoken yes first).", name=NAME,
+           action=(("lock", "unlock"), "what to do")),
+    _skill("confirm", "Answer the question the assistant just asked before unlocking or opening.",
+           answer=(("yes", "no"), "the user's answer")),
+    _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name")),
+    _skill("start_timer", "Start a named countdown timer.", name=((str,), "the timer's name, e.g. pasta"),
+           seconds=(NUMBER, "length in seconds")),
+    _skill("timer_left", "How long is left on a timer.", ("name",),
+           name=((str,), "the timer's name, if the user gave one")),
+    _skill("stop_timer", "Cancel one named timer.", name=((str,), "the timer's name")),
+    _skill("set_alarm", "Set an alarm at a clock time.", ("period",), hour=(NUMBER, "hour, 0 to 23 or 1 to 12"),
+           minute=(NUMBER, "minute, 0 to 59"), period=(("am", "pm"), "am or pm, if the user said it")),
 )}
 
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Callable, Protocol
 
 from assistant.home import Home, InMemoryHome
+from assistant.inventory import SWITCHABLE, Entity
 from assistant.skills import SKILLS
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, convert, unit_name
 
@@ -115,14 +116,84 @@ def say_duration(seconds: int) -> str:
     return " and ".join(parts) if parts else "0 seconds"
 
 
-def timer_done_text(seconds: int) -> str:
+def timer_done_text(seconds: int, name: str | None = None) -> str:
+    if name:
+        return f"Time is up: your {name} timer is done."
     return f"Time is up: your timer for {say_duration(seconds)} is done."
+
+
+MAX_TIMERS = 20
+CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
 
 
 @dataclass
 class Timer:
     seconds: int
     ring: asyncio.TimerHandle | None = None
+    name: str | None = None          # a named timer ("pasta"), or None
+    due: float = 0.0                 # loop time it rings at
+    alarm: str | None = None         # an alarm: the clock time it was set for ("6:45 AM")
+
+    def done_text(self) -> str:
+        return f"It's {self.alarm}: this is your alarm." if self.alarm else timer_done_text(self.seconds, self.name)
+
+
+@dataclass
+class Pending:
+    """An action that waits for the user's spoken yes (unlocking, opening a garage door)."""
+    entity: Entity
+    action: str
+    asked_at: float
+
+
+def _is(name: str) -> str:
+    """"the blinds are", "the lamp is"."""
+    last = name.split()[-1] if name.split() else name
+    return "are" if last.endswith("s") and not last.endswith(("ss", "us")) else "is"
+
+
+def _the(entity: Entity) -> str:
+    return entity.name if entity.component == "scene" else f"the {entity.name}"
+
+
+def _said(name: str | None, area: str | None = None) -> str:
+    name = (name or "").replace("_", " ")
+    area = (area or "").replace("_", " ")
+    return f"{area} {name}".strip() if area and area not in name else name
+
+
+def _choice(entities: list[Entity]) -> str:
+    names = [f"the {e.name}" + (f" in the {e.area}" if e.area and e.area not in e.name and
+                                sum(x.name == e.name for x in entities) > 1 else "") for e in entities[:3]]
+    return "Which one: " + (", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]) + "?"
+
+
+def _needs_yes(entity: Entity, action: str) -> bool:
+    """Unlocking, and opening a garage door or gate, wait for a spoken yes; locking and closing never do."""
+    if entity.component == "lock":
+        return action in ("unlock", "open")
+    return entity.component == "cover" and action == "open" and (
+        (entity.device_class or "") in ("garage", "gate", "door") or any(w in entity.name for w in ("garage", "gate")))
+
+
+def _state_sentence(entity: Entity, state: str) -> str:
+    if entity.component == "sensor":
+        unit = entity.unit or {"temperature": "degrees", "humidity": "percent"}.get(entity.device_class or "", "")
+        unit = {"°C": "degrees", "°F": "degrees", "%": "percent"}.get(unit, unit)
+        try:
+            state = format_number(float(state))
+        except ValueError:
+            pass
+        return f"The {entity.name} is {state} {unit}".rstrip() + "."
+    if entity.component == "binary_sensor":
+        words = {"door": ("open", "closed"), "window": ("open", "closed"), "opening": ("open", "closed"),
+                 "garage_door": ("open", "closed"), "motion": ("detecting motion", "clear"),
+                 "occupancy": ("occupied", "clear"), "moisture": ("wet", "dry"), "smoke": ("detecting smoke", "clear"),
+                 "lock": ("unlocked", "locked")}.get(entity.device_class or "", ("on", "off"))
+        return f"The {entity.name} is {words[0] if state == 'on' else words[1]}."
+    if entity.component == "climate":
+        return f"The {entity.name} is set to {state} degrees." if re.fullmatch(r"[\d.]+", state) else f"The {entity.name} is {state}."
+    return f"The {entity.name} {_is(entity.name)} {state}."
 
 
 class TimerBook(Protocol):
@@ -138,26 +209,40 @@ class TimerBook(Protocol):
 
 
 class ToolRunner:
-    """Runs one session's tool calls; holds its timers. Bad arguments give a short spoken refusal.
+    """Runs one session's tool calls; holds its timers, alarms and the action awaiting a yes. Bad arguments
+    give a short spoken refusal.
 
-    A timer rings on the event loop that set it, by calling on_ring(seconds); the session sets on_ring
-    to speak up. Without one (the text chat), a due timer just ends. With a timer_book, timers are
-    written there instead and this runner holds none.
+    A timer rings on the event loop that set it, by calling on_ring(seconds, text to say); the session sets on_ring
+    to speak up. Without one (the text chat), a due timer just ends. With a timer_book, unnamed timers are
+    written there instead; named timers and alarms stay with this runner.
     """
 
     def __init__(self, home: Home | None = None, timer_book: TimerBook | None = None):
         self.home = home if home is not None else InMemoryHome()
         self.timers: list[Timer] = []
         self.timer_book = timer_book
-        self.on_ring: Callable[[int], None] | None = None
+        self.on_ring: Callable[[int, str], None] | None = None
+        self.pending: Pending | None = None
+        self._lexicon: tuple[int, tuple | None] = (-1, None)
 
     @property
     def timers_running(self) -> int:
         return len(self.timers) + (self.timer_book.running if self.timer_book is not None else 0)
 
+    def lexicon(self) -> tuple | None:
+        """The names of the user's own home for the prompt's slots, or None in the default home."""
+        inventory = self.home.inventory
+        if not inventory.custom:
+            return None
+        if self._lexicon[0] != inventory.version:
+            self._lexicon = (inventory.version, inventory.lexicon())
+        return self._lexicon[1]
+
     async def run(self, name: str, arguments: dict) -> str:
         if name not in SKILLS:
             return "not something I can do"
+        if name != "confirm":
+            self.pending = None          # a yes answers only the question just asked
         try:
             return await getattr(self, "_" + name)(**arguments)
         except CalculationError:
@@ -175,7 +260,16 @@ class ToolRunner:
     def _ring(self, timer: Timer) -> None:
         self.timers.remove(timer)
         if self.on_ring is not None:
-            self.on_ring(timer.seconds)
+            self.on_ring(timer.seconds, timer.done_text())
+
+    def _start(self, seconds: float, timer: Timer) -> Timer:
+        if len(self.timers) >= MAX_TIMERS:
+            raise ValueError("too many timers")
+        loop = asyncio.get_running_loop()
+        timer.due = loop.time() + seconds
+        timer.ring = loop.call_later(seconds, self._ring, timer)
+        self.timers.append(timer)
+        return timer
 
     async def _get_time(self) -> str:
         now = dt.datetime.now()
@@ -192,9 +286,7 @@ class ToolRunner:
         if self.timer_book is not None:
             await self.timer_book.add(seconds)
             return say_duration(seconds)
-        timer = Timer(seconds)
-        timer.ring = asyncio.get_running_loop().call_later(seconds, self._ring, timer)
-        self.timers.append(timer)
+        self._start(seconds, Timer(seconds))
         return say_duration(seconds)
 
     async def _cancel_timer(self) -> str:
@@ -208,6 +300,12 @@ class ToolRunner:
     async def _set_device(self, device, room, state) -> str:
         if device not in DEVICES or room not in ROOMS or state not in ("on", "off"):
             raise ValueError("unknown device, room or state")
+        if self.home.inventory.custom:       # the user's own home: the words name its entities
+            found = self.home.inventory.resolve(device, room.replace("_", " "), SWITCHABLE)
+            if len(found) != 1:
+                raise ValueError("no single such device")
+            confirmed = await self.home.command(found[0], state)
+            return confirmed if confirmed else "not responding"
         confirmed = await self.home.set_device(device, room, state)
         return confirmed if confirmed else "not responding"
 
@@ -215,6 +313,12 @@ class ToolRunner:
         percent = int(float(percent))
         if room not in ROOMS or not 0 <= percent <= 100:
             raise ValueError("bad brightness")
+        if self.home.inventory.custom:
+            lights = self.home.inventory.resolve("light", room.replace("_", " "), ("light",))
+            if not lights:
+                raise ValueError("no such lights")
+            levels = await asyncio.gather(*(self.home.command(e, "brightness", percent) for e in lights))
+            return f"{percent} percent" if all(levels) else "an unconfirmed level"
         confirmed = await self.home.set_brightness(room, percent)
         return f"{confirmed} percent" if confirmed is not None else "an unconfirmed level"
 
@@ -222,12 +326,24 @@ class ToolRunner:
         degrees = float(degrees)
         if not 0 < degrees < 100:
             raise ValueError("thermostat out of range")
+        if self.home.inventory.custom:
+            found = self.home.inventory.resolve(None, None, ("climate",))
+            if len(found) != 1:
+                raise ValueError("no single thermostat")
+            confirmed = await self.home.command(found[0], "temperature", degrees)
+            return f"{confirmed} degrees" if confirmed is not None else "an unconfirmed temperature"
         confirmed = await self.home.set_thermostat(degrees)
         return f"{format_number(confirmed)} degrees" if confirmed is not None else "an unconfirmed temperature"
 
     async def _read_sensor(self, room, kind) -> str:
         if room not in ROOMS or kind not in SENSOR_KINDS:
             raise ValueError("unknown sensor")
+        if self.home.inventory.custom:
+            found = self.home.inventory.resolve(kind, room.replace("_", " "), ("sensor",))
+            state = await self.home.read_state(found[0]) if len(found) == 1 else None
+            if state is None:
+                return "unavailable right now"
+            return f"{state} {'degrees' if kind == 'temperature' else 'percent'}"
         value = await self.home.read_sensor(room, kind)
         if value is None:
             return "unavailable right now"
@@ -242,6 +358,177 @@ class ToolRunner:
             raise TypeError("convert needs from and to")
         result = convert(float(value), units["from"], units["to"])
         return f"{format_number(result)} {unit_name(units['to'], result)}"
+
+    # ---- the user's own devices, by name (results are whole sentences: the reply is just {result})
+
+    def _find(self, name, area, components) -> tuple[list[Entity], str | None]:
+        """(entities, None) or ([], an honest sentence saying why there are none)."""
+        inventory = self.home.inventory
+        area = area.replace("_", " ") if isinstance(area, str) and area else None
+        if area and area not in inventory.areas() and not inventory.resolve(None, area):
+            return [], f"I don't know an area called the {area}."
+        found = inventory.resolve(None if name is None else str(name), area, components)
+        if not found:
+            return [], f"I don't know a device called the {_said(name, area)}."
+        return found, None
+
+    def _one(self, name, area, components) -> tuple[Entity | None, str | None]:
+        found, problem = self._find(name, area, components)
+        if problem:
+            return None, problem
+        if len(found) > 1:
+            return None, _choice(found)
+        return found[0], None
+
+    async def _act(self, entity: Entity, action: str, value=None) -> str:
+        confirmed = await self.home.command(entity, action, value)
+        if confirmed is None:
+            verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
+                    "temperature": "change its temperature"}.get(action, action)
+            return f"I asked {_the(entity)} to {verb}, but it didn't confirm."
+        if action == "activate":
+            return f"Okay, {entity.name} is on."
+        if action == "brightness":
+            return f"Okay, the {entity.name} is at {confirmed} percent."
+        if action == "temperature":
+            return f"Okay, the {entity.name} is set to {confirmed} degrees."
+        return f"Okay, the {entity.name} {_is(entity.name)} {confirmed}."
+
+    async def _switch_device(self, name, state, area=None) -> str:
+        entity, problem = self._one(name, area, SWITCHABLE + ("scene", "cover"))
+        if problem:
+            return problem
+        if entity.component == "scene":
+            return await self._act(entity, "activate") if state == "on" else f"{entity.name} is a scene: it can only be run."
+        if entity.component == "cover":
+            return await self._cover_or_ask(entity, "open" if state == "on" else "close")
+        return await self._act(entity, state)
+
+    async def _switch_all(self, name, state, area=None) -> str:
+        everything = str(name).replace("_", " ") in ("everything", "all", "all devices")
+        found, problem = self._find(None if everything else name, area, ("light", "switch", "fan", "media_player"))
+        if problem:
+            return problem
+        if not found:
+            return f"There is nothing to switch {state} there."
+        results = await asyncio.gather(*(self.home.command(e, state) for e in found))
+        done = sum(r is not None for r in results)
+        where = f" in the {area.replace('_', ' ')}" if area else ""
+        what = "device" if everything else str(name).replace("_", " ").rstrip("s")
+        said = f"Okay, {done} {what}{'' if done == 1 else 's'}{where} {'is' if done == 1 else 'are'} {state}."
+        return said if done == len(found) else f"{said[:-1]}; {len(found) - done} didn't confirm."
+
+    async def _set_level(self, name, percent, area=None) -> str:
+        percent = int(float(percent))
+        if not 0 <= percent <= 100:
+            raise ValueError("bad brightness")
+        entity, problem = self._one(name, area, ("light",))
+        return problem or await self._act(entity, "brightness", percent)
+
+    async def _get_state(self, name, area=None) -> str:
+        found, problem = self._find(name, area, tuple(c for c in ("light", "switch", "fan", "media_player", "climate",
+                                                                   "cover", "lock", "sensor", "binary_sensor")))
+        if problem:
+            return problem
+        if len(found) > 1:
+            return _choice(found)
+        state = await self.home.read_state(found[0])
+        return _state_sentence(found[0], state) if state is not None else f"The {found[0].name} hasn't reported yet."
+
+    async def _cover_or_ask(self, entity: Entity, action: str) -> str:
+        if entity.component == "lock":
+            action = {"open": "unlock", "close": "lock"}.get(action, action)
+            if action == "stop":
+                return f"The {entity.name} can only be locked or unlocked."
+        if _needs_yes(entity, action):
+            self.pending = Pending(entity, action, asyncio.get_running_loop().time())
+            verb = "unlock" if action == "unlock" else "open"
+            return f"Do you want me to {verb} the {entity.name}? Say yes to confirm."
+        return await self._act(entity, action)
+
+    async def _set_cover(self, name, action, area=None) -> str:
+        entity, problem = self._one(name, area, ("cover", "lock"))
+        return problem or await self._cover_or_ask(entity, action)
+
+    async def _set_lock(self, name, action) -> str:
+        entity, problem = self._one(name, None, ("lock", "cover"))
+        if problem:
+            return problem
+        if entity.component == "cover":
+            return await self._cover_or_ask(entity, "open" if action == "unlock" else "close")
+        return await self._cover_or_ask(entity, action)
+
+    async def _confirm(self, answer) -> str:
+        pending, self.pending = self.pending, None
+        if pending is None or asyncio.get_running_loop().time() - pending.asked_at > CONFIRM_WINDOW_S:
+            return "There is nothing waiting for a yes."
+        if answer != "yes":
+            return f"Okay, I'll leave the {pending.entity.name} as it is."
+        return await self._act(pending.entity, pending.action)
+
+    async def _activate_scene(self, name) -> str:
+        entity, problem = self._one(name, None, ("scene",))
+        if problem:
+            return problem.replace("a device", "a scene")
+        return await self._act(entity, "activate")
+
+    # ---- named timers and alarms
+
+    def _named(self, name) -> Timer | None:
+        name = str(name).replace("_", " ")
+        return next((t for t in self.timers if t.name == name), None)
+
+    async def _start_timer(self, name, seconds) -> str:
+        seconds = int(float(seconds))
+        if not 0 < seconds <= 24 * 3600:
+            raise ValueError("timer out of range")
+        name = str(name).replace("_", " ")
+        replaced = self._named(name)
+        if replaced is not None:
+            replaced.ring.cancel()
+            self.timers.remove(replaced)
+        self._start(seconds, Timer(seconds, name=name))
+        return f"Okay, your {name} timer is set for {say_duration(seconds)}."
+
+    async def _timer_left(self, name=None) -> str:
+        now = asyncio.get_running_loop().time()
+        timers = [t for t in self.timers if t.alarm is None]
+        if name is not None:
+            timer = self._named(name)
+            if timer is None:
+                return f"There is no {str(name).replace('_', ' ')} timer."
+            timers = [timer]
+        if not timers:
+            return "There is no timer running."
+        parts = [f"{say_duration(max(1, round(t.due - now)))} on the {t.name + ' ' if t.name else ''}timer"
+                 for t in sorted(timers, key=lambda t: t.due)[:3]]
+        return "There's " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
+
+    async def _stop_timer(self, name) -> str:
+        timer = self._named(name)
+        if timer is None:
+            return f"There is no {str(name).replace('_', ' ')} timer."
+        timer.ring.cancel()
+        self.timers.remove(timer)
+        return f"Okay, the {timer.name} timer is cancelled."
+
+    async def _set_alarm(self, hour, minute, period=None) -> str:
+        hour, minute = int(float(hour)), int(float(minute))
+        if not (0 <= hour <= 23 and 0 <= minute <= 59) or (period and not 1 <= hour <= 12):
+            raise ValueError("not a clock time")
+        now = dt.datetime.now()
+        if period:
+            hours = [hour % 12 + (12 if period == "pm" else 0)]
+        else:                      # "six forty five": the next 6:45, morning or evening
+            hours = [hour] if hour == 0 or hour > 12 else [hour % 12, hour % 12 + 12]
+        times = []
+        for h in hours:
+            at = now.replace(hour=h, minute=minute, second=0, microsecond=0)
+            times.append(at if at > now else at + dt.timedelta(days=1))
+        at = min(times)
+        spoken = at.strftime("%I:%M %p").lstrip("0")
+        self._start((at - now).total_seconds(), Timer(int((at - now).total_seconds()), name="alarm", alarm=spoken))
+        return f"Okay, your alarm is set for {spoken}."
 
 
 assert all(hasattr(ToolRunner, "_" + name) for name in SKILLS), "every registered skill has a runner"

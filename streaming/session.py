@@ -292,9 +292,10 @@ class Session:
         self._emit(EndCall(reason))
         await self.close()
 
-    def ring_timer(self, seconds: int) -> None:
-        """A timer of this session is due (from its ToolRunner, or from the gateway for stored timers)."""
-        self._spawn(self._ring_timer(seconds), "timer")
+    def ring_timer(self, seconds: int, text: str | None = None) -> None:
+        """A timer of this session is due (from its ToolRunner, or from the gateway for stored timers); text:
+        what to say, for named timers and alarms."""
+        self._spawn(self._ring_timer(text or timer_done_text(seconds)), "timer")
 
     def note_missed_timer(self, seconds: int) -> None:
         """A timer rang while nobody was connected: the next reply starts by saying so."""
@@ -749,11 +750,11 @@ class Session:
             response.task.cancel()
         self._finish_response(response, "cancelled", reason)
 
-    async def _ring_timer(self, seconds: int) -> None:
+    async def _ring_timer(self, text: str) -> None:
         """Say a timer is done when nobody is talking: a ring never cuts off a reply or swallows a request."""
         while not self.idle:
             await asyncio.sleep(RING_POLL_S)
-        self.say(timer_done_text(seconds))
+        self.say(text)
 
     # ---- plumbing -------------------------------------------------------------------------------
 

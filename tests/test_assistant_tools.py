@@ -1,5 +1,6 @@
 """Tools: the safe calculator, unit conversion, and the words that fill the reply's {result} slot."""
 import asyncio
+import json
 import re
 
 import pytest
@@ -65,7 +66,7 @@ async def test_timers_are_set_and_cancelled():
 
 async def test_a_due_timer_rings_once_and_a_cancelled_one_never():
     tools, rang = ToolRunner(), []
-    tools.on_ring = rang.append
+    tools.on_ring = lambda seconds, text: rang.append(seconds)
     await tools.run("set_timer", {"seconds": 1})
     await tools.run("set_timer", {"seconds": 2})
     await asyncio.sleep(1.3)
@@ -90,3 +91,98 @@ async def test_unconfirmed_device_is_reported():
             return None
     tools = ToolRunner(SilentHome())
     assert await tools.run("set_device", {"device": "fan", "room": "garage", "state": "off"}) == "not responding"
+
+
+def _home_of_my_own():
+    from assistant.inventory import Inventory
+    inventory = Inventory()
+    entities = [
+        ("light", "lamp_a", {"name": "Lamp", "command_topic": "a", "device": {"name": "Bedroom", "suggested_area": "Bedroom"}}),
+        ("light", "lamp_b", {"name": "Reading Lamp", "command_topic": "b", "device": {"suggested_area": "Den"}}),
+        ("fan", "fan", {"name": "Ceiling Fan", "command_topic": "c", "device": {"suggested_area": "Den"}}),
+        ("cover", "garage", {"name": "Garage Door", "device_class": "garage", "command_topic": "g"}),
+        ("cover", "blinds", {"name": "Blinds", "command_topic": "bl", "device": {"suggested_area": "Nursery"}}),
+        ("lock", "front", {"name": "Front Door", "command_topic": "l"}),
+        ("scene", "movie", {"name": "Movie Time", "command_topic": "s"}),
+        ("sensor", "temp", {"name": "Nursery Temperature", "device_class": "temperature", "state_topic": "t",
+                            "unit_of_measurement": "°C"}),
+    ]
+    for component, key, fields in entities:
+        inventory.receive_discovery(f"homeassistant/{component}/{key}/config", json.dumps(fields))
+    home = InMemoryHome(inventory=inventory)
+    home.states["sensor/temp"] = "22.5"
+    return home
+
+
+async def test_devices_of_the_users_own_home_by_name():
+    home = _home_of_my_own()
+    tools = ToolRunner(home)
+    assert tools.lexicon() is not None and ToolRunner().lexicon() is None
+    assert await tools.run("switch_device", {"name": "reading_lamp", "state": "on"}) == "Okay, the reading lamp is on."
+    assert await tools.run("switch_device", {"name": "lamp", "state": "on"}) == \
+        "Which one: the bedroom lamp or the reading lamp?"
+    assert await tools.run("switch_device", {"name": "lamp", "area": "bedroom", "state": "on"}) == \
+        "Okay, the bedroom lamp is on."
+    assert await tools.run("switch_device", {"name": "dishwasher", "state": "on"}) == \
+        "I don't know a device called the dishwasher."
+    assert await tools.run("switch_device", {"name": "lamp", "area": "attic", "state": "on"}) == \
+        "I don't know an area called the attic."
+    assert await tools.run("get_state", {"name": "bedroom_lamp"}) == "The bedroom lamp is on."
+    assert await tools.run("get_state", {"name": "temperature", "area": "nursery"}) == \
+        "The nursery temperature is 22.5 degrees."
+    assert await tools.run("set_level", {"name": "reading_lamp", "percent": 30}) == \
+        "Okay, the reading lamp is at 30 percent."
+    assert await tools.run("switch_all", {"name": "everything", "area": "den", "state": "off"}) == \
+        "Okay, 2 devices in the den are off."
+    assert await tools.run("get_state", {"name": "ceiling_fan"}) == "The ceiling fan is off."
+    assert await tools.run("set_cover", {"name": "blinds", "action": "open"}) == "Okay, the blinds are open."
+    assert await tools.run("activate_scene", {"name": "movie_time"}) == "Okay, movie time is on."
+    assert home.states["scene/movie"] == "activated"
+
+
+async def test_unlocking_and_opening_the_garage_wait_for_a_spoken_yes():
+    home = _home_of_my_own()
+    tools = ToolRunner(home)
+    assert await tools.run("set_lock", {"name": "front_door", "action": "lock"}) == "Okay, the front door is locked."
+    assert await tools.run("set_lock", {"name": "front_door", "action": "unlock"}) == \
+        "Do you want me to unlock the front door? Say yes to confirm."
+    assert home.states["lock/front"] == "locked"
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the front door is unlocked."
+    assert await tools.run("confirm", {"answer": "yes"}) == "There is nothing waiting for a yes."
+    assert await tools.run("set_cover", {"name": "garage_door", "action": "open"}) == \
+        "Do you want me to open the garage door? Say yes to confirm."
+    assert await tools.run("get_time", {})                      # another request: the question lapses
+    assert await tools.run("confirm", {"answer": "yes"}) == "There is nothing waiting for a yes."
+    assert await tools.run("set_cover", {"name": "garage_door", "action": "open"})
+    assert await tools.run("confirm", {"answer": "no"}) == "Okay, I'll leave the garage door as it is."
+    assert home.states.get("cover/garage") is None
+    assert await tools.run("set_cover", {"name": "garage_door", "action": "close"}) == "Okay, the garage door is closed."
+
+
+async def test_the_default_home_answers_state_questions_and_groups():
+    home = InMemoryHome()
+    tools = ToolRunner(home)
+    await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"})
+    assert await tools.run("get_state", {"name": "light", "area": "kitchen"}) == "The kitchen light is on."
+    assert await tools.run("switch_all", {"name": "light", "state": "off"}) == "Okay, 7 lights are off."
+    assert home.devices[("light", "kitchen")] == "off"
+    assert await tools.run("switch_all", {"name": "everything", "area": "office", "state": "on"}) == \
+        "Okay, 7 devices in the office are on."
+
+
+async def test_named_timers_and_alarms():
+    tools, rang = ToolRunner(), []
+    tools.on_ring = lambda seconds, text: rang.append(text)
+    assert await tools.run("start_timer", {"name": "pasta", "seconds": 720}) == "Okay, your pasta timer is set for 12 minutes."
+    assert await tools.run("start_timer", {"name": "tea", "seconds": 1}) == "Okay, your tea timer is set for 1 second."
+    assert await tools.run("timer_left", {"name": "pasta"}) in ("There's 12 minutes on the pasta timer.",
+                                                               "There's 11 minutes and 59 seconds on the pasta timer.")
+    assert (await tools.run("timer_left", {})).endswith("on the pasta timer.")
+    await asyncio.sleep(1.2)
+    assert rang == ["Time is up: your tea timer is done."]
+    assert await tools.run("stop_timer", {"name": "pasta"}) == "Okay, the pasta timer is cancelled."
+    assert await tools.run("stop_timer", {"name": "pasta"}) == "There is no pasta timer."
+    said = await tools.run("set_alarm", {"hour": 6, "minute": 45, "period": "am"})
+    assert said == "Okay, your alarm is set for 6:45 AM." and tools.timers[0].alarm == "6:45 AM"
+    assert re.fullmatch(r"Okay, your alarm is set for 7:05 [AP]M\.", await tools.run("set_alarm", {"hour": 7, "minute": 5}))
+    assert await tools.run("set_alarm", {"hour": 25, "minute": 0}) == "not possible with those details"

@@ -1,5 +1,12 @@
 """The assistant's home tools acting through MQTT, in Home Assistant's style, so they really switch lights.
 
+The user's own devices: MqttHome subscribes to Home Assistant MQTT discovery (`homeassistant/#`, retained
+configs) and keeps an inventory (assistant.inventory) that changes as configs come and go. Each discovered
+entity is commanded on its own command topic with its own payloads (`entity_command`) and read from its own
+state topic (`entity_state`); both are pure functions, tested without a broker. An inventory file does the
+same for homes without Home Assistant. With neither, the default inventory below stays: the vocabulary's
+rooms and devices on `home/<room>/<device>`.
+
 Commands go to `home/<room>/<device>/set` (`ON`/`OFF`, or JSON `{"state": "ON", "brightness": 0-255}`;
 the thermostat takes its target degrees on `home/thermostat/set`). Devices answer on the retained
 `home/<room>/<device>/state` (`home/thermostat/state`); sensors publish retained `home/<room>/sensor/<kind>`.
@@ -15,6 +22,8 @@ from typing import Callable, TypeVar
 
 import aiomqtt
 
+from assistant.inventory import DISCOVERY_PREFIX, Entity, Inventory, load_inventory_file, vocabulary_inventory
+from assistant.home import default_key
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
 log = logging.getLogger("parley.mqtt_home")
@@ -88,18 +97,137 @@ def thermostat_degrees(payload: bytes) -> float | None:
     return parse_number(payload, keys=("target", "temperature", "value"))
 
 
-class MqttHome:
-    """Implements assistant.tools.Home over one broker connection, shared by every session of a server."""
+# ---------------------------------------------------------------- a discovered entity's own topics
 
-    def __init__(self, settings: MqttSettings, confirm_timeout: float = 1.5, backoff: Backoff | None = None):
+_VALUE_KEY = re.compile(r"value_json(?:\.(\w+)|\[['\"](\w+)['\"]\])")
+
+
+def _value(entity: Entity, payload: bytes) -> str:
+    """The state text of a payload: a JSON object's value_template key (or "state"), else the payload."""
+    text = payload.decode("utf-8", "replace").strip()
+    if text.startswith("{"):
+        try:
+            data = json.loads(text)
+        except ValueError:
+            return text
+        if isinstance(data, dict):
+            match = _VALUE_KEY.search(entity.payloads.get("value_template", "") or "")
+            keys = [k for k in (match.groups() if match else ()) if k] + ["state", entity.device_class or "", "value"]
+            for key in keys:
+                if key in data and not isinstance(data[key], (dict, list)):
+                    return str(data[key])
+    return text
+
+
+def _number(text: str) -> str | None:
+    try:
+        return f"{float(text):g}"
+    except ValueError:
+        return None
+
+
+def entity_state(entity: Entity, payload: bytes) -> str | None:
+    """A state payload as a word ("on", "open", "locked", "21.5"), or None if it is not one of its states."""
+    if entity.component == "light" and entity.json_schema:
+        state = parse_state(payload)
+        return state["state"].lower() if state else None
+    text = _value(entity, payload)
+    p = entity.payload
+    if entity.component in ("light", "switch", "fan", "media_player", "binary_sensor"):
+        on, off = p("state_on", p("payload_on", "ON")), p("state_off", p("payload_off", "OFF"))
+        if text == on or text.upper() == on.upper():
+            return "on"
+        if text == off or text.upper() == off.upper():
+            return "off"
+        return None
+    if entity.component == "cover":
+        words = {p("state_open", "open"): "open", p("state_closed", "closed"): "closed",
+                 p("state_opening", "opening"): "opening", p("state_closing", "closing"): "closing",
+                 p("state_stopped", "stopped"): "stopped"}
+        return words.get(text) or {w.lower(): v for w, v in words.items()}.get(text.lower())
+    if entity.component == "lock":
+        words = {p("state_locked", "LOCKED"): "locked", p("state_unlocked", "UNLOCKED"): "unlocked",
+                 p("state_locking", "LOCKING"): "locking", p("state_unlocking", "UNLOCKING"): "unlocking",
+                 p("state_jammed", "JAMMED"): "jammed"}
+        return words.get(text) or {w.lower(): v for w, v in words.items()}.get(text.lower())
+    if entity.component == "climate":
+        return _number(text)
+    if entity.component == "sensor":
+        return _number(text) or (text or None)
+    return None
+
+
+def entity_command(entity: Entity, action: str, value: float | None = None) -> tuple[str, str, str | None] | None:
+    """(topic, payload, state topic that confirms it) for an action, or None if the entity cannot do it."""
+    p, topics = entity.payload, entity.topics
+    if entity.component == "light" and action in ("on", "off", "brightness"):
+        if entity.json_schema:
+            body = {"state": "ON" if action == "on" or (action == "brightness" and value) else "OFF"}
+            if action == "brightness":
+                body["brightness"] = round(float(value) * entity.brightness_scale / 100)
+            return entity.command_topic, json.dumps(body), entity.state_topic
+        if action == "brightness":
+            topic = topics.get("brightness_command_topic")
+            level = str(round(float(value) * entity.brightness_scale / 100))
+            return (topic, level, topics.get("brightness_state_topic")) if topic else None
+        return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
+    if entity.component in ("switch", "fan", "media_player") and action in ("on", "off"):
+        return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
+    if entity.component == "climate":
+        if action == "temperature" and topics.get("temperature_command_topic"):
+            return topics["temperature_command_topic"], f"{float(value):g}", topics.get("temperature_state_topic")
+        if action in ("on", "off") and topics.get("mode_command_topic"):
+            return topics["mode_command_topic"], "heat" if action == "on" else "off", topics.get("mode_state_topic")
+        return None
+    if entity.component == "cover" and action in ("open", "close", "stop"):
+        default = {"open": "OPEN", "close": "CLOSE", "stop": "STOP"}[action]
+        return entity.command_topic, p(f"payload_{action}", default), entity.state_topic
+    if entity.component == "lock" and action in ("lock", "unlock"):
+        return entity.command_topic, p(f"payload_{action}", action.upper()), entity.state_topic
+    if entity.component == "scene" and action == "activate":
+        return entity.command_topic, p("payload_on", "ON"), None
+    return None
+
+
+def _confirms(entity: Entity, action: str, value) -> Callable[[bytes], str | None]:
+    """The parser of the state that answers an action: the entity's own state, or its brightness level."""
+    if action == "brightness":
+        if entity.json_schema:
+            return lambda payload: None if (b := brightness_percent(payload)) is None else str(
+                round(b * 255 / entity.brightness_scale))
+        return lambda payload: (lambda n: None if n is None else str(round(float(n) * 100 / entity.brightness_scale)))(
+            _number(_value(entity, payload)))
+    if action == "temperature" or (entity.component == "climate" and action in ("on", "off")):
+        return lambda payload: _number(_value(entity, payload)) if action == "temperature" else (
+            "off" if _value(entity, payload) == "off" else "on")
+    return lambda payload: entity_state(entity, payload)
+
+
+def _state_topics(entity: Entity) -> list[str]:
+    return [t for t in (entity.state_topic, entity.topics.get("brightness_state_topic"),
+                        entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic")) if t]
+
+
+class MqttHome:
+    """Implements assistant.home.Home over one broker connection, shared by every session of a server.
+
+    Its inventory is the file's (inventory_file), grown by discovery; else the default vocabulary home until
+    the first discovery config arrives, which starts the user's own inventory.
+    """
+
+    def __init__(self, settings: MqttSettings, confirm_timeout: float = 1.5, backoff: Backoff | None = None,
+                 inventory_file=None, discovery_prefix: str = DISCOVERY_PREFIX):
         self.settings = settings
         self.confirm_timeout = confirm_timeout
         self._backoff = backoff
+        self.discovery_prefix = discovery_prefix
+        self.inventory: Inventory = load_inventory_file(inventory_file) if inventory_file else vocabulary_inventory()
         self._client: aiomqtt.Client | None = None
         self._connected = asyncio.Event()
-        self._retained: dict[str, bytes] = {}     # latest payload per home/ topic
+        self._retained: dict[str, bytes] = {}     # latest payload per state topic
         self._waiters: dict[str, list[tuple[asyncio.Future, Callable[[bytes], object], bool]]] = {}
         self._task: asyncio.Task | None = None
+        self._subscribed: set[str] = set()
 
     async def start(self) -> None:
         self._task = asyncio.create_task(
@@ -115,19 +243,46 @@ class MqttHome:
         await asyncio.wait_for(self._connected.wait(), timeout)
 
     async def _serve(self, client: aiomqtt.Client) -> None:
+        self._subscribed = set()
         await client.subscribe("home/#", qos=1)
+        await client.subscribe(f"{self.discovery_prefix}/#", qos=1)
+        await self._follow(client, self.inventory.entities())
         self._client = client
         self._connected.set()
         try:
             async for message in client.messages:
-                self._receive(str(message.topic), bytes(message.payload), message.retain)
+                topic = str(message.topic)
+                if topic.startswith(self.discovery_prefix + "/"):
+                    await self._discover(client, topic, bytes(message.payload))
+                else:
+                    self._receive(topic, bytes(message.payload), message.retain)
         finally:
             self._client = None
             self._connected.clear()
 
+    async def _follow(self, client: aiomqtt.Client, entities: list[Entity]) -> None:
+        """Subscribe to the state topics of these entities (their retained state arrives at once)."""
+        for entity in entities:
+            for topic in _state_topics(entity):
+                if topic not in self._subscribed and not topic.startswith("home/"):
+                    self._subscribed.add(topic)
+                    await client.subscribe(topic, qos=1)
+
+    async def _discover(self, client: aiomqtt.Client, topic: str, payload: bytes) -> None:
+        """A discovery config: the first one replaces the default vocabulary home with the user's own."""
+        if not topic.endswith("/config"):
+            return
+        if not self.inventory.custom and payload.strip():
+            self.inventory = Inventory()
+        entity = self.inventory.receive_discovery(topic, payload)
+        if entity is not None:
+            log.info("discovered %s %r in %s", entity.component, entity.name, entity.area or "no area")
+            await self._follow(client, [entity])
+
     def _receive(self, topic: str, payload: bytes, retained: bool) -> None:
         """retained=True marks a stored message replayed on (re)subscribing: it is no confirmation."""
-        self._retained[topic] = payload
+        if len(self._retained) < 10_000 or topic in self._retained:
+            self._retained[topic] = payload
         for future, parse, fresh_only in self._waiters.get(topic, []):
             value = parse(payload)
             if value is not None and not future.done() and not (fresh_only and retained):
@@ -169,3 +324,52 @@ class MqttHome:
         if topic in self._retained:
             return parse_number(self._retained[topic])
         return await self._wait_for(topic, parse_number)
+
+    async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
+        where = default_key(entity)
+        if where is not None:          # the default home keeps its original topics and payloads
+            room, device = where
+            if action == "brightness":
+                level = await self.set_brightness(room, int(value))
+                return None if level is None else str(level)
+            return await self.set_device(device, room, action)
+        if entity.key == "default:thermostat":
+            degrees = await self.set_thermostat(float(value)) if action == "temperature" else None
+            return None if degrees is None else f"{degrees:g}"
+        command = entity_command(entity, action, value)
+        if command is None:
+            return None
+        topic, payload, state_topic = command
+        if state_topic is None:        # no state topic: Home Assistant calls such an entity optimistic
+            client = self._client
+            if client is None:
+                return None
+            try:
+                await client.publish(topic, payload, qos=1)
+            except aiomqtt.MqttError:
+                return None
+            return {"activate": "activated", "brightness": str(int(value or 0)),
+                    "temperature": f"{float(value or 0):g}"}.get(action, entity_state_word(action))
+        return await self._wait_for(state_topic, _confirms(entity, action, value), (topic, payload))
+
+    async def read_state(self, entity: Entity) -> str | None:
+        if default_key(entity) is not None:
+            payload = self._retained.get(entity.state_topic)
+            return None if payload is None else on_off(payload)
+        if entity.component == "sensor" and entity.key.startswith("default:"):
+            value = await self.read_sensor(entity.area, entity.device_class)
+            return None if value is None else f"{value:g}"
+        if entity.key == "default:thermostat":
+            payload = self._retained.get(THERMOSTAT_STATE)
+            degrees = None if payload is None else thermostat_degrees(payload)
+            return None if degrees is None else f"{degrees:g}"
+        topic = entity.topics.get("temperature_state_topic") if entity.component == "climate" else entity.state_topic
+        payload = self._retained.get(topic) if topic else None
+        if payload is None:
+            return None
+        return _confirms(entity, "temperature", None)(payload) if entity.component == "climate" else entity_state(entity, payload)
+
+
+def entity_state_word(action: str) -> str:
+    return {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
+            "unlock": "unlocked"}.get(action, action)

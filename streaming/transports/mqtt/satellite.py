@@ -392,6 +392,10 @@ def add_arguments(parser) -> None:
     MqttSettings.add_arguments(parser)
     parser.add_argument("--mqtt-confirm-timeout", type=float, default=float(os.environ.get("PARLEY_MQTT_CONFIRM_TIMEOUT", 1.5)),
                         help="seconds a home device has to confirm a command before the reply calls it unconfirmed")
+    parser.add_argument("--home-inventory", default=os.environ.get("PARLEY_HOME_INVENTORY"), metavar="FILE",
+                        help="YAML or JSON list of your devices and their MQTT topics, for homes without Home Assistant")
+    parser.add_argument("--mqtt-discovery-prefix", default=os.environ.get("PARLEY_MQTT_DISCOVERY_PREFIX", "homeassistant"),
+                        help="Home Assistant MQTT discovery prefix to learn your devices from")
 
 
 def setup(app, ctx) -> None:
@@ -401,7 +405,10 @@ def setup(app, ctx) -> None:
     settings = MqttSettings.from_args(ctx.config.options)
     if settings is None:
         return
-    home = MqttHome(settings, confirm_timeout=getattr(ctx.config.options, "mqtt_confirm_timeout", 1.5))
+    options = ctx.config.options
+    home = MqttHome(settings, confirm_timeout=getattr(options, "mqtt_confirm_timeout", 1.5),
+                    inventory_file=getattr(options, "home_inventory", None),
+                    discovery_prefix=getattr(options, "mqtt_discovery_prefix", "homeassistant"))
     ctx.home = home
     satellites = SatelliteService(lambda config: ctx.new_session(config, transport="mqtt"), ctx.end_session, settings,
                                   turn_detection=ctx.config.session_defaults().turn_detection)

@@ -1,0 +1,138 @@
+"""The home inventory: Home Assistant MQTT discovery parsing, inventory files, names resolved against them."""
+import json
+import logging
+
+import pytest
+
+from assistant.inventory import DiscoveryError, Inventory, load_inventory_file, parse_discovery, vocabulary_inventory
+
+
+def config(**fields) -> str:
+    return json.dumps(fields)
+
+
+def test_every_component_is_learnt_with_its_topics_and_payloads():
+    inventory = Inventory()
+    inventory.receive_discovery("homeassistant/light/porch/config", config(
+        name="Porch Light", schema="json", command_topic="z2m/porch/set", state_topic="z2m/porch",
+        brightness_scale=100))
+    inventory.receive_discovery("homeassistant/switch/node1/kettle/config", config(
+        name="Kettle", cmd_t="tasmota/kettle/cmnd/POWER", stat_t="tasmota/kettle/stat/POWER", pl_on="1", pl_off="0",
+        dev={"name": "Kettle", "sa": "Kitchen"}))
+    inventory.receive_discovery("homeassistant/fan/ceiling/config", config(
+        **{"~": "esp/den_fan"}, name="Ceiling Fan", command_topic="~/set", state_topic="~/state",
+        device={"suggested_area": "Den"}))
+    inventory.receive_discovery("homeassistant/climate/heat/config", config(
+        name="Heat Pump", temperature_command_topic="hp/target/set", temperature_state_topic="hp/target"))
+    inventory.receive_discovery("homeassistant/cover/garage/config", config(
+        name="Garage Door", device_class="garage", command_topic="g/set", state_topic="g/state",
+        payload_open="UP", payload_close="DOWN", state_open="up", state_closed="down"))
+    inventory.receive_discovery("homeassistant/lock/front/config", config(
+        name="Front Door", command_topic="l/set", state_topic="l/state", payload_lock="LOCK", payload_unlock="UNLOCK"))
+    inventory.receive_discovery("homeassistant/scene/movie/config", config(name="Movie Time", command_topic="s/movie",
+                                                                            payload_on="GO"))
+    inventory.receive_discovery("homeassistant/sensor/nursery_t/config", config(
+        name="Nursery Temperature", device_class="temperature", state_topic="n/t", unit_of_measurement="°C"))
+    inventory.receive_discovery("homeassistant/binary_sensor/mail/config", config(
+        name="Mailbox", device_class="opening", state_topic="m/state"))
+    by_name = {e.name: e for e in inventory.entities()}
+    assert set(by_name) == {"porch light", "kettle", "ceiling fan", "heat pump", "garage door", "front door",
+                            "movie time", "nursery temperature", "mailbox"}
+    light = by_name["porch light"]
+    assert (light.component, light.area, light.json_schema, light.brightness_scale) == ("light", "porch", True, 100)
+    assert (light.command_topic, light.state_topic) == ("z2m/porch/set", "z2m/porch")
+    kettle = by_name["kettle"]
+    assert (kettle.area, kettle.command_topic, kettle.payload("payload_on", "ON")) == ("kitchen", "tasmota/kettle/cmnd/POWER", "1")
+    assert by_name["ceiling fan"].command_topic == "esp/den_fan/set" and by_name["ceiling fan"].area == "den"
+    assert by_name["heat pump"].topics["temperature_command_topic"] == "hp/target/set"
+    garage = by_name["garage door"]
+    assert (garage.device_class, garage.payload("payload_open", "OPEN"), garage.payload("state_closed", "closed")) == \
+        ("garage", "UP", "down")
+    assert by_name["front door"].payload("payload_unlock", "") == "UNLOCK"
+    assert by_name["movie time"].payload("payload_on", "ON") == "GO"
+    assert (by_name["nursery temperature"].area, by_name["nursery temperature"].unit) == ("nursery", "°C")
+    assert by_name["mailbox"].device_class == "opening"
+
+
+def test_an_empty_payload_removes_the_entity_and_a_new_config_replaces_it():
+    inventory = Inventory()
+    inventory.receive_discovery("homeassistant/light/lamp/config", config(name="Lamp", command_topic="a/set"))
+    inventory.receive_discovery("homeassistant/light/lamp/config", config(name="Desk Lamp", command_topic="a/set"))
+    assert [e.name for e in inventory.entities()] == ["desk lamp"]
+    version = inventory.version
+    inventory.receive_discovery("homeassistant/light/lamp/config", b"")
+    assert inventory.entities() == [] and inventory.version > version
+
+
+@pytest.mark.parametrize("topic, payload", [
+    ("homeassistant/light/x/config", "{not json"),
+    ("homeassistant/light/x/config", "[1, 2]"),
+    ("homeassistant/light/x/config", config(command_topic="a/set")),                 # no name
+    ("homeassistant/light/x/config", config(name="Lamp")),                            # no command topic
+    ("homeassistant/sensor/x/config", config(name="Temp")),                           # no state topic
+    ("homeassistant/climate/x/config", config(name="Heat", command_topic="h/set")),   # no temperature topic
+    ("homeassistant/light/x/config", config(name="Lamp", command_topic="a/#")),       # wildcard
+    ("homeassistant/vacuum/x/config", config(name="Robot", command_topic="v/set")),   # not a component we drive
+    ("homeassistant/light/config", config(name="Lamp", command_topic="a/set")),       # not a config topic
+])
+def test_malformed_configs_are_logged_and_ignored(caplog, topic, payload):
+    inventory = Inventory()
+    inventory.receive_discovery("homeassistant/switch/ok/config", config(name="Printer", command_topic="p/set"))
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        assert inventory.receive_discovery(topic, payload) is None
+    assert "discovery config ignored" in caplog.text
+    assert [e.name for e in inventory.entities()] == ["printer"]
+    with pytest.raises(DiscoveryError):
+        parse_discovery(topic, payload)
+
+
+def test_area_comes_from_the_device_or_from_the_name():
+    inventory = Inventory()
+    inventory.receive_discovery("homeassistant/light/a/config", config(name="Lamp", command_topic="a",
+                                                                       device={"name": "Bedroom", "suggested_area": "Bedroom"}))
+    inventory.receive_discovery("homeassistant/light/b/config", config(name="Attic Light", command_topic="b"))
+    inventory.receive_discovery("homeassistant/light/c/config", config(name="Light Strip", command_topic="c"))
+    areas = {e.name: e.area for e in inventory.entities()}
+    assert areas == {"bedroom lamp": "bedroom", "attic light": "attic", "light strip": None}
+
+
+def test_names_resolve_exactly_by_part_by_area_or_ambiguously():
+    inventory = Inventory()
+    for key, name, area in [("a", "Bedroom Lamp", "Bedroom"), ("b", "Reading Lamp", "Den"), ("c", "Ceiling Fan", "Den")]:
+        inventory.receive_discovery(f"homeassistant/light/{key}/config", config(
+            name=name, command_topic=f"{key}/set", device={"suggested_area": area}))
+    names = lambda found: sorted(e.name for e in found)  # noqa: E731
+    assert names(inventory.resolve("reading lamp")) == ["reading lamp"]
+    assert names(inventory.resolve("reading")) == ["reading lamp"]
+    assert names(inventory.resolve("lamp")) == ["bedroom lamp", "reading lamp"]
+    assert names(inventory.resolve("lamp", "den")) == ["reading lamp"]
+    assert names(inventory.resolve("lights")) == ["bedroom lamp", "ceiling fan", "reading lamp"]   # all light entities
+    assert names(inventory.resolve("everything", "den")) == ["ceiling fan", "reading lamp"]
+    assert inventory.resolve("dishwasher") == [] and inventory.resolve("lamp", "attic") == []
+    names_, areas = inventory.lexicon()
+    assert {"reading lamp", "reading", "lamp", "lamps", "ceiling fan"} <= names_ and areas == {"bedroom", "den"}
+
+
+def test_inventory_file_yaml_and_json(tmp_path):
+    yaml_file = tmp_path / "home.yaml"
+    yaml_file.write_text(
+        "entities:\n"
+        "  - {name: Porch Light, component: light, command_topic: porch/light/set, state_topic: porch/light}\n"
+        "  - {name: Blinds, component: cover, area: Nursery, cmd_t: nursery/blinds/set}\n")
+    inventory = load_inventory_file(yaml_file)
+    assert inventory.custom and {(e.name, e.area, e.component) for e in inventory.entities()} == {
+        ("porch light", "porch", "light"), ("blinds", "nursery", "cover")}
+    json_file = tmp_path / "home.json"
+    json_file.write_text(json.dumps([{"name": "Kettle", "component": "switch", "command_topic": "k/set"}]))
+    assert [e.name for e in load_inventory_file(json_file).entities()] == ["kettle"]
+    json_file.write_text(json.dumps([{"name": "Robot", "component": "vacuum", "command_topic": "r/set"}]))
+    with pytest.raises(DiscoveryError, match="entity 1: component"):
+        load_inventory_file(json_file)
+
+
+def test_the_default_inventory_is_the_vocabulary_on_home_topics():
+    inventory = vocabulary_inventory()
+    assert not inventory.custom
+    [light] = inventory.resolve("light", "kitchen")
+    assert (light.command_topic, light.state_topic) == ("home/kitchen/light/set", "home/kitchen/light/state")
+    assert len(inventory.resolve("everything", "living room")) == 7 + 2     # 7 devices and 2 sensors
