@@ -20,34 +20,11 @@ import torch
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from dllm_core.ar_baseline import ar_generate  # noqa: E402
 from dllm_core.decoding import DecodeParams, generate  # noqa: E402
-from dllm_core.model import LLaDAConfig, LLaDAModel  # noqa: E402
+from dllm_core.shapes import random_model  # noqa: E402
 
-SIZES = {  # name: (d_model, n_heads, n_layers, mlp_hidden_size, vocab)
-    "5M": (256, 4, 4, 688, 4096),
-    "30M": (512, 8, 8, 1376, 4096),
-    "120M": (768, 12, 12, 2304, 16384),
-    "LLaDA-8B": (4096, 32, 32, 12288, 126464),
-}
 BLOCK_LENGTH = 32
 THRESHOLD = 0.9
 PROMPT_LENGTH = 48
-
-
-def random_model(size: str, dtype: torch.dtype, device: str) -> tuple[LLaDAModel, LLaDAConfig]:
-    d, heads, layers, mlp, vocab = SIZES[size]
-    config = LLaDAConfig(d_model=d, n_heads=heads, n_kv_heads=heads, n_layers=layers, mlp_hidden_size=mlp,
-                         vocab_size=vocab, embedding_size=vocab, mask_token_id=vocab - 1, eos_token_id=vocab - 2,
-                         pad_token_id=vocab - 2)
-    torch.manual_seed(0)
-    with torch.device("meta"):
-        model = LLaDAModel(config)
-    model = model.to_empty(device=device).to(dtype)
-    with torch.no_grad():
-        # As the golden model: weights ~ N(0, 1/fan_in), norms 1, and the head x40, so logits spread ~40.
-        for p in model.parameters():
-            p.fill_(1.0) if p.dim() == 1 else p.normal_(0, p.shape[1] ** -0.5)
-        model.transformer.ff_out.weight.mul_(40)
-    return model.eval(), config
 
 
 def methods(length: int) -> dict[str, DecodeParams | None]:

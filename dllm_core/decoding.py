@@ -117,6 +117,28 @@ def select_by_threshold(confidence: torch.Tensor, threshold: float) -> torch.Ten
     return transfer
 
 
+def reveal(x: torch.Tensor, logits: torch.Tensor, start: int, s: int, fill_end: int, active: torch.Tensor, *,
+           final: bool, params: DecodeParams, quota: torch.Tensor | None, offsets: list[int], generator,
+           float64: bool, mask_id: int) -> None:
+    """One pass's picks, written into x in place: of the masked canvas positions [s, fill_end) of the active
+    rows, those the decoder reveals (all of them on a final pass). logits cover canvas columns from start on;
+    quota is the schedule's count for this step (schedule decoders), offsets where each row's canvas starts."""
+    lo, hi = s - start, fill_end - start     # the fill region [s, fill_end) within the logits
+    candidates = (x[:, s:fill_end] == mask_id) & active
+    x0, conf = predict(logits[:, lo:hi], params.temperature, generator, float64)
+    if final or not bool(candidates.any()):
+        transfer = candidates
+    else:
+        # Ranked over the same window as the reference (−inf off the candidates), so ties break alike.
+        confidence = torch.full(logits.shape[:2], float("-inf"), dtype=conf.dtype, device=logits.device)
+        confidence[:, lo:hi] = conf.masked_fill(~candidates, float("-inf"))
+        if params.uses_threshold:
+            transfer = select_by_threshold(confidence, params.threshold)[:, lo:hi]
+        else:
+            transfer = select_top_k(confidence, quota, offsets)[:, lo:hi]
+    x[:, s:fill_end][transfer] = x0[transfer]
+
+
 def denoise(model, prompts: list[list[int]], params: DecodeParams, *, mask_id: int, eos_id: int | None = None,
             pad_id: int | None = None, seed: int | None = None,
             should_stop: Callable[[], bool] | None = None) -> Iterator[FinishedBlock]:
@@ -195,20 +217,9 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
                 start = s
             passes += 1
 
-            lo, hi = s - start, fill_end - start     # the fill region [s, fill_end) within the logits
-            candidates = masked if fill_end == e else (x[:, s:fill_end] == mask_id) & active
-            x0, conf = predict(logits[:, lo:hi], params.temperature, generator, float64)
-            if final or not bool(candidates.any()):
-                transfer = candidates
-            else:
-                # Ranked over the same window as the reference (−inf off the candidates), so ties break alike.
-                confidence = torch.full(logits.shape[:2], float("-inf"), dtype=conf.dtype, device=device)
-                confidence[:, lo:hi] = conf.masked_fill(~candidates, float("-inf"))
-                if params.uses_threshold:
-                    transfer = select_by_threshold(confidence, params.threshold)[:, lo:hi]
-                else:
-                    transfer = select_top_k(confidence, schedule[:, step], padding if start == 0 else [0] * B)[:, lo:hi]
-            x[:, s:fill_end][transfer] = x0[transfer]
+            reveal(x, logits, start, s, fill_end, active, final=final, params=params,
+                   quota=None if schedule is None else schedule[:, step],
+                   offsets=padding if start == 0 else [0] * B, generator=generator, float64=float64, mask_id=mask_id)
             masked = (x[:, s:e] == mask_id) & active
             step += 1
 
