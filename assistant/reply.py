@@ -1,0 +1,96 @@
+"""Reading a generated reply block by block: the tool call written before <|say|>, then the speech with its
+{result} slot.
+
+One reader for both users of Parley's checkpoint: the in-process generator (assistant.embedded), which runs
+the tool and fills the slot itself, and the generator server (assistant.generator_server), which answers the
+call with the speech still holding the slot, for the gateway to fill.
+"""
+import itertools
+import threading
+import uuid
+
+from assistant.chat_template import CALL, RESULT_SLOT, SAY, content_text, parse_call, show_numbers
+from assistant.generator import ToolCall
+from assistant.skills import valid_call
+
+NOT_UNDERSTOOD = "Sorry, I didn't catch that."
+CALL_ONLY_REPLY = f"Okay, {RESULT_SLOT}."    # spoken after a call whose reply was not written well
+
+_call_numbers = itertools.count(1)
+_call_numbers_lock = threading.Lock()
+
+
+def new_call_id() -> str:
+    with _call_numbers_lock:
+        return f"call_{next(_call_numbers)}_{uuid.uuid4().hex[:8]}"
+
+
+class ReplyReader:
+    """Takes the committed blocks of one reply in order.
+
+    call: the well-formed call before <|say|> (None if there is none); broken: the call or the speech is
+    garbled (a muddled, unsure reply), and nothing more is read; template: the speech so far, {result}
+    slot kept.
+    """
+
+    def __init__(self, tokenizer, eos_id: int, numbers: list[str]):
+        self.tokenizer, self.eos_id, self.numbers = tokenizer, eos_id, numbers
+        self.call_id, self.say_id = tokenizer.token_id(CALL), tokenizer.token_id(SAY)
+        self.tokens: list[int] = []
+        self.head_read = False          # <|say|> has been written: the call (or its absence) is known
+        self.call: ToolCall | None = None
+        self.broken = False
+        self.template = ""
+
+    def add(self, tokens: list[int]) -> tuple[bool, str]:
+        """Read the next block: (whether the call part was completed by it, the speech it added)."""
+        self.tokens.extend(tokens)
+        head_now = False
+        if not self.head_read and self.say_id in self.tokens:
+            split = self.tokens.index(self.say_id)
+            self.call, self.broken = self._read_call(self.tokens[:split])
+            self.head_read = head_now = True
+        if not self.head_read or self.broken:
+            return head_now, ""
+        spoken = self.tokens[self.tokens.index(self.say_id) + 1:]
+        template = show_numbers(self.tokenizer.decode([t for t in spoken if t != self.eos_id]), self.numbers)
+        if "=" in template or "_" in template:     # call syntax in the speech: a muddled, unsure reply
+            self.broken = True
+            return head_now, ""
+        added = template[len(self.template):] if len(template) > len(self.template) else ""
+        self.template = template if added else self.template
+        return head_now, added
+
+    def spoken(self, result: str | None) -> str:
+        """The speech so far with the slot filled (emptied while there is no result)."""
+        return self.template.replace(RESULT_SLOT, result if result is not None else "").strip()
+
+    @property
+    def unwritten(self) -> bool:
+        """No usable speech: <|say|> never came, or the reply is garbled."""
+        return not self.head_read or self.broken
+
+    def _read_call(self, head: list[int]) -> tuple[ToolCall | None, bool]:
+        head = [t for t in head if t != self.eos_id]
+        if not head:
+            return None, False
+        if head[0] != self.call_id:
+            return None, True
+        parsed = parse_call(show_numbers(self.tokenizer.decode(head[1:]), self.numbers))
+        if parsed is None or not valid_call(parsed):
+            return None, True
+        return ToolCall(parsed["name"], parsed["arguments"], new_call_id()), False
+
+
+def split_client_result(history: list[dict]) -> tuple[list[dict], str | None]:
+    """A history ending in a client tool's output: the history before that call, and the output.
+
+    The same prompt is then decoded again (greedy decoding is deterministic) and the output fills the slot.
+    """
+    if not history or history[-1].get("role") != "tool":
+        return history, None
+    output = content_text(history[-1])
+    end = len(history) - 1
+    while end > 0 and history[end - 1].get("role") in ("tool", "assistant"):
+        end -= 1
+    return history[:end], output
