@@ -1,0 +1,199 @@
+"""OpenAI `/v1/chat/completions` as Parley's generator server speaks it: requests in, JSON objects out.
+
+Pure functions, no sockets: parse_request checks a request body and raises ApiError (an OpenAI-shaped error
+with its HTTP status) when it is wrong; the builders make `chat.completion` objects, `chat.completion.chunk`s
+and error bodies.
+
+Parley's extension: a reply that calls a tool carries `message.parley = {"reply": "..."}` (streamed as
+`delta.parley = {"reply": piece}`), the spoken reply with a literal `{result}` slot. A Parley gateway runs
+the tool and fills the slot, so one request gives call and speech; any other OpenAI client sees a normal
+`tool_calls` answer and sends the tool's output back as usual.
+"""
+import json
+from dataclasses import dataclass, field
+
+ROLES = ("system", "developer", "user", "assistant", "tool")
+
+
+class ApiError(Exception):
+    """An OpenAI-shaped error: {"error": {"type", "message", "code"?, "param"?}} with this HTTP status."""
+
+    def __init__(self, status: int, message: str, *, type: str = "invalid_request_error",
+                 code: str | None = None, param: str | None = None, headers: dict | None = None):
+        super().__init__(message)
+        self.status, self.message, self.type, self.code, self.param = status, message, type, code, param
+        self.headers = headers or {}
+
+    def body(self) -> dict:
+        error = {"type": self.type, "message": self.message}
+        if self.code is not None:
+            error["code"] = self.code
+        if self.param is not None:
+            error["param"] = self.param
+        return {"error": error}
+
+
+@dataclass
+class ChatRequest:
+    messages: list[dict]
+    tools: dict[str, dict] = field(default_factory=dict)   # name -> OpenAI function declaration
+    tool_choice: str = "auto"            # "auto", "none", "required", or the one function name allowed
+    stream: bool = False
+    include_usage: bool = False
+    max_tokens: int | None = None
+    temperature: float | None = None     # None: the server's decoding (greedy)
+    seed: int | None = None
+    model: str | None = None
+
+    def offers(self, name: str) -> bool:
+        """May the reply call this tool? It must be declared, and tool_choice must allow it."""
+        if name not in self.tools or self.tool_choice == "none":
+            return False
+        return self.tool_choice in ("auto", "required") or self.tool_choice == name
+
+
+def _bad(message: str, param: str | None = None, code: str = "invalid_value") -> ApiError:
+    return ApiError(400, message, code=code, param=param)
+
+
+def parse_request(body: bytes) -> ChatRequest:
+    """The request in a body, or ApiError(400) saying which field is wrong."""
+    try:
+        data = json.loads(body)
+    except (ValueError, UnicodeDecodeError):
+        raise _bad("the body is not valid JSON", code="invalid_json") from None
+    if not isinstance(data, dict):
+        raise _bad("the body must be a JSON object", code="invalid_json")
+    request = ChatRequest(messages=_messages(data.get("messages")))
+    request.tools = _tools(data.get("tools"))
+    request.tool_choice = _tool_choice(data.get("tool_choice"), request.tools)
+    request.stream = _flag(data, "stream")
+    options = data.get("stream_options")
+    if options is not None:
+        if not isinstance(options, dict):
+            raise _bad("stream_options must be an object", "stream_options")
+        request.include_usage = _flag(options, "include_usage", "stream_options.include_usage")
+    for name in ("max_completion_tokens", "max_tokens"):
+        value = data.get(name)
+        if value is not None:
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise _bad(f"{name} must be a positive integer", name)
+            request.max_tokens = value
+    temperature = data.get("temperature")
+    if temperature is not None:
+        if not isinstance(temperature, (int, float)) or isinstance(temperature, bool) or not 0 <= temperature <= 2:
+            raise _bad("temperature must be a number from 0 to 2", "temperature")
+        request.temperature = float(temperature)
+    seed = data.get("seed")
+    if seed is not None:
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise _bad("seed must be an integer", "seed")
+        request.seed = seed
+    n = data.get("n")
+    if n is not None and n != 1:
+        raise _bad("only n=1 is supported", "n")
+    model = data.get("model")
+    if model is not None and not isinstance(model, str):
+        raise _bad("model must be a string", "model")
+    request.model = model
+    return request
+
+
+def _flag(data: dict, name: str, param: str | None = None) -> bool:
+    value = data.get(name, False)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise _bad(f"{name} must be true or false", param or name)
+    return value
+
+
+def _messages(messages) -> list[dict]:
+    if not isinstance(messages, list) or not messages:
+        raise _bad("messages must be a non-empty array", "messages", "missing_required_parameter"
+                   if messages is None else "invalid_value")
+    for i, message in enumerate(messages):
+        if not isinstance(message, dict):
+            raise _bad(f"messages[{i}] must be an object", f"messages[{i}]")
+        if message.get("role") not in ROLES:
+            raise _bad(f"messages[{i}].role must be one of {', '.join(ROLES)}", f"messages[{i}].role")
+        content = message.get("content")
+        if content is not None and not isinstance(content, (str, list)):
+            raise _bad(f"messages[{i}].content must be a string or an array of parts", f"messages[{i}].content")
+        if isinstance(content, list) and not all(isinstance(part, dict) for part in content):
+            raise _bad(f"messages[{i}].content parts must be objects", f"messages[{i}].content")
+        calls = message.get("tool_calls")
+        if calls is not None and not (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
+            raise _bad(f"messages[{i}].tool_calls must be an array of objects", f"messages[{i}].tool_calls")
+    return messages
+
+
+def _tools(tools) -> dict[str, dict]:
+    if tools is None:
+        return {}
+    if not isinstance(tools, list):
+        raise _bad("tools must be an array", "tools")
+    declared = {}
+    for i, tool in enumerate(tools):
+        function = tool.get("function") if isinstance(tool, dict) and tool.get("type") == "function" else None
+        if not isinstance(function, dict) or not isinstance(function.get("name"), str) or not function["name"]:
+            raise _bad(f"tools[{i}] must be {{\"type\": \"function\", \"function\": {{\"name\": ...}}}}",
+                       f"tools[{i}]")
+        declared[function["name"]] = function
+    return declared
+
+
+def _tool_choice(choice, tools: dict) -> str:
+    if choice is None:
+        return "auto"
+    if choice in ("auto", "none", "required"):
+        return choice
+    if isinstance(choice, dict) and choice.get("type") == "function" and isinstance(choice.get("function"), dict):
+        name = choice["function"].get("name")
+        if isinstance(name, str) and name in tools:
+            return name
+        raise _bad(f"tool_choice names {name!r}, which is not in tools", "tool_choice")
+    raise _bad("tool_choice must be 'auto', 'none', 'required' or {\"type\": \"function\", "
+               "\"function\": {\"name\": ...}}", "tool_choice")
+
+
+# ---- responses
+
+def tool_call_json(call_id: str, name: str, arguments: dict, index: int | None = None) -> dict:
+    """A call as OpenAI writes it: arguments are a JSON string. With index, the streamed (delta) form."""
+    call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+    return call if index is None else {"index": index, **call}
+
+
+def usage_json(prompt_tokens: int, completion_tokens: int) -> dict:
+    return {"prompt_tokens": prompt_tokens, "completion_tokens": completion_tokens,
+            "total_tokens": prompt_tokens + completion_tokens}
+
+
+def completion(completion_id: str, model: str, created: int, *, content: str | None, tool_calls: list[dict],
+               parley_reply: str | None, finish_reason: str, usage: dict) -> dict:
+    message: dict = {"role": "assistant", "content": content}
+    if tool_calls:
+        message["tool_calls"] = tool_calls
+    if parley_reply is not None:
+        message["parley"] = {"reply": parley_reply}
+    return {"id": completion_id, "object": "chat.completion", "created": created, "model": model,
+            "choices": [{"index": 0, "message": message, "logprobs": None, "finish_reason": finish_reason}],
+            "usage": usage}
+
+
+def chunk(completion_id: str, model: str, created: int, delta: dict | None, finish_reason: str | None = None,
+          usage: dict | None = None) -> dict:
+    """One `chat.completion.chunk`; delta None gives no choices (the include_usage chunk)."""
+    choices = [] if delta is None else [{"index": 0, "delta": delta, "logprobs": None,
+                                         "finish_reason": finish_reason}]
+    body = {"id": completion_id, "object": "chat.completion.chunk", "created": created, "model": model,
+            "choices": choices}
+    if usage is not None:
+        body["usage"] = usage
+    return body
+
+
+def sse(data: dict | str) -> bytes:
+    """One server-sent event: `data: <json>` and a blank line."""
+    return b"data: " + (data if isinstance(data, str) else json.dumps(data)).encode() + b"\n\n"
