@@ -12,17 +12,17 @@ import urllib.request
 import openai
 import pytest
 
+from assistant.chat_completions import chat_tool
 from assistant.corpus import CANT
 from assistant.embedded import EmbeddedGenerator
-from assistant.generator import respond_sync
+from assistant.generator import DoneEvent, TextEvent, ToolCallEvent, respond_sync
 from assistant.generator_server import GeneratorConfig, GeneratorService, create_app
 from assistant.skills import SKILLS
 from assistant.tools import ToolRunner
 from pass_gate import PassGate
 
 # Parley's skills as Chat Completions tools, as a gateway offers them.
-SKILL_TOOLS = [{"type": "function", "function": {k: v for k, v in skill.schema().items() if k != "type"}}
-               for skill in SKILLS.values()]
+SKILL_TOOLS = [chat_tool(skill.schema()) for skill in SKILLS.values()]
 KITCHEN = [{"role": "user", "content": "turn on the kitchen light"}]
 
 
@@ -41,17 +41,27 @@ class ServerThread:
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         self._call(site.start())
         self.url = f"http://127.0.0.1:{self._runner.addresses[0][1]}"
+        self._clients: list[openai.OpenAI] = []
 
     def _call(self, coro):
         return asyncio.run_coroutine_threadsafe(coro, self.loop).result(60)
 
-    def client(self, api_key: str = "unused", cls=openai.OpenAI):
-        return cls(base_url=self.url + "/v1", api_key=api_key, max_retries=0, timeout=60)
+    def client(self, api_key: str = "unused") -> openai.OpenAI:
+        """An openai client of this server, closed with it."""
+        client = openai.OpenAI(base_url=self.url + "/v1", api_key=api_key, max_retries=0, timeout=60)
+        self._clients.append(client)
+        return client
+
+    def async_client(self) -> openai.AsyncOpenAI:
+        """Close it (await client.close()) before the server."""
+        return openai.AsyncOpenAI(base_url=self.url + "/v1", api_key="unused", max_retries=0, timeout=60)
 
     def get(self, path: str, headers: dict | None = None) -> tuple[int, dict, bytes]:
         return http(self.url + path, headers=headers)
 
     def close(self) -> None:
+        for client in self._clients:
+            client.close()
         self._call(self._runner.cleanup())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self._thread.join(timeout=30)
@@ -231,8 +241,8 @@ async def test_a_full_queue_answers_429_with_retry_after():
     generator = EmbeddedGenerator.load()        # its own model: the gate holds this model's passes
     gate = PassGate(generator.model)
     server = ServerThread(GeneratorService(generator, GeneratorConfig(port=0, max_batch=1, max_waiting=0), "parley-home"))
+    client = server.async_client()
     try:
-        client = server.client(cls=openai.AsyncOpenAI)
         running = asyncio.create_task(client.chat.completions.create(model="parley-home", messages=KITCHEN,
                                                                      tools=SKILL_TOOLS))
         await gate.arrival()                    # the one place is taken, mid-pass
@@ -246,6 +256,7 @@ async def test_a_full_queue_answers_429_with_retry_after():
         assert 'parley_generator_requests_total{status="429"} 1.0' in metrics
     finally:
         gate.remove()
+        await client.close()
         await asyncio.to_thread(server.close)
 
 
@@ -256,8 +267,8 @@ async def test_concurrent_requests_share_passes_and_answer_as_each_alone():
                 "dim the living room lights to thirty percent"]
     server = ServerThread(GeneratorService(generator, GeneratorConfig(port=0), "parley-home"))
     gate = None
+    client = server.async_client()
     try:
-        client = server.client(cls=openai.AsyncOpenAI)
 
         async def ask(text):
             reply = await client.chat.completions.create(model="parley-home", tools=SKILL_TOOLS,
@@ -283,6 +294,7 @@ async def test_concurrent_requests_share_passes_and_answer_as_each_alone():
     finally:
         if gate is not None:
             gate.remove()
+        await client.close()
         await asyncio.to_thread(server.close)
 
 
@@ -310,9 +322,30 @@ def test_parley_generator_serve_runs_as_a_command(tmp_path):
             if "is listening on" in line:
                 break
         url = line.split("listening on ")[1].split()[0]
-        client = openai.OpenAI(base_url=url, api_key="sesame", max_retries=0, timeout=60)
-        reply = client.chat.completions.create(model="parley-home", messages=KITCHEN, tools=SKILL_TOOLS)
+        with openai.OpenAI(base_url=url, api_key="sesame", max_retries=0, timeout=60) as client:
+            reply = client.chat.completions.create(model="parley-home", messages=KITCHEN, tools=SKILL_TOOLS)
         assert reply.choices[0].message.tool_calls[0].function.name == "set_device"
     finally:
         process.terminate()
         process.wait(timeout=30)
+        process.stdout.close()
+
+
+async def test_parleys_gateway_client_runs_the_call_and_speaks_the_reply_from_one_request(server, generator):
+    from assistant.remote import RemoteGenerator
+
+    remote = RemoteGenerator(server.url, model="parley-home")
+    history = [{"role": "user", "content": "what is seven times six"}]
+    try:
+        events = [event async for event in remote.respond(history, ToolRunner(), session_id="sess_1")]
+    finally:
+        await remote.aclose()
+    [call] = [e for e in events if isinstance(e, ToolCallEvent)]
+    assert (call.call.name, call.call.arguments, call.local, call.result) == ("calculate", {"expression": "7*6"},
+                                                                                True, "42")
+    expected = await asyncio.to_thread(embedded_reply, generator, history)
+    assert "".join(e.text for e in events if isinstance(e, TextEvent)) == expected.text
+    done = events[-1]
+    assert isinstance(done, DoneEvent) and done.reply.generator == "remote" and done.reply.fallback is None
+    metrics = (await asyncio.to_thread(server.get, "/metrics"))[2].decode()
+    assert 'parley_generator_requests_total{status="200"} 1.0' in metrics      # one request: call and speech
