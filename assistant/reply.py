@@ -6,6 +6,7 @@ the tool and fills the slot itself, and the generator server (assistant.generato
 call with the speech still holding the slot, for the gateway to fill.
 """
 import itertools
+import json
 import threading
 import uuid
 
@@ -83,14 +84,52 @@ class ReplyReader:
 
 
 def split_client_result(history: list[dict]) -> tuple[list[dict], str | None]:
-    """A history ending in a client tool's output: the history before that call, and the output.
+    """A history ending in a client tool's output: the history before that call, and the output as words.
 
     The same prompt is then decoded again (greedy decoding is deterministic) and the output fills the slot.
     """
     if not history or history[-1].get("role") != "tool":
         return history, None
-    output = content_text(history[-1])
+    output = spoken_result(content_text(history[-1]))
     end = len(history) - 1
     while end > 0 and history[end - 1].get("role") in ("tool", "assistant"):
         end -= 1
     return history[:end], output
+
+
+MAX_SPOKEN_FIELDS = 4
+MAX_SPOKEN_DEPTH = 3
+
+
+def spoken_result(output: str) -> str:
+    """A client tool's output as words for the reply's slot: clients often JSON-encode it (Pipecat sends
+    '"on"' for on), and JSON read aloud is noise. A string is unwrapped; an object with one field is that
+    field; a bigger one is its first few fields as "key value" pairs; a list is its items."""
+    try:
+        value = json.loads(output)
+    except ValueError:
+        return output.strip()
+    except RecursionError:
+        return "a nested result"
+    return _spoken_value(value, MAX_SPOKEN_DEPTH)
+
+
+def _spoken_value(value, depth: int) -> str:
+    if isinstance(value, (list, dict)) and depth == 0:
+        return f"{len(value)} items"
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value is None:
+        return "nothing"
+    if isinstance(value, (int, float)):
+        return f"{value:g}" if isinstance(value, float) else str(value)
+    if isinstance(value, list):
+        words = [_spoken_value(item, depth - 1) for item in value[:MAX_SPOKEN_FIELDS]]
+        return ", ".join(words[:-1]) + (" and " if len(words) > 1 else "") + words[-1] if words else "nothing"
+    if len(value) == 1:
+        return _spoken_value(next(iter(value.values())), depth - 1)
+    pairs = [f"{key.replace('_', ' ')} {_spoken_value(field, depth - 1)}"
+             for key, field in list(value.items())[:MAX_SPOKEN_FIELDS]]
+    return ", ".join(pairs) if pairs else "nothing"

@@ -36,13 +36,14 @@ class AudioCleared:
 
 @dataclass(frozen=True)
 class ItemAdded:
-    """A conversation item entered the history: a user text message, a function_call_output, a greeting."""
+    """A conversation item the client added entered the history: a text message, a function call or its output."""
     item_id: str
     previous_item_id: str | None
     type: str                 # "message" | "function_call" | "function_call_output"
     role: str | None          # "user" | "assistant" | "system" for messages
-    text: str = ""            # message text, or function output
+    text: str = ""            # message text, function output, or a function call's arguments (JSON)
     call_id: str | None = None
+    name: str | None = None   # the function a function_call calls
 
 
 @dataclass(frozen=True)
@@ -79,22 +80,27 @@ class ResponseCreated:
 @dataclass(frozen=True)
 class ToolCallRequested:
     """The assistant called a tool the client declared: the client runs it, then sends
-    add_function_output + create_response to continue."""
+    add_function_output + create_response to continue. The call is in the history as item_id."""
     response_id: str
     item_id: str
     call_id: str
     name: str
     arguments_json: str
+    previous_item_id: str | None
 
 
 @dataclass(frozen=True)
 class ToolCallExecuted:
-    """The assistant called one of Parley's own tools and the runtime ran it."""
+    """The assistant called one of Parley's own tools and the runtime ran it: the call (item_id) and its
+    result (output_item_id) entered the history in that order, after previous_item_id."""
     response_id: str
     call_id: str
     name: str
     arguments: dict
     result: str | None
+    item_id: str
+    output_item_id: str
+    previous_item_id: str | None
 
 
 @dataclass(frozen=True)
@@ -149,10 +155,12 @@ class Interrupted:
 
 @dataclass(frozen=True)
 class Error:
-    """Something the client did or a limit it hit; the session goes on unless EndCall follows."""
+    """Something the client did or a limit it hit; the session goes on unless EndCall follows.
+    event_id: the client event that caused it, when one did (echoed back to the client)."""
     code: str
     message: str
     param: str | None = None
+    event_id: str | None = None
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,12 @@ All methods must be called on the event loop thread that runs the session.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import time
 import uuid
 from dataclasses import asdict, dataclass, field, replace
-from typing import TYPE_CHECKING, AsyncIterator, Callable
+from typing import TYPE_CHECKING, AsyncIterator, Callable, Iterator
 
 import numpy as np
 
@@ -233,6 +234,7 @@ class Session:
         self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
         self._missed_timers: list[int] = []             # rang while nobody was connected: told at the next reply
         self.on_history_changed: Callable[[], None] | None = None   # the gateway saves the conversation
+        self._cause: str | None = None                  # the client event being applied (see caused_by)
 
     # ---- lifecycle -------------------------------------------------------------------------------
 
@@ -502,6 +504,10 @@ class Session:
         item = Item(item_id or new_id("item"), "message", role, text)
         return item.id if self._add(item) else None
 
+    def add_function_call(self, call_id: str, name: str, arguments: str, item_id: str | None = None) -> str | None:
+        item = Item(item_id or new_id("item"), "function_call", call_id=call_id, name=name, arguments=arguments)
+        return item.id if self._add(item) else None
+
     def add_function_output(self, call_id: str, output: str, item_id: str | None = None) -> str | None:
         item = Item(item_id or new_id("item"), "function_call_output", text=output, call_id=call_id)
         return item.id if self._add(item) else None
@@ -513,7 +519,8 @@ class Session:
             return False
         previous = self.items[-1].id if self.items else None
         self.items.append(item)
-        self._emit(ItemAdded(item.id, previous, item.type, item.role, item.text, item.call_id))
+        text = item.arguments if item.type == "function_call" else item.text
+        self._emit(ItemAdded(item.id, previous, item.type, item.role, text, item.call_id, item.name))
         self._trim_history()
         return True
 
@@ -576,7 +583,8 @@ class Session:
     def cancel_response(self) -> None:
         response = self._response
         if response is None or response.done:
-            self._emit(Error("response_cancel_not_active", "there is no response in progress to cancel"))
+            # OpenAI's wording: LiveKit cancels on every barge-in and treats only this message as benign
+            self._emit(Error("response_cancel_not_active", "Cancellation failed: no active response found"))
             return
         self._cancel_response(response, "client_cancelled")
 
@@ -640,17 +648,20 @@ class Session:
     def _tool_call(self, response: _Response, event) -> None:
         call = event.call
         arguments = json.dumps(call.arguments)
+        previous = self.items[-1].id if self.items else None
         # the call stays in the history, so a follow-up ("and in the bedroom") knows what was done
         item = Item(new_id("item"), "function_call", call_id=call.call_id, name=call.name, arguments=arguments)
         self.items.append(item)
         self._trim_history()
         if event.local:
             # and its result: a remote model that reads the history sees what its call did
-            self.items.append(Item(new_id("item"), "function_call_output", text=event.result or "",
-                                   call_id=call.call_id))
-            self._emit(ToolCallExecuted(response.id, call.call_id, call.name, call.arguments, event.result))
+            output = Item(new_id("item"), "function_call_output", text=event.result or "", call_id=call.call_id)
+            self.items.append(output)
+            self._trim_history()
+            self._emit(ToolCallExecuted(response.id, call.call_id, call.name, call.arguments, event.result,
+                                        item.id, output.id, previous))
         else:
-            self._emit(ToolCallRequested(response.id, item.id, call.call_id, call.name, arguments))
+            self._emit(ToolCallRequested(response.id, item.id, call.call_id, call.name, arguments, previous))
 
     def _text(self, response: _Response, text: str, text_queue: asyncio.Queue) -> None:
         if response.first_block_wall is None:
@@ -759,17 +770,31 @@ class Session:
     # ---- plumbing -------------------------------------------------------------------------------
 
     def _messages(self, instructions: str | None) -> list[dict]:
-        """The history as OpenAI-style chat messages for Generator.respond."""
+        """The history as OpenAI-style chat messages for Generator.respond.
+
+        System messages that end the history while no user message waits for a reply are the request
+        (Pipecat queues a typed message as a system item), so they are passed on as the user's."""
         messages = [{"role": "system", "content": instructions}] if instructions else []
+        asked = self._system_request()
         for item in self.items:
             if item.type == "message" and item.text:
-                messages.append({"role": item.role, "content": item.text})
+                messages.append({"role": "user" if item.id in asked else item.role, "content": item.text})
             elif item.type == "function_call":
                 messages.append({"role": "assistant", "content": "", "tool_calls": [
                     {"call_id": item.call_id, "name": item.name, "arguments": item.arguments}]})
             elif item.type == "function_call_output":
                 messages.append({"role": "tool", "content": item.text, "call_id": item.call_id})
         return messages
+
+    def _system_request(self) -> set[str]:
+        """Ids of the trailing system messages, unless the item before them is a user message (unanswered)."""
+        tail = len(self.items)
+        while tail and self.items[tail - 1].type == "message" and self.items[tail - 1].role == "system":
+            tail -= 1
+        before = self.items[tail - 1] if tail else None
+        if before is not None and before.type == "message" and before.role == "user":
+            return set()
+        return {item.id for item in self.items[tail:]}
 
     async def _expire(self) -> None:
         await asyncio.sleep(self.limits.max_duration_s)
@@ -788,9 +813,20 @@ class Session:
         if not task.cancelled() and task.exception() is not None and not self._closed:
             self._emit(Error("server_error", f"{type(task.exception()).__name__}: {task.exception()}"))
 
+    @contextlib.contextmanager
+    def caused_by(self, event_id: str | None) -> Iterator[None]:
+        """Errors emitted while a client event is applied carry its id, so the client can match them."""
+        self._cause = event_id
+        try:
+            yield
+        finally:
+            self._cause = None
+
     def _emit(self, event: SessionEvent) -> None:
         if self._closed and not isinstance(event, ResponseDone):
             return
+        if isinstance(event, Error) and event.event_id is None and self._cause is not None:
+            event = replace(event, event_id=self._cause)
         if self.metrics:
             self.metrics.observe(event)
         self._queue.put_nowait(event)

@@ -50,7 +50,8 @@ def test_a_spoken_turn_becomes_transcript_reply_and_framed_audio():
     out = []
     for event in [ev.SpeechStarted(0, "i1"), ev.SpeechStopped(900, "i1"), ev.TranscriptCompleted("i1", "Turn on the light."),
                   ev.ResponseCreated("r1"),
-                  ev.ToolCallExecuted("r1", "c1", "set_device", {"device": "light", "room": "kitchen", "state": "on"}, "on"),
+                  ev.ToolCallExecuted("r1", "c1", "set_device", {"device": "light", "room": "kitchen", "state": "on"}, "on",
+                                      "item_c", "item_o", None),
                   ev.TextDelta("r1", "a1", "The kitchen light is on."),
                   ev.AudioDelta("r1", "a1", b"\x00\x00" * 10), ev.AudioDelta("r1", "a1", b"\x01\x00" * 10),
                   ev.AudioDone("r1", "a1"), ev.TextDone("r1", "a1", "The kitchen light is on."),

@@ -196,7 +196,7 @@ def test_g711_output_is_encoded(protocol, kind, encode):
 
 def test_client_tool_call_is_announced_for_the_client_to_run(protocol):
     protocol.handle(ResponseCreated("resp_t"))
-    protocol.handle(ToolCallRequested("resp_t", "item_fc", "call_7", "lookup_order", '{"id": 12}'))
+    protocol.handle(ToolCallRequested("resp_t", "item_fc", "call_7", "lookup_order", '{"id": 12}', None))
     protocol.handle(ResponseDone("resp_t", "completed", {}, ""))
     events = sent(protocol)
     done_args = next(e for e in events if e["type"] == "response.function_call_arguments.done")
@@ -208,7 +208,8 @@ def test_client_tool_call_is_announced_for_the_client_to_run(protocol):
 def test_local_tool_calls_are_items_not_response_output(protocol):
     protocol.handle(ResponseCreated("resp_l"))
     protocol.handle(ToolCallExecuted("resp_l", "call_1", "set_device", {"device": "light", "room": "kitchen",
-                                                                          "state": "on"}, "The kitchen light is on."))
+                                                                          "state": "on"}, "The kitchen light is on.",
+                                      "item_call", "item_out", None))
     protocol.handle(ResponseDone("resp_l", "completed", {}, ""))
     events = sent(protocol)
     items = [e["item"] for e in events if e["type"] == "conversation.item.added"]

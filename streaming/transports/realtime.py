@@ -57,69 +57,87 @@ BETA_FORMATS = {"pcm16": {"type": "audio/pcm", "rate": 24000}, "g711_ulaw": {"ty
 
 # ---- commands for the Session (applied by the I/O layer, see `apply`) ------------------------------
 
+@dataclass(frozen=True, kw_only=True)
+class _Command:
+    event_id: str | None = None      # the client event it came from: errors it causes echo this id
+
+
 @dataclass(frozen=True)
-class Configure:
+class Configure(_Command):
     config: SessionConfig
 
 
 @dataclass(frozen=True)
-class AppendAudio:
+class AppendAudio(_Command):
     pcm16: bytes = field(repr=False)
 
 
 @dataclass(frozen=True)
-class CommitAudio:
+class CommitAudio(_Command):
     pass
 
 
 @dataclass(frozen=True)
-class ClearAudio:
+class ClearAudio(_Command):
     pass
 
 
 @dataclass(frozen=True)
-class AddMessage:
+class AddMessage(_Command):
     item_id: str
     role: str
     text: str
 
 
 @dataclass(frozen=True)
-class AddFunctionOutput:
+class AddFunctionOutput(_Command):
     item_id: str
     call_id: str
     output: str
 
 
 @dataclass(frozen=True)
-class DeleteItem:
+class AddFunctionCall(_Command):
+    item_id: str
+    call_id: str
+    name: str
+    arguments: str
+
+
+@dataclass(frozen=True)
+class DeleteItem(_Command):
     item_id: str
 
 
 @dataclass(frozen=True)
-class Truncate:
+class Truncate(_Command):
     item_id: str
     audio_end_ms: int
 
 
 @dataclass(frozen=True)
-class CreateResponse:
+class CreateResponse(_Command):
     response_id: str
     instructions: str | None
     audio: bool | None
 
 
 @dataclass(frozen=True)
-class CancelResponse:
+class CancelResponse(_Command):
     pass
 
 
-Command = (Configure | AppendAudio | CommitAudio | ClearAudio | AddMessage | AddFunctionOutput | DeleteItem
-           | Truncate | CreateResponse | CancelResponse)
+Command = (Configure | AppendAudio | CommitAudio | ClearAudio | AddMessage | AddFunctionCall | AddFunctionOutput
+           | DeleteItem | Truncate | CreateResponse | CancelResponse)
 
 
 def apply(session, command: Command) -> None:
-    """Carry out one command on a streaming.session.Session."""
+    """Carry out one command on a streaming.session.Session; errors it causes name its client event."""
+    with session.caused_by(command.event_id):
+        _apply(session, command)
+
+
+def _apply(session, command: Command) -> None:
     match command:
         case Configure(config):
             session.update(config)
@@ -131,6 +149,8 @@ def apply(session, command: Command) -> None:
             session.clear_audio()
         case AddMessage(item_id, role, text):
             session.add_message(role, text, item_id)
+        case AddFunctionCall(item_id, call_id, name, arguments):
+            session.add_function_call(call_id, name, arguments, item_id)
         case AddFunctionOutput(item_id, call_id, output):
             session.add_function_output(call_id, output, item_id)
         case DeleteItem(item_id):
@@ -176,7 +196,7 @@ class RealtimeProtocol:
         self.tools: list[dict] = []
         self.tool_choice: str = "auto"
         self.items: dict[str, dict] = {}           # conversation items, for retrieve
-        self._outbox: list[dict] = []
+        self._outbox: list[str] = []               # serialised when sent: items change after their events
         self._responses: dict[str, _Output] = {}
         self._active: str | None = None
         self._requested: dict[str, tuple[dict, bool | None]] = {}   # response.create: id -> (metadata, audio)
@@ -200,8 +220,7 @@ class RealtimeProtocol:
         self._send("session.created", session=self.session_object())
 
     def data_to_send(self) -> list[str]:
-        frames = [json.dumps(event, separators=(",", ":")) for event in self._outbox]
-        self._outbox.clear()
+        frames, self._outbox = self._outbox, []
         return frames
 
     def receive(self, text: str | bytes) -> list[Command]:
@@ -228,7 +247,8 @@ class RealtimeProtocol:
             handler = self._handlers.get(kind)
             if handler is None:
                 raise ClientError("unknown_event", f"unsupported event type {kind!r}", "type")
-            return handler(event)
+            commands = handler(event)
+            return [replace(command, event_id=event_id) for command in commands] if event_id else commands
         except ClientError as err:
             self._error(err.code, err.message, err.param, event_id)
             if self.on_client_error:
@@ -298,14 +318,16 @@ class RealtimeProtocol:
             case TextDone(response_id, item_id, text):
                 out = self._responses.get(response_id)
                 if out and out.message:
-                    name = "response.output_audio_transcript.done" if out.audio else "response.output_text.done"
-                    self._send(name, **self._where(out, item_id), **({"transcript": text} if out.audio else {"text": text}))
+                    if out.audio:
+                        self._send("response.output_audio_transcript.done", **self._where(out, item_id), transcript=text)
+                    else:
+                        self._send("response.output_text.done", **self._where(out, item_id), text=text)
             case ResponseDone():
                 self._response_done(event)
             case Interrupted():
                 pass   # speech_started already tells a Realtime client to stop playback
-            case Error(code, message, param):
-                self._error(code, message, param)
+            case Error(code, message, param, event_id):
+                self._error(code, message, param, event_id)
             case EndCall():
                 pass   # the I/O layer closes the socket
 
@@ -413,10 +435,18 @@ class RealtimeProtocol:
             if not isinstance(call_id, str) or not isinstance(output, str):
                 raise ClientError("invalid_value", "function_call_output needs string 'call_id' and 'output'", "item")
             return [AddFunctionOutput(item_id, call_id, _text(output, "item.output"))]
+        if kind == "function_call":         # a client replaying its history (LiveKit after a reconnect)
+            call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments", "")
+            if not all(isinstance(value, str) for value in (call_id, name, arguments)) or not call_id or not name:
+                raise ClientError("invalid_value", "function_call needs string 'call_id', 'name' and 'arguments'",
+                                  "item")
+            return [AddFunctionCall(item_id, call_id, name, _text(arguments, "item.arguments"))]
         if kind != "message":
-            raise ClientError("invalid_value", f"item type {kind!r} is not supported; use 'message' or "
-                              "'function_call_output'", "item.type")
+            raise ClientError("invalid_value", f"item type {kind!r} is not supported; use 'message', "
+                              "'function_call' or 'function_call_output'", "item.type")
         role = item.get("role")
+        if role == "developer":             # the Responses API name for a system message
+            role = "system"
         if role not in ("user", "system", "assistant"):
             raise ClientError("invalid_value", "message role must be user, system or assistant", "item.role")
         content = item.get("content")
@@ -465,15 +495,17 @@ class RealtimeProtocol:
         return [CreateResponse(response_id, instructions, audio)]
 
     def _output_clear(self, event: dict) -> list[Command]:
+        if self._active is None:
+            return []       # nothing is playing: nothing to clear (the event needs a response_id)
         self._send("output_audio_buffer.cleared", response_id=self._active)
-        return [CancelResponse()] if self._active else []
+        return [CancelResponse()]
 
     # ---- server events ---------------------------------------------------------------------------
 
     def _send(self, kind: str, **fields) -> None:
         if self.beta:
             kind = BETA_NAMES.get(kind, kind)
-        self._outbox.append({"type": kind, "event_id": new_id("event"), **fields})
+        self._outbox.append(json.dumps({"type": kind, "event_id": new_id("event"), **fields}, separators=(",", ":")))
 
     def _error(self, code: str, message: str, param: str | None = None, event_id: str | None = None) -> None:
         self._send("error", error={"type": "invalid_request_error" if code != "server_error" else "server_error",
@@ -483,6 +515,9 @@ class RealtimeProtocol:
         if event.type == "function_call_output":
             item = {"id": event.item_id, "object": "realtime.item", "type": "function_call_output",
                     "status": "completed", "call_id": event.call_id, "output": event.text}
+        elif event.type == "function_call":
+            item = {"id": event.item_id, "object": "realtime.item", "type": "function_call", "status": "completed",
+                    "call_id": event.call_id, "name": event.name, "arguments": event.text}
         else:
             part = "output_text" if event.role == "assistant" else "input_text"
             item = {"id": event.item_id, "object": "realtime.item", "type": "message", "status": "completed",
@@ -514,6 +549,7 @@ class RealtimeProtocol:
         """The response's assistant message; announced on its first text or audio."""
         out = self._responses[response_id]
         if out.message is None:
+            # the item's content is typed output_audio/output_text; content_part events say audio/text
             part = {"type": "audio", "transcript": ""} if out.audio else {"type": "text", "text": ""}
             out.message = {"id": item_id, "object": "realtime.item", "type": "message", "status": "in_progress",
                            "role": "assistant", "content": []}
@@ -524,7 +560,7 @@ class RealtimeProtocol:
                        item=out.message)
             self._send("conversation.item.added", previous_item_id=previous, item=out.message)
             self._send("response.content_part.added", **self._where(out, item_id), part=part)
-            out.message["content"].append(dict(part))
+            out.message["content"].append({**part, "type": "output_" + part["type"]})
         return out
 
     def _tool_requested(self, event: ToolCallRequested) -> None:
@@ -536,7 +572,7 @@ class RealtimeProtocol:
         where = self._where(out, event.item_id)
         where.pop("content_index")
         self._send("response.output_item.added", response_id=out.id, output_index=where["output_index"], item=item)
-        self._send("conversation.item.added", previous_item_id=None, item=item)
+        self._send("conversation.item.added", previous_item_id=event.previous_item_id, item=item)
         self._send("response.function_call_arguments.delta", **where, call_id=event.call_id, delta=event.arguments_json)
         item.update(arguments=event.arguments_json, status="completed")
         self._send("response.function_call_arguments.done", **where, call_id=event.call_id, name=event.name,
@@ -545,13 +581,13 @@ class RealtimeProtocol:
         self._send("conversation.item.done", item=item)
 
     def _tool_executed(self, event: ToolCallExecuted) -> None:
-        call = {"id": new_id("item"), "object": "realtime.item", "type": "function_call", "status": "completed",
+        call = {"id": event.item_id, "object": "realtime.item", "type": "function_call", "status": "completed",
                 "call_id": event.call_id, "name": event.name, "arguments": json.dumps(event.arguments)}
-        result = {"id": new_id("item"), "object": "realtime.item", "type": "function_call_output",
+        result = {"id": event.output_item_id, "object": "realtime.item", "type": "function_call_output",
                   "status": "completed", "call_id": event.call_id, "output": event.result or ""}
-        for item in (call, result):
+        for previous, item in ((event.previous_item_id, call), (event.item_id, result)):
             self.items[item["id"]] = item
-            self._send("conversation.item.added", previous_item_id=None, item=item)
+            self._send("conversation.item.added", previous_item_id=previous, item=item)
             self._send("conversation.item.done", item=item)
 
     def _response_done(self, event: ResponseDone) -> None:
@@ -562,10 +598,11 @@ class RealtimeProtocol:
             self._active = None
         if out.message is not None:
             out.message["status"] = "completed" if event.status == "completed" else "incomplete"
-            content = out.message["content"][0]
-            content["transcript" if out.audio else "text"] = event.output_text
+            text = event.output_text
+            out.message["content"][0]["transcript" if out.audio else "text"] = text
             where = self._where(out, out.message["id"])
-            self._send("response.content_part.done", **where, part=content)
+            part = {"type": "audio", "transcript": text} if out.audio else {"type": "text", "text": text}
+            self._send("response.content_part.done", **where, part=part)
             self._send("response.output_item.done", response_id=out.id, output_index=where["output_index"],
                        item=out.message)
             self._send("conversation.item.done", item=out.message)
