@@ -17,6 +17,7 @@ class Skill:
     arguments: dict[str, tuple]       # key -> allowed Python types, or the allowed words
     argument_help: dict[str, str]
     optional: frozenset = frozenset()  # keys a call may leave out
+    pure: bool = False                # computes an answer and changes nothing: may run for a reply never used
 
     def accepts(self, arguments: dict) -> bool:
         """This skill's argument keys (the optional ones may be missing), each a value of the right kind."""
@@ -46,9 +47,10 @@ class Skill:
                                "additionalProperties": False}}
 
 
-def _skill(skill_name: str, description: str, optional=(), /, **arguments: tuple[tuple, str]) -> Skill:
+def _skill(skill_name: str, description: str, optional=(), /, *, pure: bool = False,
+           **arguments: tuple[tuple, str]) -> Skill:
     return Skill(skill_name, description, {k.rstrip("_"): v[0] for k, v in arguments.items()},
-                 {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional))
+                 {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure)
 
 
 NAME = ((str,), "the device as the user named it, e.g. porch light")
@@ -56,8 +58,8 @@ AREA = ((str,), "the room or area the user named, if any")
 
 
 SKILLS: dict[str, Skill] = {s.name: s for s in (
-    _skill("get_time", "The current local time."),
-    _skill("get_date", "Today's date."),
+    _skill("get_time", "The current local time.", pure=True),
+    _skill("get_date", "Today's date.", pure=True),
     _skill("set_timer", "Start a countdown timer.", seconds=(NUMBER, "length in seconds")),
     _skill("cancel_timer", "Cancel every running timer."),
     _skill("set_device", "Switch a device in a room on or off.", device=(tuple(DEVICES), "the device"),
@@ -67,8 +69,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("set_thermostat", "Set the thermostat.", degrees=(NUMBER, "target temperature in degrees")),
     _skill("read_sensor", "Read a room's temperature or humidity.", room=(tuple(ROOMS), "the room"),
            kind=(SENSOR_KINDS, "which reading")),
-    _skill("calculate", "Evaluate arithmetic.", expression=((str,), "numbers with + - * / and parentheses")),
-    _skill("convert", "Convert a quantity between units.", value=(NUMBER, "the quantity"),
+    _skill("calculate", "Evaluate arithmetic.", pure=True, expression=((str,), "numbers with + - * / and parentheses")),
+    _skill("convert", "Convert a quantity between units.", pure=True, value=(NUMBER, "the quantity"),
            from_=(UNITS, "the unit it is in"), to=(UNITS, "the unit wanted")),
     # The user's own devices, found by the name they use (assistant.inventory resolves it).
     _skill("switch_device", "Switch a named device on or off.", ("area",), name=NAME,

@@ -531,4 +531,22 @@ class ToolRunner:
         return f"Okay, your alarm is set for {spoken}."
 
 
+class HeldTools:
+    """A ToolRunner for a reply written before it is wanted (while the user may still be talking).
+
+    Any generator calls it like the runner it wraps; a skill that changes something (a light, a timer)
+    waits until `release` is set, so a reply that is thrown away never acts. Pure skills (arithmetic,
+    the time) run at once, so their answer can already be spoken into the reply's first clause.
+    """
+
+    def __init__(self, runner: ToolRunner, release: asyncio.Event):
+        self.runner, self.release = runner, release
+
+    async def run(self, name: str, arguments: dict) -> str:
+        skill = SKILLS.get(name)
+        if skill is None or not skill.pure:
+            await self.release.wait()
+        return await self.runner.run(name, arguments)
+
+
 assert all(hasattr(ToolRunner, "_" + name) for name in SKILLS), "every registered skill has a runner"

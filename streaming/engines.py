@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable
 import numpy as np
 
 from voice.audio import resample
+from voice.smart_turn import SmartTurnModel
 from voice.stt import WhisperSTT
 from voice.tts import PiperTTS
 from voice.vad import SileroModel
@@ -72,6 +73,7 @@ class Engines:
     tts: PiperTTS
     vad_model: SileroModel
     generator: "Generator | None"
+    turn_model: SmartTurnModel = field(default_factory=SmartTurnModel)   # end of turn from the sound
     transcription: TranscriptionQueue = field(init=False)
     executor: ThreadPoolExecutor = field(init=False)   # TTS and other blocking calls
 
@@ -103,6 +105,7 @@ class Engines:
         """Run each model once so the first caller does not pay for lazy initialisation."""
         speech = resample(self.tts.synthesize("Hello there."), self.tts.sample_rate, self.stt.sample_rate)
         self.stt.transcribe(np.concatenate([np.zeros(4800, np.float32), speech]))
+        self.turn_model.finished(speech)
         if self.generator is not None:
             from assistant.generator import respond_sync
             from assistant.tools import ToolRunner

@@ -26,6 +26,9 @@ class Metrics:
                                "whether the remote one was bypassed", ["generator", "fallback"], registry=self.registry)
         self.stage = Histogram("parley_turn_stage_seconds", "Per-turn duration of each pipeline stage",
                                ["stage"], buckets=_BUCKETS, registry=self.registry)
+        self.speculations = Counter("parley_speculations", "Replies prepared during a pause, by fate: used "
+                                    "(the turn ended as transcribed) or wasted (the user went on, or the final "
+                                    "transcript differed)", ["outcome"], registry=self.registry)
 
     def session_opened(self, transport: str) -> None:
         self.sessions.labels(transport).inc()
@@ -49,6 +52,9 @@ class Metrics:
         if hasattr(generator, "remote_up"):
             Gauge("parley_generator_remote_up", "1 while the remote generator's circuit breaker is closed",
                   registry=self.registry).set_function(lambda: float(generator.remote_up))
+
+    def speculation(self, outcome: str) -> None:
+        self.speculations.labels(outcome).inc()
 
     def client_error(self, code: str) -> None:
         self.errors.labels(code).inc()

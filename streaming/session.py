@@ -7,6 +7,11 @@ Output: a response runs three small stages joined by queues — generate (Genera
         blocks) → speak (Piper, clause by clause, from the first block) → play (AudioDelta chunks
         paced to real time with a short lead). Barge-in cancels all three at once; the history keeps
         only the part of the reply that was played.
+Speculation: when the transcript of a pause is in, the reply to it is generated and its first clause
+        synthesised while the silence is still being measured. Until the turn is committed it is held:
+        nothing reaches the client and only pure skills run (assistant.tools.HeldTools). The turn ends
+        as transcribed: it is released and its first audio leaves at once. The user goes on talking, or
+        the final transcript differs: it is dropped silently (and the reply generated anew).
 
 Per-turn timing (ResponseDone.timing, ms, wall clock): end_of_speech_to_vad, vad_to_transcript,
 transcript_to_first_block, first_block_to_first_audio and voice_to_voice (end of speech → first audio
@@ -19,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 import time
 import uuid
@@ -32,7 +38,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
                               ToolCallRequested, TranscriptCompleted, TranscriptDelta)
-from assistant.tools import say_duration, timer_done_text
+from assistant.tools import HeldTools, say_duration, timer_done_text
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
 from voice.stt import StableWords
@@ -140,6 +146,9 @@ class _Response:
     tokens: tuple[int, int] = (0, 0)         # (prompt, generated) of a finished generation
     generator: tuple[str, str | None] | None = None   # (backend that wrote it, why not the remote one)
     done: bool = False
+    history: list[dict] | None = None        # what the reply answers (set ahead for a speculation)
+    released: asyncio.Event = field(default_factory=asyncio.Event)   # unset: a speculation, held back
+    held: list = field(default_factory=list)  # session changes (items, events) waiting for the release
 
     def played_ms(self) -> float:
         return self.sent_ms - max(0.0, self.play_end_wall - time.monotonic()) * 1000
@@ -235,6 +244,7 @@ class Session:
         self._missed_timers: list[int] = []             # rang while nobody was connected: told at the next reply
         self.on_history_changed: Callable[[], None] | None = None   # the gateway saves the conversation
         self._cause: str | None = None                  # the client event being applied (see caused_by)
+        self._speculation: _Response | None = None      # a reply to the current pause, held back
 
     # ---- lifecycle -------------------------------------------------------------------------------
 
@@ -315,6 +325,7 @@ class Session:
             self._detector = TurnDetector(config.turn_detection) if config.turn_detection else None
             self._vad.reset()
             self._turn = None
+            self._drop_speculation()
             if self._detector:           # server VAD decides again from the next frame on
                 self._clear_buffer()
 
@@ -354,6 +365,7 @@ class Session:
     def clear_audio(self) -> None:
         self._clear_buffer()
         self._turn = None
+        self._drop_speculation()
         if self._detector:
             self._detector = TurnDetector(self.config.turn_detection)
         self._emit(AudioCleared())
@@ -403,10 +415,14 @@ class Session:
         if detector.silence_ms == 0 or quiet_consonant:
             turn.speech_end_samples = self._buffer_samples
             turn.speech_end_wall = time.monotonic()
+        if detector.silence_ms == 0 and self._speculation is not None and self._speculation.turn is turn:
+            self._drop_speculation()                    # the user goes on: that reply was premature
         if signal is Signal.END:
             self._end_turn(turn)
         elif signal is Signal.PAUSE:
             self._transcribe(turn, URGENT)
+            if detector.semantic:
+                self._spawn(self._judge_sound(turn, detector), "smart_turn")
         elif turn.job is None and detector.silence_ms == 0:
             # partials wait for a quiet moment, but not for ever: the queue still serves turn ends first
             since_ms = (self._buffer_samples - turn.last_job_done) * 1000 // RATE
@@ -451,11 +467,20 @@ class Session:
         self._partial(turn, text)
         paused = self._detector is not None and self._detector.silence_ms > 0
         if paused and priority == URGENT and audio.size >= turn.speech_end_samples:
+            self._speculate(turn, text)
             if self._detector.transcript_ready(text):
                 self._end_turn(turn)
         elif paused:
             self._transcribe(turn, URGENT)              # the pause came while this job ran
         return text
+
+    async def _judge_sound(self, turn: _Turn, detector: TurnDetector) -> None:
+        """Smart Turn on the turn's audio up to this pause: has the speaker finished, by the sound of it?"""
+        pause = detector.speech_end_frame
+        finished = await self.engines.run(self.engines.turn_model.finished, self._buffer.view())
+        same_pause = detector.speech_end_frame == pause and detector.silence_ms > 0
+        if turn is self._turn and detector is self._detector and same_pause and detector.audio_ready(finished):
+            self._end_turn(turn)
 
     def _partial(self, turn: _Turn, text: str) -> None:
         """Send the words this hypothesis and the one before agree on, beyond those already sent.
@@ -486,14 +511,66 @@ class Session:
         self._emit(TranscriptCompleted(turn.item_id, text))
         detection = self.config.turn_detection
         wants_reply = detection is not None and detection.create_response and text
+        speculation, self._speculation = self._speculation, None
         if wants_reply and self.engines.generator is not None and not (self._response and not self._response.done):
+            instructions = self.config.instructions
+            if speculation is not None and speculation.history == self._messages(instructions):
+                self._release(speculation)
+                return
             self._start_response(turn)
+        if speculation is not None:
+            speculation.task.cancel()
+            self._speculated("wasted")
 
     async def _transcripts_done(self) -> None:
         """A reply must see what the user said: wait for committed turns still being transcribed."""
         pending = [t for t in self._transcripts if t is not asyncio.current_task()]
         if pending:
             await asyncio.gather(*pending, return_exceptions=True)
+
+    def _speculate(self, turn: _Turn, transcript: str) -> None:
+        """Write (and start speaking) the reply to what was said up to this pause, held back."""
+        detection = self.config.turn_detection
+        if (self.engines.generator is None or not detection.create_response or not transcript.strip()
+                or self._transcripts or (self._response and not self._response.done)):
+            return
+        instructions = self.config.instructions
+        history = self._messages(instructions) + [{"role": "user", "content": transcript}]
+        if self._speculation is not None:
+            if self._speculation.history == history:
+                return                                  # same words as the last pause: same reply
+            self._drop_speculation()
+        response = _Response(new_id("resp"), new_id("item"), self.config.audio_output, instructions, turn,
+                             time.monotonic(), history=history)
+        response.task = self._spawn(self._run_response(response), "speculation")
+        self._speculation = response
+
+    def _drop_speculation(self) -> None:
+        if self._speculation is not None:
+            self._speculation.task.cancel()
+            self._speculation = None
+            self._speculated("wasted")
+
+    def _release(self, response: _Response) -> None:
+        """The turn ended as the speculation assumed: it becomes the response, and what it holds goes out."""
+        self._response = response
+        self._emit(ResponseCreated(response.id))
+        response.released.set()
+        for change in response.held:
+            change()
+        response.held.clear()
+        self._speculated("used")
+
+    def _speculated(self, outcome: str) -> None:
+        if self.metrics:
+            self.metrics.speculation(outcome)
+
+    def _when_released(self, response: _Response, change) -> None:
+        """Apply a change to the session now, or at the release for a held speculation."""
+        if response.released.is_set():
+            change()
+        else:
+            response.held.append(change)
 
     # ---- conversation items ---------------------------------------------------------------------
 
@@ -593,6 +670,7 @@ class Session:
         response = _Response(response_id or new_id("resp"), new_id("item"), self.config.audio_output if audio is None else audio,
                              instructions if instructions is not None else self.config.instructions,
                              turn, time.monotonic(), fixed_text)
+        response.released.set()
         self._response = response
         self._emit(ResponseCreated(response.id))
         response.task = self._spawn(self._run_response(response), "response")
@@ -607,11 +685,14 @@ class Session:
             stages += [self._speak(response, text_queue, audio_queue), self._play(response, audio_queue)]
         tasks = [asyncio.create_task(stage, name=f"{self.id}:{stage.__name__.lstrip('_')}") for stage in stages]
         try:
-            await asyncio.gather(*tasks)
-        except Exception as exc:  # noqa: BLE001 - a failed reply must not kill the session
-            self._finish_response(response, "failed", reason=f"{type(exc).__name__}: {exc}")
-        else:
-            self._finish_response(response, "completed")
+            try:
+                await asyncio.gather(*tasks)
+            except Exception as exc:  # noqa: BLE001 - a failed reply must not kill the session
+                status, reason = "failed", f"{type(exc).__name__}: {exc}"
+            else:
+                status, reason = "completed", None
+            await response.released.wait()             # a speculation ends only once it is the response
+            self._finish_response(response, status, reason)
         finally:
             for task in tasks:
                 task.cancel()
@@ -624,18 +705,21 @@ class Session:
             await text_queue.put(None)
             return
         from assistant.generator import DoneEvent, TextEvent, ToolCallEvent
-        await self._transcripts_done()
-        if self._missed_timers:
+        if response.history is None:
+            await self._transcripts_done()
+            response.history = self._messages(response.instructions)
+        if self._missed_timers and response.released.is_set():    # not into a reply that may be dropped
             missed, self._missed_timers = self._missed_timers, []
             self._text(response, " ".join(f"While you were away, your timer for {say_duration(s)} finished."
                                           for s in missed) + " ", text_queue)
         generator = self.engines.generator
-        replies = generator.respond(self._messages(response.instructions), self.tools,
-                                    client_tools=self.config.client_tools, session_id=self.id)
+        tools = self.tools if response.released.is_set() else HeldTools(self.tools, response.released)
+        replies = generator.respond(response.history, tools, client_tools=self.config.client_tools,
+                                    session_id=self.id)
         try:
             async for event in replies:
                 if isinstance(event, ToolCallEvent):
-                    self._tool_call(response, event)
+                    self._when_released(response, functools.partial(self._tool_call, response, event))
                 elif isinstance(event, TextEvent) and event.text:
                     self._text(response, event.text, text_queue)
                 elif isinstance(event, DoneEvent):
@@ -666,9 +750,9 @@ class Session:
     def _text(self, response: _Response, text: str, text_queue: asyncio.Queue) -> None:
         if response.first_block_wall is None:
             response.first_block_wall = time.monotonic()
-            self._assistant_item(response)
+            self._when_released(response, functools.partial(self._assistant_item, response))
         response.text += text
-        self._emit(TextDelta(response.id, response.item_id, text))
+        self._when_released(response, functools.partial(self._emit, TextDelta(response.id, response.item_id, text)))
         text_queue.put_nowait(text)
 
     def _assistant_item(self, response: _Response) -> None:
@@ -676,12 +760,16 @@ class Session:
         self._trim_history()
 
     async def _speak(self, response: _Response, text_queue: asyncio.Queue, audio_queue: asyncio.Queue) -> None:
-        """Stage 2: synthesise each clause as soon as it is complete → audio_queue."""
-        clauses = ClauseBuffer()
+        """Stage 2: synthesise each clause as soon as it is complete → audio_queue (a held speculation:
+        only the first clause, the one the user waits for)."""
+        clauses, synthesized = ClauseBuffer(), 0
         while True:
             piece = await text_queue.get()
             for clause in clauses.add(piece) if piece is not None else clauses.flush():
+                if synthesized:
+                    await response.released.wait()
                 pcm = await self.engines.run(self._synthesize, clause, self.config.output_rate)
+                synthesized += 1
                 await audio_queue.put((clause, pcm))
             if piece is None:
                 break
@@ -695,6 +783,7 @@ class Session:
         """Stage 3: AudioDelta chunks, paced so at most playback_lead_ms is ahead of the listener."""
         rate = self.config.output_rate
         chunk_bytes = rate * 2 * CHUNK_MS // 1000
+        await response.released.wait()
         while (entry := await audio_queue.get()) is not None:
             clause, pcm = entry
             start_ms = response.sent_ms
@@ -720,7 +809,8 @@ class Session:
     def _timing(self, response: _Response) -> dict[str, float]:
         """Stage durations known so far (a text-only reply has no audio stages)."""
         def ms(a: float | None, b: float | None) -> float | None:
-            return None if a is None or b is None else round((b - a) * 1000, 1)
+            # a speculation's first block is ready before its transcript is final: that stage took 0
+            return None if a is None or b is None else max(0.0, round((b - a) * 1000, 1))
         block, audio, turn = response.first_block_wall, response.first_audio_wall, response.turn
         if turn is None:
             stages = {"request_to_first_block": ms(response.requested_wall, block),

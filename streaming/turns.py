@@ -4,14 +4,16 @@ A pure state machine over Silero speech probabilities, one per 32 ms frame; no a
 It tells the session three moments:
 
 - ``START``: speech began (barge-in point, SpeechStarted);
-- ``PAUSE``: a short silence after speech, the moment to start transcribing what was said, so the
-  final transcript is (nearly) ready when the turn ends instead of starting then;
+- ``PAUSE``: a short silence after speech, the moment to transcribe what was said and to ask the
+  end-of-turn model about its sound, so both verdicts are (nearly) in when the turn may end;
 - ``END``: the silence is long enough to end the turn.
 
 ``server_vad`` ends a turn after a fixed ``silence_duration_ms`` (OpenAI's semantics).
-``semantic_vad`` ends it sooner when the transcript of the pause reads like a finished sentence and
-later when it does not ("turn on the ..."), scaled by ``eagerness``; the session reports that
-transcript through ``transcript_ready``.
+``semantic_vad`` asks two judges at each pause: the words (``looks_complete`` on the pause's
+transcript, ``transcript_ready``) and the sound (Smart Turn's probability that the speaker has
+finished, ``audio_ready``). Both say done: the turn ends after ~128 ms of silence. One says done:
+after ``unsure`` ms. Neither: after ``eagerness``'s maximum wait (OpenAI's meaning: low, medium and
+high wait at most 8, 4 and 2 s). Speech resuming forgets both verdicts.
 """
 from __future__ import annotations
 
@@ -23,15 +25,27 @@ FRAME_MS = 32               # Silero: 512 samples at 16 kHz
 MIN_SPEECH_FRAMES = 2       # 64 ms above threshold before a turn starts: ignores clicks and pops
 PAUSE_MS = 64               # silence after which the session starts transcribing
 NEGATIVE_MARGIN = 0.15      # hysteresis: speech continues until probability < threshold - margin
+AUDIO_DONE = 0.9            # Smart Turn probability at or above which the sound says "finished" (0.5 let
+                            # half of our dev set's mid-sentence pauses in Piper's voice through)
 
-# semantic_vad: (silence that ends a complete-looking turn, silence that ends any turn) per eagerness
-SEMANTIC_SILENCE_MS = {"high": (160, 500), "medium": (256, 800), "auto": (256, 800), "low": (480, 1500)}
 
-# A transcript ending in one of these words is a sentence still going on.
-_CONTINUATION = set("""a an the and or but so because if then than that which who to of for with from in on
+@dataclass(frozen=True)
+class SemanticWaits:
+    """semantic_vad's silences (ms) before a turn ends, by how many judges say the speaker is done."""
+    done: int                # words and sound both
+    unsure: int              # one of them, or not both heard yet
+    max: int                 # neither
+
+
+SEMANTIC_WAITS = {"high": SemanticWaits(96, 480, 2000), "medium": SemanticWaits(128, 640, 4000),
+                  "auto": SemanticWaits(128, 640, 4000), "low": SemanticWaits(256, 1280, 8000)}
+
+# A transcript ending in one of these words is a sentence still going on. ("on", "off", "in" end
+# finished commands too: "turn the light on".)
+_CONTINUATION = set("""a an the and or but so because if then than that which who to of for with from
 at by into about as like is are was were be will would can could should my your his her its our their this
 these those um uh er hmm set turn switch make what how when where""".split())
-_WORD = re.compile(r"[a-z']+")
+_WORD = re.compile(r"[a-z0-9']+")
 
 
 class Signal(Enum):
@@ -49,7 +63,7 @@ class TurnDetection:
     silence_duration_ms: int = 500
     create_response: bool = True
     interrupt_response: bool = True
-    eagerness: str = "auto"           # semantic_vad only: low | medium | high | auto
+    eagerness: str = "auto"           # semantic_vad only: low | medium | high | auto (= medium)
 
 
 def looks_complete(transcript: str) -> bool:
@@ -72,10 +86,10 @@ class TurnDetector:
         self.silence_ms = 0             # silence since the last speech frame, while speaking
         self.speech_end_frame = 0       # frame index just after the last speech frame
         self._paused = False            # PAUSE already signalled for this silence
-        # semantic_vad: (silence that ends a complete-looking turn, silence that ends any turn)
-        self._semantic = SEMANTIC_SILENCE_MS.get(settings.eagerness, SEMANTIC_SILENCE_MS["auto"])
-        self._max_silence_ms = self._semantic[1] if settings.type == "semantic_vad" else settings.silence_duration_ms
-        self._end_after_ms = self._max_silence_ms
+        self.semantic = settings.type == "semantic_vad"
+        self._waits = SEMANTIC_WAITS.get(settings.eagerness, SEMANTIC_WAITS["auto"])
+        self._words_done: bool | None = None    # this pause's verdicts; None = not in yet
+        self._sound_done: bool | None = None
 
     def process(self, probability: float) -> Signal | None:
         self.frames += 1
@@ -84,18 +98,14 @@ class TurnDetector:
             self._run = self._run + 1 if probability >= threshold else 0
             if self._run >= MIN_SPEECH_FRAMES:
                 self.speaking, self._run = True, 0
-                self.silence_ms, self._paused = 0, False
-                self.speech_end_frame = self.frames
-                self._end_after_ms = self._max_silence_ms
+                self._speech_frame()
                 return Signal.START
             return None
         if probability >= threshold - NEGATIVE_MARGIN:
-            self.silence_ms, self._paused = 0, False
-            self.speech_end_frame = self.frames
-            self._end_after_ms = self._max_silence_ms
+            self._speech_frame()
             return None
         self.silence_ms += FRAME_MS
-        if self.silence_ms >= self._end_after_ms:
+        if self.silence_ms >= self.end_after_ms:
             self.speaking = False
             return Signal.END
         if not self._paused and self.silence_ms >= PAUSE_MS:
@@ -103,13 +113,39 @@ class TurnDetector:
             return Signal.PAUSE
         return None
 
+    def _speech_frame(self) -> None:
+        self.silence_ms, self._paused = 0, False
+        self.speech_end_frame = self.frames
+        self._words_done = self._sound_done = None
+
+    @property
+    def end_after_ms(self) -> int:
+        """The silence that ends the turn, given what the judges have said about this pause."""
+        if not self.semantic:
+            return self.settings.silence_duration_ms
+        verdicts = (self._words_done, self._sound_done)
+        if verdicts == (True, True):
+            return self._waits.done
+        if verdicts == (False, False):
+            return self._waits.max
+        return self._waits.unsure
+
     def transcript_ready(self, transcript: str) -> bool:
         """The transcript of everything up to the current pause is known; True = end the turn now."""
-        if self.settings.type != "semantic_vad" or not self.speaking or self.silence_ms == 0:
+        if not self.semantic or not self.speaking or self.silence_ms == 0:
             return False
-        short, long = self._semantic
-        self._end_after_ms = short if looks_complete(transcript) else long
-        if self.silence_ms >= self._end_after_ms:
+        self._words_done = looks_complete(transcript)
+        return self._end_now()
+
+    def audio_ready(self, finished: float) -> bool:
+        """Smart Turn's probability that the speech up to the current pause is finished; True = end now."""
+        if not self.semantic or not self.speaking or self.silence_ms == 0:
+            return False
+        self._sound_done = finished >= AUDIO_DONE
+        return self._end_now()
+
+    def _end_now(self) -> bool:
+        if self.silence_ms >= self.end_after_ms:
             self.speaking = False
             return True
         return False

@@ -33,27 +33,54 @@ def test_speech_resuming_after_a_pause_does_not_end_the_turn():
     assert [s for _, s in signals] == [Signal.START, Signal.PAUSE, Signal.PAUSE, Signal.END]
 
 
-def test_semantic_vad_ends_sooner_on_a_complete_sentence():
-    detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="high"))
+def semantic(eagerness="medium"):
+    return TurnDetector(TurnDetection(type="semantic_vad", eagerness=eagerness))
+
+
+def test_semantic_vad_ends_quickly_when_words_and_sound_both_say_done():
+    detector = semantic()
     run(detector, [0.9] * 10 + [0.0] * 3)               # a 96 ms pause
-    assert detector.speaking
-    assert not detector.transcript_ready("What is seven times six?")   # 96 ms < 160 ms
-    assert run(detector, [0.0] * 2) == [(1, Signal.END)]              # 160 ms of silence ends it
+    assert not detector.audio_ready(0.93)
+    assert not detector.transcript_ready("What is seven times six?")   # 96 ms < 128 ms
+    assert run(detector, [0.0]) == [(0, Signal.END)]                  # 128 ms of silence ends it
 
 
-def test_semantic_vad_waits_on_an_unfinished_sentence():
-    detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="high"))
-    run(detector, [0.9] * 10 + [0.0] * 3)
-    assert not detector.transcript_ready("Turn on the")
-    assert run(detector, [0.0] * 10) == []                # 416 ms: still waiting
-    assert run(detector, [0.0] * 3) == [(2, Signal.END)]  # 512 ms (the high-eagerness maximum)
-
-
-def test_semantic_transcript_after_enough_silence_ends_at_once():
-    detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="medium"))
-    run(detector, [0.9] * 10 + [0.0] * 9)                 # 288 ms of silence before the transcript is known
-    assert detector.transcript_ready("Turn on the kitchen light.")
+def test_semantic_vad_verdict_after_enough_silence_ends_at_once():
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 5)                 # 160 ms of silence before the verdicts
+    assert not detector.transcript_ready("Turn on the kitchen light.")
+    assert detector.audio_ready(0.8)
     assert not detector.speaking
+
+
+def test_semantic_vad_waits_when_the_sound_is_unfinished():
+    """"Can you dim the lights too?" reads as finished; a level voice before "thirty percent" does not."""
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    assert not detector.transcript_ready("Can you dim the bedroom lights too?")
+    assert not detector.audio_ready(0.2)
+    assert run(detector, [0.0] * 16) == []                # 608 ms: still waiting
+    assert run(detector, [0.0]) == [(0, Signal.END)]      # 640 ms: one judge says done
+
+
+def test_semantic_vad_waits_up_to_eagerness_maximum_when_neither_says_done():
+    for eagerness, max_ms in (("high", 2000), ("medium", 4000), ("low", 8000)):
+        detector = semantic(eagerness)
+        run(detector, [0.9] * 10 + [0.0] * 3)
+        detector.transcript_ready("Dim the lights to")
+        detector.audio_ready(0.1)
+        end = -(-(max_ms - 96) // FRAME_MS) - 1           # first frame at which silence >= max_ms
+        assert run(detector, [0.0] * (max_ms // FRAME_MS + 2)) == [(end, Signal.END)]
+
+
+def test_semantic_vad_speech_resuming_forgets_the_verdicts():
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.transcript_ready("Set a timer for five.")
+    detector.audio_ready(0.9)                              # both done, but 96 ms < 128 ms
+    run(detector, [0.9] * 3)                               # "... minutes"
+    assert run(detector, [0.0] * 6) == [(1, Signal.PAUSE)]  # 192 ms: no verdict for this pause yet
+    assert detector.speaking
 
 
 def test_server_vad_ignores_transcripts():
@@ -70,10 +97,13 @@ def test_looks_complete():
     assert not looks_complete("Set the thermostat to...")
     assert not looks_complete("and")
     assert not looks_complete("")
+    assert looks_complete("Turn the kitchen light on.")
+    assert not looks_complete("Set a timer for")
 
 
-def test_semantic_transcript_known_early_in_the_pause_still_counts():
-    detector = TurnDetector(TurnDetection(type="semantic_vad", eagerness="medium"))
+def test_semantic_verdicts_known_early_in_the_pause_still_count():
+    detector = semantic()
     run(detector, [0.9] * 10 + [0.0] * 1)                 # 32 ms of silence, before PAUSE
     assert not detector.transcript_ready("What time is it?")
-    assert run(detector, [0.0] * 7) == [(0, Signal.PAUSE), (6, Signal.END)]  # ends at 256 ms
+    assert not detector.audio_ready(0.97)
+    assert run(detector, [0.0] * 3) == [(0, Signal.PAUSE), (2, Signal.END)]  # ends at 128 ms

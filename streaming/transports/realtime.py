@@ -28,7 +28,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
                               ToolCallRequested, TranscriptCompleted, TranscriptDelta)
 from streaming.session import SessionConfig, new_id
-from streaming.turns import SEMANTIC_SILENCE_MS, TurnDetection
+from streaming.turns import SEMANTIC_WAITS, TurnDetection
 from voice.audio import alaw_decode, alaw_encode, float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float
 
 log = logging.getLogger("parley.realtime")
@@ -731,7 +731,7 @@ def _turn_detection(value, current: TurnDetection | None) -> TurnDetection | Non
                 raise ClientError("invalid_value", f"{key} must be true or false", f"{param}.{key}")
             setattr(td, key, value[key])
     if "eagerness" in value:
-        if not isinstance(value["eagerness"], str) or value["eagerness"] not in SEMANTIC_SILENCE_MS:
+        if not isinstance(value["eagerness"], str) or value["eagerness"] not in SEMANTIC_WAITS:
             raise ClientError("invalid_value", "eagerness must be low, medium, high or auto", f"{param}.eagerness")
         td.eagerness = value["eagerness"]
     return td

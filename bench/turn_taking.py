@@ -1,0 +1,265 @@
+"""Turn taking: does Parley cut people off, is it late, and how soon does it answer?
+
+A test set of our own (written for this bench, apart from the assistant's corpus and from the dev
+sentences the thresholds were chosen on): questions, commands, one-word answers, and sentences with a
+300 / 550 / 800 ms pause inside (after "to", "for", "the", "and", a number). Each is spoken by Piper
+(two rates) and espeak-ng (two rates); pauses are inserted into the whole sentence, so the words before
+a pause keep the tune of a sentence that goes on (tests/paused_speech.py).
+
+Every utterance streams at real-time pace over /v1/realtime, on a fresh connection, to each server
+configuration at once (same load for all): Parley as it is now with semantic_vad (its default) and
+server_vad, and, with --baseline-tree, the same two from an older checkout (a separate server
+process started from that tree). Silence keeps streaming after the words, as a microphone would.
+
+- premature: the turn ended inside the sentence (speech_stopped before its last words, or two turns);
+- late: the turn ended more than 600 ms after the last word;
+- voice-to-voice: last word -> first reply audio at the client (turns that were not cut).
+
+    PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before
+
+Writes bench/out/turn_taking.md, turn_taking.json and turn_taking.png.
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import base64
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from paused_speech import RATE, espeak, insert_pause, piper, speech_end  # noqa: E402
+from realtime_client import RealtimeClient  # noqa: E402
+
+LATE_MS = 600
+LEAD_MS, TAIL_MS, MAX_WAIT_S = 400, 1500, 9.0
+COMPLETE = ["What is seven times six?", "What time is it?", "What's the temperature in the garage?",
+            "How many grams are in a pound?", "Turn on the kitchen light.", "Turn off the bedroom fan.",
+            "Set the thermostat to twenty one degrees.", "Cancel my timer.", "Yes.", "Stop.", "No.", "Thanks."]
+# (sentence, words before the pause)
+PAUSED = [("Dim the bedroom lights to thirty percent.", 5), ("Set a timer for ten minutes.", 4),
+          ("Turn off the living room lamp.", 3), ("Switch on the fan and the kitchen light.", 5),
+          ("What is twelve plus thirty?", 3), ("Convert five miles to kilometers.", 2)]
+PAUSES_MS = (300, 550, 800)
+VOICES = [("piper", 0.9), ("piper", 1.15), ("espeak", 150), ("espeak", 200)]
+
+
+@dataclass
+class Utterance:
+    label: str
+    pcm16: bytes           # 16 kHz PCM16, lead silence + words (+ pause) + tail silence
+    speech_end_ms: float   # last word's end in the stream
+    resume_ms: float       # where the words resume after the pause (0: no pause)
+
+
+def build_set(tts, whisper_model) -> list[Utterance]:
+    from voice.audio import float_to_pcm16
+
+    def framed(audio: np.ndarray) -> tuple[bytes, float]:
+        lead, tail = np.zeros(RATE * LEAD_MS // 1000, np.float32), np.zeros(RATE * TAIL_MS // 1000, np.float32)
+        return float_to_pcm16(np.concatenate([lead, audio, tail])), LEAD_MS + speech_end(audio) * 1000 / RATE
+
+    utterances = []
+    for voice, speed in VOICES:
+        def say(text):
+            return piper(tts, text, length_scale=speed) if voice == "piper" else espeak(text, speed)
+        for text in COMPLETE:
+            pcm, end = framed(say(text))
+            utterances.append(Utterance(f"{voice}@{speed} {text}", pcm, end, 0.0))
+        for text, after in PAUSED:
+            audio = say(text)
+            for pause_ms in PAUSES_MS:
+                paused, cut = insert_pause(whisper_model, audio, after, pause_ms)
+                pcm, end = framed(paused)
+                utterances.append(Utterance(f"{voice}@{speed} {text} [{pause_ms} ms after word {after}]", pcm,
+                                            end, LEAD_MS + (cut * 1000 / RATE) + pause_ms))
+    return utterances
+
+
+async def run_one(url: str, turn_detection: dict, utterance: Utterance) -> dict:
+    """Stream one utterance (then silence) and read off when its turn ended and the reply started."""
+    client = await RealtimeClient.connect(url)
+    try:
+        await client.wait_for("session.created")
+        await client.send({"type": "session.update", "session": {"type": "realtime", "audio": {"input": {
+            "turn_detection": turn_detection}}}})
+        await client.wait_for("session.updated")
+        from voice.audio import float_to_pcm16, pcm16_to_float, resample
+        pcm = float_to_pcm16(resample(pcm16_to_float(utterance.pcm16), RATE, 24000))
+        silence = bytes(24000 * 2 // 50)                        # 20 ms
+        step, start, sent_ms = 24000 * 2 // 50, time.monotonic(), 0.0
+        chunks = [pcm[i:i + step] for i in range(0, len(pcm), step)]
+        while True:
+            chunk = chunks[int(sent_ms // 20)] if sent_ms // 20 < len(chunks) else silence
+            await client.send({"type": "input_audio_buffer.append", "audio": base64.b64encode(chunk).decode()})
+            sent_ms += 20
+            done = client.of_type("response.done")
+            if done or sent_ms / 1000 > MAX_WAIT_S + len(pcm) / 48000:
+                break
+            await asyncio.sleep(max(0.0, start + sent_ms / 1000 - time.monotonic()))
+        speech_end_wall = start + utterance.speech_end_ms / 1000
+
+        def arrivals(kind: str) -> list[tuple[dict, float]]:
+            return [(e, t) for e, t in zip(client.events, client.received_at) if e["type"] == kind]
+        stops = arrivals("input_audio_buffer.speech_stopped")
+        audio = arrivals("response.output_audio.delta")
+        cut = len(stops) > 1 or (stops and stops[0][0]["audio_end_ms"] < utterance.speech_end_ms - 250)
+        result = {"label": utterance.label, "paused": utterance.resume_ms > 0, "premature": bool(cut),
+                  "turns": len(stops), "ended": bool(stops)}
+        if stops and not cut:
+            result["end_ms"] = (stops[-1][1] - speech_end_wall) * 1000
+            if audio:
+                result["voice_to_voice_ms"] = (audio[0][1] - speech_end_wall) * 1000
+        return result
+    finally:
+        await client.close()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(tree: Path, turn_detection: str) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    env = {**os.environ, "PYTHONPATH": str(tree)}
+    process = subprocess.Popen([sys.executable, "-m", "streaming.cli", "serve", "--host", "127.0.0.1", "--port",
+                                str(port), "--turn-detection", turn_detection, "--audiosocket-port", "off"],
+                               cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    for _ in range(600):
+        try:
+            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
+            return process, f"127.0.0.1:{port}"
+        except OSError:
+            if process.poll() is not None:
+                raise RuntimeError(f"server from {tree} exited with {process.returncode}")
+            time.sleep(0.5)
+    raise RuntimeError(f"server from {tree} did not start")
+
+
+def speculations(host: str) -> dict[str, float]:
+    text = urllib.request.urlopen(f"http://{host}/metrics", timeout=5).read().decode()
+    return {m[1]: float(m[2]) for m in re.finditer(r'parley_speculations_total\{outcome="(\w+)"\} ([\d.e+]+)', text)}
+
+
+def summarise(results: list[dict]) -> dict:
+    finished = [r for r in results if not r["premature"] and "end_ms" in r]
+    paused = [r for r in results if r["paused"]]
+    v2v = [r["voice_to_voice_ms"] for r in results if "voice_to_voice_ms" in r]
+    return {"utterances": len(results), "premature": sum(r["premature"] for r in results) / len(results),
+            "premature_paused": sum(r["premature"] for r in paused) / max(1, len(paused)),
+            "late": sum(r["end_ms"] > LATE_MS for r in finished) / max(1, len(finished)),
+            "no_turn": sum(not r["ended"] for r in results),
+            "end_p50": float(np.percentile([r["end_ms"] for r in finished], 50)) if finished else float("nan"),
+            "v2v_p50": float(np.percentile(v2v, 50)) if v2v else float("nan"),
+            "v2v_p90": float(np.percentile(v2v, 90)) if v2v else float("nan")}
+
+
+def table(summary: dict[str, dict], load: str) -> str:
+    lines = [f"Load average during the run: {load}", "",
+             "| configuration | utterances | premature (all / paused) | late > 600 ms | end of speech → turn end p50 "
+             "| voice-to-voice p50 / p90 (ms) |", "|---|---|---|---|---|---|"]
+    for name, s in summary.items():
+        lines.append(f"| {name} | {s['utterances']} | {s['premature']:.1%} / {s['premature_paused']:.1%} | "
+                     f"{s['late']:.1%} | {s['end_p50']:.0f} ms | {s['v2v_p50']:.0f} / {s['v2v_p90']:.0f} |")
+    return "\n".join(lines)
+
+
+def plot(summary: dict[str, dict], path: Path) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    names = list(summary)
+    fig, (rates, latency) = plt.subplots(1, 2, figsize=(11, 4))
+    x = np.arange(len(names))
+    rates.bar(x - 0.2, [100 * summary[n]["premature"] for n in names], 0.4, label="premature cut")
+    rates.bar(x + 0.2, [100 * summary[n]["late"] for n in names], 0.4, label="late (> 600 ms)")
+    rates.axhline(2, ls=":", color="C0")
+    rates.axhline(5, ls=":", color="C1")
+    rates.set_xticks(x, [n.replace(" ", "\n", 1) for n in names], fontsize=8)
+    rates.set_ylabel("% of utterances")
+    rates.legend(fontsize=8)
+    rates.set_title("Turn taking: cut off vs. late")
+    latency.bar(x, [summary[n]["v2v_p50"] for n in names], 0.5, label="p50")
+    latency.scatter(x, [summary[n]["v2v_p90"] for n in names], marker="_", s=500, color="black", label="p90", zorder=3)
+    latency.axhline(300, ls=":", color="grey")
+    latency.set_xticks(x, [n.replace(" ", "\n", 1) for n in names], fontsize=8)
+    latency.set_ylabel("voice-to-voice (ms)")
+    latency.legend(fontsize=8)
+    latency.set_title("Last word → first reply audio")
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
+async def run_all(targets: dict[str, tuple[str, dict]], utterances: list[Utterance]) -> dict[str, list[dict]]:
+    results: dict[str, list[dict]] = {name: [] for name in targets}
+    for n, utterance in enumerate(utterances, 1):
+        outcomes = await asyncio.gather(*(run_one(f"ws://{host}/v1/realtime", td, utterance)
+                                          for host, td in targets.values()))
+        for name, outcome in zip(targets, outcomes):
+            results[name].append(outcome)
+        print(f"[{n}/{len(utterances)}] {utterance.label}: " + "; ".join(
+            f"{name}: {'CUT' if o['premature'] else round(o.get('end_ms', float('nan')))}"
+            for name, o in zip(targets, outcomes)), flush=True)
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--baseline-tree", help="a checkout of an older Parley to compare against, same run")
+    parser.add_argument("--limit", type=int, help="only the first N utterances (a quick look)")
+    parser.add_argument("--out", default=str(ROOT / "bench" / "out"))
+    args = parser.parse_args(argv)
+
+    from voice.stt import WhisperSTT
+    from voice.tts import PiperTTS
+    print("building the test set (Piper, espeak-ng, Whisper word times)...", flush=True)
+    utterances = build_set(PiperTTS(), WhisperSTT(cpu_threads=1).whisper)[:args.limit]
+    trees = {"now": ROOT} | ({"before": Path(args.baseline_tree)} if args.baseline_tree else {})
+    servers = {}
+    try:
+        for name, tree in trees.items():
+            servers[name] = start_server(tree, "semantic_vad")
+        targets = {f"{mode} ({name})": (servers[name][1], {"type": mode})
+                   for name in trees for mode in ("semantic_vad", "server_vad")}
+        before = speculations(servers["now"][1])
+        loads = [os.getloadavg()[0]]
+        results = asyncio.run(run_all(targets, utterances))
+        loads.append(os.getloadavg()[0])
+        after = speculations(servers["now"][1])
+    finally:
+        for process, _ in servers.values():
+            process.terminate()
+            process.wait(30)
+    summary = {name: summarise(r) for name, r in results.items()}
+    load = f"{min(loads):.2f}–{max(loads):.2f} (1-min, start/end; {os.cpu_count()} cores)"
+    text = table(summary, load)
+    used, wasted = after.get("used", 0) - before.get("used", 0), after.get("wasted", 0) - before.get("wasted", 0)
+    text += f"\n\nSpeculative replies (now, both modes): {used:.0f} used, {wasted:.0f} wasted."
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "turn_taking.md").write_text(text + "\n")
+    (out / "turn_taking.json").write_text(json.dumps(results, indent=1))
+    plot(summary, out / "turn_taking.png")
+    print()
+    print(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,94 @@
+"""Speculative replies and turn ends with the real models: a reply written during a pause is heard only
+if the turn ends there, never runs a tool that acts before that, and a sentence with a pause inside is
+answered once, as a whole."""
+import numpy as np
+
+from assistant.home import InMemoryHome
+from assistant.tools import ToolRunner
+from streaming.events import (AudioCommitted, AudioDelta, ResponseCreated, ResponseDone, SpeechStopped, TextDelta,
+                              ToolCallExecuted, TranscriptCompleted)
+from streaming.metrics import Metrics
+from streaming.session import Session, SessionConfig
+from streaming.turns import TurnDetection
+from voice.audio import float_to_pcm16, resample
+from paused_speech import RATE, insert_pause, piper
+from test_session_pipeline import Recorder, push_realtime
+
+OUT_RATE = 24000
+
+
+def speculations(metrics: Metrics, outcome: str) -> float:
+    return metrics.registry.get_sample_value("parley_speculations_total", {"outcome": outcome}) or 0.0
+
+
+def framed(audio: np.ndarray, tail_ms: int = 1500) -> bytes:
+    lead, tail = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * tail_ms // 1000, np.float32)
+    return float_to_pcm16(resample(np.concatenate([lead, audio, tail]), RATE, OUT_RATE))
+
+
+async def spoken_turn(engines, config: SessionConfig, pcm16: bytes, home: InMemoryHome | None = None):
+    metrics = Metrics()
+    session = Session(engines, config, ToolRunner(home or InMemoryHome()), metrics=metrics)
+    await session.start()
+    recorder = Recorder(session)
+    await push_realtime(session, pcm16, OUT_RATE)
+    await recorder.wait(ResponseDone, timeout=60)
+    await session.close()
+    return recorder, metrics
+
+
+def before_commit(recorder: Recorder) -> list:
+    stop = recorder.events.index(recorder.of(SpeechStopped)[-1])
+    return recorder.events[:stop]
+
+
+async def test_a_speculation_the_user_talks_over_is_never_heard_and_acts_on_nothing(engines, tts, needs_assistant):
+    """'Turn on the kitchen light.' and 700 ms later 'No, the bedroom fan.': the reply written in the pause
+    (switch the kitchen light on) is dropped; the home changes only by calls the heard reply announces."""
+    first, second = piper(tts, "Turn on the kitchen light."), piper(tts, "No, the bedroom fan.")
+    audio = np.concatenate([first, np.zeros(RATE * 7 // 10, np.float32), second])
+    home = InMemoryHome()
+    config = SessionConfig(turn_detection=TurnDetection(silence_duration_ms=1200))   # the pause is not an end
+    recorder, metrics = await spoken_turn(engines, config, framed(audio), home)
+    assert speculations(metrics, "wasted") >= 1                  # a reply to the first sentence was written
+    assert len(recorder.of(AudioCommitted)) == 1
+    early = before_commit(recorder)
+    assert not [e for e in early if isinstance(e, (ResponseCreated, TextDelta, AudioDelta, ToolCallExecuted))]
+    assert len(recorder.of(ResponseCreated)) == 1
+    announced = {(e.arguments.get("device"), e.arguments.get("room")) for e in recorder.of(ToolCallExecuted)
+                 if e.name == "set_device"}
+    assert set(home.devices) <= announced                        # no change the user was not told about
+    if ("light", "kitchen") not in announced:
+        assert ("light", "kitchen") not in home.devices
+
+
+async def test_a_speculation_is_used_when_the_turn_ends_as_transcribed(engines, tts, needs_assistant):
+    audio = piper(tts, "What is seven times six?")
+    recorder, metrics = await spoken_turn(engines, SessionConfig(), framed(audio))
+    assert speculations(metrics, "used") == 1 and speculations(metrics, "wasted") == 0
+    done = recorder.of(ResponseDone)[0]
+    assert done.status == "completed" and "42" in done.output_text
+    kinds = [type(e) for e in recorder.events]
+    # the client sees the usual order; the calculation ran during the pause but is announced after the commit
+    assert kinds.index(TranscriptCompleted) < kinds.index(ResponseCreated) < kinds.index(ToolCallExecuted) \
+        < kinds.index(TextDelta) < kinds.index(AudioDelta)
+    assert done.timing["voice_to_voice"] > 0
+
+
+async def test_a_paused_sentence_is_answered_once_as_a_whole(engines, tts, stt, needs_assistant):
+    """"Set a timer for ... five minutes" with a 600 ms pause: one turn, one reply, one five-minute timer."""
+    whole = piper(tts, "Set a timer for five minutes.")
+    audio, _ = insert_pause(stt.whisper, whole, 4, 600)
+    metrics = Metrics()
+    runner = ToolRunner()
+    session = Session(engines, SessionConfig(turn_detection=TurnDetection(type="semantic_vad")), runner,
+                      metrics=metrics)
+    await session.start()
+    recorder = Recorder(session)
+    await push_realtime(session, framed(audio), OUT_RATE)
+    await recorder.wait(ResponseDone, timeout=60)
+    assert len(recorder.of(AudioCommitted)) == 1 and len(recorder.of(ResponseCreated)) == 1
+    transcript = recorder.of(TranscriptCompleted)[0].transcript.lower()
+    assert "timer" in transcript and ("five" in transcript or "5" in transcript), transcript
+    assert [t.seconds for t in runner.timers] == [300]
+    await session.close()
