@@ -7,9 +7,10 @@ sentences the thresholds were chosen on): questions, commands, one-word answers,
 a pause keep the tune of a sentence that goes on (tests/paused_speech.py).
 
 Every utterance streams at real-time pace over /v1/realtime, on a fresh connection, to each server
-configuration at once (same load for all): Parley as it is now with semantic_vad (its default) and
-server_vad, and, with --baseline-tree, the same two from an older checkout (a separate server
-process started from that tree). Silence keeps streaming after the words, as a microphone would.
+configuration of one turn detection type at once (Parley now and, with --baseline-tree, an older
+checkout served by a second server process, see the same load): semantic_vad (Parley's default), then
+server_vad. Silence keeps streaming after the words, as a microphone would. The log shows, per
+configuration, turn end / voice-to-voice in ms after the last word (CUT: ended inside the sentence).
 
 - premature: the turn ended inside the sentence (speech_stopped before its last words, or two turns);
 - late: the turn ended more than 600 ms after the last word;
@@ -207,15 +208,21 @@ def plot(summary: dict[str, dict], path: Path) -> None:
 
 
 async def run_all(targets: dict[str, tuple[str, dict]], utterances: list[Utterance]) -> dict[str, list[dict]]:
+    """Each utterance goes to the configurations of one turn detection type at once (now and before
+    see the same load), one type after the other."""
     results: dict[str, list[dict]] = {name: [] for name in targets}
+    kinds = sorted({td["type"] for _, td in targets.values()})
     for n, utterance in enumerate(utterances, 1):
-        outcomes = await asyncio.gather(*(run_one(f"ws://{host}/v1/realtime", td, utterance)
-                                          for host, td in targets.values()))
-        for name, outcome in zip(targets, outcomes):
-            results[name].append(outcome)
-        print(f"[{n}/{len(utterances)}] {utterance.label}: " + "; ".join(
-            f"{name}: {'CUT' if o['premature'] else round(o.get('end_ms', float('nan')))}"
-            for name, o in zip(targets, outcomes)), flush=True)
+        line = []
+        for kind in kinds:
+            names = [name for name, (_, td) in targets.items() if td["type"] == kind]
+            outcomes = await asyncio.gather(*(run_one(f"ws://{targets[name][0]}/v1/realtime", targets[name][1],
+                                                      utterance) for name in names))
+            for name, o in zip(names, outcomes):
+                results[name].append(o)
+                line.append(f"{name}: {'CUT' if o['premature'] else round(o.get('end_ms', float('nan')))}"
+                            f"/{round(o.get('voice_to_voice_ms', float('nan')))}")
+        print(f"[{n}/{len(utterances)}] {utterance.label}: " + "; ".join(line), flush=True)
     return results
 
 

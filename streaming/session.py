@@ -450,7 +450,9 @@ class Session:
     def _transcribe(self, turn: _Turn, priority: int) -> None:
         """Transcribe the turn's audio so far: BACKGROUND = a partial, URGENT = final quality."""
         if turn.job is not None:
-            return                                      # _run_job follows up once this one finishes
+            if priority == BACKGROUND or turn.job_urgent:
+                return                                  # _run_job follows up once this one finishes
+            turn.job.cancel()                           # a partial is moot at a pause: the final one goes first
         if priority == URGENT and turn.latest and turn.latest[0] >= turn.speech_end_samples:
             return
         audio = self._buffer.view()
