@@ -49,7 +49,7 @@ def test_semantic_vad_verdict_after_enough_silence_ends_at_once():
     detector = semantic()
     run(detector, [0.9] * 10 + [0.0] * 5)                 # 160 ms of silence before the verdicts
     assert not detector.transcript_ready("Turn on the kitchen light.")
-    assert detector.audio_ready(0.8)
+    assert detector.audio_ready(0.95)
     assert not detector.speaking
 
 
