@@ -116,7 +116,7 @@ def parse_discovery(topic: str, payload: bytes | str, known_areas=()) -> tuple[s
         raise DiscoveryError(f"component {component!r} is not one Parley drives")
     try:
         config = json.loads(text)
-    except ValueError as error:
+    except (ValueError, RecursionError) as error:
         raise DiscoveryError(f"{topic}: not JSON ({error})") from None
     if not isinstance(config, dict):
         raise DiscoveryError(f"{topic}: config is not a JSON object")

@@ -24,6 +24,8 @@ class Metrics:
         self.errors = Counter("parley_errors", "Error events sent to clients", ["code"], registry=self.registry)
         self.replies = Counter("parley_generator_replies", "Replies by the generator that wrote them and "
                                "whether the remote one was bypassed", ["generator", "fallback"], registry=self.registry)
+        self.background = Counter("parley_background_failures", "Background task deaths (crash) and messages "
+                                  "whose handling failed (message)", ["task", "kind"], registry=self.registry)
         self.stage = Histogram("parley_turn_stage_seconds", "Per-turn duration of each pipeline stage",
                                ["stage"], buckets=_BUCKETS, registry=self.registry)
         self.speculations = Counter("parley_speculations", "Replies prepared during a pause, by fate: used "
@@ -55,6 +57,9 @@ class Metrics:
 
     def speculation(self, outcome: str) -> None:
         self.speculations.labels(outcome).inc()
+
+    def background_failure(self, task: str, kind: str) -> None:
+        self.background.labels(task, kind).inc()
 
     def client_error(self, code: str) -> None:
         self.errors.labels(code).inc()

@@ -11,6 +11,7 @@ import hmac
 import importlib
 import importlib.util
 import ipaddress
+import logging
 import re
 import secrets
 import signal
@@ -26,11 +27,13 @@ from aiohttp import WSMsgType, web
 from streaming.transports import realtime
 from streaming.config import ServerConfig, build_parser, from_args
 from streaming.engines import Engines
+from streaming.logsafe import limit_accept_errors
 from streaming.events import EndCall
 from streaming.gateway import Gateway
 from streaming.metrics import CONTENT_TYPE, Metrics
 from streaming.session import Session, SessionConfig, SessionLimitReached, new_id
 from streaming.store import open_store
+from streaming.supervisor import Supervisor
 
 if TYPE_CHECKING:
     from assistant.home import Home
@@ -41,6 +44,8 @@ TRANSPORTS = ("streaming.transports.phone.twilio", "streaming.transports.phone.a
 
 SUBPROTOCOL_KEY = "openai-insecure-api-key."
 RETRY_AFTER_S = 10              # what a client refused with session_limit is told to wait
+SEND_TIMEOUT_S = 10.0           # a client whose socket takes no more bytes for this long is dropped
+MAX_BACKLOG_EVENTS = 1000       # session events waiting for a slow client (~100 s of audio); more: dropped
 MAX_CLIENT_SECRET_TTL_S = 600
 MAX_OUTSTANDING_SECRETS = 1000
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
@@ -61,21 +66,24 @@ class ServerContext:
     client_secrets: dict[str, float] = field(default_factory=dict)   # token -> expiry (unix time)
     gateway: Gateway | None = None      # the state store's side of this process; set by create_app
     draining: bool = False              # SIGTERM came: no new sessions, the open ones finish
+    supervisor: Supervisor = field(init=False)      # the transports' background tasks
+
+    def __post_init__(self) -> None:
+        self.supervisor = Supervisor(self.metrics.background_failure)
 
     @property
     def at_capacity(self) -> bool:
         return len(self.sessions) >= self.config.max_sessions
 
-    def new_session(self, config: SessionConfig | None = None, *, transport: str, tools=None) -> Session:
-        """A Session (not started yet) that the server tracks until it closes; SessionLimitReached at capacity."""
-        if self.at_capacity:
-            raise SessionLimitReached(f"this server holds at most {self.config.max_sessions} sessions; "
-                                      f"try again in {RETRY_AFTER_S} s")
     def new_session(self, config: SessionConfig | None = None, *, transport: str, tools=None,
                     session_id: str | None = None, principal: str = ANONYMOUS,
                     history: list[dict] | None = None) -> Session:
         """A Session (not started yet) that the server tracks until it closes; its conversation and timers
-        live in the store, so it can be resumed (session_id + history) on any gateway."""
+        live in the store, so it can be resumed (session_id + history) on any gateway. SessionLimitReached
+        at capacity."""
+        if self.at_capacity:
+            raise SessionLimitReached(f"this server holds at most {self.config.max_sessions} sessions; "
+                                      f"try again in {RETRY_AFTER_S} s")
         session_id = session_id or new_id("sess")
         timers = self.gateway.timers_for(session_id)
         if tools is None and self.engines.generator is not None:
@@ -143,6 +151,7 @@ class ServerContext:
 
 
 CTX = web.AppKey("parley", ServerContext)
+log = logging.getLogger("parley.server")
 
 
 def _same_secret(given: str, secret: str) -> bool:
@@ -178,6 +187,7 @@ def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None =
     app.on_shutdown.append(_close_sessions)
     app.cleanup_ctx.append(_run_gateway)
     ctx.gateway = Gateway(open_store(config.store), config.gateway_id)
+    app.on_cleanup.append(lambda app: app[CTX].supervisor.close())
     return app
 
 
@@ -316,16 +326,32 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
         beta=request.headers.get("OpenAI-Beta", "").startswith("realtime=v1"),
         on_client_error=ctx.metrics.client_error)
 
-    async def flush() -> None:
+    def drop(reason: str) -> None:
+        """Cut a client that stopped reading: a close frame would only queue behind what it never read."""
+        log.warning("realtime %s: %s; dropping the connection", session.id, reason)
+        ctx.metrics.client_error("client_not_reading")
+        if request.transport is not None:
+            request.transport.abort()
+
+    async def flush() -> bool:
         for frame in protocol.data_to_send():
             if ws.closed:
-                return
-            await ws.send_str(frame)
+                return False
+            try:
+                await asyncio.wait_for(ws.send_str(frame), SEND_TIMEOUT_S)
+            except asyncio.TimeoutError:
+                drop(f"nothing could be sent for {SEND_TIMEOUT_S:g} s")
+                return False
+        return True
 
     async def forward_events() -> None:
         async for event in session.events():
             protocol.handle(event)
-            await flush()
+            if not await flush():
+                return
+            if session.backlog > MAX_BACKLOG_EVENTS:
+                drop(f"{session.backlog} events wait to be sent")
+                return
             if isinstance(event, EndCall):
                 await ws.close(code=1001 if event.reason in GOING_AWAY else 1000, message=event.reason.encode())
                 return
@@ -378,14 +404,17 @@ def _draining() -> web.Response:
 
 
 async def healthz(request: web.Request) -> web.Response:
-    """Liveness: is this process fine? 503 "draining" once SIGTERM came."""
+    """Liveness: is this process fine? 503 "draining" once SIGTERM came, 503 "degraded" while a background
+    task (MQTT, a TCP listener) is down and waiting to be restarted."""
     ctx = request.app[CTX]
     generator = ctx.engines.generator
-    body = {"status": "draining" if ctx.draining else "ok", "sessions": len(ctx.sessions),
-            "assistant": generator is not None, "gateway": ctx.gateway.id}
+    healthy = ctx.supervisor.healthy
+    status = "draining" if ctx.draining else "ok" if healthy else "degraded"
+    body = {"status": status, "sessions": len(ctx.sessions), "assistant": generator is not None,
+            "gateway": ctx.gateway.id, "tasks": ctx.supervisor.status()}
     if hasattr(generator, "remote_up"):     # down is not unhealthy: the embedded fallback answers
         body["remote_generator"] = "up" if generator.remote_up else "down"
-    return web.json_response(body, status=503 if ctx.draining else 200)
+    return web.json_response(body, status=200 if status == "ok" else 503)
 
 
 async def readyz(request: web.Request) -> web.Response:
@@ -419,6 +448,7 @@ def parse_config(argv: list[str]) -> ServerConfig:
 
 
 async def serve(config: ServerConfig, engines: Engines) -> None:
+    limit_accept_errors()
     runner = web.AppRunner(create_app(config, engines))
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.port)

@@ -314,6 +314,11 @@ class Session:
         self._missed_timers.append(seconds)
 
     @property
+    def backlog(self) -> int:
+        """Events emitted and not yet read by the transport (a client that reads slowly lets this grow)."""
+        return self._queue.qsize()
+
+    @property
     def active_tasks(self) -> int:
         return sum(not t.done() for t in self._tasks)
 

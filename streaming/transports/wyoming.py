@@ -25,7 +25,7 @@ from aiohttp import web
 from wyoming.asr import Transcribe, Transcript, TranscriptChunk, TranscriptStart, TranscriptStop
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.error import Error
-from wyoming.event import Event
+from wyoming.event import Event, async_write_event
 from wyoming.handle import Handled, HandledChunk, HandledStart, HandledStop, NotHandled
 from wyoming.info import (AsrModel, AsrProgram, Attribution, Describe, HandleModel, HandleProgram, Info,
                           TtsProgram, TtsVoice)
@@ -34,11 +34,13 @@ from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, Synthesize
 
 from streaming.engines import BACKGROUND
 from streaming.logsafe import printable
+from streaming.supervisor import Supervisor
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
 from voice.stt import StableWords
 from voice.tts import ClauseBuffer, split_clauses
 
 log = logging.getLogger("parley.wyoming")
+TASK = "wyoming"
 
 DEFAULT_PORT = 10600
 STT_RATE = 16000
@@ -46,6 +48,13 @@ SAMPLES_PER_CHUNK = 1024            # TTS audio-chunk size, as wyoming-piper sen
 MAX_AUDIO_SECONDS = 60              # longer requests are refused: a voice command is seconds long
 PARTIAL_EVERY_SECONDS = 1.0         # streaming ASR: re-transcribe after this much new audio
 MAX_EVENT_BYTES = 1 << 20            # data or payload of one event: audio chunks are a few KiB
+AUDIO_RATES = range(8000, 96001)     # what an audio stream may announce; 1e9 would lift the 60 s cap
+MAX_CHANNELS = 2
+MAX_TEXT_CHARS = 16_000              # a transcript to handle, text to synthesise in one event
+MAX_HISTORY_MESSAGES = 40            # per connection: the assistant only reads the last turns anyway
+MAX_CONNECTIONS = 32                 # Home Assistant opens one per request
+IDLE_TIMEOUT_S = 60.0                # a connection that sends nothing for this long is closed
+WRITE_TIMEOUT_S = 10.0               # a peer that stops reading is dropped
 
 
 def _version() -> str:
@@ -83,7 +92,11 @@ def build_info() -> Info:
 class AudioIn:
     """One audio-start..audio-stop stream, kept as float mono at its own rate."""
 
-    def __init__(self, rate: int):
+    def __init__(self, rate):
+        if isinstance(rate, float) and rate.is_integer():
+            rate = int(rate)
+        if isinstance(rate, bool) or not isinstance(rate, int) or rate not in AUDIO_RATES:
+            raise ValueError(f"audio rate must be an integer from {AUDIO_RATES.start} to {AUDIO_RATES.stop - 1} Hz")
         self.rate = rate
         self.parts: list[np.ndarray] = []
         self.samples = 0
@@ -95,7 +108,8 @@ class AudioIn:
             return f"audio must be 16-bit PCM (width 2); got width {chunk.width}"
         if chunk.rate != self.rate:
             return f"audio-chunk rate {chunk.rate} differs from the stream's {self.rate}"
-        if chunk.channels < 1 or len(chunk.audio) % (2 * chunk.channels):
+        if not isinstance(chunk.channels, int) or not 1 <= chunk.channels <= MAX_CHANNELS \
+                or len(chunk.audio) % (2 * chunk.channels):
             return "audio-chunk length is not a whole number of frames"
         if self.samples > MAX_AUDIO_SECONDS * self.rate:
             return f"audio longer than {MAX_AUDIO_SECONDS} s"
@@ -156,8 +170,9 @@ async def read_event(reader: asyncio.StreamReader) -> Event | None:
 class ParleyWyomingHandler(AsyncEventHandler):
     """One Home Assistant connection; HA opens one per request, but several requests may share one."""
 
-    def __init__(self, reader, writer, engines, info: Info, tools_factory):
+    def __init__(self, reader, writer, engines, info: Info, tools_factory, idle_timeout_s: float = IDLE_TIMEOUT_S):
         super().__init__(reader, writer)
+        self.idle_timeout_s = idle_timeout_s
         self.engines = engines
         self.info = info
         self.tools = tools_factory()      # one per connection: the conversation's home state persists
@@ -167,14 +182,25 @@ class ParleyWyomingHandler(AsyncEventHandler):
         self.synthesis: ClauseBuffer | None = None     # set between synthesize-start and synthesize-stop
         self.history: list[dict] = []
 
+    async def write_event(self, event: Event) -> None:
+        """A peer that stops reading would hold its buffers for ever: it gets WRITE_TIMEOUT_S, then is dropped."""
+        try:
+            await asyncio.wait_for(super().write_event(event), WRITE_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            raise ConnectionResetError("the peer stopped reading") from None
+
     async def run(self) -> None:
         """Like AsyncEventHandler.run, but a bad event gets an `error` event instead of a silent hang-up."""
         try:
             while True:
                 try:
-                    event = await read_event(self.reader)
+                    event = await asyncio.wait_for(read_event(self.reader), self.idle_timeout_s)
                 except BadEvent as error:       # the framing is lost: say why, then hang up
                     await self.write_event(Error(text=f"malformed event: {error}", code="bad_event").event())
+                    return
+                except asyncio.TimeoutError:
+                    await self.write_event(Error(text=f"nothing received for {self.idle_timeout_s:g} s",
+                                                 code="idle_timeout").event())
                     return
                 if event is None:
                     return
@@ -213,7 +239,7 @@ class ParleyWyomingHandler(AsyncEventHandler):
             self.synthesis = ClauseBuffer()
         elif SynthesizeChunk.is_type(event.type):
             if self.synthesis is not None:
-                ready = self.synthesis.add(SynthesizeChunk.from_event(event).text)
+                ready = self.synthesis.add(_text(SynthesizeChunk.from_event(event).text))
                 if ready:                # in a stream, a run per batch of finished clauses
                     await self._speak(ready)
         elif SynthesizeStop.is_type(event.type):
@@ -225,9 +251,12 @@ class ParleyWyomingHandler(AsyncEventHandler):
             await self.write_event(SynthesizeStopped().event())
         elif Synthesize.is_type(event.type):
             if self.synthesis is None:   # inside a stream it only repeats the text, for old servers
-                await self._speak(split_clauses(Synthesize.from_event(event).text))   # nothing: an empty run
+                await self._speak(split_clauses(_text(Synthesize.from_event(event).text)))   # nothing: an empty run
         elif Transcript.is_type(event.type):
-            await self._handle(Transcript.from_event(event).text)
+            text = Transcript.from_event(event).text
+            if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
+                raise ValueError(f"transcript text must be a string of at most {MAX_TEXT_CHARS} characters")
+            await self._handle(text)
         return True
 
     # ---- ASR
@@ -299,6 +328,7 @@ class ParleyWyomingHandler(AsyncEventHandler):
                                               else "I didn't hear a request.").event())
             return
         self.history.append({"role": "user", "content": text})
+        del self.history[:-MAX_HISTORY_MESSAGES]
         await self.write_event(HandledStart().event())
         reply = None
         async for item in assistant.respond(self.history, self.tools):
@@ -313,25 +343,54 @@ class ParleyWyomingHandler(AsyncEventHandler):
         await self.write_event(HandledStop().event())
 
 
+def _text(text) -> str:
+    if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
+        raise ValueError(f"text must be a string of at most {MAX_TEXT_CHARS} characters")
+    return text
+
+
 class WyomingService:
     """The TCP listener; each connection gets its own handler, all share the engines and the home."""
 
-    def __init__(self, engines, tools_factory, host: str = "0.0.0.0", port: int = DEFAULT_PORT):
+    def __init__(self, engines, tools_factory, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
+                 supervisor: Supervisor | None = None, max_connections: int = MAX_CONNECTIONS):
         self.engines = engines
         self.tools_factory = tools_factory     # () -> ToolRunner acting on the server's home
         self.host = host
         self.port = port
+        self.max_connections = max_connections
+        self.idle_timeout_s = IDLE_TIMEOUT_S
         self.info = build_info()
+        self.supervisor = supervisor or Supervisor()   # the server's, so /healthz sees the listener
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task] = set()
 
     async def start(self) -> None:
+        await self._listen()                   # a port in use fails here, at startup
+        self.supervisor.start(TASK, self._serve)
+
+    async def _listen(self) -> None:
         self._server = await asyncio.start_server(self._connection, self.host, self.port)
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("wyoming: listening on %s:%d", self.host, self.port)
 
+    async def _serve(self) -> None:
+        if not self._server.is_serving():      # restarted after the listener died
+            await self._listen()
+        await self._server.serve_forever()
+
     async def _connection(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        handler = ParleyWyomingHandler(reader, writer, self.engines, self.info, self.tools_factory)
+        if len(self._handlers) >= self.max_connections:
+            refusal = Error(text=f"this server takes at most {self.max_connections} connections",
+                            code="too_many_connections")
+            try:
+                await asyncio.wait_for(async_write_event(refusal.event(), writer), WRITE_TIMEOUT_S)
+            except (asyncio.TimeoutError, ConnectionError):
+                pass
+            writer.close()
+            return
+        handler = ParleyWyomingHandler(reader, writer, self.engines, self.info, self.tools_factory,
+                                       self.idle_timeout_s)
         task = asyncio.current_task()
         self._handlers.add(task)
         try:
@@ -340,6 +399,7 @@ class WyomingService:
             self._handlers.discard(task)
 
     async def close(self) -> None:
+        await self.supervisor.stop(TASK)
         if self._server is not None:
             self._server.close()
         for task in list(self._handlers):
@@ -364,7 +424,8 @@ def setup(app, ctx) -> None:
         return
     from assistant.tools import ToolRunner
 
-    service = WyomingService(ctx.engines, lambda: ToolRunner(home=ctx.home), host=ctx.config.host, port=int(port))
+    service = WyomingService(ctx.engines, lambda: ToolRunner(home=ctx.home), host=ctx.config.host, port=int(port),
+                             supervisor=ctx.supervisor)
     app[WYOMING] = service
 
     async def run(app):

@@ -24,13 +24,17 @@ import aiomqtt
 
 from assistant.inventory import DISCOVERY_PREFIX, Entity, Inventory, load_inventory_file, vocabulary_inventory
 from assistant.home import default_key
+from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
 log = logging.getLogger("parley.mqtt_home")
 T = TypeVar("T")
+TASK = "mqtt-home"
 
 THERMOSTAT_SET = "home/thermostat/set"
 THERMOSTAT_STATE = "home/thermostat/state"
+MAX_CACHED_TOPICS = 10_000        # latest payloads kept per state topic; a flood of new topics is not kept
+MAX_PAYLOAD_BYTES = 4096          # a state or reading is a few bytes; anything larger is not one
 
 
 def slug(name: str) -> str:
@@ -56,7 +60,7 @@ def parse_state(payload: bytes) -> dict | None:
         return {"state": text.upper()}
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):     # also deep nesting and 5,000-digit numbers
         return None
     if not isinstance(data, dict) or str(data.get("state", "")).upper() not in ("ON", "OFF"):
         return None
@@ -67,7 +71,7 @@ def parse_number(payload: bytes, keys: tuple[str, ...] = ("value",)) -> float | 
     """A plain number (`21.5`) or a JSON object carrying it under one of `keys`."""
     try:
         data = json.loads(payload.decode("utf-8", "replace"))
-    except ValueError:
+    except (ValueError, RecursionError):
         return None
     if isinstance(data, dict):
         data = next((data[k] for k in keys if k in data), None)
@@ -108,7 +112,7 @@ def _value(entity: Entity, payload: bytes) -> str:
     if text.startswith("{"):
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             return text
         if isinstance(data, dict):
             match = _VALUE_KEY.search(entity.payloads.get("value_template", "") or "")
@@ -216,28 +220,24 @@ class MqttHome:
     """
 
     def __init__(self, settings: MqttSettings, confirm_timeout: float = 1.5, backoff: Backoff | None = None,
-                 inventory_file=None, discovery_prefix: str = DISCOVERY_PREFIX):
+                 inventory_file=None, discovery_prefix: str = DISCOVERY_PREFIX, supervisor: Supervisor | None = None):
         self.settings = settings
         self.confirm_timeout = confirm_timeout
         self._backoff = backoff
+        self.supervisor = supervisor or Supervisor()   # the server's, so /healthz sees this loop
         self.discovery_prefix = discovery_prefix
         self.inventory: Inventory = load_inventory_file(inventory_file) if inventory_file else vocabulary_inventory()
         self._client: aiomqtt.Client | None = None
         self._connected = asyncio.Event()
         self._retained: dict[str, bytes] = {}     # latest payload per state topic
         self._waiters: dict[str, list[tuple[asyncio.Future, Callable[[bytes], object], bool]]] = {}
-        self._task: asyncio.Task | None = None
         self._subscribed: set[str] = set()
 
     async def start(self) -> None:
-        self._task = asyncio.create_task(
-            stay_connected(self.settings, "home", self._serve, backoff=self._backoff), name="mqtt-home")
+        self.supervisor.start(TASK, lambda: stay_connected(self.settings, "home", self._serve, backoff=self._backoff))
 
     async def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
-            await asyncio.gather(self._task, return_exceptions=True)
-            self._task = None
+        await self.supervisor.stop(TASK)
 
     async def wait_connected(self, timeout: float) -> None:
         await asyncio.wait_for(self._connected.wait(), timeout)
@@ -252,10 +252,13 @@ class MqttHome:
         try:
             async for message in client.messages:
                 topic = str(message.topic)
-                if topic.startswith(self.discovery_prefix + "/"):
-                    await self._discover(client, topic, bytes(message.payload))
-                else:
-                    self._receive(topic, bytes(message.payload), message.retain)
+                try:
+                    if topic.startswith(self.discovery_prefix + "/"):
+                        await self._discover(client, topic, bytes(message.payload))
+                    else:
+                        self._receive(topic, bytes(message.payload), message.retain)
+                except Exception:  # noqa: BLE001 - one message must not end home control
+                    self.supervisor.contain(TASK, f"a message on {topic}")
         finally:
             self._client = None
             self._connected.clear()
@@ -281,7 +284,9 @@ class MqttHome:
 
     def _receive(self, topic: str, payload: bytes, retained: bool) -> None:
         """retained=True marks a stored message replayed on (re)subscribing: it is no confirmation."""
-        if len(self._retained) < 10_000 or topic in self._retained:
+        if len(payload) > MAX_PAYLOAD_BYTES:
+            return
+        if len(self._retained) < MAX_CACHED_TOPICS or topic in self._retained:
             self._retained[topic] = payload
         for future, parse, fresh_only in self._waiters.get(topic, []):
             value = parse(payload)

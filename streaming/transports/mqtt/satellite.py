@@ -30,6 +30,7 @@ from streaming import events as ev
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 from streaming.logsafe import printable
 from streaming.session import Session, SessionConfig, SessionLimitReached, TurnDetection
+from streaming.supervisor import Supervisor
 
 log = logging.getLogger("parley.mqtt_satellite")
 
@@ -38,8 +39,10 @@ SERVER_STATUS = f"{PREFIX}/server/status"
 SATELLITE_RATE = 16000               # both directions; ESP32-class satellites record and play 16 kHz
 MAX_AUDIO_BYTES = 64 * 1024          # 2 s of audio in one message; larger is a broken device
 MAX_TEXT_BYTES = 4096
+MAX_CONTROL_BYTES = 1024
 MAX_BACKLOG = 1000                   # events kept for the devices while the broker is away
 CHANNELS = ("audio/in", "control", "text/in", "status")
+TASK, IDLE_TASK = "mqtt-satellites", "mqtt-satellites-idle"
 
 
 # ---- device → Parley: topics and payloads become requests ------------------------------------------
@@ -112,9 +115,11 @@ def decode(channel: str, payload: bytes) -> Request | None:
         except UnicodeDecodeError:
             return Invalid("invalid_text", "text/in must be UTF-8")
         return Text(text) if text else Invalid("invalid_text", "text/in is empty")
+    if len(payload) > MAX_CONTROL_BYTES:
+        return Invalid("invalid_json", f"control messages are at most {MAX_CONTROL_BYTES} bytes")
     try:
         message = json.loads(payload)
-    except ValueError:
+    except (ValueError, RecursionError):     # also deep nesting and 5,000-digit numbers
         return Invalid("invalid_json", "control messages are JSON objects like {\"type\": \"start\"}")
     kind = message.get("type") if isinstance(message, dict) else None
     if kind not in CONTROL_TYPES:
@@ -259,7 +264,7 @@ class SatelliteService:
     def __init__(self, open_session: Callable[[SessionConfig], Session],
                  close_session: Callable[[Session], Awaitable[None]], settings: MqttSettings, *,
                  turn_detection: TurnDetection | None = TurnDetection(), idle_timeout: float = 300.0,
-                 backoff: Backoff | None = None):
+                 backoff: Backoff | None = None, supervisor: Supervisor | None = None):
         self.open_session = open_session    # the server's factory: engines, tools (the MQTT home), metrics
         self.close_session = close_session
         self.turn_detection = turn_detection
@@ -270,15 +275,13 @@ class SatelliteService:
         self.connected = asyncio.Event()
         self._client: aiomqtt.Client | None = None
         self._outbox: asyncio.Queue[Publish] = asyncio.Queue()
-        self._tasks: list[asyncio.Task] = []
+        self.supervisor = supervisor or Supervisor()   # the server's, so /healthz sees these loops
 
     async def start(self) -> None:
         will = aiomqtt.Will(SERVER_STATUS, "offline", qos=1, retain=True)
-        self._tasks = [
-            asyncio.create_task(stay_connected(self.settings, "satellites", self._serve, will=will,
-                                               backoff=self.backoff), name="mqtt-satellites"),
-            asyncio.create_task(self._free_idle(), name="mqtt-satellites-idle"),
-        ]
+        self.supervisor.start(TASK, lambda: stay_connected(self.settings, "satellites", self._serve, will=will,
+                                                           backoff=self.backoff))
+        self.supervisor.start(IDLE_TASK, self._free_idle)
 
     async def close(self) -> None:
         client = self._client
@@ -287,9 +290,8 @@ class SatelliteService:
                 await client.publish(SERVER_STATUS, "offline", qos=1, retain=True)
             except aiomqtt.MqttError:
                 pass
-        for task in self._tasks:
-            task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await self.supervisor.stop(TASK)
+        await self.supervisor.stop(IDLE_TASK)
         for device_id in list(self.satellites):
             await self.free(device_id)
 
@@ -303,7 +305,10 @@ class SatelliteService:
         publisher = asyncio.create_task(self._publish_outbox(client), name="mqtt-satellites-out")
         try:
             async for message in client.messages:
-                await self._receive(str(message.topic), bytes(message.payload))
+                try:
+                    await self._receive(str(message.topic), bytes(message.payload))
+                except Exception:  # noqa: BLE001 - one message must not end every device's service
+                    self.supervisor.contain(TASK, f"a message on {message.topic}")
         finally:
             self._client = None
             self.connected.clear()
@@ -408,10 +413,12 @@ def setup(app, ctx) -> None:
     options = ctx.config.options
     home = MqttHome(settings, confirm_timeout=getattr(options, "mqtt_confirm_timeout", 1.5),
                     inventory_file=getattr(options, "home_inventory", None),
-                    discovery_prefix=getattr(options, "mqtt_discovery_prefix", "homeassistant"))
+                    discovery_prefix=getattr(options, "mqtt_discovery_prefix", "homeassistant"),
+                    supervisor=ctx.supervisor)
     ctx.home = home
     satellites = SatelliteService(lambda config: ctx.new_session(config, transport="mqtt"), ctx.end_session, settings,
-                                  turn_detection=ctx.config.session_defaults().turn_detection)
+                                  turn_detection=ctx.config.session_defaults().turn_detection,
+                                  supervisor=ctx.supervisor)
     app[SATELLITES] = satellites
 
     async def run(app):

@@ -38,6 +38,11 @@ HEADER = struct.Struct(">BH")
 MAX_PAYLOAD = 8192                 # Asterisk sends 20 ms frames: 7,680 bytes at 192 kHz, 320 at 8 kHz
 ASTERISK_ERRORS = {0x01: "calling party hung up", 0x02: "frame forwarding error", 0x04: "memory error"}
 DTMF_DIGITS = frozenset(b"0123456789*#ABCD")
+MAX_CALLS = 64                     # connections this door holds at once; more are hung up at once
+HANDSHAKE_TIMEOUT_S = 5.0          # Asterisk sends the UUID and the first audio frame right away
+IDLE_TIMEOUT_S = 10.0              # ... and then a frame every 20 ms for the whole call
+WRITE_TIMEOUT_S = 5.0              # a peer that stops reading is dropped
+TASK = "audiosocket"
 
 
 class FrameError(Exception):
@@ -189,10 +194,16 @@ async def handle_connection(app: web.Application, reader: asyncio.StreamReader,
 
     async def inbound():
         while True:
+            waiting = HANDSHAKE_TIMEOUT_S if call.state in ("connecting", "answered") else IDLE_TIMEOUT_S
             try:
-                data = await reader.read(4096)
+                data = await asyncio.wait_for(reader.read(4096), waiting)
             except ConnectionError:
                 data = b""
+            except asyncio.TimeoutError:
+                call.state = "failed"
+                yield StreamError(0, f"nothing received for {waiting:g} s"
+                                  + (" after connecting" if waiting == HANDSHAKE_TIMEOUT_S else " mid-call"))
+                return
             for event in call.receive(data) if data else call.eof():
                 yield event
             if not data or call.state in ("ended", "failed"):
@@ -200,14 +211,17 @@ async def handle_connection(app: web.Application, reader: asyncio.StreamReader,
 
     async def send(frame: Outbound) -> None:
         writer.write(frame.data)
-        await writer.drain()
+        try:
+            await asyncio.wait_for(writer.drain(), WRITE_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            raise ConnectionResetError("Asterisk stopped reading") from None
 
     async def close(error: StreamError | None) -> None:
         """Hang the channel up: Asterisk ends AudioSocket() on a hang-up frame (the socket closes after)."""
         try:
             writer.write(encode_frame(HANGUP))
-            await writer.drain()
-        except ConnectionError:
+            await asyncio.wait_for(writer.drain(), WRITE_TIMEOUT_S)
+        except (ConnectionError, asyncio.TimeoutError):
             pass
 
     try:
@@ -221,6 +235,7 @@ class Listener:
     """The AudioSocket TCP server and the calls it is carrying."""
     server: asyncio.Server | None = None
     calls: set[asyncio.Task] = field(default_factory=set)
+    max_calls: int = MAX_CALLS
 
     @property
     def port(self) -> int:
@@ -245,14 +260,22 @@ def setup(app: web.Application, ctx) -> None:
     calls.install(app, ctx)
     if app[PHONE_SETTINGS].audiosocket_port is not None:
         app[AUDIOSOCKET] = Listener()
-        app.cleanup_ctx.append(lambda app: _serve(app, ctx.config.host))
+        app.cleanup_ctx.append(lambda app: _serve(app, ctx.config.host, ctx.supervisor))
 
 
-async def _serve(app: web.Application, host: str):
-    """Listen for Asterisk while the web app runs; on shutdown stop listening and end the calls in progress."""
+async def _serve(app: web.Application, host: str, supervisor):
+    """Listen for Asterisk while the web app runs (supervised: a listener that dies is restarted); on
+    shutdown stop listening and end the calls in progress."""
     listener = app[AUDIOSOCKET]
+    port = app[PHONE_SETTINGS].audiosocket_port
 
     async def connected(reader, writer):
+        if len(listener.calls) >= listener.max_calls:
+            log.warning("AudioSocket: %d calls in progress, the most this door takes; hanging up a new one",
+                        len(listener.calls))
+            writer.write(encode_frame(HANGUP))
+            writer.close()
+            return
         task = asyncio.current_task()
         listener.calls.add(task)
         try:
@@ -260,9 +283,21 @@ async def _serve(app: web.Application, host: str):
         finally:
             listener.calls.discard(task)
 
-    listener.server = await asyncio.start_server(connected, host, app[PHONE_SETTINGS].audiosocket_port)
+    async def listen() -> None:
+        nonlocal port
+        listener.server = await asyncio.start_server(connected, host, port)
+        port = listener.port                       # a restart keeps the port --audiosocket-port 0 picked
+
+    async def serve() -> None:
+        if not listener.server.is_serving():
+            await listen()
+        await listener.server.serve_forever()
+
+    await listen()
     print(f"AudioSocket (Asterisk) is listening on {host}:{listener.port}", flush=True)
+    supervisor.start(TASK, serve)
     yield
+    await supervisor.stop(TASK)
     listener.server.close()
     for task in list(listener.calls):
         task.cancel()

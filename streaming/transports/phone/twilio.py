@@ -13,6 +13,7 @@ outbound frames out. ``voice_webhook`` and ``stream_handler`` are the thin I/O l
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import binascii
 import hashlib
@@ -42,6 +43,7 @@ MAX_MESSAGE_BYTES = 64 * 1024          # a media frame is ~400 bytes of JSON; an
 DTMF_DIGITS = frozenset("0123456789*#ABCD")
 KEY_PARAMETER = "api_key"              # <Parameter name="api_key" value="..."/>: Media Streams URLs take no query
 STREAM_SECRET_TTL_S = 60               # the client secret our TwiML hands the stream; Twilio connects at once
+SEND_TIMEOUT_S = 10.0                  # a stream that takes no more bytes for this long is hung up
 
 
 class MediaStream:
@@ -310,7 +312,10 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
         yield CallEnded("connection closed")
 
     async def send(frame: Outbound) -> None:
-        await ws.send_str(frame.data)
+        try:
+            await asyncio.wait_for(ws.send_str(frame.data), SEND_TIMEOUT_S)
+        except asyncio.TimeoutError:
+            raise ConnectionResetError("the stream stopped reading") from None
 
     async def close(error: StreamError | None) -> None:
         if error is None:
