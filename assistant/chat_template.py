@@ -93,15 +93,16 @@ def render_prompt(history: list[dict]) -> str:
     for message in history:
         role = message.get("role")
         if role == "user":
-            turns.append([normalize_request(content_text(message)), None])
+            turns.append([content_text(message), None])
         elif role == "assistant" and turns:
             calls = _assistant_calls(message)
             if calls and (turns[-1][1] is None or turns[-1][1] == SAY):
                 turns[-1][1] = f"{CALL} {format_call(calls[0])}"
             elif turns[-1][1] is None:
                 turns[-1][1] = SAY
-    kept = turns[-MAX_USER_TURNS:] or [["", None]]
-    return "".join(f"{USER} {text}" + (f"{ASSISTANT}{shown}" if shown else "") for text, shown in kept) + ASSISTANT
+    kept = turns[-MAX_USER_TURNS:] or [["", None]]      # only these are normalised: the older ones are not shown
+    return "".join(f"{USER} {normalize_request(text)}" + (f"{ASSISTANT}{shown}" if shown else "")
+                   for text, shown in kept) + ASSISTANT
 
 
 def hide_numbers(text: str, numbers: list[str] | None = None) -> tuple[str, list[str]]:

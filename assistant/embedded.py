@@ -11,6 +11,7 @@ the reply then ends at the call, as an OpenAI Realtime response does. When the c
 tool's output to the history, the same prompt is decoded again (greedy decoding is deterministic) and
 the client's output fills the slot.
 """
+import asyncio
 import contextlib
 import time
 from collections.abc import AsyncIterator, Mapping
@@ -70,7 +71,8 @@ class EmbeddedGenerator:
         calls: list[ToolCall] = []
         result: str | None = client_result
         said = ""
-        prompt, numbers = self.prompt_ids(history)
+        # normalising and tokenising a long history is CPU work: off the event loop, which carries every session
+        prompt, numbers = await asyncio.to_thread(self.prompt_ids, history)
         reader = self.reader(numbers)
         blocks = stream_generate(self.model, prompt, self.decode,
                                  mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)

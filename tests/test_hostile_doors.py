@@ -7,6 +7,7 @@ import asyncio
 import base64
 import json
 import subprocess
+import time
 import sys
 import xml.etree.ElementTree as ET
 
@@ -176,4 +177,45 @@ async def test_beyond_capacity_new_sessions_are_refused_with_503(server_factory,
     again = await RealtimeClient.connect(server.ws_url)
     await again.wait_for("session.created")
     for client in (first[1], again):
+        await client.close()
+
+
+# ---- F3: a flood of text on one session does not stall the others -----------------------------------------
+
+async def _loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
+    """On the server's loop: how late a 10 ms sleep wakes up, again and again."""
+    while not stop.is_set():
+        started = time.perf_counter()
+        await asyncio.sleep(0.01)
+        lags.append(time.perf_counter() - started - 0.01)
+
+
+async def test_f3_a_text_flood_leaves_the_event_loop_responsive(live_server, needs_assistant):
+    words = "twenty five thousand three hundred and forty two point five minutes and a half dozen, "
+    text = (words * 200)[:16_000]                      # the most one item may hold, all number words
+    flooder = await RealtimeClient.connect(live_server.ws_url)
+    other = await RealtimeClient.connect(live_server.ws_url)
+    for client in (flooder, other):
+        await client.wait_for("session.created")
+    stop, lags = asyncio.Event(), []
+    probe = asyncio.run_coroutine_threadsafe(_loop_lag(stop, lags), live_server.loop)
+    try:
+        for round_ in range(4):
+            for _ in range(10):
+                await flooder.send({"type": "conversation.item.create", "item": {
+                    "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+            await flooder.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+            await flooder.wait_for("response.done", start=0, where=lambda e, n=round_: True, timeout=120)
+            flooder.events = [e for e in flooder.events if e["type"] != "response.done"]
+        await other.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
+                          "content": [{"type": "input_text", "text": "what is seven times six"}]}})
+        await other.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        done = await other.wait_for("response.done", timeout=120)
+    finally:
+        live_server.loop.call_soon_threadsafe(stop.set)
+        await asyncio.wrap_future(probe)
+    assert done["response"]["status"] == "completed"
+    assert len(lags) > 20 and max(lags) < 0.050, f"worst loop lag {max(lags) * 1000:.0f} ms"
+    assert [e for e in flooder.events if e["type"] == "error"] == []
+    for client in (flooder, other):
         await client.close()
