@@ -112,7 +112,7 @@ async def main(rounds: int) -> None:
         home = MqttHome(login(broker, "parley"))
         await home.start()
         await home.wait_connected(10)
-        service = SatelliteService(lambda config: Session(engines, config, ToolRunner(home=home)), Session.close,
+        service = SatelliteService(lambda config, device_id: Session(engines, config, ToolRunner(home=home)), Session.close,
                                    login(broker, "parley"))
         await service.start()
         await asyncio.wait_for(service.connected.wait(), 10)

@@ -23,12 +23,14 @@ from streaming.store import Store, StoredTimer
 
 if TYPE_CHECKING:
     from streaming.session import Session
+    from streaming.supervisor import Supervisor
 
 log = logging.getLogger("parley.gateway")
 
 HEARTBEAT_S = 2.0
 CLAIM_TTL_S = 6.0
 TIMER_POLL_S = 0.25
+HEARTBEAT_JOB, TIMERS_JOB = "gateway-heartbeat", "gateway-timers"
 
 
 def session_key(session_id: str) -> str:
@@ -55,6 +57,21 @@ class DurableTimers:
 
 
 @dataclass
+class DeviceClaims:
+    """Which gateway serves an MQTT satellite: the claim `device:<id>` (streaming.transports.mqtt.satellite)."""
+    store: Store
+    holder: str
+    ttl_s: float
+
+    async def take(self, device_id: str) -> bool:
+        """Take the device, or keep it; False while another gateway serves it."""
+        return await self.store.claim(f"device:{device_id}", self.holder, self.ttl_s)
+
+    async def release(self, device_id: str) -> None:
+        await self.store.release(f"device:{device_id}", self.holder)
+
+
+@dataclass
 class _Held:
     session: "Session"
     principal: str
@@ -72,17 +89,22 @@ class Gateway:
         self.store = store
         self.id = gateway_id or new_id("gw")
         self.held: dict[str, _Held] = {}
-        self._loops: list[asyncio.Task] = []
+        self._supervisor: "Supervisor | None" = None
 
-    async def start(self) -> None:
-        self._loops = [asyncio.create_task(self._heartbeat(), name="gateway-heartbeat"),
-                       asyncio.create_task(self._ring_due_timers(), name="gateway-timers")]
+    async def start(self, supervisor: "Supervisor") -> None:
+        """The heartbeat and the timer poll run as the server's supervised jobs (/healthz shows them)."""
+        self._supervisor = supervisor
+        supervisor.start(HEARTBEAT_JOB, self._heartbeat)
+        supervisor.start(TIMERS_JOB, self._ring_due_timers)
 
     async def close(self) -> None:
-        for task in self._loops:
-            task.cancel()
-        await asyncio.gather(*self._loops, return_exceptions=True)
+        if self._supervisor is not None:
+            await self._supervisor.stop(HEARTBEAT_JOB)
+            await self._supervisor.stop(TIMERS_JOB)
         await self.store.close()
+
+    def device_claims(self, ttl_s: float) -> DeviceClaims:
+        return DeviceClaims(self.store, self.id, ttl_s)
 
     def timers_for(self, session_id: str) -> DurableTimers:
         return DurableTimers(self.store, session_id)

@@ -66,6 +66,7 @@ class ServerContext:
     client_secrets: dict[str, float] = field(default_factory=dict)   # token -> expiry (unix time)
     gateway: Gateway | None = None      # the state store's side of this process; set by create_app
     draining: bool = False              # SIGTERM came: no new sessions, the open ones finish
+    drain_hooks: list = field(default_factory=list)   # transports' `async def drain()`, run on SIGTERM
     supervisor: Supervisor = field(init=False)      # the transports' background tasks
 
     def __post_init__(self) -> None:
@@ -97,6 +98,13 @@ class ServerContext:
         self.sessions.add(session)
         return session
 
+    async def resume_session(self, config: SessionConfig | None = None, *, transport: str, session_id: str,
+                             principal: str) -> Session:
+        """new_session with the stored conversation of session_id, if `principal` created it."""
+        history = await self.gateway.resumable(session_id, principal)
+        return self.new_session(config, transport=transport, session_id=session_id, principal=principal,
+                                history=history)
+
     async def end_session(self, session: Session) -> None:
         await session.close()
         self.sessions.discard(session)
@@ -113,11 +121,15 @@ class ServerContext:
         (their clients resume them elsewhere), wait for calls and devices to end; all up to the deadline."""
         self.draining = True
         deadline = time.monotonic() + self.config.drain_timeout_s
+        hooks = [asyncio.create_task(drain()) for drain in self.drain_hooks]
         while self.sessions and time.monotonic() < deadline:
             for session in list(self.sessions):
                 if session.transport == "realtime" and session.idle:
                     await session.end("server_draining")
             await asyncio.sleep(0.1)
+        for hook in hooks:
+            hook.cancel()
+        await asyncio.gather(*hooks, return_exceptions=True)
 
     def authorized(self, token: str | None) -> bool:
         """The API key, or a client secret, which is spent by this use."""
@@ -168,7 +180,9 @@ def _transport_modules():
 def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None = None) -> web.Application:
     app = web.Application(middlewares=[_guard_host_and_origin])
     ctx = ServerContext(config, engines, metrics or Metrics())
+    ctx.gateway = Gateway(open_store(config.store), config.gateway_id)
     app[CTX] = ctx
+    app.cleanup_ctx.append(_run_gateway)       # first: transports' sessions need it until they are closed
     ctx.metrics.watch_generator(engines.generator)
     app.router.add_get("/v1/realtime", realtime_socket)
     app.router.add_post("/v1/realtime/client_secrets", client_secret)
@@ -185,15 +199,13 @@ def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None =
         app.router.add_get("/", index)
         app.router.add_static("/", config.web_dir)
     app.on_shutdown.append(_close_sessions)
-    app.cleanup_ctx.append(_run_gateway)
-    ctx.gateway = Gateway(open_store(config.store), config.gateway_id)
     app.on_cleanup.append(lambda app: app[CTX].supervisor.close())
     return app
 
 
 async def _run_gateway(app: web.Application):
     gateway = app[CTX].gateway
-    await gateway.start()
+    await gateway.start(app[CTX].supervisor)
     yield
     await gateway.close()
 

@@ -18,8 +18,9 @@ SHIPPED_HAPROXY = REPO / "deploy" / "haproxy" / "haproxy.cfg"
 class GatewayProcess:
     """One `parley serve` subprocess on free loopback ports; start() again after kill() to play a restart."""
 
-    def __init__(self, name: str, workdir: Path, store: str, *args: str):
+    def __init__(self, name: str, workdir: Path, store: str, *args: str, cpus: str | None = None):
         self.name = name
+        self.cpus = cpus                 # pin to these cores (taskset -c), e.g. "0"
         self.workdir = Path(workdir)
         self.store = store
         self.args = args
@@ -32,7 +33,7 @@ class GatewayProcess:
         offset = self.log.stat().st_size if self.log.exists() else 0
         with open(self.log, "ab") as log:
             self.process = subprocess.Popen(
-                [sys.executable, "-u", "-m", "streaming.server", "--host", "127.0.0.1", "--port", str(self.http),
+                [*(["taskset", "-c", self.cpus] if self.cpus else []), sys.executable, "-u", "-m", "streaming.server", "--host", "127.0.0.1", "--port", str(self.http),
                  "--audiosocket-port", str(self.audiosocket), "--wyoming-port", str(self.wyoming),
                  "--store", self.store, "--gateway-id", self.name, *self.args],
                 stdout=log, stderr=subprocess.STDOUT, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})

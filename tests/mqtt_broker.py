@@ -12,8 +12,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED_ACL = REPO / "deploy" / "mosquitto" / "acl"
 
-# The accounts the tests log in with: Parley, the home-device side, and two satellites.
-USERS = {"parley": "parley-pw", "home": "home-pw", "kitchen": "kitchen-pw", "bedroom": "bedroom-pw"}
+# The accounts the tests log in with: Parley, the home-device side, and four satellites.
+USERS = {"parley": "parley-pw", "home": "home-pw", "kitchen": "kitchen-pw", "bedroom": "bedroom-pw",
+         "hall": "hall-pw", "porch": "porch-pw"}
 
 
 def mosquitto_binary() -> str:

@@ -21,7 +21,7 @@ from streaming.session import Session
 
 
 async def start_service(broker, engines, **options) -> SatelliteService:
-    service = SatelliteService(lambda config: Session(engines, config), Session.close, login(broker, "parley"),
+    service = SatelliteService(lambda config, device_id: Session(engines, config), Session.close, login(broker, "parley"),
                                backoff=Backoff(initial=0.1, maximum=0.5), **options)
     await service.start()
     await asyncio.wait_for(service.connected.wait(), 10)

@@ -27,7 +27,7 @@ async def parley(broker, engines):
     home = MqttHome(login(broker, "parley"), confirm_timeout=1.5)
     await home.start()
     await home.wait_connected(10)
-    service = SatelliteService(lambda config: Session(engines, config, ToolRunner(home=home)), Session.close,
+    service = SatelliteService(lambda config, device_id: Session(engines, config, ToolRunner(home=home)), Session.close,
                                login(broker, "parley"), backoff=Backoff(initial=0.1, maximum=0.5))
     await service.start()
     await asyncio.wait_for(service.connected.wait(), 10)

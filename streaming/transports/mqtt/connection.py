@@ -52,13 +52,14 @@ class MqttSettings:
                    username=args.mqtt_username, password=args.mqtt_password, tls=tls,
                    ca_file=args.mqtt_ca, cert_file=args.mqtt_cert, key_file=args.mqtt_key)
 
-    def client(self, will: aiomqtt.Will | None = None) -> aiomqtt.Client:
+    def client(self, will: aiomqtt.Will | None = None, *, v5: bool = False) -> aiomqtt.Client:
         tls_params = None
         if self.tls or self.ca_file:
             tls_params = aiomqtt.TLSParameters(ca_certs=self.ca_file, certfile=self.cert_file, keyfile=self.key_file)
         # TCP_NODELAY: 100 ms audio chunks must leave now, not wait for Nagle's algorithm to batch them.
         return aiomqtt.Client(self.host, self.port, username=self.username, password=self.password,
                               will=will, tls_params=tls_params, keepalive=self.keepalive, timeout=10,
+                              protocol=aiomqtt.ProtocolVersion.V5 if v5 else None,
                               socket_options=[(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)])
 
 
@@ -82,7 +83,7 @@ class Backoff:
 
 
 async def stay_connected(settings: MqttSettings, name: str, on_connected: Callable[[aiomqtt.Client], Awaitable[None]],
-                         *, will: aiomqtt.Will | None = None, backoff: Backoff | None = None) -> None:
+                         *, will: aiomqtt.Will | None = None, backoff: Backoff | None = None, v5: bool = False) -> None:
     """Connect, run on_connected(client) until the connection drops, wait, reconnect; until cancelled.
 
     on_connected subscribes and consumes client.messages; it returns or raises MqttError when the
@@ -91,7 +92,7 @@ async def stay_connected(settings: MqttSettings, name: str, on_connected: Callab
     backoff = backoff or Backoff()
     while True:
         try:
-            async with settings.client(will) as client:
+            async with settings.client(will, v5=v5) as client:
                 log.info("%s: connected to %s:%d", name, settings.host, settings.port)
                 backoff.reset()
                 await on_connected(client)

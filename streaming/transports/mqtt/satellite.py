@@ -12,19 +12,29 @@ Topic contract (README, "MQTT satellites"); <id> is the device id, which is also
 
 The pure part (parse_topic, decode, ReplyStream) turns messages into requests and session events into
 messages without touching a socket; SatelliteService is the aiomqtt loop around it, one Session per device.
+
+Several gateways share one fleet (with `claims`): each subscribes to the inbound topics through the MQTT v5
+shared subscription `$share/parley/...`, so each message reaches one gateway of the group. The first gateway
+that gets a message of an unserved device claims the device in the state store and subscribes to that
+device's topics directly, so every chunk of its turns arrives there; the shared copies are then dropped by
+everyone. A claim is renewed every DEVICE_RENEW_S; the devices of a gateway that died are free
+DEVICE_CLAIM_TTL_S later, and their next message is claimed by a survivor.
 """
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
 import logging
 import os
 import time
 from dataclasses import dataclass, replace
-from typing import Awaitable, Callable
+from typing import Awaitable, Callable, Protocol
 
 import aiomqtt
 from aiohttp import web
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
 
 from streaming import events as ev
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
@@ -42,7 +52,22 @@ MAX_TEXT_BYTES = 4096
 MAX_CONTROL_BYTES = 1024
 MAX_BACKLOG = 1000                   # events kept for the devices while the broker is away
 CHANNELS = ("audio/in", "control", "text/in", "status")
-TASK, IDLE_TASK = "mqtt-satellites", "mqtt-satellites-idle"
+TASK, IDLE_TASK, CLAIMS_TASK = "mqtt-satellites", "mqtt-satellites-idle", "mqtt-satellites-claims"
+SHARE_GROUP = "$share/parley/"
+SHARED, DIRECT = 1, 2                # MQTT v5 subscription identifiers: which subscription delivered a message
+DEVICE_CLAIM_TTL_S = 5.0             # a dead gateway's devices are free this long after its last renewal
+DEVICE_RENEW_S = 1.5
+SHARED_KEEPALIVE_S = 5
+ELSEWHERE_RECHECK_S = 1.0            # a device another gateway serves: ask the store again after this long
+MAX_ELSEWHERE = 10_000
+
+
+class DeviceClaims(Protocol):
+    """Which gateway serves a device (streaming.gateway.DeviceClaims: the claim `device:<id>` in the store)."""
+
+    async def take(self, device_id: str) -> bool: ...
+
+    async def release(self, device_id: str) -> None: ...
 
 
 # ---- device → Parley: topics and payloads become requests ------------------------------------------
@@ -216,6 +241,7 @@ class Satellite:
         self.last_seen = time.monotonic()
         self.pump: asyncio.Task | None = None
         self.awaiting_transcript = False     # a device-delimited turn ended: reply once it is transcribed
+        self.direct = False                  # shared fleet: this device's own topics are subscribed here
 
     def apply(self, request: Request) -> None:
         self.last_seen = time.monotonic()
@@ -258,15 +284,28 @@ class Satellite:
 
 # ---- the aiomqtt loop --------------------------------------------------------------------------------
 
-class SatelliteService:
-    """Serves every satellite on one broker connection; reconnects and resubscribes after broker restarts."""
+def _subscription(identifier: int) -> Properties:
+    properties = Properties(PacketTypes.SUBSCRIBE)
+    properties.SubscriptionIdentifier = identifier
+    return properties
 
-    def __init__(self, open_session: Callable[[SessionConfig], Session],
+
+class SatelliteService:
+    """Serves every satellite on one broker connection; reconnects and resubscribes after broker restarts.
+
+    open_session(config, device_id) gives the device's Session (or an awaitable of it). With claims, the
+    fleet is shared with other gateways (see the module docstring)."""
+
+    def __init__(self, open_session: Callable[[SessionConfig, str], Session | Awaitable[Session]],
                  close_session: Callable[[Session], Awaitable[None]], settings: MqttSettings, *,
                  turn_detection: TurnDetection | None = TurnDetection(), idle_timeout: float = 300.0,
-                 backoff: Backoff | None = None, supervisor: Supervisor | None = None):
+                 backoff: Backoff | None = None, supervisor: Supervisor | None = None,
+                 claims: DeviceClaims | None = None):
         self.open_session = open_session    # the server's factory: engines, tools (the MQTT home), metrics
         self.close_session = close_session
+        self.claims = claims
+        self.draining = False
+        self._elsewhere: dict[str, float] = {}     # device id -> when to ask the store again
         self.turn_detection = turn_detection
         self.settings = settings
         self.idle_timeout = idle_timeout
@@ -280,8 +319,25 @@ class SatelliteService:
     async def start(self) -> None:
         will = aiomqtt.Will(SERVER_STATUS, "offline", qos=1, retain=True)
         self.supervisor.start(TASK, lambda: stay_connected(self.settings, "satellites", self._serve, will=will,
-                                                           backoff=self.backoff))
+                                                           backoff=self.backoff, v5=self.claims is not None))
         self.supervisor.start(IDLE_TASK, self._free_idle)
+        if self.claims is not None:
+            self.supervisor.start(CLAIMS_TASK, self._renew_claims)
+
+    async def drain(self) -> None:
+        """SIGTERM: take no new devices, and hand each served one back as soon as no turn is in flight."""
+        self.draining = True
+        client = self._client
+        if client is not None:
+            try:
+                await self._unsubscribe_all(client)
+            except aiomqtt.MqttError:
+                pass
+        while self.satellites:
+            for device_id, satellite in list(self.satellites.items()):
+                if satellite.session.idle and not satellite.awaiting_transcript:
+                    await self.free(device_id)
+            await asyncio.sleep(0.1)
 
     async def close(self) -> None:
         client = self._client
@@ -290,23 +346,42 @@ class SatelliteService:
                 await client.publish(SERVER_STATUS, "offline", qos=1, retain=True)
             except aiomqtt.MqttError:
                 pass
-        await self.supervisor.stop(TASK)
-        await self.supervisor.stop(IDLE_TASK)
+        for task in (TASK, IDLE_TASK, CLAIMS_TASK):
+            await self.supervisor.stop(task)
         for device_id in list(self.satellites):
             await self.free(device_id)
 
+    async def _subscribe(self, client: aiomqtt.Client, device: str, identifier: int | None) -> None:
+        """The inbound topics of one device (or `+`, every device); shared among gateways when identifier is SHARED."""
+        prefix = SHARE_GROUP if identifier == SHARED else ""
+        options = {"properties": _subscription(identifier)} if identifier is not None else {}
+        await client.subscribe([(f"{prefix}{PREFIX}/{device}/{channel}", 0 if channel == "audio/in" else 1)
+                                for channel in CHANNELS], **options)   # one SUBSCRIBE: one round trip
+
+    async def _unsubscribe_all(self, client: aiomqtt.Client) -> None:
+        prefix = "" if self.claims is None else SHARE_GROUP
+        await client.unsubscribe([f"{prefix}{PREFIX}/+/{channel}" for channel in CHANNELS])
+
     async def _serve(self, client: aiomqtt.Client) -> None:
-        await client.subscribe(f"{PREFIX}/+/audio/in", qos=0)
-        for channel in ("control", "text/in", "status"):
-            await client.subscribe(f"{PREFIX}/+/{channel}", qos=1)
+        if self.claims is None:
+            await self._subscribe(client, "+", None)
+        elif not self.draining:
+            await self._subscribe(client, "+", SHARED)
+            for device_id in list(self.satellites):       # after a broker restart: the devices served here
+                await self._subscribe(client, device_id, DIRECT)
         await client.publish(SERVER_STATUS, "online", qos=1, retain=True)
         self._client = client
         self.connected.set()
         publisher = asyncio.create_task(self._publish_outbox(client), name="mqtt-satellites-out")
         try:
             async for message in client.messages:
+                topic, payload = str(message.topic), bytes(message.payload)
                 try:
-                    await self._receive(str(message.topic), bytes(message.payload))
+                    if self.claims is None:
+                        await self._receive(topic, payload)
+                    else:
+                        identifiers = getattr(message.properties, "SubscriptionIdentifier", None) or []
+                        await self._receive_shared(client, topic, payload, DIRECT in identifiers)
                 except Exception:  # noqa: BLE001 - one message must not end every device's service
                     self.supervisor.contain(TASK, f"a message on {message.topic}")
         finally:
@@ -326,6 +401,60 @@ class SatelliteService:
         """Queue for the broker; while disconnected, audio (QoS 0) is dropped and events wait (up to a limit)."""
         if self._client is not None or (message.qos > 0 and self._outbox.qsize() < MAX_BACKLOG):
             self._outbox.put_nowait(message)
+
+    async def _receive_shared(self, client: aiomqtt.Client, topic: str, payload: bytes, direct: bool) -> None:
+        """A message from the shared subscription or a device's own one: serve it here, once, or leave it."""
+        parsed = parse_topic(topic)
+        if parsed is None:
+            return
+        device_id = parsed[0]
+        satellite = self.satellites.get(device_id)
+        if satellite is not None:
+            if direct or not satellite.direct:   # before the direct subscription holds, the shared copy is the one
+                await self._receive(topic, payload)
+            return
+        if direct or self.draining:
+            return                               # a device just handed on: its messages are someone else's now
+        request = decode(parsed[1], payload)
+        if isinstance(request, Presence) or request is None:
+            return
+        now = time.monotonic()
+        if self._elsewhere.get(device_id, 0.0) > now:
+            return
+        if not await self.claims.take(device_id):
+            if len(self._elsewhere) >= MAX_ELSEWHERE:
+                self._elsewhere = {d: t for d, t in self._elsewhere.items() if t > now}
+            self._elsewhere[device_id] = now + ELSEWHERE_RECHECK_S
+            return
+        self._elsewhere.pop(device_id, None)
+        # subscribe before opening the session: until the broker has the direct subscription, the device's
+        # messages reach the group (and the others drop them), so this window is kept to one round trip
+        await self._subscribe(client, device_id, DIRECT)
+        await self._receive(topic, payload)           # opens the satellite
+        satellite = self.satellites.get(device_id)
+        if satellite is None:                         # refused (session limit)
+            await self._unsubscribe_device(client, device_id)
+            await self.claims.release(device_id)
+            return
+        satellite.direct = True
+
+    @staticmethod
+    async def _unsubscribe_device(client: aiomqtt.Client, device_id: str) -> None:
+        await client.unsubscribe([f"{PREFIX}/{device_id}/{channel}" for channel in CHANNELS])
+
+    async def _renew_claims(self) -> None:
+        """Keep the claims of the devices served here; a device whose claim went elsewhere is let go."""
+        while True:
+            await asyncio.sleep(DEVICE_RENEW_S)
+            for device_id in list(self.satellites):
+                try:
+                    kept = await self.claims.take(device_id)
+                except Exception as error:  # noqa: BLE001 - the store may answer at the next renewal
+                    log.warning("renewing device %s failed: %s", printable(device_id), error)
+                    continue
+                if not kept:
+                    log.info("satellite %s: served by another gateway now", printable(device_id))
+                    await self.free(device_id, release=False)
 
     async def _receive(self, topic: str, payload: bytes) -> None:
         parsed = parse_topic(topic)
@@ -353,7 +482,9 @@ class SatelliteService:
         satellite.apply(request)
 
     async def _open(self, device_id: str) -> Satellite:
-        session = self.open_session(satellite_config(self.turn_detection))
+        session = self.open_session(satellite_config(self.turn_detection), device_id)
+        if inspect.isawaitable(session):
+            session = await session
         await session.start()
         satellite = Satellite(device_id, session, self.turn_detection)
         satellite.pump = asyncio.create_task(self._pump(satellite), name=f"satellite-{device_id}")
@@ -369,13 +500,22 @@ class SatelliteService:
         if self.satellites.get(satellite.device_id) is satellite:   # the session ended itself (time limit)
             del self.satellites[satellite.device_id]
 
-    async def free(self, device_id: str) -> None:
+    async def free(self, device_id: str, *, release: bool = True) -> None:
         satellite = self.satellites.pop(device_id, None)
         if satellite is None:
             return
         if satellite.pump is not None:
             satellite.pump.cancel()
         await self.close_session(satellite.session)
+        if self.claims is not None:
+            client = self._client
+            if client is not None and satellite.direct:
+                try:
+                    await self._unsubscribe_device(client, device_id)
+                except aiomqtt.MqttError:
+                    pass
+            if release:
+                await self.claims.release(device_id)
         log.info("satellite %s: session freed", printable(device_id))
 
     async def _free_idle(self) -> None:
@@ -401,6 +541,9 @@ def add_arguments(parser) -> None:
                         help="YAML or JSON list of your devices and their MQTT topics, for homes without Home Assistant")
     parser.add_argument("--mqtt-discovery-prefix", default=os.environ.get("PARLEY_MQTT_DISCOVERY_PREFIX", "homeassistant"),
                         help="Home Assistant MQTT discovery prefix to learn your devices from")
+    parser.add_argument("--mqtt-shared", action="store_true", default=bool(os.environ.get("PARLEY_MQTT_SHARED")),
+                        help="share the satellites with the other gateways on the same broker and --store "
+                             "($share/parley/ subscriptions, MQTT v5; one gateway serves a device at a time)")
 
 
 def setup(app, ctx) -> None:
@@ -416,10 +559,20 @@ def setup(app, ctx) -> None:
                     discovery_prefix=getattr(options, "mqtt_discovery_prefix", "homeassistant"),
                     supervisor=ctx.supervisor)
     ctx.home = home
-    satellites = SatelliteService(lambda config: ctx.new_session(config, transport="mqtt"), ctx.end_session, settings,
+    async def open_session(config: SessionConfig, device_id: str) -> Session:
+        """A device keeps one conversation (and its timers) whichever gateway serves it."""
+        return await ctx.resume_session(config, transport="mqtt", session_id=f"dev_{device_id}",
+                                        principal=f"device:{device_id}")
+
+    shared = getattr(ctx.config.options, "mqtt_shared", False)
+    # shared: a gateway that vanished without a TCP close leaves the $share group after 1.5 keepalives
+    satellites = SatelliteService(open_session, ctx.end_session,
+                                  replace(settings, keepalive=SHARED_KEEPALIVE_S) if shared else settings,
                                   turn_detection=ctx.config.session_defaults().turn_detection,
-                                  supervisor=ctx.supervisor)
+                                  supervisor=ctx.supervisor,
+                                  claims=ctx.gateway.device_claims(DEVICE_CLAIM_TTL_S) if shared else None)
     app[SATELLITES] = satellites
+    ctx.drain_hooks.append(satellites.drain)
 
     async def run(app):
         await home.start()
