@@ -6,6 +6,7 @@ import argparse
 import asyncio
 import base64
 import json
+import logging
 import subprocess
 import time
 import sys
@@ -219,3 +220,20 @@ async def test_f3_a_text_flood_leaves_the_event_loop_responsive(live_server, nee
     assert [e for e in flooder.events if e["type"] == "error"] == []
     for client in (flooder, other):
         await client.close()
+
+
+# ---- F10: what a caller sent cannot forge log lines ---------------------------------------------------------
+
+async def test_f10_a_newline_in_a_call_sid_stays_on_its_log_line(live_server, http, caplog):
+    caplog.set_level(logging.INFO)
+    start = json.loads(json.dumps(START))
+    start["start"]["callSid"] = "CA1\n2026-12-01 INFO parley.server: admin logged in"
+    start["start"]["customParameters"] = {"From": "+1\r\nforged"}
+    ws = await http.ws_connect(f"ws://127.0.0.1:{live_server.port}/twilio/stream")
+    await ws.send_str(json.dumps(start))
+    await until(lambda: any("admin logged in" in r.getMessage() for r in caplog.records), what="call logged")
+    await ws.close()
+    await until(lambda: any("ended" in r.getMessage() and "admin" in r.getMessage() for r in caplog.records),
+                what="call end logged")
+    logged = [r.getMessage() for r in caplog.records if "admin logged in" in r.getMessage() or "forged" in r.getMessage()]
+    assert logged and all("\n" not in line and "\r" not in line for line in logged)
