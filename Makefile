@@ -3,10 +3,11 @@
 PY ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
+PEERS := .venv-peers
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test install system-deps bench
+.PHONY: run test install peers system-deps bench
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -19,6 +20,16 @@ $(VENV)/.installed: pyproject.toml | $(BIN)/python
 	touch $@
 
 install: $(VENV)/.installed
+
+# Pipecat and LiveKit Agents, the peer clients tests/test_peer_clients.py runs against a live server, live in
+# their own environment so their pins never touch the main install.
+$(PEERS)/.installed: tests/peers/requirements.txt
+	$(PY) -m venv $(PEERS)
+	$(PEERS)/bin/pip install -q --upgrade pip
+	$(PEERS)/bin/pip install -q -r tests/peers/requirements.txt
+	touch $@
+
+peers: $(PEERS)/.installed
 
 # Debian packages the tests need: a Mosquitto broker (and openssl for its TLS test), a second TTS voice, headless Chromium,
 # Redis (the shared state store) and HAProxy (the load balancer in front of several gateways).
@@ -36,7 +47,7 @@ system-deps:
 run: install
 	$(BIN)/parley serve --host $(HOST) --port $(PORT)
 
-test: install system-deps
+test: install system-deps peers
 	$(BIN)/python -m pytest -q -ra
 
 bench: install
