@@ -337,6 +337,7 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
         max_message_bytes=ctx.config.max_message_bytes,
         beta=request.headers.get("OpenAI-Beta", "").startswith("realtime=v1"),
         on_client_error=ctx.metrics.client_error)
+    protocol.restore(session.history())          # a resumed session: the items the client was told of before
 
     def drop(reason: str) -> None:
         """Cut a client that stopped reading: a close frame would only queue behind what it never read."""

@@ -199,6 +199,34 @@ async def test_function_call_items_are_accepted_as_livekit_replays_them(engines,
         assert "bedroom" in transcript(done).lower()                   # the replayed call gave the follow-up its meaning
 
 
+async def test_a_resumed_session_can_retrieve_the_items_it_announced_before(server_factory, tmp_path,
+                                                                          needs_assistant):
+    from realtime_client import RealtimeClient
+
+    server = server_factory(store=f"sqlite://{tmp_path}/state.db")
+    client = await RealtimeClient.connect(server.ws_url)
+    session_id = (await client.wait_for("session.created"))["session"]["id"]
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "turn on the kitchen light"}]}})
+    await client.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    await client.wait_for("response.done", timeout=60)
+    announced = [e["item"] for e in client.of_type("conversation.item.added")]
+    await client.close()
+
+    client = await RealtimeClient.connect(server.ws_url + f"?session_id={session_id}")
+    assert (await client.wait_for("session.created"))["session"]["id"] == session_id
+    for item in announced:
+        await client.send({"type": "conversation.item.retrieve", "item_id": item["id"]})
+        retrieved = await client.wait_for("conversation.item.retrieved", where=lambda e: e["item"]["id"] == item["id"])
+        assert retrieved["item"]["type"] == item["type"]
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "and in the bedroom"}]}})
+    added = await client.wait_for("conversation.item.added")
+    assert added["previous_item_id"] == announced[-1]["id"]
+    assert not client.of_type("error")
+    await client.close()
+
+
 # ---- 4. Pipecat: typed text queued as a system item; JSON tool results ------------------------------------
 
 async def test_a_trailing_system_message_is_the_request(engines, needs_assistant):

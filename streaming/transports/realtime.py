@@ -219,6 +219,13 @@ class RealtimeProtocol:
     def start(self) -> None:
         self._send("session.created", session=self.session_object())
 
+    def restore(self, items: list[dict]) -> None:
+        """A resumed session's history (Session.history()): its items can be retrieved, and new items follow them."""
+        for item in items:
+            text = item["arguments"] if item["type"] == "function_call" else item["text"]
+            self.items[item["id"]] = _item_object(item["id"], item["type"], item["role"], text or "", item["call_id"],
+                                                  item["name"])
+
     def data_to_send(self) -> list[str]:
         frames, self._outbox = self._outbox, []
         return frames
@@ -512,16 +519,7 @@ class RealtimeProtocol:
                                    "code": code, "message": message, "param": param, "event_id": event_id})
 
     def _item_added(self, event: ItemAdded) -> None:
-        if event.type == "function_call_output":
-            item = {"id": event.item_id, "object": "realtime.item", "type": "function_call_output",
-                    "status": "completed", "call_id": event.call_id, "output": event.text}
-        elif event.type == "function_call":
-            item = {"id": event.item_id, "object": "realtime.item", "type": "function_call", "status": "completed",
-                    "call_id": event.call_id, "name": event.name, "arguments": event.text}
-        else:
-            part = "output_text" if event.role == "assistant" else "input_text"
-            item = {"id": event.item_id, "object": "realtime.item", "type": "message", "status": "completed",
-                    "role": event.role, "content": [{"type": part, "text": event.text}]}
+        item = _item_object(event.item_id, event.type, event.role, event.text, event.call_id, event.name)
         self.items[event.item_id] = item
         self._send("conversation.item.added", previous_item_id=event.previous_item_id, item=item)
         self._send("conversation.item.done", item=item)
@@ -638,6 +636,20 @@ class RealtimeProtocol:
     @staticmethod
     def _beta_format(fmt: dict) -> str:
         return {"audio/pcm": "pcm16", "audio/pcmu": "g711_ulaw", "audio/pcma": "g711_alaw"}[fmt["type"]]
+
+
+def _item_object(item_id: str, kind: str, role: str | None, text: str, call_id: str | None,
+                 name: str | None) -> dict:
+    """A completed conversation item in the GA shape; text is a function call's arguments or its output."""
+    if kind == "function_call_output":
+        return {"id": item_id, "object": "realtime.item", "type": kind, "status": "completed", "call_id": call_id,
+                "output": text}
+    if kind == "function_call":
+        return {"id": item_id, "object": "realtime.item", "type": kind, "status": "completed", "call_id": call_id,
+                "name": name, "arguments": text}
+    part = "output_text" if role == "assistant" else "input_text"
+    return {"id": item_id, "object": "realtime.item", "type": "message", "status": "completed", "role": role,
+            "content": [{"type": part, "text": text}]}
 
 
 def usage(input_tokens: int, output_tokens: int) -> dict:
