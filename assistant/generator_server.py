@@ -394,7 +394,8 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 async def serve(service: GeneratorService, host: str, port: int) -> None:
-    runner = web.AppRunner(create_app(service))
+    # No access log: a line per request costs the event loop at hundreds of requests a second; /metrics counts them.
+    runner = web.AppRunner(create_app(service), access_log=None)
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()
