@@ -74,7 +74,9 @@ async def one_session(url: str, turn_detection: dict, audio: list[tuple[bytes, f
                         "vad_to_transcript": (transcript - stopped) * 1000,
                         "transcript_to_audio": (first_audio - transcript) * 1000,
                         "voice_to_voice": (first_audio - speech_end) * 1000,
-                        "server": {k: float(v) for k, v in (done["response"].get("metadata") or {}).items()}})
+                        "server": {k: float(v) for k, v in (done["response"].get("metadata") or {}).items()
+                                   if k.endswith("_ms")},
+                        "generator": (done["response"].get("metadata") or {}).get("generator")})
         await asyncio.sleep(0.3)
     await client.close()
     return results
