@@ -1,17 +1,14 @@
 """A scripted `/v1/chat/completions` peer for the remote-generator tests: a real aiohttp server on loopback
-that streams replies in one dialect's documented shape (tests/data/chat_streams shows them), in process or
-as its own process (`python tests/chat_peer.py --dialect parley` prints `port N`).
+that streams replies in one dialect's documented shape (tests/data/chat_streams shows them).
 
 Its script, by the last message: a tool result -> a sentence with that result; "seven times six" (or 7) ->
 calculate(7*6) (for the parley dialect with the one-pass reply "Seven times six is {result}."); "weather"
 with a get_weather tool offered -> get_weather(city); "timer then time" -> set_timer, then (after its result)
 get_time; anything else -> a fixed greeting.
 """
-import argparse
 import asyncio
 import json
 import re
-import sys
 from dataclasses import dataclass, field
 
 from aiohttp import web
@@ -107,19 +104,3 @@ class Peer:
             for piece in (reply[:half], reply[half:]):
                 yield {"choices": [{"index": 0, "delta": {"parley": {"reply": piece}}}]}
         yield {"choices": [{"index": 0, "delta": {}, "finish_reason": "tool_calls"}]}
-
-
-async def _serve(dialect: str) -> None:
-    runner = web.AppRunner(Peer(dialect).app())
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    print(f"port {runner.addresses[0][1]}", flush=True)
-    await asyncio.Event().wait()
-
-
-if __name__ == "__main__":
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--dialect", default="parley")
-    asyncio.run(_serve(parser.parse_args().dialect))
-    sys.exit(0)
