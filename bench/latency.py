@@ -41,42 +41,50 @@ def percentile(values: list[float], p: float) -> float:
     return float(np.percentile(values, p)) if values else float("nan")
 
 
-async def one_session(url: str, turn_detection: dict, audio: list[tuple[bytes, float]], turns: int,
-                      offset: int) -> list[dict]:
-    """Run `turns` spoken turns on one connection; per turn the stage times in ms."""
+async def open_session(url: str, turn_detection: dict) -> RealtimeClient:
     client = await RealtimeClient.connect(url)
     await client.wait_for("session.created")
     await client.send({"type": "session.update", "session": {"type": "realtime", "audio": {"input": {
         "turn_detection": turn_detection}}}})
     await client.wait_for("session.updated")
+    return client
+
+
+async def one_turn(client: RealtimeClient, pcm: bytes, end_ms: float) -> dict:
+    """One spoken turn: the stage times in ms, from the client's side."""
+    start_index = len(client.events)
+    stream = asyncio.create_task(client.stream_audio(pcm, RATE))
+    streamed_from = time.monotonic()
+    done = await client.wait_for("response.done", start=start_index, timeout=120)
+    await stream
+    speech_end = streamed_from + end_ms / 1000        # when the last word left the "microphone"
+
+    def arrival(kind: str) -> float | None:
+        for i in range(start_index, len(client.events)):
+            if client.events[i]["type"] == kind:
+                return client.received_at[i]
+        return None
+    stopped, transcript = arrival("input_audio_buffer.speech_stopped"), arrival(
+        "conversation.item.input_audio_transcription.completed")
+    first_audio = arrival("response.output_audio.delta")
+    if None in (stopped, transcript, first_audio) or done["response"]["status"] != "completed":
+        return {"failed": True}
+    metadata = done["response"].get("metadata") or {}
+    return {"end_to_vad": (stopped - speech_end) * 1000,
+            "vad_to_transcript": (transcript - stopped) * 1000,
+            "transcript_to_audio": (first_audio - transcript) * 1000,
+            "voice_to_voice": (first_audio - speech_end) * 1000,
+            "server": {k: float(v) for k, v in metadata.items() if k.endswith("_ms")},
+            "generator": metadata.get("generator")}
+
+
+async def one_session(url: str, turn_detection: dict, audio: list[tuple[bytes, float]], turns: int,
+                      offset: int) -> list[dict]:
+    """Run `turns` spoken turns on one connection; per turn the stage times in ms."""
+    client = await open_session(url, turn_detection)
     results = []
     for turn in range(turns):
-        pcm, end_ms = audio[(offset + turn) % len(audio)]
-        start_index = len(client.events)
-        stream = asyncio.create_task(client.stream_audio(pcm, RATE))
-        streamed_from = time.monotonic()
-        done = await client.wait_for("response.done", start=start_index, timeout=120)
-        await stream
-        speech_end = streamed_from + end_ms / 1000        # when the last word left the "microphone"
-
-        def arrival(kind: str) -> float | None:
-            for i in range(start_index, len(client.events)):
-                if client.events[i]["type"] == kind:
-                    return client.received_at[i]
-            return None
-        stopped, transcript = arrival("input_audio_buffer.speech_stopped"), arrival(
-            "conversation.item.input_audio_transcription.completed")
-        first_audio = arrival("response.output_audio.delta")
-        if None in (stopped, transcript, first_audio) or done["response"]["status"] != "completed":
-            results.append({"failed": True})
-            continue
-        results.append({"end_to_vad": (stopped - speech_end) * 1000,
-                        "vad_to_transcript": (transcript - stopped) * 1000,
-                        "transcript_to_audio": (first_audio - transcript) * 1000,
-                        "voice_to_voice": (first_audio - speech_end) * 1000,
-                        "server": {k: float(v) for k, v in (done["response"].get("metadata") or {}).items()
-                                   if k.endswith("_ms")},
-                        "generator": (done["response"].get("metadata") or {}).get("generator")})
+        results.append(await one_turn(client, *audio[(offset + turn) % len(audio)]))
         await asyncio.sleep(0.3)
     await client.close()
     return results

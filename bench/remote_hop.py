@@ -4,10 +4,11 @@ loopback, measured side by side in one run (turns interleaved, so both see the s
 1. Generator alone: the eight spoken requests of bench/latency.py as text, time to the first text block
    and to the whole reply, EmbeddedGenerator vs RemoteGenerator (tool calls run by the gateway either way).
 2. Voice turns: two gateways in this process sharing Whisper, Piper and Silero, one with the embedded
-   generator, one with --generator; spoken requests streamed at real-time pace over /v1/realtime.
+   generator, one with --generator; each spoken request streamed at real-time pace over /v1/realtime to
+   one, then the other (alternating which goes first), so each pair shares the machine's load.
 
     .venv/bin/python bench/remote_hop.py                           # starts `parley generator serve --port 0`
-    .venv/bin/python bench/remote_hop.py --generator http://127.0.0.1:8010 --rounds 5 --turns 8
+    .venv/bin/python bench/remote_hop.py --generator http://127.0.0.1:8010 --rounds 5 --turns 24
 
 Target: at most 10 ms added at p50. Writes bench/out/remote_hop.md.
 """
@@ -24,7 +25,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
-from latency import RATE, REQUESTS, one_session, percentile  # noqa: E402
+from latency import RATE, REQUESTS, one_turn, open_session, percentile  # noqa: E402
 
 
 def start_generator_server() -> tuple[subprocess.Popen, str]:
@@ -69,14 +70,24 @@ async def generator_level(local, remote, rounds: int) -> dict:
     return samples
 
 
-def voice_level(url_local: str, url_remote: str, audio, rounds: int, turns: int) -> dict:
-    samples = {"in-process": [], "--generator": []}
-    for round_ in range(rounds):
-        order = [("in-process", url_local), ("--generator", url_remote)]
-        for name, url in (order if round_ % 2 == 0 else order[::-1]):
-            results = asyncio.run(one_session(url, {"type": "semantic_vad"}, audio, turns, offset=round_))
-            samples[name] += [r for r in results if not r.get("failed")]
-        print(f"  voice round {round_ + 1}/{rounds}", flush=True)
+async def voice_level(url_local: str, url_remote: str, audio, turns: int) -> dict:
+    """The same spoken request to both gateways, back to back (alternating which goes first), per turn."""
+    clients = {"in-process": await open_session(url_local, {"type": "semantic_vad"}),
+               "--generator": await open_session(url_remote, {"type": "semantic_vad"})}
+    samples = {name: [] for name in clients}
+    for turn in range(turns):
+        names = list(clients) if turn % 2 == 0 else list(clients)[::-1]
+        results = {}
+        for name in names:
+            results[name] = await one_turn(clients[name], *audio[turn % len(audio)])
+            await asyncio.sleep(0.3)
+        if not any(r.get("failed") for r in results.values()):
+            for name, result in results.items():
+                samples[name].append(result)
+        if (turn + 1) % 8 == 0:
+            print(f"  voice turn {turn + 1}/{turns}", flush=True)
+    for client in clients.values():
+        await client.close()
     return samples
 
 
@@ -84,8 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--generator", help="a running generator server (default: start `parley generator serve`)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the eight requests (generator level)")
-    parser.add_argument("--voice-rounds", type=int, default=2, help="sessions per gateway (voice level)")
-    parser.add_argument("--turns", type=int, default=8, help="spoken turns per session")
+    parser.add_argument("--turns", type=int, default=24, help="spoken turns per gateway (voice level)")
     parser.add_argument("--out", default=str(ROOT / "bench" / "out"))
     args = parser.parse_args(argv)
 
@@ -108,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         audio = [(pcm, speech.speech_end_ms(pcm, RATE))
                  for pcm in (speech.piper(text, rate=RATE, lead_ms=400, tail_ms=1500) for text in REQUESTS)]
         try:
-            voice = voice_level(servers[0].ws_url, servers[1].ws_url, audio, args.voice_rounds, args.turns)
+            voice = asyncio.run(voice_level(servers[0].ws_url, servers[1].ws_url, audio, args.turns))
         finally:
             for server in servers:
                 server.stop()
@@ -117,17 +127,23 @@ def main(argv: list[str] | None = None) -> int:
             process.kill()
             process.wait()
 
-    rows = ["| measured | in-process p50 (ms) | --generator p50 (ms) | added p50 (ms) | samples |", "|---|---|---|---|---|"]
+    rows = ["| measured | in-process p50 (ms) | --generator p50 (ms) | added p50 (ms) | samples |",
+            "|---|---|---|---|---|"]
 
-    def row(label: str, a: list[float], b: list[float]) -> None:
-        pa, pb = percentile(a, 50), percentile(b, 50)
-        rows.append(f"| {label} | {pa:.1f} | {pb:.1f} | {pb - pa:+.1f} | {len(a)} / {len(b)} |")
-    row("generator: request → first text", [s[0] for s in generator["in-process"]], [s[0] for s in generator["--generator"]])
-    row("generator: request → whole reply", [s[1] for s in generator["in-process"]], [s[1] for s in generator["--generator"]])
-    row("voice turn: transcript → first audio", [t["transcript_to_audio"] for t in voice["in-process"]],
-        [t["transcript_to_audio"] for t in voice["--generator"]])
-    row("voice turn: voice-to-voice", [t["voice_to_voice"] for t in voice["in-process"]],
-        [t["voice_to_voice"] for t in voice["--generator"]])
+    def row(label: str, pairs: list[tuple[float, float]]) -> None:
+        """Medians of each side, and the median of the per-pair differences (each pair shared the load)."""
+        a, b = [x for x, _ in pairs], [y for _, y in pairs]
+        added = percentile([y - x for x, y in pairs], 50)
+        rows.append(f"| {label} | {percentile(a, 50):.1f} | {percentile(b, 50):.1f} | {added:+.1f} | {len(pairs)} |")
+    local, remote = generator["in-process"], generator["--generator"]
+    row("generator: request → first text", [(x[0], y[0]) for x, y in zip(local, remote)])
+    row("generator: request → whole reply", [(x[1], y[1]) for x, y in zip(local, remote)])
+    turns = list(zip(voice["in-process"], voice["--generator"]))
+    row("voice turn: transcript → first block (server)", [(x["server"]["transcript_to_first_block_ms"],
+                                                          y["server"]["transcript_to_first_block_ms"]) for x, y in turns])
+    row("voice turn: transcript → first audio (client)", [(x["transcript_to_audio"], y["transcript_to_audio"])
+                                                          for x, y in turns])
+    row("voice turn: voice-to-voice (client)", [(x["voice_to_voice"], y["voice_to_voice"]) for x, y in turns])
     writers = {t.get("generator") for t in voice["--generator"]}
     text = "\n".join(rows) + f"\n\nvoice replies through --generator written by: {', '.join(sorted(map(str, writers)))}\n"
     out = Path(args.out)
