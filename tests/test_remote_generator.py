@@ -224,3 +224,15 @@ def test_urls():
     assert completions_url("http://gpu:8000/v1/") == "http://gpu:8000/v1/chat/completions"
     assert completions_url("https://api.inceptionlabs.ai/v1/chat/completions") == \
         "https://api.inceptionlabs.ai/v1/chat/completions"
+
+
+def test_serve_flags_configure_the_remote_generator():
+    from streaming.server import parse_config
+
+    config = parse_config(["--generator", "http://gpu:8000", "--generator-dialect", "vllm",
+                           "--generator-model", "google/diffusiongemma-26B-A4B-it", "--generator-api-key", "k"])
+    assert (config.generator, config.generator_dialect, config.generator_model, config.generator_api_key) == (
+        "http://gpu:8000", "vllm", "google/diffusiongemma-26B-A4B-it", "k")
+    assert parse_config([]).generator is None
+    with pytest.raises(SystemExit):
+        parse_config(["--generator-dialect", "llama"])
