@@ -4,7 +4,8 @@ Spoken requests (Piper) stream in 20 ms chunks at real-time pace. For every turn
 the audio when the words end, and notes when input_audio_buffer.speech_stopped, the final transcript
 and the first response.output_audio.delta arrive. Reported: p50 / p90 of each stage and of voice-to-voice
 (end of speech -> first reply audio), with 1, 4 and 8 concurrent sessions, for Parley's default turn
-detection (semantic_vad) and OpenAI's default (server_vad, 500 ms of silence) as the baseline.
+detection (semantic_vad: words + Smart Turn) and OpenAI's default (server_vad, 500 ms of silence) as the
+baseline, and how many replies were prepared during a pause (speculations) and used or wasted.
 
     .venv/bin/python bench/latency.py                       # in-process server on a free port
     .venv/bin/python bench/latency.py --turns 6 --concurrency 1 4 8 --url ws://127.0.0.1:8080/v1/realtime
@@ -16,7 +17,9 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import statistics
+import urllib.request
 import sys
 import time
 from pathlib import Path
@@ -35,6 +38,13 @@ REQUESTS = ["What is seven times six?", "Turn on the kitchen light.", "What time
 STAGES = [("end_to_vad", "end of speech → speech_stopped"), ("vad_to_transcript", "speech_stopped → transcript"),
           ("transcript_to_audio", "transcript → first audio"), ("voice_to_voice", "voice-to-voice")]
 RATE = 24000
+
+
+def speculations(ws_url: str) -> dict[str, float]:
+    """The server's speculation counters (used / wasted) from /metrics."""
+    http = ws_url.replace("ws://", "http://").replace("wss://", "https://").split("/v1/")[0]
+    text = urllib.request.urlopen(f"{http}/metrics", timeout=10).read().decode()
+    return {m[1]: float(m[2]) for m in re.finditer(r'parley_speculations_total\{outcome="(\w+)"\} ([\d.e+]+)', text)}
 
 
 def percentile(values: list[float], p: float) -> float:
@@ -104,13 +114,14 @@ def summarise(turns: list[dict]) -> dict:
 
 def table(summary: dict) -> str:
     lines = ["| turn detection | sessions | turns | " + " | ".join(f"{label} p50 / p90 (ms)" for _, label in STAGES)
-             + " | v2v p50 vs server_vad |", "|" + "---|" * (len(STAGES) + 4)]
+             + " | v2v p50 vs server_vad | speculations used / wasted |", "|" + "---|" * (len(STAGES) + 5)]
     for (mode, level), s in summary.items():
         baseline = summary.get(("server_vad", level))
         ratio = s["voice_to_voice"]["p50"] / baseline["voice_to_voice"]["p50"] if baseline else float("nan")
         cells = " | ".join(f"{s[stage]['p50']:.0f} / {s[stage]['p90']:.0f}" for stage, _ in STAGES)
         failed = f" ({s['failed']} failed)" if s["failed"] else ""
-        lines.append(f"| {mode} | {level} | {s['turns']}{failed} | {cells} | {ratio:.2f}× |")
+        used, wasted = s.get("speculations", (0, 0))
+        lines.append(f"| {mode} | {level} | {s['turns']}{failed} | {cells} | {ratio:.2f}× | {used:.0f} / {wasted:.0f} |")
     return "\n".join(lines)
 
 
@@ -178,8 +189,12 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for mode in args.modes:
             for level in args.concurrency:
+                before = speculations(url)
                 turns = asyncio.run(run_level(url, {"type": mode}, audio, level, args.turns))
+                after = speculations(url)
                 summary[(mode, level)] = summarise(turns)
+                summary[(mode, level)]["speculations"] = tuple(after.get(k, 0) - before.get(k, 0)
+                                                               for k in ("used", "wasted"))
                 raw[f"{mode}/{level}"] = turns
                 s = summary[(mode, level)]
                 print(f"{mode:>12} x{level}: voice-to-voice p50 {s['voice_to_voice']['p50']:.0f} ms, "
@@ -191,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    text = table(summary)
+    import os
+    text = f"Load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n\n" + table(summary)
     (out / "latency.md").write_text(text + "\n")
     (out / "latency.json").write_text(json.dumps(raw, indent=1))
     plot(summary, out / "latency.png")

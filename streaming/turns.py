@@ -13,7 +13,9 @@ It tells the session three moments:
 transcript, ``transcript_ready``) and the sound (Smart Turn's probability that the speaker has
 finished, ``audio_ready``). Both say done: the turn ends after ~128 ms of silence. One says done:
 after ``unsure`` ms. Neither: after ``eagerness``'s maximum wait (OpenAI's meaning: low, medium and
-high wait at most 8, 4 and 2 s). Speech resuming forgets both verdicts.
+high wait at most 8, 4 and 2 s). Until the words are in, nothing but that maximum ends the turn: the
+reply waits for the transcript anyway, so ending sooner (a slow, loaded machine) would only risk cutting
+the speaker off. Speech resuming forgets both verdicts.
 """
 from __future__ import annotations
 
@@ -123,12 +125,14 @@ class TurnDetector:
         """The silence that ends the turn, given what the judges have said about this pause."""
         if not self.semantic:
             return self.settings.silence_duration_ms
-        verdicts = (self._words_done, self._sound_done)
-        if verdicts == (True, True):
-            return self._waits.done
-        if verdicts == (False, False):
+        words, sound = self._words_done, self._sound_done
+        if words is None:               # the reply needs the words anyway: ending sooner would only risk a cut
             return self._waits.max
-        return self._waits.unsure
+        if words and sound:
+            return self._waits.done
+        if words or sound:
+            return self._waits.unsure
+        return self._waits.max
 
     def transcript_ready(self, transcript: str) -> bool:
         """The transcript of everything up to the current pause is known; True = end the turn now."""

@@ -1,8 +1,8 @@
 """Spoken sentences with a pause inside, the way people hesitate: "dim the lights to ... thirty percent".
 
 The sentence is synthesised whole, so the words before the pause keep the intonation of a sentence that
-goes on, and silence is inserted after a word: at Whisper's timestamp of that word's end, moved to the
-quietest 10 ms within 60 ms of it, so no sound is cut in two. Voices: Piper (joe, `length_scale` sets the
+goes on, and silence is inserted after a word (pause_point): at Whisper's timestamp of that word's end, moved
+to the quietest 10 ms nearby, so no sound is cut in two. Voices: Piper (joe, `length_scale` sets the
 rate) and espeak-ng (words per minute).
 """
 from __future__ import annotations
@@ -38,26 +38,42 @@ def espeak(text: str, words_per_minute: int = 160) -> np.ndarray:
     return resample(pcm16_to_float(wav[44:]), 22050, RATE)    # espeak-ng: 44-byte header, 22050 Hz
 
 
-def word_ends(whisper_model, audio: np.ndarray) -> list[float]:
-    """End time (s) of each word Whisper hears in the audio."""
+def word_ends(whisper_model, audio: np.ndarray) -> list[tuple[str, float]]:
+    """(word, end time in s) of each word Whisper hears in the audio."""
     segments, _ = whisper_model.transcribe(audio, language="en", word_timestamps=True, beam_size=1,
                                            condition_on_previous_text=False, vad_filter=False)
-    return [word.end for segment in segments for word in (segment.words or [])]
+    return [(_plain(word.word), word.end) for segment in segments for word in (segment.words or [])]
 
 
-def insert_pause(whisper_model, audio: np.ndarray, after_words: int, pause_ms: int) -> tuple[np.ndarray, int]:
-    """The audio with pause_ms of silence after its `after_words`-th word; and where the pause starts."""
-    ends = word_ends(whisper_model, audio)
-    if len(ends) <= after_words:
-        raise ValueError(f"whisper heard {len(ends)} words, need more than {after_words}")
-    guess = int(ends[after_words - 1] * RATE)
+def _plain(word: str) -> str:
+    return "".join(c for c in word.lower() if c.isalnum())
+
+
+def pause_point(whisper_model, audio: np.ndarray, text: str, after_words: int) -> int:
+    """Sample where the `after_words`-th word of `text` ends in the audio.
+
+    Whisper's time for that word when it heard it (the nearest occurrence to its place in the sentence),
+    else the same share of the speech as the words' share of the letters; then the quietest 10 ms nearby."""
+    words = text.split()
+    target = _plain(words[after_words - 1])
+    heard = word_ends(whisper_model, audio)
+    matches = [i for i, (word, _) in enumerate(heard) if word == target]
+    if matches:
+        guess, reach = int(heard[min(matches, key=lambda i: abs(i - (after_words - 1)))][1] * RATE), 6
+    else:
+        share = len(" ".join(words[:after_words])) / len(text)
+        start = int(np.argmax(np.abs(audio) > 0.01))
+        guess, reach = start + int(share * (speech_end(audio) - start)), 12
     hop = RATE // 100
-    lo, hi = max(0, guess - 6 * hop), min(audio.size - hop, guess + 6 * hop)
+    lo, hi = max(0, guess - reach * hop), min(audio.size - hop, guess + reach * hop)
     starts = np.arange(lo, hi, hop // 2)
     energy = [float(np.mean(audio[s:s + hop] ** 2)) for s in starts]
-    cut = int(starts[int(np.argmin(energy))]) + hop // 2
-    silence = np.zeros(RATE * pause_ms // 1000, dtype=np.float32)
-    return np.concatenate([audio[:cut], silence, audio[cut:]]), cut
+    return int(starts[int(np.argmin(energy))]) + hop // 2
+
+
+def insert_pause(audio: np.ndarray, cut: int, pause_ms: int) -> np.ndarray:
+    """The audio with pause_ms of silence at sample `cut`."""
+    return np.concatenate([audio[:cut], np.zeros(RATE * pause_ms // 1000, dtype=np.float32), audio[cut:]])
 
 
 def speech_end(audio: np.ndarray, threshold: float = 0.01) -> int:

@@ -11,7 +11,7 @@ from streaming.metrics import Metrics
 from streaming.session import Session, SessionConfig
 from streaming.turns import TurnDetection
 from voice.audio import float_to_pcm16, resample
-from paused_speech import RATE, insert_pause, piper
+from paused_speech import RATE, insert_pause, pause_point, piper
 from test_session_pipeline import Recorder, push_realtime
 
 OUT_RATE = 24000
@@ -78,7 +78,7 @@ async def test_a_speculation_is_used_when_the_turn_ends_as_transcribed(engines, 
 async def test_a_paused_sentence_is_answered_once_as_a_whole(engines, tts, stt, needs_assistant):
     """"Set a timer for ... five minutes" with a 600 ms pause: one turn, one reply, one five-minute timer."""
     whole = piper(tts, "Set a timer for five minutes.")
-    audio, _ = insert_pause(stt.whisper, whole, 4, 600)
+    audio = insert_pause(whole, pause_point(stt.whisper, whole, "Set a timer for five minutes.", 4), 600)
     metrics = Metrics()
     runner = ToolRunner()
     session = Session(engines, SessionConfig(turn_detection=TurnDetection(type="semantic_vad")), runner,

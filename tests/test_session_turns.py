@@ -73,6 +73,14 @@ def test_semantic_vad_waits_up_to_eagerness_maximum_when_neither_says_done():
         assert run(detector, [0.0] * (max_ms // FRAME_MS + 2)) == [(end, Signal.END)]
 
 
+def test_semantic_vad_waits_for_the_words_however_the_sound_is():
+    detector = semantic("high")
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    assert not detector.audio_ready(0.99)
+    assert run(detector, [0.0] * 40) == []                # 1.4 s: a slow transcription, no cut meanwhile
+    assert detector.transcript_ready("What time is it?")  # both done, long past 96 ms: ends at once
+
+
 def test_semantic_vad_speech_resuming_forgets_the_verdicts():
     detector = semantic()
     run(detector, [0.9] * 10 + [0.0] * 3)
