@@ -224,8 +224,8 @@ async def run_all(targets: dict[str, tuple[str, dict]], utterances: list[Utteran
         line = []
         for name, o in zip(targets, outcomes):
             results[name].append(o)
-            line.append(f"{name}: {'CUT' if o['premature'] else round(o.get('end_ms', float('nan')))}"
-                        f"/{round(o.get('voice_to_voice_ms', float('nan')))}")
+            end = "CUT" if o["premature"] else f"{o.get('end_ms', float('nan')):.0f}"
+            line.append(f"{name}: {end}/{o.get('voice_to_voice_ms', float('nan')):.0f}")
         print(f"[{n}/{len(utterances)}] {utterance.label}: " + "; ".join(line), flush=True)
     return results
 
