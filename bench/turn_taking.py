@@ -15,7 +15,13 @@ configuration, turn end / voice-to-voice in ms after the last word (CUT: ended i
 - late: the turn ended more than 600 ms after the last word;
 - voice-to-voice: last word -> first reply audio at the client (turns that were not cut).
 
+On a shared, loaded CPU the live figures mostly measure the load. --replay measures the decisions alone:
+the turn detectors (now, and with --baseline-tree the older one) read the same Silero probabilities frame
+by frame, and each pause's Whisper transcript and Smart Turn probability arrive after a fixed, stated
+compute time (--stt-ms, --smart-turn-ms) instead of whenever the loaded machine delivers them.
+
     PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before
+    PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before --replay --stt-ms 200
 
 Writes bench/out/turn_taking.md, turn_taking.json and turn_taking.png.
 """
@@ -137,6 +143,75 @@ def _answered(client: RealtimeClient) -> bool:
     return "response.output_audio.delta" in kinds[last_stop:]
 
 
+def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]], stt_ms: int,
+           smart_turn_ms: int) -> dict[str, list[dict]]:
+    """Turn ends decided by each detector on the same audio, with verdicts after fixed compute times."""
+    from voice.audio import pcm16_to_float
+    from voice.smart_turn import SmartTurnModel
+    from voice.stt import WhisperSTT
+    from voice.vad import SileroModel, SileroVAD
+
+    stt, turn_model, vad_model = WhisperSTT(cpu_threads=1), SmartTurnModel(), SileroModel()
+    frame, frame_ms = 512, 32
+    results: dict[str, list[dict]] = {name: [] for name in detectors}
+    for n, utterance in enumerate(utterances, 1):
+        audio = pcm16_to_float(utterance.pcm16)
+        vad = SileroVAD(vad_model)
+        probabilities = [vad.probability(audio[i:i + frame]) for i in range(0, audio.size - frame + 1, frame)]
+        heard: dict[int, tuple[str, float]] = {}                  # frames -> (transcript, finished)
+
+        def verdicts(frames: int) -> tuple[str, float]:
+            if frames not in heard:
+                upto = audio[:frames * frame]
+                heard[frames] = (stt.transcribe(upto), turn_model.finished(upto))
+            return heard[frames]
+        line = []
+        for name, (detector_class, settings) in detectors.items():
+            detector = detector_class(settings)
+            due: list[tuple[int, str, int, int]] = []   # (frame due, verdict kind, pause's end frame, frames heard)
+            end_frame = None
+            for index, probability in enumerate(probabilities):
+                signal = detector.process(probability)
+                if signal is not None and signal.value == "pause":
+                    due += [(index + -(-stt_ms // frame_ms), "words", detector.speech_end_frame, index + 1),
+                            (index + -(-smart_turn_ms // frame_ms), "sound", detector.speech_end_frame, index + 1)]
+                for item in [d for d in due if d[0] == index]:
+                    due.remove(item)
+                    _, kind, pause, frames = item
+                    if detector.speech_end_frame != pause or not detector.speaking or detector.silence_ms == 0:
+                        continue
+                    text, finished = verdicts(frames)
+                    if kind == "words":
+                        ended = detector.transcript_ready(text)
+                    else:
+                        ended = hasattr(detector, "audio_ready") and detector.audio_ready(finished)
+                    if ended:
+                        signal = "end"
+                if signal is not None and getattr(signal, "value", signal) == "end":
+                    end_frame = index + 1
+                    break
+            end_ms = end_frame * frame_ms if end_frame is not None else None
+            cut = end_ms is not None and end_ms < utterance.speech_end_ms - 250
+            outcome = {"label": utterance.label, "paused": utterance.resume_ms > 0, "premature": cut,
+                       "ended": end_ms is not None, "turns": 1}
+            if end_ms is not None and not cut:
+                outcome["end_ms"] = end_ms - utterance.speech_end_ms
+            results[name].append(outcome)
+            line.append(f"{name}: " + ("CUT" if cut else f"{outcome.get('end_ms', float('nan')):.0f}"))
+        print(f"[{n}/{len(utterances)}] {utterance.label}: " + "; ".join(line), flush=True)
+    return results
+
+
+def old_detector(tree: Path) -> type:
+    """TurnDetector as that checkout's streaming/turns.py defines it."""
+    import importlib.util
+    spec = importlib.util.spec_from_file_location("turns_before", tree / "streaming" / "turns.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["turns_before"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -178,13 +253,14 @@ def summarise(results: list[dict]) -> dict:
             "v2v_p90": float(np.percentile(v2v, 90)) if v2v else float("nan")}
 
 
-def table(summary: dict[str, dict], load: str) -> str:
-    lines = [f"Load average during the run: {load}", "",
-             "| configuration | utterances | premature (all / paused) | late > 600 ms | end of speech → turn end p50 "
-             "| voice-to-voice p50 / p90 (ms) |", "|---|---|---|---|---|---|"]
+def table(summary: dict[str, dict], voice_to_voice: bool = True) -> str:
+    lines = ["| configuration | utterances | premature (all / paused) | late > 600 ms | end of speech → turn end p50 |"
+             + (" voice-to-voice p50 / p90 (ms) |" if voice_to_voice else ""), "|---|---|---|---|---|"
+             + ("---|" if voice_to_voice else "")]
     for name, s in summary.items():
         lines.append(f"| {name} | {s['utterances']} | {s['premature']:.1%} / {s['premature_paused']:.1%} | "
-                     f"{s['late']:.1%} | {s['end_p50']:.0f} ms | {s['v2v_p50']:.0f} / {s['v2v_p90']:.0f} |")
+                     f"{s['late']:.1%} | {s['end_p50']:.0f} ms |"
+                     + (f" {s['v2v_p50']:.0f} / {s['v2v_p90']:.0f} |" if voice_to_voice else ""))
     return "\n".join(lines)
 
 
@@ -204,13 +280,19 @@ def plot(summary: dict[str, dict], path: Path) -> None:
     rates.set_ylabel("% of utterances")
     rates.legend(fontsize=8)
     rates.set_title("Turn taking: cut off vs. late")
-    latency.bar(x, [summary[n]["v2v_p50"] for n in names], 0.5, label="p50")
-    latency.scatter(x, [summary[n]["v2v_p90"] for n in names], marker="_", s=500, color="black", label="p90", zorder=3)
-    latency.axhline(300, ls=":", color="grey")
+    if all(np.isfinite(summary[n]["v2v_p50"]) for n in names):
+        latency.bar(x, [summary[n]["v2v_p50"] for n in names], 0.5, label="p50")
+        latency.scatter(x, [summary[n]["v2v_p90"] for n in names], marker="_", s=500, color="black", label="p90",
+                        zorder=3)
+        latency.axhline(300, ls=":", color="grey")
+        latency.set_ylabel("voice-to-voice (ms)")
+        latency.legend(fontsize=8)
+        latency.set_title("Last word → first reply audio")
+    else:                                   # --replay: decisions only
+        latency.bar(x, [summary[n]["end_p50"] for n in names], 0.5)
+        latency.set_ylabel("ms (p50, turns not cut)")
+        latency.set_title("Last word → turn end")
     latency.set_xticks(x, [n.replace(" ", "\n", 1) for n in names], fontsize=8)
-    latency.set_ylabel("voice-to-voice (ms)")
-    latency.legend(fontsize=8)
-    latency.set_title("Last word → first reply audio")
     fig.tight_layout()
     fig.savefig(path, dpi=110)
 
@@ -234,6 +316,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline-tree", help="a checkout of an older Parley to compare against, same run")
     parser.add_argument("--limit", type=int, help="only the first N utterances (a quick look)")
+    parser.add_argument("--replay", action="store_true", help="decisions only, with fixed compute times")
+    parser.add_argument("--stt-ms", type=int, default=200, help="--replay: a pause's transcript arrives after this")
+    parser.add_argument("--smart-turn-ms", type=int, default=30, help="--replay: Smart Turn's verdict after this")
     parser.add_argument("--out", default=str(ROOT / "bench" / "out"))
     args = parser.parse_args(argv)
 
@@ -241,6 +326,8 @@ def main(argv: list[str] | None = None) -> int:
     from voice.tts import PiperTTS
     print("building the test set (Piper, espeak-ng, Whisper word times)...", flush=True)
     utterances = build_set(PiperTTS(), WhisperSTT(cpu_threads=1).whisper)[:args.limit]
+    if args.replay:
+        return replay_main(args, utterances)
     trees = {"now": ROOT} | ({"before": Path(args.baseline_tree)} if args.baseline_tree else {})
     servers = {}
     try:
@@ -259,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
             process.wait(30)
     summary = {name: summarise(r) for name, r in results.items()}
     load = f"{min(loads):.2f}–{max(loads):.2f} (1-min, start/end; {os.cpu_count()} cores)"
-    text = table(summary, load)
+    text = f"Load average during the run: {load}\n\n" + table(summary)
     used, wasted = after.get("used", 0) - before.get("used", 0), after.get("wasted", 0) - before.get("wasted", 0)
     text += f"\n\nSpeculative replies (now, both modes): {used:.0f} used, {wasted:.0f} wasted."
     out = Path(args.out)
@@ -267,6 +354,31 @@ def main(argv: list[str] | None = None) -> int:
     (out / "turn_taking.md").write_text(text + "\n")
     (out / "turn_taking.json").write_text(json.dumps(results, indent=1))
     plot(summary, out / "turn_taking.png")
+    print()
+    print(text)
+    return 0
+
+
+def replay_main(args, utterances: list[Utterance]) -> int:
+    from streaming.turns import TurnDetection, TurnDetector
+    detectors = {"semantic_vad (now)": (TurnDetector, TurnDetection(type="semantic_vad")),
+                 "server_vad": (TurnDetector, TurnDetection())}
+    if args.baseline_tree:
+        before = old_detector(Path(args.baseline_tree))
+        detectors["semantic_vad (before)"] = (before.TurnDetector, before.TurnDetection(type="semantic_vad"))
+    loads = [os.getloadavg()[0]]
+    results = replay(utterances, detectors, args.stt_ms, args.smart_turn_ms)
+    loads.append(os.getloadavg()[0])
+    summary = {name: summarise(r) for name, r in results.items()}
+    text = (f"Decisions replayed with the transcript {args.stt_ms} ms and Smart Turn {args.smart_turn_ms} ms after "
+            f"each pause (load during the run {min(loads):.2f}–{max(loads):.2f}; it does not change these)\n\n")
+    text += table(summary, voice_to_voice=False)
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    name = f"turn_decisions_{args.stt_ms}ms"
+    (out / f"{name}.md").write_text(text + "\n")
+    (out / f"{name}.json").write_text(json.dumps(results, indent=1))
+    plot(summary, out / f"{name}.png")
     print()
     print(text)
     return 0

@@ -39,8 +39,10 @@ class SemanticWaits:
     max: int                 # neither
 
 
-SEMANTIC_WAITS = {"high": SemanticWaits(96, 480, 2000), "medium": SemanticWaits(128, 640, 4000),
-                  "auto": SemanticWaits(128, 640, 4000), "low": SemanticWaits(256, 1280, 8000)}
+# `unsure` is longer than the pauses people make inside a sentence (300-800 ms): when the judges disagree,
+# a late answer costs less than cutting someone off.
+SEMANTIC_WAITS = {"high": SemanticWaits(96, 640, 2000), "medium": SemanticWaits(128, 960, 4000),
+                  "auto": SemanticWaits(128, 960, 4000), "low": SemanticWaits(256, 1600, 8000)}
 
 # A transcript ending in one of these words is a sentence still going on. ("on", "off", "in" end
 # finished commands too: "turn the light on".)

@@ -59,8 +59,8 @@ def test_semantic_vad_waits_when_the_sound_is_unfinished():
     run(detector, [0.9] * 10 + [0.0] * 3)
     assert not detector.transcript_ready("Can you dim the bedroom lights too?")
     assert not detector.audio_ready(0.2)
-    assert run(detector, [0.0] * 16) == []                # 608 ms: still waiting
-    assert run(detector, [0.0]) == [(0, Signal.END)]      # 640 ms: one judge says done
+    assert run(detector, [0.0] * 26) == []                # 928 ms: still waiting
+    assert run(detector, [0.0]) == [(0, Signal.END)]      # 960 ms: one judge says done
 
 
 def test_semantic_vad_waits_up_to_eagerness_maximum_when_neither_says_done():
