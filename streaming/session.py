@@ -584,25 +584,45 @@ class Session:
     def add_user_text(self, text: str, item_id: str | None = None) -> str:
         return self.add_message("user", text, item_id)
 
-    def add_message(self, role: str, text: str, item_id: str | None = None) -> str | None:
+    # previous_item_id places an added item as OpenAI does: None appends, "root" puts it first, an id after that item
+
+    def add_message(self, role: str, text: str, item_id: str | None = None, *,
+                    previous_item_id: str | None = None) -> str | None:
         item = Item(item_id or new_id("item"), "message", role, text)
-        return item.id if self._add(item) else None
+        return item.id if self._add(item, previous_item_id) else None
 
-    def add_function_call(self, call_id: str, name: str, arguments: str, item_id: str | None = None) -> str | None:
+    def add_function_call(self, call_id: str, name: str, arguments: str, item_id: str | None = None, *,
+                          previous_item_id: str | None = None) -> str | None:
         item = Item(item_id or new_id("item"), "function_call", call_id=call_id, name=name, arguments=arguments)
-        return item.id if self._add(item) else None
+        return item.id if self._add(item, previous_item_id) else None
 
-    def add_function_output(self, call_id: str, output: str, item_id: str | None = None) -> str | None:
+    def add_function_output(self, call_id: str, output: str, item_id: str | None = None, *,
+                            previous_item_id: str | None = None) -> str | None:
         item = Item(item_id or new_id("item"), "function_call_output", text=output, call_id=call_id)
-        return item.id if self._add(item) else None
+        return item.id if self._add(item, previous_item_id) else None
 
-    def _add(self, item: Item) -> bool:
+    def _add(self, item: Item, previous_item_id: str | None = None) -> bool:
         if len(item.text) > self.limits.max_text_chars:
             self._emit(Error("text_too_long", f"an item's text may be at most {self.limits.max_text_chars} "
                              f"characters, this one has {len(item.text)}"))
             return False
-        previous = self.items[-1].id if self.items else None
-        self.items.append(item)
+        if self._item(item.id) is not None:
+            self._emit(Error("item_create_duplicate_item_id", f"an item with id {item.id!r} already exists",
+                             "item.id"))
+            return False
+        if previous_item_id is None:
+            position = len(self.items)
+        elif previous_item_id == "root":
+            position = 0
+        else:
+            after = self._item(previous_item_id)
+            if after is None:
+                self._emit(Error("item_not_found", f"no conversation item with id {previous_item_id!r} to add "
+                                 "the item after", "previous_item_id"))
+                return False
+            position = self.items.index(after) + 1
+        previous = self.items[position - 1].id if position else None
+        self.items.insert(position, item)
         text = item.arguments if item.type == "function_call" else item.text
         self._emit(ItemAdded(item.id, previous, item.type, item.role, text, item.call_id, item.name))
         self._trim_history()

@@ -180,6 +180,7 @@ async def test_client_tool_call_follows_the_user_item_and_shows_its_state_when_a
 
 async def test_function_call_items_are_accepted_as_livekit_replays_them(engines, needs_assistant):
     async with Wire(engines) as wire:
+        previous = "root"                            # LiveKit chains each replayed item to the one before
         for item in [{"id": "item_u1", "type": "message", "role": "user",
                       "content": [{"type": "input_text", "text": "turn on the kitchen light"}]},
                      {"id": "item_c1", "type": "function_call", "call_id": "call_1", "name": "set_device",
@@ -187,8 +188,9 @@ async def test_function_call_items_are_accepted_as_livekit_replays_them(engines,
                      {"id": "item_o1", "type": "function_call_output", "call_id": "call_1", "output": "on"},
                      {"id": "item_a1", "type": "message", "role": "assistant",
                       "content": [{"type": "output_text", "text": "The kitchen light is on."}]}]:
-            wire.send({"type": "conversation.item.create", "previous_item_id": "root", "item": item,
+            wire.send({"type": "conversation.item.create", "previous_item_id": previous, "item": item,
                        "event_id": "evt_" + item["id"]})
+            previous = item["id"]
         wire.ask("and in the bedroom")
         done = await wire.wait_for("response.done")
         assert not wire.of_type("error")
@@ -201,7 +203,7 @@ async def test_function_call_items_are_accepted_as_livekit_replays_them(engines,
 
 async def test_a_resumed_session_can_retrieve_the_items_it_announced_before(server_factory, tmp_path,
                                                                           needs_assistant):
-    from realtime_client import RealtimeClient
+    from realtime_client import RealtimeClient, sessions_ended
 
     server = server_factory(store=f"sqlite://{tmp_path}/state.db")
     client = await RealtimeClient.connect(server.ws_url)
@@ -212,6 +214,7 @@ async def test_a_resumed_session_can_retrieve_the_items_it_announced_before(serv
     await client.wait_for("response.done", timeout=60)
     announced = [e["item"] for e in client.of_type("conversation.item.added")]
     await client.close()
+    await sessions_ended(server)                     # its conversation is stored and released
 
     client = await RealtimeClient.connect(server.ws_url + f"?session_id={session_id}")
     assert (await client.wait_for("session.created"))["session"]["id"] == session_id
@@ -225,6 +228,34 @@ async def test_a_resumed_session_can_retrieve_the_items_it_announced_before(serv
     assert added["previous_item_id"] == announced[-1]["id"]
     assert not client.of_type("error")
     await client.close()
+
+
+def text_item(item_id: str, text: str) -> dict:
+    return {"id": item_id, "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
+
+
+async def test_previous_item_id_places_the_item_as_openai_does(engines):
+    async with Wire(engines) as wire:
+        wire.send({"type": "conversation.item.create", "item": text_item("item_b", "b")})
+        wire.send({"type": "conversation.item.create", "item": text_item("item_d", "d")})
+        wire.send({"type": "conversation.item.create", "previous_item_id": "item_b", "item": text_item("item_c", "c")})
+        wire.send({"type": "conversation.item.create", "previous_item_id": "root", "item": text_item("item_a", "a")})
+        wire.send({"type": "conversation.item.create", "previous_item_id": "item_nope", "event_id": "evt_lost",
+                   "item": text_item("item_x", "x")})
+        wire.send({"type": "conversation.item.create", "event_id": "evt_twice", "item": text_item("item_b", "again")})
+        await wire.wait_for("error", where=lambda e: e["error"]["event_id"] == "evt_twice")
+        # LiveKit updates an item by deleting it and creating it again under the same id, back to back
+        wire.send({"type": "conversation.item.delete", "item_id": "item_c"})
+        wire.send({"type": "conversation.item.create", "previous_item_id": "item_b", "event_id": "evt_update",
+                   "item": text_item("item_c", "c, corrected")})
+        await wire.wait_for("conversation.item.added", where=lambda e: e["item"]["content"][0]["text"] == "c, corrected")
+    assert [item.id for item in wire.session.items] == ["item_a", "item_b", "item_c", "item_d"]
+    assert [(e["previous_item_id"], e["item"]["id"]) for e in wire.of_type("conversation.item.added")] == [
+        (None, "item_b"), ("item_b", "item_d"), ("item_b", "item_c"), (None, "item_a"), ("item_b", "item_c")]
+    errors = {e["error"]["event_id"]: (e["error"]["code"], e["error"]["param"]) for e in wire.of_type("error")}
+    assert errors == {"evt_lost": ("item_not_found", "previous_item_id"),
+                      "evt_twice": ("item_create_duplicate_item_id", "item.id")}
+    assert list(wire.protocol.items) == ["item_a", "item_b", "item_c", "item_d"]      # retrieve's view, same order
 
 
 # ---- 4. Pipecat: typed text queued as a system item; JSON tool results ------------------------------------

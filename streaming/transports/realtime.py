@@ -87,6 +87,7 @@ class AddMessage(_Command):
     item_id: str
     role: str
     text: str
+    previous_item_id: str | None = None     # None: append; "root": first; an id: after that item
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class AddFunctionOutput(_Command):
     item_id: str
     call_id: str
     output: str
+    previous_item_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -102,6 +104,7 @@ class AddFunctionCall(_Command):
     call_id: str
     name: str
     arguments: str
+    previous_item_id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -147,12 +150,12 @@ def _apply(session, command: Command) -> None:
             session.commit_audio()
         case ClearAudio():
             session.clear_audio()
-        case AddMessage(item_id, role, text):
-            session.add_message(role, text, item_id)
-        case AddFunctionCall(item_id, call_id, name, arguments):
-            session.add_function_call(call_id, name, arguments, item_id)
-        case AddFunctionOutput(item_id, call_id, output):
-            session.add_function_output(call_id, output, item_id)
+        case AddMessage(item_id, role, text, previous_item_id):
+            session.add_message(role, text, item_id, previous_item_id=previous_item_id)
+        case AddFunctionCall(item_id, call_id, name, arguments, previous_item_id):
+            session.add_function_call(call_id, name, arguments, item_id, previous_item_id=previous_item_id)
+        case AddFunctionOutput(item_id, call_id, output, previous_item_id):
+            session.add_function_output(call_id, output, item_id, previous_item_id=previous_item_id)
         case DeleteItem(item_id):
             session.delete_item(item_id)
         case Truncate(item_id, audio_end_ms):
@@ -434,20 +437,21 @@ class RealtimeProtocol:
         if not isinstance(item, dict):
             raise ClientError("invalid_value", "conversation.item.create needs an 'item' object", "item")
         item_id = item.get("id") or new_id("item")
-        if not isinstance(item_id, str) or item_id in self.items:
-            raise ClientError("invalid_value", f"item id {item_id!r} is not a new string id", "item.id")
+        if not isinstance(item_id, str):           # a duplicate id: the session says so (it may be being deleted)
+            raise ClientError("invalid_value", f"item id {item_id!r} is not a string", "item.id")
+        previous = _optional_string(event.get("previous_item_id"), "previous_item_id")
         kind = item.get("type", "message")
         if kind == "function_call_output":
             call_id, output = item.get("call_id"), item.get("output")
             if not isinstance(call_id, str) or not isinstance(output, str):
                 raise ClientError("invalid_value", "function_call_output needs string 'call_id' and 'output'", "item")
-            return [AddFunctionOutput(item_id, call_id, _text(output, "item.output"))]
+            return [AddFunctionOutput(item_id, call_id, _text(output, "item.output"), previous)]
         if kind == "function_call":         # a client replaying its history (LiveKit after a reconnect)
             call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments", "")
             if not all(isinstance(value, str) for value in (call_id, name, arguments)) or not call_id or not name:
                 raise ClientError("invalid_value", "function_call needs string 'call_id', 'name' and 'arguments'",
                                   "item")
-            return [AddFunctionCall(item_id, call_id, name, _text(arguments, "item.arguments"))]
+            return [AddFunctionCall(item_id, call_id, name, _text(arguments, "item.arguments"), previous)]
         if kind != "message":
             raise ClientError("invalid_value", f"item type {kind!r} is not supported; use 'message', "
                               "'function_call' or 'function_call_output'", "item.type")
@@ -468,7 +472,7 @@ class RealtimeProtocol:
             else:
                 raise ClientError("invalid_value", f"content part type {part.get('type')!r} is not supported; "
                                   "send text, or stream audio with input_audio_buffer.append", "item.content")
-        return [AddMessage(item_id, role, _text(" ".join(texts), "item.content"))]
+        return [AddMessage(item_id, role, _text(" ".join(texts), "item.content"), previous)]
 
     def _item_retrieve(self, event: dict) -> list[Command]:
         item_id = _string(event, "item_id")
@@ -520,7 +524,12 @@ class RealtimeProtocol:
 
     def _item_added(self, event: ItemAdded) -> None:
         item = _item_object(event.item_id, event.type, event.role, event.text, event.call_id, event.name)
-        self.items[event.item_id] = item
+        if event.previous_item_id == next(reversed(self.items), None):
+            self.items[event.item_id] = item
+        else:                                   # inserted before the end: keep the session's order
+            ordered = list(self.items.items())
+            at = next((n + 1 for n, (key, _) in enumerate(ordered) if key == event.previous_item_id), 0)
+            self.items = dict(ordered[:at] + [(event.item_id, item)] + ordered[at:])
         self._send("conversation.item.added", previous_item_id=event.previous_item_id, item=item)
         self._send("conversation.item.done", item=item)
 
