@@ -180,5 +180,9 @@ def test_livekit_connection_recycle_replays_the_context(livekit, server, stt):
     no_errors(result, server)
     assert sessions_opened(server) == 2
     assert result["items_replayed"] == ["message", "function_call", "function_call_output", "message"]
+    replay = [kind for _, kind, _ in result["items_created"][:-1]]
+    assert "function_call" in replay and "function_call_output" in replay     # sent again to the new session
+    follow_up, last_replayed = result["items_created"][-1], result["items_created"][-2]
+    assert follow_up[2] == last_replayed[0]                                  # placed after the replayed reply
     assert "bedroom light is on" in result["texts"][-1].lower()
     assert "bedroom" in heard(stt, result["audio"]).lower()

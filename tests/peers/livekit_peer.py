@@ -92,6 +92,11 @@ async def typed(session, replies: asyncio.Queue, text: str) -> Reply:
     return await generate(session, replies)
 
 
+async def replayed(session, count: int) -> None:
+    while len(session.chat_ctx.items) < count:
+        await asyncio.sleep(0.05)
+
+
 @llm.function_tool
 async def set_device(device: str, room: str, state: str) -> dict:
     """Switch a device in a room on or off."""
@@ -112,6 +117,10 @@ async def run(args) -> dict:
     session.on("error", lambda error: emitted.append(repr(error.error)))
     session.on("generation_created", lambda event: replies.put_nowait(Reply(event)))
     session.on("openai_server_event_received", lambda event: seen.append(event["type"]))
+    created: list[list] = []          # the items it sent, where it placed them (the replay shows here)
+    session.on("openai_client_event_queued", lambda event: created.append(
+        [event["item"].get("id"), event["item"].get("type"), event.get("previous_item_id")])
+        if event.get("type") == "conversation.item.create" else None)
     session.on("session_reconnected", lambda event: reconnected.set())
     pcm = Path(args.speech).read_bytes() if args.speech else b""
     result: dict = {}
@@ -158,6 +167,9 @@ async def run(args) -> dict:
             first = await typed(session, replies, "Turn on the kitchen light.")
             items_before = [item.type for item in session.chat_ctx.items]
             await asyncio.wait_for(reconnected.wait(), RECYCLE_S + 60)
+            # session_reconnected comes as the replay is sent; a turn added before the server confirmed it
+            # would be placed at the root (as OpenAI places it), so wait as a user would, for the replay
+            await asyncio.wait_for(replayed(session, len(items_before)), 30)
             last = await typed(session, replies, "And in the bedroom.")
             result["texts"] = [first.text, last.text]
             result["items_replayed"] = items_before
@@ -172,6 +184,7 @@ async def run(args) -> dict:
                            "name": getattr(item, "name", None)} for item in session.chat_ctx.items]
     result["errors"] = log.records + emitted
     result["server_events"] = sorted(set(seen))
+    result["items_created"] = created
     (Path(args.out) / "reply.pcm").write_bytes(bytes(last.audio) if last else b"")
     return result
 
