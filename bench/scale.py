@@ -219,7 +219,7 @@ async def main() -> None:
         finally:
             redis.stop()
     log("stage costs (one thread) ...")
-    costs = stage_costs()
+    costs = await asyncio.to_thread(stage_costs)
 
     print(f"\nload average at the end: {os.getloadavg()[0]:.2f} (1 min) on {os.cpu_count()} cores\n")
     print("| setup | " + " | ".join(f"p50 first audio, {n} sessions" for n in levels)
