@@ -55,8 +55,9 @@ async def test_a_resumed_session_keeps_its_conversation_across_a_restart(server_
     calls = tool_calls(client)
     assert [c["name"] for c in calls] == ["set_device"] and '"bedroom"' in calls[0]["arguments"], calls
     assert "bedroom" in reply_text(follow_up).lower()
-    session = next(iter(restarted.ctx.sessions))
-    assert session.items[0].id == user_item and session.items[0].text == "turn on the kitchen light"
+    await client.send({"type": "conversation.item.retrieve", "item_id": user_item})   # one history, same ids
+    retrieved = (await client.wait_for("conversation.item.retrieved"))["item"]
+    assert retrieved["content"][0]["text"] == "turn on the kitchen light"
     await client.close()
 
     stranger, other = await session_of(restarted, "?session_id=sess_that_never_was")
