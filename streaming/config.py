@@ -31,7 +31,7 @@ class ServerConfig:
     max_message_bytes: int = 4 * 1024 * 1024
     limits: SessionLimits = field(default_factory=SessionLimits)
     client_secret_ttl_s: int = 60             # client secrets are single-use and short-lived (at most 600 s)
-    max_sessions: int = 32                    # beyond this, new sessions are refused with session_limit
+    max_sessions: int = 16                    # beyond this, new sessions are refused with session_limit
     allowed_origins: tuple[str, ...] = ()     # browser origins besides the server's own and loopback; "*": any
     insecure: bool = False                    # allow doors without a credential on a non-loopback --host
     web_dir: Path = WEB_DIR
