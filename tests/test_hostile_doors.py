@@ -183,12 +183,31 @@ async def test_beyond_capacity_new_sessions_are_refused_with_503(server_factory,
 
 # ---- F3: a flood of text on one session does not stall the others -----------------------------------------
 
-async def _loop_lag(stop: asyncio.Event, lags: list[float]) -> None:
-    """On the server's loop: how late a 10 ms sleep wakes up, again and again."""
+async def _loop_lag(stop: asyncio.Event, lags: list[tuple[float, float]]) -> None:
+    """On the server's loop: how late a 10 ms sleep wakes up, again and again ((when, lag) pairs)."""
     while not stop.is_set():
-        started = time.perf_counter()
+        started = time.monotonic()
         await asyncio.sleep(0.01)
-        lags.append(time.perf_counter() - started - 0.01)
+        lags.append((started, time.monotonic() - started - 0.01))
+
+
+# The same probe in a separate process: when the machine itself does not schedule us (the suite shares two
+# cores with other work), both lag; only the loop lags when the loop is blocked.
+REFERENCE_PROBE = """
+import sys, time
+end = time.monotonic() + float(sys.argv[1])
+while time.monotonic() < end:
+    started = time.monotonic()
+    time.sleep(0.01)
+    print(started, time.monotonic() - started - 0.01, flush=True)
+"""
+
+
+def _unexplained(lags, reference, bound=0.050):
+    """Loop lags over `bound` that the reference process, asleep at the same moment, did not share."""
+    def machine_lag(started, lag):
+        return max((r for t, r in reference if t < started + 0.01 + lag and t + 0.01 + r > started), default=0.0)
+    return [lag for started, lag in lags if lag >= bound and lag - machine_lag(started, lag) >= bound]
 
 
 async def test_f3_a_text_flood_leaves_the_event_loop_responsive(live_server, needs_assistant):
@@ -198,15 +217,17 @@ async def test_f3_a_text_flood_leaves_the_event_loop_responsive(live_server, nee
     other = await RealtimeClient.connect(live_server.ws_url)
     for client in (flooder, other):
         await client.wait_for("session.created")
+    reference = await asyncio.create_subprocess_exec(sys.executable, "-c", REFERENCE_PROBE, "120",
+                                                     stdout=asyncio.subprocess.PIPE)
     stop, lags = asyncio.Event(), []
     probe = asyncio.run_coroutine_threadsafe(_loop_lag(stop, lags), live_server.loop)
     try:
-        for round_ in range(4):
+        for _ in range(4):
             for _ in range(10):
                 await flooder.send({"type": "conversation.item.create", "item": {
                     "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
             await flooder.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
-            await flooder.wait_for("response.done", start=0, where=lambda e, n=round_: True, timeout=120)
+            await flooder.wait_for("response.done", timeout=120)
             flooder.events = [e for e in flooder.events if e["type"] != "response.done"]
         await other.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
                           "content": [{"type": "input_text", "text": "what is seven times six"}]}})
@@ -215,8 +236,12 @@ async def test_f3_a_text_flood_leaves_the_event_loop_responsive(live_server, nee
     finally:
         live_server.loop.call_soon_threadsafe(stop.set)
         await asyncio.wrap_future(probe)
+        reference.terminate()
+    samples = [tuple(map(float, line.split())) for line in (await reference.communicate())[0].decode().splitlines()
+               if len(line.split()) == 2]
     assert done["response"]["status"] == "completed"
-    assert len(lags) > 20 and max(lags) < 0.050, f"worst loop lag {max(lags) * 1000:.0f} ms"
+    assert len(lags) > 20
+    assert _unexplained(lags, samples) == [], f"worst loop lag {max(l for _, l in lags) * 1000:.0f} ms"
     assert [e for e in flooder.events if e["type"] == "error"] == []
     for client in (flooder, other):
         await client.close()

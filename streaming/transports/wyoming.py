@@ -399,12 +399,12 @@ class WyomingService:
             self._handlers.discard(task)
 
     async def close(self) -> None:
-        await self.supervisor.stop(TASK)
-        if self._server is not None:
+        if self._server is not None:        # first: Server.wait_closed (under serve_forever) waits for handlers
             self._server.close()
         for task in list(self._handlers):
             task.cancel()
         await asyncio.gather(*self._handlers, return_exceptions=True)
+        await self.supervisor.stop(TASK)
 
 
 # ---- the server hook (streaming/server.py) -------------------------------------------------------------

@@ -297,9 +297,9 @@ async def _serve(app: web.Application, host: str, supervisor):
     print(f"AudioSocket (Asterisk) is listening on {host}:{listener.port}", flush=True)
     supervisor.start(TASK, serve)
     yield
-    await supervisor.stop(TASK)
-    listener.server.close()
+    listener.server.close()         # first: Server.wait_closed (under serve_forever) waits for the calls
     for task in list(listener.calls):
         task.cancel()
     await asyncio.gather(*listener.calls, return_exceptions=True)
+    await supervisor.stop(TASK)
     await listener.server.wait_closed()
