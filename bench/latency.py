@@ -63,9 +63,12 @@ async def open_session(url: str, turn_detection: dict) -> RealtimeClient:
 async def one_turn(client: RealtimeClient, pcm: bytes, end_ms: float) -> dict:
     """One spoken turn: the stage times in ms, from the client's side."""
     start_index = len(client.events)
-    stream = asyncio.create_task(client.stream_audio(pcm, RATE))
+    # then silence, as a microphone keeps sending, until the reply is done (semantic_vad may wait up to 4 s)
+    answered = asyncio.Event()
+    stream = asyncio.create_task(client.stream_audio(pcm + bytes(RATE * 2 * 10), RATE, stop=answered))
     streamed_from = time.monotonic()
     done = await client.wait_for("response.done", start=start_index, timeout=120)
+    answered.set()
     await stream
     speech_end = streamed_from + end_ms / 1000        # when the last word left the "microphone"
 
