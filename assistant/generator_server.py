@@ -116,16 +116,16 @@ class WireReply:
         self.reply = ""                     # parley.reply sent so far
         self.tool_calls: list[dict] = []
         self.passes = 0
-        self.cut = False                    # max_tokens reached
+        self.cut = False                    # max_tokens dropped some of the reply
 
     def add(self, block: Block) -> dict:
         """The delta for one committed block (possibly empty)."""
         self.passes = block.forward_passes
         tokens = block.tokens
         if self.request.max_tokens is not None:
-            room = self.request.max_tokens - len(self.reader.tokens)
-            self.cut = self.cut or len(tokens) > room or (room == len(tokens) and not block.last)
-            tokens = tokens[:max(room, 0)]
+            room = max(self.request.max_tokens - len(self.reader.tokens), 0)
+            self.cut = self.cut or len(tokens) > room
+            tokens = tokens[:room]
         head_read, added = self.reader.add(tokens)
         delta: dict = {}
         if head_read:

@@ -85,20 +85,36 @@ def apply_rotary(t, cos, sin):
     return (t32 * cos + torch.cat((-b, a), dim=-1) * sin).to(t.dtype)
 
 
-def attend(q, k, v, key_mask, causal):
+def key_rows(key_mask: torch.Tensor) -> list:
+    """Each row's real keys: a slice when they are one run (left padding), else the row's mask.
+
+    Read once per forward, so the layers select keys by slicing: no boolean indexing, which copies and, on a
+    GPU, waits for the device at every row of every layer.
+    """
+    rows = []
+    for row, mask in enumerate(key_mask.cpu()):
+        real = mask.nonzero().squeeze(-1).tolist()
+        contiguous = bool(real) and real[-1] - real[0] + 1 == len(real)
+        rows.append(slice(real[0], real[-1] + 1) if contiguous else key_mask[row])
+    return rows
+
+
+def attend(q, k, v, key_mask, causal, rows=None):
     """softmax(q·kᵀ/√hd)·v over the keys that key_mask [B, S] marks real (all keys when it is None).
 
     When decoding, a padded row is computed on its real tokens only, with the same shapes as when it is
     alone: a masked softmax over a longer, shifted row rounds differently, and that flips near-tied
     confidences. Training (gradients on) takes the one batched masked kernel, which is much faster.
+    rows: key_rows(key_mask), when the caller has it.
     """
     if key_mask is None:
         return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
     if torch.is_grad_enabled():
         return F.scaled_dot_product_attention(q, k, v, attn_mask=key_mask[:, None, None, :], is_causal=causal)
+    rows = key_rows(key_mask) if rows is None else rows
     y = torch.zeros_like(q)
     for row in range(q.shape[0]):
-        keys = key_mask[row]
+        keys = rows[row]
         # Without a cache the queries are the keys, so padded queries are skipped too.
         queries = keys if q.shape[2] == k.shape[2] else slice(None)
         y[row, :, queries] = F.scaled_dot_product_attention(
@@ -123,7 +139,7 @@ class Block(nn.Module):
         self.up_proj = nn.Linear(d, config.mlp_hidden_size, bias=False)
         self.ff_out = nn.Linear(config.mlp_hidden_size, d, bias=False)
 
-    def forward(self, x, cos, sin, key_mask, past, cache_start, causal):
+    def forward(self, x, cos, sin, key_mask, past, cache_start, causal, rows=None):
         B, T, _ = x.shape
         n = self.attn_norm(x)
         q = self.q_proj(n).view(B, T, self.n_heads, self.head_dim).transpose(1, 2)
@@ -139,7 +155,7 @@ class Block(nn.Module):
         if self.n_kv_heads != self.n_heads:
             k = k.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1)
             v = v.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1)
-        y = attend(q, k, v, key_mask, causal)
+        y = attend(q, k, v, key_mask, causal, rows)
         h = x + self.attn_out(y.transpose(1, 2).reshape(B, T, -1))
         n = self.ff_norm(h)
         return h + self.ff_out(F.silu(self.ff_proj(n)) * self.up_proj(n)), present
@@ -177,11 +193,12 @@ class LLaDAModel(nn.Module):
                 position_ids = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)[:, -T:]
         cos, sin = rotary_tables(position_ids, self.config.head_dim, self.config.rope_theta)
         x = self.transformer.wte(input_ids)
+        rows = key_rows(attention_mask) if attention_mask is not None and not torch.is_grad_enabled() else None
         presents = []
         for i, block in enumerate(self.transformer.blocks):
             past = None if past_key_values is None else past_key_values[i]
             start = cache_start if cache_start is not None else (0 if past is None else past[0].shape[2])
-            x, kv = block(x, cos, sin, attention_mask, past, start, causal)
+            x, kv = block(x, cos, sin, attention_mask, past, start, causal, rows)
             presents.append(kv)
         logits = self.transformer.ff_out(self.transformer.ln_f(x))
         return (logits, presents) if return_key_values else logits
