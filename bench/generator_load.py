@@ -5,9 +5,10 @@ tokenizer) the server runs in its own process; a closed loop of C clients sends 
 requests, not streamed) until the level's requests are answered. Reported per level: written tokens per
 second, p50 / p99 request latency, and from the server's /metrics: mean requests per forward pass, passes per
 reply, and forward time per request-pass (a pass's duration over its rows: what batching saves in the network
-itself). Concurrency 1 is the same requests served one at a time, the baseline of the ratios.
+itself). Each level is measured right after the same requests served one at a time, the baseline of its ratios,
+so both see the same load on a shared machine.
 
-    .venv/bin/python bench/generator_load.py                      # ~3-6 min on the 2-core CPU
+    .venv/bin/python bench/generator_load.py                      # ~4-6 min on the 2-core CPU
     .venv/bin/python bench/generator_load.py --models embedded --levels 1 16
     .venv/bin/python bench/generator_load.py --models LLaDA-8B --device cuda --dtype bfloat16 --levels 1 16 64   # GPU
 """
@@ -123,11 +124,14 @@ async def bench_model(model: str, args) -> list[dict]:
             results = []
             for concurrency in args.levels:
                 count = max(concurrency, args.requests or PER_LEVEL.get(model, 32))
-                result = await run_level(http, server.url, model, concurrency, count)
-                results.append({"model": model, "concurrency": concurrency, **result})
-                print(f"{model} x{concurrency}: {result['requests']} requests in {result['seconds']:.1f} s, "
-                      f"{result['tokens_per_s']:.0f} tok/s, p50 {result['p50']:.0f} ms, "
-                      f"batch {result['batch']:.1f} (load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
+                # The same requests one at a time just before, so both see the same machine load.
+                alone = await run_level(http, server.url, model, 1, count)
+                result = alone if concurrency == 1 else await run_level(http, server.url, model, concurrency, count)
+                results.append({"model": model, "concurrency": concurrency, **result, "alone": alone})
+                print(f"{model} x{concurrency}: {count} requests in {result['seconds']:.1f} s, "
+                      f"{result['tokens_per_s']:.0f} tok/s (one at a time {alone['tokens_per_s']:.0f}), "
+                      f"p50 {result['p50']:.0f} ms (one at a time {alone['p50']:.0f}), batch {result['batch']:.1f} "
+                      f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
             return results
     finally:
         server.close()
@@ -143,8 +147,6 @@ def main(argv=None) -> int:
     parser.add_argument("--dtype", default="float32", choices=["float32", "bfloat16", "float16"])
     parser.add_argument("--threads", type=int, default=1, help="the server's CPU threads")
     args = parser.parse_args(argv)
-    if args.levels[0] != 1:
-        args.levels = [1] + args.levels       # the one-at-a-time baseline
     load_before = os.getloadavg()
     started = time.perf_counter()
     rows = []
@@ -153,14 +155,15 @@ def main(argv=None) -> int:
     load_after = os.getloadavg()
     print(f"{os.cpu_count()} CPUs, device {args.device}, {args.dtype}, server threads {args.threads}; load average "
           f"{load_before[0]:.2f} before, {load_after[0]:.2f} after; {time.perf_counter() - started:.0f} s in all\n")
-    print("| model | concurrent | requests | tokens/s | vs one at a time | p50 ms | p99 ms | p50 vs one at a time "
-          "| requests per pass | passes per reply | forward ms per request-pass |")
-    print("|" + "---|" * 11)
+    print("| model | concurrent | requests | tokens/s | one at a time | ratio | p50 ms | one at a time | ratio | p99 ms "
+          "| requests per pass | passes per reply | forward ms per request-pass (one at a time) |")
+    print("|" + "---|" * 13)
     for row in rows:
-        single = next(r for r in rows if r["model"] == row["model"] and r["concurrency"] == 1)
+        alone = row["alone"]
         print(f"| {row['model']} | {row['concurrency']} | {row['requests']} | {row['tokens_per_s']:,.0f} | "
-              f"{row['tokens_per_s'] / single['tokens_per_s']:.2f}x | {row['p50']:.0f} | {row['p99']:.0f} | "
-              f"{row['p50'] / single['p50']:.2f}x | {row['batch']:.1f} | {row['passes']:.2f} | {row['row_ms']:.1f} |")
+              f"{alone['tokens_per_s']:,.0f} | {row['tokens_per_s'] / alone['tokens_per_s']:.2f}x | {row['p50']:.0f} | "
+              f"{alone['p50']:.0f} | {row['p50'] / alone['p50']:.2f}x | {row['p99']:.0f} | {row['batch']:.1f} | "
+              f"{row['passes']:.2f} | {row['row_ms']:.1f} ({alone['row_ms']:.1f}) |")
     return 0
 
 
