@@ -239,7 +239,7 @@ async def test_f3_a_text_flood_leaves_the_event_loop_responsive(live_server, nee
         reference_stop.set()
         reference.join()
     assert done["response"]["status"] == "completed"
-    assert len(lags) > 20
+    assert len(lags) >= 5                               # the probe ran while the flood was handled
     assert _unexplained(lags, samples) == [], f"worst loop lag {max(l for _, l in lags) * 1000:.0f} ms"
     assert [e for e in flooder.events if e["type"] == "error"] == []
     for client in (flooder, other):
