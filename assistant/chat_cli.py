@@ -3,6 +3,7 @@
     parley chat                         interactive; the conversation is kept, so follow-ups work
     parley chat --json < requests.txt   one request per line in, one JSON object per line out
     parley chat --once "what is seven times six" --json
+    parley chat --home-inventory home.yaml  your own devices (an inventory file), acted on in memory
 
 JSON lines: {"text", "tool_calls": [{"name", "arguments"}], "forward_passes", "tokens", "latency_ms"}.
 Requests in --json mode share one conversation, like the interactive mode; --fresh answers each alone.
@@ -53,13 +54,19 @@ def main(argv=None) -> int:
     parser.add_argument("--once", metavar="TEXT", help="answer this one request and exit")
     parser.add_argument("--fresh", action="store_true", help="answer each request without the earlier ones")
     parser.add_argument("--checkpoint", help="checkpoint directory (default: the embedded one)")
+    parser.add_argument("--home-inventory", metavar="FILE", help="YAML/JSON inventory of your devices (in memory)")
     parser.add_argument("--max-forward-passes", type=int, default=DEFAULT_DECODE.max_forward_passes,
                         help="network passes per reply (0 = the full schedule)")
     args = parser.parse_args(argv)
 
     passes = args.max_forward_passes or None
     decode = dataclasses.replace(DEFAULT_DECODE, max_forward_passes=passes)
-    conversation = Conversation(EmbeddedGenerator.load(args.checkpoint, decode=decode), ToolRunner(), fresh=args.fresh)
+    home = None
+    if args.home_inventory:
+        from assistant.home import InMemoryHome
+        from assistant.inventory import load_inventory_file
+        home = InMemoryHome(inventory=load_inventory_file(args.home_inventory))
+    conversation = Conversation(EmbeddedGenerator.load(args.checkpoint, decode=decode), ToolRunner(home), fresh=args.fresh)
 
     def answer(text: str) -> None:
         reply = conversation.ask(text)

@@ -15,9 +15,14 @@ bedroom" refers back to), or by <|say|> when it made none. User text goes throug
 normaliser. Only the last MAX_USER_TURNS user turns are kept, and system messages and tool outputs are
 not shown: the embedded model is too small to follow free-form instructions, and tool outputs reach the
 user through the {result} slot instead.
+
+Numbers, and in a user's own home the names of its devices and areas, reach the model as slots (<n0>,
+<e0>, <a0>): the model points at them, deterministic code puts them back. Slots are numbered from the
+request being answered backwards, so a self-contained request reads the same whatever came before it.
 """
 import json
 import re
+from dataclasses import dataclass, field
 
 from assistant.spoken_numbers import normalize_request
 
@@ -26,9 +31,20 @@ USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
 SPECIAL_TOKENS = [PAD, MASK, EOS, UNK, USER, ASSISTANT, CALL, SAY]
 RESULT_SLOT = "{result}"
 NUMBER_SLOTS = [f"<n{i}>" for i in range(8)]
+NAME_SLOTS = [f"<e{i}>" for i in range(4)]        # a device, scene or timer name
+AREA_SLOTS = [f"<a{i}>" for i in range(3)]        # an area (room) of the user's home
 MAX_USER_TURNS = 2
+NAME_ARGUMENTS = {"name": NAME_SLOTS, "area": AREA_SLOTS}
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 _SLOT = re.compile(r"<n(\d)>")
+_NAME_SLOT = re.compile(r"<([ea])(\d)>")
+ANY_SLOT = re.compile(r"<[nea]\d>")
+# "set a pasta timer": the word before "timer" names it, unless it is one of these.
+_TIMER_LABEL = re.compile(r"\b([a-z]+) timer\b")
+NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "another", "new", "second", "first",
+                    "egg", "kitchen", "countdown", "other", "last", "each", "every", "all", "any", "no", "set",
+                    "start", "cancel", "stop", "timer", "seconds", "of", "for", "on", "to", "it", "same", "next",
+                    "parley", "hey", "hi", "yo", "ok", "okay", "um", "uh", "so", "and", "also", "now", "just", "please"}
 
 
 def format_call(call: dict) -> str:
@@ -87,9 +103,9 @@ def _assistant_calls(message: dict) -> list[dict]:
     return calls
 
 
-def render_prompt(history: list[dict]) -> str:
-    """The prompt for the reply to the last user message of an OpenAI-style history."""
-    turns: list[list] = []      # [user text, shown assistant part or None]
+def _turns(history: list[dict]) -> list[list]:
+    """[normalised user text, the assistant's first call, or SAY, or None] for each kept user turn."""
+    turns: list[list] = []
     for message in history:
         role = message.get("role")
         if role == "user":
@@ -97,22 +113,97 @@ def render_prompt(history: list[dict]) -> str:
         elif role == "assistant" and turns:
             calls = _assistant_calls(message)
             if calls and (turns[-1][1] is None or turns[-1][1] == SAY):
-                turns[-1][1] = f"{CALL} {format_call(calls[0])}"
+                turns[-1][1] = calls[0]
             elif turns[-1][1] is None:
                 turns[-1][1] = SAY
     kept = turns[-MAX_USER_TURNS:] or [["", None]]      # only these are normalised: the older ones are not shown
-    return "".join(f"{USER} {normalize_request(text)}" + (f"{ASSISTANT}{shown}" if shown else "")
-                   for text, shown in kept) + ASSISTANT
+    return [[normalize_request(text), part] for text, part in kept]
 
 
-def hide_numbers(text: str, numbers: list[str] | None = None) -> tuple[str, list[str]]:
+def _join(turns) -> str:
+    def shown(part):
+        return "" if part is None else ASSISTANT + (SAY if part == SAY else f"{CALL} {part}")
+    return "".join(f"{USER} {text}" + shown(part) for text, part in turns) + ASSISTANT
+
+
+def render_prompt(history: list[dict]) -> str:
+    """The prompt for the reply to the last user message of an OpenAI-style history (no slots)."""
+    return _join([[text, part if part in (None, SAY) else format_call(part)] for text, part in _turns(history)])
+
+
+@dataclass
+class Slots:
+    """What the slots of one prompt stand for: numbers (<nK>), names (<eK>) and areas (<aK>)."""
+    numbers: list[str] = field(default_factory=list)
+    names: list[str] = field(default_factory=list)
+    areas: list[str] = field(default_factory=list)
+
+    def show(self, text: str) -> str:
+        """Put numbers, names and areas back; a slot with nothing behind it stays (and is refused later)."""
+        text = show_numbers(text, self.numbers)
+        return _NAME_SLOT.sub(lambda m: self._name(m.group(1), int(m.group(2))) or m.group(0), text)
+
+    def _name(self, family: str, index: int) -> str | None:
+        table = self.names if family == "e" else self.areas
+        return table[index].replace(" ", "_") if index < len(table) else None
+
+
+def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
+    """Known names and areas (longest first) and timer labels become <eK>/<aK> slots."""
+    words = text.split()
+    out, i = [], 0
+    names, areas = lexicon if lexicon else (set(), set())
+    longest = max((len(p.split()) for p in names | areas), default=0)
+    while i < len(words):
+        for n in range(min(longest, len(words) - i), 0, -1):
+            phrase = " ".join(words[i:i + n])
+            if phrase in areas or phrase in names:
+                family = slots.areas if phrase in areas else slots.names
+                table = AREA_SLOTS if phrase in areas else NAME_SLOTS
+                if phrase not in family and len(family) < len(table):
+                    family.append(phrase)
+                if phrase in family:
+                    out.append(table[family.index(phrase)])
+                    i += n
+                    break
+        else:
+            out.append(words[i])
+            i += 1
+    text = " ".join(out)
+
+    def label(match):
+        word = match.group(1)
+        if word in NOT_TIMER_LABELS or word.isdigit() or word.startswith("<"):
+            return match.group(0)
+        if word not in slots.names and len(slots.names) < len(NAME_SLOTS):
+            slots.names.append(word)
+        return f"{NAME_SLOTS[slots.names.index(word)]} timer" if word in slots.names else match.group(0)
+    return _TIMER_LABEL.sub(label, text)
+
+
+def _hide_call_names(call: dict, slots: Slots, register: bool = False) -> dict:
+    """Name and area arguments become the slots that stand for them (new slots too, with register)."""
+    arguments = dict(call["arguments"])
+    for key, table in NAME_ARGUMENTS.items():
+        value = arguments.get(key)
+        if isinstance(value, str) and not ANY_SLOT.fullmatch(value):
+            family = slots.names if key == "name" else slots.areas
+            phrase = value.replace("_", " ")
+            if register and phrase not in family and len(family) < len(table):
+                family.append(phrase)
+            if phrase in family:
+                arguments[key] = table[family.index(phrase)]
+    return {"name": call["name"], "arguments": arguments}
+
+
+def hide_numbers(text: str, numbers: list[str] | None = None, grow: bool | None = None) -> tuple[str, list[str]]:
     """Each distinct number becomes a slot token (<n0>, <n1>, ... in order of first appearance).
 
     The model then points at a number instead of copying its digits, which a model this small does
     badly; the runtime puts the digits back (show_numbers). Pass the prompt's list to hide a reply's
-    numbers with the same slots; numbers not in it stay digits.
+    numbers with the same slots; numbers not in it stay digits (unless grow: then they join the list).
     """
-    grow = numbers is None
+    grow = numbers is None if grow is None else grow
     numbers = [] if numbers is None else numbers
 
     def slot(match):
@@ -130,9 +221,28 @@ def show_numbers(text: str, numbers: list[str]) -> str:
     return _SLOT.sub(lambda m: numbers[int(m.group(1))] if int(m.group(1)) < len(numbers) else m.group(0), text)
 
 
-def model_prompt(history: list[dict]) -> tuple[str, list[str]]:
-    """The prompt text the model reads, and the numbers its slots stand for."""
-    return hide_numbers(render_prompt(history))
+def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) -> tuple[str, Slots]:
+    """The prompt text the model reads, and what its slots stand for.
+
+    lexicon: (name phrases, area phrases) of the user's home (assistant.inventory.Inventory.lexicon), or
+    None for the default home, whose words the model knows. The request being answered is slotted first.
+    """
+    slots = Slots()
+    turns = _turns(history)
+    shown = []
+    for text, part in reversed(turns):
+        text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)
+        if part not in (None, SAY):
+            part, _ = hide_numbers(format_call(_hide_call_names(part, slots, lexicon is not None)), slots.numbers)
+        shown.append([text, part])
+    return _join(reversed(shown)), slots
+
+
+def reply_target(call: dict | None, text: str, slots: Slots) -> str:
+    """The training target: the reply with the prompt's slots in place of its numbers and names."""
+    if call is not None:
+        call = _hide_call_names(call, slots)
+    return hide_numbers(render_reply(call, text), slots.numbers)[0]
 
 
 def content_text(message: dict) -> str:

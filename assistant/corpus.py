@@ -4,11 +4,17 @@ Requests look like speech-recognition output (lowercase, no punctuation, numbers
 varied word order); about one in five is a follow-up that only makes sense with the previous turn ("and in
 the bedroom"). Each example is a conversation plus the reply the model must write: an optional tool call
 and the spoken text with a {result} slot. Seeded: the same seed gives the same corpus.
+
+Besides the default home (the vocabulary's rooms and devices, by word), a share of examples happen in a
+made-up home of the user's whose names and areas reach the model as slots, as runtime slotting finds them
+(unknown names get an honest answer); earlier exchanges are often the same skill with other arguments, so
+that a self-contained request never borrows from them; and 15% of requests carry one speech-recognition
+slip (is/in/his, the/a, to/two/too, for/four, off/of) that must not change the call.
 """
 import random
 from dataclasses import dataclass
 
-from assistant.chat_template import RESULT_SLOT, hide_numbers, model_prompt, render_reply
+from assistant.chat_template import RESULT_SLOT, model_prompt, reply_target
 from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, UNIT_GROUPS, UNIT_WORDS
 
 R = RESULT_SLOT
@@ -85,7 +91,7 @@ OUT_OF_DOMAIN = [
     "will it rain tomorrow", "do i need an umbrella", "what's the forecast for {city}", "how hot is it in {city}",
     "what's the temperature outside", "is it going to snow", "call {person}", "call my {family}",
     "text {person} that i'm running late", "send a message to {person}", "read my messages", "check my email",
-    "any new emails", "set an alarm for {num} am", "wake me up at {num}", "set an alarm", "cancel my alarm",
+    "any new emails", "set an alarm", "cancel my alarm",
     "remind me to {chore}", "remind me to {chore} at {num}", "add {item} to my shopping list",
     "put {item} on the list", "what's on my shopping list", "add {chore} to my to do list",
     "what's on my calendar", "schedule a meeting with {person}", "when is my next appointment",
@@ -188,11 +194,14 @@ class Example:
     call: dict | None            # {"name": ..., "arguments": {...}} or None
     text: str                    # spoken reply with the {result} slot
     skill: str
+    lexicon: tuple | None = None  # the names of the user's own home (None: the default home)
+    home: object = None           # the made-up home those names come from
 
     def texts(self) -> tuple[str, str]:
-        """(prompt, reply): what the model reads and what it must write, numbers as the same slots in both."""
-        prompt, numbers = model_prompt(self.history)
-        return prompt, hide_numbers(render_reply(self.call, self.text), numbers)[0]
+        """(prompt, reply): what the model reads and what it must write, numbers and names as the same slots
+        in both."""
+        prompt, slots = model_prompt(self.history, self.lexicon)
+        return prompt, reply_target(self.call, self.text, slots)
 
 
 # ---------------------------------------------------------------- numbers as people say them
@@ -733,10 +742,461 @@ def _follow_up(rng) -> Example:
     return Example(history, call, text, "follow_up")
 
 
+# ---------------------------------------------------------------- the user's own home
+
+# Names and areas of made-up homes. The model never reads them: in a user's home, names and areas reach it
+# as slots (<e0>, <a0>; chat_template.hide_names), so what it learns is where a name stands in a request.
+UNKNOWN_NAME = "Sorry, I don't know a device by that name."
+HOME_AREAS = ["den", "nursery", "porch", "studio", "loft", "guest room", "playroom", "laundry room", "dining room",
+              "patio", "basement", "sunroom", "upstairs hall", "kids room", "master bath", "pantry", "library",
+              "workshop", "back garden", "front hall", "bedroom", "kitchen", "office", "lounge", "cellar", "annex"]
+HOME_NAMES = {
+    "light": ["ceiling light", "desk lamp", "floor lamp", "pendant", "chandelier", "string lights", "night light",
+              "spotlights", "led strip", "wall sconce", "bedside lamp", "lantern", "fairy lights", "vanity light",
+              "globe", "uplighter", "accent light", "mirror light", "track lights", "bulb", "lamp", "light"],
+    "switch": ["kettle", "coffee grinder", "heated blanket", "aquarium", "christmas tree", "fountain", "printer",
+               "monitor", "dehumidifier", "boiler", "espresso machine", "projector", "amplifier", "sprinkler",
+               "towel rail", "electric blanket", "water feature", "hot plate", "charger", "fish tank"],
+    "fan": ["ceiling fan", "desk fan", "tower fan", "exhaust fan", "vent fan", "extractor", "box fan", "fan"],
+    "media_player": ["soundbar", "record player", "radio", "tv", "television", "speaker", "stereo"],
+    "climate": ["thermostat", "heat pump", "radiator", "floor heating", "air conditioning", "mini split"],
+    "cover": ["blinds", "curtains", "shades", "shutters", "garage door", "awning", "skylight", "gate",
+              "roller blind", "drapes", "sun shade"],
+    "lock": ["front door", "back door", "side door", "patio door", "deadbolt", "cellar door", "shed door",
+             "gate lock", "door lock"],
+    "scene": ["movie time", "good night", "dinner", "reading", "party mode", "relax", "morning", "bedtime",
+              "romantic", "focus", "cozy", "date night", "wake up", "away", "cleaning", "game night"],
+    "binary_sensor": ["front window", "mailbox", "motion sensor", "back window", "leak sensor", "smoke alarm"],
+}
+UNKNOWN_HOME_NAMES = ["dishwasher", "oven", "washing machine", "dryer", "robot vacuum", "microwave", "toaster",
+                      "fridge", "freezer", "doorbell", "hot tub", "pool pump", "fireplace", "humidifier",
+                      "water heater", "jacuzzi", "sauna", "garden lights", "porch fan", "wine cooler",
+                      "treadmill", "air fryer", "bread maker", "chimney", "attic fan"]
+TIMER_LABELS = ["pasta", "pizza", "laundry", "rice", "bread", "tea", "oven", "cookie", "nap", "homework", "workout",
+                "roast", "potato", "soup", "cake", "meeting", "parking", "chicken", "steak", "bath", "yoga", "study",
+                "fish", "muffin", "stew", "sauce", "break", "plant", "dryer", "washer", "tart", "noodle", "brownie"]
+YES = ["yes", "yes please", "yeah", "yep", "sure", "do it", "go ahead", "yes do it", "confirm", "yes i'm sure",
+       "that's right", "correct", "ok do it", "absolutely", "please do", "yeah go ahead"]
+NO = ["no", "no thanks", "nope", "don't", "cancel", "no don't", "never mind", "stop", "not now", "no leave it",
+      "actually no", "forget it"]
+
+
+@dataclass
+class Home:
+    """A made-up home: its entities and the (names, areas) lexicon runtime slotting would use."""
+    entities: list
+    lexicon: tuple
+
+    def of(self, *components):
+        return [e for e in self.entities if e.component in components]
+
+
+def make_home(rng) -> Home:
+    from assistant.inventory import Entity, Inventory
+    areas = rng.sample(HOME_AREAS, rng.randint(2, 4))
+    entities, used = [], set()
+    for component, names in HOME_NAMES.items():
+        for _ in range(rng.choice([0, 1, 1, 2, 2, 3])):
+            name = rng.choice(names)
+            if name in used:
+                continue
+            used.add(name)
+            area = rng.choice(areas) if component not in ("scene",) and rng.random() < 0.8 else None
+            entities.append(Entity(f"c:{len(entities)}", name, component, area))
+    for area in rng.sample(areas, rng.randint(0, len(areas))):
+        for kind in rng.sample(["temperature", "humidity"], rng.randint(1, 2)):
+            entities.append(Entity(f"c:{len(entities)}", f"{area} {kind}", "sensor", area, device_class=kind))
+    inventory = Inventory(entities)
+    return Home(entities, inventory.lexicon())
+
+
+def _slotted(home: Home, history: list[dict], name: str | None, area: str | None) -> bool:
+    """The request's name and area are exactly what runtime slotting finds."""
+    _, slots = model_prompt(history, home.lexicon)
+    return (name is None or name in slots.names) and (area is None or area in slots.areas)
+
+
+def _where(rng, n, area):
+    """A name phrase, with its area or without: (text, area used)."""
+    if area and rng.random() < 0.4:
+        return rng.choice([f"the {n} in the {area}", f"the {area} {n}", f"the {n} in {area}",
+                           f"the {n} of the {area}", f"my {area} {n}"]), area
+    return rng.choice([f"the {n}", f"the {n}", f"my {n}", f"{n}", f"our {n}"]), None
+
+
+def _home_call(name, args, area):
+    if area:
+        args = {**args, "area": area}
+    return {"name": name, "arguments": args}
+
+
+def gen_home_switch(rng, home):
+    e = rng.choice(home.of("light", "switch", "fan", "media_player", "climate"))
+    state = rng.choice(["on", "off"])
+    phrase, area = _where(rng, e.name, e.area)
+    v = rng.choice(ON_VERBS if state == "on" else OFF_VERBS)
+    verb, *particle = v.split()
+    core = rng.choice([f"{v} {phrase}", f"{v} {phrase}", f"{phrase} {state}", f"set {phrase} to {state}",
+                       f"i want {phrase} {state}", f"can you {v} {phrase}", f"put {phrase} {state}",
+                       f"{verb} {phrase} {particle[0]}" if particle and particle[0] in ("on", "off") else f"{v} {phrase}",
+                       f"make sure {phrase} is {state}", f"have {phrase} {state}", f"{phrase} {state} please"])
+    return core, _home_call("switch_device", {"name": e.name, "state": state}, area), e.name, area
+
+
+def gen_home_level(rng, home):
+    e = rng.choice(home.of("light"))
+    pct = rng.choice([rng.randint(0, 100), rng.randint(1, 10) * 10, rng.choice([5, 25, 50, 75, 100])])
+    phrase, area = _where(rng, e.name, e.area)
+    p = _percent_phrase(rng, pct)
+    verb = rng.choice(["dim", "set", "brighten", "turn", "put", "bring", "lower", "raise", "adjust", "change"])
+    core = rng.choice([f"{verb} {phrase} to {p}", f"{phrase} to {p}", f"{phrase} at {p}", f"put {phrase} at {p}",
+                       f"set {phrase} brightness to {p}", f"make {phrase} {p}", f"{verb} {phrase} {p}",
+                       f"turn {phrase} down to {p}", f"turn {phrase} up to {p}", f"i want {phrase} at {p}"])
+    return core, _home_call("set_level", {"name": e.name, "percent": pct}, area), e.name, area
+
+
+STATE_QUESTIONS = {
+    "on": ["is {p} on", "is {p} off", "is {p} still on", "did i leave {p} on", "is {p} running", "are {p} on",
+           "is {p} switched on", "check {p}", "what's the status of {p}", "is {p} turned off", "{p} on or off"],
+    "cover": ["is {p} open", "is {p} closed", "are {p} open", "are {p} closed", "did i close {p}", "is {p} shut",
+              "check {p}", "is {p} up", "is {p} down", "did i leave {p} open"],
+    "lock": ["is {p} locked", "is {p} unlocked", "did i lock {p}", "check {p}", "is {p} secure", "is {p} locked up"],
+    "sensor": ["what's {p}", "what does {p} say", "what's {p} reading", "check {p}", "read {p}", "tell me {p}"],
+    "binary": ["is {p} open", "check {p}", "is {p} on", "what's {p} saying", "any alert from {p}", "is {p} triggered"],
+}
+
+
+def gen_home_state(rng, home):
+    e = rng.choice(home.entities)
+    if e.component == "sensor":
+        if rng.random() < 0.6 and e.area:
+            word = e.device_class
+            template = rng.choice([f"what's the {word} in the {e.area}", f"how's the {word} in the {e.area}",
+                                   f"what is the {word} of the {e.area}", f"tell me the {word} in the {e.area}",
+                                   f"check the {word} in the {e.area}", f"{word} in the {e.area}"])
+            return template, _home_call("get_state", {"name": word}, e.area), word, e.area
+        group = "sensor"
+    else:
+        group = {"cover": "cover", "lock": "lock", "binary_sensor": "binary", "scene": None}.get(e.component, "on")
+        if group is None:
+            return gen_home_switch(rng, home)
+    phrase, area = _where(rng, e.name, e.area)
+    return (rng.choice(STATE_QUESTIONS[group]).format(p=phrase), _home_call("get_state", {"name": e.name}, area),
+            e.name, area)
+
+
+def gen_home_all(rng, home):
+    state = rng.choice(["on", "off"])
+    v = rng.choice(["turn", "switch", "shut", "put"] if state == "off" else ["turn", "switch", "put"])
+    kinds = [w for w in ("lights", "lamps", "fans", "switches", "plugs") if w in home.lexicon[0]]
+    area = rng.choice(sorted(home.lexicon[1])) if home.lexicon[1] and rng.random() < 0.6 else None
+    if kinds and rng.random() < 0.6:
+        kind = rng.choice(kinds)
+        where = f" in the {area}" if area else ""
+        core = rng.choice([f"{v} {state} all the {kind}{where}", f"{v} all the {kind} {state}{where}",
+                           f"all {kind} {state}{where}", f"{v} {state} every one of the {kind}{where}",
+                           f"{v} {state} all {kind}{where}"])
+        return core, _home_call("switch_all", {"name": kind, "state": state}, area), kind, area
+    where = f" in the {area}" if area else ""
+    core = rng.choice([f"{v} {state} everything{where}", f"{v} everything {state}{where}", f"everything {state}{where}",
+                       f"{v} {state} all the devices{where}" if area else f"{v} everything {state} in the house",
+                       f"{v} {state} everything in here" if not area else f"{v} {state} all of the {area}"])
+    return core, _home_call("switch_all", {"name": "everything", "state": state}, area), None, area
+
+
+def gen_home_cover(rng, home):
+    e = rng.choice(home.of("cover"))
+    action = rng.choice(["open", "close", "open", "close", "stop"])
+    phrase, area = _where(rng, e.name, e.area)
+    core = rng.choice({
+        "open": [f"open {phrase}", f"open up {phrase}", f"raise {phrase}", f"pull up {phrase}", f"lift {phrase}",
+                 f"open {phrase} please", f"can you open {phrase}", f"let the light in open {phrase}", f"{phrase} up"],
+        "close": [f"close {phrase}", f"shut {phrase}", f"lower {phrase}", f"pull down {phrase}", f"draw {phrase}",
+                  f"let down {phrase}", f"close {phrase} please", f"can you shut {phrase}", f"{phrase} down"],
+        "stop": [f"stop {phrase}", f"halt {phrase}", f"stop moving {phrase}", f"hold {phrase} there", f"freeze {phrase}"],
+    }[action])
+    return core, _home_call("set_cover", {"name": e.name, "action": action}, area), e.name, area
+
+
+def gen_home_lock(rng, home):
+    e = rng.choice(home.of("lock"))
+    action = rng.choice(["lock", "unlock"])
+    core = rng.choice({
+        "lock": [f"lock the {e.name}", f"lock up the {e.name}", f"secure the {e.name}", f"bolt the {e.name}",
+                 f"make sure the {e.name} is locked", f"lock my {e.name}", f"can you lock the {e.name}"],
+        "unlock": [f"unlock the {e.name}", f"unlock my {e.name}", f"can you unlock the {e.name}",
+                   f"unbolt the {e.name}", f"let me in unlock the {e.name}", f"unlock the {e.name} please"],
+    }[action])
+    return core, {"name": "set_lock", "arguments": {"name": e.name, "action": action}}, e.name, None
+
+
+def gen_home_scene(rng, home):
+    e = rng.choice(home.of("scene"))
+    n = e.name
+    core = rng.choice([f"activate {n}", f"activate the {n} scene", f"run {n}", f"start {n}", f"{n} scene",
+                       f"set the {n} scene", f"it's {n}", f"{n} please", f"{n}", f"scene {n}", f"switch to {n}",
+                       f"turn on the {n} scene", f"run the {n} scene", f"let's do {n}", f"go to {n}"])
+    return core, {"name": "activate_scene", "arguments": {"name": n}}, n, None
+
+
+HOME_GENERATORS = {
+    "switch_device": (gen_home_switch, ("light", "switch", "fan", "media_player", "climate"), 10),
+    "set_level": (gen_home_level, ("light",), 4),
+    "get_state": (gen_home_state, None, 6),
+    "switch_all": (gen_home_all, None, 4),
+    "set_cover": (gen_home_cover, ("cover",), 5),
+    "set_lock": (gen_home_lock, ("lock",), 4),
+    "activate_scene": (gen_home_scene, ("scene",), 4),
+}
+
+
+def home_example(rng, skill: str | None = None, home: Home | None = None) -> Example:
+    """One request in a made-up home of the user's, its names as runtime slotting finds them."""
+    for _ in range(50):
+        home = home or make_home(rng)
+        names = [n for n, (_, needs, _) in HOME_GENERATORS.items() if needs is None or home.of(*needs)]
+        chosen = skill if skill in names else rng.choices(names, [HOME_GENERATORS[n][2] for n in names])[0]
+        core, call, name, area = HOME_GENERATORS[chosen][0](rng, home)
+        request = _dress(rng, core, imperative=chosen != "get_state")
+        history = [{"role": "user", "content": request}]
+        if _slotted(home, history, name, area):
+            return Example(history, call, R, f"home_{chosen}", home.lexicon, home)
+        home = None
+    raise RuntimeError("no slottable request")
+
+
+def gen_unknown_name(rng) -> Example:
+    """A device, or an area, the user's home does not have: an honest answer and no action."""
+    for _ in range(50):
+        home = make_home(rng)
+        names, areas = home.lexicon
+        unknown = rng.choice(UNKNOWN_HOME_NAMES)
+        if rng.random() < 0.35 and names:
+            # a known kind of device in a room the home does not have: "the garage lamp"
+            kind = rng.choice([w for w in ("light", "lamp", "fan", "blinds", "tv") if w in names] or [None])
+            room = rng.choice(UNKNOWN_ROOMS + [w for ws in ROOMS.values() for w in ws])
+            if kind is None or room in areas or any(w in names for w in room.split()):
+                continue
+            unknown = rng.choice([f"{room} {kind}", f"{kind} in the {room}"])
+        elif any(w in names or w in areas for w in unknown.split()):
+            continue
+        core = rng.choice([f"turn on the {unknown}", f"switch off the {unknown}", f"turn the {unknown} off",
+                           f"is the {unknown} on", f"open the {unknown}", f"start the {unknown}",
+                           f"dim the {unknown} to fifty percent", f"lock the {unknown}", f"close the {unknown}",
+                           f"turn off the {unknown}", f"is the {unknown} open", f"switch on the {unknown}"])
+        request = _dress(rng, core)
+        return Example([{"role": "user", "content": request}], None, UNKNOWN_NAME, "unknown_name", home.lexicon, home)
+    raise RuntimeError("no unknown name")
+
+
+def gen_default_state(rng):
+    """State questions and whole-home switching in the default home, by the words the model knows."""
+    device, room = rng.choice(list(DEVICES)), rng.choice(list(ROOMS))
+    d, r = rng.choice(DEVICES[device]), rng.choice(ROOMS[room])
+    if rng.random() < 0.5:
+        core = rng.choice([f"is the {r} {d} on", f"is the {d} in the {r} on", f"is the {r} {d} off",
+                           f"did i leave the {r} {d} on", f"is the {d} in the {r} still on", f"check the {r} {d}",
+                           f"is the {r} {d} running", f"what's the {r} {d} doing", f"is the {d} on in the {r}"])
+        return _dress(rng, core, imperative=False), {"name": "get_state", "arguments": {"name": device, "area": room}}, R
+    state = rng.choice(["on", "off"])
+    v = rng.choice(["turn", "switch", "put"])
+    if rng.random() < 0.5:
+        plural = rng.choice([w for w in DEVICES[device] if w.endswith("s")] or [d])
+        where, area = (f" in the {r}", room) if rng.random() < 0.5 else ("", None)
+        core = rng.choice([f"{v} {state} all the {plural}{where}", f"{v} all the {plural} {state}{where}",
+                           f"all {plural} {state}{where}", f"{v} {state} every {d}{where}"])
+        return _dress(rng, core), _home_call("switch_all", {"name": device, "state": state}, area), R
+    core = rng.choice([f"{v} {state} everything in the {r}", f"{v} everything in the {r} {state}",
+                       f"everything {state} in the {r}", f"{v} {state} all the devices in the {r}"])
+    return _dress(rng, core), _home_call("switch_all", {"name": "everything", "state": state}, room), R
+
+
+def _alarm_time(rng):
+    """(hour, minute, period or None, spoken)."""
+    h, m = rng.randint(1, 12), rng.choice([0, 0, 15, 30, 45, rng.randint(1, 59)])
+    period = rng.choice([None, None, "am", "pm"])
+    H = say_number(rng, h)
+    if m == 0:
+        spoken = rng.choice([H, f"{H} o'clock", f"{h}:00" if rng.random() < 0.3 else H])
+    elif m == 30 and rng.random() < 0.3:
+        spoken = f"half past {H}"
+    elif m == 15 and rng.random() < 0.3:
+        spoken = f"quarter past {H}"
+    elif m < 10:
+        spoken = f"{H} oh {say_number(rng, m)}"
+    else:
+        spoken = rng.choice([f"{H} {say_number(rng, m)}", f"{h}:{m:02d}"])
+    if period:
+        spoken += " " + rng.choice({"am": ["am", "a m", "in the morning"], "pm": ["pm", "p m", "in the evening", "at night"]}[period])
+    return h, m, period, spoken
+
+
+def gen_alarm(rng):
+    h, m, period, t = _alarm_time(rng)
+    core = rng.choice([f"wake me at {t}", f"wake me up at {t}", f"set an alarm for {t}", f"set alarm {t}",
+                       f"alarm at {t}", f"alarm for {t}", f"i need to get up at {t}", f"set my alarm to {t}",
+                       f"get me up at {t}", f"set an alarm at {t} tomorrow", f"wake me tomorrow at {t}",
+                       f"alarm {t} please", f"make an alarm for {t}", f"i want an alarm at {t}"])
+    args = {"hour": h, "minute": m}
+    if period:
+        args["period"] = period
+    return _dress(rng, core), {"name": "set_alarm", "arguments": args}, R
+
+
+def gen_named_timer(rng):
+    label = rng.choice(TIMER_LABELS)
+    kind = rng.choices(["start", "left", "left_any", "stop"], [5, 3, 2, 2])[0]
+    if kind == "start":
+        seconds = _timer_seconds(rng)
+        d = say_duration(rng, seconds)
+        core = rng.choice([f"set a {label} timer for {d}", f"start a {label} timer for {d}", f"{label} timer for {d}",
+                           f"{label} timer {d}", f"set the {label} timer to {d}", f"start the {label} timer for {d}",
+                           f"give me a {label} timer for {d}", f"i need a {label} timer for {d}",
+                           f"set a {d} {label} timer", f"new {label} timer {d}", f"make a {label} timer for {d}"])
+        return _dress(rng, core), {"name": "start_timer", "arguments": {"name": label, "seconds": seconds}}, R
+    if kind == "left":
+        core = rng.choice([f"how long is left on the {label} timer", f"how much time is left on the {label} timer",
+                           f"how long on the {label} timer", f"time left on the {label} timer",
+                           f"check the {label} timer", f"how's the {label} timer doing",
+                           f"when will the {label} timer ring", f"how much longer on the {label} timer"])
+        return _dress(rng, core, imperative=False), {"name": "timer_left", "arguments": {"name": label}}, R
+    if kind == "left_any":
+        core = rng.choice(["how long is left on the timer", "how much time is left", "how long is left",
+                           "time left on my timer", "how much longer on the timer", "check my timer",
+                           "when will my timer go off", "how much time is left on my timer", "how long till the timer rings"])
+        return _dress(rng, core, imperative=False), {"name": "timer_left", "arguments": {}}, R
+    core = rng.choice([f"cancel the {label} timer", f"stop the {label} timer", f"delete the {label} timer",
+                       f"kill the {label} timer", f"turn off the {label} timer", f"remove the {label} timer",
+                       f"i don't need the {label} timer anymore", f"cancel my {label} timer"])
+    return _dress(rng, core), {"name": "stop_timer", "arguments": {"name": label}}, R
+
+
+def _prior(example: Example) -> list[dict]:
+    """The example's conversation followed by the assistant turn that answered it."""
+    answer = {"role": "assistant", "content": example.text}
+    if example.call:
+        answer["tool_calls"] = [example.call]
+    return example.history + [answer]
+
+
+def home_follow_up(rng) -> Example:
+    """Second turns in the user's home: another area, another device, the other state, which one, yes/no."""
+    kind = rng.choice(["area", "other", "state", "which", "which", "confirm", "confirm", "timer"])
+    if kind == "timer":
+        first = Example(*(lambda r: ([{"role": "user", "content": r[0]}], r[1], r[2]))(gen_named_timer(rng)), "t")
+        if first.call["name"] != "start_timer":
+            return home_follow_up(rng)
+        label = rng.choice([t for t in TIMER_LABELS if t != first.call["arguments"]["name"]])
+        seconds = _timer_seconds(rng)
+        d = say_duration(rng, seconds)
+        second = rng.choice([f"and a {label} timer for {d}", f"also a {label} timer for {d}",
+                             f"and another {label} timer for {d}", f"plus a {label} timer for {d}"])
+        return Example(_prior(first) + [{"role": "user", "content": second}],
+                       {"name": "start_timer", "arguments": {"name": label, "seconds": seconds}}, R, "follow_up")
+    for _ in range(50):
+        home = make_home(rng)
+        names, areas = home.lexicon
+        if kind == "confirm":
+            targets = home.of("lock") + [e for e in home.of("cover") if e.name in ("garage door", "gate")]
+            if not targets:
+                continue
+            e = rng.choice(targets)
+            core, call = (f"unlock the {e.name}", {"name": "set_lock", "arguments": {"name": e.name, "action": "unlock"}}) \
+                if e.component == "lock" else \
+                (f"open the {e.name}", {"name": "set_cover", "arguments": {"name": e.name, "action": "open"}})
+            first = Example([{"role": "user", "content": _dress(rng, core)}], call, R, "x", home.lexicon)
+            answer = rng.choice(["yes", "no"])
+            second = rng.choice(YES if answer == "yes" else NO)
+            return Example(_prior(first) + [{"role": "user", "content": second}],
+                           {"name": "confirm", "arguments": {"answer": answer}}, R, "follow_up", home.lexicon)
+        switchable = home.of("light", "switch", "fan", "media_player")
+        if len(switchable) < 2:
+            continue
+        if kind == "which":
+            # "turn on the lamp" matched two lamps; the answer names one of them, or its area.
+            by_word = {}
+            for e in switchable:
+                for w in e.name.split():
+                    by_word.setdefault(w, []).append(e)
+            shared = [w for w, es in by_word.items() if len(es) > 1 and w in names]
+            if not shared:
+                continue
+            word = rng.choice(shared)
+            state = rng.choice(["on", "off"])
+            first = Example([{"role": "user", "content": _dress(rng, f"turn {state} the {word}")}],
+                            {"name": "switch_device", "arguments": {"name": word, "state": state}}, R, "x", home.lexicon)
+            target = rng.choice(by_word[word])
+            if target.area and rng.random() < 0.4 and sum(e.area == target.area for e in by_word[word]) == 1:
+                second = rng.choice([f"the one in the {target.area}", f"in the {target.area}", f"the {target.area} one"])
+                call = {"name": "switch_device", "arguments": {"name": word, "state": state, "area": target.area}}
+                name, area = word, target.area
+            else:
+                second = rng.choice([f"the {target.name}", f"{target.name}", f"the {target.name} please",
+                                     f"i meant the {target.name}"])
+                call = {"name": "switch_device", "arguments": {"name": target.name, "state": state}}
+                name, area = target.name, None
+            history = _prior(first) + [{"role": "user", "content": second}]
+            history[1]["content"] = f"Which one: the {by_word[word][0].name} or the {by_word[word][1].name}?"
+            if _slotted(home, history[-1:], name, area):
+                return Example(history, call, R, "follow_up", home.lexicon)
+            continue
+        e1, e2 = rng.sample(switchable, 2)
+        state = rng.choice(["on", "off"])
+        phrase, area = _where(rng, e1.name, e1.area)
+        first = Example([{"role": "user", "content": _dress(rng, f"turn {state} {phrase}")}],
+                        _home_call("switch_device", {"name": e1.name, "state": state}, area), R, "x", home.lexicon)
+        if kind == "area":
+            other = [a for a in areas if a != area]
+            if not other:
+                continue
+            a2 = rng.choice(other)
+            second = rng.choice([f"and in the {a2}", f"and the {a2}", f"what about the {a2}", f"the {a2} too",
+                                 f"same in the {a2}", f"and the one in the {a2}"])
+            call, name, area2 = _home_call("switch_device", {"name": e1.name, "state": state}, a2), None, a2
+        elif kind == "other":
+            second = rng.choice([f"and the {e2.name}", f"the {e2.name} too", f"also the {e2.name}",
+                                 f"what about the {e2.name}", f"and the {e2.name} as well"])
+            call, name, area2 = {"name": "switch_device", "arguments": {"name": e2.name, "state": state}}, e2.name, None
+        else:
+            flip = "off" if state == "on" else "on"
+            second = rng.choice([f"now turn it {flip}", f"turn it {flip}", f"turn it back {flip}",
+                                 f"actually turn it {flip}", f"switch it {flip} again", f"and now {flip}"])
+            call, name, area2 = _home_call("switch_device", {"name": e1.name, "state": flip}, area), None, None
+        history = _prior(first) + [{"role": "user", "content": second}]
+        if _slotted(home, history[:1], e1.name, area) and _slotted(home, history[-1:], name, area2):
+            return Example(history, call, R, "follow_up", home.lexicon)
+    raise RuntimeError("no home follow-up")
+
+
+SKILLS.update({
+    "set_alarm": (gen_alarm, 4), "named_timer": (gen_named_timer, 7), "default_state": (gen_default_state, 6),
+})
+HOME_SKILLS = {"home": (home_example, 37), "unknown_name": (gen_unknown_name, 6)}
+
+# Speech-recognition slips: one misheard little word must not change the number, room or device.
+SLIPS = {"is": ["in", "his"], "in": ["is"], "the": ["a"], "a": ["the"], "to": ["two", "too"], "for": ["four", "4"],
+         "off": ["of"]}
+_KEEP_AFTER_A = {"half", "couple", "quarter", "dozen", "hundred", "thousand", "minute", "hour", "second", "mile"}
+
+
+def slip(rng, text: str) -> str:
+    """The request with one word misheard as a near-homophone, as whisper does."""
+    words = text.split()
+    spots = [i for i, w in enumerate(words) if w in SLIPS
+             and not (w in ("a", "the") and i + 1 < len(words) and words[i + 1].rstrip("s") in _KEEP_AFTER_A)]
+    if not spots:
+        return text
+    i = rng.choice(spots)
+    words[i] = rng.choice(SLIPS[words[i]])
+    return " ".join(words)
+
+
 def _single(rng) -> Example:
-    names = list(SKILLS)
-    weights = [SKILLS[n][1] for n in names]
+    names = list(SKILLS) + list(HOME_SKILLS)
+    weights = [SKILLS[n][1] for n in SKILLS] + [HOME_SKILLS[n][1] for n in HOME_SKILLS]
     skill = rng.choices(names, weights)[0]
+    if skill in HOME_SKILLS:
+        return HOME_SKILLS[skill][0](rng)
     if skill == "set_device" and rng.random() < 0.08:
         request, call, text, _ = gen_which_room(rng)
         return Example([{"role": "user", "content": request}], call, text, "which_room")
@@ -744,18 +1204,51 @@ def _single(rng) -> Example:
     return Example([{"role": "user", "content": request}], call, text, skill)
 
 
+def _same_skill_before(rng, example: Example) -> Example | None:
+    """An earlier request of the same kind with other arguments: the one that tempts a copy."""
+    if example.home is not None and example.skill.startswith("home_"):
+        before = home_example(rng, example.skill.removeprefix("home_"), example.home)
+        return before if before.call != example.call else None
+    for _ in range(8):
+        before = _single(rng)
+        if before.call and example.call and before.call["name"] == example.call["name"] and before.call != example.call \
+                and before.lexicon is None:
+            return before
+    return None
+
+
+NEUTRAL = [gen_calculate, gen_convert, gen_time, gen_date, gen_timer, gen_chit_chat, gen_named_timer, gen_alarm]
+
+
+def _unrelated_before(rng, example: Example) -> Example:
+    """An earlier exchange from the same home: the default one, or the user's with the same names."""
+    if example.lexicon is None:
+        for _ in range(8):
+            before = _follow_up(rng) if rng.random() < 0.4 else _single(rng)
+            if before.lexicon is None:
+                return before
+        return Example([{"role": "user", "content": "hello"}], None, CHIT_CHAT["greeting"][0], "x")
+    if example.home is not None and rng.random() < 0.5:
+        return home_example(rng, None, example.home)
+    request, call, text = rng.choice(NEUTRAL)(rng)
+    return Example([{"role": "user", "content": request}], call, text, "x")
+
+
 def generate_example(rng: random.Random) -> Example:
     if rng.random() < 0.2:
-        return _follow_up(rng)
-    example = _single(rng)
-    # "thanks" or "play some music" right after a tool call is common; follow-ups must not be assumed.
-    if rng.random() < (0.5 if example.call is None else 0.25):
-        # An unrelated earlier exchange: the model must learn to ignore context that does not apply.
-        before = _follow_up(rng) if rng.random() < 0.4 else _single(rng)
-        prior = {"role": "assistant", "content": before.text}
-        if before.call:
-            prior["tool_calls"] = [before.call]
-        example.history = before.history + [prior] + example.history
+        example = _follow_up(rng) if rng.random() < 0.6 else home_follow_up(rng)
+    else:
+        example = _single(rng)
+        # "thanks" or "play some music" right after a tool call is common; follow-ups must not be assumed.
+        if rng.random() < (0.5 if example.call is None else 0.35):
+            # An unrelated earlier exchange: the model must learn to ignore context that does not apply;
+            # a third of the time it is the same skill with other numbers, names or rooms.
+            before = _same_skill_before(rng, example) if rng.random() < 0.35 else None
+            before = before or _unrelated_before(rng, example)
+            example.history = _prior(before) + example.history
+    if rng.random() < 0.15:
+        last = example.history[-1]
+        example.history[-1] = {**last, "content": slip(rng, last["content"])}
     return example
 
 

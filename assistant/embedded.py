@@ -20,7 +20,7 @@ from types import MappingProxyType
 
 import torch
 
-from assistant.chat_template import RESULT_SLOT, model_prompt
+from assistant.chat_template import RESULT_SLOT, Slots, model_prompt
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, split_client_result
 from assistant.tokenizer import Tokenizer
@@ -54,13 +54,14 @@ class EmbeddedGenerator:
         decode = decode or DEFAULT_DECODE
         return cls(model, config, Tokenizer.load(path), decode, config.max_sequence_length - decode.gen_length)
 
-    def prompt_ids(self, history: list[dict]) -> tuple[list[int], list[str]]:
-        """Token ids of the prompt (its end, if too long) and the numbers its <nK> slots stand for."""
-        text, numbers = model_prompt(history)
-        return self.tokenizer.encode(text)[-self.max_prompt:], numbers
+    def prompt_ids(self, history: list[dict], lexicon=None) -> tuple[list[int], Slots]:
+        """Token ids of the prompt (its end, if too long) and what its slots stand for (lexicon: the names of
+        the user's own home, see chat_template.model_prompt)."""
+        text, slots = model_prompt(history, lexicon)
+        return self.tokenizer.encode(text)[-self.max_prompt:], slots
 
-    def reader(self, numbers: list[str]) -> ReplyReader:
-        return ReplyReader(self.tokenizer, self.config.eos_token_id, numbers)
+    def reader(self, slots: Slots) -> ReplyReader:
+        return ReplyReader(self.tokenizer, self.config.eos_token_id, slots)
 
     async def respond(self, history: list[dict], tools: ToolRunner, *,
                       client_tools: Mapping[str, dict] = MappingProxyType({}),
@@ -72,8 +73,8 @@ class EmbeddedGenerator:
         result: str | None = client_result
         said = ""
         # normalising and tokenising a long history is CPU work: off the event loop, which carries every session
-        prompt, numbers = await asyncio.to_thread(self.prompt_ids, history)
-        reader = self.reader(numbers)
+        prompt, slots = await asyncio.to_thread(self.prompt_ids, history, tools.lexicon())
+        reader = self.reader(slots)
         blocks = stream_generate(self.model, prompt, self.decode,
                                  mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
         async with contextlib.aclosing(blocks):

@@ -10,7 +10,7 @@ import json
 import threading
 import uuid
 
-from assistant.chat_template import CALL, RESULT_SLOT, SAY, content_text, parse_call, show_numbers
+from assistant.chat_template import ANY_SLOT, CALL, RESULT_SLOT, SAY, Slots, content_text, parse_call
 from assistant.generator import ToolCall
 from assistant.skills import valid_call
 
@@ -31,11 +31,12 @@ class ReplyReader:
 
     call: the well-formed call before <|say|> (None if there is none); broken: the call or the speech is
     garbled (a muddled, unsure reply), and nothing more is read; template: the speech so far, {result}
-    slot kept.
+    slot kept. slots: what the prompt's number, name and area slots stand for; a slot with nothing behind
+    it never reaches a tool or the user (the reply counts as garbled).
     """
 
-    def __init__(self, tokenizer, eos_id: int, numbers: list[str]):
-        self.tokenizer, self.eos_id, self.numbers = tokenizer, eos_id, numbers
+    def __init__(self, tokenizer, eos_id: int, slots: Slots):
+        self.tokenizer, self.eos_id, self.slots = tokenizer, eos_id, slots
         self.call_id, self.say_id = tokenizer.token_id(CALL), tokenizer.token_id(SAY)
         self.tokens: list[int] = []
         self.head_read = False          # <|say|> has been written: the call (or its absence) is known
@@ -54,8 +55,8 @@ class ReplyReader:
         if not self.head_read or self.broken:
             return head_now, ""
         spoken = self.tokens[self.tokens.index(self.say_id) + 1:]
-        template = show_numbers(self.tokenizer.decode([t for t in spoken if t != self.eos_id]), self.numbers)
-        if "=" in template or "_" in template:     # call syntax in the speech: a muddled, unsure reply
+        template = self.slots.show(self.tokenizer.decode([t for t in spoken if t != self.eos_id]))
+        if "=" in template or "_" in template or ANY_SLOT.search(template):   # call syntax or a slot: muddled
             self.broken = True
             return head_now, ""
         added = template[len(self.template):] if len(template) > len(self.template) else ""
@@ -77,7 +78,8 @@ class ReplyReader:
             return None, False
         if head[0] != self.call_id:
             return None, True
-        parsed = parse_call(show_numbers(self.tokenizer.decode(head[1:]), self.numbers))
+        text = self.slots.show(self.tokenizer.decode(head[1:]))
+        parsed = None if ANY_SLOT.search(text) else parse_call(text)
         if parsed is None or not valid_call(parsed):
             return None, True
         return ToolCall(parsed["name"], parsed["arguments"], new_call_id()), False

@@ -2,14 +2,14 @@
 
 BPE rather than whole words so that a word the corpus never used still has pieces the model has seen;
 digits are split one per token (numbers in prompts reach the model as slots <n0>.. anyway, see
-chat_template.hide_numbers). Role markers, the {result} slot and the number slots are single tokens.
+chat_template.hide_numbers). Role markers, the {result} slot and the number, name and area slots are single tokens.
 """
 from pathlib import Path
 
 from tokenizers import AddedToken, Regex, decoders, models, pre_tokenizers, trainers
 from tokenizers import Tokenizer as HFTokenizer
 
-from assistant.chat_template import EOS, MASK, NUMBER_SLOTS, PAD, RESULT_SLOT, SPECIAL_TOKENS, UNK
+from assistant.chat_template import AREA_SLOTS, EOS, MASK, NAME_SLOTS, NUMBER_SLOTS, PAD, RESULT_SLOT, SPECIAL_TOKENS, UNK
 
 ALPHABET = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,?!'*+-/()_=▁")
 
@@ -36,8 +36,13 @@ class Tokenizer:
         trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS,
                                       initial_alphabet=ALPHABET, show_progress=False)
         hf.train_from_iterator(texts, trainer)
-        hf.add_tokens([AddedToken(t, normalized=False) for t in [RESULT_SLOT, *NUMBER_SLOTS]])
+        hf.add_tokens([AddedToken(t, normalized=False) for t in [RESULT_SLOT, *NUMBER_SLOTS, *NAME_SLOTS, *AREA_SLOTS]])
         return cls(hf)
+
+    def add_slot_tokens(self) -> None:
+        """Give a tokenizer trained before a slot family existed its missing slot tokens (new ids at the end)."""
+        missing = [t for t in [RESULT_SLOT, *NUMBER_SLOTS, *NAME_SLOTS, *AREA_SLOTS] if self.hf.token_to_id(t) is None]
+        self.hf.add_tokens([AddedToken(t, normalized=False) for t in missing])
 
     @classmethod
     def load(cls, checkpoint_dir) -> "Tokenizer":

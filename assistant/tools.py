@@ -400,8 +400,8 @@ class ToolRunner:
             return problem
         if entity.component == "scene":
             return await self._act(entity, "activate") if state == "on" else f"{entity.name} is a scene: it can only be run."
-        if entity.component == "cover":
-            return await self._cover_or_ask(entity, "open" if state == "on" else "close")
+        if entity.component == "cover":     # "on" is no word for a blind: ask rather than guess open or closed
+            return f"The {entity.name} can be opened or closed: which one?"
         return await self._act(entity, state)
 
     async def _switch_all(self, name, state, area=None) -> str:
@@ -541,6 +541,9 @@ class HeldTools:
 
     def __init__(self, runner: ToolRunner, release: asyncio.Event):
         self.runner, self.release = runner, release
+
+    def lexicon(self) -> tuple | None:
+        return self.runner.lexicon()
 
     async def run(self, name: str, arguments: dict) -> str:
         skill = SKILLS.get(name)

@@ -12,6 +12,8 @@ within noise (57.6-64.4%). The larger gain came from the task format: numbers re
     parley train --out runs/home --steps 1200                  # CPU, the embedded config
     parley train --out runs/home --steps 2400 --resume         # continue from runs/home/train_state.pt
     parley train --out runs/big --preset gpu --device cuda     # a bigger model on a GPU
+    parley train --out runs/home2 --init DIR --steps 1500 --lr 1e-3 --warmup 50
+                                                               # continue a checkpoint on today's corpus
 
 The output directory holds a loadable checkpoint (config.json, model.safetensors, tokenizer.json),
 train_state.pt for resuming, losses.json and loss.png.
@@ -21,14 +23,14 @@ import json
 import math
 import random
 import time
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 from pathlib import Path
 
 import torch
 import torch.nn.functional as F
 from tqdm import tqdm
 
-from dllm_core.checkpoint import save_model
+from dllm_core.checkpoint import load_model, save_model
 from assistant.corpus import generate_corpus
 from dllm_core.model import LLaDAConfig, LLaDAModel
 from assistant.tokenizer import Tokenizer
@@ -154,30 +156,45 @@ def save_loss_plot(losses: list[float], path: Path) -> None:
 
 
 def train(cfg: TrainConfig, out: Path, *, resume: bool = False, device: str = "cpu", threads: int = 1,
-          progress: bool = True) -> dict:
-    """One thread by default: on a shared 2-core machine two threads spin-wait and run several times slower."""
+          progress: bool = True, init: Path | None = None) -> dict:
+    """One thread by default: on a shared 2-core machine two threads spin-wait and run several times slower.
+
+    init: start from this checkpoint's weights and tokenizer (given any slot tokens it lacks) instead of
+    from scratch; the model's shape is the checkpoint's.
+    """
     previous_threads = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        return _train(cfg, out, resume, device, progress)
+        return _train(cfg, out, resume, device, progress, init)
     finally:
         torch.set_num_threads(previous_threads)
 
 
-def _train(cfg: TrainConfig, out: Path, resume: bool, device: str, progress: bool) -> dict:
+def _train(cfg: TrainConfig, out: Path, resume: bool, device: str, progress: bool, init: Path | None) -> dict:
     out.mkdir(parents=True, exist_ok=True)
     state_path = out / "train_state.pt"
     started = time.time()
     examples = generate_corpus(cfg.corpus_size, seed=cfg.seed)
     if resume and (out / "tokenizer.json").exists():
         tokenizer = Tokenizer.load(out)
+    elif init is not None:
+        tokenizer = Tokenizer.load(init)
+        tokenizer.add_slot_tokens()
+        tokenizer.save(out)
     else:
         tokenizer = Tokenizer.train(("".join(e.texts()) for e in examples[:cfg.tokenizer_examples]), cfg.vocab_size)
         tokenizer.save(out)
-    batches = Batches(examples, tokenizer, cfg)
-    mconf = model_config(cfg, tokenizer)
     torch.manual_seed(cfg.seed)
-    model = LLaDAModel(mconf).to(device)
+    if init is not None:
+        model, mconf = load_model(init, device=device)
+        if len(tokenizer) > mconf.embedding_size:
+            raise ValueError(f"{init}: {len(tokenizer)} tokens do not fit its {mconf.embedding_size} embeddings")
+        mconf.vocab_size = len(tokenizer)
+        cfg = replace(cfg, gen_length=mconf.max_sequence_length - cfg.max_prompt)
+    else:
+        mconf = model_config(cfg, tokenizer)
+        model = LLaDAModel(mconf).to(device)
+    batches = Batches(examples, tokenizer, cfg)
     optimizer = torch.optim.AdamW(model.parameters(), lr=cfg.lr, weight_decay=cfg.weight_decay, betas=(0.9, 0.95))
     generator = torch.Generator(device=device).manual_seed(cfg.seed)
     start, losses = 0, []
@@ -206,7 +223,7 @@ def _train(cfg: TrainConfig, out: Path, resume: bool, device: str, progress: boo
                         "losses": losses, "generator": generator.get_state()}, state_path)
             save_model(model, mconf, out)      # the directory always holds a loadable checkpoint
     model.eval()
-    summary = {"config": asdict(cfg), "parameters": model.num_parameters(), "examples": len(batches),
+    summary = {"config": asdict(cfg), "init": str(init) if init else None, "parameters": model.num_parameters(), "examples": len(batches),
                "steps": len(losses), "train_seconds_this_run": round(time.time() - started - setup_s, 1),
                "final_loss_mean_last_100": sum(losses[-100:]) / max(1, len(losses[-100:]))}
     (out / "losses.json").write_text(json.dumps(losses))
@@ -222,13 +239,14 @@ def main(argv=None) -> int:
     parser.add_argument("--resume", action="store_true")
     parser.add_argument("--device", default="cpu")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--init", type=Path, default=None, help="start from this checkpoint instead of from scratch")
     for f in fields(TrainConfig):
         parser.add_argument("--" + f.name.replace("_", "-"), type=type(f.default), default=None)
     args = parser.parse_args(argv)
     values = {**PRESETS[args.preset]}
     values.update({f.name: getattr(args, f.name) for f in fields(TrainConfig) if getattr(args, f.name) is not None})
     cfg = TrainConfig(**values)
-    summary = train(cfg, args.out, resume=args.resume, device=args.device, threads=args.threads)
+    summary = train(cfg, args.out, resume=args.resume, device=args.device, threads=args.threads, init=args.init)
     print(json.dumps(summary, indent=2))
     return 0
 

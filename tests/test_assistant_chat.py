@@ -123,3 +123,58 @@ def test_parley_chat_json_lines_keep_the_conversation():
         [{"name": "set_device", "arguments": {"device": "light", "room": "kitchen", "state": "on"}}],
         [{"name": "set_device", "arguments": {"device": "light", "room": "bedroom", "state": "on"}}],
         []]
+
+
+def test_earlier_turns_do_not_change_a_self_contained_request(assistant):
+    """The long-conversation slips of the shipped model: a repeated question, a number from the turn before."""
+    for turns, want in [
+        (["what is seven times six", "what is seven times six"], ("calculate", {"expression": "7*6"})),
+        (["what is seven times six", "what is 2 plus 2"], ("calculate", {"expression": "2+2"})),
+        (["add 120 and 85", "subtract 19 from 100"], ("calculate", {"expression": "100-19"})),
+        (["could you please turn the living room fan on", "turn the tv off in the living room"],
+         ("set_device", {"device": "tv", "room": "living_room", "state": "off"})),
+    ]:
+        reply = ask(assistant, *turns)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [want], (turns, reply)
+        assert "<" not in reply.text
+
+
+def test_a_one_word_asr_slip_keeps_the_action(assistant):
+    for heard, want in [("what in 7 times 6", ("calculate", {"expression": "7*6"})),
+                        ("turn on a kitchen light", ("set_device", {"device": "light", "room": "kitchen", "state": "on"})),
+                        ("set the timer 4 20 minutes", ("set_timer", {"seconds": 1200}))]:
+        reply = ask(assistant, heard)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [want], (heard, reply)
+
+
+def test_a_slot_with_nothing_behind_it_never_reaches_a_tool_or_the_user(assistant):
+    from assistant.chat_template import Slots
+    from assistant.reply import ReplyReader
+
+    tokens = assistant.tokenizer.encode
+    reader = ReplyReader(assistant.tokenizer, assistant.config.eos_token_id, Slots(numbers=["2"]))
+    reader.add(tokens("<|call|> calculate expression=<n0>+<n3><|say|> That's {result}."))
+    assert reader.call is None and reader.unwritten
+    reader = ReplyReader(assistant.tokenizer, assistant.config.eos_token_id, Slots(names=["lamp"]))
+    reader.add(tokens("<|say|> Okay, the <e2> is on."))
+    assert reader.unwritten and reader.spoken("on") == ""
+
+
+def test_the_users_own_devices_by_name(assistant):
+    from assistant.inventory import Inventory
+
+    inventory = Inventory()
+    for key, name, area, component in [("a", "Reading Lamp", "Den", "light"), ("b", "Bedside Lamp", "Nursery", "light"),
+                                       ("c", "Blinds", "Nursery", "cover"), ("d", "Front Door", None, "lock")]:
+        config = {"name": name, "command_topic": f"{key}/set", **({"device": {"suggested_area": area}} if area else {})}
+        inventory.receive_discovery(f"homeassistant/{component}/{key}/config", json.dumps(config))
+    home = InMemoryHome(inventory=inventory)
+    reply = ask(assistant, "turn on the reading lamp", home=home)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("switch_device", {"name": "reading_lamp", "state": "on"})]
+    assert reply.text == "Okay, the reading lamp is on." and home.states["light/a"] == "on"
+    reply = ask(assistant, "close the blinds in the nursery", home=home)
+    assert reply.tool_calls[0].name == "set_cover" and home.states["cover/c"] == "closed"
+    reply = ask(assistant, "turn on the dishwasher", home=home)
+    assert not reply.tool_calls and reply.text.startswith("Sorry") and home.states == {"light/a": "on", "cover/c": "closed"}
+    reply = ask(assistant, "unlock the front door", "yes", home=home)
+    assert reply.tool_calls[0].name == "confirm" and home.states["lock/d"] == "unlocked"

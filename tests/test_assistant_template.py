@@ -2,7 +2,7 @@
 import json
 
 from assistant.chat_template import (format_call, hide_numbers, model_prompt, parse_call, render_prompt, render_reply,
-                                     show_numbers)
+                                     reply_target, show_numbers)
 
 
 def test_single_turn_prompt_is_normalised():
@@ -55,15 +55,54 @@ def test_reply_format_and_malformed_calls():
     assert parse_call("=oops") is None and parse_call("set_timer seconds") is None and parse_call("") is None
 
 
-def test_numbers_become_slots_and_come_back():
+def test_numbers_become_slots_numbered_from_the_request_being_answered():
     history = [{"role": "user", "content": "dim the kitchen lights to thirty percent"},
                {"role": "assistant", "content": "", "tool_calls": [
                    {"name": "set_brightness", "arguments": {"room": "kitchen", "percent": 30}}]},
                {"role": "user", "content": "what's twelve times 7.5 plus 30"}]
-    prompt, numbers = model_prompt(history)
-    assert numbers == ["30", "12", "7.5"]
-    assert prompt.endswith("percent=<n0><|user|> what's <n1> times <n2> plus <n0><|assistant|>")
-    reply, _ = hide_numbers("<|call|> calculate expression=12*7.5+30/100<|say|> That's {result}.", numbers)
-    assert reply == "<|call|> calculate expression=<n1>*<n2>+<n0>/100<|say|> That's {result}."
-    assert show_numbers("expression=<n1>*<n2>+<n0>/100", numbers) == "expression=12*7.5+30/100"
-    assert show_numbers("seconds=<n5>", numbers) == "seconds=<n5>"
+    prompt, slots = model_prompt(history)
+    assert slots.numbers == ["12", "7.5", "30"]
+    assert prompt.endswith("percent=<n2><|user|> what's <n0> times <n1> plus <n2><|assistant|>")
+    reply = reply_target({"name": "calculate", "arguments": {"expression": "12*7.5+30/100"}}, "That's {result}.", slots)
+    assert reply == "<|call|> calculate expression=<n0>*<n1>+<n2>/100<|say|> That's {result}."
+    assert slots.show("expression=<n0>*<n1>+<n2>/100") == "expression=12*7.5+30/100"
+    assert slots.show("seconds=<n5>") == "seconds=<n5>"
+    assert show_numbers("x=<n1>", ["1", "2"]) == "x=2" and hide_numbers("7 and 7")[0] == "<n0> and <n0>"
+
+
+def test_a_self_contained_request_reads_the_same_after_any_earlier_turn():
+    ask = {"role": "user", "content": "what is seven times six"}
+    fresh, _ = model_prompt([ask])
+    for before in ([{"role": "user", "content": "what is seven times six"},
+                    {"role": "assistant", "content": "That's 42.", "tool_calls": [
+                        {"name": "calculate", "arguments": {"expression": "7*6"}}]}],
+                   [{"role": "user", "content": "add one hundred twenty and eighty five"},
+                    {"role": "assistant", "content": "That's 205.", "tool_calls": [
+                        {"name": "calculate", "arguments": {"expression": "120+85"}}]}]):
+        long, _ = model_prompt(before + [ask])
+        assert long.endswith(fresh)
+
+
+def test_names_of_the_users_home_become_slots_and_come_back():
+    lexicon = ({"reading lamp", "lamp", "reading", "blinds"}, {"den", "nursery"})
+    history = [{"role": "user", "content": "turn on the reading lamp in the den"},
+               {"role": "assistant", "content": "", "tool_calls": [
+                   {"name": "switch_device", "arguments": {"name": "reading_lamp", "state": "on", "area": "den"}}]},
+               {"role": "user", "content": "and close the blinds in the nursery"}]
+    prompt, slots = model_prompt(history, lexicon)
+    assert prompt == ("<|user|> turn on the <e1> in the <a1><|assistant|><|call|> switch_device name=<e1> state=on "
+                      "area=<a1><|user|> and close the <e0> in the <a0><|assistant|>")
+    assert (slots.names, slots.areas) == (["blinds", "reading lamp"], ["nursery", "den"])
+    call = {"name": "set_cover", "arguments": {"name": "blinds", "action": "close", "area": "nursery"}}
+    assert reply_target(call, "{result}", slots) == "<|call|> set_cover name=<e0> action=close area=<a0><|say|> {result}"
+    assert slots.show("set_cover name=<e1> area=<a0>") == "set_cover name=reading_lamp area=nursery"
+    assert slots.show("name=<e3>") == "name=<e3>"                      # nothing behind it: stays, and is refused
+    plain, _ = model_prompt(history[-1:])                              # the default home: words, not slots
+    assert plain == "<|user|> and close the blinds in the nursery<|assistant|>"
+
+
+def test_a_timer_label_is_a_name_slot():
+    prompt, slots = model_prompt([{"role": "user", "content": "set a pasta timer for twelve minutes"}])
+    assert prompt == "<|user|> set a <e0> timer for <n0> seconds<|assistant|>" and slots.names == ["pasta"]
+    prompt, slots = model_prompt([{"role": "user", "content": "cancel the egg timer"}])
+    assert prompt == "<|user|> cancel the egg timer<|assistant|>" and slots.names == []

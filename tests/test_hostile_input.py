@@ -39,10 +39,10 @@ def errors(p) -> list[dict]:
 def test_f11_a_309_digit_number_is_normalised_and_prompted():
     for text in (f"set a timer for {HUGE} minutes", f"{HUGE} dozen eggs", f"{HUGE} and a half"):
         assert HUGE in normalize_request(text)
-    prompt, numbers = model_prompt([{"role": "user", "content": f"set a timer for {HUGE} minutes"},
+    prompt, slots = model_prompt([{"role": "user", "content": f"set a timer for {HUGE} minutes"},
                                     {"role": "assistant", "content": "Okay."},
                                     {"role": "user", "content": "what time is it"}])
-    assert HUGE in numbers and prompt.endswith("<|assistant|>")
+    assert HUGE in slots.numbers and prompt.endswith("<|assistant|>")
 
 
 async def test_f11_overflowing_numbers_get_the_tools_refusal():

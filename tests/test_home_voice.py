@@ -1,0 +1,121 @@
+"""A home described only by Home Assistant MQTT discovery, driven through the Realtime endpoint with its own
+names, typed and spoken (Piper and espeak-ng): the right topics get the right payloads.
+
+A real Mosquitto holds the retained discovery configs of the 40-entity made-up home (tests/made_up_home.py,
+no name from the training corpus); a fixture plays its devices. Parley's home is the MqttHome that
+`parley serve --mqtt-host` runs, on the server's own loop. Each request has a session of its own: how the
+model fares in long conversations is measured by bench/assistant_eval.py.
+"""
+import asyncio
+import contextlib
+import json
+
+import pytest
+
+from made_up_home import clear_home, play_devices, publish_home, wait_for
+from mqtt_devices import login
+from realtime_client import RealtimeClient
+from streaming.transports.mqtt.connection import Backoff
+from streaming.transports.mqtt.home import MqttHome
+
+pytestmark = pytest.mark.usefixtures("needs_assistant")
+
+
+@pytest.fixture(scope="module")
+def home_server(broker, server_factory):
+    """A server whose sessions act on the discovered home; the device player runs beside it."""
+    asyncio.run(publish_home(broker))
+    server = server_factory()
+    home = MqttHome(login(broker, "parley"), confirm_timeout=3.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    server.call(home.start())
+    server.call(home.wait_connected(10))
+    server.call(wait_for(lambda: len(home.inventory) == 40))
+    server.ctx.home = home
+    yield server
+    server.call(home.close())
+    asyncio.run(clear_home(broker))
+
+
+@pytest.fixture
+async def devices(broker):
+    commands: list = []
+    task = asyncio.create_task(play_devices(broker, commands))
+    await asyncio.sleep(0.3)
+    yield commands
+    task.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await task
+
+
+async def typed(client: RealtimeClient, text: str) -> dict:
+    start = len(client.events)
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+    await client.send({"type": "response.create"})
+    return (await client.wait_for("response.done", timeout=60, start=start))["response"]
+
+
+def spoken(response: dict) -> str:
+    return response["output"][-1]["content"][0]["transcript"]
+
+
+def calls(client: RealtimeClient) -> list[tuple[str, dict]]:
+    return [(e["item"]["name"], json.loads(e["item"]["arguments"])) for e in client.of_type("conversation.item.added")
+            if e["item"]["type"] == "function_call"]
+
+
+async def ask_alone(server, *texts: str) -> tuple[RealtimeClient, str]:
+    """A session of its own for one request (and its answer to a question): what it said last."""
+    client = await RealtimeClient.connect(server.ws_url)
+    await client.wait_for("session.created")
+    for text in texts:
+        said = spoken(await typed(client, text))
+    await client.close()
+    return client, said
+
+
+async def test_typed_requests_reach_each_device_on_its_own_topics(home_server, devices):
+    client, said = await ask_alone(home_server, "turn on the arc lamp")
+    await wait_for(lambda: ("zigbee2mqtt/arc_lamp/set", b'{"state": "ON"}') in devices)
+    assert calls(client)[-1] == ("switch_device", {"name": "arc_lamp", "state": "on"}) and "arc lamp is on" in said
+    _, said = await ask_alone(home_server, "close the roman blind")
+    await wait_for(lambda: ("zigbee2mqtt/roman_blind/set", b"CLOSE") in devices)
+    assert "roman blind is closed" in said
+    _, said = await ask_alone(home_server, "what's the temperature in the snug")
+    assert "19.5" in said
+    client, said = await ask_alone(home_server, "unlock the wicket gate")
+    assert "yes" in said.lower() and ("esphome/wicket_gate/set", b"UNLOCK") not in devices
+    client, said = await ask_alone(home_server, "unlock the wicket gate", "yes")
+    assert calls(client)[-1] == ("confirm", {"answer": "yes"}), (said, calls(client))
+    await wait_for(lambda: ("esphome/wicket_gate/set", b"UNLOCK") in devices)
+    assert "unlocked" in said
+    before = list(devices)
+    _, said = await ask_alone(home_server, "turn on the dishwasher")
+    await asyncio.sleep(0.5)
+    assert devices == before and said.startswith("Sorry")        # an honest answer, and nothing switched
+    assert not any(topic.startswith("home/") for topic, _ in devices)
+
+
+@pytest.mark.parametrize("voice, request_text, command", [
+    ("piper", "Turn off the jukebox.", ("tasmota/jukebox/cmnd/POWER", b"0")),
+    ("espeak", "Switch on the pond pump.", ("tasmota/pond_pump/cmnd/POWER", b"1")),
+])
+async def test_spoken_requests_reach_the_device(home_server, devices, speech, voice, request_text, command):
+    """Whisper may hear less than was said ("the powered pump"): then the assistant asks which one, and the
+    answer (typed here) settles it."""
+    client = await RealtimeClient.connect(home_server.ws_url)
+    await client.wait_for("session.created")
+    pcm = speech.piper(request_text) if voice == "piper" else speech.espeak(request_text)
+    await client.stream_audio(pcm, 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    assert done["response"]["status"] == "completed", (transcript, done["response"].get("status_details"), [e for e in client.events if e["type"] == "error"])
+    assert calls(client), (transcript, spoken(done["response"]))
+    if spoken(done["response"]).startswith("Which one"):
+        assert command not in devices
+        await typed(client, "the " + request_text.split(" the ")[1].rstrip("."))
+    try:
+        await wait_for(lambda: command in devices)
+    except TimeoutError:
+        raise AssertionError((transcript, calls(client), spoken(done["response"]), devices)) from None
+    await client.close()
