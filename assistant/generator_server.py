@@ -245,6 +245,18 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     return response
 
 
+def _prepare(body: bytes, generator) -> tuple[ChatRequest, str | None, list[int], list[str]]:
+    """Parse the request and build its prompt: JSON of up to a MiB and the tokenizer, so off the event loop."""
+    chat = parse_request(body)
+    history, client_result = split_client_result(chat.messages)
+    last_user = next((m for m in reversed(history) if m.get("role") == "user"), None)
+    if last_user is not None and len(generator.tokenizer.encode(model_prompt([last_user])[0])) > generator.max_prompt:
+        raise ApiError(413, f"the last user message is longer than the model's {generator.max_prompt}-token "
+                            "prompt window", code="context_length_exceeded", param="messages")
+    prompt, numbers = generator.prompt_ids(history)
+    return chat, client_result, prompt, numbers
+
+
 async def _chat(request: web.Request, service: GeneratorService, started: float) -> web.StreamResponse:
     if service.draining or not service.batcher.alive:
         stopped = service.draining or service.batcher.closed
@@ -255,14 +267,8 @@ async def _chat(request: web.Request, service: GeneratorService, started: float)
     except web.HTTPRequestEntityTooLarge:
         raise ApiError(413, f"the body is larger than {service.config.max_body_bytes} bytes",
                        code="request_too_large") from None
-    chat = parse_request(body)
+    chat, client_result, prompt, numbers = await asyncio.to_thread(_prepare, body, service.generator)
     generator = service.generator
-    history, client_result = split_client_result(chat.messages)
-    last_user = next((m for m in reversed(history) if m.get("role") == "user"), None)
-    if last_user is not None and len(generator.tokenizer.encode(model_prompt([last_user])[0])) > generator.max_prompt:
-        raise ApiError(413, f"the last user message is longer than the model's {generator.max_prompt}-token "
-                            "prompt window", code="context_length_exceeded", param="messages")
-    prompt, numbers = generator.prompt_ids(history)
     decode = generator.decode
     if chat.temperature is not None:
         decode = dataclasses.replace(decode, temperature=chat.temperature)
