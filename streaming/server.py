@@ -47,7 +47,7 @@ RETRY_AFTER_S = 10              # what a client refused with session_limit is to
 SEND_TIMEOUT_S = 10.0           # a client whose socket takes no more bytes for this long is dropped
 MAX_BACKLOG_EVENTS = 1000       # session events waiting for a slow client (~100 s of audio); more: dropped
 MAX_CLIENT_SECRET_TTL_S = 600
-MAX_OUTSTANDING_SECRETS = 1000
+MAX_SPENT_SECRETS = 10_000         # client secrets used on this gateway and not yet expired; beyond it, refuse
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # EndCall reasons after which the client should come back (to any gateway, resuming its session): 1001
 GOING_AWAY = ("server_draining",)
@@ -63,7 +63,7 @@ class ServerContext:
     home: "Home | None" = None          # the house the assistant's tools act on; None: an in-memory one per session
     sessions: set[Session] = field(default_factory=set)
     sockets: weakref.WeakSet = field(default_factory=weakref.WeakSet)   # open WebSockets, closed at shutdown
-    client_secrets: dict[str, float] = field(default_factory=dict)   # token -> expiry (unix time)
+    spent_secrets: dict[str, float] = field(default_factory=dict)    # nonce -> expiry of client secrets used here
     gateway: Gateway | None = None      # the state store's side of this process; set by create_app
     draining: bool = False              # SIGTERM came: no new sessions, the open ones finish
     drain_hooks: list = field(default_factory=list)   # transports' `async def drain()`, run on SIGTERM
@@ -139,8 +139,30 @@ class ServerContext:
             return False
         if _same_secret(token, self.config.api_key):
             return True
-        expiry = self.client_secrets.pop(token, None)
-        return expiry is not None and expiry > time.time()
+        nonce, expiry = self._read_client_secret(token)
+        if nonce is None or nonce in self.spent_secrets or len(self.spent_secrets) >= MAX_SPENT_SECRETS:
+            return False
+        self.spent_secrets[nonce] = expiry
+        return True
+
+    async def spend_everywhere(self, token: str | None) -> bool:
+        """A client secret is used once across every gateway sharing the store (any gateway can verify it, so
+        a claim in the store is what makes the second use fail on another one). The API key is not spent."""
+        nonce, expiry = self._read_client_secret(token) if token else (None, 0.0)
+        if nonce is None:
+            return True
+        return await self.gateway.store.claim("client_secret:" + nonce, secrets.token_hex(8), expiry - time.time())
+
+    def _read_client_secret(self, token: str) -> tuple[str | None, float]:
+        """(nonce, expiry) of an unexpired client secret minted with this API key; (None, 0) otherwise."""
+        try:
+            expiry_text, nonce, mac = token.removeprefix("ek_").split(".")
+            expiry = float(int(expiry_text))
+        except ValueError:
+            return None, 0.0
+        if not _same_secret(mac, self._client_secret_mac(expiry_text, nonce)) or expiry <= time.time():
+            return None, 0.0
+        return nonce, expiry
 
     def session_limit_response(self) -> web.Response:
         """HTTP 503 for an upgrade the server cannot take: clients back off instead of degrading everyone."""
@@ -150,16 +172,18 @@ class ServerContext:
                                  status=503, headers={"Retry-After": str(RETRY_AFTER_S)})
 
     def mint_client_secret(self, seconds: float) -> tuple[str, float]:
-        """A single-use token for one session, valid for `seconds`: (token, expiry as unix time)."""
+        """A single-use token for one session, valid for `seconds`: (token, expiry as unix time). It is signed
+        with the API key, so every gateway that has the key accepts it without asking the one that minted it."""
         now = time.time()
-        for token, expiry in list(self.client_secrets.items()):
+        for nonce, expiry in list(self.spent_secrets.items()):
             if expiry <= now:
-                del self.client_secrets[token]
-        while len(self.client_secrets) >= MAX_OUTSTANDING_SECRETS:     # minting is open when no key is set
-            del self.client_secrets[next(iter(self.client_secrets))]
-        token = "ek_" + secrets.token_urlsafe(24)
-        self.client_secrets[token] = now + seconds
-        return token, now + seconds
+                del self.spent_secrets[nonce]
+        expiry_text, nonce = str(int(now + seconds)), secrets.token_hex(12)
+        return f"ek_{expiry_text}.{nonce}.{self._client_secret_mac(expiry_text, nonce)}", float(int(now + seconds))
+
+    def _client_secret_mac(self, expiry_text: str, nonce: str) -> str:
+        key = (self.config.api_key or "").encode("utf-8", "surrogateescape")
+        return hmac.new(key, f"{expiry_text}.{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
 
 
 CTX = web.AppKey("parley", ServerContext)
@@ -310,7 +334,7 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
     if ctx.at_capacity:
         return ctx.session_limit_response()
     token = _request_token(request)
-    if not ctx.authorized(token):
+    if not ctx.authorized(token) or not await ctx.spend_everywhere(token):
         return _unauthorized()
     if ctx.draining:
         return _draining()

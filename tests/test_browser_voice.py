@@ -306,5 +306,5 @@ def test_server_with_api_key_gets_a_client_token(browser, server_factory):
     b.page.fill("#api-key", "test-key-123")
     b.page.press("#api-key", "Enter")
     b.page.wait_for_function(f"{STATE}.connection === 'open'", timeout=15_000)
-    assert not server.ctx.client_secrets                # connected with a short-lived token, spent on use...
+    assert server.ctx.spent_secrets                     # connected with a short-lived token, spent on use...
     assert sockets and all("test-key-123" not in url for url in sockets)   # ...never the key itself
