@@ -153,10 +153,14 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
     words = text.split()
     out, i = [], 0
     names, areas = lexicon if lexicon else (set(), set())
-    longest = max((len(p.split()) for p in names | areas), default=0)
+    # Speech recognition splits and joins compounds ("juke box" for the jukebox): match names without spaces too.
+    unspaced = {p.replace(" ", ""): p for p in names | areas}
+    longest = max((len(p.split()) for p in names | areas), default=0) + 1
     while i < len(words):
         for n in range(min(longest, len(words) - i), 0, -1):
             phrase = " ".join(words[i:i + n])
+            if phrase not in areas and phrase not in names:
+                phrase = unspaced.get(phrase.replace(" ", ""), phrase)
             if phrase in areas or phrase in names:
                 family = slots.areas if phrase in areas else slots.names
                 table = AREA_SLOTS if phrase in areas else NAME_SLOTS

@@ -1,8 +1,8 @@
 """The chat template: conversations become prompts, generated replies become a call and speech."""
 import json
 
-from assistant.chat_template import (format_call, hide_numbers, model_prompt, parse_call, render_prompt, render_reply,
-                                     reply_target, show_numbers)
+from assistant.chat_template import (Slots, format_call, hide_names, hide_numbers, model_prompt, parse_call,
+                                     render_prompt, render_reply, reply_target, show_numbers)
 
 
 def test_single_turn_prompt_is_normalised():
@@ -106,3 +106,14 @@ def test_a_timer_label_is_a_name_slot():
     assert prompt == "<|user|> set a <e0> timer for <n0> seconds<|assistant|>" and slots.names == ["pasta"]
     prompt, slots = model_prompt([{"role": "user", "content": "cancel the egg timer"}])
     assert prompt == "<|user|> cancel the egg timer<|assistant|>" and slots.names == []
+
+
+def test_a_name_split_or_joined_by_speech_recognition_is_still_the_name():
+    """Whisper heard "Turn off the jukebox." as "juke box": the slot must still stand for the jukebox."""
+    lexicon = ({"jukebox", "porch light", "light"}, {"porch"})
+    for heard in ("turn off the juke box", "turn off the jukebox"):
+        slots = Slots()
+        assert hide_names(heard, slots, lexicon) == "turn off the <e0>" and slots.names == ["jukebox"]
+    slots = Slots()
+    assert hide_names("turn on the porchlight", slots, lexicon) == "turn on the <e0>"
+    assert slots.names == ["porch light"]
