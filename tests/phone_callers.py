@@ -273,7 +273,7 @@ def finished_calls(server) -> list:
     return server.call(snapshot())
 
 
-async def wait_for_record(server, call_id: str, timeout: float = 10):
+async def wait_for_record(server, call_id: str, timeout: float = 25):
     for _ in range(int(timeout / 0.05)):
         for record in finished_calls(server):
             if record.call_id == call_id:
