@@ -639,7 +639,6 @@ const handlers = {
     if (activeResponse === response.id) activeResponse = null;
     r.turn.status = response.status;
     r.turn.server = serverTiming(response);
-    const said = spokenText(response);
     r.el.classList.remove("partial");
     r.el.classList.toggle("interrupted", response.status === "cancelled" || r.el.classList.contains("interrupted"));
     if (response.status === "cancelled" && !r.turn.text && !r.turn.tools.length) r.el.remove(); // stopped before it said anything
@@ -651,13 +650,6 @@ const handlers = {
     showLatency(r);
   },
 };
-// What the reply said as the server keeps it: for a reply cut off by barge-in, only the part that was heard.
-function spokenText(response) {
-  const message = (response.output || []).find((item) => item.type === "message");
-  const part = message && (message.content || [])[0];
-  return ((part && (part.transcript ?? part.text)) || "").trim();
-}
-
 // Beta event names, as older servers send them.
 handlers["response.audio.delta"] = handlers["response.output_audio.delta"];
 handlers["response.audio.done"] = handlers["response.output_audio.done"];
