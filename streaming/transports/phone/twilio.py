@@ -313,8 +313,9 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
 
     async def send(frame: Outbound) -> None:
         try:
-            await asyncio.wait_for(ws.send_str(frame.data), SEND_TIMEOUT_S)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(SEND_TIMEOUT_S):     # per 20 ms frame: no task per send, as wait_for makes
+                await ws.send_str(frame.data)
+        except TimeoutError:
             raise ConnectionResetError("the stream stopped reading") from None
 
     async def close(error: StreamError | None) -> None:
