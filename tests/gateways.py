@@ -9,7 +9,7 @@ import sys
 import time
 from pathlib import Path
 
-from mqtt_broker import free_port
+from server_process import free_port, start_server, stop_server
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED_HAPROXY = REPO / "deploy" / "haproxy" / "haproxy.cfg"
@@ -31,20 +31,13 @@ class GatewayProcess:
 
     def start(self, timeout: float = 120) -> None:
         offset = self.log.stat().st_size if self.log.exists() else 0
-        with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(
-                [*(["taskset", "-c", self.cpus] if self.cpus else []), sys.executable, "-u", "-m", "streaming.server", "--host", "127.0.0.1", "--port", str(self.http),
-                 "--audiosocket-port", str(self.audiosocket), "--wyoming-port", str(self.wyoming),
-                 "--store", self.store, "--gateway-id", self.name, *self.args],
-                stdout=log, stderr=subprocess.STDOUT, cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"gateway {self.name} exited: {self.log.read_text()[-3000:]}")
-            if b"Parley is listening" in self.log.read_bytes()[offset:]:
-                return
-            time.sleep(0.1)
-        raise RuntimeError(f"gateway {self.name} did not start: {self.log.read_text()[-3000:]}")
+        self.process = start_server(
+            f"gateway {self.name}",
+            [*(["taskset", "-c", self.cpus] if self.cpus else []), sys.executable, "-u", "-m", "streaming.server", "--host", "127.0.0.1", "--port", str(self.http),
+             "--audiosocket-port", str(self.audiosocket), "--wyoming-port", str(self.wyoming),
+             "--store", self.store, "--gateway-id", self.name, *self.args],
+            self.log, lambda: b"Parley is listening" in self.log.read_bytes()[offset:], timeout,
+            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
@@ -59,12 +52,7 @@ class GatewayProcess:
         return self.process is not None and self.process.poll() is None
 
     def stop(self) -> None:
-        if self.running:
-            self.process.terminate()
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_server(self.process, 30)
 
 
 class HAProxy:
@@ -121,6 +109,4 @@ class HAProxy:
         raise RuntimeError(f"haproxy did not see {up} up (sees {self.servers_up()})")
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(10)
+        stop_server(self.process)

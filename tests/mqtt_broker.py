@@ -6,8 +6,9 @@ import getpass
 import shutil
 import socket
 import subprocess
-import time
 from pathlib import Path
+
+from server_process import free_port, start_server, stop_server
 
 REPO = Path(__file__).resolve().parent.parent
 SHIPPED_ACL = REPO / "deploy" / "mosquitto" / "acl"
@@ -22,12 +23,6 @@ def mosquitto_binary() -> str:
     if found is None:
         raise RuntimeError("mosquitto is not installed: run `make system-deps` (Debian package mosquitto)")
     return found
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Mosquitto:
@@ -60,23 +55,13 @@ class Mosquitto:
         self.log = self.workdir / "mosquitto.log"
 
     def start(self) -> None:
-        with open(self.log, "ab") as log:
-            self.process = subprocess.Popen([mosquitto_binary(), "-c", str(self.config)], stdout=log, stderr=log)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"mosquitto exited: {self.log.read_text()[-2000:]}")
-            try:
-                socket.create_connection((self.host, self.port), timeout=0.2).close()
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("mosquitto did not open its port")
+        def port_open() -> bool:
+            socket.create_connection((self.host, self.port), timeout=0.2).close()
+            return True
+        self.process = start_server("mosquitto", [mosquitto_binary(), "-c", str(self.config)], self.log, port_open)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
+        stop_server(self.process)
         self.process = None
 
 

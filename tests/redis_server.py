@@ -2,10 +2,9 @@
 import shutil
 import socket
 import subprocess
-import time
 from pathlib import Path
 
-from mqtt_broker import free_port
+from server_process import free_port, start_server, stop_server
 
 
 class RedisServer:
@@ -20,26 +19,15 @@ class RedisServer:
         binary = shutil.which("redis-server")
         if binary is None:
             raise RuntimeError("redis-server is not installed: run `make system-deps` (Debian package redis-server)")
-        with open(self.log, "ab") as log:
-            self.process = subprocess.Popen(
-                [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly", "no",
-                 "--dir", str(self.workdir)], stdout=log, stderr=log)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"redis-server exited: {self.log.read_text()[-2000:]}")
-            try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as conn:
-                    conn.sendall(b"PING\r\n")
-                    if conn.recv(16).startswith(b"+PONG"):
-                        return
-            except OSError:
-                pass
-            time.sleep(0.05)
-        raise RuntimeError("redis-server did not answer")
+
+        def pong() -> bool:
+            with socket.create_connection(("127.0.0.1", self.port), timeout=0.2) as conn:
+                conn.sendall(b"PING\r\n")
+                return conn.recv(16).startswith(b"+PONG")
+        self.process = start_server(
+            "redis-server", [binary, "--bind", "127.0.0.1", "--port", str(self.port), "--save", "", "--appendonly",
+                             "no", "--dir", str(self.workdir)], self.log, pong)
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            self.process.wait(timeout=10)
+        stop_server(self.process)
         self.process = None

@@ -8,11 +8,12 @@ Assertions read the page's own state (`window.parley`) and what it shows.
 import math
 import re
 import shutil
-import socket
 import wave
 from pathlib import Path
 
 import pytest
+
+from server_process import free_port
 
 pytestmark = pytest.mark.browser
 
@@ -36,12 +37,6 @@ def write_wav(path: Path, pcm16: bytes, rate: int) -> Path:
         out.setframerate(rate)
         out.writeframes(pcm16)
     return path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
