@@ -11,18 +11,17 @@ emitted, server event types seen) and DIR/reply.pcm (the last reply's audio, PCM
 Scenarios: typed, spoken, barge_in, tool, recycle (a Parley tool turn, a forced connection recycle that
 replays the context, then a follow-up that needs it).
 """
-import argparse
 import asyncio
 import json
 import logging
-import time
 from pathlib import Path
 
 from livekit import rtc
 from livekit.agents import llm
 from livekit.plugins.openai.realtime import RealtimeModel
 
-CHUNK_MS = 20
+from peer_script import main, paced
+
 RECYCLE_S = 20.0     # LiveKit recycles its connection every 20 minutes; here sooner, to test the replay
 
 
@@ -69,12 +68,8 @@ class Reply:
 
 
 async def push(session, pcm: bytes, rate: int) -> None:
-    step = rate * 2 * CHUNK_MS // 1000
-    start = time.monotonic()
-    for n, offset in enumerate(range(0, len(pcm), step)):
-        chunk = pcm[offset:offset + step]
+    async for chunk in paced(pcm, rate):
         session.push_audio(rtc.AudioFrame(chunk, rate, 1, len(chunk) // 2))
-        await asyncio.sleep(max(0.0, start + (n + 1) * CHUNK_MS / 1000 - time.monotonic()))
 
 
 async def generate(session, replies: asyncio.Queue) -> Reply:
@@ -189,18 +184,5 @@ async def run(args) -> dict:
     return result
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", choices=["typed", "spoken", "barge_in", "tool", "recycle"])
-    parser.add_argument("--url", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--speech")
-    parser.add_argument("--interruption", help="barge_in: what is said over the reply")
-    parser.add_argument("--rate", type=int, default=16000)
-    args = parser.parse_args()
-    result = asyncio.run(run(args))
-    (Path(args.out) / "result.json").write_text(json.dumps(result, indent=1))
-
-
 if __name__ == "__main__":
-    main()
+    main(run, ["typed", "spoken", "barge_in", "tool", "recycle"])

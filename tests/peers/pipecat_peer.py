@@ -11,9 +11,7 @@ reply audio, PCM16 mono at 24 kHz).
 Scenarios: typed, spoken, barge_in (the interruption is said while the reply plays), tool (a client-declared
 function the model calls; its JSON result is spoken).
 """
-import argparse
 import asyncio
-import json
 import sys
 import time
 from pathlib import Path
@@ -31,7 +29,8 @@ from pipecat.services.openai.realtime import events
 from pipecat.services.openai.realtime.llm import OpenAIRealtimeLLMService
 from pipecat.workers.runner import WorkerRunner
 
-CHUNK_MS = 20
+from peer_script import main, paced
+
 TOOL = FunctionSchema(name="set_device", description="Switch a device in a room on or off",
                       properties={"device": {"type": "string"}, "room": {"type": "string"},
                                   "state": {"type": "string", "enum": ["on", "off"]}},
@@ -78,11 +77,8 @@ class Sink(FrameProcessor):
 
 
 async def stream(worker: PipelineWorker, pcm: bytes, rate: int) -> None:
-    step = rate * 2 * CHUNK_MS // 1000
-    start = time.monotonic()
-    for n, offset in enumerate(range(0, len(pcm), step)):
-        await worker.queue_frame(InputAudioRawFrame(audio=pcm[offset:offset + step], sample_rate=rate, num_channels=1))
-        await asyncio.sleep(max(0.0, start + (n + 1) * CHUNK_MS / 1000 - time.monotonic()))
+    async for chunk in paced(pcm, rate):
+        await worker.queue_frame(InputAudioRawFrame(audio=chunk, sample_rate=rate, num_channels=1))
 
 
 async def run(args) -> dict:
@@ -154,18 +150,5 @@ async def run(args) -> dict:
     return result
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("scenario", choices=["typed", "spoken", "barge_in", "tool"])
-    parser.add_argument("--url", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--speech")
-    parser.add_argument("--interruption", help="barge_in: what is said over the reply")
-    parser.add_argument("--rate", type=int, default=16000)
-    args = parser.parse_args()
-    result = asyncio.run(run(args))
-    (Path(args.out) / "result.json").write_text(json.dumps(result, indent=1))
-
-
 if __name__ == "__main__":
-    main()
+    main(run, ["typed", "spoken", "barge_in", "tool"])
