@@ -11,8 +11,8 @@ turns/s, first reply audio after the request (p50 / p95), the worst /healthz ans
     .venv/bin/python bench/load.py                         # 4/8/16/32 sessions x 4 turns, 1,000-turn soak
     .venv/bin/python bench/load.py --levels 4 8 --turns 2 --soak-turns 200
 
-Writes bench/out/load.md. The suggested --max-sessions is the largest level whose first-audio p95 stays
-under --target-ms (default 1,000 ms).
+Writes bench/out/load.md, and the server's output to bench/out/load-server.log. The suggested --max-sessions
+is the largest level whose first-audio p95 stays under --target-ms (default 1,000 ms).
 """
 from __future__ import annotations
 
@@ -20,28 +20,24 @@ import argparse
 import asyncio
 import os
 import re
-import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import aiohttp
-import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "bench" / "out"
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+from latency import percentile  # noqa: E402
 from realtime_client import RealtimeClient  # noqa: E402
+from server_process import start_server, stop_server  # noqa: E402
 
 REQUESTS = ["What is seven times six?", "Turn on the kitchen light.", "What time is it?",
             "Set the thermostat to twenty one degrees.", "Turn off the bedroom fan.",
             "What's the temperature in the garage?", "What is twelve plus thirty?", "Dim the living room to 40 percent."]
-
-
-def percentile(values: list[float], p: float) -> float:
-    return float(np.percentile(values, p)) if values else float("nan")
 
 
 def rss_mb(pid: int) -> float:
@@ -52,34 +48,28 @@ def rss_mb(pid: int) -> float:
 
 
 class Server:
-    """`parley serve` in a child process on a free loopback port."""
+    """`parley serve` in a child process on a free loopback port, its output in `log`."""
 
-    def __init__(self) -> None:
-        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "streaming.server", "--port", "0", "--max-sessions", "100000",
-             "--audiosocket-port", "off", "--max-session-s", "86400"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, cwd=ROOT)
-        for line in self.process.stdout:
-            match = re.search(r"listening on http://([\d.]+):(\d+)/", line)
+    def __init__(self, log: Path) -> None:
+        log.write_bytes(b"")
+
+        def listening() -> bool:
+            match = re.search(r"listening on (http://[\d.]+:\d+)/", log.read_text())
             if match:
-                self.url = f"http://{match[1]}:{match[2]}"
-                break
-        else:
-            raise RuntimeError("the server exited before listening")
-        # keep reading its output: a full pipe would stop the server at its next log line
-        threading.Thread(target=lambda: [None for _ in self.process.stdout], daemon=True).start()
+                self.url = match[1]
+            return bool(match)
+        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        self.process = start_server(
+            "parley serve", [sys.executable, "-m", "streaming.server", "--host", "127.0.0.1", "--port", "0",
+                             "--max-sessions", "100000", "--audiosocket-port", "off", "--max-session-s", "86400"],
+            log, listening, timeout=600, env=env, cwd=ROOT)
         self.ws_url = self.url.replace("http://", "ws://") + "/v1/realtime"
 
     def rss(self) -> float:
         return rss_mb(self.process.pid)
 
     def stop(self) -> None:
-        self.process.terminate()
-        try:
-            self.process.wait(30)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        stop_server(self.process, 30)
 
 
 async def typed_turn(client: RealtimeClient, text: str, audio: bool) -> tuple[float, float]:
@@ -196,8 +186,8 @@ def report(levels: list[dict], soak_rows: list[dict], target_ms: float, args, lo
 
 async def main_async(args) -> str:
     load_before = load_average()
-    print("starting parley serve (loading models)...", flush=True)
-    server = Server()
+    print(f"starting parley serve (loading models; its log: {OUT / 'load-server.log'})...", flush=True)
+    server = Server(OUT / "load-server.log")
     try:
         await run_level(server, 1, 2)                 # warm-up: first-use costs are not load
         levels = []
@@ -218,10 +208,9 @@ def main() -> None:
     parser.add_argument("--soak-sessions", type=int, default=4)
     parser.add_argument("--target-ms", type=float, default=1000.0, help="first-audio p95 a level must keep")
     args = parser.parse_args()
+    OUT.mkdir(parents=True, exist_ok=True)
     table = asyncio.run(main_async(args))
-    out = ROOT / "bench" / "out"
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "load.md").write_text(table)
+    (OUT / "load.md").write_text(table)
     print("\n" + table)
 
 

@@ -32,8 +32,6 @@ import asyncio
 import base64
 import json
 import os
-import re
-import socket
 import subprocess
 import sys
 import time
@@ -47,8 +45,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+from latency import speculations  # noqa: E402
 from paused_speech import RATE, espeak, insert_pause, pause_point, piper, speech_end  # noqa: E402
 from realtime_client import RealtimeClient  # noqa: E402
+from server_process import free_port, start_server, stop_server  # noqa: E402
 
 LATE_MS = 600
 LEAD_MS, TAIL_MS, MAX_WAIT_S = 400, 1500, 9.0
@@ -212,32 +212,20 @@ def old_detector(tree: Path) -> type:
     return module
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(tree: Path, turn_detection: str) -> tuple[subprocess.Popen, str]:
+def serve(tree: Path, turn_detection: str, log: Path) -> tuple[subprocess.Popen, str]:
+    """`parley serve` from that checkout on a free loopback port, its output in `log`."""
     port = free_port()
-    env = {**os.environ, "PYTHONPATH": str(tree)}
-    process = subprocess.Popen([sys.executable, "-m", "streaming.cli", "serve", "--host", "127.0.0.1", "--port",
-                                str(port), "--turn-detection", turn_detection, "--audiosocket-port", "off"],
-                               cwd=tree, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    for _ in range(600):
-        try:
-            urllib.request.urlopen(f"http://127.0.0.1:{port}/healthz", timeout=1)
-            return process, f"127.0.0.1:{port}"
-        except OSError:
-            if process.poll() is not None:
-                raise RuntimeError(f"server from {tree} exited with {process.returncode}")
-            time.sleep(0.5)
-    raise RuntimeError(f"server from {tree} did not start")
+    host = f"127.0.0.1:{port}"
 
-
-def speculations(host: str) -> dict[str, float]:
-    text = urllib.request.urlopen(f"http://{host}/metrics", timeout=5).read().decode()
-    return {m[1]: float(m[2]) for m in re.finditer(r'parley_speculations_total\{outcome="(\w+)"\} ([\d.e+]+)', text)}
+    def healthy() -> bool:
+        urllib.request.urlopen(f"http://{host}/healthz", timeout=1)
+        return True
+    log.write_bytes(b"")
+    process = start_server(f"the server from {tree}",
+                           [sys.executable, "-m", "streaming.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                            "--turn-detection", turn_detection, "--audiosocket-port", "off"],
+                           log, healthy, timeout=600, cwd=tree, env={**os.environ, "PYTHONPATH": str(tree)})
+    return process, host
 
 
 def summarise(results: list[dict]) -> dict:
@@ -329,28 +317,28 @@ def main(argv: list[str] | None = None) -> int:
     if args.replay:
         return replay_main(args, utterances)
     trees = {"now": ROOT} | ({"before": Path(args.baseline_tree)} if args.baseline_tree else {})
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
     servers = {}
     try:
         for name, tree in trees.items():
-            servers[name] = start_server(tree, "semantic_vad")
+            servers[name] = serve(tree, "semantic_vad", out / f"turn_taking_server_{name}.log")
         targets = {f"{mode} ({name})": (servers[name][1], {"type": mode})
                    for name in trees for mode in ("semantic_vad", "server_vad")}
-        before = speculations(servers["now"][1])
+        now_url = f"ws://{servers['now'][1]}/v1/realtime"
+        before = speculations(now_url)
         loads = [os.getloadavg()[0]]
         results = asyncio.run(run_all(targets, utterances))
         loads.append(os.getloadavg()[0])
-        after = speculations(servers["now"][1])
+        after = speculations(now_url)
     finally:
         for process, _ in servers.values():
-            process.terminate()
-            process.wait(30)
+            stop_server(process, 30)
     summary = {name: summarise(r) for name, r in results.items()}
     load = f"{min(loads):.2f}–{max(loads):.2f} (1-min, start/end; {os.cpu_count()} cores)"
     text = f"Load average during the run: {load}\n\n" + table(summary)
     used, wasted = after.get("used", 0) - before.get("used", 0), after.get("wasted", 0) - before.get("wasted", 0)
     text += f"\n\nSpeculative replies (now, both modes): {used:.0f} used, {wasted:.0f} wasted."
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     (out / "turn_taking.md").write_text(text + "\n")
     (out / "turn_taking.json").write_text(json.dumps(results, indent=1))
     plot(summary, out / "turn_taking.png")
