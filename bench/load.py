@@ -193,7 +193,7 @@ async def main_async(args) -> str:
         levels = []
         for sessions in args.levels:
             levels.append(await run_level(server, sessions, args.turns))
-        soak_rows = await soak(server, args.soak_sessions, args.soak_turns, args.soak_turns // 10) \
+        soak_rows = await soak(server, args.soak_sessions, args.soak_turns, max(1, args.soak_turns // 10)) \
             if args.soak_turns else []
     finally:
         server.stop()
