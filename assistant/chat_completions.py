@@ -23,6 +23,8 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from assistant.openai_chat import tool_call_json
+
 RESULT_SLOT = "{result}"
 MAX_REPLY_TOKENS = 512                  # a spoken reply is a few sentences; reasoning models need headroom
 
@@ -90,11 +92,7 @@ def chat_messages(history: list[dict], dialect: Dialect) -> list[dict]:
 
 def _chat_call(call: dict) -> dict:
     function = call.get("function", call)
-    arguments = function.get("arguments", {})
-    if not isinstance(arguments, str):
-        arguments = json.dumps(arguments)
-    return {"id": call.get("call_id") or call.get("id"), "type": "function",
-            "function": {"name": function["name"], "arguments": arguments}}
+    return tool_call_json(call.get("call_id") or call.get("id"), function["name"], function.get("arguments", {}))
 
 
 def _text(message: dict) -> str:

@@ -159,9 +159,12 @@ def _tool_choice(choice, tools: dict) -> str:
 
 # ---- responses
 
-def tool_call_json(call_id: str, name: str, arguments: dict, index: int | None = None) -> dict:
-    """A call as OpenAI writes it: arguments are a JSON string. With index, the streamed (delta) form."""
-    call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": json.dumps(arguments)}}
+def tool_call_json(call_id: str, name: str, arguments: dict | str, index: int | None = None) -> dict:
+    """A call as OpenAI writes it: arguments are a JSON string (one already encoded is kept). With index, the
+    streamed (delta) form."""
+    if not isinstance(arguments, str):
+        arguments = json.dumps(arguments)
+    call = {"id": call_id, "type": "function", "function": {"name": name, "arguments": arguments}}
     return call if index is None else {"index": index, **call}
 
 

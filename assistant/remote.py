@@ -30,6 +30,7 @@ import aiohttp
 from assistant.chat_completions import (DIALECTS, ChatCompletionStream, ContentDelta, ReplyDelta, SlotFiller,
                                         StreamError, ToolCallReady, Usage, chat_messages, chat_tool, request_body)
 from assistant.generator import AssistantReply, DoneEvent, Generator, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
+from assistant.openai_chat import tool_call_json
 from assistant.skills import SKILLS
 
 if TYPE_CHECKING:
@@ -264,8 +265,7 @@ class RemoteGenerator:
                 return
             # tool results go back to the model, which may answer or call again
             messages.append({"role": "assistant", "content": step_text or None, "tool_calls": [
-                {"id": call.call_id, "type": "function",
-                 "function": {"name": call.name, "arguments": json.dumps(call.arguments)}} for call, _ in step_calls]})
+                tool_call_json(call.call_id, call.name, call.arguments) for call, _ in step_calls]})
             messages += [{"role": "tool", "tool_call_id": call.call_id, "content": result}
                          for call, result in step_calls]
         if not progress.text.strip():
