@@ -23,9 +23,9 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from assistant.chat_template import RESULT_SLOT
 from assistant.openai_chat import tool_call_json
 
-RESULT_SLOT = "{result}"
 MAX_REPLY_TOKENS = 512                  # a spoken reply is a few sentences; reasoning models need headroom
 
 

@@ -29,8 +29,10 @@ import aiohttp
 
 from assistant.chat_completions import (DIALECTS, ChatCompletionStream, ContentDelta, ReplyDelta, SlotFiller,
                                         StreamError, ToolCallReady, Usage, chat_messages, chat_tool, request_body)
+from assistant.chat_template import RESULT_SLOT
 from assistant.generator import AssistantReply, DoneEvent, Generator, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.openai_chat import tool_call_json
+from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD
 from assistant.skills import SKILLS
 
 if TYPE_CHECKING:
@@ -39,7 +41,6 @@ if TYPE_CHECKING:
 FILLER = "One moment. "
 APOLOGY = "Sorry, I can't think right now. Please try again in a moment."
 CUT_OFF = " Sorry, I lost my train of thought."
-NOT_UNDERSTOOD = "Sorry, I didn't catch that."
 MAX_STEPS = 4                        # requests per reply: call -> result -> next call ...
 ROUTING_HEADER = "X-SMG-Routing-Key"  # SGLang's model gateway pins a key to one engine (sticky sessions)
 MAX_ERROR_BYTES = 64 * 1024
@@ -269,7 +270,7 @@ class RemoteGenerator:
             messages += [{"role": "tool", "tool_call_id": call.call_id, "content": result}
                          for call, result in step_calls]
         if not progress.text.strip():
-            yield TextEvent(f"Okay, {results[-1]}." if results else NOT_UNDERSTOOD)
+            yield TextEvent(CALL_ONLY_REPLY.replace(RESULT_SLOT, results[-1]) if results else NOT_UNDERSTOOD)
 
     async def _stream(self, body: dict, session_id: str | None, deadline: float):
         """One streamed request: the state machine's events, as the bytes arrive."""
