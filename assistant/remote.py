@@ -155,27 +155,24 @@ class RemoteGenerator:
         try:
             filler_due = asyncio.get_running_loop().time() + self.filler_after_s
             while True:
+                # A task, so the filler's wait leaves the step running (a timeout would cancel it).
                 step = asyncio.ensure_future(anext(loop))
-                while True:
-                    wait_s = filler_due - asyncio.get_running_loop().time() if not progress.text else None
-                    done, _ = await asyncio.wait({step}, timeout=None if wait_s is None else max(0.0, wait_s))
-                    if done:
-                        break
-                    progress.text += FILLER     # the first words would wait too long: say something now
-                    yield TextEvent(FILLER)
+                if not progress.text:
+                    wait_s = max(0.0, filler_due - asyncio.get_running_loop().time())
+                    if not (await asyncio.wait({step}, timeout=wait_s))[0]:
+                        progress.text += FILLER     # the first words would wait too long: say something now
+                        yield TextEvent(FILLER)
                 try:
-                    event = step.result()
+                    event = await step
                 except StopAsyncIteration:
                     break
                 if isinstance(event, TextEvent):
                     progress.text += event.text
                 progress.committed = True
                 yield event
-            step = None
             outcome = "succeeded"
         except RemoteFailure as failure:
             outcome = "failed"
-            step = None
             self.breaker.failed(failure.retry_after_s)
             if progress.committed:
                 progress.text += CUT_OFF
