@@ -22,7 +22,7 @@ from dataclasses import dataclass
 
 import torch
 
-from dllm_core.decoding import Block, DecodeParams, reveal, transfer_schedule, trim_at_eos
+from dllm_core.decoding import Block, DecodeParams, pad_token, reveal, sampler, transfer_schedule, trim_at_eos
 
 BATCHABLE = ("llada", "threshold")
 
@@ -53,11 +53,7 @@ class _Row:
         self.canvas = torch.full((1, self.length), mask_id, dtype=torch.long, device=device)
         self.canvas[0, :len(prompt)] = torch.tensor(prompt, dtype=torch.long)
         self.active = torch.ones((1, 1), dtype=torch.bool, device=device)
-        self.generator = None
-        if params.temperature > 0:
-            self.generator = torch.Generator(device=device)
-            self.generator.manual_seed(seed) if seed is not None else self.generator.seed()
-        self.float64 = params.algorithm != "llada"
+        self.generator = sampler(params, seed, device)
         self.num_blocks = params.gen_length // params.block_length
         self.steps_per_block = params.steps // self.num_blocks
         self.block, self.passes, self.done = 0, 0, False
@@ -77,14 +73,12 @@ class _Row:
 
     def apply(self, logits: torch.Tensor) -> None:
         """Reveal from this pass's logits [1, length, vocab] (the row's own columns)."""
-        budget, later_blocks = self.params.max_forward_passes, self.num_blocks - self.block - 1
         s, e = self.span
-        final = budget is not None and budget - self.passes - 1 <= later_blocks
-        fill_end = self.length if budget is not None and budget - self.passes == 1 else e
-        self.passes += 1
-        reveal(self.canvas, logits, 0, s, fill_end, self.active, final=final, params=self.params,
+        reveal(self.canvas, logits, 0, s, e, self.active, passes=self.passes,
+               later_blocks=self.num_blocks - self.block - 1, params=self.params,
                quota=None if self.schedule is None else self.schedule[:, self.step], offsets=[0],
-               generator=self.generator, float64=self.float64, mask_id=self.mask_id)
+               generator=self.generator, mask_id=self.mask_id)
+        self.passes += 1
         self.masked = self.canvas[:, s:e] == self.mask_id
         self.step += 1
 
@@ -154,7 +148,7 @@ class ContinuousBatcher:
         if max_batch < 1 or max_waiting < 0:
             raise ValueError("max_batch must be >= 1 and max_waiting >= 0")
         self.model, self.mask_id, self.eos_id = model, mask_id, eos_id
-        self.pad_id = next(t for t in (pad_id, eos_id, 0, 1) if t is not None and t != mask_id)
+        self.pad_id = pad_token(pad_id, eos_id, mask_id)
         self.max_batch, self.max_waiting, self.on_pass = max_batch, max_waiting, on_pass
         self.device = model.transformer.wte.weight.device
         self._waiting: collections.deque[DecodeJob] = collections.deque()

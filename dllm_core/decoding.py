@@ -117,15 +117,34 @@ def select_by_threshold(confidence: torch.Tensor, threshold: float) -> torch.Ten
     return transfer
 
 
-def reveal(x: torch.Tensor, logits: torch.Tensor, start: int, s: int, fill_end: int, active: torch.Tensor, *,
-           final: bool, params: DecodeParams, quota: torch.Tensor | None, offsets: list[int], generator,
-           float64: bool, mask_id: int) -> None:
-    """One pass's picks, written into x in place: of the masked canvas positions [s, fill_end) of the active
-    rows, those the decoder reveals (all of them on a final pass). logits cover canvas columns from start on;
-    quota is the schedule's count for this step (schedule decoders), offsets where each row's canvas starts."""
+def pad_token(pad_id: int | None, eos_id: int | None, mask_id: int) -> int:
+    """The id that fills left padding (never attended to): the first of pad, EOS, 0, 1 that is not the mask."""
+    return next(t for t in (pad_id, eos_id, 0, 1) if t is not None and t != mask_id)
+
+
+def sampler(params: DecodeParams, seed: int | None, device) -> torch.Generator | None:
+    """One reply's random generator (None when greedy), seeded when a seed is given."""
+    if params.temperature <= 0:
+        return None
+    generator = torch.Generator(device=device)
+    generator.manual_seed(seed) if seed is not None else generator.seed()
+    return generator
+
+
+def reveal(x: torch.Tensor, logits: torch.Tensor, start: int, s: int, e: int, active: torch.Tensor, *,
+           passes: int, later_blocks: int, params: DecodeParams, quota: torch.Tensor | None, offsets: list[int],
+           generator, mask_id: int) -> None:
+    """One pass's picks, written into x in place: of the masked positions of block [s, e) of the active rows,
+    those the decoder reveals. passes: the reply's passes before this one; with a budget, the pass that leaves
+    one pass per later block reveals the whole block, and the very last pass every mask left on the canvas.
+    logits cover canvas columns from start on; quota is the schedule's count for this step (schedule decoders),
+    offsets where each row's canvas starts."""
+    budget = params.max_forward_passes
+    final = budget is not None and budget - passes - 1 <= later_blocks
+    fill_end = x.shape[1] if budget is not None and budget - passes == 1 else e
     lo, hi = s - start, fill_end - start     # the fill region [s, fill_end) within the logits
     candidates = (x[:, s:fill_end] == mask_id) & active
-    x0, conf = predict(logits[:, lo:hi], params.temperature, generator, float64)
+    x0, conf = predict(logits[:, lo:hi], params.temperature, generator, float64=params.algorithm != "llada")
     if final or not bool(candidates.any()):
         transfer = candidates
     else:
@@ -160,7 +179,7 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
     L, bl = P + params.gen_length, params.block_length
     if L > model.config.max_sequence_length:
         raise ValueError(f"prompt + gen_length = {L} exceeds the model's max_sequence_length {model.config.max_sequence_length}")
-    pad = next(t for t in (pad_id, eos_id, 0, 1) if t is not None and t != mask_id)  # never attended to
+    pad = pad_token(pad_id, eos_id, mask_id)
     x = torch.full((B, L), mask_id, dtype=torch.long, device=device)
     lengths = torch.tensor([len(p) for p in prompts], device=device)
     padding = [P - len(p) for p in prompts]
@@ -173,11 +192,7 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
         attention_mask = torch.arange(L, device=device)[None, :] >= (P - lengths)[:, None]
         positions = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)
 
-    generator = None
-    if params.temperature > 0:
-        generator = torch.Generator(device=device)
-        generator.manual_seed(seed) if seed is not None else generator.seed()
-    float64 = params.algorithm != "llada"
+    generator = sampler(params, seed, device)
     num_blocks = params.gen_length // bl
     steps_per_block = params.steps // num_blocks
     budget = params.max_forward_passes
@@ -196,11 +211,6 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
                 params.cache is not None and step == 1 and (budget is None or budget - passes > later_blocks)):
             if should_stop is not None and should_stop():
                 return
-            # With a budget, the pass that leaves one pass per later block fills the whole block;
-            # the very last pass fills every mask left on the canvas.
-            final = budget is not None and budget - passes - 1 <= later_blocks
-            fill_end = L if budget is not None and budget - passes == 1 else e
-
             if params.cache is None or step == 0:
                 logits, kv = model(x, attention_mask, position_ids=positions, return_key_values=True)
                 start = 0
@@ -215,11 +225,10 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
                 logits = model(x[:, s:e], attention_mask, position_ids=positions[:, s:e],
                                past_key_values=cache, cache_start=s)
                 start = s
-            passes += 1
-
-            reveal(x, logits, start, s, fill_end, active, final=final, params=params,
+            reveal(x, logits, start, s, e, active, passes=passes, later_blocks=later_blocks, params=params,
                    quota=None if schedule is None else schedule[:, step],
-                   offsets=padding if start == 0 else [0] * B, generator=generator, float64=float64, mask_id=mask_id)
+                   offsets=padding if start == 0 else [0] * B, generator=generator, mask_id=mask_id)
+            passes += 1
             masked = (x[:, s:e] == mask_id) & active
             step += 1
 
