@@ -272,19 +272,16 @@ class ContinuousBatcher:
     def _forward(self, rows: list[_Row]) -> tuple[torch.Tensor, list[int]]:
         """One network pass over the rows' canvases, left-padded to the longest: logits and each row's padding."""
         if len(rows) == 1:                  # exactly the call a decode alone makes
-            row = rows[0]
-            positions = torch.arange(row.length, device=self.device).expand(1, row.length)
-            return self.model(row.canvas, None, position_ids=positions), [0]
+            return self.model(rows[0].canvas), [0]
         longest = max(row.length for row in rows)
         padding = [longest - row.length for row in rows]
         x = torch.full((len(rows), longest), self.pad_id, dtype=torch.long, device=self.device)
         for i, row in enumerate(rows):
             x[i, padding[i]:] = row.canvas[0]
         # Always a mask with several rows, even of one length: model.attend then computes each row on its
-        # own, with the shapes it has alone.
+        # own, with the shapes it has alone. The model counts each row's positions from its first real token.
         attention_mask = torch.arange(longest, device=self.device)[None, :] >= torch.tensor(padding, device=self.device)[:, None]
-        positions = (attention_mask.long().cumsum(-1) - 1).clamp(min=0)
-        return self.model(x, attention_mask, position_ids=positions), padding
+        return self.model(x, attention_mask), padding
 
     def _fail_all(self, error: BaseException) -> None:
         with self._wake:
