@@ -99,19 +99,18 @@ def key_rows(key_mask: torch.Tensor) -> list:
     return rows
 
 
-def attend(q, k, v, key_mask, causal, rows=None):
+def attend(q, k, v, key_mask, rows, causal):
     """softmax(q·kᵀ/√hd)·v over the keys that key_mask [B, S] marks real (all keys when it is None).
 
     When decoding, a padded row is computed on its real tokens only, with the same shapes as when it is
     alone: a masked softmax over a longer, shifted row rounds differently, and that flips near-tied
     confidences. Training (gradients on) takes the one batched masked kernel, which is much faster.
-    rows: key_rows(key_mask), when the caller has it.
+    rows: key_rows(key_mask), read once per forward (None when it is not needed).
     """
     if key_mask is None:
         return F.scaled_dot_product_attention(q, k, v, is_causal=causal)
     if torch.is_grad_enabled():
         return F.scaled_dot_product_attention(q, k, v, attn_mask=key_mask[:, None, None, :], is_causal=causal)
-    rows = key_rows(key_mask) if rows is None else rows
     y = torch.zeros_like(q)
     for row in range(q.shape[0]):
         keys = rows[row]
@@ -139,7 +138,7 @@ class Block(nn.Module):
         self.up_proj = nn.Linear(d, config.mlp_hidden_size, bias=False)
         self.ff_out = nn.Linear(config.mlp_hidden_size, d, bias=False)
 
-    def forward(self, x, cos, sin, key_mask, past, cache_start, causal, rows=None):
+    def forward(self, x, cos, sin, key_mask, rows, past, cache_start, causal):
         B, T, _ = x.shape
         n = self.attn_norm(x)
         q = self.q_proj(n).view(B, T, self.n_heads, self.head_dim).transpose(1, 2)
@@ -155,7 +154,7 @@ class Block(nn.Module):
         if self.n_kv_heads != self.n_heads:
             k = k.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1)
             v = v.repeat_interleave(self.n_heads // self.n_kv_heads, dim=1)
-        y = attend(q, k, v, key_mask, causal, rows)
+        y = attend(q, k, v, key_mask, rows, causal)
         h = x + self.attn_out(y.transpose(1, 2).reshape(B, T, -1))
         n = self.ff_norm(h)
         return h + self.ff_out(F.silu(self.ff_proj(n)) * self.up_proj(n)), present
@@ -198,7 +197,7 @@ class LLaDAModel(nn.Module):
         for i, block in enumerate(self.transformer.blocks):
             past = None if past_key_values is None else past_key_values[i]
             start = cache_start if cache_start is not None else (0 if past is None else past[0].shape[2])
-            x, kv = block(x, cos, sin, attention_mask, past, start, causal, rows)
+            x, kv = block(x, cos, sin, attention_mask, rows, past, start, causal)
             presents.append(kv)
         logits = self.transformer.ff_out(self.transformer.ln_f(x))
         return (logits, presents) if return_key_values else logits
