@@ -108,10 +108,9 @@ class DecodeJob:
         self._loop = loop
         self._queue: asyncio.Queue = asyncio.Queue()
         self.cancelled = False
-        self.queued_at = time.perf_counter()
 
     def _post(self, item) -> None:
-        """From the worker: a Block, an exception, or None (no more blocks)."""
+        """From the worker: a Block, or the exception that ends the job."""
         try:
             self._loop.call_soon_threadsafe(self._queue.put_nowait, item)
         except RuntimeError:        # the caller's event loop is gone; nobody is listening
@@ -124,8 +123,6 @@ class DecodeJob:
         try:
             while True:
                 item = await self._queue.get()
-                if item is None:
-                    return
                 if isinstance(item, BaseException):
                     raise item
                 yield item
