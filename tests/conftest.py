@@ -7,8 +7,6 @@
 import asyncio
 import importlib.util
 import os
-import shutil
-import subprocess
 import threading
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -189,14 +187,9 @@ class Speech:
     def espeak(self, text: str, rate: int = 24000, lead_ms: int = 400, tail_ms: int = 1200,
                voice: str = "en-us") -> bytes:
         """A second, very different voice: espeak-ng's formant synthesiser."""
-        from voice.audio import pcm16_to_float, resample
+        from paused_speech import espeak
 
-        if shutil.which("espeak-ng") is None:
-            pytest.fail("espeak-ng is not installed (make system-deps)")
-        wav = subprocess.run(["espeak-ng", "-v", voice, "-s", "150", "--stdout", text], check=True,
-                             capture_output=True, timeout=30).stdout
-        samples = pcm16_to_float(wav[44:])            # espeak-ng writes a 44-byte WAV header, 22050 Hz
-        return self._framed(resample(samples, 22050, rate), rate, lead_ms, tail_ms)
+        return self._framed(espeak(text, 150, rate, voice), rate, lead_ms, tail_ms)
 
     @staticmethod
     def _framed(words: np.ndarray, rate: int, lead_ms: int, tail_ms: int) -> bytes:

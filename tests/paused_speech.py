@@ -27,15 +27,15 @@ def piper(tts, text: str, length_scale: float = 1.0) -> np.ndarray:
     return resample(np.concatenate(chunks).astype(np.float32), tts.sample_rate, RATE)
 
 
-def espeak(text: str, words_per_minute: int = 160) -> np.ndarray:
-    """16 kHz float32 speech from espeak-ng's formant synthesiser."""
+def espeak(text: str, words_per_minute: int = 160, rate: int = RATE, voice: str = "en-us") -> np.ndarray:
+    """Float32 speech at `rate` from espeak-ng's formant synthesiser."""
     from voice.audio import pcm16_to_float, resample
 
     if shutil.which("espeak-ng") is None:
         raise RuntimeError("espeak-ng is not installed (make system-deps)")
-    wav = subprocess.run(["espeak-ng", "-v", "en-us", "-s", str(words_per_minute), "--stdout", text], check=True,
+    wav = subprocess.run(["espeak-ng", "-v", voice, "-s", str(words_per_minute), "--stdout", text], check=True,
                          capture_output=True, timeout=30).stdout
-    return resample(pcm16_to_float(wav[44:]), 22050, RATE)    # espeak-ng: 44-byte header, 22050 Hz
+    return resample(pcm16_to_float(wav[44:]), 22050, rate)    # espeak-ng: 44-byte header, 22050 Hz
 
 
 def word_ends(whisper_model, audio: np.ndarray) -> list[tuple[str, float]]:
