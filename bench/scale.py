@@ -6,8 +6,8 @@ Setups (each gateway a real `parley serve` on a real Redis, HAProxy with deploy/
   lb-2         2 gateways behind HAProxy
   lb-2-pinned  2 gateways behind HAProxy, each pinned to one core (taskset -c 0 / 1)
 For each setup, N concurrent Realtime sessions each send typed turns (audio answers); first-audio is
-client-measured from response.create to the first response.output_audio.delta. The table gives p50
-first-audio per N, the largest N whose p50 stays within 500 ms, and turns/s at that N.
+client-measured from the request to the first response.output_audio.delta (bench/load.py's typed_turn).
+The table gives p50 first-audio per N, the largest N whose p50 stays within 500 ms, and turns/s at that N.
 
 Added latency: a WebSocket round trip (session.update → session.updated) direct vs through HAProxy, and
 the store operations a session does (save the conversation, renew a claim, load it on resume) on SQLite
@@ -28,6 +28,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))   # gateway, HAProxy and Redis helpers
 
 from gateways import GatewayProcess, HAProxy  # noqa: E402
+from load import typed_turn  # noqa: E402
 from realtime_client import RealtimeClient  # noqa: E402
 from redis_server import RedisServer  # noqa: E402
 
@@ -47,20 +48,12 @@ def p50(values: list[float]) -> float:
 
 
 async def session_turns(ws_url: str, turns: int, offset: int) -> list[float]:
+    """First-audio ms of each of `turns` typed turns on one connection."""
     client = await RealtimeClient.connect(ws_url)
     try:
         await client.wait_for("session.created", timeout=60)
-        latencies = []
-        for n in range(turns):
-            start_index = len(client.events)
-            await client.send({"type": "conversation.item.create", "item": {"type": "message", "role": "user",
-                               "content": [{"type": "input_text", "text": REQUESTS[(offset + n) % len(REQUESTS)]}]}})
-            sent = time.monotonic()
-            await client.send({"type": "response.create"})
-            await client.wait_for("response.output_audio.delta", start=start_index, timeout=120)
-            latencies.append((time.monotonic() - sent) * 1000)
-            await client.wait_for("response.done", start=start_index, timeout=120)
-        return latencies
+        return [(await typed_turn(client, REQUESTS[(offset + n) % len(REQUESTS)], audio=True))[0]
+                for n in range(turns)]
     finally:
         await client.close()
 
