@@ -258,12 +258,13 @@ class ContinuousBatcher:
             finished.append((job, job._row.settle()))
         with self._wake:
             self._active = [job for job in self._active if not job._row.done]
-        if self.on_pass is not None:
-            self.on_pass(PassReport(len(rows), len(rows) * logits.shape[1], seconds))
-        # Handed out last, so a caller that has its final block sees the batch without it.
+        # Handed out after that, so a caller that has its final block sees the batch without it; and before
+        # on_pass, so a job that left the batch has its blocks even if the loop dies after this point.
         for job, blocks in finished:
             for block in blocks:
                 job._post(block)
+        if self.on_pass is not None:
+            self.on_pass(PassReport(len(rows), len(rows) * logits.shape[1], seconds))
         return True
 
     def _forward(self, rows: list[_Row]) -> tuple[torch.Tensor, list[int]]:

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 import urllib.error
 import urllib.request
 
@@ -310,6 +311,34 @@ def test_a_closed_batch_worker_gives_503(serve):
     assert server.get("/healthz")[0] == 503
     error = error_of(lambda: server.client().chat.completions.create(model="parley-home", messages=KITCHEN))
     assert error.status_code == 503 and error.body["code"] == "not_ready"
+
+
+@pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")   # the worker dies on purpose
+def test_a_batch_worker_that_dies_turns_healthz_red_and_is_restarted(serve, caplog):
+    server = serve()
+    batcher = server.service.batcher
+    observe = batcher.on_pass
+
+    def bug_once(report):          # a bug in the pass loop itself, not a failed forward: the worker thread dies
+        batcher.on_pass = observe
+        raise RuntimeError("a bug in the pass loop")
+    batcher.on_pass = bug_once
+    client = server.client()
+    try:                           # the request in flight is answered either way, never left hanging
+        reply = client.chat.completions.create(model="parley-home", messages=KITCHEN, tools=SKILL_TOOLS, timeout=20)
+        assert reply.choices[0].message.tool_calls[0].function.name == "set_device"
+    except openai.APIStatusError as error:
+        assert error.status_code == 500 and error.body["code"] == "decode_failed"
+    restarts = "parley_generator_worker_restarts_total 1.0"
+    for _ in range(100):           # the watchdog looks once a second
+        if restarts in server.get("/metrics")[2].decode():
+            break
+        time.sleep(0.1)
+    assert restarts in server.get("/metrics")[2].decode()
+    assert "batch worker died (RuntimeError('a bug in the pass loop'))" in caplog.text
+    assert server.get("/healthz")[0] == 200
+    reply = client.chat.completions.create(model="parley-home", messages=KITCHEN, tools=SKILL_TOOLS)
+    assert reply.choices[0].message.tool_calls[0].function.name == "set_device"
 
 
 def test_parley_generator_serve_runs_as_a_command(tmp_path):
