@@ -22,8 +22,10 @@ compute time (--stt-ms, --smart-turn-ms) instead of whenever the loaded machine 
 
     PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before
     PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before --replay --stt-ms 200
+    PYTHONPATH=$PWD python bench/turn_taking.py --replay --sweep --sentences heldout   # the trade-off, held out
 
-Writes bench/out/turn_taking.md, turn_taking.json and turn_taking.png.
+Writes bench/out/turn_taking.md, turn_taking.json and turn_taking.png (--replay: turn_decisions_*; --sweep adds
+a picture of premature vs late over semantic_vad's `unsure` wait and Smart Turn threshold).
 """
 from __future__ import annotations
 
@@ -58,7 +60,20 @@ COMPLETE = ["What is seven times six?", "What's the temperature in the garage?",
 PAUSED = [("Dim the bedroom lights to thirty percent.", 5), ("Set a timer for ten minutes.", 4),
           ("Turn off the living room lamp.", 3), ("Switch on the fan and the kitchen light.", 5),
           ("What is twelve plus thirty?", 3), ("Convert five miles to kilometers.", 2)]
+# A second set, written on 2026-12-01 before any replay of it and never used to choose a setting: the held-out
+# check of whatever the first set was used to tune (`--sentences heldout`).
+HELDOUT_COMPLETE = ["How long is left on the pasta timer?", "Is the garage door open?", "Lock the front door.",
+                    "What time is it?", "Turn off all the lights.", "No.", "Good night.",
+                    "What is the humidity in the bathroom?"]
+HELDOUT_PAUSED = [("Set the living room lights to fifty percent.", 5),
+                  ("Remind me in twenty minutes to check the oven.", 4), ("Open the blinds in the bedroom.", 2),
+                  ("Turn on the porch light and the hallway lamp.", 5),
+                  ("Start a pasta timer for twelve minutes.", 4), ("What is eighty divided by four?", 3)]
+SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PAUSED)}
 PAUSES_MS = (300, 550, 800)
+# --sweep: semantic_vad's wait when one judge says done, and the Smart Turn probability that counts as done
+SWEEP_WAITS_MS = (480, 640, 800, 960, 1200)
+SWEEP_SOUND = (0.5, 0.7, 0.9, 0.98)
 VOICES = [("piper", 0.9), ("piper", 1.15), ("espeak", 150), ("espeak", 200)]
 
 
@@ -70,8 +85,10 @@ class Utterance:
     resume_ms: float       # where the words resume after the pause (0: no pause)
 
 
-def build_set(tts, whisper_model) -> list[Utterance]:
+def build_set(tts, whisper_model, sentences: str = "dev") -> list[Utterance]:
     from voice.audio import float_to_pcm16
+
+    complete, paused = SENTENCES[sentences]
 
     def framed(audio: np.ndarray) -> tuple[bytes, float]:
         lead, tail = np.zeros(RATE * LEAD_MS // 1000, np.float32), np.zeros(RATE * TAIL_MS // 1000, np.float32)
@@ -81,10 +98,10 @@ def build_set(tts, whisper_model) -> list[Utterance]:
     for voice, speed in VOICES:
         def say(text):
             return piper(tts, text, length_scale=speed) if voice == "piper" else espeak(text, speed)
-        for text in COMPLETE:
+        for text in complete:
             pcm, end = framed(say(text))
             utterances.append(Utterance(f"{voice}@{speed} {text}", pcm, end, 0.0))
-        for text, after in PAUSED:
+        for text, after in paused:
             audio = say(text)
             cut = pause_point(whisper_model, audio, text, after)
             for pause_ms in PAUSES_MS:
@@ -303,6 +320,10 @@ async def run_all(targets: dict[str, tuple[str, dict]], utterances: list[Utteran
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline-tree", help="a checkout of an older Parley to compare against, same run")
+    parser.add_argument("--sentences", choices=list(SENTENCES), default="dev",
+                        help="dev: the set the settings were chosen on; heldout: the set never used for that")
+    parser.add_argument("--sweep", action="store_true",
+                        help="--replay: semantic_vad over other waits and Smart Turn thresholds (the trade-off)")
     parser.add_argument("--limit", type=int, help="only the first N utterances (a quick look)")
     parser.add_argument("--replay", action="store_true", help="decisions only, with fixed compute times")
     parser.add_argument("--stt-ms", type=int, default=200, help="--replay: a pause's transcript arrives after this")
@@ -313,7 +334,7 @@ def main(argv: list[str] | None = None) -> int:
     from voice.stt import WhisperSTT
     from voice.tts import PiperTTS
     print("building the test set (Piper, espeak-ng, Whisper word times)...", flush=True)
-    utterances = build_set(PiperTTS(), WhisperSTT(cpu_threads=1).whisper)[:args.limit]
+    utterances = build_set(PiperTTS(), WhisperSTT(cpu_threads=1).whisper, args.sentences)[:args.limit]
     if args.replay:
         return replay_main(args, utterances)
     trees = {"now": ROOT} | ({"before": Path(args.baseline_tree)} if args.baseline_tree else {})
@@ -347,10 +368,55 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def sweep_detectors() -> dict[str, tuple[type, object]]:
+    """semantic_vad with every other `unsure` wait and Smart Turn threshold of the sweep."""
+    from dataclasses import replace
+
+    from streaming.turns import TurnDetection, TurnDetector
+
+    def variant(unsure_ms: int, sound: float) -> type:
+        class Variant(TurnDetector):
+            audio_done = sound
+
+            def __init__(self, settings):
+                super().__init__(settings)
+                self._waits = replace(self._waits, unsure=unsure_ms)
+        return Variant
+    return {f"semantic_vad {wait} ms / {sound}": (variant(wait, sound), TurnDetection(type="semantic_vad"))
+            for sound in SWEEP_SOUND for wait in SWEEP_WAITS_MS}
+
+
+def plot_sweep(summary: dict[str, dict], default: str, path: Path, title: str) -> None:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 5))
+    ax.add_patch(plt.Rectangle((0, 0), 2, 5, color="C2", alpha=0.25, label="target (≤ 2 % cut, ≤ 5 % late)"))
+    for n, sound in enumerate(SWEEP_SOUND):
+        points = [summary[f"semantic_vad {wait} ms / {sound}"] for wait in SWEEP_WAITS_MS]
+        ax.plot([100 * p["premature"] for p in points], [100 * p["late"] for p in points], "o-", color=f"C{n}",
+                label=f"Smart Turn done at ≥ {sound}")
+        for wait, p in zip(SWEEP_WAITS_MS, points):
+            ax.annotate(f"{wait}", (100 * p["premature"], 100 * p["late"]), fontsize=7, xytext=(3, 3),
+                        textcoords="offset points")
+    for name, marker in ((default, "*"), ("server_vad", "X")):
+        ax.scatter(100 * summary[name]["premature"], 100 * summary[name]["late"], marker=marker, s=200,
+                   color="black", zorder=3, label=name)
+    ax.set_xlabel("premature: turn ended inside the sentence (%)")
+    ax.set_ylabel("late: more than 600 ms after the last word (%)")
+    ax.set_title(title, fontsize=9)
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+
+
 def replay_main(args, utterances: list[Utterance]) -> int:
     from streaming.turns import TurnDetection, TurnDetector
     detectors = {"semantic_vad (now)": (TurnDetector, TurnDetection(type="semantic_vad")),
                  "server_vad": (TurnDetector, TurnDetection())}
+    if args.sweep:
+        detectors |= sweep_detectors()
     if args.baseline_tree:
         before = old_detector(Path(args.baseline_tree))
         detectors["semantic_vad (before)"] = (before.TurnDetector, before.TurnDetection(type="semantic_vad"))
@@ -363,10 +429,15 @@ def replay_main(args, utterances: list[Utterance]) -> int:
     text += table(summary, voice_to_voice=False)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    name = f"turn_decisions_{args.stt_ms}ms"
+    name = f"turn_decisions_{args.sentences}_{args.stt_ms}ms"
     (out / f"{name}.md").write_text(text + "\n")
     (out / f"{name}.json").write_text(json.dumps(results, indent=1))
-    plot(summary, out / f"{name}.png")
+    if args.sweep:
+        plot_sweep(summary, "semantic_vad (now)", out / f"{name}_sweep.png",
+                   f"semantic_vad, {args.sentences} set ({len(utterances)} utterances); "
+                   f"labels: the wait (ms) when one judge says done")
+    else:
+        plot(summary, out / f"{name}.png")
     print()
     print(text)
     return 0

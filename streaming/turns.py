@@ -83,6 +83,8 @@ def looks_complete(transcript: str) -> bool:
 class TurnDetector:
     """Feed one speech probability per frame; get at most one Signal back."""
 
+    audio_done = AUDIO_DONE
+
     def __init__(self, settings: TurnDetection):
         self.settings = settings
         self.frames = 0                 # frames seen: the audio clock, FRAME_MS each
@@ -148,7 +150,7 @@ class TurnDetector:
         """Smart Turn's probability that the speech up to the current pause is finished; True = end now."""
         if not self.semantic or not self.speaking or self.silence_ms == 0:
             return False
-        self._sound_done = finished >= AUDIO_DONE
+        self._sound_done = finished >= self.audio_done
         return self._end_now()
 
     def _end_now(self) -> bool:
