@@ -142,9 +142,10 @@ def plot(summary: dict, path: Path) -> None:
         bottoms += heights
     p90 = [summary[k]["voice_to_voice"]["p90"] for k in keys]
     ax.scatter(range(len(keys)), p90, marker="_", s=600, color="black", label="voice-to-voice p90", zorder=3)
-    for y, name in ((320, "GPT-4o avg 320"), (500, "target p50 500"), (800, "Pipecat 500-800")):
+    right = len(keys) - 0.55
+    for y, name, x in ((300, "target p50 300", -0.45), (320, "GPT-4o avg 320", right), (800, "Pipecat 500-800", -0.45)):
         ax.axhline(y, ls=":", lw=1, color="grey")
-        ax.text(-0.45, y, name, fontsize=8, va="bottom", ha="left", color="grey")
+        ax.text(x, y, name, fontsize=8, va="bottom", ha="left" if x < 0 else "right", color="grey")
     ax.set_xticks(range(len(keys)), [f"{mode}\n{level} session{'s' if level > 1 else ''}" for mode, level in keys],
                   fontsize=8)
     ax.set_ylabel("ms (p50 stacked by stage)")
