@@ -83,8 +83,7 @@ class ServerContext:
         live in the store, so it can be resumed (session_id + history) on any gateway. SessionLimitReached
         at capacity."""
         if self.at_capacity:
-            raise SessionLimitReached(f"this server holds at most {self.config.max_sessions} sessions; "
-                                      f"try again in {RETRY_AFTER_S} s")
+            raise SessionLimitReached(self._session_limit_message())
         session_id = session_id or new_id("sess")
         timers = self.gateway.timers_for(session_id)
         if tools is None and self.engines.generator is not None:
@@ -166,10 +165,10 @@ class ServerContext:
 
     def session_limit_response(self) -> web.Response:
         """HTTP 503 for an upgrade the server cannot take: clients back off instead of degrading everyone."""
-        return web.json_response({"error": {"type": "server_error", "code": "session_limit",
-                                            "message": f"this server holds at most {self.config.max_sessions} "
-                                                       f"sessions; try again in {RETRY_AFTER_S} s"}},
-                                 status=503, headers={"Retry-After": str(RETRY_AFTER_S)})
+        return _error_response(503, "session_limit", self._session_limit_message(), retry_after_s=RETRY_AFTER_S)
+
+    def _session_limit_message(self) -> str:
+        return f"this server holds at most {self.config.max_sessions} sessions; try again in {RETRY_AFTER_S} s"
 
     def mint_client_secret(self, seconds: float) -> tuple[str, float]:
         """A single-use token for one session, valid for `seconds`: (token, expiry as unix time). It is signed
@@ -188,6 +187,13 @@ class ServerContext:
 
 CTX = web.AppKey("parley", ServerContext)
 log = logging.getLogger("parley.server")
+
+
+def _error_response(status: int, code: str, message: str, *, retry_after_s: int | None = None) -> web.Response:
+    """An HTTP error in OpenAI's shape; a 5xx is the server's error, anything else the request's."""
+    headers = {"Retry-After": str(retry_after_s)} if retry_after_s is not None else None
+    return web.json_response({"error": {"type": "server_error" if status >= 500 else "invalid_request_error",
+                                        "code": code, "message": message}}, status=status, headers=headers)
 
 
 def _same_secret(given: str, secret: str) -> bool:
@@ -280,11 +286,6 @@ def origin_allowed(config: ServerConfig, origin: str, host: str) -> bool:
     return parts.netloc == host.lower() or is_loopback(hostname) or hostname == _public_hostname(config)
 
 
-def _forbidden(code: str, message: str) -> web.Response:
-    return web.json_response({"error": {"type": "invalid_request_error", "code": code, "message": message}},
-                             status=403)
-
-
 @web.middleware
 async def _guard_host_and_origin(request: web.Request, handler):
     """Cross-site WebSocket hijacking and DNS rebinding: a page elsewhere must not drive this server."""
@@ -293,12 +294,12 @@ async def _guard_host_and_origin(request: web.Request, handler):
     if is_loopback(config.host):
         hostname = _hostname(host)
         if not (is_loopback(hostname) or (hostname is not None and hostname == _public_hostname(config))):
-            return _forbidden("host_not_allowed", "this server answers only to its loopback name "
-                              "(or the host of --public-url)")
+            return _error_response(403, "host_not_allowed", "this server answers only to its loopback name "
+                                   "(or the host of --public-url)")
     origin = request.headers.get("Origin")
     if origin is not None and not origin_allowed(config, origin, host):
-        return _forbidden("origin_not_allowed", "pages on this origin may not use this server "
-                          "(see --allowed-origins)")
+        return _error_response(403, "origin_not_allowed", "pages on this origin may not use this server "
+                               "(see --allowed-origins)")
     return await handler(request)
 
 
@@ -323,10 +324,7 @@ def _request_token(request: web.Request) -> str | None:
 
 
 def _unauthorized() -> web.Response:
-    return web.json_response({"error": {"type": "invalid_request_error", "code": "invalid_api_key",
-                                        "message": "missing or invalid API key / client secret"}}, status=401)
-
-
+    return _error_response(401, "invalid_api_key", "missing or invalid API key / client secret")
 
 
 async def realtime_socket(request: web.Request) -> web.StreamResponse:
@@ -337,7 +335,8 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
     if not ctx.authorized(token) or not await ctx.spend_everywhere(token):
         return _unauthorized()
     if ctx.draining:
-        return _draining()
+        return _error_response(503, "server_draining", "this gateway is shutting down; connect again",
+                               retry_after_s=1)
     principal = ctx.principal(token)
     resume = request.query.get("session_id")
     history = None
@@ -423,8 +422,7 @@ async def client_secret(request: web.Request) -> web.Response:
     try:
         body = await request.json() if request.can_read_body else {}
     except (ValueError, RecursionError):      # also a 5,000-digit number or deep nesting
-        return web.json_response({"error": {"type": "invalid_request_error", "code": "invalid_json",
-                                            "message": "the body is not valid JSON"}}, status=400)
+        return _error_response(400, "invalid_json", "the body is not valid JSON")
     seconds = ctx.config.client_secret_ttl_s
     expires = body.get("expires_after") if isinstance(body, dict) else None
     if isinstance(expires, dict) and isinstance(expires.get("seconds"), int):
@@ -432,12 +430,6 @@ async def client_secret(request: web.Request) -> web.Response:
     token, expiry = ctx.mint_client_secret(seconds)
     return web.json_response({"value": token, "expires_at": int(expiry),
                               "session": {"type": "realtime", "model": ctx.config.model}})
-
-
-def _draining() -> web.Response:
-    return web.json_response({"error": {"type": "server_error", "code": "server_draining",
-                                        "message": "this gateway is shutting down; connect again"}},
-                             status=503, headers={"Retry-After": "1"})
 
 
 async def healthz(request: web.Request) -> web.Response:
