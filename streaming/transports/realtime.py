@@ -588,10 +588,10 @@ class RealtimeProtocol:
         self._send("conversation.item.done", item=item)
 
     def _tool_executed(self, event: ToolCallExecuted) -> None:
-        call = {"id": event.item_id, "object": "realtime.item", "type": "function_call", "status": "completed",
-                "call_id": event.call_id, "name": event.name, "arguments": json.dumps(event.arguments)}
-        result = {"id": event.output_item_id, "object": "realtime.item", "type": "function_call_output",
-                  "status": "completed", "call_id": event.call_id, "output": event.result or ""}
+        call = _item_object(event.item_id, "function_call", None, json.dumps(event.arguments), event.call_id,
+                            event.name)
+        result = _item_object(event.output_item_id, "function_call_output", None, event.result or "",
+                              event.call_id, None)
         for previous, item in ((event.previous_item_id, call), (event.item_id, result)):
             self.items[item["id"]] = item
             self._send("conversation.item.added", previous_item_id=previous, item=item)
