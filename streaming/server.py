@@ -109,8 +109,10 @@ class ServerContext:
         self.sessions.discard(session)
         await self.gateway.detach(session)
 
-    def principal(self, token: str | None) -> str:
-        """Who a credential speaks for: the API key (client secrets speak for the key that minted them)."""
+    @property
+    def principal(self) -> str:
+        """Who every accepted credential speaks for: the API key (client secrets speak for the key that minted
+        them)."""
         if self.config.api_key is None:
             return ANONYMOUS
         return "key:" + hashlib.sha256(self.config.api_key.encode()).hexdigest()[:16]
@@ -337,7 +339,7 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
     if ctx.draining:
         return _error_response(503, "server_draining", "this gateway is shutting down; connect again",
                                retry_after_s=1)
-    principal = ctx.principal(token)
+    principal = ctx.principal
     resume = request.query.get("session_id")
     history = None
     if resume is not None and SESSION_ID.fullmatch(resume):
