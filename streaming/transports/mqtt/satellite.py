@@ -375,13 +375,17 @@ class SatelliteService:
         publisher = asyncio.create_task(self._publish_outbox(client), name="mqtt-satellites-out")
         try:
             async for message in client.messages:
-                topic, payload = str(message.topic), bytes(message.payload)
                 try:
+                    parsed = parse_topic(str(message.topic))
+                    if parsed is None:
+                        continue
+                    device_id, channel = parsed
+                    request = decode(channel, bytes(message.payload))
                     if self.claims is None:
-                        await self._receive(topic, payload)
+                        await self._receive(device_id, request)
                     else:
                         identifiers = getattr(message.properties, "SubscriptionIdentifier", None) or []
-                        await self._receive_shared(client, topic, payload, DIRECT in identifiers)
+                        await self._receive_shared(client, device_id, request, DIRECT in identifiers)
                 except Exception:  # noqa: BLE001 - one message must not end every device's service
                     self.supervisor.contain(TASK, f"a message on {message.topic}")
         finally:
@@ -402,20 +406,16 @@ class SatelliteService:
         if self._client is not None or (message.qos > 0 and self._outbox.qsize() < MAX_BACKLOG):
             self._outbox.put_nowait(message)
 
-    async def _receive_shared(self, client: aiomqtt.Client, topic: str, payload: bytes, direct: bool) -> None:
+    async def _receive_shared(self, client: aiomqtt.Client, device_id: str, request: Request | None,
+                              direct: bool) -> None:
         """A message from the shared subscription or a device's own one: serve it here, once, or leave it."""
-        parsed = parse_topic(topic)
-        if parsed is None:
-            return
-        device_id = parsed[0]
         satellite = self.satellites.get(device_id)
         if satellite is not None:
             if direct or not satellite.direct:   # before the direct subscription holds, the shared copy is the one
-                await self._receive(topic, payload)
+                await self._receive(device_id, request)
             return
         if direct or self.draining:
             return                               # a device just handed on: its messages are someone else's now
-        request = decode(parsed[1], payload)
         if isinstance(request, Presence) or request is None:
             return
         now = time.monotonic()
@@ -430,7 +430,7 @@ class SatelliteService:
         # subscribe before opening the session: until the broker has the direct subscription, the device's
         # messages reach the group (and the others drop them), so this window is kept to one round trip
         await self._subscribe(client, device_id, DIRECT)
-        await self._receive(topic, payload)           # opens the satellite
+        await self._receive(device_id, request)       # opens the satellite
         satellite = self.satellites.get(device_id)
         if satellite is None:                         # refused (session limit)
             await self._unsubscribe_device(client, device_id)
@@ -456,12 +456,7 @@ class SatelliteService:
                     log.info("satellite %s: served by another gateway now", printable(device_id))
                     await self.free(device_id, release=False)
 
-    async def _receive(self, topic: str, payload: bytes) -> None:
-        parsed = parse_topic(topic)
-        if parsed is None:
-            return
-        device_id, channel = parsed
-        request = decode(channel, payload)
+    async def _receive(self, device_id: str, request: Request | None) -> None:
         if isinstance(request, Presence):
             if not request.online:
                 await self.free(device_id)
