@@ -253,10 +253,7 @@ class ParleyWyomingHandler(AsyncEventHandler):
             if self.synthesis is None:   # inside a stream it only repeats the text, for old servers
                 await self._speak(split_clauses(_text(Synthesize.from_event(event).text)))   # nothing: an empty run
         elif Transcript.is_type(event.type):
-            text = Transcript.from_event(event).text
-            if not isinstance(text, str) or len(text) > MAX_TEXT_CHARS:
-                raise ValueError(f"transcript text must be a string of at most {MAX_TEXT_CHARS} characters")
-            await self._handle(text)
+            await self._handle(_text(Transcript.from_event(event).text))
         return True
 
     # ---- ASR
