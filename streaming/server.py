@@ -376,8 +376,9 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
             if ws.closed:
                 return False
             try:
-                await asyncio.wait_for(ws.send_str(frame), SEND_TIMEOUT_S)
-            except asyncio.TimeoutError:
+                async with asyncio.timeout(SEND_TIMEOUT_S):     # wait_for would make a task per frame
+                    await ws.send_str(frame)
+            except TimeoutError:
                 drop(f"nothing could be sent for {SEND_TIMEOUT_S:g} s")
                 return False
         return True

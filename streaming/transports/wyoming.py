@@ -185,8 +185,9 @@ class ParleyWyomingHandler(AsyncEventHandler):
     async def write_event(self, event: Event) -> None:
         """A peer that stops reading would hold its buffers for ever: it gets WRITE_TIMEOUT_S, then is dropped."""
         try:
-            await asyncio.wait_for(super().write_event(event), WRITE_TIMEOUT_S)
-        except asyncio.TimeoutError:
+            async with asyncio.timeout(WRITE_TIMEOUT_S):        # wait_for would make a task per audio chunk
+                await super().write_event(event)
+        except TimeoutError:
             raise ConnectionResetError("the peer stopped reading") from None
 
     async def run(self) -> None:
@@ -194,11 +195,12 @@ class ParleyWyomingHandler(AsyncEventHandler):
         try:
             while True:
                 try:
-                    event = await asyncio.wait_for(read_event(self.reader), self.idle_timeout_s)
+                    async with asyncio.timeout(self.idle_timeout_s):
+                        event = await read_event(self.reader)
                 except BadEvent as error:       # the framing is lost: say why, then hang up
                     await self.write_event(Error(text=f"malformed event: {error}", code="bad_event").event())
                     return
-                except asyncio.TimeoutError:
+                except TimeoutError:
                     await self.write_event(Error(text=f"nothing received for {self.idle_timeout_s:g} s",
                                                  code="idle_timeout").event())
                     return
