@@ -36,9 +36,7 @@ AREA_SLOTS = [f"<a{i}>" for i in range(3)]        # an area (room) of the user's
 MAX_USER_TURNS = 2
 NAME_ARGUMENTS = {"name": NAME_SLOTS, "area": AREA_SLOTS}
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
-_SLOT = re.compile(r"<n(\d)>")
-_NAME_SLOT = re.compile(r"<([ea])(\d)>")
-ANY_SLOT = re.compile(r"<[nea]\d>")
+ANY_SLOT = re.compile(r"<([nea])(\d)>")
 # "set a pasta timer": the word before "timer" names it, unless it is one of these.
 _TIMER_LABEL = re.compile(r"\b([a-z]+) timer\b")
 NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "another", "new", "second", "first",
@@ -139,13 +137,24 @@ class Slots:
     areas: list[str] = field(default_factory=list)
 
     def show(self, text: str) -> str:
-        """Put numbers, names and areas back; a slot with nothing behind it stays (and is refused later)."""
-        text = show_numbers(text, self.numbers)
-        return _NAME_SLOT.sub(lambda m: self._name(m.group(1), int(m.group(2))) or m.group(0), text)
+        """Put numbers, names and areas back (a name's spaces as `_`, the call syntax's); a slot with nothing
+        behind it stays (and is refused later)."""
+        families = {"n": self.numbers, "e": self.names, "a": self.areas}
 
-    def _name(self, family: str, index: int) -> str | None:
-        table = self.names if family == "e" else self.areas
-        return table[index].replace(" ", "_") if index < len(table) else None
+        def value(match):
+            family, index = families[match.group(1)], int(match.group(2))
+            return family[index].replace(" ", "_") if index < len(family) else match.group(0)
+        return ANY_SLOT.sub(value, text)
+
+
+def _slot(value: str, family: list[str], table: list[str], grow: bool) -> str | None:
+    """The slot token standing for value in this family (numbers, names or areas); with grow, value takes
+    the next free one. None when it has none."""
+    if value not in family:
+        if not grow or len(family) >= len(table):
+            return None
+        family.append(value)
+    return table[family.index(value)]
 
 
 def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
@@ -162,12 +171,10 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
             if phrase not in areas and phrase not in names:
                 phrase = unspaced.get(phrase.replace(" ", ""), phrase)
             if phrase in areas or phrase in names:
-                family = slots.areas if phrase in areas else slots.names
-                table = AREA_SLOTS if phrase in areas else NAME_SLOTS
-                if phrase not in family and len(family) < len(table):
-                    family.append(phrase)
-                if phrase in family:
-                    out.append(table[family.index(phrase)])
+                family, table = (slots.areas, AREA_SLOTS) if phrase in areas else (slots.names, NAME_SLOTS)
+                slot = _slot(phrase, family, table, grow=True)
+                if slot:
+                    out.append(slot)
                     i += n
                     break
         else:
@@ -179,9 +186,8 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
         word = match.group(1)
         if word in NOT_TIMER_LABELS or word.isdigit() or word.startswith("<"):
             return match.group(0)
-        if word not in slots.names and len(slots.names) < len(NAME_SLOTS):
-            slots.names.append(word)
-        return f"{NAME_SLOTS[slots.names.index(word)]} timer" if word in slots.names else match.group(0)
+        slot = _slot(word, slots.names, NAME_SLOTS, grow=True)
+        return f"{slot} timer" if slot else match.group(0)
     return _TIMER_LABEL.sub(label, text)
 
 
@@ -192,11 +198,9 @@ def _hide_call_names(call: dict, slots: Slots, register: bool = False) -> dict:
         value = arguments.get(key)
         if isinstance(value, str) and not ANY_SLOT.fullmatch(value):
             family = slots.names if key == "name" else slots.areas
-            phrase = value.replace("_", " ")
-            if register and phrase not in family and len(family) < len(table):
-                family.append(phrase)
-            if phrase in family:
-                arguments[key] = table[family.index(phrase)]
+            slot = _slot(value.replace("_", " "), family, table, grow=register)
+            if slot:
+                arguments[key] = slot
     return {"name": call["name"], "arguments": arguments}
 
 
@@ -210,19 +214,12 @@ def hide_numbers(text: str, numbers: list[str] | None = None, grow: bool | None 
     grow = numbers is None if grow is None else grow
     numbers = [] if numbers is None else numbers
 
-    def slot(match):
-        value = match.group(0)
-        if value not in numbers:
-            if not grow or len(numbers) == len(NUMBER_SLOTS):
-                return value
-            numbers.append(value)
-        return NUMBER_SLOTS[numbers.index(value)]
-    return _NUMBER.sub(slot, text), numbers
+    return _NUMBER.sub(lambda m: _slot(m.group(0), numbers, NUMBER_SLOTS, grow) or m.group(0), text), numbers
 
 
 def show_numbers(text: str, numbers: list[str]) -> str:
     """Put the digits back; a slot with no number stays as it is (and the call will not parse)."""
-    return _SLOT.sub(lambda m: numbers[int(m.group(1))] if int(m.group(1)) < len(numbers) else m.group(0), text)
+    return Slots(numbers=numbers).show(text)
 
 
 def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) -> tuple[str, Slots]:
