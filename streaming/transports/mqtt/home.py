@@ -23,7 +23,7 @@ from typing import Callable, TypeVar
 import aiomqtt
 
 from assistant.inventory import DISCOVERY_PREFIX, Entity, Inventory, load_inventory_file, vocabulary_inventory
-from assistant.home import default_key
+from assistant.home import ACTION_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
@@ -353,8 +353,8 @@ class MqttHome:
                 await client.publish(topic, payload, qos=1)
             except aiomqtt.MqttError:
                 return None
-            return {"activate": "activated", "brightness": str(int(value or 0)),
-                    "temperature": f"{float(value or 0):g}"}.get(action, entity_state_word(action))
+            return {"brightness": str(int(value or 0)),
+                    "temperature": f"{float(value or 0):g}"}.get(action, ACTION_STATE.get(action, action))
         return await self._wait_for(state_topic, _confirms(entity, action, value), (topic, payload))
 
     async def read_state(self, entity: Entity) -> str | None:
@@ -373,8 +373,3 @@ class MqttHome:
         if payload is None:
             return None
         return _confirms(entity, "temperature", None)(payload) if entity.component == "climate" else entity_state(entity, payload)
-
-
-def entity_state_word(action: str) -> str:
-    return {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
-            "unlock": "unlocked"}.get(action, action)
