@@ -308,8 +308,26 @@ def _entity_words(e: Entity) -> set[str]:
 
 # ---------------------------------------------------------------- the default inventory and files
 
-def _slug(name: str) -> str:
+# The default home's topics, which streaming/transports/mqtt/home.py drives: names as lower-case words
+# joined by `_` ("living room" -> `living_room`).
+THERMOSTAT_SET = "home/thermostat/set"
+THERMOSTAT_STATE = "home/thermostat/state"
+
+
+def slug(name: str) -> str:
     return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
+
+
+def command_topic(room: str, device: str) -> str:
+    return f"home/{slug(room)}/{slug(device)}/set"
+
+
+def state_topic(room: str, device: str) -> str:
+    return f"home/{slug(room)}/{slug(device)}/state"
+
+
+def sensor_topic(room: str, kind: str) -> str:
+    return f"home/{slug(room)}/sensor/{slug(kind)}"
 
 
 def vocabulary_inventory() -> Inventory:
@@ -320,16 +338,16 @@ def vocabulary_inventory() -> Inventory:
             component = {"light": "light", "fan": "fan", "tv": "media_player", "speaker": "media_player"}.get(device, "switch")
             entities.append(Entity(
                 key=f"default:{room}/{device}", name=f"{ROOM_SPOKEN[room]} {DEVICE_SPOKEN[device].lower()}",
-                component=component, area=ROOM_SPOKEN[room], command_topic=f"home/{room}/{device}/set",
-                state_topic=f"home/{room}/{device}/state",
+                component=component, area=ROOM_SPOKEN[room], command_topic=command_topic(room, device),
+                state_topic=state_topic(room, device),
                 json_schema=device == "light"))
         for kind in SENSOR_KINDS:
             entities.append(Entity(key=f"default:{room}/sensor/{kind}", name=f"{ROOM_SPOKEN[room]} {kind}",
                                    component="sensor", area=ROOM_SPOKEN[room], device_class=kind,
-                                   state_topic=f"home/{room}/sensor/{kind}"))
+                                   state_topic=sensor_topic(room, kind)))
     entities.append(Entity(key="default:thermostat", name="thermostat", component="climate",
-                           topics={"temperature_command_topic": "home/thermostat/set",
-                                   "temperature_state_topic": "home/thermostat/state"}))
+                           topics={"temperature_command_topic": THERMOSTAT_SET,
+                                   "temperature_state_topic": THERMOSTAT_STATE}))
     return Inventory(entities, custom=False)
 
 
@@ -365,7 +383,7 @@ def load_inventory_file(path) -> Inventory:
         if not isinstance(name, str) or not _norm(name):
             raise DiscoveryError(f"{path}: entity {i + 1}: no name")
         area = config.get("area") or config.get("suggested_area")
-        key = f"file:{config.get('unique_id') or _slug(name)}"
+        key = f"file:{config.get('unique_id') or slug(name)}"
         inventory.add(_entity(key, _norm(name), component, _norm(area) if isinstance(area, str) else None,
                               config, areas, f"{path}: entity {i + 1}"))
     return inventory

@@ -8,9 +8,10 @@ import pytest
 
 from mqtt_broker import USERS, Mosquitto
 from mqtt_devices import home_device
+from assistant.inventory import command_topic, sensor_topic, slug
 from streaming.transports.mqtt.connection import Backoff, MqttSettings
-from streaming.transports.mqtt.home import (MqttHome, brightness_percent, command_topic, on_off, parse_number, parse_state,
-                                 sensor_topic, slug, thermostat_degrees)
+from streaming.transports.mqtt.home import (MqttHome, brightness_percent, on_off, parse_number, parse_state,
+                                            thermostat_degrees)
 
 
 def test_topics_use_home_assistant_style_slugs():

@@ -12,7 +12,7 @@ the thermostat takes its target degrees on `home/thermostat/set`). Devices answe
 `home/<room>/<device>/state` (`home/thermostat/state`); sensors publish retained `home/<room>/sensor/<kind>`.
 A command's answer is the state the device reports within `confirm_timeout`, or None: the assistant must
 not claim a light is on when nothing confirmed it. Room and device names become topic levels as lower-case
-words joined by `_` ("living room" → `living_room`).
+words joined by `_` ("living room" → `living_room`); assistant.inventory spells these topics.
 """
 import asyncio
 import json
@@ -22,7 +22,8 @@ from typing import Callable, TypeVar
 
 import aiomqtt
 
-from assistant.inventory import DISCOVERY_PREFIX, Entity, Inventory, load_inventory_file, vocabulary_inventory
+from assistant.inventory import (DISCOVERY_PREFIX, THERMOSTAT_SET, THERMOSTAT_STATE, Entity, Inventory, command_topic,
+                                 load_inventory_file, sensor_topic, state_topic, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
@@ -31,26 +32,8 @@ log = logging.getLogger("parley.mqtt_home")
 T = TypeVar("T")
 TASK = "mqtt-home"
 
-THERMOSTAT_SET = "home/thermostat/set"
-THERMOSTAT_STATE = "home/thermostat/state"
 MAX_CACHED_TOPICS = 10_000        # latest payloads kept per state topic; a flood of new topics is not kept
 MAX_PAYLOAD_BYTES = 4096          # a state or reading is a few bytes; anything larger is not one
-
-
-def slug(name: str) -> str:
-    return re.sub(r"[^a-z0-9]+", "_", name.strip().lower()).strip("_")
-
-
-def command_topic(room: str, device: str) -> str:
-    return f"home/{slug(room)}/{slug(device)}/set"
-
-
-def state_topic(room: str, device: str) -> str:
-    return f"home/{slug(room)}/{slug(device)}/state"
-
-
-def sensor_topic(room: str, kind: str) -> str:
-    return f"home/{slug(room)}/sensor/{slug(kind)}"
 
 
 def parse_state(payload: bytes) -> dict | None:
