@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
+from assistant.chat_template import NAME_ARGUMENTS
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import SWITCHABLE, Entity
 from assistant.skills import SKILLS
@@ -157,8 +158,7 @@ def _the(entity: Entity) -> str:
 
 
 def _said(name: str | None, area: str | None = None) -> str:
-    name = (name or "").replace("_", " ")
-    area = (area or "").replace("_", " ")
+    name = name or ""
     return f"{area} {name}".strip() if area and area not in name else name
 
 
@@ -243,6 +243,9 @@ class ToolRunner:
             return "not something I can do"
         if name != "confirm":
             self.pending = None          # a yes answers only the question just asked
+        # Names and areas come in the call syntax's spelling (porch_light, living_room): words from here on.
+        arguments = {key: value.replace("_", " ") if key in NAME_ARGUMENTS and isinstance(value, str) else value
+                     for key, value in arguments.items()}
         try:
             return await getattr(self, "_" + name)(**arguments)
         except CalculationError:
@@ -364,7 +367,7 @@ class ToolRunner:
     def _find(self, name, area, components) -> tuple[list[Entity], str | None]:
         """(entities, None) or ([], an honest sentence saying why there are none)."""
         inventory = self.home.inventory
-        area = area.replace("_", " ") if isinstance(area, str) and area else None
+        area = area if isinstance(area, str) and area else None
         if area and area not in inventory.areas() and not inventory.resolve(None, area):
             return [], f"I don't know an area called the {area}."
         found = inventory.resolve(None if name is None else str(name), area, components)
@@ -405,7 +408,7 @@ class ToolRunner:
         return await self._act(entity, state)
 
     async def _switch_all(self, name, state, area=None) -> str:
-        everything = str(name).replace("_", " ") in ("everything", "all", "all devices")
+        everything = str(name) in ("everything", "all", "all devices")
         found, problem = self._find(None if everything else name, area, ("light", "switch", "fan", "media_player"))
         if problem:
             return problem
@@ -413,8 +416,8 @@ class ToolRunner:
             return f"There is nothing to switch {state} there."
         results = await asyncio.gather(*(self.home.command(e, state) for e in found))
         done = sum(r is not None for r in results)
-        where = f" in the {area.replace('_', ' ')}" if area else ""
-        what = "device" if everything else str(name).replace("_", " ").rstrip("s")
+        where = f" in the {area}" if area else ""
+        what = "device" if everything else str(name).rstrip("s")
         said = f"Okay, {done} {what}{'' if done == 1 else 's'}{where} {'is' if done == 1 else 'are'} {state}."
         return said if done == len(found) else f"{said[:-1]}; {len(found) - done} didn't confirm."
 
@@ -475,14 +478,13 @@ class ToolRunner:
     # ---- named timers and alarms
 
     def _named(self, name) -> Timer | None:
-        name = str(name).replace("_", " ")
-        return next((t for t in self.timers if t.name == name), None)
+        return next((t for t in self.timers if t.name == str(name)), None)
 
     async def _start_timer(self, name, seconds) -> str:
         seconds = int(float(seconds))
         if not 0 < seconds <= 24 * 3600:
             raise ValueError("timer out of range")
-        name = str(name).replace("_", " ")
+        name = str(name)
         replaced = self._named(name)
         if replaced is not None:
             replaced.ring.cancel()
@@ -496,7 +498,7 @@ class ToolRunner:
         if name is not None:
             timer = self._named(name)
             if timer is None:
-                return f"There is no {str(name).replace('_', ' ')} timer."
+                return f"There is no {name} timer."
             timers = [timer]
         if not timers:
             return "There is no timer running."
@@ -507,7 +509,7 @@ class ToolRunner:
     async def _stop_timer(self, name) -> str:
         timer = self._named(name)
         if timer is None:
-            return f"There is no {str(name).replace('_', ' ')} timer."
+            return f"There is no {name} timer."
         timer.ring.cancel()
         self.timers.remove(timer)
         return f"Okay, the {timer.name} timer is cancelled."
