@@ -124,6 +124,7 @@ def timer_done_text(seconds: int, name: str | None = None) -> str:
 
 
 MAX_TIMERS = 20
+MAX_TIMER_S = 24 * 3600
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
 
 
@@ -145,6 +146,14 @@ class Pending:
     entity: Entity
     action: str
     asked_at: float
+
+
+def _timer_length(seconds) -> int:
+    """Whole seconds, from one second to a day; ValueError otherwise."""
+    seconds = int(float(seconds))
+    if not 0 < seconds <= MAX_TIMER_S:
+        raise ValueError("timer out of range")
+    return seconds
 
 
 def _is(name: str) -> str:
@@ -274,6 +283,10 @@ class ToolRunner:
         self.timers.append(timer)
         return timer
 
+    def _cancel(self, timer: Timer) -> None:
+        timer.ring.cancel()
+        self.timers.remove(timer)
+
     async def _get_time(self) -> str:
         now = dt.datetime.now()
         return now.strftime("%I:%M %p").lstrip("0")
@@ -283,13 +296,11 @@ class ToolRunner:
         return f"{now:%A}, {now:%B} {now.day}"
 
     async def _set_timer(self, seconds) -> str:
-        seconds = int(float(seconds))
-        if not 0 < seconds <= 24 * 3600:
-            raise ValueError("timer out of range")
+        seconds = _timer_length(seconds)
         if self.timer_book is not None:
             await self.timer_book.add(seconds)
-            return say_duration(seconds)
-        self._start(seconds, Timer(seconds))
+        else:
+            self._start(seconds, Timer(seconds))
         return say_duration(seconds)
 
     async def _cancel_timer(self) -> str:
@@ -481,14 +492,11 @@ class ToolRunner:
         return next((t for t in self.timers if t.name == str(name)), None)
 
     async def _start_timer(self, name, seconds) -> str:
-        seconds = int(float(seconds))
-        if not 0 < seconds <= 24 * 3600:
-            raise ValueError("timer out of range")
+        seconds = _timer_length(seconds)
         name = str(name)
         replaced = self._named(name)
         if replaced is not None:
-            replaced.ring.cancel()
-            self.timers.remove(replaced)
+            self._cancel(replaced)
         self._start(seconds, Timer(seconds, name=name))
         return f"Okay, your {name} timer is set for {say_duration(seconds)}."
 
@@ -510,8 +518,7 @@ class ToolRunner:
         timer = self._named(name)
         if timer is None:
             return f"There is no {name} timer."
-        timer.ring.cancel()
-        self.timers.remove(timer)
+        self._cancel(timer)
         return f"Okay, the {timer.name} timer is cancelled."
 
     async def _set_alarm(self, hour, minute, period=None) -> str:
