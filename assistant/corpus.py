@@ -15,7 +15,7 @@ import random
 from dataclasses import dataclass
 
 from assistant.chat_template import RESULT_SLOT, model_prompt, reply_target
-from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, UNIT_GROUPS, UNIT_WORDS
+from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_GROUPS, UNIT_WORDS
 
 R = RESULT_SLOT
 
@@ -481,7 +481,7 @@ def gen_thermostat(rng):
 
 
 def gen_sensor(rng):
-    room, kind = rng.choice(list(ROOMS)), rng.choice(["temperature", "humidity"])
+    room, kind = rng.choice(list(ROOMS)), rng.choice(SENSOR_KINDS)
     r = rng.choice(ROOMS[room])
     if kind == "temperature":
         core = rng.choice([
@@ -804,7 +804,7 @@ def make_home(rng) -> Home:
             area = rng.choice(areas) if component not in ("scene",) and rng.random() < 0.8 else None
             entities.append(Entity(f"c:{len(entities)}", name, component, area))
     for area in rng.sample(areas, rng.randint(0, len(areas))):
-        for kind in rng.sample(["temperature", "humidity"], rng.randint(1, 2)):
+        for kind in rng.sample(SENSOR_KINDS, rng.randint(1, 2)):
             entities.append(Entity(f"c:{len(entities)}", f"{area} {kind}", "sensor", area, device_class=kind))
     inventory = Inventory(entities)
     return Home(entities, inventory.lexicon())

@@ -16,7 +16,7 @@ from assistant.chat_template import NAME_ARGUMENTS
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import SWITCHABLE, Entity
 from assistant.skills import SKILLS
-from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, convert, unit_name
+from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, SENSOR_UNITS, convert, unit_name
 
 
 # ---------------------------------------------------------------- safe arithmetic
@@ -187,7 +187,7 @@ def _needs_yes(entity: Entity, action: str) -> bool:
 
 def _state_sentence(entity: Entity, state: str) -> str:
     if entity.component == "sensor":
-        unit = entity.unit or {"temperature": "degrees", "humidity": "percent"}.get(entity.device_class or "", "")
+        unit = entity.unit or SENSOR_UNITS.get(entity.device_class or "", "")
         unit = {"°C": "degrees", "°F": "degrees", "%": "percent"}.get(unit, unit)
         try:
             state = format_number(float(state))
@@ -355,13 +355,10 @@ class ToolRunner:
         if self.home.inventory.custom:
             found = self.home.inventory.resolve(kind, room.replace("_", " "), ("sensor",))
             state = await self.home.read_state(found[0]) if len(found) == 1 else None
-            if state is None:
-                return "unavailable right now"
-            return f"{state} {'degrees' if kind == 'temperature' else 'percent'}"
-        value = await self.home.read_sensor(room, kind)
-        if value is None:
-            return "unavailable right now"
-        return f"{format_number(value)} {'degrees' if kind == 'temperature' else 'percent'}"
+        else:
+            value = await self.home.read_sensor(room, kind)
+            state = None if value is None else format_number(value)
+        return "unavailable right now" if state is None else f"{state} {SENSOR_UNITS[kind]}"
 
     async def _calculate(self, expression) -> str:
         return format_number(calculate(str(expression)))

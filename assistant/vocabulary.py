@@ -25,7 +25,8 @@ ROOMS = {
     "hallway": ["hallway", "hall", "corridor", "entryway", "entrance hall", "landing"],
 }
 ROOM_SPOKEN = {r: r.replace("_", " ") for r in ROOMS}
-SENSOR_KINDS = ("temperature", "humidity")
+SENSOR_UNITS = {"temperature": "degrees", "humidity": "percent"}     # each kind of reading and its spoken unit
+SENSOR_KINDS = tuple(SENSOR_UNITS)
 STATES = ("on", "off")
 
 UNIT_WORDS = {
