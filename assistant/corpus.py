@@ -15,13 +15,11 @@ import random
 from dataclasses import dataclass
 
 from assistant.chat_template import RESULT_SLOT, model_prompt, reply_target
-from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_GROUPS, UNIT_WORDS
+from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, OTHER_ROOMS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_GROUPS,
+                                  UNIT_WORDS)
 
 R = RESULT_SLOT
 
-UNKNOWN_ROOMS = ["attic", "basement", "patio", "porch", "dining room", "laundry room", "nursery", "guest room",
-                 "cellar", "balcony", "backyard", "garden", "pantry", "closet", "shed", "loft", "den", "yard",
-                 "utility room", "playroom", "kids room", "sunroom", "mudroom", "deck"]
 UNKNOWN_DEVICES = ["dishwasher", "oven", "washing machine", "dryer", "vacuum", "robot vacuum", "air conditioner",
                    "ac", "microwave", "toaster", "kettle", "fridge", "freezer", "sprinklers", "alarm system",
                    "camera", "doorbell", "printer", "computer", "xbox", "playstation", "router", "blinds",
@@ -637,7 +635,7 @@ def _fill(rng, template):
         elif key == "udevice":
             value = rng.choice(UNKNOWN_DEVICES)
         elif key == "uroom":
-            value = rng.choice(UNKNOWN_ROOMS)
+            value = rng.choice(OTHER_ROOMS)
         elif key == "room":
             value = rng.choice(ROOMS[rng.choice(list(ROOMS))])
         else:
@@ -974,7 +972,7 @@ def gen_unknown_name(rng) -> Example:
         if rng.random() < 0.35 and names:
             # a known kind of device in a room the home does not have: "the garage lamp"
             kind = rng.choice([w for w in ("light", "lamp", "fan", "blinds", "tv") if w in names] or [None])
-            room = rng.choice(UNKNOWN_ROOMS + [w for ws in ROOMS.values() for w in ws])
+            room = rng.choice(OTHER_ROOMS + [w for ws in ROOMS.values() for w in ws])
             if kind is None or room in areas or any(w in names for w in room.split()):
                 continue
             unknown = rng.choice([f"{room} {kind}", f"{kind} in the {room}"])

@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, SENSOR_KINDS
+from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS
 
 log = logging.getLogger("parley.inventory")
 
@@ -45,13 +45,7 @@ DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "man
 
 # Room words people use; an entity without a suggested area takes one of these (or another entity's
 # area) from the front of its name: "Porch Light" -> area "porch".
-ROOM_WORDS = {w for words in ROOMS.values() for w in words} | {
-    "porch", "nursery", "den", "attic", "basement", "patio", "deck", "garden", "yard", "backyard", "front yard",
-    "dining room", "laundry room", "laundry", "guest room", "guest bedroom", "kids room", "playroom", "pantry",
-    "cellar", "loft", "sunroom", "mudroom", "utility room", "closet", "shed", "balcony", "terrace", "driveway",
-    "front door", "back door", "entry", "foyer", "lobby", "library", "gym", "studio", "workshop", "master bath",
-    "upstairs", "downstairs", "stairs", "staircase", "veranda", "conservatory", "greenhouse", "pool",
-}
+ROOM_WORDS = {w for words in ROOMS.values() for w in words} | OTHER_ROOM_WORDS
 # Words that name a kind of device: they stay a device's name, never its area.
 CLASS_WORDS = {
     "light": "light", "lights": "light", "lamp": "light", "lamps": "light", "bulb": "light", "lighting": "light",

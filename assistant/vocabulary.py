@@ -25,6 +25,15 @@ ROOMS = {
     "hallway": ["hallway", "hall", "corridor", "entryway", "entrance hall", "landing"],
 }
 ROOM_SPOKEN = {r: r.replace("_", " ") for r in ROOMS}
+# Rooms the default home does not have: the corpus asks for them (and is refused). They and a few more are
+# the room words the inventory finds at the front of a device's name ("porch light": the porch).
+OTHER_ROOMS = ["attic", "basement", "patio", "porch", "dining room", "laundry room", "nursery", "guest room",
+               "cellar", "balcony", "backyard", "garden", "pantry", "closet", "shed", "loft", "den", "yard",
+               "utility room", "playroom", "kids room", "sunroom", "mudroom", "deck"]
+OTHER_ROOM_WORDS = set(OTHER_ROOMS) | {
+    "front yard", "laundry", "guest bedroom", "terrace", "driveway", "front door", "back door", "entry", "foyer",
+    "lobby", "library", "gym", "studio", "master bath", "upstairs", "downstairs", "stairs", "staircase", "veranda",
+    "conservatory", "greenhouse", "pool"}
 SENSOR_UNITS = {"temperature": "degrees", "humidity": "percent"}     # each kind of reading and its spoken unit
 SENSOR_KINDS = tuple(SENSOR_UNITS)
 STATES = ("on", "off")
