@@ -14,7 +14,7 @@ from typing import Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import SWITCHABLE, Entity
+from assistant.inventory import COMPONENTS, SWITCHABLE, Entity
 from assistant.skills import SKILLS
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, SENSOR_UNITS, convert, unit_name
 
@@ -123,6 +123,7 @@ def timer_done_text(seconds: int, name: str | None = None) -> str:
     return f"Time is up: your timer for {say_duration(seconds)} is done."
 
 
+READABLE = tuple(c for c in COMPONENTS if c != "scene")     # what get_state can say the state of
 MAX_TIMERS = 20
 MAX_TIMER_S = 24 * 3600
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
@@ -437,8 +438,7 @@ class ToolRunner:
         return problem or await self._act(entity, "brightness", percent)
 
     async def _get_state(self, name, area=None) -> str:
-        found, problem = self._find(name, area, tuple(c for c in ("light", "switch", "fan", "media_player", "climate",
-                                                                   "cover", "lock", "sensor", "binary_sensor")))
+        found, problem = self._find(name, area, READABLE)
         if problem:
             return problem
         if len(found) > 1:
