@@ -30,14 +30,14 @@ MAX_ENTITIES = 2000
 ABBREVIATIONS = {
     "cmd_t": "command_topic", "stat_t": "state_topic", "pl_on": "payload_on", "pl_off": "payload_off",
     "stat_on": "state_on", "stat_off": "state_off", "bri_cmd_t": "brightness_command_topic",
-    "bri_stat_t": "brightness_state_topic", "bri_scl": "brightness_scale", "schema": "schema",
+    "bri_stat_t": "brightness_state_topic", "bri_scl": "brightness_scale",
     "temp_cmd_t": "temperature_command_topic", "temp_stat_t": "temperature_state_topic",
     "curr_temp_t": "current_temperature_topic", "mode_cmd_t": "mode_command_topic",
     "pl_open": "payload_open", "pl_cls": "payload_close", "pl_stop": "payload_stop", "stat_open": "state_open",
     "stat_clsd": "state_closed", "stat_opening": "state_opening", "stat_closing": "state_closing",
     "pl_lock": "payload_lock", "pl_unlk": "payload_unlock", "stat_locked": "state_locked",
     "stat_unlocked": "state_unlocked", "dev_cla": "device_class", "unit_of_meas": "unit_of_measurement",
-    "uniq_id": "unique_id", "obj_id": "object_id", "dev": "device", "sa": "suggested_area", "name": "name",
+    "uniq_id": "unique_id", "obj_id": "object_id", "dev": "device", "sa": "suggested_area",
     "avty_t": "availability_topic", "json_attr_t": "json_attributes_topic", "val_tpl": "value_template",
     "pct_cmd_t": "percentage_command_topic", "pos_t": "position_topic", "set_pos_t": "set_position_topic",
 }
@@ -74,10 +74,6 @@ class Entity:
 
     def payload(self, key: str, default: str) -> str:
         return self.payloads.get(key, default)
-
-    @property
-    def spoken(self) -> str:
-        return self.name
 
 
 def _expand(config: dict, table: dict) -> dict:
