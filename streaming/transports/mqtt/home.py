@@ -176,18 +176,19 @@ def entity_command(entity: Entity, action: str, value: float | None = None) -> t
     return None
 
 
-def _confirms(entity: Entity, action: str, value) -> Callable[[bytes], str | None]:
-    """The parser of the state that answers an action: the entity's own state, or its brightness level."""
+def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
+    """What a state payload says after an action: the entity's state, its brightness level or its degrees."""
     if action == "brightness":
         if entity.json_schema:
-            return lambda payload: None if (b := brightness_percent(payload)) is None else str(
-                round(b * 255 / entity.brightness_scale))
-        return lambda payload: (lambda n: None if n is None else str(round(float(n) * 100 / entity.brightness_scale)))(
-            _number(_value(entity, payload)))
-    if action == "temperature" or (entity.component == "climate" and action in ("on", "off")):
-        return lambda payload: _number(_value(entity, payload)) if action == "temperature" else (
-            "off" if _value(entity, payload) == "off" else "on")
-    return lambda payload: entity_state(entity, payload)
+            percent = brightness_percent(payload)
+            return None if percent is None else str(round(percent * 255 / entity.brightness_scale))
+        level = _number(_value(entity, payload))
+        return None if level is None else str(round(float(level) * 100 / entity.brightness_scale))
+    if action == "temperature":
+        return _number(_value(entity, payload))
+    if entity.component == "climate" and action in ("on", "off"):
+        return "off" if _value(entity, payload) == "off" else "on"
+    return entity_state(entity, payload)
 
 
 def _state_topics(entity: Entity) -> list[str]:
@@ -338,7 +339,7 @@ class MqttHome:
                 return None
             return {"brightness": str(int(value or 0)),
                     "temperature": f"{float(value or 0):g}"}.get(action, ACTION_STATE.get(action, action))
-        return await self._wait_for(state_topic, _confirms(entity, action, value), (topic, payload))
+        return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
 
     async def read_state(self, entity: Entity) -> str | None:
         if default_key(entity) is not None:
@@ -355,4 +356,4 @@ class MqttHome:
         payload = self._retained.get(topic) if topic else None
         if payload is None:
             return None
-        return _confirms(entity, "temperature", None)(payload) if entity.component == "climate" else entity_state(entity, payload)
+        return _confirmed(entity, "temperature", payload) if entity.component == "climate" else entity_state(entity, payload)
