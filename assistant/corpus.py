@@ -15,6 +15,7 @@ import random
 from dataclasses import dataclass
 
 from assistant.chat_template import RESULT_SLOT, model_prompt, reply_target
+from assistant.inventory import SWITCHABLE, Entity, Inventory
 from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, OTHER_ROOMS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_GROUPS,
                                   UNIT_WORDS)
 
@@ -790,7 +791,6 @@ class Home:
 
 
 def make_home(rng) -> Home:
-    from assistant.inventory import Entity, Inventory
     areas = rng.sample(HOME_AREAS, rng.randint(2, 4))
     entities, used = [], set()
     for component, names in HOME_NAMES.items():
@@ -829,7 +829,7 @@ def _home_call(name, args, area):
 
 
 def gen_home_switch(rng, home):
-    e = rng.choice(home.of("light", "switch", "fan", "media_player", "climate"))
+    e = rng.choice(home.of(*SWITCHABLE))
     state = rng.choice(["on", "off"])
     phrase, area = _where(rng, e.name, e.area)
     v = rng.choice(ON_VERBS if state == "on" else OFF_VERBS)
@@ -938,7 +938,7 @@ def gen_home_scene(rng, home):
 
 
 HOME_GENERATORS = {
-    "switch_device": (gen_home_switch, ("light", "switch", "fan", "media_player", "climate"), 10),
+    "switch_device": (gen_home_switch, SWITCHABLE, 10),
     "set_level": (gen_home_level, ("light",), 4),
     "get_state": (gen_home_state, None, 6),
     "switch_all": (gen_home_all, None, 4),
