@@ -26,6 +26,7 @@ from aiohttp import WSMsgType, web
 
 from streaming.transports import realtime
 from streaming.config import ServerConfig, build_parser, from_args
+from streaming.credentials import bearer, same_secret
 from streaming.engines import Engines
 from streaming.logsafe import limit_accept_errors
 from streaming.events import EndCall
@@ -138,7 +139,7 @@ class ServerContext:
             return True
         if not token:
             return False
-        if _same_secret(token, self.config.api_key):
+        if same_secret(token, self.config.api_key):
             return True
         nonce, expiry = self._read_client_secret(token)
         if nonce is None or nonce in self.spent_secrets or len(self.spent_secrets) >= MAX_SPENT_SECRETS:
@@ -161,7 +162,7 @@ class ServerContext:
             expiry = float(int(expiry_text))
         except ValueError:
             return None, 0.0
-        if not _same_secret(mac, self._client_secret_mac(expiry_text, nonce)) or expiry <= time.time():
+        if not same_secret(mac, self._client_secret_mac(expiry_text, nonce)) or expiry <= time.time():
             return None, 0.0
         return nonce, expiry
 
@@ -196,11 +197,6 @@ def _error_response(status: int, code: str, message: str, *, retry_after_s: int 
     headers = {"Retry-After": str(retry_after_s)} if retry_after_s is not None else None
     return web.json_response({"error": {"type": "server_error" if status >= 500 else "invalid_request_error",
                                         "code": code, "message": message}}, status=status, headers=headers)
-
-
-def _same_secret(given: str, secret: str) -> bool:
-    """Constant-time comparison that takes any header text: aiohttp decodes invalid UTF-8 as surrogates."""
-    return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
 
 
 def _transport_modules():
@@ -305,16 +301,11 @@ async def _guard_host_and_origin(request: web.Request, handler):
     return await handler(request)
 
 
-def _bearer(request: web.Request) -> str | None:
-    header = request.headers.get("Authorization", "")
-    return header[7:].strip() if header.lower().startswith("bearer ") else None
-
-
 def _request_token(request: web.Request) -> str | None:
     """API key or client secret: Bearer header, `openai-insecure-api-key.` subprotocol; a client secret (never
     the API key, which would end up in proxy logs) also as `?client_secret=`, for browser clients that cannot
     set a subprotocol."""
-    token = _bearer(request)
+    token = bearer(request)
     if token:
         return token
     for protocol in request.headers.get("Sec-WebSocket-Protocol", "").split(","):
@@ -420,7 +411,7 @@ async def client_secret(request: web.Request) -> web.Response:
     """Mint a short-lived token a browser may use in place of the API key (OpenAI's client_secrets)."""
     ctx = request.app[CTX]
     key = ctx.config.api_key
-    if key is not None and not _same_secret(_bearer(request) or "", key):
+    if key is not None and not same_secret(bearer(request) or "", key):
         return _unauthorized()
     try:
         body = await request.json() if request.can_read_body else {}

@@ -31,6 +31,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 from streaming.transports.phone import calls
 from streaming.transports.phone.calls import (PHONE_SERVER, PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
                              Outbound, OutboundFrames, PhoneSettings, StreamError, run_call)
+from streaming.credentials import bearer_or_basic_password, same_secret
 from streaming.logsafe import printable
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode
 
@@ -239,26 +240,12 @@ def _api_key(request: web.Request) -> str | None:
     return ctx.config.api_key if ctx is not None else None
 
 
-def _presented_key(request: web.Request) -> str:
-    """Bearer, or the password of HTTP Basic auth (a webhook URL like https://parley:KEY@host/twilio/voice)."""
-    header = request.headers.get("Authorization", "")
-    scheme, _, value = header.partition(" ")
-    if scheme.lower() == "bearer":
-        return value.strip()
-    if scheme.lower() == "basic":
-        try:
-            return base64.b64decode(value.strip(), validate=True).decode().partition(":")[2]
-        except (binascii.Error, ValueError):
-            return ""
-    return ""
-
-
 def webhook_allowed(request: web.Request, url: str, params: dict[str, str]) -> bool:
     """Twilio's signature when an auth token is set; else the API key when one is set; else anyone."""
     if request.app[PHONE_SETTINGS].twilio_auth_token:
         return signed_by_twilio(request, url, params)
     key = _api_key(request)
-    return key is None or hmac.compare_digest(_presented_key(request).encode("utf-8", "surrogateescape"), key.encode())
+    return key is None or same_secret(bearer_or_basic_password(request), key)
 
 
 async def voice_webhook(request: web.Request) -> web.Response:
