@@ -6,7 +6,7 @@ requests, not streamed) until the level's requests are answered. Reported per le
 second, p50 / p99 request latency, and from the server's /metrics: mean requests per forward pass, passes per
 reply, and forward time per request-pass (a pass's duration over its rows: what batching saves in the network
 itself). Each level is measured right after the same requests served one at a time, the baseline of its ratios,
-so both see the same load on a shared machine.
+so both see the same load on a shared machine. Each server's output goes to bench/out/generator_load-MODEL.log.
 
     .venv/bin/python bench/generator_load.py                      # ~4-6 min on the 2-core CPU
     .venv/bin/python bench/generator_load.py --models embedded --levels 1 16
@@ -14,19 +14,20 @@ so both see the same load on a shared machine.
 """
 import argparse
 import asyncio
-import collections
 import os
 import re
-import statistics
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import aiohttp
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from server_process import start_server, stop_server  # noqa: E402
+
 REQUESTS = ["turn on the kitchen light", "what is seven times six", "hello", "set a timer for ten minutes",
             "what's the humidity in the bathroom", "convert five miles to kilometers", "what time is it",
             "dim the living room lights to thirty percent please", "thank you", "tell me a joke",
@@ -50,34 +51,21 @@ def metric_sums(text: str, name: str) -> tuple[float, float]:
     return found["sum"], found["count"]
 
 
-class Server:
-    """`parley generator serve` in a process of its own, on a free loopback port."""
+def start_generator_server(log: Path, *options: str) -> tuple[subprocess.Popen, str]:
+    """`parley generator serve --port 0 OPTIONS` in a child process, its output in `log`: the process and its
+    /v1 URL."""
+    log.parent.mkdir(parents=True, exist_ok=True)
+    log.write_bytes(b"")
+    found: list[str] = []
 
-    def __init__(self, model: str, args):
-        command = [sys.executable, "-m", "streaming.cli", "generator", "serve", "--port", "0",
-                   "--device", args.device, "--dtype", args.dtype, "--threads", str(args.threads),
-                   "--max-batch", "64", "--max-waiting", "256"]
-        if model != "embedded":
-            command += ["--shape", model]
-        env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-        self.process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env)
-        self.output: collections.deque[str] = collections.deque(maxlen=50)     # its last lines, for errors
-        for line in self.process.stdout:
-            self.output.append(line)
-            if "is listening on" in line:
-                self.url = line.split("listening on ")[1].split()[0]
-                break
-        else:
-            raise RuntimeError(f"the server for {model} did not start:\n" + "".join(self.output))
-        # Keep reading its output, or a full pipe would stop the server at its next log line.
-        self._reader = threading.Thread(target=lambda: self.output.extend(self.process.stdout), daemon=True)
-        self._reader.start()
-
-    def close(self) -> None:
-        self.process.terminate()
-        self.process.wait(timeout=60)
-        self._reader.join(timeout=10)
-        self.process.stdout.close()
+    def listening() -> bool:
+        found[:] = re.findall(r"listening on (http://[\d.]+:\d+/v1)", log.read_text())
+        return bool(found)
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    process = start_server("parley generator serve",
+                           [sys.executable, "-m", "streaming.cli", "generator", "serve", "--port", "0", *options],
+                           log, listening, timeout=600, env=env, cwd=ROOT)
+    return process, found[0]
 
 
 async def run_level(http: aiohttp.ClientSession, url: str, model: str, concurrency: int, count: int) -> dict:
@@ -117,16 +105,18 @@ async def run_level(http: aiohttp.ClientSession, url: str, model: str, concurren
 
 
 async def bench_model(model: str, args) -> list[dict]:
-    server = Server(model, args)
+    options = ["--device", args.device, "--dtype", args.dtype, "--threads", str(args.threads),
+               "--max-batch", "64", "--max-waiting", "256"] + ([] if model == "embedded" else ["--shape", model])
+    process, url = start_generator_server(ROOT / "bench" / "out" / f"generator_load-{model}.log", *options)
     try:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=600)) as http:
-            await run_level(http, server.url, model, 4, 8)      # warm-up: first passes allocate and tune
+            await run_level(http, url, model, 4, 8)      # warm-up: first passes allocate and tune
             results = []
             for concurrency in args.levels:
                 count = max(concurrency, args.requests or PER_LEVEL.get(model, 32))
                 # The same requests one at a time just before, so both see the same machine load.
-                alone = await run_level(http, server.url, model, 1, count)
-                result = alone if concurrency == 1 else await run_level(http, server.url, model, concurrency, count)
+                alone = await run_level(http, url, model, 1, count)
+                result = alone if concurrency == 1 else await run_level(http, url, model, concurrency, count)
                 results.append({"model": model, "concurrency": concurrency, **result, "alone": alone})
                 print(f"{model} x{concurrency}: {count} requests in {result['seconds']:.1f} s, "
                       f"{result['tokens_per_s']:.0f} tok/s (one at a time {alone['tokens_per_s']:.0f}), "
@@ -134,7 +124,7 @@ async def bench_model(model: str, args) -> list[dict]:
                       f"(load {os.getloadavg()[0]:.1f})", file=sys.stderr, flush=True)
             return results
     finally:
-        server.close()
+        stop_server(process, 60)
 
 
 def main(argv=None) -> int:

@@ -10,14 +10,12 @@ loopback, measured side by side in one run (turns interleaved, so both see the s
     .venv/bin/python bench/remote_hop.py                           # starts `parley generator serve --port 0`
     .venv/bin/python bench/remote_hop.py --generator http://127.0.0.1:8010 --rounds 5 --turns 24
 
-Target: at most 10 ms added at p50. Writes bench/out/remote_hop.md.
+Target: at most 10 ms added at p50. Writes bench/out/remote_hop.md (the generator server's output: remote_hop-generator.log).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
-import re
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -25,17 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests"), str(ROOT / "bench")]
 
+from generator_load import start_generator_server  # noqa: E402
 from latency import RATE, REQUESTS, one_turn, open_session, percentile  # noqa: E402
-
-
-def start_generator_server() -> tuple[subprocess.Popen, str]:
-    process = subprocess.Popen([sys.executable, "-m", "streaming.cli", "generator", "serve", "--port", "0"],
-                               stdout=subprocess.PIPE, text=True, cwd=ROOT)
-    for line in process.stdout:
-        found = re.search(r"listening on (http://[\d.]+:\d+)", line)
-        if found:
-            return process, found.group(1)
-    raise SystemExit("parley generator serve did not start")
+from server_process import stop_server  # noqa: E402
 
 
 async def reply_times(generator, text: str) -> tuple[float, float, str]:
@@ -105,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     from streaming.config import ServerConfig
     from streaming.engines import Engines
 
-    process, url = (None, args.generator) if args.generator else start_generator_server()
+    process, url = (None, args.generator) if args.generator else \
+        start_generator_server(Path(args.out) / "remote_hop-generator.log")
     try:
         local = Engines.load_default()
         print(f"generator server {url}; loaded the embedded models", flush=True)
@@ -123,9 +114,7 @@ def main(argv: list[str] | None = None) -> int:
             for server in servers:
                 server.stop()
     finally:
-        if process is not None:
-            process.kill()
-            process.wait()
+        stop_server(process)
 
     rows = ["| measured | in-process p50 (ms) | --generator p50 (ms) | added p50 (ms) | samples |",
             "|---|---|---|---|---|"]
