@@ -120,14 +120,16 @@ def ask(assistant, history: list[dict], tools: ToolRunner):
     return reply, snapshot(tools.home) != before
 
 
-def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str]]:
-    """Every row of both files, fresh: per skill, unseen names, unknown names, slips, overall."""
+def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str], list[tuple]]:
+    """Every row of both files, fresh: per skill, unseen names, unknown names, slips, overall; and each row's
+    (reply, whether it was right), which the other tables read instead of asking again."""
     buckets: dict[str, list[bool]] = {}
-    errors = []
+    errors, answers = [], []
     for row in rows:
         tools = ToolRunner(new_home(row.get("home", "default")))
         reply, acted = ask(assistant, row["history"], tools)
         ok = score(row, reply, acted, tools.home.inventory)
+        answers.append((reply, ok))
         skill = row["expected"]["name"] if row["expected"] else row.get("category")
         tags = set(row.get("tags", [])) | ({"followup"} if row.get("followup") else set())
         for key in ["overall", f"skill:{skill}", *(f"tag:{t}" for t in tags),
@@ -137,20 +139,18 @@ def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str]]:
             got = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
             errors.append(f"{row['id']:>4} {row.get('home', 'default'):<8} {row['history'][-1]['content']!r}: "
                           f"want {row['expected']}, got {got} / {reply.text!r}")
-    return {k: (sum(v) / len(v), len(v)) for k, v in buckets.items()}, errors
+    return {k: (sum(v) / len(v), len(v)) for k, v in buckets.items()}, errors, answers
 
 
-def evaluate_long(assistant, rows: list[dict]) -> tuple[float, float, int]:
-    """(fresh accuracy, one-conversation accuracy, requests) over the self-contained rows."""
-    alone = [r for r in rows if len(r["history"]) == 1]
-    fresh = long = 0
+def evaluate_long(assistant, rows: list[dict], answers: list[tuple]) -> tuple[float, float, int]:
+    """(fresh accuracy, one-conversation accuracy, requests) over the self-contained rows; the fresh answers
+    are evaluate_all's."""
+    alone = [(row, right) for row, (_, right) in zip(rows, answers) if len(row["history"]) == 1]
+    fresh, long = sum(right for _, right in alone), 0
     for kind in ("default", "made_up"):
         tools = ToolRunner(new_home(kind))
         history: list[dict] = []
-        for row in (r for r in alone if r.get("home", "default") == kind):
-            fresh_tools = ToolRunner(new_home(kind))
-            reply, acted = ask(assistant, row["history"], fresh_tools)
-            fresh += score(row, reply, acted, fresh_tools.home.inventory)
+        for row in (r for r, _ in alone if r.get("home", "default") == kind):
             history.append(row["history"][-1])
             reply, acted = ask(assistant, history, tools)
             long += score(row, reply, acted, tools.home.inventory)
@@ -161,12 +161,12 @@ def evaluate_long(assistant, rows: list[dict]) -> tuple[float, float, int]:
     return fresh / len(alone), long / len(alone), len(alone)
 
 
-def evaluate(assistant: EmbeddedGenerator, rows: list[dict]) -> tuple[dict, list[str]]:
+def evaluate(rows: list[dict], replies: list) -> tuple[dict, list[str]]:
+    """The original file's table, from the replies evaluate_all got to its rows."""
     correct = {"tool": 0, "followup": 0, "chitchat": 0, "ood": 0, "clarify": 0}
     total = dict.fromkeys(correct, 0)
     latencies, passes, errors = [], [], []
-    for row in rows:
-        reply = respond_sync(assistant, row["history"], ToolRunner())
+    for row, reply in zip(rows, replies):
         latencies.append(reply.latency_ms)
         passes.append(reply.forward_passes)
         got = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
@@ -207,9 +207,9 @@ def main(argv=None) -> int:
     for name, params in chosen:
         assistant = EmbeddedGenerator(base.model, base.config, base.tokenizer, params, base.max_prompt)
         respond_sync(assistant, [{"role": "user", "content": "hello"}], ToolRunner())     # warm-up
-        results[name], failures[name] = evaluate(assistant, rows)
-        home[name], failures[name + " (all)"] = evaluate_all(assistant, rows + home_rows)
-        long[name] = evaluate_long(assistant, rows + home_rows)
+        home[name], failures[name + " (all)"], answers = evaluate_all(assistant, rows + home_rows)
+        results[name], failures[name] = evaluate(rows, [reply for reply, _ in answers[:len(rows)]])
+        long[name] = evaluate_long(assistant, rows + home_rows, answers)
         print(f"  {name}: done", file=sys.stderr, flush=True)
     counts = next(iter(results.values()))["counts"]
     print(f"held-out: {len(rows)} requests ({counts['tool']} tool calls, {counts['followup']} of them follow-ups; "
