@@ -142,8 +142,13 @@ class ServerContext:
         if same_secret(token, self.config.api_key):
             return True
         nonce, expiry = self._read_client_secret(token)
-        if nonce is None or nonce in self.spent_secrets or len(self.spent_secrets) >= MAX_SPENT_SECRETS:
+        if nonce is None or nonce in self.spent_secrets:
             return False
+        if len(self.spent_secrets) >= MAX_SPENT_SECRETS:      # expired secrets need no record: they are refused
+            now = time.time()
+            self.spent_secrets = {spent: until for spent, until in self.spent_secrets.items() if until > now}
+            if len(self.spent_secrets) >= MAX_SPENT_SECRETS:
+                return False
         self.spent_secrets[nonce] = expiry
         return True
 
@@ -177,9 +182,6 @@ class ServerContext:
         """A single-use token for one session, valid for `seconds`: (token, expiry as unix time). It is signed
         with the API key, so every gateway that has the key accepts it without asking the one that minted it."""
         now = time.time()
-        for nonce, expiry in list(self.spent_secrets.items()):
-            if expiry <= now:
-                del self.spent_secrets[nonce]
         expiry_text, nonce = str(int(now + seconds)), secrets.token_hex(12)
         return f"ek_{expiry_text}.{nonce}.{self._client_secret_mac(expiry_text, nonce)}", float(int(now + seconds))
 
