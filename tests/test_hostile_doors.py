@@ -18,7 +18,7 @@ import pytest
 
 from phone_callers import finished_calls, until
 from realtime_client import RealtimeClient, sessions_ended
-from streaming.server import check_doors, parse_config
+from streaming.server import MAX_SPENT_SECRETS, check_doors, parse_config
 from streaming.transports.phone.calls import PHONE_CALLS
 
 KEY = "sk-hostile-test"
@@ -173,6 +173,22 @@ async def test_f12_a_client_secret_works_on_any_gateway_once(server_factory, htt
     with pytest.raises(aiohttp.WSServerHandshakeError) as bad:
         await RealtimeClient.connect(minting.ws_url + "?client_secret=" + forged)
     assert bad.value.status == 401
+    await client.close()
+
+
+async def test_f12_a_gateway_that_only_verifies_secrets_forgets_the_expired_ones(server_factory, http, tmp_path):
+    """Its record of spent secrets fills with expired ones that nothing on this gateway mints to prune: once full,
+    they are dropped, and a fresh secret from another gateway still gets in."""
+    store = f"sqlite://{tmp_path / 'state.db'}"
+    minting, other = (server_factory(api_key=KEY, store=store, options=argparse.Namespace(phone_greeting=""))
+                      for _ in range(2))
+    other.ctx.spent_secrets = {f"spent-{n}": 1.0 for n in range(MAX_SPENT_SECRETS)}     # all expired in 1970
+    async with http.post(minting.url + "/v1/realtime/client_secrets", headers={"Authorization": "Bearer " + KEY},
+                         json={}) as response:
+        secret = (await response.json())["value"]
+    client = await RealtimeClient.connect(other.ws_url + "?client_secret=" + secret)
+    await client.wait_for("session.created")
+    assert len(other.ctx.spent_secrets) == 1
     await client.close()
 
 
