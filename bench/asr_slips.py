@@ -1,0 +1,134 @@
+"""Speech-recognition slips taken from Whisper itself, and what the assistant does with them.
+
+Every self-contained request of the two held-out files (tests/data/heldout.jsonl, heldout_home.jsonl) is
+spoken by Piper and by espeak-ng. Each recording is heard twice by the server's Whisper: as wideband 16 kHz
+audio, and as a phone line carries it (8 kHz G.711 μ-law, then back up to 16 kHz, as the Twilio and
+AudioSocket paths do). A slip is a transcript whose words differ from the request's, with digits spelled out
+before comparing. `--build` writes the slips to tests/data/asr_slips.jsonl; without it, the committed file
+is evaluated, so the numbers do not move with Piper's sampled voice.
+
+The assistant answers each slip as a fresh conversation, at its default decoding. Three outcomes:
+- right: the call the request wanted, judged as bench/assistant_eval.py judges it; for a request that wants
+  no tool, or names a device that does not exist, no change to the home;
+- no action: nothing happened (it asked again, or said it cannot do that). For a slip that changed the
+  meaning, that is the safe outcome;
+- wrong action: a tool changed something, or answered, other than asked.
+
+    PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py --build     # hear everything again, rewrite the set
+    PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py             # evaluate the committed set
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from assistant_eval import ask, new_home, score  # noqa: E402
+from voice_speed import normalised_words  # noqa: E402
+
+SLIPS = ROOT / "tests" / "data" / "asr_slips.jsonl"
+HELDOUT = [("heldout", ROOT / "tests" / "data" / "heldout.jsonl"),
+           ("heldout_home", ROOT / "tests" / "data" / "heldout_home.jsonl")]
+
+
+def requests() -> list[dict]:
+    """The self-contained held-out rows, each tagged with its file."""
+    rows = []
+    for name, path in HELDOUT:
+        for line in path.read_text().splitlines():
+            row = json.loads(line) if line.strip() else None
+            if row and len(row["history"]) == 1:
+                rows.append({**row, "file": name})
+    return rows
+
+
+def phone_band(audio16):
+    """What a phone line leaves of 16 kHz speech: 8 kHz μ-law, back at 16 kHz."""
+    from voice.audio import mulaw_decode, mulaw_encode, resample
+    return resample(mulaw_decode(mulaw_encode(resample(audio16, 16000, 8000))), 8000, 16000)
+
+
+def build(rows: list[dict]) -> list[dict]:
+    from paused_speech import espeak, piper
+
+    from voice.stt import WhisperSTT
+    from voice.tts import PiperTTS
+
+    tts, stt = PiperTTS(), WhisperSTT()
+    voices = {"piper": lambda text: piper(tts, text), "espeak-ng": lambda text: espeak(text)}
+    slips, clips = [], 0
+    for n, row in enumerate(rows, 1):
+        said = row["history"][0]["content"]
+        for voice, speak in voices.items():
+            wide = speak(said)
+            for band, audio in (("wideband", wide), ("phone", phone_band(wide))):
+                clips += 1
+                heard = stt.transcribe(audio)
+                if normalised_words(heard) != normalised_words(said):
+                    slips.append({"file": row["file"], "id": row["id"], "voice": voice, "band": band,
+                                  "said": said, "heard": heard})
+        print(f"\r[{n}/{len(rows)}] {len(slips)} slips in {clips} recordings", end="", file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return slips
+
+
+def evaluate(slips: list[dict], rows: list[dict]) -> dict[str, dict[str, int]]:
+    from assistant.embedded import EmbeddedGenerator
+    from assistant.tools import ToolRunner
+
+    by_key = {(r["file"], r["id"]): r for r in rows}
+    assistant = EmbeddedGenerator.load()
+    counts: dict[str, dict[str, int]] = {}
+    for slip in slips:
+        row = by_key[(slip["file"], slip["id"])]
+        outcomes = []
+        for text in (slip["said"], slip["heard"]):
+            tools = ToolRunner(new_home(row.get("home", "default")))
+            reply, acted = ask(assistant, [{"role": "user", "content": text}], tools)
+            if score(row, reply, acted, tools.home.inventory):
+                outcomes.append("right")
+            elif not acted and not reply.tool_calls:
+                outcomes.append("no action")
+            else:
+                outcomes.append("wrong action")
+        for key in ("all", f"{slip['voice']}, {slip['band']}"):
+            bucket = counts.setdefault(key, {"slips": 0, "typed right": 0, "right": 0, "no action": 0,
+                                             "wrong action": 0})
+            bucket["slips"] += 1
+            bucket["typed right"] += outcomes[0] == "right"
+            bucket[outcomes[1]] += 1
+    return counts
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--build", action="store_true", help="transcribe every recording again and rewrite the set")
+    args = parser.parse_args(argv)
+    import torch
+    torch.set_num_threads(1)
+    rows = requests()
+    if args.build:
+        slips = build(rows)
+        SLIPS.write_text("".join(json.dumps(s) + "\n" for s in slips))
+        print(f"wrote {len(slips)} slips from {4 * len(rows)} recordings of {len(rows)} requests to {SLIPS}")
+    slips = [json.loads(line) for line in SLIPS.read_text().splitlines() if line.strip()]
+    counts = evaluate(slips, rows)
+    print(f"\n{len(slips)} transcripts that differ from what was said ({len(rows)} requests, 2 voices, "
+          f"2 bands); the assistant at its default decoding, each a fresh conversation:\n")
+    print("| heard as | slips | typed text right | transcript right | no action | wrong action |")
+    print("|---|---|---|---|---|---|")
+    for key, c in sorted(counts.items(), key=lambda kv: kv[0] != "all"):
+        share = lambda k: f"{100 * c[k] / c['slips']:.1f}%"  # noqa: E731
+        print(f"| {key} | {c['slips']} | {share('typed right')} | {share('right')} | {share('no action')} | "
+              f"{share('wrong action')} |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
