@@ -16,6 +16,7 @@ The assistant answers each slip as a fresh conversation, at its default decoding
 
     PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py --build     # hear everything again, rewrite the set
     PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py             # evaluate the committed set
+    PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py --checkpoint runs/parley-home   # another model
 """
 from __future__ import annotations
 
@@ -78,12 +79,12 @@ def build(rows: list[dict]) -> list[dict]:
     return slips
 
 
-def evaluate(slips: list[dict], rows: list[dict]) -> dict[str, dict[str, int]]:
+def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dict[str, dict[str, int]]:
     from assistant.embedded import EmbeddedGenerator
     from assistant.tools import ToolRunner
 
     by_key = {(r["file"], r["id"]): r for r in rows}
-    assistant = EmbeddedGenerator.load()
+    assistant = EmbeddedGenerator.load(checkpoint)
     counts: dict[str, dict[str, int]] = {}
     for slip in slips:
         row = by_key[(slip["file"], slip["id"])]
@@ -109,6 +110,7 @@ def evaluate(slips: list[dict], rows: list[dict]) -> dict[str, dict[str, int]]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", action="store_true", help="transcribe every recording again and rewrite the set")
+    parser.add_argument("--checkpoint", help="assistant checkpoint directory (default: the embedded one)")
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(1)
@@ -118,7 +120,7 @@ def main(argv: list[str] | None = None) -> int:
         SLIPS.write_text("".join(json.dumps(s) + "\n" for s in slips))
         print(f"wrote {len(slips)} slips from {4 * len(rows)} recordings of {len(rows)} requests to {SLIPS}")
     slips = [json.loads(line) for line in SLIPS.read_text().splitlines() if line.strip()]
-    counts = evaluate(slips, rows)
+    counts = evaluate(slips, rows, args.checkpoint)
     print(f"\n{len(slips)} transcripts that differ from what was said ({len(rows)} requests, 2 voices, "
           f"2 bands); the assistant at its default decoding, each a fresh conversation:\n")
     print("| heard as | slips | typed text right | transcript right | no action | wrong action |")
