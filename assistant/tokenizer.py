@@ -11,6 +11,7 @@ from tokenizers import Tokenizer as HFTokenizer
 
 from assistant.chat_template import AREA_SLOTS, EOS, MASK, NAME_SLOTS, NUMBER_SLOTS, PAD, RESULT_SLOT, SPECIAL_TOKENS, UNK
 
+SLOT_TOKENS = [RESULT_SLOT, *NUMBER_SLOTS, *NAME_SLOTS, *AREA_SLOTS]     # one token each, never split
 ALPHABET = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,?!'*+-/()_=▁")
 
 
@@ -36,12 +37,12 @@ class Tokenizer:
         trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS,
                                       initial_alphabet=ALPHABET, show_progress=False)
         hf.train_from_iterator(texts, trainer)
-        hf.add_tokens([AddedToken(t, normalized=False) for t in [RESULT_SLOT, *NUMBER_SLOTS, *NAME_SLOTS, *AREA_SLOTS]])
+        hf.add_tokens([AddedToken(t, normalized=False) for t in SLOT_TOKENS])
         return cls(hf)
 
     def add_slot_tokens(self) -> None:
         """Give a tokenizer trained before a slot family existed its missing slot tokens (new ids at the end)."""
-        missing = [t for t in [RESULT_SLOT, *NUMBER_SLOTS, *NAME_SLOTS, *AREA_SLOTS] if self.hf.token_to_id(t) is None]
+        missing = [t for t in SLOT_TOKENS if self.hf.token_to_id(t) is None]
         self.hf.add_tokens([AddedToken(t, normalized=False) for t in missing])
 
     @classmethod
