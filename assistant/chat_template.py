@@ -204,14 +204,15 @@ def _hide_call_names(call: dict, slots: Slots, register: bool = False) -> dict:
     return {"name": call["name"], "arguments": arguments}
 
 
-def hide_numbers(text: str, numbers: list[str] | None = None, grow: bool | None = None) -> tuple[str, list[str]]:
+def hide_numbers(text: str, numbers: list[str] | None = None, grow: bool = False) -> tuple[str, list[str]]:
     """Each distinct number becomes a slot token (<n0>, <n1>, ... in order of first appearance).
 
     The model then points at a number instead of copying its digits, which a model this small does
-    badly; the runtime puts the digits back (show_numbers). Pass the prompt's list to hide a reply's
+    badly; the runtime puts the digits back (Slots.show). Pass the prompt's list to hide a reply's
     numbers with the same slots; numbers not in it stay digits (unless grow: then they join the list).
+    Without a list, a new one grows.
     """
-    grow = numbers is None if grow is None else grow
+    grow = grow or numbers is None
     numbers = [] if numbers is None else numbers
 
     return _NUMBER.sub(lambda m: _slot(m.group(0), numbers, NUMBER_SLOTS, grow) or m.group(0), text), numbers
