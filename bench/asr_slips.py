@@ -85,19 +85,21 @@ def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dic
 
     by_key = {(r["file"], r["id"]): r for r in rows}
     assistant = EmbeddedGenerator.load(checkpoint)
+
+    def outcome(row: dict, text: str) -> str:
+        tools = ToolRunner(new_home(row.get("home", "default")))
+        reply, acted = ask(assistant, [{"role": "user", "content": text}], tools)
+        if score(row, reply, acted, tools.home.inventory):
+            return "right"
+        return "no action" if not acted and not reply.tool_calls else "wrong action"
+    typed: dict[tuple, str] = {}        # a request has up to four slips: its typed text is answered once
     counts: dict[str, dict[str, int]] = {}
     for slip in slips:
-        row = by_key[(slip["file"], slip["id"])]
-        outcomes = []
-        for text in (slip["said"], slip["heard"]):
-            tools = ToolRunner(new_home(row.get("home", "default")))
-            reply, acted = ask(assistant, [{"role": "user", "content": text}], tools)
-            if score(row, reply, acted, tools.home.inventory):
-                outcomes.append("right")
-            elif not acted and not reply.tool_calls:
-                outcomes.append("no action")
-            else:
-                outcomes.append("wrong action")
+        request = (slip["file"], slip["id"])
+        row = by_key[request]
+        if request not in typed:
+            typed[request] = outcome(row, slip["said"])
+        outcomes = [typed[request], outcome(row, slip["heard"])]
         for key in ("all", f"{slip['voice']}, {slip['band']}"):
             bucket = counts.setdefault(key, {"slips": 0, "typed right": 0, "right": 0, "no action": 0,
                                              "wrong action": 0})
