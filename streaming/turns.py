@@ -25,8 +25,7 @@ from enum import Enum
 
 FRAME_MS = 32               # Silero: 512 samples at 16 kHz
 MIN_SPEECH_FRAMES = 2       # 64 ms above threshold before a turn starts: ignores clicks and pops
-PAUSE_MS = FRAME_MS         # silence after which the session starts transcribing: the first silent frame, since
-                            # the turn cannot end before that transcript is in (64 ms answered 23 ms later)
+PAUSE_MS = 64               # silence after which the session starts transcribing
 NEGATIVE_MARGIN = 0.15      # hysteresis: speech continues until probability < threshold - margin
 AUDIO_DONE = 0.9            # Smart Turn probability at or above which the sound says "finished" (0.5 let
                             # half of our dev set's mid-sentence pauses in Piper's voice through)
