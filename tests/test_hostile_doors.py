@@ -92,6 +92,31 @@ async def test_f1_twilio_stream_with_the_twiml_secret_is_answered(keyed, http):
             assert message.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 1008
 
 
+async def test_f1_a_twiml_secret_opens_one_call_on_any_gateway(server_factory, http, tmp_path):
+    """Behind a load balancer the webhook and the stream may reach different gateways: the stream's secret is
+    spent in the shared store, so it cannot open a second call anywhere."""
+    store = f"sqlite://{tmp_path / 'state.db'}"
+    minting, other = (server_factory(api_key=KEY, store=store, options=argparse.Namespace(phone_greeting=""))
+                      for _ in range(2))
+    basic = base64.b64encode(f"x:{KEY}".encode()).decode()
+    async with http.post(minting.url + "/twilio/voice", data=FORM, headers={"Authorization": "Basic " + basic}) as r:
+        secret = {p.get("name"): p.get("value") for p in ET.fromstring(await r.text()).iter("Parameter")}["api_key"]
+    for attempt, gateway in enumerate((other, minting, other)):
+        ws = await http.ws_connect(f"ws://127.0.0.1:{gateway.port}/twilio/stream")
+        start = json.loads(json.dumps(START))
+        start["start"]["callSid"] = f"CA-shared-{attempt}"
+        start["start"]["customParameters"] = {"api_key": secret}
+        await ws.send_str(json.dumps(start))
+        if attempt == 0:
+            await until(lambda: any(r.call_id == "CA-shared-0" for r in other.app[PHONE_CALLS].active.values()),
+                        what="call answered")
+            await ws.close()
+        else:
+            message = await ws.receive(timeout=10)
+            assert message.type == aiohttp.WSMsgType.CLOSE and ws.close_code == 1008
+    assert any(r.error and "already used" in r.error for r in finished_calls(minting))
+
+
 def test_f1_refuses_open_doors_on_a_reachable_address():
     with pytest.raises(SystemExit, match="open doors"):
         check_doors(parse_config(["--host", "0.0.0.0"]))

@@ -47,6 +47,16 @@ def test_call_flow_decodes_audio_digits_marks_and_stop():
     assert stream.receive(media(b"\xff" * 160)) == []       # nothing after stop
 
 
+def test_the_stream_key_is_handed_to_the_io_side_to_spend_and_never_shown():
+    stream = MediaStream(authorize=lambda key: key == "ek_secret")
+    start = json.loads(json.dumps(START))
+    start["start"]["customParameters"]["api_key"] = "ek_secret"
+    [event] = stream.receive(json.dumps(start))
+    assert event.parameters == {"From": "+15551230000", "lang": "en"} and event.credential == "ek_secret"
+    assert "ek_secret" not in repr(event)
+    assert MediaStream().receive(json.dumps(start))[0].credential is None
+
+
 def test_reply_is_cut_into_20ms_media_frames_with_mark_after_segment():
     stream = started()
     stream.play(float_to_pcm16(np.zeros(400)))             # 50 ms: two whole frames and 80 samples left over

@@ -41,6 +41,8 @@ class CallStarted:
     call_id: str                          # Twilio callSid / Asterisk channel UUID
     parameters: dict[str, str] = field(default_factory=dict)   # Twilio customParameters
     rate: int = PHONE_RATE                # of the audio both ways
+    # the credential the stream proved itself with, for the I/O side to spend on every gateway; never kept
+    credential: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)

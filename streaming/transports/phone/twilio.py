@@ -136,7 +136,8 @@ class MediaStream:
         call_sid = start.get("callSid")
         self.state, self.stream_sid = "streaming", stream_sid
         self.call_sid = call_sid if isinstance(call_sid, str) and call_sid else None
-        return CallStarted(call_id=self.call_sid or stream_sid, parameters=parameters)
+        return CallStarted(call_id=self.call_sid or stream_sid, parameters=parameters,
+                           credential=key if self.authorize is not None else None)
 
     def _media(self, message: dict) -> list:
         media = _field(message, "media", dict)
@@ -288,6 +289,11 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
         async for message in ws:
             if message.type == WSMsgType.TEXT:
                 for event in stream.receive(message.data):
+                    # the TwiML's client secret checks out on any gateway sharing the key: the store spends it
+                    if isinstance(event, CallStarted) and not await ctx.spend_everywhere(event.credential):
+                        stream.state = "failed"
+                        event = StreamError(int(WSCloseCode.POLICY_VIOLATION),
+                                            "this stream's client secret was already used")
                     yield event
             elif message.type == WSMsgType.BINARY:
                 stream.state = "failed"
