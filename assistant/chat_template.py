@@ -218,11 +218,6 @@ def hide_numbers(text: str, numbers: list[str] | None = None, grow: bool = False
     return _NUMBER.sub(lambda m: _slot(m.group(0), numbers, NUMBER_SLOTS, grow) or m.group(0), text), numbers
 
 
-def show_numbers(text: str, numbers: list[str]) -> str:
-    """Put the digits back; a slot with no number stays as it is (and the call will not parse)."""
-    return Slots(numbers=numbers).show(text)
-
-
 def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) -> tuple[str, Slots]:
     """The prompt text the model reads, and what its slots stand for.
 

@@ -2,7 +2,7 @@
 import json
 
 from assistant.chat_template import (Slots, format_call, hide_names, hide_numbers, model_prompt, parse_call,
-                                     render_prompt, render_reply, reply_target, show_numbers)
+                                     render_prompt, render_reply, reply_target)
 
 
 def test_single_turn_prompt_is_normalised():
@@ -67,7 +67,7 @@ def test_numbers_become_slots_numbered_from_the_request_being_answered():
     assert reply == "<|call|> calculate expression=<n0>*<n1>+<n2>/100<|say|> That's {result}."
     assert slots.show("expression=<n0>*<n1>+<n2>/100") == "expression=12*7.5+30/100"
     assert slots.show("seconds=<n5>") == "seconds=<n5>"
-    assert show_numbers("x=<n1>", ["1", "2"]) == "x=2" and hide_numbers("7 and 7")[0] == "<n0> and <n0>"
+    assert Slots(numbers=["1", "2"]).show("x=<n1>") == "x=2" and hide_numbers("7 and 7")[0] == "<n0> and <n0>"
 
 
 def test_a_self_contained_request_reads_the_same_after_any_earlier_turn():
