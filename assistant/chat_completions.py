@@ -7,7 +7,8 @@ the end, then `data: [DONE]`. Parley's own generator server adds `delta.parley.r
 tool call with the literal `{result}` slot, so the gateway runs the tool and speaks without a second request.
 
 Dialects (what each server is sent; their streams share one shape):
-- parley: Parley's generator server. Greedy (`temperature: 0`).
+- parley: Parley's generator server. Greedy (`temperature: 0`). A user's own home goes along as
+  `parley.home = {"names": [...], "areas": [...]}`: the phrases its model reads as name slots.
 - sglang: SGLang serving a dLLM (LLaDA2.x, SDAR): one chunk per committed 32-token block. Greedy; tool choice
   stays "auto" (never a grammar-constrained "required" or named tool).
 - vllm: vLLM serving DiffusionGemma: 256-token chunks, so a short reply arrives whole in one chunk. No
@@ -36,10 +37,11 @@ class Dialect:
     greedy: bool = True                  # send temperature 0 (a voice reply should not vary run to run)
     max_tokens_field: str = "max_tokens"
     extra: Mapping = field(default_factory=dict)   # body fields only this server knows (OpenAI clients' extra_body)
+    sends_home: bool = False             # the names of the user's own home, as `parley.home`
 
 
 DIALECTS: dict[str, Dialect] = {d.name: d for d in (
-    Dialect("parley"),
+    Dialect("parley", sends_home=True),
     Dialect("sglang"),
     Dialect("vllm", greedy=False),
     Dialect("inception", greedy=False,
@@ -103,8 +105,9 @@ def _text(message: dict) -> str:
 
 
 def request_body(dialect: Dialect, model: str, messages: list[dict], tools: list[dict], *,
-                 session_id: str | None = None) -> dict:
-    """The streamed request. session_id goes in `user`, where a router (SGLang's gateway) can key on it."""
+                 session_id: str | None = None, home: tuple[set, set] | None = None) -> dict:
+    """The streamed request. session_id goes in `user`, where a router (SGLang's gateway) can key on it.
+    home: (name phrases, area phrases) of the user's own home (Inventory.lexicon), None for the default one."""
     body: dict = {"model": model, "messages": messages, "stream": True,
                   "stream_options": {"include_usage": True}, dialect.max_tokens_field: MAX_REPLY_TOKENS}
     if tools:
@@ -114,6 +117,8 @@ def request_body(dialect: Dialect, model: str, messages: list[dict], tools: list
         body["temperature"] = 0
     if session_id:
         body["user"] = session_id
+    if dialect.sends_home and home is not None:
+        body["parley"] = {"home": {"names": sorted(home[0]), "areas": sorted(home[1])}}
     body.update(dialect.extra)
     return body
 

@@ -250,10 +250,11 @@ def _prepare(body: bytes, generator) -> tuple[ChatRequest, str | None, list[int]
     chat = parse_request(body)
     history, client_result = split_client_result(chat.messages)
     last_user = next((m for m in reversed(history) if m.get("role") == "user"), None)
-    if last_user is not None and len(generator.tokenizer.encode(model_prompt([last_user])[0])) > generator.max_prompt:
+    if last_user is not None and \
+            len(generator.tokenizer.encode(model_prompt([last_user], chat.home)[0])) > generator.max_prompt:
         raise ApiError(413, f"the last user message is longer than the model's {generator.max_prompt}-token "
                             "prompt window", code="context_length_exceeded", param="messages")
-    prompt, numbers = generator.prompt_ids(history)
+    prompt, numbers = generator.prompt_ids(history, chat.home)
     return chat, client_result, prompt, numbers
 
 

@@ -4,7 +4,8 @@ Pure functions, no sockets: parse_request checks a request body and raises ApiEr
 with its HTTP status) when it is wrong; the builders make `chat.completion` objects, `chat.completion.chunk`s
 and error bodies.
 
-Parley's extension: a reply that calls a tool carries `message.parley = {"reply": "..."}` (streamed as
+Parley's extensions: a request may carry `parley.home = {"names": [...], "areas": [...]}`, the names of the
+user's own home (see chat_template.model_prompt); a reply that calls a tool carries `message.parley = {"reply": "..."}` (streamed as
 `delta.parley = {"reply": piece}`), the spoken reply with a literal `{result}` slot. A Parley gateway runs
 the tool and fills the slot, so one request gives call and speech; any other OpenAI client sees a normal
 `tool_calls` answer and sends the tool's output back as usual.
@@ -13,6 +14,8 @@ import json
 from dataclasses import dataclass, field
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
+MAX_HOME_PHRASES = 20_000               # names and their parts, areas: a home of Inventory.MAX_ENTITIES fits
+MAX_PHRASE_CHARS = 200
 
 
 class ApiError(Exception):
@@ -44,6 +47,7 @@ class ChatRequest:
     temperature: float | None = None     # None: the server's decoding (greedy)
     seed: int | None = None
     model: str | None = None
+    home: tuple[set[str], set[str]] | None = None   # (name phrases, area phrases): the user's own home
 
     def offers(self, name: str) -> bool:
         """May the reply call this tool? It must be declared, and tool_choice must allow it."""
@@ -96,7 +100,31 @@ def parse_request(body: bytes) -> ChatRequest:
     if model is not None and not isinstance(model, str):
         raise _bad("model must be a string", "model")
     request.model = model
+    request.home = _home(data.get("parley"))
     return request
+
+
+def _home(extension) -> tuple[set[str], set[str]] | None:
+    if extension is None:
+        return None
+    if not isinstance(extension, dict):
+        raise _bad("parley must be an object", "parley")
+    home = extension.get("home")
+    if home is None:
+        return None
+    if not isinstance(home, dict):
+        raise _bad("parley.home must be an object with names and areas", "parley.home")
+    phrases = []
+    for key in ("names", "areas"):
+        values = home.get(key, [])
+        if not isinstance(values, list) or not all(isinstance(v, str) and 0 < len(v) <= MAX_PHRASE_CHARS
+                                                   for v in values):
+            raise _bad(f"parley.home.{key} must be a list of names of 1 to {MAX_PHRASE_CHARS} characters",
+                       f"parley.home.{key}")
+        phrases.append({" ".join(v.lower().split()) for v in values} - {""})
+    if sum(map(len, phrases)) > MAX_HOME_PHRASES:
+        raise _bad(f"parley.home holds more than {MAX_HOME_PHRASES} names", "parley.home")
+    return phrases[0], phrases[1]
 
 
 def _flag(data: dict, name: str, param: str | None = None) -> bool:

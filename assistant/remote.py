@@ -217,10 +217,11 @@ class RemoteGenerator:
         messages = chat_messages(history, self.dialect)
         offered = [chat_tool(d) for d in client_tools.values()] + \
                   [chat_tool(s.schema()) for name, s in SKILLS.items() if name not in client_tools]
+        home = tools.lexicon()
         deadline = asyncio.get_running_loop().time() + self.timeouts.reply_s
         results: list[str] = []
         for _ in range(MAX_STEPS):
-            body = request_body(self.dialect, self.model, messages, offered, session_id=session_id)
+            body = request_body(self.dialect, self.model, messages, offered, session_id=session_id, home=home)
             step_calls: list[tuple[ToolCall, str]] = []
             step_text, one_pass = "", None
             stream = self._stream(body, session_id, deadline)

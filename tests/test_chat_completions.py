@@ -195,7 +195,10 @@ def test_history_becomes_chat_messages():
 def test_request_body_per_dialect(dialect):
     tools = [chat_tool(SKILLS["get_time"].schema())]
     body = request_body(DIALECTS[dialect], "some-model", chat_messages(HISTORY, DIALECTS[dialect]), tools,
-                        session_id="sess_1")
+                        session_id="sess_1", home=({"reading lamp", "lamp"}, {"den"}))
+    # only Parley's own server reads the home's names; another server might refuse a field it does not know
+    assert body.get("parley") == ({"home": {"names": ["lamp", "reading lamp"], "areas": ["den"]}}
+                                  if dialect == "parley" else None)
     assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
     assert body["tools"][0]["function"]["name"] == "get_time" and body["tool_choice"] == "auto"
     assert body["user"] == "sess_1"

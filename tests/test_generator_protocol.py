@@ -19,6 +19,9 @@ def test_a_full_request_is_read():
     assert (request.stream, request.include_usage, request.max_tokens, request.temperature, request.seed) == (
         True, True, 8, 0.5, 3)
     assert list(request.tools) == ["get_time"] and request.offers("get_time") and not request.offers("set_timer")
+    assert request.home is None
+    home = parse_request(body(parley={"home": {"names": ["Reading  Lamp", "lamp"], "areas": ["den"]}})).home
+    assert home == ({"reading lamp", "lamp"}, {"den"})
 
 
 @pytest.mark.parametrize("choice, offered", [("none", False), ("required", True),
@@ -33,7 +36,11 @@ def test_tool_choice_decides_what_is_offered(choice, offered):
     (body(stream="yes"), "stream"), (body(stream_options={"include_usage": 1}), "stream_options.include_usage"),
     (body(max_tokens=True), "max_tokens"), (body(temperature=-1), "temperature"), (body(seed=1.5), "seed"),
     (body(n=2), "n"), (body(tools={"a": 1}), "tools"), (body(tool_choice="always"), "tool_choice"),
-    (body(messages=[{"role": "assistant", "tool_calls": {}}]), "messages[0].tool_calls")])
+    (body(messages=[{"role": "assistant", "tool_calls": {}}]), "messages[0].tool_calls"),
+    (body(parley="home"), "parley"), (body(parley={"home": ["lamp"]}), "parley.home"),
+    (body(parley={"home": {"names": ["lamp", 3]}}), "parley.home.names"),
+    (body(parley={"home": {"areas": ["x" * 201]}}), "parley.home.areas"),
+    (body(parley={"home": {"names": [f"n{i}" for i in range(20_001)]}}), "parley.home")])
 def test_bad_requests_name_the_field(raw, param):
     with pytest.raises(ApiError) as caught:
         parse_request(raw)

@@ -378,3 +378,26 @@ async def test_parleys_gateway_client_runs_the_call_and_speaks_the_reply_from_on
     assert isinstance(done, DoneEvent) and done.reply.generator == "remote" and done.reply.fallback is None
     metrics = (await asyncio.to_thread(server.get, "/metrics"))[2].decode()
     assert 'parley_generator_requests_total{status="200"} 1.0' in metrics      # one request: call and speech
+
+
+async def test_the_users_own_home_reaches_the_generator_server_by_its_names(server):
+    """A gateway with a home of its own sends its names along (`parley.home`): the server's model reads them as
+    name slots, as the embedded one does, so names it never saw in training work over the wire too."""
+    from assistant.home import InMemoryHome
+    from assistant.inventory import Inventory
+    from assistant.remote import RemoteGenerator
+
+    inventory = Inventory()
+    for key, name, area, component in [("a", "Reading Lamp", "Den", "light"), ("b", "Blinds", "Nursery", "cover")]:
+        config = {"name": name, "command_topic": f"{key}/set", "device": {"suggested_area": area}}
+        inventory.receive_discovery(f"homeassistant/{component}/{key}/config", json.dumps(config))
+    home = InMemoryHome(inventory=inventory)
+    remote = RemoteGenerator(server.url, model="parley-home")
+    try:
+        for request in ("turn on the reading lamp", "close the blinds in the nursery"):
+            history = [{"role": "user", "content": request}]
+            events = [event async for event in remote.respond(history, ToolRunner(home))]
+            assert events[-1].reply.fallback is None
+    finally:
+        await remote.aclose()
+    assert home.states == {"light/a": "on", "cover/b": "closed"}
