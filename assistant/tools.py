@@ -7,8 +7,10 @@ parser, never eval.
 """
 import asyncio
 import datetime as dt
+import itertools
 import math
 import re
+import time
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
@@ -117,10 +119,22 @@ def say_duration(seconds: int) -> str:
     return " and ".join(parts) if parts else "0 seconds"
 
 
-def timer_done_text(seconds: int, name: str | None = None) -> str:
+def timer_done_text(seconds: int, name: str | None = None, alarm: str | None = None) -> str:
+    """What is said when a timer rings (alarm: the clock time an alarm was set for)."""
+    if alarm:
+        return f"It's {alarm}: this is your alarm."
     if name:
         return f"Time is up: your {name} timer is done."
     return f"Time is up: your timer for {say_duration(seconds)} is done."
+
+
+def timer_missed_text(seconds: int, name: str | None = None, alarm: str | None = None) -> str:
+    """What the next reply starts with when a timer rang while nobody was connected."""
+    if alarm:
+        return f"While you were away, your alarm for {alarm} went off."
+    if name:
+        return f"While you were away, your {name} timer finished."
+    return f"While you were away, your timer for {say_duration(seconds)} finished."
 
 
 READABLE = tuple(c for c in COMPONENTS if c != "scene")     # what get_state can say the state of
@@ -129,16 +143,13 @@ MAX_TIMER_S = 24 * 3600
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
 
 
-@dataclass
+@dataclass(frozen=True)
 class Timer:
+    id: str
     seconds: int
-    ring: asyncio.TimerHandle | None = None
+    due_at: float                    # unix time it rings at
     name: str | None = None          # a named timer ("pasta"), or None
-    due: float = 0.0                 # loop time it rings at
     alarm: str | None = None         # an alarm: the clock time it was set for ("6:45 AM")
-
-    def done_text(self) -> str:
-        return f"It's {self.alarm}: this is your alarm." if self.alarm else timer_done_text(self.seconds, self.name)
 
 
 @dataclass
@@ -207,37 +218,84 @@ def _state_sentence(entity: Entity, state: str) -> str:
 
 
 class TimerBook(Protocol):
-    """Where timers live when they must outlive this process (streaming.gateway.DurableTimers): the
-    gateway, not this runner, rings them."""
+    """Where a session's timers and alarms live: in this process (LocalTimers), or in the store, where they
+    outlive it and the gateway rings them (streaming.gateway.DurableTimers)."""
 
-    async def add(self, seconds: int) -> None: ...
+    async def add(self, seconds: int, name: str | None = None, alarm: str | None = None) -> None: ...
+
+    async def pending(self) -> list:
+        """The timers still to ring, soonest first: objects with id, seconds, due_at (unix), name, alarm."""
+
+    async def cancel(self, timer_id: str) -> bool: ...
 
     async def cancel_all(self) -> int: ...
 
+    def stop(self) -> None:
+        """The session ended: timers of this process stop; stored ones stay for whoever comes next."""
+
     @property
     def running(self) -> int: ...
+
+
+class LocalTimers:
+    """A session's timers in this process: each rings on the event loop that set it, by calling ring(timer)."""
+
+    def __init__(self, ring: Callable[[Timer], None]):
+        self._ring = ring
+        self._timers: dict[str, tuple[Timer, asyncio.TimerHandle]] = {}
+        self._ids = itertools.count(1)
+
+    async def add(self, seconds: int, name: str | None = None, alarm: str | None = None) -> None:
+        timer = Timer(f"timer_{next(self._ids)}", int(seconds), time.time() + seconds, name, alarm)
+        self._timers[timer.id] = (timer, asyncio.get_running_loop().call_later(seconds, self._rang, timer.id))
+
+    def _rang(self, timer_id: str) -> None:
+        timer, _ = self._timers.pop(timer_id)
+        self._ring(timer)
+
+    async def pending(self) -> list[Timer]:
+        return sorted((timer for timer, _ in self._timers.values()), key=lambda t: t.due_at)
+
+    async def cancel(self, timer_id: str) -> bool:
+        held = self._timers.pop(timer_id, None)
+        if held is not None:
+            held[1].cancel()
+        return held is not None
+
+    async def cancel_all(self) -> int:
+        running = len(self._timers)
+        self.stop()
+        return running
+
+    def stop(self) -> None:
+        for _, handle in self._timers.values():
+            handle.cancel()
+        self._timers.clear()
+
+    @property
+    def running(self) -> int:
+        return len(self._timers)
 
 
 class ToolRunner:
     """Runs one session's tool calls; holds its timers, alarms and the action awaiting a yes. Bad arguments
     give a short spoken refusal.
 
-    A timer rings on the event loop that set it, by calling on_ring(seconds, text to say); the session sets on_ring
-    to speak up. Without one (the text chat), a due timer just ends. With a timer_book, unnamed timers are
-    written there instead; named timers and alarms stay with this runner.
+    Timers and alarms live in timer_book: by default in this process, where a timer rings on the event loop
+    that set it by calling on_ring(seconds, text to say) (the session sets on_ring to speak up; without one, as
+    in the text chat, a due timer just ends). A gateway with a store passes its DurableTimers instead.
     """
 
     def __init__(self, home: Home | None = None, timer_book: TimerBook | None = None):
         self.home = home if home is not None else InMemoryHome()
-        self.timers: list[Timer] = []
-        self.timer_book = timer_book
+        self.timer_book = timer_book if timer_book is not None else LocalTimers(self._ring)
         self.on_ring: Callable[[int, str], None] | None = None
         self.pending: Pending | None = None
         self._lexicon: tuple[int, tuple | None] = (-1, None)
 
     @property
     def timers_running(self) -> int:
-        return len(self.timers) + (self.timer_book.running if self.timer_book is not None else 0)
+        return self.timer_book.running
 
     def lexicon(self) -> tuple | None:
         """The names of the user's own home for the prompt's slots, or None in the default home."""
@@ -263,30 +321,18 @@ class ToolRunner:
         except (TypeError, ValueError, OverflowError):    # int(inf) overflows: e.g. a 309-digit timer
             return "not possible with those details"
 
-    def stop_timers(self) -> int:
-        """Cancel every running timer (asked to, or the session ended); returns how many were running."""
-        for timer in self.timers:
-            timer.ring.cancel()
-        running, self.timers = len(self.timers), []
-        return running
+    def stop_timers(self) -> None:
+        """The session ended: its timers of this process stop (stored ones stay)."""
+        self.timer_book.stop()
 
     def _ring(self, timer: Timer) -> None:
-        self.timers.remove(timer)
         if self.on_ring is not None:
-            self.on_ring(timer.seconds, timer.done_text())
+            self.on_ring(timer.seconds, timer_done_text(timer.seconds, timer.name, timer.alarm))
 
-    def _start(self, seconds: float, timer: Timer) -> Timer:
-        if len(self.timers) >= MAX_TIMERS:
+    async def _start(self, seconds: float, name: str | None = None, alarm: str | None = None) -> None:
+        if self.timer_book.running >= MAX_TIMERS:
             raise ValueError("too many timers")
-        loop = asyncio.get_running_loop()
-        timer.due = loop.time() + seconds
-        timer.ring = loop.call_later(seconds, self._ring, timer)
-        self.timers.append(timer)
-        return timer
-
-    def _cancel(self, timer: Timer) -> None:
-        timer.ring.cancel()
-        self.timers.remove(timer)
+        await self.timer_book.add(seconds, name, alarm)
 
     async def _get_time(self) -> str:
         now = dt.datetime.now()
@@ -298,16 +344,11 @@ class ToolRunner:
 
     async def _set_timer(self, seconds) -> str:
         seconds = _timer_length(seconds)
-        if self.timer_book is not None:
-            await self.timer_book.add(seconds)
-        else:
-            self._start(seconds, Timer(seconds))
+        await self._start(seconds)
         return say_duration(seconds)
 
     async def _cancel_timer(self) -> str:
-        running = self.stop_timers()
-        if self.timer_book is not None:
-            running += await self.timer_book.cancel_all()
+        running = await self.timer_book.cancel_all()
         if not running:
             return "there was no timer running"
         return "your timer is cancelled" if running == 1 else f"your {running} timers are cancelled"
@@ -485,37 +526,36 @@ class ToolRunner:
 
     # ---- named timers and alarms
 
-    def _named(self, name) -> Timer | None:
-        return next((t for t in self.timers if t.name == str(name)), None)
+    async def _named(self, name):
+        return next((t for t in await self.timer_book.pending() if t.name == str(name)), None)
 
     async def _start_timer(self, name, seconds) -> str:
         seconds = _timer_length(seconds)
         name = str(name)
-        replaced = self._named(name)
+        replaced = await self._named(name)
         if replaced is not None:
-            self._cancel(replaced)
-        self._start(seconds, Timer(seconds, name=name))
+            await self.timer_book.cancel(replaced.id)
+        await self._start(seconds, name)
         return f"Okay, your {name} timer is set for {say_duration(seconds)}."
 
     async def _timer_left(self, name=None) -> str:
-        now = asyncio.get_running_loop().time()
-        timers = [t for t in self.timers if t.alarm is None]
+        timers = [t for t in await self.timer_book.pending() if not t.alarm]
         if name is not None:
-            timer = self._named(name)
+            timer = await self._named(name)
             if timer is None:
                 return f"There is no {name} timer."
             timers = [timer]
         if not timers:
             return "There is no timer running."
-        parts = [f"{say_duration(max(1, round(t.due - now)))} on the {t.name + ' ' if t.name else ''}timer"
-                 for t in sorted(timers, key=lambda t: t.due)[:3]]
+        now = time.time()
+        parts = [f"{say_duration(max(1, round(t.due_at - now)))} on the {t.name + ' ' if t.name else ''}timer"
+                 for t in timers[:3]]
         return "There's " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
 
     async def _stop_timer(self, name) -> str:
-        timer = self._named(name)
-        if timer is None:
+        timer = await self._named(name)
+        if timer is None or not await self.timer_book.cancel(timer.id):
             return f"There is no {name} timer."
-        self._cancel(timer)
         return f"Okay, the {timer.name} timer is cancelled."
 
     async def _set_alarm(self, hour, minute, period=None) -> str:
@@ -533,7 +573,7 @@ class ToolRunner:
             times.append(at if at > now else at + dt.timedelta(days=1))
         at = min(times)
         spoken = at.strftime("%I:%M %p").lstrip("0")
-        self._start((at - now).total_seconds(), Timer(int((at - now).total_seconds()), name="alarm", alarm=spoken))
+        await self._start((at - now).total_seconds(), "alarm", spoken)
         return f"Okay, your alarm is set for {spoken}."
 
 

@@ -19,6 +19,7 @@ import time
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from assistant.tools import timer_done_text, timer_missed_text
 from streaming.store import Store, StoredTimer
 
 if TYPE_CHECKING:
@@ -44,16 +45,30 @@ class DurableTimers:
     session_id: str
     running: int = 0                 # pending timers of this session, as this gateway knows them
 
-    async def add(self, seconds: int) -> None:
+    async def add(self, seconds: float, name: str | None = None, alarm: str | None = None) -> None:
         from streaming.session import new_id
 
-        await self.store.add_timer(StoredTimer(new_id("tmr"), self.session_id, seconds, time.time() + seconds))
+        await self.store.add_timer(StoredTimer(new_id("tmr"), self.session_id, int(seconds), time.time() + seconds,
+                                               name=name, alarm=alarm))
         self.running += 1
+
+    async def pending(self) -> list[StoredTimer]:
+        timers = await self.store.session_timers(self.session_id)
+        self.running = len(timers)
+        return timers
+
+    async def cancel(self, timer_id: str) -> bool:
+        cancelled = await self.store.move_timer(timer_id, "pending", "cancelled")
+        self.running = max(0, self.running - cancelled)
+        return cancelled
 
     async def cancel_all(self) -> int:
         cancelled = await self.store.cancel_timers(self.session_id)
         self.running = 0
         return cancelled
+
+    def stop(self) -> None:
+        """Stored timers outlive the session: the gateway rings them, or tells them at the next reply."""
 
 
 @dataclass
@@ -203,9 +218,9 @@ class Gateway:
             if here:
                 if await self.store.move_timer(timer.id, "pending", "rung"):
                     held.timers.running = max(0, held.timers.running - 1)
-                    held.session.ring_timer(timer.seconds)
+                    held.session.ring_timer(timer.seconds, timer_done_text(timer.seconds, timer.name, timer.alarm))
             elif await self.store.holder(session_key(timer.session_id)) is None:
                 await self.store.move_timer(timer.id, "pending", "missed")
         elif timer.state == "missed" and here:
             if await self.store.move_timer(timer.id, "missed", "told"):
-                held.session.note_missed_timer(timer.seconds)
+                held.session.note_missed_timer(timer_missed_text(timer.seconds, timer.name, timer.alarm))

@@ -38,7 +38,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
                               ToolCallRequested, TranscriptCompleted, TranscriptDelta)
-from assistant.tools import HeldTools, say_duration, timer_done_text
+from assistant.tools import MAX_TIMERS, HeldTools
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
 from voice.stt import StableWords
@@ -241,7 +241,7 @@ class Session:
         self._turn: _Turn | None = None
         self._response: _Response | None = None
         self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
-        self._missed_timers: list[int] = []             # rang while nobody was connected: told at the next reply
+        self._missed_timers: list[str] = []             # rang while nobody was connected: told at the next reply
         self.on_history_changed: Callable[[], None] | None = None   # the gateway saves the conversation
         self._cause: str | None = None                  # the client event being applied (see caused_by)
         self._speculation: _Response | None = None      # a reply to the current pause, held back
@@ -304,14 +304,16 @@ class Session:
         self._emit(EndCall(reason))
         await self.close()
 
-    def ring_timer(self, seconds: int, text: str | None = None) -> None:
+    def ring_timer(self, seconds: int, text: str) -> None:
         """A timer of this session is due (from its ToolRunner, or from the gateway for stored timers); text:
-        what to say, for named timers and alarms."""
-        self._spawn(self._ring_timer(text or timer_done_text(seconds)), "timer")
+        what to say (assistant.tools.timer_done_text)."""
+        self._spawn(self._ring_timer(text), "timer")
 
-    def note_missed_timer(self, seconds: int) -> None:
-        """A timer rang while nobody was connected: the next reply starts by saying so."""
-        self._missed_timers.append(seconds)
+    def note_missed_timer(self, text: str) -> None:
+        """A timer rang while nobody was connected: the next reply starts by saying so (text:
+        assistant.tools.timer_missed_text)."""
+        if len(self._missed_timers) < MAX_TIMERS:
+            self._missed_timers.append(text)
 
     @property
     def backlog(self) -> int:
@@ -737,8 +739,7 @@ class Session:
             response.history = self._messages(response.instructions)
         if self._missed_timers and response.released.is_set():    # not into a reply that may be dropped
             missed, self._missed_timers = self._missed_timers, []
-            self._text(response, " ".join(f"While you were away, your timer for {say_duration(s)} finished."
-                                          for s in missed) + " ", text_queue)
+            self._text(response, " ".join(missed) + " ", text_queue)
         generator = self.engines.generator
         tools = self.tools if response.released.is_set() else HeldTools(self.tools, response.released)
         replies = generator.respond(response.history, tools, client_tools=self.config.client_tools,

@@ -9,7 +9,7 @@ One interface, two backends:
 What it holds:
 - a conversation per session id: the principal (credential) that created it and its newest items
   (at most MAX_ITEMS), forgotten CONVERSATION_TTL_S after its last change;
-- timers: pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
+- timers (plain, named, alarms): pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
   (nobody was connected; said at the next turn) and from `missed` to `told`;
 - claims: `key -> holder` with an expiry, taken and renewed by a gateway (a live session, a device's
   turn); an expired claim is free for anybody.
@@ -37,6 +37,8 @@ class StoredTimer:
     seconds: int
     due_at: float                        # unix time
     state: str = "pending"               # pending | missed
+    name: str | None = None              # a named timer ("pasta")
+    alarm: str | None = None             # an alarm: the clock time it was set for ("6:45 AM")
 
 
 @dataclass(frozen=True)
@@ -81,6 +83,10 @@ class Store(ABC):
     async def pending_timers(self, session_id: str) -> int: ...
 
     @abstractmethod
+    async def session_timers(self, session_id: str) -> list[StoredTimer]:
+        """The session's pending timers, soonest first."""
+
+    @abstractmethod
     async def due_timers(self, now: float, limit: int = 100) -> list[StoredTimer]:
         """Pending and missed timers whose time has come, oldest first."""
 
@@ -111,10 +117,11 @@ CREATE TABLE IF NOT EXISTS conversations (id TEXT PRIMARY KEY, principal TEXT NO
                                           updated REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, holder TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS timers (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, seconds INTEGER NOT NULL,
-                                   due REAL NOT NULL, state TEXT NOT NULL);
+                                   due REAL NOT NULL, state TEXT NOT NULL, name TEXT, alarm TEXT);
 CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
 CREATE INDEX IF NOT EXISTS timers_session ON timers (session_id);
 """
+_TIMER_COLUMNS = "id, session_id, seconds, due, state, name, alarm"      # StoredTimer's fields, in order
 
 
 class SQLiteStore(Store):
@@ -136,6 +143,10 @@ class SQLiteStore(Store):
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(_SCHEMA)
+            columns = {row[1] for row in db.execute("PRAGMA table_info(timers)")}
+            for column in ("name", "alarm"):          # a file from before named timers were stored
+                if column not in columns:
+                    db.execute(f"ALTER TABLE timers ADD COLUMN {column} TEXT")
             self._db = db
         return self._db
 
@@ -199,8 +210,9 @@ class SQLiteStore(Store):
         await self._run(lambda db: db.execute("DELETE FROM claims WHERE key = ? AND holder = ?", (key, holder)))
 
     async def add_timer(self, timer):
-        await self._run(lambda db: db.execute("INSERT INTO timers VALUES (?, ?, ?, ?, ?)", (
-            timer.id, timer.session_id, timer.seconds, timer.due_at, timer.state)))
+        await self._run(lambda db: db.execute(
+            "INSERT INTO timers (id, session_id, seconds, due, state, name, alarm) VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (timer.id, timer.session_id, timer.seconds, timer.due_at, timer.state, timer.name, timer.alarm)))
 
     async def cancel_timers(self, session_id):
         return await self._run(lambda db: db.execute(
@@ -210,10 +222,15 @@ class SQLiteStore(Store):
         return await self._run(lambda db: db.execute(
             "SELECT COUNT(*) FROM timers WHERE session_id = ? AND state = 'pending'", (session_id,)).fetchone()[0])
 
+    async def session_timers(self, session_id):
+        rows = await self._run(lambda db: db.execute(
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? AND state = 'pending' ORDER BY due",
+            (session_id,)).fetchall())
+        return [StoredTimer(*row) for row in rows]
+
     async def due_timers(self, now, limit=100):
         rows = await self._run(lambda db: db.execute(
-            "SELECT id, session_id, seconds, due, state FROM timers WHERE due <= ? ORDER BY due LIMIT ?",
-            (now, limit)).fetchall())
+            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? ORDER BY due LIMIT ?", (now, limit)).fetchall())
         return [StoredTimer(*row) for row in rows]
 
     async def move_timer(self, timer_id, from_state, to_state):
@@ -315,7 +332,8 @@ class RedisStore(Store):
     async def add_timer(self, timer):
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.hset(self._key("timer", timer.id), mapping={
-                "session": timer.session_id, "seconds": timer.seconds, "due": repr(timer.due_at), "state": timer.state})
+                "session": timer.session_id, "seconds": timer.seconds, "due": repr(timer.due_at), "state": timer.state,
+                "name": timer.name or "", "alarm": timer.alarm or ""})
             pipe.expireat(self._key("timer", timer.id), int(timer.due_at + CONVERSATION_TTL_S))
             pipe.zadd(self._key("timers"), {timer.id: timer.due_at})
             pipe.sadd(self._key("session-timers", timer.session_id), timer.id)
@@ -336,8 +354,16 @@ class RedisStore(Store):
             states = await pipe.execute()
         return sum(state == b"pending" for state in states)
 
+    async def session_timers(self, session_id):
+        ids = await self._redis.smembers(self._key("session-timers", session_id))
+        timers = [t for t in await self._timers(ids) if t.state == "pending"]
+        return sorted(timers, key=lambda t: t.due_at)
+
     async def due_timers(self, now, limit=100):
         ids = await self._redis.zrangebyscore(self._key("timers"), "-inf", now, start=0, num=limit)
+        return await self._timers(ids, unindex_expired=True)
+
+    async def _timers(self, ids, unindex_expired: bool = False) -> list[StoredTimer]:
         if not ids:
             return []
         async with self._redis.pipeline(transaction=False) as pipe:
@@ -346,11 +372,13 @@ class RedisStore(Store):
             rows = await pipe.execute()
         timers = []
         for timer_id, row in zip(ids, rows):
-            if not row:                       # expired: drop the index entry too
-                await self._redis.zrem(self._key("timers"), timer_id)
+            if not row:
+                if unindex_expired:           # expired: drop the index entry too
+                    await self._redis.zrem(self._key("timers"), timer_id)
                 continue
             timers.append(StoredTimer(timer_id.decode(), row[b"session"].decode(), int(row[b"seconds"]),
-                                      float(row[b"due"]), row[b"state"].decode()))
+                                      float(row[b"due"]), row[b"state"].decode(),
+                                      row.get(b"name", b"").decode() or None, row.get(b"alarm", b"").decode() or None))
         return timers
 
     async def move_timer(self, timer_id, from_state, to_state):

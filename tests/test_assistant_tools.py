@@ -70,10 +70,10 @@ async def test_a_due_timer_rings_once_and_a_cancelled_one_never():
     await tools.run("set_timer", {"seconds": 1})
     await tools.run("set_timer", {"seconds": 2})
     await asyncio.sleep(1.3)
-    assert rang == [1] and [t.seconds for t in tools.timers] == [2]
+    assert rang == [1] and [t.seconds for t in await tools.timer_book.pending()] == [2]
     assert await tools.run("cancel_timer", {}) == "your timer is cancelled"
     await asyncio.sleep(1.0)
-    assert rang == [1] and tools.timers == []
+    assert rang == [1] and await tools.timer_book.pending() == [] and tools.timers_running == 0
     assert timer_done_text(90) == "Time is up: your timer for 1 minute and 30 seconds is done."
 
 
@@ -183,6 +183,7 @@ async def test_named_timers_and_alarms():
     assert await tools.run("stop_timer", {"name": "pasta"}) == "Okay, the pasta timer is cancelled."
     assert await tools.run("stop_timer", {"name": "pasta"}) == "There is no pasta timer."
     said = await tools.run("set_alarm", {"hour": 6, "minute": 45, "period": "am"})
-    assert said == "Okay, your alarm is set for 6:45 AM." and tools.timers[0].alarm == "6:45 AM"
+    assert said == "Okay, your alarm is set for 6:45 AM."
+    assert [t.alarm for t in await tools.timer_book.pending() if t.alarm] == ["6:45 AM"]
     assert re.fullmatch(r"Okay, your alarm is set for 7:05 [AP]M\.", await tools.run("set_alarm", {"hour": 7, "minute": 5}))
     assert await tools.run("set_alarm", {"hour": 25, "minute": 0}) == "not possible with those details"

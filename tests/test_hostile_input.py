@@ -53,7 +53,7 @@ async def test_f11_overflowing_numbers_get_the_tools_refusal():
     assert await tools.run("calculate", {"expression": f"{HUGE} * 10"}) == "not something I can calculate"
     assert await tools.run("convert", {"value": 1e308, "from": "mile", "to": "kilometer"}) == \
         "not possible with those details"
-    assert tools.timers == []
+    assert tools.timers_running == 0
 
 
 def test_f11_an_integral_float_rate_is_normalised(protocol):

@@ -111,7 +111,7 @@ async def test_agent_loop_calls_tools_in_a_row():
         events = [e async for e in generator.respond([{"role": "user", "content": "set a timer then time"}], tools)]
         await generator.aclose()
     assert [e.call.name for e in events if isinstance(e, ToolCallEvent)] == ["set_timer", "get_time"]
-    assert len(tools.timers) == 1 and len(peer.requests) == 3
+    assert tools.timers_running == 1 and len(peer.requests) == 3
     assert said(events).startswith("Done: ")
     tools.stop_timers()
 
@@ -145,7 +145,7 @@ async def test_barge_in_cancels_the_request_and_no_tool_runs():
         await asyncio.wait_for(peer.disconnected.wait(), 10)
         peer.hold.set()
         await generator.aclose()
-    assert tools.timers == [] and len(peer.requests) == 1
+    assert tools.timers_running == 0 and len(peer.requests) == 1
     assert generator.breaker.state == "closed"
 
 

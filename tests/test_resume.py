@@ -2,6 +2,7 @@
 its session id gets its conversation back (same item ids), a restart keeps conversations and pending timers,
 and a timer that came due while nobody was connected is told at the next reply."""
 import asyncio
+import re
 
 import pytest
 
@@ -79,6 +80,23 @@ async def test_a_pending_timer_rings_once_after_a_restart(server_factory, state_
     assert "time is up" in reply_text(ring).lower()
     await asyncio.sleep(1.5)
     assert len(client.of_type("response.done")) == 1          # exactly once
+    await client.close()
+
+
+async def test_a_named_timer_is_stored_asked_about_and_rung_by_name_after_a_restart(server_factory, state_db):
+    server = server_factory(store=state_db)
+    client, session_id = await session_of(server)
+    await ask(client, "set a pasta timer for 15 seconds")
+    assert [c["name"] for c in tool_calls(client)] == ["start_timer"]
+    await client.close()
+    server.stop()
+
+    restarted = server_factory(store=state_db)
+    client, _ = await session_of(restarted, f"?session_id={session_id}")
+    left = await ask(client, "how long is left on the pasta timer")
+    assert re.fullmatch(r"There's \d+ seconds? on the pasta timer\.", reply_text(left)), reply_text(left)
+    ring = (await client.wait_for("response.done", start=len(client.events), timeout=60))["response"]
+    assert reply_text(ring) == "Time is up: your pasta timer is done."
     await client.close()
 
 

@@ -93,5 +93,5 @@ async def test_a_paused_sentence_is_answered_once_as_a_whole(engines, tts, stt, 
     assert len(recorder.of(AudioCommitted)) == 1 and len(recorder.of(ResponseCreated)) == 1
     transcript = recorder.of(TranscriptCompleted)[0].transcript.lower()
     assert "timer" in transcript and ("five" in transcript or "5" in transcript), transcript
-    assert [t.seconds for t in runner.timers] == [300]
+    assert [t.seconds for t in await runner.timer_book.pending()] == [300]
     await session.close()

@@ -69,3 +69,39 @@ async def test_a_due_timer_moves_on_exactly_once_however_many_try(store, store_u
     assert await store.due_timers(now + 100) == [StoredTimer("tmr_2", "sess_a", 60, pytest.approx(now + 60))]
     assert await store.cancel_timers("sess_a") == 1
     assert await store.due_timers(now + 100) == [] and await store.pending_timers("sess_a") == 0
+
+
+async def test_named_timers_and_alarms_keep_their_names_and_cancel_one_by_one(store, store_url):
+    now = time.time()
+    await store.add_timer(StoredTimer("tmr_pasta", "sess_a", 720, now + 720, name="pasta"))
+    await store.add_timer(StoredTimer("tmr_alarm", "sess_a", 3600, now + 3600, name="alarm", alarm="6:45 AM"))
+    await store.add_timer(StoredTimer("tmr_tea", "sess_a", 60, now + 60, name="tea"))
+    await store.add_timer(StoredTimer("tmr_other", "sess_b", 30, now + 30))
+    assert [(t.id, t.name, t.alarm) for t in await store.session_timers("sess_a")] == [
+        ("tmr_tea", "tea", None), ("tmr_pasta", "pasta", None), ("tmr_alarm", "alarm", "6:45 AM")]
+    assert await store.move_timer("tmr_tea", "pending", "cancelled")
+    await store.close()
+    reopened = open_store(store_url)               # as after a restart
+    try:
+        assert [t.name for t in await reopened.session_timers("sess_a")] == ["pasta", "alarm"]
+        assert [t.alarm for t in await reopened.due_timers(now + 4000)] == [None, None, "6:45 AM"]
+    finally:
+        await reopened.close()
+
+
+async def test_an_older_sqlite_file_gains_the_timer_name_columns(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.execute("CREATE TABLE timers (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, seconds INTEGER NOT NULL, "
+                "due REAL NOT NULL, state TEXT NOT NULL)")
+    old.execute("INSERT INTO timers VALUES ('tmr_old', 'sess_a', 5, 1.0, 'pending')")
+    old.commit()
+    old.close()
+    store = open_store(f"sqlite://{path}")
+    try:
+        await store.add_timer(StoredTimer("tmr_new", "sess_a", 5, 2.0, name="pasta"))
+        assert [(t.id, t.name) for t in await store.session_timers("sess_a")] == [("tmr_old", None), ("tmr_new", "pasta")]
+    finally:
+        await store.close()
