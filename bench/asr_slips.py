@@ -14,6 +14,10 @@ The assistant answers each slip as a fresh conversation, at its default decoding
   meaning, that is the safe outcome;
 - wrong action: a tool changed something, or answered, other than asked.
 
+Two rows pick out single-word slips: "one word misheard" has as many words as were said, one of them different
+(any word, a name's included); "little word misheard" is the part of those where both words are among the
+issue's little words (is/in/his, the/a, to/two/too, for/four, of/off), which must never change the action.
+
     PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py --build     # hear everything again, rewrite the set
     PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py             # evaluate the committed set
     PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py --checkpoint runs/parley-home   # another model
@@ -79,6 +83,18 @@ def build(rows: list[dict]) -> list[dict]:
     return slips
 
 
+LITTLE_WORDS = {"is", "in", "his", "the", "a", "to", "two", "too", "for", "four", "of", "off"}
+
+
+def single_word_rows(slip: dict) -> list[str]:
+    """The single-word rows a slip belongs to (see the module docstring)."""
+    said, heard = normalised_words(slip["said"]), normalised_words(slip["heard"])
+    changed = [(a, b) for a, b in zip(said, heard) if a != b]
+    if len(said) != len(heard) or len(changed) != 1:
+        return []
+    return ["one word misheard"] + (["little word misheard"] if set(changed[0]) <= LITTLE_WORDS else [])
+
+
 def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dict[str, dict[str, int]]:
     from assistant.embedded import EmbeddedGenerator
     from assistant.tools import ToolRunner
@@ -100,7 +116,8 @@ def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dic
         if request not in typed:
             typed[request] = outcome(row, slip["said"])
         outcomes = [typed[request], outcome(row, slip["heard"])]
-        for key in ("all", f"{slip['voice']}, {slip['band']}"):
+        keys = ["all", f"{slip['voice']}, {slip['band']}"] + single_word_rows(slip)
+        for key in keys:
             bucket = counts.setdefault(key, {"slips": 0, "typed right": 0, "right": 0, "no action": 0,
                                              "wrong action": 0})
             bucket["slips"] += 1
@@ -127,7 +144,7 @@ def main(argv: list[str] | None = None) -> int:
           f"2 bands); the assistant at its default decoding, each a fresh conversation:\n")
     print("| heard as | slips | typed text right | transcript right | no action | wrong action |")
     print("|---|---|---|---|---|---|")
-    for key, c in sorted(counts.items(), key=lambda kv: kv[0] != "all"):
+    for key, c in sorted(counts.items(), key=lambda kv: (kv[0] != "all", kv[0].endswith("misheard"))):
         share = lambda k: f"{100 * c[k] / c['slips']:.1f}%"  # noqa: E731
         print(f"| {key} | {c['slips']} | {share('typed right')} | {share('right')} | {share('no action')} | "
               f"{share('wrong action')} |")
