@@ -1121,17 +1121,24 @@ def home_follow_up(rng) -> Example:
                 continue
             word = rng.choice(shared)
             state = rng.choice(["on", "off"])
-            first = Example([{"role": "user", "content": _dress(rng, f"turn {state} the {word}")}],
-                            {"name": "switch_device", "arguments": {"name": word, "state": state}}, R, "x", home.lexicon)
+            # the question was a command, or a state question: the answer picks the device, the skill stays
+            if rng.random() < 0.7:
+                asked, arguments = _dress(rng, f"turn {state} the {word}"), {"state": state}
+                skill = "switch_device"
+            else:
+                asked, arguments = rng.choice(STATE_QUESTIONS["on"]).format(p=f"the {word}"), {}
+                skill = "get_state"
+            first = Example([{"role": "user", "content": asked}],
+                            {"name": skill, "arguments": {"name": word, **arguments}}, R, "x", home.lexicon)
             target = rng.choice(by_word[word])
             if target.area and rng.random() < 0.4 and sum(e.area == target.area for e in by_word[word]) == 1:
                 second = rng.choice([f"the one in the {target.area}", f"in the {target.area}", f"the {target.area} one"])
-                call = {"name": "switch_device", "arguments": {"name": word, "state": state, "area": target.area}}
+                call = {"name": skill, "arguments": {"name": word, **arguments, "area": target.area}}
                 name, area = word, target.area
             else:
                 second = rng.choice([f"the {target.name}", f"{target.name}", f"the {target.name} please",
                                      f"i meant the {target.name}"])
-                call = {"name": "switch_device", "arguments": {"name": target.name, "state": state}}
+                call = {"name": skill, "arguments": {"name": target.name, **arguments}}
                 name, area = target.name, None
             history = _prior(first) + [{"role": "user", "content": second}]
             history[1]["content"] = f"Which one: the {by_word[word][0].name} or the {by_word[word][1].name}?"
@@ -1187,6 +1194,25 @@ def slip(rng, text: str) -> str:
     i = rng.choice(spots)
     words[i] = rng.choice(SLIPS[words[i]])
     return " ".join(words)
+
+
+# Words speech recognition writes for the first word of a name it did not catch ("pond pump" -> "powered pump").
+MISHEARD = ["powered", "palm", "bond", "ball", "pound", "bold", "warm", "old", "small", "fun", "bright", "far"]
+
+
+def misheard_name(rng, example: Example) -> Example | None:
+    """The request with the first word of its two-word device name misheard: the rest of the name still points
+    at the device, so the call names only that rest (and the runner asks which one when several share it)."""
+    arguments = (example.call or {}).get("arguments", {})
+    name, last = arguments.get("name"), example.history[-1]["content"]
+    if example.home is None or not isinstance(name, str) or len(name.split()) != 2 or last.count(name) != 1:
+        return None
+    rest = name.split()[1]
+    history = example.history[:-1] + [{**example.history[-1], "content": last.replace(name, f"{rng.choice(MISHEARD)} {rest}")}]
+    if not _slotted(example.home, history[-1:], rest, arguments.get("area")):
+        return None
+    call = {"name": example.call["name"], "arguments": {**arguments, "name": rest}}
+    return Example(history, call, example.text, example.skill, example.lexicon, example.home)
 
 
 def _single(rng) -> Example:
@@ -1247,6 +1273,8 @@ def generate_example(rng: random.Random) -> Example:
     if rng.random() < 0.15:
         last = example.history[-1]
         example.history[-1] = {**last, "content": slip(rng, last["content"])}
+    elif example.home is not None and rng.random() < 0.1:
+        example = misheard_name(rng, example) or example
     return example
 
 
