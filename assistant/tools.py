@@ -526,8 +526,10 @@ class ToolRunner:
 
     # ---- named timers and alarms
 
-    async def _named(self, name):
-        return next((t for t in await self.timer_book.pending() if t.name == str(name)), None)
+    async def _named(self, name, timers=None):
+        """The pending timer of that name (timers: the book's pending ones, when already read)."""
+        timers = await self.timer_book.pending() if timers is None else timers
+        return next((t for t in timers if t.name == str(name)), None)
 
     async def _start_timer(self, name, seconds) -> str:
         seconds = _timer_length(seconds)
@@ -539,9 +541,10 @@ class ToolRunner:
         return f"Okay, your {name} timer is set for {say_duration(seconds)}."
 
     async def _timer_left(self, name=None) -> str:
-        timers = [t for t in await self.timer_book.pending() if not t.alarm]
+        pending = await self.timer_book.pending()        # one read: with a store it is a round trip
+        timers = [t for t in pending if not t.alarm]
         if name is not None:
-            timer = await self._named(name)
+            timer = await self._named(name, pending)
             if timer is None:
                 return f"There is no {name} timer."
             timers = [timer]
