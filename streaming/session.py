@@ -242,6 +242,7 @@ class Session:
         self._response: _Response | None = None
         self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
         self._missed_timers: list[str] = []             # rang while nobody was connected: told at the next reply
+        self._rings_to_say = 0                          # rung timers waiting for a quiet moment to be said
         self.on_history_changed: Callable[[], None] | None = None   # the gateway saves the conversation
         self._cause: str | None = None                  # the client event being applied (see caused_by)
         self._speculation: _Response | None = None      # a reply to the current pause, held back
@@ -281,9 +282,11 @@ class Session:
             yield event
 
     @property
-    def timers_running(self) -> bool:
-        """A timer the user set has yet to ring: a device that went quiet still needs this session."""
-        return self.tools is not None and self.tools.timers_running > 0
+    def has_something_to_say(self) -> bool:
+        """A timer the user set has yet to ring, or a ring or reply is still to be said: a device that went
+        quiet still needs this session. (A rung timer leaves the timer book before its ring is spoken.)"""
+        return ((self.tools is not None and self.tools.timers_running > 0) or self._rings_to_say > 0
+                or (self._response is not None and not self._response.done))
 
     @property
     def idle(self) -> bool:
@@ -307,6 +310,7 @@ class Session:
     def ring_timer(self, seconds: int, text: str) -> None:
         """A timer of this session is due (from its ToolRunner, or from the gateway for stored timers); text:
         what to say (assistant.tools.timer_done_text)."""
+        self._rings_to_say += 1
         self._spawn(self._ring_timer(text), "timer")
 
     def note_missed_timer(self, text: str) -> None:
@@ -881,9 +885,12 @@ class Session:
 
     async def _ring_timer(self, text: str) -> None:
         """Say a timer is done when nobody is talking: a ring never cuts off a reply or swallows a request."""
-        while not self.idle:
-            await asyncio.sleep(RING_POLL_S)
-        self.say(text)
+        try:
+            while not self.idle:
+                await asyncio.sleep(RING_POLL_S)
+            self.say(text)
+        finally:
+            self._rings_to_say -= 1
 
     # ---- plumbing -------------------------------------------------------------------------------
 

@@ -116,3 +116,23 @@ async def test_user_speech_after_a_reply_is_a_new_turn(engines, speech):
     await recorder.wait(SpeechStarted)
     assert not recorder.of(Interrupted) and recorder.of(ResponseDone)[0].status == "completed"
     await session.close()
+
+
+async def test_a_rung_timer_is_still_owed_until_its_ring_has_been_said(engines):
+    """A rung timer leaves the timer book before its ring is spoken (the ring waits for a quiet moment). The
+    session must still say it has something to say then, or a quiet MQTT device's session is freed in between
+    and the ring is lost."""
+    session = Session(engines, SessionConfig(output_rate=16000))
+    await session.start()
+    Recorder(session)                                   # reads the events, as a transport would
+    assert not session.has_something_to_say
+    session.say("A reply is playing.")
+    session.ring_timer(5, "Time is up: your timer for 5 seconds is done.")     # due now: it waits for the reply
+    assert (session.tools is None or session.tools.timers_running == 0) and session.has_something_to_say
+    while session.has_something_to_say:
+        await asyncio.sleep(0.005)
+    # nothing left to say only once the ring too has been said in full (not while it waits for the reply)
+    assert [(item.role, item.text) for item in session.items] == [
+        ("assistant", "A reply is playing."), ("assistant", "Time is up: your timer for 5 seconds is done.")]
+    assert session.idle
+    await session.close()

@@ -515,12 +515,12 @@ class SatelliteService:
 
     async def _free_idle(self) -> None:
         """A device that vanished without a last will (or mid-turn) stops holding a session; one that is only
-        quiet keeps it while a timer it set has yet to ring."""
+        quiet keeps it while a timer it set has yet to ring or be said."""
         while True:
             await asyncio.sleep(max(self.idle_timeout / 4, 0.05))
             now = time.monotonic()
             for device_id, satellite in list(self.satellites.items()):
-                if now - satellite.last_seen > self.idle_timeout and not satellite.session.timers_running:
+                if now - satellite.last_seen > self.idle_timeout and not satellite.session.has_something_to_say:
                     await self.free(device_id)
 
 
