@@ -37,12 +37,26 @@ MAX_USER_TURNS = 2
 NAME_ARGUMENTS = {"name": NAME_SLOTS, "area": AREA_SLOTS}
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 ANY_SLOT = re.compile(r"<([nea])(\d)>")
+
 # "set a pasta timer": the word before "timer" names it, unless it is one of these.
 _TIMER_LABEL = re.compile(r"\b([a-z]+) timer\b")
 NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "another", "new", "second", "first",
                     "egg", "kitchen", "countdown", "other", "last", "each", "every", "all", "any", "no", "set",
                     "start", "cancel", "stop", "timer", "seconds", "of", "for", "on", "to", "it", "same", "next",
                     "parley", "hey", "hi", "yo", "ok", "okay", "um", "uh", "so", "and", "also", "now", "just", "please"}
+
+
+class NoAction(str):
+    """A tool's result when it did nothing (yet): a whole sentence saying why, or asking which one or for a
+    yes. It is the whole reply: the model wrote its words around {result} before the tool ran, for a result
+    ("Okay, the thermostat is set to {result}.")."""
+
+
+def fill_result(template: str, result: str | None) -> str:
+    """The reply's speech with its {result} slot filled (emptied while there is no result yet)."""
+    if isinstance(result, NoAction):
+        return result
+    return template.replace(RESULT_SLOT, result if result is not None else "").strip()
 
 
 def format_call(call: dict) -> str:

@@ -20,7 +20,7 @@ from types import MappingProxyType
 
 import torch
 
-from assistant.chat_template import RESULT_SLOT, Slots, model_prompt
+from assistant.chat_template import NoAction, Slots, fill_result, model_prompt
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, split_client_result
 from assistant.tokenizer import Tokenizer
@@ -93,8 +93,10 @@ class EmbeddedGenerator:
                 if len(text) > len(said):
                     yield TextEvent(text[len(said):])
                     said = text
+                if isinstance(result, NoAction):     # the whole reply: the rest of the canvas is not needed
+                    break
         if reader.unwritten and not said and not (calls and result is None):
-            said = CALL_ONLY_REPLY.replace(RESULT_SLOT, result) if calls else NOT_UNDERSTOOD
+            said = fill_result(CALL_ONLY_REPLY, result) if calls else NOT_UNDERSTOOD
             yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))

@@ -29,11 +29,12 @@ import aiohttp
 
 from assistant.chat_completions import (DIALECTS, ChatCompletionStream, ContentDelta, ReplyDelta, SlotFiller,
                                         StreamError, ToolCallReady, Usage, chat_messages, chat_tool, request_body)
-from assistant.chat_template import RESULT_SLOT
+from assistant.chat_template import NoAction, fill_result
 from assistant.generator import AssistantReply, DoneEvent, Generator, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.openai_chat import tool_call_json
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD
 from assistant.skills import SKILLS
+from assistant.tools import NOT_POSSIBLE
 
 if TYPE_CHECKING:
     from assistant.tools import ToolRunner
@@ -240,13 +241,14 @@ class RemoteGenerator:
                             yield ToolCallEvent(call, local=False)
                             return                  # the client runs it; the reply ends at the call
                         result = await tools.run(call.name, call.arguments) if event.arguments is not None \
-                            else "not possible with those details"
+                            else NOT_POSSIBLE
                         step_calls.append((call, result))
                         results.append(result)
                         yield ToolCallEvent(call, local=True, result=result)
                     elif isinstance(event, ReplyDelta):
                         if one_pass is None:
-                            one_pass = SlotFiller(" and ".join(r for _, r in step_calls))
+                            refused = [r for _, r in step_calls if isinstance(r, NoAction)]
+                            one_pass = SlotFiller(refused[0] if refused else " and ".join(r for _, r in step_calls))
                         text = one_pass.add(event.text)
                         if text:
                             step_text += text
@@ -268,7 +270,7 @@ class RemoteGenerator:
             messages += [{"role": "tool", "tool_call_id": call.call_id, "content": result}
                          for call, result in step_calls]
         if not progress.text.strip():
-            yield TextEvent(CALL_ONLY_REPLY.replace(RESULT_SLOT, results[-1]) if results else NOT_UNDERSTOOD)
+            yield TextEvent(fill_result(CALL_ONLY_REPLY, results[-1]) if results else NOT_UNDERSTOOD)
 
     async def _stream(self, body: dict, session_id: str | None, deadline: float):
         """One streamed request: the state machine's events, as the bytes arrive."""

@@ -10,7 +10,7 @@ import json
 import threading
 import uuid
 
-from assistant.chat_template import ANY_SLOT, CALL, RESULT_SLOT, SAY, Slots, content_text, parse_call
+from assistant.chat_template import ANY_SLOT, CALL, RESULT_SLOT, SAY, Slots, content_text, fill_result, parse_call
 from assistant.generator import ToolCall
 from assistant.skills import valid_call
 
@@ -65,7 +65,7 @@ class ReplyReader:
 
     def spoken(self, result: str | None) -> str:
         """The speech so far with the slot filled (emptied while there is no result)."""
-        return self.template.replace(RESULT_SLOT, result if result is not None else "").strip()
+        return fill_result(self.template, result)
 
     @property
     def unwritten(self) -> bool:

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
-from assistant.chat_template import NAME_ARGUMENTS
+from assistant.chat_template import NAME_ARGUMENTS, NoAction
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import COMPONENTS, SWITCHABLE, Entity
 from assistant.skills import SKILLS
@@ -141,6 +141,9 @@ READABLE = tuple(c for c in COMPONENTS if c != "scene")     # what get_state can
 MAX_TIMERS = 20
 MAX_TIMER_S = 24 * 3600
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
+NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
+NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
+NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
 
 
 @dataclass(frozen=True)
@@ -183,10 +186,19 @@ def _said(name: str | None, area: str | None = None) -> str:
     return f"{area} {name}".strip() if area and area not in name else name
 
 
-def _choice(entities: list[Entity]) -> str:
+def _choice(entities: list[Entity]) -> NoAction:
     names = [f"the {e.name}" + (f" in the {e.area}" if e.area and e.area not in e.name and
                                 sum(x.name == e.name for x in entities) > 1 else "") for e in entities[:3]]
-    return "Which one: " + (", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]) + "?"
+    return NoAction("Which one: " + (", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0])
+                    + "?")
+
+
+def _whole(number) -> int:
+    """A clock's hour or minute: "7.30" read as 7.3 is no hour (rather ask than set 7:00)."""
+    value = float(number)
+    if not value.is_integer():
+        raise ValueError("not a whole number")
+    return int(value)
 
 
 def _needs_yes(entity: Entity, action: str) -> bool:
@@ -308,7 +320,7 @@ class ToolRunner:
 
     async def run(self, name: str, arguments: dict) -> str:
         if name not in SKILLS:
-            return "not something I can do"
+            return NOT_A_SKILL
         if name != "confirm":
             self.pending = None          # a yes answers only the question just asked
         # Names and areas come in the call syntax's spelling (porch_light, living_room): words from here on.
@@ -317,9 +329,9 @@ class ToolRunner:
         try:
             return await getattr(self, "_" + name)(**arguments)
         except CalculationError:
-            return "not something I can calculate"
+            return NOT_CALCULABLE
         except (TypeError, ValueError, OverflowError):    # int(inf) overflows: e.g. a 309-digit timer
-            return "not possible with those details"
+            return NOT_POSSIBLE
 
     def stop_timers(self) -> None:
         """The session ended: its timers of this process stop (stored ones stay)."""
@@ -414,18 +426,18 @@ class ToolRunner:
 
     # ---- the user's own devices, by name (results are whole sentences: the reply is just {result})
 
-    def _find(self, name, area, components) -> tuple[list[Entity], str | None]:
+    def _find(self, name, area, components) -> tuple[list[Entity], NoAction | None]:
         """(entities, None) or ([], an honest sentence saying why there are none)."""
         inventory = self.home.inventory
         area = area if isinstance(area, str) and area else None
         if area and area not in inventory.areas() and not inventory.resolve(None, area):
-            return [], f"I don't know an area called the {area}."
+            return [], NoAction(f"I don't know an area called the {area}.")
         found = inventory.resolve(None if name is None else str(name), area, components)
         if not found:
-            return [], f"I don't know a device called the {_said(name, area)}."
+            return [], NoAction(f"I don't know a device called the {_said(name, area)}.")
         return found, None
 
-    def _one(self, name, area, components) -> tuple[Entity | None, str | None]:
+    def _one(self, name, area, components) -> tuple[Entity | None, NoAction | None]:
         found, problem = self._find(name, area, components)
         if problem:
             return None, problem
@@ -452,9 +464,11 @@ class ToolRunner:
         if problem:
             return problem
         if entity.component == "scene":
-            return await self._act(entity, "activate") if state == "on" else f"{entity.name} is a scene: it can only be run."
+            if state == "off":
+                return NoAction(f"{entity.name} is a scene: it can only be run.")
+            return await self._act(entity, "activate")
         if entity.component == "cover":     # "on" is no word for a blind: ask rather than guess open or closed
-            return f"The {entity.name} can be opened or closed: which one?"
+            return NoAction(f"The {entity.name} can be opened or closed: which one?")
         return await self._act(entity, state)
 
     async def _switch_all(self, name, state, area=None) -> str:
@@ -463,7 +477,7 @@ class ToolRunner:
         if problem:
             return problem
         if not found:
-            return f"There is nothing to switch {state} there."
+            return NoAction(f"There is nothing to switch {state} there.")
         results = await asyncio.gather(*(self.home.command(e, state) for e in found))
         done = sum(r is not None for r in results)
         where = f" in the {area}" if area else ""
@@ -491,11 +505,11 @@ class ToolRunner:
         if entity.component == "lock":
             action = {"open": "unlock", "close": "lock"}.get(action, action)
             if action == "stop":
-                return f"The {entity.name} can only be locked or unlocked."
+                return NoAction(f"The {entity.name} can only be locked or unlocked.")
         if _needs_yes(entity, action):
             self.pending = Pending(entity, action, asyncio.get_running_loop().time())
             verb = "unlock" if action == "unlock" else "open"
-            return f"Do you want me to {verb} the {entity.name}? Say yes to confirm."
+            return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
         return await self._act(entity, action)
 
     async def _set_cover(self, name, action, area=None) -> str:
@@ -513,7 +527,7 @@ class ToolRunner:
     async def _confirm(self, answer) -> str:
         pending, self.pending = self.pending, None
         if pending is None or asyncio.get_running_loop().time() - pending.asked_at > CONFIRM_WINDOW_S:
-            return "There is nothing waiting for a yes."
+            return NoAction("There is nothing waiting for a yes.")
         if answer != "yes":
             return f"Okay, I'll leave the {pending.entity.name} as it is."
         return await self._act(pending.entity, pending.action)
@@ -521,7 +535,7 @@ class ToolRunner:
     async def _activate_scene(self, name) -> str:
         entity, problem = self._one(name, None, ("scene",))
         if problem:
-            return problem.replace("a device", "a scene")
+            return NoAction(problem.replace("a device", "a scene"))
         return await self._act(entity, "activate")
 
     # ---- named timers and alarms
@@ -546,7 +560,7 @@ class ToolRunner:
         if name is not None:
             timer = await self._named(name, pending)
             if timer is None:
-                return f"There is no {name} timer."
+                return NoAction(f"There is no {name} timer.")
             timers = [timer]
         if not timers:
             return "There is no timer running."
@@ -558,11 +572,13 @@ class ToolRunner:
     async def _stop_timer(self, name) -> str:
         timer = await self._named(name)
         if timer is None or not await self.timer_book.cancel(timer.id):
-            return f"There is no {name} timer."
+            return NoAction(f"There is no {name} timer.")
         return f"Okay, the {timer.name} timer is cancelled."
 
     async def _set_alarm(self, hour, minute, period=None) -> str:
-        hour, minute = int(float(hour)), int(float(minute))
+        hour, minute = _whole(hour), _whole(minute)
+        if minute == 0 and 100 <= hour <= 2359:      # Whisper writes "six forty five" as "645"
+            hour, minute = divmod(hour, 100)
         if not (0 <= hour <= 23 and 0 <= minute <= 59) or (period and not 1 <= hour <= 12):
             raise ValueError("not a clock time")
         now = dt.datetime.now()

@@ -2,9 +2,10 @@
 that streams replies in one dialect's documented shape (tests/data/chat_streams shows them).
 
 Its script, by the last message: a tool result -> a sentence with that result; "seven times six" (or 7) ->
-calculate(7*6) (for the parley dialect with the one-pass reply "Seven times six is {result}."); "weather"
-with a get_weather tool offered -> get_weather(city); "timer then time" -> set_timer, then (after its result)
-get_time; anything else -> a fixed greeting.
+calculate(7*6) (for the parley dialect with the one-pass reply "Seven times six is {result}."); "thermostat
+to 350" -> set_thermostat(350), which the tool refuses (one-pass reply "Okay, the thermostat is set to
+{result}."); "weather" with a get_weather tool offered -> get_weather(city); "timer then time" -> set_timer,
+then (after its result) get_time; anything else -> a fixed greeting.
 """
 import asyncio
 import json
@@ -76,6 +77,9 @@ class Peer:
         elif re.search(r"\b(seven|7) times (six|6)\b", last["content"].lower()):
             reply = "Seven times six is {result}." if self.dialect == "parley" else None
             yield from self.call("calculate", {"expression": "7*6"}, "call_1", reply)
+        elif "thermostat to 350" in last["content"].lower():
+            reply = "Okay, the thermostat is set to {result}." if self.dialect == "parley" else None
+            yield from self.call("set_thermostat", {"degrees": 350}, "call_1", reply)
         elif "weather" in last["content"].lower() and "get_weather" in offered:
             yield from self.call("get_weather", {"city": "Paris"}, "call_w")
         elif "timer then time" in last["content"].lower():

@@ -9,7 +9,7 @@ from dllm_core.checkpoint import load_model
 from assistant.embedded import EMBEDDED_CHECKPOINT
 from assistant.generator import DoneEvent, TextEvent, ToolCallEvent, respond_sync
 from assistant.home import InMemoryHome
-from assistant.tools import ToolRunner
+from assistant.tools import NOT_POSSIBLE, ToolRunner
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,6 +64,14 @@ def test_spoken_timer_duration(assistant):
     reply = ask(assistant, "set a timer for an hour and a half")
     assert [(c.name, c.arguments) for c in reply.tool_calls] == [("set_timer", {"seconds": 5400})]
     assert "1 hour and 30 minutes" in reply.text
+
+
+def test_a_refused_call_is_answered_by_the_refusal_alone(assistant):
+    """The model writes "Okay, the thermostat is set to {result}." before the tool runs; a tool that says no
+    replaces those words rather than filling the slot with its refusal."""
+    reply = ask(assistant, "set the thermostat to 350")
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("set_thermostat", {"degrees": 350})]
+    assert reply.text == NOT_POSSIBLE
 
 
 def test_out_of_domain_request_calls_no_tool(assistant):

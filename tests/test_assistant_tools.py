@@ -5,8 +5,9 @@ import re
 
 import pytest
 
+from assistant.chat_template import fill_result
 from assistant.home import InMemoryHome
-from assistant.tools import CalculationError, ToolRunner, calculate, timer_done_text
+from assistant.tools import NOT_A_SKILL, NOT_CALCULABLE, NOT_POSSIBLE, CalculationError, ToolRunner, calculate, timer_done_text
 from assistant.vocabulary import convert
 
 
@@ -79,10 +80,15 @@ async def test_a_due_timer_rings_once_and_a_cancelled_one_never():
 
 async def test_bad_calls_get_a_spoken_refusal_not_an_exception():
     tools = ToolRunner()
-    assert await tools.run("set_device", {"device": "oven", "room": "kitchen", "state": "on"}) == "not possible with those details"
-    assert await tools.run("calculate", {"expression": "__import__('os')"}) == "not something I can calculate"
-    assert await tools.run("launch_rocket", {}) == "not something I can do"
-    assert await tools.run("set_timer", {}) == "not possible with those details"
+    assert await tools.run("set_device", {"device": "oven", "room": "kitchen", "state": "on"}) == NOT_POSSIBLE
+    assert await tools.run("calculate", {"expression": "__import__('os')"}) == NOT_CALCULABLE
+    assert await tools.run("launch_rocket", {}) == NOT_A_SKILL
+    assert await tools.run("set_timer", {}) == NOT_POSSIBLE
+    # a refusal is the whole reply, never words inside the model's "Okay, the thermostat is set to {result}."
+    assert fill_result("Okay, the thermostat is set to {result}.", await tools.run("set_thermostat", {"degrees": 350})) \
+        == "Sorry, that isn't possible with those details."
+    assert fill_result("Okay, the thermostat is set to {result}.", await tools.run("set_thermostat", {"degrees": 70})) \
+        == "Okay, the thermostat is set to 70 degrees."
 
 
 async def test_unconfirmed_device_is_reported():
@@ -186,4 +192,8 @@ async def test_named_timers_and_alarms():
     assert said == "Okay, your alarm is set for 6:45 AM."
     assert [t.alarm for t in await tools.timer_book.pending() if t.alarm] == ["6:45 AM"]
     assert re.fullmatch(r"Okay, your alarm is set for 7:05 [AP]M\.", await tools.run("set_alarm", {"hour": 7, "minute": 5}))
-    assert await tools.run("set_alarm", {"hour": 25, "minute": 0}) == "not possible with those details"
+    assert await tools.run("set_alarm", {"hour": 25, "minute": 0}) == NOT_POSSIBLE
+    assert await tools.run("set_alarm", {"hour": 7.3, "minute": 0}) == NOT_POSSIBLE    # "7.30": ask, not 7:00
+    said = await tools.run("set_alarm", {"hour": 645, "minute": 0, "period": "am"})     # Whisper's "645"
+    assert said == "Okay, your alarm is set for 6:45 AM."
+    assert await tools.run("set_alarm", {"hour": 675, "minute": 0}) == NOT_POSSIBLE

@@ -10,7 +10,7 @@ import pytest
 
 from assistant.chat_template import model_prompt
 from assistant.spoken_numbers import normalize_request
-from assistant.tools import ToolRunner
+from assistant.tools import NOT_CALCULABLE, NOT_POSSIBLE, ToolRunner
 from streaming.events import AudioDelta, Error, ItemAdded, ItemDeleted, ResponseDone
 from streaming.logsafe import printable
 from streaming.session import Session, SessionConfig, SessionLimits
@@ -47,12 +47,12 @@ def test_f11_a_309_digit_number_is_normalised_and_prompted():
 
 async def test_f11_overflowing_numbers_get_the_tools_refusal():
     tools = ToolRunner()
-    assert await tools.run("set_timer", {"seconds": float(HUGE)}) == "not possible with those details"
+    assert await tools.run("set_timer", {"seconds": float(HUGE)}) == NOT_POSSIBLE
     assert await tools.run("set_brightness", {"room": "kitchen", "percent": float(HUGE)}) == \
-        "not possible with those details"
-    assert await tools.run("calculate", {"expression": f"{HUGE} * 10"}) == "not something I can calculate"
+        NOT_POSSIBLE
+    assert await tools.run("calculate", {"expression": f"{HUGE} * 10"}) == NOT_CALCULABLE
     assert await tools.run("convert", {"value": 1e308, "from": "mile", "to": "kilometer"}) == \
-        "not possible with those details"
+        NOT_POSSIBLE
     assert tools.timers_running == 0
 
 

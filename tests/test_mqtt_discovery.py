@@ -11,7 +11,7 @@ from mqtt_devices import login
 from streaming.transports.mqtt.connection import Backoff
 from streaming.transports.mqtt.home import MqttHome, entity_command, entity_state
 from assistant.inventory import Inventory
-from assistant.tools import ToolRunner
+from assistant.tools import NOT_POSSIBLE, ToolRunner
 
 
 def test_commands_and_states_use_each_entitys_own_topics_and_payloads():
@@ -81,7 +81,7 @@ async def test_a_discovered_home_is_driven_by_its_own_names(discovered_home):
     assert await tools.run("switch_device", {"name": "dishwasher", "state": "on"}) == \
         "I don't know a device called the dishwasher."
     assert await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}) == \
-        "not possible with those details"
+        NOT_POSSIBLE
     assert not any(topic.startswith("home/") for topic, _ in commands)
 
 

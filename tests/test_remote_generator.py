@@ -9,7 +9,7 @@ from aiohttp import web
 
 from assistant.generator import DoneEvent, TextEvent, ToolCallEvent
 from assistant.remote import APOLOGY, CUT_OFF, FILLER, ROUTING_HEADER, CircuitBreaker, RemoteGenerator, completions_url
-from assistant.tools import ToolRunner
+from assistant.tools import NOT_POSSIBLE, ToolRunner
 from chat_peer import GREETING, Peer
 
 WEATHER = {"type": "function", "name": "get_weather", "description": "The weather in a city",
@@ -56,6 +56,14 @@ async def test_parley_one_pass_runs_the_tool_and_speaks_without_a_second_request
     body, headers = peer.requests[0], peer.headers[0]
     assert body["user"] == "sess_x" and headers[ROUTING_HEADER] == "sess_x"
     assert body["messages"][0] == {"role": "system", "content": "Be brief."} and body["temperature"] == 0
+
+
+async def test_parley_one_pass_says_a_refusal_instead_of_its_reply():
+    peer = Peer("parley")
+    async with peer_at(peer) as url:
+        events = await ask(RemoteGenerator(url, model="parley-home"), "Set the thermostat to 350.")
+    assert [e.result for e in events if isinstance(e, ToolCallEvent)] == [NOT_POSSIBLE]
+    assert said(events) == NOT_POSSIBLE and len(peer.requests) == 1
 
 
 @pytest.mark.parametrize("dialect", ["sglang", "vllm", "inception", "openai"])
