@@ -10,9 +10,10 @@ is evaluated, so the numbers do not move with Piper's sampled voice.
 The assistant answers each slip as a fresh conversation, at its default decoding. Three outcomes:
 - right: the call the request wanted, judged as bench/assistant_eval.py judges it; for a request that wants
   no tool, or names a device that does not exist, no change to the home;
-- no action: nothing happened (it asked again, or said it cannot do that). For a slip that changed the
-  meaning, that is the safe outcome;
-- wrong action: a tool changed something, or answered, other than asked.
+- no action: nothing happened. No tool ran, or every tool it called did nothing and said so in a sentence of
+  its own (a NoAction: it asked which one or for a yes, knew no such name, or found the details impossible).
+  For a slip that changed the meaning, that is the safe outcome;
+- wrong action: a tool changed something (a timer included), or answered, other than asked.
 
 Two rows pick out single-word slips: "one word misheard" has as many words as were said, one of them different
 (any word, a name's included); "little word misheard" is the part of those where both words are among the
@@ -25,6 +26,7 @@ issue's little words (is/in/his, the/a, to/two/too, for/four, of/off), which mus
 from __future__ import annotations
 
 import argparse
+import asyncio
 import json
 import sys
 from pathlib import Path
@@ -34,7 +36,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from assistant_eval import ask, new_home, score  # noqa: E402
+from assistant_eval import new_home, score, snapshot  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 
 SLIPS = ROOT / "tests" / "data" / "asr_slips.jsonl"
@@ -95,7 +97,22 @@ def single_word_rows(slip: dict) -> list[str]:
     return ["one word misheard"] + (["little word misheard"] if set(changed[0]) <= LITTLE_WORDS else [])
 
 
+def answer(assistant, text: str, tools) -> tuple:
+    """A fresh conversation's reply to text, and what each tool it ran answered."""
+    from assistant.generator import DoneEvent, ToolCallEvent
+
+    async def collect():
+        results = []
+        async for event in assistant.respond([{"role": "user", "content": text}], tools):
+            if isinstance(event, ToolCallEvent):
+                results.append(event.result)
+            elif isinstance(event, DoneEvent):
+                return event.reply, results
+    return asyncio.run(collect())
+
+
 def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dict[str, dict[str, int]]:
+    from assistant.chat_template import NoAction
     from assistant.embedded import EmbeddedGenerator
     from assistant.tools import ToolRunner
 
@@ -104,10 +121,12 @@ def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dic
 
     def outcome(row: dict, text: str) -> str:
         tools = ToolRunner(new_home(row.get("home", "default")))
-        reply, acted = ask(assistant, [{"role": "user", "content": text}], tools)
+        before = snapshot(tools.home)
+        reply, results = answer(assistant, text, tools)
+        acted = snapshot(tools.home) != before
         if score(row, reply, acted, tools.home.inventory):
             return "right"
-        return "no action" if not acted and not reply.tool_calls else "wrong action"
+        return "no action" if not acted and all(isinstance(r, NoAction) for r in results) else "wrong action"
     typed: dict[tuple, str] = {}        # a request has up to four slips: its typed text is answered once
     counts: dict[str, dict[str, int]] = {}
     for slip in slips:
