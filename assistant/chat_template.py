@@ -22,6 +22,7 @@ request being answered backwards, so a self-contained request reads the same wha
 """
 import json
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.spoken_numbers import normalize_request
@@ -37,6 +38,8 @@ MAX_USER_TURNS = 2
 NAME_ARGUMENTS = {"name": NAME_SLOTS, "area": AREA_SLOTS}
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 ANY_SLOT = re.compile(r"<([nea])(\d)>")
+_NUMBER_SLOT = re.compile(r"<n\d>")
+_POWER = re.compile(r"calculate expression=(<n\d>)(?:\*\1)+")
 
 # "set a pasta timer": the word before "timer" names it, unless it is one of these.
 _TIMER_LABEL = re.compile(r"\b([a-z]+) timer\b")
@@ -145,10 +148,21 @@ def render_prompt(history: list[dict]) -> str:
 
 @dataclass
 class Slots:
-    """What the slots of one prompt stand for: numbers (<nK>), names (<eK>) and areas (<aK>)."""
+    """What the slots of one prompt stand for: numbers (<nK>), names (<eK>) and areas (<aK>); said: how often
+    the prompt says each number slot."""
     numbers: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     areas: list[str] = field(default_factory=list)
+    said: Counter = field(default_factory=Counter)
+
+    def repeats_an_unsaid_number(self, call_text: str) -> bool:
+        """The call (slots still in) uses a number more often than the prompt says it, other than as a power
+        ("five squared": 5*5). That is the model copying the one number it heard ("what's, uh, plus 30" gave
+        30+30): rather ask again."""
+        used = Counter(_NUMBER_SLOT.findall(call_text))
+        if all(count <= self.said[slot] for slot, count in used.items()):
+            return False
+        return _POWER.fullmatch(call_text.strip()) is None
 
     def show(self, text: str) -> str:
         """Put numbers, names and areas back (a name's spaces as `_`, the call syntax's); a slot with nothing
@@ -246,7 +260,9 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) ->
         if part not in (None, SAY):
             part, _ = hide_numbers(format_call(_hide_call_names(part, slots, lexicon is not None)), slots.numbers)
         shown.append([text, part])
-    return _join(reversed(shown)), slots
+    prompt = _join(reversed(shown))
+    slots.said.update(_NUMBER_SLOT.findall(prompt))
+    return prompt, slots
 
 
 def reply_target(call: dict | None, text: str, slots: Slots) -> str:

@@ -78,9 +78,10 @@ class ReplyReader:
             return None, False
         if head[0] != self.call_id:
             return None, True
-        text = self.slots.show(self.tokenizer.decode(head[1:]))
+        written = self.tokenizer.decode(head[1:])
+        text = self.slots.show(written)
         parsed = None if ANY_SLOT.search(text) else parse_call(text)
-        if parsed is None or not valid_call(parsed):
+        if parsed is None or not valid_call(parsed) or self.slots.repeats_an_unsaid_number(written):
             return None, True
         return ToolCall(parsed["name"], parsed["arguments"], new_call_id()), False
 
