@@ -117,3 +117,15 @@ def test_a_name_split_or_joined_by_speech_recognition_is_still_the_name():
     slots = Slots()
     assert hide_names("turn on the porchlight", slots, lexicon) == "turn on the <e0>"
     assert slots.names == ["porch light"]
+
+
+def test_a_call_may_not_repeat_a_number_the_request_said_once_except_as_a_power():
+    def repeats(request, call):
+        return model_prompt([{"role": "user", "content": request}])[1].repeats_an_unsaid_number(call)
+    assert repeats("what's well plus 30", "calculate expression=<n0>+<n0>")         # Whisper lost "twelve"
+    assert repeats("how much is 99", "calculate expression=<n0>-<n0>")
+    assert not repeats("what is 30 plus 30", "calculate expression=<n0>+<n0>")      # said twice: one slot, twice
+    assert not repeats("what is five squared", "calculate expression=<n0>*<n0>")
+    assert not repeats("what is four cubed", "calculate expression=<n0>*<n0>*<n0>")
+    assert not repeats("what is seven times six", "calculate expression=<n0>*<n1>")
+    assert not repeats("double 12", "calculate expression=<n0>*2")
