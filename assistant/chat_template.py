@@ -26,6 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.spoken_numbers import normalize_request
+from assistant.vocabulary import DEVICE_CUES, DEVICES, ROOMS
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -149,11 +150,19 @@ def render_prompt(history: list[dict]) -> str:
 @dataclass
 class Slots:
     """What the slots of one prompt stand for: numbers (<nK>), names (<eK>) and areas (<aK>); said: how often
-    the prompt says each number slot."""
+    the prompt says each number slot; named: the default home's rooms and devices its words (or earlier
+    calls) name."""
     numbers: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     areas: list[str] = field(default_factory=list)
     said: Counter = field(default_factory=Counter)
+    named: set[str] = field(default_factory=set)
+
+    def names_something_unsaid(self, call: dict) -> bool:
+        """The call's room or device was never said ("Man Room Lights to 45%" gave the living room, "switch
+        the office 10 off" the office light): rather ask again. The corpus never teaches either."""
+        return any(isinstance(value, str) and value not in self.named
+                   for key, value in call["arguments"].items() if key in ("room", "device"))
 
     def repeats_an_unsaid_number(self, call_text: str) -> bool:
         """The call (slots still in) uses a number more often than the prompt says it, other than as a power
@@ -246,6 +255,16 @@ def hide_numbers(text: str, numbers: list[str] | None = None, grow: bool = False
     return _NUMBER.sub(lambda m: _slot(m.group(0), numbers, NUMBER_SLOTS, grow) or m.group(0), text), numbers
 
 
+def vocabulary_named(text: str) -> set[str]:
+    """The default home's rooms and devices that text names, by any of their words ("lounge": the living
+    room; "it's dark": the light)."""
+    words = {name: (*phrases, name.replace("_", " ")) for name, phrases in (*ROOMS.items(), *DEVICES.items())}
+    for device, cues in DEVICE_CUES.items():
+        words[device] += tuple(cues)
+    return {name for name, phrases in words.items()
+            if any(re.search(rf"\b{re.escape(phrase)}\b", text) for phrase in phrases)}
+
+
 def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) -> tuple[str, Slots]:
     """The prompt text the model reads, and what its slots stand for.
 
@@ -254,6 +273,8 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) ->
     """
     slots = Slots()
     turns = _turns(history)
+    words = " ".join(text + (" " + format_call(part) if isinstance(part, dict) else "") for text, part in turns)
+    slots.named = vocabulary_named(words.replace("_", " "))
     shown = []
     for text, part in reversed(turns):
         text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)

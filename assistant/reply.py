@@ -81,7 +81,8 @@ class ReplyReader:
         written = self.tokenizer.decode(head[1:])
         text = self.slots.show(written)
         parsed = None if ANY_SLOT.search(text) else parse_call(text)
-        if parsed is None or not valid_call(parsed) or self.slots.repeats_an_unsaid_number(written):
+        if parsed is None or not valid_call(parsed) or self.slots.repeats_an_unsaid_number(written) \
+                or self.slots.names_something_unsaid(parsed):
             return None, True
         return ToolCall(parsed["name"], parsed["arguments"], new_call_id()), False
 

@@ -15,6 +15,8 @@ DEVICES = {
 }
 DEVICE_SPOKEN = {"light": "light", "fan": "fan", "heater": "heater", "tv": "TV", "plug": "plug",
                  "coffee_maker": "coffee maker", "speaker": "speaker"}
+# Words that ask for a device without naming it, as the corpus teaches ("it's dark in the hall": the light).
+DEVICE_CUES = {"light": ["dark"]}
 ROOMS = {
     "kitchen": ["kitchen", "kitchenette"],
     "living_room": ["living room", "lounge", "family room", "sitting room", "front room", "livingroom"],

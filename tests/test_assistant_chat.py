@@ -74,6 +74,13 @@ def test_a_refused_call_is_answered_by_the_refusal_alone(assistant):
     assert reply.text == NOT_POSSIBLE
 
 
+def test_a_transcript_that_lost_the_device_or_room_asks_again(assistant):
+    """Whisper's own slips (tests/data/asr_slips.jsonl): no call may name what the words did not."""
+    for heard in ("Switch the office 10 off.", "Hey Parley Man Room Lights to 45%", "What's well plus 30?"):
+        reply = ask(assistant, heard)
+        assert reply.tool_calls == [] and reply.text, (heard, reply)
+
+
 def test_out_of_domain_request_calls_no_tool(assistant):
     reply = ask(assistant, "play some jazz in the kitchen")
     assert reply.tool_calls == []

@@ -129,3 +129,22 @@ def test_a_call_may_not_repeat_a_number_the_request_said_once_except_as_a_power(
     assert not repeats("what is four cubed", "calculate expression=<n0>*<n0>*<n0>")
     assert not repeats("what is seven times six", "calculate expression=<n0>*<n1>")
     assert not repeats("double 12", "calculate expression=<n0>*2")
+
+
+def test_a_call_may_not_name_a_room_or_device_nobody_said():
+    def unsaid(call, *turns):
+        history = []
+        for turn in turns:
+            history += [turn] if isinstance(turn, dict) else [{"role": "user", "content": turn}]
+        return model_prompt(history)[1].names_something_unsaid(call)
+    lights_on = {"name": "set_device", "arguments": {"device": "light", "room": "office", "state": "off"}}
+    assert unsaid(lights_on, "switch the office 10 off")                             # Whisper lost "fan"
+    assert unsaid({"name": "set_brightness", "arguments": {"room": "living_room", "percent": 45}},
+                  "hey parley man room lights to 45%")
+    assert not unsaid(lights_on, "switch off the lamp in the study")                  # the vocabulary's words
+    assert not unsaid(lights_on, "it's dark in the office")
+    assert not unsaid(lights_on, "turn on the office light",                          # a follow-up: the call
+                      {"role": "assistant", "content": "", "tool_calls": [
+                          {"name": "set_device", "arguments": {"device": "light", "room": "office", "state": "on"}}]},
+                      "turn it back off")
+    assert not unsaid({"name": "set_level", "arguments": {"name": "reading_lamp", "percent": 30}}, "dim it")
