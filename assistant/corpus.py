@@ -432,6 +432,14 @@ def _percent_phrase(rng, pct):
     return f"{say_number(rng, pct)} {rng.choice(['percent', 'percent', '%', 'per cent', ''])}".strip()
 
 
+def _light_on(rng):
+    """A request that switches a room's light on (the first turn of "make it brighter")."""
+    room = rng.choice(list(ROOMS))
+    phrase, d, r = _device_phrase(rng, "light", room)
+    call = {"name": "set_device", "arguments": {"device": "light", "room": room, "state": "on"}}
+    return _dress(rng, _switch_core(rng, "on", phrase, r, d)), call, _device_reply("light", room)
+
+
 def gen_brightness(rng):
     room = rng.choice(list(ROOMS))
     pct = rng.choice([rng.randint(0, 100), rng.randint(1, 10) * 10, rng.choice([0, 5, 25, 50, 75, 100])])
@@ -450,6 +458,36 @@ def gen_brightness(rng):
         f"can you dim the {r} to {p}", f"dim {r} to {p}", f"brightness {p} {r}", f"{r} brightness {p}",
         f"{light} {p} in the {r}", f"set {light} in {r} to {p}"])
     call = {"name": "set_brightness", "arguments": {"room": room, "percent": pct}}
+    return _dress(rng, core), call, f"Okay, the {ROOM_SPOKEN[room]} lights are at {R}."
+
+
+# "make it brighter": a step up or down from where the lights are (the tool knows the level).
+BRIGHTER = ["make it brighter", "brighter", "a bit brighter", "brighter please", "a little brighter",
+            "make it a bit brighter", "can you make it brighter", "more light please", "turn it up a bit",
+            "turn them up a little", "make them brighter", "brighten it", "brighten it up a bit",
+            "not bright enough", "still too dim", "a little more light"]
+DIMMER = ["make it dimmer", "dimmer", "a bit dimmer", "dim it a little", "dim it a bit more", "a little less bright",
+          "turn it down a bit", "turn them down a little", "make them dimmer", "too bright", "that's too bright",
+          "dim it", "less light please", "it's too bright", "a little dimmer please", "tone it down a bit"]
+
+
+def gen_brightness_step(rng):
+    room = rng.choice(list(ROOMS))
+    r = rng.choice(ROOMS[room])
+    light = rng.choice(["lights", "light", "lamps", "lamp", "lighting"])
+    direction = rng.choice(["up", "down"])
+    if direction == "up":
+        core = rng.choice([f"make the {r} {light} brighter", f"brighten the {r} {light}",
+                           f"brighten the {light} in the {r} a bit", f"turn the {r} {light} up a bit",
+                           f"the {r} {light} brighter please", f"a bit more light in the {r}", f"the {r} is too dim",
+                           f"can you make the {r} brighter", f"raise the {r} {light} a little",
+                           f"make the {light} in the {r} a bit brighter"])
+    else:
+        core = rng.choice([f"make the {r} {light} dimmer", f"dim the {r} {light} a bit",
+                           f"dim the {light} in the {r} a little", f"turn the {r} {light} down a bit",
+                           f"the {r} {light} dimmer please", f"the {r} is too bright", f"can you make the {r} dimmer",
+                           f"lower the {r} {light} a little", f"dim the {r} {light}", f"less light in the {r}"])
+    call = {"name": "change_brightness", "arguments": {"room": room, "direction": direction}}
     return _dress(rng, core), call, f"Okay, the {ROOM_SPOKEN[room]} lights are at {R}."
 
 
@@ -661,7 +699,8 @@ def gen_which_room(rng):
 
 SKILLS = {
     "get_time": (gen_time, 5), "get_date": (gen_date, 5), "set_timer": (gen_timer, 12), "cancel_timer": (gen_cancel, 4),
-    "set_device": (gen_device, 16), "set_brightness": (gen_brightness, 9), "set_thermostat": (gen_thermostat, 7),
+    "set_device": (gen_device, 16), "set_brightness": (gen_brightness, 9), "change_brightness": (gen_brightness_step, 4),
+    "set_thermostat": (gen_thermostat, 7),
     "read_sensor": (gen_sensor, 8), "calculate": (gen_calculate, 14), "convert": (gen_convert, 22),
     "chit_chat": (gen_chit_chat, 8), "out_of_domain": (gen_out_of_domain, 14),
 }
@@ -672,7 +711,16 @@ SKILLS = {
 def _follow_up(rng) -> Example:
     """A first exchange and a short second request that only makes sense after it."""
     kind = rng.choice(["device_room", "device_state", "device_other", "brightness", "sensor_room",
-                       "sensor_kind", "convert_to", "timer_again", "which_room"])
+                       "sensor_kind", "convert_to", "timer_again", "which_room", "brighter"])
+    if kind == "brighter":
+        first, call0, text0 = gen_brightness(rng) if rng.random() < 0.5 else _light_on(rng)
+        direction = rng.choice(["up", "down"])
+        second = rng.choice(BRIGHTER if direction == "up" else DIMMER)
+        room = call0["arguments"]["room"]
+        call = {"name": "change_brightness", "arguments": {"room": room, "direction": direction}}
+        history = [{"role": "user", "content": first}, {"role": "assistant", "content": text0, "tool_calls": [call0]},
+                   {"role": "user", "content": second}]
+        return Example(history, call, f"Okay, the {ROOM_SPOKEN[room]} lights are at {R}.", "follow_up")
     if kind == "which_room":
         first, _, text0, info = gen_which_room(rng)
         room = rng.choice(list(ROOMS))
@@ -853,6 +901,18 @@ def gen_home_level(rng, home):
     return core, _home_call("set_level", {"name": e.name, "percent": pct}, area), e.name, area
 
 
+def gen_home_level_step(rng, home):
+    e = rng.choice(home.of("light"))
+    phrase, area = _where(rng, e.name, e.area)
+    direction = rng.choice(["up", "down"])
+    core = rng.choice([f"make {phrase} brighter", f"brighten {phrase}", f"brighten {phrase} a bit",
+                       f"turn {phrase} up a bit", f"{phrase} brighter please", f"raise {phrase} a little"]
+                      if direction == "up" else
+                      [f"make {phrase} dimmer", f"dim {phrase} a bit", f"dim {phrase}", f"turn {phrase} down a bit",
+                       f"{phrase} dimmer please", f"lower {phrase} a little"])
+    return core, _home_call("change_level", {"name": e.name, "direction": direction}, area), e.name, area
+
+
 STATE_QUESTIONS = {
     "on": ["is {p} on", "is {p} off", "is {p} still on", "did i leave {p} on", "is {p} running", "are {p} on",
            "is {p} switched on", "check {p}", "what's the status of {p}", "is {p} turned off", "{p} on or off"],
@@ -940,6 +1000,7 @@ def gen_home_scene(rng, home):
 HOME_GENERATORS = {
     "switch_device": (gen_home_switch, SWITCHABLE, 10),
     "set_level": (gen_home_level, ("light",), 4),
+    "change_level": (gen_home_level_step, ("light",), 3),
     "get_state": (gen_home_state, None, 6),
     "switch_all": (gen_home_all, None, 4),
     "set_cover": (gen_home_cover, ("cover",), 5),
@@ -1079,7 +1140,7 @@ def _prior(example: Example) -> list[dict]:
 
 def home_follow_up(rng) -> Example:
     """Second turns in the user's home: another area, another device, the other state, which one, yes/no."""
-    kind = rng.choice(["area", "other", "state", "which", "which", "confirm", "confirm", "timer"])
+    kind = rng.choice(["area", "other", "state", "which", "which", "confirm", "confirm", "timer", "brighter"])
     if kind == "timer":
         first = Example(*(lambda r: ([{"role": "user", "content": r[0]}], r[1], r[2]))(gen_named_timer(rng)), "t")
         if first.call["name"] != "start_timer":
@@ -1107,6 +1168,26 @@ def home_follow_up(rng) -> Example:
             second = rng.choice(YES if answer == "yes" else NO)
             return Example(_prior(first) + [{"role": "user", "content": second}],
                            {"name": "confirm", "arguments": {"answer": answer}}, R, "follow_up", home.lexicon)
+        if kind == "brighter":
+            lights = home.of("light")
+            if not lights:
+                continue
+            e = rng.choice(lights)
+            phrase, area = _where(rng, e.name, e.area)
+            if rng.random() < 0.5:
+                first = Example([{"role": "user", "content": _dress(rng, f"turn on {phrase}")}],
+                                _home_call("switch_device", {"name": e.name, "state": "on"}, area), R, "x", home.lexicon)
+            else:
+                core, call0, _, _ = gen_home_level(rng, home)
+                e = next(x for x in lights if x.name == call0["arguments"]["name"])
+                first = Example([{"role": "user", "content": _dress(rng, core)}], call0, R, "x", home.lexicon)
+                area = call0["arguments"].get("area")
+            direction = rng.choice(["up", "down"])
+            history = _prior(first) + [{"role": "user", "content": rng.choice(BRIGHTER if direction == "up" else DIMMER)}]
+            call = _home_call("change_level", {"name": e.name, "direction": direction}, area)
+            if _slotted(home, history[:1], e.name, area):
+                return Example(history, call, R, "follow_up", home.lexicon)
+            continue
         switchable = home.of("light", "switch", "fan", "media_player")
         if len(switchable) < 2:
             continue

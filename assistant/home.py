@@ -32,6 +32,8 @@ class Home(Protocol):
         "40", ...) or None when nothing confirmed it."""
     async def read_state(self, entity: Entity) -> str | None:
         """The entity's last reported state ("on", "open", "locked", "21.5", ...), or None if unknown."""
+    async def read_level(self, entity: Entity) -> int | None:
+        """A light's last reported brightness in percent (0 when off), or None if unknown."""
 
 
 def default_key(entity: Entity) -> tuple[str, str] | None:
@@ -83,6 +85,7 @@ class InMemoryHome:
             return f"{await self.set_thermostat(float(value)):g}"
         if action == "brightness":
             self.states[entity.key] = "on" if value else "off"
+            self.states[entity.key + "#brightness"] = str(int(value))
             return str(int(value))
         if action == "temperature":
             self.states[entity.key + "#target"] = f"{float(value):g}"
@@ -102,3 +105,13 @@ class InMemoryHome:
         if entity.key == "default:thermostat":
             return f"{self.thermostat:g}"
         return self.states.get(entity.key, INITIAL_STATE.get(entity.component))
+
+    async def read_level(self, entity: Entity) -> int | None:
+        where = default_key(entity)
+        if where is not None:
+            room, device = where
+            return 0 if self.devices.get((device, room), "off") == "off" else self.brightness.get(room)
+        if self.states.get(entity.key, INITIAL_STATE.get(entity.component)) == "off":
+            return 0
+        level = self.states.get(entity.key + "#brightness")
+        return None if level is None else int(level)

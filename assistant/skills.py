@@ -66,6 +66,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            room=(tuple(ROOMS), "the room"), state=(STATES, "on or off")),
     _skill("set_brightness", "Dim or brighten a room's lights.", room=(tuple(ROOMS), "the room"),
            percent=(NUMBER, "brightness from 0 to 100")),
+    _skill("change_brightness", "Make a room's lights brighter or dimmer by a step.", room=(tuple(ROOMS), "the room"),
+           direction=(("up", "down"), "up: brighter, down: dimmer")),
     _skill("set_thermostat", "Set the thermostat.", degrees=(NUMBER, "target temperature in degrees")),
     _skill("read_sensor", "Read a room's temperature or humidity.", room=(tuple(ROOMS), "the room"),
            kind=(SENSOR_KINDS, "which reading")),
@@ -80,6 +82,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            state=(STATES, "on or off"), area=AREA),
     _skill("set_level", "Set a named light's brightness.", ("area",), name=NAME,
            percent=(NUMBER, "brightness from 0 to 100"), area=AREA),
+    _skill("change_level", "Make a named light brighter or dimmer by a step.", ("area",), name=NAME,
+           direction=(("up", "down"), "up: brighter, down: dimmer"), area=AREA),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
            ("area",), name=NAME, area=AREA),
     _skill("set_cover", "Open, close or stop a cover: blinds, curtains, a garage door (opening a garage door "

@@ -139,6 +139,7 @@ def timer_missed_text(seconds: int, name: str | None = None, alarm: str | None =
 
 READABLE = tuple(c for c in COMPONENTS if c != "scene")     # what get_state can say the state of
 MAX_TIMERS = 20
+BRIGHTNESS_STEP = 25         # percent per "brighter" or "dimmer"
 MAX_TIMER_S = 24 * 3600
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
 NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
@@ -191,6 +192,15 @@ def _choice(entities: list[Entity]) -> NoAction:
                                 sum(x.name == e.name for x in entities) > 1 else "") for e in entities[:3]]
     return NoAction("Which one: " + (", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0])
                     + "?")
+
+
+def stepped_level(level: int | None, direction: str) -> int:
+    """A light a quarter brighter or dimmer ("make it brighter"); one that never said its level counts as
+    full. Dimming stops at 5 percent: off is "turn it off"."""
+    level = 100 if level is None else level
+    if direction == "up":
+        return min(100, level + BRIGHTNESS_STEP)
+    return max(min(level, 5), level - BRIGHTNESS_STEP)
 
 
 def _whole(number) -> int:
@@ -390,6 +400,17 @@ class ToolRunner:
         confirmed = await self.home.set_brightness(room, percent)
         return f"{confirmed} percent" if confirmed is not None else "an unconfirmed level"
 
+    async def _change_brightness(self, room, direction) -> str:
+        if room not in ROOMS or direction not in ("up", "down"):
+            raise ValueError("unknown room or direction")
+        lights = self.home.inventory.resolve("light", room.replace("_", " "), ("light",))
+        if not lights:
+            raise ValueError("no such lights")
+        levels = [stepped_level(await self.home.read_level(e), direction) for e in lights]
+        confirmed = await asyncio.gather(*(self.home.command(e, "brightness", level)
+                                           for e, level in zip(lights, levels)))
+        return f"{levels[0]} percent" if all(confirmed) else "an unconfirmed level"
+
     async def _set_thermostat(self, degrees) -> str:
         degrees = float(degrees)
         if not 0 < degrees < 100:
@@ -491,6 +512,14 @@ class ToolRunner:
             raise ValueError("bad brightness")
         entity, problem = self._one(name, area, ("light",))
         return problem or await self._act(entity, "brightness", percent)
+
+    async def _change_level(self, name, direction, area=None) -> str:
+        if direction not in ("up", "down"):
+            raise ValueError("unknown direction")
+        entity, problem = self._one(name, area, ("light",))
+        if problem:
+            return problem
+        return await self._act(entity, "brightness", stepped_level(await self.home.read_level(entity), direction))
 
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)

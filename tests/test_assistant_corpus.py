@@ -77,6 +77,10 @@ def test_follow_ups_change_one_argument_of_the_previous_call():
     assert len(follow_ups) > 200
     for e in follow_ups:
         before, after = e.history[1]["tool_calls"][0], e.call
+        if after["name"] == "change_brightness":       # "make it brighter": the same room's lights, a step
+            assert before["name"] in ("set_device", "set_brightness")
+            assert before["arguments"]["room"] == after["arguments"]["room"]
+            continue
         assert before["name"] == after["name"]
         changed = [k for k in after["arguments"] if after["arguments"][k] != before["arguments"][k]]
         assert len(changed) == 1 or after["name"] == "set_timer"

@@ -5,9 +5,10 @@ import re
 
 import pytest
 
-from assistant.chat_template import fill_result
+from assistant.chat_template import NoAction, fill_result
 from assistant.home import InMemoryHome
-from assistant.tools import NOT_A_SKILL, NOT_CALCULABLE, NOT_POSSIBLE, CalculationError, ToolRunner, calculate, timer_done_text
+from assistant.tools import (NOT_A_SKILL, NOT_CALCULABLE, NOT_POSSIBLE, CalculationError, ToolRunner, calculate,
+                             stepped_level, timer_done_text)
 from assistant.vocabulary import convert
 
 
@@ -118,6 +119,25 @@ def _home_of_my_own():
     home = InMemoryHome(inventory=inventory)
     home.states["sensor/temp"] = "22.5"
     return home
+
+
+async def test_brighter_and_dimmer_step_from_the_level_the_light_reports():
+    tools = ToolRunner()
+    await tools.run("set_brightness", {"room": "kitchen", "percent": 40})
+    assert await tools.run("change_brightness", {"room": "kitchen", "direction": "up"}) == "65 percent"
+    assert await tools.run("change_brightness", {"room": "kitchen", "direction": "down"}) == "40 percent"
+    await tools.run("set_device", {"device": "light", "room": "office", "state": "on"})    # its level never said
+    assert await tools.run("change_brightness", {"room": "office", "direction": "down"}) == "75 percent"
+    assert await tools.run("change_brightness", {"room": "office", "direction": "sideways"}) == NOT_POSSIBLE
+    assert (stepped_level(90, "up"), stepped_level(20, "down"), stepped_level(3, "down"), stepped_level(0, "up")) == \
+        (100, 5, 3, 25)
+    tools = ToolRunner(_home_of_my_own())
+    await tools.run("set_level", {"name": "reading_lamp", "percent": 10})
+    assert await tools.run("change_level", {"name": "reading_lamp", "direction": "up"}) == \
+        "Okay, the reading lamp is at 35 percent."
+    assert await tools.run("change_level", {"name": "lamp", "direction": "down"}) == \
+        "Which one: the bedroom lamp or the reading lamp?"
+    assert isinstance(await tools.run("change_level", {"name": "ceiling_fan", "direction": "up"}), NoAction)
 
 
 async def test_devices_of_the_users_own_home_by_name():

@@ -61,6 +61,9 @@ async def test_a_discovered_home_is_driven_by_its_own_names(discovered_home):
     assert await tools.run("switch_device", {"name": "arc_lamp", "state": "on"}) == "Okay, the arc lamp is on."
     assert ("zigbee2mqtt/arc_lamp/set", b'{"state": "ON"}') in commands
     assert await tools.run("set_level", {"name": "piano_light", "percent": 40}) == "Okay, the piano light is at 40 percent."
+    assert await tools.run("change_level", {"name": "piano_light", "direction": "up"}) == \
+        "Okay, the piano light is at 65 percent."                  # a step up from the level its state reports
+    assert ("zigbee2mqtt/piano_light/set", b'{"state": "ON", "brightness": 166}') in commands
     assert await tools.run("switch_device", {"name": "kiln", "state": "on"}) == "Okay, the kiln is on."
     assert ("tasmota/kiln/cmnd/POWER", b"1") in commands
     assert await tools.run("get_state", {"name": "temperature", "area": "snug"}) == "The snug temperature is 19.5 degrees."

@@ -9,6 +9,7 @@ import pytest
 from mqtt_broker import USERS, Mosquitto
 from mqtt_devices import home_device
 from assistant.inventory import command_topic, sensor_topic, slug
+from assistant.tools import ToolRunner
 from streaming.transports.mqtt.connection import Backoff, MqttSettings
 from streaming.transports.mqtt.home import (MqttHome, brightness_percent, on_off, parse_number, parse_state,
                                             thermostat_degrees)
@@ -76,6 +77,9 @@ async def test_brightness_and_thermostat_report_what_the_device_confirms(home_an
     assert topic == "home/bedroom/light/set" and json.loads(payload) == {"state": "ON", "brightness": 128}
     assert await home.set_thermostat(21.5) == 21.5
     assert commands[-1] == ("home/thermostat/set", b"21.5")
+    tools = ToolRunner(home)                          # "make it brighter": a step up from the reported 50
+    assert await tools.run("change_brightness", {"room": "bedroom", "direction": "up"}) == "75 percent"
+    assert json.loads(commands[-1][1]) == {"state": "ON", "brightness": 191}
 
 
 async def test_sensors_come_from_retained_readings(home_and_device):

@@ -341,6 +341,27 @@ class MqttHome:
                     "temperature": f"{float(value or 0):g}"}.get(action, ACTION_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
 
+    async def read_level(self, entity: Entity) -> int | None:
+        if default_key(entity) is not None:
+            payload = self._retained.get(entity.state_topic)
+            return None if payload is None else brightness_percent(payload)
+        if entity.component != "light":
+            return None
+        if await self.read_state(entity) == "off":
+            return 0
+        if entity.json_schema:
+            payload = self._retained.get(entity.state_topic)
+            level = None if payload is None else (parse_state(payload) or {}).get("brightness")
+        else:
+            payload = self._retained.get(entity.topics.get("brightness_state_topic") or "")
+            level = None if payload is None else _number(_value(entity, payload))
+        if isinstance(level, bool):
+            return None
+        try:
+            return max(0, min(100, round(float(level) * 100 / entity.brightness_scale)))
+        except (TypeError, ValueError, OverflowError):      # no number, or inf / nan
+            return None
+
     async def read_state(self, entity: Entity) -> str | None:
         if default_key(entity) is not None:
             payload = self._retained.get(entity.state_topic)
