@@ -48,9 +48,9 @@ run: install
 	$(BIN)/parley serve --host $(HOST) --port $(PORT)
 
 # A failed test runs again up to twice: on a shared 2-core machine the phone call tests and one Whisper test
-# have failed now and then in full runs and passed alone (see the README's test section); -ra still lists them.
+# have failed now and then in full runs and passed alone (see the README's test section); -raR lists them by name.
 test: install system-deps peers
-	$(BIN)/python -m pytest -q -ra --reruns 2 --reruns-delay 2
+	$(BIN)/python -m pytest -q -raR --reruns 2 --reruns-delay 2
 
 bench: install
 	$(BIN)/python bench/dllm_speed.py
