@@ -65,7 +65,8 @@ def same_call(expected: dict, got: dict) -> bool:
     return True
 
 
-ENTITY_SKILLS = {"switch_device", "switch_all", "set_level", "get_state", "set_cover", "set_lock", "activate_scene"}
+ENTITY_SKILLS = {"switch_device", "switch_all", "set_level", "change_level", "get_state", "set_cover", "set_lock",
+                 "activate_scene"}
 TIMER_SKILLS = {"start_timer", "timer_left", "stop_timer"}
 
 
@@ -131,7 +132,9 @@ def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str], list[tup
         ok = score(row, reply, acted, tools.home.inventory)
         answers.append((reply, ok))
         skill = row["expected"]["name"] if row["expected"] else row.get("category")
-        tags = set(row.get("tags", [])) | ({"followup"} if row.get("followup") else set())
+        # the home file tags its follow-ups "follow_up", the first file marks them "followup": one column
+        tags = {"followup" if tag == "follow_up" else tag for tag in row.get("tags", [])}
+        tags |= {"followup"} if row.get("followup") else set()
         for key in ["overall", f"skill:{skill}", *(f"tag:{t}" for t in tags),
                     "file:home" if "tags" in row else "file:original"]:
             buckets.setdefault(key, []).append(ok)
