@@ -47,7 +47,8 @@ _TIMER_LABEL = re.compile(r"\b([a-z]+) timer\b")
 NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "another", "new", "second", "first",
                     "egg", "kitchen", "countdown", "other", "last", "each", "every", "all", "any", "no", "set",
                     "start", "cancel", "stop", "timer", "seconds", "of", "for", "on", "to", "it", "same", "next",
-                    "parley", "hey", "hi", "yo", "ok", "okay", "um", "uh", "so", "and", "also", "now", "just", "please"}
+                    "parley", "hey", "hi", "yo", "ok", "okay", "um", "uh", "so", "and", "also", "now", "just", "please",
+                    "at", "in", "by", "with", "from", "as", "is", "be", "up", "out", "over", "if", "but", "or"}
 
 
 class NoAction(str):

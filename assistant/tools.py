@@ -203,6 +203,14 @@ def stepped_level(level: int | None, direction: str) -> int:
     return max(min(level, 5), level - BRIGHTNESS_STEP)
 
 
+def clock_time(hour, minute) -> tuple[int, int]:
+    """An alarm's (hour, minute) as the call gives them; Whisper writes "six forty five" as "645"."""
+    hour, minute = _whole(hour), _whole(minute)
+    if minute == 0 and 100 <= hour <= 2359:
+        return divmod(hour, 100)
+    return hour, minute
+
+
 def _whole(number) -> int:
     """A clock's hour or minute: "7.30" read as 7.3 is no hour (rather ask than set 7:00)."""
     value = float(number)
@@ -605,9 +613,7 @@ class ToolRunner:
         return f"Okay, the {timer.name} timer is cancelled."
 
     async def _set_alarm(self, hour, minute, period=None) -> str:
-        hour, minute = _whole(hour), _whole(minute)
-        if minute == 0 and 100 <= hour <= 2359:      # Whisper writes "six forty five" as "645"
-            hour, minute = divmod(hour, 100)
+        hour, minute = clock_time(hour, minute)
         if not (0 <= hour <= 23 and 0 <= minute <= 59) or (period and not 1 <= hour <= 12):
             raise ValueError("not a clock time")
         now = dt.datetime.now()

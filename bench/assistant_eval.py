@@ -35,7 +35,7 @@ from assistant.embedded import DEFAULT_DECODE, EmbeddedGenerator  # noqa: E402
 from assistant.generator import respond_sync  # noqa: E402
 from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import Inventory  # noqa: E402
-from assistant.tools import CalculationError, ToolRunner, calculate  # noqa: E402
+from assistant.tools import CalculationError, ToolRunner, calculate, clock_time  # noqa: E402
 
 BUDGETS = [
     ("1 pass", dataclasses.replace(DEFAULT_DECODE, max_forward_passes=1)),
@@ -88,10 +88,17 @@ def snapshot(home: InMemoryHome) -> tuple:
 
 
 def same_home_call(expected: dict, got: dict, inventory: Inventory) -> bool:
-    """Entity skills: the same entities, and the same other arguments; timers: the same name."""
+    """Entity skills: the same entities, and the same other arguments; timers: the same name; alarms: the
+    same clock time (Whisper's "645" is 6:45)."""
     if expected["name"] != got["name"]:
         return False
     want, have = dict(expected["arguments"]), dict(got["arguments"])
+    if expected["name"] == "set_alarm":
+        try:
+            for args in (want, have):
+                args["hour"], args["minute"] = clock_time(args.get("hour"), args.get("minute"))
+        except (TypeError, ValueError):
+            return False
     if expected["name"] in ENTITY_SKILLS:
         targets = []
         for args in (want, have):

@@ -106,6 +106,8 @@ def test_a_timer_label_is_a_name_slot():
     assert prompt == "<|user|> set a <e0> timer for <n0> seconds<|assistant|>" and slots.names == ["pasta"]
     prompt, slots = model_prompt([{"role": "user", "content": "cancel the egg timer"}])
     assert prompt == "<|user|> cancel the egg timer<|assistant|>" and slots.names == []
+    # Whisper's "Start at timer for 25 seconds.": a preposition names no timer
+    assert model_prompt([{"role": "user", "content": "Start at timer for 25 seconds."}])[1].names == []
 
 
 def test_a_name_split_or_joined_by_speech_recognition_is_still_the_name():
