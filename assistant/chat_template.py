@@ -41,6 +41,10 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 ANY_SLOT = re.compile(r"<([nea])(\d)>")
 _NUMBER_SLOT = re.compile(r"<n\d>")
 _POWER = re.compile(r"calculate expression=(<n\d>)(?:\*\1)+")
+# The default home's rooms and devices, each by any of its words; "dark" asks for the light.
+_NAMED_BY = {name: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in (*phrases, name.replace("_", " "),
+                                                                         *DEVICE_CUES.get(name, ()))) + r")\b")
+             for name, phrases in (*ROOMS.items(), *DEVICES.items())}
 
 # "set a pasta timer": the word before "timer" names it, unless it is one of these.
 _TIMER_LABEL = re.compile(r"\b([a-z]+) timer\b")
@@ -259,11 +263,7 @@ def hide_numbers(text: str, numbers: list[str] | None = None, grow: bool = False
 def vocabulary_named(text: str) -> set[str]:
     """The default home's rooms and devices that text names, by any of their words ("lounge": the living
     room; "it's dark": the light)."""
-    words = {name: (*phrases, name.replace("_", " ")) for name, phrases in (*ROOMS.items(), *DEVICES.items())}
-    for device, cues in DEVICE_CUES.items():
-        words[device] += tuple(cues)
-    return {name for name, phrases in words.items()
-            if any(re.search(rf"\b{re.escape(phrase)}\b", text) for phrase in phrases)}
+    return {name for name, pattern in _NAMED_BY.items() if pattern.search(text)}
 
 
 def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) -> tuple[str, Slots]:
