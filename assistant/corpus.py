@@ -876,11 +876,18 @@ def _home_call(name, args, area):
     return {"name": name, "arguments": args}
 
 
+# A name is a slot to the model, so a verb must not say switch for one kind and cover for another: "close
+# <e0>" and "stop <e0>" are set_cover, and the runner switches a switch off for them (open: on).
+COVER_VERBS = {"open up", "close", "stop"}
+HOME_ON_VERBS = [v for v in ON_VERBS if v not in COVER_VERBS]
+HOME_OFF_VERBS = [v for v in OFF_VERBS if v not in COVER_VERBS]
+
+
 def gen_home_switch(rng, home):
     e = rng.choice(home.of(*SWITCHABLE))
     state = rng.choice(["on", "off"])
     phrase, area = _where(rng, e.name, e.area)
-    v = rng.choice(ON_VERBS if state == "on" else OFF_VERBS)
+    v = rng.choice(HOME_ON_VERBS if state == "on" else HOME_OFF_VERBS)
     verb, *particle = v.split()
     core = rng.choice([f"{v} {phrase}", f"{v} {phrase}", f"{phrase} {state}", f"set {phrase} to {state}",
                        f"i want {phrase} {state}", f"can you {v} {phrase}", f"put {phrase} {state}",
@@ -905,11 +912,12 @@ def gen_home_level_step(rng, home):
     e = rng.choice(home.of("light"))
     phrase, area = _where(rng, e.name, e.area)
     direction = rng.choice(["up", "down"])
+    # not "raise" or "lower": with the name a slot, those open and close a cover
     core = rng.choice([f"make {phrase} brighter", f"brighten {phrase}", f"brighten {phrase} a bit",
-                       f"turn {phrase} up a bit", f"{phrase} brighter please", f"raise {phrase} a little"]
+                       f"turn {phrase} up a bit", f"{phrase} brighter please", f"make {phrase} a bit brighter"]
                       if direction == "up" else
                       [f"make {phrase} dimmer", f"dim {phrase} a bit", f"dim {phrase}", f"turn {phrase} down a bit",
-                       f"{phrase} dimmer please", f"lower {phrase} a little"])
+                       f"{phrase} dimmer please", f"make {phrase} a bit dimmer"])
     return core, _home_call("change_level", {"name": e.name, "direction": direction}, area), e.name, area
 
 

@@ -550,6 +550,9 @@ class ToolRunner:
         return await self._act(entity, action)
 
     async def _set_cover(self, name, action, area=None) -> str:
+        if not self._find(name, area, ("cover", "lock"))[0] and self._find(name, area, SWITCHABLE)[0]:
+            entity, problem = self._one(name, area, SWITCHABLE)            # "close the valve", "stop the fan"
+            return problem or await self._act(entity, "on" if action == "open" else "off")
         entity, problem = self._one(name, area, ("cover", "lock"))
         return problem or await self._cover_or_ask(entity, action)
 
