@@ -140,6 +140,17 @@ async def test_brighter_and_dimmer_step_from_the_level_the_light_reports():
     assert isinstance(await tools.run("change_level", {"name": "ceiling_fan", "direction": "up"}), NoAction)
 
 
+async def test_a_cover_verb_on_a_switch_switches_it():
+    """To the model a name is a slot: "stop the ceiling fan" is set_cover, and the runner switches the fan."""
+    home = _home_of_my_own()
+    tools = ToolRunner(home)
+    await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"})
+    assert await tools.run("set_cover", {"name": "ceiling_fan", "action": "stop"}) == "Okay, the ceiling fan is off."
+    assert await tools.run("set_cover", {"name": "ceiling_fan", "action": "open"}) == "Okay, the ceiling fan is on."
+    assert await tools.run("set_cover", {"name": "blinds", "action": "close"}) == "Okay, the blinds are closed."
+    assert isinstance(await tools.run("set_cover", {"name": "dishwasher", "action": "close"}), NoAction)
+
+
 async def test_devices_of_the_users_own_home_by_name():
     home = _home_of_my_own()
     tools = ToolRunner(home)
