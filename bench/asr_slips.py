@@ -159,7 +159,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"wrote {len(slips)} slips from {4 * len(rows)} recordings of {len(rows)} requests to {SLIPS}")
     slips = [json.loads(line) for line in SLIPS.read_text().splitlines() if line.strip()]
     counts = evaluate(slips, rows, args.checkpoint)
-    print(f"\n{len(slips)} transcripts that differ from what was said ({len(rows)} requests, 2 voices, "
+    heard = len({(s["file"], s["id"]) for s in slips})
+    print(f"\n{len(slips)} transcripts that differ from what was said ({heard} requests, 2 voices, "
           f"2 bands); the assistant at its default decoding, each a fresh conversation:\n")
     print("| heard as | slips | typed text right | transcript right | no action | wrong action |")
     print("|---|---|---|---|---|---|")
