@@ -81,6 +81,18 @@ def test_a_transcript_that_lost_the_device_or_room_asks_again(assistant):
         assert reply.tool_calls == [] and reply.text, (heard, reply)
 
 
+def test_make_it_brighter_steps_the_lights_just_used(assistant):
+    home = InMemoryHome()
+    reply = ask(assistant, "dim the kitchen lights to 40 percent", "make it brighter", home=home)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [
+        ("change_brightness", {"room": "kitchen", "direction": "up"})]
+    assert home.brightness["kitchen"] == 65 and reply.text == "Okay, the kitchen lights are at 65 percent."
+    reply = ask(assistant, "turn on the bedroom light", "dim it a bit", home=home)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [
+        ("change_brightness", {"room": "bedroom", "direction": "down"})]
+    assert home.brightness["bedroom"] == 75
+
+
 def test_out_of_domain_request_calls_no_tool(assistant):
     reply = ask(assistant, "play some jazz in the kitchen")
     assert reply.tool_calls == []
@@ -187,9 +199,14 @@ def test_the_users_own_devices_by_name(assistant):
     reply = ask(assistant, "turn on the reading lamp", home=home)
     assert [(c.name, c.arguments) for c in reply.tool_calls] == [("switch_device", {"name": "reading_lamp", "state": "on"})]
     assert reply.text == "Okay, the reading lamp is on." and home.states["light/a"] == "on"
+    reply = ask(assistant, "turn on the reading lamp", "make it dimmer", home=home)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [
+        ("change_level", {"name": "reading_lamp", "direction": "down"})]
+    assert reply.text == "Okay, the reading lamp is at 75 percent."
     reply = ask(assistant, "close the blinds in the nursery", home=home)
     assert reply.tool_calls[0].name == "set_cover" and home.states["cover/c"] == "closed"
     reply = ask(assistant, "turn on the dishwasher", home=home)
-    assert not reply.tool_calls and reply.text.startswith("Sorry") and home.states == {"light/a": "on", "cover/c": "closed"}
+    assert not reply.tool_calls and reply.text.startswith("Sorry")
+    assert home.states == {"light/a": "on", "light/a#brightness": "75", "cover/c": "closed"}
     reply = ask(assistant, "unlock the front door", "yes", home=home)
     assert reply.tool_calls[0].name == "confirm" and home.states["lock/d"] == "unlocked"

@@ -78,6 +78,9 @@ async def test_typed_requests_reach_each_device_on_its_own_topics(home_server, d
     client, said = await ask_alone(home_server, "turn on the arc lamp")
     await wait_for(lambda: ("zigbee2mqtt/arc_lamp/set", b'{"state": "ON"}') in devices)
     assert calls(client)[-1] == ("switch_device", {"name": "arc_lamp", "state": "on"}) and "arc lamp is on" in said
+    client, said = await ask_alone(home_server, "set the piano light to 40 percent", "make it brighter")
+    await wait_for(lambda: ("zigbee2mqtt/piano_light/set", b'{"state": "ON", "brightness": 166}') in devices)
+    assert calls(client)[-1] == ("change_level", {"name": "piano_light", "direction": "up"}) and "65 percent" in said
     _, said = await ask_alone(home_server, "close the roman blind")
     await wait_for(lambda: ("zigbee2mqtt/roman_blind/set", b"CLOSE") in devices)
     assert "roman blind is closed" in said
