@@ -400,21 +400,22 @@ class ToolRunner:
         if room not in ROOMS or not 0 <= percent <= 100:
             raise ValueError("bad brightness")
         if self.home.inventory.custom:
-            lights = self.home.inventory.resolve("light", room.replace("_", " "), ("light",))
-            if not lights:
-                raise ValueError("no such lights")
-            levels = await asyncio.gather(*(self.home.command(e, "brightness", percent) for e in lights))
-            return f"{percent} percent" if all(levels) else "an unconfirmed level"
+            return await self._room_lights_to(room, lambda _: percent)
         confirmed = await self.home.set_brightness(room, percent)
         return f"{confirmed} percent" if confirmed is not None else "an unconfirmed level"
 
     async def _change_brightness(self, room, direction) -> str:
         if room not in ROOMS or direction not in ("up", "down"):
             raise ValueError("unknown room or direction")
+        return await self._room_lights_to(room, lambda level: stepped_level(level, direction))
+
+    async def _room_lights_to(self, room, level_of: Callable[[int | None], int]) -> str:
+        """Each light of the room to level_of(its reported level): "N percent" (the first one's) once every
+        light confirmed."""
         lights = self.home.inventory.resolve("light", room.replace("_", " "), ("light",))
         if not lights:
             raise ValueError("no such lights")
-        levels = [stepped_level(await self.home.read_level(e), direction) for e in lights]
+        levels = [level_of(await self.home.read_level(e)) for e in lights]
         confirmed = await asyncio.gather(*(self.home.command(e, "brightness", level)
                                            for e, level in zip(lights, levels)))
         return f"{levels[0]} percent" if all(confirmed) else "an unconfirmed level"
