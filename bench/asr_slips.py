@@ -26,7 +26,6 @@ issue's little words (is/in/his, the/a, to/two/too, for/four, of/off), which mus
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from pathlib import Path
@@ -36,7 +35,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from assistant_eval import new_home, score, snapshot  # noqa: E402
+from assistant_eval import ask, new_home, score  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 
 SLIPS = ROOT / "tests" / "data" / "asr_slips.jsonl"
@@ -97,20 +96,6 @@ def single_word_rows(slip: dict) -> list[str]:
     return ["one word misheard"] + (["little word misheard"] if set(changed[0]) <= LITTLE_WORDS else [])
 
 
-def answer(assistant, text: str, tools) -> tuple:
-    """A fresh conversation's reply to text, and what each tool it ran answered."""
-    from assistant.generator import DoneEvent, ToolCallEvent
-
-    async def collect():
-        results = []
-        async for event in assistant.respond([{"role": "user", "content": text}], tools):
-            if isinstance(event, ToolCallEvent):
-                results.append(event.result)
-            elif isinstance(event, DoneEvent):
-                return event.reply, results
-    return asyncio.run(collect())
-
-
 def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dict[str, dict[str, int]]:
     from assistant.chat_template import NoAction
     from assistant.embedded import EmbeddedGenerator
@@ -121,9 +106,7 @@ def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dic
 
     def outcome(row: dict, text: str) -> str:
         tools = ToolRunner(new_home(row.get("home", "default")))
-        before = snapshot(tools.home)
-        reply, results = answer(assistant, text, tools)
-        acted = snapshot(tools.home) != before
+        reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
         if score(row, reply, acted, tools.home.inventory):
             return "right"
         return "no action" if not acted and all(isinstance(r, NoAction) for r in results) else "wrong action"

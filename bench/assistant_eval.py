@@ -21,6 +21,7 @@ Tool-call exact match: same name and arguments; numbers compared by value, `calc
 the expression. No-tool accuracy: chit-chat and out-of-domain replies that call no tool.
 """
 import argparse
+import asyncio
 import dataclasses
 import json
 import statistics
@@ -32,7 +33,7 @@ sys.path.insert(0, str(ROOT))
 
 from dllm_core.decoding import DecodeParams  # noqa: E402
 from assistant.embedded import DEFAULT_DECODE, EmbeddedGenerator  # noqa: E402
-from assistant.generator import respond_sync  # noqa: E402
+from assistant.generator import DoneEvent, ToolCallEvent, respond_sync  # noqa: E402
 from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import Inventory  # noqa: E402
 from assistant.tools import CalculationError, ToolRunner, calculate, clock_time  # noqa: E402
@@ -122,10 +123,17 @@ def score(row: dict, reply, acted: bool, inventory: Inventory) -> bool:
 
 
 def ask(assistant, history: list[dict], tools: ToolRunner):
-    """One reply, and whether it changed anything in the home."""
+    """One reply, whether it changed anything in the home, and what each tool it ran answered."""
+    async def collect():
+        results = []
+        async for event in assistant.respond(history, tools):
+            if isinstance(event, ToolCallEvent):
+                results.append(event.result)
+            elif isinstance(event, DoneEvent):
+                return event.reply, results
     before = snapshot(tools.home)
-    reply = respond_sync(assistant, history, tools)
-    return reply, snapshot(tools.home) != before
+    reply, results = asyncio.run(collect())
+    return reply, snapshot(tools.home) != before, results
 
 
 def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str], list[tuple]]:
@@ -135,7 +143,7 @@ def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str], list[tup
     errors, answers = [], []
     for row in rows:
         tools = ToolRunner(new_home(row.get("home", "default")))
-        reply, acted = ask(assistant, row["history"], tools)
+        reply, acted, _ = ask(assistant, row["history"], tools)
         ok = score(row, reply, acted, tools.home.inventory)
         answers.append((reply, ok))
         skill = row["expected"]["name"] if row["expected"] else row.get("category")
@@ -162,7 +170,7 @@ def evaluate_long(assistant, rows: list[dict], answers: list[tuple]) -> tuple[fl
         history: list[dict] = []
         for row in (r for r, _ in alone if r.get("home", "default") == kind):
             history.append(row["history"][-1])
-            reply, acted = ask(assistant, history, tools)
+            reply, acted, _ = ask(assistant, history, tools)
             long += score(row, reply, acted, tools.home.inventory)
             message = {"role": "assistant", "content": reply.text}
             if reply.tool_calls:
