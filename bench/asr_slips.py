@@ -96,7 +96,7 @@ def single_word_rows(slip: dict) -> list[str]:
     return ["one word misheard"] + (["little word misheard"] if set(changed[0]) <= LITTLE_WORDS else [])
 
 
-def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dict[str, dict[str, int]]:
+def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> tuple[dict[str, dict[str, int]], list[str]]:
     from assistant.chat_template import NoAction
     from assistant.embedded import EmbeddedGenerator
     from assistant.tools import ToolRunner
@@ -104,20 +104,28 @@ def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dic
     by_key = {(r["file"], r["id"]): r for r in rows}
     assistant = EmbeddedGenerator.load(checkpoint)
 
-    def outcome(row: dict, text: str) -> str:
+    def outcome(row: dict, text: str) -> tuple[str, str]:
+        """(outcome, what the assistant did)"""
         tools = ToolRunner(new_home(row.get("home", "default")))
         reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
+        did = f"{[{'name': c.name, 'arguments': c.arguments} for c in reply.tool_calls]} / {reply.text!r}"
         if score(row, reply, acted, tools.home.inventory):
-            return "right"
-        return "no action" if not acted and all(isinstance(r, NoAction) for r in results) else "wrong action"
+            return "right", did
+        safe = not acted and all(isinstance(r, NoAction) for r in results)
+        return ("no action" if safe else "wrong action"), did
     typed: dict[tuple, str] = {}        # a request has up to four slips: its typed text is answered once
     counts: dict[str, dict[str, int]] = {}
+    errors: list[str] = []
     for slip in slips:
         request = (slip["file"], slip["id"])
         row = by_key[request]
         if request not in typed:
-            typed[request] = outcome(row, slip["said"])
-        outcomes = [typed[request], outcome(row, slip["heard"])]
+            typed[request] = outcome(row, slip["said"])[0]
+        heard, did = outcome(row, slip["heard"])
+        outcomes = [typed[request], heard]
+        if heard != "right":
+            errors.append(f"{heard:<12} {slip['voice']:<9} {slip['band']:<8} {slip['said']!r} heard as "
+                          f"{slip['heard']!r}: {did}")
         keys = ["all", f"{slip['voice']}, {slip['band']}"] + single_word_rows(slip)
         for key in keys:
             bucket = counts.setdefault(key, {"slips": 0, "typed right": 0, "right": 0, "no action": 0,
@@ -125,13 +133,14 @@ def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> dic
             bucket["slips"] += 1
             bucket["typed right"] += outcomes[0] == "right"
             bucket[outcomes[1]] += 1
-    return counts
+    return counts, errors
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--build", action="store_true", help="transcribe every recording again and rewrite the set")
     parser.add_argument("--checkpoint", help="assistant checkpoint directory (default: the embedded one)")
+    parser.add_argument("--errors", action="store_true", help="also list every slip not answered right")
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(1)
@@ -141,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
         SLIPS.write_text("".join(json.dumps(s) + "\n" for s in slips))
         print(f"wrote {len(slips)} slips from {4 * len(rows)} recordings of {len(rows)} requests to {SLIPS}")
     slips = [json.loads(line) for line in SLIPS.read_text().splitlines() if line.strip()]
-    counts = evaluate(slips, rows, args.checkpoint)
+    counts, errors = evaluate(slips, rows, args.checkpoint)
     heard = len({(s["file"], s["id"]) for s in slips})
     print(f"\n{len(slips)} transcripts that differ from what was said ({heard} requests, 2 voices, "
           f"2 bands); the assistant at its default decoding, each a fresh conversation:\n")
@@ -151,6 +160,9 @@ def main(argv: list[str] | None = None) -> int:
         share = lambda k: f"{100 * c[k] / c['slips']:.1f}%"  # noqa: E731
         print(f"| {key} | {c['slips']} | {share('typed right')} | {share('right')} | {share('no action')} | "
               f"{share('wrong action')} |")
+    if args.errors:
+        print("\nslips not answered right:")
+        print("\n".join(sorted(errors)))
     return 0
 
 

@@ -160,23 +160,29 @@ def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str], list[tup
     return {k: (sum(v) / len(v), len(v)) for k, v in buckets.items()}, errors, answers
 
 
-def evaluate_long(assistant, rows: list[dict], answers: list[tuple]) -> tuple[float, float, int]:
-    """(fresh accuracy, one-conversation accuracy, requests) over the self-contained rows; the fresh answers
-    are evaluate_all's."""
+def evaluate_long(assistant, rows: list[dict], answers: list[tuple]) -> tuple[float, float, int, list[str]]:
+    """(fresh accuracy, one-conversation accuracy, requests, the rows right in only one of the two) over the
+    self-contained rows; the fresh answers are evaluate_all's."""
     alone = [(row, right) for row, (_, right) in zip(rows, answers) if len(row["history"]) == 1]
-    fresh, long = sum(right for _, right in alone), 0
+    fresh, long, differ = sum(right for _, right in alone), 0, []
     for kind in ("default", "made_up"):
         tools = ToolRunner(new_home(kind))
         history: list[dict] = []
-        for row in (r for r, _ in alone if r.get("home", "default") == kind):
+        for row, fresh_right in ((r, ok) for r, ok in alone if r.get("home", "default") == kind):
             history.append(row["history"][-1])
             reply, acted, _ = ask(assistant, history, tools)
-            long += score(row, reply, acted, tools.home.inventory)
+            right = score(row, reply, acted, tools.home.inventory)
+            long += right
+            if right != fresh_right:
+                got = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
+                differ.append(f"{row['id']:>4} {kind:<8} {'long only' if right else 'fresh only'} "
+                              f"{row['history'][-1]['content']!r}: in one conversation {got} / {reply.text!r} "
+                              f"(after {history[-2]['content'] if len(history) > 1 else ''!r})")
             message = {"role": "assistant", "content": reply.text}
             if reply.tool_calls:
                 message["tool_calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
             history.append(message)
-    return fresh / len(alone), long / len(alone), len(alone)
+    return fresh / len(alone), long / len(alone), len(alone), differ
 
 
 def evaluate(rows: list[dict], replies: list) -> tuple[dict, list[str]]:
@@ -252,7 +258,7 @@ def main(argv=None) -> int:
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for name, r in home.items():
-        fresh, one, _ = long[name]
+        fresh, one, _, _ = long[name]
         cells = [name, cell(r, "overall"), cell(r, "file:original"), cell(r, "file:home"), cell(r, "tag:unseen_name"),
                  cell(r, "tag:unknown_name"), cell(r, "tag:slip"), cell(r, "tag:followup"),
                  f"{100 * fresh:.1f}%", f"{100 * one:.1f}%", f"{100 * (one - fresh):+.1f}"]
@@ -267,6 +273,8 @@ def main(argv=None) -> int:
         name = "4 passes" if "4 passes" in home else next(iter(home))
         print(f"\nfailures with {name}:")
         print("\n".join(failures[name + " (all)"]))
+        print(f"\nright in only one of fresh and long, with {name}:")
+        print("\n".join(long[name][3]))
     if args.json:
         Path(args.json).write_text(json.dumps({"original": results, "all": home, "long": long}, indent=2))
     return 0

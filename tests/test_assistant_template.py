@@ -129,6 +129,9 @@ def test_a_call_may_not_repeat_a_number_the_request_said_once_except_as_a_power(
     assert not repeats("what is 30 plus 30", "calculate expression=<n0>+<n0>")      # said twice: one slot, twice
     assert not repeats("what is five squared", "calculate expression=<n0>*<n0>")
     assert not repeats("what is four cubed", "calculate expression=<n0>*<n0>*<n0>")
+    assert not repeats("double 2", "calculate expression=<n0>*<n0>")                 # the 2 of "*2" is the same slot
+    assert repeats("what is a hundred divided by for", "calculate expression=<n0>*<n0>")   # no word asks a power
+    assert repeats("what is 23 times more", "calculate expression=<n0>*<n0>")
     assert not repeats("what is seven times six", "calculate expression=<n0>*<n1>")
     assert not repeats("double 12", "calculate expression=<n0>*2")
 
