@@ -243,6 +243,12 @@ class Inventory:
         names |= {_plural(n) for n in names if " " not in n and n.isalpha()}
         return names - areas - STOP_WORDS, areas
 
+    def spoken_names(self) -> tuple[str, ...]:
+        """Each area, then each entity's name, once, in the order they arrived: what the speech recogniser
+        should expect to hear."""
+        areas = [e.area for e in self._entities.values() if e.area]
+        return tuple(dict.fromkeys(areas + [e.name for e in self._entities.values()]))
+
     def resolve(self, name: str | None, area: str | None = None, components=COMPONENTS) -> list[Entity]:
         """Entities a spoken name (and area) can mean, best matches only: exact name, else every entity whose
         name, class word or device class contains all the name's words (plurals folded)."""

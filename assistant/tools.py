@@ -322,6 +322,7 @@ class ToolRunner:
         self.on_ring: Callable[[int, str], None] | None = None
         self.pending: Pending | None = None
         self._lexicon: tuple[int, tuple | None] = (-1, None)
+        self._spoken_names: tuple[int, tuple[str, ...]] = (-1, ())
 
     @property
     def timers_running(self) -> int:
@@ -335,6 +336,16 @@ class ToolRunner:
         if self._lexicon[0] != inventory.version:
             self._lexicon = (inventory.version, inventory.lexicon())
         return self._lexicon[1]
+
+    def spoken_names(self) -> tuple[str, ...]:
+        """The areas and names of the user's own home, for the speech recogniser's prompt; none in the
+        default home, whose words the recogniser's fixed prompt already has."""
+        inventory = self.home.inventory
+        if not inventory.custom:
+            return ()
+        if self._spoken_names[0] != inventory.version:
+            self._spoken_names = (inventory.version, inventory.spoken_names())
+        return self._spoken_names[1]
 
     async def run(self, name: str, arguments: dict) -> str:
         if name not in SKILLS:

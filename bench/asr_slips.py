@@ -3,7 +3,8 @@
 Every self-contained request of the two held-out files (tests/data/heldout.jsonl, heldout_home.jsonl) is
 spoken by Piper and by espeak-ng. Each recording is heard twice by the server's Whisper: as wideband 16 kHz
 audio, and as a phone line carries it (8 kHz G.711 μ-law, then back up to 16 kHz, as the Twilio and
-AudioSocket paths do). A slip is a transcript whose words differ from the request's, with digits spelled out
+AudioSocket paths do). As in the server, Whisper's prompt starts with the home's names for the made-up home's
+requests (ToolRunner.spoken_names; the default home has none). A slip is a transcript whose words differ from the request's, with digits spelled out
 before comparing. `--build` writes the slips to tests/data/asr_slips.jsonl; without it, the committed file
 is evaluated, so the numbers do not move with Piper's sampled voice.
 
@@ -22,12 +23,18 @@ issue's little words (is/in/his, the/a, to/two/too, for/four, of/off), which mus
     PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py --build     # hear everything again, rewrite the set
     PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py             # evaluate the committed set
     PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py --checkpoint runs/parley-home   # another model
+    PYTHONPATH=$PWD .venv/bin/python bench/asr_slips.py --names     # the home's names in Whisper's prompt or not
+
+`--names` hears every recording of the made-up home's requests twice, with Whisper's fixed prompt and with
+the home's names in front of it, and answers every transcript, slip or not: what the names buy end to end.
 """
 from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -35,6 +42,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+from assistant.chat_template import NoAction  # noqa: E402
+from assistant.embedded import EmbeddedGenerator  # noqa: E402
+from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, new_home, score  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 
@@ -60,28 +70,88 @@ def phone_band(audio16):
     return resample(mulaw_decode(mulaw_encode(resample(audio16, 16000, 8000))), 8000, 16000)
 
 
-def build(rows: list[dict]) -> list[dict]:
+def recordings(rows: list[dict]):
+    """(row, voice, band, 16 kHz audio) for each request, voice and band."""
     from paused_speech import espeak, piper
 
-    from voice.stt import WhisperSTT
     from voice.tts import PiperTTS
 
-    tts, stt = PiperTTS(), WhisperSTT()
+    tts = PiperTTS()
     voices = {"piper": lambda text: piper(tts, text), "espeak-ng": lambda text: espeak(text)}
-    slips, clips = [], 0
-    for n, row in enumerate(rows, 1):
-        said = row["history"][0]["content"]
+    for row in rows:
         for voice, speak in voices.items():
-            wide = speak(said)
+            wide = speak(row["history"][0]["content"])
             for band, audio in (("wideband", wide), ("phone", phone_band(wide))):
-                clips += 1
-                heard = stt.transcribe(audio)
-                if normalised_words(heard) != normalised_words(said):
-                    slips.append({"file": row["file"], "id": row["id"], "voice": voice, "band": band,
-                                  "said": said, "heard": heard})
-        print(f"\r[{n}/{len(rows)}] {len(slips)} slips in {clips} recordings", end="", file=sys.stderr, flush=True)
+                yield row, voice, band, audio
+
+
+def home_names(row: dict) -> tuple[str, ...]:
+    """What the server's Whisper is told to expect in the row's home."""
+    return ToolRunner(new_home(row.get("home", "default"))).spoken_names()
+
+
+def build(rows: list[dict]) -> list[dict]:
+    from voice.stt import WhisperSTT
+
+    stt = WhisperSTT()
+    slips, clips = [], 0
+    for row, voice, band, audio in recordings(rows):
+        said = row["history"][0]["content"]
+        clips += 1
+        heard = stt.transcribe(audio, names=home_names(row))
+        if normalised_words(heard) != normalised_words(said):
+            slips.append({"file": row["file"], "id": row["id"], "voice": voice, "band": band,
+                          "said": said, "heard": heard})
+        print(f"\r{clips}/{4 * len(rows)} recordings: {len(slips)} slips", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     return slips
+
+
+def compare_names(rows: list[dict], checkpoint: str | None, errors: bool) -> None:
+    """Print the --names table (see the module docstring); with errors, each recording answered differently."""
+    from voice.stt import WhisperSTT
+
+    rows = [row for row in rows if row.get("home") == "made_up"]
+    stt, assistant = WhisperSTT(), EmbeddedGenerator.load(checkpoint)
+    prompts = {"fixed": (), "the home's names, then fixed": home_names(rows[0])}
+    counts = {name: {"exact": 0, "right": 0, "no action": 0, "wrong action": 0, "ms": []} for name in prompts}
+    clips, differ = 0, []
+    for row, voice, band, audio in recordings(rows):
+        clips += 1
+        answers = []
+        for name, names in prompts.items():
+            started = time.perf_counter()
+            heard = stt.transcribe(audio, names=names)
+            counts[name]["ms"].append(1000 * (time.perf_counter() - started))
+            counts[name]["exact"] += normalised_words(heard) == normalised_words(row["history"][0]["content"])
+            result, did = outcome(assistant, row, heard)
+            counts[name][result] += 1
+            answers.append(f"{heard!r} {result}: {did}")
+        if len({a.split(": ")[0] for a in answers}) > 1:
+            differ.append(f"{voice:<9} {band:<8} {row['history'][0]['content']!r}\n    " + "\n    ".join(answers))
+        print(f"\r{clips}/{4 * len(rows)} recordings", end="", file=sys.stderr, flush=True)
+    print(f"\n\nThe made-up home's {len(rows)} self-contained requests, {clips} recordings (2 voices, 2 bands), "
+          f"every transcript answered in a fresh conversation:\n")
+    print("| Whisper's prompt | heard word for word | right | no action | wrong action | median ms per transcript |")
+    print("|---|---|---|---|---|---|")
+    for name, c in counts.items():
+        share = lambda k: f"{100 * c[k] / clips:.1f}%"  # noqa: E731
+        print(f"| {name} | {share('exact')} | {share('right')} | {share('no action')} | {share('wrong action')} | "
+              f"{statistics.median(c['ms']):.0f} |")
+    if errors:
+        print("\nrecordings answered differently (fixed prompt, then with the names):")
+        print("\n".join(differ))
+
+
+def outcome(assistant, row: dict, text: str) -> tuple[str, str]:
+    """(right, no action or wrong action; what the assistant did) for text asked in row's home."""
+    tools = ToolRunner(new_home(row.get("home", "default")))
+    reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
+    did = f"{[{'name': c.name, 'arguments': c.arguments} for c in reply.tool_calls]} / {reply.text!r}"
+    if score(row, reply, acted, tools.home.inventory):
+        return "right", did
+    safe = not acted and all(isinstance(r, NoAction) for r in results)
+    return ("no action" if safe else "wrong action"), did
 
 
 LITTLE_WORDS = {"is", "in", "his", "the", "a", "to", "two", "too", "for", "four", "of", "off"}
@@ -97,22 +167,8 @@ def single_word_rows(slip: dict) -> list[str]:
 
 
 def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> tuple[dict[str, dict[str, int]], list[str]]:
-    from assistant.chat_template import NoAction
-    from assistant.embedded import EmbeddedGenerator
-    from assistant.tools import ToolRunner
-
     by_key = {(r["file"], r["id"]): r for r in rows}
     assistant = EmbeddedGenerator.load(checkpoint)
-
-    def outcome(row: dict, text: str) -> tuple[str, str]:
-        """(outcome, what the assistant did)"""
-        tools = ToolRunner(new_home(row.get("home", "default")))
-        reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
-        did = f"{[{'name': c.name, 'arguments': c.arguments} for c in reply.tool_calls]} / {reply.text!r}"
-        if score(row, reply, acted, tools.home.inventory):
-            return "right", did
-        safe = not acted and all(isinstance(r, NoAction) for r in results)
-        return ("no action" if safe else "wrong action"), did
     typed: dict[tuple, str] = {}        # a request has up to four slips: its typed text is answered once
     counts: dict[str, dict[str, int]] = {}
     errors: list[str] = []
@@ -120,8 +176,8 @@ def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> tup
         request = (slip["file"], slip["id"])
         row = by_key[request]
         if request not in typed:
-            typed[request] = outcome(row, slip["said"])[0]
-        heard, did = outcome(row, slip["heard"])
+            typed[request] = outcome(assistant, row, slip["said"])[0]
+        heard, did = outcome(assistant, row, slip["heard"])
         outcomes = [typed[request], heard]
         if heard != "right":
             errors.append(f"{heard:<12} {slip['voice']:<9} {slip['band']:<8} {slip['said']!r} heard as "
@@ -141,10 +197,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--build", action="store_true", help="transcribe every recording again and rewrite the set")
     parser.add_argument("--checkpoint", help="assistant checkpoint directory (default: the embedded one)")
     parser.add_argument("--errors", action="store_true", help="also list every slip not answered right")
+    parser.add_argument("--names", action="store_true", help="compare Whisper's prompt with and without the home's "
+                        "names on the made-up home's recordings, instead")
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(1)
     rows = requests()
+    if args.names:
+        compare_names(rows, args.checkpoint, args.errors)
+        return 0
     if args.build:
         slips = build(rows)
         SLIPS.write_text("".join(json.dumps(s) + "\n" for s in slips))

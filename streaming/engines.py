@@ -33,18 +33,19 @@ class TranscriptionQueue:
 
     def __init__(self, stt: WhisperSTT, workers: int = 2):
         self.stt = stt
-        self._heap: list[tuple[int, int, Future, np.ndarray]] = []   # (priority, order, future, audio)
+        self._heap: list[tuple[int, int, Future, np.ndarray, tuple]] = []   # (priority, order, future, audio, names)
         self._order = itertools.count()
         self._wake = threading.Condition()
         self.busy = 0                   # jobs queued or running, any priority
         for n in range(workers):
             threading.Thread(target=self._work, name=f"parley-stt-{n}", daemon=True).start()
 
-    async def transcribe(self, audio: np.ndarray, priority: int = URGENT) -> str:
-        """BACKGROUND jobs are partial transcripts of a user still talking (Whisper's cheap partial mode)."""
+    async def transcribe(self, audio: np.ndarray, priority: int = URGENT, names: tuple[str, ...] = ()) -> str:
+        """BACKGROUND jobs are partial transcripts of a user still talking (Whisper's cheap partial mode);
+        names: the speaker's home's areas and devices (ToolRunner.spoken_names)."""
         future: Future = Future()
         with self._wake:
-            heapq.heappush(self._heap, (priority, next(self._order), future, audio))
+            heapq.heappush(self._heap, (priority, next(self._order), future, audio, names))
             self.busy += 1
             self._wake.notify()
         return await asyncio.wrap_future(future)
@@ -54,11 +55,11 @@ class TranscriptionQueue:
             with self._wake:
                 while not self._heap:
                     self._wake.wait()
-                priority, _, future, audio = heapq.heappop(self._heap)
+                priority, _, future, audio, names = heapq.heappop(self._heap)
             try:
                 if future.set_running_or_notify_cancel():
                     try:
-                        future.set_result(self.stt.transcribe(audio, partial=priority == BACKGROUND))
+                        future.set_result(self.stt.transcribe(audio, priority == BACKGROUND, names))
                     except Exception as exc:  # noqa: BLE001 - handed to the awaiting session
                         future.set_exception(exc)
             finally:

@@ -471,7 +471,7 @@ class Session:
         turn.job = self._spawn(self._run_job(turn, audio, priority), "stt")
 
     async def _run_job(self, turn: _Turn, audio: np.ndarray, priority: int) -> str:
-        text = await self.engines.transcription.transcribe(audio, priority)
+        text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
         turn.job, turn.last_job_done = None, self._buffer_samples
         if priority == URGENT:
             turn.latest = (audio.size, text)
@@ -495,6 +495,9 @@ class Session:
         if turn is self._turn and detector is self._detector and same_pause and detector.audio_ready(finished):
             self._end_turn(turn)
 
+    def _home_names(self) -> tuple[str, ...]:
+        return self.tools.spoken_names() if self.tools is not None else ()
+
     def _partial(self, turn: _Turn, text: str) -> None:
         """Send the words this hypothesis and the one before agree on, beyond those already sent.
 
@@ -516,7 +519,7 @@ class Session:
         elif turn.job is not None and turn.job_urgent and turn.job_covers >= turn.speech_end_samples:
             text = await turn.job
         else:
-            text = await self.engines.transcription.transcribe(audio, URGENT)
+            text = await self.engines.transcription.transcribe(audio, URGENT, self._home_names())
         turn.transcript_wall = time.monotonic()
         item = self._item(turn.item_id)
         if item is not None:

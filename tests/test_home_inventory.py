@@ -4,7 +4,9 @@ import logging
 
 import pytest
 
+from assistant.home import InMemoryHome
 from assistant.inventory import DiscoveryError, Inventory, load_inventory_file, parse_discovery, vocabulary_inventory
+from assistant.tools import ToolRunner
 
 
 def config(**fields) -> str:
@@ -136,3 +138,17 @@ def test_the_default_inventory_is_the_vocabulary_on_home_topics():
     [light] = inventory.resolve("light", "kitchen")
     assert (light.command_topic, light.state_topic) == ("home/kitchen/light/set", "home/kitchen/light/state")
     assert len(inventory.resolve("everything", "living room")) == 7 + 2     # 7 devices and 2 sensors
+
+
+def test_the_speech_recogniser_hears_areas_first_then_names_once():
+    inventory = Inventory()
+    inventory.receive_discovery("homeassistant/light/a/config", json.dumps(
+        {"name": "Reading Lamp", "command_topic": "a/set", "device": {"suggested_area": "Den"}}))
+    inventory.receive_discovery("homeassistant/switch/b/config", json.dumps(
+        {"name": "Kiln", "command_topic": "b/set", "device": {"suggested_area": "Den"}}))
+    assert inventory.spoken_names() == ("den", "reading lamp", "kiln")
+    tools = ToolRunner(InMemoryHome(inventory=inventory))
+    assert tools.spoken_names() == ("den", "reading lamp", "kiln")
+    inventory.receive_discovery("homeassistant/switch/b/config", "")
+    assert tools.spoken_names() == ("den", "reading lamp")            # a live change reaches the next turn
+    assert ToolRunner().spoken_names() == ()        # the default home: Whisper's fixed prompt has its words

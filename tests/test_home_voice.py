@@ -122,3 +122,15 @@ async def test_spoken_requests_reach_the_device(home_server, devices, speech, vo
     except TimeoutError:
         raise AssertionError((transcript, calls(client), spoken(done["response"]), devices)) from None
     await client.close()
+
+
+async def test_whisper_hears_the_homes_own_names(home_server, devices, speech):
+    """Whisper's prompt starts with the home's names: espeak's "jukebox" is no longer heard as "Duke Ox"."""
+    client = await RealtimeClient.connect(home_server.ws_url)
+    await client.wait_for("session.created")
+    await client.stream_audio(speech.espeak("Is the jukebox still on?"), 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    assert "jukebox" in transcript.lower(), transcript
+    assert calls(client) == [("get_state", {"name": "jukebox"})], (transcript, spoken(done["response"]))
+    await client.close()

@@ -193,6 +193,21 @@ def test_stt_transcribes_a_second_voice_from_espeak(stt, tmp_path):
     assert heard == ["turn", "on", "the", "kitchen", "light"]
 
 
+def test_stt_expects_the_names_it_is_given(stt, tmp_path):
+    speech = padded(espeak_16k("can you unlock the wicket gate", tmp_path))
+    names = ("orangery", "snug", "wicket gate", "strongroom door", "jukebox")
+    assert words(stt.transcribe(speech, names=names)) == ["can", "you", "unlock", "the", "wicket", "gate"]
+    assert "wicked" in words(stt.transcribe(speech))         # the fixed prompt alone: the test measures something
+
+
+def test_stt_keeps_only_the_names_that_fit_whispers_prompt(stt):
+    many = tuple(f"name number {n}" for n in range(200))
+    text, tokens = stt._prompt_for(many)
+    assert text.startswith("Name number 0, name number 1, ") and text.endswith(stt.prompt)
+    start = stt._tokenizer.sot_sequence            # start of transcript, language, task
+    assert "name number 199" not in text and len(tokens) <= 1 + 223 + len(start) + 1     # + previous-text, no-timestamps
+
+
 def test_stt_partial_transcript_of_a_growing_buffer(stt, tts):
     speech = padded(piper_16k(tts, "turn off all the lights in the living room please"))
     half = int(LEAD_S * 16000) + (len(speech) - int((LEAD_S + TAIL_S) * 16000)) // 2

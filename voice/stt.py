@@ -6,7 +6,8 @@ of accuracy on our spoken-command set, see bench/voice_speed.py); shorter window
 loop ("Stop. Stop. Stop."), so partial transcripts, which only need to be cheap, use a short window
 with a token cap and repetition trimming. Greedy decoding, a fixed prompt of typical requests
 instead of previous-text conditioning, no temperature fallback, no built-in VAD (the session runs
-Silero itself).
+Silero itself). In a user's own home the prompt starts with its areas and device names, so "wicket gate"
+is not heard as "wicked gate" (bench/asr_slips.py --names).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ _LOW_LOGPROB = -1.0
 # Whisper's "initial prompt": earlier text in the style and vocabulary we expect. It halves tiny.en's
 # word errors on spoken commands (bench/voice_speed.py: "firm a stat" -> "thermostat", "star" -> "stop").
 HOME_PROMPT = "Turn on the kitchen light. Set the thermostat to 21 degrees. Dim the bedroom lights to 30%. Stop."
+_MAX_PROMPT_TOKENS = 223  # whisper keeps at most half its 448-token context, less one, of earlier text
+_PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
 
 
 def _embedded_model() -> Path:
@@ -53,25 +56,45 @@ class WhisperSTT:
         self._tokenizer = Tokenizer(self.whisper.hf_tokenizer, self.whisper.model.is_multilingual,
                                     task="transcribe", language="en")
         self.prompt = prompt
-        previous = [self._tokenizer.sot_prev, *self._tokenizer.encode(" " + prompt)] if prompt else []
-        self._prompt = [*previous, *self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+        self._prompts: dict[tuple[str, ...], tuple[str, list[int]]] = {}
+        self._prompt_for(())
 
-    def transcribe(self, audio: np.ndarray, partial: bool = False) -> str:
+    def _prompt_for(self, names: tuple[str, ...]) -> tuple[str, list[int]]:
+        """(prompt text, decoder prefix tokens) with as many of names, in order, as fit before the fixed
+        prompt."""
+        if names not in self._prompts:
+            if len(self._prompts) >= _PROMPTS_KEPT:
+                self._prompts.clear()
+            text, fitting = self.prompt or "", []
+            for name in names if self.prompt else ():
+                listing = ", ".join([*fitting, name])
+                candidate = f"{listing[:1].upper()}{listing[1:]}. {self.prompt}"
+                if len(self._tokenizer.encode(" " + candidate)) > _MAX_PROMPT_TOKENS:
+                    break
+                fitting.append(name)
+                text = candidate
+            previous = [self._tokenizer.sot_prev, *self._tokenizer.encode(" " + text)] if text else []
+            self._prompts[names] = text, [*previous, *self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+        return self._prompts[names]
+
+    def transcribe(self, audio: np.ndarray, partial: bool = False, names: tuple[str, ...] = ()) -> str:
         """16 kHz float32 mono -> text ("" for silence). Blocking: call it from a worker thread.
 
         ``partial=True`` is for the growing buffer while the user still speaks (every few hundred
         ms): about 2-3x cheaper, slightly less accurate; the final transcript should not use it.
+        ``names``: the areas and devices of the speaker's home (ToolRunner.spoken_names).
         """
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
         seconds = audio.size / self.sample_rate
         if seconds < 0.1:
             return ""
+        prompt_text, prompt = self._prompt_for(names)
         if seconds > _MAX_WINDOW_S:
-            return self._transcribe_long(audio)
+            return self._transcribe_long(audio, prompt_text)
         window_s = math.ceil(seconds) + _PARTIAL_MARGIN_S if partial else max(_FINAL_WINDOW_S, math.ceil(seconds))
-        return self._transcribe_window(audio, min(window_s, _MAX_WINDOW_S), max_tokens=int(16 + _TOKENS_PER_S * seconds))
+        return self._transcribe_window(audio, min(window_s, _MAX_WINDOW_S), int(16 + _TOKENS_PER_S * seconds), prompt)
 
-    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int) -> str:
+    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int, prompt: list[int]) -> str:
         import ctranslate2
 
         # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel.
@@ -81,7 +104,7 @@ class WhisperSTT:
         features = extractor(padded, padding=0)[:, :padded.size // extractor.hop_length]
         encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
         result = self.whisper.model.generate(
-            encoded, [self._prompt], beam_size=1, max_length=len(self._prompt) + max_tokens,
+            encoded, [prompt], beam_size=1, max_length=len(prompt) + max_tokens,
             suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True)[0]
         tokens = result.sequences_ids[0]
         if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
@@ -89,10 +112,10 @@ class WhisperSTT:
         text = self._tokenizer.decode(tokens).strip()
         return trim_repeats(text, hit_cap=len(tokens) >= max_tokens)
 
-    def _transcribe_long(self, audio: np.ndarray) -> str:
+    def _transcribe_long(self, audio: np.ndarray, prompt_text: str) -> str:
         segments, _ = self.whisper.transcribe(
             audio, language="en", beam_size=1, temperature=0.0, condition_on_previous_text=False,
-            initial_prompt=self.prompt, vad_filter=False, without_timestamps=True)
+            initial_prompt=prompt_text or None, vad_filter=False, without_timestamps=True)
         return " ".join(s.text.strip() for s in segments).strip()
 
 

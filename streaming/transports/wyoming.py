@@ -32,7 +32,7 @@ from wyoming.info import (AsrModel, AsrProgram, Attribution, Describe, HandleMod
 from wyoming.server import AsyncEventHandler
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
-from streaming.engines import BACKGROUND
+from streaming.engines import BACKGROUND, URGENT
 from streaming.logsafe import printable
 from streaming.supervisor import Supervisor
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
@@ -273,7 +273,7 @@ class ParleyWyomingHandler(AsyncEventHandler):
             self.partial = asyncio.create_task(self._partial(self.audio, self.stable))
 
     async def _partial(self, audio: AudioIn, stable: StableWords) -> None:
-        text = await self.engines.transcription.transcribe(audio.at_stt_rate(), BACKGROUND)
+        text = await self.engines.transcription.transcribe(audio.at_stt_rate(), BACKGROUND, self.tools.spoken_names())
         if audio is not self.audio:      # the stream ended meanwhile; the final transcript rules
             return
         first = not stable.emitted
@@ -291,7 +291,8 @@ class ParleyWyomingHandler(AsyncEventHandler):
         if audio is None:
             await self.write_event(Transcript(text="", language="en").event())
             return
-        text = (await self.engines.transcription.transcribe(audio.at_stt_rate())).strip()
+        names = self.tools.spoken_names()
+        text = (await self.engines.transcription.transcribe(audio.at_stt_rate(), URGENT, names)).strip()
         if not stable.emitted:
             await self.write_event(TranscriptStart(language="en").event())
         rest = stable.finish(text)
