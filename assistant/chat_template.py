@@ -41,6 +41,7 @@ _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 ANY_SLOT = re.compile(r"<([nea])(\d)>")
 _NUMBER_SLOT = re.compile(r"<n\d>")
 _POWER = re.compile(r"calculate expression=(<n\d>)(?:\*\1)+")
+_DURATION = re.compile(r"(\d+(?:\.\d+)?) seconds\b")      # the normaliser says every duration in seconds
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 # The default home's rooms and devices, each by any of its words; "dark" asks for the light.
@@ -165,6 +166,7 @@ class Slots:
     said: Counter = field(default_factory=Counter)
     named: set[str] = field(default_factory=set)
     may_multiply_itself: bool = False
+    longest_duration: float = 0.0
 
     def names_something_unsaid(self, call: dict) -> bool:
         """The call's room or device was never said ("Man Room Lights to 45%" gave the living room, "switch
@@ -181,6 +183,13 @@ class Slots:
         if all(count <= self.said[slot] for slot, count in used.items()):
             return False
         return not (self.may_multiply_itself and _POWER.fullmatch(call_text.strip()))
+
+    def shortens_a_said_duration(self, call: dict) -> bool:
+        """A timer shorter than a duration the request says: the model kept one part of a length Whisper
+        split ("1 hour in 10 minutes" gave 10 minutes, "8 minutes in 30 seconds" 30 seconds). Rather ask
+        again. The corpus's calls do this 3 times in 9,753 timers, each a slip that lost "a quarter of"."""
+        seconds = call["arguments"].get("seconds")
+        return isinstance(seconds, (int, float)) and seconds < self.longest_duration
 
     def show(self, text: str) -> str:
         """Put numbers, names and areas back (a name's spaces as `_`, the call syntax's); a slot with nothing
@@ -281,6 +290,7 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) ->
     words = " ".join(text + (" " + format_call(part) if isinstance(part, dict) else "") for text, part in turns)
     slots.named = vocabulary_named(words.replace("_", " "))
     slots.may_multiply_itself = _SELF_PRODUCT_WORDS.search(words) is not None
+    slots.longest_duration = max(map(float, _DURATION.findall(turns[-1][0])), default=0.0)
     shown = []
     for text, part in reversed(turns):
         text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)

@@ -136,6 +136,17 @@ def test_a_call_may_not_repeat_a_number_the_request_said_once_except_as_a_power(
     assert not repeats("double 12", "calculate expression=<n0>*2")
 
 
+def test_a_timer_may_not_be_shorter_than_a_duration_the_request_says():
+    def shorter(request, seconds):
+        slots = model_prompt([{"role": "user", "content": request}])[1]
+        return slots.shortens_a_said_duration({"name": "set_timer", "arguments": {"seconds": seconds}})
+    assert shorter("Timor for 1 hour in 10 minutes.", 600)                   # Whisper's "in" for "and"
+    assert shorter("Please set the timer for 8 minutes in 30 seconds.", 30)
+    assert not shorter("timer for one hour and ten minutes", 4200)
+    assert not shorter("set a pasta timer for 12 minutes", 720)
+    assert not shorter("what time is it", 60)
+
+
 def test_a_call_may_not_name_a_room_or_device_nobody_said():
     def unsaid(call, *turns):
         history = []
