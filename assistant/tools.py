@@ -462,6 +462,8 @@ class ToolRunner:
         # "from" is a Python keyword, so the unit arguments arrive as **units.
         if set(units) != {"from", "to"}:
             raise TypeError("convert needs from and to")
+        if units["from"] == units["to"]:        # nobody asks that: a garbled call ("milliliter in the car")
+            return NOT_POSSIBLE
         result = convert(float(value), units["from"], units["to"])
         return f"{format_number(result)} {unit_name(units['to'], result)}"
 

@@ -85,6 +85,7 @@ async def test_bad_calls_get_a_spoken_refusal_not_an_exception():
     assert await tools.run("calculate", {"expression": "__import__('os')"}) == NOT_CALCULABLE
     assert await tools.run("launch_rocket", {}) == NOT_A_SKILL
     assert await tools.run("set_timer", {}) == NOT_POSSIBLE
+    assert await tools.run("convert", {"value": 2, "from": "ft", "to": "ft"}) == NOT_POSSIBLE
     # a refusal is the whole reply, never words inside the model's "Okay, the thermostat is set to {result}."
     assert fill_result("Okay, the thermostat is set to {result}.", await tools.run("set_thermostat", {"degrees": 350})) \
         == "Sorry, that isn't possible with those details."
