@@ -61,21 +61,24 @@ class WhisperSTT:
 
     def _prompt_for(self, names: tuple[str, ...]) -> tuple[str, list[int]]:
         """(prompt text, decoder prefix tokens) with as many of names, in order, as fit before the fixed
-        prompt."""
-        if names not in self._prompts:
-            if len(self._prompts) >= _PROMPTS_KEPT:
-                self._prompts.clear()
-            text, fitting = self.prompt or "", []
-            for name in names if self.prompt else ():
-                listing = ", ".join([*fitting, name])
-                candidate = f"{listing[:1].upper()}{listing[1:]}. {self.prompt}"
-                if len(self._tokenizer.encode(" " + candidate)) > _MAX_PROMPT_TOKENS:
-                    break
-                fitting.append(name)
-                text = candidate
-            previous = [self._tokenizer.sot_prev, *self._tokenizer.encode(" " + text)] if text else []
-            self._prompts[names] = text, [*previous, *self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
-        return self._prompts[names]
+        prompt. Called from several transcription threads: the cache is only read once and written once."""
+        cached = self._prompts.get(names)
+        if cached is not None:
+            return cached
+        text, fitting = self.prompt or "", []
+        for name in names if self.prompt else ():
+            listing = ", ".join([*fitting, name])
+            candidate = f"{listing[:1].upper()}{listing[1:]}. {self.prompt}"
+            if len(self._tokenizer.encode(" " + candidate)) > _MAX_PROMPT_TOKENS:
+                break
+            fitting.append(name)
+            text = candidate
+        previous = [self._tokenizer.sot_prev, *self._tokenizer.encode(" " + text)] if text else []
+        prompt = text, [*previous, *self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+        if len(self._prompts) >= _PROMPTS_KEPT:
+            self._prompts.clear()
+        self._prompts[names] = prompt
+        return prompt
 
     def transcribe(self, audio: np.ndarray, partial: bool = False, names: tuple[str, ...] = ()) -> str:
         """16 kHz float32 mono -> text ("" for silence). Blocking: call it from a worker thread.
