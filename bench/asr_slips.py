@@ -3,10 +3,11 @@
 Every self-contained request of the two held-out files (tests/data/heldout.jsonl, heldout_home.jsonl) is
 spoken by Piper and by espeak-ng. Each recording is heard twice by the server's Whisper: as wideband 16 kHz
 audio, and as a phone line carries it (8 kHz G.711 μ-law, then back up to 16 kHz, as the Twilio and
-AudioSocket paths do). As in the server, Whisper's prompt starts with the home's names for the made-up home's
-requests (ToolRunner.spoken_names; the default home has none). A slip is a transcript whose words differ from the request's, with digits spelled out
-before comparing. `--build` writes the slips to tests/data/asr_slips.jsonl; without it, the committed file
-is evaluated, so the numbers do not move with Piper's sampled voice.
+AudioSocket paths do). As in the server, Whisper's prompt starts with the home's names for the made-up
+home's requests (ToolRunner.spoken_names; the default home has none). A slip is a transcript whose words
+differ from the request's, with digits spelled out before comparing. `--build` writes the slips to
+tests/data/asr_slips.jsonl; without it, the committed file is evaluated, so the numbers do not move with
+Piper's sampled voice.
 
 The assistant answers each slip as a fresh conversation, at its default decoding. Three outcomes:
 - right: the call the request wanted, judged as bench/assistant_eval.py judges it; for a request that wants
@@ -45,7 +46,7 @@ sys.path.insert(0, str(ROOT))
 from assistant.chat_template import NoAction  # noqa: E402
 from assistant.embedded import EmbeddedGenerator  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
-from assistant_eval import ask, new_home, score  # noqa: E402
+from assistant_eval import ask, calls_of, new_home, score  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 
 SLIPS = ROOT / "tests" / "data" / "asr_slips.jsonl"
@@ -85,20 +86,20 @@ def recordings(rows: list[dict]):
                 yield row, voice, band, audio
 
 
-def home_names(row: dict) -> tuple[str, ...]:
-    """What the server's Whisper is told to expect in the row's home."""
-    return ToolRunner(new_home(row.get("home", "default"))).spoken_names()
+def home_names() -> dict[str, tuple[str, ...]]:
+    """What the server's Whisper is told to expect in each home of the held-out rows, by the rows' "home"."""
+    return {kind: ToolRunner(new_home(kind)).spoken_names() for kind in ("default", "made_up")}
 
 
 def build(rows: list[dict]) -> list[dict]:
     from voice.stt import WhisperSTT
 
-    stt = WhisperSTT()
+    stt, names = WhisperSTT(), home_names()
     slips, clips = [], 0
     for row, voice, band, audio in recordings(rows):
         said = row["history"][0]["content"]
         clips += 1
-        heard = stt.transcribe(audio, names=home_names(row))
+        heard = stt.transcribe(audio, names=names[row.get("home", "default")])
         if normalised_words(heard) != normalised_words(said):
             slips.append({"file": row["file"], "id": row["id"], "voice": voice, "band": band,
                           "said": said, "heard": heard})
@@ -113,7 +114,7 @@ def compare_names(rows: list[dict], checkpoint: str | None, errors: bool) -> Non
 
     rows = [row for row in rows if row.get("home") == "made_up"]
     stt, assistant = WhisperSTT(), EmbeddedGenerator.load(checkpoint)
-    prompts = {"fixed": (), "the home's names, then fixed": home_names(rows[0])}
+    prompts = {"fixed": (), "the home's names, then fixed": home_names()["made_up"]}
     counts = {name: {"exact": 0, "right": 0, "no action": 0, "wrong action": 0, "ms": []} for name in prompts}
     clips, differ = 0, []
     for row, voice, band, audio in recordings(rows):
@@ -147,7 +148,7 @@ def outcome(assistant, row: dict, text: str) -> tuple[str, str]:
     """(right, no action or wrong action; what the assistant did) for text asked in row's home."""
     tools = ToolRunner(new_home(row.get("home", "default")))
     reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
-    did = f"{[{'name': c.name, 'arguments': c.arguments} for c in reply.tool_calls]} / {reply.text!r}"
+    did = f"{calls_of(reply)} / {reply.text!r}"
     if score(row, reply, acted, tools.home.inventory):
         return "right", did
     safe = not acted and all(isinstance(r, NoAction) for r in results)
@@ -166,7 +167,7 @@ def single_word_rows(slip: dict) -> list[str]:
     return ["one word misheard"] + (["little word misheard"] if set(changed[0]) <= LITTLE_WORDS else [])
 
 
-def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> tuple[dict[str, dict[str, int]], list[str]]:
+def evaluate(slips: list[dict], rows: list[dict], checkpoint: str | None) -> tuple[dict[str, dict], list[str]]:
     by_key = {(r["file"], r["id"]): r for r in rows}
     assistant = EmbeddedGenerator.load(checkpoint)
     typed: dict[tuple, str] = {}        # a request has up to four slips: its typed text is answered once

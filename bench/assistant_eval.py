@@ -114,8 +114,13 @@ def same_home_call(expected: dict, got: dict, inventory: Inventory) -> bool:
     return same_call({"name": expected["name"], "arguments": want}, {"name": got["name"], "arguments": have})
 
 
+def calls_of(reply) -> list[dict]:
+    """The reply's tool calls as {"name", "arguments"}: the held-out files' form, and an OpenAI history's."""
+    return [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
+
+
 def score(row: dict, reply, acted: bool, inventory: Inventory) -> bool:
-    got = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
+    got = calls_of(reply)
     expected = row["expected"]
     if expected is None:        # unknown names: nothing in the home may change; other rows: no tool at all
         return not acted if row.get("category") == "unknown_name" else not got
@@ -154,7 +159,7 @@ def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str], list[tup
                     "file:home" if "tags" in row else "file:original"]:
             buckets.setdefault(key, []).append(ok)
         if not ok:
-            got = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
+            got = calls_of(reply)
             errors.append(f"{row['id']:>4} {row.get('home', 'default'):<8} {row['history'][-1]['content']!r}: "
                           f"want {row['expected']}, got {got} / {reply.text!r}")
     return {k: (sum(v) / len(v), len(v)) for k, v in buckets.items()}, errors, answers
@@ -174,13 +179,13 @@ def evaluate_long(assistant, rows: list[dict], answers: list[tuple]) -> tuple[fl
             right = score(row, reply, acted, tools.home.inventory)
             long += right
             if right != fresh_right:
-                got = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
+                got = calls_of(reply)
                 differ.append(f"{row['id']:>4} {kind:<8} {'long only' if right else 'fresh only'} "
                               f"{row['history'][-1]['content']!r}: in one conversation {got} / {reply.text!r} "
                               f"(after {history[-2]['content'] if len(history) > 1 else ''!r})")
             message = {"role": "assistant", "content": reply.text}
             if reply.tool_calls:
-                message["tool_calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
+                message["tool_calls"] = calls_of(reply)
             history.append(message)
     return fresh / len(alone), long / len(alone), len(alone), differ
 
@@ -193,7 +198,7 @@ def evaluate(rows: list[dict], replies: list) -> tuple[dict, list[str]]:
     for row, reply in zip(rows, replies):
         latencies.append(reply.latency_ms)
         passes.append(reply.forward_passes)
-        got = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
+        got = calls_of(reply)
         expected = row["expected"]
         ok = (len(got) == 1 and same_call(expected, got[0])) if expected else not got
         keys = [row["category"]] + (["followup"] if row["followup"] and expected else [])

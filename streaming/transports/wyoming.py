@@ -273,7 +273,8 @@ class ParleyWyomingHandler(AsyncEventHandler):
             self.partial = asyncio.create_task(self._partial(self.audio, self.stable))
 
     async def _partial(self, audio: AudioIn, stable: StableWords) -> None:
-        text = await self.engines.transcription.transcribe(audio.at_stt_rate(), BACKGROUND, self.tools.spoken_names())
+        names = self.tools.spoken_names()
+        text = await self.engines.transcription.transcribe(audio.at_stt_rate(), BACKGROUND, names)
         if audio is not self.audio:      # the stream ended meanwhile; the final transcript rules
             return
         first = not stable.emitted
