@@ -44,6 +44,48 @@ _POWER = re.compile(r"calculate expression=(<n\d>)(?:\*\1)+")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?) seconds\b")      # the normaliser says every duration in seconds
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
+# Words that ask for an action, gathered from the corpus's phrases, none of which calls one without them. A
+# call whose action nothing in the conversation asks for was read into a garbled transcript ("Make sure
+# nothinger in the hallway" switched the heater off, "Board the lights" made them brighter).
+_ASKED_BY = {action: re.compile(r"\b(?:" + "|".join(words) + r")\b" + ("|[-+*/^%]" if action == "calculate" else ""))
+             for action, words in {
+    "off": ("off", "of", "out", "kill", "shut", "stop", "disable", "deactivate", "douse", "cut", "down", "no more",
+            "need", "shouldn'?t", "close", "anymore"),
+    "up": ("up", "bright", "brighter", "brighten", "more", "raise", "dim", "dark", "darker", "increase", "boost"),
+    "down": ("down", "dim", "dimmer", "lower", "less", "bright", "reduce", "decrease", "harsh", "soften"),
+    "open": ("open", "up", "raise", "lift"),
+    "close": ("close", "shut", "down", "lower", "draw"),
+    "stop": ("stop", "halt", "pause", "freeze", "hold"),
+    "cancel": ("cancel", "stop", "kill", "abort", "off", "of", "remove", "clear", "never mind", "rid", "need", "drop",
+               "no more", "disable", "forget", "delete", "end", "scrap", "reset"),
+    "temperature": ("temperature", "temp", "warm", "warmer", "hot", "cold", "chilly", "degrees", "heat", "cool",
+                    "freezing", "thermometer"),
+    "humidity": ("humid", "humidity", "damp", "dry", "moisture", "muggy", "sticky"),
+    "calculate": ("plus", "add", "added", "sum", "and", "minus", "subtract", "take", "less", "times", "multiply",
+                  "multiplied", "x", "by", "divide", "divided", "over", "split", "cubed", "squared", "square", "root",
+                  "half", "halved", "double", "doubled", "twice", "triple", "tripled", "third", "percent", "of",
+                  "power", "from"),
+}.items()}
+
+
+def _action_of(call: dict) -> str | None:
+    """The action of a call that words must ask for (switching off, brighter, a cover's move, cancelling a
+    timer, which reading, arithmetic); None for the rest. Switching on is not among them: the corpus asks
+    for it in too many ways ("get the fan going", "I need some light")."""
+    name, arguments = call["name"], call["arguments"]
+    if arguments.get("state") == "off":
+        return "off"
+    if name in ("change_brightness", "change_level"):
+        return arguments.get("direction")
+    if name == "set_cover":
+        return arguments.get("action")
+    if name in ("cancel_timer", "stop_timer"):
+        return "cancel"
+    if name == "read_sensor":
+        return arguments.get("kind")
+    return "calculate" if name == "calculate" else None
+
+
 # The default home's rooms and devices, each by any of its words; "dark" asks for the light.
 _NAMED_BY = {name: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in (*phrases, name.replace("_", " "),
                                                                          *DEVICE_CUES.get(name, ()))) + r")\b")
@@ -159,7 +201,7 @@ def render_prompt(history: list[dict]) -> str:
 class Slots:
     """What the slots of one prompt stand for: numbers (<nK>), names (<eK>) and areas (<aK>); said: how often
     the prompt says each number slot; named: the default home's rooms and devices its words (or earlier
-    calls) name."""
+    calls) name; asked: the actions its words ask for (_ASKED_BY)."""
     numbers: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     areas: list[str] = field(default_factory=list)
@@ -167,6 +209,12 @@ class Slots:
     named: set[str] = field(default_factory=set)
     may_multiply_itself: bool = False
     longest_duration: float = 0.0
+    asked: set[str] = field(default_factory=set)
+
+    def acts_unasked(self, call: dict) -> bool:
+        """No word of the conversation asks for what the call does (see _ASKED_BY): rather ask again."""
+        action = _action_of(call)
+        return action is not None and action not in self.asked
 
     def names_something_unsaid(self, call: dict) -> bool:
         """The call's room or device was never said ("Man Room Lights to 45%" gave the living room, "switch
@@ -290,6 +338,7 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) ->
     words = " ".join(text + (" " + format_call(part) if isinstance(part, dict) else "") for text, part in turns)
     slots.named = vocabulary_named(words.replace("_", " "))
     slots.may_multiply_itself = _SELF_PRODUCT_WORDS.search(words) is not None
+    slots.asked = {action for action, pattern in _ASKED_BY.items() if pattern.search(words.replace("_", " "))}
     slots.longest_duration = max(map(float, _DURATION.findall(turns[-1][0])), default=0.0)
     shown = []
     for text, part in reversed(turns):

@@ -75,8 +75,10 @@ def test_a_refused_call_is_answered_by_the_refusal_alone(assistant):
 
 
 def test_a_transcript_that_lost_the_device_or_room_asks_again(assistant):
-    """Whisper's own slips (tests/data/asr_slips.jsonl): no call may name what the words did not."""
-    for heard in ("Switch the office 10 off.", "Hey Parley Man Room Lights to 45%", "What's well plus 30?"):
+    """Whisper's own slips (tests/data/asr_slips.jsonl): no call may name what the words did not, or do
+    what no word asks for (the last three switched the TV off, brightened the lights, computed 10*10)."""
+    for heard in ("Switch the office 10 off.", "Hey Parley Man Room Lights to 45%", "What's well plus 30?",
+                  "Put the TV art in the living room.", "Board the lights in the lounge a bit.", "10. 10. 10."):
         reply = ask(assistant, heard)
         assert reply.tool_calls == [] and reply.text, (heard, reply)
 

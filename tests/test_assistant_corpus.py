@@ -96,3 +96,11 @@ def test_number_and_duration_words():
         for _ in range(5):
             spoken = say_duration(rng, seconds)
             assert normalize_request(spoken) == f"{seconds} seconds", spoken
+
+
+def test_every_corpus_call_is_asked_for_by_its_words():
+    """The reply check that refuses a call no word asks for (Slots.acts_unasked) never refuses the corpus."""
+    from assistant.chat_template import model_prompt
+    refused = [example.history for example in CORPUS
+               if example.call and model_prompt(example.history)[1].acts_unasked(example.call)]
+    assert refused == []

@@ -147,6 +147,33 @@ def test_a_timer_may_not_be_shorter_than_a_duration_the_request_says():
     assert not shorter("what time is it", 60)
 
 
+def test_a_call_must_be_asked_for_by_some_word_of_the_conversation():
+    def unasked(call, *turns):
+        history = []
+        for turn in turns:
+            history += [{"role": "user", "content": turn}] if isinstance(turn, str) else [turn]
+        return model_prompt(history)[1].acts_unasked(call)
+    off = {"name": "set_device", "arguments": {"device": "tv", "room": "living_room", "state": "off"}}
+    assert unasked(off, "Put the TV art in the living room.")                  # Whisper's "on" lost
+    assert not unasked(off, "kill the tv in the lounge")
+    assert not unasked(off, "i don't need the tv anymore")
+    earlier = {"role": "assistant", "content": "", "tool_calls": [{"name": "set_device", "arguments": {
+        "device": "light", "room": "kitchen", "state": "off"}}]}
+    assert not unasked(off, "turn the kitchen light off", earlier, "and the tv in the living room")   # a follow-up
+    up = {"name": "change_brightness", "arguments": {"room": "living_room", "direction": "up"}}
+    assert unasked(up, "Board the lights in the lounge a bit.")
+    assert not unasked(up, "the lounge is too dim")
+    sum_ = {"name": "calculate", "arguments": {"expression": "10*10"}}
+    assert unasked(sum_, "10. 10. 10.")
+    assert not unasked(sum_, "what's 10 x 10") and not unasked(sum_, "10*10") and not unasked(sum_, "twelve from 50")
+    assert unasked({"name": "cancel_timer", "arguments": {}}, "Set the timer on the lamp and mid its.")
+    assert unasked({"name": "read_sensor", "arguments": {"room": "kitchen", "kind": "temperature"}},
+                   "How can you make it in the kitchen?")
+    assert unasked({"name": "set_cover", "arguments": {"name": "mudroom light", "action": "stop"}},
+                   "The mudroom light at half-rightness.")
+    assert not unasked({"name": "switch_device", "arguments": {"name": "fan", "state": "on"}}, "get the fan going")
+
+
 def test_a_call_may_not_name_a_room_or_device_nobody_said():
     def unsaid(call, *turns):
         history = []
