@@ -61,6 +61,11 @@ _ASKED_BY = {action: re.compile(r"\b(?:" + "|".join(words) + r")\b" + ("|[-+*/^%
     "temperature": ("temperature", "temp", "warm", "warmer", "hot", "cold", "chilly", "degrees", "heat", "cool",
                     "freezing", "thermometer"),
     "humidity": ("humid", "humidity", "damp", "dry", "moisture", "muggy", "sticky"),
+    "time left": ("left", "remaining", "remain", "long", "much", "how", "status", "check", "still", "until", "till",
+                  "doing", "when", "done", "over", "running", "countdown"),
+    "0 percent": ("nothing", "zero", "off", "out", "dark"),
+    "50 percent": ("half",),
+    "100 percent": ("full", "max", "maximum", "brightest", "all the way"),
     "calculate": ("plus", "add", "added", "sum", "and", "minus", "subtract", "take", "less", "times", "multiply",
                   "multiplied", "x", "by", "divide", "divided", "over", "split", "cubed", "squared", "square", "root",
                   "half", "halved", "double", "doubled", "twice", "triple", "tripled", "third", "percent", "of",
@@ -68,11 +73,14 @@ _ASKED_BY = {action: re.compile(r"\b(?:" + "|".join(words) + r")\b" + ("|[-+*/^%
 }.items()}
 
 
-def _action_of(call: dict) -> str | None:
+def _action_of(call: dict, said_numbers: list[str]) -> str | None:
     """The action of a call that words must ask for (switching off, brighter, a cover's move, cancelling a
-    timer, which reading, arithmetic); None for the rest. Switching on is not among them: the corpus asks
-    for it in too many ways ("get the fan going", "I need some light")."""
+    timer, which reading, arithmetic, a brightness no number said); None for the rest. Switching on is not
+    among them: the corpus asks for it in too many ways ("get the fan going", "I need some light")."""
     name, arguments = call["name"], call["arguments"]
+    if name in ("set_brightness", "set_level"):
+        percent = float(arguments["percent"])
+        return None if any(float(number) == percent for number in said_numbers) else f"{percent:g} percent"
     if arguments.get("state") == "off":
         return "off"
     if name in ("change_brightness", "change_level"):
@@ -83,6 +91,8 @@ def _action_of(call: dict) -> str | None:
         return "cancel"
     if name == "read_sensor":
         return arguments.get("kind")
+    if name == "timer_left":
+        return "time left"
     return "calculate" if name == "calculate" else None
 
 
@@ -213,7 +223,7 @@ class Slots:
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation asks for what the call does (see _ASKED_BY): rather ask again."""
-        action = _action_of(call)
+        action = _action_of(call, self.numbers)
         return action is not None and action not in self.asked
 
     def names_something_unsaid(self, call: dict) -> bool:

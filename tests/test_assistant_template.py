@@ -172,6 +172,12 @@ def test_a_call_must_be_asked_for_by_some_word_of_the_conversation():
     assert unasked({"name": "set_cover", "arguments": {"name": "mudroom light", "action": "stop"}},
                    "The mudroom light at half-rightness.")
     assert not unasked({"name": "switch_device", "arguments": {"name": "fan", "state": "on"}}, "get the fan going")
+    assert unasked({"name": "timer_left", "arguments": {}}, "Can so my timer please.")
+    assert not unasked({"name": "timer_left", "arguments": {}}, "how's the pasta timer doing")
+    dark = {"name": "set_brightness", "arguments": {"room": "bedroom", "percent": 0}}
+    assert unasked(dark, "Make the bedroom light spherical.")                   # no number, no word for 0
+    assert not unasked(dark, "bedroom brightness to nothing") and not unasked(dark, "bedroom lights to 0 percent")
+    assert unasked({"name": "set_level", "arguments": {"name": "lamp", "percent": 30}}, "lamp to full")
 
 
 def test_a_call_may_not_name_a_room_or_device_nobody_said():
