@@ -431,15 +431,17 @@ class ToolRunner:
                                            for e, level in zip(lights, levels)))
         return f"{levels[0]} percent" if all(confirmed) else "an unconfirmed level"
 
-    async def _set_thermostat(self, degrees) -> str:
+    async def _set_thermostat(self, degrees, name=None, area=None) -> str:
         degrees = float(degrees)
         if not 0 < degrees < 100:
             raise ValueError("thermostat out of range")
         if self.home.inventory.custom:
-            found = self.home.inventory.resolve(None, None, ("climate",))
-            if len(found) != 1:
-                raise ValueError("no single thermostat")
-            confirmed = await self.home.command(found[0], "temperature", degrees)
+            if name is None and area is None and not self.home.inventory.resolve(None, None, ("climate",)):
+                return NoAction("There is no thermostat in this home.")
+            entity, problem = self._one(name, area, ("climate",))
+            if problem:
+                return problem
+            confirmed = await self.home.command(entity, "temperature", degrees)
             return f"{confirmed} degrees" if confirmed is not None else "an unconfirmed temperature"
         confirmed = await self.home.set_thermostat(degrees)
         return f"{format_number(confirmed)} degrees" if confirmed is not None else "an unconfirmed temperature"
@@ -529,11 +531,20 @@ class ToolRunner:
         return said if done == len(found) else f"{said[:-1]}; {len(found) - done} didn't confirm."
 
     async def _set_level(self, name, percent, area=None) -> str:
+        """A light's brightness; for a heater or thermostat its temperature: "set the snug stove to 21" reads
+        to the model like a light's level, since names reach it as slots."""
+        entity, problem = self._one(name, area, ("light", "climate"))
+        if problem:
+            return problem
+        if entity.component == "climate":
+            degrees = float(percent)
+            if not 0 < degrees < 100:
+                raise ValueError("thermostat out of range")
+            return await self._act(entity, "temperature", degrees)
         percent = int(float(percent))
         if not 0 <= percent <= 100:
             raise ValueError("bad brightness")
-        entity, problem = self._one(name, area, ("light",))
-        return problem or await self._act(entity, "brightness", percent)
+        return await self._act(entity, "brightness", percent)
 
     async def _change_level(self, name, direction, area=None) -> str:
         if direction not in ("up", "down"):

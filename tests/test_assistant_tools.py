@@ -229,3 +229,19 @@ async def test_named_timers_and_alarms():
     said = await tools.run("set_alarm", {"hour": 645, "minute": 0, "period": "am"})     # Whisper's "645"
     assert said == "Okay, your alarm is set for 6:45 AM."
     assert await tools.run("set_alarm", {"hour": 675, "minute": 0}) == NOT_POSSIBLE
+
+
+async def test_several_thermostats_are_told_apart_by_name_or_area():
+    from assistant.inventory import Inventory
+    inventory = Inventory()
+    for key, name, area in [("stove", "Stove", "Den"), ("radiator", "Radiator", "Nursery")]:
+        inventory.receive_discovery(f"homeassistant/climate/{key}/config", json.dumps(
+            {"name": name, "temperature_command_topic": f"{key}/set", "device": {"suggested_area": area}}))
+    tools = ToolRunner(InMemoryHome(inventory=inventory))
+    assert await tools.run("set_thermostat", {"degrees": 21}) == "Which one: the stove or the radiator?"
+    assert await tools.run("set_thermostat", {"degrees": 21, "area": "den"}) == "21 degrees"
+    assert await tools.run("set_thermostat", {"degrees": 19, "name": "radiator"}) == "19 degrees"
+    # "set the stove to 20" reads to the model like a light's level: the runner knows a heater from a light
+    assert await tools.run("set_level", {"name": "stove", "percent": 20}) == "Okay, the stove is set to 20 degrees."
+    assert await ToolRunner(_home_of_my_own()).run("set_thermostat", {"degrees": 21}) == \
+        "There is no thermostat in this home."

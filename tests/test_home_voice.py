@@ -86,6 +86,11 @@ async def test_typed_requests_reach_each_device_on_its_own_topics(home_server, d
     assert "roman blind is closed" in said
     _, said = await ask_alone(home_server, "what's the temperature in the snug")
     assert "19.5" in said
+    _, said = await ask_alone(home_server, "set the snug stove to 21 degrees")
+    await wait_for(lambda: ("esphome/snug_stove/target/set", b"21") in devices)
+    assert said == "Okay, the snug stove is set to 21 degrees.", said
+    _, said = await ask_alone(home_server, "set the thermostat to 20")
+    assert said == "Which one: the snug stove or the radiant panel?", said
     client, said = await ask_alone(home_server, "unlock the wicket gate")
     assert "yes" in said.lower() and ("esphome/wicket_gate/set", b"UNLOCK") not in devices
     client, said = await ask_alone(home_server, "unlock the wicket gate", "yes")
