@@ -239,8 +239,9 @@ async def test_several_thermostats_are_told_apart_by_name_or_area():
             {"name": name, "temperature_command_topic": f"{key}/set", "device": {"suggested_area": area}}))
     tools = ToolRunner(InMemoryHome(inventory=inventory))
     assert await tools.run("set_thermostat", {"degrees": 21}) == "Which one: the stove or the radiator?"
-    assert await tools.run("set_thermostat", {"degrees": 21, "area": "den"}) == "21 degrees"
-    assert await tools.run("set_thermostat", {"degrees": 19, "name": "radiator"}) == "19 degrees"
+    assert await tools.run("set_thermostat", {"degrees": 21, "area": "den"}) == "Okay, the stove is set to 21 degrees."
+    assert await tools.run("set_thermostat", {"degrees": 19, "name": "radiator"}) == \
+        "Okay, the radiator is set to 19 degrees."
     # "set the stove to 20" reads to the model like a light's level: the runner knows a heater from a light
     assert await tools.run("set_level", {"name": "stove", "percent": 20}) == "Okay, the stove is set to 20 degrees."
     assert await ToolRunner(_home_of_my_own()).run("set_thermostat", {"degrees": 21}) == \
