@@ -244,10 +244,12 @@ class Inventory:
         return names - areas - STOP_WORDS, areas
 
     def spoken_names(self) -> tuple[str, ...]:
-        """Each area, then each entity's name, once, in the order they arrived: what the speech recogniser
-        should expect to hear."""
+        """Each area, then each entity's name, once, in the order they arrived, sensors last: what the speech
+        recogniser should expect to hear. Whisper's prompt holds about 50 names, and a sensor's name is
+        mostly its area and a common word ("snug temperature"), so in a big home the cut falls on sensors."""
         areas = [e.area for e in self._entities.values() if e.area]
-        return tuple(dict.fromkeys(areas + [e.name for e in self._entities.values()]))
+        entities = sorted(self._entities.values(), key=lambda e: e.component in ("sensor", "binary_sensor"))
+        return tuple(dict.fromkeys(areas + [e.name for e in entities]))
 
     def resolve(self, name: str | None, area: str | None = None, components=COMPONENTS) -> list[Entity]:
         """Entities a spoken name (and area) can mean, best matches only: exact name, else every entity whose

@@ -140,15 +140,18 @@ def test_the_default_inventory_is_the_vocabulary_on_home_topics():
     assert len(inventory.resolve("everything", "living room")) == 7 + 2     # 7 devices and 2 sensors
 
 
-def test_the_speech_recogniser_hears_areas_first_then_names_once():
+def test_the_speech_recogniser_hears_areas_first_then_names_once_sensors_last():
     inventory = Inventory()
     inventory.receive_discovery("homeassistant/light/a/config", json.dumps(
         {"name": "Reading Lamp", "command_topic": "a/set", "device": {"suggested_area": "Den"}}))
     inventory.receive_discovery("homeassistant/switch/b/config", json.dumps(
         {"name": "Kiln", "command_topic": "b/set", "device": {"suggested_area": "Den"}}))
-    assert inventory.spoken_names() == ("den", "reading lamp", "kiln")
+    inventory.receive_discovery("homeassistant/sensor/c/config", json.dumps(
+        {"name": "Attic Humidity", "state_topic": "c", "device_class": "humidity"}))
+    inventory.receive_discovery("homeassistant/switch/d/config", json.dumps({"name": "Kettle", "command_topic": "d"}))
+    assert inventory.spoken_names() == ("den", "attic", "reading lamp", "kiln", "kettle", "attic humidity")
     tools = ToolRunner(InMemoryHome(inventory=inventory))
-    assert tools.spoken_names() == ("den", "reading lamp", "kiln")
+    assert tools.spoken_names() == ("den", "attic", "reading lamp", "kiln", "kettle", "attic humidity")
     inventory.receive_discovery("homeassistant/switch/b/config", "")
-    assert tools.spoken_names() == ("den", "reading lamp")            # a live change reaches the next turn
+    assert tools.spoken_names() == ("den", "attic", "reading lamp", "kettle", "attic humidity")   # a live change
     assert ToolRunner().spoken_names() == ()        # the default home: Whisper's fixed prompt has its words
