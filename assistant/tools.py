@@ -533,16 +533,18 @@ class ToolRunner:
         return said if done == len(found) else f"{said[:-1]}; {len(found) - done} didn't confirm."
 
     async def _set_level(self, name, percent, area=None) -> str:
-        """A light's brightness; for a heater or thermostat its temperature: "set the snug stove to 21" reads
-        to the model like a light's level, since names reach it as slots."""
-        entity, problem = self._one(name, area, ("light", "climate"))
-        if problem:
-            return problem
-        if entity.component == "climate":
+        """A light's brightness; for a heater or thermostat called by its whole name, its temperature: "set the
+        snug stove to 21" reads to the model like a light's level, since names reach it as slots. Part of a
+        name is never a heater's ("dim the panel light to 20%" must not set the radiant panel to 20 degrees)."""
+        heater = [e for e in self.home.inventory.resolve(str(name), area, ("climate",)) if e.name == str(name).lower()]
+        if len(heater) == 1 and not self._find(name, area, ("light",))[0]:
             degrees = float(percent)
             if not 0 < degrees < 100:
                 raise ValueError("thermostat out of range")
-            return await self._act(entity, "temperature", degrees)
+            return await self._act(heater[0], "temperature", degrees)
+        entity, problem = self._one(name, area, ("light",))
+        if problem:
+            return problem
         percent = int(float(percent))
         if not 0 <= percent <= 100:
             raise ValueError("bad brightness")

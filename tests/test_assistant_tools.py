@@ -234,15 +234,17 @@ async def test_named_timers_and_alarms():
 async def test_several_thermostats_are_told_apart_by_name_or_area():
     from assistant.inventory import Inventory
     inventory = Inventory()
-    for key, name, area in [("stove", "Stove", "Den"), ("radiator", "Radiator", "Nursery")]:
+    for key, name, area in [("stove", "Stove", "Den"), ("panel", "Radiant Panel", "Nursery")]:
         inventory.receive_discovery(f"homeassistant/climate/{key}/config", json.dumps(
             {"name": name, "temperature_command_topic": f"{key}/set", "device": {"suggested_area": area}}))
     tools = ToolRunner(InMemoryHome(inventory=inventory))
-    assert await tools.run("set_thermostat", {"degrees": 21}) == "Which one: the stove or the radiator?"
+    assert await tools.run("set_thermostat", {"degrees": 21}) == "Which one: the stove or the radiant panel?"
     assert await tools.run("set_thermostat", {"degrees": 21, "area": "den"}) == "Okay, the stove is set to 21 degrees."
-    assert await tools.run("set_thermostat", {"degrees": 19, "name": "radiator"}) == \
-        "Okay, the radiator is set to 19 degrees."
+    assert await tools.run("set_thermostat", {"degrees": 19, "name": "radiant_panel"}) == \
+        "Okay, the radiant panel is set to 19 degrees."
     # "set the stove to 20" reads to the model like a light's level: the runner knows a heater from a light
     assert await tools.run("set_level", {"name": "stove", "percent": 20}) == "Okay, the stove is set to 20 degrees."
+    # but part of a name never is: Whisper's "dim the panel light to 20%" once set a "radiant panel" to 20 degrees
+    assert await tools.run("set_level", {"name": "panel", "percent": 20}) == "I don't know a device called the panel."
     assert await ToolRunner(_home_of_my_own()).run("set_thermostat", {"degrees": 21}) == \
         "There is no thermostat in this home."
