@@ -7,9 +7,10 @@ and the spoken text with a {result} slot. Seeded: the same seed gives the same c
 
 Besides the default home (the vocabulary's rooms and devices, by word), a share of examples happen in a
 made-up home of the user's whose names and areas reach the model as slots, as runtime slotting finds them
-(unknown names get an honest answer); earlier exchanges are often the same skill with other arguments, so
-that a self-contained request never borrows from them; and 15% of requests carry one speech-recognition
-slip (is/in/his, the/a, to/two/too, for/four, off/of) that must not change the call.
+(unknown names get an honest answer); half the self-contained requests come after an unrelated earlier
+exchange, half of those the same skill with other arguments, so that a self-contained request never
+borrows from them; and 15% of requests carry one speech-recognition slip (is/in/his, the/a, to/two/too,
+too/to, for/four, off/of) that must not change the call.
 """
 import random
 from dataclasses import dataclass
@@ -1268,8 +1269,8 @@ SKILLS.update({
 HOME_SKILLS = {"home": (home_example, 37), "unknown_name": (gen_unknown_name, 6)}
 
 # Speech-recognition slips: one misheard little word must not change the number, room or device.
-SLIPS = {"is": ["in", "his"], "in": ["is"], "the": ["a"], "a": ["the"], "to": ["two", "too"], "for": ["four", "4"],
-         "off": ["of"]}
+SLIPS = {"is": ["in", "his"], "in": ["is"], "the": ["a"], "a": ["the"], "to": ["two", "too"], "too": ["to"],
+         "for": ["four", "4"], "off": ["of"]}
 _KEEP_AFTER_A = {"half", "couple", "quarter", "dozen", "hundred", "thousand", "minute", "hour", "second", "mile"}
 
 
@@ -1353,10 +1354,10 @@ def generate_example(rng: random.Random) -> Example:
     else:
         example = _single(rng)
         # "thanks" or "play some music" right after a tool call is common; follow-ups must not be assumed.
-        if rng.random() < (0.5 if example.call is None else 0.35):
+        if rng.random() < 0.5:
             # An unrelated earlier exchange: the model must learn to ignore context that does not apply;
-            # a third of the time it is the same skill with other numbers, names or rooms.
-            before = _same_skill_before(rng, example) if rng.random() < 0.35 else None
+            # half the time it is the same skill with other numbers, names or rooms.
+            before = _same_skill_before(rng, example) if rng.random() < 0.5 else None
             before = before or _unrelated_before(rng, example)
             example.history = _prior(before) + example.history
     if rng.random() < 0.15:
