@@ -26,7 +26,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import DEVICE_CUES, DEVICES, ROOMS
+from assistant.vocabulary import DEVICE_CUES, DEVICES, ROOMS, UNIT_FACTORS, UNIT_WORDS
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -96,10 +96,12 @@ def _action_of(call: dict, said_numbers: list[str]) -> str | None:
     return "calculate" if name == "calculate" else None
 
 
-# The default home's rooms and devices, each by any of its words; "dark" asks for the light.
+# The default home's rooms and devices, and the units but degrees (which "70 degrees in celsius" leaves unsaid),
+# each by any of its words; "dark" asks for the light.
 _NAMED_BY = {name: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in (*phrases, name.replace("_", " "),
                                                                          *DEVICE_CUES.get(name, ()))) + r")\b")
-             for name, phrases in (*ROOMS.items(), *DEVICES.items())}
+             for name, phrases in (*ROOMS.items(), *DEVICES.items(), *UNIT_WORDS.items())
+             if UNIT_FACTORS.get(name, ("",))[0] != "temperature"}
 
 # "set a pasta timer": the word before "timer" names it, unless it is one of these.
 _TIMER_LABEL = re.compile(r"\b([a-z]+) timer\b")
@@ -227,10 +229,12 @@ class Slots:
         return action is not None and action not in self.asked
 
     def names_something_unsaid(self, call: dict) -> bool:
-        """The call's room or device was never said ("Man Room Lights to 45%" gave the living room, "switch
-        the office 10 off" the office light): rather ask again. The corpus never teaches either."""
+        """The call's room, device or unit was never said ("Man Room Lights to 45%" gave the living room, "switch
+        the office 10 off" the office light, "200 grams announces" pounds): rather ask again. A name or area
+        checks only when it is the default home's word (a user's own names reach the model as slots)."""
         return any(isinstance(value, str) and value not in self.named
-                   for key, value in call["arguments"].items() if key in ("room", "device"))
+                   and (key in ("room", "device") or value in _NAMED_BY)
+                   for key, value in call["arguments"].items() if key in ("room", "device", "name", "area", "from", "to"))
 
     def repeats_an_unsaid_number(self, call_text: str) -> bool:
         """The call (slots still in) uses a number more often than the prompt says it, other than as a power
@@ -332,8 +336,8 @@ def hide_numbers(text: str, numbers: list[str] | None = None, grow: bool = False
 
 
 def vocabulary_named(text: str) -> set[str]:
-    """The default home's rooms and devices that text names, by any of their words ("lounge": the living
-    room; "it's dark": the light)."""
+    """The default home's rooms and devices, and the units, that text names, by any of their words ("lounge":
+    the living room; "it's dark": the light)."""
     return {name for name, pattern in _NAMED_BY.items() if pattern.search(text)}
 
 

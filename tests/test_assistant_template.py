@@ -180,7 +180,7 @@ def test_a_call_must_be_asked_for_by_some_word_of_the_conversation():
     assert unasked({"name": "set_level", "arguments": {"name": "lamp", "percent": 30}}, "lamp to full")
 
 
-def test_a_call_may_not_name_a_room_or_device_nobody_said():
+def test_a_call_may_not_name_a_room_device_or_unit_nobody_said():
     def unsaid(call, *turns):
         history = []
         for turn in turns:
@@ -197,3 +197,10 @@ def test_a_call_may_not_name_a_room_or_device_nobody_said():
                           {"name": "set_device", "arguments": {"device": "light", "room": "office", "state": "on"}}]},
                       "turn it back off")
     assert not unsaid({"name": "set_level", "arguments": {"name": "reading_lamp", "percent": 30}}, "dim it")
+    tv = {"name": "get_state", "arguments": {"name": "tv", "area": "living_room"}}
+    assert unsaid(tv, "Turn on the TV is the mad room.") and not unsaid(tv, "is the telly on in the lounge")
+    assert unsaid({"name": "switch_all", "arguments": {"name": "light", "state": "on"}}, "Help at the very end.")
+    grams = {"name": "convert", "arguments": {"value": 200, "from": "g", "to": "lb"}}
+    assert unsaid(grams, "What's 200 grams announces?") and not unsaid(grams, "200 g in pounds")
+    assert not unsaid({"name": "convert", "arguments": {"value": 70, "from": "fahrenheit", "to": "celsius"}},
+                      "what's 70 degrees in celsius")                           # degrees leave their scale unsaid
