@@ -42,6 +42,8 @@ ANY_SLOT = re.compile(r"<([nea])(\d)>")
 _NUMBER_SLOT = re.compile(r"<n\d>")
 _POWER = re.compile(r"calculate expression=(<n\d>)(?:\*\1)+")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?) seconds\b")      # the normaliser says every duration in seconds
+_PLACE = re.compile(r"\bin (?:the|my|our) (\w+)")
+_WHOLE_HOME = {"house", "home"}
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 # Words that ask for an action, gathered from the corpus's phrases, none of which calls one without them. A
@@ -213,7 +215,7 @@ def render_prompt(history: list[dict]) -> str:
 class Slots:
     """What the slots of one prompt stand for: numbers (<nK>), names (<eK>) and areas (<aK>); said: how often
     the prompt says each number slot; named: the default home's rooms and devices its words (or earlier
-    calls) name; asked: the actions its words ask for (_ASKED_BY)."""
+    calls) name; asked: the actions its words ask for (_ASKED_BY); places: the "in the X" of the request."""
     numbers: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     areas: list[str] = field(default_factory=list)
@@ -222,6 +224,14 @@ class Slots:
     may_multiply_itself: bool = False
     longest_duration: float = 0.0
     asked: set[str] = field(default_factory=set)
+    places: list[str] = field(default_factory=list)
+
+    def drops_a_said_place(self, call: dict) -> bool:
+        """Everything, or every light, in the whole home, though the request names a place ("Turn off
+        everything in the tub." switched off 21 devices): rather ask again. The corpus says only "in the
+        house" for the whole home."""
+        return call["name"] == "switch_all" and not call["arguments"].get("area") \
+            and any(place not in _WHOLE_HOME for place in self.places)
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation asks for what the call does (see _ASKED_BY): rather ask again."""
@@ -354,6 +364,7 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) ->
     slots.may_multiply_itself = _SELF_PRODUCT_WORDS.search(words) is not None
     slots.asked = {action for action, pattern in _ASKED_BY.items() if pattern.search(words.replace("_", " "))}
     slots.longest_duration = max(map(float, _DURATION.findall(turns[-1][0])), default=0.0)
+    slots.places = _PLACE.findall(turns[-1][0])
     shown = []
     for text, part in reversed(turns):
         text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)

@@ -180,6 +180,15 @@ def test_a_call_must_be_asked_for_by_some_word_of_the_conversation():
     assert unasked({"name": "set_level", "arguments": {"name": "lamp", "percent": 30}}, "lamp to full")
 
 
+def test_a_whole_home_switch_may_not_drop_a_place_the_request_names():
+    def drops(request, area=None):
+        call = {"name": "switch_all", "arguments": {"name": "everything", "state": "off", **({"area": area} if area else {})}}
+        return model_prompt([{"role": "user", "content": request}])[1].drops_a_said_place(call)
+    assert drops("Turn off everything in the tub.")                     # Whisper's "snug"
+    assert not drops("turn off everything in the house") and not drops("turn everything off")
+    assert not drops("turn off everything in the snug", "snug")
+
+
 def test_a_call_may_not_name_a_room_device_or_unit_nobody_said():
     def unsaid(call, *turns):
         history = []
