@@ -226,6 +226,12 @@ class Slots:
     asked: set[str] = field(default_factory=set)
     places: list[str] = field(default_factory=list)
 
+    def refuses(self, call: dict, call_text: str) -> bool:
+        """The call, read against what was said, is one the model made up from a garbled request: rather ask
+        again than act. call: a valid call, names and numbers back in; call_text: as written, slots still in."""
+        return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
+            or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call)
+
     def drops_a_said_place(self, call: dict) -> bool:
         """Everything, or every light, in the whole home, though the request names a place ("Turn off
         everything in the tub." switched off 21 devices): rather ask again. The corpus says only "in the

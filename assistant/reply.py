@@ -81,9 +81,7 @@ class ReplyReader:
         written = self.tokenizer.decode(head[1:])
         text = self.slots.show(written)
         parsed = None if ANY_SLOT.search(text) else parse_call(text)
-        if parsed is None or not valid_call(parsed) or self.slots.repeats_an_unsaid_number(written) \
-                or self.slots.names_something_unsaid(parsed) or self.slots.shortens_a_said_duration(parsed) \
-                or self.slots.acts_unasked(parsed) or self.slots.drops_a_said_place(parsed):
+        if parsed is None or not valid_call(parsed) or self.slots.refuses(parsed, written):
             return None, True
         return ToolCall(parsed["name"], parsed["arguments"], new_call_id()), False
 
