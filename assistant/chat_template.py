@@ -48,7 +48,8 @@ _WHOLE_HOME = {"house", "home"}
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 # Words that ask for an action, gathered from the corpus's phrases, none of which calls one without them. A
 # call whose action nothing in the conversation asks for was read into a garbled transcript ("Make sure
-# nothinger in the hallway" switched the heater off, "Board the lights" made them brighter).
+# nothinger in the hallway" switched the heater off, "Board the lights" made them brighter). The normaliser
+# writes a user's "7*6" as words; the symbols are an earlier calculation's, shown as its call.
 _ASKED_BY = {action: re.compile(r"\b(?:" + "|".join(words) + r")\b" + ("|[-+*/^%]" if action == "calculate" else ""))
              for action, words in {
     "off": ("off", "of", "out", "kill", "shut", "stop", "disable", "deactivate", "douse", "cut", "down", "no more",
@@ -248,8 +249,7 @@ class Slots:
         """The call's room, device or unit was never said ("Man Room Lights to 45%" gave the living room, "switch
         the office 10 off" the office light, "200 grams announces" pounds): rather ask again. A name or area
         checks only when it is the default home's word (a user's own names reach the model as slots)."""
-        return any(isinstance(value, str) and value not in self.named
-                   and (key in ("room", "device") or value in _NAMED_BY)
+        return any(isinstance(value, str) and value in _NAMED_BY and value not in self.named
                    for key, value in call["arguments"].items() if key in ("room", "device", "name", "area", "from", "to"))
 
     def repeats_an_unsaid_number(self, call_text: str) -> bool:
@@ -366,9 +366,10 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) ->
     slots = Slots()
     turns = _turns(history)
     words = " ".join(text + (" " + format_call(part) if isinstance(part, dict) else "") for text, part in turns)
-    slots.named = vocabulary_named(words.replace("_", " "))
+    spoken = words.replace("_", " ")          # a call's names as said: living_room is "living room"
+    slots.named = vocabulary_named(spoken)
     slots.may_multiply_itself = _SELF_PRODUCT_WORDS.search(words) is not None
-    slots.asked = {action for action, pattern in _ASKED_BY.items() if pattern.search(words.replace("_", " "))}
+    slots.asked = {action for action, pattern in _ASKED_BY.items() if pattern.search(spoken)}
     slots.longest_duration = max(map(float, _DURATION.findall(turns[-1][0])), default=0.0)
     slots.places = _PLACE.findall(turns[-1][0])
     shown = []
