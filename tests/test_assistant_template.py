@@ -121,9 +121,14 @@ def test_a_name_split_or_joined_by_speech_recognition_is_still_the_name():
     assert slots.names == ["porch light"]
 
 
+def slots_of(*turns) -> Slots:
+    """The slots of a conversation's prompt; a turn is a user's words, or a whole message."""
+    return model_prompt([turn if isinstance(turn, dict) else {"role": "user", "content": turn} for turn in turns])[1]
+
+
 def test_a_call_may_not_repeat_a_number_the_request_said_once_except_as_a_power():
     def repeats(request, call):
-        return model_prompt([{"role": "user", "content": request}])[1].repeats_an_unsaid_number(call)
+        return slots_of(request).repeats_an_unsaid_number(call)
     assert repeats("what's well plus 30", "calculate expression=<n0>+<n0>")         # Whisper lost "twelve"
     assert repeats("how much is 99", "calculate expression=<n0>-<n0>")
     assert not repeats("what is 30 plus 30", "calculate expression=<n0>+<n0>")      # said twice: one slot, twice
@@ -138,8 +143,7 @@ def test_a_call_may_not_repeat_a_number_the_request_said_once_except_as_a_power(
 
 def test_a_timer_may_not_be_shorter_than_a_duration_the_request_says():
     def shorter(request, seconds):
-        slots = model_prompt([{"role": "user", "content": request}])[1]
-        return slots.shortens_a_said_duration({"name": "set_timer", "arguments": {"seconds": seconds}})
+        return slots_of(request).shortens_a_said_duration({"name": "set_timer", "arguments": {"seconds": seconds}})
     assert shorter("Timor for 1 hour in 10 minutes.", 600)                   # Whisper's "in" for "and"
     assert shorter("Please set the timer for 8 minutes in 30 seconds.", 30)
     assert not shorter("timer for one hour and ten minutes", 4200)
@@ -149,10 +153,7 @@ def test_a_timer_may_not_be_shorter_than_a_duration_the_request_says():
 
 def test_a_call_must_be_asked_for_by_some_word_of_the_conversation():
     def unasked(call, *turns):
-        history = []
-        for turn in turns:
-            history += [{"role": "user", "content": turn}] if isinstance(turn, str) else [turn]
-        return model_prompt(history)[1].acts_unasked(call)
+        return slots_of(*turns).acts_unasked(call)
     off = {"name": "set_device", "arguments": {"device": "tv", "room": "living_room", "state": "off"}}
     assert unasked(off, "Put the TV art in the living room.")                  # Whisper's "on" lost
     assert not unasked(off, "kill the tv in the lounge")
@@ -183,7 +184,7 @@ def test_a_call_must_be_asked_for_by_some_word_of_the_conversation():
 def test_a_whole_home_switch_may_not_drop_a_place_the_request_names():
     def drops(request, area=None):
         call = {"name": "switch_all", "arguments": {"name": "everything", "state": "off", **({"area": area} if area else {})}}
-        return model_prompt([{"role": "user", "content": request}])[1].drops_a_said_place(call)
+        return slots_of(request).drops_a_said_place(call)
     assert drops("Turn off everything in the tub.")                     # Whisper's "snug"
     assert not drops("turn off everything in the house") and not drops("turn everything off")
     assert not drops("turn off everything in the snug", "snug")
@@ -191,10 +192,7 @@ def test_a_whole_home_switch_may_not_drop_a_place_the_request_names():
 
 def test_a_call_may_not_name_a_room_device_or_unit_nobody_said():
     def unsaid(call, *turns):
-        history = []
-        for turn in turns:
-            history += [turn] if isinstance(turn, dict) else [{"role": "user", "content": turn}]
-        return model_prompt(history)[1].names_something_unsaid(call)
+        return slots_of(*turns).names_something_unsaid(call)
     lights_on = {"name": "set_device", "arguments": {"device": "light", "room": "office", "state": "off"}}
     assert unsaid(lights_on, "switch the office 10 off")                             # Whisper lost "fan"
     assert unsaid({"name": "set_brightness", "arguments": {"room": "living_room", "percent": 45}},
