@@ -48,7 +48,7 @@ run: install
 	$(BIN)/parley serve --host $(HOST) --port $(PORT)
 
 # A failed test runs again up to twice: on a shared 2-core machine the phone call tests and one Whisper test
-# have failed now and then in full runs and passed alone (see the README's test section); -raR lists them by name.
+# have failed now and then in full runs and passed alone (see docs/development.md); -raR lists them by name.
 test: install system-deps peers
 	$(BIN)/python -m pytest -q -raR --reruns 2 --reruns-delay 2
 

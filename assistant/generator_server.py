@@ -388,7 +388,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--device", default=_env("DEVICE", "cpu"), help="cpu, cuda or cuda:N")
     parser.add_argument("--dtype", default=_env("DTYPE", "float32"), choices=list(DTYPES))
     parser.add_argument("--threads", type=int, default=int(_env("THREADS", 1)),
-                        help="CPU threads for the forward (default 1; see README)")
+                        help="CPU threads for the forward (default 1; see docs/generator-server.md)")
     parser.add_argument("--host", default=_env("HOST", defaults.host))
     parser.add_argument("--port", type=int, default=int(_env("PORT", defaults.port)), help="0 picks a free port")
     parser.add_argument("--api-key", default=_env("API_KEY", None), help="require `Authorization: Bearer KEY`")

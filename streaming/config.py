@@ -68,7 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the model name the remote generator serves")
     parser.add_argument("--generator-dialect", choices=tuple(DIALECTS),
                         default=_env("GENERATOR_DIALECT", defaults.generator_dialect),
-                        help="the remote server's quirks (see README)")
+                        help="the remote server's quirks (see docs/remote-generators.md)")
     parser.add_argument("--turn-detection", choices=("semantic_vad", "server_vad", "none"),
                         default=_env("TURN_DETECTION", defaults.turn_detection),
                         help="default turn detection of new sessions (clients may change it)")

@@ -326,13 +326,13 @@ def test_function_call_output_item_added_is_serialised_as_it_was_then():
     assert conversation["previous_item_id"] == "item_u"
 
 
-# ---- 6. README: Pipecat needs the full URL ----------------------------------------------------------------
+# ---- 6. README and docs: Pipecat needs the full URL -------------------------------------------------------
 
-def test_readme_gives_pipecat_the_full_realtime_url():
+def test_the_docs_give_pipecat_the_full_realtime_url():
     """Pipecat only appends ?model= to its base URL: ws://HOST:PORT/v1 gets a 404."""
-    readme = (ROOT / "README.md").read_text()
-    [url] = re.findall(r'OpenAIRealtimeLLMService\(base_url="([^"]+)"', readme)
-    assert url == "ws://HOST:PORT/v1/realtime"
+    docs = (ROOT / "README.md").read_text() + (ROOT / "docs" / "protocol.md").read_text()
+    urls = re.findall(r'OpenAIRealtimeLLMService\([^)]*base_url="([^"]+)"', docs)
+    assert len(urls) == 2 and all(url.endswith("/v1/realtime") for url in urls), urls
 
 
 # ---- 7. only events the GA SDKs know ----------------------------------------------------------------------
