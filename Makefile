@@ -7,7 +7,7 @@ PEERS := .venv-peers
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test install peers system-deps bench
+.PHONY: run test install peers system-deps bench figures
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -54,3 +54,7 @@ test: install system-deps peers
 
 bench: install
 	$(BIN)/python bench/dllm_speed.py
+
+# Re-measures every figure the README relies on into docs/figures.md, with the commit and the load beside them.
+figures: install
+	$(BIN)/python bench/figures.py
