@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    started, loads = time.monotonic(), [load()]
+    started, loads, measured = time.monotonic(), [load()], commit()   # the tree as it was when measured
 
     step(1, f"voice-to-voice latency, 1 session, {args.turns} spoken turns per mode (bench/latency.py)")
     latency_table = measure_latency(args.turns, out)
@@ -89,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
     minutes = (time.monotonic() - started) / 60
     PAGE.write_text(f"""# Figures
 
-Written by `make figures` (`bench/figures.py`); do not edit by hand. Measured at `{commit()}` on
+Written by `make figures` (`bench/figures.py`); do not edit by hand. Measured at `{measured}` on
 {datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} CPU cores, embedded models and checkpoint,
 1-minute load average {loads[0]:.2f} at the start, {loads[1]:.2f} after the latency run, {loads[2]:.2f} at the end
 ({minutes:.1f} minutes in all). Other work on the machine shows up in the latency figures, not in the accuracy.
