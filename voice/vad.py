@@ -6,19 +6,16 @@ One ``SileroModel`` (the loaded network, read-only) is shared by every session; 
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 
 import numpy as np
 import onnxruntime as ort
 
+from voice.weights import verified
+
 
 def _embedded_model() -> Path:
-    # find_spec locates the package without importing it (its __init__ pulls in torch).
-    spec = importlib.util.find_spec("silero_vad")
-    if spec is None or not spec.submodule_search_locations:
-        raise RuntimeError("the silero-vad package is not installed")
-    return Path(next(iter(spec.submodule_search_locations))) / "data" / "silero_vad.onnx"
+    return verified("silero_vad") / "data" / "silero_vad.onnx"
 
 
 class SileroModel:
