@@ -48,8 +48,8 @@ class EmbeddedGenerator:
     def load(cls, checkpoint_dir=None, *, decode: DecodeParams | None = None, device: str = "cpu",
              dtype: str = "float32") -> "EmbeddedGenerator":
         path = Path(checkpoint_dir) if checkpoint_dir is not None else EMBEDDED_CHECKPOINT
-        if path.resolve() == EMBEDDED_CHECKPOINT:
-            verified("assistant")       # the shipped checkpoint is pinned; a trained one is the user's own
+        if path.resolve() == EMBEDDED_CHECKPOINT:      # the shipped checkpoint is pinned; a trained one is the user's
+            verified("assistant", "checkpoints/parley-home/model.safetensors")
         # One torch thread: on the shared 2-core machine a reply took a median 10 ms with one thread and
         # 125 ms with two (the second thread spin-waits while STT/TTS hold the other core).
         torch.set_num_threads(1)

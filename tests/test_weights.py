@@ -13,8 +13,14 @@ SILERO = "data/silero_vad.onnx"
 
 
 @pytest.mark.parametrize("package", sorted(PINNED))
-def test_every_pinned_package_as_installed_passes(package):
-    assert verified(package) == package_dir(package)
+def test_every_pinned_file_as_installed_passes(package):
+    for file in PINNED[package]:
+        assert verified(package, file) == package_dir(package) / file
+
+
+def test_a_file_without_a_pin_is_not_loaded():
+    with pytest.raises(KeyError, match="silero_vad/data/other.onnx has no pinned sha256"):
+        verified("silero_vad", "data/other.onnx")
 
 
 def test_the_silero_model_loads_from_its_pinned_file():

@@ -19,7 +19,6 @@ import onnxruntime as ort
 
 from voice.weights import verified
 
-MODEL_FILE = "data/smart-turn-v3.2-cpu.onnx"       # inside the voice package; its sha256 is in voice/weights.py
 RATE = 16000
 WINDOW_S = 8
 N_FFT, HOP, N_MELS = 400, 160, 80
@@ -82,7 +81,8 @@ class SmartTurnModel:
         options.intra_op_num_threads = 1
         options.inter_op_num_threads = 1
         options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        self.session = ort.InferenceSession(str(path or verified("voice") / MODEL_FILE), sess_options=options,
+        model = path or verified("voice", "data/smart-turn-v3.2-cpu.onnx")
+        self.session = ort.InferenceSession(str(model), sess_options=options,
                                             providers=["CPUExecutionProvider"])
 
     def finished(self, audio: np.ndarray) -> float:

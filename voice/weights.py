@@ -72,9 +72,12 @@ def check(path: Path, expected: str) -> None:
                              "install the version pinned in pyproject.toml, or update the pin in voice/weights.py")
 
 
-def verified(package: str) -> Path:
-    """The package's directory, once every pinned file in it has its pinned hash."""
+def verified(package: str, file: str) -> Path:
+    """The path of one of a package's pinned files, once every pinned file of the package has its pinned hash
+    (a model is often several files: weights, config, tokenizer)."""
+    if file not in PINNED[package]:
+        raise KeyError(f"{package}/{file} has no pinned sha256 in voice/weights.py")
     root = package_dir(package)
     for relative, expected in PINNED[package].items():
         check(root / relative, expected)
-    return root
+    return root / file

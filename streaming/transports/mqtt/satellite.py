@@ -1,6 +1,6 @@
 """MQTT voice satellites: a device with a microphone and a speaker uses Parley as its whole voice brain.
 
-Topic contract (docs/home-assistant.md, "Smart devices: MQTT satellites"); <id> is the device id, which is also its MQTT username:
+Topic contract (docs/home-assistant.md); <id> is the device id, which is also its MQTT username:
   device → Parley  parley/<id>/audio/in   PCM16 LE mono 16 kHz, chunks of whole samples QoS 0
                    parley/<id>/control    JSON {"type": "start" | "stop" | "cancel"}     QoS 1
                    parley/<id>/text/in    UTF-8 text request                             QoS 1
