@@ -149,3 +149,115 @@ async def test_handle_follow_ups_on_one_connection_keep_the_context(server, need
         events = await read_until(client, "handled-stop")
     reply = Handled.from_event(events[-2]).text.lower()
     assert "bedroom light" in reply and "on" in reply
+
+
+async def stream_audio(client, pcm: bytes, paced: bool, **transcribe) -> None:
+    """A satellite's microphone: 64 ms chunks, at real-time pace when paced."""
+    await client.write_event(Transcribe(language="en", **transcribe).event())
+    await client.write_event(AudioStart(rate=16000, width=2, channels=1).event())
+    for offset in range(0, len(pcm), 2048):
+        await client.write_event(AudioChunk(rate=16000, width=2, channels=1, audio=pcm[offset:offset + 2048]).event())
+        if paced:
+            await asyncio.sleep(0.064)
+
+
+async def test_transcript_chunks_arrive_while_the_audio_still_streams(server, engines):
+    pcm = speech_16k(engines, "Please turn on the kitchen light in the evening.") + bytes(32000)
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        events = []
+
+        async def read():
+            while (event := await client.read_event()) is not None:
+                events.append(event)
+                if event.type == "transcript-stop":
+                    return
+        reader = asyncio.create_task(read())
+        await stream_audio(client, pcm, paced=True)
+        for _ in range(1500):                           # the stream is still open: no audio-stop yet
+            if any(e.type == "transcript-chunk" for e in events):
+                break
+            await asyncio.sleep(0.02)
+        streamed_before_stop = [TranscriptChunk.from_event(e).text for e in events if e.type == "transcript-chunk"]
+        await client.write_event(AudioStop().event())
+        await asyncio.wait_for(reader, 30)
+    assert streamed_before_stop and events[0].type == "transcript-start"
+    assert streamed_before_stop[0].split()[0].lower().strip(",.") == "please"
+    chunks = " ".join(TranscriptChunk.from_event(e).text for e in events if e.type == "transcript-chunk")
+    text = Transcript.from_event(next(e for e in events if e.type == "transcript")).text
+    assert chunks.split() == text.split() and "kitchen light" in text.lower()
+
+
+async def transcribe_once(client, pcm: bytes, **transcribe) -> str:
+    await stream_audio(client, pcm, paced=False, **transcribe)
+    await client.write_event(AudioStop().event())
+    events = await read_until(client, "transcript-stop")
+    return Transcript.from_event(events[-2]).text
+
+
+async def test_transcript_names_and_terms_bias_the_recogniser(server, engines):
+    gate = bytes(8000) + speech_16k(engines, "Open the wicket gate.") + bytes(8000)
+    lamp = bytes(8000) + speech_16k(engines, "Turn on the Zorblatt lamp.") + bytes(8000)
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        unbiased = (await transcribe_once(client, gate) + " " + await transcribe_once(client, lamp)).lower()
+        gate_heard = await transcribe_once(client, gate, transcript_terms=["wicket gate"])
+        lamp_heard = await transcribe_once(client, lamp, transcript_names=["Zorblatt lamp"],
+                                           transcript_terms=["wicket gate"])
+    assert "wicket" not in unbiased and "zorblatt" not in unbiased       # Whisper alone: 'wicked', 'zord-blatt'
+    assert "wicket gate" in gate_heard.lower() and "zorblatt lamp" in lamp_heard.lower()
+
+
+async def test_audio_without_speech_is_an_empty_transcript_at_any_sensitivity(server):
+    hum = float_to_pcm16(0.01 * np.sin(2 * np.pi * 50 * np.arange(32000) / 16000).astype(np.float32))
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        for sensitivity in ("relaxed", "default", "aggressive"):
+            assert await transcribe_once(client, hum, vad_sensitivity=sensitivity) == ""
+        await client.write_event(Transcribe(vad_sensitivity="sleepy").event())
+        error = Error.from_event((await read_until(client, "error"))[-1])
+        assert "vad_sensitivity" in error.text and error.code == "bad_event"
+
+
+async def handle(port: int, text: str, conversation: str | None = None) -> list:
+    """One request on its own connection, as Home Assistant's conversation agent sends it."""
+    context = {"conversation_id": conversation} if conversation else None
+    async with AsyncTcpClient("127.0.0.1", port) as client:
+        await client.write_event(Transcript(text=text, context=context).event())
+        return await read_until(client, "handled-stop")
+
+
+async def test_a_conversation_id_keeps_the_conversation_across_connections(server, needs_assistant):
+    first = await handle(server.port, "Turn on the kitchen light.", "01JCONVERSATION")
+    assert Handled.from_event(first[-2]).context == {"conversation_id": "01JCONVERSATION"}
+    follow_up = Handled.from_event((await handle(server.port, "and in the bedroom", "01JCONVERSATION"))[-2])
+    assert "bedroom light" in follow_up.text.lower() and "on" in follow_up.text.lower()
+    assert follow_up.context == {"conversation_id": "01JCONVERSATION"}
+
+
+def test_conversations_are_bounded_and_expire():
+    from streaming.transports.wyoming import Conversations
+    conversations = Conversations(ToolRunner, limit=2)
+    a = conversations.get("a")
+    assert conversations.get("a") is a
+    conversations.get("b"), conversations.get("c")           # a is the least recently used: forgotten
+    assert conversations.get("a") is not a
+    conversations.idle_s = 0.0
+    c = conversations.get("c")
+    assert conversations.get("c") is not c                    # untouched too long: a fresh one
+
+
+async def test_timers_set_by_voice_are_announced_as_timer_events(server, needs_assistant):
+    from wyoming.timer import TimerCancelled, TimerFinished, TimerStarted
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        context = {"conversation_id": "kitchen-satellite"}
+        await client.write_event(Transcript(text="Set a timer for 3 seconds.", context=context).event())
+        started = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
+                                               if e.type == "timer-started"))
+        assert started.total_seconds == 3 and (started.start_minutes, started.start_seconds) == (0, 3)
+        assert TimerFinished.from_event((await read_until(client, "timer-finished"))[-1]).id == started.id
+
+        await client.write_event(Transcript(text="Set a timer for 10 minutes.", context=context).event())
+        long = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
+                                            if e.type == "timer-started"))
+        assert long.total_seconds == 600 and long.id != started.id
+        await client.write_event(Transcript(text="Cancel my timer.", context=context).event())
+        events = await read_until(client, "handled-stop")
+    assert [TimerCancelled.from_event(e).id for e in events if e.type == "timer-cancelled"] == [long.id]

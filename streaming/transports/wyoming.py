@@ -3,11 +3,15 @@
 One TCP port (default 10600; Piper, Whisper, openWakeWord and satellites usually hold 10200, 10300, 10400
 and 10700 on the same host) answers `describe` with three programs:
 - asr: `transcribe` + audio-start/chunk/stop → `transcript`; streamed as transcript-start/chunk/stop, the
-  chunks being words two successive partial transcriptions agree on while audio still arrives;
+  chunks being words two successive partial transcriptions agree on while audio still arrives (the session
+  core's StableWords). `transcribe`'s transcript_names and transcript_terms join the home's names in
+  Whisper's prompt; vad_sensitivity sets the Silero threshold that trims the audio to its speech;
 - tts: `synthesize` → audio-start/chunk/stop, clause by clause; synthesize-start/chunk/stop streams text
   in and audio out per finished clause, then `synthesize-stopped`;
 - handle: `transcript` → `handled` with Parley's reply (tools act on the home), streamed as
-  handled-start/chunk/stop around it.
+  handled-start/chunk/stop around it. A conversation is kept by `context.conversation_id` (else by
+  connection), so follow-ups work; its timers are announced as timer-started/cancelled/finished to the
+  connections that spoke in it.
 Wyoming exposes the engines themselves, so this transport uses the shared Engines bundle directly
 (speech-to-text through its priority queue, TTS on its threads, the assistant) rather than a Session.
 """
@@ -18,6 +22,8 @@ import asyncio
 import json
 import logging
 import os
+import time
+from collections import OrderedDict
 from importlib.metadata import PackageNotFoundError, version
 
 import numpy as np
@@ -30,13 +36,16 @@ from wyoming.handle import Handled, HandledChunk, HandledStart, HandledStop, Not
 from wyoming.info import (AsrModel, AsrProgram, Attribution, Describe, HandleModel, HandleProgram, Info,
                           TtsProgram, TtsVoice)
 from wyoming.server import AsyncEventHandler
+from wyoming.timer import TimerCancelled, TimerFinished, TimerStarted
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
+from assistant.tools import LocalTimers
 from streaming.engines import BACKGROUND, URGENT
 from streaming.logsafe import printable
 from streaming.supervisor import Supervisor
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
 from voice.stt import StableWords
+from voice.vad import SileroVAD
 from voice.tts import ClauseBuffer, split_clauses
 
 log = logging.getLogger("parley.wyoming")
@@ -51,7 +60,16 @@ MAX_EVENT_BYTES = 1 << 20            # data or payload of one event: audio chunk
 AUDIO_RATES = range(8000, 96001)     # what an audio stream may announce; 1e9 would lift the 60 s cap
 MAX_CHANNELS = 2
 MAX_TEXT_CHARS = 16_000              # a transcript to handle, text to synthesise in one event
-MAX_HISTORY_MESSAGES = 40            # per connection: the assistant only reads the last turns anyway
+MAX_HISTORY_MESSAGES = 40            # per conversation: the assistant only reads the last turns anyway
+MAX_CONVERSATIONS = 64               # kept by context.conversation_id; the least recently used goes first
+CONVERSATION_IDLE_S = 600.0          # a conversation untouched this long is forgotten (its timers stop)
+MAX_CONVERSATION_ID_CHARS = 200
+MAX_BIAS_PHRASES = 200               # transcript_names + transcript_terms; Whisper's prompt holds far fewer
+MAX_BIAS_PHRASE_CHARS = 100
+# vad_sensitivity -> Silero speech threshold. "How quickly the end of a voice command is detected": a higher
+# threshold ends the speech at the first quieter frame, a lower one keeps soft trailing words.
+VAD_THRESHOLDS = {"relaxed": 0.35, "default": 0.5, "aggressive": 0.65}
+SPEECH_PAD_S = 0.3                   # audio kept either side of the detected speech
 MAX_CONNECTIONS = 32                 # Home Assistant opens one per request
 IDLE_TIMEOUT_S = 60.0                # a connection that sends nothing for this long is closed
 WRITE_TIMEOUT_S = 10.0               # a peer that stops reading is dropped
@@ -125,6 +143,143 @@ class AudioIn:
         return audio if self.rate == STT_RATE else resample(audio, self.rate, STT_RATE)
 
 
+def speech_only(audio: np.ndarray, vad: SileroVAD, threshold: float) -> np.ndarray:
+    """16 kHz audio cut to its first..last frame Silero hears speech in at `threshold` (padded by
+    SPEECH_PAD_S); empty when it hears none, so noise never reaches Whisper, which would make words of it."""
+    step = vad.frame_samples
+    speech = [i for i in range(len(audio) // step) if vad.probability(audio[i * step:(i + 1) * step]) >= threshold]
+    if not speech:
+        return audio[:0]
+    pad = int(SPEECH_PAD_S * STT_RATE)
+    return audio[max(0, speech[0] * step - pad):(speech[-1] + 1) * step + pad]
+
+
+def vad_threshold(sensitivity) -> float:
+    if sensitivity is None:
+        return VAD_THRESHOLDS["default"]
+    value = getattr(sensitivity, "value", sensitivity)
+    if value not in VAD_THRESHOLDS:
+        raise ValueError(f"vad_sensitivity must be one of {', '.join(VAD_THRESHOLDS)}")
+    return VAD_THRESHOLDS[value]
+
+
+def bias_phrases(transcribe: Transcribe, home_names: tuple[str, ...]) -> tuple[str, ...]:
+    """Whisper's prompt list, most important first (the prompt keeps what fits): the request's names, the
+    home's own names, then the request's terms; each phrase once."""
+    given = []
+    for field in (transcribe.transcript_names, transcribe.transcript_terms):
+        if field is None:
+            given.append([])
+        elif not isinstance(field, list) or len(field) > MAX_BIAS_PHRASES or not all(
+                isinstance(p, str) and len(p) <= MAX_BIAS_PHRASE_CHARS for p in field):
+            raise ValueError(f"transcript_names and transcript_terms must be lists of at most {MAX_BIAS_PHRASES} "
+                             f"strings of at most {MAX_BIAS_PHRASE_CHARS} characters")
+        else:
+            given.append(field)
+    names, terms = given
+    seen, phrases = set(), []
+    for phrase in (*names, *home_names, *terms):
+        phrase = " ".join(phrase.split())
+        if phrase and phrase.lower() not in seen:
+            seen.add(phrase.lower())
+            phrases.append(phrase)
+    return tuple(phrases)
+
+
+class AnnouncedTimers:
+    """A conversation's timers (in this process), each start, cancel and finish announced as the wyoming
+    package's timer events."""
+
+    def __init__(self, announce):
+        self.announce = announce             # Event -> None
+        self.book = LocalTimers(self._finished)
+
+    async def add(self, seconds: int, name: str | None = None, alarm: str | None = None) -> None:
+        before = {timer.id for timer in await self.book.pending()}
+        await self.book.add(seconds, name, alarm)
+        for timer in await self.book.pending():
+            if timer.id not in before:
+                hours, rest = divmod(timer.seconds, 3600)
+                self.announce(TimerStarted(id=timer.id, total_seconds=timer.seconds, name=timer.name or alarm,
+                                           start_hours=hours, start_minutes=rest // 60,
+                                           start_seconds=rest % 60).event())
+
+    async def pending(self) -> list:
+        return await self.book.pending()
+
+    async def cancel(self, timer_id: str) -> bool:
+        cancelled = await self.book.cancel(timer_id)
+        if cancelled:
+            self.announce(TimerCancelled(id=timer_id).event())
+        return cancelled
+
+    async def cancel_all(self) -> int:
+        timers = await self.book.pending()
+        for timer in timers:
+            await self.cancel(timer.id)
+        return len(timers)
+
+    def stop(self) -> None:
+        self.book.stop()
+
+    @property
+    def running(self) -> int:
+        return self.book.running
+
+    def _finished(self, timer) -> None:
+        self.announce(TimerFinished(id=timer.id).event())
+
+
+class Conversation:
+    """One conversation's history, tools (home, timers, the action awaiting a yes) and the connections
+    that take its timer events."""
+
+    def __init__(self, tools_factory):
+        self.history: list[dict] = []
+        self.listeners: set = set()           # handlers of open connections that spoke in it
+        self.tools = tools_factory(timer_book=AnnouncedTimers(self._announce))
+        self.used_at = time.monotonic()
+
+    def _announce(self, event: Event) -> None:
+        for handler in list(self.listeners):
+            handler.send_later(event)
+
+
+class Conversations:
+    """Conversations by context.conversation_id: at most MAX_CONVERSATIONS, each forgotten after
+    CONVERSATION_IDLE_S untouched."""
+
+    def __init__(self, tools_factory, limit: int = MAX_CONVERSATIONS, idle_s: float = CONVERSATION_IDLE_S):
+        self.tools_factory, self.limit, self.idle_s = tools_factory, limit, idle_s
+        self.home_names = tools_factory().spoken_names      # the home's names for Whisper's prompt
+        self._by_id: OrderedDict[str, Conversation] = OrderedDict()
+
+    def get(self, conversation_id: str) -> Conversation:
+        now = time.monotonic()
+        for stale in [key for key, c in self._by_id.items() if now - c.used_at > self.idle_s]:
+            self._by_id.pop(stale).tools.stop_timers()
+        conversation = self._by_id.pop(conversation_id, None) or Conversation(self.tools_factory)
+        conversation.used_at = now
+        self._by_id[conversation_id] = conversation
+        while len(self._by_id) > self.limit:
+            self._by_id.popitem(last=False)[1].tools.stop_timers()
+        return conversation
+
+    def close(self) -> None:
+        for conversation in self._by_id.values():
+            conversation.tools.stop_timers()
+        self._by_id.clear()
+
+
+def conversation_id(context) -> str | None:
+    if not isinstance(context, dict) or context.get("conversation_id") is None:
+        return None
+    value = context["conversation_id"]
+    if not isinstance(value, str) or not 0 < len(value) <= MAX_CONVERSATION_ID_CHARS:
+        raise ValueError(f"context.conversation_id must be a string of 1 to {MAX_CONVERSATION_ID_CHARS} characters")
+    return value
+
+
 class BadEvent(Exception):
     pass
 
@@ -170,17 +325,21 @@ async def read_event(reader: asyncio.StreamReader) -> Event | None:
 class ParleyWyomingHandler(AsyncEventHandler):
     """One Home Assistant connection; HA opens one per request, but several requests may share one."""
 
-    def __init__(self, reader, writer, engines, info: Info, tools_factory, idle_timeout_s: float = IDLE_TIMEOUT_S):
+    def __init__(self, reader, writer, engines, info: Info, conversations: Conversations,
+                 idle_timeout_s: float = IDLE_TIMEOUT_S):
         super().__init__(reader, writer)
         self.idle_timeout_s = idle_timeout_s
         self.engines = engines
         self.info = info
-        self.tools = tools_factory()      # one per connection: the conversation's home state persists
+        self.conversations = conversations
+        self.own: Conversation | None = None     # the conversation of requests without a conversation_id
+        self.joined: set[Conversation] = set()   # conversations whose timer events this connection takes
         self.audio: AudioIn | None = None
+        self.request = Transcribe()              # the latest `transcribe`: biasing and VAD sensitivity
         self.stable: StableWords | None = None
         self.partial: asyncio.Task | None = None
         self.synthesis: ClauseBuffer | None = None     # set between synthesize-start and synthesize-stop
-        self.history: list[dict] = []
+        self.announcements: set[asyncio.Task] = set()  # timer events on their way out
 
     async def write_event(self, event: Event) -> None:
         """A peer that stops reading would hold its buffers for ever: it gets WRITE_TIMEOUT_S, then is dropped."""
@@ -189,6 +348,18 @@ class ParleyWyomingHandler(AsyncEventHandler):
                 await super().write_event(event)
         except TimeoutError:
             raise ConnectionResetError("the peer stopped reading") from None
+
+    def send_later(self, event: Event) -> None:
+        """A timer event, from a timer's callback on the event loop (at most one per running timer)."""
+        task = asyncio.create_task(self._announce(event))
+        self.announcements.add(task)
+        task.add_done_callback(self.announcements.discard)
+
+    async def _announce(self, event: Event) -> None:
+        try:
+            await self.write_event(event)
+        except (ConnectionError, RuntimeError):
+            pass                                 # the connection is going: its run() ends it
 
     async def run(self) -> None:
         """Like AsyncEventHandler.run, but a bad event gets an `error` event instead of a silent hang-up."""
@@ -222,12 +393,21 @@ class ParleyWyomingHandler(AsyncEventHandler):
     async def disconnect(self) -> None:
         if self.partial is not None:
             self.partial.cancel()
+        for conversation in self.joined:
+            conversation.listeners.discard(self)
+        if self.own is not None:
+            self.own.tools.stop_timers()
+        for task in list(self.announcements):
+            task.cancel()
 
     async def handle_event(self, event: Event) -> bool:
         if Describe.is_type(event.type):
             await self.write_event(self.info.event())
         elif Transcribe.is_type(event.type):
-            self.audio = None
+            request = Transcribe.from_event(event)
+            bias_phrases(request, ())                 # a bad list is refused here, not after the audio
+            vad_threshold(request.vad_sensitivity)
+            self.request, self.audio = request, None
             if self.partial is not None:
                 self.partial.cancel()
         elif AudioStart.is_type(event.type):
@@ -255,10 +435,14 @@ class ParleyWyomingHandler(AsyncEventHandler):
             if self.synthesis is None:   # inside a stream it only repeats the text, for old servers
                 await self._speak(split_clauses(_text(Synthesize.from_event(event).text)))   # nothing: an empty run
         elif Transcript.is_type(event.type):
-            await self._handle(_text(Transcript.from_event(event).text))
+            transcript = Transcript.from_event(event)
+            await self._handle(_text(transcript.text), transcript.context)
         return True
 
     # ---- ASR
+
+    def _names(self) -> tuple[str, ...]:
+        return bias_phrases(self.request, self.conversations.home_names())
 
     async def _audio_chunk(self, chunk: AudioChunk) -> None:
         if self.audio is None:   # audio-start is optional in practice: take the format from the chunk
@@ -267,22 +451,23 @@ class ParleyWyomingHandler(AsyncEventHandler):
         if problem is not None:
             await self.write_event(Error(text=problem, code="bad_audio").event())
             return
-        due = self.audio.samples - self.audio.partial_at >= PARTIAL_EVERY_SECONDS * self.audio.rate
-        if due and (self.partial is None or self.partial.done()):
-            self.audio.partial_at = self.audio.samples
-            self.partial = asyncio.create_task(self._partial(self.audio, self.stable))
+        if self.partial is None or self.partial.done():
+            self.partial = asyncio.create_task(self._partials(self.audio, self.stable))
 
-    async def _partial(self, audio: AudioIn, stable: StableWords) -> None:
-        names = self.tools.spoken_names()
-        text = await self.engines.transcription.transcribe(audio.at_stt_rate(), BACKGROUND, names)
-        if audio is not self.audio:      # the stream ended meanwhile; the final transcript rules
-            return
-        first = not stable.emitted
-        new = stable.update(text)
-        if new:
-            if first:
-                await self.write_event(TranscriptStart(language="en").event())
-            await self.write_event(TranscriptChunk(text=new).event())
+    async def _partials(self, audio: AudioIn, stable: StableWords) -> None:
+        """While the audio grows by PARTIAL_EVERY_SECONDS, transcribe it again and send the words that this
+        hypothesis and the previous one agree on; audio that arrived during a transcription is not skipped."""
+        while audio is self.audio and audio.samples - audio.partial_at >= PARTIAL_EVERY_SECONDS * audio.rate:
+            audio.partial_at = audio.samples
+            text = await self.engines.transcription.transcribe(audio.at_stt_rate(), BACKGROUND, self._names())
+            if audio is not self.audio:      # the stream ended meanwhile; the final transcript rules
+                return
+            first = not stable.emitted
+            new = stable.update(text)
+            if new:
+                if first:
+                    await self.write_event(TranscriptStart(language="en").event())
+                await self.write_event(TranscriptChunk(text=new).event())
 
     async def _transcribe(self) -> None:
         audio, stable, self.audio = self.audio, self.stable, None
@@ -292,8 +477,9 @@ class ParleyWyomingHandler(AsyncEventHandler):
         if audio is None:
             await self.write_event(Transcript(text="", language="en").event())
             return
-        names = self.tools.spoken_names()
-        text = (await self.engines.transcription.transcribe(audio.at_stt_rate(), URGENT, names)).strip()
+        threshold = vad_threshold(self.request.vad_sensitivity)
+        speech = await asyncio.to_thread(speech_only, audio.at_stt_rate(), SileroVAD(self.engines.vad_model), threshold)
+        text = (await self.engines.transcription.transcribe(speech, URGENT, self._names())).strip() if len(speech) else ""
         if not stable.emitted:
             await self.write_event(TranscriptStart(language="en").event())
         rest = stable.finish(text)
@@ -321,26 +507,40 @@ class ParleyWyomingHandler(AsyncEventHandler):
 
     # ---- intent handling
 
-    async def _handle(self, text: str) -> None:
-        from assistant.generator import DoneEvent, TextEvent# the assistant is optional in Engines
+    def _conversation(self, context) -> Conversation:
+        key = conversation_id(context)
+        if key is not None:
+            conversation = self.conversations.get(key)
+        else:
+            if self.own is None:
+                self.own = Conversation(self.conversations.tools_factory)
+            conversation = self.own
+        conversation.listeners.add(self)
+        self.joined.add(conversation)
+        return conversation
+
+    async def _handle(self, text: str, context) -> None:
+        from assistant.generator import DoneEvent, TextEvent  # the assistant is optional in Engines
+        conversation = self._conversation(context)
         assistant = self.engines.generator
         if assistant is None or not text.strip():
             await self.write_event(NotHandled(text="Parley's assistant is not loaded." if assistant is None
-                                              else "I didn't hear a request.").event())
+                                              else "I didn't hear a request.", context=context).event())
             return
-        self.history.append({"role": "user", "content": text})
-        del self.history[:-MAX_HISTORY_MESSAGES]
-        await self.write_event(HandledStart().event())
+        history = conversation.history
+        history.append({"role": "user", "content": text})
+        del history[:-MAX_HISTORY_MESSAGES]
+        await self.write_event(HandledStart(context=context).event())
         reply = None
-        async for item in assistant.respond(self.history, self.tools):
+        async for item in assistant.respond(history, conversation.tools):
             if isinstance(item, TextEvent) and item.text:
                 await self.write_event(HandledChunk(text=item.text).event())
             elif isinstance(item, DoneEvent):
                 reply = item.reply
         # the template shows a previous turn by its tool calls: follow-ups ("and in the bedroom") need them
-        self.history.append({"role": "assistant", "content": reply.text,
-                             "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]})
-        await self.write_event(Handled(text=reply.text).event())
+        history.append({"role": "assistant", "content": reply.text,
+                        "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]})
+        await self.write_event(Handled(text=reply.text, context=context).event())
         await self.write_event(HandledStop().event())
 
 
@@ -356,7 +556,7 @@ class WyomingService:
     def __init__(self, engines, tools_factory, host: str = "0.0.0.0", port: int = DEFAULT_PORT,
                  supervisor: Supervisor | None = None, max_connections: int = MAX_CONNECTIONS):
         self.engines = engines
-        self.tools_factory = tools_factory     # () -> ToolRunner acting on the server's home
+        self.conversations = Conversations(tools_factory)   # tools_factory(timer_book=) -> a ToolRunner on the home
         self.host = host
         self.port = port
         self.max_connections = max_connections
@@ -390,7 +590,7 @@ class WyomingService:
                 pass
             writer.close()
             return
-        handler = ParleyWyomingHandler(reader, writer, self.engines, self.info, self.tools_factory,
+        handler = ParleyWyomingHandler(reader, writer, self.engines, self.info, self.conversations,
                                        self.idle_timeout_s)
         task = asyncio.current_task()
         self._handlers.add(task)
@@ -405,6 +605,7 @@ class WyomingService:
         for task in list(self._handlers):
             task.cancel()
         await asyncio.gather(*self._handlers, return_exceptions=True)
+        self.conversations.close()
         await self.supervisor.stop(TASK)
 
 
@@ -425,7 +626,8 @@ def setup(app, ctx) -> None:
         return
     from assistant.tools import ToolRunner
 
-    service = WyomingService(ctx.engines, lambda: ToolRunner(home=ctx.home), host=ctx.config.host, port=int(port),
+    service = WyomingService(ctx.engines, lambda timer_book=None: ToolRunner(home=ctx.home, timer_book=timer_book),
+                             host=ctx.config.host, port=int(port),
                              supervisor=ctx.supervisor)
     app[WYOMING] = service
 
