@@ -41,7 +41,9 @@ if TYPE_CHECKING:
 
 # Transport modules: each may define `setup(app, ctx)` (add routes; start background servers with
 # app.cleanup_ctx) and `add_arguments(parser)` (its CLI flags, read back from ctx.config.options).
-TRANSPORTS = ("streaming.transports.phone.twilio", "streaming.transports.phone.audiosocket", "streaming.transports.mqtt.satellite", "streaming.transports.wyoming")
+TRANSPORTS = ("streaming.transports.phone.twilio", "streaming.transports.phone.telnyx", "streaming.transports.phone.vonage",
+              "streaming.transports.phone.plivo", "streaming.transports.phone.audiosocket",
+              "streaming.transports.mqtt.satellite", "streaming.transports.wyoming")
 
 SUBPROTOCOL_KEY = "openai-insecure-api-key."
 RETRY_AFTER_S = 10              # what a client refused with session_limit is told to wait
@@ -500,6 +502,10 @@ def open_doors(config: ServerConfig) -> list[str]:
         doors.append("the Realtime WebSocket and web page (no --api-key)")
         if not getattr(options, "twilio_auth_token", None):
             doors.append("/twilio/voice and /twilio/stream (no --api-key or --twilio-auth-token)")
+        for path, flag in (("/telnyx/stream", "telnyx_stream_token"), ("/vonage/stream", "vonage_signature_secret"),
+                           ("/plivo/stream", "plivo_auth_token")):
+            if not getattr(options, flag, None):
+                doors.append(f"{path} (no --api-key or --{flag.replace('_', '-')})")
     if getattr(options, "audiosocket_port", None) is not None:
         doors.append(f"AudioSocket on port {options.audiosocket_port} (the protocol has no credentials; "
                      "--audiosocket-port off closes it)")

@@ -1,7 +1,7 @@
-"""The far ends of a phone call, written from the protocol specifications: Twilio and Asterisk as they
-behave on the wire, so tests and the latency bench can place real calls against a live Parley server.
+"""The far ends of a phone call, written from the protocol specifications: Twilio, Telnyx, Vonage, Plivo and
+Asterisk as they behave on the wire, so tests and the latency bench can place real calls against a live Parley server.
 
-Both callers send audio the way the real systems do — one 20 ms frame every 20 ms for the whole call,
+Every caller sends audio the way the real systems do — one 20 ms frame every 20 ms for the whole call,
 silence when the caller is quiet — and "play" what Parley sends at real-time pace, so marks are echoed
 when their audio has been heard and a barge-in flush drops audio not yet heard.
 """
@@ -253,6 +253,212 @@ class AsteriskCaller(_Caller):
             except ConnectionError:
                 pass
             self.writer.close()
+        await self._stop_clocks()
+        await asyncio.gather(self._tasks_receive, return_exceptions=True)
+
+
+class _JsonCarrierCaller(_Caller):
+    """What Telnyx's and Plivo's far ends share: JSON text frames with base64 audio, a reply heard at
+    real-time pace, our marks echoed once the audio before them has played, a clear that drops the rest."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, rate: int = RATE):
+        super().__init__(rate)
+        self.ws = ws
+        self.call_id = str(uuid.uuid4())
+        self.stream_id = str(uuid.uuid4())
+        self.sequence = 0
+        self.chunk = 0
+        self.marks_received: list[str] = []
+        self.marks_echoed: list[str] = []
+        self.clears = 0
+        self.close_code: int | None = None
+
+    async def _send(self, message: dict) -> None:
+        self.sequence += 1
+        await self.ws.send_str(json.dumps(self._numbered(message)))
+
+    def _start_receiving(self) -> None:
+        self._tasks_receive = asyncio.create_task(self._receive_loop())
+        self._start_clocks()
+
+    async def _receive_loop(self) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message.type != aiohttp.WSMsgType.TEXT:
+                if message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING,
+                                    aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                    break
+                continue
+            await self._received(json.loads(message.data))
+        self.close_code = self.ws.close_code
+        self.closed.set()
+
+    def _mark(self, name: str) -> None:
+        self.marks_received.append(name)
+        self._playback.append(("mark", name))
+
+    def _clear(self) -> None:
+        """Drop what has not played; its marks will never be reached."""
+        self.clears += 1
+        self._playback.clear()
+
+    async def hang_up(self) -> None:
+        if not self.ws.closed:
+            await self._stop_message()
+            await self.ws.close()
+        await self._stop_clocks()
+        await asyncio.gather(self._tasks_receive, return_exceptions=True)
+
+    async def _stop_message(self) -> None:
+        pass
+
+
+class TelnyxCaller(_JsonCarrierCaller):
+    """Telnyx media streaming (bidirectional, RTP mode, PCMU), as its WebSocket documentation shows it."""
+
+    @classmethod
+    async def dial(cls, http: aiohttp.ClientSession, url: str, headers: dict[str, str] | None = None) -> "TelnyxCaller":
+        caller = cls(await http.ws_connect(url, headers=headers))
+        caller.call_id = "v3:" + uuid.uuid4().hex
+        await caller.ws.send_str(json.dumps({"event": "connected", "version": "1.0.0"}))
+        await caller._send({"event": "start", "start": {
+            "user_id": str(uuid.uuid4()), "call_control_id": caller.call_id, "client_state": None,
+            "from": "+15551230000", "to": "+15559870000",
+            "media_format": {"encoding": "PCMU", "sample_rate": 8000, "channels": 1}}})
+        caller._start_receiving()
+        return caller
+
+    def _numbered(self, message: dict) -> dict:
+        return {**message, "sequence_number": str(self.sequence), "stream_id": self.stream_id}
+
+    async def _send_audio(self, frame: np.ndarray) -> None:
+        self.chunk += 1
+        await self._send({"event": "media", "media": {"track": "inbound", "chunk": str(self.chunk),
+                                                      "timestamp": str(20 * self.chunk),
+                                                      "payload": base64.b64encode(mulaw_encode(frame)).decode()}})
+
+    async def press(self, digit: str) -> None:
+        await self._send({"event": "dtmf", "dtmf": {"digit": digit}})
+
+    async def _received(self, frame: dict) -> None:
+        if frame["event"] == "media":
+            self._received_audio(mulaw_decode(base64.b64decode(frame["media"]["payload"])))
+        elif frame["event"] == "mark":
+            self._mark(frame["mark"]["name"])
+        elif frame["event"] == "clear":
+            self._clear()
+
+    async def _mark_played(self, name: str) -> None:
+        self.marks_echoed.append(name)
+        if not self.ws.closed:
+            await self._send({"event": "mark", "mark": {"name": name}})
+
+    async def _stop_message(self) -> None:
+        await self._send({"event": "stop", "stop": {"user_id": "u", "call_control_id": self.call_id}})
+
+
+class PlivoCaller(_JsonCarrierCaller):
+    """Plivo's bidirectional audio stream (audio/x-mulaw;rate=8000), as its Stream event protocol shows it."""
+
+    @classmethod
+    async def dial(cls, http: aiohttp.ClientSession, url: str, headers: dict[str, str] | None = None) -> "PlivoCaller":
+        caller = cls(await http.ws_connect(url, headers=headers))
+        await caller._send({"event": "start", "start": {
+            "callId": caller.call_id, "streamId": caller.stream_id, "accountId": "MA" + "X" * 18,
+            "tracks": ["inbound"], "mediaFormat": {"encoding": "audio/x-mulaw", "sampleRate": 8000}},
+            "extra_headers": "caller=15551230000;lang=en"})
+        caller._start_receiving()
+        return caller
+
+    def _numbered(self, message: dict) -> dict:
+        return {**message, "sequenceNumber": self.sequence}
+
+    async def _send_audio(self, frame: np.ndarray) -> None:
+        self.chunk += 1
+        await self._send({"event": "media", "streamId": self.stream_id, "media": {
+            "track": "inbound", "timestamp": str(int(time.time() * 1000)), "chunk": self.chunk,
+            "payload": base64.b64encode(mulaw_encode(frame)).decode()}})
+
+    async def press(self, digit: str) -> None:
+        await self._send({"event": "dtmf", "streamId": self.stream_id, "dtmf": {"track": "inbound", "digit": digit}})
+
+    async def _received(self, frame: dict) -> None:
+        if frame["event"] == "playAudio":
+            media = frame["media"]
+            assert (media["contentType"], media["sampleRate"]) == ("audio/x-mulaw", 8000), media
+            self._received_audio(mulaw_decode(base64.b64decode(media["payload"])))
+        elif frame["event"] == "checkpoint":
+            assert frame["streamId"] == self.stream_id, frame
+            self._mark(frame["name"])
+        elif frame["event"] == "clearAudio":
+            assert frame["streamId"] == self.stream_id, frame
+            self._clear()
+            await self._send({"event": "clearedAudio", "streamId": self.stream_id})
+
+    async def _mark_played(self, name: str) -> None:
+        self.marks_echoed.append(name)
+        if not self.ws.closed:
+            await self._send({"event": "playedStream", "streamId": self.stream_id, "name": name})
+
+
+class VonageCaller(_Caller):
+    """Vonage's WebSocket endpoint of an NCCO connect (audio/l16;rate=16000): a first JSON text message with the
+    NCCO's headers, then binary 640-byte frames of 20 ms both ways; notify echoed once played; clear drops."""
+
+    def __init__(self, ws: aiohttp.ClientWebSocketResponse, rate: int):
+        super().__init__(rate)
+        self.ws = ws
+        self.marks_received: list[str] = []
+        self.marks_echoed: list[str] = []
+        self.clears = 0
+        self.frame_sizes: set[int] = set()
+        self.close_code: int | None = None
+
+    @classmethod
+    async def dial(cls, http: aiohttp.ClientSession, url: str, headers: dict[str, str] | None = None,
+                   rate: int = 16000) -> "VonageCaller":
+        caller = cls(await http.ws_connect(url, headers=headers), rate)
+        await caller.ws.send_str(json.dumps({"event": "websocket:connected", "content-type": f"audio/l16;rate={rate}",
+                                             "caller": "15551230000"}))
+        caller._tasks_receive = asyncio.create_task(caller._receive_loop())
+        caller._start_clocks()
+        return caller
+
+    async def _send_audio(self, frame: np.ndarray) -> None:
+        await self.ws.send_bytes(float_to_pcm16(frame))
+
+    async def press(self, digit: str) -> None:
+        await self.ws.send_str(json.dumps({"event": "websocket:dtmf", "digit": digit, "duration": 260}))
+
+    async def _receive_loop(self) -> None:
+        while True:
+            message = await self.ws.receive()
+            if message.type == aiohttp.WSMsgType.BINARY:
+                self.frame_sizes.add(len(message.data))
+                self._received_audio(pcm16_to_float(message.data))
+            elif message.type == aiohttp.WSMsgType.TEXT:
+                command = json.loads(message.data)
+                if command["action"] == "notify":
+                    self.marks_received.append(command["payload"]["mark"])
+                    self._playback.append(("mark", command["payload"]))
+                elif command["action"] == "clear":
+                    self.clears += 1
+                    self._playback.clear()
+                    await self.ws.send_str(json.dumps({"event": "websocket:cleared"}))
+            elif message.type in (aiohttp.WSMsgType.CLOSE, aiohttp.WSMsgType.CLOSING,
+                                  aiohttp.WSMsgType.CLOSED, aiohttp.WSMsgType.ERROR):
+                break
+        self.close_code = self.ws.close_code
+        self.closed.set()
+
+    async def _mark_played(self, payload: dict) -> None:
+        self.marks_echoed.append(payload["mark"])
+        if not self.ws.closed:
+            await self.ws.send_str(json.dumps({"event": "websocket:notify", "payload": payload}))
+
+    async def hang_up(self) -> None:
+        if not self.ws.closed:
+            await self.ws.close()
         await self._stop_clocks()
         await asyncio.gather(self._tasks_receive, return_exceptions=True)
 

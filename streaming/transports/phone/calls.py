@@ -1,8 +1,9 @@
 """What the phone transports share: call events, settings, the call registry, and the call loop.
 
-Twilio Media Streams and Asterisk AudioSocket differ only on the wire. Each has a pure protocol state
-machine (``streaming.transports.phone.twilio.MediaStream``, ``streaming.transports.phone.audiosocket.AudioSocketCall``) that turns wire
-frames into the call events below and queues reply audio as 20 ms outbound frames. ``run_call`` bridges
+Twilio Media Streams, Telnyx, Vonage and Plivo media streams and Asterisk AudioSocket differ only on the
+wire. Each has a pure protocol state machine (``streaming.transports.phone.twilio.MediaStream``,
+``telnyx.TelnyxStream``, ``vonage.VonageStream``, ``plivo.PlivoStream``,
+``streaming.transports.phone.audiosocket.AudioSocketCall``) that turns wire frames into the call events below and queues reply audio as 20 ms outbound frames. ``run_call`` bridges
 one such machine onto a ``Session`` at the call's rate (8 kHz, or what a newer Asterisk sends): caller audio
 in, reply audio out paced in real time, a mark
 after each reply segment, a flush at barge-in, DTMF digits to ``Session.dtmf``, hang-up when the session
@@ -125,12 +126,18 @@ HANG_UP_DIGIT = "0"                    # the caller presses 0: Parley says GOODB
 GOODBYE = "Goodbye, and thank you for calling."
 
 
+CARRIER_SECRETS = ("telnyx_stream_token", "vonage_signature_secret", "plivo_auth_token")
+
+
 @dataclass
 class PhoneSettings:
     greeting: str | None = DEFAULT_GREETING
     twilio_auth_token: str | None = None  # when set, /twilio/voice rejects unsigned or badly signed webhooks
     public_url: str | None = None         # e.g. https://parley.example.com behind a proxy or tunnel
     audiosocket_port: int | None = None   # None: no AudioSocket listener; 0: any free port
+    telnyx_stream_token: str | None = None      # when set, /telnyx/stream requires it
+    vonage_signature_secret: str | None = None  # when set, /vonage/stream requires a JWT signed with it
+    plivo_auth_token: str | None = None         # when set, /plivo/stream requires X-Plivo-Signature-V3
 
     @classmethod
     def from_options(cls, options) -> "PhoneSettings":
@@ -138,7 +145,8 @@ class PhoneSettings:
         greeting = getattr(options, "phone_greeting", DEFAULT_GREETING)
         return cls(greeting=greeting or None, twilio_auth_token=getattr(options, "twilio_auth_token", None) or None,
                    public_url=getattr(options, "public_url", None) or None,
-                   audiosocket_port=getattr(options, "audiosocket_port", None))
+                   audiosocket_port=getattr(options, "audiosocket_port", None),
+                   **{name: getattr(options, name, None) or None for name in CARRIER_SECRETS})
 
 
 @dataclass
