@@ -1,13 +1,12 @@
 """What the phone transports share: call events, settings, the call registry, and the call loop.
 
 Twilio Media Streams, Telnyx, Vonage and Plivo media streams and Asterisk AudioSocket differ only on the
-wire. Each has a pure protocol state machine (``streaming.transports.phone.twilio.MediaStream``,
-``telnyx.TelnyxStream``, ``vonage.VonageStream``, ``plivo.PlivoStream``,
-``streaming.transports.phone.audiosocket.AudioSocketCall``) that turns wire frames into the call events below and queues reply audio as 20 ms outbound frames. ``run_call`` bridges
-one such machine onto a ``Session`` at the call's rate (8 kHz, or what a newer Asterisk sends): caller audio
-in, reply audio out paced in real time, a mark
-after each reply segment, a flush at barge-in, DTMF digits to ``Session.dtmf``, hang-up when the session
-ends the call.
+wire. Each has a pure protocol state machine (``twilio.MediaStream``, ``telnyx.TelnyxStream``,
+``vonage.VonageStream``, ``plivo.PlivoStream``, ``audiosocket.AudioSocketCall``) that turns wire frames into
+the call events below and queues reply audio as 20 ms outbound frames. ``run_call`` bridges one such machine
+onto a ``Session`` at the call's rate (8 kHz, or the 16 kHz some carriers and a newer Asterisk send): caller
+audio in, reply audio out paced in real time, a mark after each reply segment, a flush at barge-in, DTMF
+digits to ``Session.dtmf``, hang-up when the session ends the call.
 """
 
 from __future__ import annotations
