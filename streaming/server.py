@@ -502,10 +502,11 @@ def open_doors(config: ServerConfig) -> list[str]:
         doors.append("the Realtime WebSocket and web page (no --api-key)")
         if not getattr(options, "twilio_auth_token", None):
             doors.append("/twilio/voice and /twilio/stream (no --api-key or --twilio-auth-token)")
-        for path, flag in (("/telnyx/stream", "telnyx_stream_token"), ("/vonage/stream", "vonage_signature_secret"),
-                           ("/plivo/stream", "plivo_auth_token")):
-            if not getattr(options, flag, None):
-                doors.append(f"{path} (no --api-key or --{flag.replace('_', '-')})")
+        for path, flags in (("/telnyx/texml", ("telnyx_public_key", "telnyx_stream_token")),
+                            ("/telnyx/stream", ("telnyx_stream_token",)), ("/vonage/stream", ("vonage_signature_secret",)),
+                            ("/plivo/stream", ("plivo_auth_token",))):
+            if not any(getattr(options, flag, None) for flag in flags):
+                doors.append(f"{path} (no --api-key or " + " or ".join("--" + f.replace("_", "-") for f in flags) + ")")
     if getattr(options, "audiosocket_port", None) is not None:
         doors.append(f"AudioSocket on port {options.audiosocket_port} (the protocol has no credentials; "
                      "--audiosocket-port off closes it)")

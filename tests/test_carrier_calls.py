@@ -173,3 +173,30 @@ async def test_a_malformed_start_closes_with_a_reason_and_the_door_goes_on(serve
     caller = await PlivoCaller.dial(http, url(server, "plivo"))
     await until(lambda: caller.marks_echoed, what="greeting played")
     await caller.hang_up()
+
+
+async def test_a_signed_texml_webhook_connects_the_call_to_a_locked_stream(server_factory, http, stt):
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+    key = Ed25519PrivateKey.generate()
+    public = base64.b64encode(key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)).decode()
+    server = server_factory(options=argparse.Namespace(phone_greeting=GREETING, telnyx_public_key=public,
+                                                       telnyx_stream_token=TELNYX_TOKEN))
+    body = b"CallSid=v3%3Aabc&From=%2B15551230000&To=%2B15559870000&CallStatus=ringing"
+
+    def signed(timestamp: int, signer=key) -> dict:
+        signature = signer.sign(str(timestamp).encode() + b"|" + body)
+        return {"telnyx-signature-ed25519": base64.b64encode(signature).decode(), "telnyx-timestamp": str(timestamp),
+                "Content-Type": "application/x-www-form-urlencoded"}
+    for headers in (signed(int(time.time()), Ed25519PrivateKey.generate()), signed(int(time.time()) - 3600), {}):
+        async with http.post(server.url + "/telnyx/texml", data=body, headers=headers) as response:
+            assert response.status == 403
+    async with http.post(server.url + "/telnyx/texml", data=body, headers=signed(int(time.time()))) as response:
+        assert response.status == 200
+        texml = await response.text()
+    stream = re.search(r'<Stream url="([^"]+)" bidirectionalMode="rtp" bidirectionalCodec="PCMU"/>', texml).group(1)
+    assert stream == url(server, "telnyx") + "?token=" + TELNYX_TOKEN
+    caller = await TelnyxCaller.dial(http, stream)
+    await until(lambda: caller.marks_echoed, what="greeting played")
+    await caller.hang_up()
+    assert spelled_like_start(transcribe(stt, caller.heard_audio()), GREETING) >= 0.75

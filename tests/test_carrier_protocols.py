@@ -152,3 +152,19 @@ def test_vonage_jwt_must_be_signed_recent_and_unexpired():
     assert jwt_claims(_jwt("s", {"iat": now, "exp": now - 600}), "s", now) is None   # expired
     assert jwt_claims(_jwt("s", {"iat": now}, alg="none"), "s", now) is None
     assert jwt_claims("not.a.jwt", "s", now) is None and jwt_claims("", "s", now) is None
+
+
+def test_telnyx_webhook_signature_is_ed25519_over_timestamp_and_body():
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+    from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+
+    from streaming.transports.phone.telnyx import signed_by_telnyx
+    key = Ed25519PrivateKey.generate()
+    public = base64.b64encode(key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)).decode()
+    body, now = b'{"data":{"event_type":"call.initiated"}}', 1_800_000_000
+    signature = base64.b64encode(key.sign(f"{now}|".encode() + body)).decode()
+    assert signed_by_telnyx(public, signature, str(now), body, now=now + 5)
+    assert not signed_by_telnyx(public, signature, str(now), body + b" ", now=now)      # another body
+    assert not signed_by_telnyx(public, signature, str(now), body, now=now + 3600)      # a replay
+    assert not signed_by_telnyx(public, "***", str(now), body, now=now)
+    assert not signed_by_telnyx(public, signature, "soon", body, now=now)

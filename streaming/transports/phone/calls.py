@@ -125,7 +125,7 @@ HANG_UP_DIGIT = "0"                    # the caller presses 0: Parley says GOODB
 GOODBYE = "Goodbye, and thank you for calling."
 
 
-CARRIER_SECRETS = ("telnyx_stream_token", "vonage_signature_secret", "plivo_auth_token")
+CARRIER_SECRETS = ("telnyx_public_key", "telnyx_stream_token", "vonage_signature_secret", "plivo_auth_token")
 
 
 @dataclass
@@ -134,6 +134,7 @@ class PhoneSettings:
     twilio_auth_token: str | None = None  # when set, /twilio/voice rejects unsigned or badly signed webhooks
     public_url: str | None = None         # e.g. https://parley.example.com behind a proxy or tunnel
     audiosocket_port: int | None = None   # None: no AudioSocket listener; 0: any free port
+    telnyx_public_key: str | None = None        # when set, /telnyx/texml requires Telnyx's Ed25519 signature
     telnyx_stream_token: str | None = None      # when set, /telnyx/stream requires it
     vonage_signature_secret: str | None = None  # when set, /vonage/stream requires a JWT signed with it
     plivo_auth_token: str | None = None         # when set, /plivo/stream requires X-Plivo-Signature-V3

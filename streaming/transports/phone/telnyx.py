@@ -7,26 +7,41 @@ open the WebSocket. Telnyx sends JSON text frames ``connected``, ``start`` (``st
 header), ``dtmf``, ``mark`` (echo of ours once the audio before it has played), ``error`` and ``stop``; we send
 ``media``, ``mark`` after each reply segment, and ``clear`` at barge-in.
 
-The door: with ``--telnyx-stream-token`` (the ``stream_auth_token`` of the streaming command), the upgrade
-must carry that token, as a Bearer Authorization header or as ``token`` in the stream URL's query.
+A TeXML application can point its voice URL at ``POST /telnyx/texml``: the answer connects the call to that
+stream. With ``--telnyx-public-key`` the webhook must carry Telnyx's Ed25519 signature
+(``telnyx-signature-ed25519`` over ``{telnyx-timestamp}|{body}``, at most WEBHOOK_TOLERANCE_S old); without
+it, the API key or else the stream token (Bearer, or the password of ``https://parley:SECRET@host/telnyx/texml``)
+whenever one is configured.
+
+The stream door: with ``--telnyx-stream-token`` (the ``stream_auth_token`` of a streaming command), the upgrade
+must carry that token, as a Bearer Authorization header or as ``token`` in the stream URL's query; the TeXML
+answer puts it there. Without one but with ``--api-key``, the TeXML answer's stream URL carries a single-use
+client secret instead.
 """
 
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import logging
 import os
+import time
 from collections import deque
+from urllib.parse import urlencode
+from xml.sax.saxutils import quoteattr
 
 import numpy as np
 from aiohttp import WSCloseCode, web
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
-from streaming.credentials import bearer, same_secret
+from streaming.credentials import bearer, bearer_or_basic_password, same_secret
 from streaming.transports.phone import calls
-from streaming.transports.phone.calls import (PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted,
+from streaming.transports.phone.calls import (PHONE_SERVER, PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted,
                                               MarkPlayed, Outbound, OutboundFrames)
 from streaming.transports.phone.streams import Invalid, base64_payload, digit_of, field, json_object, serve_stream
+from streaming.transports.phone.twilio import public_base, websocket_url
 from streaming.logsafe import printable
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode
 
@@ -36,6 +51,8 @@ SAMPLE_RATE = 8000
 FRAME_BYTES = 160                      # 20 ms of PCMU
 PCMU_SILENCE = mulaw_encode(np.zeros(1, dtype=np.int16))
 CALLER_FIELDS = ("from", "to")         # start fields handed on as the call's parameters
+WEBHOOK_TOLERANCE_S = 300              # an older signed webhook is a replay
+STREAM_SECRET_TTL_S = 60               # the client secret a TeXML answer hands the stream; Telnyx connects at once
 
 
 class TelnyxStream:
@@ -146,7 +163,43 @@ def _json(message: dict) -> str:
     return json.dumps(message)
 
 
-# --- the door -------------------------------------------------------------------------------------
+# --- the doors ------------------------------------------------------------------------------------
+
+def signed_by_telnyx(public_key: str, signature: str, timestamp: str, body: bytes, now: float | None = None) -> bool:
+    """telnyx-signature-ed25519 (base64) over `timestamp|body`, by the account's public key (base64), recent."""
+    try:
+        key = Ed25519PublicKey.from_public_bytes(base64.b64decode(public_key, validate=True))
+        key.verify(base64.b64decode(signature, validate=True), timestamp.encode() + b"|" + body)
+        age = (time.time() if now is None else now) - int(timestamp)
+    except (InvalidSignature, binascii.Error, ValueError):
+        return False
+    return abs(age) <= WEBHOOK_TOLERANCE_S
+
+
+async def texml_webhook(request: web.Request) -> web.Response:
+    """POST /telnyx/texml: answer a TeXML call with a bidirectional PCMU stream to /telnyx/stream."""
+    settings, ctx = request.app[PHONE_SETTINGS], request.app[PHONE_SERVER]
+    body = await request.read()
+    if settings.telnyx_public_key:
+        if not signed_by_telnyx(settings.telnyx_public_key, request.headers.get("telnyx-signature-ed25519", ""),
+                                request.headers.get("telnyx-timestamp", ""), body):
+            log.warning("rejected a TeXML webhook with a bad telnyx-signature-ed25519")
+            raise web.HTTPForbidden(text="invalid telnyx-signature-ed25519")
+    else:       # the answer hands on a credential: whoever asks for it must hold one
+        secret = ctx.config.api_key or settings.telnyx_stream_token
+        if secret is not None and not same_secret(bearer_or_basic_password(request), secret):
+            raise web.HTTPForbidden(text="invalid telnyx-signature-ed25519, API key or stream token")
+    query = {}
+    if settings.telnyx_stream_token:
+        query["token"] = settings.telnyx_stream_token
+    elif ctx.config.api_key is not None:
+        query["client_secret"] = ctx.mint_client_secret(STREAM_SECRET_TTL_S)[0]
+    url = websocket_url(public_base(request, settings)) + "/telnyx/stream" + ("?" + urlencode(query) if query else "")
+    texml = ('<?xml version="1.0" encoding="UTF-8"?><Response><Connect>'
+             f'<Stream url={quoteattr(url)} bidirectionalMode="rtp" bidirectionalCodec="PCMU"/>'
+             '</Connect></Response>')
+    return web.Response(text=texml, content_type="text/xml")
+
 
 def token_given(request: web.Request, token: str) -> bool:
     given = bearer(request) or request.query.get("token", "")
@@ -163,6 +216,9 @@ async def stream_handler(request: web.Request) -> web.StreamResponse:
 
 
 def add_arguments(parser) -> None:
+    parser.add_argument("--telnyx-public-key", default=os.environ.get("TELNYX_PUBLIC_KEY"),
+                        help="the account's Ed25519 public key (base64, Mission Control → Keys & Credentials): "
+                             "/telnyx/texml checks telnyx-signature-ed25519 (env TELNYX_PUBLIC_KEY)")
     parser.add_argument("--telnyx-stream-token", default=os.environ.get("TELNYX_STREAM_TOKEN"),
                         help="the stream_auth_token given to Telnyx's streaming command: /telnyx/stream requires it "
                              "(env TELNYX_STREAM_TOKEN)")
@@ -170,4 +226,5 @@ def add_arguments(parser) -> None:
 
 def setup(app: web.Application, ctx) -> None:
     calls.install(app, ctx)
+    app.router.add_post("/telnyx/texml", texml_webhook)
     app.router.add_get("/telnyx/stream", stream_handler)
