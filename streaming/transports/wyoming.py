@@ -451,7 +451,8 @@ class ParleyWyomingHandler(AsyncEventHandler):
         if problem is not None:
             await self.write_event(Error(text=problem, code="bad_audio").event())
             return
-        if self.partial is None or self.partial.done():
+        due = self.audio.samples - self.audio.partial_at >= PARTIAL_EVERY_SECONDS * self.audio.rate
+        if due and (self.partial is None or self.partial.done()):
             self.partial = asyncio.create_task(self._partials(self.audio, self.stable))
 
     async def _partials(self, audio: AudioIn, stable: StableWords) -> None:
