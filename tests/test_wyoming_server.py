@@ -261,3 +261,15 @@ async def test_timers_set_by_voice_are_announced_as_timer_events(server, needs_a
         await client.write_event(Transcript(text="Cancel my timer.", context=context).event())
         events = await read_until(client, "handled-stop")
     assert [TimerCancelled.from_event(e).id for e in events if e.type == "timer-cancelled"] == [long.id]
+
+
+async def test_a_named_timer_is_announced_with_its_name(server, needs_assistant):
+    from wyoming.timer import TimerCancelled, TimerStarted
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(Transcript(text="Set a pasta timer for 12 minutes.").event())
+        started = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
+                                               if e.type == "timer-started"))
+        assert (started.name, started.total_seconds, started.start_minutes) == ("pasta", 720, 12)
+        await client.write_event(Transcript(text="Stop the pasta timer.").event())
+        events = await read_until(client, "handled-stop")
+    assert [TimerCancelled.from_event(e).id for e in events if e.type == "timer-cancelled"] == [started.id]
