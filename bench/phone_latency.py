@@ -1,8 +1,8 @@
 """Voice-to-voice latency of phone calls, as the caller hears it.
 
-A Twilio-faithful Media Streams client and an Asterisk-faithful AudioSocket client (tests/phone_callers.py)
-call an in-process server on loopback and speak requests (Piper, narrow-banded to 8 kHz) at real-time
-pace, one 20 ms frame every 20 ms, between turns silence as a phone line sends it. Per turn:
+Clients faithful to Twilio Media Streams, Telnyx, Vonage (16 kHz L16) and Plivo media streams and Asterisk
+AudioSocket (tests/phone_callers.py) call an in-process server on loopback and speak requests (Piper,
+narrow-banded to 8 kHz, or 16 kHz for Vonage) at real-time pace, one 20 ms frame every 20 ms, between turns silence as a phone line sends it. Per turn:
 
     caller v2v   end of the words (known from the audio) -> first reply audio frame arriving at the caller
     session v2v  the session's own voice_to_voice (end of speech -> first reply audio it emitted)
@@ -30,15 +30,16 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 from latency import REQUESTS, percentile  # noqa: E402  (the spoken requests of bench/latency.py)
-from phone_callers import AsteriskCaller, TwilioCaller, phone_audio  # noqa: E402
+from phone_callers import AsteriskCaller, PlivoCaller, TelnyxCaller, TwilioCaller, VonageCaller  # noqa: E402
+from voice.audio import resample  # noqa: E402
 
 GREETING = "Hello."
 QUIET_S = 1.0          # a reply is over once no audio frame has arrived for this long
 
 
-def words_end_s(audio_8k: np.ndarray, threshold: float = 0.01) -> float:
-    loud = np.nonzero(np.abs(audio_8k) > threshold)[0]
-    return float(loud[-1] + 1) / 8000 if loud.size else 0.0
+def words_end_s(audio: np.ndarray, rate: int, threshold: float = 0.01) -> float:
+    loud = np.nonzero(np.abs(audio) > threshold)[0]
+    return float(loud[-1] + 1) / rate if loud.size else 0.0
 
 
 async def reply_over(caller, since: int, timeout: float = 30) -> None:
@@ -50,17 +51,17 @@ async def reply_over(caller, since: int, timeout: float = 30) -> None:
         await asyncio.sleep(0.05)
 
 
-async def call(caller, requests: list[np.ndarray]) -> tuple[list[float | None], list[float]]:
+async def call(caller, requests: dict[int, list[np.ndarray]]) -> tuple[list[float | None], list[float]]:
     """Speak each request in turn. Per turn: ms from the end of the words to the first reply frame heard,
     and the mean interval between the reply's frames (20 ms when pacing neither drifts nor bursts)."""
     await reply_over(caller, 0)                           # the greeting
     latencies, intervals = [], []
-    for audio in requests:
+    for audio in requests[caller.rate]:
         seen = caller.frames_received
         caller.say(audio)
         await caller.finish_speaking()
         await reply_over(caller, seen)
-        speech_end = caller.speech_started_at + words_end_s(audio)
+        speech_end = caller.speech_started_at + words_end_s(audio, caller.rate)
         arrivals = [t for t in caller.received_at[seen:] if t >= speech_end]
         latencies.append((arrivals[0] - speech_end) * 1000 if arrivals else None)
         if len(arrivals) > 1:
@@ -97,12 +98,15 @@ def main(argv: list[str] | None = None) -> int:
     server = LiveServer(ServerConfig(port=0, options=argparse.Namespace(phone_greeting=GREETING, audiosocket_port=0)),
                         engines)
     tts = engines.tts
-    requests = [phone_audio(tts.synthesize(REQUESTS[i % len(REQUESTS)]), tts.sample_rate) for i in range(args.turns)]
+    spoken = [tts.synthesize(REQUESTS[i % len(REQUESTS)]) for i in range(args.turns)]
+    requests = {rate: [resample(audio, tts.sample_rate, rate) for audio in spoken] for rate in (8000, 16000)}
 
-    async def twilio():
-        import aiohttp
-        async with aiohttp.ClientSession() as http:
-            return await call(await TwilioCaller.dial(http, f"ws://127.0.0.1:{server.port}/twilio/stream"), requests)
+    def websocket(kind, path: str):
+        async def run():
+            import aiohttp
+            async with aiohttp.ClientSession() as http:
+                return await call(await kind.dial(http, f"ws://127.0.0.1:{server.port}{path}"), requests)
+        return run
 
     async def audiosocket():
         return await call(await AsteriskCaller.dial("127.0.0.1", server.app[AUDIOSOCKET].port), requests)
@@ -114,7 +118,10 @@ def main(argv: list[str] | None = None) -> int:
     lines = ["| transport | turns | caller v2v p50 / p90 (ms) | session v2v p50 / p90 (ms) | caller / session p50 "
              "| reply frame interval p50 (ms) |", "|---|---|---|---|---|---|"]
     try:
-        for name, transport, run in (("Twilio Media Streams", "twilio", twilio),
+        for name, transport, run in (("Twilio Media Streams", "twilio", websocket(TwilioCaller, "/twilio/stream")),
+                                     ("Telnyx media streaming", "telnyx", websocket(TelnyxCaller, "/telnyx/stream")),
+                                     ("Vonage WebSocket (16 kHz)", "vonage", websocket(VonageCaller, "/vonage/stream")),
+                                     ("Plivo audio stream", "plivo", websocket(PlivoCaller, "/plivo/stream")),
                                      ("Asterisk AudioSocket", "audiosocket", audiosocket)):
             caller_ms, intervals = asyncio.run(run())
             time.sleep(0.5)
