@@ -206,7 +206,7 @@ async def test_transcript_names_and_terms_bias_the_recogniser(server, engines):
     assert "wicket gate" in gate_heard.lower() and "zorblatt lamp" in lamp_heard.lower()
 
 
-async def test_audio_without_speech_is_an_empty_transcript_at_any_sensitivity(server):
+async def test_audio_without_speech_is_an_empty_transcript_and_bad_hints_an_error(server):
     hum = float_to_pcm16(0.01 * np.sin(2 * np.pi * 50 * np.arange(32000) / 16000).astype(np.float32))
     async with AsyncTcpClient("127.0.0.1", server.port) as client:
         for sensitivity in ("relaxed", "default", "aggressive"):
@@ -214,6 +214,10 @@ async def test_audio_without_speech_is_an_empty_transcript_at_any_sensitivity(se
         await client.write_event(Transcribe(vad_sensitivity="sleepy").event())
         error = Error.from_event((await read_until(client, "error"))[-1])
         assert "vad_sensitivity" in error.text and error.code == "bad_event"
+        await client.write_event(Event(type="transcribe", data={"transcript_names": ["lamp", 7]}))
+        error = Error.from_event((await read_until(client, "error"))[-1])
+        assert "transcript_names" in error.text and error.code == "bad_event"
+        assert await transcribe_once(client, hum) == ""                 # the connection goes on
 
 
 async def handle(port: int, text: str, conversation: str | None = None) -> list:
