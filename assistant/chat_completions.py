@@ -286,7 +286,10 @@ class ChatCompletionStream:
             raise DraftRefused("the server streamed diffusion drafts (diffusing); drafts are never spoken")
         events: list[StreamEvent] = []
         if isinstance(delta, dict):
-            for fragment in delta.get("tool_calls") or []:
+            fragments = delta.get("tool_calls") or []
+            if not isinstance(fragments, list):
+                raise StreamError("tool_calls is not a list")
+            for fragment in fragments:
                 events += self._fragment(fragment)
             content = delta.get("content")
             if isinstance(content, str) and content:
@@ -300,7 +303,7 @@ class ChatCompletionStream:
             events += self._flush_calls()
         usage = chunk.get("usage")
         if isinstance(usage, dict):
-            events.append(Usage(int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)))
+            events.append(Usage(_count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))))
         return events
 
     def _count(self, text: str) -> str:
@@ -329,6 +332,8 @@ class ChatCompletionStream:
         if fragment.get("id") and not call.call_id:
             call.call_id = str(fragment["id"])
         function = fragment.get("function") or {}
+        if not isinstance(function, dict):
+            raise StreamError(f"tool call {index}'s function is not an object")
         if function.get("name") and not call.name:
             call.name = str(function["name"])
         arguments = function.get("arguments")
@@ -363,6 +368,11 @@ _LINE_ENDS = re.compile(rb"[\r\n]+")
 def _blank_lines(ends: bytes) -> bool:
     """Does a run of \\n, \\r\\n or \\r line ends hold more than the one that ends a line?"""
     return len(ends) > 1 and ends != b"\r\n"
+
+
+def _count(value) -> int:
+    """A token count as usage reports it; anything but a whole number counts 0 (usage is only reported)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def _is_draft(part) -> bool:
