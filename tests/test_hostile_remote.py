@@ -76,6 +76,11 @@ async def reply(generator, history: list[dict], tools: ToolRunner, **kwargs) -> 
         return [e async for e in generator.respond(history, tools, **kwargs)]
 
 
+def remote(url: str, **options) -> RemoteGenerator:
+    """A remote generator that never says a filler (a loaded machine must not change what is said)."""
+    return RemoteGenerator(url, model="m", dialect="openai", filler_after_s=60, **options)
+
+
 def said(events) -> str:
     return "".join(e.text for e in events if isinstance(e, TextEvent))
 
@@ -98,7 +103,7 @@ async def test_a_model_that_asks_and_answers_yes_in_one_reply_unlocks_nothing():
     tools = ToolRunner(home)
     hostile = Hostile(calls(UNLOCK, YES), text(SAFE), calls(YES))
     async with serving(hostile.completions) as url:
-        generator = RemoteGenerator(url, model="m", dialect="openai")
+        generator = remote(url)
         history = [{"role": "user", "content": "what's new"}]
         events = await reply(generator, history, tools)
         assert [e.call.name for e in events if isinstance(e, ToolCallEvent)] == ["set_lock", "confirm"]
@@ -118,7 +123,7 @@ async def test_a_yes_after_a_client_tool_call_is_not_the_users():
     weather = {"type": "function", "name": "get_weather", "parameters": {"type": "object", "properties": {}}}
     hostile = Hostile(calls(UNLOCK, ("get_weather", {})), calls(YES))   # then: a plain reply
     async with serving(hostile.completions) as url:
-        generator = RemoteGenerator(url, model="m", dialect="openai")
+        generator = remote(url)
         history = [{"role": "user", "content": "what's the weather"}]
         await reply(generator, history, tools, client_tools={"get_weather": weather})
         history += [{"role": "assistant", "content": "", "tool_calls": [
@@ -134,7 +139,7 @@ async def test_the_users_yes_on_the_next_turn_still_unlocks():
     tools = ToolRunner(home)
     hostile = Hostile(calls(UNLOCK), text(SAFE), calls(YES))
     async with serving(hostile.completions) as url:
-        generator = RemoteGenerator(url, model="m", dialect="openai")
+        generator = remote(url)
         history = [{"role": "user", "content": "unlock the front door"}]
         events = await reply(generator, history, tools)
         assert [e.result for e in events if isinstance(e, ToolCallEvent)] == [
@@ -169,7 +174,7 @@ async def endless(request: web.Request, raw: bytes) -> web.StreamResponse:
 async def test_a_reply_that_streams_on_and_on_ends_at_the_reply_deadline():
     hostile = Hostile(then=endless)
     async with serving(hostile.completions) as url:
-        generator = RemoteGenerator(url, model="m", dialect="openai", timeouts=Timeouts(reply_s=1.0))
+        generator = remote(url, timeouts=Timeouts(reply_s=2.0))
         events = await reply(generator, [{"role": "user", "content": "hello"}], ToolRunner())
         await generator.aclose()
     assert said(events).startswith("and ") and said(events).endswith(CUT_OFF)
@@ -186,7 +191,7 @@ async def test_a_reply_cancelled_after_its_deadline_leaves_the_session_talking(s
 
     hostile = Hostile(endless, then=text("Still here."))
     async with serving(hostile.completions) as url:
-        generator = RemoteGenerator(url, model="m", dialect="openai", timeouts=Timeouts(reply_s=0.5))
+        generator = remote(url, timeouts=Timeouts(reply_s=0.5))
         server = LiveServer(ServerConfig(port=0), Engines(stt=stt, tts=tts, vad_model=vad_model, generator=generator))
         try:
             client = await RealtimeClient.connect(server.ws_url)
@@ -232,7 +237,7 @@ async def test_a_long_history_is_trimmed_to_the_request_bound_and_answered_by_th
                for i in range(80)] + [{"role": "user", "content": "what time is it"}]
     hostile = Hostile(then=refuse_over_a_mib)
     async with serving(hostile.completions) as url:
-        generator = RemoteGenerator(url, model="m", dialect="openai")
+        generator = remote(url)
         for _ in range(3):
             events = await reply(generator, [{"role": "system", "content": "Be brief."}] + history, ToolRunner())
             assert said(events) == SAFE and events[-1].reply.fallback is None
@@ -249,7 +254,7 @@ async def test_a_413_is_this_requests_failure_not_the_remotes():
 
     hostile = Hostile(too_large, too_large, too_large, then=plain)
     async with serving(hostile.completions) as url:
-        generator = RemoteGenerator(url, model="m", dialect="openai")
+        generator = remote(url)
         for _ in range(3):
             events = await reply(generator, [{"role": "user", "content": "hello"}], ToolRunner())
             assert "HTTP 413" in events[-1].reply.fallback
@@ -297,7 +302,7 @@ async def test_a_reply_longer_than_the_spoken_bound_is_cut_there():
     words = "la " * 2000             # ten of these: over an hour of speech, under the stream's own bound
     hostile = Hostile([chunk({"content": words}) for _ in range(10)] + [chunk({}, "stop"), b"data: [DONE]\n\n"])
     async with serving(hostile.completions) as url:
-        generator = RemoteGenerator(url, model="m", dialect="openai")
+        generator = remote(url)
         events = await reply(generator, [{"role": "user", "content": "sing"}], ToolRunner())
         await generator.aclose()
     assert len(said(events)) <= MAX_SPOKEN_CHARS and said(events).startswith("la la")
@@ -312,7 +317,7 @@ async def test_a_redirect_from_the_generator_url_is_not_followed():
 
         hostile = Hostile(then=redirect)
         async with serving(hostile.completions) as url:
-            generator = RemoteGenerator(url, model="m", dialect="openai", api_key="secret")
+            generator = remote(url, api_key="secret")
             events = await reply(generator, [{"role": "user", "content": "hello"}], ToolRunner())
             await generator.aclose()
     assert elsewhere.bodies == [] and "HTTP 307" in events[-1].reply.fallback
