@@ -191,7 +191,7 @@ class ChatCompletionStream:
                  max_tool_calls: int = 16, max_stream_bytes: int = 2 << 20):
         self.max_event_bytes, self.max_reply_chars, self.max_tool_calls = max_event_bytes, max_reply_chars, max_tool_calls
         self.max_stream_bytes = max_stream_bytes
-        self.received = 0
+        self._received = 0
         self.done = False
         self.finish_reason: str | None = None
         self._buffer = bytearray()
@@ -207,8 +207,8 @@ class ChatCompletionStream:
     def receive_data(self, data: bytes) -> list[StreamEvent]:
         if self.done:
             return []
-        self.received += len(data)
-        if self.received > self.max_stream_bytes:
+        self._received += len(data)
+        if self._received > self.max_stream_bytes:
             raise StreamError(f"a stream longer than {self.max_stream_bytes} bytes")
         buffer = self._buffer
         buffer += data
