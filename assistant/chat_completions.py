@@ -21,6 +21,7 @@ Dialects (what each server is sent; their streams share one shape):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -181,16 +182,20 @@ class ChatCompletionStream:
 
     Tool calls are assembled from their fragments by index and reported once complete: when a later index
     starts, when reply text follows them, or when the reply finishes. Reasoning text (`reasoning_content`)
-    is never reported: it is not meant to be spoken. Every buffer is bounded; a stream past a bound is an
-    error, not a wait.
+    is never reported: it is not meant to be spoken. Every buffer is bounded, and so is the whole stream (a
+    512-token reply streamed a token per chunk is ~150 KB); a stream past a bound is an error, not a wait.
+    Each byte is scanned once: a run of line ends is one step, however long.
     """
 
     def __init__(self, *, max_event_bytes: int = 1 << 20, max_reply_chars: int = 1 << 16,
-                 max_tool_calls: int = 16):
+                 max_tool_calls: int = 16, max_stream_bytes: int = 2 << 20):
         self.max_event_bytes, self.max_reply_chars, self.max_tool_calls = max_event_bytes, max_reply_chars, max_tool_calls
+        self.max_stream_bytes = max_stream_bytes
+        self._received = 0
         self.done = False
         self.finish_reason: str | None = None
         self._buffer = bytearray()
+        self._scanned = 0                   # the buffer before this holds no line end
         self._data: list[str] = []          # data lines of the event being read
         self._data_size = 0
         self._event_name = ""
@@ -202,17 +207,24 @@ class ChatCompletionStream:
     def receive_data(self, data: bytes) -> list[StreamEvent]:
         if self.done:
             return []
-        self._buffer += data
+        self._received += len(data)
+        if self._received > self.max_stream_bytes:
+            raise StreamError(f"a stream longer than {self.max_stream_bytes} bytes")
+        buffer = self._buffer
+        buffer += data
         events: list[StreamEvent] = []
+        start = 0
         while not self.done:
-            end = _line_end(self._buffer)
-            if end is None:
-                break
-            line_end, next_start = end
-            line = bytes(self._buffer[:line_end]).decode("utf-8", errors="replace")
-            del self._buffer[:next_start]
-            events += self._line(line)
-        if len(self._buffer) > self.max_event_bytes:
+            ends = _LINE_ENDS.search(buffer, max(start, self._scanned))
+            if ends is None or (ends.end() == len(buffer) and ends.end() - ends.start() == 1 and buffer[-1] == 0x0D):
+                break                       # no whole line yet, or a lone \r that may be half of a \r\n
+            events += self._line(bytes(buffer[start:ends.start()]).decode("utf-8", errors="replace"))
+            if not self.done and _blank_lines(ends.group()):
+                events += self._line("")    # one blank line dispatches; the ones after it change nothing
+            start = ends.end()
+        del buffer[:start]
+        self._scanned = max(len(buffer) - 1, 0)     # what is left holds no line end, but for a last \r
+        if len(buffer) > self.max_event_bytes:
             raise StreamError(f"an SSE line longer than {self.max_event_bytes} bytes")
         return events
 
@@ -274,7 +286,10 @@ class ChatCompletionStream:
             raise DraftRefused("the server streamed diffusion drafts (diffusing); drafts are never spoken")
         events: list[StreamEvent] = []
         if isinstance(delta, dict):
-            for fragment in delta.get("tool_calls") or []:
+            fragments = delta.get("tool_calls") or []
+            if not isinstance(fragments, list):
+                raise StreamError("tool_calls is not a list")
+            for fragment in fragments:
                 events += self._fragment(fragment)
             content = delta.get("content")
             if isinstance(content, str) and content:
@@ -288,7 +303,7 @@ class ChatCompletionStream:
             events += self._flush_calls()
         usage = chunk.get("usage")
         if isinstance(usage, dict):
-            events.append(Usage(int(usage.get("prompt_tokens") or 0), int(usage.get("completion_tokens") or 0)))
+            events.append(Usage(_count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))))
         return events
 
     def _count(self, text: str) -> str:
@@ -317,6 +332,8 @@ class ChatCompletionStream:
         if fragment.get("id") and not call.call_id:
             call.call_id = str(fragment["id"])
         function = fragment.get("function") or {}
+        if not isinstance(function, dict):
+            raise StreamError(f"tool call {index}'s function is not an object")
         if function.get("name") and not call.name:
             call.name = str(function["name"])
         arguments = function.get("arguments")
@@ -345,14 +362,17 @@ class ChatCompletionStream:
         return events
 
 
-def _line_end(buffer: bytearray) -> tuple[int, int] | None:
-    """(end of the first line, start of the next) for \\n, \\r\\n or \\r line ends; None if no full line yet."""
-    newline, carriage = buffer.find(b"\n"), buffer.find(b"\r")
-    if carriage == -1 or (newline != -1 and newline < carriage):
-        return None if newline == -1 else (newline, newline + 1)
-    if carriage + 1 == len(buffer):
-        return None                          # maybe \r\n split across reads: wait for the next byte
-    return (carriage, carriage + 2) if buffer[carriage + 1] == 0x0A else (carriage, carriage + 1)
+_LINE_ENDS = re.compile(rb"[\r\n]+")
+
+
+def _blank_lines(ends: bytes) -> bool:
+    """Does a run of \\n, \\r\\n or \\r line ends hold more than the one that ends a line?"""
+    return len(ends) > 1 and ends != b"\r\n"
+
+
+def _count(value) -> int:
+    """A token count as usage reports it; anything but a whole number counts 0 (usage is only reported)."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else 0
 
 
 def _is_draft(part) -> bool:

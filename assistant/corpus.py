@@ -17,8 +17,8 @@ from dataclasses import dataclass
 
 from assistant.chat_template import RESULT_SLOT, model_prompt, reply_target
 from assistant.inventory import SWITCHABLE, Entity, Inventory
-from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, OTHER_ROOMS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_GROUPS,
-                                  UNIT_WORDS)
+from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, NO, OTHER_ROOMS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS,
+                                  UNIT_GROUPS, UNIT_WORDS, YES)
 
 R = RESULT_SLOT
 
@@ -823,10 +823,6 @@ UNKNOWN_HOME_NAMES = ["dishwasher", "oven", "washing machine", "dryer", "robot v
 TIMER_LABELS = ["pasta", "pizza", "laundry", "rice", "bread", "tea", "oven", "cookie", "nap", "homework", "workout",
                 "roast", "potato", "soup", "cake", "meeting", "parking", "chicken", "steak", "bath", "yoga", "study",
                 "fish", "muffin", "stew", "sauce", "break", "plant", "dryer", "washer", "tart", "noodle", "brownie"]
-YES = ["yes", "yes please", "yeah", "yep", "sure", "do it", "go ahead", "yes do it", "confirm", "yes i'm sure",
-       "that's right", "correct", "ok do it", "absolutely", "please do", "yeah go ahead"]
-NO = ["no", "no thanks", "nope", "don't", "cancel", "no don't", "never mind", "stop", "not now", "no leave it",
-      "actually no", "forget it"]
 
 
 @dataclass

@@ -70,6 +70,7 @@ class EmbeddedGenerator:
                       client_tools: Mapping[str, dict] = MappingProxyType({}),
                       session_id: str | None = None) -> AsyncIterator[ReplyEvent]:
         started = time.perf_counter()
+        tools.begin_reply(history)
         history, client_result = split_client_result(history)
         passes = 0
         calls: list[ToolCall] = []

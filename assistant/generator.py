@@ -57,7 +57,8 @@ class Generator(Protocol):
     """Writes one reply to a conversation.
 
     history: chat messages ({"role", "content"}; assistant messages may carry "tool_calls", tool messages
-    the output of a client's tool). tools runs Parley's own skills and fills the reply's result slot.
+    the output of a client's tool). tools runs Parley's own skills and fills the reply's result slot; a
+    generator calls tools.begin_reply(history) first, so a yes is only ever the user's next turn.
     client_tools: the tools the client declared (name -> OpenAI function declaration); a call to one is
     yielded with local=False and ends the reply, as an OpenAI Realtime response does.
     session_id: the conversation's id; a remote backend sends it so a router can keep a session on one engine.

@@ -32,7 +32,7 @@ from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from assistant.chat_template import model_prompt
+from assistant.chat_template import content_text, model_prompt
 from assistant.corpus import CANT
 from assistant.embedded import DEFAULT_DECODE, EMBEDDED_CHECKPOINT, EmbeddedGenerator
 from assistant.openai_chat import (ApiError, ChatRequest, chunk, completion, parse_request, sse, tool_call_json,
@@ -43,6 +43,7 @@ from dllm_core.decoding import Block
 
 log = logging.getLogger("parley.generator")
 RETRY_AFTER_S = 1
+MAX_PROMPT_CHARS = 256 * 1024           # the text of all messages: a Parley gateway sends at most its 256 KiB
 
 
 @dataclass
@@ -97,6 +98,8 @@ class GeneratorService:
         self.metrics = GeneratorMetrics(self.batcher)
         self.draining = False
         self.created = int(time.time())
+        # The most characters the prompt window can show of one message: the window's tokens at the longest.
+        self.window_chars = generator.max_prompt * max(map(len, generator.tokenizer.hf.get_vocab()))
 
     def close(self) -> None:
         self.batcher.close()
@@ -175,7 +178,8 @@ async def _auth(request: web.Request, handler):
     if key is not None and request.path != "/healthz":
         header = request.headers.get("Authorization", "")
         token = header[7:].strip() if header.lower().startswith("bearer ") else ""
-        if not hmac.compare_digest(token.encode(), key.encode()):
+        # a header's bytes that are not UTF-8 arrive as lone surrogates: compared as the bytes they were
+        if not hmac.compare_digest(token.encode("utf-8", "surrogateescape"), key.encode()):
             return _error(ApiError(401, "missing or invalid API key", code="invalid_api_key"))
     return await handler(request)
 
@@ -245,10 +249,17 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     return response
 
 
-def _prepare(body: bytes, generator) -> tuple[ChatRequest, str | None, list[int], list[str]]:
-    """Parse the request and build its prompt: JSON of up to a MiB and the tokenizer, so off the event loop."""
+def _prepare(body: bytes, generator, window_chars: int) -> tuple[ChatRequest, str | None, list[int], list[str]]:
+    """Parse the request and build its prompt: JSON of up to a MiB and the tokenizer, so off the event loop.
+
+    The whole prompt is checked: its text is bounded (MAX_PROMPT_CHARS), the request itself must fit the window,
+    and every earlier message is read only as far as the window can show it (window_chars from its end), so
+    a long one costs what a short one does and the prompt's tokens are the same."""
     chat = parse_request(body)
-    history, client_result = split_client_result(chat.messages)
+    if sum(len(content_text(m)) for m in chat.messages) > MAX_PROMPT_CHARS:
+        raise ApiError(413, f"the messages hold more than {MAX_PROMPT_CHARS} characters of text",
+                       code="context_length_exceeded", param="messages")
+    history, client_result = split_client_result([_window_end(m, window_chars) for m in chat.messages])
     last_user = next((m for m in reversed(history) if m.get("role") == "user"), None)
     if last_user is not None and \
             len(generator.tokenizer.encode(model_prompt([last_user], chat.home)[0])) > generator.max_prompt:
@@ -256,6 +267,11 @@ def _prepare(body: bytes, generator) -> tuple[ChatRequest, str | None, list[int]
                             "prompt window", code="context_length_exceeded", param="messages")
     prompt, numbers = generator.prompt_ids(history, chat.home)
     return chat, client_result, prompt, numbers
+
+
+def _window_end(message: dict, chars: int) -> dict:
+    text = content_text(message)
+    return message if len(text) <= chars else {**message, "content": text[-chars:]}
 
 
 async def _chat(request: web.Request, service: GeneratorService, started: float) -> web.StreamResponse:
@@ -268,7 +284,8 @@ async def _chat(request: web.Request, service: GeneratorService, started: float)
     except web.HTTPRequestEntityTooLarge:
         raise ApiError(413, f"the body is larger than {service.config.max_body_bytes} bytes",
                        code="request_too_large") from None
-    chat, client_result, prompt, numbers = await asyncio.to_thread(_prepare, body, service.generator)
+    chat, client_result, prompt, numbers = await asyncio.to_thread(_prepare, body, service.generator,
+                                                                   service.window_chars)
     generator = service.generator
     decode = generator.decode
     if chat.temperature is not None:
@@ -309,6 +326,16 @@ async def _stream(request: web.Request, service: GeneratorService, chat: ChatReq
     """SSE: one chunk per committed block, the finish chunk (with usage), the usage chunk if asked, [DONE]."""
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
     await response.prepare(request)
+    try:
+        await _stream_blocks(response, service, chat, wire, blocks, reply_id, created, prompt_tokens, started)
+    except ConnectionResetError:           # the client hung up: its reply leaves the batch (aclosing)
+        log.info("%s: the client closed its stream mid-reply", reply_id)
+    return response
+
+
+async def _stream_blocks(response: web.StreamResponse, service: GeneratorService, chat: ChatRequest,
+                         wire: WireReply, blocks: AsyncIterator[Block], reply_id: str, created: int,
+                         prompt_tokens: int, started: float) -> None:
     model = service.model_name
     first = True
     async with contextlib.aclosing(blocks):
@@ -323,7 +350,7 @@ async def _stream(request: web.Request, service: GeneratorService, chat: ChatReq
                 await response.write(sse(ApiError(500, f"the decode failed: {error}", type="server_error",
                                                   code="decode_failed").body()))
                 await response.write(sse("[DONE]"))
-                return response
+                return
             delta = wire.add(block)
             if first:
                 delta = {"role": "assistant", **delta}
@@ -338,7 +365,6 @@ async def _stream(request: web.Request, service: GeneratorService, chat: ChatReq
         await response.write(sse(chunk(reply_id, model, created, None, usage=usage)))
     await response.write(sse("[DONE]"))
     await response.write_eof()
-    return response
 
 
 def _account(service: GeneratorService, wire: WireReply, prompt_tokens: int, started: float) -> dict:

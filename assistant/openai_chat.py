@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 ROLES = ("system", "developer", "user", "assistant", "tool")
 MAX_HOME_PHRASES = 20_000               # names and their parts, areas: a home of Inventory.MAX_ENTITIES fits
 MAX_PHRASE_CHARS = 200
+SEEDS = range(-2 ** 63, 2 ** 63)        # OpenAI's seed is an int64
 
 
 class ApiError(Exception):
@@ -64,6 +65,12 @@ def parse_request(body: bytes) -> ChatRequest:
     """The request in a body, or ApiError(400) saying which field is wrong."""
     try:
         data = json.loads(body)
+        json.dumps(data, ensure_ascii=False).encode()   # a lone surrogate (\\ud800) is JSON, but no text
+    except RecursionError:
+        raise _bad("the body nests too deeply", code="invalid_json") from None
+    except UnicodeEncodeError:
+        raise _bad("the body holds a lone surrogate: \\ud800-\\udfff escapes come in pairs",
+                   code="invalid_json") from None
     except (ValueError, UnicodeDecodeError):
         raise _bad("the body is not valid JSON", code="invalid_json") from None
     if not isinstance(data, dict):
@@ -90,8 +97,8 @@ def parse_request(body: bytes) -> ChatRequest:
         request.temperature = float(temperature)
     seed = data.get("seed")
     if seed is not None:
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise _bad("seed must be an integer", "seed")
+        if not isinstance(seed, int) or isinstance(seed, bool) or seed not in SEEDS:
+            raise _bad("seed must be an integer from -2^63 to 2^63 - 1", "seed")
         request.seed = seed
     n = data.get("n")
     if n is not None and n != 1:
@@ -148,12 +155,33 @@ def _messages(messages) -> list[dict]:
         content = message.get("content")
         if content is not None and not isinstance(content, (str, list)):
             raise _bad(f"messages[{i}].content must be a string or an array of parts", f"messages[{i}].content")
-        if isinstance(content, list) and not all(isinstance(part, dict) for part in content):
-            raise _bad(f"messages[{i}].content parts must be objects", f"messages[{i}].content")
+        if isinstance(content, list) and not all(isinstance(part, dict) and _texts_are_strings(part)
+                                                 for part in content):
+            raise _bad(f"messages[{i}].content parts must be objects whose text is a string", f"messages[{i}].content")
         calls = message.get("tool_calls")
-        if calls is not None and not (isinstance(calls, list) and all(isinstance(c, dict) for c in calls)):
-            raise _bad(f"messages[{i}].tool_calls must be an array of objects", f"messages[{i}].tool_calls")
+        if calls is not None and not (isinstance(calls, list) and all(_is_call(c) for c in calls)):
+            raise _bad(f"messages[{i}].tool_calls must be an array of {{\"function\": {{\"name\": ..., "
+                       "\"arguments\": a JSON object}}", f"messages[{i}].tool_calls")
     return messages
+
+
+def _texts_are_strings(part: dict) -> bool:
+    return all(isinstance(part.get(key), (str, type(None))) for key in ("text", "transcript"))
+
+
+def _is_call(call) -> bool:
+    """An assistant message's tool call: OpenAI's {function: {name, arguments}} (or Parley's {name, arguments}),
+    its arguments an object or the JSON text of one."""
+    function = call.get("function", call) if isinstance(call, dict) else None
+    if not isinstance(function, dict) or not isinstance(function.get("name", ""), str):
+        return False
+    arguments = function.get("arguments", {})
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments or "{}")
+        except (ValueError, RecursionError):
+            return False
+    return isinstance(arguments, dict)
 
 
 def _tools(tools) -> dict[str, dict]:

@@ -6,13 +6,18 @@ One reply is an agent loop. Each step streams the history, the instructions and 
 then Parley's home skills) and speaks text as it arrives. A call to a client tool ends the reply (the client
 runs it). A home skill runs here; with Parley's one-pass reply (`parley.reply`, the spoken reply with a
 {result} slot) the slot is filled and the reply is done, otherwise the results go back in the next step, as
-OpenAI clients do. The loop is bounded by MAX_STEPS and the reply deadline; when nothing has been said after
-FILLER_AFTER_S, a short filler is spoken first. Closing the reply (barge-in) cancels the loop at once, so no
-later tool runs.
+OpenAI clients do. The loop is bounded by MAX_STEPS, the reply deadline (the whole reply, however it streams)
+and MAX_SPOKEN_CHARS; when nothing has been said after FILLER_AFTER_S, a short filler is spoken first. Closing
+the reply (barge-in) cancels the loop at once, so no later tool runs.
+
+What the remote says is untrusted: each request is cut to MAX_REQUEST_BYTES (the oldest history first), a
+redirect is a failure rather than a new address, and a yes to a question it asked is never its own
+(ToolRunner.begin_reply).
 
 A remote failure never reaches the session: a reply that has said nothing yet is written by the fallback
 generator (the embedded one) instead, or is a short apology; one that already spoke ends with an apology.
-Failures in a row open a circuit breaker, and while it is open replies go straight to the fallback.
+Failures in a row open a circuit breaker, and while it is open replies go straight to the fallback. A request
+refused as too large (413) is that request's failure, not the remote's: it never counts against the breaker.
 """
 from __future__ import annotations
 
@@ -45,6 +50,8 @@ CUT_OFF = " Sorry, I lost my train of thought."
 MAX_STEPS = 4                        # requests per reply: call -> result -> next call ...
 ROUTING_HEADER = "X-SMG-Routing-Key"  # SGLang's model gateway pins a key to one engine (sticky sessions)
 MAX_ERROR_BYTES = 64 * 1024
+MAX_REQUEST_BYTES = 256 * 1024      # a request's JSON: hours of conversation, a quarter of common 1 MiB body limits
+MAX_SPOKEN_CHARS = 2048             # the 512 tokens a reply may ask for (MAX_REPLY_TOKENS), ~2.5 minutes of speech
 
 
 @dataclass(frozen=True)
@@ -55,11 +62,12 @@ class Timeouts:
 
 
 class RemoteFailure(Exception):
-    """The remote generator could not give this reply (connection, HTTP error, timeout, broken stream)."""
+    """The remote generator could not give this reply (connection, HTTP error, timeout, broken stream).
+    counts: whether it says anything about the remote (a request too large says something about the request)."""
 
-    def __init__(self, message: str, retry_after_s: float | None = None):
+    def __init__(self, message: str, retry_after_s: float | None = None, counts: bool = True):
         super().__init__(message)
-        self.retry_after_s = retry_after_s
+        self.retry_after_s, self.counts = retry_after_s, counts
 
 
 class CircuitBreaker:
@@ -144,6 +152,7 @@ class RemoteGenerator:
                       client_tools: Mapping[str, dict] = MappingProxyType({}),
                       session_id: str | None = None) -> AsyncIterator[ReplyEvent]:
         started = time.perf_counter()
+        tools.begin_reply(history)
         if not self.breaker.allow():
             async for event in self._instead(history, tools, client_tools, session_id, "remote generator down",
                                              started):
@@ -153,28 +162,40 @@ class RemoteGenerator:
         loop = self._loop(history, tools, client_tools, session_id, progress)
         step: asyncio.Task | None = None
         outcome = None
+        clock = asyncio.get_running_loop().time
         try:
-            filler_due = asyncio.get_running_loop().time() + self.filler_after_s
+            filler_due, deadline = clock() + self.filler_after_s, clock() + self.timeouts.reply_s
             while True:
-                # A task, so the filler's wait leaves the step running (a timeout would cancel it).
+                # Each step is a task of its own, so the deadline is checked here, around every step: a timeout
+                # entered inside the loop would be bound to the first step's task and never fire after it.
                 step = asyncio.ensure_future(anext(loop))
-                if not progress.text:
-                    wait_s = max(0.0, filler_due - asyncio.get_running_loop().time())
-                    if not (await asyncio.wait({step}, timeout=wait_s))[0]:
+                if not progress.text and filler_due < deadline:
+                    if not (await asyncio.wait({step}, timeout=max(0.0, filler_due - clock())))[0]:
                         progress.text += FILLER     # the first words would wait too long: say something now
                         yield TextEvent(FILLER)
+                if not (await asyncio.wait({step}, timeout=max(0.0, deadline - clock())))[0]:
+                    raise RemoteFailure(f"the remote generator's reply took longer than {self.timeouts.reply_s:g} s")
                 try:
-                    event = await step
+                    event = step.result()
                 except StopAsyncIteration:
                     break
+                full = isinstance(event, TextEvent) and len(progress.text) + len(event.text) > MAX_SPOKEN_CHARS
+                if full:                            # the rest is never said: the reply ends at the last whole word
+                    room = event.text[:MAX_SPOKEN_CHARS - len(progress.text)]
+                    event = TextEvent(room[:room.rfind(" ") + 1])
                 if isinstance(event, TextEvent):
                     progress.text += event.text
                 progress.committed = True
                 yield event
+                if full:
+                    break
             outcome = "succeeded"
         except RemoteFailure as failure:
             outcome = "failed"
-            self.breaker.failed(failure.retry_after_s)
+            if failure.counts:
+                self.breaker.failed(failure.retry_after_s)
+            else:
+                self.breaker.abandoned()
             if progress.committed:
                 progress.text += CUT_OFF
                 yield TextEvent(CUT_OFF)
@@ -219,13 +240,12 @@ class RemoteGenerator:
         offered = [chat_tool(d) for d in client_tools.values()] + \
                   [chat_tool(s.schema()) for name, s in SKILLS.items() if name not in client_tools]
         home = tools.lexicon()
-        deadline = asyncio.get_running_loop().time() + self.timeouts.reply_s
         results: list[str] = []
         for _ in range(MAX_STEPS):
-            body = request_body(self.dialect, self.model, messages, offered, session_id=session_id, home=home)
+            messages, payload = _bounded(self.dialect, self.model, messages, offered, session_id, home)
             step_calls: list[tuple[ToolCall, str]] = []
             step_text, one_pass = "", None
-            stream = self._stream(body, session_id, deadline)
+            stream = self._stream(payload, session_id)
             async with contextlib.aclosing(stream):
                 async for event in stream:
                     if isinstance(event, ContentDelta):
@@ -272,23 +292,24 @@ class RemoteGenerator:
         if not progress.text.strip():
             yield TextEvent(fill_result(CALL_ONLY_REPLY, results[-1]) if results else NOT_UNDERSTOOD)
 
-    async def _stream(self, body: dict, session_id: str | None, deadline: float):
-        """One streamed request: the state machine's events, as the bytes arrive."""
-        headers = {"Accept": "text/event-stream"}
+    async def _stream(self, payload: bytes, session_id: str | None):
+        """One streamed request: the state machine's events, as the bytes arrive. A redirect is not followed:
+        the generator is the configured URL and no other (the key is sent nowhere else)."""
+        headers = {"Accept": "text/event-stream", "Content-Type": "application/json"}
         if self.api_key:
             headers["Authorization"] = f"Bearer {self.api_key}"
         if session_id:
             headers[ROUTING_HEADER] = session_id
         parser = ChatCompletionStream()
         try:
-            async with asyncio.timeout_at(deadline):
-                async with self._http().post(self.endpoint, json=body, headers=headers) as response:
-                    if response.status != 200:
-                        raise await _http_failure(response)
-                    async for data in response.content.iter_any():
-                        for event in parser.receive_data(data):
-                            yield event
-                    parser.receive_eof()
+            async with self._http().post(self.endpoint, data=payload, headers=headers,
+                                         allow_redirects=False) as response:
+                if response.status != 200:
+                    raise await _http_failure(response)
+                async for data in response.content.iter_any():
+                    for event in parser.receive_data(data):
+                        yield event
+                parser.receive_eof()
         except TimeoutError:
             raise RemoteFailure("the remote generator timed out") from None
         except aiohttp.ClientError as exc:
@@ -320,7 +341,29 @@ async def _http_failure(response: aiohttp.ClientResponse) -> RemoteFailure:
             retry_after = min(max(float(response.headers.get("Retry-After", "1")), 0.0), 60.0)
         except ValueError:
             retry_after = 1.0
-    return RemoteFailure(f"HTTP {response.status}: {message}", retry_after)
+    return RemoteFailure(f"HTTP {response.status}: {message}", retry_after, counts=response.status != 413)
+
+
+def _bounded(dialect, model: str, messages: list[dict], tools: list[dict], session_id: str | None,
+             home) -> tuple[list[dict], bytes]:
+    """The messages that fit in MAX_REQUEST_BYTES and the request's JSON: the oldest turns after the
+    instructions go first (with tool results whose call went), the newest message always stays."""
+    payload = json.dumps(request_body(dialect, model, messages, tools, session_id=session_id, home=home))
+    excess = len(payload) - MAX_REQUEST_BYTES
+    if excess <= 0:
+        return messages, payload.encode()
+    first = next((i for i, m in enumerate(messages) if m["role"] not in ("system", "developer")), len(messages))
+    cut = first
+    while excess > 0 and cut < len(messages) - 1:
+        excess -= len(json.dumps(messages[cut])) + 2         # the message and its ", "
+        cut += 1
+    while cut < len(messages) - 1 and messages[cut]["role"] == "tool":
+        cut += 1
+    kept = messages[:first] + messages[cut:]
+    payload = json.dumps(request_body(dialect, model, kept, tools, session_id=session_id, home=home))
+    if len(payload) > MAX_REQUEST_BYTES:
+        raise RemoteFailure(f"the request would be {len(payload)} bytes, more than {MAX_REQUEST_BYTES}", counts=False)
+    return kept, payload.encode()
 
 
 def completions_url(url: str) -> str:

@@ -14,11 +14,11 @@ import time
 from dataclasses import dataclass
 from typing import Callable, Protocol
 
-from assistant.chat_template import NAME_ARGUMENTS, NoAction
+from assistant.chat_template import NAME_ARGUMENTS, NoAction, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import COMPONENTS, SWITCHABLE, Entity
 from assistant.skills import SKILLS
-from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, SENSOR_UNITS, convert, unit_name
+from assistant.vocabulary import DEVICES, NO, ROOMS, SENSOR_KINDS, SENSOR_UNITS, YES, convert, unit_name
 
 
 # ---------------------------------------------------------------- safe arithmetic
@@ -162,6 +162,13 @@ class Pending:
     entity: Entity
     action: str
     asked_at: float
+    turn: int                        # the user turn whose reply asked: its yes must come in a later one
+
+
+def says_yes(text: str) -> bool:
+    """Do the user's words answer yes: one of YES's phrases, and none of NO's ("don't do it" is a no)?"""
+    words = " " + " ".join(re.findall(r"[a-z']+", text.lower().replace("\u2019", "'"))) + " "
+    return any(f" {phrase} " in words for phrase in YES) and not any(f" {phrase} " in words for phrase in NO)
 
 
 def _timer_length(seconds) -> int:
@@ -321,6 +328,8 @@ class ToolRunner:
         self.timer_book = timer_book if timer_book is not None else LocalTimers(self._ring)
         self.on_ring: Callable[[int, str], None] | None = None
         self.pending: Pending | None = None
+        self.turn = 0                    # user messages that replies have answered
+        self.heard = ""                  # the words of the latest
         self._lexicon: tuple[int, tuple | None] = (-1, None)
         self._spoken_names: tuple[int, tuple[str, ...]] = (-1, ())
 
@@ -346,6 +355,15 @@ class ToolRunner:
         if self._spoken_names[0] != inventory.version:
             self._spoken_names = (inventory.version, inventory.spoken_names())
         return self._spoken_names[1]
+
+    def begin_reply(self, history: list[dict]) -> None:
+        """A reply starts. If it answers a user message, that message is the user's next turn: the only place
+        the yes to a question asked earlier can come from. A model that asks and answers in one reply, or after
+        a client tool's output, unlocks nothing."""
+        last = next((m for m in reversed(history) if m.get("role") != "system"), None)
+        if last is not None and last.get("role") == "user":
+            self.turn += 1
+            self.heard = content_text(last)
 
     async def run(self, name: str, arguments: dict) -> str:
         if name not in SKILLS:
@@ -573,7 +591,7 @@ class ToolRunner:
             if action == "stop":
                 return NoAction(f"The {entity.name} can only be locked or unlocked.")
         if _needs_yes(entity, action):
-            self.pending = Pending(entity, action, asyncio.get_running_loop().time())
+            self.pending = Pending(entity, action, asyncio.get_running_loop().time(), self.turn)
             verb = "unlock" if action == "unlock" else "open"
             return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
         return await self._act(entity, action)
@@ -594,10 +612,12 @@ class ToolRunner:
         return await self._cover_or_ask(entity, action)
 
     async def _confirm(self, answer) -> str:
+        if self.pending is not None and self.pending.turn == self.turn:
+            return NoAction("Say yes to confirm.")        # the reply that asked: the question stands
         pending, self.pending = self.pending, None
         if pending is None or asyncio.get_running_loop().time() - pending.asked_at > CONFIRM_WINDOW_S:
             return NoAction("There is nothing waiting for a yes.")
-        if answer != "yes":
+        if answer != "yes" or not says_yes(self.heard):
             return f"Okay, I'll leave the {pending.entity.name} as it is."
         return await self._act(pending.entity, pending.action)
 
@@ -676,6 +696,9 @@ class HeldTools:
 
     def lexicon(self) -> tuple | None:
         return self.runner.lexicon()
+
+    def begin_reply(self, history: list[dict]) -> None:
+        self.runner.begin_reply(history)
 
     async def run(self, name: str, arguments: dict) -> str:
         skill = SKILLS.get(name)

@@ -92,3 +92,9 @@ def convert(value: float, from_unit: str, to_unit: str) -> float:
 def unit_name(unit: str, value: float) -> str:
     singular, plural = UNIT_NAMES[unit]
     return singular if abs(value) == 1 else plural
+
+# Answers to a yes/no question: what the corpus writes, and what a confirmation must hear the user say.
+YES = ["yes", "yes please", "yeah", "yep", "sure", "do it", "go ahead", "yes do it", "confirm", "yes i'm sure",
+       "that's right", "correct", "ok do it", "absolutely", "please do", "yeah go ahead"]
+NO = ["no", "no thanks", "nope", "don't", "cancel", "no don't", "never mind", "stop", "not now", "no leave it",
+      "actually no", "forget it"]

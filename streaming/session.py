@@ -783,6 +783,8 @@ class Session:
             self._emit(ToolCallRequested(response.id, item.id, call.call_id, call.name, arguments, previous))
 
     def _text(self, response: _Response, text: str, text_queue: asyncio.Queue) -> None:
+        if response.done:               # cancelled: words a generator still yields on its way out are not said
+            return
         if response.first_block_wall is None:
             response.first_block_wall = time.monotonic()
             self._when_released(response, functools.partial(self._assistant_item, response))

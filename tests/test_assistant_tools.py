@@ -185,14 +185,22 @@ async def test_unlocking_and_opening_the_garage_wait_for_a_spoken_yes():
     assert await tools.run("set_lock", {"name": "front_door", "action": "unlock"}) == \
         "Do you want me to unlock the front door? Say yes to confirm."
     assert home.states["lock/front"] == "locked"
+    assert await tools.run("confirm", {"answer": "yes"}) == "Say yes to confirm."     # the reply that asked
+    assert home.states["lock/front"] == "locked"
+    tools.begin_reply([{"role": "user", "content": "Yes, go ahead."}])                # the user's next turn
     assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the front door is unlocked."
     assert await tools.run("confirm", {"answer": "yes"}) == "There is nothing waiting for a yes."
     assert await tools.run("set_cover", {"name": "garage_door", "action": "open"}) == \
         "Do you want me to open the garage door? Say yes to confirm."
+    tools.begin_reply([{"role": "user", "content": "what time is it"}])
     assert await tools.run("get_time", {})                      # another request: the question lapses
     assert await tools.run("confirm", {"answer": "yes"}) == "There is nothing waiting for a yes."
     assert await tools.run("set_cover", {"name": "garage_door", "action": "open"})
+    tools.begin_reply([{"role": "user", "content": "no don't"}])
     assert await tools.run("confirm", {"answer": "no"}) == "Okay, I'll leave the garage door as it is."
+    assert await tools.run("set_cover", {"name": "garage_door", "action": "open"})
+    tools.begin_reply([{"role": "user", "content": "don't do it"}])        # a model's yes to the user's no
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, I'll leave the garage door as it is."
     assert home.states.get("cover/garage") is None
     assert await tools.run("set_cover", {"name": "garage_door", "action": "close"}) == "Okay, the garage door is closed."
 

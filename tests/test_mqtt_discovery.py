@@ -73,9 +73,11 @@ async def test_a_discovered_home_is_driven_by_its_own_names(discovered_home):
     assert await tools.run("set_cover", {"name": "boathouse_door", "action": "open"}) == \
         "Do you want me to open the boathouse door? Say yes to confirm."
     assert ("zigbee2mqtt/boathouse_door/set", b"OPEN") not in commands
+    tools.begin_reply([{"role": "user", "content": "yes"}])
     assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the boathouse door is open."
     assert ("zigbee2mqtt/boathouse_door/set", b"OPEN") in commands
     assert await tools.run("set_lock", {"name": "wicket_gate", "action": "unlock"})
+    tools.begin_reply([{"role": "user", "content": "yes please"}])
     assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the wicket gate is unlocked."
     assert await tools.run("activate_scene", {"name": "candlelight"}) == "Okay, candlelight is on."
     await wait_for(lambda: ("esphome/scenes/candlelight", b"RUN") in commands)

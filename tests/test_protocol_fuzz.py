@@ -322,3 +322,110 @@ def test_mqtt_home_state_parsers_read_any_payload(payload):
     assert mqtt_home.on_off(payload) in (None, "on", "off")
     assert mqtt_home.brightness_percent(payload) is None or isinstance(mqtt_home.brightness_percent(payload), int)
     assert mqtt_home.thermostat_degrees(payload) is None or isinstance(mqtt_home.thermostat_degrees(payload), float)
+
+
+# ---- the generator server's requests and the gateway's stream of a remote generator ---------------------
+
+CHAT_REQUESTS = [
+    {"model": "parley-home", "messages": [{"role": "system", "content": "Be brief."},
+                                          {"role": "user", "content": "turn on the kitchen light"}],
+     "tools": [{"type": "function", "function": {"name": "set_device", "parameters": {"type": "object"}}}],
+     "tool_choice": "auto", "stream": True, "stream_options": {"include_usage": True}, "max_tokens": 64,
+     "temperature": 0.5, "seed": 7, "n": 1, "parley": {"home": {"names": ["arc lamp"], "areas": ["snug"]}}},
+    {"messages": [{"role": "user", "content": [{"type": "text", "text": "what is 7 times 6"}]},
+                  {"role": "assistant", "content": None, "tool_calls": [
+                      {"id": "c1", "type": "function", "function": {"name": "calculate",
+                                                                    "arguments": "{\"expression\": \"7*6\"}"}}]},
+                  {"role": "tool", "tool_call_id": "c1", "content": "42"}],
+     "tool_choice": {"type": "function", "function": {"name": "calculate"}},
+     "tools": [{"type": "function", "function": {"name": "calculate"}}]},
+]
+# the shared values, and text no UTF-8 can carry (a lone surrogate)
+chat_values = st.recursive(scalars | st.sampled_from(["\ud800", "a\udfffb"]),
+                           lambda inner: st.lists(inner, max_size=4)
+                           | st.dictionaries(st.text(max_size=12), inner, max_size=4), max_leaves=12)
+
+
+@st.composite
+def chat_bodies(draw):
+    """A mutated request (its values may be any JSON, a lone surrogate among them), any JSON, deep JSON or bytes."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        message = copy.deepcopy(draw(st.sampled_from(CHAT_REQUESTS)))
+        for _ in range(draw(st.integers(1, 3))):
+            container, key = draw(st.sampled_from(_slots(message, [])))
+            container[key] = draw(chat_values)
+        return json.dumps(message, allow_nan=True).encode()
+    if kind == 1:
+        return json.dumps(draw(chat_values), allow_nan=True).encode()
+    if kind == 2:
+        depth = draw(st.integers(900, 3000))
+        return b'{"messages": ' + b"[" * depth + b"]" * depth + b"}"
+    return draw(st.binary(max_size=200))
+
+
+@pytest.fixture(scope="module")
+def served_generator():
+    from assistant.embedded import EmbeddedGenerator
+    from assistant.generator_server import GeneratorConfig, GeneratorService
+
+    service = GeneratorService(EmbeddedGenerator.load(), GeneratorConfig(port=0), "parley-home")
+    yield service
+    service.close()
+
+
+@examples(300)
+@given(body=chat_bodies())
+def test_generator_server_requests_are_prepared_or_refused_with_a_4xx(served_generator, body):
+    from assistant.generator_server import _prepare
+    from assistant.openai_chat import ApiError
+
+    try:
+        chat, _, prompt, _ = _prepare(body, served_generator.generator, served_generator.window_chars)
+    except ApiError as error:
+        assert 400 <= error.status < 500 and error.body()["error"]["message"]
+        return
+    assert chat.messages and len(prompt) <= served_generator.generator.max_prompt
+
+
+STREAM_CHUNKS = [
+    {"choices": [{"index": 0, "delta": {"role": "assistant", "content": "Hello"}}]},
+    {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "id": "c1", "type": "function", "function": {
+        "name": "calculate", "arguments": "{\"expression\": "}}]}}]},
+    {"choices": [{"index": 0, "delta": {"tool_calls": [{"index": 0, "function": {"arguments": "\"7*6\"}"}}]}}]},
+    {"choices": [{"index": 0, "delta": {"parley": {"reply": "It is {result}."}}, "finish_reason": "tool_calls"}],
+     "usage": {"prompt_tokens": 5, "completion_tokens": 3}},
+    {"choices": [{"index": 0, "delta": {"content": "draft"}, "diffusing": True}]},
+    {"error": {"message": "overloaded"}},
+]
+
+
+@st.composite
+def sse_reads(draw):
+    """A stream's bytes (mutated chunks framed as SSE with any line ends, comments, [DONE], or any bytes), cut
+    into reads anywhere."""
+    parts = []
+    for _ in range(draw(st.integers(0, 6))):
+        frame = draw(mutated(STREAM_CHUNKS).map(lambda m: "data: " + json.dumps(m, allow_nan=True))
+                     | st.sampled_from(["data: [DONE]", ": keep-alive", "event: error", "data:", "retry: 5"])
+                     | st.text(max_size=40))
+        ends = draw(st.sampled_from(["\n", "\r", "\r\n", "\n\n", "\r\r", "\r\n\r\n", ""]))
+        parts.append((frame + ends).encode("utf-8", "surrogateescape"))
+    data = b"".join(parts) + draw(st.binary(max_size=40) | st.sampled_from([b"\n" * 3000, b"\r" * 3000]))
+    cuts = sorted(draw(st.lists(st.integers(0, len(data)), max_size=5)))
+    return [data[a:b] for a, b in zip([0] + cuts, cuts + [len(data)])]
+
+
+@examples(300)
+@given(sse_reads())
+def test_remote_stream_parser_turns_any_bytes_into_reply_pieces_or_a_stream_error(reads):
+    from assistant.chat_completions import ChatCompletionStream, StreamError, StreamEvent
+
+    parser = ChatCompletionStream(max_event_bytes=4096, max_stream_bytes=16 * 1024)
+    try:
+        for data in reads:
+            assert all(isinstance(event, StreamEvent.__args__) for event in parser.receive_data(data))
+        parser.receive_eof()
+    except StreamError:
+        return
+    assert parser.done
