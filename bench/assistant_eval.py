@@ -1,6 +1,8 @@
 """Held-out evaluation of the embedded assistant, one column set per decoding budget, side by side.
 
     python bench/assistant_eval.py [--checkpoint DIR] [--budgets '1 pass,2 passes,4 passes'] [--errors]
+    python bench/assistant_eval.py --conversations [--budgets '4 passes'] [--errors]
+    python bench/assistant_eval.py --paraphrases [--budgets '4 passes'] [--errors]
 
 Two held-out files, both written by hand apart from the corpus generator and never trained on:
 tests/data/heldout.jsonl (the original skills in the default home) and tests/data/heldout_home.jsonl (the
@@ -19,6 +21,13 @@ so latency is what a user would wait for one reply on this machine.
 
 Tool-call exact match: same name and arguments; numbers compared by value, `calculate` by the value of
 the expression. No-tool accuracy: chit-chat and out-of-domain replies that call no tool.
+
+--conversations: tests/data/heldout_conversations.jsonl, multi-turn conversations with interleaved skills
+("it", "and the X", "actually cancel it", "the other one", "same for the X"), each turn judged by its expected
+call, every reply (the model's own, right or wrong) kept in the history. --paraphrases:
+tests/data/paraphrases.jsonl, clear requests in phrasings written apart from the corpus; the refusal rate is
+the share answered with no call. Both sets were written by hand before the conversation state and the
+generalised checks, from the issue's examples and new phrasings, without reading the corpus generator.
 """
 import argparse
 import asyncio
@@ -190,6 +199,48 @@ def evaluate_long(assistant, rows: list[dict], answers: list[tuple]) -> tuple[fl
     return fresh / len(alone), long / len(alone), len(alone), differ
 
 
+def evaluate_conversations(assistant, conversations: list[dict]) -> tuple[dict, list[str]]:
+    """Per-turn accuracy over every turn, the first turns, the follow-ups; whole conversations right."""
+    buckets: dict[str, list[bool]] = {}
+    errors = []
+    for conversation in conversations:
+        tools = ToolRunner(new_home(conversation["home"]))
+        history: list[dict] = []
+        all_right = True
+        for index, turn in enumerate(conversation["turns"]):
+            history.append({"role": "user", "content": turn["user"]})
+            reply, acted, _ = ask(assistant, history, tools)
+            row = {"expected": turn["expected"]}
+            ok = score(row, reply, acted, tools.home.inventory)
+            all_right &= ok
+            for key in ("turns", "first turns" if index == 0 else "follow-ups"):
+                buckets.setdefault(key, []).append(ok)
+            if not ok:
+                errors.append(f"{conversation['id']:>3}.{index} {conversation['home']:<8} {turn['user']!r}: "
+                              f"want {turn['expected']}, got {calls_of(reply)} / {reply.text!r}")
+            message = {"role": "assistant", "content": reply.text}
+            if reply.tool_calls:
+                message["tool_calls"] = calls_of(reply)
+            history.append(message)
+        buckets.setdefault("conversations", []).append(all_right)
+    return {k: (sum(v) / len(v), len(v)) for k, v in buckets.items()}, errors
+
+
+def evaluate_paraphrases(assistant, rows: list[dict]) -> tuple[dict, list[str]]:
+    """Right calls, and refusals (no call at all) among clear requests."""
+    right, refused, errors = [], [], []
+    for row in rows:
+        tools = ToolRunner(new_home(row["home"]))
+        reply, acted, _ = ask(assistant, row["history"], tools)
+        right.append(score(row, reply, acted, tools.home.inventory))
+        refused.append(not reply.tool_calls)
+        if not right[-1]:
+            errors.append(f"{row['id']:>4} {row['home']:<8} {row['history'][-1]['content']!r}: "
+                          f"want {row['expected']}, got {calls_of(reply)} / {reply.text!r}")
+    return {"right": (sum(right) / len(right), len(right)), "refused": (sum(refused) / len(refused), len(refused))}, \
+        errors
+
+
 def evaluate(rows: list[dict], replies: list) -> tuple[dict, list[str]]:
     """The original file's table, from the replies evaluate_all got to its rows."""
     correct = {"tool": 0, "followup": 0, "chitchat": 0, "ood": 0, "clarify": 0}
@@ -225,9 +276,15 @@ def main(argv=None) -> int:
     parser.add_argument("--budgets", default="1 pass,2 passes,4 passes",
                         help="comma-separated, from: " + ", ".join(name for name, _ in BUDGETS))
     parser.add_argument("--json", default=None, help="also write the results to this file")
+    parser.add_argument("--conversations", nargs="?", const=str(ROOT / "tests" / "data" / "heldout_conversations.jsonl"),
+                        help="judge the multi-turn conversations instead (default file if none given)")
+    parser.add_argument("--paraphrases", nargs="?", const=str(ROOT / "tests" / "data" / "paraphrases.jsonl"),
+                        help="judge the paraphrases instead (default file if none given)")
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(1)
+    if args.conversations or args.paraphrases:
+        return main_new_sets(args)
     rows = [json.loads(line) for line in Path(args.heldout).read_text().splitlines() if line.strip()]
     home_rows = [json.loads(line) for line in Path(args.home_heldout).read_text().splitlines() if line.strip()]
     base = EmbeddedGenerator.load(args.checkpoint)
@@ -282,6 +339,30 @@ def main(argv=None) -> int:
         print("\n".join(long[name][3]))
     if args.json:
         Path(args.json).write_text(json.dumps({"original": results, "all": home, "long": long}, indent=2))
+    return 0
+
+
+def main_new_sets(args) -> int:
+    """The --conversations or --paraphrases table, one row per decoding budget."""
+    base = EmbeddedGenerator.load(args.checkpoint)
+    path = args.conversations or args.paraphrases
+    rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
+    columns = ["turns", "first turns", "follow-ups", "conversations"] if args.conversations else ["right", "refused"]
+    print(f"{Path(path).name}: {len(rows)} rows; checkpoint: {args.checkpoint or 'embedded'}")
+    print("| decoding | " + " | ".join(columns) + " |")
+    print("|---|" + "---|" * len(columns))
+    failures = {}
+    for name, params in [b for b in BUDGETS if b[0] in args.budgets.split(",")]:
+        assistant = EmbeddedGenerator(base.model, base.config, base.tokenizer, params, base.max_prompt)
+        respond_sync(assistant, [{"role": "user", "content": "hello"}], ToolRunner())     # warm-up
+        result, failures[name] = (evaluate_conversations if args.conversations else evaluate_paraphrases)(
+            assistant, rows)
+        print(f"| {name} | " + " | ".join(f"{100 * result[k][0]:.1f}% ({result[k][1]})" for k in columns) + " |",
+              flush=True)
+    if args.errors:
+        for name, errors in failures.items():
+            print(f"\nfailures with {name}:")
+            print("\n".join(errors))
     return 0
 
 
