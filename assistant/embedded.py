@@ -21,6 +21,7 @@ from types import MappingProxyType
 import torch
 
 from assistant.chat_template import NoAction, Slots, fill_result, model_prompt
+from assistant.conversation import resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, split_client_result
 from assistant.tokenizer import Tokenizer
@@ -59,8 +60,9 @@ class EmbeddedGenerator:
 
     def prompt_ids(self, history: list[dict], lexicon=None) -> tuple[list[int], Slots]:
         """Token ids of the prompt (its end, if too long) and what its slots stand for (lexicon: the names of
-        the user's own home, see chat_template.model_prompt)."""
-        text, slots = model_prompt(history, lexicon)
+        the user's own home, see chat_template.model_prompt); a follow-up is first resolved against the
+        conversation's state (assistant.conversation)."""
+        text, slots = model_prompt(resolve(history, lexicon), lexicon)
         return self.tokenizer.encode(text)[-self.max_prompt:], slots
 
     def reader(self, slots: Slots) -> ReplyReader:

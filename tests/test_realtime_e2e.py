@@ -1,6 +1,7 @@
 """End to end over /v1/realtime with every real model: spoken requests in, spoken answers out."""
 import asyncio
 import base64
+import json
 import re
 
 import numpy as np
@@ -223,4 +224,29 @@ async def test_beta_client_gets_audio_under_beta_names(live_server):
     assert len(client.audio_of(done["response"]["id"], "response.audio.delta")) > 24000
     assert says_42("".join(e["delta"] for e in client.of_type("response.audio_transcript.delta")))
     assert not client.of_type("response.output_audio.delta")
+    await client.close()
+
+
+async def test_a_conversation_follows_it_and_actually_cancel_it(live_server):
+    """Follow-ups several turns back resolve against the conversation's calls: "it" is the light asked about
+    before a timer and a sum came in between, "actually cancel it" the timer."""
+    client = await connect(live_server)
+
+    async def call_for(text: str) -> dict:
+        start = len(client.events)
+        await ask(client, text, {"output_modalities": ["text"]})
+        done = await client.wait_for("response.done", start=start, timeout=60)
+        assert done["response"]["status"] == "completed"
+        calls = [e["item"] for e in client.of_type("conversation.item.added", start)
+                 if e["item"]["type"] == "function_call"]
+        assert len(calls) == 1, (text, calls)
+        return {"name": calls[0]["name"], "arguments": json.loads(calls[0]["arguments"])}
+
+    assert await call_for("is the kitchen light on") == {"name": "get_state",
+                                                         "arguments": {"name": "light", "area": "kitchen"}}
+    assert await call_for("set a timer for five minutes") == {"name": "set_timer", "arguments": {"seconds": 300}}
+    assert (await call_for("what's seven times six"))["name"] == "calculate"
+    assert await call_for("turn it on") == {"name": "set_device",
+                                            "arguments": {"device": "light", "room": "kitchen", "state": "on"}}
+    assert await call_for("actually cancel it") == {"name": "cancel_timer", "arguments": {}}
     await client.close()

@@ -2,6 +2,7 @@
 its session id gets its conversation back (same item ids), a restart keeps conversations and pending timers,
 and a timer that came due while nobody was connected is told at the next reply."""
 import asyncio
+import json
 import re
 
 import pytest
@@ -112,4 +113,25 @@ async def test_a_timer_due_while_away_is_told_at_the_next_reply(server_factory, 
     assert reply_text(reply).startswith("While you were away, your timer for 2 seconds finished."), reply_text(reply)
     assert "4" in reply_text(reply) or "four" in reply_text(reply).lower()
     assert len(client.of_type("response.done")) == 1
+    await client.close()
+
+
+async def test_a_follow_up_after_a_restart_resolves_against_the_stored_conversation(server_factory, state_db):
+    """The conversation state is the stored history's calls: "turn it off", three turns after the light and
+    on a restarted gateway, still means the kitchen light."""
+    server = server_factory(store=state_db)
+    client, session_id = await session_of(server)
+    await ask(client, "turn on the kitchen light")
+    await ask(client, "what's seven times six")
+    await ask(client, "how many feet in ten meters")
+    assert [c["name"] for c in tool_calls(client)] == ["set_device", "calculate", "convert"]
+    await client.close()
+    server.stop()
+
+    restarted = server_factory(store=state_db)
+    client, _ = await session_of(restarted, f"?session_id={session_id}")
+    await ask(client, "turn it off")
+    calls = tool_calls(client)
+    assert [c["name"] for c in calls] == ["set_device"], calls
+    assert json.loads(calls[0]["arguments"]) == {"device": "light", "room": "kitchen", "state": "off"}
     await client.close()

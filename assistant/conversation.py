@@ -1,0 +1,273 @@
+"""Conversation state: what the conversation last acted on or asked about, and follow-ups resolved against it.
+
+The state is derived from the history's tool calls (the session's function_call items, the one history that a
+resume on another gateway loads from the store), so there is nothing else to keep or to lose. A follow-up
+("turn it off", "and the salt lamp", "actually cancel it", "the other one", "same for the office") is rewritten
+by deterministic code into the self-contained request it stands for ("turn off the pond pump"), which the model
+then reads alone: the model answers self-contained requests far better than it follows references (see
+docs/assistant.md). The phrasings are data: FOLLOW_UPS and REQUESTS below.
+"""
+import re
+from dataclasses import dataclass
+
+from assistant.chat_template import _assistant_calls, content_text
+from assistant.rephrase import rephrase
+from assistant.spoken_numbers import normalize_request
+from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES, UNIT_WORDS
+
+MAX_CALLS = 16          # the newest calls the state is read from
+TIMER_SKILLS = {"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_timer"}
+
+# How a follow-up says it goes on from what came before. Each pattern names the part it refers with:
+# `ref` (a pronoun or "the other one", replaced by the thing it stands for) or `new` (what changes: an area,
+# a device, a number, a unit, a reading).
+FOLLOW_UPS = [re.compile(p) for p in (
+    r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
+    r"^(?:and |now |ok |okay )?(?:(?:do |the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
+    r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
+    r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
+)]
+# A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
+# The normaliser has written "one" as 1 by then.
+REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|that 1|this 1|it|that|them|this|those)\b"
+                       r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too)*\b"
+                       r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
+# Words said before a follow-up that carry nothing: dropped from the rewritten request.
+FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|sorry|ok|okay|never mind|nevermind|"
+                     r"and|then|now|so|please|parley)\s+)+")
+TIMER_WORDS = re.compile(r"\b(?:cancel|left|remaining|long|timer|countdown|much time|how much longer)\b")
+NOT_A_REFERENCE = re.compile(r"\b(?:what time is it|what day is it|what's it like|is it (?:warm|cold|hot|humid))\b")
+# Words with which a request leans on what came before; a request with none of them is read alone.
+LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too|also|again|same|instead|as well|"
+                        r"a bit|a little|a touch|brighter|dimmer|more|less|yes|yeah|yep|no|nope|sure)\b|"
+                        r"^(?:what about|how about|in|on|for|at|to|the|but)\b")
+# Words that join a request to the one before without changing it ("and turn the fan off").
+LEADING = re.compile(r"^(?:(?:and|then|now|so|actually|oh|ok|okay|please|parley|hey parley)\s+)+")
+# Words said after a follow-up's pronoun that the self-contained request does without.
+TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now))+(?=\s+(?:on|off)\b|$)")
+
+# A call said back as the request a user would make for it.
+REQUESTS = {
+    "set_device": "turn {state} the {room} {device}",
+    "set_brightness": "set the {room} lights to {percent} percent",
+    "change_brightness": "make the {room} lights {direction}",
+    "read_sensor": "what's the {kind} in the {room}",
+    "set_thermostat": "set the thermostat to {degrees} degrees",
+    "convert": "convert {value} {from} to {to}",
+    "switch_device": "turn {state} the {name}{in_area}",
+    "switch_all": "turn {state} {name}{in_area}",
+    "set_level": "set the {name} to {percent} percent",
+    "change_level": "make the {name} {direction}",
+    "get_state": "is the {name}{in_area} on",
+    "set_cover": "{action} the {name}",
+    "set_lock": "{action} the {name}",
+    "set_timer": "set a timer for {seconds} seconds",
+    "start_timer": "start a {name} timer for {seconds} seconds",
+    "timer_left": "how long is left on the {name} timer",
+    "stop_timer": "cancel the {name} timer",
+}
+DIRECTION_WORDS = {"up": "brighter", "down": "dimmer"}
+SWITCH_ALL_WORDS = {"everything": "everything", "light": "all the lights", "lights": "all the lights"}
+
+
+@dataclass(frozen=True)
+class Target:
+    """A thing the conversation acted on or asked about, as it would be said ("the pasta timer")."""
+    words: str
+    timer: bool
+
+
+def calls_of_history(history: list[dict]) -> list[dict]:
+    """The history's tool calls as {"name", "arguments"}, oldest first, the newest MAX_CALLS."""
+    calls = [call for message in history if message.get("role") == "assistant"
+             for call in _assistant_calls(message)]
+    return calls[-MAX_CALLS:]
+
+
+def target_of(call: dict) -> Target | None:
+    """What a call acts on, in words; None for a call that acts on nothing (a sum, the time)."""
+    name, args = call["name"], call["arguments"]
+    if name in TIMER_SKILLS:
+        label = args.get("name")
+        return Target(f"the {str(label).replace('_', ' ')} timer" if label else "the timer", True)
+    if name == "set_thermostat":
+        return Target("the thermostat", False)
+    room = ROOM_SPOKEN.get(str(args.get("room") or args.get("area") or ""), "")
+    if name == "set_device" or (name == "get_state" and args.get("name") in DEVICES):
+        device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "")
+        return Target(f"the {room} {device}".replace("  ", " "), False)
+    if name in ("set_brightness", "change_brightness"):
+        return Target(f"the {room} lights", False)
+    if name in ("switch_device", "set_level", "change_level", "get_state", "set_cover", "set_lock"):
+        area = str(args.get("area") or "").replace("_", " ")
+        return Target(f"the {str(args['name']).replace('_', ' ')}" + (f" in the {area}" if area else ""), False)
+    return None
+
+
+def request_for(call: dict) -> str | None:
+    """The words of a self-contained request for the call."""
+    template = REQUESTS.get(call["name"])
+    if template is None:
+        return None
+    args = {key: str(value).replace("_", " ") for key, value in call["arguments"].items()}
+    args["room"] = ROOM_SPOKEN.get(call["arguments"].get("room", ""), args.get("room", ""))
+    args["device"] = DEVICE_SPOKEN.get(call["arguments"].get("device", ""), args.get("device", ""))
+    area = args.get("area")
+    args["in_area"] = f" in the {ROOM_SPOKEN.get(call['arguments'].get('area'), area)}" if area else ""
+    if "direction" in args:
+        args["direction"] = DIRECTION_WORDS[args["direction"]]
+    if call["name"] == "switch_all":
+        args["name"] = SWITCH_ALL_WORDS.get(args["name"], f"all the {args['name']}")
+    for key in ("from", "to"):
+        if key in args:
+            args[key] = UNIT_NAMES[args[key]][1]
+    for key in ("value", "percent", "degrees", "seconds"):
+        if key in args and args[key].endswith(".0"):
+            args[key] = args[key][:-2]
+    return template.format_map(_Missing(args))
+
+
+class _Missing(dict):
+    def __missing__(self, key):
+        return ""
+
+
+class Vocabulary:
+    """The words a follow-up's new part may be, each with the argument it sets: the default home's rooms
+    and devices, or the user's own areas and names (lexicon); units, sensor readings and numbers."""
+
+    def __init__(self, lexicon: tuple[set, set] | None):
+        self.names, self.areas = lexicon if lexicon else (set(), set())
+        self.rooms = {phrase: room for room, phrases in ROOMS.items() for phrase in phrases}
+        self.devices = {phrase: device for device, phrases in DEVICES.items() for phrase in phrases}
+        self.units = {phrase: unit for unit, phrases in UNIT_WORDS.items() for phrase in phrases if len(phrase) > 2}
+
+    def read(self, words: str) -> tuple[str, object] | None:
+        """(kind, value) of a follow-up's new part: area, device, name, number, unit or kind; None if it is
+        not one thing the vocabulary knows."""
+        words = re.sub(r"^(?:the |my |our |in the |for the |in |on )?(?:1 in (?:the )?)?", "", words)
+        words = re.sub(r" (?:1|ones|please|then)$", "", words).strip()
+        if re.fullmatch(r"\d+(?:\.\d+)?", words):
+            return "number", float(words)
+        if words in self.areas:
+            return "area", words
+        if words in self.names:
+            return "name", words
+        if words in self.rooms:
+            return "room", self.rooms[words]
+        if words in self.devices:
+            return "device", self.devices[words]
+        if words in self.units:
+            return "unit", self.units[words]
+        if words in SENSOR_KINDS or words in ("humid", "temp"):
+            return "kind", "humidity" if words.startswith("humid") else "temperature"
+        return None
+
+
+# Which argument of which skills each kind of new part replaces.
+REPLACES = {
+    "room": {"set_device": "room", "set_brightness": "room", "change_brightness": "room", "read_sensor": "room",
+             "get_state": "area", "switch_all": "area"},
+    "area": {"switch_all": "area"},
+    "device": {"set_device": "device"},
+    "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
+             "set_cover": "name", "set_lock": "name"},
+    "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent"},
+    "unit": {"convert": "to"},
+    "kind": {"read_sensor": "kind"},
+}
+NUMBER_KEYS = {"value", "degrees", "percent"}
+
+
+def _with(call: dict, key: str, value) -> dict:
+    arguments = dict(call["arguments"])
+    if call["name"] == "get_state" and key == "area" and arguments.get("name") not in DEVICES:
+        return {}                         # a user's own device is named, not placed: "and the gallery" is no help
+    arguments[key] = int(value) if key in NUMBER_KEYS and float(value).is_integer() else value
+    if key == "name":
+        arguments.pop("area", None)
+    return {"name": call["name"], "arguments": arguments}
+
+
+def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list[dict]:
+    """The history to prompt with: a follow-up rewritten, against the calls before it, into the request it
+    stands for, alone; any other request as it is, with the history before it."""
+    if not history or history[-1].get("role") != "user":
+        return history
+    said = normalize_request(content_text(history[-1]))
+    core = rephrase(LEADING.sub("", said), default_home=lexicon is None)
+    unreferring = NOT_A_REFERENCE.sub("", core)
+    calls = calls_of_history(history[:-1])
+    vocabulary = Vocabulary(lexicon)
+    asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
+    if calls and unreferring == core and not asked:
+        rewritten = _changed_part(said, calls, vocabulary) or _pronoun(core, calls)
+        if rewritten:
+            return [{"role": "user", "content": rewritten}]
+    if LEANS_BACK.search(unreferring) or vocabulary.read(core) is not None or not core:   # "living room": which one
+        return [*history[:-1], {"role": "user", "content": said}]
+    return [{"role": "user", "content": _placed(core, calls) if lexicon is None else core}]
+
+
+def _asks(history: list[dict]) -> bool:
+    """The assistant's last message asks the user something."""
+    for message in reversed(history):
+        if message.get("role") == "assistant":
+            return "?" in content_text(message)
+        if message.get("role") == "user":
+            return False
+    return False
+
+
+def _placed(said: str, calls: list[dict]) -> str:
+    """ "switch off the coffee maker" in the default home, where a device is in every room: in the room
+    the conversation last used it in, if it did."""
+    if any(re.search(rf"\b{re.escape(phrase)}\b", said) for phrases in ROOMS.values() for phrase in phrases):
+        return said
+    for phrase, device in sorted(((p, d) for d, ps in DEVICES.items() for p in ps), key=lambda x: -len(x[0])):
+        if re.search(rf"\b{re.escape(phrase)}\b", said):
+            for call in reversed(calls):
+                if call["name"] == "set_device" and call["arguments"].get("device") == device:
+                    return f"{said} in the {ROOM_SPOKEN.get(call['arguments'].get('room'), '')}"
+            return said
+    return said
+
+
+def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "and the salt lamp", "same for the office", "what about humidity", "and 25": the newest call that
+    has such a part, with it changed."""
+    for pattern in FOLLOW_UPS:
+        match = pattern.match(said)
+        if not match:
+            continue
+        read = vocabulary.read(match.group("new"))
+        if read is None:
+            return None
+        kind, value = read
+        for call in reversed(calls):
+            key = REPLACES[kind].get(call["name"])
+            if key is not None:
+                changed = _with(call, key, value)
+                return request_for(changed) if changed else None
+        return None
+    return None
+
+
+def _pronoun(said: str, calls: list[dict]) -> str | None:
+    """ "turn it off", "actually cancel it", "turn the other one off": the pronoun replaced by the thing it
+    stands for: the newest timer when the words are about a timer, else the newest other thing; "the other
+    one" is the one of those before the newest."""
+    match = REFERRING.search(said)
+    if not match:
+        return None
+    timer = TIMER_WORDS.search(said) is not None
+    targets: list[str] = []
+    for call in reversed(calls):
+        target = target_of(call)
+        if target is not None and target.timer == timer and target.words not in targets:
+            targets.append(target.words)
+    other = match.group("ref") in ("the other 1", "the other")
+    if len(targets) < (2 if other else 1):
+        return None
+    words = targets[1] if other else targets[0]
+    return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", said[match.end():])).strip()

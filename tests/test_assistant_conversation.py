@@ -1,0 +1,124 @@
+"""Conversation state: follow-ups resolved against the calls of the history (assistant.conversation)."""
+import json
+
+import pytest
+
+from assistant.conversation import calls_of_history, request_for, resolve
+from assistant.inventory import Inventory
+from made_up_home import ENTITIES
+
+
+def user(text: str) -> dict:
+    return {"role": "user", "content": text}
+
+
+def called(skill: str, /, **arguments) -> dict:
+    """An assistant turn in the OpenAI shape the sessions hand the generator (arguments as JSON)."""
+    return {"role": "assistant", "content": "Okay.", "tool_calls": [
+        {"type": "function", "function": {"name": skill, "arguments": json.dumps(arguments)}}]}
+
+
+@pytest.fixture(scope="module")
+def lexicon():
+    inventory = Inventory()
+    for component, object_id, config in ENTITIES:
+        inventory.receive_discovery(f"homeassistant/{component}/{object_id}/config", json.dumps(config))
+    return inventory.lexicon()
+
+
+def resolved(history: list[dict], lexicon=None) -> str | None:
+    """The request the model reads alone, or None when it reads the history as it is."""
+    out = resolve(history, lexicon)
+    return out[0]["content"] if len(out) == 1 and len(history) > 1 else None
+
+
+def test_it_is_the_last_thing_acted_on_or_asked_about(lexicon):
+    history = [user("is the pond pump on"), called("get_state", name="pond pump"), user("turn it off")]
+    assert resolved(history, lexicon) == "turn off the pond pump"
+
+
+def test_a_timer_word_refers_to_the_newest_timer_past_other_calls():
+    history = [user("set a timer for five minutes"), called("set_timer", seconds=300),
+               user("turn on the kitchen light"), called("set_device", device="light", room="kitchen", state="on"),
+               user("what's 7 times 6"), called("calculate", expression="7*6"), user("actually cancel it")]
+    assert resolved(history) == "cancel the timer"
+    history[0:2] = [user("start a pasta timer for 12 minutes"), called("start_timer", name="pasta", seconds=720)]
+    assert resolved(history) == "cancel the pasta timer"
+
+
+def test_and_the_x_changes_the_newest_call_that_has_such_a_part(lexicon):
+    history = [user("set the arc lamp to 30 percent"), called("set_level", name="arc lamp", percent=30),
+               user("and the salt lamp")]
+    assert resolved(history, lexicon) == "set the salt lamp to 30 percent"
+    # the issue's: a timer in between, "in the bedroom" is the light's
+    history = [user("turn on the kitchen light"), called("set_device", device="light", room="kitchen", state="on"),
+               user("set a timer for 8 seconds"), called("set_timer", seconds=8), user("and in the bedroom")]
+    assert resolved(history) == "turn on the bedroom light"
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    ("same for the office", "turn off the office fan"),
+    ("the bedroom one too", "turn off the bedroom fan"),
+    ("what about the heater", "turn off the garage heater"),
+    ("and the one in the hallway", "turn off the hallway fan"),
+])
+def test_phrasings_of_the_same_again_elsewhere(follow_up, rewritten):
+    history = [user("switch off the garage fan"), called("set_device", device="fan", room="garage", state="off"),
+               user(follow_up)]
+    assert resolved(history) == rewritten
+
+
+def test_numbers_units_and_readings_change_in_place():
+    convert = [user("convert ten kilometers to miles"), called("convert", value=10, **{"from": "km", "to": "mile"})]
+    assert resolved(convert + [user("and twenty five")]) == "convert 25 kilometers to miles"
+    assert resolved(convert + [user("what about in feet")]) == "convert 10 kilometers to feet"
+    sensor = [user("how warm is the garage"), called("read_sensor", room="garage", kind="temperature")]
+    assert resolved(sensor + [user("and the humidity")]) == "what's the humidity in the garage"
+
+
+def test_the_other_one_is_the_one_before_the_newest(lexicon):
+    history = [user("switch on the jukebox"), called("switch_device", name="jukebox", state="on"),
+               user("switch on the gramophone"), called("switch_device", name="gramophone", state="on"),
+               user("turn the other one off")]
+    assert resolved(history, lexicon) == "turn off the jukebox"
+    timers = [user("start a bread timer for 25 minutes"), called("start_timer", name="bread", seconds=1500),
+              user("start a tea timer for 4 minutes"), called("start_timer", name="tea", seconds=240),
+              user("how long is left on the bread timer"), called("timer_left", name="bread"),
+              user("cancel the other one")]
+    assert resolved(timers) == "cancel the tea timer"
+
+
+def test_a_self_contained_request_is_read_alone_and_an_answer_to_a_question_is_not():
+    history = [user("turn on the kitchen light"), called("set_device", device="light", room="kitchen", state="on"),
+               user("what time is it")]
+    assert resolved(history) == "what time is it"
+    asked = [user("unlock the wicket gate"),
+             {"role": "assistant", "content": "Do you want me to unlock the wicket gate? Say yes to confirm.",
+              "tool_calls": [{"name": "set_lock", "arguments": {"name": "wicket gate", "action": "unlock"}}]},
+             user("yes please do it")]
+    assert resolve(asked) == asked
+    unknown = [user("turn on the kitchen light"), called("set_device", device="light", room="kitchen", state="on"),
+               user("and the trampoline")]
+    assert resolve(unknown) == unknown          # nothing it could stand for: the model reads it in context
+
+
+def test_a_device_without_a_room_is_where_the_conversation_last_used_it():
+    history = [user("turn on the tv in the bedroom"), called("set_device", device="tv", room="bedroom", state="on"),
+               user("set a timer for 20 minutes"), called("set_timer", seconds=1200), user("turn off the tv")]
+    assert resolved(history) == "turn off the tv in the bedroom"
+
+
+def test_the_state_is_read_from_the_history_only():
+    """Nothing beside the history: the same items (as a resumed session loads them) give the same answer."""
+    history = [user("is the kiln on"), called("get_state", name="kiln"), user("switch it off")]
+    reloaded = json.loads(json.dumps(history))
+    assert resolve(reloaded) == resolve(history)
+    assert calls_of_history(history) == [{"name": "get_state", "arguments": {"name": "kiln"}}]
+
+
+def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
+    assert request_for({"name": "switch_all", "arguments": {"name": "everything", "state": "off", "area": "gallery"}}) \
+        == "turn off everything in the gallery"
+    assert request_for({"name": "change_brightness", "arguments": {"room": "living_room", "direction": "down"}}) \
+        == "make the living room lights dimmer"
+    assert request_for({"name": "calculate", "arguments": {"expression": "7*6"}}) is None
