@@ -25,6 +25,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import DEVICE_CUES, DEVICES, ROOMS, UNIT_FACTORS, UNIT_WORDS
 
@@ -46,34 +47,17 @@ _PLACE = re.compile(r"\bin (?:the|my|our) (\w+)")
 _WHOLE_HOME = {"house", "home"}
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
-# Words that ask for an action, gathered from the corpus's phrases, none of which calls one without them. A
-# call whose action nothing in the conversation asks for was read into a garbled transcript ("Make sure
-# nothinger in the hallway" switched the heater off, "Board the lights" made them brighter). The normaliser
-# writes a user's "7*6" as words; the symbols are an earlier calculation's, shown as its call.
-_ASKED_BY = {action: re.compile(r"\b(?:" + "|".join(words) + r")\b" + ("|[-+*/^%]" if action == "calculate" else ""))
-             for action, words in {
-    "off": ("off", "of", "out", "kill", "shut", "stop", "disable", "deactivate", "douse", "cut", "down", "no more",
-            "need", "shouldn'?t", "close", "anymore"),
-    "up": ("up", "bright", "brighter", "brighten", "more", "raise", "dim", "dark", "darker", "increase", "boost"),
-    "down": ("down", "dim", "dimmer", "lower", "less", "bright", "reduce", "decrease", "harsh", "soften"),
-    "open": ("open", "up", "raise", "lift"),
-    "close": ("close", "shut", "down", "lower", "draw"),
-    "stop": ("stop", "halt", "pause", "freeze", "hold"),
-    "cancel": ("cancel", "stop", "kill", "abort", "off", "of", "remove", "clear", "never mind", "rid", "need", "drop",
-               "no more", "disable", "forget", "delete", "end", "scrap", "reset"),
-    "temperature": ("temperature", "temp", "warm", "warmer", "hot", "cold", "chilly", "degrees", "heat", "cool",
-                    "freezing", "thermometer"),
-    "humidity": ("humid", "humidity", "damp", "dry", "moisture", "muggy", "sticky"),
-    "time left": ("left", "remaining", "remain", "long", "much", "how", "status", "check", "still", "until", "till",
-                  "doing", "when", "done", "over", "running", "countdown"),
-    "0 percent": ("nothing", "zero", "off", "out", "dark"),
-    "50 percent": ("half",),
-    "100 percent": ("full", "max", "maximum", "brightest", "all the way"),
-    "calculate": ("plus", "add", "added", "sum", "and", "minus", "subtract", "take", "less", "times", "multiply",
-                  "multiplied", "x", "by", "divide", "divided", "over", "split", "cubed", "squared", "square", "root",
-                  "half", "halved", "double", "doubled", "twice", "triple", "tripled", "third", "percent", "of",
-                  "power", "from"),
-}.items()}
+
+
+def _means_pattern(words: tuple[str, ...]) -> re.Pattern:
+    """One pattern for a skill's words for an action; an entry in [brackets] is a set of symbols."""
+    plain = [w for w in words if not w.startswith("[")]
+    return re.compile(r"\b(?:" + "|".join(plain) + r")\b" + "".join("|" + w for w in words if w.startswith("[")))
+
+
+# Each skill's words for each of its actions (skills.Skill.means).
+_MEANS = {(skill.name, action): _means_pattern(words)
+          for skill in SKILLS.values() for action, words in skill.means.items()}
 
 
 def _action_of(call: dict, said_numbers: list[str]) -> str | None:
@@ -216,7 +200,7 @@ def render_prompt(history: list[dict]) -> str:
 class Slots:
     """What the slots of one prompt stand for: numbers (<nK>), names (<eK>) and areas (<aK>); said: how often
     the prompt says each number slot; named: the default home's rooms and devices its words (or earlier
-    calls) name; asked: the actions its words ask for (_ASKED_BY); places: the "in the X" of the request."""
+    calls) name; spoken: the conversation's words, calls' names as said; places: the "in the X" of the request."""
     numbers: list[str] = field(default_factory=list)
     names: list[str] = field(default_factory=list)
     areas: list[str] = field(default_factory=list)
@@ -224,7 +208,7 @@ class Slots:
     named: set[str] = field(default_factory=set)
     may_multiply_itself: bool = False
     longest_duration: float = 0.0
-    asked: set[str] = field(default_factory=set)
+    spoken: str = ""
     places: list[str] = field(default_factory=list)
 
     def refuses(self, call: dict, call_text: str) -> bool:
@@ -241,9 +225,13 @@ class Slots:
             and any(place not in _WHOLE_HOME for place in self.places)
 
     def acts_unasked(self, call: dict) -> bool:
-        """No word of the conversation asks for what the call does (see _ASKED_BY): rather ask again."""
+        """No word of the conversation can mean what the call does (its skill's words for the action,
+        skills.Skill.means): rather ask again."""
         action = _action_of(call, self.numbers)
-        return action is not None and action not in self.asked
+        if action is None:
+            return False
+        means = _MEANS.get((call["name"], action))
+        return means is None or not means.search(self.spoken)
 
     def names_something_unsaid(self, call: dict) -> bool:
         """The call's room, device or unit was never said ("Man Room Lights to 45%" gave the living room, "switch
@@ -369,7 +357,7 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) ->
     spoken = words.replace("_", " ")          # a call's names as said: living_room is "living room"
     slots.named = vocabulary_named(spoken)
     slots.may_multiply_itself = _SELF_PRODUCT_WORDS.search(words) is not None
-    slots.asked = {action for action, pattern in _ASKED_BY.items() if pattern.search(spoken)}
+    slots.spoken = spoken
     slots.longest_duration = max(map(float, _DURATION.findall(turns[-1][0])), default=0.0)
     slots.places = _PLACE.findall(turns[-1][0])
     shown = []

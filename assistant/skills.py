@@ -3,7 +3,8 @@
 The embedded generator checks a decoded call against it, remote generators are offered its schemas as
 OpenAI function tools, and assistant.tools.ToolRunner runs a skill as its method `_<name>`.
 """
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, STATES, UNITS
 
@@ -18,6 +19,7 @@ class Skill:
     argument_help: dict[str, str]
     optional: frozenset = frozenset()  # keys a call may leave out
     pure: bool = False                # computes an answer and changes nothing: may run for a reply never used
+    means: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # action -> words that can ask for it
 
     def accepts(self, arguments: dict) -> bool:
         """This skill's argument keys (the optional ones may be missing), each a value of the right kind."""
@@ -48,9 +50,36 @@ class Skill:
 
 
 def _skill(skill_name: str, description: str, optional=(), /, *, pure: bool = False,
-           **arguments: tuple[tuple, str]) -> Skill:
+           means: Mapping[str, tuple[str, ...]] | None = None, **arguments: tuple[tuple, str]) -> Skill:
     return Skill(skill_name, description, {k.rstrip("_"): v[0] for k, v in arguments.items()},
-                 {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure)
+                 {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure, means or {})
+
+
+# The words that can ask for each action a call may take (chat_template.action_of names it), per skill: a call
+# whose action no word of the conversation can mean was read into a garbled transcript ("Make sure nothinger
+# in the hallway" switched the heater off, "Board the lights" made them brighter). Gathered from the corpus's
+# phrases, none of which calls one without them. Switching on has none: people ask for it in too many ways
+# ("get the fan going", "I need some light").
+OFF = ("off", "of", "out", "kill", "shut", "stop", "disable", "deactivate", "douse", "cut", "down", "no more", "need",
+       "shouldn'?t", "close", "anymore")
+UP = ("up", "bright", "brighter", "brighten", "more", "raise", "dim", "dark", "darker", "increase", "boost")
+DOWN = ("down", "dim", "dimmer", "lower", "less", "bright", "reduce", "decrease", "harsh", "soften")
+LEVEL = {"0 percent": ("nothing", "zero", "off", "out", "dark"), "50 percent": ("half",),
+         "100 percent": ("full", "max", "maximum", "brightest", "all the way")}     # a level no number said
+CANCEL = ("cancel", "stop", "kill", "abort", "off", "of", "remove", "clear", "never mind", "rid", "need", "drop",
+          "no more", "disable", "forget", "delete", "end", "scrap", "reset")
+READINGS = {"temperature": ("temperature", "temp", "warm", "warmer", "hot", "cold", "chilly", "degrees", "heat",
+                            "cool", "freezing", "thermometer"),
+            "humidity": ("humid", "humidity", "damp", "dry", "moisture", "muggy", "sticky")}
+TIME_LEFT = ("left", "remaining", "remain", "long", "much", "how", "status", "check", "still", "until", "till",
+             "doing", "when", "done", "over", "running", "countdown")
+# The normaliser writes a user's "7*6" as words; the symbols are an earlier calculation's, shown as its call.
+ARITHMETIC = ("plus", "add", "added", "sum", "and", "minus", "subtract", "take", "less", "times", "multiply",
+              "multiplied", "x", "by", "divide", "divided", "over", "split", "cubed", "squared", "square", "root",
+              "half", "halved", "double", "doubled", "twice", "triple", "tripled", "third", "percent", "of", "power",
+              "from", "[-+*/^%]")
+COVER = {"open": ("open", "up", "raise", "lift"), "close": ("close", "shut", "down", "lower", "draw"),
+         "stop": ("stop", "halt", "pause", "freeze", "hold")}
 
 
 NAME = ((str,), "the device as the user named it, e.g. porch light")
@@ -61,35 +90,36 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("get_time", "The current local time.", pure=True),
     _skill("get_date", "Today's date.", pure=True),
     _skill("set_timer", "Start a countdown timer.", seconds=(NUMBER, "length in seconds")),
-    _skill("cancel_timer", "Cancel every running timer."),
-    _skill("set_device", "Switch a device in a room on or off.", device=(tuple(DEVICES), "the device"),
+    _skill("cancel_timer", "Cancel every running timer.", means={"cancel": CANCEL}),
+    _skill("set_device", "Switch a device in a room on or off.", means={"off": OFF}, device=(tuple(DEVICES), "the device"),
            room=(tuple(ROOMS), "the room"), state=(STATES, "on or off")),
-    _skill("set_brightness", "Dim or brighten a room's lights.", room=(tuple(ROOMS), "the room"),
+    _skill("set_brightness", "Dim or brighten a room's lights.", means=LEVEL, room=(tuple(ROOMS), "the room"),
            percent=(NUMBER, "brightness from 0 to 100")),
-    _skill("change_brightness", "Make a room's lights brighter or dimmer by a step.", room=(tuple(ROOMS), "the room"),
+    _skill("change_brightness", "Make a room's lights brighter or dimmer by a step.", means={"up": UP, "down": DOWN}, room=(tuple(ROOMS), "the room"),
            direction=(("up", "down"), "up: brighter, down: dimmer")),
     _skill("set_thermostat", "Set the thermostat (in a home with several, the one named or in the area named).",
            ("name", "area"), degrees=(NUMBER, "target temperature in degrees"),
            name=((str,), "the thermostat or heater as the user named it, if any"), area=AREA),
-    _skill("read_sensor", "Read a room's temperature or humidity.", room=(tuple(ROOMS), "the room"),
+    _skill("read_sensor", "Read a room's temperature or humidity.", means=READINGS, room=(tuple(ROOMS), "the room"),
            kind=(SENSOR_KINDS, "which reading")),
-    _skill("calculate", "Evaluate arithmetic.", pure=True, expression=((str,), "numbers with + - * / and parentheses")),
+    _skill("calculate", "Evaluate arithmetic.", pure=True, means={"calculate": ARITHMETIC}, expression=((str,), "numbers with + - * / and parentheses")),
     _skill("convert", "Convert a quantity between units.", pure=True, value=(NUMBER, "the quantity"),
            from_=(UNITS, "the unit it is in"), to=(UNITS, "the unit wanted")),
     # The user's own devices, found by the name they use (assistant.inventory resolves it).
-    _skill("switch_device", "Switch a named device on or off.", ("area",), name=NAME,
+    _skill("switch_device", "Switch a named device on or off.", ("area",), means={"off": OFF}, name=NAME,
            state=(STATES, "on or off"), area=AREA),
     _skill("switch_all", "Switch every device of a kind (or everything) on or off, in one area or the whole home.",
-           ("area",), name=((str,), "the kind, e.g. lights or fans, or everything"),
+           ("area",), means={"off": OFF}, name=((str,), "the kind, e.g. lights or fans, or everything"),
            state=(STATES, "on or off"), area=AREA),
-    _skill("set_level", "Set a named light's brightness.", ("area",), name=NAME,
+    _skill("set_level", "Set a named light's brightness.", ("area",), means=LEVEL, name=NAME,
            percent=(NUMBER, "brightness from 0 to 100"), area=AREA),
-    _skill("change_level", "Make a named light brighter or dimmer by a step.", ("area",), name=NAME,
+    _skill("change_level", "Make a named light brighter or dimmer by a step.", ("area",),
+           means={"up": UP, "down": DOWN}, name=NAME,
            direction=(("up", "down"), "up: brighter, down: dimmer"), area=AREA),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
            ("area",), name=NAME, area=AREA),
     _skill("set_cover", "Open, close or stop a cover: blinds, curtains, a garage door (opening a garage door "
-           "asks for a spoken yes first).", ("area",), name=NAME,
+           "asks for a spoken yes first).", ("area",), means=COVER, name=NAME,
            action=(("open", "close", "stop"), "what to do"), area=AREA),
     _skill("set_lock", "Lock or unlock a lock (unlocking asks for a spoken yes first).", name=NAME,
            action=(("lock", "unlock"), "what to do")),
@@ -98,9 +128,9 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name")),
     _skill("start_timer", "Start a named countdown timer.", name=((str,), "the timer's name, e.g. pasta"),
            seconds=(NUMBER, "length in seconds")),
-    _skill("timer_left", "How long is left on a timer.", ("name",),
+    _skill("timer_left", "How long is left on a timer.", ("name",), means={"time left": TIME_LEFT},
            name=((str,), "the timer's name, if the user gave one")),
-    _skill("stop_timer", "Cancel one named timer.", name=((str,), "the timer's name")),
+    _skill("stop_timer", "Cancel one named timer.", means={"cancel": CANCEL}, name=((str,), "the timer's name")),
     _skill("set_alarm", "Set an alarm at a clock time.", ("period",), hour=(NUMBER, "hour, 0 to 23 or 1 to 12"),
            minute=(NUMBER, "minute, 0 to 59"), period=(("am", "pm"), "am or pm, if the user said it")),
 )}
