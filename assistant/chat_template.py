@@ -50,9 +50,17 @@ _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|
 
 
 def _means_pattern(words: tuple[str, ...]) -> re.Pattern:
-    """One pattern for a skill's words for an action; an entry in [brackets] is a set of symbols."""
-    plain = [w for w in words if not w.startswith("[")]
+    """One pattern for a skill's words for an action, each word in any of its regular forms ("open": opens,
+    opened, opening; "dim": dimmed); an entry in [brackets] is a set of symbols."""
+    plain = [_forms(w) for w in words if not w.startswith("[")]
     return re.compile(r"\b(?:" + "|".join(plain) + r")\b" + "".join("|" + w for w in words if w.startswith("[")))
+
+
+def _forms(word: str) -> str:
+    if not word.isalpha() or len(word) < 3:
+        return word
+    stem = word[:-1] if word.endswith("e") else word
+    return f"(?:{word}|{stem}{word[-1]}?(?:s|es|ed|ing|er))"
 
 
 # Each skill's words for each of its actions (skills.Skill.means).
