@@ -9,7 +9,9 @@ from dllm_core.checkpoint import load_model
 from assistant.embedded import EMBEDDED_CHECKPOINT
 from assistant.generator import DoneEvent, TextEvent, ToolCallEvent, respond_sync
 from assistant.home import InMemoryHome
+from assistant.inventory import Inventory
 from assistant.tools import NOT_POSSIBLE, ToolRunner
+from made_up_home import ENTITIES, discovery_topic
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -212,3 +214,38 @@ def test_the_users_own_devices_by_name(assistant):
     assert home.states == {"light/a": "on", "light/a#brightness": "75", "cover/c": "closed"}
     reply = ask(assistant, "unlock the front door", "yes", home=home)
     assert reply.tool_calls[0].name == "confirm" and home.states["lock/d"] == "unlocked"
+
+
+def made_up_inventory() -> Inventory:
+    inventory = Inventory()
+    for component, object_id, config in ENTITIES:
+        inventory.receive_discovery(discovery_topic(component, object_id), json.dumps(config))
+    return inventory
+
+
+def test_the_issues_follow_ups_beyond_the_last_exchange(assistant):
+    """Issue 23's four conversations, each once "Sorry, I didn't catch that." (the made-up home's lamps and
+    pump stand in for the lava lamp and the koi pump)."""
+    made_up = InMemoryHome(inventory=made_up_inventory())
+    for turns, home, want in [
+        (["set the arc lamp to 30 percent", "and the salt lamp"], made_up,
+         ("set_level", {"name": "salt lamp", "percent": 30})),
+        (["is the pond pump on", "turn it off"], made_up, ("switch_device", {"name": "pond pump", "state": "off"})),
+        (["set a timer for five minutes", "actually cancel it"], None, ("cancel_timer", {})),
+        (["turn on the kitchen light", "set a timer for 8 seconds", "and in the bedroom"], None,
+         ("set_device", {"device": "light", "room": "bedroom", "state": "on"})),
+    ]:
+        reply = ask(assistant, *turns, home=home)
+        calls = [(c.name, {k: str(v).replace("_", " ") if k == "name" else v for k, v in c.arguments.items()})
+                 for c in reply.tool_calls]
+        assert calls == [want], (turns, reply)
+
+
+def test_the_issues_clear_requests_are_answered(assistant):
+    for text, want in [
+        ("how heavy is 70 kilos in pounds", ("convert", {"value": 70, "from": "kg", "to": "lb"})),
+        ("turn the tv off in the living room", ("set_device", {"device": "tv", "room": "living_room", "state": "off"})),
+        ("turned on the living room tv", ("set_device", {"device": "tv", "room": "living_room", "state": "on"})),
+    ]:
+        reply = ask(assistant, text)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [want], (text, reply)

@@ -5,6 +5,7 @@ import pytest
 
 from assistant.conversation import calls_of_history, request_for, resolve
 from assistant.inventory import Inventory
+from assistant.rephrase import rephrase
 from made_up_home import ENTITIES
 
 
@@ -122,3 +123,16 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     assert request_for({"name": "change_brightness", "arguments": {"room": "living_room", "direction": "down"}}) \
         == "make the living room lights dimmer"
     assert request_for({"name": "calculate", "arguments": {"expression": "7*6"}}) is None
+
+
+@pytest.mark.parametrize("said, default_home, reordered", [
+    ("turn the tv off in the living room", True, "turn off the living room tv"),
+    ("turned on the living room tv", True, "turn on the living room tv"),
+    ("how heavy is 70 kilos in pounds", True, "what is 70 kilos in pounds"),
+    ("put the telly on in the bedroom", True, "put on the bedroom telly"),
+    ("turn the arc lamp off in the snug", False, "turn off the arc lamp in the snug"),   # the user's own names stay
+    ("switch off the fan on the desk", True, "switch off the fan on the desk"),          # already in order
+    ("what time is it", True, "what time is it"),
+])
+def test_word_order_the_model_reads_best(said, default_home, reordered):
+    assert rephrase(said, default_home) == reordered
