@@ -12,7 +12,8 @@ padded with <|eos|> to the canvas length):
 
 A previous assistant turn is shown by the tool call it made (that is what a follow-up like "and in the
 bedroom" refers back to), or by <|say|> when it made none. User text goes through the spoken-number
-normaliser. Only the last MAX_USER_TURNS user turns are kept, and system messages and tool outputs are
+normaliser. Only the last MAX_USER_TURNS user turns are kept (at run time a follow-up that refers further
+back has already been rewritten by assistant.conversation), and system messages and tool outputs are
 not shown: the embedded model is too small to follow free-form instructions, and tool outputs reach the
 user through the {result} slot instead.
 
