@@ -479,6 +479,24 @@ def finished_calls(server) -> list:
     return server.call(snapshot())
 
 
+def call_in_progress(server, call_id: str):
+    """The server's record of a call not yet ended (app[PHONE_CALLS].active); None once it has."""
+    from streaming.transports.phone.calls import PHONE_CALLS
+
+    async def find():
+        return next((r for r in server.app[PHONE_CALLS].active.values() if r.call_id == call_id), None)
+    return server.call(find())
+
+
+async def until_transcribed(server, call_id: str) -> None:
+    """Until the caller's turn has ended and been transcribed: on a busy machine that takes seconds, and a
+    caller who hangs up before it ends takes the turn along (the words of an unfinished turn are not kept)."""
+    def transcribed() -> bool:
+        record = call_in_progress(server, call_id)
+        return record is not None and bool(record.transcripts)
+    await until(transcribed, timeout=60, what="the caller's words transcribed")
+
+
 async def wait_for_record(server, call_id: str, timeout: float = 25):
     for _ in range(int(timeout / 0.05)):
         for record in finished_calls(server):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from phone_callers import (GREETING, LONG_GREETING, AsteriskCaller, finished_calls, live_tasks, phone_audio,
-                           transcribe, until, wait_for_record)
+                           transcribe, until, until_transcribed, wait_for_record)
 from streaming.transports.phone.audiosocket import AUDIOSOCKET, encode_frame, frame_bytes
 from streaming.transports.phone.calls import GOODBYE, PHONE_CALLS
 from transcripts import spelled_like_start
@@ -87,7 +87,7 @@ async def test_talking_over_the_greeting_stops_it_and_is_transcribed(server_fact
     await until(lambda: caller.frames_received >= 25, what="greeting under way")
     caller.say(phone_audio(tts.synthesize("Please turn on the kitchen light."), tts.sample_rate))
     await caller.finish_speaking()
-    await asyncio.sleep(1.5)
+    await until_transcribed(server, str(caller.call_id))
     await caller.hang_up()
 
     record = await wait_for_record(server, str(caller.call_id))

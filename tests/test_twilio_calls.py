@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from phone_callers import (GREETING, LONG_GREETING, TwilioCaller, finished_calls, live_tasks, phone_audio,
-                           transcribe, until, wait_for_record)
+                           transcribe, until, until_transcribed, wait_for_record)
 from streaming.transports.phone.calls import GOODBYE
 from streaming.transports.phone.twilio import twilio_signature
 from transcripts import spelled_like_start
@@ -105,7 +105,7 @@ async def test_caller_talking_over_the_reply_gets_clear_and_is_transcribed(serve
     await until(lambda: caller.clears, timeout=10, what="clear")
     heard_at_clear = len(caller.heard)
     await caller.finish_speaking()
-    await asyncio.sleep(1.5)
+    await until_transcribed(server, caller.call_sid)
     await caller.hang_up()
 
     record = await wait_for_record(server, caller.call_sid)
