@@ -33,7 +33,7 @@ from streaming.events import EndCall
 from streaming.gateway import Gateway
 from streaming.metrics import CONTENT_TYPE, Metrics
 from streaming.session import Session, SessionConfig, SessionLimitReached, new_id
-from streaming.store import open_store
+from streaming.store import StoreUnavailable, ask, open_store
 from streaming.supervisor import Supervisor
 
 if TYPE_CHECKING:
@@ -51,10 +51,19 @@ SEND_TIMEOUT_S = 10.0           # a client whose socket takes no more bytes for 
 MAX_BACKLOG_EVENTS = 1000       # session events waiting for a slow client (~100 s of audio); more: dropped
 MAX_CLIENT_SECRET_TTL_S = 600
 MAX_SPENT_SECRETS = 10_000         # client secrets used on this gateway and not yet expired; beyond it, refuse
+STORE_RETRY_AFTER_S = 5         # what a client refused during a state store outage is told to wait
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 # EndCall reasons after which the client should come back (to any gateway, resuming its session): 1001
 GOING_AWAY = ("server_draining",)
 ANONYMOUS = "anonymous"
+
+
+@dataclass(frozen=True)
+class ClientSecret:
+    """A verified client secret: single-use (nonce), short-lived, and possibly minted to resume one session."""
+    nonce: str
+    expiry: float                       # unix time
+    session_id: str | None = None       # the session it may resume; None: it resumes none
 
 
 @dataclass
@@ -136,42 +145,58 @@ class ServerContext:
         await asyncio.gather(*hooks, return_exceptions=True)
 
     def authorized(self, token: str | None) -> bool:
-        """The API key, or a client secret, which is spent by this use."""
+        """The API key, or a client secret not yet spent here (spend_everywhere spends it)."""
         if self.config.api_key is None:
             return True
         if not token:
             return False
         if same_secret(token, self.config.api_key):
             return True
-        nonce, expiry = self._read_client_secret(token)
-        if nonce is None or nonce in self.spent_secrets:
-            return False
+        secret = self._read_client_secret(token)
+        return secret is not None and secret.nonce not in self.spent_secrets
+
+    async def spend_everywhere(self, token: str | None) -> bool:
+        """A client secret is used once across every gateway sharing the store (any gateway can verify it, so
+        a claim in the store is what makes the second use fail on another one). The API key is not spent.
+        StoreUnavailable when the store does not answer: the secret stays unspent, to be used once it does."""
+        secret = self._read_client_secret(token) if token else None
+        if secret is None:
+            return True
         if len(self.spent_secrets) >= MAX_SPENT_SECRETS:      # expired secrets need no record: they are refused
             now = time.time()
             self.spent_secrets = {spent: until for spent, until in self.spent_secrets.items() if until > now}
             if len(self.spent_secrets) >= MAX_SPENT_SECRETS:
                 return False
-        self.spent_secrets[nonce] = expiry
+        if not await self.first_use("client_secret:" + secret.nonce, secret.expiry - time.time()):
+            return False
+        self.spent_secrets[secret.nonce] = secret.expiry
         return True
 
-    async def spend_everywhere(self, token: str | None) -> bool:
-        """A client secret is used once across every gateway sharing the store (any gateway can verify it, so
-        a claim in the store is what makes the second use fail on another one). The API key is not spent."""
-        nonce, expiry = self._read_client_secret(token) if token else (None, 0.0)
-        if nonce is None:
-            return True
-        return await self.gateway.store.claim("client_secret:" + nonce, secrets.token_hex(8), expiry - time.time())
+    async def first_use(self, key: str, ttl_s: float) -> bool:
+        """True once per `key` across every gateway sharing the store, until ttl_s from now (a single-use
+        credential, a Twilio call). StoreUnavailable when the store does not answer."""
+        return await ask(self.gateway.store.claim(key, secrets.token_hex(8), ttl_s))
 
-    def _read_client_secret(self, token: str) -> tuple[str | None, float]:
-        """(nonce, expiry) of an unexpired client secret minted with this API key; (None, 0) otherwise."""
-        try:
-            expiry_text, nonce, mac = token.removeprefix("ek_").split(".")
-            expiry = float(int(expiry_text))
-        except ValueError:
-            return None, 0.0
-        if not same_secret(mac, self._client_secret_mac(expiry_text, nonce)) or expiry <= time.time():
-            return None, 0.0
-        return nonce, expiry
+    async def used(self, key: str) -> bool:
+        """first_use(key) has happened and not expired."""
+        return await ask(self.gateway.store.holder(key)) is not None
+
+    def may_resume(self, token: str | None, session_id: str) -> bool:
+        """Only the credential that created a session resumes it: the API key (every session here is its own),
+        or a client secret the key's holder minted for that session. Without a key, the id is the credential."""
+        if self.config.api_key is None or same_secret(token or "", self.config.api_key):
+            return True
+        secret = self._read_client_secret(token) if token else None
+        return secret is not None and secret.session_id == session_id
+
+    def _read_client_secret(self, token: str) -> ClientSecret | None:
+        """An unexpired client secret minted with this API key; None for anything else."""
+        *claims, mac = token.removeprefix("ek_").split(".")
+        if len(claims) not in (2, 3) or not claims[0].isdigit():
+            return None
+        if not same_secret(mac, self._client_secret_mac(".".join(claims))) or int(claims[0]) <= time.time():
+            return None
+        return ClientSecret(claims[1], float(int(claims[0])), claims[2] if len(claims) == 3 else None)
 
     def session_limit_response(self) -> web.Response:
         """HTTP 503 for an upgrade the server cannot take: clients back off instead of degrading everyone."""
@@ -180,16 +205,17 @@ class ServerContext:
     def _session_limit_message(self) -> str:
         return f"this server holds at most {self.config.max_sessions} sessions; try again in {RETRY_AFTER_S} s"
 
-    def mint_client_secret(self, seconds: float) -> tuple[str, float]:
-        """A single-use token for one session, valid for `seconds`: (token, expiry as unix time). It is signed
-        with the API key, so every gateway that has the key accepts it without asking the one that minted it."""
-        now = time.time()
-        expiry_text, nonce = str(int(now + seconds)), secrets.token_hex(12)
-        return f"ek_{expiry_text}.{nonce}.{self._client_secret_mac(expiry_text, nonce)}", float(int(now + seconds))
+    def mint_client_secret(self, seconds: float, session_id: str | None = None) -> tuple[str, float]:
+        """A single-use token for one session, valid for `seconds`: (token, expiry as unix time); with
+        session_id, it may resume that session. It is signed with the API key, so every gateway that has the
+        key accepts it without asking the one that minted it."""
+        expiry = int(time.time() + seconds)
+        claims = f"{expiry}.{secrets.token_hex(12)}" + (f".{session_id}" if session_id else "")
+        return f"ek_{claims}.{self._client_secret_mac(claims)}", float(expiry)
 
-    def _client_secret_mac(self, expiry_text: str, nonce: str) -> str:
+    def _client_secret_mac(self, claims: str) -> str:
         key = (self.config.api_key or "").encode("utf-8", "surrogateescape")
-        return hmac.new(key, f"{expiry_text}.{nonce}".encode(), hashlib.sha256).hexdigest()[:32]
+        return hmac.new(key, claims.encode("utf-8", "surrogateescape"), hashlib.sha256).hexdigest()[:32]
 
 
 CTX = web.AppKey("parley", ServerContext)
@@ -329,7 +355,7 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
     if ctx.at_capacity:
         return ctx.session_limit_response()
     token = _request_token(request)
-    if not ctx.authorized(token) or not await ctx.spend_everywhere(token):
+    if not ctx.authorized(token):
         return _unauthorized()
     if ctx.draining:
         return _error_response(503, "server_draining", "this gateway is shutting down; connect again",
@@ -337,8 +363,15 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
     principal = ctx.principal
     resume = request.query.get("session_id")
     history = None
-    if resume is not None and SESSION_ID.fullmatch(resume):
-        history = await ctx.gateway.resumable(resume, principal)
+    try:
+        if not await ctx.spend_everywhere(token):
+            return _unauthorized()
+        if resume is not None and SESSION_ID.fullmatch(resume) and ctx.may_resume(token, resume):
+            history = await ask(ctx.gateway.resumable(resume, principal))
+    except StoreUnavailable as outage:
+        log.warning("realtime: refusing a connection, the state store does not answer: %s", outage)
+        return _error_response(503, "store_unavailable", "the state store does not answer; try again",
+                               retry_after_s=STORE_RETRY_AFTER_S)
     ws = web.WebSocketResponse(protocols=("realtime",), max_msg_size=4 * ctx.config.max_message_bytes,
                                heartbeat=30)
     await ws.prepare(request)
@@ -425,7 +458,11 @@ async def client_secret(request: web.Request) -> web.Response:
     expires = body.get("expires_after") if isinstance(body, dict) else None
     if isinstance(expires, dict) and isinstance(expires.get("seconds"), int):
         seconds = max(10, min(expires["seconds"], MAX_CLIENT_SECRET_TTL_S))
-    token, expiry = ctx.mint_client_secret(seconds)
+    session = body.get("session") if isinstance(body, dict) else None
+    resume = session.get("id") if isinstance(session, dict) else None     # Parley: the session it may resume
+    if resume is not None and not (isinstance(resume, str) and SESSION_ID.fullmatch(resume)):
+        return _error_response(400, "invalid_session_id", "session.id must be the id session.created gave")
+    token, expiry = ctx.mint_client_secret(seconds, resume)
     return web.json_response({"value": token, "expires_at": int(expiry),
                               "session": {"type": "realtime", "model": ctx.config.model}})
 
@@ -451,11 +488,9 @@ async def readyz(request: web.Request) -> web.Response:
     if ctx.draining:
         return web.json_response({"status": "draining"}, status=503)
     try:
-        async with asyncio.timeout(2):
-            await ctx.gateway.store.holder("readyz")
-    except Exception as error:  # noqa: BLE001 - any store failure means: not ready
-        return web.json_response({"status": "store_unavailable", "error": f"{type(error).__name__}: {error}"},
-                                 status=503)
+        await ask(ctx.gateway.store.holder("readyz"))
+    except StoreUnavailable as outage:
+        return web.json_response({"status": "store_unavailable", "error": str(outage)}, status=503)
     return web.json_response({"status": "ready", "sessions": len(ctx.sessions)})
 
 

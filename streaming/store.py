@@ -24,7 +24,11 @@ from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Awaitable, TypeVar
 
+T = TypeVar("T")
+
+STORE_TIMEOUT_S = 2.0                    # a store call that takes longer counts as an outage
 MAX_ITEMS = 200                          # conversation window kept per session
 CONVERSATION_TTL_S = 7 * 24 * 3600       # a conversation nobody touched for a week is forgotten
 FINAL_STATES = ("rung", "told", "cancelled")   # a timer in one of these is gone from the store
@@ -96,6 +100,19 @@ class Store(ABC):
 
     @abstractmethod
     async def close(self) -> None: ...
+
+
+class StoreUnavailable(Exception):
+    """The state store did not answer: down, unreachable, or slower than STORE_TIMEOUT_S."""
+
+
+async def ask(call: Awaitable[T]) -> T:
+    """A store call whose failure a door answers with 503 (the client may come back), not with a crash."""
+    try:
+        async with asyncio.timeout(STORE_TIMEOUT_S):
+            return await call
+    except Exception as error:  # noqa: BLE001 - a driver's errors have no common base: every one is an outage
+        raise StoreUnavailable(f"{type(error).__name__}: {error}") from error
 
 
 def open_store(url: str) -> Store:

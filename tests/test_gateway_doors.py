@@ -36,6 +36,31 @@ def with_secret(secret: str) -> tuple[str, ...]:
     return ("realtime", "openai-insecure-api-key." + secret)
 
 
+# ---- N10: only the credential that created a session resumes it ---------------------------------------------
+
+async def test_n10_a_secret_minted_for_nothing_does_not_take_over_a_session(server_factory, http):
+    server = server_factory(api_key=KEY, options=argparse.Namespace(phone_greeting=""))
+    owner = await RealtimeClient.connect(server.ws_url, protocols=with_secret(await mint(http, server)))
+    session_id = (await owner.wait_for("session.created"))["session"]["id"]
+    await owner.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "my door code is 4711"}]}})
+    await owner.wait_for("conversation.item.added")
+
+    thief = await RealtimeClient.connect(server.ws_url + "?session_id=" + session_id,
+                                         protocols=with_secret(await mint(http, server)))
+    created = await thief.wait_for("session.created")
+    assert created["session"]["id"] != session_id                # a new session, none of the owner's history
+    assert not thief.of_type("conversation.item.added") and not owner.closed.is_set()
+    await thief.close()
+
+    # the key holder mints a secret for that session: its client gets it back (as after a dropped connection)
+    bound = await mint(http, server, session={"type": "realtime", "id": session_id})
+    again = await RealtimeClient.connect(server.ws_url + "?session_id=" + session_id, protocols=with_secret(bound))
+    assert (await again.wait_for("session.created"))["session"]["id"] == session_id
+    await again.close()
+    await owner.close()
+
+
 # ---- N12: a lone surrogate in typed text is refused, and the next turn works ---------------------------------
 
 async def test_n12_a_lone_surrogate_gets_a_clear_error_and_the_next_turn_works(live_server, needs_assistant):
@@ -53,3 +78,24 @@ async def test_n12_a_lone_surrogate_gets_a_clear_error_and_the_next_turn_works(l
     assert done["response"]["status"] == "completed", done
     assert len(client.of_type("error")) == 1
     await client.close()
+
+
+# ---- N13: a store outage refuses with 503 and leaves the client secret unspent -------------------------------
+
+async def test_n13_a_store_outage_answers_503_and_keeps_the_secret(server_factory, http, tmp_path):
+    redis = RedisServer(tmp_path)
+    redis.start()
+    try:
+        server = server_factory(api_key=KEY, store=redis.url, options=argparse.Namespace(phone_greeting=""))
+        secret = await mint(http, server)
+        redis.stop()
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await RealtimeClient.connect(server.ws_url, protocols=with_secret(secret))
+        assert refused.value.status == 503
+        assert int(refused.value.headers["Retry-After"]) > 0
+        redis.start()
+        client = await RealtimeClient.connect(server.ws_url, protocols=with_secret(secret))
+        await client.wait_for("session.created")
+        await client.close()
+    finally:
+        redis.stop()

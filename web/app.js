@@ -708,7 +708,8 @@ async function clientSecret() {
   const res = await fetch(new URL("/v1/realtime/client_secrets", location.href), {
     method: "POST",
     headers,
-    body: JSON.stringify({ session: { type: "realtime" } }),
+    // with --api-key only a secret minted for the session (its id) may resume it
+    body: JSON.stringify({ session: state.sessionId ? { type: "realtime", id: state.sessionId } : { type: "realtime" } }),
   });
   if (res.status === 404 || res.status === 405) return null;
   if (res.status === 401 || res.status === 403) {
