@@ -32,6 +32,7 @@ class ServerConfig:
     limits: SessionLimits = field(default_factory=SessionLimits)
     client_secret_ttl_s: int = 60             # client secrets are single-use and short-lived (at most 600 s)
     max_sessions: int = 16                    # beyond this, new sessions are refused with session_limit
+    max_open_door_sessions: int | None = None  # of those, held via doors without a credential; None: half
     allowed_origins: tuple[str, ...] = ()     # browser origins besides the server's own and loopback; "*": any
     insecure: bool = False                    # allow doors without a credential on a non-loopback --host
     web_dir: Path = WEB_DIR
@@ -39,6 +40,14 @@ class ServerConfig:
     gateway_id: str | None = None             # None: a fresh one per process
     drain_timeout_s: float = 30.0             # SIGTERM: how long active sessions may take to finish
     options: argparse.Namespace = field(default_factory=argparse.Namespace)   # every flag, transports' included
+
+    @property
+    def open_door_quota(self) -> int:
+        """Sessions that doors taking no credential (AudioSocket; Twilio without a token or key) may hold: the
+        rest stay free for clients with a credential."""
+        if self.max_open_door_sessions is not None:
+            return self.max_open_door_sessions
+        return max(1, self.max_sessions // 2)
 
     def session_defaults(self, **overrides) -> SessionConfig:
         """The SessionConfig a new session starts from; transports override rates etc."""
@@ -82,6 +91,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-sessions", type=int, default=int(_env("MAX_SESSIONS", defaults.max_sessions)),
                         help="sessions this server holds at once (all transports); more are refused with "
                              "session_limit / HTTP 503")
+    parser.add_argument("--max-open-door-sessions", type=int, default=_env("MAX_OPEN_DOOR_SESSIONS", None),
+                        help="of --max-sessions, how many doors without a credential (AudioSocket, Twilio "
+                             "without a token or key) may hold (default: half)")
     parser.add_argument("--allowed-origins", default=_env("ALLOWED_ORIGINS", ""),
                         help="comma-separated browser origins allowed besides this server's own and loopback "
                              "pages ('*' for any)")
@@ -103,6 +115,7 @@ def from_args(args: argparse.Namespace) -> ServerConfig:
                         generator_api_key=args.generator_api_key or None, generator_model=args.generator_model,
                         generator_dialect=args.generator_dialect, turn_detection=args.turn_detection,
                         max_message_bytes=args.max_message_bytes, max_sessions=args.max_sessions,
+                        max_open_door_sessions=args.max_open_door_sessions,
                         allowed_origins=tuple(o.strip().rstrip("/").lower() for o in args.allowed_origins.split(",")
                                               if o.strip()),
                         insecure=args.insecure,

@@ -74,6 +74,7 @@ class ServerContext:
     metrics: Metrics
     home: "Home | None" = None          # the house the assistant's tools act on; None: an in-memory one per session
     sessions: set[Session] = field(default_factory=set)
+    open_door_sessions: set[Session] = field(default_factory=set)   # opened by a door that takes no credential
     sockets: weakref.WeakSet = field(default_factory=weakref.WeakSet)   # open WebSockets, closed at shutdown
     spent_secrets: dict[str, float] = field(default_factory=dict)    # nonce -> expiry of client secrets used here
     gateway: Gateway | None = None      # the state store's side of this process; set by create_app
@@ -88,14 +89,21 @@ class ServerContext:
     def at_capacity(self) -> bool:
         return len(self.sessions) >= self.config.max_sessions
 
+    @property
+    def open_doors_full(self) -> bool:
+        return len(self.open_door_sessions) >= self.config.open_door_quota
+
     def new_session(self, config: SessionConfig | None = None, *, transport: str, tools=None,
                     session_id: str | None = None, principal: str = ANONYMOUS,
-                    history: list[dict] | None = None) -> Session:
+                    history: list[dict] | None = None, open_door: bool = False) -> Session:
         """A Session (not started yet) that the server tracks until it closes; its conversation and timers
         live in the store, so it can be resumed (session_id + history) on any gateway. SessionLimitReached
-        at capacity."""
+        at capacity, or when `open_door` (a door that takes no credential) and those hold their quota."""
         if self.at_capacity:
             raise SessionLimitReached(self._session_limit_message())
+        if open_door and self.open_doors_full:
+            raise SessionLimitReached(f"doors without a credential hold at most {self.config.open_door_quota} "
+                                      f"sessions of {self.config.max_sessions}; try again in {RETRY_AFTER_S} s")
         session_id = session_id or new_id("sess")
         timers = self.gateway.timers_for(session_id)
         if tools is None and self.engines.generator is not None:
@@ -107,6 +115,8 @@ class ServerContext:
             session.restore(history)
         self.gateway.attach(session, principal, timers)
         self.sessions.add(session)
+        if open_door:
+            self.open_door_sessions.add(session)
         return session
 
     async def resume_session(self, config: SessionConfig | None = None, *, transport: str, session_id: str,
@@ -119,6 +129,7 @@ class ServerContext:
     async def end_session(self, session: Session) -> None:
         await session.close()
         self.sessions.discard(session)
+        self.open_door_sessions.discard(session)
         await self.gateway.detach(session)
 
     @property

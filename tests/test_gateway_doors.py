@@ -99,3 +99,21 @@ async def test_n13_a_store_outage_answers_503_and_keeps_the_secret(server_factor
         await client.close()
     finally:
         redis.stop()
+
+
+# ---- N14: open doors have a quota of their own ----------------------------------------------------------------
+
+async def test_n14_open_doors_cannot_take_every_session_place(server_factory):
+    server = server_factory(api_key=KEY, max_sessions=4,
+                            options=argparse.Namespace(phone_greeting="", audiosocket_port=0))
+    callers = [await AsteriskCaller.dial("127.0.0.1", server.app[AUDIOSOCKET].port) for _ in range(4)]
+
+    def refused() -> int:
+        return sum(1 for r in finished_calls(server) if r.error and "session_limit" in r.error)
+    await until(lambda: len(server.ctx.sessions) + refused() == 4, what="every call answered or refused")
+    assert len(server.ctx.sessions) == 2                          # the open doors' quota: half the places
+    client = await RealtimeClient.connect(server.ws_url, headers={"Authorization": "Bearer " + KEY})
+    await client.wait_for("session.created")
+    await client.close()
+    for caller in callers:
+        await caller.hang_up()

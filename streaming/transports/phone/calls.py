@@ -217,8 +217,9 @@ async def _hang_up_all(app: web.Application) -> None:
 
 async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol,
                    inbound: AsyncIterator, send: Callable[[Outbound], Awaitable[None]],
-                   close: Callable[[StreamError | None], Awaitable[None]]) -> CallRecord:
-    """Run one call from the first wire frame to hang-up, and always leave nothing running behind it."""
+                   close: Callable[[StreamError | None], Awaitable[None]], *, open_door: bool) -> CallRecord:
+    """Run one call from the first wire frame to hang-up, and always leave nothing running behind it.
+    open_door: the call proved no credential, so it counts against the server's quota for such doors."""
     ctx, settings = app[PHONE_SERVER], app[PHONE_SETTINGS]
     record = app[PHONE_CALLS].open(transport)
     session = None
@@ -242,7 +243,7 @@ async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol
         config = ctx.config.session_defaults(input_rate=first.rate, output_rate=first.rate,
                                              greeting=greeting, instructions=instructions)
         try:
-            session = ctx.new_session(config, transport=transport)
+            session = ctx.new_session(config, transport=transport, open_door=open_door)
         except SessionLimitReached as full:
             return await _finish(record, close, StreamError(1013, f"session_limit: {full}"))
         call = _Call(session, protocol, send, record)

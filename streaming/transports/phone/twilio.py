@@ -280,10 +280,11 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
     ctx = request.app[PHONE_SERVER]
     if ctx.at_capacity:
         return ctx.session_limit_response()
-    unsigned = not request.app[PHONE_SETTINGS].twilio_auth_token and ctx.config.api_key is not None
+    signed = bool(request.app[PHONE_SETTINGS].twilio_auth_token)
+    keyed = not signed and ctx.config.api_key is not None     # the stream proves itself with the TwiML's secret
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES)
     await ws.prepare(request)
-    stream = MediaStream(authorize=ctx.authorized if unsigned else None)
+    stream = MediaStream(authorize=ctx.authorized if keyed else None)
 
     async def inbound():
         async for message in ws:
@@ -317,7 +318,7 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
         else:
             await ws.close(code=error.code, message=error.message.encode()[:120])
 
-    await run_call(request.app, "twilio", stream, inbound(), send, close)
+    await run_call(request.app, "twilio", stream, inbound(), send, close, open_door=not (signed or keyed))
     return ws
 
 
