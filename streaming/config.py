@@ -33,7 +33,7 @@ class ServerConfig:
     client_secret_ttl_s: int = 60             # client secrets are single-use and short-lived (at most 600 s)
     max_sessions: int = 16                    # beyond this, new sessions are refused with session_limit
     max_open_door_sessions: int | None = None  # of those, held via doors without a credential; None: half
-    allowed_origins: tuple[str, ...] = ()     # browser origins besides the server's own and loopback; "*": any
+    allowed_origins: tuple[str, ...] = ()     # browser origins besides the server's own; "*": any
     insecure: bool = False                    # allow doors without a credential on a non-loopback --host
     web_dir: Path = WEB_DIR
     store: str = "sqlite://:memory:"          # conversations, timers, claims (the CLI default is DEFAULT_STORE)
@@ -95,8 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="of --max-sessions, how many doors without a credential (AudioSocket, Twilio "
                              "without a token or key) may hold (default: half)")
     parser.add_argument("--allowed-origins", default=_env("ALLOWED_ORIGINS", ""),
-                        help="comma-separated browser origins allowed besides this server's own and loopback "
-                             "pages ('*' for any)")
+                        help="comma-separated browser origins allowed besides this server's own pages, such "
+                             "as a local dev server's http://localhost:5173 ('*' for any)")
     parser.add_argument("--insecure", action="store_true", default=bool(_env("INSECURE", "")),
                         help="start even when a door has no credential on a non-loopback --host")
     parser.add_argument("--store", default=_env("STORE", DEFAULT_STORE),

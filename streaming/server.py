@@ -311,18 +311,24 @@ def _public_hostname(config: ServerConfig) -> str | None:
 
 
 def origin_allowed(config: ServerConfig, origin: str, host: str) -> bool:
-    """Browsers send Origin: this server's own pages, loopback pages and --allowed-origins may connect."""
+    """Browsers send Origin: this server's own pages and --allowed-origins may connect. A page another program
+    on this machine serves (another loopback port) may not: loopback is no credential."""
     origin = origin.strip().rstrip("/").lower()
     if "*" in config.allowed_origins or origin in config.allowed_origins:
         return True
     try:
         parts = urlsplit(origin)
-        hostname = parts.hostname
+        hostname, port = parts.hostname, parts.port
+        asked = urlsplit("//" + host.lower())
+        asked_hostname, asked_port = asked.hostname, asked.port
     except ValueError:
         return False
     if parts.scheme not in ("http", "https") or not hostname:
         return False                        # "null" (sandboxed frames, file://) and the like
-    return parts.netloc == host.lower() or is_loopback(hostname) or hostname == _public_hostname(config)
+    if parts.netloc == host.lower() or hostname == _public_hostname(config):
+        return True
+    # the same server under another loopback name: a page from http://localhost:8080 on 127.0.0.1:8080
+    return is_loopback(hostname) and is_loopback(asked_hostname) and port == asked_port
 
 
 @web.middleware

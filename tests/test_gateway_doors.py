@@ -117,3 +117,17 @@ async def test_n14_open_doors_cannot_take_every_session_place(server_factory):
     await client.close()
     for caller in callers:
         await caller.hang_up()
+
+
+# ---- N15: which pages are trusted, and Twilio signatures are used once ---------------------------------------
+
+async def test_n15_loopback_pages_on_other_ports_are_not_trusted(server_factory, http):
+    server = server_factory(allowed_origins=("http://localhost:5173",))
+    for origin in ("http://127.0.0.1:1", "http://localhost:9999"):          # any other local program's page
+        with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+            await http.ws_connect(server.ws_url, headers={"Origin": origin})
+        assert refused.value.status == 403
+    for origin in (server.url, f"http://localhost:{server.port}", "http://localhost:5173"):   # its own; configured
+        ws = await http.ws_connect(server.ws_url, headers={"Origin": origin})
+        assert json.loads((await ws.receive(timeout=10)).data)["type"] == "session.created"
+        await ws.close()

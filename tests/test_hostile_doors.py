@@ -138,7 +138,7 @@ async def test_f7_foreign_origins_and_hosts_are_refused(live_server, http):
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
             await http.ws_connect(live_server.ws_url, headers=headers)
         assert refused.value.status == 403
-    for origin in (live_server.url, "http://localhost:5173"):       # the page itself, a local dev server
+    for origin in (live_server.url, f"http://localhost:{live_server.port}"):   # the page, under either name
         ws = await http.ws_connect(live_server.ws_url, headers={"Origin": origin})
         assert json.loads((await ws.receive(timeout=10)).data)["type"] == "session.created"
         await ws.close()
