@@ -131,8 +131,8 @@ class TwilioCaller(_Caller):
 
     @classmethod
     async def dial(cls, http: aiohttp.ClientSession, url: str, parameters: dict[str, str] | None = None,
-                   headers: dict[str, str] | None = None) -> "TwilioCaller":
-        caller = cls(await http.ws_connect(url, headers=headers))
+                   headers: dict[str, str] | None = None, call_sid: str | None = None) -> "TwilioCaller":
+        caller = cls(await http.ws_connect(url, headers=headers), call_sid)
         await caller._send({"event": "connected", "protocol": "Call", "version": "1.0.0"})
         start = {"streamSid": caller.stream_sid, "accountSid": "AC" + "0" * 32, "callSid": caller.call_sid,
                  "tracks": ["inbound"], "customParameters": parameters or {},

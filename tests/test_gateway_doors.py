@@ -131,3 +131,25 @@ async def test_n15_loopback_pages_on_other_ports_are_not_trusted(server_factory,
         ws = await http.ws_connect(server.ws_url, headers={"Origin": origin})
         assert json.loads((await ws.receive(timeout=10)).data)["type"] == "session.created"
         await ws.close()
+
+
+async def test_n15_a_twilio_signature_answers_one_webhook_and_one_stream(server_factory, http):
+    server = server_factory(options=argparse.Namespace(phone_greeting="", twilio_auth_token="s3cret"))
+    signed = {"X-Twilio-Signature": twilio_signature("s3cret", server.url + "/twilio/voice", FORM)}
+    async with http.post(server.url + "/twilio/voice", data=FORM, headers=signed) as response:
+        assert response.status == 200
+    async with http.post(server.url + "/twilio/voice", data=FORM, headers=signed) as replayed:
+        assert replayed.status == 403
+
+    stream = f"ws://127.0.0.1:{server.port}/twilio/stream"
+    handshake = {"X-Twilio-Signature": twilio_signature("s3cret", stream, {})}   # the same for every stream
+    unknown = await TwilioCaller.dial(http, stream, headers=handshake, call_sid="CA-never-answered")
+    await asyncio.wait_for(unknown.closed.wait(), 20)
+    assert unknown.close_code == 1008
+    caller = await TwilioCaller.dial(http, stream, headers=handshake, call_sid=FORM["CallSid"])
+    await until(lambda: any(s.transport == "twilio" for s in server.ctx.sessions), what="the call answered")
+    second = await TwilioCaller.dial(http, stream, headers=handshake, call_sid=FORM["CallSid"])
+    await asyncio.wait_for(second.closed.wait(), 20)
+    assert second.close_code == 1008
+    for c in (unknown, caller, second):
+        await c.hang_up()

@@ -64,7 +64,12 @@ async def test_stream_handshake_must_be_signed_when_an_auth_token_is_configured(
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
         await http.ws_connect(url, headers={"X-Twilio-Signature": twilio_signature("wrong", url, {})})
     assert refused.value.status == 403
-    caller = await TwilioCaller.dial(http, url, headers={"X-Twilio-Signature": twilio_signature("s3cret", url, {})})
+    webhook, form = signed_server.url + "/twilio/voice", {"CallSid": "CA-signed"}   # Twilio asks first, then streams
+    async with http.post(webhook, data=form,
+                         headers={"X-Twilio-Signature": twilio_signature("s3cret", webhook, form)}) as answered:
+        assert answered.status == 200
+    caller = await TwilioCaller.dial(http, url, headers={"X-Twilio-Signature": twilio_signature("s3cret", url, {})},
+                                     call_sid="CA-signed")
     await until(lambda: caller.marks_echoed, what="greeting played")
     await caller.hang_up()
     assert spelled_like_start(transcribe(stt, caller.heard_audio()), GREETING) >= 0.75

@@ -33,6 +33,7 @@ from streaming.transports.phone.calls import (PHONE_SERVER, PHONE_SETTINGS, Call
                              Outbound, OutboundFrames, PhoneSettings, StreamError, run_call)
 from streaming.credentials import bearer_or_basic_password, same_secret
 from streaming.logsafe import printable
+from streaming.store import StoreUnavailable
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode
 
 log = logging.getLogger(__name__)
@@ -44,6 +45,9 @@ MAX_MESSAGE_BYTES = 64 * 1024          # a media frame is ~400 bytes of JSON; an
 DTMF_DIGITS = frozenset("0123456789*#ABCD")
 KEY_PARAMETER = "api_key"              # <Parameter name="api_key" value="..."/>: Media Streams URLs take no query
 STREAM_SECRET_TTL_S = 60               # the client secret our TwiML hands the stream; Twilio connects at once
+# Twilio's signatures carry no time, and the stream's covers only the URL: each call (CallSid) is answered
+# once, and gets one stream, within this window; a captured signature opens at most one call per window
+SIGNED_CALL_TTL_S = 24 * 3600
 SEND_TIMEOUT_S = 10.0                  # a stream that takes no more bytes for this long is hung up
 
 
@@ -255,6 +259,14 @@ async def voice_webhook(request: web.Request) -> web.Response:
     base = public_base(request, request.app[PHONE_SETTINGS])
     if not webhook_allowed(request, base + request.rel_url.path_qs, params):
         raise web.HTTPForbidden(text="invalid X-Twilio-Signature or API key")
+    ctx = request.app.get(PHONE_SERVER)
+    if request.app[PHONE_SETTINGS].twilio_auth_token and ctx is not None:
+        try:
+            if not await ctx.first_use("twilio-webhook:" + params.get("CallSid", ""), SIGNED_CALL_TTL_S):
+                log.warning("rejected a replayed webhook for call %s", printable(params.get("CallSid", "")))
+                raise web.HTTPForbidden(text="this call was answered already")
+        except StoreUnavailable:
+            raise web.HTTPServiceUnavailable(text="the state store does not answer; try again") from None
     handed_on = {name: params[name] for name in CALLER_PARAMETERS if params.get(name)}
     if not request.app[PHONE_SETTINGS].twilio_auth_token and _api_key(request) is not None:
         # the stream is not signed either: it proves itself with a single-use secret this TwiML carries
@@ -286,15 +298,27 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
     await ws.prepare(request)
     stream = MediaStream(authorize=ctx.authorized if keyed else None)
 
+    async def refusal(started: CallStarted) -> StreamError | None:
+        """The stream's proof is used once on every gateway sharing the store: the TwiML's client secret, or
+        (signed by Twilio) the call a signed webhook answered."""
+        try:
+            if not await ctx.spend_everywhere(started.credential):
+                return StreamError(int(WSCloseCode.POLICY_VIOLATION), "this stream's client secret was already used")
+            if signed and not (await ctx.used("twilio-webhook:" + started.call_id)
+                               and await ctx.first_use("twilio-stream:" + started.call_id, SIGNED_CALL_TTL_S)):
+                return StreamError(int(WSCloseCode.POLICY_VIOLATION),
+                                   "no signed webhook answered this call, or it has had its stream")
+        except StoreUnavailable:
+            return StreamError(int(WSCloseCode.TRY_AGAIN_LATER), "the state store does not answer; try again")
+        return None
+
     async def inbound():
         async for message in ws:
             if message.type == WSMsgType.TEXT:
                 for event in stream.receive(message.data):
-                    # the TwiML's client secret checks out on any gateway sharing the key: the store spends it
-                    if isinstance(event, CallStarted) and not await ctx.spend_everywhere(event.credential):
+                    if isinstance(event, CallStarted) and (refused := await refusal(event)) is not None:
                         stream.state = "failed"
-                        event = StreamError(int(WSCloseCode.POLICY_VIOLATION),
-                                            "this stream's client secret was already used")
+                        event = refused
                     yield event
             elif message.type == WSMsgType.BINARY:
                 stream.state = "failed"
