@@ -35,6 +35,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from assistant.chat_template import content_text, model_prompt
 from assistant.corpus import CANT
 from assistant.embedded import DEFAULT_DECODE, EMBEDDED_CHECKPOINT, EmbeddedGenerator
+from assistant.http_limits import BoundedRunner
 from assistant.openai_chat import (ApiError, ChatRequest, chunk, completion, parse_request, sse, tool_call_json,
                                    usage_json)
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, split_client_result
@@ -428,7 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 async def serve(service: GeneratorService, host: str, port: int) -> None:
     # No access log: a line per request costs the event loop at hundreds of requests a second; /metrics counts them.
-    runner = web.AppRunner(create_app(service), access_log=None)
+    runner = BoundedRunner(create_app(service), access_log=None)     # half-open connections time out
     await runner.setup()
     site = web.TCPSite(runner, host, port)
     await site.start()

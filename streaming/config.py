@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from assistant.chat_completions import DIALECTS
+from assistant.http_limits import IDLE_TIMEOUT_S
 from streaming.session import SessionConfig, SessionLimits
 from streaming.turns import TurnDetection
 
@@ -33,6 +34,9 @@ class ServerConfig:
     client_secret_ttl_s: int = 60             # client secrets are single-use and short-lived (at most 600 s)
     max_sessions: int = 16                    # beyond this, new sessions are refused with session_limit
     max_open_door_sessions: int | None = None  # of those, held via doors without a credential; None: half
+    max_connections: int | None = None        # HTTP connections; past it the oldest idle one is closed (None:
+                                              # half of `ulimit -n`)
+    http_idle_timeout_s: float = IDLE_TIMEOUT_S   # a connection without a whole request head this long is closed
     allowed_origins: tuple[str, ...] = ()     # browser origins besides the server's own; "*": any
     insecure: bool = False                    # allow doors without a credential on a non-loopback --host
     web_dir: Path = WEB_DIR
@@ -94,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--max-open-door-sessions", type=int, default=_env("MAX_OPEN_DOOR_SESSIONS", None),
                         help="of --max-sessions, how many doors without a credential (AudioSocket, Twilio "
                              "without a token or key) may hold (default: half)")
+    parser.add_argument("--max-connections", type=int, default=_env("MAX_CONNECTIONS", None),
+                        help="HTTP and WebSocket connections at once; past it the oldest idle one is closed "
+                             "(default: half of `ulimit -n`)")
     parser.add_argument("--allowed-origins", default=_env("ALLOWED_ORIGINS", ""),
                         help="comma-separated browser origins allowed besides this server's own pages, such "
                              "as a local dev server's http://localhost:5173 ('*' for any)")
@@ -115,7 +122,7 @@ def from_args(args: argparse.Namespace) -> ServerConfig:
                         generator_api_key=args.generator_api_key or None, generator_model=args.generator_model,
                         generator_dialect=args.generator_dialect, turn_detection=args.turn_detection,
                         max_message_bytes=args.max_message_bytes, max_sessions=args.max_sessions,
-                        max_open_door_sessions=args.max_open_door_sessions,
+                        max_open_door_sessions=args.max_open_door_sessions, max_connections=args.max_connections,
                         allowed_origins=tuple(o.strip().rstrip("/").lower() for o in args.allowed_origins.split(",")
                                               if o.strip()),
                         insecure=args.insecure,

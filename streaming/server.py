@@ -24,6 +24,7 @@ from urllib.parse import urlsplit
 
 from aiohttp import WSMsgType, web
 
+from assistant.http_limits import BoundedRunner
 from streaming.transports import realtime
 from streaming.config import ServerConfig, build_parser, from_args
 from streaming.credentials import bearer, same_secret
@@ -528,7 +529,8 @@ def parse_config(argv: list[str]) -> ServerConfig:
 
 async def serve(config: ServerConfig, engines: Engines) -> None:
     limit_accept_errors()
-    runner = web.AppRunner(create_app(config, engines))
+    runner = BoundedRunner(create_app(config, engines), max_connections=config.max_connections,
+                           idle_timeout_s=config.http_idle_timeout_s)
     await runner.setup()
     site = web.TCPSite(runner, config.host, config.port)
     await site.start()

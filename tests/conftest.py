@@ -111,12 +111,14 @@ class LiveServer:
     def __init__(self, config, engines):
         from aiohttp import web
 
+        from assistant.http_limits import BoundedRunner
         from streaming.server import CTX, create_app
 
         self.loop = asyncio.new_event_loop()
         self.app = create_app(config, engines)
         self.ctx = self.app[CTX]
-        self._runner = web.AppRunner(self.app)
+        self._runner = BoundedRunner(self.app, max_connections=config.max_connections,
+                                     idle_timeout_s=config.http_idle_timeout_s)
         self._thread = threading.Thread(target=self.loop.run_forever, name="live-server", daemon=True)
         self._thread.start()
         self.call(self._runner.setup())

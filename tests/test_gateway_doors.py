@@ -36,6 +36,72 @@ def with_secret(secret: str) -> tuple[str, ...]:
     return ("realtime", "openai-insecure-api-key." + secret)
 
 
+# ---- N7: half-open connections time out, and their number is bounded ---------------------------------------
+
+async def half_open(port: int) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connection that sends half a request head and then nothing."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(b"GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+    await writer.drain()
+    return reader, writer
+
+
+async def closed_by_server(reader: asyncio.StreamReader) -> bool:
+    try:
+        return await asyncio.wait_for(reader.read(), 5) == b""
+    except ConnectionResetError:          # closed with our unread half request still in its buffer
+        return True
+    except TimeoutError:
+        return False
+
+
+async def test_n7_a_half_open_connection_is_closed(server_factory):
+    server = server_factory(http_idle_timeout_s=1.0)
+    reader, writer = await half_open(server.port)
+    assert await asyncio.wait_for(reader.read(), 30) == b""       # closed by the server, nothing answered
+    writer.close()
+
+
+async def test_n7_the_generator_server_closes_half_open_connections_too(assistant):
+    from aiohttp import web
+
+    from assistant.generator_server import GeneratorConfig, GeneratorService, create_app
+    from assistant.http_limits import BoundedRunner
+
+    runner = BoundedRunner(create_app(GeneratorService(assistant, GeneratorConfig(port=0), "parley-home")),
+                           max_connections=20, idle_timeout_s=1.0)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        port = runner.addresses[0][1]
+        reader, writer = await half_open(port)
+        assert await asyncio.wait_for(reader.read(), 30) == b""
+        writer.close()
+        held = [await half_open(port) for _ in range(40)]
+        assert sum(await asyncio.gather(*(closed_by_server(r) for r, _ in held))) >= 20
+        for _, w in held:
+            w.close()
+    finally:
+        await runner.cleanup()
+
+
+async def test_n7_past_the_connection_bound_health_checks_and_sessions_go_on(server_factory, http):
+    server = server_factory(max_connections=20)
+    client = await RealtimeClient.connect(server.ws_url)
+    await client.wait_for("session.created")
+    held = [await half_open(server.port) for _ in range(40)]
+    for _ in range(3):                                  # each new request gets a place an idle connection held
+        async with http.get(server.url + "/healthz", headers={"Connection": "close"}) as response:
+            assert response.status == 200
+    await client.send({"type": "conversation.item.retrieve", "item_id": "none"})
+    await client.wait_for("error", where=lambda e: e["error"]["code"] == "item_not_found")
+    closed = await asyncio.gather(*(closed_by_server(reader) for reader, _ in held))
+    assert sum(closed) >= 20                      # the oldest idle ones made room
+    for _, writer in held:
+        writer.close()
+    await client.close()
+
+
 # ---- N10: only the credential that created a session resumes it ---------------------------------------------
 
 async def test_n10_a_secret_minted_for_nothing_does_not_take_over_a_session(server_factory, http):

@@ -18,6 +18,7 @@ from assistant.corpus import CANT
 from assistant.embedded import EmbeddedGenerator
 from assistant.generator import DoneEvent, TextEvent, ToolCallEvent, respond_sync
 from assistant.generator_server import GeneratorConfig, GeneratorService, create_app
+from assistant.http_limits import BoundedRunner
 from assistant.skills import SKILLS
 from assistant.tools import ToolRunner
 from pass_gate import PassGate
@@ -35,7 +36,7 @@ class ServerThread:
 
         self.service = service
         self.loop = asyncio.new_event_loop()
-        self._runner = web.AppRunner(create_app(service))
+        self._runner = BoundedRunner(create_app(service))          # as `parley generator serve` runs it
         self._thread = threading.Thread(target=self.loop.run_forever, name="generator-server", daemon=True)
         self._thread.start()
         self._call(self._runner.setup())
