@@ -265,19 +265,25 @@ def test_lost_server_is_shown_and_the_page_reconnects(browser, server_factory):
     assert page.locator(".divider").inner_text().startswith("Reconnected")
 
 
-def test_the_conversation_survives_a_reconnect(browser, server_factory, needs_assistant, tmp_path):
+@pytest.mark.parametrize("api_key", [None, "test-key-123"])
+def test_the_conversation_survives_a_reconnect(browser, server_factory, needs_assistant, tmp_path, api_key):
     """The page resumes its session (?session_id=) on the restarted server, so a follow-up still means what it
-    meant before the drop."""
+    meant before the drop; with an API key, on a client secret minted for that session."""
     port, store = free_port(), f"sqlite://{tmp_path}/state.db"
-    server = server_factory(port=port, store=store)
-    page = browser().open(server.url)
+    server = server_factory(port=port, store=store, api_key=api_key)
+    page = browser().page
+    page.goto(server.url)
+    if api_key is not None:
+        page.fill("#api-key", api_key)
+        page.press("#api-key", "Enter")
+    page.wait_for_function(f"{STATE} && {STATE}.connection === 'open'", timeout=15_000)
     page.fill("#text", "turn on the kitchen light")
     page.press("#text", "Enter")
     page.wait_for_function(PLAYED_TURN, timeout=TURN_TIMEOUT_MS)
     session_id = state(page, "sessionId")
     server.stop()
     page.wait_for_function(f"{STATE}.connection !== 'open'", timeout=10_000)
-    server_factory(port=port, store=store)
+    server_factory(port=port, store=store, api_key=api_key)
     page.wait_for_function(f"{STATE}.connection === 'open' && {STATE}.connects === 2", timeout=20_000)
     assert page.locator(".divider").inner_text() == "Reconnected — conversation resumed"
     assert state(page, "sessionId") == session_id
