@@ -17,6 +17,7 @@ import json
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from streaming.credentials import bearer
+from streaming.store import StoreUnavailable
 from streaming.transports.phone.calls import PHONE_SERVER, PHONE_SETTINGS, CallEnded, Outbound, StreamError, run_call
 from streaming.transports.phone.twilio import public_base, websocket_url
 
@@ -86,10 +87,13 @@ async def serve_stream(request: web.Request, transport: str, protocol, signed: b
     if signed is False:
         raise web.HTTPForbidden(text=f"invalid {transport} signature or token")
     token = parley_token(request) if signed is None else None
-    if signed is None and ctx.config.api_key is not None and (
-            not ctx.authorized(token) or not await ctx.spend_everywhere(token)):
-        raise web.HTTPUnauthorized(text="this server requires its API key (Bearer) or a client secret "
-                                        "(?client_secret=) on the stream URL")
+    keyed = signed is None and ctx.config.api_key is not None
+    try:
+        if keyed and (not ctx.authorized(token) or not await ctx.spend_everywhere(token)):
+            raise web.HTTPUnauthorized(text="this server requires its API key (Bearer) or a client secret "
+                                            "(?client_secret=) on the stream URL")
+    except StoreUnavailable:
+        raise web.HTTPServiceUnavailable(text="the state store does not answer; try again") from None
     if ctx.at_capacity:
         return ctx.session_limit_response()
     ws = web.WebSocketResponse(max_msg_size=MAX_MESSAGE_BYTES)
@@ -127,7 +131,7 @@ async def serve_stream(request: web.Request, transport: str, protocol, signed: b
         else:
             await ws.close(code=error.code, message=error.message.encode()[:120])
 
-    await run_call(request.app, transport, protocol, inbound(), send, close)
+    await run_call(request.app, transport, protocol, inbound(), send, close, open_door=not (signed or keyed))
     return ws
 
 
