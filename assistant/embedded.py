@@ -20,10 +20,10 @@ from types import MappingProxyType
 
 import torch
 
-from assistant.chat_template import NoAction, Slots, fill_result, model_prompt
+from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
 from assistant.conversation import resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
-from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, split_client_result
+from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, new_call_id, split_client_result
 from assistant.tokenizer import Tokenizer
 from assistant.tools import ToolRunner
 from dllm_core.checkpoint import load_model
@@ -73,6 +73,15 @@ class EmbeddedGenerator:
                       session_id: str | None = None) -> AsyncIterator[ReplyEvent]:
         started = time.perf_counter()
         tools.begin_reply(history)
+        answer = tools.waiting_answer(content_text(history[-1])) if history and history[-1].get("role") == "user" else None
+        if answer is not None:                   # a plain yes or no to the question just asked: its confirm call
+            call = ToolCall("confirm", {"answer": answer}, new_call_id())
+            result = await tools.run(call.name, call.arguments)
+            yield ToolCallEvent(call, local=True, result=result)
+            yield TextEvent(str(result))
+            yield DoneEvent(AssistantReply(str(result), [call], 0, 0, (time.perf_counter() - started) * 1000, 0,
+                                           self.name))
+            return
         history, client_result = split_client_result(history)
         passes = 0
         calls: list[ToolCall] = []

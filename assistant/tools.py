@@ -12,7 +12,7 @@ import math
 import re
 import time
 from dataclasses import dataclass
-from typing import Callable, Protocol
+from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, NoAction, content_text
 from assistant.home import Home, InMemoryHome
@@ -158,9 +158,10 @@ class Timer:
 
 @dataclass
 class Pending:
-    """An action that waits for the user's spoken yes (unlocking, opening a garage door)."""
-    entity: Entity
-    action: str
+    """An action that waits for the user's spoken yes: unlocking, opening a garage door, or a call to a name
+    the recogniser only guessed ("Did you mean the samovar?")."""
+    subject: str                                  # "the wicket gate": what a no leaves as it is
+    act: Callable[[], Awaitable[str]]
     asked_at: float
     turn: int                        # the user turn whose reply asked: its yes must come in a later one
 
@@ -330,6 +331,9 @@ class ToolRunner:
         self.pending: Pending | None = None
         self.turn = 0                    # user messages that replies have answered
         self.heard = ""                  # the words of the latest
+        # Names the recogniser put in for words that only sounded like them (voice.heard_names), with the
+        # words heard: a call to one asks first. Set by the session for each transcript it answers.
+        self.guessed_names: dict[str, str] = {}
         self._lexicon: tuple[int, tuple | None] = (-1, None)
         self._spoken_names: tuple[int, tuple[str, ...]] = (-1, ())
 
@@ -373,12 +377,35 @@ class ToolRunner:
         # Names and areas come in the call syntax's spelling (porch_light, living_room): words from here on.
         arguments = {key: value.replace("_", " ") if key in NAME_ARGUMENTS and isinstance(value, str) else value
                      for key, value in arguments.items()}
+        guessed = next((value for key, value in arguments.items()
+                        if key in NAME_ARGUMENTS and isinstance(value, str) and value.lower() in self.guessed_names), None)
+        if guessed is not None:
+            return self._ask_first(guessed, name, arguments)
         try:
             return await getattr(self, "_" + name)(**arguments)
         except CalculationError:
             return NOT_CALCULABLE
         except (TypeError, ValueError, OverflowError):    # int(inf) overflows: e.g. a 309-digit timer
             return NOT_POSSIBLE
+
+    def waiting_answer(self, said: str) -> str | None:
+        """"yes" or "no" when what the user said is only that answer (the vocabulary's YES and NO phrasings) and
+        a question asked in an earlier reply waits for it, else None. The model reads calls, not the questions their results asked: after
+        a call that never needs a yes ("Did you mean the kiln?" held a switch_device) it cannot tell a yes
+        from small talk."""
+        if (self.pending is None or self.pending.turn == self.turn
+                or asyncio.get_running_loop().time() - self.pending.asked_at > CONFIRM_WINDOW_S):
+            return None
+        plain = " ".join(re.sub(r"[^a-z' ]", " ", said.lower()).split())
+        return "yes" if plain in YES else "no" if plain in NO else None
+
+    def _ask_first(self, guessed: str, name: str, arguments: dict) -> NoAction:
+        """Hold a call to a guessed name until the user says yes; the yes runs it as if the name were heard."""
+        async def run_as_heard() -> str:
+            self.guessed_names = {}
+            return await self.run(name, arguments)
+        self.pending = Pending(f"the {guessed}", run_as_heard, asyncio.get_running_loop().time(), self.turn)
+        return NoAction(f"Did you mean the {guessed}? Say yes to confirm.")
 
     def stop_timers(self) -> None:
         """The session ended: its timers of this process stop (stored ones stay)."""
@@ -591,7 +618,8 @@ class ToolRunner:
             if action == "stop":
                 return NoAction(f"The {entity.name} can only be locked or unlocked.")
         if _needs_yes(entity, action):
-            self.pending = Pending(entity, action, asyncio.get_running_loop().time(), self.turn)
+            self.pending = Pending(_the(entity), lambda: self._act(entity, action), asyncio.get_running_loop().time(),
+                                   self.turn)
             verb = "unlock" if action == "unlock" else "open"
             return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
         return await self._act(entity, action)
@@ -618,8 +646,8 @@ class ToolRunner:
         if pending is None or asyncio.get_running_loop().time() - pending.asked_at > CONFIRM_WINDOW_S:
             return NoAction("There is nothing waiting for a yes.")
         if answer != "yes" or not says_yes(self.heard):
-            return f"Okay, I'll leave the {pending.entity.name} as it is."
-        return await self._act(pending.entity, pending.action)
+            return f"Okay, I'll leave {pending.subject} as it is."
+        return await pending.act()
 
     async def _activate_scene(self, name) -> str:
         entity, problem = self._one(name, None, ("scene",))
@@ -699,6 +727,9 @@ class HeldTools:
 
     def begin_reply(self, history: list[dict]) -> None:
         self.runner.begin_reply(history)
+
+    def waiting_answer(self, said: str) -> str | None:
+        return self.runner.waiting_answer(said)
 
     async def run(self, name: str, arguments: dict) -> str:
         skill = SKILLS.get(name)

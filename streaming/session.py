@@ -41,6 +41,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
 from assistant.tools import MAX_TIMERS, HeldTools
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
+from voice.heard_names import hear_names
 from voice.stt import StableWords
 from voice.tts import ClauseBuffer
 from voice.vad import SileroVAD
@@ -474,6 +475,7 @@ class Session:
         text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
         turn.job, turn.last_job_done = None, self._buffer_samples
         if priority == URGENT:
+            text = self._with_home_names(text)
             turn.latest = (audio.size, text)
         if turn.committed or turn is not self._turn:
             return text
@@ -498,6 +500,16 @@ class Session:
     def _home_names(self) -> tuple[str, ...]:
         return self.tools.spoken_names() if self.tools is not None else ()
 
+    def _with_home_names(self, text: str) -> str:
+        """A final-quality transcript with the home's names put in for words that sound like them; a call to a
+        name only guessed asks first ("Did you mean the samovar?"): the tools hold the guesses."""
+        names = self._home_names()
+        if not names:
+            return text
+        hearing = hear_names(text, names)
+        self.tools.guessed_names = hearing.guessed
+        return hearing.text
+
     def _partial(self, turn: _Turn, text: str) -> None:
         """Send the words this hypothesis and the one before agree on, beyond those already sent.
 
@@ -519,7 +531,7 @@ class Session:
         elif turn.job is not None and turn.job_urgent and turn.job_covers >= turn.speech_end_samples:
             text = await turn.job
         else:
-            text = await self.engines.transcription.transcribe(audio, URGENT, self._home_names())
+            text = self._with_home_names(await self.engines.transcription.transcribe(audio, URGENT, self._home_names()))
         turn.transcript_wall = time.monotonic()
         item = self._item(turn.item_id)
         if item is not None:

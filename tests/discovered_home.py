@@ -21,11 +21,11 @@ def _z2m_device(ieee: str, name: str, model: str, area: str | None) -> dict:
     return device
 
 
-def _z2m(component: str, ieee: str, name: str, model: str, area: str | None, **config) -> tuple[str, dict]:
-    """A Zigbee2MQTT entity named by its device (name null), on the friendly name's topics."""
-    payload = {"availability": Z2M_AVAILABILITY, "device": _z2m_device(ieee, name, model, area), "name": None,
-               "object_id": name.lower().replace(" ", "_"), "origin": Z2M_ORIGIN,
-               "state_topic": f"zigbee2mqtt/{name}", "unique_id": f"{ieee}_{component}_zigbee2mqtt", **config}
+def _z2m(component: str, ieee: str, device: str, model: str, area: str | None, **config) -> tuple[str, dict]:
+    """A Zigbee2MQTT entity named by its device (name null, unless config names it), on the device's topics."""
+    payload = {"availability": Z2M_AVAILABILITY, "device": _z2m_device(ieee, device, model, area), "name": None,
+               "object_id": device.lower().replace(" ", "_"), "origin": Z2M_ORIGIN,
+               "state_topic": f"zigbee2mqtt/{device}", "unique_id": f"{ieee}_{component}_zigbee2mqtt", **config}
     return f"homeassistant/{component}/{ieee}/{component}/config", payload
 
 

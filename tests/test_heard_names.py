@@ -1,0 +1,107 @@
+"""The home's names in what the recogniser heard (voice/heard_names.py), and the question a guessed name asks
+before anything acts (ToolRunner's confirm path)."""
+import pytest
+
+from assistant.chat_template import NoAction
+from assistant.home import InMemoryHome
+from assistant.inventory import Inventory
+from assistant.tools import ToolRunner
+from discovered_home import discovery_messages
+from voice.heard_names import hear_names
+
+
+def discovered_tools() -> ToolRunner:
+    inventory = Inventory()
+    for topic, payload in discovery_messages():
+        inventory.receive_discovery(topic, payload)
+    return ToolRunner(InMemoryHome(inventory=inventory))
+
+
+NAMES = discovered_tools().spoken_names()
+
+
+def states(tools: ToolRunner) -> dict[str, str]:
+    """What changed in the home, by entity name."""
+    names = {e.key: e.name for e in tools.home.inventory.entities()}
+    return {names[key.rsplit("#", 1)[0]]: state for key, state in tools.home.states.items()}
+
+
+@pytest.mark.parametrize("heard, text, guessed", [
+    ("Turn on the sand, mufaru.", "Turn on the samovar.", {"samovar": "sand mufaru"}),
+    ("Turn off the drink, scabbard.", "Turn off the drinks cabinet.", {"drinks cabinet": "drink scabbard"}),
+    ("Set the bays light to 80%.", "Set the baize light to 80%.", {"baize light": "bays light"}),
+    # the same sounds and much the same letters: a spelling, put in without asking
+    ("Turn on the saw mover in the parlor.", "Turn on the samovar in the parlour.", {}),
+    ("Turn on the fairy light.", "Turn on the fairy lights.", {}),
+])
+def test_a_run_of_words_that_sounds_like_a_name_becomes_it(heard, text, guessed):
+    hearing = hear_names(heard, NAMES)
+    assert (hearing.text, hearing.guessed) == (text, guessed)
+
+
+@pytest.mark.parametrize("heard", [
+    "Open the chapel blinds.", "Unlock the back gate.", "Turn on the hot tub.", "Switch on the kettle.",
+    "Dim the pantry light to 10%.", "Open the study curtains.", "Is the wine cellar door open?",
+    "Turn on the mushroom lamp.", "Set the nursery radiator to 19 degrees.", "What time is it?",
+])
+def test_unknown_names_and_names_heard_right_stay_as_heard(heard):
+    assert hear_names(heard, NAMES).text == heard and not hear_names(heard, NAMES).guessed
+
+
+def test_a_run_as_close_to_two_names_is_left_as_heard():
+    assert hear_names("Turn on the dack light.", ("dock light", "duck light")).text == "Turn on the dack light."
+    assert hear_names("Turn on the dack light.", ("dock light",)).text == "Turn on the dock light."
+
+
+def test_no_names_no_change():
+    assert hear_names("Turn on the sand, mufaru.", ()).text == "Turn on the sand, mufaru."
+
+
+def says(tools: ToolRunner, text: str) -> None:
+    """The user's next turn, as a reply to it begins."""
+    tools.begin_reply([{"role": "user", "content": text}])
+
+
+async def test_a_call_to_a_guessed_name_asks_and_a_yes_runs_it():
+    tools = discovered_tools()
+    says(tools, "Turn on the samovar.")
+    tools.guessed_names = hear_names("Turn on the sand, mufaru.", NAMES).guessed
+    result = await tools.run("switch_device", {"name": "samovar", "state": "on"})
+    assert isinstance(result, NoAction) and result == "Did you mean the samovar? Say yes to confirm."
+    assert states(tools) == {}
+    assert tools.waiting_answer("yes") is None              # a yes within the reply that asked answers nothing
+    says(tools, "Yes.")
+    assert tools.waiting_answer("Yes.") == "yes" and tools.waiting_answer("Yes, please!") == "yes"
+    assert tools.waiting_answer("turn on the samovar") is None
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the samovar is on."
+    assert states(tools) == {"samovar": "on"}
+    assert tools.waiting_answer("yes") is None                  # the question was answered
+
+
+async def test_a_no_leaves_the_guessed_device_and_other_names_act_at_once():
+    tools = discovered_tools()
+    says(tools, "Turn on the samovar.")
+    tools.guessed_names = {"samovar": "sand mufaru"}
+    await tools.run("switch_device", {"name": "samovar", "state": "on"})
+    says(tools, "no")
+    assert tools.waiting_answer("no") == "no"
+    assert await tools.run("confirm", {"answer": "no"}) == "Okay, I'll leave the samovar as it is."
+    assert await tools.run("switch_device", {"name": "propagator", "state": "on"}) == "Okay, the propagator is on."
+    assert states(tools) == {"propagator": "on"}
+
+
+async def test_a_guessed_lock_asks_twice_before_it_unlocks():
+    tools = discovered_tools()
+    says(tools, "Unlock the side gate.")
+    tools.guessed_names = {"side gate": "site gate"}
+    assert await tools.run("set_lock", {"name": "side gate", "action": "unlock"}) == \
+        "Did you mean the side gate? Say yes to confirm."
+    says(tools, "yes")
+    assert "Say yes to confirm" in await tools.run("confirm", {"answer": "yes"})
+    assert states(tools) == {}
+    says(tools, "yes")
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the side gate is unlocked."
+
+
+async def test_no_question_no_answer():
+    assert discovered_tools().waiting_answer("yes") is None

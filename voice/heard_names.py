@@ -1,0 +1,96 @@
+"""The home's names in what the recogniser heard: a run of words that sounds like one of the home's names
+becomes that name. Whisper writes names it does not know as words it does ("samovar" -> "sand, mufaru",
+"parlour" -> "parlor"), and the assistant can only reach a device by a name the transcript holds.
+
+Words are compared run together, by their Metaphone keys (jellyfish: "saw mover" and "samovar" are both
+SMFR) and by their letters, each with Jaro-Winkler similarity. The same key with much the same letters, or
+nearly the same letters, is a spelling the recogniser chose ("parlor"): put in silently. A close match is a
+guess the user is asked about ("Did you mean the samovar?"). A key that starts with another sound, is much
+shorter or longer, or is as close to two names, is left as heard, so an unknown name ("the chapel blinds")
+never becomes a known one.
+
+Pure code: transcript and names in, corrected transcript and the guessed names out.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import jellyfish
+
+CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
+KEY_LENGTHS = 0.6     # the shorter key at least this share of the longer ("gate" is no "garden")
+SAME_SPELLING = 0.85  # letters' similarity above which the same key is a spelling, not a guess
+NEAR_LETTERS = 0.95   # letters' similarity above which any key is a spelling ("samovars")
+CLEAR_MARGIN = 0.03   # a second name this close to the best one makes the guess ambiguous: left as heard
+LONGEST_SPAN = 3      # heard words one name may stand for ("parlour agator" for "propagator")
+# Words that carry the request, never a name: requests' verbs, articles, prepositions, numbers, units.
+REQUEST_WORDS = frozenset((Path(__file__).parent / "data" / "request_words.txt").read_text().split())
+
+
+@dataclass
+class Hearing:
+    """A transcript with the home's names put in; guessed: {name put in: the words heard in its place}."""
+    text: str
+    guessed: dict[str, str] = field(default_factory=dict)
+
+
+def _plain(word: str) -> str:
+    return re.sub(r"[^a-z0-9']", "", word.lower())
+
+
+def _key(words: list[str]) -> str:
+    return jellyfish.metaphone(_letters(words))
+
+
+def _letters(words: list[str]) -> str:
+    return "".join(words).replace("'", "")
+
+
+def _sounds(heard: list[str], name: list[str]) -> float:
+    """How alike two runs of words are: 0 unless their keys start alike and are of like length, else the
+    mean of the keys' and the letters' similarity."""
+    a, b = _key(heard), _key(name)
+    if not a or not b or a[0] != b[0] or min(len(a), len(b)) < KEY_LENGTHS * max(len(a), len(b)):
+        return 0.0
+    return (jellyfish.jaro_winkler_similarity(a, b) + jellyfish.jaro_winkler_similarity(_letters(heard), _letters(name))) / 2
+
+
+def _spelling(heard: list[str], name: list[str]) -> bool:
+    letters = jellyfish.jaro_winkler_similarity(_letters(heard), _letters(name))
+    return letters >= NEAR_LETTERS or (letters >= SAME_SPELLING and _key(heard) == _key(name))
+
+
+def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
+    """The transcript with each run of words that sounds like one of names replaced by it (see the module)."""
+    tokens = transcript.split()
+    if not names:
+        return Hearing(transcript)
+    plain = [_plain(t) for t in tokens]
+    known = [n.split() for n in dict.fromkeys(n.lower() for n in names) if n.split()]
+    free = [bool(p) and p not in REQUEST_WORDS and not p.isdigit() for p in plain]
+    for name in sorted(known, key=len, reverse=True):       # words already a name are taken
+        for start in range(len(plain) - len(name) + 1):
+            if plain[start:start + len(name)] == name:
+                free[start:start + len(name)] = [False] * len(name)
+    candidates = []                                          # (score, start, end, name)
+    for start in range(len(plain)):
+        for end in range(start + 1, min(start + LONGEST_SPAN, len(plain)) + 1):
+            if not all(free[start:end]):
+                break
+            scored = sorted(((_sounds(plain[start:end], name), " ".join(name)) for name in known), reverse=True)
+            best, runner_up = scored[0], scored[1] if len(scored) > 1 else (0.0, "")
+            if best[0] >= CLOSE and best[0] - runner_up[0] >= CLEAR_MARGIN:
+                candidates.append((best[0], start, end, best[1]))
+    chosen: list[tuple[float, int, int, str]] = []
+    for candidate in sorted(candidates, reverse=True):
+        if all(candidate[2] <= c[1] or candidate[1] >= c[2] for c in chosen):
+            chosen.append(candidate)
+    guessed = {}
+    for score, start, end, name in sorted(chosen, key=lambda c: c[1], reverse=True):
+        if not _spelling(plain[start:end], name.split()):
+            guessed[name] = " ".join(plain[start:end])
+        tail = re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", tokens[end - 1])      # keep the last word's punctuation
+        tokens[start:end] = [name + tail]
+    return Hearing(" ".join(tokens), guessed)
