@@ -139,3 +139,37 @@ async def test_whisper_hears_the_homes_own_names(home_server, devices, speech):
     assert "jukebox" in transcript.lower(), transcript
     assert calls(client) == [("get_state", {"name": "jukebox"})], (transcript, spoken(done["response"]))
     await client.close()
+
+
+async def test_a_misheard_name_is_asked_about_and_a_yes_acts(home_server, devices, speech):
+    """espeak's "dock lights" reaches Whisper as "dark lights": close to one of the home's names, not certain.
+    The assistant asks instead of guessing; the spoken yes runs the call through the confirm path."""
+    client = await RealtimeClient.connect(home_server.ws_url)
+    await client.wait_for("session.created")
+    await client.stream_audio(speech.espeak("Turn on the dock lights."), 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    assert spoken(done["response"]) == "Did you mean the dock lights? Say yes to confirm.", transcript
+    await asyncio.sleep(0.5)
+    assert ("zigbee2mqtt/dock_lights/set", b'{"state": "ON"}') not in devices
+    start = len(client.events)
+    await client.stream_audio(speech.espeak("Yes."), 24000)
+    done = await client.wait_for("response.done", timeout=60, start=start)
+    assert calls(client)[-1] == ("confirm", {"answer": "yes"}), spoken(done["response"])
+    await wait_for(lambda: ("zigbee2mqtt/dock_lights/set", b'{"state": "ON"}') in devices)
+    assert spoken(done["response"]) == "Okay, the dock lights are on."
+    await client.close()
+
+
+async def test_an_unknown_name_spoken_never_acts(home_server, devices, speech):
+    """No chapel in this home: its blinds are not the roman blind, however the recogniser hears them."""
+    before = list(devices)
+    client = await RealtimeClient.connect(home_server.ws_url)
+    await client.wait_for("session.created")
+    await client.stream_audio(speech.espeak("Open the chapel blinds."), 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    await asyncio.sleep(0.5)
+    assert devices == before, (transcript, calls(client), spoken(done["response"]))
+    assert not spoken(done["response"]).startswith("Did you mean"), transcript
+    await client.close()

@@ -20,7 +20,7 @@ from pathlib import Path
 import jellyfish
 
 CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
-KEY_LENGTHS = 0.6     # the shorter key at least this share of the longer ("gate" is no "garden")
+KEY_LENGTHS = 0.65    # the shorter key at least this share of the longer ("gate" is no "garden", "pond" no "pond leak")
 SAME_SPELLING = 0.85  # letters' similarity above which the same key is a spelling, not a guess
 NEAR_LETTERS = 0.95   # letters' similarity above which any key is a spelling ("samovars")
 CLEAR_MARGIN = 0.03   # a second name this close to the best one makes the guess ambiguous: left as heard
@@ -49,10 +49,10 @@ def _letters(words: list[str]) -> str:
 
 
 def _sounds(heard: list[str], name: list[str]) -> float:
-    """How alike two runs of words are: 0 unless their keys start alike and are of like length, else the
-    mean of the keys' and the letters' similarity."""
+    """How alike two runs of words are: 0 unless their keys start with the same sound (B and P count as one:
+    "bunker" for "punkah") and are of like length, else the mean of the keys' and the letters' similarity."""
     a, b = _key(heard), _key(name)
-    if not a or not b or a[0] != b[0] or min(len(a), len(b)) < KEY_LENGTHS * max(len(a), len(b)):
+    if not a or not b or a[0].replace("P", "B") != b[0].replace("P", "B") or min(len(a), len(b)) < KEY_LENGTHS * max(len(a), len(b)):
         return 0.0
     return (jellyfish.jaro_winkler_similarity(a, b) + jellyfish.jaro_winkler_similarity(_letters(heard), _letters(name))) / 2
 
