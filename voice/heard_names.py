@@ -20,10 +20,12 @@ from pathlib import Path
 import jellyfish
 
 CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
+ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both")
 KEY_LENGTHS = 0.65    # the shorter key at least this share of the longer ("gate" is no "garden", "pond" no "pond leak")
 SAME_SPELLING = 0.85  # letters' similarity above which the same key is a spelling, not a guess
 NEAR_LETTERS = 0.95   # letters' similarity above which any key is a spelling ("samovars")
 CLEAR_MARGIN = 0.03   # a second name this close to the best one makes the guess ambiguous: left as heard
+RESCORE_MARGIN = 0.15 # mean log-probability per token a hypothesis may trail the best one by and still win
 LONGEST_SPAN = 3      # heard words one name may stand for ("parlour agator" for "propagator")
 # Words that carry the request, never a name: requests' verbs, articles, prepositions, numbers, units.
 REQUEST_WORDS = frozenset((Path(__file__).parent / "data" / "request_words.txt").read_text().split())
@@ -81,7 +83,7 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
                 break
             scored = sorted(((_sounds(plain[start:end], name), " ".join(name)) for name in known), reverse=True)
             best, runner_up = scored[0], scored[1] if len(scored) > 1 else (0.0, "")
-            if best[0] >= CLOSE and best[0] - runner_up[0] >= CLEAR_MARGIN:
+            if best[0] >= (CLOSE if end - start > 1 else ONE_WORD_CLOSE) and best[0] - runner_up[0] >= CLEAR_MARGIN:
                 candidates.append((best[0], start, end, best[1]))
     chosen: list[tuple[float, int, int, str]] = []
     for candidate in sorted(candidates, reverse=True):
@@ -94,3 +96,24 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
         tail = re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", tokens[end - 1])      # keep the last word's punctuation
         tokens[start:end] = [name + tail]
     return Hearing(" ".join(tokens), guessed)
+
+
+def named_words(hearing: Hearing, names: tuple[str, ...]) -> int:
+    """Words of the hearing that are the home's names, as heard or as spelt (not as guessed)."""
+    plain = [_plain(t) for t in hearing.text.split()]
+    taken = [False] * len(plain)
+    for name in sorted((n.lower().split() for n in names if n not in hearing.guessed), key=len, reverse=True):
+        for start in range(len(plain) - len(name) + 1):
+            if plain[start:start + len(name)] == name and not any(taken[start:start + len(name)]):
+                taken[start:start + len(name)] = [True] * len(name)
+    return sum(taken)
+
+
+def rescore(hypotheses: list[tuple[str, float]], names: tuple[str, ...]) -> Hearing:
+    """The recogniser's hypotheses (text, mean log-probability per token; best first) heard with the home's
+    names: the one whose words are most the home's names, among those within RESCORE_MARGIN of the best."""
+    if not hypotheses:
+        return Hearing("")
+    best_score = hypotheses[0][1]
+    heard = [hear_names(text, names) for text, score in hypotheses if score >= best_score - RESCORE_MARGIN]
+    return max(heard, key=lambda h: (named_words(h, names), -len(h.guessed), -heard.index(h)))
