@@ -95,6 +95,31 @@ class WhisperSTT:
         window_s = math.ceil(seconds) + _PARTIAL_MARGIN_S if partial else max(_FINAL_WINDOW_S, math.ceil(seconds))
         return self._transcribe_window(audio, min(window_s, _MAX_WINDOW_S), int(16 + _TOKENS_PER_S * seconds), prompt)
 
+    def hypotheses(self, audio: np.ndarray, names: tuple[str, ...], count: int) -> list[tuple[str, float]]:
+        """The final transcript's `count` best beam-search hypotheses with their scores (mean log-probability
+        per token), best first; [] for silence. For rescoring by the home's names (voice.heard_names)."""
+        import ctranslate2
+
+        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+        seconds = audio.size / self.sample_rate
+        if seconds < 0.1 or seconds > _MAX_WINDOW_S:
+            return [(self.transcribe(audio, names=names), 0.0)]
+        window_s = max(_FINAL_WINDOW_S, math.ceil(seconds))
+        max_tokens = int(16 + _TOKENS_PER_S * seconds)
+        _, prompt = self._prompt_for(names)
+        padded = np.zeros(window_s * self.sample_rate, dtype=np.float32)
+        padded[:audio.size] = audio
+        extractor = self.whisper.feature_extractor
+        features = extractor(padded, padding=0)[:, :padded.size // extractor.hop_length]
+        encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
+        result = self.whisper.model.generate(
+            encoded, [prompt], beam_size=count, num_hypotheses=count, max_length=len(prompt) + max_tokens,
+            suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True)[0]
+        if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
+            return []
+        return [(trim_repeats(self._tokenizer.decode(tokens).strip(), hit_cap=len(tokens) >= max_tokens), score)
+                for tokens, score in zip(result.sequences_ids, result.scores)]
+
     def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int, prompt: list[int]) -> str:
         import ctranslate2
 

@@ -1,0 +1,257 @@
+"""What users get when they speak: held-out requests, spoken, heard by the server's recogniser, answered.
+
+Every self-contained request of the held-out files is spoken in each voice of bench/voices.py, heard as
+wideband 16 kHz audio and through the phone band (8 kHz μ-law and back), by the server's own Whisper as the
+server calls it: a final transcript, with the home's names in the prompt (ToolRunner.spoken_names). The
+transcript goes to the assistant in a fresh conversation, in the request's home:
+- default: the vocabulary's home (tests/data/heldout.jsonl and the default rows of heldout_home.jsonl);
+- made up: tests/made_up_home.py, 40 entities (the made-up rows of heldout_home.jsonl);
+- discovered: tests/discovered_home.py, 25 entities in Zigbee2MQTT / Tasmota / ESPHome discovery shapes
+  (tests/data/heldout_discovered.jsonl, written before any result on it was seen).
+Outcomes are judged as bench/asr_slips.py judges them: right, no action (nothing changed and every tool said
+why), wrong action; and, where the recogniser only guessed a name, asked ("Did you mean the samovar?"),
+split by whether the yes would run the right call.
+
+Ears compared on the same recordings and transcripts:
+- today: the transcript as Whisper writes it;
+- names heard: voice.heard_names puts the home's names in for words that sound like them, silently where it
+  is only a spelling, and asks first where it is a guess.
+
+Recordings and transcripts are cached under bench/out/spoken/ (Piper samples its voice: a cache keeps runs
+comparable); `--fresh` hears every recording again, so the recogniser's compute is measured in the run.
+`--sample N` takes N requests per home (seeded) instead of all.
+
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/spoken_requests.py --sample 40
+"""
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import random
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT))
+
+from assistant.chat_template import NoAction  # noqa: E402
+from assistant.home import InMemoryHome  # noqa: E402
+from assistant.inventory import Inventory  # noqa: E402
+from assistant.tools import ToolRunner  # noqa: E402
+from assistant_eval import ask, made_up_inventory, score  # noqa: E402
+from voice.heard_names import hear_names, rescore  # noqa: E402
+from voice_speed import normalised_words  # noqa: E402
+from voices import VOICES, phone_band, speak  # noqa: E402
+
+DATA = ROOT / "tests" / "data"
+FILES = [DATA / "heldout.jsonl", DATA / "heldout_home.jsonl", DATA / "heldout_discovered.jsonl"]
+OUT = ROOT / "bench" / "out"
+CACHE = OUT / "spoken"
+HOMES = ("default", "made_up", "discovered")
+OUTCOMES = ("right", "asked, yes right", "asked, yes wrong", "no action", "wrong action")
+
+
+def requests(sample: int | None) -> list[dict]:
+    """The self-contained held-out rows, each with its home; sample: that many per home, seeded."""
+    rows = []
+    for path in FILES:
+        for line in path.read_text().splitlines():
+            row = json.loads(line) if line.strip() else None
+            if row and len(row["history"]) == 1:
+                rows.append({**row, "file": path.stem, "home": row.get("home", "default")})
+    if sample:
+        rng = random.Random(22)
+        rows = [r for home in HOMES for r in rng.sample([r for r in rows if r["home"] == home],
+                                                        min(sample, sum(r["home"] == home for r in rows)))]
+    return rows
+
+
+def discovered_inventory() -> Inventory:
+    from discovered_home import discovery_messages
+    inventory = Inventory()
+    for topic, payload in discovery_messages():
+        inventory.receive_discovery(topic, payload)
+    return inventory
+
+
+def new_home(kind: str) -> InMemoryHome:
+    if kind == "made_up":
+        return InMemoryHome(inventory=made_up_inventory())
+    if kind == "discovered":
+        return InMemoryHome(inventory=discovered_inventory())
+    return InMemoryHome()
+
+
+def recording(voice: str, text: str) -> np.ndarray:
+    """The wideband recording of text in voice, from the cache or spoken now (and cached, as PCM16)."""
+    path = CACHE / "recordings" / voice.replace(" ", "_") / (hashlib.sha1(text.encode()).hexdigest()[:16] + ".npy")
+    if path.exists():
+        return np.load(path).astype(np.float32) / 32768
+    audio = speak(voice, text)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    np.save(path, np.clip(np.rint(audio * 32768), -32768, 32767).astype(np.int16))
+    return audio
+
+
+class Transcripts:
+    """Final transcripts by (voice, band, text, names, hypotheses), kept in a JSON-lines file; the seconds each
+    one heard in this run took, by number of hypotheses (1: the server's greedy final)."""
+
+    def __init__(self, stt, path: Path):
+        self.stt, self.path, self.seconds = stt, path, {}
+        self.known = {}
+        if path.exists():
+            for line in path.read_text().splitlines():
+                entry = json.loads(line)
+                self.known[tuple(entry["key"])] = entry["heard"]
+
+    def heard(self, voice: str, band: str, text: str, names: tuple[str, ...], audio, count: int = 1):
+        """The final transcript (count 1), or the count best hypotheses as [text, score] pairs."""
+        key = (voice, band, text, hashlib.sha1("|".join(names).encode()).hexdigest()[:12], count)
+        if key not in self.known:
+            started = time.perf_counter()
+            self.known[key] = (self.stt.transcribe(audio(), names=names) if count == 1
+                               else self.stt.hypotheses(audio(), names, count))
+            self.seconds.setdefault(count, []).append(time.perf_counter() - started)
+            with self.path.open("a") as out:
+                out.write(json.dumps({"key": key, "heard": self.known[key]}) + "\n")
+        return self.known[key]
+
+
+def outcome(assistant, row: dict, text: str, guessed: dict[str, str]) -> tuple[str, str]:
+    """(one of OUTCOMES, what the assistant did) for text asked in a fresh conversation in row's home."""
+    tools = ToolRunner(new_home(row["home"]))
+    tools.guessed_names = guessed
+    reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
+    did = f"{[(c.name, c.arguments) for c in reply.tool_calls]} / {reply.text!r}"
+    asked = any(isinstance(r, NoAction) and str(r).startswith("Did you mean") for r in results)
+    if asked:
+        # the yes runs the held call as if its name had been heard: judge that call
+        tools.guessed_names = {}
+        return ("asked, yes right" if score(row, reply, False, tools.home.inventory) and row["expected"] is not None
+                else "asked, yes wrong"), did
+    if score(row, reply, acted, tools.home.inventory):
+        return "right", did
+    safe = not acted and all(isinstance(r, NoAction) for r in results)
+    return ("no action" if safe else "wrong action"), did
+
+
+def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: int) -> str:
+    from assistant.embedded import EmbeddedGenerator
+    from voice.stt import WhisperSTT
+
+    CACHE.mkdir(parents=True, exist_ok=True)
+    if fresh:
+        (CACHE / "transcripts.jsonl").unlink(missing_ok=True)
+    stt, assistant = WhisperSTT(), EmbeddedGenerator.load(None)
+    transcripts = Transcripts(stt, CACHE / "transcripts.jsonl")
+    names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in HOMES}
+    answers: dict[tuple, tuple[str, str]] = {}          # (home, request id, text, guesses) -> outcome
+    counts: dict[tuple, dict[str, int]] = {}
+    differ, hear_ms, total, done, ears = [], [], len(rows) * len(voices) * 2, 0, {}
+    started = time.perf_counter()
+    for row in rows:
+        said = row["history"][0]["content"]
+        for voice in voices:
+            for band in ("wideband", "phone"):
+                def audio(voice=voice, band=band):
+                    wide = recording(voice, said)
+                    return wide if band == "wideband" else phone_band(wide)
+                heard = transcripts.heard(voice, band, said, names[row["home"]], audio)
+                t0 = time.perf_counter()
+                hearing = hear_names(heard, names[row["home"]])
+                hear_ms.append(1000 * (time.perf_counter() - t0))
+                by_ear = {"today": (heard, {}), "names heard": (hearing.text, hearing.guessed)}
+                if nbest > 1:
+                    rescored = rescore(transcripts.heard(voice, band, said, names[row["home"]], audio, nbest),
+                                       names[row["home"]])
+                    by_ear[f"{nbest}-best, rescored"] = (rescored.text, rescored.guessed)
+                results = {}
+                ears.update(dict.fromkeys(by_ear))
+                for ear, (text, guessed) in by_ear.items():
+                    key = (row["home"], row["file"], row["id"], text, tuple(sorted(guessed.items())))
+                    if key not in answers:
+                        answers[key] = outcome(assistant, row, text, guessed)
+                    results[ear] = answers[key]
+                    exact = normalised_words(heard) == normalised_words(said)
+                    unknown = row.get("category") == "unknown_name"
+                    for group in (("all", ear, band), (voice, ear, band), (row["home"], ear, band),
+                                  *([("unknown names", ear, band)] if unknown else []),
+                                  *([("misheard", ear, band)] if not exact else [])):
+                        bucket = counts.setdefault(group, dict.fromkeys(("n",) + OUTCOMES, 0))
+                        bucket["n"] += 1
+                        bucket[results[ear][0]] += 1
+                if errors and any(r[0] != "right" for r in results.values()):
+                    differ.append(f"{row['home']:<10} {voice:<18} {band:<8} {said!r} heard {heard!r}"
+                                  + (f" -> {hearing.text!r} {hearing.guessed}" if hearing.text != heard else "")
+                                  + "".join(f"\n    {ear}: {r[0]}: {r[1]}" for ear, r in results.items()))
+                done += 1
+                if done % 20 == 0 or done == total:
+                    print(f"\r{done}/{total} recordings, {time.perf_counter() - started:.0f} s", end="",
+                          file=sys.stderr, flush=True)
+    print(file=sys.stderr)
+    return report(rows, voices, list(ears), counts, transcripts.seconds, hear_ms) + ("\n\n" + "\n".join(differ) if errors else "")
+
+
+def report(rows, voices, ears, counts, seconds, hear_ms) -> str:
+    def line(label, group, ear, band):
+        c = counts.get((group, ear, band))
+        if not c:
+            return None
+        share = lambda k: f"{100 * c[k] / c['n']:.1f}%"  # noqa: E731
+        at_yes = f"{100 * (c['right'] + c['asked, yes right']) / c['n']:.1f}%"
+        return (f"| {label} | {band} | {ear} | {c['n']} | {share('right')} | {at_yes} | {share('asked, yes wrong')} | "
+                f"{share('no action')} | {share('wrong action')} |")
+    header = ("| requests | band | ear | recordings | right | right, or asked and yes is right | asked, yes wrong | "
+              "no action | wrong action |\n|---|---|---|---|---|---|---|---|---|")
+    per_home = {h: sum(r["home"] == h for r in rows) for h in HOMES}
+    out = [f"{len(rows)} held-out requests ({', '.join(f'{h} {n}' for h, n in per_home.items())}), "
+           f"{len(voices)} voices, wideband and phone band: {len(rows) * len(voices) * 2} recordings.", ""]
+    for title, groups in (("All recordings, by home, misheard ones and unknown names",
+                           ["all", *HOMES, "misheard", "unknown names"]), ("By voice", voices)):
+        out += [f"{title}:", "", header]
+        for group in groups:
+            for band in ("wideband", "phone"):
+                for ear in ears:
+                    cells = line(group.replace("_", " "), group, ear, band)
+                    if cells:
+                        out.append(cells)
+        out.append("")
+    for count, taken in sorted(seconds.items()):
+        what = "greedy finals (the server's)" if count == 1 else f"finals with {count} hypotheses"
+        out.append(f"Recogniser: {len(taken)} {what} heard in this run, median {1000 * statistics.median(taken):.0f} ms.")
+    if len(seconds) > 1 and seconds.get(1):
+        out.append(f"Compute of the {max(seconds)}-best final against the greedy one (medians, same run): "
+                   f"{statistics.median(seconds[max(seconds)]) / statistics.median(seconds[1]):.2f}x.")
+    out.append(f"Names heard: median {statistics.median(hear_ms):.2f} ms, p99 "
+               f"{sorted(hear_ms)[int(0.99 * (len(hear_ms) - 1))]:.2f} ms per final.")
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sample", type=int, help="requests per home, seeded (default: all)")
+    parser.add_argument("--voices", default=",".join(VOICES), help="comma-separated, from: " + ", ".join(VOICES))
+    parser.add_argument("--fresh", action="store_true", help="hear every recording again (recordings are kept)")
+    parser.add_argument("--errors", action="store_true", help="also list every recording not answered right")
+    parser.add_argument("--nbest", type=int, default=1, help="also hear each recording with this many beam "
+                        "hypotheses, rescored by the home's names (an ear of its own)")
+    args = parser.parse_args(argv)
+    import torch
+    torch.set_num_threads(1)
+    table = run(requests(args.sample), args.voices.split(","), args.fresh, args.errors, args.nbest)
+    print(table)
+    OUT.mkdir(parents=True, exist_ok=True)
+    (OUT / "spoken_requests.md").write_text(table + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
