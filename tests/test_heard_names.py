@@ -7,7 +7,7 @@ from assistant.home import InMemoryHome
 from assistant.inventory import Inventory
 from assistant.tools import ToolRunner
 from discovered_home import discovery_messages
-from voice.heard_names import hear_names
+from voice.heard_names import best_hypothesis, hear_names, named_words
 
 
 def discovered_tools() -> ToolRunner:
@@ -105,3 +105,18 @@ async def test_a_guessed_lock_asks_twice_before_it_unlocks():
 
 async def test_no_question_no_answer():
     assert discovered_tools().waiting_answer("yes") is None
+
+
+def test_the_hypothesis_most_made_of_the_homes_names_wins_within_the_margin():
+    hypotheses = [("Turn on the sun over in the power alert.", -0.35), ("Turn on the sun over in the Parlure.", -0.41),
+                  ("Turn on the sum over in the parlour.", -0.47)]
+    assert best_hypothesis(hypotheses, NAMES) == "Turn on the sun over in the Parlure."   # spelt: the first within
+    assert best_hypothesis(hypotheses, ()) == hypotheses[0][0]                            # no home, no rescoring
+    assert best_hypothesis([("Open the chapel blinds.", -0.2), ("Open the pleated blind.", -0.9)], NAMES) == \
+        "Open the chapel blinds."                                   # a name far less likely than what was heard
+    assert best_hypothesis([], NAMES) == ""
+
+
+def test_names_are_counted_as_heard_or_spelt_not_as_guessed():
+    assert named_words(hear_names("Turn on the drinks cabinet in the parlor.", NAMES), NAMES) == 3
+    assert named_words(hear_names("Turn on the sand, mufaru.", NAMES), NAMES) == 0

@@ -109,11 +109,15 @@ def named_words(hearing: Hearing, names: tuple[str, ...]) -> int:
     return sum(taken)
 
 
-def rescore(hypotheses: list[tuple[str, float]], names: tuple[str, ...]) -> Hearing:
-    """The recogniser's hypotheses (text, mean log-probability per token; best first) heard with the home's
-    names: the one whose words are most the home's names, among those within RESCORE_MARGIN of the best."""
+def best_hypothesis(hypotheses: list[tuple[str, float]], names: tuple[str, ...]) -> str:
+    """Of the recogniser's hypotheses (text, mean log-probability per token; best first), the one most made
+    of the home's names (as heard or as spelt, not guessed; then the fewest guesses), among those within
+    RESCORE_MARGIN of the best; "" for none."""
     if not hypotheses:
-        return Hearing("")
-    best_score = hypotheses[0][1]
-    heard = [hear_names(text, names) for text, score in hypotheses if score >= best_score - RESCORE_MARGIN]
-    return max(heard, key=lambda h: (named_words(h, names), -len(h.guessed), -heard.index(h)))
+        return ""
+    close = [text for text, score in hypotheses if score >= hypotheses[0][1] - RESCORE_MARGIN]
+    if not names:
+        return close[0]
+    heard = [hear_names(text, names) for text in close]
+    ranks = [(named_words(h, names), -len(h.guessed)) for h in heard]
+    return close[ranks.index(max(ranks))]
