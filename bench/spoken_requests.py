@@ -107,8 +107,8 @@ def recording(voice: str, text: str) -> np.ndarray:
 
 
 class Transcripts:
-    """Final transcripts by (voice, band, text, names, hypotheses), kept in a JSON-lines file; the seconds each
-    one heard in this run took, by number of hypotheses (1: the server's greedy final)."""
+    """Final transcripts by (voice, band, text, names, hypotheses), kept in a JSON-lines file; the seconds (wall
+    clock, and the process's CPU time) each one heard in this run took, by number of hypotheses."""
 
     def __init__(self, stt, path: Path):
         self.stt, self.path, self.seconds = stt, path, {}
@@ -122,9 +122,10 @@ class Transcripts:
         """The final's count best hypotheses as [text, score] pairs (count 1: greedy decoding)."""
         key = (voice, band, text, hashlib.sha1("|".join(names).encode()).hexdigest()[:12], count)
         if key not in self.known:
-            started = time.perf_counter()
-            self.known[key] = self.stt.hypotheses(audio(), names, count)
-            self.seconds.setdefault(count, []).append(time.perf_counter() - started)
+            sound = audio()
+            started, cpu = time.perf_counter(), time.process_time()
+            self.known[key] = self.stt.hypotheses(sound, names, count)
+            self.seconds.setdefault(count, []).append((time.perf_counter() - started, time.process_time() - cpu))
             with self.path.open("a") as out:
                 out.write(json.dumps({"key": key, "heard": self.known[key]}) + "\n")
         return self.known[key]
@@ -231,12 +232,16 @@ def report(rows, voices, ears, counts, seconds, hear_ms) -> str:
                     if cells:
                         out.append(cells)
         out.append("")
-    for count, taken in sorted(seconds.items()):
+    def median(count, which):
+        return statistics.median(taken[which] for taken in seconds[count])
+    for count in sorted(seconds):
         what = "greedy finals" if count == 1 else f"finals with {count} hypotheses"
-        out.append(f"Recogniser: {len(taken)} {what} heard in this run, median {1000 * statistics.median(taken):.0f} ms.")
+        out.append(f"Recogniser: {len(seconds[count])} {what} heard in this run, median {1000 * median(count, 0):.0f} ms "
+                   f"wall clock, {1000 * median(count, 1):.0f} ms CPU.")
     if len(seconds) > 1 and seconds.get(1):
-        out.append(f"Compute of the {max(seconds)}-best final against the greedy one (medians, same run): "
-                   f"{statistics.median(seconds[max(seconds)]) / statistics.median(seconds[1]):.2f}x.")
+        most = max(seconds)
+        out.append(f"The {most}-best final against the greedy one (medians, same run): "
+                   f"{median(most, 0) / median(1, 0):.2f}x wall clock, {median(most, 1) / median(1, 1):.2f}x CPU.")
     out.append(f"Names heard: median {statistics.median(hear_ms):.2f} ms, p99 "
                f"{sorted(hear_ms)[int(0.99 * (len(hear_ms) - 1))]:.2f} ms per final.")
     return "\n".join(out)

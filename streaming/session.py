@@ -609,6 +609,8 @@ class Session:
 
     def add_message(self, role: str, text: str, item_id: str | None = None, *,
                     previous_item_id: str | None = None) -> str | None:
+        if role == "user" and self.tools is not None:
+            self.tools.guessed_names = {}       # typed words are meant as written: no name in them is a guess
         item = Item(item_id or new_id("item"), "message", role, text)
         return item.id if self._add(item, previous_item_id) else None
 
