@@ -4,10 +4,11 @@ Tuned for short spoken commands, not long-form dictation. Whisper always encodes
 which costs ~4x more than the 10 s window used here for utterances up to 10 s (measured: no loss
 of accuracy on our spoken-command set, see bench/voice_speed.py); shorter windows make the model
 loop ("Stop. Stop. Stop."), so partial transcripts, which only need to be cheap, use a short window
-with a token cap and repetition trimming. Greedy decoding, a fixed prompt of typical requests
-instead of previous-text conditioning, no temperature fallback, no built-in VAD (the session runs
-Silero itself). In a user's own home the prompt starts with its areas and device names, so "wicket gate"
-is not heard as "wicked gate" (bench/asr_slips.py --names).
+with a token cap and repetition trimming. Greedy partials and a beam of three for finals, a fixed prompt of
+typical requests instead of previous-text conditioning, no temperature fallback, no built-in VAD (the
+session runs Silero itself). In a user's own home the prompt starts with its areas and device names, so
+"wicket gate" is not heard as "wicked gate" (bench/asr_slips.py --names), and of a final's hypotheses the
+one most made of those names is kept.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ _LOW_LOGPROB = -1.0
 HOME_PROMPT = "Turn on the kitchen light. Set the thermostat to 21 degrees. Dim the bedroom lights to 30%. Stop."
 _MAX_PROMPT_TOKENS = 223  # whisper keeps at most half its 448-token context, less one, of earlier text
 # A final is decoded with a beam of this many hypotheses, and the one most made of the home's names wins
-# (voice.heard_names.best_hypothesis). bench/spoken_requests.py: right 82.9 -> 88.1 % wideband, 75.0 -> 80.8 %
-# phone band against greedy decoding, for 1.04x its time per final (medians of the same run).
+# (voice.heard_names.best_hypothesis). bench/spoken_requests.py, with the names put in after (docs/speech.md):
+# right 72.4 -> 78.1 % wideband, 63.1 -> 71.4 % phone band against greedy finals on held-back requests, for
+# 1.22x the CPU time per final (medians of the same run).
 FINAL_HYPOTHESES = 3
 _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
 
