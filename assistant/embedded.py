@@ -73,7 +73,8 @@ class EmbeddedGenerator:
                       session_id: str | None = None) -> AsyncIterator[ReplyEvent]:
         started = time.perf_counter()
         tools.begin_reply(history)
-        answer = tools.waiting_answer(content_text(history[-1])) if history and history[-1].get("role") == "user" else None
+        last = history[-1] if history else {}
+        answer = tools.waiting_answer(content_text(last)) if last.get("role") == "user" else None
         if answer is not None:                   # a plain yes or no to the question just asked: its confirm call
             call = ToolCall("confirm", {"answer": answer}, new_call_id())
             result = await tools.run(call.name, call.arguments)

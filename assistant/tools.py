@@ -377,8 +377,8 @@ class ToolRunner:
         # Names and areas come in the call syntax's spelling (porch_light, living_room): words from here on.
         arguments = {key: value.replace("_", " ") if key in NAME_ARGUMENTS and isinstance(value, str) else value
                      for key, value in arguments.items()}
-        guessed = next((value for key, value in arguments.items()
-                        if key in NAME_ARGUMENTS and isinstance(value, str) and value.lower() in self.guessed_names), None)
+        guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
+                        and isinstance(value, str) and value.lower() in self.guessed_names), None)
         if guessed is not None:
             return self._ask_first(guessed, name, arguments)
         try:
@@ -389,10 +389,10 @@ class ToolRunner:
             return NOT_POSSIBLE
 
     def waiting_answer(self, said: str) -> str | None:
-        """"yes" or "no" when what the user said is only that answer (the vocabulary's YES and NO phrasings) and
-        a question asked in an earlier reply waits for it, else None. The model reads calls, not the questions their results asked: after
-        a call that never needs a yes ("Did you mean the kiln?" held a switch_device) it cannot tell a yes
-        from small talk."""
+        """"yes" or "no" when what the user said is only that answer (the vocabulary's YES and NO phrasings)
+        and a question asked in an earlier reply waits for it, else None. The model reads calls, not the
+        questions their results asked: after a call that never needs a yes ("Did you mean the kiln?" held a
+        switch_device) it cannot tell a yes from small talk."""
         if (self.pending is None or self.pending.turn == self.turn
                 or asyncio.get_running_loop().time() - self.pending.asked_at > CONFIRM_WINDOW_S):
             return None

@@ -205,7 +205,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     print(f"\r{done}/{total} recordings, {time.perf_counter() - started:.0f} s", end="",
                           file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    return report(rows, voices, list(ears), counts, transcripts.seconds, hear_ms) + ("\n\n" + "\n".join(differ) if errors else "")
+    table = report(rows, voices, list(ears), counts, transcripts.seconds, hear_ms)
+    return table + ("\n\n" + "\n".join(differ) if errors else "")
 
 
 def report(rows, voices, ears, counts, seconds, hear_ms) -> str:
@@ -236,8 +237,8 @@ def report(rows, voices, ears, counts, seconds, hear_ms) -> str:
         return statistics.median(taken[which] for taken in seconds[count])
     for count in sorted(seconds):
         what = "greedy finals" if count == 1 else f"finals with {count} hypotheses"
-        out.append(f"Recogniser: {len(seconds[count])} {what} heard in this run, median {1000 * median(count, 0):.0f} ms "
-                   f"wall clock, {1000 * median(count, 1):.0f} ms CPU.")
+        out.append(f"Recogniser: {len(seconds[count])} {what} heard in this run, median "
+                   f"{1000 * median(count, 0):.0f} ms wall clock, {1000 * median(count, 1):.0f} ms CPU.")
     if len(seconds) > 1 and seconds.get(1):
         most = max(seconds)
         out.append(f"The {most}-best final against the greedy one (medians, same run): "

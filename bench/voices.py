@@ -6,8 +6,8 @@ A recogniser tuned on one voice can hide its slips behind it; each voice here is
 - festival slt hts: Festival's US female HTS voice (Debian festvox-us-slt-hts), the least robotic of these;
 - festival kal: Festival's US male diphone voice (festvox-kallpc16k);
 - flite rms, flite slt: flite's built-in US male and female voices.
-Debian packages: espeak-ng, festival, festvox-us-slt-hts, festvox-kallpc16k, flite. `phone_band` is what a phone line leaves of
-the audio: 8 kHz G.711 μ-law and back up to 16 kHz, as the Twilio and AudioSocket paths do.
+Debian packages: espeak-ng, festival, festvox-us-slt-hts, festvox-kallpc16k, flite. `phone_band` is what a
+phone line leaves of the audio: 8 kHz G.711 μ-law and back up to 16 kHz, as the Twilio and AudioSocket paths do.
 
     PYTHONPATH=$PWD .venv/bin/python bench/voices.py "open the roman blind"   # each voice, as Whisper hears it
     PYTHONPATH=$PWD .venv/bin/python bench/voices.py "open the roman blind" --wav bench/out/voices

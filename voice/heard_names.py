@@ -9,7 +9,8 @@ guess the user is asked about ("Did you mean the samovar?"). A key that starts w
 shorter or longer, or is as close to two names, is left as heard, so an unknown name ("the chapel blinds")
 never becomes a known one.
 
-Pure code: transcript and names in, corrected transcript and the guessed names out.
+The recogniser also asks which of a final's beam hypotheses is most made of the home's names
+(best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ import jellyfish
 
 CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
 ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both")
-KEY_LENGTHS = 0.65    # the shorter key at least this share of the longer ("gate" is no "garden", "pond" no "pond leak")
+KEY_LENGTHS = 0.65    # the shorter key at least this share of the longer: "gate" is no "garden", "pond" no "pond leak"
 SAME_SPELLING = 0.85  # letters' similarity above which the same key is a spelling, not a guess
 NEAR_LETTERS = 0.95   # letters' similarity above which any key is a spelling ("samovars")
 CLEAR_MARGIN = 0.03   # a second name this close to the best one makes the guess ambiguous: left as heard
@@ -54,9 +55,12 @@ def _sounds(heard: list[str], name: list[str]) -> float:
     """How alike two runs of words are: 0 unless their keys start with the same sound (B and P count as one:
     "bunker" for "punkah") and are of like length, else the mean of the keys' and the letters' similarity."""
     a, b = _key(heard), _key(name)
-    if not a or not b or a[0].replace("P", "B") != b[0].replace("P", "B") or min(len(a), len(b)) < KEY_LENGTHS * max(len(a), len(b)):
+    if not a or not b or a[0].replace("P", "B") != b[0].replace("P", "B"):
         return 0.0
-    return (jellyfish.jaro_winkler_similarity(a, b) + jellyfish.jaro_winkler_similarity(_letters(heard), _letters(name))) / 2
+    if min(len(a), len(b)) < KEY_LENGTHS * max(len(a), len(b)):
+        return 0.0
+    letters = jellyfish.jaro_winkler_similarity(_letters(heard), _letters(name))
+    return (jellyfish.jaro_winkler_similarity(a, b) + letters) / 2
 
 
 def _spelling(heard: list[str], name: list[str]) -> bool:
