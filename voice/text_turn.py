@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 
 from voice.stt import Heard
+from voice.weights import verified
 
-WEIGHTS_PATH = Path(__file__).resolve().parent / "data" / "text-turn.npy"
+WEIGHTS_PATH = Path(__file__).resolve().parent / "data" / "text-turn.npy"    # where the trainer writes them
 BUCKETS = 1 << 16
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*%?")
 _NUMBER_WORDS = set("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
@@ -67,7 +68,7 @@ class TextTurnModel:
     """Loaded once and shared; a call is a few dozen additions (microseconds), safe on any thread."""
 
     def __init__(self, path: str | Path | None = None):
-        self.weights = np.load(path or WEIGHTS_PATH).astype(np.float32)
+        self.weights = np.load(path or verified("voice", "data/text-turn.npy")).astype(np.float32)
         if self.weights.shape != (BUCKETS,):
             raise ValueError(f"text turn weights must have {BUCKETS} entries, got {self.weights.shape}")
 
