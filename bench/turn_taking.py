@@ -72,10 +72,10 @@ HELDOUT_PAUSED = [("Set the living room lights to fifty percent.", 5),
                   ("Start a pasta timer for twelve minutes.", 4), ("What is eighty divided by four?", 3)]
 SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PAUSED)}
 PAUSES_MS = (300, 550, 800)
-# --sweep: semantic_vad's wait when the judges are unsure, the words' probability at or below which they say
-# "cut" (hold on), and the Smart Turn probability that counts as done
-SWEEP_WAITS_MS = (192, 256, 320, 384, 448, 500)
-SWEEP_WORDS_CUT = (0.02, 0.05, 0.1, 0.2, 0.3, 0.5)
+# --sweep: semantic_vad's wait when the words say done and the sound does not, the words' probability below
+# which they say "cut" (hold on), and the Smart Turn probability that counts as done
+SWEEP_WAITS_MS = (256, 320, 384, 448, 500)
+SWEEP_WORDS = (0.1, 0.3, 0.4, 0.5, 0.6, 0.7)
 SWEEP_SOUND = (0.5, 0.9)
 EOT_BUDGETS_MS, EOT_CUTOFFS = (300, 600), 0.05
 VOICES = [("piper", 0.9), ("piper", 1.15), ("espeak", 150), ("espeak", 200)]
@@ -383,22 +383,22 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def sweep_detectors() -> dict[str, tuple[type, object]]:
-    """semantic_vad with every `unsure` wait, words' "cut" threshold and Smart Turn threshold of the sweep."""
+    """semantic_vad with every `unsure` wait, words' threshold and Smart Turn threshold of the sweep."""
     from dataclasses import replace
 
     from streaming.turns import TurnDetection, TurnDetector
 
-    def variant(unsure_ms: int, cut: float, sound: float) -> type:
+    def variant(unsure_ms: int, words: float, sound: float) -> type:
         class Variant(TurnDetector):
-            audio_done, words_cut = sound, cut
+            audio_done, words_done = sound, words
 
             def __init__(self, settings):
                 super().__init__(settings)
                 self._waits = replace(self._waits, unsure=unsure_ms)
         return Variant
-    return {f"semantic_vad {wait} ms / cut {cut} / sound {sound}": (variant(wait, cut, sound),
-                                                                      TurnDetection(type="semantic_vad"))
-            for sound in SWEEP_SOUND for cut in SWEEP_WORDS_CUT for wait in SWEEP_WAITS_MS}
+    return {f"semantic_vad {wait} ms / words {words} / sound {sound}": (variant(wait, words, sound),
+                                                                        TurnDetection(type="semantic_vad"))
+            for sound in SWEEP_SOUND for words in SWEEP_WORDS for wait in SWEEP_WAITS_MS}
 
 
 def eot_shape(summary: dict[str, dict]) -> str:
@@ -453,8 +453,8 @@ def plot_sweep(summary: dict[str, dict], default: str, path: Path, title: str) -
     fig, ax = plt.subplots(figsize=(7, 5))
     ax.add_patch(plt.Rectangle((0, 0), 5, 10, color="C2", alpha=0.25, label="target (≤ 5 % cut, ≤ 10 % late)"))
     for n, sound in enumerate(SWEEP_SOUND):
-        points = [summary[f"semantic_vad {wait} ms / cut {cut} / sound {sound}"]
-                  for cut in SWEEP_WORDS_CUT for wait in SWEEP_WAITS_MS]
+        points = [summary[f"semantic_vad {wait} ms / words {words} / sound {sound}"]
+                  for words in SWEEP_WORDS for wait in SWEEP_WAITS_MS]
         ax.scatter([100 * p["premature"] for p in points], [100 * p["late"] for p in points], s=12,
                    color=f"C{n}", label=f"Smart Turn done at ≥ {sound}")
     for name, marker in ((default, "*"), ("server_vad", "X")):
@@ -504,7 +504,7 @@ def replay_main(args, utterances: list[Utterance]) -> int:
     if args.sweep:
         plot_sweep(summary, default, out / f"{name}_sweep.png",
                    f"semantic_vad, {args.sentences} set ({len(utterances)} utterances); each point a setting of "
-                   f"the unsure wait and the words' cut threshold")
+                   f"the unsure wait and the words' threshold")
     else:
         plot(shown, out / f"{name}.png")
     print()

@@ -13,9 +13,9 @@ It tells the session three moments:
 pause's transcript is a finished request, Whisper's doubt about its last word read in, ``transcript_ready``)
 and the sound (Smart Turn's probability that the speaker has finished, ``audio_ready``). Both say done: the
 turn ends after ~128 ms of silence. The words say cut ("set the living room lights to"): it holds up to
-``eagerness``'s maximum (OpenAI's meaning: low, medium and high wait at most 8, 4 and 2 s). Otherwise (unsure,
-or the judges disagree) it ends at ``unsure``, never later than ``silence_duration_ms``: the default is
-never slower than the plain silence rule. Until the words are in, nothing but that maximum ends the turn:
+``eagerness``'s maximum (OpenAI's meaning: low, medium and high wait at most 8, 4 and 2 s). The words say
+done and the sound does not: it ends at ``unsure``, never later than ``silence_duration_ms``, so the default
+is never slower than the plain silence rule. Until the words are in, nothing but that maximum ends the turn:
 the reply waits for the transcript anyway, so ending sooner (a slow, loaded machine) would only risk
 cutting the speaker off. Speech resuming forgets both verdicts.
 """
@@ -30,15 +30,16 @@ PAUSE_MS = 64               # silence after which the session starts transcribin
 NEGATIVE_MARGIN = 0.15      # hysteresis: speech continues until probability < threshold - margin
 AUDIO_DONE = 0.9            # Smart Turn probability at or above which the sound says "finished" (0.5 let
                             # half of our dev set's mid-sentence pauses in Piper's voice through)
-WORDS_DONE = 0.5            # text turn probability at or above which the words say "finished"
-WORDS_CUT = 0.1             # ... at or below which they say the sentence is cut: hold on
+WORDS_DONE = 0.5            # text turn probability at or above which the words say "finished"; below it they
+                            # say the sentence is cut (a band of "unsure" words between 0.1 and 0.5 that ended
+                            # at `unsure` cut 19.2% of the dev set's utterances, against 5.8%)
 
 
 @dataclass(frozen=True)
 class SemanticWaits:
     """semantic_vad's silences (ms) before a turn ends, by how many judges say the speaker is done."""
     done: int                # words and sound both
-    unsure: int              # the judges unsure or disagreeing (capped at silence_duration_ms)
+    unsure: int              # the words say done, the sound does not (capped at silence_duration_ms)
     max: int                 # the words say the sentence is cut
 
 
@@ -70,7 +71,6 @@ class TurnDetector:
 
     audio_done = AUDIO_DONE
     words_done = WORDS_DONE
-    words_cut = WORDS_CUT
 
     def __init__(self, settings: TurnDetection):
         self.settings = settings
@@ -120,9 +120,9 @@ class TurnDetector:
         words, sound = self._words, self._sound_done
         if words is None:               # the reply needs the words anyway: ending sooner would only risk a cut
             return self._waits.max
-        if words <= self.words_cut:
+        if words < self.words_done:     # "set the living room lights to": hold on
             return self._waits.max
-        if words >= self.words_done and sound:
+        if sound:
             return self._waits.done
         return min(self._waits.unsure, self.settings.silence_duration_ms)
 

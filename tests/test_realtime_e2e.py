@@ -74,7 +74,7 @@ async def test_a_paused_sentence_is_answered_once_as_a_whole(live_server, tts, s
     text = "Set the living room lights to fifty percent."
     whole = piper(tts, text)
     audio = insert_pause(whole, pause_point(stt.whisper, whole, text, 6), 800)
-    lead, tail = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 3, np.float32)
+    lead, tail = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 9 // 2, np.float32)   # past a 4 s hold
     client = await connect(live_server)
     await client.stream_audio(float_to_pcm16(resample(np.concatenate([lead, audio, tail]), RATE, 24000)), 24000)
     done = await client.wait_for("response.done", timeout=60)

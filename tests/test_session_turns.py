@@ -1,7 +1,7 @@
 """Turn detection as a pure state machine over per-frame speech probabilities."""
 from streaming.turns import FRAME_MS, PAUSE_MS, SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
 
-FINISHED, UNSURE, CUT = 0.9, 0.3, 0.02      # the words' verdicts: the text turn model's probability
+FINISHED, CUT = 0.9, 0.3      # the words' verdicts: the text turn model's probability (cut below 0.5)
 
 
 def run(detector, probabilities):
@@ -68,24 +68,16 @@ def test_semantic_vad_unsure_ends_before_server_vad_would():
     assert run(detector, [0.0] * 20) == [(end, Signal.END)]
 
 
-def test_semantic_vad_unsure_words_do_not_wait_for_a_confident_sound():
-    detector = semantic()
-    run(detector, [0.9] * 10 + [0.0] * 3)
-    detector.transcript_ready(UNSURE)
-    assert not detector.audio_ready(0.99)
-    assert run(detector, [0.0] * 20)[0][1] is Signal.END
-
-
 def test_semantic_vad_unsure_wait_is_never_longer_than_the_silence_setting():
     detector = TurnDetector(TurnDetection(type="semantic_vad", silence_duration_ms=200))
     run(detector, [0.9] * 10 + [0.0] * 3)
-    detector.transcript_ready(UNSURE)
+    detector.transcript_ready(FINISHED)
     detector.audio_ready(0.2)
     assert run(detector, [0.0] * 6) == [(3, Signal.END)]    # 96 + 4 * 32 ms >= 200 ms
 
 
 def test_semantic_vad_holds_up_to_eagerness_maximum_when_the_words_say_cut():
-    """"Set the living room lights to": held however finished it sounds."""
+    """"Remind me in 20.", which the words read as cut: held however finished it sounds."""
     for eagerness, max_ms in (("high", 2000), ("medium", 4000), ("low", 8000)):
         detector = semantic(eagerness)
         run(detector, [0.9] * 10 + [0.0] * 3)
