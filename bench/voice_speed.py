@@ -23,6 +23,7 @@ import numpy as np
 
 from voice.audio import StreamResampler, mulaw_decode, mulaw_encode, pcm16_to_float, resample
 from voice.stt import WhisperSTT
+from voice.text_turn import TextTurnModel
 from voice.tts import PiperTTS, split_clauses
 from voice.vad import SileroModel, SileroVAD
 
@@ -138,9 +139,14 @@ def main(argv: list[str] | None = None) -> int:
     base_ms, base_text = timed(stock, args.repeats)
     final_ms, final_text = timed(lambda: stt.transcribe(audio), args.repeats)
     partial_ms, _ = timed(lambda: stt.transcribe(audio, partial=True), args.repeats)
+    hear_ms, heard = timed(lambda: stt.hear(audio), args.repeats)
+    judge = TextTurnModel()
     rows += [(f"STT stock faster-whisper, {seconds:.1f} s speech", base_ms, "1.00x", repr(base_text)),
              (f"STT final (10 s window), {seconds:.1f} s", final_ms, f"{base_ms / final_ms:.2f}x", repr(final_text)),
-             (f"STT partial, {seconds:.1f} s", partial_ms, f"{base_ms / partial_ms:.2f}x", "")]
+             (f"STT final + word probabilities (a pause's), {seconds:.1f} s", hear_ms, f"{base_ms / hear_ms:.2f}x",
+              f"{hear_ms / final_ms:.2f}x the final's cost"),
+             (f"STT partial, {seconds:.1f} s", partial_ms, f"{base_ms / partial_ms:.2f}x", ""),
+             ("text turn judge, one pause", timed(lambda: judge.judge(heard), 200)[0], "", "")]
 
     whole_ms, whole = timed(lambda: tts.synthesize(REPLY), args.repeats)
     first = split_clauses(REPLY)[0]

@@ -42,3 +42,10 @@ def test_a_doubted_last_word_counts_as_possibly_invented(model):
 def test_short_answers_stand_on_their_own(model):
     """A doubted "Yes." is still an answer: there is no shorter sentence to fall back on."""
     assert model.judge(Heard("Good night.", (("Good", 0.9), ("night", 0.3), (".", 0.7)))) > 0.5
+
+
+def test_a_doubted_number_is_not_dropped(model):
+    """Whisper doubts the digits of a finished "What is 7 times 6?" as much as an invented word."""
+    heard = Heard("What is 7 times 6?", (("What", 0.9), ("is", 0.9), ("7", 0.9), ("times", 0.9), ("6", 0.42),
+                                         ("?", 0.9)))
+    assert model.judge(heard) == model.finished("What is 7 times 6?") > 0.5

@@ -83,9 +83,10 @@ class TextTurnModel:
     def judge(self, heard: Heard) -> float:
         """Probability that a pause's transcript is a finished request, reading Whisper's doubt: when it
         doubts the last word (it completes "open the ..." as "Open the blind."), the transcript counts as no
-        more finished than it is without that word."""
+        more finished than it is without that word. Not for short answers, which stand on their own, nor for a
+        number, which Whisper doubts at the end of finished requests too ("What is 7 times 6?": 0.42)."""
         finished = self.finished(heard.text)
         spoken = [(w, p) for w, p in heard.word_probabilities if words(w)]
-        if len(spoken) > 2 and spoken[-1][1] < DOUBT:       # short answers stand on their own
+        if len(spoken) > 2 and spoken[-1][1] < DOUBT and NUMBER not in words(spoken[-1][0]):
             finished = min(finished, self.finished(" ".join(w for w, _ in spoken[:-1])))
         return finished
