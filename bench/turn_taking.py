@@ -503,8 +503,8 @@ def replay_main(args, utterances: list[Utterance]) -> int:
     (out / f"{name}.json").write_text(json.dumps(results, indent=1))
     if args.sweep:
         plot_sweep(summary, default, out / f"{name}_sweep.png",
-                   f"semantic_vad, {args.sentences} set ({len(utterances)} utterances); each point a setting of "
-                   f"the unsure wait and the words' threshold")
+                   f"semantic_vad, {args.sentences} set ({len(utterances)} utterances); a point: an unsure "
+                   f"wait and a words' threshold")
     else:
         plot(shown, out / f"{name}.png")
     print()

@@ -68,12 +68,13 @@ async def test_spoken_question_gets_a_spoken_answer(live_server, speech, stt, vo
 
 
 async def test_a_paused_sentence_is_answered_once_as_a_whole(live_server, tts, stt):
-    """"Set the living room lights to ... fifty percent" with an 800 ms pause (longer than server_vad's 500 ms
-    silence): the default turn detection hears the words stop at "to" and holds, so one turn, one reply and one
-    call at fifty percent."""
+    """"Set the living room lights ... to fifty percent" with an 800 ms pause (longer than server_vad's 500 ms
+    silence): Whisper writes "Set the living room lights." at the pause, the text turn judge reads it as cut
+    and the turn holds, so one turn, one reply and one call at fifty percent. (With the pause one word later,
+    after "to", Whisper often invents the number, "... to 50.", with confidence: docs/turn-taking.md.)"""
     text = "Set the living room lights to fifty percent."
     whole = piper(tts, text)
-    audio = insert_pause(whole, pause_point(stt.whisper, whole, text, 6), 800)
+    audio = insert_pause(whole, pause_point(stt.whisper, whole, text, 5), 800)
     lead, tail = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 9 // 2, np.float32)   # past a 4 s hold
     client = await connect(live_server)
     await client.stream_audio(float_to_pcm16(resample(np.concatenate([lead, audio, tail]), RATE, 24000)), 24000)

@@ -83,10 +83,10 @@ class TextTurnModel:
     def judge(self, heard: Heard) -> float:
         """Probability that a pause's transcript is a finished request, reading Whisper's doubt: when it
         doubts the last word (it completes "open the ..." as "Open the blind."), the transcript counts as no
-        more finished than it is without that word. Not for short answers, which stand on their own, nor for a
-        number, which Whisper doubts at the end of finished requests too ("What is 7 times 6?": 0.42)."""
+        more finished than it is without that word. Not for short answers, which stand on their own. Numbers
+        too: at a pause after "to" Whisper invents one ("Set the living room lights to 50.")."""
         finished = self.finished(heard.text)
         spoken = [(w, p) for w, p in heard.word_probabilities if words(w)]
-        if len(spoken) > 2 and spoken[-1][1] < DOUBT and NUMBER not in words(spoken[-1][0]):
+        if len(spoken) > 2 and spoken[-1][1] < DOUBT:
             finished = min(finished, self.finished(" ".join(w for w, _ in spoken[:-1])))
         return finished
