@@ -40,6 +40,18 @@ _ONES = "zero one two three four five six seven eight nine ten eleven twelve thi
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
 
 
+def timed_together(first, second, repeats: int) -> tuple[tuple[float, object], tuple[float, object]]:
+    """timed() for two calls taking turns, so that a load that changes during the run weighs on both alike."""
+    results = [first(), second()]
+    times: tuple[list, list] = ([], [])
+    for _ in range(repeats):
+        for n, fn in enumerate((first, second)):
+            start = time.perf_counter()
+            results[n] = fn()
+            times[n].append((time.perf_counter() - start) * 1000)
+    return (statistics.median(times[0]), results[0]), (statistics.median(times[1]), results[1])
+
+
 def timed(fn, repeats: int) -> tuple[float, object]:
     """Median wall time in ms of ``fn()`` over ``repeats`` runs (after one warm-up), and its last result."""
     result = fn()
@@ -137,9 +149,9 @@ def main(argv: list[str] | None = None) -> int:
         return " ".join(s.text.strip() for s in segments)
 
     base_ms, base_text = timed(stock, args.repeats)
-    final_ms, final_text = timed(lambda: stt.transcribe(audio), args.repeats)
+    (final_ms, final_text), (hear_ms, heard) = timed_together(lambda: stt.transcribe(audio), lambda: stt.hear(audio),
+                                                             2 * args.repeats + 1)
     partial_ms, _ = timed(lambda: stt.transcribe(audio, partial=True), args.repeats)
-    hear_ms, heard = timed(lambda: stt.hear(audio), args.repeats)
     judge = TextTurnModel()
     rows += [(f"STT stock faster-whisper, {seconds:.1f} s speech", base_ms, "1.00x", repr(base_text)),
              (f"STT final (10 s window), {seconds:.1f} s", final_ms, f"{base_ms / final_ms:.2f}x", repr(final_text)),
