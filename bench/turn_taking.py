@@ -18,14 +18,16 @@ configuration, turn end / voice-to-voice in ms after the last word (CUT: ended i
 On a shared, loaded CPU the live figures mostly measure the load. --replay measures the decisions alone:
 the turn detectors (now, and with --baseline-tree the older one) read the same Silero probabilities frame
 by frame, and each pause's Whisper transcript and Smart Turn probability arrive after a fixed, stated
-compute time (--stt-ms, --smart-turn-ms) instead of whenever the loaded machine delivers them.
+compute time (--stt-ms, --smart-turn-ms) instead of whenever the loaded machine delivers them. A replay
+also reports each voice on its own, what each judge said at the pauses inside sentences and at their ends,
+and, with --sweep, eot-bench's figures over the sweep's operating points.
 
     PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before
     PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before --replay --stt-ms 200
     PYTHONPATH=$PWD python bench/turn_taking.py --replay --sweep --sentences heldout   # the trade-off, held out
 
 Writes bench/out/turn_taking.md, turn_taking.json and turn_taking.png (--replay: turn_decisions_*; --sweep adds
-a picture of premature vs late over semantic_vad's `unsure` wait and Smart Turn threshold).
+a picture of premature vs late over semantic_vad's `unsure` wait, the words' threshold and Smart Turn's).
 """
 from __future__ import annotations
 
