@@ -18,20 +18,23 @@ configuration, turn end / voice-to-voice in ms after the last word (CUT: ended i
 On a shared, loaded CPU the live figures mostly measure the load. --replay measures the decisions alone:
 the turn detectors (now, and with --baseline-tree the older one) read the same Silero probabilities frame
 by frame, and each pause's Whisper transcript and Smart Turn probability arrive after a fixed, stated
-compute time (--stt-ms, --smart-turn-ms) instead of whenever the loaded machine delivers them.
+compute time (--stt-ms, --smart-turn-ms) instead of whenever the loaded machine delivers them. A replay
+also reports each voice on its own, what each judge said at the pauses inside sentences and at their ends,
+and, with --sweep, eot-bench's figures over the sweep's operating points.
 
     PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before
     PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before --replay --stt-ms 200
     PYTHONPATH=$PWD python bench/turn_taking.py --replay --sweep --sentences heldout   # the trade-off, held out
 
 Writes bench/out/turn_taking.md, turn_taking.json and turn_taking.png (--replay: turn_decisions_*; --sweep adds
-a picture of premature vs late over semantic_vad's `unsure` wait and Smart Turn threshold).
+a picture of premature vs late over semantic_vad's `unsure` wait, the words' threshold and Smart Turn's).
 """
 from __future__ import annotations
 
 import argparse
 import asyncio
 import base64
+import inspect
 import json
 import os
 import subprocess
@@ -71,9 +74,12 @@ HELDOUT_PAUSED = [("Set the living room lights to fifty percent.", 5),
                   ("Start a pasta timer for twelve minutes.", 4), ("What is eighty divided by four?", 3)]
 SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PAUSED)}
 PAUSES_MS = (300, 550, 800)
-# --sweep: semantic_vad's wait when one judge says done, and the Smart Turn probability that counts as done
-SWEEP_WAITS_MS = (480, 640, 800, 960, 1200)
-SWEEP_SOUND = (0.5, 0.7, 0.9, 0.98)
+# --sweep: semantic_vad's wait when the words say done and the sound does not, the words' probability below
+# which they say "cut" (hold on), and the Smart Turn probability that counts as done
+SWEEP_WAITS_MS = (256, 320, 384, 448, 500)
+SWEEP_WORDS = (0.1, 0.3, 0.4, 0.5, 0.6, 0.7)
+SWEEP_SOUND = (0.5, 0.9)
+EOT_BUDGETS_MS, EOT_CUTOFFS = (300, 600), 0.05
 VOICES = [("piper", 0.9), ("piper", 1.15), ("espeak", 150), ("espeak", 200)]
 
 
@@ -165,28 +171,31 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
     """Turn ends decided by each detector on the same audio, with verdicts after fixed compute times."""
     from voice.audio import pcm16_to_float
     from voice.smart_turn import SmartTurnModel
-    from voice.stt import WhisperSTT
+    from voice.stt import Heard, WhisperSTT
+    from voice.text_turn import TextTurnModel
     from voice.vad import SileroModel, SileroVAD
 
     stt, turn_model, vad_model = WhisperSTT(cpu_threads=1), SmartTurnModel(), SileroModel()
+    text_turn = TextTurnModel()
     frame, frame_ms = 512, 32
     results: dict[str, list[dict]] = {name: [] for name in detectors}
     for n, utterance in enumerate(utterances, 1):
         audio = pcm16_to_float(utterance.pcm16)
         vad = SileroVAD(vad_model)
         probabilities = [vad.probability(audio[i:i + frame]) for i in range(0, audio.size - frame + 1, frame)]
-        heard: dict[int, tuple[str, float]] = {}                  # frames -> (transcript, finished)
+        heard: dict[int, tuple[Heard, float, float]] = {}    # frames -> (transcript, words' and sound's verdicts)
 
-        def verdicts(frames: int) -> tuple[str, float]:
+        def verdicts(frames: int) -> tuple[Heard, float, float]:
             if frames not in heard:
                 upto = audio[:frames * frame]
-                heard[frames] = (stt.transcribe(upto), turn_model.finished(upto))
+                transcript = stt.hear(upto)
+                heard[frames] = (transcript, text_turn.judge(transcript), turn_model.finished(upto))
             return heard[frames]
         line = []
         for name, (detector_class, settings) in detectors.items():
             detector = detector_class(settings)
             due: list[tuple[int, str, int, int]] = []   # (frame due, verdict kind, pause's end frame, frames heard)
-            end_frame = None
+            end_frame, pauses = None, []
             for index, probability in enumerate(probabilities):
                 signal = detector.process(probability)
                 if signal is not None and signal.value == "pause":
@@ -197,11 +206,16 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
                     _, kind, pause, frames = item
                     if detector.speech_end_frame != pause or not detector.speaking or detector.silence_ms == 0:
                         continue
-                    text, finished = verdicts(frames)
+                    transcript, words, sound = verdicts(frames)
                     if kind == "words":
-                        ended = detector.transcript_ready(text)
+                        ended = detector.transcript_ready(transcript.text if getattr(detector, "reads_text", False)
+                                                          else words)
+                        pauses.append({"mid": frames * frame_ms < utterance.resume_ms, "text": transcript.text,
+                                       "words": round(words, 3), "sound": round(sound, 3),
+                                       "word_probabilities": [(w, round(p, 3)) for w, p in
+                                                              transcript.word_probabilities]})
                     else:
-                        ended = hasattr(detector, "audio_ready") and detector.audio_ready(finished)
+                        ended = hasattr(detector, "audio_ready") and detector.audio_ready(sound)
                     if ended:
                         signal = "end"
                 if signal is not None and getattr(signal, "value", signal) == "end":
@@ -210,7 +224,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
             end_ms = end_frame * frame_ms if end_frame is not None else None
             cut = end_ms is not None and end_ms < utterance.speech_end_ms - 250
             outcome = {"label": utterance.label, "paused": utterance.resume_ms > 0, "premature": cut,
-                       "ended": end_ms is not None, "turns": 1}
+                       "ended": end_ms is not None, "turns": 1, "pauses": pauses}
             if end_ms is not None and not cut:
                 outcome["end_ms"] = end_ms - utterance.speech_end_ms
             results[name].append(outcome)
@@ -246,14 +260,16 @@ def serve(tree: Path, turn_detection: str, log: Path) -> tuple[subprocess.Popen,
 
 
 def summarise(results: list[dict]) -> dict:
-    finished = [r for r in results if not r["premature"] and "end_ms" in r]
+    """A turn that never ended (the words held it past the tail of silence) counts as late, at infinity."""
+    kept = [r for r in results if not r["premature"]]
+    ends = [r.get("end_ms", float("inf")) for r in kept]
     paused = [r for r in results if r["paused"]]
     v2v = [r["voice_to_voice_ms"] for r in results if "voice_to_voice_ms" in r]
     return {"utterances": len(results), "premature": sum(r["premature"] for r in results) / len(results),
             "premature_paused": sum(r["premature"] for r in paused) / max(1, len(paused)),
-            "late": sum(r["end_ms"] > LATE_MS for r in finished) / max(1, len(finished)),
+            "late": sum(end > LATE_MS for end in ends) / max(1, len(ends)),
             "no_turn": sum(not r["ended"] for r in results),
-            "end_p50": float(np.percentile([r["end_ms"] for r in finished], 50)) if finished else float("nan"),
+            "end_p50": float(np.percentile(ends, 50, method="lower")) if ends else float("nan"),
             "v2v_p50": float(np.percentile(v2v, 50)) if v2v else float("nan"),
             "v2v_p90": float(np.percentile(v2v, 90)) if v2v else float("nan")}
 
@@ -369,21 +385,66 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def sweep_detectors() -> dict[str, tuple[type, object]]:
-    """semantic_vad with every other `unsure` wait and Smart Turn threshold of the sweep."""
+    """semantic_vad with every `unsure` wait, words' threshold and Smart Turn threshold of the sweep."""
     from dataclasses import replace
 
     from streaming.turns import TurnDetection, TurnDetector
 
-    def variant(unsure_ms: int, sound: float) -> type:
+    def variant(unsure_ms: int, words: float, sound: float) -> type:
         class Variant(TurnDetector):
-            audio_done = sound
+            audio_done, words_done = sound, words
 
             def __init__(self, settings):
                 super().__init__(settings)
                 self._waits = replace(self._waits, unsure=unsure_ms)
         return Variant
-    return {f"semantic_vad {wait} ms / {sound}": (variant(wait, sound), TurnDetection(type="semantic_vad"))
-            for sound in SWEEP_SOUND for wait in SWEEP_WAITS_MS}
+    return {f"semantic_vad {wait} ms / words {words} / sound {sound}": (variant(wait, words, sound),
+                                                                        TurnDetection(type="semantic_vad"))
+            for sound in SWEEP_SOUND for words in SWEEP_WORDS for wait in SWEEP_WAITS_MS}
+
+
+def eot_shape(summary: dict[str, dict]) -> str:
+    """eot-bench's figures over the sweep's operating points: the fewest cut-offs of mid-sentence pauses
+    among points whose turn-end p50 fits a budget, and the lowest p50 among points with <= 5 % cut-offs."""
+    points = [s for name, s in summary.items() if name.startswith("semantic_vad")]
+    lines = ["| budget | false cut-offs (paused sentences) | turn end p50 at that point |", "|---|---|---|"]
+    for budget in EOT_BUDGETS_MS:
+        fitting = [p for p in points if p["end_p50"] <= budget]
+        best = min(fitting, key=lambda p: (p["premature_paused"], p["end_p50"]), default=None)
+        lines.append(f"| {budget} ms | " + (f"{best['premature_paused']:.1%} | {best['end_p50']:.0f} ms |" if best
+                                            else "no operating point that fast | |"))
+    within = [p for p in points if p["premature_paused"] <= EOT_CUTOFFS]
+    best = min(within, key=lambda p: p["end_p50"], default=None)
+    lines.append(f"| latency at ≤ {EOT_CUTOFFS:.0%} cut-offs | " + (
+        f"{best['premature_paused']:.1%} | {best['end_p50']:.0f} ms |" if best else "none reaches it | |"))
+    return "\n".join(lines)
+
+
+def judges_by_voice(results: list[dict], words_done: float, sound_done: float) -> str:
+    """How often each judge says "finished" at a pause inside a sentence (wrong) and at its end (right), voice
+    by voice: Smart Turn was trained on people, and synthetic voices fool it differently."""
+    voices: dict[str, list[dict]] = {}
+    for r in results:
+        voices.setdefault(r["label"].split()[0], []).extend(r["pauses"])
+    lines = [f"| voice | pauses inside / at the end | words say finished (≥ {words_done}): inside / end | "
+             f"Smart Turn says finished (≥ {sound_done}): inside / end |", "|---|---|---|---|"]
+    for voice, pauses in voices.items():
+        inside, end = [p for p in pauses if p["mid"]], [p for p in pauses if not p["mid"]]
+
+        def share(ps, key, at):
+            return f"{sum(p[key] >= at for p in ps) / max(1, len(ps)):.0%}"
+        lines.append(f"| {voice} | {len(inside)} / {len(end)} | {share(inside, 'words', words_done)} / "
+                     f"{share(end, 'words', words_done)} | {share(inside, 'sound', sound_done)} / "
+                     f"{share(end, 'sound', sound_done)} |")
+    return "\n".join(lines)
+
+
+def by_voice(results: list[dict]) -> dict[str, dict]:
+    """summarise() for each voice on its own (the label's first word: piper@0.9, espeak@150 ...)."""
+    voices: dict[str, list[dict]] = {}
+    for r in results:
+        voices.setdefault(r["label"].split()[0], []).append(r)
+    return {voice: summarise(rs) for voice, rs in voices.items()}
 
 
 def plot_sweep(summary: dict[str, dict], default: str, path: Path, title: str) -> None:
@@ -392,14 +453,12 @@ def plot_sweep(summary: dict[str, dict], default: str, path: Path, title: str) -
     import matplotlib.pyplot as plt
 
     fig, ax = plt.subplots(figsize=(7, 5))
-    ax.add_patch(plt.Rectangle((0, 0), 2, 5, color="C2", alpha=0.25, label="target (≤ 2 % cut, ≤ 5 % late)"))
+    ax.add_patch(plt.Rectangle((0, 0), 5, 10, color="C2", alpha=0.25, label="target (≤ 5 % cut, ≤ 10 % late)"))
     for n, sound in enumerate(SWEEP_SOUND):
-        points = [summary[f"semantic_vad {wait} ms / {sound}"] for wait in SWEEP_WAITS_MS]
-        ax.plot([100 * p["premature"] for p in points], [100 * p["late"] for p in points], "o-", color=f"C{n}",
-                label=f"Smart Turn done at ≥ {sound}")
-        for wait, p in zip(SWEEP_WAITS_MS, points):
-            ax.annotate(f"{wait}", (100 * p["premature"], 100 * p["late"]), fontsize=7, xytext=(3, 3),
-                        textcoords="offset points")
+        points = [summary[f"semantic_vad {wait} ms / words {words} / sound {sound}"]
+                  for words in SWEEP_WORDS for wait in SWEEP_WAITS_MS]
+        ax.scatter([100 * p["premature"] for p in points], [100 * p["late"] for p in points], s=12,
+                   color=f"C{n}", label=f"Smart Turn done at ≥ {sound}")
     for name, marker in ((default, "*"), ("server_vad", "X")):
         ax.scatter(100 * summary[name]["premature"], 100 * summary[name]["late"], marker=marker, s=200,
                    color="black", zorder=3, label=name)
@@ -413,31 +472,43 @@ def plot_sweep(summary: dict[str, dict], default: str, path: Path, title: str) -
 
 def replay_main(args, utterances: list[Utterance]) -> int:
     from streaming.turns import TurnDetection, TurnDetector
-    detectors = {"semantic_vad (now)": (TurnDetector, TurnDetection(type="semantic_vad")),
+    default = "semantic_vad (now)"
+    detectors = {default: (TurnDetector, TurnDetection(type="semantic_vad")),
                  "server_vad": (TurnDetector, TurnDetection())}
     if args.sweep:
         detectors |= sweep_detectors()
     if args.baseline_tree:
         before = old_detector(Path(args.baseline_tree))
-        detectors["semantic_vad (before)"] = (before.TurnDetector, before.TurnDetection(type="semantic_vad"))
+        reads_text = "transcript" in inspect.signature(before.TurnDetector.transcript_ready).parameters
+        detectors["semantic_vad (before)"] = (type("Before", (before.TurnDetector,), {"reads_text": reads_text}),
+                                              before.TurnDetection(type="semantic_vad"))
     loads = [os.getloadavg()[0]]
     results = replay(utterances, detectors, args.stt_ms, args.smart_turn_ms)
     loads.append(os.getloadavg()[0])
     summary = {name: summarise(r) for name, r in results.items()}
+    shown = {name: s for name, s in summary.items() if not name.startswith("semantic_vad ") or name == default
+             or "(before)" in name}
     text = (f"Decisions replayed with the transcript {args.stt_ms} ms and Smart Turn {args.smart_turn_ms} ms after "
             f"each pause (load during the run {min(loads):.2f}–{max(loads):.2f}; it does not change these)\n\n")
-    text += table(summary, voice_to_voice=False)
+    text += table(shown, voice_to_voice=False)
+    for name in (default, "server_vad"):
+        text += f"\n\n{name}, each voice on its own:\n\n" + table(by_voice(results[name]), voice_to_voice=False)
+    text += "\n\nThe judges at each pause the default heard, voice by voice:\n\n" + judges_by_voice(
+        results[default], TurnDetector.words_done, TurnDetector.audio_done)
+    if args.sweep:
+        text += f"\n\nIn eot-bench's shape, over the sweep's {len(summary) - len(shown)} operating points " \
+                "(turn end measured from the last word's sound, Silero's lag included):\n\n" + eot_shape(summary)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     name = f"turn_decisions_{args.sentences}_{args.stt_ms}ms"
     (out / f"{name}.md").write_text(text + "\n")
     (out / f"{name}.json").write_text(json.dumps(results, indent=1))
     if args.sweep:
-        plot_sweep(summary, "semantic_vad (now)", out / f"{name}_sweep.png",
-                   f"semantic_vad, {args.sentences} set ({len(utterances)} utterances); "
-                   f"labels: the wait (ms) when one judge says done")
+        plot_sweep(summary, default, out / f"{name}_sweep.png",
+                   f"semantic_vad, {args.sentences} set ({len(utterances)} utterances); a point: an unsure "
+                   f"wait and a words' threshold")
     else:
-        plot(summary, out / f"{name}.png")
+        plot(shown, out / f"{name}.png")
     print()
     print(text)
     return 0

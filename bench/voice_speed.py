@@ -23,6 +23,7 @@ import numpy as np
 
 from voice.audio import StreamResampler, mulaw_decode, mulaw_encode, pcm16_to_float, resample
 from voice.stt import WhisperSTT
+from voice.text_turn import TextTurnModel
 from voice.tts import PiperTTS, split_clauses
 from voice.vad import SileroModel, SileroVAD
 
@@ -37,6 +38,18 @@ COMMANDS = ["what is seven times six", "turn on the kitchen light", "set the the
 _ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen " \
         "seventeen eighteen nineteen".split()
 _TENS = "_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def timed_together(first, second, repeats: int) -> tuple[tuple[float, object], tuple[float, object]]:
+    """timed() for two calls taking turns, so that a load that changes during the run weighs on both alike."""
+    results = [first(), second()]
+    times: tuple[list, list] = ([], [])
+    for _ in range(repeats):
+        for n, fn in enumerate((first, second)):
+            start = time.perf_counter()
+            results[n] = fn()
+            times[n].append((time.perf_counter() - start) * 1000)
+    return (statistics.median(times[0]), results[0]), (statistics.median(times[1]), results[1])
 
 
 def timed(fn, repeats: int) -> tuple[float, object]:
@@ -136,11 +149,16 @@ def main(argv: list[str] | None = None) -> int:
         return " ".join(s.text.strip() for s in segments)
 
     base_ms, base_text = timed(stock, args.repeats)
-    final_ms, final_text = timed(lambda: stt.transcribe(audio), args.repeats)
+    (final_ms, final_text), (hear_ms, heard) = timed_together(lambda: stt.transcribe(audio), lambda: stt.hear(audio),
+                                                             2 * args.repeats + 1)
     partial_ms, _ = timed(lambda: stt.transcribe(audio, partial=True), args.repeats)
+    judge = TextTurnModel()
     rows += [(f"STT stock faster-whisper, {seconds:.1f} s speech", base_ms, "1.00x", repr(base_text)),
              (f"STT final (10 s window), {seconds:.1f} s", final_ms, f"{base_ms / final_ms:.2f}x", repr(final_text)),
-             (f"STT partial, {seconds:.1f} s", partial_ms, f"{base_ms / partial_ms:.2f}x", "")]
+             (f"STT final + word probabilities (a pause's), {seconds:.1f} s", hear_ms, f"{base_ms / hear_ms:.2f}x",
+              f"{hear_ms / final_ms:.2f}x the final's cost"),
+             (f"STT partial, {seconds:.1f} s", partial_ms, f"{base_ms / partial_ms:.2f}x", ""),
+             ("text turn judge, one pause", timed(lambda: judge.judge(heard), 200)[0], "", "")]
 
     whole_ms, whole = timed(lambda: tts.synthesize(REPLY), args.repeats)
     first = split_clauses(REPLY)[0]

@@ -18,7 +18,8 @@ import numpy as np
 
 from voice.audio import resample
 from voice.smart_turn import SmartTurnModel
-from voice.stt import WhisperSTT
+from voice.stt import Heard, WhisperSTT
+from voice.text_turn import TextTurnModel
 from voice.tts import PiperTTS
 from voice.vad import SileroModel
 
@@ -31,9 +32,9 @@ URGENT, BACKGROUND = 0, 1
 class TranscriptionQueue:
     """Worker threads that run STT jobs most-urgent-first; jobs whose caller gave up are skipped."""
 
-    def __init__(self, stt: WhisperSTT, workers: int = 2):
-        self.stt = stt
-        self._heap: list[tuple[int, int, Future, np.ndarray, tuple]] = []   # (priority, order, future, audio, names)
+    def __init__(self, stt: WhisperSTT, text_turn: TextTurnModel, workers: int = 2):
+        self.stt, self.text_turn = stt, text_turn
+        self._heap: list[tuple[int, int, Future, Callable[[], Any]]] = []   # (priority, order, future, job)
         self._order = itertools.count()
         self._wake = threading.Condition()
         self.busy = 0                   # jobs queued or running, any priority
@@ -43,9 +44,20 @@ class TranscriptionQueue:
     async def transcribe(self, audio: np.ndarray, priority: int = URGENT, names: tuple[str, ...] = ()) -> str:
         """BACKGROUND jobs are partial transcripts of a user still talking (Whisper's cheap partial mode);
         names: the speaker's home's areas and devices (ToolRunner.spoken_names)."""
+        return await self._queue(priority, lambda: self.stt.transcribe(audio, priority == BACKGROUND, names))
+
+    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float]:
+        """An URGENT final transcript at a pause, with the words' verdict: the probability that it is a
+        finished request (voice.text_turn)."""
+        def job() -> tuple[Heard, float]:
+            heard = self.stt.hear(audio, names)
+            return heard, self.text_turn.judge(heard)
+        return await self._queue(URGENT, job)
+
+    async def _queue(self, priority: int, job: Callable[[], Any]) -> Any:
         future: Future = Future()
         with self._wake:
-            heapq.heappush(self._heap, (priority, next(self._order), future, audio, names))
+            heapq.heappush(self._heap, (priority, next(self._order), future, job))
             self.busy += 1
             self._wake.notify()
         return await asyncio.wrap_future(future)
@@ -55,11 +67,11 @@ class TranscriptionQueue:
             with self._wake:
                 while not self._heap:
                     self._wake.wait()
-                priority, _, future, audio, names = heapq.heappop(self._heap)
+                _, _, future, job = heapq.heappop(self._heap)
             try:
                 if future.set_running_or_notify_cancel():
                     try:
-                        future.set_result(self.stt.transcribe(audio, priority == BACKGROUND, names))
+                        future.set_result(job())
                     except Exception as exc:  # noqa: BLE001 - handed to the awaiting session
                         future.set_exception(exc)
             finally:
@@ -75,11 +87,12 @@ class Engines:
     vad_model: SileroModel
     generator: "Generator | None"
     turn_model: SmartTurnModel = field(default_factory=SmartTurnModel)   # end of turn from the sound
+    text_turn: TextTurnModel = field(default_factory=TextTurnModel)      # end of turn from the words
     transcription: TranscriptionQueue = field(init=False)
     executor: ThreadPoolExecutor = field(init=False)   # TTS and other blocking calls
 
     def __post_init__(self) -> None:
-        self.transcription = TranscriptionQueue(self.stt)
+        self.transcription = TranscriptionQueue(self.stt, self.text_turn)
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="parley-engine")
         self.synthesizing = 0
 

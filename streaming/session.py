@@ -472,7 +472,11 @@ class Session:
         turn.job = self._spawn(self._run_job(turn, audio, priority), "stt")
 
     async def _run_job(self, turn: _Turn, audio: np.ndarray, priority: int) -> str:
-        text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
+        if priority == URGENT:
+            heard, finished = await self.engines.transcription.hear(audio, self._home_names())
+            text = heard.text
+        else:
+            text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
         turn.job, turn.last_job_done = None, self._buffer_samples
         if priority == URGENT:
             text = self._with_home_names(text)
@@ -483,7 +487,7 @@ class Session:
         paused = self._detector is not None and self._detector.silence_ms > 0
         if paused and priority == URGENT and audio.size >= turn.speech_end_samples:
             self._speculate(turn, text)
-            if self._detector.transcript_ready(text):
+            if self._detector.transcript_ready(finished):
                 self._end_turn(turn)
         elif paused:
             self._transcribe(turn, URGENT)              # the pause came while this job ran

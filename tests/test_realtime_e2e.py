@@ -7,8 +7,9 @@ import re
 import numpy as np
 import pytest
 
+from paused_speech import RATE, insert_pause, pause_point, piper
 from realtime_client import RealtimeClient, sessions_ended
-from voice.audio import mulaw_decode, mulaw_encode, pcm16_to_float, resample
+from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float, resample
 
 pytestmark = pytest.mark.usefixtures("needs_assistant")
 
@@ -63,6 +64,30 @@ async def test_spoken_question_gets_a_spoken_answer(live_server, speech, stt, vo
     order = [e["type"] for e in client.events]
     assert order.index("input_audio_buffer.speech_stopped") < order.index("response.created") \
         < order.index("response.output_audio.delta") < order.index("response.done")
+    await client.close()
+
+
+async def test_a_paused_sentence_is_answered_once_as_a_whole(live_server, tts, stt):
+    """"Set the living room lights ... to fifty percent" with an 800 ms pause (longer than server_vad's 500 ms
+    silence): Whisper writes "Set the living room lights." at the pause, the text turn judge reads it as cut
+    and the turn holds, so one turn, one reply and one call at fifty percent. (With the pause one word later,
+    after "to", Whisper often invents the number, "... to 50.", with confidence: docs/turn-taking.md.)"""
+    text = "Set the living room lights to fifty percent."
+    whole = piper(tts, text)
+    audio = insert_pause(whole, pause_point(stt.whisper, whole, text, 5), 800)
+    lead, tail = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 9 // 2, np.float32)   # past a 4 s hold
+    client = await connect(live_server)
+    await client.stream_audio(float_to_pcm16(resample(np.concatenate([lead, audio, tail]), RATE, 24000)), 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    await asyncio.sleep(0.5)                                     # a second turn would have been cut by now
+    kinds = [e["type"] for e in client.events]
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    assert kinds.count("input_audio_buffer.speech_stopped") == 1, transcript
+    assert kinds.count("response.created") == 1 and done["response"]["status"] == "completed", transcript
+    assert re.search(r"\b(50|fifty)\b", transcript.lower()) and "living room" in transcript.lower(), transcript
+    calls = [json.loads(e["item"]["arguments"]) for e in client.of_type("conversation.item.added")
+             if e["item"]["type"] == "function_call"]
+    assert len(calls) == 1 and 50 in calls[0].values() and "living" in json.dumps(calls[0]), calls
     await client.close()
 
 

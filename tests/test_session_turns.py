@@ -1,5 +1,7 @@
 """Turn detection as a pure state machine over per-frame speech probabilities."""
-from streaming.turns import FRAME_MS, PAUSE_MS, Signal, TurnDetection, TurnDetector, looks_complete
+from streaming.turns import FRAME_MS, PAUSE_MS, SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
+
+FINISHED, CUT = 0.9, 0.3      # the words' verdicts: the text turn model's probability (cut below 0.5)
 
 
 def run(detector, probabilities):
@@ -41,34 +43,46 @@ def test_semantic_vad_ends_quickly_when_words_and_sound_both_say_done():
     detector = semantic()
     run(detector, [0.9] * 10 + [0.0] * 3)               # a 96 ms pause
     assert not detector.audio_ready(0.93)
-    assert not detector.transcript_ready("What is seven times six?")   # 96 ms < 128 ms
-    assert run(detector, [0.0]) == [(0, Signal.END)]                  # 128 ms of silence ends it
+    assert not detector.transcript_ready(FINISHED)       # 96 ms < 128 ms
+    assert run(detector, [0.0]) == [(0, Signal.END)]    # 128 ms of silence ends it
 
 
 def test_semantic_vad_verdict_after_enough_silence_ends_at_once():
     detector = semantic()
     run(detector, [0.9] * 10 + [0.0] * 5)                 # 160 ms of silence before the verdicts
-    assert not detector.transcript_ready("Turn on the kitchen light.")
+    assert not detector.transcript_ready(FINISHED)
     assert detector.audio_ready(0.95)
     assert not detector.speaking
 
 
-def test_semantic_vad_waits_when_the_sound_is_unfinished():
-    """"Can you dim the lights too?" reads as finished; a level voice before "thirty percent" does not."""
+def test_semantic_vad_unsure_ends_before_server_vad_would():
+    """"Can you dim the lights too?" reads as finished, a level voice does not: the judges disagree, and the
+    turn ends at `unsure`, sooner than server_vad's 500 ms."""
     detector = semantic()
+    unsure = SEMANTIC_WAITS["medium"].unsure
+    assert unsure < TurnDetection().silence_duration_ms
     run(detector, [0.9] * 10 + [0.0] * 3)
-    assert not detector.transcript_ready("Can you dim the bedroom lights too?")
+    assert not detector.transcript_ready(FINISHED)
     assert not detector.audio_ready(0.2)
-    assert run(detector, [0.0] * 26) == []                # 928 ms: still waiting
-    assert run(detector, [0.0]) == [(0, Signal.END)]      # 960 ms: one judge says done
+    end = -(-(unsure - 96) // FRAME_MS) - 1
+    assert run(detector, [0.0] * 20) == [(end, Signal.END)]
 
 
-def test_semantic_vad_waits_up_to_eagerness_maximum_when_neither_says_done():
+def test_semantic_vad_unsure_wait_is_never_longer_than_the_silence_setting():
+    detector = TurnDetector(TurnDetection(type="semantic_vad", silence_duration_ms=200))
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.transcript_ready(FINISHED)
+    detector.audio_ready(0.2)
+    assert run(detector, [0.0] * 6) == [(3, Signal.END)]    # 96 + 4 * 32 ms >= 200 ms
+
+
+def test_semantic_vad_holds_up_to_eagerness_maximum_when_the_words_say_cut():
+    """"Remind me in 20.", which the words read as cut: held however finished it sounds."""
     for eagerness, max_ms in (("high", 2000), ("medium", 4000), ("low", 8000)):
         detector = semantic(eagerness)
         run(detector, [0.9] * 10 + [0.0] * 3)
-        detector.transcript_ready("Dim the lights to")
-        detector.audio_ready(0.1)
+        detector.transcript_ready(CUT)
+        detector.audio_ready(0.99)
         end = -(-(max_ms - 96) // FRAME_MS) - 1           # first frame at which silence >= max_ms
         assert run(detector, [0.0] * (max_ms // FRAME_MS + 2)) == [(end, Signal.END)]
 
@@ -78,40 +92,30 @@ def test_semantic_vad_waits_for_the_words_however_the_sound_is():
     run(detector, [0.9] * 10 + [0.0] * 3)
     assert not detector.audio_ready(0.99)
     assert run(detector, [0.0] * 40) == []                # 1.4 s: a slow transcription, no cut meanwhile
-    assert detector.transcript_ready("What time is it?")  # both done, long past 96 ms: ends at once
+    assert detector.transcript_ready(FINISHED)            # both done, long past 96 ms: ends at once
 
 
 def test_semantic_vad_speech_resuming_forgets_the_verdicts():
     detector = semantic()
     run(detector, [0.9] * 10 + [0.0] * 3)
-    detector.transcript_ready("Set a timer for five.")
+    detector.transcript_ready(FINISHED)
     detector.audio_ready(0.9)                              # both done, but 96 ms < 128 ms
     run(detector, [0.9] * 3)                               # "... minutes"
     assert run(detector, [0.0] * 6) == [(1, Signal.PAUSE)]  # 192 ms: no verdict for this pause yet
     assert detector.speaking
 
 
-def test_server_vad_ignores_transcripts():
+def test_server_vad_ignores_the_judges():
     detector = TurnDetector(TurnDetection(silence_duration_ms=500))
     run(detector, [0.9] * 10 + [0.0] * 9)
-    assert not detector.transcript_ready("Done.")
+    assert not detector.transcript_ready(FINISHED)
+    assert not detector.audio_ready(0.99)
     assert detector.speaking
-
-
-def test_looks_complete():
-    assert looks_complete("What is seven times six?")
-    assert looks_complete("Turn on the kitchen light please.")
-    assert not looks_complete("Turn on the")
-    assert not looks_complete("Set the thermostat to...")
-    assert not looks_complete("and")
-    assert not looks_complete("")
-    assert looks_complete("Turn the kitchen light on.")
-    assert not looks_complete("Set a timer for")
 
 
 def test_semantic_verdicts_known_early_in_the_pause_still_count():
     detector = semantic()
     run(detector, [0.9] * 10 + [0.0] * 1)                 # 32 ms of silence, before PAUSE
-    assert not detector.transcript_ready("What time is it?")
+    assert not detector.transcript_ready(FINISHED)
     assert not detector.audio_ready(0.97)
     assert run(detector, [0.0] * 3) == [(0, Signal.PAUSE), (2, Signal.END)]  # ends at 128 ms

