@@ -163,6 +163,7 @@ class Pending:
     action: str
     asked_at: float
     turn: int                        # the user turn whose reply asked: its yes must come in a later one
+    value: float | None = None       # a level or degrees the action sets
 
 
 def says_yes(text: str) -> bool:
@@ -224,14 +225,6 @@ def _whole(number) -> int:
     if not value.is_integer():
         raise ValueError("not a whole number")
     return int(value)
-
-
-def _needs_yes(entity: Entity, action: str) -> bool:
-    """Unlocking, and opening a garage door or gate, wait for a spoken yes; locking and closing never do."""
-    if entity.component == "lock":
-        return action in ("unlock", "open")
-    return entity.component == "cover" and action == "open" and (
-        (entity.device_class or "") in ("garage", "gate", "door") or any(w in entity.name for w in ("garage", "gate")))
 
 
 def _state_sentence(entity: Entity, state: str) -> str:
@@ -330,21 +323,19 @@ class ToolRunner:
         self.pending: Pending | None = None
         self.turn = 0                    # user messages that replies have answered
         self.heard = ""                  # the words of the latest
-        self._lexicon: tuple[int, tuple | None] = (-1, None)
         self._spoken_names: tuple[int, tuple[str, ...]] = (-1, ())
 
     @property
     def timers_running(self) -> int:
         return self.timer_book.running
 
-    def lexicon(self) -> tuple | None:
-        """The names of the user's own home for the prompt's slots, or None in the default home."""
+    async def lexicon(self) -> tuple | None:
+        """The names of the user's own home for the prompt's slots, or None in the default home. The inventory
+        builds them once per version for every session, in a thread: a big home costs seconds of CPU."""
         inventory = self.home.inventory
         if not inventory.custom:
             return None
-        if self._lexicon[0] != inventory.version:
-            self._lexicon = (inventory.version, inventory.lexicon())
-        return self._lexicon[1]
+        return inventory.built_lexicon() or await asyncio.to_thread(inventory.lexicon)
 
     def spoken_names(self) -> tuple[str, ...]:
         """The areas and names of the user's own home, for the speech recogniser's prompt; none in the
@@ -419,6 +410,8 @@ class ToolRunner:
             found = self.home.inventory.resolve(device, room.replace("_", " "), SWITCHABLE)
             if len(found) != 1:
                 raise ValueError("no single such device")
+            if self.home.inventory.needs_yes(found[0], state):
+                return self._ask(found[0], state)
             confirmed = await self.home.command(found[0], state)
             return confirmed if confirmed else "not responding"
         confirmed = await self.home.set_device(device, room, state)
@@ -445,7 +438,7 @@ class ToolRunner:
         if not lights:
             raise ValueError("no such lights")
         levels = [level_of(await self.home.read_level(e)) for e in lights]
-        confirmed = await asyncio.gather(*(self.home.command(e, "brightness", level)
+        confirmed = await asyncio.gather(*(self._unguarded_command(e, "brightness", level)
                                            for e, level in zip(lights, levels)))
         return f"{levels[0]} percent" if all(confirmed) else "an unconfirmed level"
 
@@ -459,8 +452,8 @@ class ToolRunner:
             entity, problem = self._one(name, area, ("climate",))
             if problem:
                 return problem
-            if name is not None or area is not None:      # which one was asked: the answer names it
-                return await self._act(entity, "temperature", degrees)
+            if name is not None or area is not None or self.home.inventory.needs_yes(entity, "temperature", degrees):
+                return await self._act(entity, "temperature", degrees)        # which one was asked: the answer names it
             confirmed = await self.home.command(entity, "temperature", degrees)
             return f"{confirmed} degrees" if confirmed is not None else "an unconfirmed temperature"
         confirmed = await self.home.set_thermostat(degrees)
@@ -510,7 +503,22 @@ class ToolRunner:
             return None, _choice(found)
         return found[0], None
 
-    async def _act(self, entity: Entity, action: str, value=None) -> str:
+    def _ask(self, entity: Entity, action: str, value=None) -> NoAction:
+        """Hold an action that could unlock or open something (Inventory.needs_yes) until the user's yes."""
+        self.pending = Pending(entity, action, asyncio.get_running_loop().time(), self.turn, value)
+        verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change the brightness of",
+                "temperature": "change the temperature of"}.get(action, action)
+        return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
+
+    async def _unguarded_command(self, entity: Entity, action: str, value=None) -> str | None:
+        """A command of a group (a room's lights, everything): one that needs a yes is left out (None)."""
+        if self.home.inventory.needs_yes(entity, action, value):
+            return None
+        return await self.home.command(entity, action, value)
+
+    async def _act(self, entity: Entity, action: str, value=None, confirmed_by_user: bool = False) -> str:
+        if not confirmed_by_user and self.home.inventory.needs_yes(entity, action, value):
+            return self._ask(entity, action, value)
         confirmed = await self.home.command(entity, action, value)
         if confirmed is None:
             verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
@@ -543,7 +551,7 @@ class ToolRunner:
             return problem
         if not found:
             return NoAction(f"There is nothing to switch {state} there.")
-        results = await asyncio.gather(*(self.home.command(e, state) for e in found))
+        results = await asyncio.gather(*(self._unguarded_command(e, state) for e in found))
         done = sum(r is not None for r in results)
         where = f" in the {area}" if area else ""
         what = "device" if everything else str(name).rstrip("s")
@@ -585,15 +593,11 @@ class ToolRunner:
         state = await self.home.read_state(found[0])
         return _state_sentence(found[0], state) if state is not None else f"The {found[0].name} hasn't reported yet."
 
-    async def _cover_or_ask(self, entity: Entity, action: str) -> str:
+    async def _cover_or_lock(self, entity: Entity, action: str) -> str:
         if entity.component == "lock":
             action = {"open": "unlock", "close": "lock"}.get(action, action)
             if action == "stop":
                 return NoAction(f"The {entity.name} can only be locked or unlocked.")
-        if _needs_yes(entity, action):
-            self.pending = Pending(entity, action, asyncio.get_running_loop().time(), self.turn)
-            verb = "unlock" if action == "unlock" else "open"
-            return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
         return await self._act(entity, action)
 
     async def _set_cover(self, name, action, area=None) -> str:
@@ -601,15 +605,15 @@ class ToolRunner:
             entity, problem = self._one(name, area, SWITCHABLE)            # "close the valve", "stop the fan"
             return problem or await self._act(entity, "on" if action == "open" else "off")
         entity, problem = self._one(name, area, ("cover", "lock"))
-        return problem or await self._cover_or_ask(entity, action)
+        return problem or await self._cover_or_lock(entity, action)
 
     async def _set_lock(self, name, action) -> str:
         entity, problem = self._one(name, None, ("lock", "cover"))
         if problem:
             return problem
         if entity.component == "cover":
-            return await self._cover_or_ask(entity, "open" if action == "unlock" else "close")
-        return await self._cover_or_ask(entity, action)
+            return await self._cover_or_lock(entity, "open" if action == "unlock" else "close")
+        return await self._cover_or_lock(entity, action)
 
     async def _confirm(self, answer) -> str:
         if self.pending is not None and self.pending.turn == self.turn:
@@ -619,7 +623,7 @@ class ToolRunner:
             return NoAction("There is nothing waiting for a yes.")
         if answer != "yes" or not says_yes(self.heard):
             return f"Okay, I'll leave the {pending.entity.name} as it is."
-        return await self._act(pending.entity, pending.action)
+        return await self._act(pending.entity, pending.action, pending.value, confirmed_by_user=True)
 
     async def _activate_scene(self, name) -> str:
         entity, problem = self._one(name, None, ("scene",))
@@ -694,8 +698,8 @@ class HeldTools:
     def __init__(self, runner: ToolRunner, release: asyncio.Event):
         self.runner, self.release = runner, release
 
-    def lexicon(self) -> tuple | None:
-        return self.runner.lexicon()
+    async def lexicon(self) -> tuple | None:
+        return await self.runner.lexicon()
 
     def begin_reply(self, history: list[dict]) -> None:
         self.runner.begin_reply(history)

@@ -22,8 +22,8 @@ from typing import Callable, TypeVar
 
 import aiomqtt
 
-from assistant.inventory import (DISCOVERY_PREFIX, THERMOSTAT_SET, THERMOSTAT_STATE, Entity, Inventory, command_topic,
-                                 load_inventory_file, sensor_topic, state_topic, vocabulary_inventory)
+from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, THERMOSTAT_SET, THERMOSTAT_STATE, Entity, Inventory, command_topic,
+                                 entity_command, load_inventory_file, sensor_topic, state_topic, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
@@ -144,38 +144,6 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
     return None
 
 
-def entity_command(entity: Entity, action: str, value: float | None = None) -> tuple[str, str, str | None] | None:
-    """(topic, payload, state topic that confirms it) for an action, or None if the entity cannot do it."""
-    p, topics = entity.payload, entity.topics
-    if entity.component == "light" and action in ("on", "off", "brightness"):
-        if entity.json_schema:
-            body = {"state": "ON" if action == "on" or (action == "brightness" and value) else "OFF"}
-            if action == "brightness":
-                body["brightness"] = round(float(value) * entity.brightness_scale / 100)
-            return entity.command_topic, json.dumps(body), entity.state_topic
-        if action == "brightness":
-            topic = topics.get("brightness_command_topic")
-            level = str(round(float(value) * entity.brightness_scale / 100))
-            return (topic, level, topics.get("brightness_state_topic")) if topic else None
-        return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
-    if entity.component in ("switch", "fan", "media_player") and action in ("on", "off"):
-        return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
-    if entity.component == "climate":
-        if action == "temperature" and topics.get("temperature_command_topic"):
-            return topics["temperature_command_topic"], f"{float(value):g}", topics.get("temperature_state_topic")
-        if action in ("on", "off") and topics.get("mode_command_topic"):
-            return topics["mode_command_topic"], "heat" if action == "on" else "off", topics.get("mode_state_topic")
-        return None
-    if entity.component == "cover" and action in ("open", "close", "stop"):
-        default = {"open": "OPEN", "close": "CLOSE", "stop": "STOP"}[action]
-        return entity.command_topic, p(f"payload_{action}", default), entity.state_topic
-    if entity.component == "lock" and action in ("lock", "unlock"):
-        return entity.command_topic, p(f"payload_{action}", action.upper()), entity.state_topic
-    if entity.component == "scene" and action == "activate":
-        return entity.command_topic, p("payload_on", "ON"), None
-    return None
-
-
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
     """What a state payload says after an action: the entity's state, its brightness level or its degrees."""
     if action == "brightness":
@@ -216,12 +184,16 @@ class MqttHome:
         self._retained: dict[str, bytes] = {}     # latest payload per state topic
         self._waiters: dict[str, list[tuple[asyncio.Future, Callable[[bytes], object], bool]]] = {}
         self._subscribed: set[str] = set()
+        self._report: asyncio.TimerHandle | None = None      # the summary line of ignored discovery configs
 
     async def start(self) -> None:
         self.supervisor.start(TASK, lambda: stay_connected(self.settings, "home", self._serve, backoff=self._backoff))
 
     async def close(self) -> None:
         await self.supervisor.stop(TASK)
+        if self._report is not None:
+            self._report.cancel()
+            self._report_ignored()
 
     async def wait_connected(self, timeout: float) -> None:
         await asyncio.wait_for(self._connected.wait(), timeout)
@@ -263,8 +235,14 @@ class MqttHome:
             self.inventory = Inventory()
         entity = self.inventory.receive_discovery(topic, payload)
         if entity is not None:
-            log.info("discovered %s %r in %s", entity.component, entity.name, entity.area or "no area")
+            log.debug("discovered %s %r in %s", entity.component, entity.name, entity.area or "no area")
             await self._follow(client, [entity])
+        if self.inventory.ignored.count and self._report is None:
+            self._report = asyncio.get_running_loop().call_later(IGNORED_REPORT_S, self._report_ignored)
+
+    def _report_ignored(self) -> None:
+        self._report = None
+        self.inventory.ignored.report()
 
     def _receive(self, topic: str, payload: bytes, retained: bool) -> None:
         """retained=True marks a stored message replayed on (re)subscribing: it is no confirmation."""
