@@ -52,7 +52,15 @@ ABBREVIATIONS = {
     "uniq_id": "unique_id", "obj_id": "object_id", "dev": "device", "sa": "suggested_area",
     "avty_t": "availability_topic", "json_attr_t": "json_attributes_topic", "val_tpl": "value_template",
     "pct_cmd_t": "percentage_command_topic", "pos_t": "position_topic", "set_pos_t": "set_position_topic",
+    "stat_val_tpl": "state_value_template", "bri_val_tpl": "brightness_value_template",
+    "temp_stat_tpl": "temperature_state_template", "mode_stat_t": "mode_state_topic",
+    "mode_stat_tpl": "mode_state_template", "curr_temp_tpl": "current_temperature_template",
+    "stat_locking": "state_locking", "stat_unlocking": "state_unlocking", "stat_jam": "state_jammed",
+    "stat_stopped": "state_stopped", "pl_avail": "payload_available", "pl_not_avail": "payload_not_available",
 }
+# The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
+TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
+             "mode_state_template")
 DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "manufacturer", "mdl": "model"}
 
 # Room words people use; an entity without a suggested area takes one of these (or another entity's
@@ -124,9 +132,8 @@ def parse_discovery(topic: str, payload: bytes | str) -> tuple[str, Entity | Non
         raise DiscoveryError(f"{topic}: config is not a JSON object")
     config = _expand(config, ABBREVIATIONS)
     base = config.get("~")
-    if isinstance(base, str):
-        config = {k: (v.replace("~", base) if isinstance(v, str) and k.endswith("topic") else v)
-                  for k, v in config.items()}
+    if isinstance(base, str):       # as Home Assistant: `~` at the start or the end of a topic is the base topic
+        config = {k: _based(v, base) if isinstance(v, str) and k.endswith("_topic") else v for k, v in config.items()}
     device = config.get("device") if isinstance(config.get("device"), dict) else {}
     device = _expand(device, DEVICE_ABBREVIATIONS)
     name = config.get("name")
@@ -139,6 +146,14 @@ def parse_discovery(topic: str, payload: bytes | str) -> tuple[str, Entity | Non
     area = device.get("suggested_area") or config.get("suggested_area")
     return key, _entity(key, _spoken(name, topic), component,
                         _spoken(area, topic) if isinstance(area, str) and _norm(area) else None, config, (), topic)
+
+
+def _based(topic: str, base: str) -> str:
+    if topic.startswith("~"):
+        topic = base + topic[1:]
+    if topic.endswith("~"):
+        topic = topic[:-1] + base
+    return topic
 
 
 def _discovery_key(topic: str) -> str:
@@ -178,9 +193,11 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         raise DiscoveryError(f"{where}: {component} needs state_topic")
     for topic in [t for t in (command, state) if t is not None] + list(topics.values()):
         _check_topic(topic, where)
+    # JSON true/false/numbers become text as Home Assistant reads them ("payload_on": false is "False"), and so do
+    # the values templates read from state payloads.
     payloads = {k: str(v) for k, v in config.items()
-                if (k.startswith("payload_") or k.startswith("state_") or k == "value_template") and k != "state_topic"
-                and isinstance(v, (str, int, float)) and not isinstance(v, bool)}
+                if (k.startswith("payload_") or k.startswith("state_") or k in TEMPLATES) and not k.endswith("_topic")
+                and isinstance(v, (str, int, float))}
     scale = config.get("brightness_scale", 255)
     device_class = config.get("device_class")
     return Entity(

@@ -86,11 +86,46 @@ def thermostat_degrees(payload: bytes) -> float | None:
 
 # ---------------------------------------------------------------- a discovered entity's own topics
 
-_VALUE_KEY = re.compile(r"value_json(?:\.(\w+)|\[['\"](\w+)['\"]\])")
+# The templates read here, as Zigbee2MQTT, Tasmota and ESPHome write them: `{{ value }}`, or `{{ value_json }}` followed
+# by keys (`.contact`, `['ENERGY']`, `["x"]`, `[0]`). Anything else (filters, conditions) is no Jinja Parley renders:
+# such an entity's state reads as unknown, never as a guess.
+_TEMPLATE = re.compile(r"\{\{\s*(value|value_json((?:\s*\.\s*\w+|\s*\[\s*(?:'[^']*'|\"[^\"]*\"|\d+)\s*\])+))\s*\}\}")
+_TEMPLATE_KEY = re.compile(r"\.\s*(\w+)|\[\s*(?:'([^']*)'|\"([^\"]*)\"|(\d+))\s*\]")
+# Which template reads which state topic of an entity, by component (Home Assistant's keys).
+STATE_TEMPLATE = {"light": "state_value_template", "fan": "state_value_template"}
 
 
-def _value(entity: Entity, payload: bytes) -> str:
-    """The state text of a payload: a JSON object's value_template key (or "state"), else the payload."""
+def render_template(template: str, payload: bytes) -> str | None:
+    """A state template applied to a payload, as Home Assistant renders it (JSON true -> "True"), or None when
+    the template is not one read here or the payload lacks its key."""
+    match = _TEMPLATE.fullmatch(template.strip())
+    if match is None:
+        return None
+    text = payload.decode("utf-8", "replace")
+    if match.group(1) == "value":
+        return text
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    for name, single, double, index in _TEMPLATE_KEY.findall(match.group(2)):
+        if index and isinstance(data, list) and int(index) < len(data):
+            data = data[int(index)]
+        elif not index and isinstance(data, dict) and (name or single or double) in data:
+            data = data[name or single or double]
+        else:
+            return None
+    if isinstance(data, (dict, list)):
+        return None
+    return str(data)
+
+
+def _value(entity: Entity, payload: bytes, template_key: str = "value_template") -> str | None:
+    """The state text of a payload: its template's value (None when it can't be read), else a JSON object's
+    usual key ("state", the device class, "value"), else the payload."""
+    template = entity.payloads.get(template_key)
+    if template is not None:
+        return render_template(template, payload)
     text = payload.decode("utf-8", "replace").strip()
     if text.startswith("{"):
         try:
@@ -98,18 +133,16 @@ def _value(entity: Entity, payload: bytes) -> str:
         except (ValueError, RecursionError):
             return text
         if isinstance(data, dict):
-            match = _VALUE_KEY.search(entity.payloads.get("value_template", "") or "")
-            keys = [k for k in (match.groups() if match else ()) if k] + ["state", entity.device_class or "", "value"]
-            for key in keys:
+            for key in ("state", entity.device_class or "", "value"):
                 if key in data and not isinstance(data[key], (dict, list)):
                     return str(data[key])
     return text
 
 
-def _number(text: str) -> str | None:
+def _number(text: str | None) -> str | None:
     try:
         return f"{float(text):g}"
-    except ValueError:
+    except (TypeError, ValueError):
         return None
 
 
@@ -118,7 +151,10 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
     if entity.component == "light" and entity.json_schema:
         state = parse_state(payload)
         return state["state"].lower() if state else None
-    text = _value(entity, payload)
+    text = _value(entity, payload, STATE_TEMPLATE.get(entity.component, "value_template"))
+    if text is None:
+        return None
+    text = text.strip()
     p = entity.payload
     if entity.component in ("light", "switch", "fan", "media_player", "binary_sensor"):
         on, off = p("state_on", p("payload_on", "ON")), p("state_off", p("payload_off", "OFF"))
@@ -144,18 +180,35 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
     return None
 
 
+def _percent(entity: Entity, level) -> str | None:
+    """A light's brightness on its own scale (brightness_scale) as a percent."""
+    if isinstance(level, bool):
+        return None
+    try:
+        return str(max(0, min(100, round(float(level) * 100 / entity.brightness_scale))))
+    except (TypeError, ValueError, OverflowError):      # no number, or inf / nan
+        return None
+
+
+def _level(entity: Entity, payload: bytes) -> str | None:
+    """A light's brightness in percent from a state payload (its JSON object, or brightness_value_template)."""
+    if entity.json_schema:
+        state = parse_state(payload)
+        if state is None:
+            return None
+        return "0" if state["state"] == "OFF" else _percent(entity, state.get("brightness"))
+    return _percent(entity, _value(entity, payload, "brightness_value_template"))
+
+
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
     """What a state payload says after an action: the entity's state, its brightness level or its degrees."""
     if action == "brightness":
-        if entity.json_schema:
-            percent = brightness_percent(payload)
-            return None if percent is None else str(round(percent * 255 / entity.brightness_scale))
-        level = _number(_value(entity, payload))
-        return None if level is None else str(round(float(level) * 100 / entity.brightness_scale))
+        return _level(entity, payload)
     if action == "temperature":
-        return _number(_value(entity, payload))
+        return _number(_value(entity, payload, "temperature_state_template"))
     if entity.component == "climate" and action in ("on", "off"):
-        return "off" if _value(entity, payload) == "off" else "on"
+        mode = _value(entity, payload, "mode_state_template")
+        return None if mode is None else "off" if mode.strip() == "off" else "on"
     return entity_state(entity, payload)
 
 
@@ -327,18 +380,10 @@ class MqttHome:
             return None
         if await self.read_state(entity) == "off":
             return 0
-        if entity.json_schema:
-            payload = self._retained.get(entity.state_topic)
-            level = None if payload is None else (parse_state(payload) or {}).get("brightness")
-        else:
-            payload = self._retained.get(entity.topics.get("brightness_state_topic") or "")
-            level = None if payload is None else _number(_value(entity, payload))
-        if isinstance(level, bool):
-            return None
-        try:
-            return max(0, min(100, round(float(level) * 100 / entity.brightness_scale)))
-        except (TypeError, ValueError, OverflowError):      # no number, or inf / nan
-            return None
+        topic = entity.state_topic if entity.json_schema else entity.topics.get("brightness_state_topic")
+        payload = self._retained.get(topic) if topic else None
+        level = None if payload is None else _level(entity, payload)
+        return None if level is None else int(level)
 
     async def read_state(self, entity: Entity) -> str | None:
         if default_key(entity) is not None:
