@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS
+from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLINGS
 
 log = logging.getLogger("parley.inventory")
 
@@ -382,24 +382,30 @@ class Inventory:
 
     def resolve(self, name: str | None, area: str | None = None, components=COMPONENTS) -> list[Entity]:
         """Entities a spoken name (and area) can mean, best matches only: exact name, else every entity whose
-        name, class word or device class contains all the name's words (plurals folded)."""
+        name, class word or device class has each of the name's words. Plurals are folded, spellings matched
+        through vocabulary.SPELLINGS ("parlor" finds the "parlour lamp"), and when nothing has every word, a class
+        word may say what the entity is ("the torchiere lamp" finds the light "torchiere"); a word no entity has
+        finds nothing, so
+        "the chapel blinds" never means the dormer blinds."""
         candidates = [e for e in self._entities.values() if e.component in components]
         if area:
-            area = _norm(area)
-            candidates = [e for e in candidates if e.area == area or _contains(e.name, area)]
+            area = _spelled(_norm(area))
+            candidates = [e for e in candidates if e.area and _spelled(e.area) == area or _contains(_spelled(e.name), area)]
         if not name or _norm(name) in ("everything", "all", "all devices", "every device"):
             return candidates
-        wanted = _norm(name)
+        wanted = _spelled(_norm(name))
         if area and not wanted.startswith(area):
-            exact = [e for e in candidates if e.name in (wanted, f"{area} {wanted}")]
+            exact = [e for e in candidates if _spelled(e.name) in (wanted, f"{area} {wanted}")]
         else:
-            exact = [e for e in candidates if e.name == wanted]
+            exact = [e for e in candidates if _spelled(e.name) == wanted]
         if exact:
             return exact
         words = [_singular(w) for w in wanted.split() if w not in STOP_WORDS]
         if not words:
             return []
-        return [e for e in candidates if all(w in _entity_words(e) for w in words)]
+        have = [(e, _entity_words(e)) for e in candidates]
+        return [e for e, its in have if all(w in its for w in words)] or \
+            [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its for w in words)]
 
 
 class IgnoredConfigs:
@@ -441,9 +447,13 @@ def _lexicon_of(entities: list[Entity]) -> tuple[set[str], set[str]]:
                 names.add(_plural(word))
         if e.device_class:
             names.add(e.device_class.replace("_", " "))
+        if words[-1].isalpha() and len(words) > 1:          # "the lava lamps": the name as a plural
+            names.add(" ".join(words[:-1] + [_plural(words[-1])]))
         if e.area:
             areas.add(e.area)
     names |= {_plural(n) for n in names if " " not in n and n.isalpha()}
+    names |= {_respelled(n) for n in names if any(w in SPELLINGS or w in _BRITISH for w in n.split())}
+    areas |= {_respelled(a) for a in areas if any(w in SPELLINGS or w in _BRITISH for w in a.split())}
     return names - areas - STOP_WORDS, areas
 
 
@@ -510,16 +520,30 @@ def _contains(name: str, phrase: str) -> bool:
     return f" {phrase} " in f" {name} "
 
 
+def _spelled(phrase: str) -> str:
+    """A phrase in one spelling (vocabulary.SPELLINGS: the American one)."""
+    return " ".join(SPELLINGS.get(w, w) for w in phrase.split())
+
+
+def _respelled(phrase: str) -> str:
+    """A phrase in the other spelling of each word the table has (parlour lamp <-> parlor lamp)."""
+    return " ".join(SPELLINGS.get(w) or _BRITISH.get(w, w) for w in phrase.split())
+
+
+_BRITISH = {american: british for british, american in SPELLINGS.items()}
+
+
 def _entity_words(e: Entity) -> set[str]:
-    words = {_singular(w) for w in e.name.split()}
-    words |= {CLASS_WORDS[w] for w in e.name.split() if w in CLASS_WORDS}
+    name = _spelled(e.name)
+    words = {_singular(w) for w in name.split()}
+    words |= {CLASS_WORDS[w] for w in name.split() if w in CLASS_WORDS}
     words.add(e.component)
     if e.component == "media_player":
         words |= {"tv", "speaker"}
     if e.device_class:
         words |= set(e.device_class.split("_"))
     if e.area:
-        words |= set(e.area.split())
+        words |= set(_spelled(e.area).split())
     return words
 
 
