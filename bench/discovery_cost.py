@@ -1,0 +1,80 @@
+"""What hostile Home Assistant discovery configs cost the inventory (issue 25 N1, N8), as medians of --runs:
+
+    PYTHONPATH=$PWD .venv/bin/python bench/discovery_cost.py [--runs 3]
+
+- a 700-word name: refused at discovery (its lexicon was cubic in its words);
+- the largest home accepted: MAX_ENTITIES entities of MAX_NAME_WORDS-word names, its lexicon built once;
+- 100,000 retained configs through Inventory.receive_discovery (MAX_ENTITIES kept, the rest dropped).
+"""
+import argparse
+import json
+import logging
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from assistant.inventory import MAX_ENTITIES, MAX_NAME_WORDS, Inventory  # noqa: E402
+
+
+def timed(work) -> tuple[object, float]:
+    start = time.perf_counter()
+    result = work()
+    return result, time.perf_counter() - start
+
+
+def long_name() -> tuple[int, int]:
+    inventory = Inventory()
+    name = " ".join(f"word{i}" for i in range(700))
+    inventory.receive_discovery("homeassistant/light/long/config", json.dumps({"name": name, "command_topic": "a/set"}))
+    return len(inventory), len(inventory.lexicon()[0])
+
+
+def largest_home() -> Inventory:
+    inventory = Inventory()
+    for i in range(MAX_ENTITIES):
+        name = " ".join(f"w{i}x{j}" for j in range(MAX_NAME_WORDS))
+        inventory.receive_discovery(f"homeassistant/light/e{i}/config", json.dumps({"name": name, "command_topic": f"t/{i}"}))
+    return inventory
+
+
+def flood() -> int:
+    inventory = Inventory()
+    for i in range(100_000):
+        inventory.receive_discovery(f"homeassistant/switch/f{i}/config",
+                                    json.dumps({"name": f"Flood Plug {i}", "command_topic": f"flood/{i}/set"}))
+    return len(inventory)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=3)
+    args = parser.parse_args()
+    logging.disable(logging.CRITICAL)
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+    load = os.getloadavg()[0]
+    rows = []
+    (kept, phrases), seconds = timed(long_name)
+    rows.append(("a 700-word name", f"{kept} entities, {phrases} phrases", seconds))
+    lexicons = []
+    for _ in range(args.runs):
+        inventory = largest_home()
+        lexicon, seconds = timed(inventory.lexicon)
+        lexicons.append(seconds)
+    rows.append((f"lexicon of {MAX_ENTITIES} {MAX_NAME_WORDS}-word names", f"{len(lexicon[0])} phrases",
+                 statistics.median(lexicons)))
+    floods = [timed(flood) for _ in range(args.runs)]
+    rows.append(("100,000 configs", f"{floods[0][0]} entities kept", statistics.median(s for _, s in floods)))
+    print(f"commit {commit}, load {load:.1f} at start, {os.getloadavg()[0]:.1f} at end, median of {args.runs} runs")
+    print("| input | result | median s |\n|---|---|---|")
+    for what, result, seconds in rows:
+        print(f"| {what} | {result} | {seconds:.2f} |")
+
+
+if __name__ == "__main__":
+    main()
