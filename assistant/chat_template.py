@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from assistant.inventory import Lexicon
 from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import DEVICE_CUES, DEVICES, ROOMS, UNIT_FACTORS, UNIT_WORDS
@@ -296,10 +297,10 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
     so the dormer blinds are not opened)."""
     words = text.split()
     out, i = [], 0
-    names, areas = lexicon if lexicon else (set(), set())
+    lexicon = lexicon if isinstance(lexicon, Lexicon) else Lexicon(*(lexicon or (set(), set())))
+    names, areas = lexicon
     # Speech recognition splits and joins compounds ("juke box" for the jukebox): match names without spaces too.
-    unspaced = {p.replace(" ", ""): p for p in names | areas}
-    longest = max((len(p.split()) for p in names | areas), default=0) + 1
+    unspaced, longest = lexicon.unspaced, lexicon.longest + 1
 
     def known_at(i: int) -> tuple[str, int] | None:
         for n in range(min(longest, len(words) - i), 0, -1):
