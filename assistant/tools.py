@@ -511,7 +511,7 @@ class ToolRunner:
         return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
 
     async def _unguarded_command(self, entity: Entity, action: str, value=None) -> str | None:
-        """A command of a group (a room's lights, everything): one that needs a yes is left out (None)."""
+        """A command to one light of a room: one that needs a yes is left out (None)."""
         if self.home.inventory.needs_yes(entity, action, value):
             return None
         return await self.home.command(entity, action, value)
@@ -551,12 +551,20 @@ class ToolRunner:
             return problem
         if not found:
             return NoAction(f"There is nothing to switch {state} there.")
-        results = await asyncio.gather(*(self._unguarded_command(e, state) for e in found))
+        held = [e for e in found if self.home.inventory.needs_yes(e, state)]
+        found = [e for e in found if e not in held]
+        results = await asyncio.gather(*(self.home.command(e, state) for e in found))
         done = sum(r is not None for r in results)
         where = f" in the {area}" if area else ""
         what = "device" if everything else str(name).rstrip("s")
         said = f"Okay, {done} {what}{'' if done == 1 else 's'}{where} {'is' if done == 1 else 'are'} {state}."
-        return said if done == len(found) else f"{said[:-1]}; {len(found) - done} didn't confirm."
+        if done < len(found):
+            said = f"{said[:-1]}; {len(found) - done} didn't confirm."
+        if held:
+            named = ", ".join(_the(e) for e in held[:3]) + (f" and {len(held) - 3} more" if len(held) > 3 else "")
+            said += f" Left as {'it is' if len(held) == 1 else 'they are'}, since switching could unlock or open " \
+                    f"something: {named}. Ask for {'it' if len(held) == 1 else 'each'} by name."
+        return said
 
     async def _set_level(self, name, percent, area=None) -> str:
         """A light's brightness; for a heater or thermostat called by its whole name, its temperature: "set the

@@ -9,6 +9,7 @@ import pytest
 
 from made_up_home import clear_home, play_devices, publish_home, wait_for
 from mqtt_devices import login
+from realtime_client import RealtimeClient
 from assistant.home import InMemoryHome
 from assistant.inventory import MAX_ENTITIES, MAX_NAME_WORDS, Inventory
 from assistant.tools import ToolRunner
@@ -107,7 +108,7 @@ async def test_a_command_that_could_unlock_or_open_waits_for_the_spoken_yes(host
                  ("switch_device", {"name": "shed_plug", "state": "on"}),
                  ("switch_all", {"name": "everything", "state": "on"})]:
         answer = await tools.run(*call)
-        assert "Say yes to confirm" in answer or "didn't" in answer, (call, answer)
+        assert "Say yes to confirm" in answer or "could unlock or open" in answer, (call, answer)
     await asyncio.sleep(0.5)
     assert commands == []                                  # nothing went out
     assert await tools.run("switch_device", {"name": "hall_lamp", "state": "on"}) == \
@@ -146,3 +147,48 @@ async def test_a_flood_of_retained_configs_is_bounded_logged_once_and_control_st
         async with login(broker, "home").client() as client:
             for component, object_id, _ in [kiln, *flood]:
                 await client.publish(f"homeassistant/{component}/{object_id}/config", b"", qos=0, retain=True)
+
+
+@pytest.fixture(scope="module")
+def hostile_server(broker, server_factory):
+    """A server whose sessions act on the hostile home through MqttHome, as `parley serve --mqtt-host` runs it."""
+    asyncio.run(publish_home(broker, HOSTILE))
+    server = server_factory()
+    home = MqttHome(login(broker, "parley"), confirm_timeout=1.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    server.call(home.start())
+    server.call(home.wait_connected(10))
+    server.call(wait_for(lambda: len(home.inventory) == len(HOSTILE)))
+    server.ctx.home = home
+    yield server
+    server.call(home.close())
+    asyncio.run(clear_home(broker, HOSTILE))
+
+
+async def test_through_the_realtime_endpoint_a_lamp_aimed_at_a_lock_asks_first(hostile_server, broker, needs_assistant):
+    commands: list = []
+    devices = asyncio.create_task(play_devices(broker, commands))
+    await asyncio.sleep(0.3)
+    client = await RealtimeClient.connect(hostile_server.ws_url)
+    try:
+        await client.wait_for("session.created")
+        for request in ("turn on the hall lamp", "switch on the porch plug"):
+            said = await typed(client, request)
+            assert "Say yes to confirm" in said, (request, said)
+        said = await typed(client, "turn on everything")
+        assert said.startswith("Okay, 0 devices are on. Left as they are, since switching could unlock or open")
+        await asyncio.sleep(0.5)
+        assert commands == []
+    finally:
+        await client.close()
+        devices.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await devices
+
+
+async def typed(client, text: str) -> str:
+    start = len(client.events)
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+    await client.send({"type": "response.create"})
+    response = (await client.wait_for("response.done", timeout=60, start=start))["response"]
+    return response["output"][-1]["content"][0]["transcript"]
