@@ -1,25 +1,41 @@
-"""What hostile Home Assistant discovery configs cost the inventory (issue 25 N1, N8), as medians of --runs:
+"""What hostile Home Assistant discovery configs cost (issue 25 N1, N8), as medians of --runs:
 
-    PYTHONPATH=$PWD .venv/bin/python bench/discovery_cost.py [--runs 3]
+    PYTHONPATH=$PWD .venv/bin/python bench/discovery_cost.py [--runs 3] [--flood 100000]
 
 - a 700-word name: refused at discovery (its lexicon was cubic in its words);
 - the largest home accepted: MAX_ENTITIES entities of MAX_NAME_WORDS-word names, its lexicon built once;
-- 100,000 retained configs through Inventory.receive_discovery (MAX_ENTITIES kept, the rest dropped).
+- 100,000 retained configs through Inventory.receive_discovery (MAX_ENTITIES kept, the rest dropped);
+- with --flood N: N retained configs and a Tasmota plug on a real Mosquitto, then MqttHome starts as a
+  gateway does: when the plug is known, how long switching it takes to confirm, the event loop's longest stall
+  while the configs arrive, the time until all are handled, and the log lines written.
 """
 import argparse
+import asyncio
+import contextlib
 import json
 import logging
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))   # the test broker and device player
 
 from assistant.inventory import MAX_ENTITIES, MAX_NAME_WORDS, Inventory  # noqa: E402
+from assistant.tools import ToolRunner  # noqa: E402
+from made_up_home import play_devices, publish_home, wait_for  # noqa: E402
+from mqtt_broker import Mosquitto  # noqa: E402
+from mqtt_devices import login  # noqa: E402
+from streaming.transports.mqtt.connection import Backoff  # noqa: E402
+from streaming.transports.mqtt.home import MqttHome  # noqa: E402
+
+KILN = ("switch", "kiln", {"name": "Kiln", "cmd_t": "tasmota/kiln/cmnd/POWER", "stat_t": "tasmota/kiln/stat/POWER",
+                           "pl_on": "1", "pl_off": "0"})
 
 
 def timed(work) -> tuple[object, float]:
@@ -51,14 +67,67 @@ def flood() -> int:
     return len(inventory)
 
 
+async def flood_over_mqtt(count: int, log_file: Path) -> dict:
+    """Seconds to know the plug, to switch it, the loop's longest stall, seconds until every config is handled."""
+    with tempfile.TemporaryDirectory() as workdir:
+        broker = Mosquitto(Path(workdir))
+        broker.start()
+        try:
+            await publish_home(broker, [KILN])
+            async with login(broker, "home").client() as client:
+                for i in range(count):
+                    config = {"name": f"Flood Plug {i}", "command_topic": f"flood/{i}/set"}
+                    await client.publish(f"homeassistant/switch/flood_{i}/config", json.dumps(config), qos=0, retain=True)
+            devices = asyncio.create_task(play_devices(broker, []))
+            home = MqttHome(login(broker, "parley"), confirm_timeout=60, backoff=Backoff(initial=0.1, maximum=0.5))
+            handled = 0
+            discover = home._discover
+
+            async def counted(*args):
+                nonlocal handled
+                handled += 1
+                await discover(*args)
+            home._discover = counted
+            stall, last = 0.0, time.perf_counter()
+
+            async def probe():
+                nonlocal stall, last
+                while True:
+                    await asyncio.sleep(0.01)
+                    now = time.perf_counter()
+                    stall, last = max(stall, now - last - 0.01), now
+            prober = asyncio.create_task(probe())
+            handler = logging.FileHandler(log_file)
+            logging.getLogger("parley").addHandler(handler)
+            start = time.perf_counter()
+            await home.start()
+            await wait_for(lambda: home.inventory.resolve("kiln"), timeout=3600)
+            known = time.perf_counter() - start
+            answer = await ToolRunner(home).run("switch_device", {"name": "kiln", "state": "on"})
+            switched = time.perf_counter() - start - known
+            await wait_for(lambda: handled >= count + 1, timeout=3600)
+            done = time.perf_counter() - start
+            prober.cancel()
+            await home.close()
+            logging.getLogger("parley").removeHandler(handler)
+            devices.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await devices
+            return {"known": known, "switched": switched, "answer": answer, "stall": stall, "done": done,
+                    "lines": len(log_file.read_text().splitlines())}
+        finally:
+            broker.stop()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--flood", type=int, default=0, help="also this many retained configs over a real Mosquitto")
     args = parser.parse_args()
-    logging.disable(logging.CRITICAL)
     commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True).stdout.strip()
     load = os.getloadavg()[0]
     rows = []
+    logging.disable(logging.CRITICAL)
     (kept, phrases), seconds = timed(long_name)
     rows.append(("a 700-word name", f"{kept} entities, {phrases} phrases", seconds))
     lexicons = []
@@ -74,6 +143,17 @@ def main() -> None:
     print("| input | result | median s |\n|---|---|---|")
     for what, result, seconds in rows:
         print(f"| {what} | {result} | {seconds:.2f} |")
+    if args.flood:
+        logging.disable(logging.NOTSET)
+        logging.getLogger("parley").setLevel(logging.INFO)
+        logging.getLogger("parley").propagate = False
+        with tempfile.TemporaryDirectory() as workdir:
+            got = asyncio.run(flood_over_mqtt(args.flood, Path(workdir) / "parley.log"))
+        print(f"\n{args.flood:,} retained configs over Mosquitto, load {os.getloadavg()[0]:.1f} after:")
+        print("| plug known after s | switching it, s | its answer | longest loop stall s | all handled after s | log lines |")
+        print("|---|---|---|---|---|---|")
+        print(f"| {got['known']:.1f} | {got['switched']:.2f} | {got['answer']} | {got['stall']:.2f} | {got['done']:.1f} "
+              f"| {got['lines']} |")
 
 
 if __name__ == "__main__":
