@@ -231,7 +231,7 @@ class Inventory:
     rooms and devices, which the model knows by word.
 
     An entity without a suggested area takes one from the front of its name, among the room words and the
-    areas other entities suggest, whichever arrived first: its area follows when such an area comes or goes.
+    areas other entities suggest, in whatever order they arrive: its area follows when such an area comes or goes.
     """
 
     def __init__(self, entities=(), custom: bool = True):

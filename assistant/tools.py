@@ -452,8 +452,10 @@ class ToolRunner:
             entity, problem = self._one(name, area, ("climate",))
             if problem:
                 return problem
-            if name is not None or area is not None or self.home.inventory.needs_yes(entity, "temperature", degrees):
-                return await self._act(entity, "temperature", degrees)        # which one was asked: the answer names it
+            if self.home.inventory.needs_yes(entity, "temperature", degrees):
+                return self._ask(entity, "temperature", degrees)
+            if name is not None or area is not None:      # which one was asked: the answer names it
+                return await self._act(entity, "temperature", degrees)
             confirmed = await self.home.command(entity, "temperature", degrees)
             return f"{confirmed} degrees" if confirmed is not None else "an unconfirmed temperature"
         confirmed = await self.home.set_thermostat(degrees)
