@@ -22,8 +22,9 @@ from typing import Callable, TypeVar
 
 import aiomqtt
 
-from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, THERMOSTAT_SET, THERMOSTAT_STATE, Entity, Inventory, command_topic,
-                                 entity_command, load_inventory_file, sensor_topic, state_topic, vocabulary_inventory)
+from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, THERMOSTAT_SET, THERMOSTAT_STATE, Entity,
+                                 Inventory, command_topic, entity_command, load_inventory_file, sensor_topic,
+                                 state_topic, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
