@@ -6,8 +6,9 @@
 - the largest home accepted: MAX_ENTITIES entities of MAX_NAME_WORDS-word names, its lexicon built once;
 - 100,000 retained configs through Inventory.receive_discovery (MAX_ENTITIES kept, the rest dropped);
 - with --flood N: N retained configs and a Tasmota plug on a real Mosquitto, then MqttHome starts as a
-  gateway does: when the plug is known, how long switching it takes to confirm, the event loop's longest stall
-  while the configs arrive, the time until all are handled, and the log lines written.
+  gateway does: the configs handled (Mosquitto drops what overflows its queue to one client, 1,000 messages
+  by default) and when the last one was, the event loop's longest stall meanwhile, the log lines written, and
+  then switching the plug: its answer and how long it took.
 """
 import argparse
 import asyncio
@@ -68,7 +69,7 @@ def flood() -> int:
 
 
 async def flood_over_mqtt(count: int, log_file: Path) -> dict:
-    """Seconds to know the plug, to switch it, the loop's longest stall, seconds until every config is handled."""
+    """Configs handled, seconds until the last, the loop's longest stall, log lines; switching the plug after."""
     with tempfile.TemporaryDirectory() as workdir:
         broker = Mosquitto(Path(workdir))
         broker.start()
@@ -101,19 +102,21 @@ async def flood_over_mqtt(count: int, log_file: Path) -> dict:
             logging.getLogger("parley").addHandler(handler)
             start = time.perf_counter()
             await home.start()
-            await wait_for(lambda: home.inventory.resolve("kiln"), timeout=3600)
-            known = time.perf_counter() - start
+            done, seen = 0.0, -1
+            while seen != handled:                  # until no config arrived for 5 s
+                seen = handled
+                await asyncio.sleep(5)
+                done = time.perf_counter() - start - 5 if seen == handled else done
+            switching = time.perf_counter()
             answer = await ToolRunner(home).run("switch_device", {"name": "kiln", "state": "on"})
-            switched = time.perf_counter() - start - known
-            await wait_for(lambda: handled >= count + 1, timeout=3600)
-            done = time.perf_counter() - start
+            switched = time.perf_counter() - switching
             prober.cancel()
             await home.close()
             logging.getLogger("parley").removeHandler(handler)
             devices.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await devices
-            return {"known": known, "switched": switched, "answer": answer, "stall": stall, "done": done,
+            return {"handled": handled, "switched": switched, "answer": answer, "stall": stall, "done": done,
                     "lines": len(log_file.read_text().splitlines())}
         finally:
             broker.stop()
@@ -150,10 +153,10 @@ def main() -> None:
         with tempfile.TemporaryDirectory() as workdir:
             got = asyncio.run(flood_over_mqtt(args.flood, Path(workdir) / "parley.log"))
         print(f"\n{args.flood:,} retained configs over Mosquitto, load {os.getloadavg()[0]:.1f} after:")
-        print("| plug known after s | switching it, s | its answer | longest loop stall s | all handled after s | log lines |")
+        print("| configs handled | the last after s | longest loop stall s | log lines | switching the plug after | s |")
         print("|---|---|---|---|---|---|")
-        print(f"| {got['known']:.1f} | {got['switched']:.2f} | {got['answer']} | {got['stall']:.2f} | {got['done']:.1f} "
-              f"| {got['lines']} |")
+        print(f"| {got['handled']:,} | {got['done']:.1f} | {got['stall']:.2f} | {got['lines']} | {got['answer']} "
+              f"| {got['switched']:.2f} |")
 
 
 if __name__ == "__main__":

@@ -15,6 +15,8 @@ not claim a light is on when nothing confirmed it. Room and device names become 
 words joined by `_` ("living room" → `living_room`); assistant.inventory spells these topics.
 """
 import asyncio
+import contextlib
+import itertools
 import json
 import logging
 import re
@@ -35,6 +37,7 @@ TASK = "mqtt-home"
 
 MAX_CACHED_TOPICS = 10_000        # latest payloads kept per state topic; a flood of new topics is not kept
 MAX_PAYLOAD_BYTES = 4096          # a state or reading is a few bytes; anything larger is not one
+SUBSCRIBE_BATCH = 64              # state topics per SUBSCRIBE
 
 
 def parse_state(payload: bytes) -> dict | None:
@@ -238,6 +241,8 @@ class MqttHome:
         self._retained: dict[str, bytes] = {}     # latest payload per state topic
         self._waiters: dict[str, list[tuple[asyncio.Future, Callable[[bytes], object], bool]]] = {}
         self._subscribed: set[str] = set()
+        self._to_follow: set[str] = set()          # state topics to subscribe to (at most MAX_ENTITIES' worth)
+        self._follow_wanted = asyncio.Event()
         self._report: asyncio.TimerHandle | None = None      # the summary line of ignored discovery configs
 
     async def start(self) -> None:
@@ -253,10 +258,11 @@ class MqttHome:
         await asyncio.wait_for(self._connected.wait(), timeout)
 
     async def _serve(self, client: aiomqtt.Client) -> None:
-        self._subscribed = set()
+        self._subscribed, self._to_follow = set(), set()
         await client.subscribe("home/#", qos=1)
         await client.subscribe(f"{self.discovery_prefix}/#", qos=1)
-        await self._follow(client, self.inventory.entities())
+        self._follow(self.inventory.entities())
+        follower = asyncio.create_task(self._subscribe_followed(client))
         self._client = client
         self._connected.set()
         try:
@@ -272,14 +278,33 @@ class MqttHome:
         finally:
             self._client = None
             self._connected.clear()
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
 
-    async def _follow(self, client: aiomqtt.Client, entities: list[Entity]) -> None:
-        """Subscribe to the state topics of these entities (their retained state arrives at once)."""
-        for entity in entities:
-            for topic in _state_topics(entity):
-                if topic not in self._subscribed and not topic.startswith("home/"):
-                    self._subscribed.add(topic)
-                    await client.subscribe(topic, qos=1)
+    def _follow(self, entities: list[Entity]) -> None:
+        """Have the state topics of these entities subscribed (their retained state arrives at once)."""
+        self._to_follow.update(topic for entity in entities for topic in _state_topics(entity)
+                               if topic not in self._subscribed and not topic.startswith("home/"))
+        if self._to_follow:
+            self._follow_wanted.set()
+
+    async def _subscribe_followed(self, client: aiomqtt.Client) -> None:
+        """Subscribe to the topics _follow wants, in batches, beside the message loop: a SUBACK comes behind
+        whatever the broker queued first (100,000 retained configs took longer than the client's timeout), and
+        the loop must go on reading meanwhile. A subscription that times out is asked for again."""
+        while True:
+            await self._follow_wanted.wait()
+            self._follow_wanted.clear()
+            while self._to_follow:
+                batch = list(itertools.islice(self._to_follow, SUBSCRIBE_BATCH))
+                try:
+                    await client.subscribe([(topic, 1) for topic in batch])
+                except aiomqtt.MqttError:
+                    await asyncio.sleep(1.0)
+                    continue
+                self._to_follow.difference_update(batch)
+                self._subscribed.update(batch)
 
     async def _discover(self, client: aiomqtt.Client, topic: str, payload: bytes) -> None:
         """A discovery config: the first one replaces the default vocabulary home with the user's own."""
@@ -290,7 +315,7 @@ class MqttHome:
         entity = self.inventory.receive_discovery(topic, payload)
         if entity is not None:
             log.debug("discovered %s %r in %s", entity.component, entity.name, entity.area or "no area")
-            await self._follow(client, [entity])
+            self._follow([entity])
         if self.inventory.ignored.count and self._report is None:
             self._report = asyncio.get_running_loop().call_later(IGNORED_REPORT_S, self._report_ignored)
 
