@@ -81,32 +81,32 @@ async def flood_over_mqtt(count: int, log_file: Path) -> dict:
                     await client.publish(f"homeassistant/switch/flood_{i}/config", json.dumps(config), qos=0, retain=True)
             devices = asyncio.create_task(play_devices(broker, []))
             home = MqttHome(login(broker, "parley"), confirm_timeout=60, backoff=Backoff(initial=0.1, maximum=0.5))
-            handled = 0
+            handled, last = 0, 0.0
             discover = home._discover
 
             async def counted(*args):
-                nonlocal handled
-                handled += 1
+                nonlocal handled, last
                 await discover(*args)
+                handled, last = handled + 1, time.perf_counter()
             home._discover = counted
-            stall, last = 0.0, time.perf_counter()
+            stall = 0.0
 
             async def probe():
-                nonlocal stall, last
+                nonlocal stall
                 while True:
+                    before = time.perf_counter()
                     await asyncio.sleep(0.01)
-                    now = time.perf_counter()
-                    stall, last = max(stall, now - last - 0.01), now
+                    stall = max(stall, time.perf_counter() - before - 0.01)
             prober = asyncio.create_task(probe())
             handler = logging.FileHandler(log_file)
             logging.getLogger("parley").addHandler(handler)
             start = time.perf_counter()
             await home.start()
-            done, seen = 0.0, -1
+            seen = -1
             while seen != handled:                  # until no config arrived for 5 s
                 seen = handled
                 await asyncio.sleep(5)
-                done = time.perf_counter() - start - 5 if seen == handled else done
+            done = last - start
             switching = time.perf_counter()
             answer = await ToolRunner(home).run("switch_device", {"name": "kiln", "state": "on"})
             switched = time.perf_counter() - switching
