@@ -113,6 +113,7 @@ async def test_a_command_that_could_unlock_or_open_waits_for_the_spoken_yes(host
     assert commands == []                                  # nothing went out
     assert await tools.run("switch_device", {"name": "hall_lamp", "state": "on"}) == \
         "Do you want me to switch on the hall lamp? Say yes to confirm."
+    tools.begin_reply([{"role": "user", "content": "yes"}])                 # the user's next turn
     assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the hall lamp is on."     # no state topic: optimistic
     await wait_for(lambda: commands == [("zigbee2mqtt/hall_door/set", b"UNLOCK")])   # on the yes, and nothing before
 
