@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from assistant.inventory import Lexicon
 from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import DEVICE_CUES, DEVICES, ROOMS, UNIT_FACTORS, UNIT_WORDS
@@ -288,28 +289,45 @@ def _slot(value: str, family: list[str], table: list[str], grow: bool) -> str | 
 
 
 def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
-    """Known names and areas (longest first) and timer labels become <eK>/<aK> slots."""
+    """Known names and areas (longest first) and timer labels become <eK>/<aK> slots.
+
+    A name slot stands for what was said of the device, not only the known part: names said one after the
+    other are one name ("the torchiere lamp"), and unknown words between "the" and a name stay in the text
+    but join the name behind its slot ("the chapel <e0>" is "chapel blinds", which no entity answers to,
+    so the dormer blinds are not opened)."""
     words = text.split()
     out, i = [], 0
-    names, areas = lexicon if lexicon else (set(), set())
+    lexicon = lexicon if isinstance(lexicon, Lexicon) else Lexicon(*(lexicon or (set(), set())))
+    names, areas = lexicon
     # Speech recognition splits and joins compounds ("juke box" for the jukebox): match names without spaces too.
-    unspaced = {p.replace(" ", ""): p for p in names | areas}
-    longest = max((len(p.split()) for p in names | areas), default=0) + 1
-    while i < len(words):
+    unspaced, longest = lexicon.unspaced, lexicon.longest + 1
+
+    def known_at(i: int) -> tuple[str, int] | None:
         for n in range(min(longest, len(words) - i), 0, -1):
             phrase = " ".join(words[i:i + n])
             if phrase not in areas and phrase not in names:
                 phrase = unspaced.get(phrase.replace(" ", ""), phrase)
             if phrase in areas or phrase in names:
-                family, table = (slots.areas, AREA_SLOTS) if phrase in areas else (slots.names, NAME_SLOTS)
-                slot = _slot(phrase, family, table, grow=True)
-                if slot:
-                    out.append(slot)
-                    i += n
-                    break
-        else:
+                return phrase, n
+        return None
+
+    while i < len(words):
+        found = known_at(i)
+        if found is None:
             out.append(words[i])
             i += 1
+            continue
+        phrase, n = found
+        if phrase in areas:
+            family, table = slots.areas, AREA_SLOTS
+        else:
+            family, table = slots.names, NAME_SLOTS
+            while (more := known_at(i + n)) is not None and more[0] in names and more[0] not in areas:
+                phrase, n = f"{phrase} {more[0]}", n + more[1]
+            phrase = " ".join(_unknown_before(out) + [phrase])
+        slot = _slot(phrase, family, table, grow=True)
+        out.append(slot or words[i])
+        i += n if slot else 1
     text = " ".join(out)
 
     def label(match):
@@ -319,6 +337,20 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
         slot = _slot(word, slots.names, NAME_SLOTS, grow=True)
         return f"{slot} timer" if slot else match.group(0)
     return _TIMER_LABEL.sub(label, text)
+
+
+_DETERMINERS = {"the", "my", "our", "your", "this", "that"}
+
+
+def _unknown_before(out: list[str]) -> list[str]:
+    """The plain words (at most three) between a determiner and the end of out: what was said of a name
+    before its known part ("the chapel" of "the chapel blinds")."""
+    n = 0
+    while n < min(3, len(out)) and out[-1 - n].isalpha() and out[-1 - n] not in _DETERMINERS:
+        n += 1
+    if n == 0 or len(out) == n or out[-1 - n] not in _DETERMINERS:
+        return []
+    return out[len(out) - n:]
 
 
 def _hide_call_names(call: dict, slots: Slots, register: bool = False) -> dict:

@@ -89,7 +89,7 @@ class EmbeddedGenerator:
         result: str | None = client_result
         said = ""
         # normalising and tokenising a long history is CPU work: off the event loop, which carries every session
-        prompt, slots = await asyncio.to_thread(self.prompt_ids, history, tools.lexicon())
+        prompt, slots = await asyncio.to_thread(self.prompt_ids, history, await tools.lexicon())
         reader = self.reader(slots)
         blocks = stream_generate(self.model, prompt, self.decode,
                                  mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)

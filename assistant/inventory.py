@@ -13,10 +13,13 @@ here): state payloads are compared as they come, or read from a JSON object's us
 import json
 import logging
 import re
+import threading
+import time
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
-from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS
+from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLINGS
 
 log = logging.getLogger("parley.inventory")
 
@@ -24,7 +27,17 @@ COMPONENTS = ("light", "switch", "fan", "climate", "cover", "lock", "scene", "se
               "media_player")
 SWITCHABLE = ("light", "switch", "fan", "climate", "media_player")
 DISCOVERY_PREFIX = "homeassistant"
-MAX_ENTITIES = 2000
+# Discovery configs are untrusted input, retained by the broker: each is bounded before it costs anything.
+MAX_ENTITIES = 2000             # configs for further entities are ignored (one summary line in the log)
+MAX_CONFIG_BYTES = 16_384       # Zigbee2MQTT's largest configs are a few KB
+MAX_NAME_WORDS = 10             # a name's parts are phrases the prompt may hide: their count is quadratic in this
+MAX_NAME_BYTES = 100
+MAX_TOPIC_BYTES = 256
+IGNORED_REPORT_S = 60.0         # ignored configs: the first is logged, the rest counted into one line per this
+# What a lock or a door takes to unlock or open when its config names nothing else; a command carrying one of
+# these (or a discovered lock's or door's own) from any other action waits for the spoken yes.
+UNSAFE_PAYLOADS = {"UNLOCK", "OPEN"}
+GUARDED_COVERS = ("garage", "gate", "door")     # covers whose opening waits for the spoken yes
 
 # Home Assistant's abbreviations for the keys read here (homeassistant/components/mqtt/abbreviations.py).
 ABBREVIATIONS = {
@@ -40,7 +53,15 @@ ABBREVIATIONS = {
     "uniq_id": "unique_id", "obj_id": "object_id", "dev": "device", "sa": "suggested_area",
     "avty_t": "availability_topic", "json_attr_t": "json_attributes_topic", "val_tpl": "value_template",
     "pct_cmd_t": "percentage_command_topic", "pos_t": "position_topic", "set_pos_t": "set_position_topic",
+    "stat_val_tpl": "state_value_template", "bri_val_tpl": "brightness_value_template",
+    "temp_stat_tpl": "temperature_state_template", "mode_stat_t": "mode_state_topic",
+    "mode_stat_tpl": "mode_state_template", "curr_temp_tpl": "current_temperature_template",
+    "stat_locking": "state_locking", "stat_unlocking": "state_unlocking", "stat_jam": "state_jammed",
+    "stat_stopped": "state_stopped", "pl_avail": "payload_available", "pl_not_avail": "payload_not_available",
 }
+# The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
+TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
+             "mode_state_template")
 DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "manufacturer", "mdl": "model"}
 
 # Room words people use; an entity without a suggested area takes one of these (or another entity's
@@ -71,6 +92,7 @@ class Entity:
     topics: dict = field(default_factory=dict)     # brightness_command_topic, temperature_command_topic, ...
     json_schema: bool = False      # light `schema: json`: commands and states are JSON objects
     brightness_scale: int = 255
+    area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
         return self.payloads.get(key, default)
@@ -92,18 +114,17 @@ class DiscoveryError(ValueError):
     pass
 
 
-def parse_discovery(topic: str, payload: bytes | str, known_areas=()) -> tuple[str, Entity | None]:
+def parse_discovery(topic: str, payload: bytes | str) -> tuple[str, Entity | None]:
     """(key, entity) for a discovery message; entity None means "remove key". DiscoveryError if malformed."""
-    levels = topic.split("/")
-    if len(levels) not in (4, 5) or levels[-1] != "config":
-        raise DiscoveryError(f"not a discovery config topic: {topic}")
-    component = levels[1]
-    key = "/".join(levels[1:-1])
+    key = _discovery_key(topic)
+    component = key.split("/")[0]
     text = payload.decode("utf-8", "replace") if isinstance(payload, bytes) else payload
     if not text.strip():
         return key, None
     if component not in COMPONENTS:
         raise DiscoveryError(f"component {component!r} is not one Parley drives")
+    if len(text) > MAX_CONFIG_BYTES:
+        raise DiscoveryError(f"{topic}: config over {MAX_CONFIG_BYTES} bytes")
     try:
         config = json.loads(text)
     except (ValueError, RecursionError) as error:
@@ -112,9 +133,8 @@ def parse_discovery(topic: str, payload: bytes | str, known_areas=()) -> tuple[s
         raise DiscoveryError(f"{topic}: config is not a JSON object")
     config = _expand(config, ABBREVIATIONS)
     base = config.get("~")
-    if isinstance(base, str):
-        config = {k: (v.replace("~", base) if isinstance(v, str) and k.endswith("topic") else v)
-                  for k, v in config.items()}
+    if isinstance(base, str):       # as Home Assistant: `~` at the start or the end of a topic is the base topic
+        config = {k: _based(v, base) if isinstance(v, str) and k.endswith("_topic") else v for k, v in config.items()}
     device = config.get("device") if isinstance(config.get("device"), dict) else {}
     device = _expand(device, DEVICE_ABBREVIATIONS)
     name = config.get("name")
@@ -125,8 +145,40 @@ def parse_discovery(topic: str, payload: bytes | str, known_areas=()) -> tuple[s
     if not isinstance(name, str) or not _norm(name):
         raise DiscoveryError(f"{topic}: no name")
     area = device.get("suggested_area") or config.get("suggested_area")
-    return key, _entity(key, _norm(name), component, _norm(area) if isinstance(area, str) and _norm(area) else None,
-                        config, known_areas, topic)
+    return key, _entity(key, _spoken(name, topic), component,
+                        _spoken(area, topic) if isinstance(area, str) and _norm(area) else None, config, (), topic)
+
+
+def _based(topic: str, base: str) -> str:
+    if topic.startswith("~"):
+        topic = base + topic[1:]
+    if topic.endswith("~"):
+        topic = topic[:-1] + base
+    return topic
+
+
+def _discovery_key(topic: str) -> str:
+    """`<component>/[<node_id>/]<object_id>` of `<prefix>/<component>/[<node_id>/]<object_id>/config`."""
+    levels = topic.split("/")
+    if len(levels) not in (4, 5) or levels[-1] != "config":
+        raise DiscoveryError(f"not a discovery config topic: {topic[:200]}")
+    return "/".join(levels[1:-1])
+
+
+def _spoken(name: str, where) -> str:
+    """A name or area as words, refused beyond MAX_NAME_WORDS words or MAX_NAME_BYTES bytes."""
+    words = _norm(name)
+    if len(words.encode()) > MAX_NAME_BYTES or words.count(" ") >= MAX_NAME_WORDS:
+        raise DiscoveryError(f"{where}: name over {MAX_NAME_WORDS} words or {MAX_NAME_BYTES} bytes")
+    return words
+
+
+def _check_topic(topic: str, where) -> None:
+    """Refuse a topic no broker takes for a publish or a plain subscription (it would drop the connection on use):
+    empty, wildcards, NUL or other control characters, a $ topic, or longer than MAX_TOPIC_BYTES."""
+    if not topic or len(topic.encode("utf-8", "replace")) > MAX_TOPIC_BYTES or topic.startswith("$") \
+            or any(c in "+#" or ord(c) < 32 or 0x7f <= ord(c) < 0xa0 or c == "\ufffd" for c in topic):
+        raise DiscoveryError(f"{where}: not a usable topic {topic[:80]!r}")
 
 
 def _entity(key, name, component, area, config, known_areas, where) -> Entity:
@@ -140,16 +192,17 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         raise DiscoveryError(f"{where}: {component} needs command_topic")
     if component in ("sensor", "binary_sensor") and not state:
         raise DiscoveryError(f"{where}: {component} needs state_topic")
-    for topic in filter(None, [command, state, *topics.values()]):
-        if "#" in topic or "+" in topic:
-            raise DiscoveryError(f"{where}: wildcard in topic {topic!r}")
+    for topic in [t for t in (command, state) if t is not None] + list(topics.values()):
+        _check_topic(topic, where)
+    # JSON true/false/numbers become text as Home Assistant reads them ("payload_on": false is "False"), and so do
+    # the values templates read from state payloads.
     payloads = {k: str(v) for k, v in config.items()
-                if (k.startswith("payload_") or k.startswith("state_") or k == "value_template") and k != "state_topic"
-                and isinstance(v, (str, int, float)) and not isinstance(v, bool)}
+                if (k.startswith("payload_") or k.startswith("state_") or k in TEMPLATES) and not k.endswith("_topic")
+                and isinstance(v, (str, int, float))}
     scale = config.get("brightness_scale", 255)
     device_class = config.get("device_class")
     return Entity(
-        key=key, name=name, component=component, area=area or area_in_name(name, known_areas),
+        key=key, name=name, component=component, area=area or area_in_name(name, known_areas), area_from_name=not area,
         device_class=str(device_class).lower() if isinstance(device_class, str) else None,
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
@@ -158,12 +211,13 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
 
 
 def area_in_name(name: str, known_areas=()) -> str | None:
-    """The longest room phrase at the front of a name that leaves a device word after it."""
+    """The longest room phrase (a room word or one of known_areas, in words) at the front of a name that leaves
+    a device word after it."""
     words = name.split()
-    rooms = ROOM_WORDS | {_norm(a) for a in known_areas}
     for n in range(len(words) - 1, 0, -1):
-        if " ".join(words[:n]) in rooms and words[n - 1] not in CLASS_WORDS:
-            return " ".join(words[:n])
+        phrase = " ".join(words[:n])
+        if (phrase in ROOM_WORDS or phrase in known_areas) and words[n - 1] not in CLASS_WORDS:
+            return phrase
     return None
 
 
@@ -175,12 +229,20 @@ class Inventory:
     custom: names come from the user's home (discovery or a file), so requests reach the model with the
     names as slots (assistant.chat_template.hide_names); the default inventory is the vocabulary's own
     rooms and devices, which the model knows by word.
+
+    An entity without a suggested area takes one from the front of its name, among the room words and the
+    areas other entities suggest, in whatever order they arrive: its area follows when such an area comes or goes.
     """
 
     def __init__(self, entities=(), custom: bool = True):
         self.custom = custom
         self._entities: dict[str, Entity] = {}
+        self._suggested: dict[str, int] = {}                    # suggested area -> entities suggesting it
+        self._unplaced: dict[str, set[str]] = {}                # first word of the name -> keys of area_from_name
         self.version = 0
+        self._cached: dict[str, tuple[int, object]] = {}        # per version: areas, lexicon, guarded commands
+        self._lexicon_lock = threading.Lock()
+        self.ignored = IgnoredConfigs()
         for entity in entities:
             self.add(entity)
 
@@ -195,53 +257,121 @@ class Inventory:
 
     def add(self, entity: Entity) -> None:
         if entity.key not in self._entities and len(self._entities) >= MAX_ENTITIES:
-            log.warning("inventory full (%d entities): %s ignored", MAX_ENTITIES, entity.key)
-            return
+            raise DiscoveryError(f"inventory full ({MAX_ENTITIES} entities): {entity.key} ignored")
+        self.remove(entity.key)
         self._entities[entity.key] = entity
+        if entity.area_from_name:
+            self._unplaced.setdefault(entity.name.split()[0], set()).add(entity.key)
+            entity.area = area_in_name(entity.name, self._suggested)
+        elif entity.area:
+            self._suggested[entity.area] = self._suggested.get(entity.area, 0) + 1
+            if self._suggested[entity.area] == 1:
+                self._place(entity.area)
         self.version += 1
 
     def remove(self, key: str) -> None:
-        if self._entities.pop(key, None) is not None:
-            self.version += 1
+        entity = self._entities.pop(key, None)
+        if entity is None:
+            return
+        if entity.area_from_name:
+            self._unplaced[entity.name.split()[0]].discard(key)
+        elif entity.area:
+            self._suggested[entity.area] -= 1
+            if not self._suggested[entity.area]:
+                del self._suggested[entity.area]
+                self._place(entity.area)
+        self.version += 1
+
+    def _place(self, area: str) -> None:
+        """An area came or went: the entities without a suggested area whose name starts like it look again."""
+        for key in self._unplaced.get(area.split()[0], ()):
+            entity = self._entities[key]
+            entity.area = area_in_name(entity.name, self._suggested)
+
+    def _per_version(self, what: str, build):
+        version, value = self._cached.get(what, (-1, None))
+        if version != self.version:
+            version, value = self.version, build()
+            self._cached[what] = (version, value)
+        return value
 
     def areas(self) -> set[str]:
-        return {e.area for e in self._entities.values() if e.area}
+        return self._per_version("areas", lambda: {e.area for e in self._entities.values() if e.area})
 
     def receive_discovery(self, topic: str, payload: bytes | str) -> Entity | None:
-        """Apply one discovery message: add, replace or remove. A malformed config is logged and ignored."""
+        """Apply one discovery message: add, replace or remove. A config that is malformed, or for an entity
+        beyond MAX_ENTITIES, is ignored (self.ignored logs it, rate-limited)."""
         try:
-            key, entity = parse_discovery(topic, payload, self.areas())
+            if len(self._entities) >= MAX_ENTITIES and _discovery_key(topic) not in self._entities and payload:
+                raise DiscoveryError(f"inventory full ({MAX_ENTITIES} entities)")
+            key, entity = parse_discovery(topic, payload)
+            if entity is None:
+                self.remove(key)
+                return None
+            self.add(entity)
         except DiscoveryError as error:
-            log.warning("discovery config ignored: %s", error)
-            return None
-        if entity is None:
-            self.remove(key)
+            self.ignored.note(str(error))
             return None
         self.custom = True
-        self.add(entity)
         return entity
 
     # ---- names
 
     def lexicon(self) -> tuple[set[str], set[str]]:
-        """(device phrases, area phrases) a request may use: each name, its parts, and each area."""
-        names, areas = set(), set()
+        """(device phrases, area phrases) a request may use: each name, its parts, and each area.
+
+        Built once per version and shared by every session; it costs up to MAX_ENTITIES * MAX_NAME_WORDS**2
+        phrases, so a caller on an event loop runs it in a thread (built_lexicon first says if it is ready)."""
+        with self._lexicon_lock:
+            version = self.version
+            cached_version, lexicon = self._cached.get("lexicon", (-1, None))
+            if cached_version != version:
+                lexicon = _lexicon_of(list(self._entities.values()))
+                self._cached["lexicon"] = (version, lexicon)
+            return lexicon
+
+    def built_lexicon(self) -> tuple[set[str], set[str]] | None:
+        """The lexicon of this version if it is already built, else None (build it with lexicon(), in a thread)."""
+        version, lexicon = self._cached.get("lexicon", (-1, None))
+        return lexicon if version == self.version else None
+
+    # ---- commands that could unlock or open something
+
+    def needs_yes(self, entity: Entity, action: str, value: float | None = None) -> bool:
+        """Whether a command may only go out after the user's spoken yes. It does when:
+        1. it unlocks a lock, or opens a cover of class garage, gate or door (or named garage or gate);
+        2. its topic is a command topic of another lock or cover;
+        3. it is not a cover opening itself, and its payload (or a string value of its JSON object) is one a
+           lock or guarded cover takes to unlock or open: UNLOCK, OPEN (any case), or a discovered one's own."""
+        if entity.component == "lock" and action in ("unlock", "open"):
+            return True
+        if entity.component == "cover" and action == "open" and (
+                (entity.device_class or "") in GUARDED_COVERS or any(w in entity.name for w in ("garage", "gate"))):
+            return True
+        command = entity_command(entity, action, value)
+        if command is None:
+            return False
+        topics, payloads = self._per_version("guarded", self._guarded)
+        if topics.get(command[0], {entity.key}) != {entity.key}:
+            return True
+        opens_itself = entity.component == "cover" and action == "open"
+        return not opens_itself and bool(_payload_words(command[1]) & payloads)
+
+    def _guarded(self) -> tuple[dict[str, set[str]], set[str]]:
+        """(command topic -> keys of the locks and covers it commands, payloads that unlock or open)."""
+        topics: dict[str, set[str]] = {}
+        payloads = set(UNSAFE_PAYLOADS)
         for e in self._entities.values():
-            words = e.name.split()
-            for i in range(len(words)):
-                for j in range(i + 1, len(words) + 1):
-                    phrase = " ".join(words[i:j])
-                    if phrase not in STOP_WORDS and not (e.area and phrase == e.area):
-                        names.add(phrase)
-            for word in words:
-                if word in CLASS_WORDS:
-                    names.add(_plural(word))
-            if e.device_class:
-                names.add(e.device_class.replace("_", " "))
-            if e.area:
-                areas.add(e.area)
-        names |= {_plural(n) for n in names if " " not in n and n.isalpha()}
-        return names - areas - STOP_WORDS, areas
+            if e.component not in ("lock", "cover"):
+                continue
+            for topic in [e.command_topic] + [t for k, t in e.topics.items() if k.endswith("command_topic")]:
+                if topic:
+                    topics.setdefault(topic, set()).add(e.key)
+            if e.component == "lock":
+                payloads.add(e.payload("payload_unlock", "UNLOCK").strip().upper())
+            elif (e.device_class or "") in GUARDED_COVERS:
+                payloads.add(e.payload("payload_open", "OPEN").strip().upper())
+        return topics, payloads
 
     def spoken_names(self) -> tuple[str, ...]:
         """Each area, then each entity's name, once, in the order they arrived, sensors last: what the speech
@@ -253,24 +383,145 @@ class Inventory:
 
     def resolve(self, name: str | None, area: str | None = None, components=COMPONENTS) -> list[Entity]:
         """Entities a spoken name (and area) can mean, best matches only: exact name, else every entity whose
-        name, class word or device class contains all the name's words (plurals folded)."""
+        name, class word or device class has each of the name's words. Plurals are folded, spellings matched
+        through vocabulary.SPELLINGS ("parlor" finds the "parlour lamp"), and when nothing has every word, a class
+        word may say what the entity is ("the torchiere lamp" finds the light "torchiere"); a word no entity has
+        finds nothing, so
+        "the chapel blinds" never means the dormer blinds."""
         candidates = [e for e in self._entities.values() if e.component in components]
         if area:
-            area = _norm(area)
-            candidates = [e for e in candidates if e.area == area or _contains(e.name, area)]
+            area = _spelled(_norm(area))
+            candidates = [e for e in candidates if e.area and _spelled(e.area) == area or _contains(_spelled(e.name), area)]
         if not name or _norm(name) in ("everything", "all", "all devices", "every device"):
             return candidates
-        wanted = _norm(name)
+        wanted = _spelled(_norm(name))
         if area and not wanted.startswith(area):
-            exact = [e for e in candidates if e.name in (wanted, f"{area} {wanted}")]
+            exact = [e for e in candidates if _spelled(e.name) in (wanted, f"{area} {wanted}")]
         else:
-            exact = [e for e in candidates if e.name == wanted]
+            exact = [e for e in candidates if _spelled(e.name) == wanted]
         if exact:
             return exact
         words = [_singular(w) for w in wanted.split() if w not in STOP_WORDS]
         if not words:
             return []
-        return [e for e in candidates if all(w in _entity_words(e) for w in words)]
+        have = [(e, _entity_words(e)) for e in candidates]
+        return [e for e, its in have if all(w in its for w in words)] or \
+            [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its for w in words)]
+
+
+class IgnoredConfigs:
+    """The log of ignored discovery configs, bounded for a flood of them (a retained flood returns on every
+    restart): the first of each IGNORED_REPORT_S is logged with its reason, the rest are counted into one
+    summary line, written by the next one after the interval or by report()."""
+
+    def __init__(self):
+        self.count = 0             # ignored since the last line
+        self.latest = ""
+        self._logged_at: float | None = None
+
+    def note(self, reason: str) -> None:
+        now = time.monotonic()
+        if self._logged_at is not None and now - self._logged_at < IGNORED_REPORT_S:
+            self.count, self.latest = self.count + 1, reason
+            return
+        self.report()
+        log.warning("discovery config ignored: %s", reason)
+        self._logged_at = now
+
+    def report(self) -> None:
+        if self.count:
+            log.warning("%d more discovery configs ignored; the latest: %s", self.count, self.latest)
+            self.count = 0
+
+
+class Lexicon(tuple):
+    """(name phrases, area phrases) of a home, with what finding them in a request needs, computed once per
+    lexicon rather than once per prompt (a home of 2,000 long names has 110,000 phrases)."""
+
+    def __new__(cls, names: set[str], areas: set[str]):
+        return super().__new__(cls, (names, areas))
+
+    def __getnewargs__(self):
+        return tuple(self)
+
+    @cached_property
+    def unspaced(self) -> dict[str, str]:
+        """Each phrase by its letters without spaces: speech recognition splits and joins compounds."""
+        return {p.replace(" ", ""): p for p in self[0] | self[1]}
+
+    @cached_property
+    def longest(self) -> int:
+        """The most words of any phrase."""
+        return max((p.count(" ") + 1 for p in self[0] | self[1]), default=0)
+
+
+def _lexicon_of(entities: list[Entity]) -> Lexicon:
+    names, areas = set(), set()
+    for e in entities:
+        words = e.name.split()
+        for i in range(len(words)):
+            for j in range(i + 1, len(words) + 1):
+                phrase = " ".join(words[i:j])
+                if phrase not in STOP_WORDS and not (e.area and phrase == e.area):
+                    names.add(phrase)
+        for word in words:
+            if word in CLASS_WORDS:
+                names.add(_plural(word))
+        if e.device_class:
+            names.add(e.device_class.replace("_", " "))
+        if words[-1].isalpha() and len(words) > 1:          # "the lava lamps": the name as a plural
+            names.add(" ".join(words[:-1] + [_plural(words[-1])]))
+        if e.area:
+            areas.add(e.area)
+    names |= {_plural(n) for n in names if " " not in n and n.isalpha()}
+    names |= {_respelled(n) for n in names if any(w in SPELLINGS or w in _BRITISH for w in n.split())}
+    areas |= {_respelled(a) for a in areas if any(w in SPELLINGS or w in _BRITISH for w in a.split())}
+    return Lexicon(names - areas - STOP_WORDS, areas)
+
+
+def _payload_words(payload: str) -> set[str]:
+    """A command payload, and each string value of a JSON object payload, stripped and upper-cased."""
+    words = {payload.strip().upper()}
+    if payload.lstrip().startswith("{"):
+        try:
+            data = json.loads(payload)
+        except (ValueError, RecursionError):
+            return words
+        if isinstance(data, dict):
+            words |= {v.strip().upper() for v in data.values() if isinstance(v, str)}
+    return words
+
+
+def entity_command(entity: Entity, action: str, value: float | None = None) -> tuple[str, str, str | None] | None:
+    """(topic, payload, state topic that confirms it) for an action, or None if the entity cannot do it."""
+    p, topics = entity.payload, entity.topics
+    if entity.component == "light" and action in ("on", "off", "brightness"):
+        if entity.json_schema:
+            body = {"state": "ON" if action == "on" or (action == "brightness" and value) else "OFF"}
+            if action == "brightness":
+                body["brightness"] = round(float(value) * entity.brightness_scale / 100)
+            return entity.command_topic, json.dumps(body), entity.state_topic
+        if action == "brightness":
+            topic = topics.get("brightness_command_topic")
+            level = str(round(float(value) * entity.brightness_scale / 100))
+            return (topic, level, topics.get("brightness_state_topic")) if topic else None
+        return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
+    if entity.component in ("switch", "fan", "media_player") and action in ("on", "off"):
+        return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
+    if entity.component == "climate":
+        if action == "temperature" and topics.get("temperature_command_topic"):
+            return topics["temperature_command_topic"], f"{float(value):g}", topics.get("temperature_state_topic")
+        if action in ("on", "off") and topics.get("mode_command_topic"):
+            return topics["mode_command_topic"], "heat" if action == "on" else "off", topics.get("mode_state_topic")
+        return None
+    if entity.component == "cover" and action in ("open", "close", "stop"):
+        default = {"open": "OPEN", "close": "CLOSE", "stop": "STOP"}[action]
+        return entity.command_topic, p(f"payload_{action}", default), entity.state_topic
+    if entity.component == "lock" and action in ("lock", "unlock"):
+        return entity.command_topic, p(f"payload_{action}", action.upper()), entity.state_topic
+    if entity.component == "scene" and action == "activate":
+        return entity.command_topic, p("payload_on", "ON"), None
+    return None
 
 
 STOP_WORDS = {"the", "a", "an", "my", "our", "in", "on", "of", "off", "at", "to", "and", "one", "1", "2", "3", "4",
@@ -291,16 +542,30 @@ def _contains(name: str, phrase: str) -> bool:
     return f" {phrase} " in f" {name} "
 
 
+def _spelled(phrase: str) -> str:
+    """A phrase in one spelling (vocabulary.SPELLINGS: the American one)."""
+    return " ".join(SPELLINGS.get(w, w) for w in phrase.split())
+
+
+def _respelled(phrase: str) -> str:
+    """A phrase in the other spelling of each word the table has (parlour lamp <-> parlor lamp)."""
+    return " ".join(SPELLINGS.get(w) or _BRITISH.get(w, w) for w in phrase.split())
+
+
+_BRITISH = {american: british for british, american in SPELLINGS.items()}
+
+
 def _entity_words(e: Entity) -> set[str]:
-    words = {_singular(w) for w in e.name.split()}
-    words |= {CLASS_WORDS[w] for w in e.name.split() if w in CLASS_WORDS}
+    name = _spelled(e.name)
+    words = {_singular(w) for w in name.split()}
+    words |= {CLASS_WORDS[w] for w in name.split() if w in CLASS_WORDS}
     words.add(e.component)
     if e.component == "media_player":
         words |= {"tv", "speaker"}
     if e.device_class:
         words |= set(e.device_class.split("_"))
     if e.area:
-        words |= set(e.area.split())
+        words |= set(_spelled(e.area).split())
     return words
 
 

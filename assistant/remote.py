@@ -239,7 +239,7 @@ class RemoteGenerator:
         messages = chat_messages(history, self.dialect)
         offered = [chat_tool(d) for d in client_tools.values()] + \
                   [chat_tool(s.schema()) for name, s in SKILLS.items() if name not in client_tools]
-        home = tools.lexicon()
+        home = await tools.lexicon()
         results: list[str] = []
         for _ in range(MAX_STEPS):
             messages, payload = _bounded(self.dialect, self.model, messages, offered, session_id, home)

@@ -227,14 +227,6 @@ def _whole(number) -> int:
     return int(value)
 
 
-def _needs_yes(entity: Entity, action: str) -> bool:
-    """Unlocking, and opening a garage door or gate, wait for a spoken yes; locking and closing never do."""
-    if entity.component == "lock":
-        return action in ("unlock", "open")
-    return entity.component == "cover" and action == "open" and (
-        (entity.device_class or "") in ("garage", "gate", "door") or any(w in entity.name for w in ("garage", "gate")))
-
-
 def _state_sentence(entity: Entity, state: str) -> str:
     if entity.component == "sensor":
         unit = entity.unit or SENSOR_UNITS.get(entity.device_class or "", "")
@@ -334,21 +326,19 @@ class ToolRunner:
         # Names the recogniser put in for words that only sounded like them (voice.heard_names), with the
         # words heard: a call to one asks first. Set by the session for each transcript it answers.
         self.guessed_names: dict[str, str] = {}
-        self._lexicon: tuple[int, tuple | None] = (-1, None)
         self._spoken_names: tuple[int, tuple[str, ...]] = (-1, ())
 
     @property
     def timers_running(self) -> int:
         return self.timer_book.running
 
-    def lexicon(self) -> tuple | None:
-        """The names of the user's own home for the prompt's slots, or None in the default home."""
+    async def lexicon(self) -> tuple | None:
+        """The names of the user's own home for the prompt's slots, or None in the default home. The inventory
+        builds them once per version for every session, in a thread: a big home costs seconds of CPU."""
         inventory = self.home.inventory
         if not inventory.custom:
             return None
-        if self._lexicon[0] != inventory.version:
-            self._lexicon = (inventory.version, inventory.lexicon())
-        return self._lexicon[1]
+        return inventory.built_lexicon() or await asyncio.to_thread(inventory.lexicon)
 
     def spoken_names(self) -> tuple[str, ...]:
         """The areas and names of the user's own home, for the speech recogniser's prompt; none in the
@@ -446,6 +436,8 @@ class ToolRunner:
             found = self.home.inventory.resolve(device, room.replace("_", " "), SWITCHABLE)
             if len(found) != 1:
                 raise ValueError("no single such device")
+            if self.home.inventory.needs_yes(found[0], state):
+                return self._ask(found[0], state)
             confirmed = await self.home.command(found[0], state)
             return confirmed if confirmed else "not responding"
         confirmed = await self.home.set_device(device, room, state)
@@ -472,7 +464,7 @@ class ToolRunner:
         if not lights:
             raise ValueError("no such lights")
         levels = [level_of(await self.home.read_level(e)) for e in lights]
-        confirmed = await asyncio.gather(*(self.home.command(e, "brightness", level)
+        confirmed = await asyncio.gather(*(self._unguarded_command(e, "brightness", level)
                                            for e, level in zip(lights, levels)))
         return f"{levels[0]} percent" if all(confirmed) else "an unconfirmed level"
 
@@ -486,6 +478,8 @@ class ToolRunner:
             entity, problem = self._one(name, area, ("climate",))
             if problem:
                 return problem
+            if self.home.inventory.needs_yes(entity, "temperature", degrees):
+                return self._ask(entity, "temperature", degrees)
             if name is not None or area is not None:      # which one was asked: the answer names it
                 return await self._act(entity, "temperature", degrees)
             confirmed = await self.home.command(entity, "temperature", degrees)
@@ -537,7 +531,23 @@ class ToolRunner:
             return None, _choice(found)
         return found[0], None
 
-    async def _act(self, entity: Entity, action: str, value=None) -> str:
+    def _ask(self, entity: Entity, action: str, value=None) -> NoAction:
+        """Hold an action that could unlock or open something (Inventory.needs_yes) until the user's yes."""
+        self.pending = Pending(_the(entity), lambda: self._act(entity, action, value, confirmed_by_user=True),
+                               asyncio.get_running_loop().time(), self.turn)
+        verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change the brightness of",
+                "temperature": "change the temperature of"}.get(action, action)
+        return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
+
+    async def _unguarded_command(self, entity: Entity, action: str, value=None) -> str | None:
+        """A command to one light of a room: one that needs a yes is left out (None)."""
+        if self.home.inventory.needs_yes(entity, action, value):
+            return None
+        return await self.home.command(entity, action, value)
+
+    async def _act(self, entity: Entity, action: str, value=None, confirmed_by_user: bool = False) -> str:
+        if not confirmed_by_user and self.home.inventory.needs_yes(entity, action, value):
+            return self._ask(entity, action, value)
         confirmed = await self.home.command(entity, action, value)
         if confirmed is None:
             verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
@@ -570,12 +580,20 @@ class ToolRunner:
             return problem
         if not found:
             return NoAction(f"There is nothing to switch {state} there.")
+        held = [e for e in found if self.home.inventory.needs_yes(e, state)]
+        found = [e for e in found if e not in held]
         results = await asyncio.gather(*(self.home.command(e, state) for e in found))
         done = sum(r is not None for r in results)
         where = f" in the {area}" if area else ""
         what = "device" if everything else str(name).rstrip("s")
         said = f"Okay, {done} {what}{'' if done == 1 else 's'}{where} {'is' if done == 1 else 'are'} {state}."
-        return said if done == len(found) else f"{said[:-1]}; {len(found) - done} didn't confirm."
+        if done < len(found):
+            said = f"{said[:-1]}; {len(found) - done} didn't confirm."
+        if held:
+            named = ", ".join(_the(e) for e in held[:3]) + (f" and {len(held) - 3} more" if len(held) > 3 else "")
+            said += f" Left as {'it is' if len(held) == 1 else 'they are'}, since switching could unlock or open " \
+                    f"something: {named}. Ask for {'it' if len(held) == 1 else 'each'} by name."
+        return said
 
     async def _set_level(self, name, percent, area=None) -> str:
         """A light's brightness; for a heater or thermostat called by its whole name, its temperature: "set the
@@ -612,16 +630,11 @@ class ToolRunner:
         state = await self.home.read_state(found[0])
         return _state_sentence(found[0], state) if state is not None else f"The {found[0].name} hasn't reported yet."
 
-    async def _cover_or_ask(self, entity: Entity, action: str) -> str:
+    async def _cover_or_lock(self, entity: Entity, action: str) -> str:
         if entity.component == "lock":
             action = {"open": "unlock", "close": "lock"}.get(action, action)
             if action == "stop":
                 return NoAction(f"The {entity.name} can only be locked or unlocked.")
-        if _needs_yes(entity, action):
-            self.pending = Pending(_the(entity), lambda: self._act(entity, action), asyncio.get_running_loop().time(),
-                                   self.turn)
-            verb = "unlock" if action == "unlock" else "open"
-            return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
         return await self._act(entity, action)
 
     async def _set_cover(self, name, action, area=None) -> str:
@@ -629,15 +642,15 @@ class ToolRunner:
             entity, problem = self._one(name, area, SWITCHABLE)            # "close the valve", "stop the fan"
             return problem or await self._act(entity, "on" if action == "open" else "off")
         entity, problem = self._one(name, area, ("cover", "lock"))
-        return problem or await self._cover_or_ask(entity, action)
+        return problem or await self._cover_or_lock(entity, action)
 
     async def _set_lock(self, name, action) -> str:
         entity, problem = self._one(name, None, ("lock", "cover"))
         if problem:
             return problem
         if entity.component == "cover":
-            return await self._cover_or_ask(entity, "open" if action == "unlock" else "close")
-        return await self._cover_or_ask(entity, action)
+            return await self._cover_or_lock(entity, "open" if action == "unlock" else "close")
+        return await self._cover_or_lock(entity, action)
 
     async def _confirm(self, answer) -> str:
         if self.pending is not None and self.pending.turn == self.turn:
@@ -722,8 +735,8 @@ class HeldTools:
     def __init__(self, runner: ToolRunner, release: asyncio.Event):
         self.runner, self.release = runner, release
 
-    def lexicon(self) -> tuple | None:
-        return self.runner.lexicon()
+    async def lexicon(self) -> tuple | None:
+        return await self.runner.lexicon()
 
     def begin_reply(self, history: list[dict]) -> None:
         self.runner.begin_reply(history)

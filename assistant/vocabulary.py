@@ -36,6 +36,18 @@ OTHER_ROOM_WORDS = set(OTHER_ROOMS) | {
     "front yard", "laundry", "guest bedroom", "terrace", "driveway", "front door", "back door", "entry", "foyer",
     "lobby", "library", "gym", "studio", "master bath", "upstairs", "downstairs", "stairs", "staircase", "veranda",
     "conservatory", "greenhouse", "pool"}
+# One word, two spellings: a name discovered as "parlour lamp" is asked for as "parlor lamp" (Whisper writes American
+# English). British spelling -> American; the inventory matches names through this table, both ways.
+SPELLINGS = {
+    "parlour": "parlor", "colour": "color", "colours": "colors", "grey": "gray", "centre": "center",
+    "theatre": "theater", "harbour": "harbor", "arbour": "arbor", "armour": "armor", "favourite": "favorite",
+    "humour": "humor", "neighbour": "neighbor", "storey": "story", "aluminium": "aluminum", "mould": "mold",
+    "organiser": "organizer", "tyre": "tire",
+    "metre": "meter", "litre": "liter", "fibre": "fiber", "sombre": "somber", "plough": "plow",
+    "cosy": "cozy", "pyjama": "pajama", "catalogue": "catalog", "programme": "program", "kerb": "curb",
+    "odour": "odor", "vapour": "vapor", "ardour": "ardor", "valour": "valor", "saviour": "savior",
+    "jewellery": "jewelry", "woollen": "woolen", "travelling": "traveling", "modelling": "modeling",
+}
 SENSOR_UNITS = {"temperature": "degrees", "humidity": "percent"}     # each kind of reading and its spoken unit
 SENSOR_KINDS = tuple(SENSOR_UNITS)
 STATES = ("on", "off")

@@ -249,3 +249,23 @@ def test_the_issues_clear_requests_are_answered(assistant):
     ]:
         reply = ask(assistant, text)
         assert [(c.name, c.arguments) for c in reply.tool_calls] == [want], (text, reply)
+
+
+def test_a_name_the_home_does_not_have_never_acts_and_plurals_extra_words_and_spellings_resolve(assistant):
+    """Issue 23's names: "the chapel blinds" is not the dormer blinds, "the hen house door" not the coach
+    house door; "the lava lamps", "the torchiere lamp" and "the parlor lamp" find theirs."""
+    inventory = Inventory()
+    for key, name, component in [("dormer", "Dormer Blinds", "cover"), ("coach", "Coach House Door", "lock"),
+                                 ("lava", "Lava Lamp", "light"), ("torch", "Torchiere", "light"),
+                                 ("salt", "Salt Lamp", "light"), ("parlour", "Parlour Lamp", "light")]:
+        config = {"name": name, "command_topic": f"{key}/set"}
+        inventory.receive_discovery(f"homeassistant/{component}/{key}/config", json.dumps(config))
+    home = InMemoryHome(inventory=inventory)
+    for request in ("open the chapel blinds", "is the hen house door locked", "unlock the hen house door"):
+        reply = ask(assistant, request, home=home)
+        assert home.states == {} and "coach" not in reply.text and "dormer" not in reply.text, (request, reply.text)
+    for request, key in [("switch on the lava lamps", "light/lava"), ("turn on the torchiere lamp", "light/torch"),
+                         ("turn on the parlor lamp", "light/parlour")]:
+        reply = ask(assistant, request, home=home)
+        assert home.states.get(key) == "on" and len(home.states) == 1, (request, reply.text, home.states)
+        home.states.clear()

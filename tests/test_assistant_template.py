@@ -223,3 +223,16 @@ def test_a_call_may_not_name_a_room_device_or_unit_nobody_said():
     assert unsaid(grams, "What's 200 grams announces?") and not unsaid(grams, "200 g in pounds")
     assert not unsaid({"name": "convert", "arguments": {"value": 70, "from": "fahrenheit", "to": "celsius"}},
                       "what's 70 degrees in celsius")                           # degrees leave their scale unsaid
+
+
+def test_a_name_slot_stands_for_all_that_was_said_of_the_device():
+    lexicon = ({"dormer blinds", "blinds", "dormer", "torchiere", "lamp", "lava lamp", "lava"}, {"snug"})
+    slots = Slots()
+    assert hide_names("open the chapel blinds", slots, lexicon) == "open the chapel <e0>"
+    assert slots.names == ["chapel blinds"]                         # no entity answers to it: nothing opens
+    slots = Slots()
+    assert hide_names("turn on the torchiere lamp", slots, lexicon) == "turn on the <e0>"
+    assert slots.names == ["torchiere lamp"]
+    slots = Slots()
+    assert hide_names("open blinds and dim the snug lava lamp", slots, lexicon) == "open <e0> and dim the <a0> <e1>"
+    assert (slots.names, slots.areas) == (["blinds", "lava lamp"], ["snug"])

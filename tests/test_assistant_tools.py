@@ -155,7 +155,7 @@ async def test_a_cover_verb_on_a_switch_switches_it():
 async def test_devices_of_the_users_own_home_by_name():
     home = _home_of_my_own()
     tools = ToolRunner(home)
-    assert tools.lexicon() is not None and ToolRunner().lexicon() is None
+    assert await tools.lexicon() is not None and await ToolRunner().lexicon() is None
     assert await tools.run("switch_device", {"name": "reading_lamp", "state": "on"}) == "Okay, the reading lamp is on."
     assert await tools.run("switch_device", {"name": "lamp", "state": "on"}) == \
         "Which one: the bedroom lamp or the reading lamp?"

@@ -155,3 +155,20 @@ def test_the_speech_recogniser_hears_areas_first_then_names_once_sensors_last():
     inventory.receive_discovery("homeassistant/switch/b/config", "")
     assert tools.spoken_names() == ("den", "attic", "reading lamp", "kettle", "attic humidity")   # a live change
     assert ToolRunner().spoken_names() == ()        # the default home: Whisper's fixed prompt has its words
+
+
+def test_a_name_resolves_by_plural_extra_class_word_and_either_spelling_and_an_unknown_word_finds_nothing():
+    inventory = Inventory()
+    for key, name, component in [("dormer", "Dormer Blinds", "cover"), ("coach", "Coach House Door", "lock"),
+                                 ("lava", "Lava Lamp", "light"), ("torch", "Torchiere", "light"),
+                                 ("parlour", "Parlour Lamp", "light"), ("colour", "Color Strip", "light")]:
+        inventory.receive_discovery(f"homeassistant/{component}/{key}/config", config(name=name, command_topic=f"{key}/set"))
+    keys = lambda found: sorted(e.key for e in found)  # noqa: E731
+    assert keys(inventory.resolve("chapel blinds")) == [] and keys(inventory.resolve("hen house door")) == []
+    assert keys(inventory.resolve("lava lamps")) == ["light/lava"]
+    assert keys(inventory.resolve("torchiere lamp")) == ["light/torch"]
+    assert keys(inventory.resolve("parlor lamp")) == ["light/parlour"]
+    assert keys(inventory.resolve("colour strip")) == ["light/colour"]
+    assert keys(inventory.resolve("lamp")) == ["light/lava", "light/parlour"]        # only a name's own word
+    names, _ = inventory.lexicon()
+    assert {"lava lamps", "parlor lamp", "parlour lamp", "colour strip", "color strip"} <= names

@@ -57,7 +57,7 @@ async def discovered_home(broker):
 async def test_a_discovered_home_is_driven_by_its_own_names(discovered_home):
     home, commands = discovered_home
     tools = ToolRunner(home)
-    assert home.inventory.custom and tools.lexicon() is not None
+    assert home.inventory.custom and await tools.lexicon() is not None
     assert await tools.run("switch_device", {"name": "arc_lamp", "state": "on"}) == "Okay, the arc lamp is on."
     assert ("zigbee2mqtt/arc_lamp/set", b'{"state": "ON"}') in commands
     assert await tools.run("set_level", {"name": "piano_light", "percent": 40}) == "Okay, the piano light is at 40 percent."
@@ -98,7 +98,7 @@ async def test_entities_added_and_removed_while_running(discovered_home, broker)
     async with login(broker, "home").client() as client:
         await client.publish("homeassistant/light/harp/config", json.dumps(harp), qos=1, retain=True)
     await wait_for(lambda: home.inventory.resolve("harp light"))
-    assert "harp light" in tools.lexicon()[0]
+    assert "harp light" in (await tools.lexicon())[0]
     assert await tools.run("switch_device", {"name": "harp_light", "state": "off"}) in (
         "Okay, the harp light is off.", "I asked the harp light to switch off, but it didn't confirm.")
     await wait_for(lambda: ("tasmota/harp/cmnd/POWER", b"OFF") in commands)
@@ -106,7 +106,7 @@ async def test_entities_added_and_removed_while_running(discovered_home, broker)
         await client.publish("homeassistant/light/harp/config", b"", qos=1, retain=True)
         await client.publish("homeassistant/light/broken/config", b"{oops", qos=1, retain=True)
     await wait_for(lambda: not home.inventory.resolve("harp light"))
-    assert "harp light" not in tools.lexicon()[0] and len(home.inventory) == 40
+    assert "harp light" not in (await tools.lexicon())[0] and len(home.inventory) == 40
     assert await tools.run("switch_device", {"name": "harp_light", "state": "on"}) == \
         "I don't know a device called the harp light."
     async with login(broker, "home").client() as client:
@@ -118,5 +118,5 @@ async def test_without_discovery_the_default_home_keeps_its_topics(broker):
     await home.start()
     await home.wait_connected(5)
     await asyncio.sleep(0.3)
-    assert not home.inventory.custom and ToolRunner(home).lexicon() is None
+    assert not home.inventory.custom and await ToolRunner(home).lexicon() is None
     await home.close()

@@ -15,6 +15,8 @@ not claim a light is on when nothing confirmed it. Room and device names become 
 words joined by `_` ("living room" → `living_room`); assistant.inventory spells these topics.
 """
 import asyncio
+import contextlib
+import itertools
 import json
 import logging
 import re
@@ -22,8 +24,9 @@ from typing import Callable, TypeVar
 
 import aiomqtt
 
-from assistant.inventory import (DISCOVERY_PREFIX, THERMOSTAT_SET, THERMOSTAT_STATE, Entity, Inventory, command_topic,
-                                 load_inventory_file, sensor_topic, state_topic, vocabulary_inventory)
+from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, THERMOSTAT_SET, THERMOSTAT_STATE, Entity,
+                                 Inventory, command_topic, entity_command, load_inventory_file, sensor_topic,
+                                 state_topic, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
@@ -34,6 +37,7 @@ TASK = "mqtt-home"
 
 MAX_CACHED_TOPICS = 10_000        # latest payloads kept per state topic; a flood of new topics is not kept
 MAX_PAYLOAD_BYTES = 4096          # a state or reading is a few bytes; anything larger is not one
+SUBSCRIBE_BATCH = 64              # state topics per SUBSCRIBE
 
 
 def parse_state(payload: bytes) -> dict | None:
@@ -86,11 +90,46 @@ def thermostat_degrees(payload: bytes) -> float | None:
 
 # ---------------------------------------------------------------- a discovered entity's own topics
 
-_VALUE_KEY = re.compile(r"value_json(?:\.(\w+)|\[['\"](\w+)['\"]\])")
+# The templates read here, as Zigbee2MQTT, Tasmota and ESPHome write them: `{{ value }}`, or `{{ value_json }}` followed
+# by keys (`.contact`, `['ENERGY']`, `["x"]`, `[0]`). Anything else (filters, conditions) is no Jinja Parley renders:
+# such an entity's state reads as unknown, never as a guess.
+_TEMPLATE = re.compile(r"\{\{\s*(value|value_json((?:\s*\.\s*\w+|\s*\[\s*(?:'[^']*'|\"[^\"]*\"|\d+)\s*\])+))\s*\}\}")
+_TEMPLATE_KEY = re.compile(r"\.\s*(\w+)|\[\s*(?:'([^']*)'|\"([^\"]*)\"|(\d+))\s*\]")
+# Which template reads which state topic of an entity, by component (Home Assistant's keys).
+STATE_TEMPLATE = {"light": "state_value_template", "fan": "state_value_template"}
 
 
-def _value(entity: Entity, payload: bytes) -> str:
-    """The state text of a payload: a JSON object's value_template key (or "state"), else the payload."""
+def render_template(template: str, payload: bytes) -> str | None:
+    """A state template applied to a payload, as Home Assistant renders it (JSON true -> "True"), or None when
+    the template is not one read here or the payload lacks its key."""
+    match = _TEMPLATE.fullmatch(template.strip())
+    if match is None:
+        return None
+    text = payload.decode("utf-8", "replace")
+    if match.group(1) == "value":
+        return text
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return None
+    for name, single, double, index in _TEMPLATE_KEY.findall(match.group(2)):
+        if index and isinstance(data, list) and int(index) < len(data):
+            data = data[int(index)]
+        elif not index and isinstance(data, dict) and (name or single or double) in data:
+            data = data[name or single or double]
+        else:
+            return None
+    if isinstance(data, (dict, list)):
+        return None
+    return str(data)
+
+
+def _value(entity: Entity, payload: bytes, template_key: str = "value_template") -> str | None:
+    """The state text of a payload: its template's value (None when it can't be read), else a JSON object's
+    usual key ("state", the device class, "value"), else the payload."""
+    template = entity.payloads.get(template_key)
+    if template is not None:
+        return render_template(template, payload)
     text = payload.decode("utf-8", "replace").strip()
     if text.startswith("{"):
         try:
@@ -98,18 +137,16 @@ def _value(entity: Entity, payload: bytes) -> str:
         except (ValueError, RecursionError):
             return text
         if isinstance(data, dict):
-            match = _VALUE_KEY.search(entity.payloads.get("value_template", "") or "")
-            keys = [k for k in (match.groups() if match else ()) if k] + ["state", entity.device_class or "", "value"]
-            for key in keys:
+            for key in ("state", entity.device_class or "", "value"):
                 if key in data and not isinstance(data[key], (dict, list)):
                     return str(data[key])
     return text
 
 
-def _number(text: str) -> str | None:
+def _number(text: str | None) -> str | None:
     try:
         return f"{float(text):g}"
-    except ValueError:
+    except (TypeError, ValueError):
         return None
 
 
@@ -118,7 +155,10 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
     if entity.component == "light" and entity.json_schema:
         state = parse_state(payload)
         return state["state"].lower() if state else None
-    text = _value(entity, payload)
+    text = _value(entity, payload, STATE_TEMPLATE.get(entity.component, "value_template"))
+    if text is None:
+        return None
+    text = text.strip()
     p = entity.payload
     if entity.component in ("light", "switch", "fan", "media_player", "binary_sensor"):
         on, off = p("state_on", p("payload_on", "ON")), p("state_off", p("payload_off", "OFF"))
@@ -144,50 +184,35 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
     return None
 
 
-def entity_command(entity: Entity, action: str, value: float | None = None) -> tuple[str, str, str | None] | None:
-    """(topic, payload, state topic that confirms it) for an action, or None if the entity cannot do it."""
-    p, topics = entity.payload, entity.topics
-    if entity.component == "light" and action in ("on", "off", "brightness"):
-        if entity.json_schema:
-            body = {"state": "ON" if action == "on" or (action == "brightness" and value) else "OFF"}
-            if action == "brightness":
-                body["brightness"] = round(float(value) * entity.brightness_scale / 100)
-            return entity.command_topic, json.dumps(body), entity.state_topic
-        if action == "brightness":
-            topic = topics.get("brightness_command_topic")
-            level = str(round(float(value) * entity.brightness_scale / 100))
-            return (topic, level, topics.get("brightness_state_topic")) if topic else None
-        return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
-    if entity.component in ("switch", "fan", "media_player") and action in ("on", "off"):
-        return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
-    if entity.component == "climate":
-        if action == "temperature" and topics.get("temperature_command_topic"):
-            return topics["temperature_command_topic"], f"{float(value):g}", topics.get("temperature_state_topic")
-        if action in ("on", "off") and topics.get("mode_command_topic"):
-            return topics["mode_command_topic"], "heat" if action == "on" else "off", topics.get("mode_state_topic")
+def _percent(entity: Entity, level) -> str | None:
+    """A light's brightness on its own scale (brightness_scale) as a percent."""
+    if isinstance(level, bool):
         return None
-    if entity.component == "cover" and action in ("open", "close", "stop"):
-        default = {"open": "OPEN", "close": "CLOSE", "stop": "STOP"}[action]
-        return entity.command_topic, p(f"payload_{action}", default), entity.state_topic
-    if entity.component == "lock" and action in ("lock", "unlock"):
-        return entity.command_topic, p(f"payload_{action}", action.upper()), entity.state_topic
-    if entity.component == "scene" and action == "activate":
-        return entity.command_topic, p("payload_on", "ON"), None
-    return None
+    try:
+        return str(max(0, min(100, round(float(level) * 100 / entity.brightness_scale))))
+    except (TypeError, ValueError, OverflowError):      # no number, or inf / nan
+        return None
+
+
+def _level(entity: Entity, payload: bytes) -> str | None:
+    """A light's brightness in percent from a state payload (its JSON object, or brightness_value_template)."""
+    if entity.json_schema:
+        state = parse_state(payload)
+        if state is None:
+            return None
+        return "0" if state["state"] == "OFF" else _percent(entity, state.get("brightness"))
+    return _percent(entity, _value(entity, payload, "brightness_value_template"))
 
 
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
     """What a state payload says after an action: the entity's state, its brightness level or its degrees."""
     if action == "brightness":
-        if entity.json_schema:
-            percent = brightness_percent(payload)
-            return None if percent is None else str(round(percent * 255 / entity.brightness_scale))
-        level = _number(_value(entity, payload))
-        return None if level is None else str(round(float(level) * 100 / entity.brightness_scale))
+        return _level(entity, payload)
     if action == "temperature":
-        return _number(_value(entity, payload))
+        return _number(_value(entity, payload, "temperature_state_template"))
     if entity.component == "climate" and action in ("on", "off"):
-        return "off" if _value(entity, payload) == "off" else "on"
+        mode = _value(entity, payload, "mode_state_template")
+        return None if mode is None else "off" if mode.strip() == "off" else "on"
     return entity_state(entity, payload)
 
 
@@ -216,21 +241,28 @@ class MqttHome:
         self._retained: dict[str, bytes] = {}     # latest payload per state topic
         self._waiters: dict[str, list[tuple[asyncio.Future, Callable[[bytes], object], bool]]] = {}
         self._subscribed: set[str] = set()
+        self._to_follow: set[str] = set()          # state topics to subscribe to (at most MAX_ENTITIES' worth)
+        self._follow_wanted = asyncio.Event()
+        self._report: asyncio.TimerHandle | None = None      # the summary line of ignored discovery configs
 
     async def start(self) -> None:
         self.supervisor.start(TASK, lambda: stay_connected(self.settings, "home", self._serve, backoff=self._backoff))
 
     async def close(self) -> None:
         await self.supervisor.stop(TASK)
+        if self._report is not None:
+            self._report.cancel()
+            self._report_ignored()
 
     async def wait_connected(self, timeout: float) -> None:
         await asyncio.wait_for(self._connected.wait(), timeout)
 
     async def _serve(self, client: aiomqtt.Client) -> None:
-        self._subscribed = set()
+        self._subscribed, self._to_follow = set(), set()
         await client.subscribe("home/#", qos=1)
         await client.subscribe(f"{self.discovery_prefix}/#", qos=1)
-        await self._follow(client, self.inventory.entities())
+        self._follow(self.inventory.entities())
+        follower = asyncio.create_task(self._subscribe_followed(client))
         self._client = client
         self._connected.set()
         try:
@@ -246,14 +278,33 @@ class MqttHome:
         finally:
             self._client = None
             self._connected.clear()
+            follower.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await follower
 
-    async def _follow(self, client: aiomqtt.Client, entities: list[Entity]) -> None:
-        """Subscribe to the state topics of these entities (their retained state arrives at once)."""
-        for entity in entities:
-            for topic in _state_topics(entity):
-                if topic not in self._subscribed and not topic.startswith("home/"):
-                    self._subscribed.add(topic)
-                    await client.subscribe(topic, qos=1)
+    def _follow(self, entities: list[Entity]) -> None:
+        """Have the state topics of these entities subscribed (their retained state arrives at once)."""
+        self._to_follow.update(topic for entity in entities for topic in _state_topics(entity)
+                               if topic not in self._subscribed and not topic.startswith("home/"))
+        if self._to_follow:
+            self._follow_wanted.set()
+
+    async def _subscribe_followed(self, client: aiomqtt.Client) -> None:
+        """Subscribe to the topics _follow wants, in batches, beside the message loop: a SUBACK comes behind
+        whatever the broker queued first (100,000 retained configs took longer than the client's timeout), and
+        the loop must go on reading meanwhile. A subscription that times out is asked for again."""
+        while True:
+            await self._follow_wanted.wait()
+            self._follow_wanted.clear()
+            while self._to_follow:
+                batch = list(itertools.islice(self._to_follow, SUBSCRIBE_BATCH))
+                try:
+                    await client.subscribe([(topic, 1) for topic in batch])
+                except aiomqtt.MqttError:
+                    await asyncio.sleep(1.0)
+                    continue
+                self._to_follow.difference_update(batch)
+                self._subscribed.update(batch)
 
     async def _discover(self, client: aiomqtt.Client, topic: str, payload: bytes) -> None:
         """A discovery config: the first one replaces the default vocabulary home with the user's own."""
@@ -263,8 +314,14 @@ class MqttHome:
             self.inventory = Inventory()
         entity = self.inventory.receive_discovery(topic, payload)
         if entity is not None:
-            log.info("discovered %s %r in %s", entity.component, entity.name, entity.area or "no area")
-            await self._follow(client, [entity])
+            log.debug("discovered %s %r in %s", entity.component, entity.name, entity.area or "no area")
+            self._follow([entity])
+        if self.inventory.ignored.count and self._report is None:
+            self._report = asyncio.get_running_loop().call_later(IGNORED_REPORT_S, self._report_ignored)
+
+    def _report_ignored(self) -> None:
+        self._report = None
+        self.inventory.ignored.report()
 
     def _receive(self, topic: str, payload: bytes, retained: bool) -> None:
         """retained=True marks a stored message replayed on (re)subscribing: it is no confirmation."""
@@ -349,18 +406,10 @@ class MqttHome:
             return None
         if await self.read_state(entity) == "off":
             return 0
-        if entity.json_schema:
-            payload = self._retained.get(entity.state_topic)
-            level = None if payload is None else (parse_state(payload) or {}).get("brightness")
-        else:
-            payload = self._retained.get(entity.topics.get("brightness_state_topic") or "")
-            level = None if payload is None else _number(_value(entity, payload))
-        if isinstance(level, bool):
-            return None
-        try:
-            return max(0, min(100, round(float(level) * 100 / entity.brightness_scale)))
-        except (TypeError, ValueError, OverflowError):      # no number, or inf / nan
-            return None
+        topic = entity.state_topic if entity.json_schema else entity.topics.get("brightness_state_topic")
+        payload = self._retained.get(topic) if topic else None
+        level = None if payload is None else _level(entity, payload)
+        return None if level is None else int(level)
 
     async def read_state(self, entity: Entity) -> str | None:
         if default_key(entity) is not None:
