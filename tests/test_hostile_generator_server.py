@@ -110,11 +110,12 @@ def test_a_prompt_larger_than_the_bound_is_refused_with_413(serve):
 
 def test_an_earlier_turn_longer_than_the_window_reads_as_its_end(serve, generator):
     """The model sees the prompt's end: an earlier turn is read only as far as the window can show it, so a
-    200,000-character turn costs what a short one does, and the reply is the one the whole history gets."""
+    200,000-character turn costs what a short one does, and the reply is the one the whole history gets (a
+    self-contained last request is read alone: assistant.conversation)."""
     history = [{"role": "user", "content": "blah " * 40_000 + "please turn off the bedroom fan"},
                {"role": "assistant", "content": "Okay."}] + KITCHEN
     status, answer = post(serve(), {"messages": history, "tools": SKILL_TOOLS})
-    assert status == 200 and answer["usage"]["prompt_tokens"] == generator.max_prompt
+    assert status == 200 and 0 < answer["usage"]["prompt_tokens"] <= generator.max_prompt
     [call] = respond_sync(generator, history, ToolRunner()).tool_calls
     [sent] = answer["choices"][0]["message"]["tool_calls"]
     assert (sent["function"]["name"], json.loads(sent["function"]["arguments"])) == (call.name, call.arguments)
