@@ -146,10 +146,10 @@ class Gateway:
         held = self.held.get(session.id)
         if held is None or held.session is not session:
             return
+        del self.held[session.id]       # before any await: a second detach of the same session finds nothing
         session.on_history_changed = None
         held.dirty = True
         await self._save(held)
-        del self.held[session.id]
         for task in held.tasks:
             task.cancel()
         await asyncio.gather(*held.tasks, return_exceptions=True)
