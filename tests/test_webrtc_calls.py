@@ -116,6 +116,19 @@ async def test_form_offer_and_gpt_live_session(live_server):
     await calls_ended(live_server)
 
 
+async def test_the_microphone_is_not_held_back_for_playout(live_server):
+    """The server's jitter buffer hands each frame on once complete: the session is no loudspeaker."""
+    from streaming.transports.webrtc import CALLS
+
+    client = await WebRTCClient.call(calls_url(live_server))
+    await client.wait_for("session.created", timeout=30)
+    [(call, _)] = live_server.app[CALLS]
+    [receiver] = call.pc.getReceivers()
+    assert receiver._RTCRtpReceiver__jitter_buffer._prefetch == 0
+    await client.close()
+    await calls_ended(live_server)
+
+
 async def test_bad_offers_are_refused_and_the_server_goes_on(live_server):
     async with aiohttp.ClientSession() as http:
         async with http.post(calls_url(live_server), data="hello", headers={"Content-Type": "application/sdp"}) as r:
