@@ -26,12 +26,14 @@ class Microphone(MediaStreamTrack):
         super().__init__()
         self.pending = bytearray()
         self.sent_ms = 0.0                      # speech (not silence) sent so far
+        self.speaking_since: float | None = None    # when the first frame of the last say() was sent
         self.speech_done = asyncio.Event()
         self._started: float | None = None
         self._pts = 0
 
     def say(self, pcm16: bytes) -> None:
         self.pending += pcm16
+        self.speaking_since = None
         self.speech_done.clear()
 
     def hush(self) -> None:
@@ -47,6 +49,8 @@ class Microphone(MediaStreamTrack):
         chunk = bytes(self.pending[:FRAME_SAMPLES * 2])
         del self.pending[:FRAME_SAMPLES * 2]
         if chunk:
+            if self.speaking_since is None:
+                self.speaking_since = time.monotonic()
             self.sent_ms += len(chunk) / 2 / RATE * 1000
             if not self.pending:
                 self.speech_done.set()
