@@ -14,6 +14,12 @@ frames, aiortc's default for playout); with the caller's buffer also releasing a
 client's playout jitter buffer adds); and with the server's buffer at aiortc's default (the gap is what
 releasing at once saves on the way in).
 
+The page: Parley's own page in headless Chromium, once on WebRTC and once on its WebSocket fallback, hears
+the same requests from Chromium's fake microphone (a WAV: each request, then 7 s of quiet). Its voice→voice is
+the page's own (window.parley.turns): the end of the words (where the server's speech_stopped says they ended)
+to the first sound played, past the browser's jitter buffer (WebRTC: an analyser on the call's audio element;
+WebSocket: the page's player worklet with its 80 ms buffer), plus the audio context's output latency.
+
 Load: N sessions held at once on a `parley serve` child process, first N WebSocket clients streaming PCM at
 24 kHz, then N WebRTC callers streaming Opus, each for --hold seconds of quiet room noise (turn detection
 runs, no turns); the server's CPU time over the hold (from /proc) per session, and every session checked
@@ -21,6 +27,7 @@ alive at the end (a session.update answered). Beside it, libopus's own cost per 
 
     nice .venv/bin/python bench/webrtc.py                  # ~4 min on the 2-core CPU
     nice .venv/bin/python bench/webrtc.py --turns 6 --sessions 16 --hold 20
+    nice .venv/bin/python bench/webrtc.py --skip-load --skip-page      # the aiortc rows only
 
 Writes bench/out/webrtc.md.
 """
@@ -168,6 +175,82 @@ async def server_prefetch_4(coro):
         webrtc.INPUT_PREFETCH = original
 
 
+# ---- the page in Chromium ---------------------------------------------------------------------------------
+
+GAP_MS = 7000
+
+
+def page_turns(url: str, transport: str, wav: Path, turns: int) -> tuple[list[tuple[float, float, float]], dict]:
+    """The page's (voice→voice, session voice_to_voice_ms, first sound after output_audio_buffer.started) of each
+    completed spoken turn, and its playback state (over WebRTC: Chromium's jitter buffer delay, from getStats)."""
+    from playwright.sync_api import sync_playwright
+    from test_browser_voice import CHROMIUM
+
+    args = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--autoplay-policy=no-user-gesture-required",
+            "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream",
+            f"--use-file-for-fake-audio-capture={wav}"]
+    done = ("window.parley.turns.filter((t) => t.status === 'completed' && t.voiceToVoiceMs != null "
+            "&& t.server && t.server.voice_to_voice_ms != null)")
+    with sync_playwright() as driver:
+        browser = driver.chromium.launch(executable_path=CHROMIUM, headless=True, args=args)
+        try:
+            page = browser.new_page()
+            page.goto(url + ("/?transport=websocket" if transport == "websocket" else "/"))
+            page.wait_for_function("window.parley && window.parley.connection === 'open'", timeout=30_000)
+            page.click("#mic")
+            page.wait_for_function(f"{done}.length >= {turns}", timeout=(turns * GAP_MS + 60_000))
+            page.wait_for_timeout(1000)                 # the last reply's stats
+            rows = page.evaluate(f"{done}.map((t) => [t.voiceToVoiceMs, Number(t.server.voice_to_voice_ms), "
+                                 "t.soundAfterEventMs ?? null, t.soundHeard !== false])")
+            playback = page.evaluate("window.parley.playback")
+        finally:
+            browser.close()
+    assert all(heard for *_, heard in rows), "the page fell back to output_audio_buffer.started"
+    return [tuple(row[:3]) for row in rows[:turns]], playback
+
+
+def page(args, tts, engines) -> list[str]:
+    import tempfile
+    import wave
+
+    from conftest import LiveServer
+
+    from streaming.config import ServerConfig
+
+    server = LiveServer(ServerConfig(port=0, turn_detection="server_vad"), engines)
+    quiet = np.zeros(48000 * GAP_MS // 1000, dtype="<i2").tobytes()
+    speech = b"".join(framed(tts, REQUESTS[i % len(REQUESTS)], 48000) + quiet for i in range(args.turns))
+    with tempfile.TemporaryDirectory() as tmp:
+        wav = Path(tmp) / "requests.wav"
+        with wave.open(str(wav), "wb") as out:
+            out.setnchannels(1)
+            out.setsampwidth(2)
+            out.setframerate(48000)
+            out.writeframes(np.zeros(48000, dtype="<i2").tobytes() + speech + quiet * 6)
+        try:
+            results, playback = {}, {}
+            for transport in ("webrtc", "websocket"):
+                results[transport], playback[transport] = page_turns(server.url, transport, wav, args.turns)
+                print(f"  page over {transport}: {[round(v) for v, *_ in results[transport]]} ms", flush=True)
+        finally:
+            server.stop()
+    base = percentile([v for v, *_ in results["websocket"]], 50)
+    lines = ["| the page in Chromium | turns | page v2v p50 / p90 (ms) | session v2v p50 (ms) | page − session p50 (ms) "
+             "| page p50 − WebSocket p50 (ms) |", "|---|---|---|---|---|---|"]
+    for transport, name in (("websocket", "WebSocket fallback (PCM 24 kHz, 80 ms player buffer)"),
+                            ("webrtc", "WebRTC (Opus 48 kHz, Chromium's jitter buffer)")):
+        rows = results[transport]
+        heard = [v for v, *_ in rows]
+        lines.append(f"| {name} | {len(rows)} | {percentile(heard, 50):.0f} / {percentile(heard, 90):.0f} | "
+                     f"{percentile([s for _, s, _ in rows], 50):.0f} | "
+                     f"{percentile([v - s for v, s, _ in rows], 50):.0f} | {percentile(heard, 50) - base:+.0f} |")
+    stats = playback["webrtc"]
+    lines += ["", f"Chromium's jitter buffer over the WebRTC call (getStats): {stats['jitterBufferMs']:.0f} ms held on "
+              f"average, target {stats['jitterBufferTargetMs']:.0f} ms; the first sound came "
+              f"{percentile([a for *_, a in results['webrtc']], 50):.0f} ms (p50) after output_audio_buffer.started"]
+    return lines
+
+
 # ---- load --------------------------------------------------------------------------------------------
 
 def cpu_seconds(pid: int) -> float:
@@ -288,6 +371,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sessions", type=int, default=16, help="sessions held at once in the load part")
     parser.add_argument("--hold", type=float, default=20.0, help="seconds the sessions are held")
     parser.add_argument("--skip-load", action="store_true")
+    parser.add_argument("--skip-page", action="store_true", help="leave out the page in Chromium")
     parser.add_argument("--out", default=str(ROOT / "bench" / "out"))
     args = parser.parse_args(argv)
 
@@ -299,6 +383,8 @@ def main(argv: list[str] | None = None) -> int:
     load_before = os.getloadavg()[0]
     lines = [f"WebRTC vs WebSocket on loopback, commit {commit}, load average {load_before:.1f} at the start", ""]
     lines += latency(args, engines.tts, engines)
+    if not args.skip_page:
+        lines += [""] + page(args, engines.tts, engines)
     if not args.skip_load:
         lines += [""] + load(args)
     lines += ["", f"load average {os.getloadavg()[0]:.1f} at the end"]

@@ -168,6 +168,7 @@ def test_spoken_request_is_transcribed_answered_and_played(browser, live_server,
     assert re.search(r"voice→voice \d+ ms", latency) and "server:" in latency
 
     if transport == "webrtc":
+        assert turn["soundHeard"]                                        # v2v ends at the sound, past the jitter buffer
         assert state(page, "peer") == "connected"
         assert state(page, "events['response.output_audio.delta']") is None   # the reply came on the track
         assert state(page, "events['output_audio_buffer.stopped']") >= 1

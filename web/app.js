@@ -256,6 +256,7 @@ const pendingFlushes = []; // resolvers waiting for the worklet's flush reports,
 async function ensurePlayer() {
   if (state.transport === "webrtc") {
     if (remoteAudioElement) remoteAudioElement.play().catch(() => {});
+    if (replyListener && replyListener.ctx.state === "suspended") replyListener.ctx.resume();
     return null;
   }
   if (player) {
@@ -669,14 +670,11 @@ const handlers = {
     state.playback.playing = true;
     state.playback.items += 1;
     document.body.dataset.playing = "true";
-    if (r.firstSound == null) {
-      r.firstSound = r.audioStart;
-      if (r.start != null) r.turn.voiceToVoiceMs = r.firstSound - r.start;
-      showLatency(r);
-    }
+    if (r.firstSound == null) listenForFirstSound(r);
   },
   "output_audio_buffer.stopped"(e) {
     const r = reply(e.response_id);
+    readJitterBuffer();
     if (r.audioStart != null) {
       const ms = performance.now() - r.audioStart;
       r.turn.receivedMs = r.turn.playedMs = ms;
@@ -895,6 +893,7 @@ async function connectWebRTC(token) {
   const giveUp = setTimeout(() => !opened && fallBack("no connection"), WEBRTC_CONNECT_S * 1000);
   pc.ontrack = (event) => {
     remoteAudio().srcObject = event.streams[0] || new MediaStream([event.track]);
+    listenToReplies(remoteAudio().srcObject);
   };
   pc.onconnectionstatechange = () => {
     if (link !== self) return;
@@ -939,6 +938,62 @@ function remoteAudio() {
     document.body.append(remoteAudioElement);
   }
   return remoteAudioElement;
+}
+
+// Over WebRTC the reply's first sound is found by listening to what the audio element plays (after the browser's
+// jitter buffer), up to FIRST_SOUND_WAIT_MS after output_audio_buffer.started; if nothing is heard by then
+// (an audio context the browser keeps suspended), the event's own time stands in.
+const FIRST_SOUND_WAIT_MS = 2000;
+const FIRST_SOUND_LEVEL = 0.01; // peak amplitude, full scale 1
+let replyListener = null; // {ctx, analyser, samples}: what the call's audio element plays
+
+// What the browser's jitter buffer held the reply's audio for, on average over the call so far (WebRTC stats).
+async function readJitterBuffer() {
+  if (!link || link.kind !== "webrtc") return;
+  const stats = await link.pc.getStats();
+  stats.forEach((s) => {
+    if (s.type === "inbound-rtp" && s.kind === "audio" && s.jitterBufferEmittedCount) {
+      state.playback.jitterBufferMs = (1000 * s.jitterBufferDelay) / s.jitterBufferEmittedCount;
+      state.playback.jitterBufferTargetMs = s.jitterBufferTargetDelay != null
+        ? (1000 * s.jitterBufferTargetDelay) / s.jitterBufferEmittedCount : null;
+    }
+  });
+}
+
+function listenToReplies(stream) {
+  if (replyListener) replyListener.ctx.close();
+  const ctx = new AudioContext({ latencyHint: "interactive" });
+  const analyser = ctx.createAnalyser();
+  analyser.fftSize = 256;
+  ctx.createMediaStreamSource(stream).connect(analyser);
+  replyListener = { ctx, analyser, samples: new Float32Array(analyser.fftSize) };
+}
+
+function listenForFirstSound(r) {
+  const heard = (at, outputLatency, listened) => {
+    r.firstSound = at;
+    r.turn.soundHeard = listened; // false: the time of output_audio_buffer.started stands in
+    r.turn.soundAfterEventMs = at - r.audioStart; // the browser's receive path: jitter buffer, decoder, mixer
+    if (r.start != null) r.turn.voiceToVoiceMs = r.firstSound - r.start + outputLatency;
+    showLatency(r);
+  };
+  const listener = replyListener;
+  const poll = () => {
+    if (r.firstSound != null) return;
+    if (!listener || performance.now() - r.audioStart > FIRST_SOUND_WAIT_MS) {
+      heard(r.audioStart, 0, false);
+      return;
+    }
+    if (listener.ctx.state !== "running") {
+      setTimeout(poll, 5);
+      return;
+    }
+    listener.analyser.getFloatTimeDomainData(listener.samples);
+    if (listener.samples.some((x) => Math.abs(x) > FIRST_SOUND_LEVEL)) {
+      heard(performance.now(), (listener.ctx.outputLatency || listener.ctx.baseLatency || 0) * 1000, true);
+    } else setTimeout(poll, 5);
+  };
+  poll();
 }
 
 // Over WebRTC the microphone is the call's audio track; it sends only while micSending() (a disabled track
