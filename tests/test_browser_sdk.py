@@ -1,7 +1,7 @@
 """OpenAI's own browser SDK, `@openai/agents-realtime` (npm), in a real headless Chromium, its WebRTC transport
 pointed at Parley's /v1/realtime/calls: a spoken question from Chromium's fake microphone, a tool the agent
 declared called and run in the page, and the answer heard as audio (recorded from the call, transcribed by
-Whisper). The SDK is bundled from tests/sdk with esbuild (`make sdk`; the fixture builds it when missing)."""
+Whisper). The SDK is bundled from tests/sdk with esbuild (`make sdk`, which the fixture runs)."""
 import base64
 import io
 import re
@@ -24,10 +24,9 @@ TURN_TIMEOUT_MS = 90_000
 
 @pytest.fixture(scope="module")
 def sdk_page_dir():
-    if not (SDK / "dist" / "agent.js").exists():
-        if shutil.which("npm") is None:
-            pytest.fail("npm is not installed (run `make system-deps`)")
-        subprocess.run(["make", "sdk"], cwd=SDK.parent.parent, check=True)
+    if shutil.which("npm") is None:
+        pytest.fail("npm is not installed (run `make system-deps`)")
+    subprocess.run(["make", "--quiet", "sdk"], cwd=SDK.parent.parent, check=True)     # rebuilds when stale
     return SDK
 
 
@@ -59,7 +58,7 @@ def test_agents_realtime_sdk_over_webrtc(server_factory, sdk_page_dir, speech, s
             page.wait_for_function("window.sdkRun && window.sdkRun.status !== 'starting'", timeout=30_000)
             run = page.evaluate("window.sdkRun")
             assert run["status"] == "connected", run["errors"]
-            assert run["callId"].startswith("rtc_")
+            assert run["callId"] == run["sessionId"]
             page.wait_for_function("window.sdkRun.toolResults.length > 0 && window.sdkRun.events.filter("
                                    "(t) => t === 'output_audio_buffer.stopped').length > 0", timeout=TURN_TIMEOUT_MS)
             page.wait_for_timeout(500)                  # the reply's last frames through the jitter buffer

@@ -179,7 +179,7 @@ class Call:
 
     def __init__(self, ctx: ServerContext, session, protocol: RealtimeProtocol, offer: Offer):
         self.ctx, self.session, self.protocol, self.offer = ctx, session, protocol, offer
-        self.id = "rtc_" + session.id.removeprefix("sess_")
+        self.id = session.id                    # one id: the Location, the sideband's call_id, session.id
         self.pc = RTCPeerConnection(RTCConfiguration(iceServers=ice_servers(ctx.config.options)))
         self.reply = ReplyTrack()
         self.link: RealtimeLink | None = None
@@ -257,6 +257,8 @@ class Call:
             if self.caller is not None:
                 tasks.append(asyncio.create_task(self._hear(), name=f"{name}:webrtc-audio"))
             done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            log.info("webrtc %s: ends (%s; peer connection %s)", self.id,
+                     ", ".join(task.get_name().rsplit(":", 1)[-1] for task in done), self.pc.connectionState)
             for task in done:
                 if not task.cancelled() and task.exception() is not None:
                     log.error("webrtc %s: %s failed", self.id, task.get_name(), exc_info=task.exception())
@@ -349,7 +351,6 @@ async def _start_call(request: web.Request, offer: Offer, *, live: bool) -> web.
     location = CALL_PATH + call.id
     if live:
         body = {"session": protocol.session_object(), "transport": {"type": "webrtc", "sdp": sdp}}
-        body["session"]["id"] = call.id
         return web.json_response(body, status=201, headers={"Location": f"/v1/live/sessions/{call.id}"})
     return web.Response(status=201, text=sdp, content_type="application/sdp", headers={"Location": location})
 

@@ -3,7 +3,7 @@
 // /v1/realtime/client_secrets. Everything the test reads is on `window.sdkRun`.
 import { OpenAIRealtimeWebRTC, RealtimeAgent, RealtimeSession, tool } from "@openai/agents-realtime";
 
-const run = { status: "starting", callId: null, toolCalls: [], toolResults: [], events: [], errors: [], recording: null };
+const run = { status: "starting", callId: null, sessionId: null, toolCalls: [], toolResults: [], events: [], errors: [], recording: null };
 window.sdkRun = run;
 
 // Arithmetic only: digits, operators, parentheses.
@@ -60,7 +60,10 @@ async function start() {
   }).then((response) => response.json());
   const transport = new OpenAIRealtimeWebRTC({ baseUrl: new URL("/v1/realtime/calls", location.href).href });
   const session = new RealtimeSession(agent, { transport, model: "parley-home" });
-  session.on("transport_event", (event) => run.events.push(event.type));
+  session.on("transport_event", (event) => {
+    run.events.push(event.type);
+    if (event.type === "session.created") run.sessionId = event.session.id;
+  });
   session.on("agent_tool_end", (context, agent, tool, result) => run.toolResults.push(result));
   session.on("error", (error) => run.errors.push(String(error.error && error.error.message || error.error || error)));
   await session.connect({ apiKey: secret.value });
