@@ -284,21 +284,24 @@ async def hold_websockets(url: str, count: int, hold_s: float, pid: int) -> tupl
 
 
 async def hold_calls(url: str, count: int, hold_s: float, pid: int) -> tuple[float, int]:
+    from aiortc.exceptions import InvalidStateError
+
     clients = [await WebRTCClient.call(url) for _ in range(count)]
     for client in clients:
         await client.wait_for("session.created", timeout=60)
     before = cpu_seconds(pid)
     for client in clients:
         client.microphone.say(noise(48000, hold_s))
-    await asyncio.gather(*(client.microphone.speech_done.wait() for client in clients))
+    await asyncio.wait([asyncio.create_task(client.microphone.speech_done.wait()) for client in clients],
+                       timeout=hold_s + 10)        # a call that ended is no longer pulled: it never finishes
     used = cpu_seconds(pid) - before
     alive = 0
     for client in clients:
-        await client.send({"type": "session.update", "session": {"instructions": "still here"}})
         try:
+            await client.send({"type": "session.update", "session": {"instructions": "still here"}})
             await client.wait_for("session.updated", timeout=10)
             alive += 1
-        except (TimeoutError, ConnectionError):
+        except (TimeoutError, ConnectionError, InvalidStateError):
             pass
         await client.close()
     return used, alive
