@@ -29,7 +29,7 @@ from aiortc import RTCConfiguration, RTCIceServer, RTCPeerConnection, RTCSession
 from aiortc.jitterbuffer import JitterBuffer
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
 
-from streaming.server import CTX, SESSION_ID, ServerContext, _error_response, admit
+from streaming.server import CTX, ServerContext, _error_response, admit
 from streaming.session import SessionLimitReached, new_id
 from streaming.events import AudioDelta, AudioDone, Interrupted, ResponseDone
 from streaming.transports.phone.calls import OutboundFrames
@@ -318,14 +318,11 @@ async def live_session(request: web.Request) -> web.Response:
 
 
 async def _start_call(request: web.Request, offer: Offer, *, live: bool) -> web.Response:
-    refusal = await admit(request)
+    refusal, history = await admit(request)                     # ?session_id= resumes, as on the WebSocket
     if refusal is not None:
         return refusal
     ctx = request.app[CTX]
     principal, resume = ctx.principal, request.query.get("session_id")
-    history = None
-    if resume is not None and SESSION_ID.fullmatch(resume):      # Parley's extension, as on the WebSocket
-        history = await ctx.gateway.resumable(resume, principal)
     try:
         session = ctx.new_session(ctx.config.session_defaults(input_rate=RATE, output_rate=RATE),
                                   transport="webrtc", principal=principal,
