@@ -96,7 +96,7 @@ def test_formats_do_not_move_the_track_rate_and_append_is_refused(media):
 
 def test_live_sessions_open_with_session_started():
     p = RealtimeProtocol(session_id="sess_1", model="parley-home", defaults=SessionConfig(), media_rate=RATE,
-                         first_event="session.started")
+                         live=True)
     p.start()
     [first] = sent(p)
     assert first["type"] == "session.started" and first["session"]["id"] == "sess_1"

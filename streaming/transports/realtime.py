@@ -16,7 +16,8 @@ response.function_call_arguments.done for the client to run.
 
 Over WebRTC (`media_rate` set) the audio rides the call's media tracks, as with OpenAI: no audio deltas on the
 event channel and no input_audio_buffer.append; output_audio_buffer.started/stopped/cleared say what the
-track plays instead, and both directions stay at the track's rate whatever format session.update names.
+track plays instead, and both directions stay at the track's rate whatever format session.update names. A
+GPT-Live call (`live`) opens with session.started.
 """
 from __future__ import annotations
 
@@ -55,6 +56,8 @@ BETA_NAMES = {
     "response.output_text.delta": "response.text.delta",
     "response.output_text.done": "response.text.done",
 }
+# GA name -> GPT-Live name, for calls made through /v1/live/sessions
+LIVE_NAMES = {"session.created": "session.started"}
 BETA_FORMATS = {"pcm16": {"type": "audio/pcm", "rate": 24000}, "g711_ulaw": {"type": "audio/pcmu"},
                 "g711_alaw": {"type": "audio/pcma"}}
 
@@ -202,10 +205,10 @@ class RealtimeProtocol:
     def __init__(self, *, session_id: str, model: str, defaults: SessionConfig,
                  max_message_bytes: int = 4 * 1024 * 1024, beta: bool = False,
                  on_client_error: Callable[[str], None] | None = None, media_rate: int | None = None,
-                 first_event: str = "session.created"):
+                 live: bool = False):
         self.session_id = session_id
         self.media_rate = media_rate            # set: audio rides a WebRTC track at this rate (see module doc)
-        self.first_event = first_event          # GPT-Live's calls open with session.started
+        self.live = live                        # a GPT-Live call: its names (LIVE_NAMES)
         self.model = model
         self.config = replace(defaults)
         self.max_message_bytes = max_message_bytes
@@ -237,7 +240,7 @@ class RealtimeProtocol:
     # ---- public API ------------------------------------------------------------------------------
 
     def start(self) -> None:
-        self._send(self.first_event, session=self.session_object())
+        self._send("session.created", session=self.session_object())
 
     def restore(self, items: list[dict]) -> None:
         """A resumed session's history (Session.history()): its items can be retrieved, and new items follow them."""
@@ -552,6 +555,8 @@ class RealtimeProtocol:
     def _send(self, kind: str, **fields) -> None:
         if self.beta:
             kind = BETA_NAMES.get(kind, kind)
+        elif self.live:
+            kind = LIVE_NAMES.get(kind, kind)
         self._outbox.append(json.dumps({"type": kind, "event_id": new_id("event"), **fields}, separators=(",", ":")))
 
     def _error(self, code: str, message: str, param: str | None = None, event_id: str | None = None) -> None:

@@ -332,7 +332,7 @@ async def _start_call(request: web.Request, offer: Offer, *, live: bool) -> web.
     protocol = RealtimeProtocol(session_id=session.id, model=request.query.get("model") or ctx.config.model,
                                 defaults=session.config, max_message_bytes=ctx.config.max_message_bytes,
                                 on_client_error=ctx.metrics.client_error, media_rate=RATE,
-                                first_event="session.started" if live else "session.created")
+                                live=live)
     protocol.restore(session.history())
     call = Call(ctx, session, protocol, offer)
     try:
