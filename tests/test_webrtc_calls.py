@@ -66,8 +66,8 @@ async def test_barge_in_stops_the_reply_at_once(live_server, speech):
     client = await WebRTCClient.call(calls_url(live_server))
     await client.wait_for("session.created", timeout=30)
     await client.send({"type": "session.update", "session": {"type": "realtime", "audio": {"input": {
-        "turn_detection": {"type": "server_vad", "threshold": 0.5}}}}})
-    await client.wait_for("session.updated")
+        "turn_detection": {"type": "server_vad", "threshold": 0.5, "create_response": False}}}}})
+    await client.wait_for("session.updated")              # no reply to "Wait, stop.": only the cut is heard
     await client.send({"type": "conversation.item.create", "item": {
         "type": "message", "role": "user", "content": [{"type": "input_text", "text": "what's the date today"}]}})
     await client.send({"type": "response.create"})
