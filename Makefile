@@ -7,7 +7,7 @@ PEERS := .venv-peers
 HOST ?= 127.0.0.1
 PORT ?= 8080
 
-.PHONY: run test install peers system-deps bench figures
+.PHONY: run test install peers sdk system-deps bench figures
 
 $(BIN)/python:
 	$(PY) -m venv $(VENV)
@@ -31,11 +31,21 @@ $(PEERS)/.installed: tests/peers/requirements.txt
 
 peers: $(PEERS)/.installed
 
+# OpenAI's browser SDK (@openai/agents-realtime, pinned in tests/sdk/package-lock.json), bundled with esbuild
+# for the page tests/test_browser_sdk.py opens in Chromium.
+SDK := tests/sdk
+$(SDK)/dist/agent.js: $(SDK)/package.json $(SDK)/package-lock.json $(SDK)/agent.js
+	npm ci --prefix $(SDK) --no-audit --no-fund
+	$(SDK)/node_modules/.bin/esbuild $(SDK)/agent.js --bundle --format=esm --outfile=$@
+
+sdk: $(SDK)/dist/agent.js
+
 # Debian packages the tests need: a Mosquitto broker (and openssl for its TLS test), a second TTS voice, headless Chromium,
-# Redis (the shared state store) and HAProxy (the load balancer in front of several gateways).
+# Redis (the shared state store), HAProxy (the load balancer in front of several gateways) and Node.js with npm
+# (to bundle OpenAI's browser SDK).
 system-deps:
 	@missing=""; \
-	for pair in mosquitto:mosquitto openssl:openssl espeak-ng:espeak-ng chromium:chromium chromedriver:chromium-driver redis-server:redis-server haproxy:haproxy; do \
+	for pair in mosquitto:mosquitto openssl:openssl espeak-ng:espeak-ng chromium:chromium chromedriver:chromium-driver redis-server:redis-server haproxy:haproxy node:nodejs npm:npm; do \
 	  cmd=$${pair%%:*}; pkg=$${pair##*:}; \
 	  command -v $$cmd >/dev/null 2>&1 || [ -x /usr/sbin/$$cmd ] || missing="$$missing $$pkg"; \
 	done; \
@@ -49,7 +59,7 @@ run: install
 
 # A failed test runs again up to twice: on a shared 2-core machine the phone call tests and one Whisper test
 # have failed now and then in full runs and passed alone (see docs/development.md); -raR lists them by name.
-test: install system-deps peers
+test: install system-deps peers sdk
 	$(BIN)/python -m pytest -q -raR --reruns 2 --reruns-delay 2
 
 bench: install

@@ -26,11 +26,11 @@ from aiohttp import WSMsgType, web
 
 from assistant.http_limits import BoundedRunner
 from streaming.transports import realtime
+from streaming.transports.realtime_link import RealtimeLink
 from streaming.config import ServerConfig, build_parser, from_args
 from streaming.credentials import bearer, same_secret
 from streaming.engines import Engines
 from streaming.logsafe import limit_accept_errors
-from streaming.events import EndCall
 from streaming.gateway import Gateway
 from streaming.metrics import CONTENT_TYPE, Metrics
 from streaming.session import Session, SessionConfig, SessionLimitReached, new_id
@@ -44,18 +44,16 @@ if TYPE_CHECKING:
 # app.cleanup_ctx) and `add_arguments(parser)` (its CLI flags, read back from ctx.config.options).
 TRANSPORTS = ("streaming.transports.phone.twilio", "streaming.transports.phone.telnyx", "streaming.transports.phone.vonage",
               "streaming.transports.phone.plivo", "streaming.transports.phone.audiosocket",
-              "streaming.transports.mqtt.satellite", "streaming.transports.wyoming")
+              "streaming.transports.mqtt.satellite", "streaming.transports.wyoming",
+              "streaming.transports.webrtc")
 
 SUBPROTOCOL_KEY = "openai-insecure-api-key."
 RETRY_AFTER_S = 10              # what a client refused with session_limit is told to wait
 SEND_TIMEOUT_S = 10.0           # a client whose socket takes no more bytes for this long is dropped
-MAX_BACKLOG_EVENTS = 1000       # session events waiting for a slow client (~100 s of audio); more: dropped
 MAX_CLIENT_SECRET_TTL_S = 600
 MAX_SPENT_SECRETS = 10_000         # client secrets used on this gateway and not yet expired; beyond it, refuse
 STORE_RETRY_AFTER_S = 5         # what a client refused during a state store outage is told to wait
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
-# EndCall reasons after which the client should come back (to any gateway, resuming its session): 1001
-GOING_AWAY = ("server_draining",)
 ANONYMOUS = "anonymous"
 
 
@@ -81,6 +79,7 @@ class ServerContext:
     gateway: Gateway | None = None      # the state store's side of this process; set by create_app
     draining: bool = False              # SIGTERM came: no new sessions, the open ones finish
     drain_hooks: list = field(default_factory=list)   # transports' `async def drain()`, run on SIGTERM
+    calls: dict[str, RealtimeLink] = field(default_factory=dict)   # WebRTC calls in progress, by call id
     supervisor: Supervisor = field(init=False)      # the transports' background tasks
 
     def __post_init__(self) -> None:
@@ -149,7 +148,7 @@ class ServerContext:
         hooks = [asyncio.create_task(drain()) for drain in self.drain_hooks]
         while self.sessions and time.monotonic() < deadline:
             for session in list(self.sessions):
-                if session.transport == "realtime" and session.idle:
+                if session.transport in ("realtime", "webrtc") and session.idle:
                     await session.end("server_draining")
             await asyncio.sleep(0.1)
         for hook in hooks:
@@ -368,28 +367,71 @@ def _unauthorized() -> web.Response:
     return _error_response(401, "invalid_api_key", "missing or invalid API key / client secret")
 
 
-async def realtime_socket(request: web.Request) -> web.StreamResponse:
+async def admit(request: web.Request) -> tuple[web.Response | None, list[dict] | None]:
+    """The checks every door that opens a Realtime session makes before it: room, a credential (a client secret
+    is spent), not draining, and the session `?session_id=` resumes, if this credential created it.
+    (refusal, None), or (None, the resumed session's history; None: a new session)."""
     ctx = request.app[CTX]
     if ctx.at_capacity:
-        return ctx.session_limit_response()
+        return ctx.session_limit_response(), None
     token = _request_token(request)
     if not ctx.authorized(token):
-        return _unauthorized()
+        return _unauthorized(), None
     if ctx.draining:
         return _error_response(503, "server_draining", "this gateway is shutting down; connect again",
-                               retry_after_s=1)
-    principal = ctx.principal
+                               retry_after_s=1), None
     resume = request.query.get("session_id")
     history = None
     try:
         if not await ctx.spend_everywhere(token):
-            return _unauthorized()
+            return _unauthorized(), None
         if resume is not None and SESSION_ID.fullmatch(resume) and ctx.may_resume(token, resume):
-            history = await ask(ctx.gateway.resumable(resume, principal))
+            history = await ask(ctx.gateway.resumable(resume, ctx.principal))
     except StoreUnavailable as outage:
         log.warning("realtime: refusing a connection, the state store does not answer: %s", outage)
         return _error_response(503, "store_unavailable", "the state store does not answer; try again",
-                               retry_after_s=STORE_RETRY_AFTER_S)
+                               retry_after_s=STORE_RETRY_AFTER_S), None
+    return None, history
+
+
+class WebSocketCarrier:
+    """Server events over an aiohttp WebSocket (see realtime_link.Carrier)."""
+
+    def __init__(self, request: web.Request, ws: web.WebSocketResponse, name: str):
+        self.request, self.ws, self.name = request, ws, name
+
+    async def send(self, frame: str) -> bool:
+        if self.ws.closed:
+            return False
+        try:
+            async with asyncio.timeout(SEND_TIMEOUT_S):     # wait_for would make a task per frame
+                await self.ws.send_str(frame)
+        except TimeoutError:
+            self.drop(f"nothing could be sent for {SEND_TIMEOUT_S:g} s")
+            return False
+        except ConnectionResetError:
+            return False
+        return True
+
+    def drop(self, reason: str) -> None:
+        """Cut a client that stopped reading: a close frame would only queue behind what it never read."""
+        log.warning("realtime %s: %s; dropping the connection", self.name, reason)
+        self.request.app[CTX].metrics.client_error("client_not_reading")
+        if self.request.transport is not None:
+            self.request.transport.abort()
+
+    async def close(self, reason: str, going_away: bool) -> None:
+        await self.ws.close(code=1001 if going_away else 1000, message=reason.encode())
+
+
+async def realtime_socket(request: web.Request) -> web.StreamResponse:
+    ctx = request.app[CTX]
+    if "call_id" in request.query:
+        return await _sideband_socket(request, request.query["call_id"])
+    refusal, history = await admit(request)
+    if refusal is not None:
+        return refusal
+    principal, resume = ctx.principal, request.query.get("session_id")
     ws = web.WebSocketResponse(protocols=("realtime",), max_msg_size=4 * ctx.config.max_message_bytes,
                                heartbeat=30)
     await ws.prepare(request)
@@ -409,48 +451,14 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
         beta=request.headers.get("OpenAI-Beta", "").startswith("realtime=v1"),
         on_client_error=ctx.metrics.client_error)
     protocol.restore(session.history())          # a resumed session: the items the client was told of before
-
-    def drop(reason: str) -> None:
-        """Cut a client that stopped reading: a close frame would only queue behind what it never read."""
-        log.warning("realtime %s: %s; dropping the connection", session.id, reason)
-        ctx.metrics.client_error("client_not_reading")
-        if request.transport is not None:
-            request.transport.abort()
-
-    async def flush() -> bool:
-        for frame in protocol.data_to_send():
-            if ws.closed:
-                return False
-            try:
-                async with asyncio.timeout(SEND_TIMEOUT_S):     # wait_for would make a task per frame
-                    await ws.send_str(frame)
-            except TimeoutError:
-                drop(f"nothing could be sent for {SEND_TIMEOUT_S:g} s")
-                return False
-        return True
-
-    async def forward_events() -> None:
-        async for event in session.events():
-            protocol.handle(event)
-            if not await flush():
-                return
-            if session.backlog > MAX_BACKLOG_EVENTS:
-                drop(f"{session.backlog} events wait to be sent")
-                return
-            if isinstance(event, EndCall):
-                await ws.close(code=1001 if event.reason in GOING_AWAY else 1000, message=event.reason.encode())
-                return
-
-    await session.start()
-    protocol.start()
-    await flush()
-    writer = asyncio.create_task(forward_events(), name=f"{session.id}:writer")
+    link = RealtimeLink(session, protocol, WebSocketCarrier(request, ws, session.id))
+    await link.open()
+    writer = asyncio.create_task(link.forward(), name=f"{session.id}:writer")
     try:
         async for message in ws:
             if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
-                for command in protocol.receive(message.data):
-                    realtime.apply(session, command)
-                await flush()
+                link.receive(message.data)
+                await link.flush()
             elif message.type == WSMsgType.ERROR:
                 break
     except (ConnectionResetError, asyncio.CancelledError):
@@ -459,6 +467,37 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
         await ctx.end_session(session)
         writer.cancel()
         await asyncio.gather(writer, return_exceptions=True)
+    return ws
+
+
+async def _sideband_socket(request: web.Request, call_id: str) -> web.StreamResponse:
+    """`/v1/realtime?call_id=`: a server watches a WebRTC call's events and steers it with client events.
+    Only the API key opens it (a client secret is the browser's, for its own call)."""
+    ctx = request.app[CTX]
+    if ctx.config.api_key is not None and not same_secret(_request_token(request) or "", ctx.config.api_key):
+        return _unauthorized()
+    link = ctx.calls.get(call_id)
+    if link is None:
+        return _error_response(404, "call_not_found", "no call with this call_id is in progress on this server")
+    ws = web.WebSocketResponse(protocols=("realtime",), max_msg_size=4 * ctx.config.max_message_bytes,
+                               heartbeat=30)
+    await ws.prepare(request)
+    ctx.sockets.add(ws)
+    watcher = WebSocketCarrier(request, ws, call_id)
+    if not link.watch(watcher):
+        await ws.close(code=1013, message=b"too many sideband sockets on this call")
+        return ws
+    try:
+        async for message in ws:
+            if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+                link.receive(message.data)
+                await link.flush()
+            elif message.type == WSMsgType.ERROR:
+                break
+    except (ConnectionResetError, asyncio.CancelledError):
+        pass
+    finally:
+        link.unwatch(watcher)
     return ws
 
 
@@ -553,7 +592,7 @@ def open_doors(config: ServerConfig) -> list[str]:
     options = config.options
     doors = []
     if config.api_key is None:
-        doors.append("the Realtime WebSocket and web page (no --api-key)")
+        doors.append("the Realtime WebSocket, WebRTC calls and web page (no --api-key)")
         if not getattr(options, "twilio_auth_token", None):
             doors.append("/twilio/voice and /twilio/stream (no --api-key or --twilio-auth-token)")
         for path, flags in (("/telnyx/texml", ("telnyx_public_key", "telnyx_stream_token")),

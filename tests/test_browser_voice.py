@@ -1,5 +1,6 @@
 """The browser page (web/) in a real headless Chromium against the live server: speak, hear, interrupt,
-type, lose the server and get it back.
+type, lose the server and get it back. The page calls over WebRTC by default; `?transport=websocket` is its
+fallback, tested here too.
 
 Chromium's fake microphone plays a WAV of a spoken request (Piper, the embedded voice) from the moment the
 page opens the microphone, and loops it; each WAV ends in long silence, so a test hears its request once.
@@ -139,8 +140,13 @@ def test_microphone_worklet_resamples_to_24k_pcm16(browser, live_server, device_
     assert alias["rms"] < 0.001                                          # filtered out, not folded to 6 kHz
 
 
-def test_spoken_request_is_transcribed_answered_and_played(browser, live_server, request_wav, needs_assistant):
-    page = browser(request_wav).open(live_server.url)
+@pytest.mark.parametrize("transport", ["webrtc", "websocket"])
+def test_spoken_request_is_transcribed_answered_and_played(browser, live_server, request_wav, needs_assistant,
+                                                           transport):
+    page = browser(request_wav).open(live_server.url + ("/?transport=websocket" if transport == "websocket" else ""))
+    assert state(page, "transport") == transport
+    assert page.locator("#connection").inner_text() == "Connected · " + {"webrtc": "WebRTC",
+                                                                         "websocket": "WebSocket"}[transport]
     page.click("#mic")
     page.wait_for_function(PLAYED_TURN, timeout=TURN_TIMEOUT_MS)
 
@@ -152,6 +158,7 @@ def test_spoken_request_is_transcribed_answered_and_played(browser, live_server,
     heard = page.locator(".msg-user:not(.partial) .text").first.inner_text()
     assert "kitchen" in heard.lower()
     turn = page.evaluate(PLAYED_TURN)
+    assert turn, page.evaluate(f"JSON.stringify([{STATE}.turns, {STATE}.events, {STATE}.bargeIns])")
     assert turn["text"].strip()
     assert page.locator(".msg-assistant .text").first.inner_text().strip() == turn["text"].strip()
     assert turn["playedMs"] > 300                                        # the reply was heard, not just received
@@ -160,6 +167,12 @@ def test_spoken_request_is_transcribed_answered_and_played(browser, live_server,
     latency = page.locator(".msg-assistant .latency").first.inner_text()
     assert re.search(r"voice→voice \d+ ms", latency) and "server:" in latency
 
+    if transport == "webrtc":
+        assert turn["soundHeard"]                                        # v2v ends at the sound, past the jitter buffer
+        assert state(page, "peer") == "connected"
+        assert state(page, "events['response.output_audio.delta']") is None   # the reply came on the track
+        assert state(page, "events['output_audio_buffer.stopped']") >= 1
+        return
     screenshot(page, "browser-voice-desktop.png")
     page.set_viewport_size(PHONE)
     screenshot(page, "browser-voice-phone.png")
@@ -180,11 +193,33 @@ def test_text_fallback_gets_a_spoken_reply(browser, live_server, needs_assistant
     assert state(page, "mic.status") == "off"                        # typing never needed the microphone
 
 
-def test_speaking_over_the_reply_stops_playback(browser, live_server, speech, tmp_path, needs_assistant):
-    """Barge-in: the reply is playing when the user starts talking; the page drops the queued audio at once
-    and tells the server how much was heard (conversation.item.truncate)."""
+def test_speaking_over_the_reply_stops_playback_over_webrtc(browser, live_server, speech, tmp_path,
+                                                             needs_assistant):
+    """Barge-in over WebRTC: the server hears the user over its own reply, stops its track at once
+    (output_audio_buffer.cleared) and keeps in the history what was heard; the page shows the reply cut."""
     wav = write_wav(tmp_path / "interrupt.wav", speech.piper("Stop.", rate=48000, lead_ms=300, tail_ms=40_000), 48000)
     page = browser(wav).open(live_server.url)
+    page.fill("#text", "what is the temperature in the living room")
+    page.press("#text", "Enter")
+    page.wait_for_function(f"{STATE}.playback.playing && {STATE}.turns[0].playedMs === 0", timeout=TURN_TIMEOUT_MS)
+    page.click("#mic")                                 # the fake microphone starts speaking 0.3 s from now
+    page.wait_for_function(f"{STATE}.bargeIns.length > 0", timeout=TURN_TIMEOUT_MS)
+    page.wait_for_function(f"{STATE}.events['output_audio_buffer.cleared'] > 0", timeout=10_000)
+
+    barge_in = state(page, "bargeIns[0]")
+    assert barge_in["reason"] == "speech" and barge_in["playedMs"] > 0
+    assert not state(page, "playback.playing")
+    page.wait_for_function(f"{STATE}.turns[0].status === 'cancelled'", timeout=10_000)
+    assert state(page, "truncates") == []              # the server knows what was heard: nothing to tell it
+    assert state(page, "errors") == []
+    assert page.locator(".msg-assistant.interrupted").count() == 1
+
+
+def test_speaking_over_the_reply_stops_playback(browser, live_server, speech, tmp_path, needs_assistant):
+    """Barge-in on the WebSocket fallback: the reply is playing when the user starts talking; the page drops
+    the queued audio at once and tells the server how much was heard (conversation.item.truncate)."""
+    wav = write_wav(tmp_path / "interrupt.wav", speech.piper("Stop.", rate=48000, lead_ms=300, tail_ms=40_000), 48000)
+    page = browser(wav).open(live_server.url + "/?transport=websocket")
     page.fill("#text", "what is the temperature in the living room")
     page.press("#text", "Enter")
     page.wait_for_function(f"{STATE}.playback.playing && {STATE}.turns[0].playedMs === 0", timeout=TURN_TIMEOUT_MS)
@@ -299,8 +334,8 @@ def test_the_conversation_survives_a_reconnect(browser, server_factory, needs_as
 def test_server_with_api_key_gets_a_client_token(browser, server_factory):
     server = server_factory(api_key="test-key-123")
     b = browser()
-    sockets = []
-    b.page.on("websocket", lambda ws: sockets.append(ws.url))
+    calls = []
+    b.page.on("request", lambda request: "/v1/realtime/calls" in request.url and calls.append(request.headers))
     b.page.goto(server.url)
     b.page.locator("#key-form").wait_for()
     assert "requires an API key" in b.page.locator("#key-form label").inner_text()
@@ -308,4 +343,4 @@ def test_server_with_api_key_gets_a_client_token(browser, server_factory):
     b.page.press("#api-key", "Enter")
     b.page.wait_for_function(f"{STATE}.connection === 'open'", timeout=15_000)
     assert server.ctx.spent_secrets                     # connected with a short-lived token, spent on use...
-    assert sockets and all("test-key-123" not in url for url in sockets)   # ...never the key itself
+    assert calls and all(headers["authorization"].startswith("Bearer ek_") for headers in calls)   # ...never the key

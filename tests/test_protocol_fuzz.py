@@ -429,3 +429,33 @@ def test_remote_stream_parser_turns_any_bytes_into_reply_pieces_or_a_stream_erro
     except StreamError:
         return
     assert parser.done
+
+
+@examples(100)
+@given(st.lists(wire(REALTIME), min_size=1, max_size=6))
+def test_realtime_protocol_over_webrtc_answers_any_frames_with_commands_or_errors(frames):
+    from streaming.transports.webrtc import RATE
+
+    protocol = realtime.RealtimeProtocol(session_id="sess_fuzz", model="parley-home",
+                                         defaults=SessionConfig(input_rate=RATE, output_rate=RATE), media_rate=RATE)
+    protocol.start()
+    for frame in frames:
+        commands = protocol.receive(frame)
+        assert all(isinstance(c, realtime.Command.__args__) for c in commands)
+        assert all(c.config.input_rate == c.config.output_rate == RATE for c in commands
+                   if isinstance(c, realtime.Configure))
+        _no_crash(protocol)
+
+
+@examples(300)
+@given(body=json_values | st.fixed_dictionaries({"session": json_values, "transport": st.fixed_dictionaries(
+    {"type": st.sampled_from(["webrtc", "websocket"]), "sdp": st.text(max_size=60) | json_values})}),
+    sdp=st.text(max_size=200) | st.just("v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"), session=st.text(max_size=60))
+def test_webrtc_offer_readers_take_any_body_or_say_why_not(body, sdp, session):
+    from streaming.transports.webrtc import OfferError, check_sdp, live_offer, session_field
+
+    for read, value in ((live_offer, body), (check_sdp, sdp), (session_field, session)):
+        try:
+            read(value)
+        except OfferError as error:
+            assert error.code and error.message

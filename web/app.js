@@ -1,5 +1,8 @@
 // Parley voice chat: a reference browser client for the OpenAI Realtime protocol (GA event names).
-// Microphone -> AudioWorklet (24 kHz PCM16) -> input_audio_buffer.append over /v1/realtime;
+// WebRTC by default: the microphone (with the browser's echo cancellation and noise suppression) and the
+// reply travel as Opus on one peer connection, the events on its `oai-events` data channel; the server
+// stops the reply at a barge-in. Fallback (?transport=websocket, or no WebRTC in the browser or server):
+// microphone -> AudioWorklet (24 kHz PCM16) -> input_audio_buffer.append over /v1/realtime;
 // reply audio -> AudioWorklet player with a jitter buffer; barge-in flushes it and reports what played.
 
 const RATE = 24000; // session audio rate, both directions
@@ -7,6 +10,8 @@ const samplesToMs = (samples) => samples / (RATE / 1000);
 const JITTER_MS = 80; // audio queued before playback starts; absorbs network bursts
 const MIN_COMMIT_MS = 100; // the protocol rejects committing less audio than this
 const RECONNECT_DELAYS_S = [0.5, 1, 2, 4, 8]; // then stays at the last one
+const WEBRTC_CONNECT_S = 10; // a call whose data channel is not open by then falls back to the WebSocket
+const TRACK_LAG_MS = 200; // push to talk over WebRTC: the microphone stays on this long after the release
 
 // Hands-free turn detection when the server's default is manual commit (Realtime's defaults).
 const VAD = {
@@ -21,6 +26,9 @@ const VAD = {
 // Everything the page knows, readable by tests and curious developers as `window.parley`.
 const state = {
   connection: "connecting", // connecting | open | reconnecting
+  transport: new URLSearchParams(location.search).get("transport") === "websocket" || !window.RTCPeerConnection
+    ? "websocket" : "webrtc",
+  peer: null, // the WebRTC peer connection's state: new | connecting | connected | disconnected | failed | closed
   connects: 0, // sessions opened (session.created received)
   sessionId: null,
   mode: "vad", // vad (hands-free) | ptt (push to talk)
@@ -154,7 +162,7 @@ function reply(responseId) {
     el.append(latency);
     // turn: what state.turns shows; the rest is the page's own bookkeeping for this reply.
     const turn = { responseId, status: "in_progress", text: "", tools: [], receivedMs: 0, playedMs: 0, voiceToVoiceMs: null, server: null };
-    r = { el, start: null, startKind: null, firstSound: null, turn };
+    r = { el, start: null, startKind: null, firstSound: null, audioStart: null, itemId: null, turn };
     state.turns.push(turn);
     replies.set(responseId, r);
   }
@@ -240,9 +248,17 @@ let player = null; // {ctx, node, ready}: node is null until `ready` (the workle
 const droppedItems = new Set(); // assistant items interrupted: late deltas for them are ignored
 const drainedItems = new Set(); // assistant items played to their end
 let lastAudioItem = null; // the assistant item whose audio arrived last
+let playingReply = null; // over WebRTC: the response whose audio the server's track plays
 const pendingFlushes = []; // resolvers waiting for the worklet's flush reports, in order
 
+// The WebSocket's reply player; over WebRTC the call's audio element plays instead (the user gesture that
+// would start the player lets that element play).
 async function ensurePlayer() {
+  if (state.transport === "webrtc") {
+    if (remoteAudioElement) remoteAudioElement.play().catch(() => {});
+    if (replyListener && replyListener.ctx.state === "suspended") replyListener.ctx.resume();
+    return null;
+  }
   if (player) {
     if (player.ctx.state === "suspended") await player.ctx.resume();
     return player;
@@ -324,6 +340,7 @@ function flushPlayer(item) {
 
 // Stop the reply at once and drop what is queued; tell the server how much the user actually heard.
 async function bargeIn(reason, { cancel }) {
+  if (link && link.kind === "webrtc") return bargeInWebRTC(reason, { cancel });
   if (cancel && activeResponse) send({ type: "response.cancel" });
   if (!player || !player.node) return;
   const item = lastAudioItem;
@@ -341,6 +358,18 @@ async function bargeIn(reason, { cancel }) {
     r.el.classList.add("interrupted");
     r.turn.playedMs = playedMs;
   }
+}
+
+// Over WebRTC the server stops its track (at its own barge-in, or on output_audio_buffer.clear) and keeps in
+// the history what was heard by then: the page only records it.
+function bargeInWebRTC(reason, { cancel }) {
+  if (cancel && (activeResponse || playingReply)) send({ type: "output_audio_buffer.clear" });
+  const r = playingReply && replies.get(playingReply);
+  if (!r) return;
+  const playedMs = Math.round(performance.now() - r.audioStart);
+  state.bargeIns.push({ reason, item: r.itemId, playedMs, droppedMs: null });
+  r.el.classList.add("interrupted");
+  r.turn.playedMs = playedMs;
 }
 
 // ---------------------------------------------------------------- audio in
@@ -428,6 +457,7 @@ async function startMic() {
   }
   setNotice("mic", null);
   setMicStatus("on", state.mode === "ptt" ? "Hold to talk" : "Listening");
+  syncMicTrack();
 }
 
 function stopMic() {
@@ -437,6 +467,7 @@ function stopMic() {
   mic.node.port.onmessage = null;
   mic.ctx.close();
   mic = null;
+  syncMicTrack();
   setMicStatus("off", "Microphone off");
   showLevel(0);
 }
@@ -450,11 +481,12 @@ function showLevel(level) {
 
 function onMicChunk({ pcm, level }) {
   showLevel(level);
-  if (!micSending() || !ws || ws.readyState !== WebSocket.OPEN || state.connection !== "open") return;
+  if (!micSending() || !link || state.connection !== "open") return;
   const ms = samplesToMs(pcm.byteLength / 2);
   sentMsThisSession += ms;
   state.mic.sentMs += ms;
   if (pttHeld) pttSentMs += ms;
+  if (link.kind === "webrtc") return; // the track carries the microphone itself
   sentLog.push({ endMs: sentMsThisSession, at: performance.now() });
   if (sentLog.length > 3000) sentLog = sentLog.slice(-1500); // one minute of 20 ms chunks is plenty
   send({ type: "input_audio_buffer.append", audio: toBase64(pcm) });
@@ -475,8 +507,10 @@ function fromBase64(base64) {
   return bytes.buffer;
 }
 
-// Wall-clock time at which the audio up to `audioMs` (session input-stream time) was captured.
+// Wall-clock time at which the audio up to `audioMs` (session input-stream time) was captured. Over WebRTC
+// the track sends from the moment the microphone is on it, silence included.
 function capturedAt(audioMs) {
+  if (link && link.kind === "webrtc") return link.trackSince != null ? link.trackSince + audioMs : performance.now();
   for (const entry of sentLog) if (entry.endMs >= audioMs) return entry.at;
   return performance.now();
 }
@@ -491,16 +525,20 @@ async function pttPress() {
   send({ type: "input_audio_buffer.clear" }); // the turn starts now, nothing earlier belongs to it
   pttHeld = true;
   pttSentMs = 0;
+  syncMicTrack();
   updateMicButton();
   ensurePlayer();
   if (state.playback.playing || activeResponse) bargeIn("push-to-talk", { cancel: true });
   if (!mic) await startMic();
 }
 
-function pttRelease() {
+async function pttRelease() {
   if (!pttHeld) return;
   pttHeld = false;
   updateMicButton();
+  // the track's audio trails the data channel's events by the jitter buffers: let the last words arrive
+  if (link && link.kind === "webrtc") await new Promise((resolve) => setTimeout(resolve, TRACK_LAG_MS));
+  syncMicTrack();
   if (pttSentMs >= MIN_COMMIT_MS) {
     nextTurnStart = { at: performance.now(), kind: "voice" };
     send({ type: "input_audio_buffer.commit" });
@@ -608,7 +646,10 @@ const handlers = {
   },
   "response.output_item.added"(e) {
     const item = e.item || {};
-    if (item.type === "message") itemReplies.set(item.id, e.response_id);
+    if (item.type === "message") {
+      itemReplies.set(item.id, e.response_id);
+      reply(e.response_id).itemId = item.id;
+    }
     if (item.type === "function_call") toolChip(e.response_id, item.call_id, item.name);
   },
   "response.output_item.done"(e) {
@@ -620,6 +661,34 @@ const handlers = {
   },
   "response.output_audio.delta"(e) {
     playAudio(e.response_id, e.item_id, e.delta);
+  },
+  // WebRTC: the server's track plays the reply; these say when (no audio deltas on the data channel)
+  "output_audio_buffer.started"(e) {
+    const r = reply(e.response_id);
+    playingReply = e.response_id;
+    r.audioStart = performance.now();
+    state.playback.playing = true;
+    state.playback.items += 1;
+    document.body.dataset.playing = "true";
+    if (r.firstSound == null) listenForFirstSound(r);
+  },
+  "output_audio_buffer.stopped"(e) {
+    const r = reply(e.response_id);
+    readJitterBuffer();
+    if (r.audioStart != null) {
+      const ms = performance.now() - r.audioStart;
+      r.turn.receivedMs = r.turn.playedMs = ms;
+      state.playback.receivedMs += ms;
+      state.playback.playedMs += ms;
+    }
+    audioStopped(e.response_id);
+  },
+  "output_audio_buffer.cleared"(e) {
+    const r = reply(e.response_id);
+    if (r.audioStart != null) r.turn.playedMs = performance.now() - r.audioStart;
+    r.turn.receivedMs = Math.max(r.turn.receivedMs, r.turn.playedMs);
+    state.playback.flushes += 1;
+    audioStopped(e.response_id);
   },
   "response.output_audio.done"(e) {
     if (player) player.ready.then(() => player.node.port.postMessage({ type: "end", item: e.item_id }));
@@ -661,6 +730,13 @@ handlers["conversation.item.created"] = handlers["conversation.item.added"];
 
 let serverNoticeTimer = null;
 
+function audioStopped(responseId) {
+  if (playingReply === responseId) playingReply = null;
+  state.playback.playing = false;
+  state.playback.queuedMs = 0;
+  document.body.dataset.playing = "false";
+}
+
 // Tools the server runs itself arrive as conversation items (function_call, then function_call_output).
 function showToolItem(item) {
   if (!item) return;
@@ -674,18 +750,19 @@ function showToolItem(item) {
 
 // ---------------------------------------------------------------- connection
 
-let ws = null;
+let link = null; // the connection: {kind: "webrtc" | "websocket", send(text), close()}
 let reconnectAttempt = 0;
 let reconnectTimer = null;
 
 function send(event) {
-  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(event));
+  if (link) link.send(JSON.stringify(event));
 }
 
 function setConnection(status, text) {
   state.connection = status;
   document.body.dataset.connection = status;
-  ui.connection.textContent = text || { connecting: "Connecting…", open: "Connected", reconnecting: "Reconnecting…" }[status];
+  const word = { connecting: "Connecting…", open: "Connected", reconnecting: "Reconnecting…" }[status];
+  ui.connection.textContent = text || (status === "open" ? `Connected · ${state.transport === "webrtc" ? "WebRTC" : "WebSocket"}` : word);
 }
 
 // After a drop, ask for the same session (a Parley extension): any gateway gives its conversation back,
@@ -693,6 +770,12 @@ function setConnection(status, text) {
 function realtimeUrl() {
   const url = new URL("/v1/realtime", location.href);
   url.protocol = location.protocol === "https:" ? "wss:" : "ws:";
+  if (state.sessionId) url.searchParams.set("session_id", state.sessionId);
+  return url.href;
+}
+
+function callsUrl() {
+  const url = new URL("/v1/realtime/calls", location.href);
   if (state.sessionId) url.searchParams.set("session_id", state.sessionId);
   return url.href;
 }
@@ -734,7 +817,7 @@ function askForKey(message) {
 
 async function connect() {
   clearTimeout(reconnectTimer);
-  if (ws) return;
+  if (link) return;
   setConnection(state.connects ? "reconnecting" : "connecting");
   let token;
   try {
@@ -744,34 +827,185 @@ async function connect() {
     return retry(err instanceof TypeError ? unreachable() : err.message); // TypeError: no answer at all
   }
   ui.keyForm.hidden = true;
+  if (state.transport === "webrtc") connectWebRTC(token);
+  else connectWebSocket(token);
+}
+
+function onServerEvent(data) {
+  let event;
+  try {
+    event = JSON.parse(data);
+  } catch {
+    return;
+  }
+  state.events[event.type] = (state.events[event.type] || 0) + 1;
+  const handle = handlers[event.type];
+  if (handle) handle(event);
+}
+
+// The link went away: forget it and come back (a refused connection says why).
+function linkLost(lost, wasOpen, refusal) {
+  if (link !== lost) return;
+  link = null;
+  lost.close();
+  connectionLost();
+  if (refusal != null) retry(`The server refused the connection${refusal}.`);
+  else retry(wasOpen ? "Connection to the server lost." : unreachable());
+}
+
+function connectWebSocket(token) {
   const socket = new WebSocket(realtimeUrl(), token ? ["realtime", `openai-insecure-api-key.${token}`] : undefined);
-  ws = socket;
+  const self = { kind: "websocket", send: (text) => socket.readyState === WebSocket.OPEN && socket.send(text), close: () => socket.close() };
+  link = self;
   let opened = false;
   socket.onopen = () => {
     opened = true;
   };
-  socket.onmessage = (message) => {
-    let event;
-    try {
-      event = JSON.parse(message.data);
-    } catch {
+  socket.onmessage = (message) => onServerEvent(message.data);
+  socket.onclose = (close) => {
+    const refused = close.code === 1008 || close.code === 4001 || close.code === 4003;
+    linkLost(self, opened && state.connection === "open", refused ? (close.reason ? `: ${close.reason}` : "") : null);
+  };
+}
+
+// OpenAI's WebRTC flow: an SDP offer with the microphone's transceiver and the `oai-events` channel, posted
+// to /v1/realtime/calls with the client secret; the answer comes back as SDP. A server or network where the
+// call cannot be made (no such endpoint, ICE fails) gets the WebSocket instead.
+async function connectWebRTC(token) {
+  const pc = new RTCPeerConnection();
+  const channel = pc.createDataChannel("oai-events");
+  const { sender } = pc.addTransceiver("audio", { direction: "sendrecv" });
+  const self = { kind: "webrtc", pc, sender, trackSince: null,
+    send: (text) => channel.readyState === "open" && channel.send(text), close: () => pc.close() };
+  link = self;
+  state.peer = pc.connectionState;
+  syncMicTrack();
+  let opened = false;
+  const fallBack = (why) => {
+    if (link !== self) return;
+    link = null;
+    pc.close();
+    state.transport = "websocket";
+    state.peer = null;
+    setNotice("connection", `WebRTC is not available here (${why}); using the WebSocket.`);
+    connect();
+  };
+  const giveUp = setTimeout(() => !opened && fallBack("no connection"), WEBRTC_CONNECT_S * 1000);
+  pc.ontrack = (event) => {
+    remoteAudio().srcObject = event.streams[0] || new MediaStream([event.track]);
+    listenToReplies(remoteAudio().srcObject);
+  };
+  pc.onconnectionstatechange = () => {
+    if (link !== self) return;
+    state.peer = pc.connectionState;
+    document.body.dataset.peer = pc.connectionState;
+    if (state.connection === "open") setConnection("open", pc.connectionState === "disconnected" ? "Connection unsteady…" : undefined);
+    if (pc.connectionState === "failed") linkLost(self, opened, null);
+  };
+  channel.onopen = () => {
+    opened = true;
+    clearTimeout(giveUp);
+  };
+  channel.onmessage = (message) => onServerEvent(message.data);
+  channel.onclose = () => linkLost(self, opened, null);
+  try {
+    await pc.setLocalDescription(await pc.createOffer());
+    const headers = { "content-type": "application/sdp" };
+    if (token) headers.authorization = `Bearer ${token}`;
+    const res = await fetch(callsUrl(), { method: "POST", body: pc.localDescription.sdp, headers });
+    if (res.status === 404 || res.status === 405) return fallBack("the server takes no calls");
+    if (res.status === 401 || res.status === 403) {
+      clearTimeout(giveUp);
+      return linkLost(self, false, " (the client token was not accepted)");
+    }
+    if (!res.ok) throw new Error(`The server could not take the call (HTTP ${res.status}).`);
+    await pc.setRemoteDescription({ type: "answer", sdp: await res.text() });
+  } catch (err) {
+    clearTimeout(giveUp);
+    if (link !== self) return;
+    link = null;
+    pc.close();
+    retry(err instanceof TypeError ? unreachable() : err.message);
+  }
+}
+
+// The reply's audio element (WebRTC): the browser's jitter buffer and echo canceller work on what it plays.
+let remoteAudioElement = null;
+function remoteAudio() {
+  if (!remoteAudioElement) {
+    remoteAudioElement = document.createElement("audio");
+    remoteAudioElement.autoplay = true;
+    document.body.append(remoteAudioElement);
+  }
+  return remoteAudioElement;
+}
+
+// Over WebRTC the reply's first sound is found by listening to what the audio element plays (after the browser's
+// jitter buffer), up to FIRST_SOUND_WAIT_MS after output_audio_buffer.started; if nothing is heard by then
+// (an audio context the browser keeps suspended), the event's own time stands in.
+const FIRST_SOUND_WAIT_MS = 2000;
+const FIRST_SOUND_LEVEL = 0.01; // peak amplitude, full scale 1
+let replyListener = null; // {ctx, analyser, samples}: what the call's audio element plays
+
+// What the browser's jitter buffer held the reply's audio for, on average over the call so far (WebRTC stats).
+async function readJitterBuffer() {
+  if (!link || link.kind !== "webrtc") return;
+  const stats = await link.pc.getStats();
+  stats.forEach((s) => {
+    if (s.type === "inbound-rtp" && s.kind === "audio" && s.jitterBufferEmittedCount) {
+      state.playback.jitterBufferMs = (1000 * s.jitterBufferDelay) / s.jitterBufferEmittedCount;
+      state.playback.jitterBufferTargetMs = s.jitterBufferTargetDelay != null
+        ? (1000 * s.jitterBufferTargetDelay) / s.jitterBufferEmittedCount : null;
+    }
+  });
+}
+
+function listenToReplies(stream) {
+  if (replyListener) replyListener.ctx.close();
+  const ctx = new AudioContext({ latencyHint: "interactive" });
+  const analyser = ctx.createAnalyser();
+  analyser.fftSize = 256;
+  ctx.createMediaStreamSource(stream).connect(analyser);
+  replyListener = { ctx, analyser, samples: new Float32Array(analyser.fftSize) };
+}
+
+function listenForFirstSound(r) {
+  const heard = (at, outputLatency, listened) => {
+    r.firstSound = at;
+    r.turn.soundHeard = listened; // false: the time of output_audio_buffer.started stands in
+    r.turn.soundAfterEventMs = at - r.audioStart; // the browser's receive path: jitter buffer, decoder, mixer
+    if (r.start != null) r.turn.voiceToVoiceMs = r.firstSound - r.start + outputLatency;
+    showLatency(r);
+  };
+  const listener = replyListener;
+  const poll = () => {
+    if (r.firstSound != null) return;
+    if (!listener || performance.now() - r.audioStart > FIRST_SOUND_WAIT_MS) {
+      heard(r.audioStart, 0, false);
       return;
     }
-    state.events[event.type] = (state.events[event.type] || 0) + 1;
-    const handle = handlers[event.type];
-    if (handle) handle(event);
-  };
-  socket.onclose = (close) => {
-    if (ws !== socket) return;
-    ws = null;
-    const wasOpen = opened && state.connection === "open";
-    connectionLost();
-    if (close.code === 1008 || close.code === 4001 || close.code === 4003) {
-      retry(`The server refused the connection${close.reason ? `: ${close.reason}` : ""}.`);
-    } else {
-      retry(wasOpen ? "Connection to the server lost." : unreachable());
+    if (listener.ctx.state !== "running") {
+      setTimeout(poll, 5);
+      return;
     }
+    listener.analyser.getFloatTimeDomainData(listener.samples);
+    if (listener.samples.some((x) => Math.abs(x) > FIRST_SOUND_LEVEL)) {
+      heard(performance.now(), (listener.ctx.outputLatency || listener.ctx.baseLatency || 0) * 1000, true);
+    } else setTimeout(poll, 5);
   };
+  poll();
+}
+
+// Over WebRTC the microphone is the call's audio track; it sends only while micSending() (a disabled track
+// sends silence, which keeps the server's audio clock running).
+function syncMicTrack() {
+  if (!link || link.kind !== "webrtc") return;
+  const track = mic ? mic.stream.getAudioTracks()[0] : null;
+  if (track) track.enabled = micSending();
+  if (link.sender.track !== track) {
+    link.sender.replaceTrack(track);
+    if (track && link.trackSince == null) link.trackSince = performance.now();
+  }
 }
 
 function unreachable() {
@@ -781,6 +1015,8 @@ function unreachable() {
 function connectionLost() {
   activeResponse = null;
   nextTurnStart = null;
+  state.peer = null;
+  if (playingReply) audioStopped(playingReply);
   if (player && player.node) flushPlayer(null);
   for (const r of replies.values()) if (r.turn.status === "in_progress") r.el.classList.remove("partial");
 }
@@ -801,6 +1037,7 @@ function setMode(mode) {
   state.mode = mode;
   document.body.dataset.mode = mode;
   pttHeld = false;
+  syncMicTrack();
   if (mode === "ptt") {
     send({ type: "input_audio_buffer.clear" });
     startMic(); // open it now (this is a user gesture), so the first press captures from the start
@@ -868,7 +1105,7 @@ ui.keyForm.addEventListener("submit", (event) => {
 });
 
 window.addEventListener("online", () => {
-  if (!ws) connect();
+  if (!link) connect();
 });
 
 updateMicButton();

@@ -13,6 +13,11 @@ Parley runs its own tools (lights, thermostat, ...) inside the response; those c
 conversation items (function_call + function_call_output) but never as response output, so SDK
 clients do not try to execute them. Tools the client declares in session.update come back as
 response.function_call_arguments.done for the client to run.
+
+Over WebRTC (`media_rate` set) the audio rides the call's media tracks, as with OpenAI: no audio deltas on the
+event channel and no input_audio_buffer.append; output_audio_buffer.started/stopped/cleared say what the
+track plays instead, and both directions stay at the track's rate whatever format session.update names. A
+GPT-Live call (`live`) opens with session.started.
 """
 from __future__ import annotations
 
@@ -51,6 +56,8 @@ BETA_NAMES = {
     "response.output_text.delta": "response.text.delta",
     "response.output_text.done": "response.text.done",
 }
+# GA name -> GPT-Live name, for calls made through /v1/live/sessions
+LIVE_NAMES = {"session.created": "session.started"}
 BETA_FORMATS = {"pcm16": {"type": "audio/pcm", "rate": 24000}, "g711_ulaw": {"type": "audio/pcmu"},
                 "g711_alaw": {"type": "audio/pcma"}}
 
@@ -191,13 +198,17 @@ class _Output:
     metadata: dict
     items: list[dict] = field(default_factory=list)
     message: dict | None = None
+    playing: bool = False       # over WebRTC: output_audio_buffer.started was sent
 
 
 class RealtimeProtocol:
     def __init__(self, *, session_id: str, model: str, defaults: SessionConfig,
                  max_message_bytes: int = 4 * 1024 * 1024, beta: bool = False,
-                 on_client_error: Callable[[str], None] | None = None):
+                 on_client_error: Callable[[str], None] | None = None, media_rate: int | None = None,
+                 live: bool = False):
         self.session_id = session_id
+        self.media_rate = media_rate            # set: audio rides a WebRTC track at this rate (see module doc)
+        self.live = live                        # a GPT-Live call: its names (LIVE_NAMES)
         self.model = model
         self.config = replace(defaults)
         self.max_message_bytes = max_message_bytes
@@ -331,12 +342,20 @@ class RealtimeProtocol:
                     self._send("response.output_text.delta", **self._where(out, item_id), delta=delta)
             case AudioDelta(response_id, item_id, pcm16):
                 out = self._message(response_id, item_id)
+                if self.media_rate is not None:
+                    if not out.playing:
+                        out.playing = True
+                        self._send("output_audio_buffer.started", response_id=response_id)
+                    return
                 self._send("response.output_audio.delta", **self._where(out, item_id),
                            delta=base64.b64encode(self._encode_output(pcm16)).decode())
             case AudioDone(response_id, item_id):
                 out = self._responses.get(response_id)
                 if out and out.message:
                     self._send("response.output_audio.done", **self._where(out, item_id))
+                    if out.playing:
+                        out.playing = False
+                        self._send("output_audio_buffer.stopped", response_id=response_id)
             case TextDone(response_id, item_id, text):
                 out = self._responses.get(response_id)
                 if out and out.message:
@@ -346,8 +365,12 @@ class RealtimeProtocol:
                         self._send("response.output_text.done", **self._where(out, item_id), text=text)
             case ResponseDone():
                 self._response_done(event)
-            case Interrupted():
-                pass   # speech_started already tells a Realtime client to stop playback
+            case Interrupted(response_id):
+                # speech_started already tells a WebSocket client to stop playback; over WebRTC the server did
+                out = self._responses.get(response_id)
+                if out and out.playing:
+                    out.playing = False
+                    self._send("output_audio_buffer.cleared", response_id=response_id)
             case Error(code, message, param, event_id):
                 self._error(code, message, param, event_id)
             case EndCall():
@@ -416,12 +439,12 @@ class RealtimeProtocol:
             raise ClientError("invalid_value", "session.audio.input/output must be objects", "session.audio")
         if "format" in audio_in:
             input_format = _format(audio_in["format"], "session.audio.input.format")
-            config.input_rate = input_format.get("rate", G711_RATE)
+            config.input_rate = self.media_rate or input_format.get("rate", G711_RATE)
         if "turn_detection" in audio_in:
             config.turn_detection = _turn_detection(audio_in["turn_detection"], config.turn_detection)
         if "format" in audio_out:
             output_format = _format(audio_out["format"], "session.audio.output.format")
-            config.output_rate = output_format.get("rate", G711_RATE)
+            config.output_rate = self.media_rate or output_format.get("rate", G711_RATE)
         # everything validated: apply
         self.config, self.input_format, self.output_format = config, input_format, output_format
         self.tools, self.tool_choice = tools, tool_choice if isinstance(tool_choice, str) else "auto"
@@ -429,6 +452,9 @@ class RealtimeProtocol:
         return [Configure(replace(config))]
 
     def _append(self, event: dict) -> list[Command]:
+        if self.media_rate is not None:
+            raise ClientError("invalid_event", "over WebRTC the microphone's audio rides the call's audio track; "
+                              "input_audio_buffer.append is for WebSocket clients", "type")
         audio = event.get("audio")
         if not isinstance(audio, str):
             raise ClientError("invalid_value", "input_audio_buffer.append needs 'audio' as a base64 string", "audio")
@@ -520,6 +546,7 @@ class RealtimeProtocol:
     def _output_clear(self, event: dict) -> list[Command]:
         if self._active is None:
             return []       # nothing is playing: nothing to clear (the event needs a response_id)
+        self._responses[self._active].playing = False
         self._send("output_audio_buffer.cleared", response_id=self._active)
         return [CancelResponse()]
 
@@ -528,6 +555,8 @@ class RealtimeProtocol:
     def _send(self, kind: str, **fields) -> None:
         if self.beta:
             kind = BETA_NAMES.get(kind, kind)
+        elif self.live:
+            kind = LIVE_NAMES.get(kind, kind)
         self._outbox.append(json.dumps({"type": kind, "event_id": new_id("event"), **fields}, separators=(",", ":")))
 
     def _error(self, code: str, message: str, param: str | None = None, event_id: str | None = None) -> None:

@@ -1,0 +1,376 @@
+"""WebRTC calls (aiortc), in OpenAI's shapes: the browser's own Opus audio, echo cancellation and jitter buffer.
+
+- `POST /v1/realtime/calls`: an SDP offer as `application/sdp` (with a client secret or the API key), or a
+  multipart form of `sdp` and `session` (a session.update's session) -> 201, the SDP answer, and
+  `Location: /v1/realtime/calls/{call_id}`.
+- `POST /v1/live/sessions` (GPT-Live): `{session, transport: {type: "webrtc", sdp}}` -> 201,
+  `{session: {id, ...}, transport: {type: "webrtc", sdp}}`; the call's first event is session.started.
+
+The client's first data channel (`oai-events`) carries the Realtime events, through the same RealtimeLink
+and RealtimeProtocol as the WebSocket. The microphone arrives as Opus on the call's audio track and is pushed
+to the session at 48 kHz; replies go back as Opus, paced in 20 ms frames. A server can watch and steer a call
+over `/v1/realtime?call_id=` (streaming.server). aiortc gathers every ICE candidate before it answers (no
+trickle): host candidates, plus server-reflexive and relayed ones from --ice-servers.
+"""
+from __future__ import annotations
+
+import asyncio
+import os
+import json
+import logging
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+import av
+import numpy as np
+from aiohttp import web
+from aiortc import RTCConfiguration, RTCIceServer, RTCPeerConnection, RTCSessionDescription
+from aiortc.jitterbuffer import JitterBuffer
+from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+
+from streaming.server import CTX, ServerContext, _error_response, admit
+from streaming.session import SessionLimitReached, new_id
+from streaming.events import AudioDelta, AudioDone, Interrupted, ResponseDone
+from streaming.transports.phone.calls import OutboundFrames
+from streaming.transports.realtime import RealtimeProtocol
+from streaming.transports.realtime_link import RealtimeLink
+
+log = logging.getLogger("parley.webrtc")
+
+RATE = 48000                    # Opus's clock; the session takes and gives PCM16 at this rate
+FRAME_MS = 20
+FRAME_SAMPLES = RATE * FRAME_MS // 1000
+FRAME_BYTES = FRAME_SAMPLES * 2
+SILENCE = bytes(FRAME_BYTES)
+MAX_SDP_BYTES = 64 * 1024       # a browser's offer is ~5 kB
+CONNECT_TIMEOUT_S = 30.0        # an answered call whose data channel has not opened by then is dropped
+MAX_CHANNEL_BUFFER = 1024 * 1024    # bytes queued on the data channel for a client that does not read
+MAX_INBOX = 256                 # client events received and not yet handled
+CALLS = web.AppKey("webrtc_calls", set)    # the calls' tasks (asyncio keeps only weak references)
+CALL_PATH = "/v1/realtime/calls/"
+# The microphone feeds turn detection and Whisper, not a loudspeaker: frames are wanted in order, not at a steady
+# pace, so the server's jitter buffer releases each frame once it is complete. aiortc's default holds 4 more
+# (80 ms); bench/webrtc.py measures both.
+INPUT_PREFETCH = 0
+
+
+# ---- the requests, without I/O ----------------------------------------------------------------------
+
+class OfferError(Exception):
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code, self.message = code, message
+
+
+@dataclass(frozen=True)
+class Offer:
+    sdp: str
+    session: dict | None        # session.update's `session`, applied before the first event is sent
+
+
+def check_sdp(sdp) -> str:
+    if not isinstance(sdp, str) or not sdp.strip():
+        raise OfferError("invalid_sdp", "the body must be an SDP offer")
+    if len(sdp) > MAX_SDP_BYTES:
+        raise OfferError("invalid_sdp", f"an SDP offer may be at most {MAX_SDP_BYTES} bytes")
+    if not sdp.startswith("v=0") or "\nm=audio " not in sdp:
+        raise OfferError("invalid_sdp", "the SDP offer needs an audio track (m=audio); "
+                         "the Realtime events ride a data channel (m=application) beside it")
+    return sdp
+
+
+def session_field(value) -> dict | None:
+    """The optional `session` of a call: a JSON object (as text in a form, as an object in JSON)."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        try:
+            value = json.loads(value)
+        except (ValueError, RecursionError):
+            raise OfferError("invalid_session", "'session' is not valid JSON") from None
+    if not isinstance(value, dict):
+        raise OfferError("invalid_session", "'session' must be an object, as in session.update")
+    return value
+
+
+def live_offer(body) -> Offer:
+    """GPT-Live's `{session, transport: {type: "webrtc", sdp}}`."""
+    if not isinstance(body, dict):
+        raise OfferError("invalid_request", "the body must be a JSON object {session, transport}")
+    transport = body.get("transport")
+    if not isinstance(transport, dict) or transport.get("type") != "webrtc":
+        raise OfferError("invalid_transport", "transport must be {type: 'webrtc', sdp: <offer>}")
+    return Offer(check_sdp(transport.get("sdp")), session_field(body.get("session")))
+
+
+def ice_servers(options) -> list[RTCIceServer]:
+    """--ice-servers (stun:/turn: URLs), with --ice-username/--ice-credential for the TURN ones."""
+    urls = [url.strip() for url in (getattr(options, "ice_servers", None) or "").split(",") if url.strip()]
+    username, credential = getattr(options, "ice_username", None), getattr(options, "ice_credential", None)
+    return [RTCIceServer(urls=url, username=username, credential=credential) if url.startswith("turn")
+            else RTCIceServer(urls=url) for url in urls]
+
+
+def mono_pcm16(frame: av.AudioFrame) -> bytes:
+    """A decoded Opus frame (aiortc's: s16, one or two interleaved channels) as PCM16 mono."""
+    samples = frame.to_ndarray().reshape(-1, frame.layout.nb_channels)
+    if samples.shape[1] == 1:
+        return samples.astype("<i2").tobytes()
+    return samples.mean(axis=1).astype("<i2").tobytes()
+
+
+# ---- I/O ---------------------------------------------------------------------------------------------
+
+class ReplyTrack(MediaStreamTrack):
+    """The assistant's voice: reply audio in 20 ms frames at real-time pace, silence between replies. The
+    session sends at most its playback lead ahead of the listener, which bounds the queue."""
+    kind = "audio"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.frames = OutboundFrames(FRAME_BYTES, bytes, b"\x00")
+        self._started: float | None = None
+        self._pts = 0
+
+    async def recv(self) -> av.AudioFrame:
+        if self.readyState != "live":
+            raise MediaStreamError
+        if self._started is None:
+            self._started = time.monotonic()
+        else:
+            wait = self._started + self._pts / RATE - time.monotonic()
+            if wait > 0:
+                await asyncio.sleep(wait)
+        out = self.frames.pop()
+        frame = av.AudioFrame(format="s16", layout="mono", samples=FRAME_SAMPLES)
+        frame.planes[0].update(out.data if out is not None else SILENCE)
+        frame.pts, frame.sample_rate, frame.time_base = self._pts, RATE, Fraction(1, RATE)
+        self._pts += FRAME_SAMPLES
+        return frame
+
+
+class ChannelCarrier:
+    """Server events over the call's data channel (see realtime_link.Carrier)."""
+
+    def __init__(self, call: "Call", channel):
+        self.call, self.channel = call, channel
+
+    async def send(self, frame: str) -> bool:
+        if self.channel.readyState != "open":
+            return False
+        if self.channel.bufferedAmount > MAX_CHANNEL_BUFFER:
+            self.drop(f"{self.channel.bufferedAmount} bytes wait on the data channel")
+            return False
+        self.channel.send(frame)
+        return True
+
+    def drop(self, reason: str) -> None:
+        log.warning("webrtc %s: %s; hanging up", self.call.id, reason)
+        self.call.ctx.metrics.client_error("client_not_reading")
+        self.call.ended.set()
+
+    async def close(self, reason: str, going_away: bool) -> None:
+        self.call.ended.set()
+
+
+class Call:
+    """One WebRTC call: the peer connection, its session behind a RealtimeLink, the reply track."""
+
+    def __init__(self, ctx: ServerContext, session, protocol: RealtimeProtocol, offer: Offer):
+        self.ctx, self.session, self.protocol, self.offer = ctx, session, protocol, offer
+        self.id = session.id                    # one id: the Location, the sideband's call_id, session.id
+        self.pc = RTCPeerConnection(RTCConfiguration(iceServers=ice_servers(ctx.config.options)))
+        self.reply = ReplyTrack()
+        self.link: RealtimeLink | None = None
+        self.caller = None                      # the microphone's track, once the offer is applied
+        self.channel_open = asyncio.Event()
+        self.inbox: asyncio.Queue = asyncio.Queue(MAX_INBOX)    # client events from the data channel
+        self.ended = asyncio.Event()
+        self.pc.on("datachannel", self._on_channel)
+        self.pc.on("track", self._on_track)
+        self.pc.on("connectionstatechange", self._on_state)
+
+    async def answer(self) -> str:
+        await self.pc.setRemoteDescription(RTCSessionDescription(self.offer.sdp, "offer"))
+        for receiver in self.pc.getReceivers():
+            if receiver.track.kind == "audio":     # aiortc 1.16 (pinned) keeps it private; no packet has come yet
+                receiver._RTCRtpReceiver__jitter_buffer = JitterBuffer(capacity=16, prefetch=INPUT_PREFETCH)
+        self.pc.addTrack(self.reply)
+        await self.pc.setLocalDescription(await self.pc.createAnswer())     # gathers every candidate
+        return self.pc.localDescription.sdp
+
+    def _on_track(self, track) -> None:
+        if track.kind == "audio" and self.caller is None:
+            self.caller = track
+
+    def _on_state(self) -> None:
+        if self.pc.connectionState in ("failed", "closed"):
+            self.ended.set()
+
+    def _on_channel(self, channel) -> None:
+        if self.link is not None:
+            return                              # the first channel carries the events; others stay unused
+        self.link = RealtimeLink(self.session, self.protocol, ChannelCarrier(self, channel), self._play)
+        channel.on("message", self._on_message)
+        channel.on("close", self.ended.set)
+        if channel.readyState == "open":
+            self.channel_open.set()
+        else:
+            channel.on("open", self.channel_open.set)
+
+    def _on_message(self, message) -> None:
+        try:
+            self.inbox.put_nowait(message)
+        except asyncio.QueueFull:
+            log.warning("webrtc %s: %d client events wait; hanging up", self.id, MAX_INBOX)
+            self.ctx.metrics.client_error("too_many_events")
+            self.ended.set()
+
+    def _play(self, event) -> None:
+        """Session events for the audio track: replies play, a barge-in or a cancel stops them at once."""
+        match event:
+            case AudioDelta(pcm16=pcm16):
+                self.reply.frames.audio(pcm16)
+            case AudioDone():
+                self.reply.frames.pad()
+            case Interrupted():
+                self.reply.frames.clear()
+            case ResponseDone(status=status) if status != "completed":
+                self.reply.frames.clear()
+
+    async def run(self) -> None:
+        """The call from its answer to its end; every task it starts ends with it, and so does the session."""
+        tasks: list[asyncio.Task] = []
+        try:
+            async with asyncio.timeout(CONNECT_TIMEOUT_S):
+                await self.channel_open.wait()
+            await self.link.open()
+            if self.offer.session is not None:
+                self.link.receive(json.dumps({"type": "session.update", "session": self.offer.session}))
+                await self.link.flush()
+            self.ctx.calls[self.id] = self.link
+            name = self.session.id
+            tasks = [asyncio.create_task(self.link.forward(), name=f"{name}:webrtc-events"),
+                     asyncio.create_task(self._read(), name=f"{name}:webrtc-read"),
+                     asyncio.create_task(self.ended.wait(), name=f"{name}:webrtc-ended")]
+            if self.caller is not None:
+                tasks.append(asyncio.create_task(self._hear(), name=f"{name}:webrtc-audio"))
+            done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_COMPLETED)
+            log.info("webrtc %s: ends (%s; peer connection %s)", self.id,
+                     ", ".join(task.get_name().rsplit(":", 1)[-1] for task in done), self.pc.connectionState)
+            for task in done:
+                if not task.cancelled() and task.exception() is not None:
+                    log.error("webrtc %s: %s failed", self.id, task.get_name(), exc_info=task.exception())
+        except TimeoutError:
+            log.warning("webrtc %s: the data channel did not open within %g s; hanging up", self.id,
+                        CONNECT_TIMEOUT_S)
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.ctx.calls.pop(self.id, None)
+            await self.ctx.end_session(self.session)
+            if self.link is not None:
+                for watcher in list(self.link.watchers):
+                    await watcher.close("call_ended", False)
+            self.reply.stop()
+            await self.pc.close()
+
+    async def _read(self) -> None:
+        while True:
+            self.link.receive(await self.inbox.get())
+            await self.link.flush()
+
+    async def _hear(self) -> None:
+        while True:
+            try:
+                frame = await self.caller.recv()
+            except MediaStreamError:
+                return
+            self.session.push_audio(mono_pcm16(frame))
+
+
+async def realtime_call(request: web.Request) -> web.Response:
+    """POST /v1/realtime/calls."""
+    try:
+        if request.content_type in ("multipart/form-data", "application/x-www-form-urlencoded"):
+            form = await request.post()
+            offer = Offer(check_sdp(form.get("sdp")), session_field(form.get("session")))
+        else:
+            offer = Offer(check_sdp(await request.text()), None)
+    except OfferError as error:
+        return _error_response(400, error.code, error.message)
+    except ValueError as error:     # a body that is not text, or a form over the size limit
+        return _error_response(400, "invalid_request", str(error))
+    return await _start_call(request, offer, live=False)
+
+
+async def live_session(request: web.Request) -> web.Response:
+    """POST /v1/live/sessions."""
+    try:
+        offer = live_offer(await request.json())
+    except OfferError as error:
+        return _error_response(400, error.code, error.message)
+    except (ValueError, RecursionError):
+        return _error_response(400, "invalid_json", "the body is not valid JSON")
+    return await _start_call(request, offer, live=True)
+
+
+async def _start_call(request: web.Request, offer: Offer, *, live: bool) -> web.Response:
+    refusal, history = await admit(request)                     # ?session_id= resumes, as on the WebSocket
+    if refusal is not None:
+        return refusal
+    ctx = request.app[CTX]
+    principal, resume = ctx.principal, request.query.get("session_id")
+    try:
+        session = ctx.new_session(ctx.config.session_defaults(input_rate=RATE, output_rate=RATE),
+                                  transport="webrtc", principal=principal,
+                                  session_id=resume if history is not None else None, history=history)
+    except SessionLimitReached:
+        return ctx.session_limit_response()
+    protocol = RealtimeProtocol(session_id=session.id, model=request.query.get("model") or ctx.config.model,
+                                defaults=session.config, max_message_bytes=ctx.config.max_message_bytes,
+                                on_client_error=ctx.metrics.client_error, media_rate=RATE,
+                                live=live)
+    protocol.restore(session.history())
+    call = Call(ctx, session, protocol, offer)
+    try:
+        sdp = await call.answer()
+    except Exception as error:  # noqa: BLE001 - aiortc raises many kinds on an offer it cannot take
+        await call.pc.close()
+        await ctx.end_session(session)
+        return _error_response(400, "invalid_sdp", f"the SDP offer could not be answered: {error}")
+    calls = request.app[CALLS]
+    task = asyncio.create_task(call.run(), name=f"{session.id}:webrtc")
+    calls.add((call, task))
+    task.add_done_callback(lambda _: calls.discard((call, task)))
+    location = CALL_PATH + call.id
+    if live:
+        body = {"session": protocol.session_object(), "transport": {"type": "webrtc", "sdp": sdp}}
+        return web.json_response(body, status=201, headers={"Location": f"/v1/live/sessions/{call.id}"})
+    return web.Response(status=201, text=sdp, content_type="application/sdp", headers={"Location": location})
+
+
+def add_arguments(parser) -> None:
+    parser.add_argument("--ice-servers", default=os.environ.get("PARLEY_ICE_SERVERS", ""),
+                        help="comma-separated STUN/TURN URLs for WebRTC calls (stun:host:3478, turn:host:3478?"
+                             "transport=udp); default none: host candidates only")
+    parser.add_argument("--ice-username", default=os.environ.get("PARLEY_ICE_USERNAME"),
+                        help="username for the TURN servers in --ice-servers")
+    parser.add_argument("--ice-credential", default=os.environ.get("PARLEY_ICE_CREDENTIAL"),
+                        help="credential for the TURN servers in --ice-servers")
+
+
+def setup(app: web.Application, ctx: ServerContext) -> None:
+    app[CALLS] = set()
+    app.router.add_post("/v1/realtime/calls", realtime_call)
+    app.router.add_post("/v1/live/sessions", live_session)
+    app.on_shutdown.append(_hang_up_all)
+
+
+async def _hang_up_all(app: web.Application) -> None:
+    calls = list(app[CALLS])
+    for call, _ in calls:
+        call.ended.set()
+    await asyncio.gather(*(task for _, task in calls), return_exceptions=True)
