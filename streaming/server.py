@@ -455,14 +455,7 @@ async def realtime_socket(request: web.Request) -> web.StreamResponse:
     await link.open()
     writer = asyncio.create_task(link.forward(), name=f"{session.id}:writer")
     try:
-        async for message in ws:
-            if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
-                link.receive(message.data)
-                await link.flush()
-            elif message.type == WSMsgType.ERROR:
-                break
-    except (ConnectionResetError, asyncio.CancelledError):
-        pass
+        await _receive_into(ws, link)
     finally:
         await ctx.end_session(session)
         writer.cancel()
@@ -488,6 +481,15 @@ async def _sideband_socket(request: web.Request, call_id: str) -> web.StreamResp
         await ws.close(code=1013, message=b"too many sideband sockets on this call")
         return ws
     try:
+        await _receive_into(ws, link)
+    finally:
+        link.unwatch(watcher)
+    return ws
+
+
+async def _receive_into(ws: web.WebSocketResponse, link: RealtimeLink) -> None:
+    """Hand each client message of a socket to the call's protocol until the socket closes."""
+    try:
         async for message in ws:
             if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
                 link.receive(message.data)
@@ -496,9 +498,6 @@ async def _sideband_socket(request: web.Request, call_id: str) -> web.StreamResp
                 break
     except (ConnectionResetError, asyncio.CancelledError):
         pass
-    finally:
-        link.unwatch(watcher)
-    return ws
 
 
 async def client_secret(request: web.Request) -> web.Response:
