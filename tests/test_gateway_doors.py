@@ -151,8 +151,8 @@ async def test_n12_a_lone_surrogate_gets_a_clear_error_and_the_next_turn_works(l
 async def test_n13_a_store_outage_answers_503_and_keeps_the_secret(server_factory, http, tmp_path):
     redis = RedisServer(tmp_path)
     redis.start()
+    server = server_factory(api_key=KEY, store=redis.url, options=argparse.Namespace(phone_greeting=""))
     try:
-        server = server_factory(api_key=KEY, store=redis.url, options=argparse.Namespace(phone_greeting=""))
         secret = await mint(http, server)
         redis.stop()
         with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -164,7 +164,8 @@ async def test_n13_a_store_outage_answers_503_and_keeps_the_secret(server_factor
         await client.wait_for("session.created")
         await client.close()
     finally:
-        redis.stop()
+        server.stop()           # now, not at the session's end: its gateway would warn of the stopped store
+        redis.stop()            # into every later test's log
 
 
 # ---- N14: open doors have a quota of their own ----------------------------------------------------------------
