@@ -60,6 +60,14 @@ class MarkPlayed:
     name: str                             # Twilio played everything queued before this mark
 
 
+def mark_played(pending_marks: deque[str], name: str) -> MarkPlayed:
+    """The far end played up to mark `name`: it and every mark sent before it are done."""
+    if name in pending_marks:
+        while pending_marks.popleft() != name:
+            pass
+    return MarkPlayed(name)
+
+
 @dataclass(frozen=True)
 class CallEnded:
     reason: str

@@ -28,7 +28,7 @@ from aiohttp import WSCloseCode, web
 
 from streaming.logsafe import printable
 from streaming.transports.phone import calls
-from streaming.transports.phone.calls import (PHONE_SETTINGS, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
+from streaming.transports.phone.calls import (PHONE_SETTINGS, CallerAudio, CallerDigit, CallStarted, mark_played,
                                               Outbound, OutboundFrames)
 from streaming.transports.phone.streams import (Invalid, base64_payload, digit_of, field, json_object,
                                                 serve_stream, stream_url)
@@ -89,10 +89,7 @@ class PlivoStream:
             name = message.get("name")
             if not isinstance(name, str):
                 raise Invalid("playedStream without a name")
-            if name in self.pending_marks:
-                while self.pending_marks.popleft() != name:
-                    pass
-            return [MarkPlayed(name)]
+            return [mark_played(self.pending_marks, name)]
         if event == "clearedAudio":
             return []
         log.info("ignoring unknown Plivo stream event %r", printable(event))

@@ -39,7 +39,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from streaming.credentials import bearer, bearer_or_basic_password, same_secret
 from streaming.transports.phone import calls
 from streaming.transports.phone.calls import (PHONE_SERVER, PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted,
-                                              MarkPlayed, Outbound, OutboundFrames)
+                                              mark_played, Outbound, OutboundFrames)
 from streaming.transports.phone.streams import Invalid, base64_payload, digit_of, field, json_object, serve_stream
 from streaming.transports.phone.twilio import public_base, websocket_url
 from streaming.logsafe import printable
@@ -101,10 +101,7 @@ class TelnyxStream:
             name = field(message, "mark").get("name")
             if not isinstance(name, str):
                 raise Invalid("mark without a name")
-            if name in self.pending_marks:
-                while self.pending_marks.popleft() != name:
-                    pass
-            return [MarkPlayed(name)]
+            return [mark_played(self.pending_marks, name)]
         if event == "stop":
             self.state = "stopped"
             return [CallEnded("caller hung up")]

@@ -29,7 +29,7 @@ import numpy as np
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from streaming.transports.phone import calls
-from streaming.transports.phone.calls import (PHONE_SERVER, PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
+from streaming.transports.phone.calls import (PHONE_SERVER, PHONE_SETTINGS, CallEnded, CallerAudio, CallerDigit, CallStarted, mark_played,
                              Outbound, OutboundFrames, PhoneSettings, StreamError, run_call)
 from streaming.credentials import bearer_or_basic_password, same_secret
 from streaming.logsafe import printable
@@ -106,10 +106,7 @@ class MediaStream:
             name = _field(message, "mark", dict).get("name")
             if not isinstance(name, str):
                 raise _Invalid("mark without a name")
-            if name in self.pending_marks:
-                while self.pending_marks.popleft() != name:
-                    pass
-            return [MarkPlayed(name)]
+            return [mark_played(self.pending_marks, name)]
         if event == "stop":
             self.state = "stopped"
             return [CallEnded("caller hung up")]

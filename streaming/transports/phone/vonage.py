@@ -32,7 +32,7 @@ from aiohttp import WSCloseCode, web
 from streaming.credentials import bearer
 from streaming.logsafe import printable
 from streaming.transports.phone import calls
-from streaming.transports.phone.calls import (PHONE_SETTINGS, CallerAudio, CallerDigit, CallStarted, MarkPlayed,
+from streaming.transports.phone.calls import (PHONE_SETTINGS, CallerAudio, CallerDigit, CallStarted, mark_played,
                                               Outbound, OutboundFrames)
 from streaming.transports.phone.streams import Invalid, digit_of, json_object, serve_stream
 
@@ -86,10 +86,7 @@ class VonageStream:
             name = payload.get("mark") if isinstance(payload, dict) else None
             if not isinstance(name, str):
                 raise Invalid("websocket:notify without our mark in its payload")
-            if name in self.pending_marks:
-                while self.pending_marks.popleft() != name:
-                    pass
-            return [MarkPlayed(name)]
+            return [mark_played(self.pending_marks, name)]
         if event == "websocket:cleared":
             return []
         log.info("ignoring unknown Vonage WebSocket event %r", printable(event))
