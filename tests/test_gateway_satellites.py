@@ -17,8 +17,9 @@ pytestmark = pytest.mark.usefixtures("needs_assistant")
 DEVICES = ("kitchen", "bedroom", "hall", "porch")
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def fleet(redis_server, tmp_path_factory):
+    """Two gateways and a broker for one test: the test kills a gateway, so a rerun needs a fresh fleet."""
     workdir = tmp_path_factory.mktemp("fleet")
     broker = Mosquitto(workdir)
     broker.start()
