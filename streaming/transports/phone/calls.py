@@ -68,6 +68,31 @@ def mark_played(pending_marks: deque[str], name: str) -> MarkPlayed:
     return MarkPlayed(name)
 
 
+SEND_TIMEOUT_S = 10.0                  # a stream that takes no more bytes for this long is hung up
+
+
+def websocket_outbound(ws: web.WebSocketResponse) -> tuple[Callable[[Outbound], Awaitable[None]],
+                                                            Callable[[StreamError | None], Awaitable[None]]]:
+    """send and close for a carrier's WebSocket media stream (Twilio, Telnyx, Vonage, Plivo)."""
+    async def send(frame: Outbound) -> None:
+        try:
+            async with asyncio.timeout(SEND_TIMEOUT_S):     # per 20 ms frame: no task per send, as wait_for makes
+                if isinstance(frame.data, bytes):
+                    await ws.send_bytes(frame.data)
+                else:
+                    await ws.send_str(frame.data)
+        except TimeoutError:
+            raise ConnectionResetError("the stream stopped reading") from None
+
+    async def close(error: StreamError | None) -> None:
+        if error is None:
+            await ws.close()
+        else:
+            await ws.close(code=error.code, message=error.message.encode()[:120])
+
+    return send, close
+
+
 @dataclass(frozen=True)
 class CallEnded:
     reason: str

@@ -9,7 +9,6 @@ one frame at a time to pace.
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import json
@@ -18,11 +17,11 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from streaming.credentials import bearer
 from streaming.store import StoreUnavailable
-from streaming.transports.phone.calls import PHONE_SERVER, PHONE_SETTINGS, CallEnded, Outbound, StreamError, run_call
+from streaming.transports.phone.calls import (PHONE_SERVER, PHONE_SETTINGS, CallEnded, StreamError, run_call,
+                                              websocket_outbound)
 from streaming.transports.phone.twilio import public_base, websocket_url
 
 MAX_MESSAGE_BYTES = 64 * 1024          # a 20 ms frame is under 2 KiB of JSON or binary; anything near this is abuse
-SEND_TIMEOUT_S = 10.0                  # a stream that takes no more bytes for this long is hung up
 DTMF_DIGITS = frozenset("0123456789*#ABCD")
 
 
@@ -115,22 +114,7 @@ async def serve_stream(request: web.Request, transport: str, protocol, signed: b
                     return
         yield CallEnded("connection closed")
 
-    async def send(frame: Outbound) -> None:
-        try:
-            async with asyncio.timeout(SEND_TIMEOUT_S):     # per 20 ms frame: no task per send, as wait_for makes
-                if isinstance(frame.data, bytes):
-                    await ws.send_bytes(frame.data)
-                else:
-                    await ws.send_str(frame.data)
-        except TimeoutError:
-            raise ConnectionResetError("the stream stopped reading") from None
-
-    async def close(error: StreamError | None) -> None:
-        if error is None:
-            await ws.close()
-        else:
-            await ws.close(code=error.code, message=error.message.encode()[:120])
-
+    send, close = websocket_outbound(ws)
     await run_call(request.app, transport, protocol, inbound(), send, close, open_door=not (signed or keyed))
     return ws
 

@@ -13,7 +13,6 @@ outbound frames out. ``voice_webhook`` and ``stream_handler`` are the thin I/O l
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import binascii
 import hashlib
@@ -48,7 +47,6 @@ STREAM_SECRET_TTL_S = 60               # the client secret our TwiML hands the s
 # Twilio's signatures carry no time, and the stream's covers only the URL: each call (CallSid) is answered
 # once, and gets one stream, within this window; a captured signature opens at most one call per window
 SIGNED_CALL_TTL_S = 24 * 3600
-SEND_TIMEOUT_S = 10.0                  # a stream that takes no more bytes for this long is hung up
 
 
 class MediaStream:
@@ -326,19 +324,7 @@ async def stream_handler(request: web.Request) -> web.WebSocketResponse:
                 return
         yield CallEnded("connection closed")
 
-    async def send(frame: Outbound) -> None:
-        try:
-            async with asyncio.timeout(SEND_TIMEOUT_S):     # per 20 ms frame: no task per send, as wait_for makes
-                await ws.send_str(frame.data)
-        except TimeoutError:
-            raise ConnectionResetError("the stream stopped reading") from None
-
-    async def close(error: StreamError | None) -> None:
-        if error is None:
-            await ws.close()
-        else:
-            await ws.close(code=error.code, message=error.message.encode()[:120])
-
+    send, close = calls.websocket_outbound(ws)
     await run_call(request.app, "twilio", stream, inbound(), send, close, open_door=not (signed or keyed))
     return ws
 
