@@ -93,9 +93,11 @@ class RealtimeClient:
         await self.http.close()
 
 
-async def sessions_ended(server, timeout: float = 10) -> None:
-    """Wait (up to timeout) until the live server has no session tasks and no tracked sessions left."""
-    for _ in range(int(timeout / 0.05)):
-        if not server.session_tasks() and not server.ctx.sessions:
-            return
+async def sessions_ended(server, timeout: float = 60) -> None:
+    """Wait until the live server has no session tasks and no tracked sessions left; TimeoutError after timeout."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while server.session_tasks() or server.ctx.sessions:
+        if loop.time() > deadline:
+            raise TimeoutError(f"sessions still live after {timeout} s: {list(server.ctx.sessions)}")
         await asyncio.sleep(0.05)

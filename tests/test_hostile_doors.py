@@ -144,7 +144,7 @@ async def test_f7_foreign_origins_and_hosts_are_refused(live_server, http):
         await ws.close()
     async with http.get(live_server.url + "/healthz", headers={"Host": "rebound.evil.example"}) as response:
         assert response.status == 403
-    await sessions_ended(live_server, timeout=5)
+    await sessions_ended(live_server)
 
 
 # ---- F9: odd credentials get 401/403, not 500 --------------------------------------------------------------

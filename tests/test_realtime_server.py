@@ -134,7 +134,7 @@ async def test_closing_the_socket_ends_the_session(live_server):
     await client.wait_for("session.created")
     await client.send({"type": "input_audio_buffer.append", "audio": "AAAAAA=="})
     await client.close()
-    await sessions_ended(live_server, timeout=5)
+    await sessions_ended(live_server)
     assert live_server.session_tasks() == [] and not live_server.ctx.sessions
 
 
