@@ -125,7 +125,13 @@ class Gateway:
         return DurableTimers(self.store, session_id)
 
     async def resumable(self, session_id: str, principal: str) -> list[dict] | None:
-        """The stored items of session_id if `principal` created it; None otherwise (unknown or not theirs)."""
+        """The stored items of session_id if `principal` created it; None otherwise (unknown or not theirs).
+        A session still live here (its client came back before the old socket closed) ends first, so its newest
+        items are stored before they are read."""
+        live = self.held.get(session_id)
+        if live is not None and live.principal == principal:
+            await live.session.end("session_resumed_elsewhere")
+            await self.detach(live.session)
         conversation = await self.store.load_conversation(session_id)
         if conversation is None or conversation.principal != principal:
             return None

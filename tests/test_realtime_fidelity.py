@@ -230,6 +230,31 @@ async def test_a_resumed_session_can_retrieve_the_items_it_announced_before(serv
     await client.close()
 
 
+async def test_a_client_back_before_its_old_socket_closed_resumes_every_item(server_factory, tmp_path,
+                                                                           needs_assistant):
+    """A network blip: the client reconnects while the server still holds the old socket. The live session ends
+    first, so the newest items are stored before the resumed session reads them."""
+    from realtime_client import RealtimeClient
+
+    server = server_factory(store=f"sqlite://{tmp_path}/state.db")
+    first = await RealtimeClient.connect(server.ws_url)
+    session_id = (await first.wait_for("session.created"))["session"]["id"]
+    await first.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "turn on the kitchen light"}]}})
+    await first.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+    await first.wait_for("response.done", timeout=60)
+    announced = [e["item"]["id"] for e in first.of_type("conversation.item.added")]
+
+    second = await RealtimeClient.connect(server.ws_url + f"?session_id={session_id}")
+    assert (await second.wait_for("session.created"))["session"]["id"] == session_id
+    await asyncio.wait_for(first.closed.wait(), 60)          # the old socket was closed for it
+    for item_id in announced:
+        await second.send({"type": "conversation.item.retrieve", "item_id": item_id})
+        await second.wait_for("conversation.item.retrieved", where=lambda e, i=item_id: e["item"]["id"] == i)
+    assert not second.of_type("error")
+    await second.close()
+
+
 def text_item(item_id: str, text: str) -> dict:
     return {"id": item_id, "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}
 
