@@ -21,7 +21,8 @@ Ears compared on the same recordings:
 
 Recordings and transcripts are cached under bench/out/spoken/ (Piper samples its voice: a cache keeps runs
 comparable); `--fresh` hears every recording again, so the recogniser's compute is measured in the run.
-`--sample N` takes N requests per home (seeded) instead of all; `--skip M` leaves out those `--sample M` takes.
+`--sample N` takes N requests per home (seeded) instead of all; `--skip M` leaves out those `--sample M` takes,
+`--skip M:N` those `--skip M --sample N` takes.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/spoken_requests.py --sample 40
 """
@@ -60,17 +61,19 @@ HOMES = ("default", "made_up", "discovered")
 OUTCOMES = ("right", "asked, yes right", "asked, yes wrong", "no action", "wrong action")
 
 
-def requests(sample: int | None, skip: int | None = None) -> list[dict]:
-    """The self-contained held-out rows, each with its home; sample: that many per home, seeded; skip: not
-    the rows `--sample skip` takes (those the names' thresholds were tuned on)."""
+def requests(sample: int | None, skip: list[str] = ()) -> list[dict]:
+    """The self-contained held-out rows, each with its home; sample: that many per home, seeded (all a home has
+    when it has fewer); skip: not the rows an earlier run took, each "N" for `--sample N` (the tuning set) or
+    "M:N" for `--skip M --sample N` (a held-back set)."""
     rows = []
     for path in FILES:
         for line in path.read_text().splitlines():
             row = json.loads(line) if line.strip() else None
             if row and len(row["history"]) == 1:
                 rows.append({**row, "file": path.stem, "home": row.get("home", "default")})
-    if skip:
-        seen = {(r["file"], r["id"]) for r in requests(skip)}
+    for taken in skip:
+        *before, size = taken.split(":")
+        seen = {(r["file"], r["id"]) for r in requests(int(size), before)}
         rows = [r for r in rows if (r["file"], r["id"]) not in seen]
     if sample:
         rng = random.Random(22)
@@ -107,25 +110,28 @@ def recording(voice: str, text: str) -> np.ndarray:
 
 
 class Transcripts:
-    """Final transcripts by (voice, band, text, names, hypotheses), kept in a JSON-lines file; the seconds (wall
-    clock, and the process's CPU time) each one heard in this run took, by number of hypotheses."""
+    """Final transcripts by (voice, band, text, model and prompt, hypotheses), kept in a JSON-lines file; the
+    seconds (wall clock, and the process's CPU time) each one heard in this run took, by model and number of
+    hypotheses."""
 
-    def __init__(self, stt, path: Path):
-        self.stt, self.path, self.seconds = stt, path, {}
+    def __init__(self, path: Path):
+        self.path, self.seconds, self.stts = path, {}, {}
         self.known = {}
         if path.exists():
             for line in path.read_text().splitlines():
                 entry = json.loads(line)
                 self.known[tuple(entry["key"])] = entry["heard"]
 
-    def heard(self, voice: str, band: str, text: str, names: tuple[str, ...], audio, count: int = 1):
+    def heard(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio, count: int = 1):
         """The final's count best hypotheses as [text, score] pairs (count 1: greedy decoding)."""
-        key = (voice, band, text, hashlib.sha1("|".join(names).encode()).hexdigest()[:12], count)
+        ear = hashlib.sha1(f"{stt.model}|{stt.prompt_text(names)}".encode()).hexdigest()[:12]
+        key = (voice, band, text, ear, count)
         if key not in self.known:
             sound = audio()
             started, cpu = time.perf_counter(), time.process_time()
-            self.known[key] = self.stt.hypotheses(sound, names, count)
-            self.seconds.setdefault(count, []).append((time.perf_counter() - started, time.process_time() - cpu))
+            self.known[key] = stt.hypotheses(sound, names, count)
+            self.seconds.setdefault((stt.model, count), []).append((time.perf_counter() - started,
+                                                                    time.process_time() - cpu))
             with self.path.open("a") as out:
                 out.write(json.dumps({"key": key, "heard": self.known[key]}) + "\n")
         return self.known[key]
@@ -149,7 +155,7 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str]) -> tuple[s
     return ("no action" if safe else "wrong action"), did
 
 
-def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: int) -> str:
+def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: int, larger: str | None) -> str:
     from assistant.embedded import EmbeddedGenerator
     from voice.stt import WhisperSTT
 
@@ -157,7 +163,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
     if fresh:
         (CACHE / "transcripts.jsonl").unlink(missing_ok=True)
     stt, assistant = WhisperSTT(), EmbeddedGenerator.load(None)
-    transcripts = Transcripts(stt, CACHE / "transcripts.jsonl")
+    other = WhisperSTT(larger) if larger else None
+    transcripts = Transcripts(CACHE / "transcripts.jsonl")
     names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in HOMES}
     answers: dict[tuple, tuple[str, str]] = {}          # (home, request id, text, guesses) -> outcome
     counts: dict[tuple, dict[str, int]] = {}
@@ -170,17 +177,22 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                 def audio(voice=voice, band=band):
                     wide = recording(voice, said)
                     return wide if band == "wideband" else phone_band(wide)
-                greedy = transcripts.heard(voice, band, said, names[row["home"]], audio)
+                greedy = transcripts.heard(stt, voice, band, said, names[row["home"]], audio)
                 heard = greedy[0][0] if greedy else ""
                 t0 = time.perf_counter()
                 hearing = hear_names(heard, names[row["home"]])
                 hear_ms.append(1000 * (time.perf_counter() - t0))
                 by_ear = {"greedy": (heard, {}), "greedy, names heard": (hearing.text, hearing.guessed)}
                 if nbest > 1:
-                    best = best_hypothesis(transcripts.heard(voice, band, said, names[row["home"]], audio, nbest),
-                                           names[row["home"]])
+                    best = best_hypothesis(transcripts.heard(stt, voice, band, said, names[row["home"]], audio,
+                                                             nbest), names[row["home"]])
                     rescored = hear_names(best, names[row["home"]])
                     by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed)
+                if other is not None:
+                    best = best_hypothesis(transcripts.heard(other, voice, band, said, names[row["home"]], audio,
+                                                             max(nbest, 1)), names[row["home"]])
+                    rescored = hear_names(best, names[row["home"]])
+                    by_ear[f"{other.model} {nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed)
                 results = {}
                 ears.update(dict.fromkeys(by_ear))
                 for ear, (text, guessed) in by_ear.items():
@@ -233,16 +245,19 @@ def report(rows, voices, ears, counts, seconds, hear_ms) -> str:
                     if cells:
                         out.append(cells)
         out.append("")
-    def median(count, which):
-        return statistics.median(taken[which] for taken in seconds[count])
-    for count in sorted(seconds):
+    def median(ear, which):
+        return statistics.median(taken[which] for taken in seconds[ear])
+    for model, count in sorted(seconds):
         what = "greedy finals" if count == 1 else f"finals with {count} hypotheses"
-        out.append(f"Recogniser: {len(seconds[count])} {what} heard in this run, median "
-                   f"{1000 * median(count, 0):.0f} ms wall clock, {1000 * median(count, 1):.0f} ms CPU.")
-    if len(seconds) > 1 and seconds.get(1):
-        most = max(seconds)
-        out.append(f"The {most}-best final against the greedy one (medians, same run): "
-                   f"{median(most, 0) / median(1, 0):.2f}x wall clock, {median(most, 1) / median(1, 1):.2f}x CPU.")
+        out.append(f"Recogniser {model}: {len(seconds[model, count])} {what} heard in this run, median "
+                   f"{1000 * median((model, count), 0):.0f} ms wall clock, "
+                   f"{1000 * median((model, count), 1):.0f} ms CPU.")
+    greedy = ("tiny.en", 1)
+    for ear in sorted(seconds):
+        if ear != greedy and seconds.get(greedy):
+            out.append(f"{ear[0]}, {ear[1]}-best final against tiny.en's greedy one (medians, same run): "
+                       f"{median(ear, 0) / median(greedy, 0):.2f}x wall clock, "
+                       f"{median(ear, 1) / median(greedy, 1):.2f}x CPU.")
     out.append(f"Names heard: median {statistics.median(hear_ms):.2f} ms, p99 "
                f"{sorted(hear_ms)[int(0.99 * (len(hear_ms) - 1))]:.2f} ms per final.")
     return "\n".join(out)
@@ -251,16 +266,20 @@ def report(rows, voices, ears, counts, seconds, hear_ms) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sample", type=int, help="requests per home, seeded (default: all)")
-    parser.add_argument("--skip", type=int, help="leave out the requests that --sample SKIP takes")
+    parser.add_argument("--skip", action="append", default=[], help="leave out the requests an earlier run took: "
+                        "N for --sample N, M:N for --skip M --sample N; may be given again")
     parser.add_argument("--voices", default=",".join(VOICES), help="comma-separated, from: " + ", ".join(VOICES))
     parser.add_argument("--fresh", action="store_true", help="hear every recording again (recordings are kept)")
     parser.add_argument("--errors", action="store_true", help="also list every recording not answered right")
     parser.add_argument("--nbest", type=int, default=1, help="also hear each recording with this many beam "
                         "hypotheses, rescored by the home's names (an ear of its own)")
+    parser.add_argument("--larger", choices=("base",), help="also hear each recording with this shipped Whisper "
+                        "model, as the server's ear does with tiny.en (an ear of its own)")
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(1)
-    table = run(requests(args.sample, args.skip), args.voices.split(","), args.fresh, args.errors, args.nbest)
+    table = run(requests(args.sample, args.skip), args.voices.split(","), args.fresh, args.errors, args.nbest,
+                args.larger)
     print(table)
     OUT.mkdir(parents=True, exist_ok=True)
     (OUT / "spoken_requests.md").write_text(table + "\n")

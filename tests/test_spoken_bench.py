@@ -1,0 +1,37 @@
+"""The spoken-request bench's judge and samples (bench/spoken_requests.py): a call is judged by what it does to
+the home, and a held-back sample never holds a request an earlier sample took."""
+from bench.assistant_eval import same_home_call
+from bench.spoken_requests import HOMES, discovered_inventory, requests
+
+THERMOSTAT = {"name": "set_thermostat", "arguments": {"name": "nursery radiator", "degrees": 19}}
+
+
+def level(name: str, percent: int) -> dict:
+    return {"name": "set_level", "arguments": {"name": name, "percent": percent}}
+
+
+def test_a_heater_set_by_its_level_is_judged_as_its_thermostat():
+    inventory = discovered_inventory()
+    assert same_home_call(THERMOSTAT, level("nursery radiator", 19), inventory)    # the heater's target: 19
+
+
+def test_another_temperature_or_device_is_still_wrong():
+    inventory = discovered_inventory()
+    assert not same_home_call(THERMOSTAT, level("nursery radiator", 20), inventory)
+    assert not same_home_call(THERMOSTAT, level("mushroom lamp", 19), inventory)
+    assert not same_home_call(THERMOSTAT, {"name": "get_state", "arguments": {"name": "nursery radiator"}}, inventory)
+
+
+def test_calls_that_change_nothing_are_not_alike_by_their_effect():
+    reading = {"name": "get_state", "arguments": {"name": "samovar"}}
+    assert not same_home_call(reading, {"name": "get_time", "arguments": {}}, discovered_inventory())
+
+
+def test_a_fresh_sample_skips_the_tuning_and_the_held_back_requests():
+    def ids(rows):
+        return {(r["file"], r["id"]) for r in rows}
+    tuning, held_back = requests(24), requests(20, ["24"])
+    fresh = requests(20, ["24", "24:20"])
+    assert not ids(fresh) & (ids(tuning) | ids(held_back))
+    assert {r["home"] for r in fresh} == set(HOMES)
+    assert ids(requests(20, ["24"])) == ids(held_back)            # seeded: the same rows every run
