@@ -63,17 +63,6 @@ def _sounds(heard: list[str], name: list[str]) -> float:
     return (jellyfish.jaro_winkler_similarity(a, b) + letters) / 2
 
 
-def _likeness(heard: list[str], name: list[str]) -> float:
-    """_sounds of the words that differ: a word heard as the name has it ("lights" in "den lights" and "dock
-    lights") says nothing of the rest, which must sound alike on its own ("den" and "dock" 0.60, "bays" and
-    "baize" 0.82; both runs whole 0.86 and 0.91)."""
-    while len(heard) > 1 and len(name) > 1 and heard[-1] == name[-1]:
-        heard, name = heard[:-1], name[:-1]
-    while len(heard) > 1 and len(name) > 1 and heard[0] == name[0]:
-        heard, name = heard[1:], name[1:]
-    return _sounds(heard, name)
-
-
 def _spelling(heard: list[str], name: list[str]) -> bool:
     letters = jellyfish.jaro_winkler_similarity(_letters(heard), _letters(name))
     return letters >= NEAR_LETTERS or (letters >= SAME_SPELLING and _key(heard) == _key(name))
@@ -96,7 +85,7 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
         for end in range(start + 1, min(start + LONGEST_SPAN, len(plain)) + 1):
             if not all(free[start:end]):
                 break
-            scored = sorted(((_likeness(plain[start:end], name), " ".join(name)) for name in known), reverse=True)
+            scored = sorted(((_sounds(plain[start:end], name), " ".join(name)) for name in known), reverse=True)
             best, runner_up = scored[0], scored[1] if len(scored) > 1 else (0.0, "")
             if best[0] >= (CLOSE if end - start > 1 else ONE_WORD_CLOSE) and best[0] - runner_up[0] >= CLEAR_MARGIN:
                 candidates.append((best[0], start, end, best[1]))
