@@ -17,7 +17,8 @@ Ears compared on the same recordings:
 - greedy, names heard: voice.heard_names puts the home's names in for words that sound like them, silently
   where it is only a spelling, and asks first where it is a guess;
 - N-best rescored, names heard (`--nbest N`; the server's ear with N = FINAL_HYPOTHESES): a beam of N
-  hypotheses, the one most made of the home's names kept (heard_names.best_hypothesis), then names heard.
+  hypotheses, the one most made of the home's names kept (heard_names.best_hypothesis), then names heard;
+- `--larger base`: the same ear with Whisper base (the `parley serve --whisper base` option).
 
 Recordings and transcripts are cached under bench/out/spoken/ (Piper samples its voice: a cache keeps runs
 comparable); `--fresh` hears every recording again, so the recogniser's compute is measured in the run.
