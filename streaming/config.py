@@ -74,7 +74,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--model", default=_env("MODEL", defaults.model), help="model name reported to clients")
     parser.add_argument("--checkpoint", default=_env("CHECKPOINT", None), help="assistant checkpoint directory")
     parser.add_argument("--whisper", choices=("tiny.en", "base"), default=_env("WHISPER", defaults.whisper),
-                        help="speech recogniser: tiny.en, or base for machines with cores to spare (about 2.5x "
+                        help="speech recogniser: tiny.en, or base for machines with cores to spare (about 2x "
                              "the compute per transcript; see docs/speech.md)")
     parser.add_argument("--generator", default=_env("GENERATOR", None),
                         help="URL of a remote OpenAI-compatible generator (`parley generator serve`, SGLang, vLLM, "
