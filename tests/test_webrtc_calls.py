@@ -117,14 +117,15 @@ async def test_form_offer_and_gpt_live_session(live_server):
 
 
 async def test_the_microphone_is_not_held_back_for_playout(live_server):
-    """The server's jitter buffer hands each frame on once complete: the session is no loudspeaker."""
-    from streaming.transports.webrtc import CALLS
+    """The server's receive buffer hands each Opus packet to the decoder as it arrives: the session is no
+    loudspeaker (tests/test_webrtc_protocol.py checks the buffer itself)."""
+    from streaming.transports.webrtc import CALLS, ArrivalBuffer
 
     client = await WebRTCClient.call(calls_url(live_server))
     await client.wait_for("session.created", timeout=30)
     [(call, _)] = live_server.app[CALLS]
     [receiver] = call.pc.getReceivers()
-    assert receiver._RTCRtpReceiver__jitter_buffer._prefetch == 0
+    assert isinstance(receiver._RTCRtpReceiver__jitter_buffer, ArrivalBuffer)
     await client.close()
     await calls_ended(live_server)
 

@@ -8,8 +8,8 @@ import pytest
 from streaming.events import AudioDelta, AudioDone, Interrupted, ResponseCreated
 from streaming.session import SessionConfig
 from streaming.transports.realtime import RealtimeProtocol
-from streaming.transports.webrtc import (FRAME_BYTES, OfferError, RATE, check_sdp, ice_servers, live_offer,
-                                         mono_pcm16, session_field)
+from streaming.transports.webrtc import (FRAME_BYTES, ArrivalBuffer, OfferError, RATE, check_sdp, ice_servers,
+                                         live_offer, mono_pcm16, session_field)
 
 OFFER = "v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
 
@@ -109,3 +109,26 @@ def test_decoded_opus_frames_become_mono():
                                         layout="stereo")
     mono = np.frombuffer(mono_pcm16(stereo), dtype="<i2")
     assert len(mono) * 2 == FRAME_BYTES and set(mono) == {200}
+
+
+def opus_packet(sequence_number: int, payload: bytes):
+    from aiortc.rtp import RtpPacket
+
+    packet = RtpPacket(payload_type=111, sequence_number=sequence_number, timestamp=sequence_number * 960)
+    packet._data = payload              # what aiortc's depayloader leaves for the buffer
+    return packet
+
+
+def test_the_microphone_buffer_hands_each_packet_on_as_it_arrives():
+    """An Opus packet is a whole frame: the decoder gets it at once, not when the next one comes; a packet
+    older than the last one handed on (late, or a duplicate) is dropped, across the sequence number's wrap."""
+    from aiortc.jitterbuffer import JitterBuffer
+
+    buffer, out = ArrivalBuffer(), []
+    for number in (65534, 65535, 0, 65535, 2, 1, 2, 3):
+        _, frame = buffer.add(opus_packet(number, bytes([number % 256])))
+        out.append(None if frame is None else (frame.timestamp, frame.data))
+    assert out == [(65534 * 960, b"\xfe"), (65535 * 960, b"\xff"), (0, b"\x00"), None, (2 * 960, b"\x02"),
+                   None, None, (3 * 960, b"\x03")]
+    aiortc_default = JitterBuffer(capacity=16, prefetch=4)      # what it replaces: a frame goes 4 packets late
+    assert [aiortc_default.add(opus_packet(n, b"x"))[1] is not None for n in range(6)] == [False] * 4 + [True] * 2

@@ -26,8 +26,10 @@ import av
 import numpy as np
 from aiohttp import web
 from aiortc import RTCConfiguration, RTCIceServer, RTCPeerConnection, RTCSessionDescription
-from aiortc.jitterbuffer import JitterBuffer
+from aiortc.jitterbuffer import JitterFrame
 from aiortc.mediastreams import MediaStreamError, MediaStreamTrack
+from aiortc.rtp import RtpPacket
+from aiortc.utils import uint16_gt
 
 from streaming.server import CTX, ServerContext, _error_response, admit
 from streaming.session import SessionLimitReached, new_id
@@ -49,10 +51,6 @@ MAX_CHANNEL_BUFFER = 1024 * 1024    # bytes queued on the data channel for a cli
 MAX_INBOX = 256                 # client events received and not yet handled
 CALLS = web.AppKey("webrtc_calls", set)    # the calls' tasks (asyncio keeps only weak references)
 CALL_PATH = "/v1/realtime/calls/"
-# The microphone feeds turn detection and Whisper, not a loudspeaker: frames are wanted in order, not at a steady
-# pace, so the server's jitter buffer releases each frame once it is complete. aiortc's default holds 4 more
-# (80 ms); bench/webrtc.py measures both.
-INPUT_PREFETCH = 0
 
 
 # ---- the requests, without I/O ----------------------------------------------------------------------
@@ -118,6 +116,24 @@ def mono_pcm16(frame: av.AudioFrame) -> bytes:
     if samples.shape[1] == 1:
         return samples.astype("<i2").tobytes()
     return samples.mean(axis=1).astype("<i2").tobytes()
+
+
+class ArrivalBuffer:
+    """The microphone's receive buffer: each packet goes to the decoder as it arrives. The microphone feeds turn
+    detection and Whisper, not a loudspeaker, so there is no playout to smooth; and an Opus RTP packet is a whole
+    frame (RFC 7587), so there is nothing to reassemble. aiortc's JitterBuffer calls a frame complete only when
+    the next packet arrives, and by default hands it on 4 packets later (80 ms; 20 ms with prefetch 0). A packet
+    older than the last one handed on comes too late for the turn detector and is dropped. Same interface as
+    aiortc's JitterBuffer."""
+
+    def __init__(self) -> None:
+        self._last: int | None = None       # sequence number of the last packet handed on
+
+    def add(self, packet: RtpPacket) -> tuple[bool, JitterFrame | None]:
+        if self._last is not None and not uint16_gt(packet.sequence_number, self._last):
+            return False, None
+        self._last = packet.sequence_number
+        return False, JitterFrame(data=packet._data, timestamp=packet.timestamp)
 
 
 # ---- I/O ---------------------------------------------------------------------------------------------
@@ -195,7 +211,7 @@ class Call:
         await self.pc.setRemoteDescription(RTCSessionDescription(self.offer.sdp, "offer"))
         for receiver in self.pc.getReceivers():
             if receiver.track.kind == "audio":     # aiortc 1.16 (pinned) keeps it private; no packet has come yet
-                receiver._RTCRtpReceiver__jitter_buffer = JitterBuffer(capacity=16, prefetch=INPUT_PREFETCH)
+                receiver._RTCRtpReceiver__jitter_buffer = ArrivalBuffer()
         self.pc.addTrack(self.reply)
         await self.pc.setLocalDescription(await self.pc.createAnswer())     # gathers every candidate
         return self.pc.localDescription.sdp
