@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import time
+from collections import deque
 from fractions import Fraction
 
 import aiohttp
@@ -28,6 +29,8 @@ class Microphone(MediaStreamTrack):
         self.sent_ms = 0.0                      # speech (not silence) sent so far
         self.speaking_since: float | None = None    # when the first frame of the last say() was sent
         self.speech_done = asyncio.Event()
+        self.speech_pts: int | None = None          # the pts of that frame
+        self.handed_on: deque[tuple[int, float]] = deque(maxlen=3000)   # (pts, when) of the last minute's frames
         self._started: float | None = None
         self._pts = 0
 
@@ -50,22 +53,29 @@ class Microphone(MediaStreamTrack):
         del self.pending[:FRAME_SAMPLES * 2]
         if chunk:
             if self.speaking_since is None:
-                self.speaking_since = time.monotonic()
+                self.speaking_since, self.speech_pts = time.monotonic(), self._pts
             self.sent_ms += len(chunk) / 2 / RATE * 1000
             if not self.pending:
                 self.speech_done.set()
         frame = av.AudioFrame(format="s16", layout="mono", samples=FRAME_SAMPLES)
         frame.planes[0].update(chunk.ljust(FRAME_SAMPLES * 2, b"\0"))
         frame.pts, frame.sample_rate, frame.time_base = self._pts, RATE, Fraction(1, RATE)
+        self.handed_on.append((self._pts, time.monotonic()))
         self._pts += FRAME_SAMPLES
         return frame
 
+    def handed_on_at(self, pts: int) -> float | None:
+        """When the frame starting at pts went to the sender."""
+        return next((at for frame_pts, at in self.handed_on if frame_pts == pts), None)
+
 
 class WebRTCClient:
-    def __init__(self):
+    def __init__(self, jitter_buffer=None):
         self.pc = RTCPeerConnection()
         self.microphone = Microphone()
         self.pc.addTrack(self.microphone)
+        if jitter_buffer is not None:       # the reply's receive buffer (aiortc's default holds 4 frames)
+            self.pc.getReceivers()[0]._RTCRtpReceiver__jitter_buffer = jitter_buffer
         self.channel = self.pc.createDataChannel("oai-events")
         self.events: list[dict] = []
         self.received_at: list[float] = []
@@ -96,9 +106,9 @@ class WebRTCClient:
 
     @classmethod
     async def call(cls, url: str, *, headers: dict | None = None, form_session: dict | None = None,
-                   live_session: dict | None = None) -> "WebRTCClient":
+                   live_session: dict | None = None, jitter_buffer=None) -> "WebRTCClient":
         """Offer to url (`/v1/realtime/calls`, or `/v1/live/sessions` with live_session) and connect."""
-        client = cls()
+        client = cls(jitter_buffer)
         await client.pc.setLocalDescription(await client.pc.createOffer())
         offer = client.pc.localDescription.sdp
         async with aiohttp.ClientSession() as http:
