@@ -182,7 +182,7 @@ STAGES = [          # (key, what it is); a row's p50 is over turns, so the rows'
     ("in_wire", "  WebRTC: SRTP, UDP on loopback, the server's receive loop"),
     ("in_buffer", "  WebRTC: the server's receive buffer"),
     ("in_decode", "  WebRTC: Opus decode (aiortc's decoder thread) -> pushed to the session"),
-    ("vad", "the session has them -> its end of speech (VAD frame of 32 ms, resampler)"),
+    ("vad", "the session has them -> its end of speech (32 ms VAD frames; WebRTC: the caller's Opus delay, 6.5 ms)"),
     ("session", "the session's voice_to_voice (silence wait, Whisper, reply, Piper)"),
     ("lead", "first reply audio -> its first loud sample (the voice's own lead-in)"),
     ("out", "the first loud sample -> the client has it"),
@@ -190,7 +190,7 @@ STAGES = [          # (key, what it is); a row's p50 is over turns, so the rows'
     ("out_encode", "  WebRTC: Opus encode (a worker thread) -> RTP sent"),
     ("out_wire", "  WebRTC: SRTP, UDP on loopback, the caller's receive loop"),
     ("out_buffer", "  WebRTC: the caller's receive buffer"),
-    ("out_decode", "  WebRTC: Opus decode (6.5 ms of Opus's own delay, the decoder thread)"),
+    ("out_decode", "  WebRTC: Opus decode (Opus's own delay, 2.5 ms since low_delay_opus; the decoder thread)"),
     ("v2v", "client voice-to-voice"),
 ]
 
@@ -550,12 +550,15 @@ async def hold_some_calls(url: str, count: int, hold_s: float, barrier) -> dict:
 
 
 def opus_cost_us(frames: int = 2000) -> tuple[float, float]:
-    """libopus through PyAV as aiortc drives it: µs to encode and to decode one 20 ms frame of speech-like noise."""
-    from aiortc.codecs.opus import OpusDecoder, OpusEncoder
+    """libopus through PyAV as the server drives it: µs to encode (the reply's low-delay encoder) and to decode
+    one 20 ms frame of speech-like noise."""
+    from aiortc.codecs.opus import OpusDecoder
     from aiortc.jitterbuffer import JitterFrame
     import av
 
-    encoder, decoder = OpusEncoder(), OpusDecoder()
+    from streaming.transports.webrtc import low_delay_opus
+
+    encoder, decoder = low_delay_opus(), OpusDecoder()
     pcm = np.frombuffer(noise(48000, 0.02 * frames), dtype="<i2").copy() * 20
     packets = []
     start = time.process_time()

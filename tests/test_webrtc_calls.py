@@ -118,7 +118,7 @@ async def test_form_offer_and_gpt_live_session(live_server):
 
 async def test_the_microphone_is_not_held_back_for_playout(live_server):
     """The server's receive buffer hands each Opus packet to the decoder as it arrives: the session is no
-    loudspeaker (tests/test_webrtc_protocol.py checks the buffer itself)."""
+    loudspeaker (tests/test_webrtc_protocol.py checks the buffer itself); the reply is encoded for low delay."""
     from streaming.transports.webrtc import CALLS, ArrivalBuffer
 
     client = await WebRTCClient.call(calls_url(live_server))
@@ -126,6 +126,12 @@ async def test_the_microphone_is_not_held_back_for_playout(live_server):
     [(call, _)] = live_server.app[CALLS]
     [receiver] = call.pc.getReceivers()
     assert isinstance(receiver._RTCRtpReceiver__jitter_buffer, ArrivalBuffer)
+    encoder = call.pc.getSenders()[0]._RTCRtpSender__encoder      # the reply's: 2.5 ms of look-ahead, not 6.5
+    for _ in range(200):                                       # its first frame (silence) is encoded at once
+        if encoder.first_packet_pts is not None:
+            break
+        await asyncio.sleep(0.05)
+    assert encoder.first_packet_pts == -120
     await client.close()
     await calls_ended(live_server)
 
