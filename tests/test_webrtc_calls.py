@@ -118,7 +118,8 @@ async def test_form_offer_and_gpt_live_session(live_server):
 
 async def test_the_microphone_is_not_held_back_for_playout(live_server):
     """The server's receive buffer hands each Opus packet to the decoder as it arrives: the session is no
-    loudspeaker (tests/test_webrtc_protocol.py checks the buffer itself); the reply is encoded for low delay."""
+    loudspeaker (tests/test_webrtc_protocol.py checks the buffer itself); the reply is encoded for low delay; the
+    call's ICE consent is checked by Parley."""
     from streaming.transports.webrtc import CALLS, ArrivalBuffer
 
     client = await WebRTCClient.call(calls_url(live_server))
@@ -132,6 +133,11 @@ async def test_the_microphone_is_not_held_back_for_playout(live_server):
             break
         await asyncio.sleep(0.05)
     assert encoder.first_packet_pts == -120
+    # consent: Parley's checks (an answer counts however late it is read), not aioice's 0.5 s ones
+    [consent] = call.consent
+    assert not consent.done()
+    connection = call.pc.getTransceivers()[0].receiver.transport.transport._connection
+    assert connection._query_consent_task.cancelled()
     await client.close()
     await calls_ended(live_server)
 

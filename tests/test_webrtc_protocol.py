@@ -8,8 +8,9 @@ import pytest
 from streaming.events import AudioDelta, AudioDone, Interrupted, ResponseCreated
 from streaming.session import SessionConfig
 from streaming.transports.realtime import RealtimeProtocol
-from streaming.transports.webrtc import (FRAME_BYTES, ArrivalBuffer, OfferError, RATE, check_sdp, ice_servers,
-                                         live_offer, low_delay_opus, mono_pcm16, session_field)
+from streaming.transports.webrtc import (CONSENT_TIMEOUT_S, FRAME_BYTES, ArrivalBuffer, Consent, OfferError, RATE,
+                                         check_sdp, ice_servers, live_offer, low_delay_opus, mono_pcm16,
+                                         session_field)
 
 OFFER = "v=0\r\no=- 1 1 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
 
@@ -157,3 +158,13 @@ def test_the_reply_is_encoded_for_low_delay():
     from aiortc.codecs.opus import OpusEncoder
 
     assert opus_delay_ms(low_delay_opus()) < 3 < opus_delay_ms(OpusEncoder())      # 2.5 ms against aiortc's 6.5
+
+
+def test_consent_lasts_30_s_from_the_last_answer_however_late_it_was_read():
+    """aioice counts a check unanswered after 0.5 s and hangs up after 6 in a row; a server whose loop reads
+    the answers late hung up on clients that answered every check."""
+    consent = Consent(now=100.0)
+    assert not consent.expired(100.0 + CONSENT_TIMEOUT_S - 0.1)
+    consent.receive_answer(112.0)         # a check sent at 105.0 whose answer was read 7 s later
+    assert not consent.expired(100.0 + CONSENT_TIMEOUT_S + 5)
+    assert consent.expired(112.0 + CONSENT_TIMEOUT_S)

@@ -18,10 +18,12 @@ import asyncio
 import os
 import json
 import logging
+import random
 import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+import aioice.stun
 import av
 import numpy as np
 from aiohttp import web
@@ -53,6 +55,9 @@ MAX_CHANNEL_BUFFER = 1024 * 1024    # bytes queued on the data channel for a cli
 MAX_INBOX = 256                 # client events received and not yet handled
 CALLS = web.AppKey("webrtc_calls", set)    # the calls' tasks (asyncio keeps only weak references)
 CALL_PATH = "/v1/realtime/calls/"
+CONSENT_INTERVAL_S = 5.0        # RFC 7675: a consent check every 4 to 6 s...
+CONSENT_TIMEOUT_S = 30.0        # ...and consent lasts 30 s from the last one answered
+CONSENT_RETRANSMISSIONS = 3     # a check's answer counts if it comes within 0.5 + 1 + 2 + 4 = 7.5 s
 
 
 # ---- the requests, without I/O ----------------------------------------------------------------------
@@ -146,6 +151,23 @@ def low_delay_opus() -> OpusEncoder:
     return encoder
 
 
+class Consent:
+    """ICE consent freshness (RFC 7675) for one call: consent lasts CONSENT_TIMEOUT_S from the last check the
+    client answered, however late the answer was read. aioice's own checks count a check failed when its answer
+    is not read within 0.5 s and close after 6 in a row: a server whose event loop runs late reads the answers
+    late (asyncio reads one datagram per socket per loop iteration, and they queue behind the call's RTP), so it
+    hung up on clients that were answering."""
+
+    def __init__(self, now: float) -> None:
+        self.answered = now
+
+    def receive_answer(self, now: float) -> None:
+        self.answered = now
+
+    def expired(self, now: float) -> bool:
+        return now - self.answered >= CONSENT_TIMEOUT_S
+
+
 # ---- I/O ---------------------------------------------------------------------------------------------
 
 class ReplyTrack(MediaStreamTrack):
@@ -174,6 +196,25 @@ class ReplyTrack(MediaStreamTrack):
         frame.pts, frame.sample_rate, frame.time_base = self._pts, RATE, Fraction(1, RATE)
         self._pts += FRAME_SAMPLES
         return frame
+
+
+async def keep_consent(connection, call_id: str) -> None:
+    """Parley's consent checks on a connected call's aioice Connection, in place of aioice's (private, like the
+    attributes used here, in aioice 0.13.0, pinned): closes the connection, which ends the call, once consent
+    has expired."""
+    consent = Consent(time.monotonic())
+    key = connection.remote_password.encode("utf8")
+    while not consent.expired(time.monotonic()):
+        await asyncio.sleep(CONSENT_INTERVAL_S * random.uniform(0.8, 1.2))
+        for pair in list(connection._nominated.values()):
+            try:
+                await pair.protocol.request(connection.build_request(pair, nominate=False), pair.remote_addr,
+                                            integrity_key=key, retransmissions=CONSENT_RETRANSMISSIONS)
+                consent.receive_answer(time.monotonic())
+            except aioice.stun.TransactionError:
+                pass
+    log.warning("webrtc %s: no consent check answered for %g s; hanging up", call_id, CONSENT_TIMEOUT_S)
+    await connection.close()
 
 
 class ChannelCarrier:
@@ -211,6 +252,7 @@ class Call:
         self.link: RealtimeLink | None = None
         self.caller = None                      # the microphone's track, once the offer is applied
         self.channel_open = asyncio.Event()
+        self.consent: list[asyncio.Task] = []   # keep_consent, one per ICE connection, from the moment it connects
         self.inbox: asyncio.Queue = asyncio.Queue(MAX_INBOX)    # client events from the data channel
         self.ended = asyncio.Event()
         self.pc.on("datachannel", self._on_channel)
@@ -237,6 +279,16 @@ class Call:
     def _on_state(self) -> None:
         if self.pc.connectionState in ("failed", "closed"):
             self.ended.set()
+        elif self.pc.connectionState == "connected" and not self.consent:
+            ice = {transceiver.receiver.transport.transport for transceiver in self.pc.getTransceivers()}
+            if self.pc.sctp is not None:
+                ice.add(self.pc.sctp.transport.transport)
+            for transport in ice:
+                connection = transport._connection
+                if connection._query_consent_task is not None:
+                    connection._query_consent_task.cancel()
+                self.consent.append(asyncio.create_task(keep_consent(connection, self.id),
+                                                        name=f"{self.id}:webrtc-consent"))
 
     def _on_channel(self, channel) -> None:
         if self.link is not None:
@@ -296,9 +348,9 @@ class Call:
             log.warning("webrtc %s: the data channel did not open within %g s; hanging up", self.id,
                         CONNECT_TIMEOUT_S)
         finally:
-            for task in tasks:
+            for task in tasks + self.consent:
                 task.cancel()
-            await asyncio.gather(*tasks, return_exceptions=True)
+            await asyncio.gather(*tasks, *self.consent, return_exceptions=True)
             self.ctx.calls.pop(self.id, None)
             await self.ctx.end_session(self.session)
             if self.link is not None:
