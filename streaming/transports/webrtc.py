@@ -267,7 +267,7 @@ class Call:
         reply = self.pc.addTrack(self.reply)
         await self.pc.setLocalDescription(await self.pc.createAnswer())     # gathers every candidate
         answer = self.pc.localDescription.sdp
-        [audio] = [media for media in SessionDescription.parse(answer).media if media.kind == "audio"]
+        audio = next(media for media in SessionDescription.parse(answer).media if media.kind == "audio")
         if audio.rtp.codecs and audio.rtp.codecs[0].mimeType.lower() == "audio/opus":     # the codec it sends
             reply._RTCRtpSender__encoder = low_delay_opus()     # private too; aiortc makes it on the first frame
         return answer
