@@ -26,6 +26,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
+from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
 from assistant.inventory import Lexicon
 from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
@@ -220,6 +221,7 @@ class Slots:
     longest_duration: float = 0.0
     spoken: str = ""
     places: list[str] = field(default_factory=list)
+    tools: ToolSlots | None = None      # the client's declared tools shown, and the request's span slots
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask
@@ -386,14 +388,22 @@ def vocabulary_named(text: str) -> set[str]:
     return {name for name, pattern in _NAMED_BY.items() if pattern.search(text)}
 
 
-def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) -> tuple[str, Slots]:
+def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
+                 declared: list[dict] | tuple = ()) -> tuple[str, Slots]:
     """The prompt text the model reads, and what its slots stand for.
 
     lexicon: (name phrases, area phrases) of the user's home (assistant.inventory.Inventory.lexicon), or
-    None for the default home, whose words the model knows. The request being answered is slotted first.
+    None for the default home, whose words the model knows. declared: the client's own function tools;
+    the few the request matches best come first, in slot form, and the request carries span slots
+    (assistant.client_tools). The request being answered is slotted first.
     """
     slots = Slots()
     turns = _turns(history)
+    if declared:
+        said = content_text(history[-1]) if history and history[-1].get("role") == "user" else ""
+        slots.tools = ToolSlots(choose(declared, turns[-1][0]), said=said)
+        # an earlier call of a declared tool is shown as a reply without a call: its slots were another prompt's
+        turns = [[text, SAY if isinstance(part, dict) and part["name"] not in SKILLS else part] for text, part in turns]
     words = " ".join(text + (" " + format_call(part) if isinstance(part, dict) else "") for text, part in turns)
     spoken = words.replace("_", " ")          # a call's names as said: living_room is "living room"
     slots.named = vocabulary_named(spoken)
@@ -404,19 +414,38 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None) ->
     shown = []
     for text, part in reversed(turns):
         text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)
+        if slots.tools is not None and not shown:
+            text = slots.tools.mark(text)
         if part not in (None, SAY):
             part, _ = hide_numbers(format_call(_hide_call_names(part, slots, lexicon is not None)), slots.numbers)
         shown.append([text, part])
     prompt = _join(reversed(shown))
     slots.said.update(_NUMBER_SLOT.findall(prompt))
+    if slots.tools is not None:
+        prompt = tool_block(slots.tools.tools, turns[-1][0]) + prompt
     return prompt, slots
 
 
 def reply_target(call: dict | None, text: str, slots: Slots) -> str:
-    """The training target: the reply with the prompt's slots in place of its numbers and names."""
-    if call is not None:
+    """The training target: the reply with the prompt's slots in place of its numbers and names (and of a
+    declared tool's name, parameters and the spans its values were said in)."""
+    if call is not None and slots.tools is not None and call["name"] not in SKILLS:
+        call = _declared_call_slots(call, slots.tools)
+    elif call is not None:
         call = _hide_call_names(call, slots)
     return hide_numbers(render_reply(call, text), slots.numbers)[0]
+
+
+def _declared_call_slots(call: dict, tools: ToolSlots) -> dict:
+    """`<t0> <p0>=<s2>`: a declared call in slot form; ValueError when a value is no span of the request."""
+    index = [t.name for t in tools.tools].index(call["name"])
+    tool, arguments = tools.tools[index], {}
+    for key, value in call["arguments"].items():
+        span = value if isinstance(value, (int, float)) else tools.span_of(str(value))
+        if span is None:
+            raise ValueError(f"{value!r} is not said in {' '.join(tools.words)!r}")
+        arguments[PARAMETER_SLOTS[tool.parameters.index(key)]] = span
+    return {"name": TOOL_SLOTS[index], "arguments": arguments}
 
 
 def content_text(message: dict) -> str:

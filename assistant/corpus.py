@@ -16,6 +16,8 @@ import random
 from dataclasses import dataclass
 
 from assistant.chat_template import RESULT_SLOT, model_prompt, reply_target
+from assistant.client_tools import name_words, request_stems, stem
+from assistant.invented_tools import DOMAINS, GROUPS, VALUES
 from assistant.inventory import SWITCHABLE, Entity, Inventory
 from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, NO, OTHER_ROOMS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS,
                                   UNIT_GROUPS, UNIT_WORDS, YES)
@@ -196,11 +198,12 @@ class Example:
     skill: str
     lexicon: tuple | None = None  # the names of the user's own home (None: the default home)
     home: object = None           # the made-up home those names come from
+    declared: tuple = ()          # the client's own function tools
 
     def texts(self) -> tuple[str, str]:
         """(prompt, reply): what the model reads and what it must write, numbers and names as the same slots
         in both."""
-        prompt, slots = model_prompt(self.history, self.lexicon)
+        prompt, slots = model_prompt(self.history, self.lexicon, self.declared)
         return prompt, reply_target(self.call, self.text, slots)
 
 
@@ -1344,7 +1347,114 @@ def _unrelated_before(rng, example: Example) -> Example:
     return Example([{"role": "user", "content": request}], call, text, "x")
 
 
+# ---------------------------------------------------------------- the client's own tools
+
+def _group(domain: str) -> set[str]:
+    return next((g for g in GROUPS if domain in g), {domain})
+
+
+def _tool_name(rng, verb: str, noun: str) -> str:
+    words = ([verb] if rng.random() < 0.85 else []) + noun.split("_")
+    style = rng.random()
+    if style < 0.55:
+        return "_".join(words)
+    if style < 0.85:
+        return words[0] + "".join(w.title() for w in words[1:])
+    return "-".join(words) if style < 0.93 else "".join(w.title() for w in words)
+
+
+def declaration(rng, domain: str) -> tuple[dict, list[str], list[str | None]]:
+    """An invented tool of the domain, as an app declares it; its parameter names and their values' kinds."""
+    d = DOMAINS[domain]
+    names, kinds = [], []
+    for choices, kind in d["params"]:
+        name = rng.choice([c for c in choices if c not in names] or choices)
+        names.append(name)
+        kinds.append(kind)
+    properties = {n: {"type": "number" if k == "number" else "string", "description": n.replace("_", " ")}
+                  for n, k in zip(names, kinds)}
+    required = names[:1] if rng.random() < 0.6 else [n for n, k in zip(names, kinds) if k]
+    tool = {"type": "function", "name": _tool_name(rng, rng.choice(d["verbs"]), rng.choice(d["nouns"])),
+            "description": rng.choice(d["descriptions"]),
+            "parameters": {"type": "object", "properties": properties, "required": required}}
+    return tool, names, kinds
+
+
+def _others(rng, domain: str, n: int) -> dict[str, dict]:
+    """n tools of other domains than this one's group, no two of one group, by domain."""
+    taken, tools = set(_group(domain)), {}
+    for other in rng.sample(list(DOMAINS), len(DOMAINS)):
+        if len(tools) == n:
+            break
+        if other not in taken:
+            taken |= _group(other)
+            tools[other] = declaration(rng, other)[0]
+    return tools
+
+
+def _said(rng, kind: str):
+    if kind == "number":
+        return rng.choice([rng.randint(2, 12), rng.randint(2, 12), rng.randint(5, 500)])
+    return rng.choice(VALUES[kind])
+
+
+def _ask(rng, domain: str, templates: str = "asks") -> tuple[str, list[str], list, str]:
+    d = DOMAINS[domain]
+    template = rng.choice(d[templates])
+    kinds = [k for _, k in d["params"]]
+    values = [_said(rng, k) if k else None for k in kinds]
+    words = [say_number(rng, v) if k == "number" else v for v, k in zip(values, kinds)]
+    return template.format(*words), values, kinds, template
+
+
+def _keys(domains) -> set[str]:
+    return {stem(k) for d in domains for k in DOMAINS[d]["keys"]}
+
+
+def gen_client_tool(rng) -> Example:
+    """A request with tools declared: one of them asked for (its values as said), or a built-in skill, or
+    something no declared tool does (an honest refusal)."""
+    kind = rng.random()
+    domain = rng.choice(list(DOMAINS))
+    tool, names, _ = declaration(rng, domain)
+    others = _others(rng, domain, rng.choice([0, 0, 1, 1, 2, 3]))
+    declared = [tool, *others.values()]
+    rng.shuffle(declared)
+    served = set().union(*(_group(d) for d in [domain, *others]))
+    if kind < 0.5:
+        request, values, kinds, template = _ask(rng, domain)
+        arguments = {n: v for i, (n, v) in enumerate(zip(names, values)) if "{%d}" % i in template}
+        call = {"name": tool["name"], "arguments": arguments}
+        example = Example([{"role": "user", "content": _dress(rng, request)}], call, R, "client_tool")
+    elif kind < 0.72:
+        example = _single(rng)
+        if rng.random() < 0.5 and example.call is None:
+            return gen_client_tool(rng)
+    elif kind < 0.82:
+        example = Example([{"role": "user", "content": _dress(rng, _ask(rng, domain, "near")[0])}], None, CANT,
+                          "client_tool_near")
+    else:
+        if rng.random() < 0.5:
+            request = _ask(rng, rng.choice([d for d in DOMAINS if d not in served]))[0]
+        else:
+            request = gen_out_of_domain(rng)[0]
+        if request_stems(request) & _keys(served):
+            return gen_client_tool(rng)
+        example = Example([{"role": "user", "content": request}], None, CANT, "client_tool_none")
+    example.declared = tuple(declared)
+    if rng.random() < 0.3:
+        example.history = _prior(_unrelated_before(rng, example)) + example.history
+    if example.call is not None and example.skill == "client_tool":
+        try:       # the tool asked for is among those shown, and each value is a span the request marks
+            example.texts()
+        except ValueError:
+            return gen_client_tool(rng)
+    return example
+
+
 def generate_example(rng: random.Random) -> Example:
+    if rng.random() < CLIENT_TOOL_SHARE:
+        return gen_client_tool(rng)      # no slip: a value must stay the words said
     if rng.random() < 0.2:
         example = _follow_up(rng) if rng.random() < 0.6 else home_follow_up(rng)
     else:
@@ -1362,6 +1472,9 @@ def generate_example(rng: random.Random) -> Example:
     elif example.home is not None and rng.random() < 0.1:
         example = misheard_name(rng, example) or example
     return example
+
+
+CLIENT_TOOL_SHARE = 0.25
 
 
 def generate_corpus(n: int, seed: int = 0) -> list[Example]:

@@ -24,6 +24,7 @@ from assistant.chat_template import NoAction, Slots, content_text, fill_result, 
 from assistant.conversation import resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, new_call_id, split_client_result
+from assistant.skills import SKILLS
 from assistant.tokenizer import Tokenizer
 from assistant.tools import ToolRunner
 from dllm_core.checkpoint import load_model
@@ -58,12 +59,23 @@ class EmbeddedGenerator:
         decode = decode or DEFAULT_DECODE
         return cls(model, config, Tokenizer.load(path), decode, config.max_sequence_length - decode.gen_length)
 
-    def prompt_ids(self, history: list[dict], lexicon=None) -> tuple[list[int], Slots]:
-        """Token ids of the prompt (its end, if too long) and what its slots stand for (lexicon: the names of
-        the user's own home, see chat_template.model_prompt); a follow-up is first resolved against the
-        conversation's state (assistant.conversation)."""
-        text, slots = model_prompt(resolve(history, lexicon), lexicon)
-        return self.tokenizer.encode(text)[-self.max_prompt:], slots
+    def prompt_ids(self, history: list[dict], lexicon=None, client_tools: Mapping[str, dict] = MappingProxyType({})
+                   ) -> tuple[list[int], Slots]:
+        """Token ids of the prompt and what its slots stand for (lexicon: the names of the user's own home,
+        client_tools: the client's own function tools, see chat_template.model_prompt); a follow-up is first
+        resolved against the conversation's state (assistant.conversation). A prompt too long loses its
+        earlier turns first, then its start."""
+        resolved = resolve(history, lexicon)
+        # a declared tool named like a skill is that skill's call, reported to the client instead of run
+        declared = [tool for name, tool in client_tools.items() if name not in SKILLS]
+        while True:
+            text, slots = model_prompt(resolved, lexicon, declared)
+            ids = self.tokenizer.encode(text)
+            first_user = next((i for i, m in enumerate(resolved) if m.get("role") == "user"), len(resolved))
+            last_user = max((i for i, m in enumerate(resolved) if m.get("role") == "user"), default=0)
+            if len(ids) <= self.max_prompt or first_user >= last_user:
+                return ids[-self.max_prompt:], slots
+            resolved = resolved[first_user + 1:]
 
     def reader(self, slots: Slots) -> ReplyReader:
         return ReplyReader(self.tokenizer, self.config.eos_token_id, slots)
@@ -89,7 +101,7 @@ class EmbeddedGenerator:
         result: str | None = client_result
         said = ""
         # normalising and tokenising a long history is CPU work: off the event loop, which carries every session
-        prompt, slots = await asyncio.to_thread(self.prompt_ids, history, await tools.lexicon())
+        prompt, slots = await asyncio.to_thread(self.prompt_ids, history, await tools.lexicon(), client_tools)
         reader = self.reader(slots)
         blocks = stream_generate(self.model, prompt, self.decode,
                                  mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)

@@ -79,6 +79,10 @@ class ReplyReader:
         if head[0] != self.call_id:
             return None, True
         written = self.tokenizer.decode(head[1:])
+        if self.slots.tools is not None and written.startswith("<t"):        # a tool the client declared
+            declared = self.slots.tools.call(written, self.slots.numbers, self.slots.names, self.slots.areas)
+            return (None, True) if declared is None else \
+                (ToolCall(declared["name"], declared["arguments"], new_call_id()), False)
         text = self.slots.show(written)
         parsed = None if ANY_SLOT.search(text) else parse_call(text)
         if parsed is None or not valid_call(parsed) or self.slots.refuses(parsed, written):

@@ -9,9 +9,10 @@ from pathlib import Path
 from tokenizers import AddedToken, Regex, decoders, models, pre_tokenizers, trainers
 from tokenizers import Tokenizer as HFTokenizer
 
+from assistant.client_tools import PARAMETER_SLOTS, SPAN_SLOTS, TOOL_SLOTS
 from assistant.chat_template import AREA_SLOTS, EOS, MASK, NAME_SLOTS, NUMBER_SLOTS, PAD, RESULT_SLOT, SPECIAL_TOKENS, UNK
 
-SLOT_TOKENS = [RESULT_SLOT, *NUMBER_SLOTS, *NAME_SLOTS, *AREA_SLOTS]     # one token each, never split
+SLOT_TOKENS = [RESULT_SLOT, *NUMBER_SLOTS, *NAME_SLOTS, *AREA_SLOTS, *TOOL_SLOTS, *PARAMETER_SLOTS, *SPAN_SLOTS]     # one token each, never split
 ALPHABET = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,?!'*+-/()_=▁")
 
 

@@ -23,7 +23,7 @@ import json
 import math
 import random
 import time
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import asdict, dataclass, fields
 from pathlib import Path
 
 import torch
@@ -45,8 +45,8 @@ class TrainConfig:
     mlp_ratio: int = 4
     vocab_size: int = 1024          # BPE target size; the config rounds the embedding up to a multiple of 64
     gen_length: int = 32            # reply canvas: the longest reply is 25 tokens
-    max_prompt: int = 64
-    corpus_size: int = 120_000
+    max_prompt: int = 112          # three declared tools in slot form and two user turns (95% of such prompts <= 83)
+    corpus_size: int = 150_000
     tokenizer_examples: int = 30_000
     steps: int = 6000               # the shipped checkpoint's run (a 5,300-step run mixed up multiplication)
     batch_size: int = 64
@@ -190,7 +190,7 @@ def _train(cfg: TrainConfig, out: Path, resume: bool, device: str, progress: boo
         if len(tokenizer) > mconf.embedding_size:
             raise ValueError(f"{init}: {len(tokenizer)} tokens do not fit its {mconf.embedding_size} embeddings")
         mconf.vocab_size = len(tokenizer)
-        cfg = replace(cfg, gen_length=mconf.max_sequence_length - cfg.max_prompt)
+        mconf.max_sequence_length = cfg.max_prompt + cfg.gen_length     # positions are rotary: any length reads
     else:
         mconf = model_config(cfg, tokenizer)
         model = LLaDAModel(mconf).to(device)
