@@ -3,6 +3,7 @@
     python bench/assistant_eval.py [--checkpoint DIR] [--budgets '1 pass,2 passes,4 passes'] [--errors]
     python bench/assistant_eval.py --conversations [--budgets '4 passes'] [--errors]
     python bench/assistant_eval.py --paraphrases [--budgets '4 passes'] [--errors]
+    python bench/assistant_eval.py --client-tools [--budgets '4 passes'] [--errors]
 
 Two held-out files, both written by hand apart from the corpus generator and never trained on:
 tests/data/heldout.jsonl (the original skills in the default home) and tests/data/heldout_home.jsonl (the
@@ -28,11 +29,23 @@ call, every reply (the model's own, right or wrong) kept in the history. --parap
 tests/data/paraphrases.jsonl, clear requests in phrasings written apart from the corpus; the refusal rate is
 the share answered with no call. Both sets were written by hand before the conversation state and the
 generalised checks, from the issue's examples and new phrasings, without reading the corpus generator.
+
+tests/data/heldout_discovered.jsonl (the home of tests/discovered_home.py, built from discovery payloads in
+the shapes Zigbee2MQTT, Tasmota and ESPHome publish) is asked fresh beside the two files, in its own column
+(not in "overall", which stays the two files').
+
+--client-tools: tests/data/heldout_client_tools.json (function declarations as apps write them) and
+tests/data/heldout_client_tools.jsonl (requests, each with the tools declared for it and the call it should
+make, or null), written by another hand apart from the corpus and its invented tools, before the checkpoint
+that first measured it was trained. Right: exactly one call, the expected tool, the same argument keys, each
+value the same (strings compared without case or punctuation, numbers by value); a request that expects no
+declared tool is right when no declared tool is called (a built-in skill's call is then judged as usual).
 """
 import argparse
 import asyncio
 import dataclasses
 import json
+import re
 import statistics
 import sys
 from pathlib import Path
@@ -89,7 +102,18 @@ def made_up_inventory() -> Inventory:
     return inventory
 
 
+def discovered_inventory() -> Inventory:
+    sys.path.insert(0, str(ROOT / "tests"))
+    from discovered_home import discovery_messages
+    inventory = Inventory()
+    for topic, payload in discovery_messages():
+        inventory.receive_discovery(topic, payload)
+    return inventory
+
+
 def new_home(kind: str) -> InMemoryHome:
+    if kind == "discovered":
+        return InMemoryHome(inventory=discovered_inventory())
     return InMemoryHome(inventory=made_up_inventory()) if kind == "made_up" else InMemoryHome()
 
 
@@ -177,8 +201,10 @@ def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str], list[tup
         # the home file tags its follow-ups "follow_up", the first file marks them "followup": one column
         tags = {"followup" if tag == "follow_up" else tag for tag in row.get("tags", [])}
         tags |= {"followup"} if row.get("followup") else set()
-        for key in ["overall", f"skill:{skill}", *(f"tag:{t}" for t in tags),
-                    "file:home" if "tags" in row else "file:original"]:
+        discovered = row.get("home") == "discovered"
+        keys = [f"file:discovered", *(f"discovered tag:{t}" for t in tags)] if discovered else \
+            ["overall", f"skill:{skill}", *(f"tag:{t}" for t in tags), "file:home" if "tags" in row else "file:original"]
+        for key in keys:
             buckets.setdefault(key, []).append(ok)
         if not ok:
             got = calls_of(reply)
@@ -190,7 +216,8 @@ def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str], list[tup
 def evaluate_long(assistant, rows: list[dict], answers: list[tuple]) -> tuple[float, float, int, list[str]]:
     """(fresh accuracy, one-conversation accuracy, requests, the rows right in only one of the two) over the
     self-contained rows; the fresh answers are evaluate_all's."""
-    alone = [(row, right) for row, (_, right) in zip(rows, answers) if len(row["history"]) == 1]
+    alone = [(row, right) for row, (_, right) in zip(rows, answers)
+             if len(row["history"]) == 1 and row.get("home") != "discovered"]
     fresh, long, differ = sum(right for _, right in alone), 0, []
     for kind in ("default", "made_up"):
         tools = ToolRunner(new_home(kind))
@@ -285,6 +312,7 @@ def main(argv=None) -> int:
     parser.add_argument("--checkpoint", default=None)
     parser.add_argument("--heldout", default=str(ROOT / "tests" / "data" / "heldout.jsonl"))
     parser.add_argument("--home-heldout", default=str(ROOT / "tests" / "data" / "heldout_home.jsonl"))
+    parser.add_argument("--discovered-heldout", default=str(ROOT / "tests" / "data" / "heldout_discovered.jsonl"))
     parser.add_argument("--errors", action="store_true", help="list the failures of the 4-pass column")
     parser.add_argument("--budgets", default="1 pass,2 passes,4 passes",
                         help="comma-separated, from: " + ", ".join(name for name, _ in BUDGETS))
@@ -293,20 +321,25 @@ def main(argv=None) -> int:
                         help="judge the multi-turn conversations instead (default file if none given)")
     parser.add_argument("--paraphrases", nargs="?", const=str(ROOT / "tests" / "data" / "paraphrases.jsonl"),
                         help="judge the paraphrases instead (default file if none given)")
+    parser.add_argument("--client-tools", nargs="?", const=str(ROOT / "tests" / "data" / "heldout_client_tools"),
+                        help="judge calls of client-declared tools instead (PATH.json declarations, PATH.jsonl requests)")
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(1)
     if args.conversations or args.paraphrases:
         return main_new_sets(args)
+    if args.client_tools:
+        return main_client_tools(args)
     rows = [json.loads(line) for line in Path(args.heldout).read_text().splitlines() if line.strip()]
     home_rows = [json.loads(line) for line in Path(args.home_heldout).read_text().splitlines() if line.strip()]
+    discovered_rows = [json.loads(line) for line in Path(args.discovered_heldout).read_text().splitlines() if line.strip()]
     base = EmbeddedGenerator.load(args.checkpoint)
     chosen = [b for b in BUDGETS if args.budgets is None or b[0] in args.budgets.split(",")]
     results, failures, home, long = {}, {}, {}, {}
     for name, params in chosen:
         assistant = EmbeddedGenerator(base.model, base.config, base.tokenizer, params, base.max_prompt)
         respond_sync(assistant, [{"role": "user", "content": "hello"}], ToolRunner())     # warm-up
-        home[name], failures[name + " (all)"], answers = evaluate_all(assistant, rows + home_rows)
+        home[name], failures[name + " (all)"], answers = evaluate_all(assistant, rows + home_rows + discovered_rows)
         results[name], failures[name] = evaluate(rows, [reply for reply, _ in answers[:len(rows)]])
         long[name] = evaluate_long(assistant, rows + home_rows, answers)
         print(f"  {name}: done", file=sys.stderr, flush=True)
@@ -329,14 +362,16 @@ def main(argv=None) -> int:
           f"{next(iter(long.values()))[2]} self-contained requests asked in one conversation per home:")
     cell = lambda r, key: f"{100 * r[key][0]:.1f}% ({r[key][1]})" if key in r else "-"  # noqa: E731
     header = ["decoding", "overall", "original file", "home file", "unseen names", "unknown names: no action",
-              "ASR slips", "follow-ups", "fresh", "long", "long - fresh"]
+              "ASR slips", "follow-ups", "fresh", "long", "long - fresh", "discovered file",
+              "discovered: unknown names, no action"]
     print("| " + " | ".join(header) + " |")
     print("|" + "---|" * len(header))
     for name, r in home.items():
         fresh, one, _, _ = long[name]
         cells = [name, cell(r, "overall"), cell(r, "file:original"), cell(r, "file:home"), cell(r, "tag:unseen_name"),
                  cell(r, "tag:unknown_name"), cell(r, "tag:slip"), cell(r, "tag:followup"),
-                 f"{100 * fresh:.1f}%", f"{100 * one:.1f}%", f"{100 * (one - fresh):+.1f}"]
+                 f"{100 * fresh:.1f}%", f"{100 * one:.1f}%", f"{100 * (one - fresh):+.1f}", cell(r, "file:discovered"),
+                 cell(r, "discovered tag:unknown_name")]
         print("| " + " | ".join(cells) + " |")
     print("\nPer skill (expected tool, or the row's category when no tool is expected):")
     skills = sorted({k for r in home.values() for k in r if k.startswith("skill:")})
@@ -372,6 +407,97 @@ def main_new_sets(args) -> int:
             assistant, rows)
         print(f"| {name} | " + " | ".join(f"{100 * result[k][0]:.1f}% ({result[k][1]})" for k in columns) + " |",
               flush=True)
+    if args.errors:
+        for name, errors in failures.items():
+            print(f"\nfailures with {name}:")
+            print("\n".join(errors))
+    return 0
+
+
+def same_value(want, have) -> bool:
+    """Numbers by value (a number said may reach a string parameter as its digits); strings without case,
+    spaces at the ends or punctuation."""
+    try:
+        return abs(float(want) - float(have)) < 1e-9
+    except (TypeError, ValueError):
+        plain = lambda v: " ".join(re.sub(r"[^\w\s']", " ", str(v).lower()).split())  # noqa: E731
+        return plain(want) == plain(have)
+
+
+def same_client_call(expected: dict, got: dict) -> bool:
+    return expected["name"] == got["name"] and set(expected["arguments"]) == set(got["arguments"]) and \
+        all(same_value(want, got["arguments"][key]) for key, want in expected["arguments"].items())
+
+
+def client_tool_rows(path: str) -> list[tuple[dict, dict[str, dict]]]:
+    """(row, its declared tools by name): a row's tools are declarations, or names of the .json's."""
+    declarations = json.loads(Path(path + ".json").read_text())
+    if isinstance(declarations, dict):
+        declarations = declarations.get("tools", list(declarations.values()))
+    by_name = {d.get("function", d)["name"]: d for d in declarations}
+    out = []
+    for line in Path(path + ".jsonl").read_text().splitlines():
+        if line.strip():
+            row = json.loads(line)
+            tools = [by_name[t] if isinstance(t, str) else t for t in row["tools"]]
+            out.append((row, {t.get("function", t)["name"]: t for t in tools}))
+    return out
+
+
+def evaluate_client_tools(assistant, rows: list[tuple[dict, dict]]) -> tuple[dict, list[str]]:
+    """Per kind: right calls (see the module's docstring); calls of a declared tool where none was expected."""
+    buckets: dict[str, list[bool]] = {}
+    errors = []
+    for row, declared in rows:
+        tools = ToolRunner(new_home(row.get("home", "default")))
+        history = [{"role": "user", "content": row["request"]}]
+
+        async def collect():
+            async for event in assistant.respond(history, tools, client_tools=declared):
+                if isinstance(event, DoneEvent):
+                    return event.reply
+        reply = asyncio.run(collect())
+        got = calls_of(reply)
+        expected = row["expect"]
+        declared_calls = [c for c in got if c["name"] in declared]
+        if expected is None:
+            ok = not declared_calls
+        elif expected["name"] in declared:
+            ok = len(got) == 1 and same_client_call(expected, got[0])
+        else:
+            ok = len(got) == 1 and same_home_call(expected, got[0], tools.home.inventory)
+        kind = row.get("kind", "-")
+        for key in ("all", f"kind:{kind}"):
+            buckets.setdefault(key, []).append(ok)
+        if expected is None or expected["name"] not in declared:
+            buckets.setdefault("declared calls where none serves", []).append(bool(declared_calls))
+        else:
+            buckets.setdefault("declared tool asked for", []).append(ok)
+        if not ok:
+            errors.append(f"{kind:<12} {row['request']!r} ({', '.join(declared)}): want {expected}, "
+                          f"got {got} / {reply.text!r}")
+    return {k: (sum(v) / len(v), len(v)) for k, v in buckets.items()}, errors
+
+
+def main_client_tools(args) -> int:
+    base = EmbeddedGenerator.load(args.checkpoint)
+    rows = client_tool_rows(args.client_tools)
+    declarations = {name for _, declared in rows for name in declared}
+    print(f"{Path(args.client_tools).name}: {len(rows)} requests, {len(declarations)} declared tools; "
+          f"checkpoint: {args.checkpoint or 'embedded'}")
+    failures, results = {}, {}
+    for name, params in [b for b in BUDGETS if b[0] in args.budgets.split(",")]:
+        assistant = EmbeddedGenerator(base.model, base.config, base.tokenizer, params, base.max_prompt)
+        respond_sync(assistant, [{"role": "user", "content": "hello"}], ToolRunner())     # warm-up
+        results[name], failures[name] = evaluate_client_tools(assistant, rows)
+    keys = ["all", "declared tool asked for", "declared calls where none serves"]
+    keys += sorted(k for r in results.values() for k in r if k.startswith("kind:") and k not in keys)
+    keys = list(dict.fromkeys(keys))
+    print("| | " + " | ".join(results) + " |")
+    print("|---|" + "---|" * len(results))
+    for key in keys:
+        print(f"| {key.removeprefix('kind:')} | " + " | ".join(
+            f"{100 * r[key][0]:.1f}% ({r[key][1]})" if key in r else "-" for r in results.values()) + " |")
     if args.errors:
         for name, errors in failures.items():
             print(f"\nfailures with {name}:")
