@@ -133,6 +133,15 @@ def test_pipecat_client_tool_round_trip(pipecat, server, stt):
     assert "on" in heard(stt, result["audio"]).lower()
 
 
+def test_pipecat_declared_tool_answered_by_the_embedded_model(pipecat, server, stt):
+    """get_weather is no skill of Parley's: the embedded model reads its declaration and calls it with the city."""
+    result = pipecat.run("weather")
+    no_errors(result, server)
+    assert result["calls"] == [{"city": "Paris"}]          # as the user wrote it
+    assert "light rain, 14 degrees" in result["text"].lower()
+    assert "rain" in heard(stt, result["audio"]).lower()
+
+
 # ---- LiveKit Agents: the plugin's RealtimeSession used directly ----------------------------------------------
 
 @pytest.fixture
@@ -171,6 +180,14 @@ def test_livekit_client_tool_round_trip(livekit, server, stt):
                                                                       "state": "on"}}]
     assert "kitchen light is on" in result["texts"][-1].lower()     # its JSON output {"state": "on"}, spoken
     assert "kitchen" in heard(stt, result["audio"]).lower()
+
+
+def test_livekit_declared_tool_answered_by_the_embedded_model(livekit, server, stt):
+    result = livekit.run("weather")
+    no_errors(result, server)
+    assert result["calls"] == [{"name": "get_weather", "arguments": {"city": "Paris"}}]
+    assert "light rain, 14 degrees" in result["texts"][-1].lower()
+    assert "rain" in heard(stt, result["audio"]).lower()
 
 
 def test_livekit_connection_recycle_replays_the_context(livekit, server, stt):

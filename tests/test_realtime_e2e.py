@@ -202,6 +202,52 @@ async def test_client_declared_tool_round_trip(live_server):
     await client.close()
 
 
+WEATHER_TOOL = {"type": "function", "name": "get_weather", "description": "Get the current weather for a city",
+                "parameters": {"type": "object", "properties": {"city": {"type": "string", "description": "City name"}},
+                               "required": ["city"]}}
+
+
+async def declare_weather(live_server):
+    client = await connect(live_server)
+    await client.send({"type": "session.update", "session": {"type": "realtime", "tools": [WEATHER_TOOL]}})
+    await client.wait_for("session.updated")
+    return client
+
+
+async def test_a_declared_tool_is_called_with_the_city_said(live_server):
+    """The embedded model reads get_weather's declaration, calls it with the city as said, and speaks what the
+    client's function answered."""
+    client = await declare_weather(live_server)
+    await ask(client, "what's the weather in paris")
+    call = await client.wait_for("response.function_call_arguments.done", timeout=60)
+    assert call["name"] == "get_weather" and json.loads(call["arguments"]) == {"city": "paris"}
+    await client.wait_for("response.done")
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "function_call_output", "call_id": call["call_id"],
+        "output": json.dumps({"forecast": "light rain, 14 degrees"})}})
+    start = len(client.events)
+    await client.send({"type": "response.create"})
+    done = await client.wait_for("response.done", start=start, timeout=60)
+    assert "light rain, 14 degrees" in done["response"]["output"][0]["content"][0]["transcript"]
+    await client.close()
+
+
+async def test_a_request_no_declared_tool_serves_gets_no_call(live_server):
+    """With get_weather declared, a song request calls nothing and is answered honestly; a built-in skill
+    still runs on the server."""
+    client = await declare_weather(live_server)
+    await ask(client, "play bohemian rhapsody")
+    done = await client.wait_for("response.done", timeout=60)
+    assert [item["type"] for item in done["response"]["output"]] == ["message"]
+    assert "can't" in done["response"]["output"][0]["content"][0]["transcript"].lower()
+    start = len(client.events)
+    await ask(client, "what is seven times six")
+    done = await client.wait_for("response.done", start=start, timeout=60)
+    assert all(item.get("name") != "get_weather" for item in done["response"]["output"])
+    assert says_42(done["response"]["output"][-1]["content"][0]["transcript"])
+    await client.close()
+
+
 async def test_g711_call_audio(live_server, speech, stt):
     client = await connect(live_server)
     await client.send({"type": "session.update", "session": {"type": "realtime", "audio": {

@@ -8,8 +8,8 @@ the way AgentSession answers input_speech_started (interrupt, then truncate to w
 call's output goes back into the chat context. Writes DIR/result.json (reply texts, calls, errors logged or
 emitted, server event types seen) and DIR/reply.pcm (the last reply's audio, PCM16 mono 24 kHz).
 
-Scenarios: typed, spoken, barge_in, tool, recycle (a Parley tool turn, a forced connection recycle that
-replays the context, then a follow-up that needs it).
+Scenarios: typed, spoken, barge_in, tool, weather (a declared get_weather, no skill of Parley's), recycle (a
+Parley tool turn, a forced connection recycle that replays the context, then a follow-up that needs it).
 """
 import asyncio
 import json
@@ -98,6 +98,15 @@ async def set_device(device: str, room: str, state: str) -> dict:
     return {"state": state}
 
 
+FORECAST = "light rain, 14 degrees"
+
+
+@llm.function_tool
+async def get_weather(city: str) -> str:
+    """Get the current weather for a city."""
+    return FORECAST
+
+
 async def run(args) -> dict:
     log = ErrorLog()
     logging.getLogger().addHandler(log)
@@ -146,11 +155,13 @@ async def run(args) -> dict:
             last = await asyncio.wait_for(replies.get(), 60)
             await asyncio.wait_for(last.done, 90)
             result["texts"] = [first.text, last.text]
-        elif args.scenario == "tool":
-            await session.update_tools([set_device])
-            first = await typed(session, replies, "Turn on the kitchen light.")
+        elif args.scenario in ("tool", "weather"):
+            tool = set_device if args.scenario == "tool" else get_weather
+            await session.update_tools([tool])
+            first = await typed(session, replies, "Turn on the kitchen light." if args.scenario == "tool"
+                                else "What's the weather in Paris?")
             [call] = first.calls
-            output = json.dumps(await set_device(**json.loads(call.arguments)))
+            output = json.dumps(await tool(**json.loads(call.arguments)))
             chat_ctx = session.chat_ctx.copy()
             chat_ctx.insert(llm.FunctionCallOutput(call_id=call.call_id, name=call.name, output=output,
                                                    is_error=False))
@@ -185,4 +196,4 @@ async def run(args) -> dict:
 
 
 if __name__ == "__main__":
-    main(run, ["typed", "spoken", "barge_in", "tool", "recycle"])
+    main(run, ["typed", "spoken", "barge_in", "tool", "weather", "recycle"])

@@ -9,7 +9,8 @@ pace, text arrives as an LLMMessagesAppendFrame, tools are registered functions.
 reply audio, PCM16 mono at 24 kHz).
 
 Scenarios: typed, spoken, barge_in (the interruption is said while the reply plays), tool (a client-declared
-function the model calls; its JSON result is spoken).
+function the model calls; its JSON result is spoken), weather (a declared get_weather, a tool Parley has no
+skill for, called with the city said).
 """
 import asyncio
 import sys
@@ -35,6 +36,9 @@ TOOL = FunctionSchema(name="set_device", description="Switch a device in a room 
                       properties={"device": {"type": "string"}, "room": {"type": "string"},
                                   "state": {"type": "string", "enum": ["on", "off"]}},
                       required=["device", "room", "state"])
+WEATHER = FunctionSchema(name="get_weather", description="Get the current weather for a city",
+                         properties={"city": {"type": "string", "description": "City name"}}, required=["city"])
+FORECAST = "light rain, 14 degrees"
 
 
 class Sink(FrameProcessor):
@@ -98,7 +102,12 @@ async def run(args) -> dict:
         api_key="parley", base_url=args.url,
         settings=OpenAIRealtimeLLMService.Settings(session_properties=events.SessionProperties(
             audio=events.AudioConfiguration(input=events.AudioInput(turn_detection=events.TurnDetection())))))
+    async def get_weather(params):
+        calls.append(dict(params.arguments))
+        await params.result_callback(FORECAST)
+
     llm.register_function("set_device", set_device)
+    llm.register_function("get_weather", get_weather)
 
     @llm.event_handler("on_conversation_item_updated")
     async def item_updated(service, item_id, item):       # conversation.item.done and response.done items
@@ -106,7 +115,8 @@ async def run(args) -> dict:
             sink.replies[item_id] = item.status
             sink.changed.set()
 
-    context = LLMContext(tools=ToolsSchema(standard_tools=[TOOL])) if args.scenario == "tool" else LLMContext()
+    tools = {"tool": [TOOL], "weather": [WEATHER]}.get(args.scenario)
+    context = LLMContext(tools=ToolsSchema(standard_tools=tools)) if tools else LLMContext()
     aggregators = LLMContextAggregatorPair(context)
     pipeline = Pipeline([aggregators.user(), llm, sink, aggregators.assistant()])
     worker = PipelineWorker(pipeline, params=PipelineParams(audio_in_sample_rate=args.rate,
@@ -119,8 +129,9 @@ async def run(args) -> dict:
     result: dict = {}
     try:
         await asyncio.sleep(1.0)                     # session.created / session.updated
-        if args.scenario in ("typed", "tool"):
-            request = {"typed": "What is seven times six?", "tool": "Turn on the kitchen light."}[args.scenario]
+        if args.scenario in ("typed", "tool", "weather"):
+            request = {"typed": "What is seven times six?", "tool": "Turn on the kitchen light.",
+                       "weather": "What's the weather in Paris?"}[args.scenario]
             await worker.queue_frame(LLMMessagesAppendFrame(messages=[{"role": "user", "content": request}],
                                                             run_llm=True))
             await sink.until(lambda: sink.completed() >= 1, 90)     # (tool: after the call and its result)
@@ -151,4 +162,4 @@ async def run(args) -> dict:
 
 
 if __name__ == "__main__":
-    main(run, ["typed", "spoken", "barge_in", "tool"])
+    main(run, ["typed", "spoken", "barge_in", "tool", "weather"])

@@ -1,0 +1,106 @@
+"""Client-declared tools in the embedded model: the slot form code writes and reads, the corpus of invented
+tools, and the real checkpoint calling a declared tool only when asked."""
+import pytest
+
+from assistant.chat_template import model_prompt, reply_target
+from assistant.client_tools import MAX_SHOWN
+from assistant.corpus import generate_corpus
+from assistant.generator import respond_sync
+from assistant.reply import ReplyReader
+from assistant.tools import ToolRunner
+
+WEATHER = {"type": "function", "name": "get_weather", "description": "Get the current weather for a city",
+           "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+TABLE = {"type": "function", "function": {
+    "name": "bookTable", "description": "Reserve a table at a restaurant",
+    "parameters": {"type": "object", "properties": {"restaurant": {"type": "string"},
+                                                    "party_size": {"type": "integer"}}, "required": ["restaurant"]}}}
+SONG = {"type": "function", "name": "play_song", "description": "Play a song by name",
+        "parameters": {"type": "object", "properties": {"song": {"type": "string"}, "artist": {"type": "string"}}}}
+OTHERS = [{"type": "function", "name": name, "description": description}
+          for name, description in [("lock_screen", "Lock the phone's screen"), ("get_battery", "Battery level")]]
+CORPUS = generate_corpus(3000, seed=11)
+
+
+def user(text: str) -> list[dict]:
+    return [{"role": "user", "content": text}]
+
+
+def test_declared_tools_reach_the_model_as_slots_and_the_request_carries_span_slots():
+    prompt, slots = model_prompt(user("What's the weather in New York?"), None, [TABLE, WEATHER])
+    assert prompt == ("<t0> get weather current city <p0> city <t1> book table reserve restaurant <p0> restaurant "
+                      "<p1> party size<|user|> what's <s0> the <s1> weather in <s2> new <s3> york<|assistant|>")
+    assert reply_target({"name": "get_weather", "arguments": {"city": "new york"}}, "{result}", slots) == \
+        "<|call|> <t0> <p0>=<s2><s3><|say|> {result}"
+
+
+def test_only_the_best_matching_tools_are_shown():
+    prompt, slots = model_prompt(user("play hotel california"), None, [*OTHERS, WEATHER, TABLE, SONG])
+    assert len(slots.tools.tools) == MAX_SHOWN and slots.tools.tools[0].name == "play_song"
+    assert prompt.startswith("<t0> play song")
+
+
+def read(slots, written: str):
+    from assistant.tokenizer import Tokenizer
+    from assistant.embedded import EMBEDDED_CHECKPOINT
+    tokenizer = Tokenizer.load(EMBEDDED_CHECKPOINT)
+    reader = ReplyReader(tokenizer, tokenizer.eos_id, slots)
+    reader.add(tokenizer.encode(written))
+    return reader
+
+
+def test_a_written_call_maps_back_to_the_tool_its_parameters_and_the_words_said():
+    _, slots = model_prompt(user("Book a table for four at Luigi's"), None, [WEATHER, TABLE])
+    reader = read(slots, "<|call|> <t0> <p0>=<s3> <p1>=<n0><|say|> {result}")
+    assert (reader.call.name, reader.call.arguments) == ("bookTable", {"restaurant": "Luigi's", "party_size": 4})
+    for broken in ["<t2> <p0>=<s3>",              # no third tool is shown
+                   "<t0> <p3>=<s3>",              # nor a fourth parameter
+                   "<t0> <p0>=<s3> <p0>=<s2>",    # a parameter twice
+                   "<t0> <p0>=<s3><s1>",          # a span backwards
+                   "<t0> <p1>=<s3>",              # words for a number
+                   "<t0> <p0>=<s9>"]:             # a span slot the request does not have
+        reader = read(slots, f"<|call|> {broken}<|say|> {{result}}")
+        assert reader.call is None and reader.broken, broken
+
+
+def test_the_corpus_invents_many_tools_and_calls_them_with_spans_of_the_request():
+    declared = {t["name"] for e in CORPUS for t in e.declared}
+    assert len(declared) > 300
+    calls = [e for e in CORPUS if e.skill == "client_tool"]
+    assert len(calls) > 300
+    for e in calls:
+        _, reply = e.texts()                     # raises when a value is no span of the request
+        request = e.history[-1]["content"]
+        assert all(str(v) in request for v in e.call["arguments"].values() if isinstance(v, str))
+        assert reply.startswith("<|call|> <t")
+    refusals = [e for e in CORPUS if e.skill in ("client_tool_near", "client_tool_none")]
+    builtin = [e for e in CORPUS if e.declared and e.call and e.skill != "client_tool"]
+    assert len(refusals) > 100 and len(builtin) > 100
+
+
+# ---- the real checkpoint ----------------------------------------------------------------------------------
+
+def declared_calls(assistant, text: str, *tools):
+    declared = {t.get("function", t)["name"]: t for t in tools}
+    reply = respond_sync(assistant, user(text), ToolRunner(), client_tools=declared)
+    return [(c.name, c.arguments) for c in reply.tool_calls], reply.text
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("what's the weather in Paris", ("get_weather", {"city": "Paris"})),
+    ("is it going to rain in tokyo", ("get_weather", {"city": "tokyo"})),
+    ("play hotel california", ("play_song", {"song": "hotel california"})),
+])
+def test_a_declared_tool_is_called_with_the_words_said(assistant, text, expected):
+    calls, _ = declared_calls(assistant, text, WEATHER, TABLE, SONG)
+    assert calls == [expected]
+
+
+def test_a_request_no_declared_tool_serves_gets_an_honest_refusal(assistant):
+    calls, text = declared_calls(assistant, "order a pizza", WEATHER, SONG)
+    assert calls == [] and "can't" in text
+
+
+def test_built_in_skills_keep_working_with_tools_declared(assistant):
+    calls, _ = declared_calls(assistant, "turn on the kitchen light", WEATHER, SONG)
+    assert calls == [("set_device", {"device": "light", "room": "kitchen", "state": "on"})]
