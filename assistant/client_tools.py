@@ -22,6 +22,7 @@ MAX_WORDS = 4            # words of a tool's description shown
 TOOL_SLOTS = [f"<t{i}>" for i in range(MAX_SHOWN)]
 PARAMETER_SLOTS = [f"<p{i}>" for i in range(MAX_PARAMETERS)]
 SPAN_SLOTS = [f"<s{i}>" for i in range(16)]
+TOOL_TOKENS = [*TOOL_SLOTS, *PARAMETER_SLOTS, *SPAN_SLOTS]     # in a checkpoint's vocabulary when it was trained on tools
 SPAN_VALUE = re.compile(r"(<s\d+>)(<s\d+>)?")
 
 # Words that say nothing of what a tool does, and that no value starts or ends with: not matched against

@@ -1452,8 +1452,8 @@ def gen_client_tool(rng) -> Example:
     return example
 
 
-def generate_example(rng: random.Random) -> Example:
-    if rng.random() < CLIENT_TOOL_SHARE:
+def generate_example(rng: random.Random, client_tools_share: float = 0.0) -> Example:
+    if client_tools_share and rng.random() < client_tools_share:
         return gen_client_tool(rng)      # no slip: a value must stay the words said
     if rng.random() < 0.2:
         example = _follow_up(rng) if rng.random() < 0.6 else home_follow_up(rng)
@@ -1474,12 +1474,11 @@ def generate_example(rng: random.Random) -> Example:
     return example
 
 
-CLIENT_TOOL_SHARE = 0.25
-
-
-def generate_corpus(n: int, seed: int = 0) -> list[Example]:
+def generate_corpus(n: int, seed: int = 0, client_tools_share: float = 0.0) -> list[Example]:
+    """client_tools_share: the share of rows that declare client tools (gen_client_tool); with none, the
+    corpus of the shipped checkpoint."""
     rng = random.Random(seed)
-    return [generate_example(rng) for _ in range(n)]
+    return [generate_example(rng, client_tools_share) for _ in range(n)]
 
 
 def main(argv=None) -> int:

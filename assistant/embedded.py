@@ -21,6 +21,7 @@ from types import MappingProxyType
 import torch
 
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
+from assistant.client_tools import TOOL_SLOTS
 from assistant.conversation import resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, new_call_id, split_client_result
@@ -45,6 +46,8 @@ class EmbeddedGenerator:
     def __init__(self, model, config, tokenizer: Tokenizer, decode: DecodeParams, max_prompt: int):
         self.model, self.config, self.tokenizer, self.decode = model, config, tokenizer, decode
         self.max_prompt = max_prompt
+        # a checkpoint trained before the tool slots existed is not shown declarations it cannot read
+        self.reads_tools = all(tokenizer.token_id(slot) is not None for slot in TOOL_SLOTS)
 
     @classmethod
     def load(cls, checkpoint_dir=None, *, decode: DecodeParams | None = None, device: str = "cpu",
@@ -67,13 +70,15 @@ class EmbeddedGenerator:
         earlier turns first, then its start."""
         resolved = resolve(history, lexicon)
         # a declared tool named like a skill is that skill's call, reported to the client instead of run
-        declared = [tool for name, tool in client_tools.items() if name not in SKILLS]
+        declared = [tool for name, tool in client_tools.items() if name not in SKILLS and self.reads_tools]
         while True:
             text, slots = model_prompt(resolved, lexicon, declared)
             ids = self.tokenizer.encode(text)
             first_user = next((i for i, m in enumerate(resolved) if m.get("role") == "user"), len(resolved))
             last_user = max((i for i, m in enumerate(resolved) if m.get("role") == "user"), default=0)
             if len(ids) <= self.max_prompt or first_user >= last_user:
+                if slots.tools is not None and history and history[-1].get("role") == "user":
+                    slots.tools.said = content_text(history[-1])     # as written: resolving lowercases it
                 return ids[-self.max_prompt:], slots
             resolved = resolved[first_user + 1:]
 

@@ -266,7 +266,8 @@ def _prepare(body: bytes, generator, window_chars: int) -> tuple[ChatRequest, st
             len(generator.tokenizer.encode(model_prompt([last_user], chat.home)[0])) > generator.max_prompt:
         raise ApiError(413, f"the last user message is longer than the model's {generator.max_prompt}-token "
                             "prompt window", code="context_length_exceeded", param="messages")
-    prompt, numbers = generator.prompt_ids(history, chat.home)
+    # the tools the request declares that are none of Parley's skills reach the model as slots
+    prompt, numbers = generator.prompt_ids(history, chat.home, chat.tools if chat.tool_choice != "none" else {})
     return chat, client_result, prompt, numbers
 
 

@@ -9,10 +9,10 @@ from pathlib import Path
 from tokenizers import AddedToken, Regex, decoders, models, pre_tokenizers, trainers
 from tokenizers import Tokenizer as HFTokenizer
 
-from assistant.client_tools import PARAMETER_SLOTS, SPAN_SLOTS, TOOL_SLOTS
+from assistant.client_tools import TOOL_TOKENS
 from assistant.chat_template import AREA_SLOTS, EOS, MASK, NAME_SLOTS, NUMBER_SLOTS, PAD, RESULT_SLOT, SPECIAL_TOKENS, UNK
 
-SLOT_TOKENS = [RESULT_SLOT, *NUMBER_SLOTS, *NAME_SLOTS, *AREA_SLOTS, *TOOL_SLOTS, *PARAMETER_SLOTS, *SPAN_SLOTS]     # one token each, never split
+SLOT_TOKENS = [RESULT_SLOT, *NUMBER_SLOTS, *NAME_SLOTS, *AREA_SLOTS]     # one token each, never split
 ALPHABET = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.,?!'*+-/()_=▁")
 
 
@@ -26,7 +26,8 @@ class Tokenizer:
         self.pad_id = hf.token_to_id(PAD)
 
     @classmethod
-    def train(cls, texts, vocab_size: int = 1024) -> "Tokenizer":
+    def train(cls, texts, vocab_size: int = 1024, tools: bool = False) -> "Tokenizer":
+        """tools: the corpus declares client tools, whose slots (client_tools.TOOL_TOKENS) join the vocabulary."""
         hf = HFTokenizer(models.BPE(unk_token=UNK))
         # prepend_scheme="first": text right after a special token starts a word only if a space says so.
         hf.pre_tokenizer = pre_tokenizers.Sequence([
@@ -38,12 +39,12 @@ class Tokenizer:
         trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS,
                                       initial_alphabet=ALPHABET, show_progress=False)
         hf.train_from_iterator(texts, trainer)
-        hf.add_tokens([AddedToken(t, normalized=False) for t in SLOT_TOKENS])
+        hf.add_tokens([AddedToken(t, normalized=False) for t in SLOT_TOKENS + (TOOL_TOKENS if tools else [])])
         return cls(hf)
 
-    def add_slot_tokens(self) -> None:
+    def add_slot_tokens(self, tools: bool = False) -> None:
         """Give a tokenizer trained before a slot family existed its missing slot tokens (new ids at the end)."""
-        missing = [t for t in SLOT_TOKENS if self.hf.token_to_id(t) is None]
+        missing = [t for t in SLOT_TOKENS + (TOOL_TOKENS if tools else []) if self.hf.token_to_id(t) is None]
         self.hf.add_tokens([AddedToken(t, normalized=False) for t in missing])
 
     @classmethod

@@ -182,6 +182,25 @@ def test_replies_without_a_call_and_calls_to_tools_not_offered(server, generator
         assert refused.choices[0].message.content == CANT and not refused.choices[0].message.tool_calls
 
 
+WEATHER = {"type": "function", "function": {
+    "name": "get_weather", "description": "Get the current weather for a city",
+    "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}
+
+
+def test_a_declared_tool_that_is_no_skill_is_called_with_the_words_said(server, generator):
+    if not generator.reads_tools:
+        pytest.skip("the checkpoint was not trained on client-declared tools")
+    client = server.client()
+    asked = [{"role": "user", "content": "What's the weather in Paris?"}]
+    first = client.chat.completions.create(model="parley-home", messages=asked, tools=[WEATHER, *SKILL_TOOLS])
+    [call] = first.choices[0].message.tool_calls
+    assert call.function.name == "get_weather" and json.loads(call.function.arguments) == {"city": "Paris"}
+    history = asked + [{"role": "assistant", "content": None, "tool_calls": [call.model_dump()]},
+                       {"role": "tool", "tool_call_id": call.id, "content": "light rain, 14 degrees"}]
+    second = client.chat.completions.create(model="parley-home", messages=history, tools=[WEATHER, *SKILL_TOOLS])
+    assert "light rain, 14 degrees" in second.choices[0].message.content
+
+
 def test_max_tokens_cuts_the_reply(server):
     cut = server.client().chat.completions.create(model="parley-home", max_tokens=3,
                                                   messages=[{"role": "user", "content": "what can you do"}])
