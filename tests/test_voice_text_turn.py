@@ -1,7 +1,10 @@
-"""The text end-of-turn judge: the shipped weights on finished and cut requests, and Whisper's doubt read in."""
+"""The text end-of-turn judge: the shipped weights on finished and cut requests, and Whisper's doubt and its
+prompt read in."""
+import numpy as np
 import pytest
 
-from voice.stt import Heard
+from paused_speech import RATE, pause_point, piper
+from voice.stt import Heard, echoes_prompt
 from voice.text_turn import NUMBER, TextTurnModel, words
 
 
@@ -50,3 +53,45 @@ def test_a_doubted_number_counts_as_possibly_invented(model):
     heard = Heard("Set the living room lights to 50.", (("Set", 0.9), ("the", 0.9), ("living", 0.9), ("room", 0.9),
                                                         ("lights", 0.9), ("to", 0.99), ("50", 0.47), (".", 0.7)))
     assert model.judge(heard) == model.finished("Set the living room lights to") < 0.1
+
+
+def test_a_transcript_ending_in_the_prompts_words_is_read_as_heard_without_the_prompt(model):
+    """At a pause after "dim the bedroom lights to", Whisper completes its prompt's "... to 30%." with confidence;
+    without the prompt it writes what was said, which reads cut."""
+    heard = Heard("Dim the bedroom lights to 30%.", (("Dim", 0.9), ("the", 0.99), ("bedroom", 0.99), ("lights", 0.99),
+                                                     ("to", 0.98), ("30%", 0.88), (".", 0.8)),
+                  unprompted="Dim the bedroom lights to...")
+    assert model.finished(heard.text) > 0.5
+    assert model.judge(heard) == model.finished("Dim the bedroom lights to") < 0.1
+    assert model.judge(Heard(heard.text, heard.word_probabilities, unprompted=heard.text)) > 0.5   # said in full
+
+
+def test_echoes_prompt_is_the_last_two_words_side_by_side_in_the_prompt():
+    prompt = "Kitchen, porch. Turn on the kitchen light. Dim the bedroom lights to 30%. Stop."
+    assert echoes_prompt("Dim the bedroom lights to 30%.", prompt)
+    assert echoes_prompt("turn off the kitchen light", prompt)
+    assert echoes_prompt("Set the living room lights to 50.", prompt)        # any number for any number
+    assert not echoes_prompt("Dim the bedroom lights to blue.", prompt)
+    assert not echoes_prompt("Stop.", prompt)                       # one word is no evidence
+    assert not echoes_prompt("Turn on the porch light.", prompt)
+
+
+def test_whisper_at_a_pause_after_to_is_heard_cut(stt, tts, model):
+    """Piper's "Dim the bedroom lights to ..." up to the pause, as the session hears it: whatever Whisper
+    completes from its prompt, the words judge reads the sentence as cut."""
+    text = "Dim the bedroom lights to thirty percent."
+    whole = piper(tts, text)
+    before = np.concatenate([np.zeros(RATE // 4, np.float32), whole[:pause_point(stt.whisper, whole, text, 5)],
+                             np.zeros(RATE // 5, np.float32)])
+    heard = stt.hear(before)
+    assert model.judge(heard) < 0.5, heard
+
+
+def test_a_beam_hypothesis_that_goes_on_counts(model):
+    """At a pause after "switch on the fan and", the beam's best is "Switch on the fan." and another hypothesis
+    "Switch on the fan and the": the words may go on. A hypothesis that only differs ("Switch on the van.")
+    says nothing about that."""
+    heard = Heard("Switch on the fan.", alternatives=("Switch on the fan and the", "Switch on the van."))
+    assert model.finished(heard.text) > 0.5
+    assert model.judge(heard) == model.finished("Switch on the fan and the") < 0.1
+    assert model.judge(Heard("Switch on the fan.", alternatives=("Switch on the van.",))) > 0.5

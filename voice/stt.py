@@ -65,9 +65,14 @@ def _model(name: str) -> tuple[str, dict[str, bytes] | None]:
 @dataclass(frozen=True)
 class Heard:
     """A final-quality transcript and Whisper's probability of each of its words (the least of its tokens'):
-    at a pause Whisper may invent a last word ("Open the block." for "open the ..."), and says so by its doubt."""
+    at a pause Whisper may invent a last word ("Open the block." for "open the ..."), and says so by its doubt.
+    `unprompted`: when the transcript ends in two words of Whisper's own prompt, what it writes for the same
+    audio without the prompt, if that ends otherwise. At a pause after "dim the bedroom lights to" it completes
+    the prompt's "Dim the bedroom lights to 30%." with confidence; without the prompt it writes "... to third"."""
     text: str
     word_probabilities: tuple[tuple[str, float], ...] = ()
+    unprompted: str | None = None
+    alternatives: tuple[str, ...] = ()          # the beam's other hypotheses ("Switch on the fan and the")
 
 
 class WhisperSTT:
@@ -140,9 +145,10 @@ class WhisperSTT:
         hypotheses = self._heard(audio, names, self.final_hypotheses, word_probabilities=True)
         if not hypotheses:
             return Heard("")
-        greedy_text, _, probabilities = hypotheses[-1]
+        greedy = hypotheses[-1][2] or Heard(hypotheses[-1][0])
         text = best_hypothesis([(t, score) for t, score, _ in hypotheses[:-1] or hypotheses], names)
-        return Heard(text, probabilities if text == greedy_text else ())
+        return Heard(text, greedy.word_probabilities if text == greedy.text else (), greedy.unprompted,
+                     tuple(t for t, _, _ in hypotheses[:-1] if t != text))
 
     def hypotheses(self, audio: np.ndarray, names: tuple[str, ...], count: int) -> list[tuple[str, float]]:
         """The final transcript's `count` best beam-search hypotheses with their scores (mean log-probability
@@ -150,22 +156,22 @@ class WhisperSTT:
         return [(text, score) for text, score, _ in self._heard(audio, names, count)]
 
     def _heard(self, audio: np.ndarray, names: tuple[str, ...], count: int, word_probabilities: bool = False
-               ) -> list[tuple[str, float, tuple[tuple[str, float], ...]]]:
-        """(text, score, word probabilities) for `count` beam hypotheses, then, with word_probabilities, the
-        greedy one last; count=0: one greedy partial in the short window. [] for silence."""
+               ) -> list[tuple[str, float, Heard | None]]:
+        """(text, score, None) for `count` beam hypotheses, then, with word_probabilities, the greedy one last
+        with its evidence as a Heard; count=0: one greedy partial in the short window. [] for silence."""
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
         seconds = audio.size / self.sample_rate
         if seconds < 0.1:
             return []
         prompt_text, prompt = self._prompt_for(names)
         if seconds > _MAX_WINDOW_S:
-            return [(self._transcribe_long(audio, prompt_text), 0.0, ())]
+            return [(self._transcribe_long(audio, prompt_text), 0.0, None)]
         window_s = math.ceil(seconds) + _PARTIAL_MARGIN_S if count == 0 else max(_FINAL_WINDOW_S, math.ceil(seconds))
         return self._transcribe_window(audio, min(window_s, _MAX_WINDOW_S), int(16 + _TOKENS_PER_S * seconds),
-                                       prompt, count, word_probabilities)
+                                       (prompt_text, prompt), count, word_probabilities)
 
-    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int, prompt: list[int], count: int,
-                           word_probabilities: bool) -> list[tuple[str, float, tuple[tuple[str, float], ...]]]:
+    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int, prompt: tuple[str, list[int]],
+                           count: int, word_probabilities: bool) -> list[tuple[str, float, Heard | None]]:
         import ctranslate2
 
         # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel.
@@ -174,6 +180,7 @@ class WhisperSTT:
         extractor = self.whisper.feature_extractor
         features = extractor(padded, padding=0)[:, :padded.size // extractor.hop_length]
         encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
+        prompt_text, prompt = prompt
         options = dict(max_length=len(prompt) + max_tokens, suppress_blank=True, suppress_tokens=[-1],
                        return_scores=True, return_no_speech_prob=True)
         heard = []
@@ -181,7 +188,7 @@ class WhisperSTT:
             result = self.whisper.model.generate(encoded, [prompt], beam_size=count, num_hypotheses=count, **options)[0]
             if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
                 return []
-            heard = [(trim_repeats(self._tokenizer.decode(tokens).strip(), hit_cap=len(tokens) >= max_tokens), score, ())
+            heard = [(trim_repeats(self._tokenizer.decode(tokens).strip(), hit_cap=len(tokens) >= max_tokens), score, None)
                      for tokens, score in zip(result.sequences_ids, result.scores)]
         if count <= 1 or word_probabilities:
             # Greedy: a partial, or the word probabilities a beam does not return.
@@ -192,7 +199,19 @@ class WhisperSTT:
             tokens = result.sequences_ids[0]
             decoded = self._tokenizer.decode(tokens).strip()
             text = trim_repeats(decoded, hit_cap=len(tokens) >= max_tokens)
-            evidence = self._word_probabilities(tokens, result.logits[0]) if word_probabilities and text == decoded else ()
+            evidence = None
+            if word_probabilities:
+                unprompted = None
+                if echoes_prompt(text, prompt_text):
+                    bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+                    tokens_bare = self.whisper.model.generate(encoded, [bare], beam_size=1, **{
+                        **options, "max_length": len(bare) + max_tokens})[0].sequences_ids[0]
+                    unprompted = trim_repeats(self._tokenizer.decode(tokens_bare).strip(),
+                                              hit_cap=len(tokens_bare) >= max_tokens)
+                    if _plain_words(unprompted)[-2:] == _plain_words(text)[-2:]:
+                        unprompted = None       # the same ending without the prompt: the prompt did not write it
+                evidence = Heard(text, self._word_probabilities(tokens, result.logits[0]) if text == decoded else (),
+                                 unprompted)
             heard.append((text, result.scores[0], evidence))
         return heard
 
@@ -222,6 +241,20 @@ class WhisperSTT:
 def _plain(word: str) -> str:
     """Whisper re-punctuates and re-capitalises as audio grows; words compare regardless."""
     return word.strip(".,?!;:\"'").lower()
+
+
+def _plain_words(text: str) -> list[str]:
+    """Lowercase words without punctuation, any number as "#"."""
+    plain = ("".join(c for c in word if c.isalnum()) for word in text.lower().split())
+    return ["#" if any(c.isdigit() for c in word) else word for word in plain if word]
+
+
+def echoes_prompt(text: str, prompt: str) -> bool:
+    """The transcript's last two words stand side by side in the prompt, any number for any number ("... lights
+    to 50." and the prompt's "Dim the bedroom lights to 30%."): Whisper may have written them from the prompt,
+    not from the audio."""
+    tail, prompted = _plain_words(text)[-2:], _plain_words(prompt)
+    return len(tail) == 2 and any(prompted[i:i + 2] == tail for i in range(len(prompted) - 1))
 
 
 def trim_repeats(text: str, hit_cap: bool = False) -> str:

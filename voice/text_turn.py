@@ -84,9 +84,19 @@ class TextTurnModel:
         """Probability that a pause's transcript is a finished request, reading Whisper's doubt: when it
         doubts the last word (it completes "open the ..." as "Open the blind."), the transcript counts as no
         more finished than it is without that word. Not for short answers, which stand on their own. Numbers
-        too: at a pause after "to" Whisper invents one ("Set the living room lights to 50.")."""
+        too: at a pause after "to" Whisper invents one ("Set the living room lights to 50."). When it ended in
+        its prompt's words, no more finished than what it wrote without the prompt. And no more finished than
+        a hypothesis of the beam that says the same words and more ("Switch on the fan." beside "Switch on the
+        fan and the")."""
         finished = self.finished(heard.text)
         spoken = [(w, p) for w, p in heard.word_probabilities if words(w)]
         if len(spoken) > 2 and spoken[-1][1] < DOUBT:
             finished = min(finished, self.finished(" ".join(w for w, _ in spoken[:-1])))
+        if heard.unprompted:            # it ended in the prompt's words: as finished as it reads without the prompt
+            finished = min(finished, self.finished(heard.unprompted))
+        said = words(heard.text)
+        for other in heard.alternatives:    # the beam also heard the words go on: "Switch on the fan and the"
+            more = words(other)
+            if len(more) > len(said) and more[:len(said)] == said:
+                finished = min(finished, self.finished(other))
         return finished
