@@ -1,6 +1,7 @@
 """Voice-to-voice latency over /v1/realtime, measured the way a caller experiences it.
 
-Spoken requests (Piper) stream in 20 ms chunks at real-time pace. For every turn the client knows from
+Spoken requests (Piper's voice; --voices: any of bench/voices.py's, each reported on its own) stream in 20 ms
+chunks at real-time pace. For every turn the client knows from
 the audio when the words end, and notes when input_audio_buffer.speech_stopped, the final transcript
 and the first response.output_audio.delta arrive. Reported: p50 / p90 of each stage and of voice-to-voice
 (end of speech -> first reply audio), with 1, 4 and 8 concurrent sessions, for Parley's default turn
@@ -9,6 +10,7 @@ baseline, and how many replies were prepared during a pause (speculations) and u
 
     .venv/bin/python bench/latency.py                       # in-process server on a free port
     .venv/bin/python bench/latency.py --turns 6 --concurrency 1 4 8 --url ws://127.0.0.1:8080/v1/realtime
+    .venv/bin/python bench/latency.py --turns 8 --concurrency 1 --voices all     # every voice, both rules each
 
 Writes bench/out/latency.md (the table), latency.json and latency.png.
 """
@@ -17,6 +19,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import re
 import statistics
 import urllib.request
@@ -31,6 +34,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 from realtime_client import RealtimeClient  # noqa: E402
+from voices import RATE as VOICE_RATE, VOICES, speak  # noqa: E402
 
 REQUESTS = ["What is seven times six?", "Turn on the kitchen light.", "What time is it?",
             "Set the thermostat to twenty one degrees.", "Turn off the bedroom fan.",
@@ -116,15 +120,16 @@ def summarise(turns: list[dict]) -> dict:
 
 
 def table(summary: dict) -> str:
-    lines = ["| turn detection | sessions | turns | " + " | ".join(f"{label} p50 / p90 (ms)" for _, label in STAGES)
-             + " | v2v p50 vs server_vad | speculations used / wasted |", "|" + "---|" * (len(STAGES) + 5)]
-    for (mode, level), s in summary.items():
-        baseline = summary.get(("server_vad", level))
+    lines = ["| voice | turn detection | sessions | turns | " + " | ".join(f"{label} p50 / p90 (ms)" for _, label in STAGES)
+             + " | v2v p50 vs server_vad | speculations used / wasted |", "|" + "---|" * (len(STAGES) + 6)]
+    for (voice, mode, level), s in summary.items():
+        baseline = summary.get((voice, "server_vad", level))
         ratio = s["voice_to_voice"]["p50"] / baseline["voice_to_voice"]["p50"] if baseline else float("nan")
         cells = " | ".join(f"{s[stage]['p50']:.0f} / {s[stage]['p90']:.0f}" for stage, _ in STAGES)
         failed = f" ({s['failed']} failed)" if s["failed"] else ""
         used, wasted = s.get("speculations", (0, 0))
-        lines.append(f"| {mode} | {level} | {s['turns']}{failed} | {cells} | {ratio:.2f}× | {used:.0f} / {wasted:.0f} |")
+        lines.append(f"| {voice} | {mode} | {level} | {s['turns']}{failed} | {cells} | {ratio:.2f}× | "
+                     f"{used:.0f} / {wasted:.0f} |")
     return "\n".join(lines)
 
 
@@ -146,13 +151,27 @@ def plot(summary: dict, path: Path) -> None:
     for y, name, x in ((300, "target p50 300", -0.45), (320, "GPT-4o avg 320", right), (800, "Pipecat 500-800", -0.45)):
         ax.axhline(y, ls=":", lw=1, color="grey")
         ax.text(x, y, name, fontsize=8, va="bottom", ha="left" if x < 0 else "right", color="grey")
-    ax.set_xticks(range(len(keys)), [f"{mode}\n{level} session{'s' if level > 1 else ''}" for mode, level in keys],
-                  fontsize=8)
+    ax.set_xticks(range(len(keys)), [f"{voice}\n{mode}\n{level} session{'s' if level > 1 else ''}"
+                                     for voice, mode, level in keys], fontsize=7 if len(keys) > 6 else 8)
     ax.set_ylabel("ms (p50 stacked by stage)")
     ax.set_title("Parley voice-to-voice latency over /v1/realtime (2-core CPU, embedded models)")
     ax.legend(fontsize=8, loc="upper right")
     fig.tight_layout()
     fig.savefig(path, dpi=120)
+
+
+def spoken(voice: str) -> list[tuple[bytes, float]]:
+    """REQUESTS in one voice of bench/voices.py: (24 kHz PCM16 with 400 ms of silence before and 1.5 s after,
+    where the words end in ms)."""
+    from conftest import Speech
+
+    from voice.audio import float_to_pcm16, resample
+    lead, tail = np.zeros(RATE * 400 // 1000, np.float32), np.zeros(RATE * 1500 // 1000, np.float32)
+    audio = []
+    for text in REQUESTS:
+        pcm = float_to_pcm16(np.concatenate([lead, resample(speak(voice, text), VOICE_RATE, RATE), tail]))
+        audio.append((pcm, Speech.speech_end_ms(pcm, RATE)))
+    return audio
 
 
 def start_server(turn_detection: str, checkpoint: str | None):
@@ -161,8 +180,7 @@ def start_server(turn_detection: str, checkpoint: str | None):
     from streaming.config import ServerConfig
     from streaming.engines import Engines
 
-    engines = Engines.load_default(checkpoint_dir=checkpoint)
-    return LiveServer(ServerConfig(port=0, turn_detection=turn_detection), engines), engines
+    return LiveServer(ServerConfig(port=0, turn_detection=turn_detection), Engines.load_default(checkpoint_dir=checkpoint))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -171,46 +189,40 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--turns", type=int, default=6, help="spoken turns per session")
     parser.add_argument("--concurrency", type=int, nargs="+", default=[1, 4, 8])
     parser.add_argument("--modes", nargs="+", default=["semantic_vad", "server_vad"])
+    parser.add_argument("--voices", nargs="+", default=["piper"], choices=[*VOICES, "all"], metavar="VOICE",
+                        help=f"who speaks the requests, each voice reported on its own: all, or of {list(VOICES)}")
     parser.add_argument("--out", default=str(ROOT / "bench" / "out"))
     parser.add_argument("--checkpoint", help="assistant checkpoint directory (default: the embedded one)")
     args = parser.parse_args(argv)
 
-    server, engines = (None, None) if args.url else start_server("semantic_vad", args.checkpoint)
+    server = None if args.url else start_server("semantic_vad", args.checkpoint)
     url = args.url or server.ws_url
-    if engines is None:
-        from voice.tts import PiperTTS
-        tts = PiperTTS()
-    else:
-        tts = engines.tts
-    from conftest import Speech
-    speech = Speech(tts)
-    audio = []
-    for text in REQUESTS:
-        pcm = speech.piper(text, rate=RATE, lead_ms=400, tail_ms=1500)
-        audio.append((pcm, speech.speech_end_ms(pcm, RATE)))
+    voices = list(VOICES) if "all" in args.voices else args.voices
+    print(f"speaking {len(REQUESTS)} requests in {len(voices)} voice(s)...", flush=True)
+    audio = {voice: spoken(voice) for voice in voices}
 
     summary, raw = {}, {}
     try:
-        for mode in args.modes:
-            for level in args.concurrency:
-                before = speculations(url)
-                turns = asyncio.run(run_level(url, {"type": mode}, audio, level, args.turns))
-                after = speculations(url)
-                summary[(mode, level)] = summarise(turns)
-                summary[(mode, level)]["speculations"] = tuple(after.get(k, 0) - before.get(k, 0)
-                                                               for k in ("used", "wasted"))
-                raw[f"{mode}/{level}"] = turns
-                s = summary[(mode, level)]
-                print(f"{mode:>12} x{level}: voice-to-voice p50 {s['voice_to_voice']['p50']:.0f} ms, "
-                      f"p90 {s['voice_to_voice']['p90']:.0f} ms ({s['turns']} turns, {s['failed']} failed)",
-                      flush=True)
+        for voice in voices:
+            for mode in args.modes:
+                for level in args.concurrency:
+                    before = speculations(url)
+                    turns = asyncio.run(run_level(url, {"type": mode}, audio[voice], level, args.turns))
+                    after = speculations(url)
+                    key = (voice, mode, level)
+                    summary[key] = summarise(turns)
+                    summary[key]["speculations"] = tuple(after.get(k, 0) - before.get(k, 0) for k in ("used", "wasted"))
+                    raw[f"{voice}/{mode}/{level}"] = turns
+                    s = summary[key]
+                    print(f"{voice:>18} {mode:>12} x{level}: voice-to-voice p50 {s['voice_to_voice']['p50']:.0f} ms, "
+                          f"p90 {s['voice_to_voice']['p90']:.0f} ms ({s['turns']} turns, {s['failed']} failed; "
+                          f"load {os.getloadavg()[0]:.1f})", flush=True)
     finally:
         if server is not None:
             server.stop()
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    import os
     text = f"Load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n\n" + table(summary)
     (out / "latency.md").write_text(text + "\n")
     (out / "latency.json").write_text(json.dumps(raw, indent=1))

@@ -2,9 +2,10 @@
 
 A test set of our own (written for this bench, apart from the assistant's corpus and from the dev
 sentences the thresholds were chosen on): questions, commands, one-word answers, and sentences with a
-300 / 550 / 800 ms pause inside (after "to", "for", "the", "and", a number). Each is spoken by Piper
-(two rates) and espeak-ng (two rates); pauses are inserted into the whole sentence, so the words before
-a pause keep the tune of a sentence that goes on (tests/paused_speech.py).
+300 / 550 / 800 ms pause inside (after "to", "for", "the", "and", a number). Each is spoken in every voice of
+bench/voices.py (Piper, espeak-ng at two rates and pitches, Festival's slt HTS and kal, flite's rms and slt);
+pauses are inserted into the whole sentence, so the words before a pause keep the tune of a sentence that goes
+on (tests/paused_speech.py).
 
 Every utterance streams at real-time pace over /v1/realtime, on a fresh connection, to each server
 configuration at once, so all see the same load: semantic_vad (Parley's default) and server_vad, from
@@ -41,7 +42,7 @@ import subprocess
 import sys
 import time
 import urllib.request
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -51,9 +52,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
 from latency import speculations  # noqa: E402
-from paused_speech import RATE, espeak, insert_pause, pause_point, piper, speech_end  # noqa: E402
+from paused_speech import RATE, insert_pause, pause_point, speech_end  # noqa: E402
 from realtime_client import RealtimeClient  # noqa: E402
 from server_process import free_port, start_server, stop_server  # noqa: E402
+from voices import VOICES, speak  # noqa: E402
 
 LATE_MS = 600
 LEAD_MS, TAIL_MS, MAX_WAIT_S = 400, 1500, 9.0
@@ -79,19 +81,20 @@ PAUSES_MS = (300, 550, 800)
 SWEEP_WAITS_MS = (256, 320, 384, 448, 500)
 SWEEP_WORDS = (0.1, 0.3, 0.4, 0.5, 0.6, 0.7)
 SWEEP_SOUND = (0.5, 0.9)
+SWEPT = "semantic_vad at "       # the sweep's operating points are named from here on
 EOT_BUDGETS_MS, EOT_CUTOFFS = (300, 600), 0.05
-VOICES = [("piper", 0.9), ("piper", 1.15), ("espeak", 150), ("espeak", 200)]
 
 
 @dataclass
 class Utterance:
+    voice: str             # one of bench/voices.py's
     label: str
     pcm16: bytes           # 16 kHz PCM16, lead silence + words (+ pause) + tail silence
     speech_end_ms: float   # last word's end in the stream
     resume_ms: float       # where the words resume after the pause (0: no pause)
 
 
-def build_set(tts, whisper_model, sentences: str = "dev") -> list[Utterance]:
+def build_set(whisper_model, sentences: str = "dev") -> list[Utterance]:
     from voice.audio import float_to_pcm16
 
     complete, paused = SENTENCES[sentences]
@@ -101,18 +104,17 @@ def build_set(tts, whisper_model, sentences: str = "dev") -> list[Utterance]:
         return float_to_pcm16(np.concatenate([lead, audio, tail])), LEAD_MS + speech_end(audio) * 1000 / RATE
 
     utterances = []
-    for voice, speed in VOICES:
-        def say(text):
-            return piper(tts, text, length_scale=speed) if voice == "piper" else espeak(text, speed)
+    for voice in VOICES:
+        print(f"  {voice}", flush=True)
         for text in complete:
-            pcm, end = framed(say(text))
-            utterances.append(Utterance(f"{voice}@{speed} {text}", pcm, end, 0.0))
+            pcm, end = framed(speak(voice, text))
+            utterances.append(Utterance(voice, f"{voice}: {text}", pcm, end, 0.0))
         for text, after in paused:
-            audio = say(text)
+            audio = speak(voice, text)
             cut = pause_point(whisper_model, audio, text, after)
             for pause_ms in PAUSES_MS:
                 pcm, end = framed(insert_pause(audio, cut, pause_ms))
-                utterances.append(Utterance(f"{voice}@{speed} {text} [{pause_ms} ms after word {after}]", pcm,
+                utterances.append(Utterance(voice, f"{voice}: {text} [{pause_ms} ms after word {after}]", pcm,
                                             end, LEAD_MS + (cut * 1000 / RATE) + pause_ms))
     return utterances
 
@@ -146,8 +148,8 @@ async def run_one(url: str, turn_detection: dict, utterance: Utterance) -> dict:
         stops = arrivals("input_audio_buffer.speech_stopped")
         audio = [(e, t) for e, t in arrivals("response.output_audio.delta") if stops and t >= stops[-1][1]]
         cut = len(stops) > 1 or (stops and stops[0][0]["audio_end_ms"] < utterance.speech_end_ms - 250)
-        result = {"label": utterance.label, "paused": utterance.resume_ms > 0, "premature": bool(cut),
-                  "turns": len(stops), "ended": bool(stops)}
+        result = {"voice": utterance.voice, "label": utterance.label, "paused": utterance.resume_ms > 0,
+                  "premature": bool(cut), "turns": len(stops), "ended": bool(stops)}
         if stops and not cut:
             result["end_ms"] = (stops[-1][1] - speech_end_wall) * 1000
             if audio:
@@ -164,6 +166,14 @@ def _answered(client: RealtimeClient) -> bool:
         return False
     last_stop = len(kinds) - 1 - kinds[::-1].index("input_audio_buffer.speech_stopped")
     return "response.output_audio.delta" in kinds[last_stop:]
+
+
+# The words' verdict on a pause's Heard, as shipped and with each piece of evidence left out; a detector class
+# names the one it reads (`words_judge`).
+WORDS_JUDGES = {"shipped": lambda model, heard: model.judge(heard),
+                "without the prompt check": lambda model, heard: model.judge(replace(heard, unprompted=None)),
+                "without the beam's longer hypotheses": lambda model, heard: model.judge(replace(heard, alternatives=())),
+                "without either": lambda model, heard: model.judge(replace(heard, unprompted=None, alternatives=()))}
 
 
 def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]], stt_ms: int,
@@ -183,13 +193,14 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
         audio = pcm16_to_float(utterance.pcm16)
         vad = SileroVAD(vad_model)
         probabilities = [vad.probability(audio[i:i + frame]) for i in range(0, audio.size - frame + 1, frame)]
-        heard: dict[int, tuple[Heard, float, float]] = {}    # frames -> (transcript, words' and sound's verdicts)
+        heard: dict[int, tuple[Heard, dict, float]] = {}    # frames -> (transcript, words' verdicts, sound's)
 
-        def verdicts(frames: int) -> tuple[Heard, float, float]:
+        def verdicts(frames: int) -> tuple[Heard, dict, float]:
             if frames not in heard:
                 upto = audio[:frames * frame]
                 transcript = stt.hear(upto)
-                heard[frames] = (transcript, text_turn.judge(transcript), turn_model.finished(upto))
+                heard[frames] = (transcript, {name: judge(text_turn, transcript) for name, judge in WORDS_JUDGES.items()},
+                                 turn_model.finished(upto))
             return heard[frames]
         line = []
         for name, (detector_class, settings) in detectors.items():
@@ -206,12 +217,15 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
                     _, kind, pause, frames = item
                     if detector.speech_end_frame != pause or not detector.speaking or detector.silence_ms == 0:
                         continue
-                    transcript, words, sound = verdicts(frames)
+                    transcript, judged, sound = verdicts(frames)
+                    words = judged[getattr(detector, "words_judge", "shipped")]
                     if kind == "words":
                         ended = detector.transcript_ready(transcript.text if getattr(detector, "reads_text", False)
                                                           else words)
                         pauses.append({"mid": frames * frame_ms < utterance.resume_ms, "text": transcript.text,
-                                       "words": round(words, 3), "sound": round(sound, 3),
+                                       "unprompted": transcript.unprompted,
+                                       "alternatives": transcript.alternatives, "words": round(words, 3),
+                                       "sound": round(sound, 3),
                                        "word_probabilities": [(w, round(p, 3)) for w, p in
                                                               transcript.word_probabilities]})
                     else:
@@ -223,12 +237,13 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
                     break
             end_ms = end_frame * frame_ms if end_frame is not None else None
             cut = end_ms is not None and end_ms < utterance.speech_end_ms - 250
-            outcome = {"label": utterance.label, "paused": utterance.resume_ms > 0, "premature": cut,
-                       "ended": end_ms is not None, "turns": 1, "pauses": pauses}
+            outcome = {"voice": utterance.voice, "label": utterance.label, "paused": utterance.resume_ms > 0,
+                       "premature": cut, "ended": end_ms is not None, "turns": 1, "pauses": pauses}
             if end_ms is not None and not cut:
                 outcome["end_ms"] = end_ms - utterance.speech_end_ms
             results[name].append(outcome)
-            line.append(f"{name}: " + ("CUT" if cut else f"{outcome.get('end_ms', float('nan')):.0f}"))
+            if not name.startswith(SWEPT):
+                line.append(f"{name}: " + ("CUT" if cut else f"{outcome.get('end_ms', float('nan')):.0f}"))
         print(f"[{n}/{len(utterances)}] {utterance.label}: " + "; ".join(line), flush=True)
     return results
 
@@ -348,9 +363,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from voice.stt import WhisperSTT
-    from voice.tts import PiperTTS
-    print("building the test set (Piper, espeak-ng, Whisper word times)...", flush=True)
-    utterances = build_set(PiperTTS(), WhisperSTT(cpu_threads=1).whisper, args.sentences)[:args.limit]
+    print(f"building the {args.sentences} set in {len(VOICES)} voices (Whisper's word times place the pauses)...",
+          flush=True)
+    utterances = build_set(WhisperSTT(cpu_threads=1).whisper, args.sentences)[:args.limit]
     if args.replay:
         return replay_main(args, utterances)
     trees = {"now": ROOT} | ({"before": Path(args.baseline_tree)} if args.baseline_tree else {})
@@ -386,8 +401,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def sweep_detectors() -> dict[str, tuple[type, object]]:
     """semantic_vad with every `unsure` wait, words' threshold and Smart Turn threshold of the sweep."""
-    from dataclasses import replace
-
     from streaming.turns import TurnDetection, TurnDetector
 
     def variant(unsure_ms: int, words: float, sound: float) -> type:
@@ -398,7 +411,7 @@ def sweep_detectors() -> dict[str, tuple[type, object]]:
                 super().__init__(settings)
                 self._waits = replace(self._waits, unsure=unsure_ms)
         return Variant
-    return {f"semantic_vad {wait} ms / words {words} / sound {sound}": (variant(wait, words, sound),
+    return {f"{SWEPT}{wait} ms / words {words} / sound {sound}": (variant(wait, words, sound),
                                                                         TurnDetection(type="semantic_vad"))
             for sound in SWEEP_SOUND for words in SWEEP_WORDS for wait in SWEEP_WAITS_MS}
 
@@ -406,7 +419,7 @@ def sweep_detectors() -> dict[str, tuple[type, object]]:
 def eot_shape(summary: dict[str, dict]) -> str:
     """eot-bench's figures over the sweep's operating points: the fewest cut-offs of mid-sentence pauses
     among points whose turn-end p50 fits a budget, and the lowest p50 among points with <= 5 % cut-offs."""
-    points = [s for name, s in summary.items() if name.startswith("semantic_vad")]
+    points = [s for name, s in summary.items() if name.startswith(SWEPT)]
     lines = ["| budget | false cut-offs (paused sentences) | turn end p50 at that point |", "|---|---|---|"]
     for budget in EOT_BUDGETS_MS:
         fitting = [p for p in points if p["end_p50"] <= budget]
@@ -425,7 +438,7 @@ def judges_by_voice(results: list[dict], words_done: float, sound_done: float) -
     by voice: Smart Turn was trained on people, and synthetic voices fool it differently."""
     voices: dict[str, list[dict]] = {}
     for r in results:
-        voices.setdefault(r["label"].split()[0], []).extend(r["pauses"])
+        voices.setdefault(r["voice"], []).extend(r["pauses"])
     lines = [f"| voice | pauses inside / at the end | words say finished (≥ {words_done}): inside / end | "
              f"Smart Turn says finished (≥ {sound_done}): inside / end |", "|---|---|---|---|"]
     for voice, pauses in voices.items():
@@ -439,11 +452,25 @@ def judges_by_voice(results: list[dict], words_done: float, sound_done: float) -
     return "\n".join(lines)
 
 
+def misses(results: list[dict]) -> str:
+    """Where the cuts and late turns are: each sentence's count over its voices and pauses."""
+    sentences: dict[str, list[dict]] = {}
+    for r in results:
+        sentences.setdefault(r["label"].split(": ", 1)[1].split(" [")[0], []).append(r)
+    lines = ["| sentence | utterances | cut | late > 600 ms |", "|---|---|---|---|"]
+    for sentence, rs in sentences.items():
+        cut, late = sum(r["premature"] for r in rs), sum(r.get("end_ms", float("inf")) > LATE_MS
+                                                          for r in rs if not r["premature"])
+        if cut or late:
+            lines.append(f"| {sentence} | {len(rs)} | {cut} | {late} |")
+    return "\n".join(lines)
+
+
 def by_voice(results: list[dict]) -> dict[str, dict]:
-    """summarise() for each voice on its own (the label's first word: piper@0.9, espeak@150 ...)."""
+    """summarise() for each voice on its own."""
     voices: dict[str, list[dict]] = {}
     for r in results:
-        voices.setdefault(r["label"].split()[0], []).append(r)
+        voices.setdefault(r["voice"], []).append(r)
     return {voice: summarise(rs) for voice, rs in voices.items()}
 
 
@@ -455,7 +482,7 @@ def plot_sweep(summary: dict[str, dict], default: str, path: Path, title: str) -
     fig, ax = plt.subplots(figsize=(7, 5))
     ax.add_patch(plt.Rectangle((0, 0), 5, 10, color="C2", alpha=0.25, label="target (≤ 5 % cut, ≤ 10 % late)"))
     for n, sound in enumerate(SWEEP_SOUND):
-        points = [summary[f"semantic_vad {wait} ms / words {words} / sound {sound}"]
+        points = [summary[f"{SWEPT}{wait} ms / words {words} / sound {sound}"]
                   for words in SWEEP_WORDS for wait in SWEEP_WAITS_MS]
         ax.scatter([100 * p["premature"] for p in points], [100 * p["late"] for p in points], s=12,
                    color=f"C{n}", label=f"Smart Turn done at ≥ {sound}")
@@ -475,6 +502,9 @@ def replay_main(args, utterances: list[Utterance]) -> int:
     default = "semantic_vad (now)"
     detectors = {default: (TurnDetector, TurnDetection(type="semantic_vad")),
                  "server_vad": (TurnDetector, TurnDetection())}
+    detectors |= {f"semantic_vad, words {judge}": (type(judge, (TurnDetector,), {"words_judge": judge}),
+                                                   TurnDetection(type="semantic_vad"))
+                  for judge in WORDS_JUDGES if judge != "shipped"}
     if args.sweep:
         detectors |= sweep_detectors()
     if args.baseline_tree:
@@ -486,13 +516,13 @@ def replay_main(args, utterances: list[Utterance]) -> int:
     results = replay(utterances, detectors, args.stt_ms, args.smart_turn_ms)
     loads.append(os.getloadavg()[0])
     summary = {name: summarise(r) for name, r in results.items()}
-    shown = {name: s for name, s in summary.items() if not name.startswith("semantic_vad ") or name == default
-             or "(before)" in name}
+    shown = {name: s for name, s in summary.items() if not name.startswith(SWEPT)}
     text = (f"Decisions replayed with the transcript {args.stt_ms} ms and Smart Turn {args.smart_turn_ms} ms after "
             f"each pause (load during the run {min(loads):.2f}–{max(loads):.2f}; it does not change these)\n\n")
     text += table(shown, voice_to_voice=False)
     for name in (default, "server_vad"):
         text += f"\n\n{name}, each voice on its own:\n\n" + table(by_voice(results[name]), voice_to_voice=False)
+    text += "\n\nThe default's cut and late turns, sentence by sentence (all voices):\n\n" + misses(results[default])
     text += "\n\nThe judges at each pause the default heard, voice by voice:\n\n" + judges_by_voice(
         results[default], TurnDetector.words_done, TurnDetector.audio_done)
     if args.sweep:
