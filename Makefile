@@ -45,7 +45,7 @@ sdk: $(SDK)/dist/agent.js
 # (to bundle OpenAI's browser SDK).
 system-deps:
 	@missing=""; \
-	for pair in mosquitto:mosquitto openssl:openssl espeak-ng:espeak-ng chromium:chromium chromedriver:chromium-driver redis-server:redis-server haproxy:haproxy node:nodejs npm:npm; do \
+	for pair in mosquitto:mosquitto openssl:openssl espeak-ng:espeak-ng flite:flite chromium:chromium chromedriver:chromium-driver redis-server:redis-server haproxy:haproxy node:nodejs npm:npm; do \
 	  cmd=$${pair%%:*}; pkg=$${pair##*:}; \
 	  command -v $$cmd >/dev/null 2>&1 || [ -x /usr/sbin/$$cmd ] || missing="$$missing $$pkg"; \
 	done; \

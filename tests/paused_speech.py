@@ -3,7 +3,7 @@
 The sentence is synthesised whole, so the words before the pause keep the intonation of a sentence that
 goes on, and silence is inserted after a word (pause_point): at Whisper's timestamp of that word's end, moved
 to the quietest 10 ms nearby, so no sound is cut in two. Voices: Piper (joe, `length_scale` sets the
-rate) and espeak-ng (words per minute).
+rate), espeak-ng (words per minute) and flite.
 """
 from __future__ import annotations
 
@@ -36,6 +36,23 @@ def espeak(text: str, words_per_minute: int = 160, rate: int = RATE, voice: str 
     wav = subprocess.run(["espeak-ng", "-v", voice, "-s", str(words_per_minute), "--stdout", text], check=True,
                          capture_output=True, timeout=30).stdout
     return resample(pcm16_to_float(wav[44:]), 22050, rate)    # espeak-ng: 44-byte header, 22050 Hz
+
+
+def flite(text: str, voice: str = "rms") -> np.ndarray:
+    """16 kHz float32 speech from flite's built-in voices (deterministic, unlike Piper, which samples)."""
+    import tempfile
+    import wave
+
+    from voice.audio import pcm16_to_float, resample
+
+    if shutil.which("flite") is None:
+        raise RuntimeError("flite is not installed (make system-deps)")
+    with tempfile.NamedTemporaryFile(suffix=".wav") as out:
+        subprocess.run(["flite", "-voice", voice, "-t", text, "-o", out.name], check=True, capture_output=True,
+                       timeout=30)
+        with wave.open(out.name) as wav:
+            rate, frames = wav.getframerate(), wav.readframes(wav.getnframes())
+    return resample(pcm16_to_float(frames), rate, RATE)
 
 
 def word_ends(whisper_model, audio: np.ndarray) -> list[tuple[str, float]]:

@@ -87,7 +87,7 @@ class TextTurnModel:
         too: at a pause after "to" Whisper invents one ("Set the living room lights to 50."). When it ended in
         its prompt's words, no more finished than what it wrote without the prompt. And no more finished than
         a hypothesis of the beam that says the same words and more ("Switch on the fan." beside "Switch on the
-        fan and the")."""
+        fan and the"); not for short answers either (the beam writes "No. No." beside "No.")."""
         finished = self.finished(heard.text)
         spoken = [(w, p) for w, p in heard.word_probabilities if words(w)]
         if len(spoken) > 2 and spoken[-1][1] < DOUBT:
@@ -95,7 +95,7 @@ class TextTurnModel:
         if heard.unprompted:            # it ended in the prompt's words: as finished as it reads without the prompt
             finished = min(finished, self.finished(heard.unprompted))
         said = words(heard.text)
-        for other in heard.alternatives:    # the beam also heard the words go on: "Switch on the fan and the"
+        for other in heard.alternatives if len(said) > 2 else ():   # the beam also heard the words go on
             more = words(other)
             if len(more) > len(said) and more[:len(said)] == said:
                 finished = min(finished, self.finished(other))
