@@ -78,6 +78,7 @@ def test_an_invalid_utf8_bearer_is_refused_with_401_before_anything_else(serve):
                    {"role": "assistant", "tool_calls": [{"id": "c", "function": "switch_device"}]},
                    {"role": "user", "content": "again"}]}, "messages[1].tool_calls"),
     (b'{"messages": [{"role": "user", "content": "turn on the \\ud800 light"}]}', None),
+    (b'{"messages": [{"role": "user", "content": "turn on the \xff\xfe light"}]}', None),      # not UTF-8
     (b'{"messages": [{"role": "user", "content": "hi"}], "parley": {"home": {"names": ["\\udfff"]}}}', None),
     ({"messages": KITCHEN, "seed": 2 ** 63, "temperature": 0.7}, "seed"),
     ({"messages": KITCHEN, "seed": 2 ** 64, "temperature": 0.7}, "seed"),

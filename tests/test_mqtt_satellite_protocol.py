@@ -34,6 +34,7 @@ def test_audio_must_be_whole_pcm16_samples_of_sane_size():
 def test_text_and_presence():
     assert decode("text/in", " turn on the kitchen light \n".encode()) == Text("turn on the kitchen light")
     assert decode("text/in", b"\xff\xfe").code == "invalid_text"
+    assert decode("text/in", b"turn on the \xed\xa0\x80 light").code == "invalid_text"   # a surrogate, UTF-8 style
     assert decode("text/in", b"   ").code == "invalid_text"
     assert decode("status", b"offline") == Presence(False)
     assert decode("status", b"online") == Presence(True)

@@ -1,5 +1,6 @@
 """Parley's Wyoming server driven by the wyoming package's own client, as Home Assistant drives it."""
 import asyncio
+import json
 
 import numpy as np
 import pytest
@@ -7,7 +8,7 @@ from wyoming.asr import Transcribe, Transcript, TranscriptChunk
 from wyoming.audio import AudioChunk, AudioStart, AudioStop
 from wyoming.client import AsyncTcpClient
 from wyoming.error import Error
-from wyoming.event import Event, async_read_event
+from wyoming.event import Event, async_read_event, async_write_event
 from wyoming.handle import Handled, HandledChunk
 from wyoming.info import Describe, Info
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop
@@ -277,3 +278,35 @@ async def test_a_named_timer_is_announced_with_its_name(server, needs_assistant)
         await client.write_event(Transcript(text="Stop the pasta timer.").event())
         events = await read_until(client, "handled-stop")
     assert [TimerCancelled.from_event(e).id for e in events if e.type == "timer-cancelled"] == [started.id]
+
+
+async def test_a_lone_surrogate_in_a_transcript_is_an_error_and_the_next_request_is_answered(server, needs_assistant):
+    """JSON can spell half a UTF-16 pair (\\ud800); such text cannot be tokenised, spoken or sent back. (The
+    wyoming client cannot send it, so these events are written by hand, as \\u escapes.)"""
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    read = lambda: asyncio.wait_for(async_read_event(reader), 30)      # noqa: E731
+    for kind, data in (("transcript", {"text": "Turn on the \ud800 light."}),
+                       ("transcript", {"text": "Hello.", "context": {"conversation_id": "\udfff"}}),
+                       ("synthesize", {"text": "\udc80"})):
+        writer.write(json.dumps({"type": kind, "data": data}).encode() + b"\n")
+        error = Error.from_event(await read())
+        assert error.code == "invalid_text" and "surrogate" in error.text, error
+    await async_write_event(Transcript(text="Turn on the kitchen light.").event(), writer)   # the connection goes on
+    while (event := await read()).type != "handled":
+        assert event.type in ("handled-start", "handled-chunk"), event
+    reply = Handled.from_event(event).text.lower()
+    assert "kitchen light" in reply and "on" in reply
+    writer.close()
+
+
+async def test_invalid_utf8_in_an_event_is_an_error_and_the_next_connection_is_served(server, needs_assistant):
+    reader, writer = await asyncio.open_connection("127.0.0.1", server.port)
+    writer.write(b'{"type": "transcript", "data": {"text": "Turn on the \xff\xfe light."}}\n')
+    await writer.drain()
+    error = Error.from_event(await asyncio.wait_for(async_read_event(reader), 30))
+    assert error.code == "bad_event" and "UnicodeDecodeError" in error.text, error
+    writer.close()
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(Transcript(text="Turn on the kitchen light.").event())
+        events = await read_until(client, "handled-stop")
+    assert "kitchen light" in Handled.from_event(events[-2]).text.lower()

@@ -28,6 +28,7 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
+from streaming.client_text import holds_lone_surrogate
 from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDone, EndCall, Error, Interrupted,
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
@@ -173,15 +174,6 @@ def _apply(session, command: Command) -> None:
             session.cancel_response()
 
 
-def _holds_lone_surrogate(event: dict) -> bool:
-    """JSON escapes can spell half a UTF-16 pair; such a string cannot be encoded, tokenised or stored."""
-    try:
-        json.dumps(event, ensure_ascii=False).encode()
-    except UnicodeEncodeError:
-        return True
-    return False
-
-
 class ClientError(Exception):
     """A client event the protocol rejects; becomes an `error` server event."""
 
@@ -270,7 +262,7 @@ class RealtimeProtocol:
                 raise ClientError("invalid_json", f"the message is not valid JSON: {exc}") from None
             if not isinstance(event, dict):
                 raise ClientError("invalid_event", "each message must be a JSON object with a 'type'")
-            if "\\u" in text and _holds_lone_surrogate(event):
+            if "\\u" in text and holds_lone_surrogate(event):
                 raise ClientError("invalid_text", "the event holds a lone UTF-16 surrogate (an unpaired "
                                   "\\ud800-\\udfff escape), which is not text")
             event_id = event.get("event_id") if isinstance(event.get("event_id"), str) else None

@@ -40,6 +40,7 @@ from wyoming.timer import TimerCancelled, TimerFinished, TimerStarted
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
 from assistant.tools import LocalTimers
+from streaming.client_text import holds_lone_surrogate
 from streaming.engines import BACKGROUND, URGENT
 from streaming.logsafe import printable
 from streaming.supervisor import Supervisor
@@ -377,6 +378,11 @@ class ParleyWyomingHandler(AsyncEventHandler):
                     return
                 if event is None:
                     return
+                if holds_lone_surrogate(event.data):        # well framed, but not text: refused, the rest goes on
+                    await self.write_event(Error(text=f"the {printable(event.type)} event holds a lone UTF-16 "
+                                                 "surrogate (an unpaired \\ud800-\\udfff escape), which is not text",
+                                                 code="invalid_text").event())
+                    continue
                 try:
                     await self.handle_event(event)
                 except (KeyError, TypeError, AttributeError, ValueError) as error:   # well framed, wrong fields
