@@ -37,7 +37,8 @@ class ServerConfig:
     max_open_door_sessions: int | None = None  # of those, held via doors without a credential; None: half
     max_connections: int | None = None        # HTTP connections; past it the oldest idle one is closed (None:
                                               # half of `ulimit -n`)
-    http_idle_timeout_s: float = IDLE_TIMEOUT_S   # a connection without a whole request head this long is closed
+    http_idle_timeout_s: float = IDLE_TIMEOUT_S   # no whole request head this long: closed; no whole body this
+                                                  # long after its head: 408, closed
     allowed_origins: tuple[str, ...] = ()     # browser origins besides the server's own; "*": any
     insecure: bool = False                    # allow doors without a credential on a non-loopback --host
     web_dir: Path = WEB_DIR

@@ -81,6 +81,7 @@ async def test_n7_the_generator_server_closes_half_open_connections_too(assistan
         assert sum(await asyncio.gather(*(closed_by_server(r) for r, _ in held))) >= 20
         for _, w in held:
             w.close()
+        assert (await trickled_body(port, "/v1/chat/completions")).startswith(b"HTTP/1.1 408")   # a slow body too
     finally:
         await runner.cleanup()
 
@@ -100,6 +101,38 @@ async def test_n7_past_the_connection_bound_health_checks_and_sessions_go_on(ser
     for _, writer in held:
         writer.close()
     await client.close()
+
+
+async def trickled_body(port: int, path: str) -> bytes:
+    """A POST whose head arrives whole and whose body then comes a byte every 0.2 s: what the server answers
+    before it closes the connection (b"" if it closes without an answer; a 60 s cap, then a failure)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    body = json.dumps({"messages": [{"role": "user", "content": "hi"}]}).encode() * 20
+    writer.write(f"POST {path} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                 f"Content-Length: {len(body)}\r\n\r\n".encode())
+
+    async def trickle():
+        for byte in body:
+            writer.write(bytes([byte]))
+            await writer.drain()
+            await asyncio.sleep(0.2)
+    sender = asyncio.create_task(trickle())
+    try:
+        return await asyncio.wait_for(reader.read(), 60)
+    finally:
+        sender.cancel()
+        await asyncio.gather(sender, return_exceptions=True)
+        writer.close()
+
+
+async def test_a_trickled_body_gets_408_and_the_connection_is_closed(server_factory, http):
+    server = server_factory(http_idle_timeout_s=1.0)
+    answer = await trickled_body(server.port, "/v1/realtime/client_secrets")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 408"), answer[:200]
+    assert json.loads(body)["error"]["code"] == "request_timeout"
+    async with http.post(server.url + "/v1/realtime/client_secrets", json={}) as response:   # others go on
+        assert response.status == 200 and (await response.json())["value"]
 
 
 # ---- N10: only the credential that created a session resumes it ---------------------------------------------
