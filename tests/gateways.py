@@ -47,6 +47,13 @@ class GatewayProcess:
     def terminate(self) -> None:
         self.process.send_signal(signal.SIGTERM)
 
+    def pause(self) -> None:
+        """SIGSTOP: a gateway that falls behind (a loaded machine); its sockets queue what comes meanwhile."""
+        self.process.send_signal(signal.SIGSTOP)
+
+    def resume(self) -> None:
+        self.process.send_signal(signal.SIGCONT)
+
     @property
     def running(self) -> bool:
         return self.process is not None and self.process.poll() is None

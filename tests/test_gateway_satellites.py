@@ -1,6 +1,7 @@
 """Two real `parley serve --mqtt-shared` gateways serve one fleet of satellites through a real Mosquitto
 ($share/parley/ subscriptions) and a real Redis (device claims): every spoken turn is answered once and whole,
-and when one gateway is killed its devices are served by the other within 10 s, conversation included."""
+and when one gateway is killed its devices are served by the other once their claims expire, conversation
+included."""
 import asyncio
 import time
 
@@ -8,9 +9,9 @@ import pytest
 
 from gateways import GatewayProcess
 from mqtt_broker import USERS, Mosquitto
-from mqtt_devices import SatelliteDevice, home_device
+from mqtt_devices import SatelliteDevice, home_device, login
 from streaming.store import open_store
-from streaming.transports.mqtt.satellite import SATELLITE_RATE
+from streaming.transports.mqtt.satellite import SATELLITE_RATE, SERVER_STATUS
 
 pytestmark = pytest.mark.usefixtures("needs_assistant")
 
@@ -90,10 +91,9 @@ async def test_two_gateways_share_the_satellites_and_survive_losing_one(fleet, r
         victim = max(gateways, key=lambda name: list(served.values()).count(name))
         survivor = next(name for name in gateways if name != victim)
         gateways[victim].kill()
-        killed_at = time.monotonic()
-        while any(h == victim for h in (await holders(redis_server.url)).values()):
-            await asyncio.sleep(0.1)
-        assert time.monotonic() - killed_at < 10                    # its devices are free for the survivor
+        async with asyncio.timeout(60):            # its claims expire (DEVICE_CLAIM_TTL_S after the last renewal)
+            while any(h == victim for h in (await holders(redis_server.url)).values()):
+                await asyncio.sleep(0.1)
 
         follow_up = speech.piper("And in the bedroom.", rate=SATELLITE_RATE)
         rounds = await asyncio.gather(*(spoken_turn(d, follow_up) for d in devices))
@@ -101,3 +101,45 @@ async def test_two_gateways_share_the_satellites_and_survive_losing_one(fleet, r
             answered_once_and_whole(events, device, "bedroom")     # the earlier turn came along to the survivor
         assert set((await holders(redis_server.url)).values()) == {survivor}
     home.cancel()
+
+
+
+async def test_a_gateway_that_falls_behind_keeps_the_words_that_came_before_its_own_subscription(
+        redis_server, tmp_path, speech):
+    """A gateway that takes a device subscribes to the device's own topics; until the broker confirms that, the
+    device's messages come only through the shared subscription. A gateway that falls behind (a loaded
+    machine, several devices taken at once) finds a whole request queued that way: it is the request, not a
+    copy of one. Here the gateway is stopped while the device speaks, and continued once the broker has
+    routed every chunk to it."""
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    gateway = GatewayProcess("gw-alone", tmp_path, redis_server.url, "--mqtt-host", broker.host, "--mqtt-port",
+                             str(broker.port), "--mqtt-username", "parley", "--mqtt-password", USERS["parley"],
+                             "--mqtt-shared")
+    try:
+        gateway.start()
+        question = speech.piper("Turn on the kitchen light.", rate=SATELLITE_RATE)
+        frame = SATELLITE_RATE * 2 // 50
+        async with login(broker, "kitchen").client() as watcher:   # the gateway says online once subscribed
+            await watcher.subscribe(SERVER_STATUS, qos=1)
+            async with asyncio.timeout(60):
+                async for message in watcher.messages:
+                    if bytes(message.payload) == b"online":
+                        break
+        async with SatelliteDevice(broker, "kitchen") as kitchen:
+            gateway.pause()
+            chunks = [question[offset:offset + frame] for offset in range(0, len(question), frame)]
+            for chunk in chunks[:-1]:
+                await kitchen.publish("audio/in", chunk, qos=0)
+            await kitchen.publish("audio/in", chunks[-1], qos=1)   # acknowledged: the broker routed every chunk
+            gateway.resume()
+            transcript = await kitchen.next_event("transcript", timeout=60)
+            assert "kitchen light" in transcript["text"].lower(), transcript
+            await kitchen.next_event("reply", timeout=120)
+            await speak_in_real_time(kitchen, speech.piper("What time is it?", rate=SATELLITE_RATE))
+            transcript = await kitchen.next_event("transcript", timeout=60)   # now through its own subscription,
+            assert transcript["text"].lower().count("time") == 1, transcript  # each chunk once
+    finally:
+        gateway.resume()
+        gateway.stop()
+        broker.stop()

@@ -242,6 +242,8 @@ class Satellite:
         self.pump: asyncio.Task | None = None
         self.awaiting_transcript = False     # a device-delimited turn ended: reply once it is transcribed
         self.direct = False                  # shared fleet: this device's own topics are subscribed here
+        self.direct_arriving = False         # ... and their copies arrive: the shared copies are twins now
+        self.last_shared: Request | None = None    # the shared copy served last, before direct_arriving
 
     def apply(self, request: Request) -> None:
         self.last_seen = time.monotonic()
@@ -367,7 +369,8 @@ class SatelliteService:
             await self._subscribe(client, "+", None)
         elif not self.draining:
             await self._subscribe(client, "+", SHARED)
-            for device_id in list(self.satellites):       # after a broker restart: the devices served here
+            for device_id, satellite in list(self.satellites.items()):   # after a broker restart: the devices
+                satellite.direct_arriving = False                          # served here
                 await self._subscribe(client, device_id, DIRECT)
         await client.publish(SERVER_STATUS, "online", qos=1, retain=True)
         self._client = client
@@ -411,8 +414,20 @@ class SatelliteService:
         """A message from the shared subscription or a device's own one: serve it here, once, or leave it."""
         satellite = self.satellites.get(device_id)
         if satellite is not None:
-            if direct or not satellite.direct:   # before the direct subscription holds, the shared copy is the one
+            if satellite.direct_arriving:
+                if direct:
+                    await self._receive(device_id, request)
+            elif not direct:                     # no direct copy has come yet: this one is the only copy
+                satellite.last_shared = request
                 await self._receive(device_id, request)
+            else:
+                # The first direct copy: from here each message comes twice, and the broker sends a message's
+                # two copies one after the other. Its twin is the shared copy just served, or the next one
+                # (dropped from now on). Equal payloads count as twins: at worst one repeated chunk is lost.
+                satellite.direct_arriving = True
+                if request != satellite.last_shared:
+                    await self._receive(device_id, request)
+                satellite.last_shared = None
             return
         if direct or self.draining:
             return                               # a device just handed on: its messages are someone else's now
@@ -428,7 +443,8 @@ class SatelliteService:
             return
         self._elsewhere.pop(device_id, None)
         # subscribe before opening the session: until the broker has the direct subscription, the device's
-        # messages reach the group (and the others drop them), so this window is kept to one round trip
+        # messages reach the group (the others drop them; the copies that come here are served), so this
+        # window is kept to one round trip
         await self._subscribe(client, device_id, DIRECT)
         await self._receive(device_id, request)       # opens the satellite
         satellite = self.satellites.get(device_id)
@@ -436,7 +452,7 @@ class SatelliteService:
             await self._unsubscribe_device(client, device_id)
             await self.claims.release(device_id)
             return
-        satellite.direct = True
+        satellite.direct, satellite.last_shared = True, request
 
     @staticmethod
     async def _unsubscribe_device(client: aiomqtt.Client, device_id: str) -> None:
