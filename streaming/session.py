@@ -62,6 +62,7 @@ CHUNK_MS = 100                   # size of the AudioDelta chunks
 # turn's loudest, within TAIL_MS of the last voiced frame, still counts as speech for transcription.
 TAIL_MS = 320
 TAIL_LEVEL = 0.03
+LAST_WORDS_S = 10.0              # at close, the words of a turn cut by the hang-up get this long to be transcribed
 
 
 # events after which the conversation differs from what the store last saw
@@ -258,7 +259,7 @@ class Session:
             self._start_response(turn=None, fixed_text=self.config.greeting)
 
     async def close(self) -> None:
-        """Cancel every task this session owns and end events(). Safe to call twice."""
+        """Keep the last words said, cancel every task this session owns and end events(). Safe to call twice."""
         if self._closed:
             return
         self._closed = True
@@ -266,6 +267,7 @@ class Session:
             self.tools.stop_timers()
         if self._response and not self._response.done:
             self._cancel_response(self._response, "session_closed")
+        await self._keep_last_words()
         current = asyncio.current_task()
         tasks = [t for t in self._tasks if t is not current]
         for task in tasks:
@@ -274,6 +276,16 @@ class Session:
         if self.metrics:
             self.metrics.session_closed(self.transport)
         self._queue.put_nowait(self._CLOSED)
+
+    async def _keep_last_words(self) -> None:
+        """A hang-up in the middle of a turn: what was said so far goes into the history as the user's item,
+        transcribed (on the engines' threads, with no reply), and turns already committed finish their
+        transcripts; together at most LAST_WORDS_S, then they are cancelled with the rest."""
+        turn, self._turn = self._turn, None
+        if turn is not None and self._buffer_samples:
+            self._commit(turn)
+        if self._transcripts:
+            await asyncio.wait(list(self._transcripts), timeout=LAST_WORDS_S)
 
     async def events(self) -> AsyncIterator[SessionEvent]:
         while True:
@@ -542,7 +554,7 @@ class Session:
             item.text = text
         self._emit(TranscriptCompleted(turn.item_id, text))
         detection = self.config.turn_detection
-        wants_reply = detection is not None and detection.create_response and text
+        wants_reply = detection is not None and detection.create_response and text and not self._closed
         speculation, self._speculation = self._speculation, None
         if wants_reply and self.engines.generator is not None and not (self._response and not self._response.done):
             instructions = self.config.instructions

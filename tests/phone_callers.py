@@ -489,8 +489,8 @@ def call_in_progress(server, call_id: str):
 
 
 async def until_transcribed(server, call_id: str) -> None:
-    """Until the caller's turn has ended and been transcribed: on a busy machine that takes seconds, and a
-    caller who hangs up before it ends takes the turn along (the words of an unfinished turn are not kept)."""
+    """Until the caller's turn has ended and been transcribed: on a busy machine that takes seconds, and the
+    words of a turn cut by the hang-up reach the conversation, not the call's record."""
     def transcribed() -> bool:
         record = call_in_progress(server, call_id)
         return record is not None and bool(record.transcripts)

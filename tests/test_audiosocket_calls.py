@@ -13,6 +13,7 @@ import pytest
 
 from phone_callers import (GREETING, LONG_GREETING, AsteriskCaller, finished_calls, live_tasks, phone_audio,
                            transcribe, until, until_transcribed, wait_for_record)
+from streaming.server import CTX
 from streaming.transports.phone.audiosocket import AUDIOSOCKET, encode_frame, frame_bytes
 from streaming.transports.phone.calls import GOODBYE, PHONE_CALLS
 from transcripts import spelled_like_start
@@ -94,6 +95,20 @@ async def test_talking_over_the_greeting_stops_it_and_is_transcribed(server_fact
     assert record.clears >= 1
     assert caller.frames_received * 0.02 < 5            # the ~10 s greeting was cut short
     assert "kitchen light" in " ".join(record.transcripts).lower(), record.transcripts
+
+
+async def test_words_said_before_a_hang_up_mid_turn_are_kept_in_the_conversation(server, port, tts):
+    """The caller hangs up as the last word leaves, before the pause that ends a turn: the words are not
+    answered, but they are transcribed into the call's conversation."""
+    caller = await AsteriskCaller.dial("127.0.0.1", port)
+    await until(lambda: caller.frames_received >= 25, what="greeting under way")
+    caller.say(phone_audio(tts.synthesize("Please turn on the kitchen light."), tts.sample_rate))
+    await caller.finish_speaking()
+    await caller.hang_up()
+    record = await wait_for_record(server, str(caller.call_id))
+    conversation = server.call(server.app[CTX].gateway.store.load_conversation(record.session_id))
+    said = [item["text"] for item in conversation.items if item["role"] == "user"]
+    assert "kitchen light" in " ".join(said).lower(), conversation.items
 
 
 async def test_pressing_zero_says_goodbye_and_hangs_up(server, port, stt):

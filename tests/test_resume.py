@@ -135,3 +135,39 @@ async def test_a_follow_up_after_a_restart_resolves_against_the_stored_conversat
     assert [c["name"] for c in calls] == ["set_device"], calls
     assert json.loads(calls[0]["arguments"]) == {"device": "light", "room": "kitchen", "state": "off"}
     await client.close()
+
+
+async def stored_user_text(store_url: str, session_id: str, item_id: str, timeout: float = 60) -> str:
+    """The stored text of a user item, once the gateway has saved it (a session's last save is at its end)."""
+    from streaming.store import open_store
+
+    store = open_store(store_url)
+    try:
+        async with asyncio.timeout(timeout):
+            while True:
+                conversation = await store.load_conversation(session_id)
+                item = next((i for i in conversation.items if i["id"] == item_id), None) if conversation else None
+                if item is not None and item["text"]:
+                    return item["text"]
+                await asyncio.sleep(0.1)
+    finally:
+        await store.close()
+
+
+async def test_words_said_before_a_hang_up_mid_turn_are_kept_in_the_conversation(server_factory, state_db, speech):
+    """The client hangs up while the user is still talking (no pause yet, so the turn has not ended): what was
+    said is transcribed into the stored conversation, and a resumed session finds it under the same id."""
+    server = server_factory(store=state_db)
+    client, session_id = await session_of(server)
+    await client.stream_audio(speech.piper("Please turn on the kitchen light.", tail_ms=0), 24000)
+    item_id = (await client.wait_for("input_audio_buffer.speech_started"))["item_id"]
+    await client.close()
+    assert not client.of_type("input_audio_buffer.speech_stopped")          # the turn was still open
+    assert "kitchen light" in (await stored_user_text(state_db, session_id, item_id)).lower()
+
+    client, resumed = await session_of(server, f"?session_id={session_id}")
+    assert resumed == session_id
+    await client.send({"type": "conversation.item.retrieve", "item_id": item_id})
+    retrieved = (await client.wait_for("conversation.item.retrieved"))["item"]
+    assert retrieved["role"] == "user" and "kitchen light" in json.dumps(retrieved).lower(), retrieved
+    await client.close()

@@ -187,6 +187,7 @@ class CallRecord:
     """What happened on one call; the operator's (and the tests') view of the phone lines."""
     transport: str
     call_id: str = ""
+    session_id: str | None = None                           # the call's conversation (in the state store)
     parameters: dict[str, str] = field(default_factory=dict)
     rate: int = PHONE_RATE                                  # audio sample rate, both ways
     transcripts: list[str] = field(default_factory=list)    # what the caller said, per turn
@@ -279,6 +280,7 @@ async def run_call(app: web.Application, transport: str, protocol: PhoneProtocol
             session = ctx.new_session(config, transport=transport, open_door=open_door)
         except SessionLimitReached as full:
             return await _finish(record, close, StreamError(1013, f"session_limit: {full}"))
+        record.session_id = session.id
         call = _Call(session, protocol, send, record)
         record.hang_up = call.hang_up_now
         await session.start()
