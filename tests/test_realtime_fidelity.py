@@ -201,17 +201,25 @@ async def test_function_call_items_are_accepted_as_livekit_replays_them(engines,
         assert "bedroom" in transcript(done).lower()                   # the replayed call gave the follow-up its meaning
 
 
-async def test_a_resumed_session_can_retrieve_the_items_it_announced_before(server_factory, tmp_path,
-                                                                          needs_assistant):
-    from realtime_client import RealtimeClient, sessions_ended
+async def one_answered_request(server):
+    """A new session that asked "turn on the kitchen light" in text and got its answer: (client, session id)."""
+    from realtime_client import RealtimeClient
 
-    server = server_factory(store=f"sqlite://{tmp_path}/state.db")
     client = await RealtimeClient.connect(server.ws_url)
     session_id = (await client.wait_for("session.created"))["session"]["id"]
     await client.send({"type": "conversation.item.create", "item": {
         "type": "message", "role": "user", "content": [{"type": "input_text", "text": "turn on the kitchen light"}]}})
     await client.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
     await client.wait_for("response.done", timeout=60)
+    return client, session_id
+
+
+async def test_a_resumed_session_can_retrieve_the_items_it_announced_before(server_factory, tmp_path,
+                                                                          needs_assistant):
+    from realtime_client import RealtimeClient, sessions_ended
+
+    server = server_factory(store=f"sqlite://{tmp_path}/state.db")
+    client, session_id = await one_answered_request(server)
     announced = [e["item"] for e in client.of_type("conversation.item.added")]
     await client.close()
     await sessions_ended(server)                     # its conversation is stored and released
@@ -237,12 +245,7 @@ async def test_a_client_back_before_its_old_socket_closed_resumes_every_item(ser
     from realtime_client import RealtimeClient
 
     server = server_factory(store=f"sqlite://{tmp_path}/state.db")
-    first = await RealtimeClient.connect(server.ws_url)
-    session_id = (await first.wait_for("session.created"))["session"]["id"]
-    await first.send({"type": "conversation.item.create", "item": {
-        "type": "message", "role": "user", "content": [{"type": "input_text", "text": "turn on the kitchen light"}]}})
-    await first.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
-    await first.wait_for("response.done", timeout=60)
+    first, session_id = await one_answered_request(server)
     announced = [e["item"]["id"] for e in first.of_type("conversation.item.added")]
 
     second = await RealtimeClient.connect(server.ws_url + f"?session_id={session_id}")
