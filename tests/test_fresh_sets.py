@@ -1,0 +1,162 @@
+"""The fresh paraphrase and discovered-home sets are well-formed, so a score on them measures the assistant and not
+a slip in a row: each expected call is a skill with its own argument names and allowed values, and names what the
+row's home really has (or, for an unknown name, nothing it has)."""
+import inspect
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from assistant.inventory import Inventory, vocabulary_inventory
+from assistant.skills import SKILLS
+from assistant.tools import ToolRunner, calculate, clock_time
+from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, UNIT_GROUPS
+from discovered_home import discovery_messages
+
+DATA = Path(__file__).parent / "data"
+
+
+def rows_of(name: str) -> list[dict]:
+    return [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
+
+
+PARAPHRASES = rows_of("paraphrases_fresh.jsonl")
+DISCOVERED = rows_of("heldout_discovered_fresh.jsonl")
+EARLIER_SETS = ["paraphrases.jsonl", "heldout_discovered.jsonl", "heldout.jsonl", "heldout_home.jsonl"]
+
+
+def discovered_inventory() -> Inventory:
+    inventory = Inventory()
+    for topic, payload in discovery_messages():
+        inventory.receive_discovery(topic, payload)
+    return inventory
+
+
+HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory()}
+# Skills of the default vocabulary: rooms and devices are its keys, not the names of a discovered home.
+ROOM_SKILLS = {"set_device", "set_brightness", "change_brightness", "read_sensor"}
+ENTITY_SKILLS = {"switch_device", "switch_all", "set_level", "change_level", "get_state", "set_cover", "set_lock"}
+# Neither home has a scene, and a yes answers a question asked before: no single request asks for these.
+NOT_ASKED = {"confirm", "activate_scene"}
+# Words for a kind of thing rather than one of the home's names: "how humid is it in the larder".
+GENERIC = {"everything", "lights", "light", "humidity", "temperature", "blind", "door"}
+ALLOWED = {"state": {"on", "off"}, "direction": {"up", "down"}, "action": {"open", "close", "stop", "lock", "unlock"},
+           "period": {"am", "pm"}}
+
+
+def parameters(skill: str) -> tuple[set[str], set[str]]:
+    """(every argument name, the required ones) of a skill, from the tool that runs it."""
+    signature = inspect.signature(getattr(ToolRunner, "_" + skill))
+    names = {p.name for p in list(signature.parameters.values())[1:] if p.kind is not p.VAR_KEYWORD}
+    required = {p.name for p in list(signature.parameters.values())[1:]
+                if p.default is p.empty and p.kind is not p.VAR_KEYWORD}
+    if skill == "convert":                    # "from" is a keyword in Python: the tool takes the units as **units
+        names |= {"from", "to"}
+        required |= {"from", "to"}
+    return names, required
+
+
+def words(text: str) -> set[str]:
+    return set(text.lower().replace("?", " ").replace(",", " ").replace("'", " ").split())
+
+
+def check_call(row: dict) -> None:
+    call = row["expected"]
+    assert set(call) == {"name", "arguments"}
+    skill, arguments = call["name"], call["arguments"]
+    assert skill in SKILLS and skill not in NOT_ASKED, skill
+    names, required = parameters(skill)
+    assert required <= set(arguments) <= names, (skill, sorted(arguments))
+    for key, allowed in ALLOWED.items():
+        if key in arguments:
+            assert arguments[key] in allowed, (key, arguments[key])
+    if skill == "set_lock":
+        assert arguments["action"] in {"lock", "unlock"}
+    if skill == "set_cover":
+        assert arguments["action"] in {"open", "close", "stop"}
+    if skill in ROOM_SKILLS:
+        assert row["home"] == "default" and arguments["room"] in ROOMS
+    if skill == "set_device":
+        assert arguments["device"] in DEVICES
+    if skill == "set_brightness":
+        assert 0 <= arguments["percent"] <= 100
+    if skill == "read_sensor":
+        assert arguments["kind"] in SENSOR_KINDS
+    if skill in {"set_timer", "start_timer"}:
+        assert 0 < arguments["seconds"] <= 24 * 3600
+    if skill == "set_alarm":
+        hour, minute = clock_time(arguments["hour"], arguments["minute"])
+        assert 0 <= hour <= 23 and 0 <= minute <= 59
+        assert "period" not in arguments or 1 <= hour <= 12
+    if skill == "calculate":
+        calculate(arguments["expression"])
+    if skill == "convert":
+        assert arguments["from"] != arguments["to"]
+        assert any({arguments["from"], arguments["to"]} <= set(group) for group in UNIT_GROUPS)
+    inventory = HOMES[row["home"]]
+    if skill in ENTITY_SKILLS or (skill == "set_thermostat" and set(arguments) & {"name", "area"}):
+        found = inventory.resolve(arguments.get("name"), arguments.get("area"))
+        if skill == "set_thermostat":
+            found = [e for e in found if e.component == "climate"]
+        assert len(found) >= 1 if skill == "switch_all" else len(found) == 1, [e.name for e in found]
+        if row["home"] == "discovered":        # the user's own names are said, not guessed
+            said = words(row["history"][-1]["content"])
+            for key in ("name", "area"):
+                if key in arguments and arguments[key] not in GENERIC:
+                    assert words(arguments[key]) <= said, (key, arguments[key])
+
+
+def check_shape(row: dict, keys: set[str]) -> None:
+    assert set(row) == keys
+    assert row["home"] in HOMES
+    history = row["history"]
+    assert history and all(set(m) == {"role", "content"} and m["content"].strip() for m in history)
+    assert history[-1]["role"] == "user"
+    assert history[-1]["content"] == history[-1]["content"].strip().lower()
+
+
+@pytest.mark.parametrize("row", PARAPHRASES, ids=lambda row: str(row["id"]))
+def test_paraphrase_row(row):
+    check_shape(row, {"id", "home", "history", "expected"})
+    assert row["expected"] is not None, "every paraphrase is a clear request"
+    check_call(row)
+
+
+@pytest.mark.parametrize("row", DISCOVERED, ids=lambda row: str(row["id"]))
+def test_discovered_row(row):
+    check_shape(row, {"id", "home", "category", "tags", "history", "expected"})
+    assert row["home"] == "discovered"
+    if row["expected"] is None:
+        assert row["category"] == "unknown_name" and row["tags"] == ["unknown_name"]
+        said = row["history"][-1]["content"]
+        named = [e.name for e in HOMES["discovered"].entities() if e.name in said]
+        assert not named, f"names a device the home has: {named}"
+    else:
+        assert row["category"] == row["expected"]["name"] and row["tags"] == ["unseen_name"]
+        check_call(row)
+
+
+def test_sizes_and_spread():
+    for rows in (PARAPHRASES, DISCOVERED):
+        assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
+    assert len(PARAPHRASES) >= 120
+    assert sum(row["home"] == "discovered" for row in PARAPHRASES) >= 30
+    asked = Counter(row["expected"]["name"] for row in PARAPHRASES)
+    assert set(asked) == set(SKILLS) - NOT_ASKED
+    assert sum(row["expected"] is not None for row in DISCOVERED) >= 60
+    assert sum(row["expected"] is None for row in DISCOVERED) >= 10
+    known = {e.key for e in HOMES["discovered"].entities()}
+    reached = {e.key for row in DISCOVERED + PARAPHRASES if row["home"] == "discovered" and row["expected"]
+               for e in HOMES["discovered"].resolve(row["expected"]["arguments"].get("name"),
+                                                    row["expected"]["arguments"].get("area"))}
+    assert reached == known, f"never asked about: {sorted(known - reached)}"
+
+
+def test_requests_are_new():
+    said = [row["history"][-1]["content"] for row in PARAPHRASES + DISCOVERED]
+    assert len(set(said)) == len(said), [text for text, n in Counter(said).items() if n > 1]
+    earlier = {m["content"].strip().lower() for name in EARLIER_SETS for row in rows_of(name)
+               for m in row["history"] if m["role"] == "user"}
+    repeated = sorted(set(said) & earlier)
+    assert not repeated
