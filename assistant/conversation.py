@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.chat_template import _assistant_calls, content_text
-from assistant.rephrase import rephrase
+from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES, UNIT_WORDS
 
@@ -194,7 +194,7 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     stands for, alone; any other request as it is, with the history before it."""
     if not history or history[-1].get("role") != "user":
         return history
-    said = normalize_request(content_text(history[-1]))
+    said = synonyms(normalize_request(content_text(history[-1])))
     core = rephrase(LEADING.sub("", said), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
     calls = calls_of_history(history[:-1])

@@ -1,19 +1,35 @@
-"""Word order the model reads best, for requests said in another order: deterministic, after the number
+"""Word order and phrasing the model reads best, for requests said another way: deterministic, after the number
 normaliser and before the model, as the normaliser itself is.
 
 The shipped model writes a broken call for "turn the tv off in the living room" and a right one for "turn off
-the living room tv": it learnt the corpus's orders. These rules move words into those orders and change
-nothing else; each is one line of data, (pattern, replacement) over the normalised request.
+the living room tv": it learnt the corpus's orders and words. These rules move words into those orders, and
+say in the corpus's words what English says many ways ("a touch" is "a bit", "tell me if the kiln is on" is
+"is the kiln on"), and change nothing else; each is one line of data, (pattern, replacement) over the
+normalised request.
 """
 import re
 
+from assistant.skills import READINGS
 from assistant.vocabulary import DEVICES, ROOMS, UNIT_WORDS
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
 _UNIT = "|".join(sorted((re.escape(p) for ps in UNIT_WORDS.values() for p in ps if len(p) > 1), key=len, reverse=True))
+_THE = r"(?:the|my|our|all the)"
+_POLITE = r"((?:please |can you |could you |would you )?)"
+# a light said as one: "the kitchen lights", "the lights in the den", "the reading lamp"
+_LIGHTS = rf"({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)(?: in the [a-z ]+)?)"
+_STATE = "(?:switched|turned|shut|powered)"
 
-# Every home: tense and particle order.
+# Words said many ways, as the corpus's one word: for every request, also one read with the turns before it.
+SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # how much: "a touch", "a tad", "slightly" are the corpus's "a bit"
+    (r"\b(?:a touch|a tad|a smidge|a smidgen|a notch|a hair|slightly|somewhat|a little bit)\b", "a bit"),
+    # a sum said as numbers taken together: "17 and 25 together"
+    (r"\b(\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) (?:together|combined|altogether|in total|added together|added up)\b",
+     r"\1 plus \2"),
+)]
+# Every home, for a request read alone: tense, particle order, what is asked said another way.
 REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # "turned on the tv": a transcript's past tense of the command
     (r"^(turn|switch)ed\b", r"\1"),
@@ -23,16 +39,49 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # "how heavy is 70 kilos in pounds": a conversion asked by what is measured
     (rf"^how (?:heavy|long|far|tall|big|much|hot|cold|warm|deep|wide|high) is (\d+(?:\.\d+)? (?:{_UNIT}))"
      rf" in ((?:{_UNIT}))$", r"what is \1 in \2"),
+    # a light's level by a step, in other verbs than the corpus's "dim" and "brighten" (no number said)
+    (rf"^{_POLITE}(?:lower|reduce|decrease|turn down|bring down|tone down) {_LIGHTS}( a bit| a little)?$",
+     r"\1dim \2\3"),
+    (rf"^{_POLITE}(?:raise|increase|turn up|bring up|boost) {_LIGHTS}( a bit| a little)?$", r"\1brighten \2\3"),
+    # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
+    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get|please have|have|get) ({_THE} .+?) "
+     rf"{_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
+    (rf"^({_THE} .+?) (?:can|could|should|may|needs to|has to|must) be {_STATE} (on|off)(?: please| now)?$",
+     r"turn \2 \1"),
+    # a question asked indirectly: "tell me if the kiln is on", "check whether the gate is locked"
+    (r"^(?:please )?(?:(?:can|could) you )?(?:tell me|let me know|check|find out|see|do you know|i wonder) "
+     rf"(?:if|whether) ({_THE} .+?) (is|are) (.+)$", r"\2 \1 \3"),
+    # a state asked in the perfect tense: "has the gate been opened", "have the fans been switched off"
+    (rf"^has ({_THE} .+?) been (?:left )?open(?:ed)?$", r"is \1 open"),
+    (rf"^have ({_THE} .+?) been (?:left )?open(?:ed)?$", r"are \1 open"),
+    (rf"^has ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"is \1 \2"),
+    (rf"^have ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"are \1 \2"),
 )]
 # The default home only, whose rooms and devices are the vocabulary's: "the tv in the living room" is its
 # "living room tv".
 DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"\bthe ({_DEVICE}) in the ({_ROOM})\b", r"the \2 \1"),
 )]
+# A user's own home, where a light, a reading and an area are names: the corpus asks for these in the default
+# home's words only ("the kitchen is too bright", "how humid is it in the kitchen"), which the model reads for
+# the default home's rooms but not for an own home's names.
+OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:bright|harsh|glaring)$", r"dim \1"),
+    (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:dark|dim)$", r"brighten \1"),
+    *((rf"^(?:how (?:{'|'.join(words)}) is it|is it (?:{'|'.join(words)})) (?:in|at|out in) (the .+)$",
+       rf"what's the {kind} in \1") for kind, words in READINGS.items()),
+)]
+
+
+def synonyms(said: str) -> str:
+    """A normalised request in the corpus's words for what is said many ways."""
+    for pattern, replacement in SYNONYMS:
+        said = pattern.sub(replacement, said)
+    return said
 
 
 def rephrase(said: str, default_home: bool) -> str:
-    """A normalised request in the word order the model reads best."""
-    for pattern, replacement in REPHRASINGS + (DEFAULT_HOME_REPHRASINGS if default_home else []):
+    """A normalised request, to be read alone, in the word order and words the model reads best."""
+    for pattern, replacement in REPHRASINGS + (DEFAULT_HOME_REPHRASINGS if default_home else OWN_HOME_REPHRASINGS):
         said = pattern.sub(replacement, said)
     return said

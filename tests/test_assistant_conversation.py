@@ -5,7 +5,7 @@ import pytest
 
 from assistant.conversation import calls_of_history, request_for, resolve
 from assistant.inventory import Inventory
-from assistant.rephrase import rephrase
+from assistant.rephrase import rephrase, synonyms
 from made_up_home import ENTITIES
 
 
@@ -133,6 +133,47 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     ("turn the arc lamp off in the snug", False, "turn off the arc lamp in the snug"),   # the user's own names stay
     ("switch off the fan on the desk", True, "switch off the fan on the desk"),          # already in order
     ("what time is it", True, "what time is it"),
+    # a light's step in other verbs; not a cover's, nor a level that a number says
+    ("turn down the bedroom lamps", True, "dim the bedroom lamps"),
+    ("could you raise the lights in the hallway a little", True, "could you brighten the hallway lights a little"),
+    ("reduce the reading lamp", False, "dim the reading lamp"),
+    ("lower the blinds", False, "lower the blinds"),
+    ("lower the kitchen lights to 20 percent", True, "lower the kitchen lights to 20 percent"),
+    # the state wanted as a wish or a possibility
+    ("i want the garage fan turned off", True, "turn off the garage fan"),
+    ("the gramophone should be switched on", False, "turn on the gramophone"),
+    # a question asked indirectly, or in the perfect tense
+    ("can you check whether the wicket gate is locked", False, "is the wicket gate locked"),
+    ("let me know if the bedroom heater is on", True, "is the bedroom heater on"),
+    ("has the velux window been left open", False, "is the velux window open"),
+    ("have the louvres been shut", False, "are the louvres shut"),
+    ("has the garage fan been switched off", True, "is the garage fan off"),
+    # an own home's light or reading asked the default home's way; the default home reads these as they are
+    ("the crystal pendant is far too bright", False, "dim the crystal pendant"),
+    ("the dock lights are too dark", False, "brighten the dock lights"),
+    ("the kitchen lights are too bright", True, "the kitchen lights are too bright"),
+    ("how cold is it in the gallery", False, "what's the temperature in the gallery"),
+    ("is it damp in the boathouse", False, "what's the humidity in the boathouse"),
+    ("how cold is it in the kitchen", True, "how cold is it in the kitchen"),
+    ("how hot is the kiln", False, "how hot is the kiln"),
 ])
 def test_word_order_the_model_reads_best(said, default_home, reordered):
     assert rephrase(said, default_home) == reordered
+
+
+@pytest.mark.parametrize("said, plain", [
+    ("dim the office lights slightly", "dim the office lights a bit"),
+    ("brighten the tiffany lamp a tad", "brighten the tiffany lamp a bit"),
+    ("what's 12 and 30 combined", "what's 12 plus 30"),
+    ("what's 12 and 30", "what's 12 and 30"),
+])
+def test_words_said_many_ways_become_the_corpus_word(said, plain):
+    assert synonyms(said) == plain
+
+
+def test_a_synonym_reaches_a_request_read_with_the_turns_before_it():
+    """ "a bit" leans back, so the request is read with its history: as the corpus says it there too."""
+    history = [user("what time is it"), {"role": "assistant", "content": "It's noon."},
+               user("dim the office lights a touch")]
+    assert resolve(history)[-1]["content"] == "dim the office lights a bit"
+
