@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.chat_template import _assistant_calls, content_text
+from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES, UNIT_WORDS
@@ -142,6 +143,14 @@ class Vocabulary:
         self.devices = {phrase: device for device, phrases in DEVICES.items() for phrase in phrases}
         self.units = {phrase: unit for unit, phrases in UNIT_WORDS.items() for phrase in phrases if len(phrase) > 2}
 
+    def names_a_thing(self, words: str) -> bool:
+        """The words name a room, a device, or a name or an area of the user's own home (looked up phrase by
+        phrase: a home of 2,000 long names has 110,000 phrases)."""
+        said = words.split()
+        phrases = (" ".join(said[i:j]) for i in range(len(said))
+                   for j in range(i + 1, min(i + MAX_NAME_WORDS, len(said)) + 1))
+        return any(p in self.names or p in self.areas or p in self.rooms or p in self.devices for p in phrases)
+
     def read(self, words: str) -> tuple[str, object] | None:
         """(kind, value) of a follow-up's new part: area, device, name, number, unit or kind; None if it is
         not one thing the vocabulary knows."""
@@ -200,11 +209,15 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     calls = calls_of_history(history[:-1])
     vocabulary = Vocabulary(lexicon)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
-    if calls and unreferring == core and not asked:
+    # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first
+    pronoun = REFERRING.search(core)
+    named_first = pronoun is not None and vocabulary.names_a_thing(core[:pronoun.start()])
+    if calls and unreferring == core and not asked and not named_first:
         rewritten = _changed_part(said, calls, vocabulary) or _pronoun(core, calls)
         if rewritten:
             return [{"role": "user", "content": rewritten}]
-    if LEANS_BACK.search(unreferring) or vocabulary.read(core) is not None or not core:   # "living room": which one
+    leans_back = LEANS_BACK.search(unreferring) is not None and not named_first
+    if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else core}]
 

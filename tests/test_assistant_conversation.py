@@ -177,3 +177,14 @@ def test_a_synonym_reaches_a_request_read_with_the_turns_before_it():
                user("dim the office lights a touch")]
     assert resolve(history)[-1]["content"] == "dim the office lights a bit"
 
+
+def test_a_pronoun_after_a_name_of_the_same_request_stands_for_that_name(lexicon):
+    """ "the salt lamp is too bright, dim it": "it" is the salt lamp, not the arc lamp acted on before."""
+    history = [user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on"),
+               user("the salt lamp is too bright dim it a bit")]
+    assert resolve(history, lexicon) == [user("the salt lamp is too bright dim it a bit")]
+    history = [user("turn on the kitchen light"), called("set_device", device="light", room="kitchen", state="on"),
+               user("the bedroom lights are too harsh dim them a little")]
+    assert resolve(history) == [user("the bedroom lights are too harsh dim them a little")]
+    history[-1] = user("dim them a little")          # named nowhere in the request: the kitchen light
+    assert resolve(history) == [user("dim the kitchen light a little")]
