@@ -25,6 +25,10 @@ _STATE = "(?:switched|turned|shut|powered)"
 SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # how much: "a touch", "a tad", "slightly" are the corpus's "a bit"
     (r"\b(?:a touch|a tad|a smidge|a smidgen|a notch|a hair|slightly|somewhat|a little bit)\b", "a bit"),
+    # now, said at the end of a request
+    (r"\b(?:at the moment|at present|currently)$", "right now"),
+    # "what time've we got": the corpus has no "'ve"
+    (r"\b([a-z]+)'ve\b", r"\1 have"),
     # a sum said as numbers taken together: "17 and 25 together"
     (r"\b(\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) (?:together|combined|altogether|in total|added together|added up)\b",
      r"\1 plus \2"),

@@ -166,6 +166,9 @@ def test_word_order_the_model_reads_best(said, default_home, reordered):
     ("brighten the tiffany lamp a tad", "brighten the tiffany lamp a bit"),
     ("what's 12 and 30 combined", "what's 12 plus 30"),
     ("what's 12 and 30", "what's 12 and 30"),
+    ("what's the date at present", "what's the date right now"),
+    ("is the kiln currently on", "is the kiln currently on"),
+    ("how many minutes've we got", "how many minutes have we got"),
 ])
 def test_words_said_many_ways_become_the_corpus_word(said, plain):
     assert synonyms(said) == plain
