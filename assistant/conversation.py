@@ -219,7 +219,7 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     leans_back = LEANS_BACK.search(unreferring) is not None and not named_first
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
-    return [{"role": "user", "content": _placed(core, calls) if lexicon is None else core}]
+    return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
 
 
 def _asks(history: list[dict]) -> bool:
@@ -243,6 +243,23 @@ def _placed(said: str, calls: list[dict]) -> str:
                 if call["name"] == "set_device" and call["arguments"].get("device") == device:
                     return f"{said} in the {ROOM_SPOKEN.get(call['arguments'].get('room'), '')}"
             return said
+    return said
+
+
+def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
+    """ "turn the lamp off" in a user's home, after "turn on the arc lamp": a part of a name stands for the one
+    name the conversation used that ends in it (several lamps would ask which one), when no area is said."""
+    words = said.split()
+    spans = [(i, j) for i in range(len(words)) for j in range(i + 1, min(i + MAX_NAME_WORDS, len(words)) + 1)]
+    if any(" ".join(words[i:j]) in vocabulary.areas for i, j in spans):
+        return said
+    used = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
+            if isinstance(call["arguments"].get("name"), str) and call["name"] in REPLACES["name"]}
+    for i, j in sorted(spans, key=lambda span: span[0] - span[1]):          # the longest part first
+        part = " ".join(words[i:j])
+        named = {name for name in used if name.endswith(" " + part)}
+        if i > 0 and words[i - 1] == "the" and part in vocabulary.names and len(named) == 1:
+            return " ".join([*words[:i], named.pop(), *words[j:]])
     return said
 
 

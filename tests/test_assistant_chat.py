@@ -274,6 +274,14 @@ def test_requests_said_another_way_are_answered_as_the_corpus_says_them(assistan
         assert calls == [want], (text, reply)
 
 
+def test_a_part_of_a_name_is_the_one_the_conversation_used(assistant):
+    """ "the lamp" among three lamps, after the tiffany lamp was switched on: that lamp, not "which one"."""
+    home = InMemoryHome(inventory=made_up_inventory())
+    reply = ask(assistant, "turn on the tiffany lamp", "what's 3 plus 4", "switch the lamp off", home=home)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("switch_device", {"name": "tiffany_lamp", "state": "off"})]
+    assert reply.text == "Okay, the tiffany lamp is off."
+
+
 def test_a_name_the_home_does_not_have_never_acts_and_plurals_extra_words_and_spellings_resolve(assistant):
     """Issue 23's names: "the chapel blinds" is not the dormer blinds, "the hen house door" not the coach
     house door; "the lava lamps", "the torchiere lamp" and "the parlor lamp" find theirs."""

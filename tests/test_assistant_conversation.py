@@ -191,3 +191,16 @@ def test_a_pronoun_after_a_name_of_the_same_request_stands_for_that_name(lexicon
     assert resolve(history) == [user("the bedroom lights are too harsh dim them a little")]
     history[-1] = user("dim them a little")          # named nowhere in the request: the kitchen light
     assert resolve(history) == [user("dim the kitchen light a little")]
+
+
+def test_a_part_of_a_name_stands_for_the_one_name_the_conversation_used(lexicon):
+    """ "switch the lamp off" after "turn on the tiffany lamp" (the made-up home has three lamps); not when two
+    lamps were used, nor when an area says which one."""
+    history = [user("turn on the tiffany lamp"), called("switch_device", name="tiffany lamp", state="on"),
+               user("what's 3 plus 4"), called("calculate", expression="3+4"), user("switch the lamp off")]
+    assert resolve(history, lexicon) == [user("switch off the tiffany lamp")]
+    history[-1] = user("switch off the lamp in the snug")
+    assert resolve(history, lexicon) == [user("switch off the lamp in the snug")]
+    history[-1:] = [user("turn on the salt lamp"), called("switch_device", name="salt lamp", state="on"),
+                    user("switch the lamp off")]
+    assert resolve(history, lexicon) == [user("switch off the lamp")]
