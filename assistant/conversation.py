@@ -8,6 +8,7 @@ then reads alone: the model answers self-contained requests far better than it f
 docs/assistant.md). The phrasings are data: FOLLOW_UPS and REQUESTS below.
 """
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from assistant.chat_template import _assistant_calls, content_text
@@ -142,14 +143,22 @@ class Vocabulary:
         self.rooms = {phrase: room for room, phrases in ROOMS.items() for phrase in phrases}
         self.devices = {phrase: device for device, phrases in DEVICES.items() for phrase in phrases}
         self.units = {phrase: unit for unit, phrases in UNIT_WORDS.items() for phrase in phrases if len(phrase) > 2}
+        # the most words of a room, a device, a name or an area (a Lexicon knows its own)
+        self.longest = max(getattr(lexicon, "longest", MAX_NAME_WORDS) if lexicon else 0,
+                           *(phrase.count(" ") + 1 for phrase in (*self.rooms, *self.devices)))
 
     def names_a_thing(self, words: str) -> bool:
         """The words name a room, a device, or a name or an area of the user's own home (looked up phrase by
         phrase: a home of 2,000 long names has 110,000 phrases)."""
         said = words.split()
-        phrases = (" ".join(said[i:j]) for i in range(len(said))
-                   for j in range(i + 1, min(i + MAX_NAME_WORDS, len(said)) + 1))
-        return any(p in self.names or p in self.areas or p in self.rooms or p in self.devices for p in phrases)
+        return any(p in self.names or p in self.areas or p in self.rooms or p in self.devices
+                   for p in (" ".join(said[i:j]) for i, j in self.spans(said, range(len(said)))))
+
+    def spans(self, words: list[str], starts: Iterable[int]) -> Iterator[tuple[int, int]]:
+        """(start, end) of each run of words from one of starts, no longer than the longest phrase known."""
+        for i in starts:
+            for j in range(i + 1, min(i + self.longest, len(words)) + 1):
+                yield i, j
 
     def read(self, words: str) -> tuple[str, object] | None:
         """(kind, value) of a follow-up's new part: area, device, name, number, unit or kind; None if it is
@@ -250,15 +259,17 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     """ "turn the lamp off" in a user's home, after "turn on the arc lamp": a part of a name stands for the one
     name the conversation used that ends in it (several lamps would ask which one), when no area is said."""
     words = said.split()
-    spans = [(i, j) for i in range(len(words)) for j in range(i + 1, min(i + MAX_NAME_WORDS, len(words)) + 1)]
-    if any(" ".join(words[i:j]) in vocabulary.areas for i, j in spans):
+    if any(" ".join(words[i:j]) in vocabulary.areas for i, j in vocabulary.spans(words, range(len(words)))):
         return said
     used = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
             if isinstance(call["arguments"].get("name"), str) and call["name"] in REPLACES["name"]}
-    for i, j in sorted(spans, key=lambda span: span[0] - span[1]):          # the longest part first
+    after_the = vocabulary.spans(words, (i for i in range(1, len(words)) if words[i - 1] == "the"))
+    for i, j in sorted(after_the, key=lambda span: span[0] - span[1]):          # the longest part first
         part = " ".join(words[i:j])
+        if part not in vocabulary.names:
+            continue
         named = {name for name in used if name.endswith(" " + part)}
-        if i > 0 and words[i - 1] == "the" and part in vocabulary.names and len(named) == 1:
+        if len(named) == 1:
             return " ".join([*words[:i], named.pop(), *words[j:]])
     return said
 
