@@ -52,6 +52,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      rf"{_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
     (rf"^({_THE} .+?) (?:can|could|should|may|needs to|has to|must) be {_STATE} (on|off)(?: please| now)?$",
      r"turn \2 \1"),
+    (rf"^(?:can|could|would|should) ({_THE} .+?) be {_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
+    # "how many centimeters are there in 12 inches": the corpus's "how many centimeters in 12 inches"
+    (r"^how many ([a-z]+) (?:are|is) there in\b", r"how many \1 in"),
     # a question asked indirectly: "tell me if the kiln is on", "check whether the gate is locked"
     (r"^(?:please )?(?:(?:can|could) you )?(?:tell me|let me know|check|find out|see|do you know|i wonder) "
      rf"(?:if|whether) ({_THE} .+?) (is|are) (.+)$", r"\2 \1 \3"),
@@ -68,12 +71,13 @@ DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repl
 )]
 # A user's own home, where a light, a reading and an area are names: the corpus asks for these in the default
 # home's words only ("the kitchen is too bright", "how humid is it in the kitchen"), which the model reads for
-# the default home's rooms but not for an own home's names.
+# the default home's rooms but not for an own home's names ("how hot is the kiln" becomes "what's the temperature
+# in the kiln", which the shipped model reads as the kiln's state).
 OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:bright|harsh|glaring)$", r"dim \1"),
     (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:dark|dim)$", r"brighten \1"),
-    *((rf"^(?:how (?:{'|'.join(words)}) is it|is it (?:{'|'.join(words)})) (?:in|at|out in) (the .+)$",
-       rf"what's the {kind} in \1") for kind, words in READINGS.items()),
+    *((rf"^(?:how (?:{'|'.join(words)}) is (?:it (?:in|at|out in) )?|is it (?:{'|'.join(words)}) (?:in|at|out in) )"
+       rf"(the .+)$", rf"what's the {kind} in \1") for kind, words in READINGS.items()),
 )]
 
 

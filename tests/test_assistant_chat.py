@@ -267,6 +267,9 @@ def test_requests_said_another_way_are_answered_as_the_corpus_says_them(assistan
         ("dim the tiffany lamp a tad", made_up, ("change_level", {"name": "tiffany lamp", "direction": "down"})),
         ("how cold is it in the gallery", made_up, ("get_state", {"name": "temperature", "area": "gallery"})),
         ("is it damp in the boathouse", made_up, ("get_state", {"name": "humidity", "area": "boathouse"})),
+        ("how warm is the gallery", made_up, ("get_state", {"name": "temperature", "area": "gallery"})),
+        ("can the garage fan be turned off", None, ("set_device", {"device": "fan", "room": "garage", "state": "off"})),
+        ("how many inches are there in 3 feet", None, ("convert", {"value": 3, "from": "ft", "to": "inch"})),
     ]:
         reply = ask(assistant, text, home=home)
         calls = [(c.name, {k: str(v).replace("_", " ") if k in ("name", "area") else v for k, v in c.arguments.items()})

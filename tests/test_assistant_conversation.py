@@ -155,7 +155,10 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     ("how cold is it in the gallery", False, "what's the temperature in the gallery"),
     ("is it damp in the boathouse", False, "what's the humidity in the boathouse"),
     ("how cold is it in the kitchen", True, "how cold is it in the kitchen"),
-    ("how hot is the kiln", False, "how hot is the kiln"),
+    ("how warm is the orangery", False, "what's the temperature in the orangery"),
+    ("how cold is the kitchen", True, "how cold is the kitchen"),
+    ("can the garage fan be turned off", True, "turn off the garage fan"),
+    ("how many inches are there in 3 feet", True, "how many inches in 3 feet"),
 ])
 def test_word_order_the_model_reads_best(said, default_home, reordered):
     assert rephrase(said, default_home) == reordered
