@@ -222,12 +222,21 @@ class Slots:
     spoken: str = ""
     places: list[str] = field(default_factory=list)
     tools: ToolSlots | None = None      # the client's declared tools shown, and the request's span slots
+    request_areas: int = 0              # how many of the area slots (the first ones) the request itself names
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask
         again than act. call: a valid call, names and numbers back in; call_text: as written, slots still in."""
         return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call)
+
+    def placed(self, call: dict) -> dict:
+        """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
+        area. The model leaves it out ("make the nursery 22 degrees" gave set_thermostat degrees=22), and the
+        home would ask which of its heaters."""
+        if call["name"] != "set_thermostat" or {"name", "area"} & set(call["arguments"]) or self.request_areas != 1:
+            return call
+        return {"name": call["name"], "arguments": {**call["arguments"], "area": self.areas[0]}}
 
     def drops_a_said_place(self, call: dict) -> bool:
         """Everything, or every light, in the whole home, though the request names a place ("Turn off
@@ -414,6 +423,8 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
     shown = []
     for text, part in reversed(turns):
         text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)
+        if not shown:
+            slots.request_areas = len(slots.areas)
         if slots.tools is not None and not shown:
             text = slots.tools.mark(text)
         if part not in (None, SAY):

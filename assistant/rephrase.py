@@ -76,6 +76,9 @@ DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repl
 OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:bright|harsh|glaring)$", r"dim \1"),
     (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:dark|dim)$", r"brighten \1"),
+    # "set the temperature in the atrium to 20": the thermostat there (a "temperature" is a sensor's name)
+    (r"^(?:set|put|turn|change) the (?:temperature|heat|heating) (?:in|of) (the .+?) to (\d+(?:\.\d+)?)(?: degrees)?$",
+     r"set the thermostat in \1 to \2 degrees"),
     *((rf"^(?:how (?:{'|'.join(words)}) is (?:it (?:in|at|out in) )?|is it (?:{'|'.join(words)}) (?:in|at|out in) )"
        rf"(the .+)$", rf"what's the {kind} in \1") for kind, words in READINGS.items()),
 )]

@@ -87,6 +87,7 @@ class ReplyReader:
         parsed = None if ANY_SLOT.search(text) else parse_call(text)
         if parsed is None or not valid_call(parsed) or self.slots.refuses(parsed, written):
             return None, True
+        parsed = self.slots.placed(parsed)
         return ToolCall(parsed["name"], parsed["arguments"], new_call_id()), False
 
 

@@ -268,6 +268,7 @@ def test_requests_said_another_way_are_answered_as_the_corpus_says_them(assistan
         ("how cold is it in the gallery", made_up, ("get_state", {"name": "temperature", "area": "gallery"})),
         ("is it damp in the boathouse", made_up, ("get_state", {"name": "humidity", "area": "boathouse"})),
         ("how warm is the gallery", made_up, ("get_state", {"name": "temperature", "area": "gallery"})),
+        ("set the heating in the sewing room to 21", made_up, ("set_thermostat", {"degrees": 21, "area": "sewing room"})),
         ("can the garage fan be turned off", None, ("set_device", {"device": "fan", "room": "garage", "state": "off"})),
         ("how many inches are there in 3 feet", None, ("convert", {"value": 3, "from": "ft", "to": "inch"})),
     ]:

@@ -157,6 +157,7 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     ("how cold is it in the kitchen", True, "how cold is it in the kitchen"),
     ("how warm is the orangery", False, "what's the temperature in the orangery"),
     ("how cold is the kitchen", True, "how cold is the kitchen"),
+    ("set the temperature in the atrium to 20", False, "set the thermostat in the atrium to 20 degrees"),
     ("can the garage fan be turned off", True, "turn off the garage fan"),
     ("how many inches are there in 3 feet", True, "how many inches in 3 feet"),
 ])

@@ -236,3 +236,23 @@ def test_a_name_slot_stands_for_all_that_was_said_of_the_device():
     slots = Slots()
     assert hide_names("open blinds and dim the snug lava lamp", slots, lexicon) == "open <e0> and dim the <a0> <e1>"
     assert (slots.names, slots.areas) == (["blinds", "lava lamp"], ["snug"])
+
+
+def test_a_thermostat_call_without_a_place_is_in_the_one_area_the_request_names():
+    """ "make the nursery 22 degrees": the model leaves the area out, and a home of two heaters would ask which."""
+    lexicon = ({"radiator", "nursery radiator", "heater"}, {"nursery", "den"})
+    thermostat = {"name": "set_thermostat", "arguments": {"degrees": 22}}
+    history = [{"role": "user", "content": "turn on the heater"},
+               {"role": "assistant", "content": "Okay.", "tool_calls": [
+                   {"name": "switch_device", "arguments": {"name": "heater", "area": "den"}}]},
+               {"role": "user", "content": "make the nursery 22 degrees"}]
+    _, slots = model_prompt(history, lexicon)
+    assert slots.placed(thermostat) == {"name": "set_thermostat", "arguments": {"degrees": 22, "area": "nursery"}}
+    named = {"name": "set_thermostat", "arguments": {"degrees": 22, "name": "radiator"}}
+    assert slots.placed(named) == named                                  # the model said which one
+    _, slots = model_prompt(history[:-1] + [{"role": "user", "content": "make it 22 degrees"}], lexicon)
+    assert slots.placed(thermostat) == thermostat                        # an earlier turn's area is not the request's
+    _, slots = model_prompt([{"role": "user", "content": "make the nursery and the den 22 degrees"}], lexicon)
+    assert slots.placed(thermostat) == thermostat                        # two areas: which one is still asked
+    _, slots = model_prompt([{"role": "user", "content": "set the thermostat to 22"}])
+    assert slots.placed(thermostat) == thermostat                        # the default home has one thermostat
