@@ -10,7 +10,9 @@ transcript goes to the assistant in a fresh conversation, in the request's home:
   (tests/data/heldout_discovered.jsonl, written before any result on it was seen).
 Outcomes are judged as bench/asr_slips.py judges them: right, no action (nothing changed and every tool said
 why), wrong action; and, where the recogniser only guessed a name, asked ("Did you mean the samovar?"),
-split by whether the yes would run the right call.
+split by whether the yes would run the right call. A timer is judged by the timers left running: "timer
+unnamed" is a named timer asked for that runs without its name (one the recogniser was unsure of). Rows tagged
+slip are typed input only (typed_only).
 
 Ears compared on the same recordings:
 - greedy: Whisper's greedy final as it was before the home's names were heard (final_hypotheses=1);
