@@ -27,6 +27,10 @@ COUNTABLE = {
 DURATION_SECONDS = {"hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "minute": 60, "minutes": 60,
                     "min": 60, "mins": 60, "second": 1, "seconds": 1, "sec": 1, "secs": 1}
 
+# What speech recognition writes for "and a half" after a number: "2 end to half minutes" is two and a half.
+AND_A_HALF = (("and", "a", "half"), ("and", "half"), ("end", "of", "half"), ("end", "to", "half"),
+              ("end", "a", "half"), ("in", "a", "half"), ("in", "the", "half"), ("an", "a", "half"))
+
 _SYMBOLS = [("×", " times "), ("*", " times "), ("+", " plus "), ("÷", " divided by "), ("=", " "),
             ("%", " percent "), ("°", " degrees "), ("?", " "), ("!", " "), (",", " "), (";", " "),
             (":", " "), ('"', " "), ("(", " "), (")", " ")]
@@ -36,6 +40,8 @@ def normalize_request(text: str) -> str:
     """Lowercase, strip punctuation, spoken numbers to digits, durations to seconds."""
     text = text.lower().replace("’", "'")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)                 # 1,000 -> 1000
+    text = re.sub(r"(\d+)\s+1/2\b", r"\1.5", text)                  # 2 1/2 -> 2.5: a half, not a division
+    text = re.sub(r"(\d*)\s*½", lambda m: f"{m[1] or 0}.5", text)     # 2½ -> 2.5
     text = re.sub(r"(?<=\d)\s*/\s*(?=\d)", " divided by ", text)     # 10/2 before / is dropped
     text = re.sub(r"(?<=\d)\s*-\s*(?=\d)", " minus ", text)          # 10-2
     text = re.sub(r"(?<=\d)x(?=\d)", " times ", text)                # 6x7
@@ -133,13 +139,13 @@ def _numbers_to_digits(words: list[str]) -> list[str]:
             i += 1
             continue
         # "and a half" after a number or a counted unit: "two and a half", "an hour and a half"
-        if w == "and" and words[i + 1:i + 3] == ["a", "half"] and out and (
-                _is_number(out[-1]) or (len(out) >= 2 and _is_number(out[-2]))):
+        half = next((len(p) for p in AND_A_HALF if tuple(words[i:i + len(p)]) == p), 0)
+        if half and out and (_is_number(out[-1]) or (len(out) >= 2 and _is_number(out[-2]))):
             if _is_number(out[-1]):
                 out[-1] = _format(float(out[-1]) + 0.5)
             else:
                 out[-2] = _format(float(out[-2]) + 0.5)
-            i += 3
+            i += half
             continue
         if w in NUMBER_WORDS:
             value, used = _parse_cardinal(words, i)

@@ -326,6 +326,9 @@ class ToolRunner:
         # Names the recogniser put in for words that only sounded like them (voice.heard_names), with the
         # words heard: a call to one asks first. Set by the session for each transcript it answers.
         self.guessed_names: dict[str, str] = {}
+        # Words of the latest transcript the recogniser was unsure of (voice.stt.Heard.unsure_words), lowercase:
+        # a timer is not named with them. Set by the session for each transcript it answers, as guessed_names.
+        self.unsure_words: frozenset[str] = frozenset()
         self._spoken_names: tuple[int, tuple[str, ...]] = (-1, ())
 
     @property
@@ -678,6 +681,14 @@ class ToolRunner:
     async def _start_timer(self, name, seconds) -> str:
         seconds = _timer_length(seconds)
         name = str(name)
+        label = set(re.findall(r"[a-z']+", name.lower()))
+        said = set(re.findall(r"[a-z']+", self.heard.lower()))
+        if (said and not label <= said) or label & self.unsure_words:
+            # A label the user's words do not hold ("rental" read into "retato") or the recogniser was unsure of
+            # ("partly" for "hey parley") would be said when the timer rings and could replace another timer of
+            # that name: the timer runs at the length asked, unnamed, and the reply says so.
+            await self._start(seconds)
+            return f"Okay, your timer is set for {say_duration(seconds)}."
         replaced = await self._named(name)
         if replaced is not None:
             await self.timer_book.cancel(replaced.id)

@@ -491,7 +491,7 @@ class Session:
             text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
         turn.job, turn.last_job_done = None, self._buffer_samples
         if priority == URGENT:
-            text = self._with_home_names(text)
+            text = self._with_home_names(text, heard.unsure_words())
             turn.latest = (audio.size, text)
         if turn.committed or turn is not self._turn:
             return text
@@ -516,9 +516,12 @@ class Session:
     def _home_names(self) -> tuple[str, ...]:
         return self.tools.spoken_names() if self.tools is not None else ()
 
-    def _with_home_names(self, text: str) -> str:
+    def _with_home_names(self, text: str, unsure: frozenset[str] = frozenset()) -> str:
         """A final-quality transcript with the home's names put in for words that sound like them; a call to a
-        name only guessed asks first ("Did you mean the samovar?"): the tools hold the guesses."""
+        name only guessed asks first ("Did you mean the samovar?"): the tools hold the guesses, and the words
+        the recogniser was unsure of (a timer is not named with them)."""
+        if self.tools is not None:
+            self.tools.unsure_words = unsure
         names = self._home_names()
         if not names:
             return text
@@ -627,6 +630,7 @@ class Session:
                     previous_item_id: str | None = None) -> str | None:
         if role == "user" and self.tools is not None:
             self.tools.guessed_names = {}       # typed words are meant as written: no name in them is a guess
+            self.tools.unsure_words = frozenset()
         item = Item(item_id or new_id("item"), "message", role, text)
         return item.id if self._add(item, previous_item_id) else None
 

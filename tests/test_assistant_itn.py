@@ -18,6 +18,13 @@ from assistant.spoken_numbers import normalize_request
     ("fifteen hundred", "1500"),
     ("seventy two and a half degrees", "72.5 degrees"),
     ("twenty point five", "20.5"),
+    # how Whisper writes "and a half" after a number it heard
+    ("Thermostat to 22. end of half.", "thermostat to 22.5"),
+    ("Set a timer for 2 end to half minutes.", "set a timer for 150 seconds"),
+    ("two and half minutes", "150 seconds"),
+    ("Set a timer for 2 in the half minutes.", "set a timer for 150 seconds"),
+    ("set a timer for 2 1/2 minutes", "set a timer for 150 seconds"),
+    ("thermostat to 21½", "thermostat to 21.5"),
     ("how many feet in a mile", "how many feet in 1 mile"),
     ("three quarters of a cup", "0.75 cup"),
     ("What's 12*7?", "what's 12 times 7"),
@@ -36,3 +43,5 @@ def test_words_that_are_not_numbers_stay():
     assert normalize_request("turn on the hallway light") == "turn on the hallway light"
     assert normalize_request("a hundred") == "100"
     assert normalize_request("the one in the kitchen") == "the 1 in the kitchen"
+    assert normalize_request("at the end of half time") == "at the end of half time"   # no number before it
+    assert normalize_request("what is 1/2") == "what is 1 divided by 2"                  # a fraction alone divides

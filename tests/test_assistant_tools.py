@@ -239,6 +239,26 @@ async def test_named_timers_and_alarms():
     assert await tools.run("set_alarm", {"hour": 675, "minute": 0}) == NOT_POSSIBLE
 
 
+async def test_a_timer_is_not_named_with_words_not_said_or_misheard():
+    tools = ToolRunner()
+    tools.begin_reply([{"role": "user", "content": "Set a pasta timer for 12 minutes."}])
+    assert await tools.run("start_timer", {"name": "pasta", "seconds": 720}) == "Okay, your pasta timer is set for 12 minutes."
+    # "retato" for "risotto": a label no word of the request holds runs as an unnamed timer of the length asked
+    tools.begin_reply([{"role": "user", "content": "Give me a retato timer for 18 minutes."}])
+    assert await tools.run("start_timer", {"name": "rental", "seconds": 1080}) == "Okay, your timer is set for 18 minutes."
+    # "A partly timer" for "hey parley timer": Whisper wrote "partly" at 0.22
+    tools.begin_reply([{"role": "user", "content": "A partly timer for 45 minutes."}])
+    tools.unsure_words = frozenset({"a", "partly"})
+    assert await tools.run("start_timer", {"name": "partly", "seconds": 2700}) == "Okay, your timer is set for 45 minutes."
+    # an unsure label never replaces the timer of that name
+    tools.begin_reply([{"role": "user", "content": "Start a pasta timer for 1 minute."}])
+    tools.unsure_words = frozenset({"pasta"})
+    await tools.run("start_timer", {"name": "pasta", "seconds": 60})
+    timers = await tools.timer_book.pending()
+    assert sorted((t.name or "", t.seconds) for t in timers) == [("", 60), ("", 1080), ("", 2700), ("pasta", 720)]
+    tools.stop_timers()
+
+
 async def test_several_thermostats_are_told_apart_by_name_or_area():
     from assistant.inventory import Inventory
     inventory = Inventory()

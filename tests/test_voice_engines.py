@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from voice.audio import pcm16_to_float, resample
-from voice.stt import StableWords, WhisperSTT, trim_repeats
+from voice.stt import Heard, StableWords, WhisperSTT, trim_repeats
 from voice.tts import ClauseBuffer, CoquiTTS, normalize_for_speech, split_clauses
 from voice.vad import SileroVAD
 
@@ -162,6 +162,16 @@ def test_stt_transcribes_piper_speech(stt, tts):
     heard = words(stt.transcribe(padded(piper_16k(tts, "what is seven times six"))))
     assert heard[0] == "what"
     assert ("seven" in heard or "7" in heard) and ("six" in heard or "6" in heard) and "times" in heard
+
+
+def test_stt_doubts_a_word_it_wrote_with_little_probability(stt, tts):
+    heard = stt.hear(padded(piper_16k(tts, "set a pasta timer for twelve minutes")))
+    assert "pasta" in words(heard.text) and heard.word_probabilities
+    assert {"pasta", "timer"}.isdisjoint(heard.unsure_words())          # a clear voice: sure of its label
+    # "A partly timer for 45 minutes." for "hey parley timer ...", as Whisper wrote it for flite's rms voice
+    doubted = Heard("A partly timer.", (("A", 0.24), ("partly", 0.22), ("timer", 0.98), (".", 0.98)))
+    assert doubted.unsure_words() == {"a", "partly"}
+    assert Heard("A partly timer.").unsure_words() == frozenset()        # no probabilities: nothing known
 
 
 @pytest.mark.parametrize("hypothesis, kept", [

@@ -39,6 +39,7 @@ _MAX_PROMPT_TOKENS = 223  # whisper keeps at most half its 448-token context, le
 # right 72.4 -> 78.1 % wideband, 63.1 -> 71.4 % phone band against greedy finals on held-back requests, for
 # 1.22x the CPU time per final (medians of the same run).
 FINAL_HYPOTHESES = 3
+UNSURE_WORD = 0.3         # see Heard.unsure_words: bench/spoken_requests.py (docs/speech.md)
 _MARKS = set(".,?!;:…-")   # punctuation that stands as a word of its own in word_probabilities
 _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
 
@@ -73,6 +74,14 @@ class Heard:
     word_probabilities: tuple[tuple[str, float], ...] = ()
     unprompted: str | None = None
     alternatives: tuple[str, ...] = ()          # the beam's other hypotheses ("Switch on the fan and the")
+
+    def unsure_words(self) -> frozenset[str]:
+        """The words, lowercase, Whisper wrote with less than UNSURE_WORD probability ("partly" at 0.22 for "hey
+        parley"); none when the beam's choice is not the greedy decoding, whose probabilities they are. The
+        beam's other hypotheses are no sign of doubt: for Piper's clear "set a pasta timer" one is "Set it past
+        a timer"."""
+        return frozenset(plain for word, probability in self.word_probabilities
+                         if probability < UNSURE_WORD and (plain := _plain(word)))
 
 
 class WhisperSTT:
