@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from assistant.chat_template import RESULT_SLOT, model_prompt, reply_target
 from assistant.client_tools import name_words, request_stems, stem
-from assistant.invented_tools import DOMAINS, GROUPS, VALUES
+from assistant.invented_tools import AFTER_VALUE, DOMAINS, FREE_TEXT, GROUPS, SYLLABLES, VALUES
 from assistant.inventory import SWITCHABLE, Entity, Inventory
 from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, NO, OTHER_ROOMS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS,
                                   UNIT_GROUPS, UNIT_WORDS, YES)
@@ -1395,7 +1395,17 @@ def _others(rng, domain: str, n: int) -> dict[str, dict]:
 def _said(rng, kind: str):
     if kind == "number":
         return rng.choice([rng.randint(2, 12), rng.randint(2, 12), rng.randint(5, 500)])
+    if rng.random() < 0.3:
+        return _unlisted_value(rng)
     return rng.choice(VALUES[kind])
+
+
+def _unlisted_value(rng) -> str:
+    """A value the kind's list lacks: another list's, or one to three made-up words."""
+    if rng.random() < 0.4:
+        return rng.choice(VALUES[rng.choice(list(VALUES))])
+    return " ".join("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
+                    for _ in range(rng.choice([1, 1, 2, 2, 3])))
 
 
 def _ask(rng, domain: str, templates: str = "asks") -> tuple[str, list[str], list, str]:
@@ -1404,6 +1414,9 @@ def _ask(rng, domain: str, templates: str = "asks") -> tuple[str, list[str], lis
     kinds = [k for _, k in d["params"]]
     values = [_said(rng, k) if k else None for k in kinds]
     words = [say_number(rng, v) if k == "number" else v for v, k in zip(values, kinds)]
+    last = next((k for i, k in enumerate(kinds) if template.endswith("{%d}" % i)), None)
+    if last and last not in FREE_TEXT and "day" not in kinds and rng.random() < 0.3:
+        template += " " + rng.choice(AFTER_VALUE)
     return template.format(*words), values, kinds, template
 
 
@@ -1431,8 +1444,10 @@ def gen_client_tool(rng) -> Example:
         if rng.random() < 0.5 and example.call is None:
             return gen_client_tool(rng)
     elif kind < 0.82:
-        example = Example([{"role": "user", "content": _dress(rng, _ask(rng, domain, "near")[0])}], None, CANT,
-                          "client_tool_near")
+        request = _ask(rng, domain, "near")[0]
+        if request_stems(request) & _keys(served - _group(domain)):
+            return gen_client_tool(rng)      # another declared tool may serve it ("stop the music": pause)
+        example = Example([{"role": "user", "content": _dress(rng, request)}], None, CANT, "client_tool_near")
     else:
         if rng.random() < 0.5:
             request = _ask(rng, rng.choice([d for d in DOMAINS if d not in served]))[0]

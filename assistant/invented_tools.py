@@ -66,11 +66,25 @@ VALUES = {
     "product": ["headphones", "a phone charger", "running shoes", "a desk lamp", "a backpack", "a blender",
                 "printer ink", "a yoga mat", "a water bottle", "an umbrella"],
     "room_code": ["blue room", "green room", "boardroom", "main hall", "garden studio", "library annex"],
+    "drink": ["latte", "cappuccino", "flat white", "iced coffee", "espresso", "chai latte", "hot chocolate",
+              "americano", "mocha", "cold brew", "green tea", "oat milk latte"],
+    "sound": ["rain", "ocean waves", "white noise", "a thunderstorm", "birdsong", "a crackling fire",
+              "brown noise", "forest sounds", "a babbling brook", "wind chimes"],
 }
 
+# Made-up words for values no list holds (a street, a shop, a pet, a band): a value is often one the model
+# has never read, so it must point at what was said rather than recall what it knows.
+SYLLABLES = ["ka", "lo", "mir", "ven", "tor", "bel", "shi", "dra", "quo", "nel", "fa", "zu", "ric", "wen", "ost",
+             "pal", "gri", "mon", "sa", "tek", "lu", "var", "ben", "cho", "dor", "ix", "ham", "pre", "sol", "vi"]
+# Words said after a value that are not part of it ("running in los angeles today"); not after a free-text
+# value (a message or a task runs to the end of the request) nor where a day is a parameter.
+AFTER_VALUE = ["today", "tonight", "right now", "for me", "later", "this morning", "this evening", "real quick",
+               "if you can", "by the way", "this afternoon", "at the moment"]
+FREE_TEXT = {"message", "task", "phrase", "event"}
+
 # Domains whose tools answer the same requests are never declared together, nor used as each other's refusals.
-GROUPS = [{"music", "artist_radio", "podcast"}, {"search", "wiki", "define", "news"},
-          {"food_order", "shop", "shopping", "restaurant"}, {"ride", "directions"}, {"weather", "air"},
+GROUPS = [{"music", "artist_radio", "podcast", "sounds"}, {"search", "wiki", "define", "news"},
+          {"food_order", "shop", "shopping", "restaurant", "coffee"}, {"ride", "directions"}, {"weather", "air"},
           {"message", "call", "email", "payment"}, {"reminder", "todo", "calendar", "note"}, {"hotel", "room_booking"}]
 
 # kind "number": a number said in words (it reaches the model as <nK>).
@@ -398,4 +412,114 @@ DOMAINS = {
               "can you reserve {0} for {1}"],
         near=["who booked the {0}", "is the {0} free", "cancel my room booking"],
         keys=["book", "reserve", "room", "hold", "conference"]),
+    # Tools of no parameters, or none said: the request alone asks for them. Pausing, skipping and resuming are
+    # different tools an app declares side by side; each is the others' near miss.
+    "pause": dict(
+        verbs=["pause", "stop", "hold"],
+        nouns=["music", "playback", "audio", "media", "song"],
+        descriptions=["Pause whatever is playing", "Pause the current song", "Stop media playback for now"],
+        params=[],
+        asks=["pause the music", "pause", "pause it", "pause this song", "pause playback", "stop the music for a sec",
+              "hold the music", "pause the song", "put the music on pause", "can you pause that"],
+        near=["play some music", "skip this song", "next song", "turn the music up", "what song is this"],
+        keys=["pause", "stop", "hold"]),
+    "skip": dict(
+        verbs=["skip", "next", "advance"],
+        nouns=["track", "song", "to_next_track", "next_song"],
+        descriptions=["Skip to the next track", "Play the next song in the queue", "Advance to the next track"],
+        params=[],
+        asks=["skip this song", "next song", "skip", "next track please", "play the next one", "skip ahead",
+              "skip this track", "i don't like this song skip it", "go to the next song"],
+        near=["pause the music", "go back to the last song", "what's this song called", "like this song"],
+        keys=["skip", "next", "advance"]),
+    "resume": dict(
+        verbs=["resume", "continue", "unpause"],
+        nouns=["music", "playback", "song", "media"],
+        descriptions=["Resume paused playback", "Continue playing the paused song", "Unpause the music"],
+        params=[],
+        asks=["resume the music", "resume", "unpause", "keep playing", "continue the song",               "carry on playing", "resume playback", "start the music again"],
+        near=["pause the music", "skip this song", "play something new"],
+        keys=["resume", "continue", "unpause", "keep", "carry"]),
+    "find_phone": dict(
+        verbs=["find", "ring", "locate", "ping"],
+        nouns=["phone", "my_phone", "device", "handset"],
+        descriptions=["Make the user's phone ring so it can be found", "Locate the user's phone",
+                      "Ring a lost phone at full volume"],
+        params=[],
+        asks=["find my phone", "where's my phone", "ring my phone", "make my phone ring", "i can't find my phone",
+              "locate my phone", "help me find my phone", "i lost my phone"],
+        near=["what's my phone number", "turn off my phone", "how old is my phone", "order a new phone"],
+        keys=["phone", "find", "ring", "locate", "lost"]),
+    "battery": dict(
+        verbs=["get", "check", "read"],
+        nouns=["battery", "battery_level", "charge", "battery_status"],
+        descriptions=["Report the phone's battery level", "Check how much charge is left", "Battery percentage"],
+        params=[],
+        asks=["how much battery do i have", "what's my battery at", "check the battery", "battery level",
+              "is my phone charged", "how much charge is left", "what's the battery percentage"],
+        near=["where's my charger", "buy new batteries", "how long does a battery last"],
+        keys=["battery", "charge", "charged", "charging"]),
+    "joke": dict(
+        verbs=["tell", "get", "random"],
+        nouns=["joke", "pun", "funny_joke", "dad_joke"],
+        descriptions=["Tell a random joke", "Return a joke to cheer the user up", "A pun or a dad joke"],
+        params=[],
+        asks=["tell me a joke", "make me laugh", "know any good jokes", "say something funny", "give me a pun",
+              "i need a laugh", "tell me a dad joke", "got any jokes"],
+        near=["that's not funny", "who's the funniest comedian", "write a funny poem"],
+        keys=["joke", "jokes", "funny", "laugh", "pun"]),
+    "coin": dict(
+        verbs=["flip", "toss"],
+        nouns=["coin", "coin_toss", "a_coin"],
+        descriptions=["Flip a coin: heads or tails", "Toss a coin and say how it landed"],
+        params=[],
+        asks=["flip a coin", "heads or tails", "toss a coin for me", "coin flip", "can you flip a coin",
+              "toss a coin"],
+        near=["how much is a gold coin worth", "where can i buy coins", "collect coins"],
+        keys=["coin", "heads", "tails", "flip", "toss"]),
+    "camera": dict(
+        verbs=["take", "capture", "snap", "shoot"],
+        nouns=["photo", "picture", "selfie", "snapshot"],
+        descriptions=["Take a photo with the camera", "Capture a picture", "Snap a selfie with the front camera"],
+        params=[],
+        asks=["take a picture", "snap a photo", "take a selfie", "capture a photo", "say cheese", "take a photo",
+              "take a pic"],
+        near=["show me my photos", "delete that picture", "send the photo to mom", "how many photos do i have"],
+        keys=["photo", "picture", "selfie", "pic", "camera", "cheese"]),
+    "notifications": dict(
+        verbs=["read", "get", "list", "check"],
+        nouns=["notifications", "alerts", "unread_notifications"],
+        descriptions=["Read out the latest notifications", "List recent alerts on the phone"],
+        params=[],
+        asks=["read my notifications", "any new notifications", "what did i miss", "what are my alerts",
+              "check my notifications", "read me my alerts"],
+        near=["turn off notifications", "clear my notifications", "why do i get so many alerts"],
+        keys=["notification", "notifications", "alerts", "miss"]),
+    "balance": dict(
+        verbs=["get", "check", "show"],
+        nouns=["balance", "account_balance", "bank_balance"],
+        descriptions=["Return the balance of the user's bank account", "Check how much money is in the account"],
+        params=[(["account", "account_type"], None)],
+        asks=["what's my bank balance", "how much money do i have", "check my balance", "what's in my account",
+              "how much is in the bank", "show me my balance"],
+        near=["pay my credit card bill", "transfer money to savings", "open a new account", "what's a good bank"],
+        keys=["balance", "bank", "money", "account"]),
+    "coffee": dict(
+        verbs=["order", "buy", "get"],
+        nouns=["coffee", "drink", "coffee_order", "beverage"],
+        descriptions=["Order a drink from the coffee shop", "Place a coffee order for pickup"],
+        params=[(["drink", "beverage", "order", "item"], "drink")],
+        asks=["order a {0}", "get me a {0}", "i'd like a {0}", "can i get a large {0}", "order me a {0} from the cafe",
+              "buy me a {0}", "i want a {0} for pickup"],
+        near=["how much caffeine is in a {0}", "how do i make a {0}", "where's the nearest coffee shop"],
+        keys=["coffee", "drink", "cafe", "order", "latte"]),
+    "sounds": dict(
+        verbs=["play", "start"],
+        nouns=["sound", "ambient_sound", "sleep_sound", "white_noise"],
+        descriptions=["Play a relaxing ambient sound", "Play sleep sounds like rain or waves"],
+        params=[(["sound", "name", "sound_name", "type"], "sound")],
+        asks=["play {0} sounds", "play the sound of {0}", "put on some {0}", "i want to fall asleep to {0}",
+              "play {0}", "start {0} sounds"],
+        near=["record a sound", "what's that noise", "turn the sound off", "why is it so noisy"],
+        keys=["sound", "sounds", "noise", "sleep", "ambient"]),
 }
