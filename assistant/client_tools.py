@@ -170,7 +170,8 @@ class ToolSlots:
     def call(self, written: str, numbers: list[str], names: list[str], areas: list[str]) -> dict | None:
         """A declared call as the model wrote it (`<t0> <p0>=<s2> <p1>=<n0>`) with the tool's name, its
         parameters' names and the words said; None when it is not one: a slot nothing stands for, a
-        parameter twice, or a value that is neither a span of the request nor a number said."""
+        parameter twice, or a value that is neither a span of the request nor a number said, or a span of
+        function words only."""
         parts = written.split()
         if not parts or parts[0] not in TOOL_SLOTS[:len(self.tools)]:
             return None
@@ -186,8 +187,8 @@ class ToolSlots:
                 arguments[parameter] = _number(said) if parameter in tool.numeric else said
                 continue
             words = self.span_value(value)
-            if words is None or parameter in tool.numeric:
-                return None
+            if words is None or parameter in tool.numeric or all(w in FUNCTION_WORDS for w in words.split()):
+                return None      # "the", "my": words that name nothing are no value said
             families = {"n": numbers, "e": names, "a": areas}
             filled = _OTHER_SLOT.sub(lambda m: _member(families[m.group(1)], int(m.group(2))) or m.group(0), words)
             if _OTHER_SLOT.search(filled):

@@ -59,7 +59,8 @@ def test_a_written_call_maps_back_to_the_tool_its_parameters_and_the_words_said(
                    "<t0> <p0>=<s3> <p0>=<s2>",    # a parameter twice
                    "<t0> <p0>=<s3><s1>",          # a span backwards
                    "<t0> <p1>=<s3>",              # words for a number
-                   "<t0> <p0>=<s9>"]:             # a span slot the request does not have
+                   "<t0> <p0>=<s9>",              # a span slot the request does not have
+                   "<t0> <p0>=<s1>"]:             # "a": words that name nothing
         reader = read(slots, f"<|call|> {broken}<|say|> {{result}}")
         assert reader.call is None and reader.broken, broken
 
