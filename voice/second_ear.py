@@ -1,14 +1,14 @@
 """A second ear that knows only the home: PocketSphinx decoding with a grammar of the home's requests.
 
 Whisper writes names it does not know as words it does ("drinks cabinet" -> "drink, scabbard"). A grammar
-ear can only hear the requests its grammar holds, with the home's own names in them, so where Whisper heard
-no name of the home, or only guessed one, the grammar's name is taken when the two ears agree on every other
-word (the skill, the numbers) and the grammar ear is sure of its words (second_opinion).
+ear can only hear the home's own names, so where Whisper heard no name of the home, or only guessed one, the
+grammar's name is taken for a run of Whisper's words that sounds like it and follows the same word
+(second_opinion). Compared in bench/spoken_requests.py --grammar; not wired into the server (docs/speech.md).
 
-The grammar's rules come from the caller (assistant.corpus.home_phrasings: the corpus's requests with
-"<name>", "<area>" and "<number>" slots) and the home's names and areas. Words come from PocketSphinx's
-CMUdict; a word it lacks ("samovar", "punkah") is spoken by espeak-ng as phonemes (`-x`), mapped to the
-acoustic model's ARPAbet by data/espeak_arpabet.tsv.
+The grammar's words come from the caller's rules (assistant.corpus.home_phrasings: the corpus's requests for
+the home) and the home's names and areas. Pronunciations come from PocketSphinx's CMUdict; a word it lacks
+("samovar", "punkah") is spoken by espeak-ng as phonemes (`-x`), mapped to the acoustic model's ARPAbet by
+data/espeak_arpabet.tsv.
 """
 from __future__ import annotations
 
@@ -21,11 +21,10 @@ from pathlib import Path
 
 import numpy as np
 
-from voice.heard_names import REQUEST_WORDS, Hearing, _plain, _sounds, named_words
+from voice.heard_names import LONGEST_SPAN, REQUEST_WORDS, Hearing, _plain, _sounds, named_words
 
 DATA = Path(__file__).parent / "data"
 NAME_LIKE = 0.6       # the least sound likeness (heard_names._sounds) of Whisper's words to the grammar's name
-LONGEST_SPAN = 3      # Whisper's words one name may stand for
 BEAMS = {"beam": 1e-20, "pbeam": 1e-20, "wbeam": 1e-15, "maxhmmpf": 3000}   # PocketSphinx's search, narrowed
 
 
