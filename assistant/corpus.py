@@ -1508,3 +1508,48 @@ def main(argv=None) -> int:
 
 if __name__ == "__main__":
     raise SystemExit(main())
+
+
+NAME_SLOT, AREA_SLOT, NUMBER_SLOT = "<name>", "<area>", "<number>"
+
+
+def home_phrasings(entities: list[Entity], samples: int = 300) -> dict[str, list[str]]:
+    """The requests the corpus makes for a home of these entities, as a grammar's rules: "request" holds each
+    request's words with the name, the area and numbers as slots ("turn <name> down to <number> percent"),
+    "wake", "lead", "ask" and "tail" the fillers people put around them, "number" the numbers up to a hundred
+    in words (from "ones" and "tens"). Read from the home generators (samples each, seeded), so a recogniser's grammar says what the
+    model was taught to understand."""
+    home = Home(entities, Inventory(entities).lexicon())
+    names = {e.name for e in entities}
+    rng, requests = random.Random(22), set()
+    for generate, needs, _ in HOME_GENERATORS.values():
+        if needs is not None and not home.of(*needs):
+            continue
+        for _ in range(samples):
+            core, _, name, area = generate(rng, home)
+            words = core.replace("%", " percent").split()
+            for value, slot in ((name, NAME_SLOT), (area, AREA_SLOT)):
+                if value and (slot == AREA_SLOT or value in names):
+                    words = _slotted_words(words, value.split(), slot)
+            requests.add(" ".join(_numbers_slotted(words)))
+    return {"request": sorted(requests), "wake": WAKE, "lead": LEAD, "ask": ASK, "tail": TAIL,
+            "number": ["<ones>", "<tens> [ <ones> ]", "[ a | one ] hundred"], "ones": ONES, "tens": TENS[2:]}
+
+
+def _slotted_words(words: list[str], value: list[str], slot: str) -> list[str]:
+    for start in range(len(words) - len(value), -1, -1):
+        if words[start:start + len(value)] == value:
+            words = words[:start] + [slot] + words[start + len(value):]
+    return words
+
+
+def _numbers_slotted(words: list[str]) -> list[str]:
+    numbers = set(ONES) | set(TENS[2:]) | {"hundred"}
+    out = []
+    for word in words:
+        if word.isdigit() or word in numbers:
+            if not out or out[-1] != NUMBER_SLOT:
+                out.append(NUMBER_SLOT)
+        else:
+            out.append(word)
+    return out

@@ -20,7 +20,9 @@ Ears compared on the same recordings:
   where it is only a spelling, and asks first where it is a guess;
 - N-best rescored, names heard (`--nbest N`; the server's ear with N = FINAL_HYPOTHESES): a beam of N
   hypotheses, the one most made of the home's names kept (heard_names.best_hypothesis), then names heard;
-- `--larger base`: the same ear with Whisper base (the `parley serve --whisper base` option).
+- `--larger base`: the same ear with Whisper base (the `parley serve --whisper base` option);
+- `--grammar`: the N-best ear with a second opinion from PocketSphinx and a grammar of the home
+  (voice.second_ear), asked only where the final names none of the home's names or only guesses one.
 
 Recordings and transcripts are cached under bench/out/spoken/ (Piper samples its voice: a cache keeps runs
 comparable); `--fresh` hears every recording again, so the recogniser's compute is measured in the run.
@@ -53,7 +55,10 @@ from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import Inventory  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score  # noqa: E402
-from voice.heard_names import best_hypothesis, hear_names  # noqa: E402
+from assistant.corpus import home_phrasings  # noqa: E402
+from assistant.spoken_numbers import normalize_request  # noqa: E402
+from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
+from voice.second_ear import GrammarEar, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 from voices import VOICES, phone_band, speak  # noqa: E402
 
@@ -194,7 +199,18 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
     return ("no action" if safe else "wrong action"), did
 
 
-def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: int, larger: str | None) -> str:
+def grammar_ears() -> dict[str, GrammarEar]:
+    """The grammar ear of each home that has names of its own."""
+    ears = {}
+    for kind in HOMES[1:]:
+        inventory = new_home(kind).inventory
+        ears[kind] = GrammarEar(home_phrasings(inventory.entities()), tuple(e.name for e in inventory.entities()),
+                                tuple(sorted(inventory.lexicon()[1])))
+    return ears
+
+
+def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: int, larger: str | None,
+        grammar: bool) -> str:
     from assistant.embedded import EmbeddedGenerator
     from voice.stt import Heard, WhisperSTT
 
@@ -203,11 +219,13 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
         (CACHE / "transcripts.jsonl").unlink(missing_ok=True)
     stt, assistant = WhisperSTT(final_hypotheses=max(nbest, 1)), EmbeddedGenerator.load(None)
     other = WhisperSTT(larger) if larger else None
+    second_ears = grammar_ears() if grammar else {}
     transcripts = Transcripts(CACHE / "transcripts.jsonl")
     names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in HOMES}
     answers: dict[tuple, tuple[str, str]] = {}          # (home, request id, text, guesses) -> outcome
     counts: dict[tuple, dict[str, int]] = {}
     differ, hear_ms, total, done, ears = [], [], len(rows) * len(voices) * 2, 0, {}
+    grammar_cpu, grammar_taken = [], 0
     started = time.perf_counter()
     for row in rows:
         said = row["history"][0]["content"]
@@ -228,6 +246,20 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     rescored = hear_names(final["text"], names[row["home"]])
                     unsure = Heard(final["text"], tuple(map(tuple, final["words"]))).unsure_words()
                     by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed, unsure)
+                    if row["home"] in second_ears:
+                        if named_words(rescored, names[row["home"]]) and not rescored.guessed:
+                            grammar_heard = ""
+                        else:
+                            sound, cpu = audio(), time.process_time()
+                            grammar_heard = second_ears[row["home"]].hear(sound)
+                            grammar_cpu.append(time.process_time() - cpu)
+                        opinion = second_opinion(final["text"], rescored, grammar_heard, names[row["home"]],
+                                                 normalize_request)
+                        grammar_taken += opinion is not rescored
+                        by_ear[f"{nbest}-best, names heard, grammar ear"] = (
+                            opinion.text, opinion.guessed, unsure if opinion is rescored else frozenset())
+                    elif second_ears:
+                        by_ear[f"{nbest}-best, names heard, grammar ear"] = (rescored.text, rescored.guessed, unsure)
                 if other is not None:
                     best = best_hypothesis(transcripts.heard(other, voice, band, said, names[row["home"]], audio,
                                                              max(nbest, 1)), names[row["home"]])
@@ -260,6 +292,10 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                           file=sys.stderr, flush=True)
     print(file=sys.stderr)
     table = report(rows, voices, list(ears), counts, transcripts.seconds, hear_ms)
+    if second_ears:
+        table += (f"\nGrammar ear: asked for {len(grammar_cpu)} of {total} finals, its name taken in {grammar_taken}; "
+                  f"{1000 * statistics.median(grammar_cpu or [0]):.0f} ms CPU median where asked, "
+                  f"{1000 * sum(grammar_cpu) / total:.0f} ms CPU per final on average.")
     return table + ("\n\n" + "\n".join(differ) if errors else "")
 
 
@@ -316,6 +352,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--errors", action="store_true", help="also list every recording not answered right")
     parser.add_argument("--nbest", type=int, default=1, help="also hear each recording with this many beam "
                         "hypotheses, rescored by the home's names (an ear of its own)")
+    parser.add_argument("--grammar", action="store_true", help="also the N-best ear with the second opinion of "
+                        "PocketSphinx and a grammar of the home (an ear of its own)")
     parser.add_argument("--larger", choices=("base",), help="also hear each recording with this shipped Whisper "
                         "model, as the server's ear does with tiny.en (an ear of its own)")
     args = parser.parse_args(argv)
@@ -323,7 +361,7 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     sampled = requests(args.sample, args.skip)
     rows = [row for row in sampled if not typed_only(row)]
-    table = run(rows, args.voices.split(","), args.fresh, args.errors, args.nbest, args.larger)
+    table = run(rows, args.voices.split(","), args.fresh, args.errors, args.nbest, args.larger, args.grammar)
     table = f"Rows tagged slip left out (typed input only): {len(sampled) - len(rows)} of {len(sampled)}.\n" + table
     print(table)
     OUT.mkdir(parents=True, exist_ok=True)
