@@ -25,7 +25,7 @@ and, with --sweep, eot-bench's figures over the sweep's operating points.
 
     PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before
     PYTHONPATH=$PWD python bench/turn_taking.py --baseline-tree /tmp/parley-before --replay --stt-ms 200
-    PYTHONPATH=$PWD python bench/turn_taking.py --replay --sweep --sentences heldout   # the trade-off, held out
+    PYTHONPATH=$PWD python bench/turn_taking.py --replay --sweep --sentences fresh     # the trade-off, held out
 
 Writes bench/out/turn_taking.md, turn_taking.json and turn_taking.png (--replay: turn_decisions_*; --sweep adds
 a picture of premature vs late over semantic_vad's `unsure` wait, the words' threshold and Smart Turn's).
@@ -384,7 +384,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline-tree", help="a checkout of an older Parley to compare against, same run")
     parser.add_argument("--sentences", choices=list(SENTENCES), default="dev",
-                        help="dev: the set the settings were chosen on; heldout: the set never used for that")
+                        help="dev: the set the settings were chosen on; heldout: a second one, since looked at; "
+                             "fresh: a third, never tuned against")
     parser.add_argument("--sweep", action="store_true",
                         help="--replay: semantic_vad over other waits and Smart Turn thresholds (the trade-off)")
     parser.add_argument("--limit", type=int, help="only the first N utterances (a quick look)")
