@@ -22,7 +22,7 @@ Ears compared on the same recordings:
   hypotheses, the one most made of the home's names kept (heard_names.best_hypothesis), then names heard;
 - `--larger base`: the same ear with Whisper base (the `parley serve --whisper base` option);
 - `--grammar`: the N-best ear with a second opinion from PocketSphinx and a grammar of the home
-  (voice.second_ear), asked only where the final names none of the home's names or only guesses one.
+  (bench/second_ear.py), asked only where the final names none of the home's names or only guesses one.
 
 Recordings and transcripts are cached under bench/out/spoken/ (Piper samples its voice: a cache keeps runs
 comparable); `--fresh` hears every recording again, so the recogniser's compute is measured in the run.
@@ -55,10 +55,9 @@ from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import Inventory  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score  # noqa: E402
-from assistant.corpus import home_phrasings  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
-from voice.second_ear import GrammarEar, second_opinion  # noqa: E402
+from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 from voices import VOICES, phone_band, speak  # noqa: E402
 

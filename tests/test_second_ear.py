@@ -2,12 +2,11 @@
 audio every run), and the gate that takes its name only where Whisper heard none of the home's names."""
 import pytest
 
-from assistant.corpus import home_phrasings
 from assistant.inventory import Entity
 from assistant.spoken_numbers import normalize_request
 from paused_speech import flite
 from voice.heard_names import Hearing, hear_names
-from voice.second_ear import GrammarEar, dictionary, espeak_pronunciation, jsgf, second_opinion
+from bench.second_ear import GrammarEar, dictionary, espeak_pronunciation, home_phrasings, jsgf, second_opinion
 
 ENTITIES = [Entity("t:1", "samovar", "switch", "scullery"), Entity("t:2", "kiln", "switch", "boathouse"),
             Entity("t:3", "roman blind", "cover", "snug"), Entity("t:4", "dock lights", "light", "boathouse"),

@@ -3,15 +3,15 @@
 Whisper writes names it does not know as words it does ("drinks cabinet" -> "drink, scabbard"). A grammar
 ear can only hear the home's own names, so where Whisper heard no name of the home, or only guessed one, the
 grammar's name is taken for a run of Whisper's words that sounds like it and follows the same word
-(second_opinion). Compared in bench/spoken_requests.py --grammar; not wired into the server (docs/speech.md).
+(second_opinion). Compared in bench/spoken_requests.py --grammar; not kept, so it lives here rather than in voice/ (docs/speech.md).
 
-The grammar's words come from the caller's rules (assistant.corpus.home_phrasings: the corpus's requests for
-the home) and the home's names and areas. Pronunciations come from PocketSphinx's CMUdict; a word it lacks
-("samovar", "punkah") is spoken by espeak-ng as phonemes (`-x`), mapped to the acoustic model's ARPAbet by
-data/espeak_arpabet.tsv.
+The grammar's words come from the caller's rules (home_phrasings: the corpus's requests for the home) and the
+home's names and areas. Pronunciations come from PocketSphinx's CMUdict; a word it lacks ("samovar", "punkah")
+is spoken by espeak-ng as phonemes (`-x`), mapped to the acoustic model's ARPAbet by espeak_arpabet.tsv.
 """
 from __future__ import annotations
 
+import random
 import re
 import subprocess
 import tempfile
@@ -21,9 +21,11 @@ from pathlib import Path
 
 import numpy as np
 
+from assistant.corpus import ASK, HOME_GENERATORS, LEAD, ONES, TAIL, TENS, WAKE, Home
+from assistant.inventory import Entity, Inventory
 from voice.heard_names import LONGEST_SPAN, REQUEST_WORDS, Hearing, _plain, _sounds, named_words
 
-DATA = Path(__file__).parent / "data"
+DATA = Path(__file__).parent
 NAME_LIKE = 0.6       # the least sound likeness (heard_names._sounds) of Whisper's words to the grammar's name
 BEAMS = {"beam": 1e-20, "pbeam": 1e-20, "wbeam": 1e-15, "maxhmmpf": 3000}   # PocketSphinx's search, narrowed
 
@@ -140,3 +142,48 @@ def second_opinion(heard: str, hearing: Hearing, grammar_heard: str, names: tupl
                     if likeness >= best[0]:
                         best = (likeness, " ".join(whisper[:anchor + 1] + name_words + whisper[end:]))
     return Hearing(best[1]) if best[1] else hearing
+
+
+NAME_SLOT, AREA_SLOT, NUMBER_SLOT = "<name>", "<area>", "<number>"
+
+
+def home_phrasings(entities: list[Entity], samples: int = 300) -> dict[str, list[str]]:
+    """The requests the corpus makes for a home of these entities, as a grammar's rules: "request" holds each
+    request's words with the name, the area and numbers as slots ("turn <name> down to <number> percent"),
+    "wake", "lead", "ask" and "tail" the fillers people put around them, "number" the numbers up to a hundred
+    in words (from "ones" and "tens"). Read from the home generators (samples each, seeded), so a recogniser's grammar says what the
+    model was taught to understand."""
+    home = Home(entities, Inventory(entities).lexicon())
+    names = {e.name for e in entities}
+    rng, requests = random.Random(22), set()
+    for generate, needs, _ in HOME_GENERATORS.values():
+        if needs is not None and not home.of(*needs):
+            continue
+        for _ in range(samples):
+            core, _, name, area = generate(rng, home)
+            words = core.replace("%", " percent").split()
+            for value, slot in ((name, NAME_SLOT), (area, AREA_SLOT)):
+                if value and (slot == AREA_SLOT or value in names):
+                    words = _slotted_words(words, value.split(), slot)
+            requests.add(" ".join(_numbers_slotted(words)))
+    return {"request": sorted(requests), "wake": WAKE, "lead": LEAD, "ask": ASK, "tail": TAIL,
+            "number": ["<ones>", "<tens> [ <ones> ]", "[ a | one ] hundred"], "ones": ONES, "tens": TENS[2:]}
+
+
+def _slotted_words(words: list[str], value: list[str], slot: str) -> list[str]:
+    for start in range(len(words) - len(value), -1, -1):
+        if words[start:start + len(value)] == value:
+            words = words[:start] + [slot] + words[start + len(value):]
+    return words
+
+
+def _numbers_slotted(words: list[str]) -> list[str]:
+    numbers = set(ONES) | set(TENS[2:]) | {"hundred"}
+    out = []
+    for word in words:
+        if word.isdigit() or word in numbers:
+            if not out or out[-1] != NUMBER_SLOT:
+                out.append(NUMBER_SLOT)
+        else:
+            out.append(word)
+    return out
