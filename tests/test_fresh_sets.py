@@ -1,6 +1,6 @@
-"""The fresh paraphrase and discovered-home sets are well-formed, so a score on them measures the assistant and not
-a slip in a row: each expected call is a skill with its own argument names and allowed values, and names what the
-row's home really has (or, for an unknown name, nothing it has)."""
+"""The fresh paraphrase and discovered-home sets, and the third paraphrase set, are well-formed, so a score on them
+measures the assistant and not a slip in a row: each expected call is a skill with its own argument names and
+allowed values, and names what the row's home really has (or, for an unknown name, nothing it has)."""
 import inspect
 import json
 from collections import Counter
@@ -23,7 +23,11 @@ def rows_of(name: str) -> list[dict]:
 
 PARAPHRASES = rows_of("paraphrases_fresh.jsonl")
 DISCOVERED = rows_of("heldout_discovered_fresh.jsonl")
+THIRD = rows_of("paraphrases_third.jsonl")
 EARLIER_SETS = ["paraphrases.jsonl", "heldout_discovered.jsonl", "heldout.jsonl", "heldout_home.jsonl"]
+# Every set of requests written before the third paraphrase set; the conversations' turns are {"user": ...}.
+BEFORE_THIRD = EARLIER_SETS + ["paraphrases_fresh.jsonl", "heldout_discovered_fresh.jsonl",
+                               "heldout_conversations.jsonl"]
 
 
 def discovered_inventory() -> Inventory:
@@ -100,8 +104,8 @@ def check_call(row: dict) -> None:
         if skill == "set_thermostat":
             found = [e for e in found if e.component == "climate"]
         assert len(found) >= 1 if skill == "switch_all" else len(found) == 1, [e.name for e in found]
-        if row["home"] == "discovered":        # the user's own names are said, not guessed
-            said = words(row["history"][-1]["content"])
+        if row["home"] == "discovered":        # the user's own names are said, in this turn or an earlier one
+            said = set().union(*(words(m["content"]) for m in row["history"] if m["role"] == "user"))
             for key in ("name", "area"):
                 if key in arguments and arguments[key] not in GENERIC:
                     assert words(arguments[key]) <= said, (key, arguments[key])
@@ -160,3 +164,56 @@ def test_requests_are_new():
                for m in row["history"] if m["role"] == "user"}
     repeated = sorted(set(said) & earlier)
     assert not repeated
+
+
+def user_requests(name: str) -> set[str]:
+    """Every user turn of a set, as it would be said: lowercase, no spaces at the ends."""
+    said = set()
+    for row in rows_of(name):
+        turns = [m["content"] for m in row.get("history", []) if m["role"] == "user"]
+        turns += [turn["user"] for turn in row.get("turns", [])]
+        said |= {text.strip().lower() for text in turns}
+    return said
+
+
+def check_history(row: dict) -> None:
+    """Turns alternate user, assistant, ..., user; an earlier assistant turn is what the judge
+    (bench/assistant_eval.py) keeps of a reply: its words and its one call, {"name", "arguments"}, each call one
+    the row's home can run."""
+    history = row["history"]
+    assert [m["role"] for m in history] == ["user", "assistant"] * (len(history) // 2) + ["user"]
+    for index, message in enumerate(history):
+        if message["role"] == "user":
+            assert set(message) == {"role", "content"} and message["content"].strip()
+            continue
+        assert set(message) == {"role", "content", "tool_calls"} and message["content"].strip()
+        [made] = message["tool_calls"]
+        check_call({"home": row["home"], "history": history[:index], "expected": made})
+    last = history[-1]["content"]
+    assert last == last.strip().lower()
+
+
+@pytest.mark.parametrize("row", THIRD, ids=lambda row: str(row["id"]))
+def test_third_row(row):
+    assert set(row) == {"id", "home", "history", "expected"} and row["home"] in HOMES
+    check_history(row)
+    assert row["expected"] is not None, "every paraphrase is a clear request"
+    check_call(row)
+
+
+def test_third_sizes_and_spread():
+    assert [row["id"] for row in THIRD] == list(range(1, len(THIRD) + 1))
+    assert len(THIRD) >= 150
+    assert 0.2 <= sum(row["home"] == "discovered" for row in THIRD) / len(THIRD) <= 0.3
+    assert sum(len(row["history"]) > 1 for row in THIRD) >= 20
+    assert {row["expected"]["name"] for row in THIRD} == set(SKILLS) - NOT_ASKED
+
+
+def test_third_requests_are_new():
+    """No request is said twice in the set, nor equals a user turn of a set written before it (the rows that
+    do are named by id only, so that the earlier sets' rows are not read through this test)."""
+    said = [row["history"][-1]["content"] for row in THIRD]
+    assert len(set(said)) == len(said), [row["id"] for row in THIRD if said.count(row["history"][-1]["content"]) > 1]
+    earlier = set().union(*(user_requests(name) for name in BEFORE_THIRD))
+    repeated = [row["id"] for row in THIRD if row["history"][-1]["content"] in earlier]
+    assert not repeated, f"rows equal to an earlier set's request: {repeated}"
