@@ -65,11 +65,12 @@ def _model(name: str) -> tuple[str, dict[str, bytes] | None]:
 
 @dataclass(frozen=True)
 class Heard:
-    """A final-quality transcript and Whisper's probability of each of its words (the least of its tokens'):
-    at a pause Whisper may invent a last word ("Open the block." for "open the ..."), and says so by its doubt.
-    `unprompted`: when the transcript ends in two words of Whisper's own prompt, what it writes for the same
-    audio without the prompt, if that ends otherwise. At a pause after "dim the bedroom lights to" it completes
-    the prompt's "Dim the bedroom lights to 30%." with confidence; without the prompt it writes "... to third"."""
+    """A final-quality transcript and Whisper's probability of each of its words (the least of its tokens'),
+    given the fixed prompt and the home's names the words hold: at a pause Whisper may invent a last word ("Open the block." for "open the ..."),
+    and says so by its doubt. `unprompted`: when the transcript ends in two words of Whisper's own prompt, what
+    it writes for the same audio without the prompt, if that ends otherwise. At a pause after "dim the bedroom
+    lights to" it completes the prompt's "Dim the bedroom lights to 30%." with confidence; without the prompt
+    it writes "... to third"."""
     text: str
     word_probabilities: tuple[tuple[str, float], ...] = ()
     unprompted: str | None = None
@@ -77,11 +78,22 @@ class Heard:
 
     def unsure_words(self) -> frozenset[str]:
         """The words, lowercase, Whisper wrote with less than UNSURE_WORD probability ("partly" at 0.22 for "hey
-        parley"); none when the beam's choice is not the greedy decoding, whose probabilities they are. The
-        beam's other hypotheses are no sign of doubt: for Piper's clear "set a pasta timer" one is "Set it past
-        a timer"."""
+        parley"). The beam's other hypotheses are no sign of doubt: for Piper's clear "set a pasta timer" one is
+        "Set it past a timer"."""
         return frozenset(plain for word, probability in self.word_probabilities
                          if probability < UNSURE_WORD and (plain := _plain(word)))
+
+
+@dataclass
+class _Hypothesis:
+    """One decoding of a window: its text and score, and what the forced pass and the unprompted decoding need
+    (tokens: None when repetition trimming changed the text, which they then no longer spell)."""
+    text: str
+    score: float
+    tokens: list[int] | None = None
+    encoded: object = None
+    max_tokens: int = 0
+    frames: int = 0
 
 
 class WhisperSTT:
@@ -144,94 +156,85 @@ class WhisperSTT:
         hypotheses are rescored by them.
         """
         if partial:
-            heard = self._heard(audio, names, count=0)
-            return heard[0][0] if heard else ""
+            decoded = self._decoded(audio, names, count=1, window_s=None)
+            return decoded[0].text if decoded else ""
         return best_hypothesis(self.hypotheses(audio, names, self.final_hypotheses), names)
 
     def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> Heard:
-        """The final transcript, with each word's probability when the greedy decoding wrote the same words
-        (the end-of-turn judge's evidence at a pause; the beam gives no per-token probabilities)."""
-        hypotheses = self._heard(audio, names, self.final_hypotheses, word_probabilities=True)
-        if not hypotheses:
+        """The final transcript (the beam's hypothesis most made of the home's names) with its evidence: each
+        word's probability from one forced pass of the decoder over the chosen tokens, and what Whisper writes
+        without the prompt when the transcript ends in the prompt's words. One beam and a forced pass instead
+        of a beam and a greedy decoding: compute per final in docs/speech.md."""
+        decoded = self._decoded(audio, names, self.final_hypotheses)
+        if not decoded:
             return Heard("")
-        greedy = hypotheses[-1][2] or Heard(hypotheses[-1][0])
-        text = best_hypothesis([(t, score) for t, score, _ in hypotheses[:-1] or hypotheses], names)
-        return Heard(text, greedy.word_probabilities if text == greedy.text else (), greedy.unprompted,
-                     tuple(t for t, _, _ in hypotheses[:-1] if t != text))
+        text = best_hypothesis([(h.text, h.score) for h in decoded], names)
+        chosen = next(h for h in decoded if h.text == text)
+        probabilities, unprompted = (), None
+        if chosen.tokens is not None:
+            # The prompt of only the names the words hold: a tenth of the full prompt's cost (align appends
+            # the no-timestamps token itself).
+            said = f" {' '.join(_plain_words(text))} "
+            forced = self._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in said))[1][:-1]
+            aligned = self.whisper.model.align(chosen.encoded, forced, [chosen.tokens], chosen.frames)[0]
+            probabilities = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
+            if echoes_prompt(text, self.prompt_text(names)):
+                bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+                again = self._generate(chosen.encoded, bare, 1, chosen.max_tokens)
+                unprompted = again[0].text if again and _plain_words(again[0].text)[-2:] != _plain_words(text)[-2:] \
+                    else None       # the same ending without the prompt: the prompt did not write it
+        return Heard(text, probabilities, unprompted, tuple(h.text for h in decoded if h.text != text))
 
     def hypotheses(self, audio: np.ndarray, names: tuple[str, ...], count: int) -> list[tuple[str, float]]:
-        """The final transcript's `count` best beam-search hypotheses with their scores (mean log-probability
-        per token), best first; [] for silence."""
-        return [(text, score) for text, score, _ in self._heard(audio, names, count)]
+        """The final transcript's `count` best hypotheses (count 1: the greedy decoding) with their scores (mean
+        log-probability per token), best first; [] for silence."""
+        return [(h.text, h.score) for h in self._decoded(audio, names, count)]
 
-    def _heard(self, audio: np.ndarray, names: tuple[str, ...], count: int, word_probabilities: bool = False
-               ) -> list[tuple[str, float, Heard | None]]:
-        """(text, score, None) for `count` beam hypotheses, then, with word_probabilities, the greedy one last
-        with its evidence as a Heard; count=0: one greedy partial in the short window. [] for silence."""
+    def _decoded(self, audio: np.ndarray, names: tuple[str, ...], count: int, window_s: int | None = _FINAL_WINDOW_S
+                 ) -> list[_Hypothesis]:
+        """`count` hypotheses of the audio in a window of at least window_s (None: a partial's short window).
+        [] for silence."""
+        import ctranslate2
+
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
         seconds = audio.size / self.sample_rate
         if seconds < 0.1:
             return []
         prompt_text, prompt = self._prompt_for(names)
         if seconds > _MAX_WINDOW_S:
-            return [(self._transcribe_long(audio, prompt_text), 0.0, None)]
-        window_s = math.ceil(seconds) + _PARTIAL_MARGIN_S if count == 0 else max(_FINAL_WINDOW_S, math.ceil(seconds))
-        return self._transcribe_window(audio, min(window_s, _MAX_WINDOW_S), int(16 + _TOKENS_PER_S * seconds),
-                                       (prompt_text, prompt), count, word_probabilities)
-
-    def _transcribe_window(self, audio: np.ndarray, window_s: int, max_tokens: int, prompt: tuple[str, list[int]],
-                           count: int, word_probabilities: bool) -> list[tuple[str, float, Heard | None]]:
-        import ctranslate2
-
+            return [_Hypothesis(self._transcribe_long(audio, prompt_text), 0.0)]
+        window = math.ceil(seconds) + _PARTIAL_MARGIN_S if window_s is None else max(window_s, math.ceil(seconds))
         # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel.
-        padded = np.zeros(window_s * self.sample_rate, dtype=np.float32)
+        padded = np.zeros(min(window, _MAX_WINDOW_S) * self.sample_rate, dtype=np.float32)
         padded[:audio.size] = audio
         extractor = self.whisper.feature_extractor
         features = extractor(padded, padding=0)[:, :padded.size // extractor.hop_length]
         encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
-        prompt_text, prompt = prompt
-        options = dict(max_length=len(prompt) + max_tokens, suppress_blank=True, suppress_tokens=[-1],
-                       return_scores=True, return_no_speech_prob=True)
-        heard = []
-        if count > 1:
-            result = self.whisper.model.generate(encoded, [prompt], beam_size=count, num_hypotheses=count, **options)[0]
-            if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
-                return []
-            heard = [(trim_repeats(self._tokenizer.decode(tokens).strip(), hit_cap=len(tokens) >= max_tokens), score, None)
-                     for tokens, score in zip(result.sequences_ids, result.scores)]
-        if count <= 1 or word_probabilities:
-            # Greedy: a partial, or the word probabilities a beam does not return.
-            result = self.whisper.model.generate(encoded, [prompt], beam_size=1, return_logits_vocab=word_probabilities,
-                                                 **options)[0]
-            if not heard and result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
-                return []
-            tokens = result.sequences_ids[0]
-            decoded = self._tokenizer.decode(tokens).strip()
-            text = trim_repeats(decoded, hit_cap=len(tokens) >= max_tokens)
-            evidence = None
-            if word_probabilities:
-                unprompted = None
-                if echoes_prompt(text, prompt_text):
-                    bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
-                    tokens_bare = self.whisper.model.generate(encoded, [bare], beam_size=1, **{
-                        **options, "max_length": len(bare) + max_tokens})[0].sequences_ids[0]
-                    unprompted = trim_repeats(self._tokenizer.decode(tokens_bare).strip(),
-                                              hit_cap=len(tokens_bare) >= max_tokens)
-                    if _plain_words(unprompted)[-2:] == _plain_words(text)[-2:]:
-                        unprompted = None       # the same ending without the prompt: the prompt did not write it
-                evidence = Heard(text, self._word_probabilities(tokens, result.logits[0]) if text == decoded else (),
-                                 unprompted)
-            heard.append((text, result.scores[0], evidence))
-        return heard
+        decoded = self._generate(encoded, prompt, count, int(16 + _TOKENS_PER_S * seconds))
+        for hypothesis in decoded:
+            hypothesis.frames = audio.size // extractor.hop_length
+        return decoded
 
-    def _word_probabilities(self, tokens: list[int], logits: list) -> tuple[tuple[str, float], ...]:
+    def _generate(self, encoded, prompt: list[int], count: int, max_tokens: int) -> list[_Hypothesis]:
+        """A beam of `count` (1: greedy) from the prompt; [] when Whisper says there is no speech."""
+        result = self.whisper.model.generate(
+            encoded, [prompt], beam_size=count, num_hypotheses=count, max_length=len(prompt) + max_tokens,
+            suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True)[0]
+        if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
+            return []
+        decoded = []
+        for tokens, score in zip(result.sequences_ids, result.scores):
+            written = self._tokenizer.decode(tokens).strip()
+            text = trim_repeats(written, hit_cap=len(tokens) >= max_tokens)
+            decoded.append(_Hypothesis(text, score, tokens if text == written else None, encoded, max_tokens))
+        return decoded
+
+    def _word_probabilities(self, tokens: list[int], probabilities: list[float]) -> tuple[tuple[str, float], ...]:
         """Each word's least token probability. A word starts at a token with a leading space ("30%" is one);
         a punctuation mark is a word of its own (Whisper's doubt about a full stop is doubt that the sentence
         ended)."""
         found: list[tuple[str, float]] = []
-        for token, step in zip(tokens, logits):
-            row = np.asarray(step, dtype=np.float64).reshape(-1)
-            probability = float(1.0 / np.exp(row - row[token]).sum())
+        for token, probability in zip(tokens, probabilities):
             piece = self._tokenizer.decode([token])
             mark = piece.strip() != "" and all(c in _MARKS for c in piece.strip())
             if piece.startswith(" ") or not found or mark or all(c in _MARKS for c in found[-1][0]):
