@@ -7,7 +7,7 @@ import pytest
 
 from paused_speech import RATE, flite, pause_point
 from voice.stt import Heard, echoes_prompt
-from voice.text_turn import NUMBER, TextTurnModel, words
+from voice.text_turn import NUMBER, TextTurnModel, goes_on, words
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +99,15 @@ def test_a_beam_hypothesis_that_goes_on_counts(model):
     assert model.judge(heard) == model.finished("Switch on the fan and the") < 0.1
     assert model.judge(Heard("Switch on the fan.", alternatives=("Switch on the van.",))) > 0.5
     assert model.judge(Heard("No.", alternatives=("No. No.", "No, no."))) == model.finished("No.") > 0.5
+
+
+def test_a_beam_hypothesis_that_ends_the_sentence_and_starts_another_does_not_count(model):
+    """At the end of "set the living room lights to fifty percent", the beam writes "... to 50%. Deperson." beside
+    "... to 50%.": it agrees the sentence ended there; what follows is another, invented one."""
+    said = "Set the living room lights to 50%."
+    heard = Heard(said, alternatives=("Set the living room lights to 50%. Deperson.",
+                                      "Set the living room lights to 50%. Deep percent."))
+    assert model.judge(heard) == model.finished(said) > 0.5
+    assert goes_on(words("Switch on the fan."), "Switch on the fan and the")
+    assert not goes_on(words(said), "Set the living room lights to 50%")          # the same words, no more
+
