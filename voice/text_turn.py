@@ -22,6 +22,9 @@ from voice.stt import Heard
 from voice.weights import verified
 
 WEIGHTS_PATH = Path(__file__).resolve().parent / "data" / "text-turn.npy"    # where the trainer writes them
+# Words after which, at a pause, Whisper may write the next word whole from its first sound ("... lights to 50."
+# for "lights to f-"): "to", "for", ...
+OPENERS = frozenset((Path(__file__).resolve().parent / "data" / "turn_openers.txt").read_text().split())
 BUCKETS = 1 << 16
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*%?")
 _SENTENCE_END = re.compile(r"\s*[.?!]")
@@ -117,4 +120,15 @@ class TextTurnModel:
         for other in heard.alternatives if len(said) > 2 else ():   # the beam also heard the words go on
             if goes_on(said, other):
                 finished = min(finished, self.finished(other))
+        return finished
+
+    def judge_going_on(self, heard: Heard, finished: float) -> float:
+        """The verdict to use when the sound says outright that the speaker goes on (Smart Turn): a last word
+        right after an opener ("to", "for") may be one Whisper wrote whole from its first sound, confidently
+        ("Set the living room lights to 50." at a pause after "to f-"), and then the transcript is no more
+        finished than without it. `finished`: judge(heard). The sound alone is no reason to hold a request
+        that reads finished: Smart Turn calls many finished requests in synthetic voices unfinished."""
+        said = _words_and_ends(heard.text)
+        if len(said) > 2 and said[-2][0] in OPENERS:
+            return min(finished, self.finished(heard.text.lower()[:said[-2][1]]))
         return finished
