@@ -18,9 +18,9 @@ finished requests with names it never saw cut ("Turn off the jukebox."), and a t
 speaker that wait. The words say done only if their last word, after "to" or "for", was said whole, and
 the sound says outright that the speaker goes on (Whisper wrote "... lights to 50." from the start of
 "fifty"): it holds as if cut. The words say done and the sound does not: it ends at ``unsure``, never later
-than ``silence_duration_ms``. Until the words are in, only ``eagerness``'s maximum (OpenAI's meaning: low, medium and high wait at most 8, 4 and
-2 s) ends the turn: the reply waits for the transcript anyway, so ending sooner (a slow, loaded machine)
-would only risk cutting the speaker off. Speech resuming forgets both verdicts.
+than ``silence_duration_ms``. Until the words are in, only ``eagerness``'s maximum (OpenAI's meaning: low,
+medium and high wait at most 8, 4 and 2 s) ends the turn: the reply waits for the transcript anyway, so ending
+sooner (a slow, loaded machine) would only risk cutting the speaker off. Speech resuming forgets both verdicts.
 """
 from __future__ import annotations
 

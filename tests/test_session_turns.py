@@ -108,7 +108,7 @@ def test_semantic_vad_reads_the_words_as_going_on_when_the_sound_says_so_outrigh
     run(detector, [0.9] * 10 + [0.0] * 15)                # 480 ms, past `unsure`, and no sound verdict yet
     assert not detector.transcript_ready(0.59, CUT)
     assert not detector.audio_ready(0.02) and detector.speaking
-    detector = semantic()                                 # words that read finished either way: the sound can't hold them
+    detector = semantic()                 # words that read finished either way: the sound cannot hold them
     run(detector, [0.9] * 10 + [0.0] * 3)
     detector.audio_ready(0.02)
     detector.transcript_ready(FINISHED, FINISHED)
