@@ -200,12 +200,19 @@ def _answered(client: RealtimeClient) -> bool:
     return "response.output_audio.delta" in kinds[last_stop:]
 
 
-# The words' verdict on a pause's Heard, as shipped and with each piece of evidence left out; a detector class
+def _verdicts(model, heard, going_on: bool = True) -> tuple[float, float | None]:
+    """The words' verdicts on a pause's Heard: finished, and finished if the sound says the speaker goes on."""
+    finished = model.judge(heard)
+    return finished, model.judge_going_on(heard, finished) if going_on else None
+
+
+# The words' verdicts on a pause's Heard, as shipped and with each piece of evidence left out; a detector class
 # names the one it reads (`words_judge`).
-WORDS_JUDGES = {"shipped": lambda model, heard: model.judge(heard),
-                "without the prompt check": lambda model, heard: model.judge(replace(heard, unprompted=None)),
-                "without the beam's longer hypotheses": lambda model, heard: model.judge(replace(heard, alternatives=())),
-                "without either": lambda model, heard: model.judge(replace(heard, unprompted=None, alternatives=()))}
+WORDS_JUDGES = {"shipped": _verdicts,
+                "without the prompt check": lambda model, heard: _verdicts(model, replace(heard, unprompted=None)),
+                "without the beam's longer hypotheses": lambda model, heard: _verdicts(model, replace(heard, alternatives=())),
+                "without either": lambda model, heard: _verdicts(model, replace(heard, unprompted=None, alternatives=())),
+                "without the opener check": lambda model, heard: _verdicts(model, heard, going_on=False)}
 
 
 def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]], stt_ms: int,
@@ -237,6 +244,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
         line = []
         for name, (detector_class, settings) in detectors.items():
             detector = detector_class(settings)
+            takes_going_on = "if_going_on" in inspect.signature(detector.transcript_ready).parameters
             due: list[tuple[int, str, int, int]] = []   # (frame due, verdict kind, pause's end frame, frames heard)
             end_frame, pauses = None, []
             for index, probability in enumerate(probabilities):
@@ -250,13 +258,18 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
                     if detector.speech_end_frame != pause or not detector.speaking or detector.silence_ms == 0:
                         continue
                     transcript, judged, sound = verdicts(frames)
-                    words = judged[getattr(detector, "words_judge", "shipped")]
+                    words, going_on = judged[getattr(detector, "words_judge", "shipped")]
                     if kind == "words":
-                        ended = detector.transcript_ready(transcript.text if getattr(detector, "reads_text", False)
-                                                          else words)
+                        if getattr(detector, "reads_text", False):
+                            ended = detector.transcript_ready(transcript.text)
+                        elif takes_going_on:
+                            ended = detector.transcript_ready(words, going_on)
+                        else:
+                            ended = detector.transcript_ready(words)
                         pauses.append({"mid": frames * frame_ms < utterance.resume_ms, "text": transcript.text,
                                        "unprompted": transcript.unprompted,
                                        "alternatives": transcript.alternatives, "words": round(words, 3),
+                                       "going_on": None if going_on is None else round(going_on, 3),
                                        "sound": round(sound, 3),
                                        "word_probabilities": [(w, round(p, 3)) for w, p in
                                                               transcript.word_probabilities]})

@@ -46,12 +46,13 @@ class TranscriptionQueue:
         names: the speaker's home's areas and devices (ToolRunner.spoken_names)."""
         return await self._queue(priority, lambda: self.stt.transcribe(audio, priority == BACKGROUND, names))
 
-    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float]:
-        """An URGENT final transcript at a pause, with the words' verdict: the probability that it is a
-        finished request (voice.text_turn)."""
-        def job() -> tuple[Heard, float]:
+    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float, float]:
+        """An URGENT final transcript at a pause, with the words' verdicts: the probability that it is a
+        finished request, and the same if the speaker goes on, as the sound may say (voice.text_turn)."""
+        def job() -> tuple[Heard, float, float]:
             heard = self.stt.hear(audio, names)
-            return heard, self.text_turn.judge(heard)
+            finished = self.text_turn.judge(heard)
+            return heard, finished, self.text_turn.judge_going_on(heard, finished)
         return await self._queue(URGENT, job)
 
     async def _queue(self, priority: int, job: Callable[[], Any]) -> Any:

@@ -15,11 +15,12 @@ and the sound (Smart Turn's probability that the speaker has finished, ``audio_r
 turn ends after ~128 ms of silence. The words say cut ("set the living room lights to"): it holds for
 ``cut``, longer than the pauses people make inside a sentence but no longer: the text judge also calls
 finished requests with names it never saw cut ("Turn off the jukebox."), and a turn it holds costs the
-speaker that wait. The words say done and the sound does not: it ends at ``unsure``, never later than
-``silence_duration_ms``. Until the words are in, only ``eagerness``'s maximum (OpenAI's meaning: low, medium
-and high wait at most 8, 4 and 2 s) ends the turn:
-the reply waits for the transcript anyway, so ending sooner (a slow, loaded machine) would only risk
-cutting the speaker off. Speech resuming forgets both verdicts.
+speaker that wait. The words say done only if their last word, after "to" or "for", was said whole, and
+the sound says outright that the speaker goes on (Whisper wrote "... lights to 50." from the start of
+"fifty"): it holds as if cut. The words say done and the sound does not: it ends at ``unsure``, never later
+than ``silence_duration_ms``. Until the words are in, only ``eagerness``'s maximum (OpenAI's meaning: low,
+medium and high wait at most 8, 4 and 2 s) ends the turn: the reply waits for the transcript anyway, so ending
+sooner (a slow, loaded machine) would only risk cutting the speaker off. Speech resuming forgets both verdicts.
 """
 from __future__ import annotations
 
@@ -35,6 +36,8 @@ AUDIO_DONE = 0.9            # Smart Turn probability at or above which the sound
 WORDS_DONE = 0.5            # text turn probability at or above which the words say "finished"; below it they
                             # say the sentence is cut (a band of "unsure" words between 0.1 and 0.5 that ended
                             # at `unsure` cut 19.2% of the dev set's utterances, against 5.8%)
+SOUND_NOT_DONE = 0.1        # Smart Turn probability below which the sound says outright that the speaker goes
+                            # on; then the words are read as if their last word was only begun (voice.text_turn)
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class TurnDetector:
 
     audio_done = AUDIO_DONE
     words_done = WORDS_DONE
+    sound_not_done = SOUND_NOT_DONE
 
     def __init__(self, settings: TurnDetection):
         self.settings = settings
@@ -89,7 +93,8 @@ class TurnDetector:
         self.semantic = settings.type == "semantic_vad"
         self._waits = SEMANTIC_WAITS.get(settings.eagerness, SEMANTIC_WAITS["auto"])
         self._words: float | None = None        # this pause's verdicts; None = not in yet
-        self._sound_done: bool | None = None
+        self._words_going_on: float | None = None
+        self._sound: float | None = None
 
     def process(self, probability: float) -> Signal | None:
         self.frames += 1
@@ -116,35 +121,42 @@ class TurnDetector:
     def _speech_frame(self) -> None:
         self.silence_ms, self._paused = 0, False
         self.speech_end_frame = self.frames
-        self._words = self._sound_done = None
+        self._words = self._words_going_on = self._sound = None
 
     @property
     def end_after_ms(self) -> int:
         """The silence that ends the turn, given what the judges have said about this pause."""
         if not self.semantic:
             return self.settings.silence_duration_ms
-        words, sound = self._words, self._sound_done
+        words, sound = self._words, self._sound
         if words is None:               # the reply needs the words anyway: ending sooner would only risk a cut
             return self._waits.max
         if words < self.words_done:     # "set the living room lights to": hold on
             return self._waits.cut
-        if sound:
+        going_on = self._words_going_on
+        if going_on is not None and going_on < self.words_done:    # finished, unless the last word was only begun
+            if sound is None:           # the sound decides which: wait for it
+                return self._waits.max
+            if sound < self.sound_not_done:
+                return self._waits.cut
+        if sound is not None and sound >= self.audio_done:
             return self._waits.done
         return min(self._waits.unsure, self.settings.silence_duration_ms)
 
-    def transcript_ready(self, finished: float) -> bool:
+    def transcript_ready(self, finished: float, if_going_on: float | None = None) -> bool:
         """The words' verdict on everything up to the current pause (the text turn model's probability that
-        it is a finished request) is in; True = end the turn now."""
+        it is a finished request) is in, and the verdict to use instead when the sound says outright that the
+        speaker goes on (TextTurnModel.judge_going_on); True = end the turn now."""
         if not self.semantic or not self.speaking or self.silence_ms == 0:
             return False
-        self._words = finished
+        self._words, self._words_going_on = finished, if_going_on
         return self._end_now()
 
     def audio_ready(self, finished: float) -> bool:
         """Smart Turn's probability that the speech up to the current pause is finished; True = end now."""
         if not self.semantic or not self.speaking or self.silence_ms == 0:
             return False
-        self._sound_done = finished >= self.audio_done
+        self._sound = finished
         return self._end_now()
 
     def _end_now(self) -> bool:

@@ -88,6 +88,33 @@ def test_semantic_vad_holds_for_its_cut_wait_when_the_words_say_cut():
         assert run(detector, [0.0] * (max_ms // FRAME_MS + 2)) == [(end, Signal.END)]
 
 
+def test_semantic_vad_reads_the_words_as_going_on_when_the_sound_says_so_outright():
+    """At a pause after "set the living room lights to", Whisper writes "... to 50." from the start of "fifty":
+    finished by its words, cut if the 50 was only begun. The sound says outright that the speaker goes on: held
+    as if cut. A sound that only doubts ends it at `unsure`, and until the sound is in, the turn waits for it."""
+    waits = SEMANTIC_WAITS["medium"]
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.audio_ready(0.02)
+    detector.transcript_ready(0.59, CUT)
+    end = -(-(waits.cut - 96) // FRAME_MS) - 1
+    assert run(detector, [0.0] * (waits.cut // FRAME_MS + 2)) == [(end, Signal.END)]
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.audio_ready(0.2)
+    detector.transcript_ready(0.59, CUT)
+    assert run(detector, [0.0] * 20) == [(-(-(waits.unsure - 96) // FRAME_MS) - 1, Signal.END)]
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 15)                # 480 ms, past `unsure`, and no sound verdict yet
+    assert not detector.transcript_ready(0.59, CUT)
+    assert not detector.audio_ready(0.02) and detector.speaking
+    detector = semantic()                 # words that read finished either way: the sound cannot hold them
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.audio_ready(0.02)
+    detector.transcript_ready(FINISHED, FINISHED)
+    assert run(detector, [0.0] * 20) == [(-(-(waits.unsure - 96) // FRAME_MS) - 1, Signal.END)]
+
+
 def test_semantic_vad_waits_for_the_words_however_the_sound_is():
     detector = semantic("high")
     run(detector, [0.9] * 10 + [0.0] * 3)

@@ -7,7 +7,7 @@ import pytest
 
 from paused_speech import RATE, flite, pause_point
 from voice.stt import Heard, echoes_prompt
-from voice.text_turn import NUMBER, TextTurnModel, words
+from voice.text_turn import NUMBER, TextTurnModel, goes_on, words
 
 
 @pytest.fixture(scope="module")
@@ -99,3 +99,26 @@ def test_a_beam_hypothesis_that_goes_on_counts(model):
     assert model.judge(heard) == model.finished("Switch on the fan and the") < 0.1
     assert model.judge(Heard("Switch on the fan.", alternatives=("Switch on the van.",))) > 0.5
     assert model.judge(Heard("No.", alternatives=("No. No.", "No, no."))) == model.finished("No.") > 0.5
+
+
+def test_a_beam_hypothesis_that_ends_the_sentence_and_starts_another_does_not_count(model):
+    """At the end of "set the living room lights to fifty percent", the beam writes "... to 50%. Deperson." beside
+    "... to 50%.": it agrees the sentence ended there; what follows is another, invented one."""
+    said = "Set the living room lights to 50%."
+    heard = Heard(said, alternatives=("Set the living room lights to 50%. Deperson.",
+                                      "Set the living room lights to 50%. Deep percent."))
+    assert model.judge(heard) == model.finished(said) > 0.5
+    assert goes_on(words("Switch on the fan."), "Switch on the fan and the")
+    assert not goes_on(words(said), "Set the living room lights to 50%")          # the same words, no more
+
+
+def test_a_last_word_after_to_counts_as_only_begun_when_the_speaker_goes_on(model):
+    """At a pause after "set the living room lights to f-", Whisper writes "... to 50." with confidence. If the
+    speaker goes on (the sound says so), the 50 may be only begun: the words read cut. A number with its unit
+    ("to 50%"), or a last word after no opener, stays as it reads."""
+    paused = Heard("Set the living room lights to 50.")
+    finished = model.judge(paused)
+    assert finished > 0.5 and model.judge_going_on(paused, finished) == model.finished("set the living room lights to")
+    for text in ("Set the living room lights to 50%.", "Turn on the kitchen light.", "What is 80 divided by 4?"):
+        heard = Heard(text)
+        assert model.judge_going_on(heard, model.judge(heard)) == model.judge(heard) > 0.5

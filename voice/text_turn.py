@@ -22,8 +22,12 @@ from voice.stt import Heard
 from voice.weights import verified
 
 WEIGHTS_PATH = Path(__file__).resolve().parent / "data" / "text-turn.npy"    # where the trainer writes them
+# Words after which, at a pause, Whisper may write the next word whole from its first sound ("... lights to 50."
+# for "lights to f-"): "to", "for", ...
+OPENERS = frozenset((Path(__file__).resolve().parent / "data" / "turn_openers.txt").read_text().split())
 BUCKETS = 1 << 16
 _TOKEN = re.compile(r"[a-z]+(?:'[a-z]+)?|\d+(?:[.,]\d+)*%?")
+_SENTENCE_END = re.compile(r"\s*[.?!]")
 _NUMBER_WORDS = set("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
 fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred
 thousand million point half""".split())
@@ -34,17 +38,34 @@ DOUBT = 0.5         # Whisper's probability of the last word below which it may 
 
 def words(text: str) -> list[str]:
     """Lowercase words, a run of number words or digits as one NUMBER token, "%" as "percent"."""
-    out: list[str] = []
-    for token in _TOKEN.findall(text.lower()):
-        percent = token.endswith("%")
+    return [word for word, _ in _words_and_ends(text)]
+
+
+def _words_and_ends(text: str) -> list[tuple[str, int]]:
+    """words(text), each with its end: the index just after it in text.lower()."""
+    out: list[tuple[str, int]] = []
+    for match in _TOKEN.finditer(text.lower()):
+        token = match.group()
         if token[0].isdigit() or token in _NUMBER_WORDS:
-            if not out or out[-1] != NUMBER:
-                out.append(NUMBER)
+            if out and out[-1][0] == NUMBER:
+                out[-1] = (NUMBER, match.end())
+            else:
+                out.append((NUMBER, match.end()))
         else:
-            out.append(token)
-        if percent:
-            out.append("percent")
+            out.append((token, match.end()))
+        if token.endswith("%"):
+            out.append(("percent", match.end()))
     return out
+
+
+def goes_on(said: list[str], other: str) -> bool:
+    """Another hypothesis says the same words and more, in the same sentence ("Switch on the fan and the" beside
+    "Switch on the fan."). One that ends the sentence there and starts another ("... to 50%. Deperson.", a
+    beam's invention after the end) agrees the words are finished."""
+    more = _words_and_ends(other)
+    if len(more) <= len(said) or [word for word, _ in more[:len(said)]] != said:
+        return False
+    return not _SENTENCE_END.match(other.lower(), more[len(said) - 1][1] if said else 0)
 
 
 def features(tokens: list[str]) -> list[str]:
@@ -86,8 +107,9 @@ class TextTurnModel:
         more finished than it is without that word. Not for short answers, which stand on their own. Numbers
         too: at a pause after "to" Whisper invents one ("Set the living room lights to 50."). When it ended in
         its prompt's words, no more finished than what it wrote without the prompt. And no more finished than
-        a hypothesis of the beam that says the same words and more ("Switch on the fan." beside "Switch on the
-        fan and the"); not for short answers either (the beam writes "No. No." beside "No.")."""
+        a hypothesis of the beam that says the same words and more in the same sentence ("Switch on the fan."
+        beside "Switch on the fan and the", not "... to 50%." beside "... to 50%. Deperson."); not for short
+        answers either (the beam writes "No. No." beside "No.")."""
         finished = self.finished(heard.text)
         spoken = [(w, p) for w, p in heard.word_probabilities if words(w)]
         if len(spoken) > 2 and spoken[-1][1] < DOUBT:
@@ -96,7 +118,17 @@ class TextTurnModel:
             finished = min(finished, self.finished(heard.unprompted))
         said = words(heard.text)
         for other in heard.alternatives if len(said) > 2 else ():   # the beam also heard the words go on
-            more = words(other)
-            if len(more) > len(said) and more[:len(said)] == said:
+            if goes_on(said, other):
                 finished = min(finished, self.finished(other))
+        return finished
+
+    def judge_going_on(self, heard: Heard, finished: float) -> float:
+        """The verdict to use when the sound says outright that the speaker goes on (Smart Turn): a last word
+        right after an opener ("to", "for") may be one Whisper wrote whole from its first sound, confidently
+        ("Set the living room lights to 50." at a pause after "to f-"), and then the transcript is no more
+        finished than without it. `finished`: judge(heard). The sound alone is no reason to hold a request
+        that reads finished: Smart Turn calls many finished requests in synthetic voices unfinished."""
+        said = _words_and_ends(heard.text)
+        if len(said) > 2 and said[-2][0] in OPENERS:
+            return min(finished, self.finished(heard.text.lower()[:said[-2][1]]))
         return finished
