@@ -75,6 +75,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"( a bit| a little)?( in the [a-z ]+)?$", r"\1dim \2\4\3"),
     (rf"^{_POLITE}(?:turn|bring|bump|crank) ({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)) up"
      r"( a bit| a little)?( in the [a-z ]+)?$", r"\1brighten \2\4\3"),
+    # a light's level said after "make": "make the bathroom light 50 percent bright" is a level, not a step
+    (rf"^{_POLITE}(?:make|have|get) {_LIGHTS} (?:at |to )?(\d+(?:\.\d+)?) percent(?: bright| brightness)?$",
+     r"\1set \2 to \3 percent"),
     # the thermostat said as the heating: "set the heating to 21"
     (rf"^{_POLITE}(?:set|put|turn|change|bring) (?:the |my |our )?(?:heating|heat) (?:up |down )?to (\d+(?:\.\d+)?)"
      r"(?: degrees)?$", r"\1set the thermostat to \2 degrees"),

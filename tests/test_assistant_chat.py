@@ -292,6 +292,7 @@ def test_hesitations_reasons_clock_times_and_other_ways_of_asking_are_answered(a
          ("set_device", {"device": "heater", "room": "bedroom", "state": "on"})),
         (["erm, could you put the heat up to 23"], None, ("set_thermostat", {"degrees": 23})),
         (["right, how much is remaining on the timer"], None, ("timer_left", {})),
+        (["have the office lights at 60 percent brightness"], None, ("set_brightness", {"room": "office", "percent": 60})),
         (["did somebody leave the letterbox open"], made_up, ("get_state", {"name": "letterbox"})),
         (["is the kiln still on"], made_up, ("get_state", {"name": "kiln"})),
         (["could you tell me the humidity over in the scullery"], made_up,

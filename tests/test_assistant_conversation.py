@@ -172,6 +172,8 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     ("crank the landing lights up a bit", True, "brighten the landing lights a bit"),
     ("bring the lamps down in the bedroom", True, "dim the bedroom lamps"),
     ("please put the heat up to 23", True, "please set the thermostat to 23 degrees"),
+    ("have the hall lamp at 25 percent brightness", True, "set the hall lamp to 25 percent"),
+    ("make the kitchen lights brighter", True, "make the kitchen lights brighter"),
     ("sum 4 7 and 12", True, "what is 4 plus 7 plus 12"),
     ("add together 3.5 and 2", True, "what is 3.5 plus 2"),
     ("start a timer named pizza for 600 seconds", True, "start a pizza timer for 600 seconds"),
