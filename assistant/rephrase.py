@@ -36,6 +36,8 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a sum said as numbers taken together: "17 and 25 together"
     (r"\b(\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) (?:together|combined|altogether|in total|added together|added up)\b",
      r"\1 plus \2"),
+    # a step said before the light: "a little brighter on the cove lighting" (which leans back as it is said)
+    (rf"^((?:a bit |a little )?(?:brighter|dimmer)) (?:on|for) ({_THE} .+?)(?: please)?$", r"make \2 \1"),
     # hesitations, wherever they are said: "um", "uh", "erm"
     (r"\b(?:um+|uh+|erm+|er|uhm)\b ?", ""),
     # words that open a request and carry nothing: "okay, that's enough, turn it off", "right, set ..."

@@ -206,6 +206,7 @@ def test_word_order_the_model_reads_best(said, default_home, reordered):
     ("cancel the pasta timer we no longer need it", "cancel the pasta timer"),
     ("i don't need it any more", "i don't need it any more"),        # the request itself, not a reason after one
     ("right now what time is it", "right now what time is it"),
+    ("slightly dimmer for the tiffany lamp", "make the tiffany lamp a bit dimmer"),
 ])
 def test_words_said_many_ways_become_the_corpus_word(said, plain):
     assert synonyms(said) == plain
