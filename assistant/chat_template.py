@@ -48,6 +48,10 @@ _POWER = re.compile(r"calculate expression=(<n\d>)(?:\*\1)+")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?) seconds\b")      # the normaliser says every duration in seconds
 _PLACE = re.compile(r"\bin (?:the|my|our) (\w+)")
 _WHOLE_HOME = {"house", "home"}
+# "on" as the state wanted: after a verb of switching, or not before a place ("everything on the veranda")
+_OFF = re.compile(r"\boff\b")
+_ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
+                 r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 
@@ -223,12 +227,14 @@ class Slots:
     places: list[str] = field(default_factory=list)
     tools: ToolSlots | None = None      # the client's declared tools shown, and the request's span slots
     request_areas: int = 0              # how many of the area slots (the first ones) the request itself names
+    request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask
         again than act. call: a valid call, names and numbers back in; call_text: as written, slots still in."""
         return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
-            or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call)
+            or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
+            or self.switches_on_against_off(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -244,6 +250,12 @@ class Slots:
         house" for the whole home."""
         return call["name"] == "switch_all" and not call["arguments"].get("area") \
             and any(place not in _WHOLE_HOME for place in self.places)
+
+    def switches_on_against_off(self, call: dict) -> bool:
+        """Switching on, though the request says "off" and never "on" ("turn off everything on the veranda"
+        switched two devices on): rather ask again."""
+        return call["arguments"].get("state") == "on" and _OFF.search(self.request) is not None \
+            and _ON.search(self.request) is None
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation can mean what the call does (its skill's words for the action,
@@ -420,6 +432,7 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
     slots.spoken = spoken
     slots.longest_duration = max(map(float, _DURATION.findall(turns[-1][0])), default=0.0)
     slots.places = _PLACE.findall(turns[-1][0])
+    slots.request = turns[-1][0]
     shown = []
     for text, part in reversed(turns):
         text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)

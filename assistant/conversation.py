@@ -54,13 +54,14 @@ REQUESTS = {
     "set_brightness": "set the {room} lights to {percent} percent",
     "change_brightness": "make the {room} lights {direction}",
     "read_sensor": "what's the {kind} in the {room}",
-    "set_thermostat": "set the thermostat to {degrees} degrees",
+    "set_thermostat": "set the {thermostat}{in_area} to {degrees} degrees",
     "convert": "convert {value} {from} to {to}",
     "switch_device": "turn {state} the {name}{in_area}",
     "switch_all": "turn {state} {name}{in_area}",
     "set_level": "set the {name} to {percent} percent",
     "change_level": "make the {name} {direction}",
     "get_state": "is the {name}{in_area} on",
+    "reading": "what's the {name}{in_area}",
     "set_cover": "{action} the {name}",
     "set_lock": "{action} the {name}",
     "set_timer": "set a timer for {seconds} seconds",
@@ -108,7 +109,8 @@ def target_of(call: dict) -> Target | None:
 
 def request_for(call: dict) -> str | None:
     """The words of a self-contained request for the call."""
-    template = REQUESTS.get(call["name"])
+    reading = call["name"] == "get_state" and call["arguments"].get("name") in SENSOR_KINDS
+    template = REQUESTS.get("reading" if reading else call["name"])
     if template is None:
         return None
     args = {key: str(value).replace("_", " ") for key, value in call["arguments"].items()}
@@ -116,6 +118,7 @@ def request_for(call: dict) -> str | None:
     args["device"] = DEVICE_SPOKEN.get(call["arguments"].get("device", ""), args.get("device", ""))
     area = args.get("area")
     args["in_area"] = f" in the {ROOM_SPOKEN.get(call['arguments'].get('area'), area)}" if area else ""
+    args["thermostat"] = args.get("name", "thermostat")
     if "direction" in args:
         args["direction"] = DIRECTION_WORDS[args["direction"]]
     if call["name"] == "switch_all":
@@ -163,7 +166,8 @@ class Vocabulary:
     def read(self, words: str) -> tuple[str, object] | None:
         """(kind, value) of a follow-up's new part: area, device, name, number, unit or kind; None if it is
         not one thing the vocabulary knows."""
-        words = re.sub(r"^(?:the |my |our |in the |for the |in |on )?(?:1 in (?:the )?)?", "", words)
+        words = re.sub(r"^(?:(?:out|up|down|over|back) )?(?:the |my |our |in the |for the |in |on )?(?:1 in (?:the )?)?",
+                       "", words)
         words = re.sub(r" (?:1|ones|please|then)$", "", words).strip()
         if re.fullmatch(r"\d+(?:\.\d+)?", words):
             return "number", float(words)
@@ -186,21 +190,25 @@ class Vocabulary:
 REPLACES = {
     "room": {"set_device": "room", "set_brightness": "room", "change_brightness": "room", "read_sensor": "room",
              "get_state": "area", "switch_all": "area"},
-    "area": {"switch_all": "area"},
+    "area": {"switch_all": "area", "get_state": "area", "set_thermostat": "area"},
     "device": {"set_device": "device"},
     "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
-             "set_cover": "name", "set_lock": "name"},
+             "set_cover": "name", "set_lock": "name", "set_thermostat": "name"},
     "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent"},
     "unit": {"convert": "to"},
     "kind": {"read_sensor": "kind"},
 }
 NUMBER_KEYS = {"value", "degrees", "percent"}
+NAME_ARGUMENTS = {"name", "area"}
 
 
 def _with(call: dict, key: str, value) -> dict:
     arguments = dict(call["arguments"])
-    if call["name"] == "get_state" and key == "area" and arguments.get("name") not in DEVICES:
+    if call["name"] == "get_state" and key == "area" and arguments.get("name") not in (*DEVICES, *SENSOR_KINDS):
         return {}                         # a user's own device is named, not placed: "and the gallery" is no help
+    if call["name"] == "set_thermostat" and key in NAME_ARGUMENTS:
+        for other in NAME_ARGUMENTS - {key}:              # a heater by its name or by its area, not both
+            arguments.pop(other, None)
     arguments[key] = int(value) if key in NUMBER_KEYS and float(value).is_integer() else value
     if key == "name":
         arguments.pop("area", None)
@@ -294,20 +302,28 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary) -> str |
     return None
 
 
-def _pronoun(said: str, calls: list[dict]) -> str | None:
-    """ "turn it off", "actually cancel it", "turn the other one off": the pronoun replaced by the thing it
-    stands for: the newest timer when the words are about a timer, else the newest other thing; "the other
-    one" is the one of those before the newest."""
-    match = REFERRING.search(said)
-    if not match:
-        return None
-    timer = TIMER_WORDS.search(said) is not None
+def _targets(calls: list[dict], timer: bool) -> list[str]:
+    """The things the calls acted on, timers or other things, newest first, each once."""
     targets: list[str] = []
     for call in reversed(calls):
         target = target_of(call)
         if target is not None and target.timer == timer and target.words not in targets:
             targets.append(target.words)
+    return targets
+
+
+def _pronoun(said: str, calls: list[dict]) -> str | None:
+    """ "turn it off", "actually cancel it", "turn the other one off": the pronoun replaced by the thing it
+    stands for: the newest timer when the words are about a timer, else the newest other thing (the newest
+    timer when there is none); "the other one" is the one of those before the newest."""
+    match = REFERRING.search(said)
+    if not match:
+        return None
+    timer = TIMER_WORDS.search(said) is not None
     other = match.group("ref") in ("the other 1", "the other")
+    targets = _targets(calls, timer)
+    if not targets and not timer and not other:     # "stop it" when only a timer was acted on
+        targets = _targets(calls, True)
     if len(targets) < (2 if other else 1):
         return None
     words = targets[1] if other else targets[0]

@@ -26,6 +26,7 @@ from assistant.conversation import resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, new_call_id, split_client_result
 from assistant.skills import SKILLS
+from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
 from assistant.tools import ToolRunner
 from dllm_core.checkpoint import load_model
@@ -77,8 +78,10 @@ class EmbeddedGenerator:
             first_user = next((i for i, m in enumerate(resolved) if m.get("role") == "user"), len(resolved))
             last_user = max((i for i, m in enumerate(resolved) if m.get("role") == "user"), default=0)
             if len(ids) <= self.max_prompt or first_user >= last_user:
-                if slots.tools is not None and history and history[-1].get("role") == "user":
-                    slots.tools.said = content_text(history[-1])     # as written: resolving lowercases it
+                if history and history[-1].get("role") == "user":
+                    slots.request = normalize_request(content_text(history[-1]))     # as said, not as resolved
+                    if slots.tools is not None:
+                        slots.tools.said = content_text(history[-1])     # as written: resolving lowercases it
                 return ids[-self.max_prompt:], slots
             resolved = resolved[first_user + 1:]
 

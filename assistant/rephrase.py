@@ -20,6 +20,10 @@ _POLITE = r"((?:please |can you |could you |would you )?)"
 # a light said as one: "the kitchen lights", "the lights in the den", "the reading lamp"
 _LIGHTS = rf"({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)(?: in the [a-z ]+)?)"
 _STATE = "(?:switched|turned|shut|powered)"
+# how a place is said to feel, as a reason for a request
+_FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|muggy|humid"
+# a wish for how a place should be: "i'd like the nursery at 20 degrees"
+_WISH = "(?:i'd like|i would like|i want|i'd love|i'd prefer|please make|make|keep|have|get|put|bring|can i have)"
 
 # Words said many ways, as the corpus's one word: for every request, also one read with the turns before it.
 SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
@@ -32,9 +36,30 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a sum said as numbers taken together: "17 and 25 together"
     (r"\b(\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) (?:together|combined|altogether|in total|added together|added up)\b",
      r"\1 plus \2"),
+    # a step said before the light: "a little brighter on the cove lighting" (which leans back as it is said)
+    (rf"^((?:a bit |a little )?(?:brighter|dimmer)) (?:on|for) ({_THE} .+?)(?: please)?$", r"make \2 \1"),
+    # hesitations, wherever they are said: "um", "uh", "erm"
+    (r"\b(?:um+|uh+|erm+|er|uhm)\b ?", ""),
+    # words that open a request and carry nothing: "okay, that's enough, turn it off", "right, set ..."
+    (r"^(?:(?:okay|ok|alright|all right|right(?! now)|well|so|oh)\s+)*(?:that's (?:enough|plenty|it|fine)\s+)?(?=\w)", ""),
+    # a reason given after the request: "stop the timer, i don't need it any more"
+    (r"\s+(?:i|we) (?:don't|do not|no longer) need (?:it|that|them|this)(?: any ?more)?$", ""),
 )]
 # Every home, for a request read alone: tense, particle order, what is asked said another way.
 REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # a reason said first, with the place in it: "it's freezing in the study, switch the heater on" is the
+    # request in that place
+    (rf"^it's (?:(?:too|really|so|very|a bit|way|far|quite|rather|getting|a little) )*(?:{_FEELS}) in (the [a-z ]+?) "
+     rf"({_POLITE}(?:turn|switch|put|bump|crank|make|set|dim|brighten|raise|lower|open|close|shut) (?!.* in the ).+)$",
+     r"\2 in \1"),
+    # a light said to be too bright or too dark, then asked with a pronoun to go that way: the statement says it
+    (rf"^({_THE} [a-z' ]+?)(?:'s| is| are) ((?:(?:way|far|much|a bit|a little|so|really) )?too (?:bright|harsh|glaring)) "
+     r"(?:please )?(?:turn|put|bring|make|dim|tone|knock) (?:it|them|that|those) (?:down|dimmer|lower)\b.*$", r"\1 is \2"),
+    (rf"^({_THE} [a-z' ]+?)(?:'s| is| are) ((?:(?:way|far|much|a bit|a little|so|really) )?too (?:dark|dim|gloomy)) "
+     r"(?:please )?(?:turn|put|bring|make|brighten|bump|crank) (?:it|them|that|those) (?:up|brighter)\b.*$", r"\1 is \2"),
+    # everything, or every kind, on a place said with "on" ("turn off everything on the veranda"): before the
+    # particle moves
+    (r"\b(everything|all the [a-z]+) on (the|my|our) ", r"\1 in \2 "),
     # "turned on the tv": a transcript's past tense of the command
     (r"^(turn|switch)ed\b", r"\1"),
     # "turn the tv off in the living room": the particle after the verb
@@ -47,6 +72,27 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^{_POLITE}(?:lower|reduce|decrease|turn down|bring down|tone down) {_LIGHTS}( a bit| a little)?$",
      r"\1dim \2\3"),
     (rf"^{_POLITE}(?:raise|increase|turn up|bring up|boost) {_LIGHTS}( a bit| a little)?$", r"\1brighten \2\3"),
+    # the same with the particle after the light: "bump the lights up in the hallway"
+    (rf"^{_POLITE}(?:turn|bring|bump|crank|knock|tone) ({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)) down"
+     r"( a bit| a little)?( in the [a-z ]+)?$", r"\1dim \2\4\3"),
+    (rf"^{_POLITE}(?:turn|bring|bump|crank) ({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)) up"
+     r"( a bit| a little)?( in the [a-z ]+)?$", r"\1brighten \2\4\3"),
+    # a light's level said after "make": "make the bathroom light 50 percent bright" is a level, not a step
+    (rf"^{_POLITE}(?:make|have|get) {_LIGHTS} (?:at |to )?(\d+(?:\.\d+)?) percent(?: bright| brightness)?$",
+     r"\1set \2 to \3 percent"),
+    # the thermostat said as the heating: "set the heating to 21"
+    (rf"^{_POLITE}(?:set|put|turn|change|bring) (?:the |my |our )?(?:heating|heat) (?:up |down )?to (\d+(?:\.\d+)?)"
+     r"(?: degrees)?$", r"\1set the thermostat to \2 degrees"),
+    # a sum said as a list: "add up 23, 19 and 8"
+    (r"^(?:please )?(?:add up|add together|add|sum up|sum|total up|total|what's the sum of|what is the sum of"
+     r"|what's the total of) ((?:\d+(?:\.\d+)? (?:and )?){1,7}\d+(?:\.\d+)?)(?: together| up)?$",
+     lambda match: "what is " + " plus ".join(re.findall(r"\d+(?:\.\d+)?", match.group(1)))),
+    # a timer named by "called" or "named": "set a timer called laundry", "cancel the timer named bread"
+    (r"\b(a|an|the|my) timer (?:called|named|for the|labelled|labeled) ([a-z]+)\b", r"\1 \2 timer"),
+    # what is left on a timer: "what's left on the timer", "how much longer has it got"
+    (r"^(?:what's|what is|how much is|how much time is) (?:left|remaining) (?:on|of) (the|my|it|that)\b", r"how long is left on \1"),
+    (r"^how much (?:longer|more time|time) (?:has|does) (it|that|(?:the|my) [a-z ]*timer) (?:got|have)(?: left)?$",
+     r"how long is left on \1"),
     # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
     (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get|please have|have|get) ({_THE} .+?) "
      rf"{_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
@@ -58,6 +104,16 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a question asked indirectly: "tell me if the kiln is on", "check whether the gate is locked"
     (r"^(?:please )?(?:(?:can|could) you )?(?:tell me|let me know|check|find out|see|do you know|i wonder) "
      rf"(?:if|whether) ({_THE} .+?) (is|are) (.+)$", r"\2 \1 \3"),
+    # a state asked about someone: "has anyone left the gate open", "did somebody leave the fan on"
+    (rf"^(?:has|have|did) (?:anyone|anybody|someone|somebody|one of you|the kids) (?:left|leave) ({_THE} .+?) "
+     r"(open|on|unlocked|running)$", r"is \1 \2"),
+    # a state asked with "still" or "left": "is the pump still running", "is the gate left open"
+    (rf"^(is|are) ({_THE} .+?) (?:still|left|still left) (?=(?:on|off|open|closed|shut|locked|unlocked|running|going)$)",
+     r"\1 \2 "),
+    # a reading asked for by "tell me" or with "up", "down" or "out" before its place: "the temperature up in the loft"
+    (rf"^(?:please )?(?:(?:can|could) you )?(?:tell me|give me|read me|read out|let me know|check|what's|what is) "
+     rf"(?:what )?the ({'|'.join(READINGS)}) (?:is )?(?:(?:up|down|out|over|back) )?in (the [a-z ]+?)(?: is)?(?: now| right now)?$",
+     r"what's the \1 in \2"),
     # a state asked in the perfect tense: "has the gate been opened", "have the fans been switched off"
     (rf"^has ({_THE} .+?) been (?:left )?open(?:ed)?$", r"is \1 open"),
     (rf"^have ({_THE} .+?) been (?:left )?open(?:ed)?$", r"are \1 open"),
@@ -68,6 +124,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
 # "living room tv".
 DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"\bthe ({_DEVICE}) in the ({_ROOM})\b", r"the \2 \1"),
+    # "i'd like the kitchen at 20 degrees": the home's one thermostat
+    (rf"^{_WISH} (?:the |my |our )?(?:{_ROOM}) (?:at|to) (\d+(?:\.\d+)?) degrees(?: please)?$",
+     r"set the thermostat to \1 degrees"),
 )]
 # A user's own home, where a light, a reading and an area are names: the corpus asks for these in the default
 # home's words only ("the kitchen is too bright", "how humid is it in the kitchen"), which the model reads for
@@ -79,6 +138,11 @@ OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacem
     # "set the temperature in the atrium to 20": the thermostat there (a "temperature" is a sensor's name)
     (r"^(?:set|put|turn|change) the (?:temperature|heat|heating) (?:in|of) (the .+?) to (\d+(?:\.\d+)?)(?: degrees)?$",
      r"set the thermostat in \1 to \2 degrees"),
+    # "i'd like the nursery at 20 degrees": the thermostat there
+    (rf"^{_WISH} (the [a-z ]+?) (?:at|to) (\d+(?:\.\d+)?) degrees(?: please)?$", r"set the thermostat in \1 to \2 degrees"),
+    # "put the lights on in the parlour": every light there (the default home has one light in a room)
+    (r"\b((?:turn|switch|put|shut|power) (?:on|off)) the (lights|lamps|fans|heaters|plugs|switches) in the\b",
+     r"\1 all the \2 in the"),
     *((rf"^(?:how (?:{'|'.join(words)}) is (?:it (?:in|at|out in) )?|is it (?:{'|'.join(words)}) (?:in|at|out in) )"
        rf"(the .+)$", rf"what's the {kind} in \1") for kind, words in READINGS.items()),
 )]

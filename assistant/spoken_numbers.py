@@ -31,6 +31,14 @@ DURATION_SECONDS = {"hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "minut
 AND_A_HALF = (("and", "a", "half"), ("and", "half"), ("end", "of", "half"), ("end", "to", "half"),
               ("end", "a", "half"), ("in", "a", "half"), ("in", "the", "half"), ("an", "a", "half"))
 
+# A clock time said by the minutes to or past the hour ("ten to seven", "quarter past eight"): the minutes each
+# word or number stands for, the words that say which way, and the words before or after that mark a clock time
+# (the time an alarm is for) rather than a range ("from 18 to 20").
+CLOCK_MINUTES = {"quarter": 15, "half": 30}
+CLOCK_WAYS = {"to": -1, "till": -1, "of": -1, "past": 1, "after": 1}
+CLOCK_BEFORE = {"at", "for", "alarm", "by", "until", "till", "around", "about"}
+CLOCK_AFTER = {"am", "pm", "a", "p", "tomorrow", "tonight"}
+
 _SYMBOLS = [("×", " times "), ("*", " times "), ("+", " plus "), ("÷", " divided by "), ("=", " "),
             ("%", " percent "), ("°", " degrees "), ("?", " "), ("!", " "), (",", " "), (";", " "),
             (":", " "), ('"', " "), ("(", " "), (")", " ")]
@@ -53,6 +61,7 @@ def normalize_request(text: str) -> str:
     words = [w.strip("'") for w in text.split()]
     words = _numbers_to_digits([w for w in words if w])
     words = _durations_to_seconds(words)
+    words = _clock_times(words)
     return " ".join(words)
 
 
@@ -183,6 +192,33 @@ def _singular(word: str) -> str:
     if word == "feet":
         return "foot"
     return word[:-1] if word.endswith("s") and word[:-1] in COUNTABLE else word
+
+
+def _clock_times(words: list[str]) -> list[str]:
+    """ "at 10 to 7" -> "at 6 50", "for quarter past 8" -> "for 8 15": the hour and minute, as a clock time said
+    in numbers reads ("6 50", "7 oh 5"). Only where a clock time is marked (CLOCK_BEFORE or CLOCK_AFTER) and
+    the minutes are under an hour's half."""
+    out: list[str] = []
+    i = 0
+    while i < len(words):
+        start = i + (words[i] == "a")                    # "a quarter to 8"
+        minute = CLOCK_MINUTES.get(words[start]) if start < len(words) else None
+        if minute is None and start < len(words) and words[start].isdigit() and int(words[start]) <= 30:
+            minute = int(words[start])
+        if start < len(words) and words[start + 1:start + 2] == ["minutes"]:
+            start += 1
+        way = CLOCK_WAYS.get(words[start + 1]) if start + 1 < len(words) else None
+        hour = words[start + 2] if start + 2 < len(words) else ""
+        marked = (out and out[-1] in CLOCK_BEFORE) or (start + 3 < len(words) and words[start + 3] in CLOCK_AFTER)
+        if minute and way and hour.isdigit() and 1 <= int(hour) <= 12 and marked \
+                and not (way < 0 and minute == 30):
+            h, m = divmod(int(hour) * 60 + way * minute, 60)
+            out.extend([str(h if h else 12), f"oh {m}" if m < 10 else str(m)])
+            i = start + 3
+            continue
+        out.append(words[i])
+        i += 1
+    return out
 
 
 def _durations_to_seconds(words: list[str]) -> list[str]:

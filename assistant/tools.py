@@ -16,9 +16,14 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, NoAction, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import COMPONENTS, SWITCHABLE, Entity
+from assistant.inventory import CLASS_WORDS, COMPONENTS, SWITCHABLE, Entity
 from assistant.skills import SKILLS
 from assistant.vocabulary import DEVICES, NO, ROOMS, SENSOR_KINDS, SENSOR_UNITS, YES, convert, unit_name
+
+# What switching everything, or every one of a kind, switches.
+SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")
+# A kind said in the plural ("the parlour lights"): in an area named, every one of that kind there.
+PLURAL_KINDS = {word for word, component in CLASS_WORDS.items() if word.endswith("s") and component in SWITCH_ALL_COMPONENTS}
 
 
 # ---------------------------------------------------------------- safe arithmetic
@@ -566,6 +571,9 @@ class ToolRunner:
 
     async def _switch_device(self, name, state, area=None) -> str:
         entity, problem = self._one(name, area, SWITCHABLE + ("scene", "cover"))
+        if problem and area and str(name).replace("_", " ") in PLURAL_KINDS \
+                and len(self._find(name, area, SWITCH_ALL_COMPONENTS)[0]) > 1:
+            return await self._switch_all(name, state, area)        # "the parlour lights": every one of them
         if problem:
             return problem
         if entity.component == "scene":
@@ -578,7 +586,7 @@ class ToolRunner:
 
     async def _switch_all(self, name, state, area=None) -> str:
         everything = str(name) in ("everything", "all", "all devices")
-        found, problem = self._find(None if everything else name, area, ("light", "switch", "fan", "media_player"))
+        found, problem = self._find(None if everything else name, area, SWITCH_ALL_COMPONENTS)
         if problem:
             return problem
         if not found:

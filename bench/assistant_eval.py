@@ -27,8 +27,9 @@ the expression. No-tool accuracy: chit-chat and out-of-domain replies that call 
 ("it", "and the X", "actually cancel it", "the other one", "same for the X"), each turn judged by its expected
 call, every reply (the model's own, right or wrong) kept in the history. --paraphrases:
 tests/data/paraphrases.jsonl, clear requests in phrasings written apart from the corpus; the refusal rate is
-the share answered with no call. Both sets were written by hand before the conversation state and the
-generalised checks, from the issue's examples and new phrasings, without reading the corpus generator.
+the share answered with no call, and a wrong call is any other miss (a call, not the one expected). Both sets
+were written by hand before the conversation state and the generalised checks, from the issue's examples and
+new phrasings, without reading the corpus generator.
 
 tests/data/heldout_discovered.jsonl (the home of tests/discovered_home.py, built from discovery payloads in
 the shapes Zigbee2MQTT, Tasmota and ESPHome publish) is asked fresh beside the two files, in its own column
@@ -267,18 +268,19 @@ def evaluate_conversations(assistant, conversations: list[dict]) -> tuple[dict, 
 
 
 def evaluate_paraphrases(assistant, rows: list[dict]) -> tuple[dict, list[str]]:
-    """Right calls, and refusals (no call at all) among clear requests."""
-    right, refused, errors = [], [], []
+    """Right calls, refusals (no call at all) and wrong calls (a call, not the right one) among clear requests."""
+    right, refused, wrong, errors = [], [], [], []
     for row in rows:
         tools = ToolRunner(new_home(row["home"]))
         reply, acted, _ = ask(assistant, row["history"], tools)
         right.append(score(row, reply, acted, tools.home.inventory))
         refused.append(not reply.tool_calls)
+        wrong.append(not right[-1] and not refused[-1])
         if not right[-1]:
             errors.append(f"{row['id']:>4} {row['home']:<8} {row['history'][-1]['content']!r}: "
                           f"want {row['expected']}, got {calls_of(reply)} / {reply.text!r}")
-    return {"right": (sum(right) / len(right), len(right)), "refused": (sum(refused) / len(refused), len(refused))}, \
-        errors
+    return {key: (sum(values) / len(values), len(values))
+            for key, values in (("right", right), ("refused", refused), ("wrong call", wrong))}, errors
 
 
 def evaluate(rows: list[dict], replies: list) -> tuple[dict, list[str]]:
@@ -395,7 +397,7 @@ def main_new_sets(args) -> int:
     base = EmbeddedGenerator.load(args.checkpoint)
     path = args.conversations or args.paraphrases
     rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
-    columns = ["turns", "first turns", "follow-ups", "conversations"] if args.conversations else ["right", "refused"]
+    columns = ["turns", "first turns", "follow-ups", "conversations"] if args.conversations else ["right", "refused", "wrong call"]
     print(f"{Path(path).name}: {len(rows)} rows; checkpoint: {args.checkpoint or 'embedded'}")
     print("| decoding | " + " | ".join(columns) + " |")
     print("|---|" + "---|" * len(columns))

@@ -278,6 +278,58 @@ def test_requests_said_another_way_are_answered_as_the_corpus_says_them(assistan
         assert calls == [want], (text, reply)
 
 
+def test_hesitations_reasons_clock_times_and_other_ways_of_asking_are_answered(assistant):
+    """Issue 23's classes of miss on the third paraphrase set, in requests written apart from its rows: a
+    hesitation or a reason around the request, a clock time by the minutes to or past the hour, a timer
+    "named", a sum as a list, the heating, a state asked about someone or with "still", a reading "over in"
+    a place, a thermostat wished for, and follow-ups to a heater, a reading and a timer."""
+    made_up = InMemoryHome(inventory=made_up_inventory())
+    for turns, home, want in [
+        (["wake me up at twenty to six"], None, ("set_alarm", {"hour": 5, "minute": 40})),
+        (["start a timer named pizza for twelve minutes"], None, ("start_timer", {"name": "pizza", "seconds": 720})),
+        (["sum 14, 9 and 30"], None, ("calculate", {"expression": "14+9+30"})),
+        (["it's chilly in the bedroom, turn on the heater"], None,
+         ("set_device", {"device": "heater", "room": "bedroom", "state": "on"})),
+        (["erm, could you put the heat up to 23"], None, ("set_thermostat", {"degrees": 23})),
+        (["right, how much is remaining on the timer"], None, ("timer_left", {})),
+        (["have the office lights at 60 percent brightness"], None, ("set_brightness", {"room": "office", "percent": 60})),
+        (["did somebody leave the letterbox open"], made_up, ("get_state", {"name": "letterbox"})),
+        (["is the kiln still on"], made_up, ("get_state", {"name": "kiln"})),
+        (["could you tell me the humidity over in the scullery"], made_up,
+         ("get_state", {"name": "humidity", "area": "scullery"})),
+        (["keep the sewing room at 19 degrees"], made_up, ("set_thermostat", {"degrees": 19, "area": "sewing room"})),
+        (["how humid is the boathouse", "how about over in the scullery"], made_up,
+         ("get_state", {"name": "humidity", "area": "scullery"})),
+        (["start a bread timer for 20 minutes", "oh, kill it"], None, ("stop_timer", {"name": "bread"})),
+        (["switch the jukebox on", "alright, that's plenty, switch it off"], made_up,
+         ("switch_device", {"name": "jukebox", "state": "off"})),
+    ]:
+        reply = ask(assistant, *turns, home=home)
+        calls = [(c.name, {k: str(v).replace("_", " ") if k in ("name", "area") else v for k, v in c.arguments.items()})
+                 for c in reply.tool_calls]
+        assert calls == [want], (turns, reply)
+
+
+def test_switching_off_everything_on_a_place_never_switches_it_on(assistant):
+    """A place said with "on" ("on the terrace") is no "on" to switch to."""
+    inventory = Inventory()
+    for key, name in [("festoon", "Festoon Lights"), ("lantern", "Wall Lantern")]:
+        config = {"name": name, "command_topic": f"{key}/set", "device": {"suggested_area": "Terrace"}}
+        inventory.receive_discovery(f"homeassistant/light/{key}/config", json.dumps(config))
+    for request in ("switch everything on the terrace off", "could you power off all the lights on the terrace"):
+        reply = ask(assistant, request, home=InMemoryHome(inventory=inventory))
+        assert [c.arguments.get("state") for c in reply.tool_calls] == ["off"], (request, reply)
+
+
+def test_the_next_heater_is_set_like_the_last(assistant):
+    """ "the radiant panel as well" after the snug stove was set: the panel at the same temperature."""
+    home = InMemoryHome(inventory=made_up_inventory())
+    reply = ask(assistant, "set the snug stove to 21", "the radiant panel as well", home=home)
+    assert [c.name for c in reply.tool_calls] in (["set_thermostat"], ["set_level"]), reply
+    assert str(reply.tool_calls[0].arguments["name"]).replace("_", " ") == "radiant panel"
+    assert reply.text == "Okay, the radiant panel is set to 21 degrees."
+
+
 def test_a_part_of_a_name_is_the_one_the_conversation_used(assistant):
     """ "the lamp" among three lamps, after the tiffany lamp was switched on: that lamp, not "which one"."""
     home = InMemoryHome(inventory=made_up_inventory())

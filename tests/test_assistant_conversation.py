@@ -160,6 +160,34 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     ("set the temperature in the atrium to 20", False, "set the thermostat in the atrium to 20 degrees"),
     ("can the garage fan be turned off", True, "turn off the garage fan"),
     ("how many inches are there in 3 feet", True, "how many inches in 3 feet"),
+    # a reason said first, its place the request's; a light too bright or too dark, then "turn it down" or "up"
+    ("it's chilly in the bedroom turn on the heater", True, "turn on the bedroom heater"),
+    ("it's really dark in the snug could you switch the arc lamp on", False, "could you switch on the arc lamp in the snug"),
+    ("it's cold in the den turn the heater on in the kitchen", True,          # the request names its own place
+     "it's cold in the den turn the heater on in the kitchen"),
+    ("the salt lamp is way too bright tone it down", False, "dim the salt lamp"),
+    ("the dock lights are too dim bring them up a little", False, "brighten the dock lights"),
+    ("the kitchen light's too bright knock it down a bit", True, "the kitchen light is too bright"),
+    ("the salt lamp is too bright turn it up", False, "the salt lamp is too bright turn it up"),   # no way to agree
+    ("crank the landing lights up a bit", True, "brighten the landing lights a bit"),
+    ("bring the lamps down in the bedroom", True, "dim the bedroom lamps"),
+    ("please put the heat up to 23", True, "please set the thermostat to 23 degrees"),
+    ("have the hall lamp at 25 percent brightness", True, "set the hall lamp to 25 percent"),
+    ("make the kitchen lights brighter", True, "make the kitchen lights brighter"),
+    ("sum 4 7 and 12", True, "what is 4 plus 7 plus 12"),
+    ("add together 3.5 and 2", True, "what is 3.5 plus 2"),
+    ("start a timer named pizza for 600 seconds", True, "start a pizza timer for 600 seconds"),
+    ("how much is remaining on my pasta timer", True, "how long is left on my pasta timer"),
+    ("how much more time does the bread timer have left", True, "how long is left on the bread timer"),
+    ("switch off all the lamps on the landing", False, "switch off all the lamps in the landing"),
+    ("did somebody leave the wicket gate unlocked", False, "is the wicket gate unlocked"),
+    ("are the punkah fans still going", False, "are the punkah fans going"),
+    ("is the kiln left on", False, "is the kiln on"),
+    ("could you tell me what the humidity is down in the boathouse", False, "what's the humidity in the boathouse"),
+    ("i want the bedroom at 19 degrees", True, "set the thermostat to 19 degrees"),
+    ("keep the sewing room at 18.5 degrees", False, "set the thermostat in the sewing room to 18.5 degrees"),
+    ("switch off the fans in the orangery", False, "switch off all the fans in the orangery"),
+    ("switch off the fans in the office", True, "switch off the office fans"),
 ])
 def test_word_order_the_model_reads_best(said, default_home, reordered):
     assert rephrase(said, default_home) == reordered
@@ -173,9 +201,41 @@ def test_word_order_the_model_reads_best(said, default_home, reordered):
     ("what's the date at present", "what's the date right now"),
     ("is the kiln currently on", "is the kiln currently on"),
     ("how many minutes've we got", "how many minutes have we got"),
+    ("erm switch the uh kiln off", "switch the kiln off"),
+    ("alright so that's plenty turn the jukebox down", "turn the jukebox down"),
+    ("cancel the pasta timer we no longer need it", "cancel the pasta timer"),
+    ("i don't need it any more", "i don't need it any more"),        # the request itself, not a reason after one
+    ("right now what time is it", "right now what time is it"),
+    ("slightly dimmer for the tiffany lamp", "make the tiffany lamp a bit dimmer"),
 ])
 def test_words_said_many_ways_become_the_corpus_word(said, plain):
     assert synonyms(said) == plain
+
+
+def test_a_heater_or_a_reading_changes_name_or_area_in_place(lexicon):
+    """ "and the radiant panel" after a heater was set, "and in the scullery" after a reading of the home's
+    own sensors: the same call for the other one."""
+    history = [user("set the snug stove to 21"), called("set_thermostat", name="snug stove", degrees=21),
+               user("the radiant panel as well")]
+    assert resolved(history, lexicon) == "set the radiant panel to 21 degrees"
+    history[-1] = user("same for the sewing room")
+    assert resolved(history, lexicon) == "set the thermostat in the sewing room to 21 degrees"
+    history = [user("how humid is the boathouse"), called("get_state", name="humidity", area="boathouse"),
+               user("how about over in the scullery")]
+    assert resolved(history, lexicon) == "what's the humidity in the scullery"
+    history = [user("is the kiln on"), called("get_state", name="kiln"), user("and in the scullery")]
+    assert resolved(history, lexicon) is None             # a device is named, not placed
+
+
+def test_a_pronoun_stands_for_the_only_timer_when_the_words_name_no_timer():
+    history = [user("start a bread timer for 20 minutes"), called("start_timer", name="bread", seconds=1200),
+               user("oh kill it")]
+    assert resolved(history) == "kill the bread timer"
+    history[-1] = user("how much more time does it have")
+    assert resolved(history) == "how long is left on the bread timer"
+    history[2:2] = [user("turn on the kitchen fan"), called("set_device", device="fan", room="kitchen", state="on")]
+    history[-1] = user("oh kill it")
+    assert resolved(history) == "kill the kitchen fan"
 
 
 def test_a_synonym_reaches_a_request_read_with_the_turns_before_it():

@@ -39,6 +39,24 @@ def test_spoken_numbers_become_digits(spoken, normal):
     assert normalize_request(spoken) == normal
 
 
+@pytest.mark.parametrize("spoken, normal", [
+    ("set an alarm for twenty to eight", "set an alarm for 7 40"),
+    ("get me up at a quarter past six tomorrow", "get me up at 6 15 tomorrow"),
+    ("alarm at five to twelve", "alarm at 11 55"),
+    ("wake me up by twenty five past ten am", "wake me up by 10 25 am"),
+    ("I need an alarm at 5 past 4", "i need an alarm at 4 oh 5"),
+    ("quarter of nine tonight", "8 45 tonight"),
+])
+def test_a_clock_time_by_the_minutes_to_or_past_the_hour_is_its_hour_and_minute(spoken, normal):
+    assert normalize_request(spoken) == normal
+
+
+def test_a_range_or_a_half_to_is_no_clock_time():
+    assert normalize_request("turn the heat from eighteen to twenty") == "turn the heat from 18 to 20"
+    assert normalize_request("convert ten to seven") == "convert 10 to 7"
+    assert normalize_request("set the lights for half to nine") == "set the lights for half to 9"
+
+
 def test_words_that_are_not_numbers_stay():
     assert normalize_request("turn on the hallway light") == "turn on the hallway light"
     assert normalize_request("a hundred") == "100"

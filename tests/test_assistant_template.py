@@ -202,6 +202,17 @@ def test_a_whole_home_switch_may_not_drop_a_place_the_request_names():
     assert not drops("turn off everything in the snug", "snug")
 
 
+def test_a_call_may_not_switch_on_what_the_request_says_off():
+    def against(request, state="on"):
+        call = {"name": "switch_all", "arguments": {"name": "everything", "state": state, "area": "porch"}}
+        return slots_of(request).switches_on_against_off(call)
+    assert against("kill everything out on the porch, switch it all off")
+    assert not against("kill everything out on the porch, switch it all off", state="off")
+    assert not against("the porch lights are off, turn them on")               # both said: the model chooses
+    assert not against("get everything going on the porch")
+    assert not against("switch on the porch lights, the hall ones are off")
+
+
 def test_a_call_may_not_name_a_room_device_or_unit_nobody_said():
     def unsaid(call, *turns):
         return slots_of(*turns).names_something_unsaid(call)

@@ -141,6 +141,25 @@ async def test_brighter_and_dimmer_step_from_the_level_the_light_reports():
     assert isinstance(await tools.run("change_level", {"name": "ceiling_fan", "direction": "up"}), NoAction)
 
 
+async def test_a_kind_in_the_plural_in_an_area_switches_every_one_of_that_kind_there():
+    """ "the den lights" when the den has two lights: both, as "all the lights in the den" would; without an area,
+    or with one light of the kind there, the name is one device's (or asks which one)."""
+    from assistant.inventory import Inventory
+    inventory = Inventory()
+    for key, name, component in [("lamp", "Reading Lamp", "light"), ("strip", "Shelf Strip", "light"),
+                                 ("fan", "Desk Fan", "fan"), ("porch", "Porch Lamp", "light")]:
+        area = "Porch" if key == "porch" else "Den"
+        inventory.receive_discovery(f"homeassistant/{component}/{key}/config", json.dumps(
+            {"name": name, "command_topic": key, "device": {"suggested_area": area}}))
+    tools = ToolRunner(InMemoryHome(inventory=inventory))
+    assert await tools.run("switch_device", {"name": "lights", "area": "den", "state": "on"}) == \
+        "Okay, 2 lights in the den are on."
+    assert await tools.run("get_state", {"name": "desk_fan"}) == "The desk fan is off."
+    assert isinstance(await tools.run("switch_device", {"name": "lights", "state": "on"}), NoAction)
+    assert await tools.run("switch_device", {"name": "lamps", "area": "porch", "state": "on"}) == \
+        "Okay, the porch lamp is on."
+
+
 async def test_a_cover_verb_on_a_switch_switches_it():
     """To the model a name is a slot: "stop the ceiling fan" is set_cover, and the runner switches the fan."""
     home = _home_of_my_own()
