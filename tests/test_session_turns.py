@@ -1,7 +1,7 @@
 """Turn detection as a pure state machine over per-frame speech probabilities."""
 from streaming.turns import FRAME_MS, PAUSE_MS, SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
 
-FINISHED, CUT = 0.9, 0.3      # the words' verdicts: the text turn model's probability (cut below 0.5)
+FINISHED, SURE, CUT = 0.7, 0.95, 0.3      # the words' verdicts: the text turn model's probability (cut below 0.5)
 
 
 def run(detector, probabilities):
@@ -66,6 +66,24 @@ def test_semantic_vad_unsure_ends_before_server_vad_would():
     assert not detector.audio_ready(0.2)
     end = -(-(unsure - 96) // FRAME_MS) - 1
     assert run(detector, [0.0] * 20) == [(end, Signal.END)]
+
+
+def test_semantic_vad_words_sure_of_the_end_need_no_sound_that_agrees():
+    """"What time is it?" in a synthetic voice: the words are certain, Smart Turn only doubts (as it does for
+    most such voices). The turn ends at `sure`, before `unsure`; a sound that says outright the speaker goes on
+    still holds it to `unsure`."""
+    waits = SEMANTIC_WAITS["medium"]
+    assert waits.done < waits.sure < waits.unsure
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    assert not detector.transcript_ready(SURE)
+    assert not detector.audio_ready(0.2)
+    assert run(detector, [0.0] * 20) == [(-(-(waits.sure - 96) // FRAME_MS) - 1, Signal.END)]
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.transcript_ready(SURE)
+    detector.audio_ready(0.05)
+    assert run(detector, [0.0] * 20) == [(-(-(waits.unsure - 96) // FRAME_MS) - 1, Signal.END)]
 
 
 def test_semantic_vad_unsure_wait_is_never_longer_than_the_silence_setting():
