@@ -5,12 +5,16 @@ name and description words best match the request (at most MAX_SHOWN) and writes
 conversation in slot form, each tool a <tK> with a few of its words and its parameters as <pJ> with their
 names' words:
 
-    <t0> get weather current weather city <p0> city <p1> units<|user|> <s0> what's the <s1> weather in <s2> paris<|assistant|>
+    <t0> get weather current city <p0> city <p1> units<|user|> what's the weather in <s0> new york <s1> today<|assistant|>
 
-The request being answered carries span markers <sK> before each word a value can start or end at; the
-model writes a declared call as `<|call|> <t0> <p0>=<s2>`, a value being one marker (that word) or two
-(from the first marker's word through the second's), or a number slot <nK>. Code maps the slots back to
-the tool's name, its parameters' names and the words said (ToolSlots.call), so every string argument is a
+Code also finds where a value can be: the request's runs of words that are neither function words nor
+the shown tools' words, each behind a span marker <sK>; a run of day words ("last night"), of numbers and
+each verb of asking ("play", "put") are runs of their own, and a word such as "the" or "my" right before a run has its own marker, so that a value may begin
+with it ("the airport") or not ("lakers"). The model writes a declared call as `<|call|> <t0> <p0>=<s0>`,
+a value being one marker (that run) or two (from the first run's start through the second run's end:
+"i'm running late", "the golden dragon"), or a number slot <nK>. Pointing at one of a few runs is what a
+small model can learn; choosing the K-th of many per-word markers was not. Code maps the slots back to the
+tool's name, its parameters' names and the words said (ToolSlots.call), so every string argument is a
 span of the request.
 """
 import re
@@ -26,7 +30,7 @@ TOOL_TOKENS = [*TOOL_SLOTS, *PARAMETER_SLOTS, *SPAN_SLOTS]     # in a checkpoint
 SPAN_VALUE = re.compile(r"(<s\d+>)(<s\d+>)?")
 
 # Words that say nothing of what a tool does, and that no value starts or ends with: not matched against
-# descriptions, not marked as a span's end. Language as data.
+# descriptions, no part of a run a value can be. Language as data.
 FUNCTION_WORDS = frozenset("""
 a an the to of in on at for from by with about into onto as and or but if so than then that this these those
 is are was were be been being am do does did done have has had can could would will shall should may might must
@@ -35,12 +39,33 @@ whom whose how how's where where's when when's why please pls just some any all 
 want wanna need like know find make me i'm i'd i'll hey hi okay ok parley um uh so well oh hmm er now right
 thanks thank there there's here up out over not no yes very really also too again one
 """.split())
-# Words no value starts or ends with (fillers, prepositions, auxiliaries, question words): no span slot.
-UNMARKED = frozenset("""
-to of in on at for from by with about into onto as and or but if so than then is are was were be been being am
-do does did have has had can could would will shall should may might must what what's whats which who how how's
-where where's when when's why please pls hey hi okay ok parley um uh well oh hmm er thanks thank
+# Words that are no part of a value though not function words: what is said around one ("did the lakers
+# win", "text mom saying ...", "apple stock", "... online") and fillers ("real quick"). Language as data.
+AROUND_VALUES = frozenset("""
+saying says said win lose lost playing doing worth cost costs delivered founded mean means online price
+rate score game stock trading showing large small medium real quick asap thx cheers immediately kindly quickly
+actually alright yeah erm also down
 """.split())
+# Words of asking for something ("play", "put", "order"): each a run of its own, since a request's verb
+# stands right before a value ("put soccer practice on my calendar") and a to-do may begin with one ("take
+# my medicine").
+ACTION_WORDS = frozenset("""
+play start put take send order google search look summarize schedule say pay book create add write call text
+remind buy set open read listen watch stream queue shuffle share transfer check track translate define spell
+explain ring dial phone email message note reserve save jot log pick water feed clean return renew
+launch purchase resume cook hear shoot
+""".split())
+# Words of when: a run of them is a candidate value of its own ("tomorrow", "next week"), apart from a value
+# said just before ("vienna this evening").
+DAY_WORDS = frozenset("""
+today tonight tomorrow yesterday morning afternoon evening night noon weekend week month year later moment
+monday tuesday wednesday thursday friday saturday sunday next last
+""".split())
+# Words a value may begin with ("the airport", "my sister", "i'm running late"): one right before a run
+# gets a marker of its own.
+LEADING = frozenset("the my a an our your his her their i i'm we let's it's this".split())
+# Words after which a message is said ("text mom saying i am late"): the next word has its own marker.
+QUOTING = frozenset("saying says that".split())
 _SPLIT_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
@@ -125,7 +150,7 @@ class ToolSlots:
     """What the tool, parameter and span slots of one prompt stand for."""
     tools: list[Declared] = field(default_factory=list)
     words: list[str] = field(default_factory=list)       # the request's words, as the prompt shows them
-    marked: list[int] = field(default_factory=list)      # span slot k -> index into words
+    runs: list[tuple[int, int]] = field(default_factory=list)   # span slot k -> (first, last) index into words
     said: str = ""                                        # the request as the user wrote it
 
     def as_said(self, words: str) -> str:
@@ -135,36 +160,60 @@ class ToolSlots:
         return found.group(0) if found else words
 
     def mark(self, text: str) -> str:
-        """The request with a span slot before each word a value can start or end at (not before slots of
-        other families: a number is its <nK>)."""
-        self.words = text.split()
-        out = []
-        for i, word in enumerate(self.words):
-            if len(self.marked) < len(SPAN_SLOTS) and not word.startswith("<") and word not in UNMARKED:
-                out.append(SPAN_SLOTS[len(self.marked)])
-                self.marked.append(i)
-            out.append(word)
-        return " ".join(out)
+        """The request with a span slot before each run of words a value can be (see the module's
+        docstring); a name slot (<eK>) is a word of a run, numbers (<nK>) are a run of their own ("flight
+        ba 286", "pay sam 20 dollars")."""
+        self.words, self.runs = text.split(), []
+        tool_stems = {stem(w) for t in self.tools for w in (*t.words, *(x for p in t.parameters for x in name_words(p)))}
+
+        def kind(word: str) -> str | None:
+            if word.startswith("<"):
+                return "number" if word.startswith("<n") else "value"
+            if word in FUNCTION_WORDS or word in AROUND_VALUES or stem(word) in tool_stems:
+                return None
+            return "day" if word in DAY_WORDS else "action" if word in ACTION_WORDS else "value"
+
+        kinds = [kind(w) for w in self.words]
+        for i, k in enumerate(kinds):
+            before = self.words[i - 1] if i else ""
+            if k is None:
+                if before in QUOTING and any(kinds[i + 1:]):
+                    self.runs.append((i, i))      # "saying i am late": a message may begin with any word
+                continue
+            if i and kinds[i - 1] == k != "action":
+                continue
+            last = i
+            while k != "action" and last + 1 < len(kinds) and kinds[last + 1] == k:
+                last += 1
+            if before in LEADING and kinds[i - 1] is None and (i - 1, i - 1) not in self.runs:
+                self.runs.append((i - 1, i - 1))
+            self.runs.append((i, last))
+        self.runs = self.runs[:len(SPAN_SLOTS)]
+        starts = {first: k for k, (first, _) in enumerate(self.runs)}
+        return " ".join(f"{SPAN_SLOTS[starts[i]]} {w}" if i in starts else w for i, w in enumerate(self.words))
 
     def span_value(self, value: str) -> str | None:
-        """`<s2>` or `<s2><s4>`: those words of the request (None if a marker is not in it or the span runs
-        backwards)."""
+        """`<s2>` (that run) or `<s2><s4>` (run 2's start through run 4's end): those words of the request;
+        None if a marker is not in it or the span runs backwards."""
         match = SPAN_VALUE.fullmatch(value)
         if match is None:
             return None
         ends = [int(m[2:-1]) for m in match.groups() if m]
-        if any(k >= len(self.marked) for k in ends):
+        if any(k >= len(self.runs) for k in ends) or ends[0] > ends[-1]:
             return None
-        first, last = self.marked[ends[0]], self.marked[ends[-1]]
-        return " ".join(self.words[first:last + 1]) if first <= last else None
+        return " ".join(self.words[self.runs[ends[0]][0]:self.runs[ends[-1]][1] + 1])
 
     def span_of(self, value: str) -> str | None:
         """The span slots for a value said in the request (the training target's side of span_value)."""
         said = value.lower().split()
+        firsts = [first for first, _ in self.runs]
+        lasts = [last for _, last in self.runs]
         for i in range(len(self.words) - len(said) + 1):
-            if self.words[i:i + len(said)] == said and i in self.marked and i + len(said) - 1 in self.marked:
-                first, last = self.marked.index(i), self.marked.index(i + len(said) - 1)
-                return SPAN_SLOTS[first] + (SPAN_SLOTS[last] if last != first else "")
+            end = i + len(said) - 1
+            if self.words[i:end + 1] == said and i in firsts and end in lasts:
+                first, last = firsts.index(i), lasts.index(end)
+                if first <= last:
+                    return SPAN_SLOTS[first] + (SPAN_SLOTS[last] if last != first else "")
         return None
 
     def call(self, written: str, numbers: list[str], names: list[str], areas: list[str]) -> dict | None:

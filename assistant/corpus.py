@@ -1434,16 +1434,16 @@ def gen_client_tool(rng) -> Example:
     declared = [tool, *others.values()]
     rng.shuffle(declared)
     served = set().union(*(_group(d) for d in [domain, *others]))
-    if kind < 0.5:
+    if kind < 0.48:
         request, values, kinds, template = _ask(rng, domain)
         arguments = {n: v for i, (n, v) in enumerate(zip(names, values)) if "{%d}" % i in template}
         call = {"name": tool["name"], "arguments": arguments}
         example = Example([{"role": "user", "content": _dress(rng, request)}], call, R, "client_tool")
-    elif kind < 0.72:
+    elif kind < 0.64:
         example = _single(rng)
         if rng.random() < 0.5 and example.call is None:
             return gen_client_tool(rng)
-    elif kind < 0.82:
+    elif kind < 0.8:       # near misses: a sixth of the rows, so that a tool about the same things is not called
         request = _ask(rng, domain, "near")[0]
         if request_stems(request) & _keys(served - _group(domain)):
             return gen_client_tool(rng)      # another declared tool may serve it ("stop the music": pause)

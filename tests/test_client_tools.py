@@ -29,9 +29,44 @@ def user(text: str) -> list[dict]:
 def test_declared_tools_reach_the_model_as_slots_and_the_request_carries_span_slots():
     prompt, slots = model_prompt(user("What's the weather in New York?"), None, [TABLE, WEATHER])
     assert prompt == ("<t0> get weather current city <p0> city <t1> book table reserve restaurant <p0> restaurant "
-                      "<p1> party size<|user|> what's <s0> the <s1> weather in <s2> new <s3> york<|assistant|>")
+                      "<p1> party size<|user|> what's the weather in <s0> new york<|assistant|>")
     assert reply_target({"name": "get_weather", "arguments": {"city": "new york"}}, "{result}", slots) == \
-        "<|call|> <t0> <p0>=<s2><s3><|say|> {result}"
+        "<|call|> <t0> <p0>=<s0><|say|> {result}"
+
+
+def marked(text: str, *tools) -> str:
+    prompt, _ = model_prompt(user(text), None, list(tools))
+    return prompt.split("<|user|> ")[1].removesuffix("<|assistant|>")
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # the tool's words and function words are no run; what stays is a value's candidate
+    ("what's the weather like in lisbon", [WEATHER], "what's the weather like in <s0> lisbon"),
+    ("is it raining in New York right now", [WEATHER], "is it <s0> raining in <s1> new york right now"),
+    # day words are a run of their own, words said around a value none
+    ("did the lakers win last night", [WEATHER], "did <s0> the <s1> lakers win <s2> last night"),
+    # a verb of asking is a run of its own; "my" before a run has its own marker
+    ("remind me to take my medicine", [WEATHER], "<s0> remind me to <s1> take <s2> my <s3> medicine"),
+    # numbers are a run of their own ("flight ba 286"), the tool's words none
+    ("Book a table for four at the Golden Dragon", [TABLE],
+     "book a table for <s0> <n0> at <s1> the <s2> golden dragon"),
+    ("pay sam 20 dollars", [WEATHER], "<s0> pay <s1> sam <s2> <n0> <s3> dollars"),
+    # after "saying" a message may begin with any word
+    ("text Marie-Claire that I am late", [WEATHER], "<s0> text <s1> marie claire that <s2> i am <s3> late"),
+])
+def test_span_markers_stand_before_runs_of_words_a_value_can_be(text, tools, expected):
+    assert marked(text, *tools) == expected
+
+
+def test_a_value_is_one_run_or_a_range_of_runs_with_or_without_the_word_before_it():
+    _, slots = model_prompt(user("Book a table for four at the Golden Dragon"), None, [TABLE])
+    assert slots.tools.span_of("the golden dragon") == "<s1><s2>"
+    assert slots.tools.span_of("golden dragon") == "<s2>"
+    assert slots.tools.span_of("golden") is None         # a part of a run is no value
+    _, slots = model_prompt(user("remind me to take my medicine"), None, [WEATHER])
+    assert slots.tools.span_of("take my medicine") == "<s1><s3>"
+    assert slots.tools.span_value("<s1><s3>") == "take my medicine"
+    assert slots.tools.span_value("<s3><s1>") is None
 
 
 def test_only_the_best_matching_tools_are_shown():
@@ -51,18 +86,22 @@ def read(slots, written: str):
 
 
 def test_a_written_call_maps_back_to_the_tool_its_parameters_and_the_words_said():
-    _, slots = model_prompt(user("Book a table for four at Luigi's"), None, [WEATHER, TABLE])
-    reader = read(slots, "<|call|> <t0> <p0>=<s3> <p1>=<n0><|say|> {result}")
+    _, slots = model_prompt(user("Book a table for four at Luigi's tonight"), None, [WEATHER, TABLE])
+    assert (slots.tools.span_value("<s1>"), slots.tools.span_value("<s2>")) == ("luigi's", "tonight")
+    reader = read(slots, "<|call|> <t0> <p0>=<s1> <p1>=<n0><|say|> {result}")
     assert (reader.call.name, reader.call.arguments) == ("bookTable", {"restaurant": "Luigi's", "party_size": 4})
-    for broken in ["<t2> <p0>=<s3>",              # no third tool is shown
-                   "<t0> <p3>=<s3>",              # nor a fourth parameter
-                   "<t0> <p0>=<s3> <p0>=<s2>",    # a parameter twice
-                   "<t0> <p0>=<s3><s1>",          # a span backwards
-                   "<t0> <p1>=<s3>",              # words for a number
-                   "<t0> <p0>=<s9>",              # a span slot the request does not have
-                   "<t0> <p0>=<s1>"]:             # "a": words that name nothing
+    for broken in ["<t2> <p0>=<s1>",              # no third tool is shown
+                   "<t0> <p3>=<s1>",              # nor a fourth parameter
+                   "<t0> <p0>=<s1> <p0>=<s2>",    # a parameter twice
+                   "<t0> <p0>=<s2><s1>",          # a span backwards
+                   "<t0> <p1>=<s1>",              # words for a number
+                   "<t0> <p0>=<s9>"]:             # a span slot the request does not have
         reader = read(slots, f"<|call|> {broken}<|say|> {{result}}")
         assert reader.call is None and reader.broken, broken
+    _, slots = model_prompt(user("book a table at the ivy"), None, [TABLE])
+    assert slots.tools.span_value("<s0>") == "the"
+    reader = read(slots, "<|call|> <t0> <p0>=<s0><|say|> {result}")
+    assert reader.call is None and reader.broken          # "the": words that name nothing
 
 
 def test_the_corpus_invents_many_tools_and_calls_them_with_spans_of_the_request():
