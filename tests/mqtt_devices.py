@@ -81,6 +81,21 @@ class SatelliteDevice:
         return seen
 
 
+@contextlib.asynccontextmanager
+async def playing(device, broker):
+    """A device player (home_device, made_up_home.play_devices) running beside the test: yields the list of
+    commands it was told, once it has had time to subscribe."""
+    commands: list = []
+    task = asyncio.create_task(device(broker, commands))
+    await asyncio.sleep(0.3)
+    try:
+        yield commands
+    finally:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+
 async def home_device(broker, commands: list, silent_rooms=()) -> None:
     """Applies every home/<room>/<device>/set command and publishes the state, retained."""
     async with login(broker, "home").client() as client:

@@ -7,13 +7,12 @@ no name from the training corpus); a fixture plays its devices. Parley's home is
 model fares in long conversations is measured by bench/assistant_eval.py.
 """
 import asyncio
-import contextlib
 import json
 
 import pytest
 
 from made_up_home import clear_home, play_devices, publish_home, wait_for
-from mqtt_devices import login
+from mqtt_devices import login, playing
 from realtime_client import RealtimeClient
 from streaming.transports.mqtt.connection import Backoff
 from streaming.transports.mqtt.home import MqttHome
@@ -38,13 +37,8 @@ def home_server(broker, server_factory):
 
 @pytest.fixture
 async def devices(broker):
-    commands: list = []
-    task = asyncio.create_task(play_devices(broker, commands))
-    await asyncio.sleep(0.3)
-    yield commands
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    async with playing(play_devices, broker) as commands:
+        yield commands
 
 
 async def typed(client: RealtimeClient, text: str) -> dict:

@@ -7,13 +7,12 @@ start of "fifty"), a finished request by its words. Smart Turn says outright tha
 50 after "to" counts as only begun and the turn holds (docs/turn-taking.md, "The opener").
 """
 import asyncio
-import contextlib
 import json
 
 import numpy as np
 import pytest
 
-from mqtt_devices import home_device, login, wait_until
+from mqtt_devices import home_device, login, playing, wait_until
 from paused_speech import RATE, flite, insert_pause, pause_point
 from realtime_client import RealtimeClient
 from streaming.transports.mqtt.connection import Backoff
@@ -41,13 +40,8 @@ def home_server(broker, server_factory):
 @pytest.fixture
 async def commands(broker):
     """What the home's devices were told, as (topic, payload); the devices confirm each command."""
-    received: list = []
-    task = asyncio.create_task(home_device(broker, received))
-    await asyncio.sleep(0.3)
-    yield received
-    task.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await task
+    async with playing(home_device, broker) as received:
+        yield received
 
 
 async def test_a_request_paused_after_to_is_answered_once_as_a_whole(home_server, commands, stt):
