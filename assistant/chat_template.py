@@ -46,7 +46,10 @@ ANY_SLOT = re.compile(r"<([nea])(\d)>")
 _NUMBER_SLOT = re.compile(r"<n\d>")
 _POWER = re.compile(r"calculate expression=(<n\d>)(?:\*\1)+")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?) seconds\b")      # the normaliser says every duration in seconds
-_PLACE = re.compile(r"\bin (?:the|my|our) (\w+)")
+# A place said "in the X"; Whisper also writes the article as another small word ("in this nug" for "in the
+# snug"), and "in a minute" is a time, not a place.
+_PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her|a|an) (?!(?:minute|moment|second|sec|bit|while|hour|"
+                    r"jiffy|mo|tick|few|couple|row)\b)(\w+)")
 _WHOLE_HOME = {"house", "home"}
 # "on" as the state wanted: after a verb of switching, or not before a place ("everything on the veranda")
 _OFF = re.compile(r"\boff\b")

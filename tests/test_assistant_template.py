@@ -198,6 +198,8 @@ def test_a_whole_home_switch_may_not_drop_a_place_the_request_names():
         call = {"name": "switch_all", "arguments": {"name": "everything", "state": "off", **({"area": area} if area else {})}}
         return slots_of(request).drops_a_said_place(call)
     assert drops("Turn off everything in the tub.")                     # Whisper's "snug"
+    assert drops("Turn off everything in this nug.")                    # the article misheard too
+    assert not drops("turn off everything in a minute")                # a time, not a place
     assert not drops("turn off everything in the house") and not drops("turn everything off")
     assert not drops("turn off everything in the snug", "snug")
 
