@@ -39,8 +39,9 @@ WORDS_DONE = 0.5            # text turn probability at or above which the words 
                             # at `unsure` cut 19.2% of the dev set's utterances, against 5.8%)
 WORDS_SURE = 0.9            # text turn probability at or above which the words alone end the turn at `sure`,
                             # unless the sound says outright that the speaker goes on: Smart Turn calls most
-                            # finished requests in synthetic voices unfinished (dev and fresh replays at 957010c:
-                            # 20 of 182 and 97 of 581 turns end sooner; one 300 ms pause of 581 more is at risk)
+                            # finished requests in synthetic voices unfinished (the dev replay's verdicts at
+                            # 407102c and the fresh one's at e632d50: 20 of 182 and 97 of 581 turns end sooner;
+                            # one 300 ms pause of 581 more is at risk)
 SOUND_NOT_DONE = 0.1        # Smart Turn probability below which the sound says outright that the speaker goes
                             # on; then the words are read as if their last word was only begun (voice.text_turn)
 
