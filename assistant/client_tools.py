@@ -113,9 +113,12 @@ class Declared:
         words = _content(name_words(name) + re.findall(r"[a-z']+", description.lower()))
         return cls(name, tuple(dict.fromkeys(words)), tuple(order[:MAX_PARAMETERS]), numeric)
 
+    def stems(self) -> set[str]:
+        """The roots of its name's, description's and parameters' words."""
+        return {stem(w) for w in self.words} | {stem(w) for p in self.parameters for w in name_words(p)}
+
     def score(self, request_stems: set[str]) -> int:
-        own = {stem(w) for w in self.words} | {stem(w) for p in self.parameters for w in name_words(p)}
-        return len(own & request_stems)
+        return len(self.stems() & request_stems)
 
     def shown(self, request_stems: set[str]) -> str:
         """`get weather current city <p0> city`: the name's words, then the description's words the request
@@ -164,7 +167,7 @@ class ToolSlots:
         docstring); a name slot (<eK>) is a word of a run, numbers (<nK>) are a run of their own ("flight
         ba 286", "pay sam 20 dollars")."""
         self.words, self.runs = text.split(), []
-        tool_stems = {stem(w) for t in self.tools for w in (*t.words, *(x for p in t.parameters for x in name_words(p)))}
+        tool_stems = set().union(*(tool.stems() for tool in self.tools))
 
         def kind(word: str) -> str | None:
             if word.startswith("<"):

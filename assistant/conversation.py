@@ -11,7 +11,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from assistant.chat_template import _assistant_calls, content_text
+from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_text
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -199,7 +199,6 @@ REPLACES = {
     "kind": {"read_sensor": "kind"},
 }
 NUMBER_KEYS = {"value", "degrees", "percent"}
-NAME_ARGUMENTS = {"name", "area"}
 
 
 def _with(call: dict, key: str, value) -> dict:
@@ -207,7 +206,7 @@ def _with(call: dict, key: str, value) -> dict:
     if call["name"] == "get_state" and key == "area" and arguments.get("name") not in (*DEVICES, *SENSOR_KINDS):
         return {}                         # a user's own device is named, not placed: "and the gallery" is no help
     if call["name"] == "set_thermostat" and key in NAME_ARGUMENTS:
-        for other in NAME_ARGUMENTS - {key}:              # a heater by its name or by its area, not both
+        for other in NAME_ARGUMENTS.keys() - {key}:              # a heater by its name or by its area, not both
             arguments.pop(other, None)
     arguments[key] = int(value) if key in NUMBER_KEYS and float(value).is_integer() else value
     if key == "name":

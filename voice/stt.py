@@ -84,16 +84,22 @@ class Heard:
                          if probability < UNSURE_WORD and (plain := _plain(word)))
 
 
-@dataclass
+@dataclass(frozen=True)
+class _Window:
+    """One encoded window of audio: what each decoding of it, and the forced pass, read."""
+    encoded: object
+    frames: int                 # log-mel frames that hold audio, not padding
+    max_tokens: int             # cap on decoded tokens for this much audio
+
+
+@dataclass(frozen=True)
 class _Hypothesis:
-    """One decoding of a window: its text and score, and what the forced pass and the unprompted decoding need
-    (tokens: None when repetition trimming changed the text, which they then no longer spell)."""
+    """One decoding of a window: its text and score, and its tokens for the forced pass (None when repetition
+    trimming changed the text, which they then no longer spell)."""
     text: str
     score: float
     tokens: list[int] | None = None
-    encoded: object = None
-    max_tokens: int = 0
-    frames: int = 0
+    window: _Window | None = None
 
 
 class WhisperSTT:
@@ -176,11 +182,12 @@ class WhisperSTT:
             # the no-timestamps token itself).
             said = f" {' '.join(_plain_words(text))} "
             forced = self._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in said))[1][:-1]
-            aligned = self.whisper.model.align(chosen.encoded, forced, [chosen.tokens], chosen.frames)[0]
+            window = chosen.window
+            aligned = self.whisper.model.align(window.encoded, forced, [chosen.tokens], window.frames)[0]
             probabilities = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
             if echoes_prompt(text, self.prompt_text(names)):
                 bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
-                again = self._generate(chosen.encoded, bare, 1, chosen.max_tokens)
+                again = self._generate(window, bare, 1)
                 unprompted = again[0].text if again and _plain_words(again[0].text)[-2:] != _plain_words(text)[-2:] \
                     else None       # the same ending without the prompt: the prompt did not write it
         return Heard(text, probabilities, unprompted, tuple(h.text for h in decoded if h.text != text))
@@ -210,15 +217,14 @@ class WhisperSTT:
         extractor = self.whisper.feature_extractor
         features = extractor(padded, padding=0)[:, :padded.size // extractor.hop_length]
         encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
-        decoded = self._generate(encoded, prompt, count, int(16 + _TOKENS_PER_S * seconds))
-        for hypothesis in decoded:
-            hypothesis.frames = audio.size // extractor.hop_length
-        return decoded
+        window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * seconds))
+        return self._generate(window, prompt, count)
 
-    def _generate(self, encoded, prompt: list[int], count: int, max_tokens: int) -> list[_Hypothesis]:
+    def _generate(self, window: _Window, prompt: list[int], count: int) -> list[_Hypothesis]:
         """A beam of `count` (1: greedy) from the prompt; [] when Whisper says there is no speech."""
+        max_tokens = window.max_tokens
         result = self.whisper.model.generate(
-            encoded, [prompt], beam_size=count, num_hypotheses=count, max_length=len(prompt) + max_tokens,
+            window.encoded, [prompt], beam_size=count, num_hypotheses=count, max_length=len(prompt) + max_tokens,
             suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True)[0]
         if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
             return []
@@ -226,7 +232,7 @@ class WhisperSTT:
         for tokens, score in zip(result.sequences_ids, result.scores):
             written = self._tokenizer.decode(tokens).strip()
             text = trim_repeats(written, hit_cap=len(tokens) >= max_tokens)
-            decoded.append(_Hypothesis(text, score, tokens if text == written else None, encoded, max_tokens))
+            decoded.append(_Hypothesis(text, score, tokens if text == written else None, window))
         return decoded
 
     def _word_probabilities(self, tokens: list[int], probabilities: list[float]) -> tuple[tuple[str, float], ...]:
