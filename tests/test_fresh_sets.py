@@ -1,4 +1,4 @@
-"""The fresh paraphrase and discovered-home sets, and the third and fourth paraphrase sets, are well-formed, so a score on them
+"""The fresh paraphrase and discovered-home sets, and the third, fourth and fifth paraphrase sets, are well-formed, so a score on them
 measures the assistant and not a slip in a row: each expected call is a skill with its own argument names and
 allowed values, and names what the row's home really has (or, for an unknown name, nothing it has)."""
 import inspect
@@ -25,11 +25,13 @@ PARAPHRASES = rows_of("paraphrases_fresh.jsonl")
 DISCOVERED = rows_of("heldout_discovered_fresh.jsonl")
 THIRD = rows_of("paraphrases_third.jsonl")
 FOURTH = rows_of("paraphrases_fourth.jsonl")
+FIFTH = rows_of("paraphrases_fifth.jsonl")
 EARLIER_SETS = ["paraphrases.jsonl", "heldout_discovered.jsonl", "heldout.jsonl", "heldout_home.jsonl"]
 # Every set of requests written before the third paraphrase set; the conversations' turns are {"user": ...}.
 BEFORE_THIRD = EARLIER_SETS + ["paraphrases_fresh.jsonl", "heldout_discovered_fresh.jsonl",
                                "heldout_conversations.jsonl"]
 BEFORE_FOURTH = BEFORE_THIRD + ["paraphrases_third.jsonl"]
+BEFORE_FIFTH = BEFORE_FOURTH + ["paraphrases_fourth.jsonl"]
 
 
 def discovered_inventory() -> Inventory:
@@ -195,9 +197,10 @@ def check_history(row: dict) -> None:
     assert last == last.strip().lower()
 
 
-@pytest.mark.parametrize("row", [*THIRD, *FOURTH],
-                         ids=[f"third-{row['id']}" for row in THIRD] + [f"fourth-{row['id']}" for row in FOURTH])
-def test_third_and_fourth_row(row):
+@pytest.mark.parametrize("row", [*THIRD, *FOURTH, *FIFTH],
+                         ids=[f"third-{row['id']}" for row in THIRD] + [f"fourth-{row['id']}" for row in FOURTH]
+                         + [f"fifth-{row['id']}" for row in FIFTH])
+def test_third_fourth_and_fifth_row(row):
     assert set(row) == {"id", "home", "history", "expected"} and row["home"] in HOMES
     check_history(row)
     assert row["expected"] is not None, "every paraphrase is a clear request"
@@ -222,27 +225,29 @@ def test_third_requests_are_new():
     assert not repeated, f"rows equal to an earlier set's request: {repeated}"
 
 
-def test_fourth_sizes_and_spread():
-    """At least 150 requests, a quarter of them (20-30 %) in the discovered home, at least 20 that are the last
-    turn of a conversation; every skill a single request can ask for, and every kind of thing the discovered
-    home has (light, switch, fan, cover, lock, climate, sensor, binary sensor) asked about."""
-    assert [row["id"] for row in FOURTH] == list(range(1, len(FOURTH) + 1))
-    assert len(FOURTH) >= 150
-    assert 0.2 <= sum(row["home"] == "discovered" for row in FOURTH) / len(FOURTH) <= 0.3
-    assert sum(len(row["history"]) > 1 for row in FOURTH) >= 20
-    assert {row["expected"]["name"] for row in FOURTH} == set(SKILLS) - NOT_ASKED
+@pytest.mark.parametrize("rows", [FOURTH, FIFTH], ids=["fourth", "fifth"])
+def test_fourth_and_fifth_sizes_and_spread(rows):
+    """Each set: at least 150 requests, a quarter of them (20-30 %) in the discovered home, at least 20 that are
+    the last turn of a conversation; every skill a single request can ask for, and every kind of thing the
+    discovered home has (light, switch, fan, cover, lock, climate, sensor, binary sensor) asked about."""
+    assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
+    assert len(rows) >= 150
+    assert 0.2 <= sum(row["home"] == "discovered" for row in rows) / len(rows) <= 0.3
+    assert sum(len(row["history"]) > 1 for row in rows) >= 20
+    assert {row["expected"]["name"] for row in rows} == set(SKILLS) - NOT_ASKED
     home = HOMES["discovered"]
-    reached = {e.component for row in FOURTH if row["home"] == "discovered"
+    reached = {e.component for row in rows if row["home"] == "discovered"
                for e in home.resolve(row["expected"]["arguments"].get("name"), row["expected"]["arguments"].get("area"))
                if row["expected"]["name"] != "switch_all"}
     assert reached == {e.component for e in home.entities()}
 
 
-def test_fourth_requests_are_new():
+@pytest.mark.parametrize("rows, before", [(FOURTH, BEFORE_FOURTH), (FIFTH, BEFORE_FIFTH)], ids=["fourth", "fifth"])
+def test_fourth_and_fifth_requests_are_new(rows, before):
     """No request is said twice in the set, nor equals a user turn of a set written before it (named by id only,
     as for the third set)."""
-    said = [row["history"][-1]["content"] for row in FOURTH]
-    assert len(set(said)) == len(said), [row["id"] for row in FOURTH if said.count(row["history"][-1]["content"]) > 1]
-    earlier = set().union(*(user_requests(name) for name in BEFORE_FOURTH))
-    repeated = [row["id"] for row in FOURTH if row["history"][-1]["content"] in earlier]
+    said = [row["history"][-1]["content"] for row in rows]
+    assert len(set(said)) == len(said), [row["id"] for row in rows if said.count(row["history"][-1]["content"]) > 1]
+    earlier = set().union(*(user_requests(name) for name in before))
+    repeated = [row["id"] for row in rows if row["history"][-1]["content"] in earlier]
     assert not repeated, f"rows equal to an earlier set's request: {repeated}"
