@@ -1,0 +1,67 @@
+"""A request said with a clause beside it ("chandelier on please, we have guests", "turn on the lamp so i can
+read"): the clauses a second reading may take, when the model's reply to the whole request makes no call.
+
+The corpus asks without reasons and remarks, so the model refuses a clear request said beside one.
+assistant.embedded then reads each clause that may be the request alone and takes the one clause that gives a
+supported call. A clause may be taken only when what is left out carries nothing a call could need (no name,
+area, number, place or state) and is no condition ("..., when i leave"); a reason or a remark is never taken
+("it's dark in here" is no request to switch on a light). What ends a clause and what makes one a reason, a
+remark or a condition are data here.
+"""
+import re
+from dataclasses import dataclass
+
+from assistant.spoken_numbers import normalize_request
+
+MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
+# Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
+CLAUSE_END = re.compile(r"(?<!\d)[,.:]|,(?!\d{3}\b)|[.:](?!\d)|[;!?]|\s[-–—]+\s")
+# A reason or a purpose said after the request without a comma: "turn on the lamp so i can read"
+_SUBJECT = r"(?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|the|my|our|there|there's)"
+REASON_INSIDE = re.compile(rf"\s(?=(?:because|cause|cos|coz|since|as|so that|so)\s{_SUBJECT}\b)")
+# A clause that gives a reason or a purpose: never the request
+REASON = re.compile(rf"^(?:because|cause|cos|coz|seeing as|given that)\b|^(?:since|as|so|so that|for)\s{_SUBJECT}\b")
+# A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
+# wish said this way is a request ("we need the heating on")
+REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
+                    r"i'll|i was|i have|i had|they|they're|he|she|he's|she's|you're|you've)\b"
+                    r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)")
+# A clause that says when or on what condition: the request without it is another request
+CONDITION = re.compile(r"^(?:if|when|whenever|once|after|until|till|unless|as soon as|in case)\b")
+# Words of a clause left out that a call could need: a state, a direction or a move
+STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
+                         r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
+                         r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
+_NUMBER = re.compile(r"\d")
+_PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b|\b(?:upstairs|downstairs|outside|outdoors)\b")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a request, as written, and as the normaliser reads it."""
+    written: str
+    said: str
+
+
+def clauses(request: str) -> list[Clause]:
+    """The request's clauses, in order; one when it has no break (or too many)."""
+    parts = [part for piece in CLAUSE_END.split(request) for part in REASON_INSIDE.split(piece)]
+    found = [Clause(part.strip(), said) for part in parts if (said := normalize_request(part))]
+    return found if 1 < len(found) <= MAX_CLAUSES else found[:1] if len(found) == 1 else []
+
+
+def takeable(request: str, names_a_thing) -> list[str]:
+    """The clauses (as written) a second reading may take as the whole request: none when any clause is a
+    condition; else each that is no reason and no remark, and besides which every other clause carries
+    nothing a call could need (names_a_thing: whether words name a room, device, name or area of the home)."""
+    found = clauses(request)
+    if len(found) < 2 or any(CONDITION.match(c.said) for c in found):
+        return []
+
+    def empty(clause: Clause) -> bool:
+        said = clause.said
+        return not (_NUMBER.search(said) or _PLACE.search(said) or STATE_WORDS.search(said) or names_a_thing(said))
+
+    return [c.written for c in found
+            if not REASON.match(c.said) and not REMARK.match(c.said)
+            and all(empty(other) for other in found if other is not c)]
