@@ -31,7 +31,8 @@ _ASIDE = ("for the night|overnight|for the evening|for the day|for now|for a whi
           "before (?:i|we) (?:go|head|turn in)(?: to bed| up| upstairs| out| off)?|when you (?:get|have) a (?:chance|"
           "moment|minute|sec|second)|when you can|whenever you(?:'re| are) ready|if you (?:don't|do not) mind|"
           "if you can|if you could|if possible|if you would|if you please|thanks|thank you|thanks a lot|cheers|ta|"
-          "dear|love|mate|darling|sweetheart|buddy|pal|parley")
+          "dear|love|mate|darling|sweetheart|buddy|pal|parley|over here|round here|around here|where it is|"
+          "where they are|right there|just there")
 # A past-tense question about a thing's state: the state it asks about ("have i locked the side gate": is it locked)
 _DONE = {"lock": "locked", "unlock": "unlocked", "close": "closed", "shut": "closed", "open": "open",
          "turn off": "off", "switch off": "off", "shut off": "off", "power off": "off", "turn on": "on",
@@ -56,6 +57,9 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      "please"),
     # a light made less bright: "make the bedroom light a bit softer"
     (r"\b(?:softer|less bright)\b", "dimmer"),
+    # the time asked as the hour: "tell me the hour", "what hour is it"
+    (r"\b(tell|give|remind) me the hour\b", r"\1 me the time"),
+    (r"\bwhat hour is it\b", "what time is it"),
     # how much: "a touch", "a tad", "slightly" are the corpus's "a bit"
     (r"\b(?:a touch|a tad|a smidge|a smidgen|a notch|a hair|slightly|somewhat|a little bit)\b", "a bit"),
     # now, said at the end of a request
@@ -91,6 +95,10 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\b(everything|all the [a-z]+)( on| off)? on (the|my|our) ", r"\1\2 in \3 "),
     # "turned on the tv": a transcript's past tense of the command
     (r"^(turn|switch)ed\b", r"\1"),
+    # a heater put "on" a temperature: "put the still room heater on 16 degrees" sets it, it does not switch it
+    # on (before the particle moves)
+    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} .+?) (?:on|at|up to|down to) (\d+(?:\.\d+)?) degrees$",
+     r"\1set \2 to \3 degrees"),
     # "turn the tv off in the living room": the particle after the verb
     (r"^((?:please |can you |could you )?(?:turn|switch|shut|put|power)) (?!on\b|off\b)((?:the |my |all the )?[a-z0-9' ]+?) (on|off)\b",
      r"\1 \3 \2"),
@@ -109,6 +117,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a light's level said after "make": "make the bathroom light 50 percent bright" is a level, not a step
     (rf"^{_POLITE}(?:make|have|get) {_LIGHTS} (?:at |to )?(\d+(?:\.\d+)?) percent(?: bright| brightness)?$",
      r"\1set \2 to \3 percent"),
+    # a reading asked by how it has become: "how hot has it got up in the belvedere today"
+    (r"^how (hot|warm|cold|chilly|humid|damp) (?:has it got|has it gotten|is it getting|did it get) "
+     r"(?:(?:up|down|out|over) )?in (the [a-z ]+?)(?: today| now| right now| tonight)?$", r"how \1 is it in \2"),
     # the thermostat said as the heating: "set the heating to 21"
     (rf"^{_POLITE}(?:set|put|turn|change|bring) (?:the |my |our )?(?:heating|heat) (?:up |down )?to (\d+(?:\.\d+)?)"
      r"(?: degrees)?$", r"\1set the thermostat to \2 degrees"),
@@ -120,7 +131,8 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\b(a|an|the|my) timer (?:called|named|for the|labelled|labeled) ([a-z]+)\b", r"\1 \2 timer"),
     # what is left on a timer: "what's left on the timer", "how much longer has it got"
     (r"^(?:what's|what is|how much is|how much time is) (?:left|remaining) (?:on|of) (the|my|it|that)\b", r"how long is left on \1"),
-    (r"^how much (?:longer|more time|time) (?:has|does) (it|that|(?:the|my) [a-z ]*timer) (?:got|have)(?: left)?$",
+    (r"^how (?:much longer|much more time|much time|long) (?:has|does) (it|that|(?:the|my) [a-z ]*timer) (?:got|have)"
+     r"(?: left)?$",
      r"how long is left on \1"),
     # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
     (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get|please have|have|get) ({_THE} .+?) "
