@@ -156,8 +156,11 @@ class Vocabulary:
         """The words name a room, a device, or a name or an area of the user's own home (looked up phrase by
         phrase: a home of 2,000 long names has 110,000 phrases)."""
         said = words.split()
-        return any(p in self.names or p in self.areas or p in self.rooms or p in self.devices
-                   for p in (" ".join(said[i:j]) for i, j in self.spans(said, range(len(said)))))
+        return any(self.knows(" ".join(said[i:j])) for i, j in self.spans(said, range(len(said))))
+
+    def knows(self, phrase: str) -> bool:
+        """The phrase is a room, a device, or a name or an area of the user's own home."""
+        return phrase in self.names or phrase in self.areas or phrase in self.rooms or phrase in self.devices
 
     def spans(self, words: list[str], starts: Iterable[int]) -> Iterator[tuple[int, int]]:
         """(start, end) of each run of words from one of starts, no longer than the longest phrase known."""

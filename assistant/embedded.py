@@ -162,7 +162,7 @@ class EmbeddedGenerator:
         """The clauses of the request being answered that a second reading may take (assistant.clauses)."""
         if not history or history[-1].get("role") != "user":
             return []
-        return takeable(content_text(history[-1]), Vocabulary(lexicon).names_a_thing)
+        return takeable(content_text(history[-1]), Vocabulary(lexicon))
 
     async def _clause_reading(self, history: list[dict], clauses: list[str], lexicon,
                               client_tools: Mapping[str, dict]) -> tuple[ReplyReader | None, int]:

@@ -4,7 +4,7 @@ import pytest
 from assistant.clauses import clauses, takeable
 from assistant.conversation import Vocabulary
 
-DEFAULT_HOME = Vocabulary(None).names_a_thing
+DEFAULT_HOME = Vocabulary(None)
 
 
 def test_a_request_splits_at_punctuation_and_before_a_reason():
@@ -23,6 +23,8 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("what's the time, i'm running late", ["what's the time"]),
     ("turn on the lamp so i can read", ["turn on the lamp"]),
     ("heater on please because it's freezing", ["heater on please"]),
+    ("what's 100 divided by 4 for the recipe", ["what's 100 divided by 4"]),
+    ("set a timer for 10 minutes", []),                                      # a duration is no purpose
     # a reason or a remark is never taken, even when it is all that is left
     ("it's dark in here, hmm", ["hmm"]),
     # a condition changes the request: no second reading
@@ -34,6 +36,15 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("the kitchen light, turn it off", []),
     ("close them, the blinds in the office", []),
     ("lights, off", []),
+    ("lock the back door, we're off on holiday", ["lock the back door"]),      # the speaker's state, no thing's
 ])
 def test_a_clause_may_be_taken_only_beside_clauses_that_carry_nothing(request_, taken):
     assert takeable(request_, DEFAULT_HOME) == taken
+
+
+def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
+    """In a home with a still room, "the washing is still wet" names no thing; "the house" of a carriage house
+    door, said as a thing, does."""
+    home = Vocabulary(({"still room heater", "carriage house door", "house", "still", "heater"}, {"still room"}))
+    assert takeable("put the still room heater on, the washing is still wet", home) == ["put the still room heater on"]
+    assert takeable("switch the heater off, we're leaving the house", home) == []
