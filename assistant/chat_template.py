@@ -55,11 +55,11 @@ _WHOLE_HOME = {"house", "home"}
 _OFF = re.compile(r"\boff\b")
 _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
                  r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
-# A question about what someone did ("have i locked the side gate", "did you turn the heater off"): it asks
-# how a thing is, and no call that changes something answers it
-_ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wait)\s+)*(?:did|have|has|had)\s+"
+# A question about what someone did or how a thing was ("have i locked the side gate", "did you turn the heater
+# off", "was the kiln left on"): it asks how a thing is, and no call that changes something answers it
+_ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wait)\s+)*(?:(?:did|have|has|had)\s+"
                                  r"(?:i|we|you|they|he|she|anyone|anybody|someone|somebody|everyone|nobody)\b"
-                                 r"(?!\s+(?:to|got)\b)")
+                                 r"(?!\s+(?:to|got)\b)|(?:was|were)\s)")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 

@@ -159,6 +159,11 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^(?:have|has|did) {_ASKER} (?:already |remember to |remembered to |actually )?"
      rf"(lock|unlock|close|shut|open|turn|switch|power){_PAST}(?: (off|on))? ({_THE} .+?)(?: (off|on))?$",
      _asked_state),
+    # a state asked in the past tense: "was the kiln left on", "were the louvres left open"
+    (rf"^was ({_THE} .+?) (?:left |still |(?:left |still )?{_STATE} )?(on|off|open|closed|shut|locked|unlocked)$",
+     r"is \1 \2"),
+    (rf"^were ({_THE} .+?) (?:left |still |(?:left |still )?{_STATE} )?(on|off|open|closed|shut|locked|unlocked)$",
+     r"are \1 \2"),
     # a wish that a thing be in a state: "make sure the heater in the hall is switched off"
     (rf"^(?:please )?(?:make sure|ensure|see to it that|see that) ({_THE} .+?) (?:is|are) (?:{_STATE} )?(on|off)$",
      r"turn \2 \1"),

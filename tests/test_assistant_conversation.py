@@ -195,6 +195,8 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     ("has somebody unlocked the strongroom door", False, "is the strongroom door unlocked"),
     ("did i turn on the bedroom fan", True, "is the bedroom fan on"),
     ("did you move the roman blind", False, "did you move the roman blind"),
+    ("was the kiln left on", False, "is the kiln on"),
+    ("were the louvres left open", False, "are the louvres open"),
     # a wish that a thing be in a state; a question asked by what to tell
     ("make sure the kiln is switched off", False, "turn off the kiln"),
     ("could you tell me what the time is", True, "what's the time"),

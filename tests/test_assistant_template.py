@@ -221,6 +221,7 @@ def test_a_question_about_what_someone_did_changes_nothing():
     lock = {"name": "set_lock", "arguments": {"name": "wicket_gate", "action": "lock"}}
     assert refused("have i locked the wicket gate", lock)
     assert refused("um did you lock the wicket gate", lock)
+    assert refused("was the wicket gate locked", lock)
     assert not refused("have i locked the wicket gate", {"name": "get_state", "arguments": {"name": "wicket_gate"}})
     assert not refused("lock the wicket gate", lock)
     assert not refused("have you got a timer for 5 minutes", {"name": "set_timer", "arguments": {"seconds": 300}})
