@@ -4,9 +4,10 @@ read"): the clauses a second reading may take, when the model's reply to the who
 The corpus asks without reasons and remarks, so the model refuses a clear request said beside one.
 assistant.embedded then reads each clause that may be the request alone and takes the one clause that gives a
 supported call. A clause may be taken only when what is left out carries nothing a call could need (no name,
-area, number or place, and no state but a remark's) and is no condition ("..., when i leave"); a reason or a
-remark is never taken ("it's dark in here" is no request to switch on a light). What ends a clause and what
-makes one a reason, a remark or a condition are data here.
+area, number or place, and no state but a remark's), is no condition ("..., when i leave") and takes nothing
+back ("..., actually don't"); a reason or a remark is never taken ("it's dark in here" is no request to switch
+on a light). What ends a clause and what makes one a reason, a remark, a condition or a taking back are data
+here.
 """
 import re
 from dataclasses import dataclass
@@ -29,6 +30,10 @@ REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we
                     r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)")
 # A clause that says when or on what condition: the request without it is another request
 CONDITION = re.compile(r"^(?:if|when|whenever|once|after|until|till|unless|as soon as|in case)\b")
+# A clause that takes back what was said before it ("..., actually don't", "..., just kidding"); said before
+# the request it corrects what came before ("no wait, stop it there")
+TAKES_BACK = re.compile(r"\b(?:don't|dont|do not|never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
+                        r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
 # Words of a clause left out that a call could need: a state, a direction or a move
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
                          r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
@@ -65,9 +70,10 @@ def takeable(request: str, vocabulary) -> list[str]:
         return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
                     or (STATE_WORDS.search(said) and not REMARK.match(said)))
 
-    return [c.written for c in found
+    return [c.written for i, c in enumerate(found)
             if not REASON.match(c.said) and not REMARK.match(c.said)
-            and all(empty(other) for other in found if other is not c)]
+            and all(empty(other) for other in found if other is not c)
+            and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])]
 
 
 _DETERMINERS = {"the", "my", "our", "your", "this", "that", "a", "an"}

@@ -37,6 +37,10 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("close them, the blinds in the office", []),
     ("lights, off", []),
     ("lock the back door, we're off on holiday", ["lock the back door"]),      # the speaker's state, no thing's
+    # what is taken back after a clause is not done; a correction before it is
+    ("switch on the fan, actually don't", []),
+    ("turn on the kitchen light, just kidding", []),
+    ("no wait, stop it there", ["stop it there"]),
 ])
 def test_a_clause_may_be_taken_only_beside_clauses_that_carry_nothing(request_, taken):
     assert takeable(request_, DEFAULT_HOME) == taken
