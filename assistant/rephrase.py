@@ -52,6 +52,10 @@ def _asked_state(match: re.Match) -> str:
 SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # an aside after the request, one or several ("lock the gate for the night please, thanks")
     (rf"\s+(?:{_ASIDE})(?=(?:\s+(?:please|{_ASIDE}))*$)", ""),
+    # a reason or a purpose after the request, with no place and no number in it: "turn on the belvedere fan
+    # because it's boiling up there" (whose "up" made it a step up), "switch the lamp on so i can read"
+    (r"\s+(?:because|cause|cos|since|so that|so) (?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|there|"
+     r"there's|the kids|the baby|my|our)\b(?!.*\b(?:in (?:the|my|our|this|that)\b|\d))(?:\s.*)?$", ""),
     # politeness before a request, in the corpus's word: "would you be so kind as to tell me the time"
     (r"^(?:(?:would|could) you be (?:so kind as|kind enough) to|would you kindly|(?:be a dear|do me a favou?r) and)\b",
      "please"),

@@ -230,6 +230,10 @@ def test_word_order_the_model_reads_best(said, default_home, reordered):
     ("what's 6 times 7 mate", "what's 6 times 7"),
     ("set an alarm for 7 tonight", "set an alarm for 7 tonight"),        # a time the request needs stays
     ("would you be so kind as to switch on the kiln", "please switch on the kiln"),
+    ("turn on the punkah because it's boiling up there", "turn on the punkah"),
+    ("switch the tiffany lamp on so i can sew", "switch the tiffany lamp on"),
+    ("turn on the heater because it's cold in the snug", "turn on the heater because it's cold in the snug"),
+    ("turn the fan on because it's 30 degrees", "turn the fan on because it's 30 degrees"),
     ("the tiffany lamp a little less bright", "the tiffany lamp a little dimmer"),
     ("stop the roman blind where it is", "stop the roman blind"),
     ("give me the hour", "give me the time"),
