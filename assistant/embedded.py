@@ -10,6 +10,9 @@ segments, then DoneEvent. A tool the client declared as its own is reported with
 the reply then ends at the call, as an OpenAI Realtime response does. When the client later adds the
 tool's output to the history, the same prompt is decoded again (greedy decoding is deterministic) and
 the client's output fills the slot.
+
+A request said with a clause beside it ("chandelier on please, we have guests") whose reply makes no call is
+read again clause by clause (assistant.clauses); that reply's text is held, not yielded, until then.
 """
 import asyncio
 import contextlib
