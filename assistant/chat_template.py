@@ -55,6 +55,11 @@ _WHOLE_HOME = {"house", "home"}
 _OFF = re.compile(r"\boff\b")
 _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
                  r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
+# A question about what someone did or how a thing was ("have i locked the side gate", "did you turn the heater
+# off", "was the kiln left on"): it asks how a thing is, and no call that changes something answers it
+_ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wait)\s+)*(?:(?:did|have|has|had)\s+"
+                                 r"(?:i|we|you|they|he|she|anyone|anybody|someone|somebody|everyone|nobody)\b"
+                                 r"(?!\s+(?:to|got)\b)|(?:was|were)\s)")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 
@@ -114,7 +119,12 @@ NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "anot
                     "egg", "kitchen", "countdown", "other", "last", "each", "every", "all", "any", "no", "set",
                     "start", "cancel", "stop", "timer", "seconds", "of", "for", "on", "to", "it", "same", "next",
                     "parley", "hey", "hi", "yo", "ok", "okay", "um", "uh", "so", "and", "also", "now", "just", "please",
-                    "at", "in", "by", "with", "from", "as", "is", "be", "up", "out", "over", "if", "but", "or"}
+                    "at", "in", "by", "with", "from", "as", "is", "be", "up", "out", "over", "if", "but", "or",
+                    # a verb or an adverb said before "timer" asks for one, it does not name it ("make timer of ten
+                    # minutes", "hey, probably timer" for "hey parley timer")
+                    "make", "create", "begin", "put", "run", "give", "get", "add", "need", "want", "restart",
+                    "reset", "pause", "end", "kill", "clear", "delete", "remove", "check", "show", "go", "quick",
+                    "quickly", "probably", "maybe", "just", "then", "again", "still"}
 
 
 class NoAction(str):
@@ -237,7 +247,7 @@ class Slots:
         again than act. call: a valid call, names and numbers back in; call_text: as written, slots still in."""
         return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
-            or self.switches_on_against_off(call)
+            or self.switches_on_against_off(call) or self.acts_on_a_question(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -259,6 +269,12 @@ class Slots:
         switched two devices on): rather ask again."""
         return call["arguments"].get("state") == "on" and _OFF.search(self.request) is not None \
             and _ON.search(self.request) is None
+
+    def acts_on_a_question(self, call: dict) -> bool:
+        """A call that changes something, for a question about what someone did ("have i locked the side gate"
+        locked it): rather ask again."""
+        skill = SKILLS[call["name"]]
+        return not (skill.pure or skill.reads) and _ASKS_WHAT_WAS_DONE.match(self.request) is not None
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation can mean what the call does (its skill's words for the action,

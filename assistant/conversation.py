@@ -93,8 +93,10 @@ def target_of(call: dict) -> Target | None:
     if name in TIMER_SKILLS:
         label = args.get("name")
         return Target(f"the {str(label).replace('_', ' ')} timer" if label else "the timer", True)
-    if name == "set_thermostat":
-        return Target("the thermostat", False)
+    if name == "set_thermostat":          # a user's heater by its name or its area ("make it 20" after it was set)
+        heater = str(args.get("name") or "thermostat").replace("_", " ")
+        area = str(args.get("area") or "").replace("_", " ")
+        return Target(f"the {heater}" + (f" in the {area}" if area else ""), False)
     room = ROOM_SPOKEN.get(str(args.get("room") or args.get("area") or ""), "")
     if name == "set_device" or (name == "get_state" and args.get("name") in DEVICES):
         device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "")
@@ -154,8 +156,11 @@ class Vocabulary:
         """The words name a room, a device, or a name or an area of the user's own home (looked up phrase by
         phrase: a home of 2,000 long names has 110,000 phrases)."""
         said = words.split()
-        return any(p in self.names or p in self.areas or p in self.rooms or p in self.devices
-                   for p in (" ".join(said[i:j]) for i, j in self.spans(said, range(len(said)))))
+        return any(self.knows(" ".join(said[i:j])) for i, j in self.spans(said, range(len(said))))
+
+    def knows(self, phrase: str) -> bool:
+        """The phrase is a room, a device, or a name or an area of the user's own home."""
+        return phrase in self.names or phrase in self.areas or phrase in self.rooms or phrase in self.devices
 
     def spans(self, words: list[str], starts: Iterable[int]) -> Iterator[tuple[int, int]]:
         """(start, end) of each run of words from one of starts, no longer than the longest phrase known."""
@@ -166,8 +171,8 @@ class Vocabulary:
     def read(self, words: str) -> tuple[str, object] | None:
         """(kind, value) of a follow-up's new part: area, device, name, number, unit or kind; None if it is
         not one thing the vocabulary knows."""
-        words = re.sub(r"^(?:(?:out|up|down|over|back) )?(?:the |my |our |in the |for the |in |on )?(?:1 in (?:the )?)?",
-                       "", words)
+        words = re.sub(r"^(?:what's |what is |how's |how is )?(?:(?:out|up|down|over|back) )?"
+                       r"(?:the |my |our |in the |for the |in |on )?(?:1 in (?:the )?)?", "", words)
         words = re.sub(r" (?:1|ones|please|then)$", "", words).strip()
         if re.fullmatch(r"\d+(?:\.\d+)?", words):
             return "number", float(words)

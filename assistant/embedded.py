@@ -10,6 +10,9 @@ segments, then DoneEvent. A tool the client declared as its own is reported with
 the reply then ends at the call, as an OpenAI Realtime response does. When the client later adds the
 tool's output to the history, the same prompt is decoded again (greedy decoding is deterministic) and
 the client's output fills the slot.
+
+A request said with a clause beside it ("chandelier on please, we have guests") whose reply makes no call is
+read again clause by clause (assistant.clauses); that reply's text is held, not yielded, until then.
 """
 import asyncio
 import contextlib
@@ -22,7 +25,8 @@ import torch
 
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
 from assistant.client_tools import TOOL_SLOTS
-from assistant.conversation import resolve
+from assistant.clauses import takeable
+from assistant.conversation import Vocabulary, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, new_call_id, split_client_result
 from assistant.skills import SKILLS
@@ -108,8 +112,11 @@ class EmbeddedGenerator:
         calls: list[ToolCall] = []
         result: str | None = client_result
         said = ""
+        lexicon = await tools.lexicon()
         # normalising and tokenising a long history is CPU work: off the event loop, which carries every session
-        prompt, slots = await asyncio.to_thread(self.prompt_ids, history, await tools.lexicon(), client_tools)
+        prompt, slots = await asyncio.to_thread(self.prompt_ids, history, lexicon, client_tools)
+        # a request said with a clause beside it: a reply without a call is held until its clauses are read
+        clauses = [] if client_result is not None else await asyncio.to_thread(self.clauses, history, lexicon)
         reader = self.reader(slots)
         blocks = stream_generate(self.model, prompt, self.decode,
                                  mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
@@ -125,16 +132,58 @@ class EmbeddedGenerator:
                         break
                     result = await tools.run(call.name, call.arguments)
                     yield ToolCallEvent(call, local=True, result=result)
+                if clauses and not calls:
+                    continue
                 text = reader.spoken(result)
                 if len(text) > len(said):
                     yield TextEvent(text[len(said):])
                     said = text
                 if isinstance(result, NoAction):     # the whole reply: the rest of the canvas is not needed
                     break
+        if clauses and not calls:
+            chosen, clause_passes = await self._clause_reading(history, clauses, lexicon, client_tools)
+            passes += clause_passes
+            if chosen is not None:
+                reader, call = chosen, chosen.call
+                calls.append(call)
+                if call.name in client_tools:
+                    yield ToolCallEvent(call, local=False)
+                else:
+                    result = await tools.run(call.name, call.arguments)
+                    yield ToolCallEvent(call, local=True, result=result)
+            said = "" if calls and call.name in client_tools else reader.spoken(result)
+            if said:
+                yield TextEvent(said)
         if reader.unwritten and not said and not (calls and result is None):
             said = fill_result(CALL_ONLY_REPLY, result) if calls else NOT_UNDERSTOOD
             yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))
 
+    @staticmethod
+    def clauses(history: list[dict], lexicon) -> list[str]:
+        """The clauses of the request being answered that a second reading may take (assistant.clauses)."""
+        if not history or history[-1].get("role") != "user":
+            return []
+        return takeable(content_text(history[-1]), Vocabulary(lexicon))
 
+    async def _clause_reading(self, history: list[dict], clauses: list[str], lexicon,
+                              client_tools: Mapping[str, dict]) -> tuple[ReplyReader | None, int]:
+        """The reply to the one clause (each read alone as the request, with the turns before it) that gives a
+        call, every check applied to its own words; None when no clause or more than one does. And the passes."""
+        called, passes = [], 0
+        for clause in clauses:
+            clause_passes = 0
+            asked = [*history[:-1], {"role": "user", "content": clause}]
+            prompt, slots = await asyncio.to_thread(self.prompt_ids, asked, lexicon, client_tools)
+            reader = self.reader(slots)
+            blocks = stream_generate(self.model, prompt, self.decode,
+                                     mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
+            async with contextlib.aclosing(blocks):
+                async for block in blocks:
+                    reader.add(block.tokens)
+                    clause_passes = block.forward_passes
+            passes += clause_passes
+            if reader.call is not None:
+                called.append(reader)
+        return (called[0] if len(called) == 1 else None), passes

@@ -25,8 +25,45 @@ _FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|mu
 # a wish for how a place should be: "i'd like the nursery at 20 degrees"
 _WISH = "(?:i'd like|i would like|i want|i'd love|i'd prefer|please make|make|keep|have|get|put|bring|can i have)"
 
+# Said after a request and changing nothing it asks: a time frame, politeness, the person spoken to ("lock the
+# side gate for the night", "..., when you get a chance", "..., love")
+_ASIDE = ("for the night|overnight|for the evening|for the day|for now|for a while|for a bit|for me|before bed|"
+          "before (?:i|we) (?:go|head|turn in)(?: to bed| up| upstairs| out| off)?|when you (?:get|have) a (?:chance|"
+          "moment|minute|sec|second)|when you can|whenever you(?:'re| are) ready|if you (?:don't|do not) mind|"
+          "if you can|if you could|if possible|if you would|if you please|thanks|thank you|thanks a lot|cheers|ta|"
+          "dear|love|mate|darling|sweetheart|buddy|pal|parley|over here|round here|around here|where it is|"
+          "where they are|right there|just there")
+# A past-tense question about a thing's state: the state it asks about ("have i locked the side gate": is it locked)
+_DONE = {"lock": "locked", "unlock": "unlocked", "close": "closed", "shut": "closed", "open": "open",
+         "turn off": "off", "switch off": "off", "shut off": "off", "power off": "off", "turn on": "on",
+         "switch on": "on", "power on": "on"}
+_PAST = r"(?:e?d)?"
+_ASKER = r"(?:i|we|you|they|he|she|someone|somebody|anyone|anybody)"
+
+
+def _asked_state(match: re.Match) -> str:
+    """ "is the heater off" for "did you turn the heater off"; the words unchanged for a verb the table lacks."""
+    verb, particle = match.group(1), match.group(2) or match.group(4)
+    state = _DONE.get(f"{verb} {particle}" if particle else verb)
+    return f"is {match.group(3)} {state}" if state else match.group(0)
+
+
 # Words said many ways, as the corpus's one word: for every request, also one read with the turns before it.
 SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # an aside after the request, one or several ("lock the gate for the night please, thanks")
+    (rf"\s+(?:{_ASIDE})(?=(?:\s+(?:please|{_ASIDE}))*$)", ""),
+    # a reason or a purpose after the request, with no place and no number in it: "turn on the belvedere fan
+    # because it's boiling up there" (whose "up" made it a step up), "switch the lamp on so i can read"
+    (r"\s+(?:because|cause|cos|since|so that|so) (?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|there|"
+     r"there's|the kids|the baby|my|our)\b(?!.*\b(?:in (?:the|my|our|this|that)\b|\d))(?:\s.*)?$", ""),
+    # politeness before a request, in the corpus's word: "would you be so kind as to tell me the time"
+    (r"^(?:(?:would|could) you be (?:so kind as|kind enough) to|would you kindly|(?:be a dear|do me a favou?r) and)\b",
+     "please"),
+    # a light made less bright: "make the bedroom light a bit softer"
+    (r"\b(?:softer|less bright)\b", "dimmer"),
+    # the time asked as the hour: "tell me the hour", "what hour is it"
+    (r"\b(tell|give|remind) me the hour\b", r"\1 me the time"),
+    (r"\bwhat hour is it\b", "what time is it"),
     # how much: "a touch", "a tad", "slightly" are the corpus's "a bit"
     (r"\b(?:a touch|a tad|a smidge|a smidgen|a notch|a hair|slightly|somewhat|a little bit)\b", "a bit"),
     # now, said at the end of a request
@@ -57,11 +94,15 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"(?:please )?(?:turn|put|bring|make|dim|tone|knock) (?:it|them|that|those) (?:down|dimmer|lower)\b.*$", r"\1 is \2"),
     (rf"^({_THE} [a-z' ]+?)(?:'s| is| are) ((?:(?:way|far|much|a bit|a little|so|really) )?too (?:dark|dim|gloomy)) "
      r"(?:please )?(?:turn|put|bring|make|brighten|bump|crank) (?:it|them|that|those) (?:up|brighter)\b.*$", r"\1 is \2"),
-    # everything, or every kind, on a place said with "on" ("turn off everything on the veranda"): before the
-    # particle moves
-    (r"\b(everything|all the [a-z]+) on (the|my|our) ", r"\1 in \2 "),
+    # everything, or every kind, on a place said with "on" ("turn off everything on the veranda", "switch
+    # everything off on the veranda"): before the particle moves
+    (r"\b(everything|all the [a-z]+)( on| off)? on (the|my|our) ", r"\1\2 in \3 "),
     # "turned on the tv": a transcript's past tense of the command
     (r"^(turn|switch)ed\b", r"\1"),
+    # a heater put "on" a temperature: "put the still room heater on 16 degrees" sets it, it does not switch it
+    # on (before the particle moves)
+    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} .+?) (?:on|at|up to|down to) (\d+(?:\.\d+)?) degrees$",
+     r"\1set \2 to \3 degrees"),
     # "turn the tv off in the living room": the particle after the verb
     (r"^((?:please |can you |could you )?(?:turn|switch|shut|put|power)) (?!on\b|off\b)((?:the |my |all the )?[a-z0-9' ]+?) (on|off)\b",
      r"\1 \3 \2"),
@@ -80,6 +121,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a light's level said after "make": "make the bathroom light 50 percent bright" is a level, not a step
     (rf"^{_POLITE}(?:make|have|get) {_LIGHTS} (?:at |to )?(\d+(?:\.\d+)?) percent(?: bright| brightness)?$",
      r"\1set \2 to \3 percent"),
+    # a reading asked by how it has become: "how hot has it got up in the belvedere today"
+    (r"^how (hot|warm|cold|chilly|humid|damp) (?:has it got|has it gotten|is it getting|did it get) "
+     r"(?:(?:up|down|out|over) )?in (the [a-z ]+?)(?: today| now| right now| tonight)?$", r"how \1 is it in \2"),
     # the thermostat said as the heating: "set the heating to 21"
     (rf"^{_POLITE}(?:set|put|turn|change|bring) (?:the |my |our )?(?:heating|heat) (?:up |down )?to (\d+(?:\.\d+)?)"
      r"(?: degrees)?$", r"\1set the thermostat to \2 degrees"),
@@ -91,7 +135,8 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\b(a|an|the|my) timer (?:called|named|for the|labelled|labeled) ([a-z]+)\b", r"\1 \2 timer"),
     # what is left on a timer: "what's left on the timer", "how much longer has it got"
     (r"^(?:what's|what is|how much is|how much time is) (?:left|remaining) (?:on|of) (the|my|it|that)\b", r"how long is left on \1"),
-    (r"^how much (?:longer|more time|time) (?:has|does) (it|that|(?:the|my) [a-z ]*timer) (?:got|have)(?: left)?$",
+    (r"^how (?:much longer|much more time|much time|long) (?:has|does) (it|that|(?:the|my) [a-z ]*timer) (?:got|have)"
+     r"(?: left)?$",
      r"how long is left on \1"),
     # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
     (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get|please have|have|get) ({_THE} .+?) "
@@ -114,6 +159,21 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^(?:please )?(?:(?:can|could) you )?(?:tell me|give me|read me|read out|let me know|check|what's|what is) "
      rf"(?:what )?the ({'|'.join(READINGS)}) (?:is )?(?:(?:up|down|out|over|back) )?in (the [a-z ]+?)(?: is)?(?: now| right now)?$",
      r"what's the \1 in \2"),
+    # a state asked as what someone did: "have i locked the side gate", "did you turn the heater off"
+    (rf"^(?:have|has|did) {_ASKER} (?:already |remember to |remembered to |actually )?"
+     rf"(lock|unlock|close|shut|open|turn|switch|power){_PAST}(?: (off|on))? ({_THE} .+?)(?: (off|on))?$",
+     _asked_state),
+    # a state asked in the past tense: "was the kiln left on", "were the louvres left open"
+    (rf"^was ({_THE} .+?) (?:left |still |(?:left |still )?{_STATE} )?(on|off|open|closed|shut|locked|unlocked)$",
+     r"is \1 \2"),
+    (rf"^were ({_THE} .+?) (?:left |still |(?:left |still )?{_STATE} )?(on|off|open|closed|shut|locked|unlocked)$",
+     r"are \1 \2"),
+    # a wish that a thing be in a state: "make sure the heater in the hall is switched off"
+    (rf"^(?:please )?(?:make sure|ensure|see to it that|see that) ({_THE} .+?) (?:is|are) (?:{_STATE} )?(on|off)$",
+     r"turn \2 \1"),
+    # a question asked by what to tell: "can you remind me what the date is", "tell me what the time is"
+    (r"^(?:please )?(?:(?:can|could|would) you )?(?:tell me|remind me|let me know) what (the [a-z ]+?) (?:is|'s)$",
+     r"what's \1"),
     # a state asked in the perfect tense: "has the gate been opened", "have the fans been switched off"
     (rf"^has ({_THE} .+?) been (?:left )?open(?:ed)?$", r"is \1 open"),
     (rf"^have ({_THE} .+?) been (?:left )?open(?:ed)?$", r"are \1 open"),

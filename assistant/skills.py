@@ -19,6 +19,7 @@ class Skill:
     argument_help: dict[str, str]
     optional: frozenset = frozenset()  # keys a call may leave out
     pure: bool = False                # computes an answer and changes nothing: may run for a reply never used
+    reads: bool = False               # says how a thing is (a state, a reading, a timer) and changes nothing
     means: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # action -> words that can ask for it
 
     def accepts(self, arguments: dict) -> bool:
@@ -49,10 +50,10 @@ class Skill:
                                "additionalProperties": False}}
 
 
-def _skill(skill_name: str, description: str, optional=(), /, *, pure: bool = False,
+def _skill(skill_name: str, description: str, optional=(), /, *, pure: bool = False, reads: bool = False,
            means: Mapping[str, tuple[str, ...]] | None = None, **arguments: tuple[tuple, str]) -> Skill:
     return Skill(skill_name, description, {k.rstrip("_"): v[0] for k, v in arguments.items()},
-                 {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure, means or {})
+                 {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure, reads, means or {})
 
 
 # The words that can ask for each action a call may take (chat_template.action_of names it), per skill: a call
@@ -100,7 +101,7 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("set_thermostat", "Set the thermostat (in a home with several, the one named or in the area named).",
            ("name", "area"), degrees=(NUMBER, "target temperature in degrees"),
            name=((str,), "the thermostat or heater as the user named it, if any"), area=AREA),
-    _skill("read_sensor", "Read a room's temperature or humidity.", means=READINGS, room=(tuple(ROOMS), "the room"),
+    _skill("read_sensor", "Read a room's temperature or humidity.", reads=True, means=READINGS, room=(tuple(ROOMS), "the room"),
            kind=(SENSOR_KINDS, "which reading")),
     _skill("calculate", "Evaluate arithmetic.", pure=True, means={"calculate": ARITHMETIC}, expression=((str,), "numbers with + - * / and parentheses")),
     _skill("convert", "Convert a quantity between units.", pure=True, value=(NUMBER, "the quantity"),
@@ -117,7 +118,7 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            means={"up": UP, "down": DOWN}, name=NAME,
            direction=(("up", "down"), "up: brighter, down: dimmer"), area=AREA),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
-           ("area",), name=NAME, area=AREA),
+           ("area",), reads=True, name=NAME, area=AREA),
     _skill("set_cover", "Open, close or stop a cover: blinds, curtains, a garage door (opening a garage door "
            "asks for a spoken yes first).", ("area",), means=COVER, name=NAME,
            action=(("open", "close", "stop"), "what to do"), area=AREA),
@@ -128,7 +129,7 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name")),
     _skill("start_timer", "Start a named countdown timer.", name=((str,), "the timer's name, e.g. pasta"),
            seconds=(NUMBER, "length in seconds")),
-    _skill("timer_left", "How long is left on a timer.", ("name",), means={"time left": TIME_LEFT},
+    _skill("timer_left", "How long is left on a timer.", ("name",), reads=True, means={"time left": TIME_LEFT},
            name=((str,), "the timer's name, if the user gave one")),
     _skill("stop_timer", "Cancel one named timer.", means={"cancel": CANCEL}, name=((str,), "the timer's name")),
     _skill("set_alarm", "Set an alarm at a clock time.", ("period",), hour=(NUMBER, "hour, 0 to 23 or 1 to 12"),

@@ -268,19 +268,22 @@ def evaluate_conversations(assistant, conversations: list[dict]) -> tuple[dict, 
 
 
 def evaluate_paraphrases(assistant, rows: list[dict]) -> tuple[dict, list[str]]:
-    """Right calls, refusals (no call at all) and wrong calls (a call, not the right one) among clear requests."""
-    right, refused, wrong, errors = [], [], [], []
+    """Right calls, refusals (no call at all) and wrong calls (a call, not the right one) among clear requests;
+    and the replies that took more than 4 passes (a request read again clause by clause, assistant.clauses)."""
+    right, refused, wrong, long, errors = [], [], [], [], []
     for row in rows:
         tools = ToolRunner(new_home(row["home"]))
         reply, acted, _ = ask(assistant, row["history"], tools)
         right.append(score(row, reply, acted, tools.home.inventory))
         refused.append(not reply.tool_calls)
         wrong.append(not right[-1] and not refused[-1])
+        long.append(reply.forward_passes > 4)
         if not right[-1]:
             errors.append(f"{row['id']:>4} {row['home']:<8} {row['history'][-1]['content']!r}: "
                           f"want {row['expected']}, got {calls_of(reply)} / {reply.text!r}")
     return {key: (sum(values) / len(values), len(values))
-            for key, values in (("right", right), ("refused", refused), ("wrong call", wrong))}, errors
+            for key, values in (("right", right), ("refused", refused), ("wrong call", wrong),
+                                ("over 4 passes", long))}, errors
 
 
 def evaluate(rows: list[dict], replies: list) -> tuple[dict, list[str]]:
@@ -397,7 +400,7 @@ def main_new_sets(args) -> int:
     base = EmbeddedGenerator.load(args.checkpoint)
     path = args.conversations or args.paraphrases
     rows = [json.loads(line) for line in Path(path).read_text().splitlines() if line.strip()]
-    columns = ["turns", "first turns", "follow-ups", "conversations"] if args.conversations else ["right", "refused", "wrong call"]
+    columns = ["turns", "first turns", "follow-ups", "conversations"] if args.conversations else ["right", "refused", "wrong call", "over 4 passes"]
     print(f"{Path(path).name}: {len(rows)} rows; checkpoint: {args.checkpoint or 'embedded'}")
     print("| decoding | " + " | ".join(columns) + " |")
     print("|---|" + "---|" * len(columns))

@@ -1,4 +1,5 @@
 """End-to-end turns on the real committed checkpoint: request in, tool run, slot filled, reply out."""
+import asyncio
 import json
 import os
 import subprocess
@@ -27,6 +28,13 @@ def ask(assistant, *turns, home=None):
         history.append({"role": "assistant", "content": reply.text,
                         "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]})
     return reply
+
+
+def respond_events(assistant, text):
+    """Every event of one reply to a fresh request, in order."""
+    async def collect():
+        return [event async for event in assistant.respond([{"role": "user", "content": text}], ToolRunner())]
+    return asyncio.run(collect())
 
 
 def test_embedded_checkpoint_is_small_and_loads_as_llada():
@@ -308,6 +316,63 @@ def test_hesitations_reasons_clock_times_and_other_ways_of_asking_are_answered(a
         calls = [(c.name, {k: str(v).replace("_", " ") if k in ("name", "area") else v for k, v in c.arguments.items()})
                  for c in reply.tool_calls]
         assert calls == [want], (turns, reply)
+
+
+def test_a_request_said_beside_a_reason_or_a_remark_is_answered_by_its_clause(assistant):
+    """Issue 23's clause beside the request, in requests written apart from the fourth paraphrase set's rows:
+    each whole request gets no call from the model, and the one clause that is the request does."""
+    made_up = InMemoryHome(inventory=made_up_inventory())
+    for text, home, want in [
+        ("switch the kiln off, i'm done with it", made_up, ("switch_device", {"name": "kiln", "state": "off"})),
+        ("turn on the jukebox please, we're having a party", made_up, ("switch_device", {"name": "jukebox", "state": "on"})),
+        ("start the pond pump so the fish get some air", made_up, ("switch_device", {"name": "pond pump", "state": "on"})),
+        ("the kids are asleep, switch off the gramophone", made_up,
+         ("switch_device", {"name": "gramophone", "state": "off"})),
+        ("what's the time, i'm running late", None, ("get_time", {})),
+        ("set a timer for 12 minutes, the pizza is in", None, ("set_timer", {"seconds": 720})),
+        ("turn the living room tv off, nobody is watching", None,
+         ("set_device", {"device": "tv", "room": "living_room", "state": "off"})),
+        ("convert 5 miles to kilometers, i'm training for a race", None,
+         ("convert", {"value": 5, "from": "mile", "to": "km"})),
+    ]:
+        reply = ask(assistant, text, home=home)
+        calls = [(c.name, {k: str(v).replace("_", " ") if k == "name" else v for k, v in c.arguments.items()})
+                 for c in reply.tool_calls]
+        assert calls == [want], (text, reply)
+
+
+def test_a_refusal_is_not_spoken_before_the_clauses_are_read(assistant):
+    """The reply to the whole request is held while its clauses are read: the call comes first, and a request
+    whose clauses give none is refused once."""
+    events = list(respond_events(assistant, "switch on the bedroom heater please, it's freezing"))
+    assert isinstance(events[0], ToolCallEvent) and events[0].call.name == "set_device", events
+    events = list(respond_events(assistant, "tell me a joke, it's freezing"))
+    texts = [e.text for e in events if isinstance(e, TextEvent)]
+    assert not any(isinstance(e, ToolCallEvent) for e in events) and len(texts) == 1, events
+    assert events[-1].reply.text == texts[0]
+
+
+def test_a_reason_a_remark_or_a_condition_is_never_acted_on(assistant):
+    """ "it's dark in here" is no request to switch a light on, and "..., when i leave" is no request for now."""
+    for text in ("it's too dark in the kitchen, do something", "tell me a joke, it's freezing",
+                 "it's dark in here, hmm", "sing me a song, if it's raining"):
+        home = InMemoryHome()
+        before = dict(home.devices)
+        reply = ask(assistant, text, home=home)
+        assert reply.tool_calls == [] and home.devices == before, (text, reply)
+
+
+def test_a_question_about_what_someone_did_reads_the_state(assistant):
+    home = InMemoryHome(inventory=made_up_inventory())
+    for text, want in [("have we locked the wicket gate", "wicket_gate"), ("did you switch off the kiln", "kiln"),
+                       ("has anyone closed the louvres", "louvres")]:
+        reply = ask(assistant, text, home=home)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [("get_state", {"name": want})], (text, reply)
+
+
+def test_a_verb_before_timer_sets_an_unnamed_timer(assistant):
+    reply = ask(assistant, "please create timer of five minutes")
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("set_timer", {"seconds": 300})]
 
 
 def test_switching_off_everything_on_a_place_never_switches_it_on(assistant):

@@ -215,6 +215,23 @@ def test_a_call_may_not_switch_on_what_the_request_says_off():
     assert not against("switch on the porch lights, the hall ones are off")
 
 
+def test_a_question_about_what_someone_did_changes_nothing():
+    def refused(request, call):
+        return slots_of(request).acts_on_a_question(call)
+    lock = {"name": "set_lock", "arguments": {"name": "wicket_gate", "action": "lock"}}
+    assert refused("have i locked the wicket gate", lock)
+    assert refused("um did you lock the wicket gate", lock)
+    assert refused("was the wicket gate locked", lock)
+    assert not refused("have i locked the wicket gate", {"name": "get_state", "arguments": {"name": "wicket_gate"}})
+    assert not refused("lock the wicket gate", lock)
+    assert not refused("have you got a timer for 5 minutes", {"name": "set_timer", "arguments": {"seconds": 300}})
+
+
+def test_a_verb_before_timer_names_no_timer():
+    for request in ("please make timer of ten minutes", "create timer for 2 minutes", "quick timer for 3 minutes"):
+        assert model_prompt([{"role": "user", "content": request}])[1].names == [], request
+
+
 def test_a_call_may_not_name_a_room_device_or_unit_nobody_said():
     def unsaid(call, *turns):
         return slots_of(*turns).names_something_unsaid(call)

@@ -1,0 +1,91 @@
+"""A request said with a clause beside it ("chandelier on please, we have guests", "turn on the lamp so i can
+read"): the clauses a second reading may take, when the model's reply to the whole request makes no call.
+
+The corpus asks without reasons and remarks, so the model refuses a clear request said beside one.
+assistant.embedded then reads each clause that may be the request alone and takes the one clause that gives a
+supported call. A clause may be taken only when what is left out carries nothing a call could need (no name,
+area, number or place, and no state but a remark's), is no condition ("..., when i leave") and takes nothing
+back ("..., actually don't"); a reason or a remark is never taken ("it's dark in here" is no request to switch
+on a light). What ends a clause and what makes one a reason, a remark, a condition or a taking back are data
+here.
+"""
+import re
+from dataclasses import dataclass
+
+from assistant.spoken_numbers import normalize_request
+
+MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
+# Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
+CLAUSE_END = re.compile(r"(?<!\d)[,.:]|,(?!\d{3}\b)|[.:](?!\d)|[;!?]|\s[-–—]+\s")
+# A reason or a purpose said after the request without a comma: "turn on the lamp so i can read", "convert 10
+# miles to km for my run"
+_SUBJECT = r"(?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|the|my|our|there|there's)"
+REASON_INSIDE = re.compile(rf"\s(?=(?:because|cause|cos|coz|since|as|so that|so|for)\s{_SUBJECT}\b)")
+# A clause that gives a reason or a purpose: never the request
+REASON = re.compile(rf"^(?:because|cause|cos|coz|seeing as|given that)\b|^(?:since|as|so|so that|for)\s{_SUBJECT}\b")
+# A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
+# wish said this way is a request ("we need the heating on")
+REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
+                    r"i'll|i was|i have|i had|they|they're|he|she|he's|she's|you're|you've)\b"
+                    r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)")
+# A clause that says when or on what condition: the request without it is another request
+CONDITION = re.compile(r"^(?:if|when|whenever|once|after|until|till|unless|as soon as|in case)\b")
+# A clause that takes back what was said before it ("..., actually don't", "..., just kidding"); said before
+# the request it corrects what came before ("no wait, stop it there")
+TAKES_BACK = re.compile(r"\b(?:don't|dont|do not|never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
+                        r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
+# Words of a clause left out that a call could need: a state, a direction or a move
+STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
+                         r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
+                         r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
+_NUMBER = re.compile(r"\d")
+_PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b|\b(?:upstairs|downstairs|outside|outdoors)\b")
+
+
+@dataclass(frozen=True)
+class Clause:
+    """One clause of a request, as written, and as the normaliser reads it."""
+    written: str
+    said: str
+
+
+def clauses(request: str) -> list[Clause]:
+    """The request's clauses, in order; one when it has no break (or too many)."""
+    parts = [part for piece in CLAUSE_END.split(request) for part in REASON_INSIDE.split(piece)]
+    found = [Clause(part.strip(), said) for part in parts if (said := normalize_request(part))]
+    return found if 1 < len(found) <= MAX_CLAUSES else found[:1] if len(found) == 1 else []
+
+
+def takeable(request: str, vocabulary) -> list[str]:
+    """The clauses (as written) a second reading may take as the whole request: none when any clause is a
+    condition; else each that is no reason and no remark, and besides which every other clause carries
+    nothing a call could need (vocabulary: the home's rooms, devices, names and areas,
+    assistant.conversation.Vocabulary)."""
+    found = clauses(request)
+    if len(found) < 2 or any(CONDITION.match(c.said) for c in found):
+        return []
+
+    def empty(clause: Clause) -> bool:
+        said = clause.said            # a remark's state is the speaker's ("we're off on holiday", "i'm up early")
+        return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
+                    or (STATE_WORDS.search(said) and not REMARK.match(said)))
+
+    return [c.written for i, c in enumerate(found)
+            if not REASON.match(c.said) and not REMARK.match(c.said)
+            and all(empty(other) for other in found if other is not c)
+            and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])]
+
+
+_DETERMINERS = {"the", "my", "our", "your", "this", "that", "a", "an"}
+
+
+def names_a_thing(said: str, vocabulary) -> bool:
+    """The words name a thing of the home: a phrase of two words or more the home knows, or one word that is
+    said as a thing ("the gate") or is nearly all that is said. A word of a longer name said otherwise
+    ("the washing is still wet" in a home with a still room) names nothing."""
+    words = said.split()
+    for i, j in vocabulary.spans(words, range(len(words))):
+        if vocabulary.knows(" ".join(words[i:j])) and \
+                (j - i > 1 or i == 0 or words[i - 1] in _DETERMINERS or len(words) <= 2):
+            return True
+    return False

@@ -1,0 +1,54 @@
+"""Which clauses of a request said with a reason or a remark beside it a second reading may take."""
+import pytest
+
+from assistant.clauses import clauses, takeable
+from assistant.conversation import Vocabulary
+
+DEFAULT_HOME = Vocabulary(None)
+
+
+def test_a_request_splits_at_punctuation_and_before_a_reason():
+    assert [c.said for c in clauses("switch the fan off, it's noisy")] == ["switch the fan off", "it's noisy"]
+    assert [c.said for c in clauses("turn on the lamp so i can read")] == ["turn on the lamp", "so i can read"]
+    assert [c.said for c in clauses("timer. eight minutes. go")] == ["timer", "480 seconds", "go"]
+    # a comma or a point inside a number, and a clock time, are no break
+    assert [c.said for c in clauses("what's 1,500 plus 2.5")] == ["what's 1500 plus 2.5"]
+    assert [c.written for c in clauses("set an alarm for 6:45")] == ["set an alarm for 6:45"]
+    assert clauses("a, b, c, d, e") == []                      # too many to be a request with a remark
+
+
+@pytest.mark.parametrize("request_, taken", [
+    ("switch the fan off, it's noisy", ["switch the fan off"]),
+    ("the kids are asleep, turn off the tv in the bedroom", ["turn off the tv in the bedroom"]),
+    ("what's the time, i'm running late", ["what's the time"]),
+    ("turn on the lamp so i can read", ["turn on the lamp"]),
+    ("heater on please because it's freezing", ["heater on please"]),
+    ("what's 100 divided by 4 for the recipe", ["what's 100 divided by 4"]),
+    ("set a timer for 10 minutes", []),                                      # a duration is no purpose
+    # a reason or a remark is never taken, even when it is all that is left
+    ("it's dark in here, hmm", ["hmm"]),
+    # a condition changes the request: no second reading
+    ("turn off the heater, when i leave", []),
+    ("switch the lamp on, if it's dark", []),
+    # what is left out may not carry a name, a number, a place or a state
+    ("turn off everything, in the snug", []),
+    ("set a timer, 10 minutes", []),
+    ("the kitchen light, turn it off", []),
+    ("close them, the blinds in the office", []),
+    ("lights, off", []),
+    ("lock the back door, we're off on holiday", ["lock the back door"]),      # the speaker's state, no thing's
+    # what is taken back after a clause is not done; a correction before it is
+    ("switch on the fan, actually don't", []),
+    ("turn on the kitchen light, just kidding", []),
+    ("no wait, stop it there", ["stop it there"]),
+])
+def test_a_clause_may_be_taken_only_beside_clauses_that_carry_nothing(request_, taken):
+    assert takeable(request_, DEFAULT_HOME) == taken
+
+
+def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
+    """In a home with a still room, "the washing is still wet" names no thing; "the house" of a carriage house
+    door, said as a thing, does."""
+    home = Vocabulary(({"still room heater", "carriage house door", "house", "still", "heater"}, {"still room"}))
+    assert takeable("put the still room heater on, the washing is still wet", home) == ["put the still room heater on"]
+    assert takeable("switch the heater off, we're leaving the house", home) == []
