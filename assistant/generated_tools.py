@@ -6,7 +6,7 @@ that use the tool's own words, teach it to match a request's words to the declar
 request says the tool's verb and noun, a refusal when it says the noun with another verb, the verb with
 another noun, or neither. The pairs need not make sense ("water the invoice"); the matching must.
 
-VERBS: "base:past" (the past for "i need the parcel tracked"). None is a function word of
+VERBS: "base:past" (the past for "i need the parcel tracked"). No verb or noun is a function word of
 assistant/client_tools.py, which matching ignores.
 """
 
@@ -29,13 +29,13 @@ pay:paid transfer:transferred deposit:deposited withdraw:withdrawn invest:invest
 split:split refund:refunded invoice:invoiced bill:billed donate:donated tip:tipped
 rent:rented lease:leased borrow:borrowed lend:lent return:returned ship:shipped deliver:delivered
 pack:packed unpack:unpacked weigh:weighed measure:measured count:counted log:logged record:recorded
-monitor:monitored watch:watched inspect:inspected test:tested calibrate:calibrated adjust:adjusted
+monitor:monitored watch:watched test:tested calibrate:calibrated adjust:adjusted
 dim:dimmed brighten:brightened boost:boosted lower:lowered raise:raised tilt:tilted rotate:rotated
-feed:fed walk:walked groom:groomed bathe:bathed train:trained vaccinate:vaccinated adopt:adopted
+walk:walked groom:groomed bathe:bathed train:trained vaccinate:vaccinated adopt:adopted
 brew:brewed bake:baked roast:roasted grill:grilled boil:boiled steam:steamed blend:blended chill:chilled
 defrost:defrosted freeze:froze marinate:marinated slice:sliced
 call:called dial:dialled page:paged notify:notified alert:alerted remind:reminded invite:invited
-greet:greeted thank:thanked congratulate:congratulated wake:woken
+greet:greeted congratulate:congratulated wake:woken
 stream:streamed cast:cast mirror:mirrored project:projected zoom:zoomed focus:focused
 translate:translated summarize:summarized explain:explained spell:spelled pronounce:pronounced
 search:searched browse:browsed locate:located ping:pinged trace:traced map:mapped
@@ -45,7 +45,7 @@ deactivate:deactivated enable:enabled disable:disabled toggle:toggled lift:lifte
 compost:composted fertilize:fertilized irrigate:irrigated weed:weeded seed:seeded rake:raked
 collect:collected gather:gathered stack:stacked load:loaded unload:unloaded tune:tuned
 encrypt:encrypted decrypt:decrypted compress:compressed convert:converted export:exported
-import:imported merge:merged publish:published draft:drafted edit:edited proofread:proofread
+import:imported merge:merged draft:drafted edit:edited proofread:proofread
 grade:graded quiz:quizzed study:studied practise:practised rehearse:rehearsed
 """.split()]
 
@@ -73,7 +73,7 @@ charity petition vote survey poll feedback review rating complaint ticket_queue 
 invoice_batch timesheet shift schedule roster payroll expense mileage fuel parking toll charging_station
 plants herbs seeds compost soil fertilizer bird_feeder beehive chickens eggs horse stable
 piano guitar violin drums lesson_plan choir band concert gig tickets stage
-bins recycling trash compost_bin water_heater sump_pump well septic_tank gutters roof attic basement
+bins recycling trash compost_bin water_heater sump_pump septic_tank gutters roof attic basement
 """.split()
 
 # Parameters of a generated tool: name choices and the kind of value said for it (assistant.invented_tools

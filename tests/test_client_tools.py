@@ -1,10 +1,13 @@
 """Client-declared tools in the embedded model: the slot form code writes and reads, the corpus of invented
 tools, and the real checkpoint calling a declared tool only when asked."""
+import random
+
 import pytest
 
 from assistant.chat_template import model_prompt, reply_target
-from assistant.client_tools import MAX_SHOWN
-from assistant.corpus import generate_corpus
+from assistant.client_tools import FUNCTION_WORDS, MAX_SHOWN, name_words, request_stems, stem
+from assistant.corpus import CANT, gen_generated_tool, generate_corpus
+from assistant.generated_tools import NOUNS as GENERATED_NOUNS, VERBS as GENERATED_VERBS
 from assistant.generator import respond_sync
 from assistant.reply import ReplyReader
 from assistant.tools import ToolRunner
@@ -141,6 +144,33 @@ def test_the_corpus_invents_many_tools_and_calls_them_with_spans_of_the_request(
     refusals = [e for e in CORPUS if e.skill in ("client_tool_near", "client_tool_none")]
     builtin = [e for e in CORPUS if e.declared and e.call and e.skill != "client_tool"]
     assert len(refusals) > 100 and len(builtin) > 40
+
+
+def test_generated_tools_are_called_when_the_request_says_their_noun_and_refused_for_another_verb_or_noun():
+    rng = random.Random(5)
+    rows = [gen_generated_tool(rng) for _ in range(600)]
+    calls = [e for e in rows if e.call is not None]
+    refusals = [e for e in rows if e.call is None]
+    assert all(e.skill == "client_tool" for e in calls) and all(e.text == CANT for e in refusals)
+    assert 0.4 < len(calls) / len(rows) < 0.6
+    for e in calls:
+        request = e.history[-1]["content"]
+        assert stem(name_words(e.call["name"])[-1]) in request_stems(request), request     # the tool's noun is said
+        assert all(str(v) in request for v in e.call["arguments"].values() if isinstance(v, str))
+        prompt, reply = e.texts()
+        assert prompt.startswith("<t") and reply.startswith("<|call|> <t")
+    verbs = {stem(v) for v, _ in GENERATED_VERBS}
+    for e in refusals:       # the description says a generated tool's verb first: a name may be its noun alone
+        said = request_stems(e.history[-1]["content"])
+        for tool in e.declared:
+            verb = next((stem(w) for w in name_words(tool["description"]) if stem(w) in verbs), None)
+            assert not (verb in said and stem(name_words(tool["name"])[-1]) in said), e.history[-1]["content"]
+    near = [e for e in refusals if e.skill == "client_tool_near"]
+    assert sum(e.texts()[0].startswith("<t") for e in near) > 0.8 * len(near)    # shown: its noun or verb is said
+    words = [v for v, _ in GENERATED_VERBS] + [w for n in GENERATED_NOUNS for w in n.split("_")]
+    assert not FUNCTION_WORDS.intersection(words)                    # words the matching ignores would match nothing
+    names = {t["name"] for e in rows for t in e.declared}
+    assert len(names) > 900 and len(GENERATED_VERBS) >= 200 and len(set(GENERATED_NOUNS)) >= 300
 
 
 # ---- the real checkpoint ----------------------------------------------------------------------------------
