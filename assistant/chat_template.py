@@ -441,7 +441,8 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
     turns = _turns(history)
     if declared:
         said = content_text(history[-1]) if history and history[-1].get("role") == "user" else ""
-        slots.tools = ToolSlots(choose(declared, turns[-1][0]), said=said)
+        shown_tools = choose(declared, turns[-1][0])
+        slots.tools = ToolSlots(shown_tools, said=said) if shown_tools else None      # none: the plain prompt
         # an earlier call of a declared tool is shown as a reply without a call: its slots were another prompt's
         turns = [[text, SAY if isinstance(part, dict) and part["name"] not in SKILLS else part] for text, part in turns]
     words = " ".join(text + (" " + format_call(part) if isinstance(part, dict) else "") for text, part in turns)
@@ -472,7 +473,9 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
 def reply_target(call: dict | None, text: str, slots: Slots) -> str:
     """The training target: the reply with the prompt's slots in place of its numbers and names (and of a
     declared tool's name, parameters and the spans its values were said in)."""
-    if call is not None and slots.tools is not None and call["name"] not in SKILLS:
+    if call is not None and call["name"] not in SKILLS:
+        if slots.tools is None:
+            raise ValueError(f"{call['name']}: a declared tool the prompt does not show")
         call = _declared_call_slots(call, slots.tools)
     elif call is not None:
         call = _hide_call_names(call, slots)

@@ -20,6 +20,8 @@ span of the request.
 import re
 from dataclasses import dataclass, field
 
+from assistant.invented_tools import DOMAINS
+
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
 MAX_WORDS = 4            # words of a tool's description shown
@@ -83,6 +85,11 @@ def stem(word: str) -> str:
     return word
 
 
+# Groups of words that ask for the same kind of thing ("rain", "umbrella", "forecast"): the keys of the
+# invented tools' domains.
+RELATED = [frozenset(stem(k) for k in domain["keys"]) for domain in DOMAINS.values()]
+
+
 def _content(words) -> list[str]:
     return [w for w in words if w not in FUNCTION_WORDS and w.isalpha()]
 
@@ -134,13 +141,21 @@ def request_stems(text: str) -> set[str]:
     return {stem(w) for w in _content(text.lower().split())}
 
 
+def related_stems(said: set[str]) -> set[str]:
+    """The request's roots and those of every group of related words it has one of ("rain": "weather")."""
+    return said.union(*(group for group in RELATED if group & said))
+
+
 def choose(declarations, request: str) -> list[Declared]:
     """The declared tools the request's words best match, best first (declaration order breaks ties), at
-    most MAX_SHOWN; every declared tool is a candidate even with no word in common (a synonym may ask)."""
+    most MAX_SHOWN. A tool that shares no root with the request's words or their related words is not
+    shown: a request that says nothing of what it does is not its call ("a recipe for banana bread" is no
+    flight number)."""
     tools = [t for t in (Declared.read(d) for d in declarations) if t is not None]
     said = request_stems(request)
+    related = related_stems(said)
     ranked = sorted(range(len(tools)), key=lambda i: -tools[i].score(said))
-    return [tools[i] for i in ranked[:MAX_SHOWN]]
+    return [tools[i] for i in ranked[:MAX_SHOWN] if tools[i].score(related)]
 
 
 def tool_block(tools: list[Declared], request: str) -> str:

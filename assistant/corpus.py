@@ -18,6 +18,9 @@ from dataclasses import dataclass
 from assistant.chat_template import RESULT_SLOT, model_prompt, reply_target
 from assistant.client_tools import name_words, request_stems, stem
 from assistant.invented_tools import AFTER_VALUE, DOMAINS, FREE_TEXT, GROUPS, SYLLABLES, VALUES
+from assistant.generated_tools import ASKS as GEN_ASKS, ASKS_ONE as GEN_ASKS_ONE, ASKS_TWO as GEN_ASKS_TWO
+from assistant.generated_tools import DESCRIPTIONS as GEN_DESCRIPTIONS, NOUNS as GEN_NOUNS
+from assistant.generated_tools import PARAMETERS as GEN_PARAMETERS, VERBS as GEN_VERBS
 from assistant.inventory import SWITCHABLE, Entity, Inventory
 from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, NO, OTHER_ROOMS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS,
                                   UNIT_GROUPS, UNIT_WORDS, YES)
@@ -1426,7 +1429,9 @@ def _keys(domains) -> set[str]:
 
 def gen_client_tool(rng) -> Example:
     """A request with tools declared: one of them asked for (its values as said), or a built-in skill, or
-    something no declared tool does (an honest refusal)."""
+    something no declared tool does (an honest refusal). Half the rows declare generated tools."""
+    if rng.random() < GENERATED_SHARE:
+        return gen_generated_tool(rng)
     kind = rng.random()
     domain = rng.choice(list(DOMAINS))
     tool, names, _ = declaration(rng, domain)
@@ -1464,6 +1469,90 @@ def gen_client_tool(rng) -> Example:
             example.texts()
         except ValueError:
             return gen_client_tool(rng)
+    return example
+
+
+# Rows of gen_client_tool that declare generated tools (assistant/generated_tools.py): a tool of any verb and
+# noun, so that a request is matched to a declaration's words rather than to the hand-written domains'.
+GENERATED_SHARE = 0.5
+_VERBS = {base: past for base, past in GEN_VERBS}
+_NOUNS = list(dict.fromkeys(GEN_NOUNS))
+
+
+def _generated_tool(rng, taken: set[str]) -> tuple[dict, str, str, list[str], list[str]]:
+    """A tool of a verb and a noun none of whose roots is in taken: (declaration, verb, noun, its
+    parameters' names, their values' kinds); taken gains its roots."""
+    while True:
+        verb, noun = rng.choice(list(_VERBS)), rng.choice(_NOUNS)
+        roots = {stem(verb)} | {stem(w) for w in noun.split("_")}
+        if not roots & taken and len(roots) == 1 + len(noun.split("_")):
+            break
+    taken |= roots
+    names, kinds = [], []
+    for choices, kind in rng.sample(GEN_PARAMETERS, rng.choice([0, 1, 1, 1, 2, 2])):
+        names.append(rng.choice(choices))
+        kinds.append(kind)
+    description = rng.choice(GEN_DESCRIPTIONS).format(
+        verb=verb, Verb=verb.capitalize(), noun=noun.replace("_", " "), parameter=(names or ["name"])[0])
+    properties = {n: {"type": "number" if k == "number" else "string"} for n, k in zip(names, kinds)}
+    tool = {"type": "function", "name": _tool_name(rng, verb, noun), "description": description,
+            "parameters": {"type": "object", "properties": properties,
+                           "required": names[:1] if rng.random() < 0.6 else names}}
+    return tool, verb, noun, names, kinds
+
+
+def _generated_value(rng, kind: str):
+    if kind == "made_up":
+        return " ".join("".join(rng.choice(SYLLABLES) for _ in range(rng.randint(2, 3)))
+                        for _ in range(rng.choice([1, 1, 2])))
+    return _said(rng, kind)
+
+
+def _generated_ask(rng, verb: str, noun: str, names: list[str], kinds: list[str]) -> tuple[str, dict]:
+    """A request for verb and noun in one of the frames, saying none, the first or both values; and the
+    arguments it gives."""
+    said = rng.choice(range(len(names) + 1)) if rng.random() < 0.8 else 0
+    frames = [GEN_ASKS, GEN_ASKS_ONE, GEN_ASKS_TWO][said]
+    values = [_generated_value(rng, k) for k in kinds[:said]]
+    words = [say_number(rng, v) if k == "number" else v for v, k in zip(values, kinds)]
+    fields = dict(verb=verb, past=_VERBS[verb], noun=noun.replace("_", " "),
+                  parameter=" ".join(name_words(names[0])) if names else "",
+                  parameter1=" ".join(name_words(names[1])) if len(names) > 1 else "")
+    request = rng.choice(frames).format(*words, **fields)
+    return request, dict(zip(names, values))
+
+
+def gen_generated_tool(rng) -> Example:
+    """Generated tools declared (with a hand-written domain's tool at times): the request says one's verb
+    and noun (a call with the values said), or its noun with another verb, or its verb with another noun,
+    or another verb and noun altogether (an honest refusal)."""
+    taken: set[str] = set()
+    tool, verb, noun, names, kinds = _generated_tool(rng, taken)
+    declared = [tool] + [_generated_tool(rng, taken)[0] for _ in range(rng.choice([0, 1, 1, 2, 2, 3]))]
+    domain = rng.choice(list(DOMAINS)) if rng.random() < 0.3 else None
+    if domain:
+        declared.append(declaration(rng, domain)[0])
+    rng.shuffle(declared)
+    kind = rng.random()
+    if kind < 0.5:
+        request, arguments = _generated_ask(rng, verb, noun, names, kinds)
+        call, text, skill = {"name": tool["name"], "arguments": arguments}, R, "client_tool"
+    else:
+        _, other_verb, other_noun, _, _ = _generated_tool(rng, set(taken))
+        verb, noun = ((other_verb, noun) if kind < 0.7 else (verb, other_noun) if kind < 0.9
+                      else (other_verb, other_noun))
+        request = _generated_ask(rng, verb, noun, [], [])[0]
+        call, text, skill = None, CANT, "client_tool_near" if kind < 0.9 else "client_tool_none"
+        if domain and request_stems(request) & _keys(_group(domain)):
+            return gen_generated_tool(rng)      # the hand-written domain's tool may serve it
+    example = Example([{"role": "user", "content": request}], call, text, skill)
+    example.declared = tuple(declared)
+    if rng.random() < 0.3:
+        example.history = _prior(_unrelated_before(rng, example)) + example.history
+    try:       # the tool asked for is shown, and each value is a span the request marks
+        example.texts()
+    except ValueError:
+        return gen_generated_tool(rng)
     return example
 
 

@@ -1,4 +1,6 @@
 """The corpus generator: seeded, covers every skill, and sounds like speech recognition output."""
+import hashlib
+import json
 import re
 
 from assistant.corpus import generate_corpus, number_words, say_duration
@@ -13,6 +15,14 @@ def test_same_seed_same_corpus_other_seed_other_corpus():
     assert [(e.history, e.call, e.text) for e in again] == [(e.history, e.call, e.text) for e in CORPUS[:200]]
     other = generate_corpus(200, seed=8)
     assert [e.history for e in other] != [e.history for e in again]
+
+
+def test_without_client_tools_the_corpus_is_the_shipped_checkpoints_row_for_row():
+    """What the model reads and writes for the first 2,000 rows of the embedded preset's corpus (seed 0),
+    pinned at 4a126b5: the tools preset's generators must not change a row of it."""
+    rows = generate_corpus(2000, seed=0)
+    digest = hashlib.sha256(json.dumps([e.texts() for e in rows]).encode()).hexdigest()
+    assert digest == "e606194d9231494f43afdc4b6df10d38a3e5276d45fd2710c1f5b951fba48f63"
 
 
 def test_every_skill_and_tool_is_covered():

@@ -1,10 +1,13 @@
 """Client-declared tools in the embedded model: the slot form code writes and reads, the corpus of invented
 tools, and the real checkpoint calling a declared tool only when asked."""
+import random
+
 import pytest
 
 from assistant.chat_template import model_prompt, reply_target
-from assistant.client_tools import MAX_SHOWN
-from assistant.corpus import generate_corpus
+from assistant.client_tools import FUNCTION_WORDS, MAX_SHOWN, name_words, request_stems, stem
+from assistant.corpus import CANT, gen_generated_tool, generate_corpus
+from assistant.generated_tools import NOUNS as GENERATED_NOUNS, VERBS as GENERATED_VERBS
 from assistant.generator import respond_sync
 from assistant.reply import ReplyReader
 from assistant.tools import ToolRunner
@@ -17,6 +20,16 @@ TABLE = {"type": "function", "function": {
                                                     "party_size": {"type": "integer"}}, "required": ["restaurant"]}}}
 SONG = {"type": "function", "name": "play_song", "description": "Play a song by name",
         "parameters": {"type": "object", "properties": {"song": {"type": "string"}, "artist": {"type": "string"}}}}
+SCORE = {"type": "function", "name": "get_score", "description": "The latest score of a sports team",
+         "parameters": {"type": "object", "properties": {"team": {"type": "string"}}}}
+REMINDER = {"type": "function", "name": "create_reminder", "description": "Remind the user of a task",
+            "parameters": {"type": "object", "properties": {"task": {"type": "string"}}}}
+MONEY = {"type": "function", "name": "send_money", "description": "Send money to a contact",
+         "parameters": {"type": "object", "properties": {"contact": {"type": "string"}, "amount": {"type": "number"}}}}
+MESSAGE = {"type": "function", "name": "send_message", "description": "Send a message to a contact",
+           "parameters": {"type": "object", "properties": {"contact": {"type": "string"}, "body": {"type": "string"}}}}
+FLIGHT = {"type": "function", "name": "lookupFlightStatus", "description": "Look up the status of a flight",
+          "parameters": {"type": "object", "properties": {"flight_number": {"type": "string"}}}}
 OTHERS = [{"type": "function", "name": name, "description": description}
           for name, description in [("lock_screen", "Lock the phone's screen"), ("get_battery", "Battery level")]]
 CORPUS = generate_corpus(3000, seed=11, client_tools_share=0.25)
@@ -28,8 +41,7 @@ def user(text: str) -> list[dict]:
 
 def test_declared_tools_reach_the_model_as_slots_and_the_request_carries_span_slots():
     prompt, slots = model_prompt(user("What's the weather in New York?"), None, [TABLE, WEATHER])
-    assert prompt == ("<t0> get weather current city <p0> city <t1> book table reserve restaurant <p0> restaurant "
-                      "<p1> party size<|user|> what's the weather in <s0> new york<|assistant|>")
+    assert prompt == "<t0> get weather current city <p0> city<|user|> what's the weather in <s0> new york<|assistant|>"
     assert reply_target({"name": "get_weather", "arguments": {"city": "new york"}}, "{result}", slots) == \
         "<|call|> <t0> <p0>=<s0><|say|> {result}"
 
@@ -44,15 +56,15 @@ def marked(text: str, *tools) -> str:
     ("what's the weather like in lisbon", [WEATHER], "what's the weather like in <s0> lisbon"),
     ("is it raining in New York right now", [WEATHER], "is it <s0> raining in <s1> new york right now"),
     # day words are a run of their own, words said around a value none
-    ("did the lakers win last night", [WEATHER], "did <s0> the <s1> lakers win <s2> last night"),
+    ("did the lakers win last night", [SCORE], "did <s0> the <s1> lakers win <s2> last night"),
     # a verb of asking is a run of its own; "my" before a run has its own marker
-    ("remind me to take my medicine", [WEATHER], "<s0> remind me to <s1> take <s2> my <s3> medicine"),
+    ("put a reminder to take my medicine", [REMINDER], "<s0> put a reminder to <s1> take <s2> my <s3> medicine"),
     # numbers are a run of their own ("flight ba 286"), the tool's words none
     ("Book a table for four at the Golden Dragon", [TABLE],
      "book a table for <s0> <n0> at <s1> the <s2> golden dragon"),
-    ("pay sam 20 dollars", [WEATHER], "<s0> pay <s1> sam <s2> <n0> <s3> dollars"),
+    ("pay sam 20 dollars", [MONEY], "<s0> pay <s1> sam <s2> <n0> <s3> dollars"),
     # after "saying" a message may begin with any word
-    ("text Marie-Claire that I am late", [WEATHER], "<s0> text <s1> marie claire that <s2> i am <s3> late"),
+    ("text Marie-Claire that I am late", [MESSAGE], "<s0> text <s1> marie claire that <s2> i am <s3> late"),
 ])
 def test_span_markers_stand_before_runs_of_words_a_value_can_be(text, tools, expected):
     assert marked(text, *tools) == expected
@@ -63,7 +75,7 @@ def test_a_value_is_one_run_or_a_range_of_runs_with_or_without_the_word_before_i
     assert slots.tools.span_of("the golden dragon") == "<s1><s2>"
     assert slots.tools.span_of("golden dragon") == "<s2>"
     assert slots.tools.span_of("golden") is None         # a part of a run is no value
-    _, slots = model_prompt(user("remind me to take my medicine"), None, [WEATHER])
+    _, slots = model_prompt(user("put a reminder to take my medicine"), None, [REMINDER])
     assert slots.tools.span_of("take my medicine") == "<s1><s3>"
     assert slots.tools.span_value("<s1><s3>") == "take my medicine"
     assert slots.tools.span_value("<s3><s1>") is None
@@ -71,8 +83,23 @@ def test_a_value_is_one_run_or_a_range_of_runs_with_or_without_the_word_before_i
 
 def test_only_the_best_matching_tools_are_shown():
     prompt, slots = model_prompt(user("play hotel california"), None, [*OTHERS, WEATHER, TABLE, SONG])
-    assert len(slots.tools.tools) == MAX_SHOWN and slots.tools.tools[0].name == "play_song"
+    assert [t.name for t in slots.tools.tools] == ["play_song"]      # the others share no word with it
     assert prompt.startswith("<t0> play song")
+    players = [{"type": "function", "name": f"play_{what}"} for what in ["radio", "podcast", "audiobook", "album"]]
+    _, slots = model_prompt(user("play the podcast serial"), None, [*players, SONG])
+    assert len(slots.tools.tools) == MAX_SHOWN and slots.tools.tools[0].name == "play_podcast"
+
+
+def test_a_tool_that_shares_no_root_with_the_request_or_its_related_words_is_not_shown():
+    plain, _ = model_prompt(user("find me a recipe for banana bread"), None, [])
+    prompt, slots = model_prompt(user("find me a recipe for banana bread"), None, [FLIGHT, WEATHER])
+    assert prompt == plain and slots.tools is None           # no tool to call: the prompt without declarations
+    with pytest.raises(ValueError):                          # nor a training row that calls one
+        reply_target({"name": "lookupFlightStatus", "arguments": {"flight_number": "banana bread"}}, "{result}", slots)
+    _, slots = model_prompt(user("is it going to rain in lisbon"), None, [FLIGHT, WEATHER])
+    assert [t.name for t in slots.tools.tools] == ["get_weather"]     # "rain" is a weather word
+    _, slots = model_prompt(user("is flight ba 286 on time"), None, [FLIGHT, WEATHER])
+    assert [t.name for t in slots.tools.tools] == ["lookupFlightStatus"]
 
 
 def read(slots, written: str):
@@ -116,7 +143,34 @@ def test_the_corpus_invents_many_tools_and_calls_them_with_spans_of_the_request(
         assert reply.startswith("<|call|> <t") and e.text == "{result}"
     refusals = [e for e in CORPUS if e.skill in ("client_tool_near", "client_tool_none")]
     builtin = [e for e in CORPUS if e.declared and e.call and e.skill != "client_tool"]
-    assert len(refusals) > 100 and len(builtin) > 100
+    assert len(refusals) > 100 and len(builtin) > 40
+
+
+def test_generated_tools_are_called_when_the_request_says_their_noun_and_refused_for_another_verb_or_noun():
+    rng = random.Random(5)
+    rows = [gen_generated_tool(rng) for _ in range(600)]
+    calls = [e for e in rows if e.call is not None]
+    refusals = [e for e in rows if e.call is None]
+    assert all(e.skill == "client_tool" for e in calls) and all(e.text == CANT for e in refusals)
+    assert 0.4 < len(calls) / len(rows) < 0.6
+    for e in calls:
+        request = e.history[-1]["content"]
+        assert stem(name_words(e.call["name"])[-1]) in request_stems(request), request     # the tool's noun is said
+        assert all(str(v) in request for v in e.call["arguments"].values() if isinstance(v, str))
+        prompt, reply = e.texts()
+        assert prompt.startswith("<t") and reply.startswith("<|call|> <t")
+    verbs = {stem(v) for v, _ in GENERATED_VERBS}
+    for e in refusals:       # the description says a generated tool's verb first: a name may be its noun alone
+        said = request_stems(e.history[-1]["content"])
+        for tool in e.declared:
+            verb = next((stem(w) for w in name_words(tool["description"]) if stem(w) in verbs), None)
+            assert not (verb in said and stem(name_words(tool["name"])[-1]) in said), e.history[-1]["content"]
+    near = [e for e in refusals if e.skill == "client_tool_near"]
+    assert sum(e.texts()[0].startswith("<t") for e in near) > 0.8 * len(near)    # shown: its noun or verb is said
+    words = [v for v, _ in GENERATED_VERBS] + [w for n in GENERATED_NOUNS for w in n.split("_")]
+    assert not FUNCTION_WORDS.intersection(words)                    # words the matching ignores would match nothing
+    names = {t["name"] for e in rows for t in e.declared}
+    assert len(names) > 900 and len(GENERATED_VERBS) >= 200 and len(set(GENERATED_NOUNS)) >= 300
 
 
 # ---- the real checkpoint ----------------------------------------------------------------------------------
