@@ -26,7 +26,13 @@ def test_hysteresis_keeps_a_dip_inside_speech():
     # 0.4 is under the threshold but above threshold - 0.15: still speech
     signals = run(detector, [0.9] * 3 + [0.4] * 10 + [0.9] * 3 + [0.0] * 3)
     assert [s for _, s in signals] == [Signal.START, Signal.PAUSE, Signal.END]
-    assert signals[1][0] == 17                           # the pause is the real silence, not the dip
+    assert signals[1][0] == 16 + PAUSE_MS // FRAME_MS - 1  # the pause is the real silence, not the dip
+
+
+def test_the_pause_comes_with_the_first_silent_frame():
+    """The pause's transcription and Smart Turn start there, 32 ms sooner than after 64 ms of silence."""
+    detector = TurnDetector(TurnDetection())
+    assert run(detector, [0.9] * 5 + [0.0]) == [(1, Signal.START), (5, Signal.PAUSE)]
 
 
 def test_speech_resuming_after_a_pause_does_not_end_the_turn():
@@ -147,7 +153,7 @@ def test_semantic_vad_speech_resuming_forgets_the_verdicts():
     detector.transcript_ready(FINISHED)
     detector.audio_ready(0.9)                              # both done, but 96 ms < 128 ms
     run(detector, [0.9] * 3)                               # "... minutes"
-    assert run(detector, [0.0] * 6) == [(1, Signal.PAUSE)]  # 192 ms: no verdict for this pause yet
+    assert run(detector, [0.0] * 6) == [(PAUSE_MS // FRAME_MS - 1, Signal.PAUSE)]  # 192 ms: no verdict for it yet
     assert detector.speaking
 
 
@@ -161,7 +167,7 @@ def test_server_vad_ignores_the_judges():
 
 def test_semantic_verdicts_known_early_in_the_pause_still_count():
     detector = semantic()
-    run(detector, [0.9] * 10 + [0.0] * 1)                 # 32 ms of silence, before PAUSE
+    assert run(detector, [0.9] * 10 + [0.0]) == [(1, Signal.START), (10, Signal.PAUSE)]   # 32 ms of silence
     assert not detector.transcript_ready(FINISHED)
     assert not detector.audio_ready(0.97)
-    assert run(detector, [0.0] * 3) == [(0, Signal.PAUSE), (2, Signal.END)]  # ends at 128 ms
+    assert run(detector, [0.0] * 3) == [(2, Signal.END)]  # ends at 128 ms
