@@ -1243,7 +1243,7 @@ def home_follow_up(rng) -> Example:
         first = Example([{"role": "user", "content": _dress(rng, f"turn {state} {phrase}")}],
                         _home_call("switch_device", {"name": e1.name, "state": state}, area), R, "x", home.lexicon)
         if kind == "area":
-            other = [a for a in areas if a != area]
+            other = sorted(a for a in areas if a != area)     # sorted: a set's order changes with PYTHONHASHSEED
             if not other:
                 continue
             a2 = rng.choice(other)
