@@ -50,7 +50,7 @@ class Clause:
 
 
 def clauses(request: str) -> list[Clause]:
-    """The request's clauses, in order; one when it has no break (or too many)."""
+    """The request's clauses, in order; one when it has no break, none when it has more than MAX_CLAUSES."""
     parts = [part for piece in CLAUSE_END.split(request) for part in REASON_INSIDE.split(piece)]
     found = [Clause(part.strip(), said) for part in parts if (said := normalize_request(part))]
     return found if 1 < len(found) <= MAX_CLAUSES else found[:1] if len(found) == 1 else []
