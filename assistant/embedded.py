@@ -92,6 +92,11 @@ class EmbeddedGenerator:
     def reader(self, slots: Slots) -> ReplyReader:
         return ReplyReader(self.tokenizer, self.config.eos_token_id, slots)
 
+    def blocks(self, prompt: list[int]):
+        """The reply's blocks as the denoise loop commits them (a whole reply and a clause's second reading)."""
+        return stream_generate(self.model, prompt, self.decode,
+                               mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
+
     async def respond(self, history: list[dict], tools: ToolRunner, *,
                       client_tools: Mapping[str, dict] = MappingProxyType({}),
                       session_id: str | None = None) -> AsyncIterator[ReplyEvent]:
@@ -118,8 +123,7 @@ class EmbeddedGenerator:
         # a request said with a clause beside it: a reply without a call is held until its clauses are read
         clauses = [] if client_result is not None else await asyncio.to_thread(self.clauses, history, lexicon)
         reader = self.reader(slots)
-        blocks = stream_generate(self.model, prompt, self.decode,
-                                 mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
+        blocks = self.blocks(prompt)
         async with contextlib.aclosing(blocks):
             async for block in blocks:
                 passes = block.forward_passes
@@ -177,8 +181,7 @@ class EmbeddedGenerator:
             asked = [*history[:-1], {"role": "user", "content": clause}]
             prompt, slots = await asyncio.to_thread(self.prompt_ids, asked, lexicon, client_tools)
             reader = self.reader(slots)
-            blocks = stream_generate(self.model, prompt, self.decode,
-                                     mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
+            blocks = self.blocks(prompt)
             async with contextlib.aclosing(blocks):
                 async for block in blocks:
                     reader.add(block.tokens)
