@@ -1,4 +1,4 @@
-"""The fresh paraphrase and discovered-home sets, and the third, fourth and fifth paraphrase sets, are well-formed, so a score on them
+"""The fresh paraphrase and discovered-home sets, and the third to sixth paraphrase sets, are well-formed, so a score on them
 measures the assistant and not a slip in a row: each expected call is a skill with its own argument names and
 allowed values, and names what the row's home really has (or, for an unknown name, nothing it has)."""
 import inspect
@@ -13,6 +13,7 @@ from assistant.skills import SKILLS
 from assistant.tools import ToolRunner, calculate, clock_time
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, UNIT_GROUPS
 from discovered_home import discovery_messages
+from made_up_home import ENTITIES, discovery_topic
 
 DATA = Path(__file__).parent / "data"
 
@@ -26,12 +27,14 @@ DISCOVERED = rows_of("heldout_discovered_fresh.jsonl")
 THIRD = rows_of("paraphrases_third.jsonl")
 FOURTH = rows_of("paraphrases_fourth.jsonl")
 FIFTH = rows_of("paraphrases_fifth.jsonl")
+SIXTH = rows_of("paraphrases_sixth.jsonl")
 EARLIER_SETS = ["paraphrases.jsonl", "heldout_discovered.jsonl", "heldout.jsonl", "heldout_home.jsonl"]
 # Every set of requests written before the third paraphrase set; the conversations' turns are {"user": ...}.
 BEFORE_THIRD = EARLIER_SETS + ["paraphrases_fresh.jsonl", "heldout_discovered_fresh.jsonl",
                                "heldout_conversations.jsonl"]
 BEFORE_FOURTH = BEFORE_THIRD + ["paraphrases_third.jsonl"]
 BEFORE_FIFTH = BEFORE_FOURTH + ["paraphrases_fourth.jsonl"]
+BEFORE_SIXTH = BEFORE_FIFTH + ["paraphrases_fifth.jsonl"]
 
 
 def discovered_inventory() -> Inventory:
@@ -41,11 +44,19 @@ def discovered_inventory() -> Inventory:
     return inventory
 
 
-HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory()}
+def made_up_inventory() -> Inventory:
+    inventory = Inventory()
+    for component, object_id, config in ENTITIES:
+        inventory.receive_discovery(discovery_topic(component, object_id), json.dumps(config))
+    return inventory
+
+
+HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory(), "made_up": made_up_inventory()}
 # Skills of the default vocabulary: rooms and devices are its keys, not the names of a discovered home.
 ROOM_SKILLS = {"set_device", "set_brightness", "change_brightness", "read_sensor"}
 ENTITY_SKILLS = {"switch_device", "switch_all", "set_level", "change_level", "get_state", "set_cover", "set_lock"}
-# Neither home has a scene, and a yes answers a question asked before: no single request asks for these.
+# Neither the default nor the discovered home has a scene, and a yes answers a question asked before: no single
+# request in those homes asks for these. The made-up home has scenes.
 NOT_ASKED = {"confirm", "activate_scene"}
 # Words for a kind of thing rather than one of the home's names: "how humid is it in the larder".
 GENERIC = {"everything", "lights", "light", "humidity", "temperature", "blind", "door"}
@@ -73,7 +84,8 @@ def check_call(row: dict) -> None:
     call = row["expected"]
     assert set(call) == {"name", "arguments"}
     skill, arguments = call["name"], call["arguments"]
-    assert skill in SKILLS and skill not in NOT_ASKED, skill
+    askable = set(SKILLS) - NOT_ASKED | ({"activate_scene"} if row["home"] == "made_up" else set())
+    assert skill in askable, skill
     names, required = parameters(skill)
     assert required <= set(arguments) <= names, (skill, sorted(arguments))
     for key, allowed in ALLOWED.items():
@@ -103,12 +115,12 @@ def check_call(row: dict) -> None:
         assert arguments["from"] != arguments["to"]
         assert any({arguments["from"], arguments["to"]} <= set(group) for group in UNIT_GROUPS)
     inventory = HOMES[row["home"]]
-    if skill in ENTITY_SKILLS or (skill == "set_thermostat" and set(arguments) & {"name", "area"}):
+    if skill in ENTITY_SKILLS | {"activate_scene"} or (skill == "set_thermostat" and set(arguments) & {"name", "area"}):
         found = inventory.resolve(arguments.get("name"), arguments.get("area"))
-        if skill == "set_thermostat":
-            found = [e for e in found if e.component == "climate"]
+        if skill in {"set_thermostat", "activate_scene"}:
+            found = [e for e in found if e.component == {"set_thermostat": "climate", "activate_scene": "scene"}[skill]]
         assert len(found) >= 1 if skill == "switch_all" else len(found) == 1, [e.name for e in found]
-        if row["home"] == "discovered":        # the user's own names are said, in this turn or an earlier one
+        if row["home"] != "default":        # the user's own names are said, in this turn or an earlier one
             said = set().union(*(words(m["content"]) for m in row["history"] if m["role"] == "user"))
             for key in ("name", "area"):
                 if key in arguments and arguments[key] not in GENERIC:
@@ -250,4 +262,41 @@ def test_fourth_and_fifth_requests_are_new(rows, before):
     assert len(set(said)) == len(said), [row["id"] for row in rows if said.count(row["history"][-1]["content"]) > 1]
     earlier = set().union(*(user_requests(name) for name in before))
     repeated = [row["id"] for row in rows if row["history"][-1]["content"] in earlier]
+    assert not repeated, f"rows equal to an earlier set's request: {repeated}"
+
+
+@pytest.mark.parametrize("row", SIXTH, ids=lambda row: f"sixth-{row['id']}")
+def test_sixth_row(row):
+    assert set(row) == {"id", "home", "history", "expected"} and row["home"] in HOMES
+    check_history(row)
+    assert row["expected"] is not None, "every paraphrase is a clear request"
+    check_call(row)
+
+
+def test_sixth_sizes_and_spread():
+    """At least 200 requests: the default home, and at least 40 each in the discovered and the made-up home; at
+    least 25 that are the last turn of a conversation; every skill a single request can ask for (the made-up home
+    has scenes), and every kind of thing both custom homes have asked about."""
+    assert [row["id"] for row in SIXTH] == list(range(1, len(SIXTH) + 1))
+    assert len(SIXTH) >= 200
+    homes = Counter(row["home"] for row in SIXTH)
+    assert homes["discovered"] >= 40 and homes["made_up"] >= 40 and homes["default"] >= len(SIXTH) / 2
+    assert sum(len(row["history"]) > 1 for row in SIXTH) >= 25
+    assert {row["expected"]["name"] for row in SIXTH} == set(SKILLS) - {"confirm"}
+    for name in ("discovered", "made_up"):
+        home = HOMES[name]
+        reached = {e.component for row in SIXTH if row["home"] == name
+                   for e in home.resolve(row["expected"]["arguments"].get("name"),
+                                         row["expected"]["arguments"].get("area"))
+                   if row["expected"]["name"] != "switch_all"}
+        assert reached == {e.component for e in home.entities()}, name
+
+
+def test_sixth_requests_are_new():
+    """No request is said twice in the set, nor equals a user turn of a set written before it (named by id only,
+    as for the third set)."""
+    said = [row["history"][-1]["content"] for row in SIXTH]
+    assert len(set(said)) == len(said), [row["id"] for row in SIXTH if said.count(row["history"][-1]["content"]) > 1]
+    earlier = set().union(*(user_requests(name) for name in BEFORE_SIXTH))
+    repeated = [row["id"] for row in SIXTH if row["history"][-1]["content"] in earlier]
     assert not repeated, f"rows equal to an earlier set's request: {repeated}"
