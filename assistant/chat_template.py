@@ -125,6 +125,9 @@ NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "anot
                     "make", "create", "begin", "put", "run", "give", "get", "add", "need", "want", "restart",
                     "reset", "pause", "end", "kill", "clear", "delete", "remove", "check", "show", "go", "quick",
                     "quickly", "probably", "maybe", "just", "then", "again", "still"}
+# A word said after these is a verb, and a verb before "timer" names no timer ("the sauce needs to simmer, timer for
+# 35 minutes" named it "simmer")
+VERB_AFTER = {"to", "could", "will", "would", "can", "should", "must", "might", "may", "shall", "let's"}
 
 
 class NoAction(str):
@@ -373,8 +376,8 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
     text = " ".join(out)
 
     def label(match):
-        word = match.group(1)
-        if word in NOT_TIMER_LABELS or word.isdigit() or word.startswith("<"):
+        word, before = match.group(1), match.string[:match.start()].split()[-1:]
+        if word in NOT_TIMER_LABELS or word.isdigit() or word.startswith("<") or set(before) & VERB_AFTER:
             return match.group(0)
         slot = _slot(word, slots.names, NAME_SLOTS, grow=True)
         return f"{slot} timer" if slot else match.group(0)

@@ -230,6 +230,11 @@ def test_a_question_about_what_someone_did_changes_nothing():
 def test_a_verb_before_timer_names_no_timer():
     for request in ("please make timer of ten minutes", "create timer for 2 minutes", "quick timer for 3 minutes"):
         assert model_prompt([{"role": "user", "content": request}])[1].names == [], request
+    # a verb after "to", "could" or "will" is one too, whatever the verb
+    for request in ("the bread has to rise timer for an hour", "the tea will brew timer five minutes",
+                    "the glue could set timer for ten minutes"):
+        assert model_prompt([{"role": "user", "content": request}])[1].names == [], request
+    assert model_prompt([{"role": "user", "content": "i want to start a pasta timer"}])[1].names == ["pasta"]
 
 
 def test_a_call_may_not_name_a_room_device_or_unit_nobody_said():
