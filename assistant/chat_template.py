@@ -60,6 +60,10 @@ _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)
 _ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wait)\s+)*(?:(?:did|have|has|had)\s+"
                                  r"(?:i|we|you|they|he|she|anyone|anybody|someone|somebody|everyone|nobody)\b"
                                  r"(?!\s+(?:to|got)\b)|(?:was|were)\s)")
+# A request that opens with a verb of switching and says the state ("put the propagator on for the seedlings",
+# "switch off the lamp, game's over"): it asks for a switch, and no call that only reads answers it
+_ASKS_A_SWITCH = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|please|can you|could you|would you)\s+)*"
+                            r"(?:turn|switch|put|power|shut|flick|flip)\b.*\b(?:on|off)\b")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 
@@ -250,7 +254,7 @@ class Slots:
         again than act. call: a valid call, names and numbers back in; call_text: as written, slots still in."""
         return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
-            or self.switches_on_against_off(call) or self.acts_on_a_question(call)
+            or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -278,6 +282,11 @@ class Slots:
         locked it): rather ask again."""
         skill = SKILLS[call["name"]]
         return not (skill.pure or skill.reads) and _ASKS_WHAT_WAS_DONE.match(self.request) is not None
+
+    def reads_for_a_switch(self, call: dict) -> bool:
+        """A call that only reads, for a request to switch something ("put the propagator on for the seedlings"
+        read its state): rather ask again, or read the request's clauses alone."""
+        return SKILLS[call["name"]].reads and _ASKS_A_SWITCH.match(self.request) is not None
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation can mean what the call does (its skill's words for the action,
