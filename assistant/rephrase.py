@@ -38,6 +38,8 @@ _DONE = {"lock": "locked", "unlock": "unlocked", "close": "closed", "shut": "clo
          "turn off": "off", "switch off": "off", "shut off": "off", "power off": "off", "turn on": "on",
          "switch on": "on", "power on": "on"}
 _PAST = r"(?:e?d)?"
+# what keeps a place warm, said by its kind: a number said after it is degrees ("put the still room heater on 16")
+_HEATER = "|".join(sorted({*DEVICES["heater"], "thermostat"}, key=len, reverse=True))
 _ASKER = r"(?:i|we|you|they|he|she|someone|somebody|anyone|anybody)"
 
 
@@ -102,6 +104,10 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a heater put "on" a temperature: "put the still room heater on 16 degrees" sets it, it does not switch it
     # on (before the particle moves)
     (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} .+?) (?:on|at|up to|down to) (\d+(?:\.\d+)?) degrees$",
+     r"\1set \2 to \3 degrees"),
+    # or its number alone, after a heater's kind (not 1 or 2: Whisper's "on to", "on too")
+    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:on|at|up to|down to) (?![12]$)"
+     r"(\d+(?:\.\d+)?)$",
      r"\1set \2 to \3 degrees"),
     # "turn the tv off in the living room": the particle after the verb
     (r"^((?:please |can you |could you )?(?:turn|switch|shut|put|power)) (?!on\b|off\b)((?:the |my |all the )?[a-z0-9' ]+?) (on|off)\b",

@@ -202,6 +202,10 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     ("could you tell me what the time is", True, "what's the time"),
     ("switch all the fans off on the jetty", False, "switch off all the fans in the jetty"),
     ("could you put the radiant panel on 18 degrees", False, "could you set the radiant panel to 18 degrees"),
+    ("put the sewing room radiator on 19", False, "set the sewing room radiator to 19 degrees"),
+    ("please turn the heating up to 22.5", True, "please set the thermostat to 22.5 degrees"),
+    ("put the bedroom heater on 2", True, "put on the bedroom heater 2"),       # Whisper's "on too"
+    ("put the jukebox on 4", False, "put on the jukebox 4"),                    # no heater: no degrees
     ("how warm has it got out in the orangery", False, "what's the temperature in the orangery"),
     ("how long has the pasta timer got left", True, "how long is left on the pasta timer"),
 ])
