@@ -57,6 +57,17 @@ def test_and_the_x_changes_the_newest_call_that_has_such_a_part(lexicon):
     assert resolved(history) == "turn on the bedroom light"
 
 
+@pytest.mark.parametrize("follow_up", ["a bit more", "a little more please", "even more", "again", "um, a touch more"])
+def test_a_step_asked_again_goes_the_same_way(lexicon, follow_up):
+    history = [user("turn the hall lights down"), called("change_brightness", room="hallway", direction="down"),
+               user(follow_up)]
+    assert resolved(history) == "make the hallway lights dimmer"
+    history = [user("brighten the arc lamp"), called("change_level", name="arc lamp", direction="up"), user(follow_up)]
+    assert resolved(history, lexicon) == "make the arc lamp brighter"
+    history = [user("set a timer for 5 minutes"), called("set_timer", seconds=300), user(follow_up)]
+    assert resolved(history) is None                 # no step before it: the history is read as it is
+
+
 @pytest.mark.parametrize("follow_up, rewritten", [
     ("same for the office", "turn off the office fan"),
     ("the bedroom one too", "turn off the bedroom fan"),
