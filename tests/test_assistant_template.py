@@ -234,7 +234,9 @@ def test_a_request_to_switch_is_not_answered_by_a_read():
     assert refused("put the kiln on for the pots", read)
     assert refused("okay switch off the kiln, we're done", read)
     assert refused("could you turn the kiln off please", read)
+    assert refused("back from the gym, switch the kiln on and let me cool down", read)
     assert not refused("is the kiln switched off", read) and not refused("did i turn the kiln off", read)
+    assert not refused("is the kiln on", read) and not refused("what's the kiln on", read)
     assert not refused("put the kiln on", {"name": "switch_device", "arguments": {"name": "kiln", "state": "on"}})
     assert refused("turn the porch light on", {"name": "read_sensor", "arguments": {"room": "porch", "kind": "temperature"}})
 
