@@ -130,8 +130,10 @@ NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "anot
                     "reset", "pause", "end", "kill", "clear", "delete", "remove", "check", "show", "go", "quick",
                     "quickly", "probably", "maybe", "just", "then", "again", "still"}
 # A word said after these is a verb, and a verb before "timer" names no timer ("the sauce needs to simmer, timer for
-# 35 minutes" named it "simmer")
-VERB_AFTER = {"to", "could", "will", "would", "can", "should", "must", "might", "may", "shall", "let's"}
+# 35 minutes" named it "simmer"); but after a wish or the one asked, "to" is the request's ("i'd like you to pasta
+# timer for 5 minutes", the corpus's)
+VERB_AFTER = {"to", "could", "will", "would", "can", "should", "must", "might", "may", "shall"}
+WISH_BEFORE_TO = {"you", "me", "us", "want", "wanna", "like", "love", "need"}
 
 
 class NoAction(str):
@@ -386,8 +388,10 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
     text = " ".join(out)
 
     def label(match):
-        word, before = match.group(1), match.string[:match.start()].split()[-1:]
-        if word in NOT_TIMER_LABELS or word.isdigit() or word.startswith("<") or set(before) & VERB_AFTER:
+        word, before = match.group(1), match.string[:match.start()].split()[-2:]
+        verb = before[-1:] and before[-1] in VERB_AFTER and not (before[-1] == "to" and before[:1] and
+                                                                  before[0] in WISH_BEFORE_TO)
+        if word in NOT_TIMER_LABELS or word.isdigit() or word.startswith("<") or verb:
             return match.group(0)
         slot = _slot(word, slots.names, NAME_SLOTS, grow=True)
         return f"{slot} timer" if slot else match.group(0)

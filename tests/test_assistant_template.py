@@ -248,7 +248,9 @@ def test_a_verb_before_timer_names_no_timer():
     for request in ("the bread has to rise timer for an hour", "the tea will brew timer five minutes",
                     "the glue could set timer for ten minutes"):
         assert model_prompt([{"role": "user", "content": request}])[1].names == [], request
-    assert model_prompt([{"role": "user", "content": "i want to start a pasta timer"}])[1].names == ["pasta"]
+    for request in ("i want to start a pasta timer", "i'd like you to pasta timer for 5 minutes",
+                    "i want to pasta timer for 5 minutes"):
+        assert model_prompt([{"role": "user", "content": request}])[1].names == ["pasta"], request
 
 
 def test_a_call_may_not_name_a_room_device_or_unit_nobody_said():
