@@ -224,7 +224,8 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     ("the dock lights are far too dark brighten them please", False, "brighten the dock lights"),
     # a kind with its state and no verb; the date by the day of the month
     ("fans off in the house", True, "turn off all the fans in the house"),
-    ("all the lamps on", False, "turn on all the lamps"),
+    ("lights on in the bathroom", True, "turn on the bathroom lights"),          # the default home's one light
+    ("lamps off in the snug", False, "turn off all the lamps in the snug"),     # every lamp there
     ("which day of the month is it", True, "what's the date"),
     ("what day of the month are we at", True, "what's the date"),
     # a timer named as it is set; a timer asked whether nearly done
