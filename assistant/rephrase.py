@@ -113,9 +113,11 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # everything, or every kind, on a place said with "on" ("turn off everything on the veranda", "switch
     # everything off on the veranda"): before the particle moves
     (r"\b(everything|all the [a-z]+)( on| off)? on (the|my|our) ", r"\1\2 in \3 "),
-    # a kind said with its state and no verb: "lights on in the bathroom"; in the whole home, every one of them
-    (r"^(?:all )?(?:the )?(lights|lamps|fans|heaters|plugs) (on|off) in the (house|home)\b", r"turn \2 all the \1 in the \3"),
-    (r"^(?:all )?(?:the )?(lights|lamps|fans|heaters|plugs) (on|off)\b", r"turn \2 the \1"),
+    # a kind said with its state and no verb: "lights on in the bathroom"; every one of them when "all" is said or
+    # in the whole home
+    (r"^all (?:the )?(lights|lamps|fans|heaters|plugs) (on|off)\b", r"turn \2 all the \1"),
+    (r"^(?:the )?(lights|lamps|fans|heaters|plugs) (on|off) in the (house|home)\b", r"turn \2 all the \1 in the \3"),
+    (r"^(?:the )?(lights|lamps|fans|heaters|plugs) (on|off)\b", r"turn \2 the \1"),
     # the date asked by the day of the month: "what number day of the month are we on"
     (r"^(?:what|which) (?:number )?day of the month (?:is it|are we on|are we at|is today|is it today)$", "what's the date"),
     # a timer named as it is set: "name a timer homework and set it for 30 minutes", "set a timer for 5 minutes

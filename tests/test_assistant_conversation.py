@@ -226,6 +226,7 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     ("fans off in the house", True, "turn off all the fans in the house"),
     ("lights on in the bathroom", True, "turn on the bathroom lights"),          # the default home's one light
     ("lamps off in the snug", False, "turn off all the lamps in the snug"),     # every lamp there
+    ("all the fans off please", True, "turn off all the fans please"),
     ("which day of the month is it", True, "what's the date"),
     ("what day of the month are we at", True, "what's the date"),
     # a timer named as it is set; a timer asked whether nearly done
