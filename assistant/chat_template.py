@@ -61,9 +61,11 @@ _ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wai
                                  r"(?:i|we|you|they|he|she|anyone|anybody|someone|somebody|everyone|nobody)\b"
                                  r"(?!\s+(?:to|got)\b)|(?:was|were)\s)")
 # A verb of switching with the state said after it ("put the propagator on for the seedlings", "back from the gym,
-# switch the fan on"): the request asks for a switch, and no call that only reads answers it
+# switch the fan on"): the request asks for a switch, and no call that only reads answers it, unless it opens as a
+# question ("is the garden switch on")
 _ASKS_A_SWITCH = re.compile(r"\b(?:turn|switch|put|power|shut|flick|flip) (?:the |my |our |all |everything )?"
                             r"(?:[a-z']+ ){0,4}(?:on|off)\b")
+_ASKS_HOW = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:is|are|what|what's|which|how|does|do)\b")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 
@@ -289,7 +291,7 @@ class Slots:
         """A call that only reads, for a request to switch something ("put the propagator on for the seedlings"
         read its state): rather ask again, or read the request's clauses alone."""
         return SKILLS[call["name"]].reads and _ASKS_A_SWITCH.search(self.request) is not None \
-            and _ASKS_WHAT_WAS_DONE.match(self.request) is None
+            and _ASKS_WHAT_WAS_DONE.match(self.request) is None and _ASKS_HOW.match(self.request) is None
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation can mean what the call does (its skill's words for the action,

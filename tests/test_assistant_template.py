@@ -237,6 +237,7 @@ def test_a_request_to_switch_is_not_answered_by_a_read():
     assert refused("back from the gym, switch the kiln on and let me cool down", read)
     assert not refused("is the kiln switched off", read) and not refused("did i turn the kiln off", read)
     assert not refused("is the kiln on", read) and not refused("what's the kiln on", read)
+    assert not refused("is the garden switch on", {"name": "get_state", "arguments": {"name": "garden switch"}})
     assert not refused("put the kiln on", {"name": "switch_device", "arguments": {"name": "kiln", "state": "on"}})
     assert refused("turn the porch light on", {"name": "read_sensor", "arguments": {"room": "porch", "kind": "temperature"}})
 
