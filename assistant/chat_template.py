@@ -60,6 +60,12 @@ _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)
 _ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wait)\s+)*(?:(?:did|have|has|had)\s+"
                                  r"(?:i|we|you|they|he|she|anyone|anybody|someone|somebody|everyone|nobody)\b"
                                  r"(?!\s+(?:to|got)\b)|(?:was|were)\s)")
+# A verb of switching with the state said after it ("put the propagator on for the seedlings", "back from the gym,
+# switch the fan on"): the request asks for a switch, and no call that only reads answers it, unless it opens as a
+# question ("is the garden switch on")
+_ASKS_A_SWITCH = re.compile(r"\b(?:turn|switch|put|power|shut|flick|flip) (?:the |my |our |all |everything )?"
+                            r"(?:[a-z']+ ){0,4}(?:on|off)\b")
+_ASKS_HOW = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:is|are|what|what's|which|how|does|do)\b")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 
@@ -125,6 +131,11 @@ NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "anot
                     "make", "create", "begin", "put", "run", "give", "get", "add", "need", "want", "restart",
                     "reset", "pause", "end", "kill", "clear", "delete", "remove", "check", "show", "go", "quick",
                     "quickly", "probably", "maybe", "just", "then", "again", "still"}
+# A word said after these is a verb, and a verb before "timer" names no timer ("the sauce needs to simmer, timer for
+# 35 minutes" named it "simmer"); but after a wish or the one asked, "to" is the request's ("i'd like you to pasta
+# timer for 5 minutes", the corpus's)
+VERB_AFTER = {"to", "could", "will", "would", "can", "should", "must", "might", "may", "shall"}
+WISH_BEFORE_TO = {"you", "me", "us", "want", "wanna", "like", "love", "need"}
 
 
 class NoAction(str):
@@ -247,7 +258,7 @@ class Slots:
         again than act. call: a valid call, names and numbers back in; call_text: as written, slots still in."""
         return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
-            or self.switches_on_against_off(call) or self.acts_on_a_question(call)
+            or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -275,6 +286,12 @@ class Slots:
         locked it): rather ask again."""
         skill = SKILLS[call["name"]]
         return not (skill.pure or skill.reads) and _ASKS_WHAT_WAS_DONE.match(self.request) is not None
+
+    def reads_for_a_switch(self, call: dict) -> bool:
+        """A call that only reads, for a request to switch something ("put the propagator on for the seedlings"
+        read its state): rather ask again, or read the request's clauses alone."""
+        return SKILLS[call["name"]].reads and _ASKS_A_SWITCH.search(self.request) is not None \
+            and _ASKS_WHAT_WAS_DONE.match(self.request) is None and _ASKS_HOW.match(self.request) is None
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation can mean what the call does (its skill's words for the action,
@@ -373,8 +390,10 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
     text = " ".join(out)
 
     def label(match):
-        word = match.group(1)
-        if word in NOT_TIMER_LABELS or word.isdigit() or word.startswith("<"):
+        word, before = match.group(1), match.string[:match.start()].split()[-2:]
+        verb = before[-1:] and before[-1] in VERB_AFTER and not (before[-1] == "to" and before[:1] and
+                                                                  before[0] in WISH_BEFORE_TO)
+        if word in NOT_TIMER_LABELS or word.isdigit() or word.startswith("<") or verb:
             return match.group(0)
         slot = _slot(word, slots.names, NAME_SLOTS, grow=True)
         return f"{slot} timer" if slot else match.group(0)

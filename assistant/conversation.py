@@ -34,6 +34,11 @@ FOLLOW_UPS = [re.compile(p) for p in (
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|that 1|this 1|it|that|them|this|those)\b"
                        r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
+# A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
+# reads as brighter, after "dim the office lights")
+STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"
+                        r"|^(?:again|do that again|same again|once more|one more time)(?: please)?$")
+STEP_SKILLS = {"change_brightness", "change_level"}
 # Words said before a follow-up that carry nothing: dropped from the rewritten request.
 FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|sorry|ok|okay|never mind|nevermind|"
                      r"and|then|now|so|please|parley)\s+)+")
@@ -231,8 +236,12 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     vocabulary = Vocabulary(lexicon)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first
-    pronoun = REFERRING.search(core)
-    named_first = pronoun is not None and vocabulary.names_a_thing(core[:pronoun.start()])
+    # (as said: a rephrasing may have dropped the pronoun)
+    plain = LEADING.sub("", said)
+    pronoun = REFERRING.search(plain)
+    named_first = pronoun is not None and vocabulary.names_a_thing(plain[:pronoun.start()])
+    if calls and calls[-1]["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
+        return [{"role": "user", "content": request_for(calls[-1])}]
     if calls and unreferring == core and not asked and not named_first:
         rewritten = _changed_part(said, calls, vocabulary) or _pronoun(core, calls)
         if rewritten:

@@ -38,6 +38,8 @@ _DONE = {"lock": "locked", "unlock": "unlocked", "close": "closed", "shut": "clo
          "turn off": "off", "switch off": "off", "shut off": "off", "power off": "off", "turn on": "on",
          "switch on": "on", "power on": "on"}
 _PAST = r"(?:e?d)?"
+# what keeps a place warm, said by its kind: a number said after it is degrees ("put the still room heater on 16")
+_HEATER = "|".join(sorted({*DEVICES["heater"], "thermostat"}, key=len, reverse=True))
 _ASKER = r"(?:i|we|you|they|he|she|someone|somebody|anyone|anybody)"
 
 
@@ -67,7 +69,18 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # how much: "a touch", "a tad", "slightly" are the corpus's "a bit"
     (r"\b(?:a touch|a tad|a smidge|a smidgen|a notch|a hair|slightly|somewhat|a little bit)\b", "a bit"),
     # now, said at the end of a request
-    (r"\b(?:at the moment|at present|currently)$", "right now"),
+    (r"\b(?:at the moment|at present|currently|at the minute|just now|as we speak)$", "right now"),
+    # how well a thing is in its state: "is the coal hole door shut properly"
+    (r"\b(shut|closed|locked|unlocked|open|off|on) (?:properly|fully|completely|securely)$", r"\1"),
+    # what a quantity is of, after its unit: "how many grams in 3 ounces of butter"
+    (rf"\b(\d+(?:\.\d+)? (?:{_UNIT})) of (?!a\b|an\b|the\b)[a-z]+(?: [a-z]+)??(?=$| (?:in|to|into) )", r"\1"),
+    # the whole home said many ways: the corpus's "in the house"
+    (r"\b(?:in the (?:whole|entire) |throughout the |all over the |all around the )(house|home)\b", r"in the \1"),
+    # the half of the day, said after a clock time: "wake me at 2 in the afternoon"
+    (r"\b((?:1[0-2]|[1-9])(?: [0-5]\d| oh \d)?) (?:in the|this) (?:afternoon|evening)\b", r"\1 pm"),
+    (r"\b((?:1[0-2]|[1-9])(?: [0-5]\d| oh \d)?) (?:in the|this) morning\b", r"\1 am"),
+    # a purpose said after the request with "and let": "turn the light off and let me sleep"
+    (r"\s+and let (?:me|us|them|him|her|the [a-z]+) (?!.*\b(?:in (?:the|my|our|this|that)\b|\d))[a-z' ]+$", ""),
     # "what time've we got": the corpus has no "'ve"
     (r"\b([a-z]+)'ve\b", r"\1 have"),
     # a sum said as numbers taken together: "17 and 25 together"
@@ -89,19 +102,40 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^it's (?:(?:too|really|so|very|a bit|way|far|quite|rather|getting|a little) )*(?:{_FEELS}) in (the [a-z ]+?) "
      rf"({_POLITE}(?:turn|switch|put|bump|crank|make|set|dim|brighten|raise|lower|open|close|shut) (?!.* in the ).+)$",
      r"\2 in \1"),
-    # a light said to be too bright or too dark, then asked with a pronoun to go that way: the statement says it
-    (rf"^({_THE} [a-z' ]+?)(?:'s| is| are) ((?:(?:way|far|much|a bit|a little|so|really) )?too (?:bright|harsh|glaring)) "
-     r"(?:please )?(?:turn|put|bring|make|dim|tone|knock) (?:it|them|that|those) (?:down|dimmer|lower)\b.*$", r"\1 is \2"),
-    (rf"^({_THE} [a-z' ]+?)(?:'s| is| are) ((?:(?:way|far|much|a bit|a little|so|really) )?too (?:dark|dim|gloomy)) "
-     r"(?:please )?(?:turn|put|bring|make|brighten|bump|crank) (?:it|them|that|those) (?:up|brighter)\b.*$", r"\1 is \2"),
+    # a light said to be too bright or too dark, then asked with a pronoun to go that way: the statement says it,
+    # in the corpus's words ("too bright", "too dim")
+    (rf"^({_THE} [a-z' ]+?)(?:'s| is| are) ((?:(?:way|far|much|a bit|a little|so|really) )?)too (?:bright|harsh|glaring) "
+     r"(?:please )?(?:(?:turn|put|bring|make|dim|tone|knock) (?:it|them|that|those) (?:down|dimmer|lower)|"
+     r"(?:dim|lower) (?:it|them|that|those))\b.*$", r"\1 is \2too bright"),
+    (rf"^({_THE} [a-z' ]+?)(?:'s| is| are) ((?:(?:way|far|much|a bit|a little|so|really) )?)too (?:dark|dim|gloomy) "
+     r"(?:please )?(?:(?:turn|put|bring|make|brighten|bump|crank) (?:it|them|that|those) (?:up|brighter)|"
+     r"(?:brighten|raise) (?:it|them|that|those))\b.*$", r"\1 is \2too dim"),
     # everything, or every kind, on a place said with "on" ("turn off everything on the veranda", "switch
     # everything off on the veranda"): before the particle moves
     (r"\b(everything|all the [a-z]+)( on| off)? on (the|my|our) ", r"\1\2 in \3 "),
+    # a kind said with its state and no verb: "lights on in the bathroom"; every one of them when "all" is said or
+    # in the whole home
+    (r"^all (?:the )?(lights|lamps|fans|heaters|plugs) (on|off)\b", r"turn \2 all the \1"),
+    (r"^(?:the )?(lights|lamps|fans|heaters|plugs) (on|off) in the (house|home)\b", r"turn \2 all the \1 in the \3"),
+    (r"^(?:the )?(lights|lamps|fans|heaters|plugs) (on|off)\b", r"turn \2 the \1"),
+    # the date asked by the day of the month: "what number day of the month are we on"
+    (r"^(?:what|which) (?:number )?day of the month (?:is it|are we on|are we at|is today|is it today)$", "what's the date"),
+    # a timer named as it is set: "name a timer homework and set it for 30 minutes", "set a timer for 5 minutes
+    # and call it tea"
+    (r"^(?:name|call|label) (?:a|the|my) timer ([a-z]+) and (?:set|start|make) it (for .+)$", r"start a \1 timer \2"),
+    (r"^(?:set|start|make) a timer (for \d+(?:\.\d+)? seconds) and (?:name|call|label) it ([a-z]+)$", r"start a \2 timer \1"),
+    # a timer asked whether nearly done: "is the laundry timer nearly done" asks what is left on it
+    (r"^is ((?:the|my) (?:[a-z]+ )?timer) (?:nearly|almost|about|just about|close to) (?:done|finished|up|over|through)$",
+     r"how long is left on \1"),
     # "turned on the tv": a transcript's past tense of the command
     (r"^(turn|switch)ed\b", r"\1"),
     # a heater put "on" a temperature: "put the still room heater on 16 degrees" sets it, it does not switch it
     # on (before the particle moves)
     (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} .+?) (?:on|at|up to|down to) (\d+(?:\.\d+)?) degrees$",
+     r"\1set \2 to \3 degrees"),
+    # or its number alone, after a heater's kind (not 1 or 2: Whisper's "on to", "on too")
+    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:on|at|up to|down to) (?![12]$)"
+     r"(\d+(?:\.\d+)?)$",
      r"\1set \2 to \3 degrees"),
     # "turn the tv off in the living room": the particle after the verb
     (r"^((?:please |can you |could you )?(?:turn|switch|shut|put|power)) (?!on\b|off\b)((?:the |my |all the )?[a-z0-9' ]+?) (on|off)\b",
@@ -152,6 +186,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a state asked about someone: "has anyone left the gate open", "did somebody leave the fan on"
     (rf"^(?:has|have|did) (?:anyone|anybody|someone|somebody|one of you|the kids) (?:left|leave) ({_THE} .+?) "
      r"(open|on|unlocked|running)$", r"is \1 \2"),
+    # a reading asked by "what temperature is it": "what temperature is it up in the belvedere"
+    (rf"^(?:what|which) ({'|'.join(READINGS)}) is it (?:(?:up|down|out|over|back) )?in (the [a-z ]+?)(?: now| right now)?$",
+     r"what's the \1 in \2"),
     # a state asked with "still" or "left": "is the pump still running", "is the gate left open"
     (rf"^(is|are) ({_THE} .+?) (?:still|left|still left) (?=(?:on|off|open|closed|shut|locked|unlocked|running|going)$)",
      r"\1 \2 "),

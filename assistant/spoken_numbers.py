@@ -30,6 +30,10 @@ DURATION_SECONDS = {"hour": 3600, "hours": 3600, "hr": 3600, "hrs": 3600, "minut
 # What speech recognition writes for "and a half" after a number: "2 end to half minutes" is two and a half.
 AND_A_HALF = (("and", "a", "half"), ("and", "half"), ("end", "of", "half"), ("end", "to", "half"),
               ("end", "a", "half"), ("in", "a", "half"), ("in", "the", "half"), ("an", "a", "half"))
+# A fraction said after a number or a counted unit ("an hour and a quarter", "two and three quarters"): its value,
+# and the words that say it.
+AND_A_FRACTION = {0.5: AND_A_HALF, 0.25: (("and", "a", "quarter"), ("and", "quarter")),
+                  0.75: (("and", "three", "quarters"), ("and", "3", "quarters"))}
 
 # A clock time said by the minutes to or past the hour ("ten to seven", "quarter past eight"): the minutes each
 # word or number stands for, the words that say which way, and the words before or after that mark a clock time
@@ -147,14 +151,15 @@ def _numbers_to_digits(words: list[str]) -> list[str]:
             out.append("1")
             i += 1
             continue
-        # "and a half" after a number or a counted unit: "two and a half", "an hour and a half"
-        half = next((len(p) for p in AND_A_HALF if tuple(words[i:i + len(p)]) == p), 0)
-        if half and out and (_is_number(out[-1]) or (len(out) >= 2 and _is_number(out[-2]))):
+        # "and a half" after a number or a counted unit: "two and a half", "an hour and a quarter"
+        used, part = next(((len(p), value) for value, said in AND_A_FRACTION.items() for p in said
+                           if tuple(words[i:i + len(p)]) == p), (0, 0.0))
+        if used and out and (_is_number(out[-1]) or (len(out) >= 2 and _is_number(out[-2]))):
             if _is_number(out[-1]):
-                out[-1] = _format(float(out[-1]) + 0.5)
+                out[-1] = _format(float(out[-1]) + part)
             else:
-                out[-2] = _format(float(out[-2]) + 0.5)
-            i += half
+                out[-2] = _format(float(out[-2]) + part)
+            i += used
             continue
         if w in NUMBER_WORDS:
             value, used = _parse_cardinal(words, i)

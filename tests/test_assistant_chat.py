@@ -341,6 +341,37 @@ def test_a_request_said_beside_a_reason_or_a_remark_is_answered_by_its_clause(as
         assert calls == [want], (text, reply)
 
 
+def test_the_fifth_sets_classes_of_miss_are_answered_in_other_words(assistant):
+    """Issue 23's classes of miss on the fifth paraphrase set, in requests written apart from its rows and with
+    other names: a quarter after a duration, a verb before "timer", a switch asked beside a reason (never read
+    as a state), a heater's number, a step asked again, and the rephrasings of assistant/rephrase.py."""
+    made_up = InMemoryHome(inventory=made_up_inventory())
+    for turns, home, want in [
+        (["set a timer for two hours and a quarter"], None, ("set_timer", {"seconds": 8100})),
+        (["the dough has to rise, timer for an hour"], None, ("set_timer", {"seconds": 3600})),
+        (["switch the kiln on for the pots"], made_up, ("switch_device", {"name": "kiln", "state": "on"})),
+        (["turn off the jukebox, party's over"], made_up, ("switch_device", {"name": "jukebox", "state": "off"})),
+        (["back from the gym, switch the office fan on and let me cool down"], None,
+         ("set_device", {"device": "fan", "room": "office", "state": "on"})),
+        (["could you put the heating on 19"], None, ("set_thermostat", {"degrees": 19})),
+        (["dim the kitchen lights", "a little more"], None, ("change_brightness", {"room": "kitchen", "direction": "down"})),
+        (["which day of the month is it today"], None, ("get_date", {})),
+        (["is the wicket gate locked properly"], made_up, ("get_state", {"name": "wicket gate"})),
+        (["is the gramophone on at the minute"], made_up, ("get_state", {"name": "gramophone"})),
+        (["what temperature is it over in the gallery"], made_up, ("get_state", {"name": "temperature", "area": "gallery"})),
+        (["convert 200 grams of flour to ounces"], None, ("convert", {"value": 200, "from": "g", "to": "oz"})),
+        (["fans off in the whole house"], None, ("switch_all", {"name": "fan", "state": "off"})),
+        (["the tiffany lamp's too bright, dim it"], made_up, ("change_level", {"name": "tiffany lamp", "direction": "down"})),
+        (["set an alarm for 4 in the afternoon"], None, ("set_alarm", {"hour": 4, "minute": 0, "period": "pm"})),
+        (["is my pizza timer almost done"], None, ("timer_left", {"name": "pizza"})),
+        (["call a timer tea and start it for five minutes"], None, ("start_timer", {"name": "tea", "seconds": 300})),
+    ]:
+        reply = ask(assistant, *turns, home=home)
+        calls = [(c.name, {k: str(v).replace("_", " ") if k in ("name", "area") else v for k, v in c.arguments.items()})
+                 for c in reply.tool_calls]
+        assert calls == [want], (turns, reply)
+
+
 def test_a_refusal_is_not_spoken_before_the_clauses_are_read(assistant):
     """The reply to the whole request is held while its clauses are read: the call comes first, and a request
     whose clauses give none is refused once."""

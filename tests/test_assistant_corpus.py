@@ -23,10 +23,11 @@ def test_same_seed_same_corpus_other_seed_other_corpus():
 def test_without_client_tools_the_corpus_is_the_shipped_checkpoints_row_for_row():
     """What the model reads and writes for the first 2,000 rows of the embedded preset's corpus (seed 0): the
     tools preset's generators must not change a row of it. The prompt's rules (assistant.rephrase,
-    chat_template) change what the model reads too; pinned after the clause rules of 17e46d0."""
+    chat_template) change what the model reads too; pinned after the clause rules of 17e46d0, and again after
+    "could you timer", "will you timer" (2 rows) no longer read "you" as a timer's name."""
     rows = generate_corpus(2000, seed=0)
     digest = hashlib.sha256(json.dumps([e.texts() for e in rows]).encode()).hexdigest()
-    assert digest == "09ab920e3cbf4b210cf9aaed9930718c1ed2c51f1305f4e90842a98afdffc62c"
+    assert digest == "6fd1dda60a7f17404823daadfe0a20740a9d701bc473c0d18b85a12d60d130d5"
 
 
 def test_the_corpus_does_not_depend_on_pythons_string_hashing():

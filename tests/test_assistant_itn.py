@@ -25,6 +25,10 @@ from assistant.spoken_numbers import normalize_request
     ("Set a timer for 2 in the half minutes.", "set a timer for 150 seconds"),
     ("set a timer for 2 1/2 minutes", "set a timer for 150 seconds"),
     ("thermostat to 21½", "thermostat to 21.5"),
+    # a quarter or three quarters said the same way
+    ("start a timer for two hours and a quarter", "start a timer for 8100 seconds"),
+    ("a minute and three quarters", "105 seconds"),
+    ("nine and a quarter plus one", "9.25 plus 1"),
     ("how many feet in a mile", "how many feet in 1 mile"),
     ("three quarters of a cup", "0.75 cup"),
     ("What's 12*7?", "what's 12 times 7"),

@@ -227,9 +227,31 @@ def test_a_question_about_what_someone_did_changes_nothing():
     assert not refused("have you got a timer for 5 minutes", {"name": "set_timer", "arguments": {"seconds": 300}})
 
 
+def test_a_request_to_switch_is_not_answered_by_a_read():
+    def refused(request, call):
+        return slots_of(request).reads_for_a_switch(call)
+    read = {"name": "get_state", "arguments": {"name": "kiln"}}
+    assert refused("put the kiln on for the pots", read)
+    assert refused("okay switch off the kiln, we're done", read)
+    assert refused("could you turn the kiln off please", read)
+    assert refused("back from the gym, switch the kiln on and let me cool down", read)
+    assert not refused("is the kiln switched off", read) and not refused("did i turn the kiln off", read)
+    assert not refused("is the kiln on", read) and not refused("what's the kiln on", read)
+    assert not refused("is the garden switch on", {"name": "get_state", "arguments": {"name": "garden switch"}})
+    assert not refused("put the kiln on", {"name": "switch_device", "arguments": {"name": "kiln", "state": "on"}})
+    assert refused("turn the porch light on", {"name": "read_sensor", "arguments": {"room": "porch", "kind": "temperature"}})
+
+
 def test_a_verb_before_timer_names_no_timer():
     for request in ("please make timer of ten minutes", "create timer for 2 minutes", "quick timer for 3 minutes"):
         assert model_prompt([{"role": "user", "content": request}])[1].names == [], request
+    # a verb after "to", "could" or "will" is one too, whatever the verb
+    for request in ("the bread has to rise timer for an hour", "the tea will brew timer five minutes",
+                    "the glue could set timer for ten minutes"):
+        assert model_prompt([{"role": "user", "content": request}])[1].names == [], request
+    for request in ("i want to start a pasta timer", "i'd like you to pasta timer for 5 minutes",
+                    "i want to pasta timer for 5 minutes"):
+        assert model_prompt([{"role": "user", "content": request}])[1].names == ["pasta"], request
 
 
 def test_a_call_may_not_name_a_room_device_or_unit_nobody_said():
