@@ -436,7 +436,7 @@ class ToolRunner:
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
         if guessed is not None:
             return self._ask_first(guessed, name, arguments)
-        said = said_back(name, arguments) if self.unsure_numbers else None
+        said = said_back(name, arguments) if self.unsure_numbers and self._knows_the_device(name, arguments) else None
         if said is not None:
             return self._ask_numbers(said, name, arguments)
         try:
@@ -464,6 +464,12 @@ class ToolRunner:
             return await self.run(name, arguments)
         self.pending = Pending(f"the {guessed}", run_as_heard, asyncio.get_running_loop().time(), self.turn)
         return NoAction(f"Did you mean the {guessed}? Say yes to confirm.")
+
+    def _knows_the_device(self, name: str, arguments: dict) -> bool:
+        """The call names no device, or one the home has: a call to a device it lacks is refused as it is,
+        never said back for a yes ("dim the pantry light to 10%" in a home without one)."""
+        device = None if name == "start_timer" else arguments.get("name")
+        return device is None or self._find(device, arguments.get("area"), READABLE)[1] is None
 
     def _ask_numbers(self, said: str, name: str, arguments: dict) -> NoAction:
         """Hold a call made of a number the recogniser doubted until the user says yes to it said back."""

@@ -339,6 +339,11 @@ async def test_a_doubted_number_is_asked_about_and_a_yes_acts():
     tools.begin_reply([{"role": "user", "content": "No."}])
     tools.unsure_numbers = frozenset()
     assert await tools.run("confirm", {"answer": "no"}) == "Okay, I'll leave it as it is."
+    # a device the home lacks is refused as it is, not said back for a yes
+    tools.begin_reply([{"role": "user", "content": "Dim the pantry light to 10%."}])
+    tools.unsure_numbers = frozenset({"10"})
+    assert await tools.run("set_level", {"name": "pantry_light", "percent": 10}) == \
+        "I don't know a device called the pantry light."
     # a call that takes no number is not asked about
     tools.begin_reply([{"role": "user", "content": "Turn on light 4."}])
     tools.unsure_numbers = frozenset({"4"})
