@@ -175,11 +175,12 @@ class Transcripts:
 def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: frozenset[str],
             unsure_numbers: frozenset[str]) -> tuple[str, str]:
     """(one of OUTCOMES, what the assistant did) for text heard and asked in a fresh conversation in row's
-    home, with the words and the numbers the server's recogniser was unsure of. A timer is judged by the timers left running: "timer
-    unnamed" is the named timer asked for, running at the right length without the name (ToolRunner drops a
-    label the recogniser was unsure of or no word heard holds)."""
+    home, with the words and the numbers the server's recogniser was unsure of. A timer is judged by the timers
+    left running: "timer unnamed" is the named timer asked for, running at the right length without the name
+    (ToolRunner drops a label the recogniser was unsure of or no word heard holds)."""
     tools = ToolRunner(new_home(row["home"]))
-    tools.guessed_names, tools.unsure_words, tools.unsure_numbers, tools.spoken = guessed, unsure, unsure_numbers, True
+    tools.guessed_names, tools.unsure_words, tools.unsure_numbers = guessed, unsure, unsure_numbers
+    tools.spoken = True
     reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
     did = f"{[(c.name, c.arguments) for c in reply.tool_calls]} / {reply.text!r}"
     asked = any(isinstance(r, NoAction) and str(r).startswith("Did you mean") for r in results)
@@ -260,9 +261,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                         opinion = second_opinion(final["text"], rescored, grammar_heard, names[row["home"]],
                                                  normalize_request)
                         grammar_taken += opinion is not rescored
-                        kept = opinion is rescored
-                        by_ear[f"{nbest}-best, names heard, grammar ear"] = (
-                            opinion.text, opinion.guessed, unsure if kept else frozenset(), numbers if kept else frozenset())
+                        doubts = (unsure, numbers) if opinion is rescored else (frozenset(), frozenset())
+                        by_ear[f"{nbest}-best, names heard, grammar ear"] = (opinion.text, opinion.guessed, *doubts)
                     elif second_ears:
                         by_ear[f"{nbest}-best, names heard, grammar ear"] = (rescored.text, rescored.guessed, unsure,
                                                                               numbers)
