@@ -18,7 +18,8 @@ from assistant.chat_template import NAME_ARGUMENTS, NoAction, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import CLASS_WORDS, COMPONENTS, SWITCHABLE, Entity
 from assistant.skills import SKILLS
-from assistant.vocabulary import DEVICES, NO, ROOMS, SENSOR_KINDS, SENSOR_UNITS, YES, convert, unit_name
+from assistant.vocabulary import (DEVICES, NO, OPERATOR_WORDS, ROOMS, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS,
+                                  STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES, convert, unit_name)
 
 # What switching everything, or every one of a kind, switches.
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")
@@ -150,6 +151,7 @@ CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anythin
 NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
 NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
 NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
+SWITCHING = ("set_device", "switch_device", "switch_all", "set_cover", "set_lock")   # calls a state word asks for
 
 
 @dataclass(frozen=True)
@@ -175,6 +177,53 @@ def says_yes(text: str) -> bool:
     """Do the user's words answer yes: one of YES's phrases, and none of NO's ("don't do it" is a no)?"""
     words = " " + " ".join(re.findall(r"[a-z']+", text.lower().replace("\u2019", "'"))) + " "
     return any(f" {phrase} " in words for phrase in YES) and not any(f" {phrase} " in words for phrase in NO)
+
+
+def said_back(name: str, arguments: dict) -> str | None:
+    """A call that takes numbers, in words (SAID_BACK: "23 times 4", "an alarm at 7:30 am"); None for a skill
+    that takes none, or arguments that are no such call."""
+    template = SAID_BACK.get(name)
+    if template is None:
+        return None
+    words = {key: format_number(value) if isinstance(value, (int, float)) else str(value).replace("_", " ")
+             for key, value in arguments.items()}
+    try:
+        if "seconds" in arguments:
+            words["seconds"] = say_duration(_timer_length(arguments["seconds"]))
+        if "expression" in arguments:
+            spoken = re.sub(r"[-+*/]", lambda m: f" {OPERATOR_WORDS[m.group(0)]} ", str(arguments["expression"]))
+            words["expression"] = " ".join(spoken.replace("(", " ").replace(")", " ").split())
+        if name == "set_alarm":
+            hour, minute = clock_time(arguments["hour"], arguments["minute"])
+            words["clock"] = f"{hour}:{minute:02d}" + (f" {arguments['period']}" if arguments.get("period") else "")
+        if name == "convert":
+            value = float(arguments["value"])
+            words["from"], words["to"] = unit_name(arguments["from"], value), unit_name(arguments["to"], 2)
+        return template.format(**words)
+    except (KeyError, TypeError, ValueError, OverflowError):
+        return None
+
+
+def states_without_a_switch(heard: str, name: str = "") -> bool:
+    """The words end in a state ("kitchen light on", "the samovar off?") and none before it, but the device's
+    own name, is a verb of switching (STATE_WORDS, SWITCH_VERBS): a question, unless typed as a command."""
+    words = re.findall(r"[a-z']+", heard.lower())
+    while words and words[-1] in TRAILING_WORDS:
+        words.pop()
+    if not words or words[-1] not in STATE_WORDS:
+        return False
+    named = set(re.findall(r"[a-z']+", name.lower()))
+    return not any(_a_form_of(word, SWITCH_VERBS) for word in words[:-1] if word not in named)
+
+
+def _a_form_of(word: str, verbs: set[str]) -> bool:
+    """word is one of verbs, or one with -s, -ed or -ing ("switched", "turning", "closes")."""
+    stems = {word}
+    for ending in ("s", "es", "ed", "d", "ing"):
+        if word.endswith(ending):
+            stem = word[:-len(ending)]
+            stems |= {stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem}
+    return bool(stems & verbs)
 
 
 def _timer_length(seconds) -> int:
@@ -334,6 +383,12 @@ class ToolRunner:
         # Words of the latest transcript the recogniser was unsure of (voice.stt.Heard.unsure_words), lowercase:
         # a timer is not named with them. Set by the session for each transcript it answers, as guessed_names.
         self.unsure_words: frozenset[str] = frozenset()
+        # Numbers of the latest transcript the recogniser doubted (voice.stt.Heard.unsure_numbers): a call that
+        # takes numbers says them back and waits for a yes. Set by the session, as guessed_names.
+        self.unsure_numbers: frozenset[str] = frozenset()
+        # The latest user message was heard, not typed: a state said with no verb of switching is then a
+        # question (states_without_a_switch). Set by the session, as guessed_names.
+        self.spoken = False
         self._spoken_names: tuple[int, tuple[str, ...]] = (-1, ())
 
     @property
@@ -375,10 +430,15 @@ class ToolRunner:
         # Names and areas come in the call syntax's spelling (porch_light, living_room): words from here on.
         arguments = {key: value.replace("_", " ") if key in NAME_ARGUMENTS and isinstance(value, str) else value
                      for key, value in arguments.items()}
+        if self.spoken and name in SWITCHING and states_without_a_switch(self.heard, arguments.get("name", "")):
+            return await self._state_instead(arguments)
         guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
         if guessed is not None:
             return self._ask_first(guessed, name, arguments)
+        said = said_back(name, arguments) if self.unsure_numbers and self._knows_the_device(name, arguments) else None
+        if said is not None:
+            return self._ask_numbers(said, name, arguments)
         try:
             return await getattr(self, "_" + name)(**arguments)
         except CalculationError:
@@ -404,6 +464,26 @@ class ToolRunner:
             return await self.run(name, arguments)
         self.pending = Pending(f"the {guessed}", run_as_heard, asyncio.get_running_loop().time(), self.turn)
         return NoAction(f"Did you mean the {guessed}? Say yes to confirm.")
+
+    def _knows_the_device(self, name: str, arguments: dict) -> bool:
+        """The call names no device, or one the home has: a call to a device it lacks is refused as it is,
+        never said back for a yes ("dim the pantry light to 10%" in a home without one)."""
+        device = None if name == "start_timer" else arguments.get("name")
+        return device is None or self._find(device, arguments.get("area"), READABLE)[1] is None
+
+    def _ask_numbers(self, said: str, name: str, arguments: dict) -> NoAction:
+        """Hold a call made of a number the recogniser doubted until the user says yes to it said back."""
+        async def run_as_heard() -> str:
+            self.unsure_numbers = frozenset()
+            return await self.run(name, arguments)
+        self.pending = Pending("it", run_as_heard, asyncio.get_running_loop().time(), self.turn)
+        return NoAction(f"Did you mean {said}? Say yes to confirm.")
+
+    async def _state_instead(self, arguments: dict) -> NoAction:
+        """The state of what a switching call names, as the whole reply: nothing is switched."""
+        name = arguments.get("name") or f"{arguments.get('room', '')} {arguments.get('device', '')}".replace("_", " ")
+        answer = await self._get_state(name.strip(), arguments.get("area"))
+        return answer if isinstance(answer, NoAction) else NoAction(answer)
 
     def stop_timers(self) -> None:
         """The session ended: its timers of this process stop (stored ones stay)."""
@@ -691,10 +771,11 @@ class ToolRunner:
         name = str(name)
         label = set(re.findall(r"[a-z']+", name.lower()))
         said = set(re.findall(r"[a-z']+", self.heard.lower()))
-        if (said and not label <= said) or label & self.unsure_words:
-            # A label the user's words do not hold ("rental" read into "retato") or the recogniser was unsure of
-            # ("partly" for "hey parley") would be said when the timer rings and could replace another timer of
-            # that name: the timer runs at the length asked, unnamed, and the reply says so.
+        if (said and not label <= said) or label & self.unsure_words or any(len(word) == 1 for word in label):
+            # A label the user's words do not hold ("rental" read into "retato"), the recogniser was unsure of
+            # ("partly" for "hey parley") or of one letter ("I timer for one hour") would be said when the timer
+            # rings and could replace another timer of that name: the timer runs at the length asked, unnamed,
+            # and the reply says so.
             await self._start(seconds)
             return f"Okay, your timer is set for {say_duration(seconds)}."
         replaced = await self._named(name)

@@ -110,3 +110,29 @@ YES = ["yes", "yes please", "yeah", "yep", "sure", "do it", "go ahead", "yes do 
        "that's right", "correct", "ok do it", "absolutely", "please do", "yeah go ahead"]
 NO = ["no", "no thanks", "nope", "don't", "cancel", "no don't", "never mind", "stop", "not now", "no leave it",
       "actually no", "forget it"]
+
+# A call with a number the recogniser doubted is said back before it runs ("Did you mean 23 times 4?"): each
+# skill that takes numbers, in words. {seconds} is said as a duration, {expression} with OPERATOR_WORDS, {clock}
+# an alarm's clock time, {from} and {to} a unit's name, {room} as spoken.
+SAID_BACK = {
+    "calculate": "{expression}",
+    "convert": "{value} {from} in {to}",
+    "set_timer": "a timer for {seconds}",
+    "start_timer": "a {name} timer for {seconds}",
+    "set_alarm": "an alarm at {clock}",
+    "set_brightness": "the {room} lights at {percent} percent",
+    "set_level": "the {name} at {percent} percent",
+    "set_thermostat": "the thermostat at {degrees} degrees",
+}
+OPERATOR_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
+
+# A state said with no verb of switching ("kitchen light on", "the samovar off?", "This roman blind closed." for
+# "is the roman blind closed"): heard, it is a question about the state, never a switch (Whisper drops the "is").
+# STATE_WORDS end such a request, before any of TRAILING_WORDS; SWITCH_VERBS, in any of their forms, say switch.
+STATE_WORDS = {"on", "off", "open", "opened", "closed", "shut", "locked", "unlocked"}
+TRAILING_WORDS = {"please", "thanks", "thank", "you", "now"}
+SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make", "get", "let", "leave", "keep",
+                "have", "want", "need", "be", "start", "stop", "kill", "shut", "close", "open", "lock", "unlock",
+                "raise", "lower", "pull", "draw", "lift", "bring", "boot", "fire", "kick", "hit", "click",
+                "crank", "activate", "enable", "deactivate", "disable", "cut", "douse", "knock", "secure", "bolt",
+                "unbolt", "halt", "freeze", "hold", "dim", "brighten"}

@@ -26,8 +26,10 @@ Ears compared on the same recordings:
 
 Recordings and transcripts are cached under bench/out/spoken/ (Piper samples its voice: a cache keeps runs
 comparable); `--fresh` hears every recording again, so the recogniser's compute is measured in the run.
-`--sample N` takes N requests per home (seeded) instead of all; `--skip M` leaves out those `--sample M` takes,
-`--skip M:N` those `--skip M --sample N` takes, `--skip M:N:K` those `--skip M --skip M:N --sample K` takes.
+`--requests FILE` speaks the self-contained rows of any paraphrase or held-out jsonl file instead of the
+held-out files (a new blind set, heard once). `--sample N` takes N requests per home (seeded) instead of all;
+`--skip M` leaves out those `--sample M` takes, `--skip M:N` those `--skip M --sample N` takes, `--skip M:N:K`
+those `--skip M --skip M:N --sample K` takes.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/spoken_requests.py --sample 40
 """
@@ -69,12 +71,13 @@ HOMES = ("default", "made_up", "discovered")
 OUTCOMES = ("right", "asked, yes right", "asked, yes wrong", "timer unnamed", "no action", "wrong action")
 
 
-def requests(sample: int | None, skip: list[str] = ()) -> list[dict]:
-    """The self-contained held-out rows, each with its home; sample: that many per home, seeded (all a home has
-    when it has fewer); skip: not the rows an earlier run took, each "N" for `--sample N` (the tuning set),
-    "M:N" for `--skip M --sample N` (a held-back set), "M:N:K" for `--skip M --skip M:N --sample K` and so on."""
+def requests(sample: int | None, skip: list[str] = (), files: list[Path] = FILES) -> list[dict]:
+    """The self-contained rows of files (the held-out ones by default), each with its home; sample: that many
+    per home, seeded (all a home has when it has fewer); skip: not the rows an earlier run took, each "N" for
+    `--sample N` (the tuning set), "M:N" for `--skip M --sample N` (a held-back set), "M:N:K" for `--skip M
+    --skip M:N --sample K` and so on."""
     rows = []
-    for path in FILES:
+    for path in files:
         for line in path.read_text().splitlines():
             row = json.loads(line) if line.strip() else None
             if row and len(row["history"]) == 1:
@@ -82,7 +85,7 @@ def requests(sample: int | None, skip: list[str] = ()) -> list[dict]:
     for taken in skip:
         *before, size = taken.split(":")
         earlier = [":".join(before[:end]) for end in range(1, len(before) + 1)]
-        seen = {(r["file"], r["id"]) for r in requests(int(size), earlier)}
+        seen = {(r["file"], r["id"]) for r in requests(int(size), earlier, files)}
         rows = [r for r in rows if (r["file"], r["id"]) not in seen]
     if sample:
         rng = random.Random(22)
@@ -169,13 +172,15 @@ class Transcripts:
         return self.known[key]
 
 
-def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: frozenset[str]) -> tuple[str, str]:
-    """(one of OUTCOMES, what the assistant did) for text asked in a fresh conversation in row's home, with
-    the words the server's recogniser was unsure of. A timer is judged by the timers left running: "timer
-    unnamed" is the named timer asked for, running at the right length without the name (ToolRunner drops a
-    label the recogniser was unsure of or no word heard holds)."""
+def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: frozenset[str],
+            unsure_numbers: frozenset[str]) -> tuple[str, str]:
+    """(one of OUTCOMES, what the assistant did) for text heard and asked in a fresh conversation in row's
+    home, with the words and the numbers the server's recogniser was unsure of. A timer is judged by the timers
+    left running: "timer unnamed" is the named timer asked for, running at the right length without the name
+    (ToolRunner drops a label the recogniser was unsure of or no word heard holds)."""
     tools = ToolRunner(new_home(row["home"]))
-    tools.guessed_names, tools.unsure_words = guessed, unsure
+    tools.guessed_names, tools.unsure_words, tools.unsure_numbers = guessed, unsure, unsure_numbers
+    tools.spoken = True
     reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
     did = f"{[(c.name, c.arguments) for c in reply.tool_calls]} / {reply.text!r}"
     asked = any(isinstance(r, NoAction) and str(r).startswith("Did you mean") for r in results)
@@ -238,13 +243,14 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                 t0 = time.perf_counter()
                 hearing = hear_names(heard, names[row["home"]])
                 hear_ms.append(1000 * (time.perf_counter() - t0))
-                by_ear = {"greedy": (heard, {}, frozenset()),
-                          "greedy, names heard": (hearing.text, hearing.guessed, frozenset())}
+                by_ear = {"greedy": (heard, {}, frozenset(), frozenset()),
+                          "greedy, names heard": (hearing.text, hearing.guessed, frozenset(), frozenset())}
                 if nbest > 1:       # the server's ear: stt.hear, with the words it was unsure of
                     final = transcripts.evidence(stt, voice, band, said, names[row["home"]], audio)
                     rescored = hear_names(final["text"], names[row["home"]])
-                    unsure = Heard(final["text"], tuple(map(tuple, final["words"]))).unsure_words()
-                    by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed, unsure)
+                    evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
+                    unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
+                    by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed, unsure, numbers)
                     if row["home"] in second_ears:
                         if named_words(rescored, names[row["home"]]) and not rescored.guessed:
                             grammar_heard = ""
@@ -255,23 +261,24 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                         opinion = second_opinion(final["text"], rescored, grammar_heard, names[row["home"]],
                                                  normalize_request)
                         grammar_taken += opinion is not rescored
-                        by_ear[f"{nbest}-best, names heard, grammar ear"] = (
-                            opinion.text, opinion.guessed, unsure if opinion is rescored else frozenset())
+                        doubts = (unsure, numbers) if opinion is rescored else (frozenset(), frozenset())
+                        by_ear[f"{nbest}-best, names heard, grammar ear"] = (opinion.text, opinion.guessed, *doubts)
                     elif second_ears:
-                        by_ear[f"{nbest}-best, names heard, grammar ear"] = (rescored.text, rescored.guessed, unsure)
+                        by_ear[f"{nbest}-best, names heard, grammar ear"] = (rescored.text, rescored.guessed, unsure,
+                                                                              numbers)
                 if other is not None:
                     best = best_hypothesis(transcripts.heard(other, voice, band, said, names[row["home"]], audio,
                                                              max(nbest, 1)), names[row["home"]])
                     rescored = hear_names(best, names[row["home"]])
                     by_ear[f"{other.model} {nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed,
-                                                                                   frozenset())
+                                                                                   frozenset(), frozenset())
                 results = {}
                 ears.update(dict.fromkeys(by_ear))
-                for ear, (text, guessed, unsure) in by_ear.items():
+                for ear, (text, guessed, unsure, numbers) in by_ear.items():
                     key = (row["home"], row["file"], row["id"], text, tuple(sorted(guessed.items())),
-                           tuple(sorted(unsure)))
+                           tuple(sorted(unsure)), tuple(sorted(numbers)))
                     if key not in answers:
-                        answers[key] = outcome(assistant, row, text, guessed, unsure)
+                        answers[key] = outcome(assistant, row, text, guessed, unsure, numbers)
                     results[ear] = answers[key]
                     exact = normalised_words(heard) == normalised_words(said)
                     unknown = row.get("category") == "unknown_name"
@@ -310,7 +317,7 @@ def report(rows, voices, ears, counts, seconds, hear_ms) -> str:
     header = ("| requests | band | ear | recordings | right | right, or asked and yes is right | asked, yes wrong | "
               "timer unnamed | no action | wrong action |\n|---|---|---|---|---|---|---|---|---|---|")
     per_home = {h: sum(r["home"] == h for r in rows) for h in HOMES}
-    out = [f"{len(rows)} held-out requests ({', '.join(f'{h} {n}' for h, n in per_home.items())}), "
+    out = [f"{len(rows)} requests ({', '.join(f'{h} {n}' for h, n in per_home.items())}), "
            f"{len(voices)} voices, wideband and phone band: {len(rows) * len(voices) * 2} recordings.", ""]
     for title, groups in (("All recordings, by home, misheard ones and unknown names",
                            ["all", *HOMES, "misheard", "unknown names"]), ("By voice", voices)):
@@ -346,6 +353,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", action="append", default=[], help="leave out the requests an earlier run took: "
                         "N for --sample N, M:N for --skip M --sample N, M:N:K for --skip M --skip M:N --sample K; "
                         "may be given again")
+    parser.add_argument("--requests", type=Path, action="append", help="speak the self-contained rows of this "
+                        "jsonl file (a paraphrase or held-out set; may be given again) instead of the held-out files")
     parser.add_argument("--voices", default=",".join(VOICES), help="comma-separated, from: " + ", ".join(VOICES))
     parser.add_argument("--fresh", action="store_true", help="hear every recording again (recordings are kept)")
     parser.add_argument("--errors", action="store_true", help="also list every recording not answered right")
@@ -358,7 +367,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(1)
-    sampled = requests(args.sample, args.skip)
+    sampled = requests(args.sample, args.skip, args.requests or FILES)
     rows = [row for row in sampled if not typed_only(row)]
     table = run(rows, args.voices.split(","), args.fresh, args.errors, args.nbest, args.larger, args.grammar)
     table = f"Rows tagged slip left out (typed input only): {len(sampled) - len(rows)} of {len(sampled)}.\n" + table

@@ -8,7 +8,7 @@ import pytest
 from assistant.chat_template import NoAction, fill_result
 from assistant.home import InMemoryHome
 from assistant.tools import (NOT_A_SKILL, NOT_CALCULABLE, NOT_POSSIBLE, CalculationError, ToolRunner, calculate,
-                             stepped_level, timer_done_text)
+                             said_back, states_without_a_switch, stepped_level, timer_done_text)
 from assistant.vocabulary import convert
 
 
@@ -295,3 +295,96 @@ async def test_several_thermostats_are_told_apart_by_name_or_area():
     assert await tools.run("set_level", {"name": "panel", "percent": 20}) == "I don't know a device called the panel."
     assert await ToolRunner(_home_of_my_own()).run("set_thermostat", {"degrees": 21}) == \
         "There is no thermostat in this home."
+
+
+async def test_a_one_letter_timer_name_is_dropped():
+    tools = ToolRunner()
+    tools.begin_reply([{"role": "user", "content": "I timer for one hour."}])          # "a timer", heard "I timer"
+    assert await tools.run("start_timer", {"name": "i", "seconds": 3600}) == "Okay, your timer is set for 1 hour."
+    assert [(t.name, t.seconds) for t in await tools.timer_book.pending()] == [(None, 3600)]
+    tools.stop_timers()
+
+
+@pytest.mark.parametrize("name, arguments, said", [
+    ("calculate", {"expression": "23*4"}, "23 times 4"),
+    ("calculate", {"expression": "(3/4)*2"}, "3 divided by 4 times 2"),
+    ("set_timer", {"seconds": 150}, "a timer for 2 minutes and 30 seconds"),
+    ("start_timer", {"name": "pasta", "seconds": 720}, "a pasta timer for 12 minutes"),
+    ("set_alarm", {"hour": 645, "minute": 0}, "an alarm at 6:45"),                   # Whisper's "645": a clock time
+    ("set_alarm", {"hour": 7, "minute": 5, "period": "pm"}, "an alarm at 7:05 pm"),
+    ("convert", {"value": 5, "from": "mile", "to": "km"}, "5 miles in kilometers"),
+    ("set_brightness", {"room": "living_room", "percent": 40}, "the living room lights at 40 percent"),
+    ("set_thermostat", {"degrees": 21.5}, "the thermostat at 21.5 degrees"),
+    ("switch_device", {"name": "lamp", "state": "on"}, None),                         # takes no number
+    ("set_timer", {"seconds": -5}, None),                                              # no such timer
+])
+def test_a_call_with_numbers_is_said_back_in_words(name, arguments, said):
+    assert said_back(name, arguments) == said
+
+
+async def test_a_doubted_number_is_asked_about_and_a_yes_acts():
+    tools = ToolRunner()
+    tools.begin_reply([{"role": "user", "content": "Set a timer for 15 minutes."}])
+    tools.unsure_numbers = frozenset({"15"})
+    assert await tools.run("set_timer", {"seconds": 900}) == "Did you mean a timer for 15 minutes? Say yes to confirm."
+    assert not await tools.timer_book.pending()
+    tools.begin_reply([{"role": "user", "content": "Yes."}])
+    tools.unsure_numbers = frozenset()
+    assert await tools.run("confirm", {"answer": "yes"}) == "15 minutes"
+    assert [t.seconds for t in await tools.timer_book.pending()] == [900]
+    # a no leaves it
+    tools.begin_reply([{"role": "user", "content": "What is 23 times 4?"}])
+    tools.unsure_numbers = frozenset({"4"})
+    assert await tools.run("calculate", {"expression": "23*4"}) == "Did you mean 23 times 4? Say yes to confirm."
+    tools.begin_reply([{"role": "user", "content": "No."}])
+    tools.unsure_numbers = frozenset()
+    assert await tools.run("confirm", {"answer": "no"}) == "Okay, I'll leave it as it is."
+    # a device the home lacks is refused as it is, not said back for a yes
+    tools.begin_reply([{"role": "user", "content": "Dim the pantry light to 10%."}])
+    tools.unsure_numbers = frozenset({"10"})
+    assert await tools.run("set_level", {"name": "pantry_light", "percent": 10}) == \
+        "I don't know a device called the pantry light."
+    # a call that takes no number is not asked about
+    tools.begin_reply([{"role": "user", "content": "Turn on light 4."}])
+    tools.unsure_numbers = frozenset({"4"})
+    assert await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}) == "on"
+    tools.stop_timers()
+
+
+async def test_a_typed_number_is_never_asked_about():
+    tools = ToolRunner()
+    tools.begin_reply([{"role": "user", "content": "what is 23 times 4"}])
+    assert await tools.run("calculate", {"expression": "23*4"}) == "92"
+
+
+@pytest.mark.parametrize("heard, name, question", [
+    ("kitchen light on", "", True),
+    ("The samovar off?", "samovar", True),
+    ("This roman blind closed.", "roman blind", True),             # "is the roman blind closed", "is" unheard
+    ("lights off please", "", True),
+    ("the wall switch off", "wall switch", True),                  # a verb in the device's own name says nothing
+    ("Turn the kitchen light on.", "", False),
+    ("switched the lamp off", "lamp", False),
+    ("I want the lights on", "", False),
+    ("Shut the blind.", "blind", False),                           # a state word first is the verb
+    ("It's dark in the kitchen.", "", False),
+])
+def test_a_state_said_with_no_verb_of_switching(heard, name, question):
+    assert states_without_a_switch(heard, name) is question
+
+
+async def test_a_heard_state_is_answered_and_never_switched():
+    home = InMemoryHome()
+    tools = ToolRunner(home)
+    tools.begin_reply([{"role": "user", "content": "Kitchen light on."}])
+    tools.spoken = True
+    said = await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"})
+    assert isinstance(said, NoAction) and said == "The kitchen light is off."
+    assert ("light", "kitchen") not in home.devices
+    tools.begin_reply([{"role": "user", "content": "Turn the kitchen light on."}])          # a verb says switch
+    assert await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}) == "on"
+    tools.spoken = False                                                                    # typed: as written
+    tools.begin_reply([{"role": "user", "content": "kitchen light off"}])
+    assert await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "off"}) == "off"
+    assert home.devices[("light", "kitchen")] == "off"
+

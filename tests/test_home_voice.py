@@ -167,3 +167,25 @@ async def test_an_unknown_name_spoken_never_acts(home_server, devices, speech):
     assert devices == before, (transcript, calls(client), spoken(done["response"]))
     assert not spoken(done["response"]).startswith("Did you mean"), transcript
     await client.close()
+
+
+async def test_a_doubted_number_is_said_back_and_a_yes_acts(home_server, devices, speech):
+    """espeak's "six forty five" reaches Whisper as "645" at about 0.3: the alarm is asked about as a clock
+    time, and the spoken yes sets it through the confirm path. A clear "fifteen" (about 0.98) is not asked."""
+    client = await RealtimeClient.connect(home_server.ws_url)
+    await client.wait_for("session.created")
+    await client.stream_audio(speech.espeak("Set an alarm for six forty five."), 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    assert spoken(done["response"]) == "Did you mean an alarm at 6:45? Say yes to confirm.", transcript
+    start = len(client.events)
+    await client.stream_audio(speech.espeak("Yes."), 24000)
+    done = await client.wait_for("response.done", timeout=60, start=start)
+    assert calls(client)[-1] == ("confirm", {"answer": "yes"}), spoken(done["response"])
+    assert spoken(done["response"]) in ("Okay, your alarm is set for 6:45 AM.", "Okay, your alarm is set for 6:45 PM.")
+    start = len(client.events)
+    await client.stream_audio(speech.espeak("Set a timer for fifteen minutes."), 24000)
+    done = await client.wait_for("response.done", timeout=60, start=start)
+    assert calls(client)[-1] == ("set_timer", {"seconds": 900}), spoken(done["response"])
+    assert not spoken(done["response"]).startswith("Did you mean"), spoken(done["response"])
+    await client.close()

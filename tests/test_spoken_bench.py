@@ -1,7 +1,9 @@
 """The spoken-request bench's judge and samples (bench/spoken_requests.py): a call is judged by what it does to
 the home, and a held-back sample never holds a request an earlier sample took."""
+import json
+
 from bench.assistant_eval import same_home_call
-from bench.spoken_requests import HOMES, discovered_inventory, requests
+from bench.spoken_requests import DATA, HOMES, discovered_inventory, requests
 
 THERMOSTAT = {"name": "set_thermostat", "arguments": {"name": "nursery radiator", "degrees": 19}}
 
@@ -35,3 +37,15 @@ def test_a_fresh_sample_skips_the_tuning_and_the_held_back_requests():
     assert not ids(fresh) & (ids(tuning) | ids(held_back))
     assert {r["home"] for r in fresh} == set(HOMES)
     assert ids(requests(20, ["24"])) == ids(held_back)            # seeded: the same rows every run
+
+
+def test_any_request_file_can_be_spoken():
+    """--requests FILE: the self-contained rows of a paraphrase or held-out file, each in its home, sampled and
+    skipped as the held-out files are."""
+    fresh = DATA / "paraphrases_fresh.jsonl"
+    rows = requests(None, files=[fresh])
+    said = [json.loads(line) for line in fresh.read_text().splitlines() if line.strip()]
+    assert len(rows) == sum(len(r["history"]) == 1 for r in said) and {r["file"] for r in rows} == {fresh.stem}
+    tuning, rest = requests(5, files=[fresh]), requests(None, ["5"], files=[fresh])
+    assert len(tuning) == 10 and len(rest) == len(rows) - 10              # 5 of each of its two homes
+    assert not {r["id"] for r in tuning} & {r["id"] for r in rest}

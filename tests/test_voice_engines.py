@@ -176,6 +176,16 @@ def test_stt_doubts_a_word_it_wrote_with_little_probability(stt):
     assert Heard("A partly timer.").unsure_words() == frozenset()        # no probabilities: nothing known
 
 
+def test_stt_doubts_a_number_it_wrote_with_little_probability(stt):
+    # flite's slt voice: "six forty five" heard as "4645" at 0.42; rms's "fifteen" as "15" at 0.91 (a clear number)
+    doubted = stt.hear(padded(flite("set an alarm for six forty five", "slt")))
+    assert doubted.unsure_numbers() and doubted.unsure_numbers() <= set(re.findall(r"\d+", doubted.text))
+    assert stt.hear(padded(flite("set a timer for fifteen minutes", "rms"))).unsure_numbers() == frozenset()
+    heard = Heard("Set an alarm for 645.", (("Set", 0.9), ("an", 0.9), ("alarm", 0.9), ("for", 0.8), ("645", 0.3)))
+    assert heard.unsure_numbers() == {"645"} and heard.unsure_words() == frozenset()     # 0.3: doubted as a number only
+    assert Heard("What is 7 times 5?", (("7", 0.74), ("5", 0.96))).unsure_numbers() == frozenset()
+
+
 @pytest.mark.parametrize("hypothesis, kept", [
     ("What time is it? What time is it? What t", "What time is it?"),
     ("Stop. Stop. Stop.", "Stop."),

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import math
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -40,6 +41,7 @@ _MAX_PROMPT_TOKENS = 223  # whisper keeps at most half its 448-token context, le
 # 1.22x the CPU time per final (medians of the same run).
 FINAL_HYPOTHESES = 3
 UNSURE_WORD = 0.3         # see Heard.unsure_words: bench/spoken_requests.py (docs/speech.md)
+UNSURE_NUMBER = 0.6       # see Heard.unsure_numbers: misheard numbers were the most common wrong action
 _MARKS = set(".,?!;:…-")   # punctuation that stands as a word of its own in word_probabilities
 _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
 
@@ -82,6 +84,13 @@ class Heard:
         "Set it past a timer"."""
         return frozenset(plain for word, probability in self.word_probabilities
                          if probability < UNSURE_WORD and (plain := _plain(word)))
+
+    def unsure_numbers(self) -> frozenset[str]:
+        """The numbers, as digits, of words Whisper wrote with less than UNSURE_NUMBER probability: a number
+        misheard ("sixty three" as "623") acts silently on the wrong value, so a call that uses one asks first
+        (assistant.tools.ToolRunner). A number word written in letters is not among them."""
+        return frozenset(number for word, probability in self.word_probabilities if probability < UNSURE_NUMBER
+                         for number in re.findall(r"\d+(?:\.\d+)?", word))
 
 
 @dataclass(frozen=True)
