@@ -24,7 +24,7 @@ import numpy as np
 from voice.heard_names import best_hypothesis
 from voice.weights import verified
 
-_FINAL_WINDOW_S = 10      # encoder window for final transcripts (whisper's own is 30 s)
+FINAL_WINDOW_S = 10       # encoder window of final and pause transcripts (whisper's own is 30 s)
 _PARTIAL_MARGIN_S = 2     # partials: window = audio rounded up to whole seconds + this margin
 _MAX_WINDOW_S = 30        # longer audio goes through faster-whisper's long-form transcription
 _TOKENS_PER_S = 8         # cap on decoded tokens: well above fast speech (~5/s), stops runaway loops
@@ -110,7 +110,7 @@ class WhisperSTT:
 
     def __init__(self, model: str = "tiny.en", device: str = "cpu", compute_type: str = "int8",
                  cpu_threads: int = 0, num_workers: int = 1, prompt: str | None = HOME_PROMPT,
-                 final_hypotheses: int = FINAL_HYPOTHESES):
+                 final_hypotheses: int = FINAL_HYPOTHESES, final_window_s: int = FINAL_WINDOW_S):
         from faster_whisper import WhisperModel
         from faster_whisper.tokenizer import Tokenizer
 
@@ -123,6 +123,7 @@ class WhisperSTT:
                                     task="transcribe", language="en")
         self.prompt = prompt
         self.final_hypotheses = final_hypotheses
+        self.final_window_s = final_window_s
         self._prompts: dict[tuple[str, ...], tuple[str, list[int]]] = {}
         self._prompt_for(())
 
@@ -162,7 +163,7 @@ class WhisperSTT:
         hypotheses are rescored by them.
         """
         if partial:
-            decoded = self._decoded(audio, names, count=1, window_s=None)
+            decoded = self._decoded(audio, names, count=1, partial=True)
             return decoded[0].text if decoded else ""
         return best_hypothesis(self.hypotheses(audio, names, self.final_hypotheses), names)
 
@@ -197,10 +198,10 @@ class WhisperSTT:
         log-probability per token), best first; [] for silence."""
         return [(h.text, h.score) for h in self._decoded(audio, names, count)]
 
-    def _decoded(self, audio: np.ndarray, names: tuple[str, ...], count: int, window_s: int | None = _FINAL_WINDOW_S
+    def _decoded(self, audio: np.ndarray, names: tuple[str, ...], count: int, partial: bool = False
                  ) -> list[_Hypothesis]:
-        """`count` hypotheses of the audio in a window of at least window_s (None: a partial's short window).
-        [] for silence."""
+        """`count` hypotheses of the audio in a window of at least final_window_s, or the audio's own length when
+        longer (a partial: a short window fitted to the audio). [] for silence."""
         import ctranslate2
 
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
@@ -210,8 +211,10 @@ class WhisperSTT:
         prompt_text, prompt = self._prompt_for(names)
         if seconds > _MAX_WINDOW_S:
             return [_Hypothesis(self._transcribe_long(audio, prompt_text), 0.0)]
-        window = math.ceil(seconds) + _PARTIAL_MARGIN_S if window_s is None else max(window_s, math.ceil(seconds))
-        # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel.
+        fitted = math.ceil(seconds)
+        window = fitted + _PARTIAL_MARGIN_S if partial else max(self.final_window_s, fitted)
+        # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel. The extractor
+        # is not given a chunk_length: that would reset its nb_max_frames, by which _transcribe_long cuts audio.
         padded = np.zeros(min(window, _MAX_WINDOW_S) * self.sample_rate, dtype=np.float32)
         padded[:audio.size] = audio
         extractor = self.whisper.feature_extractor
