@@ -4,12 +4,12 @@ option for machines with cores to spare, the shipped multilingual base model (gy
 Tuned for short spoken commands, not long-form dictation. Whisper always encodes a 30 s window,
 which costs ~4x more than a 10 s one (bench/voice_speed.py); finals use 8 s (a longer utterance, a window of
 its own length), as many right answers as 10 s for less CPU (bench/final_window.py, bench/spoken_requests.py
---window). Windows fitted to the audio can make the model loop ("Stop. Stop. Stop."), so partials, which only need
-to be cheap, use a short window with a token cap and repetition trimming. Greedy partials and a beam of three for finals, a fixed prompt of
-typical requests instead of previous-text conditioning, no temperature fallback, no built-in VAD (the
-session runs Silero itself). In a user's own home the prompt starts with its areas and device names, so
-"wicket gate" is not heard as "wicked gate" (bench/asr_slips.py --names), and of a final's hypotheses the
-one most made of those names is kept.
+--window). Windows fitted to the audio can make the model loop ("Stop. Stop. Stop."), so partials, which only
+need to be cheap, use a short window with a token cap and repetition trimming. Greedy partials and a beam of
+three for finals, a fixed prompt of typical requests instead of previous-text conditioning, no temperature
+fallback, no built-in VAD (the session runs Silero itself). In a user's own home the prompt starts with its
+areas and device names, so "wicket gate" is not heard as "wicked gate" (bench/asr_slips.py --names), and of a
+final's hypotheses the one most made of those names is kept.
 """
 
 from __future__ import annotations
