@@ -25,7 +25,8 @@ from voice.heard_names import best_hypothesis
 from voice.weights import verified
 
 # Encoder window of final and pause transcripts, in seconds (whisper's own is 30). Against 10 s, 8 s took 0.88x the
-# CPU per final with as many right answers on spoken requests; 6 s 0.85x (bench/final_window.py, docs/speech.md).
+# CPU per final with as many right answers on spoken requests; 6 s 0.85x with fewer (bench/final_window.py,
+# docs/speech.md).
 FINAL_WINDOW_S = 8
 _PARTIAL_MARGIN_S = 2     # partials: window = audio rounded up to whole seconds + this margin
 _MAX_WINDOW_S = 30        # longer audio goes through faster-whisper's long-form transcription
