@@ -25,7 +25,9 @@ Ears compared on the same recordings:
   (bench/second_ear.py), asked only where the final names none of the home's names or only guesses one.
 
 Recordings and transcripts are cached under bench/out/spoken/ (Piper samples its voice: a cache keeps runs
-comparable); `--fresh` hears every recording again, so the recogniser's compute is measured in the run.
+comparable; a transcript is keyed by all that makes it, Transcripts); `--fresh` hears every recording again, so
+the recogniser's compute is measured in the run. `--window S` hears finals in an S-second encoder window
+instead of the server's (voice.stt.FINAL_WINDOW_S), to compare windows on the same recordings.
 `--requests FILE` speaks the self-contained rows of any paraphrase or held-out jsonl file instead of the
 held-out files (a new blind set, heard once). `--sample N` takes N requests per home (seeded) instead of all;
 `--skip M` leaves out those `--sample M` takes, `--skip M:N` those `--skip M --sample N` takes, `--skip M:N:K`
@@ -128,25 +130,34 @@ def recording(voice: str, text: str) -> np.ndarray:
     return audio
 
 
+RECOGNISER_CODE = (ROOT / "voice" / "stt.py", ROOT / "voice" / "heard_names.py")
+
+
 class Transcripts:
-    """Final transcripts by (voice, band, text, model and prompt, hypotheses), kept in a JSON-lines file; the
-    seconds (wall clock, and the process's CPU time) each one heard in this run took, by model and number of
-    hypotheses."""
+    """Final transcripts keyed by everything that makes them: the recording as heard (its samples), the model,
+    its prompt (with the home's names), the finals' window, the number of hypotheses and the recogniser's code
+    (RECOGNISER_CODE), kept in a JSON-lines file, so that no run reuses a final another ear made; the seconds
+    (wall clock, and the process's CPU time) each one heard in this run took, by model and number of hypotheses."""
 
     def __init__(self, path: Path):
         self.path, self.seconds, self.stts = path, {}, {}
+        self.code = hashlib.sha1(b"".join(p.read_bytes() for p in RECOGNISER_CODE)).hexdigest()
         self.known = {}
         if path.exists():
             for line in path.read_text().splitlines():
                 entry = json.loads(line)
                 self.known[tuple(entry["key"])] = entry["heard"]
 
+    def _ear(self, stt, names: tuple[str, ...], sound: np.ndarray) -> str:
+        """A digest of what, besides the words asked for, the transcript of sound depends on."""
+        made = f"{stt.model}|{stt.prompt_text(names)}|{stt.final_window_s}|{self.code}|"
+        return hashlib.sha1(made.encode() + np.ascontiguousarray(sound, np.float32).tobytes()).hexdigest()[:16]
+
     def heard(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio, count: int = 1):
         """The final's count best hypotheses as [text, score] pairs (count 1: greedy decoding)."""
-        ear = hashlib.sha1(f"{stt.model}|{stt.prompt_text(names)}".encode()).hexdigest()[:12]
-        key = (voice, band, text, ear, count)
+        sound = audio()
+        key = (voice, band, text, self._ear(stt, names, sound), count)
         if key not in self.known:
-            sound = audio()
             started, cpu = time.perf_counter(), time.process_time()
             self.known[key] = stt.hypotheses(sound, names, count)
             self.seconds.setdefault((stt.model, count), []).append((time.perf_counter() - started,
@@ -158,10 +169,9 @@ class Transcripts:
     def evidence(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio) -> dict:
         """The server's final as stt.hear makes it: {"text", "words": [[word, probability], ...]} (no words when
         the beam's choice is not the greedy decoding, whose probabilities they are)."""
-        ear = hashlib.sha1(f"{stt.model}|{stt.prompt_text(names)}".encode()).hexdigest()[:12]
-        key = (voice, band, text, ear, f"hear {stt.final_hypotheses}")
+        sound = audio()
+        key = (voice, band, text, self._ear(stt, names, sound), f"hear {stt.final_hypotheses}")
         if key not in self.known:
-            sound = audio()
             started, cpu = time.perf_counter(), time.process_time()
             heard = stt.hear(sound, names)
             self.seconds.setdefault((stt.model, stt.final_hypotheses), []).append(
@@ -214,15 +224,17 @@ def grammar_ears() -> dict[str, GrammarEar]:
 
 
 def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: int, larger: str | None,
-        grammar: bool) -> str:
+        grammar: bool, window: int | None) -> str:
     from assistant.embedded import EmbeddedGenerator
-    from voice.stt import Heard, WhisperSTT
+    from voice.stt import FINAL_WINDOW_S, Heard, WhisperSTT
 
     CACHE.mkdir(parents=True, exist_ok=True)
     if fresh:
         (CACHE / "transcripts.jsonl").unlink(missing_ok=True)
-    stt, assistant = WhisperSTT(final_hypotheses=max(nbest, 1)), EmbeddedGenerator.load(None)
-    other = WhisperSTT(larger) if larger else None
+    window = window or FINAL_WINDOW_S
+    stt = WhisperSTT(final_hypotheses=max(nbest, 1), final_window_s=window)
+    assistant = EmbeddedGenerator.load(None)
+    other = WhisperSTT(larger, final_window_s=window) if larger else None
     second_ears = grammar_ears() if grammar else {}
     transcripts = Transcripts(CACHE / "transcripts.jsonl")
     names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in HOMES}
@@ -297,7 +309,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     print(f"\r{done}/{total} recordings, {time.perf_counter() - started:.0f} s", end="",
                           file=sys.stderr, flush=True)
     print(file=sys.stderr)
-    table = report(rows, voices, list(ears), counts, transcripts.seconds, hear_ms)
+    table = f"Finals heard in a {window} s window.\n" + report(rows, voices, list(ears), counts, transcripts.seconds,
+                                                                hear_ms)
     if second_ears:
         table += (f"\nGrammar ear: asked for {len(grammar_cpu)} of {total} finals, its name taken in {grammar_taken}; "
                   f"{1000 * statistics.median(grammar_cpu or [0]):.0f} ms CPU median where asked, "
@@ -364,12 +377,14 @@ def main(argv: list[str] | None = None) -> int:
                         "PocketSphinx and a grammar of the home (an ear of its own)")
     parser.add_argument("--larger", choices=("base",), help="also hear each recording with this shipped Whisper "
                         "model, as the server's ear does with tiny.en (an ear of its own)")
+    parser.add_argument("--window", type=int, help="the finals' encoder window in seconds (default: the server's)")
     args = parser.parse_args(argv)
     import torch
     torch.set_num_threads(1)
     sampled = requests(args.sample, args.skip, args.requests or FILES)
     rows = [row for row in sampled if not typed_only(row)]
-    table = run(rows, args.voices.split(","), args.fresh, args.errors, args.nbest, args.larger, args.grammar)
+    table = run(rows, args.voices.split(","), args.fresh, args.errors, args.nbest, args.larger, args.grammar,
+                args.window)
     table = f"Rows tagged slip left out (typed input only): {len(sampled) - len(rows)} of {len(sampled)}.\n" + table
     print(table)
     OUT.mkdir(parents=True, exist_ok=True)

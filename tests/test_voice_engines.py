@@ -210,6 +210,26 @@ def test_stable_words_only_emit_what_two_hypotheses_agree_on():
     assert StableWords().finish("hello") == "hello"
 
 
+@pytest.mark.parametrize("voice", ["rms", "slt"])
+def test_stt_hears_a_one_word_request_once_in_the_finals_window(stt, tmp_path, voice):
+    # A window much longer than the speech leaves Whisper room to loop ("Stop. Stop. Stop.") or to go on
+    # writing its prompt; the final and the pause's transcript must hold the word once.
+    for speech in (padded(flite("stop", voice)), padded(espeak_16k("stop", tmp_path))):
+        assert speech.size < stt.final_window_s * 16000 / 4             # the window is mostly silence
+        assert words(stt.hear(speech).text) == ["stop"]
+        assert words(stt.transcribe(speech)) == ["stop"]
+
+
+def test_stt_hears_a_request_longer_than_the_finals_window_whole(stt):
+    said = ("open the garage door, close the curtains in the study, switch off the porch light, dim the hall "
+            "lights, lock the back door and then play some jazz music in the kitchen please")
+    speech = padded(flite(said, "rms"))
+    assert speech.size > (stt.final_window_s + 1) * 16000              # longer than the window by a second
+    heard = words(stt.hear(speech).text)
+    assert heard[:4] == ["open", "the", "garage", "door"]
+    assert heard[-5:] == ["music", "in", "the", "kitchen", "please"]
+
+
 def test_stt_transcribes_a_second_voice_from_espeak(stt, tmp_path):
     heard = words(stt.transcribe(padded(espeak_16k("turn on the kitchen light", tmp_path))))
     assert heard == ["turn", "on", "the", "kitchen", "light"]

