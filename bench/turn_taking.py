@@ -161,7 +161,7 @@ class Utterance:
     resume_ms: float       # where the words resume after the pause (0: no pause)
 
 
-def build_set(whisper_model, sentences: str = "dev") -> list[Utterance]:
+def build_set(whisper_model, sentences: str = "dev", voices: list[str] = list(VOICES)) -> list[Utterance]:
     from voice.audio import float_to_pcm16
 
     complete, paused = SENTENCES[sentences]
@@ -171,7 +171,7 @@ def build_set(whisper_model, sentences: str = "dev") -> list[Utterance]:
         return float_to_pcm16(np.concatenate([lead, audio, tail])), LEAD_MS + speech_end(audio) * 1000 / RATE
 
     utterances = []
-    for voice in VOICES:
+    for voice in voices:
         print(f"  {voice}", flush=True)
         for text in complete:
             pcm, end = framed(speak(voice, text))
@@ -463,6 +463,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true",
                         help="--replay: semantic_vad over other waits and Smart Turn thresholds (the trade-off)")
     parser.add_argument("--limit", type=int, help="only the first N utterances (a quick look)")
+    parser.add_argument("--voices", nargs="+", choices=list(VOICES), default=list(VOICES),
+                        help="only these voices (a set's voices split across processes)")
     parser.add_argument("--replay", action="store_true", help="decisions only, with fixed compute times")
     parser.add_argument("--stt-ms", type=int, default=200, help="--replay: a pause's transcript arrives after this")
     parser.add_argument("--smart-turn-ms", type=int, default=30, help="--replay: Smart Turn's verdict after this")
@@ -470,9 +472,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from voice.stt import WhisperSTT
-    print(f"building the {args.sentences} set in {len(VOICES)} voices (Whisper's word times place the pauses)...",
+    print(f"building the {args.sentences} set in {len(args.voices)} voices (Whisper's word times place the pauses)...",
           flush=True)
-    utterances = build_set(WhisperSTT(cpu_threads=1).whisper, args.sentences)[:args.limit]
+    utterances = build_set(WhisperSTT(cpu_threads=1).whisper, args.sentences, args.voices)[:args.limit]
     if args.replay:
         return replay_main(args, utterances)
     trees = {"now": ROOT} | ({"before": Path(args.baseline_tree)} if args.baseline_tree else {})
