@@ -346,7 +346,7 @@ def _timing(heard, samples: int) -> dict:
 
 
 def _evidence(heard, judged: dict, sound: float, samples: int) -> dict:
-    """Everything the judges had at one pause, for bench/turn_judge.py to decide again without Whisper."""
+    """Everything the judges had at one pause, so that another judge can decide again without Whisper."""
     words, going_on = judged["shipped"]
     return {"text": heard.text, "unprompted": heard.unprompted, "alternatives": list(heard.alternatives),
             "words": words, "going_on": going_on, "sound": sound,
