@@ -221,7 +221,7 @@ class Utterance:
     resume_ms: float       # where the words resume after the pause (0: no pause)
 
 
-def build_set(whisper_model, sentences: str = "dev") -> list[Utterance]:
+def build_set(whisper_model, sentences: str = "dev", voices: list[str] = list(VOICES)) -> list[Utterance]:
     from voice.audio import float_to_pcm16
 
     complete, paused = SENTENCES[sentences]
@@ -231,7 +231,7 @@ def build_set(whisper_model, sentences: str = "dev") -> list[Utterance]:
         return float_to_pcm16(np.concatenate([lead, audio, tail])), LEAD_MS + speech_end(audio) * 1000 / RATE
 
     utterances = []
-    for voice in VOICES:
+    for voice in voices:
         print(f"  {voice}", flush=True)
         for text in complete:
             pcm, end = framed(speak(voice, text))
@@ -311,8 +311,10 @@ WORDS_JUDGES = {"shipped": _verdicts,
 
 
 def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]], stt_ms: int,
-           smart_turn_ms: int) -> dict[str, list[dict]]:
-    """Turn ends decided by each detector on the same audio, with verdicts after fixed compute times."""
+           smart_turn_ms: int) -> tuple[dict[str, list[dict]], list[dict]]:
+    """Turn ends decided by each detector on the same audio, with verdicts after fixed compute times; and the
+    evidence at every pause of each utterance (the judges' inputs, Silero's probabilities)."""
+    from streaming.turns import Signal, TurnDetection, TurnDetector
     from voice.audio import pcm16_to_float
     from voice.smart_turn import SmartTurnModel
     from voice.stt import Heard, WhisperSTT
@@ -323,6 +325,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
     text_turn = TextTurnModel()
     frame, frame_ms = 512, 32
     results: dict[str, list[dict]] = {name: [] for name in detectors}
+    evidence: list[dict] = []
     for n, utterance in enumerate(utterances, 1):
         audio = pcm16_to_float(utterance.pcm16)
         vad = SileroVAD(vad_model)
@@ -367,7 +370,8 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
                                        "going_on": None if going_on is None else round(going_on, 3),
                                        "sound": round(sound, 3),
                                        "word_probabilities": [(w, round(p, 3)) for w, p in
-                                                              transcript.word_probabilities]})
+                                                              transcript.word_probabilities],
+                                       **_timing(transcript, frames * frame)})
                     else:
                         ended = hasattr(detector, "audio_ready") and detector.audio_ready(sound)
                     if ended:
@@ -385,7 +389,29 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
             if not name.startswith(SWEPT):
                 line.append(f"{name}: " + ("CUT" if cut else f"{outcome.get('end_ms', float('nan')):.0f}"))
         print(f"[{n}/{len(utterances)}] {utterance.label}: " + "; ".join(line), flush=True)
-    return results
+        listener = TurnDetector(TurnDetection(type="semantic_vad"))    # never told a verdict: sees every pause
+        every_pause = [index + 1 for index, probability in enumerate(probabilities)
+                       if listener.process(probability) is Signal.PAUSE]
+        evidence.append({"voice": utterance.voice, "label": utterance.label, "speech_end_ms": utterance.speech_end_ms,
+                         "resume_ms": utterance.resume_ms, "probabilities": [round(p, 4) for p in probabilities],
+                         "pauses": {str(frames): _evidence(*verdicts(frames), frames * frame)
+                                    for frames in every_pause}})
+    return results, evidence
+
+
+def _timing(heard, samples: int) -> dict:
+    """The heard audio's length and where Whisper's alignment puts its last word, in seconds."""
+    return {"heard_s": samples / 16000, "last_word_start_s": heard.last_word_start_s,
+            "last_word_end_s": heard.last_word_end_s}
+
+
+def _evidence(heard, judged: dict, sound: float, samples: int) -> dict:
+    """Everything the judges had at one pause, so that another judge can decide again without Whisper."""
+    words, going_on = judged["shipped"]
+    return {"text": heard.text, "unprompted": heard.unprompted, "alternatives": list(heard.alternatives),
+            "words": words, "going_on": going_on, "sound": sound,
+            "words_alone": judged["without either"][0],
+            "word_probabilities": [(w, round(p, 4)) for w, p in heard.word_probabilities], **_timing(heard, samples)}
 
 
 def old_detector(tree: Path) -> type:
@@ -498,6 +524,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sweep", action="store_true",
                         help="--replay: semantic_vad over other waits and Smart Turn thresholds (the trade-off)")
     parser.add_argument("--limit", type=int, help="only the first N utterances (a quick look)")
+    parser.add_argument("--voices", nargs="+", choices=list(VOICES), default=list(VOICES),
+                        help="only these voices (a set's voices split across processes)")
     parser.add_argument("--replay", action="store_true", help="decisions only, with fixed compute times")
     parser.add_argument("--stt-ms", type=int, default=200, help="--replay: a pause's transcript arrives after this")
     parser.add_argument("--smart-turn-ms", type=int, default=30, help="--replay: Smart Turn's verdict after this")
@@ -505,9 +533,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from voice.stt import WhisperSTT
-    print(f"building the {args.sentences} set in {len(VOICES)} voices (Whisper's word times place the pauses)...",
+    print(f"building the {args.sentences} set in {len(args.voices)} voices (Whisper's word times place the pauses)...",
           flush=True)
-    utterances = build_set(WhisperSTT(cpu_threads=1).whisper, args.sentences)[:args.limit]
+    utterances = build_set(WhisperSTT(cpu_threads=1).whisper, args.sentences, args.voices)[:args.limit]
     if args.replay:
         return replay_main(args, utterances)
     trees = {"now": ROOT} | ({"before": Path(args.baseline_tree)} if args.baseline_tree else {})
@@ -705,7 +733,7 @@ def replay_main(args, utterances: list[Utterance]) -> int:
         detectors["semantic_vad (before)"] = (type("Before", (before.TurnDetector,), {"reads_text": reads_text}),
                                               before.TurnDetection(type="semantic_vad"))
     loads = [os.getloadavg()[0]]
-    results = replay(utterances, detectors, args.stt_ms, args.smart_turn_ms)
+    results, evidence = replay(utterances, detectors, args.stt_ms, args.smart_turn_ms)
     loads.append(os.getloadavg()[0])
     summary = {name: summarise(r) for name, r in results.items()}
     shown = {name: s for name, s in summary.items() if not name.startswith(SWEPT)}
@@ -730,6 +758,7 @@ def replay_main(args, utterances: list[Utterance]) -> int:
     name = f"turn_decisions_{args.sentences}_{args.stt_ms}ms"
     (out / f"{name}.md").write_text(text + "\n")
     (out / f"{name}.json").write_text(json.dumps(results, indent=1))
+    (out / f"turn_evidence_{args.sentences}.json").write_text(json.dumps(evidence))
     if args.sweep:
         plot_sweep(summary, default, out / f"{name}_sweep.png",
                    f"semantic_vad, {args.sentences} set ({len(utterances)} utterances); a point: an unsure "

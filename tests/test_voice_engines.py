@@ -186,6 +186,17 @@ def test_stt_doubts_a_number_it_wrote_with_little_probability(stt):
     assert Heard("What is 7 times 5?", (("7", 0.74), ("5", 0.96))).unsure_numbers() == frozenset()
 
 
+def test_stt_places_the_last_word_in_the_audio(stt):
+    # The alignment's last word: "minutes" in the whole sentence, later than "twelve" in the same audio cut there
+    audio = flite("start a pasta timer for twelve minutes", "rms")
+    whole = stt.hear(padded(audio))
+    cut = stt.hear(padded(audio[:int(0.62 * audio.size)]))
+    assert words(whole.text)[-1] == "minutes"
+    assert 0 < whole.last_word_start_s < whole.last_word_end_s <= LEAD_S + audio.size / 16000 + TAIL_S
+    assert cut.last_word_start_s < whole.last_word_start_s
+    assert Heard("Stop.").last_word_start_s is None                     # no alignment: nothing known
+
+
 @pytest.mark.parametrize("hypothesis, kept", [
     ("What time is it? What time is it? What t", "What time is it?"),
     ("Stop. Stop. Stop.", "Stop."),

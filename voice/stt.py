@@ -46,6 +46,7 @@ FINAL_HYPOTHESES = 3
 UNSURE_WORD = 0.3         # see Heard.unsure_words: bench/spoken_requests.py (docs/speech.md)
 UNSURE_NUMBER = 0.6       # see Heard.unsure_numbers: misheard numbers were the most common wrong action
 _MARKS = set(".,?!;:…-")   # punctuation that stands as a word of its own in word_probabilities
+_ALIGN_FRAME_S = 0.02      # one step of the alignment's path: an encoder frame, two log-mel hops
 _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
 
 
@@ -80,6 +81,11 @@ class Heard:
     word_probabilities: tuple[tuple[str, float], ...] = ()
     unprompted: str | None = None
     alternatives: tuple[str, ...] = ()          # the beam's other hypotheses ("Switch on the fan and the")
+    # Where the forced pass's alignment puts the last word (not a mark), in seconds from the audio's start: a
+    # word begun just before the pause may be one Whisper completed from its first sound. The end is where the
+    # alignment reaches the next token, so at a pause it lies near the audio's end whatever was said.
+    last_word_start_s: float | None = None
+    last_word_end_s: float | None = None
 
     def unsure_words(self) -> frozenset[str]:
         """The words, lowercase, Whisper wrote with less than UNSURE_WORD probability ("partly" at 0.22 for "hey
@@ -189,7 +195,7 @@ class WhisperSTT:
             return Heard("")
         text = best_hypothesis([(h.text, h.score) for h in decoded], names)
         chosen = next(h for h in decoded if h.text == text)
-        probabilities, unprompted = (), None
+        probabilities, unprompted, last_word = (), None, (None, None)
         if chosen.tokens is not None:
             # The prompt of only the names the words hold: a tenth of the full prompt's cost (align appends
             # the no-timestamps token itself).
@@ -198,12 +204,13 @@ class WhisperSTT:
             window = chosen.window
             aligned = self.whisper.model.align(window.encoded, forced, [chosen.tokens], window.frames)[0]
             probabilities = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
+            last_word = self._last_word_s(chosen.tokens, aligned.alignments)
             if echoes_prompt(text, self.prompt_text(names)):
                 bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
                 again = self._generate(window, bare, 1)
                 unprompted = again[0].text if again and _plain_words(again[0].text)[-2:] != _plain_words(text)[-2:] \
                     else None       # the same ending without the prompt: the prompt did not write it
-        return Heard(text, probabilities, unprompted, tuple(h.text for h in decoded if h.text != text))
+        return Heard(text, probabilities, unprompted, tuple(h.text for h in decoded if h.text != text), *last_word)
 
     def hypotheses(self, audio: np.ndarray, names: tuple[str, ...], count: int) -> list[tuple[str, float]]:
         """The final transcript's `count` best hypotheses (count 1: the greedy decoding) with their scores (mean
@@ -263,6 +270,26 @@ class WhisperSTT:
             else:
                 found[-1] = (found[-1][0] + piece, min(found[-1][1], probability))
         return tuple(found)
+
+    def _last_word_s(self, tokens: list[int], alignments: list[tuple[int, int]]) -> tuple[float | None, float | None]:
+        """(start, end) in seconds of the last word that is not a mark: the encoder frames (20 ms) at which the
+        alignment's path first reaches its first token and the token after it (a mark, or the end of text)."""
+        reached: dict[int, int] = {}
+        for token_index, frame in alignments:
+            reached.setdefault(token_index, frame)
+        first = last = None
+        after_mark = True
+        for index, token in enumerate(tokens):
+            piece = self._tokenizer.decode([token])
+            if piece.strip() and all(c in _MARKS for c in piece.strip()):
+                after_mark = True
+                continue
+            if after_mark or piece.startswith(" "):
+                first = index
+            last, after_mark = index, False
+        if last is None or first not in reached or last + 1 not in reached:
+            return None, None
+        return reached[first] * _ALIGN_FRAME_S, reached[last + 1] * _ALIGN_FRAME_S
 
     def _transcribe_long(self, audio: np.ndarray, prompt_text: str) -> str:
         segments, _ = self.whisper.transcribe(
