@@ -1,6 +1,7 @@
-"""What the second reading of a clause beside a request costs a reply: CPU and wall time per reply, medians,
-for requests without a clause a second reading may take, with clauses whose whole request gets a call (the
-clause decodes are wasted), and with clauses whose whole request gets none (the reply is read again).
+"""What the second reading of a clause beside a request costs a reply: CPU and wall time per reply (medians)
+and network rows (the rows of its forward passes summed: its work, whatever the load), for requests without
+a clause a second reading may take, with clauses whose whole request gets a call (the clause decodes are
+wasted), and with clauses whose whole request gets none (the reply is read again).
 
     PYTHONPATH=$PWD .venv/bin/python bench/clause_cost.py [--repeats 5] [--rows 40]
 
@@ -44,15 +45,20 @@ def whole_calls(generator: EmbeddedGenerator, history: list[dict]) -> bool:
     return reader.call is not None
 
 
-def cost(generator: EmbeddedGenerator, history: list[dict], repeats: int) -> tuple[float, float, int]:
-    """Median CPU ms and wall ms of one reply, and its passes."""
-    cpu, wall = [], []
-    for _ in range(repeats):
-        cpu_start, wall_start = time.process_time(), time.perf_counter()
-        reply = respond_sync(generator, history, ToolRunner())
-        cpu.append((time.process_time() - cpu_start) * 1000)
-        wall.append((time.perf_counter() - wall_start) * 1000)
-    return statistics.median(cpu), statistics.median(wall), reply.forward_passes
+def cost(generator: EmbeddedGenerator, history: list[dict], repeats: int) -> tuple[float, float, int, int]:
+    """Median CPU ms and wall ms of one reply, its network rows and its passes."""
+    cpu, wall, rows = [], [], []
+    hook = generator.model.register_forward_pre_hook(lambda module, args: rows.append(args[0].shape[0]))
+    try:
+        for _ in range(repeats):
+            rows.clear()
+            cpu_start, wall_start = time.process_time(), time.perf_counter()
+            reply = respond_sync(generator, history, ToolRunner())
+            cpu.append((time.process_time() - cpu_start) * 1000)
+            wall.append((time.perf_counter() - wall_start) * 1000)
+    finally:
+        hook.remove()
+    return statistics.median(cpu), statistics.median(wall), sum(rows), reply.forward_passes
 
 
 def main() -> None:
@@ -72,12 +78,13 @@ def main() -> None:
     respond_sync(generator, groups["no clause"][0], ToolRunner())          # warm-up
     print(f"code: {Path(assistant.embedded.__file__).parent.parent}; load {os.getloadavg()[0]:.1f}; "
           f"{args.repeats} repeats a row")
-    print("| requests | rows | median CPU ms | median wall ms | max passes |")
-    print("|---|---|---|---|---|")
+    print("| requests | rows | median CPU ms | median wall ms | mean network rows | max passes |")
+    print("|---|---|---|---|---|---|")
     for name, histories in groups.items():
         costs = [cost(generator, history, args.repeats) for history in histories]
         print(f"| {name} | {len(costs)} | {statistics.median(c[0] for c in costs):.1f} | "
-              f"{statistics.median(c[1] for c in costs):.1f} | {max(c[2] for c in costs)} |", flush=True)
+              f"{statistics.median(c[1] for c in costs):.1f} | {statistics.mean(c[2] for c in costs):.2f} | "
+              f"{max(c[3] for c in costs)} |", flush=True)
     print(f"load {os.getloadavg()[0]:.1f}")
 
 
