@@ -212,7 +212,18 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
                 params.cache is not None and step == 1 and (budget is None or budget - passes > later_blocks)):
             if should_stop is not None and should_stop():
                 return
-            if params.cache is None or step == 0:
+            writing = masked.any(-1)
+            fills_canvas = budget is not None and budget - passes == 1
+            if params.cache is None and B > 1 and not bool(writing.all()) and not fills_canvas:
+                # Rows with nothing left to reveal in this block skip the network (a reply read beside its
+                # clauses: each row costs the passes it takes alone); the mask makes each row's attention its own.
+                rows = writing.nonzero()[:, 0]
+                keys = torch.ones((B, L), dtype=torch.bool, device=device) if attention_mask is None else attention_mask
+                wanted = model(x[rows], keys[rows], position_ids=positions[rows])
+                logits = wanted.new_zeros((B, *wanted.shape[1:]))
+                logits[rows] = wanted
+                start = 0
+            elif params.cache is None or step == 0:
                 logits, kv = model(x, attention_mask, position_ids=positions, return_key_values=True)
                 start = 0
                 if params.cache == "prefix":

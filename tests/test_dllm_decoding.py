@@ -9,6 +9,7 @@ import pytest
 import torch
 
 from dllm_core.decoding import DecodeParams, denoise, generate, stream_generate, stream_generate_together
+from pass_gate import PassGate
 
 GOLDEN = Path(__file__).parent / "data" / "llada-tiny"
 CASES = json.loads((GOLDEN / "generate_cases.json").read_text())["cases"]
@@ -164,6 +165,20 @@ async def test_stream_together_gives_each_row_its_blocks_alone_in_the_batchs_pas
         assert [item[row].last for item in items] == [False] * (len(items) - 1) + [True]
     batch = generate(model, [c["prompt_ids"] for c in group], params, mask_id=MASK, eos_id=EOS)
     assert {block.forward_passes for block in items[-1]} == {batch.forward_passes}
+
+
+def test_a_row_with_nothing_left_to_reveal_skips_the_network(model):
+    """In a batch, a row whose block is revealed waits for the others without a network pass: the rows run
+    through the network are the passes each row takes alone, and each still gets its tokens."""
+    group = [CASES[5 + 12 * j] for j in range(4)]          # threshold, one params, 6, 4, 9 and 8 passes alone
+    gate = PassGate(model)
+    gate.open()
+    try:
+        out = generate(model, [c["prompt_ids"] for c in group], case_params(group[0]), mask_id=MASK, eos_id=EOS)
+    finally:
+        gate.remove()
+    assert out.tokens == [c["expected_ids"] for c in group]
+    assert sum(gate.rows) == sum(c["forward_passes"] for c in group) < len(group) * out.forward_passes
 
 
 async def test_stream_together_ends_a_row_at_its_eos_and_goes_on_with_the_others(model):
