@@ -2,11 +2,11 @@
 read"): the clauses a second reading may take, when the model's reply to the whole request makes no call.
 
 The corpus asks without reasons and remarks, so the model refuses a clear request said beside one.
-assistant.embedded then reads each clause that may be the request alone and takes the one clause that gives a
-supported call. A clause may be taken only when what is left out carries nothing a call could need (no name,
-area, number or place, and no state but a remark's), is no condition ("..., when i leave") and takes nothing
-back ("..., actually don't"); a reason or a remark is never taken ("it's dark in here" is no request to switch
-on a light). What ends a clause and what makes one a reason, a remark, a condition or a taking back are data
+assistant.embedded reads each clause that may be the request alone, in one batch with the whole request, and
+when the whole request gets no call takes the one clause that gives one (reading_taken). A clause may be taken
+only when what is left out carries nothing a call could need (no name, area, number or place, and no state but
+a remark's), is no condition ("..., when i leave") and takes nothing back ("..., actually don't"); a reason or
+a remark is never taken ("it's dark in here" is no request to switch on a light). What ends a clause and what makes one a reason, a remark, a condition or a taking back are data
 here.
 """
 import re
@@ -89,3 +89,12 @@ def names_a_thing(said: str, vocabulary) -> bool:
                 (j - i > 1 or i == 0 or words[i - 1] in _DETERMINERS or len(words) <= 2):
             return True
     return False
+
+
+def reading_taken(whole, clause_readings: list):
+    """The reading a reply follows (each a ReplyReader): the whole request's when it makes a call; else the one
+    clause's that makes a call; the whole request's again when no clause or more than one does."""
+    if whole.call is not None:
+        return whole
+    called = [reading for reading in clause_readings if reading.call is not None]
+    return called[0] if len(called) == 1 else whole

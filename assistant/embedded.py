@@ -1,8 +1,8 @@
 """The assistant: one diffusion generation writes the tool call and the spoken reply; tools fill its slot.
 
 Loaded once per server and shared by every session: the model is only read (inference mode), and each
-reply's denoise loop runs in a worker thread (dllm_core.decoding.stream_generate), so the event loop keeps
-moving audio while a reply is written.
+reply's denoise loop runs in a worker thread (dllm_core.decoding.stream_generate_together), so the event loop
+keeps moving audio while a reply is written.
 
 For a reply like `<|call|> get_time<|say|> It's {result}.` respond() yields ToolCallEvent (the runtime
 has already run the tool and holds its result), then the spoken text with the slot filled as TextEvent
@@ -11,8 +11,9 @@ the reply then ends at the call, as an OpenAI Realtime response does. When the c
 tool's output to the history, the same prompt is decoded again (greedy decoding is deterministic) and
 the client's output fills the slot.
 
-A request said with a clause beside it ("chandelier on please, we have guests") whose reply makes no call is
-read again clause by clause (assistant.clauses); that reply's text is held, not yielded, until then.
+A request said with a clause beside it ("chandelier on please, we have guests") is read again clause by clause
+(assistant.clauses) in the same batch as the whole request, so the reply still takes at most its passes; when
+the whole request gets no call its reply is held, not yielded, until the clauses are read.
 """
 import asyncio
 import contextlib
@@ -25,7 +26,7 @@ import torch
 
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
 from assistant.client_tools import TOOL_SLOTS
-from assistant.clauses import takeable
+from assistant.clauses import reading_taken, takeable
 from assistant.conversation import Vocabulary, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, new_call_id, split_client_result
@@ -34,7 +35,7 @@ from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
 from assistant.tools import ToolRunner
 from dllm_core.checkpoint import load_model
-from dllm_core.decoding import DecodeParams, stream_generate
+from dllm_core.decoding import DecodeParams, stream_generate_together
 from voice.weights import verified
 
 EMBEDDED_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "parley-home"
@@ -92,10 +93,11 @@ class EmbeddedGenerator:
     def reader(self, slots: Slots) -> ReplyReader:
         return ReplyReader(self.tokenizer, self.config.eos_token_id, slots)
 
-    def blocks(self, prompt: list[int]):
-        """The reply's blocks as the denoise loop commits them (a whole reply and a clause's second reading)."""
-        return stream_generate(self.model, prompt, self.decode,
-                               mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
+    def blocks(self, prompts: list[list[int]]):
+        """The replies' blocks as the denoise loop commits them, one batch for the prompts of the whole request
+        and of its clauses (readings), so a reply read again takes no more passes than one read once."""
+        return stream_generate_together(self.model, prompts, self.decode,
+                                        mask_id=self.config.mask_token_id, eos_id=self.config.eos_token_id)
 
     async def respond(self, history: list[dict], tools: ToolRunner, *,
                       client_tools: Mapping[str, dict] = MappingProxyType({}),
@@ -119,14 +121,21 @@ class EmbeddedGenerator:
         said = ""
         lexicon = await tools.lexicon()
         # normalising and tokenising a long history is CPU work: off the event loop, which carries every session
-        prompt, slots = await asyncio.to_thread(self.prompt_ids, history, lexicon, client_tools)
-        # a request said with a clause beside it: a reply without a call is held until its clauses are read
-        clauses = [] if client_result is not None else await asyncio.to_thread(self.clauses, history, lexicon)
+        readings = await asyncio.to_thread(self.readings, history, lexicon, client_tools)
+        (prompt, slots), clause_readings = readings[0], readings[1:]
         reader = self.reader(slots)
-        blocks = self.blocks(prompt)
+        # a request said with a clause beside it: a reply without a call is held until its clauses are read
+        clause_readers = [self.reader(clause_slots) for _, clause_slots in clause_readings]
+        blocks = self.blocks([ids for ids, _ in readings])
         async with contextlib.aclosing(blocks):
-            async for block in blocks:
-                passes = block.forward_passes
+            async for rows in blocks:
+                passes = next(block.forward_passes for block in rows if block is not None)
+                for clause_reader, clause_block in zip(clause_readers, rows[1:]):
+                    if clause_block is not None:
+                        clause_reader.add(clause_block.tokens)
+                block = rows[0]
+                if block is None:                    # the whole reply is written; its clauses are still read
+                    continue
                 head_read, _ = reader.add(block.tokens)
                 if head_read and reader.call is not None and client_result is None:
                     call = reader.call
@@ -136,7 +145,7 @@ class EmbeddedGenerator:
                         break
                     result = await tools.run(call.name, call.arguments)
                     yield ToolCallEvent(call, local=True, result=result)
-                if clauses and not calls:
+                if clause_readers and not calls:
                     continue
                 text = reader.spoken(result)
                 if len(text) > len(said):
@@ -144,18 +153,19 @@ class EmbeddedGenerator:
                     said = text
                 if isinstance(result, NoAction):     # the whole reply: the rest of the canvas is not needed
                     break
-        if clauses and not calls:
-            chosen, clause_passes = await self._clause_reading(history, clauses, lexicon, client_tools)
-            passes += clause_passes
-            if chosen is not None:
-                reader, call = chosen, chosen.call
-                calls.append(call)
-                if call.name in client_tools:
-                    yield ToolCallEvent(call, local=False)
-                else:
-                    result = await tools.run(call.name, call.arguments)
-                    yield ToolCallEvent(call, local=True, result=result)
-            said = "" if calls and call.name in client_tools else reader.spoken(result)
+        if clause_readers and not calls:
+            taken = reading_taken(reader, clause_readers)
+            if taken is not reader:
+                reader = taken
+                if client_result is None:            # else the call was made, and its output is the result
+                    call = taken.call
+                    calls.append(call)
+                    if call.name in client_tools:
+                        yield ToolCallEvent(call, local=False)
+                    else:
+                        result = await tools.run(call.name, call.arguments)
+                        yield ToolCallEvent(call, local=True, result=result)
+            said = "" if calls and calls[-1].name in client_tools else reader.spoken(result)
             if said:
                 yield TextEvent(said)
         if reader.unwritten and not said and not (calls and result is None):
@@ -164,29 +174,12 @@ class EmbeddedGenerator:
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))
 
-    @staticmethod
-    def clauses(history: list[dict], lexicon) -> list[str]:
-        """The clauses of the request being answered that a second reading may take (assistant.clauses)."""
-        if not history or history[-1].get("role") != "user":
-            return []
-        return takeable(content_text(history[-1]), Vocabulary(lexicon))
-
-    async def _clause_reading(self, history: list[dict], clauses: list[str], lexicon,
-                              client_tools: Mapping[str, dict]) -> tuple[ReplyReader | None, int]:
-        """The reply to the one clause (each read alone as the request, with the turns before it) that gives a
-        call, every check applied to its own words; None when no clause or more than one does. And the passes."""
-        called, passes = [], 0
-        for clause in clauses:
-            clause_passes = 0
-            asked = [*history[:-1], {"role": "user", "content": clause}]
-            prompt, slots = await asyncio.to_thread(self.prompt_ids, asked, lexicon, client_tools)
-            reader = self.reader(slots)
-            blocks = self.blocks(prompt)
-            async with contextlib.aclosing(blocks):
-                async for block in blocks:
-                    reader.add(block.tokens)
-                    clause_passes = block.forward_passes
-            passes += clause_passes
-            if reader.call is not None:
-                called.append(reader)
-        return (called[0] if len(called) == 1 else None), passes
+    def readings(self, history: list[dict], lexicon, client_tools: Mapping[str, dict]) -> list[tuple[list[int], Slots]]:
+        """The prompt of the request being answered, then one for each clause a second reading may take
+        (assistant.clauses), read alone as the request with the turns before it: all decoded together."""
+        readings = [self.prompt_ids(history, lexicon, client_tools)]
+        if history and history[-1].get("role") == "user":
+            for clause in takeable(content_text(history[-1]), Vocabulary(lexicon)):
+                asked = [*history[:-1], {"role": "user", "content": clause}]
+                readings.append(self.prompt_ids(asked, lexicon, client_tools))
+        return readings

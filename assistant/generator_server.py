@@ -10,6 +10,10 @@ thread; this module renders the chat template, reads the reply (assistant.reply)
 (assistant.openai_chat). A reply that calls a tool carries Parley's one-pass spoken reply with its {result}
 slot in `message.parley.reply`; the gateway runs the tool and fills it.
 
+A request said with a clause beside it is read as the in-process assistant reads it (assistant.clauses): its
+clauses are decoded in the same passes as the whole request (ContinuousBatcher.submit_together), each a row of
+the batch, so they count towards max_batch and max_waiting.
+
 The server runs no tool: a call to a tool the request did not offer (or with tool_choice "none") is answered
 with Parley's spoken refusal. tool_choice "required" or a named function limits which calls are returned but
 cannot force the model to write one.
@@ -32,14 +36,15 @@ from aiohttp import web
 from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
 from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
-from assistant.chat_template import content_text, model_prompt
+from assistant.chat_template import Slots, content_text, model_prompt
+from assistant.clauses import reading_taken
 from assistant.corpus import CANT
 from assistant.embedded import DEFAULT_DECODE, EMBEDDED_CHECKPOINT, EmbeddedGenerator
 from assistant.http_limits import BoundedRunner
 from assistant.openai_chat import (ApiError, ChatRequest, chunk, completion, parse_request, sse, tool_call_json,
                                    usage_json)
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, split_client_result
-from dllm_core.batching import BatcherClosed, ContinuousBatcher, PassReport, QueueFull
+from dllm_core.batching import BatcherClosed, ContinuousBatcher, DecodeJob, PassReport, QueueFull
 from dllm_core.decoding import Block
 
 log = logging.getLogger("parley.generator")
@@ -250,8 +255,10 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     return response
 
 
-def _prepare(body: bytes, generator, window_chars: int) -> tuple[ChatRequest, str | None, list[int], list[str]]:
-    """Parse the request and build its prompt: JSON of up to a MiB and the tokenizer, so off the event loop.
+def _prepare(body: bytes, generator,
+             window_chars: int) -> tuple[ChatRequest, str | None, list[tuple[list[int], Slots]]]:
+    """Parse the request and build its prompts (the whole request's, then one for each clause a second reading
+    may take, EmbeddedGenerator.readings): JSON of up to a MiB and the tokenizer, so off the event loop.
 
     The whole prompt is checked: its text is bounded (MAX_PROMPT_CHARS), the request itself must fit the window,
     and every earlier message is read only as far as the window can show it (window_chars from its end), so
@@ -267,8 +274,7 @@ def _prepare(body: bytes, generator, window_chars: int) -> tuple[ChatRequest, st
         raise ApiError(413, f"the last user message is longer than the model's {generator.max_prompt}-token "
                             "prompt window", code="context_length_exceeded", param="messages")
     # the tools the request declares that are none of Parley's skills reach the model as slots
-    prompt, numbers = generator.prompt_ids(history, chat.home, chat.tools if chat.tool_choice != "none" else {})
-    return chat, client_result, prompt, numbers
+    return chat, client_result, generator.readings(history, chat.home, chat.tools if chat.tool_choice != "none" else {})
 
 
 def _window_end(message: dict, chars: int) -> dict:
@@ -286,28 +292,31 @@ async def _chat(request: web.Request, service: GeneratorService, started: float)
     except web.HTTPRequestEntityTooLarge:
         raise ApiError(413, f"the body is larger than {service.config.max_body_bytes} bytes",
                        code="request_too_large") from None
-    chat, client_result, prompt, numbers = await asyncio.to_thread(_prepare, body, service.generator,
-                                                                   service.window_chars)
+    chat, client_result, readings = await asyncio.to_thread(_prepare, body, service.generator, service.window_chars)
     generator = service.generator
     decode = generator.decode
     if chat.temperature is not None:
         decode = dataclasses.replace(decode, temperature=chat.temperature)
+    if len(readings) > service.config.max_batch:       # no room to read the clauses in one pass with the request
+        readings = readings[:1]
     try:
-        job = service.batcher.submit(prompt, decode, seed=chat.seed)
+        jobs = service.batcher.submit_together([ids for ids, _ in readings], decode, seed=chat.seed)
     except QueueFull as full:
         raise ApiError(429, f"the generator is busy ({full}); retry later", type="rate_limit_error",
                        code="queue_full", headers={"Retry-After": str(RETRY_AFTER_S)}) from None
     except BatcherClosed:
         raise ApiError(503, "the generator is shutting down", type="service_unavailable", code="not_ready") from None
-    wire = WireReply(chat, generator.reader(numbers), client_result)
+    wires = [WireReply(chat, generator.reader(slots), client_result) for _, slots in readings]
     reply_id, created = "chatcmpl-" + uuid.uuid4().hex, int(time.time())
-    blocks = job.blocks()
+    prompt_tokens = len(readings[0][0])
+    deltas = _deltas(wires, jobs)
     if chat.stream:
-        return await _stream(request, service, chat, wire, blocks, reply_id, created, len(prompt), started)
-    async with contextlib.aclosing(blocks):
+        return await _stream(request, service, chat, deltas, reply_id, created, prompt_tokens, started)
+    wire = wires[0]
+    async with contextlib.aclosing(deltas):
         try:
-            async for block in blocks:
-                wire.add(block)
+            async for wire, _ in deltas:
+                pass
         except BatcherClosed:
             raise ApiError(503, "the generator shut down mid-reply", type="service_unavailable",
                            code="not_ready") from None
@@ -315,35 +324,74 @@ async def _chat(request: web.Request, service: GeneratorService, started: float)
             log.exception("decode failed")
             raise ApiError(500, f"the decode failed: {error}", type="server_error", code="decode_failed") from None
     _, finish_reason = wire.finish()
-    usage = _account(service, wire, len(prompt), started)
+    usage = _account(service, wire, prompt_tokens, started)
     return web.json_response(completion(
         reply_id, service.model_name, created, content=None if wire.mode == "call" else wire.content,
         tool_calls=wire.tool_calls, parley_reply=wire.reply if wire.mode == "call" else None,
         finish_reason=finish_reason, usage=usage))
 
 
-async def _stream(request: web.Request, service: GeneratorService, chat: ChatRequest, wire: WireReply,
-                  blocks: AsyncIterator[Block], reply_id: str, created: int, prompt_tokens: int,
+async def _deltas(wires: list[WireReply], jobs: list[DecodeJob]) -> AsyncIterator[tuple[WireReply, dict]]:
+    """The reply's deltas, each with the reading it comes from. The whole request's come as its blocks come
+    once it calls (its clauses then leave the batch); while it makes no call they are held until its clauses,
+    decoded in the same passes, are read, and the reading taken (clauses.reading_taken) is sent, so a refusal
+    is never sent before the clauses are read."""
+    whole, clause_jobs = wires[0], jobs[1:]
+    held: list[list[dict]] = [[] for _ in wires]
+    blocks = jobs[0].blocks()
+    try:
+        async with contextlib.aclosing(blocks):
+            async for block in blocks:
+                held[0].append(whole.add(block))
+                if clause_jobs and whole.reader.call is not None:
+                    for job in clause_jobs:
+                        job.cancel()
+                    clause_jobs = []
+                if not clause_jobs:
+                    for delta in held[0]:
+                        yield whole, delta
+                    held[0] = []
+        if not clause_jobs:
+            return
+
+        async def read(index: int) -> None:
+            clause_blocks = jobs[index].blocks()
+            async with contextlib.aclosing(clause_blocks):
+                async for clause_block in clause_blocks:
+                    held[index].append(wires[index].add(clause_block))
+
+        await asyncio.gather(*(read(index) for index in range(1, len(jobs))))
+    finally:
+        for job in clause_jobs:
+            job.cancel()
+    readers = [wire.reader for wire in wires]
+    taken = readers.index(reading_taken(readers[0], readers[1:]))
+    for delta in held[taken]:
+        yield wires[taken], delta
+
+
+async def _stream(request: web.Request, service: GeneratorService, chat: ChatRequest,
+                  deltas: AsyncIterator[tuple[WireReply, dict]], reply_id: str, created: int, prompt_tokens: int,
                   started: float) -> web.StreamResponse:
     """SSE: one chunk per committed block, the finish chunk (with usage), the usage chunk if asked, [DONE]."""
     response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache"})
     await response.prepare(request)
     try:
-        await _stream_blocks(response, service, chat, wire, blocks, reply_id, created, prompt_tokens, started)
+        await _stream_blocks(response, service, chat, deltas, reply_id, created, prompt_tokens, started)
     except ConnectionResetError:           # the client hung up: its reply leaves the batch (aclosing)
         log.info("%s: the client closed its stream mid-reply", reply_id)
     return response
 
 
 async def _stream_blocks(response: web.StreamResponse, service: GeneratorService, chat: ChatRequest,
-                         wire: WireReply, blocks: AsyncIterator[Block], reply_id: str, created: int,
+                         deltas: AsyncIterator[tuple[WireReply, dict]], reply_id: str, created: int,
                          prompt_tokens: int, started: float) -> None:
     model = service.model_name
     first = True
-    async with contextlib.aclosing(blocks):
+    async with contextlib.aclosing(deltas):
         while True:
             try:
-                block = await anext(blocks)
+                wire, delta = await anext(deltas)
             except StopAsyncIteration:
                 break
             except Exception as error:  # after the headers, the error travels as an event (the openai client raises it)
@@ -353,7 +401,6 @@ async def _stream_blocks(response: web.StreamResponse, service: GeneratorService
                                                   code="decode_failed").body()))
                 await response.write(sse("[DONE]"))
                 return
-            delta = wire.add(block)
             if first:
                 delta = {"role": "assistant", **delta}
                 first = False

@@ -135,9 +135,10 @@ class DecodeJob:
 class ContinuousBatcher:
     """Decodes every submitted request in one shared forward per pass, on a worker thread.
 
-    max_batch bounds the rows of one forward; max_waiting bounds the requests waiting for a place, and
-    submit() raises QueueFull beyond it rather than queueing without end. on_pass (called on the worker
-    thread) receives a PassReport after every forward.
+    max_batch bounds the rows of one forward; max_waiting bounds the rows waiting for a place, and submit()
+    raises QueueFull beyond it rather than queueing without end. submit_together() queues rows that join the
+    batch at the same pass (a request and its clauses), so together they take the passes one takes alone.
+    on_pass (called on the worker thread) receives a PassReport after every forward.
     """
 
     def __init__(self, model, *, mask_id: int, eos_id: int | None, pad_id: int | None = None,
@@ -148,7 +149,8 @@ class ContinuousBatcher:
         self.pad_id = pad_token(pad_id, eos_id, mask_id)
         self.max_batch, self.max_waiting, self.on_pass = max_batch, max_waiting, on_pass
         self.device = model.transformer.wte.weight.device
-        self._waiting: collections.deque[DecodeJob] = collections.deque()
+        self._waiting: collections.deque[list[DecodeJob]] = collections.deque()     # rows that join together
+        self._waiting_rows = 0          # their rows, read from other threads without the lock
         self._active: list[DecodeJob] = []
         self._wake = threading.Condition()
         self._closed = False
@@ -160,7 +162,7 @@ class ContinuousBatcher:
 
     @property
     def waiting(self) -> int:
-        return len(self._waiting)
+        return self._waiting_rows
 
     @property
     def in_flight(self) -> int:
@@ -185,26 +187,37 @@ class ContinuousBatcher:
     def submit(self, prompt: list[int], params: DecodeParams, *, seed: int | None = None,
                loop: asyncio.AbstractEventLoop | None = None) -> DecodeJob:
         """Queue a request (ValueError if it cannot be decoded, QueueFull if no place is free)."""
+        return self.submit_together([prompt], params, seed=seed, loop=loop)[0]
+
+    def submit_together(self, prompts: list[list[int]], params: DecodeParams, *, seed: int | None = None,
+                        loop: asyncio.AbstractEventLoop | None = None) -> list[DecodeJob]:
+        """Queue rows that join the batch at the same pass (ValueError if one cannot be decoded or they are
+        more than max_batch, QueueFull unless there is a place for every one)."""
         params.check()
         if params.algorithm not in BATCHABLE:
             raise ValueError(f"algorithm {params.algorithm!r} does not batch continuously; use one of {', '.join(BATCHABLE)}")
-        if not prompt:
-            raise ValueError("empty prompt")
-        length = len(prompt) + params.gen_length
-        if length > self.model.config.max_sequence_length:
-            raise ValueError(f"prompt + gen_length = {length} exceeds the model's max_sequence_length "
-                             f"{self.model.config.max_sequence_length}")
-        job = DecodeJob(_Row(prompt, params, self.mask_id, self.eos_id, seed, self.device),
-                        loop or asyncio.get_running_loop())
+        if not 1 <= len(prompts) <= self.max_batch:
+            raise ValueError(f"{len(prompts)} rows together: expected 1 to max_batch ({self.max_batch})")
+        for prompt in prompts:
+            if not prompt:
+                raise ValueError("empty prompt")
+            length = len(prompt) + params.gen_length
+            if length > self.model.config.max_sequence_length:
+                raise ValueError(f"prompt + gen_length = {length} exceeds the model's max_sequence_length "
+                                 f"{self.model.config.max_sequence_length}")
+        loop = loop or asyncio.get_running_loop()
+        group = [DecodeJob(_Row(prompt, params, self.mask_id, self.eos_id, seed, self.device), loop)
+                 for prompt in prompts]
         with self._wake:
             if self._closed:
                 raise BatcherClosed("the batcher is closed")
             free = self.max_batch - len(self._active) + self.max_waiting
-            if len(self._waiting) >= free:
-                raise QueueFull(f"{len(self._active)} requests in flight and {len(self._waiting)} waiting")
-            self._waiting.append(job)
+            if self._waiting_rows + len(group) > free:
+                raise QueueFull(f"{len(self._active)} requests in flight and {self._waiting_rows} waiting")
+            self._waiting.append(group)
+            self._waiting_rows += len(group)
             self._wake.notify()
-        return job
+        return group
 
     def close(self) -> None:
         """Stop after the pass in flight; every unfinished job gets BatcherClosed."""
@@ -235,10 +248,10 @@ class ContinuousBatcher:
             if self._closed:
                 return False
             self._active = [job for job in self._active if not job.cancelled]
-            while self._waiting and len(self._active) < self.max_batch:
-                job = self._waiting.popleft()
-                if not job.cancelled:
-                    self._active.append(job)
+            while self._waiting and len(self._active) + len(self._waiting[0]) <= self.max_batch:
+                group = self._waiting.popleft()
+                self._waiting_rows -= len(group)
+                self._active += [job for job in group if not job.cancelled]
             rows = list(self._active)
         if not rows:
             return True
@@ -283,7 +296,7 @@ class ContinuousBatcher:
 
     def _fail_all(self, error: BaseException) -> None:
         with self._wake:
-            jobs = self._active + list(self._waiting)
-            self._active, self._waiting = [], collections.deque()
+            jobs = self._active + [job for group in self._waiting for job in group]
+            self._active, self._waiting, self._waiting_rows = [], collections.deque(), 0
         for job in jobs:
             job._post(error)

@@ -7,6 +7,7 @@ they differ in how many per pass (a schedule or a threshold) and in how much of 
 the network on (all of it, or the block onward / the block alone against cached keys and values).
 """
 import asyncio
+import contextlib
 import threading
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass
@@ -211,7 +212,18 @@ def _denoise(model, prompts, params, mask_id, eos_id, pad_id, seed, should_stop)
                 params.cache is not None and step == 1 and (budget is None or budget - passes > later_blocks)):
             if should_stop is not None and should_stop():
                 return
-            if params.cache is None or step == 0:
+            writing = masked.any(-1)
+            fills_canvas = budget is not None and budget - passes == 1
+            if params.cache is None and B > 1 and not bool(writing.all()) and not fills_canvas:
+                # Rows with nothing left to reveal in this block skip the network (a reply read beside its
+                # clauses: each row costs the passes it takes alone); the mask makes each row's attention its own.
+                rows = writing.nonzero()[:, 0]
+                keys = torch.ones((B, L), dtype=torch.bool, device=device) if attention_mask is None else attention_mask
+                wanted = model(x[rows], keys[rows], position_ids=positions[rows])
+                logits = wanted.new_zeros((B, *wanted.shape[1:]))
+                logits[rows] = wanted
+                start = 0
+            elif params.cache is None or step == 0:
                 logits, kv = model(x, attention_mask, position_ids=positions, return_key_values=True)
                 start = 0
                 if params.cache == "prefix":
@@ -263,6 +275,18 @@ async def stream_generate(model, prompt: list[int], params: DecodeParams, *, mas
     The denoise loop runs in a worker thread, keeping the event loop free for audio; leaving the
     iterator early (barge-in) stops the loop before its next network pass.
     """
+    rows = stream_generate_together(model, [prompt], params, mask_id=mask_id, eos_id=eos_id, tokenizer=tokenizer,
+                                    seed=seed)
+    async with contextlib.aclosing(rows):
+        async for (block,) in rows:
+            yield block
+
+
+async def stream_generate_together(model, prompts: list[list[int]], params: DecodeParams, *, mask_id: int,
+                                   eos_id: int | None = None, tokenizer=None,
+                                   seed: int | None = None) -> AsyncIterator[list[Block | None]]:
+    """stream_generate for several prompts decoded as one batch, so together they take the passes one takes
+    alone: each item holds every prompt's block (None for a prompt whose reply ended in an earlier block)."""
     params.check()
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue = asyncio.Queue()
@@ -276,7 +300,7 @@ async def stream_generate(model, prompt: list[int], params: DecodeParams, *, mas
 
     def run() -> None:
         try:
-            for block in denoise(model, [prompt], params, mask_id=mask_id, eos_id=eos_id, seed=seed,
+            for block in denoise(model, prompts, params, mask_id=mask_id, eos_id=eos_id, seed=seed,
                                  should_stop=cancelled.is_set):
                 post(block)
                 if cancelled.is_set():
@@ -288,8 +312,9 @@ async def stream_generate(model, prompt: list[int], params: DecodeParams, *, mas
     worker = threading.Thread(target=run, name="dllm-denoise", daemon=True)
     worker.start()
     num_blocks = params.gen_length // params.block_length
-    generated: list[int] = []
-    text_so_far = ""
+    generated: list[list[int]] = [[] for _ in prompts]
+    text_so_far = [""] * len(prompts)
+    ended = [False] * len(prompts)
     try:
         while True:
             item = await queue.get()
@@ -297,16 +322,23 @@ async def stream_generate(model, prompt: list[int], params: DecodeParams, *, mas
                 return
             if isinstance(item, BaseException):
                 raise item
-            tokens = trim_at_eos(item.tokens[0].tolist(), eos_id, params.stop_at_eos)
-            last = bool(item.stopped[0]) or item.index == num_blocks - 1
-            text = None
-            if tokenizer is not None:
-                generated.extend(tokens)
-                full = tokenizer.decode(generated)
-                text = full[len(text_so_far):] if full.startswith(text_so_far) else tokenizer.decode(tokens)
-                text_so_far = full
-            yield Block(item.index, tokens, text, item.forward_passes, last)
-            if last:
+            blocks: list[Block | None] = []
+            for row, row_tokens in enumerate(item.tokens.tolist()):
+                if ended[row]:
+                    blocks.append(None)
+                    continue
+                tokens = trim_at_eos(row_tokens, eos_id, params.stop_at_eos)
+                ended[row] = bool(item.stopped[row]) or item.index == num_blocks - 1
+                text = None
+                if tokenizer is not None:
+                    generated[row].extend(tokens)
+                    full = tokenizer.decode(generated[row])
+                    before = text_so_far[row]
+                    text = full[len(before):] if full.startswith(before) else tokenizer.decode(tokens)
+                    text_so_far[row] = full
+                blocks.append(Block(item.index, tokens, text, item.forward_passes, ended[row]))
+            yield blocks
+            if all(ended):
                 return
     finally:
         cancelled.set()

@@ -1,8 +1,15 @@
-"""Which clauses of a request said with a reason or a remark beside it a second reading may take."""
+"""Which clauses of a request said with a reason or a remark beside it a second reading may take, and what the
+reading costs: the clauses are decoded in the same batch as the whole request."""
+import asyncio
+import json
+
 import pytest
 
 from assistant.clauses import clauses, takeable
 from assistant.conversation import Vocabulary
+from assistant.generator import ToolCallEvent, respond_sync
+from assistant.home import InMemoryHome
+from assistant.tools import ToolRunner
 
 DEFAULT_HOME = Vocabulary(None)
 
@@ -52,3 +59,42 @@ def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
     home = Vocabulary(({"still room heater", "carriage house door", "house", "still", "heater"}, {"still room"}))
     assert takeable("put the still room heater on, the washing is still wet", home) == ["put the still room heater on"]
     assert takeable("switch the heater off, we're leaving the house", home) == []
+
+
+# Requests whose whole gets no call from the shipped model and whose one clause does (written apart from the
+# paraphrase sets); "hmm, ..." has two clauses read again, which one after another took 5 passes
+READ_AGAIN = [
+    ("switch on the bedroom heater please, it's freezing", "set_device"),
+    ("what's the time, i'm running late", "get_time"),
+    ("turn the living room tv off, nobody is watching", "set_device"),
+    ("convert 5 miles to kilometers, i'm training for a race", "convert"),
+    ("hmm, what's the time, i'm running late", "get_time"),
+    ("right then, set a timer for 12 minutes, the pizza is in", "set_timer"),
+]
+
+
+@pytest.mark.parametrize("request_, skill", READ_AGAIN)
+def test_a_request_read_again_takes_no_more_passes_than_one_read_once(assistant, request_, skill):
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner())
+    assert [call.name for call in reply.tool_calls] == [skill], reply
+    assert 1 <= reply.forward_passes <= assistant.decode.max_forward_passes, reply
+
+
+def test_a_clauses_call_to_a_client_tool_is_answered_when_its_output_comes_back(assistant):
+    """The whole request gets no call, its clause calls the client's tool; the output's reply reads the clause
+    again, so it speaks the output instead of a refusal."""
+    client_tools = {"set_device": {"type": "function", "name": "set_device"}}
+    history = [{"role": "user", "content": "turn the living room tv off, nobody is watching"}]
+
+    async def respond():
+        return [event async for event in assistant.respond(history, ToolRunner(InMemoryHome()),
+                                                           client_tools=client_tools)]
+
+    call = asyncio.run(respond())[0]
+    assert isinstance(call, ToolCallEvent) and not call.local and call.call.name == "set_device", call
+    history += [{"role": "assistant", "content": "", "tool_calls": [
+                    {"call_id": call.call.call_id, "name": "set_device", "arguments": json.dumps(call.call.arguments)}]},
+                {"role": "tool", "call_id": call.call.call_id, "content": "off"}]
+    events = asyncio.run(respond())
+    assert not any(isinstance(event, ToolCallEvent) for event in events)
+    assert events[-1].reply.text == "Okay, the living room TV is off.", events

@@ -127,6 +127,31 @@ async def test_a_full_queue_refuses_and_a_cancelled_job_leaves(golden_model):
         batcher.close()
 
 
+async def test_rows_submitted_together_join_at_one_pass_and_need_a_place_each(golden_model):
+    """A request and its clauses: rows that wait until the batch has a place for every one, then start at the
+    same pass, each with the tokens and passes it has alone; they count as that many rows against the limits."""
+    gate = PassGate(golden_model)
+    batcher = ContinuousBatcher(golden_model, mask_id=MASK, eos_id=EOS, max_batch=3, max_waiting=2)
+    group = [CASES[5 + 12 * j] for j in range(3)]     # threshold, one params, 6, 4 and 9 passes alone
+    try:
+        running = batcher.submit(CASES[2]["prompt_ids"], case_params(CASES[2]))
+        await gate.arrival()
+        jobs = batcher.submit_together([c["prompt_ids"] for c in group], case_params(group[0]))
+        with pytest.raises(QueueFull):          # 3 rows wait and 2 more do not fit 3 - 1 + 2 places
+            batcher.submit_together([c["prompt_ids"] for c in group[:2]], case_params(group[0]))
+        with pytest.raises(ValueError, match="max_batch"):
+            batcher.submit_together([c["prompt_ids"] for c in CASES[5:53:12]], case_params(group[0]))
+        assert (batcher.in_flight, batcher.waiting) == (1, 3)
+        running.cancel()
+        gate.open()
+        results = await asyncio.gather(*(collect(job) for job in jobs))
+        assert results == [(c["expected_ids"], c["forward_passes"]) for c in group]
+        assert gate.rows[1:] == [3] * 4 + [2] * 2 + [1] * 3      # every row from the same pass, each leaving when done
+    finally:
+        gate.remove()
+        batcher.close()
+
+
 async def test_bad_requests_are_refused_at_submit_and_close_fails_the_rest(golden_model):
     batcher = ContinuousBatcher(golden_model, mask_id=MASK, eos_id=EOS)
     prompt = CASES[0]["prompt_ids"]

@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 import torch
 
-from dllm_core.decoding import DecodeParams, denoise, generate, stream_generate
+from dllm_core.decoding import DecodeParams, denoise, generate, stream_generate, stream_generate_together
+from pass_gate import PassGate
 
 GOLDEN = Path(__file__).parent / "data" / "llada-tiny"
 CASES = json.loads((GOLDEN / "generate_cases.json").read_text())["cases"]
@@ -150,6 +151,47 @@ async def test_stream_stops_at_eos_like_generate(model):
     assert [b.index for b in blocks] == [0, 1] and blocks[-1].last
     assert blocks[1].tokens == case["expected_ids"][8:11]
     assert blocks[-1].forward_passes == generate(twin, [case["prompt_ids"]], params, mask_id=MASK, eos_id=EOS).forward_passes
+
+
+async def test_stream_together_gives_each_row_its_blocks_alone_in_the_batchs_passes(model):
+    """Several prompts streamed as one batch (a request and its clauses): each row's blocks are those it gets
+    alone, and every row has them within the passes of the batch."""
+    group = [CASES[1 + 12 * j] for j in range(4)]          # one params, prompts of lengths 16, 17, 4, 16
+    params = case_params(group[0])
+    items = [rows async for rows in stream_generate_together(model, [c["prompt_ids"] for c in group], params,
+                                                             mask_id=MASK, eos_id=EOS)]
+    for row, case in enumerate(group):
+        assert sum((item[row].tokens for item in items), []) == case["expected_ids"]
+        assert [item[row].last for item in items] == [False] * (len(items) - 1) + [True]
+    batch = generate(model, [c["prompt_ids"] for c in group], params, mask_id=MASK, eos_id=EOS)
+    assert {block.forward_passes for block in items[-1]} == {batch.forward_passes}
+
+
+def test_a_row_with_nothing_left_to_reveal_skips_the_network(model):
+    """In a batch, a row whose block is revealed waits for the others without a network pass: the rows run
+    through the network are the passes each row takes alone, and each still gets its tokens."""
+    group = [CASES[5 + 12 * j] for j in range(4)]          # threshold, one params, 6, 4, 9 and 8 passes alone
+    gate = PassGate(model)
+    gate.open()
+    try:
+        out = generate(model, [c["prompt_ids"] for c in group], case_params(group[0]), mask_id=MASK, eos_id=EOS)
+    finally:
+        gate.remove()
+    assert out.tokens == [c["expected_ids"] for c in group]
+    assert sum(gate.rows) == sum(c["forward_passes"] for c in group) < len(group) * out.forward_passes
+
+
+async def test_stream_together_ends_a_row_at_its_eos_and_goes_on_with_the_others(model):
+    case = CASES[1]
+    twin = swapped(model, case["expected_ids"][11], EOS)
+    params = case_params(case, stop_at_eos=True)
+    prompts = [case["prompt_ids"], CASES[13]["prompt_ids"]]
+    alone = [[b async for b in stream_generate(twin, prompt, params, mask_id=MASK, eos_id=EOS)] for prompt in prompts]
+    items = [rows async for rows in stream_generate_together(twin, prompts, params, mask_id=MASK, eos_id=EOS)]
+    assert len(alone[0]) < len(alone[1]) == len(items)
+    for row, blocks in enumerate(alone):
+        assert [item[row].tokens for item in items[:len(blocks)]] == [b.tokens for b in blocks]
+        assert items[len(blocks) - 1][row].last and all(item[row] is None for item in items[len(blocks):])
 
 
 async def test_stream_keeps_the_event_loop_free_and_stops_when_abandoned(model):

@@ -421,3 +421,29 @@ async def test_the_users_own_home_reaches_the_generator_server_by_its_names(serv
     finally:
         await remote.aclose()
     assert home.states == {"light/a": "on", "cover/b": "closed"}
+
+
+async def test_a_request_with_a_clause_beside_it_is_read_again_as_the_local_assistant_reads_it(server, generator):
+    """The clauses are decoded in the same passes as the whole request, so over the wire the clause that is the
+    request is answered, as in process, and no reply takes more than 4 passes; a clause's call streams as a call."""
+    from assistant.remote import RemoteGenerator
+
+    remote = RemoteGenerator(server.url, model="parley-home")
+    try:
+        for request in ("switch on the bedroom heater please, it's freezing", "hmm, what's the time, i'm running late",
+                        "tell me a joke, it's freezing"):
+            history = [{"role": "user", "content": request}]
+            events = [event async for event in remote.respond(history, ToolRunner())]
+            local = await asyncio.to_thread(embedded_reply, generator, history)
+            assert [(c.name, c.arguments) for c in events[-1].reply.tool_calls] == \
+                [(c.name, c.arguments) for c in local.tool_calls], request
+            assert events[-1].reply.text == local.text and events[-1].reply.fallback is None
+    finally:
+        await remote.aclose()
+    metrics = (await asyncio.to_thread(server.get, "/metrics"))[2].decode()
+    assert 'parley_generator_passes_per_reply_bucket{le="4.0"} 3.0' in metrics
+    heater = [{"role": "user", "content": "switch on the bedroom heater please, it's freezing"}]
+    chunks = await asyncio.to_thread(lambda: list(server.client().chat.completions.create(
+        model="parley-home", messages=heater, tools=SKILL_TOOLS, stream=True)))
+    assert chunks[0].choices[0].delta.tool_calls[0].function.name == "set_device"
+    assert chunks[-1].choices[0].finish_reason == "tool_calls"
