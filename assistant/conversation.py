@@ -235,11 +235,10 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     calls = calls_of_history(history[:-1])
     vocabulary = Vocabulary(lexicon)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
-    # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first
-    # (as said: a rephrasing may have dropped the pronoun)
-    plain = LEADING.sub("", said)
-    pronoun = REFERRING.search(plain)
-    named_first = pronoun is not None and vocabulary.names_a_thing(plain[:pronoun.start()])
+    # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
+    # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
+    named_first = any(vocabulary.names_a_thing(words[:pronoun.start()])
+                      for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
     if calls and calls[-1]["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
         return [{"role": "user", "content": request_for(calls[-1])}]
     if calls and unreferring == core and not asked and not named_first:
