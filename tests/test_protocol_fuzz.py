@@ -381,11 +381,13 @@ def test_generator_server_requests_are_prepared_or_refused_with_a_4xx(served_gen
     from assistant.openai_chat import ApiError
 
     try:
-        chat, _, prompt, _ = _prepare(body, served_generator.generator, served_generator.window_chars)
+        chat, _, readings = _prepare(body, served_generator.generator, served_generator.window_chars)
     except ApiError as error:
         assert 400 <= error.status < 500 and error.body()["error"]["message"]
         return
-    assert chat.messages and len(prompt) <= served_generator.generator.max_prompt
+    # the whole request's prompt, then a clause's for each second reading: every one fits the window
+    assert chat.messages and readings
+    assert all(len(prompt) <= served_generator.generator.max_prompt for prompt, _ in readings)
 
 
 STREAM_CHUNKS = [
