@@ -1,4 +1,4 @@
-"""The fresh paraphrase and discovered-home sets, and the third to sixth paraphrase sets, are well-formed, so a score on them
+"""The fresh paraphrase and discovered-home sets, and the third to seventh paraphrase sets, are well-formed, so a score on them
 measures the assistant and not a slip in a row: each expected call is a skill with its own argument names and
 allowed values, and names what the row's home really has (or, for an unknown name, nothing it has)."""
 import inspect
@@ -28,6 +28,7 @@ THIRD = rows_of("paraphrases_third.jsonl")
 FOURTH = rows_of("paraphrases_fourth.jsonl")
 FIFTH = rows_of("paraphrases_fifth.jsonl")
 SIXTH = rows_of("paraphrases_sixth.jsonl")
+SEVENTH = rows_of("paraphrases_seventh.jsonl")
 EARLIER_SETS = ["paraphrases.jsonl", "heldout_discovered.jsonl", "heldout.jsonl", "heldout_home.jsonl"]
 # Every set of requests written before the third paraphrase set; the conversations' turns are {"user": ...}.
 BEFORE_THIRD = EARLIER_SETS + ["paraphrases_fresh.jsonl", "heldout_discovered_fresh.jsonl",
@@ -35,6 +36,7 @@ BEFORE_THIRD = EARLIER_SETS + ["paraphrases_fresh.jsonl", "heldout_discovered_fr
 BEFORE_FOURTH = BEFORE_THIRD + ["paraphrases_third.jsonl"]
 BEFORE_FIFTH = BEFORE_FOURTH + ["paraphrases_fourth.jsonl"]
 BEFORE_SIXTH = BEFORE_FIFTH + ["paraphrases_fifth.jsonl"]
+BEFORE_SEVENTH = BEFORE_SIXTH + ["paraphrases_sixth.jsonl"]
 
 
 def discovered_inventory() -> Inventory:
@@ -265,38 +267,50 @@ def test_fourth_and_fifth_requests_are_new(rows, before):
     assert not repeated, f"rows equal to an earlier set's request: {repeated}"
 
 
-@pytest.mark.parametrize("row", SIXTH, ids=lambda row: f"sixth-{row['id']}")
-def test_sixth_row(row):
+@pytest.mark.parametrize("row", [*SIXTH, *SEVENTH],
+                         ids=[f"sixth-{row['id']}" for row in SIXTH] + [f"seventh-{row['id']}" for row in SEVENTH])
+def test_sixth_and_seventh_row(row):
     assert set(row) == {"id", "home", "history", "expected"} and row["home"] in HOMES
     check_history(row)
     assert row["expected"] is not None, "every paraphrase is a clear request"
     check_call(row)
 
 
-def test_sixth_sizes_and_spread():
+def reached_in(rows: list[dict], name: str) -> list:
+    """The entities of a custom home that the rows' expected calls, other than switching all, are about."""
+    home = HOMES[name]
+    return [e for row in rows if row["home"] == name and row["expected"]["name"] != "switch_all"
+            for e in home.resolve(row["expected"]["arguments"].get("name"), row["expected"]["arguments"].get("area"))]
+
+
+@pytest.mark.parametrize("rows, conversations", [(SIXTH, 25), (SEVENTH, 30)], ids=["sixth", "seventh"])
+def test_sixth_and_seventh_sizes_and_spread(rows, conversations):
     """At least 200 requests: the default home, and at least 40 each in the discovered and the made-up home; at
-    least 25 that are the last turn of a conversation; every skill a single request can ask for (the made-up home
-    has scenes), and every kind of thing both custom homes have asked about."""
-    assert [row["id"] for row in SIXTH] == list(range(1, len(SIXTH) + 1))
-    assert len(SIXTH) >= 200
-    homes = Counter(row["home"] for row in SIXTH)
-    assert homes["discovered"] >= 40 and homes["made_up"] >= 40 and homes["default"] >= len(SIXTH) / 2
-    assert sum(len(row["history"]) > 1 for row in SIXTH) >= 25
-    assert {row["expected"]["name"] for row in SIXTH} == set(SKILLS) - {"confirm"}
+    least 25 (the seventh set: 30) that are the last turn of a conversation; every skill a single request can ask
+    for (the made-up home has scenes), and every kind of thing both custom homes have asked about."""
+    assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
+    assert len(rows) >= 200
+    homes = Counter(row["home"] for row in rows)
+    assert homes["discovered"] >= 40 and homes["made_up"] >= 40 and homes["default"] >= len(rows) / 2
+    assert sum(len(row["history"]) > 1 for row in rows) >= conversations
+    assert {row["expected"]["name"] for row in rows} == set(SKILLS) - {"confirm"}
     for name in ("discovered", "made_up"):
-        home = HOMES[name]
-        reached = {e.component for row in SIXTH if row["home"] == name
-                   for e in home.resolve(row["expected"]["arguments"].get("name"),
-                                         row["expected"]["arguments"].get("area"))
-                   if row["expected"]["name"] != "switch_all"}
-        assert reached == {e.component for e in home.entities()}, name
+        assert {e.component for e in reached_in(rows, name)} == {e.component for e in HOMES[name].entities()}, name
 
 
-def test_sixth_requests_are_new():
+def test_seventh_asks_about_every_entity():
+    """Every entity of both custom homes is asked about by name, not only by switching all of a kind."""
+    for name in ("discovered", "made_up"):
+        missed = {e.key for e in HOMES[name].entities()} - {e.key for e in reached_in(SEVENTH, name)}
+        assert not missed, (name, sorted(missed))
+
+
+@pytest.mark.parametrize("rows, before", [(SIXTH, BEFORE_SIXTH), (SEVENTH, BEFORE_SEVENTH)], ids=["sixth", "seventh"])
+def test_sixth_and_seventh_requests_are_new(rows, before):
     """No request is said twice in the set, nor equals a user turn of a set written before it (named by id only,
     as for the third set)."""
-    said = [row["history"][-1]["content"] for row in SIXTH]
-    assert len(set(said)) == len(said), [row["id"] for row in SIXTH if said.count(row["history"][-1]["content"]) > 1]
-    earlier = set().union(*(user_requests(name) for name in BEFORE_SIXTH))
-    repeated = [row["id"] for row in SIXTH if row["history"][-1]["content"] in earlier]
+    said = [row["history"][-1]["content"] for row in rows]
+    assert len(set(said)) == len(said), [row["id"] for row in rows if said.count(row["history"][-1]["content"]) > 1]
+    earlier = set().union(*(user_requests(name) for name in before))
+    repeated = [row["id"] for row in rows if row["history"][-1]["content"] in earlier]
     assert not repeated, f"rows equal to an earlier set's request: {repeated}"
