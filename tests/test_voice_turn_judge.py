@@ -1,7 +1,12 @@
-"""The turn judge's second look: the shipped weights on the words' verdicts."""
+"""The turn judge's second look: the shipped weights on the words' verdicts, and the verdicts the server's
+transcription queue gives the turn detector for real speech (flite), as bench/turn_judge.py decides on replays."""
+import numpy as np
 import pytest
 
-from streaming.turns import TurnDetector
+from paused_speech import RATE, flite, pause_point
+from streaming.engines import TranscriptionQueue
+from streaming.turns import SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
+from voice.smart_turn import SmartTurnModel
 from voice.stt import Heard
 from voice.text_turn import TextTurnModel
 from voice.turn_judge import FEATURES, TurnJudge, features
@@ -50,3 +55,34 @@ def test_the_features_are_the_ones_named(judge):
     row = features(judge.text_turn, heard, 1.3, 0.97, 0.97)
     assert len(row) == len(FEATURES) and row[FEATURES.index("ends in a question mark")] == 1.0
     assert row[FEATURES.index("since the last word began")] == pytest.approx(0.4)
+
+
+def _decide(words: float, if_going_on: float | None, sound: float) -> int:
+    """The silence (ms) semantic_vad waits at a pause given both verdicts."""
+    detector = TurnDetector(TurnDetection(type="semantic_vad"))
+    for _ in range(10):
+        detector.process(0.9)
+    assert detector.process(0.0) is Signal.PAUSE
+    detector.audio_ready(sound)
+    detector.transcript_ready(words, if_going_on)
+    return detector.end_after_ms
+
+
+async def test_the_servers_verdicts_on_real_speech(stt):
+    """Through the transcription queue the server uses: flite's finished "What time is it?" ends at the
+    shortest wait its sound allows, and "Set the living room lights to ..." up to the pause (after "to", as in
+    tests/test_paused_request_home.py) holds for the cut wait."""
+    queue, sound = TranscriptionQueue(stt, TurnJudge(TextTurnModel())), SmartTurnModel()
+    waits = SEMANTIC_WAITS["auto"]
+    lead, gap = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 64 // 1000, np.float32)
+
+    finished = np.concatenate([lead, flite("What time is it?"), gap])
+    heard, words, if_going_on = await queue.hear(finished)
+    assert words >= WORDS_DONE, heard
+    assert _decide(words, if_going_on, sound.finished(finished)) <= waits.unsure, heard
+
+    text = "Set the living room lights to fifty percent."
+    whole = flite(text)
+    paused = np.concatenate([lead, whole[:pause_point(stt.whisper, whole, text, 6)], gap])
+    heard, words, if_going_on = await queue.hear(paused)
+    assert _decide(words, if_going_on, sound.finished(paused)) == waits.cut, (heard, words, if_going_on)
