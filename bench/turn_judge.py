@@ -289,8 +289,9 @@ def main(argv: list[str] | None = None) -> int:
         look = second_look(scores, judge.end_above, judge.hold_below)
         name = f"second look (end ≥ {judge.end_above}, hold < {judge.hold_below})"
         judges = {"shipped": [decide(u, shipped) for u in us], name: [decide(u, look) for u in us]}
-        report.append(per_voice_table(f"{path}, held out", judges))
-        panels[f"{path}, held out"] = judges
+        title = f"{Path(path).stem.removeprefix('turn_evidence_')}, held out"
+        report.append(per_voice_table(title, judges))
+        panels[title] = judges
         if args.eot:
             report.append(eot_table(us, {"shipped": shipped, name: look}))
     print("\n\n".join(report))
