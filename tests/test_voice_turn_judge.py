@@ -69,8 +69,8 @@ def _decide(words: float, if_going_on: float | None, sound: float) -> int:
 
 
 async def test_the_servers_verdicts_on_real_speech(stt):
-    """Through the transcription queue the server uses: flite's finished "What time is it?" ends at the
-    shortest wait its sound allows, and "Set the living room lights to ..." up to the pause (after "to", as in
+    """Through the transcription queue the server uses: flite's finished "What time is it?" ends within
+    the `unsure` wait (384 ms, shorter than server_vad's 500), and "Set the living room lights to ..." up to the pause (after "to", as in
     tests/test_paused_request_home.py) holds for the cut wait."""
     queue, sound = TranscriptionQueue(stt, TurnJudge(TextTurnModel())), SmartTurnModel()
     waits = SEMANTIC_WAITS["auto"]
