@@ -296,11 +296,11 @@ def _answered(client: RealtimeClient) -> bool:
     return "response.output_audio.delta" in kinds[last_stop:]
 
 
-def _verdicts(model, heard, going_on: bool = True) -> tuple[float, float | None]:
+def _verdicts(model, heard) -> tuple[float, float]:
     """The text turn judge's verdicts on a pause's Heard: finished, and finished if the sound says the speaker
     goes on."""
     finished = model.judge(heard)
-    return finished, model.judge_going_on(heard, finished) if going_on else None
+    return finished, model.judge_going_on(heard, finished)
 
 
 # The words' verdicts on a pause's Heard (and the heard audio's length, s), as shipped (the turn judge's second
@@ -314,7 +314,8 @@ WORDS_JUDGES = {"shipped": lambda judge, heard, s: judge.judge(heard, s, TurnDet
                     replace(heard, alternatives=()), s, TurnDetector.words_done),
                 "without either": lambda judge, heard, s: judge.judge(replace(heard, unprompted=None, alternatives=()),
                                                                       s, TurnDetector.words_done),
-                "without the opener check": lambda judge, heard, s: _verdicts(judge.text_turn, heard, going_on=False)}
+                "without the opener check": lambda judge, heard, s: (judge.judge(heard, s, TurnDetector.words_done)[0],
+                                                                     None)}
 
 
 def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]], stt_ms: int,
