@@ -55,6 +55,7 @@ from latency import speculations  # noqa: E402
 from paused_speech import RATE, insert_pause, pause_point, speech_end  # noqa: E402
 from realtime_client import RealtimeClient  # noqa: E402
 from server_process import free_port, start_server, stop_server  # noqa: E402
+from streaming.turns import TurnDetector  # noqa: E402
 from voices import VOICES, speak  # noqa: E402
 
 LATE_MS = 600
@@ -295,34 +296,43 @@ def _answered(client: RealtimeClient) -> bool:
     return "response.output_audio.delta" in kinds[last_stop:]
 
 
-def _verdicts(model, heard, going_on: bool = True) -> tuple[float, float | None]:
-    """The words' verdicts on a pause's Heard: finished, and finished if the sound says the speaker goes on."""
+def _verdicts(model, heard) -> tuple[float, float]:
+    """The text turn judge's verdicts on a pause's Heard: finished, and finished if the sound says the speaker
+    goes on."""
     finished = model.judge(heard)
-    return finished, model.judge_going_on(heard, finished) if going_on else None
+    return finished, model.judge_going_on(heard, finished)
 
 
-# The words' verdicts on a pause's Heard, as shipped and with each piece of evidence left out; a detector class
-# names the one it reads (`words_judge`).
-WORDS_JUDGES = {"shipped": _verdicts,
-                "without the prompt check": lambda model, heard: _verdicts(model, replace(heard, unprompted=None)),
-                "without the beam's longer hypotheses": lambda model, heard: _verdicts(model, replace(heard, alternatives=())),
-                "without either": lambda model, heard: _verdicts(model, replace(heard, unprompted=None, alternatives=())),
-                "without the opener check": lambda model, heard: _verdicts(model, heard, going_on=False)}
+# The words' verdicts on a pause's Heard (and the heard audio's length, s), as shipped (the turn judge's second
+# look over the text turn judge's verdicts) and with each piece of evidence left out; a detector class names the
+# one it reads (`words_judge`).
+WORDS_JUDGES = {"shipped": lambda judge, heard, s: judge.judge(heard, s, TurnDetector.words_done),
+                "without the second look": lambda judge, heard, s: _verdicts(judge.text_turn, heard),
+                "without the prompt check": lambda judge, heard, s: judge.judge(replace(heard, unprompted=None), s,
+                                                                                TurnDetector.words_done),
+                "without the beam's longer hypotheses": lambda judge, heard, s: judge.judge(
+                    replace(heard, alternatives=()), s, TurnDetector.words_done),
+                "without either": lambda judge, heard, s: judge.judge(replace(heard, unprompted=None, alternatives=()),
+                                                                      s, TurnDetector.words_done),
+                "without the opener check": lambda judge, heard, s: (judge.judge(heard, s, TurnDetector.words_done)[0],
+                                                                     None)}
 
 
 def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]], stt_ms: int,
            smart_turn_ms: int) -> tuple[dict[str, list[dict]], list[dict]]:
     """Turn ends decided by each detector on the same audio, with verdicts after fixed compute times; and the
     evidence at every pause of each utterance (the judges' inputs, Silero's probabilities)."""
-    from streaming.turns import Signal, TurnDetection, TurnDetector
+    from streaming.turns import Signal, TurnDetection
     from voice.audio import pcm16_to_float
     from voice.smart_turn import SmartTurnModel
     from voice.stt import Heard, WhisperSTT
     from voice.text_turn import TextTurnModel
+    from voice.turn_judge import TurnJudge
     from voice.vad import SileroModel, SileroVAD
 
     stt, turn_model, vad_model = WhisperSTT(cpu_threads=1), SmartTurnModel(), SileroModel()
     text_turn = TextTurnModel()
+    judge = TurnJudge(text_turn)
     frame, frame_ms = 512, 32
     results: dict[str, list[dict]] = {name: [] for name in detectors}
     evidence: list[dict] = []
@@ -336,7 +346,8 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
             if frames not in heard:
                 upto = audio[:frames * frame]
                 transcript = stt.hear(upto)
-                heard[frames] = (transcript, {name: judge(text_turn, transcript) for name, judge in WORDS_JUDGES.items()},
+                heard[frames] = (transcript, {name: words_judge(judge, transcript, upto.size / 16000)
+                                              for name, words_judge in WORDS_JUDGES.items()},
                                  turn_model.finished(upto))
             return heard[frames]
         line = []
@@ -394,7 +405,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
                        if listener.process(probability) is Signal.PAUSE]
         evidence.append({"voice": utterance.voice, "label": utterance.label, "speech_end_ms": utterance.speech_end_ms,
                          "resume_ms": utterance.resume_ms, "probabilities": [round(p, 4) for p in probabilities],
-                         "pauses": {str(frames): _evidence(*verdicts(frames), frames * frame)
+                         "pauses": {str(frames): _evidence(text_turn, *verdicts(frames), frames * frame)
                                     for frames in every_pause}})
     return results, evidence
 
@@ -405,12 +416,13 @@ def _timing(heard, samples: int) -> dict:
             "last_word_end_s": heard.last_word_end_s}
 
 
-def _evidence(heard, judged: dict, sound: float, samples: int) -> dict:
-    """Everything the judges had at one pause, so that another judge can decide again without Whisper."""
-    words, going_on = judged["shipped"]
+def _evidence(text_turn, heard, judged: dict, sound: float, samples: int) -> dict:
+    """Everything the judges had at one pause, so that another judge can decide again without Whisper: the text
+    turn judge's verdicts (the turn judge's inputs) and the shipped ones after the turn judge's second look."""
+    words, going_on = judged["without the second look"]
     return {"text": heard.text, "unprompted": heard.unprompted, "alternatives": list(heard.alternatives),
-            "words": words, "going_on": going_on, "sound": sound,
-            "words_alone": judged["without either"][0],
+            "words": words, "going_on": going_on, "sound": sound, "judged": judged["shipped"],
+            "words_alone": _verdicts(text_turn, replace(heard, unprompted=None, alternatives=()))[0],
             "word_probabilities": [(w, round(p, 4)) for w, p in heard.word_probabilities], **_timing(heard, samples)}
 
 
@@ -574,7 +586,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def sweep_detectors() -> dict[str, tuple[type, object]]:
     """semantic_vad with every `unsure` wait, words' threshold and Smart Turn threshold of the sweep."""
-    from streaming.turns import TurnDetection, TurnDetector
+    from streaming.turns import TurnDetection
 
     def variant(unsure_ms: int, words: float, sound: float) -> type:
         class Variant(TurnDetector):
@@ -718,7 +730,7 @@ def plot_sweep(summary: dict[str, dict], default: str, path: Path, title: str) -
 
 
 def replay_main(args, utterances: list[Utterance]) -> int:
-    from streaming.turns import TurnDetection, TurnDetector
+    from streaming.turns import TurnDetection
     default = "semantic_vad (now)"
     detectors = {default: (TurnDetector, TurnDetection(type="semantic_vad")),
                  "server_vad": (TurnDetector, TurnDetection())}

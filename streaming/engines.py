@@ -17,10 +17,12 @@ from typing import TYPE_CHECKING, Any, Callable
 
 import numpy as np
 
+from streaming.turns import TurnDetector
 from voice.audio import resample
 from voice.smart_turn import SmartTurnModel
 from voice.stt import Heard, WhisperSTT
 from voice.text_turn import TextTurnModel
+from voice.turn_judge import TurnJudge
 from voice.tts import PiperTTS
 from voice.vad import SileroModel
 
@@ -58,8 +60,8 @@ def one_blas_thread() -> None:
 class TranscriptionQueue:
     """Worker threads that run STT jobs most-urgent-first; jobs whose caller gave up are skipped."""
 
-    def __init__(self, stt: WhisperSTT, text_turn: TextTurnModel, workers: int = 2):
-        self.stt, self.text_turn = stt, text_turn
+    def __init__(self, stt: WhisperSTT, turn_judge: TurnJudge, workers: int = 2):
+        self.stt, self.turn_judge = stt, turn_judge
         self._heap: list[tuple[int, int, Future, Callable[[], Any]]] = []   # (priority, order, future, job)
         self._order = itertools.count()
         self._wake = threading.Condition()
@@ -72,13 +74,13 @@ class TranscriptionQueue:
         names: the speaker's home's areas and devices (ToolRunner.spoken_names)."""
         return await self._queue(priority, lambda: self.stt.transcribe(audio, priority == BACKGROUND, names))
 
-    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float, float]:
+    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float, float | None]:
         """An URGENT final transcript at a pause, with the words' verdicts: the probability that it is a
-        finished request, and the same if the speaker goes on, as the sound may say (voice.text_turn)."""
-        def job() -> tuple[Heard, float, float]:
+        finished request, and the same if the speaker goes on, as the sound may say (voice.text_turn), with the
+        turn judge's second look (voice.turn_judge)."""
+        def job() -> tuple[Heard, float, float | None]:
             heard = self.stt.hear(audio, names)
-            finished = self.text_turn.judge(heard)
-            return heard, finished, self.text_turn.judge_going_on(heard, finished)
+            return heard, *self.turn_judge.judge(heard, audio.size / self.stt.sample_rate, TurnDetector.words_done)
         return await self._queue(URGENT, job)
 
     async def _queue(self, priority: int, job: Callable[[], Any]) -> Any:
@@ -120,7 +122,7 @@ class Engines:
 
     def __post_init__(self) -> None:
         one_blas_thread()
-        self.transcription = TranscriptionQueue(self.stt, self.text_turn)
+        self.transcription = TranscriptionQueue(self.stt, TurnJudge(self.text_turn))
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="parley-engine")
         self.synthesizing = 0
 

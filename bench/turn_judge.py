@@ -1,0 +1,304 @@
+"""Train the turn judge's second look (voice/turn_judge.py) on the turn replays' recorded evidence, and judge it.
+
+bench/turn_taking.py --replay writes turn_evidence_SET.json: Silero's probabilities for each utterance and, at
+every pause, what the judges had (the transcript, Whisper's word probabilities and beam, the prompt check, the
+alignment's last word, the words' and Smart Turn's verdicts). Here semantic_vad decides again on that evidence,
+frame by frame with the replay's compute times, so a judge is measured without Whisper: first as shipped (the
+replay's own figures), then with the regression's second look.
+
+The regression (voice.turn_judge.features; logistic, standardised, L2, classes weigh the same) is trained on
+every pause of the training files; a pause is "finished" when a turn ended there would not be premature. Each
+training sentence is judged by a model trained without it (folds by sentence), and the operating point
+(end_above, hold_below) is the one with the fewest late turns among those that cut no more utterances than the
+shipped judge in any voice of any training file, out of fold. One model trained on all of them, with that point,
+is written to voice/data/turn-judge.json. A held-out file (--test) is judged once by the written model.
+
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_judge.py --train DEV.json FRESH.json FRESH2.json --write
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_judge.py --test FRESH3.json          # the written model
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from streaming.turns import FRAME_MS, Signal, TurnDetection, TurnDetector  # noqa: E402
+from turn_taking import (EOT_BUDGETS_MS, EOT_CUTOFFS, LATE_MS, SWEPT, eot_points, sentence_of,  # noqa: E402
+                         summarise, sweep_detectors)
+from voice.stt import Heard  # noqa: E402
+from voice.text_turn import TextTurnModel  # noqa: E402
+from voice.turn_judge import FEATURES, WEIGHTS_PATH, TurnJudge, features  # noqa: E402
+
+STT_MS, SMART_TURN_MS = 200, 30     # the replay's compute times (bench/turn_taking.py --stt-ms, --smart-turn-ms)
+CUT_MS = 250                        # the replay's premature: the turn ended this long before the last word's end
+FOLDS = 5
+END_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01)       # 1.01: never
+HOLD_BELOW = (-1.0, 0.02, 0.05, 0.1, 0.2)                # -1: never
+
+
+def heard_of(pause: dict) -> Heard:
+    return Heard(pause["text"], tuple((w, p) for w, p in pause["word_probabilities"]), pause["unprompted"],
+                 tuple(pause["alternatives"]), pause["last_word_start_s"], pause["last_word_end_s"])
+
+
+def rows_of(text_turn: TextTurnModel, utterances: list[dict]) -> dict[tuple[str, str], list[float]]:
+    """Each pause's features, keyed by (utterance label, frames heard)."""
+    return {(u["label"], frames): features(text_turn, heard_of(p), p["heard_s"], p["words"], p["going_on"])
+            for u in utterances for frames, p in u["pauses"].items()}
+
+
+def finished_at(utterance: dict, frames: str) -> float:
+    """1 when a turn ended at this pause would not have been premature."""
+    return float(int(frames) * FRAME_MS >= utterance["speech_end_ms"] - CUT_MS)
+
+
+class Regression:
+    """Logistic regression, standardised features, L2, full-batch gradient descent; classes weigh the same."""
+
+    def __init__(self, x: np.ndarray, y: np.ndarray, l2: float = 1e-2, steps: int = 3000, rate: float = 0.5):
+        self.mean, self.scale = x.mean(0), x.std(0) + 1e-6
+        z = (x - self.mean) / self.scale
+        weight = np.where(y > 0.5, 0.5 / max(y.sum(), 1.0), 0.5 / max((1 - y).sum(), 1.0))
+        self.w, self.b = np.zeros(x.shape[1]), 0.0
+        for _ in range(steps):
+            g = weight * (1 / (1 + np.exp(-(z @ self.w + self.b))) - y)
+            self.w -= rate * (z.T @ g + l2 * self.w)
+            self.b -= rate * g.sum()
+
+    def __call__(self, x: np.ndarray) -> np.ndarray:
+        return 1 / (1 + np.exp(-(((x - self.mean) / self.scale) @ self.w + self.b)))
+
+
+def fit(utterances: list[dict], rows: dict) -> Regression:
+    keys = [(u["label"], frames, u) for u in utterances for frames in u["pauses"]]
+    return Regression(np.array([rows[(label, frames)] for label, frames, _ in keys]),
+                      np.array([finished_at(u, frames) for _, frames, u in keys]))
+
+
+def scored(model: Regression, utterances: list[dict], rows: dict) -> dict[tuple[str, str], float]:
+    keys = [(u["label"], frames) for u in utterances for frames in u["pauses"]]
+    return dict(zip(keys, model(np.array([rows[k] for k in keys])).tolist())) if keys else {}
+
+
+def out_of_fold(train: list[dict], rows: dict) -> dict[tuple[str, str], float]:
+    """Each training pause's probability from a model trained on the folds without its sentence."""
+    fold = {s: zlib.crc32(s.encode()) % FOLDS for s in {sentence_of(u) for u in train}}
+    scores: dict[tuple[str, str], float] = {}
+    for k in range(FOLDS):
+        model = fit([u for u in train if fold[sentence_of(u)] != k], rows)
+        scores |= scored(model, [u for u in train if fold[sentence_of(u)] == k], rows)
+    return scores
+
+
+def decide(utterance: dict, verdict, detector_class: type = TurnDetector) -> dict:
+    """semantic_vad on the recorded evidence, as bench/turn_taking.py --replay decides: verdict(utterance,
+    frames, pause) -> (words, if going on) at each pause. An outcome in the replay's form (summarise())."""
+    detector = detector_class(TurnDetection(type="semantic_vad"))
+    due: list[tuple[int, str, int, int]] = []
+    end_frame = None
+    for index, probability in enumerate(utterance["probabilities"]):
+        signal = detector.process(probability)
+        if signal is Signal.PAUSE:
+            due += [(index + -(-STT_MS // FRAME_MS), "words", detector.speech_end_frame, index + 1),
+                    (index + -(-SMART_TURN_MS // FRAME_MS), "sound", detector.speech_end_frame, index + 1)]
+        for item in [d for d in due if d[0] == index]:
+            due.remove(item)
+            _, kind, pause_end, frames = item
+            if detector.speech_end_frame != pause_end or not detector.speaking or detector.silence_ms == 0:
+                continue
+            pause = utterance["pauses"][str(frames)]
+            if kind == "words":
+                ended = detector.transcript_ready(*verdict(utterance, str(frames), pause))
+            else:
+                ended = detector.audio_ready(pause["sound"])
+            if ended:
+                signal = Signal.END
+        if signal is Signal.END:
+            end_frame = index + 1
+            break
+    end_ms = end_frame * FRAME_MS if end_frame is not None else None
+    cut = end_ms is not None and end_ms < utterance["speech_end_ms"] - CUT_MS
+    outcome = {"voice": utterance["voice"], "label": utterance["label"], "paused": utterance["resume_ms"] > 0,
+               "premature": cut, "ended": end_ms is not None}
+    if end_ms is not None and not cut:
+        outcome["end_ms"] = end_ms - utterance["speech_end_ms"]
+    return outcome
+
+
+def shipped(utterance, frames, pause):
+    return pause["words"], pause["going_on"]
+
+
+def second_look(scores: dict, end_above: float, hold_below: float):
+    def verdict(utterance, frames, pause):
+        return TurnJudge.second_look(scores[(utterance["label"], frames)], pause["words"], pause["going_on"],
+                                     end_above, hold_below, TurnDetector.words_done)
+    return verdict
+
+
+def by_voice(outcomes: list[dict]) -> dict[str, dict]:
+    voices = list(dict.fromkeys(o["voice"] for o in outcomes))
+    return {"all voices": summarise(outcomes)} | {v: summarise([o for o in outcomes if o["voice"] == v])
+                                                   for v in voices}
+
+
+def admissible(files: dict[str, list[dict]], scores: dict) -> list[tuple[float, float, float, float]]:
+    """(late, premature, end_above, hold_below) of every point that cuts no more utterances than the shipped
+    judge in any voice of any file and is late less often over all, fewest late first."""
+    base = {name: by_voice([decide(u, shipped) for u in us]) for name, us in files.items()}
+    everything = [u for us in files.values() for u in us]
+    base_all = summarise([decide(u, shipped) for u in everything])
+    points = []
+    for end_above in END_ABOVE:
+        for hold_below in HOLD_BELOW:
+            look = second_look(scores, end_above, hold_below)
+            if all(s["premature"] <= base[name][voice]["premature"] + 1e-9
+                   for name, us in files.items() for voice, s in by_voice([decide(u, look) for u in us]).items()):
+                total = summarise([decide(u, look) for u in everything])
+                if total["late"] < base_all["late"]:
+                    points.append((total["late"], total["premature"], end_above, hold_below))
+    return sorted(points)
+
+
+def per_voice_table(name: str, judges: dict[str, list[dict]]) -> str:
+    """Premature / late / turn end p50 per voice, one column per judge."""
+    lines = [f"{name}: premature (all / paused) / late > {LATE_MS} ms / turn end p50", "",
+             "| voice | " + " | ".join(judges) + " |", "|---" * (len(judges) + 1) + "|"]
+    tables = {judge: by_voice(outcomes) for judge, outcomes in judges.items()}
+    for voice in next(iter(tables.values())):
+        lines.append(f"| {voice} | " + " | ".join(
+            f"{t[voice]['premature']:.1%} / {t[voice]['premature_paused']:.1%} / {t[voice]['late']:.1%} / "
+            f"{t[voice]['end_p50']:.0f} ms" for t in tables.values()) + " |")
+    return "\n".join(lines)
+
+
+def eot_table(utterances: list[dict], verdicts: dict) -> str:
+    """eot-bench's figures over the sweep's operating points (bench/turn_taking.py --sweep), for each judge."""
+    lines = [f"| judge | false cut-offs at {EOT_BUDGETS_MS[0]} / {EOT_BUDGETS_MS[1]} ms (turn end p50 there) | "
+             f"turn end p50 at ≤ {EOT_CUTOFFS:.0%} cut-offs |", "|---|---|---|"]
+    for judge, verdict in verdicts.items():
+        summary = {name: summarise([decide(u, verdict, detector_class) for u in utterances])
+                   for name, (detector_class, _) in sweep_detectors().items()}
+        *budgets, cutoffs = eot_points({n: s for n, s in summary.items() if n.startswith(SWEPT)})
+        lines.append(f"| {judge} | " + " / ".join(
+            f"{b['premature_paused']:.1%} ({b['end_p50']:.0f} ms)" if b else "no point that fast" for b in budgets)
+            + " | " + (f"{cutoffs['end_p50']:.0f} ms ({cutoffs['premature_paused']:.1%})" if cutoffs
+                       else "no point reaches it") + " |")
+    return "\n".join(lines)
+
+
+def cost(judge: TurnJudge, utterances: list[dict]) -> str:
+    """Compute per pause: the text turn judge's two verdicts alone, and with the second look (median)."""
+    alone, with_look = [], []
+    for u in utterances:
+        for p in u["pauses"].values():
+            heard = heard_of(p)
+            started = time.perf_counter()
+            judge.text_turn.judge_going_on(heard, judge.text_turn.judge(heard))
+            middle = time.perf_counter()
+            judge.judge(heard, p["heard_s"], TurnDetector.words_done)
+            alone.append(middle - started)
+            with_look.append(time.perf_counter() - middle)
+    return (f"compute per pause, median of {len(alone)}: the text turn judge {1e3 * np.median(alone):.3f} ms, with "
+            f"the second look {1e3 * np.median(with_look):.3f} ms")
+
+
+def figure(panels: dict[str, dict[str, list[dict]]], path: Path) -> None:
+    """Premature against late per voice, the shipped judge (circle) to the second look (arrow's head), one
+    panel per set of utterances."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, len(panels), figsize=(5.2 * len(panels), 4.4), squeeze=False)
+    for ax, (title, judges) in zip(axes[0], panels.items()):
+        before, after = (by_voice(outcomes) for outcomes in judges.values())
+        for n, voice in enumerate(before):
+            colour = "black" if voice == "all voices" else plt.cm.tab10(n % 10)
+            b, a = before[voice], after[voice]
+            ax.plot(100 * b["premature"], 100 * b["late"], "o", color=colour, label=voice)
+            ax.annotate("", xy=(100 * a["premature"], 100 * a["late"]), xytext=(100 * b["premature"], 100 * b["late"]),
+                        arrowprops={"arrowstyle": "->", "color": colour})
+        ax.axvline(5, ls=":", color="grey")
+        ax.axhline(10, ls=":", color="grey")
+        ax.set(title=title, xlabel="premature (% of utterances)", ylabel=f"late > {LATE_MS} ms (% of turns not cut)",
+               xlim=(0, None), ylim=(0, None))
+        ax.title.set_fontsize(9)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+
+
+def load(paths: list[str]) -> dict[str, list[dict]]:
+    return {f"{Path(p).parent.name}/{Path(p).name}": json.loads(Path(p).read_text()) for p in paths}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--train", nargs="+", default=[], help="turn_evidence_SET.json files to train on")
+    parser.add_argument("--write", action="store_true", help="write the model trained on all of --train")
+    parser.add_argument("--test", nargs="+", default=[], help="held-out evidence, judged by the written model")
+    parser.add_argument("--eot", action="store_true", help="also eot-bench's shape over the sweep (slow)")
+    parser.add_argument("--figure", help="a PNG of premature against late per voice, shipped -> second look")
+    args = parser.parse_args(argv)
+    text_turn = TextTurnModel()
+    report, panels = [], {}
+    if args.train:
+        files = load(args.train)
+        everything = [u for us in files.values() for u in us]
+        rows = rows_of(text_turn, everything)
+        scores = out_of_fold(everything, rows)
+        points = admissible(files, scores)
+        if not points:
+            print("no operating point cuts no more in every voice and is late less often")
+            return 1
+        late, premature, end_above, hold_below = points[0]
+        report.append(f"Operating points that cut no more in any voice of any training file, out of fold "
+                      f"(late, premature, end_above, hold_below), fewest late first: "
+                      + "; ".join(f"{l:.1%}, {p:.1%}, {e}, {h}" for l, p, e, h in points[:8]))
+        look = second_look(scores, end_above, hold_below)
+        panels["training sets, out of fold"] = {"shipped": [decide(u, shipped) for u in everything],
+                                                "second look": [decide(u, look) for u in everything]}
+        for name, us in files.items():
+            report.append(per_voice_table(f"{name}, out of fold", {
+                "shipped": [decide(u, shipped) for u in us],
+                f"second look (end ≥ {end_above}, hold < {hold_below})": [decide(u, look) for u in us]}))
+        model = fit(everything, rows)
+        report.append("weights (standardised): " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, model.w)))
+        if args.write:
+            WEIGHTS_PATH.write_text(json.dumps({
+                "features": FEATURES, "mean": model.mean.round(6).tolist(), "scale": model.scale.round(6).tolist(),
+                "weights": model.w.round(6).tolist(), "bias": round(float(model.b), 6),
+                "end_above": end_above, "hold_below": hold_below,
+                "trained_by": "bench/turn_judge.py --train " + " ".join(args.train) + " --write"}, indent=1) + "\n")
+            report.append(f"written: {WEIGHTS_PATH.relative_to(ROOT)}")
+            report.append(cost(TurnJudge(text_turn, WEIGHTS_PATH), everything))
+    for path, us in load(args.test).items():
+        judge = TurnJudge(text_turn, WEIGHTS_PATH)
+        rows = rows_of(text_turn, us)
+        scores = {k: judge.probability(r) for k, r in rows.items()}
+        look = second_look(scores, judge.end_above, judge.hold_below)
+        name = f"second look (end ≥ {judge.end_above}, hold < {judge.hold_below})"
+        judges = {"shipped": [decide(u, shipped) for u in us], name: [decide(u, look) for u in us]}
+        title = f"{Path(path).stem.removeprefix('turn_evidence_')}, held out"
+        report.append(per_voice_table(title, judges))
+        panels[title] = judges
+        if args.eot:
+            report.append(eot_table(us, {"shipped": shipped, name: look}))
+    print("\n\n".join(report))
+    if args.figure:
+        figure(panels, Path(args.figure))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,88 @@
+"""The turn judge's second look: the shipped weights on the words' verdicts, and the verdicts the server's
+transcription queue gives the turn detector for real speech (flite), as bench/turn_judge.py decides on replays."""
+import numpy as np
+import pytest
+
+from paused_speech import RATE, flite, pause_point
+from streaming.engines import TranscriptionQueue
+from streaming.turns import SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
+from voice.smart_turn import SmartTurnModel
+from voice.stt import Heard
+from voice.text_turn import TextTurnModel
+from voice.turn_judge import FEATURES, TurnJudge, features
+
+WORDS_DONE = TurnDetector.words_done
+
+
+@pytest.fixture(scope="module")
+def judge():
+    return TurnJudge(TextTurnModel())
+
+
+def test_the_second_look_overrules_only_where_it_is_sure():
+    cut, finished = 0.2, 0.8
+    assert TurnJudge.second_look(0.9, cut, cut, 0.7, 0.05, WORDS_DONE) == (WORDS_DONE, None)     # read finished
+    assert TurnJudge.second_look(0.6, cut, 0.1, 0.7, 0.05, WORDS_DONE) == (cut, 0.1)             # stays cut
+    assert TurnJudge.second_look(0.01, finished, finished, 0.7, 0.05, WORDS_DONE) == (0.0, None)  # read cut
+    assert TurnJudge.second_look(0.1, finished, 0.3, 0.7, 0.05, WORDS_DONE) == (finished, 0.3)   # stays finished
+
+
+def test_the_shipped_weights_fit_the_features(judge):
+    assert judge.weights.shape == judge.mean.shape == judge.scale.shape == (len(FEATURES),)
+    assert judge.hold_below < judge.end_above
+
+
+def test_a_confident_finished_request_the_words_read_cut_is_read_finished(judge):
+    """"Cancel the timer called laundry.": the text judge never saw "laundry" after "called" and reads it cut;
+    Whisper is sure of every word, the last word began well before the audio's end, no beam goes on."""
+    heard = Heard("Cancel the timer called laundry.", (("Cancel", 0.97), ("the", 0.99), ("timer", 0.98),
+                                                         ("called", 0.97), ("laundry", 0.95), (".", 0.9)),
+                  last_word_start_s=1.55, last_word_end_s=2.05)
+    assert judge.text_turn.judge(heard) < WORDS_DONE
+    assert judge.judge(heard, 2.2, WORDS_DONE) == (WORDS_DONE, None)
+
+
+def test_a_cut_request_stays_cut(judge):
+    heard = Heard("Set the living room lights to", (("Set", 0.95), ("the", 0.99), ("living", 0.98), ("room", 0.99),
+                                                    ("lights", 0.98), ("to", 0.97)),
+                  last_word_start_s=1.6, last_word_end_s=1.75)
+    assert judge.judge(heard, 1.8, WORDS_DONE)[0] < WORDS_DONE
+
+
+def test_the_features_are_the_ones_named(judge):
+    heard = Heard("What time is it?", (("What", 0.99), ("time", 0.99), ("is", 0.99), ("it", 0.99), ("?", 0.95)),
+                  last_word_start_s=0.9, last_word_end_s=1.0)
+    row = features(judge.text_turn, heard, 1.3, 0.97, 0.97)
+    assert len(row) == len(FEATURES) and row[FEATURES.index("ends in a question mark")] == 1.0
+    assert row[FEATURES.index("since the last word began")] == pytest.approx(0.4)
+
+
+def _decide(words: float, if_going_on: float | None, sound: float) -> int:
+    """The silence (ms) semantic_vad waits at a pause given both verdicts."""
+    detector = TurnDetector(TurnDetection(type="semantic_vad"))
+    for _ in range(10):
+        detector.process(0.9)
+    assert detector.process(0.0) is Signal.PAUSE
+    detector.audio_ready(sound)
+    detector.transcript_ready(words, if_going_on)
+    return detector.end_after_ms
+
+
+async def test_the_servers_verdicts_on_real_speech(stt):
+    """Through the transcription queue the server uses: flite's finished "What time is it?" ends within
+    the `unsure` wait (384 ms, shorter than server_vad's 500), and "Set the living room lights to ..." up to the pause (after "to", as in
+    tests/test_paused_request_home.py) holds for the cut wait."""
+    queue, sound = TranscriptionQueue(stt, TurnJudge(TextTurnModel())), SmartTurnModel()
+    waits = SEMANTIC_WAITS["auto"]
+    lead, gap = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 64 // 1000, np.float32)
+
+    finished = np.concatenate([lead, flite("What time is it?"), gap])
+    heard, words, if_going_on = await queue.hear(finished)
+    assert words >= WORDS_DONE, heard
+    assert _decide(words, if_going_on, sound.finished(finished)) <= waits.unsure, heard
+
+    text = "Set the living room lights to fifty percent."
+    whole = flite(text)
+    paused = np.concatenate([lead, whole[:pause_point(stt.whisper, whole, text, 6)], gap])
+    heard, words, if_going_on = await queue.hear(paused)
+    assert _decide(words, if_going_on, sound.finished(paused)) == waits.cut, (heard, words, if_going_on)

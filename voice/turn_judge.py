@@ -1,0 +1,96 @@
+"""A second look at the words' verdict at a pause, learned from the turn replays' evidence in every voice.
+
+The text turn judge (voice.text_turn) reads the transcript; Whisper's evidence is read in by fixed rules (its
+doubt, the prompt check, the beam). Those rules hold finished requests that end in a word or name the text
+judge never saw ("Play the playlist called Rainy Day Jazz.", heard right, 0.39) and pass cut ones that Whisper
+completed with confidence. This judge is a logistic regression over everything known when the pause's transcript is in (the
+words' verdicts with and without Whisper's evidence, the text alone, Whisper's probability of the last word and
+of the closing mark, where the alignment puts the last word against the audio's end, whether the prompt check
+or the beam fired, the number of words, a number or a question at the end); no sound: Smart Turn's verdict
+may come before or after the transcript, and the turn detector weighs it as before. It overrules the words
+only where it is sure: cut words read finished above `end_above`, finished words read cut below `hold_below`.
+
+The weights and both thresholds (voice/data/turn-judge.json) are trained and chosen by bench/turn_judge.py on
+the replays' recorded evidence (bench/turn_taking.py --replay), folds by sentence.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import replace
+from pathlib import Path
+
+import numpy as np
+
+from voice.stt import Heard
+from voice.text_turn import NUMBER, TextTurnModel, goes_on, words
+from voice.weights import verified
+
+WEIGHTS_PATH = Path(__file__).resolve().parent / "data" / "turn-judge.json"    # where the trainer writes them
+FEATURES = ("words", "words if going on", "words without the prompt check and the beam", "text alone",
+            "last word's probability", "closing mark's probability", "since the last word began",
+            "since the last word ended", "prompt check fired", "beam says more", "words heard",
+            "ends in a number", "ends in a question mark")
+
+
+def _logit(p: float | None) -> float:
+    p = 0.5 if p is None else min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def features(text_turn: TextTurnModel, heard: Heard, heard_s: float, finished: float,
+             if_going_on: float | None) -> list[float]:
+    """The evidence at one pause as numbers (FEATURES' order). heard_s: the length of the audio heard;
+    finished, if_going_on: the words' verdicts (TextTurnModel.judge, judge_going_on)."""
+    said = words(heard.text)
+    spoken = [p for w, p in heard.word_probabilities if words(w)]
+    last = heard.word_probabilities[-1] if heard.word_probabilities else None
+    mark = last[1] if last is not None and not words(last[0]) else None
+    alone = text_turn.judge(replace(heard, unprompted=None, alternatives=()))
+    began = heard_s - heard.last_word_start_s if heard.last_word_start_s is not None else 0.0
+    ended = heard_s - heard.last_word_end_s if heard.last_word_end_s is not None else 0.0
+    return [_logit(finished), _logit(finished if if_going_on is None else if_going_on), _logit(alone),
+            _logit(text_turn.finished(heard.text) if said else 0.0),
+            _logit(spoken[-1]) if spoken else 0.0, _logit(mark) if mark is not None else -3.0,
+            min(began, 3.0), min(ended, 3.0), float(heard.unprompted is not None),
+            float(len(said) > 2 and any(goes_on(said, other) for other in heard.alternatives)),
+            math.log1p(len(said)), float(bool(said) and said[-1] == NUMBER),
+            float(heard.text.rstrip().endswith("?"))]
+
+
+class TurnJudge:
+    """Loaded once and shared; a call is a dot product of 13 numbers and one text judge call (microseconds)."""
+
+    def __init__(self, text_turn: TextTurnModel, path: str | Path | None = None):
+        self.text_turn = text_turn
+        data = json.loads(Path(path or verified("voice", "data/turn-judge.json")).read_text())
+        if tuple(data["features"]) != FEATURES:
+            raise ValueError(f"turn judge weights are for features {data['features']}, not {FEATURES}")
+        self.mean, self.scale = np.array(data["mean"]), np.array(data["scale"])
+        self.weights, self.bias = np.array(data["weights"]), float(data["bias"])
+        self.end_above, self.hold_below = float(data["end_above"]), float(data["hold_below"])
+
+    def probability(self, row: list[float]) -> float:
+        """The regression's probability that a pause with this evidence (features()) ends the request."""
+        z = ((np.array(row) - self.mean) / self.scale) @ self.weights + self.bias
+        return float(1.0 / (1.0 + np.exp(-z)))
+
+    def judge(self, heard: Heard, heard_s: float, words_done: float) -> tuple[float, float | None]:
+        """The words' verdicts on a pause's transcript (TextTurnModel.judge, judge_going_on), overruled where the
+        regression is sure. heard_s: the length of the audio heard; words_done: the turn detector's threshold
+        for words that say finished."""
+        finished = self.text_turn.judge(heard)
+        if_going_on = self.text_turn.judge_going_on(heard, finished)
+        return self.second_look(self.probability(features(self.text_turn, heard, heard_s, finished, if_going_on)),
+                                finished, if_going_on, self.end_above, self.hold_below, words_done)
+
+    @staticmethod
+    def second_look(probability: float, finished: float, if_going_on: float | None, end_above: float,
+                    hold_below: float, words_done: float) -> tuple[float, float | None]:
+        """Cut words read finished (just so: the sound still decides the wait) when the regression says
+        finished at or above end_above; finished words read cut when it says below hold_below."""
+        if finished < words_done and probability >= end_above:
+            return words_done, None
+        if finished >= words_done and probability < hold_below:
+            return 0.0, None
+        return finished, if_going_on
