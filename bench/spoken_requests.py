@@ -183,14 +183,15 @@ class Transcripts:
 
 
 def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: frozenset[str],
-            unsure_numbers: frozenset[str]) -> tuple[str, str]:
+            unsure_numbers: frozenset[str], spoken: bool = True) -> tuple[str, str]:
     """(one of OUTCOMES, what the assistant did) for text heard and asked in a fresh conversation in row's
-    home, with the words and the numbers the server's recogniser was unsure of. A timer is judged by the timers
-    left running: "timer unnamed" is the named timer asked for, running at the right length without the name
-    (ToolRunner drops a label the recogniser was unsure of or no word heard holds)."""
+    home, with the words and the numbers the server's recogniser was unsure of (spoken False: the text as
+    typed). A timer is judged by the timers left running: "timer unnamed" is the named timer asked for, running
+    at the right length without the name (ToolRunner drops a label the recogniser was unsure of or no word heard
+    holds)."""
     tools = ToolRunner(new_home(row["home"]))
     tools.guessed_names, tools.unsure_words, tools.unsure_numbers = guessed, unsure, unsure_numbers
-    tools.spoken = True
+    tools.spoken = spoken
     reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
     did = f"{[(c.name, c.arguments) for c in reply.tool_calls]} / {reply.text!r}"
     asked = any(isinstance(r, NoAction) and str(r).startswith("Did you mean") for r in results)
