@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     from assistant.embedded import EmbeddedGenerator
     from assistant.tools import ToolRunner
     from voice.heard_names import hear_names
-    from voice.heard_text import said_articles
+    from voice.heard_text import said_words
     from voice.stt import FINAL_HYPOTHESES, Heard, WhisperSTT
 
     rows = [r for r in requests(args.sample, args.skip, args.requests or FILES) if not typed_only(r)]
@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
                     wide = recording(voice, said)
                     return wide if band == "wideband" else phone_band(wide)
                 final = transcripts.evidence(stt, voice, band, said, names, audio)
-                hearing = hear_names(said_articles(final["text"]), names)
+                hearing = hear_names(said_words(final["text"]), names)
                 evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
                 result, did = outcome(assistant, row, hearing.text, hearing.guessed, evidence.unsure_words(),
                                       evidence.unsure_numbers())

@@ -61,7 +61,7 @@ from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
-from voice.heard_text import said_articles  # noqa: E402
+from voice.heard_text import said_words  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 from voices import VOICES, phone_band, speak  # noqa: E402
@@ -261,7 +261,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                           "greedy, names heard": (hearing.text, hearing.guessed, frozenset(), frozenset())}
                 if nbest > 1:       # the server's ear: stt.hear, with the words it was unsure of
                     final = transcripts.evidence(stt, voice, band, said, names[row["home"]], audio)
-                    rescored = hear_names(said_articles(final["text"]), names[row["home"]])
+                    rescored = hear_names(said_words(final["text"]), names[row["home"]])
                     evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
                     by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed, unsure, numbers)
