@@ -61,6 +61,7 @@ from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
+from voice.heard_text import said_words  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 from voices import VOICES, phone_band, speak  # noqa: E402
@@ -183,14 +184,15 @@ class Transcripts:
 
 
 def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: frozenset[str],
-            unsure_numbers: frozenset[str]) -> tuple[str, str]:
+            unsure_numbers: frozenset[str], spoken: bool = True) -> tuple[str, str]:
     """(one of OUTCOMES, what the assistant did) for text heard and asked in a fresh conversation in row's
-    home, with the words and the numbers the server's recogniser was unsure of. A timer is judged by the timers
-    left running: "timer unnamed" is the named timer asked for, running at the right length without the name
-    (ToolRunner drops a label the recogniser was unsure of or no word heard holds)."""
+    home, with the words and the numbers the server's recogniser was unsure of (spoken False: the text as
+    typed). A timer is judged by the timers left running: "timer unnamed" is the named timer asked for, running
+    at the right length without the name (ToolRunner drops a label the recogniser was unsure of or no word heard
+    holds)."""
     tools = ToolRunner(new_home(row["home"]))
     tools.guessed_names, tools.unsure_words, tools.unsure_numbers = guessed, unsure, unsure_numbers
-    tools.spoken = True
+    tools.spoken = spoken
     reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
     did = f"{[(c.name, c.arguments) for c in reply.tool_calls]} / {reply.text!r}"
     asked = any(isinstance(r, NoAction) and str(r).startswith("Did you mean") for r in results)
@@ -259,7 +261,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                           "greedy, names heard": (hearing.text, hearing.guessed, frozenset(), frozenset())}
                 if nbest > 1:       # the server's ear: stt.hear, with the words it was unsure of
                     final = transcripts.evidence(stt, voice, band, said, names[row["home"]], audio)
-                    rescored = hear_names(final["text"], names[row["home"]])
+                    rescored = hear_names(said_words(final["text"]), names[row["home"]])
                     evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
                     by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed, unsure, numbers)

@@ -42,6 +42,7 @@ from assistant.tools import MAX_TIMERS, HeldTools
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
 from voice.heard_names import hear_names
+from voice.heard_text import said_words
 from voice.stt import StableWords
 from voice.tts import ClauseBuffer
 from voice.vad import SileroVAD
@@ -521,7 +522,9 @@ class Session:
         """A final-quality transcript with the home's names put in for words that sound like them; a call to a
         name only guessed asks first ("Did you mean the samovar?"): the tools hold the guesses, the words
         the recogniser was unsure of (a timer is not named with them) and the numbers it doubted (a call made
-        of one is said back first), and that the words were heard."""
+        of one is said back first), and that the words were heard. Words Whisper writes otherwise ("at touch",
+        "Can seal the timer") are put back as said (voice.heard_text)."""
+        text = said_words(text)
         if self.tools is not None:
             self.tools.unsure_words, self.tools.unsure_numbers, self.tools.spoken = unsure, unsure_numbers, True
         names = self._home_names()

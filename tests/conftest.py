@@ -200,6 +200,21 @@ class Speech:
 
         return self._framed(espeak(text, 150, rate, voice), rate, lead_ms, tail_ms)
 
+    def flite(self, text: str, voice: str = "slt", rate: int = 24000, lead_ms: int = 400, tail_ms: int = 1200) -> bytes:
+        """Debian's flite, one of the spoken bench's voices (bench/voices.py)."""
+        import subprocess
+        import tempfile
+        import wave
+
+        from voice.audio import pcm16_to_float, resample
+
+        with tempfile.NamedTemporaryFile(suffix=".wav") as out:
+            subprocess.run(["flite", "-voice", voice, "-t", text, "-o", out.name], check=True, capture_output=True,
+                           timeout=60)
+            with wave.open(out.name) as wav:
+                words = resample(pcm16_to_float(wav.readframes(wav.getnframes())), wav.getframerate(), rate)
+        return self._framed(words, rate, lead_ms, tail_ms)
+
     @staticmethod
     def _framed(words: np.ndarray, rate: int, lead_ms: int, tail_ms: int) -> bytes:
         from voice.audio import float_to_pcm16

@@ -1,0 +1,50 @@
+"""Words Whisper writes otherwise, put back as said before the assistant reads a heard request
+(voice/heard_text.py)."""
+import pytest
+
+from voice.heard_text import said_words
+
+
+@pytest.mark.parametrize("heard, said", [
+    ("Dim the piano light at touch.", "Dim the piano light a touch."),
+    ("Dim the piano light to touch.", "Dim the piano light a touch."),
+    ("Lower the mushroom lamp of touch.", "Lower the mushroom lamp a touch."),
+    ("Dim the piano light touch.", "Dim the piano light a touch."),
+    ("Dim the lamp to touch, please.", "Dim the lamp a touch, please."),
+    ("Make the chandelier to bit brighter.", "Make the chandelier a bit brighter."),
+    ("Turn it up at bit more", "Turn it up a bit more"),
+])
+def test_the_a_of_a_degree_word_is_put_back(heard, said):
+    assert said_words(heard) == said
+
+
+@pytest.mark.parametrize("heard", [
+    "Make the chandelier a bit brighter.",
+    "Turn the volume up a little bit.",
+    "Turn on the little lamp.",
+    "Set it to notch 3.",
+    "Touch.",
+    "turn it down a tad",
+])
+def test_degree_words_said_with_their_a_or_as_other_words_stay_as_heard(heard):
+    assert said_words(heard) == heard
+
+
+@pytest.mark.parametrize("heard, said", [
+    ("Can seal the pasta timer.", "Cancel the pasta timer."),
+    ("Can sew the cake timer, it's done early.", "Cancel the cake timer, it's done early."),
+    ("Block the side gate.", "Lock the side gate."),
+    ("Walk up the tack room lock.", "Lock up the tack room lock."),
+])
+def test_the_verb_a_request_starts_with_is_put_back(heard, said):
+    assert said_words(heard) == said
+
+
+@pytest.mark.parametrize("heard", [
+    "Lock the door.",
+    "Can you turn on the light?",
+    "Turn off the light by the block.",
+    "Walking pad on.",
+])
+def test_those_words_elsewhere_stay_as_heard(heard):
+    assert said_words(heard) == heard

@@ -1,0 +1,43 @@
+"""A final transcript with words Whisper writes otherwise put back as said, before the assistant reads it.
+
+Whisper tiny hears the "a" of "a touch" as a word of its own or not at all: "dim the piano light at touch", "to
+touch", "of touch", "dim the piano light touch" (bench/spoken_causes.py), and the assistant, which reads "a
+touch" as a small step, refuses them. A degree word that ends a clause or comes before a comparative ("a bit
+brighter") is given its "a" back after one of those words, or when it ends the request straight after another
+word. The words are data (DEGREE_WORDS, ARTICLE_HEARD_AS, COMPARATIVES).
+
+It also writes the verb a request starts with as other words: "Can seal the pasta timer.", "Block the side
+gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words). Pure text.
+"""
+from __future__ import annotations
+
+import re
+
+# Words that say how much, after "a": "dim the lamp a touch", "a bit brighter".
+DEGREE_WORDS = ("touch", "bit", "little", "tad", "notch")
+# What Whisper writes for the "a" before one of them.
+ARTICLE_HEARD_AS = ("at", "to", "of")
+# Words after a degree word that keep it one ("a bit more", "a touch brighter": any word ending in -er).
+COMPARATIVES = ("more", "less", "up", "down")
+# Words after which a degree word ending the request already has what it needs ("a touch", "the little").
+_BEFORE_DEGREE = ("a", "an", "the", "one", "little", "bit", "tiny", "wee") + ARTICLE_HEARD_AS
+
+# A request's first words as Whisper writes them: the verb said.
+VERBS_HEARD_AS = {"can seal": "cancel", "can sew": "cancel", "block": "lock", "walk": "lock"}
+
+_DEGREE = "|".join(DEGREE_WORDS)
+_HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
+                            rf"{'|'.join(COMPARATIVES)}|[a-z]+er)\b))", re.IGNORECASE)
+_BARE_END = re.compile(rf"(\b(?!(?:{'|'.join(_BEFORE_DEGREE)})\b)[A-Za-z']+)\s+((?:{_DEGREE})[.!?,]*)\s*$",
+                       re.IGNORECASE)
+
+
+_FIRST_WORDS = re.compile(rf"^(\W*)({'|'.join(map(re.escape, VERBS_HEARD_AS))})\b", re.IGNORECASE)
+
+
+def said_words(transcript: str) -> str:
+    """The transcript with the request's verb and the "a" before each degree word as said (see the module)."""
+    def verb(match: re.Match) -> str:
+        said = VERBS_HEARD_AS[match[2].lower()]
+        return match[1] + (said.capitalize() if match[2][0].isupper() else said)
+    return _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", _FIRST_WORDS.sub(verb, transcript)))
