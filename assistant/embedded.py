@@ -14,6 +14,9 @@ the client's output fills the slot.
 A request said with a clause beside it ("chandelier on please, we have guests") is read again clause by clause
 (assistant.clauses) in the same batch as the whole request, so the reply still takes at most its passes; when
 the whole request gets no call its reply is held, not yielded, until the clauses are read.
+
+A reply that would be a refusal ("Sorry, I didn't catch that.") asks Home Assistant's phrasings for a second
+opinion first (assistant.second_opinion): a request they match against the home's own names is served.
 """
 import asyncio
 import contextlib
@@ -30,6 +33,7 @@ from assistant.clauses import reading_taken, takeable
 from assistant.conversation import Vocabulary, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, new_call_id, split_client_result
+from assistant.second_opinion import SecondOpinion
 from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
@@ -52,6 +56,7 @@ class EmbeddedGenerator:
     def __init__(self, model, config, tokenizer: Tokenizer, decode: DecodeParams, max_prompt: int):
         self.model, self.config, self.tokenizer, self.decode = model, config, tokenizer, decode
         self.max_prompt = max_prompt
+        self.second_opinion = SecondOpinion.shared()      # compiled once per process, at start-up
         # a checkpoint trained before the tool slots existed is not shown declarations it cannot read
         self.reads_tools = all(tokenizer.token_id(slot) is not None for slot in TOOL_SLOTS)
 
@@ -169,10 +174,26 @@ class EmbeddedGenerator:
             if said:
                 yield TextEvent(said)
         if reader.unwritten and not said and not (calls and result is None):
+            if not calls and client_result is None:
+                call = await self._second_opinion(history, lexicon, tools)
+                if call is not None:
+                    calls.append(call)
+                    result = await tools.run(call.name, call.arguments)
+                    yield ToolCallEvent(call, local=True, result=result)
             said = fill_result(CALL_ONLY_REPLY, result) if calls else NOT_UNDERSTOOD
             yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))
+
+    async def _second_opinion(self, history: list[dict], lexicon, tools: ToolRunner) -> ToolCall | None:
+        """The call Home Assistant's phrasings find in the request, as resolved against the conversation
+        (a follow-up is the request it stands for) and as said; matching is CPU work, off the event loop."""
+        if not history or history[-1].get("role") != "user":
+            return None
+        resolved = content_text(resolve(history, lexicon)[-1])
+        said = normalize_request(content_text(history[-1]))
+        call = await asyncio.to_thread(self.second_opinion.call, [resolved, said], tools.home.inventory)
+        return None if call is None else ToolCall(call["name"], call["arguments"], new_call_id())
 
     def readings(self, history: list[dict], lexicon, client_tools: Mapping[str, dict]) -> list[tuple[list[int], Slots]]:
         """The prompt of the request being answered, then one for each clause a second reading may take

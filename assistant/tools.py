@@ -835,6 +835,10 @@ class HeldTools:
     def __init__(self, runner: ToolRunner, release: asyncio.Event):
         self.runner, self.release = runner, release
 
+    @property
+    def home(self):
+        return self.runner.home
+
     async def lexicon(self) -> tuple | None:
         return await self.runner.lexicon()
 
