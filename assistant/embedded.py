@@ -15,8 +15,9 @@ A request said with a clause beside it ("chandelier on please, we have guests") 
 (assistant.clauses) in the same batch as the whole request, so the reply still takes at most its passes; when
 the whole request gets no call its reply is held, not yielded, until the clauses are read.
 
-A reply that would be a refusal ("Sorry, I didn't catch that.") asks Home Assistant's phrasings for a second
-opinion first (assistant.second_opinion): a request they match against the home's own names is served.
+A reply that would be a refusal ("Sorry, I didn't catch that.", or the model's own "Sorry, I can't do that
+yet.") asks Home Assistant's phrasings for a second opinion first (assistant.second_opinion): a request they
+match against the home's own names is served.
 """
 import asyncio
 import contextlib
@@ -32,7 +33,8 @@ from assistant.client_tools import TOOL_SLOTS
 from assistant.clauses import reading_taken, takeable
 from assistant.conversation import Vocabulary, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
-from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, new_call_id, split_client_result
+from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
+                             split_client_result)
 from assistant.second_opinion import SecondOpinion
 from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
@@ -46,6 +48,23 @@ EMBEDDED_CHECKPOINT = Path(__file__).resolve().parent / "checkpoints" / "parley-
 # Few-step threshold decoding: reveal what the model is sure of, finish whatever is left by the 4th pass.
 DEFAULT_DECODE = DecodeParams(algorithm="threshold", gen_length=32, block_length=32, steps=32, threshold=0.9,
                               max_forward_passes=4)
+
+
+# The model's own refusals: held, unsaid, until the second opinion is asked.
+MODEL_REFUSALS = (CANT, UNKNOWN_NAME)
+
+
+def _may_refuse(text: str) -> bool:
+    """The speech so far is one of the model's refusals, or the start of one."""
+    return any(refusal.startswith(text) for refusal in MODEL_REFUSALS)
+
+
+def call_only_reply(result) -> str:
+    """What a call with no usable speech of its own says: its result, as it is when it is a sentence ("The
+    gallery temperature is 21 degrees."), else in CALL_ONLY_REPLY ("Okay, 20 degrees.")."""
+    if isinstance(result, str) and result.rstrip().endswith((".", "?", "!")):
+        return result.strip()
+    return fill_result(CALL_ONLY_REPLY, result)
 
 
 class EmbeddedGenerator:
@@ -153,6 +172,8 @@ class EmbeddedGenerator:
                 if clause_readers and not calls:
                     continue
                 text = reader.spoken(result)
+                if not calls and not said and _may_refuse(text):      # held: a second opinion may serve it
+                    continue
                 if len(text) > len(said):
                     yield TextEvent(text[len(said):])
                     said = text
@@ -170,18 +191,26 @@ class EmbeddedGenerator:
                     else:
                         result = await tools.run(call.name, call.arguments)
                         yield ToolCallEvent(call, local=True, result=result)
-            said = "" if calls and calls[-1].name in client_tools else reader.spoken(result)
+            text = "" if calls and calls[-1].name in client_tools else reader.spoken(result)
+            if text and (calls or not _may_refuse(text)):
+                said = text
+                yield TextEvent(said)
+        # a refusal, the model's own or for want of a usable reply: Home Assistant's phrasings may serve it
+        refused = not calls and not said and client_result is None and \
+            (reader.unwritten or reader.template in MODEL_REFUSALS)
+        if refused:
+            call = await self._second_opinion(history, lexicon, tools)
+            if call is not None:
+                calls.append(call)
+                result = await tools.run(call.name, call.arguments)
+                yield ToolCallEvent(call, local=True, result=result)
+        if not said and not (calls and result is None):
+            if calls and (reader.unwritten or refused):
+                said = call_only_reply(result)
+            elif not calls:
+                said = NOT_UNDERSTOOD if reader.unwritten else reader.spoken(result)
             if said:
                 yield TextEvent(said)
-        if reader.unwritten and not said and not (calls and result is None):
-            if not calls and client_result is None:
-                call = await self._second_opinion(history, lexicon, tools)
-                if call is not None:
-                    calls.append(call)
-                    result = await tools.run(call.name, call.arguments)
-                    yield ToolCallEvent(call, local=True, result=result)
-            said = fill_result(CALL_ONLY_REPLY, result) if calls else NOT_UNDERSTOOD
-            yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))
 
