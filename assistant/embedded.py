@@ -216,12 +216,13 @@ class EmbeddedGenerator:
 
     async def _second_opinion(self, history: list[dict], lexicon, tools: ToolRunner) -> ToolCall | None:
         """The call Home Assistant's phrasings find in the request, as resolved against the conversation
-        (a follow-up is the request it stands for) and as said; matching is CPU work, off the event loop."""
+        (a follow-up is the request it stands for), as normalised, and as said (the normaliser writes "5
+        minutes" as "300 seconds", past HA's range of seconds); matching is CPU work, off the event loop."""
         if not history or history[-1].get("role") != "user":
             return None
-        resolved = content_text(resolve(history, lexicon)[-1])
-        said = normalize_request(content_text(history[-1]))
-        call = await asyncio.to_thread(self.second_opinion.call, [resolved, said], tools.home.inventory)
+        said = content_text(history[-1])
+        readings = [content_text(resolve(history, lexicon)[-1]), normalize_request(said), said]
+        call = await asyncio.to_thread(self.second_opinion.call, readings, tools.home.inventory)
         return None if call is None else ToolCall(call["name"], call["arguments"], new_call_id())
 
     def readings(self, history: list[dict], lexicon, client_tools: Mapping[str, dict]) -> list[tuple[list[int], Slots]]:

@@ -60,6 +60,7 @@ TIMER_SLOTS = {"hours": 3600, "minutes": 60, "seconds": 1}
 # Words that ask nothing: a match that says no other word beside the names it matched (HA's '[the] {name}'
 # turns a bare name on) is no request.
 EMPTY_WORDS = {"the", "a", "an", "my", "our", "please", "now"}
+DEVICE_WORDS = {spoken.lower() for spoken in DEVICE_SPOKEN.values()}     # the default home's devices, room unsaid
 
 
 class SecondOpinion:
@@ -174,6 +175,8 @@ def _call_of(result, default_home: bool) -> dict | None:
             arguments["seconds"] = int(seconds) if seconds.is_integer() else seconds
         if "name" in slots and choice.skill in ("start_timer", "stop_timer", "timer_left"):
             arguments["name"] = str(slots["name"]).strip()
+        elif default_home and arguments.get("name") in DEVICE_WORDS and "area" not in arguments:
+            continue         # the default home has one of each device per room: "Which room?" is the model's
         call = _fitted(choice.skill, arguments)
         if call is not None:
             return call
