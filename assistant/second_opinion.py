@@ -76,6 +76,10 @@ class SecondOpinion:
     def shared(cls) -> "SecondOpinion":
         """The one instance of this process, loaded and warmed (the first match compiles the templates)."""
         data = get_intents("en")
+        # only the intents a skill serves: the others (broadcasts, shopping lists, media search) hold wildcards
+        # that make a long request slow to match, and could only refuse
+        data["intents"] = {name: intent for name, intent in data["intents"].items()
+                           if any(name == mapped for mapped, _ in INTENT_SKILLS)}
         opinion = cls(Intents.from_dict(data), data.get("skip_words", []))
         opinion.call(["what time is it"], vocabulary_inventory())
         return opinion
