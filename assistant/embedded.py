@@ -215,13 +215,14 @@ class EmbeddedGenerator:
                                        len(prompt), self.name))
 
     async def _second_opinion(self, history: list[dict], lexicon, tools: ToolRunner) -> ToolCall | None:
-        """The call Home Assistant's phrasings find in the request, as resolved against the conversation
-        (a follow-up is the request it stands for), as normalised, and as said (the normaliser writes "5
-        minutes" as "300 seconds", past HA's range of seconds); matching is CPU work, off the event loop."""
+        """The call Home Assistant's phrasings find in the request: as said first (the normaliser writes "5
+        minutes" as "300 seconds", past HA's range of seconds, and "my 19-hours timer" as a timer named "68400
+        seconds"), then as normalised, then as resolved against the conversation (a follow-up is the request it
+        stands for); matching is CPU work, off the event loop."""
         if not history or history[-1].get("role") != "user":
             return None
         said = content_text(history[-1])
-        readings = [content_text(resolve(history, lexicon)[-1]), normalize_request(said), said]
+        readings = [said, normalize_request(said), content_text(resolve(history, lexicon)[-1])]
         call = await asyncio.to_thread(self.second_opinion.call, readings, tools.home.inventory)
         return None if call is None else ToolCall(call["name"], call["arguments"], new_call_id())
 

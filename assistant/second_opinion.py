@@ -109,10 +109,11 @@ class SecondOpinion:
             return lists
 
 
-def _spellings(phrase: str) -> set[str]:
-    """The phrase in British and American spelling (vocabulary.SPELLINGS)."""
+def _spellings(phrase: str) -> list[str]:
+    """The phrase as it is, in American and in British spelling (vocabulary.SPELLINGS), once each."""
     british = {american: british for british, american in SPELLINGS.items()}
-    return {" ".join(table.get(w, w) for w in phrase.split()) for table in (SPELLINGS, british)} | {phrase}
+    return list(dict.fromkeys([phrase, *(" ".join(table.get(w, w) for w in phrase.split())
+                                         for table in (SPELLINGS, british))]))
 
 
 @functools.cache
@@ -137,16 +138,16 @@ def _own_lists(inventory: Inventory) -> dict:
     the porch), each area; both in either spelling."""
     names, areas = [], set()
     for entity in inventory.entities():
-        said = {entity.name}
+        said = [entity.name]
         if entity.area and entity.name.startswith(entity.area + " "):
-            said.add(entity.name.removeprefix(entity.area + " "))
+            said.append(entity.name.removeprefix(entity.area + " "))
         context = {"domain": entity.component}
         if entity.device_class:
             context["device_class"] = entity.device_class
         names += [TextSlotValue.from_tuple((spelled, phrase, context), allow_template=False)
                   for phrase in said for spelled in _spellings(phrase)]
         if entity.area:
-            areas |= {(spelled, entity.area) for spelled in _spellings(entity.area)}
+            areas.update((spelled, entity.area) for spelled in _spellings(entity.area))
     return {"name": TextSlotList("name", names),
             "area": TextSlotList("area", [TextSlotValue.from_tuple(a, allow_template=False) for a in sorted(areas)]),
             "floor": TextSlotList("floor", [])}

@@ -58,7 +58,7 @@ def main(argv=None) -> int:
             history = row["history"]
             said = history[-1]["content"]
             started = time.perf_counter()
-            readings = [resolve(history, lexicons[kind])[-1]["content"], normalize_request(said), said]
+            readings = [said, normalize_request(said), resolve(history, lexicons[kind])[-1]["content"]]
             served += opinion.call(readings, homes[kind]) is not None
             timings.append((time.perf_counter() - started) * 1000)
     timings.sort()
