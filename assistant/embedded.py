@@ -199,7 +199,7 @@ class EmbeddedGenerator:
         refused = not calls and not said and client_result is None and \
             (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
-            call = await self._second_opinion(history, lexicon, tools)
+            call = await self._second_opinion(history, lexicon, slots, tools)
             if call is not None:
                 calls.append(call)
                 result = await tools.run(call.name, call.arguments)
@@ -214,17 +214,21 @@ class EmbeddedGenerator:
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))
 
-    async def _second_opinion(self, history: list[dict], lexicon, tools: ToolRunner) -> ToolCall | None:
+    async def _second_opinion(self, history: list[dict], lexicon, slots: Slots, tools: ToolRunner) -> ToolCall | None:
         """The call Home Assistant's phrasings find in the request: as said first (the normaliser writes "5
         minutes" as "300 seconds", past HA's range of seconds, and "my 19-hours timer" as a timer named "68400
         seconds"), then as normalised, then as resolved against the conversation (a follow-up is the request it
-        stands for); matching is CPU work, off the event loop."""
+        stands for); matching is CPU work, off the event loop. The checks of the model's calls hold for it too
+        (Slots.refuses): "set the timer for 8 minutes in 30 seconds", as Whisper writes "8 minutes and 30
+        seconds", is HA's timer of 30 seconds, shorter than a duration said."""
         if not history or history[-1].get("role") != "user":
             return None
         said = content_text(history[-1])
         readings = [said, normalize_request(said), content_text(resolve(history, lexicon)[-1])]
         call = await asyncio.to_thread(self.second_opinion.call, readings, tools.home.inventory)
-        return None if call is None else ToolCall(call["name"], call["arguments"], new_call_id())
+        if call is None or slots.refuses(call, ""):
+            return None
+        return ToolCall(call["name"], call["arguments"], new_call_id())
 
     def readings(self, history: list[dict], lexicon, client_tools: Mapping[str, dict]) -> list[tuple[list[int], Slots]]:
         """The prompt of the request being answered, then one for each clause a second reading may take
