@@ -28,7 +28,8 @@ class IntentSkill:
 
 
 # (intent, domain of what it names or None for any) -> its calls, the first whose arguments the match fills
-# wins. The HA slots become arguments through SLOT_ARGUMENTS; HassTurnOn on a cover opens it, on a lock locks it.
+# wins. The HA slots become arguments through SLOT_ARGUMENTS, over the fixed ones; HassTurnOn on a cover opens
+# it, on a lock locks it.
 INTENT_SKILLS: dict[tuple[str, str | None], tuple[IntentSkill, ...]] = {
     ("HassTurnOn", "cover"): (IntentSkill("set_cover", (("action", "open"),)),),
     ("HassTurnOff", "cover"): (IntentSkill("set_cover", (("action", "close"),)),),
@@ -64,7 +65,8 @@ DEVICE_WORDS = {spoken.lower() for spoken in DEVICE_SPOKEN.values()}     # the d
 
 
 class SecondOpinion:
-    """The English intents, compiled once per server (about 50 ms); slot lists once per version of a home."""
+    """The English intents, compiled once per process (a few tenths of a second with the import); slot lists
+    once per version of a home."""
 
     def __init__(self, intents: Intents, skip_words: list[str]):
         self.intents, self.skip_words = intents, skip_words
@@ -175,7 +177,7 @@ def _call_of(result, default_home: bool) -> dict | None:
             if slot == "domain" and named is None and choice.skill == "switch_all":
                 arguments["name"] = GROUP_WORDS.get(value, value)
             for key in SLOT_ARGUMENTS.get(slot, ()):
-                arguments.setdefault(key, value)
+                arguments[key] = value           # a name said is the thing read, not "temperature"
         if seconds:
             arguments["seconds"] = int(seconds) if seconds.is_integer() else seconds
         if "name" in slots and choice.skill in ("start_timer", "stop_timer", "timer_left"):

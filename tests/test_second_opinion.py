@@ -72,7 +72,10 @@ def call(skill, /, **arguments):
     ("made_up", "set the arc lamp brightness to 30%", call("set_level", name="arc lamp", percent=30)),
     ("made_up", "set the snug stove to 21 degrees", call("set_thermostat", name="snug stove", degrees=21)),
     ("made_up", "what's the current temp in the gallery", call("get_state", name="temperature", area="gallery")),
-    ("discovered", "illuminate the nursery", call("switch_all", name="lights", area="nursery", state="on")),
+    ("discovered", "illuminate the parlor", call("switch_all", name="lights", area="parlour", state="on")),
+    ("discovered", "close the pleated blind", call("set_cover", name="pleated blind", action="close")),
+    ("discovered", "how hot is the nursery radiator", call("get_state", name="nursery radiator")),
+    ("discovered", "what is the temperature in the belvedere", call("get_state", name="temperature", area="belvedere")),
 ])
 def test_a_matched_phrasing_is_the_call_of_its_skill(opinion, homes, home, request_, expected):
     assert opinion.call([normalize_request(request_), request_], homes[home]) == expected
