@@ -112,7 +112,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--per-intent", type=int, default=12, help="requests drawn per intent and home")
     parser.add_argument("--seed", type=int, default=7)
-    parser.add_argument("--errors", action="store_true", help="list the requests whose answer the opinion changed")
+    parser.add_argument("--errors", action="store_true", help="list the requests answered wrong without or with it")
     args = parser.parse_args(argv)
     opinion = SecondOpinion.shared()
     homes = {kind: new_home(kind).inventory for kind in ("default", "made_up")}
@@ -128,7 +128,7 @@ def main(argv=None) -> int:
             ok = score(row, reply, acted, tools.home.inventory)
             right, refused = right + ok, refused + (not reply.tool_calls)
             wrong += not ok and bool(reply.tool_calls)
-            row[column] = (calls_of(reply), reply.text)
+            row[column] = (ok, calls_of(reply), reply.text)
         table[column] = (right, refused, wrong)
     n = len(rows)
     print(f"{n} requests drawn from Home Assistant's templates ({args.per_intent} per intent and home, seed "
@@ -138,9 +138,9 @@ def main(argv=None) -> int:
         print(f"| {column} | {right / n:.1%} | {refused / n:.1%} | {wrong / n:.1%} |")
     if args.errors:
         for row in rows:
-            if row["without"] != row["with"] or row["with"][0] != [row["expected"]]:
+            if not (row["without"][0] and row["with"][0]):
                 print(f"{row['id']:<34} {row['history'][0]['content']!r}: want {row['expected']}; "
-                      f"without {row['without']}; with {row['with']}")
+                      f"without {row['without'][1:]}; with {row['with'][1:]}")
     return 0
 
 
