@@ -223,9 +223,13 @@ class EmbeddedGenerator:
         seconds", is HA's timer of 30 seconds, shorter than a duration said."""
         if not history or history[-1].get("role") != "user":
             return None
-        said = content_text(history[-1])
-        readings = [said, normalize_request(said), content_text(resolve(history, lexicon)[-1])]
-        call = await asyncio.to_thread(self.second_opinion.call, readings, tools.home.inventory)
+        inventory = tools.home.inventory
+
+        def matched() -> dict | None:
+            said = content_text(history[-1])
+            readings = [said, normalize_request(said), content_text(resolve(history, lexicon)[-1])]
+            return self.second_opinion.call(readings, inventory)
+        call = await asyncio.to_thread(matched)
         if call is None or slots.refuses(call, ""):
             return None
         return ToolCall(call["name"], call["arguments"], new_call_id())

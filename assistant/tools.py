@@ -837,6 +837,7 @@ class HeldTools:
 
     @property
     def home(self):
+        """The wrapped runner's home: the second opinion matches against its names."""
         return self.runner.home
 
     async def lexicon(self) -> tuple | None:
