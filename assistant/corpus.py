@@ -22,6 +22,7 @@ from assistant.generated_tools import ASKS as GEN_ASKS, ASKS_ONE as GEN_ASKS_ONE
 from assistant.generated_tools import DESCRIPTIONS as GEN_DESCRIPTIONS, NOUNS as GEN_NOUNS
 from assistant.generated_tools import PARAMETERS as GEN_PARAMETERS, VERBS as GEN_VERBS
 from assistant.inventory import SWITCHABLE, Entity, Inventory
+from assistant.reply import CANT, UNKNOWN_NAME
 from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, NO, OTHER_ROOMS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS,
                                   UNIT_GROUPS, UNIT_WORDS, YES)
 
@@ -87,7 +88,6 @@ CHIT_CHAT = {
         "see ya", "farewell", "bye parley", "night night", "that will be all", "nothing else", "cya",
         "have a good one", "i'm going now", "we're done", "ok bye", "that's it thanks bye", "nevermind bye"]),
 }
-CANT = "Sorry, I can't do that yet."
 WHICH_ROOM = "Which room?"
 
 OUT_OF_DOMAIN = [
@@ -800,7 +800,6 @@ def _follow_up(rng) -> Example:
 
 # Names and areas of made-up homes. The model never reads them: in a user's home, names and areas reach it
 # as slots (<e0>, <a0>; chat_template.hide_names), so what it learns is where a name stands in a request.
-UNKNOWN_NAME = "Sorry, I don't know a device by that name."
 HOME_AREAS = ["den", "nursery", "porch", "studio", "loft", "guest room", "playroom", "laundry room", "dining room",
               "patio", "basement", "sunroom", "upstairs hall", "kids room", "master bath", "pantry", "library",
               "workshop", "back garden", "front hall", "bedroom", "kitchen", "office", "lounge", "cellar", "annex"]

@@ -14,6 +14,10 @@ the client's output fills the slot.
 A request said with a clause beside it ("chandelier on please, we have guests") is read again clause by clause
 (assistant.clauses) in the same batch as the whole request, so the reply still takes at most its passes; when
 the whole request gets no call its reply is held, not yielded, until the clauses are read.
+
+A reply that would be a refusal ("Sorry, I didn't catch that.", or the model's own "Sorry, I can't do that
+yet.") asks Home Assistant's phrasings for a second opinion first (assistant.second_opinion): a request they
+match against the home's own names is served.
 """
 import asyncio
 import contextlib
@@ -29,7 +33,9 @@ from assistant.client_tools import TOOL_SLOTS
 from assistant.clauses import reading_taken, takeable
 from assistant.conversation import Vocabulary, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
-from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, new_call_id, split_client_result
+from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
+                             split_client_result)
+from assistant.second_opinion import SecondOpinion
 from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
@@ -44,6 +50,23 @@ DEFAULT_DECODE = DecodeParams(algorithm="threshold", gen_length=32, block_length
                               max_forward_passes=4)
 
 
+# The model's own refusals: held, unsaid, until the second opinion is asked.
+MODEL_REFUSALS = (CANT, UNKNOWN_NAME)
+
+
+def _may_refuse(text: str) -> bool:
+    """The speech so far is one of the model's refusals, or the start of one."""
+    return any(refusal.startswith(text) for refusal in MODEL_REFUSALS)
+
+
+def call_only_reply(result) -> str:
+    """What a call with no usable speech of its own says: its result, as it is when it is a sentence ("The
+    gallery temperature is 21 degrees."), else in CALL_ONLY_REPLY ("Okay, 20 degrees.")."""
+    if isinstance(result, str) and result.rstrip().endswith((".", "?", "!")):
+        return result.strip()
+    return fill_result(CALL_ONLY_REPLY, result)
+
+
 class EmbeddedGenerator:
     """Parley's own diffusion checkpoint, in this process."""
 
@@ -52,6 +75,7 @@ class EmbeddedGenerator:
     def __init__(self, model, config, tokenizer: Tokenizer, decode: DecodeParams, max_prompt: int):
         self.model, self.config, self.tokenizer, self.decode = model, config, tokenizer, decode
         self.max_prompt = max_prompt
+        self.second_opinion = SecondOpinion.shared()      # compiled once per process, at start-up
         # a checkpoint trained before the tool slots existed is not shown declarations it cannot read
         self.reads_tools = all(tokenizer.token_id(slot) is not None for slot in TOOL_SLOTS)
 
@@ -148,6 +172,8 @@ class EmbeddedGenerator:
                 if clause_readers and not calls:
                     continue
                 text = reader.spoken(result)
+                if not calls and not said and _may_refuse(text):      # held: a second opinion may serve it
+                    continue
                 if len(text) > len(said):
                     yield TextEvent(text[len(said):])
                     said = text
@@ -165,14 +191,48 @@ class EmbeddedGenerator:
                     else:
                         result = await tools.run(call.name, call.arguments)
                         yield ToolCallEvent(call, local=True, result=result)
-            said = "" if calls and calls[-1].name in client_tools else reader.spoken(result)
+            text = "" if calls and calls[-1].name in client_tools else reader.spoken(result)
+            if text and (calls or not _may_refuse(text)):
+                said = text
+                yield TextEvent(said)
+        # a refusal, the model's own or for want of a usable reply: Home Assistant's phrasings may serve it
+        refused = not calls and not said and client_result is None and \
+            (reader.unwritten or reader.template in MODEL_REFUSALS)
+        if refused:
+            call = await self._second_opinion(history, lexicon, slots, tools)
+            if call is not None:
+                calls.append(call)
+                result = await tools.run(call.name, call.arguments)
+                yield ToolCallEvent(call, local=True, result=result)
+        if not said and not (calls and result is None):
+            if calls and (reader.unwritten or refused):
+                said = call_only_reply(result)
+            elif not calls:
+                said = NOT_UNDERSTOOD if reader.unwritten else reader.spoken(result)
             if said:
                 yield TextEvent(said)
-        if reader.unwritten and not said and not (calls and result is None):
-            said = fill_result(CALL_ONLY_REPLY, result) if calls else NOT_UNDERSTOOD
-            yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))
+
+    async def _second_opinion(self, history: list[dict], lexicon, slots: Slots, tools: ToolRunner) -> ToolCall | None:
+        """The call Home Assistant's phrasings find in the request: as said first (the normaliser writes "5
+        minutes" as "300 seconds", past HA's range of seconds, and "my 19-hours timer" as a timer named "68400
+        seconds"), then as normalised, then as resolved against the conversation (a follow-up is the request it
+        stands for); matching is CPU work, off the event loop. The checks of the model's calls hold for it too
+        (Slots.refuses): "set the timer for 8 minutes in 30 seconds", as Whisper writes "8 minutes and 30
+        seconds", is HA's timer of 30 seconds, shorter than a duration said."""
+        if not history or history[-1].get("role") != "user":
+            return None
+        inventory = tools.home.inventory
+
+        def matched() -> dict | None:
+            said = content_text(history[-1])
+            readings = [said, normalize_request(said), content_text(resolve(history, lexicon)[-1])]
+            return self.second_opinion.call(readings, inventory)
+        call = await asyncio.to_thread(matched)
+        if call is None or slots.refuses(call, ""):
+            return None
+        return ToolCall(call["name"], call["arguments"], new_call_id())
 
     def readings(self, history: list[dict], lexicon, client_tools: Mapping[str, dict]) -> list[tuple[list[int], Slots]]:
         """The prompt of the request being answered, then one for each clause a second reading may take

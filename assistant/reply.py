@@ -15,6 +15,10 @@ from assistant.generator import ToolCall
 from assistant.skills import valid_call
 
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
+# The refusals the model learns to write (assistant.corpus): a request it did not place among its skills, and
+# a name it did not find in the home.
+CANT = "Sorry, I can't do that yet."
+UNKNOWN_NAME = "Sorry, I don't know a device by that name."
 CALL_ONLY_REPLY = f"Okay, {RESULT_SLOT}."    # spoken after a call whose reply was not written well
 
 _call_numbers = itertools.count(1)

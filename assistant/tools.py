@@ -835,6 +835,11 @@ class HeldTools:
     def __init__(self, runner: ToolRunner, release: asyncio.Event):
         self.runner, self.release = runner, release
 
+    @property
+    def home(self):
+        """The wrapped runner's home: the second opinion matches against its names."""
+        return self.runner.home
+
     async def lexicon(self) -> tuple | None:
         return await self.runner.lexicon()
 

@@ -1,0 +1,208 @@
+"""A second opinion from Home Assistant's own phrasings, asked only where the model's reply would be a refusal.
+
+The English templates of the `home-assistant-intents` package, matched by `hassil` (both Apache-2.0), were
+written by Home Assistant's community, which never saw Parley's corpus or bench sets. They are matched against
+slot lists built from the session's home only (its names and areas, assistant.inventory; the default home's
+words, assistant.vocabulary), so a name the home lacks never matches and never acts. A matched intent becomes a
+call of the one skill registry through INTENT_SKILLS; an intent with no row there still refuses.
+"""
+import functools
+import threading
+import weakref
+from dataclasses import dataclass
+
+from hassil import Intents, TextSlotList, TextSlotValue, recognize_best
+from home_assistant_intents import get_intents
+
+from assistant.inventory import Inventory, vocabulary_inventory
+from assistant.skills import SKILLS, valid_call
+from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOMS, SPELLINGS
+
+
+@dataclass(frozen=True)
+class IntentSkill:
+    """How one Home Assistant intent, said of a thing of one domain, is a Parley skill's call."""
+    skill: str
+    fixed: tuple = ()                 # (argument, value) pairs the intent itself says
+    home: str | None = None           # "default": only in the default home, "own": only in the user's own
+
+
+# (intent, domain of what it names or None for any) -> its calls, the first whose arguments the match fills
+# wins. The HA slots become arguments through SLOT_ARGUMENTS, over the fixed ones; HassTurnOn on a cover opens
+# it, on a lock locks it.
+INTENT_SKILLS: dict[tuple[str, str | None], tuple[IntentSkill, ...]] = {
+    ("HassTurnOn", "cover"): (IntentSkill("set_cover", (("action", "open"),)),),
+    ("HassTurnOff", "cover"): (IntentSkill("set_cover", (("action", "close"),)),),
+    ("HassTurnOn", "lock"): (IntentSkill("set_lock", (("action", "lock"),)),),
+    ("HassTurnOff", "lock"): (IntentSkill("set_lock", (("action", "unlock"),)),),
+    ("HassTurnOn", "scene"): (IntentSkill("activate_scene"),),
+    ("HassTurnOn", None): (IntentSkill("switch_device", (("state", "on"),)),
+                           IntentSkill("switch_all", (("state", "on"),))),
+    ("HassTurnOff", None): (IntentSkill("switch_device", (("state", "off"),)),
+                            IntentSkill("switch_all", (("state", "off"),))),
+    ("HassLightSet", None): (IntentSkill("set_level"), IntentSkill("set_brightness", home="default")),
+    ("HassClimateSetTemperature", None): (IntentSkill("set_thermostat"),),
+    ("HassClimateGetTemperature", None): (IntentSkill("read_sensor", (("kind", "temperature"),), home="default"),
+                                          IntentSkill("get_state", (("name", "temperature"),), home="own")),
+    ("HassGetState", None): (IntentSkill("get_state"),),
+    ("HassGetCurrentTime", None): (IntentSkill("get_time"),),
+    ("HassGetCurrentDate", None): (IntentSkill("get_date"),),
+    ("HassStartTimer", None): (IntentSkill("start_timer"), IntentSkill("set_timer")),
+    ("HassCancelTimer", None): (IntentSkill("stop_timer"), IntentSkill("cancel_timer")),
+    ("HassCancelAllTimers", None): (IntentSkill("cancel_timer"),),
+    ("HassTimerStatus", None): (IntentSkill("timer_left"),),
+}
+# HA slot -> the argument of each skill that takes it.
+SLOT_ARGUMENTS = {"name": ("name",), "area": ("area", "room"), "brightness": ("percent",),
+                  "temperature": ("degrees",)}
+# A kind of thing said for a whole group ("the kitchen lights" with no name): switch_all's word for it.
+GROUP_WORDS = {"light": "lights", "fan": "fans", "switch": "switches", "cover": "covers", "media_player": "tvs"}
+TIMER_SLOTS = {"hours": 3600, "minutes": 60, "seconds": 1}
+# Words that ask nothing: a match that says no other word beside the names it matched (HA's '[the] {name}'
+# turns a bare name on) is no request.
+EMPTY_WORDS = {"the", "a", "an", "my", "our", "please", "now"}
+DEVICE_WORDS = {spoken.lower() for spoken in DEVICE_SPOKEN.values()}     # the default home's devices, room unsaid
+
+
+class SecondOpinion:
+    """The English intents, compiled once per process (a few tenths of a second with the import); slot lists
+    once per version of a home."""
+
+    def __init__(self, intents: Intents, skip_words: list[str]):
+        self.intents, self.skip_words = intents, skip_words
+        self._lists: weakref.WeakKeyDictionary[Inventory, tuple[int, dict]] = weakref.WeakKeyDictionary()
+        self._lists_lock = threading.Lock()
+
+    @classmethod
+    @functools.cache
+    def shared(cls) -> "SecondOpinion":
+        """The one instance of this process, loaded and warmed (the first match compiles the templates)."""
+        data = get_intents("en")
+        # only the intents a skill serves: the others (broadcasts, shopping lists, media search) hold wildcards
+        # that make a long request slow to match, and could only refuse
+        data["intents"] = {name: intent for name, intent in data["intents"].items()
+                           if any(name == mapped for mapped, _ in INTENT_SKILLS)}
+        opinion = cls(Intents.from_dict(data), data.get("skip_words", []))
+        opinion.call(["what time is it"], vocabulary_inventory())
+        return opinion
+
+    def call(self, requests: list[str], inventory: Inventory) -> dict | None:
+        """The call the first of the requests (the same request, read several ways) matched to says, or None.
+        CPU work: a caller on an event loop runs it in a thread."""
+        lists = self.slot_lists(inventory)
+        for request in dict.fromkeys(r for r in requests if r):
+            result = recognize_best(request, self.intents, slot_lists=lists, skip_words=self.skip_words,
+                                    language="en")
+            if result is not None and _says_more_than_names(request, result):
+                call = _call_of(result, default_home=not inventory.custom)
+                if call is not None:
+                    return call
+        return None
+
+    def slot_lists(self, inventory: Inventory) -> dict:
+        """The home's names and areas as hassil's lists "name", "area" and "floor" (none: Parley has no floors)."""
+        if not inventory.custom:
+            return _default_lists()
+        with self._lists_lock:
+            version, lists = self._lists.get(inventory, (-1, None))
+            if version != inventory.version:
+                lists = _own_lists(inventory)
+                self._lists[inventory] = (inventory.version, lists)
+            return lists
+
+
+def _spellings(phrase: str) -> list[str]:
+    """The phrase as it is, in American and in British spelling (vocabulary.SPELLINGS), once each."""
+    british = {american: british for british, american in SPELLINGS.items()}
+    return list(dict.fromkeys([phrase, *(" ".join(table.get(w, w) for w in phrase.split())
+                                         for table in (SPELLINGS, british))]))
+
+
+@functools.cache
+def _default_lists() -> dict:
+    """The default home: each device word is a name (its value the device, as the vocabulary inventory names
+    it) and so is each entity's whole name ("kitchen light"); each room word is an area (its value the room)."""
+    entities = vocabulary_inventory().entities()
+    component = {e.key.rsplit("/", 1)[-1]: e.component for e in entities}       # default:kitchen/tv -> tv
+    names = [TextSlotValue.from_tuple((word, DEVICE_SPOKEN[device].lower(), {"domain": component[device]}),
+                                      allow_template=False)
+             for device, words in DEVICES.items() for word in words]
+    names += [TextSlotValue.from_tuple((e.name, e.name, {"domain": e.component}), allow_template=False)
+              for e in entities]
+    areas = [TextSlotValue.from_tuple((word, room), allow_template=False) for room, words in ROOMS.items()
+             for word in words]
+    return {"name": TextSlotList("name", names), "area": TextSlotList("area", areas),
+            "floor": TextSlotList("floor", [])}
+
+
+def _own_lists(inventory: Inventory) -> dict:
+    """The user's own home: each entity's name, also without its area in front ("porch light" is the light of
+    the porch), each area; both in either spelling."""
+    names, areas = [], set()
+    for entity in inventory.entities():
+        said = [entity.name]
+        if entity.area and entity.name.startswith(entity.area + " "):
+            said.append(entity.name.removeprefix(entity.area + " "))
+        context = {"domain": entity.component}
+        if entity.device_class:
+            context["device_class"] = entity.device_class
+        names += [TextSlotValue.from_tuple((spelled, phrase, context), allow_template=False)
+                  for phrase in said for spelled in _spellings(phrase)]
+        if entity.area:
+            areas.update((spelled, entity.area) for spelled in _spellings(entity.area))
+    return {"name": TextSlotList("name", names),
+            "area": TextSlotList("area", [TextSlotValue.from_tuple(a, allow_template=False) for a in sorted(areas)]),
+            "floor": TextSlotList("floor", [])}
+
+
+def _says_more_than_names(request: str, result) -> bool:
+    words = set(request.lower().replace(",", " ").replace("?", " ").replace(".", " ").split())
+    for entity in result.entities_list:
+        words -= set(str(entity.text).lower().split())
+    return bool(words - EMPTY_WORDS)
+
+
+def _call_of(result, default_home: bool) -> dict | None:
+    """The result as the call of its intent's first skill whose arguments it fills exactly, or None."""
+    slots = {name: entity.value for name, entity in result.entities.items()}
+    named = slots.get("name")
+    domain = result.context.get("domain") or slots.get("domain")
+    seconds = sum(TIMER_SLOTS[key] * float(slots[key]) for key in TIMER_SLOTS if key in slots)
+    for choice in INTENT_SKILLS.get((result.intent.name, domain), ()) or \
+            INTENT_SKILLS.get((result.intent.name, None), ()):
+        if choice.home == ("own" if default_home else "default"):
+            continue
+        arguments = dict(choice.fixed)
+        for slot, value in slots.items():
+            if slot == "domain" and named is None and choice.skill == "switch_all":
+                arguments["name"] = GROUP_WORDS.get(value, value)
+            for key in SLOT_ARGUMENTS.get(slot, ()):
+                arguments[key] = value           # a name said is the thing read, not "temperature"
+        if seconds:
+            arguments["seconds"] = int(seconds) if seconds.is_integer() else seconds
+        if "name" in slots and choice.skill in ("start_timer", "stop_timer", "timer_left"):
+            arguments["name"] = str(slots["name"]).strip()
+        elif default_home and arguments.get("name") in DEVICE_WORDS and "area" not in arguments:
+            continue         # the default home has one of each device per room: "Which room?" is the model's
+        call = _fitted(choice.skill, arguments)
+        if call is not None:
+            return call
+    return None
+
+
+def _fitted(skill: str, arguments: dict) -> dict | None:
+    """The arguments the skill takes, numbers as numbers, if they make a valid call; else None."""
+    taken = {}
+    for key, allowed in SKILLS[skill].arguments.items():
+        if key not in arguments:
+            continue
+        value = arguments[key]
+        if isinstance(allowed[0], type) and allowed[0] is not str:
+            try:
+                number = float(value)
+            except (TypeError, ValueError):
+                return None
+            value = int(number) if number.is_integer() else number
+        taken[key] = value
+    call = {"name": skill, "arguments": taken}
+    return call if valid_call(call) else None
