@@ -63,13 +63,6 @@ CHUNK_MS = 100                   # size of the AudioDelta chunks
 # turn's loudest, within TAIL_MS of the last voiced frame, still counts as speech for transcription.
 TAIL_MS = 320
 TAIL_LEVEL = 0.03
-# Silero still says speech for ~100 ms after the words end. With semantic_vad, this many frames below TAIL_LEVEL
-# of the turn's peak start the pause's transcription while it does (two: 64 ms after the last loud frame, 32-128
-# ms before Silero's first silent frame on bench/latency.py's requests; one would start it on more gaps inside a
-# sentence). Its verdict counts at Silero's pause if no loud frame came since and Silero's speech frames after the
-# last loud one are no more than SILERO_LAG_FRAMES (more: a soft voice in noise, not the tail of one).
-EARLY_QUIET_FRAMES = 2
-SILERO_LAG_FRAMES = 6
 LAST_WORDS_S = 10.0              # at close, the words of a turn cut by the hang-up get this long to be transcribed
 
 
@@ -123,8 +116,6 @@ class _Turn:
     """The user's current (or just committed) utterance and its transcription jobs."""
     item_id: str
     speech_end_samples: int = 0              # buffer length at the last speech sound
-    loud_end_samples: int = 0                # ... at the last loud frame (TAIL_LEVEL)
-    quiet_frames: int = 0                    # frames since it
     peak_rms: float = 0.0                    # loudest speech frame so far
     speech_end_wall: float = 0.0
     vad_wall: float = 0.0
@@ -132,8 +123,7 @@ class _Turn:
     job: asyncio.Task | None = None          # transcription in flight
     job_covers: int = 0                      # samples that job transcribes
     job_urgent: bool = False                 # that job is final quality (not a partial)
-    latest: tuple[int, str, float, float] | None = None   # the newest final-quality job: (samples covered,
-                                                           # text, the words' verdicts: finished, if going on)
+    latest: tuple[int, str] | None = None    # (samples covered, text) of the newest final-quality job
     partial: StableWords = field(default_factory=StableWords)   # words already sent as transcript deltas
     last_job_done: int = 0                   # buffer length when the last job finished (partial cadence)
     committed: bool = False
@@ -445,48 +435,24 @@ class Session:
                 self._cancel_response(response, "turn_detected")
         if detector.silence_ms == 0:
             turn.peak_rms = max(turn.peak_rms, rms)
-        loud = detector.silence_ms <= TAIL_MS and rms >= max(TAIL_LEVEL * turn.peak_rms, 3 * self._noise_rms)
-        if detector.silence_ms == 0 or loud:            # loud in Silero's silence: a quiet consonant
+        quiet_consonant = (0 < detector.silence_ms <= TAIL_MS
+                           and rms >= max(TAIL_LEVEL * turn.peak_rms, 3 * self._noise_rms))
+        if detector.silence_ms == 0 or quiet_consonant:
             turn.speech_end_samples = self._buffer_samples
             turn.speech_end_wall = time.monotonic()
-        if loud:
-            turn.loud_end_samples, turn.quiet_frames = self._buffer_samples, 0
-        else:
-            turn.quiet_frames += 1
         if detector.silence_ms == 0 and self._speculation is not None and self._speculation.turn is turn:
             self._drop_speculation()                    # the user goes on: that reply was premature
         if signal is Signal.END:
             self._end_turn(turn)
         elif signal is Signal.PAUSE:
+            self._transcribe(turn, URGENT)
             if detector.semantic:
                 self._spawn(self._judge_sound(turn, detector), "smart_turn")
-            if turn.latest and self._hears_all(turn, turn.latest[0]):
-                self._heard_at_pause(turn)              # the words were in before Silero paused
-            else:
-                self._transcribe(turn, URGENT)
-        elif (detector.semantic and detector.silence_ms == 0 and turn.quiet_frames == EARLY_QUIET_FRAMES
-              and self._engines_free_for(turn)):
-            self._transcribe(turn, URGENT)
-        elif turn.job is None and detector.silence_ms == 0 and turn.quiet_frames == 0:
+        elif turn.job is None and detector.silence_ms == 0:
             # partials wait for a quiet moment, but not for ever: the queue still serves turn ends first
             since_ms = (self._buffer_samples - turn.last_job_done) * 1000 // RATE
             if since_ms >= PARTIAL_EVERY_MS and (self.engines.idle or since_ms >= PARTIAL_AT_LEAST_MS):
                 self._transcribe(turn, BACKGROUND)
-
-    @staticmethod
-    def _hears_all(turn: _Turn, covered: int) -> bool:
-        """A transcription of the turn's first `covered` samples holds all that was said: up to Silero's last
-        speech frame, or up to the last loud frame when Silero's speech frames since are no more than its lag."""
-        return covered >= turn.speech_end_samples or (
-            covered >= turn.loud_end_samples > 0
-            and turn.speech_end_samples - turn.loud_end_samples <= SILERO_LAG_FRAMES * FRAME)
-
-    def _engines_free_for(self, turn: _Turn) -> bool:
-        """Nothing but this turn's own job (moot now: a partial, or a final the speaker talked past) is
-        transcribing, and nothing is speaking: a transcription started early, which the speaker may talk past,
-        costs no one else."""
-        own = 1 if turn.job is not None else 0
-        return self.engines.transcription.busy <= own and self.engines.synthesizing == 0
 
     def _end_turn(self, turn: _Turn) -> None:
         turn.vad_wall = time.monotonic()
@@ -509,10 +475,10 @@ class Session:
     def _transcribe(self, turn: _Turn, priority: int) -> None:
         """Transcribe the turn's audio so far: BACKGROUND = a partial, URGENT = final quality."""
         if turn.job is not None:
-            if priority == BACKGROUND or (turn.job_urgent and self._hears_all(turn, turn.job_covers)):
+            if priority == BACKGROUND or turn.job_urgent:
                 return                                  # _run_job follows up once this one finishes
-            turn.job.cancel()       # a partial, or a final the speaker has talked past, is moot: a new final first
-        if priority == URGENT and turn.latest and self._hears_all(turn, turn.latest[0]):
+            turn.job.cancel()                           # a partial is moot at a pause: the final one goes first
+        if priority == URGENT and turn.latest and turn.latest[0] >= turn.speech_end_samples:
             return
         audio = self._buffer.view()
         turn.job_covers, turn.job_urgent = audio.size, priority == URGENT
@@ -527,24 +493,18 @@ class Session:
         turn.job, turn.last_job_done = None, self._buffer_samples
         if priority == URGENT:
             text = self._with_home_names(text, heard.unsure_words(), heard.unsure_numbers())
-            turn.latest = (audio.size, text, finished, if_going_on)
+            turn.latest = (audio.size, text)
         if turn.committed or turn is not self._turn:
             return text
         self._partial(turn, text)
         paused = self._detector is not None and self._detector.silence_ms > 0
-        if paused and priority == URGENT and self._hears_all(turn, audio.size):
-            self._heard_at_pause(turn)
+        if paused and priority == URGENT and audio.size >= turn.speech_end_samples:
+            self._speculate(turn, text)
+            if self._detector.transcript_ready(finished, if_going_on):
+                self._end_turn(turn)
         elif paused:
             self._transcribe(turn, URGENT)              # the pause came while this job ran
         return text
-
-    def _heard_at_pause(self, turn: _Turn) -> None:
-        """The words of all that was said up to this pause are in (turn.latest): speculate, and end the turn if
-        the judges agree."""
-        _, text, finished, if_going_on = turn.latest
-        self._speculate(turn, text)
-        if self._detector.transcript_ready(finished, if_going_on):
-            self._end_turn(turn)
 
     async def _judge_sound(self, turn: _Turn, detector: TurnDetector) -> None:
         """Smart Turn on the turn's audio up to this pause: has the speaker finished, by the sound of it?"""
@@ -590,9 +550,9 @@ class Session:
             self._transcripts.discard(asyncio.current_task())
 
     async def _transcribe_committed(self, turn: _Turn, audio: np.ndarray) -> None:
-        if turn.latest and self._hears_all(turn, turn.latest[0]):
+        if turn.latest and turn.latest[0] >= turn.speech_end_samples:
             text = turn.latest[1]
-        elif turn.job is not None and turn.job_urgent and self._hears_all(turn, turn.job_covers):
+        elif turn.job is not None and turn.job_urgent and turn.job_covers >= turn.speech_end_samples:
             text = await turn.job
         else:
             text = self._with_home_names(await self.engines.transcription.transcribe(audio, URGENT, self._home_names()))
