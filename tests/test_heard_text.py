@@ -48,3 +48,25 @@ def test_the_verb_a_request_starts_with_is_put_back(heard, said):
 ])
 def test_those_words_elsewhere_stay_as_heard(heard):
     assert said_words(heard) == heard
+
+
+@pytest.mark.parametrize("heard, said", [
+    ("Good night. Good night.", "Good night."),
+    ("Stop! stop.", "Stop!"),
+    ("What time is it? What time is it", "What time is it?"),
+    (" Turn off the fan. Turn off the fan.", "Turn off the fan."),
+])
+def test_a_sentence_written_twice_is_kept_once(heard, said):
+    assert said_words(heard) == said
+
+
+@pytest.mark.parametrize("heard", [
+    "No, no.",
+    "Thank you, thank you.",
+    "Good night. Good morning.",
+    "Good night.",
+    "Lock the door. Lock the back door.",
+    "...",
+])
+def test_sentences_not_the_same_twice_stay_as_heard(heard):
+    assert said_words(heard) == heard

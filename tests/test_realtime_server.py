@@ -72,6 +72,19 @@ async def test_bad_messages_get_errors_and_the_session_goes_on(live_server, spee
     await client.close()
 
 
+async def test_a_short_sentence_whisper_writes_twice_is_heard_once(live_server, speech):
+    """Whisper writes flite slt's "Good night." as "Good night. Good night.": one sentence twice in a row is kept
+    once (voice/heard_text.py)."""
+    client = await RealtimeClient.connect(live_server.ws_url)
+    await client.wait_for("session.created")
+    await client.send({"type": "session.update", "session": {"audio": {"input": {"turn_detection": None}}}})
+    await client.stream_audio(speech.flite("Good night.", voice="slt", lead_ms=300, tail_ms=300), 24000)
+    await client.send({"type": "input_audio_buffer.commit"})
+    done = await client.wait_for("conversation.item.input_audio_transcription.completed")
+    assert words(done["transcript"]) == ["good", "night"], done["transcript"]
+    await client.close()
+
+
 async def test_oversized_messages(server_factory):
     server = server_factory(max_message_bytes=64 * 1024)
     client = await RealtimeClient.connect(server.ws_url)

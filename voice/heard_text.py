@@ -7,7 +7,9 @@ brighter") is given its "a" back after one of those words, or when it ends the r
 word. The words are data (DEGREE_WORDS, ARTICLE_HEARD_AS, COMPARATIVES).
 
 It also writes the verb a request starts with as other words: "Can seal the pasta timer.", "Block the side
-gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words). Pure text.
+gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words), and a short sentence
+twice ("Good night. Good night.": flite slt's always, Piper's now and then), which is kept once when the two are
+the same words (stt.trim_repeats leaves a phrase of two words said twice alone: "no, no"). Pure text.
 """
 from __future__ import annotations
 
@@ -32,12 +34,26 @@ _BARE_END = re.compile(rf"(\b(?!(?:{'|'.join(_BEFORE_DEGREE)})\b)[A-Za-z']+)\s+(
                        re.IGNORECASE)
 
 
+# What ends a sentence as Whisper writes it.
+SENTENCE_ENDS = ".!?"
+
+_SENTENCE = re.compile(rf"[^{SENTENCE_ENDS}]+(?:[{SENTENCE_ENDS}]+|$)")
+_WORD = re.compile(r"[\w']+")
 _FIRST_WORDS = re.compile(rf"^(\W*)({'|'.join(map(re.escape, VERBS_HEARD_AS))})\b", re.IGNORECASE)
 
 
 def said_words(transcript: str) -> str:
-    """The transcript with the request's verb and the "a" before each degree word as said (see the module)."""
+    """The transcript said once, with the request's verb and the "a" before each degree word as said (see the
+    module)."""
     def verb(match: re.Match) -> str:
         said = VERBS_HEARD_AS[match[2].lower()]
         return match[1] + (said.capitalize() if match[2][0].isupper() else said)
-    return _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", _FIRST_WORDS.sub(verb, transcript)))
+    return _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", _FIRST_WORDS.sub(verb, said_once(transcript))))
+
+
+def said_once(transcript: str) -> str:
+    """A transcript of two sentences with the same words, up to case and punctuation, as its first."""
+    sentences = [s for s in _SENTENCE.findall(transcript) if s.strip()]
+    if len(sentences) == 2 and (words := _WORD.findall(sentences[0].lower())) == _WORD.findall(sentences[1].lower()):
+        return sentences[0].strip() if words else transcript
+    return transcript
