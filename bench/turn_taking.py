@@ -197,12 +197,71 @@ FRESH3_PAUSED_AFTER_REQUEST = [("Turn the oven off at half past six.", 4),
                                ("Lock the doors when I leave.", 3), ("Turn up the heating by two degrees.", 4),
                                ("Wake me up at seven on Saturday.", 5), ("Close the blinds in the spare room.", 3),
                                ("Open the garage for the delivery driver.", 3)]
+# A sixth set, written on 2026-12-03 by an engineer who had read only the sentence lists above and their
+# registration, not the turn judges' code nor any turn-taking result, committed before any run on it, and never
+# tuned against (`--sentences fresh4`): a measure of the judges changed after fresh3 was replayed. Fresh3's size
+# and kinds: short answers, thanks, questions, requests short and long; pauses where people hesitate, after "to",
+# "for", "the", "and", "in", "with", "at", "is", "on", "of", "a", before numbers, names and times, inside names,
+# after a first word or filler, between two numbers, before what a reminder is for. Every sentence is new.
+FRESH4_COMPLETE = ["Turn the landing light on.", "What's the humidity in the loft?", "Go on then.",
+                   "No, that's fine thanks.", "Perfect, thank you.", "Wait a second.",
+                   "How many millilitres in a pint?", "Draw the curtains in the bedroom.",
+                   "Set a timer for forty minutes.", "What's sixty four divided by eight?", "Is the side gate locked?",
+                   "Switch the dehumidifier off.", "Turn the radio down.", "See you later.",
+                   "What's the date tomorrow?", "Shut all the blinds upstairs.",
+                   "How long is left on the oven timer?", "Set the lounge lights to seventy percent.",
+                   "Wake me up at half past five.", "Turn off the heater in the conservatory.",
+                   "Is it windy outside?", "Ta.", "Definitely not.", "Bump the heating up one degree.",
+                   "Are any windows open?", "Run the washing machine.", "What's thirty percent of ninety?",
+                   "Skip this song.", "Close the garage door please.", "Turn off every light on the ground floor.",
+                   "What's the weather doing this afternoon?", "Remind me to water the plants at eight."]
+FRESH4_PAUSED = [("Set the hallway heater to twenty degrees.", 5),           # after "to", before a number
+                 ("Start a timer for thirty five minutes.", 4),              # after "for", before a number
+                 ("Switch off the reading lamp in the lounge.", 3),          # after "the"
+                 ("Turn on the porch light and the garden lights.", 6),      # after "and"
+                 ("How cold is it in the loft?", 5),                         # after "in"
+                 ("What should I serve with grilled salmon?", 5),            # after "with"
+                 ("Set an alarm at twenty past seven.", 4),                  # after "at", before a time
+                 ("What is forty eight times three?", 2),                    # after "is", before a number
+                 ("How much is two pounds in kilos?", 3),                    # after "is", before a number
+                 ("Start the scene called reading time.", 4),                # before a name
+                 ("Play the playlist called Summer Drive.", 4),              # before a name
+                 ("Cancel the timer called boiled eggs.", 4),                # before a name
+                 ("Remind me to ring Auntie Sue on Friday.", 4),             # after "to", before a name
+                 ("Turn on the bedside lamp in the guest room.", 4),         # inside a name
+                 ("Switch the tower fan off.", 3),                           # inside a name
+                 ("Is the garden gate light still on?", 3),                  # inside a name, mid-question
+                 ("Er, switch the landing light on.", 1),                    # after the first word, a filler
+                 ("Right, stop the laundry timer.", 1),                      # after the first word
+                 ("So, what's the temperature in the study?", 1),            # after the first word, a filler
+                 ("Blinds down in the bedroom.", 1),                         # after the first word
+                 ("What is the weather going to be like on Sunday?", 2),    # after "is", mid-question
+                 ("Could you find out how long it takes to boil an egg?", 6),  # in the middle of a question
+                 ("Turn the brightness on the desk lamp up.", 4),            # after "on"
+                 ("Close the shutters of the front windows.", 4),            # after "of"
+                 ("Wake me up at a quarter past six.", 5),                   # after "a", before a time
+                 ("Put bread and butter on the shopping list.", 3),          # after "and"
+                 ("How many teaspoons are in a tablespoon?", 5),             # after "in"
+                 ("Can you set the thermostat to about twenty degrees?", 6),  # after "to"
+                 ("Set the bedroom fan to its lowest speed.", 5),            # after "to"
+                 ("What's fourteen times fifteen?", 2),                      # between two numbers
+                 ("Remind me in ten minutes to turn the hob off.", 5),       # after a time, before what for
+                 ("Is the back door locked or just shut?", 4)]               # after a name, mid-question
+# The words before the pause are already a whole request, and more follows: counted apart.
+FRESH4_PAUSED_AFTER_REQUEST = [("Turn the heating off at ten tonight.", 4),
+                               ("Start a timer for five minutes for the tea.", 6),
+                               ("Turn on the lamps in the snug.", 4), ("What's the forecast for Cardiff tomorrow?", 3),
+                               ("Play some music in the bathroom.", 3), ("Lock the front door at midnight.", 4),
+                               ("Turn the lights down to twenty percent.", 4), ("Set an alarm for six on weekdays.", 5),
+                               ("Open the blinds in the kitchen a little.", 3),
+                               ("Switch the fan off in half an hour.", 4)]
 SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PAUSED),
              "fresh": (FRESH_COMPLETE, FRESH_PAUSED + FRESH_PAUSED_AFTER_REQUEST),
              "fresh2": (FRESH2_COMPLETE, FRESH2_PAUSED + FRESH2_PAUSED_AFTER_REQUEST),
-             "fresh3": (FRESH3_COMPLETE, FRESH3_PAUSED + FRESH3_PAUSED_AFTER_REQUEST)}
+             "fresh3": (FRESH3_COMPLETE, FRESH3_PAUSED + FRESH3_PAUSED_AFTER_REQUEST),
+             "fresh4": (FRESH4_COMPLETE, FRESH4_PAUSED + FRESH4_PAUSED_AFTER_REQUEST)}
 AFTER_REQUEST = {text for text, _ in FRESH_PAUSED_AFTER_REQUEST + FRESH2_PAUSED_AFTER_REQUEST
-                 + FRESH3_PAUSED_AFTER_REQUEST}
+                 + FRESH3_PAUSED_AFTER_REQUEST + FRESH4_PAUSED_AFTER_REQUEST}
 PAUSES_MS = (300, 550, 800)
 # --sweep: semantic_vad's wait when the words say done and the sound does not, the words' probability below
 # which they say "cut" (hold on), and the Smart Turn probability that counts as done
