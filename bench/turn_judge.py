@@ -31,15 +31,15 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from streaming.turns import FRAME_MS, Signal, TurnDetection, TurnDetector  # noqa: E402
-from turn_taking import (EOT_BUDGETS_MS, EOT_CUTOFFS, LATE_MS, SWEPT, eot_points, sentence_of,  # noqa: E402
-                         summarise, sweep_detectors)
+from streaming.turns import FRAME_MS, TurnDetection, TurnDetector  # noqa: E402
+from turn_taking import (CUT_MS, EOT_BUDGETS_MS, EOT_CUTOFFS, LATE_MS, SWEPT, eot_points, outcome_of,  # noqa: E402
+                         sentence_of, summarise, sweep_detectors)
+from turn_taking import decide as replay_decide  # noqa: E402
 from voice.stt import Heard  # noqa: E402
 from voice.text_turn import TextTurnModel  # noqa: E402
 from voice.turn_judge import FEATURES, WEIGHTS_PATH, TurnJudge, features  # noqa: E402
 
 STT_MS, SMART_TURN_MS = 200, 30     # the replay's compute times (bench/turn_taking.py --stt-ms, --smart-turn-ms)
-CUT_MS = 250                        # the replay's premature: the turn ended this long before the last word's end
 FOLDS = 5
 END_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.9, 0.95, 1.01)       # 1.01: never
 HOLD_BELOW = (-1.0, 0.02, 0.05, 0.1, 0.2)                # -1: never
@@ -100,38 +100,16 @@ def out_of_fold(train: list[dict], rows: dict) -> dict[tuple[str, str], float]:
 
 
 def decide(utterance: dict, verdict, detector_class: type = TurnDetector) -> dict:
-    """semantic_vad on the recorded evidence, as bench/turn_taking.py --replay decides: verdict(utterance,
-    frames, pause) -> (words, if going on) at each pause. An outcome in the replay's form (summarise())."""
+    """semantic_vad on the recorded evidence, decided by the replay's own loop (bench/turn_taking.py decide):
+    verdict(utterance, frames, pause) -> (words, if going on) at each pause. An outcome in summarise()'s form."""
     detector = detector_class(TurnDetection(type="semantic_vad"))
-    due: list[tuple[int, str, int, int]] = []
-    end_frame = None
-    for index, probability in enumerate(utterance["probabilities"]):
-        signal = detector.process(probability)
-        if signal is Signal.PAUSE:
-            due += [(index + -(-STT_MS // FRAME_MS), "words", detector.speech_end_frame, index + 1),
-                    (index + -(-SMART_TURN_MS // FRAME_MS), "sound", detector.speech_end_frame, index + 1)]
-        for item in [d for d in due if d[0] == index]:
-            due.remove(item)
-            _, kind, pause_end, frames = item
-            if detector.speech_end_frame != pause_end or not detector.speaking or detector.silence_ms == 0:
-                continue
-            pause = utterance["pauses"][str(frames)]
-            if kind == "words":
-                ended = detector.transcript_ready(*verdict(utterance, str(frames), pause))
-            else:
-                ended = detector.audio_ready(pause["sound"])
-            if ended:
-                signal = Signal.END
-        if signal is Signal.END:
-            end_frame = index + 1
-            break
-    end_ms = end_frame * FRAME_MS if end_frame is not None else None
-    cut = end_ms is not None and end_ms < utterance["speech_end_ms"] - CUT_MS
-    outcome = {"voice": utterance["voice"], "label": utterance["label"], "paused": utterance["resume_ms"] > 0,
-               "premature": cut, "ended": end_ms is not None}
-    if end_ms is not None and not cut:
-        outcome["end_ms"] = end_ms - utterance["speech_end_ms"]
-    return outcome
+    pauses = utterance["pauses"]
+    end_frame = replay_decide(utterance["probabilities"], detector, STT_MS, SMART_TURN_MS,
+                              lambda frames: detector.transcript_ready(*verdict(utterance, str(frames),
+                                                                                pauses[str(frames)])),
+                              lambda frames: detector.audio_ready(pauses[str(frames)]["sound"]))
+    return outcome_of(utterance["voice"], utterance["label"], utterance["speech_end_ms"], utterance["resume_ms"],
+                      end_frame)
 
 
 def shipped(utterance, frames, pause):

@@ -42,6 +42,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -55,11 +56,12 @@ from latency import speculations  # noqa: E402
 from paused_speech import RATE, insert_pause, pause_point, speech_end  # noqa: E402
 from realtime_client import RealtimeClient  # noqa: E402
 from server_process import free_port, start_server, stop_server  # noqa: E402
-from streaming.turns import TurnDetector  # noqa: E402
+from streaming.turns import FRAME_MS, TurnDetector  # noqa: E402
 from voices import VOICES, speak  # noqa: E402
 
 LATE_MS = 600
 LEAD_MS, TAIL_MS, MAX_WAIT_S = 400, 1500, 9.0
+CUT_MS = 250     # premature: the turn ended this long before the last word's end, or more
 COMPLETE = ["What is seven times six?", "What's the temperature in the garage?", "Turn on the kitchen light.",
             "Set the thermostat to twenty one degrees.", "Cancel my timer.", "Yes.", "Stop.", "Thanks."]
 # (sentence, words before the pause)
@@ -334,7 +336,7 @@ async def run_one(url: str, turn_detection: dict, utterance: Utterance) -> dict:
             return [(e, t) for e, t in zip(client.events, client.received_at) if e["type"] == kind]
         stops = arrivals("input_audio_buffer.speech_stopped")
         audio = [(e, t) for e, t in arrivals("response.output_audio.delta") if stops and t >= stops[-1][1]]
-        cut = len(stops) > 1 or (stops and stops[0][0]["audio_end_ms"] < utterance.speech_end_ms - 250)
+        cut = len(stops) > 1 or (stops and stops[0][0]["audio_end_ms"] < utterance.speech_end_ms - CUT_MS)
         result = {"voice": utterance.voice, "label": utterance.label, "paused": utterance.resume_ms > 0,
                   "premature": bool(cut), "turns": len(stops), "ended": bool(stops)}
         if stops and not cut:
@@ -392,7 +394,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
     stt, turn_model, vad_model = WhisperSTT(cpu_threads=1), SmartTurnModel(), SileroModel()
     text_turn = TextTurnModel()
     judge = TurnJudge(text_turn)
-    frame, frame_ms = 512, 32
+    frame = 512
     results: dict[str, list[dict]] = {name: [] for name in detectors}
     evidence: list[dict] = []
     for n, utterance in enumerate(utterances, 1):
@@ -413,48 +415,32 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
         for name, (detector_class, settings) in detectors.items():
             detector = detector_class(settings)
             takes_going_on = "if_going_on" in inspect.signature(detector.transcript_ready).parameters
-            due: list[tuple[int, str, int, int]] = []   # (frame due, verdict kind, pause's end frame, frames heard)
-            end_frame, pauses = None, []
-            for index, probability in enumerate(probabilities):
-                signal = detector.process(probability)
-                if signal is not None and signal.value == "pause":
-                    due += [(index + -(-stt_ms // frame_ms), "words", detector.speech_end_frame, index + 1),
-                            (index + -(-smart_turn_ms // frame_ms), "sound", detector.speech_end_frame, index + 1)]
-                for item in [d for d in due if d[0] == index]:
-                    due.remove(item)
-                    _, kind, pause, frames = item
-                    if detector.speech_end_frame != pause or not detector.speaking or detector.silence_ms == 0:
-                        continue
-                    transcript, judged, sound = verdicts(frames)
-                    words, going_on = judged[getattr(detector, "words_judge", "shipped")]
-                    if kind == "words":
-                        if getattr(detector, "reads_text", False):
-                            ended = detector.transcript_ready(transcript.text)
-                        elif takes_going_on:
-                            ended = detector.transcript_ready(words, going_on)
-                        else:
-                            ended = detector.transcript_ready(words)
-                        pauses.append({"mid": frames * frame_ms < utterance.resume_ms, "text": transcript.text,
-                                       "unprompted": transcript.unprompted,
-                                       "alternatives": transcript.alternatives, "words": round(words, 3),
-                                       "going_on": None if going_on is None else round(going_on, 3),
-                                       "sound": round(sound, 3),
-                                       "word_probabilities": [(w, round(p, 3)) for w, p in
-                                                              transcript.word_probabilities],
-                                       **_timing(transcript, frames * frame)})
-                    else:
-                        ended = hasattr(detector, "audio_ready") and detector.audio_ready(sound)
-                    if ended:
-                        signal = "end"
-                if signal is not None and getattr(signal, "value", signal) == "end":
-                    end_frame = index + 1
-                    break
-            end_ms = end_frame * frame_ms if end_frame is not None else None
-            cut = end_ms is not None and end_ms < utterance.speech_end_ms - 250
-            outcome = {"voice": utterance.voice, "label": utterance.label, "paused": utterance.resume_ms > 0,
-                       "premature": cut, "ended": end_ms is not None, "turns": 1, "pauses": pauses}
-            if end_ms is not None and not cut:
-                outcome["end_ms"] = end_ms - utterance.speech_end_ms
+            pauses = []
+
+            def words_in(frames: int) -> bool:
+                transcript, judged, sound = verdicts(frames)
+                words, going_on = judged[getattr(detector, "words_judge", "shipped")]
+                if getattr(detector, "reads_text", False):
+                    ended = detector.transcript_ready(transcript.text)
+                elif takes_going_on:
+                    ended = detector.transcript_ready(words, going_on)
+                else:
+                    ended = detector.transcript_ready(words)
+                pauses.append({"mid": frames * FRAME_MS < utterance.resume_ms, "text": transcript.text,
+                               "unprompted": transcript.unprompted, "alternatives": transcript.alternatives,
+                               "words": round(words, 3), "going_on": None if going_on is None else round(going_on, 3),
+                               "sound": round(sound, 3),
+                               "word_probabilities": [(w, round(p, 3)) for w, p in transcript.word_probabilities],
+                               **_timing(transcript, frames * frame)})
+                return ended
+
+            def sound_in(frames: int) -> bool:
+                sound = verdicts(frames)[2]
+                return hasattr(detector, "audio_ready") and detector.audio_ready(sound)
+            end_frame = decide(probabilities, detector, stt_ms, smart_turn_ms, words_in, sound_in)
+            outcome = outcome_of(utterance.voice, utterance.label, utterance.speech_end_ms, utterance.resume_ms,
+                                 end_frame) | {"turns": 1, "pauses": pauses}
+            cut = outcome["premature"]
             results[name].append(outcome)
             if not name.startswith(SWEPT):
                 line.append(f"{name}: " + ("CUT" if cut else f"{outcome.get('end_ms', float('nan')):.0f}"))
@@ -467,6 +453,40 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
                          "pauses": {str(frames): _evidence(text_turn, *verdicts(frames), frames * frame)
                                     for frames in every_pause}})
     return results, evidence
+
+
+def decide(probabilities: list[float], detector, stt_ms: int, smart_turn_ms: int,
+           words_in: Callable[[int], bool], sound_in: Callable[[int], bool]) -> int | None:
+    """The frame after which a detector ends the turn (None: it never does), fed Silero's probabilities frame by
+    frame, each pause's verdicts handed over after fixed compute times: words_in(frames) and sound_in(frames) give
+    the detector the words' and the sound's verdicts on the first `frames` frames and say whether it ended the
+    turn. The replay (Whisper heard live) and bench/turn_judge.py (the recorded evidence) both decide here."""
+    due: list[tuple[int, str, int, int]] = []   # (frame due, verdict kind, pause's end frame, frames heard)
+    for index, probability in enumerate(probabilities):
+        signal = detector.process(probability)
+        if signal is not None and signal.value == "pause":
+            due += [(index + -(-stt_ms // FRAME_MS), "words", detector.speech_end_frame, index + 1),
+                    (index + -(-smart_turn_ms // FRAME_MS), "sound", detector.speech_end_frame, index + 1)]
+        for item in [d for d in due if d[0] == index]:
+            due.remove(item)
+            _, kind, pause, frames = item
+            if detector.speech_end_frame != pause or not detector.speaking or detector.silence_ms == 0:
+                continue
+            if (words_in if kind == "words" else sound_in)(frames):
+                signal = "end"
+        if signal is not None and getattr(signal, "value", signal) == "end":
+            return index + 1
+    return None
+
+
+def outcome_of(voice: str, label: str, speech_end_ms: float, resume_ms: float, end_frame: int | None) -> dict:
+    """A replayed turn end in summarise()'s form: premature when it ended CUT_MS or more before the last word's end."""
+    end_ms = end_frame * FRAME_MS if end_frame is not None else None
+    cut = end_ms is not None and end_ms < speech_end_ms - CUT_MS
+    outcome = {"voice": voice, "label": label, "paused": resume_ms > 0, "premature": cut, "ended": end_ms is not None}
+    if end_ms is not None and not cut:
+        outcome["end_ms"] = end_ms - speech_end_ms
+    return outcome
 
 
 def _timing(heard, samples: int) -> dict:
