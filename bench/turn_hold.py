@@ -34,12 +34,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from turn_judge import (by_voice, decide, eot_table, fit, heard_of, load, out_of_fold, per_voice_table,  # noqa: E402
-                        second_look, shipped)
+from turn_judge import (by_voice, decide, eot_table, fit, heard_of, load, look_features,  # noqa: E402
+                        out_of_fold, per_voice_table, rows_of, second_look, shipped)
 from streaming.turns import TurnDetector  # noqa: E402
 from turn_taking import LATE_MS, summarise  # noqa: E402
 from voice.text_turn import TextTurnModel, words  # noqa: E402
-from voice.turn_judge import FEATURES, TurnJudge, features  # noqa: E402
+from voice.turn_judge import FEATURES, TurnJudge  # noqa: E402
 
 HOLD_FEATURES = FEATURES + ("last word's length", "last word's length against the rate so far",
                             "beam hypotheses left open", "a beam hypothesis ends in a comma")
@@ -57,20 +57,15 @@ def hold_features(text_turn: TextTurnModel, pause: dict) -> list[float]:
     others = heard.alternatives
     left_open = (sum(not other.rstrip().endswith((".", "?", "!")) for other in others) / len(others)
                  if others else 0.0)
-    return features(text_turn, heard, pause["heard_s"], pause["words"], pause["going_on"]) + [
+    return look_features(text_turn, pause) + [
         min(length, 2.0), min(length / max(rate, 0.05), 4.0), left_open,
         float(any(other.rstrip().endswith(",") for other in others))]
-
-
-def rows_of(text_turn: TextTurnModel, utterances: list[dict]) -> dict[tuple[str, str], list[float]]:
-    return {(u["label"], frames): hold_features(text_turn, p) for u in utterances for frames, p in u["pauses"].items()}
 
 
 def shipped_look(judge: TurnJudge):
     """The shipped judge: the second look with the shipped weights over the text judge's recorded verdicts."""
     def verdict(utterance, frames, pause):
-        row = features(judge.text_turn, heard_of(pause), pause["heard_s"], pause["words"], pause["going_on"])
-        return TurnJudge.second_look(judge.probability(row), pause["words"], pause["going_on"], judge.end_above,
+        return TurnJudge.second_look(judge.probability(look_features(judge.text_turn, pause)), pause["words"], pause["going_on"], judge.end_above,
                                      judge.hold_below, TurnDetector.words_done)
     return verdict
 
@@ -151,7 +146,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.train:
         files = load(args.train)
         everything = [u for us in files.values() for u in us]
-        rows = rows_of(text_turn, everything)
+        rows = rows_of(text_turn, everything, hold_features)
         scores = out_of_fold(everything, rows)
         points = curve(everything, scores)
         choice = chosen(points)
@@ -185,7 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         data = json.loads(Path(args.model).read_text())
         if tuple(data["features"]) != HOLD_FEATURES:
             raise ValueError(f"{args.model} is for features {data['features']}")
-        rows = rows_of(text_turn, us)
+        rows = rows_of(text_turn, us, hold_features)
         keys = list(rows)
         z = (np.array([rows[k] for k in keys]) - data["mean"]) / data["scale"] @ np.array(data["weights"]) + data["bias"]
         scores = dict(zip(keys, (1 / (1 + np.exp(-z))).tolist()))

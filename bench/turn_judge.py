@@ -50,10 +50,15 @@ def heard_of(pause: dict) -> Heard:
                  tuple(pause["alternatives"]), pause["last_word_start_s"], pause["last_word_end_s"])
 
 
-def rows_of(text_turn: TextTurnModel, utterances: list[dict]) -> dict[tuple[str, str], list[float]]:
+def look_features(text_turn: TextTurnModel, pause: dict) -> list[float]:
+    """One recorded pause's features for the second look (voice/turn_judge.py FEATURES)."""
+    return features(text_turn, heard_of(pause), pause["heard_s"], pause["words"], pause["going_on"])
+
+
+def rows_of(text_turn: TextTurnModel, utterances: list[dict],
+            pause_features=look_features) -> dict[tuple[str, str], list[float]]:
     """Each pause's features, keyed by (utterance label, frames heard)."""
-    return {(u["label"], frames): features(text_turn, heard_of(p), p["heard_s"], p["words"], p["going_on"])
-            for u in utterances for frames, p in u["pauses"].items()}
+    return {(u["label"], frames): pause_features(text_turn, p) for u in utterances for frames, p in u["pauses"].items()}
 
 
 def finished_at(utterance: dict, frames: str) -> float:
