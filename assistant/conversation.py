@@ -29,6 +29,7 @@ TIMER_SKILLS = {"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_
 FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
     r"^(?:and |now |ok |okay )?(?:(?:do |the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
+    r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
 )]
@@ -39,7 +40,7 @@ NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|thi
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
-                       r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too| there)*\b"
+                       r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
 # reads as brighter, after "dim the office lights")
@@ -59,6 +60,7 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:take away|subtract|minus|less) {_N}$", "what is {x} minus {n}"),
     (rf"^(?:add|put) {_N} (?:to|on to|onto|on) {_THAT}$", "what is {x} plus {n}"),
     (rf"^(?:plus|add) {_N}(?: more| on)?$", "what is {x} plus {n}"),
+    (rf"^{_N} more$", "what is {x} plus {n}"),
     (rf"^(?:multiply|times) {_THAT} by {_N}$", "what is {x} times {n}"),
     (rf"^(?:times|multiplied by) {_N}$", "what is {x} times {n}"),
     (rf"^(?:divide|split) {_THAT} (?:by|into) {_N}$", "what is {x} divided by {n}"),
@@ -89,7 +91,7 @@ PRONOUN = re.compile(r"\b(?:it|them|that|those|they)\b(?!')")
 BARE_VERB = re.compile(r"^(?:stop|halt|pause|cancel|kill|open|close|shut|lock|unlock|dim|brighten|switch off|turn off|"
                        r"switch on|turn on)$")
 # A light made brighter or dimmer with no light said ("a bit dimmer than that"), after a light was used: a step of it
-STEP_ALONE = re.compile(r"^(?:(?:a bit|a little|bit|little|much|even|still|a lot) )?(?P<way>brighter|dimmer)"
+STEP_ALONE = re.compile(r"^(?:(?:a bit|a little|bit|little|much|even|still|a lot) )?(?P<way>brighter|dimmer|darker)"
                         r"(?: than (?:that|it|this|before|now))?(?: still)?$")
 LIGHT_STEPS = {"set_level": "change_level", "change_level": "change_level", "set_brightness": "change_brightness",
                "change_brightness": "change_brightness", "set_device": "change_brightness"}
@@ -105,7 +107,7 @@ LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too
 # Words that join a request to the one before without changing it ("and turn the fan off").
 LEADING = re.compile(r"^(?:(?:and|then|now|so|actually|oh|ok|okay|please|parley|hey parley)\s+)+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
-TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|there))+(?=\s+(?:on|off)\b|$)")
+TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|there|all))+(?=\s+(?:on|off)\b|$)")
 
 # A call said back as the request a user would make for it.
 REQUESTS = {
@@ -262,7 +264,7 @@ REPLACES = {
     "unit": {"convert": "to"},
     "kind": {"read_sensor": "kind"},
 }
-NUMBER_KEYS = {"value", "degrees", "percent"}
+NUMBER_KEYS = {"value", "degrees", "percent", "seconds"}
 
 
 def _with(call: dict, key: str, value) -> dict:
@@ -366,6 +368,8 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     if call["name"] == "set_alarm" and CLOCK.fullmatch(new):
         period = call["arguments"].get("period")
         return f"set an alarm for {new}" + (f" {period}" if period and not re.search(r"\b(?:am|pm)$", new) else "")
+    if call["name"] in ("set_timer", "start_timer") and (length := re.fullmatch(r"(\d+(?:\.\d+)?) seconds", new)):
+        return request_for(_with(call, "seconds", length.group(1)))
     read = vocabulary.read(new)
     if read is None or read[0] != "number":
         return None

@@ -474,3 +474,20 @@ def test_requests_of_the_eighth_sets_kinds_in_the_corpus_words(said, read):
     """The eighth paraphrase set's refusals ("what's the clock showing", "i need waking at seven on the dot",
     "lights out everywhere", "garage lights all the way up", "what's a quarter of 360"), in phrasings of their own."""
     assert rephrase(synonyms(normalize_request(said)), default_home=True) == read
+
+
+@pytest.mark.parametrize("before, follow_up, rewritten", [
+    (CALCULATED, "and 6 more", "what is 144 plus 6"),
+    ((user("5 km in miles"), called("convert", value=5, **{"from": "km", "to": "mile"})), "and what's that in feet",
+     "convert 5 kilometers to feet"),
+    ((user("set a timer for 5 minutes"), called("set_timer", seconds=300)), "actually make it ten minutes",
+     "set a timer for 600 seconds"),
+    ((user("start a rice timer for 18 minutes"), called("start_timer", name="rice", seconds=1080)),
+     "change it to 20 minutes instead", "start a rice timer for 1200 seconds"),
+    ((user("set the arc lamp to 60"), called("set_level", name="arc lamp", percent=60)), "a bit darker",
+     "make the arc lamp dimmer"),
+    ((user("turn on the kitchen light"), called("set_device", device="light", room="kitchen", state="on")),
+     "turn it all off", "turn off the kitchen light"),
+])
+def test_more_phrasings_of_a_new_value_or_a_unit(before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)]) == rewritten
