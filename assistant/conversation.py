@@ -32,6 +32,7 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
+    r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the [a-z ]+ 1)(?: please)?$",
 )]
 # A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"):
 # the newest call only, with the value changed
@@ -73,6 +74,9 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
 STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring) (?:it|that) )?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?:more )?"
                        r"(?P<unit>degrees?|percent) (?P<way>higher|warmer|hotter|up|more|brighter|lower|cooler|colder|down|"
                        r"less|dimmer)(?: than (?:that|it|before|now))?(?: still| again)?$")
+# the same said with a verb: "bump it up 2 degrees", "knock it down a degree"
+STEP_BY = re.compile(r"^(?:make|put|set|turn|bring|bump|knock|push|nudge|take) (?:it|that) (?P<way>up|down) (?:by )?"
+                     r"(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?P<unit>degrees?|percent)$")
 STEP_KEYS = {"degree": "degrees", "degrees": "degrees", "percent": "percent"}
 STEP_DOWN = {"lower", "cooler", "colder", "down", "less", "dimmer"}
 # A clock time as the normaliser writes it ("20 past 7", "7 30", "quarter to 8 pm"): a new time for an alarm
@@ -339,7 +343,7 @@ def _on_result(said: str, call: dict) -> str | None:
 
 def _stepped(said: str, call: dict) -> str | None:
     """ "a degree higher than that", "10 percent dimmer": the newest call's setting, stepped by the amount said."""
-    match = STEP_FROM.match(said)
+    match = STEP_FROM.match(said) or STEP_BY.match(said)
     key = match and STEP_KEYS[match.group("unit")]
     if not match or not isinstance(call["arguments"].get(key), (int, float)):
         return None
@@ -457,7 +461,8 @@ def _placed(said: str, calls: list[dict]) -> str:
         if re.search(rf"\b{re.escape(phrase)}\b", said):
             for call in reversed(calls):
                 if call["name"] == "set_device" and call["arguments"].get("device") == device:
-                    return f"{said} in the {ROOM_SPOKEN.get(call['arguments'].get('room'), '')}"
+                    room = ROOM_SPOKEN.get(call["arguments"].get("room"), "")      # said after the device
+                    return re.sub(rf"\b{re.escape(phrase)}\b", f"{phrase} in the {room}", said, count=1)
             return said
     return said
 

@@ -491,3 +491,17 @@ def test_requests_of_the_eighth_sets_kinds_in_the_corpus_words(said, read):
 ])
 def test_more_phrasings_of_a_new_value_or_a_unit(before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)]) == rewritten
+
+
+@pytest.mark.parametrize("before, follow_up, rewritten", [
+    ((user("set the thermostat to 19"), called("set_thermostat", degrees=19)), "bump it up 2 degrees",
+     "set the thermostat to 21 degrees"),
+    ((user("set the thermostat to 19"), called("set_thermostat", degrees=19)), "knock it down a degree",
+     "set the thermostat to 18 degrees"),
+    ((user("kitchen light on"), called("set_device", device="light", room="kitchen", state="on")),
+     "ok now the office one", "turn on the office light"),
+    ((user("office fan on"), called("set_device", device="fan", room="office", state="on")),
+     "the fan can go off now", "turn off the fan in the office now"),
+])
+def test_a_step_said_with_a_verb_a_room_one_and_a_device_placed_in_the_words(before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)]) == rewritten
