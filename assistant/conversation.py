@@ -5,16 +5,19 @@ resume on another gateway loads from the store), so there is nothing else to kee
 ("turn it off", "and the salt lamp", "actually cancel it", "the other one", "same for the office") is rewritten
 by deterministic code into the self-contained request it stands for ("turn off the pond pump"), which the model
 then reads alone: the model answers self-contained requests far better than it follows references (see
-docs/assistant.md). The phrasings are data: FOLLOW_UPS and REQUESTS below.
+docs/assistant.md). The phrasings are data: FOLLOW_UPS, NEW_VALUE, ON_THE_RESULT, STEP_FROM, REFERRING and
+REQUESTS below.
 """
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_text
+from assistant.clauses import clauses, takeable
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
+from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES, UNIT_WORDS
 
 MAX_CALLS = 16          # the newest calls the state is read from
@@ -26,19 +29,76 @@ TIMER_SKILLS = {"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_
 FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
     r"^(?:and |now |ok |okay )?(?:(?:do |the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
+    r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
+    r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the [a-z ]+ 1)(?: please)?$",
 )]
+# A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"):
+# the newest call only, with the value changed
+NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this)(?: back)? (?:to |at |for |on |up to "
+                       r"|down to )?(?P<new>.+?)(?: instead| then| please)*$")
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
-REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|that 1|this 1|it|that|them|this|those)\b"
-                       r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too)*\b"
+REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
+                       r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
 # reads as brighter, after "dim the office lights")
 STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"
                         r"|^(?:again|do that again|same again|once more|one more time)(?: please)?$")
 STEP_SKILLS = {"change_brightness", "change_level"}
+# Arithmetic on the newest calculation's result ("and double that", "take 18 off it", "what's that times 4"): each
+# pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
+_N = r"(?P<n>\d+(?:\.\d+)?)"
+_THAT = r"(?:that|it|this|the answer|the result)"
+ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
+    (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
+    (rf"^triple {_THAT}$|^{_THAT} tripled$", "what is {x} times 3"),
+    (rf"^(?:halve|half) {_THAT}$|^{_THAT} halved$", "what is {x} divided by 2"),
+    (rf"^square {_THAT}$|^{_THAT} squared$", "what is {x} squared"),
+    (rf"^(?:take|knock|subtract|minus) {_N} (?:off|from|away from|off of) {_THAT}$", "what is {x} minus {n}"),
+    (rf"^(?:take away|subtract|minus|less) {_N}$", "what is {x} minus {n}"),
+    (rf"^(?:add|put) {_N} (?:to|on to|onto|on) {_THAT}$", "what is {x} plus {n}"),
+    (rf"^(?:plus|add) {_N}(?: more| on)?$", "what is {x} plus {n}"),
+    (rf"^{_N} more$", "what is {x} plus {n}"),
+    (rf"^(?:multiply|times) {_THAT} by {_N}$", "what is {x} times {n}"),
+    (rf"^(?:times|multiplied by) {_N}$", "what is {x} times {n}"),
+    (rf"^(?:divide|split) {_THAT} (?:by|into) {_N}$", "what is {x} divided by {n}"),
+    (rf"^divided by {_N}$", "what is {x} divided by {n}"),
+    (rf"^(?:what's |what is |what does )?{_THAT} (?P<op>plus|minus|times|divided by|multiplied by)(?: by)? {_N}(?: make| come to| give)?$",
+     "what is {x} {op} {n}"),
+)]
+# A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
+# said, the argument it steps, and the words for each way.
+STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring) (?:it|that) )?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?:more )?"
+                       r"(?P<unit>degrees?|percent) (?P<way>higher|warmer|hotter|up|more|brighter|lower|cooler|colder|down|"
+                       r"less|dimmer)(?: than (?:that|it|before|now))?(?: still| again)?$")
+# the same said with a verb: "bump it up 2 degrees", "knock it down a degree"
+STEP_BY = re.compile(r"^(?:make|put|set|turn|bring|bump|knock|push|nudge|take) (?:it|that) (?P<way>up|down) (?:by )?"
+                     r"(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?P<unit>degrees?|percent)$")
+STEP_KEYS = {"degree": "degrees", "degrees": "degrees", "percent": "percent"}
+STEP_DOWN = {"lower", "cooler", "colder", "down", "less", "dimmer"}
+# A clock time as the normaliser writes it ("20 past 7", "7 30", "quarter to 8 pm"): a new time for an alarm
+CLOCK = re.compile(r"(?:(?:\d{1,2}|quarter|half) (?:past|to) \d{1,2}|\d{1,2}(?: \d{2})?)(?: (?:am|pm|o'clock))?")
+# "in there", "out there": the place the conversation last acted in or asked about
+THERE = re.compile(r"\b(?:in|out) there\b")
+# "the hall one", "the tea one": the thing the conversation used in that room, or the timer of that name
+ONE_NAMED = re.compile(r"\bthe (?P<which>[a-z]+(?: [a-z]+)?) 1\b")
+# A state said again ("back off", "on again"): no reference to what came before when the thing is named
+STATE_AGAIN = re.compile(r"\bback (?=(?:on|off)\b)|(?<=\bon) (?:again|back)\b|(?<=\boff) (?:again|back)\b")
+# A thing said first, then asked about by a pronoun in the next clause ("the bread timer, how long has it got to
+# go", "the kitchen lights are blinding, take them to 30 percent"): what is said of it first is a remark
+TOPIC = re.compile(r"^(?P<topic>(?:the|my|our) [a-z' ]+?|[a-z]+ timer)(?:(?:'s| is| are)(?: [a-z']+){1,4})?$")
+PRONOUN = re.compile(r"\b(?:it|them|that|those|they)\b(?!')")
+# An action said with no object ("stop", "turn off"): it acts on the newest thing, as "stop it" does
+BARE_VERB = re.compile(r"^(?:stop|halt|pause|cancel|kill|open|close|shut|lock|unlock|dim|brighten|switch off|turn off|"
+                       r"switch on|turn on)$")
+# A light made brighter or dimmer with no light said ("a bit dimmer than that"), after a light was used: a step of it
+STEP_ALONE = re.compile(r"^(?:(?:a bit|a little|bit|little|much|even|still|a lot) )?(?P<way>brighter|dimmer|darker)"
+                        r"(?: than (?:that|it|this|before|now))?(?: still)?$")
+LIGHT_STEPS = {"set_level": "change_level", "change_level": "change_level", "set_brightness": "change_brightness",
+               "change_brightness": "change_brightness", "set_device": "change_brightness"}
 # Words said before a follow-up that carry nothing: dropped from the rewritten request.
 FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|sorry|ok|okay|never mind|nevermind|"
                      r"and|then|now|so|please|parley)\s+)+")
@@ -51,7 +111,7 @@ LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too
 # Words that join a request to the one before without changing it ("and turn the fan off").
 LEADING = re.compile(r"^(?:(?:and|then|now|so|actually|oh|ok|okay|please|parley|hey parley)\s+)+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
-TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now))+(?=\s+(?:on|off)\b|$)")
+TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|there|all))+(?=\s+(?:on|off)\b|$)")
 
 # A call said back as the request a user would make for it.
 REQUESTS = {
@@ -178,7 +238,7 @@ class Vocabulary:
         not one thing the vocabulary knows."""
         words = re.sub(r"^(?:what's |what is |how's |how is )?(?:(?:out|up|down|over|back) )?"
                        r"(?:the |my |our |in the |for the |in |on )?(?:1 in (?:the )?)?", "", words)
-        words = re.sub(r" (?:1|ones|please|then)$", "", words).strip()
+        words = re.sub(r" (?:1|ones|please|then|of them|of those|of these)$", "", words).strip()
         if re.fullmatch(r"\d+(?:\.\d+)?", words):
             return "number", float(words)
         if words in self.areas:
@@ -208,7 +268,7 @@ REPLACES = {
     "unit": {"convert": "to"},
     "kind": {"read_sensor": "kind"},
 }
-NUMBER_KEYS = {"value", "degrees", "percent"}
+NUMBER_KEYS = {"value", "degrees", "percent", "seconds"}
 
 
 def _with(call: dict, key: str, value) -> dict:
@@ -229,26 +289,157 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     stands for, alone; any other request as it is, with the history before it."""
     if not history or history[-1].get("role") != "user":
         return history
-    said = synonyms(normalize_request(content_text(history[-1])))
-    core = rephrase(LEADING.sub("", said), default_home=lexicon is None)
+    vocabulary = Vocabulary(lexicon)
+    request = content_text(history[-1])
+    dislocated = _dislocated(request, vocabulary)
+    said = synonyms(normalize_request(dislocated or request))
+    core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
     calls = calls_of_history(history[:-1])
-    vocabulary = Vocabulary(lexicon)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
-    named_first = any(vocabulary.names_a_thing(words[:pronoun.start()])
+    named_first = dislocated is not None or any(vocabulary.names_a_thing(words[:pronoun.start()])
                       for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
     if calls and calls[-1]["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
         return [{"role": "user", "content": request_for(calls[-1])}]
+    leans_back = LEANS_BACK.search(unreferring) is not None and not named_first
+    if leans_back and calls and not asked:      # "bit much, put it at 60": the follow-up beside a remark
+        beside = _beside_a_remark(history, lexicon, vocabulary)
+        if beside is not None:
+            return beside
     if calls and unreferring == core and not asked and not named_first:
-        rewritten = _changed_part(said, calls, vocabulary) or _pronoun(core, calls)
+        rewritten = _rewritten(said, core, calls, vocabulary)
         if rewritten:
             return [{"role": "user", "content": rewritten}]
-    leans_back = LEANS_BACK.search(unreferring) is not None and not named_first
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
+
+
+def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """The self-contained request a follow-up stands for, or None when it is none the rules know."""
+    bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
+    if BARE_VERB.match(bare):
+        return _pronoun(f"{bare} it", calls)
+    return _on_result(bare, calls[-1]) or _stepped(bare, calls[-1]) or _light_step(bare, calls[-1]) \
+        or _new_value(bare, calls[-1], vocabulary) or _changed_part(said, calls, vocabulary) \
+        or _placed_back(core, calls, vocabulary)
+
+
+def _on_result(said: str, call: dict) -> str | None:
+    """ "and double that", "take 18 off it": arithmetic on the newest call's result, when it is a calculation."""
+    if call["name"] != "calculate":
+        return None
+    for pattern, request in ON_THE_RESULT:
+        if match := pattern.match(said):
+            try:
+                result = format_number(calculate(str(call["arguments"].get("expression", ""))))
+            except CalculationError:
+                return None
+            return request.format(x=result, **match.groupdict())
+    return None
+
+
+def _stepped(said: str, call: dict) -> str | None:
+    """ "a degree higher than that", "10 percent dimmer": the newest call's setting, stepped by the amount said."""
+    match = STEP_FROM.match(said) or STEP_BY.match(said)
+    key = match and STEP_KEYS[match.group("unit")]
+    if not match or not isinstance(call["arguments"].get(key), (int, float)):
+        return None
+    step = float(match.group("n") or 1) * (-1 if match.group("way") in STEP_DOWN else 1)
+    return request_for(_with(call, key, call["arguments"][key] + step))
+
+
+def _light_step(said: str, call: dict) -> str | None:
+    """ "a bit dimmer than that" after a light was set or switched: a step of that light."""
+    match = STEP_ALONE.match(said)
+    skill = LIGHT_STEPS.get(call["name"])
+    if not match or skill is None or (call["name"] == "set_device" and call["arguments"].get("device") != "light"):
+        return None
+    direction = "up" if match.group("way") == "brighter" else "down"
+    place = {key: call["arguments"][key] for key in ("room", "name", "area") if key in call["arguments"]}
+    return request_for({"name": skill, "arguments": {**place, "direction": direction}})
+
+
+def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
+    """ "make it 20 past 7 instead", "put it at 60": the newest call with its value changed; a light switched on
+    is then set to that level."""
+    match = NEW_VALUE.match(said)
+    if not match:
+        return None
+    new = re.sub(r" (?:percent|degrees?)$", "", match.group("new"))
+    if call["name"] == "set_alarm" and CLOCK.fullmatch(new):
+        period = call["arguments"].get("period")
+        return f"set an alarm for {new}" + (f" {period}" if period and not re.search(r"\b(?:am|pm)$", new) else "")
+    if call["name"] in ("set_timer", "start_timer") and (length := re.fullmatch(r"(\d+(?:\.\d+)?) seconds", new)):
+        return request_for(_with(call, "seconds", length.group(1)))
+    read = vocabulary.read(new)
+    if read is None or read[0] != "number":
+        return None
+    if call["name"] == "set_device" and call["arguments"].get("device") == "light":
+        call = {"name": "set_brightness", "arguments": {"room": call["arguments"].get("room"), "percent": 0}}
+    key = REPLACES["number"].get(call["name"])
+    changed = _with(call, key, read[1]) if key else {}
+    return request_for(changed) if changed else None
+
+
+def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "the hall one", "the tea one", "in there" said for what the conversation used, then a pronoun: the
+    request with each replaced by what it stands for."""
+    placed = ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), said)
+    room = next((room for call in reversed(calls)
+                 if (room := call["arguments"].get("room") or call["arguments"].get("area"))), None)
+    if room:
+        placed = THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", placed)
+    if placed != said and not REFERRING.search(placed):      # "and the plug in there too" still leans back
+        placed = FILLERS.sub("", TRAILERS.sub("", STATE_AGAIN.sub("", placed))).strip()
+        if LEANS_BACK.search(placed):
+            return None
+        return rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
+    return _pronoun(placed, calls)
+
+
+def _one_named(match: re.Match, calls: list[dict], vocabulary: Vocabulary) -> str:
+    """What "the X one" stands for: the newest thing the conversation used in room X, or its timer named X."""
+    which = match.group("which")
+    read = vocabulary.read(which)
+    for call in reversed(calls):
+        target = target_of(call)
+        args = call["arguments"]
+        if target is None:
+            continue
+        if target.timer and str(args.get("name", "")).replace("_", " ") == which:
+            return target.words
+        if read and read[0] in ("room", "area") and read[1] in (args.get("room"), args.get("area")):
+            return target.words
+    return match.group(0)
+
+
+def _beside_a_remark(history: list[dict], lexicon, vocabulary: Vocabulary) -> list[dict] | None:
+    """ "bit much, put it at 60", "that's warm, pop the fan on in there": the one clause that may be the request
+    (assistant.clauses.takeable), resolved alone, when it is self-contained then; None otherwise."""
+    resolved = [resolve([*history[:-1], {"role": "user", "content": clause}], lexicon)
+                for clause in takeable(content_text(history[-1]), vocabulary)]
+    alone = [messages for messages in resolved if len(messages) == 1]
+    return alone[0] if len(resolved) == 1 and alone else None
+
+
+def _dislocated(request: str, vocabulary: Vocabulary) -> str | None:
+    """ "the bread timer, how long has it got to go": the second clause with its pronoun replaced by the thing
+    the first names (a device, a name of the home's own, a timer); None for any other request."""
+    parts = clauses(request)
+    if len(parts) != 2 or not PRONOUN.search(parts[1].said):
+        return None
+    match = TOPIC.match(parts[0].said)
+    if not match:
+        return None
+    topic = match.group("topic")
+    words = topic.split()
+    named = re.search(r"\b(?:timer|thermostat)$", topic) or any(
+        " ".join(words[i:j]) in vocabulary.devices or " ".join(words[i:j]) in vocabulary.names
+        for i, j in vocabulary.spans(words, range(len(words))))
+    return PRONOUN.sub(topic, parts[1].said, count=1) if named else None
 
 
 def _asks(history: list[dict]) -> bool:
@@ -270,7 +461,8 @@ def _placed(said: str, calls: list[dict]) -> str:
         if re.search(rf"\b{re.escape(phrase)}\b", said):
             for call in reversed(calls):
                 if call["name"] == "set_device" and call["arguments"].get("device") == device:
-                    return f"{said} in the {ROOM_SPOKEN.get(call['arguments'].get('room'), '')}"
+                    room = ROOM_SPOKEN.get(call["arguments"].get("room"), "")      # said after the device
+                    return re.sub(rf"\b{re.escape(phrase)}\b", f"{phrase} in the {room}", said, count=1)
             return said
     return said
 

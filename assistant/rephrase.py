@@ -94,9 +94,49 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(?:(?:okay|ok|alright|all right|right(?! now)|well|so|oh)\s+)*(?:that's (?:enough|plenty|it|fine)\s+)?(?=\w)", ""),
     # a reason given after the request: "stop the timer, i don't need it any more"
     (r"\s+(?:i|we) (?:don't|do not|no longer) need (?:it|that|them|this)(?: any ?more)?$", ""),
+    # h12-follow: how exact a clock time is ("at 7 on the dot"), the whole home said as everywhere ("lights out
+    # everywhere")
+    (r"\b(\d{1,2}(?: \d{2})?(?: am| pm)?) (?:on the dot|sharp|exactly|precisely)\b", r"\1"),
+    (r"\b(on|off|out) (?:everywhere|in every room|all over the (?:house|home)|around the (?:house|home))\b",
+     r"\1 in the house"),
+    # a step said as a shade: "a shade dimmer"
+    (r"\ba shade\b", "a bit"),
 )]
+# a fraction said as a word, as the divisor it stands for ("a quarter of 360": 360 divided by 4)
+_FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 # Every home, for a request read alone: tense, particle order, what is asked said another way.
 REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # h12-follow: the time asked by the clock ("what's the clock showing"), the date by the weekday ("what weekday
+    # are we on")
+    (r"^what(?:'s| is| does) the clock (?:showing|show|say|saying|says|read|reading|reads)(?: now| right now)?$",
+     "what time is it"),
+    (r"^(?:what|which) (?:weekday|week day|day of the week) (?:is it|are we on|are we|is today|is it today)"
+     r"(?: today)?$", "what day is it"),
+    # an alarm said as a need ("i need waking at 7")
+    (r"^(?:i|we) (?:need|want|would like|'d like) (?:waking|waking up|to be woken(?: up)?|to wake up|to get up|"
+     r"getting up) (at .+)$", r"wake me \1"),
+    # a fraction of a number: "a quarter of 360" is 360 divided by 4
+    (r"\b(?:a |1 )?(half|third|quarter|fifth|tenth) of (\d+(?:\.\d+)?)\b",
+     lambda match: f"{match.group(2)} divided by {_FRACTIONS[match.group(1)]}"),
+    # a quantity said, then asked in another unit by a pronoun: "a recipe wants 350 fahrenheit, what's that in celsius"
+    (rf"^(?:.* )?(\d+(?:\.\d+)? (?:{_UNIT}))(?: [a-z']+)*? (?:what's|what is|how much is) (?:that|it|this) "
+     rf"in ({_UNIT})$", r"what is \1 in \2"),
+    # a state asked as what someone left: "have i left the coffee machine on in the kitchen"
+    (rf"^(?:have|has|did) {_ASKER} (?:leave|left) ({_THE} .+?) (on|off|open|unlocked|running)( in the [a-z ]+)?$",
+     r"is \1\3 \2"),
+    # lights out: off ("lights out in the house")
+    (r"^((?:all )?(?:the )?(?:lights|lamps)) out\b", r"\1 off"),
+    # a room's lights at full: "garage lights all the way up"
+    (rf"^(?:turn |put |bring |crank |set )?(?:the )?({_ROOM}) (?:lights?|lamps?|lighting) (?:all the way up|on full|"
+     r"to full|up to full|full|to max|to maximum|at full|to 100 percent)\b", r"set the \1 lights to 100 percent"),
+    # a state wanted as what a thing can do: "the fan can go off"
+    (rf"^({_THE} .+?) (?:can|could|should|may|might as well|needs to|has to|must) go (on|off)\b", r"turn \2 \1"),
+    # what is left on a named timer, asked by what it has got: "how many minutes has the pizza timer still got"
+    (r"^how (?:long|much longer|much time|many minutes|many seconds) (?:has|does) ((?:the|my) (?:[a-z]+ )?timer) "
+     r"(?:still )?(?:got|have)(?: left| to go)?$", r"how long is left on \1"),
+    # a timer named, then set "to" its length: "name a timer homework and set it to 1800 seconds"
+    (r"^(?:name|call|label) (?:a|the|my) timer ([a-z]+) and (?:set|start|make) it (?:to|at) (.+)$",
+     r"start a \1 timer for \2"),
     # a reason said first, with the place in it: "it's freezing in the study, switch the heater on" is the
     # request in that place
     (rf"^it's (?:(?:too|really|so|very|a bit|way|far|quite|rather|getting|a little) )*(?:{_FEELS}) in (the [a-z ]+?) "

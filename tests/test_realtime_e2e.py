@@ -323,3 +323,24 @@ async def test_a_conversation_follows_it_and_actually_cancel_it(live_server):
                                             "arguments": {"device": "light", "room": "kitchen", "state": "on"}}
     assert await call_for("actually cancel it") == {"name": "cancel_timer", "arguments": {}}
     await client.close()
+
+
+async def test_a_follow_up_works_on_the_last_result(live_server):
+    """ "and double that", "take 18 off it": arithmetic on the result of the calculation before, read from the
+    conversation's function_call items."""
+    client = await connect(live_server)
+
+    async def call_for(text: str) -> dict:
+        start = len(client.events)
+        await ask(client, text, {"output_modalities": ["text"]})
+        done = await client.wait_for("response.done", start=start, timeout=60)
+        assert done["response"]["status"] == "completed"
+        calls = [e["item"] for e in client.of_type("conversation.item.added", start)
+                 if e["item"]["type"] == "function_call"]
+        assert len(calls) == 1, (text, calls)
+        return {"name": calls[0]["name"], "arguments": json.loads(calls[0]["arguments"])}
+
+    assert await call_for("what's 45 plus 18") == {"name": "calculate", "arguments": {"expression": "45+18"}}
+    assert await call_for("and double that") == {"name": "calculate", "arguments": {"expression": "63*2"}}
+    assert await call_for("take 18 off it") == {"name": "calculate", "arguments": {"expression": "126-18"}}
+    await client.close()
