@@ -257,13 +257,74 @@ FRESH4_PAUSED_AFTER_REQUEST = [("Turn the heating off at ten tonight.", 4),
                                ("Turn the lights down to twenty percent.", 4), ("Set an alarm for six on weekdays.", 5),
                                ("Open the blinds in the kitchen a little.", 3),
                                ("Switch the fan off in half an hour.", 4)]
+# A seventh set, written on 2026-12-03 by an engineer who had read only the sentence lists above and their
+# registration, not the turn judges' code nor any turn-taking result, committed before any run on it, and never
+# tuned against (`--sentences fresh5`): a measure of the judges changed after fresh4 was judged on. Fresh4's size
+# and kinds: short answers, thanks, questions, requests short and long; pauses where people hesitate, after "to",
+# "for", "the", "and", "in", "with", "at", "is", "on", "of", "a", before numbers, names and times, inside names,
+# after a first word or filler, between two numbers, before what a reminder is for. Every sentence is new.
+FRESH5_COMPLETE = ["Switch the utility room light on.", "What's the humidity in the basement?", "Sounds good.",
+                   "No, I'm alright thanks.", "Lovely, much appreciated.", "Hang on a minute.",
+                   "How many cups in a litre?", "Open the curtains in the study.",
+                   "Set a timer for twelve minutes.", "What's seventy two divided by nine?", "Is the shed door locked?",
+                   "Switch the air purifier off.", "Turn the podcast up.", "Bye for now.",
+                   "What day of the week is Christmas?", "Raise all the blinds downstairs.",
+                   "How much time is left on the bread timer?", "Set the porch lights to ten percent.",
+                   "Wake me up at quarter to seven.", "Turn on the radiator in the playroom.",
+                   "Is it foggy outside?", "Brilliant.", "Certainly not.", "Knock the heating down one degree.",
+                   "Are any doors unlocked?", "Start the tumble dryer.", "What's forty percent of sixty?",
+                   "Go back to the last song.", "Open the side gate please.", "Turn off every light upstairs.",
+                   "Will it snow this weekend?", "Remind me to take the bins out at seven."]
+FRESH5_PAUSED = [("Set the playroom heater to eighteen degrees.", 5),        # after "to", before a number
+                 ("Put on a timer for forty five minutes.", 5),              # after "for", before a number
+                 ("Turn down the ceiling light in the den.", 3),             # after "the"
+                 ("Turn off the hall light and the landing light.", 6),      # after "and"
+                 ("How warm is it in the basement?", 5),                     # after "in"
+                 ("What wine goes with lamb curry?", 4),                     # after "with"
+                 ("Set an alarm at ten to eight.", 4),                       # after "at", before a time
+                 ("What is ninety six divided by eight?", 2),                # after "is", before a number
+                 ("How much is five feet in metres?", 3),                    # after "is", before a number
+                 ("Start the scene called family dinner.", 4),               # before a name
+                 ("Play the playlist called Morning Coffee.", 4),            # before a name
+                 ("Cancel the timer called roast potatoes.", 4),             # before a name
+                 ("Remind me to phone Uncle Dave on Tuesday.", 4),           # before a name
+                 ("Turn on the floor lamp in the dining room.", 4),          # inside a name
+                 ("Switch the pedestal fan on.", 3),                         # inside a name
+                 ("Is the front porch heater still on?", 4),                 # inside a name, mid-question
+                 ("Um, switch the bathroom fan off.", 1),                    # after the first word, a filler
+                 ("Okay, cancel the rice timer.", 1),                        # after the first word
+                 ("Well, how humid is it in the cellar?", 1),                # after the first word, a filler
+                 ("Heating up in the office.", 1),                           # after the first word
+                 ("What is the traffic going to be like tomorrow morning?", 2),  # after "is", mid-question
+                 ("Could you check how many days until Easter?", 5),         # in the middle of a question
+                 ("Turn the volume on the kitchen speaker down.", 4),        # after "on"
+                 ("Dim the lights of the front room.", 4),                   # after "of"
+                 ("Wake me tomorrow at a quarter to eight.", 5),             # after "a", before a time
+                 ("Add rice and lentils to the shopping list.", 3),          # after "and"
+                 ("How many centimetres are in an inch?", 5),                # after "in"
+                 ("Would you turn the heating to around twenty one?", 6),    # after "to"
+                 ("Set the ceiling fan to its middle speed.", 5),            # after "to"
+                 ("What's sixteen times twelve?", 2),                        # between two numbers
+                 ("Remind me in half an hour to move the car.", 6),          # after a time, before what for
+                 ("Is the kitchen window open or closed?", 4)]               # after a name, mid-question
+# The words before the pause are already a whole request, and more follows: counted apart.
+FRESH5_PAUSED_AFTER_REQUEST = [("Turn the porch light off at eleven tonight.", 5),
+                               ("Set a timer for seven minutes for the pasta.", 6),
+                               ("Switch on the lights in the utility room.", 4),
+                               ("What's the weather in Bristol this weekend?", 5),
+                               ("Play some podcasts in the kitchen.", 3), ("Lock the back door at ten.", 4),
+                               ("Dim the lounge lights to half brightness.", 4),
+                               ("Wake me up at six thirty on Monday.", 6),
+                               ("Close the curtains in the front room.", 3),
+                               ("Turn the heater off in twenty minutes.", 4)]
 SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PAUSED),
              "fresh": (FRESH_COMPLETE, FRESH_PAUSED + FRESH_PAUSED_AFTER_REQUEST),
              "fresh2": (FRESH2_COMPLETE, FRESH2_PAUSED + FRESH2_PAUSED_AFTER_REQUEST),
              "fresh3": (FRESH3_COMPLETE, FRESH3_PAUSED + FRESH3_PAUSED_AFTER_REQUEST),
-             "fresh4": (FRESH4_COMPLETE, FRESH4_PAUSED + FRESH4_PAUSED_AFTER_REQUEST)}
+             "fresh4": (FRESH4_COMPLETE, FRESH4_PAUSED + FRESH4_PAUSED_AFTER_REQUEST),
+             "fresh5": (FRESH5_COMPLETE, FRESH5_PAUSED + FRESH5_PAUSED_AFTER_REQUEST)}
 AFTER_REQUEST = {text for text, _ in FRESH_PAUSED_AFTER_REQUEST + FRESH2_PAUSED_AFTER_REQUEST
-                 + FRESH3_PAUSED_AFTER_REQUEST + FRESH4_PAUSED_AFTER_REQUEST}
+                 + FRESH3_PAUSED_AFTER_REQUEST + FRESH4_PAUSED_AFTER_REQUEST + FRESH5_PAUSED_AFTER_REQUEST}
 PAUSES_MS = (300, 550, 800)
 # --sweep: semantic_vad's wait when the words say done and the sound does not, the words' probability below
 # which they say "cut" (hold on), and the Smart Turn probability that counts as done
