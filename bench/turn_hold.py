@@ -10,14 +10,15 @@ hold before), from there to short_below for the short hold (HOLD_WAITS_MS, swept
 no speech came, whatever the sound says. The synthesised pauses last 300, 550 or 800 ms, so the short hold
 covers the shorter ones while a finished request it holds still ends within the late mark (600 ms). The replays'
 evidence holds the pause's transcript and Smart Turn's verdict from the pause's first silent frame only, so
-there is no second decision at the hold's end, only the wait. All of it is in hand when the pause's transcript is in; Smart Turn's verdict
-and Silero's probabilities over the pause are not used (the decision would wait for the sound, and the judge's
-call in the transcription queue does not see Silero).
+there is no second decision at the hold's end, only the wait. All of it is in hand when the pause's transcript
+is in; Smart Turn's verdict and Silero's probabilities over the pause are not used (the decision would wait for
+the sound, and the judge's call in the transcription queue does not see Silero).
 
 Trained on every pause of the training files' evidence (bench/turn_taking.py --replay), each sentence judged by
-a model trained without it (folds by sentence, as bench/turn_judge.py). The operating point (end_above,
-hold_below, short_below, hold wait) is the one with the fewest late turns among those that cut at most TARGET_PREMATURE of every voice's
-utterances over all training files, out of fold; when none does, the one whose worst voice is cut least. The
+a model trained without it (folds by sentence, as bench/turn_judge.py). The operating point
+(end_above, hold_below, short_below, hold wait) is the one with the fewest late turns among those that cut at
+most TARGET_PREMATURE of every voice's utterances over all training files, out of fold; when none does, the one
+whose worst voice is cut least. The
 model trained on all of them with that point is written to --model; --test judges held-out evidence once with
 it, beside the shipped judge.
 
