@@ -4,15 +4,21 @@ The shipped second look only releases words the text judge reads as cut, so it c
 same regression, over the second look's features and four more read off the pause's transcript (the last
 word's length, that length against the voice's rate so far, the share of the beam's other hypotheses that end
 without a closing mark, whether one ends in a comma), decides among the three outcomes the turn detector has at a
-pause: end after the short wait (the words' verdict stands or cut words are read finished), or hold (finished
-words are read cut: the cut wait). All of it is in hand when the pause's transcript is in; Smart Turn's verdict
-and Silero's probabilities over the pause are not used (the decision would wait for the sound, and the judge's
-call in the transcription queue does not see Silero).
+pause: end after the short wait (the words' verdict stands or cut words are read finished), or hold finished
+words. A hold is graded by the regression's probability: below hold_below for the cut wait (960 ms, as the one
+hold before), from there to short_below for the short hold (HOLD_WAITS_MS, swept), after which the turn ends if
+no speech came, whatever the sound says. The synthesised pauses last 300, 550 or 800 ms, so the short hold
+covers the shorter ones while a finished request it holds still ends within the late mark (600 ms). The replays'
+evidence holds the pause's transcript and Smart Turn's verdict from the pause's first silent frame only, so
+there is no second decision at the hold's end, only the wait. All of it is in hand when the pause's transcript
+is in; Smart Turn's verdict and Silero's probabilities over the pause are not used (the decision would wait for
+the sound, and the judge's call in the transcription queue does not see Silero).
 
 Trained on every pause of the training files' evidence (bench/turn_taking.py --replay), each sentence judged by
-a model trained without it (folds by sentence, as bench/turn_judge.py). The operating point (end_above,
-hold_below) is the one with the fewest late turns among those that cut at most TARGET_PREMATURE of every voice's
-utterances over all training files, out of fold; when none does, the one whose worst voice is cut least. The
+a model trained without it (folds by sentence, as bench/turn_judge.py). The operating point
+(end_above, hold_below, short_below, hold wait) is the one with the fewest late turns among those that cut at
+most TARGET_PREMATURE of every voice's utterances over all training files, out of fold; when none does, the one
+whose worst voice is cut least. The
 model trained on all of them with that point is written to --model; --test judges held-out evidence once with
 it, beside the shipped judge.
 
@@ -35,7 +41,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from turn_judge import (by_voice, decide, eot_table, fit, heard_of, load, look_features,  # noqa: E402
-                        out_of_fold, per_voice_table, rows_of, second_look, shipped)
+                        out_of_fold, per_voice_table, rows_of, shipped)
 from streaming.turns import TurnDetector  # noqa: E402
 from turn_taking import LATE_MS, summarise  # noqa: E402
 from voice.text_turn import TextTurnModel, words  # noqa: E402
@@ -43,8 +49,11 @@ from voice.turn_judge import FEATURES, TurnJudge  # noqa: E402
 
 HOLD_FEATURES = FEATURES + ("last word's length", "last word's length against the rate so far",
                             "beam hypotheses left open", "a beam hypothesis ends in a comma")
-END_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.9, 1.01)                                       # 1.01: never release
-HOLD_BELOW = (-1.0, 0.3, 0.4, 0.5, 0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)  # -1: never hold
+END_ABOVE = (0.7, 0.8, 0.9)         # 0.8 had the fewest late at every single hold wait from 288 to 960 ms
+HOLD_BELOW = (-1.0, 0.3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)  # -1: never; the long and the short hold's
+HOLD_WAITS_MS = (352, 416, 480, 544)    # the short hold's silence; the transcript is in at 256 ms (the replay's
+                                        # 200 ms Whisper after the 32 ms pause), and held finished requests end
+                                        # late past about 500 ms
 TARGET_PREMATURE = 0.05
 
 
@@ -70,10 +79,43 @@ def shipped_look(judge: TurnJudge):
     return verdict
 
 
+def holding(detector_class: type, hold_ms: int) -> type:
+    """The detector class whose pauses held short end after hold_ms of silence; a verdict's third element says the
+    pause is held short."""
+    class Holding(detector_class):
+        held = False
+
+        def transcript_ready(self, finished: float, if_going_on: float | None = None, held: bool = False) -> bool:
+            self.held = held and self.speaking and self.silence_ms > 0
+            return super().transcript_ready(finished, if_going_on)
+
+        def _speech_frame(self) -> None:
+            super()._speech_frame()
+            self.held = False
+
+        @property
+        def end_after_ms(self) -> int:
+            return hold_ms if self.held and self._words is not None else super().end_after_ms
+    return Holding
+
+
+def graded_hold(scores: dict, end_above: float, hold_below: float, short_below: float):
+    """The holding judge's verdict at a pause: (words, if going on, held short). Below hold_below finished words
+    are read cut (the cut wait), as the second look does; from there to short_below they are held short."""
+    def verdict(utterance, frames, pause):
+        probability, finished = scores[(utterance["label"], frames)], pause["words"]
+        short = finished >= TurnDetector.words_done and hold_below <= probability < short_below
+        return (*TurnJudge.second_look(probability, finished, pause["going_on"], end_above, hold_below,
+                                       TurnDetector.words_done), short)
+    return verdict
+
+
 @dataclass
 class Point:
     end_above: float
     hold_below: float
+    short_below: float
+    hold_ms: int
     summary: dict               # summarise() over all training utterances
     voices: dict[str, dict]     # summarise() per voice over all training utterances
 
@@ -81,11 +123,15 @@ class Point:
 def curve(utterances: list[dict], scores: dict) -> list[Point]:
     """Every operating point's figures over the training utterances, out of fold."""
     points = []
-    for end_above in END_ABOVE:
-        for hold_below in HOLD_BELOW:
-            outcomes = [decide(u, second_look(scores, end_above, hold_below)) for u in utterances]
-            voices = by_voice(outcomes)
-            points.append(Point(end_above, hold_below, voices.pop("all voices"), voices))
+    for hold_ms in HOLD_WAITS_MS:
+        detector = holding(TurnDetector, hold_ms)
+        for end_above in END_ABOVE:
+            for hold_below in HOLD_BELOW:
+                for short_below in [b for b in HOLD_BELOW if b >= hold_below]:
+                    verdict = graded_hold(scores, end_above, hold_below, short_below)
+                    voices = by_voice([decide(u, verdict, detector) for u in utterances])
+                    points.append(Point(end_above, hold_below, short_below, hold_ms, voices.pop("all voices"),
+                                        voices))
     return points
 
 
@@ -101,18 +147,27 @@ def chosen(points: list[Point]) -> Point:
 
 
 def figure(points: list[Point], shipped_voices: dict[str, dict], choice: Point, path: Path) -> None:
-    """Premature against late per voice over the hold threshold, at the chosen end_above; the shipped judge a
-    cross, the chosen point a circle."""
+    """Premature against late per voice at the chosen end_above: the cut wait's hold alone, its threshold swept
+    (grey), and at the chosen hold_below the short hold's threshold swept, one line per short hold wait; the
+    shipped judge a cross, the chosen point a circle."""
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
     names = ["all voices"] + list(choice.voices)
-    fig, axes = plt.subplots(2, (len(names) + 1) // 2, figsize=(3.2 * ((len(names) + 1) // 2), 6.4), squeeze=False)
-    line = sorted([p for p in points if p.end_above == choice.end_above], key=lambda p: p.hold_below)
+    fig, axes = plt.subplots(2, (len(names) + 1) // 2, figsize=(3.2 * ((len(names) + 1) // 2), 6.6), squeeze=False)
     for ax, name in zip(axes.flat, names):
-        figures = [p.summary if name == "all voices" else p.voices[name] for p in line]
-        ax.plot([100 * f["premature"] for f in figures], [100 * f["late"] for f in figures], ".-", color="C0")
+        lines = [("960 ms alone", "grey", sorted(
+            [p for p in points if p.end_above == choice.end_above and p.hold_ms == choice.hold_ms
+             and p.short_below == p.hold_below], key=lambda p: p.hold_below))]
+        lines += [(f"+ {hold_ms} ms", plt.cm.viridis(n / max(1, len(HOLD_WAITS_MS) - 1)), sorted(
+            [p for p in points if p.end_above == choice.end_above and p.hold_ms == hold_ms
+             and p.hold_below == choice.hold_below], key=lambda p: p.short_below))
+            for n, hold_ms in enumerate(HOLD_WAITS_MS)]
+        for label, colour, line in lines:
+            figures = [p.summary if name == "all voices" else p.voices[name] for p in line]
+            ax.plot([100 * f["premature"] for f in figures], [100 * f["late"] for f in figures], ".-", ms=3, lw=1,
+                    color=colour, label=label)
         mine = choice.summary if name == "all voices" else choice.voices[name]
         ax.plot(100 * mine["premature"], 100 * mine["late"], "o", mfc="none", ms=10, color="C3")
         ax.plot(100 * shipped_voices[name]["premature"], 100 * shipped_voices[name]["late"], "x", ms=9, color="black")
@@ -120,16 +175,25 @@ def figure(points: list[Point], shipped_voices: dict[str, dict], choice: Point, 
         ax.axhline(10, ls=":", color="grey")
         ax.set(title=name, xlim=(0, None), ylim=(0, None))
         ax.title.set_fontsize(9)
+    axes.flat[0].legend(title="hold wait", fontsize=6, title_fontsize=6)
     for ax in axes[-1]:
         ax.set_xlabel("premature (%)")
     for ax in axes[:, 0]:
         ax.set_ylabel(f"late > {LATE_MS} ms (%)")
     for ax in list(axes.flat)[len(names):]:
         ax.axis("off")
-    fig.suptitle(f"training sets, out of fold: the hold threshold swept at end ≥ {choice.end_above} "
-                 f"(x: shipped, o: chosen, hold < {choice.hold_below})", fontsize=9)
+    fig.suptitle(f"training sets, out of fold, end ≥ {choice.end_above}: the cut wait's hold swept (grey); at hold < "
+                 f"{choice.hold_below}, the short hold's threshold swept, one line per wait (x: shipped, o: chosen, "
+                 f"short < {choice.short_below}, {choice.hold_ms} ms)", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
+
+
+def scores_of(data: dict, rows: dict) -> dict:
+    """The written model's probabilities for each pause's features."""
+    keys = list(rows)
+    z = (np.array([rows[k] for k in keys]) - data["mean"]) / data["scale"] @ np.array(data["weights"]) + data["bias"]
+    return dict(zip(keys, (1 / (1 + np.exp(-z))).tolist()))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -152,27 +216,34 @@ def main(argv: list[str] | None = None) -> int:
         choice = chosen(points)
         base = by_voice([decide(u, now) for u in everything])
         voices = list(choice.voices)
-        report.append("Out of fold over all training utterances: premature / late per voice, every point\n\n"
-                      "| end ≥ | hold < | all voices | " + " | ".join(voices) + " |\n|---|---|---|"
-                      + "---|" * len(voices) + "\n" + "\n".join(
-                          f"| {p.end_above} | {p.hold_below} | {p.summary['premature']:.1%} / {p.summary['late']:.1%} | "
+        best = [chosen([p for p in points if p.hold_ms == hold_ms]) for hold_ms in HOLD_WAITS_MS]
+        alone = chosen([p for p in points if p.short_below == p.hold_below])    # the cut wait's hold alone
+        report.append("Out of fold over all training utterances, each hold wait's own point by the same rule: "
+                      "premature / late / turn end p50\n\n| short hold | end ≥ | hold < | short < | all voices | "
+                      + " | ".join(voices) + " |\n|---|---|---|---|---|" + "---|" * len(voices) + "\n" + "\n".join(
+                          f"| {p.hold_ms} ms | {p.end_above} | {p.hold_below} | {p.short_below} | "
+                          f"{p.summary['premature']:.1%} / "
+                          f"{p.summary['late']:.1%} / {p.summary['end_p50']:.0f} ms | "
                           + " | ".join(f"{p.voices[v]['premature']:.1%} / {p.voices[v]['late']:.1%}" for v in voices)
-                          + " |" for p in points))
-        report.append(f"chosen: end ≥ {choice.end_above}, hold < {choice.hold_below}")
-        look = second_look(scores, choice.end_above, choice.hold_below)
+                          + " |" for p in best + [alone]))
+        report.append(f"chosen: end ≥ {choice.end_above}, hold < {choice.hold_below}, short < {choice.short_below}, "
+                      f"short hold {choice.hold_ms} ms")
+        look = graded_hold(scores, choice.end_above, choice.hold_below, choice.short_below)
+        detector = holding(TurnDetector, choice.hold_ms)
         for name, us in files.items():
             report.append(per_voice_table(f"{name}, out of fold", {
                 "words alone": [decide(u, shipped) for u in us], "shipped": [decide(u, now) for u in us],
-                "holding": [decide(u, look) for u in us]}))
+                "holding": [decide(u, look, detector) for u in us]}))
         report.append(per_voice_table("all training files, out of fold", {
             "words alone": [decide(u, shipped) for u in everything], "shipped": [decide(u, now) for u in everything],
-            "holding": [decide(u, look) for u in everything]}))
+            "holding": [decide(u, look, detector) for u in everything]}))
         model = fit(everything, rows)
         report.append("weights (standardised): " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(HOLD_FEATURES, model.w)))
         Path(args.model).write_text(json.dumps({
             "features": HOLD_FEATURES, "mean": model.mean.round(6).tolist(), "scale": model.scale.round(6).tolist(),
             "weights": model.w.round(6).tolist(), "bias": round(float(model.b), 6),
-            "end_above": choice.end_above, "hold_below": choice.hold_below,
+            "end_above": choice.end_above, "hold_below": choice.hold_below, "short_below": choice.short_below,
+            "hold_ms": choice.hold_ms,
             "trained_by": "bench/turn_hold.py --train " + " ".join(args.train)}, indent=1) + "\n")
         if args.figure:
             figure(points, base, choice, Path(args.figure))
@@ -180,19 +251,18 @@ def main(argv: list[str] | None = None) -> int:
         data = json.loads(Path(args.model).read_text())
         if tuple(data["features"]) != HOLD_FEATURES:
             raise ValueError(f"{args.model} is for features {data['features']}")
-        rows = rows_of(text_turn, us, hold_features)
-        keys = list(rows)
-        z = (np.array([rows[k] for k in keys]) - data["mean"]) / data["scale"] @ np.array(data["weights"]) + data["bias"]
-        scores = dict(zip(keys, (1 / (1 + np.exp(-z))).tolist()))
-        look = second_look(scores, data["end_above"], data["hold_below"])
-        name = f"holding (end ≥ {data['end_above']}, hold < {data['hold_below']})"
+        look = graded_hold(scores_of(data, rows_of(text_turn, us, hold_features)), data["end_above"],
+                           data["hold_below"], data["short_below"])
+        name = (f"holding (end ≥ {data['end_above']}, hold < {data['hold_below']}, short < {data['short_below']}, "
+                f"{data['hold_ms']} ms)")
         judged = {"words alone": [decide(u, shipped) for u in us], "shipped": [decide(u, now) for u in us],
-                  name: [decide(u, look) for u in us]}
+                  name: [decide(u, look, holding(TurnDetector, data["hold_ms"])) for u in us]}
         report.append(per_voice_table(f"{Path(path).stem.removeprefix('turn_evidence_')}, held out", judged))
         report.append("all voices: " + ", ".join(f"{j} {summarise(o)['premature']:.1%} / {summarise(o)['late']:.1%}"
                                                   for j, o in judged.items()))
         if args.eot:
-            report.append(eot_table(us, {"shipped": now, name: look}))
+            report.append(eot_table(us, {"shipped": now, name: look},
+                                    {name: lambda detector_class: holding(detector_class, data["hold_ms"])}))
     print("\n\n".join(report))
     return 0
 

@@ -164,12 +164,14 @@ def per_voice_table(name: str, judges: dict[str, list[dict]]) -> str:
     return "\n".join(lines)
 
 
-def eot_table(utterances: list[dict], verdicts: dict) -> str:
-    """eot-bench's figures over the sweep's operating points (bench/turn_taking.py --sweep), for each judge."""
+def eot_table(utterances: list[dict], verdicts: dict, detectors: dict | None = None) -> str:
+    """eot-bench's figures over the sweep's operating points (bench/turn_taking.py --sweep), for each judge;
+    detectors: a judge's function from each swept detector class to the one it decides with."""
     lines = [f"| judge | false cut-offs at {EOT_BUDGETS_MS[0]} / {EOT_BUDGETS_MS[1]} ms (turn end p50 there) | "
              f"turn end p50 at ≤ {EOT_CUTOFFS:.0%} cut-offs |", "|---|---|---|"]
     for judge, verdict in verdicts.items():
-        summary = {name: summarise([decide(u, verdict, detector_class) for u in utterances])
+        as_judged = (detectors or {}).get(judge, lambda detector_class: detector_class)
+        summary = {name: summarise([decide(u, verdict, as_judged(detector_class)) for u in utterances])
                    for name, (detector_class, _) in sweep_detectors().items()}
         *budgets, cutoffs = eot_points({n: s for n, s in summary.items() if n.startswith(SWEPT)})
         lines.append(f"| {judge} | " + " / ".join(
