@@ -242,4 +242,5 @@ class EmbeddedGenerator:
             for clause in takeable(content_text(history[-1]), Vocabulary(lexicon)):
                 asked = [*history[:-1], {"role": "user", "content": clause}]
                 readings.append(self.prompt_ids(asked, lexicon, client_tools))
+        readings[0][1].clauses_read = len(readings) > 1
         return readings
