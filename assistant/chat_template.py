@@ -258,7 +258,7 @@ class Slots:
     tools: ToolSlots | None = None      # the client's declared tools shown, and the request's span slots
     request_areas: int = 0              # how many of the area slots (the first ones) the request itself names
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
-    clauses_read: bool = False          # the request's clauses are read alone too (assistant.clauses)
+    clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when they are read alone too (assistant.clauses)
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask
@@ -306,8 +306,9 @@ class Slots:
     def reads_unasked(self, call: dict) -> bool:
         """A call that only reads, for a request said with a clause beside it that asks nothing ("let's have the
         regatta scene, the crew's coming over" read the regatta's state): its clauses are read alone instead."""
-        return self.clauses_read and SKILLS[call["name"]].reads and not any(
-            pattern.search(self.request) for pattern in (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_OF_A_TOPIC, _ASKS_OTHERWISE))
+        return bool(self.clauses) and SKILLS[call["name"]].reads and not any(
+            pattern.search(said) for said in (self.request, *self.clauses)
+            for pattern in (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_OF_A_TOPIC, _ASKS_OTHERWISE))
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation can mean what the call does (its skill's words for the action,
@@ -388,6 +389,8 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
     while i < len(words):
         found = known_at(i)
+        if found is not None and found[1] == 1 and _said_as_a_verb(words, i):
+            found = None
         if found is None:
             out.append(words[i])
             i += 1
@@ -417,6 +420,19 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
 
 _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
+# What may come before a verb that opens a request, and after it before its object ("light up the ...")
+_BEFORE_A_VERB = {"please", "you", "just", "and", "then", "now"}
+_PARTICLES = {"up", "on", "off", "down", "out"}
+
+
+def _said_as_a_verb(words: list[str], i: int) -> bool:
+    """The word opens the request ("lock the tack room lock", "can you light the veranda lantern") and a
+    determiner follows it, after a particle or not: a verb, though a name has it as a word."""
+    after = words[i + 1:i + 3]
+    if after[:1] and after[0] in _PARTICLES:
+        after = after[1:]
+    return (i == 0 or words[i - 1] in _BEFORE_A_VERB) and after[:1] != [] and (after[0] in _DETERMINERS or
+                                                                               after[0] in ("all", "every"))
 
 
 def _unknown_before(out: list[str]) -> list[str]:

@@ -3,6 +3,7 @@ import json
 
 from assistant.chat_template import (Slots, format_call, hide_names, hide_numbers, model_prompt, parse_call,
                                      render_prompt, render_reply, reply_target)
+from assistant.clauses import clauses
 
 
 def test_single_turn_prompt_is_normalised():
@@ -254,12 +255,13 @@ def test_a_request_with_clauses_that_asks_nothing_is_not_answered_by_a_read():
     regatta scene, the crew's coming over" read the regatta's state)."""
     def refused(request, clauses_read=True):
         slots = slots_of(request)
-        slots.clauses_read = clauses_read
+        slots.clauses = tuple(clause.said for clause in clauses(request)) if clauses_read else ()
         return slots.reads_unasked({"name": "get_state", "arguments": {"name": "fire_pit"}})
     assert refused("let's have the fire pit going, it's chilly")
-    assert refused("the guests are here, do the fire pit")
+    assert refused("the guests are here, get the fire pit going")
     assert not refused("let's have the fire pit going, it's chilly", clauses_read=False)   # nothing else to read
     assert not refused("the fire pit, is it lit")
+    assert not refused("fire pit temperature, what's it reading")
     assert not refused("is the fire pit on, i can smell smoke")
     assert not refused("tell me if the fire pit is on, i'm going out")
 
