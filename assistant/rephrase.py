@@ -217,6 +217,27 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^has ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"is \1 \2"),
     (rf"^have ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"are \1 \2"),
 )]
+# Every home, for a request read alone, after the rules above: a user's own thing said with a verb or an order
+# the corpus says otherwise.
+NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # "light" a thing is the corpus's "light up": "can you light the veranda lantern"
+    (rf"^{_POLITE}light (?!up\b)({_THE}) ", r"\1light up \2 "),
+    # "run" a thing is the corpus's "start" (a scene, a timer or a bath is run otherwise): "run the dehumidifier"
+    (rf"^{_POLITE}run ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm|bath|numbers?|test)$)[a-z' ]+)$", r"\1start \2"),
+    # a lock locked "up" after it: "lock the tack room lock up" is the corpus's "lock up the ..."
+    (rf"^{_POLITE}lock ({_THE} .+?) up$", r"\1lock up \2"),
+    # "back" before the state, moved after the thing: "turn the bunting back off"
+    (r"^((?:please |can you |could you )?(?:turn|switch|shut|put|power) (?:on|off) .+?) back$", r"\1"),
+    # how a reading has become: "how humid has the boathouse got", "how warm's the snug"
+    (r"^how (hot|warm|cold|chilly|humid|damp)(?:'s| has| is) (the [a-z ]+?) (?:got|gotten|become|getting)"
+     r"(?: today| now| right now| tonight)?$", r"how \1 is \2"),
+    (r"^how (hot|warm|cold|chilly|humid|damp)'s (the [a-z ]+)$", r"how \1 is \2"),
+    # a heater said first with its temperature: "radiator in the nursery to 18.5", "still room heater 21 degrees"
+    (rf"^(?!(?:please |can you |could you )?(?:set|put|turn|make|bring|change|have|get|keep|raise|lower|switch)\b)"
+     rf"(?:{_THE} )?((?:[a-z' ]+ )?(?:{_HEATER})(?: in the [a-z ]+?)?) "
+     r"(?:(?:to|on|at|up to|down to) (?![12]$)(\d+(?:\.\d+)?)(?: degrees)?|(\d+(?:\.\d+)?) degrees)(?: please)?$",
+     lambda match: f"set the {match.group(1)} to {match.group(2) or match.group(3)} degrees"),
+)]
 # The default home only, whose rooms and devices are the vocabulary's: "the tv in the living room" is its
 # "living room tv".
 DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
@@ -254,6 +275,7 @@ def synonyms(said: str) -> str:
 
 def rephrase(said: str, default_home: bool) -> str:
     """A normalised request, to be read alone, in the word order and words the model reads best."""
-    for pattern, replacement in REPHRASINGS + (DEFAULT_HOME_REPHRASINGS if default_home else OWN_HOME_REPHRASINGS):
+    for pattern, replacement in REPHRASINGS + NAMED_THING_REPHRASINGS + \
+            (DEFAULT_HOME_REPHRASINGS if default_home else OWN_HOME_REPHRASINGS):
         said = pattern.sub(replacement, said)
     return said
