@@ -83,8 +83,18 @@ def takeable(request: str, vocabulary) -> list[str]:
         return not REASON.match(said) and not REMARK.match(said) \
             and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])
 
-    taken = [c.written for i, c in enumerate(found)
-             if may_be_the_request(i) and all(empty(other) for other in found if other is not c)]
+    taken = []
+    for i, clause in enumerate(found):
+        if not may_be_the_request(i):
+            continue
+        rests = [_without_a_remarks_place(other.said, vocabulary) for other in found if other is not clause]
+        areas = [area for _, area in rests if area]
+        if not all(empty(Clause("", rest)) for rest, _ in rests) or len(areas) > 1:
+            continue
+        if not areas:
+            taken.append(clause.written)
+        elif not _PLACE.search(clause.said) and not _names_an_area(clause.said, vocabulary):
+            taken.append(f"{clause.said} in the {areas[0]}")
     for i, clause in enumerate(found):       # a pronoun standing for the thing a clause before it names
         pronoun = PRONOUN.search(clause.said)
         if pronoun is None or not may_be_the_request(i) or _thing(clause.said, vocabulary, at_start=False):
@@ -102,6 +112,27 @@ def takeable(request: str, vocabulary) -> list[str]:
             said = clause.said
             taken.append(f"{said[:pronoun.start()]}the {' '.join(words[start:end])}{said[pronoun.end():]}")
     return taken
+
+
+def _without_a_remarks_place(said: str, vocabulary) -> tuple[str, str | None]:
+    """A remark without the place it is said of, and that place when it is an area of the home ("it's
+    sweltering in the conservatory": the request is there too); a place the home does not know is none of its
+    ("there's rain in the boat"). Any other clause as it is."""
+    place = _PLACE.search(said)
+    if place is None or not REMARK.match(said):
+        return said, None
+    before, words = said[:place.start()].strip(), said[place.end():].split()
+    for n in range(len(words), 0, -1):
+        area = " ".join(words[:n])
+        if area in vocabulary.areas or area in vocabulary.rooms:
+            return " ".join([before, *words[n:]]), area
+    return (said, None) if names_a_thing(" ".join(words), vocabulary) else (before, None)
+
+
+def _names_an_area(said: str, vocabulary) -> bool:
+    words = said.split()
+    return any(" ".join(words[i:j]) in vocabulary.areas or " ".join(words[i:j]) in vocabulary.rooms
+               for i, j in vocabulary.spans(words, range(len(words))))
 
 
 def _words(said: str) -> list[str]:

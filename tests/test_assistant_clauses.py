@@ -79,6 +79,19 @@ def test_a_pronoun_stands_for_the_thing_a_clause_before_it_names():
     assert takeable("the kitchen light, turn it off", DEFAULT_HOME) == ["turn the kitchen light off"]
 
 
+def test_a_remarks_place_is_the_requests_when_it_is_an_area_and_nothing_when_the_home_lacks_it():
+    """ "punkah on, it's sweltering in the conservatory" is read again as "punkah on in the conservatory"; "start
+    the bilge pump, there's rain in the boat" as "start the bilge pump" (phrasings written for this rule)."""
+    home = Vocabulary(({"ceiling fan", "fan", "fountain"}, {"orangery", "scullery"}))
+    assert takeable("the ceiling fan on, it's boiling in the orangery", home) == ["the ceiling fan on in the orangery"]
+    assert takeable("switch the fountain off, there's ice in the bird bath", home) == ["switch the fountain off"]
+    assert takeable("the fan on please, it's hot in the bedroom", DEFAULT_HOME) == ["the fan on please in the bedroom"]
+    # the request's own area stands; two areas, or a thing in the remark's place, leave nothing to take
+    assert takeable("turn on the bedroom fan, it's hot in the kitchen", DEFAULT_HOME) == []
+    assert takeable("fan on, it's hot in the orangery and the scullery", home) == []
+    assert takeable("fan on, it's hot in the orangery by the fountain", home) == []
+
+
 # Requests whose whole gets no call from the shipped model and whose one clause does (written apart from the
 # paraphrase sets); "hmm, ..." has two clauses read again, which one after another took 5 passes
 READ_AGAIN = [
