@@ -67,9 +67,10 @@ _ASKS_A_SWITCH = re.compile(r"\b(?:turn|switch|put|power|shut|flick|flip) (?:the
                             r"(?:[a-z']+ ){0,4}(?:on|off)\b")
 _ASKS_HOW = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:is|are|what|what's|which|how|does|do)\b")
 # A question asked after its topic ("the pleated blind in the nursery, is it down", "the garage power outlet is it
-# on"), not a permission ("is it ok to ...")
+# on", "the gallery temperature, what's it at"), not a permission ("is it ok to ...")
 _ASKS_OF_A_TOPIC = re.compile(r"\b(?:is|are) (?:it|they|that|those|these|this)\b"
-                              r"(?! (?:possible|ok|okay|alright|all right|fine|time|safe)\b)")
+                              r"(?! (?:possible|ok|okay|alright|all right|fine|time|safe)\b)"
+                              r"|\b(?:what|how)(?:'s| is| are) (?:it|they|that|those)\b")
 # Any other way a request asks how things are ("tell me if ...", "check the ...")
 _ASKS_OTHERWISE = re.compile(r"\b(?:tell me|let me know|check|do you know|any idea|i wonder|whether|if)\b")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).

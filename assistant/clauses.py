@@ -186,8 +186,11 @@ def names_a_thing(said: str, vocabulary) -> bool:
 
 def reading_taken(whole, clause_readings: list):
     """The reading a reply follows (each a ReplyReader): the whole request's when it makes a call; else the one
-    clause's that makes a call; the whole request's again when no clause or more than one does."""
+    clause's that makes a call, or the first of several that make the same call ("the gallery temperature,
+    what's it at": both clauses read it); the whole request's again when no clause or different calls do."""
     if whole.call is not None:
         return whole
     called = [reading for reading in clause_readings if reading.call is not None]
-    return called[0] if len(called) == 1 else whole
+    same = called and all((r.call.name, r.call.arguments) == (called[0].call.name, called[0].call.arguments)
+                          for r in called)
+    return called[0] if same else whole

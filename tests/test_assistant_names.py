@@ -58,3 +58,36 @@ def test_a_heater_named_by_its_kind_and_its_area_is_set_in_degrees():
     said = asyncio.run(tools.run("set_level", {"name": "radiator", "percent": 19.5, "area": "porch"}))
     assert "file:r#target" in tools.home.states and tools.home.states["file:r#target"] == "19.5"
     assert "19.5 degrees" not in str(said)
+
+
+def made_up_home() -> InMemoryHome:
+    import json
+    import sys
+    from pathlib import Path
+    sys.path.insert(0, str(Path(__file__).parent))
+    from made_up_home import ENTITIES
+    inventory = Inventory()
+    for component, object_id, config in ENTITIES:
+        inventory.receive_discovery(f"homeassistant/{component}/{object_id}/config", json.dumps(config))
+    return InMemoryHome(inventory=inventory)
+
+
+# The made-up home's own names said with words around them (phrasings written for these rules, not rows of a set)
+WITH_WORDS_AROUND = [
+    ("that kiln is making a racket, turn it off", {"switch/kiln": "off"}),
+    ("the sewing machine, switch it on, i've got hemming to do", {"switch/sewing_machine": "on"}),
+    ("the jukebox on, it's too quiet in the snug", {"media_player/jukebox": "on"}),
+    ("start the pond pump, there's a frog in the bucket", {"switch/pond_pump": "on"}),
+    ("can you light the picture light", {"light/picture_light": "on"}),
+    ("the velux window in the gallery, is it open", {}),                 # a question: nothing changes
+    ("that chapel lamp is too bright, turn it off", {}),                 # a name the home lacks: nothing acts
+    ("open the chapel blinds, it's dark in here", {}),
+]
+
+
+@pytest.mark.parametrize("request_, changed", WITH_WORDS_AROUND)
+def test_a_name_with_words_around_it_acts_on_that_thing_only(assistant, request_, changed):
+    from assistant.generator import respond_sync
+    home = made_up_home()
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert home.states == changed, reply

@@ -231,6 +231,7 @@ def test_a_question_about_what_someone_did_changes_nothing():
     assert refused("the sash window in the scullery is it shut", cover)
     assert refused("the landing blinds are they down", cover)
     assert not refused("is it ok to close the sash window", cover)
+    assert refused("the loft hatch what's it at", {"name": "activate_scene", "arguments": {"name": "loft_hatch"}})
 
 
 def test_a_request_to_switch_is_not_answered_by_a_read():
