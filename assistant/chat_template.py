@@ -259,7 +259,7 @@ class Slots:
     tools: ToolSlots | None = None      # the client's declared tools shown, and the request's span slots
     request_areas: int = 0              # how many of the area slots (the first ones) the request itself names
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
-    clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when they are read alone too (assistant.clauses)
+    clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when read alone too (assistant.clauses)
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask

@@ -217,6 +217,17 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^has ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"is \1 \2"),
     (rf"^have ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"are \1 \2"),
 )]
+# Every home, also for a request read with the turns before it (a step leans back): a light's step said after it,
+# "salt lamp a bit lower please"
+_NOT_A_VERB = (r"(?!(?:turn|switch|put|set|make|bring|dim|brighten|knock|crank|bump|get|have|can|could|would|"
+               r"please|tone|raise|lower|move|take|keep|leave)\b)")
+_A_LIGHT = r"([a-z' ]*(?:lights?|lamps?|lighting|pendant))"
+NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:lower|down|dimmer)"
+     r"(?: please)?$", r"dim the \1\2"),
+    (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:higher|up|brighter)"
+     r"(?: please)?$", r"brighten the \1\2"),
+)]
 # Every home, for a request read alone, after the rules above: a user's own thing said with a verb or an order
 # the corpus says otherwise.
 NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
@@ -232,6 +243,24 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
     (r"^how (hot|warm|cold|chilly|humid|damp)(?:'s| has| is) (the [a-z ]+?) (?:got|gotten|become|getting)"
      r"(?: today| now| right now| tonight)?$", r"how \1 is \2"),
     (r"^how (hot|warm|cold|chilly|humid|damp)'s (the [a-z ]+)$", r"how \1 is \2"),
+    # a state asked as what someone left: "have i left the coffee machine on in the kitchen"
+    (rf"^(?:have|has|did) {_ASKER} (?:left|leave) ({_THE} .+?) (on|off|open|unlocked|running)( in the [a-z ]+)?$",
+     r"is \1 \2\3"),
+    # a thing asked whether "going" or "running", not a timer: "is the telly in the bedroom going"
+    (r"^(is|are) ((?:the|my|our) (?![a-z' ]*\b(?:timer|alarm|countdown|stopwatch)\b)[a-z' ]+?) (?:going|running)$",
+     r"\1 \2 on"),
+    # the lights "out": "lights out everywhere", "lights out in the den"
+    (r"^(?:(?:all )?the )?lights out(?: please)?$", "turn off the lights"),
+    (r"^(?:(?:all )?the )?lights out (?:everywhere|all over the house|in the house|in the whole house)(?: please)?$",
+     "turn off all the lights in the house"),
+    (r"^(?:(?:all )?the )?lights out in (the [a-z ]+?)(?: please)?$", r"turn off the lights in \1"),
+    # a time frame after a switch: "could you start the ice maker for tonight"
+    (rf"^({_POLITE}(?:turn|switch|start|put|light|power|fire)\b.+?) for (?:tonight|later|later on|this evening|"
+     r"this afternoon|today|the party|the guests)$", r"\1"),
+    # a light's level as a share: "the mushroom lamp at a quarter brightness"
+    *((rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT} (?:at|to) {share} "
+       r"(?:brightness|power)(?: please)?$", rf"set the \1 to {percent} percent")
+      for share, percent in (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))),
     # a heater said first with its temperature: "radiator in the nursery to 18.5", "still room heater 21 degrees"
     (rf"^(?!(?:please |can you |could you )?(?:set|put|turn|make|bring|change|have|get|keep|raise|lower|switch)\b)"
      rf"(?:{_THE} )?((?:[a-z' ]+ )?(?:{_HEATER})(?: in the [a-z ]+?)?) "
@@ -268,7 +297,7 @@ OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacem
 
 def synonyms(said: str) -> str:
     """A normalised request in the corpus's words for what is said many ways."""
-    for pattern, replacement in SYNONYMS:
+    for pattern, replacement in SYNONYMS + NAMED_THING_SYNONYMS:
         said = pattern.sub(replacement, said)
     return said
 

@@ -7,7 +7,7 @@ import pytest
 from assistant.chat_template import Slots, hide_names
 from assistant.home import InMemoryHome
 from assistant.inventory import Entity, Inventory
-from assistant.rephrase import rephrase
+from assistant.rephrase import rephrase, synonyms
 from assistant.tools import ToolRunner
 
 
@@ -29,16 +29,37 @@ from assistant.tools import ToolRunner
     ("the boot room radiator to 19.5", False, "set the boot room radiator to 19.5 degrees"),
     ("space heater in the den 20 degrees please", False, "set the space heater in the den to 20 degrees"),
     ("the boot room radiator on 2", False, "the boot room radiator on 2"),
+    # a state asked as what someone left, or whether a thing is "going" (not a timer)
+    ("did we leave the pond pump running in the orangery", False, "is the pond pump running in the orangery"),
+    ("is the jukebox still going", False, "is the jukebox on"),
+    ("is the bread timer still going", False, "is the bread timer going"),
+    # the lights "out"
+    ("lights out all over the house", True, "turn off all the lights in the house"),
+    ("the lights out in the den please", False, "turn off all the lights in the den"),
+    # a time frame after a switch; a light's level as a share
+    ("can you switch on the hot tub for later", False, "can you switch on the hot tub"),
+    ("the reading lamp at half brightness", False, "set the reading lamp to 50 percent"),
+    ("set the reading lamp to half brightness", False, "set the reading lamp to half brightness"),
 ])
 def test_a_named_thing_is_said_in_the_corpus_words(said, default_home, read):
     assert rephrase(said, default_home) == read
+
+
+@pytest.mark.parametrize("said, read", [
+    ("reading lamp a little higher please", "brighten the reading lamp a little"),
+    ("the porch lights down", "dim the porch lights"),
+    ("turn the reading lamp down a bit", "turn the reading lamp down a bit"),          # a verb said: as it is
+])
+def test_a_lights_step_said_after_it_is_the_corpus_dim_or_brighten(said, read):
+    assert synonyms(said) == read
 
 
 def test_a_word_of_a_name_that_opens_the_request_before_its_object_is_a_verb():
     """ "lock the tack room lock": the first "lock" is what to do, not a part of a name (the model read "<e0> the
     <e1> up" as opening a cover)."""
     lexicon = ({"coal shed lock", "lock", "shed lock", "light", "porch light"}, {"porch"})
-    for said, read in (("lock the coal shed lock", "lock the <e0>"), ("can you light up the porch light", "can you light up the <e0>"),
+    for said, read in (("lock the coal shed lock", "lock the <e0>"),
+                       ("can you light up the porch light", "can you light up the <e0>"),
                        ("please lock all the doors", "please lock all the doors")):
         assert hide_names(said, Slots(), lexicon) == read, said
     assert hide_names("light on in the porch", Slots(), lexicon) == "<e0> on in the <a0>"      # a thing, said first
