@@ -222,6 +222,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
 _NOT_A_VERB = (r"(?!(?:turn|switch|put|set|make|bring|dim|brighten|knock|crank|bump|get|have|can|could|would|"
                r"please|tone|raise|lower|move|take|keep|leave)\b)")
 _A_LIGHT = r"([a-z' ]*(?:lights?|lamps?|lighting|pendant))"
+# Words no name of a thing holds: a name said first is the request's first words only when none is one of these
+_NAME_STOPS = ("the|my|our|a|an|i|i'd|i'm|we|we'd|you|please|can|could|would|like|want|need|set|put|turn|make|"
+               "bring|change|have|get|keep|raise|lower|switch")
 NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:lower|down|dimmer)"
      r"(?: please)?$", r"dim the \1\2"),
@@ -262,8 +265,7 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
        r"(?:brightness|power)(?: please)?$", rf"set the \1 to {percent} percent")
       for share, percent in (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))),
     # a heater said first with its temperature: "radiator in the nursery to 18.5", "still room heater 21 degrees"
-    (rf"^(?!(?:please |can you |could you )?(?:set|put|turn|make|bring|change|have|get|keep|raise|lower|switch)\b)"
-     rf"(?:{_THE} )?((?:[a-z' ]+ )?(?:{_HEATER})(?: in the [a-z ]+?)?) "
+    (rf"^(?:{_THE} )?((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}(?:{_HEATER})(?: in the [a-z ]+?)?) "
      r"(?:(?:to|on|at|up to|down to) (?![12]$)(\d+(?:\.\d+)?)(?: degrees)?|(\d+(?:\.\d+)?) degrees)(?: please)?$",
      lambda match: f"set the {match.group(1)} to {match.group(2) or match.group(3)} degrees"),
 )]

@@ -29,6 +29,7 @@ from assistant.tools import ToolRunner
     ("the boot room radiator to 19.5", False, "set the boot room radiator to 19.5 degrees"),
     ("space heater in the den 20 degrees please", False, "set the space heater in the den to 20 degrees"),
     ("the boot room radiator on 2", False, "the boot room radiator on 2"),
+    ("i'd like the heating at 19 degrees", True, "i'd like the heating at 19 degrees"),       # a wish, not a name
     # a state asked as what someone left, or whether a thing is "going" (not a timer)
     ("did we leave the pond pump running in the orangery", False, "is the pond pump running in the orangery"),
     ("is the jukebox still going", False, "is the jukebox on"),
