@@ -148,7 +148,7 @@ def _thing(said: str, vocabulary, at_start: bool = True) -> tuple[int, int] | No
     words = _words(said)
     known = [False] * len(words)
     for i, j in vocabulary.spans(words, range(len(words))):
-        if vocabulary.knows(" ".join(words[i:j])):
+        if _knows(vocabulary, " ".join(words[i:j])):
             known[i:j] = [True] * (j - i)
     runs, i = [], 0
     while i < len(words):
@@ -175,13 +175,21 @@ _DETERMINERS = {"the", "my", "our", "your", "this", "that", "a", "an"}
 def names_a_thing(said: str, vocabulary) -> bool:
     """The words name a thing of the home: a phrase of two words or more the home knows, or one word that is
     said as a thing ("the gate") or is nearly all that is said. A word of a longer name said otherwise
-    ("the washing is still wet" in a home with a still room) names nothing."""
-    words = said.split()
+    ("the washing is still wet" in a home with a still room) names nothing; "the urn's" names the urn."""
+    words = _words(said)
     for i, j in vocabulary.spans(words, range(len(words))):
-        if vocabulary.knows(" ".join(words[i:j])) and \
+        if _knows(vocabulary, " ".join(words[i:j])) and \
                 (j - i > 1 or i == 0 or words[i - 1] in _DETERMINERS or len(words) <= 2):
             return True
     return False
+
+
+def _knows(vocabulary, phrase: str) -> bool:
+    """The phrase names a thing or a place of the home: in a user's own home one of its names or areas (a word
+    of the default home, "the sun's on the telly", names nothing there)."""
+    if vocabulary.names or vocabulary.areas:
+        return phrase in vocabulary.names or phrase in vocabulary.areas
+    return vocabulary.knows(phrase)
 
 
 def reading_taken(whole, clause_readings: list):

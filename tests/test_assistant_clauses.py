@@ -59,6 +59,9 @@ def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
     home = Vocabulary(({"still room heater", "carriage house door", "house", "still", "heater"}, {"still room"}))
     assert takeable("put the still room heater on, the washing is still wet", home) == ["put the still room heater on"]
     assert takeable("switch the heater off, we're leaving the house", home) == []
+    # a word of the default home names nothing of a user's own
+    assert takeable("put the still room heater on, the cat's on the sofa by the tv", home) == ["put the still room heater on"]
+    assert takeable("switch the fan off, the cat's by the tv", DEFAULT_HOME) == []
 
 
 def test_a_pronoun_stands_for_the_thing_a_clause_before_it_names():
