@@ -264,6 +264,9 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
     *((rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT} (?:at|to) {share} "
        r"(?:brightness|power)(?: please)?$", rf"set the \1 to {percent} percent")
       for share, percent in (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))),
+    # a light "all the way up": "garage lights all the way up, i'm looking for a screw"
+    (rf"^{_POLITE}(?:(?:turn|bring|put|crank|bump|push) )?(?:(?:the|my|our) )?(?!(?:turn|bring|put|crank|bump|push)\b)"
+     rf"{_A_LIGHT} (?:all the way|right) up\b", r"\1set the \2 to 100 percent"),
     # a heater said first with its temperature: "radiator in the nursery to 18.5", "still room heater 21 degrees"
     (rf"^(?:{_THE} )?((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}(?:{_HEATER})(?: in the [a-z ]+?)?) "
      r"(?:(?:to|on|at|up to|down to) (?![12]$)(\d+(?:\.\d+)?)(?: degrees)?|(\d+(?:\.\d+)?) degrees)(?: please)?$",

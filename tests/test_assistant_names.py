@@ -41,6 +41,8 @@ from assistant.tools import ToolRunner
     ("can you switch on the hot tub for later", False, "can you switch on the hot tub"),
     ("the reading lamp at half brightness", False, "set the reading lamp to 50 percent"),
     ("set the reading lamp to half brightness", False, "set the reading lamp to half brightness"),
+    ("could you turn the reading lamp all the way up", False, "could you set the reading lamp to 100 percent"),
+    ("porch lights right up please", False, "set the porch lights to 100 percent please"),
 ])
 def test_a_named_thing_is_said_in_the_corpus_words(said, default_home, read):
     assert rephrase(said, default_home) == read
