@@ -221,10 +221,11 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
 # "salt lamp a bit lower please"
 _NOT_A_VERB = (r"(?!(?:turn|switch|put|set|make|bring|dim|brighten|knock|crank|bump|get|have|can|could|would|"
                r"please|tone|raise|lower|move|take|keep|leave)\b)")
-_A_LIGHT = r"([a-z' ]*(?:lights?|lamps?|lighting|pendant))"
 # Words no name of a thing holds: a name said first is the request's first words only when none is one of these
-_NAME_STOPS = ("the|my|our|a|an|i|i'd|i'm|we|we'd|you|please|can|could|would|like|want|need|set|put|turn|make|"
-               "bring|change|have|get|keep|raise|lower|switch")
+_NAME_STOPS = ("the|my|our|a|an|i|i'd|i'm|it|it's|is|are|in|we|we'd|you|please|can|could|would|like|want|need|set|"
+               "put|turn|make|bring|change|have|get|keep|raise|lower|switch")
+# a light said by its name, up to three words before its kind
+_A_LIGHT = rf"((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}(?:lights?|lamps?|lighting|pendant))"
 NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:lower|down|dimmer)"
      r"(?: please)?$", r"dim the \1\2"),

@@ -52,6 +52,7 @@ def test_a_named_thing_is_said_in_the_corpus_words(said, default_home, read):
     ("reading lamp a little higher please", "brighten the reading lamp a little"),
     ("the porch lights down", "dim the porch lights"),
     ("turn the reading lamp down a bit", "turn the reading lamp down a bit"),          # a verb said: as it is
+    ("it's a bit dark in the den turn the lights up", "it's a bit dark in the den turn the lights up"),
 ])
 def test_a_lights_step_said_after_it_is_the_corpus_dim_or_brighten(said, read):
     assert synonyms(said) == read
