@@ -390,8 +390,6 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
     while i < len(words):
         found = known_at(i)
-        if found is not None and found[1] == 1 and _said_as_a_verb(words, i):
-            found = None
         if found is None:
             out.append(words[i])
             i += 1
@@ -421,21 +419,6 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
 
 _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
-# What may come before a verb that opens a request, and after it before its object ("light up the ...")
-_BEFORE_A_VERB = {"please", "you", "just", "and", "then", "now"}
-_PARTICLES = {"up", "on", "off", "down", "out"}
-
-
-def _said_as_a_verb(words: list[str], i: int) -> bool:
-    """The word opens the request ("lock the tack room lock", "can you light the veranda lantern") and a
-    determiner follows it, after a particle or not: a verb, though a name has it as a word."""
-    after = words[i + 1:i + 3]
-    if after[:1] and after[0] in _PARTICLES:
-        after = after[1:]
-    return (i == 0 or words[i - 1] in _BEFORE_A_VERB) and after[:1] != [] and (after[0] in _DETERMINERS or
-                                                                               after[0] in ("all", "every"))
-
-
 def _unknown_before(out: list[str]) -> list[str]:
     """The plain words (at most three) between a determiner and the end of out: what was said of a name
     before its known part ("the chapel" of "the chapel blinds")."""

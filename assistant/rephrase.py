@@ -235,8 +235,9 @@ NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacem
 # Every home, for a request read alone, after the rules above: a user's own thing said with a verb or an order
 # the corpus says otherwise.
 NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
-    # "light" a thing is the corpus's "light up": "can you light the veranda lantern"
-    (rf"^{_POLITE}light (?!up\b)({_THE}) ", r"\1light up \2 "),
+    # "light (up)" a thing is "turn on": "can you light the veranda lantern" (in a home with lights, "light" reaches
+    # the model as a name slot, and "<e0> up the <e1>" reads like locking)
+    (rf"^{_POLITE}light (?:up )?({_THE}) ", r"\1turn on \2 "),
     # "run" a thing is the corpus's "start" (a scene, a timer or a bath is run otherwise): "run the dehumidifier"
     (rf"^{_POLITE}run ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm|bath|numbers?|test)$)[a-z' ]+)$", r"\1start \2"),
     # a lock locked "up" after it: "lock the tack room lock up" is the corpus's "lock up the ..."
