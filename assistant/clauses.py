@@ -45,6 +45,8 @@ PRONOUN = re.compile(r"\b(?:it|them|those|that 1|this 1|those ones)\b(?!')")
 # Said between a thing and an area of it: "the pleated blind in the nursery"
 _IN_AREA = ("in", "the")
 _NUMBER = re.compile(r"\d")
+# A remark said of an area as its subject: "the cellar's getting musty", "the nursery is freezing"
+_AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
 _PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b|\b(?:upstairs|downstairs|outside|outdoors)\b")
 
 
@@ -116,8 +118,11 @@ def takeable(request: str, vocabulary) -> list[str]:
 
 def _without_a_remarks_place(said: str, vocabulary) -> tuple[str, str | None]:
     """A remark without the place it is said of, and that place when it is an area of the home ("it's
-    sweltering in the conservatory": the request is there too); a place the home does not know is none of its
-    ("there's rain in the boat"). Any other clause as it is."""
+    sweltering in the conservatory", "the cellar's getting musty": the request is there too); a place the home
+    does not know is none of its ("there's rain in the boat"). Any other clause as it is."""
+    subject = _AREA_SAID_OF.match(said)
+    if subject and (subject.group(1) in vocabulary.areas or subject.group(1) in vocabulary.rooms):
+        return said[subject.end():], subject.group(1)         # "the cellar's getting musty"
     place = _PLACE.search(said)
     if place is None or not REMARK.match(said):
         return said, None

@@ -93,6 +93,9 @@ def test_a_remarks_place_is_the_requests_when_it_is_an_area_and_nothing_when_the
     assert takeable("turn on the bedroom fan, it's hot in the kitchen", DEFAULT_HOME) == []
     assert takeable("fan on, it's hot in the orangery and the scullery", home) == []
     assert takeable("fan on, it's hot in the orangery by the fountain", home) == []
+    # an area said as the remark's subject
+    assert takeable("the scullery's damp, switch the fan on", home) == ["switch the fan on in the scullery"]
+    assert takeable("the scullery is on fire, switch the fan off", home) == []                 # a state said
 
 
 # Requests whose whole gets no call from the shipped model and whose one clause does (written apart from the
