@@ -66,6 +66,13 @@ _ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wai
 _ASKS_A_SWITCH = re.compile(r"\b(?:turn|switch|put|power|shut|flick|flip) (?:the |my |our |all |everything )?"
                             r"(?:[a-z']+ ){0,4}(?:on|off)\b")
 _ASKS_HOW = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:is|are|what|what's|which|how|does|do)\b")
+# A question asked after its topic ("the pleated blind in the nursery, is it down", "the garage power outlet is it
+# on", "the gallery temperature, what's it at"), not a permission ("is it ok to ...")
+_ASKS_OF_A_TOPIC = re.compile(r"\b(?:is|are) (?:it|they|that|those|these|this)\b"
+                              r"(?! (?:possible|ok|okay|alright|all right|fine|time|safe)\b)"
+                              r"|\b(?:what|how)(?:'s| is| are) (?:it|they|that|those)\b")
+# Any other way a request asks how things are ("tell me if ...", "check the ...")
+_ASKS_OTHERWISE = re.compile(r"\b(?:tell me|let me know|check|do you know|any idea|i wonder|whether|if)\b")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
 
@@ -252,13 +259,15 @@ class Slots:
     tools: ToolSlots | None = None      # the client's declared tools shown, and the request's span slots
     request_areas: int = 0              # how many of the area slots (the first ones) the request itself names
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
+    clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when read alone too (assistant.clauses)
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask
         again than act. call: a valid call, names and numbers back in; call_text: as written, slots still in."""
         return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
-            or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call)
+            or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
+            or self.reads_unasked(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -285,13 +294,22 @@ class Slots:
         """A call that changes something, for a question about what someone did ("have i locked the side gate"
         locked it): rather ask again."""
         skill = SKILLS[call["name"]]
-        return not (skill.pure or skill.reads) and _ASKS_WHAT_WAS_DONE.match(self.request) is not None
+        return not (skill.pure or skill.reads) and (_ASKS_WHAT_WAS_DONE.match(self.request) is not None
+                                                     or _ASKS_OF_A_TOPIC.search(self.request) is not None)
 
     def reads_for_a_switch(self, call: dict) -> bool:
         """A call that only reads, for a request to switch something ("put the propagator on for the seedlings"
         read its state): rather ask again, or read the request's clauses alone."""
         return SKILLS[call["name"]].reads and _ASKS_A_SWITCH.search(self.request) is not None \
-            and _ASKS_WHAT_WAS_DONE.match(self.request) is None and _ASKS_HOW.match(self.request) is None
+            and _ASKS_WHAT_WAS_DONE.match(self.request) is None and _ASKS_HOW.match(self.request) is None \
+            and _ASKS_OF_A_TOPIC.search(self.request) is None
+
+    def reads_unasked(self, call: dict) -> bool:
+        """A call that only reads, for a request said with a clause beside it that asks nothing ("let's have the
+        regatta scene, the crew's coming over" read the regatta's state): its clauses are read alone instead."""
+        return bool(self.clauses) and SKILLS[call["name"]].reads and not any(
+            pattern.search(said) for said in (self.request, *self.clauses)
+            for pattern in (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_OF_A_TOPIC, _ASKS_OTHERWISE))
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation can mean what the call does (its skill's words for the action,
@@ -401,8 +419,6 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
 
 _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
-
-
 def _unknown_before(out: list[str]) -> list[str]:
     """The plain words (at most three) between a determiner and the end of out: what was said of a name
     before its known part ("the chapel" of "the chapel blinds")."""

@@ -6,7 +6,8 @@ assistant.embedded reads each clause that may be the request alone, in one batch
 when the whole request gets no call takes the one clause that gives one (reading_taken). A clause may be taken
 only when what is left out carries nothing a call could need (no name, area, number or place, and no state but
 a remark's), is no condition ("..., when i leave") and takes nothing back ("..., actually don't"); a reason or
-a remark is never taken ("it's dark in here" is no request to switch on a light). What ends a clause and what makes one a reason, a remark, a condition or a taking back are data
+a remark is never taken ("it's dark in here" is no request to switch on a light). A pronoun stands for the
+thing a clause before it names ("the dock lights, switch them on": "switch the dock lights on"). What ends a clause and what makes one a reason, a remark, a condition or a taking back are data
 here.
 """
 import re
@@ -38,7 +39,14 @@ TAKES_BACK = re.compile(r"\b(?:don't|dont|do not|never mind|nevermind|forget it|
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
                          r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
                          r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
+# A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
+# off", "the dock lights, switch them on"); not "it" of "it's"
+PRONOUN = re.compile(r"\b(?:it|them|those|that 1|this 1|those ones)\b(?!')")
+# Said between a thing and an area of it: "the pleated blind in the nursery"
+_IN_AREA = ("in", "the")
 _NUMBER = re.compile(r"\d")
+# A remark said of an area as its subject: "the cellar's getting musty", "the nursery is freezing"
+_AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
 _PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b|\b(?:upstairs|downstairs|outside|outdoors)\b")
 
 
@@ -60,7 +68,9 @@ def takeable(request: str, vocabulary) -> list[str]:
     """The clauses (as written) a second reading may take as the whole request: none when any clause is a
     condition; else each that is no reason and no remark, and besides which every other clause carries
     nothing a call could need (vocabulary: the home's rooms, devices, names and areas,
-    assistant.conversation.Vocabulary)."""
+    assistant.conversation.Vocabulary). A clause with a pronoun after the one clause that names a thing ("that
+    larder extractor is noisy, turn it off") is taken with the thing in the pronoun's place, as normalised,
+    when what is left of that clause carries nothing either."""
     found = clauses(request)
     if len(found) < 2 or any(CONDITION.match(c.said) for c in found):
         return []
@@ -70,10 +80,98 @@ def takeable(request: str, vocabulary) -> list[str]:
         return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
                     or (STATE_WORDS.search(said) and not REMARK.match(said)))
 
-    return [c.written for i, c in enumerate(found)
-            if not REASON.match(c.said) and not REMARK.match(c.said)
-            and all(empty(other) for other in found if other is not c)
-            and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])]
+    def may_be_the_request(i: int) -> bool:
+        said = found[i].said
+        return not REASON.match(said) and not REMARK.match(said) \
+            and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])
+
+    taken = []
+    for i, clause in enumerate(found):
+        if not may_be_the_request(i):
+            continue
+        rests = [_without_a_remarks_place(other.said, vocabulary) for other in found if other is not clause]
+        areas = [area for _, area in rests if area]
+        if not all(empty(Clause("", rest)) for rest, _ in rests) or len(areas) > 1:
+            continue
+        if not areas:
+            taken.append(clause.written)
+        elif not _PLACE.search(clause.said) and not _names_an_area(clause.said, vocabulary):
+            taken.append(f"{clause.said} in the {areas[0]}")
+    for i, clause in enumerate(found):       # a pronoun standing for the thing a clause before it names
+        pronoun = PRONOUN.search(clause.said)
+        if pronoun is None or not may_be_the_request(i) or _thing(clause.said, vocabulary, at_start=False):
+            continue
+        topics = [(j, thing) for j, c in enumerate(found[:i]) if (thing := _thing(c.said, vocabulary))]
+        if len(topics) != 1 or not all(empty(other) for j, other in enumerate(found)
+                                       if j != i and j != topics[0][0]):
+            continue
+        j, (start, end) = topics[0]
+        words = _words(found[j].said)
+        cut = start - 1 if start and words[start - 1] in _DETERMINERS else start
+        rest = Clause("", " ".join(words[:cut] + (["is"] if found[j].said.split()[end - 1].endswith("'s") else [])
+                                   + words[end:]))
+        if empty(rest):
+            said = clause.said
+            taken.append(f"{said[:pronoun.start()]}the {' '.join(words[start:end])}{said[pronoun.end():]}")
+    return taken
+
+
+def _without_a_remarks_place(said: str, vocabulary) -> tuple[str, str | None]:
+    """A remark without the place it is said of, and that place when it is an area of the home ("it's
+    sweltering in the conservatory", "the cellar's getting musty": the request is there too); a place the home
+    does not know is none of its ("there's rain in the boat"). Any other clause as it is."""
+    subject = _AREA_SAID_OF.match(said)
+    if subject and (subject.group(1) in vocabulary.areas or subject.group(1) in vocabulary.rooms):
+        return said[subject.end():], subject.group(1)         # "the cellar's getting musty"
+    place = _PLACE.search(said)
+    if place is None or not REMARK.match(said):
+        return said, None
+    before, words = said[:place.start()].strip(), said[place.end():].split()
+    for n in range(len(words), 0, -1):
+        area = " ".join(words[:n])
+        if area in vocabulary.areas or area in vocabulary.rooms:
+            return " ".join([before, *words[n:]]), area
+    return (said, None) if names_a_thing(" ".join(words), vocabulary) else (before, None)
+
+
+def _names_an_area(said: str, vocabulary) -> bool:
+    words = said.split()
+    return any(" ".join(words[i:j]) in vocabulary.areas or " ".join(words[i:j]) in vocabulary.rooms
+               for i, j in vocabulary.spans(words, range(len(words))))
+
+
+def _words(said: str) -> list[str]:
+    """The words, a name's "'s" ("the lamp's too dim") taken off."""
+    return [word.removesuffix("'s") for word in said.split()]
+
+
+def _thing(said: str, vocabulary, at_start: bool = True) -> tuple[int, int] | None:
+    """(start, end) of the words of the one thing the clause names, with the area said after it ("the pleated
+    blind in the nursery"), after its determiner ("that larder extractor"); None when it names none or more
+    than one, or only an area. A word alone is a thing when said after a determiner, or (unless not
+    at_start: "lock it up" locks, it names no lock) first or nearly all that is said."""
+    words = _words(said)
+    known = [False] * len(words)
+    for i, j in vocabulary.spans(words, range(len(words))):
+        if _knows(vocabulary, " ".join(words[i:j])):
+            known[i:j] = [True] * (j - i)
+    runs, i = [], 0
+    while i < len(words):
+        if not known[i]:
+            i += 1
+            continue
+        start = i
+        while i < len(words) and (known[i] or tuple(words[i:i + 2]) == _IN_AREA and i + 2 < len(words) and known[i + 2]):
+            i += 3 if not known[i] else 1
+        if i - start > 1 or start and words[start - 1] in _DETERMINERS or at_start and (start == 0 or len(words) <= 2):
+            runs.append((start, i))
+    if len(runs) != 1:
+        return None
+    start, end = runs[0]
+    phrase = " ".join(words[start:end])
+    if phrase in vocabulary.areas or phrase in vocabulary.rooms:
+        return None
+    return start, end
 
 
 _DETERMINERS = {"the", "my", "our", "your", "this", "that", "a", "an"}
@@ -82,19 +180,30 @@ _DETERMINERS = {"the", "my", "our", "your", "this", "that", "a", "an"}
 def names_a_thing(said: str, vocabulary) -> bool:
     """The words name a thing of the home: a phrase of two words or more the home knows, or one word that is
     said as a thing ("the gate") or is nearly all that is said. A word of a longer name said otherwise
-    ("the washing is still wet" in a home with a still room) names nothing."""
-    words = said.split()
+    ("the washing is still wet" in a home with a still room) names nothing; "the urn's" names the urn."""
+    words = _words(said)
     for i, j in vocabulary.spans(words, range(len(words))):
-        if vocabulary.knows(" ".join(words[i:j])) and \
+        if _knows(vocabulary, " ".join(words[i:j])) and \
                 (j - i > 1 or i == 0 or words[i - 1] in _DETERMINERS or len(words) <= 2):
             return True
     return False
 
 
+def _knows(vocabulary, phrase: str) -> bool:
+    """The phrase names a thing or a place of the home: in a user's own home one of its names or areas (a word
+    of the default home, "the sun's on the telly", names nothing there)."""
+    if vocabulary.names or vocabulary.areas:
+        return phrase in vocabulary.names or phrase in vocabulary.areas
+    return vocabulary.knows(phrase)
+
+
 def reading_taken(whole, clause_readings: list):
     """The reading a reply follows (each a ReplyReader): the whole request's when it makes a call; else the one
-    clause's that makes a call; the whole request's again when no clause or more than one does."""
+    clause's that makes a call, or the first of several that make the same call ("the gallery temperature,
+    what's it at": both clauses read it); the whole request's again when no clause or different calls do."""
     if whole.call is not None:
         return whole
     called = [reading for reading in clause_readings if reading.call is not None]
-    return called[0] if len(called) == 1 else whole
+    same = called and all((r.call.name, r.call.arguments) == (called[0].call.name, called[0].call.arguments)
+                          for r in called)
+    return called[0] if same else whole

@@ -30,7 +30,7 @@ import torch
 
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
 from assistant.client_tools import TOOL_SLOTS
-from assistant.clauses import reading_taken, takeable
+from assistant.clauses import clauses, reading_taken, takeable
 from assistant.conversation import Vocabulary, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
@@ -239,7 +239,10 @@ class EmbeddedGenerator:
         (assistant.clauses), read alone as the request with the turns before it: all decoded together."""
         readings = [self.prompt_ids(history, lexicon, client_tools)]
         if history and history[-1].get("role") == "user":
-            for clause in takeable(content_text(history[-1]), Vocabulary(lexicon)):
+            request = content_text(history[-1])
+            for clause in takeable(request, Vocabulary(lexicon)):
                 asked = [*history[:-1], {"role": "user", "content": clause}]
                 readings.append(self.prompt_ids(asked, lexicon, client_tools))
+            if len(readings) > 1:
+                readings[0][1].clauses = tuple(clause.said for clause in clauses(request))
         return readings

@@ -257,6 +257,63 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^has ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"is \1 \2"),
     (rf"^have ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"are \1 \2"),
 )]
+# Every home, also for a request read with the turns before it (a step leans back): a light's step said after it,
+# "salt lamp a bit lower please"
+_NOT_A_VERB = (r"(?!(?:turn|switch|put|set|make|bring|dim|brighten|knock|crank|bump|get|have|can|could|would|"
+               r"please|tone|raise|lower|move|take|keep|leave)\b)")
+# Words no name of a thing holds: a name said first is the request's first words only when none is one of these
+_NAME_STOPS = ("the|my|our|a|an|i|i'd|i'm|it|it's|is|are|in|we|we'd|you|please|can|could|would|like|want|need|set|"
+               "put|turn|make|bring|change|have|get|keep|raise|lower|switch")
+# a light said by its name, up to three words before its kind
+_A_LIGHT = rf"((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}(?:lights?|lamps?|lighting|pendant))"
+NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:lower|down|dimmer)"
+     r"(?: please)?$", r"dim the \1\2"),
+    (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:higher|up|brighter)"
+     r"(?: please)?$", r"brighten the \1\2"),
+)]
+# Every home, for a request read alone, after the rules above: a user's own thing said with a verb or an order
+# the corpus says otherwise.
+NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # "light (up)" a thing is "turn on": "can you light the veranda lantern" (in a home with lights, "light" reaches
+    # the model as a name slot, and "<e0> up the <e1>" reads like locking)
+    (rf"^{_POLITE}light (?:up )?({_THE}) ", r"\1turn on \2 "),
+    # "run" a thing is the corpus's "start" (a scene, a timer or a bath is run otherwise): "run the dehumidifier"
+    (rf"^{_POLITE}run ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm|bath|numbers?|test)$)[a-z' ]+)$", r"\1start \2"),
+    # a lock locked "up" after it: "lock the tack room lock up" is the corpus's "lock up the ..."
+    (rf"^{_POLITE}lock ({_THE} .+?) up$", r"\1lock up \2"),
+    # "back" before the state, moved after the thing: "turn the bunting back off"
+    (r"^((?:please |can you |could you )?(?:turn|switch|shut|put|power) (?:on|off) .+?) back$", r"\1"),
+    # how a reading has become: "how humid has the boathouse got", "how warm's the snug"
+    (r"^how (hot|warm|cold|chilly|humid|damp)(?:'s| has| is) (the [a-z ]+?) (?:got|gotten|become|getting)"
+     r"(?: today| now| right now| tonight)?$", r"how \1 is \2"),
+    (r"^how (hot|warm|cold|chilly|humid|damp)'s (the [a-z ]+)$", r"how \1 is \2"),
+    # a state asked as what someone left: "have i left the coffee machine on in the kitchen"
+    (rf"^(?:have|has|did) {_ASKER} (?:left|leave) ({_THE} .+?) (on|off|open|unlocked|running)( in the [a-z ]+)?$",
+     r"is \1 \2\3"),
+    # a thing asked whether "going" or "running", not a timer: "is the telly in the bedroom going"
+    (r"^(is|are) ((?:the|my|our) (?![a-z' ]*\b(?:timer|alarm|countdown|stopwatch)\b)[a-z' ]+?) (?:going|running)$",
+     r"\1 \2 on"),
+    # the lights "out": "lights out everywhere", "lights out in the den"
+    (r"^(?:(?:all )?the )?lights out(?: please)?$", "turn off the lights"),
+    (r"^(?:(?:all )?the )?lights out (?:everywhere|all over the house|in the house|in the whole house)(?: please)?$",
+     "turn off all the lights in the house"),
+    (r"^(?:(?:all )?the )?lights out in (the [a-z ]+?)(?: please)?$", r"turn off the lights in \1"),
+    # a time frame after a switch: "could you start the ice maker for tonight"
+    (rf"^({_POLITE}(?:turn|switch|start|put|light|power|fire)\b.+?) for (?:tonight|later|later on|this evening|"
+     r"this afternoon|today|the party|the guests)$", r"\1"),
+    # a light's level as a share: "the mushroom lamp at a quarter brightness"
+    *((rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT} (?:at|to) {share} "
+       r"(?:brightness|power)(?: please)?$", rf"set the \1 to {percent} percent")
+      for share, percent in (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))),
+    # a light "all the way up": "garage lights all the way up, i'm looking for a screw"
+    (rf"^{_POLITE}(?:(?:turn|bring|put|crank|bump|push) )?(?:(?:the|my|our) )?(?!(?:turn|bring|put|crank|bump|push)\b)"
+     rf"{_A_LIGHT} (?:all the way|right) up\b", r"\1set the \2 to 100 percent"),
+    # a heater said first with its temperature: "radiator in the nursery to 18.5", "still room heater 21 degrees"
+    (rf"^(?:{_THE} )?((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}(?:{_HEATER})(?: in the [a-z ]+?)?) "
+     r"(?:(?:to|on|at|up to|down to) (?![12]$)(\d+(?:\.\d+)?)(?: degrees)?|(\d+(?:\.\d+)?) degrees)(?: please)?$",
+     lambda match: f"set the {match.group(1)} to {match.group(2) or match.group(3)} degrees"),
+)]
 # The default home only, whose rooms and devices are the vocabulary's: "the tv in the living room" is its
 # "living room tv".
 DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
@@ -287,13 +344,14 @@ OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacem
 
 def synonyms(said: str) -> str:
     """A normalised request in the corpus's words for what is said many ways."""
-    for pattern, replacement in SYNONYMS:
+    for pattern, replacement in SYNONYMS + NAMED_THING_SYNONYMS:
         said = pattern.sub(replacement, said)
     return said
 
 
 def rephrase(said: str, default_home: bool) -> str:
     """A normalised request, to be read alone, in the word order and words the model reads best."""
-    for pattern, replacement in REPHRASINGS + (DEFAULT_HOME_REPHRASINGS if default_home else OWN_HOME_REPHRASINGS):
+    for pattern, replacement in REPHRASINGS + NAMED_THING_REPHRASINGS + \
+            (DEFAULT_HOME_REPHRASINGS if default_home else OWN_HOME_REPHRASINGS):
         said = pattern.sub(replacement, said)
     return said

@@ -688,9 +688,12 @@ class ToolRunner:
 
     async def _set_level(self, name, percent, area=None) -> str:
         """A light's brightness; for a heater or thermostat called by its whole name, its temperature: "set the
-        snug stove to 21" reads to the model like a light's level, since names reach it as slots. Part of a
-        name is never a heater's ("dim the panel light to 20%" must not set the radiant panel to 20 degrees)."""
-        heater = [e for e in self.home.inventory.resolve(str(name), area, ("climate",)) if e.name == str(name).lower()]
+        snug stove to 21" reads to the model like a light's level, since names reach it as slots (its area said
+        apart counts: "the radiator in the nursery" is the nursery radiator). Part of a name is never a
+        heater's ("dim the panel light to 20%" must not set the radiant panel to 20 degrees)."""
+        said = str(name).lower().replace("_", " ")
+        heater = [e for e in self.home.inventory.resolve(str(name), area, ("climate",))
+                  if e.name in (said, f"{area} {said}".replace("_", " "))]
         if len(heater) == 1 and not self._find(name, area, ("light",))[0]:
             degrees = float(percent)
             if not 0 < degrees < 100:

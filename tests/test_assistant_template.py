@@ -3,6 +3,7 @@ import json
 
 from assistant.chat_template import (Slots, format_call, hide_names, hide_numbers, model_prompt, parse_call,
                                      render_prompt, render_reply, reply_target)
+from assistant.clauses import clauses
 
 
 def test_single_turn_prompt_is_normalised():
@@ -225,6 +226,12 @@ def test_a_question_about_what_someone_did_changes_nothing():
     assert not refused("have i locked the wicket gate", {"name": "get_state", "arguments": {"name": "wicket_gate"}})
     assert not refused("lock the wicket gate", lock)
     assert not refused("have you got a timer for 5 minutes", {"name": "set_timer", "arguments": {"seconds": 300}})
+    # asked after its topic
+    cover = {"name": "set_cover", "arguments": {"name": "sash_window", "action": "close"}}
+    assert refused("the sash window in the scullery is it shut", cover)
+    assert refused("the landing blinds are they down", cover)
+    assert not refused("is it ok to close the sash window", cover)
+    assert refused("the loft hatch what's it at", {"name": "activate_scene", "arguments": {"name": "loft_hatch"}})
 
 
 def test_a_request_to_switch_is_not_answered_by_a_read():
@@ -240,6 +247,24 @@ def test_a_request_to_switch_is_not_answered_by_a_read():
     assert not refused("is the garden switch on", {"name": "get_state", "arguments": {"name": "garden switch"}})
     assert not refused("put the kiln on", {"name": "switch_device", "arguments": {"name": "kiln", "state": "on"}})
     assert refused("turn the porch light on", {"name": "read_sensor", "arguments": {"room": "porch", "kind": "temperature"}})
+    # a question asked after its topic: "power ... on" is no switch there
+    assert not refused("the garage power outlet is it on", {"name": "get_state", "arguments": {"name": "garage power outlet"}})
+
+
+def test_a_request_with_clauses_that_asks_nothing_is_not_answered_by_a_read():
+    """With its clauses read alone too, a read for a request that asks nothing is left to them ("let's have the
+    regatta scene, the crew's coming over" read the regatta's state)."""
+    def refused(request, clauses_read=True):
+        slots = slots_of(request)
+        slots.clauses = tuple(clause.said for clause in clauses(request)) if clauses_read else ()
+        return slots.reads_unasked({"name": "get_state", "arguments": {"name": "fire_pit"}})
+    assert refused("let's have the fire pit going, it's chilly")
+    assert refused("the guests are here, get the fire pit going")
+    assert not refused("let's have the fire pit going, it's chilly", clauses_read=False)   # nothing else to read
+    assert not refused("the fire pit, is it lit")
+    assert not refused("fire pit temperature, what's it reading")
+    assert not refused("is the fire pit on, i can smell smoke")
+    assert not refused("tell me if the fire pit is on, i'm going out")
 
 
 def test_a_verb_before_timer_names_no_timer():

@@ -208,3 +208,17 @@ async def test_a_touch_heard_without_its_a_still_dims_the_light(home_server, dev
         transcript, spoken(done["response"]))
     await wait_for(lambda: any(topic == "zigbee2mqtt/piano_light/set" for topic, _ in devices[before:]))
     await client.close()
+
+
+async def test_a_name_said_with_words_around_it_acts_on_that_device_and_an_unknown_one_never_acts(home_server, devices):
+    """A remark beside the request, the device named before a pronoun: the device's own topic gets the command
+    (assistant.clauses); a name the home lacks, said the same way, switches nothing."""
+    client, said = await ask_alone(home_server, "that kiln is making a racket, turn it off")
+    await wait_for(lambda: ("tasmota/kiln/cmnd/POWER", b"0") in devices)
+    assert calls(client)[-1] == ("switch_device", {"name": "kiln", "state": "off"}), (said, calls(client))
+    client, said = await ask_alone(home_server, "start the pond pump, there's a frog in the bucket")
+    await wait_for(lambda: ("tasmota/pond_pump/cmnd/POWER", b"1") in devices)
+    before = list(devices)
+    _, said = await ask_alone(home_server, "that chapel lamp is too bright, turn it off")
+    await asyncio.sleep(0.5)
+    assert devices == before, (said, devices[len(before):])
