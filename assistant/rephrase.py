@@ -288,17 +288,9 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
     (r"^how (hot|warm|cold|chilly|humid|damp)(?:'s| has| is) (the [a-z ]+?) (?:got|gotten|become|getting)"
      r"(?: today| now| right now| tonight)?$", r"how \1 is \2"),
     (r"^how (hot|warm|cold|chilly|humid|damp)'s (the [a-z ]+)$", r"how \1 is \2"),
-    # a state asked as what someone left: "have i left the coffee machine on in the kitchen"
-    (rf"^(?:have|has|did) {_ASKER} (?:left|leave) ({_THE} .+?) (on|off|open|unlocked|running)( in the [a-z ]+)?$",
-     r"is \1 \2\3"),
     # a thing asked whether "going" or "running", not a timer: "is the telly in the bedroom going"
     (r"^(is|are) ((?:the|my|our) (?![a-z' ]*\b(?:timer|alarm|countdown|stopwatch)\b)[a-z' ]+?) (?:going|running)$",
      r"\1 \2 on"),
-    # the lights "out": "lights out everywhere", "lights out in the den"
-    (r"^(?:(?:all )?the )?lights out(?: please)?$", "turn off the lights"),
-    (r"^(?:(?:all )?the )?lights out (?:everywhere|all over the house|in the house|in the whole house)(?: please)?$",
-     "turn off all the lights in the house"),
-    (r"^(?:(?:all )?the )?lights out in (the [a-z ]+?)(?: please)?$", r"turn off the lights in \1"),
     # a time frame after a switch: "could you start the ice maker for tonight"
     (rf"^({_POLITE}(?:turn|switch|start|put|light|power|fire)\b.+?) for (?:tonight|later|later on|this evening|"
      r"this afternoon|today|the party|the guests)$", r"\1"),
@@ -306,7 +298,7 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
     *((rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT} (?:at|to) {share} "
        r"(?:brightness|power)(?: please)?$", rf"set the \1 to {percent} percent")
       for share, percent in (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))),
-    # a light "all the way up": "garage lights all the way up, i'm looking for a screw"
+    # a light of a user's own "all the way up": "the salt lamp right up" (a room's lights at full are read above)
     (rf"^{_POLITE}(?:(?:turn|bring|put|crank|bump|push) )?(?:(?:the|my|our) )?(?!(?:turn|bring|put|crank|bump|push)\b)"
      rf"{_A_LIGHT} (?:all the way|right) up\b", r"\1set the \2 to 100 percent"),
     # a heater said first with its temperature: "radiator in the nursery to 18.5", "still room heater 21 degrees"
