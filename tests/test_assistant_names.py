@@ -30,12 +30,12 @@ from assistant.tools import ToolRunner
     ("the boot room radiator on 2", False, "the boot room radiator on 2"),
     ("i'd like the heating at 19 degrees", True, "i'd like the heating at 19 degrees"),       # a wish, not a name
     # a state asked as what someone left, or whether a thing is "going" (not a timer)
-    ("did we leave the pond pump running in the orangery", False, "is the pond pump running in the orangery"),
+    ("did we leave the pond pump running in the orangery", False, "is the pond pump in the orangery on"),
     ("is the jukebox still going", False, "is the jukebox on"),
     ("is the bread timer still going", False, "is the bread timer going"),
     # the lights "out"
-    ("lights out all over the house", True, "turn off all the lights in the house"),
-    ("the lights out in the den please", False, "turn off all the lights in the den"),
+    ("lights out all over the house", True, "turn off the lights all over the house"),
+    ("the lights out in the den please", False, "turn off all the lights in the den please"),
     # a time frame after a switch; a light's level as a share
     ("can you switch on the hot tub for later", False, "can you switch on the hot tub"),
     ("the reading lamp at half brightness", False, "set the reading lamp to 50 percent"),
