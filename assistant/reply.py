@@ -36,7 +36,7 @@ class ReplyReader:
     call: the well-formed call before <|say|> (None if there is none); broken: the call or the speech is
     garbled (a muddled, unsure reply), and nothing more is read; template: the speech so far, {result}
     slot kept. slots: what the prompt's number, name and area slots stand for; a slot with nothing behind
-    it never reaches a tool or the user (the reply counts as garbled).
+    it never reaches a tool, and a slot in the speech never reaches the user (the reply counts as garbled).
     """
 
     def __init__(self, tokenizer, eos_id: int, slots: Slots):
@@ -59,8 +59,9 @@ class ReplyReader:
         if not self.head_read or self.broken:
             return head_now, ""
         spoken = self.tokens[self.tokens.index(self.say_id) + 1:]
-        template = self.slots.show(self.tokenizer.decode([t for t in spoken if t != self.eos_id]))
-        if "=" in template or "_" in template or ANY_SLOT.search(template):   # call syntax or a slot: muddled
+        template = self.tokenizer.decode([t for t in spoken if t != self.eos_id])
+        # call syntax or a slot (the corpus never speaks a number, name or area slot: "Sorry,<e0> don't know"): muddled
+        if "=" in template or "_" in template or ANY_SLOT.search(template):
             self.broken = True
             return head_now, ""
         added = template[len(self.template):] if len(template) > len(self.template) else ""

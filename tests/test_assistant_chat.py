@@ -199,6 +199,17 @@ def test_a_slot_with_nothing_behind_it_never_reaches_a_tool_or_the_user(assistan
     assert reader.unwritten and reader.spoken("on") == ""
 
 
+def test_a_name_slot_in_the_speech_is_muddled_even_with_a_name_behind_it(assistant):
+    """The corpus never speaks a slot; "Sorry,<e0> don't know a device by that name." reached the user as
+    "Sorry,sprinkler don't know ..." for "the lawn's parched, switch on the sprinkler"."""
+    from assistant.chat_template import Slots
+    from assistant.reply import ReplyReader
+
+    reader = ReplyReader(assistant.tokenizer, assistant.config.eos_token_id, Slots(names=["sprinkler"]))
+    reader.add(assistant.tokenizer.encode("<|say|> Sorry,<e0> don't know a device by that name."))
+    assert reader.unwritten and reader.spoken(None) == ""
+
+
 def test_the_users_own_devices_by_name(assistant):
     from assistant.inventory import Inventory
 
