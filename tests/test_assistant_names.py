@@ -35,6 +35,8 @@ from assistant.tools import ToolRunner
     ("is the bread timer still going", False, "is the bread timer going"),
     # the lights "out"
     ("lights out all over the house", True, "turn off the lights all over the house"),
+    ("brighten the picture light up", False, "brighten the picture light"),
+    ("dim the salt lamp down a bit", False, "dim the salt lamp a bit"),
     ("the lights out in the den please", False, "turn off all the lights in the den please"),
     # a time frame after a switch; a light's level as a share
     ("can you switch on the hot tub for later", False, "can you switch on the hot tub"),
