@@ -300,28 +300,30 @@ async def test_beta_client_gets_audio_under_beta_names(live_server):
     await client.close()
 
 
+async def the_call(client, text: str) -> dict:
+    """The one function call a text request gets, as {name, arguments}."""
+    start = len(client.events)
+    await ask(client, text, {"output_modalities": ["text"]})
+    done = await client.wait_for("response.done", start=start, timeout=60)
+    assert done["response"]["status"] == "completed"
+    calls = [e["item"] for e in client.of_type("conversation.item.added", start)
+             if e["item"]["type"] == "function_call"]
+    assert len(calls) == 1, (text, calls)
+    return {"name": calls[0]["name"], "arguments": json.loads(calls[0]["arguments"])}
+
+
 async def test_a_conversation_follows_it_and_actually_cancel_it(live_server):
     """Follow-ups several turns back resolve against the conversation's calls: "it" is the light asked about
     before a timer and a sum came in between, "actually cancel it" the timer."""
     client = await connect(live_server)
 
-    async def call_for(text: str) -> dict:
-        start = len(client.events)
-        await ask(client, text, {"output_modalities": ["text"]})
-        done = await client.wait_for("response.done", start=start, timeout=60)
-        assert done["response"]["status"] == "completed"
-        calls = [e["item"] for e in client.of_type("conversation.item.added", start)
-                 if e["item"]["type"] == "function_call"]
-        assert len(calls) == 1, (text, calls)
-        return {"name": calls[0]["name"], "arguments": json.loads(calls[0]["arguments"])}
-
-    assert await call_for("is the kitchen light on") == {"name": "get_state",
+    assert await the_call(client, "is the kitchen light on") == {"name": "get_state",
                                                          "arguments": {"name": "light", "area": "kitchen"}}
-    assert await call_for("set a timer for five minutes") == {"name": "set_timer", "arguments": {"seconds": 300}}
-    assert (await call_for("what's seven times six"))["name"] == "calculate"
-    assert await call_for("turn it on") == {"name": "set_device",
+    assert await the_call(client, "set a timer for five minutes") == {"name": "set_timer", "arguments": {"seconds": 300}}
+    assert (await the_call(client, "what's seven times six"))["name"] == "calculate"
+    assert await the_call(client, "turn it on") == {"name": "set_device",
                                             "arguments": {"device": "light", "room": "kitchen", "state": "on"}}
-    assert await call_for("actually cancel it") == {"name": "cancel_timer", "arguments": {}}
+    assert await the_call(client, "actually cancel it") == {"name": "cancel_timer", "arguments": {}}
     await client.close()
 
 
@@ -330,17 +332,7 @@ async def test_a_follow_up_works_on_the_last_result(live_server):
     conversation's function_call items."""
     client = await connect(live_server)
 
-    async def call_for(text: str) -> dict:
-        start = len(client.events)
-        await ask(client, text, {"output_modalities": ["text"]})
-        done = await client.wait_for("response.done", start=start, timeout=60)
-        assert done["response"]["status"] == "completed"
-        calls = [e["item"] for e in client.of_type("conversation.item.added", start)
-                 if e["item"]["type"] == "function_call"]
-        assert len(calls) == 1, (text, calls)
-        return {"name": calls[0]["name"], "arguments": json.loads(calls[0]["arguments"])}
-
-    assert await call_for("what's 45 plus 18") == {"name": "calculate", "arguments": {"expression": "45+18"}}
-    assert await call_for("and double that") == {"name": "calculate", "arguments": {"expression": "63*2"}}
-    assert await call_for("take 18 off it") == {"name": "calculate", "arguments": {"expression": "126-18"}}
+    assert await the_call(client, "what's 45 plus 18") == {"name": "calculate", "arguments": {"expression": "45+18"}}
+    assert await the_call(client, "and double that") == {"name": "calculate", "arguments": {"expression": "63*2"}}
+    assert await the_call(client, "take 18 off it") == {"name": "calculate", "arguments": {"expression": "126-18"}}
     await client.close()
