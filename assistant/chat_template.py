@@ -419,6 +419,8 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
 
 _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
+
+
 def _unknown_before(out: list[str]) -> list[str]:
     """The plain words (at most three) between a determiner and the end of out: what was said of a name
     before its known part ("the chapel" of "the chapel blinds")."""

@@ -121,7 +121,7 @@ def _without_a_remarks_place(said: str, vocabulary) -> tuple[str, str | None]:
     sweltering in the conservatory", "the cellar's getting musty": the request is there too); a place the home
     does not know is none of its ("there's rain in the boat"). Any other clause as it is."""
     subject = _AREA_SAID_OF.match(said)
-    if subject and (subject.group(1) in vocabulary.areas or subject.group(1) in vocabulary.rooms):
+    if subject and _is_an_area(subject.group(1), vocabulary):
         return said[subject.end():], subject.group(1)         # "the cellar's getting musty"
     place = _PLACE.search(said)
     if place is None or not REMARK.match(said):
@@ -129,15 +129,19 @@ def _without_a_remarks_place(said: str, vocabulary) -> tuple[str, str | None]:
     before, words = said[:place.start()].strip(), said[place.end():].split()
     for n in range(len(words), 0, -1):
         area = " ".join(words[:n])
-        if area in vocabulary.areas or area in vocabulary.rooms:
+        if _is_an_area(area, vocabulary):
             return " ".join([before, *words[n:]]), area
     return (said, None) if names_a_thing(" ".join(words), vocabulary) else (before, None)
 
 
 def _names_an_area(said: str, vocabulary) -> bool:
     words = said.split()
-    return any(" ".join(words[i:j]) in vocabulary.areas or " ".join(words[i:j]) in vocabulary.rooms
-               for i, j in vocabulary.spans(words, range(len(words))))
+    return any(_is_an_area(" ".join(words[i:j]), vocabulary) for i, j in vocabulary.spans(words, range(len(words))))
+
+
+def _is_an_area(phrase: str, vocabulary) -> bool:
+    """An area of a user's own home or a room of the default one."""
+    return phrase in vocabulary.areas or phrase in vocabulary.rooms
 
 
 def _words(said: str) -> list[str]:
@@ -163,13 +167,12 @@ def _thing(said: str, vocabulary, at_start: bool = True) -> tuple[int, int] | No
         start = i
         while i < len(words) and (known[i] or tuple(words[i:i + 2]) == _IN_AREA and i + 2 < len(words) and known[i + 2]):
             i += 3 if not known[i] else 1
-        if i - start > 1 or start and words[start - 1] in _DETERMINERS or at_start and (start == 0 or len(words) <= 2):
+        if _said_as_a_thing(words, start, i, at_start):
             runs.append((start, i))
     if len(runs) != 1:
         return None
     start, end = runs[0]
-    phrase = " ".join(words[start:end])
-    if phrase in vocabulary.areas or phrase in vocabulary.rooms:
+    if _is_an_area(" ".join(words[start:end]), vocabulary):
         return None
     return start, end
 
@@ -183,10 +186,16 @@ def names_a_thing(said: str, vocabulary) -> bool:
     ("the washing is still wet" in a home with a still room) names nothing; "the urn's" names the urn."""
     words = _words(said)
     for i, j in vocabulary.spans(words, range(len(words))):
-        if _knows(vocabulary, " ".join(words[i:j])) and \
-                (j - i > 1 or i == 0 or words[i - 1] in _DETERMINERS or len(words) <= 2):
+        if _knows(vocabulary, " ".join(words[i:j])) and _said_as_a_thing(words, i, j):
             return True
     return False
+
+
+def _said_as_a_thing(words: list[str], start: int, end: int, at_start: bool = True) -> bool:
+    """Known words[start:end] are said as a thing: two words or more, after a determiner, or (at_start) first
+    or nearly all that is said."""
+    return end - start > 1 or (start > 0 and words[start - 1] in _DETERMINERS) \
+        or (at_start and (start == 0 or len(words) <= 2))
 
 
 def _knows(vocabulary, phrase: str) -> bool:
