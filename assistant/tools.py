@@ -19,8 +19,9 @@ from assistant.home import Home, InMemoryHome
 from assistant.inventory import CLASS_WORDS, COMPONENTS, SWITCHABLE, Entity
 from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
-from assistant.vocabulary import (ASKING_WORDS, DEVICES, NO, OPERATOR_WORDS, ROOMS, SAID_BACK, SENSOR_KINDS,
-                                  SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES, convert, unit_name)
+from assistant.vocabulary import (ASKING_WORDS, DEVICES, FOLLOW_UP_WORDS, NO, OPERATOR_WORDS, ROOMS, SAID_BACK,
+                                  SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES, convert,
+                                  unit_name)
 
 # What switching everything, or every one of a kind, switches.
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")
@@ -218,10 +219,12 @@ def states_without_a_switch(heard: str, name: str = "") -> bool:
 
 
 def asks(heard: str, name: str = "") -> bool:
-    """The heard words ask about a state: a question mark, one of ASKING_WORDS, or a state said without a
-    verb of switching. A state read for words that ask nothing ("The cellar get a musty, run the
-    dehumidifier.") answers a request whose verb was misheard, as if it were done."""
-    return ("?" in heard or bool(set(re.findall(r"[a-z']+", heard.lower())) & ASKING_WORDS)
+    """The heard words ask about a state: a question mark, one of ASKING_WORDS, a follow-up that carries the
+    question before it (FOLLOW_UP_WORDS first), or a state said without a verb of switching. A state read for
+    words that ask nothing ("The cellar get a musty, run the dehumidifier.") answers a request whose verb was
+    misheard, as if it were done."""
+    words = re.findall(r"[a-z']+", heard.lower())
+    return ("?" in heard or bool(set(words) & ASKING_WORDS) or (bool(words) and words[0] in FOLLOW_UP_WORDS)
             or states_without_a_switch(heard, name))
 
 

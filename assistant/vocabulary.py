@@ -137,6 +137,8 @@ ASKING_WORDS = {"is", "isn't", "are", "aren't", "was", "wasn't", "were", "what",
                 "can", "could", "will", "would", "which", "where", "where's", "who", "whether", "if", "tell",
                 "check", "any", "anything", "wonder", "know", "still", "status", "state", "temperature",
                 "humidity", "degrees", "warm", "hot", "cold", "humid"}
+# First words of a follow-up that carries the question before it ("is the porch light on" … "and the hall light").
+FOLLOW_UP_WORDS = {"and", "also"}
 TRAILING_WORDS = {"please", "thanks", "thank", "you", "now"}
 SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make", "get", "let", "leave", "keep",
                 "have", "want", "need", "be", "start", "stop", "kill", "shut", "close", "open", "lock", "unlock",
