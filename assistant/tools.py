@@ -17,9 +17,11 @@ from typing import Awaitable, Callable, Protocol
 from assistant.chat_template import NAME_ARGUMENTS, NoAction, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import CLASS_WORDS, COMPONENTS, SWITCHABLE, Entity
+from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
-from assistant.vocabulary import (DEVICES, NO, OPERATOR_WORDS, ROOMS, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS,
-                                  STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES, convert, unit_name)
+from assistant.vocabulary import (ASKING_WORDS, DEVICES, FOLLOW_UP_WORDS, NO, OPERATOR_WORDS, ROOMS, SAID_BACK,
+                                  SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES, convert,
+                                  unit_name)
 
 # What switching everything, or every one of a kind, switches.
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")
@@ -214,6 +216,16 @@ def states_without_a_switch(heard: str, name: str = "") -> bool:
         return False
     named = set(re.findall(r"[a-z']+", name.lower()))
     return not any(_a_form_of(word, SWITCH_VERBS) for word in words[:-1] if word not in named)
+
+
+def asks(heard: str, name: str = "") -> bool:
+    """The heard words ask about a state: a question mark, one of ASKING_WORDS, a follow-up that carries the
+    question before it (FOLLOW_UP_WORDS first), or a state said without a verb of switching. A state read for
+    words that ask nothing ("The cellar get a musty, run the dehumidifier.") answers a request whose verb was
+    misheard, as if it were done."""
+    words = re.findall(r"[a-z']+", heard.lower())
+    return ("?" in heard or bool(set(words) & ASKING_WORDS) or (bool(words) and words[0] in FOLLOW_UP_WORDS)
+            or states_without_a_switch(heard, name))
 
 
 def _a_form_of(word: str, verbs: set[str]) -> bool:
@@ -432,6 +444,8 @@ class ToolRunner:
                      for key, value in arguments.items()}
         if self.spoken and name in SWITCHING and states_without_a_switch(self.heard, arguments.get("name", "")):
             return await self._state_instead(arguments)
+        if self.spoken and name == "get_state" and not asks(self.heard, arguments.get("name", "")):
+            return NoAction(NOT_UNDERSTOOD)
         guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
         if guessed is not None:

@@ -130,6 +130,15 @@ OPERATOR_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
 # "is the roman blind closed"): heard, it is a question about the state, never a switch (Whisper drops the "is").
 # STATE_WORDS end such a request, before any of TRAILING_WORDS; SWITCH_VERBS, in any of their forms, say switch.
 STATE_WORDS = {"on", "off", "open", "opened", "closed", "shut", "locked", "unlocked"}
+# Heard, a state is answered only where the words ask for it: a question mark, a state said as above, or one of
+# ASKING_WORDS ("The pergola roof, closet, it's starting to rain." for "close it" asks nothing).
+ASKING_WORDS = {"is", "isn't", "are", "aren't", "was", "wasn't", "were", "what", "what's", "whats", "how",
+                "how's", "hows", "did", "didn't", "does", "doesn't", "do", "has", "hasn't", "have", "haven't",
+                "can", "could", "will", "would", "which", "where", "where's", "who", "whether", "if", "tell",
+                "check", "any", "anything", "wonder", "know", "still", "status", "state", "temperature",
+                "humidity", "degrees", "warm", "hot", "cold", "humid"}
+# First words of a follow-up that carries the question before it ("is the porch light on" … "and the hall light").
+FOLLOW_UP_WORDS = {"and", "also"}
 TRAILING_WORDS = {"please", "thanks", "thank", "you", "now"}
 SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make", "get", "let", "leave", "keep",
                 "have", "want", "need", "be", "start", "stop", "kill", "shut", "close", "open", "lock", "unlock",

@@ -7,8 +7,8 @@ import pytest
 
 from assistant.chat_template import NoAction, fill_result
 from assistant.home import InMemoryHome
-from assistant.tools import (NOT_A_SKILL, NOT_CALCULABLE, NOT_POSSIBLE, CalculationError, ToolRunner, calculate,
-                             said_back, states_without_a_switch, stepped_level, timer_done_text)
+from assistant.tools import (NOT_A_SKILL, NOT_CALCULABLE, NOT_POSSIBLE, CalculationError, ToolRunner, asks,
+                             calculate, said_back, states_without_a_switch, stepped_level, timer_done_text)
 from assistant.vocabulary import convert
 
 
@@ -371,6 +371,36 @@ async def test_a_typed_number_is_never_asked_about():
 ])
 def test_a_state_said_with_no_verb_of_switching(heard, name, question):
     assert states_without_a_switch(heard, name) is question
+
+
+@pytest.mark.parametrize("heard, question", [
+    ("Is the kiln still on, I want to open it.", True),
+    ("The lawn sprinkler still going.", True),
+    ("Snug temperature.", True),
+    ("kitchen light on", True),                                     # a state said with no verb
+    ("Workbench light?", True),
+    ("And the hall light.", True),                                  # a follow-up: the question before it
+    ("The pergola roof, closet, it's starting to rain.", False),    # "close it" misheard
+    ("The cellar get a musty, run the dehumidifier.", False),
+    ("Punkah, it's well-dermic in the conservatory.", False),        # "punkah on" misheard
+])
+def test_heard_words_that_ask_about_a_state(heard, question):
+    assert asks(heard) is question
+
+
+async def test_a_state_is_read_for_heard_words_only_when_they_ask():
+    """A request whose verb was misheard is not answered with the state, as if it were done."""
+    home = InMemoryHome()
+    tools = ToolRunner(home)
+    tools.spoken = True
+    tools.begin_reply([{"role": "user", "content": "The kitchen light, bright or please."}])
+    said = await tools.run("get_state", {"name": "light", "area": "kitchen"})
+    assert isinstance(said, NoAction) and said == "Sorry, I didn't catch that."
+    tools.begin_reply([{"role": "user", "content": "Is the kitchen light on?"}])
+    assert await tools.run("get_state", {"name": "light", "area": "kitchen"}) == "The kitchen light is off."
+    tools.spoken = False                                                                    # typed: as written
+    tools.begin_reply([{"role": "user", "content": "The kitchen light, bright or please."}])
+    assert await tools.run("get_state", {"name": "light", "area": "kitchen"}) == "The kitchen light is off."
 
 
 async def test_a_heard_state_is_answered_and_never_switched():

@@ -48,6 +48,24 @@ def test_unknown_names_and_names_heard_right_stay_as_heard(heard):
     assert hear_names(heard, NAMES).text == heard and not hear_names(heard, NAMES).guessed
 
 
+@pytest.mark.parametrize("heard, names", [
+    ("I'm sewing tonight, switch the tiffany lamp on.", ("sewing room", "tiffany lamp")),
+    ("The gardener's at the gate, unlock the side gate for him.", ("garden", "side gate")),
+    ("The score lamp over the billiard table, turn it off.", ("billiard room",)),
+    ("My trouser needs pressing.", ("trouser press",)),
+])
+def test_a_word_of_a_name_with_other_words_or_an_ending_stays_as_heard(heard, names):
+    """A word of a name said on its own or beside words unlike the rest of it, or a word made from a name, is
+    what was said, not the name misheard."""
+    assert hear_names(heard, names).text == heard and not hear_names(heard, names).guessed
+
+
+def test_a_name_misheard_in_part_is_still_guessed():
+    """The rest of the name heard with the same first sound ("sign" for "side"), or a name cut short, is a guess."""
+    assert hear_names("Make sure the sign gate is locked.", ("side gate",)).guessed == {"side gate": "sign gate"}
+    assert hear_names("Light the chandel, we have guests.", ("chandelier",)).guessed == {"chandelier": "chandel"}
+
+
 def test_a_run_as_close_to_two_names_is_left_as_heard():
     assert hear_names("Turn on the dack light.", ("dock light", "duck light")).text == "Turn on the dack light."
     assert hear_names("Turn on the dack light.", ("dock light",)).text == "Turn on the dock light."

@@ -70,3 +70,15 @@ def test_a_sentence_written_twice_is_kept_once(heard, said):
 ])
 def test_sentences_not_the_same_twice_stay_as_heard(heard):
     assert said_words(heard) == heard
+
+
+@pytest.mark.parametrize("heard, said", [
+    ("Switch off the tele in the lounge. Nobody's watching.", "Switch off the telly in the lounge. Nobody's watching."),
+    ("Tele off.", "Telly off."),
+])
+def test_a_word_whisper_spells_otherwise_is_put_back(heard, said):
+    assert said_words(heard) == said
+
+
+def test_a_word_holding_such_a_spelling_stays_as_heard():
+    assert said_words("Turn on the telescope light.") == "Turn on the telescope light."

@@ -6,8 +6,10 @@ Words are compared run together, by their Metaphone keys (jellyfish: "saw mover"
 SMFR) and by their letters, each with Jaro-Winkler similarity. The same key with much the same letters, or
 nearly the same letters, is a spelling the recogniser chose ("parlor"): put in silently. A close match is a
 guess the user is asked about ("Did you mean the samovar?"). A key that starts with another sound, is much
-shorter or longer, or is as close to two names, is left as heard, so an unknown name ("the chapel blinds")
-never becomes a known one.
+shorter or longer, or is as close to two names is left as heard, so an unknown name ("the chapel blinds")
+never becomes a known one. So is a run that holds words of a name as said, in place, where the rest starts with
+another sound ("sewing tonight" for the sewing room) or is missing ("sewing"), and a word that is a name with
+more after it ("gardener's" for the garden): those words were said, the name was not.
 
 The recogniser also asks which of a final's beam hypotheses is most made of the home's names
 (best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
@@ -55,12 +57,40 @@ def _sounds(heard: list[str], name: list[str]) -> float:
     """How alike two runs of words are: 0 unless their keys start with the same sound (B and P count as one:
     "bunker" for "punkah") and are of like length, else the mean of the keys' and the letters' similarity."""
     a, b = _key(heard), _key(name)
-    if not a or not b or a[0].replace("P", "B") != b[0].replace("P", "B"):
+    if not _same_start(a, b):
         return 0.0
     if min(len(a), len(b)) < KEY_LENGTHS * max(len(a), len(b)):
         return 0.0
     letters = jellyfish.jaro_winkler_similarity(_letters(heard), _letters(name))
     return (jellyfish.jaro_winkler_similarity(a, b) + letters) / 2
+
+
+def _score(heard: list[str], name: list[str]) -> float:
+    """How alike the heard words and a name are (_sounds), 0 for words that were said, not the name (_part_of)."""
+    score = _sounds(heard, name)
+    return 0.0 if score and _part_of(heard, name) else score
+
+
+def _part_of(heard: list[str], name: list[str]) -> bool:
+    """Whether the heard words, not a spelling of the name, are the name's letters with more after them ("the
+    gardener's at the gate" in a home with a garden), or hold some of the name's words as its own, in place,
+    with no others or with others that start with another sound than the rest of the name ("I'm sewing
+    tonight" in a home with a sewing room): words said, not the name misheard."""
+    if _letters(heard).startswith(_letters(name)):
+        return not _spelling(heard, name)
+    lead = next((i for i, (h, n) in enumerate(zip(heard, name)) if h != n), min(len(heard), len(name)))
+    trail = next((i for i, (h, n) in enumerate(zip(heard[lead:][::-1], name[lead:][::-1])) if h != n),
+                 min(len(heard), len(name)) - lead)
+    if not lead + trail:
+        return False
+    rest, rest_of_name = heard[lead:len(heard) - trail], name[lead:len(name) - trail]
+    return ((not rest or not rest_of_name or not _same_start(_key(rest), _key(rest_of_name)))
+            and not _spelling(heard, name))
+
+
+def _same_start(a: str, b: str) -> bool:
+    """Two Metaphone keys start with the same sound (B and P count as one: "bunker" for "punkah")."""
+    return bool(a) and bool(b) and a[0].replace("P", "B") == b[0].replace("P", "B")
 
 
 def _spelling(heard: list[str], name: list[str]) -> bool:
@@ -85,7 +115,7 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
         for end in range(start + 1, min(start + LONGEST_SPAN, len(plain)) + 1):
             if not all(free[start:end]):
                 break
-            scored = sorted(((_sounds(plain[start:end], name), " ".join(name)) for name in known), reverse=True)
+            scored = sorted(((_score(plain[start:end], name), " ".join(name)) for name in known), reverse=True)
             best, runner_up = scored[0], scored[1] if len(scored) > 1 else (0.0, "")
             if best[0] >= (CLOSE if end - start > 1 else ONE_WORD_CLOSE) and best[0] - runner_up[0] >= CLEAR_MARGIN:
                 candidates.append((best[0], start, end, best[1]))

@@ -7,7 +7,8 @@ brighter") is given its "a" back after one of those words, or when it ends the r
 word. The words are data (DEGREE_WORDS, ARTICLE_HEARD_AS, COMPARATIVES).
 
 It also writes the verb a request starts with as other words: "Can seal the pasta timer.", "Block the side
-gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words), and a short sentence
+gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words), a word in a spelling of
+its own anywhere ("tele" for "telly": WORDS_HEARD_AS), and a short sentence
 twice ("Good night. Good night.": flite slt's always, Piper's now and then), which is kept once when the two are
 the same words (stt.trim_repeats leaves a phrase of two words said twice alone: "no, no"). Pure text.
 """
@@ -26,6 +27,8 @@ _BEFORE_DEGREE = ("a", "an", "the", "one", "little", "bit", "tiny", "wee") + ART
 
 # A request's first words as Whisper writes them: the verb said.
 VERBS_HEARD_AS = {"can seal": "cancel", "can sew": "cancel", "block": "lock", "walk": "lock"}
+# Words Whisper spells otherwise anywhere in a request, and the word said ("Switch off the tele in the lounge.").
+WORDS_HEARD_AS = {"tele": "telly"}
 
 _DEGREE = "|".join(DEGREE_WORDS)
 _HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
@@ -40,15 +43,20 @@ SENTENCE_ENDS = ".!?"
 _SENTENCE = re.compile(rf"[^{SENTENCE_ENDS}]+(?:[{SENTENCE_ENDS}]+|$)")
 _WORD = re.compile(r"[\w']+")
 _FIRST_WORDS = re.compile(rf"^(\W*)({'|'.join(map(re.escape, VERBS_HEARD_AS))})\b", re.IGNORECASE)
+_SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
 
 
 def said_words(transcript: str) -> str:
-    """The transcript said once, with the request's verb and the "a" before each degree word as said (see the
-    module)."""
+    """The transcript said once, with the request's verb, words spelt otherwise and the "a" before each degree
+    word as said (see the module)."""
     def verb(match: re.Match) -> str:
         said = VERBS_HEARD_AS[match[2].lower()]
         return match[1] + (said.capitalize() if match[2][0].isupper() else said)
-    return _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", _FIRST_WORDS.sub(verb, said_once(transcript))))
+    def word(match: re.Match) -> str:
+        said = WORDS_HEARD_AS[match[1].lower()]
+        return said.capitalize() if match[1][0].isupper() else said
+    text = _SPELT_OTHERWISE.sub(word, _FIRST_WORDS.sub(verb, said_once(transcript)))
+    return _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
 
 
 def said_once(transcript: str) -> str:
