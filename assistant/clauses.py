@@ -21,24 +21,28 @@ CLAUSE_END = re.compile(r"(?<!\d)[,.:]|,(?!\d{3}\b)|[.:](?!\d)|[;!?]|\s[-–—]
 # A reason or a purpose said after the request without a comma: "turn on the lamp so i can read", "convert 10
 # miles to km for my run"
 _SUBJECT = r"(?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|the|my|our|there|there's)"
-REASON_INSIDE = re.compile(rf"\s(?=(?:because|cause|cos|coz|since|as|so that|so|for)\s{_SUBJECT}\b)")
+REASON_INSIDE = re.compile(rf"\s(?=(?:because|cause|cos|coz|since|as|so that|so|for|while)\s{_SUBJECT}\b)")
 # A clause that gives a reason or a purpose: never the request
-REASON = re.compile(rf"^(?:because|cause|cos|coz|seeing as|given that)\b|^(?:since|as|so|so that|for)\s{_SUBJECT}\b")
+REASON = re.compile(rf"^(?:because|cause|cos|coz|seeing as|given that)\b|^(?:since|as|so|so that|for|while)\s{_SUBJECT}\b")
 # A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
 # wish said this way is a request ("we need the heating on")
 REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
                     r"i'll|i was|i have|i had|they|they're|he|she|he's|she's|you're|you've)\b"
-                    r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)")
+                    r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)"
+                    # a value said to be better: "21 would be better" (the request says what to change with it)
+                    r"|^\d+(?:\.\d+)?(?: degrees| percent)? (?:would be|'d be|will be|might be) (?:better|nicer|fine|best|"
+                    r"plenty|enough|about right|ideal|good)\b")
 # A clause that says when or on what condition: the request without it is another request
 CONDITION = re.compile(r"^(?:if|when|whenever|once|after|until|till|unless|as soon as|in case)\b")
 # A clause that takes back what was said before it ("..., actually don't", "..., just kidding"); said before
 # the request it corrects what came before ("no wait, stop it there")
-TAKES_BACK = re.compile(r"\b(?:don't|dont|do not|never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
+TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then) )(?:don't|dont|do not)\b|"
+                        r"\b(?:never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
                         r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
 # Words of a clause left out that a call could need: a state, a direction or a move
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
                          r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
-                         r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
+                         r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
 # off", "the dock lights, switch them on"); not "it" of "it's"
 PRONOUN = re.compile(r"\b(?:it|them|those|that 1|this 1|those ones)\b(?!')")
@@ -47,7 +51,9 @@ _IN_AREA = ("in", "the")
 _NUMBER = re.compile(r"\d")
 # A remark said of an area as its subject: "the cellar's getting musty", "the nursery is freezing"
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
-_PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b|\b(?:upstairs|downstairs|outside|outdoors)\b")
+# A clause said of its subject: "the boat's tied up", "the kids are up"
+_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| are| was| were)\b")
+_PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b(?! way\b)|\b(?:upstairs|downstairs|outside|outdoors)\b")
 
 
 @dataclass(frozen=True)
@@ -78,7 +84,7 @@ def takeable(request: str, vocabulary) -> list[str]:
     def empty(clause: Clause) -> bool:
         said = clause.said            # a remark's state is the speaker's ("we're off on holiday", "i'm up early")
         return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
-                    or (STATE_WORDS.search(said) and not REMARK.match(said)))
+                    or (STATE_WORDS.search(said) and not REMARK.match(said) and not _said_of_nothing(said, vocabulary)))
 
     def may_be_the_request(i: int) -> bool:
         said = found[i].said
@@ -132,6 +138,13 @@ def _without_a_remarks_place(said: str, vocabulary) -> tuple[str, str | None]:
         if _is_an_area(area, vocabulary):
             return " ".join([before, *words[n:]]), area
     return (said, None) if names_a_thing(" ".join(words), vocabulary) else (before, None)
+
+
+def _said_of_nothing(said: str, vocabulary) -> bool:
+    """A remark about something the home does not have, whose state is its own ("the boat's tied up", "the
+    kids are up"): the home has no such thing to set."""
+    subject = _SAID_OF.match(said)
+    return subject is not None and not names_a_thing(subject.group(1), vocabulary)
 
 
 def _names_an_area(said: str, vocabulary) -> bool:

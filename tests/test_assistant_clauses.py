@@ -53,6 +53,25 @@ def test_a_clause_may_be_taken_only_beside_clauses_that_carry_nothing(request_, 
     assert takeable(request_, DEFAULT_HOME) == taken
 
 
+@pytest.mark.parametrize("request_, taken", [
+    # a reason said with "while"; "hold on" and "in the way" are no state and no place
+    ("the heater, turn it off while i hoover", ["turn the heater off"]),
+    ("hold on, the cat's in the way, stop it", ["stop it"]),
+    # a remark about something the home does not have: its state is its own
+    ("close the blinds, the sun's up", ["close the blinds"]),
+    ("turn the heater off, the kids are up", ["turn the heater off"]),
+    ("turn the fan off, the heater is on", []),                       # the home has a heater
+    # "don't" of a remark's subject takes nothing back
+    ("what's the temperature in the office, the plants don't like the cold", ["what's the temperature in the office"]),
+    # a value said to be better is a remark whose number the other clause needs
+    ("24 would be better, can you change it", []),
+])
+def test_remarks_of_the_ninth_sets_kinds_beside_a_request(request_, taken):
+    """Phrasings of their own for the ninth paraphrase set's "the pond pump, turn it off while i clean the
+    filter", "hang on, the bike's in the way, stop it", "switch the dock lights off, the boat's tied up"."""
+    assert takeable(request_, DEFAULT_HOME) == taken
+
+
 def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
     """In a home with a still room, "the washing is still wet" names no thing; "the house" of a carriage house
     door, said as a thing, does."""
