@@ -51,7 +51,7 @@ STEP_SKILLS = {"change_brightness", "change_level"}
 # Arithmetic on the newest calculation's result ("and double that", "take 18 off it", "what's that times 4"): each
 # pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
 _N = r"(?P<n>\d+(?:\.\d+)?)"
-_THAT = r"(?:that|it|this|the answer|the result)"
+_THAT = r"(?:that|it|this|(?:the|that|this|your|the last) (?:answer|result|number)(?: from before| from earlier| you gave me)?)"
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
     (rf"^triple {_THAT}$|^{_THAT} tripled$", "what is {x} times 3"),
@@ -69,6 +69,10 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:what's |what is |what does )?{_THAT} (?P<op>plus|minus|times|divided by|multiplied by)(?: by)? {_N}(?: make| come to| give)?$",
      "what is {x} {op} {n}"),
 )]
+# A heater of the user's own, by the last word of its name ("nursery radiator"): a new value for it is degrees
+HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
+# A result said as the answer: the newest calculation's, past other calls
+THE_ANSWER = re.compile(r"\b(?:answer|result)\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
 # said, the argument it steps, and the words for each way.
 STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring) (?:it|that) )?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?:more )?"
@@ -299,7 +303,7 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
-    named_first = dislocated is not None or any(vocabulary.names_a_thing(words[:pronoun.start()])
+    named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
                       for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
     if calls and calls[-1]["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
         return [{"role": "user", "content": request_for(calls[-1])}]
@@ -317,18 +321,29 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
 
 
+def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool:
+    """A thing of the home is named before the pronoun; a word alone before it is the request's verb ("light it
+    please", "lock it up": in a home with a veranda light and a tack room lock)."""
+    before = words[:pronoun.start()]
+    return vocabulary.names_a_thing(before) and not re.fullmatch(r"[a-z']+ ", before)
+
+
 def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
     """The self-contained request a follow-up stands for, or None when it is none the rules know."""
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls)
-    return _on_result(bare, calls[-1]) or _stepped(bare, calls[-1]) or _light_step(bare, calls[-1]) \
+    return _on_result(bare, calls) or _stepped(bare, calls[-1]) or _light_step(bare, calls[-1]) \
         or _new_value(bare, calls[-1], vocabulary) or _changed_part(said, calls, vocabulary) \
         or _placed_back(core, calls, vocabulary)
 
 
-def _on_result(said: str, call: dict) -> str | None:
-    """ "and double that", "take 18 off it": arithmetic on the newest call's result, when it is a calculation."""
+def _on_result(said: str, calls: list[dict]) -> str | None:
+    """ "and double that", "take 18 off it": arithmetic on the newest call's result, when it is a calculation;
+    on the newest calculation's when the words say the answer ("take 26 off that answer from before")."""
+    call = calls[-1]
+    if call["name"] != "calculate" and THE_ANSWER.search(said):
+        call = next((earlier for earlier in reversed(calls) if earlier["name"] == "calculate"), call)
     if call["name"] != "calculate":
         return None
     for pattern, request in ON_THE_RESULT:
@@ -379,6 +394,8 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
         return None
     if call["name"] == "set_device" and call["arguments"].get("device") == "light":
         call = {"name": "set_brightness", "arguments": {"room": call["arguments"].get("room"), "percent": 0}}
+    if call["name"] == "get_state" and HEATER.search(str(call["arguments"].get("name", ""))):   # asked, then set
+        call = {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"], "degrees": 0}}
     key = REPLACES["number"].get(call["name"])
     changed = _with(call, key, read[1]) if key else {}
     return request_for(changed) if changed else None

@@ -541,3 +541,30 @@ def test_requests_of_the_ninth_sets_kinds_in_the_corpus_words(said, default_home
     for the window cleaner", "get the bilge pump running"), in phrasings of their own."""
     assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
 
+
+CALCULATED_BEFORE = [user("what's 9 times 9"), called("calculate", expression="9*9"),
+                     user("kitchen light on"), called("set_device", device="light", room="kitchen", state="on")]
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # the answer said: the newest calculation's, past another call
+    (None, CALCULATED_BEFORE, "and halve the answer from before", "what is 81 divided by 2"),
+    (None, CALCULATED_BEFORE, "take 5 off the last result", "what is 81 minus 5"),
+    (None, [user("tea timer 4 minutes"), called("start_timer", name="tea", seconds=240)], "how long has it got still",
+     "how long is left on the tea timer"),
+    # a new value for a heater only asked about
+    (None, [user("is the study radiator on"), called("get_state", name="study radiator")],
+     "22 would be nicer, can you set it", "set the study radiator to 22 degrees"),
+    # a word of a name said as the verb of a pronoun: "light it", "lock it up"
+    ("own", [user("is the arc lamp on"), called("get_state", name="arc lamp")], "light it up please, it's getting dark",
+     "turn on the arc lamp"),
+    ("own", [user("is the wicket gate locked"), called("get_state", name="wicket gate")], "lock it up, we're going out",
+     "lock the wicket gate"),
+    # a device pointed at is the one the conversation used; "in the way" is no place
+    (None, [user("bedroom fan on"), called("set_device", device="fan", room="bedroom", state="on")],
+     "right, this fan can go off now", "turn off the fan in the bedroom now"),
+    ("own", [user("open the velux window"), called("set_cover", name="velux window", action="open")],
+     "wait, the cat's in the way, stop it", "stop the velux window"),
+])
+def test_follow_ups_of_the_ninth_sets_kinds(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
