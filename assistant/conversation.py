@@ -59,6 +59,7 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^square {_THAT}$|^{_THAT} squared$", "what is {x} squared"),
     (rf"^(?:take|knock|subtract|minus) {_N} (?:off|from|away from|off of) {_THAT}$", "what is {x} minus {n}"),
     (rf"^(?:take away|subtract|minus|less) {_N}$", "what is {x} minus {n}"),
+    (rf"^(?:take away|subtract|deduct) {_N} (?:from|off) {_THAT}$", "what is {x} minus {n}"),
     (rf"^(?:add|put) {_N} (?:to|on to|onto|on) {_THAT}$", "what is {x} plus {n}"),
     (rf"^(?:plus|add) {_N}(?: more| on)?$", "what is {x} plus {n}"),
     (rf"^{_N} more$", "what is {x} plus {n}"),
@@ -240,7 +241,7 @@ class Vocabulary:
     def read(self, words: str) -> tuple[str, object] | None:
         """(kind, value) of a follow-up's new part: area, device, name, number, unit or kind; None if it is
         not one thing the vocabulary knows."""
-        words = re.sub(r"^(?:what's |what is |how's |how is )?(?:(?:out|up|down|over|back) )?"
+        words = re.sub(r"^(?:what's |what is |how's |how is |do |try |now do )?(?:(?:out|up|down|over|back) )?"
                        r"(?:the |my |our |in the |for the |in |on )?(?:1 in (?:the )?)?", "", words)
         words = re.sub(r" (?:1|ones|please|then|of them|of those|of these)$", "", words).strip()
         if re.fullmatch(r"\d+(?:\.\d+)?", words):

@@ -115,6 +115,11 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\b(?:all the way|fully|completely|wide) (open|closed|shut)\b", r"\1"),
     # a device pointed at: "turn that light back off", "this fan can go off" (the one the conversation used)
     (rf"\b(?:that|this) ({_DEVICE})\b", r"the \1"),
+    # how exact an answer need be: "roughly how many inches make 30 centimeters", "what's the time, approximately"
+    (r"^(?:roughly|approximately|more or less|give or take)\s+|\s+(?:roughly|approximately|more or less|give or take)\b", ""),
+    # since when a thing has been in its state: "is the samovar still on from breakfast"
+    (r"\b(on|off|open|running|going) (?:from|since) (?:breakfast|lunch|dinner|earlier|this morning|last night|"
+     r"yesterday|before)$", r"\1"),
     # every one of a kind: "turn every light in the house off"
     (r"\bevery (light|lamp|fan|heater|plug)\b", r"all the \1s"),
 )]
@@ -129,6 +134,23 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # time left asked by whether there is any: "any time left on the pasta timer", "is there any time left on it"
     (r"^(?:is there |have we got |has it got )?(?:any|much) time (?:left|remaining) (?:on|of|for) (the|my|it|that)\b",
      r"how long is left on \1"),
+    (r"^(?:is there |have we got )?(?:any|much) time (?:left|remaining) (?:before|until|till) ((?:the|my) (?:[a-z]+ )?timer)"
+     r" (?:goes(?: off)?|rings|ends|finishes|is up|is done)$", r"how long is left on \1"),
+    # a timer given up on: "forget the timer i set earlier", "scrap the timer"
+    (r"^(?:forget|scrap|ditch|drop|bin|lose) ((?:the|my|that) timer)(?: (?:i|you|we) (?:set|started)(?: earlier| before|"
+     r" just now)?)?(?: please)?$", r"cancel \1"),
+    # what someone left on, then asked to switch off by a pronoun: "i left the fan running in the garage, stop it"
+    (rf"^(?:i|we|someone|somebody|you|the kids) (?:have |'ve )?left ({_THE} [a-z' ]+?) (?:on|running|going)( in the "
+     r"[a-z ]+?)? (?:please |can you |could you )?(?:(?:turn|switch|shut|power) (?:it|them) off|(?:stop|kill) (?:it|them))"
+     r"(?: please| now)?$", r"turn off \1\2"),
+    # a sum asked by what it comes to: "what does 48 divided by 6 come to"
+    (r"^what (?:does|do|will) (\d.*?\d) (?:come to|make|give|equal|add up to|work out at|work out to|amount to)$",
+     r"what is \1"),
+    # a light's level asked by more or less brightness: "more brightness on the workbench light please"
+    (rf"^{_POLITE}(?:a bit |a little )?more (?:brightness|light) (?:on|for|from|in) ({_THE} .+?)(?: please)?$",
+     r"\1brighten \2"),
+    (rf"^{_POLITE}(?:a bit |a little )?less (?:brightness|light) (?:on|for|from|in) ({_THE} .+?)(?: please)?$",
+     r"\1dim \2"),
     # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
     # timer named tea"
     (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
@@ -142,6 +164,8 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
      r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
      lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
+    (rf"^{_POLITE}get ({_THE} .+?) (locked|unlocked|opened|open|closed|shut)(?: please| now)?$",
+     lambda match: f"{match.group(1)}{_DONE_AS_DO[match.group(3)]} {match.group(2)}"),
     # h12-follow: the time asked by the clock ("what's the clock showing"), the date by the weekday ("what weekday
     # are we on")
     (r"^what(?:'s| is| does) the clock (?:showing|show|say|saying|says|read|reading|reads)(?: now| right now)?$",
@@ -213,7 +237,7 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} .+?) (?:on|at|up to|down to) (\d+(?:\.\d+)?) degrees$",
      r"\1set \2 to \3 degrees"),
     # or its number alone, after a heater's kind (not 1 or 2: Whisper's "on to", "on too")
-    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:on|at|up to|down to) (?![12]$)"
+    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} (?:[a-z' ]+ )?(?:{_HEATER})(?: in the [a-z ]+?)?) (?:on|at|up to|down to) (?![12]$)"
      r"(\d+(?:\.\d+)?)$",
      r"\1set \2 to \3 degrees"),
     # "turn the tv off in the living room": the particle after the verb
@@ -254,6 +278,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
     (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get|please have|have|get) ({_THE} .+?) "
      rf"{_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
+    # or said with the state alone: "i'd love the reading lamp on", "i want the bedroom light off"
+    (rf"^(?:i'd like|i would like|i want|i'd love|can i have|can i get) ({_THE} [a-z' ]+?) (on|off)(?: please| now)?$",
+     r"turn \2 \1"),
     (rf"^({_THE} .+?) (?:can|could|should|may|needs to|has to|must) be {_STATE} (on|off)(?: please| now)?$",
      r"turn \2 \1"),
     (rf"^(?:can|could|would|should) ({_THE} .+?) be {_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
@@ -340,7 +367,8 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
     # the same of a thing the conversation used: "light it please" is "turn it on"
     (rf"^{_POLITE}light (it|them|that|those)(?: up)?\b", r"\1turn on \2"),
     # a thing got "running" or "going": "get the bilge pump running" is "start the bilge pump"
-    (rf"^{_POLITE}(?:get|set) ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm)$)[a-z' ]+?) (?:running|going)$", r"\1start \2"),
+    (rf"^{_POLITE}(?:get|set) ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm)$)[a-z' ]+?) (?:running|going)( in the [a-z ]+)?$",
+     r"\1start \2\3"),
     # a thing asked by what it shows: "is the leak sensor showing wet", "is the door sensor saying open"
     (r"^(is|are) ((?:the|my|our) [a-z' ]+?) (?:showing|reading|saying|reporting) ", r"\1 \2 "),
     # "run" a thing is the corpus's "start" (a scene, a timer or a bath is run otherwise): "run the dehumidifier"
@@ -437,9 +465,10 @@ OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacem
     (r"\b((?:turn|switch|put|shut|power) (?:on|off)) the (lights|lamps|fans|heaters|plugs|switches) in the\b",
      r"\1 all the \2 in the"),
     # a reading of an area asked with "what": "what temperature is the gallery at", "what humidity is it in the snug"
-    (rf"^(?:what|which) ({'|'.join(READINGS)}) is (?:it (?:in|at|out in) )?(the [a-z ]+?)(?: at)?(?: now| right now)?$",
+    (rf"^(?:what|which) ({'|'.join(READINGS)})(?: is|'s) (?:it (?:in|at|out in) )?(the [a-z ]+?)(?: sitting| reading)?(?: at)?"
+     r"(?: now| right now)?$",
      r"what's the \1 in \2"),
-    *((rf"^(?:how (?:{'|'.join(words)}) is (?:it (?:in|at|out in) )?|is it (?:{'|'.join(words)}) (?:in|at|out in) )"
+    *((rf"^(?:how (?:{'|'.join(words)}) is (?:it (?:(?:up |down |over |out )?in|at) )?|is it (?:{'|'.join(words)}) (?:in|at|out in) )"
        rf"(the .+)$", rf"what's the {kind} in \1") for kind, words in READINGS.items()),
 )]
 

@@ -534,6 +534,22 @@ def test_a_step_said_with_a_verb_a_room_one_and_a_device_placed_in_the_words(bef
     ("get the punkah going", False, "start the punkah"),
     ("is the letterbox sensor reading open", False, "is the letterbox sensor open"),
     ("what humidity is the boathouse at", False, "what's the humidity in the boathouse"),
+    # the seventh and eighth sets' kinds left: time left before a timer goes, a timer given up on, what someone
+    # left on switched off by a pronoun, what a sum comes to, how exact, since when, a wish of a state
+    ("is there any time left until my timer rings", True, "how long is left on my timer"),
+    ("scrap the timer", True, "cancel the timer"),
+    ("we left the heater running in the bedroom, switch it off", True, "turn off the bedroom heater"),
+    ("someone left the tv on, kill it", True, "turn off the tv"),
+    ("what does 17 plus 25 add up to", True, "what is 17 plus 25"),
+    ("what is the time approximately", True, "what is the time"),
+    ("is the bedroom tv still on from last night", True, "is the bedroom tv on"),
+    ("i want the kitchen plug off", True, "turn off the kitchen plug"),
+    ("get the garage door open please", True, "open the garage door"),
+    ("set the heater in the office at 22", True, "set the office heater to 22 degrees"),
+    ("a bit less light from the arc lamp", False, "dim the arc lamp"),
+    ("get the drying fan running in the boot room", False, "start the drying fan in the boot room"),
+    ("what humidity's the scullery reading at", False, "what's the humidity in the scullery"),
+    ("how cold is it down in the boathouse", False, "what's the temperature in the boathouse"),
 ])
 def test_requests_of_the_ninth_sets_kinds_in_the_corpus_words(said, default_home, read):
     """The ninth paraphrase set's refusals and wrong calls ("any time left on the timer or has it finished", "a 5
@@ -565,6 +581,11 @@ CALCULATED_BEFORE = [user("what's 9 times 9"), called("calculate", expression="9
      "right, this fan can go off now", "turn off the fan in the bedroom now"),
     ("own", [user("open the velux window"), called("set_cover", name="velux window", action="open")],
      "wait, the cat's in the way, stop it", "stop the velux window"),
+    # arithmetic taken away from the result; a number "done" or "tried" as well
+    (None, [user("what's 20 times 6"), called("calculate", expression="20*6")], "now subtract 20 from it",
+     "what is 120 minus 20"),
+    (None, [user("5 miles in km"), called("convert", value=5, **{"from": "mile", "to": "km"})], "ok, try 8 too",
+     "convert 8 miles to kilometers"),
 ])
 def test_follow_ups_of_the_ninth_sets_kinds(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
