@@ -44,8 +44,10 @@ STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|un
                          r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
                          r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
-# off", "the dock lights, switch them on"); not "it" of "it's"
-PRONOUN = re.compile(r"\b(?:it|them|those|that 1|this 1|those ones)\b(?!')")
+# off", "the dock lights, switch them on", "the bread timer, how long has it got"); not "it" of "it's"
+PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that|those|they)\b(?!')")
+# A timer or the thermostat said first, by its name or none: "the bread timer", "rice timer", "the thermostat"
+_TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:[a-z]+ )?(?:timer|thermostat))\b")
 # Said between a thing and an area of it: "the pleated blind in the nursery"
 _IN_AREA = ("in", "the")
 _NUMBER = re.compile(r"\d")
@@ -80,46 +82,66 @@ def takeable(request: str, vocabulary) -> list[str]:
     found = clauses(request)
     if len(found) < 2 or any(CONDITION.match(c.said) for c in found):
         return []
-
-    def empty(clause: Clause) -> bool:
-        said = clause.said            # a remark's state is the speaker's ("we're off on holiday", "i'm up early")
-        return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
-                    or (STATE_WORDS.search(said) and not REMARK.match(said) and not _said_of_nothing(said, vocabulary)))
-
-    def may_be_the_request(i: int) -> bool:
-        said = found[i].said
-        return not REASON.match(said) and not REMARK.match(said) \
-            and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])
-
     taken = []
     for i, clause in enumerate(found):
-        if not may_be_the_request(i):
+        if not _may_be_the_request(found, i):
             continue
         rests = [_without_a_remarks_place(other.said, vocabulary) for other in found if other is not clause]
         areas = [area for _, area in rests if area]
-        if not all(empty(Clause("", rest)) for rest, _ in rests) or len(areas) > 1:
+        if not all(_carries_nothing(rest, vocabulary) for rest, _ in rests) or len(areas) > 1:
             continue
         if not areas:
             taken.append(clause.written)
         elif not _PLACE.search(clause.said) and not _names_an_area(clause.said, vocabulary):
             taken.append(f"{clause.said} in the {areas[0]}")
-    for i, clause in enumerate(found):       # a pronoun standing for the thing a clause before it names
-        pronoun = PRONOUN.search(clause.said)
-        if pronoun is None or not may_be_the_request(i) or _thing(clause.said, vocabulary, at_start=False):
-            continue
-        topics = [(j, thing) for j, c in enumerate(found[:i]) if (thing := _thing(c.said, vocabulary))]
-        if len(topics) != 1 or not all(empty(other) for j, other in enumerate(found)
-                                       if j != i and j != topics[0][0]):
-            continue
-        j, (start, end) = topics[0]
-        words = _words(found[j].said)
-        cut = start - 1 if start and words[start - 1] in _DETERMINERS else start
-        rest = Clause("", " ".join(words[:cut] + (["is"] if found[j].said.split()[end - 1].endswith("'s") else [])
-                                   + words[end:]))
-        if empty(rest):
-            said = clause.said
-            taken.append(f"{said[:pronoun.start()]}the {' '.join(words[start:end])}{said[pronoun.end():]}")
-    return taken
+    return taken + [said for i in range(len(found)) if (said := topic_in_place(found, i, vocabulary))]
+
+
+def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
+    """Clause i as normalised, its pronoun replaced by the thing the one clause before it that names one
+    names ("that larder extractor is noisy, turn it off": "turn the larder extractor off"; "the bread timer,
+    how long has it got to go"); None when clause i has no pronoun, names a thing itself or may not be the
+    request, or when what is left of the thing's clause, or any other clause, carries something a call could
+    need ("the heater is on, turn it off": a state)."""
+    clause = found[i]
+    pronoun = PRONOUN.search(clause.said)
+    if pronoun is None or not _may_be_the_request(found, i) or _thing(clause.said, vocabulary, at_start=False):
+        return None
+    topics = [(j, thing) for j, c in enumerate(found[:i]) if (thing := _topic(c.said, vocabulary))]
+    if len(topics) != 1 or not all(_carries_nothing(other.said, vocabulary) for j, other in enumerate(found)
+                                   if j != i and j != topics[0][0]):
+        return None
+    j, (start, end) = topics[0]
+    words = _words(found[j].said)
+    cut = start - 1 if start and words[start - 1] in _DETERMINERS else start
+    rest = " ".join(words[:cut] + (["is"] if found[j].said.split()[end - 1].endswith("'s") else []) + words[end:])
+    if not _carries_nothing(rest, vocabulary):
+        return None
+    return f"{clause.said[:pronoun.start()]}the {' '.join(words[start:end])}{clause.said[pronoun.end():]}"
+
+
+def _may_be_the_request(found: list[Clause], i: int) -> bool:
+    """Clause i is no reason and no remark, and no clause after it takes it back."""
+    said = found[i].said
+    return not REASON.match(said) and not REMARK.match(said) \
+        and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])
+
+
+def _carries_nothing(said: str, vocabulary) -> bool:
+    """The words carry nothing a call could need: no number, place, thing of the home or state (a remark's
+    state is the speaker's, "we're off on holiday", or its subject's, "the boat's tied up")."""
+    return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
+                or (STATE_WORDS.search(said) and not REMARK.match(said) and not _said_of_nothing(said, vocabulary)))
+
+
+def _topic(said: str, vocabulary) -> tuple[int, int] | None:
+    """(start, end) of the words of the one thing a clause names (_thing), or of a timer or the thermostat
+    said first ("the bread timer", "rice timer")."""
+    timer = _TIMER_FIRST.match(said)
+    if timer:
+        start = len(timer.group(1).split()) if timer.group(1) else 0
+        return start, start + len(timer.group(2).split())
+    return _thing(said, vocabulary)
 
 
 def _without_a_remarks_place(said: str, vocabulary) -> tuple[str, str | None]:

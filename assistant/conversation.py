@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_text
-from assistant.clauses import clauses, takeable
+from assistant.clauses import clauses, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -92,10 +92,6 @@ THERE = re.compile(r"\b(?:in|out) there\b")
 ONE_NAMED = re.compile(r"\bthe (?P<which>[a-z]+(?: [a-z]+)?) 1\b")
 # A state said again ("back off", "on again"): no reference to what came before when the thing is named
 STATE_AGAIN = re.compile(r"\bback (?=(?:on|off)\b)|(?<=\bon) (?:again|back)\b|(?<=\boff) (?:again|back)\b")
-# A thing said first, then asked about by a pronoun in the next clause ("the bread timer, how long has it got to
-# go", "the kitchen lights are blinding, take them to 30 percent"): what is said of it first is a remark
-TOPIC = re.compile(r"^(?P<topic>(?:the|my|our) [a-z' ]+?|[a-z]+ timer)(?:(?:'s| is| are)(?: [a-z']+){1,4})?$")
-PRONOUN = re.compile(r"\b(?:it|them|that|those|they)\b(?!')")
 # An action said with no object ("stop", "turn off"): it acts on the newest thing, as "stop it" does
 BARE_VERB = re.compile(r"^(?:stop|halt|pause|cancel|kill|open|close|shut|lock|unlock|dim|brighten|switch off|turn off|"
                        r"switch on|turn on)$")
@@ -444,20 +440,10 @@ def _beside_a_remark(history: list[dict], lexicon, vocabulary: Vocabulary) -> li
 
 
 def _dislocated(request: str, vocabulary: Vocabulary) -> str | None:
-    """ "the bread timer, how long has it got to go": the second clause with its pronoun replaced by the thing
-    the first names (a device, a name of the home's own, a timer); None for any other request."""
+    """ "the bread timer, how long has it got to go": a request of two clauses is its second with the thing the
+    first names in its pronoun's place (assistant.clauses.topic_in_place); None for any other request."""
     parts = clauses(request)
-    if len(parts) != 2 or not PRONOUN.search(parts[1].said):
-        return None
-    match = TOPIC.match(parts[0].said)
-    if not match:
-        return None
-    topic = match.group("topic")
-    words = topic.split()
-    named = re.search(r"\b(?:timer|thermostat)$", topic) or any(
-        " ".join(words[i:j]) in vocabulary.devices or " ".join(words[i:j]) in vocabulary.names
-        for i, j in vocabulary.spans(words, range(len(words))))
-    return PRONOUN.sub(topic, parts[1].said, count=1) if named else None
+    return topic_in_place(parts, 1, vocabulary) if len(parts) == 2 else None
 
 
 def _asks(history: list[dict]) -> bool:
