@@ -46,6 +46,8 @@ STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|un
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
 # off", "the dock lights, switch them on", "the bread timer, how long has it got"); not "it" of "it's"
 PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that|those|they)\b(?!')")
+# A state said alone after a thing said with a determiner ("the fairy lights, on please"): switch it to that state
+BARE_STATE = re.compile(r"^(on|off)(?= please$| now$| then$|$)")
 # A timer or the thermostat said first, by its name or none: "the bread timer", "rice timer", "the thermostat"
 _TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:[a-z]+ )?(?:timer|thermostat))\b")
 # Said between a thing and an area of it: "the pleated blind in the nursery"
@@ -100,10 +102,12 @@ def takeable(request: str, vocabulary) -> list[str]:
 def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
     """Clause i as normalised, its pronoun replaced by the thing the one clause before it that names one
     names ("that larder extractor is noisy, turn it off": "turn the larder extractor off"; "the bread timer,
-    how long has it got to go"); None when clause i has no pronoun, names a thing itself or may not be the
+    how long has it got to go"; a state said alone is "turn it" to it: "the fairy lights, on please"); None when
+    clause i has no pronoun, names a thing itself or may not be the
     request, or when what is left of the thing's clause, or any other clause, carries something a call could
     need ("the heater is on, turn it off": a state)."""
-    clause = found[i]
+    bare = BARE_STATE.match(found[i].said)          # "the fairy lights, on please": "turn it on please"
+    clause = Clause(found[i].written, BARE_STATE.sub(r"turn it \1", found[i].said))
     pronoun = PRONOUN.search(clause.said)
     if pronoun is None or not _may_be_the_request(found, i) or _thing(clause.said, vocabulary, at_start=False):
         return None
@@ -113,6 +117,8 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
         return None
     j, (start, end) = topics[0]
     words = _words(found[j].said)
+    if bare and words[0] not in _DETERMINERS:       # "lights, off": which ones is not said
+        return None
     cut = start - 1 if start and words[start - 1] in _DETERMINERS else start
     rest = " ".join(words[:cut] + (["is"] if found[j].said.split()[end - 1].endswith("'s") else []) + words[end:])
     if not _carries_nothing(rest, vocabulary):

@@ -151,6 +151,14 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"\1brighten \2"),
     (rf"^{_POLITE}(?:a bit |a little )?less (?:brightness|light) (?:on|for|from|in) ({_THE} .+?)(?: please)?$",
      r"\1dim \2"),
+    # a timer set up, then named: "set up a 900 seconds timer and call it homework"
+    (r"^(?:set up|set|start|make|give me) an? (\d+(?:\.\d+)? seconds) timer and (?:name|call|label) it ([a-z]+)$",
+     r"start a \2 timer for \1"),
+    # the time asked by how late it is: "how late is it getting"
+    (r"^how late is it(?: getting| now| already)?$", "what time is it"),
+    # a sum shared out: "split 240 between 6 people", "divide 90 among 4 of us"
+    (r"^(?:split|divide|share) (\d+(?:\.\d+)?) (?:between|among|amongst|by|into) (\d+)(?: (?:people|ways|parts|of us|friends))?"
+     r"(?: how much (?:is|does) each(?: (?:share|person|one|get))?(?: get)?)?$", r"what is \1 divided by \2"),
     # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
     # timer named tea"
     (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "

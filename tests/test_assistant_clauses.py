@@ -65,6 +65,9 @@ def test_a_clause_may_be_taken_only_beside_clauses_that_carry_nothing(request_, 
     ("what's the temperature in the office, the plants don't like the cold", ["what's the temperature in the office"]),
     # a value said to be better is a remark whose number the other clause needs
     ("24 would be better, can you change it", []),
+    # a state said alone after a thing switches it
+    ("the bedroom fan, off please, it is too cold", ["turn the bedroom fan off please"]),
+    ("the office, off please", []),                                    # a room is no thing
 ])
 def test_remarks_of_the_ninth_sets_kinds_beside_a_request(request_, taken):
     """Phrasings of their own for the ninth paraphrase set's "the pond pump, turn it off while i clean the

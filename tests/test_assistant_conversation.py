@@ -550,6 +550,10 @@ def test_a_step_said_with_a_verb_a_room_one_and_a_device_placed_in_the_words(bef
     ("get the drying fan running in the boot room", False, "start the drying fan in the boot room"),
     ("what humidity's the scullery reading at", False, "what's the humidity in the scullery"),
     ("how cold is it down in the boathouse", False, "what's the temperature in the boathouse"),
+    # a timer set up and then named; the time by how late it is; a sum shared out
+    ("set up a ten minute timer and call it tea", True, "start a tea timer for 600 seconds"),
+    ("how late is it getting", True, "what time is it"),
+    ("divide 90 among 4 of us", True, "what is 90 divided by 4"),
 ])
 def test_requests_of_the_ninth_sets_kinds_in_the_corpus_words(said, default_home, read):
     """The ninth paraphrase set's refusals and wrong calls ("any time left on the timer or has it finished", "a 5
