@@ -48,6 +48,9 @@ STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|un
 PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that|those|they)\b(?!')")
 # A state said alone after a thing said with a determiner ("the fairy lights, on please"): switch it to that state
 BARE_STATE = re.compile(r"^(on|off)(?= please$| now$| then$|$)")
+# What is said of a thing before a pronoun stands for it: its state there is a remark ("the heater's been on all
+# day, shut it down")
+_SAID_OF_IT = re.compile(r"^(?:is|are)(?: [a-z']+){1,4}$")
 # A timer or the thermostat said first, by its name or none: "the bread timer", "rice timer", "the thermostat"
 _TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:[a-z]+ )?(?:timer|thermostat))\b")
 # Said between a thing and an area of it: "the pleated blind in the nursery"
@@ -105,7 +108,7 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
     how long has it got to go"; a state said alone is "turn it" to it: "the fairy lights, on please"); None when
     clause i has no pronoun, names a thing itself or may not be the
     request, or when what is left of the thing's clause, or any other clause, carries something a call could
-    need ("the heater is on, turn it off": a state)."""
+    need; a state said of the thing is a remark ("the bathroom heater's been on all day, shut it down")."""
     bare = BARE_STATE.match(found[i].said)          # "the fairy lights, on please": "turn it on please"
     clause = Clause(found[i].written, BARE_STATE.sub(r"turn it \1", found[i].said))
     pronoun = PRONOUN.search(clause.said)
@@ -121,7 +124,8 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
         return None
     cut = start - 1 if start and words[start - 1] in _DETERMINERS else start
     rest = " ".join(words[:cut] + (["is"] if found[j].said.split()[end - 1].endswith("'s") else []) + words[end:])
-    if not _carries_nothing(rest, vocabulary):
+    if not (_carries_nothing(rest, vocabulary)
+            or _SAID_OF_IT.match(rest) and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
         return None
     return f"{clause.said[:pronoun.start()]}the {' '.join(words[start:end])}{clause.said[pronoun.end():]}"
 

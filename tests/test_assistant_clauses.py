@@ -97,7 +97,8 @@ def test_a_pronoun_stands_for_the_thing_a_clause_before_it_names():
     assert takeable("the sash window in the scullery, is it shut", home) == ["is the sash window in the scullery shut"]
     assert takeable("my coffee urn's been going all day, turn it off", home) == ["turn the coffee urn off"]
     assert takeable("the cellar lock, lock it", home) == ["lock the cellar lock"]          # "lock" said as a verb
-    assert takeable("the heater is on, turn it off", home) == []                           # a state in the topic
+    assert takeable("the heater is on, turn it off", home) == ["turn the heater off"]      # the topic's state: a remark
+    assert takeable("the heater is on in the scullery, turn it off", home) == []            # a place in the topic
     assert takeable("the urn and the lanterns, turn them off", home) == []                  # two things
     assert takeable("turn it off, the coffee urn", home) == []                              # named after
     assert takeable("the urn, turn it off, actually don't", home) == []                     # taken back
