@@ -21,33 +21,46 @@ CLAUSE_END = re.compile(r"(?<!\d)[,.:]|,(?!\d{3}\b)|[.:](?!\d)|[;!?]|\s[-–—]
 # A reason or a purpose said after the request without a comma: "turn on the lamp so i can read", "convert 10
 # miles to km for my run"
 _SUBJECT = r"(?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|the|my|our|there|there's)"
-REASON_INSIDE = re.compile(rf"\s(?=(?:because|cause|cos|coz|since|as|so that|so|for)\s{_SUBJECT}\b)")
+REASON_INSIDE = re.compile(rf"\s(?=(?:because|cause|cos|coz|since|as|so that|so|for|while)\s{_SUBJECT}\b)")
 # A clause that gives a reason or a purpose: never the request
-REASON = re.compile(rf"^(?:because|cause|cos|coz|seeing as|given that)\b|^(?:since|as|so|so that|for)\s{_SUBJECT}\b")
+REASON = re.compile(rf"^(?:because|cause|cos|coz|seeing as|given that)\b|^(?:since|as|so|so that|for|while)\s{_SUBJECT}\b")
 # A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
 # wish said this way is a request ("we need the heating on")
 REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
                     r"i'll|i was|i have|i had|they|they're|he|she|he's|she's|you're|you've)\b"
-                    r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)")
+                    r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)"
+                    # a value said to be better: "21 would be better" (the request says what to change with it)
+                    r"|^\d+(?:\.\d+)?(?: degrees| percent)? (?:would be|'d be|will be|might be) (?:better|nicer|fine|best|"
+                    r"plenty|enough|about right|ideal|good)\b")
 # A clause that says when or on what condition: the request without it is another request
 CONDITION = re.compile(r"^(?:if|when|whenever|once|after|until|till|unless|as soon as|in case)\b")
 # A clause that takes back what was said before it ("..., actually don't", "..., just kidding"); said before
 # the request it corrects what came before ("no wait, stop it there")
-TAKES_BACK = re.compile(r"\b(?:don't|dont|do not|never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
+TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then) )(?:don't|dont|do not)\b|"
+                        r"\b(?:never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
                         r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
 # Words of a clause left out that a call could need: a state, a direction or a move
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
                          r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
-                         r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
+                         r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
-# off", "the dock lights, switch them on"); not "it" of "it's"
-PRONOUN = re.compile(r"\b(?:it|them|those|that 1|this 1|those ones)\b(?!')")
+# off", "the dock lights, switch them on", "the bread timer, how long has it got"); not "it" of "it's"
+PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that|those|they)\b(?!')")
+# A state said alone after a thing said with a determiner ("the fairy lights, on please"): switch it to that state
+BARE_STATE = re.compile(r"^(on|off)(?= please$| now$| then$|$)")
+# What is said of a thing before a pronoun stands for it: its state there is a remark ("the heater's been on all
+# day, shut it down")
+_SAID_OF_IT = re.compile(r"^(?:is|are)(?: [a-z']+){1,4}$")
+# A timer or the thermostat said first, by its name or none: "the bread timer", "rice timer", "the thermostat"
+_TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:[a-z]+ )?(?:timer|thermostat))\b")
 # Said between a thing and an area of it: "the pleated blind in the nursery"
 _IN_AREA = ("in", "the")
 _NUMBER = re.compile(r"\d")
 # A remark said of an area as its subject: "the cellar's getting musty", "the nursery is freezing"
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
-_PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b|\b(?:upstairs|downstairs|outside|outdoors)\b")
+# A clause said of its subject: "the boat's tied up", "the kids are up"
+_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| are| was| were)\b")
+_PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b(?! way\b)|\b(?:upstairs|downstairs|outside|outdoors)\b")
 
 
 @dataclass(frozen=True)
@@ -74,46 +87,71 @@ def takeable(request: str, vocabulary) -> list[str]:
     found = clauses(request)
     if len(found) < 2 or any(CONDITION.match(c.said) for c in found):
         return []
-
-    def empty(clause: Clause) -> bool:
-        said = clause.said            # a remark's state is the speaker's ("we're off on holiday", "i'm up early")
-        return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
-                    or (STATE_WORDS.search(said) and not REMARK.match(said)))
-
-    def may_be_the_request(i: int) -> bool:
-        said = found[i].said
-        return not REASON.match(said) and not REMARK.match(said) \
-            and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])
-
     taken = []
     for i, clause in enumerate(found):
-        if not may_be_the_request(i):
+        if not _may_be_the_request(found, i):
             continue
         rests = [_without_a_remarks_place(other.said, vocabulary) for other in found if other is not clause]
         areas = [area for _, area in rests if area]
-        if not all(empty(Clause("", rest)) for rest, _ in rests) or len(areas) > 1:
+        if not all(_carries_nothing(rest, vocabulary) for rest, _ in rests) or len(areas) > 1:
             continue
         if not areas:
             taken.append(clause.written)
         elif not _PLACE.search(clause.said) and not _names_an_area(clause.said, vocabulary):
             taken.append(f"{clause.said} in the {areas[0]}")
-    for i, clause in enumerate(found):       # a pronoun standing for the thing a clause before it names
-        pronoun = PRONOUN.search(clause.said)
-        if pronoun is None or not may_be_the_request(i) or _thing(clause.said, vocabulary, at_start=False):
-            continue
-        topics = [(j, thing) for j, c in enumerate(found[:i]) if (thing := _thing(c.said, vocabulary))]
-        if len(topics) != 1 or not all(empty(other) for j, other in enumerate(found)
-                                       if j != i and j != topics[0][0]):
-            continue
-        j, (start, end) = topics[0]
-        words = _words(found[j].said)
-        cut = start - 1 if start and words[start - 1] in _DETERMINERS else start
-        rest = Clause("", " ".join(words[:cut] + (["is"] if found[j].said.split()[end - 1].endswith("'s") else [])
-                                   + words[end:]))
-        if empty(rest):
-            said = clause.said
-            taken.append(f"{said[:pronoun.start()]}the {' '.join(words[start:end])}{said[pronoun.end():]}")
-    return taken
+    return taken + [said for i in range(len(found)) if (said := topic_in_place(found, i, vocabulary))]
+
+
+def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
+    """Clause i as normalised, its pronoun replaced by the thing the one clause before it that names one
+    names ("that larder extractor is noisy, turn it off": "turn the larder extractor off"; "the bread timer,
+    how long has it got to go"; a state said alone is "turn it" to it: "the fairy lights, on please"); None when
+    clause i has no pronoun, names a thing itself or may not be the
+    request, or when what is left of the thing's clause, or any other clause, carries something a call could
+    need; a state said of the thing is a remark ("the bathroom heater's been on all day, shut it down")."""
+    bare = BARE_STATE.match(found[i].said)          # "the fairy lights, on please": "turn it on please"
+    clause = Clause(found[i].written, BARE_STATE.sub(r"turn it \1", found[i].said))
+    pronoun = PRONOUN.search(clause.said)
+    if pronoun is None or not _may_be_the_request(found, i) or _thing(clause.said, vocabulary, at_start=False):
+        return None
+    topics = [(j, thing) for j, c in enumerate(found[:i]) if (thing := _topic(c.said, vocabulary))]
+    if len(topics) != 1 or not all(_carries_nothing(other.said, vocabulary) for j, other in enumerate(found)
+                                   if j != i and j != topics[0][0]):
+        return None
+    j, (start, end) = topics[0]
+    words = _words(found[j].said)
+    if bare and words[0] not in _DETERMINERS:       # "lights, off": which ones is not said
+        return None
+    cut = start - 1 if start and words[start - 1] in _DETERMINERS else start
+    rest = " ".join(words[:cut] + (["is"] if found[j].said.split()[end - 1].endswith("'s") else []) + words[end:])
+    if not (_carries_nothing(rest, vocabulary)
+            or _SAID_OF_IT.match(rest) and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
+        return None
+    return f"{clause.said[:pronoun.start()]}the {' '.join(words[start:end])}{clause.said[pronoun.end():]}"
+
+
+def _may_be_the_request(found: list[Clause], i: int) -> bool:
+    """Clause i is no reason and no remark, and no clause after it takes it back."""
+    said = found[i].said
+    return not REASON.match(said) and not REMARK.match(said) \
+        and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])
+
+
+def _carries_nothing(said: str, vocabulary) -> bool:
+    """The words carry nothing a call could need: no number, place, thing of the home or state (a remark's
+    state is the speaker's, "we're off on holiday", or its subject's, "the boat's tied up")."""
+    return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
+                or (STATE_WORDS.search(said) and not REMARK.match(said) and not _said_of_nothing(said, vocabulary)))
+
+
+def _topic(said: str, vocabulary) -> tuple[int, int] | None:
+    """(start, end) of the words of the one thing a clause names (_thing), or of a timer or the thermostat
+    said first ("the bread timer", "rice timer")."""
+    timer = _TIMER_FIRST.match(said)
+    if timer:
+        start = len(timer.group(1).split()) if timer.group(1) else 0
+        return start, start + len(timer.group(2).split())
+    return _thing(said, vocabulary)
 
 
 def _without_a_remarks_place(said: str, vocabulary) -> tuple[str, str | None]:
@@ -132,6 +170,13 @@ def _without_a_remarks_place(said: str, vocabulary) -> tuple[str, str | None]:
         if _is_an_area(area, vocabulary):
             return " ".join([before, *words[n:]]), area
     return (said, None) if names_a_thing(" ".join(words), vocabulary) else (before, None)
+
+
+def _said_of_nothing(said: str, vocabulary) -> bool:
+    """A remark about something the home does not have, whose state is its own ("the boat's tied up", "the
+    kids are up"): the home has no such thing to set."""
+    subject = _SAID_OF.match(said)
+    return subject is not None and not names_a_thing(subject.group(1), vocabulary)
 
 
 def _names_an_area(said: str, vocabulary) -> bool:

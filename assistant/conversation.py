@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_text
-from assistant.clauses import clauses, takeable
+from assistant.clauses import clauses, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -51,7 +51,7 @@ STEP_SKILLS = {"change_brightness", "change_level"}
 # Arithmetic on the newest calculation's result ("and double that", "take 18 off it", "what's that times 4"): each
 # pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
 _N = r"(?P<n>\d+(?:\.\d+)?)"
-_THAT = r"(?:that|it|this|the answer|the result)"
+_THAT = r"(?:that|it|this|(?:the|that|this|your|the last) (?:answer|result|number)(?: from before| from earlier| you gave me)?)"
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
     (rf"^triple {_THAT}$|^{_THAT} tripled$", "what is {x} times 3"),
@@ -59,6 +59,7 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^square {_THAT}$|^{_THAT} squared$", "what is {x} squared"),
     (rf"^(?:take|knock|subtract|minus) {_N} (?:off|from|away from|off of) {_THAT}$", "what is {x} minus {n}"),
     (rf"^(?:take away|subtract|minus|less) {_N}$", "what is {x} minus {n}"),
+    (rf"^(?:take away|subtract|deduct) {_N} (?:from|off) {_THAT}$", "what is {x} minus {n}"),
     (rf"^(?:add|put) {_N} (?:to|on to|onto|on) {_THAT}$", "what is {x} plus {n}"),
     (rf"^(?:plus|add) {_N}(?: more| on)?$", "what is {x} plus {n}"),
     (rf"^{_N} more$", "what is {x} plus {n}"),
@@ -69,6 +70,10 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:what's |what is |what does )?{_THAT} (?P<op>plus|minus|times|divided by|multiplied by)(?: by)? {_N}(?: make| come to| give)?$",
      "what is {x} {op} {n}"),
 )]
+# A heater of the user's own, by the last word of its name ("nursery radiator"): a new value for it is degrees
+HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
+# A result said as the answer: the newest calculation's, past other calls
+THE_ANSWER = re.compile(r"\b(?:answer|result)\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
 # said, the argument it steps, and the words for each way.
 STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring) (?:it|that) )?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?:more )?"
@@ -87,10 +92,6 @@ THERE = re.compile(r"\b(?:in|out) there\b")
 ONE_NAMED = re.compile(r"\bthe (?P<which>[a-z]+(?: [a-z]+)?) 1\b")
 # A state said again ("back off", "on again"): no reference to what came before when the thing is named
 STATE_AGAIN = re.compile(r"\bback (?=(?:on|off)\b)|(?<=\bon) (?:again|back)\b|(?<=\boff) (?:again|back)\b")
-# A thing said first, then asked about by a pronoun in the next clause ("the bread timer, how long has it got to
-# go", "the kitchen lights are blinding, take them to 30 percent"): what is said of it first is a remark
-TOPIC = re.compile(r"^(?P<topic>(?:the|my|our) [a-z' ]+?|[a-z]+ timer)(?:(?:'s| is| are)(?: [a-z']+){1,4})?$")
-PRONOUN = re.compile(r"\b(?:it|them|that|those|they)\b(?!')")
 # An action said with no object ("stop", "turn off"): it acts on the newest thing, as "stop it" does
 BARE_VERB = re.compile(r"^(?:stop|halt|pause|cancel|kill|open|close|shut|lock|unlock|dim|brighten|switch off|turn off|"
                        r"switch on|turn on)$")
@@ -236,7 +237,7 @@ class Vocabulary:
     def read(self, words: str) -> tuple[str, object] | None:
         """(kind, value) of a follow-up's new part: area, device, name, number, unit or kind; None if it is
         not one thing the vocabulary knows."""
-        words = re.sub(r"^(?:what's |what is |how's |how is )?(?:(?:out|up|down|over|back) )?"
+        words = re.sub(r"^(?:what's |what is |how's |how is |do |try |now do )?(?:(?:out|up|down|over|back) )?"
                        r"(?:the |my |our |in the |for the |in |on )?(?:1 in (?:the )?)?", "", words)
         words = re.sub(r" (?:1|ones|please|then|of them|of those|of these)$", "", words).strip()
         if re.fullmatch(r"\d+(?:\.\d+)?", words):
@@ -299,7 +300,7 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
-    named_first = dislocated is not None or any(vocabulary.names_a_thing(words[:pronoun.start()])
+    named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
                       for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
     if calls and calls[-1]["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
         return [{"role": "user", "content": request_for(calls[-1])}]
@@ -317,18 +318,29 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
 
 
+def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool:
+    """A thing of the home is named before the pronoun; a word alone before it is the request's verb ("light it
+    please", "lock it up": in a home with a veranda light and a tack room lock)."""
+    before = words[:pronoun.start()]
+    return vocabulary.names_a_thing(before) and not re.fullmatch(r"[a-z']+ ", before)
+
+
 def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
     """The self-contained request a follow-up stands for, or None when it is none the rules know."""
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls)
-    return _on_result(bare, calls[-1]) or _stepped(bare, calls[-1]) or _light_step(bare, calls[-1]) \
+    return _on_result(bare, calls) or _stepped(bare, calls[-1]) or _light_step(bare, calls[-1]) \
         or _new_value(bare, calls[-1], vocabulary) or _changed_part(said, calls, vocabulary) \
         or _placed_back(core, calls, vocabulary)
 
 
-def _on_result(said: str, call: dict) -> str | None:
-    """ "and double that", "take 18 off it": arithmetic on the newest call's result, when it is a calculation."""
+def _on_result(said: str, calls: list[dict]) -> str | None:
+    """ "and double that", "take 18 off it": arithmetic on the newest call's result, when it is a calculation;
+    on the newest calculation's when the words say the answer ("take 26 off that answer from before")."""
+    call = calls[-1]
+    if call["name"] != "calculate" and THE_ANSWER.search(said):
+        call = next((earlier for earlier in reversed(calls) if earlier["name"] == "calculate"), call)
     if call["name"] != "calculate":
         return None
     for pattern, request in ON_THE_RESULT:
@@ -379,6 +391,8 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
         return None
     if call["name"] == "set_device" and call["arguments"].get("device") == "light":
         call = {"name": "set_brightness", "arguments": {"room": call["arguments"].get("room"), "percent": 0}}
+    if call["name"] == "get_state" and HEATER.search(str(call["arguments"].get("name", ""))):   # asked, then set
+        call = {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"], "degrees": 0}}
     key = REPLACES["number"].get(call["name"])
     changed = _with(call, key, read[1]) if key else {}
     return request_for(changed) if changed else None
@@ -426,20 +440,10 @@ def _beside_a_remark(history: list[dict], lexicon, vocabulary: Vocabulary) -> li
 
 
 def _dislocated(request: str, vocabulary: Vocabulary) -> str | None:
-    """ "the bread timer, how long has it got to go": the second clause with its pronoun replaced by the thing
-    the first names (a device, a name of the home's own, a timer); None for any other request."""
+    """ "the bread timer, how long has it got to go": a request of two clauses is its second with the thing the
+    first names in its pronoun's place (assistant.clauses.topic_in_place); None for any other request."""
     parts = clauses(request)
-    if len(parts) != 2 or not PRONOUN.search(parts[1].said):
-        return None
-    match = TOPIC.match(parts[0].said)
-    if not match:
-        return None
-    topic = match.group("topic")
-    words = topic.split()
-    named = re.search(r"\b(?:timer|thermostat)$", topic) or any(
-        " ".join(words[i:j]) in vocabulary.devices or " ".join(words[i:j]) in vocabulary.names
-        for i, j in vocabulary.spans(words, range(len(words))))
-    return PRONOUN.sub(topic, parts[1].said, count=1) if named else None
+    return topic_in_place(parts, 1, vocabulary) if len(parts) == 2 else None
 
 
 def _asks(history: list[dict]) -> bool:

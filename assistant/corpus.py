@@ -15,18 +15,18 @@ too/to, for/four, off/of) that must not change the call.
 import random
 from dataclasses import dataclass
 
-from assistant.chat_template import RESULT_SLOT, model_prompt, reply_target
+from assistant.chat_template import model_prompt, reply_target
 from assistant.client_tools import name_words, request_stems, stem
 from assistant.invented_tools import AFTER_VALUE, DOMAINS, FREE_TEXT, GROUPS, SYLLABLES, VALUES
 from assistant.generated_tools import ASKS as GEN_ASKS, ASKS_ONE as GEN_ASKS_ONE, ASKS_TWO as GEN_ASKS_TWO
 from assistant.generated_tools import DESCRIPTIONS as GEN_DESCRIPTIONS, NOUNS as GEN_NOUNS
 from assistant.generated_tools import PARAMETERS as GEN_PARAMETERS, VERBS as GEN_VERBS
 from assistant.inventory import SWITCHABLE, Entity, Inventory
-from assistant.reply import CANT, UNKNOWN_NAME
+from assistant.reply import CANT, UNKNOWN_NAME, reply
 from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, NO, OTHER_ROOMS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS,
                                   UNIT_GROUPS, UNIT_WORDS, YES)
 
-R = RESULT_SLOT
+R = reply("result")    # the tool's answer alone
 
 UNKNOWN_DEVICES = ["dishwasher", "oven", "washing machine", "dryer", "vacuum", "robot vacuum", "air conditioner",
                    "ac", "microwave", "toaster", "kettle", "fridge", "freezer", "sprinklers", "alarm system",
@@ -50,45 +50,45 @@ TAIL = ["please", "thanks", "thank you", "now", "for me", "right now", "asap", "
         "for me please", "would you", "now please", "immediately"]
 
 CHIT_CHAT = {
-    "greeting": ("Hi! How can I help?", [
+    "greeting": (reply("greeting"), [
         "hello", "hi", "hey", "hey there", "hi there", "hello there", "good morning", "good afternoon",
         "good evening", "morning", "evening", "howdy", "greetings", "yo", "hiya", "hello parley", "hi parley",
         "hey parley", "good morning parley", "sup", "what's up", "whats up", "heya", "hey you", "hello hello",
         "anyone there", "are you there", "you there", "hello anybody home", "hey buddy", "hi friend"]),
-    "how_are_you": ("I'm doing well, thanks. How can I help?", [
+    "how_are_you": (reply("how_are_you"), [
         "how are you", "how are you doing", "how's it going", "how are things", "how do you do",
         "how are you today", "you doing ok", "how have you been", "are you ok", "how's your day",
         "how's your day going", "what's new", "are you well", "how are you feeling", "you good",
         "how's everything", "how you doing", "hows it going"]),
-    "thanks": ("You're welcome!", [
+    "thanks": (reply("thanks"), [
         "thanks", "thank you", "thanks a lot", "thank you so much", "cheers", "much appreciated",
         "thanks parley", "great thanks", "perfect thank you", "awesome thanks", "thank you very much",
         "appreciate it", "nice one thanks", "that's great thanks", "ta", "thanks mate", "many thanks",
         "brilliant thank you", "cool thanks", "thanks a bunch", "thank u", "lovely thanks", "good job",
         "well done", "nice work", "that was helpful", "you're the best", "great job"]),
-    "who": ("I'm Parley, your home assistant.", [
+    "who": (reply("who"), [
         "who are you", "what are you", "what's your name", "what is your name", "who am i talking to",
         "are you a robot", "are you human", "what should i call you", "introduce yourself", "tell me about yourself",
         "who made you", "are you a person", "what kind of assistant are you", "who is this", "are you an ai",
         "are you real", "what do they call you", "do you have a name", "who's there", "whats your name"]),
-    "help": ("I can do timers, time and date, lights and devices, the thermostat, sensors, math and unit conversions.", [
+    "help": (reply("help"), [
         "help", "what can you do", "what do you do", "help me", "what are you able to do", "how can you help",
         "what can i ask you", "what are your skills", "what commands do you know", "what can you help with",
         "i need help", "what features do you have", "how do i use you", "what do you know how to do",
         "list your abilities", "what are my options", "what can i say", "give me some ideas",
         "what things can you do", "what are you good at", "tell me what you can do", "how does this work"]),
-    "joke": ("Why did the scarecrow win an award? He was outstanding in his field.", [
+    "joke": (reply("joke"), [
         "tell me a joke", "say something funny", "make me laugh", "know any jokes", "tell me something funny",
         "joke please", "got a joke", "do you know a joke", "tell a joke", "i want to hear a joke",
         "cheer me up", "tell me a funny joke", "another joke", "give me a joke", "entertain me",
         "tell me a dad joke", "any good jokes", "make me smile", "be funny", "crack a joke"]),
-    "goodbye": ("Goodbye! Talk to you soon.", [
+    "goodbye": (reply("goodbye"), [
         "bye", "goodbye", "bye bye", "see you", "see you later", "good night", "goodnight", "that's all",
         "that's all for now", "i'm done", "stop listening", "talk later", "catch you later", "later",
         "see ya", "farewell", "bye parley", "night night", "that will be all", "nothing else", "cya",
         "have a good one", "i'm going now", "we're done", "ok bye", "that's it thanks bye", "nevermind bye"]),
 }
-WHICH_ROOM = "Which room?"
+WHICH_ROOM = reply("which_room")
 
 OUT_OF_DOMAIN = [
     "play some music", "play {artist}", "play the next song", "skip this song", "pause the music",
@@ -320,7 +320,7 @@ def gen_time(rng):
         "what's the time right now", "know what time it is", "what's the time now", "the time",
         "what is the current time", "can you tell me what time it is", "tell me what time it is",
         "whats the time now", "time check", "what o'clock is it", "how late is it now", "clock"])
-    return _dress(rng, core), {"name": "get_time", "arguments": {}}, f"It's {R}."
+    return _dress(rng, core), {"name": "get_time", "arguments": {}}, reply("time")
 
 
 def gen_date(rng):
@@ -332,7 +332,7 @@ def gen_date(rng):
         "what day are we", "give me the date", "what's the day", "which day of the week is today",
         "what is today's date", "what's the date this morning", "remind me what day it is",
         "what is the day today", "what day of the month is it", "what's the day and date"])
-    return _dress(rng, core), {"name": "get_date", "arguments": {}}, f"Today is {R}."
+    return _dress(rng, core), {"name": "get_date", "arguments": {}}, reply("date")
 
 
 def _timer_seconds(rng) -> int:
@@ -362,7 +362,7 @@ def gen_timer(rng):
         f"set an egg timer for {d}", f"set a kitchen timer for {d}", f"i need {d} on the clock",
         f"for {d} set a timer", f"{d} on the timer", f"put {d} on the timer", f"buzz me in {d}",
         f"set a countdown of {d}", f"time me for {d}", f"start timing {d}"])
-    return _dress(rng, core), {"name": "set_timer", "arguments": {"seconds": seconds}}, f"Timer set for {R}."
+    return _dress(rng, core), {"name": "set_timer", "arguments": {"seconds": seconds}}, reply("timer")
 
 
 def gen_cancel(rng):
@@ -375,7 +375,7 @@ def gen_cancel(rng):
         "reset the timer", "i don't need the timer anymore", "no more timer", "scrap the timer",
         "call off the timer", "drop the timer", "stop timer", "cancel the kitchen timer", "cancel the egg timer",
         "remove all timers", "turn the timer off", "shut off the timer", "disable the timer", "cancel it the timer"])
-    return _dress(rng, core), {"name": "cancel_timer", "arguments": {}}, f"Okay, {R}."
+    return _dress(rng, core), {"name": "cancel_timer", "arguments": {}}, reply("done")
 
 
 ON_VERBS = ["turn on", "switch on", "power on", "put on", "start", "activate", "enable", "fire up", "light up",
@@ -418,7 +418,7 @@ def device_is_light(spoken: str) -> bool:
 
 
 def _device_reply(device, room):
-    return f"Okay, the {ROOM_SPOKEN[room]} {DEVICE_SPOKEN[device]} is {R}."
+    return reply("device", room=ROOM_SPOKEN[room], device=DEVICE_SPOKEN[device])
 
 
 def gen_device(rng):
@@ -465,7 +465,7 @@ def gen_brightness(rng):
         f"can you dim the {r} to {p}", f"dim {r} to {p}", f"brightness {p} {r}", f"{r} brightness {p}",
         f"{light} {p} in the {r}", f"set {light} in {r} to {p}"])
     call = {"name": "set_brightness", "arguments": {"room": room, "percent": pct}}
-    return _dress(rng, core), call, f"Okay, the {ROOM_SPOKEN[room]} lights are at {R}."
+    return _dress(rng, core), call, reply("lights", room=ROOM_SPOKEN[room])
 
 
 # "make it brighter": a step up or down from where the lights are (the tool knows the level).
@@ -495,7 +495,7 @@ def gen_brightness_step(rng):
                            f"the {r} {light} dimmer please", f"the {r} is too bright", f"can you make the {r} dimmer",
                            f"lower the {r} {light} a little", f"dim the {r} {light}", f"less light in the {r}"])
     call = {"name": "change_brightness", "arguments": {"room": room, "direction": direction}}
-    return _dress(rng, core), call, f"Okay, the {ROOM_SPOKEN[room]} lights are at {R}."
+    return _dress(rng, core), call, reply("lights", room=ROOM_SPOKEN[room])
 
 
 def gen_thermostat(rng):
@@ -521,7 +521,7 @@ def gen_thermostat(rng):
         f"set the heat to {t} please", f"crank the heat to {t}", f"drop the {thing} to {t}",
         f"increase the {thing} to {t}", f"decrease the {thing} to {t}", f"{t} please on the thermostat"])
     call = {"name": "set_thermostat", "arguments": {"degrees": degrees}}
-    return _dress(rng, core), call, f"Okay, the thermostat is set to {R}."
+    return _dress(rng, core), call, reply("thermostat")
 
 
 def gen_sensor(rng):
@@ -549,7 +549,7 @@ def gen_sensor(rng):
             f"get me the humidity from the {r}", f"how muggy is it in the {r}", f"is the air dry in the {r}",
             f"what's the relative humidity in the {r}", f"humidity reading for the {r}", f"how sticky is the {r}"])
     call = {"name": "read_sensor", "arguments": {"room": room, "kind": kind}}
-    return _dress(rng, core, imperative=False), call, f"The {ROOM_SPOKEN[room]} {kind} is {R}."
+    return _dress(rng, core, imperative=False), call, reply("reading", room=ROOM_SPOKEN[room], kind=kind)
 
 
 def _operand(rng):
@@ -619,7 +619,7 @@ def gen_calculate(rng):
         f"can you calculate {q}", f"what would {q} be", f"what is the result of {q}", f"math {q}",
         f"how much would {q} be", f"what comes out of {q}", f"help me with {q}", f"what's {q} equal to"])
     call = {"name": "calculate", "arguments": {"expression": expr}}
-    return _dress(rng, core, imperative=False), call, f"That's {R}."
+    return _dress(rng, core, imperative=False), call, reply("value")
 
 
 def _conversion(rng):
@@ -655,18 +655,18 @@ def gen_convert(rng):
         f"what is {v} {s} converted to {d}", f"in {d} how much is {v} {s}", f"{v} {s} into {d}",
         f"if i have {v} {s} how many {d} is that", f"how many {d} make {v} {s}", f"what does {v} {s} come to in {d}"])
     call = {"name": "convert", "arguments": {"value": value, "from": src, "to": dst}}
-    return _dress(rng, core, imperative=False), call, f"That's {R}."
+    return _dress(rng, core, imperative=False), call, reply("value")
 
 
 def gen_chit_chat(rng):
     intent = rng.choice(list(CHIT_CHAT))
-    reply, phrases = CHIT_CHAT[intent]
+    answer, phrases = CHIT_CHAT[intent]
     core = rng.choice(phrases)
     if rng.random() < 0.2:
         core = f"{rng.choice(['hey parley', 'parley', 'um', 'so', 'ok', 'well', 'oh'])} {core}"
     if rng.random() < 0.1:
         core = f"{core} {rng.choice(['parley', 'buddy', 'friend', 'then', 'again', 'mate'])}"
-    return core, None, reply
+    return core, None, answer
 
 
 def _fill(rng, template):
@@ -727,7 +727,7 @@ def _follow_up(rng) -> Example:
         call = {"name": "change_brightness", "arguments": {"room": room, "direction": direction}}
         history = [{"role": "user", "content": first}, {"role": "assistant", "content": text0, "tool_calls": [call0]},
                    {"role": "user", "content": second}]
-        return Example(history, call, f"Okay, the {ROOM_SPOKEN[room]} lights are at {R}.", "follow_up")
+        return Example(history, call, reply("lights", room=ROOM_SPOKEN[room]), "follow_up")
     if kind == "which_room":
         first, _, text0, info = gen_which_room(rng)
         room = rng.choice(list(ROOMS))
@@ -791,8 +791,8 @@ def _follow_up(rng) -> Example:
                {"role": "assistant", "content": text0, "tool_calls": [call0]},
                {"role": "user", "content": second}]
     text = {"set_device": lambda: _device_reply(args["device"], args["room"]),
-            "set_brightness": lambda: f"Okay, the {ROOM_SPOKEN[args['room']]} lights are at {R}.",
-            "read_sensor": lambda: f"The {ROOM_SPOKEN[args['room']]} {args['kind']} is {R}."}.get(name, lambda: text0)()
+            "set_brightness": lambda: reply("lights", room=ROOM_SPOKEN[args["room"]]),
+            "read_sensor": lambda: reply("reading", room=ROOM_SPOKEN[args["room"]], kind=args["kind"])}.get(name, lambda: text0)()
     return Example(history, call, text, "follow_up")
 
 

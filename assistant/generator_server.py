@@ -38,12 +38,11 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from assistant.chat_template import Slots, content_text, model_prompt
 from assistant.clauses import reading_taken
-from assistant.corpus import CANT
 from assistant.embedded import DEFAULT_DECODE, EMBEDDED_CHECKPOINT, EmbeddedGenerator
 from assistant.http_limits import BoundedRunner
 from assistant.openai_chat import (ApiError, ChatRequest, chunk, completion, parse_request, sse, tool_call_json,
                                    usage_json)
-from assistant.reply import CALL_ONLY_REPLY, NOT_UNDERSTOOD, ReplyReader, split_client_result
+from assistant.reply import CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, ReplyReader, split_client_result
 from dllm_core.batching import BatcherClosed, ContinuousBatcher, DecodeJob, PassReport, QueueFull
 from dllm_core.decoding import Block
 

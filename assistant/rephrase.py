@@ -38,6 +38,9 @@ _DONE = {"lock": "locked", "unlock": "unlocked", "close": "closed", "shut": "clo
          "turn off": "off", "switch off": "off", "shut off": "off", "power off": "off", "turn on": "on",
          "switch on": "on", "power on": "on"}
 _PAST = r"(?:e?d)?"
+# the verb that leaves a thing in a state: "i want the gate unlocked" asks to unlock it
+_DONE_AS_DO = {"locked": "lock", "unlocked": "unlock", "opened": "open", "open": "open", "closed": "close",
+               "shut": "close"}
 # what keeps a place warm, said by its kind: a number said after it is degrees ("put the still room heater on 16")
 _HEATER = "|".join(sorted({*DEVICES["heater"], "thermostat"}, key=len, reverse=True))
 _ASKER = r"(?:i|we|you|they|he|she|someone|somebody|anyone|anybody)"
@@ -56,7 +59,7 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"\s+(?:{_ASIDE})(?=(?:\s+(?:please|{_ASIDE}))*$)", ""),
     # a reason or a purpose after the request, with no place and no number in it: "turn on the belvedere fan
     # because it's boiling up there" (whose "up" made it a step up), "switch the lamp on so i can read"
-    (r"\s+(?:because|cause|cos|since|so that|so) (?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|there|"
+    (r"\s+(?:because|cause|cos|since|so that|so|while) (?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|there|"
      r"there's|the kids|the baby|my|our)\b(?!.*\b(?:in (?:the|my|our|this|that)\b|\d))(?:\s.*)?$", ""),
     # politeness before a request, in the corpus's word: "would you be so kind as to tell me the time"
     (r"^(?:(?:would|could) you be (?:so kind as|kind enough) to|would you kindly|(?:be a dear|do me a favou?r) and)\b",
@@ -101,11 +104,76 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"\1 in the house"),
     # a step said as a shade: "a shade dimmer"
     (r"\ba shade\b", "a bit"),
+    # the other answer said after a question about a state, which asks nothing more: "is the gate shut or is it
+    # still open", "any time left on the timer or has it finished", "is the fan on or not"
+    (r"\s+or (?:(?:is|are|has|have|was|did) (?:it|they|that|he|she) )?(?:still |already |just )?(?:not|on|off|open|"
+     r"closed|shut|locked|unlocked|running|going|finished|done|over|gone off|stopped|ended|run out|left on)$", ""),
+    # a time the request is asked of, after it: "how humid is the bathroom after my shower", "is the oven off
+    # after dinner"
+    (r"\s+(?:after|since) (?:my|our|the|his|her|your|their) (?!.*\d)[a-z]+$", ""),
+    # how far a cover has gone, said before its state: "is the garage door all the way open"
+    (r"\b(?:all the way|fully|completely|wide) (open|closed|shut)\b", r"\1"),
+    # a device pointed at: "turn that light back off", "this fan can go off" (the one the conversation used)
+    (rf"\b(?:that|this) ({_DEVICE})\b", r"the \1"),
+    # how exact an answer need be: "roughly how many inches make 30 centimeters", "what's the time, approximately"
+    (r"^(?:roughly|approximately|more or less|give or take)\s+|\s+(?:roughly|approximately|more or less|give or take)\b", ""),
+    # since when a thing has been in its state: "is the samovar still on from breakfast"
+    (r"\b(on|off|open|running|going) (?:from|since) (?:breakfast|lunch|dinner|earlier|this morning|last night|"
+     r"yesterday|before)$", r"\1"),
+    # every one of a kind: "turn every light in the house off"
+    (r"\bevery (light|lamp|fan|heater|plug)\b", r"all the \1s"),
 )]
 # a fraction said as a word, as the divisor it stands for ("a quarter of 360": 360 divided by 4)
 _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 # Every home, for a request read alone: tense, particle order, what is asked said another way.
 REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # a new value said first as what would be better: "21 would be better can you change it"
+    (r"^(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|best|"
+     r"plenty|enough|about right|ideal|good)(?: i think)? (?:(?:can|could|would) you )?(change|set|make|put|turn) "
+     r"(it|that)(?: to that)?(?: please)?$", r"\2 \3 to \1"),
+    # time left asked by whether there is any: "any time left on the pasta timer", "is there any time left on it"
+    (r"^(?:is there |have we got |has it got )?(?:any|much) time (?:left|remaining) (?:on|of|for) (the|my|it|that)\b",
+     r"how long is left on \1"),
+    (r"^(?:is there |have we got )?(?:any|much) time (?:left|remaining) (?:before|until|till) ((?:the|my) (?:[a-z]+ )?timer)"
+     r" (?:goes(?: off)?|rings|ends|finishes|is up|is done)$", r"how long is left on \1"),
+    # a timer given up on: "forget the timer i set earlier", "scrap the timer"
+    (r"^(?:forget|scrap|ditch|drop|bin|lose) ((?:the|my|that) timer)(?: (?:i|you|we) (?:set|started)(?: earlier| before|"
+     r" just now)?)?(?: please)?$", r"cancel \1"),
+    # what someone left on, then asked to switch off by a pronoun: "i left the fan running in the garage, stop it"
+    (rf"^(?:i|we|someone|somebody|you|the kids) (?:have |'ve )?left ({_THE} [a-z' ]+?) (?:on|running|going)( in the "
+     r"[a-z ]+?)? (?:please |can you |could you )?(?:(?:turn|switch|shut|power) (?:it|them) off|(?:stop|kill) (?:it|them))"
+     r"(?: please| now)?$", r"turn off \1\2"),
+    # a sum asked by what it comes to: "what does 48 divided by 6 come to"
+    (r"^what (?:does|do|will) (\d.*?\d) (?:come to|make|give|equal|add up to|work out at|work out to|amount to)$",
+     r"what is \1"),
+    # a light's level asked by more or less brightness: "more brightness on the workbench light please"
+    (rf"^{_POLITE}(?:a bit |a little )?more (?:brightness|light) (?:on|for|from|in) ({_THE} .+?)(?: please)?$",
+     r"\1brighten \2"),
+    (rf"^{_POLITE}(?:a bit |a little )?less (?:brightness|light) (?:on|for|from|in) ({_THE} .+?)(?: please)?$",
+     r"\1dim \2"),
+    # a timer set up, then named: "set up a 900 seconds timer and call it homework"
+    (r"^(?:set up|set|start|make|give me) an? (\d+(?:\.\d+)? seconds) timer and (?:name|call|label) it ([a-z]+)$",
+     r"start a \2 timer for \1"),
+    # the time asked by how late it is: "how late is it getting"
+    (r"^how late is it(?: getting| now| already)?$", "what time is it"),
+    # a sum shared out: "split 240 between 6 people", "divide 90 among 4 of us"
+    (r"^(?:split|divide|share) (\d+(?:\.\d+)?) (?:between|among|amongst|by|into) (\d+)(?: (?:people|ways|parts|of us|friends))?"
+     r"(?: how much (?:is|does) each(?: (?:share|person|one|get))?(?: get)?)?$", r"what is \1 divided by \2"),
+    # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
+    # timer named tea"
+    (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
+     r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
+    # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
+    # to be at 20"
+    (rf"^({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:should|must|needs to|has to|ought to|wants to|can) be (?:on|at|set to|"
+     r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
+     r"set \1 to \2 degrees"),
+    # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
+    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
+     r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
+     lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
+    (rf"^{_POLITE}get ({_THE} .+?) (locked|unlocked|opened|open|closed|shut)(?: please| now)?$",
+     lambda match: f"{match.group(1)}{_DONE_AS_DO[match.group(3)]} {match.group(2)}"),
     # h12-follow: the time asked by the clock ("what's the clock showing"), the date by the weekday ("what weekday
     # are we on")
     (r"^what(?:'s| is| does) the clock (?:showing|show|say|saying|says|read|reading|reads)(?: now| right now)?$",
@@ -177,7 +245,7 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} .+?) (?:on|at|up to|down to) (\d+(?:\.\d+)?) degrees$",
      r"\1set \2 to \3 degrees"),
     # or its number alone, after a heater's kind (not 1 or 2: Whisper's "on to", "on too")
-    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:on|at|up to|down to) (?![12]$)"
+    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} (?:[a-z' ]+ )?(?:{_HEATER})(?: in the [a-z ]+?)?) (?:on|at|up to|down to) (?![12]$)"
      r"(\d+(?:\.\d+)?)$",
      r"\1set \2 to \3 degrees"),
     # "turn the tv off in the living room": the particle after the verb
@@ -213,11 +281,14 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # what is left on a timer: "what's left on the timer", "how much longer has it got"
     (r"^(?:what's|what is|how much is|how much time is) (?:left|remaining) (?:on|of) (the|my|it|that)\b", r"how long is left on \1"),
     (r"^how (?:much longer|much more time|much time|long) (?:has|does) (it|that|(?:the|my) [a-z ]*timer) (?:got|have)"
-     r"(?: left)?$",
+     r"(?: left| now| still| to go)*$",
      r"how long is left on \1"),
     # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
     (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get|please have|have|get) ({_THE} .+?) "
      rf"{_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
+    # or said with the state alone: "i'd love the reading lamp on", "i want the bedroom light off"
+    (rf"^(?:i'd like|i would like|i want|i'd love|can i have|can i get) ({_THE} [a-z' ]+?) (on|off)(?: please| now)?$",
+     r"turn \2 \1"),
     (rf"^({_THE} .+?) (?:can|could|should|may|needs to|has to|must) be {_STATE} (on|off)(?: please| now)?$",
      r"turn \2 \1"),
     (rf"^(?:can|could|would|should) ({_THE} .+?) be {_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
@@ -278,13 +349,42 @@ NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacem
 # Every home, for a request read alone, after the rules above: a user's own thing said with a verb or an order
 # the corpus says otherwise.
 NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # a new value said first as what would be better: "21 would be better can you change it"
+    (r"^(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|best|"
+     r"plenty|enough|about right|ideal|good)(?: i think)? (?:(?:can|could|would) you )?(change|set|make|put|turn) "
+     r"(it|that)(?: to that)?(?: please)?$", r"\2 \3 to \1"),
+    # time left asked by whether there is any: "any time left on the pasta timer", "is there any time left on it"
+    (r"^(?:is there |have we got |has it got )?(?:any|much) time (?:left|remaining) (?:on|of|for) (the|my|it|that)\b",
+     r"how long is left on \1"),
+    # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
+    # timer named tea"
+    (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
+     r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
+    # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
+    # to be at 20"
+    (rf"^({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:should|must|needs to|has to|ought to|wants to|can) be (?:on|at|set to|"
+     r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
+     r"set \1 to \2 degrees"),
+    # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
+    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
+     r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
+     lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
     # "light (up)" a thing is "turn on": "can you light the veranda lantern" (in a home with lights, "light" reaches
     # the model as a name slot, and "<e0> up the <e1>" reads like locking)
     (rf"^{_POLITE}light (?:up )?({_THE}) ", r"\1turn on \2 "),
+    # the same of a thing the conversation used: "light it please" is "turn it on"
+    (rf"^{_POLITE}light (it|them|that|those)(?: up)?\b", r"\1turn on \2"),
+    # a thing got "running" or "going": "get the bilge pump running" is "start the bilge pump"
+    (rf"^{_POLITE}(?:get|set) ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm)$)[a-z' ]+?) (?:running|going)( in the [a-z ]+)?$",
+     r"\1start \2\3"),
+    # a thing asked by what it shows: "is the leak sensor showing wet", "is the door sensor saying open"
+    (r"^(is|are) ((?:the|my|our) [a-z' ]+?) (?:showing|reading|saying|reporting) ", r"\1 \2 "),
     # "run" a thing is the corpus's "start" (a scene, a timer or a bath is run otherwise): "run the dehumidifier"
     (rf"^{_POLITE}run ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm|bath|numbers?|test)$)[a-z' ]+)$", r"\1start \2"),
     # a lock locked "up" after it: "lock the tack room lock up" is the corpus's "lock up the ..."
     (rf"^{_POLITE}lock ({_THE} .+?) up$", r"\1lock up \2"),
+    # and a thing the conversation used: "lock it up please" is "lock it"
+    (rf"^{_POLITE}lock (it|them|that|those) up\b", r"\1lock \2"),
     # "back" before the state, moved after the thing: "turn the bunting back off"
     (r"^((?:please |can you |could you )?(?:turn|switch|shut|put|power) (?:on|off) .+?) back$", r"\1"),
     # how a reading has become: "how humid has the boathouse got", "how warm's the snug"
@@ -312,6 +412,26 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
 # The default home only, whose rooms and devices are the vocabulary's: "the tv in the living room" is its
 # "living room tv".
 DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # a new value said first as what would be better: "21 would be better can you change it"
+    (r"^(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|best|"
+     r"plenty|enough|about right|ideal|good)(?: i think)? (?:(?:can|could|would) you )?(change|set|make|put|turn) "
+     r"(it|that)(?: to that)?(?: please)?$", r"\2 \3 to \1"),
+    # time left asked by whether there is any: "any time left on the pasta timer", "is there any time left on it"
+    (r"^(?:is there |have we got |has it got )?(?:any|much) time (?:left|remaining) (?:on|of|for) (the|my|it|that)\b",
+     r"how long is left on \1"),
+    # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
+    # timer named tea"
+    (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
+     r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
+    # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
+    # to be at 20"
+    (rf"^({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:should|must|needs to|has to|ought to|wants to|can) be (?:on|at|set to|"
+     r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
+     r"set \1 to \2 degrees"),
+    # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
+    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
+     r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
+     lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
     (rf"\bthe ({_DEVICE}) in the ({_ROOM})\b", r"the \2 \1"),
     # "i'd like the kitchen at 20 degrees": the home's one thermostat
     (rf"^{_WISH} (?:the |my |our )?(?:{_ROOM}) (?:at|to) (\d+(?:\.\d+)?) degrees(?: please)?$",
@@ -322,6 +442,26 @@ DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repl
 # the default home's rooms but not for an own home's names ("how hot is the kiln" becomes "what's the temperature
 # in the kiln", which the shipped model reads as the kiln's state).
 OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # a new value said first as what would be better: "21 would be better can you change it"
+    (r"^(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|best|"
+     r"plenty|enough|about right|ideal|good)(?: i think)? (?:(?:can|could|would) you )?(change|set|make|put|turn) "
+     r"(it|that)(?: to that)?(?: please)?$", r"\2 \3 to \1"),
+    # time left asked by whether there is any: "any time left on the pasta timer", "is there any time left on it"
+    (r"^(?:is there |have we got |has it got )?(?:any|much) time (?:left|remaining) (?:on|of|for) (the|my|it|that)\b",
+     r"how long is left on \1"),
+    # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
+    # timer named tea"
+    (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
+     r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
+    # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
+    # to be at 20"
+    (rf"^({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:should|must|needs to|has to|ought to|wants to|can) be (?:on|at|set to|"
+     r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
+     r"set \1 to \2 degrees"),
+    # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
+    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
+     r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
+     lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
     (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:bright|harsh|glaring)$", r"dim \1"),
     (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:dark|dim)$", r"brighten \1"),
     # "set the temperature in the atrium to 20": the thermostat there (a "temperature" is a sensor's name)
@@ -332,7 +472,11 @@ OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacem
     # "put the lights on in the parlour": every light there (the default home has one light in a room)
     (r"\b((?:turn|switch|put|shut|power) (?:on|off)) the (lights|lamps|fans|heaters|plugs|switches) in the\b",
      r"\1 all the \2 in the"),
-    *((rf"^(?:how (?:{'|'.join(words)}) is (?:it (?:in|at|out in) )?|is it (?:{'|'.join(words)}) (?:in|at|out in) )"
+    # a reading of an area asked with "what": "what temperature is the gallery at", "what humidity is it in the snug"
+    (rf"^(?:what|which) ({'|'.join(READINGS)})(?: is|'s) (?:it (?:in|at|out in) )?(the [a-z ]+?)(?: sitting| reading)?(?: at)?"
+     r"(?: now| right now)?$",
+     r"what's the \1 in \2"),
+    *((rf"^(?:how (?:{'|'.join(words)}) is (?:it (?:(?:up |down |over |out )?in|at) )?|is it (?:{'|'.join(words)}) (?:in|at|out in) )"
        rf"(the .+)$", rf"what's the {kind} in \1") for kind, words in READINGS.items()),
 )]
 

@@ -13,13 +13,47 @@ import uuid
 from assistant.chat_template import ANY_SLOT, CALL, RESULT_SLOT, SAY, Slots, content_text, fill_result, parse_call
 from assistant.generator import ToolCall
 from assistant.skills import valid_call
+from assistant.vocabulary import DEVICE_SPOKEN, ROOM_SPOKEN, SENSOR_KINDS
 
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
-# The refusals the model learns to write (assistant.corpus): a request it did not place among its skills, and
-# a name it did not find in the home.
-CANT = "Sorry, I can't do that yet."
-UNKNOWN_NAME = "Sorry, I don't know a device by that name."
-CALL_ONLY_REPLY = f"Okay, {RESULT_SLOT}."    # spoken after a call whose reply was not written well
+# Every reply the model learns to write: assistant.corpus writes its replies from these and no others, so a
+# reply that is none of them is two replies mixed by parallel denoising ("Sorryich room? do that yet.").
+# {result} is the tool's answer, {room}, {device} and {kind} the default home's words.
+REPLIES = {
+    "time": "It's {result}.", "date": "Today is {result}.", "timer": "Timer set for {result}.",
+    "done": "Okay, {result}.", "device": "Okay, the {room} {device} is {result}.",
+    "lights": "Okay, the {room} lights are at {result}.", "thermostat": "Okay, the thermostat is set to {result}.",
+    "reading": "The {room} {kind} is {result}.", "value": "That's {result}.", "result": "{result}",
+    # the refusals: a request not placed among the skills, a name not found in the home
+    "cant": "Sorry, I can't do that yet.", "unknown_name": "Sorry, I don't know a device by that name.",
+    "which_room": "Which room?", "greeting": "Hi! How can I help?",
+    "how_are_you": "I'm doing well, thanks. How can I help?", "thanks": "You're welcome!",
+    "who": "I'm Parley, your home assistant.",
+    "help": "I can do timers, time and date, lights and devices, the thermostat, sensors, math and unit conversions.",
+    "joke": "Why did the scarecrow win an award? He was outstanding in his field.",
+    "goodbye": "Goodbye! Talk to you soon.",
+}
+_WORDS = {"room": list(ROOM_SPOKEN.values()), "device": list(DEVICE_SPOKEN.values()), "kind": list(SENSOR_KINDS)}
+
+
+def reply(form: str, **words: str) -> str:
+    """One of REPLIES with the default home's words in it, the {result} slot kept."""
+    return REPLIES[form].format(result=RESULT_SLOT, **words)
+
+
+def _every_reply() -> frozenset[str]:
+    """REPLIES with each of the default home's words they take: every reply the corpus writes."""
+    replies = set()
+    for form in REPLIES.values():
+        fields = [key for key in _WORDS if "{" + key + "}" in form]
+        for words in itertools.product(*(_WORDS[key] for key in fields)):
+            replies.add(form.format(result=RESULT_SLOT, **dict(zip(fields, words))))
+    return frozenset(replies)
+
+
+EVERY_REPLY = _every_reply()
+CANT, UNKNOWN_NAME = reply("cant"), reply("unknown_name")
+CALL_ONLY_REPLY = reply("done")    # spoken after a call whose reply was not written well
 
 _call_numbers = itertools.count(1)
 _call_numbers_lock = threading.Lock()
@@ -36,7 +70,8 @@ class ReplyReader:
     call: the well-formed call before <|say|> (None if there is none); broken: the call or the speech is
     garbled (a muddled, unsure reply), and nothing more is read; template: the speech so far, {result}
     slot kept. slots: what the prompt's number, name and area slots stand for; a slot with nothing behind
-    it never reaches a tool, and a slot in the speech never reaches the user (the reply counts as garbled).
+    it never reaches a tool, and a slot in the speech never reaches the user (the reply counts as garbled),
+    nor does speech that is, or ends as, none of the replies the corpus writes (EVERY_REPLY).
     """
 
     def __init__(self, tokenizer, eos_id: int, slots: Slots):
@@ -60,8 +95,11 @@ class ReplyReader:
             return head_now, ""
         spoken = self.tokens[self.tokens.index(self.say_id) + 1:]
         template = self.tokenizer.decode([t for t in spoken if t != self.eos_id])
-        # call syntax or a slot (the corpus never speaks a number, name or area slot: "Sorry,<e0> don't know"): muddled
-        if "=" in template or "_" in template or ANY_SLOT.search(template):
+        # call syntax or a slot (the corpus never speaks a number, name or area slot: "Sorry,<e0> don't know"), or
+        # speech that no reply of the corpus begins with, or that ends as none of them: muddled
+        ended = self.eos_id in spoken
+        if "=" in template or "_" in template or ANY_SLOT.search(template) or \
+                (template not in EVERY_REPLY if ended else not any(r.startswith(template) for r in EVERY_REPLY)):
             self.broken = True
             return head_now, ""
         added = template[len(self.template):] if len(template) > len(self.template) else ""

@@ -210,6 +210,27 @@ def test_a_name_slot_in_the_speech_is_muddled_even_with_a_name_behind_it(assista
     assert reader.unwritten and reader.spoken(None) == ""
 
 
+def test_two_replies_mixed_by_denoising_are_muddled(assistant):
+    """The corpus writes its replies from reply.REPLIES; "Sorryich room? do that yet." (a refusal and "Which
+    room?" mixed) and "Sorry, I can't The bathroom yet." reached the user. A call made is kept, as with a slot."""
+    from assistant.chat_template import Slots
+    from assistant.reply import ReplyReader
+
+    tokens, eos = assistant.tokenizer.encode, assistant.config.eos_token_id
+    for head, speech in [("", "Sorryich room? do that yet."), ("", "Sorry, I can't The bathroom yet."),
+                         ("<|call|> get_time", "It's")]:
+        reader = ReplyReader(assistant.tokenizer, eos, Slots())
+        reader.add(tokens(f"{head}<|say|> {speech}") + [eos])
+        assert reader.unwritten and reader.spoken("noon") == "", speech
+        assert (reader.call is not None) == bool(head)
+    # a reply of the corpus's, read block by block, is said as it comes; it is whole once it ends
+    reader = ReplyReader(assistant.tokenizer, eos, Slots())
+    whole = tokens("<|say|> Okay, the kitchen light is {result}.")
+    assert reader.add(whole[:-3]) == (True, reader.template) and reader.template.startswith("Okay, the")
+    reader.add(whole[-3:] + [eos])
+    assert not reader.unwritten and reader.spoken("on") == "Okay, the kitchen light is on."
+
+
 def test_the_users_own_devices_by_name(assistant):
     from assistant.inventory import Inventory
 

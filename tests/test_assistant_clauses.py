@@ -53,6 +53,28 @@ def test_a_clause_may_be_taken_only_beside_clauses_that_carry_nothing(request_, 
     assert takeable(request_, DEFAULT_HOME) == taken
 
 
+@pytest.mark.parametrize("request_, taken", [
+    # a reason said with "while"; "hold on" and "in the way" are no state and no place
+    ("the heater, turn it off while i hoover", ["turn the heater off"]),
+    ("hold on, the cat's in the way, stop it", ["stop it"]),
+    # a remark about something the home does not have: its state is its own
+    ("close the blinds, the sun's up", ["close the blinds"]),
+    ("turn the heater off, the kids are up", ["turn the heater off"]),
+    ("turn the fan off, the heater is on", []),                       # the home has a heater
+    # "don't" of a remark's subject takes nothing back
+    ("what's the temperature in the office, the plants don't like the cold", ["what's the temperature in the office"]),
+    # a value said to be better is a remark whose number the other clause needs
+    ("24 would be better, can you change it", []),
+    # a state said alone after a thing switches it
+    ("the bedroom fan, off please, it is too cold", ["turn the bedroom fan off please"]),
+    ("the office, off please", []),                                    # a room is no thing
+])
+def test_remarks_of_the_ninth_sets_kinds_beside_a_request(request_, taken):
+    """Phrasings of their own for the ninth paraphrase set's "the pond pump, turn it off while i clean the
+    filter", "hang on, the bike's in the way, stop it", "switch the dock lights off, the boat's tied up"."""
+    assert takeable(request_, DEFAULT_HOME) == taken
+
+
 def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
     """In a home with a still room, "the washing is still wet" names no thing; "the house" of a carriage house
     door, said as a thing, does."""
@@ -75,7 +97,8 @@ def test_a_pronoun_stands_for_the_thing_a_clause_before_it_names():
     assert takeable("the sash window in the scullery, is it shut", home) == ["is the sash window in the scullery shut"]
     assert takeable("my coffee urn's been going all day, turn it off", home) == ["turn the coffee urn off"]
     assert takeable("the cellar lock, lock it", home) == ["lock the cellar lock"]          # "lock" said as a verb
-    assert takeable("the heater is on, turn it off", home) == []                           # a state in the topic
+    assert takeable("the heater is on, turn it off", home) == ["turn the heater off"]      # the topic's state: a remark
+    assert takeable("the heater is on in the scullery, turn it off", home) == []            # a place in the topic
     assert takeable("the urn and the lanterns, turn them off", home) == []                  # two things
     assert takeable("turn it off, the coffee urn", home) == []                              # named after
     assert takeable("the urn, turn it off, actually don't", home) == []                     # taken back
