@@ -45,7 +45,7 @@ from turn_judge import (by_voice, decide, eot_table, fit, heard_of, load, look_f
 from streaming.turns import TurnDetector  # noqa: E402
 from turn_taking import LATE_MS, summarise  # noqa: E402
 from voice.text_turn import TextTurnModel, words  # noqa: E402
-from voice.turn_judge import FEATURES, TurnJudge  # noqa: E402
+from voice.turn_judge import FEATURES, Regression, TurnJudge  # noqa: E402
 
 HOLD_FEATURES = FEATURES + ("last word's length", "last word's length against the rate so far",
                             "beam hypotheses left open", "a beam hypothesis ends in a comma")
@@ -192,8 +192,7 @@ def figure(points: list[Point], shipped_voices: dict[str, dict], choice: Point, 
 def scores_of(data: dict, rows: dict) -> dict:
     """The written model's probabilities for each pause's features."""
     keys = list(rows)
-    z = (np.array([rows[k] for k in keys]) - data["mean"]) / data["scale"] @ np.array(data["weights"]) + data["bias"]
-    return dict(zip(keys, (1 / (1 + np.exp(-z))).tolist()))
+    return dict(zip(keys, Regression(data).probabilities(np.array([rows[k] for k in keys])).tolist()))
 
 
 def main(argv: list[str] | None = None) -> int:
