@@ -317,14 +317,78 @@ FRESH5_PAUSED_AFTER_REQUEST = [("Turn the porch light off at eleven tonight.", 5
                                ("Wake me up at six thirty on Monday.", 6),
                                ("Close the curtains in the front room.", 3),
                                ("Turn the heater off in twenty minutes.", 4)]
+# An eighth set, written on 2026-12-03 by an engineer who had read only the sentence lists above and their
+# registration, not the turn judges' code nor any turn-taking result, committed before any run on it, and never
+# tuned against (`--sentences fresh6`): a measure of the judges changed after fresh5 was judged on. Fresh5's size
+# and kinds: short answers, thanks, questions, requests short and long; pauses where people hesitate, after "to",
+# "for", "the", "and", "in", "with", "at", "is", "on", "of", "a", before numbers, names and times, inside names,
+# after a first word or filler, between two numbers, before what a reminder is for. Every sentence is new: none
+# equals a sentence of the lists above (checked by a script), and every pause falls inside its sentence.
+FRESH6_COMPLETE = ["Switch the pantry light on.", "What's the humidity in the attic?", "That works.",
+                   "No, I'm good thanks.", "Great, cheers for that.", "One moment.",
+                   "How many grams in an ounce?", "Close the curtains in the playroom.",
+                   "Set a timer for fourteen minutes.", "What's eighty one divided by nine?",
+                   "Is the patio door locked?", "Switch the humidifier off.", "Turn the audiobook down.",
+                   "Talk to you later.", "What date is Easter Sunday next year?", "Lower all the blinds upstairs.",
+                   "How long is left on the cake timer?", "Set the garage lights to eighty percent.",
+                   "Wake me up at twenty to six.", "Turn off the radiator in the box room.",
+                   "Is it icy outside?", "Fantastic.", "Please don't.", "Nudge the heating up half a degree.",
+                   "Are all the windows shut?", "Start the robot vacuum.",
+                   "What's twenty five percent of one hundred and twenty?", "Play the next episode.",
+                   "Open the back gate please.", "Turn off every light in the basement.",
+                   "Is it going to be sunny on Saturday?", "Remind me to feed the cat at six."]
+FRESH6_PAUSED = [("Set the attic heater to seventeen degrees.", 5),          # after "to", before a number
+                 ("Put on a timer for fifty minutes.", 5),                   # after "for", before a number
+                 ("Turn up the wall light in the snug.", 3),                 # after "the"
+                 ("Turn on the desk lamp and the floor lamp.", 6),           # after "and"
+                 ("How chilly is it in the attic?", 5),                      # after "in"
+                 ("What sauce goes with roast pork?", 4),                    # after "with"
+                 ("Set an alarm at five past nine.", 4),                     # after "at", before a time
+                 ("What is eighty four divided by seven?", 2),               # after "is", before a number
+                 ("How much is ten miles in kilometres?", 3),                # after "is", before a number
+                 ("Start the scene called game night.", 4),                  # before a name
+                 ("Play the playlist called Evening Chill.", 4),             # before a name
+                 ("Cancel the timer called garlic bread.", 4),               # before a name
+                 ("Remind me to text Cousin Anna on Thursday.", 4),          # before a name
+                 ("Turn on the string lights in the garden.", 4),            # inside a name
+                 ("Switch the box fan on.", 3),                              # inside a name
+                 ("Is the back garden light still on?", 4),                  # inside a name, mid-question
+                 ("Erm, switch the pantry light off.", 1),                   # after the first word, a filler
+                 ("Alright, cancel the soup timer.", 1),                     # after the first word
+                 ("Hmm, how warm is it in the garage?", 1),                  # after the first word, a filler
+                 ("Fan on in the bedroom.", 1),                              # after the first word
+                 ("What is the wind going to be like this evening?", 2),    # after "is", mid-question
+                 ("Can you work out how many hours are in a week?", 5),     # in the middle of a question
+                 ("Lower the brightness on the hall lamp.", 4),              # after "on"
+                 ("Raise the shutters of the patio doors.", 4),              # after "of"
+                 ("Wake me on Friday at a quarter past seven.", 6),          # after "a", before a time
+                 ("Add flour and sugar to the shopping list.", 3),           # after "and"
+                 ("How many millimetres are in a foot?", 5),                 # after "in"
+                 ("Would you set the oven to about two hundred degrees?", 6),  # after "to"
+                 ("Set the tower fan to its top speed.", 5),                 # after "to"
+                 ("What's nineteen times thirteen?", 2),                     # between two numbers
+                 ("Remind me in forty minutes to check the laundry.", 5),    # after a time, before what for
+                 ("Is the loft hatch open or closed?", 4)]                   # after a name, mid-question
+# The words before the pause are already a whole request, and more follows: counted apart.
+FRESH6_PAUSED_AFTER_REQUEST = [("Turn the garden lights off at midnight.", 5),
+                               ("Set a timer for nine minutes for the noodles.", 6),
+                               ("Switch on the lights in the pantry.", 4),
+                               ("What's the weather in Glasgow on Sunday?", 5),
+                               ("Play an audiobook in the living room.", 3), ("Lock the side door at nine.", 4),
+                               ("Dim the study lights to twenty five percent.", 4),
+                               ("Wake me up at five forty five on Wednesday.", 7),
+                               ("Close the blinds in the box room.", 3),
+                               ("Turn the fan off in an hour.", 4)]
 SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PAUSED),
              "fresh": (FRESH_COMPLETE, FRESH_PAUSED + FRESH_PAUSED_AFTER_REQUEST),
              "fresh2": (FRESH2_COMPLETE, FRESH2_PAUSED + FRESH2_PAUSED_AFTER_REQUEST),
              "fresh3": (FRESH3_COMPLETE, FRESH3_PAUSED + FRESH3_PAUSED_AFTER_REQUEST),
              "fresh4": (FRESH4_COMPLETE, FRESH4_PAUSED + FRESH4_PAUSED_AFTER_REQUEST),
-             "fresh5": (FRESH5_COMPLETE, FRESH5_PAUSED + FRESH5_PAUSED_AFTER_REQUEST)}
+             "fresh5": (FRESH5_COMPLETE, FRESH5_PAUSED + FRESH5_PAUSED_AFTER_REQUEST),
+             "fresh6": (FRESH6_COMPLETE, FRESH6_PAUSED + FRESH6_PAUSED_AFTER_REQUEST)}
 AFTER_REQUEST = {text for text, _ in FRESH_PAUSED_AFTER_REQUEST + FRESH2_PAUSED_AFTER_REQUEST
-                 + FRESH3_PAUSED_AFTER_REQUEST + FRESH4_PAUSED_AFTER_REQUEST + FRESH5_PAUSED_AFTER_REQUEST}
+                 + FRESH3_PAUSED_AFTER_REQUEST + FRESH4_PAUSED_AFTER_REQUEST + FRESH5_PAUSED_AFTER_REQUEST
+                 + FRESH6_PAUSED_AFTER_REQUEST}
 PAUSES_MS = (300, 550, 800)
 # --sweep: semantic_vad's wait when the words say done and the sound does not, the words' probability below
 # which they say "cut" (hold on), and the Smart Turn probability that counts as done
