@@ -40,7 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from turn_judge import (by_voice, decide, eot_table, finished_at, fit, heard_of, load,  # noqa: E402
+from turn_judge import (by_voice, decidable, decide, eot_table, finished_at, fit, heard_of, load,  # noqa: E402
                         look_features, out_of_fold, per_voice_table, rows_of, shipped)
 from streaming.turns import TurnDetector  # noqa: E402
 from turn_taking import LATE_MS, summarise  # noqa: E402
@@ -334,6 +334,9 @@ def main(argv: list[str] | None = None) -> int:
             figure(points, base, choice, swept_hold(everything, linear, choice.end_above, choice.hold_ms),
                    Path(args.figure))
     for path, us in load(args.test).items():
+        us, left_out = decidable(us)
+        if left_out:
+            report.append(f"{left_out} utterances left out: the replay's loop meets a pause their evidence lacks")
         data = json.loads(Path(args.model).read_text())
         if tuple(data["features"]) != HOLD_FEATURES:
             raise ValueError(f"{args.model} is for features {data['features']}")

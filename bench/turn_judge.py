@@ -118,6 +118,20 @@ def decide(utterance: dict, verdict, detector_class: type = TurnDetector) -> dic
                       end_frame)
 
 
+def decidable(utterances: list[dict]) -> tuple[list[dict], int]:
+    """The utterances whose recorded pauses the replay's loop meets, and how many are left out: the evidence keeps
+    Silero's probabilities to 4 decimals, so one rounded onto the speech threshold's margin (0.35) can start a
+    pause a frame later than the live run did, where no verdicts were recorded."""
+    kept = []
+    for utterance in utterances:
+        try:
+            decide(utterance, shipped)
+        except KeyError:
+            continue
+        kept.append(utterance)
+    return kept, len(utterances) - len(kept)
+
+
 def shipped(utterance, frames, pause):
     return pause["words"], pause["going_on"]
 
