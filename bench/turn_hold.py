@@ -1,11 +1,12 @@
 """A turn judge that may also hold: the second look (voice/turn_judge.py) trained to lower premature turns too.
 
-The shipped second look only releases words the text judge reads as cut, so it cannot lower premature. Here the
-same regression, over the second look's features and four more read off the pause's transcript (the last
+The shipped second look only releases words the text judge reads as cut, so it cannot lower premature. Here a
+network (Network: the second look's regression with a layer of tanh units, which separates better), over the
+second look's features and four more read off the pause's transcript (the last
 word's length, that length against the voice's rate so far, the share of the beam's other hypotheses that end
 without a closing mark, whether one ends in a comma), decides among the three outcomes the turn detector has at a
 pause: end after the short wait (the words' verdict stands or cut words are read finished), or hold finished
-words. A hold is graded by the regression's probability: below hold_below for the cut wait (960 ms, as the one
+words. A hold is graded by the network's probability: below hold_below for the cut wait (960 ms, as the one
 hold before), from there to short_below for the short hold (HOLD_WAITS_MS, swept), after which the turn ends if
 no speech came, whatever the sound says. The synthesised pauses last 300, 550 or 800 ms, so the short hold
 covers the shorter ones while a finished request it holds still ends within the late mark (600 ms). The replays'
