@@ -83,24 +83,25 @@ class Regression:
         return 1 / (1 + np.exp(-(((x - self.mean) / self.scale) @ self.w + self.b)))
 
 
-def fit(utterances: list[dict], rows: dict) -> Regression:
+def fit(utterances: list[dict], rows: dict, model: type = Regression):
+    """model: Regression, or any class trained the same way (x, y) and called on features (bench/turn_hold.py)."""
     keys = [(u["label"], frames, u) for u in utterances for frames in u["pauses"]]
-    return Regression(np.array([rows[(label, frames)] for label, frames, _ in keys]),
-                      np.array([finished_at(u, frames) for _, frames, u in keys]))
+    return model(np.array([rows[(label, frames)] for label, frames, _ in keys]),
+                 np.array([finished_at(u, frames) for _, frames, u in keys]))
 
 
-def scored(model: Regression, utterances: list[dict], rows: dict) -> dict[tuple[str, str], float]:
+def scored(model, utterances: list[dict], rows: dict) -> dict[tuple[str, str], float]:
     keys = [(u["label"], frames) for u in utterances for frames in u["pauses"]]
     return dict(zip(keys, model(np.array([rows[k] for k in keys])).tolist())) if keys else {}
 
 
-def out_of_fold(train: list[dict], rows: dict) -> dict[tuple[str, str], float]:
-    """Each training pause's probability from a model trained on the folds without its sentence."""
+def out_of_fold(train: list[dict], rows: dict, model: type = Regression) -> dict[tuple[str, str], float]:
+    """Each training pause's probability from a model (fit's) trained on the folds without its sentence."""
     fold = {s: zlib.crc32(s.encode()) % FOLDS for s in {sentence_of(u) for u in train}}
     scores: dict[tuple[str, str], float] = {}
     for k in range(FOLDS):
-        model = fit([u for u in train if fold[sentence_of(u)] != k], rows)
-        scores |= scored(model, [u for u in train if fold[sentence_of(u)] == k], rows)
+        trained = fit([u for u in train if fold[sentence_of(u)] != k], rows, model)
+        scores |= scored(trained, [u for u in train if fold[sentence_of(u)] == k], rows)
     return scores
 
 
@@ -115,6 +116,20 @@ def decide(utterance: dict, verdict, detector_class: type = TurnDetector) -> dic
                               lambda frames: detector.audio_ready(pauses[str(frames)]["sound"]))
     return outcome_of(utterance["voice"], utterance["label"], utterance["speech_end_ms"], utterance["resume_ms"],
                       end_frame)
+
+
+def decidable(utterances: list[dict]) -> tuple[list[dict], int]:
+    """The utterances whose recorded pauses the replay's loop meets, and how many are left out: the evidence keeps
+    Silero's probabilities to 4 decimals, so one rounded onto the speech threshold's margin (0.35) can start a
+    pause a frame later than the live run did, where no verdicts were recorded."""
+    kept = []
+    for utterance in utterances:
+        try:
+            decide(utterance, shipped)
+        except KeyError:
+            continue
+        kept.append(utterance)
+    return kept, len(utterances) - len(kept)
 
 
 def shipped(utterance, frames, pause):

@@ -28,7 +28,9 @@ def test_the_second_look_overrules_only_where_it_is_sure():
 
 
 def test_the_shipped_weights_fit_the_features(judge):
-    assert judge.weights.shape == judge.mean.shape == judge.scale.shape == (len(FEATURES),)
+    regression = judge.regression
+    assert regression.weights.shape == regression.mean.shape == regression.scale.shape == (len(FEATURES),)
+    assert regression.hidden is None
     assert judge.hold_below < judge.end_above
 
 

@@ -58,6 +58,25 @@ def features(text_turn: TextTurnModel, heard: Heard, heard_s: float, finished: f
             float(heard.text.rstrip().endswith("?"))]
 
 
+class Regression:
+    """A trained model's probability that a pause ends the request, from its JSON (bench/turn_judge.py,
+    bench/turn_hold.py write them): standardised features, then a layer of tanh units where the JSON has one
+    ("hidden"), then a logistic output."""
+
+    def __init__(self, data: dict):
+        self.mean, self.scale = np.array(data["mean"]), np.array(data["scale"])
+        hidden = data.get("hidden")
+        self.hidden = (np.array(hidden["weights"]), np.array(hidden["bias"])) if hidden else None
+        self.weights, self.bias = np.array(data["weights"]), float(data["bias"])
+
+    def probabilities(self, rows: np.ndarray) -> np.ndarray:
+        """One probability per row of features (a 2-D array), or one for a single row."""
+        z = (np.asarray(rows, dtype=float) - self.mean) / self.scale
+        if self.hidden is not None:
+            z = np.tanh(z @ self.hidden[0] + self.hidden[1])
+        return 1.0 / (1.0 + np.exp(-(z @ self.weights + self.bias)))
+
+
 class TurnJudge:
     """Loaded once and shared; a call is a dot product of 13 numbers and one text judge call (microseconds)."""
 
@@ -66,14 +85,12 @@ class TurnJudge:
         data = json.loads(Path(path or verified("voice", "data/turn-judge.json")).read_text())
         if tuple(data["features"]) != FEATURES:
             raise ValueError(f"turn judge weights are for features {data['features']}, not {FEATURES}")
-        self.mean, self.scale = np.array(data["mean"]), np.array(data["scale"])
-        self.weights, self.bias = np.array(data["weights"]), float(data["bias"])
+        self.regression = Regression(data)
         self.end_above, self.hold_below = float(data["end_above"]), float(data["hold_below"])
 
     def probability(self, row: list[float]) -> float:
         """The regression's probability that a pause with this evidence (features()) ends the request."""
-        z = ((np.array(row) - self.mean) / self.scale) @ self.weights + self.bias
-        return float(1.0 / (1.0 + np.exp(-z)))
+        return float(self.regression.probabilities(row))
 
     def judge(self, heard: Heard, heard_s: float, words_done: float) -> tuple[float, float | None]:
         """The words' verdicts on a pause's transcript (TextTurnModel.judge, judge_going_on), overruled where the
