@@ -36,7 +36,7 @@ REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we
 CONDITION = re.compile(r"^(?:if|when|whenever|once|after|until|till|unless|as soon as|in case)\b")
 # A clause that takes back what was said before it ("..., actually don't", "..., just kidding"); said before
 # the request it corrects what came before ("no wait, stop it there")
-TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then) )(?:don't|dont|do not)\b|"
+TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|well|and|so) )(?:don't|dont|do not)\b|"
                         r"\b(?:never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
                         r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
 # Words of a clause left out that a call could need: a state, a direction or a move
@@ -52,7 +52,8 @@ BARE_STATE = re.compile(r"^(on|off)(?= please$| now$| then$|$)")
 # day, shut it down")
 _SAID_OF_IT = re.compile(r"^(?:is|are)(?: [a-z']+){1,4}$")
 # A timer or the thermostat said first, by its name or none: "the bread timer", "rice timer", "the thermostat"
-_TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:[a-z]+ )?(?:timer|thermostat))\b")
+_TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:(?!(?:a|an|some|new|start|stop|set|cancel|reset|pause)\b)[a-z]+ )?"
+                          r"(?:timer|thermostat))\b")
 # Said between a thing and an area of it: "the pleated blind in the nursery"
 _IN_AREA = ("in", "the")
 _NUMBER = re.compile(r"\d")

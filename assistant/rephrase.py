@@ -24,6 +24,9 @@ _STATE = "(?:switched|turned|shut|powered)"
 _FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|muggy|humid"
 # a wish for how a place should be: "i'd like the nursery at 20 degrees"
 _WISH = "(?:i'd like|i would like|i want|i'd love|i'd prefer|please make|make|keep|have|get|put|bring|can i have)"
+# how a question starts: only a question may drop what it adds after its state ("is the fan on or not"); a request
+# keeps it ("turn off the tv after the match" is another request)
+_ASKED = "(?:is|are|was|were|has|have|had|does|do|did|any|how|what|what's|whats|which|when)"
 
 # Said after a request and changing nothing it asks: a time frame, politeness, the person spoken to ("lock the
 # side gate for the night", "..., when you get a chance", "..., love")
@@ -106,11 +109,12 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\ba shade\b", "a bit"),
     # the other answer said after a question about a state, which asks nothing more: "is the gate shut or is it
     # still open", "any time left on the timer or has it finished", "is the fan on or not"
-    (r"\s+or (?:(?:is|are|has|have|was|did) (?:it|they|that|he|she) )?(?:still |already |just )?(?:not|on|off|open|"
-     r"closed|shut|locked|unlocked|running|going|finished|done|over|gone off|stopped|ended|run out|left on)$", ""),
+    (rf"^({_ASKED}\b.*?)\s+or (?:(?:is|are|has|have|was|did) (?:it|they|that|he|she) )?(?:still |already |just )?"
+     r"(?:not|on|off|open|closed|shut|locked|unlocked|running|going|finished|done|over|gone off|stopped|ended|run out|"
+     r"left on)$", r"\1"),
     # a time the request is asked of, after it: "how humid is the bathroom after my shower", "is the oven off
     # after dinner"
-    (r"\s+(?:after|since) (?:my|our|the|his|her|your|their) (?!.*\d)[a-z]+$", ""),
+    (rf"^({_ASKED}\b.*?)\s+(?:after|since) (?:my|our|the|his|her|your|their) (?!.*\d)[a-z]+$", r"\1"),
     # how far a cover has gone, said before its state: "is the garage door all the way open"
     (r"\b(?:all the way|fully|completely|wide) (open|closed|shut)\b", r"\1"),
     # a device pointed at: "turn that light back off", "this fan can go off" (the one the conversation used)
@@ -349,26 +353,6 @@ NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacem
 # Every home, for a request read alone, after the rules above: a user's own thing said with a verb or an order
 # the corpus says otherwise.
 NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
-    # a new value said first as what would be better: "21 would be better can you change it"
-    (r"^(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|best|"
-     r"plenty|enough|about right|ideal|good)(?: i think)? (?:(?:can|could|would) you )?(change|set|make|put|turn) "
-     r"(it|that)(?: to that)?(?: please)?$", r"\2 \3 to \1"),
-    # time left asked by whether there is any: "any time left on the pasta timer", "is there any time left on it"
-    (r"^(?:is there |have we got |has it got )?(?:any|much) time (?:left|remaining) (?:on|of|for) (the|my|it|that)\b",
-     r"how long is left on \1"),
-    # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
-    # timer named tea"
-    (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
-     r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
-    # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
-    # to be at 20"
-    (rf"^({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:should|must|needs to|has to|ought to|wants to|can) be (?:on|at|set to|"
-     r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
-     r"set \1 to \2 degrees"),
-    # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
-    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
-     r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
-     lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
     # "light (up)" a thing is "turn on": "can you light the veranda lantern" (in a home with lights, "light" reaches
     # the model as a name slot, and "<e0> up the <e1>" reads like locking)
     (rf"^{_POLITE}light (?:up )?({_THE}) ", r"\1turn on \2 "),
@@ -412,26 +396,6 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
 # The default home only, whose rooms and devices are the vocabulary's: "the tv in the living room" is its
 # "living room tv".
 DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
-    # a new value said first as what would be better: "21 would be better can you change it"
-    (r"^(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|best|"
-     r"plenty|enough|about right|ideal|good)(?: i think)? (?:(?:can|could|would) you )?(change|set|make|put|turn) "
-     r"(it|that)(?: to that)?(?: please)?$", r"\2 \3 to \1"),
-    # time left asked by whether there is any: "any time left on the pasta timer", "is there any time left on it"
-    (r"^(?:is there |have we got |has it got )?(?:any|much) time (?:left|remaining) (?:on|of|for) (the|my|it|that)\b",
-     r"how long is left on \1"),
-    # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
-    # timer named tea"
-    (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
-     r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
-    # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
-    # to be at 20"
-    (rf"^({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:should|must|needs to|has to|ought to|wants to|can) be (?:on|at|set to|"
-     r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
-     r"set \1 to \2 degrees"),
-    # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
-    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
-     r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
-     lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
     (rf"\bthe ({_DEVICE}) in the ({_ROOM})\b", r"the \2 \1"),
     # "i'd like the kitchen at 20 degrees": the home's one thermostat
     (rf"^{_WISH} (?:the |my |our )?(?:{_ROOM}) (?:at|to) (\d+(?:\.\d+)?) degrees(?: please)?$",
@@ -442,26 +406,6 @@ DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repl
 # the default home's rooms but not for an own home's names ("how hot is the kiln" becomes "what's the temperature
 # in the kiln", which the shipped model reads as the kiln's state).
 OWN_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
-    # a new value said first as what would be better: "21 would be better can you change it"
-    (r"^(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|best|"
-     r"plenty|enough|about right|ideal|good)(?: i think)? (?:(?:can|could|would) you )?(change|set|make|put|turn) "
-     r"(it|that)(?: to that)?(?: please)?$", r"\2 \3 to \1"),
-    # time left asked by whether there is any: "any time left on the pasta timer", "is there any time left on it"
-    (r"^(?:is there |have we got |has it got )?(?:any|much) time (?:left|remaining) (?:on|of|for) (the|my|it|that)\b",
-     r"how long is left on \1"),
-    # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
-    # timer named tea"
-    (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
-     r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
-    # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
-    # to be at 20"
-    (rf"^({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:should|must|needs to|has to|ought to|wants to|can) be (?:on|at|set to|"
-     r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
-     r"set \1 to \2 degrees"),
-    # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
-    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
-     r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
-     lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
     (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:bright|harsh|glaring)$", r"dim \1"),
     (r"^((?:the|my|our) .+?) (?:is|are) (?:way |far |much |a bit |a little )?too (?:dark|dim)$", r"brighten \1"),
     # "set the temperature in the atrium to 20": the thermostat there (a "temperature" is a sensor's name)

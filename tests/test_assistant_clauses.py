@@ -48,6 +48,8 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("switch on the fan, actually don't", []),
     ("turn on the kitchen light, just kidding", []),
     ("no wait, stop it there", ["stop it there"]),
+    ("turn on the lamp, but don't", []),
+    ("open the blinds, well don't", []),
 ])
 def test_a_clause_may_be_taken_only_beside_clauses_that_carry_nothing(request_, taken):
     assert takeable(request_, DEFAULT_HOME) == taken

@@ -320,6 +320,15 @@ def test_a_pronoun_stands_for_the_only_timer_when_the_words_name_no_timer():
     assert resolved(history) == "kill the kitchen fan"
 
 
+def test_a_word_before_timer_that_is_no_name_is_not_a_timer_said_first():
+    """ "a timer, set it for 5 minutes" names no timer for "it" to stand for; nor does "start timer"."""
+    def read(said):
+        return resolve([user(said)])[-1]["content"]
+    assert read("a timer, set it for 5 minutes") == "a timer set it for 300 seconds"
+    assert read("start timer, stop it") == "start timer stop it"
+    assert read("the tea timer, cancel it") == "cancel the tea timer"
+
+
 def test_a_synonym_reaches_a_request_read_with_the_turns_before_it():
     """ "a bit" leans back, so the request is read with its history: as the corpus says it there too."""
     history = [user("what time is it"), {"role": "assistant", "content": "It's noon."},
@@ -519,6 +528,9 @@ def test_a_step_said_with_a_verb_a_room_one_and_a_device_placed_in_the_words(bef
     ("is the office fan on or is it off", True, "is the office fan on"),
     ("is the bedroom fan off after my nap", True, "is the bedroom fan off"),
     ("is the garage door fully open", True, "is the garage door open"),
+    # a request keeps what a question drops: "after the match" is when, "or off" is no answer
+    ("turn off the tv after the match", True, "turn off the tv after the match"),
+    ("turn the office light on or off", True, "turn on the office light or off"),
     # a heater's setting as what it should be; a lock's or a cover's state as a wish; every one of a kind
     ("the thermostat needs to be on 21 tonight", True, "set the thermostat to 21 degrees"),
     ("i'd like the garage door open please", True, "open the garage door"),
