@@ -18,7 +18,8 @@ from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES, UNIT_WORDS
+from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES,
+                                  UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 TIMER_SKILLS = {"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_timer"}
@@ -109,8 +110,7 @@ NOT_A_REFERENCE = re.compile(r"\b(?:what time is it|what day is it|what's it lik
 LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too|also|again|same|instead|as well|"
                         r"a bit|a little|a touch|brighter|dimmer|more|less|yes|yeah|yep|no|nope|sure)\b|"
                         r"^(?:what about|how about|in|on|for|at|to|the|but)\b")
-# Words that join a request to the one before without changing it ("and turn the fan off").
-LEADING = re.compile(r"^(?:(?:and|then|now|so|actually|oh|ok|okay|please|parley|hey parley)\s+)+")
+LEADING = re.compile(rf"^(?:(?:{'|'.join(JOINING_WORDS)})\s+)+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
 TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|there|all))+(?=\s+(?:on|off)\b|$)")
 

@@ -19,9 +19,9 @@ from assistant.home import Home, InMemoryHome
 from assistant.inventory import CLASS_WORDS, COMPONENTS, SWITCHABLE, Entity
 from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
-from assistant.vocabulary import (ASKING_WORDS, DEVICES, FOLLOW_UP_WORDS, NO, OPERATOR_WORDS, ROOMS, SAID_BACK,
-                                  SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES, convert,
-                                  unit_name)
+from assistant.vocabulary import (ASKING_WORDS, DEVICES, FOLLOW_UP_WORDS, JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS,
+                                  SAID_BACK, SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES,
+                                  convert, unit_name)
 
 # What switching everything, or every one of a kind, switches.
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")
@@ -218,14 +218,20 @@ def states_without_a_switch(heard: str, name: str = "") -> bool:
     return not any(_a_form_of(word, SWITCH_VERBS) for word in words[:-1] if word not in named)
 
 
+_JOINING = {word for joining in JOINING_WORDS for word in joining.split()}
+
+
 def asks(heard: str, name: str = "") -> bool:
     """The heard words ask about a state: a question mark, one of ASKING_WORDS, a follow-up that carries the
-    question before it (FOLLOW_UP_WORDS first), or a state said without a verb of switching. A state read for
-    words that ask nothing ("The cellar get a musty, run the dehumidifier.") answers a request whose verb was
+    question before it (FOLLOW_UP_WORDS at its start), or a state said without a verb of switching. A state read
+    for words that ask nothing ("The cellar get a musty, run the dehumidifier.") answers a request whose verb was
     misheard, as if it were done."""
     words = re.findall(r"[a-z']+", heard.lower())
-    return ("?" in heard or bool(set(words) & ASKING_WORDS) or (bool(words) and words[0] in FOLLOW_UP_WORDS)
+    opening = list(itertools.takewhile(lambda word: word in _JOINING or word in FOLLOW_UP_WORDS, words))
+    opening += words[len(opening):len(opening) + 1]
+    return ("?" in heard or bool(set(words) & ASKING_WORDS) or bool(set(opening) & FOLLOW_UP_WORDS)
             or states_without_a_switch(heard, name))
+
 
 
 def _a_form_of(word: str, verbs: set[str]) -> bool:

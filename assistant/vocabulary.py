@@ -137,8 +137,11 @@ ASKING_WORDS = {"is", "isn't", "are", "aren't", "was", "wasn't", "were", "what",
                 "can", "could", "will", "would", "which", "where", "where's", "who", "whether", "if", "tell",
                 "check", "any", "anything", "wonder", "know", "still", "status", "state", "temperature",
                 "humidity", "degrees", "warm", "hot", "cold", "humid"}
-# First words of a follow-up that carries the question before it ("is the porch light on" … "and the hall light").
-FOLLOW_UP_WORDS = {"and", "also"}
+# Words that join a request to the one before without changing it ("and turn the fan off", "okay, the hall one").
+JOINING_WORDS = ("and", "then", "now", "so", "actually", "oh", "ok", "okay", "please", "parley", "hey parley")
+# Words of a follow-up, among or after JOINING_WORDS at its start, that carry the question before it ("is the
+# porch light on" … "and the hall light", "okay, same for the hall light").
+FOLLOW_UP_WORDS = {"and", "also", "same"}
 TRAILING_WORDS = {"please", "thanks", "thank", "you", "now"}
 SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make", "get", "let", "leave", "keep",
                 "have", "want", "need", "be", "start", "stop", "kill", "shut", "close", "open", "lock", "unlock",

@@ -380,6 +380,8 @@ def test_a_state_said_with_no_verb_of_switching(heard, name, question):
     ("kitchen light on", True),                                     # a state said with no verb
     ("Workbench light?", True),
     ("And the hall light.", True),                                  # a follow-up: the question before it
+    ("Okay, and the hall light.", True),
+    ("Same for the hall light.", True),
     ("The pergola roof, closet, it's starting to rain.", False),    # "close it" misheard
     ("The cellar get a musty, run the dehumidifier.", False),
     ("Punkah, it's well-dermic in the conservatory.", False),        # "punkah on" misheard
