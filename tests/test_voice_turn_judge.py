@@ -9,7 +9,7 @@ from streaming.turns import SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
 from voice.smart_turn import SmartTurnModel
 from voice.stt import Heard
 from voice.text_turn import TextTurnModel
-from voice.turn_judge import FEATURES, TurnJudge, features
+from voice.turn_judge import FEATURES, Regression, TurnJudge, features
 
 WORDS_DONE = TurnDetector.words_done
 
@@ -32,6 +32,18 @@ def test_the_shipped_weights_fit_the_features(judge):
     assert regression.weights.shape == regression.mean.shape == regression.scale.shape == (len(FEATURES),)
     assert regression.hidden is None
     assert judge.hold_below < judge.end_above
+
+
+def test_a_judge_with_a_hidden_layer_weighs_its_tanh_units():
+    """bench/turn_hold.py writes a network as a layer of tanh units under the logistic output; the judge reads
+    it the same way: standardise, tanh, then the logistic of the units' weighted sum."""
+    network = Regression({"mean": [1.0, 0.0], "scale": [2.0, 1.0],
+                          "hidden": {"weights": [[1.0, 0.0], [0.0, 2.0]], "bias": [0.0, 0.5]},
+                          "weights": [1.5, -1.0], "bias": 0.25})
+    units = np.tanh(np.array([(2.0 - 1.0) / 2.0, 2.0 * -0.5 + 0.5]))
+    expected = 1 / (1 + np.exp(-(units @ np.array([1.5, -1.0]) + 0.25)))
+    assert network.probabilities([2.0, -0.5]) == pytest.approx(expected)
+    assert network.probabilities([[2.0, -0.5], [2.0, -0.5]]) == pytest.approx([expected, expected])
 
 
 def test_a_confident_finished_request_the_words_read_cut_is_read_finished(judge):
