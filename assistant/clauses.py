@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 
 from assistant.spoken_numbers import normalize_request
+from assistant.vocabulary import VALUE_SAID_BETTER
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -30,8 +31,7 @@ REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we
                     r"i'll|i was|i have|i had|they|they're|he|she|he's|she's|you're|you've)\b"
                     r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)"
                     # a value said to be better: "21 would be better" (the request says what to change with it)
-                    r"|^\d+(?:\.\d+)?(?: degrees| percent)? (?:would be|'d be|will be|might be) (?:better|nicer|fine|best|"
-                    r"plenty|enough|about right|ideal|good)\b")
+                    rf"|^{VALUE_SAID_BETTER}\b")
 # A clause that says when or on what condition: the request without it is another request
 CONDITION = re.compile(r"^(?:if|when|whenever|once|after|until|till|unless|as soon as|in case)\b")
 # A clause that takes back what was said before it ("..., actually don't", "..., just kidding"); said before
@@ -45,7 +45,8 @@ STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|un
                          r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
 # off", "the dock lights, switch them on", "the bread timer, how long has it got"); not "it" of "it's"
-PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that|those|they)\b(?!')")
+PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that(?! (?:it|it's|the|a|an|you|i|we|they|he|she|"
+                     r"there|there's|my|our)\b)|those|they)\b(?!')")
 # A state said alone after a thing said with a determiner ("the fairy lights, on please"): switch it to that state
 BARE_STATE = re.compile(r"^(on|off)(?= please$| now$| then$|$)")
 # What is said of a thing before a pronoun stands for it: its state there is a remark ("the heater's been on all

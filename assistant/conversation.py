@@ -52,7 +52,8 @@ STEP_SKILLS = {"change_brightness", "change_level"}
 # Arithmetic on the newest calculation's result ("and double that", "take 18 off it", "what's that times 4"): each
 # pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
 _N = r"(?P<n>\d+(?:\.\d+)?)"
-_THAT = r"(?:that|it|this|(?:the|that|this|your|the last) (?:answer|result|number)(?: from before| from earlier| you gave me)?)"
+_RESULT = r"(?:answer|result|number)"
+_THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) {_RESULT}(?: from before| from earlier| you gave me)?)"
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
     (rf"^triple {_THAT}$|^{_THAT} tripled$", "what is {x} times 3"),
@@ -74,7 +75,7 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
 # A heater of the user's own, by the last word of its name ("nursery radiator"): a new value for it is degrees
 HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
 # A result said as the answer: the newest calculation's, past other calls
-THE_ANSWER = re.compile(r"\b(?:answer|result)\b")
+THE_ANSWER = re.compile(rf"\b{_RESULT}\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
 # said, the argument it steps, and the words for each way.
 STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring) (?:it|that) )?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?:more )?"

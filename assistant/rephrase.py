@@ -10,7 +10,7 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import DEVICES, ROOMS, UNIT_WORDS
+from assistant.vocabulary import DEVICES, ROOMS, UNIT_WORDS, VALUE_SAID_BETTER
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
@@ -132,8 +132,7 @@ _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
 # Every home, for a request read alone: tense, particle order, what is asked said another way.
 REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a new value said first as what would be better: "21 would be better can you change it"
-    (r"^(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|best|"
-     r"plenty|enough|about right|ideal|good)(?: i think)? (?:(?:can|could|would) you )?(change|set|make|put|turn) "
+    (rf"^{VALUE_SAID_BETTER}(?: i think)? (?:(?:can|could|would) you )?(change|set|make|put|turn) "
      r"(it|that)(?: to that)?(?: please)?$", r"\2 \3 to \1"),
     # time left asked by whether there is any: "any time left on the pasta timer", "is there any time left on it"
     (r"^(?:is there |have we got |has it got )?(?:any|much) time (?:left|remaining) (?:on|of|for) (the|my|it|that)\b",

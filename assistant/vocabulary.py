@@ -137,6 +137,10 @@ ASKING_WORDS = {"is", "isn't", "are", "aren't", "was", "wasn't", "were", "what",
                 "can", "could", "will", "would", "which", "where", "where's", "who", "whether", "if", "tell",
                 "check", "any", "anything", "wonder", "know", "still", "status", "state", "temperature",
                 "humidity", "degrees", "warm", "hot", "cold", "humid"}
+# A new value said as what would be better ("21 would be better", "30 percent is plenty"): a remark beside the
+# request that says what to change with it
+VALUE_SAID_BETTER = (r"(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|"
+                     r"best|plenty|enough|about right|ideal|good)")
 # Words that join a request to the one before without changing it ("and turn the fan off", "okay, the hall one").
 JOINING_WORDS = ("and", "then", "now", "so", "actually", "oh", "ok", "okay", "please", "parley", "hey parley")
 # Words of a follow-up, among or after JOINING_WORDS at its start, that carry the question before it ("is the

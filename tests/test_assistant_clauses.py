@@ -67,6 +67,9 @@ def test_a_clause_may_be_taken_only_beside_clauses_that_carry_nothing(request_, 
     ("what's the temperature in the office, the plants don't like the cold", ["what's the temperature in the office"]),
     # a value said to be better is a remark whose number the other clause needs
     ("24 would be better, can you change it", []),
+    ("24 is better, can you change it", []),
+    # "that" before a clause's subject is a conjunction, no pronoun
+    ("the heater, make sure that it's off", []),
     # a state said alone after a thing switches it
     ("the bedroom fan, off please, it is too cold", ["turn the bedroom fan off please"]),
     ("the office, off please", []),                                    # a room is no thing

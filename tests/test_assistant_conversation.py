@@ -582,6 +582,9 @@ CALCULATED_BEFORE = [user("what's 9 times 9"), called("calculate", expression="9
     # the answer said: the newest calculation's, past another call
     (None, CALCULATED_BEFORE, "and halve the answer from before", "what is 81 divided by 2"),
     (None, CALCULATED_BEFORE, "take 5 off the last result", "what is 81 minus 5"),
+    (None, CALCULATED_BEFORE, "take 5 off that number from before", "what is 81 minus 5"),
+    (None, [user("is the study radiator on"), called("get_state", name="study radiator")],
+     "22 is better, can you set it", "set the study radiator to 22 degrees"),
     (None, [user("tea timer 4 minutes"), called("start_timer", name="tea", seconds=240)], "how long has it got still",
      "how long is left on the tea timer"),
     # a new value for a heater only asked about
