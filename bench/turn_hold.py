@@ -42,7 +42,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from turn_judge import (by_voice, decidable, decide, eot_table, finished_at, fit, heard_of, load,  # noqa: E402
-                        look_features, out_of_fold, per_voice_table, rows_of, shipped)
+                        look_features, out_of_fold, per_voice_table, rows_of, shipped, standardised)
 from streaming.turns import TurnDetector  # noqa: E402
 from turn_taking import LATE_MS, summarise  # noqa: E402
 from voice.text_turn import TextTurnModel, words  # noqa: E402
@@ -66,9 +66,7 @@ class Network:
 
     def __init__(self, x: np.ndarray, y: np.ndarray, decay: float = 1e-3, steps: int = 400, rate: float = 0.01):
         rng = np.random.default_rng(0)
-        self.mean, self.scale = x.mean(0), x.std(0) + 1e-6
-        z = (x - self.mean) / self.scale
-        weight = np.where(y > 0.5, 0.5 / max(y.sum(), 1.0), 0.5 / max((1 - y).sum(), 1.0))
+        self.mean, self.scale, z, weight = standardised(x, y)
         inner, outer = 1 / np.sqrt(x.shape[1]), 1 / np.sqrt(HIDDEN)
         self.params = [rng.uniform(-inner, inner, (x.shape[1], HIDDEN)), rng.uniform(-inner, inner, HIDDEN),
                        rng.uniform(-outer, outer, HIDDEN), np.array(rng.uniform(-outer, outer))]

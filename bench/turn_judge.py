@@ -66,13 +66,19 @@ def finished_at(utterance: dict, frames: str) -> float:
     return float(int(frames) * FRAME_MS >= utterance["speech_end_ms"] - CUT_MS)
 
 
+def standardised(x: np.ndarray, y: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The features' mean and scale, the features standardised by them, and each row's weight so that the two
+    classes weigh the same: what every model trained here starts from."""
+    mean, scale = x.mean(0), x.std(0) + 1e-6
+    weight = np.where(y > 0.5, 0.5 / max(y.sum(), 1.0), 0.5 / max((1 - y).sum(), 1.0))
+    return mean, scale, (x - mean) / scale, weight
+
+
 class Regression:
     """Logistic regression, standardised features, L2, full-batch gradient descent; classes weigh the same."""
 
     def __init__(self, x: np.ndarray, y: np.ndarray, l2: float = 1e-2, steps: int = 3000, rate: float = 0.5):
-        self.mean, self.scale = x.mean(0), x.std(0) + 1e-6
-        z = (x - self.mean) / self.scale
-        weight = np.where(y > 0.5, 0.5 / max(y.sum(), 1.0), 0.5 / max((1 - y).sum(), 1.0))
+        self.mean, self.scale, z, weight = standardised(x, y)
         self.w, self.b = np.zeros(x.shape[1]), 0.0
         for _ in range(steps):
             g = weight * (1 / (1 + np.exp(-(z @ self.w + self.b))) - y)
@@ -81,6 +87,11 @@ class Regression:
 
     def __call__(self, x: np.ndarray) -> np.ndarray:
         return 1 / (1 + np.exp(-(((x - self.mean) / self.scale) @ self.w + self.b)))
+
+    def data(self) -> dict:
+        """The weights as voice.turn_judge.Regression reads them."""
+        return {"mean": self.mean.round(6).tolist(), "scale": self.scale.round(6).tolist(),
+                "weights": self.w.round(6).tolist(), "bias": round(float(self.b), 6)}
 
 
 def fit(utterances: list[dict], rows: dict, model: type = Regression):
@@ -276,9 +287,7 @@ def main(argv: list[str] | None = None) -> int:
         report.append("weights (standardised): " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, model.w)))
         if args.write:
             WEIGHTS_PATH.write_text(json.dumps({
-                "features": FEATURES, "mean": model.mean.round(6).tolist(), "scale": model.scale.round(6).tolist(),
-                "weights": model.w.round(6).tolist(), "bias": round(float(model.b), 6),
-                "end_above": end_above, "hold_below": hold_below,
+                "features": FEATURES, **model.data(), "end_above": end_above, "hold_below": hold_below,
                 "trained_by": "bench/turn_judge.py --train " + " ".join(args.train) + " --write"}, indent=1) + "\n")
             report.append(f"written: {WEIGHTS_PATH.relative_to(ROOT)}")
             report.append(cost(TurnJudge(text_turn, WEIGHTS_PATH), everything))
