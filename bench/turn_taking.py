@@ -380,7 +380,8 @@ FRESH6_PAUSED_AFTER_REQUEST = [("Turn the garden lights off at midnight.", 5),
                                ("Close the blinds in the box room.", 3),
                                ("Turn the fan off in an hour.", 4)]
 # A ninth set, written on 2026-12-03 by an engineer who had read only the sentence lists above and their
-# registration, not the turn judges' code nor any turn-taking result, committed before any run on it, and never
+# registration, not the turn judges' code nor any turn-taking result but one line (main's newest commit subject,
+# read once before writing, gave fresh6's two rates under one judge), committed before any run on it, and never
 # tuned against (`--sentences fresh7`): a measure of the judges changed after fresh6 was judged on. Fresh6's size
 # and kinds: short answers, thanks, questions, requests short and long; pauses where people hesitate, after "to",
 # "for", "the", "and", "in", "with", "at", "is", "on", "of", "a", before numbers, names and times, inside names,
