@@ -7,13 +7,14 @@ word's length, that length against the voice's rate so far, the share of the bea
 without a closing mark, whether one ends in a comma), decides among the three outcomes the turn detector has at a
 pause: end after the short wait (the words' verdict stands or cut words are read finished), or hold finished
 words. A hold is graded by the network's probability: below hold_below for the cut wait (960 ms, as the one
-hold before), from there to short_below for the short hold (HOLD_WAITS_MS, swept), after which the turn ends if
-no speech came, whatever the sound says. The synthesised pauses last 300, 550 or 800 ms, so the short hold
-covers the shorter ones while a finished request it holds still ends within the late mark (600 ms). The replays'
-evidence holds the pause's transcript and Smart Turn's verdict from the pause's first silent frame only, so
-there is no second decision at the hold's end, only the wait. All of it is in hand when the pause's transcript
-is in; Smart Turn's verdict and Silero's probabilities over the pause are not used (the decision would wait for
-the sound, and the judge's call in the transcription queue does not see Silero).
+hold before), from there to short_below for the short hold (HOLD_WAITS_MS, swept): the turn ends after the
+longer of the short hold and the detector's own wait, so the hold never ends a turn sooner than the detector
+would (the opener check's cut wait when the sound says the speaker goes on). The synthesised pauses last 300, 550
+or 800 ms, so the short hold covers the shorter ones while a finished request it holds still ends within the late
+mark (600 ms). The replays' evidence holds the pause's transcript and Smart Turn's verdict from the pause's first
+silent frame only, so there is no second decision at the hold's end, only the wait. All of it is in hand when the
+pause's transcript is in; Smart Turn's verdict and Silero's probabilities over the pause are not used (the
+decision would wait for the sound, and the judge's call in the transcription queue does not see Silero).
 
 Trained on every pause of the training files' evidence (bench/turn_taking.py --replay), each sentence judged by
 a model trained without it (folds by sentence, as bench/turn_judge.py). The operating point
@@ -118,8 +119,8 @@ def shipped_look(judge: TurnJudge):
 
 
 def holding(detector_class: type, hold_ms: int) -> type:
-    """The detector class whose pauses held short end after hold_ms of silence; a verdict's third element says the
-    pause is held short."""
+    """The detector class whose pauses held short wait at least hold_ms of silence, never less than the detector's
+    own wait; a verdict's third element says the pause is held short."""
     class Holding(detector_class):
         held = False
 
@@ -133,7 +134,8 @@ def holding(detector_class: type, hold_ms: int) -> type:
 
         @property
         def end_after_ms(self) -> int:
-            return hold_ms if self.held and self._words is not None else super().end_after_ms
+            wait = super().end_after_ms
+            return max(hold_ms, wait) if self.held and self._words is not None else wait
     return Holding
 
 
