@@ -554,9 +554,14 @@ def _verdicts(model, heard) -> tuple[float, float]:
     return finished, model.judge_going_on(heard, finished)
 
 
+def _without_opener(judge, heard, s) -> tuple[float, None, int]:
+    words, _, hold_ms = judge.judge(heard, s, TurnDetector.words_done)
+    return words, None, hold_ms
+
+
 # The words' verdicts on a pause's Heard (and the heard audio's length, s), as shipped (the turn judge's second
-# look over the text turn judge's verdicts) and with each piece of evidence left out; a detector class names the
-# one it reads (`words_judge`).
+# look over the text turn judge's verdicts, and its short hold) and with each piece of evidence left out; a
+# detector class names the one it reads (`words_judge`).
 WORDS_JUDGES = {"shipped": lambda judge, heard, s: judge.judge(heard, s, TurnDetector.words_done),
                 "without the second look": lambda judge, heard, s: _verdicts(judge.text_turn, heard),
                 "without the prompt check": lambda judge, heard, s: judge.judge(replace(heard, unprompted=None), s,
@@ -565,8 +570,7 @@ WORDS_JUDGES = {"shipped": lambda judge, heard, s: judge.judge(heard, s, TurnDet
                     replace(heard, alternatives=()), s, TurnDetector.words_done),
                 "without either": lambda judge, heard, s: judge.judge(replace(heard, unprompted=None, alternatives=()),
                                                                       s, TurnDetector.words_done),
-                "without the opener check": lambda judge, heard, s: (judge.judge(heard, s, TurnDetector.words_done)[0],
-                                                                     None)}
+                "without the opener check": _without_opener}
 
 
 def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]], stt_ms: int,
@@ -604,15 +608,17 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
         line = []
         for name, (detector_class, settings) in detectors.items():
             detector = detector_class(settings)
-            takes_going_on = "if_going_on" in inspect.signature(detector.transcript_ready).parameters
+            takes = inspect.signature(detector.transcript_ready).parameters
             pauses = []
 
             def words_in(frames: int) -> bool:
                 transcript, judged, sound = verdicts(frames)
-                words, going_on = judged[getattr(detector, "words_judge", "shipped")]
+                words, going_on, *hold = judged[getattr(detector, "words_judge", "shipped")]
                 if getattr(detector, "reads_text", False):
                     ended = detector.transcript_ready(transcript.text)
-                elif takes_going_on:
+                elif "hold_ms" in takes:
+                    ended = detector.transcript_ready(words, going_on, *hold)
+                elif "if_going_on" in takes:
                     ended = detector.transcript_ready(words, going_on)
                 else:
                     ended = detector.transcript_ready(words)
