@@ -307,7 +307,7 @@ ACTIONS = {
     "convert": "convert change_into exchange",
     "roll": "roll throw",
     "change": "change move edit update rename reschedule",
-    "block": "block report unsubscribe subscribe follow unfollow share",
+    "block": "block unsubscribe subscribe follow unfollow share",
     "find": "find search look_up lookup look get check list read show tell_me give_me fetch report estimate "
             "define track see",
 }
@@ -327,6 +327,10 @@ OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), (
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
 LEAD_IN = frozenset("can could would will you please hey ok okay i want to i'd like need wanna just go ahead "
                     "and so now also then quickly kindly let's".split())
+# Words that ask for something with no verb of doing ("i need a premium ride", "a large latte please").
+WANTING = frozenset("need want wanna like please fancy".split())
+# Verbs of tools that record what was done: a statement of it asks for the call.
+RECORDS = frozenset("log record".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
 # alone, with nothing else of the tool's, is no evidence for a tool of one of them.
 BROAD_ACTIONS = frozenset("add find book start change remove".split())
@@ -386,9 +390,10 @@ EXAMPLES = [frozenset(group.split()) for group in [
     "turkish polish swedish mandarin english",
     "workout run running jog jogging yoga cycling swim swimming walk hike pilates",
 ]]
-# Words said around a value that are none of it ("right now", "for me", "yet"): stripped from a value's ends.
+# Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took"):
+# stripped from a value's ends.
 AROUND_WORDS = frozenset("right now yet me us them for please anymore already enough leave leaves we're you're "
-                          "they're i've we've final latest newest recent got".split())
+                          "they're i've we've final latest newest recent got craving fancy took taken".split())
 # What a parameter is, by the words of its name and description: the words said before a value
 # ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
 PARAMETER_KINDS = {
@@ -397,14 +402,14 @@ PARAMETER_KINDS = {
     "message": "message body content text note task",
     "person": "recipient contact name to sender artist person band caller",
     "place": "city location town destination zone stop near pickup address place landmark neighbourhood "
-             "neighborhood area airport",
+             "neighborhood area airport room beach station",
 }
 # The kinds of value each word before a value says, best first; a value after another word (or none) may fill
 # any parameter.
 CUES = {
     "in": ("place", "language"), "into": ("language",), "to": ("place", "person", "language"),
     "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "by": ("person",),
-    "for": (), "of": (), "about": (), "with": (), "on": (), "called": (), "named": (),
+    "for": (), "of": (), "about": (), "with": (), "on": (), "called": ("person", "thing"), "named": ("person", "thing"),
 }
 # Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.
 MESSAGE_CUES = frozenset("saying says say that telling".split())
@@ -427,6 +432,7 @@ MONTHS = frozenset("january february march april may june july august september 
                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a time after "this", "last", a day
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
+LATER_WORDS = frozenset("tomorrow tonight later next in at".split())      # a time to come, in a run of time words
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}:\d\d|\d+(?:st|nd|rd|th)")
@@ -543,6 +549,30 @@ class Request:
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
             words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_WORDS
         self.first = words[first] if first < len(words) else ""
+        self.titled = self._titles()
+
+    def _titles(self) -> set[int]:
+        """Where a title is typed ("The Hobbit", "Here Comes the Sun", "The Name of the Wind"): a run of capitalised
+        words, not the request's first, with the lowercase words between them that no place or person is said
+        after ("of", "the", "with"; not "to": "Leeds to York" is two values). Its words are neither stripped nor a
+        cue: a title may begin with "The" or "For"."""
+        def capital(i: int) -> bool:
+            token = self.tokens[i]
+            return i > 0 and self.text[token.start].isupper() and token.word != "i" and not token.word.startswith("i'")
+        titled, i = set(), 0
+        while i < len(self.tokens):
+            if not capital(i):
+                i += 1
+                continue
+            last, j = i, i + 1
+            while j < len(self.tokens) and (capital(j) or self.tokens[j].word in FUNCTION_WORDS and
+                                             not CUES.get(self.tokens[j].word) and not self.tokens[j].gap.strip()):
+                if capital(j):
+                    last = j
+                j += 1
+            titled.update(range(i, last + 1))
+            i = last + 1
+        return titled
 
     def action_at(self, i: int) -> tuple[str | None, int]:
         words = [t.word for t in self.tokens]
@@ -594,6 +624,7 @@ class _Reading:
             self.used.update(range(request.verb_at, request.verb_at + request.verb_length))
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
+        self.later = False       # a time to come said, and no parameter takes it
 
     def free(self, i: int) -> bool:
         return 0 <= i < len(self.words) and i not in self.used
@@ -609,7 +640,7 @@ class _Reading:
         self.times()
         self.numbers()
         self.spans()
-        if any(p.required and p.name not in self.arguments for p in self.tool.parameters):
+        if self.later or any(p.required and p.name not in self.arguments for p in self.tool.parameters):
             return None
         return self.arguments
 
@@ -731,6 +762,14 @@ class _Reading:
         runs = self.time_runs()
         for first, last in runs:
             self.used.update(range(first, last + 1))
+        # a tool that acts now, asked for later ("start the washing machine in 20 minutes"): calling it would act now
+        # (in the request's own clause: "renew the hobbit, it's due tomorrow" is a remark)
+        clause = next((i for i, t in enumerate(self.request.tokens)
+                       if i > self.request.verb_at and any(c in t.gap for c in ",;!?")), len(self.words))
+        self.later = not self.tool.tells() and not self.unfilled("time") and any(
+            LATER_WORDS.intersection(self.words[first:last + 1]) or any(_CLOCK.fullmatch(w) or w in CLOCK_WORDS
+                                                                       for w in self.words[first:last + 1])
+            for first, last in runs if first < clause)
         if not runs:
             return
         first, last = runs[0]
@@ -770,17 +809,20 @@ class _Reading:
         numbers = [i for i in range(len(self.words)) if lone(i)]
         if len(left) == 1 and len(numbers) == 1:
             self.take(left[0], numbers[0], numbers[0], number_value(self.words[numbers[0]]))
+            if self.words[numbers[0] + 1:numbers[0] + 2] and self.words[numbers[0] + 1] in CURRENCIES:
+                self.used.add(numbers[0] + 1)     # "12 dollars": the currency is no value
 
     def chunks(self) -> list[_Chunk]:
         """The runs of words not yet taken, split at the words before a value ("in", "to", ...) and at commas,
         each without the words at its ends that are no part of a value."""
         out, current, cue = [], [], "object" if self.request.verb is not None else None
         for i, token in enumerate(self.request.tokens):
-            boundary = not self.free(i) or token.word in CUES or any(c in token.gap for c in ",?!;")
+            said_cue = token.word in CUES and i not in self.request.titled
+            boundary = not self.free(i) or said_cue or any(c in token.gap for c in ",?!;")
             if boundary and current:
                 out.append(_Chunk(current[0], current[-1], cue))
                 current = []
-            if token.word in CUES and self.free(i):
+            if said_cue and self.free(i):
                 after, _ = self.request.action_at(i + 1) if i + 1 < len(self.words) else (None, 0)
                 cue = "for" if token.word == "to" and after is not None else token.word
                 continue
@@ -796,9 +838,11 @@ class _Reading:
         for chunk in out:
             for kindred in (True, False):
                 first, last = chunk.first, chunk.last
-                while first <= last and _strippable(self.words[first], self.tool, False, kindred):
+                while first <= last and first not in self.request.titled and \
+                        _strippable(self.words[first], self.tool, False, kindred):
                     first += 1
-                while last >= first and _strippable(self.words[last], self.tool, True, kindred):
+                while last >= first and last not in self.request.titled and \
+                        _strippable(self.words[last], self.tool, True, kindred):
                     last -= 1
                 if first <= last:
                     stripped.append(_Chunk(first, last, chunk.cue, not kindred))
@@ -836,8 +880,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         action, _ = request.action_at(i)
         if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)):
             return None
-    if request.verb not in (None, "any") and not tool.has(stem(words[request.verb_at])):
-        if (request.verb not in TELLING) if tool.tells() else (request.verb != tool.action):
+    # a telling tool is never asked by a verb of doing, even one of its own words ("lock my bike" is no
+    # check_bike_lock); a tool that acts is by its own action or a word of its own ("text sam": send_message)
+    if request.verb not in (None, "any"):
+        if tool.tells() and request.verb not in TELLING:
+            return None
+        if not tool.tells() and request.verb != tool.action and not tool.has(stem(words[request.verb_at])):
             return None
     if NOW_WORDS & tool.own and PAST_WORDS & set(words):
         return None
@@ -850,19 +898,28 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
     support = tool.action is not None and any(its_action(i) for i in range(len(words)))
     verb = range(request.verb_at, request.verb_at + request.verb_length) if request.verb else range(0)
-    said = {stem(w) for i, w in enumerate(words) if i not in verb and w in _content([w])}
+    # a verb of another action after "to" is no object unless a word of the tool's own ("remind me to *call* the
+    # dentist" says nothing of add_contact, though "call" is a word of the contacts' kind; "my schedule" does)
+    said = {stem(w) for i, w in enumerate(words) if i not in verb and w in _content([w]) and not (
+        i and words[i - 1] == "to" and ACTION_OF.get(w, tool.action) != tool.action and
+        not any(same_root(stem(w), r) for r in tool.own))}
     objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root))
     # the verb is a word of the tool's (or of its kind) other than its verb ("remind" for set_reminder, "email"
     # for send_email, "text" for send_message)
     named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)
-    if not objects and not any(tool.has(stem(words[i])) for i in verb) and \
-            (request.verb != tool.action or tool.action in BROAD_ACTIONS):
+    # the tool's verb alone is evidence only for an action of few things ("ring marie-claire", not "order a pizza"
+    # with order_coffee)
+    if not objects and not named and (request.verb != tool.action or tool.action in BROAD_ACTIONS):
         return None
     # a tool that acts is asked by its action said, or by an object of its own after a verb of any action ("give
     # the tomatoes a drink") or none ("i need a premium ride"), never by a question or another verb ("close ...")
-    unknown_verb = request.unknown_verb and not tool.has(stem(request.first))
+    # with no verb of the tables, a word of its own ("navigate to the louvre", "vacuum the hall") or a word of
+    # wanting ("i need a premium ride", not "my fish are so cute") asks for it; a tool that records what was done
+    # is asked by saying it was done ("i drank 3 glasses of water")
+    own_verb = request.unknown_verb and tool.has(stem(request.first))
+    asked = own_verb or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
-            request.verb == "any" or request.verb is None and not unknown_verb)):
+            request.verb == "any" or request.verb is None and asked)):
         return None
     return support, objects, named
 
