@@ -926,8 +926,21 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
 
 def decode(declarations, text: str) -> dict | None:
     """The declared tool the request asks for, with its arguments read from the request; None when no declared
-    tool is asked for, or the one asked for lacks a required value. A request that names the tool only by its
-    verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
+    tool is asked for, or the one asked for lacks a required value."""
+    decoded = read_declared(declarations, text)
+    return decoded.call if decoded else None
+
+
+@dataclass(frozen=True)
+class Decoded:
+    call: dict             # {"name": ..., "arguments": ...}
+    owned: bool            # the request says the tool's action and a thing of its own ("log a 30 minute run")
+
+
+def read_declared(declarations, text: str) -> Decoded | None:
+    """decode's call, and whether the request says both the tool's action and a thing of its own: then the tool
+    may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
+    its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
     evidence and most arguments first, then declaration order."""
     request, best = Request(text), None
     for tool in (Tool.read(d) for d in declarations):
@@ -941,5 +954,5 @@ def decode(declarations, text: str) -> dict | None:
             continue
         strength = 2.0 * support + objects + named + 0.5 * len(arguments)
         if best is None or strength > best[0]:
-            best = (strength, {"name": tool.name, "arguments": arguments})
+            best = (strength, Decoded({"name": tool.name, "arguments": arguments}, support and bool(objects or named)))
     return best[1] if best else None

@@ -360,3 +360,38 @@ def test_the_client_output_of_a_call_made_by_code_is_the_reply(assistant):
 def test_built_in_skills_keep_working_with_tools_declared(assistant):
     calls, _ = declared_calls(assistant, "turn on the kitchen light", WEATHER, SONG)
     assert calls == [("set_device", {"device": "light", "room": "kitchen", "state": "on"})]
+
+
+WORKOUT = {"type": "function", "name": "log_workout", "description": "Record a completed workout in the fitness log.",
+           "parameters": {"type": "object", "properties": {"activity": {"type": "string"}, "minutes": {"type": "integer"}},
+                          "required": ["activity"]}}
+CAR_CLIMATE = {"type": "function", "name": "startCarClimate", "description": "Start the car's heating before a trip.",
+               "parameters": {"type": "object", "properties": {"temperature": {"type": "number"}}}}
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("log a 30 minute run", ("log_workout", {"activity": "run", "minutes": 30})),     # the model's reading: a timer
+    ("warm up the car to 22 degrees", ("startCarClimate", {"temperature": 22})),        # the model's: the thermostat
+])
+def test_a_declared_tool_whose_action_and_thing_are_said_takes_over_a_built_in_reading(assistant, text, expected):
+    calls, text = declared_calls(assistant, text, WORKOUT, CAR_CLIMATE)
+    assert calls == [expected] and text == ""
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("set a timer for 30 minutes", "set_timer"),              # the skill's own thing is said
+    ("set the thermostat to 22 degrees", "set_thermostat"),
+    ("turn on the kitchen light", "set_device"),              # a thing of the home
+])
+def test_a_built_in_reading_that_names_its_own_thing_stays(assistant, text, expected):
+    calls, _ = declared_calls(assistant, text, WORKOUT, CAR_CLIMATE)
+    assert [name for name, _ in calls] == [expected]
+
+
+def test_the_client_output_of_a_call_that_took_over_is_the_reply(assistant):
+    history = [*user("log a 30 minute run"),
+               {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+                   "name": "log_workout", "arguments": '{"activity": "run", "minutes": 30}'}}]},
+               {"role": "tool", "tool_call_id": "c1", "content": "Logged: 30 minutes of running."}]
+    reply = respond_sync(assistant, history, ToolRunner(), client_tools={"log_workout": WORKOUT})
+    assert reply.tool_calls == [] and reply.text == "Logged: 30 minutes of running."
