@@ -417,6 +417,15 @@ MESSAGE_CUES = frozenset("saying says say that telling".split())
 # ask about the past ("what was the weather like last christmas"): such a request is no call of such a tool.
 NOW_WORDS = frozenset("current currently now live".split())
 PAST_WORDS = frozenset("was were did yesterday last ago".split())
+# Words of a parameter's name that say its kind, beyond PARAMETER_KINDS: a day, not a time of day ("date"); the
+# source of two alike ("from_currency"); words of a flag's name not said of it ("unread_only", "include_spam").
+DATE_WORDS = frozenset("date day".split())
+SOURCE_WORDS = frozenset("from source origin".split())
+FLAG_FILLERS = frozenset("only is include show".split())
+# Words before the language a message is said in ("say good morning in japanese").
+LANGUAGE_CUES = frozenset("in into".split())
+# Words that start a request for something done rather than a question: "can you", "would i", "could we".
+ASKING_MODALS = frozenset("can could would will".split())
 # Who is told, after "telling" ("telling them i'm out sick"): no part of the message.
 ADDRESSEES = frozenset("me us them him her".split())
 # Currency names: the ISO code an enum of codes holds ("20 pounds to yen": GBP, JPY). Longer names first.
@@ -433,6 +442,7 @@ MONTHS = frozenset("january february march april may june july august september 
 PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a time after "this", "last", a day
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
 LATER_WORDS = frozenset("tomorrow tonight later next in at".split())      # a time to come, in a run of time words
+TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}:\d\d|\d+(?:st|nd|rd|th)")
@@ -484,7 +494,7 @@ class Parameter:
         kind = next((KIND_OF[w] for w in [*named, *described] if w in KIND_OF), "thing")
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
-                   kind == "time" and bool({"date", "day"} & set(named)),
+                   kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]))
 
 
@@ -544,7 +554,7 @@ class Request:
         self.verb_at = first
         # "is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done
         self.question = bool(words) and words[0] in QUESTION_WORDS and not (
-            words[0] in ("can", "could", "would", "will") and words[1:2] in (["you"], ["i"], ["we"]))
+            words[0] in ASKING_MODALS and words[1:2] in (["you"], ["i"], ["we"]))
         # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
             words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_WORDS
@@ -672,7 +682,7 @@ class _Reading:
             start += 1
         end = len(self.words) - 1
         if self.unfilled("language"):
-            cut = next((k for k in range(start + 1, len(self.words)) if self.words[k] in ("in", "into")
+            cut = next((k for k in range(start + 1, len(self.words)) if self.words[k] in LANGUAGE_CUES
                         and len(self.words) - k <= 3), None)
             end = cut - 1 if cut is not None else end
         if start <= end and any(self.free(i) for i in range(start, end + 1)):
@@ -708,7 +718,7 @@ class _Reading:
             if not found:
                 continue
             twins = [p for p in self.unfilled() if p.enum == parameter.enum]
-            source = next((p for p in twins if {"from", "source", "origin"} & set(name_words(p.name))), None)
+            source = next((p for p in twins if SOURCE_WORDS & set(name_words(p.name))), None)
             if len(twins) > 1 and source is not None and len(found) > 1:
                 first = next((m for m in found if m[0] > 0 and (number_value(self.words[m[0] - 1]) is not None
                                                                  or self.words[m[0] - 1] == "from")), found[0])
@@ -722,7 +732,7 @@ class _Reading:
     def flags(self):
         """A boolean parameter is true when the request says its name's words ("unread emails": unread_only)."""
         for parameter in [p for p in self.unfilled() if p.type == "boolean"]:
-            words = [stem(w) for w in name_words(parameter.name) if w not in ("only", "is", "include", "show")]
+            words = [stem(w) for w in name_words(parameter.name) if w not in FLAG_FILLERS]
             places = [next((i for i, w in enumerate(self.words) if same_root(stem(w), root)), None) for root in words]
             if words and None not in places:
                 self.arguments[parameter.name] = True
@@ -749,7 +759,7 @@ class _Reading:
                 i += 1
                 continue
             last = i
-            while last + 1 < len(words) and (marked[last + 1] or (words[last + 1] in ("at", "on") and
+            while last + 1 < len(words) and (marked[last + 1] or (words[last + 1] in TIME_JOINERS and
                                                                   last + 2 < len(words) and marked[last + 2])):
                 last += 1
             runs.append((i, last))
