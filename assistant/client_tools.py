@@ -359,7 +359,7 @@ SAME_THING = [frozenset(group.split()) for group in [
     "podcast podcasts episode show",
     "news headlines",
     "package packages parcel parcels shipment delivery",
-    "currency currencies money exchange francs franc dollars euros pounds yen rupees",
+    "currency currencies money exchange",
     "water watering irrigation sprinkler sprinklers drink irrigate",
     "moisture soil dry wet",
     "pet pets cat cats dog dogs kitty puppy kitten",
@@ -389,6 +389,7 @@ EXAMPLES = [frozenset(group.split()) for group in [
     "language spanish french german italian japanese chinese portuguese korean russian arabic hindi dutch greek "
     "turkish polish swedish mandarin english",
     "workout run running jog jogging yoga cycling swim swimming walk hike pilates",
+    "currency dollars euros pounds yen francs franc rupees",
 ]]
 # Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took"):
 # stripped from a value's ends.
@@ -451,7 +452,8 @@ ACTION_OF = {w.replace("_", " "): action for action, words in ACTIONS.items() fo
 _ALL_GROUPS = SAME_THING + [frozenset(w for w in group if w not in FUNCTION_WORDS and w not in ACTION_OF)
                             for group in ({k for k in domain["keys"]} for domain in DOMAINS.values())]
 GROUPS = [frozenset(stem(w) for w in group) for group in _ALL_GROUPS]
-KINDS = GROUPS + [frozenset(stem(w) for w in group) for group in EXAMPLES]
+EXAMPLE_GROUPS = [frozenset(stem(w) for w in group) for group in EXAMPLES]
+KINDS = GROUPS + EXAMPLE_GROUPS
 KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
 
 
@@ -531,6 +533,13 @@ class Tool:
 
     def tells(self) -> bool:
         return self.action is None or self.action in TELLING
+
+    def names(self, root: str) -> bool:
+        """The thing its name acts on, or a thing of that kind ("run" for log_workout, "yen" for convert_currency);
+        not a word of its description nor a word that only says the same kind of thing ("heating" for
+        startCarClimate: the house has heating too)."""
+        nouns = [stem(w) for w in name_words(self.name) if not same_root(stem(w), self.verb or "")]
+        return any(same_root(root, n) or any(root in g and n in g for g in EXAMPLE_GROUPS) for n in nouns)
 
     def has(self, root: str) -> bool:
         """A word of its own, or of a group of words that say the same kind of thing as one of its own."""
@@ -944,11 +953,11 @@ def decode(declarations, text: str) -> dict | None:
 @dataclass(frozen=True)
 class Decoded:
     call: dict             # {"name": ..., "arguments": ...}
-    owned: bool            # the request says the tool's action and a thing of its own ("log a 30 minute run")
+    owned: bool            # the request says the tool's action and the thing its name acts on ("log a 30 minute run")
 
 
 def read_declared(declarations, text: str) -> Decoded | None:
-    """decode's call, and whether the request says both the tool's action and a thing of its own: then the tool
+    """decode's call, and whether the request says both the tool's action and the thing its name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
     its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
     evidence and most arguments first, then declaration order."""
@@ -964,5 +973,6 @@ def read_declared(declarations, text: str) -> Decoded | None:
             continue
         strength = 2.0 * support + objects + named + 0.5 * len(arguments)
         if best is None or strength > best[0]:
-            best = (strength, Decoded({"name": tool.name, "arguments": arguments}, support and bool(objects or named)))
+            owned = support and any(tool.names(stem(t.word)) for t in request.tokens)
+            best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))
     return best[1] if best else None

@@ -382,8 +382,9 @@ def test_a_declared_tool_whose_action_and_thing_are_said_takes_over_a_built_in_r
     ("set a timer for 30 minutes", "set_timer"),              # the skill's own thing is said
     ("set the thermostat to 22 degrees", "set_thermostat"),
     ("turn on the kitchen light", "set_device"),              # a thing of the home
+    ("start heating the house to 21 degrees", "set_thermostat"),      # heating, but not the car's
 ])
-def test_a_built_in_reading_that_names_its_own_thing_stays(assistant, text, expected):
+def test_a_built_in_reading_stays_unless_the_tools_action_and_its_named_thing_are_said(assistant, text, expected):
     calls, _ = declared_calls(assistant, text, WORKOUT, CAR_CLIMATE)
     assert [name for name, _ in calls] == [expected]
 
