@@ -82,9 +82,9 @@ HOME_ARGUMENTS = frozenset({"device", "room", "name", "area"})
 
 def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
     """A declared tool is called instead of a built-in skill, as a Realtime tool competes with the model's own
-    answers, when the request says the tool's action and a thing of its own and nothing of the skill's: no word of
-    the skill's name beyond its verb ("timer", "thermostat"), no value of its call, no thing of the home ("log a 30
-    minute run" with log_workout declared is no timer; "set a timer for 30 minutes" stays one)."""
+    answers, when the request says the tool's action and the thing its name acts on, and nothing of the skill's:
+    no word of the skill's name beyond its verb ("timer", "thermostat"), no value of its call, no thing of the home
+    ("log a 30 minute run" with log_workout declared is no timer; "set a timer for 30 minutes" stays one)."""
     if declared is None or not declared.owned or call.name not in SKILLS or HOME_ARGUMENTS & set(call.arguments):
         return False
     own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
