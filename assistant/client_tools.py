@@ -307,7 +307,7 @@ ACTIONS = {
     "convert": "convert change_into exchange",
     "roll": "roll throw",
     "change": "change move edit update rename reschedule",
-    "block": "block report unsubscribe subscribe follow unfollow share",
+    "block": "block unsubscribe subscribe follow unfollow share",
     "find": "find search look_up lookup look get check list read show tell_me give_me fetch report estimate "
             "define track see",
 }
@@ -327,6 +327,10 @@ OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), (
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
 LEAD_IN = frozenset("can could would will you please hey ok okay i want to i'd like need wanna just go ahead "
                     "and so now also then quickly kindly let's".split())
+# Words that ask for something with no verb of doing ("i need a premium ride", "a large latte please").
+WANTING = frozenset("need want wanna like please fancy".split())
+# Verbs of tools that record what was done: a statement of it asks for the call.
+RECORDS = frozenset("log record".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
 # alone, with nothing else of the tool's, is no evidence for a tool of one of them.
 BROAD_ACTIONS = frozenset("add find book start change remove".split())
@@ -355,7 +359,7 @@ SAME_THING = [frozenset(group.split()) for group in [
     "podcast podcasts episode show",
     "news headlines",
     "package packages parcel parcels shipment delivery",
-    "currency currencies money exchange francs franc dollars euros pounds yen rupees",
+    "currency currencies money exchange",
     "water watering irrigation sprinkler sprinklers drink irrigate",
     "moisture soil dry wet",
     "pet pets cat cats dog dogs kitty puppy kitten",
@@ -385,10 +389,12 @@ EXAMPLES = [frozenset(group.split()) for group in [
     "language spanish french german italian japanese chinese portuguese korean russian arabic hindi dutch greek "
     "turkish polish swedish mandarin english",
     "workout run running jog jogging yoga cycling swim swimming walk hike pilates",
+    "currency dollars euros pounds yen francs franc rupees",
 ]]
-# Words said around a value that are none of it ("right now", "for me", "yet"): stripped from a value's ends.
+# Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took"):
+# stripped from a value's ends.
 AROUND_WORDS = frozenset("right now yet me us them for please anymore already enough leave leaves we're you're "
-                          "they're i've we've final latest newest recent got".split())
+                          "they're i've we've final latest newest recent got craving fancy took taken".split())
 # What a parameter is, by the words of its name and description: the words said before a value
 # ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
 PARAMETER_KINDS = {
@@ -397,14 +403,14 @@ PARAMETER_KINDS = {
     "message": "message body content text note task",
     "person": "recipient contact name to sender artist person band caller",
     "place": "city location town destination zone stop near pickup address place landmark neighbourhood "
-             "neighborhood area airport",
+             "neighborhood area airport room beach station",
 }
 # The kinds of value each word before a value says, best first; a value after another word (or none) may fill
 # any parameter.
 CUES = {
     "in": ("place", "language"), "into": ("language",), "to": ("place", "person", "language"),
     "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "by": ("person",),
-    "for": (), "of": (), "about": (), "with": (), "on": (), "called": (), "named": (),
+    "for": (), "of": (), "about": (), "with": (), "on": (), "called": ("person", "thing"), "named": ("person", "thing"),
 }
 # Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.
 MESSAGE_CUES = frozenset("saying says say that telling".split())
@@ -412,6 +418,15 @@ MESSAGE_CUES = frozenset("saying says say that telling".split())
 # ask about the past ("what was the weather like last christmas"): such a request is no call of such a tool.
 NOW_WORDS = frozenset("current currently now live".split())
 PAST_WORDS = frozenset("was were did yesterday last ago".split())
+# Words of a parameter's name that say its kind, beyond PARAMETER_KINDS: a day, not a time of day ("date"); the
+# source of two alike ("from_currency"); words of a flag's name not said of it ("unread_only", "include_spam").
+DATE_WORDS = frozenset("date day".split())
+SOURCE_WORDS = frozenset("from source origin".split())
+FLAG_FILLERS = frozenset("only is include show".split())
+# Words before the language a message is said in ("say good morning in japanese").
+LANGUAGE_CUES = frozenset("in into".split())
+# Words that start a request for something done rather than a question: "can you", "would i", "could we".
+ASKING_MODALS = frozenset("can could would will".split())
 # Who is told, after "telling" ("telling them i'm out sick"): no part of the message.
 ADDRESSEES = frozenset("me us them him her".split())
 # Currency names: the ISO code an enum of codes holds ("20 pounds to yen": GBP, JPY). Longer names first.
@@ -427,6 +442,8 @@ MONTHS = frozenset("january february march april may june july august september 
                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a time after "this", "last", a day
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
+LATER_WORDS = frozenset("tomorrow tonight later next in at".split())      # a time to come, in a run of time words
+TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}:\d\d|\d+(?:st|nd|rd|th)")
@@ -435,7 +452,8 @@ ACTION_OF = {w.replace("_", " "): action for action, words in ACTIONS.items() fo
 _ALL_GROUPS = SAME_THING + [frozenset(w for w in group if w not in FUNCTION_WORDS and w not in ACTION_OF)
                             for group in ({k for k in domain["keys"]} for domain in DOMAINS.values())]
 GROUPS = [frozenset(stem(w) for w in group) for group in _ALL_GROUPS]
-KINDS = GROUPS + [frozenset(stem(w) for w in group) for group in EXAMPLES]
+EXAMPLE_GROUPS = [frozenset(stem(w) for w in group) for group in EXAMPLES]
+KINDS = GROUPS + EXAMPLE_GROUPS
 KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
 
 
@@ -478,7 +496,7 @@ class Parameter:
         kind = next((KIND_OF[w] for w in [*named, *described] if w in KIND_OF), "thing")
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
-                   kind == "time" and bool({"date", "day"} & set(named)),
+                   kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]))
 
 
@@ -516,6 +534,13 @@ class Tool:
     def tells(self) -> bool:
         return self.action is None or self.action in TELLING
 
+    def names(self, root: str) -> bool:
+        """The thing its name acts on, or a thing of that kind ("run" for log_workout, "yen" for convert_currency);
+        not a word of its description nor a word that only says the same kind of thing ("heating" for
+        startCarClimate: the house has heating too)."""
+        nouns = [stem(w) for w in name_words(self.name) if not same_root(stem(w), self.verb or "")]
+        return any(same_root(root, n) or any(root in g and n in g for g in EXAMPLE_GROUPS) for n in nouns)
+
     def has(self, root: str) -> bool:
         """A word of its own, or of a group of words that say the same kind of thing as one of its own."""
         return any(same_root(root, r) for r in self.own) or any(
@@ -538,11 +563,35 @@ class Request:
         self.verb_at = first
         # "is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done
         self.question = bool(words) and words[0] in QUESTION_WORDS and not (
-            words[0] in ("can", "could", "would", "will") and words[1:2] in (["you"], ["i"], ["we"]))
+            words[0] in ASKING_MODALS and words[1:2] in (["you"], ["i"], ["we"]))
         # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
             words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_WORDS
         self.first = words[first] if first < len(words) else ""
+        self.titled = self._titles()
+
+    def _titles(self) -> set[int]:
+        """Where a title is typed ("The Hobbit", "Here Comes the Sun", "The Name of the Wind"): a run of capitalised
+        words, not the request's first, with the lowercase words between them that no place or person is said
+        after ("of", "the", "with"; not "to": "Leeds to York" is two values). Its words are neither stripped nor a
+        cue: a title may begin with "The" or "For"."""
+        def capital(i: int) -> bool:
+            token = self.tokens[i]
+            return i > 0 and self.text[token.start].isupper() and token.word != "i" and not token.word.startswith("i'")
+        titled, i = set(), 0
+        while i < len(self.tokens):
+            if not capital(i):
+                i += 1
+                continue
+            last, j = i, i + 1
+            while j < len(self.tokens) and (capital(j) or self.tokens[j].word in FUNCTION_WORDS and
+                                             not CUES.get(self.tokens[j].word) and not self.tokens[j].gap.strip()):
+                if capital(j):
+                    last = j
+                j += 1
+            titled.update(range(i, last + 1))
+            i = last + 1
+        return titled
 
     def action_at(self, i: int) -> tuple[str | None, int]:
         words = [t.word for t in self.tokens]
@@ -594,6 +643,7 @@ class _Reading:
             self.used.update(range(request.verb_at, request.verb_at + request.verb_length))
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
+        self.later = False       # a time to come said, and no parameter takes it
 
     def free(self, i: int) -> bool:
         return 0 <= i < len(self.words) and i not in self.used
@@ -609,7 +659,7 @@ class _Reading:
         self.times()
         self.numbers()
         self.spans()
-        if any(p.required and p.name not in self.arguments for p in self.tool.parameters):
+        if self.later or any(p.required and p.name not in self.arguments for p in self.tool.parameters):
             return None
         return self.arguments
 
@@ -641,7 +691,7 @@ class _Reading:
             start += 1
         end = len(self.words) - 1
         if self.unfilled("language"):
-            cut = next((k for k in range(start + 1, len(self.words)) if self.words[k] in ("in", "into")
+            cut = next((k for k in range(start + 1, len(self.words)) if self.words[k] in LANGUAGE_CUES
                         and len(self.words) - k <= 3), None)
             end = cut - 1 if cut is not None else end
         if start <= end and any(self.free(i) for i in range(start, end + 1)):
@@ -677,7 +727,7 @@ class _Reading:
             if not found:
                 continue
             twins = [p for p in self.unfilled() if p.enum == parameter.enum]
-            source = next((p for p in twins if {"from", "source", "origin"} & set(name_words(p.name))), None)
+            source = next((p for p in twins if SOURCE_WORDS & set(name_words(p.name))), None)
             if len(twins) > 1 and source is not None and len(found) > 1:
                 first = next((m for m in found if m[0] > 0 and (number_value(self.words[m[0] - 1]) is not None
                                                                  or self.words[m[0] - 1] == "from")), found[0])
@@ -691,7 +741,7 @@ class _Reading:
     def flags(self):
         """A boolean parameter is true when the request says its name's words ("unread emails": unread_only)."""
         for parameter in [p for p in self.unfilled() if p.type == "boolean"]:
-            words = [stem(w) for w in name_words(parameter.name) if w not in ("only", "is", "include", "show")]
+            words = [stem(w) for w in name_words(parameter.name) if w not in FLAG_FILLERS]
             places = [next((i for i, w in enumerate(self.words) if same_root(stem(w), root)), None) for root in words]
             if words and None not in places:
                 self.arguments[parameter.name] = True
@@ -718,7 +768,7 @@ class _Reading:
                 i += 1
                 continue
             last = i
-            while last + 1 < len(words) and (marked[last + 1] or (words[last + 1] in ("at", "on") and
+            while last + 1 < len(words) and (marked[last + 1] or (words[last + 1] in TIME_JOINERS and
                                                                   last + 2 < len(words) and marked[last + 2])):
                 last += 1
             runs.append((i, last))
@@ -731,6 +781,14 @@ class _Reading:
         runs = self.time_runs()
         for first, last in runs:
             self.used.update(range(first, last + 1))
+        # a tool that acts now, asked for later ("start the washing machine in 20 minutes"): calling it would act now
+        # (in the request's own clause: "renew the hobbit, it's due tomorrow" is a remark)
+        clause = next((i for i, t in enumerate(self.request.tokens)
+                       if i > self.request.verb_at and any(c in t.gap for c in ",;!?")), len(self.words))
+        self.later = not self.tool.tells() and not self.unfilled("time") and any(
+            LATER_WORDS.intersection(self.words[first:last + 1]) or any(_CLOCK.fullmatch(w) or w in CLOCK_WORDS
+                                                                       for w in self.words[first:last + 1])
+            for first, last in runs if first < clause)
         if not runs:
             return
         first, last = runs[0]
@@ -770,17 +828,20 @@ class _Reading:
         numbers = [i for i in range(len(self.words)) if lone(i)]
         if len(left) == 1 and len(numbers) == 1:
             self.take(left[0], numbers[0], numbers[0], number_value(self.words[numbers[0]]))
+            if self.words[numbers[0] + 1:numbers[0] + 2] and self.words[numbers[0] + 1] in CURRENCIES:
+                self.used.add(numbers[0] + 1)     # "12 dollars": the currency is no value
 
     def chunks(self) -> list[_Chunk]:
         """The runs of words not yet taken, split at the words before a value ("in", "to", ...) and at commas,
         each without the words at its ends that are no part of a value."""
         out, current, cue = [], [], "object" if self.request.verb is not None else None
         for i, token in enumerate(self.request.tokens):
-            boundary = not self.free(i) or token.word in CUES or any(c in token.gap for c in ",?!;")
+            said_cue = token.word in CUES and i not in self.request.titled
+            boundary = not self.free(i) or said_cue or any(c in token.gap for c in ",?!;")
             if boundary and current:
                 out.append(_Chunk(current[0], current[-1], cue))
                 current = []
-            if token.word in CUES and self.free(i):
+            if said_cue and self.free(i):
                 after, _ = self.request.action_at(i + 1) if i + 1 < len(self.words) else (None, 0)
                 cue = "for" if token.word == "to" and after is not None else token.word
                 continue
@@ -796,9 +857,11 @@ class _Reading:
         for chunk in out:
             for kindred in (True, False):
                 first, last = chunk.first, chunk.last
-                while first <= last and _strippable(self.words[first], self.tool, False, kindred):
+                while first <= last and first not in self.request.titled and \
+                        _strippable(self.words[first], self.tool, False, kindred):
                     first += 1
-                while last >= first and _strippable(self.words[last], self.tool, True, kindred):
+                while last >= first and last not in self.request.titled and \
+                        _strippable(self.words[last], self.tool, True, kindred):
                     last -= 1
                 if first <= last:
                     stripped.append(_Chunk(first, last, chunk.cue, not kindred))
@@ -836,8 +899,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         action, _ = request.action_at(i)
         if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)):
             return None
-    if request.verb not in (None, "any") and not tool.has(stem(words[request.verb_at])):
-        if (request.verb not in TELLING) if tool.tells() else (request.verb != tool.action):
+    # a telling tool is never asked by a verb of doing, even one of its own words ("lock my bike" is no
+    # check_bike_lock); a tool that acts is by its own action or a word of its own ("text sam": send_message)
+    if request.verb not in (None, "any"):
+        if tool.tells() and request.verb not in TELLING:
+            return None
+        if not tool.tells() and request.verb != tool.action and not tool.has(stem(words[request.verb_at])):
             return None
     if NOW_WORDS & tool.own and PAST_WORDS & set(words):
         return None
@@ -850,27 +917,49 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
     support = tool.action is not None and any(its_action(i) for i in range(len(words)))
     verb = range(request.verb_at, request.verb_at + request.verb_length) if request.verb else range(0)
-    said = {stem(w) for i, w in enumerate(words) if i not in verb and w in _content([w])}
+    # a verb of another action after "to" is no object unless a word of the tool's own ("remind me to *call* the
+    # dentist" says nothing of add_contact, though "call" is a word of the contacts' kind; "my schedule" does)
+    said = {stem(w) for i, w in enumerate(words) if i not in verb and w in _content([w]) and not (
+        i and words[i - 1] == "to" and ACTION_OF.get(w, tool.action) != tool.action and
+        not any(same_root(stem(w), r) for r in tool.own))}
     objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root))
     # the verb is a word of the tool's (or of its kind) other than its verb ("remind" for set_reminder, "email"
     # for send_email, "text" for send_message)
     named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)
-    if not objects and not any(tool.has(stem(words[i])) for i in verb) and \
-            (request.verb != tool.action or tool.action in BROAD_ACTIONS):
+    # the tool's verb alone is evidence only for an action of few things ("ring marie-claire", not "order a pizza"
+    # with order_coffee)
+    if not objects and not named and (request.verb != tool.action or tool.action in BROAD_ACTIONS):
         return None
     # a tool that acts is asked by its action said, or by an object of its own after a verb of any action ("give
     # the tomatoes a drink") or none ("i need a premium ride"), never by a question or another verb ("close ...")
-    unknown_verb = request.unknown_verb and not tool.has(stem(request.first))
+    # with no verb of the tables, a word of its own ("navigate to the louvre", "vacuum the hall") or a word of
+    # wanting ("i need a premium ride", not "my fish are so cute") asks for it; a tool that records what was done
+    # is asked by saying it was done ("i drank 3 glasses of water")
+    own_verb = request.unknown_verb and tool.has(stem(request.first))
+    asked = own_verb or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
-            request.verb == "any" or request.verb is None and not unknown_verb)):
+            request.verb == "any" or request.verb is None and asked)):
         return None
     return support, objects, named
 
 
 def decode(declarations, text: str) -> dict | None:
     """The declared tool the request asks for, with its arguments read from the request; None when no declared
-    tool is asked for, or the one asked for lacks a required value. A request that names the tool only by its
-    verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
+    tool is asked for, or the one asked for lacks a required value."""
+    decoded = read_declared(declarations, text)
+    return decoded.call if decoded else None
+
+
+@dataclass(frozen=True)
+class Decoded:
+    call: dict             # {"name": ..., "arguments": ...}
+    owned: bool            # the request says the tool's action and the thing its name acts on ("log a 30 minute run")
+
+
+def read_declared(declarations, text: str) -> Decoded | None:
+    """decode's call, and whether the request says both the tool's action and the thing its name acts on: then the tool
+    may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
+    its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
     evidence and most arguments first, then declaration order."""
     request, best = Request(text), None
     for tool in (Tool.read(d) for d in declarations):
@@ -884,5 +973,6 @@ def decode(declarations, text: str) -> dict | None:
             continue
         strength = 2.0 * support + objects + named + 0.5 * len(arguments)
         if best is None or strength > best[0]:
-            best = (strength, {"name": tool.name, "arguments": arguments})
+            owned = support and any(tool.names(stem(t.word)) for t in request.tokens)
+            best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))
     return best[1] if best else None

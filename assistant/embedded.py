@@ -29,7 +29,7 @@ from types import MappingProxyType
 import torch
 
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
-from assistant.client_tools import TOOL_SLOTS, decode
+from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
 from assistant.clauses import clauses, reading_taken, takeable
 from assistant.conversation import Vocabulary, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
@@ -67,14 +67,28 @@ def call_only_reply(result) -> str:
     return fill_result(CALL_ONLY_REPLY, result)
 
 
-def declared_call(history: list[dict], client_tools: Mapping[str, dict]) -> ToolCall | None:
-    """The client's declared tool the request asks for, read by code (assistant.client_tools.decode), for a
-    request the model refuses: the model is not shown declarations it was not trained to read."""
+def declared_reading(history: list[dict], client_tools: Mapping[str, dict]) -> Decoded | None:
+    """The client's declared tool the request asks for, read by code (assistant.client_tools.read_declared): the
+    model is not shown declarations it was not trained to read."""
     declared = [tool for name, tool in client_tools.items() if name not in SKILLS]
     if not declared or not history or history[-1].get("role") != "user":
         return None
-    call = decode(declared, content_text(history[-1]))
-    return ToolCall(call["name"], call["arguments"], new_call_id()) if call else None
+    return read_declared(declared, content_text(history[-1]))
+
+
+# Arguments of a built-in call that name a thing of the home: such a reading is never taken over.
+HOME_ARGUMENTS = frozenset({"device", "room", "name", "area"})
+
+
+def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
+    """A declared tool is called instead of a built-in skill, as a Realtime tool competes with the model's own
+    answers, when the request says the tool's action and the thing its name acts on, and nothing of the skill's:
+    no word of the skill's name beyond its verb ("timer", "thermostat"), no value of its call, no thing of the home
+    ("log a 30 minute run" with log_workout declared is no timer; "set a timer for 30 minutes" stays one)."""
+    if declared is None or not declared.owned or call.name not in SKILLS or HOME_ARGUMENTS & set(call.arguments):
+        return False
+    own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
+    return not {stem(w) for w in own} & request_stems(request)
 
 
 class EmbeddedGenerator:
@@ -154,8 +168,11 @@ class EmbeddedGenerator:
         result: str | None = client_result
         said = ""
         lexicon = await tools.lexicon()
-        # normalising and tokenising a long history is CPU work: off the event loop, which carries every session
+        # normalising and tokenising a long history, and reading declarations, is CPU work: off the event loop,
+        # which carries every session
         readings = await asyncio.to_thread(self.readings, history, lexicon, client_tools)
+        declared = await asyncio.to_thread(declared_reading, history, client_tools) if client_tools else None
+        request = content_text(history[-1]) if declared else ""
         (prompt, slots), clause_readings = readings[0], readings[1:]
         reader = self.reader(slots)
         # a request said with a clause beside it: a reply without a call is held until its clauses are read
@@ -171,6 +188,9 @@ class EmbeddedGenerator:
                 if block is None:                    # the whole reply is written; its clauses are still read
                     continue
                 head_read, _ = reader.add(block.tokens)
+                if head_read and reader.call is not None and reader.call.name not in client_tools and \
+                        takes_over(declared, reader.call, request):
+                    break
                 if head_read and reader.call is not None and client_result is None:
                     call = reader.call
                     calls.append(call)
@@ -189,6 +209,18 @@ class EmbeddedGenerator:
                     said = text
                 if isinstance(result, NoAction):     # the whole reply: the rest of the canvas is not needed
                     break
+        if reader.call is not None and not calls and reader.call.name not in client_tools and \
+                takes_over(declared, reader.call, request):
+            call = ToolCall(declared.call["name"], declared.call["arguments"], new_call_id())
+            if client_result is None:
+                calls.append(call)
+                yield ToolCallEvent(call, local=False)
+            else:
+                said = call_only_reply(result)
+                yield TextEvent(said)
+            yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens),
+                                           (time.perf_counter() - started) * 1000, len(prompt), self.name))
+            return
         if clause_readers and not calls:
             taken = reading_taken(reader, clause_readers)
             if taken is not reader:
@@ -210,12 +242,13 @@ class EmbeddedGenerator:
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools)
-            if call is not None:
+            if call is not None and not takes_over(declared, call, request):
                 calls.append(call)
                 result = await tools.run(call.name, call.arguments)
                 yield ToolCallEvent(call, local=True, result=result)
         # then the client's declared tools, read by code; when the client has answered one, its output is the reply
-        if refusal and not calls and (call := declared_call(history, client_tools)) is not None:
+        if refusal and not calls and declared is not None:
+            call = ToolCall(declared.call["name"], declared.call["arguments"], new_call_id())
             if client_result is None:
                 calls.append(call)
                 yield ToolCallEvent(call, local=False)
