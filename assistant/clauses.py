@@ -14,17 +14,17 @@ import re
 from dataclasses import dataclass
 
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import VALUE_SAID_BETTER
+from assistant.vocabulary import REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
 CLAUSE_END = re.compile(r"(?<!\d)[,.:]|,(?!\d{3}\b)|[.:](?!\d)|[;!?]|\s[-–—]+\s")
 # A reason or a purpose said after the request without a comma: "turn on the lamp so i can read", "convert 10
 # miles to km for my run"
-_SUBJECT = r"(?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|the|my|our|there|there's)"
-REASON_INSIDE = re.compile(rf"\s(?=(?:because|cause|cos|coz|since|as|so that|so|for|while)\s{_SUBJECT}\b)")
+_SUBJECT = rf"(?:{'|'.join(REASON_SUBJECTS)})"
+REASON_INSIDE = re.compile(rf"\s(?=(?:{'|'.join(REASONS + REASONS_BEFORE_A_SUBJECT)})\s{_SUBJECT}\b)")
 # A clause that gives a reason or a purpose: never the request
-REASON = re.compile(rf"^(?:because|cause|cos|coz|seeing as|given that)\b|^(?:since|as|so|so that|for|while)\s{_SUBJECT}\b")
+REASON = re.compile(rf"^(?:{'|'.join(REASONS)})\b|^(?:{'|'.join(REASONS_BEFORE_A_SUBJECT)})\s{_SUBJECT}\b")
 # A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
 # wish said this way is a request ("we need the heating on")
 REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"

@@ -10,7 +10,8 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import DEVICES, ROOMS, UNIT_WORDS, VALUE_SAID_BETTER
+from assistant.vocabulary import (DEVICES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS, UNIT_WORDS,
+                                  VALUE_SAID_BETTER)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
@@ -24,6 +25,12 @@ _STATE = "(?:switched|turned|shut|powered)"
 _FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|muggy|humid"
 # a wish for how a place should be: "i'd like the nursery at 20 degrees"
 _WISH = "(?:i'd like|i would like|i want|i'd love|i'd prefer|please make|make|keep|have|get|put|bring|can i have)"
+# what opens a reason or a purpose said after a request: not "as" nor "for", which also say what a thing is like
+# or for ("the same as the kitchen", "a timer for the eggs")
+_REASON = "|".join(word for word in REASONS + REASONS_BEFORE_A_SUBJECT if word not in ("as", "for"))
+# and its subject: "the" only of people, since a thing said there may be the request ("the car's in, so the garage
+# door can come down")
+_REASON_SUBJECT = "|".join([word for word in REASON_SUBJECTS if word != "the"] + ["the kids", "the baby"])
 # how a question starts: only a question may drop what it adds after its state ("is the fan on or not"); a request
 # keeps it ("turn off the tv after the match" is another request)
 _ASKED = "(?:is|are|was|were|has|have|had|does|do|did|any|how|what|what's|whats|which|when)"
@@ -62,8 +69,7 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"\s+(?:{_ASIDE})(?=(?:\s+(?:please|{_ASIDE}))*$)", ""),
     # a reason or a purpose after the request, with no place and no number in it: "turn on the belvedere fan
     # because it's boiling up there" (whose "up" made it a step up), "switch the lamp on so i can read"
-    (r"\s+(?:because|cause|cos|since|so that|so|while) (?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|there|"
-     r"there's|the kids|the baby|my|our)\b(?!.*\b(?:in (?:the|my|our|this|that)\b|\d))(?:\s.*)?$", ""),
+    (rf"\s+(?:{_REASON}) (?:{_REASON_SUBJECT})\b(?!.*\b(?:in (?:the|my|our|this|that)\b|\d))(?:\s.*)?$", ""),
     # politeness before a request, in the corpus's word: "would you be so kind as to tell me the time"
     (r"^(?:(?:would|could) you be (?:so kind as|kind enough) to|would you kindly|(?:be a dear|do me a favou?r) and)\b",
      "please"),

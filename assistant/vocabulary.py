@@ -141,6 +141,13 @@ ASKING_WORDS = {"is", "isn't", "are", "aren't", "was", "wasn't", "were", "what",
 # request that says what to change with it
 VALUE_SAID_BETTER = (r"(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|"
                      r"best|plenty|enough|about right|ideal|good)")
+# A reason or a purpose said beside a request ("because it's boiling", "so i can read", "convert 10 miles to km for
+# my run") opens with one of REASONS, or with one of REASONS_BEFORE_A_SUBJECT before one of REASON_SUBJECTS ("so
+# i", "for my"; "so 30 percent" and "for 5 minutes" are none)
+REASONS = ("because", "cause", "cos", "coz", "seeing as", "given that")
+REASONS_BEFORE_A_SUBJECT = ("since", "as", "so that", "so", "for", "while")
+REASON_SUBJECTS = ("i", "i'm", "we", "we're", "you", "you're", "they", "they're", "he", "she", "it", "it's", "the", "my",
+                   "our", "there", "there's")
 # Words that join a request to the one before without changing it ("and turn the fan off", "okay, the hall one").
 JOINING_WORDS = ("and", "then", "now", "so", "actually", "oh", "ok", "okay", "please", "parley", "hey parley")
 # Words of a follow-up, among or after JOINING_WORDS at its start, that carry the question before it ("is the

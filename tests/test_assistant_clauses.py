@@ -31,6 +31,7 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("turn on the lamp so i can read", ["turn on the lamp"]),
     ("heater on please because it's freezing", ["heater on please"]),
     ("what's 100 divided by 4 for the recipe", ["what's 100 divided by 4"]),
+    ("switch the fan on given that it's sweltering", ["switch the fan on"]),   # vocabulary.REASONS, one table
     ("set a timer for 10 minutes", []),                                      # a duration is no purpose
     # a reason or a remark is never taken, even when it is all that is left
     ("it's dark in here, hmm", ["hmm"]),
