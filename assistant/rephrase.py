@@ -23,8 +23,14 @@ _LIGHTS = rf"({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)(?: in the [a-z ]+
 _STATE = "(?:switched|turned|shut|powered)"
 # how a place is said to feel, as a reason for a request
 _FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|muggy|humid"
-# a wish for how a place should be: "i'd like the nursery at 20 degrees"
-_WISH = "(?:i'd like|i would like|i want|i'd love|i'd prefer|please make|make|keep|have|get|put|bring|can i have)"
+# A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
+# on", "i'd like the nursery at 20 degrees"), or by a verb that gets it so ("have the fan switched off", "keep the
+# kitchen at 20 degrees")
+WISHES = ("i'd like", "i would like", "i want", "i need", "i'd love", "i'd prefer", "can i have", "can i get")
+WISH_VERBS = ("please have", "please make", "have", "get", "make", "keep", "put", "bring")
+_WISHED = f"(?:{'|'.join(WISHES)})"
+# (not of a perfect tense, a question: "have the fans been switched off")
+_WISH = f"(?:{'|'.join(WISHES + WISH_VERBS)})(?!.* been\\b)"
 # what opens a reason or a purpose said after a request: not "as" nor "for", which also say what a thing is like
 # or for ("the same as the kitchen", "a timer for the eggs")
 _REASON = "|".join(word for word in REASONS + REASONS_BEFORE_A_SUBJECT if word not in ("as", "for"))
@@ -170,7 +176,7 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"(?: how much (?:is|does) each(?: (?:share|person|one|get))?(?: get)?)?$", r"what is \1 divided by \2"),
     # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
     # timer named tea"
-    (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
+    (rf"^(?:(?:set|start|make|give me|get me|{_WISHED}) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
      r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
     # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
     # to be at 20"
@@ -178,7 +184,7 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
      r"set \1 to \2 degrees"),
     # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
-    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
+    (rf"^{_WISH} ({_THE} .+?) "
      r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
      lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
     (rf"^{_POLITE}get ({_THE} .+?) (locked|unlocked|opened|open|closed|shut)(?: please| now)?$",
@@ -293,10 +299,10 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"(?: left| now| still| to go)*$",
      r"how long is left on \1"),
     # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
-    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get|please have|have|get) ({_THE} .+?) "
+    (rf"^{_WISH} ({_THE} .+?) "
      rf"{_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
     # or said with the state alone: "i'd love the reading lamp on", "i want the bedroom light off"
-    (rf"^(?:i'd like|i would like|i want|i'd love|can i have|can i get) ({_THE} [a-z' ]+?) (on|off)(?: please| now)?$",
+    (rf"^{_WISH} ({_THE} [a-z' ]+?) (on|off)(?: please| now)?$",
      r"turn \2 \1"),
     (rf"^({_THE} .+?) (?:can|could|should|may|needs to|has to|must) be {_STATE} (on|off)(?: please| now)?$",
      r"turn \2 \1"),
