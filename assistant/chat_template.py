@@ -51,8 +51,9 @@ _DURATION = re.compile(r"(\d+(?:\.\d+)?) seconds\b")      # the normaliser says 
 _PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her|a|an) (?!(?:minute|moment|second|sec|bit|while|hour|"
                     r"jiffy|mo|tick|few|couple|row)\b)(\w+)")
 _WHOLE_HOME = {"house", "home"}
-# "on" as the state wanted: after a verb of switching, or not before a place ("everything on the veranda")
-_OFF = re.compile(r"\boff\b")
+# "off", or a shutting ("shut the velux window, it's starting to rain" switched it on); "on" as the state wanted:
+# after a verb of switching, or not before a place ("everything on the veranda")
+_OFF = re.compile(r"\b(?:off|shut|close|closed)\b")
 _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
                  r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
 # A question about what someone did or how a thing was ("have i locked the side gate", "did you turn the heater
@@ -293,7 +294,7 @@ class Slots:
             and any(place not in _WHOLE_HOME for place in self.places)
 
     def switches_on_against_off(self, call: dict) -> bool:
-        """Switching on, though the request says "off" and never "on" ("turn off everything on the veranda"
+        """Switching on, though the request says "off" or "shut" and never "on" ("turn off everything on the veranda"
         switched two devices on): rather ask again."""
         return call["arguments"].get("state") == "on" and _OFF.search(self.request) is not None \
             and _ON.search(self.request) is None
