@@ -42,7 +42,8 @@ TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|we
 # Words of a clause left out that a call could need: a state, a direction or a move
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
                          r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
-                         r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
+                         r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time|"
+                         r"second thoughts?)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
 # off", "the dock lights, switch them on", "the bread timer, how long has it got"); not "it" of "it's"
 PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that(?! (?:it|it's|the|a|an|you|i|we|they|he|she|"
@@ -55,8 +56,12 @@ _SAID_OF_IT = re.compile(r"^(?:is|are)(?: [a-z']+){1,4}$")
 # A timer or the thermostat said first, by its name or none: "the bread timer", "rice timer", "the thermostat"
 _TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:(?!(?:a|an|some|new|start|stop|set|cancel|reset|pause)\b)[a-z]+ )?"
                           r"(?:timer|thermostat))\b")
-# Said between a thing and an area of it: "the pleated blind in the nursery"
-_IN_AREA = ("in", "the")
+# or after a determiner anywhere in a clause that says nothing else a call could need: "don't need the bath timer
+# any more, turn it off"
+_TIMER_SAID = re.compile(r"\b(?:the|my|our) ((?:(?!(?:a|an|some|new|start|stop|set|cancel|reset|pause)\b)[a-z]+ )?"
+                         r"(?:timer|thermostat))\b")
+# Said between a thing and an area of it: "the pleated blind in the nursery", "the bunting lights on the veranda"
+_IN_AREA = {("in", "the"), ("on", "the")}
 _NUMBER = re.compile(r"\d")
 # A remark said of an area as its subject: "the cellar's getting musty", "the nursery is freezing"
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
@@ -129,7 +134,8 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
     if not (_carries_nothing(rest, vocabulary)
             or _SAID_OF_IT.match(rest) and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
         return None
-    return f"{clause.said[:pronoun.start()]}the {' '.join(words[start:end])}{clause.said[pronoun.end():]}"
+    thing = " ".join(words[start:end]).replace(" on the ", " in the ")      # "the bunting lights on the veranda"
+    return f"{clause.said[:pronoun.start()]}the {thing}{clause.said[pronoun.end():]}"
 
 
 def _may_be_the_request(found: list[Clause], i: int) -> bool:
@@ -153,6 +159,10 @@ def _topic(said: str, vocabulary) -> tuple[int, int] | None:
     if timer:
         start = len(timer.group(1).split()) if timer.group(1) else 0
         return start, start + len(timer.group(2).split())
+    timer = _TIMER_SAID.search(said)
+    if timer:
+        start = len(said[:timer.start(1)].split())
+        return start, start + len(timer.group(1).split())
     return _thing(said, vocabulary)
 
 
@@ -212,7 +222,7 @@ def _thing(said: str, vocabulary, at_start: bool = True) -> tuple[int, int] | No
             i += 1
             continue
         start = i
-        while i < len(words) and (known[i] or tuple(words[i:i + 2]) == _IN_AREA and i + 2 < len(words) and known[i + 2]):
+        while i < len(words) and (known[i] or tuple(words[i:i + 2]) in _IN_AREA and i + 2 < len(words) and known[i + 2]):
             i += 3 if not known[i] else 1
         if _said_as_a_thing(words, start, i, at_start):
             runs.append((start, i))

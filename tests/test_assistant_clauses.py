@@ -81,6 +81,21 @@ def test_remarks_of_the_ninth_sets_kinds_beside_a_request(request_, taken):
     assert takeable(request_, DEFAULT_HOME) == taken
 
 
+@pytest.mark.parametrize("request_, taken", [
+    # "on second thoughts" is no state
+    ("on second thoughts, switch the fan off, it's chilly now", ["switch the fan off"]),
+    # a timer said after a determiner anywhere in a clause that carries nothing else stands for the pronoun
+    ("no need for the egg timer now, cancel it", ["cancel the egg timer"]),
+    # a thing and its area said with "on"
+    ("the lamp on the landing, switch it off", ["switch the lamp in the landing off"]),
+])
+def test_remarks_of_the_tenth_sets_kinds_beside_a_request(request_, taken):
+    """Phrasings of their own for the tenth paraphrase set's "hmm, on second thoughts, turn it off, the pots
+    aren't dry yet", "don't need the bath timer any more, turn it off", "the bunting lights on the veranda, switch
+    them off"."""
+    assert takeable(request_, DEFAULT_HOME) == taken
+
+
 def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
     """In a home with a still room, "the washing is still wet" names no thing; "the house" of a carriage house
     door, said as a thing, does."""
