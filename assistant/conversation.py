@@ -47,9 +47,12 @@ ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) 
                         r"(?P<way>earlier|later|sooner)$")
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
-REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the first 1|the first|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
+REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
                        r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
+# Which of the things acted on, newest first, a reference to one of several stands for
+ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
+                      "the last 1": 0}
 # A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
 # reads as brighter, after "dim the office lights")
 STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"
@@ -605,17 +608,18 @@ def _pronoun(said: str, calls: list[dict]) -> str | None:
     """ "turn it off", "actually cancel it", "turn the other one off": the pronoun replaced by the thing it
     stands for: the newest timer when the words are about a timer, else the newest other thing (the newest
     timer when there is none); "the other one" is the one of those before the newest, "the first one" the
-    oldest."""
+    oldest, "the second one" the one after it, "the last one" the newest (ORDINAL_REFERENCES)."""
     match = REFERRING.search(said)
     if not match:
         return None
     timer = TIMER_WORDS.search(said) is not None
-    other = match.group("ref") in ("the other 1", "the other")
-    first = match.group("ref") in ("the first 1", "the first")
+    # which of the things, newest first: "the other one" the one before the newest, "the first one" the oldest,
+    # "the second one" the one after it
+    which = ORDINAL_REFERENCES.get(match.group("ref"), 0)
     targets = _targets(calls, timer)
-    if not targets and not timer and not other:     # "stop it" when only a timer was acted on
+    if not targets and not timer and which != 1:     # "stop it" when only a timer was acted on
         targets = _targets(calls, True)
-    if len(targets) < (2 if other or first else 1):
+    if len(targets) < (2 if which else 1):
         return None
-    words = targets[1] if other else targets[-1] if first else targets[0]
+    words = targets[which]
     return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", said[match.end():])).strip()

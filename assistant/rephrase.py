@@ -59,7 +59,7 @@ _VERB_ING = "|".join(sorted(_VERBS_ING, key=len, reverse=True))
 # Said after a request and changing nothing it asks: a time frame, politeness, the person spoken to ("lock the
 # side gate for the night", "..., when you get a chance", "..., love")
 _ASIDE = ("for the night|overnight|for the evening|for the day|for now|for a while|for a bit|for me|before bed|"
-          "before (?:i|we) (?:go|head|turn in)(?: to bed| up| upstairs| out| off)?|before i forget|when you (?:get|have) a (?:chance|"
+          "before (?:i|we) (?:go|head|turn in)(?: to bed| up| upstairs| out| off)?|before i forget|while i remember|while you're at it|if that's (?:ok|okay|alright|all right)|when you (?:get|have) a (?:chance|"
           "moment|minute|sec|second)|when you can|whenever you(?:'re| are) ready|if you (?:don't|do not) mind|"
           "if you can|if you could|if possible|if you would|if you please|thanks|thank you|thanks a lot|cheers|ta|"
           "dear|love|mate|darling|sweetheart|buddy|pal|parley|over here|round here|around here|where it is|"
@@ -95,7 +95,9 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(?:(?:would|could) you be (?:so kind as|kind enough) to|would you kindly|(?:be a dear|do me a favou?r) and)\b",
      "please"),
     # a request said as leave to do it: "you can stop the pasta timer", "you might as well switch the fan off"
-    (r"^(?:you can|you could|you may|you might as well|you may as well|feel free to)\s+(?=[a-z])", "please "),
+    (r"^(?:you can|you could|you may|you might as well|you may as well|feel free to|(?:can|could) you possibly|"
+     r"(?:would|will) it be possible to|is it possible to|any chance you could|i was wondering if you could)\s+(?=[a-z])",
+     "please "),
     # or as whether one minds doing it: "would you mind switching the heater off" (the verb's -ing taken off)
     (rf"^(?:would|do) you mind ({_VERB_ING})\b", lambda match: "please " + _VERBS_ING[match.group(1)]),
     # a light made less bright: "make the bedroom light a bit softer"

@@ -664,6 +664,8 @@ def test_requests_of_the_tenth_sets_kinds_in_the_corpus_words(said, default_home
     ("give the radiant panel the same", "and the radiant panel too"),
     ("you might as well switch it off", "please switch it off"),
     ("on second thought cancel it", "cancel it"),
+    ("could you possibly turn the porch light off", "please turn the porch light off"),
+    ("lock the back door while you're at it", "lock the back door"),
     ("and the snug too same as before", "and the snug too"),
 ])
 def test_words_of_the_tenth_sets_kinds_said_many_ways(said, plain):
@@ -694,6 +696,10 @@ def test_words_of_the_tenth_sets_kinds_said_many_ways(said, plain):
     (None, [user("egg timer 5 minutes"), called("start_timer", name="egg", seconds=300),
             user("toast timer 2 minutes"), called("start_timer", name="toast", seconds=120)],
      "cancel the first one", "cancel the egg timer"),
+    (None, [user("egg timer 5 minutes"), called("start_timer", name="egg", seconds=300),
+            user("toast timer 2 minutes"), called("start_timer", name="toast", seconds=120),
+            user("rice timer 12 minutes"), called("start_timer", name="rice", seconds=720)],
+     "cancel the second one", "cancel the toast timer"),
     # a level for a thing switched on; more than that after a level
     ("own", [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")], "make it 50 percent",
      "set the arc lamp to 50 percent"),
