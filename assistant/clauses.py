@@ -100,7 +100,7 @@ def takeable(request: str, vocabulary) -> list[str]:
             continue
         rests = [_without_a_remarks_place(other.said, vocabulary) for other in found if other is not clause]
         areas = [area for _, area in rests if area]
-        if not all(_carries_nothing(rest, vocabulary) for rest, _ in rests) or len(areas) > 1:
+        if not all(_carries_nothing(rest, vocabulary, clause.said) for rest, _ in rests) or len(areas) > 1:
             continue
         if not areas:
             taken.append(clause.written)
@@ -145,10 +145,11 @@ def _may_be_the_request(found: list[Clause], i: int) -> bool:
         and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])
 
 
-def _carries_nothing(said: str, vocabulary) -> bool:
-    """The words carry nothing a call could need: no number, place, thing of the home or state (a remark's
-    state is the speaker's, "we're off on holiday", or its subject's, "the boat's tied up")."""
-    return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
+def _carries_nothing(said: str, vocabulary, beside: str = "") -> bool:
+    """The words carry nothing a call could need: no number, place, thing of the home (but one the clause beside
+    them names too: "is the pond leaking, check the pond leak sensor") or state (a remark's state is the
+    speaker's, "we're off on holiday", or its subject's, "the boat's tied up")."""
+    return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary, beside)
                 or (STATE_WORDS.search(said) and not REMARK.match(said) and not _said_of_nothing(said, vocabulary)))
 
 
@@ -237,13 +238,15 @@ def _thing(said: str, vocabulary, at_start: bool = True) -> tuple[int, int] | No
 _DETERMINERS = {"the", "my", "our", "your", "this", "that", "a", "an"}
 
 
-def names_a_thing(said: str, vocabulary) -> bool:
+def names_a_thing(said: str, vocabulary, beside: str = "") -> bool:
     """The words name a thing of the home: a phrase of two words or more the home knows, or one word that is
-    said as a thing ("the gate") or is nearly all that is said. A word of a longer name said otherwise
-    ("the washing is still wet" in a home with a still room) names nothing; "the urn's" names the urn."""
-    words = _words(said)
+    said as a thing ("the gate") or is nearly all that is said; not one whose words the words beside say too. A
+    word of a longer name said otherwise ("the washing is still wet" in a home with a still room) names nothing;
+    "the urn's" names the urn."""
+    words, said_beside = _words(said), set(_words(beside))
     for i, j in vocabulary.spans(words, range(len(words))):
-        if _knows(vocabulary, " ".join(words[i:j])) and _said_as_a_thing(words, i, j):
+        if _knows(vocabulary, " ".join(words[i:j])) and _said_as_a_thing(words, i, j) \
+                and not set(words[i:j]) <= said_beside:
             return True
     return False
 
