@@ -13,6 +13,7 @@ here.
 import re
 from dataclasses import dataclass
 
+from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
 
@@ -146,9 +147,10 @@ def _may_be_the_request(found: list[Clause], i: int) -> bool:
 
 
 def _carries_nothing(said: str, vocabulary, beside: str = "") -> bool:
-    """The words carry nothing a call could need: no number, place, thing of the home (but one the clause beside
-    them names too: "is the pond leaking, check the pond leak sensor") or state (a remark's state is the
-    speaker's, "we're off on holiday", or its subject's, "the boat's tied up")."""
+    """The words carry nothing a call could need: no number, place, thing of the home (but, in a question, one
+    the clause beside them names too: "is the pond leaking, check the pond leak sensor") or state (a remark's
+    state is the speaker's, "we're off on holiday", or its subject's, "the boat's tied up")."""
+    beside = beside if asks_how_things_are(said) else ""      # "bring the pendant, mount a pendant" names it again
     return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary, beside)
                 or (STATE_WORDS.search(said) and not REMARK.match(said) and not _said_of_nothing(said, vocabulary)))
 
