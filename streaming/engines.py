@@ -74,11 +74,11 @@ class TranscriptionQueue:
         names: the speaker's home's areas and devices (ToolRunner.spoken_names)."""
         return await self._queue(priority, lambda: self.stt.transcribe(audio, priority == BACKGROUND, names))
 
-    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float, float | None]:
+    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float, float | None, int]:
         """An URGENT final transcript at a pause, with the words' verdicts: the probability that it is a
         finished request, and the same if the speaker goes on, as the sound may say (voice.text_turn), with the
-        turn judge's second look (voice.turn_judge)."""
-        def job() -> tuple[Heard, float, float | None]:
+        turn judge's second look, and its short hold (ms, 0: none; voice.turn_judge)."""
+        def job() -> tuple[Heard, float, float | None, int]:
             heard = self.stt.hear(audio, names)
             return heard, *self.turn_judge.judge(heard, audio.size / self.stt.sample_rate, TurnDetector.words_done)
         return await self._queue(URGENT, job)
