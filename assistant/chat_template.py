@@ -30,7 +30,7 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import Lexicon
 from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import DEVICE_CUES, DEVICES, ROOMS, UNIT_FACTORS, UNIT_WORDS
+from assistant.vocabulary import ASKING_WORDS, DEVICE_CUES, DEVICES, QUESTION_WORDS, ROOMS, UNIT_FACTORS, UNIT_WORDS
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -51,8 +51,9 @@ _DURATION = re.compile(r"(\d+(?:\.\d+)?) seconds\b")      # the normaliser says 
 _PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her|a|an) (?!(?:minute|moment|second|sec|bit|while|hour|"
                     r"jiffy|mo|tick|few|couple|row)\b)(\w+)")
 _WHOLE_HOME = {"house", "home"}
-# "on" as the state wanted: after a verb of switching, or not before a place ("everything on the veranda")
-_OFF = re.compile(r"\boff\b")
+# "off", or a shutting ("shut the velux window, it's starting to rain" switched it on); "on" as the state wanted:
+# after a verb of switching, or not before a place ("everything on the veranda")
+_OFF = re.compile(r"\b(?:off|shut|close|closed)\b")
 _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
                  r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
 # A question about what someone did or how a thing was ("have i locked the side gate", "did you turn the heater
@@ -65,16 +66,24 @@ _ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wai
 # question ("is the garden switch on")
 _ASKS_A_SWITCH = re.compile(r"\b(?:turn|switch|put|power|shut|flick|flip) (?:the |my |our |all |everything )?"
                             r"(?:[a-z']+ ){0,4}(?:on|off)\b")
-_ASKS_HOW = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:is|are|what|what's|which|how|does|do)\b")
+_ASKS_HOW = re.compile(rf"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:{'|'.join(QUESTION_WORDS)})\b")
 # A question asked after its topic ("the pleated blind in the nursery, is it down", "the garage power outlet is it
 # on", "the gallery temperature, what's it at"), not a permission ("is it ok to ...")
 _ASKS_OF_A_TOPIC = re.compile(r"\b(?:is|are) (?:it|they|that|those|these|this)\b"
                               r"(?! (?:possible|ok|okay|alright|all right|fine|time|safe)\b)"
                               r"|\b(?:what|how)(?:'s| is| are) (?:it|they|that|those)\b")
-# Any other way a request asks how things are ("tell me if ...", "check the ...")
-_ASKS_OTHERWISE = re.compile(r"\b(?:tell me|let me know|check|do you know|any idea|i wonder|whether|if)\b")
+# Any other way a request asks how things are ("tell me if ...", "check the ...", "still", a reading)
+_ASKS_OTHERWISE = re.compile(rf"\b(?:{'|'.join(ASKING_WORDS)})\b")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).
 _SELF_PRODUCT_WORDS = re.compile(r"\b(?:squared?|itself|cubed|third|double[ds]?|twice|tripled?)\b")
+
+
+def asks_how_things_are(said: str) -> bool:
+    """The words (normalised: lower case, no punctuation) ask how things are: a question of what someone did, a
+    question's first word, a question after its topic, or a word that asks (vocabulary.QUESTION_WORDS,
+    ASKING_WORDS). The one test of asking, for the checks here and for a state read from heard words
+    (tools.asks)."""
+    return any(pattern.search(said) for pattern in (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_OF_A_TOPIC, _ASKS_OTHERWISE))
 
 
 def _means_pattern(words: tuple[str, ...]) -> re.Pattern:
@@ -285,7 +294,7 @@ class Slots:
             and any(place not in _WHOLE_HOME for place in self.places)
 
     def switches_on_against_off(self, call: dict) -> bool:
-        """Switching on, though the request says "off" and never "on" ("turn off everything on the veranda"
+        """Switching on, though the request says "off" or "shut" and never "on" ("turn off everything on the veranda"
         switched two devices on): rather ask again."""
         return call["arguments"].get("state") == "on" and _OFF.search(self.request) is not None \
             and _ON.search(self.request) is None
@@ -307,9 +316,8 @@ class Slots:
     def reads_unasked(self, call: dict) -> bool:
         """A call that only reads, for a request said with a clause beside it that asks nothing ("let's have the
         regatta scene, the crew's coming over" read the regatta's state): its clauses are read alone instead."""
-        return bool(self.clauses) and SKILLS[call["name"]].reads and not any(
-            pattern.search(said) for said in (self.request, *self.clauses)
-            for pattern in (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_OF_A_TOPIC, _ASKS_OTHERWISE))
+        return bool(self.clauses) and SKILLS[call["name"]].reads \
+            and not any(asks_how_things_are(said) for said in (self.request, *self.clauses))
 
     def acts_unasked(self, call: dict) -> bool:
         """No word of the conversation can mean what the call does (its skill's words for the action,

@@ -13,18 +13,19 @@ here.
 import re
 from dataclasses import dataclass
 
+from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import VALUE_SAID_BETTER
+from assistant.vocabulary import REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
 CLAUSE_END = re.compile(r"(?<!\d)[,.:]|,(?!\d{3}\b)|[.:](?!\d)|[;!?]|\s[-–—]+\s")
 # A reason or a purpose said after the request without a comma: "turn on the lamp so i can read", "convert 10
 # miles to km for my run"
-_SUBJECT = r"(?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|the|my|our|there|there's)"
-REASON_INSIDE = re.compile(rf"\s(?=(?:because|cause|cos|coz|since|as|so that|so|for|while)\s{_SUBJECT}\b)")
+_SUBJECT = rf"(?:{'|'.join(REASON_SUBJECTS)})"
+REASON_INSIDE = re.compile(rf"\s(?=(?:{'|'.join(REASONS + REASONS_BEFORE_A_SUBJECT)})\s{_SUBJECT}\b)")
 # A clause that gives a reason or a purpose: never the request
-REASON = re.compile(rf"^(?:because|cause|cos|coz|seeing as|given that)\b|^(?:since|as|so|so that|for|while)\s{_SUBJECT}\b")
+REASON = re.compile(rf"^(?:{'|'.join(REASONS)})\b|^(?:{'|'.join(REASONS_BEFORE_A_SUBJECT)})\s{_SUBJECT}\b")
 # A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
 # wish said this way is a request ("we need the heating on")
 REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
@@ -42,7 +43,8 @@ TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|we
 # Words of a clause left out that a call could need: a state, a direction or a move
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
                          r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
-                         r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time)\b)")
+                         r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time|"
+                         r"second thoughts?)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
 # off", "the dock lights, switch them on", "the bread timer, how long has it got"); not "it" of "it's"
 PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that(?! (?:it|it's|the|a|an|you|i|we|they|he|she|"
@@ -55,8 +57,12 @@ _SAID_OF_IT = re.compile(r"^(?:is|are)(?: [a-z']+){1,4}$")
 # A timer or the thermostat said first, by its name or none: "the bread timer", "rice timer", "the thermostat"
 _TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:(?!(?:a|an|some|new|start|stop|set|cancel|reset|pause)\b)[a-z]+ )?"
                           r"(?:timer|thermostat))\b")
-# Said between a thing and an area of it: "the pleated blind in the nursery"
-_IN_AREA = ("in", "the")
+# or after a determiner anywhere in a clause that says nothing else a call could need: "don't need the bath timer
+# any more, turn it off"
+_TIMER_SAID = re.compile(r"\b(?:the|my|our) ((?:(?!(?:a|an|some|new|start|stop|set|cancel|reset|pause)\b)[a-z]+ )?"
+                         r"(?:timer|thermostat))\b")
+# Said between a thing and an area of it: "the pleated blind in the nursery", "the bunting lights on the veranda"
+_IN_AREA = {("in", "the"), ("on", "the")}
 _NUMBER = re.compile(r"\d")
 # A remark said of an area as its subject: "the cellar's getting musty", "the nursery is freezing"
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
@@ -95,7 +101,7 @@ def takeable(request: str, vocabulary) -> list[str]:
             continue
         rests = [_without_a_remarks_place(other.said, vocabulary) for other in found if other is not clause]
         areas = [area for _, area in rests if area]
-        if not all(_carries_nothing(rest, vocabulary) for rest, _ in rests) or len(areas) > 1:
+        if not all(_carries_nothing(rest, vocabulary, clause.said) for rest, _ in rests) or len(areas) > 1:
             continue
         if not areas:
             taken.append(clause.written)
@@ -129,7 +135,8 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
     if not (_carries_nothing(rest, vocabulary)
             or _SAID_OF_IT.match(rest) and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
         return None
-    return f"{clause.said[:pronoun.start()]}the {' '.join(words[start:end])}{clause.said[pronoun.end():]}"
+    thing = " ".join(words[start:end]).replace(" on the ", " in the ")      # "the bunting lights on the veranda"
+    return f"{clause.said[:pronoun.start()]}the {thing}{clause.said[pronoun.end():]}"
 
 
 def _may_be_the_request(found: list[Clause], i: int) -> bool:
@@ -139,10 +146,12 @@ def _may_be_the_request(found: list[Clause], i: int) -> bool:
         and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])
 
 
-def _carries_nothing(said: str, vocabulary) -> bool:
-    """The words carry nothing a call could need: no number, place, thing of the home or state (a remark's
+def _carries_nothing(said: str, vocabulary, beside: str = "") -> bool:
+    """The words carry nothing a call could need: no number, place, thing of the home (but, in a question, one
+    the clause beside them names too: "is the pond leaking, check the pond leak sensor") or state (a remark's
     state is the speaker's, "we're off on holiday", or its subject's, "the boat's tied up")."""
-    return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary)
+    beside = beside if asks_how_things_are(said) else ""      # "bring the pendant, mount a pendant" names it again
+    return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary, beside)
                 or (STATE_WORDS.search(said) and not REMARK.match(said) and not _said_of_nothing(said, vocabulary)))
 
 
@@ -153,6 +162,10 @@ def _topic(said: str, vocabulary) -> tuple[int, int] | None:
     if timer:
         start = len(timer.group(1).split()) if timer.group(1) else 0
         return start, start + len(timer.group(2).split())
+    timer = _TIMER_SAID.search(said)
+    if timer:
+        start = len(said[:timer.start(1)].split())
+        return start, start + len(timer.group(1).split())
     return _thing(said, vocabulary)
 
 
@@ -212,7 +225,7 @@ def _thing(said: str, vocabulary, at_start: bool = True) -> tuple[int, int] | No
             i += 1
             continue
         start = i
-        while i < len(words) and (known[i] or tuple(words[i:i + 2]) == _IN_AREA and i + 2 < len(words) and known[i + 2]):
+        while i < len(words) and (known[i] or tuple(words[i:i + 2]) in _IN_AREA and i + 2 < len(words) and known[i + 2]):
             i += 3 if not known[i] else 1
         if _said_as_a_thing(words, start, i, at_start):
             runs.append((start, i))
@@ -227,13 +240,15 @@ def _thing(said: str, vocabulary, at_start: bool = True) -> tuple[int, int] | No
 _DETERMINERS = {"the", "my", "our", "your", "this", "that", "a", "an"}
 
 
-def names_a_thing(said: str, vocabulary) -> bool:
+def names_a_thing(said: str, vocabulary, beside: str = "") -> bool:
     """The words name a thing of the home: a phrase of two words or more the home knows, or one word that is
-    said as a thing ("the gate") or is nearly all that is said. A word of a longer name said otherwise
-    ("the washing is still wet" in a home with a still room) names nothing; "the urn's" names the urn."""
-    words = _words(said)
+    said as a thing ("the gate") or is nearly all that is said; not one whose words the words beside say too. A
+    word of a longer name said otherwise ("the washing is still wet" in a home with a still room) names nothing;
+    "the urn's" names the urn."""
+    words, said_beside = _words(said), set(_words(beside))
     for i, j in vocabulary.spans(words, range(len(words))):
-        if _knows(vocabulary, " ".join(words[i:j])) and _said_as_a_thing(words, i, j):
+        if _knows(vocabulary, " ".join(words[i:j])) and _said_as_a_thing(words, i, j) \
+                and not set(words[i:j]) <= said_beside:
             return True
     return False
 

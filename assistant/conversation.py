@@ -13,7 +13,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_text
-from assistant.clauses import clauses, takeable, topic_in_place
+from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -28,6 +28,7 @@ TIMER_SKILLS = {"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_
 # `ref` (a pronoun or "the other one", replaced by the thing it stands for) or `new` (what changes: an area,
 # a device, a number, a unit, a reading).
 FOLLOW_UPS = [re.compile(p) for p in (
+    r"^(?:and |so )?(?:what|how much|how many) (?:would|will|does|is) (?P<new>\d+(?:\.\d+)?) (?:be|make|come to|give)$",
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
     r"^(?:and |now |ok |okay )?(?:(?:do |the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
@@ -39,11 +40,19 @@ FOLLOW_UPS = [re.compile(p) for p in (
 # the newest call only, with the value changed
 NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this)(?: back)? (?:to |at |for |on |up to "
                        r"|down to )?(?P<new>.+?)(?: instead| then| please)*$")
+# or a number said alone ("that's too much, 30 please")
+BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
+# A clock time moved by a length ("make it 10 minutes earlier", said in seconds by the normaliser): the newest alarm
+ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) )?(?P<n>\d+(?:\.\d+)?) seconds "
+                        r"(?P<way>earlier|later|sooner)$")
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
-REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
+REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
                        r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
+# Which of the things acted on, newest first, a reference to one of several stands for
+ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
+                      "the last 1": 0}
 # A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
 # reads as brighter, after "dim the office lights")
 STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"
@@ -53,7 +62,7 @@ STEP_SKILLS = {"change_brightness", "change_level"}
 # pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
 _N = r"(?P<n>\d+(?:\.\d+)?)"
 _RESULT = r"(?:answer|result|number)"
-_THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) {_RESULT}(?: from before| from earlier| you gave me)?)"
+_THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) {_RESULT}(?: from before| from earlier| you gave me| you gave| you said| before| earlier)*)"
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
     (rf"^triple {_THAT}$|^{_THAT} tripled$", "what is {x} times 3"),
@@ -78,7 +87,7 @@ HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
 THE_ANSWER = re.compile(rf"\b{_RESULT}\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
 # said, the argument it steps, and the words for each way.
-STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring) (?:it|that) )?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?:more )?"
+STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring|take|push|nudge) (?:it|that) |go (?:up |down )?)?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?:more )?"
                        r"(?P<unit>degrees?|percent) (?P<way>higher|warmer|hotter|up|more|brighter|lower|cooler|colder|down|"
                        r"less|dimmer)(?: than (?:that|it|before|now))?(?: still| again)?$")
 # the same said with a verb: "bump it up 2 degrees", "knock it down a degree"
@@ -97,13 +106,16 @@ STATE_AGAIN = re.compile(r"\bback (?=(?:on|off)\b)|(?<=\bon) (?:again|back)\b|(?
 # An action said with no object ("stop", "turn off"): it acts on the newest thing, as "stop it" does
 BARE_VERB = re.compile(r"^(?:stop|halt|pause|cancel|kill|open|close|shut|lock|unlock|dim|brighten|switch off|turn off|"
                        r"switch on|turn on)$")
-# A light made brighter or dimmer with no light said ("a bit dimmer than that"), after a light was used: a step of it
-STEP_ALONE = re.compile(r"^(?:(?:a bit|a little|bit|little|much|even|still|a lot) )?(?P<way>brighter|dimmer|darker)"
+# A light made brighter or dimmer with no light said ("a bit dimmer than that", "a bit more than that"), after a light
+# was used: a step of it, up for the words of STEP_UP
+STEP_ALONE = re.compile(r"^(?:(?:a bit|a little|bit|little|much|even|still|a lot) )?(?P<way>brighter|dimmer|darker|more|higher|"
+                        r"less|lower)"
                         r"(?: than (?:that|it|this|before|now))?(?: still)?$")
+STEP_UP = {"brighter", "more", "higher"}
 LIGHT_STEPS = {"set_level": "change_level", "change_level": "change_level", "set_brightness": "change_brightness",
                "change_brightness": "change_brightness", "set_device": "change_brightness"}
 # Words said before a follow-up that carry nothing: dropped from the rewritten request.
-FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|sorry|ok|okay|never mind|nevermind|"
+FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|sorry|ok|okay|never mind|nevermind|on second thoughts?|"
                      r"and|then|now|so|please|parley)\s+)+")
 TIMER_WORDS = re.compile(r"\b(?:cancel|left|remaining|long|timer|countdown|much time|how much longer)\b")
 NOT_A_REFERENCE = re.compile(r"\b(?:what time is it|what day is it|what's it like|is it (?:warm|cold|hot|humid))\b")
@@ -164,7 +176,11 @@ def target_of(call: dict) -> Target | None:
         heater = str(args.get("name") or "thermostat").replace("_", " ")
         area = str(args.get("area") or "").replace("_", " ")
         return Target(f"the {heater}" + (f" in the {area}" if area else ""), False)
-    room = ROOM_SPOKEN.get(str(args.get("room") or args.get("area") or ""), "")
+    room = _room_spoken(args.get("room") or args.get("area"))
+    if name == "switch_all":              # "put them all back on" after all the lights were switched off
+        area = str(args.get("area") or "").replace("_", " ")
+        return Target(SWITCH_ALL_WORDS.get(args["name"], f"all the {args['name']}") + (f" in the {area}" if area else ""),
+                      False)
     if name == "set_device" or (name == "get_state" and args.get("name") in DEVICES):
         device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "")
         return Target(f"the {room} {device}".replace("  ", " "), False)
@@ -176,6 +192,12 @@ def target_of(call: dict) -> Target | None:
     return None
 
 
+def _room_spoken(room) -> str:
+    """A room of the default home as said, from the call syntax's spelling ("living_room") or the words a client's
+    history may carry ("living room"); "" for none."""
+    return ROOM_SPOKEN.get(str(room or "").replace(" ", "_"), "")
+
+
 def request_for(call: dict) -> str | None:
     """The words of a self-contained request for the call."""
     reading = call["name"] == "get_state" and call["arguments"].get("name") in SENSOR_KINDS
@@ -183,7 +205,7 @@ def request_for(call: dict) -> str | None:
     if template is None:
         return None
     args = {key: str(value).replace("_", " ") for key, value in call["arguments"].items()}
-    args["room"] = ROOM_SPOKEN.get(call["arguments"].get("room", ""), args.get("room", ""))
+    args["room"] = _room_spoken(call["arguments"].get("room")) or args.get("room", "")
     args["device"] = DEVICE_SPOKEN.get(call["arguments"].get("device", ""), args.get("device", ""))
     area = args.get("area")
     args["in_area"] = f" in the {ROOM_SPOKEN.get(call['arguments'].get('area'), area)}" if area else ""
@@ -239,7 +261,7 @@ class Vocabulary:
         """(kind, value) of a follow-up's new part: area, device, name, number, unit or kind; None if it is
         not one thing the vocabulary knows."""
         words = re.sub(r"^(?:what's |what is |how's |how is |do |try |now do )?(?:(?:out|up|down|over|back) )?"
-                       r"(?:the |my |our |in the |for the |in |on )?(?:1 in (?:the )?)?", "", words)
+                       r"(?:the |my |our |in the |for the |in |on )?(?:(?:other )?1 in (?:the )?)?", "", words)
         words = re.sub(r" (?:1|ones|please|then|of them|of those|of these)$", "", words).strip()
         if re.fullmatch(r"\d+(?:\.\d+)?", words):
             return "number", float(words)
@@ -255,6 +277,9 @@ class Vocabulary:
             return "unit", self.units[words]
         if words in SENSOR_KINDS or words in ("humid", "temp"):
             return "kind", "humidity" if words.startswith("humid") else "temperature"
+        kind, _, area = words.partition(" in ")          # "the heater in the still room": a heater by its area
+        if area.removeprefix("the ") in self.areas and (kind in DEVICES["heater"] or kind == "thermostat"):
+            return "name", words
         return None
 
 
@@ -311,7 +336,7 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
         if beside is not None:
             return beside
     if calls and unreferring == core and not asked and not named_first:
-        rewritten = _rewritten(said, core, calls, vocabulary)
+        rewritten = _rewritten(said, core, calls, vocabulary, history[:-1])
         if rewritten:
             return [{"role": "user", "content": rewritten}]
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
@@ -320,20 +345,22 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
 
 
 def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool:
-    """A thing of the home is named before the pronoun; a word alone before it is the request's verb ("light it
-    please", "lock it up": in a home with a veranda light and a tack room lock)."""
+    """A thing of the home is named before the pronoun, said as a thing (assistant.clauses.names_a_thing: "the
+    dog's still out there, unlock it" names no still room); a word alone before it is the request's verb ("light
+    it please", "lock it up": in a home with a veranda light and a tack room lock)."""
     before = words[:pronoun.start()]
-    return vocabulary.names_a_thing(before) and not re.fullmatch(r"[a-z']+ ", before)
+    return names_a_thing(before, vocabulary) and not re.fullmatch(r"[a-z']+ ", before)
 
 
-def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
-    """The self-contained request a follow-up stands for, or None when it is none the rules know."""
+def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str | None:
+    """The self-contained request a follow-up stands for, or None when it is none the rules know (before: the
+    history before it)."""
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls)
-    return _on_result(bare, calls) or _stepped(bare, calls[-1]) or _light_step(bare, calls[-1]) \
+    return _on_result(bare, calls) or _stepped(bare, calls[-1]) or _light_step(bare, calls[-1]) or _alarm_step(bare, calls[-1]) \
         or _new_value(bare, calls[-1], vocabulary) or _changed_part(said, calls, vocabulary) \
-        or _placed_back(core, calls, vocabulary)
+        or _placed_back(core, calls, vocabulary, before)
 
 
 def _on_result(said: str, calls: list[dict]) -> str | None:
@@ -364,13 +391,28 @@ def _stepped(said: str, call: dict) -> str | None:
     return request_for(_with(call, key, call["arguments"][key] + step))
 
 
+def _alarm_step(said: str, call: dict) -> str | None:
+    """ "make it 10 minutes earlier" after an alarm was set: the alarm at the clock time moved by that much."""
+    match = ALARM_STEP.match(said)
+    if not match or call["name"] != "set_alarm" or not isinstance(call["arguments"].get("hour"), int):
+        return None
+    minutes = round(float(match.group("n")) / 60) * (1 if match.group("way") == "later" else -1)
+    hour, period = call["arguments"]["hour"], call["arguments"].get("period")
+    if period in ("am", "pm"):
+        hour = hour % 12 + (12 if period == "pm" else 0)
+    hour, minute = divmod((hour * 60 + int(call["arguments"].get("minute") or 0) + minutes) % 1440, 60)
+    if period in ("am", "pm"):
+        hour, period = hour % 12 or 12, "pm" if hour >= 12 else "am"
+    return f"set an alarm for {hour} {minute:02d}" + (f" {period}" if period else "")
+
+
 def _light_step(said: str, call: dict) -> str | None:
     """ "a bit dimmer than that" after a light was set or switched: a step of that light."""
     match = STEP_ALONE.match(said)
     skill = LIGHT_STEPS.get(call["name"])
     if not match or skill is None or (call["name"] == "set_device" and call["arguments"].get("device") != "light"):
         return None
-    direction = "up" if match.group("way") == "brighter" else "down"
+    direction = "up" if match.group("way") in STEP_UP else "down"
     place = {key: call["arguments"][key] for key in ("room", "name", "area") if key in call["arguments"]}
     return request_for({"name": skill, "arguments": {**place, "direction": direction}})
 
@@ -378,7 +420,7 @@ def _light_step(said: str, call: dict) -> str | None:
 def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     """ "make it 20 past 7 instead", "put it at 60": the newest call with its value changed; a light switched on
     is then set to that level."""
-    match = NEW_VALUE.match(said)
+    match = NEW_VALUE.match(said) or BARE_VALUE.match(said)
     if not match:
         return None
     new = re.sub(r" (?:percent|degrees?)$", "", match.group("new"))
@@ -392,6 +434,8 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
         return None
     if call["name"] == "set_device" and call["arguments"].get("device") == "light":
         call = {"name": "set_brightness", "arguments": {"room": call["arguments"].get("room"), "percent": 0}}
+    if call["name"] == "switch_device" and match.group("new").endswith("percent"):     # "put it on 30 percent"
+        call = {"name": "set_level", "arguments": {"name": call["arguments"]["name"], "percent": 0}}
     if call["name"] == "get_state" and HEATER.search(str(call["arguments"].get("name", ""))):   # asked, then set
         call = {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"], "degrees": 0}}
     key = REPLACES["number"].get(call["name"])
@@ -399,12 +443,15 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     return request_for(changed) if changed else None
 
 
-def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """ "the hall one", "the tea one", "in there" said for what the conversation used, then a pronoun: the
-    request with each replaced by what it stands for."""
+    request with each replaced by what it stands for. "In there" is the room of the newest call that has one,
+    else the newest area an earlier request said ("piano light on in the music room": its call has no area)."""
     placed = ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), said)
     room = next((room for call in reversed(calls)
                  if (room := call["arguments"].get("room") or call["arguments"].get("area"))), None)
+    if room is None and THERE.search(said):
+        room = _area_said(before, vocabulary)
     if room:
         placed = THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", placed)
     if placed != said and not REFERRING.search(placed):      # "and the plug in there too" still leans back
@@ -413,6 +460,20 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | 
             return None
         return rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
     return _pronoun(placed, calls)
+
+
+def _area_said(history: list[dict], vocabulary: Vocabulary) -> str | None:
+    """The newest area or room of the home an earlier request said "in the ..." of."""
+    for message in reversed(history):
+        if message.get("role") != "user":
+            continue
+        for place in reversed(re.findall(r"\bin the ([a-z ]+)", normalize_request(content_text(message)))):
+            words = place.split()
+            for n in range(len(words), 0, -1):
+                read = vocabulary.read(" ".join(words[:n]))
+                if read is not None and read[0] in ("room", "area"):
+                    return read[1]
+    return None
 
 
 def _one_named(match: re.Match, calls: list[dict], vocabulary: Vocabulary) -> str:
@@ -442,9 +503,15 @@ def _beside_a_remark(history: list[dict], lexicon, vocabulary: Vocabulary) -> li
 
 def _dislocated(request: str, vocabulary: Vocabulary) -> str | None:
     """ "the bread timer, how long has it got to go": a request of two clauses is its second with the thing the
-    first names in its pronoun's place (assistant.clauses.topic_in_place); None for any other request."""
+    first names in its pronoun's place (assistant.clauses.topic_in_place); "the gallery, what temperature is it
+    in there": with the area the first is in place of "in there"; None for any other request."""
     parts = clauses(request)
-    return topic_in_place(parts, 1, vocabulary) if len(parts) == 2 else None
+    if len(parts) != 2:
+        return None
+    place = vocabulary.read(parts[0].said)
+    if place is not None and place[0] in ("room", "area") and THERE.search(parts[1].said):
+        return THERE.sub(f"in the {ROOM_SPOKEN.get(place[1], place[1])}", parts[1].said)
+    return topic_in_place(parts, 1, vocabulary)
 
 
 def _asks(history: list[dict]) -> bool:
@@ -500,7 +567,7 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary) -> str |
             continue
         read = vocabulary.read(match.group("new"))
         if read is None:
-            return None
+            return _kind_in_area(match.group("new"), calls, vocabulary)
         kind, value = read
         for call in reversed(calls):
             key = REPLACES[kind].get(call["name"])
@@ -508,6 +575,22 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary) -> str |
                 changed = _with(call, key, value)
                 return request_for(changed) if changed else None
         return None
+    return None
+
+
+def _kind_in_area(new: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "and the lights in the billiard room too": the newest call on that kind of thing (its device, or a name
+    that is the kind or ends in it), in that area or room."""
+    kind, _, place = re.sub(r"^(?:the|my|our|all the) ", "", new).partition(" in ")
+    read = vocabulary.read(place)
+    if not kind or read is None or read[0] not in ("area", "room"):
+        return None
+    for call in reversed(calls):
+        thing = str(call["arguments"].get("device") or call["arguments"].get("name") or "").replace("_", " ")
+        if thing and (thing.removesuffix("s") == kind.removesuffix("s") or thing.endswith(" " + kind)):
+            key = REPLACES[read[0]].get(call["name"])
+            changed = _with(call, key, read[1]) if key else {}
+            return request_for(changed) if changed else None
     return None
 
 
@@ -524,16 +607,19 @@ def _targets(calls: list[dict], timer: bool) -> list[str]:
 def _pronoun(said: str, calls: list[dict]) -> str | None:
     """ "turn it off", "actually cancel it", "turn the other one off": the pronoun replaced by the thing it
     stands for: the newest timer when the words are about a timer, else the newest other thing (the newest
-    timer when there is none); "the other one" is the one of those before the newest."""
+    timer when there is none); "the other one" is the one of those before the newest, "the first one" the
+    oldest, "the second one" the one after it, "the last one" the newest (ORDINAL_REFERENCES)."""
     match = REFERRING.search(said)
     if not match:
         return None
     timer = TIMER_WORDS.search(said) is not None
-    other = match.group("ref") in ("the other 1", "the other")
+    # which of the things, newest first: "the other one" the one before the newest, "the first one" the oldest,
+    # "the second one" the one after it
+    which = ORDINAL_REFERENCES.get(match.group("ref"), 0)
     targets = _targets(calls, timer)
-    if not targets and not timer and not other:     # "stop it" when only a timer was acted on
+    if not targets and not timer and which != 1:     # "stop it" when only a timer was acted on
         targets = _targets(calls, True)
-    if len(targets) < (2 if other else 1):
+    if len(targets) < (2 if which else 1):
         return None
-    words = targets[1] if other else targets[0]
+    words = targets[which]
     return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", said[match.end():])).strip()

@@ -10,7 +10,8 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import DEVICES, ROOMS, UNIT_WORDS, VALUE_SAID_BETTER
+from assistant.vocabulary import (DEVICES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS, SWITCH_VERBS,
+                                  UNIT_WORDS, VALUE_SAID_BETTER)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
@@ -22,16 +23,43 @@ _LIGHTS = rf"({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)(?: in the [a-z ]+
 _STATE = "(?:switched|turned|shut|powered)"
 # how a place is said to feel, as a reason for a request
 _FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|muggy|humid"
-# a wish for how a place should be: "i'd like the nursery at 20 degrees"
-_WISH = "(?:i'd like|i would like|i want|i'd love|i'd prefer|please make|make|keep|have|get|put|bring|can i have)"
+# A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
+# on", "i'd like the nursery at 20 degrees"), or by a verb that gets it so ("have the fan switched off", "keep the
+# kitchen at 20 degrees")
+WISHES = ("i'd like", "i would like", "i want", "i need", "i'd love", "i'd prefer", "can i have", "can i get")
+WISH_VERBS = ("please have", "please make", "have", "get", "make", "keep", "put", "bring")
+_WISHED = f"(?:{'|'.join(WISHES)})"
+# (not of a perfect tense, a question: "have the fans been switched off")
+_WISH = f"(?:{'|'.join(WISHES + WISH_VERBS)})(?!.* been\\b)"
+# what opens a reason or a purpose said after a request: not "as" nor "for", which also say what a thing is like
+# or for ("the same as the kitchen", "a timer for the eggs")
+_REASON = "|".join(word for word in REASONS + REASONS_BEFORE_A_SUBJECT if word not in ("as", "for"))
+# and its subject: "the" only of people, since a thing said there may be the request ("the car's in, so the garage
+# door can come down")
+_REASON_SUBJECT = "|".join([word for word in REASON_SUBJECTS if word != "the"] + ["the kids", "the baby"])
 # how a question starts: only a question may drop what it adds after its state ("is the fan on or not"); a request
 # keeps it ("turn off the tv after the match" is another request)
 _ASKED = "(?:is|are|was|were|has|have|had|does|do|did|any|how|what|what's|whats|which|when)"
 
+def _ing(verb: str) -> str:
+    """A verb's -ing form: "switching", "closing", "putting"."""
+    if verb.endswith("e") and not verb.endswith("ee"):
+        return verb[:-1] + "ing"
+    if re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb):
+        return verb + verb[-1] + "ing"
+    return verb + "ing"
+
+
+# a verb of a request in its -ing form ("would you mind switching ..."): the verb
+_VERBS_ING = {form: verb for verb in (*SWITCH_VERBS, "cancel", "check", "tell", "give", "read", "convert", "work")
+              if verb not in ("be", "want", "need", "have")
+              for form in (_ing(verb), verb + "ling" if verb.endswith("el") else _ing(verb))}   # "cancelling" too
+_VERB_ING = "|".join(sorted(_VERBS_ING, key=len, reverse=True))
+
 # Said after a request and changing nothing it asks: a time frame, politeness, the person spoken to ("lock the
 # side gate for the night", "..., when you get a chance", "..., love")
 _ASIDE = ("for the night|overnight|for the evening|for the day|for now|for a while|for a bit|for me|before bed|"
-          "before (?:i|we) (?:go|head|turn in)(?: to bed| up| upstairs| out| off)?|when you (?:get|have) a (?:chance|"
+          "before (?:i|we) (?:go|head|turn in)(?: to bed| up| upstairs| out| off)?|before i forget|while i remember|while you're at it|if that's (?:ok|okay|alright|all right)|when you (?:get|have) a (?:chance|"
           "moment|minute|sec|second)|when you can|whenever you(?:'re| are) ready|if you (?:don't|do not) mind|"
           "if you can|if you could|if possible|if you would|if you please|thanks|thank you|thanks a lot|cheers|ta|"
           "dear|love|mate|darling|sweetheart|buddy|pal|parley|over here|round here|around here|where it is|"
@@ -62,11 +90,16 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"\s+(?:{_ASIDE})(?=(?:\s+(?:please|{_ASIDE}))*$)", ""),
     # a reason or a purpose after the request, with no place and no number in it: "turn on the belvedere fan
     # because it's boiling up there" (whose "up" made it a step up), "switch the lamp on so i can read"
-    (r"\s+(?:because|cause|cos|since|so that|so|while) (?:i|i'm|we|we're|you|you're|they|they're|he|she|it|it's|there|"
-     r"there's|the kids|the baby|my|our)\b(?!.*\b(?:in (?:the|my|our|this|that)\b|\d))(?:\s.*)?$", ""),
+    (rf"\s+(?:{_REASON}) (?:{_REASON_SUBJECT})\b(?!.*\b(?:in (?:the|my|our|this|that)\b|\d))(?:\s.*)?$", ""),
     # politeness before a request, in the corpus's word: "would you be so kind as to tell me the time"
     (r"^(?:(?:would|could) you be (?:so kind as|kind enough) to|would you kindly|(?:be a dear|do me a favou?r) and)\b",
      "please"),
+    # a request said as leave to do it: "you can stop the pasta timer", "you might as well switch the fan off"
+    (r"^(?:you can|you could|you may|you might as well|you may as well|feel free to|(?:can|could) you possibly|"
+     r"(?:would|will) it be possible to|is it possible to|any chance you could|i was wondering if you could)\s+(?=[a-z])",
+     "please "),
+    # or as whether one minds doing it: "would you mind switching the heater off" (the verb's -ing taken off)
+    (rf"^(?:would|do) you mind ({_VERB_ING})\b", lambda match: "please " + _VERBS_ING[match.group(1)]),
     # a light made less bright: "make the bedroom light a bit softer"
     (r"\b(?:softer|less bright)\b", "dimmer"),
     # the time asked as the hour: "tell me the hour", "what hour is it"
@@ -97,7 +130,8 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # hesitations, wherever they are said: "um", "uh", "erm"
     (r"\b(?:um+|uh+|erm+|er|uhm)\b ?", ""),
     # words that open a request and carry nothing: "okay, that's enough, turn it off", "right, set ..."
-    (r"^(?:(?:okay|ok|alright|all right|right(?! now)|well|so|oh)\s+)*(?:that's (?:enough|plenty|it|fine)\s+)?(?=\w)", ""),
+    (r"^(?:(?:okay|ok|alright|all right|right(?! now)|well|so|oh|hmm|just|on second thoughts?)\s+)*"
+     r"(?:that's (?:enough|plenty|it|fine)\s+)?(?=\w)", ""),
     # a reason given after the request: "stop the timer, i don't need it any more"
     (r"\s+(?:i|we) (?:don't|do not|no longer) need (?:it|that|them|this)(?: any ?more)?$", ""),
     # h12-follow: how exact a clock time is ("at 7 on the dot"), the whole home said as everywhere ("lights out
@@ -113,8 +147,9 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"(?:not|on|off|open|closed|shut|locked|unlocked|running|going|finished|done|over|gone off|stopped|ended|run out|"
      r"left on)$", r"\1"),
     # a time the request is asked of, after it: "how humid is the bathroom after my shower", "is the oven off
-    # after dinner"
-    (rf"^({_ASKED}\b.*?)\s+(?:after|since) (?:my|our|the|his|her|your|their) (?!.*\d)[a-z]+$", r"\1"),
+    # after dinner", "did anyone shut the garage door after the car went in", "did i leave it open after cleaning"
+    (rf"^({_ASKED}\b.*?)\s+(?:after|since) (?:(?:my|our|the|his|her|your|their|i|we|you|they|he|she|someone) )?"
+     r"(?!.*\d)[a-z' ]+$", r"\1"),
     # how far a cover has gone, said before its state: "is the garage door all the way open"
     (r"\b(?:all the way|fully|completely|wide) (open|closed|shut)\b", r"\1"),
     # a device pointed at: "turn that light back off", "this fan can go off" (the one the conversation used)
@@ -126,9 +161,28 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"yesterday|before)$", r"\1"),
     # every one of a kind: "turn every light in the house off"
     (r"\bevery (light|lamp|fan|heater|plug)\b", r"all the \1s"),
+    # and every one of a kind said with how many there are: "all three fans", "both of the lamps"
+    (r"\b(?:all (?:\d+|both)|both)(?: of)? (?:the |my |our )?(?=[a-z]+s\b)", "all the "),
+    # a clock time said as half an hour after the hour: "wake me at half six" (6:30)
+    (r"\b(at|for|by|until|till|to) half (1[0-2]|[1-9])\b(?! (?:past|hours?|an?)\b)", r"\1 \2 30"),
+    # where a thing is, said by the one before it: "and the salt lamp next to it"
+    (r"\s+(?:next to|beside|by|near|close to) (?:it|that|them|that 1|this)$", ""),
+    # a light's step asked as whether it can go down or up ("can the lights in the hall go down a bit")
+    (rf"^(?:can|could) {_LIGHTS} (?:go|come) down( a bit| a little)?(?: please)?$", r"dim \1\2"),
+    (rf"^(?:can|could) {_LIGHTS} (?:go|come) up( a bit| a little)?(?: please)?$", r"brighten \1\2"),
+    # the same again for another thing, said as giving it that: "give the heater in the snug that too"
+    (r"^(?:and )?(?:give|do) ((?:the|my|our) [a-z' ]+?) (?:that|the same)(?: too| as well)?(?: please)?$", r"and \1 too"),
+    # what a follow-up copies, said after it: "and the lights in the snug too, same as the parlour"
+    (r"\b(too|as well) same as (?:the |my |our |before|that|earlier)[a-z ]*$", r"\1"),
+    # stopping a moving thing said as holding it: "hold it", "halt the garage door"
+    (r"^(?:hold|halt|freeze) (?=(?:it|that|them|this|the [a-z' ]+)(?: there| right there| please| where it is)*$)", "stop "),
 )]
 # a fraction said as a word, as the divisor it stands for ("a quarter of 360": 360 divided by 4)
 _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+# a day of the month, said as an ordinal ("the fifteenth", "the 21st")
+_ORDINAL = (r"(?:(?:(?:twenty|thirty) )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
+            r"twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
+            r"|\d{1,2} ?(?:st|nd|rd|th))")
 # Every home, for a request read alone: tense, particle order, what is asked said another way.
 REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a new value said first as what would be better: "21 would be better can you change it"
@@ -160,11 +214,11 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # the time asked by how late it is: "how late is it getting"
     (r"^how late is it(?: getting| now| already)?$", "what time is it"),
     # a sum shared out: "split 240 between 6 people", "divide 90 among 4 of us"
-    (r"^(?:split|divide|share) (\d+(?:\.\d+)?) (?:between|among|amongst|by|into) (\d+)(?: (?:people|ways|parts|of us|friends))?"
+    (r"^(?:if (?:i|we|you) )?(?:split|divide|share) (\d+(?:\.\d+)?) (?:between|among|amongst|by|into) (\d+)(?: (?:people|ways|parts|of us|friends))?"
      r"(?: how much (?:is|does) each(?: (?:share|person|one|get))?(?: get)?)?$", r"what is \1 divided by \2"),
     # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
     # timer named tea"
-    (r"^(?:(?:set|start|make|give me|get me|i need|i want|can i have|can i get) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
+    (rf"^(?:(?:set|start|make|give me|get me|{_WISHED}) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
      r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
     # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
     # to be at 20"
@@ -172,7 +226,7 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
      r"set \1 to \2 degrees"),
     # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
-    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get) ({_THE} .+?) "
+    (rf"^{_WISH} ({_THE} .+?) "
      r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
      lambda match: f"{_DONE_AS_DO[match.group(2)]} {match.group(1)}"),
     (rf"^{_POLITE}get ({_THE} .+?) (locked|unlocked|opened|open|closed|shut)(?: please| now)?$",
@@ -183,9 +237,10 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      "what time is it"),
     (r"^(?:what|which) (?:weekday|week day|day of the week) (?:is it|are we on|are we|is today|is it today)"
      r"(?: today)?$", "what day is it"),
-    # an alarm said as a need ("i need waking at 7")
-    (r"^(?:i|we) (?:need|want|would like|'d like) (?:waking|waking up|to be woken(?: up)?|to wake up|to get up|"
-     r"getting up) (at .+)$", r"wake me \1"),
+    # an alarm said as a need ("i need waking at 7", "make sure i'm up by 6 35")
+    (r"^(?:(?:make sure|see that) (?:i'm|i am|we're|we are) (?:up|awake)|"
+     r"(?:i|we) (?:need|want|would like|'d like) (?:waking|waking up|to be woken(?: up)?|to wake up|to get up|"
+     r"getting up)) (?:at|by) (.+)$", r"wake me at \1"),
     # a fraction of a number: "a quarter of 360" is 360 divided by 4
     (r"\b(?:a |1 )?(half|third|quarter|fifth|tenth) of (\d+(?:\.\d+)?)\b",
      lambda match: f"{match.group(2)} divided by {_FRACTIONS[match.group(1)]}"),
@@ -206,8 +261,8 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a state wanted as what a thing can do: "the fan can go off"
     (rf"^({_THE} .+?) (?:can|could|should|may|might as well|needs to|has to|must) go (on|off)\b", r"turn \2 \1"),
     # what is left on a named timer, asked by what it has got: "how many minutes has the pizza timer still got"
-    (r"^how (?:long|much longer|much time|many minutes|many seconds) (?:has|does) ((?:the|my) (?:[a-z]+ )?timer) "
-     r"(?:still )?(?:got|have)(?: left| to go)?$", r"how long is left on \1"),
+    (r"^how (?:long|much longer|much time|many minutes|many seconds)(?:'s| has| does) ((?:the|my) (?:[a-z]+ )?timer) "
+     r"(?:still )?(?:got|have)(?: left| to go| to run)?$", r"how long is left on \1"),
     # a timer named, then set "to" its length: "name a timer homework and set it to 1800 seconds"
     (r"^(?:name|call|label) (?:a|the|my) timer ([a-z]+) and (?:set|start|make) it (?:to|at) (.+)$",
      r"start a \1 timer for \2"),
@@ -237,16 +292,17 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a timer named as it is set: "name a timer homework and set it for 30 minutes", "set a timer for 5 minutes
     # and call it tea"
     (r"^(?:name|call|label) (?:a|the|my) timer ([a-z]+) and (?:set|start|make) it (for .+)$", r"start a \1 timer \2"),
-    (r"^(?:set|start|make) a timer (for \d+(?:\.\d+)? seconds) and (?:name|call|label) it ([a-z]+)$", r"start a \2 timer \1"),
+    (rf"^(?:(?:set|start|make|give me|get me|{_WISHED}) )?(?:a|an|me a) timer (for \d+(?:\.\d+)? seconds) and "
+     r"(?:name|call|label) it ([a-z]+)$", r"start a \2 timer \1"),
     # a timer asked whether nearly done: "is the laundry timer nearly done" asks what is left on it
     (r"^is ((?:the|my) (?:[a-z]+ )?timer) (?:nearly|almost|about|just about|close to) (?:done|finished|up|over|through)$",
      r"how long is left on \1"),
     # "turned on the tv": a transcript's past tense of the command
     (r"^(turn|switch)ed\b", r"\1"),
     # a heater put "on" a temperature: "put the still room heater on 16 degrees" sets it, it does not switch it
-    # on (before the particle moves)
-    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} .+?) (?:on|at|up to|down to) (\d+(?:\.\d+)?) degrees$",
-     r"\1set \2 to \3 degrees"),
+    # on (before the particle moves); a light "on 30 percent" the same
+    (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} .+?) (?:on|at|up to|down to) (\d+(?:\.\d+)?) (degrees|percent)$",
+     r"\1set \2 to \3 \4"),
     # or its number alone, after a heater's kind (not 1 or 2: Whisper's "on to", "on too")
     (rf"^{_POLITE}(?:put|turn|set|have) ({_THE} (?:[a-z' ]+ )?(?:{_HEATER})(?: in the [a-z ]+?)?) (?:on|at|up to|down to) (?![12]$)"
      r"(\d+(?:\.\d+)?)$",
@@ -273,8 +329,11 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^how (hot|warm|cold|chilly|humid|damp) (?:has it got|has it gotten|is it getting|did it get) "
      r"(?:(?:up|down|out|over) )?in (the [a-z ]+?)(?: today| now| right now| tonight)?$", r"how \1 is it in \2"),
     # the thermostat said as the heating: "set the heating to 21"
-    (rf"^{_POLITE}(?:set|put|turn|change|bring) (?:the |my |our )?(?:heating|heat) (?:up |down )?to (\d+(?:\.\d+)?)"
-     r"(?: degrees)?$", r"\1set the thermostat to \2 degrees"),
+    (rf"^{_POLITE}(?:(?:set|put|turn|change|bring) )?(?:the |my |our )?(?:heating|heat) (?:up |down )?to (\d+(?:\.\d+)?)"
+     r"(?: degrees)?(?: please)?$", r"\1set the thermostat to \2 degrees"),
+    # or as what the home should be: "the house wants to be 19 degrees tonight"
+    (r"^(?:the|our|my) (?:house|home|place|flat) (?:should|must|needs to|has to|ought to|wants to|can) be (?:at |set to )?"
+     r"(\d+(?:\.\d+)?) degrees(?: tonight| today| now| please)?$", r"set the thermostat to \1 degrees"),
     # a sum said as a list: "add up 23, 19 and 8"
     (r"^(?:please )?(?:add up|add together|add|sum up|sum|total up|total|what's the sum of|what is the sum of"
      r"|what's the total of) ((?:\d+(?:\.\d+)? (?:and )?){1,7}\d+(?:\.\d+)?)(?: together| up)?$",
@@ -283,14 +342,17 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\b(a|an|the|my) timer (?:called|named|for the|labelled|labeled) ([a-z]+)\b", r"\1 \2 timer"),
     # what is left on a timer: "what's left on the timer", "how much longer has it got"
     (r"^(?:what's|what is|how much is|how much time is) (?:left|remaining) (?:on|of) (the|my|it|that)\b", r"how long is left on \1"),
-    (r"^how (?:much longer|much more time|much time|long) (?:has|does) (it|that|(?:the|my) [a-z ]*timer) (?:got|have)"
-     r"(?: left| now| still| to go)*$",
+    (r"^how (?:much longer|much more time|much time|long)(?:'s| has| does) (it|that|(?:the|my) [a-z ]*timer) (?:got|have)"
+     r"(?: left| now| still| to go| to run)*$",
      r"how long is left on \1"),
+    # or by how long there is to go: "how long is there to go on the timer", "how much time have we got on it"
+    (r"^how (?:long|much time|much longer) (?:is there|have we got|do we have|have we) (?:left |to go |remaining )?"
+     r"(?:on|of|for) (the|my|it|that)\b", r"how long is left on \1"),
     # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
-    (rf"^(?:i'd like|i would like|i want|i need|i'd love|can i have|can i get|please have|have|get) ({_THE} .+?) "
+    (rf"^{_WISH} ({_THE} .+?) "
      rf"{_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
     # or said with the state alone: "i'd love the reading lamp on", "i want the bedroom light off"
-    (rf"^(?:i'd like|i would like|i want|i'd love|can i have|can i get) ({_THE} [a-z' ]+?) (on|off)(?: please| now)?$",
+    (rf"^{_WISH} ({_THE} [a-z' ]+?) (on|off)(?: please| now)?$",
      r"turn \2 \1"),
     (rf"^({_THE} .+?) (?:can|could|should|may|needs to|has to|must) be {_STATE} (on|off)(?: please| now)?$",
      r"turn \2 \1"),
@@ -333,6 +395,28 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^have ({_THE} .+?) been (?:left )?open(?:ed)?$", r"are \1 open"),
     (rf"^has ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"is \1 \2"),
     (rf"^have ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"are \1 \2"),
+    # round 14, the tenth set's kinds: a level asked as where a thing can sit: "can the dock lights sit at 40 percent tonight"
+    (rf"^(?:can|could) ({_THE} .+?) (?:sit|be|go|stay|come) (?:at|to|on) (\d+(?:\.\d+)?) percent"
+     r"(?: tonight| today| now| please| for (?:now|tonight))?$", r"set \1 to \2 percent"),
+    # a level said first, then the thing: "half brightness on the drinks cabinet", "40 percent on the dock lights"
+    *((rf"^(?:at )?{share} (?:brightness|power|light) (?:on|for|in) ({_THE} .+?)(?: please)?$", rf"set \1 to {percent} percent")
+      for share, percent in (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))),
+    (rf"^(\d+(?:\.\d+)?) percent(?: brightness| power)? (?:on|for) ({_THE} .+?)(?: please)?$", r"set \2 to \1 percent"),
+    # a setting asked by what it has been given: "what have we got the thermostat set to"
+    (rf"^what (?:have we got|have you got|do we have|have we|has it got) ({_THE} .+?) (set to|set at|on|at)"
+     r"(?: right now| now)?$", r"what's \1 \2"),
+    # a reading asked by what a place is like: "what's it like up in the belvedere temperature wise"
+    (rf"^(?:what's|what is|how's|how is) it (?:like )?(?:(?:up|down|out|over) )?in (the [a-z ]+?) ({'|'.join(READINGS)})"
+     r"(?: ?wise)$", r"what's the \2 in \1"),
+    (rf"^({'|'.join(READINGS)})(?: ?wise) (?:what's|what is|how's|how is) it (?:like )?(?:(?:up|down|out|over) )?in "
+     r"(the [a-z ]+?)$", r"what's the \1 in \2"),
+    # what a thing wants doing: "the louvres in the orangery want closing", "the fan needs switching off"
+    (rf"^({_THE} .+?) (?:wants?|needs?) ({_VERB_ING})( on| off)?(?: please| now)?$",
+     lambda match: f"{_VERBS_ING[match.group(2)]}{match.group(3) or ''} {match.group(1)}"),
+    # a cover rolled or pulled back: open ("roll the pergola roof back")
+    (rf"^{_POLITE}(?:roll|pull|slide|draw|push) ({_THE} .+?) back(?: please)?$", r"\1open \2"),
+    # the date asked by whether it is a day of the month: "is it the fifteenth today"
+    (rf"^is (?:it|today) (?:the )?{_ORDINAL}(?: today)?(?: or .+)?$", "what's the date"),
 )]
 # Every home, also for a request read with the turns before it (a step leans back): a light's step said after it,
 # "salt lamp a bit lower please"
@@ -358,7 +442,7 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
     # the same of a thing the conversation used: "light it please" is "turn it on"
     (rf"^{_POLITE}light (it|them|that|those)(?: up)?\b", r"\1turn on \2"),
     # a thing got "running" or "going": "get the bilge pump running" is "start the bilge pump"
-    (rf"^{_POLITE}(?:get|set) ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm)$)[a-z' ]+?) (?:running|going)( in the [a-z ]+)?$",
+    (rf"^{_POLITE}(?:get|set) ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm)$)[a-z' ]+?) (?:running|going|spinning|working|started)( in the [a-z ]+)?$",
      r"\1start \2\3"),
     # a thing asked by what it shows: "is the leak sensor showing wet", "is the door sensor saying open"
     (r"^(is|are) ((?:the|my|our) [a-z' ]+?) (?:showing|reading|saying|reporting) ", r"\1 \2 "),

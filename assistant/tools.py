@@ -14,12 +14,12 @@ import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Protocol
 
-from assistant.chat_template import NAME_ARGUMENTS, NoAction, content_text
+from assistant.chat_template import NAME_ARGUMENTS, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import CLASS_WORDS, COMPONENTS, SWITCHABLE, Entity
 from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
-from assistant.vocabulary import (ASKING_WORDS, DEVICES, FOLLOW_UP_WORDS, JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS,
+from assistant.vocabulary import (DEVICES, FOLLOW_UP_WORDS, JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS,
                                   SAID_BACK, SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES,
                                   convert, unit_name)
 
@@ -222,14 +222,14 @@ _JOINING = {word for joining in JOINING_WORDS for word in joining.split()}
 
 
 def asks(heard: str, name: str = "") -> bool:
-    """The heard words ask about a state: a question mark, one of ASKING_WORDS, a follow-up that carries the
-    question before it (FOLLOW_UP_WORDS at its start), or a state said without a verb of switching. A state read
-    for words that ask nothing ("The cellar get a musty, run the dehumidifier.") answers a request whose verb was
-    misheard, as if it were done."""
+    """The heard words ask about a state: a question mark, words that ask (chat_template.asks_how_things_are), a follow-up that
+    carries the question before it (FOLLOW_UP_WORDS at its start), or a state said without a verb of switching. A
+    state read for words that ask nothing ("The cellar get a musty, run the dehumidifier.") answers a request whose
+    verb was misheard, as if it were done."""
     words = re.findall(r"[a-z']+", heard.lower())
     opening = list(itertools.takewhile(lambda word: word in _JOINING or word in FOLLOW_UP_WORDS, words))
     opening += words[len(opening):len(opening) + 1]
-    return ("?" in heard or bool(set(words) & ASKING_WORDS) or bool(set(opening) & FOLLOW_UP_WORDS)
+    return ("?" in heard or asks_how_things_are(" ".join(words)) or bool(set(opening) & FOLLOW_UP_WORDS)
             or states_without_a_switch(heard, name))
 
 

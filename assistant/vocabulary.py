@@ -130,17 +130,27 @@ OPERATOR_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
 # "is the roman blind closed"): heard, it is a question about the state, never a switch (Whisper drops the "is").
 # STATE_WORDS end such a request, before any of TRAILING_WORDS; SWITCH_VERBS, in any of their forms, say switch.
 STATE_WORDS = {"on", "off", "open", "opened", "closed", "shut", "locked", "unlocked"}
-# Heard, a state is answered only where the words ask for it: a question mark, a state said as above, or one of
-# ASKING_WORDS ("The pergola roof, closet, it's starting to rain." for "close it" asks nothing).
-ASKING_WORDS = {"is", "isn't", "are", "aren't", "was", "wasn't", "were", "what", "what's", "whats", "how",
-                "how's", "hows", "did", "didn't", "does", "doesn't", "do", "has", "hasn't", "have", "haven't",
-                "can", "could", "will", "would", "which", "where", "where's", "who", "whether", "if", "tell",
-                "check", "any", "anything", "wonder", "know", "still", "status", "state", "temperature",
-                "humidity", "degrees", "warm", "hot", "cold", "humid"}
+# How words ask how things are, rather than for something to be done (chat_template.asks): a question's first word,
+# after hesitations ("is the kiln on", "okay what's the snug at"), or one of ASKING_WORDS wherever it is said ("tell
+# me if ...", "the sprinkler still going", "snug temperature"). Heard, a state is read only for words that ask ("The
+# pergola roof, closet, it's starting to rain." for "close it" asks nothing); a read is not the answer to a request
+# with a remark beside it that asks nothing ("let's have the fire pit going, it's chilly").
+QUESTION_WORDS = ("is", "isn't", "are", "aren't", "was", "wasn't", "were", "weren't", "what", "what's", "whats", "which",
+                  "how", "how's", "hows", "does", "doesn't", "do", "did", "didn't", "has", "hasn't", "where", "where's",
+                  "who", "any", "anything")
+ASKING_WORDS = ("tell me", "let me know", "check", "do you know", "any idea", "i wonder", "wonder", "whether", "if",
+                "still", "status", "temperature", "humidity")
 # A new value said as what would be better ("21 would be better", "30 percent is plenty"): a remark beside the
 # request that says what to change with it
 VALUE_SAID_BETTER = (r"(\d+(?:\.\d+)?(?: degrees| percent)?) (?:would be|'d be|will be|is|might be) (?:better|nicer|fine|"
                      r"best|plenty|enough|about right|ideal|good)")
+# A reason or a purpose said beside a request ("because it's boiling", "so i can read", "convert 10 miles to km for
+# my run") opens with one of REASONS, or with one of REASONS_BEFORE_A_SUBJECT before one of REASON_SUBJECTS ("so
+# i", "for my"; "so 30 percent" and "for 5 minutes" are none)
+REASONS = ("because", "cause", "cos", "coz", "seeing as", "given that")
+REASONS_BEFORE_A_SUBJECT = ("since", "as", "so that", "so", "for", "while")
+REASON_SUBJECTS = ("i", "i'm", "we", "we're", "you", "you're", "they", "they're", "he", "she", "it", "it's", "the", "my",
+                   "our", "there", "there's")
 # Words that join a request to the one before without changing it ("and turn the fan off", "okay, the hall one").
 JOINING_WORDS = ("and", "then", "now", "so", "actually", "oh", "ok", "okay", "please", "parley", "hey parley")
 # Words of a follow-up, among or after JOINING_WORDS at its start, that carry the question before it ("is the

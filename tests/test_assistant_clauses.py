@@ -31,6 +31,7 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("turn on the lamp so i can read", ["turn on the lamp"]),
     ("heater on please because it's freezing", ["heater on please"]),
     ("what's 100 divided by 4 for the recipe", ["what's 100 divided by 4"]),
+    ("switch the fan on given that it's sweltering", ["switch the fan on"]),   # vocabulary.REASONS, one table
     ("set a timer for 10 minutes", []),                                      # a duration is no purpose
     # a reason or a remark is never taken, even when it is all that is left
     ("it's dark in here, hmm", ["hmm"]),
@@ -77,6 +78,24 @@ def test_a_clause_may_be_taken_only_beside_clauses_that_carry_nothing(request_, 
 def test_remarks_of_the_ninth_sets_kinds_beside_a_request(request_, taken):
     """Phrasings of their own for the ninth paraphrase set's "the pond pump, turn it off while i clean the
     filter", "hang on, the bike's in the way, stop it", "switch the dock lights off, the boat's tied up"."""
+    assert takeable(request_, DEFAULT_HOME) == taken
+
+
+@pytest.mark.parametrize("request_, taken", [
+    # "on second thoughts" is no state
+    ("on second thoughts, switch the fan off, it's chilly now", ["switch the fan off"]),
+    # a timer said after a determiner anywhere in a clause that carries nothing else stands for the pronoun
+    ("no need for the egg timer now, cancel it", ["cancel the egg timer"]),
+    # a thing and its area said with "on"
+    ("the lamp on the landing, switch it off", ["switch the lamp in the landing off"]),
+    # a question that names only what the other clause names carries nothing more; a clause that does not ask does
+    ("is the fan still running, switch the fan off", ["switch the fan off"]),
+    ("bring the fan, mount a fan, and prevent", []),
+])
+def test_remarks_of_the_tenth_sets_kinds_beside_a_request(request_, taken):
+    """Phrasings of their own for the tenth paraphrase set's "hmm, on second thoughts, turn it off, the pots
+    aren't dry yet", "don't need the bath timer any more, turn it off", "the bunting lights on the veranda, switch
+    them off"."""
     assert takeable(request_, DEFAULT_HOME) == taken
 
 

@@ -214,6 +214,7 @@ def test_a_call_may_not_switch_on_what_the_request_says_off():
     assert not against("the porch lights are off, turn them on")               # both said: the model chooses
     assert not against("get everything going on the porch")
     assert not against("switch on the porch lights, the hall ones are off")
+    assert against("shut the porch awning, the wind's getting up")            # a cover's shutting is no switching on
 
 
 def test_a_question_about_what_someone_did_changes_nothing():

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from assistant.chat_template import NoAction, fill_result
+from assistant.chat_template import NoAction, asks_how_things_are, fill_result
 from assistant.home import InMemoryHome
 from assistant.tools import (NOT_A_SKILL, NOT_CALCULABLE, NOT_POSSIBLE, CalculationError, ToolRunner, asks,
                              calculate, said_back, states_without_a_switch, stepped_level, timer_done_text)
@@ -388,6 +388,22 @@ def test_a_state_said_with_no_verb_of_switching(heard, name, question):
 ])
 def test_heard_words_that_ask_about_a_state(heard, question):
     assert asks(heard) is question
+
+
+@pytest.mark.parametrize("said, asked", [
+    ("the lawn sprinkler still going", True),
+    ("snug temperature", True),
+    ("has the kiln finished", True),
+    ("the pond pump is it running", True),
+    ("tell me if the gate is locked", True),
+    ("let's have the fire pit going", False),
+    ("the guests are here get the fire pit going", False),
+    ("the baby's cold set the nursery radiator to 22", False),
+])
+def test_one_test_of_asking_for_typed_requests_and_heard_words(said, asked):
+    """chat_template.asks_how_things_are is the one definition: the checks of a typed request and a state read from
+    heard words (tools.asks) agree."""
+    assert asks_how_things_are(said) is asked and asks(said) is asked
 
 
 async def test_a_state_is_read_for_heard_words_only_when_they_ask():
