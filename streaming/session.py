@@ -556,7 +556,9 @@ class Session:
         elif turn.job is not None and turn.job_urgent and turn.job_covers >= turn.speech_end_samples:
             text = await turn.job
         else:
-            text = self._with_home_names(await self.engines.transcription.transcribe(audio, URGENT, self._home_names()))
+            heard = await self.engines.transcription.final(audio, self._home_names())
+            text = self._with_home_names(heard.text, heard.unsure_words(), heard.unsure_numbers(),
+                                         heard.doubted_words())
         turn.transcript_wall = time.monotonic()
         item = self._item(turn.item_id)
         if item is not None:
