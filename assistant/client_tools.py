@@ -21,6 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
+from assistant.spoken_numbers import TENS, UNITS
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -275,3 +276,613 @@ def _member(family: list[str], index: int) -> str | None:
 def _number(said: str) -> int | float:
     value = float(said)
     return int(value) if value.is_integer() else value
+
+
+# ---- The decoder by code: a declared tool called where the model's reading is a refusal -------------------
+
+# What a request asks to be done, by the words that say it; a tool's own verb (the first word of its name, or
+# of its description) has the same meaning. Words of two actions in one phrase ("turn off", "look up") are
+# read before single words. Language as data.
+ACTIONS = {
+    "play": "play put_on hear listen queue stream shuffle",
+    "stop": "stop pause halt mute hold_on turn_off switch_off shut_off",
+    "resume": "resume continue unpause",
+    "skip": "skip next",
+    "send": "send text message tell email write telling",
+    "call": "call phone ring dial",
+    "add": "add create put schedule set jot note save log record remind",
+    "remove": "remove delete erase drop off clear",
+    "book": "book reserve order request hail get_me get_us",
+    "cancel": "cancel unbook",
+    "buy": "buy purchase",
+    "sell": "sell",
+    "lock": "lock",
+    "unlock": "unlock",
+    "open": "open",
+    "close": "close shut",
+    "start": "start begin launch precondition warm_up activate",
+    "water": "water irrigate sprinkle",
+    "feed": "feed dispense",
+    "translate": "translate",
+    "convert": "convert change_into exchange",
+    "roll": "roll throw",
+    "change": "change move edit update rename reschedule",
+    "block": "block report unsubscribe subscribe follow unfollow share",
+    "find": "find search look_up lookup look get check list read show tell_me give_me fetch report estimate "
+            "define track see",
+}
+# A tool's verb that tells the user something ("Tell when the feeder's next meal is", "Report the battery").
+TOOL_TELLS = frozenset("tell report say read give show list".split())
+# Actions that ask to be told something rather than have something done: a tool whose verb is one of them
+# (or has no verb: `next_bus`, `car_battery_status`) is asked by a question or by these verbs.
+TELLING = frozenset({"find", "convert", "translate"})
+# Verbs that say nothing of which action ("give the tomatoes a drink", "take a note"): they neither support
+# a tool nor rule one out.
+ANY_ACTION = frozenset("give take do go help let run turn get make".split())
+# Actions that undo each other: a request with a word of one never calls a tool of the other ("take bananas
+# off the list" is no add_to_shopping_list call).
+OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
+                                        ("book", "cancel"), ("buy", "sell"), ("water", "stop"),
+                                        ("open", "close")]}
+# Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
+LEAD_IN = frozenset("can could would will you please hey ok okay i want to i'd like need wanna just go ahead "
+                    "and so now also then quickly kindly let's".split())
+# Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
+# alone, with nothing else of the tool's, is no evidence for a tool of one of them.
+BROAD_ACTIONS = frozenset("add find book start change remove".split())
+# Words that start a question: a request that starts with one asks to be told.
+QUESTION_WORDS = frozenset("what what's whats which who who's how how's where where's when when's why is are "
+                           "was were do does did will can could has have any got should am".split())
+# Words that say the same kind of thing, beyond a common root ("umbrella" is weather, "dry" soil moisture,
+# "feeder" pet food). Language as data; the invented domains' `keys` (RELATED) are read beside them.
+SAME_THING = [frozenset(group.split()) for group in [
+    "weather forecast rain raining snow snowing umbrella hot cold temperature sunny conditions warm humid windy "
+    "freezing chilly",
+    "song songs music track tracks tune album playlist hear listen",
+    "message messages text texts sms",
+    "calendar event events appointment appointments meeting meetings schedule agenda",
+    "reminder reminders remind",
+    "shopping grocery groceries list",
+    "recipe recipes cook dish",
+    "stock stocks share shares price trading market ticker",
+    "score scores game match win won lost played",
+    "flight flights plane landed",
+    "taxi cab ride uber lyft",
+    "restaurant restaurants places eat food cuisine",
+    "table reservation",
+    "note notes memo notebook jot",
+    "email emails mail inbox",
+    "podcast podcasts episode show",
+    "news headlines",
+    "package packages parcel parcels shipment delivery",
+    "currency currencies money exchange francs franc dollars euros pounds yen rupees",
+    "water watering irrigation sprinkler sprinklers drink irrigate",
+    "moisture soil dry wet",
+    "pet pets cat cats dog dogs kitty puppy kitten",
+    "food feed feeding feeder meal meals breakfast dinner portions kibble",
+    "car vehicle",
+    "battery charge charged range",
+    "climate heating heat warm cool conditioning precondition",
+    "define definition mean means meaning dictionary",
+    "wikipedia encyclopedia",
+    "bus buses",
+    "balance account bank",
+    "workout exercise fitness",
+    "horoscope zodiac astrology",
+    "nearest closest nearby close place",
+    "meditation meditate mindfulness",
+    "movie movies film films showtimes cinema",
+    "air quality pollution aqi",
+    "dice die",
+    "traffic drive driving commute",
+    "translate language",
+    "contact contacts call phone ring dial",
+    "guests guest people persons party",
+]]
+# Words that name a thing of a kind (a language, a workout): like SAME_THING they say what a request is about
+# ("in japanese": translate), but they are values, never stripped from one. Language as data.
+EXAMPLES = [frozenset(group.split()) for group in [
+    "language spanish french german italian japanese chinese portuguese korean russian arabic hindi dutch greek "
+    "turkish polish swedish mandarin english",
+    "workout run running jog jogging yoga cycling swim swimming walk hike pilates",
+]]
+# Words said around a value that are none of it ("right now", "for me", "yet"): stripped from a value's ends.
+AROUND_WORDS = frozenset("right now yet me us them for please anymore already enough leave leaves we're you're "
+                          "they're i've we've final latest newest recent got".split())
+# What a parameter is, by the words of its name and description: the words said before a value
+# ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
+PARAMETER_KINDS = {
+    "time": "time when date day start_time",
+    "language": "language",
+    "message": "message body content text note task",
+    "person": "recipient contact name to sender artist person band caller",
+    "place": "city location town destination zone stop near pickup address place landmark neighbourhood "
+             "neighborhood area airport",
+}
+# The kinds of value each word before a value says, best first; a value after another word (or none) may fill
+# any parameter.
+CUES = {
+    "in": ("place", "language"), "into": ("language",), "to": ("place", "person", "language"),
+    "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "by": ("person",),
+    "for": (), "of": (), "about": (), "with": (), "on": (), "called": (), "named": (),
+}
+# Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.
+MESSAGE_CUES = frozenset("saying says say that telling".split())
+# Words of a tool's description that say it reads the present ("current weather"), and words of a request that
+# ask about the past ("what was the weather like last christmas"): such a request is no call of such a tool.
+NOW_WORDS = frozenset("current currently now live".split())
+PAST_WORDS = frozenset("was were did yesterday last ago".split())
+# Who is told, after "telling" ("telling them i'm out sick"): no part of the message.
+ADDRESSEES = frozenset("me us them him her".split())
+# Currency names: the ISO code an enum of codes holds ("20 pounds to yen": GBP, JPY). Longer names first.
+CURRENCIES = {
+    "us dollars": "USD", "us dollar": "USD", "canadian dollars": "CAD", "canadian dollar": "CAD",
+    "australian dollars": "AUD", "australian dollar": "AUD", "swiss francs": "CHF", "swiss franc": "CHF",
+    "dollars": "USD", "dollar": "USD", "bucks": "USD", "euros": "EUR", "euro": "EUR", "pounds": "GBP",
+    "pound": "GBP", "quid": "GBP", "sterling": "GBP", "yen": "JPY", "francs": "CHF", "franc": "CHF",
+    "rupees": "INR", "rupee": "INR",
+}
+# Words of a time said ("next tuesday at 7:30", "in two hours"), beyond the day words.
+MONTHS = frozenset("january february march april may june july august september october november december "
+                   "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a time after "this", "last", a day
+CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
+DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
+_TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
+_CLOCK = re.compile(r"\d{1,2}:\d\d|\d+(?:st|nd|rd|th)")
+_QUOTED = re.compile(r"(?<!\w)['\"“‘]([^'\"“”‘’]+)['\"”’](?!\w)")
+ACTION_OF = {w.replace("_", " "): action for action, words in ACTIONS.items() for w in words.split()}
+_ALL_GROUPS = SAME_THING + [frozenset(w for w in group if w not in FUNCTION_WORDS and w not in ACTION_OF)
+                            for group in ({k for k in domain["keys"]} for domain in DOMAINS.values())]
+GROUPS = [frozenset(stem(w) for w in group) for group in _ALL_GROUPS]
+KINDS = GROUPS + [frozenset(stem(w) for w in group) for group in EXAMPLES]
+KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
+
+
+def same_root(a: str, b: str) -> bool:
+    """"places" and "place", "feeder" and "feed": equal roots, or one a short extension of the other."""
+    return a == b or (min(len(a), len(b)) >= 4 and (a.startswith(b) or b.startswith(a)) and abs(len(a) - len(b)) <= 2)
+
+
+def number_value(word: str) -> int | float | None:
+    """12, 2.5, "six", "twenty": the number a word says, or None."""
+    if re.fullmatch(r"\d+(?:\.\d+)?", word):
+        return _number(word)
+    return UNITS.get(word, TENS.get(word))
+
+
+@dataclass(frozen=True)
+class Token:
+    word: str      # lowercased
+    start: int     # where it stands in the request as written
+    end: int
+    gap: str       # what stands between it and the token before (", ", ": ")
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    type: str
+    enum: tuple
+    required: bool
+    kind: str                  # time, language, message, person, place or thing (PARAMETER_KINDS)
+    date_only: bool            # a day, not a time of day ("date")
+    roots: frozenset           # of its name's and description's words
+    said: frozenset            # its name's and description's words as written ("Where to go": "to")
+
+    @classmethod
+    def read(cls, name: str, schema: dict, required: bool) -> "Parameter":
+        schema = schema if isinstance(schema, dict) else {}
+        description = schema.get("description") if isinstance(schema.get("description"), str) else ""
+        named, described = name_words(name), re.findall(r"[a-z']+", description.lower())
+        kind = next((KIND_OF[w] for w in [*named, *described] if w in KIND_OF), "thing")
+        enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
+        return cls(name, str(schema.get("type") or "string"), enum, required, kind,
+                   kind == "time" and bool({"date", "day"} & set(named)),
+                   frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]))
+
+
+@dataclass(frozen=True)
+class Tool:
+    """A declared tool as the decoder reads it: what it does (its verb's action), its words, its parameters."""
+    name: str
+    action: str | None
+    verb: str | None           # the word that says its action ("define", "lookup")
+    own: frozenset             # roots of its name's and description's words
+    parameters: tuple
+
+    @classmethod
+    def read(cls, declaration: dict) -> "Tool | None":
+        function = declaration.get("function", declaration) if isinstance(declaration, dict) else {}
+        name = function.get("name")
+        if not isinstance(name, str) or not name_words(name):
+            return None
+        description = function.get("description") if isinstance(function.get("description"), str) else ""
+        described = re.findall(r"[a-z']+", description.lower())
+        # its name's first word ("play_song"), unless that is a day word ("next_bus"); else its description's
+        first = name_words(name)[0]
+        verb = first if first in ACTION_OF and first not in DAY_WORDS else next(iter(described[:1]), None)
+        action = "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
+        if action is None and described[:1] == [first]:      # "arm_alarm": "Arm the alarm": a verb of its own
+            action = first
+        schema = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
+        properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
+        required = [p for p in schema.get("required") or [] if p in properties]
+        order = required + [p for p in properties if p not in required]
+        own = frozenset(stem(w) for w in _content(name_words(name) + described))
+        return cls(name, action, stem(verb) if action else None, own,
+                   tuple(Parameter.read(p, properties[p], p in required) for p in order))
+
+    def tells(self) -> bool:
+        return self.action is None or self.action in TELLING
+
+    def has(self, root: str) -> bool:
+        """A word of its own, or of a group of words that say the same kind of thing as one of its own."""
+        return any(same_root(root, r) for r in self.own) or any(
+            root in group and self.own & group for group in KINDS)
+
+
+class Request:
+    """A request's words and its verb: what it asks done, when it starts with one after "can you", "please"."""
+
+    def __init__(self, text: str):
+        self.text = text
+        self.tokens, end = [], 0
+        for match in _TOKEN.finditer(text):
+            self.tokens.append(Token(match.group(0).lower().replace("’", "'"), match.start(), match.end(),
+                                     text[end:match.start()]))
+            end = match.end()
+        words = [t.word for t in self.tokens]
+        first = next((i for i, w in enumerate(words) if w not in LEAD_IN), len(words))
+        self.verb, self.verb_length = self.action_at(first) if first < len(words) else (None, 0)
+        self.verb_at = first
+        # "is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done
+        self.question = bool(words) and words[0] in QUESTION_WORDS and not (
+            words[0] in ("can", "could", "would", "will") and words[1:2] in (["you"], ["i"], ["we"]))
+        # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
+        self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
+            words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_WORDS
+        self.first = words[first] if first < len(words) else ""
+
+    def action_at(self, i: int) -> tuple[str | None, int]:
+        words = [t.word for t in self.tokens]
+        pair = " ".join(words[i:i + 2])
+        if pair in ACTION_OF:
+            return ACTION_OF[pair], 2
+        if words[i] in ANY_ACTION:
+            return "any", 1
+        return ACTION_OF.get(words[i]), 1
+
+    def said(self, first: int, last: int) -> str:
+        return self.text[self.tokens[first].start:self.tokens[last].end]
+
+
+def _strippable(word: str, tool: Tool, last: bool, kindred: bool = True) -> bool:
+    """A word at a value's start or end that is no part of it: a function word, a word said around values, a word
+    of the tool's name or its kind ("the song hallelujah", "the arsenal game"), a parameter's name ("the subject
+    broken heater"); at its end also a verb ("bananas off"), though not a word only the description has ("the
+    herb garden" of "a garden zone"). Not kindred: a word of the tool's kind is kept ("a large latte")."""
+    root = stem(word)
+    if word in FUNCTION_WORDS or word in AROUND_VALUES or word in AROUND_WORDS or (last and word in ACTION_OF):
+        return True
+    names = {stem(w) for w in name_words(tool.name)}
+    parameters = {stem(w) for p in tool.parameters for w in name_words(p.name)}
+    if any(same_root(root, r) for r in names | parameters) or \
+            kindred and any(root in group and names & group for group in GROUPS):
+        return True
+    return False
+
+
+@dataclass
+class _Chunk:
+    first: int
+    last: int
+    cue: str | None
+    kindred: bool = False      # words of the tool's kind only ("sprinklers" for water_garden_zone): a value last
+
+
+class _Reading:
+    """One tool's arguments read from one request: values are spans of the request, numbers said, enum members."""
+
+    def __init__(self, tool: Tool, request: Request, only_required: bool = False):
+        self.tool, self.request = tool, request
+        self.only_required = only_required     # other parameters than these take only a run their word before says
+        self.main = [p for p in tool.parameters if p.required] or list(tool.parameters[:1])
+        self.words = [t.word for t in request.tokens]
+        self.used: set[int] = set()
+        if request.verb is not None:
+            self.used.update(range(request.verb_at, request.verb_at + request.verb_length))
+        self.arguments: dict = {}
+        self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
+
+    def free(self, i: int) -> bool:
+        return 0 <= i < len(self.words) and i not in self.used
+
+    def unfilled(self, *kinds) -> list[Parameter]:
+        return [p for p in self.tool.parameters if p.name not in self.arguments and (not kinds or p.kind in kinds)]
+
+    def read(self) -> dict | None:
+        self.quoted()
+        self.message()
+        self.enums()
+        self.flags()
+        self.times()
+        self.numbers()
+        self.spans()
+        if any(p.required and p.name not in self.arguments for p in self.tool.parameters):
+            return None
+        return self.arguments
+
+    def take(self, parameter: Parameter, first: int, last: int, value=None):
+        self.arguments[parameter.name] = self.request.said(first, last) if value is None else value
+        self.used.update(range(first, last + 1))
+
+    def quoted(self):
+        for match in _QUOTED.finditer(self.request.text):
+            inside = [i for i, t in enumerate(self.request.tokens)
+                      if match.start(1) <= t.start and t.end <= match.end(1)]
+            targets = self.unfilled("message") or self.unfilled("thing")
+            if inside and targets:
+                self.take(targets[0], inside[0], inside[-1])
+
+    def message(self):
+        """A message is the rest of the request after "saying", "that", "say" or a colon ("text mom that i'll be
+        home by eight"), less a language said after it when the tool takes one ("say good morning in japanese")."""
+        targets = self.unfilled("message")
+        if not targets:
+            return
+        start = next((i + 1 for i in range(len(self.words)) if self.free(i) and self.words[i] in MESSAGE_CUES
+                      and i > self.request.verb_at), None)
+        colon = next((i for i, t in enumerate(self.request.tokens) if ":" in t.gap and self.free(i)), None)
+        start = min((s for s in (start, colon) if s is not None), default=None)
+        if start is None:
+            return
+        while start < len(self.words) and self.words[start] in ADDRESSEES:
+            start += 1
+        end = len(self.words) - 1
+        if self.unfilled("language"):
+            cut = next((k for k in range(start + 1, len(self.words)) if self.words[k] in ("in", "into")
+                        and len(self.words) - k <= 3), None)
+            end = cut - 1 if cut is not None else end
+        if start <= end and any(self.free(i) for i in range(start, end + 1)):
+            self.take(targets[0], start, end)
+            if start > 0 and self.words[start - 1] in MESSAGE_CUES:
+                self.used.add(start - 1)
+
+    def mentions(self, members: tuple) -> list[tuple[int, int, str]]:
+        """Where the request says an enum's members: their words, a currency's name, or a word the member starts
+        with ("tech": technology)."""
+        phrases = [(m.lower().replace("-", " ").replace("_", " ").split(), m) for m in members]
+        phrases += [(name.split(), code) for name, code in CURRENCIES.items() if code in members]
+        found, i = [], 0
+        while i < len(self.words):
+            hits = [(len(words), member) for words, member in phrases if self.words[i:i + len(words)] == words]
+            if not hits and len(self.words[i]) >= 4:
+                hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
+            if hits and self.free(i):
+                length, member = max(hits)
+                found.append((i, i + length - 1, member))
+                i += length
+            else:
+                i += 1
+        return found
+
+    def enums(self):
+        """Enum members said; of two parameters with the same members, the one that says "from" takes the member
+        said right after the amount or after "from" ("50 dollars in euros": USD to EUR)."""
+        for parameter in [p for p in self.unfilled() if p.enum]:
+            if parameter.name in self.arguments:
+                continue
+            found = [m for m in self.mentions(parameter.enum) if self.free(m[0])]
+            if not found:
+                continue
+            twins = [p for p in self.unfilled() if p.enum == parameter.enum]
+            source = next((p for p in twins if {"from", "source", "origin"} & set(name_words(p.name))), None)
+            if len(twins) > 1 and source is not None and len(found) > 1:
+                first = next((m for m in found if m[0] > 0 and (number_value(self.words[m[0] - 1]) is not None
+                                                                 or self.words[m[0] - 1] == "from")), found[0])
+                self.take(source, first[0], first[1], first[2])
+                found.remove(first)
+                for twin, mention in zip([p for p in twins if p is not source], found):
+                    self.take(twin, mention[0], mention[1], mention[2])
+            else:
+                self.take(parameter, found[0][0], found[0][1], found[0][2])
+
+    def flags(self):
+        """A boolean parameter is true when the request says its name's words ("unread emails": unread_only)."""
+        for parameter in [p for p in self.unfilled() if p.type == "boolean"]:
+            words = [stem(w) for w in name_words(parameter.name) if w not in ("only", "is", "include", "show")]
+            places = [next((i for i, w in enumerate(self.words) if same_root(stem(w), root)), None) for root in words]
+            if words and None not in places:
+                self.arguments[parameter.name] = True
+                self.used.update(places)
+
+    def time_runs(self) -> list[tuple[int, int]]:
+        """Runs of words that say a day or a time ("next tuesday at 7:30", "6 pm", "in two hours")."""
+        words, marked = self.words, [False] * len(self.words)
+        for i, w in enumerate(words):
+            after = words[i + 1] if i + 1 < len(words) else ""
+            before = words[i - 1] if i else ""
+            part = w in PARTS_OF_DAY and not (before in DAY_WORDS or before == "this")     # "good night"
+            if (w in DAY_WORDS and not part) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
+                    _CLOCK.fullmatch(w) or \
+                    (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or before == "at")):
+                marked[i] = True
+            if w == "this" and after in DAY_WORDS:
+                marked[i] = True
+            if w == "in" and number_value(after) is not None and i + 2 < len(words) and words[i + 2] in DURATION_WORDS:
+                marked[i:i + 3] = [True] * 3
+        runs, i = [], 0
+        while i < len(words):
+            if not marked[i] or not self.free(i):
+                i += 1
+                continue
+            last = i
+            while last + 1 < len(words) and (marked[last + 1] or (words[last + 1] in ("at", "on") and
+                                                                  last + 2 < len(words) and marked[last + 2])):
+                last += 1
+            runs.append((i, last))
+            i = last + 1
+        return runs
+
+    def times(self):
+        """The first time said fills a time parameter ("tomorrow at 9" a reminder's when), or a date and a time
+        of day when the tool takes both ("friday" and "3 pm"); no time said is part of another value."""
+        runs = self.time_runs()
+        for first, last in runs:
+            self.used.update(range(first, last + 1))
+        if not runs:
+            return
+        first, last = runs[0]
+        dates = [p for p in self.unfilled("time") if p.date_only]
+        others = [p for p in self.unfilled("time") if not p.date_only]
+        at = next((k for k in range(first, last + 1) if self.words[k] == "at"), None)
+        if dates and others:
+            clock = [k for k in range(first, last + 1)
+                     if _CLOCK.fullmatch(self.words[k]) or self.words[k] in CLOCK_WORDS
+                     or number_value(self.words[k]) is not None and self.words[k - 1] not in MONTHS]
+            cut = at if at is not None else (clock[0] if clock else last + 1)
+            if cut > first:
+                self.take(dates[0], first, cut - 1)
+            if cut <= last:
+                self.take(others[0], cut + 1 if cut == at else cut, last)
+        elif dates or others:
+            self.take((dates or others)[0], first, last)
+
+    def numbers(self):
+        """A number said fills a number parameter whose words follow it ("for 10 minutes", "two portions", "for
+        two people"), or the only one left when one number is left; a number in a run of numbers ("7489 2210")
+        is part of a code."""
+        def lone(i):
+            return self.free(i) and number_value(self.words[i]) is not None and \
+                number_value(self.words[i - 1] if i else "") is None and \
+                number_value(self.words[i + 1] if i + 1 < len(self.words) else "") is None
+        targets = [p for p in self.unfilled() if p.type in ("integer", "number")]
+        for parameter in targets:
+            for i in range(len(self.words) - 1):
+                root = stem(self.words[i + 1])
+                if lone(i) and (any(same_root(root, r) for r in parameter.roots) or
+                                any(root in g and parameter.roots & g for g in GROUPS)):
+                    self.take(parameter, i, i, number_value(self.words[i]))
+                    self.used.add(i + 1)          # "10 minutes", "two people": the unit is no value
+                    break
+        left = [p for p in targets if p.name not in self.arguments]
+        numbers = [i for i in range(len(self.words)) if lone(i)]
+        if len(left) == 1 and len(numbers) == 1:
+            self.take(left[0], numbers[0], numbers[0], number_value(self.words[numbers[0]]))
+
+    def chunks(self) -> list[_Chunk]:
+        """The runs of words not yet taken, split at the words before a value ("in", "to", ...) and at commas,
+        each without the words at its ends that are no part of a value."""
+        out, current, cue = [], [], "object" if self.request.verb is not None else None
+        for i, token in enumerate(self.request.tokens):
+            boundary = not self.free(i) or token.word in CUES or any(c in token.gap for c in ",?!;")
+            if boundary and current:
+                out.append(_Chunk(current[0], current[-1], cue))
+                current = []
+            if token.word in CUES and self.free(i):
+                after, _ = self.request.action_at(i + 1) if i + 1 < len(self.words) else (None, 0)
+                cue = "for" if token.word == "to" and after is not None else token.word
+                continue
+            if not self.free(i):
+                cue = None
+                continue
+            if any(c in token.gap for c in ",?!;"):
+                cue = None
+            current.append(i)
+        if current:
+            out.append(_Chunk(current[0], current[-1], cue))
+        stripped = []
+        for chunk in out:
+            for kindred in (True, False):
+                first, last = chunk.first, chunk.last
+                while first <= last and _strippable(self.words[first], self.tool, False, kindred):
+                    first += 1
+                while last >= first and _strippable(self.words[last], self.tool, True, kindred):
+                    last -= 1
+                if first <= last:
+                    stripped.append(_Chunk(first, last, chunk.cue, not kindred))
+                    break
+        return stripped
+
+    def spans(self):
+        """Each string parameter takes the free run whose word before it says its kind best ("in Paris" a place,
+        "to Priya" a person, "from" a pickup when its description says "from")."""
+        chunks = self.chunks()
+        for parameter in [p for p in self.unfilled() if p.type == "string" and not p.enum and p.kind != "time"]:
+            said = parameter.said
+
+            def fit(chunk: _Chunk) -> float:
+                kinds = CUES.get(chunk.cue, ())
+                score = 1.0 if not kinds else 3.0 if kinds[0] == parameter.kind else \
+                    2.0 if parameter.kind in kinds else 0.5
+                return score + (2.0 if chunk.cue in said else 0.0) - (0.75 if chunk.kindred else 0.0)
+            best = max(chunks, key=lambda c: (fit(c), -c.first), default=None)
+            if best is not None and (parameter in self.main or not self.only_required or fit(best) >= 2):
+                self.take(parameter, best.first, best.last)
+                chunks.remove(best)
+        self.left = len(chunks)
+
+
+def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
+    """Whether the request says the tool's action, how much it says of what the tool acts on (a word of the
+    tool's own 1, a word of the same kind, "umbrella" for weather, 0.5; the request's verb not counted: "book
+    me a flight" says nothing of book_taxi but its verb), and whether its verb is a word of the tool's own
+    ("remind" for set_reminder); None when it does not ask for what the tool does:
+    its verb is another action (a near miss: "cancel my taxi" with book_taxi), it says an action that undoes
+    the tool's, it asks the past of a tool of the present, or it says nothing of the tool but maybe its verb."""
+    words = [t.word for t in request.tokens]
+    for i, word in enumerate(words):
+        action, _ = request.action_at(i)
+        if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)):
+            return None
+    if request.verb not in (None, "any") and not tool.has(stem(words[request.verb_at])):
+        if (request.verb not in TELLING) if tool.tells() else (request.verb != tool.action):
+            return None
+    if NOW_WORDS & tool.own and PAST_WORDS & set(words):
+        return None
+    def its_action(i: int) -> bool:
+        """The word says the tool's action; a telling one only as the tool's own verb ("define" for define_word,
+        not "track")."""
+        if tool.action not in ACTIONS:
+            return same_root(stem(words[i]), tool.verb)
+        return request.action_at(i)[0] == tool.action and \
+            (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
+    support = tool.action is not None and any(its_action(i) for i in range(len(words)))
+    verb = range(request.verb_at, request.verb_at + request.verb_length) if request.verb else range(0)
+    said = {stem(w) for i, w in enumerate(words) if i not in verb and w in _content([w])}
+    objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root))
+    # the verb is a word of the tool's (or of its kind) other than its verb ("remind" for set_reminder, "email"
+    # for send_email, "text" for send_message)
+    named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)
+    if not objects and not any(tool.has(stem(words[i])) for i in verb) and \
+            (request.verb != tool.action or tool.action in BROAD_ACTIONS):
+        return None
+    # a tool that acts is asked by its action said, or by an object of its own after a verb of any action ("give
+    # the tomatoes a drink") or none ("i need a premium ride"), never by a question or another verb ("close ...")
+    unknown_verb = request.unknown_verb and not tool.has(stem(request.first))
+    if not tool.tells() and (request.question or not support and not (
+            request.verb == "any" or request.verb is None and not unknown_verb)):
+        return None
+    return support, objects, named
+
+
+def decode(declarations, text: str) -> dict | None:
+    """The declared tool the request asks for, with its arguments read from the request; None when no declared
+    tool is asked for, or the one asked for lacks a required value. A request that names the tool only by its
+    verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
+    evidence and most arguments first, then declaration order."""
+    request, best = Request(text), None
+    for tool in (Tool.read(d) for d in declarations):
+        said = evidence(tool, request) if tool is not None else None
+        if said is None:
+            continue
+        support, objects, named = said
+        reading = _Reading(tool, request, only_required=not objects and not named)
+        arguments = reading.read()
+        if arguments is None or (not objects and not named and reading.left):
+            continue
+        strength = 2.0 * support + objects + named + 0.5 * len(arguments)
+        if best is None or strength > best[0]:
+            best = (strength, {"name": tool.name, "arguments": arguments})
+    return best[1] if best else None

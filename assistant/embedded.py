@@ -29,7 +29,7 @@ from types import MappingProxyType
 import torch
 
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
-from assistant.client_tools import TOOL_SLOTS
+from assistant.client_tools import TOOL_SLOTS, decode
 from assistant.clauses import clauses, reading_taken, takeable
 from assistant.conversation import Vocabulary, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
@@ -65,6 +65,16 @@ def call_only_reply(result) -> str:
     if isinstance(result, str) and result.rstrip().endswith((".", "?", "!")):
         return result.strip()
     return fill_result(CALL_ONLY_REPLY, result)
+
+
+def declared_call(history: list[dict], client_tools: Mapping[str, dict]) -> ToolCall | None:
+    """The client's declared tool the request asks for, read by code (assistant.client_tools.decode), for a
+    request the model refuses: the model is not shown declarations it was not trained to read."""
+    declared = [tool for name, tool in client_tools.items() if name not in SKILLS]
+    if not declared or not history or history[-1].get("role") != "user":
+        return None
+    call = decode(declared, content_text(history[-1]))
+    return ToolCall(call["name"], call["arguments"], new_call_id()) if call else None
 
 
 class EmbeddedGenerator:
@@ -196,14 +206,22 @@ class EmbeddedGenerator:
                 said = text
                 yield TextEvent(said)
         # a refusal, the model's own or for want of a usable reply: Home Assistant's phrasings may serve it
-        refused = not calls and not said and client_result is None and \
-            (reader.unwritten or reader.template in MODEL_REFUSALS)
+        refusal = not calls and not said and (reader.unwritten or _may_refuse(reader.template))
+        refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools)
             if call is not None:
                 calls.append(call)
                 result = await tools.run(call.name, call.arguments)
                 yield ToolCallEvent(call, local=True, result=result)
+        # then the client's declared tools, read by code; when the client has answered one, its output is the reply
+        if refusal and not calls and (call := declared_call(history, client_tools)) is not None:
+            if client_result is None:
+                calls.append(call)
+                yield ToolCallEvent(call, local=False)
+            else:
+                said = call_only_reply(result)
+                yield TextEvent(said)
         if not said and not (calls and result is None):
             if calls and (reader.unwritten or refused):
                 said = call_only_reply(result)

@@ -1,19 +1,19 @@
 """A turn judge that may also hold: the second look (voice/turn_judge.py) trained to lower premature turns too.
 
-The shipped second look only releases words the text judge reads as cut, so it cannot lower premature. Here a
-network (Network: the second look's regression with a layer of tanh units, which separates better), over the
-second look's features and four more read off the pause's transcript (the last
-word's length, that length against the voice's rate so far, the share of the beam's other hypotheses that end
-without a closing mark, whether one ends in a comma), decides among the three outcomes the turn detector has at a
+The second look alone (voice/data/turn-judge.json) only releases words the text judge reads as cut, so it cannot
+lower premature. Here a network (Network: the second look's regression with a layer of tanh units, which separates
+better), over the second look's features and four more read off the pause's transcript (voice.turn_judge's
+HOLD_FEATURES), decides among the three outcomes the turn detector has at a
 pause: end after the short wait (the words' verdict stands or cut words are read finished), or hold finished
 words. A hold is graded by the network's probability: below hold_below for the cut wait (960 ms, as the one
-hold before), from there to short_below for the short hold (HOLD_WAITS_MS, swept), after which the turn ends if
-no speech came, whatever the sound says. The synthesised pauses last 300, 550 or 800 ms, so the short hold
-covers the shorter ones while a finished request it holds still ends within the late mark (600 ms). The replays'
-evidence holds the pause's transcript and Smart Turn's verdict from the pause's first silent frame only, so
-there is no second decision at the hold's end, only the wait. All of it is in hand when the pause's transcript
-is in; Smart Turn's verdict and Silero's probabilities over the pause are not used (the decision would wait for
-the sound, and the judge's call in the transcription queue does not see Silero).
+hold before), from there to short_below for the short hold (HOLD_WAITS_MS, swept): the turn ends after the
+longer of the short hold and the detector's own wait, so the hold never ends a turn sooner than the detector
+would (the opener check's cut wait when the sound says the speaker goes on). The synthesised pauses last 300, 550
+or 800 ms, so the short hold covers the shorter ones while a finished request it holds still ends within the late
+mark (600 ms). The replays' evidence holds the pause's transcript and Smart Turn's verdict from the pause's first
+silent frame only, so there is no second decision at the hold's end, only the wait. All of it is in hand when the
+pause's transcript is in; Smart Turn's verdict and Silero's probabilities over the pause are not used (the
+decision would wait for the sound, and the judge's call in the transcription queue does not see Silero).
 
 Trained on every pause of the training files' evidence (bench/turn_taking.py --replay), each sentence judged by
 a model trained without it (folds by sentence, as bench/turn_judge.py). The operating point
@@ -21,7 +21,7 @@ a model trained without it (folds by sentence, as bench/turn_judge.py). The oper
 most TARGET_PREMATURE of every voice's utterances over all training files, out of fold; when none does, the one
 whose worst voice is cut least. The
 model trained on all of them with that point is written to --model; --test judges held-out evidence once with
-it, beside the shipped judge.
+it, beside the second look alone. The server runs the model in voice/data/turn-hold.json.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_hold.py --train DEV.json FRESH.json ... --model M.json \\
         --figure turn_hold.png
@@ -45,11 +45,9 @@ from turn_judge import (by_voice, decidable, decide, eot_table, finished_at, fit
                         look_features, out_of_fold, per_voice_table, rows_of, shipped, standardised)
 from streaming.turns import TurnDetector  # noqa: E402
 from turn_taking import LATE_MS, summarise  # noqa: E402
-from voice.text_turn import TextTurnModel, words  # noqa: E402
-from voice.turn_judge import FEATURES, Regression, TurnJudge  # noqa: E402
+from voice.text_turn import TextTurnModel  # noqa: E402
+from voice.turn_judge import HOLD_FEATURES, WEIGHTS_PATH, Regression, TurnJudge, hold_features  # noqa: E402
 
-HOLD_FEATURES = FEATURES + ("last word's length", "last word's length against the rate so far",
-                            "beam hypotheses left open", "a beam hypothesis ends in a comma")
 END_ABOVE = (0.7, 0.8, 0.9)         # 0.8 had the fewest late at every single hold wait from 288 to 960 ms
 HOLD_BELOW = (-1.0, 0.3, 0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95)  # -1: never; the long and the short hold's
 HOLD_WAITS_MS = (352, 416, 480, 544)    # the short hold's silence; the transcript is in at 256 ms (the replay's
@@ -95,56 +93,26 @@ class Network:
         return self.regression.probabilities(x)
 
 
-def hold_features(text_turn: TextTurnModel, pause: dict) -> list[float]:
-    """One pause's evidence as numbers (HOLD_FEATURES' order)."""
-    heard = heard_of(pause)
-    said = words(heard.text)
-    length = heard.last_word_end_s - heard.last_word_start_s if heard.last_word_start_s is not None else 0.0
-    rate = heard.last_word_end_s / max(1, len(said)) if heard.last_word_end_s else 0.3   # seconds a word, so far
-    others = heard.alternatives
-    left_open = (sum(not other.rstrip().endswith((".", "?", "!")) for other in others) / len(others)
-                 if others else 0.0)
-    return look_features(text_turn, pause) + [
-        min(length, 2.0), min(length / max(rate, 0.05), 4.0), left_open,
-        float(any(other.rstrip().endswith(",") for other in others))]
+def recorded_hold_features(text_turn: TextTurnModel, pause: dict) -> list[float]:
+    """One recorded pause's evidence as numbers (HOLD_FEATURES' order)."""
+    return hold_features(text_turn, heard_of(pause), pause["heard_s"], pause["words"], pause["going_on"])
 
 
-def shipped_look(judge: TurnJudge):
-    """The shipped judge: the second look with the shipped weights over the text judge's recorded verdicts."""
+def second_look_of(judge: TurnJudge):
+    """The second look alone (voice/data/turn-judge.json) over the text judge's recorded verdicts."""
     def verdict(utterance, frames, pause):
-        return TurnJudge.second_look(judge.probability(look_features(judge.text_turn, pause)), pause["words"], pause["going_on"], judge.end_above,
-                                     judge.hold_below, TurnDetector.words_done)
+        return TurnJudge.second_look(judge.probability(look_features(judge.text_turn, pause)), pause["words"],
+                                     pause["going_on"], judge.end_above, judge.hold_below, TurnDetector.words_done)
     return verdict
 
 
-def holding(detector_class: type, hold_ms: int) -> type:
-    """The detector class whose pauses held short end after hold_ms of silence; a verdict's third element says the
-    pause is held short."""
-    class Holding(detector_class):
-        held = False
-
-        def transcript_ready(self, finished: float, if_going_on: float | None = None, held: bool = False) -> bool:
-            self.held = held and self.speaking and self.silence_ms > 0
-            return super().transcript_ready(finished, if_going_on)
-
-        def _speech_frame(self) -> None:
-            super()._speech_frame()
-            self.held = False
-
-        @property
-        def end_after_ms(self) -> int:
-            return hold_ms if self.held and self._words is not None else super().end_after_ms
-    return Holding
-
-
-def graded_hold(scores: dict, end_above: float, hold_below: float, short_below: float):
-    """The holding judge's verdict at a pause: (words, if going on, held short). Below hold_below finished words
-    are read cut (the cut wait), as the second look does; from there to short_below they are held short."""
+def graded_hold(scores: dict, end_above: float, hold_below: float, short_below: float, hold_ms: int):
+    """The holding judge's verdict at a pause (TurnJudge.look): (words, if going on, short hold). Below hold_below
+    finished words are read cut (the cut wait), as the second look does; from there to short_below they are held
+    short, which never shortens the detector's own wait (TurnDetector.end_after_ms)."""
     def verdict(utterance, frames, pause):
-        probability, finished = scores[(utterance["label"], frames)], pause["words"]
-        short = finished >= TurnDetector.words_done and hold_below <= probability < short_below
-        return (*TurnJudge.second_look(probability, finished, pause["going_on"], end_above, hold_below,
-                                       TurnDetector.words_done), short)
+        return TurnJudge.look(scores[(utterance["label"], frames)], pause["words"], pause["going_on"], end_above,
+                              hold_below, short_below, hold_ms, TurnDetector.words_done)
     return verdict
 
 
@@ -162,12 +130,11 @@ def curve(utterances: list[dict], scores: dict) -> list[Point]:
     """Every operating point's figures over the training utterances, out of fold."""
     points = []
     for hold_ms in HOLD_WAITS_MS:
-        detector = holding(TurnDetector, hold_ms)
         for end_above in END_ABOVE:
             for hold_below in HOLD_BELOW:
                 for short_below in [b for b in HOLD_BELOW if b >= hold_below]:
-                    verdict = graded_hold(scores, end_above, hold_below, short_below)
-                    voices = by_voice([decide(u, verdict, detector) for u in utterances])
+                    verdict = graded_hold(scores, end_above, hold_below, short_below, hold_ms)
+                    voices = by_voice([decide(u, verdict) for u in utterances])
                     points.append(Point(end_above, hold_below, short_below, hold_ms, voices.pop("all voices"),
                                         voices))
     return points
@@ -221,17 +188,17 @@ def swept_hold(utterances: list[dict], scores: dict, end_above: float, hold_ms: 
     """The cut wait's hold alone, its threshold swept, at one end_above (the figure's line for another model)."""
     points = []
     for hold_below in HOLD_BELOW:
-        verdict = graded_hold(scores, end_above, hold_below, hold_below)
-        voices = by_voice([decide(u, verdict, holding(TurnDetector, hold_ms)) for u in utterances])
+        verdict = graded_hold(scores, end_above, hold_below, hold_below, hold_ms)
+        voices = by_voice([decide(u, verdict) for u in utterances])
         points.append(Point(end_above, hold_below, hold_below, hold_ms, voices.pop("all voices"), voices))
     return points
 
 
-def figure(points: list[Point], shipped_voices: dict[str, dict], choice: Point, linear: list[Point],
+def figure(points: list[Point], look_voices: dict[str, dict], choice: Point, linear: list[Point],
            path: Path) -> None:
     """Premature against late per voice at the chosen end_above: the cut wait's hold alone, its threshold swept
     (grey; dashed, the same with the logistic regression instead of the network), and at the chosen hold_below
-    the short hold's threshold swept, one line per short hold wait; the shipped judge a cross, the chosen point a
+    the short hold's threshold swept, one line per short hold wait; the second look alone a cross, the chosen point a
     circle."""
     import matplotlib
     matplotlib.use("Agg")
@@ -253,7 +220,7 @@ def figure(points: list[Point], shipped_voices: dict[str, dict], choice: Point, 
                     ".--" if label.startswith("regression") else ".-", ms=3, lw=1, color=colour, label=label)
         mine = choice.summary if name == "all voices" else choice.voices[name]
         ax.plot(100 * mine["premature"], 100 * mine["late"], "o", mfc="none", ms=10, color="C3")
-        ax.plot(100 * shipped_voices[name]["premature"], 100 * shipped_voices[name]["late"], "x", ms=9, color="black")
+        ax.plot(100 * look_voices[name]["premature"], 100 * look_voices[name]["late"], "x", ms=9, color="black")
         ax.axvline(100 * TARGET_PREMATURE, ls=":", color="grey")
         ax.axhline(10, ls=":", color="grey")
         ax.set(title=name, xlim=(0, None), ylim=(0, None))
@@ -267,7 +234,7 @@ def figure(points: list[Point], shipped_voices: dict[str, dict], choice: Point, 
         ax.axis("off")
     fig.suptitle(f"training sets, out of fold, end ≥ {choice.end_above}: the cut wait's hold swept (grey; dashed: "
                  f"the logistic regression); at hold < "
-                 f"{choice.hold_below}, the short hold's threshold swept, one line per wait (x: shipped, o: chosen, "
+                 f"{choice.hold_below}, the short hold's threshold swept, one line per wait (x: second look, o: chosen, "
                  f"short < {choice.short_below}, {choice.hold_ms} ms)", fontsize=9)
     fig.tight_layout()
     fig.savefig(path, dpi=90)
@@ -288,12 +255,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--figure", help="--train: a PNG of the trade-off per voice")
     args = parser.parse_args(argv)
     text_turn = TextTurnModel()
-    now = shipped_look(TurnJudge(text_turn))
+    now = second_look_of(TurnJudge(text_turn, WEIGHTS_PATH))
     report = []
     if args.train:
         files = load(args.train)
         everything = [u for us in files.values() for u in us]
-        rows = rows_of(text_turn, everything, hold_features)
+        rows = rows_of(text_turn, everything, recorded_hold_features)
         scores = out_of_fold(everything, rows, Network)
         points = curve(everything, scores)
         choice = chosen(points)
@@ -311,15 +278,14 @@ def main(argv: list[str] | None = None) -> int:
                           + " |" for p in best + [alone]))
         report.append(f"chosen: end ≥ {choice.end_above}, hold < {choice.hold_below}, short < {choice.short_below}, "
                       f"short hold {choice.hold_ms} ms")
-        look = graded_hold(scores, choice.end_above, choice.hold_below, choice.short_below)
-        detector = holding(TurnDetector, choice.hold_ms)
+        look = graded_hold(scores, choice.end_above, choice.hold_below, choice.short_below, choice.hold_ms)
         for name, us in files.items():
             report.append(per_voice_table(f"{name}, out of fold", {
-                "words alone": [decide(u, shipped) for u in us], "shipped": [decide(u, now) for u in us],
-                "holding": [decide(u, look, detector) for u in us]}))
+                "words alone": [decide(u, shipped) for u in us], "second look": [decide(u, now) for u in us],
+                "holding": [decide(u, look) for u in us]}))
         report.append(per_voice_table("all training files, out of fold", {
-            "words alone": [decide(u, shipped) for u in everything], "shipped": [decide(u, now) for u in everything],
-            "holding": [decide(u, look, detector) for u in everything]}))
+            "words alone": [decide(u, shipped) for u in everything],
+            "second look": [decide(u, now) for u in everything], "holding": [decide(u, look) for u in everything]}))
         model = fit(everything, rows, Network)
         Path(args.model).write_text(json.dumps({
             "features": HOLD_FEATURES, **model.data(),
@@ -339,18 +305,17 @@ def main(argv: list[str] | None = None) -> int:
         data = json.loads(Path(args.model).read_text())
         if tuple(data["features"]) != HOLD_FEATURES:
             raise ValueError(f"{args.model} is for features {data['features']}")
-        look = graded_hold(scores_of(data, rows_of(text_turn, us, hold_features)), data["end_above"],
-                           data["hold_below"], data["short_below"])
+        look = graded_hold(scores_of(data, rows_of(text_turn, us, recorded_hold_features)), data["end_above"],
+                           data["hold_below"], data["short_below"], data["hold_ms"])
         name = (f"holding (end ≥ {data['end_above']}, hold < {data['hold_below']}, short < {data['short_below']}, "
                 f"{data['hold_ms']} ms)")
-        judged = {"words alone": [decide(u, shipped) for u in us], "shipped": [decide(u, now) for u in us],
-                  name: [decide(u, look, holding(TurnDetector, data["hold_ms"])) for u in us]}
+        judged = {"words alone": [decide(u, shipped) for u in us], "second look": [decide(u, now) for u in us],
+                  name: [decide(u, look) for u in us]}
         report.append(per_voice_table(f"{Path(path).stem.removeprefix('turn_evidence_')}, held out", judged))
         report.append("all voices: " + ", ".join(f"{j} {summarise(o)['premature']:.1%} / {summarise(o)['late']:.1%}"
                                                   for j, o in judged.items()))
         if args.eot:
-            report.append(eot_table(us, {"shipped": now, name: look},
-                                    {name: lambda detector_class: holding(detector_class, data["hold_ms"])}))
+            report.append(eot_table(us, {"second look": now, name: look}))
     print("\n\n".join(report))
     return 0
 

@@ -118,7 +118,8 @@ def out_of_fold(train: list[dict], rows: dict, model: type = Regression) -> dict
 
 def decide(utterance: dict, verdict, detector_class: type = TurnDetector) -> dict:
     """semantic_vad on the recorded evidence, decided by the replay's own loop (bench/turn_taking.py decide):
-    verdict(utterance, frames, pause) -> (words, if going on) at each pause. An outcome in summarise()'s form."""
+    verdict(utterance, frames, pause) -> (words, if going on), and the short hold (ms) where the judge holds, at
+    each pause. An outcome in summarise()'s form."""
     detector = detector_class(TurnDetection(type="semantic_vad"))
     pauses = utterance["pauses"]
     end_frame = replay_decide(utterance["probabilities"], detector, STT_MS, SMART_TURN_MS,
@@ -190,14 +191,12 @@ def per_voice_table(name: str, judges: dict[str, list[dict]]) -> str:
     return "\n".join(lines)
 
 
-def eot_table(utterances: list[dict], verdicts: dict, detectors: dict | None = None) -> str:
-    """eot-bench's figures over the sweep's operating points (bench/turn_taking.py --sweep), for each judge;
-    detectors: a judge's function from each swept detector class to the one it decides with."""
+def eot_table(utterances: list[dict], verdicts: dict) -> str:
+    """eot-bench's figures over the sweep's operating points (bench/turn_taking.py --sweep), for each judge."""
     lines = [f"| judge | false cut-offs at {EOT_BUDGETS_MS[0]} / {EOT_BUDGETS_MS[1]} ms (turn end p50 there) | "
              f"turn end p50 at ≤ {EOT_CUTOFFS:.0%} cut-offs |", "|---|---|---|"]
     for judge, verdict in verdicts.items():
-        as_judged = (detectors or {}).get(judge, lambda detector_class: detector_class)
-        summary = {name: summarise([decide(u, verdict, as_judged(detector_class)) for u in utterances])
+        summary = {name: summarise([decide(u, verdict, detector_class) for u in utterances])
                    for name, (detector_class, _) in sweep_detectors().items()}
         *budgets, cutoffs = eot_points({n: s for n, s in summary.items() if n.startswith(SWEPT)})
         lines.append(f"| {judge} | " + " / ".join(

@@ -76,14 +76,14 @@ class TranscriptionQueue:
 
     async def final(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> Heard:
         """An URGENT final transcript with its words' probabilities, for a turn that ends before a final made at
-        a pause covers it (server_vad's silence, a commit): the doubts it carries reach the assistant there too."""
+        a pause covers it (pushed to talk): the doubts it carries reach the assistant there too."""
         return await self._queue(URGENT, lambda: self.stt.hear(audio, names))
 
-    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float, float | None]:
+    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float, float | None, int]:
         """An URGENT final transcript at a pause, with the words' verdicts: the probability that it is a
         finished request, and the same if the speaker goes on, as the sound may say (voice.text_turn), with the
-        turn judge's second look (voice.turn_judge)."""
-        def job() -> tuple[Heard, float, float | None]:
+        turn judge's second look, and its short hold (ms, 0: none; voice.turn_judge)."""
+        def job() -> tuple[Heard, float, float | None, int]:
             heard = self.stt.hear(audio, names)
             return heard, *self.turn_judge.judge(heard, audio.size / self.stt.sample_rate, TurnDetector.words_done)
         return await self._queue(URGENT, job)

@@ -486,7 +486,7 @@ class Session:
 
     async def _run_job(self, turn: _Turn, audio: np.ndarray, priority: int) -> str:
         if priority == URGENT:
-            heard, finished, if_going_on = await self.engines.transcription.hear(audio, self._home_names())
+            heard, finished, if_going_on, hold_ms = await self.engines.transcription.hear(audio, self._home_names())
             text = heard.text
         else:
             text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
@@ -500,7 +500,7 @@ class Session:
         paused = self._detector is not None and self._detector.silence_ms > 0
         if paused and priority == URGENT and audio.size >= turn.speech_end_samples:
             self._speculate(turn, text)
-            if self._detector.transcript_ready(finished, if_going_on):
+            if self._detector.transcript_ready(finished, if_going_on, hold_ms):
                 self._end_turn(turn)
         elif paused:
             self._transcribe(turn, URGENT)              # the pause came while this job ran

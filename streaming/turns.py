@@ -21,7 +21,9 @@ the sound says outright that the speaker goes on (Whisper wrote "... lights to 5
 words say done and the sound does not: it ends at ``unsure``, never later
 than ``silence_duration_ms``. Until the words are in, only ``eagerness``'s maximum (OpenAI's meaning: low,
 medium and high wait at most 8, 4 and 2 s) ends the turn: the reply waits for the transcript anyway, so ending
-sooner (a slow, loaded machine) would only risk cutting the speaker off. Speech resuming forgets both verdicts.
+sooner (a slow, loaded machine) would only risk cutting the speaker off. The turn judge (voice.turn_judge) may
+hold finished words short: the turn then waits at least its hold, and never less than the waits above, so the
+hold only lengthens the short waits after finished words. Speech resuming forgets every verdict.
 """
 from __future__ import annotations
 
@@ -106,6 +108,7 @@ class TurnDetector:
         self._words: float | None = None        # this pause's verdicts; None = not in yet
         self._words_going_on: float | None = None
         self._sound: float | None = None
+        self._hold_ms = 0                       # this pause's short hold (the turn judge's); 0 = none
 
     def process(self, probability: float) -> Signal | None:
         self.frames += 1
@@ -133,10 +136,16 @@ class TurnDetector:
         self.silence_ms, self._paused = 0, False
         self.speech_end_frame = self.frames
         self._words = self._words_going_on = self._sound = None
+        self._hold_ms = 0
 
     @property
     def end_after_ms(self) -> int:
-        """The silence that ends the turn, given what the judges have said about this pause."""
+        """The silence that ends the turn, given what the judges have said about this pause: the judges' wait, or
+        the turn judge's short hold where that is longer."""
+        return max(self._judged_wait_ms, self._hold_ms)
+
+    @property
+    def _judged_wait_ms(self) -> int:
         if not self.semantic:
             return self.settings.silence_duration_ms
         words, sound = self._words, self._sound
@@ -156,13 +165,14 @@ class TurnDetector:
             return min(self._waits.sure, self.settings.silence_duration_ms)
         return min(self._waits.unsure, self.settings.silence_duration_ms)
 
-    def transcript_ready(self, finished: float, if_going_on: float | None = None) -> bool:
+    def transcript_ready(self, finished: float, if_going_on: float | None = None, hold_ms: int = 0) -> bool:
         """The words' verdict on everything up to the current pause (the text turn model's probability that
         it is a finished request) is in, and the verdict to use instead when the sound says outright that the
-        speaker goes on (TextTurnModel.judge_going_on); True = end the turn now."""
+        speaker goes on (TextTurnModel.judge_going_on); hold_ms: the turn judge's short hold (0: none), the
+        least silence that ends the turn; True = end the turn now."""
         if not self.semantic or not self.speaking or self.silence_ms == 0:
             return False
-        self._words, self._words_going_on = finished, if_going_on
+        self._words, self._words_going_on, self._hold_ms = finished, if_going_on, hold_ms
         return self._end_now()
 
     def audio_ready(self, finished: float) -> bool:

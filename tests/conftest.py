@@ -103,13 +103,6 @@ def needs_assistant(engines):
         pytest.skip("assistant/embedded.py has not landed yet")
 
 
-@pytest.fixture
-def needs_tool_reading_checkpoint(engines):
-    """The checkpoint was trained on client-declared tools in slot form (assistant/client_tools.py)."""
-    if engines.generator is None or not getattr(engines.generator, "reads_tools", False):
-        pytest.skip("the checkpoint was not trained on client-declared tools")
-
-
 # ---- a live server -----------------------------------------------------------------------------------
 
 class LiveServer:

@@ -5,7 +5,7 @@ import random
 import pytest
 
 from assistant.chat_template import model_prompt, reply_target
-from assistant.client_tools import FUNCTION_WORDS, MAX_SHOWN, name_words, request_stems, stem
+from assistant.client_tools import FUNCTION_WORDS, MAX_SHOWN, Tool, decode, name_words, request_stems, stem
 from assistant.corpus import CANT, gen_generated_tool, generate_corpus
 from assistant.generated_tools import NOUNS as GENERATED_NOUNS, VERBS as GENERATED_VERBS
 from assistant.generator import respond_sync
@@ -173,17 +173,83 @@ def test_generated_tools_are_called_when_the_request_says_their_noun_and_refused
     assert len(names) > 900 and len(GENERATED_VERBS) >= 200 and len(set(GENERATED_NOUNS)) >= 300
 
 
+# ---- the decoder by code (no model) ----------------------------------------------------------------------
+
+TAXI = {"type": "function", "name": "book_taxi", "description": "Book a taxi ride.",
+        "parameters": {"type": "object", "properties": {
+            "destination": {"type": "string", "description": "Where to go"},
+            "pickup": {"type": "string", "description": "Pickup address"},
+            "ride_type": {"type": "string", "enum": ["standard", "xl", "premium"]}}, "required": ["destination"]}}
+CURRENCY = {"type": "function", "name": "convert_currency", "description": "Convert money between currencies.",
+            "parameters": {"type": "object", "properties": {
+                "amount": {"type": "number"},
+                "from_currency": {"type": "string", "enum": ["USD", "EUR", "GBP", "JPY"]},
+                "to_currency": {"type": "string", "enum": ["USD", "EUR", "GBP", "JPY"]}},
+                "required": ["amount", "from_currency", "to_currency"]}}
+WATERING = {"type": "function", "name": "water_zone", "description": "Water one zone of the garden.",
+            "parameters": {"type": "object", "properties": {
+                "zone": {"type": "string", "description": "Zone name"},
+                "minutes": {"type": "integer", "description": "How long to water"}}, "required": ["zone"]}}
+GARAGE = {"type": "function", "name": "open_garage_door", "description": "Open the garage door."}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("What's the weather in Paris?", [SONG, WEATHER], ("get_weather", {"city": "Paris"})),      # as written
+    ("will i need an umbrella in oslo tomorrow", [WEATHER], ("get_weather", {"city": "oslo"})),  # a weather word
+    ("play hotel california by the eagles", [WEATHER, SONG],
+     ("play_song", {"song": "hotel california", "artist": "eagles"})),          # "the" is no part of a value
+    ("text sam saying i'm running late", [MESSAGE, MONEY], ("send_message", {"contact": "sam", "body": "i'm running late"})),
+    ("book an xl taxi from the station to 4 elm road", [TAXI],
+     ("book_taxi", {"destination": "4 elm road", "pickup": "station", "ride_type": "xl"})),
+    ("how much is 20 pounds in euros", [CURRENCY],                                     # numbers and enum members
+     ("convert_currency", {"amount": 20, "from_currency": "GBP", "to_currency": "EUR"})),
+    ("water the rose bed for ten minutes", [WATERING], ("water_zone", {"zone": "rose bed", "minutes": 10})),
+    ("open the garage", [GARAGE], ("open_garage_door", {})),
+    ("is flight BA 286 on time", [FLIGHT, SCORE], ("lookupFlightStatus", {"flight_number": "BA 286"})),
+])
+def test_the_decoder_calls_the_tool_asked_for_with_spans_numbers_and_enum_members(text, tools, expected):
+    call = decode(tools, text)
+    assert (call["name"], call["arguments"]) == expected
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("cancel my taxi", [TAXI]),                       # same domain, another action
+    ("book me a flight to rome", [TAXI]),             # the tool's verb, another thing
+    ("close the garage door", [GARAGE]),
+    ("is the garage door open", [GARAGE]),            # a question, not an ask to act
+    ("stop watering the lawn", [WATERING]),
+    ("what was the weather like in paris last christmas", [WEATHER]),    # the past, of a tool of now
+    ("who sings hotel california", [SONG]),
+    ("find me a recipe for banana bread", [FLIGHT, WEATHER]),           # nothing of the tools
+    ("remind me to buy milk", [MESSAGE, TAXI]),
+    ("how are you today", [WEATHER, SONG]),
+])
+def test_the_decoder_makes_no_call_for_a_near_miss_or_an_unrelated_request(text, tools):
+    assert decode(tools, text) is None
+
+
+def test_a_tool_whose_required_value_is_not_said_is_not_called():
+    assert decode([WEATHER], "what's the weather like") is None
+    assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
+
+
+def test_tools_are_read_as_the_description_says():
+    tool = Tool.read(TAXI)
+    assert tool.action == "book" and [p.kind for p in tool.parameters] == ["place", "place", "thing"]
+    assert Tool.read({"name": "next_bus", "description": "Get the next bus departures"}).tells()
+
+
 # ---- the real checkpoint ----------------------------------------------------------------------------------
 
 def test_a_checkpoint_trained_without_tool_slots_is_not_shown_declarations(assistant):
-    """The shipped checkpoint predates the tool slots: declarations stay out of its prompt, and a request
-    only a declared tool serves gets the honest refusal (no call the client must answer)."""
+    """The shipped checkpoint predates the tool slots: declarations stay out of its prompt, and the request it
+    refuses is read by code: the declared tool it asks for is called with the words said."""
     if assistant.reads_tools:
         pytest.skip("the checkpoint reads declared tools")
     with_tools, _ = assistant.prompt_ids(user("what's the weather in Paris"), None, {"get_weather": WEATHER})
     assert with_tools == assistant.prompt_ids(user("what's the weather in Paris"))[0]
     calls, text = declared_calls(assistant, "what's the weather in Paris", WEATHER, SONG)
-    assert calls == [] and "can't" in text
+    assert calls == [("get_weather", {"city": "Paris"})] and text == ""
 
 
 def declared_calls(assistant, text: str, *tools):
@@ -192,7 +258,6 @@ def declared_calls(assistant, text: str, *tools):
     return [(c.name, c.arguments) for c in reply.tool_calls], reply.text
 
 
-@pytest.mark.usefixtures("needs_tool_reading_checkpoint")
 @pytest.mark.parametrize("text, expected", [
     ("what's the weather in Paris", ("get_weather", {"city": "Paris"})),
     ("is it going to rain in tokyo", ("get_weather", {"city": "tokyo"})),
@@ -203,13 +268,20 @@ def test_a_declared_tool_is_called_with_the_words_said(assistant, text, expected
     assert calls == [expected]
 
 
-@pytest.mark.usefixtures("needs_tool_reading_checkpoint")
 def test_a_request_no_declared_tool_serves_gets_an_honest_refusal(assistant):
     calls, text = declared_calls(assistant, "order a pizza", WEATHER, SONG)
     assert calls == [] and "can't" in text
 
 
-@pytest.mark.usefixtures("needs_tool_reading_checkpoint")
+def test_the_client_output_of_a_call_made_by_code_is_the_reply(assistant):
+    history = [*user("what's the weather in Paris"),
+               {"role": "assistant", "content": "", "tool_calls": [{"id": "c1", "type": "function", "function": {
+                   "name": "get_weather", "arguments": '{"city": "Paris"}'}}]},
+               {"role": "tool", "tool_call_id": "c1", "content": '{"forecast": "light rain, 14 degrees"}'}]
+    reply = respond_sync(assistant, history, ToolRunner(), client_tools={"get_weather": WEATHER})
+    assert reply.tool_calls == [] and "light rain, 14 degrees" in reply.text
+
+
 def test_built_in_skills_keep_working_with_tools_declared(assistant):
     calls, _ = declared_calls(assistant, "turn on the kitchen light", WEATHER, SONG)
     assert calls == [("set_device", {"device": "light", "room": "kitchen", "state": "on"})]

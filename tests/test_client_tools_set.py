@@ -1,4 +1,4 @@
-"""The held-out client-tool set is well-formed, so a score on it measures the model and not a typo in the set."""
+"""The held-out client-tool sets are well-formed, so a score on them measures the model and not a typo in a set."""
 import json
 import re
 from collections import Counter
@@ -6,12 +6,27 @@ from pathlib import Path
 
 import pytest
 
+from bench.assistant_eval import client_tool_rows
+
 DATA = Path(__file__).parent / "data"
-DECLARATIONS = json.loads((DATA / "heldout_client_tools.json").read_text(encoding="utf-8"))
-TOOLS = {tool["name"]: tool for tool in DECLARATIONS}
-ROWS = [json.loads(line) for line in (DATA / "heldout_client_tools.jsonl").read_text(encoding="utf-8").splitlines()]
 NO_CALL_KINDS = {"near_miss", "unrelated", "chit_chat"}
 JSON_TYPES = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,)}
+
+
+def declarations_of(name: str) -> list[dict]:
+    return json.loads((DATA / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def rows_of(name: str) -> list[dict]:
+    return [json.loads(line) for line in (DATA / f"{name}.jsonl").read_text(encoding="utf-8").splitlines()]
+
+
+# Each set: its files' name, and at least how many declarations, rows and call rows it has.
+SETS = {"first": ("heldout_client_tools", 36, 130, 100), "second": ("heldout_client_tools_second", 30, 100, 65)}
+DECLARATIONS = {key: declarations_of(name) for key, (name, *_) in SETS.items()}
+TOOLS = {key: {tool["name"]: tool for tool in declarations} for key, declarations in DECLARATIONS.items()}
+ROWS = {key: rows_of(name) for key, (name, *_) in SETS.items()}
+ALL_ROWS = [(key, row) for key, rows in ROWS.items() for row in rows]
 
 
 def normalised(text):
@@ -24,10 +39,12 @@ def fits(value, json_type):
     return isinstance(value, JSON_TYPES[json_type])
 
 
-def test_declarations_are_in_the_realtime_shape():
-    assert len(DECLARATIONS) >= 36
-    assert len(TOOLS) == len(DECLARATIONS), "tool names repeat"
-    for tool in DECLARATIONS:
+@pytest.mark.parametrize("key", SETS)
+def test_declarations_are_in_the_realtime_shape(key):
+    declarations = DECLARATIONS[key]
+    assert len(declarations) >= SETS[key][1]
+    assert len(TOOLS[key]) == len(declarations), "tool names repeat"
+    for tool in declarations:
         assert set(tool) == {"type", "name", "description", "parameters"}, tool["name"]
         assert tool["type"] == "function"
         assert re.fullmatch(r"[A-Za-z0-9_-]{1,64}", tool["name"])
@@ -41,38 +58,52 @@ def test_declarations_are_in_the_realtime_shape():
             assert all(fits(member, schema["type"]) for member in schema.get("enum", [])), (tool["name"], name)
 
 
-def test_declarations_vary_like_real_apps():
-    arity = Counter(len(tool["parameters"]["properties"]) for tool in DECLARATIONS)
-    assert arity[0] and arity[3] and arity[1] + arity[2] > len(DECLARATIONS) / 2
-    schemas = [schema for tool in DECLARATIONS for schema in tool["parameters"]["properties"].values()]
+@pytest.mark.parametrize("key", SETS)
+def test_declarations_vary_like_real_apps(key):
+    declarations = DECLARATIONS[key]
+    arity = Counter(len(tool["parameters"]["properties"]) for tool in declarations)
+    assert arity[0] and arity[3] and arity[1] + arity[2] > len(declarations) / 2
+    schemas = [schema for tool in declarations for schema in tool["parameters"]["properties"].values()]
     assert any("enum" in schema for schema in schemas)
     assert {"integer", "number"} <= {schema["type"] for schema in schemas}
-    assert any(re.search(r"[a-z][A-Z]", name) for name in TOOLS) and any("_" in name for name in TOOLS)
+    assert any(re.search(r"[a-z][A-Z]", name) for name in TOOLS[key]) and any("_" in name for name in TOOLS[key])
 
 
-def test_rows_count_and_kinds():
-    assert len(ROWS) >= 130
-    assert len({row["id"] for row in ROWS}) == len(ROWS)
-    kinds = Counter(row["kind"] for row in ROWS)
+def test_second_set_declares_new_tools_in_kebab_case_too():
+    """The second set is held out from the first: none of its tools is one of the first's, and its names also
+    come in kebab-case, as some apps write them."""
+    assert not set(TOOLS["second"]) & set(TOOLS["first"])
+    assert any("-" in name for name in TOOLS["second"])
+
+
+@pytest.mark.parametrize("key", SETS)
+def test_rows_count_and_kinds(key):
+    rows = ROWS[key]
+    assert len(rows) >= SETS[key][2]
+    assert len({row["id"] for row in rows}) == len(rows)
+    kinds = Counter(row["kind"] for row in rows)
     assert set(kinds) == {"call"} | NO_CALL_KINDS
-    assert kinds["call"] >= 100 and sum(kinds[kind] for kind in NO_CALL_KINDS) >= 30
+    assert kinds["call"] >= SETS[key][3] and sum(kinds[kind] for kind in NO_CALL_KINDS) >= 30
 
 
-@pytest.mark.parametrize("row", ROWS, ids=lambda row: str(row["id"]))
-def test_row_declares_known_tools(row):
+@pytest.mark.parametrize("key, row", ALL_ROWS, ids=[f"{key}-{row['id']}" for key, row in ALL_ROWS])
+def test_row_declares_known_tools(key, row):
     assert set(row) == {"id", "kind", "tools", "request", "expect"}
     assert 2 <= len(row["tools"]) <= 6 and len(set(row["tools"])) == len(row["tools"])
-    assert set(row["tools"]) <= set(TOOLS)
+    assert set(row["tools"]) <= set(TOOLS[key])
     assert row["request"].strip()
     assert (row["expect"] is None) == (row["kind"] in NO_CALL_KINDS)
 
 
-@pytest.mark.parametrize("row", [row for row in ROWS if row["expect"]], ids=lambda row: str(row["id"]))
-def test_expected_call_fits_the_declared_schema(row):
+CALL_ROWS = [(key, row) for key, row in ALL_ROWS if row["expect"]]
+
+
+@pytest.mark.parametrize("key, row", CALL_ROWS, ids=[f"{key}-{row['id']}" for key, row in CALL_ROWS])
+def test_expected_call_fits_the_declared_schema(key, row):
     call = row["expect"]
     assert set(call) == {"name", "arguments"}
     assert call["name"] in row["tools"]
-    parameters = TOOLS[call["name"]]["parameters"]
+    parameters = TOOLS[key][call["name"]]["parameters"]
     assert set(parameters.get("required", [])) <= set(call["arguments"])
     for name, value in call["arguments"].items():
         schema = parameters["properties"][name]
@@ -83,6 +114,22 @@ def test_expected_call_fits_the_declared_schema(row):
             assert normalised(value) in normalised(row["request"]), f"{name}={value!r} is not a span of the request"
 
 
-def test_every_declaration_is_called_somewhere():
-    called = {row["expect"]["name"] for row in ROWS if row["expect"]}
-    assert called == set(TOOLS)
+@pytest.mark.parametrize("key", SETS)
+def test_every_declaration_is_called_twice(key):
+    called = Counter(row["expect"]["name"] for row in ROWS[key] if row["expect"])
+    assert set(called) == set(TOOLS[key]) and min(called.values()) >= 2
+
+
+def test_second_set_spread():
+    """Beside its calls, about 15 near misses, 10 unrelated requests and 5 of chit-chat."""
+    kinds = Counter(row["kind"] for row in ROWS["second"])
+    assert kinds["near_miss"] >= 12 and kinds["unrelated"] >= 8 and kinds["chit_chat"] >= 4
+
+
+@pytest.mark.parametrize("key", SETS)
+def test_the_eval_loads_the_set(key):
+    """bench/assistant_eval.py --client-tools reads each row with its declarations, as the files hold them."""
+    loaded = client_tool_rows(str(DATA / SETS[key][0]))
+    assert [row for row, _ in loaded] == ROWS[key]
+    for row, declared in loaded:
+        assert list(declared) == row["tools"] and all(declared[name] == TOOLS[key][name] for name in declared)

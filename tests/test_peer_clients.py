@@ -134,7 +134,6 @@ def test_pipecat_client_tool_round_trip(pipecat, server, stt):
     assert "on" in heard(stt, result["audio"]).lower()
 
 
-@pytest.mark.usefixtures("needs_tool_reading_checkpoint")
 def test_pipecat_declared_tool_answered_by_the_embedded_model(pipecat, server, stt):
     """get_weather is no skill of Parley's: the embedded model reads its declaration and calls it with the city."""
     result = pipecat.run("weather")
@@ -184,7 +183,6 @@ def test_livekit_client_tool_round_trip(livekit, server, stt):
     assert "kitchen" in heard(stt, result["audio"]).lower()
 
 
-@pytest.mark.usefixtures("needs_tool_reading_checkpoint")
 def test_livekit_declared_tool_answered_by_the_embedded_model(livekit, server, stt):
     result = livekit.run("weather")
     no_errors(result, server)

@@ -214,7 +214,6 @@ async def declare_weather(live_server):
     return client
 
 
-@pytest.mark.usefixtures("needs_tool_reading_checkpoint")
 async def test_a_declared_tool_is_called_with_the_city_said(live_server):
     """The embedded model reads get_weather's declaration, calls it with the city as said, and speaks what the
     client's function answered."""
@@ -233,7 +232,6 @@ async def test_a_declared_tool_is_called_with_the_city_said(live_server):
     await client.close()
 
 
-@pytest.mark.usefixtures("needs_tool_reading_checkpoint")
 async def test_a_request_no_declared_tool_serves_gets_no_call(live_server):
     """With get_weather declared, a song request calls nothing and is answered honestly; a built-in skill
     still runs on the server."""

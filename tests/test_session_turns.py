@@ -139,6 +139,34 @@ def test_semantic_vad_reads_the_words_as_going_on_when_the_sound_says_so_outrigh
     assert run(detector, [0.0] * 20) == [(-(-(waits.unsure - 96) // FRAME_MS) - 1, Signal.END)]
 
 
+def test_semantic_vad_a_finished_request_held_short_ends_after_the_hold():
+    """The turn judge holds finished words short: words and sound say done, yet the turn waits the hold (not 128
+    ms), and then ends; speech resuming forgets the hold with the verdicts."""
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.audio_ready(0.95)
+    assert not detector.transcript_ready(FINISHED, FINISHED, 416)
+    assert run(detector, [0.0] * 20) == [(-(-(416 - 96) // FRAME_MS) - 1, Signal.END)]
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.transcript_ready(FINISHED, FINISHED, 416)
+    run(detector, [0.9] * 3 + [0.0] * 3)
+    detector.audio_ready(0.95)
+    assert not detector.transcript_ready(FINISHED)
+    assert run(detector, [0.0]) == [(0, Signal.END)]      # 128 ms
+
+
+def test_semantic_vad_a_short_hold_never_shortens_the_wait():
+    """Where the sound says outright that the speaker goes on after words that read finished only if the last
+    word was whole ("... lights to 50."), the cut wait stands, held short or not."""
+    waits = SEMANTIC_WAITS["medium"]
+    detector = semantic()
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.audio_ready(0.02)
+    detector.transcript_ready(0.59, CUT, 416)
+    assert run(detector, [0.0] * (waits.cut // FRAME_MS + 2)) == [(-(-(waits.cut - 96) // FRAME_MS) - 1, Signal.END)]
+
+
 def test_semantic_vad_waits_for_the_words_however_the_sound_is():
     detector = semantic("high")
     run(detector, [0.9] * 10 + [0.0] * 3)

@@ -1,15 +1,16 @@
-"""The turn judge's second look: the shipped weights on the words' verdicts, and the verdicts the server's
-transcription queue gives the turn detector for real speech (flite), as bench/turn_judge.py decides on replays."""
+"""The turn judge: the second look and the short hold on the words' verdicts, the shipped weights, and the
+verdicts the server's transcription queue gives the turn detector for real speech (flite), as bench/turn_judge.py
+and bench/turn_hold.py decide on replays."""
 import numpy as np
 import pytest
 
 from paused_speech import RATE, flite, pause_point
 from streaming.engines import TranscriptionQueue
-from streaming.turns import SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
+from streaming.turns import FRAME_MS, SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
 from voice.smart_turn import SmartTurnModel
 from voice.stt import Heard
 from voice.text_turn import TextTurnModel
-from voice.turn_judge import FEATURES, Regression, TurnJudge, features
+from voice.turn_judge import FEATURES, HOLD_FEATURES, WEIGHTS_PATH, Regression, TurnJudge, features, hold_features
 
 WORDS_DONE = TurnDetector.words_done
 
@@ -17,6 +18,12 @@ WORDS_DONE = TurnDetector.words_done
 @pytest.fixture(scope="module")
 def judge():
     return TurnJudge(TextTurnModel())
+
+
+@pytest.fixture(scope="module")
+def second_look(judge):
+    """The second look alone (voice/data/turn-judge.json), the benches' baseline."""
+    return TurnJudge(judge.text_turn, WEIGHTS_PATH)
 
 
 def test_the_second_look_overrules_only_where_it_is_sure():
@@ -27,11 +34,23 @@ def test_the_second_look_overrules_only_where_it_is_sure():
     assert TurnJudge.second_look(0.1, finished, 0.3, 0.7, 0.05, WORDS_DONE) == (finished, 0.3)   # stays finished
 
 
-def test_the_shipped_weights_fit_the_features(judge):
-    regression = judge.regression
+def test_finished_words_are_held_short_between_the_hold_and_the_short_threshold():
+    cut, finished = 0.2, 0.8
+    assert TurnJudge.look(0.7, finished, 0.3, 0.9, 0.6, 0.95, 416, WORDS_DONE) == (finished, 0.3, 416)
+    assert TurnJudge.look(0.5, finished, 0.3, 0.9, 0.6, 0.95, 416, WORDS_DONE) == (0.0, None, 0)   # the cut wait
+    assert TurnJudge.look(0.97, finished, 0.3, 0.9, 0.6, 0.95, 416, WORDS_DONE) == (finished, 0.3, 0)
+    assert TurnJudge.look(0.7, cut, cut, 0.9, 0.6, 0.95, 416, WORDS_DONE) == (cut, cut, 0)         # cut stays cut
+
+
+def test_the_shipped_weights_fit_the_features(judge, second_look):
+    network = judge.regression
+    assert network.mean.shape == network.scale.shape == (len(HOLD_FEATURES),) and judge.features is hold_features
+    assert network.hidden is not None and network.hidden[0].shape == (len(HOLD_FEATURES), network.weights.size)
+    assert judge.hold_below < judge.short_below < 1.0 and judge.hold_below < judge.end_above and judge.hold_ms > 0
+    regression = second_look.regression
     assert regression.weights.shape == regression.mean.shape == regression.scale.shape == (len(FEATURES),)
-    assert regression.hidden is None
-    assert judge.hold_below < judge.end_above
+    assert regression.hidden is None and second_look.hold_ms == 0
+    assert second_look.hold_below < second_look.end_above
 
 
 def test_a_judge_with_a_hidden_layer_weighs_its_tanh_units():
@@ -46,14 +65,14 @@ def test_a_judge_with_a_hidden_layer_weighs_its_tanh_units():
     assert network.probabilities([[2.0, -0.5], [2.0, -0.5]]) == pytest.approx([expected, expected])
 
 
-def test_a_confident_finished_request_the_words_read_cut_is_read_finished(judge):
+def test_a_confident_finished_request_the_words_read_cut_is_read_finished_by_the_second_look(second_look):
     """"Cancel the timer called laundry.": the text judge never saw "laundry" after "called" and reads it cut;
     Whisper is sure of every word, the last word began well before the audio's end, no beam goes on."""
     heard = Heard("Cancel the timer called laundry.", (("Cancel", 0.97), ("the", 0.99), ("timer", 0.98),
                                                          ("called", 0.97), ("laundry", 0.95), (".", 0.9)),
                   last_word_start_s=1.55, last_word_end_s=2.05)
-    assert judge.text_turn.judge(heard) < WORDS_DONE
-    assert judge.judge(heard, 2.2, WORDS_DONE) == (WORDS_DONE, None)
+    assert second_look.text_turn.judge(heard) < WORDS_DONE
+    assert second_look.judge(heard, 2.2, WORDS_DONE) == (WORDS_DONE, None, 0)
 
 
 def test_a_cut_request_stays_cut(judge):
@@ -69,34 +88,45 @@ def test_the_features_are_the_ones_named(judge):
     row = features(judge.text_turn, heard, 1.3, 0.97, 0.97)
     assert len(row) == len(FEATURES) and row[FEATURES.index("ends in a question mark")] == 1.0
     assert row[FEATURES.index("since the last word began")] == pytest.approx(0.4)
+    row = hold_features(judge.text_turn, heard, 1.3, 0.97, 0.97)
+    assert len(row) == len(HOLD_FEATURES) and row[HOLD_FEATURES.index("last word's length")] == pytest.approx(0.1)
+    assert row[HOLD_FEATURES.index("last word's length against the rate so far")] == pytest.approx(0.1 / (1.0 / 4))
 
 
-def _decide(words: float, if_going_on: float | None, sound: float) -> int:
-    """The silence (ms) semantic_vad waits at a pause given both verdicts."""
+def _silence_until_the_end(words: float, if_going_on: float | None, sound: float, hold_ms: int) -> int | None:
+    """The silence (ms) after which semantic_vad ends the turn at a pause given the verdicts (None: not within
+    2 s), told at the pause's first silent frame."""
     detector = TurnDetector(TurnDetection(type="semantic_vad"))
     for _ in range(10):
         detector.process(0.9)
     assert detector.process(0.0) is Signal.PAUSE
-    detector.audio_ready(sound)
-    detector.transcript_ready(words, if_going_on)
-    return detector.end_after_ms
+    if detector.audio_ready(sound) or detector.transcript_ready(words, if_going_on, hold_ms):
+        return detector.silence_ms
+    for _ in range(2000 // FRAME_MS):
+        if detector.process(0.0) is Signal.END:
+            return detector.silence_ms
+    return None
 
 
-async def test_the_servers_verdicts_on_real_speech(stt):
-    """Through the transcription queue the server uses: flite's finished "What time is it?" ends within
-    the `unsure` wait (384 ms, shorter than server_vad's 500), and "Set the living room lights to ..." up to the pause (after "to", as in
-    tests/test_paused_request_home.py) holds for the cut wait."""
-    queue, sound = TranscriptionQueue(stt, TurnJudge(TextTurnModel())), SmartTurnModel()
+async def test_the_servers_verdicts_on_real_speech(stt, judge):
+    """Through the transcription queue the server uses: flite's finished "What time is it?" is held short, and
+    its turn still ends after the hold (416 ms, shorter than server_vad's 500); "Set the living room lights to
+    ..." up to the pause (after "to", as in tests/test_paused_request_home.py) is held short too, and waits the
+    cut wait all the same: the sound says the speaker goes on, and the hold never shortens the detector's wait."""
+    queue, sound = TranscriptionQueue(stt, judge), SmartTurnModel()
     waits = SEMANTIC_WAITS["auto"]
     lead, gap = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 64 // 1000, np.float32)
 
     finished = np.concatenate([lead, flite("What time is it?"), gap])
-    heard, words, if_going_on = await queue.hear(finished)
-    assert words >= WORDS_DONE, heard
-    assert _decide(words, if_going_on, sound.finished(finished)) <= waits.unsure, heard
+    heard, words, if_going_on, hold_ms = await queue.hear(finished)
+    assert words >= WORDS_DONE and hold_ms == judge.hold_ms, (heard, words, hold_ms)
+    ended = _silence_until_the_end(words, if_going_on, sound.finished(finished), hold_ms)
+    assert ended == hold_ms < 500, (heard, words, hold_ms, ended)
 
     text = "Set the living room lights to fifty percent."
     whole = flite(text)
     paused = np.concatenate([lead, whole[:pause_point(stt.whisper, whole, text, 6)], gap])
-    heard, words, if_going_on = await queue.hear(paused)
-    assert _decide(words, if_going_on, sound.finished(paused)) == waits.cut, (heard, words, if_going_on)
+    heard, words, if_going_on, hold_ms = await queue.hear(paused)
+    assert hold_ms == judge.hold_ms, (heard, words, hold_ms)
+    assert _silence_until_the_end(words, if_going_on, sound.finished(paused), hold_ms) == waits.cut, (
+        heard, words, if_going_on, hold_ms)

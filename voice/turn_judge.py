@@ -12,6 +12,11 @@ only where it is sure: cut words read finished above `end_above`, finished words
 
 The weights and both thresholds (voice/data/turn-judge.json) are trained and chosen by bench/turn_judge.py on
 the replays' recorded evidence (bench/turn_taking.py --replay), folds by sentence.
+
+The server runs the judge that may also hold (voice/data/turn-hold.json, bench/turn_hold.py): a layer of tanh
+units over these features and four more of the transcript (HOLD_FEATURES), which also reads finished words cut
+below `hold_below` and holds them short (`hold_ms`, the least silence that ends the turn) from there to
+`short_below`. The second look's own weights stay the benches' baseline.
 """
 from __future__ import annotations
 
@@ -31,6 +36,8 @@ FEATURES = ("words", "words if going on", "words without the prompt check and th
             "last word's probability", "closing mark's probability", "since the last word began",
             "since the last word ended", "prompt check fired", "beam says more", "words heard",
             "ends in a number", "ends in a question mark")
+HOLD_FEATURES = FEATURES + ("last word's length", "last word's length against the rate so far",
+                            "beam hypotheses left open", "a beam hypothesis ends in a comma")
 
 
 def _logit(p: float | None) -> float:
@@ -58,6 +65,22 @@ def features(text_turn: TextTurnModel, heard: Heard, heard_s: float, finished: f
             float(heard.text.rstrip().endswith("?"))]
 
 
+def hold_features(text_turn: TextTurnModel, heard: Heard, heard_s: float, finished: float,
+                  if_going_on: float | None) -> list[float]:
+    """features() and four more read off the transcript (HOLD_FEATURES' order): the last word's length, that
+    length against the voice's rate so far, the share of the beam's other hypotheses that end without a closing
+    mark, whether one ends in a comma."""
+    said = words(heard.text)
+    length = heard.last_word_end_s - heard.last_word_start_s if heard.last_word_start_s is not None else 0.0
+    rate = heard.last_word_end_s / max(1, len(said)) if heard.last_word_end_s else 0.3   # seconds a word, so far
+    others = heard.alternatives
+    left_open = (sum(not other.rstrip().endswith((".", "?", "!")) for other in others) / len(others)
+                 if others else 0.0)
+    return features(text_turn, heard, heard_s, finished, if_going_on) + [
+        min(length, 2.0), min(length / max(rate, 0.05), 4.0), left_open,
+        float(any(other.rstrip().endswith(",") for other in others))]
+
+
 class Regression:
     """A trained model's probability that a pause ends the request, from its JSON (bench/turn_judge.py,
     bench/turn_hold.py write them): standardised features, then a layer of tanh units where the JSON has one
@@ -78,28 +101,34 @@ class Regression:
 
 
 class TurnJudge:
-    """Loaded once and shared; a call is a dot product of 13 numbers and one text judge call (microseconds)."""
+    """Loaded once and shared; a call is the network over 17 numbers and one text judge call (microseconds).
+    path: a judge's JSON, the server's (turn-hold.json) unless given; the second look's (WEIGHTS_PATH) holds
+    nothing short."""
 
     def __init__(self, text_turn: TextTurnModel, path: str | Path | None = None):
         self.text_turn = text_turn
-        data = json.loads(Path(path or verified("voice", "data/turn-judge.json")).read_text())
-        if tuple(data["features"]) != FEATURES:
-            raise ValueError(f"turn judge weights are for features {data['features']}, not {FEATURES}")
+        data = json.loads(Path(path or verified("voice", "data/turn-hold.json")).read_text())
+        names = tuple(data["features"])
+        if names not in (FEATURES, HOLD_FEATURES):
+            raise ValueError(f"turn judge weights are for features {data['features']}, not {HOLD_FEATURES}")
+        self.features = hold_features if names == HOLD_FEATURES else features
         self.regression = Regression(data)
         self.end_above, self.hold_below = float(data["end_above"]), float(data["hold_below"])
+        self.short_below, self.hold_ms = float(data.get("short_below", self.hold_below)), int(data.get("hold_ms", 0))
 
     def probability(self, row: list[float]) -> float:
-        """The regression's probability that a pause with this evidence (features()) ends the request."""
+        """The model's probability that a pause with this evidence (self.features()) ends the request."""
         return float(self.regression.probabilities(row))
 
-    def judge(self, heard: Heard, heard_s: float, words_done: float) -> tuple[float, float | None]:
+    def judge(self, heard: Heard, heard_s: float, words_done: float) -> tuple[float, float | None, int]:
         """The words' verdicts on a pause's transcript (TextTurnModel.judge, judge_going_on), overruled where the
-        regression is sure. heard_s: the length of the audio heard; words_done: the turn detector's threshold
-        for words that say finished."""
+        model is sure, and the short hold (ms, 0: none) for the turn detector. heard_s: the length of the audio
+        heard; words_done: the turn detector's threshold for words that say finished."""
         finished = self.text_turn.judge(heard)
         if_going_on = self.text_turn.judge_going_on(heard, finished)
-        return self.second_look(self.probability(features(self.text_turn, heard, heard_s, finished, if_going_on)),
-                                finished, if_going_on, self.end_above, self.hold_below, words_done)
+        probability = self.probability(self.features(self.text_turn, heard, heard_s, finished, if_going_on))
+        return self.look(probability, finished, if_going_on, self.end_above, self.hold_below, self.short_below,
+                         self.hold_ms, words_done)
 
     @staticmethod
     def second_look(probability: float, finished: float, if_going_on: float | None, end_above: float,
@@ -111,3 +140,12 @@ class TurnJudge:
         if finished >= words_done and probability < hold_below:
             return 0.0, None
         return finished, if_going_on
+
+    @staticmethod
+    def look(probability: float, finished: float, if_going_on: float | None, end_above: float, hold_below: float,
+             short_below: float, hold_ms: int, words_done: float) -> tuple[float, float | None, int]:
+        """The second look, and finished words held short (hold_ms) where the model says from hold_below to
+        short_below."""
+        short = finished >= words_done and hold_below <= probability < short_below
+        return (*TurnJudge.second_look(probability, finished, if_going_on, end_above, hold_below, words_done),
+                hold_ms if short else 0)
