@@ -147,6 +147,8 @@ def timer_missed_text(seconds: int, name: str | None = None, alarm: str | None =
 
 READABLE = tuple(c for c in COMPONENTS if c != "scene")     # what get_state can say the state of
 MAX_TIMERS = 20
+# The words that name a timer, as said after a determiner: "the lasagne timer", "my last end timer".
+_TIMER_NAMED = re.compile(r"\b(?:the|my|our|your|this|that|a|an) ((?:[a-z']+ ){1,3})timer\b")
 BRIGHTNESS_STEP = 25         # percent per "brighter" or "dimmer"
 MAX_TIMER_S = 24 * 3600
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
@@ -404,6 +406,9 @@ class ToolRunner:
         # Numbers of the latest transcript the recogniser doubted (voice.stt.Heard.unsure_numbers): a call that
         # takes numbers says them back and waits for a yes. Set by the session, as guessed_names.
         self.unsure_numbers: frozenset[str] = frozenset()
+        # Words of the latest transcript the recogniser doubted (voice.stt.Heard.doubted_words), lowercase, a wider
+        # net than unsure_words: a timer named with one is said back first. Set by the session, as guessed_names.
+        self.doubted_words: frozenset[str] = frozenset()
         # The latest user message was heard, not typed: a state said with no verb of switching is then a
         # question (states_without_a_switch). Set by the session, as guessed_names.
         self.spoken = False
@@ -458,7 +463,7 @@ class ToolRunner:
             return self._ask_first(guessed, name, arguments)
         said = said_back(name, arguments) if self.unsure_numbers and self._knows_the_device(name, arguments) else None
         if said is not None:
-            return self._ask_numbers(said, name, arguments)
+            return self._say_back(said, name, arguments)
         try:
             return await getattr(self, "_" + name)(**arguments)
         except CalculationError:
@@ -491,11 +496,18 @@ class ToolRunner:
         device = None if name == "start_timer" else arguments.get("name")
         return device is None or self._find(device, arguments.get("area"), READABLE)[1] is None
 
-    def _ask_numbers(self, said: str, name: str, arguments: dict) -> NoAction:
-        """Hold a call made of a number the recogniser doubted until the user says yes to it said back."""
+    def _say_back(self, said: str, name: str, arguments: dict) -> NoAction:
+        """Hold a call made of a number or a timer's name the recogniser doubted until the user says yes to it
+        said back. The yes runs it as if heard for sure, with the words it was made of: a timer's name is one
+        of them ("yes" holds no "rice")."""
+        heard = self.heard
         async def run_as_heard() -> str:
-            self.unsure_numbers = frozenset()
-            return await self.run(name, arguments)
+            self.unsure_numbers = self.doubted_words = frozenset()
+            self.heard, yes = heard, self.heard
+            try:
+                return await self.run(name, arguments)
+            finally:
+                self.heard = yes
         self.pending = Pending("it", run_as_heard, asyncio.get_running_loop().time(), self.turn)
         return NoAction(f"Did you mean {said}? Say yes to confirm.")
 
@@ -532,6 +544,11 @@ class ToolRunner:
         return say_duration(seconds)
 
     async def _cancel_timer(self) -> str:
+        named = _TIMER_NAMED.search(self.heard.lower())
+        if named and set(named[1].split()) & self.doubted_words:
+            # "I don't need the last end timer any more" for "lasagne": words that name one timer, heard with
+            # doubt, never cancel every timer; they name none that runs, as a stop_timer of that name would say.
+            return NoAction(f"There is no {named[1].strip()} timer.")
         running = await self.timer_book.cancel_all()
         if not running:
             return "there was no timer running"
@@ -801,6 +818,11 @@ class ToolRunner:
             # and the reply says so.
             await self._start(seconds)
             return f"Okay, your timer is set for {say_duration(seconds)}."
+        if label & self.doubted_words:
+            # A label heard with some doubt ("right" at 0.5-0.7 for "rice") is asked about before the timer
+            # starts, or replaces one of that name: "Did you mean a right timer for 15 minutes?"
+            arguments = {"name": name, "seconds": seconds}
+            return self._say_back(said_back("start_timer", arguments), "start_timer", arguments)
         replaced = await self._named(name)
         if replaced is not None:
             await self.timer_book.cancel(replaced.id)

@@ -74,6 +74,11 @@ class TranscriptionQueue:
         names: the speaker's home's areas and devices (ToolRunner.spoken_names)."""
         return await self._queue(priority, lambda: self.stt.transcribe(audio, priority == BACKGROUND, names))
 
+    async def final(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> Heard:
+        """An URGENT final transcript with its words' probabilities, for a turn that ends before a final made at
+        a pause covers it (pushed to talk): the doubts it carries reach the assistant there too."""
+        return await self._queue(URGENT, lambda: self.stt.hear(audio, names))
+
     async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float, float | None, int]:
         """An URGENT final transcript at a pause, with the words' verdicts: the probability that it is a
         finished request, and the same if the speaker goes on, as the sound may say (voice.text_turn), with the

@@ -492,7 +492,7 @@ class Session:
             text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
         turn.job, turn.last_job_done = None, self._buffer_samples
         if priority == URGENT:
-            text = self._with_home_names(text, heard.unsure_words(), heard.unsure_numbers())
+            text = self._with_home_names(text, heard.unsure_words(), heard.unsure_numbers(), heard.doubted_words())
             turn.latest = (audio.size, text)
         if turn.committed or turn is not self._turn:
             return text
@@ -518,15 +518,16 @@ class Session:
         return self.tools.spoken_names() if self.tools is not None else ()
 
     def _with_home_names(self, text: str, unsure: frozenset[str] = frozenset(),
-                         unsure_numbers: frozenset[str] = frozenset()) -> str:
+                         unsure_numbers: frozenset[str] = frozenset(), doubted: frozenset[str] = frozenset()) -> str:
         """A final-quality transcript with the home's names put in for words that sound like them; a call to a
         name only guessed asks first ("Did you mean the samovar?"): the tools hold the guesses, the words
-        the recogniser was unsure of (a timer is not named with them) and the numbers it doubted (a call made
-        of one is said back first), and that the words were heard. Words Whisper writes otherwise ("at touch",
-        "Can seal the timer") are put back as said (voice.heard_text)."""
+        the recogniser was unsure of (a timer is not named with them), the numbers and words it doubted (a call
+        made of one, or a timer named with one, is said back first), and that the words were heard. Words
+        Whisper writes otherwise ("at touch", "Can seal the timer") are put back as said (voice.heard_text)."""
         text = said_words(text)
         if self.tools is not None:
             self.tools.unsure_words, self.tools.unsure_numbers, self.tools.spoken = unsure, unsure_numbers, True
+            self.tools.doubted_words = doubted
         names = self._home_names()
         if not names:
             return text
@@ -555,7 +556,9 @@ class Session:
         elif turn.job is not None and turn.job_urgent and turn.job_covers >= turn.speech_end_samples:
             text = await turn.job
         else:
-            text = self._with_home_names(await self.engines.transcription.transcribe(audio, URGENT, self._home_names()))
+            heard = await self.engines.transcription.final(audio, self._home_names())
+            text = self._with_home_names(heard.text, heard.unsure_words(), heard.unsure_numbers(),
+                                         heard.doubted_words())
         turn.transcript_wall = time.monotonic()
         item = self._item(turn.item_id)
         if item is not None:
@@ -635,7 +638,7 @@ class Session:
                     previous_item_id: str | None = None) -> str | None:
         if role == "user" and self.tools is not None:
             self.tools.guessed_names = {}       # typed words are meant as written: no name in them is a guess
-            self.tools.unsure_words = self.tools.unsure_numbers = frozenset()
+            self.tools.unsure_words = self.tools.unsure_numbers = self.tools.doubted_words = frozenset()
             self.tools.spoken = False
         item = Item(item_id or new_id("item"), "message", role, text)
         return item.id if self._add(item, previous_item_id) else None

@@ -297,6 +297,49 @@ async def test_several_thermostats_are_told_apart_by_name_or_area():
         "There is no thermostat in this home."
 
 
+async def test_a_doubted_timer_name_is_said_back_and_a_yes_starts_it():
+    tools = ToolRunner()
+    # "start a rice timer" heard "Start the right timer for 15 minutes.", "right" at 0.50-0.68: asked, not started
+    tools.begin_reply([{"role": "user", "content": "Start the right timer for 15 minutes."}])
+    tools.doubted_words = frozenset({"right"})
+    assert await tools.run("start_timer", {"name": "right", "seconds": 900}) == \
+        "Did you mean a right timer for 15 minutes? Say yes to confirm."
+    assert not await tools.timer_book.pending()
+    tools.begin_reply([{"role": "user", "content": "No."}])
+    tools.doubted_words = frozenset()
+    assert await tools.run("confirm", {"answer": "no"}) == "Okay, I'll leave it as it is."
+    assert not await tools.timer_book.pending()
+    # a yes starts it named; a word also under the unsure mark drops the name as before
+    tools.begin_reply([{"role": "user", "content": "Start a rice timer for 15 minutes."}])
+    tools.doubted_words = frozenset({"rice"})
+    assert (await tools.run("start_timer", {"name": "rice", "seconds": 900})).startswith("Did you mean a rice timer")
+    tools.begin_reply([{"role": "user", "content": "Yes."}])
+    tools.doubted_words = frozenset()
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, your rice timer is set for 15 minutes."
+    tools.begin_reply([{"role": "user", "content": "A partly timer for 45 minutes."}])
+    tools.unsure_words = tools.doubted_words = frozenset({"a", "partly"})
+    assert await tools.run("start_timer", {"name": "partly", "seconds": 2700}) == "Okay, your timer is set for 45 minutes."
+    assert sorted((t.name or "", t.seconds) for t in await tools.timer_book.pending()) == [("", 2700), ("rice", 900)]
+    tools.stop_timers()
+
+
+async def test_a_doubted_timer_name_never_cancels_every_timer():
+    tools = ToolRunner()
+    tools.begin_reply([{"role": "user", "content": "Start a lasagne timer for 40 minutes."}])
+    await tools.run("start_timer", {"name": "lasagne", "seconds": 2400})
+    await tools.run("set_timer", {"seconds": 300})
+    # "i don't need the lasagne timer any more" heard "last end", which the model reads as every timer
+    tools.begin_reply([{"role": "user", "content": "I don't need the last end timer any more."}])
+    tools.doubted_words = frozenset({"last", "end"})
+    assert await tools.run("cancel_timer", {}) == "There is no last end timer."
+    assert len(await tools.timer_book.pending()) == 2
+    # a doubted word that names no timer ("the"), or a name heard for sure, cancels as asked
+    tools.begin_reply([{"role": "user", "content": "Get rid of the timer, I'm done."}])
+    tools.doubted_words = frozenset({"the", "rid"})
+    assert await tools.run("cancel_timer", {}) == "your 2 timers are cancelled"
+    tools.stop_timers()
+
+
 async def test_a_one_letter_timer_name_is_dropped():
     tools = ToolRunner()
     tools.begin_reply([{"role": "user", "content": "I timer for one hour."}])          # "a timer", heard "I timer"

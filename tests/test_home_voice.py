@@ -155,6 +155,39 @@ async def test_a_misheard_name_is_asked_about_and_a_yes_acts(home_server, device
     await client.close()
 
 
+async def test_a_doubted_timer_name_is_said_back_and_only_a_yes_starts_it(home_server, devices, speech):
+    """flite slt's "start a rice timer" reaches Whisper as "Start your ice timer" ("ice" at about 0.55) and rms's
+    "set a rice timer" as said ("rice" at about 0.59): a timer named with a word Whisper doubted is said back
+    first, pushed to talk too. The spoken no starts nothing, the spoken yes starts it under that name."""
+    client = await RealtimeClient.connect(home_server.ws_url)
+    await client.wait_for("session.created")
+
+    async def say(audio: bytes) -> str:
+        start = len(client.events)
+        await client.stream_audio(audio, 24000)
+        done = await client.wait_for("response.done", timeout=60, start=start)
+        return spoken(done["response"])
+
+    assert await say(speech.flite("Start a rice timer for fifteen minutes.", "slt")) == \
+        "Did you mean a ice timer for 15 minutes? Say yes to confirm."
+    assert await say(speech.flite("No.", "rms")) == "Okay, I'll leave it as it is."
+    assert await say(speech.flite("How long is left on the timer?", "rms")) == "There is no timer running."
+    assert await say(speech.flite("Set a rice timer going for eighteen minutes.", "rms")) == \
+        "Did you mean a rice timer for 18 minutes? Say yes to confirm."
+    assert await say(speech.flite("Yes.", "rms")) == "Okay, your rice timer is set for 18 minutes."
+    assert calls(client)[-1] == ("confirm", {"answer": "yes"})
+    assert (await say(speech.flite("How long is left on the timer?", "rms"))).endswith(" on the rice timer.")
+    # pushed to talk: the final made at the commit carries Whisper's doubts as one made at a pause does
+    await client.send({"type": "session.update", "session": {"audio": {"input": {"turn_detection": None}}}})
+    await client.stream_audio(speech.flite("Start a rice timer for fifteen minutes.", "slt"), 24000)
+    start = len(client.events)
+    await client.send({"type": "input_audio_buffer.commit"})
+    await client.send({"type": "response.create"})
+    done = await client.wait_for("response.done", timeout=60, start=start)
+    assert spoken(done["response"]) == "Did you mean a ice timer for 15 minutes? Say yes to confirm."
+    await client.close()
+
+
 async def test_an_unknown_name_spoken_never_acts(home_server, devices, speech):
     """No chapel in this home: its blinds are not the roman blind, however the recogniser hears them."""
     before = list(devices)

@@ -174,6 +174,10 @@ def test_stt_doubts_a_word_it_wrote_with_little_probability(stt):
     doubted = Heard("A partly timer.", (("A", 0.24), ("partly", 0.22), ("timer", 0.98), (".", 0.98)))
     assert doubted.unsure_words() == {"a", "partly"}
     assert Heard("A partly timer.").unsure_words() == frozenset()        # no probabilities: nothing known
+    # espeak-ng's "start a rice timer" as Whisper wrote it: "right" doubted (a timer so named is asked), not unsure
+    right = Heard("Start at the right timer.", (("Start", 0.91), ("at", 0.26), ("the", 0.55), ("right", 0.59),
+                                                ("timer", 0.96), (".", 0.96)))
+    assert right.unsure_words() == {"at"} and right.doubted_words() == {"at", "the", "right"}
 
 
 def test_stt_doubts_a_number_it_wrote_with_little_probability(stt):
