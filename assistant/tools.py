@@ -820,7 +820,7 @@ class ToolRunner:
             return f"Okay, your timer is set for {say_duration(seconds)}."
         if label & self.doubted_words:
             # A label heard with some doubt ("right" at 0.5-0.7 for "rice") is asked about before the timer
-            # starts, or replaces one of that name: "Did you mean a right timer for 15 minutes?"
+            # starts, or replaces one of that name: "Did you mean a timer called right for 15 minutes?"
             arguments = {"name": name, "seconds": seconds}
             return self._say_back(said_back("start_timer", arguments), "start_timer", arguments)
         replaced = await self._named(name)

@@ -118,7 +118,7 @@ SAID_BACK = {
     "calculate": "{expression}",
     "convert": "{value} {from} in {to}",
     "set_timer": "a timer for {seconds}",
-    "start_timer": "a {name} timer for {seconds}",
+    "start_timer": "a timer called {name} for {seconds}",
     "set_alarm": "an alarm at {clock}",
     "set_brightness": "the {room} lights at {percent} percent",
     "set_level": "the {name} at {percent} percent",

@@ -303,7 +303,7 @@ async def test_a_doubted_timer_name_is_said_back_and_a_yes_starts_it():
     tools.begin_reply([{"role": "user", "content": "Start the right timer for 15 minutes."}])
     tools.doubted_words = frozenset({"right"})
     assert await tools.run("start_timer", {"name": "right", "seconds": 900}) == \
-        "Did you mean a right timer for 15 minutes? Say yes to confirm."
+        "Did you mean a timer called right for 15 minutes? Say yes to confirm."
     assert not await tools.timer_book.pending()
     tools.begin_reply([{"role": "user", "content": "No."}])
     tools.doubted_words = frozenset()
@@ -312,7 +312,7 @@ async def test_a_doubted_timer_name_is_said_back_and_a_yes_starts_it():
     # a yes starts it named; a word also under the unsure mark drops the name as before
     tools.begin_reply([{"role": "user", "content": "Start a rice timer for 15 minutes."}])
     tools.doubted_words = frozenset({"rice"})
-    assert (await tools.run("start_timer", {"name": "rice", "seconds": 900})).startswith("Did you mean a rice timer")
+    assert (await tools.run("start_timer", {"name": "rice", "seconds": 900})).startswith("Did you mean a timer called rice")
     tools.begin_reply([{"role": "user", "content": "Yes."}])
     tools.doubted_words = frozenset()
     assert await tools.run("confirm", {"answer": "yes"}) == "Okay, your rice timer is set for 15 minutes."
@@ -352,7 +352,7 @@ async def test_a_one_letter_timer_name_is_dropped():
     ("calculate", {"expression": "23*4"}, "23 times 4"),
     ("calculate", {"expression": "(3/4)*2"}, "3 divided by 4 times 2"),
     ("set_timer", {"seconds": 150}, "a timer for 2 minutes and 30 seconds"),
-    ("start_timer", {"name": "pasta", "seconds": 720}, "a pasta timer for 12 minutes"),
+    ("start_timer", {"name": "pasta", "seconds": 720}, "a timer called pasta for 12 minutes"),
     ("set_alarm", {"hour": 645, "minute": 0}, "an alarm at 6:45"),                   # Whisper's "645": a clock time
     ("set_alarm", {"hour": 7, "minute": 5, "period": "pm"}, "an alarm at 7:05 pm"),
     ("convert", {"value": 5, "from": "mile", "to": "km"}, "5 miles in kilometers"),

@@ -169,11 +169,11 @@ async def test_a_doubted_timer_name_is_said_back_and_only_a_yes_starts_it(home_s
         return spoken(done["response"])
 
     assert await say(speech.flite("Start a rice timer for fifteen minutes.", "slt")) == \
-        "Did you mean a ice timer for 15 minutes? Say yes to confirm."
+        "Did you mean a timer called ice for 15 minutes? Say yes to confirm."
     assert await say(speech.flite("No.", "rms")) == "Okay, I'll leave it as it is."
     assert await say(speech.flite("How long is left on the timer?", "rms")) == "There is no timer running."
     assert await say(speech.flite("Set a rice timer going for eighteen minutes.", "rms")) == \
-        "Did you mean a rice timer for 18 minutes? Say yes to confirm."
+        "Did you mean a timer called rice for 18 minutes? Say yes to confirm."
     assert await say(speech.flite("Yes.", "rms")) == "Okay, your rice timer is set for 18 minutes."
     assert calls(client)[-1] == ("confirm", {"answer": "yes"})
     assert (await say(speech.flite("How long is left on the timer?", "rms"))).endswith(" on the rice timer.")
@@ -184,7 +184,7 @@ async def test_a_doubted_timer_name_is_said_back_and_only_a_yes_starts_it(home_s
     await client.send({"type": "input_audio_buffer.commit"})
     await client.send({"type": "response.create"})
     done = await client.wait_for("response.done", timeout=60, start=start)
-    assert spoken(done["response"]) == "Did you mean a ice timer for 15 minutes? Say yes to confirm."
+    assert spoken(done["response"]) == "Did you mean a timer called ice for 15 minutes? Say yes to confirm."
     await client.close()
 
 
