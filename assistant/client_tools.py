@@ -550,7 +550,7 @@ class Tool:
 class Request:
     """A request's words and its verb: what it asks done, when it starts with one after "can you", "please"."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, verbs: frozenset = frozenset()):
         self.text = text
         self.tokens, end = [], 0
         for match in _TOKEN.finditer(text):
@@ -560,9 +560,20 @@ class Request:
         words = [t.word for t in self.tokens]
         first = next((i for i, w in enumerate(words) if w not in LEAD_IN), len(words))
         self.verb, self.verb_length = self.action_at(first) if first < len(words) else (None, 0)
+        after_remark = False
+        if self.verb is None and first < len(words) and not any(same_root(stem(words[first]), v) for v in verbs):
+            # a remark before the request ("ugh, long day, order me a pizza"): its verb starts a later clause, one
+            # of the tables' or a declared tool's own ("i'm exhausted, clock me out"); the remark may still hold a
+            # value ("i'm craving a mocha, order one")
+            for start in (i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")):
+                at = next((i for i in range(start, len(words)) if words[i] not in LEAD_IN), len(words))
+                action, length = self.action_at(at) if at < len(words) else (None, 0)
+                if action is not None or at < len(words) and any(same_root(stem(words[at]), v) for v in verbs):
+                    first, self.verb, self.verb_length, after_remark = at, action, length, True
+                    break
         self.verb_at = first
         # "is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done
-        self.question = bool(words) and words[0] in QUESTION_WORDS and not (
+        self.question = bool(words) and not after_remark and words[0] in QUESTION_WORDS and not (
             words[0] in ASKING_MODALS and words[1:2] in (["you"], ["i"], ["we"]))
         # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
@@ -879,7 +890,8 @@ class _Reading:
                 kinds = CUES.get(chunk.cue, ())
                 score = 1.0 if not kinds else 3.0 if kinds[0] == parameter.kind else \
                     2.0 if parameter.kind in kinds else 0.5
-                return score + (2.0 if chunk.cue in said else 0.0) - (0.75 if chunk.kindred else 0.0)
+                return score + (2.0 if chunk.cue in said else 0.0) - (0.75 if chunk.kindred else 0.0) - \
+                    (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             best = max(chunks, key=lambda c: (fit(c), -c.first), default=None)
             if best is not None and (parameter in self.main or not self.only_required or fit(best) >= 2):
                 self.take(parameter, best.first, best.last)
@@ -961,9 +973,10 @@ def read_declared(declarations, text: str) -> Decoded | None:
     may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
     its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
     evidence and most arguments first, then declaration order."""
-    request, best = Request(text), None
-    for tool in (Tool.read(d) for d in declarations):
-        said = evidence(tool, request) if tool is not None else None
+    tools = [tool for tool in (Tool.read(d) for d in declarations) if tool is not None]
+    request, best = Request(text, frozenset(tool.verb for tool in tools if tool.verb)), None
+    for tool in tools:
+        said = evidence(tool, request)
         if said is None:
             continue
         support, objects, named = said

@@ -287,7 +287,7 @@ def test_the_decoder_makes_no_call_for_what_the_review_found_it_called(text, too
                                        "from_station": {"type": "string"}, "to_station": {"type": "string"}}}}],
      ("get_train_times", {"from_station": "Leeds", "to_station": "York"})),      # "to" between names still parts them
     # openers are no part of a value
-    ("i'm craving a mocha, order one", [COFFEE], ("order_coffee", {"drink": "mocha"})),
+    ("i'm craving a mocha, order one from the cafe", [COFFEE], ("order_coffee", {"drink": "mocha"})),
     ("log that i took my ibuprofen", [MEDICATION], ("log_medication", {"medication": "ibuprofen"})),
     # a name after "called" or "named"; a currency after the amount; a room is a place
     ("make a new playlist named chill vibes", [PLAYLIST], ("create_playlist", {"name": "chill vibes"})),
@@ -299,6 +299,33 @@ def test_the_decoder_makes_no_call_for_what_the_review_found_it_called(text, too
     ("so yeah, renew The Hobbit for me, it's due tomorrow", [LIBRARY], ("renew_library_book", {"title": "The Hobbit"})),
 ])
 def test_the_decoder_reads_the_values_the_review_found_it_misread(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+# tools2's own declarations, for what its probes found
+OVEN = {"type": "function", "name": "preheat_oven", "description": "Preheat the smart oven to a temperature.",
+        "parameters": {"type": "object", "properties": {
+            "temperature": {"type": "number", "description": "Target temperature in degrees, e.g. 180"}},
+            "required": ["temperature"]}}
+CLOCK_IN = {"type": "function", "name": "clock_in", "description": "Clock the user in for their work shift."}
+CLOCK_OUT = {"type": "function", "name": "clock_out", "description": "Clock the user out at the end of their shift."}
+CONCERT = {"type": "function", "name": "buy_concert_tickets", "description": "Buy tickets for a concert.",
+           "parameters": {"type": "object", "properties": {
+               "artist": {"type": "string", "description": "Performer"}, "quantity": {"type": "integer"}},
+               "required": ["artist"]}}
+WATCHLIST = {"type": "function", "name": "add_to_watchlist", "description": "Add a movie or show to the user's watchlist.",
+             "parameters": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a remark before the request: the verb starts a later clause, and a value after it comes first
+    ("ugh what a day, preheat the oven to 180", [OVEN], ("preheat_oven", {"temperature": 180})),
+    ("great concert last year, buy 3 tickets for Adele", [CONCERT],
+     ("buy_concert_tickets", {"artist": "Adele", "quantity": 3})),
+    ("before i forget, add Dune to my watchlist", [WATCHLIST], ("add_to_watchlist", {"title": "Dune"})),
+])
+def test_a_remark_before_the_request_is_no_part_of_it(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
 
