@@ -331,6 +331,11 @@ LEAD_IN = frozenset("can could would will you please hey ok okay i want to i'd l
 WANTING = frozenset("need want wanna like please fancy".split())
 # Verbs of tools that record what was done: a statement of it asks for the call.
 RECORDS = frozenset("log record".split())
+# Words that make a request's first clause a statement of how things are ("the museum was amazing", "my baby is
+# so cute"), and words of a statement of one's own ("i hate potholes", "i love the ferry ride"): with no verb of
+# the tables and no word of wanting, a remark, no ask to be told anything nor to record it.
+COPULAS = frozenset("is are am was were isn't aren't wasn't weren't".split())
+SPEAKERS = frozenset("i we i'm we're".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
 # alone, with nothing else of the tool's, is no evidence for a tool of one of them.
 BROAD_ACTIONS = frozenset("add find book start change remove".split())
@@ -948,6 +953,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     # wanting ("i need a premium ride", not "my fish are so cute") asks for it; a tool that records what was done
     # is asked by saying it was done ("i drank 3 glasses of water")
     own_verb = request.unknown_verb and tool.has(stem(request.first))
+    clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
+    clause = set(words[:clauses[0] if clauses else len(words)])
+    if not request.question and request.verb is None and not WANTING & set(words) and \
+            not any(w in ACTION_OF for w in words) and not any(words[i] in QUESTION_WORDS for i in clauses) and \
+            (COPULAS & clause or tool.tells() and SPEAKERS & clause):
+        return None
     asked = own_verb or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or request.verb is None and asked)):

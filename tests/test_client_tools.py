@@ -330,6 +330,31 @@ def test_a_remark_before_the_request_is_no_part_of_it(text, tools, expected):
     assert call is not None and (call["name"], call["arguments"]) == expected
 
 
+GYM = {"type": "function", "name": "check_gym_occupancy", "description": "How busy the gym is right now."}
+MUSEUM = {"type": "function", "name": "get_museum_hours", "description": "Opening hours of a museum.",
+          "parameters": {"type": "object", "properties": {"museum": {"type": "string"}}, "required": ["museum"]}}
+POTHOLE = {"type": "function", "name": "report_pothole", "description": "Report a pothole to the city.",
+           "parameters": {"type": "object", "properties": {"street": {"type": "string"}}, "required": ["street"]}}
+DIAPER = {"type": "function", "name": "log_diaper_change", "description": "Log a diaper change for the baby tracker."}
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("the gym was packed yesterday", [GYM]),           # how things are: no ask to be told, nor to record it
+    ("the museum was amazing", [MUSEUM]),
+    ("i hate potholes", [POTHOLE]),                    # one's own remark, to a tool that tells
+    ("my baby is so cute", [DIAPER]),
+])
+def test_a_statement_with_no_verb_of_asking_is_a_remark(text, tools):
+    assert decode(tools, text) is None
+
+
+def test_a_statement_before_a_question_or_of_what_was_done_still_asks():
+    assert decode([GYM], "is the gym busy right now") == {"name": "check_gym_occupancy", "arguments": {}}
+    assert decode([DIAPER], "the baby had a dirty diaper") == {"name": "log_diaper_change", "arguments": {}}
+    assert decode([MUSEUM], "i'm in Paris, when does the Louvre open") == \
+        {"name": "get_museum_hours", "arguments": {"museum": "Louvre"}}
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
