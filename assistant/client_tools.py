@@ -35,7 +35,7 @@ SPAN_VALUE = re.compile(r"(<s\d+>)(<s\d+>)?")
 # Words that say nothing of what a tool does, and that no value starts or ends with: not matched against
 # descriptions, no part of a run a value can be. Language as data.
 FUNCTION_WORDS = frozenset("""
-a an the to of in on at for from by with about into onto as and or but if so than then that this these those
+a an the to of in on at for from by with about into onto as and or but if so than then that this these those between
 is are was were be been being am do does did done have has had can could would will shall should may might must
 i me my mine you your yours we us our it its it's he she him her they them their what what's whats which who
 whom whose how how's where where's when when's why please pls just some any all get give tell show let let's
@@ -300,7 +300,7 @@ ACTIONS = {
     "unlock": "unlock",
     "open": "open",
     "close": "close shut",
-    "start": "start begin launch precondition warm_up activate",
+    "start": "start begin launch precondition warm_up activate restart reboot",
     "water": "water irrigate sprinkle",
     "feed": "feed dispense",
     "translate": "translate",
@@ -584,6 +584,9 @@ class Request:
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
             words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_WORDS
         self.first = words[first] if first < len(words) else ""
+        # where the request's own clause ends: what follows is a remark ("renew the hobbit, it's due tomorrow")
+        self.clause_end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;!?")),
+                               len(words))
         self.titled = self._titles()
 
     def _titles(self) -> set[int]:
@@ -608,6 +611,10 @@ class Request:
             titled.update(range(i, last + 1))
             i = last + 1
         return titled
+
+    def says_own_verb(self, tool: "Tool") -> bool:
+        """It starts with the tool's own verb that no table holds ("preheat the oven", "freeze my card")."""
+        return self.unknown_verb and tool.verb is not None and same_root(stem(self.first), tool.verb)
 
     def action_at(self, i: int) -> tuple[str | None, int]:
         words = [t.word for t in self.tokens]
@@ -655,8 +662,8 @@ class _Reading:
         self.main = [p for p in tool.parameters if p.required] or list(tool.parameters[:1])
         self.words = [t.word for t in request.tokens]
         self.used: set[int] = set()
-        if request.verb is not None:
-            self.used.update(range(request.verb_at, request.verb_at + request.verb_length))
+        if request.verb is not None or request.says_own_verb(tool):
+            self.used.update(range(request.verb_at, request.verb_at + max(request.verb_length, 1)))
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
         self.later = False       # a time to come said, and no parameter takes it
@@ -776,7 +783,8 @@ class _Reading:
                 marked[i] = True
             if w == "this" and after in DAY_WORDS:
                 marked[i] = True
-            if w == "in" and number_value(after) is not None and i + 2 < len(words) and words[i + 2] in DURATION_WORDS:
+            if w == "in" and (number_value(after) is not None or after in ("a", "an")) and i + 2 < len(words) and \
+                    words[i + 2] in DURATION_WORDS:           # "in 20 minutes", "in an hour"
                 marked[i:i + 3] = [True] * 3
         runs, i = [], 0
         while i < len(words):
@@ -799,8 +807,7 @@ class _Reading:
             self.used.update(range(first, last + 1))
         # a tool that acts now, asked for later ("start the washing machine in 20 minutes"): calling it would act now
         # (in the request's own clause: "renew the hobbit, it's due tomorrow" is a remark)
-        clause = next((i for i, t in enumerate(self.request.tokens)
-                       if i > self.request.verb_at and any(c in t.gap for c in ",;!?")), len(self.words))
+        clause = self.request.clause_end
         self.later = not self.tool.tells() and not self.unfilled("time") and any(
             LATER_WORDS.intersection(self.words[first:last + 1]) or any(_CLOCK.fullmatch(w) or w in CLOCK_WORDS
                                                                        for w in self.words[first:last + 1])
@@ -831,6 +838,12 @@ class _Reading:
             return self.free(i) and number_value(self.words[i]) is not None and \
                 number_value(self.words[i - 1] if i else "") is None and \
                 number_value(self.words[i + 1] if i + 1 < len(self.words) else "") is None
+        for parameter in [p for p in self.unfilled() if p.type == "string" and not p.enum]:
+            for i in range(1, len(self.words)):
+                if lone(i) and any(same_root(stem(self.words[i - 1]), stem(w)) for w in name_words(parameter.name)):
+                    self.take(parameter, i, i)          # "zone 4021", "bus 14": a number that names a thing
+                    self.used.add(i - 1)
+                    break
         targets = [p for p in self.unfilled() if p.type in ("integer", "number")]
         for parameter in targets:
             for i in range(len(self.words) - 1):
@@ -901,7 +914,7 @@ class _Reading:
             if best is not None and (parameter in self.main or not self.only_required or fit(best) >= 2):
                 self.take(parameter, best.first, best.last)
                 chunks.remove(best)
-        self.left = len(chunks)
+        self.left = sum(self.request.verb_at <= c.first < self.request.clause_end for c in chunks)
 
 
 def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
@@ -933,7 +946,9 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         return request.action_at(i)[0] == tool.action and \
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
     support = tool.action is not None and any(its_action(i) for i in range(len(words)))
-    verb = range(request.verb_at, request.verb_at + request.verb_length) if request.verb else range(0)
+    # the tool's own verb that no table holds is the request's verb, no thing it acts on ("freeze the chicken")
+    own = request.says_own_verb(tool)
+    verb = range(request.verb_at, request.verb_at + max(request.verb_length, 1)) if request.verb or own else range(0)
     # a verb of another action after "to" is no object unless a word of the tool's own ("remind me to *call* the
     # dentist" says nothing of add_contact, though "call" is a word of the contacts' kind; "my schedule" does)
     said = {stem(w) for i, w in enumerate(words) if i not in verb and w in _content([w]) and not (
@@ -945,7 +960,8 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)
     # the tool's verb alone is evidence only for an action of few things ("ring marie-claire", not "order a pizza"
     # with order_coffee)
-    if not objects and not named and (request.verb != tool.action or tool.action in BROAD_ACTIONS):
+    action = tool.action if own else request.verb
+    if not objects and not named and (action is None or action != tool.action or tool.action in BROAD_ACTIONS):
         return None
     # a tool that acts is asked by its action said, or by an object of its own after a verb of any action ("give
     # the tomatoes a drink") or none ("i need a premium ride"), never by a question or another verb ("close ...")
@@ -983,7 +999,7 @@ def read_declared(declarations, text: str) -> Decoded | None:
     """decode's call, and whether the request says both the tool's action and the thing its name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
     its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
-    evidence and most arguments first, then declaration order."""
+    evidence and most arguments first, then the most words of its name said, then declaration order."""
     tools = [tool for tool in (Tool.read(d) for d in declarations) if tool is not None]
     request, best = Request(text, frozenset(tool.verb for tool in tools if tool.verb)), None
     for tool in tools:
@@ -995,7 +1011,9 @@ def read_declared(declarations, text: str) -> Decoded | None:
         arguments = reading.read()
         if arguments is None or (not objects and not named and reading.left):
             continue
-        strength = 2.0 * support + objects + named + 0.5 * len(arguments)
+        # of tools alike, the one whose name's words are said, function words too ("clock me out": clock_out)
+        spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
+        strength = 2.0 * support + objects + named + 0.5 * len(arguments) + 0.1 * spoken
         if best is None or strength > best[0]:
             owned = support and any(tool.names(stem(t.word)) for t in request.tokens)
             best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))

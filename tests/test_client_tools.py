@@ -355,6 +355,44 @@ def test_a_statement_before_a_question_or_of_what_was_done_still_asks():
         {"name": "get_museum_hours", "arguments": {"museum": "Louvre"}}
 
 
+FREEZE_CARD = {"type": "function", "name": "freeze_card", "description": "Freeze the user's bank card, e.g. when it is lost.",
+               "parameters": {"type": "object", "properties": {"card": {"type": "string", "enum": ["debit", "credit"]}}}}
+ROUTER = {"type": "function", "name": "restart_router", "description": "Reboot the home wifi router."}
+PARKING = {"type": "function", "name": "pay_parking", "description": "Pay for street parking in a zone.",
+           "parameters": {"type": "object", "properties": {
+               "zone": {"type": "string", "description": "Parking zone number, e.g. 4021"},
+               "hours": {"type": "number", "description": "How many hours"}}, "required": ["zone"]}}
+BILL = {"type": "function", "name": "pay_bill", "description": "Pay a utility bill from the user's account.",
+        "parameters": {"type": "object", "properties": {
+            "biller": {"type": "string", "description": "Who to pay, e.g. 'electric company', 'water'"},
+            "amount": {"type": "number", "description": "Amount in dollars"}}, "required": ["biller"]}}
+SPLIT = {"type": "function", "name": "split_bill", "description": "Split a bill with friends.",
+         "parameters": {"type": "object", "properties": {"amount": {"type": "number"}, "people": {"type": "integer"}},
+                        "required": ["amount", "people"]}}
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("freeze the chicken", [FREEZE_CARD]),             # the tool's own verb, another thing
+    ("restart my laptop", [ROUTER]),
+    ("restart the router in an hour", [ROUTER]),       # later, and the tool takes no time
+])
+def test_the_tools_own_verb_is_the_requests_verb_not_a_thing_it_acts_on(text, tools):
+    assert decode(tools, text) is None
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("freeze my credit card", [FREEZE_CARD], ("freeze_card", {"card": "credit"})),
+    ("reboot the wifi", [ROUTER], ("restart_router", {})),
+    ("pay for parking in zone 4021", [BILL, PARKING], ("pay_parking", {"zone": "4021"})),    # a number that names
+    ("split 90 dollars between 3 people", [SPLIT], ("split_bill", {"amount": 90, "people": 3})),
+    ("clock me out", [CLOCK_IN, CLOCK_OUT], ("clock_out", {})),                  # the tool whose name is said
+    ("i'm exhausted, clock me in", [CLOCK_OUT, CLOCK_IN], ("clock_in", {})),
+])
+def test_a_tool_asked_by_its_own_verb_is_called(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
