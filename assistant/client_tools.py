@@ -492,6 +492,7 @@ class Parameter:
     date_only: bool            # a day, not a time of day ("date")
     roots: frozenset           # of its name's and description's words
     said: frozenset            # its name's and description's words as written ("Where to go": "to")
+    coded: bool                # its description's example has digits ("The scooter's code, e.g. 'XK42'"): so must a value
 
     @classmethod
     def read(cls, name: str, schema: dict, required: bool) -> "Parameter":
@@ -500,9 +501,11 @@ class Parameter:
         named, described = name_words(name), re.findall(r"[a-z']+", description.lower())
         kind = next((KIND_OF[w] for w in [*named, *described] if w in KIND_OF), "thing")
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
+        example = re.search(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", description, re.IGNORECASE)
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
                    kind == "time" and bool(DATE_WORDS & set(named)),
-                   frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]))
+                   frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
+                   bool(example and re.search(r"\d", example.group(1))))
 
 
 @dataclass(frozen=True)
@@ -910,7 +913,9 @@ class _Reading:
                     2.0 if parameter.kind in kinds else 0.5
                 return score + (2.0 if chunk.cue in said else 0.0) - (0.75 if chunk.kindred else 0.0) - \
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
-            best = max(chunks, key=lambda c: (fit(c), -c.first), default=None)
+            fitting = [c for c in chunks if not parameter.coded or
+                       re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
+            best = max(fitting, key=lambda c: (fit(c), -c.first), default=None)
             if best is not None and (parameter in self.main or not self.only_required or fit(best) >= 2):
                 self.take(parameter, best.first, best.last)
                 chunks.remove(best)

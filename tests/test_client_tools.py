@@ -393,6 +393,17 @@ def test_a_tool_asked_by_its_own_verb_is_called(text, tools, expected):
     assert call is not None and (call["name"], call["arguments"]) == expected
 
 
+SCOOTER = {"type": "function", "name": "unlockScooter", "description": "Unlock a rental e-scooter by its code.",
+           "parameters": {"type": "object", "properties": {
+               "code": {"type": "string", "description": "The scooter's code, e.g. 'XK42'"}}, "required": ["code"]}}
+
+
+def test_a_value_has_digits_where_its_parameters_example_has_them():
+    assert decode([SCOOTER], "unlock scooter XK42") == {"name": "unlockScooter", "arguments": {"code": "XK42"}}
+    assert decode([SCOOTER], "unlock the front door") is None
+    assert decode([PARKING], "pay my friend Tom 20 dollars") is None
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
