@@ -878,7 +878,7 @@ class _Reading:
                 cue = "for" if token.word == "to" and after is not None else token.word
                 continue
             if not self.free(i):
-                cue = None
+                cue = "object" if i == self.request.verb_at else None      # right after the verb: its object
                 continue
             if any(c in token.gap for c in ",?!;"):
                 cue = None
@@ -915,7 +915,9 @@ class _Reading:
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             fitting = [c for c in chunks if not parameter.coded or
                        re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
-            best = max(fitting, key=lambda c: (fit(c), -c.first), default=None)
+            # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
+            best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
+                       default=None)
             if best is not None and (parameter in self.main or not self.only_required or fit(best) >= 2):
                 self.take(parameter, best.first, best.last)
                 chunks.remove(best)

@@ -404,6 +404,22 @@ def test_a_value_has_digits_where_its_parameters_example_has_them():
     assert decode([PARKING], "pay my friend Tom 20 dollars") is None
 
 
+WINE = {"type": "function", "name": "get_wine_pairing", "description": "Suggest a wine to go with a dish.",
+        "parameters": {"type": "object", "properties": {
+            "dish": {"type": "string", "description": "The dish, e.g. 'roast lamb'"}}, "required": ["dish"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # of runs that fit alike, one after a word before a value or after the verb, not the words a question starts with
+    ("what wine goes with roast lamb", [WINE], ("get_wine_pairing", {"dish": "roast lamb"})),
+    ("suggest a wine for salmon", [WINE], ("get_wine_pairing", {"dish": "salmon"})),
+    ("what are the opening hours of the Tate Modern", [MUSEUM], ("get_museum_hours", {"museum": "Tate Modern"})),
+])
+def test_a_value_is_a_run_after_a_cue_before_the_words_a_question_starts_with(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
