@@ -943,6 +943,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             return None
         if not tool.tells() and request.verb != tool.action and not tool.has(stem(words[request.verb_at])):
             return None
+    # an unknown first word that is no word of a telling tool's is a verb of doing ("fill the pool", "charge my
+    # phone") or a remark's ("red wine gives me a headache"), not a thing to be told of ("ski conditions in zermatt")
+    if tool.tells() and request.unknown_verb and not tool.has(stem(request.first)) and not WANTING & set(words):
+        return None
     if NOW_WORDS & tool.own and PAST_WORDS & set(words):
         return None
     def its_action(i: int) -> bool:

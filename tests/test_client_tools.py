@@ -420,6 +420,17 @@ def test_a_value_is_a_run_after_a_cue_before_the_words_a_question_starts_with(te
     assert call is not None and (call["name"], call["arguments"]) == expected
 
 
+POOL = {"type": "function", "name": "check_pool_temperature", "description": "Read the water temperature of the pool."}
+SKI = {"type": "function", "name": "get_ski_conditions", "description": "Get snow depth and lift status at a ski resort.",
+       "parameters": {"type": "object", "properties": {"resort": {"type": "string"}}, "required": ["resort"]}}
+
+
+def test_an_unknown_first_word_of_none_of_a_telling_tools_words_is_no_ask_to_be_told():
+    assert decode([POOL], "fill the pool") is None                  # a verb of doing no table holds
+    assert decode([WINE], "red wine gives me a headache") is None
+    assert decode([SKI], "ski conditions in Zermatt") == {"name": "get_ski_conditions", "arguments": {"resort": "Zermatt"}}
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
