@@ -449,6 +449,7 @@ PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a t
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
 LATER_WORDS = frozenset("tomorrow tonight later next in at".split())      # a time to come, in a run of time words
 TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
+RANGE_ENDS = frozenset("to until till through thru".split())    # before a range's last day ("monday to friday")
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}:\d\d|\d+(?:st|nd|rd|th)")
@@ -832,6 +833,12 @@ class _Reading:
                 self.take(others[0], cut + 1 if cut == at else cut, last)
         elif dates or others:
             self.take((dates or others)[0], first, last)
+            # the end of a range ("from monday to friday"): the next time parameter alike takes it
+            rest = (dates or others)[1:]
+            end = next(((f, l) for f, l in runs[1:] if f and self.words[f - 1] in RANGE_ENDS), None)
+            if rest and end is not None:
+                self.take(rest[0], *end)
+                self.used.add(end[0] - 1)
 
     def numbers(self):
         """A number said fills a number parameter whose words follow it ("for 10 minutes", "two portions", "for

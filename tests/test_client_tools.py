@@ -431,6 +431,17 @@ def test_an_unknown_first_word_of_none_of_a_telling_tools_words_is_no_ask_to_be_
     assert decode([SKI], "ski conditions in Zermatt") == {"name": "get_ski_conditions", "arguments": {"resort": "Zermatt"}}
 
 
+def test_the_end_of_a_range_of_days_fills_the_second_day_parameter():
+    time_off = {"type": "function", "name": "request_time_off", "description": "Submit a vacation request to HR.",
+                "parameters": {"type": "object", "properties": {
+                    "start_date": {"type": "string", "description": "First day off"},
+                    "end_date": {"type": "string", "description": "Last day off"}}, "required": ["start_date"]}}
+    assert decode([time_off], "request time off from monday until next wednesday") == {
+        "name": "request_time_off", "arguments": {"start_date": "monday", "end_date": "next wednesday"}}
+    assert decode([time_off], "request time off on friday") == {
+        "name": "request_time_off", "arguments": {"start_date": "friday"}}
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
