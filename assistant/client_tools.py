@@ -308,7 +308,7 @@ ACTIONS = {
     "roll": "roll throw",
     "change": "change move edit update rename reschedule",
     "block": "block unsubscribe subscribe follow unfollow share",
-    "find": "find search look_up lookup look get check list read show tell_me give_me fetch report estimate "
+    "find": "find search look_up lookup look get check list read show tell_me fetch report estimate "
             "define track see",
 }
 # A tool's verb that tells the user something ("Tell when the feeder's next meal is", "Report the battery").

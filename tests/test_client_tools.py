@@ -442,6 +442,12 @@ def test_the_end_of_a_range_of_days_fills_the_second_day_parameter():
         "name": "request_time_off", "arguments": {"start_date": "friday"}}
 
 
+def test_give_me_asks_for_a_thing_of_any_tool():
+    assert decode([NAVIGATION], "give me directions to 10 Downing Street") == {
+        "name": "start_navigation", "arguments": {"destination": "10 Downing Street"}}
+    assert decode([NAVIGATION], "give me a break") is None
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
