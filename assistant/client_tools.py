@@ -530,13 +530,17 @@ class Tool:
         first = name_words(name)[0]
         verb = first if first in ACTION_OF and first not in DAY_WORDS else next(iter(described[:1]), None)
         action = "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
-        if action is None and described[:1] == [first]:      # "arm_alarm": "Arm the alarm": a verb of its own
+        if action is None and described[:1] and same_root(stem(described[0]), stem(first)):
+            # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness": a verb of its own
             action = first
         schema = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         required = [p for p in schema.get("required") or [] if p in properties]
         order = required + [p for p in properties if p not in required]
-        own = frozenset(stem(w) for w in _content(name_words(name) + described))
+        # its name's and description's words, and its parameters' members ("lunch" of a meal's enum)
+        members = [w for p in properties.values() if isinstance(p, dict)
+                   for m in p.get("enum") or [] if isinstance(m, str) for w in m.lower().replace("_", " ").split()]
+        own = frozenset(stem(w) for w in _content(name_words(name) + described + members))
         return cls(name, action, stem(verb) if action else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order))
 

@@ -448,6 +448,23 @@ def test_give_me_asks_for_a_thing_of_any_tool():
     assert decode([NAVIGATION], "give me a break") is None
 
 
+MEAL = {"type": "function", "name": "log_meal", "description": "Record a meal the user ate in the nutrition diary.",
+        "parameters": {"type": "object", "properties": {
+            "food": {"type": "string", "description": "What was eaten, e.g. 'chicken salad'"},
+            "meal": {"type": "string", "enum": ["breakfast", "lunch", "dinner", "snack"]}}, "required": ["food"]}}
+BED = {"type": "function", "name": "adjustBedFirmness", "description": "Adjusts the firmness of the smart mattress.",
+       "parameters": {"type": "object", "properties": {"firmness": {"type": "string", "enum": ["soft", "firm"]}},
+                      "required": ["firmness"]}}
+
+
+def test_a_member_of_a_tools_enum_is_a_thing_of_the_tool_and_a_description_in_the_third_person_says_its_verb():
+    assert decode([MEAL], "log a chicken salad for lunch") == {
+        "name": "log_meal", "arguments": {"food": "chicken salad", "meal": "lunch"}}
+    assert decode([MEAL], "log a chicken salad") is None          # the verb alone, of an action of many things
+    assert decode([BED], "adjust the bed to firm") == {"name": "adjustBedFirmness", "arguments": {"firmness": "firm"}}
+    assert decode([BED], "is the bed firm") is None               # a question to a tool that acts
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
