@@ -787,7 +787,8 @@ class _Reading:
             part = w in PARTS_OF_DAY and not (before in DAY_WORDS or before == "this")     # "good night"
             if (w in DAY_WORDS and not part) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
                     _CLOCK.fullmatch(w) or \
-                    (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or before == "at")):
+                    (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or
+                                                      before == "at" and number_value(w) <= 24)):    # not "at 120"
                 marked[i] = True
             if w == "this" and after in DAY_WORDS:
                 marked[i] = True

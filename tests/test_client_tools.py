@@ -465,6 +465,14 @@ def test_a_member_of_a_tools_enum_is_a_thing_of_the_tool_and_a_description_in_th
     assert decode([BED], "is the bed firm") is None               # a question to a tool that acts
 
 
+def test_a_number_after_at_is_a_time_only_when_it_can_be_an_hour():
+    metronome = {"type": "function", "name": "start_metronome", "description": "Start a metronome at a tempo.",
+                 "parameters": {"type": "object", "properties": {"bpm": {"type": "integer", "description": "Beats per minute"}},
+                                "required": ["bpm"]}}
+    assert decode([metronome], "start the metronome at 120") == {"name": "start_metronome", "arguments": {"bpm": 120}}
+    assert decode([metronome], "start the metronome at 7") is None      # later, and the tool takes no time
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
