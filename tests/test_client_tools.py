@@ -473,6 +473,13 @@ def test_a_number_after_at_is_a_time_only_when_it_can_be_an_hour():
     assert decode([metronome], "start the metronome at 7") is None      # later, and the tool takes no time
 
 
+def test_feeling_is_an_opener_no_part_of_a_value():
+    mood = {"type": "function", "name": "log_mood", "description": "Record the user's current mood in their journal.",
+            "parameters": {"type": "object", "properties": {"mood": {"type": "string"}}, "required": ["mood"]}}
+    assert decode([mood], "i'm feeling happy today, put that in my journal") == {
+        "name": "log_mood", "arguments": {"mood": "happy"}}
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
