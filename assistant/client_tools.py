@@ -339,6 +339,9 @@ SPEAKERS = frozenset("i we i'm we're".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
 # alone, with nothing else of the tool's, is no evidence for a tool of one of them.
 BROAD_ACTIONS = frozenset("add find book start change remove".split())
+# Words after a verb that say a kind or an amount of a thing, not one by its name ("play some jazz", "buy more
+# milk"): what follows is no title or name the tool's verb alone could be asked for.
+PARTITIVES = frozenset("some any more".split())
 # Words that start a question: a request that starts with one asks to be told.
 QUESTION_WORDS = frozenset("what what's whats which who who's how how's where where's when when's why is are "
                            "was were do does did will can could has have any got should am".split())
@@ -984,7 +987,9 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     # the tool's verb alone is evidence only for an action of few things ("ring marie-claire", not "order a pizza"
     # with order_coffee)
     action = tool.action if own else request.verb
-    if not objects and not named and (action is None or action != tool.action or tool.action in BROAD_ACTIONS):
+    after_verb = words[verb.stop:verb.stop + 1] if verb else []
+    if not objects and not named and (action is None or action != tool.action or tool.action in BROAD_ACTIONS or
+                                      PARTITIVES.intersection(after_verb)):
         return None
     # a tool that acts is asked by its action said, or by an object of its own after a verb of any action ("give
     # the tomatoes a drink") or none ("i need a premium ride"), never by a question or another verb ("close ...")

@@ -480,6 +480,12 @@ def test_feeling_is_an_opener_no_part_of_a_value():
         "name": "log_mood", "arguments": {"mood": "happy"}}
 
 
+def test_some_after_the_tools_verb_alone_says_a_kind_of_thing_not_a_title():
+    assert decode([AUDIOBOOK], "play some jazz") is None
+    assert decode([AUDIOBOOK], "play The Hobbit") == {"name": "play_audiobook", "arguments": {"title": "The Hobbit"}}
+    assert decode([AUDIOBOOK], "play some of The Hobbit audiobook") is not None     # the tool's thing said
+
+
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
     assert decode([WEATHER], "what's the weather like") is None
     assert decode([CURRENCY], "convert 20 pounds") is None          # no currency to convert to
