@@ -203,6 +203,14 @@ def test_server_vad_ignores_the_judges():
     assert detector.speaking
 
 
+def test_server_vad_ignores_the_short_hold():
+    """The transcription queue gives the turn judge's hold under every rule; server_vad's silence stays its own."""
+    detector = TurnDetector(TurnDetection(silence_duration_ms=200))
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    assert not detector.transcript_ready(FINISHED, FINISHED, 416)
+    assert run(detector, [0.0] * 6) == [(3, Signal.END)]    # 96 + 4 * 32 ms >= 200 ms
+
+
 def test_semantic_verdicts_known_early_in_the_pause_still_count():
     detector = semantic()
     assert run(detector, [0.9] * 10 + [0.0]) == [(1, Signal.START), (10, Signal.PAUSE)]   # 32 ms of silence
