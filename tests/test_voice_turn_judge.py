@@ -60,6 +60,15 @@ def test_the_shipped_weights_fit_the_features(judge, second_look):
     assert second_look.hold_below < second_look.end_above
 
 
+def test_weights_for_other_features_are_refused_by_name(judge, tmp_path):
+    data = json.loads(verified("voice", "data/turn-hold.json").read_text())
+    data["features"] = list(HOLD_FEATURES[:-1])
+    other = tmp_path / "turn-hold.json"
+    other.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="neither .* nor .*the second look's"):
+        TurnJudge(judge.text_turn, other)
+
+
 def test_a_judge_with_a_hidden_layer_weighs_its_tanh_units():
     """bench/turn_hold.py writes a network as a layer of tanh units under the logistic output; the judge reads
     it the same way: standardise, tanh, then the logistic of the units' weighted sum."""

@@ -110,7 +110,8 @@ class TurnJudge:
         data = json.loads(Path(path or verified("voice", "data/turn-hold.json")).read_text())
         names = tuple(data["features"])
         if names not in (FEATURES, HOLD_FEATURES):
-            raise ValueError(f"turn judge weights are for features {data['features']}, not {HOLD_FEATURES}")
+            raise ValueError(f"turn judge weights are for features {data['features']}, neither {HOLD_FEATURES} "
+                             f"(the server's) nor {FEATURES} (the second look's)")
         self.features = hold_features if names == HOLD_FEATURES else features
         self.regression = Regression(data)
         self.end_above, self.hold_below = float(data["end_above"]), float(data["hold_below"])
