@@ -101,7 +101,8 @@ class Regression:
 
 
 class TurnJudge:
-    """Loaded once and shared; a call is the network over 17 numbers and one text judge call (microseconds).
+    """Loaded once and shared; a call is the network over 17 numbers and four of the text judge's (about 0.25
+    ms, run on the transcription queue's thread with the transcript).
     path: a judge's JSON, the server's (turn-hold.json) unless given; the second look's (WEIGHTS_PATH) holds
     nothing short."""
 
