@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
+from assistant.vocabulary import CONDITIONS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -34,7 +34,7 @@ REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we
                     # a value said to be better: "21 would be better" (the request says what to change with it)
                     rf"|^{VALUE_SAID_BETTER}\b")
 # A clause that says when or on what condition: the request without it is another request
-CONDITION = re.compile(r"^(?:if|when|whenever|once|after|until|till|unless|as soon as|in case)\b")
+CONDITION = re.compile(rf"^(?:{'|'.join(CONDITIONS)})\b")
 # A clause that takes back what was said before it ("..., actually don't", "..., just kidding"); said before
 # the request it corrects what came before ("no wait, stop it there")
 TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|well|and|so) )(?:don't|dont|do not)\b|"
