@@ -426,7 +426,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^(?:hold|halt|freeze) (?=the (?![a-z' ]*\b(?:{_DEVICE})s?\b)[a-z' ]+"
      r"(?: there| right there| please| where it is)*$)", "stop "),
     # the date asked by whether it is a day of the month: "is it the fifteenth today"
-    (rf"^is (?:it|today) (?:the )?{_ORDINAL}(?: today)?(?: or .+)?$", "what's the date"),
+    # (with "today", or a day no choice of one of several is said by: "is it the second or the third" is none)
+    (rf"^is (?:today (?:the )?{_ORDINAL}|it (?:the )?{_ORDINAL} today|it (?:the )?(?!(?:first|second|third|fourth|fifth)\b)"
+     rf"{_ORDINAL})(?: today)?(?: or .+)?$", "what's the date"),
 )]
 # Every home, also for a request read with the turns before it (a step leans back): a light's step said after it,
 # "salt lamp a bit lower please"

@@ -738,6 +738,8 @@ def test_follow_ups_of_the_tenth_sets_kinds(lexicon, home, before, follow_up, re
     ("what about switching the heating off after i leave", True),
     # a device held is not stopped (stopping a light switches it off)
     ("hold the kitchen light", True),
+    # a choice of one of several is no date
+    ("is it the second or the third", True),
 ])
 def test_the_tenth_sets_rules_keep_a_condition_a_negation_and_a_device(said, default_home):
     """What the round-14 rules must not rewrite: each request keeps its words (normalised)."""
@@ -748,6 +750,8 @@ def test_the_tenth_sets_rules_keep_a_condition_a_negation_and_a_device(said, def
     ("hold the awning", False, "stop the awning"),
     ("halt the garage door", True, "stop the garage door"),
     ("have the fans been switched off since we left", True, "are the fans off"),
+    ("is it the fifteenth", True, "what's the date"),
+    ("is it the first today", True, "what's the date"),
 ])
 def test_a_cover_held_and_a_question_after_a_time(said, default_home, read):
     assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
