@@ -169,8 +169,8 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"yesterday|before)$", r"\1"),
     # every one of a kind: "turn every light in the house off"
     (r"\bevery (light|lamp|fan|heater|plug)\b", r"all the \1s"),
-    # and every one of a kind said with how many there are: "all three fans", "both of the lamps"
-    (r"\b(?:all (?:\d+|both)|both)(?: of)? (?:the |my |our )?(?=[a-z]+s\b)", "all the "),
+    # and every one of a kind said with how many there are: "all three fans" (not "both lamps": two of several)
+    (r"\ball \d+(?: of)? (?:the |my |our )?(?=[a-z]+s\b)", "all the "),
     # a clock time said as half an hour after the hour: "wake me at half six" (6:30)
     (r"\b(at|for|by|until|till|to) half (1[0-2]|[1-9])\b(?! (?:past|hours?|an?)\b)", r"\1 \2 30"),
     # where a thing is, said by the one before it: "and the salt lamp next to it"

@@ -659,7 +659,7 @@ def test_requests_of_the_tenth_sets_kinds_in_the_corpus_words(said, default_home
 @pytest.mark.parametrize("said, plain", [
     ("and the kettle beside it", "and the kettle"),                      # where it is, by the thing before
     ("turn off all 4 heaters", "turn off all the heaters"),               # how many there are
-    ("both lamps off please", "all the lamps off please"),
+    ("both lamps off please", "both lamps off please"),                   # two of several: not all of them
     ("give the radiant panel the same", "and the radiant panel too"),
     ("you might as well switch it off", "please switch it off"),
     ("on second thought cancel it", "cancel it"),
