@@ -60,18 +60,21 @@ _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)
 # off", "was the kiln left on"): it asks how a thing is, and no call that changes something answers it
 _ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wait)\s+)*(?:(?:did|have|has|had)\s+"
                                  r"(?:i|we|you|they|he|she|anyone|anybody|someone|somebody|everyone|nobody)\b"
-                                 r"(?!\s+(?:to|got)\b)|(?:was|were)\s)")
+                                 r"(?!\s+(?:to|got)\b)|(?:was|were)\s|(?:have|has)\s+(?:the|my|our)\s+(?:[a-z']+\s+){1,5}been\b)")
 # A verb of switching with the state said after it ("put the propagator on for the seedlings", "back from the gym,
 # switch the fan on"): the request asks for a switch, and no call that only reads answers it, unless it opens as a
 # question ("is the garden switch on")
 _ASKS_A_SWITCH = re.compile(r"\b(?:turn|switch|put|power|shut|flick|flip) (?:the |my |our |all |everything )?"
                             r"(?:[a-z']+ ){0,4}(?:on|off)\b")
 _ASKS_HOW = re.compile(rf"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:{'|'.join(QUESTION_WORDS)})\b")
-# A question asked after its topic ("the pleated blind in the nursery, is it down", "the garage power outlet is it
-# on", "the gallery temperature, what's it at"), not a permission ("is it ok to ...")
+# A question asked after its topic or a remark ("the pleated blind in the nursery, is it down", "the garage power
+# outlet is it on", "the gallery temperature, what's it at", "the mirror's all steamed up, how humid is the
+# bathroom", "the side gate, did i lock it"), not a permission ("is it ok to ...")
 _ASKS_OF_A_TOPIC = re.compile(r"\b(?:is|are) (?:it|they|that|those|these|this)\b"
                               r"(?! (?:possible|ok|okay|alright|all right|fine|time|safe)\b)"
-                              r"|\b(?:what|how)(?:'s| is| are) (?:it|they|that|those)\b")
+                              r"|\b(?:what|how)(?:'s| is| are) (?:it|they|that|those)\b"
+                              r"|\bhow (?:[a-z]+ )?(?:is|are|has|does) (?:the|my|our|it|they)\b"
+                              r"|\bdid (?:i|we|you|anyone|someone|somebody) [a-z]+ (?:it|them|the|my|our)\b")
 # Any other way a request asks how things are ("tell me if ...", "check the ...", "still", a reading)
 _ASKS_OTHERWISE = re.compile(rf"\b(?:{'|'.join(ASKING_WORDS)})\b")
 # The corpus's words for a number times itself, or times a literal that equals it ("double 2": 2*2).

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
+from assistant.vocabulary import CONDITIONS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -34,7 +34,7 @@ REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we
                     # a value said to be better: "21 would be better" (the request says what to change with it)
                     rf"|^{VALUE_SAID_BETTER}\b")
 # A clause that says when or on what condition: the request without it is another request
-CONDITION = re.compile(r"^(?:if|when|whenever|once|after|until|till|unless|as soon as|in case)\b")
+CONDITION = re.compile(rf"^(?:{'|'.join(CONDITIONS)})\b")
 # A clause that takes back what was said before it ("..., actually don't", "..., just kidding"); said before
 # the request it corrects what came before ("no wait, stop it there")
 TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|well|and|so) )(?:don't|dont|do not)\b|"
@@ -227,7 +227,7 @@ def _thing(said: str, vocabulary, at_start: bool = True) -> tuple[int, int] | No
         start = i
         while i < len(words) and (known[i] or tuple(words[i:i + 2]) in _IN_AREA and i + 2 < len(words) and known[i + 2]):
             i += 3 if not known[i] else 1
-        if _said_as_a_thing(words, start, i, at_start):
+        if _said_as_a_thing(words, start, i, at_start) and not _said_with_an_unknown_word(words, start):
             runs.append((start, i))
     if len(runs) != 1:
         return None
@@ -258,6 +258,14 @@ def _said_as_a_thing(words: list[str], start: int, end: int, at_start: bool = Tr
     or nearly all that is said."""
     return end - start > 1 or (start > 0 and words[start - 1] in _DETERMINERS) \
         or (at_start and (start == 0 or len(words) <= 2))
+
+
+def _said_with_an_unknown_word(words: list[str], start: int) -> bool:
+    """A word the home does not know, no one's, is said between the determiner and known words of several things
+    ("the bottom lights on the veranda": some of the veranda's lights, not all of them; "the kids' telly" is
+    the telly)."""
+    return start > 1 and words[start - 2] in _DETERMINERS and words[start - 1] not in _DETERMINERS \
+        and "'" not in words[start - 1] and words[start].endswith("s")
 
 
 def _knows(vocabulary, phrase: str) -> bool:

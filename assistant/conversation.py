@@ -459,7 +459,8 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
         if LEANS_BACK.search(placed):
             return None
         return rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
-    return _pronoun(placed, calls)
+    placed = _pronoun(placed, calls)
+    return placed and rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
 
 
 def _area_said(history: list[dict], vocabulary: Vocabulary) -> str | None:

@@ -10,7 +10,7 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import (DEVICES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS, SWITCH_VERBS,
+from assistant.vocabulary import (CONDITIONS, DEVICES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS, SWITCH_VERBS,
                                   UNIT_WORDS, VALUE_SAID_BETTER)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
@@ -40,6 +40,10 @@ _REASON_SUBJECT = "|".join([word for word in REASON_SUBJECTS if word != "the"] +
 # how a question starts: only a question may drop what it adds after its state ("is the fan on or not"); a request
 # keeps it ("turn off the tv after the match" is another request)
 _ASKED = "(?:is|are|was|were|has|have|had|does|do|did|any|how|what|what's|whats|which|when)"
+# a request that says no condition ("half brightness on the piano light after 10" is another request) and no
+# negation ("the fan doesn't need switching on")
+_UNCONDITIONAL = rf"(?!.*\b(?:(?:{'|'.join(CONDITIONS)})\b|at \d))"
+_UNNEGATED = r"(?!.*(?:n't|\bnot|\bnever|\bno longer)\b)"
 
 def _ing(verb: str) -> str:
     """A verb's -ing form: "switching", "closing", "putting"."""
@@ -148,7 +152,11 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"left on)$", r"\1"),
     # a time the request is asked of, after it: "how humid is the bathroom after my shower", "is the oven off
     # after dinner", "did anyone shut the garage door after the car went in", "did i leave it open after cleaning"
-    (rf"^({_ASKED}\b.*?)\s+(?:after|since) (?:(?:my|our|the|his|her|your|their|i|we|you|they|he|she|someone) )?"
+    # (not a request said with "have", "do" or "about": "have the lights go off after the film", "do switch it off
+    # after the news", "what about switching the heating off after i leave")
+    (rf"^(?!(?:how|what) about\b|do (?!(?:you|we|i|they|he|she|the|my|our|your)\b)|have (?!(?:you|we|i|they|he|she|"
+     rf"someone|anyone)\b|.*\bbeen\b))({_ASKED}\b.*?)\s+(?:after|since) "
+     r"(?:(?:my|our|the|his|her|your|their|i|we|you|they|he|she|someone) )?"
      r"(?!.*\d)[a-z' ]+$", r"\1"),
     # how far a cover has gone, said before its state: "is the garage door all the way open"
     (r"\b(?:all the way|fully|completely|wide) (open|closed|shut)\b", r"\1"),
@@ -161,8 +169,8 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"yesterday|before)$", r"\1"),
     # every one of a kind: "turn every light in the house off"
     (r"\bevery (light|lamp|fan|heater|plug)\b", r"all the \1s"),
-    # and every one of a kind said with how many there are: "all three fans", "both of the lamps"
-    (r"\b(?:all (?:\d+|both)|both)(?: of)? (?:the |my |our )?(?=[a-z]+s\b)", "all the "),
+    # and every one of a kind said with how many there are: "all three fans" (not "both lamps": two of several)
+    (r"\ball \d+(?: of)? (?:the |my |our )?(?=[a-z]+s\b)", "all the "),
     # a clock time said as half an hour after the hour: "wake me at half six" (6:30)
     (r"\b(at|for|by|until|till|to) half (1[0-2]|[1-9])\b(?! (?:past|hours?|an?)\b)", r"\1 \2 30"),
     # where a thing is, said by the one before it: "and the salt lamp next to it"
@@ -174,8 +182,6 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(?:and )?(?:give|do) ((?:the|my|our) [a-z' ]+?) (?:that|the same)(?: too| as well)?(?: please)?$", r"and \1 too"),
     # what a follow-up copies, said after it: "and the lights in the snug too, same as the parlour"
     (r"\b(too|as well) same as (?:the |my |our |before|that|earlier)[a-z ]*$", r"\1"),
-    # stopping a moving thing said as holding it: "hold it", "halt the garage door"
-    (r"^(?:hold|halt|freeze) (?=(?:it|that|them|this|the [a-z' ]+)(?: there| right there| please| where it is)*$)", "stop "),
 )]
 # a fraction said as a word, as the divisor it stands for ("a quarter of 360": 360 divided by 4)
 _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
@@ -399,9 +405,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^(?:can|could) ({_THE} .+?) (?:sit|be|go|stay|come) (?:at|to|on) (\d+(?:\.\d+)?) percent"
      r"(?: tonight| today| now| please| for (?:now|tonight))?$", r"set \1 to \2 percent"),
     # a level said first, then the thing: "half brightness on the drinks cabinet", "40 percent on the dock lights"
-    *((rf"^(?:at )?{share} (?:brightness|power|light) (?:on|for|in) ({_THE} .+?)(?: please)?$", rf"set \1 to {percent} percent")
+    *((rf"^{_UNCONDITIONAL}(?:at )?{share} (?:brightness|power|light) (?:on|for|in) ({_THE} .+?)(?: please)?$", rf"set \1 to {percent} percent")
       for share, percent in (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))),
-    (rf"^(\d+(?:\.\d+)?) percent(?: brightness| power)? (?:on|for) ({_THE} .+?)(?: please)?$", r"set \2 to \1 percent"),
+    (rf"^{_UNCONDITIONAL}(\d+(?:\.\d+)?) percent(?: brightness| power)? (?:on|for) ({_THE} .+?)(?: please)?$", r"set \2 to \1 percent"),
     # a setting asked by what it has been given: "what have we got the thermostat set to"
     (rf"^what (?:have we got|have you got|do we have|have we|has it got) ({_THE} .+?) (set to|set at|on|at)"
      r"(?: right now| now)?$", r"what's \1 \2"),
@@ -411,12 +417,18 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^({'|'.join(READINGS)})(?: ?wise) (?:what's|what is|how's|how is) it (?:like )?(?:(?:up|down|out|over) )?in "
      r"(the [a-z ]+?)$", r"what's the \1 in \2"),
     # what a thing wants doing: "the louvres in the orangery want closing", "the fan needs switching off"
-    (rf"^({_THE} .+?) (?:wants?|needs?) ({_VERB_ING})( on| off)?(?: please| now)?$",
+    (rf"^{_UNNEGATED}({_THE} .+?) (?:wants?|needs?) ({_VERB_ING})( on| off)?(?: please| now)?$",
      lambda match: f"{_VERBS_ING[match.group(2)]}{match.group(3) or ''} {match.group(1)}"),
     # a cover rolled or pulled back: open ("roll the pergola roof back")
     (rf"^{_POLITE}(?:roll|pull|slide|draw|push) ({_THE} .+?) back(?: please)?$", r"\1open \2"),
+    # stopping a moving thing said as holding it: "hold the garage door", "hold it" once the pronoun is placed; not
+    # a device ("hold it there" of a light just dimmed keeps its level, it does not switch it off)
+    (rf"^(?:hold|halt|freeze) (?=the (?![a-z' ]*\b(?:{_DEVICE})s?\b)[a-z' ]+"
+     r"(?: there| right there| please| where it is)*$)", "stop "),
     # the date asked by whether it is a day of the month: "is it the fifteenth today"
-    (rf"^is (?:it|today) (?:the )?{_ORDINAL}(?: today)?(?: or .+)?$", "what's the date"),
+    # (with "today", or a day no choice of one of several is said by: "is it the second or the third" is none)
+    (rf"^is (?:today (?:the )?{_ORDINAL}|it (?:the )?{_ORDINAL} today|it (?:the )?(?!(?:first|second|third|fourth|fifth)\b)"
+     rf"{_ORDINAL})(?: today)?(?: or .+)?$", "what's the date"),
 )]
 # Every home, also for a request read with the turns before it (a step leans back): a light's step said after it,
 # "salt lamp a bit lower please"

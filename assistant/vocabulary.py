@@ -151,6 +151,9 @@ REASONS = ("because", "cause", "cos", "coz", "seeing as", "given that")
 REASONS_BEFORE_A_SUBJECT = ("since", "as", "so that", "so", "for", "while")
 REASON_SUBJECTS = ("i", "i'm", "we", "we're", "you", "you're", "they", "they're", "he", "she", "it", "it's", "the", "my",
                    "our", "there", "there's")
+# Words that open a clause saying when or on what condition ("after the match", "unless it's warm"): the request
+# without it is another request
+CONDITIONS = ("if", "when", "whenever", "once", "after", "until", "till", "unless", "as soon as", "in case")
 # Words that join a request to the one before without changing it ("and turn the fan off", "okay, the hall one").
 JOINING_WORDS = ("and", "then", "now", "so", "actually", "oh", "ok", "okay", "please", "parley", "hey parley")
 # Words of a follow-up, among or after JOINING_WORDS at its start, that carry the question before it ("is the

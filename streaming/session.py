@@ -485,11 +485,16 @@ class Session:
         turn.job = self._spawn(self._run_job(turn, audio, priority), "stt")
 
     async def _run_job(self, turn: _Turn, audio: np.ndarray, priority: int) -> str:
-        if priority == URGENT:
-            heard, finished, if_going_on, hold_ms = await self.engines.transcription.hear(audio, self._home_names())
-            text = heard.text
-        else:
-            text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
+        try:
+            if priority == URGENT:
+                heard, finished, if_going_on, hold_ms = await self.engines.transcription.hear(audio,
+                                                                                            self._home_names())
+                text = heard.text
+            else:
+                text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
+        except Exception:
+            turn.job = None         # told as a server_error (_task_done); the committed turn is transcribed anew
+            raise
         turn.job, turn.last_job_done = None, self._buffer_samples
         if priority == URGENT:
             text = self._with_home_names(text, heard.unsure_words(), heard.unsure_numbers(), heard.doubted_words())
@@ -551,10 +556,10 @@ class Session:
             self._transcripts.discard(asyncio.current_task())
 
     async def _transcribe_committed(self, turn: _Turn, audio: np.ndarray) -> None:
+        if turn.job is not None and turn.job_urgent and turn.job_covers >= turn.speech_end_samples:
+            await asyncio.wait([turn.job])      # its transcript becomes turn.latest; a failure was told (_task_done)
         if turn.latest and turn.latest[0] >= turn.speech_end_samples:
             text = turn.latest[1]
-        elif turn.job is not None and turn.job_urgent and turn.job_covers >= turn.speech_end_samples:
-            text = await turn.job
         else:
             heard = await self.engines.transcription.final(audio, self._home_names())
             text = self._with_home_names(heard.text, heard.unsure_words(), heard.unsure_numbers(),

@@ -22,8 +22,9 @@ words say done and the sound does not: it ends at ``unsure``, never later
 than ``silence_duration_ms``. Until the words are in, only ``eagerness``'s maximum (OpenAI's meaning: low,
 medium and high wait at most 8, 4 and 2 s) ends the turn: the reply waits for the transcript anyway, so ending
 sooner (a slow, loaded machine) would only risk cutting the speaker off. The turn judge (voice.turn_judge) may
-hold finished words short: the turn then waits at least its hold, and never less than the waits above, so the
-hold only lengthens the short waits after finished words. Speech resuming forgets every verdict.
+hold finished words short: the turn then waits at least its hold (but no longer than ``silence_duration_ms``, as
+``unsure``), and never less than the waits above, so the hold only lengthens the short waits after finished words.
+Speech resuming forgets every verdict.
 """
 from __future__ import annotations
 
@@ -141,8 +142,9 @@ class TurnDetector:
     @property
     def end_after_ms(self) -> int:
         """The silence that ends the turn, given what the judges have said about this pause: the judges' wait, or
-        the turn judge's short hold where that is longer."""
-        return max(self._judged_wait_ms, self._hold_ms)
+        the turn judge's short hold where that is longer; the hold, as the unsure wait, is no longer than
+        silence_duration_ms."""
+        return max(self._judged_wait_ms, min(self._hold_ms, self.settings.silence_duration_ms))
 
     @property
     def _judged_wait_ms(self) -> int:

@@ -658,9 +658,8 @@ def test_requests_of_the_tenth_sets_kinds_in_the_corpus_words(said, default_home
 
 @pytest.mark.parametrize("said, plain", [
     ("and the kettle beside it", "and the kettle"),                      # where it is, by the thing before
-    ("hold the awning", "stop the awning"),
     ("turn off all 4 heaters", "turn off all the heaters"),               # how many there are
-    ("both lamps off please", "all the lamps off please"),
+    ("both lamps off please", "both lamps off please"),                   # two of several: not all of them
     ("give the radiant panel the same", "and the radiant panel too"),
     ("you might as well switch it off", "please switch it off"),
     ("on second thought cancel it", "cancel it"),
@@ -722,4 +721,48 @@ def test_words_of_the_tenth_sets_kinds_said_many_ways(said, plain):
      "and the lights in the music room too, same as the gallery", "turn on all the lights in the music room"),
 ])
 def test_follow_ups_of_the_tenth_sets_kinds(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("said, default_home", [
+    # a condition or a clock time after a level said first is another request
+    ("half brightness on the arc lamp after ten", False),
+    ("40 percent on the dock lights unless it is late", False),
+    ("a quarter brightness on the arc lamp at ten", False),
+    # what a thing does not want doing
+    ("the drying fan doesn't need switching on", False),
+    ("the wicket gate does not need locking", False),
+    # a time said after a request opened by "have", "do" or "about" is no question's
+    ("have the living room lights go off after the film", True),
+    ("do switch off the kitchen light after the news", True),
+    ("what about switching the heating off after i leave", True),
+    # a device held is not stopped (stopping a light switches it off)
+    ("hold the kitchen light", True),
+    # a choice of one of several is no date
+    ("is it the second or the third", True),
+])
+def test_the_tenth_sets_rules_keep_a_condition_a_negation_and_a_device(said, default_home):
+    """What the round-14 rules must not rewrite: each request keeps its words (normalised)."""
+    assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == normalize_request(said)
+
+
+@pytest.mark.parametrize("said, default_home, read", [
+    ("hold the awning", False, "stop the awning"),
+    ("halt the garage door", True, "stop the garage door"),
+    ("have the fans been switched off since we left", True, "are the fans off"),
+    ("is it the fifteenth", True, "what's the date"),
+    ("is it the first today", True, "what's the date"),
+])
+def test_a_cover_held_and_a_question_after_a_time(said, default_home, read):
+    assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # "hold it" of a cover stops it; of a light just dimmed it switches nothing off
+    ("own", [user("close the boathouse door"), called("set_cover", name="boathouse door", action="close")],
+     "hold it, there's a canoe in the way", "stop the boathouse door"),
+    (None, [user("dim the kitchen light to 40"), called("set_brightness", room="kitchen", percent=40)],
+     "hold it there", "hold the kitchen lights"),
+])
+def test_hold_it_stops_only_what_moves(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten

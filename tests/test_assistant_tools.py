@@ -442,6 +442,10 @@ def test_heard_words_that_ask_about_a_state(heard, question):
     ("let's have the fire pit going", False),
     ("the guests are here get the fire pit going", False),
     ("the baby's cold set the nursery radiator to 22", False),
+    # a question after a remark or a topic, and a perfect tense, ask wherever they are said
+    ("the mirrors all steamed up how humid is the bathroom", True),
+    ("have the side gate been left unlocked", True),
+    ("the side gate did i lock it", True),
 ])
 def test_one_test_of_asking_for_typed_requests_and_heard_words(said, asked):
     """chat_template.asks_how_things_are is the one definition: the checks of a typed request and a state read from

@@ -167,6 +167,16 @@ def test_semantic_vad_a_short_hold_never_shortens_the_wait():
     assert run(detector, [0.0] * (waits.cut // FRAME_MS + 2)) == [(-(-(waits.cut - 96) // FRAME_MS) - 1, Signal.END)]
 
 
+def test_semantic_vad_a_short_hold_is_never_longer_than_the_silence_setting():
+    """A client's silence_duration_ms of 200 (set with semantic_vad, or kept from server_vad): finished words held
+    short wait 200 ms, as the unsure wait does, not the hold's 416."""
+    detector = TurnDetector(TurnDetection(type="semantic_vad", silence_duration_ms=200))
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    detector.audio_ready(0.95)
+    assert not detector.transcript_ready(FINISHED, FINISHED, 416)
+    assert run(detector, [0.0] * 6) == [(3, Signal.END)]    # 96 + 4 * 32 ms >= 200 ms
+
+
 def test_semantic_vad_waits_for_the_words_however_the_sound_is():
     detector = semantic("high")
     run(detector, [0.9] * 10 + [0.0] * 3)
@@ -191,6 +201,14 @@ def test_server_vad_ignores_the_judges():
     assert not detector.transcript_ready(FINISHED)
     assert not detector.audio_ready(0.99)
     assert detector.speaking
+
+
+def test_server_vad_ignores_the_short_hold():
+    """The transcription queue gives the turn judge's hold under every rule; server_vad's silence stays its own."""
+    detector = TurnDetector(TurnDetection(silence_duration_ms=200))
+    run(detector, [0.9] * 10 + [0.0] * 3)
+    assert not detector.transcript_ready(FINISHED, FINISHED, 416)
+    assert run(detector, [0.0] * 6) == [(3, Signal.END)]    # 96 + 4 * 32 ms >= 200 ms
 
 
 def test_semantic_verdicts_known_early_in_the_pause_still_count():

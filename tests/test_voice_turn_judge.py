@@ -1,16 +1,23 @@
-"""The turn judge: the second look and the short hold on the words' verdicts, the shipped weights, and the
+"""The turn judge: the second look and the short hold on the words' verdicts, the shipped weights, the
 verdicts the server's transcription queue gives the turn detector for real speech (flite), as bench/turn_judge.py
-and bench/turn_hold.py decide on replays."""
+and bench/turn_hold.py decide on replays, and a session whose judge fails."""
+import json
+
 import numpy as np
 import pytest
 
 from paused_speech import RATE, flite, pause_point
-from streaming.engines import TranscriptionQueue
+from streaming.engines import Engines, TranscriptionQueue
+from streaming.events import AudioCommitted, Error, SpeechStopped, TranscriptCompleted
+from streaming.session import Session, SessionConfig
 from streaming.turns import FRAME_MS, SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
+from voice.audio import float_to_pcm16
 from voice.smart_turn import SmartTurnModel
 from voice.stt import Heard
 from voice.text_turn import TextTurnModel
 from voice.turn_judge import FEATURES, HOLD_FEATURES, WEIGHTS_PATH, Regression, TurnJudge, features, hold_features
+from voice.weights import verified
+from test_session_pipeline import Recorder, push_realtime
 
 WORDS_DONE = TurnDetector.words_done
 
@@ -51,6 +58,15 @@ def test_the_shipped_weights_fit_the_features(judge, second_look):
     assert regression.weights.shape == regression.mean.shape == regression.scale.shape == (len(FEATURES),)
     assert regression.hidden is None and second_look.hold_ms == 0
     assert second_look.hold_below < second_look.end_above
+
+
+def test_weights_for_other_features_are_refused_by_name(judge, tmp_path):
+    data = json.loads(verified("voice", "data/turn-hold.json").read_text())
+    data["features"] = list(HOLD_FEATURES[:-1])
+    other = tmp_path / "turn-hold.json"
+    other.write_text(json.dumps(data))
+    with pytest.raises(ValueError, match="neither .* nor .*the second look's"):
+        TurnJudge(judge.text_turn, other)
 
 
 def test_a_judge_with_a_hidden_layer_weighs_its_tanh_units():
@@ -130,3 +146,27 @@ async def test_the_servers_verdicts_on_real_speech(stt, judge):
     assert hold_ms == judge.hold_ms, (heard, words, hold_ms)
     assert _silence_until_the_end(words, if_going_on, sound.finished(paused), hold_ms) == waits.cut, (
         heard, words, if_going_on, hold_ms)
+
+
+async def test_a_turn_judge_that_fails_costs_the_turn_its_wait_not_its_words(stt, tts, vad_model, judge, tmp_path):
+    """Every call of the judge raises (its hidden layer a row short): the pause's failure is told as a
+    server_error, the words never come in, so the turn ends at eagerness's maximum, and its transcript is still
+    completed, transcribed anew without the judge. Before, the committed turn awaited the failed job again and
+    no transcript came."""
+    data = json.loads(verified("voice", "data/turn-hold.json").read_text())
+    data["hidden"]["weights"] = data["hidden"]["weights"][:-1]
+    broken = tmp_path / "turn-hold.json"
+    broken.write_text(json.dumps(data))
+    engines = Engines(stt=stt, tts=tts, vad_model=vad_model, generator=None, text_turn=judge.text_turn)
+    engines.transcription = TranscriptionQueue(stt, TurnJudge(judge.text_turn, broken))
+    session = Session(engines, SessionConfig(input_rate=RATE, turn_detection=TurnDetection(type="semantic_vad")))
+    await session.start()
+    recorder = Recorder(session)
+    lead, tail = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 5, np.float32)
+    await push_realtime(session, float_to_pcm16(np.concatenate([lead, flite("What time is it?"), tail])), RATE)
+    completed = await recorder.wait(TranscriptCompleted, timeout=60)
+    await session.close()
+    assert "time" in completed.transcript.lower(), completed
+    errors = recorder.of(Error)
+    assert errors and all(e.code == "server_error" and "matmul" in e.message for e in errors), errors
+    assert len(recorder.of(SpeechStopped)) == len(recorder.of(AudioCommitted)) == 1

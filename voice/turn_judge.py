@@ -101,7 +101,8 @@ class Regression:
 
 
 class TurnJudge:
-    """Loaded once and shared; a call is the network over 17 numbers and one text judge call (microseconds).
+    """Loaded once and shared; a call is the network over 17 numbers and four of the text judge's (about 0.25
+    ms, run on the transcription queue's thread with the transcript).
     path: a judge's JSON, the server's (turn-hold.json) unless given; the second look's (WEIGHTS_PATH) holds
     nothing short."""
 
@@ -110,7 +111,8 @@ class TurnJudge:
         data = json.loads(Path(path or verified("voice", "data/turn-hold.json")).read_text())
         names = tuple(data["features"])
         if names not in (FEATURES, HOLD_FEATURES):
-            raise ValueError(f"turn judge weights are for features {data['features']}, not {HOLD_FEATURES}")
+            raise ValueError(f"turn judge weights are for features {data['features']}, neither {HOLD_FEATURES} "
+                             f"(the server's) nor {FEATURES} (the second look's)")
         self.features = hold_features if names == HOLD_FEATURES else features
         self.regression = Regression(data)
         self.end_above, self.hold_below = float(data["end_above"]), float(data["hold_below"])
