@@ -25,6 +25,7 @@ from voice.text_turn import TextTurnModel
 from voice.turn_judge import TurnJudge
 from voice.tts import PiperTTS
 from voice.vad import SileroModel
+from voice.weights import verified
 
 if TYPE_CHECKING:
     from assistant.generator import Generator
@@ -60,8 +61,10 @@ def one_blas_thread() -> None:
 class TranscriptionQueue:
     """Worker threads that run STT jobs most-urgent-first; jobs whose caller gave up are skipped."""
 
-    def __init__(self, stt: WhisperSTT, turn_judge: TurnJudge, workers: int = 2):
+    def __init__(self, stt: WhisperSTT, turn_judge: TurnJudge, patient_judge: TurnJudge | None = None,
+                 workers: int = 2):
         self.stt, self.turn_judge = stt, turn_judge
+        self.patient_judge = patient_judge or turn_judge    # semantic_vad at eagerness low: the judge that holds
         self._heap: list[tuple[int, int, Future, Callable[[], Any]]] = []   # (priority, order, future, job)
         self._order = itertools.count()
         self._wake = threading.Condition()
@@ -79,13 +82,16 @@ class TranscriptionQueue:
         a pause covers it (pushed to talk): the doubts it carries reach the assistant there too."""
         return await self._queue(URGENT, lambda: self.stt.hear(audio, names))
 
-    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> tuple[Heard, float, float | None, int]:
+    async def hear(self, audio: np.ndarray, names: tuple[str, ...] = (), patient: bool = False
+                   ) -> tuple[Heard, float, float | None, int]:
         """An URGENT final transcript at a pause, with the words' verdicts: the probability that it is a
         finished request, and the same if the speaker goes on, as the sound may say (voice.text_turn), with the
-        turn judge's second look, and its short hold (ms, 0: none; voice.turn_judge)."""
+        turn judge's second look, and its short hold (ms, 0: none; voice.turn_judge). patient: the speaker asked
+        to be cut off less at the cost of later answers (eagerness low), so the judge that also holds decides."""
+        judge = self.patient_judge if patient else self.turn_judge
         def job() -> tuple[Heard, float, float | None, int]:
             heard = self.stt.hear(audio, names)
-            return heard, *self.turn_judge.judge(heard, audio.size / self.stt.sample_rate, TurnDetector.words_done)
+            return heard, *judge.judge(heard, audio.size / self.stt.sample_rate, TurnDetector.words_done)
         return await self._queue(URGENT, job)
 
     async def _queue(self, priority: int, job: Callable[[], Any]) -> Any:
@@ -127,7 +133,8 @@ class Engines:
 
     def __post_init__(self) -> None:
         one_blas_thread()
-        self.transcription = TranscriptionQueue(self.stt, TurnJudge(self.text_turn))
+        second_look = TurnJudge(self.text_turn, verified("voice", "data/turn-judge.json"))
+        self.transcription = TranscriptionQueue(self.stt, second_look, patient_judge=TurnJudge(self.text_turn))
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="parley-engine")
         self.synthesizing = 0
 

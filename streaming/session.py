@@ -487,8 +487,10 @@ class Session:
     async def _run_job(self, turn: _Turn, audio: np.ndarray, priority: int) -> str:
         try:
             if priority == URGENT:
-                heard, finished, if_going_on, hold_ms = await self.engines.transcription.hear(audio,
-                                                                                            self._home_names())
+                patient = self._detector is not None and self._detector.semantic and \
+                    self._detector.settings.eagerness == "low"
+                heard, finished, if_going_on, hold_ms = await self.engines.transcription.hear(
+                    audio, self._home_names(), patient)
                 text = heard.text
             else:
                 text = await self.engines.transcription.transcribe(audio, priority, self._home_names())

@@ -21,8 +21,8 @@ the sound says outright that the speaker goes on (Whisper wrote "... lights to 5
 words say done and the sound does not: it ends at ``unsure``, never later
 than ``silence_duration_ms``. Until the words are in, only ``eagerness``'s maximum (OpenAI's meaning: low,
 medium and high wait at most 8, 4 and 2 s) ends the turn: the reply waits for the transcript anyway, so ending
-sooner (a slow, loaded machine) would only risk cutting the speaker off. The turn judge (voice.turn_judge) may
-hold finished words short: the turn then waits at least its hold (but no longer than ``silence_duration_ms``, as
+sooner (a slow, loaded machine) would only risk cutting the speaker off. At eagerness low the turn judge
+(voice.turn_judge; the session asks the transcription queue for it) may hold finished words short: the turn then waits at least its hold (but no longer than ``silence_duration_ms``, as
 ``unsure``), and never less than the waits above, so the hold only lengthens the short waits after finished words.
 Speech resuming forgets every verdict.
 """

@@ -170,3 +170,16 @@ async def test_a_turn_judge_that_fails_costs_the_turn_its_wait_not_its_words(stt
     errors = recorder.of(Error)
     assert errors and all(e.code == "server_error" and "matmul" in e.message for e in errors), errors
     assert len(recorder.of(SpeechStopped)) == len(recorder.of(AudioCommitted)) == 1
+
+
+async def test_the_server_holds_only_a_patient_speaker(stt, tts, vad_model, judge):
+    """The server's queue judges with the second look alone (no short hold, the answer as soon as the words and
+    the sound agree); semantic_vad at eagerness low, a speaker who asked to be cut off less, gets the judge that
+    also holds: flite's finished "What time is it?" is held 416 ms there only."""
+    engines = Engines(stt=stt, tts=tts, vad_model=vad_model, generator=None, text_turn=judge.text_turn)
+    finished = np.concatenate([np.zeros(RATE * 4 // 10, np.float32), flite("What time is it?"),
+                               np.zeros(RATE * 64 // 1000, np.float32)])
+    heard, words, _, hold_ms = await engines.transcription.hear(finished)
+    assert words >= WORDS_DONE and hold_ms == 0, (heard, words, hold_ms)
+    heard, words, _, hold_ms = await engines.transcription.hear(finished, patient=True)
+    assert words >= WORDS_DONE and hold_ms == judge.hold_ms == 416, (heard, words, hold_ms)
