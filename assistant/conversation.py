@@ -48,8 +48,10 @@ ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) 
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
-                       r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
+                       r"(?=(?: back| again| now| then| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
+# Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
+SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
 ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
                       "the last 1": 0}
@@ -125,7 +127,7 @@ LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too
                         r"^(?:what about|how about|in|on|for|at|to|the|but)\b")
 LEADING = re.compile(rf"^(?:(?:{'|'.join(JOINING_WORDS)})\s+)+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
-TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|there|all))+(?=\s+(?:on|off)\b|$)")
+TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|then|there|all))+(?=\s+(?:on|off)\b|$)")
 
 # A call said back as the request a user would make for it.
 REQUESTS = {
@@ -319,7 +321,7 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     vocabulary = Vocabulary(lexicon)
     request = content_text(history[-1])
     dislocated = _dislocated(request, vocabulary)
-    said = synonyms(normalize_request(dislocated or request))
+    said = _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
     calls = calls_of_history(history[:-1])
@@ -342,6 +344,16 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
+
+
+def _pointed_at(said: str, vocabulary: Vocabulary) -> str:
+    """ "turn that ice maker back off now": a name of the user's home pointed at is the name, as a device of the
+    default home pointed at is (assistant.rephrase.SYNONYMS); what it is, not what it leans back on."""
+    words = said.split()
+    for i in [i for i in range(len(words) - 1) if words[i] in ("that", "this")]:
+        if any(" ".join(words[i + 1:j]) in vocabulary.names for _, j in vocabulary.spans(words, [i + 1])):
+            words[i] = "the"
+    return " ".join(words)
 
 
 def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool:
@@ -611,7 +623,7 @@ def _pronoun(said: str, calls: list[dict]) -> str | None:
     timer when there is none); "the other one" is the one of those before the newest, "the first one" the
     oldest, "the second one" the one after it, "the last one" the newest (ORDINAL_REFERENCES)."""
     match = REFERRING.search(said)
-    if not match:
+    if not match or SAYS_NO_ACTION.match(FILLERS.sub("", said[:match.start()]).strip()):
         return None
     timer = TIMER_WORDS.search(said) is not None
     # which of the things, newest first: "the other one" the one before the newest, "the first one" the oldest,

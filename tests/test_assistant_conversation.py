@@ -766,3 +766,30 @@ def test_a_cover_held_and_a_question_after_a_time(said, default_home, read):
 ])
 def test_hold_it_stops_only_what_moves(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # "then" after the pronoun, as "now" is, with a remark after it
+    (None, [user("is the bedroom fan on"), called("get_state", name="bedroom fan")],
+     "turn it off then, it's cold enough", "turn off the bedroom fan"),
+    ("own", [user("set a toast timer for 3 minutes"), called("start_timer", name="toast", seconds=180)],
+     "stop it then", "stop the toast timer"),
+    # a name pointed at is the name, past a call in between
+    ("own", [user("kiln on"), called("switch_device", name="kiln", state="on"),
+             user("how humid is the snug"), called("get_state", name="humidity", area="snug")],
+     "switch that kiln back off now", "switch off the kiln now"),
+    ("own", [user("jukebox on"), called("switch_device", name="jukebox", state="on")],
+     "this jukebox can go off", "turn off the jukebox"),
+])
+def test_follow_ups_of_the_eleventh_sets_kinds(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up", [
+    # a verb that says no action acts on nothing, with "then" or without
+    (None, [user("is the bedroom fan on"), called("get_state", name="bedroom fan")], "do it then"),
+    (None, [user("is the bedroom fan on"), called("get_state", name="bedroom fan")], "do it"),
+    ("own", [user("is the kiln on"), called("get_state", name="kiln")], "ok sort it then"),
+])
+def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before, follow_up):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) is None
