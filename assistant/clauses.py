@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import CONDITIONS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
+from assistant.vocabulary import CONDITIONS, NO_PLACES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -29,7 +29,7 @@ REASON = re.compile(rf"^(?:{'|'.join(REASONS)})\b|^(?:{'|'.join(REASONS_BEFORE_A
 # A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
 # wish said this way is a request ("we need the heating on")
 REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
-                    r"i'll|i was|i have|i had|they|they're|he|she|he's|she's|you're|you've)\b"
+                    r"i'll|i was|i have|i had|i heard|i can't|i cannot|they|they're|he|she|he's|she's|you're|you've)\b"
                     r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)"
                     # a value said to be better: "21 would be better" (the request says what to change with it)
                     rf"|^{VALUE_SAID_BETTER}\b")
@@ -68,7 +68,8 @@ _NUMBER = re.compile(r"\d")
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
 # A clause said of its subject: "the boat's tied up", "the kids are up"
 _SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| are| was| were)\b")
-_PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b(?! way\b)|\b(?:upstairs|downstairs|outside|outdoors)\b")
+_PLACE = re.compile(rf"\bin (?:the|my|our|this|that|his|her)\b(?! (?:{'|'.join(NO_PLACES)})\b)"
+                    r"|\b(?:upstairs|downstairs|outside|outdoors)\b")
 
 
 @dataclass(frozen=True)

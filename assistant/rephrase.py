@@ -160,6 +160,8 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"(?!.*\d)[a-z' ]+$", r"\1"),
     # how far a cover has gone, said before its state: "is the garage door all the way open"
     (r"\b(?:all the way|fully|completely|wide) (open|closed|shut)\b", r"\1"),
+    # or after it, as lasting: "is the carriage house door open still" (no still room)
+    (r"\b(open|closed|shut|locked|unlocked|on|off) still\b", r"\1"),
     # a device pointed at: "turn that light back off", "this fan can go off" (the one the conversation used)
     (rf"\b(?:that|this) ({_DEVICE})\b", r"the \1"),
     # how exact an answer need be: "roughly how many inches make 30 centimeters", "what's the time, approximately"

@@ -102,6 +102,22 @@ def test_remarks_of_the_tenth_sets_kinds_beside_a_request(request_, taken):
     assert takeable(request_, DEFAULT_HOME) == taken
 
 
+@pytest.mark.parametrize("request_, taken", [
+    # what the speaker heard or cannot do is a remark
+    ("is the garage door shut, i heard it bang", ["is the garage door shut"]),
+    ("what's 48 divided by 6, i can't be bothered to work it out", ["what's 48 divided by 6"]),
+    # "in my eyes", "in my head" are no place of the home; a room the remark says is the request's
+    ("draw the curtains in the bedroom, the glare's in my eyes", ["draw the curtains in the bedroom"]),
+    ("what's 9 times 14, i can't do it in my head", ["what's 9 times 14"]),
+    ("switch the fan off, i can't sleep in the bedroom", ["switch the fan off in the bedroom"]),
+    # a condition stays with the request
+    ("i can't sleep, turn off the fan when i'm asleep", ["turn off the fan when i'm asleep"]),
+])
+def test_remarks_of_the_eleventh_sets_kinds_beside_a_request(request_, taken):
+    """Phrasings of their own for the eleventh paraphrase set's remarks after a request."""
+    assert takeable(request_, DEFAULT_HOME) == taken
+
+
 def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
     """In a home with a still room, "the washing is still wet" names no thing; "the house" of a carriage house
     door, said as a thing, does."""

@@ -757,6 +757,15 @@ def test_a_cover_held_and_a_question_after_a_time(said, default_home, read):
     assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
 
 
+@pytest.mark.parametrize("said, default_home, read", [
+    # a state asked of as lasting names no still room
+    ("is the wicket gate locked still", False, "is the wicket gate locked"),
+    ("is the bedroom fan on still", True, "is the bedroom fan on"),
+])
+def test_a_state_said_with_still_after_it(said, default_home, read):
+    assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
+
+
 @pytest.mark.parametrize("home, before, follow_up, rewritten", [
     # "hold it" of a cover stops it; of a light just dimmed it switches nothing off
     ("own", [user("close the boathouse door"), called("set_cover", name="boathouse door", action="close")],
