@@ -761,8 +761,15 @@ def test_a_cover_held_and_a_question_after_a_time(said, default_home, read):
     # a state asked of as lasting names no still room
     ("is the wicket gate locked still", False, "is the wicket gate locked"),
     ("is the bedroom fan on still", True, "is the bedroom fan on"),
+    # a state asked as what the thing did
+    ("has the boathouse door closed properly", False, "is the boathouse door closed"),
+    ("have the louvres opened yet", False, "are the louvres open"),
+    ("has the tack room lock locked the pony in", False, "has the tack room lock locked the pony in"),
+    # a light of another kind turned down or up is dimmed or brightened, not closed or opened
+    ("turn the crystal chandelier down a bit", False, "dim the crystal chandelier a bit"),
+    ("bring the porch lantern up", False, "brighten the porch lantern"),
 ])
-def test_a_state_said_with_still_after_it(said, default_home, read):
+def test_a_state_said_with_still_or_as_done_and_other_lights_stepped(said, default_home, read):
     assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
 
 
