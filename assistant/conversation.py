@@ -18,7 +18,7 @@ from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES,
+from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES,
                                   UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
@@ -68,7 +68,9 @@ _THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) {_RESULT}(?: from bef
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
     (rf"^triple {_THAT}$|^{_THAT} tripled$", "what is {x} times 3"),
-    (rf"^(?:halve|half) {_THAT}$|^{_THAT} halved$", "what is {x} divided by 2"),
+    (rf"^(?:what's |what is )?(?:halve|half|half of) {_THAT}(?: is what)?$|^{_THAT} halved$", "what is {x} divided by 2"),
+    (rf"^(?:what's |what is )?(?:a |1 )?third of {_THAT}(?: is what)?$", "what is {x} divided by 3"),
+    (rf"^(?:what's |what is )?(?:a |1 )?quarter of {_THAT}(?: is what)?$", "what is {x} divided by 4"),
     (rf"^square {_THAT}$|^{_THAT} squared$", "what is {x} squared"),
     (rf"^(?:take|knock|subtract|minus) {_N} (?:off|from|away from|off of) {_THAT}$", "what is {x} minus {n}"),
     (rf"^(?:take away|subtract|minus|less) {_N}$", "what is {x} minus {n}"),
@@ -267,6 +269,8 @@ class Vocabulary:
         words = re.sub(r" (?:1|ones|please|then|of them|of those|of these)$", "", words).strip()
         if re.fullmatch(r"\d+(?:\.\d+)?", words):
             return "number", float(words)
+        if re.fullmatch(rf"(?:{'|'.join(BELOW_ZERO)}) \d+(?:\.\d+)?", words):      # "and minus 5": only a quantity
+            return "below zero", -float(words.split()[1])
         if words in self.areas:
             return "area", words
         if words in self.names:
@@ -294,6 +298,7 @@ REPLACES = {
     "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
              "set_cover": "name", "set_lock": "name", "set_thermostat": "name"},
     "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent"},
+    "below zero": {"convert": "value"},
     "unit": {"convert": "to"},
     "kind": {"read_sensor": "kind"},
 }

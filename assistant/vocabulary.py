@@ -155,6 +155,9 @@ REASON_SUBJECTS = ("i", "i'm", "we", "we're", "you", "you're", "they", "they're"
 # chandelier"): turned up or down, it is brightened or dimmed, never opened or closed
 LIGHT_KINDS = ("light", "lights", "lamp", "lamps", "lighting", "pendant", "pendants", "chandelier", "chandeliers",
                "lantern", "lanterns", "sconce", "sconces")
+# Words said before a number below zero ("convert minus 5 celsius", "and negative 40"): the model writes the number
+# alone, the sign is kept from the words
+BELOW_ZERO = ("minus", "negative")
 # Words after "in the", "in my" that say no place of the home ("in the way", "the sun's in my eyes", "i can't do it
 # in my head"): a clause with them carries no area
 NO_PLACES = ("way", "head", "eyes", "face")

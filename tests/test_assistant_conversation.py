@@ -796,6 +796,16 @@ def test_hold_it_stops_only_what_moves(lexicon, home, before, follow_up, rewritt
      "switch that kiln back off now", "switch off the kiln now"),
     ("own", [user("jukebox on"), called("switch_device", name="jukebox", state="on")],
      "this jukebox can go off", "turn off the jukebox"),
+
+    # a number below zero is a conversion's new quantity, and only a conversion's
+    (None, [user("20 c in f"), called("convert", value=20, **{"from": "celsius", "to": "fahrenheit"})],
+     "and negative 8", "convert -8 degrees celsius to degrees fahrenheit"),
+    (None, [user("what's 6 times 7"), called("calculate", expression="6*7")], "and minus 2", "what is 42 minus 2"),
+    # a share of the result asked as what it is
+    (None, [user("what's 6 times 7"), called("calculate", expression="6*7")], "and a third of that is what",
+     "what is 42 divided by 3"),
+    (None, [user("what's 6 times 7"), called("calculate", expression="6*7")], "what's half of it",
+     "what is 42 divided by 2"),
 ])
 def test_follow_ups_of_the_eleventh_sets_kinds(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
@@ -806,6 +816,7 @@ def test_follow_ups_of_the_eleventh_sets_kinds(lexicon, home, before, follow_up,
     (None, [user("is the bedroom fan on"), called("get_state", name="bedroom fan")], "do it then"),
     (None, [user("is the bedroom fan on"), called("get_state", name="bedroom fan")], "do it"),
     ("own", [user("is the kiln on"), called("get_state", name="kiln")], "ok sort it then"),
+    (None, [user("thermostat to 20"), called("set_thermostat", degrees=20)], "and negative 8"),
 ])
 def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before, follow_up):
     assert resolved([*before, user(follow_up)], lexicon if home else None) is None
