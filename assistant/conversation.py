@@ -101,6 +101,8 @@ STEP_KEYS = {"degree": "degrees", "degrees": "degrees", "percent": "percent"}
 STEP_DOWN = {"lower", "cooler", "colder", "down", "less", "dimmer"}
 # A clock time as the normaliser writes it ("20 past 7", "7 30", "quarter to 8 pm"): a new time for an alarm
 CLOCK = re.compile(r"(?:(?:\d{1,2}|quarter|half) (?:past|to) \d{1,2}|\d{1,2}(?: \d{2})?)(?: (?:am|pm|o'clock))?")
+# A timer said as what a thing owns: "cancel its timer" (the thing said before it)
+OWNED_TIMER = re.compile(r"\b(?:its|their) timer\b")
 # "in there", "out there": the place the conversation last acted in or asked about
 THERE = re.compile(r"\b(?:in|out) there\b")
 # "the hall one", "the tea one": the thing the conversation used in that room, or the timer of that name
@@ -324,12 +326,14 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     if not history or history[-1].get("role") != "user":
         return history
     vocabulary = Vocabulary(lexicon)
-    request = content_text(history[-1])
+    calls = calls_of_history(history[:-1])
+    request = _timer_owned(content_text(history[-1]), calls)
+    if request != content_text(history[-1]):         # each clause read alone reads the timer too
+        history = [*history[:-1], {"role": "user", "content": request}]
     dislocated = _dislocated(request, vocabulary)
     said = _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
-    calls = calls_of_history(history[:-1])
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
@@ -359,6 +363,19 @@ def _pointed_at(said: str, vocabulary: Vocabulary) -> str:
         if any(" ".join(words[i + 1:j]) in vocabulary.names for _, j in vocabulary.spans(words, [i + 1])):
             words[i] = "the"
     return " ".join(words)
+
+
+def _timer_owned(said: str, calls: list[dict]) -> str:
+    """ "the gravy's thickened, cancel its timer", "the potatoes are done, cancel their timer": the timer of what the
+    words before name, when it is one timer the conversation set; the words unchanged otherwise."""
+    owned = OWNED_TIMER.search(said.lower())
+    if owned is None:
+        return said
+    words = set(re.findall(r"[a-z]+", said[:owned.start()].lower().replace("'s", "")))
+    labels = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
+              if call["name"] in TIMER_SKILLS and call["arguments"].get("name")}
+    named = [label for label in labels if {label, label + "s", label + "es"} & words]
+    return said[:owned.start()] + f"the {named[0]} timer" + said[owned.end():] if len(named) == 1 else said
 
 
 def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool:

@@ -202,6 +202,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"how long is left on \1"),
     (r"^(?:is there |have we got )?(?:any|much) time (?:left|remaining) (?:before|until|till) ((?:the|my) (?:[a-z]+ )?timer)"
      r" (?:goes(?: off)?|rings|ends|finishes|is up|is done)$", r"how long is left on \1"),
+    # time left for what a timer is named for: "how long is left for the spaghetti" (the spaghetti timer)
+    (r"^(?:how long is|how long's|how much time is) left for (the|my) ((?![a-z ]*\btimer$)[a-z]+(?: [a-z]+)?)$",
+     r"how long is left on \1 \2 timer"),
     # a timer given up on: "forget the timer i set earlier", "scrap the timer"
     (r"^(?:forget|scrap|ditch|drop|bin|lose) ((?:the|my|that) timer)(?: (?:i|you|we) (?:set|started)(?: earlier| before|"
      r" just now)?)?(?: please)?$", r"cancel \1"),

@@ -761,6 +761,9 @@ def test_a_cover_held_and_a_question_after_a_time(said, default_home, read):
     # a state asked of as lasting names no still room
     ("is the wicket gate locked still", False, "is the wicket gate locked"),
     ("is the bedroom fan on still", True, "is the bedroom fan on"),
+    # time left for what a timer is named for
+    ("how long's left for the lasagne", True, "how long is left on the lasagne timer"),
+    ("how long is left for the lasagne timer", True, "how long is left for the lasagne timer"),
     # a state asked as what the thing did
     ("has the boathouse door closed properly", False, "is the boathouse door closed"),
     ("have the louvres opened yet", False, "are the louvres open"),
@@ -806,6 +809,13 @@ def test_hold_it_stops_only_what_moves(lexicon, home, before, follow_up, rewritt
      "what is 42 divided by 3"),
     (None, [user("what's 6 times 7"), called("calculate", expression="6*7")], "what's half of it",
      "what is 42 divided by 2"),
+    # a timer said as what a thing owns is the timer of the thing said before it, of several
+    (None, [user("an egg timer for 5 minutes"), called("start_timer", name="egg", seconds=300),
+            user("and a rice timer for 12 minutes"), called("start_timer", name="rice", seconds=720)],
+     "the eggs are boiled, stop their timer", "stop the egg timer"),
+    (None, [user("an egg timer for 5 minutes"), called("start_timer", name="egg", seconds=300),
+            user("and a rice timer for 12 minutes"), called("start_timer", name="rice", seconds=720)],
+     "Egg's done, cancel its timer", "egg's done cancel the egg timer"),
 ])
 def test_follow_ups_of_the_eleventh_sets_kinds(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
