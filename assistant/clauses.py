@@ -124,8 +124,12 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
     if pronoun is None or not _may_be_the_request(found, i) or _thing(clause.said, vocabulary, at_start=False):
         return None
     topics = [(j, thing) for j, c in enumerate(found[:i]) if (thing := _topic(c.said, vocabulary))]
-    if len(topics) != 1 or not all(_carries_nothing(other.said, vocabulary) for j, other in enumerate(found)
-                                   if j != i and j != topics[0][0]):
+    if len(topics) != 1:
+        return None
+    rests = [_without_a_remarks_place(other.said, vocabulary) for j, other in enumerate(found)
+             if j != i and j != topics[0][0]]
+    areas = [area for _, area in rests if area]
+    if not all(_carries_nothing(rest, vocabulary) for rest, _ in rests) or len(areas) > 1:
         return None
     j, (start, end) = topics[0]
     words = _words(found[j].said)
@@ -137,6 +141,10 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
             or _SAID_OF_IT.match(rest) and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
         return None
     thing = " ".join(words[start:end]).replace(" on the ", " in the ")      # "the bunting lights on the veranda"
+    if areas:               # "the blind, open it, it's gloomy in the nursery": the remark's area, when none is said
+        if _PLACE.search(thing) or _PLACE.search(clause.said):
+            return None
+        thing = f"{thing} in the {areas[0]}"
     return f"{clause.said[:pronoun.start()]}the {thing}{clause.said[pronoun.end():]}"
 
 

@@ -146,6 +146,11 @@ def test_a_pronoun_stands_for_the_thing_a_clause_before_it_names():
     assert takeable("turn it off, the coffee urn", home) == []                              # named after
     assert takeable("the urn, turn it off, actually don't", home) == []                     # taken back
     assert takeable("the kitchen light, turn it off", DEFAULT_HOME) == ["turn the kitchen light off"]
+    # a remark's area is the thing's, when the thing's clause says none (as a remark's beside a request is)
+    assert takeable("the sash window, shut it, it's freezing in the scullery", home) == \
+        ["shut the sash window in the scullery"]
+    assert takeable("the sash window in the scullery, shut it, it's freezing in the kitchen", home) == []
+    assert takeable("the sash window, shut it, it's cold in the scullery, and in the kitchen", home) == []
 
 
 def test_a_remarks_place_is_the_requests_when_it_is_an_area_and_nothing_when_the_home_lacks_it():
