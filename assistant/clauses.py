@@ -42,7 +42,7 @@ TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|we
                         r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
 # Words of a clause left out that a call could need: a state, a direction or a move
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
-                         r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
+                         r"dimmer|dim|brighten|warmer|cooler|cancel|stop|timer|alarm)\b"
                          r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time|"
                          r"second thoughts?)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it

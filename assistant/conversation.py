@@ -127,8 +127,10 @@ TIMER_WORDS = re.compile(r"\b(?:cancel|left|remaining|long|timer|countdown|much 
 NOT_A_REFERENCE = re.compile(r"\b(?:what time is it|what day is it|what's it like|is it (?:warm|cold|hot|humid))\b")
 # Words with which a request leans on what came before; a request with none of them is read alone.
 LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too|also|again|same|instead|as well|"
-                        r"a bit|a little|a touch|brighter|dimmer|more|less|yes|yeah|yep|no|nope|sure)\b|"
+                        r"yes|yeah|yep|no|nope|sure)\b|"
                         r"^(?:what about|how about|in|on|for|at|to|the|but)\b")
+# and a step with which it leans back when it names no thing ("a bit brighter"; "dim the bunting a bit" is read alone)
+STEP_LEANS_BACK = re.compile(r"\b(?:a bit|a little|a touch|brighter|dimmer|more|less)\b")
 LEADING = re.compile(rf"^(?:(?:{'|'.join(JOINING_WORDS)})\s+)+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
 TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|then|there|all))+(?=\s+(?:on|off)\b|$)")
@@ -341,7 +343,9 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
                       for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
     if calls and calls[-1]["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
         return [{"role": "user", "content": request_for(calls[-1])}]
-    leans_back = LEANS_BACK.search(unreferring) is not None and not named_first
+    leans_back = (LEANS_BACK.search(unreferring) is not None
+                  or STEP_LEANS_BACK.search(unreferring) is not None and not vocabulary.names_a_thing(core)) \
+        and not named_first
     if leans_back and calls and not asked:      # "bit much, put it at 60": the follow-up beside a remark
         beside = _beside_a_remark(history, lexicon, vocabulary)
         if beside is not None:
@@ -490,7 +494,7 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
         placed = THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", placed)
     if placed != said and not REFERRING.search(placed):      # "and the plug in there too" still leans back
         placed = FILLERS.sub("", TRAILERS.sub("", STATE_AGAIN.sub("", placed))).strip()
-        if LEANS_BACK.search(placed):
+        if LEANS_BACK.search(placed) or STEP_LEANS_BACK.search(placed):
             return None
         return rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
     placed = _pronoun(placed, calls)

@@ -809,6 +809,12 @@ def test_hold_it_stops_only_what_moves(lexicon, home, before, follow_up, rewritt
      "what is 42 divided by 3"),
     (None, [user("what's 6 times 7"), called("calculate", expression="6*7")], "what's half of it",
      "what is 42 divided by 2"),
+    # a step said of a thing the request names is read alone, the way it says ("dim": down), not leaning back
+    ("own", [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")], "dim the salt lamp a bit",
+     "dim the salt lamp a bit"),
+    ("own", [user("arc lamp on"), called("switch_device", name="arc lamp", state="on"),
+             user("is the wicket gate locked"), called("get_state", name="wicket gate")],
+     "the salt lamp, dim it a little, it's glaring", "dim the salt lamp a little"),
     # a timer said as what a thing owns is the timer of the thing said before it, of several
     (None, [user("an egg timer for 5 minutes"), called("start_timer", name="egg", seconds=300),
             user("and a rice timer for 12 minutes"), called("start_timer", name="rice", seconds=720)],
