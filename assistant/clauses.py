@@ -40,9 +40,10 @@ CONDITION = re.compile(rf"^(?:{'|'.join(CONDITIONS)})\b")
 TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|well|and|so) )(?:don't|dont|do not)\b|"
                         r"\b(?:never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
                         r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
-# Words of a clause left out that a call could need: a state, a direction or a move
+# Words of a clause left out that a call could need: a state, a direction or a move ("dim it"; not "too dim")
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
-                         r"dimmer|dim|brighten|warmer|cooler|cancel|stop|timer|alarm)\b"
+                         r"dimmer|brighten|warmer|cooler|cancel|stop|timer|alarm)\b"
+                         r"|\bdim(?= (?:it|them|that|those|this|the|my|our)\b)"
                          r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time|"
                          r"second thoughts?)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it

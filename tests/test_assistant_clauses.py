@@ -110,6 +110,9 @@ def test_remarks_of_the_tenth_sets_kinds_beside_a_request(request_, taken):
     ("draw the curtains in the bedroom, the glare's in my eyes", ["draw the curtains in the bedroom"]),
     ("what's 9 times 14, i can't do it in my head", ["what's 9 times 14"]),
     ("switch the fan off, i can't sleep in the bedroom", ["switch the fan off in the bedroom"]),
+    # "dim" said as a move is carried; said of how a thing is, it is a remark's
+    ("the kitchen light, dim it a bit", ["dim the kitchen light a bit"]),
+    ("the kitchen light's too dim to read by, turn it up", ["turn the kitchen light up"]),
     # a condition stays with the request
     ("i can't sleep, turn off the fan when i'm asleep", ["turn off the fan when i'm asleep"]),
 ])
