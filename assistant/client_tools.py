@@ -35,7 +35,7 @@ SPAN_VALUE = re.compile(r"(<s\d+>)(<s\d+>)?")
 # Words that say nothing of what a tool does, and that no value starts or ends with: not matched against
 # descriptions, no part of a run a value can be. Language as data.
 FUNCTION_WORDS = frozenset("""
-a an the to of in on at for from by with about into onto as and or but if so than then that this these those
+a an the to of in on at for from by with about into onto as and or but if so than then that this these those between
 is are was were be been being am do does did done have has had can could would will shall should may might must
 i me my mine you your yours we us our it its it's he she him her they them their what what's whats which who
 whom whose how how's where where's when when's why please pls just some any all get give tell show let let's
@@ -300,7 +300,7 @@ ACTIONS = {
     "unlock": "unlock",
     "open": "open",
     "close": "close shut",
-    "start": "start begin launch precondition warm_up activate",
+    "start": "start begin launch precondition warm_up activate restart reboot",
     "water": "water irrigate sprinkle",
     "feed": "feed dispense",
     "translate": "translate",
@@ -308,7 +308,7 @@ ACTIONS = {
     "roll": "roll throw",
     "change": "change move edit update rename reschedule",
     "block": "block unsubscribe subscribe follow unfollow share",
-    "find": "find search look_up lookup look get check list read show tell_me give_me fetch report estimate "
+    "find": "find search look_up lookup look get check list read show tell_me fetch report estimate "
             "define track see",
 }
 # A tool's verb that tells the user something ("Tell when the feeder's next meal is", "Report the battery").
@@ -331,9 +331,17 @@ LEAD_IN = frozenset("can could would will you please hey ok okay i want to i'd l
 WANTING = frozenset("need want wanna like please fancy".split())
 # Verbs of tools that record what was done: a statement of it asks for the call.
 RECORDS = frozenset("log record".split())
+# Words that make a request's first clause a statement of how things are ("the museum was amazing", "my baby is
+# so cute"), and words of a statement of one's own ("i hate potholes", "i love the ferry ride"): with no verb of
+# the tables and no word of wanting, a remark, no ask to be told anything nor to record it.
+COPULAS = frozenset("is are am was were isn't aren't wasn't weren't".split())
+SPEAKERS = frozenset("i we i'm we're".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
 # alone, with nothing else of the tool's, is no evidence for a tool of one of them.
 BROAD_ACTIONS = frozenset("add find book start change remove".split())
+# Words after a verb that say a kind or an amount of a thing, not one by its name ("play some jazz", "buy more
+# milk"): what follows is no title or name the tool's verb alone could be asked for.
+PARTITIVES = frozenset("some any more".split())
 # Words that start a question: a request that starts with one asks to be told.
 QUESTION_WORDS = frozenset("what what's whats which who who's how how's where where's when when's why is are "
                            "was were do does did will can could has have any got should am".split())
@@ -394,7 +402,7 @@ EXAMPLES = [frozenset(group.split()) for group in [
 # Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took"):
 # stripped from a value's ends.
 AROUND_WORDS = frozenset("right now yet me us them for please anymore already enough leave leaves we're you're "
-                          "they're i've we've final latest newest recent got craving fancy took taken".split())
+                          "they're i've we've final latest newest recent got craving fancy took taken feeling felt".split())
 # What a parameter is, by the words of its name and description: the words said before a value
 # ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
 PARAMETER_KINDS = {
@@ -444,6 +452,7 @@ PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a t
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
 LATER_WORDS = frozenset("tomorrow tonight later next in at".split())      # a time to come, in a run of time words
 TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
+RANGE_ENDS = frozenset("to until till through thru".split())    # before a range's last day ("monday to friday")
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}:\d\d|\d+(?:st|nd|rd|th)")
@@ -487,6 +496,7 @@ class Parameter:
     date_only: bool            # a day, not a time of day ("date")
     roots: frozenset           # of its name's and description's words
     said: frozenset            # its name's and description's words as written ("Where to go": "to")
+    coded: bool                # its description's example has digits ("The scooter's code, e.g. 'XK42'"): so must a value
 
     @classmethod
     def read(cls, name: str, schema: dict, required: bool) -> "Parameter":
@@ -495,9 +505,11 @@ class Parameter:
         named, described = name_words(name), re.findall(r"[a-z']+", description.lower())
         kind = next((KIND_OF[w] for w in [*named, *described] if w in KIND_OF), "thing")
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
+        example = re.search(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", description, re.IGNORECASE)
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
                    kind == "time" and bool(DATE_WORDS & set(named)),
-                   frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]))
+                   frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
+                   bool(example and re.search(r"\d", example.group(1))))
 
 
 @dataclass(frozen=True)
@@ -521,13 +533,17 @@ class Tool:
         first = name_words(name)[0]
         verb = first if first in ACTION_OF and first not in DAY_WORDS else next(iter(described[:1]), None)
         action = "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
-        if action is None and described[:1] == [first]:      # "arm_alarm": "Arm the alarm": a verb of its own
+        if action is None and described[:1] and same_root(stem(described[0]), stem(first)):
+            # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness": a verb of its own
             action = first
         schema = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         required = [p for p in schema.get("required") or [] if p in properties]
         order = required + [p for p in properties if p not in required]
-        own = frozenset(stem(w) for w in _content(name_words(name) + described))
+        # its name's and description's words, and its parameters' members ("lunch" of a meal's enum)
+        members = [w for p in properties.values() if isinstance(p, dict)
+                   for m in p.get("enum") or [] if isinstance(m, str) for w in m.lower().replace("_", " ").split()]
+        own = frozenset(stem(w) for w in _content(name_words(name) + described + members))
         return cls(name, action, stem(verb) if action else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order))
 
@@ -550,7 +566,7 @@ class Tool:
 class Request:
     """A request's words and its verb: what it asks done, when it starts with one after "can you", "please"."""
 
-    def __init__(self, text: str):
+    def __init__(self, text: str, verbs: frozenset = frozenset()):
         self.text = text
         self.tokens, end = [], 0
         for match in _TOKEN.finditer(text):
@@ -560,14 +576,28 @@ class Request:
         words = [t.word for t in self.tokens]
         first = next((i for i, w in enumerate(words) if w not in LEAD_IN), len(words))
         self.verb, self.verb_length = self.action_at(first) if first < len(words) else (None, 0)
+        after_remark = False
+        if self.verb is None and first < len(words) and not any(same_root(stem(words[first]), v) for v in verbs):
+            # a remark before the request ("ugh, long day, order me a pizza"): its verb starts a later clause, one
+            # of the tables' or a declared tool's own ("i'm exhausted, clock me out"); the remark may still hold a
+            # value ("i'm craving a mocha, order one")
+            for start in (i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")):
+                at = next((i for i in range(start, len(words)) if words[i] not in LEAD_IN), len(words))
+                action, length = self.action_at(at) if at < len(words) else (None, 0)
+                if action is not None or at < len(words) and any(same_root(stem(words[at]), v) for v in verbs):
+                    first, self.verb, self.verb_length, after_remark = at, action, length, True
+                    break
         self.verb_at = first
         # "is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done
-        self.question = bool(words) and words[0] in QUESTION_WORDS and not (
+        self.question = bool(words) and not after_remark and words[0] in QUESTION_WORDS and not (
             words[0] in ASKING_MODALS and words[1:2] in (["you"], ["i"], ["we"]))
         # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
             words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_WORDS
         self.first = words[first] if first < len(words) else ""
+        # where the request's own clause ends: what follows is a remark ("renew the hobbit, it's due tomorrow")
+        self.clause_end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;!?")),
+                               len(words))
         self.titled = self._titles()
 
     def _titles(self) -> set[int]:
@@ -592,6 +622,10 @@ class Request:
             titled.update(range(i, last + 1))
             i = last + 1
         return titled
+
+    def says_own_verb(self, tool: "Tool") -> bool:
+        """It starts with the tool's own verb that no table holds ("preheat the oven", "freeze my card")."""
+        return self.unknown_verb and tool.verb is not None and same_root(stem(self.first), tool.verb)
 
     def action_at(self, i: int) -> tuple[str | None, int]:
         words = [t.word for t in self.tokens]
@@ -639,8 +673,8 @@ class _Reading:
         self.main = [p for p in tool.parameters if p.required] or list(tool.parameters[:1])
         self.words = [t.word for t in request.tokens]
         self.used: set[int] = set()
-        if request.verb is not None:
-            self.used.update(range(request.verb_at, request.verb_at + request.verb_length))
+        if request.verb is not None or request.says_own_verb(tool):
+            self.used.update(range(request.verb_at, request.verb_at + max(request.verb_length, 1)))
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
         self.later = False       # a time to come said, and no parameter takes it
@@ -756,11 +790,13 @@ class _Reading:
             part = w in PARTS_OF_DAY and not (before in DAY_WORDS or before == "this")     # "good night"
             if (w in DAY_WORDS and not part) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
                     _CLOCK.fullmatch(w) or \
-                    (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or before == "at")):
+                    (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or
+                                                      before == "at" and number_value(w) <= 24)):    # not "at 120"
                 marked[i] = True
             if w == "this" and after in DAY_WORDS:
                 marked[i] = True
-            if w == "in" and number_value(after) is not None and i + 2 < len(words) and words[i + 2] in DURATION_WORDS:
+            if w == "in" and (number_value(after) is not None or after in ("a", "an")) and i + 2 < len(words) and \
+                    words[i + 2] in DURATION_WORDS:           # "in 20 minutes", "in an hour"
                 marked[i:i + 3] = [True] * 3
         runs, i = [], 0
         while i < len(words):
@@ -783,8 +819,7 @@ class _Reading:
             self.used.update(range(first, last + 1))
         # a tool that acts now, asked for later ("start the washing machine in 20 minutes"): calling it would act now
         # (in the request's own clause: "renew the hobbit, it's due tomorrow" is a remark)
-        clause = next((i for i, t in enumerate(self.request.tokens)
-                       if i > self.request.verb_at and any(c in t.gap for c in ",;!?")), len(self.words))
+        clause = self.request.clause_end
         self.later = not self.tool.tells() and not self.unfilled("time") and any(
             LATER_WORDS.intersection(self.words[first:last + 1]) or any(_CLOCK.fullmatch(w) or w in CLOCK_WORDS
                                                                        for w in self.words[first:last + 1])
@@ -806,6 +841,12 @@ class _Reading:
                 self.take(others[0], cut + 1 if cut == at else cut, last)
         elif dates or others:
             self.take((dates or others)[0], first, last)
+            # the end of a range ("from monday to friday"): the next time parameter alike takes it
+            rest = (dates or others)[1:]
+            end = next(((f, l) for f, l in runs[1:] if f and self.words[f - 1] in RANGE_ENDS), None)
+            if rest and end is not None:
+                self.take(rest[0], *end)
+                self.used.add(end[0] - 1)
 
     def numbers(self):
         """A number said fills a number parameter whose words follow it ("for 10 minutes", "two portions", "for
@@ -815,6 +856,12 @@ class _Reading:
             return self.free(i) and number_value(self.words[i]) is not None and \
                 number_value(self.words[i - 1] if i else "") is None and \
                 number_value(self.words[i + 1] if i + 1 < len(self.words) else "") is None
+        for parameter in [p for p in self.unfilled() if p.type == "string" and not p.enum]:
+            for i in range(1, len(self.words)):
+                if lone(i) and any(same_root(stem(self.words[i - 1]), stem(w)) for w in name_words(parameter.name)):
+                    self.take(parameter, i, i)          # "zone 4021", "bus 14": a number that names a thing
+                    self.used.add(i - 1)
+                    break
         targets = [p for p in self.unfilled() if p.type in ("integer", "number")]
         for parameter in targets:
             for i in range(len(self.words) - 1):
@@ -846,7 +893,7 @@ class _Reading:
                 cue = "for" if token.word == "to" and after is not None else token.word
                 continue
             if not self.free(i):
-                cue = None
+                cue = "object" if i == self.request.verb_at else None      # right after the verb: its object
                 continue
             if any(c in token.gap for c in ",?!;"):
                 cue = None
@@ -879,12 +926,17 @@ class _Reading:
                 kinds = CUES.get(chunk.cue, ())
                 score = 1.0 if not kinds else 3.0 if kinds[0] == parameter.kind else \
                     2.0 if parameter.kind in kinds else 0.5
-                return score + (2.0 if chunk.cue in said else 0.0) - (0.75 if chunk.kindred else 0.0)
-            best = max(chunks, key=lambda c: (fit(c), -c.first), default=None)
+                return score + (2.0 if chunk.cue in said else 0.0) - (0.75 if chunk.kindred else 0.0) - \
+                    (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
+            fitting = [c for c in chunks if not parameter.coded or
+                       re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
+            # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
+            best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
+                       default=None)
             if best is not None and (parameter in self.main or not self.only_required or fit(best) >= 2):
                 self.take(parameter, best.first, best.last)
                 chunks.remove(best)
-        self.left = len(chunks)
+        self.left = sum(self.request.verb_at <= c.first < self.request.clause_end for c in chunks)
 
 
 def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
@@ -906,6 +958,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             return None
         if not tool.tells() and request.verb != tool.action and not tool.has(stem(words[request.verb_at])):
             return None
+    # an unknown first word that is no word of a telling tool's is a verb of doing ("fill the pool", "charge my
+    # phone") or a remark's ("red wine gives me a headache"), not a thing to be told of ("ski conditions in zermatt")
+    if tool.tells() and request.unknown_verb and not tool.has(stem(request.first)) and not WANTING & set(words):
+        return None
     if NOW_WORDS & tool.own and PAST_WORDS & set(words):
         return None
     def its_action(i: int) -> bool:
@@ -916,7 +972,9 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         return request.action_at(i)[0] == tool.action and \
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
     support = tool.action is not None and any(its_action(i) for i in range(len(words)))
-    verb = range(request.verb_at, request.verb_at + request.verb_length) if request.verb else range(0)
+    # the tool's own verb that no table holds is the request's verb, no thing it acts on ("freeze the chicken")
+    own = request.says_own_verb(tool)
+    verb = range(request.verb_at, request.verb_at + max(request.verb_length, 1)) if request.verb or own else range(0)
     # a verb of another action after "to" is no object unless a word of the tool's own ("remind me to *call* the
     # dentist" says nothing of add_contact, though "call" is a word of the contacts' kind; "my schedule" does)
     said = {stem(w) for i, w in enumerate(words) if i not in verb and w in _content([w]) and not (
@@ -928,7 +986,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)
     # the tool's verb alone is evidence only for an action of few things ("ring marie-claire", not "order a pizza"
     # with order_coffee)
-    if not objects and not named and (request.verb != tool.action or tool.action in BROAD_ACTIONS):
+    action = tool.action if own else request.verb
+    after_verb = words[verb.stop:verb.stop + 1] if verb else []
+    if not objects and not named and (action is None or action != tool.action or tool.action in BROAD_ACTIONS or
+                                      PARTITIVES.intersection(after_verb)):
         return None
     # a tool that acts is asked by its action said, or by an object of its own after a verb of any action ("give
     # the tomatoes a drink") or none ("i need a premium ride"), never by a question or another verb ("close ...")
@@ -936,6 +997,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     # wanting ("i need a premium ride", not "my fish are so cute") asks for it; a tool that records what was done
     # is asked by saying it was done ("i drank 3 glasses of water")
     own_verb = request.unknown_verb and tool.has(stem(request.first))
+    clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
+    clause = set(words[:clauses[0] if clauses else len(words)])
+    if not request.question and request.verb is None and not WANTING & set(words) and \
+            not any(w in ACTION_OF for w in words) and not any(words[i] in QUESTION_WORDS for i in clauses) and \
+            (COPULAS & clause or tool.tells() and SPEAKERS & clause):
+        return None
     asked = own_verb or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or request.verb is None and asked)):
@@ -960,10 +1027,11 @@ def read_declared(declarations, text: str) -> Decoded | None:
     """decode's call, and whether the request says both the tool's action and the thing its name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
     its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
-    evidence and most arguments first, then declaration order."""
-    request, best = Request(text), None
-    for tool in (Tool.read(d) for d in declarations):
-        said = evidence(tool, request) if tool is not None else None
+    evidence and most arguments first, then the most words of its name said, then declaration order."""
+    tools = [tool for tool in (Tool.read(d) for d in declarations) if tool is not None]
+    request, best = Request(text, frozenset(tool.verb for tool in tools if tool.verb)), None
+    for tool in tools:
+        said = evidence(tool, request)
         if said is None:
             continue
         support, objects, named = said
@@ -971,7 +1039,9 @@ def read_declared(declarations, text: str) -> Decoded | None:
         arguments = reading.read()
         if arguments is None or (not objects and not named and reading.left):
             continue
-        strength = 2.0 * support + objects + named + 0.5 * len(arguments)
+        # of tools alike, the one whose name's words are said, function words too ("clock me out": clock_out)
+        spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
+        strength = 2.0 * support + objects + named + 0.5 * len(arguments) + 0.1 * spoken
         if best is None or strength > best[0]:
             owned = support and any(tool.names(stem(t.word)) for t in request.tokens)
             best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))

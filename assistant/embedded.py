@@ -67,6 +67,14 @@ def call_only_reply(result) -> str:
     return fill_result(CALL_ONLY_REPLY, result)
 
 
+def declared_event(declared: Decoded, client_result, result) -> ToolCallEvent | TextEvent:
+    """The client's declared call read by code, sent to the client; or, once the client has answered it, its
+    output as the reply."""
+    if client_result is None:
+        return ToolCallEvent(ToolCall(declared.call["name"], declared.call["arguments"], new_call_id()), local=False)
+    return TextEvent(call_only_reply(result))
+
+
 def declared_reading(history: list[dict], client_tools: Mapping[str, dict]) -> Decoded | None:
     """The client's declared tool the request asks for, read by code (assistant.client_tools.read_declared): the
     model is not shown declarations it was not trained to read."""
@@ -211,13 +219,12 @@ class EmbeddedGenerator:
                     break
         if reader.call is not None and not calls and reader.call.name not in client_tools and \
                 takes_over(declared, reader.call, request):
-            call = ToolCall(declared.call["name"], declared.call["arguments"], new_call_id())
-            if client_result is None:
-                calls.append(call)
-                yield ToolCallEvent(call, local=False)
+            event = declared_event(declared, client_result, result)
+            if isinstance(event, ToolCallEvent):
+                calls.append(event.call)
             else:
-                said = call_only_reply(result)
-                yield TextEvent(said)
+                said = event.text
+            yield event
             yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens),
                                            (time.perf_counter() - started) * 1000, len(prompt), self.name))
             return
@@ -248,13 +255,12 @@ class EmbeddedGenerator:
                 yield ToolCallEvent(call, local=True, result=result)
         # then the client's declared tools, read by code; when the client has answered one, its output is the reply
         if refusal and not calls and declared is not None:
-            call = ToolCall(declared.call["name"], declared.call["arguments"], new_call_id())
-            if client_result is None:
-                calls.append(call)
-                yield ToolCallEvent(call, local=False)
+            event = declared_event(declared, client_result, result)
+            if isinstance(event, ToolCallEvent):
+                calls.append(event.call)
             else:
-                said = call_only_reply(result)
-                yield TextEvent(said)
+                said = event.text
+            yield event
         if not said and not (calls and result is None):
             if calls and (reader.unwritten or refused):
                 said = call_only_reply(result)

@@ -287,7 +287,7 @@ def test_the_decoder_makes_no_call_for_what_the_review_found_it_called(text, too
                                        "from_station": {"type": "string"}, "to_station": {"type": "string"}}}}],
      ("get_train_times", {"from_station": "Leeds", "to_station": "York"})),      # "to" between names still parts them
     # openers are no part of a value
-    ("i'm craving a mocha, order one", [COFFEE], ("order_coffee", {"drink": "mocha"})),
+    ("i'm craving a mocha, order one from the cafe", [COFFEE], ("order_coffee", {"drink": "mocha"})),
     ("log that i took my ibuprofen", [MEDICATION], ("log_medication", {"medication": "ibuprofen"})),
     # a name after "called" or "named"; a currency after the amount; a room is a place
     ("make a new playlist named chill vibes", [PLAYLIST], ("create_playlist", {"name": "chill vibes"})),
@@ -301,6 +301,189 @@ def test_the_decoder_makes_no_call_for_what_the_review_found_it_called(text, too
 def test_the_decoder_reads_the_values_the_review_found_it_misread(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+# tools2's own declarations, for what its probes found
+OVEN = {"type": "function", "name": "preheat_oven", "description": "Preheat the smart oven to a temperature.",
+        "parameters": {"type": "object", "properties": {
+            "temperature": {"type": "number", "description": "Target temperature in degrees, e.g. 180"}},
+            "required": ["temperature"]}}
+CLOCK_IN = {"type": "function", "name": "clock_in", "description": "Clock the user in for their work shift."}
+CLOCK_OUT = {"type": "function", "name": "clock_out", "description": "Clock the user out at the end of their shift."}
+CONCERT = {"type": "function", "name": "buy_concert_tickets", "description": "Buy tickets for a concert.",
+           "parameters": {"type": "object", "properties": {
+               "artist": {"type": "string", "description": "Performer"}, "quantity": {"type": "integer"}},
+               "required": ["artist"]}}
+WATCHLIST = {"type": "function", "name": "add_to_watchlist", "description": "Add a movie or show to the user's watchlist.",
+             "parameters": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a remark before the request: the verb starts a later clause, and a value after it comes first
+    ("ugh what a day, preheat the oven to 180", [OVEN], ("preheat_oven", {"temperature": 180})),
+    ("great concert last year, buy 3 tickets for Adele", [CONCERT],
+     ("buy_concert_tickets", {"artist": "Adele", "quantity": 3})),
+    ("before i forget, add Dune to my watchlist", [WATCHLIST], ("add_to_watchlist", {"title": "Dune"})),
+])
+def test_a_remark_before_the_request_is_no_part_of_it(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+GYM = {"type": "function", "name": "check_gym_occupancy", "description": "How busy the gym is right now."}
+MUSEUM = {"type": "function", "name": "get_museum_hours", "description": "Opening hours of a museum.",
+          "parameters": {"type": "object", "properties": {"museum": {"type": "string"}}, "required": ["museum"]}}
+POTHOLE = {"type": "function", "name": "report_pothole", "description": "Report a pothole to the city.",
+           "parameters": {"type": "object", "properties": {"street": {"type": "string"}}, "required": ["street"]}}
+DIAPER = {"type": "function", "name": "log_diaper_change", "description": "Log a diaper change for the baby tracker."}
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("the gym was packed yesterday", [GYM]),           # how things are: no ask to be told, nor to record it
+    ("the museum was amazing", [MUSEUM]),
+    ("i hate potholes", [POTHOLE]),                    # one's own remark, to a tool that tells
+    ("my baby is so cute", [DIAPER]),
+])
+def test_a_statement_with_no_verb_of_asking_is_a_remark(text, tools):
+    assert decode(tools, text) is None
+
+
+def test_a_statement_before_a_question_or_of_what_was_done_still_asks():
+    assert decode([GYM], "is the gym busy right now") == {"name": "check_gym_occupancy", "arguments": {}}
+    assert decode([DIAPER], "the baby had a dirty diaper") == {"name": "log_diaper_change", "arguments": {}}
+    assert decode([MUSEUM], "i'm in Paris, when does the Louvre open") == \
+        {"name": "get_museum_hours", "arguments": {"museum": "Louvre"}}
+
+
+FREEZE_CARD = {"type": "function", "name": "freeze_card", "description": "Freeze the user's bank card, e.g. when it is lost.",
+               "parameters": {"type": "object", "properties": {"card": {"type": "string", "enum": ["debit", "credit"]}}}}
+ROUTER = {"type": "function", "name": "restart_router", "description": "Reboot the home wifi router."}
+PARKING = {"type": "function", "name": "pay_parking", "description": "Pay for street parking in a zone.",
+           "parameters": {"type": "object", "properties": {
+               "zone": {"type": "string", "description": "Parking zone number, e.g. 4021"},
+               "hours": {"type": "number", "description": "How many hours"}}, "required": ["zone"]}}
+BILL = {"type": "function", "name": "pay_bill", "description": "Pay a utility bill from the user's account.",
+        "parameters": {"type": "object", "properties": {
+            "biller": {"type": "string", "description": "Who to pay, e.g. 'electric company', 'water'"},
+            "amount": {"type": "number", "description": "Amount in dollars"}}, "required": ["biller"]}}
+SPLIT = {"type": "function", "name": "split_bill", "description": "Split a bill with friends.",
+         "parameters": {"type": "object", "properties": {"amount": {"type": "number"}, "people": {"type": "integer"}},
+                        "required": ["amount", "people"]}}
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("freeze the chicken", [FREEZE_CARD]),             # the tool's own verb, another thing
+    ("restart my laptop", [ROUTER]),
+    ("restart the router in an hour", [ROUTER]),       # later, and the tool takes no time
+])
+def test_the_tools_own_verb_is_the_requests_verb_not_a_thing_it_acts_on(text, tools):
+    assert decode(tools, text) is None
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("freeze my credit card", [FREEZE_CARD], ("freeze_card", {"card": "credit"})),
+    ("reboot the wifi", [ROUTER], ("restart_router", {})),
+    ("pay for parking in zone 4021", [BILL, PARKING], ("pay_parking", {"zone": "4021"})),    # a number that names
+    ("split 90 dollars between 3 people", [SPLIT], ("split_bill", {"amount": 90, "people": 3})),
+    ("clock me out", [CLOCK_IN, CLOCK_OUT], ("clock_out", {})),                  # the tool whose name is said
+    ("i'm exhausted, clock me in", [CLOCK_OUT, CLOCK_IN], ("clock_in", {})),
+])
+def test_a_tool_asked_by_its_own_verb_is_called(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+SCOOTER = {"type": "function", "name": "unlockScooter", "description": "Unlock a rental e-scooter by its code.",
+           "parameters": {"type": "object", "properties": {
+               "code": {"type": "string", "description": "The scooter's code, e.g. 'XK42'"}}, "required": ["code"]}}
+
+
+def test_a_value_has_digits_where_its_parameters_example_has_them():
+    assert decode([SCOOTER], "unlock scooter XK42") == {"name": "unlockScooter", "arguments": {"code": "XK42"}}
+    assert decode([SCOOTER], "unlock the front door") is None
+    assert decode([PARKING], "pay my friend Tom 20 dollars") is None
+
+
+WINE = {"type": "function", "name": "get_wine_pairing", "description": "Suggest a wine to go with a dish.",
+        "parameters": {"type": "object", "properties": {
+            "dish": {"type": "string", "description": "The dish, e.g. 'roast lamb'"}}, "required": ["dish"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # of runs that fit alike, one after a word before a value or after the verb, not the words a question starts with
+    ("what wine goes with roast lamb", [WINE], ("get_wine_pairing", {"dish": "roast lamb"})),
+    ("suggest a wine for salmon", [WINE], ("get_wine_pairing", {"dish": "salmon"})),
+    ("what are the opening hours of the Tate Modern", [MUSEUM], ("get_museum_hours", {"museum": "Tate Modern"})),
+])
+def test_a_value_is_a_run_after_a_cue_before_the_words_a_question_starts_with(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+POOL = {"type": "function", "name": "check_pool_temperature", "description": "Read the water temperature of the pool."}
+SKI = {"type": "function", "name": "get_ski_conditions", "description": "Get snow depth and lift status at a ski resort.",
+       "parameters": {"type": "object", "properties": {"resort": {"type": "string"}}, "required": ["resort"]}}
+
+
+def test_an_unknown_first_word_of_none_of_a_telling_tools_words_is_no_ask_to_be_told():
+    assert decode([POOL], "fill the pool") is None                  # a verb of doing no table holds
+    assert decode([WINE], "red wine gives me a headache") is None
+    assert decode([SKI], "ski conditions in Zermatt") == {"name": "get_ski_conditions", "arguments": {"resort": "Zermatt"}}
+
+
+def test_the_end_of_a_range_of_days_fills_the_second_day_parameter():
+    time_off = {"type": "function", "name": "request_time_off", "description": "Submit a vacation request to HR.",
+                "parameters": {"type": "object", "properties": {
+                    "start_date": {"type": "string", "description": "First day off"},
+                    "end_date": {"type": "string", "description": "Last day off"}}, "required": ["start_date"]}}
+    assert decode([time_off], "request time off from monday until next wednesday") == {
+        "name": "request_time_off", "arguments": {"start_date": "monday", "end_date": "next wednesday"}}
+    assert decode([time_off], "request time off on friday") == {
+        "name": "request_time_off", "arguments": {"start_date": "friday"}}
+
+
+def test_give_me_asks_for_a_thing_of_any_tool():
+    assert decode([NAVIGATION], "give me directions to 10 Downing Street") == {
+        "name": "start_navigation", "arguments": {"destination": "10 Downing Street"}}
+    assert decode([NAVIGATION], "give me a break") is None
+
+
+MEAL = {"type": "function", "name": "log_meal", "description": "Record a meal the user ate in the nutrition diary.",
+        "parameters": {"type": "object", "properties": {
+            "food": {"type": "string", "description": "What was eaten, e.g. 'chicken salad'"},
+            "meal": {"type": "string", "enum": ["breakfast", "lunch", "dinner", "snack"]}}, "required": ["food"]}}
+BED = {"type": "function", "name": "adjustBedFirmness", "description": "Adjusts the firmness of the smart mattress.",
+       "parameters": {"type": "object", "properties": {"firmness": {"type": "string", "enum": ["soft", "firm"]}},
+                      "required": ["firmness"]}}
+
+
+def test_a_member_of_a_tools_enum_is_a_thing_of_the_tool_and_a_description_in_the_third_person_says_its_verb():
+    assert decode([MEAL], "log a chicken salad for lunch") == {
+        "name": "log_meal", "arguments": {"food": "chicken salad", "meal": "lunch"}}
+    assert decode([MEAL], "log a chicken salad") is None          # the verb alone, of an action of many things
+    assert decode([BED], "adjust the bed to firm") == {"name": "adjustBedFirmness", "arguments": {"firmness": "firm"}}
+    assert decode([BED], "is the bed firm") is None               # a question to a tool that acts
+
+
+def test_a_number_after_at_is_a_time_only_when_it_can_be_an_hour():
+    metronome = {"type": "function", "name": "start_metronome", "description": "Start a metronome at a tempo.",
+                 "parameters": {"type": "object", "properties": {"bpm": {"type": "integer", "description": "Beats per minute"}},
+                                "required": ["bpm"]}}
+    assert decode([metronome], "start the metronome at 120") == {"name": "start_metronome", "arguments": {"bpm": 120}}
+    assert decode([metronome], "start the metronome at 7") is None      # later, and the tool takes no time
+
+
+def test_feeling_is_an_opener_no_part_of_a_value():
+    mood = {"type": "function", "name": "log_mood", "description": "Record the user's current mood in their journal.",
+            "parameters": {"type": "object", "properties": {"mood": {"type": "string"}}, "required": ["mood"]}}
+    assert decode([mood], "i'm feeling happy today, put that in my journal") == {
+        "name": "log_mood", "arguments": {"mood": "happy"}}
+
+
+def test_some_after_the_tools_verb_alone_says_a_kind_of_thing_not_a_title():
+    assert decode([AUDIOBOOK], "play some jazz") is None
+    assert decode([AUDIOBOOK], "play The Hobbit") == {"name": "play_audiobook", "arguments": {"title": "The Hobbit"}}
+    assert decode([AUDIOBOOK], "play some of The Hobbit audiobook") is not None     # the tool's thing said
 
 
 def test_a_tool_whose_required_value_is_not_said_is_not_called():
