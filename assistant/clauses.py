@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import CONDITIONS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
+from assistant.vocabulary import CONDITIONS, NO_PLACES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -29,7 +29,7 @@ REASON = re.compile(rf"^(?:{'|'.join(REASONS)})\b|^(?:{'|'.join(REASONS_BEFORE_A
 # A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
 # wish said this way is a request ("we need the heating on")
 REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
-                    r"i'll|i was|i have|i had|they|they're|he|she|he's|she's|you're|you've)\b"
+                    r"i'll|i was|i have|i had|i heard|i can't|i cannot|they|they're|he|she|he's|she's|you're|you've)\b"
                     r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)"
                     # a value said to be better: "21 would be better" (the request says what to change with it)
                     rf"|^{VALUE_SAID_BETTER}\b")
@@ -40,9 +40,10 @@ CONDITION = re.compile(rf"^(?:{'|'.join(CONDITIONS)})\b")
 TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|well|and|so) )(?:don't|dont|do not)\b|"
                         r"\b(?:never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
                         r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
-# Words of a clause left out that a call could need: a state, a direction or a move
+# Words of a clause left out that a call could need: a state, a direction or a move ("dim it"; not "too dim")
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
-                         r"dimmer|warmer|cooler|cancel|stop|timer|alarm)\b"
+                         r"dimmer|brighten|warmer|cooler|cancel|stop|timer|alarm)\b"
+                         r"|\bdim(?= (?:it|them|that|those|this|the|my|our)\b)"
                          r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time|"
                          r"second thoughts?)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
@@ -68,7 +69,8 @@ _NUMBER = re.compile(r"\d")
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
 # A clause said of its subject: "the boat's tied up", "the kids are up"
 _SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| are| was| were)\b")
-_PLACE = re.compile(r"\bin (?:the|my|our|this|that|his|her)\b(?! way\b)|\b(?:upstairs|downstairs|outside|outdoors)\b")
+_PLACE = re.compile(rf"\bin (?:the|my|our|this|that|his|her)\b(?! (?:{'|'.join(NO_PLACES)})\b)"
+                    r"|\b(?:upstairs|downstairs|outside|outdoors)\b")
 
 
 @dataclass(frozen=True)
@@ -123,8 +125,12 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
     if pronoun is None or not _may_be_the_request(found, i) or _thing(clause.said, vocabulary, at_start=False):
         return None
     topics = [(j, thing) for j, c in enumerate(found[:i]) if (thing := _topic(c.said, vocabulary))]
-    if len(topics) != 1 or not all(_carries_nothing(other.said, vocabulary) for j, other in enumerate(found)
-                                   if j != i and j != topics[0][0]):
+    if len(topics) != 1:
+        return None
+    rests = [_without_a_remarks_place(other.said, vocabulary) for j, other in enumerate(found)
+             if j != i and j != topics[0][0]]
+    areas = [area for _, area in rests if area]
+    if not all(_carries_nothing(rest, vocabulary) for rest, _ in rests) or len(areas) > 1:
         return None
     j, (start, end) = topics[0]
     words = _words(found[j].said)
@@ -136,6 +142,10 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
             or _SAID_OF_IT.match(rest) and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
         return None
     thing = " ".join(words[start:end]).replace(" on the ", " in the ")      # "the bunting lights on the veranda"
+    if areas:               # "the blind, open it, it's gloomy in the nursery": the remark's area, when none is said
+        if _PLACE.search(thing) or _PLACE.search(clause.said):
+            return None
+        thing = f"{thing} in the {areas[0]}"
     return f"{clause.said[:pronoun.start()]}the {thing}{clause.said[pronoun.end():]}"
 
 

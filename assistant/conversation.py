@@ -18,7 +18,7 @@ from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES,
+from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES,
                                   UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
@@ -48,8 +48,10 @@ ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) 
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
-                       r"(?=(?: back| again| now| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
+                       r"(?=(?: back| again| now| then| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
+# Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
+SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
 ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
                       "the last 1": 0}
@@ -66,7 +68,9 @@ _THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) {_RESULT}(?: from bef
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
     (rf"^triple {_THAT}$|^{_THAT} tripled$", "what is {x} times 3"),
-    (rf"^(?:halve|half) {_THAT}$|^{_THAT} halved$", "what is {x} divided by 2"),
+    (rf"^(?:what's |what is )?(?:halve|half|half of) {_THAT}(?: is what)?$|^{_THAT} halved$", "what is {x} divided by 2"),
+    (rf"^(?:what's |what is )?(?:a |1 )?third of {_THAT}(?: is what)?$", "what is {x} divided by 3"),
+    (rf"^(?:what's |what is )?(?:a |1 )?quarter of {_THAT}(?: is what)?$", "what is {x} divided by 4"),
     (rf"^square {_THAT}$|^{_THAT} squared$", "what is {x} squared"),
     (rf"^(?:take|knock|subtract|minus) {_N} (?:off|from|away from|off of) {_THAT}$", "what is {x} minus {n}"),
     (rf"^(?:take away|subtract|minus|less) {_N}$", "what is {x} minus {n}"),
@@ -97,6 +101,8 @@ STEP_KEYS = {"degree": "degrees", "degrees": "degrees", "percent": "percent"}
 STEP_DOWN = {"lower", "cooler", "colder", "down", "less", "dimmer"}
 # A clock time as the normaliser writes it ("20 past 7", "7 30", "quarter to 8 pm"): a new time for an alarm
 CLOCK = re.compile(r"(?:(?:\d{1,2}|quarter|half) (?:past|to) \d{1,2}|\d{1,2}(?: \d{2})?)(?: (?:am|pm|o'clock))?")
+# A timer said as what a thing owns: "cancel its timer" (the thing said before it)
+OWNED_TIMER = re.compile(r"\b(?:its|their) timer\b")
 # "in there", "out there": the place the conversation last acted in or asked about
 THERE = re.compile(r"\b(?:in|out) there\b")
 # "the hall one", "the tea one": the thing the conversation used in that room, or the timer of that name
@@ -121,11 +127,13 @@ TIMER_WORDS = re.compile(r"\b(?:cancel|left|remaining|long|timer|countdown|much 
 NOT_A_REFERENCE = re.compile(r"\b(?:what time is it|what day is it|what's it like|is it (?:warm|cold|hot|humid))\b")
 # Words with which a request leans on what came before; a request with none of them is read alone.
 LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too|also|again|same|instead|as well|"
-                        r"a bit|a little|a touch|brighter|dimmer|more|less|yes|yeah|yep|no|nope|sure)\b|"
+                        r"yes|yeah|yep|no|nope|sure)\b|"
                         r"^(?:what about|how about|in|on|for|at|to|the|but)\b")
+# and a step with which it leans back when it names no thing ("a bit brighter"; "dim the bunting a bit" is read alone)
+STEP_LEANS_BACK = re.compile(r"\b(?:a bit|a little|a touch|brighter|dimmer|more|less)\b")
 LEADING = re.compile(rf"^(?:(?:{'|'.join(JOINING_WORDS)})\s+)+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
-TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|there|all))+(?=\s+(?:on|off)\b|$)")
+TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|then|there|all))+(?=\s+(?:on|off)\b|$)")
 
 # A call said back as the request a user would make for it.
 REQUESTS = {
@@ -265,6 +273,8 @@ class Vocabulary:
         words = re.sub(r" (?:1|ones|please|then|of them|of those|of these)$", "", words).strip()
         if re.fullmatch(r"\d+(?:\.\d+)?", words):
             return "number", float(words)
+        if re.fullmatch(rf"(?:{'|'.join(BELOW_ZERO)}) \d+(?:\.\d+)?", words):      # "and minus 5": only a quantity
+            return "below zero", -float(words.split()[1])
         if words in self.areas:
             return "area", words
         if words in self.names:
@@ -292,6 +302,7 @@ REPLACES = {
     "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
              "set_cover": "name", "set_lock": "name", "set_thermostat": "name"},
     "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent"},
+    "below zero": {"convert": "value"},
     "unit": {"convert": "to"},
     "kind": {"read_sensor": "kind"},
 }
@@ -317,12 +328,14 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     if not history or history[-1].get("role") != "user":
         return history
     vocabulary = Vocabulary(lexicon)
-    request = content_text(history[-1])
+    calls = calls_of_history(history[:-1])
+    request = _timer_owned(content_text(history[-1]), calls)
+    if request != content_text(history[-1]):         # each clause read alone reads the timer too
+        history = [*history[:-1], {"role": "user", "content": request}]
     dislocated = _dislocated(request, vocabulary)
-    said = synonyms(normalize_request(dislocated or request))
+    said = _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
-    calls = calls_of_history(history[:-1])
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
@@ -330,7 +343,9 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
                       for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
     if calls and calls[-1]["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
         return [{"role": "user", "content": request_for(calls[-1])}]
-    leans_back = LEANS_BACK.search(unreferring) is not None and not named_first
+    leans_back = (LEANS_BACK.search(unreferring) is not None
+                  or STEP_LEANS_BACK.search(unreferring) is not None and not vocabulary.names_a_thing(core)) \
+        and not named_first
     if leans_back and calls and not asked:      # "bit much, put it at 60": the follow-up beside a remark
         beside = _beside_a_remark(history, lexicon, vocabulary)
         if beside is not None:
@@ -342,6 +357,29 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
+
+
+def _pointed_at(said: str, vocabulary: Vocabulary) -> str:
+    """ "turn that ice maker back off now": a name of the user's home pointed at is the name, as a device of the
+    default home pointed at is (assistant.rephrase.SYNONYMS); what it is, not what it leans back on."""
+    words = said.split()
+    for i in [i for i in range(len(words) - 1) if words[i] in ("that", "this")]:
+        if any(" ".join(words[i + 1:j]) in vocabulary.names for _, j in vocabulary.spans(words, [i + 1])):
+            words[i] = "the"
+    return " ".join(words)
+
+
+def _timer_owned(said: str, calls: list[dict]) -> str:
+    """ "the gravy's thickened, cancel its timer", "the potatoes are done, cancel their timer": the timer of what the
+    words before name, when it is one timer the conversation set; the words unchanged otherwise."""
+    owned = OWNED_TIMER.search(said.lower())
+    if owned is None:
+        return said
+    words = set(re.findall(r"[a-z]+", said[:owned.start()].lower().replace("'s", "")))
+    labels = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
+              if call["name"] in TIMER_SKILLS and call["arguments"].get("name")}
+    named = [label for label in labels if {label, label + "s", label + "es"} & words]
+    return said[:owned.start()] + f"the {named[0]} timer" + said[owned.end():] if len(named) == 1 else said
 
 
 def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool:
@@ -456,7 +494,7 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
         placed = THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", placed)
     if placed != said and not REFERRING.search(placed):      # "and the plug in there too" still leans back
         placed = FILLERS.sub("", TRAILERS.sub("", STATE_AGAIN.sub("", placed))).strip()
-        if LEANS_BACK.search(placed):
+        if LEANS_BACK.search(placed) or STEP_LEANS_BACK.search(placed):
             return None
         return rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
     placed = _pronoun(placed, calls)
@@ -611,7 +649,7 @@ def _pronoun(said: str, calls: list[dict]) -> str | None:
     timer when there is none); "the other one" is the one of those before the newest, "the first one" the
     oldest, "the second one" the one after it, "the last one" the newest (ORDINAL_REFERENCES)."""
     match = REFERRING.search(said)
-    if not match:
+    if not match or SAYS_NO_ACTION.match(FILLERS.sub("", said[:match.start()]).strip()):
         return None
     timer = TIMER_WORDS.search(said) is not None
     # which of the things, newest first: "the other one" the one before the newest, "the first one" the oldest,

@@ -10,16 +10,17 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import (CONDITIONS, DEVICES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS, SWITCH_VERBS,
-                                  UNIT_WORDS, VALUE_SAID_BETTER)
+from assistant.vocabulary import (CONDITIONS, DEVICES, LIGHT_KINDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT,
+                                  ROOMS, SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
 _UNIT = "|".join(sorted((re.escape(p) for ps in UNIT_WORDS.values() for p in ps if len(p) > 1), key=len, reverse=True))
 _THE = r"(?:the|my|our|all the)"
 _POLITE = r"((?:please |can you |could you |would you )?)"
+_LIGHT_KIND = f"(?:{'|'.join(sorted(LIGHT_KINDS, key=len, reverse=True))})"
 # a light said as one: "the kitchen lights", "the lights in the den", "the reading lamp"
-_LIGHTS = rf"({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)(?: in the [a-z ]+)?)"
+_LIGHTS = rf"({_THE} (?:[a-z' ]+ )?{_LIGHT_KIND}(?: in the [a-z ]+)?)"
 _STATE = "(?:switched|turned|shut|powered)"
 # how a place is said to feel, as a reason for a request
 _FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|muggy|humid"
@@ -160,6 +161,8 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"(?!.*\d)[a-z' ]+$", r"\1"),
     # how far a cover has gone, said before its state: "is the garage door all the way open"
     (r"\b(?:all the way|fully|completely|wide) (open|closed|shut)\b", r"\1"),
+    # or after it, as lasting: "is the carriage house door open still" (no still room)
+    (r"\b(open|closed|shut|locked|unlocked|on|off) still\b", r"\1"),
     # a device pointed at: "turn that light back off", "this fan can go off" (the one the conversation used)
     (rf"\b(?:that|this) ({_DEVICE})\b", r"the \1"),
     # how exact an answer need be: "roughly how many inches make 30 centimeters", "what's the time, approximately"
@@ -199,6 +202,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"how long is left on \1"),
     (r"^(?:is there |have we got )?(?:any|much) time (?:left|remaining) (?:before|until|till) ((?:the|my) (?:[a-z]+ )?timer)"
      r" (?:goes(?: off)?|rings|ends|finishes|is up|is done)$", r"how long is left on \1"),
+    # time left for what a timer is named for: "how long is left for the spaghetti" (the spaghetti timer)
+    (r"^(?:how long is|how long's|how much time is) left for (the|my) ((?![a-z ]*\btimer$)[a-z]+(?: [a-z]+)?)$",
+     r"how long is left on \1 \2 timer"),
     # a timer given up on: "forget the timer i set earlier", "scrap the timer"
     (r"^(?:forget|scrap|ditch|drop|bin|lose) ((?:the|my|that) timer)(?: (?:i|you|we) (?:set|started)(?: earlier| before|"
      r" just now)?)?(?: please)?$", r"cancel \1"),
@@ -324,9 +330,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"\1dim \2\3"),
     (rf"^{_POLITE}(?:raise|increase|turn up|bring up|boost) {_LIGHTS}( a bit| a little)?$", r"\1brighten \2\3"),
     # the same with the particle after the light: "bump the lights up in the hallway"
-    (rf"^{_POLITE}(?:turn|bring|bump|crank|knock|tone) ({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)) down"
+    (rf"^{_POLITE}(?:turn|bring|bump|crank|knock|tone) ({_THE} (?:[a-z' ]+ )?{_LIGHT_KIND}) down"
      r"( a bit| a little)?( in the [a-z ]+)?$", r"\1dim \2\4\3"),
-    (rf"^{_POLITE}(?:turn|bring|bump|crank) ({_THE} (?:[a-z' ]+ )?(?:lights?|lamps?|lighting)) up"
+    (rf"^{_POLITE}(?:turn|bring|bump|crank) ({_THE} (?:[a-z' ]+ )?{_LIGHT_KIND}) up"
      r"( a bit| a little)?( in the [a-z ]+)?$", r"\1brighten \2\4\3"),
     # a light's level said after "make": "make the bathroom light 50 percent bright" is a level, not a step
     (rf"^{_POLITE}(?:make|have|get) {_LIGHTS} (?:at |to )?(\d+(?:\.\d+)?) percent(?: bright| brightness)?$",
@@ -385,6 +391,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^(?:have|has|did) {_ASKER} (?:already |remember to |remembered to |actually )?"
      rf"(lock|unlock|close|shut|open|turn|switch|power){_PAST}(?: (off|on))? ({_THE} .+?)(?: (off|on))?$",
      _asked_state),
+    # a state asked as what the thing did: "has the velux window closed properly", "have the louvres opened yet"
+    (rf"^(has|have) ({_THE} (?![a-z' ]*\bbeen\b).+?) (closed|shut|opened|locked|unlocked)(?: properly| fully| all the way| yet)?$",
+     lambda match: f"{'is' if match[1] == 'has' else 'are'} {match[2]} {_DONE[_DONE_AS_DO[match[3]]]}"),
     # a state asked in the past tense: "was the kiln left on", "were the louvres left open"
     (rf"^was ({_THE} .+?) (?:left |still |(?:left |still )?{_STATE} )?(on|off|open|closed|shut|locked|unlocked)$",
      r"is \1 \2"),
@@ -438,7 +447,7 @@ _NOT_A_VERB = (r"(?!(?:turn|switch|put|set|make|bring|dim|brighten|knock|crank|b
 _NAME_STOPS = ("the|my|our|a|an|i|i'd|i'm|it|it's|is|are|in|we|we'd|you|please|can|could|would|like|want|need|set|"
                "put|turn|make|bring|change|have|get|keep|raise|lower|switch")
 # a light said by its name, up to three words before its kind
-_A_LIGHT = rf"((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}(?:lights?|lamps?|lighting|pendant))"
+_A_LIGHT = rf"((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}{_LIGHT_KIND})"
 NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:lower|down|dimmer)"
      r"(?: please)?$", r"dim the \1\2"),

@@ -19,7 +19,7 @@ from assistant.home import Home, InMemoryHome
 from assistant.inventory import CLASS_WORDS, COMPONENTS, SWITCHABLE, Entity
 from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
-from assistant.vocabulary import (DEVICES, FOLLOW_UP_WORDS, JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS,
+from assistant.vocabulary import (BELOW_ZERO, DEVICES, FOLLOW_UP_WORDS, JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS,
                                   SAID_BACK, SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES,
                                   convert, unit_name)
 
@@ -206,6 +206,15 @@ def said_back(name: str, arguments: dict) -> str | None:
         return template.format(**words)
     except (KeyError, TypeError, ValueError, OverflowError):
         return None
+
+
+def said_below_zero(heard: str, value) -> bool:
+    """The words say the number below zero ("minus 5", "-5"): the call's number, which the model writes without
+    its sign, is that number."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return False
+    number = re.escape(format_number(abs(value)))
+    return re.search(rf"(?:\b(?:{'|'.join(BELOW_ZERO)})\s+|(?<![\w.])-\s*){number}\b", heard.lower()) is not None
 
 
 def states_without_a_switch(heard: str, name: str = "") -> bool:
@@ -450,6 +459,8 @@ class ToolRunner:
             return NOT_A_SKILL
         if name != "confirm":
             self.pending = None          # a yes answers only the question just asked
+        if name == "convert" and said_below_zero(self.heard, arguments.get("value")):
+            arguments["value"] = -abs(arguments["value"])     # in the caller's call too: the reply says what ran
         # Names and areas come in the call syntax's spelling (porch_light, living_room): words from here on.
         arguments = {key: value.replace("_", " ") if key in NAME_ARGUMENTS and isinstance(value, str) else value
                      for key, value in arguments.items()}

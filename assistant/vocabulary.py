@@ -151,6 +151,16 @@ REASONS = ("because", "cause", "cos", "coz", "seeing as", "given that")
 REASONS_BEFORE_A_SUBJECT = ("since", "as", "so that", "so", "for", "while")
 REASON_SUBJECTS = ("i", "i'm", "we", "we're", "you", "you're", "they", "they're", "he", "she", "it", "it's", "the", "my",
                    "our", "there", "there's")
+# Words that say a thing is a light, at the end of its name ("the reading lamp", "the crystal pendant", "the
+# chandelier"): turned up or down, it is brightened or dimmed, never opened or closed
+LIGHT_KINDS = ("light", "lights", "lamp", "lamps", "lighting", "pendant", "pendants", "chandelier", "chandeliers",
+               "lantern", "lanterns", "sconce", "sconces")
+# Words said before a number below zero ("convert minus 5 celsius", "and negative 40"): the model writes the number
+# alone, the sign is kept from the words
+BELOW_ZERO = ("minus", "negative")
+# Words after "in the", "in my" that say no place of the home ("in the way", "the sun's in my eyes", "i can't do it
+# in my head"): a clause with them carries no area
+NO_PLACES = ("way", "head", "eyes", "face")
 # Words that open a clause saying when or on what condition ("after the match", "unless it's warm"): the request
 # without it is another request
 CONDITIONS = ("if", "when", "whenever", "once", "after", "until", "till", "unless", "as soon as", "in case")

@@ -102,6 +102,25 @@ def test_remarks_of_the_tenth_sets_kinds_beside_a_request(request_, taken):
     assert takeable(request_, DEFAULT_HOME) == taken
 
 
+@pytest.mark.parametrize("request_, taken", [
+    # what the speaker heard or cannot do is a remark
+    ("is the garage door shut, i heard it bang", ["is the garage door shut"]),
+    ("what's 48 divided by 6, i can't be bothered to work it out", ["what's 48 divided by 6"]),
+    # "in my eyes", "in my head" are no place of the home; a room the remark says is the request's
+    ("draw the curtains in the bedroom, the glare's in my eyes", ["draw the curtains in the bedroom"]),
+    ("what's 9 times 14, i can't do it in my head", ["what's 9 times 14"]),
+    ("switch the fan off, i can't sleep in the bedroom", ["switch the fan off in the bedroom"]),
+    # "dim" said as a move is carried; said of how a thing is, it is a remark's
+    ("the kitchen light, dim it a bit", ["dim the kitchen light a bit"]),
+    ("the kitchen light's too dim to read by, turn it up", ["turn the kitchen light up"]),
+    # a condition stays with the request
+    ("i can't sleep, turn off the fan when i'm asleep", ["turn off the fan when i'm asleep"]),
+])
+def test_remarks_of_the_eleventh_sets_kinds_beside_a_request(request_, taken):
+    """Phrasings of their own for the eleventh paraphrase set's remarks after a request."""
+    assert takeable(request_, DEFAULT_HOME) == taken
+
+
 def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
     """In a home with a still room, "the washing is still wet" names no thing; "the house" of a carriage house
     door, said as a thing, does."""
@@ -130,6 +149,11 @@ def test_a_pronoun_stands_for_the_thing_a_clause_before_it_names():
     assert takeable("turn it off, the coffee urn", home) == []                              # named after
     assert takeable("the urn, turn it off, actually don't", home) == []                     # taken back
     assert takeable("the kitchen light, turn it off", DEFAULT_HOME) == ["turn the kitchen light off"]
+    # a remark's area is the thing's, when the thing's clause says none (as a remark's beside a request is)
+    assert takeable("the sash window, shut it, it's freezing in the scullery", home) == \
+        ["shut the sash window in the scullery"]
+    assert takeable("the sash window in the scullery, shut it, it's freezing in the kitchen", home) == []
+    assert takeable("the sash window, shut it, it's cold in the scullery, and in the kitchen", home) == []
 
 
 def test_a_remarks_place_is_the_requests_when_it_is_an_area_and_nothing_when_the_home_lacks_it():

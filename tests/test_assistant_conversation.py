@@ -757,6 +757,25 @@ def test_a_cover_held_and_a_question_after_a_time(said, default_home, read):
     assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
 
 
+@pytest.mark.parametrize("said, default_home, read", [
+    # a state asked of as lasting names no still room
+    ("is the wicket gate locked still", False, "is the wicket gate locked"),
+    ("is the bedroom fan on still", True, "is the bedroom fan on"),
+    # time left for what a timer is named for
+    ("how long's left for the lasagne", True, "how long is left on the lasagne timer"),
+    ("how long is left for the lasagne timer", True, "how long is left for the lasagne timer"),
+    # a state asked as what the thing did
+    ("has the boathouse door closed properly", False, "is the boathouse door closed"),
+    ("have the louvres opened yet", False, "are the louvres open"),
+    ("has the tack room lock locked the pony in", False, "has the tack room lock locked the pony in"),
+    # a light of another kind turned down or up is dimmed or brightened, not closed or opened
+    ("turn the crystal chandelier down a bit", False, "dim the crystal chandelier a bit"),
+    ("bring the porch lantern up", False, "brighten the porch lantern"),
+])
+def test_a_state_said_with_still_or_as_done_and_other_lights_stepped(said, default_home, read):
+    assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
+
+
 @pytest.mark.parametrize("home, before, follow_up, rewritten", [
     # "hold it" of a cover stops it; of a light just dimmed it switches nothing off
     ("own", [user("close the boathouse door"), called("set_cover", name="boathouse door", action="close")],
@@ -766,3 +785,54 @@ def test_a_cover_held_and_a_question_after_a_time(said, default_home, read):
 ])
 def test_hold_it_stops_only_what_moves(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # "then" after the pronoun, as "now" is, with a remark after it
+    (None, [user("is the bedroom fan on"), called("get_state", name="bedroom fan")],
+     "turn it off then, it's cold enough", "turn off the bedroom fan"),
+    ("own", [user("set a toast timer for 3 minutes"), called("start_timer", name="toast", seconds=180)],
+     "stop it then", "stop the toast timer"),
+    # a name pointed at is the name, past a call in between
+    ("own", [user("kiln on"), called("switch_device", name="kiln", state="on"),
+             user("how humid is the snug"), called("get_state", name="humidity", area="snug")],
+     "switch that kiln back off now", "switch off the kiln now"),
+    ("own", [user("jukebox on"), called("switch_device", name="jukebox", state="on")],
+     "this jukebox can go off", "turn off the jukebox"),
+
+    # a number below zero is a conversion's new quantity, and only a conversion's
+    (None, [user("20 c in f"), called("convert", value=20, **{"from": "celsius", "to": "fahrenheit"})],
+     "and negative 8", "convert -8 degrees celsius to degrees fahrenheit"),
+    (None, [user("what's 6 times 7"), called("calculate", expression="6*7")], "and minus 2", "what is 42 minus 2"),
+    # a share of the result asked as what it is
+    (None, [user("what's 6 times 7"), called("calculate", expression="6*7")], "and a third of that is what",
+     "what is 42 divided by 3"),
+    (None, [user("what's 6 times 7"), called("calculate", expression="6*7")], "what's half of it",
+     "what is 42 divided by 2"),
+    # a step said of a thing the request names is read alone, the way it says ("dim": down), not leaning back
+    ("own", [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")], "dim the salt lamp a bit",
+     "dim the salt lamp a bit"),
+    ("own", [user("arc lamp on"), called("switch_device", name="arc lamp", state="on"),
+             user("is the wicket gate locked"), called("get_state", name="wicket gate")],
+     "the salt lamp, dim it a little, it's glaring", "dim the salt lamp a little"),
+    # a timer said as what a thing owns is the timer of the thing said before it, of several
+    (None, [user("an egg timer for 5 minutes"), called("start_timer", name="egg", seconds=300),
+            user("and a rice timer for 12 minutes"), called("start_timer", name="rice", seconds=720)],
+     "the eggs are boiled, stop their timer", "stop the egg timer"),
+    (None, [user("an egg timer for 5 minutes"), called("start_timer", name="egg", seconds=300),
+            user("and a rice timer for 12 minutes"), called("start_timer", name="rice", seconds=720)],
+     "Egg's done, cancel its timer", "egg's done cancel the egg timer"),
+])
+def test_follow_ups_of_the_eleventh_sets_kinds(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up", [
+    # a verb that says no action acts on nothing, with "then" or without
+    (None, [user("is the bedroom fan on"), called("get_state", name="bedroom fan")], "do it then"),
+    (None, [user("is the bedroom fan on"), called("get_state", name="bedroom fan")], "do it"),
+    ("own", [user("is the kiln on"), called("get_state", name="kiln")], "ok sort it then"),
+    (None, [user("thermostat to 20"), called("set_thermostat", degrees=20)], "and negative 8"),
+])
+def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before, follow_up):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) is None

@@ -42,6 +42,21 @@ def test_conversion_between_unrelated_units_is_refused():
         convert(1, "kg", "mile")
 
 
+@pytest.mark.parametrize("said, value, result", [
+    ("convert minus 5 celsius to fahrenheit", -5, "23 degrees fahrenheit"),
+    ("what's -40 c in f", -40, "-40 degrees fahrenheit"),
+    ("and negative 10", -10, "14 degrees fahrenheit"),
+    ("convert 5 celsius to fahrenheit", 5, "41 degrees fahrenheit"),
+])
+async def test_a_number_said_below_zero_keeps_its_sign(said, value, result):
+    """The model writes a conversion's number without its sign; the words say it, and the call run says it too."""
+    tools = ToolRunner(InMemoryHome())
+    tools.begin_reply([{"role": "user", "content": said}])
+    call = {"value": abs(value), "from": "celsius", "to": "fahrenheit"}
+    assert await tools.run("convert", call) == result
+    assert call["value"] == value
+
+
 async def test_tool_results_fill_the_slot():
     home = InMemoryHome()
     tools = ToolRunner(home)
