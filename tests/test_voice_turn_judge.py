@@ -183,3 +183,25 @@ async def test_the_server_holds_only_a_patient_speaker(stt, tts, vad_model, judg
     assert words >= WORDS_DONE and hold_ms == 0, (heard, words, hold_ms)
     heard, words, _, hold_ms = await engines.transcription.hear(finished, patient=True)
     assert words >= WORDS_DONE and hold_ms == judge.hold_ms == 416, (heard, words, hold_ms)
+
+
+async def test_a_session_at_eagerness_low_asks_for_the_judge_that_holds(stt, tts, vad_model, judge, tmp_path):
+    """The session passes eagerness low to the queue: with a default judge that raises at every call and the
+    judge that holds beside it, a session at semantic_vad's eagerness low hears its turn without an error."""
+    data = json.loads(verified("voice", "data/turn-hold.json").read_text())
+    data["hidden"]["weights"] = data["hidden"]["weights"][:-1]
+    broken = tmp_path / "turn-hold.json"
+    broken.write_text(json.dumps(data))
+    engines = Engines(stt=stt, tts=tts, vad_model=vad_model, generator=None, text_turn=judge.text_turn)
+    engines.transcription = TranscriptionQueue(stt, TurnJudge(judge.text_turn, broken), patient_judge=judge)
+    session = Session(engines, SessionConfig(input_rate=RATE, turn_detection=TurnDetection(type="semantic_vad",
+                                                                                           eagerness="low")))
+    await session.start()
+    recorder = Recorder(session)
+    lead, tail = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 3, np.float32)
+    await push_realtime(session, float_to_pcm16(np.concatenate([lead, flite("What time is it?"), tail])), RATE)
+    completed = await recorder.wait(TranscriptCompleted, timeout=60)
+    await session.close()
+    assert "time" in completed.transcript.lower(), completed
+    assert not recorder.of(Error), recorder.of(Error)
+    assert len(recorder.of(SpeechStopped)) == len(recorder.of(AudioCommitted)) == 1
