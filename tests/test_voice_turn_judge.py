@@ -148,17 +148,22 @@ async def test_the_servers_verdicts_on_real_speech(stt, judge):
         heard, words, if_going_on, hold_ms)
 
 
+def failing_judge(judge: TurnJudge, folder) -> TurnJudge:
+    """The server's judge with its hidden layer a row short: every call raises."""
+    data = json.loads(verified("voice", "data/turn-hold.json").read_text())
+    data["hidden"]["weights"] = data["hidden"]["weights"][:-1]
+    broken = folder / "turn-hold.json"
+    broken.write_text(json.dumps(data))
+    return TurnJudge(judge.text_turn, broken)
+
+
 async def test_a_turn_judge_that_fails_costs_the_turn_its_wait_not_its_words(stt, tts, vad_model, judge, tmp_path):
     """Every call of the judge raises (its hidden layer a row short): the pause's failure is told as a
     server_error, the words never come in, so the turn ends at eagerness's maximum, and its transcript is still
     completed, transcribed anew without the judge. Before, the committed turn awaited the failed job again and
     no transcript came."""
-    data = json.loads(verified("voice", "data/turn-hold.json").read_text())
-    data["hidden"]["weights"] = data["hidden"]["weights"][:-1]
-    broken = tmp_path / "turn-hold.json"
-    broken.write_text(json.dumps(data))
     engines = Engines(stt=stt, tts=tts, vad_model=vad_model, generator=None, text_turn=judge.text_turn)
-    engines.transcription = TranscriptionQueue(stt, TurnJudge(judge.text_turn, broken))
+    engines.transcription = TranscriptionQueue(stt, failing_judge(judge, tmp_path))
     session = Session(engines, SessionConfig(input_rate=RATE, turn_detection=TurnDetection(type="semantic_vad")))
     await session.start()
     recorder = Recorder(session)
@@ -188,12 +193,8 @@ async def test_the_server_holds_only_a_patient_speaker(stt, tts, vad_model, judg
 async def test_a_session_at_eagerness_low_asks_for_the_judge_that_holds(stt, tts, vad_model, judge, tmp_path):
     """The session passes eagerness low to the queue: with a default judge that raises at every call and the
     judge that holds beside it, a session at semantic_vad's eagerness low hears its turn without an error."""
-    data = json.loads(verified("voice", "data/turn-hold.json").read_text())
-    data["hidden"]["weights"] = data["hidden"]["weights"][:-1]
-    broken = tmp_path / "turn-hold.json"
-    broken.write_text(json.dumps(data))
     engines = Engines(stt=stt, tts=tts, vad_model=vad_model, generator=None, text_turn=judge.text_turn)
-    engines.transcription = TranscriptionQueue(stt, TurnJudge(judge.text_turn, broken), patient_judge=judge)
+    engines.transcription = TranscriptionQueue(stt, failing_judge(judge, tmp_path), patient_judge=judge)
     session = Session(engines, SessionConfig(input_rate=RATE, turn_detection=TurnDetection(type="semantic_vad",
                                                                                            eagerness="low")))
     await session.start()
