@@ -1,4 +1,4 @@
-"""The fresh paraphrase and discovered-home sets, and the third to twelfth paraphrase sets, are well-formed, so a
+"""The fresh paraphrase and discovered-home sets, and the third to thirteenth paraphrase sets, are well-formed, so a
 score on them measures the assistant and not a slip in a row: each expected call is a skill with its own argument
 names and allowed values, and names what the row's home really has (or, for an unknown name, nothing it has)."""
 import inspect
@@ -34,6 +34,7 @@ NINTH = rows_of("paraphrases_ninth.jsonl")
 TENTH = rows_of("paraphrases_tenth.jsonl")
 ELEVENTH = rows_of("paraphrases_eleventh.jsonl")
 TWELFTH = rows_of("paraphrases_twelfth.jsonl")
+THIRTEENTH = rows_of("paraphrases_thirteenth.jsonl")
 EARLIER_SETS = ["paraphrases.jsonl", "heldout_discovered.jsonl", "heldout.jsonl", "heldout_home.jsonl"]
 # Every set of requests written before the third paraphrase set; the conversations' turns are {"user": ...}.
 BEFORE_THIRD = EARLIER_SETS + ["paraphrases_fresh.jsonl", "heldout_discovered_fresh.jsonl",
@@ -47,6 +48,7 @@ BEFORE_NINTH = BEFORE_EIGHTH + ["paraphrases_eighth.jsonl"]
 BEFORE_TENTH = BEFORE_NINTH + ["paraphrases_ninth.jsonl"]
 BEFORE_ELEVENTH = BEFORE_TENTH + ["paraphrases_tenth.jsonl"]
 BEFORE_TWELFTH = BEFORE_ELEVENTH + ["paraphrases_eleventh.jsonl"]
+BEFORE_THIRTEENTH = BEFORE_TWELFTH + ["paraphrases_twelfth.jsonl"]
 
 
 def discovered_inventory() -> Inventory:
@@ -269,9 +271,10 @@ def test_fourth_and_fifth_sizes_and_spread(rows):
 @pytest.mark.parametrize("rows, before", [(FOURTH, BEFORE_FOURTH), (FIFTH, BEFORE_FIFTH), (SIXTH, BEFORE_SIXTH),
                                           (SEVENTH, BEFORE_SEVENTH), (EIGHTH, BEFORE_EIGHTH), (NINTH, BEFORE_NINTH),
                                           (TENTH, BEFORE_TENTH), (ELEVENTH, BEFORE_ELEVENTH),
-                                          (TWELFTH, BEFORE_TWELFTH)],
-                         ids=["fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"])
-def test_fourth_to_twelfth_requests_are_new(rows, before):
+                                          (TWELFTH, BEFORE_TWELFTH), (THIRTEENTH, BEFORE_THIRTEENTH)],
+                         ids=["fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+                              "thirteenth"])
+def test_fourth_to_thirteenth_requests_are_new(rows, before):
     """No request is said twice in the set, nor equals a user turn of a set written before it (named by id only,
     as for the third set)."""
     said = [row["history"][-1]["content"] for row in rows]
@@ -281,12 +284,13 @@ def test_fourth_to_twelfth_requests_are_new(rows, before):
     assert not repeated, f"rows equal to an earlier set's request: {repeated}"
 
 
-@pytest.mark.parametrize("row", [*SIXTH, *SEVENTH, *EIGHTH, *NINTH, *TENTH, *ELEVENTH, *TWELFTH],
+@pytest.mark.parametrize("row", [*SIXTH, *SEVENTH, *EIGHTH, *NINTH, *TENTH, *ELEVENTH, *TWELFTH, *THIRTEENTH],
                          ids=[f"sixth-{row['id']}" for row in SIXTH] + [f"seventh-{row['id']}" for row in SEVENTH]
                          + [f"eighth-{row['id']}" for row in EIGHTH] + [f"ninth-{row['id']}" for row in NINTH]
                          + [f"tenth-{row['id']}" for row in TENTH] + [f"eleventh-{row['id']}" for row in ELEVENTH]
-                         + [f"twelfth-{row['id']}" for row in TWELFTH])
-def test_sixth_to_twelfth_row(row):
+                         + [f"twelfth-{row['id']}" for row in TWELFTH]
+                         + [f"thirteenth-{row['id']}" for row in THIRTEENTH])
+def test_sixth_to_thirteenth_row(row):
     assert set(row) == {"id", "home", "history", "expected"} and row["home"] in HOMES
     check_history(row)
     assert row["expected"] is not None, "every paraphrase is a clear request"
@@ -301,13 +305,13 @@ def reached_in(rows: list[dict], name: str) -> list:
 
 
 @pytest.mark.parametrize("rows, conversations", [(SIXTH, 25), (SEVENTH, 30), (EIGHTH, 30), (NINTH, 35), (TENTH, 40),
-                                                 (ELEVENTH, 40), (TWELFTH, 40)],
-                         ids=["sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"])
-def test_sixth_to_twelfth_sizes_and_spread(rows, conversations):
+                                                 (ELEVENTH, 40), (TWELFTH, 40), (THIRTEENTH, 55)],
+                         ids=["sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth"])
+def test_sixth_to_thirteenth_sizes_and_spread(rows, conversations):
     """At least 200 requests: the default home, and at least 40 each in the discovered and the made-up home; at
-    least 25 (the seventh and eighth sets: 30, the ninth: 35, the tenth to twelfth: 40) that are the last turn of a
-    conversation; every skill a single request can ask for (the made-up home has scenes), and every kind of thing
-    both custom homes have asked about."""
+    least 25 (the seventh and eighth sets: 30, the ninth: 35, the tenth to twelfth: 40, the thirteenth: 55) that
+    are the last turn of a conversation; every skill a single request can ask for (the made-up home has scenes),
+    and every kind of thing both custom homes have asked about."""
     assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
     assert len(rows) >= 200
     homes = Counter(row["home"] for row in rows)
@@ -318,9 +322,9 @@ def test_sixth_to_twelfth_sizes_and_spread(rows, conversations):
         assert {e.component for e in reached_in(rows, name)} == {e.component for e in HOMES[name].entities()}, name
 
 
-@pytest.mark.parametrize("rows", [SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH],
-                         ids=["seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth"])
-def test_seventh_to_twelfth_ask_about_every_entity(rows):
+@pytest.mark.parametrize("rows", [SEVENTH, EIGHTH, NINTH, TENTH, ELEVENTH, TWELFTH, THIRTEENTH],
+                         ids=["seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth", "thirteenth"])
+def test_seventh_to_thirteenth_ask_about_every_entity(rows):
     """Every entity of both custom homes is asked about by name, not only by switching all of a kind."""
     for name in ("discovered", "made_up"):
         missed = {e.key for e in HOMES[name].entities()} - {e.key for e in reached_in(rows, name)}
