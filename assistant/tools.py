@@ -23,6 +23,8 @@ from assistant.vocabulary import (BELOW_ZERO, DEVICES, FOLLOW_UP_WORDS, JOINING_
                                   LOCK_SAID_BACK, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS,
                                   TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
 
+# What set_lock acts on: a lock, or a cover it opens or closes.
+LOCKING = ("lock", "cover")
 # What switching everything, or every one of a kind, switches.
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")
 # A kind said in the plural ("the parlour lights"): in an area named, every one of that kind there.
@@ -210,7 +212,7 @@ def said_back(name: str, arguments: dict) -> str | None:
 
 def may_be_unlock(heard: str, doubted: frozenset[str]) -> bool:
     """Heard words of a call to lock that may have said "unlock": "lock" doubted (Heard.doubted_words), or one of
-    UNLOCK_HEARD_AS where the verb stands; "and lock" only where no request of its own comes before it (one that
+    UNLOCK_HEARD_AS where the verb stands; "and lock(ed)" only where no request of its own comes before it (one that
     opens with a verb, SWITCH_VERBS, after any JOINING_WORDS: "close the garage and lock the back door"), as in "i
     need the deeds to the house and lock the strongroom door". Locking the wrong way round is a wrong action."""
     if "lock" in doubted:
@@ -490,8 +492,9 @@ class ToolRunner:
             return self._ask_first(guessed, name, arguments)
         said = said_back(name, arguments) if self.unsure_numbers and self._knows_the_device(name, arguments) else None
         if (self.spoken and name == "set_lock" and arguments.get("action") == "lock"
-                and may_be_unlock(self.heard, self.doubted_words) and self._knows_the_device(name, arguments)):
-            said = LOCK_SAID_BACK.format(name=arguments.get("name", ""))
+                and may_be_unlock(self.heard, self.doubted_words)):
+            lock = self._one(arguments.get("name"), None, LOCKING)[0]     # none, or several: the call says so
+            said = LOCK_SAID_BACK.format(name=lock.name) if lock is not None else said
         if said is not None:
             return self._say_back(said, name, arguments)
         try:
@@ -806,7 +809,7 @@ class ToolRunner:
         return problem or await self._cover_or_lock(entity, action)
 
     async def _set_lock(self, name, action) -> str:
-        entity, problem = self._one(name, None, ("lock", "cover"))
+        entity, problem = self._one(name, None, LOCKING)
         if problem:
             return problem
         if entity.component == "cover":

@@ -352,12 +352,16 @@ async def test_a_lock_heard_where_unlock_may_have_been_said_is_said_back():
     assert tools.spoken
     for heard, doubted in (("I need the deeds to the house and lock the front door.", frozenset()),
                            ("And lock my front door.", frozenset()), ("An lock the front door.", frozenset()),
+                           ("The plumber's here and locked a front door.", frozenset()),
                            ("Lock the front door.", frozenset({"lock"}))):
         tools.begin_reply([{"role": "user", "content": heard}])
         tools.doubted_words = doubted
         assert (await tools.run("set_lock", {"name": "front_door", "action": "lock"})).startswith("Did you mean lock")
-    # "and lock" after a verb of its own, a lock heard for sure, typed words, or unlocking (which asks anyway): as
-    # before
+    # "and lock" after a verb of its own, a lock heard for sure, typed words, unlocking (which asks anyway) or a
+    # name of no one lock: as before
+    tools.begin_reply([{"role": "user", "content": "And lock the door."}])
+    assert await tools.run("set_lock", {"name": "door", "action": "lock"}) == \
+        "Which one: the garage door or the front door?"
     tools.doubted_words = frozenset()
     tools.begin_reply([{"role": "user", "content": "Close the garage door and lock the front door."}])
     assert await tools.run("set_lock", {"name": "front_door", "action": "lock"}) == "Okay, the front door is locked."
