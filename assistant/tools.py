@@ -20,9 +20,11 @@ from assistant.inventory import CLASS_WORDS, COMPONENTS, SWITCHABLE, Entity
 from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
 from assistant.vocabulary import (BELOW_ZERO, DEVICES, FOLLOW_UP_WORDS, JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS,
-                                  SAID_BACK, SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, YES,
-                                  convert, unit_name)
+                                  LOCK_SAID_BACK, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS,
+                                  TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
 
+# What set_lock acts on: a lock, or a cover it opens or closes.
+LOCKING = ("lock", "cover")
 # What switching everything, or every one of a kind, switches.
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")
 # A kind said in the plural ("the parlour lights"): in an area named, every one of that kind there.
@@ -206,6 +208,22 @@ def said_back(name: str, arguments: dict) -> str | None:
         return template.format(**words)
     except (KeyError, TypeError, ValueError, OverflowError):
         return None
+
+
+def may_be_unlock(heard: str, doubted: frozenset[str]) -> bool:
+    """Heard words of a call to lock that may have said "unlock": "lock" doubted (Heard.doubted_words), or one of
+    UNLOCK_HEARD_AS where the verb stands; "and lock(ed)" only where no request of its own comes before it (one that
+    opens with a verb, SWITCH_VERBS, after any JOINING_WORDS: "close the garage and lock the back door"), as in "i
+    need the deeds to the house and lock the strongroom door". Locking the wrong way round is a wrong action."""
+    if "lock" in doubted:
+        return True
+    words = re.findall(r"[a-z']+", heard.lower())
+    for index, pair in enumerate(zip(words, words[1:])):
+        if " ".join(pair) in UNLOCK_HEARD_AS:
+            before = list(itertools.dropwhile(lambda word: word in JOINING_WORDS, words[:index]))
+            if pair[0] != "and" or not before or before[0] not in SWITCH_VERBS:
+                return True
+    return False
 
 
 def said_below_zero(heard: str, value) -> bool:
@@ -473,6 +491,10 @@ class ToolRunner:
         if guessed is not None:
             return self._ask_first(guessed, name, arguments)
         said = said_back(name, arguments) if self.unsure_numbers and self._knows_the_device(name, arguments) else None
+        if (self.spoken and name == "set_lock" and arguments.get("action") == "lock"
+                and may_be_unlock(self.heard, self.doubted_words)):
+            lock = self._one(arguments.get("name"), None, LOCKING)[0]     # none, or several: the call says so
+            said = LOCK_SAID_BACK.format(name=lock.name) if lock is not None else said
         if said is not None:
             return self._say_back(said, name, arguments)
         try:
@@ -508,17 +530,17 @@ class ToolRunner:
         return device is None or self._find(device, arguments.get("area"), READABLE)[1] is None
 
     def _say_back(self, said: str, name: str, arguments: dict) -> NoAction:
-        """Hold a call made of a number or a timer's name the recogniser doubted until the user says yes to it
-        said back. The yes runs it as if heard for sure, with the words it was made of: a timer's name is one
-        of them ("yes" holds no "rice")."""
+        """Hold a call made of a number, a timer's name or a verb to lock the recogniser doubted until the user says
+        yes to it said back. The yes runs it as if heard for sure (as if typed: "and lock" is not asked again),
+        with the words it was made of: a timer's name is one of them ("yes" holds no "rice")."""
         heard = self.heard
         async def run_as_heard() -> str:
             self.unsure_numbers = self.doubted_words = frozenset()
-            self.heard, yes = heard, self.heard
+            self.heard, yes, spoken, self.spoken = heard, self.heard, self.spoken, False
             try:
                 return await self.run(name, arguments)
             finally:
-                self.heard = yes
+                self.heard, self.spoken = yes, spoken
         self.pending = Pending("it", run_as_heard, asyncio.get_running_loop().time(), self.turn)
         return NoAction(f"Did you mean {said}? Say yes to confirm.")
 
@@ -787,7 +809,7 @@ class ToolRunner:
         return problem or await self._cover_or_lock(entity, action)
 
     async def _set_lock(self, name, action) -> str:
-        entity, problem = self._one(name, None, ("lock", "cover"))
+        entity, problem = self._one(name, None, LOCKING)
         if problem:
             return problem
         if entity.component == "cover":

@@ -175,3 +175,11 @@ SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make"
                 "raise", "lower", "pull", "draw", "lift", "bring", "boot", "fire", "kick", "hit", "click",
                 "crank", "activate", "enable", "deactivate", "disable", "cut", "douse", "knock", "secure", "bolt",
                 "unbolt", "halt", "freeze", "hold", "dim", "brighten"}
+
+# the ear (round 15)
+# What Whisper writes for a spoken "unlock" ("and lock the side gate", "and locked a side gate", "an lock"): a call
+# to lock, heard with one of these where its verb was (or with its verb doubted), is said back first, in
+# LOCK_SAID_BACK's words ("Did you mean lock the side gate?"). "and lock(ed)" stands for itself after a request that
+# opens with a verb of its own ("close the garage and lock the back door", SWITCH_VERBS); the others never do.
+UNLOCK_HEARD_AS = ("and lock", "and locked", "an lock", "a lock", "in lock", "un lock")
+LOCK_SAID_BACK = "lock the {name}"

@@ -168,8 +168,8 @@ class Transcripts:
         return self.known[key]
 
     def evidence(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio) -> dict:
-        """The server's final as stt.hear makes it: {"text", "words": [[word, probability], ...]} (no words when
-        the beam's choice is not the greedy decoding, whose probabilities they are)."""
+        """The server's final as stt.hear makes it: {"text", "words": [[word, probability], ...]} (no words: a
+        doubted word of it cannot be said back, so the run counts such finals)."""
         sound = audio()
         key = (voice, band, text, self._ear(stt, names, sound), f"hear {stt.final_hypotheses}")
         if key not in self.known:
@@ -245,7 +245,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
     answers: dict[tuple, tuple[str, str]] = {}          # (home, request id, text, guesses) -> outcome
     counts: dict[tuple, dict[str, int]] = {}
     differ, hear_ms, total, done, ears = [], [], len(rows) * len(voices) * 2, 0, {}
-    grammar_cpu, grammar_taken = [], 0
+    grammar_cpu, grammar_taken, without_words, finals = [], 0, 0, 0
     started = time.perf_counter()
     for row in rows:
         said = row["history"][0]["content"]
@@ -264,6 +264,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                                                   frozenset())}
                 if nbest > 1:       # the server's ear: stt.hear, with the words it was unsure of
                     final = transcripts.evidence(stt, voice, band, said, names[row["home"]], audio)
+                    finals += bool(final["text"])
+                    without_words += bool(final["text"]) and not final["words"]
                     rescored = hear_names(said_words(final["text"]), names[row["home"]])
                     evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
@@ -318,6 +320,9 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
     print(file=sys.stderr)
     table = f"Finals heard in a {window} s window.\n" + report(rows, voices, list(ears), counts, transcripts.seconds,
                                                                 hear_ms)
+    if finals:
+        table += (f"\nFinals without word probabilities (nothing of them can be said back): {without_words} of "
+                  f"{finals} ({100 * without_words / finals:.1f}%).")
     if second_ears:
         table += (f"\nGrammar ear: asked for {len(grammar_cpu)} of {total} finals, its name taken in {grammar_taken}; "
                   f"{1000 * statistics.median(grammar_cpu or [0]):.0f} ms CPU median where asked, "

@@ -338,6 +338,44 @@ async def test_a_doubted_timer_name_is_said_back_and_a_yes_starts_it():
     tools.stop_timers()
 
 
+async def test_a_lock_heard_where_unlock_may_have_been_said_is_said_back():
+    home = _home_of_my_own()
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # "the plumber's here, unlock the front door" heard "... and lock the front door": asked, not locked
+    tools.begin_reply([{"role": "user", "content": "The plumber's here and lock the front door."}])
+    assert await tools.run("set_lock", {"name": "front_door", "action": "lock"}) == \
+        "Did you mean lock the front door? Say yes to confirm."
+    assert home.states.get("lock/front") != "locked"
+    tools.begin_reply([{"role": "user", "content": "Yes."}])
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the front door is locked."
+    assert tools.spoken
+    for heard, doubted in (("I need the deeds to the house and lock the front door.", frozenset()),
+                           ("And lock my front door.", frozenset()), ("An lock the front door.", frozenset()),
+                           ("The plumber's here and locked a front door.", frozenset()),
+                           ("Lock the front door.", frozenset({"lock"}))):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        tools.doubted_words = doubted
+        assert (await tools.run("set_lock", {"name": "front_door", "action": "lock"})).startswith("Did you mean lock")
+    # "and lock" after a verb of its own, a lock heard for sure, typed words, unlocking (which asks anyway) or a
+    # name of no one lock: as before
+    tools.begin_reply([{"role": "user", "content": "And lock the door."}])
+    assert await tools.run("set_lock", {"name": "door", "action": "lock"}) == \
+        "Which one: the garage door or the front door?"
+    tools.doubted_words = frozenset()
+    tools.begin_reply([{"role": "user", "content": "Close the garage door and lock the front door."}])
+    assert await tools.run("set_lock", {"name": "front_door", "action": "lock"}) == "Okay, the front door is locked."
+    tools.begin_reply([{"role": "user", "content": "Lock the front door."}])
+    assert await tools.run("set_lock", {"name": "front_door", "action": "lock"}) == "Okay, the front door is locked."
+    tools.spoken = False
+    tools.begin_reply([{"role": "user", "content": "and lock the front door"}])
+    assert await tools.run("set_lock", {"name": "front_door", "action": "lock"}) == "Okay, the front door is locked."
+    tools.spoken = True
+    tools.begin_reply([{"role": "user", "content": "The plumber's here and unlock the front door."}])
+    assert await tools.run("set_lock", {"name": "front_door", "action": "unlock"}) == \
+        "Do you want me to unlock the front door? Say yes to confirm."
+
+
 async def test_a_doubted_timer_name_never_cancels_every_timer():
     tools = ToolRunner()
     tools.begin_reply([{"role": "user", "content": "Start a lasagne timer for 40 minutes."}])

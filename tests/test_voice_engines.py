@@ -190,6 +190,15 @@ def test_stt_doubts_a_number_it_wrote_with_little_probability(stt):
     assert Heard("What is 7 times 5?", (("7", 0.74), ("5", 0.96))).unsure_numbers() == frozenset()
 
 
+def test_stt_keeps_word_probabilities_of_a_final_cut_by_repetition_trimming(stt):
+    # Said twice, the final is cut to one copy: its words still carry probabilities, so a doubted one can be said
+    # back (the decoding's own tokens spell the uncut text)
+    heard = stt.hear(padded(flite("turn on the kitchen light, turn on the kitchen light", "rms")))
+    assert words(heard.text) == ["turn", "on", "the", "kitchen", "light"]
+    assert [w for w, _ in heard.word_probabilities if w not in ".,"] == ["Turn", "on", "the", "kitchen", "light"]
+    assert all(0 < p <= 1 for _, p in heard.word_probabilities)
+
+
 def test_stt_places_the_last_word_in_the_audio(stt):
     # The alignment's last word: "minutes" in the whole sentence, later than "twelve" in the same audio cut there
     audio = flite("start a pasta timer for twelve minutes", "rms")

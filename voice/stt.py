@@ -120,8 +120,8 @@ class _Window:
 
 @dataclass(frozen=True)
 class _Hypothesis:
-    """One decoding of a window: its text and score, and its tokens for the forced pass (None when repetition
-    trimming changed the text, which they then no longer spell)."""
+    """One decoding of a window: its text and score, and the tokens of that text for the forced pass (the text's
+    own when repetition trimming cut the decoding: every final keeps its words' probabilities)."""
     text: str
     score: float
     tokens: list[int] | None = None
@@ -262,7 +262,8 @@ class WhisperSTT:
         for tokens, score in zip(result.sequences_ids, result.scores):
             written = self._tokenizer.decode(tokens).strip()
             text = trim_repeats(written, hit_cap=len(tokens) >= max_tokens)
-            decoded.append(_Hypothesis(text, score, tokens if text == written else None, window))
+            kept = tokens if text == written else self._tokenizer.encode(" " + text)
+            decoded.append(_Hypothesis(text, score, kept, window))
         return decoded
 
     def _word_probabilities(self, tokens: list[int], probabilities: list[float]) -> tuple[tuple[str, float], ...]:
