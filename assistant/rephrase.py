@@ -10,8 +10,9 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import (CONDITIONS, DEVICES, LIGHT_KINDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT,
-                                  ROOMS, SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER)
+from assistant.vocabulary import (CONDITIONS, DEVICES, LIGHT_KINDS, OTHER_QUESTION_WORDS, OTHER_REQUEST_VERBS,
+                                  QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
+                                  SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
@@ -24,14 +25,10 @@ _LIGHTS = rf"({_THE} (?:[a-z' ]+ )?{_LIGHT_KIND}(?: in the [a-z ]+)?)"
 _STATE = "(?:switched|turned|shut|powered)"
 # how a place is said to feel, as a reason for a request
 _FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|muggy|humid"
-# A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
-# on", "i'd like the nursery at 20 degrees"), or by a verb that gets it so ("have the fan switched off", "keep the
-# kitchen at 20 degrees")
-WISHES = ("i'd like", "i would like", "i want", "i need", "i'd love", "i'd prefer", "can i have", "can i get")
-WISH_VERBS = ("please have", "please make", "have", "get", "make", "keep", "put", "bring")
+# A wish for how a thing or a place should be (vocabulary.WISHES, WISHING_VERBS)
 _WISHED = f"(?:{'|'.join(WISHES)})"
 # (not of a perfect tense, a question: "have the fans been switched off")
-_WISH = f"(?:{'|'.join(WISHES + WISH_VERBS)})(?!.* been\\b)"
+_WISH = f"(?:{'|'.join(WISHES + WISHING_VERBS)})(?!.* been\\b)"
 # what opens a reason or a purpose said after a request: not "as" nor "for", which also say what a thing is like
 # or for ("the same as the kitchen", "a timer for the eggs")
 _REASON = "|".join(word for word in REASONS + REASONS_BEFORE_A_SUBJECT if word not in ("as", "for"))
@@ -40,7 +37,7 @@ _REASON = "|".join(word for word in REASONS + REASONS_BEFORE_A_SUBJECT if word n
 _REASON_SUBJECT = "|".join([word for word in REASON_SUBJECTS if word != "the"] + ["the kids", "the baby"])
 # how a question starts: only a question may drop what it adds after its state ("is the fan on or not"); a request
 # keeps it ("turn off the tv after the match" is another request)
-_ASKED = "(?:is|are|was|were|has|have|had|does|do|did|any|how|what|what's|whats|which|when)"
+_ASKED = f"(?:{'|'.join(QUESTION_WORDS + OTHER_QUESTION_WORDS)})"
 # a request that says no condition ("half brightness on the piano light after 10" is another request) and no
 # negation ("the fan doesn't need switching on")
 _UNCONDITIONAL = rf"(?!.*\b(?:(?:{'|'.join(CONDITIONS)})\b|at \d))"
@@ -56,8 +53,7 @@ def _ing(verb: str) -> str:
 
 
 # a verb of a request in its -ing form ("would you mind switching ..."): the verb
-_VERBS_ING = {form: verb for verb in (*SWITCH_VERBS, "cancel", "check", "tell", "give", "read", "convert", "work")
-              if verb not in ("be", "want", "need", "have")
+_VERBS_ING = {form: verb for verb in (*SWITCH_VERBS, *OTHER_REQUEST_VERBS) if verb not in WISHED_STATES
               for form in (_ing(verb), verb + "ling" if verb.endswith("el") else _ing(verb))}   # "cancelling" too
 _VERB_ING = "|".join(sorted(_VERBS_ING, key=len, reverse=True))
 

@@ -175,3 +175,18 @@ SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make"
                 "raise", "lower", "pull", "draw", "lift", "bring", "boot", "fire", "kick", "hit", "click",
                 "crank", "activate", "enable", "deactivate", "disable", "cut", "douse", "knock", "secure", "bolt",
                 "unbolt", "halt", "freeze", "hold", "dim", "brighten"}
+
+# rephrasing and follow-ups (round 15)
+# A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
+# on", "i'd like the nursery at 20 degrees"), or by a verb that gets it so ("have the fan switched off", "keep the
+# kitchen at 20 degrees")
+WISHES = ("i'd like", "i would like", "i want", "i need", "i'd love", "i'd prefer", "can i have", "can i get")
+WISHING_VERBS = ("please have", "please make", "have", "get", "make", "keep", "put", "bring")
+# Of SWITCH_VERBS, those that say a state wished, not a move: no "would you mind having ..." asks for a move
+WISHED_STATES = ("be", "want", "need", "have")
+# Verbs of a request besides SWITCH_VERBS, said in their -ing form too ("would you mind checking ...")
+OTHER_REQUEST_VERBS = ("cancel", "check", "tell", "give", "read", "convert", "work")
+# Words that open a question for the rephrasings that drop what a question adds after its state ("is the fan on or
+# not", "when did the gate open after lunch"), besides QUESTION_WORDS: not read as asking elsewhere ("when the film
+# ends, ..." is a condition)
+OTHER_QUESTION_WORDS = ("had", "when")

@@ -560,7 +560,7 @@ def test_a_step_said_with_a_verb_a_room_one_and_a_device_placed_in_the_words(bef
     ("what is the time approximately", True, "what is the time"),
     ("is the bedroom tv still on from last night", True, "is the bedroom tv on"),
     ("i want the kitchen plug off", True, "turn off the kitchen plug"),
-    # every wish of the one table (rephrase.WISHES, WISH_VERBS) in every rule of a wish; a perfect tense asks
+    # every wish of the one table (vocabulary.WISHES, WISHING_VERBS) in every rule of a wish; a perfect tense asks
     ("i'd prefer the side gate locked", False, "lock the side gate"),
     ("keep the velux window shut", False, "close the velux window"),
     ("i need the arc lamp on", False, "turn on the arc lamp"),
