@@ -18,7 +18,8 @@ from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES,
+from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
+                                  SENSOR_KINDS, UNIT_NAMES,
                                   UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
@@ -91,9 +92,10 @@ HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
 THE_ANSWER = re.compile(rf"\b{_RESULT}\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
 # said, the argument it steps, and the words for each way.
-STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring|take|push|nudge) (?:it|that) |go (?:up |down )?)?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?:more )?"
-                       r"(?P<unit>degrees?|percent) (?P<way>higher|warmer|hotter|up|more|brighter|lower|cooler|colder|down|"
-                       r"less|dimmer)(?: than (?:that|it|before|now))?(?: still| again)?$")
+# ("1 more degree would be nice": "more" before the unit says up, and a step said as welcome asks for it)
+STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring|take|push|nudge) (?:it|that) |go (?:up |down )?)?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?P<more>more )?"
+                       r"(?P<unit>degrees?|percent)(?(more)(?: (?P<up>higher|warmer|hotter|up))?| (?P<way>higher|warmer|hotter|up|more|brighter|lower|cooler|colder|down|"
+                       rf"less|dimmer))(?: than (?:that|it|before|now))?(?: still| again| please| {SAID_WELCOME})?$")
 # the same said with a verb: "bump it up 2 degrees", "knock it down a degree"
 STEP_BY = re.compile(r"^(?:make|put|set|turn|bring|bump|knock|push|nudge|take) (?:it|that) (?P<way>up|down) (?:by )?"
                      r"(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?P<unit>degrees?|percent)$")
@@ -425,7 +427,7 @@ def _stepped(said: str, call: dict) -> str | None:
     key = match and STEP_KEYS[match.group("unit")]
     if not match or not isinstance(call["arguments"].get(key), (int, float)):
         return None
-    step = float(match.group("n") or 1) * (-1 if match.group("way") in STEP_DOWN else 1)
+    step = float(match.group("n") or 1) * (-1 if match.groupdict().get("way") in STEP_DOWN else 1)
     return request_for(_with(call, key, call["arguments"][key] + step))
 
 

@@ -190,3 +190,27 @@ OTHER_REQUEST_VERBS = ("cancel", "check", "tell", "give", "read", "convert", "wo
 # not", "when did the gate open after lunch"), besides QUESTION_WORDS: not read as asking elsewhere ("when the film
 # ends, ..." is a condition)
 OTHER_QUESTION_WORDS = ("had", "when")
+# Words that open a request and carry nothing ("okay, that's enough, turn it off", "go on then, switch it on"), as
+# patterns; "wait" only before a question ("wait, is the kiln on": "wait 5 minutes" is no opener)
+OPENING_WORDS = ("okay", "ok", "alright", "all right", "right(?! now)", "well", "so", "oh", "hmm", "just",
+                 "on second thoughts?", "go on(?: then)?", "go ahead(?: and)?",
+                 rf"wait(?= (?:{'|'.join(QUESTION_WORDS)})\b)")
+# People said with a determiner who may have done what a question asks about ("did the coal man shut the coal hole
+# door"): the word that ends who did it
+PEOPLE = ("man", "men", "woman", "women", "lady", "guy", "guys", "kids", "children", "boys", "girls", "cleaner",
+          "cleaners", "builder", "builders", "plumber", "gardener", "postman", "postie", "neighbour", "neighbours")
+# A share of full said as a level ("dim the bedroom to a quarter", "half brightness on the lamp"): its words, as a
+# pattern, and its percent
+SHARES = (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))
+# A step or a value said as welcome ("one more degree would be nice"): it asks nothing more than the step
+SAID_WELCOME = r"(?:would be|'d be|will be|might be) (?:nice|nicer|good|great|lovely|better|fine|perfect|ideal)"
+# A check asked for after the question it checks ("has the gate been left open, can you check"): asked already
+CHECKS = ("can you check", "could you check", "can you see", "could you see", "check for me", "can you find out",
+          "could you find out")
+# What a light is made when it is dimmed or brightened, said of a room ("bedroom a little darker please")
+DARKER = ("darker", "dimmer")
+BRIGHTER = ("brighter", "lighter")
+# What a fan or a thing of levels gives more or less of ("bit more breeze from the punkah", "more air on the fan")
+LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
+# A mode or scene said by its name ("candlelight mode please"): activate the scene of that name
+SCENE_WORDS = ("mode", "scene")

@@ -34,7 +34,9 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("switch the fan on given that it's sweltering", ["switch the fan on"]),   # vocabulary.REASONS, one table
     ("set a timer for 10 minutes", []),                                      # a duration is no purpose
     # a reason or a remark is never taken, even when it is all that is left
-    ("it's dark in here, hmm", ["hmm"]),
+    ("it's dark in here, you know", ["you know"]),
+    # a clause of words that open a request and carry nothing is none: no clause is left to take
+    ("it's dark in here, hmm", []),
     # a condition changes the request: no second reading
     ("turn off the heater, when i leave", []),
     ("switch the lamp on, if it's dark", []),
