@@ -16,6 +16,7 @@ from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_te
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
+from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
@@ -23,7 +24,6 @@ from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WO
                                   UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
-TIMER_SKILLS = {"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_timer"}
 
 # How a follow-up says it goes on from what came before. Each pattern names the part it refers with:
 # `ref` (a pronoun or "the other one", replaced by the thing it stands for) or `new` (what changes: an area,

@@ -201,7 +201,7 @@ PEOPLE = ("man", "men", "woman", "women", "lady", "guy", "guys", "kids", "childr
           "cleaners", "builder", "builders", "plumber", "gardener", "postman", "postie", "neighbour", "neighbours")
 # A share of full said as a level ("dim the bedroom to a quarter", "half brightness on the lamp"): its words, as a
 # pattern, and its percent
-SHARES = (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))
+SHARES = (("(?:a )?quarter", 25), ("half", 50), ("(?:three|3) quarters?", 75), ("full", 100))
 # A step or a value said as welcome ("one more degree would be nice"): it asks nothing more than the step
 SAID_WELCOME = r"(?:would be|'d be|will be|might be) (?:nice|nicer|good|great|lovely|better|fine|perfect|ideal)"
 # A check asked for after the question it checks ("has the gate been left open, can you check"): asked already

@@ -123,6 +123,20 @@ def test_remarks_of_the_eleventh_sets_kinds_beside_a_request(request_, taken):
     assert takeable(request_, DEFAULT_HOME) == taken
 
 
+@pytest.mark.parametrize("request_, taken", [
+    # a clause said again at once is said once; one of words that open a request (vocabulary.OPENING_WORDS) is none
+    ("off, off, the baby's asleep", ["off"]),
+    ("okay then, switch it off, we're going out", ["switch it off"]),
+    ("go ahead, turn the heater on, i'm cold", ["turn the heater on"]),
+    # a remark that a thing is not doing something takes nothing back; "not" said otherwise still does
+    ("is the fan on, it's not spinning", ["is the fan on"]),
+    ("turn the fan on, it's not needed", []),
+])
+def test_remarks_of_the_twelfth_sets_kinds_beside_a_request(request_, taken):
+    """Phrasings of their own for the twelfth paraphrase set's clauses beside a request."""
+    assert takeable(request_, DEFAULT_HOME) == taken
+
+
 def test_a_word_of_a_longer_name_said_otherwise_names_nothing():
     """In a home with a still room, "the washing is still wet" names no thing; "the house" of a carriage house
     door, said as a thing, does."""

@@ -836,3 +836,55 @@ def test_follow_ups_of_the_eleventh_sets_kinds(lexicon, home, before, follow_up,
 ])
 def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before, follow_up):
     assert resolved([*before, user(follow_up)], lexicon if home else None) is None
+
+
+@pytest.mark.parametrize("said, default_home, read", [
+    # round 15, the twelfth set's kinds: a check asked after its question, where the one who did it went, how sure
+    ("is the garage door locked, could you check", True, "is the garage door locked"),
+    ("did the kids close the side gate behind them", False, "is the side gate closed"),
+    ("did the cleaner switch off the bedroom light", True, "is the bedroom light off"),
+    ("is the sauna really on", False, "is the sauna on"),
+    # a share after a step or a setting (vocabulary.SHARES, one table for every rule of a share)
+    ("brighten the study to three quarters", True, "set the study to 75 percent"),
+    ("take the reading lamp down to half", False, "set the reading lamp to 50 percent"),
+    # more or less of what a thing gives; a scene said with "mode"
+    ("a bit more air from the ceiling fan please", False, "turn the ceiling fan up a bit"),
+    ("little less breeze on the desk fan", False, "turn the desk fan down a bit"),
+    ("movie mode please", False, "activate the movie scene"),
+    # a timer's length said first, then its name; time left until a thing is ready, or by how it is doing
+    ("fifteen minutes for the bread and call it bread", True, "start a bread timer for 900 seconds"),
+    ("how long till the cake is done", True, "how long is left on the cake timer"),
+    ("how is the pasta getting on, how much time is left", True, "how long is left on the pasta timer"),
+    # an alarm after its clock time ("alarm" marks a clock time, spoken_numbers.CLOCK_AFTER)
+    ("quarter past seven alarm", True, "set an alarm for 7 15"),
+    ("seven thirty alarm please", True, "set an alarm for 7 30"),
+    # a room of the default home darker or brighter: its lights
+    ("kitchen a bit brighter", True, "brighten the kitchen lights a bit"),
+    ("living room darker please", True, "dim the living room lights"),
+    # everything said to be switched off; a perfect tense or a need of doing after a remark
+    ("could everything in the office be turned off", True, "turn off everything in the office"),
+    ("the boys are home, have the garage lights been switched off", False, "the boys are home are the garage lights off"),
+    ("guests are coming, the front gate needs unlocking", False, "guests are coming unlock the front gate"),
+    # words that open a request and carry nothing; "wait" only before a question
+    ("go on then, turn the fan off", True, "turn off the fan"),
+    ("wait, is the pump running", False, "is the pump on"),
+    ("wait ten minutes", True, "wait 600 seconds"),
+])
+def test_requests_of_the_twelfth_sets_kinds_in_the_corpus_words(said, default_home, read):
+    """The twelfth paraphrase set's refusals and wrong calls ("has the carriage house door been left open, can you
+    check", "dim the bedroom to a quarter", "bit more breeze from the punkah please"), in phrasings of their own."""
+    assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a step said with "more" before its unit is up, and said as welcome asks for it
+    (None, [user("thermostat to 19"), called("set_thermostat", degrees=19)], "2 more degrees would be great",
+     "set the thermostat to 21 degrees"),
+    ("own", [user("arc lamp to 40 percent"), called("set_level", name="arc lamp", percent=40)], "10 more percent please",
+     "set the arc lamp to 50 percent"),
+    # words that open a request and carry nothing, before a follow-up's pronoun
+    ("own", [user("is the arc lamp on"), called("get_state", name="arc lamp")], "go ahead, switch it on, we're reading",
+     "switch on the arc lamp"),
+])
+def test_follow_ups_of_the_twelfth_sets_kinds(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten

@@ -122,6 +122,28 @@ def test_a_name_split_or_joined_by_speech_recognition_is_still_the_name():
     assert slots.names == ["porch light"]
 
 
+def test_a_thermostat_call_without_a_place_is_the_one_heater_the_request_names():
+    """ "still room heater to 16 please, the herbs need it cool": the model leaves the heater out, and a home of
+    two heaters would ask which; a thing not said as a heater, or two things, leave the call as it is."""
+    lexicon = ({"still room heater", "radiator", "arc lamp"}, {"nursery"})
+    thermostat = {"name": "set_thermostat", "arguments": {"degrees": 16}}
+    def placed(request):
+        return model_prompt([{"role": "user", "content": request}], lexicon)[1].placed(thermostat)
+    assert placed("still room heater to 16 please, the herbs need it cool") == \
+        {"name": "set_thermostat", "arguments": {"degrees": 16, "name": "still room heater"}}
+    assert placed("arc lamp to 16, it's cold") == thermostat
+    assert placed("the still room heater and the radiator to 16") == thermostat
+
+
+def test_a_call_of_a_thing_named_as_the_request_names_a_timer_is_refused():
+    """ "stop the pasta timer, we're eating out" switched off a device "pasta": the clauses are read instead."""
+    slots = slots_of("stop the pasta timer, we're eating out")
+    assert slots.names_a_timer_as_a_thing({"name": "switch_device", "arguments": {"name": "pasta", "state": "off"}})
+    assert not slots.names_a_timer_as_a_thing({"name": "stop_timer", "arguments": {"name": "pasta"}})
+    assert not slots_of("turn off the pasta machine").names_a_timer_as_a_thing(
+        {"name": "switch_device", "arguments": {"name": "pasta machine", "state": "off"}})
+
+
 def slots_of(*turns) -> Slots:
     """The slots of a conversation's prompt; a turn is a user's words, or a whole message."""
     return model_prompt([turn if isinstance(turn, dict) else {"role": "user", "content": turn} for turn in turns])[1]
