@@ -40,6 +40,7 @@ CONDITION = re.compile(rf"^(?:{'|'.join(CONDITIONS)})\b")
 TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|well|and|so) )(?:don't|dont|do not)\b|"
                         r"\b(?:never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
                         r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
+_LEVEL_ALONE = re.compile(r"^\d+(?:\.\d+)? (?:percent|degrees)(?: please)?$")
 _OPENING_ONLY = re.compile(rf"^(?:(?:{'|'.join(OPENING_WORDS)})\s*)+$")
 # A remark that a thing is not doing something ("is the kiln on, it's not humming"): no taking back
 NOT_DOING = re.compile(r"^(?:it|they|he|she)(?:'s| is|'re| are) not [a-z]+ing$|^(?:it|they) (?:isn't|aren't) [a-z]+ing$")
@@ -91,6 +92,11 @@ def clauses(request: str) -> list[Clause]:
     # request and carry nothing is none ("go on then, switch it on, i'm making cocktails")
     found = [clause for i, clause in enumerate(found)
              if (i == 0 or clause.said != found[i - 1].said) and not _OPENING_ONLY.match(clause.said)]
+    # a level said alone goes with the clause before it: "bathroom light, twenty percent, it's late"
+    for i in range(len(found) - 1, 0, -1):
+        if _LEVEL_ALONE.match(found[i].said):
+            before, level = found[i - 1], found[i]
+            found[i - 1:i + 1] = [Clause(f"{before.written} {level.written}", f"{before.said} {level.said}")]
     return found if 1 < len(found) <= MAX_CLAUSES else found[:1] if len(found) == 1 else []
 
 

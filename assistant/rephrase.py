@@ -449,6 +449,10 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # cookies, call the timer cookies")
     (r"^(\d+(?:\.\d+)? seconds) (?:for (?:the|my) [a-z]+ )?(?:and )?(?:call|name|label) (?:it|the timer) ([a-z]+)$",
      r"start a \2 timer for \1"),
+    # another timer, named, then its length: "and a second one called kettle, three minutes" (which the normaliser
+    # writes "1 seconds 1 called kettle 180 seconds")
+    (r"^(?:1 seconds|another|1 more|a new) (?:1|timer) (?:called|named) ([a-z]+) (?:for )?(\d+(?:\.\d+)? seconds)$",
+     r"start a \1 timer for \2"),
     # time left asked by when what a timer is named for is ready: "how long until the pizza's ready"
     (r"^how (?:long|much longer|much time) (?:until|till|before) (?:the|my) ([a-z]+)(?:'s| is| will be)? "
      r"(?:ready|done|cooked|finished)(?: then| now)?$", r"how long is left on the \1 timer"),

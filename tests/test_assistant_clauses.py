@@ -131,6 +131,8 @@ def test_remarks_of_the_eleventh_sets_kinds_beside_a_request(request_, taken):
     # a remark that a thing is not doing something takes nothing back; "not" said otherwise still does
     ("is the fan on, it's not spinning", ["is the fan on"]),
     ("turn the fan on, it's not needed", []),
+    # a level said alone goes with the clause before it
+    ("kitchen light, forty percent, we're eating", ["kitchen light forty percent"]),
 ])
 def test_remarks_of_the_twelfth_sets_kinds_beside_a_request(request_, taken):
     """Phrasings of their own for the twelfth paraphrase set's clauses beside a request."""

@@ -853,6 +853,8 @@ def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before
     ("movie mode please", False, "activate the movie scene"),
     # a timer's length said first, then its name; time left until a thing is ready, or by how it is doing
     ("fifteen minutes for the bread and call it bread", True, "start a bread timer for 900 seconds"),
+    ("another one called tea, five minutes", True, "start a tea timer for 300 seconds"),
+    ("a second one named soup, ten minutes", True, "start a soup timer for 600 seconds"),
     ("how long till the cake is done", True, "how long is left on the cake timer"),
     ("how is the pasta getting on, how much time is left", True, "how long is left on the pasta timer"),
     # an alarm after its clock time ("alarm" marks a clock time, spoken_numbers.CLOCK_AFTER)
