@@ -582,12 +582,16 @@ def _placed(said: str, calls: list[dict]) -> str:
 
 def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     """ "turn the lamp off" in a user's home, after "turn on the arc lamp": a part of a name stands for the one
-    name the conversation used that ends in it (several lamps would ask which one), when no area is said."""
+    name the conversation used that ends in it (several lamps would ask which one), when no area is said; else
+    for the name of the home that is the part after the area of the newest call that has one ("bring the stove
+    up to 21" after "how warm is it in the snug": the snug stove)."""
     words = said.split()
     if any(" ".join(words[i:j]) in vocabulary.areas for i, j in vocabulary.spans(words, range(len(words)))):
         return said
     used = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
             if isinstance(call["arguments"].get("name"), str) and call["name"] in REPLACES["name"]}
+    area = next((str(call["arguments"]["area"]).replace("_", " ") for call in reversed(calls)
+                 if isinstance(call["arguments"].get("area"), str)), None)
     after_the = vocabulary.spans(words, (i for i in range(1, len(words)) if words[i - 1] == "the"))
     for i, j in sorted(after_the, key=lambda span: span[0] - span[1]):          # the longest part first
         part = " ".join(words[i:j])
@@ -596,6 +600,8 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
         named = {name for name in used if name.endswith(" " + part)}
         if len(named) == 1:
             return " ".join([*words[:i], named.pop(), *words[j:]])
+        if area is not None and f"{area} {part}" in vocabulary.names:
+            return " ".join([*words[:i], area, part, *words[j:]])
     return said
 
 

@@ -884,6 +884,11 @@ def test_requests_of_the_twelfth_sets_kinds_in_the_corpus_words(said, default_ho
      "set the thermostat to 21 degrees"),
     ("own", [user("arc lamp to 40 percent"), called("set_level", name="arc lamp", percent=40)], "10 more percent please",
      "set the arc lamp to 50 percent"),
+    # a part of a name after the area the conversation used is that name; an area with no such name leaves it
+    ("own", [user("how warm is it in the snug"), called("get_state", name="temperature", area="snug")],
+     "turn the stove off", "turn off the snug stove"),
+    ("own", [user("how warm is it in the gallery"), called("get_state", name="temperature", area="gallery")],
+     "turn the stove off", "turn off the stove"),
     # words that open a request and carry nothing, before a follow-up's pronoun
     ("own", [user("is the arc lamp on"), called("get_state", name="arc lamp")], "go ahead, switch it on, we're reading",
      "switch on the arc lamp"),
