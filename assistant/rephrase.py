@@ -454,7 +454,7 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(?:1 seconds|another|1 more|a new) (?:1|timer) (?:called|named) ([a-z]+) (?:for )?(\d+(?:\.\d+)? seconds)$",
      r"start a \1 timer for \2"),
     # time left asked by when what a timer is named for is ready: "how long until the pizza's ready"
-    (r"^how (?:long|much longer|much time) (?:until|till|before) (?:the|my) ([a-z]+)(?:'s| is| will be)? "
+    (r"^how (?:long|much longer|much time) (?:until|till|before) (?:the|my) ([a-z]+)(?:'s| is| are| will be)? "
      r"(?:ready|done|cooked|finished)(?: then| now)?$", r"how long is left on the \1 timer"),
     # or by how it is doing, then how long is left: "how's the rice doing, how long left"
     (r"^how(?:'s| is) (?:the|my) ([a-z]+) (?:doing|getting on|coming along) how (?:long|much time|much longer)"

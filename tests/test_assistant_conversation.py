@@ -856,6 +856,7 @@ def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before
     ("another one called tea, five minutes", True, "start a tea timer for 300 seconds"),
     ("a second one named soup, ten minutes", True, "start a soup timer for 600 seconds"),
     ("how long till the cake is done", True, "how long is left on the cake timer"),
+    ("how long before the chips are ready", True, "how long is left on the chips timer"),
     ("how is the pasta getting on, how much time is left", True, "how long is left on the pasta timer"),
     # an alarm after its clock time ("alarm" marks a clock time, spoken_numbers.CLOCK_AFTER)
     ("quarter past seven alarm", True, "set an alarm for 7 15"),
