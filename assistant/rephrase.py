@@ -187,6 +187,11 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # can you check"), where the one who did it went ("did the coal man shut the door behind him")
     (rf"^((?:{'|'.join(QUESTION_WORDS)})\b.+?) (?:{'|'.join(CHECKS)})(?: please| for me)?$", r"\1"),
     (rf"^((?:{'|'.join(QUESTION_WORDS)})\b.+?) behind (?:him|her|them|me|us|you|himself|herself|themselves)$", r"\1"),
+    # a state asked as what the thing did, of a pronoun too: "did it lock properly", "did the gate close"
+    (rf"^did ({_THE} [a-z' ]+?|it|they|that) (lock|unlock|close|shut|open)(?: properly| fully| all the way| ok| okay)?$",
+     lambda match: f"{'are' if match[1] == 'they' else 'is'} {match[1]} {_DONE[match[2]]}"),
+    # a couple more of a step: "a couple more degrees" ("a couple of" is the normaliser's 2)
+    (r"\ba couple more\b", "2 more"),
     # how sure the question is, said inside it: "is the kiln actually on"
     (r"^(is|are|was|were) ((?:the|my|our) [a-z' ]+?) (?:actually|really|definitely|definately) "
      r"(on|off|open|closed|shut|locked|unlocked|running)\b", r"\1 \2 \3"),

@@ -844,6 +844,7 @@ def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before
     ("did the kids close the side gate behind them", False, "is the side gate closed"),
     ("did the cleaner switch off the bedroom light", True, "is the bedroom light off"),
     ("is the sauna really on", False, "is the sauna on"),
+    ("did the side gate lock properly", False, "is the side gate locked"),
     # a share after a step or a setting (vocabulary.SHARES, one table for every rule of a share)
     ("brighten the study to three quarters", True, "set the study to 75 percent"),
     ("take the reading lamp down to half", False, "set the reading lamp to 50 percent"),
@@ -880,7 +881,12 @@ def test_requests_of_the_twelfth_sets_kinds_in_the_corpus_words(said, default_ho
 
 
 @pytest.mark.parametrize("home, before, follow_up, rewritten", [
-    # a step said with "more" before its unit is up, and said as welcome asks for it
+    # a step said with "more" before its unit is up, and said as welcome asks for it; "a couple more" is 2
+    (None, [user("thermostat to 19"), called("set_thermostat", degrees=19)], "a couple more degrees would be nice",
+     "set the thermostat to 21 degrees"),
+    # a state asked as what the thing did, of a pronoun
+    ("own", [user("lock the wicket gate"), called("set_lock", name="wicket gate", action="lock")], "did it lock ok",
+     "is the wicket gate locked"),
     (None, [user("thermostat to 19"), called("set_thermostat", degrees=19)], "2 more degrees would be great",
      "set the thermostat to 21 degrees"),
     ("own", [user("arc lamp to 40 percent"), called("set_level", name="arc lamp", percent=40)], "10 more percent please",
