@@ -524,8 +524,9 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
     (rf"^({_POLITE}(?:turn|switch|start|put|light|power|fire)\b.+?) for (?:tonight|later|later on|this evening|"
      r"this afternoon|today|the party|the guests)$", r"\1"),
     # a light's level as a share: "the mushroom lamp at a quarter brightness"
-    *((rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT} (?:at|to) {share} "
-       r"(?:brightness|power)(?: please)?$", rf"set the \1 to {percent} percent")
+    # (or "down to a quarter", "up to half")
+    *((rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT} (?:down |up )?(?:at|to) {share}"
+       r"(?: brightness| power)?(?: please)?$", rf"set the \1 to {percent} percent")
       for share, percent in SHARES),
     # a light of a user's own "all the way up": "the salt lamp right up" (a room's lights at full are read above)
     (rf"^{_POLITE}(?:(?:turn|bring|put|crank|bump|push) )?(?:(?:the|my|our) )?(?!(?:turn|bring|put|crank|bump|push)\b)"

@@ -848,6 +848,7 @@ def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before
     # a share after a step or a setting (vocabulary.SHARES, one table for every rule of a share)
     ("brighten the study to three quarters", True, "set the study to 75 percent"),
     ("take the reading lamp down to half", False, "set the reading lamp to 50 percent"),
+    ("the floor lamp down to a quarter", False, "set the floor lamp to 25 percent"),
     # more or less of what a thing gives; a scene said with "mode"
     ("a bit more air from the ceiling fan please", False, "turn the ceiling fan up a bit"),
     ("little less breeze on the desk fan", False, "turn the desk fan down a bit"),
