@@ -56,6 +56,8 @@ _WHOLE_HOME = {"house", "home"}
 _OFF = re.compile(r"\b(?:off|shut|close|closed)\b")
 _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
                  r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
+# A lock's verbs, in any form ("needs locking", "lock up")
+_LOCKING = re.compile(r"\b(?:un)?lock(?:s|ed|ing)?\b")
 # A name that says a heater by its kind ("still room heater", "nursery radiator")
 _A_HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])}|thermostat)$")
 # A question about what someone did or how a thing was ("have i locked the side gate", "did you turn the heater
@@ -282,7 +284,7 @@ class Slots:
         return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
-            or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call)
+            or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -296,6 +298,12 @@ class Slots:
         if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
             return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
         return call
+
+    def switches_for_a_lock(self, call: dict) -> bool:
+        """A switch, for a request that says locking and no switching ("we're heading out, the strongroom door
+        needs locking" switched the door off): rather ask again, or read the request's clauses alone."""
+        return call["name"] == "switch_device" and _LOCKING.search(self.request) is not None \
+            and _ON.search(self.request) is None and _OFF.search(self.request) is None
 
     def names_a_timer_as_a_thing(self, call: dict) -> bool:
         """A call of a thing named as the request names a timer ("stop the pasta timer, we're eating out"

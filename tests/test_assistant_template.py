@@ -144,6 +144,15 @@ def test_a_call_of_a_thing_named_as_the_request_names_a_timer_is_refused():
         {"name": "switch_device", "arguments": {"name": "pasta machine", "state": "off"}})
 
 
+def test_a_switch_for_a_request_that_says_locking_and_no_switching_is_refused():
+    """ "we're heading out, the strongroom door needs locking" switched the door off: the clauses are read instead."""
+    off = {"name": "switch_device", "arguments": {"name": "strongroom door", "state": "off"}}
+    assert slots_of("we're heading out, the strongroom door needs locking").switches_for_a_lock(off)
+    assert not slots_of("lock the door and switch off the lamp").switches_for_a_lock(off)     # a switch is said
+    assert not slots_of("we're heading out, the strongroom door needs locking").switches_for_a_lock(
+        {"name": "set_lock", "arguments": {"name": "strongroom door", "action": "lock"}})
+
+
 def slots_of(*turns) -> Slots:
     """The slots of a conversation's prompt; a turn is a user's words, or a whole message."""
     return model_prompt([turn if isinstance(turn, dict) else {"role": "user", "content": turn} for turn in turns])[1]
