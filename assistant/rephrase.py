@@ -13,7 +13,8 @@ from assistant.skills import READINGS
 from assistant.vocabulary import (CONDITIONS, DEVICES, LIGHT_KINDS, OTHER_QUESTION_WORDS, OTHER_REQUEST_VERBS,
                                   QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
                                   SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES,
-                                  BRIGHTER, CHECKS, DARKER, LEVEL_WORDS, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES)
+                                  BRIGHTER, CHECKS, DARKER, LEVEL_WORDS, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,
+                                  WISH_ADVERBS)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
@@ -192,6 +193,8 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
      lambda match: f"{'are' if match[1] == 'they' else 'is'} {match[1]} {_DONE[match[2]]}"),
     # a couple more of a step: "a couple more degrees" ("a couple of" is the normaliser's 2)
     (r"\ba couple more\b", "2 more"),
+    # how much a wish is wished: "i'd really like the kiln off"
+    (rf"\b(i'd|i would|we'd|we would) (?:{'|'.join(WISH_ADVERBS)}) (like|love|prefer)\b", r"\1 \2"),
     # how sure the question is, said inside it: "is the kiln actually on"
     (r"^(is|are|was|were) ((?:the|my|our) [a-z' ]+?) (?:actually|really|definitely|definately) "
      r"(on|off|open|closed|shut|locked|unlocked|running)\b", r"\1 \2 \3"),
@@ -373,6 +376,8 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
     (rf"^{_WISH} ({_THE} .+?) "
      rf"{_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
+    # or as running: "we need the pond pump running"
+    (rf"^{_WISH} ({_THE} [a-z' ]+?) (?:running|going)(?: please| now)?$", r"start \1"),
     # or said with the state alone: "i'd love the reading lamp on", "i want the bedroom light off"
     (rf"^{_WISH} ({_THE} [a-z' ]+?) (on|off)(?: please| now)?$",
      r"turn \2 \1"),

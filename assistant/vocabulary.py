@@ -180,7 +180,10 @@ SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make"
 # A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
 # on", "i'd like the nursery at 20 degrees"), or by a verb that gets it so ("have the fan switched off", "keep the
 # kitchen at 20 degrees")
-WISHES = ("i'd like", "i would like", "i want", "i need", "i'd love", "i'd prefer", "can i have", "can i get")
+WISHES = ("i'd like", "i would like", "i want", "i need", "i'd love", "i'd prefer", "can i have", "can i get",
+          "we'd like", "we would like", "we want", "we need", "we'd love", "can we have", "can we get")
+# Words said inside a wish that change nothing it asks ("i'd really like the kiln off")
+WISH_ADVERBS = ("really", "just", "so", "quite", "very much")
 WISHING_VERBS = ("please have", "please make", "have", "get", "make", "keep", "put", "bring")
 # Of SWITCH_VERBS, those that say a state wished, not a move: no "would you mind having ..." asks for a move
 WISHED_STATES = ("be", "want", "need", "have")

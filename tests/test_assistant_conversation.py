@@ -853,6 +853,10 @@ def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before
     ("a bit more air from the ceiling fan please", False, "turn the ceiling fan up a bit"),
     ("little less breeze on the desk fan", False, "turn the desk fan down a bit"),
     ("movie mode please", False, "activate the movie scene"),
+    # a wish of "we" too, said with how much it is wished, or as running (vocabulary.WISHES, WISH_ADVERBS)
+    ("i'd really like the kiln off please", False, "turn off the kiln"),
+    ("we'd like the velux window closed", False, "close the velux window"),
+    ("we need the bilge pump running", False, "start the bilge pump"),
     # a timer's length said first, then its name; time left until a thing is ready, or by how it is doing
     ("fifteen minutes for the bread and call it bread", True, "start a bread timer for 900 seconds"),
     ("another one called tea, five minutes", True, "start a tea timer for 300 seconds"),
