@@ -284,7 +284,8 @@ class Slots:
         return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
-            or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call)
+            or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
+            or self.places_in_an_unsaid_area(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -298,6 +299,12 @@ class Slots:
         if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
             return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
         return call
+
+    def places_in_an_unsaid_area(self, call: dict) -> bool:
+        """An area or room no word of the conversation says, nor any room's word ("turn everything off in the
+        living room please, we're off to bed" gave the area "edroom"): rather ask again, or read the clauses."""
+        return any(isinstance(value, str) and value not in _NAMED_BY and value.replace("_", " ") not in self.spoken
+                   for key, value in call["arguments"].items() if key in ("area", "room"))
 
     def switches_for_a_lock(self, call: dict) -> bool:
         """A switch, for a request that says locking and no switching ("we're heading out, the strongroom door

@@ -242,8 +242,8 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(?:if (?:i|we|you) )?(?:split|divide|share) (\d+(?:\.\d+)?) (?:between|among|amongst|by|into) (\d+)(?: (?:people|ways|parts|of us|friends))?"
      r"(?: how much (?:is|does) each(?: (?:share|person|one|get))?(?: get)?)?$", r"what is \1 divided by \2"),
     # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
-    # timer named tea"
-    (rf"^(?:(?:set|start|make|give me|get me|{_WISHED}) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
+    # timer named tea", "ten minute timer for the tea"
+    (rf"^(?:(?:set|start|make|give me|get me|{_WISHED}) )?(?:(?:a|an|me a) )?(\d+(?:\.\d+)? seconds) "
      r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
     # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
     # to be at 20"

@@ -860,6 +860,7 @@ def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before
     # a timer's length said first, then its name; time left until a thing is ready, or by how it is doing
     ("fifteen minutes for the bread and call it bread", True, "start a bread timer for 900 seconds"),
     ("another one called tea, five minutes", True, "start a tea timer for 300 seconds"),
+    ("ten minute timer for the tea please", True, "start a tea timer for 600 seconds please"),
     ("a second one named soup, ten minutes", True, "start a soup timer for 600 seconds"),
     ("how long till the cake is done", True, "how long is left on the cake timer"),
     ("how long before the chips are ready", True, "how long is left on the chips timer"),

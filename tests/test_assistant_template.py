@@ -153,6 +153,17 @@ def test_a_switch_for_a_request_that_says_locking_and_no_switching_is_refused():
         {"name": "set_lock", "arguments": {"name": "strongroom door", "action": "lock"}})
 
 
+def test_a_call_in_an_area_no_word_says_is_refused():
+    """ "turn everything off in the living room please, we're off to bed" gave the area "edroom"."""
+    slots = slots_of("turn everything off in the living room please, we're off to bed")
+    assert slots.places_in_an_unsaid_area({"name": "switch_all", "arguments": {"name": "everything", "state": "off",
+                                                                                "area": "edroom"}})
+    assert not slots.places_in_an_unsaid_area({"name": "switch_all", "arguments": {"name": "everything", "state": "off",
+                                                                                    "area": "living_room"}})
+    assert not slots_of("lights off in the lounge").places_in_an_unsaid_area(     # a room's word says it
+        {"name": "switch_all", "arguments": {"name": "lights", "state": "off", "area": "living_room"}})
+
+
 def slots_of(*turns) -> Slots:
     """The slots of a conversation's prompt; a turn is a user's words, or a whole message."""
     return model_prompt([turn if isinstance(turn, dict) else {"role": "user", "content": turn} for turn in turns])[1]
