@@ -56,6 +56,8 @@ _WHOLE_HOME = {"house", "home"}
 _OFF = re.compile(r"\b(?:off|shut|close|closed)\b")
 _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
                  r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
+# A timer said as one ("the kiln timer", "a countdown")
+_A_TIMER = re.compile(r"\b(?:timers?|countdowns?)\b")
 # A lock's verbs, in any form ("needs locking", "lock up")
 _LOCKING = re.compile(r"\b(?:un)?lock(?:s|ed|ing)?\b")
 # A name that says a heater by its kind ("still room heater", "nursery radiator")
@@ -285,7 +287,7 @@ class Slots:
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
-            or self.places_in_an_unsaid_area(call)
+            or self.places_in_an_unsaid_area(call) or self.times_a_thing(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -299,6 +301,13 @@ class Slots:
         if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
             return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
         return call
+
+    def times_a_thing(self, call: dict) -> bool:
+        """A timer named as a thing the request switches, and says no timer ("heated airer on for an hour" set a
+        timer "heated airer"): rather ask again."""
+        name = call["arguments"].get("name")
+        return call["name"] == "start_timer" and isinstance(name, str) and _A_TIMER.search(self.request) is None \
+            and re.search(rf"\b{re.escape(name.replace('_', ' '))} (?:on|off)\b", self.request) is not None
 
     def places_in_an_unsaid_area(self, call: dict) -> bool:
         """An area or room no word of the conversation says, nor any room's word ("turn everything off in the

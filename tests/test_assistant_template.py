@@ -164,6 +164,19 @@ def test_a_call_in_an_area_no_word_says_is_refused():
         {"name": "switch_all", "arguments": {"name": "lights", "state": "off", "area": "living_room"}})
 
 
+def test_a_timer_named_as_a_thing_the_request_switches_is_refused_unless_a_timer_is_said():
+    """ "heated airer on for an hour" set a timer "heated airer"; "set a kiln timer" names one."""
+    lexicon = ({"heated airer", "kiln"}, set())
+    timer = {"name": "start_timer", "arguments": {"name": "heated_airer", "seconds": 3600}}
+    assert model_prompt([{"role": "user", "content": "heated airer on for an hour"}], lexicon)[1].times_a_thing(timer)
+    assert not model_prompt([{"role": "user", "content": "set a heated airer timer for an hour"}], lexicon)[1] \
+        .times_a_thing(timer)
+    assert not slots_of("ten minutes for the pasta").times_a_thing(
+        {"name": "start_timer", "arguments": {"name": "pasta", "seconds": 600}})      # nothing switched
+    assert not slots_of("and a second one called kettle, three minutes").times_a_thing(
+        {"name": "start_timer", "arguments": {"name": "kettle", "seconds": 180}})
+
+
 def slots_of(*turns) -> Slots:
     """The slots of a conversation's prompt; a turn is a user's words, or a whole message."""
     return model_prompt([turn if isinstance(turn, dict) else {"role": "user", "content": turn} for turn in turns])[1]
