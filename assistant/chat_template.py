@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
 from assistant.inventory import Lexicon
-from assistant.skills import SKILLS
+from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import ASKING_WORDS, DEVICE_CUES, DEVICES, QUESTION_WORDS, ROOMS, UNIT_FACTORS, UNIT_WORDS
 
@@ -56,6 +56,12 @@ _WHOLE_HOME = {"house", "home"}
 _OFF = re.compile(r"\b(?:off|shut|close|closed)\b")
 _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
                  r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
+# A timer said as one ("the kiln timer", "a countdown")
+_A_TIMER = re.compile(r"\b(?:timers?|countdowns?)\b")
+# A lock's verbs, in any form ("needs locking", "lock up")
+_LOCKING = re.compile(r"\b(?:un)?lock(?:s|ed|ing)?\b")
+# A name that says a heater by its kind ("still room heater", "nursery radiator")
+_A_HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])}|thermostat)$")
 # A question about what someone did or how a thing was ("have i locked the side gate", "did you turn the heater
 # off", "was the kiln left on"): it asks how a thing is, and no call that changes something answers it
 _ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wait)\s+)*(?:(?:did|have|has|had)\s+"
@@ -270,6 +276,7 @@ class Slots:
     places: list[str] = field(default_factory=list)
     tools: ToolSlots | None = None      # the client's declared tools shown, and the request's span slots
     request_areas: int = 0              # how many of the area slots (the first ones) the request itself names
+    request_names: int = 0              # and of the name slots
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
     clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when read alone too (assistant.clauses)
 
@@ -279,15 +286,47 @@ class Slots:
         return self.repeats_an_unsaid_number(call_text) or self.names_something_unsaid(call) \
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
-            or self.reads_unasked(call)
+            or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
+            or self.places_in_an_unsaid_area(call) or self.times_a_thing(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
-        area. The model leaves it out ("make the nursery 22 degrees" gave set_thermostat degrees=22), and the
-        home would ask which of its heaters."""
-        if call["name"] != "set_thermostat" or {"name", "area"} & set(call["arguments"]) or self.request_areas != 1:
+        area; or that names one thing only, a heater by its words: that heater ("still room heater to 16 please,
+        the herbs need it cool"). The model leaves it out ("make the nursery 22 degrees" gave set_thermostat
+        degrees=22), and the home would ask which of its heaters."""
+        if call["name"] != "set_thermostat" or {"name", "area"} & set(call["arguments"]):
             return call
-        return {"name": call["name"], "arguments": {**call["arguments"], "area": self.areas[0]}}
+        if self.request_areas == 1:
+            return {"name": call["name"], "arguments": {**call["arguments"], "area": self.areas[0]}}
+        if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
+            return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
+        return call
+
+    def times_a_thing(self, call: dict) -> bool:
+        """A timer named as a thing the request switches, and says no timer ("heated airer on for an hour" set a
+        timer "heated airer"): rather ask again."""
+        name = call["arguments"].get("name")
+        return call["name"] == "start_timer" and isinstance(name, str) and _A_TIMER.search(self.request) is None \
+            and re.search(rf"\b{re.escape(name.replace('_', ' '))} (?:on|off)\b", self.request) is not None
+
+    def places_in_an_unsaid_area(self, call: dict) -> bool:
+        """An area or room no word of the conversation says, nor any room's word ("turn everything off in the
+        living room please, we're off to bed" gave the area "edroom"): rather ask again, or read the clauses."""
+        return any(isinstance(value, str) and value not in _NAMED_BY and value.replace("_", " ") not in self.spoken
+                   for key, value in call["arguments"].items() if key in ("area", "room"))
+
+    def switches_for_a_lock(self, call: dict) -> bool:
+        """A switch, for a request that says locking and no switching ("we're heading out, the strongroom door
+        needs locking" switched the door off): rather ask again, or read the request's clauses alone."""
+        return call["name"] == "switch_device" and _LOCKING.search(self.request) is not None \
+            and _ON.search(self.request) is None and _OFF.search(self.request) is None
+
+    def names_a_timer_as_a_thing(self, call: dict) -> bool:
+        """A call of a thing named as the request names a timer ("stop the pasta timer, we're eating out"
+        switched off a device "pasta"): rather ask again, or read the request's clauses alone."""
+        name = call["arguments"].get("name")
+        return call["name"] not in TIMER_SKILLS and isinstance(name, str) and \
+            re.search(rf"\b{re.escape(name.replace('_', ' '))} timers?\b", self.request) is not None
 
     def drops_a_said_place(self, call: dict) -> bool:
         """Everything, or every light, in the whole home, though the request names a place ("Turn off
@@ -505,7 +544,7 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
     for text, part in reversed(turns):
         text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)
         if not shown:
-            slots.request_areas = len(slots.areas)
+            slots.request_areas, slots.request_names = len(slots.areas), len(slots.names)
         if slots.tools is not None and not shown:
             text = slots.tools.mark(text)
         if part not in (None, SAY):

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import CONDITIONS, NO_PLACES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
+from assistant.vocabulary import CONDITIONS, NO_PLACES, OPENING_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -40,6 +40,10 @@ CONDITION = re.compile(rf"^(?:{'|'.join(CONDITIONS)})\b")
 TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|well|and|so) )(?:don't|dont|do not)\b|"
                         r"\b(?:never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
                         r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
+_LEVEL_ALONE = re.compile(r"^\d+(?:\.\d+)? (?:percent|degrees)(?: please)?$")
+_OPENING_ONLY = re.compile(rf"^(?:(?:{'|'.join(OPENING_WORDS)})\s*)+$")
+# A remark that a thing is not doing something ("is the kiln on, it's not humming"): no taking back
+NOT_DOING = re.compile(r"^(?:it|they|he|she)(?:'s| is|'re| are) not [a-z]+ing$|^(?:it|they) (?:isn't|aren't) [a-z]+ing$")
 # Words of a clause left out that a call could need: a state, a direction or a move ("dim it"; not "too dim")
 STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|unlock|unlocked|up|down|brighter|"
                          r"dimmer|brighten|warmer|cooler|cancel|stop|timer|alarm)\b"
@@ -84,6 +88,15 @@ def clauses(request: str) -> list[Clause]:
     """The request's clauses, in order; one when it has no break, none when it has more than MAX_CLAUSES."""
     parts = [part for piece in CLAUSE_END.split(request) for part in REASON_INSIDE.split(piece)]
     found = [Clause(part.strip(), said) for part in parts if (said := normalize_request(part))]
+    # a clause said again at once is said once ("stop, stop, the bike's in the way"); one of words that open a
+    # request and carry nothing is none ("go on then, switch it on, i'm making cocktails")
+    found = [clause for i, clause in enumerate(found)
+             if (i == 0 or clause.said != found[i - 1].said) and not _OPENING_ONLY.match(clause.said)]
+    # a level said alone goes with the clause before it: "bathroom light, twenty percent, it's late"
+    for i in range(len(found) - 1, 0, -1):
+        if _LEVEL_ALONE.match(found[i].said):
+            before, level = found[i - 1], found[i]
+            found[i - 1:i + 1] = [Clause(f"{before.written} {level.written}", f"{before.said} {level.said}")]
     return found if 1 < len(found) <= MAX_CLAUSES else found[:1] if len(found) == 1 else []
 
 
@@ -153,7 +166,7 @@ def _may_be_the_request(found: list[Clause], i: int) -> bool:
     """Clause i is no reason and no remark, and no clause after it takes it back."""
     said = found[i].said
     return not REASON.match(said) and not REMARK.match(said) \
-        and not any(TAKES_BACK.search(later.said) for later in found[i + 1:])
+        and not any(TAKES_BACK.search(later.said) and not NOT_DOING.match(later.said) for later in found[i + 1:])
 
 
 def _carries_nothing(said: str, vocabulary, beside: str = "") -> bool:

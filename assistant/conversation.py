@@ -16,13 +16,14 @@ from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_te
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
+from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, UNIT_NAMES,
+from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
+                                  SENSOR_KINDS, UNIT_NAMES,
                                   UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
-TIMER_SKILLS = {"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_timer"}
 
 # How a follow-up says it goes on from what came before. Each pattern names the part it refers with:
 # `ref` (a pronoun or "the other one", replaced by the thing it stands for) or `new` (what changes: an area,
@@ -91,9 +92,10 @@ HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
 THE_ANSWER = re.compile(rf"\b{_RESULT}\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
 # said, the argument it steps, and the words for each way.
-STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring|take|push|nudge) (?:it|that) |go (?:up |down )?)?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?:more )?"
-                       r"(?P<unit>degrees?|percent) (?P<way>higher|warmer|hotter|up|more|brighter|lower|cooler|colder|down|"
-                       r"less|dimmer)(?: than (?:that|it|before|now))?(?: still| again)?$")
+# ("1 more degree would be nice": "more" before the unit says up, and a step said as welcome asks for it)
+STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring|take|push|nudge) (?:it|that) |go (?:up |down )?)?(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?P<more>more )?"
+                       r"(?P<unit>degrees?|percent)(?(more)(?: (?P<up>higher|warmer|hotter|up))?| (?P<way>higher|warmer|hotter|up|more|brighter|lower|cooler|colder|down|"
+                       rf"less|dimmer))(?: than (?:that|it|before|now))?(?: still| again| please| {SAID_WELCOME})?$")
 # the same said with a verb: "bump it up 2 degrees", "knock it down a degree"
 STEP_BY = re.compile(r"^(?:make|put|set|turn|bring|bump|knock|push|nudge|take) (?:it|that) (?P<way>up|down) (?:by )?"
                      r"(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?P<unit>degrees?|percent)$")
@@ -425,7 +427,7 @@ def _stepped(said: str, call: dict) -> str | None:
     key = match and STEP_KEYS[match.group("unit")]
     if not match or not isinstance(call["arguments"].get(key), (int, float)):
         return None
-    step = float(match.group("n") or 1) * (-1 if match.group("way") in STEP_DOWN else 1)
+    step = float(match.group("n") or 1) * (-1 if match.groupdict().get("way") in STEP_DOWN else 1)
     return request_for(_with(call, key, call["arguments"][key] + step))
 
 
@@ -580,12 +582,16 @@ def _placed(said: str, calls: list[dict]) -> str:
 
 def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     """ "turn the lamp off" in a user's home, after "turn on the arc lamp": a part of a name stands for the one
-    name the conversation used that ends in it (several lamps would ask which one), when no area is said."""
+    name the conversation used that ends in it (several lamps would ask which one), when no area is said; else
+    for the name of the home that is the part after the area of the newest call that has one ("bring the stove
+    up to 21" after "how warm is it in the snug": the snug stove)."""
     words = said.split()
     if any(" ".join(words[i:j]) in vocabulary.areas for i, j in vocabulary.spans(words, range(len(words)))):
         return said
     used = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
             if isinstance(call["arguments"].get("name"), str) and call["name"] in REPLACES["name"]}
+    area = next((str(call["arguments"]["area"]).replace("_", " ") for call in reversed(calls)
+                 if isinstance(call["arguments"].get("area"), str)), None)
     after_the = vocabulary.spans(words, (i for i in range(1, len(words)) if words[i - 1] == "the"))
     for i, j in sorted(after_the, key=lambda span: span[0] - span[1]):          # the longest part first
         part = " ".join(words[i:j])
@@ -594,6 +600,8 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
         named = {name for name in used if name.endswith(" " + part)}
         if len(named) == 1:
             return " ".join([*words[:i], named.pop(), *words[j:]])
+        if area is not None and f"{area} {part}" in vocabulary.names:
+            return " ".join([*words[:i], area, part, *words[j:]])
     return said
 
 

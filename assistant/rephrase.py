@@ -10,8 +10,11 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import (CONDITIONS, DEVICES, LIGHT_KINDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT,
-                                  ROOMS, SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER)
+from assistant.vocabulary import (CONDITIONS, DEVICES, LIGHT_KINDS, OTHER_QUESTION_WORDS, OTHER_REQUEST_VERBS,
+                                  QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
+                                  SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES,
+                                  BRIGHTER, CHECKS, DARKER, LEVEL_WORDS, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,
+                                  WISH_ADVERBS)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
@@ -24,14 +27,10 @@ _LIGHTS = rf"({_THE} (?:[a-z' ]+ )?{_LIGHT_KIND}(?: in the [a-z ]+)?)"
 _STATE = "(?:switched|turned|shut|powered)"
 # how a place is said to feel, as a reason for a request
 _FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|muggy|humid"
-# A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
-# on", "i'd like the nursery at 20 degrees"), or by a verb that gets it so ("have the fan switched off", "keep the
-# kitchen at 20 degrees")
-WISHES = ("i'd like", "i would like", "i want", "i need", "i'd love", "i'd prefer", "can i have", "can i get")
-WISH_VERBS = ("please have", "please make", "have", "get", "make", "keep", "put", "bring")
+# A wish for how a thing or a place should be (vocabulary.WISHES, WISHING_VERBS)
 _WISHED = f"(?:{'|'.join(WISHES)})"
 # (not of a perfect tense, a question: "have the fans been switched off")
-_WISH = f"(?:{'|'.join(WISHES + WISH_VERBS)})(?!.* been\\b)"
+_WISH = f"(?:{'|'.join(WISHES + WISHING_VERBS)})(?!.* been\\b)"
 # what opens a reason or a purpose said after a request: not "as" nor "for", which also say what a thing is like
 # or for ("the same as the kitchen", "a timer for the eggs")
 _REASON = "|".join(word for word in REASONS + REASONS_BEFORE_A_SUBJECT if word not in ("as", "for"))
@@ -40,7 +39,7 @@ _REASON = "|".join(word for word in REASONS + REASONS_BEFORE_A_SUBJECT if word n
 _REASON_SUBJECT = "|".join([word for word in REASON_SUBJECTS if word != "the"] + ["the kids", "the baby"])
 # how a question starts: only a question may drop what it adds after its state ("is the fan on or not"); a request
 # keeps it ("turn off the tv after the match" is another request)
-_ASKED = "(?:is|are|was|were|has|have|had|does|do|did|any|how|what|what's|whats|which|when)"
+_ASKED = f"(?:{'|'.join(QUESTION_WORDS + OTHER_QUESTION_WORDS)})"
 # a request that says no condition ("half brightness on the piano light after 10" is another request) and no
 # negation ("the fan doesn't need switching on")
 _UNCONDITIONAL = rf"(?!.*\b(?:(?:{'|'.join(CONDITIONS)})\b|at \d))"
@@ -56,8 +55,7 @@ def _ing(verb: str) -> str:
 
 
 # a verb of a request in its -ing form ("would you mind switching ..."): the verb
-_VERBS_ING = {form: verb for verb in (*SWITCH_VERBS, "cancel", "check", "tell", "give", "read", "convert", "work")
-              if verb not in ("be", "want", "need", "have")
+_VERBS_ING = {form: verb for verb in (*SWITCH_VERBS, *OTHER_REQUEST_VERBS) if verb not in WISHED_STATES
               for form in (_ing(verb), verb + "ling" if verb.endswith("el") else _ing(verb))}   # "cancelling" too
 _VERB_ING = "|".join(sorted(_VERBS_ING, key=len, reverse=True))
 
@@ -79,7 +77,8 @@ _DONE_AS_DO = {"locked": "lock", "unlocked": "unlock", "opened": "open", "open":
                "shut": "close"}
 # what keeps a place warm, said by its kind: a number said after it is degrees ("put the still room heater on 16")
 _HEATER = "|".join(sorted({*DEVICES["heater"], "thermostat"}, key=len, reverse=True))
-_ASKER = r"(?:i|we|you|they|he|she|someone|somebody|anyone|anybody)"
+# who did what a question asks about: "have i locked ...", "did the coal man shut ..."
+_ASKER = rf"(?:i|we|you|they|he|she|someone|somebody|anyone|anybody|the (?:[a-z]+ )?(?:{'|'.join(PEOPLE)}))"
 
 
 def _asked_state(match: re.Match) -> str:
@@ -135,7 +134,7 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # hesitations, wherever they are said: "um", "uh", "erm"
     (r"\b(?:um+|uh+|erm+|er|uhm)\b ?", ""),
     # words that open a request and carry nothing: "okay, that's enough, turn it off", "right, set ..."
-    (r"^(?:(?:okay|ok|alright|all right|right(?! now)|well|so|oh|hmm|just|on second thoughts?)\s+)*"
+    (rf"^(?:(?:{'|'.join(OPENING_WORDS)})\s+)*"
      r"(?:that's (?:enough|plenty|it|fine)\s+)?(?=\w)", ""),
     # a reason given after the request: "stop the timer, i don't need it any more"
     (r"\s+(?:i|we) (?:don't|do not|no longer) need (?:it|that|them|this)(?: any ?more)?$", ""),
@@ -185,6 +184,20 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(?:and )?(?:give|do) ((?:the|my|our) [a-z' ]+?) (?:that|the same)(?: too| as well)?(?: please)?$", r"and \1 too"),
     # what a follow-up copies, said after it: "and the lights in the snug too, same as the parlour"
     (r"\b(too|as well) same as (?:the |my |our |before|that|earlier)[a-z ]*$", r"\1"),
+    # round 15, the twelfth set's kinds: a check asked after the question it checks ("has the gate been left open,
+    # can you check"), where the one who did it went ("did the coal man shut the door behind him")
+    (rf"^((?:{'|'.join(QUESTION_WORDS)})\b.+?) (?:{'|'.join(CHECKS)})(?: please| for me)?$", r"\1"),
+    (rf"^((?:{'|'.join(QUESTION_WORDS)})\b.+?) behind (?:him|her|them|me|us|you|himself|herself|themselves)$", r"\1"),
+    # a state asked as what the thing did, of a pronoun too: "did it lock properly", "did the gate close"
+    (rf"^did ({_THE} [a-z' ]+?|it|they|that) (lock|unlock|close|shut|open)(?: properly| fully| all the way| ok| okay)?$",
+     lambda match: f"{'are' if match[1] == 'they' else 'is'} {match[1]} {_DONE[match[2]]}"),
+    # a couple more of a step: "a couple more degrees" ("a couple of" is the normaliser's 2)
+    (r"\ba couple more\b", "2 more"),
+    # how much a wish is wished: "i'd really like the kiln off"
+    (rf"\b(i'd|i would|we'd|we would) (?:{'|'.join(WISH_ADVERBS)}) (like|love|prefer)\b", r"\1 \2"),
+    # how sure the question is, said inside it: "is the kiln actually on"
+    (r"^(is|are|was|were) ((?:the|my|our) [a-z' ]+?) (?:actually|really|definitely|definately) "
+     r"(on|off|open|closed|shut|locked|unlocked|running)\b", r"\1 \2 \3"),
 )]
 # a fraction said as a word, as the divisor it stands for ("a quarter of 360": 360 divided by 4)
 _FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
@@ -229,8 +242,8 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(?:if (?:i|we|you) )?(?:split|divide|share) (\d+(?:\.\d+)?) (?:between|among|amongst|by|into) (\d+)(?: (?:people|ways|parts|of us|friends))?"
      r"(?: how much (?:is|does) each(?: (?:share|person|one|get))?(?: get)?)?$", r"what is \1 divided by \2"),
     # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
-    # timer named tea"
-    (rf"^(?:(?:set|start|make|give me|get me|{_WISHED}) )?(?:a|an|me a) (\d+(?:\.\d+)? seconds) "
+    # timer named tea", "ten minute timer for the tea"
+    (rf"^(?:(?:set|start|make|give me|get me|{_WISHED}) )?(?:(?:a|an|me a) )?(\d+(?:\.\d+)? seconds) "
      r"timer (?:called|named|labelled|labeled|for the) ([a-z]+)\b", r"start a \2 timer for \1"),
     # a heater's setting said as what it should be: "the thermostat should be on 19 tonight", "the radiator needs
     # to be at 20"
@@ -363,12 +376,14 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # the state wanted, said as a wish or a possibility: "i'd like the fan switched off", "the fan can be turned off"
     (rf"^{_WISH} ({_THE} .+?) "
      rf"{_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
+    # or as running: "we need the pond pump running"
+    (rf"^{_WISH} ({_THE} [a-z' ]+?) (?:running|going)(?: please| now)?$", r"start \1"),
     # or said with the state alone: "i'd love the reading lamp on", "i want the bedroom light off"
     (rf"^{_WISH} ({_THE} [a-z' ]+?) (on|off)(?: please| now)?$",
      r"turn \2 \1"),
     (rf"^({_THE} .+?) (?:can|could|should|may|needs to|has to|must) be {_STATE} (on|off)(?: please| now)?$",
      r"turn \2 \1"),
-    (rf"^(?:can|could|would|should) ({_THE} .+?) be {_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
+    (rf"^(?:can|could|would|should) ({_THE} .+?|everything .+?) be {_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
     # "how many centimeters are there in 12 inches": the corpus's "how many centimeters in 12 inches"
     (r"^how many ([a-z]+) (?:are|is) there in\b", r"how many \1 in"),
     # a question asked indirectly: "tell me if the kiln is on", "check whether the gate is locked"
@@ -406,16 +421,17 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(?:please )?(?:(?:can|could|would) you )?(?:tell me|remind me|let me know) what (the [a-z ]+?) (?:is|'s)$",
      r"what's \1"),
     # a state asked in the perfect tense: "has the gate been opened", "have the fans been switched off"
-    (rf"^has ({_THE} .+?) been (?:left )?open(?:ed)?$", r"is \1 open"),
-    (rf"^have ({_THE} .+?) been (?:left )?open(?:ed)?$", r"are \1 open"),
-    (rf"^has ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"is \1 \2"),
-    (rf"^have ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"are \1 \2"),
+    # (and after what is said before it: "any post yet, has the letterbox been opened")
+    (rf"^((?:[a-z' ]+ )?)has ({_THE} .+?) been (?:left )?open(?:ed)?$", r"\1is \2 open"),
+    (rf"^((?:[a-z' ]+ )?)have ({_THE} .+?) been (?:left )?open(?:ed)?$", r"\1are \2 open"),
+    (rf"^((?:[a-z' ]+ )?)has ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"\1is \2 \3"),
+    (rf"^((?:[a-z' ]+ )?)have ({_THE} .+?) been (?:left )?(?:{_STATE} )?(closed|shut|locked|unlocked|on|off)$", r"\1are \2 \3"),
     # round 14, the tenth set's kinds: a level asked as where a thing can sit: "can the dock lights sit at 40 percent tonight"
     (rf"^(?:can|could) ({_THE} .+?) (?:sit|be|go|stay|come) (?:at|to|on) (\d+(?:\.\d+)?) percent"
      r"(?: tonight| today| now| please| for (?:now|tonight))?$", r"set \1 to \2 percent"),
     # a level said first, then the thing: "half brightness on the drinks cabinet", "40 percent on the dock lights"
     *((rf"^{_UNCONDITIONAL}(?:at )?{share} (?:brightness|power|light) (?:on|for|in) ({_THE} .+?)(?: please)?$", rf"set \1 to {percent} percent")
-      for share, percent in (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))),
+      for share, percent in SHARES),
     (rf"^{_UNCONDITIONAL}(\d+(?:\.\d+)?) percent(?: brightness| power)? (?:on|for) ({_THE} .+?)(?: please)?$", r"set \2 to \1 percent"),
     # a setting asked by what it has been given: "what have we got the thermostat set to"
     (rf"^what (?:have we got|have you got|do we have|have we|has it got) ({_THE} .+?) (set to|set at|on|at)"
@@ -426,8 +442,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^({'|'.join(READINGS)})(?: ?wise) (?:what's|what is|how's|how is) it (?:like )?(?:(?:up|down|out|over) )?in "
      r"(the [a-z ]+?)$", r"what's the \1 in \2"),
     # what a thing wants doing: "the louvres in the orangery want closing", "the fan needs switching off"
-    (rf"^{_UNNEGATED}({_THE} .+?) (?:wants?|needs?) ({_VERB_ING})( on| off)?(?: please| now)?$",
-     lambda match: f"{_VERBS_ING[match.group(2)]}{match.group(3) or ''} {match.group(1)}"),
+    # (and after a remark before it: "we're off rowing, the boathouse door needs opening")
+    (rf"^{_UNNEGATED}((?:[a-z' ]+ )??)({_THE} .+?) (?:wants?|needs?) ({_VERB_ING})( on| off)?(?: please| now)?$",
+     lambda match: f"{match.group(1)}{_VERBS_ING[match.group(3)]}{match.group(4) or ''} {match.group(2)}"),
     # a cover rolled or pulled back: open ("roll the pergola roof back")
     (rf"^{_POLITE}(?:roll|pull|slide|draw|push) ({_THE} .+?) back(?: please)?$", r"\1open \2"),
     # stopping a moving thing said as holding it: "hold the garage door", "hold it" once the pronoun is placed; not
@@ -438,6 +455,32 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # (with "today", or a day no choice of one of several is said by: "is it the second or the third" is none)
     (rf"^is (?:today (?:the )?{_ORDINAL}|it (?:the )?{_ORDINAL} today|it (?:the )?(?!(?:first|second|third|fourth|fifth)\b)"
      rf"{_ORDINAL})(?: today)?(?: or .+)?$", "what's the date"),
+    # round 15, the twelfth set's kinds: a timer's length said first, then its name ("eleven minutes for the
+    # cookies, call the timer cookies")
+    (r"^(\d+(?:\.\d+)? seconds) (?:for (?:the|my) [a-z]+ )?(?:and )?(?:call|name|label) (?:it|the timer) ([a-z]+)$",
+     r"start a \2 timer for \1"),
+    # another timer, named, then its length: "and a second one called kettle, three minutes" (which the normaliser
+    # writes "1 seconds 1 called kettle 180 seconds")
+    (r"^(?:1 seconds|another|1 more|a new) (?:1|timer) (?:called|named) ([a-z]+) (?:for )?(\d+(?:\.\d+)? seconds)$",
+     r"start a \1 timer for \2"),
+    # time left asked by when what a timer is named for is ready: "how long until the pizza's ready"
+    (r"^how (?:long|much longer|much time) (?:until|till|before) (?:the|my) ([a-z]+)(?:'s| is| are| will be)? "
+     r"(?:ready|done|cooked|finished)(?: then| now)?$", r"how long is left on the \1 timer"),
+    # or by how it is doing, then how long is left: "how's the rice doing, how long left"
+    (r"^how(?:'s| is) (?:the|my) ([a-z]+) (?:doing|getting on|coming along) how (?:long|much time|much longer)"
+     r"(?: is| is there| has it got)? (?:left|to go)$", r"how long is left on the \1 timer"),
+    # an alarm said after its clock time: "twenty to six, alarm please"
+    (r"^(\d{1,2}(?: \d{2})?(?: am| pm)?) alarm(?: please)?$", r"set an alarm for \1"),
+    # a level said as a share after a step or a setting: "dim the bedroom to a quarter"
+    *((rf"^{_POLITE}(?:dim|brighten|set|turn|bring|put|take) ({_THE} .+?) (?:down |up )?(?:to|at) {share}"
+       r"(?: brightness| power)?(?: please)?$", rf"\1set \2 to {percent} percent") for share, percent in SHARES),
+    # more of what a thing gives: "bit more breeze from the punkah please", "a bit more on the fan"
+    (rf"^{_POLITE}(?:a )?(?:bit|little) more(?: (?:{'|'.join(LEVEL_WORDS)}))? (?:on|from|for|out of) ({_THE} .+?)"
+     r"(?: please)?$", r"\1turn \2 up a bit"),
+    (rf"^{_POLITE}(?:a )?(?:bit|little) less(?: (?:{'|'.join(LEVEL_WORDS)}))? (?:on|from|for|out of) ({_THE} .+?)"
+     r"(?: please)?$", r"\1turn \2 down a bit"),
+    # a scene said by its name and "mode": "candlelight mode please"
+    (rf"^(?:the )?([a-z]+(?: [a-z]+)?) (?:{'|'.join(SCENE_WORDS)})(?: please| on| now)*$", r"activate the \1 scene"),
 )]
 # Every home, also for a request read with the turns before it (a step leans back): a light's step said after it,
 # "salt lamp a bit lower please"
@@ -486,9 +529,10 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
     (rf"^({_POLITE}(?:turn|switch|start|put|light|power|fire)\b.+?) for (?:tonight|later|later on|this evening|"
      r"this afternoon|today|the party|the guests)$", r"\1"),
     # a light's level as a share: "the mushroom lamp at a quarter brightness"
-    *((rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT} (?:at|to) {share} "
-       r"(?:brightness|power)(?: please)?$", rf"set the \1 to {percent} percent")
-      for share, percent in (("(?:a )?quarter", 25), ("half", 50), ("three quarters?", 75), ("full", 100))),
+    # (or "down to a quarter", "up to half")
+    *((rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT} (?:down |up )?(?:at|to) {share}"
+       r"(?: brightness| power)?(?: please)?$", rf"set the \1 to {percent} percent")
+      for share, percent in SHARES),
     # a light of a user's own "all the way up": "the salt lamp right up" (a room's lights at full are read above)
     (rf"^{_POLITE}(?:(?:turn|bring|put|crank|bump|push) )?(?:(?:the|my|our) )?(?!(?:turn|bring|put|crank|bump|push)\b)"
      rf"{_A_LIGHT} (?:all the way|right) up\b", r"\1set the \2 to 100 percent"),
@@ -504,6 +548,10 @@ DEFAULT_HOME_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repl
     # "i'd like the kitchen at 20 degrees": the home's one thermostat
     (rf"^{_WISH} (?:the |my |our )?(?:{_ROOM}) (?:at|to) (\d+(?:\.\d+)?) degrees(?: please)?$",
      r"set the thermostat to \1 degrees"),
+    # a room made darker or brighter: its lights ("bedroom a little darker please")
+    (rf"^(?:the |my |our )?({_ROOM})((?: a bit| a little)?) (?:{'|'.join(DARKER)})(?: please)?$", r"dim the \1 lights\2"),
+    (rf"^(?:the |my |our )?({_ROOM})((?: a bit| a little)?) (?:{'|'.join(BRIGHTER)})(?: please)?$",
+     r"brighten the \1 lights\2"),
 )]
 # A user's own home, where a light, a reading and an area are names: the corpus asks for these in the default
 # home's words only ("the kitchen is too bright", "how humid is it in the kitchen"), which the model reads for

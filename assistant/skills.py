@@ -135,6 +135,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("set_alarm", "Set an alarm at a clock time.", ("period",), hour=(NUMBER, "hour, 0 to 23 or 1 to 12"),
            minute=(NUMBER, "minute, 0 to 59"), period=(("am", "pm"), "am or pm, if the user said it")),
 )}
+# The skills of timers: a timer's name is no thing of the home
+TIMER_SKILLS = frozenset({"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_timer"})
 
 
 def valid_call(call: dict) -> bool:

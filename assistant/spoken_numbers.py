@@ -41,7 +41,7 @@ AND_A_FRACTION = {0.5: AND_A_HALF, 0.25: (("and", "a", "quarter"), ("and", "quar
 CLOCK_MINUTES = {"quarter": 15, "half": 30}
 CLOCK_WAYS = {"to": -1, "till": -1, "of": -1, "past": 1, "after": 1}
 CLOCK_BEFORE = {"at", "for", "alarm", "by", "until", "till", "around", "about"}
-CLOCK_AFTER = {"am", "pm", "a", "p", "tomorrow", "tonight"}
+CLOCK_AFTER = {"am", "pm", "a", "p", "tomorrow", "tonight", "alarm"}
 
 _SYMBOLS = [("×", " times "), ("*", " times "), ("+", " plus "), ("÷", " divided by "), ("=", " "),
             ("%", " percent "), ("°", " degrees "), ("?", " "), ("!", " "), (",", " "), (";", " "),

@@ -183,3 +183,45 @@ SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make"
 # opens with a verb of its own ("close the garage and lock the back door", SWITCH_VERBS); the others never do.
 UNLOCK_HEARD_AS = ("and lock", "and locked", "an lock", "a lock", "in lock", "un lock")
 LOCK_SAID_BACK = "lock the {name}"
+
+# rephrasing and follow-ups (round 15)
+# A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
+# on", "i'd like the nursery at 20 degrees"), or by a verb that gets it so ("have the fan switched off", "keep the
+# kitchen at 20 degrees")
+WISHES = ("i'd like", "i would like", "i want", "i need", "i'd love", "i'd prefer", "can i have", "can i get",
+          "we'd like", "we would like", "we want", "we need", "we'd love", "can we have", "can we get")
+# Words said inside a wish that change nothing it asks ("i'd really like the kiln off")
+WISH_ADVERBS = ("really", "just", "so", "quite", "very much")
+WISHING_VERBS = ("please have", "please make", "have", "get", "make", "keep", "put", "bring")
+# Of SWITCH_VERBS, those that say a state wished, not a move: no "would you mind having ..." asks for a move
+WISHED_STATES = ("be", "want", "need", "have")
+# Verbs of a request besides SWITCH_VERBS, said in their -ing form too ("would you mind checking ...")
+OTHER_REQUEST_VERBS = ("cancel", "check", "tell", "give", "read", "convert", "work")
+# Words that open a question for the rephrasings that drop what a question adds after its state ("is the fan on or
+# not", "when did the gate open after lunch"), besides QUESTION_WORDS: not read as asking elsewhere ("when the film
+# ends, ..." is a condition)
+OTHER_QUESTION_WORDS = ("had", "when")
+# Words that open a request and carry nothing ("okay, that's enough, turn it off", "go on then, switch it on"), as
+# patterns; "wait" only before a question ("wait, is the kiln on": "wait 5 minutes" is no opener)
+OPENING_WORDS = ("okay", "ok", "alright", "all right", "right(?! now)", "well", "so", "oh", "hmm", "just",
+                 "on second thoughts?", "go on(?: then)?", "go ahead(?: and)?",
+                 rf"wait(?= (?:{'|'.join(QUESTION_WORDS)})\b)")
+# People said with a determiner who may have done what a question asks about ("did the coal man shut the coal hole
+# door"): the word that ends who did it
+PEOPLE = ("man", "men", "woman", "women", "lady", "guy", "guys", "kids", "children", "boys", "girls", "cleaner",
+          "cleaners", "builder", "builders", "plumber", "gardener", "postman", "postie", "neighbour", "neighbours")
+# A share of full said as a level ("dim the bedroom to a quarter", "half brightness on the lamp"): its words, as a
+# pattern, and its percent
+SHARES = (("(?:a )?quarter", 25), ("half", 50), ("(?:three|3) quarters?", 75), ("full", 100))
+# A step or a value said as welcome ("one more degree would be nice"): it asks nothing more than the step
+SAID_WELCOME = r"(?:would be|'d be|will be|might be) (?:nice|nicer|good|great|lovely|better|fine|perfect|ideal)"
+# A check asked for after the question it checks ("has the gate been left open, can you check"): asked already
+CHECKS = ("can you check", "could you check", "can you see", "could you see", "check for me", "can you find out",
+          "could you find out")
+# What a light is made when it is dimmed or brightened, said of a room ("bedroom a little darker please")
+DARKER = ("darker", "dimmer")
+BRIGHTER = ("brighter", "lighter")
+# What a fan or a thing of levels gives more or less of ("bit more breeze from the punkah", "more air on the fan")
+LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
+# A mode or scene said by its name ("candlelight mode please"): activate the scene of that name
+SCENE_WORDS = ("mode", "scene")

@@ -34,7 +34,9 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("switch the fan on given that it's sweltering", ["switch the fan on"]),   # vocabulary.REASONS, one table
     ("set a timer for 10 minutes", []),                                      # a duration is no purpose
     # a reason or a remark is never taken, even when it is all that is left
-    ("it's dark in here, hmm", ["hmm"]),
+    ("it's dark in here, you know", ["you know"]),
+    # a clause of words that open a request and carry nothing is none: no clause is left to take
+    ("it's dark in here, hmm", []),
     # a condition changes the request: no second reading
     ("turn off the heater, when i leave", []),
     ("switch the lamp on, if it's dark", []),
@@ -118,6 +120,22 @@ def test_remarks_of_the_tenth_sets_kinds_beside_a_request(request_, taken):
 ])
 def test_remarks_of_the_eleventh_sets_kinds_beside_a_request(request_, taken):
     """Phrasings of their own for the eleventh paraphrase set's remarks after a request."""
+    assert takeable(request_, DEFAULT_HOME) == taken
+
+
+@pytest.mark.parametrize("request_, taken", [
+    # a clause said again at once is said once; one of words that open a request (vocabulary.OPENING_WORDS) is none
+    ("off, off, the baby's asleep", ["off"]),
+    ("okay then, switch it off, we're going out", ["switch it off"]),
+    ("go ahead, turn the heater on, i'm cold", ["turn the heater on"]),
+    # a remark that a thing is not doing something takes nothing back; "not" said otherwise still does
+    ("is the fan on, it's not spinning", ["is the fan on"]),
+    ("turn the fan on, it's not needed", []),
+    # a level said alone goes with the clause before it
+    ("kitchen light, forty percent, we're eating", ["kitchen light forty percent"]),
+])
+def test_remarks_of_the_twelfth_sets_kinds_beside_a_request(request_, taken):
+    """Phrasings of their own for the twelfth paraphrase set's clauses beside a request."""
     assert takeable(request_, DEFAULT_HOME) == taken
 
 

@@ -560,7 +560,7 @@ def test_a_step_said_with_a_verb_a_room_one_and_a_device_placed_in_the_words(bef
     ("what is the time approximately", True, "what is the time"),
     ("is the bedroom tv still on from last night", True, "is the bedroom tv on"),
     ("i want the kitchen plug off", True, "turn off the kitchen plug"),
-    # every wish of the one table (rephrase.WISHES, WISH_VERBS) in every rule of a wish; a perfect tense asks
+    # every wish of the one table (vocabulary.WISHES, WISHING_VERBS) in every rule of a wish; a perfect tense asks
     ("i'd prefer the side gate locked", False, "lock the side gate"),
     ("keep the velux window shut", False, "close the velux window"),
     ("i need the arc lamp on", False, "turn on the arc lamp"),
@@ -836,3 +836,75 @@ def test_follow_ups_of_the_eleventh_sets_kinds(lexicon, home, before, follow_up,
 ])
 def test_a_pronoun_after_a_verb_of_no_action_is_no_request(lexicon, home, before, follow_up):
     assert resolved([*before, user(follow_up)], lexicon if home else None) is None
+
+
+@pytest.mark.parametrize("said, default_home, read", [
+    # round 15, the twelfth set's kinds: a check asked after its question, where the one who did it went, how sure
+    ("is the garage door locked, could you check", True, "is the garage door locked"),
+    ("did the kids close the side gate behind them", False, "is the side gate closed"),
+    ("did the cleaner switch off the bedroom light", True, "is the bedroom light off"),
+    ("is the sauna really on", False, "is the sauna on"),
+    ("did the side gate lock properly", False, "is the side gate locked"),
+    # a share after a step or a setting (vocabulary.SHARES, one table for every rule of a share)
+    ("brighten the study to three quarters", True, "set the study to 75 percent"),
+    ("take the reading lamp down to half", False, "set the reading lamp to 50 percent"),
+    ("the floor lamp down to a quarter", False, "set the floor lamp to 25 percent"),
+    # more or less of what a thing gives; a scene said with "mode"
+    ("a bit more air from the ceiling fan please", False, "turn the ceiling fan up a bit"),
+    ("little less breeze on the desk fan", False, "turn the desk fan down a bit"),
+    ("movie mode please", False, "activate the movie scene"),
+    # a wish of "we" too, said with how much it is wished, or as running (vocabulary.WISHES, WISH_ADVERBS)
+    ("i'd really like the kiln off please", False, "turn off the kiln"),
+    ("we'd like the velux window closed", False, "close the velux window"),
+    ("we need the bilge pump running", False, "start the bilge pump"),
+    # a timer's length said first, then its name; time left until a thing is ready, or by how it is doing
+    ("fifteen minutes for the bread and call it bread", True, "start a bread timer for 900 seconds"),
+    ("another one called tea, five minutes", True, "start a tea timer for 300 seconds"),
+    ("ten minute timer for the tea please", True, "start a tea timer for 600 seconds please"),
+    ("a second one named soup, ten minutes", True, "start a soup timer for 600 seconds"),
+    ("how long till the cake is done", True, "how long is left on the cake timer"),
+    ("how long before the chips are ready", True, "how long is left on the chips timer"),
+    ("how is the pasta getting on, how much time is left", True, "how long is left on the pasta timer"),
+    # an alarm after its clock time ("alarm" marks a clock time, spoken_numbers.CLOCK_AFTER)
+    ("quarter past seven alarm", True, "set an alarm for 7 15"),
+    ("seven thirty alarm please", True, "set an alarm for 7 30"),
+    # a room of the default home darker or brighter: its lights
+    ("kitchen a bit brighter", True, "brighten the kitchen lights a bit"),
+    ("living room darker please", True, "dim the living room lights"),
+    # everything said to be switched off; a perfect tense or a need of doing after a remark
+    ("could everything in the office be turned off", True, "turn off everything in the office"),
+    ("the boys are home, have the garage lights been switched off", False, "the boys are home are the garage lights off"),
+    ("guests are coming, the front gate needs unlocking", False, "guests are coming unlock the front gate"),
+    # words that open a request and carry nothing; "wait" only before a question
+    ("go on then, turn the fan off", True, "turn off the fan"),
+    ("wait, is the pump running", False, "is the pump on"),
+    ("wait ten minutes", True, "wait 600 seconds"),
+])
+def test_requests_of_the_twelfth_sets_kinds_in_the_corpus_words(said, default_home, read):
+    """The twelfth paraphrase set's refusals and wrong calls ("has the carriage house door been left open, can you
+    check", "dim the bedroom to a quarter", "bit more breeze from the punkah please"), in phrasings of their own."""
+    assert rephrase(synonyms(normalize_request(said)), default_home=default_home) == read
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a step said with "more" before its unit is up, and said as welcome asks for it; "a couple more" is 2
+    (None, [user("thermostat to 19"), called("set_thermostat", degrees=19)], "a couple more degrees would be nice",
+     "set the thermostat to 21 degrees"),
+    # a state asked as what the thing did, of a pronoun
+    ("own", [user("lock the wicket gate"), called("set_lock", name="wicket gate", action="lock")], "did it lock ok",
+     "is the wicket gate locked"),
+    (None, [user("thermostat to 19"), called("set_thermostat", degrees=19)], "2 more degrees would be great",
+     "set the thermostat to 21 degrees"),
+    ("own", [user("arc lamp to 40 percent"), called("set_level", name="arc lamp", percent=40)], "10 more percent please",
+     "set the arc lamp to 50 percent"),
+    # a part of a name after the area the conversation used is that name; an area with no such name leaves it
+    ("own", [user("how warm is it in the snug"), called("get_state", name="temperature", area="snug")],
+     "turn the stove off", "turn off the snug stove"),
+    ("own", [user("how warm is it in the gallery"), called("get_state", name="temperature", area="gallery")],
+     "turn the stove off", "turn off the stove"),
+    # words that open a request and carry nothing, before a follow-up's pronoun
+    ("own", [user("is the arc lamp on"), called("get_state", name="arc lamp")], "go ahead, switch it on, we're reading",
+     "switch on the arc lamp"),
+])
+def test_follow_ups_of_the_twelfth_sets_kinds(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten

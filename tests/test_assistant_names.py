@@ -41,7 +41,7 @@ from assistant.tools import ToolRunner
     # a time frame after a switch; a light's level as a share
     ("can you switch on the hot tub for later", False, "can you switch on the hot tub"),
     ("the reading lamp at half brightness", False, "set the reading lamp to 50 percent"),
-    ("set the reading lamp to half brightness", False, "set the reading lamp to half brightness"),
+    ("set the reading lamp to half brightness", False, "set the reading lamp to 50 percent"),   # round 15: after a verb too
     ("could you turn the reading lamp all the way up", False, "could you set the reading lamp to 100 percent"),
     ("porch lights right up please", False, "set the porch lights to 100 percent please"),
 ])

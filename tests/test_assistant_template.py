@@ -122,6 +122,61 @@ def test_a_name_split_or_joined_by_speech_recognition_is_still_the_name():
     assert slots.names == ["porch light"]
 
 
+def test_a_thermostat_call_without_a_place_is_the_one_heater_the_request_names():
+    """ "still room heater to 16 please, the herbs need it cool": the model leaves the heater out, and a home of
+    two heaters would ask which; a thing not said as a heater, or two things, leave the call as it is."""
+    lexicon = ({"still room heater", "radiator", "arc lamp"}, {"nursery"})
+    thermostat = {"name": "set_thermostat", "arguments": {"degrees": 16}}
+    def placed(request):
+        return model_prompt([{"role": "user", "content": request}], lexicon)[1].placed(thermostat)
+    assert placed("still room heater to 16 please, the herbs need it cool") == \
+        {"name": "set_thermostat", "arguments": {"degrees": 16, "name": "still room heater"}}
+    assert placed("arc lamp to 16, it's cold") == thermostat
+    assert placed("the still room heater and the radiator to 16") == thermostat
+
+
+def test_a_call_of_a_thing_named_as_the_request_names_a_timer_is_refused():
+    """ "stop the pasta timer, we're eating out" switched off a device "pasta": the clauses are read instead."""
+    slots = slots_of("stop the pasta timer, we're eating out")
+    assert slots.names_a_timer_as_a_thing({"name": "switch_device", "arguments": {"name": "pasta", "state": "off"}})
+    assert not slots.names_a_timer_as_a_thing({"name": "stop_timer", "arguments": {"name": "pasta"}})
+    assert not slots_of("turn off the pasta machine").names_a_timer_as_a_thing(
+        {"name": "switch_device", "arguments": {"name": "pasta machine", "state": "off"}})
+
+
+def test_a_switch_for_a_request_that_says_locking_and_no_switching_is_refused():
+    """ "we're heading out, the strongroom door needs locking" switched the door off: the clauses are read instead."""
+    off = {"name": "switch_device", "arguments": {"name": "strongroom door", "state": "off"}}
+    assert slots_of("we're heading out, the strongroom door needs locking").switches_for_a_lock(off)
+    assert not slots_of("lock the door and switch off the lamp").switches_for_a_lock(off)     # a switch is said
+    assert not slots_of("we're heading out, the strongroom door needs locking").switches_for_a_lock(
+        {"name": "set_lock", "arguments": {"name": "strongroom door", "action": "lock"}})
+
+
+def test_a_call_in_an_area_no_word_says_is_refused():
+    """ "turn everything off in the living room please, we're off to bed" gave the area "edroom"."""
+    slots = slots_of("turn everything off in the living room please, we're off to bed")
+    assert slots.places_in_an_unsaid_area({"name": "switch_all", "arguments": {"name": "everything", "state": "off",
+                                                                                "area": "edroom"}})
+    assert not slots.places_in_an_unsaid_area({"name": "switch_all", "arguments": {"name": "everything", "state": "off",
+                                                                                    "area": "living_room"}})
+    assert not slots_of("lights off in the lounge").places_in_an_unsaid_area(     # a room's word says it
+        {"name": "switch_all", "arguments": {"name": "lights", "state": "off", "area": "living_room"}})
+
+
+def test_a_timer_named_as_a_thing_the_request_switches_is_refused_unless_a_timer_is_said():
+    """ "heated airer on for an hour" set a timer "heated airer"; "set a kiln timer" names one."""
+    lexicon = ({"heated airer", "kiln"}, set())
+    timer = {"name": "start_timer", "arguments": {"name": "heated_airer", "seconds": 3600}}
+    assert model_prompt([{"role": "user", "content": "heated airer on for an hour"}], lexicon)[1].times_a_thing(timer)
+    assert not model_prompt([{"role": "user", "content": "set a heated airer timer for an hour"}], lexicon)[1] \
+        .times_a_thing(timer)
+    assert not slots_of("ten minutes for the pasta").times_a_thing(
+        {"name": "start_timer", "arguments": {"name": "pasta", "seconds": 600}})      # nothing switched
+    assert not slots_of("and a second one called kettle, three minutes").times_a_thing(
+        {"name": "start_timer", "arguments": {"name": "kettle", "seconds": 180}})
+
+
 def slots_of(*turns) -> Slots:
     """The slots of a conversation's prompt; a turn is a user's words, or a whole message."""
     return model_prompt([turn if isinstance(turn, dict) else {"role": "user", "content": turn} for turn in turns])[1]
