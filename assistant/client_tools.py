@@ -290,10 +290,10 @@ ACTIONS = {
     "skip": "skip next",
     "send": "send text message tell email write telling",
     "call": "call phone ring dial",
-    "add": "add create put schedule set jot note save log record remind",
-    "remove": "remove delete erase drop off clear",
+    "add": "add create put schedule set jot note save log record remind extend mark",
+    "remove": "remove delete erase drop off clear empty",
     "book": "book reserve order request hail get_me get_us",
-    "cancel": "cancel unbook",
+    "cancel": "cancel unbook abort",
     "buy": "buy purchase",
     "sell": "sell",
     "lock": "lock",
@@ -390,6 +390,9 @@ SAME_THING = [frozenset(group.split()) for group in [
     "translate language",
     "contact contacts call phone ring dial",
     "guests guest people persons party",
+    "photo photos picture pictures pics album",
+    "vocab vocabulary words quiz review flashcards",
+    "fine fines owe owed overdue",
 ]]
 # Words that name a thing of a kind (a language, a workout): like SAME_THING they say what a request is about
 # ("in japanese": translate), but they are values, never stripped from one. Language as data.
@@ -402,13 +405,13 @@ EXAMPLES = [frozenset(group.split()) for group in [
 # Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took"):
 # stripped from a value's ends.
 AROUND_WORDS = frozenset("right now yet me us them for please anymore already enough leave leaves we're you're "
-                          "they're i've we've final latest newest recent got craving fancy took taken feeling felt".split())
+                          "they're i've we've final latest newest recent got craving fancy took taken feeling felt leaving".split())
 # What a parameter is, by the words of its name and description: the words said before a value
 # ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
 PARAMETER_KINDS = {
-    "time": "time when date day start_time",
+    "time": "time when date day start_time since period",
     "language": "language",
-    "message": "message body content text note task",
+    "message": "message body content text note task entry",
     "person": "recipient contact name to sender artist person band caller",
     "place": "city location town destination zone stop near pickup address place landmark neighbourhood "
              "neighborhood area airport room beach station",
@@ -424,7 +427,7 @@ CUES = {
 MESSAGE_CUES = frozenset("saying says say that telling".split())
 # Words of a tool's description that say it reads the present ("current weather"), and words of a request that
 # ask about the past ("what was the weather like last christmas"): such a request is no call of such a tool.
-NOW_WORDS = frozenset("current currently now live".split())
+NOW_WORDS = frozenset("current currently now live next upcoming".split())
 PAST_WORDS = frozenset("was were did yesterday last ago".split())
 # Words of a parameter's name that say its kind, beyond PARAMETER_KINDS: a day, not a time of day ("date"); the
 # source of two alike ("from_currency"); words of a flag's name not said of it ("unread_only", "include_spam").
@@ -451,11 +454,12 @@ MONTHS = frozenset("january february march april may june july august september 
 PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a time after "this", "last", a day
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
 LATER_WORDS = frozenset("tomorrow tonight later next in at".split())      # a time to come, in a run of time words
+RELATIVE_DAYS = frozenset("next last".split())    # a time only before a day word ("next week", not "up next")
 TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
 RANGE_ENDS = frozenset("to until till through thru".split())    # before a range's last day ("monday to friday")
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
-_CLOCK = re.compile(r"\d{1,2}:\d\d|\d+(?:st|nd|rd|th)")
+_CLOCK = re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|(?:[12]?\d|3[01])(?:st|nd|rd|th)")   # 3pm, 7:45, 5th (not 90th)
 _QUOTED = re.compile(r"(?<!\w)['\"“‘]([^'\"“”‘’]+)['\"”’](?!\w)")
 ACTION_OF = {w.replace("_", " "): action for action, words in ACTIONS.items() for w in words.split()}
 _ALL_GROUPS = SAME_THING + [frozenset(w for w in group if w not in FUNCTION_WORDS and w not in ACTION_OF)
@@ -788,7 +792,8 @@ class _Reading:
             after = words[i + 1] if i + 1 < len(words) else ""
             before = words[i - 1] if i else ""
             part = w in PARTS_OF_DAY and not (before in DAY_WORDS or before == "this")     # "good night"
-            if (w in DAY_WORDS and not part) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
+            alone = w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS      # "the next train"
+            if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
                     _CLOCK.fullmatch(w) or \
                     (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or
                                                       before == "at" and number_value(w) <= 24)):    # not "at 120"
