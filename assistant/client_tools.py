@@ -792,11 +792,13 @@ class _Reading:
             after = words[i + 1] if i + 1 < len(words) else ""
             before = words[i - 1] if i else ""
             part = w in PARTS_OF_DAY and not (before in DAY_WORDS or before == "this")     # "good night"
+            # "at 14 Elm Road": a number before a word of a name is no hour (nor is "at 120": a tempo)
+            named = after.isalpha() and not {after} & (FUNCTION_WORDS | DAY_WORDS | CLOCK_WORDS | DURATION_WORDS)
             alone = w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS      # "the next train"
             if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
                     _CLOCK.fullmatch(w) or \
                     (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or
-                                                      before == "at" and number_value(w) <= 24)):    # not "at 120"
+                                                      before == "at" and number_value(w) <= 24 and not named)):
                 marked[i] = True
             if w == "this" and after in DAY_WORDS:
                 marked[i] = True
@@ -898,7 +900,9 @@ class _Reading:
                 cue = "for" if token.word == "to" and after is not None else token.word
                 continue
             if not self.free(i):
-                cue = "object" if i == self.request.verb_at else None      # right after the verb: its object
+                # right after the verb, or after a word taken right after it ("order a *large* pepperoni pizza"): its object
+                cue = "object" if i == self.request.verb_at or cue == "object" and all(
+                    self.words[k] in FUNCTION_WORDS or not self.free(k) for k in range(self.request.verb_at, i)) else None
                 continue
             if any(c in token.gap for c in ",?!;"):
                 cue = None
@@ -938,7 +942,8 @@ class _Reading:
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
                        default=None)
-            if best is not None and (parameter in self.main or not self.only_required or fit(best) >= 2):
+            if best is not None and (parameter in self.main or best.cue is not None or best.first in self.request.titled) and \
+                    (not self.only_required or fit(best) >= 2 or parameter in self.main):
                 self.take(parameter, best.first, best.last)
                 chunks.remove(best)
         self.left = sum(self.request.verb_at <= c.first < self.request.clause_end for c in chunks)

@@ -51,3 +51,24 @@ def test_words_of_the_third_sets_kinds_are_read(text, tools, expected):
 def test_a_question_about_the_past_is_no_call_of_a_tool_that_tells_what_comes_next():
     assert decode([NEXT_BIN], "when did they last take the glass") is None
     assert decode([NEXT_BIN], "when is the glass collected next") == {"name": "next_bin_day", "arguments": {"bin": "glass"}}
+
+
+MISSED_BIN = {"type": "function", "name": "report_missed_bin", "description": "Report to the council that a bin was missed.",
+              "parameters": {"type": "object", "properties": {
+                  "bin": {"type": "string", "enum": ["paper", "glass"]},
+                  "address": {"type": "string", "description": "Street address, if not the user's home"}},
+                  "required": ["bin"]}}
+PIZZA = {"type": "function", "name": "order_pizza", "description": "Order a pizza.",
+         "parameters": {"type": "object", "properties": {"size": {"type": "string", "enum": ["small", "large"]},
+                                                         "topping": {"type": "string"}}, "required": ["size"]}}
+
+
+def test_an_optional_parameter_takes_a_run_only_after_a_cue_the_verb_or_as_typed():
+    # "day" follows no word before a value: no address; of the two tools, the one that tells the day
+    assert decode([MISSED_BIN, NEXT_BIN], "what day does the glass go out") == {
+        "name": "next_bin_day", "arguments": {"bin": "glass"}}
+    assert decode([MISSED_BIN], "report the glass bin missed at 4 Mill Lane")["arguments"] == {
+        "bin": "glass", "address": "4 Mill Lane"}
+    # after the verb and an enum member taken: still the verb's object
+    assert decode([PIZZA], "order a large pepperoni pizza") == {
+        "name": "order_pizza", "arguments": {"size": "large", "topping": "pepperoni"}}
