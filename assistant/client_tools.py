@@ -324,6 +324,8 @@ ANY_ACTION = frozenset("give take do go help let run turn get make".split())
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
                                         ("book", "cancel"), ("buy", "sell"), ("water", "stop"),
                                         ("open", "close")]}
+# A verb of no particular action, and the particles after its object that make it one ("take the eggs out").
+PARTICLES = {"take": {"out": "remove"}}
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
 LEAD_IN = frozenset("can could would will you please hey ok okay i want to i'd like need wanna just go ahead "
                     "and so now also then quickly kindly let's".split())
@@ -429,6 +431,14 @@ MESSAGE_CUES = frozenset("saying says say that telling".split())
 # ask about the past ("what was the weather like last christmas"): such a request is no call of such a tool.
 NOW_WORDS = frozenset("current currently now live next upcoming".split())
 PAST_WORDS = frozenset("was were did yesterday last ago".split())
+# Words after "how" that ask an amount ("how far did i ride this week"): asked of the past, a total over a time that
+# a tool with no time parameter cannot be asked for.
+AMOUNTS = frozenset("far many much long".split())
+# Words of the assistant's own in a question ("what's your favourite book"): chit-chat, no tool's call.
+ADDRESSED = frozenset("your yours yourself".split())
+# Words after which words are mentioned, not used ("how do you say library in polish"): they say nothing of a tool
+# that takes no message.
+MENTIONING = frozenset("say says saying".split())
 # Words of a parameter's name that say its kind, beyond PARAMETER_KINDS: a day, not a time of day ("date"); the
 # source of two alike ("from_currency"); words of a flag's name not said of it ("unread_only", "include_spam").
 DATE_WORDS = frozenset("date day".split())
@@ -591,6 +601,10 @@ class Request:
                 if action is not None or at < len(words) and any(same_root(stem(words[at]), v) for v in verbs):
                     first, self.verb, self.verb_length, after_remark = at, action, length, True
                     break
+        if self.verb == "any" and first < len(words):
+            # a verb and its particle after the object ("take hard fork out of my queue", "turn the radio off")
+            clause = words[first:next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))]
+            self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items() if particle in clause), self.verb)
         self.verb_at = first
         # "is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done
         self.question = bool(words) and not after_remark and words[0] in QUESTION_WORDS and not (
@@ -974,6 +988,11 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         return None
     if NOW_WORDS & tool.own and PAST_WORDS & set(words):
         return None
+    if request.question and (ADDRESSED & set(words) or words[0] == "how" and words[1:2] and words[1] in AMOUNTS and
+                             PAST_WORDS & set(words) and not any(p.kind == "time" for p in tool.parameters)):
+        return None
+    mentioned = next((i for i, w in enumerate(words) if w in MENTIONING), len(words)) \
+        if not any(p.kind == "message" for p in tool.parameters) else len(words)
     def its_action(i: int) -> bool:
         """The word says the tool's action; a telling one only as the tool's own verb ("define" for define_word,
         not "track")."""
@@ -987,7 +1006,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     verb = range(request.verb_at, request.verb_at + max(request.verb_length, 1)) if request.verb or own else range(0)
     # a verb of another action after "to" is no object unless a word of the tool's own ("remind me to *call* the
     # dentist" says nothing of add_contact, though "call" is a word of the contacts' kind; "my schedule" does)
-    said = {stem(w) for i, w in enumerate(words) if i not in verb and w in _content([w]) and not (
+    said = {stem(w) for i, w in enumerate(words[:mentioned]) if i not in verb and w in _content([w]) and not (
         i and words[i - 1] == "to" and ACTION_OF.get(w, tool.action) != tool.action and
         not any(same_root(stem(w), r) for r in tool.own))}
     objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root))
@@ -1047,7 +1066,10 @@ def read_declared(declarations, text: str) -> Decoded | None:
         support, objects, named = said
         reading = _Reading(tool, request, only_required=not objects and not named)
         arguments = reading.read()
-        if arguments is None or (not objects and not named and reading.left):
+        # a tool that removes all, asked to remove one thing named ("take *hard fork* out of my queue" is no
+        # clear_queue), or a request that names the tool only by its verb, leaves no words unread
+        if arguments is None or (not objects and not named or tool.action == "remove" and not tool.parameters) and \
+                reading.left:
             continue
         # of tools alike, the one whose name's words are said, function words too ("clock me out": clock_out)
         spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))

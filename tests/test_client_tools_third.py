@@ -72,3 +72,29 @@ def test_an_optional_parameter_takes_a_run_only_after_a_cue_the_verb_or_as_typed
     # after the verb and an enum member taken: still the verb's object
     assert decode([PIZZA], "order a large pepperoni pizza") == {
         "name": "order_pizza", "arguments": {"size": "large", "topping": "pepperoni"}}
+
+
+BIKE = {"type": "function", "name": "locate_bike", "description": "Last known GPS location of the user's bike."}
+LIBRARY = {"type": "function", "name": "library_catalog", "description": "Search the library's catalog for a book.",
+           "parameters": {"type": "object", "properties": {"query": {"type": "string"},
+                                                           "format": {"type": "string", "enum": ["book", "dvd"]}},
+                          "required": ["query"]}}
+FINES = {"type": "function", "name": "checkLibraryFines", "description": "Get the user's library fines"}
+EPISODES = {"type": "function", "name": "queue_episode", "description": "Add a podcast episode to Up Next.",
+            "parameters": {"type": "object", "properties": {"show": {"type": "string"}}, "required": ["show"]}}
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("how far did i cycle on my bike last week", [BIKE]),        # an amount over a past time, no time parameter
+    ("what's your favourite book", [LIBRARY]),                     # about the assistant
+    ("how do you say library in german", [FINES]),                 # a word mentioned, not used
+    ("take serial out of my up next, just that one", [EPISODES, QUEUE_CLEAR]),   # one thing removed, not all
+])
+def test_no_call_for_what_the_third_set_called_where_none_serves(text, tools):
+    assert decode(tools, text) is None
+
+
+def test_the_rules_against_a_call_leave_the_calls_asked_for():
+    assert decode([BIKE], "where's my bike") == {"name": "locate_bike", "arguments": {}}
+    assert decode([FINES], "do i have any library fines") == {"name": "checkLibraryFines", "arguments": {}}
+    assert decode([QUEUE_CLEAR], "clear my up next") == {"name": "clear_up_next", "arguments": {}}
