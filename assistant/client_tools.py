@@ -21,7 +21,7 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
-from assistant.spoken_numbers import TENS, UNITS
+from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -324,6 +324,8 @@ ANY_ACTION = frozenset("give take do go help let run turn get make".split())
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
                                         ("book", "cancel"), ("buy", "sell"), ("water", "stop"),
                                         ("open", "close")]}
+# Words that take back the value said just before ("for the twins, no wait, just for sam").
+CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
 # A verb of no particular action, and the particles after its object that make it one ("take the eggs out").
 PARTICLES = {"take": {"out": "remove"}}
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
@@ -696,6 +698,14 @@ class _Reading:
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
         self.later = False       # a time to come said, and no parameter takes it
+        # a value corrected ("for the twins, no wait, just for sam"): the run before the correction and its words
+        # are no value
+        self.corrected: set[int] = set()
+        for i in range(len(self.words)):
+            length = next((len(c.split()) for c in CORRECTIONS if self.words[i:i + len(c.split())] == c.split()), 0)
+            if length and i:
+                self.used.update(range(i, i + length))
+                self.corrected.add(i - 1)
 
     def free(self, i: int) -> bool:
         return 0 <= i < len(self.words) and i not in self.used
@@ -709,6 +719,7 @@ class _Reading:
         self.enums()
         self.flags()
         self.times()
+        self.durations()
         self.numbers()
         self.spans()
         if self.later or any(p.required and p.name not in self.arguments for p in self.tool.parameters):
@@ -869,6 +880,31 @@ class _Reading:
                 self.take(rest[0], *end)
                 self.used.add(end[0] - 1)
 
+    def durations(self):
+        """A number parameter of a unit of time ("Minutes to add", "Duration in hours") takes a duration said in any
+        unit ("by an hour": 60 minutes; "an hour and a half": 1.5 hours)."""
+        for parameter in [p for p in self.unfilled() if p.type in ("integer", "number")]:
+            unit = next((DURATION_SECONDS[w] for w in [*name_words(parameter.name), *sorted(parameter.said)]
+                         if w in DURATION_SECONDS), None)
+            found = next((d for d in (self.duration_at(i) for i in range(len(self.words))) if d), None) if unit else None
+            if found:
+                seconds, first, last = found
+                value = seconds / unit
+                self.take(parameter, first, last, int(value) if value.is_integer() else value)
+
+    def duration_at(self, i: int) -> tuple[float, int, int] | None:
+        """The seconds of a duration said from word i ("ninety minutes", "an hour and a half"), and its last word."""
+        words, amount = self.words, 1 if self.words[i] in ("a", "an") else number_value(self.words[i])
+        if amount is None or not self.free(i) or i + 1 >= len(words) or words[i + 1] not in DURATION_SECONDS:
+            return None
+        seconds, last = amount * DURATION_SECONDS[words[i + 1]], i + 1
+        for fraction, phrases in AND_A_FRACTION.items():
+            length = next((len(p) for p in phrases if tuple(words[last + 1:last + 1 + len(p)]) == p), 0)
+            if length:
+                seconds, last = seconds + fraction * DURATION_SECONDS[words[i + 1]], last + length
+                break
+        return seconds, i, last
+
     def numbers(self):
         """A number said fills a number parameter whose words follow it ("for 10 minutes", "two portions", "for
         two people"), or the only one left when one number is left; a number in a run of numbers ("7489 2210")
@@ -924,7 +960,7 @@ class _Reading:
         if current:
             out.append(_Chunk(current[0], current[-1], cue))
         stripped = []
-        for chunk in out:
+        for chunk in [c for c in out if c.last not in self.corrected]:
             for kindred in (True, False):
                 first, last = chunk.first, chunk.last
                 while first <= last and first not in self.request.titled and \

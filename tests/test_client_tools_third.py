@@ -98,3 +98,26 @@ def test_the_rules_against_a_call_leave_the_calls_asked_for():
     assert decode([BIKE], "where's my bike") == {"name": "locate_bike", "arguments": {}}
     assert decode([FINES], "do i have any library fines") == {"name": "checkLibraryFines", "arguments": {}}
     assert decode([QUEUE_CLEAR], "clear my up next") == {"name": "clear_up_next", "arguments": {}}
+
+
+EXTEND = {"type": "function", "name": "extend_meter", "description": "Add time to the parking meter.",
+          "parameters": {"type": "object", "properties": {"minutes": {"type": "integer", "description": "Minutes to add"}},
+                         "required": ["minutes"]}}
+SESSION = {"type": "function", "name": "start_parking", "description": "Start a parking session in a zone.",
+           "parameters": {"type": "object", "properties": {
+               "zone": {"type": "string"}, "hours": {"type": "number", "description": "Duration in hours"}},
+               "required": ["zone"]}}
+LIMIT = {"type": "function", "name": "set_screen_limit", "description": "Set a child's screen time limit.",
+         "parameters": {"type": "object", "properties": {"child": {"type": "string", "description": "The child's name"},
+                                                         "minutes": {"type": "integer"}}, "required": ["child", "minutes"]}}
+
+
+def test_a_duration_said_in_one_unit_fills_a_parameter_of_another():
+    assert decode([EXTEND], "extend the meter by an hour") == {"name": "extend_meter", "arguments": {"minutes": 60}}
+    assert decode([SESSION], "start parking in zone 12 for an hour and a half") == {
+        "name": "start_parking", "arguments": {"zone": "12", "hours": 1.5}}
+
+
+def test_a_value_taken_back_is_no_value():
+    assert decode([LIMIT], "set the screen limit for the twins, no wait, for sam, ninety minutes") == {
+        "name": "set_screen_limit", "arguments": {"child": "sam", "minutes": 90}}
