@@ -1085,11 +1085,11 @@ def decode(declarations, text: str) -> dict | None:
 @dataclass(frozen=True)
 class Decoded:
     call: dict             # {"name": ..., "arguments": ...}
-    owned: bool            # the request says the tool's action and the thing its name acts on ("log a 30 minute run")
+    owned: bool            # the request asks for the tool and says the thing its name acts on ("log a 30 minute run")
 
 
 def read_declared(declarations, text: str) -> Decoded | None:
-    """decode's call, and whether the request says both the tool's action and the thing its name acts on: then the tool
+    """decode's call, and whether the request says the thing the tool's name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
     its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
     evidence and most arguments first, then the most words of its name said, then declaration order."""
@@ -1111,6 +1111,6 @@ def read_declared(declarations, text: str) -> Decoded | None:
         spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
         strength = 2.0 * support + objects + named + 0.5 * len(arguments) + 0.1 * spoken
         if best is None or strength > best[0]:
-            owned = support and any(tool.names(stem(t.word)) for t in request.tokens)
+            owned = any(tool.names(stem(t.word)) for t in request.tokens)
             best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))
     return best[1] if best else None

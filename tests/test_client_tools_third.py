@@ -3,6 +3,8 @@ rule on declarations of its own, so that a rule is pinned apart from the set tha
 import pytest
 
 from assistant.client_tools import decode
+from assistant.generator import respond_sync
+from assistant.tools import ToolRunner
 
 DOORBELL = {"type": "function", "name": "doorbell_log", "description": "List what the video doorbell recorded.",
             "parameters": {"type": "object", "properties": {
@@ -121,3 +123,22 @@ def test_a_duration_said_in_one_unit_fills_a_parameter_of_another():
 def test_a_value_taken_back_is_no_value():
     assert decode([LIMIT], "set the screen limit for the twins, no wait, for sam, ninety minutes") == {
         "name": "set_screen_limit", "arguments": {"child": "sam", "minutes": 90}}
+
+
+PUMP = {"type": "function", "name": "start_bilge_pump", "description": "Run the boat's bilge pump.",
+        "parameters": {"type": "object", "properties": {"minutes": {"type": "integer"}}}}
+SCREEN_TIME = {**LIMIT, "name": "set_screen_time"}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # the tool's thing said, and a verb of no particular action: the pump, not a timer
+    ("run the bilge pump for ten minutes", [PUMP], [("start_bilge_pump", {"minutes": 10})]),
+    # "time" is a word of the tool's name too: the screen limit, not the clock
+    ("give sam ninety minutes of screen time today", [SCREEN_TIME], [("set_screen_time", {"child": "sam", "minutes": 90})]),
+    # the skill's own thing said: the timer stays
+    ("set a timer for ten minutes", [PUMP], [("set_timer", {"seconds": 600})]),
+])
+def test_a_declared_tool_whose_thing_is_said_takes_over_a_built_in_reading(assistant, text, tools, expected):
+    reply = respond_sync(assistant, [{"role": "user", "content": text}], ToolRunner(),
+                         client_tools={t["name"]: t for t in tools})
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == expected
