@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS
+from assistant.vocabulary import JOINING_WORDS, OTHER_QUESTION_WORDS, QUESTION_WORDS, REQUEST_OPENERS
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -329,8 +330,7 @@ CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
 # A verb of no particular action, and the particles after its object that make it one ("take the eggs out").
 PARTICLES = {"take": {"out": "remove"}}
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
-LEAD_IN = frozenset("can could would will you please hey ok okay i want to i'd like need wanna just go ahead "
-                    "and so now also then quickly kindly let's".split())
+LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS for word in words.split())
 # Words that ask for something with no verb of doing ("i need a premium ride", "a large latte please").
 WANTING = frozenset("need want wanna like please fancy".split())
 # Verbs of tools that record what was done: a statement of it asks for the call.
@@ -347,8 +347,7 @@ BROAD_ACTIONS = frozenset("add find book start change remove".split())
 # milk"): what follows is no title or name the tool's verb alone could be asked for.
 PARTITIVES = frozenset("some any more".split())
 # Words that start a question: a request that starts with one asks to be told.
-QUESTION_WORDS = frozenset("what what's whats which who who's how how's where where's when when's why is are "
-                           "was were do does did will can could has have any got should am".split())
+QUESTION_STARTS = frozenset(QUESTION_WORDS + OTHER_QUESTION_WORDS)
 # Words that say the same kind of thing, beyond a common root ("umbrella" is weather, "dry" soil moisture,
 # "feeder" pet food). Language as data; the invented domains' `keys` (RELATED) are read beside them.
 SAME_THING = [frozenset(group.split()) for group in [
@@ -470,6 +469,7 @@ RELATIVE_DAYS = frozenset("next last".split())    # a time only before a day wor
 TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
 RANGE_ENDS = frozenset("to until till through thru".split())    # before a range's last day ("monday to friday")
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
+_CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|(?:[12]?\d|3[01])(?:st|nd|rd|th)")   # 3pm, 7:45, 5th (not 90th)
 _QUOTED = re.compile(r"(?<!\w)['\"“‘]([^'\"“”‘’]+)['\"”’](?!\w)")
@@ -513,6 +513,7 @@ class Parameter:
     roots: frozenset           # of its name's and description's words
     said: frozenset            # its name's and description's words as written ("Where to go": "to")
     coded: bool                # its description's example has digits ("The scooter's code, e.g. 'XK42'"): so must a value
+    choices: tuple = ()        # a flag's value by the word said: "true to lock, false to unlock": (("lock", True), ...)
 
     @classmethod
     def read(cls, name: str, schema: dict, required: bool) -> "Parameter":
@@ -525,7 +526,8 @@ class Parameter:
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
                    kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
-                   bool(example and re.search(r"\d", example.group(1))))
+                   bool(example and re.search(r"\d", example.group(1))),
+                   tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())))
 
 
 @dataclass(frozen=True)
@@ -536,6 +538,7 @@ class Tool:
     verb: str | None           # the word that says its action ("define", "lookup")
     own: frozenset             # roots of its name's and description's words
     parameters: tuple
+    actions: frozenset = frozenset()     # its action, and those its description says ("Add an episode", "Lock or unlock")
 
     @classmethod
     def read(cls, declaration: dict) -> "Tool | None":
@@ -560,8 +563,13 @@ class Tool:
         members = [w for p in properties.values() if isinstance(p, dict)
                    for m in p.get("enum") or [] if isinstance(m, str) for w in m.lower().replace("_", " ").split()]
         own = frozenset(stem(w) for w in _content(name_words(name) + described + members))
+        # the description's verbs of a tool that acts: its first ("queue_episode": "Add an episode": put is add) and
+        # one after "or" ("Lock or unlock the bike")
+        said = [ACTION_OF.get(w) for w in [described[0], described[2]] if w] if described[1:2] == ["or"] else \
+            [ACTION_OF.get(described[0])] if described else []
+        actions = {action} | ({a for a in said if a and a not in TELLING} if action and action not in TELLING else set())
         return cls(name, action, stem(verb) if action else None, own,
-                   tuple(Parameter.read(p, properties[p], p in required) for p in order))
+                   tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}))
 
     def tells(self) -> bool:
         return self.action is None or self.action in TELLING
@@ -609,11 +617,11 @@ class Request:
             self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items() if particle in clause), self.verb)
         self.verb_at = first
         # "is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done
-        self.question = bool(words) and not after_remark and words[0] in QUESTION_WORDS and not (
+        self.question = bool(words) and not after_remark and words[0] in QUESTION_STARTS and not (
             words[0] in ASKING_MODALS and words[1:2] in (["you"], ["i"], ["we"]))
         # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
-            words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_WORDS
+            words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_STARTS
         self.first = words[first] if first < len(words) else ""
         # where the request's own clause ends: what follows is a remark ("renew the hobbit, it's due tomorrow")
         self.clause_end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;!?")),
@@ -802,8 +810,14 @@ class _Reading:
                 self.take(parameter, found[0][0], found[0][1], found[0][2])
 
     def flags(self):
-        """A boolean parameter is true when the request says its name's words ("unread emails": unread_only)."""
+        """A boolean parameter is true when the request says its name's words ("unread emails": unread_only), or as
+        its description says of a word said ("true to lock, false to unlock")."""
         for parameter in [p for p in self.unfilled() if p.type == "boolean"]:
+            chosen = next(((i, value) for word, value in parameter.choices for i, w in enumerate(self.words) if w == word),
+                          None)
+            if chosen is not None:
+                self.arguments[parameter.name] = chosen[1]
+                continue
             words = [stem(w) for w in name_words(parameter.name) if w not in FLAG_FILLERS]
             places = [next((i for i, w in enumerate(self.words) if same_root(stem(w), root)), None) for root in words]
             if words and None not in places:
@@ -1009,14 +1023,15 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     words = [t.word for t in request.tokens]
     for i, word in enumerate(words):
         action, _ = request.action_at(i)
-        if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)):
+        if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)) and \
+                action not in tool.actions:
             return None
     # a telling tool is never asked by a verb of doing, even one of its own words ("lock my bike" is no
     # check_bike_lock); a tool that acts is by its own action or a word of its own ("text sam": send_message)
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
             return None
-        if not tool.tells() and request.verb != tool.action and not tool.has(stem(words[request.verb_at])):
+        if not tool.tells() and request.verb not in tool.actions and not tool.has(stem(words[request.verb_at])):
             return None
     # an unknown first word that is no word of a telling tool's is a verb of doing ("fill the pool", "charge my
     # phone") or a remark's ("red wine gives me a headache"), not a thing to be told of ("ski conditions in zermatt")
@@ -1034,7 +1049,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         not "track")."""
         if tool.action not in ACTIONS:
             return same_root(stem(words[i]), tool.verb)
-        return request.action_at(i)[0] == tool.action and \
+        return request.action_at(i)[0] in tool.actions and \
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
     support = tool.action is not None and any(its_action(i) for i in range(len(words)))
     # the tool's own verb that no table holds is the request's verb, no thing it acts on ("freeze the chicken")
@@ -1065,7 +1080,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
     clause = set(words[:clauses[0] if clauses else len(words)])
     if not request.question and request.verb is None and not WANTING & set(words) and \
-            not any(w in ACTION_OF for w in words) and not any(words[i] in QUESTION_WORDS for i in clauses) and \
+            not any(w in ACTION_OF for w in words) and not any(words[i] in QUESTION_STARTS for i in clauses) and \
             (COPULAS & clause or tool.tells() and SPEAKERS & clause):
         return None
     asked = own_verb or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)

@@ -175,3 +175,10 @@ SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make"
                 "raise", "lower", "pull", "draw", "lift", "bring", "boot", "fire", "kick", "hit", "click",
                 "crank", "activate", "enable", "deactivate", "disable", "cut", "douse", "knock", "secure", "bolt",
                 "unbolt", "halt", "freeze", "hold", "dim", "brighten"}
+
+# client tools (round 15)
+# Words a request to a client's tool opens with before its verb ("can you", "i want to", "um"), beyond JOINING_WORDS.
+REQUEST_OPENERS = ("can", "could", "would", "will", "you", "i", "want", "to", "i'd", "like", "need", "wanna", "just",
+                   "go", "ahead", "also", "quickly", "kindly", "let's", "um", "uh")
+# Words a question to a client's tool starts with, beyond QUESTION_WORDS ("when's the next bus", "should i").
+OTHER_QUESTION_WORDS = ("who's", "when", "when's", "why", "will", "can", "could", "have", "got", "should", "am")

@@ -142,3 +142,20 @@ def test_a_declared_tool_whose_thing_is_said_takes_over_a_built_in_reading(assis
     reply = respond_sync(assistant, [{"role": "user", "content": text}], ToolRunner(),
                          client_tools={t["name"]: t for t in tools})
     assert [(c.name, c.arguments) for c in reply.tool_calls] == expected
+
+
+LOCK = {"type": "function", "name": "door_lock", "description": "Lock or unlock the smart lock on the shed door.",
+        "parameters": {"type": "object", "properties": {
+            "locked": {"type": "boolean", "description": "true to lock, false to unlock"}}, "required": ["locked"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # the description's verb is the tool's action too: "put" adds, as "Add a podcast episode" does; "um" opens
+    ("so um put serial in my up next", [EPISODES], ("queue_episode", {"show": "serial"})),
+    # both actions of "Lock or unlock", and the flag's value as its description says
+    ("unlock the shed door please", [LOCK], ("door_lock", {"locked": False})),
+    ("lock the shed door", [LOCK], ("door_lock", {"locked": True})),
+])
+def test_a_tools_description_says_its_actions_and_a_flags_values(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
