@@ -389,12 +389,13 @@ SAME_THING = [frozenset(group.split()) for group in [
     "movie movies film films showtimes cinema",
     "air quality pollution aqi",
     "dice die",
+    "bike bikes bicycle bicycles cycle",
     "traffic drive driving commute",
     "translate language",
     "contact contacts call phone ring dial",
     "guests guest people persons party",
     "photo photos picture pictures pics album",
-    "vocab vocabulary words quiz review flashcards",
+    "vocab vocabulary words quiz review flashcards practise practice",
     "fine fines owe owed overdue",
 ]]
 # Words that name a thing of a kind (a language, a workout): like SAME_THING they say what a request is about
@@ -469,6 +470,8 @@ RELATIVE_DAYS = frozenset("next last".split())    # a time only before a day wor
 TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
 RANGE_ENDS = frozenset("to until till through thru".split())    # before a range's last day ("monday to friday")
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
+# Ordinals before what a number parameter counts ("the fourth floor").
+ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
 _CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|(?:[12]?\d|3[01])(?:st|nd|rd|th)")   # 3pm, 7:45, 5th (not 90th)
@@ -616,9 +619,14 @@ class Request:
             clause = words[first:next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))]
             self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items() if particle in clause), self.verb)
         self.verb_at = first
-        # "is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done
-        self.question = bool(words) and not after_remark and words[0] in QUESTION_STARTS and not (
-            words[0] in ASKING_MODALS and words[1:2] in (["you"], ["i"], ["we"]))
+        def asks(i: int) -> bool:
+            """"is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done."""
+            return words[i] in QUESTION_STARTS and not (
+                words[i] in ASKING_MODALS and words[i + 1:i + 2] in (["you"], ["i"], ["we"]))
+        # a question from the start or, with no verb said, after a remark ("before i print anything, is the printer
+        # low on ink?")
+        self.question = bool(words) and not after_remark and (asks(0) or self.verb is None and any(
+            asks(i) for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")))
         # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
             words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_STARTS
@@ -937,9 +945,10 @@ class _Reading:
         for parameter in targets:
             for i in range(len(self.words) - 1):
                 root = stem(self.words[i + 1])
-                if lone(i) and (any(same_root(root, r) for r in parameter.roots) or
-                                any(root in g and parameter.roots & g for g in GROUPS)):
-                    self.take(parameter, i, i, number_value(self.words[i]))
+                ordinal = ORDINALS.get(self.words[i]) if self.free(i) else None     # "the fourth floor"
+                if (lone(i) or ordinal) and (any(same_root(root, r) for r in parameter.roots) or
+                                             any(root in g and parameter.roots & g for g in GROUPS)):
+                    self.take(parameter, i, i, ordinal or number_value(self.words[i]))
                     self.used.add(i + 1)          # "10 minutes", "two people": the unit is no value
                     break
         left = [p for p in targets if p.name not in self.arguments]

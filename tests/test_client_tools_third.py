@@ -159,3 +159,20 @@ LOCK = {"type": "function", "name": "door_lock", "description": "Lock or unlock 
 def test_a_tools_description_says_its_actions_and_a_flags_values(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+INK = {"type": "function", "name": "ink_levels", "description": "Check ink levels on the home printer."}
+DESK = {"type": "function", "name": "reserveDesk", "description": "Reserve a desk at the office.",
+        "parameters": {"type": "object", "properties": {"day": {"type": "string"}, "floor": {"type": "integer"}},
+                       "required": ["day"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("before i print the report, is the printer low on ink?", [INK], ("ink_levels", {})),    # a question after a remark
+    ("i think someone moved my bicycle. where is it now?", [BIKE], ("locate_bike", {})),     # "bicycle" is a bike
+    ("book me a desk on the third floor for monday", [DESK], ("reserveDesk", {"day": "monday", "floor": 3})),
+    ("let's practise my italian vocab", [FLASHCARDS], ("reviewFlashcards", {"language": "italian"})),
+])
+def test_questions_after_a_remark_ordinals_and_words_of_a_kind(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
