@@ -65,6 +65,8 @@ DAY_WORDS = frozenset("""
 today tonight tomorrow yesterday morning afternoon evening night noon weekend week month year later moment
 monday tuesday wednesday thursday friday saturday sunday next last
 """.split())
+# Words before a thing, after a verb ("to walk *the* dog").
+DETERMINERS = frozenset("the a an my our your his her their".split())
 # Words a value may begin with ("the airport", "my sister", "i'm running late"): one right before a run
 # gets a marker of its own.
 LEADING = frozenset("the my a an our your his her their i i'm we let's it's this".split())
@@ -320,6 +322,8 @@ TELLING = frozenset({"find", "convert", "translate"})
 # Verbs that say nothing of which action ("give the tomatoes a drink", "take a note"): they neither support
 # a tool nor rule one out.
 ANY_ACTION = frozenset("give take do go help let run turn get make".split())
+# Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print).
+ALSO = {"cancel": ("stop",)}
 # Actions that undo each other: a request with a word of one never calls a tool of the other ("take bananas
 # off the list" is no add_to_shopping_list call).
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
@@ -570,7 +574,7 @@ class Tool:
         # one after "or" ("Lock or unlock the bike")
         said = [ACTION_OF.get(w) for w in [described[0], described[2]] if w] if described[1:2] == ["or"] else \
             [ACTION_OF.get(described[0])] if described else []
-        actions = {action} | ({a for a in said if a and a not in TELLING} if action and action not in TELLING else set())
+        actions = {action, *ALSO.get(action, ())} | ({a for a in said if a and a not in TELLING} if action and action not in TELLING else set())
         return cls(name, action, stem(verb) if action else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}))
 
@@ -655,6 +659,8 @@ class Request:
                 if capital(j):
                     last = j
                 j += 1
+            while last > i and (self.tokens[last].word in DAY_WORDS or self.tokens[last].word in MONTHS):
+                last -= 1           # "Keiko on Friday": the day is no part of a name
             titled.update(range(i, last + 1))
             i = last + 1
         return titled
@@ -788,6 +794,9 @@ class _Reading:
             hits = [(len(words), member) for words, member in phrases if self.words[i:i + len(words)] == words]
             if not hits and len(self.words[i]) >= 4:
                 hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
+            if not hits:            # "arm" for "armed"
+                hits = [(1, m) for m in members if " " not in m and stem(m) == stem(self.words[i]) and
+                        self.words[i] not in FUNCTION_WORDS]
             if hits and self.free(i):
                 length, member = max(hits)
                 found.append((i, i + length - 1, member))
@@ -970,7 +979,10 @@ class _Reading:
                 current = []
             if said_cue and self.free(i):
                 after, _ = self.request.action_at(i + 1) if i + 1 < len(self.words) else (None, 0)
-                cue = "for" if token.word == "to" and after is not None else token.word
+                # "to" before a verb is no person's nor place's: "to book a table", "to walk the dog"
+                verb_after = after is not None or self.words[i + 2:i + 3] and self.words[i + 2] in DETERMINERS and \
+                    not any(c in self.request.tokens[i + 2].gap for c in ",:;.!?")
+                cue = "for" if token.word == "to" and verb_after else token.word
                 continue
             if not self.free(i):
                 # right after the verb, or after a word taken right after it ("order a *large* pepperoni pizza"): its object
@@ -1008,7 +1020,11 @@ class _Reading:
                 kinds = CUES.get(chunk.cue, ())
                 score = 1.0 if not kinds else 3.0 if kinds[0] == parameter.kind else \
                     2.0 if parameter.kind in kinds else 0.5
-                return score + (2.0 if chunk.cue in said else 0.0) - (0.75 if chunk.kindred else 0.0) - \
+                # the parameter's name said before the cue ("the episode called The Heat Dome"), or another's
+                named = {p.name for p in self.tool.parameters if chunk.cue is not None and chunk.first >= 2 and any(
+                    same_root(stem(self.words[chunk.first - 2]), stem(w)) for w in name_words(p.name))}
+                return score + (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
+                    (0.75 if chunk.kindred else 0.0) - \
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             fitting = [c for c in chunks if not parameter.coded or
                        re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
@@ -1017,7 +1033,14 @@ class _Reading:
                        default=None)
             if best is not None and (parameter in self.main or best.cue is not None or best.first in self.request.titled) and \
                     (not self.only_required or fit(best) >= 2 or parameter in self.main):
-                self.take(parameter, best.first, best.last)
+                owner = next((k for k in range(best.first, best.last) if self.words[k].endswith("'s") and _content(
+                    self.words[k + 1:best.last + 1]) and all(
+                    self.tool.has(stem(w)) for w in _content(self.words[k + 1:best.last + 1]))), None) \
+                    if parameter.kind == "person" else None
+                if owner is not None:       # "Leo's tablet limit": the person is Leo, the tablet the tool's
+                    self.take(parameter, best.first, owner, self.request.said(best.first, owner)[:-2])
+                else:
+                    self.take(parameter, best.first, best.last)
                 chunks.remove(best)
         self.left = sum(self.request.verb_at <= c.first < self.request.clause_end for c in chunks)
 

@@ -176,3 +176,30 @@ DESK = {"type": "function", "name": "reserveDesk", "description": "Reserve a des
 def test_questions_after_a_remark_ordinals_and_words_of_a_kind(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+CHORE = {"type": "function", "name": "assign_task", "description": "Assign a household chore to a family member.",
+         "parameters": {"type": "object", "properties": {"person": {"type": "string", "description": "Family member"},
+                                                         "chore": {"type": "string"}}, "required": ["person", "chore"]}}
+PODCAST = {"type": "function", "name": "queue_show", "description": "Add a podcast episode to Up Next.",
+           "parameters": {"type": "object", "properties": {"show": {"type": "string", "description": "Podcast name"},
+                                                           "episode": {"type": "string"}}, "required": ["show"]}}
+ALARM = {"type": "function", "name": "GarageAlarm", "description": "Arm or disarm the garage alarm.",
+         "parameters": {"type": "object", "properties": {"mode": {"type": "string", "enum": ["armed", "disarmed"]}},
+                        "required": ["mode"]}}
+PRINT_JOB = {"type": "function", "name": "cancel_print", "description": "Abort the job on the 3D printer."}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # "to" before "walk the dog" says a purpose, not a person
+    ("Assign Ravi to walk the dog", [CHORE], ("assign_task", {"person": "Ravi", "chore": "walk the dog"})),
+    # the parameter named before "called" takes what follows it
+    ("Queue Serial, the episode called The Alibi", [PODCAST], ("queue_show", {"show": "Serial", "episode": "The Alibi"})),
+    # a person's thing that is the tool's own: the person alone
+    ("Set Leo's screen time limit to 45 minutes.", [LIMIT], ("set_screen_limit", {"child": "Leo", "minutes": 45})),
+    ("arm the garage alarm", [ALARM], ("GarageAlarm", {"mode": "armed"})),          # "arm" is the root of "armed"
+    ("stop the print, it's failed", [PRINT_JOB], ("cancel_print", {})),              # a job cancelled is stopped
+])
+def test_values_by_the_words_around_them(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
