@@ -660,7 +660,7 @@ class Request:
                     last = j
                 j += 1
             while last > i and (self.tokens[last].word in DAY_WORDS or self.tokens[last].word in MONTHS):
-                last -= 1           # "Keiko on Friday": the day is no part of a name
+                last = max(k for k in range(i, last) if capital(k))     # "Keiko on Friday": the day is no part of it
             titled.update(range(i, last + 1))
             i = last + 1
         return titled

@@ -135,6 +135,9 @@ SCREEN_TIME = {**LIMIT, "name": "set_screen_time"}
     ("run the bilge pump for ten minutes", [PUMP], [("start_bilge_pump", {"minutes": 10})]),
     # "time" is a word of the tool's name too: the screen limit, not the clock
     ("give sam ninety minutes of screen time today", [SCREEN_TIME], [("set_screen_time", {"child": "sam", "minutes": 90})]),
+    # a clause beside the request read as a timer ("an hour"): the tool still takes it over
+    ("screen time for uh the girls, no wait, just for sam, two hours", [SCREEN_TIME],
+     [("set_screen_time", {"child": "sam", "minutes": 120})]),
     # the skill's own thing said: the timer stays
     ("set a timer for ten minutes", [PUMP], [("set_timer", {"seconds": 600})]),
 ])
