@@ -970,7 +970,7 @@ class _Reading:
     def chunks(self) -> list[_Chunk]:
         """The runs of words not yet taken, split at the words before a value ("in", "to", ...) and at commas,
         each without the words at its ends that are no part of a value."""
-        out, current, cue = [], [], "object" if self.request.verb is not None else None
+        out, current, cue = [], [], None      # before the verb, a remark's ("i'm nearly out of metformin, ...")
         for i, token in enumerate(self.request.tokens):
             said_cue = token.word in CUES and i not in self.request.titled
             boundary = not self.free(i) or said_cue or any(c in token.gap for c in ",?!;")
@@ -1115,7 +1115,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             not any(w in ACTION_OF for w in words) and not any(words[i] in QUESTION_STARTS for i in clauses) and \
             (COPULAS & clause or tool.tells() and SPEAKERS & clause):
         return None
-    asked = own_verb or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
+    # a count of the tool's own thing, said first, asks for it ("four tickets for The Nutcracker")
+    counted = number_value(request.first) is not None and tool.has(stem(words[request.verb_at + 1])) \
+        if request.verb_at + 1 < len(words) else False
+    asked = own_verb or counted or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or request.verb is None and asked)):
         return None

@@ -206,3 +206,22 @@ PRINT_JOB = {"type": "function", "name": "cancel_print", "description": "Abort t
 def test_values_by_the_words_around_them(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+REFILL = {"type": "function", "name": "refill_medicine", "description": "Request a refill of a prescription.",
+          "parameters": {"type": "object", "properties": {"medication": {"type": "string"},
+                                                          "pharmacy": {"type": "string"}}, "required": ["medication"]}}
+TICKETS = {"type": "function", "name": "buy_tickets", "description": "Buy tickets for a show or a match.",
+           "parameters": {"type": "object", "properties": {"event": {"type": "string"},
+                                                           "quantity": {"type": "integer"}}, "required": ["event"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a run in a remark before the verb has no cue: no optional value
+    ("oh I'm almost out of insulin, can you get that refilled", [REFILL], ("refill_medicine", {"medication": "insulin"})),
+    # a count of the tool's own thing, said first, asks for it
+    ("three tickets for Hamlet", [TICKETS], ("buy_tickets", {"event": "Hamlet", "quantity": 3})),
+])
+def test_a_remark_gives_no_optional_value_and_a_count_of_the_tools_thing_asks(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
