@@ -692,8 +692,8 @@ def _strippable(word: str, tool: Tool, last: bool, kindred: bool = True) -> bool
         return True
     names = {stem(w) for w in name_words(tool.name)}
     parameters = {stem(w) for p in tool.parameters for w in name_words(p.name)}
-    if any(same_root(root, r) for r in names | parameters) or \
-            kindred and any(root in group and names & group for group in GROUPS):
+    if any(same_root(root, r) for r in names | parameters) or kindred and \
+            any(root in group and names & group for group in GROUPS) and not any(root in g for g in EXAMPLE_GROUPS):
         return True
     return False
 
@@ -996,6 +996,8 @@ class _Reading:
             out.append(_Chunk(current[0], current[-1], cue))
         stripped = []
         for chunk in [c for c in out if c.last not in self.corrected]:
+            if chunk.cue is None:       # with no cue, a title typed is the value ("i haven't finished The Overstory")
+                chunk.first = next((k for k in range(chunk.first, chunk.last + 1) if k in self.request.titled), chunk.first)
             for kindred in (True, False):
                 first, last = chunk.first, chunk.last
                 while first <= last and first not in self.request.titled and \
@@ -1037,7 +1039,11 @@ class _Reading:
                     self.words[k + 1:best.last + 1]) and all(
                     self.tool.has(stem(w)) for w in _content(self.words[k + 1:best.last + 1]))), None) \
                     if parameter.kind == "person" else None
-                if owner is not None:       # "Leo's tablet limit": the person is Leo, the tablet the tool's
+                example = next((k for k in range(best.first, best.last + 1) for g in EXAMPLE_GROUPS
+                                if stem(self.words[k]) in g and parameter.roots & g), None)
+                if example is not None:     # "an italian class": the language is italian
+                    self.take(parameter, example, example)
+                elif owner is not None:     # "Leo's tablet limit": the person is Leo, the tablet the tool's
                     self.take(parameter, best.first, owner, self.request.said(best.first, owner)[:-2])
                 else:
                     self.take(parameter, best.first, best.last)

@@ -225,3 +225,21 @@ TICKETS = {"type": "function", "name": "buy_tickets", "description": "Buy ticket
 def test_a_remark_gives_no_optional_value_and_a_count_of_the_tools_thing_asks(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+RENEW = {"type": "function", "name": "renew_loan", "description": "Renew a book on loan from the library.",
+         "parameters": {"type": "object", "properties": {"title": {"type": "string"}}, "required": ["title"]}}
+LESSON = {"type": "function", "name": "book_language_lesson", "description": "Book a lesson with a tutor.",
+          "parameters": {"type": "object", "properties": {"language": {"type": "string", "description": "Language to learn"},
+                                                          "day": {"type": "string"}}, "required": ["language"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # with no cue before it, a title typed in a remark is the value, not the remark's words around it
+    ("I still haven't read Middlemarch yet, can you renew it?", [RENEW], ("renew_loan", {"title": "Middlemarch"})),
+    # a language said in a run is the language, not the run ("a german class")
+    ("can i get a german class on monday", [LESSON], ("book_language_lesson", {"language": "german", "day": "monday"})),
+])
+def test_a_title_or_an_example_of_a_parameters_kind_is_the_value(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
