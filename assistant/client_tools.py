@@ -398,7 +398,7 @@ SAME_THING = [frozenset(group.split()) for group in [
     "translate language",
     "contact contacts call phone ring dial",
     "guests guest people persons party",
-    "photo photos picture pictures pics album",
+    "photo photos picture pictures pics album gallery",
     "vocab vocabulary words quiz review flashcards practise practice",
     "fine fines owe owed overdue",
 ]]
@@ -474,6 +474,9 @@ RELATIVE_DAYS = frozenset("next last".split())    # a time only before a day wor
 TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
 RANGE_ENDS = frozenset("to until till through thru".split())    # before a range's last day ("monday to friday")
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
+# A year said in words ("twenty twenty two"): its first word's hundreds; a parameter named so takes it.
+CENTURIES = {"nineteen": 1900, "twenty": 2000}
+YEAR_WORDS = frozenset({"year"})
 # Ordinals before what a number parameter counts ("the fourth floor").
 ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
 _CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
@@ -936,6 +939,16 @@ class _Reading:
                 break
         return seconds, i, last
 
+    def year_at(self, i: int) -> tuple[int, int, int] | None:
+        """A year said in words from word i ("twenty twenty two", "nineteen ninety"): its value, first and last word."""
+        words = self.words
+        if words[i] not in CENTURIES or i + 1 >= len(words) or not self.free(i) or \
+                TENS.get(words[i + 1], UNITS.get(words[i + 1], 0)) < 10:
+            return None
+        units = UNITS.get(words[i + 2], 0) if words[i + 1] in TENS and i + 2 < len(words) and \
+            UNITS.get(words[i + 2], 10) < 10 else 0
+        return CENTURIES[words[i]] + TENS.get(words[i + 1], UNITS.get(words[i + 1], 0)) + units, i, i + 1 + bool(units)
+
     def numbers(self):
         """A number said fills a number parameter whose words follow it ("for 10 minutes", "two portions", "for
         two people"), or the only one left when one number is left; a number in a run of numbers ("7489 2210")
@@ -951,6 +964,11 @@ class _Reading:
                     self.used.add(i - 1)
                     break
         targets = [p for p in self.unfilled() if p.type in ("integer", "number")]
+        for parameter in [p for p in targets if YEAR_WORDS & set(name_words(p.name))]:
+            year = next((y for y in (self.year_at(i) for i in range(len(self.words))) if y), None)
+            if year:
+                self.take(parameter, year[1], year[2], year[0])
+        targets = [p for p in targets if p.name not in self.arguments]
         for parameter in targets:
             for i in range(len(self.words) - 1):
                 root = stem(self.words[i + 1])

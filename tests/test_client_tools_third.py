@@ -243,3 +243,10 @@ LESSON = {"type": "function", "name": "book_language_lesson", "description": "Bo
 def test_a_title_or_an_example_of_a_parameters_kind_is_the_value(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+def test_a_year_said_in_words_fills_a_year_parameter():
+    assert decode([GALLERY], "find my ski photos from twenty nineteen") == {
+        "name": "search_gallery", "arguments": {"query": "ski", "year": 2019}}
+    assert decode([GALLERY], "find my lake photos from nineteen ninety five") == {
+        "name": "search_gallery", "arguments": {"query": "lake", "year": 1995}}
