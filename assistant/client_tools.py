@@ -42,6 +42,7 @@ i me my mine you your yours we us our it its it's he she him her they them their
 whom whose how how's where where's when when's why please pls just some any all get give tell show let let's
 want wanna need like know find make me i'm i'd i'll hey hi okay ok parley um uh so well oh hmm er now right
 thanks thank there there's here up out over not no yes very really also too again one
+anywhere somewhere anything something
 """.split())
 # Words that are no part of a value though not function words: what is said around one ("did the lakers
 # win", "text mom saying ...", "apple stock", "... online") and fillers ("real quick"). Language as data.
@@ -301,7 +302,7 @@ ACTIONS = {
     "sell": "sell",
     "lock": "lock",
     "unlock": "unlock",
-    "open": "open",
+    "open": "open pop",
     "close": "close shut",
     "start": "start begin launch precondition warm_up activate restart reboot",
     "water": "water irrigate sprinkle",
@@ -363,7 +364,7 @@ SAME_THING = [frozenset(group.split()) for group in [
     "reminder reminders remind",
     "shopping grocery groceries list",
     "recipe recipes cook dish",
-    "stock stocks share shares price trading market ticker",
+    "stock stocks share shares price trading market ticker worth",
     "score scores game match win won lost played",
     "flight flights plane landed",
     "taxi cab ride uber lyft",
@@ -428,7 +429,7 @@ PARAMETER_KINDS = {
 # any parameter.
 CUES = {
     "in": ("place", "language"), "into": ("language",), "to": ("place", "person", "language"),
-    "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "by": ("person",),
+    "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "round": ("place",), "by": ("person",),
     "for": (), "of": (), "about": (), "with": (), "on": (), "called": ("person", "thing"), "named": ("person", "thing"),
 }
 # Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.

@@ -250,3 +250,20 @@ def test_a_year_said_in_words_fills_a_year_parameter():
         "name": "search_gallery", "arguments": {"query": "ski", "year": 2019}}
     assert decode([GALLERY], "find my lake photos from nineteen ninety five") == {
         "name": "search_gallery", "arguments": {"query": "lake", "year": 1995}}
+
+
+PARKING_NEAR = {"type": "function", "name": "find_parking", "description": "Find car parks near a place.",
+                "parameters": {"type": "object", "properties": {"near": {"type": "string"}}}}
+TRUNK = {"type": "function", "name": "openTrunk", "description": "Open the car's trunk."}
+COIN = {"type": "function", "name": "coinPrice", "description": "Current price of a cryptocurrency.",
+        "parameters": {"type": "object", "properties": {"coin": {"type": "string"}}, "required": ["coin"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("is there anywhere to park round here", [PARKING_NEAR], ("find_parking", {})),    # "anywhere", "round here": no place
+    ("pop the trunk", [TRUNK], ("openTrunk", {})),                                    # "pop" opens
+    ("what's ethereum worth right now", [COIN], ("coinPrice", {"coin": "ethereum"})),  # "worth" asks a price
+])
+def test_words_of_the_second_sets_misses_are_read(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
