@@ -559,11 +559,13 @@ class Tool:
             return None
         description = function.get("description") if isinstance(function.get("description"), str) else ""
         described = re.findall(r"[a-z']+", description.lower())
-        # its name's first word ("play_song"), unless that is a day word ("next_bus"); else its description's
+        # its name's first word ("play_song"), unless that is a day word ("next_bus"); else its description's, unless
+        # that is one
         first = name_words(name)[0]
-        verb = first if first in ACTION_OF and first not in DAY_WORDS else next(iter(described[:1]), None)
+        verb = first if first in ACTION_OF and first not in DAY_WORDS else \
+            next((w for w in described[:1] if w not in DAY_WORDS), None)         # "Next ferry departures": no verb
         action = "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
-        if action is None and described[:1] and same_root(stem(described[0]), stem(first)):
+        if action is None and verb and same_root(stem(verb), stem(first)):
             # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness": a verb of its own
             action = first
         schema = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
@@ -930,15 +932,19 @@ class _Reading:
     def duration_at(self, i: int) -> tuple[float, int, int] | None:
         """The seconds of a duration said from word i ("ninety minutes", "an hour and a half"), and its last word."""
         words, amount = self.words, 1 if self.words[i] in ("a", "an") else number_value(self.words[i])
-        if amount is None or not self.free(i) or i + 1 >= len(words) or words[i + 1] not in DURATION_SECONDS:
+        if amount is None or not self.free(i):
             return None
-        seconds, last = amount * DURATION_SECONDS[words[i + 1]], i + 1
-        for fraction, phrases in AND_A_FRACTION.items():
-            length = next((len(p) for p in phrases if tuple(words[last + 1:last + 1 + len(p)]) == p), 0)
-            if length:
-                seconds, last = seconds + fraction * DURATION_SECONDS[words[i + 1]], last + length
-                break
-        return seconds, i, last
+
+        def fraction_at(k: int) -> tuple[float, int]:
+            """"and a half" from word k: 0.5 and its length; (0, 0) when none is said there."""
+            return next(((f, len(p)) for f, phrases in AND_A_FRACTION.items() for p in phrases
+                         if tuple(words[k:k + len(p)]) == p), (0, 0))
+        before, length = fraction_at(i + 1)          # "7 and a half hours"
+        unit = i + 1 + length
+        if unit >= len(words) or words[unit] not in DURATION_SECONDS:
+            return None
+        after, more = fraction_at(unit + 1) if not length else (0, 0)     # "an hour and a half"
+        return (amount + before + after) * DURATION_SECONDS[words[unit]], i, unit + more
 
     def year_at(self, i: int) -> tuple[int, int, int] | None:
         """A year said in words from word i ("twenty twenty two", "nineteen ninety"): its value, first and last word."""

@@ -267,3 +267,18 @@ COIN = {"type": "function", "name": "coinPrice", "description": "Current price o
 def test_words_of_the_second_sets_misses_are_read(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+FERRY = {"type": "function", "name": "next_ferry", "description": "Next ferry departures from a port.",
+         "parameters": {"type": "object", "properties": {"port": {"type": "string"}}, "required": ["port"]}}
+SLEEP = {"type": "function", "name": "log_sleep", "description": "Record last night's sleep.",
+         "parameters": {"type": "object", "properties": {"hours": {"type": "number"}}, "required": ["hours"]}}
+
+
+def test_a_description_that_starts_with_a_day_word_has_no_verb():
+    # "Next ferry departures": "next" is no verb of skipping, so a question asks the tool
+    assert decode([FERRY], "when's the next ferry from Dover") == {"name": "next_ferry", "arguments": {"port": "Dover"}}
+
+
+def test_a_fraction_said_before_the_unit_is_part_of_the_duration():
+    assert decode([SLEEP], "log 7 and a half hours of sleep") == {"name": "log_sleep", "arguments": {"hours": 7.5}}
