@@ -986,7 +986,8 @@ class _Reading:
                     self.used.add(i + 1)          # "10 minutes", "two people": the unit is no value
                     break
         left = [p for p in targets if p.name not in self.arguments]
-        numbers = [i for i in range(len(self.words)) if lone(i)]
+        # a number of a duration ("for 20 minutes") is no tempo nor count: durations() gives it to a parameter of time
+        numbers = [i for i in range(len(self.words)) if lone(i) and not DURATION_SECONDS.keys() & self.words[i + 1:i + 2]]
         if len(left) == 1 and len(numbers) == 1:
             self.take(left[0], numbers[0], numbers[0], number_value(self.words[numbers[0]]))
             if self.words[numbers[0] + 1:numbers[0] + 2] and self.words[numbers[0] + 1] in CURRENCIES:

@@ -282,3 +282,10 @@ def test_a_description_that_starts_with_a_day_word_has_no_verb():
 
 def test_a_fraction_said_before_the_unit_is_part_of_the_duration():
     assert decode([SLEEP], "log 7 and a half hours of sleep") == {"name": "log_sleep", "arguments": {"hours": 7.5}}
+
+
+def test_a_duration_is_no_value_of_a_number_parameter_of_another_kind():
+    metronome = {"type": "function", "name": "set_metronome", "description": "Set the metronome tempo.",
+                 "parameters": {"type": "object", "properties": {"bpm": {"type": "integer"}}, "required": ["bpm"]}}
+    assert decode([metronome], "set the metronome for 20 minutes") is None
+    assert decode([metronome], "set the metronome to 120") == {"name": "set_metronome", "arguments": {"bpm": 120}}
