@@ -92,14 +92,17 @@ HOME_ARGUMENTS = frozenset({"device", "room", "name", "area"})
 def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
     """A declared tool is called instead of a built-in skill, as a Realtime tool competes with the model's own
     answers, when the request asks for the tool and says the thing its name acts on, and nothing of the skill's:
-    no word of the skill's name beyond its verb ("timer", "thermostat") that the tool's name lacks, no value of its
+    no word of the skill's name beyond its verb ("timer", "thermostat") but in the tool's own words, no value of its
     call, no thing of the home ("log a 30 minute run" with log_workout declared is no timer; "run the bilge pump for
     ten minutes" with start_bilge_pump neither; "set a timer for 30 minutes" stays one)."""
     if declared is None or not declared.owned or call.name not in SKILLS or HOME_ARGUMENTS & set(call.arguments):
         return False
     own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
-    # a word the declared tool's name has too is no word of the skill's ("screen time" with set_screen_time)
-    return not ({stem(w) for w in own} - {stem(w) for w in name_words(declared.call["name"])}) & request_stems(request)
+    # a word said after another word of the declared tool's name is the tool's ("screen time" with
+    # set_screen_time), not the skill's ("start a timer" with start_workout_timer stays a timer)
+    tool, said = {stem(w) for w in name_words(declared.call["name"])}, [stem(w) for w in request.lower().split()]
+    tools_own = {b for a, b in zip(said, said[1:]) if a in tool and b in tool}
+    return not ({stem(w) for w in own} - tools_own) & request_stems(request)
 
 
 class EmbeddedGenerator:

@@ -128,6 +128,8 @@ def test_a_value_taken_back_is_no_value():
 PUMP = {"type": "function", "name": "start_bilge_pump", "description": "Run the boat's bilge pump.",
         "parameters": {"type": "object", "properties": {"minutes": {"type": "integer"}}}}
 SCREEN_TIME = {**LIMIT, "name": "set_screen_time"}
+WORKOUT_TIMER = {"type": "function", "name": "start_workout_timer", "description": "Start a workout interval timer.",
+                 "parameters": {"type": "object", "properties": {"minutes": {"type": "integer"}}}}
 
 
 @pytest.mark.parametrize("text, tools, expected", [
@@ -138,6 +140,8 @@ SCREEN_TIME = {**LIMIT, "name": "set_screen_time"}
     # a clause beside the request read as a timer ("an hour"): the tool still takes it over
     ("screen time for uh the girls, no wait, just for sam, two hours", [SCREEN_TIME],
      [("set_screen_time", {"child": "sam", "minutes": 120})]),
+    # "timer" is a word of the tool's name, but not said as its own ("a timer"): the timer stays
+    ("start a timer for ten minutes", [WORKOUT_TIMER], [("set_timer", {"seconds": 600})]),
     # the skill's own thing said: the timer stays
     ("set a timer for ten minutes", [PUMP], [("set_timer", {"seconds": 600})]),
 ])
