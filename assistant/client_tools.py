@@ -1143,8 +1143,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     own_verb = request.unknown_verb and tool.has(stem(request.first))
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
     clause = set(words[:clauses[0] if clauses else len(words)])
+    # a word of an action right after a copula is a state ("the garage door is open"), no verb of asking
+    acting = [w for i, w in enumerate(words) if w in ACTION_OF and not (i and words[i - 1] in COPULAS)]
     if not request.question and request.verb is None and not WANTING & set(words) and \
-            not any(w in ACTION_OF for w in words) and not any(words[i] in QUESTION_STARTS for i in clauses) and \
+            not acting and not any(words[i] in QUESTION_STARTS for i in clauses) and \
             (COPULAS & clause or tool.tells() and SPEAKERS & clause):
         return None
     # a count of the tool's own thing, said first, asks for it ("four tickets for The Nutcracker")

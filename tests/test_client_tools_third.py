@@ -293,3 +293,11 @@ def test_a_duration_is_no_value_of_a_number_parameter_of_another_kind():
                  "parameters": {"type": "object", "properties": {"bpm": {"type": "integer"}}, "required": ["bpm"]}}
     assert decode([metronome], "set the metronome for 20 minutes") is None
     assert decode([metronome], "set the metronome to 120") == {"name": "set_metronome", "arguments": {"bpm": 120}}
+
+
+def test_a_word_of_an_action_after_a_copula_is_a_state_not_an_ask():
+    garage = {"type": "function", "name": "garage_door", "description": "Open or close the garage door.",
+              "parameters": {"type": "object", "properties": {
+                  "open": {"type": "boolean", "description": "true to open, false to close"}}, "required": ["open"]}}
+    assert decode([garage], "the garage door is open") is None
+    assert decode([garage], "close the garage door") == {"name": "garage_door", "arguments": {"open": False}}
