@@ -478,6 +478,9 @@ DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days we
 # A year said in words ("twenty twenty two"): its first word's hundreds; a parameter named so takes it.
 CENTURIES = {"nineteen": 1900, "twenty": 2000}
 YEAR_WORDS = frozenset({"year"})
+# Words of a string parameter's name that say its value has digits ("tracking_number", "order_id"): "my parcel
+# never arrived" holds none.
+CODED = frozenset("number code id pin".split())
 # Ordinals before what a number parameter counts ("the fourth floor").
 ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
 _CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
@@ -523,7 +526,7 @@ class Parameter:
     date_only: bool            # a day, not a time of day ("date")
     roots: frozenset           # of its name's and description's words
     said: frozenset            # its name's and description's words as written ("Where to go": "to")
-    coded: bool                # its description's example has digits ("The scooter's code, e.g. 'XK42'"): so must a value
+    coded: bool                # its example has digits ("e.g. 'XK42'") or its name says so (CODED): so must a value
     choices: tuple = ()        # a flag's value by the word said: "true to lock, false to unlock": (("lock", True), ...)
 
     @classmethod
@@ -537,7 +540,7 @@ class Parameter:
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
                    kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
-                   bool(example and re.search(r"\d", example.group(1))),
+                   bool(example and re.search(r"\d", example.group(1))) or bool(CODED & set(named)),
                    tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())))
 
 

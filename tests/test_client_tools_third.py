@@ -301,3 +301,11 @@ def test_a_word_of_an_action_after_a_copula_is_a_state_not_an_ask():
                   "open": {"type": "boolean", "description": "true to open, false to close"}}, "required": ["open"]}}
     assert decode([garage], "the garage door is open") is None
     assert decode([garage], "close the garage door") == {"name": "garage_door", "arguments": {"open": False}}
+
+
+def test_a_parameter_named_a_number_or_a_code_takes_only_a_value_with_digits():
+    parcel = {"type": "function", "name": "track_parcel", "description": "Track a parcel.",
+              "parameters": {"type": "object", "properties": {"tracking_number": {"type": "string"}},
+                             "required": ["tracking_number"]}}
+    assert decode([parcel], "my parcel never arrived, I'm furious") is None
+    assert decode([parcel], "track parcel 7741 2210") == {"name": "track_parcel", "arguments": {"tracking_number": "7741 2210"}}
