@@ -1062,7 +1062,8 @@ class _Reading:
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
                        default=None)
-            if best is not None and (parameter in self.main or best.cue is not None or best.first in self.request.titled) and \
+            if best is not None and (parameter in self.main or (best.cue is not None and not best.kindred) or
+                                     best.first in self.request.titled) and \
                     (not self.only_required or fit(best) >= 2 or parameter in self.main):
                 owner = next((k for k in range(best.first, best.last) if self.words[k].endswith("'s") and _content(
                     self.words[k + 1:best.last + 1]) and all(

@@ -309,3 +309,12 @@ def test_a_parameter_named_a_number_or_a_code_takes_only_a_value_with_digits():
                              "required": ["tracking_number"]}}
     assert decode([parcel], "my parcel never arrived, I'm furious") is None
     assert decode([parcel], "track parcel 7741 2210") == {"name": "track_parcel", "arguments": {"tracking_number": "7741 2210"}}
+
+
+def test_an_optional_parameter_takes_no_run_of_the_tools_kind_only():
+    taxi = {"type": "function", "name": "book_taxi", "description": "Book a taxi to a destination.",
+            "parameters": {"type": "object", "properties": {
+                "destination": {"type": "string"},
+                "pickup": {"type": "string", "description": "Where to be picked up from"}}, "required": ["destination"]}}
+    assert decode([taxi], "get me a cab to 10 Downing Street") == {
+        "name": "book_taxi", "arguments": {"destination": "10 Downing Street"}}     # "cab" is no pickup
