@@ -1147,8 +1147,9 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     own_verb = request.unknown_verb and tool.has(stem(request.first))
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
     clause = set(words[:clauses[0] if clauses else len(words)])
-    # a word of an action right after a copula is a state ("the garage door is open"), no verb of asking
-    acting = [w for i, w in enumerate(words) if w in ACTION_OF and not (i and words[i - 1] in COPULAS)]
+    # a word of an action right after a copula is a state ("the garage door is open"), and a day word a time ("my
+    # sister is visiting next week"): no verb of asking
+    acting = [w for i, w in enumerate(words) if w in ACTION_OF and w not in DAY_WORDS and not (i and words[i - 1] in COPULAS)]
     if not request.question and request.verb is None and not WANTING & set(words) and \
             not acting and not any(words[i] in QUESTION_STARTS for i in clauses) and \
             (COPULAS & clause or tool.tells() and SPEAKERS & clause):
