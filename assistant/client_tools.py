@@ -343,7 +343,7 @@ RECORDS = frozenset("log record".split())
 # Words that make a request's first clause a statement of how things are ("the museum was amazing", "my baby is
 # so cute"), and words of a statement of one's own ("i hate potholes", "i love the ferry ride"): with no verb of
 # the tables and no word of wanting, a remark, no ask to be told anything nor to record it.
-COPULAS = frozenset("is are am was were isn't aren't wasn't weren't".split())
+COPULAS = frozenset("is are am was were isn't aren't wasn't weren't it's that's".split())
 SPEAKERS = frozenset("i we i'm we're".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
 # alone, with nothing else of the tool's, is no evidence for a tool of one of them.

@@ -301,6 +301,9 @@ def test_a_word_of_an_action_after_a_copula_is_a_state_not_an_ask():
                   "open": {"type": "boolean", "description": "true to open, false to close"}}, "required": ["open"]}}
     assert decode([garage], "the garage door is open") is None
     assert decode([FERRY], "my sister is visiting next week") is None      # "next week" is a time, no skipping
+    weather = {"type": "function", "name": "get_weather", "description": "Get the weather for a city.",
+               "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+    assert decode([weather], "it's raining again") is None                  # "it's": a statement of how things are
     assert decode([garage], "close the garage door") == {"name": "garage_door", "arguments": {"open": False}}
 
 
