@@ -27,8 +27,13 @@ FLASHCARDS = {"type": "function", "name": "reviewFlashcards", "description": "St
 WASH = {"type": "function", "name": "book_wash", "description": "Book a slot at the car wash.",
         "parameters": {"type": "object", "properties": {"program": {"type": "string", "enum": ["basic", "deluxe"]},
                                                         "time": {"type": "string"}}, "required": ["time"]}}
-PRINTER = {"type": "function", "name": "stop_printer_job", "description": "Abort the job on the 3D printer."}
 QUEUE_CLEAR = {"type": "function", "name": "clear_up_next", "description": "Remove every episode from Up Next."}
+
+
+def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
+    """The decoder's call for the request as (name, arguments), None for no call."""
+    call = decode(tools, text)
+    return call and (call["name"], call["arguments"])
 
 
 @pytest.mark.parametrize("text, tools, expected", [
@@ -46,8 +51,7 @@ QUEUE_CLEAR = {"type": "function", "name": "clear_up_next", "description": "Remo
     ("make an album called Grandad's 80th", [ALBUM], ("createAlbum", {"album_name": "Grandad's 80th"})),
 ])
 def test_words_of_the_third_sets_kinds_are_read(text, tools, expected):
-    call = decode(tools, text)
-    assert call is not None and (call["name"], call["arguments"]) == expected
+    assert reading(tools, text) == expected
 
 
 def test_a_question_about_the_past_is_no_call_of_a_tool_that_tells_what_comes_next():
@@ -164,8 +168,7 @@ LOCK = {"type": "function", "name": "door_lock", "description": "Lock or unlock 
     ("lock the shed door", [LOCK], ("door_lock", {"locked": True})),
 ])
 def test_a_tools_description_says_its_actions_and_a_flags_values(text, tools, expected):
-    call = decode(tools, text)
-    assert call is not None and (call["name"], call["arguments"]) == expected
+    assert reading(tools, text) == expected
 
 
 INK = {"type": "function", "name": "ink_levels", "description": "Check ink levels on the home printer."}
@@ -181,8 +184,7 @@ DESK = {"type": "function", "name": "reserveDesk", "description": "Reserve a des
     ("let's practise my italian vocab", [FLASHCARDS], ("reviewFlashcards", {"language": "italian"})),
 ])
 def test_questions_after_a_remark_ordinals_and_words_of_a_kind(text, tools, expected):
-    call = decode(tools, text)
-    assert call is not None and (call["name"], call["arguments"]) == expected
+    assert reading(tools, text) == expected
 
 
 CHORE = {"type": "function", "name": "assign_task", "description": "Assign a household chore to a family member.",
@@ -208,8 +210,7 @@ PRINT_JOB = {"type": "function", "name": "cancel_print", "description": "Abort t
     ("stop the print, it's failed", [PRINT_JOB], ("cancel_print", {})),              # a job cancelled is stopped
 ])
 def test_values_by_the_words_around_them(text, tools, expected):
-    call = decode(tools, text)
-    assert call is not None and (call["name"], call["arguments"]) == expected
+    assert reading(tools, text) == expected
 
 
 REFILL = {"type": "function", "name": "refill_medicine", "description": "Request a refill of a prescription.",
@@ -227,8 +228,7 @@ TICKETS = {"type": "function", "name": "buy_tickets", "description": "Buy ticket
     ("three tickets for Hamlet", [TICKETS], ("buy_tickets", {"event": "Hamlet", "quantity": 3})),
 ])
 def test_a_remark_gives_no_optional_value_and_a_count_of_the_tools_thing_asks(text, tools, expected):
-    call = decode(tools, text)
-    assert call is not None and (call["name"], call["arguments"]) == expected
+    assert reading(tools, text) == expected
 
 
 RENEW = {"type": "function", "name": "renew_loan", "description": "Renew a book on loan from the library.",
@@ -245,8 +245,7 @@ LESSON = {"type": "function", "name": "book_language_lesson", "description": "Bo
     ("can i get a german class on monday", [LESSON], ("book_language_lesson", {"language": "german", "day": "monday"})),
 ])
 def test_a_title_or_an_example_of_a_parameters_kind_is_the_value(text, tools, expected):
-    call = decode(tools, text)
-    assert call is not None and (call["name"], call["arguments"]) == expected
+    assert reading(tools, text) == expected
 
 
 def test_a_year_said_in_words_fills_a_year_parameter():
@@ -269,8 +268,7 @@ COIN = {"type": "function", "name": "coinPrice", "description": "Current price o
     ("what's ethereum worth right now", [COIN], ("coinPrice", {"coin": "ethereum"})),  # "worth" asks a price
 ])
 def test_words_of_the_second_sets_misses_are_read(text, tools, expected):
-    call = decode(tools, text)
-    assert call is not None and (call["name"], call["arguments"]) == expected
+    assert reading(tools, text) == expected
 
 
 FERRY = {"type": "function", "name": "next_ferry", "description": "Next ferry departures from a port.",
