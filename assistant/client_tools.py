@@ -414,7 +414,8 @@ EXAMPLES = [frozenset(group.split()) for group in [
 # Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took"):
 # stripped from a value's ends.
 AROUND_WORDS = frozenset("right now yet me us them for please anymore already enough leave leaves we're you're "
-                          "they're i've we've final latest newest recent got craving fancy took taken feeling felt leaving".split())
+                          "they're i've we've final latest newest recent got craving fancy took taken feeling felt "
+                          "leaving".split())
 # What a parameter is, by the words of its name and description: the words said before a value
 # ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
 PARAMETER_KINDS = {
@@ -429,7 +430,8 @@ PARAMETER_KINDS = {
 # any parameter.
 CUES = {
     "in": ("place", "language"), "into": ("language",), "to": ("place", "person", "language"),
-    "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "round": ("place",), "by": ("person",),
+    "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "round": ("place",),
+    "by": ("person",),
     "for": (), "of": (), "about": (), "with": (), "on": (), "called": ("person", "thing"), "named": ("person", "thing"),
 }
 # Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.
@@ -583,7 +585,8 @@ class Tool:
         # one after "or" ("Lock or unlock the bike")
         said = [ACTION_OF.get(w) for w in [described[0], described[2]] if w] if described[1:2] == ["or"] else \
             [ACTION_OF.get(described[0])] if described else []
-        actions = {action, *ALSO.get(action, ())} | ({a for a in said if a and a not in TELLING} if action and action not in TELLING else set())
+        acts = action is not None and action not in TELLING
+        actions = {action, *ALSO.get(action, ())} | ({a for a in said if a and a not in TELLING} if acts else set())
         return cls(name, action, stem(verb) if action else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}))
 
@@ -628,9 +631,10 @@ class Request:
                     first, self.verb, self.verb_length, after_remark = at, action, length, True
                     break
         if self.verb == "any" and first < len(words):
-            # a verb and its particle after the object ("take hard fork out of my queue", "turn the radio off")
-            clause = words[first:next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))]
-            self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items() if particle in clause), self.verb)
+            # a verb and its particle after the object ("take hard fork out of my queue")
+            end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))
+            self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items()
+                              if particle in words[first:end]), self.verb)
         self.verb_at = first
         def asks(i: int) -> bool:
             """"is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done."""
@@ -1065,20 +1069,24 @@ class _Reading:
             if best is not None and (parameter in self.main or (best.cue is not None and not best.kindred) or
                                      best.first in self.request.titled) and \
                     (not self.only_required or fit(best) >= 2 or parameter in self.main):
-                owner = next((k for k in range(best.first, best.last) if self.words[k].endswith("'s") and _content(
-                    self.words[k + 1:best.last + 1]) and all(
-                    self.tool.has(stem(w)) for w in _content(self.words[k + 1:best.last + 1]))), None) \
-                    if parameter.kind == "person" else None
-                example = next((k for k in range(best.first, best.last + 1) for g in EXAMPLE_GROUPS
-                                if stem(self.words[k]) in g and parameter.roots & g), None)
-                if example is not None:     # "an italian class": the language is italian
-                    self.take(parameter, example, example)
-                elif owner is not None:     # "Leo's tablet limit": the person is Leo, the tablet the tool's
-                    self.take(parameter, best.first, owner, self.request.said(best.first, owner)[:-2])
-                else:
-                    self.take(parameter, best.first, best.last)
+                self.take_run(parameter, best)
                 chunks.remove(best)
         self.left = sum(self.request.verb_at <= c.first < self.request.clause_end for c in chunks)
+
+    def take_run(self, parameter: Parameter, run: _Chunk):
+        """The run as the parameter's value; an example of the parameter's kind in it alone ("an italian class":
+        italian), a person alone before a thing of the tool's own ("Leo's tablet limit": Leo)."""
+        example = next((k for k in range(run.first, run.last + 1) for g in EXAMPLE_GROUPS
+                        if stem(self.words[k]) in g and parameter.roots & g), None)
+        rest = lambda k: _content(self.words[k + 1:run.last + 1])      # noqa: E731
+        owner = next((k for k in range(run.first, run.last) if self.words[k].endswith("'s") and rest(k) and
+                      all(self.tool.has(stem(w)) for w in rest(k))), None) if parameter.kind == "person" else None
+        if example is not None:
+            self.take(parameter, example, example)
+        elif owner is not None:
+            self.take(parameter, run.first, owner, self.request.said(run.first, owner)[:-2])
+        else:
+            self.take(parameter, run.first, run.last)
 
 
 def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
