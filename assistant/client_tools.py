@@ -21,7 +21,8 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
-from assistant.spoken_numbers import TENS, UNITS
+from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS
+from assistant.vocabulary import JOINING_WORDS, TOOL_QUESTION_WORDS, QUESTION_WORDS, REQUEST_OPENERS
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -41,6 +42,7 @@ i me my mine you your yours we us our it its it's he she him her they them their
 whom whose how how's where where's when when's why please pls just some any all get give tell show let let's
 want wanna need like know find make me i'm i'd i'll hey hi okay ok parley um uh so well oh hmm er now right
 thanks thank there there's here up out over not no yes very really also too again one
+anywhere somewhere anything something
 """.split())
 # Words that are no part of a value though not function words: what is said around one ("did the lakers
 # win", "text mom saying ...", "apple stock", "... online") and fillers ("real quick"). Language as data.
@@ -64,6 +66,8 @@ DAY_WORDS = frozenset("""
 today tonight tomorrow yesterday morning afternoon evening night noon weekend week month year later moment
 monday tuesday wednesday thursday friday saturday sunday next last
 """.split())
+# Words before a thing, after a verb ("to walk *the* dog").
+DETERMINERS = frozenset("the a an my our your his her their".split())
 # Words a value may begin with ("the airport", "my sister", "i'm running late"): one right before a run
 # gets a marker of its own.
 LEADING = frozenset("the my a an our your his her their i i'm we let's it's this".split())
@@ -290,15 +294,15 @@ ACTIONS = {
     "skip": "skip next",
     "send": "send text message tell email write telling",
     "call": "call phone ring dial",
-    "add": "add create put schedule set jot note save log record remind",
-    "remove": "remove delete erase drop off clear",
+    "add": "add create put schedule set jot note save log record remind extend mark",
+    "remove": "remove delete erase drop off clear empty",
     "book": "book reserve order request hail get_me get_us",
-    "cancel": "cancel unbook",
+    "cancel": "cancel unbook abort",
     "buy": "buy purchase",
     "sell": "sell",
     "lock": "lock",
     "unlock": "unlock",
-    "open": "open",
+    "open": "open pop",
     "close": "close shut",
     "start": "start begin launch precondition warm_up activate restart reboot",
     "water": "water irrigate sprinkle",
@@ -319,14 +323,19 @@ TELLING = frozenset({"find", "convert", "translate"})
 # Verbs that say nothing of which action ("give the tomatoes a drink", "take a note"): they neither support
 # a tool nor rule one out.
 ANY_ACTION = frozenset("give take do go help let run turn get make".split())
+# Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print).
+ALSO = {"cancel": ("stop",)}
 # Actions that undo each other: a request with a word of one never calls a tool of the other ("take bananas
 # off the list" is no add_to_shopping_list call).
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
                                         ("book", "cancel"), ("buy", "sell"), ("water", "stop"),
                                         ("open", "close")]}
+# Words that take back the value said just before ("for the twins, no wait, just for sam").
+CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
+# A verb of no particular action, and the particles after its object that make it one ("take the eggs out").
+PARTICLES = {"take": {"out": "remove"}}
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
-LEAD_IN = frozenset("can could would will you please hey ok okay i want to i'd like need wanna just go ahead "
-                    "and so now also then quickly kindly let's".split())
+LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS for word in words.split())
 # Words that ask for something with no verb of doing ("i need a premium ride", "a large latte please").
 WANTING = frozenset("need want wanna like please fancy".split())
 # Verbs of tools that record what was done: a statement of it asks for the call.
@@ -334,7 +343,7 @@ RECORDS = frozenset("log record".split())
 # Words that make a request's first clause a statement of how things are ("the museum was amazing", "my baby is
 # so cute"), and words of a statement of one's own ("i hate potholes", "i love the ferry ride"): with no verb of
 # the tables and no word of wanting, a remark, no ask to be told anything nor to record it.
-COPULAS = frozenset("is are am was were isn't aren't wasn't weren't".split())
+COPULAS = frozenset("is are am was were isn't aren't wasn't weren't it's that's".split())
 SPEAKERS = frozenset("i we i'm we're".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
 # alone, with nothing else of the tool's, is no evidence for a tool of one of them.
@@ -343,8 +352,7 @@ BROAD_ACTIONS = frozenset("add find book start change remove".split())
 # milk"): what follows is no title or name the tool's verb alone could be asked for.
 PARTITIVES = frozenset("some any more".split())
 # Words that start a question: a request that starts with one asks to be told.
-QUESTION_WORDS = frozenset("what what's whats which who who's how how's where where's when when's why is are "
-                           "was were do does did will can could has have any got should am".split())
+QUESTION_STARTS = frozenset(QUESTION_WORDS + TOOL_QUESTION_WORDS)
 # Words that say the same kind of thing, beyond a common root ("umbrella" is weather, "dry" soil moisture,
 # "feeder" pet food). Language as data; the invented domains' `keys` (RELATED) are read beside them.
 SAME_THING = [frozenset(group.split()) for group in [
@@ -356,7 +364,7 @@ SAME_THING = [frozenset(group.split()) for group in [
     "reminder reminders remind",
     "shopping grocery groceries list",
     "recipe recipes cook dish",
-    "stock stocks share shares price trading market ticker",
+    "stock stocks share shares price trading market ticker worth",
     "score scores game match win won lost played",
     "flight flights plane landed",
     "taxi cab ride uber lyft",
@@ -386,10 +394,14 @@ SAME_THING = [frozenset(group.split()) for group in [
     "movie movies film films showtimes cinema",
     "air quality pollution aqi",
     "dice die",
+    "bike bikes bicycle bicycles cycle",
     "traffic drive driving commute",
     "translate language",
     "contact contacts call phone ring dial",
     "guests guest people persons party",
+    "photo photos picture pictures pics album gallery",
+    "vocab vocabulary words quiz review flashcards practise practice",
+    "fine fines owe owed overdue",
 ]]
 # Words that name a thing of a kind (a language, a workout): like SAME_THING they say what a request is about
 # ("in japanese": translate), but they are values, never stripped from one. Language as data.
@@ -402,13 +414,14 @@ EXAMPLES = [frozenset(group.split()) for group in [
 # Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took"):
 # stripped from a value's ends.
 AROUND_WORDS = frozenset("right now yet me us them for please anymore already enough leave leaves we're you're "
-                          "they're i've we've final latest newest recent got craving fancy took taken feeling felt".split())
+                          "they're i've we've final latest newest recent got craving fancy took taken feeling felt "
+                          "leaving".split())
 # What a parameter is, by the words of its name and description: the words said before a value
 # ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
 PARAMETER_KINDS = {
-    "time": "time when date day start_time",
+    "time": "time when date day start_time since period",
     "language": "language",
-    "message": "message body content text note task",
+    "message": "message body content text note task entry",
     "person": "recipient contact name to sender artist person band caller",
     "place": "city location town destination zone stop near pickup address place landmark neighbourhood "
              "neighborhood area airport room beach station",
@@ -417,15 +430,24 @@ PARAMETER_KINDS = {
 # any parameter.
 CUES = {
     "in": ("place", "language"), "into": ("language",), "to": ("place", "person", "language"),
-    "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "by": ("person",),
+    "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "round": ("place",),
+    "by": ("person",),
     "for": (), "of": (), "about": (), "with": (), "on": (), "called": ("person", "thing"), "named": ("person", "thing"),
 }
 # Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.
 MESSAGE_CUES = frozenset("saying says say that telling".split())
 # Words of a tool's description that say it reads the present ("current weather"), and words of a request that
 # ask about the past ("what was the weather like last christmas"): such a request is no call of such a tool.
-NOW_WORDS = frozenset("current currently now live".split())
+NOW_WORDS = frozenset("current currently now live next upcoming".split())
 PAST_WORDS = frozenset("was were did yesterday last ago".split())
+# Words after "how" that ask an amount ("how far did i ride this week"): asked of the past, a total over a time that
+# a tool with no time parameter cannot be asked for.
+AMOUNTS = frozenset("far many much long".split())
+# Words of the assistant's own in a question ("what's your favourite book"): chit-chat, no tool's call.
+ADDRESSED = frozenset("your yours yourself".split())
+# Words after which words are mentioned, not used ("how do you say library in polish"): they say nothing of a tool
+# that takes no message.
+MENTIONING = frozenset("say says saying".split())
 # Words of a parameter's name that say its kind, beyond PARAMETER_KINDS: a day, not a time of day ("date"); the
 # source of two alike ("from_currency"); words of a flag's name not said of it ("unread_only", "include_spam").
 DATE_WORDS = frozenset("date day".split())
@@ -451,11 +473,21 @@ MONTHS = frozenset("january february march april may june july august september 
 PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a time after "this", "last", a day
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
 LATER_WORDS = frozenset("tomorrow tonight later next in at".split())      # a time to come, in a run of time words
+RELATIVE_DAYS = frozenset("next last".split())    # a time only before a day word ("next week", not "up next")
 TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
 RANGE_ENDS = frozenset("to until till through thru".split())    # before a range's last day ("monday to friday")
 DURATION_WORDS = frozenset("minute minutes hour hours second seconds day days week weeks".split())
+# A year said in words ("twenty twenty two"): its first word's hundreds; a parameter named so takes it.
+CENTURIES = {"nineteen": 1900, "twenty": 2000}
+YEAR_WORDS = frozenset({"year"})
+# Words of a string parameter's name that say its value has digits ("tracking_number", "order_id"): "my parcel
+# never arrived" holds none.
+CODED = frozenset("number code id pin".split())
+# Ordinals before what a number parameter counts ("the fourth floor").
+ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
+_CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
-_CLOCK = re.compile(r"\d{1,2}:\d\d|\d+(?:st|nd|rd|th)")
+_CLOCK = re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|(?:[12]?\d|3[01])(?:st|nd|rd|th)")   # 3pm, 7:45, 5th (not 90th)
 _QUOTED = re.compile(r"(?<!\w)['\"“‘]([^'\"“”‘’]+)['\"”’](?!\w)")
 ACTION_OF = {w.replace("_", " "): action for action, words in ACTIONS.items() for w in words.split()}
 _ALL_GROUPS = SAME_THING + [frozenset(w for w in group if w not in FUNCTION_WORDS and w not in ACTION_OF)
@@ -496,7 +528,8 @@ class Parameter:
     date_only: bool            # a day, not a time of day ("date")
     roots: frozenset           # of its name's and description's words
     said: frozenset            # its name's and description's words as written ("Where to go": "to")
-    coded: bool                # its description's example has digits ("The scooter's code, e.g. 'XK42'"): so must a value
+    coded: bool                # its example has digits ("e.g. 'XK42'") or its name says so (CODED): so must a value
+    choices: tuple = ()        # a flag's value by the word said: "true to lock, false to unlock": (("lock", True), ...)
 
     @classmethod
     def read(cls, name: str, schema: dict, required: bool) -> "Parameter":
@@ -509,7 +542,8 @@ class Parameter:
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
                    kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
-                   bool(example and re.search(r"\d", example.group(1))))
+                   bool(example and re.search(r"\d", example.group(1))) or bool(CODED & set(named)),
+                   tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())))
 
 
 @dataclass(frozen=True)
@@ -520,6 +554,7 @@ class Tool:
     verb: str | None           # the word that says its action ("define", "lookup")
     own: frozenset             # roots of its name's and description's words
     parameters: tuple
+    actions: frozenset = frozenset()     # its action, and those its description says ("Add an episode", "Lock or unlock")
 
     @classmethod
     def read(cls, declaration: dict) -> "Tool | None":
@@ -529,11 +564,13 @@ class Tool:
             return None
         description = function.get("description") if isinstance(function.get("description"), str) else ""
         described = re.findall(r"[a-z']+", description.lower())
-        # its name's first word ("play_song"), unless that is a day word ("next_bus"); else its description's
+        # its name's first word ("play_song"), unless that is a day word ("next_bus"); else its description's, unless
+        # that is one
         first = name_words(name)[0]
-        verb = first if first in ACTION_OF and first not in DAY_WORDS else next(iter(described[:1]), None)
+        verb = first if first in ACTION_OF and first not in DAY_WORDS else \
+            next((w for w in described[:1] if w not in DAY_WORDS), None)         # "Next ferry departures": no verb
         action = "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
-        if action is None and described[:1] and same_root(stem(described[0]), stem(first)):
+        if action is None and verb and same_root(stem(verb), stem(first)):
             # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness": a verb of its own
             action = first
         schema = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
@@ -544,8 +581,14 @@ class Tool:
         members = [w for p in properties.values() if isinstance(p, dict)
                    for m in p.get("enum") or [] if isinstance(m, str) for w in m.lower().replace("_", " ").split()]
         own = frozenset(stem(w) for w in _content(name_words(name) + described + members))
+        # the description's verbs of a tool that acts: its first ("queue_episode": "Add an episode": put is add) and
+        # one after "or" ("Lock or unlock the bike")
+        said = [ACTION_OF.get(w) for w in [described[0], described[2]] if w] if described[1:2] == ["or"] else \
+            [ACTION_OF.get(described[0])] if described else []
+        acts = action is not None and action not in TELLING
+        actions = {action, *ALSO.get(action, ())} | ({a for a in said if a and a not in TELLING} if acts else set())
         return cls(name, action, stem(verb) if action else None, own,
-                   tuple(Parameter.read(p, properties[p], p in required) for p in order))
+                   tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}))
 
     def tells(self) -> bool:
         return self.action is None or self.action in TELLING
@@ -587,13 +630,23 @@ class Request:
                 if action is not None or at < len(words) and any(same_root(stem(words[at]), v) for v in verbs):
                     first, self.verb, self.verb_length, after_remark = at, action, length, True
                     break
+        if self.verb == "any" and first < len(words):
+            # a verb and its particle after the object ("take hard fork out of my queue")
+            end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))
+            self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items()
+                              if particle in words[first:end]), self.verb)
         self.verb_at = first
-        # "is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done
-        self.question = bool(words) and not after_remark and words[0] in QUESTION_WORDS and not (
-            words[0] in ASKING_MODALS and words[1:2] in (["you"], ["i"], ["we"]))
+        def asks(i: int) -> bool:
+            """"is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done."""
+            return words[i] in QUESTION_STARTS and not (
+                words[i] in ASKING_MODALS and words[i + 1:i + 2] in (["you"], ["i"], ["we"]))
+        # a question from the start or, with no verb said, after a remark ("before i print anything, is the printer
+        # low on ink?")
+        self.question = bool(words) and not after_remark and (asks(0) or self.verb is None and any(
+            asks(i) for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")))
         # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
-            words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_WORDS
+            words[first] not in FUNCTION_WORDS and words[first] not in QUESTION_STARTS
         self.first = words[first] if first < len(words) else ""
         # where the request's own clause ends: what follows is a remark ("renew the hobbit, it's due tomorrow")
         self.clause_end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;!?")),
@@ -619,6 +672,8 @@ class Request:
                 if capital(j):
                     last = j
                 j += 1
+            while last > i and (self.tokens[last].word in DAY_WORDS or self.tokens[last].word in MONTHS):
+                last = max(k for k in range(i, last) if capital(k))     # "Keiko on Friday": the day is no part of it
             titled.update(range(i, last + 1))
             i = last + 1
         return titled
@@ -650,8 +705,8 @@ def _strippable(word: str, tool: Tool, last: bool, kindred: bool = True) -> bool
         return True
     names = {stem(w) for w in name_words(tool.name)}
     parameters = {stem(w) for p in tool.parameters for w in name_words(p.name)}
-    if any(same_root(root, r) for r in names | parameters) or \
-            kindred and any(root in group and names & group for group in GROUPS):
+    if any(same_root(root, r) for r in names | parameters) or kindred and \
+            any(root in group and names & group for group in GROUPS) and not any(root in g for g in EXAMPLE_GROUPS):
         return True
     return False
 
@@ -678,6 +733,14 @@ class _Reading:
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
         self.later = False       # a time to come said, and no parameter takes it
+        # a value corrected ("for the twins, no wait, just for sam"): the run before the correction and its words
+        # are no value
+        self.corrected: set[int] = set()
+        for i in range(len(self.words)):
+            length = next((len(c.split()) for c in CORRECTIONS if self.words[i:i + len(c.split())] == c.split()), 0)
+            if length and i:
+                self.used.update(range(i, i + length))
+                self.corrected.add(i - 1)
 
     def free(self, i: int) -> bool:
         return 0 <= i < len(self.words) and i not in self.used
@@ -691,6 +754,7 @@ class _Reading:
         self.enums()
         self.flags()
         self.times()
+        self.durations()
         self.numbers()
         self.spans()
         if self.later or any(p.required and p.name not in self.arguments for p in self.tool.parameters):
@@ -743,6 +807,9 @@ class _Reading:
             hits = [(len(words), member) for words, member in phrases if self.words[i:i + len(words)] == words]
             if not hits and len(self.words[i]) >= 4:
                 hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
+            if not hits:            # "arm" for "armed"
+                hits = [(1, m) for m in members if " " not in m and stem(m) == stem(self.words[i]) and
+                        self.words[i] not in FUNCTION_WORDS]
             if hits and self.free(i):
                 length, member = max(hits)
                 found.append((i, i + length - 1, member))
@@ -773,8 +840,14 @@ class _Reading:
                 self.take(parameter, found[0][0], found[0][1], found[0][2])
 
     def flags(self):
-        """A boolean parameter is true when the request says its name's words ("unread emails": unread_only)."""
+        """A boolean parameter is true when the request says its name's words ("unread emails": unread_only), or as
+        its description says of a word said ("true to lock, false to unlock")."""
         for parameter in [p for p in self.unfilled() if p.type == "boolean"]:
+            chosen = next(((i, value) for word, value in parameter.choices for i, w in enumerate(self.words) if w == word),
+                          None)
+            if chosen is not None:
+                self.arguments[parameter.name] = chosen[1]
+                continue
             words = [stem(w) for w in name_words(parameter.name) if w not in FLAG_FILLERS]
             places = [next((i for i, w in enumerate(self.words) if same_root(stem(w), root)), None) for root in words]
             if words and None not in places:
@@ -788,10 +861,13 @@ class _Reading:
             after = words[i + 1] if i + 1 < len(words) else ""
             before = words[i - 1] if i else ""
             part = w in PARTS_OF_DAY and not (before in DAY_WORDS or before == "this")     # "good night"
-            if (w in DAY_WORDS and not part) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
+            # "at 14 Elm Road": a number before a word of a name is no hour (nor is "at 120": a tempo)
+            named = after.isalpha() and not {after} & (FUNCTION_WORDS | DAY_WORDS | CLOCK_WORDS | DURATION_WORDS)
+            alone = w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS      # "the next train"
+            if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
                     _CLOCK.fullmatch(w) or \
                     (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or
-                                                      before == "at" and number_value(w) <= 24)):    # not "at 120"
+                                                      before == "at" and number_value(w) <= 24 and not named)):
                 marked[i] = True
             if w == "this" and after in DAY_WORDS:
                 marked[i] = True
@@ -848,6 +924,45 @@ class _Reading:
                 self.take(rest[0], *end)
                 self.used.add(end[0] - 1)
 
+    def durations(self):
+        """A number parameter of a unit of time ("Minutes to add", "Duration in hours") takes a duration said in any
+        unit ("by an hour": 60 minutes; "an hour and a half": 1.5 hours)."""
+        for parameter in [p for p in self.unfilled() if p.type in ("integer", "number")]:
+            unit = next((DURATION_SECONDS[w] for w in [*name_words(parameter.name), *sorted(parameter.said)]
+                         if w in DURATION_SECONDS), None)
+            found = next((d for d in (self.duration_at(i) for i in range(len(self.words))) if d), None) if unit else None
+            if found:
+                seconds, first, last = found
+                value = seconds / unit
+                self.take(parameter, first, last, int(value) if value.is_integer() else value)
+
+    def duration_at(self, i: int) -> tuple[float, int, int] | None:
+        """The seconds of a duration said from word i ("ninety minutes", "an hour and a half"), and its last word."""
+        words, amount = self.words, 1 if self.words[i] in ("a", "an") else number_value(self.words[i])
+        if amount is None or not self.free(i):
+            return None
+
+        def fraction_at(k: int) -> tuple[float, int]:
+            """"and a half" from word k: 0.5 and its length; (0, 0) when none is said there."""
+            return next(((f, len(p)) for f, phrases in AND_A_FRACTION.items() for p in phrases
+                         if tuple(words[k:k + len(p)]) == p), (0, 0))
+        before, length = fraction_at(i + 1)          # "7 and a half hours"
+        unit = i + 1 + length
+        if unit >= len(words) or words[unit] not in DURATION_SECONDS:
+            return None
+        after, more = fraction_at(unit + 1) if not length else (0, 0)     # "an hour and a half"
+        return (amount + before + after) * DURATION_SECONDS[words[unit]], i, unit + more
+
+    def year_at(self, i: int) -> tuple[int, int, int] | None:
+        """A year said in words from word i ("twenty twenty two", "nineteen ninety"): its value, first and last word."""
+        words = self.words
+        if words[i] not in CENTURIES or i + 1 >= len(words) or not self.free(i) or \
+                TENS.get(words[i + 1], UNITS.get(words[i + 1], 0)) < 10:
+            return None
+        units = UNITS.get(words[i + 2], 0) if words[i + 1] in TENS and i + 2 < len(words) and \
+            UNITS.get(words[i + 2], 10) < 10 else 0
+        return CENTURIES[words[i]] + TENS.get(words[i + 1], UNITS.get(words[i + 1], 0)) + units, i, i + 1 + bool(units)
+
     def numbers(self):
         """A number said fills a number parameter whose words follow it ("for 10 minutes", "two portions", "for
         two people"), or the only one left when one number is left; a number in a run of numbers ("7489 2210")
@@ -863,16 +978,23 @@ class _Reading:
                     self.used.add(i - 1)
                     break
         targets = [p for p in self.unfilled() if p.type in ("integer", "number")]
+        for parameter in [p for p in targets if YEAR_WORDS & set(name_words(p.name))]:
+            year = next((y for y in (self.year_at(i) for i in range(len(self.words))) if y), None)
+            if year:
+                self.take(parameter, year[1], year[2], year[0])
+        targets = [p for p in targets if p.name not in self.arguments]
         for parameter in targets:
             for i in range(len(self.words) - 1):
                 root = stem(self.words[i + 1])
-                if lone(i) and (any(same_root(root, r) for r in parameter.roots) or
-                                any(root in g and parameter.roots & g for g in GROUPS)):
-                    self.take(parameter, i, i, number_value(self.words[i]))
+                ordinal = ORDINALS.get(self.words[i]) if self.free(i) else None     # "the fourth floor"
+                if (lone(i) or ordinal) and (any(same_root(root, r) for r in parameter.roots) or
+                                             any(root in g and parameter.roots & g for g in GROUPS)):
+                    self.take(parameter, i, i, ordinal or number_value(self.words[i]))
                     self.used.add(i + 1)          # "10 minutes", "two people": the unit is no value
                     break
         left = [p for p in targets if p.name not in self.arguments]
-        numbers = [i for i in range(len(self.words)) if lone(i)]
+        # a number of a duration ("for 20 minutes") is no tempo nor count: durations() gives it to a parameter of time
+        numbers = [i for i in range(len(self.words)) if lone(i) and not DURATION_SECONDS.keys() & self.words[i + 1:i + 2]]
         if len(left) == 1 and len(numbers) == 1:
             self.take(left[0], numbers[0], numbers[0], number_value(self.words[numbers[0]]))
             if self.words[numbers[0] + 1:numbers[0] + 2] and self.words[numbers[0] + 1] in CURRENCIES:
@@ -881,7 +1003,7 @@ class _Reading:
     def chunks(self) -> list[_Chunk]:
         """The runs of words not yet taken, split at the words before a value ("in", "to", ...) and at commas,
         each without the words at its ends that are no part of a value."""
-        out, current, cue = [], [], "object" if self.request.verb is not None else None
+        out, current, cue = [], [], None      # before the verb, a remark's ("i'm nearly out of metformin, ...")
         for i, token in enumerate(self.request.tokens):
             said_cue = token.word in CUES and i not in self.request.titled
             boundary = not self.free(i) or said_cue or any(c in token.gap for c in ",?!;")
@@ -890,10 +1012,15 @@ class _Reading:
                 current = []
             if said_cue and self.free(i):
                 after, _ = self.request.action_at(i + 1) if i + 1 < len(self.words) else (None, 0)
-                cue = "for" if token.word == "to" and after is not None else token.word
+                # "to" before a verb is no person's nor place's: "to book a table", "to walk the dog"
+                verb_after = after is not None or self.words[i + 2:i + 3] and self.words[i + 2] in DETERMINERS and \
+                    not any(c in self.request.tokens[i + 2].gap for c in ",:;.!?")
+                cue = "for" if token.word == "to" and verb_after else token.word
                 continue
             if not self.free(i):
-                cue = "object" if i == self.request.verb_at else None      # right after the verb: its object
+                # right after the verb, or after a word taken right after it ("order a *large* pepperoni pizza"): its object
+                cue = "object" if i == self.request.verb_at or cue == "object" and all(
+                    self.words[k] in FUNCTION_WORDS or not self.free(k) for k in range(self.request.verb_at, i)) else None
                 continue
             if any(c in token.gap for c in ",?!;"):
                 cue = None
@@ -901,7 +1028,9 @@ class _Reading:
         if current:
             out.append(_Chunk(current[0], current[-1], cue))
         stripped = []
-        for chunk in out:
+        for chunk in [c for c in out if c.last not in self.corrected]:
+            if chunk.cue is None:       # with no cue, a title typed is the value ("i haven't finished The Overstory")
+                chunk.first = next((k for k in range(chunk.first, chunk.last + 1) if k in self.request.titled), chunk.first)
             for kindred in (True, False):
                 first, last = chunk.first, chunk.last
                 while first <= last and first not in self.request.titled and \
@@ -926,17 +1055,38 @@ class _Reading:
                 kinds = CUES.get(chunk.cue, ())
                 score = 1.0 if not kinds else 3.0 if kinds[0] == parameter.kind else \
                     2.0 if parameter.kind in kinds else 0.5
-                return score + (2.0 if chunk.cue in said else 0.0) - (0.75 if chunk.kindred else 0.0) - \
+                # the parameter's name said before the cue ("the episode called The Heat Dome"), or another's
+                named = {p.name for p in self.tool.parameters if chunk.cue is not None and chunk.first >= 2 and any(
+                    same_root(stem(self.words[chunk.first - 2]), stem(w)) for w in name_words(p.name))}
+                return score + (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
+                    (0.75 if chunk.kindred else 0.0) - \
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             fitting = [c for c in chunks if not parameter.coded or
                        re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
                        default=None)
-            if best is not None and (parameter in self.main or not self.only_required or fit(best) >= 2):
-                self.take(parameter, best.first, best.last)
+            if best is not None and (parameter in self.main or (best.cue is not None and not best.kindred) or
+                                     best.first in self.request.titled) and \
+                    (not self.only_required or fit(best) >= 2 or parameter in self.main):
+                self.take_run(parameter, best)
                 chunks.remove(best)
         self.left = sum(self.request.verb_at <= c.first < self.request.clause_end for c in chunks)
+
+    def take_run(self, parameter: Parameter, run: _Chunk):
+        """The run as the parameter's value; an example of the parameter's kind in it alone ("an italian class":
+        italian), a person alone before a thing of the tool's own ("Leo's tablet limit": Leo)."""
+        example = next((k for k in range(run.first, run.last + 1) for g in EXAMPLE_GROUPS
+                        if stem(self.words[k]) in g and parameter.roots & g), None)
+        rest = lambda k: _content(self.words[k + 1:run.last + 1])      # noqa: E731
+        owner = next((k for k in range(run.first, run.last) if self.words[k].endswith("'s") and rest(k) and
+                      all(self.tool.has(stem(w)) for w in rest(k))), None) if parameter.kind == "person" else None
+        if example is not None:
+            self.take(parameter, example, example)
+        elif owner is not None:
+            self.take(parameter, run.first, owner, self.request.said(run.first, owner)[:-2])
+        else:
+            self.take(parameter, run.first, run.last)
 
 
 def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
@@ -949,14 +1099,15 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     words = [t.word for t in request.tokens]
     for i, word in enumerate(words):
         action, _ = request.action_at(i)
-        if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)):
+        if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)) and \
+                action not in tool.actions:
             return None
     # a telling tool is never asked by a verb of doing, even one of its own words ("lock my bike" is no
     # check_bike_lock); a tool that acts is by its own action or a word of its own ("text sam": send_message)
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
             return None
-        if not tool.tells() and request.verb != tool.action and not tool.has(stem(words[request.verb_at])):
+        if not tool.tells() and request.verb not in tool.actions and not tool.has(stem(words[request.verb_at])):
             return None
     # an unknown first word that is no word of a telling tool's is a verb of doing ("fill the pool", "charge my
     # phone") or a remark's ("red wine gives me a headache"), not a thing to be told of ("ski conditions in zermatt")
@@ -964,12 +1115,17 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         return None
     if NOW_WORDS & tool.own and PAST_WORDS & set(words):
         return None
+    if request.question and (ADDRESSED & set(words) or words[0] == "how" and words[1:2] and words[1] in AMOUNTS and
+                             PAST_WORDS & set(words) and not any(p.kind == "time" for p in tool.parameters)):
+        return None
+    mentioned = next((i for i, w in enumerate(words) if w in MENTIONING), len(words)) \
+        if not any(p.kind == "message" for p in tool.parameters) else len(words)
     def its_action(i: int) -> bool:
         """The word says the tool's action; a telling one only as the tool's own verb ("define" for define_word,
         not "track")."""
         if tool.action not in ACTIONS:
             return same_root(stem(words[i]), tool.verb)
-        return request.action_at(i)[0] == tool.action and \
+        return request.action_at(i)[0] in tool.actions and \
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
     support = tool.action is not None and any(its_action(i) for i in range(len(words)))
     # the tool's own verb that no table holds is the request's verb, no thing it acts on ("freeze the chicken")
@@ -977,7 +1133,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     verb = range(request.verb_at, request.verb_at + max(request.verb_length, 1)) if request.verb or own else range(0)
     # a verb of another action after "to" is no object unless a word of the tool's own ("remind me to *call* the
     # dentist" says nothing of add_contact, though "call" is a word of the contacts' kind; "my schedule" does)
-    said = {stem(w) for i, w in enumerate(words) if i not in verb and w in _content([w]) and not (
+    said = {stem(w) for i, w in enumerate(words[:mentioned]) if i not in verb and w in _content([w]) and not (
         i and words[i - 1] == "to" and ACTION_OF.get(w, tool.action) != tool.action and
         not any(same_root(stem(w), r) for r in tool.own))}
     objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root))
@@ -999,11 +1155,17 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     own_verb = request.unknown_verb and tool.has(stem(request.first))
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
     clause = set(words[:clauses[0] if clauses else len(words)])
+    # a word of an action right after a copula is a state ("the garage door is open"), and a day word a time ("my
+    # sister is visiting next week"): no verb of asking
+    acting = [w for i, w in enumerate(words) if w in ACTION_OF and w not in DAY_WORDS and not (i and words[i - 1] in COPULAS)]
     if not request.question and request.verb is None and not WANTING & set(words) and \
-            not any(w in ACTION_OF for w in words) and not any(words[i] in QUESTION_WORDS for i in clauses) and \
+            not acting and not any(words[i] in QUESTION_STARTS for i in clauses) and \
             (COPULAS & clause or tool.tells() and SPEAKERS & clause):
         return None
-    asked = own_verb or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
+    # a count of the tool's own thing, said first, asks for it ("four tickets for The Nutcracker")
+    counted = number_value(request.first) is not None and tool.has(stem(words[request.verb_at + 1])) \
+        if request.verb_at + 1 < len(words) else False
+    asked = own_verb or counted or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or request.verb is None and asked)):
         return None
@@ -1020,11 +1182,11 @@ def decode(declarations, text: str) -> dict | None:
 @dataclass(frozen=True)
 class Decoded:
     call: dict             # {"name": ..., "arguments": ...}
-    owned: bool            # the request says the tool's action and the thing its name acts on ("log a 30 minute run")
+    owned: bool            # the request asks for the tool and says the thing its name acts on ("log a 30 minute run")
 
 
 def read_declared(declarations, text: str) -> Decoded | None:
-    """decode's call, and whether the request says both the tool's action and the thing its name acts on: then the tool
+    """decode's call, and whether the request says the thing the tool's name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
     its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
     evidence and most arguments first, then the most words of its name said, then declaration order."""
@@ -1037,12 +1199,15 @@ def read_declared(declarations, text: str) -> Decoded | None:
         support, objects, named = said
         reading = _Reading(tool, request, only_required=not objects and not named)
         arguments = reading.read()
-        if arguments is None or (not objects and not named and reading.left):
+        # a tool that removes all, asked to remove one thing named ("take *hard fork* out of my queue" is no
+        # clear_queue), or a request that names the tool only by its verb, leaves no words unread
+        if arguments is None or (not objects and not named or tool.action == "remove" and not tool.parameters) and \
+                reading.left:
             continue
         # of tools alike, the one whose name's words are said, function words too ("clock me out": clock_out)
         spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
         strength = 2.0 * support + objects + named + 0.5 * len(arguments) + 0.1 * spoken
         if best is None or strength > best[0]:
-            owned = support and any(tool.names(stem(t.word)) for t in request.tokens)
+            owned = any(tool.names(stem(t.word)) for t in request.tokens)
             best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))
     return best[1] if best else None

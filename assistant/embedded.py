@@ -67,11 +67,12 @@ def call_only_reply(result) -> str:
     return fill_result(CALL_ONLY_REPLY, result)
 
 
-def declared_event(declared: Decoded, client_result, result) -> ToolCallEvent | TextEvent:
-    """The client's declared call read by code, sent to the client; or, once the client has answered it, its
-    output as the reply."""
+def declared_event(declared: Decoded, client_result, result, calls: list[ToolCall]) -> ToolCallEvent | TextEvent:
+    """The client's declared call read by code, sent to the client (and added to the reply's calls); or, once the
+    client has answered it, its output as the reply."""
     if client_result is None:
-        return ToolCallEvent(ToolCall(declared.call["name"], declared.call["arguments"], new_call_id()), local=False)
+        calls.append(ToolCall(declared.call["name"], declared.call["arguments"], new_call_id()))
+        return ToolCallEvent(calls[-1], local=False)
     return TextEvent(call_only_reply(result))
 
 
@@ -90,13 +91,18 @@ HOME_ARGUMENTS = frozenset({"device", "room", "name", "area"})
 
 def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
     """A declared tool is called instead of a built-in skill, as a Realtime tool competes with the model's own
-    answers, when the request says the tool's action and the thing its name acts on, and nothing of the skill's:
-    no word of the skill's name beyond its verb ("timer", "thermostat"), no value of its call, no thing of the home
-    ("log a 30 minute run" with log_workout declared is no timer; "set a timer for 30 minutes" stays one)."""
+    answers, when the request asks for the tool and says the thing its name acts on, and nothing of the skill's:
+    no word of the skill's name beyond its verb ("timer", "thermostat") but in the tool's own words, no value of its
+    call, no thing of the home ("log a 30 minute run" with log_workout declared is no timer; "run the bilge pump for
+    ten minutes" with start_bilge_pump neither; "set a timer for 30 minutes" stays one)."""
     if declared is None or not declared.owned or call.name not in SKILLS or HOME_ARGUMENTS & set(call.arguments):
         return False
     own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
-    return not {stem(w) for w in own} & request_stems(request)
+    # a word said after another word of the declared tool's name is the tool's ("screen time" with
+    # set_screen_time), not the skill's ("start a timer" with start_workout_timer stays a timer)
+    tool, said = {stem(w) for w in name_words(declared.call["name"])}, [stem(w) for w in request.lower().split()]
+    tools_own = {b for a, b in zip(said, said[1:]) if a in tool and b in tool}
+    return not ({stem(w) for w in own} - tools_own) & request_stems(request)
 
 
 class EmbeddedGenerator:
@@ -217,19 +223,17 @@ class EmbeddedGenerator:
                     said = text
                 if isinstance(result, NoAction):     # the whole reply: the rest of the canvas is not needed
                     break
-        if reader.call is not None and not calls and reader.call.name not in client_tools and \
-                takes_over(declared, reader.call, request):
-            event = declared_event(declared, client_result, result)
-            if isinstance(event, ToolCallEvent):
-                calls.append(event.call)
-            else:
-                said = event.text
+        # the reading the reply follows: the whole request's, or a clause's beside it ("screen time for sam, an hour")
+        taken = reading_taken(reader, clause_readers) if clause_readers and not calls else reader
+        if taken.call is not None and not calls and taken.call.name not in client_tools and \
+                takes_over(declared, taken.call, request):
+            event = declared_event(declared, client_result, result, calls)
+            said = event.text if isinstance(event, TextEvent) else said
             yield event
             yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens),
                                            (time.perf_counter() - started) * 1000, len(prompt), self.name))
             return
         if clause_readers and not calls:
-            taken = reading_taken(reader, clause_readers)
             if taken is not reader:
                 reader = taken
                 if client_result is None:            # else the call was made, and its output is the result
@@ -255,11 +259,8 @@ class EmbeddedGenerator:
                 yield ToolCallEvent(call, local=True, result=result)
         # then the client's declared tools, read by code; when the client has answered one, its output is the reply
         if refusal and not calls and declared is not None:
-            event = declared_event(declared, client_result, result)
-            if isinstance(event, ToolCallEvent):
-                calls.append(event.call)
-            else:
-                said = event.text
+            event = declared_event(declared, client_result, result, calls)
+            said = event.text if isinstance(event, TextEvent) else said
             yield event
         if not said and not (calls and result is None):
             if calls and (reader.unwritten or refused):

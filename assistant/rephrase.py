@@ -10,7 +10,7 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import (CONDITIONS, DEVICES, LIGHT_KINDS, OTHER_QUESTION_WORDS, OTHER_REQUEST_VERBS,
+from assistant.vocabulary import (CONDITIONS, DEVICES, LIGHT_KINDS, STATE_QUESTION_WORDS, OTHER_REQUEST_VERBS,
                                   QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
                                   SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES,
                                   BRIGHTER, CHECKS, DARKER, LEVEL_WORDS, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,
@@ -39,7 +39,7 @@ _REASON = "|".join(word for word in REASONS + REASONS_BEFORE_A_SUBJECT if word n
 _REASON_SUBJECT = "|".join([word for word in REASON_SUBJECTS if word != "the"] + ["the kids", "the baby"])
 # how a question starts: only a question may drop what it adds after its state ("is the fan on or not"); a request
 # keeps it ("turn off the tv after the match" is another request)
-_ASKED = f"(?:{'|'.join(QUESTION_WORDS + OTHER_QUESTION_WORDS)})"
+_ASKED = f"(?:{'|'.join(QUESTION_WORDS + STATE_QUESTION_WORDS)})"
 # a request that says no condition ("half brightness on the piano light after 10" is another request) and no
 # negation ("the fan doesn't need switching on")
 _UNCONDITIONAL = rf"(?!.*\b(?:(?:{'|'.join(CONDITIONS)})\b|at \d))"

@@ -200,7 +200,7 @@ OTHER_REQUEST_VERBS = ("cancel", "check", "tell", "give", "read", "convert", "wo
 # Words that open a question for the rephrasings that drop what a question adds after its state ("is the fan on or
 # not", "when did the gate open after lunch"), besides QUESTION_WORDS: not read as asking elsewhere ("when the film
 # ends, ..." is a condition)
-OTHER_QUESTION_WORDS = ("had", "when")
+STATE_QUESTION_WORDS = ("had", "when")
 # Words that open a request and carry nothing ("okay, that's enough, turn it off", "go on then, switch it on"), as
 # patterns; "wait" only before a question ("wait, is the kiln on": "wait 5 minutes" is no opener)
 OPENING_WORDS = ("okay", "ok", "alright", "all right", "right(?! now)", "well", "so", "oh", "hmm", "just",
@@ -225,3 +225,10 @@ BRIGHTER = ("brighter", "lighter")
 LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
 # A mode or scene said by its name ("candlelight mode please"): activate the scene of that name
 SCENE_WORDS = ("mode", "scene")
+
+# client tools (round 15)
+# Words a request to a client's tool opens with before its verb ("can you", "i want to", "um"), beyond JOINING_WORDS.
+REQUEST_OPENERS = ("can", "could", "would", "will", "you", "i", "want", "to", "i'd", "like", "need", "wanna", "just",
+                   "go", "ahead", "also", "quickly", "kindly", "let's", "um", "uh")
+# Words a question to a client's tool starts with, beyond QUESTION_WORDS ("when's the next bus", "should i").
+TOOL_QUESTION_WORDS = ("who's", "when", "when's", "why", "will", "can", "could", "have", "got", "should", "am")
