@@ -21,8 +21,9 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
-from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS
-from assistant.vocabulary import JOINING_WORDS, TOOL_QUESTION_WORDS, QUESTION_WORDS, REQUEST_OPENERS
+from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
+from assistant.vocabulary import (JOINING_WORDS, MEASURE_WORDS, MONEY_WORDS, QUESTION_WORDS, REQUEST_OPENERS,
+                                  TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -419,7 +420,7 @@ AROUND_WORDS = frozenset("right now yet me us them for please anymore already en
 # What a parameter is, by the words of its name and description: the words said before a value
 # ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
 PARAMETER_KINDS = {
-    "time": "time when date day start_time since period",
+    "time": "time when date day start_time since period month week",
     "language": "language",
     "message": "message body content text note task entry",
     "person": "recipient contact name to sender artist person band caller",
@@ -472,6 +473,7 @@ MONTHS = frozenset("january february march april may june july august september 
                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a time after "this", "last", a day
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
+MERIDIEMS = frozenset("am pm a.m p.m".split())      # a clock's only after a number ("when am i free" is a verb)
 LATER_WORDS = frozenset("tomorrow tonight later next in at".split())      # a time to come, in a run of time words
 RELATIVE_DAYS = frozenset("next last".split())    # a time only before a day word ("next week", not "up next")
 TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
@@ -496,6 +498,7 @@ GROUPS = [frozenset(stem(w) for w in group) for group in _ALL_GROUPS]
 EXAMPLE_GROUPS = [frozenset(stem(w) for w in group) for group in EXAMPLES]
 KINDS = GROUPS + EXAMPLE_GROUPS
 KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
+MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
 
 
 def same_root(a: str, b: str) -> bool:
@@ -536,7 +539,8 @@ class Parameter:
         schema = schema if isinstance(schema, dict) else {}
         description = schema.get("description") if isinstance(schema.get("description"), str) else ""
         named, described = name_words(name), re.findall(r"[a-z']+", description.lower())
-        kind = next((KIND_OF[w] for w in [*named, *described] if w in KIND_OF), "thing")
+        # the name's last word is what it is ("pickup_date" a time, "contact_name" a person), then its others'
+        kind = next((KIND_OF[w] for w in [*reversed(named), *described] if w in KIND_OF), "thing")
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
         example = re.search(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", description, re.IGNORECASE)
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
@@ -730,6 +734,8 @@ class _Reading:
         self.used: set[int] = set()
         if request.verb is not None or request.says_own_verb(tool):
             self.used.update(range(request.verb_at, request.verb_at + max(request.verb_length, 1)))
+        # the amount a question asks ("how long", "how much") is no value
+        self.used.update(i for i in range(1, len(self.words)) if self.words[i] in AMOUNTS and self.words[i - 1] == "how")
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
         self.later = False       # a time to come said, and no parameter takes it
@@ -744,6 +750,17 @@ class _Reading:
 
     def free(self, i: int) -> bool:
         return 0 <= i < len(self.words) and i not in self.used
+
+    def number_at(self, i: int) -> tuple[int | float, int] | None:
+        """The number said from word i, in digits or in words of one or more ("forty five", "one hundred and
+        twenty"), and its last word; None when none starts there."""
+        if not 0 <= i < len(self.words):
+            return None
+        value, used = parse_cardinal(self.words, i)
+        if used > 1:
+            return int(value) if float(value).is_integer() else value, i + used - 1
+        value = number_value(self.words[i])
+        return None if value is None else (value, i)
 
     def unfilled(self, *kinds) -> list[Parameter]:
         return [p for p in self.tool.parameters if p.name not in self.arguments and (not kinds or p.kind in kinds)]
@@ -864,7 +881,8 @@ class _Reading:
             # "at 14 Elm Road": a number before a word of a name is no hour (nor is "at 120": a tempo)
             named = after.isalpha() and not {after} & (FUNCTION_WORDS | DAY_WORDS | CLOCK_WORDS | DURATION_WORDS)
             alone = w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS      # "the next train"
-            if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
+            clock = w in CLOCK_WORDS and (w not in MERIDIEMS or number_value(before) is not None)
+            if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or clock or \
                     _CLOCK.fullmatch(w) or \
                     (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or
                                                       before == "at" and number_value(w) <= 24 and not named)):
@@ -938,16 +956,22 @@ class _Reading:
 
     def duration_at(self, i: int) -> tuple[float, int, int] | None:
         """The seconds of a duration said from word i ("ninety minutes", "an hour and a half"), and its last word."""
-        words, amount = self.words, 1 if self.words[i] in ("a", "an") else number_value(self.words[i])
-        if amount is None or not self.free(i):
+        words, said = self.words, self.number_at(i)
+        if not self.free(i):
+            return None
+        if words[i] == "half" and words[i + 1:i + 2] in (["a"], ["an"]) and words[i + 2:i + 3] and \
+                words[i + 2] in DURATION_SECONDS:                     # "half an hour"
+            return 0.5 * DURATION_SECONDS[words[i + 2]], i, i + 2
+        amount, i_last = (1, i) if words[i] in ("a", "an") else said if said else (None, i)
+        if amount is None:
             return None
 
         def fraction_at(k: int) -> tuple[float, int]:
             """"and a half" from word k: 0.5 and its length; (0, 0) when none is said there."""
             return next(((f, len(p)) for f, phrases in AND_A_FRACTION.items() for p in phrases
                          if tuple(words[k:k + len(p)]) == p), (0, 0))
-        before, length = fraction_at(i + 1)          # "7 and a half hours"
-        unit = i + 1 + length
+        before, length = fraction_at(i_last + 1)          # "7 and a half hours"
+        unit = i_last + 1 + length
         if unit >= len(words) or words[unit] not in DURATION_SECONDS:
             return None
         after, more = fraction_at(unit + 1) if not length else (0, 0)     # "an hour and a half"
@@ -967,13 +991,24 @@ class _Reading:
         """A number said fills a number parameter whose words follow it ("for 10 minutes", "two portions", "for
         two people"), or the only one left when one number is left; a number in a run of numbers ("7489 2210")
         is part of a code."""
+        starts = {i: said for i in range(len(self.words)) if (said := self.number_at(i)) and
+                  not (i and self.number_at(i - 1) and self.number_at(i - 1)[1] >= i)}
+
         def lone(i):
-            return self.free(i) and number_value(self.words[i]) is not None and \
-                number_value(self.words[i - 1] if i else "") is None and \
-                number_value(self.words[i + 1] if i + 1 < len(self.words) else "") is None
+            """A number said from word i, not within a run of numbers ("7489 2210" is a code)."""
+            return self.free(i) and i in starts and all(self.free(k) for k in range(i, starts[i][1] + 1)) and \
+                self.number_at(starts[i][1] + 1) is None
+
+        def value_at(i, parameter):
+            value, last = starts[i]
+            self.take(parameter, i, last, value)
+            if self.words[last + 1:last + 2] and (self.words[last + 1] in CURRENCIES or self.words[last + 1] in MEASURE_WORDS):
+                self.used.add(last + 1)     # "12 dollars", "2 kilo": the unit is no value
+            return last
         for parameter in [p for p in self.unfilled() if p.type == "string" and not p.enum]:
             for i in range(1, len(self.words)):
-                if lone(i) and any(same_root(stem(self.words[i - 1]), stem(w)) for w in name_words(parameter.name)):
+                if lone(i) and starts[i][1] == i and \
+                        any(same_root(stem(self.words[i - 1]), stem(w)) for w in name_words(parameter.name)):
                     self.take(parameter, i, i)          # "zone 4021", "bus 14": a number that names a thing
                     self.used.add(i - 1)
                     break
@@ -985,20 +1020,27 @@ class _Reading:
         targets = [p for p in targets if p.name not in self.arguments]
         for parameter in targets:
             for i in range(len(self.words) - 1):
-                root = stem(self.words[i + 1])
                 ordinal = ORDINALS.get(self.words[i]) if self.free(i) else None     # "the fourth floor"
-                if (lone(i) or ordinal) and (any(same_root(root, r) for r in parameter.roots) or
-                                             any(root in g and parameter.roots & g for g in GROUPS)):
-                    self.take(parameter, i, i, ordinal or number_value(self.words[i]))
-                    self.used.add(i + 1)          # "10 minutes", "two people": the unit is no value
+                end = starts[i][1] if lone(i) else i
+                root = stem(self.words[end + 1]) if end + 1 < len(self.words) else ""
+                if (lone(i) or ordinal) and root and (any(same_root(root, r) for r in parameter.roots) or
+                                                      any(root in g and parameter.roots & g for g in GROUPS)):
+                    if ordinal:
+                        self.take(parameter, i, i, ordinal)
+                    else:
+                        value_at(i, parameter)
+                    self.used.add(end + 1)          # "10 minutes", "two people": the unit is no value
                     break
+        # a number before a currency is an amount of money ("96 dollars", "one hundred and twenty pounds")
+        money = [p for p in targets if p.name not in self.arguments and MONEY_ROOTS & {stem(w) for w in p.said}]
+        for i in [i for i in starts if lone(i) and self.words[starts[i][1] + 1:starts[i][1] + 2] and
+                  self.words[starts[i][1] + 1] in CURRENCIES][:len(money[:1])]:
+            value_at(i, money[0])
         left = [p for p in targets if p.name not in self.arguments]
         # a number of a duration ("for 20 minutes") is no tempo nor count: durations() gives it to a parameter of time
-        numbers = [i for i in range(len(self.words)) if lone(i) and not DURATION_SECONDS.keys() & self.words[i + 1:i + 2]]
+        numbers = [i for i in starts if lone(i) and not DURATION_SECONDS.keys() & self.words[starts[i][1] + 1:starts[i][1] + 2]]
         if len(left) == 1 and len(numbers) == 1:
-            self.take(left[0], numbers[0], numbers[0], number_value(self.words[numbers[0]]))
-            if self.words[numbers[0] + 1:numbers[0] + 2] and self.words[numbers[0] + 1] in CURRENCIES:
-                self.used.add(numbers[0] + 1)     # "12 dollars": the currency is no value
+            value_at(numbers[0], left[0])
 
     def chunks(self) -> list[_Chunk]:
         """The runs of words not yet taken, split at the words before a value ("in", "to", ...) and at commas,
