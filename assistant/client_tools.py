@@ -290,20 +290,20 @@ def _number(said: str) -> int | float:
 # read before single words. Language as data.
 ACTIONS = {
     "play": "play put_on hear listen queue stream shuffle",
-    "stop": "stop pause halt mute hold_on turn_off switch_off shut_off",
+    "stop": "stop pause halt mute silence hush hold_on turn_off switch_off shut_off",
     "resume": "resume continue unpause",
     "skip": "skip next",
-    "send": "send text message tell email write telling",
+    "send": "send text message tell email write telling post",
     "call": "call phone ring dial",
     "add": "add create put schedule set jot note save log record remind extend mark",
     "remove": "remove delete erase drop off clear empty",
-    "book": "book reserve order request hail get_me get_us",
+    "book": "book reserve order request hail get_me get_us hire rent",
     "cancel": "cancel unbook abort",
     "buy": "buy purchase",
     "sell": "sell",
     "lock": "lock",
     "unlock": "unlock",
-    "open": "open pop",
+    "open": "open pop raise",
     "close": "close shut",
     "start": "start begin launch precondition warm_up activate restart reboot",
     "water": "water irrigate sprinkle",
@@ -403,6 +403,7 @@ SAME_THING = [frozenset(group.split()) for group in [
     "photo photos picture pictures pics album gallery",
     "vocab vocabulary words quiz review flashcards practise practice",
     "fine fines owe owed overdue",
+    "substitute substitutes instead replacement alternative swap",
 ]]
 # Words that name a thing of a kind (a language, a workout): like SAME_THING they say what a request is about
 # ("in japanese": translate), but they are values, never stripped from one. Language as data.
@@ -412,11 +413,11 @@ EXAMPLES = [frozenset(group.split()) for group in [
     "workout run running jog jogging yoga cycling swim swimming walk hike pilates",
     "currency dollars euros pounds yen francs franc rupees",
 ]]
-# Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took"):
-# stripped from a value's ends.
+# Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took";
+# "under the name Okafor"): stripped from a value's ends.
 AROUND_WORDS = frozenset("right now yet me us them for please anymore already enough leave leaves we're you're "
                           "they're i've we've final latest newest recent got craving fancy took taken feeling felt "
-                          "leaving".split())
+                          "leaving name".split())
 # What a parameter is, by the words of its name and description: the words said before a value
 # ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
 PARAMETER_KINDS = {
@@ -432,7 +433,7 @@ PARAMETER_KINDS = {
 CUES = {
     "in": ("place", "language"), "into": ("language",), "to": ("place", "person", "language"),
     "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "round": ("place",),
-    "by": ("person",),
+    "by": ("person",), "under": ("person",),
     "for": (), "of": (), "about": (), "with": (), "on": (), "called": ("person", "thing"), "named": ("person", "thing"),
 }
 # Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.
@@ -452,7 +453,7 @@ MENTIONING = frozenset("say says saying".split())
 # Words of a parameter's name that say its kind, beyond PARAMETER_KINDS: a day, not a time of day ("date"); the
 # source of two alike ("from_currency"); words of a flag's name not said of it ("unread_only", "include_spam").
 DATE_WORDS = frozenset("date day".split())
-SOURCE_WORDS = frozenset("from source origin".split())
+SOURCE_WORDS = frozenset("from source origin departure".split())
 FLAG_FILLERS = frozenset("only is include show".split())
 # Words before the language a message is said in ("say good morning in japanese").
 LANGUAGE_CUES = frozenset("in into".split())
@@ -484,7 +485,7 @@ CENTURIES = {"nineteen": 1900, "twenty": 2000}
 YEAR_WORDS = frozenset({"year"})
 # Words of a string parameter's name that say its value has digits ("tracking_number", "order_id"): "my parcel
 # never arrived" holds none.
-CODED = frozenset("number code id pin".split())
+CODED = frozenset("number code id pin reference ref".split())
 # Ordinals before what a number parameter counts ("the fourth floor").
 ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
 _CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
@@ -499,6 +500,7 @@ EXAMPLE_GROUPS = [frozenset(stem(w) for w in group) for group in EXAMPLES]
 KINDS = GROUPS + EXAMPLE_GROUPS
 KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
 MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
+UNIT_WORDS = frozenset(CURRENCIES) | MEASURE_WORDS | DURATION_WORDS        # what a number may count or measure
 
 
 def same_root(a: str, b: str) -> bool:
@@ -678,6 +680,10 @@ class Request:
                 j += 1
             while last > i and (self.tokens[last].word in DAY_WORDS or self.tokens[last].word in MONTHS):
                 last = max(k for k in range(i, last) if capital(k))     # "Keiko on Friday": the day is no part of it
+            unit = self.tokens[last + 2].word if last + 2 < len(self.tokens) else ""
+            if last + 1 < len(self.tokens) and self.tokens[last + 1].word.isdigit() and \
+                    not self.tokens[last + 1].gap.strip() and unit not in UNIT_WORDS:
+                last += 1             # a number ends a title ("Family Reunion 2027"; not "Tom 20 dollars")
             titled.update(range(i, last + 1))
             i = last + 1
         return titled
@@ -996,7 +1002,8 @@ class _Reading:
 
         def lone(i):
             """A number said from word i, not within a run of numbers ("7489 2210" is a code)."""
-            return self.free(i) and i in starts and all(self.free(k) for k in range(i, starts[i][1] + 1)) and \
+            return self.free(i) and i in starts and i not in self.request.titled and \
+                all(self.free(k) for k in range(i, starts[i][1] + 1)) and \
                 self.number_at(starts[i][1] + 1) is None
 
         def value_at(i, parameter):
@@ -1081,6 +1088,10 @@ class _Reading:
                 while last >= first and last not in self.request.titled and \
                         _strippable(self.words[last], self.tool, True, kindred):
                     last -= 1
+                # the app said after a typed name ("Tomasz on Signal", "the design channel in Slack")
+                while last - 1 > first and self.words[last - 1] in CUES and \
+                        any(same_root(stem(self.words[last]), stem(w)) for w in name_words(self.tool.name)):
+                    last -= 2
                 if first <= last:
                     stripped.append(_Chunk(first, last, chunk.cue, not kindred))
                     break
@@ -1090,6 +1101,7 @@ class _Reading:
         """Each string parameter takes the free run whose word before it says its kind best ("in Paris" a place,
         "to Priya" a person, "from" a pickup when its description says "from")."""
         chunks = self.chunks()
+        sources = [p for p in self.tool.parameters if SOURCE_WORDS & p.said]
         for parameter in [p for p in self.unfilled() if p.type == "string" and not p.enum and p.kind != "time"]:
             said = parameter.said
 
@@ -1100,7 +1112,9 @@ class _Reading:
                 # the parameter's name said before the cue ("the episode called The Heat Dome"), or another's
                 named = {p.name for p in self.tool.parameters if chunk.cue is not None and chunk.first >= 2 and any(
                     same_root(stem(self.words[chunk.first - 2]), stem(w)) for w in name_words(p.name))}
-                return score + (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
+                # "from" says the source where the tool takes one ("from Dublin to Barcelona": origin, destination)
+                source = 0.0 if chunk.cue != "from" or not sources else 2.0 if parameter in sources else -2.0
+                return score + source + (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
                     (0.75 if chunk.kindred else 0.0) - \
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             fitting = [c for c in chunks if not parameter.coded or
@@ -1123,8 +1137,16 @@ class _Reading:
         rest = lambda k: _content(self.words[k + 1:run.last + 1])      # noqa: E731
         owner = next((k for k in range(run.first, run.last) if self.words[k].endswith("'s") and rest(k) and
                       all(self.tool.has(stem(w)) for w in rest(k))), None) if parameter.kind == "person" else None
+        coded = [k for k in range(run.first, run.last + 1) if re.search(r"\d", self.words[k])]
         if example is not None:
             self.take(parameter, example, example)
+        elif parameter.coded and coded:
+            # a code from after the parameter's name's words ("support ticket number SR-2291"; "united 1549" whole)
+            own = {stem(w) for w in name_words(parameter.name)}
+            named = [k for k in range(run.first, coded[0]) if stem(self.words[k]) in own or self.words[k] in CODED]
+            self.take(parameter, named[-1] + 1 if named else run.first, coded[-1])
+        elif parameter.kind == "person" and self.words[run.last].endswith("'s"):
+            self.take(parameter, run.first, run.last, self.request.said(run.first, run.last)[:-2])    # "Raj's record"
         elif owner is not None:
             self.take(parameter, run.first, owner, self.request.said(run.first, owner)[:-2])
         else:
@@ -1140,7 +1162,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     the tool's, it asks the past of a tool of the present, or it says nothing of the tool but maybe its verb."""
     words = [t.word for t in request.tokens]
     for i, word in enumerate(words):
-        action, _ = request.action_at(i)
+        action, _ = request.action_at(i) if i not in request.titled else (None, 0)    # "Launch Team" is a name
         if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)) and \
                 action not in tool.actions:
             return None

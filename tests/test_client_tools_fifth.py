@@ -25,6 +25,21 @@ BUDGET = tool("get_spending", "Spending in a budget category.", ["category"],
               category=("string", "Category"), month=("string", "Month of the report"))
 VAN = tool("book_van", "Book a removal van.", ["town"], town=("string", "Town"), collection_date=("string", "When"))
 
+RIDE = tool("search_trains", "Search train times.", ["destination"], departure_station=("string", "Where from"),
+            destination=("string", "Arrival station"))
+CASE = tool("case_status", "Status of a customer case.", ["case_id"], case_id=("string", "Case number"))
+BOARDING = tool("get_boarding_pass", "Show a flight's boarding pass.", ["booking_ref"],
+                booking_ref=("string", "Booking reference"), surname=("string", "Passenger surname"))
+WHATSAPP = tool("sendWhatsapp", "Send a WhatsApp message.", ["contact", "text"], contact=("string", "Contact"),
+                text=("string", "Message"))
+CALL_LOG = tool("log_call", "Attach a note about a call to a customer's record.", ["customer", "summary"],
+                customer=("string", "Customer name"), summary=("string", "Note on the call"))
+SILENCE = tool("mute_channel", "Mute a chat channel.", ["channel"], channel=("string", "Channel name"),
+               hours=("integer", "For how many hours"))
+CAR = tool("book_car", "Book a hire car.", ["city"], city=("string", "City"))
+ALTERNATIVE = tool("ingredient_swap", "Suggest what to use for a missing ingredient.", ["ingredient"],
+                   ingredient=("string", "The ingredient"))
+
 
 def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     call = decode(tools, text)
@@ -47,6 +62,22 @@ def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     ("how much did we spend on fuel in March", [BUDGET], ("get_spending", {"category": "fuel", "month": "March"})),
     # a parameter's kind by its name's last word: "collection_date" is a time, not a place
     ("book a van in Leeds for Saturday", [VAN], ("book_van", {"town": "Leeds", "collection_date": "Saturday"})),
+    # "from" says the source where the tool takes one
+    ("trains from Leeds to York", [RIDE], ("search_trains", {"destination": "York", "departure_station": "Leeds"})),
+    # a code alone, after the parameter's name's words; "under" before a person
+    ("what's happening with customer case number CX-4410", [CASE], ("case_status", {"case_id": "CX-4410"})),
+    ("show my boarding pass for ZT8Q2M under the name Alvarez", [BOARDING],
+     ("get_boarding_pass", {"booking_ref": "ZT8Q2M", "surname": "Alvarez"})),
+    # the app said after a typed name; a person's possessive
+    ("send Ana on WhatsApp: running late", [WHATSAPP], ("sendWhatsapp", {"contact": "Ana", "text": "running late"})),
+    ("note on Noor's record that she wants a refund", [CALL_LOG],
+     ("log_call", {"customer": "Noor", "summary": "she wants a refund"})),
+    # a number ends a typed title: no count
+    ("mute the channel called Launch Team 2026", [SILENCE], ("mute_channel", {"channel": "Launch Team 2026"})),
+    # verbs of the tables: hire is book, silence is stop (mute); "instead" asks for a substitute
+    ("hire a car in Porto", [CAR], ("book_car", {"city": "Porto"})),
+    ("silence the channel called Random", [SILENCE], ("mute_channel", {"channel": "Random"})),
+    ("what can I use instead of tahini", [ALTERNATIVE], ("ingredient_swap", {"ingredient": "tahini"})),
 ])
 def test_fifth_set_rules(text, tools, expected):
     assert reading(tools, text) == expected
