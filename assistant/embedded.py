@@ -187,6 +187,9 @@ class EmbeddedGenerator:
         readings = await asyncio.to_thread(self.readings, history, lexicon, client_tools)
         declared = await asyncio.to_thread(declared_reading, history, client_tools) if client_tools else None
         request = content_text(history[-1]) if declared else ""
+        # the request asks for a declared tool and says the thing its name acts on ("hire a car in Faro" with rent_car):
+        # the model's own words (a joke, "You're welcome!") are held, and the declared call is made instead
+        owned = declared is not None and declared.owned
         (prompt, slots), clause_readings = readings[0], readings[1:]
         reader = self.reader(slots)
         # a request said with a clause beside it: a reply without a call is held until its clauses are read
@@ -216,7 +219,7 @@ class EmbeddedGenerator:
                 if clause_readers and not calls:
                     continue
                 text = reader.spoken(result)
-                if not calls and not said and _may_refuse(text):      # held: a second opinion may serve it
+                if not calls and not said and (_may_refuse(text) or owned):   # held: a second opinion may serve it
                     continue
                 if len(text) > len(said):
                     yield TextEvent(text[len(said):])
@@ -245,11 +248,11 @@ class EmbeddedGenerator:
                         result = await tools.run(call.name, call.arguments)
                         yield ToolCallEvent(call, local=True, result=result)
             text = "" if calls and calls[-1].name in client_tools else reader.spoken(result)
-            if text and (calls or not _may_refuse(text)):
+            if text and (calls or not (_may_refuse(text) or owned)):
                 said = text
                 yield TextEvent(said)
         # a refusal, the model's own or for want of a usable reply: Home Assistant's phrasings may serve it
-        refusal = not calls and not said and (reader.unwritten or _may_refuse(reader.template))
+        refusal = not calls and not said and (reader.unwritten or _may_refuse(reader.template) or owned)
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools)

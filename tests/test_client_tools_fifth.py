@@ -3,6 +3,8 @@ declarations of its own, so that a rule is pinned apart from the set that prompt
 import pytest
 
 from assistant.client_tools import decode
+from assistant.generator import respond_sync
+from assistant.tools import ToolRunner
 
 
 def tool(name: str, description: str, required=(), **properties) -> dict:
@@ -81,3 +83,20 @@ def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
 ])
 def test_fifth_set_rules(text, tools, expected):
     assert reading(tools, text) == expected
+
+
+TRAINS = tool("search_trains_by_day", "Search train times.", ["destination"], destination=("string", "Arrival station"),
+              date=("string", "Day of travel"))
+
+
+@pytest.mark.parametrize("text, expected", [
+    # the request says the tool's thing ("trains"): its call, not the model's joke
+    ("any trains to york next weekend", [("search_trains_by_day", {"destination": "york", "date": "next weekend"})]),
+    # chit-chat says nothing of it: the model's own reply, no call
+    ("thanks, that's all", []),
+])
+def test_a_declared_tool_whose_thing_is_said_is_called_over_the_models_own_words(assistant, text, expected):
+    reply = respond_sync(assistant, [{"role": "user", "content": text}], ToolRunner(),
+                         client_tools={TRAINS["name"]: TRAINS})
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == expected
+    assert reply.text if not expected else not reply.text
