@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
 from assistant.vocabulary import (JOINING_WORDS, MEASURE_WORDS, MONEY_WORDS, QUESTION_WORDS, REQUEST_OPENERS,
-                                  TOOL_QUESTION_WORDS)
+                                  SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -290,7 +290,7 @@ def _number(said: str) -> int | float:
 # read before single words. Language as data.
 ACTIONS = {
     "play": "play put_on hear listen queue stream shuffle",
-    "stop": "stop pause halt mute silence hush hold_on turn_off switch_off shut_off",
+    "stop": "stop pause halt mute silence hush hold_on turn_off switch_off shut_off disable deactivate",
     "resume": "resume continue unpause",
     "skip": "skip next",
     "send": "send text message tell email write telling post",
@@ -305,7 +305,7 @@ ACTIONS = {
     "unlock": "unlock",
     "open": "open pop raise",
     "close": "close shut",
-    "start": "start begin launch precondition warm_up activate restart reboot",
+    "start": "start begin launch precondition warm_up activate restart reboot enable",
     "water": "water irrigate sprinkle",
     "feed": "feed dispense",
     "translate": "translate",
@@ -404,6 +404,7 @@ SAME_THING = [frozenset(group.split()) for group in [
     "vocab vocabulary words quiz review flashcards practise practice",
     "fine fines owe owed overdue",
     "substitute substitutes instead replacement alternative swap",
+    "vacuum vacuuming hoover hoovering",
 ]]
 # Words that name a thing of a kind (a language, a workout): like SAME_THING they say what a request is about
 # ("in japanese": translate), but they are values, never stripped from one. Language as data.
@@ -500,6 +501,9 @@ EXAMPLE_GROUPS = [frozenset(stem(w) for w in group) for group in EXAMPLES]
 KINDS = GROUPS + EXAMPLE_GROUPS
 KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
 MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
+SWITCHED = {"start": True, "stop": False}      # a switch's value by the action said ("turn off": false)
+SWITCH_ON = frozenset({"turn on", "switch on"})   # "turn" alone is a verb of any action: its particle says on
+MEMBER_ENDINGS = frozenset("ly er est".split())        # an enum member said as an adverb or a comparison ("quietly")
 UNIT_WORDS = frozenset(CURRENCIES) | MEASURE_WORDS | DURATION_WORDS        # what a number may count or measure
 
 
@@ -593,6 +597,10 @@ class Tool:
             [ACTION_OF.get(described[0])] if described else []
         acts = action is not None and action not in TELLING
         actions = {action, *ALSO.get(action, ())} | ({a for a in said if a and a not in TELLING} if acts else set())
+        # a tool that switches something on or off ("enabled": true or false) is asked to start or stop it
+        if any(isinstance(properties[p], dict) and properties[p].get("type") == "boolean" and
+               SWITCH_WORDS & set(name_words(p)) for p in properties):
+            actions |= set(SWITCHED)
         return cls(name, action, stem(verb) if action else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}))
 
@@ -710,6 +718,8 @@ def _strippable(word: str, tool: Tool, last: bool, kindred: bool = True) -> bool
     of the tool's name or its kind ("the song hallelujah", "the arsenal game"), a parameter's name ("the subject
     broken heater"); at its end also a verb ("bananas off"), though not a word only the description has ("the
     herb garden" of "a garden zone"). Not kindred: a word of the tool's kind is kept ("a large latte")."""
+    if "-" in word:         # "out-of-office": each part
+        return all(_strippable(part, tool, last, kindred) for part in word.split("-") if part)
     root = stem(word)
     if word in FUNCTION_WORDS or word in AROUND_VALUES or word in AROUND_WORDS or (last and word in ACTION_OF):
         return True
@@ -830,9 +840,10 @@ class _Reading:
             hits = [(len(words), member) for words, member in phrases if self.words[i:i + len(words)] == words]
             if not hits and len(self.words[i]) >= 4:
                 hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
-            if not hits:            # "arm" for "armed"
-                hits = [(1, m) for m in members if " " not in m and stem(m) == stem(self.words[i]) and
-                        self.words[i] not in FUNCTION_WORDS]
+            if not hits:            # "arm" for "armed", "quietly" for "quiet"
+                hits = [(1, m) for m in members if " " not in m and self.words[i] not in FUNCTION_WORDS and (
+                    stem(m) == stem(self.words[i]) or len(m) >= 4 and self.words[i].startswith(m.lower()) and
+                    self.words[i][len(m):] in MEMBER_ENDINGS)]
             if hits and self.free(i):
                 length, member = max(hits)
                 found.append((i, i + length - 1, member))
@@ -864,7 +875,13 @@ class _Reading:
 
     def flags(self):
         """A boolean parameter is true when the request says its name's words ("unread emails": unread_only), or as
-        its description says of a word said ("true to lock, false to unlock")."""
+        its description says of a word said ("true to lock, false to unlock"); a switch ("enabled") as the request
+        switches it, on when it says neither ("set my out of office saying ...")."""
+        for parameter in [p for p in self.unfilled() if p.type == "boolean" and SWITCH_WORDS & set(name_words(p.name))]:
+            said = [True if " ".join(self.words[i:i + 2]) in SWITCH_ON else SWITCHED[a] for i in range(len(self.words))
+                    if " ".join(self.words[i:i + 2]) in SWITCH_ON or (a := self.request.action_at(i)[0]) in SWITCHED]
+            if said or parameter.required:
+                self.arguments[parameter.name] = said[0] if said else True
         for parameter in [p for p in self.unfilled() if p.type == "boolean"]:
             chosen = next(((i, value) for word, value in parameter.choices for i, w in enumerate(self.words) if w == word),
                           None)
@@ -997,8 +1014,12 @@ class _Reading:
         """A number said fills a number parameter whose words follow it ("for 10 minutes", "two portions", "for
         two people"), or the only one left when one number is left; a number in a run of numbers ("7489 2210")
         is part of a code."""
-        starts = {i: said for i in range(len(self.words)) if (said := self.number_at(i)) and
-                  not (i and self.number_at(i - 1) and self.number_at(i - 1)[1] >= i)}
+        starts, i = {}, 0          # where each number said starts ("two thousand five hundred" is one)
+        while i < len(self.words):
+            said = self.number_at(i)
+            if said:
+                starts[i] = said
+            i = said[1] + 1 if said else i + 1
 
         def lone(i):
             """A number said from word i, not within a run of numbers ("7489 2210" is a code)."""
@@ -1046,8 +1067,9 @@ class _Reading:
         left = [p for p in targets if p.name not in self.arguments]
         # a number of a duration ("for 20 minutes") is no tempo nor count: durations() gives it to a parameter of time
         numbers = [i for i in starts if lone(i) and not DURATION_SECONDS.keys() & self.words[starts[i][1] + 1:starts[i][1] + 2]]
-        if len(left) == 1 and len(numbers) == 1:
-            value_at(numbers[0], left[0])
+        required = [p for p in left if p.required]
+        if len(numbers) == 1 and (len(left) == 1 or len(required) == 1):     # "sous vide the steak at 54.5"
+            value_at(numbers[0], left[0] if len(left) == 1 else required[0])
 
     def chunks(self) -> list[_Chunk]:
         """The runs of words not yet taken, split at the words before a value ("in", "to", ...) and at commas,
@@ -1218,7 +1240,9 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     # is asked by saying it was done ("i drank 3 glasses of water")
     own_verb = request.unknown_verb and tool.has(stem(request.first))
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
-    clause = set(words[:clauses[0] if clauses else len(words)])
+    # a message said is no part of it ("slack the ops channel saying the server is back up")
+    quoted = next((i for i, w in enumerate(words) if w in MESSAGE_CUES), len(words))
+    clause = set(words[:min(clauses[0] if clauses else len(words), quoted)])
     # a word of an action right after a copula is a state ("the garage door is open"), and a day word a time ("my
     # sister is visiting next week"): no verb of asking
     acting = [w for i, w in enumerate(words) if w in ACTION_OF and w not in DAY_WORDS and not (i and words[i - 1] in COPULAS)]

@@ -243,3 +243,6 @@ MEASURE_WORDS = frozenset({"kilo", "kilos", "kg", "kilogram", "kilograms", "gram
                            "lb", "lbs", "ounce", "ounces", "oz", "litre", "litres", "liter", "liters", "ml",
                            "degree", "degrees", "percent", "%", "km", "kilometres", "kilometers", "miles", "metres",
                            "meters", "cm", "inches", "feet", "people", "persons", "ways", "times"})
+# Words of a boolean parameter's name that make it a switch ("enabled", "is_on", "active"): true when the request
+# turns the thing on, false when it turns it off.
+SWITCH_WORDS = frozenset({"enabled", "enable", "on", "active", "activated", "switched", "state"})

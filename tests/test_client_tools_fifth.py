@@ -8,10 +8,11 @@ from assistant.tools import ToolRunner
 
 
 def tool(name: str, description: str, required=(), **properties) -> dict:
-    """A declaration in the Realtime shape; each property as (type, description)."""
+    """A declaration in the Realtime shape; each property as (type, description) or (type, description, enum)."""
     return {"type": "function", "name": name, "description": description,
             "parameters": {"type": "object", "required": list(required), "properties": {
-                key: {"type": kind, "description": text} for key, (kind, text) in properties.items()}}}
+                key: {"type": kind, "description": text, **({"enum": list(enum[0])} if enum else {})}
+                for key, (kind, text, *enum) in properties.items()}}}
 
 
 TIP = tool("tip_driver", "Tip the delivery driver.", ["amount"], amount=("number", "Tip amount"))
@@ -41,6 +42,17 @@ SILENCE = tool("mute_channel", "Mute a chat channel.", ["channel"], channel=("st
 CAR = tool("book_car", "Book a hire car.", ["city"], city=("string", "City"))
 ALTERNATIVE = tool("ingredient_swap", "Suggest what to use for a missing ingredient.", ["ingredient"],
                    ingredient=("string", "The ingredient"))
+
+AUTO_REPLY = tool("set_vacation_responder", "Turn the vacation auto-responder on or off.", ["enabled"],
+                  enabled=("boolean", "true for on, false for off"), note=("string", "Text of the reply"))
+TEAMS = tool("post_teams_message", "Post in a Microsoft Teams channel.", ["channel", "text"],
+             channel=("string", "Channel"), text=("string", "The message"))
+FEE = tool("bill_client", "Bill a client.", ["client", "amount"], client=("string", "Client"),
+           amount=("number", "Total"))
+GRILL = tool("preheat_grill", "Preheat the smart grill.", ["temperature"],
+             temperature=("number", "Degrees Celsius"), minutes=("integer", "How long to keep it hot"))
+FAN = tool("set_fan_mode", "Set the air purifier's fan mode.", ["mode"],
+           mode=("string", "Fan mode", ["quiet", "normal", "boost"]))
 
 
 def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
@@ -80,6 +92,18 @@ def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     ("hire a car in Porto", [CAR], ("book_car", {"city": "Porto"})),
     ("silence the channel called Random", [SILENCE], ("mute_channel", {"channel": "Random"})),
     ("what can I use instead of tahini", [ALTERNATIVE], ("ingredient_swap", {"ingredient": "tahini"})),
+    # a switch is set as the request switches it, and on when it says neither
+    ("turn on my vacation responder", [AUTO_REPLY], ("set_vacation_responder", {"enabled": True})),
+    ("switch off the vacation responder", [AUTO_REPLY], ("set_vacation_responder", {"enabled": False})),
+    # a message said is no statement of how things are ("the build is broken")
+    ("teams the dev channel saying the build is broken", [TEAMS],
+     ("post_teams_message", {"channel": "dev", "text": "the build is broken"})),
+    # a number of several words with a scale inside is one number
+    ("bill Northwind three thousand four hundred", [FEE], ("bill_client", {"client": "Northwind", "amount": 3400})),
+    # one number left and two number parameters: the required one takes it
+    ("preheat the grill to 230", [GRILL], ("preheat_grill", {"temperature": 230})),
+    # an enum member said as an adverb
+    ("set the purifier fan quietly", [FAN], ("set_fan_mode", {"mode": "quiet"})),
 ])
 def test_fifth_set_rules(text, tools, expected):
     assert reading(tools, text) == expected
