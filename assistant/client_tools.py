@@ -932,6 +932,9 @@ class _Reading:
         """The first time said fills a time parameter ("tomorrow at 9" a reminder's when), or a date and a time
         of day when the tool takes both ("friday" and "3 pm"); no time said is part of another value."""
         runs = self.time_runs()
+        if not self.unfilled("time") and self.delays():
+            # "in three hours" to a tool that takes a delay ("delay_hours"): that number parameter's, no time to come
+            runs = [(f, l) for f, l in runs if not (self.words[f] == "in" and self.words[l] in DURATION_SECONDS)]
         for first, last in runs:
             self.used.update(range(first, last + 1))
         # a tool that acts now, asked for later ("start the washing machine in 20 minutes"): calling it would act now
@@ -965,13 +968,18 @@ class _Reading:
                 self.take(rest[0], *end)
                 self.used.add(end[0] - 1)
 
+    def delays(self) -> list[Parameter]:
+        """Number parameters of a unit of time ("Minutes to add", "delay_hours")."""
+        return [p for p in self.unfilled() if p.type in ("integer", "number") and
+                any(w in DURATION_SECONDS for w in [*name_words(p.name), *p.said])]
+
     def durations(self):
         """A number parameter of a unit of time ("Minutes to add", "Duration in hours") takes a duration said in any
         unit ("by an hour": 60 minutes; "an hour and a half": 1.5 hours)."""
-        for parameter in [p for p in self.unfilled() if p.type in ("integer", "number")]:
-            unit = next((DURATION_SECONDS[w] for w in [*name_words(parameter.name), *sorted(parameter.said)]
-                         if w in DURATION_SECONDS), None)
-            found = next((d for d in (self.duration_at(i) for i in range(len(self.words))) if d), None) if unit else None
+        for parameter in self.delays():
+            unit = next(DURATION_SECONDS[w] for w in [*name_words(parameter.name), *sorted(parameter.said)]
+                        if w in DURATION_SECONDS)
+            found = next((d for d in (self.duration_at(i) for i in range(len(self.words))) if d), None)
             if found:
                 seconds, first, last = found
                 value = seconds / unit

@@ -95,13 +95,17 @@ def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
     no word of the skill's name beyond its verb ("timer", "thermostat") but in the tool's own words, no value of its
     call, no thing of the home ("log a 30 minute run" with log_workout declared is no timer; "run the bilge pump for
     ten minutes" with start_bilge_pump neither; "set a timer for 30 minutes" stays one)."""
-    if declared is None or not declared.owned or call.name not in SKILLS or HOME_ARGUMENTS & set(call.arguments):
+    if declared is None or not declared.owned or call.name not in SKILLS:
+        return False
+    # two words of the declared tool's name said together are the tool's ("screen time" with set_screen_time, "sleep
+    # timer" with setSleepTimer), not the skill's ("start a timer" with start_workout_timer stays a timer)
+    tool, said = {stem(w) for w in name_words(declared.call["name"])}, [stem(w) for w in request.lower().split()]
+    tools_own = {w for a, b in zip(said, said[1:]) if a in tool and b in tool for w in (a, b)}
+    # a thing of the home named, unless by the tool's own words ("a sleep timer" is named "sleep")
+    if any(key in HOME_ARGUMENTS and not (isinstance(value, str) and {stem(w) for w in name_words(value)} <= tools_own)
+           for key, value in call.arguments.items()):
         return False
     own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
-    # a word said after another word of the declared tool's name is the tool's ("screen time" with
-    # set_screen_time), not the skill's ("start a timer" with start_workout_timer stays a timer)
-    tool, said = {stem(w) for w in name_words(declared.call["name"])}, [stem(w) for w in request.lower().split()]
-    tools_own = {b for a, b in zip(said, said[1:]) if a in tool and b in tool}
     return not ({stem(w) for w in own} - tools_own) & request_stems(request)
 
 

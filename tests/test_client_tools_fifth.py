@@ -54,6 +54,9 @@ GRILL = tool("preheat_grill", "Preheat the smart grill.", ["temperature"],
 FAN = tool("set_fan_mode", "Set the air purifier's fan mode.", ["mode"],
            mode=("string", "Fan mode", ["quiet", "normal", "boost"]))
 
+WASHER = tool("startWashingMachine", "Start the washing machine.", [],
+              cycle=("string", "Wash cycle", ["cotton", "wool"]), delay_minutes=("integer", "Start after this many minutes"))
+
 
 def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     call = decode(tools, text)
@@ -104,6 +107,9 @@ def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     ("preheat the grill to 230", [GRILL], ("preheat_grill", {"temperature": 230})),
     # an enum member said as an adverb
     ("set the purifier fan quietly", [FAN], ("set_fan_mode", {"mode": "quiet"})),
+    # "in two hours" to a tool that takes a delay: the delay, no time to come it would ignore
+    ("start the washing machine on cotton in two hours", [WASHER],
+     ("startWashingMachine", {"cycle": "cotton", "delay_minutes": 120})),
 ])
 def test_fifth_set_rules(text, tools, expected):
     assert reading(tools, text) == expected
@@ -111,6 +117,16 @@ def test_fifth_set_rules(text, tools, expected):
 
 TRAINS = tool("search_trains_by_day", "Search train times.", ["destination"], destination=("string", "Arrival station"),
               date=("string", "Day of travel"))
+
+
+NOISE = tool("setNoiseTimer", "Stop white noise after a number of minutes.", ["minutes"], minutes=("integer", "Minutes"))
+
+
+def test_a_timer_named_by_the_declared_tools_own_words_is_the_tools(assistant):
+    """"a noise timer" names the built-in timer "noise", a word of setNoiseTimer's said with "timer": the tool's."""
+    reply = respond_sync(assistant, [{"role": "user", "content": "set a noise timer for twenty minutes"}],
+                         ToolRunner(), client_tools={NOISE["name"]: NOISE})
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("setNoiseTimer", {"minutes": 20})]
 
 
 @pytest.mark.parametrize("text, expected", [
