@@ -1112,20 +1112,23 @@ class _Reading:
                 chunk.first = next((k for k in range(chunk.first, chunk.last + 1) if k in self.request.titled), chunk.first)
             for kindred in (True, False):
                 first, last = chunk.first, chunk.last
-                while first <= last and first not in self.request.titled and \
+                # the app said after a typed name ("Tomasz on Signal", "the design channel in Slack")
+                while last - 1 > first and self.words[last - 1] in CUES and self.app(last):
+                    last -= 2
+                while first <= last and (first not in self.request.titled or self.app(first)) and \
                         _strippable(self.words[first], self.tool, False, kindred):
                     first += 1
-                while last >= first and last not in self.request.titled and \
+                while last >= first and (last not in self.request.titled or self.app(last)) and \
                         _strippable(self.words[last], self.tool, True, kindred):
                     last -= 1
-                # the app said after a typed name ("Tomasz on Signal", "the design channel in Slack")
-                while last - 1 > first and self.words[last - 1] in CUES and \
-                        any(same_root(stem(self.words[last]), stem(w)) for w in name_words(self.tool.name)):
-                    last -= 2
                 if first <= last:
                     stripped.append(_Chunk(first, last, chunk.cue, not kindred))
                     break
         return stripped
+
+    def app(self, i: int) -> bool:
+        """Word i is a word of the tool's name typed as a name ("Slack" of post_slack_message): the app, no value."""
+        return any(same_root(stem(self.words[i]), stem(w)) for w in name_words(self.tool.name))
 
     def spans(self):
         """Each string parameter takes the free run whose word before it says its kind best ("in Paris" a place,

@@ -95,6 +95,9 @@ def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     ("hire a car in Porto", [CAR], ("book_car", {"city": "Porto"})),
     ("silence the channel called Random", [SILENCE], ("mute_channel", {"channel": "Random"})),
     ("what can I use instead of tahini", [ALTERNATIVE], ("ingredient_swap", {"ingredient": "tahini"})),
+    # the app typed as a name after a cue is no value
+    ("Tell the dev channel on Teams: the build is green", [TEAMS],
+     ("post_teams_message", {"channel": "dev", "text": "the build is green"})),
     # a switch is set as the request switches it, and on when it says neither
     ("turn on my vacation responder", [AUTO_REPLY], ("set_vacation_responder", {"enabled": True})),
     ("switch off the vacation responder", [AUTO_REPLY], ("set_vacation_responder", {"enabled": False})),
