@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
-from assistant.vocabulary import (JOINING_WORDS, MEASURE_WORDS, MONEY_WORDS, QUESTION_WORDS, REQUEST_OPENERS,
-                                  SWITCH_WORDS, TOOL_QUESTION_WORDS)
+from assistant.vocabulary import (JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
+                                  REQUEST_OPENERS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -840,6 +840,8 @@ class _Reading:
             hits = [(len(words), member) for words, member in phrases if self.words[i:i + len(words)] == words]
             if not hits and len(self.words[i]) >= 4:
                 hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
+            if not hits:            # a word of a member's family ("cheap" for "economy", "asap" for "urgent")
+                hits = [(1, m) for m in members if self.words[i] in MEMBER_SYNONYMS.get(m.lower(), ())]
             if not hits:            # "arm" for "armed", "quietly" for "quiet"
                 hits = [(1, m) for m in members if " " not in m and self.words[i] not in FUNCTION_WORDS and (
                     stem(m) == stem(self.words[i]) or len(m) >= 4 and self.words[i].startswith(m.lower()) and

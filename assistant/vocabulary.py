@@ -246,3 +246,12 @@ MEASURE_WORDS = frozenset({"kilo", "kilos", "kg", "kilogram", "kilograms", "gram
 # Words of a boolean parameter's name that make it a switch ("enabled", "is_on", "active"): true when the request
 # turns the thing on, false when it turns it off.
 SWITCH_WORDS = frozenset({"enabled", "enable", "on", "active", "activated", "switched", "state"})
+# Words that say an enum member of a common family loosely ("a cheap rental car": economy; "asap": urgent): a
+# member's word, then the words that mean it. Language as data.
+MEMBER_SYNONYMS = {
+    "urgent": ("asap", "critical", "emergency"), "high": ("important",), "low": ("minor", "trivial"),
+    "economy": ("cheap", "cheapest", "budget"), "compact": ("small",), "suv": ("4x4",), "luxury": ("premium", "fancy"),
+    "quick": ("fast", "express", "short"), "intensive": ("heavy", "deep"), "eco": ("green",),
+    "turbo": ("max", "maximum", "strongest"), "quiet": ("silent", "gentle", "gently", "quietly"),
+    "normal": ("regular", "standard", "usual"), "standard": ("regular", "normal", "usual"),
+}

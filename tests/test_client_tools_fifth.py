@@ -57,6 +57,9 @@ FAN = tool("set_fan_mode", "Set the air purifier's fan mode.", ["mode"],
 WASHER = tool("startWashingMachine", "Start the washing machine.", [],
               cycle=("string", "Wash cycle", ["cotton", "wool"]), delay_minutes=("integer", "Start after this many minutes"))
 
+FAN2 = tool("set_fan_mode", "Set the air purifier's fan mode.", ["mode"],
+            mode=("string", "Fan mode", ["quiet", "normal", "turbo"]))
+
 
 def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     call = decode(tools, text)
@@ -108,7 +111,8 @@ def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     ("bill Northwind three thousand four hundred", [FEE], ("bill_client", {"client": "Northwind", "amount": 3400})),
     # one number left and two number parameters: the required one takes it
     ("preheat the grill to 230", [GRILL], ("preheat_grill", {"temperature": 230})),
-    # an enum member said as an adverb
+    # an enum member said loosely, or as an adverb
+    ("set the purifier fan to max", [FAN2], ("set_fan_mode", {"mode": "turbo"})),
     ("set the purifier fan quietly", [FAN], ("set_fan_mode", {"mode": "quiet"})),
     # "in two hours" to a tool that takes a delay: the delay, no time to come it would ignore
     ("start the washing machine on cotton in two hours", [WASHER],
