@@ -751,7 +751,8 @@ class _Reading:
         if request.verb is not None or request.says_own_verb(tool):
             self.used.update(range(request.verb_at, request.verb_at + max(request.verb_length, 1)))
         # the amount a question asks ("how long", "how much") is no value
-        self.used.update(i for i in range(1, len(self.words)) if self.words[i] in AMOUNTS and self.words[i - 1] == "how")
+        self.used.update(i for i in range(1, len(self.words))
+                         if self.words[i] in AMOUNTS and self.words[i - 1] == "how")
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
         self.later = False       # a time to come said, and no parameter takes it
@@ -1040,7 +1041,7 @@ class _Reading:
         def value_at(i, parameter):
             value, last = starts[i]
             self.take(parameter, i, last, value)
-            if self.words[last + 1:last + 2] and (self.words[last + 1] in CURRENCIES or self.words[last + 1] in MEASURE_WORDS):
+            if self.words[last + 1:last + 2] and self.words[last + 1] in UNIT_WORDS - DURATION_WORDS:
                 self.used.add(last + 1)     # "12 dollars", "2 kilo": the unit is no value
             return last
         for parameter in [p for p in self.unfilled() if p.type == "string" and not p.enum]:
@@ -1076,7 +1077,8 @@ class _Reading:
             value_at(i, money[0])
         left = [p for p in targets if p.name not in self.arguments]
         # a number of a duration ("for 20 minutes") is no tempo nor count: durations() gives it to a parameter of time
-        numbers = [i for i in starts if lone(i) and not DURATION_SECONDS.keys() & self.words[starts[i][1] + 1:starts[i][1] + 2]]
+        numbers = [i for i in starts
+                   if lone(i) and not DURATION_SECONDS.keys() & self.words[starts[i][1] + 1:starts[i][1] + 2]]
         required = [p for p in left if p.required]
         if len(numbers) == 1 and (len(left) == 1 or len(required) == 1):     # "sous vide the steak at 54.5"
             value_at(numbers[0], left[0] if len(left) == 1 else required[0])
@@ -1149,7 +1151,8 @@ class _Reading:
                     same_root(stem(self.words[chunk.first - 2]), stem(w)) for w in name_words(p.name))}
                 # "from" says the source where the tool takes one ("from Dublin to Barcelona": origin, destination)
                 source = 0.0 if chunk.cue != "from" or not sources else 2.0 if parameter in sources else -2.0
-                return score + source + (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
+                return score + source + \
+                    (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
                     (0.75 if chunk.kindred else 0.0) - \
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             fitting = [c for c in chunks if not parameter.coded or

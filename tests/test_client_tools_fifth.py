@@ -55,7 +55,8 @@ FAN = tool("set_fan_mode", "Set the air purifier's fan mode.", ["mode"],
            mode=("string", "Fan mode", ["quiet", "normal", "boost"]))
 
 WASHER = tool("startWashingMachine", "Start the washing machine.", [],
-              cycle=("string", "Wash cycle", ["cotton", "wool"]), delay_minutes=("integer", "Start after this many minutes"))
+              cycle=("string", "Wash cycle", ["cotton", "wool"]),
+              delay_minutes=("integer", "Start after this many minutes"))
 
 FAN2 = tool("set_fan_mode", "Set the air purifier's fan mode.", ["mode"],
             mode=("string", "Fan mode", ["quiet", "normal", "turbo"]))
@@ -126,7 +127,8 @@ TRAINS = tool("search_trains_by_day", "Search train times.", ["destination"], de
               date=("string", "Day of travel"))
 
 
-NOISE = tool("setNoiseTimer", "Stop white noise after a number of minutes.", ["minutes"], minutes=("integer", "Minutes"))
+NOISE = tool("setNoiseTimer", "Stop white noise after a number of minutes.", ["minutes"],
+             minutes=("integer", "Minutes"))
 
 
 def test_a_timer_named_by_the_declared_tools_own_words_is_the_tools(assistant):
