@@ -424,7 +424,7 @@ AROUND_WORDS = frozenset("right now yet me us them for please anymore already en
 PARAMETER_KINDS = {
     "time": "time when date day start_time since period month week",
     "language": "language",
-    "message": "message body content text note task entry",
+    "message": "message body content text note task entry subject summary reason",
     "person": "recipient contact name to sender artist person band caller",
     "place": "city location town destination zone stop near pickup address place landmark neighbourhood "
              "neighborhood area airport room beach station",
@@ -1142,6 +1142,11 @@ class _Reading:
         for parameter in [p for p in self.unfilled() if p.type == "string" and not p.enum and p.kind != "time"]:
             said = parameter.said
 
+            def called(chunk: _Chunk) -> bool:
+                """The parameter's name said right before the run ("email ben@carterbuild.com", "channel ops")."""
+                return chunk.first >= 1 and chunk.cue is None and \
+                    any(same_root(stem(self.words[chunk.first - 1]), stem(w)) for w in name_words(parameter.name))
+
             def fit(chunk: _Chunk) -> float:
                 kinds = CUES.get(chunk.cue, ())
                 score = 1.0 if not kinds else 3.0 if kinds[0] == parameter.kind else \
@@ -1151,7 +1156,7 @@ class _Reading:
                     same_root(stem(self.words[chunk.first - 2]), stem(w)) for w in name_words(p.name))}
                 # "from" says the source where the tool takes one ("from Dublin to Barcelona": origin, destination)
                 source = 0.0 if chunk.cue != "from" or not sources else 2.0 if parameter in sources else -2.0
-                return score + source + \
+                return score + source + 2.0 * called(chunk) + \
                     (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
                     (0.75 if chunk.kindred else 0.0) - \
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
@@ -1161,7 +1166,7 @@ class _Reading:
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
                        default=None)
             if best is not None and (parameter in self.main or (best.cue is not None and not best.kindred) or
-                                     best.first in self.request.titled) and \
+                                     best.first in self.request.titled or called(best)) and \
                     (not self.only_required or fit(best) >= 2 or parameter in self.main):
                 self.take_run(parameter, best)
                 chunks.remove(best)

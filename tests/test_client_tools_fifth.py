@@ -61,6 +61,10 @@ WASHER = tool("startWashingMachine", "Start the washing machine.", [],
 FAN2 = tool("set_fan_mode", "Set the air purifier's fan mode.", ["mode"],
             mode=("string", "Fan mode", ["quiet", "normal", "turbo"]))
 
+BUG = tool("file_bug", "File a bug report.", ["summary"], summary=("string", "One-line summary"))
+CONTACT = tool("add_contact_card", "Add a person to the address book.", ["full_name"],
+               full_name=("string", "Full name"), phone=("string", "Phone number"))
+
 
 def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     call = decode(tools, text)
@@ -102,6 +106,11 @@ def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     # the app typed as a name after a cue is no value
     ("Tell the dev channel on Teams: the build is green", [TEAMS],
      ("post_teams_message", {"channel": "dev", "text": "the build is green"})),
+    # a summary is said as a message: all after a colon
+    ("file a bug: the login page hangs", [BUG], ("file_bug", {"summary": "the login page hangs"})),
+    # an optional parameter's name said right before a run names its value
+    ("add a contact card for Lena Berg, phone 0771 900 321", [CONTACT],
+     ("add_contact_card", {"full_name": "Lena Berg", "phone": "0771 900 321"})),
     # a switch is set as the request switches it, and on when it says neither
     ("turn on my vacation responder", [AUTO_REPLY], ("set_vacation_responder", {"enabled": True})),
     ("switch off the vacation responder", [AUTO_REPLY], ("set_vacation_responder", {"enabled": False})),
