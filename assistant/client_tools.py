@@ -290,10 +290,10 @@ def _number(said: str) -> int | float:
 # read before single words. Language as data.
 ACTIONS = {
     "play": "play put_on hear listen queue stream shuffle",
-    "stop": "stop pause halt mute silence hush hold_on turn_off switch_off shut_off disable deactivate",
+    "stop": "stop pause halt mute silence hush hold_on turn_off switch_off shut_off disable deactivate snooze kill",
     "resume": "resume continue unpause",
     "skip": "skip next",
-    "send": "send text message tell email write telling post",
+    "send": "send text message tell email write telling post forward ping dm",
     "call": "call phone ring dial",
     "add": "add create put schedule set jot note save log record remind extend mark",
     "remove": "remove delete erase drop off clear empty",
@@ -305,7 +305,7 @@ ACTIONS = {
     "unlock": "unlock",
     "open": "open pop raise",
     "close": "close shut",
-    "start": "start begin launch precondition warm_up activate restart reboot enable",
+    "start": "start begin launch precondition warm_up activate restart reboot enable kick_off fire_up",
     "water": "water irrigate sprinkle",
     "feed": "feed dispense",
     "translate": "translate",
@@ -313,6 +313,8 @@ ACTIONS = {
     "roll": "roll throw",
     "change": "change move edit update rename reschedule",
     "block": "block unsubscribe subscribe follow unfollow share",
+    "decline": "decline reject refuse turn_down",
+    "accept": "accept approve confirm",
     "find": "find search look_up lookup look get check list read show tell_me fetch report estimate "
             "define track see",
 }
@@ -330,7 +332,7 @@ ALSO = {"cancel": ("stop",)}
 # off the list" is no add_to_shopping_list call).
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
                                         ("book", "cancel"), ("buy", "sell"), ("water", "stop"),
-                                        ("open", "close")]}
+                                        ("open", "close"), ("accept", "decline")]}
 # Words that take back the value said just before ("for the twins, no wait, just for sam").
 CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
 # A verb of no particular action, and the particles after its object that make it one ("take the eggs out").

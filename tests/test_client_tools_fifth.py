@@ -65,6 +65,8 @@ BUG = tool("file_bug", "File a bug report.", ["summary"], summary=("string", "On
 CONTACT = tool("add_contact_card", "Add a person to the address book.", ["full_name"],
                full_name=("string", "Full name"), phone=("string", "Phone number"))
 
+DECLINE = tool("decline_event", "Decline a calendar invitation.", ["event"], event=("string", "Name of the event"))
+
 
 def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     call = decode(tools, text)
@@ -111,6 +113,11 @@ def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     # an optional parameter's name said right before a run names its value
     ("add a contact card for Lena Berg, phone 0771 900 321", [CONTACT],
      ("add_contact_card", {"full_name": "Lena Berg", "phone": "0771 900 321"})),
+    # verbs of the tables: reject is decline, and accept undoes it; ping is send
+    ("reject the invitation to Board Review", [DECLINE], ("decline_event", {"event": "Board Review"})),
+    ("accept the invitation to Board Review", [DECLINE], None),
+    ("ping the dev channel on Teams saying deploy is done", [TEAMS],
+     ("post_teams_message", {"channel": "dev", "text": "deploy is done"})),
     # a switch is set as the request switches it, and on when it says neither
     ("turn on my vacation responder", [AUTO_REPLY], ("set_vacation_responder", {"enabled": True})),
     ("switch off the vacation responder", [AUTO_REPLY], ("set_vacation_responder", {"enabled": False})),
