@@ -505,6 +505,7 @@ KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.spl
 MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
 SWITCHED = {"start": True, "stop": False}      # a switch's value by the action said ("turn off": false)
 SWITCH_ON = frozenset({"turn on", "switch on"})   # "turn" alone is a verb of any action: its particle says on
+AMOUNT_WORDS = frozenset("half quarter couple few several".split())    # "a half hour" is no hour
 MEMBER_ENDINGS = frozenset("ly er est".split())        # an enum member said as an adverb or a comparison ("quietly")
 UNIT_WORDS = frozenset(CURRENCIES) | MEASURE_WORDS | DURATION_WORDS        # what a number may count or measure
 
@@ -999,6 +1000,10 @@ class _Reading:
                 words[i + 2] in DURATION_SECONDS:                     # "half an hour"
             return 0.5 * DURATION_SECONDS[words[i + 2]], i, i + 2
         amount, i_last = (1, i) if words[i] in ("a", "an") else said if said else (None, i)
+        if words[i] in ("a", "an") and words[i + 1:i + 2] and words[i + 1] not in DURATION_SECONDS and \
+                words[i + 1].isalpha() and words[i + 1] not in FUNCTION_WORDS | AMOUNT_WORDS and \
+                words[i + 2:i + 3] and words[i + 2] in DURATION_SECONDS:
+            i_last = i + 1           # a word of what kind between ("a free hour", "a full day")
         if amount is None:
             return None
 

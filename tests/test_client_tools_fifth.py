@@ -81,6 +81,8 @@ def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
     # a duration of several words, and "half an hour"
     ("start the nap timer for twenty five minutes", [NAP], ("startNapTimer", {"minutes": 25})),
     ("start the nap timer for half an hour", [NAP], ("startNapTimer", {"minutes": 30})),
+    # a word of what kind between "a" and the unit ("a full hour")
+    ("start the nap timer for a full hour", [NAP], ("startNapTimer", {"minutes": 60})),
     # a unit after a number is no part of a value beside it
     ("how long for a 3 kilo turkey", [BAKE], ("oven_time", {"item": "turkey", "weight_kg": 3})),
     # "am" is a clock's only after a number
