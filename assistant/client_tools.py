@@ -21,8 +21,9 @@ import re
 from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
-from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS
-from assistant.vocabulary import JOINING_WORDS, TOOL_QUESTION_WORDS, QUESTION_WORDS, REQUEST_OPENERS
+from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
+from assistant.vocabulary import (JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
+                                  REQUEST_OPENERS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -289,22 +290,22 @@ def _number(said: str) -> int | float:
 # read before single words. Language as data.
 ACTIONS = {
     "play": "play put_on hear listen queue stream shuffle",
-    "stop": "stop pause halt mute hold_on turn_off switch_off shut_off",
+    "stop": "stop pause halt mute silence hush hold_on turn_off switch_off shut_off disable deactivate snooze kill",
     "resume": "resume continue unpause",
     "skip": "skip next",
-    "send": "send text message tell email write telling",
+    "send": "send text message tell email write telling post forward ping dm",
     "call": "call phone ring dial",
     "add": "add create put schedule set jot note save log record remind extend mark",
     "remove": "remove delete erase drop off clear empty",
-    "book": "book reserve order request hail get_me get_us",
+    "book": "book reserve order request hail get_me get_us hire rent",
     "cancel": "cancel unbook abort",
     "buy": "buy purchase",
     "sell": "sell",
     "lock": "lock",
     "unlock": "unlock",
-    "open": "open pop",
+    "open": "open pop raise",
     "close": "close shut",
-    "start": "start begin launch precondition warm_up activate restart reboot",
+    "start": "start begin launch precondition warm_up activate restart reboot enable kick_off fire_up",
     "water": "water irrigate sprinkle",
     "feed": "feed dispense",
     "translate": "translate",
@@ -312,6 +313,8 @@ ACTIONS = {
     "roll": "roll throw",
     "change": "change move edit update rename reschedule",
     "block": "block unsubscribe subscribe follow unfollow share",
+    "decline": "decline reject refuse turn_down",
+    "accept": "accept approve confirm",
     "find": "find search look_up lookup look get check list read show tell_me fetch report estimate "
             "define track see",
 }
@@ -329,7 +332,7 @@ ALSO = {"cancel": ("stop",)}
 # off the list" is no add_to_shopping_list call).
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
                                         ("book", "cancel"), ("buy", "sell"), ("water", "stop"),
-                                        ("open", "close")]}
+                                        ("open", "close"), ("accept", "decline")]}
 # Words that take back the value said just before ("for the twins, no wait, just for sam").
 CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
 # A verb of no particular action, and the particles after its object that make it one ("take the eggs out").
@@ -402,6 +405,8 @@ SAME_THING = [frozenset(group.split()) for group in [
     "photo photos picture pictures pics album gallery",
     "vocab vocabulary words quiz review flashcards practise practice",
     "fine fines owe owed overdue",
+    "substitute substitutes instead replacement alternative swap",
+    "vacuum vacuuming hoover hoovering",
 ]]
 # Words that name a thing of a kind (a language, a workout): like SAME_THING they say what a request is about
 # ("in japanese": translate), but they are values, never stripped from one. Language as data.
@@ -411,17 +416,17 @@ EXAMPLES = [frozenset(group.split()) for group in [
     "workout run running jog jogging yoga cycling swim swimming walk hike pilates",
     "currency dollars euros pounds yen francs franc rupees",
 ]]
-# Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took"):
-# stripped from a value's ends.
+# Words said around a value that are none of it ("right now", "for me", "yet"; openers: "i'm craving", "i took";
+# "under the name Okafor"): stripped from a value's ends.
 AROUND_WORDS = frozenset("right now yet me us them for please anymore already enough leave leaves we're you're "
                           "they're i've we've final latest newest recent got craving fancy took taken feeling felt "
-                          "leaving".split())
+                          "leaving name".split())
 # What a parameter is, by the words of its name and description: the words said before a value
 # ("in Paris", "to Priya", "saying ...") tell which parameter it fills. Language as data.
 PARAMETER_KINDS = {
-    "time": "time when date day start_time since period",
+    "time": "time when date day start_time since period month week",
     "language": "language",
-    "message": "message body content text note task entry",
+    "message": "message body content text note task entry subject summary reason",
     "person": "recipient contact name to sender artist person band caller",
     "place": "city location town destination zone stop near pickup address place landmark neighbourhood "
              "neighborhood area airport room beach station",
@@ -431,7 +436,7 @@ PARAMETER_KINDS = {
 CUES = {
     "in": ("place", "language"), "into": ("language",), "to": ("place", "person", "language"),
     "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "round": ("place",),
-    "by": ("person",),
+    "by": ("person",), "under": ("person",),
     "for": (), "of": (), "about": (), "with": (), "on": (), "called": ("person", "thing"), "named": ("person", "thing"),
 }
 # Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.
@@ -451,7 +456,7 @@ MENTIONING = frozenset("say says saying".split())
 # Words of a parameter's name that say its kind, beyond PARAMETER_KINDS: a day, not a time of day ("date"); the
 # source of two alike ("from_currency"); words of a flag's name not said of it ("unread_only", "include_spam").
 DATE_WORDS = frozenset("date day".split())
-SOURCE_WORDS = frozenset("from source origin".split())
+SOURCE_WORDS = frozenset("from source origin departure".split())
 FLAG_FILLERS = frozenset("only is include show".split())
 # Words before the language a message is said in ("say good morning in japanese").
 LANGUAGE_CUES = frozenset("in into".split())
@@ -472,6 +477,7 @@ MONTHS = frozenset("january february march april may june july august september 
                    "jan feb mar apr jun jul aug sep sept oct nov dec".split())
 PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a time after "this", "last", a day
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
+MERIDIEMS = frozenset("am pm a.m p.m".split())      # a clock's only after a number ("when am i free" is a verb)
 LATER_WORDS = frozenset("tomorrow tonight later next in at".split())      # a time to come, in a run of time words
 RELATIVE_DAYS = frozenset("next last".split())    # a time only before a day word ("next week", not "up next")
 TIME_JOINERS = frozenset("at on".split())       # between words of one time ("friday at 3 pm")
@@ -482,7 +488,7 @@ CENTURIES = {"nineteen": 1900, "twenty": 2000}
 YEAR_WORDS = frozenset({"year"})
 # Words of a string parameter's name that say its value has digits ("tracking_number", "order_id"): "my parcel
 # never arrived" holds none.
-CODED = frozenset("number code id pin".split())
+CODED = frozenset("number code id pin reference ref".split())
 # Ordinals before what a number parameter counts ("the fourth floor").
 ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
 _CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
@@ -496,6 +502,12 @@ GROUPS = [frozenset(stem(w) for w in group) for group in _ALL_GROUPS]
 EXAMPLE_GROUPS = [frozenset(stem(w) for w in group) for group in EXAMPLES]
 KINDS = GROUPS + EXAMPLE_GROUPS
 KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
+MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
+SWITCHED = {"start": True, "stop": False}      # a switch's value by the action said ("turn off": false)
+SWITCH_ON = frozenset({"turn on", "switch on"})   # "turn" alone is a verb of any action: its particle says on
+AMOUNT_WORDS = frozenset("half quarter couple few several".split())    # "a half hour" is no hour
+MEMBER_ENDINGS = frozenset("ly er est".split())        # an enum member said as an adverb or a comparison ("quietly")
+UNIT_WORDS = frozenset(CURRENCIES) | MEASURE_WORDS | DURATION_WORDS        # what a number may count or measure
 
 
 def same_root(a: str, b: str) -> bool:
@@ -536,7 +548,8 @@ class Parameter:
         schema = schema if isinstance(schema, dict) else {}
         description = schema.get("description") if isinstance(schema.get("description"), str) else ""
         named, described = name_words(name), re.findall(r"[a-z']+", description.lower())
-        kind = next((KIND_OF[w] for w in [*named, *described] if w in KIND_OF), "thing")
+        # the name's last word is what it is ("pickup_date" a time, "contact_name" a person), then its others'
+        kind = next((KIND_OF[w] for w in [*reversed(named), *described] if w in KIND_OF), "thing")
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
         example = re.search(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", description, re.IGNORECASE)
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
@@ -587,6 +600,10 @@ class Tool:
             [ACTION_OF.get(described[0])] if described else []
         acts = action is not None and action not in TELLING
         actions = {action, *ALSO.get(action, ())} | ({a for a in said if a and a not in TELLING} if acts else set())
+        # a tool that switches something on or off ("enabled": true or false) is asked to start or stop it
+        if any(isinstance(properties[p], dict) and properties[p].get("type") == "boolean" and
+               SWITCH_WORDS & set(name_words(p)) for p in properties):
+            actions |= set(SWITCHED)
         return cls(name, action, stem(verb) if action else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}))
 
@@ -674,6 +691,10 @@ class Request:
                 j += 1
             while last > i and (self.tokens[last].word in DAY_WORDS or self.tokens[last].word in MONTHS):
                 last = max(k for k in range(i, last) if capital(k))     # "Keiko on Friday": the day is no part of it
+            unit = self.tokens[last + 2].word if last + 2 < len(self.tokens) else ""
+            if last + 1 < len(self.tokens) and self.tokens[last + 1].word.isdigit() and \
+                    not self.tokens[last + 1].gap.strip() and unit not in UNIT_WORDS:
+                last += 1             # a number ends a title ("Family Reunion 2027"; not "Tom 20 dollars")
             titled.update(range(i, last + 1))
             i = last + 1
         return titled
@@ -700,6 +721,8 @@ def _strippable(word: str, tool: Tool, last: bool, kindred: bool = True) -> bool
     of the tool's name or its kind ("the song hallelujah", "the arsenal game"), a parameter's name ("the subject
     broken heater"); at its end also a verb ("bananas off"), though not a word only the description has ("the
     herb garden" of "a garden zone"). Not kindred: a word of the tool's kind is kept ("a large latte")."""
+    if "-" in word:         # "out-of-office": each part
+        return all(_strippable(part, tool, last, kindred) for part in word.split("-") if part)
     root = stem(word)
     if word in FUNCTION_WORDS or word in AROUND_VALUES or word in AROUND_WORDS or (last and word in ACTION_OF):
         return True
@@ -730,6 +753,9 @@ class _Reading:
         self.used: set[int] = set()
         if request.verb is not None or request.says_own_verb(tool):
             self.used.update(range(request.verb_at, request.verb_at + max(request.verb_length, 1)))
+        # the amount a question asks ("how long", "how much") is no value
+        self.used.update(i for i in range(1, len(self.words))
+                         if self.words[i] in AMOUNTS and self.words[i - 1] == "how")
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
         self.later = False       # a time to come said, and no parameter takes it
@@ -744,6 +770,17 @@ class _Reading:
 
     def free(self, i: int) -> bool:
         return 0 <= i < len(self.words) and i not in self.used
+
+    def number_at(self, i: int) -> tuple[int | float, int] | None:
+        """The number said from word i, in digits or in words of one or more ("forty five", "one hundred and
+        twenty"), and its last word; None when none starts there."""
+        if not 0 <= i < len(self.words):
+            return None
+        value, used = parse_cardinal(self.words, i)
+        if used > 1:
+            return int(value) if float(value).is_integer() else value, i + used - 1
+        value = number_value(self.words[i])
+        return None if value is None else (value, i)
 
     def unfilled(self, *kinds) -> list[Parameter]:
         return [p for p in self.tool.parameters if p.name not in self.arguments and (not kinds or p.kind in kinds)]
@@ -807,9 +844,12 @@ class _Reading:
             hits = [(len(words), member) for words, member in phrases if self.words[i:i + len(words)] == words]
             if not hits and len(self.words[i]) >= 4:
                 hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
-            if not hits:            # "arm" for "armed"
-                hits = [(1, m) for m in members if " " not in m and stem(m) == stem(self.words[i]) and
-                        self.words[i] not in FUNCTION_WORDS]
+            if not hits:            # a word of a member's family ("cheap" for "economy", "asap" for "urgent")
+                hits = [(1, m) for m in members if self.words[i] in MEMBER_SYNONYMS.get(m.lower(), ())]
+            if not hits:            # "arm" for "armed", "quietly" for "quiet"
+                hits = [(1, m) for m in members if " " not in m and self.words[i] not in FUNCTION_WORDS and (
+                    stem(m) == stem(self.words[i]) or len(m) >= 4 and self.words[i].startswith(m.lower()) and
+                    self.words[i][len(m):] in MEMBER_ENDINGS)]
             if hits and self.free(i):
                 length, member = max(hits)
                 found.append((i, i + length - 1, member))
@@ -841,7 +881,13 @@ class _Reading:
 
     def flags(self):
         """A boolean parameter is true when the request says its name's words ("unread emails": unread_only), or as
-        its description says of a word said ("true to lock, false to unlock")."""
+        its description says of a word said ("true to lock, false to unlock"); a switch ("enabled") as the request
+        switches it, on when it says neither ("set my out of office saying ...")."""
+        for parameter in [p for p in self.unfilled() if p.type == "boolean" and SWITCH_WORDS & set(name_words(p.name))]:
+            said = [True if " ".join(self.words[i:i + 2]) in SWITCH_ON else SWITCHED[a] for i in range(len(self.words))
+                    if " ".join(self.words[i:i + 2]) in SWITCH_ON or (a := self.request.action_at(i)[0]) in SWITCHED]
+            if said or parameter.required:
+                self.arguments[parameter.name] = said[0] if said else True
         for parameter in [p for p in self.unfilled() if p.type == "boolean"]:
             chosen = next(((i, value) for word, value in parameter.choices for i, w in enumerate(self.words) if w == word),
                           None)
@@ -864,7 +910,8 @@ class _Reading:
             # "at 14 Elm Road": a number before a word of a name is no hour (nor is "at 120": a tempo)
             named = after.isalpha() and not {after} & (FUNCTION_WORDS | DAY_WORDS | CLOCK_WORDS | DURATION_WORDS)
             alone = w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS      # "the next train"
-            if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or w in CLOCK_WORDS or \
+            clock = w in CLOCK_WORDS and (w not in MERIDIEMS or number_value(before) is not None)
+            if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or clock or \
                     _CLOCK.fullmatch(w) or \
                     (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or
                                                       before == "at" and number_value(w) <= 24 and not named)):
@@ -891,6 +938,9 @@ class _Reading:
         """The first time said fills a time parameter ("tomorrow at 9" a reminder's when), or a date and a time
         of day when the tool takes both ("friday" and "3 pm"); no time said is part of another value."""
         runs = self.time_runs()
+        if not self.unfilled("time") and self.delays():
+            # "in three hours" to a tool that takes a delay ("delay_hours"): that number parameter's, no time to come
+            runs = [(f, l) for f, l in runs if not (self.words[f] == "in" and self.words[l] in DURATION_SECONDS)]
         for first, last in runs:
             self.used.update(range(first, last + 1))
         # a tool that acts now, asked for later ("start the washing machine in 20 minutes"): calling it would act now
@@ -924,13 +974,18 @@ class _Reading:
                 self.take(rest[0], *end)
                 self.used.add(end[0] - 1)
 
+    def delays(self) -> list[Parameter]:
+        """Number parameters of a unit of time ("Minutes to add", "delay_hours")."""
+        return [p for p in self.unfilled() if p.type in ("integer", "number") and
+                any(w in DURATION_SECONDS for w in [*name_words(p.name), *p.said])]
+
     def durations(self):
         """A number parameter of a unit of time ("Minutes to add", "Duration in hours") takes a duration said in any
         unit ("by an hour": 60 minutes; "an hour and a half": 1.5 hours)."""
-        for parameter in [p for p in self.unfilled() if p.type in ("integer", "number")]:
-            unit = next((DURATION_SECONDS[w] for w in [*name_words(parameter.name), *sorted(parameter.said)]
-                         if w in DURATION_SECONDS), None)
-            found = next((d for d in (self.duration_at(i) for i in range(len(self.words))) if d), None) if unit else None
+        for parameter in self.delays():
+            unit = next(DURATION_SECONDS[w] for w in [*name_words(parameter.name), *sorted(parameter.said)]
+                        if w in DURATION_SECONDS)
+            found = next((d for d in (self.duration_at(i) for i in range(len(self.words))) if d), None)
             if found:
                 seconds, first, last = found
                 value = seconds / unit
@@ -938,16 +993,26 @@ class _Reading:
 
     def duration_at(self, i: int) -> tuple[float, int, int] | None:
         """The seconds of a duration said from word i ("ninety minutes", "an hour and a half"), and its last word."""
-        words, amount = self.words, 1 if self.words[i] in ("a", "an") else number_value(self.words[i])
-        if amount is None or not self.free(i):
+        words, said = self.words, self.number_at(i)
+        if not self.free(i):
+            return None
+        if words[i] == "half" and words[i + 1:i + 2] in (["a"], ["an"]) and words[i + 2:i + 3] and \
+                words[i + 2] in DURATION_SECONDS:                     # "half an hour"
+            return 0.5 * DURATION_SECONDS[words[i + 2]], i, i + 2
+        amount, i_last = (1, i) if words[i] in ("a", "an") else said if said else (None, i)
+        if words[i] in ("a", "an") and words[i + 1:i + 2] and words[i + 1] not in DURATION_SECONDS and \
+                words[i + 1].isalpha() and words[i + 1] not in FUNCTION_WORDS | AMOUNT_WORDS and \
+                words[i + 2:i + 3] and words[i + 2] in DURATION_SECONDS:
+            i_last = i + 1           # a word of what kind between ("a free hour", "a full day")
+        if amount is None:
             return None
 
         def fraction_at(k: int) -> tuple[float, int]:
             """"and a half" from word k: 0.5 and its length; (0, 0) when none is said there."""
             return next(((f, len(p)) for f, phrases in AND_A_FRACTION.items() for p in phrases
                          if tuple(words[k:k + len(p)]) == p), (0, 0))
-        before, length = fraction_at(i + 1)          # "7 and a half hours"
-        unit = i + 1 + length
+        before, length = fraction_at(i_last + 1)          # "7 and a half hours"
+        unit = i_last + 1 + length
         if unit >= len(words) or words[unit] not in DURATION_SECONDS:
             return None
         after, more = fraction_at(unit + 1) if not length else (0, 0)     # "an hour and a half"
@@ -967,13 +1032,29 @@ class _Reading:
         """A number said fills a number parameter whose words follow it ("for 10 minutes", "two portions", "for
         two people"), or the only one left when one number is left; a number in a run of numbers ("7489 2210")
         is part of a code."""
+        starts, i = {}, 0          # where each number said starts ("two thousand five hundred" is one)
+        while i < len(self.words):
+            said = self.number_at(i)
+            if said:
+                starts[i] = said
+            i = said[1] + 1 if said else i + 1
+
         def lone(i):
-            return self.free(i) and number_value(self.words[i]) is not None and \
-                number_value(self.words[i - 1] if i else "") is None and \
-                number_value(self.words[i + 1] if i + 1 < len(self.words) else "") is None
+            """A number said from word i, not within a run of numbers ("7489 2210" is a code)."""
+            return self.free(i) and i in starts and i not in self.request.titled and \
+                all(self.free(k) for k in range(i, starts[i][1] + 1)) and \
+                self.number_at(starts[i][1] + 1) is None
+
+        def value_at(i, parameter):
+            value, last = starts[i]
+            self.take(parameter, i, last, value)
+            if self.words[last + 1:last + 2] and self.words[last + 1] in UNIT_WORDS - DURATION_WORDS:
+                self.used.add(last + 1)     # "12 dollars", "2 kilo": the unit is no value
+            return last
         for parameter in [p for p in self.unfilled() if p.type == "string" and not p.enum]:
             for i in range(1, len(self.words)):
-                if lone(i) and any(same_root(stem(self.words[i - 1]), stem(w)) for w in name_words(parameter.name)):
+                if lone(i) and starts[i][1] == i and \
+                        any(same_root(stem(self.words[i - 1]), stem(w)) for w in name_words(parameter.name)):
                     self.take(parameter, i, i)          # "zone 4021", "bus 14": a number that names a thing
                     self.used.add(i - 1)
                     break
@@ -985,20 +1066,29 @@ class _Reading:
         targets = [p for p in targets if p.name not in self.arguments]
         for parameter in targets:
             for i in range(len(self.words) - 1):
-                root = stem(self.words[i + 1])
                 ordinal = ORDINALS.get(self.words[i]) if self.free(i) else None     # "the fourth floor"
-                if (lone(i) or ordinal) and (any(same_root(root, r) for r in parameter.roots) or
-                                             any(root in g and parameter.roots & g for g in GROUPS)):
-                    self.take(parameter, i, i, ordinal or number_value(self.words[i]))
-                    self.used.add(i + 1)          # "10 minutes", "two people": the unit is no value
+                end = starts[i][1] if lone(i) else i
+                root = stem(self.words[end + 1]) if end + 1 < len(self.words) else ""
+                if (lone(i) or ordinal) and root and (any(same_root(root, r) for r in parameter.roots) or
+                                                      any(root in g and parameter.roots & g for g in GROUPS)):
+                    if ordinal:
+                        self.take(parameter, i, i, ordinal)
+                    else:
+                        value_at(i, parameter)
+                    self.used.add(end + 1)          # "10 minutes", "two people": the unit is no value
                     break
+        # a number before a currency is an amount of money ("96 dollars", "one hundred and twenty pounds")
+        money = [p for p in targets if p.name not in self.arguments and MONEY_ROOTS & {stem(w) for w in p.said}]
+        for i in [i for i in starts if lone(i) and self.words[starts[i][1] + 1:starts[i][1] + 2] and
+                  self.words[starts[i][1] + 1] in CURRENCIES][:len(money[:1])]:
+            value_at(i, money[0])
         left = [p for p in targets if p.name not in self.arguments]
         # a number of a duration ("for 20 minutes") is no tempo nor count: durations() gives it to a parameter of time
-        numbers = [i for i in range(len(self.words)) if lone(i) and not DURATION_SECONDS.keys() & self.words[i + 1:i + 2]]
-        if len(left) == 1 and len(numbers) == 1:
-            self.take(left[0], numbers[0], numbers[0], number_value(self.words[numbers[0]]))
-            if self.words[numbers[0] + 1:numbers[0] + 2] and self.words[numbers[0] + 1] in CURRENCIES:
-                self.used.add(numbers[0] + 1)     # "12 dollars": the currency is no value
+        numbers = [i for i in starts
+                   if lone(i) and not DURATION_SECONDS.keys() & self.words[starts[i][1] + 1:starts[i][1] + 2]]
+        required = [p for p in left if p.required]
+        if len(numbers) == 1 and (len(left) == 1 or len(required) == 1):     # "sous vide the steak at 54.5"
+            value_at(numbers[0], left[0] if len(left) == 1 else required[0])
 
     def chunks(self) -> list[_Chunk]:
         """The runs of words not yet taken, split at the words before a value ("in", "to", ...) and at commas,
@@ -1033,10 +1123,13 @@ class _Reading:
                 chunk.first = next((k for k in range(chunk.first, chunk.last + 1) if k in self.request.titled), chunk.first)
             for kindred in (True, False):
                 first, last = chunk.first, chunk.last
-                while first <= last and first not in self.request.titled and \
+                # the app said after a typed name ("Tomasz on Signal", "the design channel in Slack")
+                while last - 1 > first and self.words[last - 1] in CUES and self.app(last):
+                    last -= 2
+                while first <= last and (first not in self.request.titled or self.app(first)) and \
                         _strippable(self.words[first], self.tool, False, kindred):
                     first += 1
-                while last >= first and last not in self.request.titled and \
+                while last >= first and (last not in self.request.titled or self.app(last)) and \
                         _strippable(self.words[last], self.tool, True, kindred):
                     last -= 1
                 if first <= last:
@@ -1044,12 +1137,22 @@ class _Reading:
                     break
         return stripped
 
+    def app(self, i: int) -> bool:
+        """Word i is a word of the tool's name typed as a name ("Slack" of post_slack_message): the app, no value."""
+        return any(same_root(stem(self.words[i]), stem(w)) for w in name_words(self.tool.name))
+
     def spans(self):
         """Each string parameter takes the free run whose word before it says its kind best ("in Paris" a place,
         "to Priya" a person, "from" a pickup when its description says "from")."""
         chunks = self.chunks()
+        sources = [p for p in self.tool.parameters if SOURCE_WORDS & p.said]
         for parameter in [p for p in self.unfilled() if p.type == "string" and not p.enum and p.kind != "time"]:
             said = parameter.said
+
+            def called(chunk: _Chunk) -> bool:
+                """The parameter's name said right before the run ("email ben@carterbuild.com", "channel ops")."""
+                return chunk.first >= 1 and chunk.cue is None and \
+                    any(same_root(stem(self.words[chunk.first - 1]), stem(w)) for w in name_words(parameter.name))
 
             def fit(chunk: _Chunk) -> float:
                 kinds = CUES.get(chunk.cue, ())
@@ -1058,7 +1161,10 @@ class _Reading:
                 # the parameter's name said before the cue ("the episode called The Heat Dome"), or another's
                 named = {p.name for p in self.tool.parameters if chunk.cue is not None and chunk.first >= 2 and any(
                     same_root(stem(self.words[chunk.first - 2]), stem(w)) for w in name_words(p.name))}
-                return score + (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
+                # "from" says the source where the tool takes one ("from Dublin to Barcelona": origin, destination)
+                source = 0.0 if chunk.cue != "from" or not sources else 2.0 if parameter in sources else -2.0
+                return score + source + 2.0 * called(chunk) + \
+                    (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
                     (0.75 if chunk.kindred else 0.0) - \
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             fitting = [c for c in chunks if not parameter.coded or
@@ -1067,7 +1173,7 @@ class _Reading:
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
                        default=None)
             if best is not None and (parameter in self.main or (best.cue is not None and not best.kindred) or
-                                     best.first in self.request.titled) and \
+                                     best.first in self.request.titled or called(best)) and \
                     (not self.only_required or fit(best) >= 2 or parameter in self.main):
                 self.take_run(parameter, best)
                 chunks.remove(best)
@@ -1081,8 +1187,16 @@ class _Reading:
         rest = lambda k: _content(self.words[k + 1:run.last + 1])      # noqa: E731
         owner = next((k for k in range(run.first, run.last) if self.words[k].endswith("'s") and rest(k) and
                       all(self.tool.has(stem(w)) for w in rest(k))), None) if parameter.kind == "person" else None
+        coded = [k for k in range(run.first, run.last + 1) if re.search(r"\d", self.words[k])]
         if example is not None:
             self.take(parameter, example, example)
+        elif parameter.coded and coded:
+            # a code from after the parameter's name's words ("support ticket number SR-2291"; "united 1549" whole)
+            own = {stem(w) for w in name_words(parameter.name)}
+            named = [k for k in range(run.first, coded[0]) if stem(self.words[k]) in own or self.words[k] in CODED]
+            self.take(parameter, named[-1] + 1 if named else run.first, coded[-1])
+        elif parameter.kind == "person" and self.words[run.last].endswith("'s"):
+            self.take(parameter, run.first, run.last, self.request.said(run.first, run.last)[:-2])    # "Raj's record"
         elif owner is not None:
             self.take(parameter, run.first, owner, self.request.said(run.first, owner)[:-2])
         else:
@@ -1098,7 +1212,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     the tool's, it asks the past of a tool of the present, or it says nothing of the tool but maybe its verb."""
     words = [t.word for t in request.tokens]
     for i, word in enumerate(words):
-        action, _ = request.action_at(i)
+        action, _ = request.action_at(i) if i not in request.titled else (None, 0)    # "Launch Team" is a name
         if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)) and \
                 action not in tool.actions:
             return None
@@ -1154,7 +1268,9 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     # is asked by saying it was done ("i drank 3 glasses of water")
     own_verb = request.unknown_verb and tool.has(stem(request.first))
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
-    clause = set(words[:clauses[0] if clauses else len(words)])
+    # a message said is no part of it ("slack the ops channel saying the server is back up")
+    quoted = next((i for i, w in enumerate(words) if w in MESSAGE_CUES), len(words))
+    clause = set(words[:min(clauses[0] if clauses else len(words), quoted)])
     # a word of an action right after a copula is a state ("the garage door is open"), and a day word a time ("my
     # sister is visiting next week"): no verb of asking
     acting = [w for i, w in enumerate(words) if w in ACTION_OF and w not in DAY_WORDS and not (i and words[i - 1] in COPULAS)]

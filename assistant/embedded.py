@@ -95,13 +95,17 @@ def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
     no word of the skill's name beyond its verb ("timer", "thermostat") but in the tool's own words, no value of its
     call, no thing of the home ("log a 30 minute run" with log_workout declared is no timer; "run the bilge pump for
     ten minutes" with start_bilge_pump neither; "set a timer for 30 minutes" stays one)."""
-    if declared is None or not declared.owned or call.name not in SKILLS or HOME_ARGUMENTS & set(call.arguments):
+    if declared is None or not declared.owned or call.name not in SKILLS:
+        return False
+    # two words of the declared tool's name said together are the tool's ("screen time" with set_screen_time, "sleep
+    # timer" with setSleepTimer), not the skill's ("start a timer" with start_workout_timer stays a timer)
+    tool, said = {stem(w) for w in name_words(declared.call["name"])}, [stem(w) for w in request.lower().split()]
+    tools_own = {w for a, b in zip(said, said[1:]) if a in tool and b in tool for w in (a, b)}
+    # a thing of the home named, unless by the tool's own words ("a sleep timer" is named "sleep")
+    if any(key in HOME_ARGUMENTS and not (isinstance(value, str) and {stem(w) for w in name_words(value)} <= tools_own)
+           for key, value in call.arguments.items()):
         return False
     own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
-    # a word said after another word of the declared tool's name is the tool's ("screen time" with
-    # set_screen_time), not the skill's ("start a timer" with start_workout_timer stays a timer)
-    tool, said = {stem(w) for w in name_words(declared.call["name"])}, [stem(w) for w in request.lower().split()]
-    tools_own = {b for a, b in zip(said, said[1:]) if a in tool and b in tool}
     return not ({stem(w) for w in own} - tools_own) & request_stems(request)
 
 
@@ -187,6 +191,9 @@ class EmbeddedGenerator:
         readings = await asyncio.to_thread(self.readings, history, lexicon, client_tools)
         declared = await asyncio.to_thread(declared_reading, history, client_tools) if client_tools else None
         request = content_text(history[-1]) if declared else ""
+        # the request asks for a declared tool and says the thing its name acts on ("hire a car in Faro" with rent_car):
+        # the model's own words (a joke, "You're welcome!") are held, and the declared call is made instead
+        owned = declared is not None and declared.owned
         (prompt, slots), clause_readings = readings[0], readings[1:]
         reader = self.reader(slots)
         # a request said with a clause beside it: a reply without a call is held until its clauses are read
@@ -216,7 +223,7 @@ class EmbeddedGenerator:
                 if clause_readers and not calls:
                     continue
                 text = reader.spoken(result)
-                if not calls and not said and _may_refuse(text):      # held: a second opinion may serve it
+                if not calls and not said and (_may_refuse(text) or owned):   # held: a second opinion may serve it
                     continue
                 if len(text) > len(said):
                     yield TextEvent(text[len(said):])
@@ -245,11 +252,11 @@ class EmbeddedGenerator:
                         result = await tools.run(call.name, call.arguments)
                         yield ToolCallEvent(call, local=True, result=result)
             text = "" if calls and calls[-1].name in client_tools else reader.spoken(result)
-            if text and (calls or not _may_refuse(text)):
+            if text and (calls or not (_may_refuse(text) or owned)):
                 said = text
                 yield TextEvent(said)
         # a refusal, the model's own or for want of a usable reply: Home Assistant's phrasings may serve it
-        refusal = not calls and not said and (reader.unwritten or _may_refuse(reader.template))
+        refusal = not calls and not said and (reader.unwritten or _may_refuse(reader.template) or owned)
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools)

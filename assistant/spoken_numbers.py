@@ -80,7 +80,7 @@ def _format(value: float) -> str:
     return f"{value:.6f}".rstrip("0").rstrip(".")
 
 
-def _parse_cardinal(words: list[str], i: int) -> tuple[float, int]:
+def parse_cardinal(words: list[str], i: int) -> tuple[float, int]:
     """Longest spoken cardinal starting at words[i]: (value, words used); used is 0 when none starts there."""
     total, current, last, j, used = 0, 0, None, i, 0
     while j < len(words):
@@ -114,7 +114,7 @@ def _numbers_to_digits(words: list[str]) -> list[str]:
         nxt = words[i + 1] if i + 1 < len(words) else ""
         # "a hundred", "a thousand"
         if w in ("a", "one") and nxt in SCALES:
-            value, used = _parse_cardinal(["one"] + words[i + 1:], 0)
+            value, used = parse_cardinal(["one"] + words[i + 1:], 0)
             out.append(_format(value))
             i += used
             continue
@@ -162,7 +162,7 @@ def _numbers_to_digits(words: list[str]) -> list[str]:
             i += used
             continue
         if w in NUMBER_WORDS:
-            value, used = _parse_cardinal(words, i)
+            value, used = parse_cardinal(words, i)
             if used:
                 out.append(_format(value))
                 i += used

@@ -232,3 +232,26 @@ REQUEST_OPENERS = ("can", "could", "would", "will", "you", "i", "want", "to", "i
                    "go", "ahead", "also", "quickly", "kindly", "let's", "um", "uh")
 # Words a question to a client's tool starts with, beyond QUESTION_WORDS ("when's the next bus", "should i").
 TOOL_QUESTION_WORDS = ("who's", "when", "when's", "why", "will", "can", "could", "have", "got", "should", "am")
+
+# client tools (round 16)
+# Roots of a number parameter's words that say it is an amount of money ("Total amount", "price", "fee"): a number
+# said before a currency fills it ("split 96 dollars four ways").
+MONEY_WORDS = frozenset({"amount", "price", "cost", "total", "sum", "fee", "payment", "budget", "balance", "fare",
+                         "money", "value"})
+# Units said right after a number, no part of any value beside it ("a 2 kilo chicken", "57 degrees").
+MEASURE_WORDS = frozenset({"kilo", "kilos", "kg", "kilogram", "kilograms", "gram", "grams", "g", "pound", "pounds",
+                           "lb", "lbs", "ounce", "ounces", "oz", "litre", "litres", "liter", "liters", "ml",
+                           "degree", "degrees", "percent", "%", "km", "kilometres", "kilometers", "miles", "metres",
+                           "meters", "cm", "inches", "feet", "people", "persons", "ways", "times"})
+# Words of a boolean parameter's name that make it a switch ("enabled", "is_on", "active"): true when the request
+# turns the thing on, false when it turns it off.
+SWITCH_WORDS = frozenset({"enabled", "enable", "on", "active", "activated", "switched", "state"})
+# Words that say an enum member of a common family loosely ("a cheap rental car": economy; "asap": urgent): a
+# member's word, then the words that mean it. Language as data.
+MEMBER_SYNONYMS = {
+    "urgent": ("asap", "critical", "emergency"), "high": ("important",), "low": ("minor", "trivial"),
+    "economy": ("cheap", "cheapest", "budget"), "compact": ("small",), "suv": ("4x4",), "luxury": ("premium", "fancy"),
+    "quick": ("fast", "express", "short"), "intensive": ("heavy", "deep"), "eco": ("green",),
+    "turbo": ("max", "maximum", "strongest"), "quiet": ("silent", "gentle", "gently", "quietly"),
+    "normal": ("regular", "standard", "usual"), "standard": ("regular", "normal", "usual"),
+}
