@@ -49,7 +49,7 @@ ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) 
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
-                       r"(?=(?: back| again| now| then| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
+                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
@@ -88,6 +88,8 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
 )]
 # A heater of the user's own, by the last word of its name ("nursery radiator"): a new value for it is degrees
 HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
+# and a light of the user's own ("mushroom lamp", "fairy lights"): "a bit brighter" after it is switched steps it
+LIGHT = re.compile(rf"\b(?:{'|'.join(DEVICES['light'])})$")
 # A result said as the answer: the newest calculation's, past other calls
 THE_ANSWER = re.compile(rf"\b{_RESULT}\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
@@ -191,6 +193,8 @@ def target_of(call: dict) -> Target | None:
         area = str(args.get("area") or "").replace("_", " ")
         return Target(SWITCH_ALL_WORDS.get(args["name"], f"all the {args['name']}") + (f" in the {area}" if area else ""),
                       False)
+    if name == "get_state" and args.get("name") in SENSOR_KINDS:      # a reading, as read_sensor's: nothing to act on
+        return None
     if name == "set_device" or (name == "get_state" and args.get("name") in DEVICES):
         device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "")
         return Target(f"the {room} {device}".replace("  ", " "), False)
@@ -343,8 +347,9 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
     named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
                       for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
-    if calls and calls[-1]["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
-        return [{"role": "user", "content": request_for(calls[-1])}]
+    acted = _acted_on(calls)
+    if acted is not None and acted["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
+        return [{"role": "user", "content": request_for(acted)}]
     leans_back = (LEANS_BACK.search(unreferring) is not None
                   or STEP_LEANS_BACK.search(unreferring) is not None and not vocabulary.names_a_thing(core)) \
         and not named_first
@@ -398,9 +403,27 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls)
-    return _on_result(bare, calls) or _stepped(bare, calls[-1]) or _light_step(bare, calls[-1]) or _alarm_step(bare, calls[-1]) \
-        or _new_value(bare, calls[-1], vocabulary) or _changed_part(said, calls, vocabulary) \
+    acted = _acted_on(calls)
+    return _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
+        or (_light_step(bare, acted) if acted else None) or _changed_part(said, calls, vocabulary) \
         or _placed_back(core, calls, vocabulary, before)
+
+
+def _acted_on(calls: list[dict]) -> dict | None:
+    """The newest call on a thing of the home, past sums, conversions, the time, readings and timers (an
+    interleaved skill): what "a bit more" or "a bit brighter" goes on from."""
+    return next((call for call in reversed(calls) if (target := target_of(call)) is not None and not target.timer), None)
+
+
+def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """A step or a new value for the newest call it fits, any number of calls back: a step in degrees fits a
+    thermostat, a clock time an alarm, a length a timer, a number a setting ("set the thermostat to 20", a timer,
+    "a degree warmer": the thermostat; "a lock cannot be 20 degrees")."""
+    for call in reversed(calls):
+        changed = _stepped(said, call) or _alarm_step(said, call) or _new_value(said, call, vocabulary)
+        if changed:
+            return changed
+    return None
 
 
 def _on_result(said: str, calls: list[dict]) -> str | None:
@@ -450,6 +473,8 @@ def _light_step(said: str, call: dict) -> str | None:
     """ "a bit dimmer than that" after a light was set or switched: a step of that light."""
     match = STEP_ALONE.match(said)
     skill = LIGHT_STEPS.get(call["name"])
+    if call["name"] == "switch_device" and LIGHT.search(str(call["arguments"].get("name", "")).replace("_", " ")):
+        skill = "change_level"
     if not match or skill is None or (call["name"] == "set_device" and call["arguments"].get("device") != "light"):
         return None
     direction = "up" if match.group("way") in STEP_UP else "down"
@@ -573,7 +598,8 @@ def _placed(said: str, calls: list[dict]) -> str:
     for phrase, device in sorted(((p, d) for d, ps in DEVICES.items() for p in ps), key=lambda x: -len(x[0])):
         if re.search(rf"\b{re.escape(phrase)}\b", said):
             for call in reversed(calls):
-                if call["name"] == "set_device" and call["arguments"].get("device") == device:
+                used = call["arguments"].get("device") or ("light" if call["name"] in LIGHT_STEPS else None)
+                if call["name"] in LIGHT_STEPS and used == device:
                     room = ROOM_SPOKEN.get(call["arguments"].get("room"), "")      # said after the device
                     return re.sub(rf"\b{re.escape(phrase)}\b", f"{phrase} in the {room}", said, count=1)
             return said

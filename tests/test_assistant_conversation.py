@@ -908,3 +908,56 @@ def test_requests_of_the_twelfth_sets_kinds_in_the_corpus_words(said, default_ho
 ])
 def test_follow_ups_of_the_twelfth_sets_kinds(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a step or a new value goes to the newest call it fits, past calls it cannot fit: degrees a thermostat,
+    # a clock time an alarm, a length a timer, a number a setting
+    (None, [user("heating to 20"), called("set_thermostat", degrees=20),
+            user("hall lamp on"), called("set_device", device="light", room="hallway", state="on")],
+     "go on, a degree hotter", "set the thermostat to 21 degrees"),
+    (None, [user("wake me at 6"), called("set_alarm", hour=6, minute=0),
+            user("is the office fan on"), called("get_state", name="fan", area="office")],
+     "change that to 6 15", "set an alarm for 6 15"),
+    (None, [user("a timer for 5 minutes"), called("set_timer", seconds=300),
+            user("turn off the garage tv"), called("set_device", device="tv", room="garage", state="off")],
+     "make it 8 minutes instead", "set a timer for 480 seconds"),
+    ("own", [user("snug stove to 19"), called("set_thermostat", name="snug stove", degrees=19),
+             user("lock the strongroom door"), called("set_lock", name="strongroom door", action="lock")],
+     "put it at 22", "set the snug stove to 22 degrees"),
+    # a light's step past an interleaved skill; a light of the user's own by its name, switched on
+    (None, [user("office lights to 30 percent"), called("set_brightness", room="office", percent=30),
+            user("10 miles in km"), called("convert", value=10, **{"from": "mile", "to": "km"})],
+     "a little dimmer than that", "make the office lights dimmer"),
+    ("own", [user("piano light on"), called("switch_device", name="piano light", state="on"),
+             user("start a timer for 3 minutes"), called("set_timer", seconds=180)],
+     "a bit brighter", "make the piano light brighter"),
+    ("own", [user("brighten the tiffany lamp"), called("change_level", name="tiffany lamp", direction="up"),
+             user("what time is it"), called("get_time")],
+     "a little more", "make the tiffany lamp brighter"),
+    # a reading is nothing to act on: the pronoun is the thing before it
+    ("own", [user("turn on the drying fan"), called("switch_device", name="drying fan", state="on"),
+             user("how damp is the scullery"), called("get_state", name="humidity", area="scullery")],
+     "ok switch it off", "switch off the drying fan"),
+    # the default home's lights named with no room are in the room the conversation last set them in
+    (None, [user("bedroom lights at 40 percent"), called("set_brightness", room="bedroom", percent=40),
+            user("what's the date"), called("get_date")],
+     "switch the lights off", "switch off the lights in the bedroom"),
+    # "still" between a pronoun and its state
+    ("own", [user("open the louvres"), called("set_cover", name="louvres", action="open"),
+             user("set a timer for 5 minutes"), called("set_timer", seconds=300)],
+     "is it still open", "is the louvres open"),
+])
+def test_follow_ups_past_an_interleaved_skill(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up", [
+    # a light's step after a switch that is no light, and "a bit more" after another thing was used: no step made up
+    ("own", [user("turn on the kiln"), called("switch_device", name="kiln", state="on"),
+             user("what's the time"), called("get_time")], "a bit brighter"),
+    (None, [user("dim the office lights"), called("change_brightness", room="office", direction="down"),
+            user("turn on the kitchen fan"), called("set_device", device="fan", room="kitchen", state="on")], "a bit more"),
+])
+def test_a_step_that_fits_nothing_acted_on_last_is_not_made_up(lexicon, home, before, follow_up):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) is None
