@@ -19,9 +19,8 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
-                                  SENSOR_KINDS, UNIT_NAMES,
-                                  UNIT_WORDS)
+from assistant.vocabulary import (BELOW_ZERO, DARKER, DEVICE_SPOKEN, DEVICES, HEAT_WAYS, JOINING_WORDS, ROOM_SPOKEN,
+                                  ROOMS, SAID_WELCOME, SENSOR_KINDS, STEP_CARRIERS, STEP_WAYS, UNIT_NAMES, UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 
@@ -102,7 +101,7 @@ STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring|take|push|nudge) (?:it|t
 STEP_BY = re.compile(r"^(?:make|put|set|turn|bring|bump|knock|push|nudge|take) (?:it|that) (?P<way>up|down) (?:by )?"
                      r"(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?P<unit>degrees?|percent)$")
 STEP_KEYS = {"degree": "degrees", "degrees": "degrees", "percent": "percent"}
-STEP_DOWN = {"lower", "cooler", "colder", "down", "less", "dimmer"}
+STEP_DOWN = set(STEP_WAYS["down"])
 # A clock time as the normaliser writes it ("20 past 7", "7 30", "quarter to 8 pm"): a new time for an alarm
 CLOCK = re.compile(r"(?:(?:\d{1,2}|quarter|half) (?:past|to) \d{1,2}|\d{1,2}(?: \d{2})?)(?: (?:am|pm|o'clock))?")
 # A timer said as what a thing owns: "cancel its timer" (the thing said before it)
@@ -405,7 +404,7 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
         return _pronoun(f"{bare} it", calls)
     acted = _acted_on(calls)
     return _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
-        or (_light_step(bare, acted) if acted else None) or _changed_part(said, calls, vocabulary) \
+        or (_light_step(bare, acted) if acted else None) or _loose_step(bare, calls, acted) or _changed_part(said, calls, vocabulary) \
         or _placed_back(core, calls, vocabulary, before)
 
 
@@ -480,6 +479,34 @@ def _light_step(said: str, call: dict) -> str | None:
     direction = "up" if match.group("way") in STEP_UP else "down"
     place = {key: call["arguments"][key] for key in ("room", "name", "area") if key in call["arguments"]}
     return request_for({"name": skill, "arguments": {**place, "direction": direction}})
+
+
+def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
+    """A step said in words of its own ("turn it up a bit", "make it warmer", "up 2 degrees", "a notch lower"):
+    one way (STEP_WAYS), an amount with its unit or none, every other word carrying nothing (STEP_CARRIERS).
+    Degrees or a heating's words step the newest thermostat set, any number of calls back; other words the newest
+    thing acted on, when it is a light or a thermostat; a step of nothing that fits is no request made up."""
+    amount = re.search(r"\b(?:(?P<n>\d+(?:\.\d+)?)|a|an) (?P<unit>degrees?|percent)\b", said)
+    words = (said[:amount.start()] + said[amount.end():] if amount else said).split()
+    ways = {way for way, said_so in STEP_WAYS.items() for word in words if word in said_so}
+    number = [word for word in words if re.fullmatch(r"\d+(?:\.\d+)?", word)]
+    rest = [word for word in words if word not in (*STEP_WAYS["up"], *STEP_WAYS["down"], *STEP_CARRIERS, *number)]
+    if len(ways) != 1 or rest or len(number) > 1 or (amount and number):
+        return None
+    down = ways == {"down"}
+    unit = amount and STEP_KEYS[amount.group("unit")]
+    n = float((amount and amount.group("n")) or (number[0] if number else 1))
+    heat = unit == "degrees" or any(word in HEAT_WAYS for word in words)
+    call = next((call for call in reversed(calls) if isinstance(call["arguments"].get("degrees"), (int, float))), None) \
+        if heat else acted
+    if call is None:
+        return None
+    key = unit or ("degrees" if "degrees" in call["arguments"] else "percent" if number else None)
+    if key is None:                       # a light steps by its own step; "a bit" of a light set to 40 is no 41
+        return _light_step(f"a bit {DARKER[-1] if down else 'brighter'}", call)
+    if isinstance(call["arguments"].get(key), (int, float)):
+        return request_for(_with(call, key, call["arguments"][key] + (-n if down else n)))
+    return None
 
 
 def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:

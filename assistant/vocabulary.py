@@ -232,3 +232,15 @@ REQUEST_OPENERS = ("can", "could", "would", "will", "you", "i", "want", "to", "i
                    "go", "ahead", "also", "quickly", "kindly", "let's", "um", "uh")
 # Words a question to a client's tool starts with, beyond QUESTION_WORDS ("when's the next bus", "should i").
 TOOL_QUESTION_WORDS = ("who's", "when", "when's", "why", "will", "can", "could", "have", "got", "should", "am")
+
+# follow-ups (round 16)
+# A step said loosely of what the conversation set ("turn it up a bit", "make it warmer", "up 2 degrees", "a notch
+# lower"): the words for each way; those a heating's step says (only a thermostat fits them); and the words that
+# carry nothing beside them (a step with any other word names a thing and is read as it is)
+STEP_WAYS = {"up": ("up", "higher", "warmer", "hotter", "more", "raise", *BRIGHTER),
+             "down": ("down", "lower", "cooler", "colder", "less", *DARKER)}
+HEAT_WAYS = ("warmer", "hotter", "cooler", "colder")
+STEP_CARRIERS = ("make", "put", "set", "turn", "bring", "bump", "knock", "push", "nudge", "take", "go", "it", "that",
+                 "them", "this", "a", "bit", "little", "touch", "notch", "tad", "smidge", "shade", "by", "than", "before",
+                 "please", "then", "just", "can", "could", "you", "would", "ok", "okay", "even", "still", "again", "much",
+                 "lot", "slightly", "somewhat", "now", "on", "right", "actually", "maybe", "try")

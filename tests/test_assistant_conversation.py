@@ -961,3 +961,37 @@ def test_follow_ups_past_an_interleaved_skill(lexicon, home, before, follow_up, 
 ])
 def test_a_step_that_fits_nothing_acted_on_last_is_not_made_up(lexicon, home, before, follow_up):
     assert resolved([*before, user(follow_up)], lexicon if home else None) is None
+
+
+THERMOSTAT_THEN_TIMER = [user("heating to 20"), called("set_thermostat", degrees=20),
+                         user("set a timer for 5 minutes"), called("set_timer", seconds=300)]
+LIGHTS_THEN_SUM = [user("kitchen lights to 50 percent"), called("set_brightness", room="kitchen", percent=50),
+                   user("what's 3 times 3"), called("calculate", expression="3*3")]
+
+
+@pytest.mark.parametrize("before, follow_up, rewritten", [
+    # a step in words of its own: one way, an amount or none, nothing else that names a thing
+    (THERMOSTAT_THEN_TIMER, "turn it up a bit", "set the thermostat to 21 degrees"),
+    (THERMOSTAT_THEN_TIMER, "warmer please", "set the thermostat to 21 degrees"),
+    (THERMOSTAT_THEN_TIMER, "up a couple of degrees", "set the thermostat to 22 degrees"),
+    (THERMOSTAT_THEN_TIMER, "can you nudge it down 1", "set the thermostat to 19 degrees"),
+    (LIGHTS_THEN_SUM, "little bit lower", "make the kitchen lights dimmer"),
+    (LIGHTS_THEN_SUM, "up 20", "set the kitchen lights to 70 percent"),
+    # a heating's words fit only a thermostat, past a light
+    ([*THERMOSTAT_THEN_TIMER, user("hall light on"), called("set_device", device="light", room="hallway", state="on")],
+     "a touch cooler", "set the thermostat to 19 degrees"),
+])
+def test_a_step_in_words_of_its_own_steps_what_it_fits(before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)]) == rewritten
+
+
+@pytest.mark.parametrize("before, follow_up, read", [
+    # a heating's word with no thermostat set, and a step with a thing said in it: not a step made up
+    (LIGHTS_THEN_SUM, "make it warmer", None),
+    (THERMOSTAT_THEN_TIMER, "turn the music up a bit", None),
+    # "turn it up" after a thing with no level: the pronoun only
+    ([user("turn on the bedroom tv"), called("set_device", device="tv", room="bedroom", state="on")], "turn it up a bit",
+     "turn the bedroom TV up a bit"),
+])
+def test_a_step_that_fits_nothing_set_is_read_as_it_is(before, follow_up, read):
+    assert resolved([*before, user(follow_up)]) == read
