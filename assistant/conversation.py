@@ -19,8 +19,9 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (BELOW_ZERO, DARKER, DEVICE_SPOKEN, DEVICES, HEAT_WAYS, JOINING_WORDS, ROOM_SPOKEN,
-                                  ROOMS, SAID_WELCOME, SENSOR_KINDS, STEP_CARRIERS, STEP_WAYS, UNIT_NAMES, UNIT_WORDS)
+from assistant.vocabulary import (BELOW_ZERO, CORRECTING, DARKER, DEVICE_SPOKEN, DEVICES, HEAT_WAYS, JOINING_WORDS, MEANT,
+                                  ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNIT_NAMES,
+                                  UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 
@@ -30,11 +31,15 @@ MAX_CALLS = 16          # the newest calls the state is read from
 FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what|how much|how many) (?:would|will|does|is) (?P<new>\d+(?:\.\d+)?) (?:be|make|come to|give)$",
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
-    r"^(?:and |now |ok |okay )?(?:(?:do |the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
+    r"^(?:and |now |ok |okay )?(?:(?:do |the |do the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the [a-z ]+ 1)(?: please)?$",
+    # a correction ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall one"): the newest
+    # call with the part said in place of its own
+    rf"^(?:(?:(?:{'|'.join(CORRECTING)}) )+(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )"
+    r"(?P<new>(?:in |on )?the [a-z ]+?(?: 1)?)(?: instead| please| not that 1)*$",
 )]
 # A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"):
 # the newest call only, with the value changed
@@ -47,8 +52,10 @@ ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) 
                         r"(?P<way>earlier|later|sooner)$")
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
-REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
-                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
+# ("that" of "that 1", "the other" of "the other 1" is no pronoun of its own: a number may follow a pronoun, not "1")
+REFERRING = re.compile(r"\b(?P<ref>the other 1|the other(?! 1\b)|the (?:first|second|last) 1|the first(?! 1\b)|that 1|this 1|"
+                       r"(?:that|this) timer|it|that(?! 1\b)|they|them|this(?! 1\b)|those)\b"
+                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well| there| all)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
@@ -126,7 +133,7 @@ LIGHT_STEPS = {"set_level": "change_level", "change_level": "change_level", "set
 # Words said before a follow-up that carry nothing: dropped from the rewritten request.
 FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|sorry|ok|okay|never mind|nevermind|on second thoughts?|"
                      r"and|then|now|so|please|parley)\s+)+")
-TIMER_WORDS = re.compile(r"\b(?:cancel|left|remaining|long|timer|countdown|much time|how much longer)\b")
+TIMER_WORDS = re.compile(rf"\b(?:{'|'.join(TIMER_VERBS)}|left|remaining|long|timer|countdown|much time|how much longer)\b")
 NOT_A_REFERENCE = re.compile(r"\b(?:what time is it|what day is it|what's it like|is it (?:warm|cold|hot|humid))\b")
 # Words with which a request leans on what came before; a request with none of them is read alone.
 LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too|also|again|same|instead|as well|"

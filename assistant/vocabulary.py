@@ -244,3 +244,9 @@ STEP_CARRIERS = ("make", "put", "set", "turn", "bring", "bump", "knock", "push",
                  "them", "this", "a", "bit", "little", "touch", "notch", "tad", "smidge", "shade", "by", "than", "before",
                  "please", "then", "just", "can", "could", "you", "would", "ok", "okay", "even", "still", "again", "much",
                  "lot", "slightly", "somewhat", "now", "on", "right", "actually", "maybe", "try")
+# A correction of the newest request ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall
+# one"): the words that open it (the normaliser has written "one" as 1), and those that say what was meant
+CORRECTING = ("no", "nope", "nah", "sorry", "oops", "wait", "not that 1", "not that", "wrong 1", "the wrong 1")
+MEANT = ("i meant", "i mean", "i said", "meant", "i wanted", "i asked for")
+# Verbs that only a timer takes among the things a pronoun may stand for ("scrap it": the newest timer)
+TIMER_VERBS = ("cancel", "scrap", "abort")

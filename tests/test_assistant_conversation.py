@@ -995,3 +995,33 @@ def test_a_step_in_words_of_its_own_steps_what_it_fits(before, follow_up, rewrit
 ])
 def test_a_step_that_fits_nothing_set_is_read_as_it_is(before, follow_up, read):
     assert resolved([*before, user(follow_up)]) == read
+
+
+KITCHEN_LIGHT = [user("turn on the kitchen light"), called("set_device", device="light", room="kitchen", state="on")]
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a correction is the newest call with the part said in place of its own
+    (None, [*KITCHEN_LIGHT, user("set a timer for 5 minutes"), called("set_timer", seconds=300)],
+     "sorry, i meant the bathroom", "turn on the bathroom light"),
+    (None, [*KITCHEN_LIGHT, user("what time is it"), called("get_time")],
+     "not that one, the hall one", "turn on the hallway light"),
+    ("own", [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")],
+     "nope, the salt lamp", "turn on the salt lamp"),
+    # "one" after "the other", "that": one reference, not a pronoun and a number
+    (None, [*KITCHEN_LIGHT, user("turn on the bedroom fan"), called("set_device", device="fan", room="bedroom", state="on"),
+            user("what time is it"), called("get_time")],
+     "switch the other one off as well", "switch off the kitchen light as well"),
+    # "they" stands for the thing as "them" does; "do the same with" as "same for"
+    ("own", [user("open the louvres"), called("set_cover", name="louvres", action="open"),
+             user("set a timer for 5 minutes"), called("set_timer", seconds=300)],
+     "are they still open", "are the louvres open"),
+    ("own", [user("arc lamp on"), called("switch_device", name="arc lamp", state="on"),
+             user("what time is it"), called("get_time")],
+     "do the same with the tiffany lamp", "turn on the tiffany lamp"),
+    # a verb only a timer takes: the newest timer, past a light
+    (None, [user("pasta timer 10 minutes"), called("start_timer", name="pasta", seconds=600), *KITCHEN_LIGHT],
+     "scrap it", "scrap the pasta timer"),
+])
+def test_corrections_references_and_timer_verbs_past_an_interleaved_skill(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
