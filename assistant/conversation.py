@@ -52,10 +52,10 @@ ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) 
                         r"(?P<way>earlier|later|sooner)$")
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
-# ("that" of "that 1", "the other" of "the other 1" is no pronoun of its own: a number may follow a pronoun, not "1")
-REFERRING = re.compile(r"\b(?P<ref>the other 1|the other(?! 1\b)|the (?:first|second|last) 1|the first(?! 1\b)|that 1|this 1|"
-                       r"(?:that|this) timer|it|that(?! 1\b)|they|them|this(?! 1\b)|those)\b"
-                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well| there| all)*\b"
+REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|"
+                       r"(?:that|this) timer|it|that|they|them|this|those)\b"
+                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well| there| all|"
+                       r" can| could| should| go| come| be| switched| turned)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
@@ -498,8 +498,13 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
     ways = {way for way, said_so in STEP_WAYS.items() for word in words if word in said_so}
     number = [word for word in words if re.fullmatch(r"\d+(?:\.\d+)?", word)]
     rest = [word for word in words if word not in (*STEP_WAYS["up"], *STEP_WAYS["down"], *STEP_CARRIERS, *number)]
-    if len(ways) != 1 or rest or len(number) > 1 or (amount and number):
+    if len(ways) != 1 or len(number) > 1 or (amount and number):
         return None
+    if rest:                              # "turn the radiator down a degree": the thing named, when it was set
+        calls = [call for call in calls if _is_named(" ".join(rest), call)]
+        if not calls:
+            return None
+        acted = calls[-1]
     down = ways == {"down"}
     unit = amount and STEP_KEYS[amount.group("unit")]
     n = float((amount and amount.group("n")) or (number[0] if number else 1))
@@ -514,6 +519,17 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
     if isinstance(call["arguments"].get(key), (int, float)):
         return request_for(_with(call, key, call["arguments"][key] + (-n if down else n)))
     return None
+
+
+def _is_named(words: str, call: dict) -> bool:
+    """The words ("the radiator", "the heating") name what the call acted on: its words or their end; the
+    thermostat of the default home by a heating's word."""
+    target, said = target_of(call), words.removeprefix("the ")
+    if target is None or not words.startswith("the ") or not said:
+        return False
+    if call["name"] == "set_thermostat" and not call["arguments"].get("name") and not call["arguments"].get("area"):
+        return said in ("thermostat", *DEVICES["heater"])
+    return target.words == words or target.words.endswith(" " + said)
 
 
 def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
@@ -729,4 +745,5 @@ def _pronoun(said: str, calls: list[dict]) -> str | None:
     if len(targets) < (2 if which else 1):
         return None
     words = targets[which]
-    return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", said[match.end():])).strip()
+    after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
+    return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", after)).strip()

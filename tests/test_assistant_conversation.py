@@ -1025,3 +1025,18 @@ KITCHEN_LIGHT = [user("turn on the kitchen light"), called("set_device", device=
 ])
 def test_corrections_references_and_timer_verbs_past_an_interleaved_skill(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a step of a thing named that the conversation set steps its setting, past an interleaved skill
+    (None, THERMOSTAT_THEN_TIMER, "turn the heating up 2 degrees", "set the thermostat to 22 degrees"),
+    (None, THERMOSTAT_THEN_TIMER, "nudge the thermostat down a bit", "set the thermostat to 19 degrees"),
+    ("own", [user("snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20),
+             user("what time is it"), called("get_time")], "turn the stove down a degree", "set the snug stove to 19 degrees"),
+    # a pronoun with a modal before its state ("that can go off now", "it should be switched off")
+    ("own", [user("turn the bilge pump on"), called("switch_device", name="bilge pump", state="on"),
+             user("how damp is the boathouse"), called("get_state", name="humidity", area="boathouse")],
+     "that can go off now", "turn off the bilge pump"),
+])
+def test_a_named_step_and_a_modal_past_an_interleaved_skill(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
