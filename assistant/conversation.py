@@ -35,6 +35,7 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
+    r"^also (?:in |for |on |to )?(?P<new>.+?)(?: please)?$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the [a-z ]+ 1)(?: please)?$",
     # a correction ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall one"): the newest
     # call with the part said in place of its own
@@ -45,8 +46,8 @@ FOLLOW_UPS = [re.compile(p) for p in (
 # the newest call only, with the value changed
 NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this)(?: back)? (?:to |at |for |on |up to "
                        r"|down to )?(?P<new>.+?)(?: instead| then| please)*$")
-# or a number said alone ("that's too much, 30 please")
-BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
+# or a number said alone ("that's too much, 30 please", "back to 40", "down to 15")
+BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
 # A clock time moved by a length ("make it 10 minutes earlier", said in seconds by the normaliser): the newest alarm
 ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) )?(?P<n>\d+(?:\.\d+)?) seconds "
                         r"(?P<way>earlier|later|sooner)$")

@@ -1040,3 +1040,18 @@ def test_corrections_references_and_timer_verbs_past_an_interleaved_skill(lexico
 ])
 def test_a_named_step_and_a_modal_past_an_interleaved_skill(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a number with "back to", "down to": a new value for the newest call it fits, past an interleaved skill
+    (None, [*LIGHTS_THEN_SUM[:2], user("what time is it"), called("get_time")], "back down to 20",
+     "set the kitchen lights to 20 percent"),
+    ("own", [user("arc lamp to 40 percent"), called("set_level", name="arc lamp", percent=40),
+             user("set a timer for 5 minutes"), called("set_timer", seconds=300)], "go back to 60 please",
+     "set the arc lamp to 60 percent"),
+    # "also the X" as "and the X"
+    ("own", [user("turn on the kiln"), called("switch_device", name="kiln", state="on"),
+             user("what time is it"), called("get_time")], "also the trouser press please", "turn on the trouser press"),
+])
+def test_a_value_said_back_and_also_the_x(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
