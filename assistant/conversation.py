@@ -54,7 +54,7 @@ ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) 
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|"
-                       r"(?:that|this) timer|it|that|they|them|this|those)\b"
+                       r"(?:that|this|the other|the (?:first|second|last)) timer|it|that|they|them|this|those)\b"
                        r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well| there| all|"
                        r" can| could| should| go| come| be| switched| turned)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
@@ -62,7 +62,8 @@ REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|las
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
 ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
-                      "the last 1": 0}
+                      "the last 1": 0, "the other timer": 1, "the first timer": -1, "the second timer": -2,
+                      "the last timer": 0}
 # A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
 # reads as brighter, after "dim the office lights")
 STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"

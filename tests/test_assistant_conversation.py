@@ -1055,3 +1055,18 @@ def test_a_named_step_and_a_modal_past_an_interleaved_skill(lexicon, home, befor
 ])
 def test_a_value_said_back_and_also_the_x(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+TWO_TIMERS_THEN_FAN = [user("rice timer 15 minutes"), called("start_timer", name="rice", seconds=900),
+                       user("fish timer 8 minutes"), called("start_timer", name="fish", seconds=480),
+                       user("kitchen fan on"), called("set_device", device="fan", room="kitchen", state="on")]
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    # "the other timer", "the first timer" are the timers' "the other one", "the first one", past a device
+    ("cancel the other timer", "cancel the rice timer"),
+    ("how long is left on the first timer", "how long is left on the rice timer"),
+    ("kill the last timer", "kill the fish timer"),
+])
+def test_the_other_timer_is_one_of_the_timers_past_a_device(follow_up, rewritten):
+    assert resolved([*TWO_TIMERS_THEN_FAN, user(follow_up)]) == rewritten
