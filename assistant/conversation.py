@@ -145,7 +145,7 @@ LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too
 STEP_LEANS_BACK = re.compile(r"\b(?:a bit|a little|a touch|brighter|dimmer|more|less)\b")
 LEADING = re.compile(rf"^(?:(?:{'|'.join(JOINING_WORDS)})\s+)+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
-TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|then|there|all))+(?=\s+(?:on|off)\b|$)")
+TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|then|there|all))+(?=\s+(?:on|off|up|down)\b|$)")
 
 # A call said back as the request a user would make for it.
 REQUESTS = {

@@ -1070,3 +1070,14 @@ TWO_TIMERS_THEN_FAN = [user("rice timer 15 minutes"), called("start_timer", name
 ])
 def test_the_other_timer_is_one_of_the_timers_past_a_device(follow_up, rewritten):
     assert resolved([*TWO_TIMERS_THEN_FAN, user(follow_up)]) == rewritten
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    # "back" before "up" or "down" carries nothing after a pronoun, as before "on" or "off"
+    ("open it back up", "open the pleated blind up"),
+    ("pull it back down again", "pull the pleated blind down"),
+])
+def test_back_before_up_or_down_after_a_pronoun(follow_up, rewritten):
+    before = [user("close the pleated blind"), called("set_cover", name="pleated blind", action="close"),
+              user("what time is it"), called("get_time")]
+    assert resolved([*before, user(follow_up)], (set(), set())) == rewritten
