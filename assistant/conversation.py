@@ -19,9 +19,9 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (BELOW_ZERO, CORRECTING, DARKER, DEVICE_SPOKEN, DEVICES, HEAT_WAYS, JOINING_WORDS, MEANT,
-                                  ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNIT_NAMES,
-                                  UNIT_WORDS)
+from assistant.vocabulary import (BELOW_ZERO, CORRECTING, DEVICE_SPOKEN, DEVICES, HEAT_WAYS, JOINING_WORDS, MEANT,
+                                  ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS,
+                                  UNIT_NAMES, UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 
@@ -43,11 +43,12 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"(?P<new>(?:in |on )?the [a-z ]+?(?: 1)?)(?: instead| please| not that 1)*$",
 )]
 # A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"):
-# the newest call only, with the value changed
+# the newest call the value fits, with the value changed
 NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this)(?: back)? (?:to |at |for |on |up to "
                        r"|down to )?(?P<new>.+?)(?: instead| then| please)*$")
 # or a number said alone ("that's too much, 30 please", "back to 40", "down to 15")
-BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
+BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?"
+                        r"(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
 # A clock time moved by a length ("make it 10 minutes earlier", said in seconds by the normaliser): the newest alarm
 ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) )?(?P<n>\d+(?:\.\d+)?) seconds "
                         r"(?P<way>earlier|later|sooner)$")
@@ -55,8 +56,8 @@ ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) 
 # The normaliser has written "one" as 1 by then.
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|"
                        r"(?:that|this|the other|the (?:first|second|last)) timer|it|that|they|them|this|those)\b"
-                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well| there| all|"
-                       r" can| could| should| go| come| be| switched| turned)*\b"
+                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well|"
+                       r" there| all| can| could| should| go| come| be| switched| turned)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
@@ -413,8 +414,8 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
         return _pronoun(f"{bare} it", calls)
     acted = _acted_on(calls)
     return _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
-        or (_light_step(bare, acted) if acted else None) or _loose_step(bare, calls, acted) or _changed_part(said, calls, vocabulary) \
-        or _placed_back(core, calls, vocabulary, before)
+        or (_light_step(bare, acted) if acted else None) or _loose_step(bare, calls, acted) \
+        or _changed_part(said, calls, vocabulary) or _placed_back(core, calls, vocabulary, before)
 
 
 def _acted_on(calls: list[dict]) -> dict | None:
@@ -480,12 +481,17 @@ def _alarm_step(said: str, call: dict) -> str | None:
 def _light_step(said: str, call: dict) -> str | None:
     """ "a bit dimmer than that" after a light was set or switched: a step of that light."""
     match = STEP_ALONE.match(said)
+    return _light_stepped(call, "up" if match.group("way") in STEP_UP else "down") if match else None
+
+
+def _light_stepped(call: dict, direction: str) -> str | None:
+    """The light a call set or switched (a user's own by a name that ends in a light's word), stepped up or down;
+    None for a call on no light."""
     skill = LIGHT_STEPS.get(call["name"])
     if call["name"] == "switch_device" and LIGHT.search(str(call["arguments"].get("name", "")).replace("_", " ")):
         skill = "change_level"
-    if not match or skill is None or (call["name"] == "set_device" and call["arguments"].get("device") != "light"):
+    if skill is None or (call["name"] == "set_device" and call["arguments"].get("device") != "light"):
         return None
-    direction = "up" if match.group("way") in STEP_UP else "down"
     place = {key: call["arguments"][key] for key in ("room", "name", "area") if key in call["arguments"]}
     return request_for({"name": skill, "arguments": {**place, "direction": direction}})
 
@@ -517,7 +523,7 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
         return None
     key = unit or ("degrees" if "degrees" in call["arguments"] else "percent" if number else None)
     if key is None:                       # a light steps by its own step; "a bit" of a light set to 40 is no 41
-        return _light_step(f"a bit {DARKER[-1] if down else 'brighter'}", call)
+        return _light_stepped(call, "down" if down else "up")
     if isinstance(call["arguments"].get(key), (int, float)):
         return request_for(_with(call, key, call["arguments"][key] + (-n if down else n)))
     return None
@@ -650,8 +656,9 @@ def _placed(said: str, calls: list[dict]) -> str:
     for phrase, device in sorted(((p, d) for d, ps in DEVICES.items() for p in ps), key=lambda x: -len(x[0])):
         if re.search(rf"\b{re.escape(phrase)}\b", said):
             for call in reversed(calls):
-                used = call["arguments"].get("device") or ("light" if call["name"] in LIGHT_STEPS else None)
-                if call["name"] in LIGHT_STEPS and used == device:
+                # a device switched, or the lights a brightness call set
+                used = call["arguments"].get("device") or ("light" if "brightness" in call["name"] else None)
+                if used == device:
                     room = ROOM_SPOKEN.get(call["arguments"].get("room"), "")      # said after the device
                     return re.sub(rf"\b{re.escape(phrase)}\b", f"{phrase} in the {room}", said, count=1)
             return said
