@@ -19,9 +19,9 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (BELOW_ZERO, DEVICE_SPOKEN, DEVICES, JOINING_WORDS, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
-                                  SENSOR_KINDS, UNIT_NAMES,
-                                  UNIT_WORDS)
+from assistant.vocabulary import (BELOW_ZERO, CORRECTING, DEVICE_SPOKEN, DEVICES, HEAT_WAYS, JOINING_WORDS, MEANT,
+                                  ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS,
+                                  UNIT_NAMES, UNIT_WORDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 
@@ -31,31 +31,40 @@ MAX_CALLS = 16          # the newest calls the state is read from
 FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what|how much|how many) (?:would|will|does|is) (?P<new>\d+(?:\.\d+)?) (?:be|make|come to|give)$",
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
-    r"^(?:and |now |ok |okay )?(?:(?:do |the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
+    r"^(?:and |now |ok |okay )?(?:(?:do |the |do the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
+    r"^also (?:in |for |on |to )?(?P<new>.+?)(?: please)?$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the [a-z ]+ 1)(?: please)?$",
+    # a correction ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall one"): the newest
+    # call with the part said in place of its own
+    rf"^(?:(?:(?:{'|'.join(CORRECTING)}) )+(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )"
+    r"(?P<new>(?:in |on )?the [a-z ]+?(?: 1)?)(?: instead| please| not that 1)*$",
 )]
 # A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"):
-# the newest call only, with the value changed
+# the newest call the value fits, with the value changed
 NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this)(?: back)? (?:to |at |for |on |up to "
                        r"|down to )?(?P<new>.+?)(?: instead| then| please)*$")
-# or a number said alone ("that's too much, 30 please")
-BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
+# or a number said alone ("that's too much, 30 please", "back to 40", "down to 15")
+BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?"
+                        r"(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
 # A clock time moved by a length ("make it 10 minutes earlier", said in seconds by the normaliser): the newest alarm
 ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) )?(?P<n>\d+(?:\.\d+)?) seconds "
                         r"(?P<way>earlier|later|sooner)$")
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
-REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|(?:that|this) timer|it|that|them|this|those)\b"
-                       r"(?=(?: back| again| now| then| please| off| on| up| down| to| a bit| a little| too| there| all)*\b"
+REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|"
+                       r"(?:that|this|the other|the (?:first|second|last)) timer|it|that|they|them|this|those)\b"
+                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well|"
+                       r" there| all| can| could| should| go| come| be| switched| turned)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
 ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
-                      "the last 1": 0}
+                      "the last 1": 0, "the other timer": 1, "the first timer": -1, "the second timer": -2,
+                      "the last timer": 0}
 # A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
 # reads as brighter, after "dim the office lights")
 STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"
@@ -88,6 +97,8 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
 )]
 # A heater of the user's own, by the last word of its name ("nursery radiator"): a new value for it is degrees
 HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
+# and a light of the user's own ("mushroom lamp", "fairy lights"): "a bit brighter" after it is switched steps it
+LIGHT = re.compile(rf"\b(?:{'|'.join(DEVICES['light'])})$")
 # A result said as the answer: the newest calculation's, past other calls
 THE_ANSWER = re.compile(rf"\b{_RESULT}\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
@@ -100,7 +111,7 @@ STEP_FROM = re.compile(r"^(?:(?:make|put|set|turn|bring|take|push|nudge) (?:it|t
 STEP_BY = re.compile(r"^(?:make|put|set|turn|bring|bump|knock|push|nudge|take) (?:it|that) (?P<way>up|down) (?:by )?"
                      r"(?:(?P<n>\d+(?:\.\d+)?)|a|an|1|one) (?P<unit>degrees?|percent)$")
 STEP_KEYS = {"degree": "degrees", "degrees": "degrees", "percent": "percent"}
-STEP_DOWN = {"lower", "cooler", "colder", "down", "less", "dimmer"}
+STEP_DOWN = set(STEP_WAYS["down"])
 # A clock time as the normaliser writes it ("20 past 7", "7 30", "quarter to 8 pm"): a new time for an alarm
 CLOCK = re.compile(r"(?:(?:\d{1,2}|quarter|half) (?:past|to) \d{1,2}|\d{1,2}(?: \d{2})?)(?: (?:am|pm|o'clock))?")
 # A timer said as what a thing owns: "cancel its timer" (the thing said before it)
@@ -125,7 +136,7 @@ LIGHT_STEPS = {"set_level": "change_level", "change_level": "change_level", "set
 # Words said before a follow-up that carry nothing: dropped from the rewritten request.
 FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|sorry|ok|okay|never mind|nevermind|on second thoughts?|"
                      r"and|then|now|so|please|parley)\s+)+")
-TIMER_WORDS = re.compile(r"\b(?:cancel|left|remaining|long|timer|countdown|much time|how much longer)\b")
+TIMER_WORDS = re.compile(rf"\b(?:{'|'.join(TIMER_VERBS)}|left|remaining|long|timer|countdown|much time|how much longer)\b")
 NOT_A_REFERENCE = re.compile(r"\b(?:what time is it|what day is it|what's it like|is it (?:warm|cold|hot|humid))\b")
 # Words with which a request leans on what came before; a request with none of them is read alone.
 LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too|also|again|same|instead|as well|"
@@ -135,7 +146,7 @@ LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too
 STEP_LEANS_BACK = re.compile(r"\b(?:a bit|a little|a touch|brighter|dimmer|more|less)\b")
 LEADING = re.compile(rf"^(?:(?:{'|'.join(JOINING_WORDS)})\s+)+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
-TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|then|there|all))+(?=\s+(?:on|off)\b|$)")
+TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|then|there|all))+(?=\s+(?:on|off|up|down)\b|$)")
 
 # A call said back as the request a user would make for it.
 REQUESTS = {
@@ -191,6 +202,8 @@ def target_of(call: dict) -> Target | None:
         area = str(args.get("area") or "").replace("_", " ")
         return Target(SWITCH_ALL_WORDS.get(args["name"], f"all the {args['name']}") + (f" in the {area}" if area else ""),
                       False)
+    if name == "get_state" and args.get("name") in SENSOR_KINDS:      # a reading, as read_sensor's: nothing to act on
+        return None
     if name == "set_device" or (name == "get_state" and args.get("name") in DEVICES):
         device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "")
         return Target(f"the {room} {device}".replace("  ", " "), False)
@@ -343,8 +356,9 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
     named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
                       for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
-    if calls and calls[-1]["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
-        return [{"role": "user", "content": request_for(calls[-1])}]
+    acted = _acted_on(calls)
+    if acted is not None and acted["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
+        return [{"role": "user", "content": request_for(acted)}]
     leans_back = (LEANS_BACK.search(unreferring) is not None
                   or STEP_LEANS_BACK.search(unreferring) is not None and not vocabulary.names_a_thing(core)) \
         and not named_first
@@ -398,9 +412,27 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls)
-    return _on_result(bare, calls) or _stepped(bare, calls[-1]) or _light_step(bare, calls[-1]) or _alarm_step(bare, calls[-1]) \
-        or _new_value(bare, calls[-1], vocabulary) or _changed_part(said, calls, vocabulary) \
-        or _placed_back(core, calls, vocabulary, before)
+    acted = _acted_on(calls)
+    return _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
+        or (_light_step(bare, acted) if acted else None) or _loose_step(bare, calls, acted) \
+        or _changed_part(said, calls, vocabulary) or _placed_back(core, calls, vocabulary, before)
+
+
+def _acted_on(calls: list[dict]) -> dict | None:
+    """The newest call on a thing of the home, past sums, conversions, the time, readings and timers (an
+    interleaved skill): what "a bit more" or "a bit brighter" goes on from."""
+    return next((call for call in reversed(calls) if (target := target_of(call)) is not None and not target.timer), None)
+
+
+def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """A step or a new value for the newest call it fits, any number of calls back: a step in degrees fits a
+    thermostat, a clock time an alarm, a length a timer, a number a setting ("set the thermostat to 20", a timer,
+    "a degree warmer": the thermostat; "a lock cannot be 20 degrees")."""
+    for call in reversed(calls):
+        changed = _stepped(said, call) or _alarm_step(said, call) or _new_value(said, call, vocabulary)
+        if changed:
+            return changed
+    return None
 
 
 def _on_result(said: str, calls: list[dict]) -> str | None:
@@ -449,12 +481,63 @@ def _alarm_step(said: str, call: dict) -> str | None:
 def _light_step(said: str, call: dict) -> str | None:
     """ "a bit dimmer than that" after a light was set or switched: a step of that light."""
     match = STEP_ALONE.match(said)
+    return _light_stepped(call, "up" if match.group("way") in STEP_UP else "down") if match else None
+
+
+def _light_stepped(call: dict, direction: str) -> str | None:
+    """The light a call set or switched (a user's own by a name that ends in a light's word), stepped up or down;
+    None for a call on no light."""
     skill = LIGHT_STEPS.get(call["name"])
-    if not match or skill is None or (call["name"] == "set_device" and call["arguments"].get("device") != "light"):
+    if call["name"] == "switch_device" and LIGHT.search(str(call["arguments"].get("name", "")).replace("_", " ")):
+        skill = "change_level"
+    if skill is None or (call["name"] == "set_device" and call["arguments"].get("device") != "light"):
         return None
-    direction = "up" if match.group("way") in STEP_UP else "down"
     place = {key: call["arguments"][key] for key in ("room", "name", "area") if key in call["arguments"]}
     return request_for({"name": skill, "arguments": {**place, "direction": direction}})
+
+
+def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
+    """A step said in words of its own ("turn it up a bit", "make it warmer", "up 2 degrees", "a notch lower"):
+    one way (STEP_WAYS), an amount with its unit or none, every other word carrying nothing (STEP_CARRIERS).
+    Degrees or a heating's words step the newest thermostat set, any number of calls back; other words the newest
+    thing acted on, when it is a light or a thermostat; a step of nothing that fits is no request made up."""
+    amount = re.search(r"\b(?:(?P<n>\d+(?:\.\d+)?)|a|an) (?P<unit>degrees?|percent)\b", said)
+    words = (said[:amount.start()] + said[amount.end():] if amount else said).split()
+    ways = {way for way, said_so in STEP_WAYS.items() for word in words if word in said_so}
+    number = [word for word in words if re.fullmatch(r"\d+(?:\.\d+)?", word)]
+    rest = [word for word in words if word not in (*STEP_WAYS["up"], *STEP_WAYS["down"], *STEP_CARRIERS, *number)]
+    if len(ways) != 1 or len(number) > 1 or (amount and number):
+        return None
+    if rest:                              # "turn the radiator down a degree": the thing named, when it was set
+        calls = [call for call in calls if _is_named(" ".join(rest), call)]
+        if not calls:
+            return None
+        acted = calls[-1]
+    down = ways == {"down"}
+    unit = amount and STEP_KEYS[amount.group("unit")]
+    n = float((amount and amount.group("n")) or (number[0] if number else 1))
+    heat = unit == "degrees" or any(word in HEAT_WAYS for word in words)
+    call = next((call for call in reversed(calls) if isinstance(call["arguments"].get("degrees"), (int, float))), None) \
+        if heat else acted
+    if call is None:
+        return None
+    key = unit or ("degrees" if "degrees" in call["arguments"] else "percent" if number else None)
+    if key is None:                       # a light steps by its own step; "a bit" of a light set to 40 is no 41
+        return _light_stepped(call, "down" if down else "up")
+    if isinstance(call["arguments"].get(key), (int, float)):
+        return request_for(_with(call, key, call["arguments"][key] + (-n if down else n)))
+    return None
+
+
+def _is_named(words: str, call: dict) -> bool:
+    """The words ("the radiator", "the heating") name what the call acted on: its words or their end; the
+    thermostat of the default home by a heating's word."""
+    target, said = target_of(call), words.removeprefix("the ")
+    if target is None or not words.startswith("the ") or not said:
+        return False
+    if call["name"] == "set_thermostat" and not call["arguments"].get("name") and not call["arguments"].get("area"):
+        return said in ("thermostat", *DEVICES["heater"])
+    return target.words == words or target.words.endswith(" " + said)
 
 
 def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
@@ -573,7 +656,9 @@ def _placed(said: str, calls: list[dict]) -> str:
     for phrase, device in sorted(((p, d) for d, ps in DEVICES.items() for p in ps), key=lambda x: -len(x[0])):
         if re.search(rf"\b{re.escape(phrase)}\b", said):
             for call in reversed(calls):
-                if call["name"] == "set_device" and call["arguments"].get("device") == device:
+                # a device switched, or the lights a brightness call set
+                used = call["arguments"].get("device") or ("light" if "brightness" in call["name"] else None)
+                if used == device:
                     room = ROOM_SPOKEN.get(call["arguments"].get("room"), "")      # said after the device
                     return re.sub(rf"\b{re.escape(phrase)}\b", f"{phrase} in the {room}", said, count=1)
             return said
@@ -669,4 +754,5 @@ def _pronoun(said: str, calls: list[dict]) -> str | None:
     if len(targets) < (2 if which else 1):
         return None
     words = targets[which]
-    return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", said[match.end():])).strip()
+    after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
+    return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", after)).strip()

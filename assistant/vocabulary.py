@@ -255,3 +255,21 @@ MEMBER_SYNONYMS = {
     "turbo": ("max", "maximum", "strongest"), "quiet": ("silent", "gentle", "gently", "quietly"),
     "normal": ("regular", "standard", "usual"), "standard": ("regular", "normal", "usual"),
 }
+
+# follow-ups (round 16)
+# A step said loosely of what the conversation set ("turn it up a bit", "make it warmer", "up 2 degrees", "a notch
+# lower"): the words for each way; those a heating's step says (only a thermostat fits them); and the words that
+# carry nothing beside them (a step with any other word names a thing and is read as it is)
+STEP_WAYS = {"up": ("up", "higher", "warmer", "hotter", "more", "raise", *BRIGHTER),
+             "down": ("down", "lower", "cooler", "colder", "less", *DARKER)}
+HEAT_WAYS = ("warmer", "hotter", "cooler", "colder")
+STEP_CARRIERS = ("make", "put", "set", "turn", "bring", "bump", "knock", "push", "nudge", "take", "go", "it", "that",
+                 "them", "this", "a", "bit", "little", "touch", "notch", "tad", "smidge", "shade", "by", "than", "before",
+                 "please", "then", "just", "can", "could", "you", "would", "ok", "okay", "even", "still", "again", "much",
+                 "lot", "slightly", "somewhat", "now", "on", "right", "actually", "maybe", "try")
+# A correction of the newest request ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall
+# one"): the words that open it (the normaliser has written "one" as 1), and those that say what was meant
+CORRECTING = ("no", "nope", "nah", "sorry", "oops", "wait", "not that 1", "not that", "wrong 1", "the wrong 1")
+MEANT = ("i meant", "i mean", "i said", "meant", "i wanted", "i asked for")
+# Verbs that only a timer takes among the things a pronoun may stand for ("scrap it": the newest timer)
+TIMER_VERBS = ("cancel", "scrap", "abort")

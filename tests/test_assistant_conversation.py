@@ -908,3 +908,176 @@ def test_requests_of_the_twelfth_sets_kinds_in_the_corpus_words(said, default_ho
 ])
 def test_follow_ups_of_the_twelfth_sets_kinds(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a step or a new value goes to the newest call it fits, past calls it cannot fit: degrees a thermostat,
+    # a clock time an alarm, a length a timer, a number a setting
+    (None, [user("heating to 20"), called("set_thermostat", degrees=20),
+            user("hall lamp on"), called("set_device", device="light", room="hallway", state="on")],
+     "go on, a degree hotter", "set the thermostat to 21 degrees"),
+    (None, [user("wake me at 6"), called("set_alarm", hour=6, minute=0),
+            user("is the office fan on"), called("get_state", name="fan", area="office")],
+     "change that to 6 15", "set an alarm for 6 15"),
+    (None, [user("a timer for 5 minutes"), called("set_timer", seconds=300),
+            user("turn off the garage tv"), called("set_device", device="tv", room="garage", state="off")],
+     "make it 8 minutes instead", "set a timer for 480 seconds"),
+    ("own", [user("snug stove to 19"), called("set_thermostat", name="snug stove", degrees=19),
+             user("lock the strongroom door"), called("set_lock", name="strongroom door", action="lock")],
+     "put it at 22", "set the snug stove to 22 degrees"),
+    # a light's step past an interleaved skill; a light of the user's own by its name, switched on
+    (None, [user("office lights to 30 percent"), called("set_brightness", room="office", percent=30),
+            user("10 miles in km"), called("convert", value=10, **{"from": "mile", "to": "km"})],
+     "a little dimmer than that", "make the office lights dimmer"),
+    ("own", [user("piano light on"), called("switch_device", name="piano light", state="on"),
+             user("start a timer for 3 minutes"), called("set_timer", seconds=180)],
+     "a bit brighter", "make the piano light brighter"),
+    ("own", [user("brighten the tiffany lamp"), called("change_level", name="tiffany lamp", direction="up"),
+             user("what time is it"), called("get_time")],
+     "a little more", "make the tiffany lamp brighter"),
+    # a reading is nothing to act on: the pronoun is the thing before it
+    ("own", [user("turn on the drying fan"), called("switch_device", name="drying fan", state="on"),
+             user("how damp is the scullery"), called("get_state", name="humidity", area="scullery")],
+     "ok switch it off", "switch off the drying fan"),
+    # the default home's lights named with no room are in the room the conversation last set them in
+    (None, [user("bedroom lights at 40 percent"), called("set_brightness", room="bedroom", percent=40),
+            user("what's the date"), called("get_date")],
+     "switch the lights off", "switch off the lights in the bedroom"),
+    # "still" between a pronoun and its state
+    ("own", [user("open the louvres"), called("set_cover", name="louvres", action="open"),
+             user("set a timer for 5 minutes"), called("set_timer", seconds=300)],
+     "is it still open", "is the louvres open"),
+])
+def test_follow_ups_past_an_interleaved_skill(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up", [
+    # a light's step after a switch that is no light, and "a bit more" after another thing was used: no step made up
+    ("own", [user("turn on the kiln"), called("switch_device", name="kiln", state="on"),
+             user("what's the time"), called("get_time")], "a bit brighter"),
+    (None, [user("dim the office lights"), called("change_brightness", room="office", direction="down"),
+            user("turn on the kitchen fan"), called("set_device", device="fan", room="kitchen", state="on")], "a bit more"),
+])
+def test_a_step_that_fits_nothing_acted_on_last_is_not_made_up(lexicon, home, before, follow_up):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) is None
+
+
+THERMOSTAT_THEN_TIMER = [user("heating to 20"), called("set_thermostat", degrees=20),
+                         user("set a timer for 5 minutes"), called("set_timer", seconds=300)]
+LIGHTS_THEN_SUM = [user("kitchen lights to 50 percent"), called("set_brightness", room="kitchen", percent=50),
+                   user("what's 3 times 3"), called("calculate", expression="3*3")]
+
+
+@pytest.mark.parametrize("before, follow_up, rewritten", [
+    # a step in words of its own: one way, an amount or none, nothing else that names a thing
+    (THERMOSTAT_THEN_TIMER, "turn it up a bit", "set the thermostat to 21 degrees"),
+    (THERMOSTAT_THEN_TIMER, "warmer please", "set the thermostat to 21 degrees"),
+    (THERMOSTAT_THEN_TIMER, "up a couple of degrees", "set the thermostat to 22 degrees"),
+    (THERMOSTAT_THEN_TIMER, "can you nudge it down 1", "set the thermostat to 19 degrees"),
+    (LIGHTS_THEN_SUM, "little bit lower", "make the kitchen lights dimmer"),
+    (LIGHTS_THEN_SUM, "up 20", "set the kitchen lights to 70 percent"),
+    # a heating's words fit only a thermostat, past a light
+    ([*THERMOSTAT_THEN_TIMER, user("hall light on"), called("set_device", device="light", room="hallway", state="on")],
+     "a touch cooler", "set the thermostat to 19 degrees"),
+])
+def test_a_step_in_words_of_its_own_steps_what_it_fits(before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)]) == rewritten
+
+
+@pytest.mark.parametrize("before, follow_up, read", [
+    # a heating's word with no thermostat set, and a step with a thing said in it: not a step made up
+    (LIGHTS_THEN_SUM, "make it warmer", None),
+    (THERMOSTAT_THEN_TIMER, "turn the music up a bit", None),
+    # "turn it up" after a thing with no level: the pronoun only
+    ([user("turn on the bedroom tv"), called("set_device", device="tv", room="bedroom", state="on")], "turn it up a bit",
+     "turn the bedroom TV up a bit"),
+])
+def test_a_step_that_fits_nothing_set_is_read_as_it_is(before, follow_up, read):
+    assert resolved([*before, user(follow_up)]) == read
+
+
+KITCHEN_LIGHT = [user("turn on the kitchen light"), called("set_device", device="light", room="kitchen", state="on")]
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a correction is the newest call with the part said in place of its own
+    (None, [*KITCHEN_LIGHT, user("set a timer for 5 minutes"), called("set_timer", seconds=300)],
+     "sorry, i meant the bathroom", "turn on the bathroom light"),
+    (None, [*KITCHEN_LIGHT, user("what time is it"), called("get_time")],
+     "not that one, the hall one", "turn on the hallway light"),
+    ("own", [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")],
+     "nope, the salt lamp", "turn on the salt lamp"),
+    # "one" after "the other", "that": one reference, not a pronoun and a number
+    (None, [*KITCHEN_LIGHT, user("turn on the bedroom fan"), called("set_device", device="fan", room="bedroom", state="on"),
+            user("what time is it"), called("get_time")],
+     "switch the other one off as well", "switch off the kitchen light as well"),
+    # "they" stands for the thing as "them" does; "do the same with" as "same for"
+    ("own", [user("open the louvres"), called("set_cover", name="louvres", action="open"),
+             user("set a timer for 5 minutes"), called("set_timer", seconds=300)],
+     "are they still open", "are the louvres open"),
+    ("own", [user("arc lamp on"), called("switch_device", name="arc lamp", state="on"),
+             user("what time is it"), called("get_time")],
+     "do the same with the tiffany lamp", "turn on the tiffany lamp"),
+    # a verb only a timer takes: the newest timer, past a light
+    (None, [user("pasta timer 10 minutes"), called("start_timer", name="pasta", seconds=600), *KITCHEN_LIGHT],
+     "scrap it", "scrap the pasta timer"),
+])
+def test_corrections_references_and_timer_verbs_past_an_interleaved_skill(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a step of a thing named that the conversation set steps its setting, past an interleaved skill
+    (None, THERMOSTAT_THEN_TIMER, "turn the heating up 2 degrees", "set the thermostat to 22 degrees"),
+    (None, THERMOSTAT_THEN_TIMER, "nudge the thermostat down a bit", "set the thermostat to 19 degrees"),
+    ("own", [user("snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20),
+             user("what time is it"), called("get_time")], "turn the stove down a degree", "set the snug stove to 19 degrees"),
+    # a pronoun with a modal before its state ("that can go off now", "it should be switched off")
+    ("own", [user("turn the bilge pump on"), called("switch_device", name="bilge pump", state="on"),
+             user("how damp is the boathouse"), called("get_state", name="humidity", area="boathouse")],
+     "that can go off now", "turn off the bilge pump"),
+])
+def test_a_named_step_and_a_modal_past_an_interleaved_skill(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+@pytest.mark.parametrize("home, before, follow_up, rewritten", [
+    # a number with "back to", "down to": a new value for the newest call it fits, past an interleaved skill
+    (None, [*LIGHTS_THEN_SUM[:2], user("what time is it"), called("get_time")], "back down to 20",
+     "set the kitchen lights to 20 percent"),
+    ("own", [user("arc lamp to 40 percent"), called("set_level", name="arc lamp", percent=40),
+             user("set a timer for 5 minutes"), called("set_timer", seconds=300)], "go back to 60 please",
+     "set the arc lamp to 60 percent"),
+    # "also the X" as "and the X"
+    ("own", [user("turn on the kiln"), called("switch_device", name="kiln", state="on"),
+             user("what time is it"), called("get_time")], "also the trouser press please", "turn on the trouser press"),
+])
+def test_a_value_said_back_and_also_the_x(lexicon, home, before, follow_up, rewritten):
+    assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
+
+
+TWO_TIMERS_THEN_FAN = [user("rice timer 15 minutes"), called("start_timer", name="rice", seconds=900),
+                       user("fish timer 8 minutes"), called("start_timer", name="fish", seconds=480),
+                       user("kitchen fan on"), called("set_device", device="fan", room="kitchen", state="on")]
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    # "the other timer", "the first timer" are the timers' "the other one", "the first one", past a device
+    ("cancel the other timer", "cancel the rice timer"),
+    ("how long is left on the first timer", "how long is left on the rice timer"),
+    ("kill the last timer", "kill the fish timer"),
+])
+def test_the_other_timer_is_one_of_the_timers_past_a_device(follow_up, rewritten):
+    assert resolved([*TWO_TIMERS_THEN_FAN, user(follow_up)]) == rewritten
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    # "back" before "up" or "down" carries nothing after a pronoun, as before "on" or "off"
+    ("open it back up", "open the pleated blind up"),
+    ("pull it back down again", "pull the pleated blind down"),
+])
+def test_back_before_up_or_down_after_a_pronoun(follow_up, rewritten):
+    before = [user("close the pleated blind"), called("set_cover", name="pleated blind", action="close"),
+              user("what time is it"), called("get_time")]
+    assert resolved([*before, user(follow_up)], (set(), set())) == rewritten
