@@ -553,12 +553,14 @@ class ToolRunner:
         named = {stem for key in ("name", "area", "room", "device") for phrase in [words.get(key, ""), *target[1:]]
                  for word in phrase.lower().split() for stem in _stems(word)} - STOP_WORDS
         action = next((words[key] for key in ("state", "action", "direction") if key in words), None)
-        verbs = SWITCH_VERBS | STATE_WORDS | set(SKILLS[name].means.get(action, ())) | {action}
+        means = SKILLS[name].means
+        verbs = STATE_WORDS | {action} | set(means.get(action, ()) if action else itertools.chain(*means.values()))
         numbers = [format_number(arguments[key]) for key in ("percent", "degrees")
                    if isinstance(arguments.get(key), (int, float))]
         heard = re.findall(r"[a-z0-9']+", self.heard.lower())
-        doubted = {word for word in heard if word in self.doubted_words
-                   and (_a_form_of(word, verbs) or any(number in word for number in numbers))}
+        doubted = {word for word in heard if word in self.doubted_words and (
+            _a_form_of(word, verbs) or any(number in word for number in numbers)
+            or (action is not None and len(action) > 3 and word.startswith(action)))}      # "locket" for "lock it"
         supported = not named or any(_stems(word) & named for word in heard if word not in self.doubted_words
                                      and word not in STOP_WORDS and not _a_form_of(word, verbs))
         unlock = name == "set_lock" and words.get("action") == "lock" and may_be_unlock(self.heard, self.doubted_words)
