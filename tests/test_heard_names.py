@@ -147,6 +147,7 @@ async def test_a_name_spelt_for_doubted_words_is_doubted_and_a_switch_to_it_is_s
     assert hearing.spelled == {"samovar": "saw mover", "parlour": "parlor"} and not hearing.guessed
     assert hearing.doubted(frozenset({"mover"})) == {"mover", "samovar"}
     assert hearing.doubted(frozenset({"turn"})) == {"turn"}
+    assert hear_names("Turn on the fairy light.", NAMES).doubted(frozenset({"light"})) == {"light", "lights"}
     tools = discovered_tools()
     tools.spoken, tools.doubted_words = True, hearing.doubted(frozenset({"saw", "mover"}))
     tools.begin_reply([{"role": "user", "content": hearing.text}])

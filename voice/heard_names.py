@@ -43,10 +43,11 @@ class Hearing:
     spelled: dict[str, str] = field(default_factory=dict)
 
     def doubted(self, words: frozenset[str]) -> frozenset[str]:
-        """The words the recogniser doubted (lowercase), with those of each name put in for words of them: "Code
-        lighting" heard at 0.07 and 0.13 is "cove lighting" heard with doubt, not for sure."""
+        """The words the recogniser doubted (lowercase), with the words each name put in for words of them brought
+        that were not heard: "Code lighting" heard at 0.07 and 0.13 is "cove lighting" heard with doubt, not for
+        sure; in "valux window" (0.09, 0.95) only "velux" is."""
         return words | {word for name, heard in self.spelled.items() if set(heard.split()) & words
-                        for word in name.split()}
+                        for word in name.split() if word not in heard.split()}
 
 
 def _plain(word: str) -> str:
