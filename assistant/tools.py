@@ -525,11 +525,9 @@ class ToolRunner:
         return "yes" if plain in YES else "no" if plain in NO else None
 
     def _ask_first(self, guessed: str, name: str, arguments: dict) -> NoAction:
-        """Hold a call to a guessed name until the user says yes; the yes runs it as if the name were heard."""
-        async def run_as_heard() -> str:
-            self.guessed_names = {}
-            return await self.run(name, arguments)
-        self.pending = Pending(f"the {guessed}", run_as_heard, asyncio.get_running_loop().time(), self.turn)
+        """Hold a call to a guessed name until the user says yes; the yes runs it as if heard for sure."""
+        self.pending = Pending(f"the {guessed}", self._as_heard(name, arguments), asyncio.get_running_loop().time(),
+                               self.turn)
         return NoAction(f"Did you mean the {guessed}? Say yes to confirm.")
 
     def _knows_the_device(self, name: str, arguments: dict) -> bool:
@@ -589,19 +587,23 @@ class ToolRunner:
         return ("everything", *EVERY_THING) if every else (f"the {_said(words['name'], words.get('area'))}",)
 
     def _say_back(self, said: str, name: str, arguments: dict) -> NoAction:
-        """Hold a call made of a number, a timer's name or a verb to lock the recogniser doubted until the user says
-        yes to it said back. The yes runs it as if heard for sure (as if typed: "and lock" is not asked again),
-        with the words it was made of: a timer's name is one of them ("yes" holds no "rice")."""
+        """Hold a call made of a number, a timer's name, a state or a target the recogniser doubted until the user
+        says yes to it said back."""
+        self.pending = Pending("it", self._as_heard(name, arguments), asyncio.get_running_loop().time(), self.turn)
+        return NoAction(f"Did you mean {said}? Say yes to confirm.")
+
+    def _as_heard(self, name: str, arguments: dict) -> Callable[[], Awaitable[str]]:
+        """The call, for a yes to run as if heard for sure (as if typed: nothing of it is asked again), with the
+        words it was made of: a timer's name is one of them ("yes" holds no "rice")."""
         heard = self.heard
         async def run_as_heard() -> str:
-            self.unsure_numbers = self.doubted_words = frozenset()
+            self.guessed_names, self.unsure_numbers, self.doubted_words = {}, frozenset(), frozenset()
             self.heard, yes, spoken, self.spoken = heard, self.heard, self.spoken, False
             try:
                 return await self.run(name, arguments)
             finally:
                 self.heard, self.spoken = yes, spoken
-        self.pending = Pending("it", run_as_heard, asyncio.get_running_loop().time(), self.turn)
-        return NoAction(f"Did you mean {said}? Say yes to confirm.")
+        return run_as_heard
 
     async def _state_instead(self, arguments: dict) -> NoAction:
         """The state of what a switching call names, as the whole reply: nothing is switched."""

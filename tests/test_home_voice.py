@@ -104,7 +104,7 @@ async def test_typed_requests_reach_each_device_on_its_own_topics(home_server, d
 ])
 async def test_spoken_requests_reach_the_device(home_server, devices, speech, voice, request_text, command):
     """Whisper may hear less than was said ("the powered pump"): then the assistant asks which one, and the
-    answer (typed here) settles it."""
+    answer (typed here) settles it; or hear the name with doubt: then it is said back, and a yes makes it."""
     client = await RealtimeClient.connect(home_server.ws_url)
     await client.wait_for("session.created")
     pcm = speech.piper(request_text) if voice == "piper" else speech.espeak(request_text)
@@ -116,6 +116,9 @@ async def test_spoken_requests_reach_the_device(home_server, devices, speech, vo
     if spoken(done["response"]).startswith("Which one"):
         assert command not in devices
         await typed(client, "the " + request_text.split(" the ")[1].rstrip("."))
+    if spoken(done["response"]).startswith("Did you mean"):
+        assert command not in devices
+        await typed(client, "yes")
     try:
         await wait_for(lambda: command in devices)
     except TimeoutError:
