@@ -16,12 +16,13 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import CLASS_WORDS, COMPONENTS, SWITCHABLE, Entity
+from assistant.inventory import CLASS_WORDS, COMPONENTS, STOP_WORDS, SWITCHABLE, Entity
 from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
-from assistant.vocabulary import (BELOW_ZERO, DEVICES, FOLLOW_UP_WORDS, JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS,
-                                  LOCK_SAID_BACK, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS, STATE_WORDS, SWITCH_VERBS,
-                                  TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
+from assistant.vocabulary import (BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
+                                  JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS,
+                                  SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert,
+                                  unit_name)
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
 LOCKING = ("lock", "cover")
@@ -149,8 +150,10 @@ def timer_missed_text(seconds: int, name: str | None = None, alarm: str | None =
 
 READABLE = tuple(c for c in COMPONENTS if c != "scene")     # what get_state can say the state of
 MAX_TIMERS = 20
-# The words that name a timer, as said after a determiner: "the lasagne timer", "my last end timer".
-_TIMER_NAMED = re.compile(r"\b(?:the|my|our|your|this|that|a|an) ((?:[a-z']+ ){1,3})timer\b")
+# The words that name a timer, as said after a determiner ("the lasagne timer", "my last end timer") or after it
+# ("the timer for the eggs", "timer for my bread")
+_TIMER_NAMED = re.compile(r"\b(?:the|my|our|your|this|that|a|an) ((?:[a-z']+ ){1,3})timer\b"
+                          r"|\btimer for (?:the|my|our|your|this|that) ([a-z']+(?: [a-z']+)?)")
 BRIGHTNESS_STEP = 25         # percent per "brighter" or "dimmer"
 MAX_TIMER_S = 24 * 3600
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
@@ -158,6 +161,8 @@ NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
 NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
 NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
 SWITCHING = ("set_device", "switch_device", "switch_all", "set_cover", "set_lock")   # calls a state word asks for
+# Heard calls said back when a word they rest on is doubted: those of CHANGES_SAID_BACK, and the levels of SAID_BACK
+DOUBTS_SAID_BACK = frozenset(CHANGES_SAID_BACK) | {"set_brightness", "set_level", "set_thermostat"}
 
 
 @dataclass(frozen=True)
@@ -265,12 +270,18 @@ def asks(heard: str, name: str = "") -> bool:
 
 def _a_form_of(word: str, verbs: set[str]) -> bool:
     """word is one of verbs, or one with -s, -ed or -ing ("switched", "turning", "closes")."""
+    return bool(_stems(word) & verbs)
+
+
+def _stems(word: str) -> set[str]:
+    """word and what it may be a form of, in one spelling (SPELLINGS): "switched" -> "switch", "lights" -> "light"."""
+    word = SPELLINGS.get(word, word)
     stems = {word}
     for ending in ("s", "es", "ed", "d", "ing"):
         if word.endswith(ending):
             stem = word[:-len(ending)]
             stems |= {stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem}
-    return bool(stems & verbs)
+    return stems
 
 
 def _timer_length(seconds) -> int:
@@ -491,10 +502,8 @@ class ToolRunner:
         if guessed is not None:
             return self._ask_first(guessed, name, arguments)
         said = said_back(name, arguments) if self.unsure_numbers and self._knows_the_device(name, arguments) else None
-        if (self.spoken and name == "set_lock" and arguments.get("action") == "lock"
-                and may_be_unlock(self.heard, self.doubted_words)):
-            lock = self._one(arguments.get("name"), None, LOCKING)[0]     # none, or several: the call says so
-            said = LOCK_SAID_BACK.format(name=lock.name) if lock is not None else said
+        if self.spoken and said is None:
+            said = self._doubted_change(name, arguments)
         if said is not None:
             return self._say_back(said, name, arguments)
         try:
@@ -516,11 +525,9 @@ class ToolRunner:
         return "yes" if plain in YES else "no" if plain in NO else None
 
     def _ask_first(self, guessed: str, name: str, arguments: dict) -> NoAction:
-        """Hold a call to a guessed name until the user says yes; the yes runs it as if the name were heard."""
-        async def run_as_heard() -> str:
-            self.guessed_names = {}
-            return await self.run(name, arguments)
-        self.pending = Pending(f"the {guessed}", run_as_heard, asyncio.get_running_loop().time(), self.turn)
+        """Hold a call to a guessed name until the user says yes; the yes runs it as if heard for sure."""
+        self.pending = Pending(f"the {guessed}", self._as_heard(name, arguments), asyncio.get_running_loop().time(),
+                               self.turn)
         return NoAction(f"Did you mean the {guessed}? Say yes to confirm.")
 
     def _knows_the_device(self, name: str, arguments: dict) -> bool:
@@ -529,20 +536,74 @@ class ToolRunner:
         device = None if name == "start_timer" else arguments.get("name")
         return device is None or self._find(device, arguments.get("area"), READABLE)[1] is None
 
+    def _doubted_change(self, name: str, arguments: dict) -> str | None:
+        """A heard call that changes something (DOUBTS_SAID_BACK), in words to say back, when a word of its verb,
+        state or number was doubted (Heard.doubted_words), no word heard for sure names its target (a rare name is
+        often written with doubt though right: one word of it heard for sure is enough), or its lock may have been
+        "unlock" (may_be_unlock); else None. A target the home has none or several of is not asked about: the call
+        says so itself."""
+        if name not in DOUBTS_SAID_BACK:
+            return None
+        words = {key: str(value).replace("_", " ") for key, value in arguments.items()}
+        target = self._target(name, words)
+        if target is None:
+            return None
+        named = {stem for key in ("name", "area", "room", "device") for phrase in [words.get(key, ""), *target[1:]]
+                 for word in phrase.lower().split() for stem in _stems(word)} - STOP_WORDS
+        action = next((words[key] for key in ("state", "action", "direction") if key in words), None)
+        means = SKILLS[name].means
+        verbs = STATE_WORDS | {action} | set(means.get(action, ()) if action else itertools.chain(*means.values()))
+        numbers = [format_number(arguments[key]) for key in ("percent", "degrees")
+                   if isinstance(arguments.get(key), (int, float))]
+        heard = re.findall(r"[a-z0-9']+", self.heard.lower())
+        doubted = {word for word in heard if word in self.doubted_words and (
+            _a_form_of(word, verbs) or any(number in word for number in numbers)
+            or (action is not None and len(action) > 3 and word.startswith(action)))}      # "locket" for "lock it"
+        supported = not named or any(_stems(word) & named for word in heard if word not in self.doubted_words
+                                     and word not in STOP_WORDS and not _a_form_of(word, verbs))
+        unlock = name == "set_lock" and words.get("action") == "lock" and may_be_unlock(self.heard, self.doubted_words)
+        if supported and not unlock and not doubted:
+            return None
+        if name not in CHANGES_SAID_BACK:
+            return said_back(name, arguments)
+        try:
+            return CHANGES_SAID_BACK[name].format(**words, target=target[0])
+        except KeyError:                 # a call without its arguments: refused as it is
+            return None
+
+    def _target(self, name: str, words: dict) -> tuple[str, ...] | None:
+        """What the call acts on: its words said back with their article ("the cove lighting", "movie time"), then
+        the home's words for it (its entity's name and area; the default home's for its room and device). None
+        where the home has none or several such things (the call says so itself)."""
+        if "name" not in words:
+            return ("", *ROOMS.get(words.get("room", "").replace(" ", "_"), ()),
+                    *DEVICES.get(words.get("device", "").replace(" ", "_"), ()))
+        every = words["name"] in EVERY_THING
+        found, problem = self._find(None if every else words["name"], words.get("area"), COMPONENTS)
+        if problem or (len(found) > 1 and name != "switch_all"):
+            return None
+        if len(found) == 1:
+            return _the(found[0]), found[0].name, found[0].area or ""
+        return ("everything", *EVERY_THING) if every else (f"the {_said(words['name'], words.get('area'))}",)
+
     def _say_back(self, said: str, name: str, arguments: dict) -> NoAction:
-        """Hold a call made of a number, a timer's name or a verb to lock the recogniser doubted until the user says
-        yes to it said back. The yes runs it as if heard for sure (as if typed: "and lock" is not asked again),
-        with the words it was made of: a timer's name is one of them ("yes" holds no "rice")."""
+        """Hold a call made of a number, a timer's name, a state or a target the recogniser doubted until the user
+        says yes to it said back."""
+        self.pending = Pending("it", self._as_heard(name, arguments), asyncio.get_running_loop().time(), self.turn)
+        return NoAction(f"Did you mean {said}? Say yes to confirm.")
+
+    def _as_heard(self, name: str, arguments: dict) -> Callable[[], Awaitable[str]]:
+        """The call, for a yes to run as if heard for sure (as if typed: nothing of it is asked again), with the
+        words it was made of: a timer's name is one of them ("yes" holds no "rice")."""
         heard = self.heard
         async def run_as_heard() -> str:
-            self.unsure_numbers = self.doubted_words = frozenset()
+            self.guessed_names, self.unsure_numbers, self.doubted_words = {}, frozenset(), frozenset()
             self.heard, yes, spoken, self.spoken = heard, self.heard, self.spoken, False
             try:
                 return await self.run(name, arguments)
             finally:
                 self.heard, self.spoken = yes, spoken
-        self.pending = Pending("it", run_as_heard, asyncio.get_running_loop().time(), self.turn)
-        return NoAction(f"Did you mean {said}? Say yes to confirm.")
+        return run_as_heard
 
     async def _state_instead(self, arguments: dict) -> NoAction:
         """The state of what a switching call names, as the whole reply: nothing is switched."""
@@ -578,10 +639,12 @@ class ToolRunner:
 
     async def _cancel_timer(self) -> str:
         named = _TIMER_NAMED.search(self.heard.lower())
-        if named and set(named[1].split()) & self.doubted_words:
-            # "I don't need the last end timer any more" for "lasagne": words that name one timer, heard with
-            # doubt, never cancel every timer; they name none that runs, as a stop_timer of that name would say.
-            return NoAction(f"There is no {named[1].strip()} timer.")
+        said = (named[1] or named[2]).strip() if named else ""
+        if set(said.split()) & self.doubted_words:
+            # "I don't need the last end timer any more" for "lasagne", "stop the timer for the end" for "eggs":
+            # words that name one timer, heard with doubt, never cancel every timer; they name none that runs, as a
+            # stop_timer of that name would say.
+            return NoAction(f"There is no {said} timer.")
         running = await self.timer_book.cancel_all()
         if not running:
             return "there was no timer running"

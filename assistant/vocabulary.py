@@ -179,10 +179,9 @@ SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make"
 # the ear (round 15)
 # What Whisper writes for a spoken "unlock" ("and lock the side gate", "and locked a side gate", "an lock"): a call
 # to lock, heard with one of these where its verb was (or with its verb doubted), is said back first, in
-# LOCK_SAID_BACK's words ("Did you mean lock the side gate?"). "and lock(ed)" stands for itself after a request that
-# opens with a verb of its own ("close the garage and lock the back door", SWITCH_VERBS); the others never do.
+# CHANGES_SAID_BACK's words ("Did you mean lock the side gate?"). "and lock(ed)" stands for itself after a request
+# that opens with a verb of its own ("close the garage and lock the back door", SWITCH_VERBS); the others never do.
 UNLOCK_HEARD_AS = ("and lock", "and locked", "an lock", "a lock", "in lock", "un lock")
-LOCK_SAID_BACK = "lock the {name}"
 
 # rephrasing and follow-ups (round 15)
 # A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
@@ -273,3 +272,22 @@ CORRECTING = ("no", "nope", "nah", "sorry", "oops", "wait", "not that 1", "not t
 MEANT = ("i meant", "i mean", "i said", "meant", "i wanted", "i asked for")
 # Verbs that only a timer takes among the things a pronoun may stand for ("scrap it": the newest timer)
 TIMER_VERBS = ("cancel", "scrap", "abort")
+
+# the ear (round 16)
+# A heard call that changes something is said back before it runs ("Did you mean switch off the cove lighting?")
+# when a word it rests on was doubted or no word heard for sure names its target: each such skill beside SAID_BACK's,
+# in words. {target} is what it acts on with its article ("the cove lighting", "movie time"), the others its
+# arguments as spoken.
+CHANGES_SAID_BACK = {
+    "set_device": "switch {state} the {room} {device}",
+    "change_brightness": "turn the {room} lights {direction}",
+    "switch_device": "switch {state} {target}",
+    "switch_all": "switch {state} {target}",
+    "change_level": "turn {target} {direction}",
+    "set_cover": "{action} {target}",
+    "set_lock": "{action} {target}",
+    "activate_scene": "run {target}",
+    "cancel_timer": "cancel every timer",
+}
+# Words that name no one thing but every one ("switch everything off", "turn it all off"): a target said so
+EVERY_THING = ("everything", "all", "every", "devices")

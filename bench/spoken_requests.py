@@ -217,6 +217,12 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
     return ("no action" if safe else "wrong action"), did
 
 
+def said_with_doubts(words: list) -> str:
+    """The server's final, each word below 0.9 probability followed by it ("Stop the end:0.41 please."): what a
+    wrong action rests on, read beside it."""
+    return " ".join(word.strip() + (f":{p:.2f}" if p < 0.9 else "") for word, p in words)
+
+
 def grammar_ears() -> dict[str, GrammarEar]:
     """The grammar ear of each home that has names of its own."""
     ears = {}
@@ -269,7 +275,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     rescored = hear_names(said_words(final["text"]), names[row["home"]])
                     evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
-                    doubted = evidence.doubted_words()
+                    doubted = rescored.doubted(evidence.doubted_words())
                     by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed, unsure, numbers,
                                                                      doubted)
                     if row["home"] in second_ears:
@@ -312,6 +318,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                 if errors and any(r[0] != "right" for r in results.values()):
                     differ.append(f"{row['home']:<10} {voice:<18} {band:<8} {said!r} heard {heard!r}"
                                   + (f" -> {hearing.text!r} {hearing.guessed}" if hearing.text != heard else "")
+                                  + (f"\n    final: {said_with_doubts(final['words'])}" if nbest > 1 else "")
                                   + "".join(f"\n    {ear}: {r[0]}: {r[1]}" for ear, r in results.items()))
                 done += 1
                 if done % 20 == 0 or done == total:

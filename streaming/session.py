@@ -539,7 +539,7 @@ class Session:
         if not names:
             return text
         hearing = hear_names(text, names)
-        self.tools.guessed_names = hearing.guessed
+        self.tools.guessed_names, self.tools.doubted_words = hearing.guessed, hearing.doubted(doubted)
         return hearing.text
 
     def _partial(self, turn: _Turn, text: str) -> None:

@@ -376,6 +376,66 @@ async def test_a_lock_heard_where_unlock_may_have_been_said_is_said_back():
         "Do you want me to unlock the front door? Say yes to confirm."
 
 
+async def test_a_heard_change_resting_on_a_doubted_word_is_said_back_and_only_a_yes_acts():
+    home = _home_of_my_own()
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # its state doubted ("the ice maker on them" for "is the ice maker running"): asked, nothing switched
+    tools.begin_reply([{"role": "user", "content": "Put the ceiling fan on, please."}])
+    tools.doubted_words = frozenset({"on"})
+    assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == \
+        "Did you mean switch on the ceiling fan? Say yes to confirm."
+    assert home.states.get("fan/fan") != "on"
+    tools.begin_reply([{"role": "user", "content": "No."}])
+    tools.doubted_words = frozenset()
+    assert await tools.run("confirm", {"answer": "no"}) == "Okay, I'll leave it as it is."
+    assert home.states.get("fan/fan") != "on"
+    # no word heard for sure names its target ("Code lighting up" put in as "cove lighting"): asked; the yes acts
+    tools.begin_reply([{"role": "user", "content": "Reading lamp up, will you?"}])
+    tools.doubted_words = frozenset({"reading", "lamp"})
+    assert await tools.run("change_level", {"name": "reading_lamp", "direction": "up"}) == \
+        "Did you mean turn the reading lamp up? Say yes to confirm."
+    tools.begin_reply([{"role": "user", "content": "Yes."}])
+    tools.doubted_words = frozenset()
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the reading lamp is at 25 percent."
+    # a verb, a number or an area doubted; the default home's room and device by their words
+    for call, heard, doubted, said in (
+            (("set_cover", {"name": "blinds", "action": "close"}), "Shut the blinds.", {"shut"}, "close the blinds"),
+            (("set_level", {"name": "reading_lamp", "percent": 30}), "Reading lamp to 30 percent.", {"30"},
+             "the reading lamp at 30 percent"),
+            (("switch_all", {"name": "lights", "state": "off", "area": "den"}), "Turn the den lights off.", {"den", "lights"},
+             "switch off the reading lamp"),
+            (("activate_scene", {"name": "movie_time"}), "Movie time.", {"movie", "time"}, "run movie time")):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        tools.doubted_words = frozenset(doubted)
+        assert await tools.run(*call) == f"Did you mean {said}? Say yes to confirm.", call
+    default = ToolRunner()
+    default.spoken = True
+    default.begin_reply([{"role": "user", "content": "Switch the telly in the lounge off."}])
+    default.doubted_words = frozenset({"lounge", "telly"})
+    assert await default.run("set_device", {"device": "tv", "room": "living_room", "state": "off"}) == \
+        "Did you mean switch off the living room tv? Say yes to confirm."
+    # every word of its target and verb heard for sure, a doubt on a word it does not rest on, a state read,
+    # typed words, or a name the home lacks: as before
+    tools.begin_reply([{"role": "user", "content": "Switch the ceiling fan on, it's so hot in here."}])
+    tools.doubted_words = frozenset({"so", "hot", "ceiling"})
+    assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == "Okay, the ceiling fan is on."
+    default.begin_reply([{"role": "user", "content": "Turn the telly in the lounge off."}])
+    default.doubted_words = frozenset({"telly"})
+    assert await default.run("set_device", {"device": "tv", "room": "living_room", "state": "off"}) == "off"
+    tools.begin_reply([{"role": "user", "content": "Is the ceiling fan on?"}])
+    tools.doubted_words = frozenset({"on", "ceiling", "fan"})
+    assert await tools.run("get_state", {"name": "ceiling_fan"}) == "The ceiling fan is on."
+    tools.spoken = False
+    tools.begin_reply([{"role": "user", "content": "ceiling fan off"}])
+    assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "off"}) == "Okay, the ceiling fan is off."
+    tools.spoken = True
+    tools.begin_reply([{"role": "user", "content": "Close the chapel blinds."}])
+    tools.doubted_words = frozenset({"chapel", "blinds", "close"})
+    assert await tools.run("set_cover", {"name": "chapel_blinds", "action": "close"}) == \
+        "I don't know a device called the chapel blinds."
+
+
 async def test_a_doubted_timer_name_never_cancels_every_timer():
     tools = ToolRunner()
     tools.begin_reply([{"role": "user", "content": "Start a lasagne timer for 40 minutes."}])
@@ -385,6 +445,10 @@ async def test_a_doubted_timer_name_never_cancels_every_timer():
     tools.begin_reply([{"role": "user", "content": "I don't need the last end timer any more."}])
     tools.doubted_words = frozenset({"last", "end"})
     assert await tools.run("cancel_timer", {}) == "There is no last end timer."
+    # named after it: "stop the timer for the eggs" heard "... for the end"
+    tools.begin_reply([{"role": "user", "content": "Stop the timer for the end, please."}])
+    tools.doubted_words = frozenset({"end"})
+    assert await tools.run("cancel_timer", {}) == "There is no end timer."
     assert len(await tools.timer_book.pending()) == 2
     # a doubted word that names no timer ("the"), or a name heard for sure, cancels as asked
     tools.begin_reply([{"role": "user", "content": "Get rid of the timer, I'm done."}])

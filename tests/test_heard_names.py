@@ -138,3 +138,21 @@ def test_the_hypothesis_most_made_of_the_homes_names_wins_within_the_margin():
 def test_names_are_counted_as_heard_or_spelt_not_as_guessed():
     assert named_words(hear_names("Turn on the drinks cabinet in the parlor.", NAMES), NAMES) == 3
     assert named_words(hear_names("Turn on the sand, mufaru.", NAMES), NAMES) == 0
+
+
+async def test_a_name_spelt_for_doubted_words_is_doubted_and_a_switch_to_it_is_said_back():
+    """"Code lighting" heard at 0.07 and 0.13 became "cove lighting" without a question: its words are as
+    doubted as those heard, so a switch to it is said back; a name spelt for words heard for sure is not."""
+    hearing = hear_names("Turn on the saw mover in the parlor.", NAMES)
+    assert hearing.spelled == {"samovar": "saw mover", "parlour": "parlor"} and not hearing.guessed
+    assert hearing.doubted(frozenset({"mover"})) == {"mover", "samovar"}
+    assert hearing.doubted(frozenset({"turn"})) == {"turn"}
+    assert hear_names("Turn on the fairy light.", NAMES).doubted(frozenset({"light"})) == {"light", "lights"}
+    tools = discovered_tools()
+    tools.spoken, tools.doubted_words = True, hearing.doubted(frozenset({"saw", "mover"}))
+    tools.begin_reply([{"role": "user", "content": hearing.text}])
+    assert await tools.run("switch_device", {"name": "samovar", "state": "on"}) == \
+        "Did you mean switch on the samovar? Say yes to confirm."
+    assert states(tools) == {}
+    tools.doubted_words = hearing.doubted(frozenset())
+    assert await tools.run("switch_device", {"name": "samovar", "state": "on"}) == "Okay, the samovar is on."

@@ -104,7 +104,7 @@ async def test_typed_requests_reach_each_device_on_its_own_topics(home_server, d
 ])
 async def test_spoken_requests_reach_the_device(home_server, devices, speech, voice, request_text, command):
     """Whisper may hear less than was said ("the powered pump"): then the assistant asks which one, and the
-    answer (typed here) settles it."""
+    answer (typed here) settles it; or hear the name with doubt: then it is said back, and a yes makes it."""
     client = await RealtimeClient.connect(home_server.ws_url)
     await client.wait_for("session.created")
     pcm = speech.piper(request_text) if voice == "piper" else speech.espeak(request_text)
@@ -116,6 +116,9 @@ async def test_spoken_requests_reach_the_device(home_server, devices, speech, vo
     if spoken(done["response"]).startswith("Which one"):
         assert command not in devices
         await typed(client, "the " + request_text.split(" the ")[1].rstrip("."))
+    if spoken(done["response"]).startswith("Did you mean"):
+        assert command not in devices
+        await typed(client, "yes")
     try:
         await wait_for(lambda: command in devices)
     except TimeoutError:
@@ -185,6 +188,27 @@ async def test_a_doubted_timer_name_is_said_back_and_only_a_yes_starts_it(home_s
     await client.send({"type": "response.create"})
     done = await client.wait_for("response.done", timeout=60, start=start)
     assert spoken(done["response"]) == "Did you mean a timer called ice for 15 minutes? Say yes to confirm."
+    await client.close()
+
+
+async def test_a_switch_resting_on_a_doubted_word_is_said_back_and_only_a_yes_acts(home_server, devices, speech):
+    """flite slt's "jukebox off, would you" reaches Whisper as "Jukebox off with you." ("off" at about 0.16): a
+    switch whose state word Whisper doubted is said back, not made; the spoken yes makes it through the confirm
+    path."""
+    client = await RealtimeClient.connect(home_server.ws_url)
+    await client.wait_for("session.created")
+    await client.stream_audio(speech.flite("Jukebox off, would you.", "slt"), 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    assert spoken(done["response"]) == "Did you mean switch off the jukebox? Say yes to confirm.", transcript
+    await asyncio.sleep(0.5)
+    assert ("tasmota/jukebox/cmnd/POWER", b"0") not in devices
+    start = len(client.events)
+    await client.stream_audio(speech.flite("Yes.", "rms"), 24000)
+    done = await client.wait_for("response.done", timeout=60, start=start)
+    assert calls(client)[-1] == ("confirm", {"answer": "yes"}), spoken(done["response"])
+    await wait_for(lambda: ("tasmota/jukebox/cmnd/POWER", b"0") in devices)
+    assert spoken(done["response"]) == "Okay, the jukebox is off."
     await client.close()
 
 
