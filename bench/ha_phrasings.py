@@ -1,15 +1,16 @@
 """Home Assistant's own phrasings as requests: how Parley answers them without and with the second opinion.
 
-    python bench/ha_phrasings.py [--per-intent 12] [--seed 7] [--errors]
+    python bench/ha_phrasings.py [--per-intent 12] [--seed 7] [--errors] [--checkpoint DIR]
 
-Requests are drawn from the English templates of home-assistant-intents for the intents a Parley skill serves
-(assistant.second_opinion.INTENT_SKILLS): each template of an intent is equally likely, each alternative of it
-too, names and areas come from the home (the default home and the made-up home of tests/made_up_home.py),
-numbers from the template's range. Templates that need a satellite's area ("turn on the lights here") are left
-out, and a drawn sentence is kept only when hassil reads it back as the same intent, the second opinion maps it
-to a call, and that call does what it asks in a fresh home (no "I don't know a device called ..."). That call is the expected one, so this set measures how often the model alone refuses or
-misreads Home Assistant's phrasings, and what the second opinion changes: it is not independent of the
-mapping (tests/test_second_opinion.py checks the mapping's calls by hand). Scored as bench/assistant_eval.py
+Requests are drawn (assistant.ha_requests) from the English templates of home-assistant-intents for the intents
+a Parley skill serves (assistant.second_opinion.INTENT_SKILLS): each template of an intent is equally likely,
+each alternative of it too, names and areas come from the home (the default home and the made-up home of
+tests/made_up_home.py), numbers from the template's range. Templates that need a satellite's area ("turn on the
+lights here") are left out, and a drawn sentence is kept only when hassil reads it back as the same intent, the
+second opinion maps it to a call, and that call does what it asks in a fresh home (no "I don't know a device
+called ..."). That call is the expected one, so this set measures how often the model alone refuses or misreads
+Home Assistant's phrasings, and what the second opinion changes: it is not independent of the mapping
+(tests/test_second_opinion.py checks the mapping's calls by hand). Scored as bench/assistant_eval.py
 --paraphrases scores: right, refused (no call), wrong call.
 """
 import argparse
@@ -21,13 +22,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from hassil import recognize_best  # noqa: E402
-from hassil.expression import (Alternative, ListReference, Permutation, RuleReference, Sequence,  # noqa: E402
-                               TextChunk)
-from hassil.intents import RangeSlotList, TextSlotList, WildcardSlotList  # noqa: E402
-
 from assistant.chat_template import NoAction  # noqa: E402
 from assistant.embedded import EmbeddedGenerator  # noqa: E402
+from assistant.ha_requests import draw_request  # noqa: E402
 from assistant.second_opinion import INTENT_SKILLS, SecondOpinion  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 from bench.assistant_eval import ask, calls_of, new_home, score  # noqa: E402
@@ -42,36 +39,6 @@ class NoOpinion:
         return None
 
 
-def drawn(expression, rules: dict, lists: dict, domains, rng: random.Random) -> str | None:
-    """One random sentence of a template; None when a list it needs has no value fit for the block."""
-    if isinstance(expression, TextChunk):
-        return expression.text
-    if isinstance(expression, Alternative):
-        return drawn(rng.choice(expression.items), rules, lists, domains, rng)
-    if isinstance(expression, Permutation):
-        items = [drawn(item, rules, lists, domains, rng) for item in rng.sample(expression.items, len(expression.items))]
-        return None if None in items else " ".join(items)
-    if isinstance(expression, Sequence):
-        items = [drawn(item, rules, lists, domains, rng) for item in expression.items]
-        return None if None in items else "".join(items)
-    if isinstance(expression, RuleReference):
-        return drawn(rules[expression.rule_name].expression, rules, lists, domains, rng)
-    if isinstance(expression, ListReference):
-        if expression.is_inline_range:
-            start, stop, step = expression.get_inline_range()
-            return str(rng.randrange(start, stop + 1, step))
-        found = lists.get(expression.list_name)
-        if isinstance(found, RangeSlotList):
-            return str(rng.randrange(found.start, min(found.stop, found.start + 60) + 1, found.step))
-        if isinstance(found, WildcardSlotList):
-            return rng.choice(TIMER_NAMES)
-        if isinstance(found, TextSlotList):
-            values = [v for v in found.values if isinstance(v.text_in, TextChunk) and (
-                domains is None or expression.list_name != "name" or (v.context or {}).get("domain") in domains)]
-            return rng.choice(values).text_in.text if values else None
-    return None
-
-
 def serves(call: dict, kind: str) -> bool:
     """The call does what it asks in a fresh home of the kind: a template may put a name in an area it is not
     in ("is the tack room lock unlocked in the music room"), which no home answers."""
@@ -82,26 +49,13 @@ def serves(call: dict, kind: str) -> bool:
 def requests(opinion: SecondOpinion, homes: dict, per_intent: int, rng: random.Random) -> list[dict]:
     rows = []
     for kind, inventory in homes.items():
-        lists = {**opinion.intents.slot_lists, **opinion.slot_lists(inventory)}
         for intent_name in sorted({name for name, _ in INTENT_SKILLS}):
-            intent = opinion.intents.intents.get(intent_name)
-            templates = [(data, sentence) for data in intent.data for sentence in data.sentences
-                         if "area" not in data.requires_context]
             kept, tries = {}, 0
             while len(kept) < per_intent and tries < per_intent * 40:
                 tries += 1
-                data, sentence = rng.choice(templates)
-                domains = data.requires_context.get("domain")
-                domains = [domains] if isinstance(domains, str) else domains
-                rules = {**opinion.intents.expansion_rules, **data.expansion_rules}
-                text = drawn(sentence.expression, rules, lists, domains, rng)
-                if text is None:
-                    continue
-                text = " ".join(text.split())
-                result = recognize_best(text, opinion.intents, slot_lists=opinion.slot_lists(inventory),
-                                        skip_words=opinion.skip_words, language="en")
-                expected = opinion.call([text], inventory) if result and result.intent.name == intent_name else None
-                if expected is not None and text not in kept and serves(expected, kind):
+                found = draw_request(opinion, inventory, intent_name, TIMER_NAMES, rng)
+                if found is not None and found[0] not in kept and serves(found[1], kind):
+                    text, expected = found
                     kept[text] = {"id": f"{kind}:{intent_name}:{len(kept)}", "home": kind, "intent": intent_name,
                                   "history": [{"role": "user", "content": text}], "expected": expected}
             rows += kept.values()
@@ -112,12 +66,13 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--per-intent", type=int, default=12, help="requests drawn per intent and home")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--checkpoint", default=None, help="a checkpoint directory instead of the shipped one")
     parser.add_argument("--errors", action="store_true", help="list the requests answered wrong without or with it")
     args = parser.parse_args(argv)
     opinion = SecondOpinion.shared()
     homes = {kind: new_home(kind).inventory for kind in ("default", "made_up")}
     rows = requests(opinion, homes, args.per_intent, random.Random(args.seed))
-    assistant = EmbeddedGenerator.load()
+    assistant = EmbeddedGenerator.load(args.checkpoint)
     table, changed = {}, []
     for column, second in (("without", NoOpinion()), ("with", opinion)):
         assistant.second_opinion = second
