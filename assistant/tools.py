@@ -216,7 +216,7 @@ def said_back(name: str, arguments: dict) -> str | None:
 
 
 def may_be_unlock(heard: str, doubted: frozenset[str]) -> bool:
-    """Heard words of a call to lock that may have said "unlock": "lock" doubted (Heard.doubted_words), or one of
+    """Heard words of a call to lock that may have said "unlock": "lock" doubted (Heard.doubted_change_words), or one of
     UNLOCK_HEARD_AS where the verb stands; "and lock(ed)" only where no request of its own comes before it (one that
     opens with a verb, SWITCH_VERBS, after any JOINING_WORDS: "close the garage and lock the back door"), as in "i
     need the deeds to the house and lock the strongroom door". Locking the wrong way round is a wrong action."""
@@ -447,6 +447,9 @@ class ToolRunner:
         # Words of the latest transcript the recogniser doubted (voice.stt.Heard.doubted_words), lowercase, a wider
         # net than unsure_words: a timer named with one is said back first. Set by the session, as guessed_names.
         self.doubted_words: frozenset[str] = frozenset()
+        # Words of the latest transcript doubted below a change's line (voice.stt.Heard.doubted_change_words),
+        # lowercase: a heard change resting on one is said back first. Set by the session, as guessed_names.
+        self.doubted_change_words: frozenset[str] = frozenset()
         # The latest user message was heard, not typed: a state said with no verb of switching is then a
         # question (states_without_a_switch). Set by the session, as guessed_names.
         self.spoken = False
@@ -538,9 +541,9 @@ class ToolRunner:
 
     def _doubted_change(self, name: str, arguments: dict) -> str | None:
         """A heard call that changes something (DOUBTS_SAID_BACK), in words to say back, when a word of its verb,
-        state or number was doubted (Heard.doubted_words), no word heard for sure names its target (a rare name is
-        often written with doubt though right: one word of it heard for sure is enough), or its lock may have been
-        "unlock" (may_be_unlock); else None. A target the home has none or several of is not asked about: the call
+        state or number was doubted (Heard.doubted_change_words), no word heard for sure names its target (a rare
+        name is often written with doubt though right: one word of it heard for sure is enough), or its lock may have
+        been "unlock" (may_be_unlock); else None. A target the home has none or several of is not asked about: the call
         says so itself."""
         if name not in DOUBTS_SAID_BACK:
             return None
@@ -556,12 +559,13 @@ class ToolRunner:
         numbers = [format_number(arguments[key]) for key in ("percent", "degrees")
                    if isinstance(arguments.get(key), (int, float))]
         heard = re.findall(r"[a-z0-9']+", self.heard.lower())
-        doubted = {word for word in heard if word in self.doubted_words and (
+        doubted = {word for word in heard if word in self.doubted_change_words and (
             _a_form_of(word, verbs) or any(number in word for number in numbers)
             or (action is not None and len(action) > 3 and word.startswith(action)))}      # "locket" for "lock it"
-        supported = not named or any(_stems(word) & named for word in heard if word not in self.doubted_words
+        supported = not named or any(_stems(word) & named for word in heard if word not in self.doubted_change_words
                                      and word not in STOP_WORDS and not _a_form_of(word, verbs))
-        unlock = name == "set_lock" and words.get("action") == "lock" and may_be_unlock(self.heard, self.doubted_words)
+        unlock = (name == "set_lock" and words.get("action") == "lock"
+                  and may_be_unlock(self.heard, self.doubted_change_words))
         if supported and not unlock and not doubted:
             return None
         if name not in CHANGES_SAID_BACK:
@@ -597,7 +601,8 @@ class ToolRunner:
         words it was made of: a timer's name is one of them ("yes" holds no "rice")."""
         heard = self.heard
         async def run_as_heard() -> str:
-            self.guessed_names, self.unsure_numbers, self.doubted_words = {}, frozenset(), frozenset()
+            self.guessed_names, self.unsure_numbers = {}, frozenset()
+            self.doubted_words = self.doubted_change_words = frozenset()
             self.heard, yes, spoken, self.spoken = heard, self.heard, self.spoken, False
             try:
                 return await self.run(name, arguments)

@@ -107,7 +107,8 @@ def main(argv: list[str] | None = None) -> int:
                 hearing = hear_names(said_words(final["text"]), names)
                 evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
                 result, did = outcome(assistant, row, hearing.text, hearing.guessed, evidence.unsure_words(),
-                                      evidence.unsure_numbers(), doubted=hearing.doubted(evidence.doubted_words()))
+                                      evidence.unsure_numbers(), doubted=hearing.doubted(evidence.doubted_words()),
+                                      doubted_change=hearing.doubted(evidence.doubted_change_words()))
                 for group in (voice, "all"):
                     counts.setdefault((group, band), Counter())["n"] += 1
                 for group in (voice, "all"):

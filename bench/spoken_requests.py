@@ -185,15 +185,15 @@ class Transcripts:
 
 def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: frozenset[str],
             unsure_numbers: frozenset[str], spoken: bool = True,
-            doubted: frozenset[str] = frozenset()) -> tuple[str, str]:
+            doubted: frozenset[str] = frozenset(), doubted_change: frozenset[str] = frozenset()) -> tuple[str, str]:
     """(one of OUTCOMES, what the assistant did) for text heard and asked in a fresh conversation in row's
-    home, with the words and the numbers the server's recogniser was unsure of, and the words it doubted
-    (spoken False: the text as typed). A timer is judged by the timers left running: "timer unnamed" is the
-    named timer asked for, running at the right length without the name (ToolRunner drops a label the recogniser
-    was unsure of or no word heard holds)."""
+    home, with the words and the numbers the server's recogniser was unsure of, and the words it doubted (a
+    change's below its own line: doubted_change; spoken False: the text as typed). A timer is judged by the timers
+    left running: "timer unnamed" is the named timer asked for, running at the right length without the name
+    (ToolRunner drops a label the recogniser was unsure of or no word heard holds)."""
     tools = ToolRunner(new_home(row["home"]))
     tools.guessed_names, tools.unsure_words, tools.unsure_numbers = guessed, unsure, unsure_numbers
-    tools.doubted_words = doubted
+    tools.doubted_words, tools.doubted_change_words = doubted, doubted_change
     tools.spoken = spoken
     reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
     did = f"{[(c.name, c.arguments) for c in reply.tool_calls]} / {reply.text!r}"
@@ -265,9 +265,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                 t0 = time.perf_counter()
                 hearing = hear_names(heard, names[row["home"]])
                 hear_ms.append(1000 * (time.perf_counter() - t0))
-                by_ear = {"greedy": (heard, {}, frozenset(), frozenset(), frozenset()),
-                          "greedy, names heard": (hearing.text, hearing.guessed, frozenset(), frozenset(),
-                                                  frozenset())}
+                by_ear = {"greedy": (heard, {}, *(frozenset(),) * 4),
+                          "greedy, names heard": (hearing.text, hearing.guessed, *(frozenset(),) * 4)}
                 if nbest > 1:       # the server's ear: stt.hear, with the words it was unsure of
                     final = transcripts.evidence(stt, voice, band, said, names[row["home"]], audio)
                     finals += bool(final["text"])
@@ -276,8 +275,9 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
                     doubted = rescored.doubted(evidence.doubted_words())
+                    changes = rescored.doubted(evidence.doubted_change_words())
                     by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed, unsure, numbers,
-                                                                     doubted)
+                                                                     doubted, changes)
                     if row["home"] in second_ears:
                         if named_words(rescored, names[row["home"]]) and not rescored.guessed:
                             grammar_heard = ""
@@ -288,24 +288,25 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                         opinion = second_opinion(final["text"], rescored, grammar_heard, names[row["home"]],
                                                  normalize_request)
                         grammar_taken += opinion is not rescored
-                        doubts = (unsure, numbers, doubted) if opinion is rescored else (frozenset(),) * 3
+                        doubts = (unsure, numbers, doubted, changes) if opinion is rescored else (frozenset(),) * 4
                         by_ear[f"{nbest}-best, names heard, grammar ear"] = (opinion.text, opinion.guessed, *doubts)
                     elif second_ears:
                         by_ear[f"{nbest}-best, names heard, grammar ear"] = (rescored.text, rescored.guessed, unsure,
-                                                                              numbers, doubted)
+                                                                              numbers, doubted, changes)
                 if other is not None:
                     best = best_hypothesis(transcripts.heard(other, voice, band, said, names[row["home"]], audio,
                                                              max(nbest, 1)), names[row["home"]])
                     rescored = hear_names(best, names[row["home"]])
                     by_ear[f"{other.model} {nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed,
-                                                                                   *(frozenset(),) * 3)
+                                                                                   *(frozenset(),) * 4)
                 results = {}
                 ears.update(dict.fromkeys(by_ear))
-                for ear, (text, guessed, unsure, numbers, doubted) in by_ear.items():
+                for ear, (text, guessed, unsure, numbers, doubted, changes) in by_ear.items():
                     key = (row["home"], row["file"], row["id"], text, tuple(sorted(guessed.items())),
-                           tuple(sorted(unsure)), tuple(sorted(numbers)), tuple(sorted(doubted)))
+                           *(tuple(sorted(words)) for words in (unsure, numbers, doubted, changes)))
                     if key not in answers:
-                        answers[key] = outcome(assistant, row, text, guessed, unsure, numbers, doubted=doubted)
+                        answers[key] = outcome(assistant, row, text, guessed, unsure, numbers, doubted=doubted,
+                                               doubted_change=changes)
                     results[ear] = answers[key]
                     exact = normalised_words(heard) == normalised_words(said)
                     unknown = row.get("category") == "unknown_name"

@@ -499,7 +499,8 @@ class Session:
             raise
         turn.job, turn.last_job_done = None, self._buffer_samples
         if priority == URGENT:
-            text = self._with_home_names(text, heard.unsure_words(), heard.unsure_numbers(), heard.doubted_words())
+            text = self._with_home_names(text, heard.unsure_words(), heard.unsure_numbers(), heard.doubted_words(),
+                                         heard.doubted_change_words())
             turn.latest = (audio.size, text)
         if turn.committed or turn is not self._turn:
             return text
@@ -525,21 +526,24 @@ class Session:
         return self.tools.spoken_names() if self.tools is not None else ()
 
     def _with_home_names(self, text: str, unsure: frozenset[str] = frozenset(),
-                         unsure_numbers: frozenset[str] = frozenset(), doubted: frozenset[str] = frozenset()) -> str:
+                         unsure_numbers: frozenset[str] = frozenset(), doubted: frozenset[str] = frozenset(),
+                         doubted_change: frozenset[str] = frozenset()) -> str:
         """A final-quality transcript with the home's names put in for words that sound like them; a call to a
         name only guessed asks first ("Did you mean the samovar?"): the tools hold the guesses, the words
         the recogniser was unsure of (a timer is not named with them), the numbers and words it doubted (a call
-        made of one, or a timer named with one, is said back first), and that the words were heard. Words
-        Whisper writes otherwise ("at touch", "Can seal the timer") are put back as said (voice.heard_text)."""
+        made of one, or a timer named with one, is said back first; a change, below its own line), and that the
+        words were heard. Words Whisper writes otherwise ("at touch", "Can seal the timer") are put back as said
+        (voice.heard_text)."""
         text = said_words(text)
         if self.tools is not None:
             self.tools.unsure_words, self.tools.unsure_numbers, self.tools.spoken = unsure, unsure_numbers, True
-            self.tools.doubted_words = doubted
+            self.tools.doubted_words, self.tools.doubted_change_words = doubted, doubted_change
         names = self._home_names()
         if not names:
             return text
         hearing = hear_names(text, names)
         self.tools.guessed_names, self.tools.doubted_words = hearing.guessed, hearing.doubted(doubted)
+        self.tools.doubted_change_words = hearing.doubted(doubted_change)
         return hearing.text
 
     def _partial(self, turn: _Turn, text: str) -> None:
@@ -565,7 +569,7 @@ class Session:
         else:
             heard = await self.engines.transcription.final(audio, self._home_names())
             text = self._with_home_names(heard.text, heard.unsure_words(), heard.unsure_numbers(),
-                                         heard.doubted_words())
+                                         heard.doubted_words(), heard.doubted_change_words())
         turn.transcript_wall = time.monotonic()
         item = self._item(turn.item_id)
         if item is not None:
@@ -646,6 +650,7 @@ class Session:
         if role == "user" and self.tools is not None:
             self.tools.guessed_names = {}       # typed words are meant as written: no name in them is a guess
             self.tools.unsure_words = self.tools.unsure_numbers = self.tools.doubted_words = frozenset()
+            self.tools.doubted_change_words = frozenset()
             self.tools.spoken = False
         item = Item(item_id or new_id("item"), "message", role, text)
         return item.id if self._add(item, previous_item_id) else None

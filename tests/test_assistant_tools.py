@@ -355,14 +355,14 @@ async def test_a_lock_heard_where_unlock_may_have_been_said_is_said_back():
                            ("The plumber's here and locked a front door.", frozenset()),
                            ("Lock the front door.", frozenset({"lock"}))):
         tools.begin_reply([{"role": "user", "content": heard}])
-        tools.doubted_words = doubted
+        tools.doubted_change_words = doubted
         assert (await tools.run("set_lock", {"name": "front_door", "action": "lock"})).startswith("Did you mean lock")
     # "and lock" after a verb of its own, a lock heard for sure, typed words, unlocking (which asks anyway) or a
     # name of no one lock: as before
     tools.begin_reply([{"role": "user", "content": "And lock the door."}])
     assert await tools.run("set_lock", {"name": "door", "action": "lock"}) == \
         "Which one: the garage door or the front door?"
-    tools.doubted_words = frozenset()
+    tools.doubted_change_words = frozenset()
     tools.begin_reply([{"role": "user", "content": "Close the garage door and lock the front door."}])
     assert await tools.run("set_lock", {"name": "front_door", "action": "lock"}) == "Okay, the front door is locked."
     tools.begin_reply([{"role": "user", "content": "Lock the front door."}])
@@ -382,21 +382,21 @@ async def test_a_heard_change_resting_on_a_doubted_word_is_said_back_and_only_a_
     tools.spoken = True
     # its state doubted ("the ice maker on them" for "is the ice maker running"): asked, nothing switched
     tools.begin_reply([{"role": "user", "content": "Put the ceiling fan on, please."}])
-    tools.doubted_words = frozenset({"on"})
+    tools.doubted_change_words = frozenset({"on"})
     assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == \
         "Did you mean switch on the ceiling fan? Say yes to confirm."
     assert home.states.get("fan/fan") != "on"
     tools.begin_reply([{"role": "user", "content": "No."}])
-    tools.doubted_words = frozenset()
+    tools.doubted_change_words = frozenset()
     assert await tools.run("confirm", {"answer": "no"}) == "Okay, I'll leave it as it is."
     assert home.states.get("fan/fan") != "on"
     # no word heard for sure names its target ("Code lighting up" put in as "cove lighting"): asked; the yes acts
     tools.begin_reply([{"role": "user", "content": "Reading lamp up, will you?"}])
-    tools.doubted_words = frozenset({"reading", "lamp"})
+    tools.doubted_change_words = frozenset({"reading", "lamp"})
     assert await tools.run("change_level", {"name": "reading_lamp", "direction": "up"}) == \
         "Did you mean turn the reading lamp up? Say yes to confirm."
     tools.begin_reply([{"role": "user", "content": "Yes."}])
-    tools.doubted_words = frozenset()
+    tools.doubted_change_words = frozenset()
     assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the reading lamp is at 25 percent."
     # a verb, a number or an area doubted; the default home's room and device by their words
     for call, heard, doubted, said in (
@@ -407,31 +407,39 @@ async def test_a_heard_change_resting_on_a_doubted_word_is_said_back_and_only_a_
              "switch off the reading lamp"),
             (("activate_scene", {"name": "movie_time"}), "Movie time.", {"movie", "time"}, "run movie time")):
         tools.begin_reply([{"role": "user", "content": heard}])
-        tools.doubted_words = frozenset(doubted)
+        tools.doubted_change_words = frozenset(doubted)
         assert await tools.run(*call) == f"Did you mean {said}? Say yes to confirm.", call
     default = ToolRunner()
     default.spoken = True
     default.begin_reply([{"role": "user", "content": "Switch the telly in the lounge off."}])
-    default.doubted_words = frozenset({"lounge", "telly"})
+    default.doubted_change_words = frozenset({"lounge", "telly"})
     assert await default.run("set_device", {"device": "tv", "room": "living_room", "state": "off"}) == \
         "Did you mean switch off the living room tv? Say yes to confirm."
     # every word of its target and verb heard for sure, a doubt on a word it does not rest on, a state read,
     # typed words, or a name the home lacks: as before
     tools.begin_reply([{"role": "user", "content": "Switch the ceiling fan on, it's so hot in here."}])
-    tools.doubted_words = frozenset({"so", "hot", "ceiling"})
+    tools.doubted_change_words = frozenset({"so", "hot", "ceiling"})
+    assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == "Okay, the ceiling fan is on."
+    # its state doubted only below a timer name's line, not below a change's (Heard.doubted_change_words): acted on
+    tools.begin_reply([{"role": "user", "content": "Put the ceiling fan off, please."}])
+    tools.doubted_words, tools.doubted_change_words = frozenset({"off"}), frozenset()
+    assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "off"}) == "Okay, the ceiling fan is off."
+    assert home.states.get("fan/fan") == "off"
+    tools.doubted_words = frozenset()
+    tools.begin_reply([{"role": "user", "content": "Switch the ceiling fan on."}])
     assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == "Okay, the ceiling fan is on."
     default.begin_reply([{"role": "user", "content": "Turn the telly in the lounge off."}])
-    default.doubted_words = frozenset({"telly"})
+    default.doubted_change_words = frozenset({"telly"})
     assert await default.run("set_device", {"device": "tv", "room": "living_room", "state": "off"}) == "off"
     tools.begin_reply([{"role": "user", "content": "Is the ceiling fan on?"}])
-    tools.doubted_words = frozenset({"on", "ceiling", "fan"})
+    tools.doubted_change_words = frozenset({"on", "ceiling", "fan"})
     assert await tools.run("get_state", {"name": "ceiling_fan"}) == "The ceiling fan is on."
     tools.spoken = False
     tools.begin_reply([{"role": "user", "content": "ceiling fan off"}])
     assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "off"}) == "Okay, the ceiling fan is off."
     tools.spoken = True
     tools.begin_reply([{"role": "user", "content": "Close the chapel blinds."}])
-    tools.doubted_words = frozenset({"chapel", "blinds", "close"})
+    tools.doubted_change_words = frozenset({"chapel", "blinds", "close"})
     assert await tools.run("set_cover", {"name": "chapel_blinds", "action": "close"}) == \
         "I don't know a device called the chapel blinds."
 

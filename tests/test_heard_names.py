@@ -149,10 +149,10 @@ async def test_a_name_spelt_for_doubted_words_is_doubted_and_a_switch_to_it_is_s
     assert hearing.doubted(frozenset({"turn"})) == {"turn"}
     assert hear_names("Turn on the fairy light.", NAMES).doubted(frozenset({"light"})) == {"light", "lights"}
     tools = discovered_tools()
-    tools.spoken, tools.doubted_words = True, hearing.doubted(frozenset({"saw", "mover"}))
+    tools.spoken, tools.doubted_change_words = True, hearing.doubted(frozenset({"saw", "mover"}))
     tools.begin_reply([{"role": "user", "content": hearing.text}])
     assert await tools.run("switch_device", {"name": "samovar", "state": "on"}) == \
         "Did you mean switch on the samovar? Say yes to confirm."
     assert states(tools) == {}
-    tools.doubted_words = hearing.doubted(frozenset())
+    tools.doubted_change_words = hearing.doubted(frozenset())
     assert await tools.run("switch_device", {"name": "samovar", "state": "on"}) == "Okay, the samovar is on."

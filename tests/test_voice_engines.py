@@ -178,6 +178,7 @@ def test_stt_doubts_a_word_it_wrote_with_little_probability(stt):
     right = Heard("Start at the right timer.", (("Start", 0.91), ("at", 0.26), ("the", 0.55), ("right", 0.59),
                                                 ("timer", 0.96), (".", 0.96)))
     assert right.unsure_words() == {"at"} and right.doubted_words() == {"at", "the", "right"}
+    assert right.doubted_change_words() == {"at"}             # a change rests on a word only below its lower line
 
 
 def test_stt_doubts_a_number_it_wrote_with_little_probability(stt):

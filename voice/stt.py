@@ -46,6 +46,7 @@ FINAL_HYPOTHESES = 3
 UNSURE_WORD = 0.3         # see Heard.unsure_words: bench/spoken_requests.py (docs/speech.md)
 UNSURE_NUMBER = 0.6       # see Heard.unsure_numbers: misheard numbers were the most common wrong action
 DOUBTED_WORD = 0.6        # see Heard.doubted_words: a timer's name under it is said back (docs/speech.md)
+DOUBTED_CHANGE_WORD = 0.3   # see Heard.doubted_change_words: a change resting on a word under it is said back
 _MARKS = set(".,?!;:…-")   # punctuation that stands as a word of its own in word_probabilities
 _ALIGN_FRAME_S = 0.02      # one step of the alignment's path: an encoder frame, two log-mel hops
 _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
@@ -99,8 +100,17 @@ class Heard:
         """The words, lowercase, Whisper wrote with less than DOUBTED_WORD probability: a timer named with one is
         said back before it starts ("rice" heard "right" at 0.50-0.68), and cancelling every timer for words
         that name one with it stops none (assistant.tools.ToolRunner)."""
+        return self._under(DOUBTED_WORD)
+
+    def doubted_change_words(self) -> frozenset[str]:
+        """The words, lowercase, Whisper wrote with less than DOUBTED_CHANGE_WORD probability: a heard change that
+        rests on one is said back before it acts (assistant.tools.ToolRunner). A lower line than a timer's name:
+        at DOUBTED_WORD it asked about 7 in 100 requests heard right to save under one wrong action (docs/speech.md)."""
+        return self._under(DOUBTED_CHANGE_WORD)
+
+    def _under(self, line: float) -> frozenset[str]:
         return frozenset(plain for word, probability in self.word_probabilities
-                         if probability < DOUBTED_WORD and (plain := _plain(word)))
+                         if probability < line and (plain := _plain(word)))
 
     def unsure_numbers(self) -> frozenset[str]:
         """The numbers, as digits, of words Whisper wrote with less than UNSURE_NUMBER probability: a number
