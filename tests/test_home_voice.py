@@ -138,24 +138,33 @@ async def test_whisper_hears_the_homes_own_names(home_server, devices, speech):
     await client.close()
 
 
+async def asked_then_yes(home_server, devices, request: bytes, yes: bytes, asked: str, message: tuple,
+                         done_said: str):
+    """Speak a request that must be asked about, not made: the device gets no message until the spoken yes,
+    which runs the call through the confirm path."""
+    client = await RealtimeClient.connect(home_server.ws_url)
+    await client.wait_for("session.created")
+    await client.stream_audio(request, 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    assert spoken(done["response"]) == asked, transcript
+    await asyncio.sleep(0.5)
+    assert message not in devices
+    start = len(client.events)
+    await client.stream_audio(yes, 24000)
+    done = await client.wait_for("response.done", timeout=60, start=start)
+    assert calls(client)[-1] == ("confirm", {"answer": "yes"}), spoken(done["response"])
+    await wait_for(lambda: message in devices)
+    assert spoken(done["response"]) == done_said
+    await client.close()
+
+
 async def test_a_misheard_name_is_asked_about_and_a_yes_acts(home_server, devices, speech):
     """espeak's "dock lights" reaches Whisper as "dark lights": close to one of the home's names, not certain.
     The assistant asks instead of guessing; the spoken yes runs the call through the confirm path."""
-    client = await RealtimeClient.connect(home_server.ws_url)
-    await client.wait_for("session.created")
-    await client.stream_audio(speech.espeak("Turn on the dock lights."), 24000)
-    done = await client.wait_for("response.done", timeout=60)
-    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
-    assert spoken(done["response"]) == "Did you mean the dock lights? Say yes to confirm.", transcript
-    await asyncio.sleep(0.5)
-    assert ("zigbee2mqtt/dock_lights/set", b'{"state": "ON"}') not in devices
-    start = len(client.events)
-    await client.stream_audio(speech.espeak("Yes."), 24000)
-    done = await client.wait_for("response.done", timeout=60, start=start)
-    assert calls(client)[-1] == ("confirm", {"answer": "yes"}), spoken(done["response"])
-    await wait_for(lambda: ("zigbee2mqtt/dock_lights/set", b'{"state": "ON"}') in devices)
-    assert spoken(done["response"]) == "Okay, the dock lights are on."
-    await client.close()
+    await asked_then_yes(home_server, devices, speech.espeak("Turn on the dock lights."), speech.espeak("Yes."),
+                         "Did you mean the dock lights? Say yes to confirm.",
+                         ("zigbee2mqtt/dock_lights/set", b'{"state": "ON"}'), "Okay, the dock lights are on.")
 
 
 async def test_a_doubted_timer_name_is_said_back_and_only_a_yes_starts_it(home_server, devices, speech):
@@ -195,21 +204,9 @@ async def test_a_switch_resting_on_a_doubted_word_is_said_back_and_only_a_yes_ac
     """flite slt's "jukebox off, would you" reaches Whisper as "Jukebox off with you." ("off" at about 0.16): a
     switch whose state word Whisper doubted is said back, not made; the spoken yes makes it through the confirm
     path."""
-    client = await RealtimeClient.connect(home_server.ws_url)
-    await client.wait_for("session.created")
-    await client.stream_audio(speech.flite("Jukebox off, would you.", "slt"), 24000)
-    done = await client.wait_for("response.done", timeout=60)
-    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
-    assert spoken(done["response"]) == "Did you mean switch off the jukebox? Say yes to confirm.", transcript
-    await asyncio.sleep(0.5)
-    assert ("tasmota/jukebox/cmnd/POWER", b"0") not in devices
-    start = len(client.events)
-    await client.stream_audio(speech.flite("Yes.", "rms"), 24000)
-    done = await client.wait_for("response.done", timeout=60, start=start)
-    assert calls(client)[-1] == ("confirm", {"answer": "yes"}), spoken(done["response"])
-    await wait_for(lambda: ("tasmota/jukebox/cmnd/POWER", b"0") in devices)
-    assert spoken(done["response"]) == "Okay, the jukebox is off."
-    await client.close()
+    await asked_then_yes(home_server, devices, speech.flite("Jukebox off, would you.", "slt"),
+                         speech.flite("Yes.", "rms"), "Did you mean switch off the jukebox? Say yes to confirm.",
+                         ("tasmota/jukebox/cmnd/POWER", b"0"), "Okay, the jukebox is off.")
 
 
 async def test_an_unknown_name_spoken_never_acts(home_server, devices, speech):
