@@ -349,14 +349,15 @@ def test_fourteenth_row(row):
 
 
 def test_fourteenth_sizes_and_spread():
-    """240 requests, about a third in each home; at least 70 that are the last turn of a conversation and at least
-    20 that must make no call; every skill a single request can ask for, and every entity of both custom homes
-    asked about by name."""
+    """240 requests, about a third in each home; at least 70 that are the last turn of a conversation, after 2 to 5
+    earlier requests, and at least 20 that must make no call; every skill a single request can ask for, and every
+    entity of both custom homes asked about by name."""
     rows = FOURTEENTH
     assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
     assert len(rows) == 240
     assert all(n >= 75 for n in Counter(row["home"] for row in rows).values()) and len({r["home"] for r in rows}) == 3
-    assert sum(len(row["history"]) > 1 for row in rows) >= 70
+    conversations = [len(row["history"]) // 2 for row in rows if len(row["history"]) > 1]
+    assert len(conversations) >= 70 and all(2 <= earlier <= 5 for earlier in conversations)
     assert sum(row["expected"] is None for row in rows) >= 20
     calls = [row for row in rows if row["expected"] is not None]
     assert {row["expected"]["name"] for row in calls} == set(SKILLS) - {"confirm"}
