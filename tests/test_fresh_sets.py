@@ -1,4 +1,4 @@
-"""The fresh paraphrase and discovered-home sets, and the third to thirteenth paraphrase sets, are well-formed, so a
+"""The fresh paraphrase and discovered-home sets, and the third to fourteenth paraphrase sets, are well-formed, so a
 score on them measures the assistant and not a slip in a row: each expected call is a skill with its own argument
 names and allowed values, and names what the row's home really has (or, for an unknown name, nothing it has)."""
 import inspect
@@ -35,6 +35,7 @@ TENTH = rows_of("paraphrases_tenth.jsonl")
 ELEVENTH = rows_of("paraphrases_eleventh.jsonl")
 TWELFTH = rows_of("paraphrases_twelfth.jsonl")
 THIRTEENTH = rows_of("paraphrases_thirteenth.jsonl")
+FOURTEENTH = rows_of("paraphrases_fourteenth.jsonl")
 EARLIER_SETS = ["paraphrases.jsonl", "heldout_discovered.jsonl", "heldout.jsonl", "heldout_home.jsonl"]
 # Every set of requests written before the third paraphrase set; the conversations' turns are {"user": ...}.
 BEFORE_THIRD = EARLIER_SETS + ["paraphrases_fresh.jsonl", "heldout_discovered_fresh.jsonl",
@@ -49,6 +50,7 @@ BEFORE_TENTH = BEFORE_NINTH + ["paraphrases_ninth.jsonl"]
 BEFORE_ELEVENTH = BEFORE_TENTH + ["paraphrases_tenth.jsonl"]
 BEFORE_TWELFTH = BEFORE_ELEVENTH + ["paraphrases_eleventh.jsonl"]
 BEFORE_THIRTEENTH = BEFORE_TWELFTH + ["paraphrases_twelfth.jsonl"]
+BEFORE_FOURTEENTH = BEFORE_THIRTEENTH + ["paraphrases_thirteenth.jsonl"]
 
 
 def discovered_inventory() -> Inventory:
@@ -271,10 +273,11 @@ def test_fourth_and_fifth_sizes_and_spread(rows):
 @pytest.mark.parametrize("rows, before", [(FOURTH, BEFORE_FOURTH), (FIFTH, BEFORE_FIFTH), (SIXTH, BEFORE_SIXTH),
                                           (SEVENTH, BEFORE_SEVENTH), (EIGHTH, BEFORE_EIGHTH), (NINTH, BEFORE_NINTH),
                                           (TENTH, BEFORE_TENTH), (ELEVENTH, BEFORE_ELEVENTH),
-                                          (TWELFTH, BEFORE_TWELFTH), (THIRTEENTH, BEFORE_THIRTEENTH)],
+                                          (TWELFTH, BEFORE_TWELFTH), (THIRTEENTH, BEFORE_THIRTEENTH),
+                                          (FOURTEENTH, BEFORE_FOURTEENTH)],
                          ids=["fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-                              "thirteenth"])
-def test_fourth_to_thirteenth_requests_are_new(rows, before):
+                              "thirteenth", "fourteenth"])
+def test_fourth_to_fourteenth_requests_are_new(rows, before):
     """No request is said twice in the set, nor equals a user turn of a set written before it (named by id only,
     as for the third set)."""
     said = [row["history"][-1]["content"] for row in rows]
@@ -328,4 +331,36 @@ def test_seventh_to_thirteenth_ask_about_every_entity(rows):
     """Every entity of both custom homes is asked about by name, not only by switching all of a kind."""
     for name in ("discovered", "made_up"):
         missed = {e.key for e in HOMES[name].entities()} - {e.key for e in reached_in(rows, name)}
+        assert not missed, (name, sorted(missed))
+
+
+@pytest.mark.parametrize("row", FOURTEENTH, ids=[f"fourteenth-{row['id']}" for row in FOURTEENTH])
+def test_fourteenth_row(row):
+    """As the sixth to thirteenth sets' rows, except that some rows must make no call: their last turn names none
+    of the home's things in full (a name the home lacks, an unclear referent, chit-chat)."""
+    assert set(row) == {"id", "home", "history", "expected"} and row["home"] in HOMES
+    check_history(row)
+    if row["expected"] is None:
+        said = row["history"][-1]["content"]
+        named = [e.name for e in HOMES[row["home"]].entities() if e.name in said]
+        assert not named, f"names a thing the home has: {named}"
+    else:
+        check_call(row)
+
+
+def test_fourteenth_sizes_and_spread():
+    """240 requests, about a third in each home; at least 70 that are the last turn of a conversation, after 2 to 5
+    earlier requests, and at least 20 that must make no call; every skill a single request can ask for, and every
+    entity of both custom homes asked about by name."""
+    rows = FOURTEENTH
+    assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
+    assert len(rows) == 240
+    assert all(n >= 75 for n in Counter(row["home"] for row in rows).values()) and len({r["home"] for r in rows}) == 3
+    conversations = [len(row["history"]) // 2 for row in rows if len(row["history"]) > 1]
+    assert len(conversations) >= 70 and all(2 <= earlier <= 5 for earlier in conversations)
+    assert sum(row["expected"] is None for row in rows) >= 20
+    calls = [row for row in rows if row["expected"] is not None]
+    assert {row["expected"]["name"] for row in calls} == set(SKILLS) - {"confirm"}
+    for name in ("discovered", "made_up"):
+        missed = {e.key for e in HOMES[name].entities()} - {e.key for e in reached_in(calls, name)}
         assert not missed, (name, sorted(missed))
