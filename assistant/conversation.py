@@ -19,10 +19,11 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (AGAIN, ANOTHER, AS_IT_WAS, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN, DEVICES,
-                                  AGREEING, FOLLOW_UP_KINDS, HEAT_WAYS, JOINING_WORDS, LEAVING, MEANT, MULTIPLES, MULTIPLIED,
-                                  ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS,
-                                  UNDOING, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, OTHER_ROOM_WORDS)
+from assistant.vocabulary import (AGAIN, AGREEING, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
+                                  DEVICES, FOLLOW_UP_KINDS, HEAT_WAYS, JOINING_WORDS, LEAVING, MEANT, MULTIPLES,
+                                  MULTIPLIED, OTHER_ROOM_WORDS, RESTORING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
+                                  SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNDO_WHAT, UNDOING,
+                                  UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 
@@ -175,20 +176,26 @@ REQUESTS = {
 DIRECTION_WORDS = {"up": "brighter", "down": "dimmer"}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
 _WHAT = r"(?:it|that|them|this|those|the other 1|the other)"
-UNDO = re.compile(rf"^(?:{'|'.join(UNDOING)})(?: {_WHAT})?(?: {_WHAT})?(?: (?:{'|'.join(AS_IT_WAS)}))?$")
+UNDO = re.compile(rf"^(?:(?:{'|'.join(ASKING)}) )*(?:(?:{'|'.join(UNDOING)})(?: {_WHAT}| (?:{'|'.join(UNDO_WHAT)}))?"
+                  rf"(?: {_WHAT})?(?: (?:{'|'.join(AS_IT_WAS)}))?|(?:{'|'.join(RESTORING)})(?: {_WHAT})? "
+                  rf"(?:{'|'.join(AS_IT_WAS)}))(?: before)?(?: please)?$")
 LEAVE = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}) )*(?:just |you can |please )?(?:{'|'.join(LEAVING)}) "
                    rf"(?P<what>{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}})"
                    r"(?: (?:on|off|open|closed|shut|locked|unlocked|alone|be|as it is|as they are|like that|then|"
-                   r"for now|please|running|going))*$")
+                   r"for now|please|running|going))*$"
+                   rf"|^(?:(?:{'|'.join(AGREEING)}) )*(?:{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}}) (?:{'|'.join(STAYING)})"
+                   r"(?: (?:on|off|open|closed|shut|locked|unlocked|as it is|then|for now))*$")
 SAME_AGAIN = re.compile(rf"^(?:{'|'.join(AGAIN)})(?: please)?$")
 ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:the |a )?(?P<label>[a-z ]+?) )?"
-                           r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?$")
+                           r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?(?: please| then)?$"
+                           rf"|^(?:and )?(?:another|a|1 more|add a|add another) (?P<length>\d+(?:\.\d+)?) seconds? "
+                           r"(?:1|timer)(?: please| then)?$")
 MULTIPLE = re.compile(rf"^(?:(?:make|give|set|put) )?(?:{_WHAT} |the (?P<thing>[a-z ]+?) )?(?:needs |wants |takes |for |to |at )?"
                       rf"(?P<times>{'|'.join(MULTIPLES)}) as (?P<what>{'|'.join(MULTIPLIED)})(?: please)?$"
                       rf"|^(?P<verb>{'|'.join(MULTIPLES)}) (?:{_WHAT}|the (?P<named>[a-z ]+?))(?: please)?$")
 # "and times 8" after "what's 12 times 7": the same sum with its second number changed; "times 8" alone goes on
 # from the result (ON_THE_RESULT)
-OPERAND = re.compile(r"^and (?:what about |how about )?(?P<op>times|multiplied by|plus|minus|divided by|over|by) "
+OPERAND = re.compile(r"^(?:and |and what about |and how about |what about |how about )(?P<op>times|multiplied by|plus|minus|divided by|over|by) "
                      r"(?P<n>\d+(?:\.\d+)?)$")
 OPERATORS = {"times": "*", "multiplied by": "*", "plus": "+", "minus": "-", "divided by": "/", "over": "/"}
 # What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
@@ -198,7 +205,9 @@ OPPOSITES = {"state": {"on": "off", "off": "on"}, "action": {"open": "close", "c
                                                             "unlock": "lock"}, "direction": {"up": "down", "down": "up"}}
 UNDONE_BY_VALUE = {"set_brightness": "percent", "set_level": "percent", "set_thermostat": "degrees"}
 # An answer to a question or a refusal ("ok the hallway one then"): the words around the part it gives
-ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|now|just|what about|how about) )+")
+ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|{'|'.join(MEANT)}|now|just|well|what about|how about|try|"
+                         r"make it|set it to|say) )+")
+QUESTION = re.compile(r"^(?:is|are|was|were|has|have|did|does|do) ")
 ANSWER_TAIL = re.compile(r"(?: (?:then|please|instead|one then|thanks))+$")
 # the thing a request names: "the" and its words, up to a particle, a place or the end
 THING = re.compile(r"\bthe (?P<thing>[a-z]+(?: [a-z]+)*?)(?= (?:on|off|up|down|in|to|at|for|please|now)\b|$)")
@@ -493,6 +502,12 @@ def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str
         changed = _stepped(said, call) or _alarm_step(said, call) or _new_value(said, call, vocabulary)
         if changed:
             return changed
+    # "make it 5" after a timer, when no call of the conversation takes a number: the timer, in its unit
+    match = NEW_VALUE.match(said) or BARE_VALUE.match(said)
+    timer = next((call for call in reversed(calls) if call["name"] in ("set_timer", "start_timer")), None)
+    if match and timer and re.fullmatch(r"\d+(?:\.\d+)?", match.group("new")) \
+            and isinstance(timer["arguments"].get("seconds"), (int, float)):
+        return request_for(_with(timer, "seconds", float(match.group("new")) * _unit_of(timer["arguments"]["seconds"])))
     return None
 
 
@@ -871,6 +886,8 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
     # the kinds of thing the words can act on ("lock it back up": a lock), read from the words beside the pronoun
     wanted = [set(VERB_KINDS[word]) for word in said.split() if word in VERB_KINDS]
     fitting = set.intersection(*wanted) if wanted else None
+    if fitting is not None and QUESTION.match(said):      # "is it still open": a sensor answers it too
+        fitting.add("sensor")
     targets = _targets(calls, timer, lambda call: fitting is None or _kind(call, kinds or {}) in (None, *fitting))
     if not targets and not timer and which != 1:     # "stop it" when only a timer was acted on
         targets = _targets(calls, True)
@@ -925,10 +942,10 @@ def _another(said: str, calls: list[dict]) -> str | None:
     timer = next((call for call in reversed(calls) if call["name"] in ("set_timer", "start_timer")), None)
     if not match or timer is None or not isinstance(timer["arguments"].get("seconds"), (int, float)):
         return None
+    if match.group("length"):             # "and a 10 minute one"
+        return request_for({"name": "set_timer", "arguments": {"seconds": match.group("length")}})
     seconds = float(match.group("n")) * (1 if match.group("unit") else _unit_of(timer["arguments"]["seconds"]))
-    label = match.group("label")
-    if label in ("1", "timer", "1 timer"):
-        label = None
+    label = re.sub(r"\b(?:1|timer|for)\b", "", match.group("label") or "").strip() or None
     if label is not None and not match.group("unit"):
         return None
     call = {"name": "start_timer", "arguments": {"name": label, "seconds": seconds}} if label else \
@@ -963,8 +980,8 @@ def _operand_changed(said: str, calls: list[dict]) -> str | None:
     """ "and times 8" after "what's 12 times 7": the newest sum with its second number changed, when the words
     say its operator ("by" for any)."""
     match = OPERAND.match(said)
-    call = calls[-1]
-    if not match or call["name"] != "calculate":
+    call = next((call for call in reversed(calls) if call["name"] == "calculate"), None)     # past other skills
+    if not match or call is None:
         return None
     parts = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*([*/+-])\s*(-?\d+(?:\.\d+)?)\s*",
                          str(call["arguments"].get("expression", "")))
@@ -984,14 +1001,15 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
         return None
     answer = ANSWER_TAIL.sub("", ANSWER_HEAD.sub("", FILLERS.sub("", said)))
     before = normalize_request(content_text(history[-3]))
-    if re.fullmatch(r"\d+(?:\.\d+)?", answer):
+    number = re.fullmatch(r"(\d+(?:\.\d+)?)(?: percent| degrees)?", answer)
+    if number:
         numbers = list(re.finditer(r"\b\d+(?:\.\d+)?\b", before))
-        return before[:numbers[-1].start()] + answer + before[numbers[-1].end():] if numbers else None
-    match = re.fullmatch(r"(?:in |on |for )?(?:the )?(?P<part>[a-z][a-z ]*?)(?P<one> 1)?", answer)
+        return before[:numbers[-1].start()] + number.group(1) + before[numbers[-1].end():] if numbers else None
+    match = re.fullmatch(r"(?:in |on |for )?(?:the )?(?P<part>(?:1 in (?:the )?)?[a-z][a-z ]*?)(?P<one> 1)?", answer)
     read = vocabulary.read(match.group("part")) if match else None
     if read is None or read[0] not in ("room", "area", "name", "device"):
         return None
-    part = match.group("part")
+    part = str(read[1]).replace("_", " ") if read[0] in ("room", "area") else match.group("part")
     words = before.split()
     places = [(i, j) for i, j in vocabulary.spans(words, range(len(words)))
               if " ".join(words[i:j]) in (*vocabulary.rooms, *vocabulary.areas, *OTHER_ROOM_WORDS)]
@@ -1005,5 +1023,8 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
         return f"{before} in the {part}"
     said_thing = thing.group("thing").split()
     named = [part, said_thing[-1]]            # "the velux" of "the attic window": the velux window, when the home has it
-    new = named if match.group("one") or vocabulary.knows(" ".join(named)) else [*said_thing[:-1], part]
+    # a device of the default home keeps the room said before it ("the kitchen dishwasher": the kitchen coffee maker);
+    # a name of the user's own is whole
+    new = named if match.group("one") or vocabulary.knows(" ".join(named)) else \
+        [*said_thing[:-1], part] if read[0] == "device" else [part]
     return before[:thing.start("thing")] + " ".join(new) + before[thing.end("thing"):]
