@@ -484,7 +484,8 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     return _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
-        or (_light_step(bare, acted) if acted else None) or _loose_step(bare, calls, acted) \
+        or (_light_step(bare, acted) if acted else None) \
+        or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _changed_part(said, calls, vocabulary) or _placed_back(core, calls, vocabulary, before)
 
 
@@ -682,7 +683,8 @@ def _area_said(history: list[dict], vocabulary: Vocabulary) -> str | None:
 
 
 def _one_named(match: re.Match, calls: list[dict], vocabulary: Vocabulary) -> str:
-    """What "the X one" stands for: the newest thing the conversation used in room X, or its timer named X."""
+    """What "the X one" stands for: the newest thing the conversation used in room X, its timer named X, or its
+    thing whose name starts with X."""
     which = match.group("which")
     read = vocabulary.read(which)
     for call in reversed(calls):
@@ -693,6 +695,8 @@ def _one_named(match: re.Match, calls: list[dict], vocabulary: Vocabulary) -> st
         if target.timer and str(args.get("name", "")).replace("_", " ") == which:
             return target.words
         if read and read[0] in ("room", "area") and read[1] in (args.get("room"), args.get("area")):
+            return target.words
+        if str(args.get("name", "")).replace("_", " ").startswith(which + " "):     # "the nursery one": its radiator
             return target.words
     return match.group(0)
 
@@ -817,11 +821,12 @@ def _quantity_changed(quantity: tuple[float, str], calls: list[dict]) -> str | N
 
 
 def _unknown_part(new: str, calls: list[dict], vocabulary: Vocabulary) -> Declined | None:
-    """A follow-up's new part of a word or three that names nothing of the home ("and upstairs", "not that one,
-    the big one", "what about the loft"): asked about, naming what the conversation acted on last; a longer part is
-    left to the model (it may be a request of its own)."""
+    """A follow-up's new part of a word or three, said as a thing ("the ...", "... one") or a place, that names
+    nothing of the home ("and upstairs", "not that one, the big one", "what about the loft"): asked about, naming
+    what the conversation acted on last; any other part ("what about tomorrow", "and you") is left to the model."""
     words = re.sub(r"^(?:the|in the|in|on|for|my|our) ", "", new).removesuffix(" 1").split()
-    if not words or len(words) > 3 or vocabulary.names_a_thing(" ".join(words)) \
+    thing = re.match(r"(?:(?:in |on |for )?the|my|our) ", new) or new.endswith(" 1") or " ".join(words) in OTHER_ROOM_WORDS
+    if not thing or not words or len(words) > 3 or vocabulary.names_a_thing(" ".join(words)) \
             or any(re.fullmatch(r"\d+(?:\.\d+)?", word) or word in KNOWN_PART_WORDS or word in vocabulary.units
                    or vocabulary.read(word) is not None for word in words):
         return None
@@ -995,9 +1000,10 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
     """ "the salt one" after "turn on the lamp" was asked about ("Which one, ...?"), "ok 22 then" or "the hallway one
     then" after it was refused: the request before, with the part the answer gives in place of its own: a number,
     a room or an area (added when it had none), a name or a device (its last word, or with "one" its first words).
-    None when the assistant's last turn made a call, or the answer is no such part."""
-    if len(history) < 3 or history[-2].get("role") != "assistant" or _assistant_calls(history[-2]) \
-            or history[-3].get("role") != "user":
+    None when the assistant's last turn made a call and asked nothing ("Which one: ...?" is a call's answer), or
+    the answer is no such part."""
+    if len(history) < 3 or history[-2].get("role") != "assistant" or history[-3].get("role") != "user" \
+            or _assistant_calls(history[-2]) and "?" not in content_text(history[-2]):
         return None
     answer = ANSWER_TAIL.sub("", ANSWER_HEAD.sub("", FILLERS.sub("", said)))
     before = normalize_request(content_text(history[-3]))

@@ -1200,6 +1200,10 @@ def asked(request: str, question: str) -> list[dict]:
     (False, asked("what's the humidity", "Which room?"), "in the bathroom", "what's the humidity in the bathroom"),
     # not a part of the request: read with the question, as before
     (False, asked("turn off the light", "Which room's light?"), "oh forget it", None),
+    # the question a call answered with ("Which one: ...?", from the tools)
+    (True, [user("switch off the light"), {**called("switch_device", name="light", state="off"),
+                                           "content": "Which one: the arc lamp, the salt lamp or the piano light?"}],
+     "the piano one", "switch off the piano light"),
 ])
 def test_an_answer_to_a_question_or_a_refusal_completes_the_request(lexicon, home, before, follow_up, rewritten):
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
@@ -1226,3 +1230,9 @@ def test_the_one_in_a_room_is_the_newest_thing_there():
     before = [user("turn on the office speaker"), called("set_device", device="speaker", room="office", state="on"),
               user("what's 6 times 6"), called("calculate", expression="6*6")]
     assert resolved([*before, user("and the one in the bedroom")]) == "turn on the bedroom speaker"
+
+
+def test_the_x_one_is_the_thing_whose_name_starts_with_x_and_it_steps_from_its_setting(lexicon):
+    before = [user("set the snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20),
+              user("set the radiant panel to 17"), called("set_thermostat", name="radiant panel", degrees=17)]
+    assert resolved([*before, user("the snug one down a degree")], lexicon) == "set the snug stove to 19 degrees"
