@@ -199,6 +199,8 @@ OPERAND = re.compile(r"^(?:and |and what about |and how about |what about |how a
                      r"(?P<n>\d+(?:\.\d+)?)$")
 OPERATORS = {"times": "*", "multiplied by": "*", "plus": "+", "minus": "-", "divided by": "/", "over": "/"}
 # What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
+LIGHT_WAYS = {"brighter": "up", "dimmer": "down", "darker": "down"}
+LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
 SKILL_KINDS = {"set_cover": "cover", "set_lock": "lock", "set_thermostat": "climate", "activate_scene": "scene"}
 # Each skill's call that takes back another: a state, an action or a direction turned round
 OPPOSITES = {"state": {"on": "off", "off": "on"}, "action": {"open": "close", "close": "open", "lock": "unlock",
@@ -484,7 +486,7 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     return _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
-        or (_light_step(bare, acted) if acted else None) \
+        or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _changed_part(said, calls, vocabulary) or _placed_back(core, calls, vocabulary, before)
 
@@ -559,6 +561,16 @@ def _light_step(said: str, call: dict) -> str | None:
     """ "a bit dimmer than that" after a light was set or switched: a step of that light."""
     match = STEP_ALONE.match(said)
     return _light_stepped(call, "up" if match.group("way") in STEP_UP else "down") if match else None
+
+
+def _newest_light_step(said: str, calls: list[dict]) -> str | None:
+    """ "a bit brighter" after the chandelier and a fan: a step said in a light's own words steps the newest light,
+    past other things ("a bit more" says no light, and stays with the newest thing)."""
+    match = STEP_ALONE.match(said)
+    if not match or match.group("way") not in LIGHT_WAYS:
+        return None
+    return next((step for call in reversed(calls) if (step := _light_stepped(call, LIGHT_WAYS[match.group("way")]))),
+                None)
 
 
 def _light_stepped(call: dict, direction: str) -> str | None:
@@ -868,11 +880,13 @@ def _targets(calls: list[dict], timer: bool, fits=lambda call: True) -> list[str
 def _kind(call: dict, kinds: dict[str, str]) -> str | None:
     """What kind of thing a call acted on (VERB_KINDS): by its skill, or by the home's component of a thing only
     asked about; None when unknown."""
+    name = str(call["arguments"].get("name") or call["arguments"].get("device") or "").replace("_", " ")
     if call["name"] in SKILL_KINDS:
         return SKILL_KINDS[call["name"]]
+    if call["name"] in LEVEL_SKILLS or name in DEVICES["light"] or LIGHT.search(name):
+        return "light"
     if call["name"] != "get_state":
         return "switch"
-    name = str(call["arguments"].get("name", "")).replace("_", " ")
     return "switch" if name in DEVICES else FOLLOW_UP_KINDS.get(kinds.get(name, ""))
 
 
@@ -893,7 +907,11 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
     fitting = set.intersection(*wanted) if wanted else None
     if fitting is not None and QUESTION.match(said):      # "is it still open": a sensor answers it too
         fitting.add("sensor")
-    targets = _targets(calls, timer, lambda call: fitting is None or _kind(call, kinds or {}) in (None, *fitting))
+    fits = lambda call: fitting is None or _kind(call, kinds or {}) in (None, *fitting)      # noqa: E731
+    targets = _targets(calls, timer, fits)
+    if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
+        every = _targets(calls, timer)
+        targets = every if len(every) >= 2 and every[which] in targets else targets
     if not targets and not timer and which != 1:     # "stop it" when only a timer was acted on
         targets = _targets(calls, True)
     if len(targets) < (2 if which else 1):
@@ -977,7 +995,8 @@ def _multiplied(said: str, calls: list[dict]) -> str | None:
         if key is None or thing and not (_is_named(f"the {thing}", call)
                                          or str(call["arguments"].get("name", "")).replace("_", " ") == thing):
             continue
-        return request_for(_with(call, key, call["arguments"][key] * times))
+        value = call["arguments"][key] * times
+        return request_for(_with(call, key, min(value, 100) if key == "percent" else value))
     return None
 
 

@@ -297,8 +297,10 @@ EVERY_THING = ("everything", "all", "every", "devices")
 # after the tack room lock and the workbench light: the lock); kinds are what the conversation's calls did to a thing,
 # or, for a thing only asked about, its component in the user's home (FOLLOW_UP_KINDS)
 VERB_KINDS = {"lock": ("lock",), "unlock": ("lock",), "open": ("cover",), "close": ("cover",),
-              "switch": ("switch",), "on": ("switch",), "off": ("switch",), "start": ("switch",)}
-FOLLOW_UP_KINDS = {"light": "switch", "switch": "switch", "fan": "switch", "media_player": "switch", "cover": "cover",
+              "switch": ("switch", "light"), "on": ("switch", "light"), "off": ("switch", "light"),
+              "start": ("switch",), "dim": ("light",), "brighten": ("light",), "brighter": ("light",),
+              "dimmer": ("light",)}
+FOLLOW_UP_KINDS = {"light": "light", "switch": "switch", "fan": "switch", "media_player": "switch", "cover": "cover",
                    "lock": "lock", "climate": "climate", "sensor": "sensor", "binary_sensor": "sensor", "scene": "scene"}
 # Taking back the newest change ("undo that", "put it back how it was", "change it back")
 UNDOING = ("undo", "put it back", "put that back", "put them back", "change it back", "change that back", "set it back",
@@ -317,7 +319,7 @@ LEAVING = ("leave", "don't touch", "do not touch", "let")
 STAYING = ("can stay", "should stay", "will stay", "stays", "can stay as it is", "is fine as it is", "is fine")
 AGREEING = ("fine", "ok", "okay", "right", "good", "great", "cool", "alright", "that's fine", "that's ok", "no", "nah")
 # A length or a level as a multiple of the one set ("twice as long", "half as bright", "halve the pendant")
-MULTIPLES = {"twice": 2, "double": 2, "three times": 3, "triple": 3, "half": 0.5, "halve": 0.5}
+MULTIPLES = {"twice": 2, "double": 2, "2 times": 2, "3 times": 3, "triple": 3, "4 times": 4, "half": 0.5, "halve": 0.5}
 MULTIPLIED = {"long": ("seconds",), "bright": ("percent",), "much": ("seconds", "percent"), "high": ("percent",)}
 # The newest call again ("same again", "do that again")
 AGAIN = ("same again", "the same again", "do that again", "do it again", "once more", "one more time",

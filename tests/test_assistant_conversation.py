@@ -1236,3 +1236,25 @@ def test_the_x_one_is_the_thing_whose_name_starts_with_x_and_it_steps_from_its_s
     before = [user("set the snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20),
               user("set the radiant panel to 17"), called("set_thermostat", name="radiant panel", degrees=17)]
     assert resolved([*before, user("the snug one down a degree")], lexicon) == "set the snug stove to 19 degrees"
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    # a light's own words, past a fan: the newest light
+    ("dim it please", "dim the piano light"),
+    ("a touch dimmer", "make the piano light dimmer"),
+    ("make it brighter", "make the piano light brighter"),
+    # a level as a multiple is no more than 100 percent
+    ("make it three times as bright", "set the piano light to 100 percent"),
+    # switching fits both
+    ("switch it off", "switch off the whirlwind fan"),
+])
+def test_a_lights_words_stand_for_the_newest_light(lexicon, follow_up, rewritten):
+    before = [user("piano light to 45 percent"), called("set_level", name="piano light", percent=45),
+              user("turn the whirlwind fan on"), called("switch_device", name="whirlwind fan", state="on")]
+    assert resolved([*before, user(follow_up)], lexicon) == rewritten
+
+
+def test_the_other_one_is_the_one_before_the_newest_when_it_fits_the_verb():
+    before = [user("office heater on"), called("set_device", device="heater", room="office", state="on"),
+              user("thermostat to 19"), called("set_thermostat", degrees=19)]
+    assert resolved([*before, user("turn the other one off")]) == "turn off the office heater"
