@@ -19,9 +19,11 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (BELOW_ZERO, CORRECTING, DEVICE_SPOKEN, DEVICES, HEAT_WAYS, JOINING_WORDS, MEANT,
-                                  ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS,
-                                  UNIT_NAMES, UNIT_WORDS)
+from assistant.vocabulary import (AGAIN, AGREEING, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
+                                  DEVICES, FOLLOW_UP_KINDS, HEAT_WAYS, JOINING_WORDS, LEAVING, MEANT, MULTIPLES,
+                                  MULTIPLIED, OTHER_ROOM_WORDS, RESTORING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
+                                  SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNDO_WHAT, UNDOING,
+                                  UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 
@@ -37,6 +39,8 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
     r"^also (?:in |for |on |to )?(?P<new>.+?)(?: please)?$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the [a-z ]+ 1)(?: please)?$",
+    r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the 1 in (?:the )?[a-z ]+?)(?: please| then| too)?$",
+    r"^now (?P<new>in [a-z ]+?)(?: please| then)?$",
     # a correction ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall one"): the newest
     # call with the part said in place of its own
     rf"^(?:(?:(?:{'|'.join(CORRECTING)}) )+(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )"
@@ -57,7 +61,7 @@ ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) 
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|"
                        r"(?:that|this|the other|the (?:first|second|last)) timer|it|that|they|them|this|those)\b"
                        r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well|"
-                       r" there| all| can| could| should| go| come| be| switched| turned)*\b"
+                       r" there| all| can| could| should| go| come| be| switched| turned| running| going| working)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
@@ -170,7 +174,54 @@ REQUESTS = {
     "stop_timer": "cancel the {name} timer",
 }
 DIRECTION_WORDS = {"up": "brighter", "down": "dimmer"}
+# Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
+_WHAT = r"(?:it|that|them|this|those|the other 1|the other)"
+UNDO = re.compile(rf"^(?:(?:{'|'.join(ASKING)}) )*(?:(?:{'|'.join(UNDOING)})(?: {_WHAT}| (?:{'|'.join(UNDO_WHAT)}))?"
+                  rf"(?: {_WHAT})?(?: (?:{'|'.join(AS_IT_WAS)}))?|(?:{'|'.join(RESTORING)})(?: {_WHAT})? "
+                  rf"(?:{'|'.join(AS_IT_WAS)}))(?: before)?(?: please)?$")
+LEAVE = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}) )*(?:just |you can |please )?(?:{'|'.join(LEAVING)}) "
+                   rf"(?P<what>{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}})"
+                   r"(?: (?:on|off|open|closed|shut|locked|unlocked|alone|be|as it is|as they are|like that|then|"
+                   r"for now|please|running|going))*$"
+                   rf"|^(?:(?:{'|'.join(AGREEING)}) )*(?:{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}}) (?:{'|'.join(STAYING)})"
+                   r"(?: (?:on|off|open|closed|shut|locked|unlocked|as it is|then|for now))*$")
+SAME_AGAIN = re.compile(rf"^(?:{'|'.join(AGAIN)})(?: please)?$")
+ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:the |a )?(?P<label>[a-z ]+?) )?"
+                           r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?(?: please| then)?$"
+                           rf"|^(?:and )?(?:another|a|1 more|add a|add another) (?P<length>\d+(?:\.\d+)?) seconds? "
+                           r"(?:1|timer)(?: please| then)?$")
+MULTIPLE = re.compile(rf"^(?:(?:make|give|set|put) )?(?:{_WHAT} |the (?P<thing>[a-z ]+?) )?(?:needs |wants |takes |for |to |at )?"
+                      rf"(?P<times>{'|'.join(MULTIPLES)}) as (?P<what>{'|'.join(MULTIPLIED)})(?: please)?$"
+                      rf"|^(?P<verb>{'|'.join(MULTIPLES)}) (?:{_WHAT}|the (?P<named>[a-z ]+?))(?: please)?$")
+# "and times 8" after "what's 12 times 7": the same sum with its second number changed; "times 8" alone goes on
+# from the result (ON_THE_RESULT)
+OPERAND = re.compile(r"^(?:and |and what about |and how about |what about |how about )(?P<op>times|multiplied by|plus|minus|divided by|over|by) "
+                     r"(?P<n>\d+(?:\.\d+)?)$")
+OPERATORS = {"times": "*", "multiplied by": "*", "plus": "+", "minus": "-", "divided by": "/", "over": "/"}
+# What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
+LIGHT_WAYS = {"brighter": "up", "dimmer": "down", "darker": "down"}
+LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
+SKILL_KINDS = {"set_cover": "cover", "set_lock": "lock", "set_thermostat": "climate", "activate_scene": "scene"}
+# Each skill's call that takes back another: a state, an action or a direction turned round
+OPPOSITES = {"state": {"on": "off", "off": "on"}, "action": {"open": "close", "close": "open", "lock": "unlock",
+                                                            "unlock": "lock"}, "direction": {"up": "down", "down": "up"}}
+UNDONE_BY_VALUE = {"set_brightness": "percent", "set_level": "percent", "set_thermostat": "degrees"}
+# An answer to a question or a refusal ("ok the hallway one then"): the words around the part it gives
+ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|{'|'.join(MEANT)}|now|just|well|what about|how about|try|"
+                         r"make it|set it to|say) )+")
+QUESTION = re.compile(r"^(?:is|are|was|were|has|have|did|does|do) ")
+ANSWER_TAIL = re.compile(r"(?: (?:then|please|instead|one then|thanks))+$")
+# the thing a request names: "the" and its words, up to a particle, a place or the end
+THING = re.compile(r"\bthe (?P<thing>[a-z]+(?: [a-z]+)*?)(?= (?:on|off|up|down|in|to|at|for|please|now)\b|$)")
+# words of a follow-up's part that say something the vocabulary reads, or lean back ("the humidity in there")
+KNOWN_PART_WORDS = {*SENSOR_KINDS, "humid", "temp", "there", "here", "same", "room", "it", "that", "this", "other"}
+NOT_CHANGES = {"calculate", "convert", "get_time", "get_date", "get_state", "read_sensor", "timer_left"}
 SWITCH_ALL_WORDS = {"everything": "everything", "light": "all the lights", "lights": "all the lights"}
+
+
+class Declined(str):
+    """What the assistant says instead of a call when a follow-up's words do not single out one thing to act on,
+    or ask for nothing: a question ("Which one do you mean, ...?") beats a call on the wrong thing."""
 
 
 @dataclass(frozen=True)
@@ -256,6 +307,7 @@ class Vocabulary:
     and devices, or the user's own areas and names (lexicon); units, sensor readings and numbers."""
 
     def __init__(self, lexicon: tuple[set, set] | None):
+        self.lexicon = lexicon
         self.names, self.areas = lexicon if lexicon else (set(), set())
         self.rooms = {phrase: room for room, phrases in ROOMS.items() for phrase in phrases}
         self.devices = {phrase: device for device, phrases in DEVICES.items() for phrase in phrases}
@@ -339,7 +391,19 @@ def _with(call: dict, key: str, value) -> dict:
 
 def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list[dict]:
     """The history to prompt with: a follow-up rewritten, against the calls before it, into the request it
-    stands for, alone; any other request as it is, with the history before it."""
+    stands for, alone; any other request as it is, with the history before it (also one declined)."""
+    resolved = _resolution(history, lexicon)
+    return history if isinstance(resolved, Declined) else resolved
+
+
+def declined(history: list[dict], lexicon: tuple[set, set] | None = None) -> Declined | None:
+    """What to say, with no call, to a follow-up that does not single out one thing (see Declined); None when the
+    follow-up is read (resolve)."""
+    resolved = _resolution(history, lexicon)
+    return resolved if isinstance(resolved, Declined) else None
+
+
+def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
     if not history or history[-1].get("role") != "user":
         return history
     vocabulary = Vocabulary(lexicon)
@@ -352,6 +416,9 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
+    answered = _answered(history, core, vocabulary)
+    if answered is not None:             # "the salt one" after "which one?", "ok 22 then" after a refusal
+        return _resolution([*history[:-3], {"role": "user", "content": answered}], lexicon)
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
     named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
@@ -368,6 +435,8 @@ def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list
             return beside
     if calls and unreferring == core and not asked and not named_first:
         rewritten = _rewritten(said, core, calls, vocabulary, history[:-1])
+        if isinstance(rewritten, Declined):
+            return rewritten
         if rewritten:
             return [{"role": "user", "content": rewritten}]
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
@@ -410,11 +479,15 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     """The self-contained request a follow-up stands for, or None when it is none the rules know (before: the
     history before it)."""
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
+    kinds = getattr(vocabulary.lexicon, "kinds", {})
     if BARE_VERB.match(bare):
-        return _pronoun(f"{bare} it", calls)
+        return _pronoun(f"{bare} it", calls, kinds)
     acted = _acted_on(calls)
-    return _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
-        or (_light_step(bare, acted) if acted else None) or _loose_step(bare, calls, acted) \
+    return _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
+        or _multiplied(bare, calls) or _operand_changed(said, calls) \
+        or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
+        or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) \
+        or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _changed_part(said, calls, vocabulary) or _placed_back(core, calls, vocabulary, before)
 
 
@@ -432,6 +505,12 @@ def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str
         changed = _stepped(said, call) or _alarm_step(said, call) or _new_value(said, call, vocabulary)
         if changed:
             return changed
+    # "make it 5" after a timer, when no call of the conversation takes a number: the timer, in its unit
+    match = NEW_VALUE.match(said) or BARE_VALUE.match(said)
+    timer = next((call for call in reversed(calls) if call["name"] in ("set_timer", "start_timer")), None)
+    if match and timer and re.fullmatch(r"\d+(?:\.\d+)?", match.group("new")) \
+            and isinstance(timer["arguments"].get("seconds"), (int, float)):
+        return request_for(_with(timer, "seconds", float(match.group("new")) * _unit_of(timer["arguments"]["seconds"])))
     return None
 
 
@@ -482,6 +561,16 @@ def _light_step(said: str, call: dict) -> str | None:
     """ "a bit dimmer than that" after a light was set or switched: a step of that light."""
     match = STEP_ALONE.match(said)
     return _light_stepped(call, "up" if match.group("way") in STEP_UP else "down") if match else None
+
+
+def _newest_light_step(said: str, calls: list[dict]) -> str | None:
+    """ "a bit brighter" after the chandelier and a fan: a step said in a light's own words steps the newest light,
+    past other things ("a bit more" says no light, and stays with the newest thing)."""
+    match = STEP_ALONE.match(said)
+    if not match or match.group("way") not in LIGHT_WAYS:
+        return None
+    return next((step for call in reversed(calls) if (step := _light_stepped(call, LIGHT_WAYS[match.group("way")]))),
+                None)
 
 
 def _light_stepped(call: dict, direction: str) -> str | None:
@@ -547,6 +636,9 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     if not match:
         return None
     new = re.sub(r" (?:percent|degrees?)$", "", match.group("new"))
+    if call["name"] == "set_alarm" and re.fullmatch(r"(?:half|quarter) (?:past|to)", new) \
+            and isinstance(call["arguments"].get("hour"), int):
+        new = f"{new} {call['arguments']['hour'] % 12 or 12}"
     if call["name"] == "set_alarm" and CLOCK.fullmatch(new):
         period = call["arguments"].get("period")
         return f"set an alarm for {new}" + (f" {period}" if period and not re.search(r"\b(?:am|pm)$", new) else "")
@@ -582,7 +674,9 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
         if LEANS_BACK.search(placed) or STEP_LEANS_BACK.search(placed):
             return None
         return rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
-    placed = _pronoun(placed, calls)
+    placed = _pronoun(placed, calls, getattr(vocabulary.lexicon, "kinds", {}))
+    if isinstance(placed, Declined):
+        return placed
     return placed and rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
 
 
@@ -601,7 +695,8 @@ def _area_said(history: list[dict], vocabulary: Vocabulary) -> str | None:
 
 
 def _one_named(match: re.Match, calls: list[dict], vocabulary: Vocabulary) -> str:
-    """What "the X one" stands for: the newest thing the conversation used in room X, or its timer named X."""
+    """What "the X one" stands for: the newest thing the conversation used in room X, its timer named X, or its
+    thing whose name starts with X."""
     which = match.group("which")
     read = vocabulary.read(which)
     for call in reversed(calls):
@@ -612,6 +707,8 @@ def _one_named(match: re.Match, calls: list[dict], vocabulary: Vocabulary) -> st
         if target.timer and str(args.get("name", "")).replace("_", " ") == which:
             return target.words
         if read and read[0] in ("room", "area") and read[1] in (args.get("room"), args.get("area")):
+            return target.words
+        if str(args.get("name", "")).replace("_", " ").startswith(which + " "):     # "the nursery one": its radiator
             return target.words
     return match.group(0)
 
@@ -697,17 +794,60 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary) -> str |
         match = pattern.match(said)
         if not match:
             continue
-        read = vocabulary.read(match.group("new"))
+        new = match.group("new")
+        read = vocabulary.read(new) or _quantity(new)
         if read is None:
-            return _kind_in_area(match.group("new"), calls, vocabulary)
+            return _kind_in_area(new, calls, vocabulary) or _unknown_part(new, calls, vocabulary)
         kind, value = read
+        if kind == "quantity":
+            return _quantity_changed(value, calls)
         for call in reversed(calls):
             key = REPLACES[kind].get(call["name"])
-            if key is not None:
+            if key is not None and (kind not in ("name", "device") or target_of(call) is not None):
                 changed = _with(call, key, value)
                 return request_for(changed) if changed else None
-        return None
+        # a room, an area or a name the conversation's calls have no place for ("and the bedroom" after the thermostat)
+        return Declined("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
     return None
+
+
+def _quantity(words: str) -> tuple[str, tuple[float, str]] | None:
+    """ "20 km", "250 grams": a number and a unit, as ("quantity", (number, unit))."""
+    match = re.fullmatch(r"(?:the |in )?(\d+(?:\.\d+)?) ([a-z ]+)", words)
+    if match is None:
+        return None
+    unit = next((unit for unit, said in UNIT_WORDS.items() if match.group(2) in said), None)
+    return ("quantity", (float(match.group(1)), unit)) if unit else None
+
+
+def _quantity_changed(quantity: tuple[float, str], calls: list[dict]) -> str | None:
+    """ "and 20 km" after "convert 10 km to miles": the newest conversion of that unit with the number changed;
+    said in the unit converted to, the other way round."""
+    value, unit = quantity
+    for call in reversed(calls):
+        args = call["arguments"]
+        if call["name"] == "convert" and unit in (args.get("from"), args.get("to")):
+            other = args["to"] if unit == args.get("from") else args["from"]
+            return request_for({"name": "convert", "arguments": {"value": value, "from": unit, "to": other}})
+    return None
+
+
+def _unknown_part(new: str, calls: list[dict], vocabulary: Vocabulary) -> Declined | None:
+    """A follow-up's new part of a word or three, said as a thing ("the ...", "... one") or a place, that names
+    nothing of the home ("and upstairs", "not that one, the big one", "what about the loft"): asked about, naming
+    what the conversation acted on last; any other part ("what about tomorrow", "and you") is left to the model."""
+    words = re.sub(r"^(?:the|in the|in|on|for|my|our) ", "", new).removesuffix(" 1").split()
+    thing = re.match(r"(?:(?:in |on |for )?the|my|our) ", new) or new.endswith(" 1") or " ".join(words) in OTHER_ROOM_WORDS
+    if not thing or not words or len(words) > 3 or vocabulary.names_a_thing(" ".join(words)) \
+            or any(re.fullmatch(r"\d+(?:\.\d+)?", word) or word in KNOWN_PART_WORDS or word in vocabulary.units
+                   or vocabulary.read(word) is not None for word in words):
+        return None
+    targets = _targets(calls, False)[:2]
+    if not new.endswith(" 1"):
+        return Declined(f"Sorry, there's no {' '.join(words)} I know of.")
+    if len(targets) == 2:
+        return Declined(f"Which one do you mean, {targets[0]} or {targets[1]}?")
+    return Declined("Sorry, I'm not sure which one you mean.")
 
 
 def _kind_in_area(new: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
@@ -726,17 +866,31 @@ def _kind_in_area(new: str, calls: list[dict], vocabulary: Vocabulary) -> str | 
     return None
 
 
-def _targets(calls: list[dict], timer: bool) -> list[str]:
-    """The things the calls acted on, timers or other things, newest first, each once."""
+def _targets(calls: list[dict], timer: bool, fits=lambda call: True) -> list[str]:
+    """The things the calls acted on, timers or other things, newest first, each once; only those of calls that
+    fit, when said."""
     targets: list[str] = []
     for call in reversed(calls):
         target = target_of(call)
-        if target is not None and target.timer == timer and target.words not in targets:
+        if target is not None and target.timer == timer and target.words not in targets and fits(call):
             targets.append(target.words)
     return targets
 
 
-def _pronoun(said: str, calls: list[dict]) -> str | None:
+def _kind(call: dict, kinds: dict[str, str]) -> str | None:
+    """What kind of thing a call acted on (VERB_KINDS): by its skill, or by the home's component of a thing only
+    asked about; None when unknown."""
+    name = str(call["arguments"].get("name") or call["arguments"].get("device") or "").replace("_", " ")
+    if call["name"] in SKILL_KINDS:
+        return SKILL_KINDS[call["name"]]
+    if call["name"] in LEVEL_SKILLS or name in DEVICES["light"] or LIGHT.search(name):
+        return "light"
+    if call["name"] != "get_state":
+        return "switch"
+    return "switch" if name in DEVICES else FOLLOW_UP_KINDS.get(kinds.get(name, ""))
+
+
+def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) -> str | Declined | None:
     """ "turn it off", "actually cancel it", "turn the other one off": the pronoun replaced by the thing it
     stands for: the newest timer when the words are about a timer, else the newest other thing (the newest
     timer when there is none); "the other one" is the one of those before the newest, "the first one" the
@@ -748,11 +902,154 @@ def _pronoun(said: str, calls: list[dict]) -> str | None:
     # which of the things, newest first: "the other one" the one before the newest, "the first one" the oldest,
     # "the second one" the one after it
     which = ORDINAL_REFERENCES.get(match.group("ref"), 0)
-    targets = _targets(calls, timer)
+    # the kinds of thing the words can act on ("lock it back up": a lock), read from the words beside the pronoun
+    wanted = [set(VERB_KINDS[word]) for word in said.split() if word in VERB_KINDS]
+    fitting = set.intersection(*wanted) if wanted else None
+    if fitting is not None and QUESTION.match(said):      # "is it still open": a sensor answers it too
+        fitting.add("sensor")
+    fits = lambda call: fitting is None or _kind(call, kinds or {}) in (None, *fitting)      # noqa: E731
+    targets = _targets(calls, timer, fits)
+    if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
+        every = _targets(calls, timer)
+        targets = every if len(every) >= 2 and every[which] in targets else targets
     if not targets and not timer and which != 1:     # "stop it" when only a timer was acted on
         targets = _targets(calls, True)
     if len(targets) < (2 if which else 1):
+        if fitting is not None and _targets(calls, timer):    # things were acted on, none the words can act on
+            return Declined("Sorry, I'm not sure which one you mean.")
         return None
     words = targets[which]
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
     return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", after)).strip()
+
+
+def _left(said: str, calls: list[dict]) -> Declined | None:
+    """ "fine, leave it off", "leave the other one": asks for nothing, so nothing is called."""
+    return Declined("Okay, I'll leave it.") if LEAVE.match(said) and calls else None
+
+
+def _undone(said: str, calls: list[dict]) -> str | Declined | None:
+    """ "undo that", "put it back how it was": the newest change taken back: a state, an action or a step turned
+    round, a setting back to the value the conversation set before it, a timer cancelled; declined when the
+    conversation does not say what it was (a scene, a first setting)."""
+    if not UNDO.match(said):
+        return None
+    call = next((call for call in reversed(calls) if call["name"] not in NOT_CHANGES), None)
+    if call is None:
+        return Declined("Sorry, there's nothing I can undo.")
+    args = call["arguments"]
+    if call["name"] in ("set_timer", "start_timer"):
+        return f"cancel the {args['name']} timer" if args.get("name") else "cancel the timer"
+    for key, opposite in OPPOSITES.items():
+        if args.get(key) in opposite:
+            return request_for(_with(call, key, opposite[args[key]])) or None
+    key = UNDONE_BY_VALUE.get(call["name"])
+    target = target_of(call)
+    earlier = next((old for old in reversed(calls[:calls.index(call)]) if old["name"] == call["name"]
+                    and target_of(old) == target and isinstance(old["arguments"].get(key), (int, float))), None) \
+        if key else None
+    if earlier is None:
+        return Declined("Sorry, I don't know what it was before.")
+    return request_for(_with(call, key, earlier["arguments"][key]))
+
+
+def _again(said: str, calls: list[dict]) -> str | None:
+    """ "same again": the newest call once more, when it is one a request can be said for."""
+    return request_for(calls[-1]) if SAME_AGAIN.match(said) else None
+
+
+def _another(said: str, calls: list[dict]) -> str | None:
+    """ "another one for 10", "another one for the garlic bread, 5 minutes": one more timer, for the length said,
+    in the newest timer's unit when none is said ("timer for 5 minutes", "another one for 10": 10 minutes)."""
+    match = ANOTHER_TIMER.match(said)
+    timer = next((call for call in reversed(calls) if call["name"] in ("set_timer", "start_timer")), None)
+    if not match or timer is None or not isinstance(timer["arguments"].get("seconds"), (int, float)):
+        return None
+    if match.group("length"):             # "and a 10 minute one"
+        return request_for({"name": "set_timer", "arguments": {"seconds": match.group("length")}})
+    seconds = float(match.group("n")) * (1 if match.group("unit") else _unit_of(timer["arguments"]["seconds"]))
+    label = re.sub(r"\b(?:1|timer|for)\b", "", match.group("label") or "").strip() or None
+    if label is not None and not match.group("unit"):
+        return None
+    call = {"name": "start_timer", "arguments": {"name": label, "seconds": seconds}} if label else \
+        {"name": "set_timer", "arguments": {"seconds": seconds}}
+    return request_for(_with(call, "seconds", seconds))
+
+
+def _unit_of(seconds: float) -> int:
+    """The unit a length was most likely said in: hours, minutes or seconds."""
+    return next(unit for unit in (3600, 60, 1) if seconds >= unit and seconds % unit == 0)
+
+
+def _multiplied(said: str, calls: list[dict]) -> str | None:
+    """ "twice as long", "half as bright", "halve the pendant": the newest length or level (or that of the thing
+    named) times the multiple; a sum's result is ON_THE_RESULT's."""
+    match = MULTIPLE.match(said)
+    if not match or calls[-1]["name"] == "calculate" and not match.group("what"):
+        return None
+    times = MULTIPLES[match.group("times") or match.group("verb")]
+    keys = MULTIPLIED[match.group("what")] if match.group("what") else ("seconds", "percent")
+    thing = match.group("thing") or match.group("named")
+    for call in reversed(calls):
+        key = next((key for key in keys if isinstance(call["arguments"].get(key), (int, float))), None)
+        if key is None or thing and not (_is_named(f"the {thing}", call)
+                                         or str(call["arguments"].get("name", "")).replace("_", " ") == thing):
+            continue
+        value = call["arguments"][key] * times
+        return request_for(_with(call, key, min(value, 100) if key == "percent" else value))
+    return None
+
+
+def _operand_changed(said: str, calls: list[dict]) -> str | None:
+    """ "and times 8" after "what's 12 times 7": the newest sum with its second number changed, when the words
+    say its operator ("by" for any)."""
+    match = OPERAND.match(said)
+    call = next((call for call in reversed(calls) if call["name"] == "calculate"), None)     # past other skills
+    if not match or call is None:
+        return None
+    parts = re.fullmatch(r"\s*(-?\d+(?:\.\d+)?)\s*([*/+-])\s*(-?\d+(?:\.\d+)?)\s*",
+                         str(call["arguments"].get("expression", "")))
+    if parts is None or match.group("op") != "by" and OPERATORS[match.group("op")] != parts.group(2):
+        return None
+    words = {operator: word for word, operator in reversed(OPERATORS.items())}
+    return f"what is {parts.group(1)} {words[parts.group(2)]} {match.group('n')}"
+
+
+def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | None:
+    """ "the salt one" after "turn on the lamp" was asked about ("Which one, ...?"), "ok 22 then" or "the hallway one
+    then" after it was refused: the request before, with the part the answer gives in place of its own: a number,
+    a room or an area (added when it had none), a name or a device (its last word, or with "one" its first words).
+    None when the assistant's last turn made a call and asked nothing ("Which one: ...?" is a call's answer), or
+    the answer is no such part."""
+    if len(history) < 3 or history[-2].get("role") != "assistant" or history[-3].get("role") != "user" \
+            or _assistant_calls(history[-2]) and "?" not in content_text(history[-2]):
+        return None
+    answer = ANSWER_TAIL.sub("", ANSWER_HEAD.sub("", FILLERS.sub("", said)))
+    before = normalize_request(content_text(history[-3]))
+    number = re.fullmatch(r"(\d+(?:\.\d+)?)(?: percent| degrees)?", answer)
+    if number:
+        numbers = list(re.finditer(r"\b\d+(?:\.\d+)?\b", before))
+        return before[:numbers[-1].start()] + number.group(1) + before[numbers[-1].end():] if numbers else None
+    match = re.fullmatch(r"(?:in |on |for )?(?:the )?(?P<part>(?:1 in (?:the )?)?[a-z][a-z ]*?)(?P<one> 1)?", answer)
+    read = vocabulary.read(match.group("part")) if match else None
+    if read is None or read[0] not in ("room", "area", "name", "device"):
+        return None
+    part = str(read[1]).replace("_", " ") if read[0] in ("room", "area") else match.group("part")
+    words = before.split()
+    places = [(i, j) for i, j in vocabulary.spans(words, range(len(words)))
+              if " ".join(words[i:j]) in (*vocabulary.rooms, *vocabulary.areas, *OTHER_ROOM_WORDS)]
+    if read[0] in ("room", "area") and places:
+        i, j = max(places, key=lambda span: span[1] - span[0])
+        return " ".join([*words[:i], part, *words[j:]])
+    thing = THING.search(before)
+    if thing is None:
+        return None
+    if read[0] in ("room", "area") and not match.group("one"):
+        return f"{before} in the {part}"
+    said_thing = thing.group("thing").split()
+    named = [part, said_thing[-1]]            # "the velux" of "the attic window": the velux window, when the home has it
+    # a device of the default home keeps the room said before it ("the kitchen dishwasher": the kitchen coffee maker);
+    # a name of the user's own is whole
+    new = named if match.group("one") or vocabulary.knows(" ".join(named)) else \
+        [*said_thing[:-1], part] if read[0] == "device" else [part]
+    return before[:thing.start("thing")] + " ".join(new) + before[thing.end("thing"):]

@@ -31,7 +31,7 @@ import torch
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
 from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
 from assistant.clauses import clauses, reading_taken, takeable
-from assistant.conversation import Vocabulary, resolve
+from assistant.conversation import Vocabulary, declined, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
@@ -186,6 +186,12 @@ class EmbeddedGenerator:
         result: str | None = client_result
         said = ""
         lexicon = await tools.lexicon()
+        # a follow-up that does not single out one thing is asked about, not guessed (assistant.conversation.Declined)
+        question = await asyncio.to_thread(declined, history, lexicon) if client_result is None else None
+        if question is not None:
+            yield TextEvent(question)
+            yield DoneEvent(AssistantReply(question, [], 0, 0, (time.perf_counter() - started) * 1000, 0, self.name))
+            return
         # normalising and tokenising a long history, and reading declarations, is CPU work: off the event loop,
         # which carries every session
         readings = await asyncio.to_thread(self.readings, history, lexicon, client_tools)

@@ -438,11 +438,13 @@ class Lexicon(tuple):
     """(name phrases, area phrases) of a home, with what finding them in a request needs, computed once per
     lexicon rather than once per prompt (a home of 2,000 long names has 110,000 phrases)."""
 
-    def __new__(cls, names: set[str], areas: set[str]):
-        return super().__new__(cls, (names, areas))
+    def __new__(cls, names: set[str], areas: set[str], kinds: dict[str, str] | None = None):
+        lexicon = super().__new__(cls, (names, areas))
+        lexicon.kinds = kinds or {}       # each name's component: what a follow-up's verb can act on
+        return lexicon
 
     def __getnewargs__(self):
-        return tuple(self)
+        return (*self, self.kinds)
 
     @cached_property
     def unspaced(self) -> dict[str, str]:
@@ -476,7 +478,7 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
     names |= {_plural(n) for n in names if " " not in n and n.isalpha()}
     names |= {_respelled(n) for n in names if any(w in SPELLINGS or w in _BRITISH for w in n.split())}
     areas |= {_respelled(a) for a in areas if any(w in SPELLINGS or w in _BRITISH for w in a.split())}
-    return Lexicon(names - areas - STOP_WORDS, areas)
+    return Lexicon(names - areas - STOP_WORDS, areas, {e.name: e.component for e in entities})
 
 
 def _payload_words(payload: str) -> set[str]:

@@ -291,3 +291,39 @@ CHANGES_SAID_BACK = {
 }
 # Words that name no one thing but every one ("switch everything off", "turn it all off"): a target said so
 EVERY_THING = ("everything", "all", "every", "devices")
+
+# follow-ups (round 17)
+# What a follow-up's verb can act on: a pronoun stands for the newest thing of one of these kinds ("lock it back up"
+# after the tack room lock and the workbench light: the lock); kinds are what the conversation's calls did to a thing,
+# or, for a thing only asked about, its component in the user's home (FOLLOW_UP_KINDS)
+VERB_KINDS = {"lock": ("lock",), "unlock": ("lock",), "open": ("cover",), "close": ("cover",),
+              "switch": ("switch", "light"), "on": ("switch", "light"), "off": ("switch", "light"),
+              "start": ("switch",), "dim": ("light",), "brighten": ("light",), "brighter": ("light",),
+              "dimmer": ("light",)}
+FOLLOW_UP_KINDS = {"light": "light", "switch": "switch", "fan": "switch", "media_player": "switch", "cover": "cover",
+                   "lock": "lock", "climate": "climate", "sensor": "sensor", "binary_sensor": "sensor", "scene": "scene"}
+# Taking back the newest change ("undo that", "put it back how it was", "change it back")
+UNDOING = ("undo", "put it back", "put that back", "put them back", "change it back", "change that back", "set it back",
+           "set that back", "reverse", "revert", "go back", "take it back", "switch it back")
+# and the words that say the same only with what it was said after them ("make it like before", "back to how it was")
+RESTORING = ("make it", "make that", "make them", "back", "put it", "set it", "have it", "return it", "return that")
+AS_IT_WAS = ("how it was", "how they were", "the way it was", "the way they were", "as it was", "as they were",
+             "like it was", "like they were", "to how it was", "to what it was", "to how they were", "to the way it was",
+             "to before", "like before", "as before", "to what it was before", "to where it was", "where it was",
+             "again")
+UNDO_WHAT = ("the last thing", "the last 1", "the last change", "what you just did", "what you did")
+ASKING = ("can you", "could you", "please", "just", "actually", "then")
+# Leaving a thing as it is ("fine, leave it off", "leave the other one"): no call
+LEAVING = ("leave", "don't touch", "do not touch", "let")
+# and a thing said to stay as it is ("it can stay on")
+STAYING = ("can stay", "should stay", "will stay", "stays", "can stay as it is", "is fine as it is", "is fine")
+AGREEING = ("fine", "ok", "okay", "right", "good", "great", "cool", "alright", "that's fine", "that's ok", "no", "nah")
+# A length or a level as a multiple of the one set ("twice as long", "half as bright", "halve the pendant")
+MULTIPLES = {"twice": 2, "double": 2, "2 times": 2, "3 times": 3, "triple": 3, "4 times": 4, "half": 0.5, "halve": 0.5}
+MULTIPLIED = {"long": ("seconds",), "bright": ("percent",), "much": ("seconds", "percent"), "high": ("percent",)}
+# The newest call again ("same again", "do that again")
+AGAIN = ("same again", "the same again", "do that again", "do it again", "once more", "one more time",
+         "repeat that")
+# One more timer ("another one for 10", "and another for 12")
+ANOTHER = ("another", "another 1", "1 more", "a second 1", "another timer", "a new 1", "a second timer", "1",
+           "add another", "add another 1", "add another timer", "add 1 more", "and 1", "start another", "set another")

@@ -484,3 +484,16 @@ def test_a_name_the_home_does_not_have_never_acts_and_plurals_extra_words_and_sp
         reply = ask(assistant, request, home=home)
         assert home.states.get(key) == "on" and len(home.states) == 1, (request, reply.text, home.states)
         home.states.clear()
+
+
+def test_a_follow_up_that_singles_out_nothing_is_asked_about_and_changes_nothing(assistant):
+    """Round 17: "lock it" after a light, "and the cellar" in the default home: a question or a refusal, no call;
+    "close it again" after a blind and a lamp closes the blind, the newest thing "close" can act on."""
+    made_up = InMemoryHome(inventory=made_up_inventory())
+    reply = ask(assistant, "switch on the arc lamp", "lock it", home=made_up)
+    assert reply.tool_calls == [] and reply.text == "Sorry, I'm not sure which one you mean."
+    reply = ask(assistant, "turn on the kitchen light", "and the cellar")
+    assert reply.tool_calls == [] and "cellar" in reply.text
+    reply = ask(assistant, "close the roman blind", "switch on the salt lamp", "open it again", home=made_up)
+    assert [(c.name, c.arguments["action"]) for c in reply.tool_calls] == [("set_cover", "open")]
+    assert str(reply.tool_calls[0].arguments["name"]).replace("_", " ") == "roman blind"
