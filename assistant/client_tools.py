@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
-from assistant.vocabulary import (JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
+from assistant.vocabulary import (GENERIC_VERBS, JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
                                   REQUEST_OPENERS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
@@ -87,8 +87,10 @@ def stem(word: str) -> str:
     word = word.lower().strip(".,!?'\"")
     for ending in ("ing", "ies", "es", "ed", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[:-len(ending)] + ("y" if ending == "ies" else "")
-    return word
+            word = word[:-len(ending)] + ("y" if ending == "ies" else "")
+            break
+    # one spelling of "-ise" and "-ize" ("fertilise the tank" with doseFertilizer)
+    return re.sub(r"(?<=[a-z]{3}[^aeiou])is(e|er)?$", r"iz\1", word)
 
 
 # Groups of words that ask for the same kind of thing ("rain", "umbrella", "forecast"): the keys of the
@@ -325,7 +327,7 @@ TOOL_TELLS = frozenset("tell report say read give show list".split())
 TELLING = frozenset({"find", "convert", "translate"})
 # Verbs that say nothing of which action ("give the tomatoes a drink", "take a note"): they neither support
 # a tool nor rule one out.
-ANY_ACTION = frozenset("give take do go help let run turn get make".split())
+ANY_ACTION = frozenset("give take do go help let run turn switch get make".split())
 # Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print).
 ALSO = {"cancel": ("stop",)}
 # Actions that undo each other: a request with a word of one never calls a tool of the other ("take bananas
@@ -336,7 +338,8 @@ OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), (
 # Words that take back the value said just before ("for the twins, no wait, just for sam").
 CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
 # A verb of no particular action, and the particles after its object that make it one ("take the eggs out").
-PARTICLES = {"take": {"out": "remove"}}
+PARTICLES = {"take": {"out": "remove"}, "turn": {"off": "stop", "on": "start"},
+             "switch": {"off": "stop", "on": "start"}}
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
 LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS for word in words.split())
 # Words that ask for something with no verb of doing ("i need a premium ride", "a large latte please").
@@ -519,6 +522,9 @@ def number_value(word: str) -> int | float | None:
     """12, 2.5, "six", "twenty": the number a word says, or None."""
     if re.fullmatch(r"\d+(?:\.\d+)?", word):
         return _number(word)
+    glued = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z%]+)", word)      # "3ml", "5km": the number before its unit
+    if glued and glued.group(2) in UNIT_WORDS:
+        return _number(glued.group(1))
     return UNITS.get(word, TENS.get(word))
 
 
@@ -600,11 +606,13 @@ class Tool:
             [ACTION_OF.get(described[0])] if described else []
         acts = action is not None and action not in TELLING
         actions = {action, *ALSO.get(action, ())} | ({a for a in said if a and a not in TELLING} if acts else set())
-        # a tool that switches something on or off ("enabled": true or false) is asked to start or stop it
+        # a tool that switches something on or off ("enabled": true or false) is asked to start or stop it; it acts,
+        # though its words say no verb ("seat_heating": "Heated seats")
         if any(isinstance(properties[p], dict) and properties[p].get("type") == "boolean" and
                SWITCH_WORDS & set(name_words(p)) for p in properties):
             actions |= set(SWITCHED)
-        return cls(name, action, stem(verb) if action else None, own,
+            action = action or "start"
+        return cls(name, action, stem(verb) if action and verb else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}))
 
     def tells(self) -> bool:
@@ -648,10 +656,10 @@ class Request:
                     first, self.verb, self.verb_length, after_remark = at, action, length, True
                     break
         if self.verb == "any" and first < len(words):
-            # a verb and its particle after the object ("take hard fork out of my queue")
+            # a verb and its particle after the object ("take hard fork out of my queue", "switch the captions off")
             end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))
             self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items()
-                              if particle in words[first:end]), self.verb)
+                              if particle in words[first + 2:end]), self.verb)
         self.verb_at = first
         def asks(i: int) -> bool:
             """"is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done."""
@@ -886,6 +894,8 @@ class _Reading:
         for parameter in [p for p in self.unfilled() if p.type == "boolean" and SWITCH_WORDS & set(name_words(p.name))]:
             said = [True if " ".join(self.words[i:i + 2]) in SWITCH_ON else SWITCHED[a] for i in range(len(self.words))
                     if " ".join(self.words[i:i + 2]) in SWITCH_ON or (a := self.request.action_at(i)[0]) in SWITCHED]
+            if self.request.verb in SWITCHED:         # read with its particle ("switch the seats off")
+                said.insert(0, SWITCHED[self.request.verb])
             if said or parameter.required:
                 self.arguments[parameter.name] = said[0] if said else True
         for parameter in [p for p in self.unfilled() if p.type == "boolean"]:
@@ -914,6 +924,7 @@ class _Reading:
             if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or clock or \
                     _CLOCK.fullmatch(w) or \
                     (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or
+                                                      after in MONTHS and number_value(w) <= 31 or
                                                       before == "at" and number_value(w) <= 24 and not named)):
                 marked[i] = True
             if w == "this" and after in DAY_WORDS:
@@ -1203,6 +1214,15 @@ class _Reading:
             self.take(parameter, run.first, run.last)
 
 
+def compounds(words: list[str], tool: Tool, skipped: range) -> set[str]:
+    """Roots of a thing said in two words where the tool writes one, or in one where it writes two: "pay slip" for
+    GetPayslip, "on-call" for pageOnCall; only those of the tool's own."""
+    joined = [stem(a + b) for i, (a, b) in enumerate(zip(words, words[1:]))
+              if i not in skipped and a.isalpha() and b.isalpha() and a not in FUNCTION_WORDS]
+    parts = [stem(part) for w in words if "-" in w for part in _content(w.split("-"))]
+    return {root for root in joined + parts if any(same_root(root, r) for r in tool.own)}
+
+
 def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     """Whether the request says the tool's action, how much it says of what the tool acts on (a word of the
     tool's own 1, a word of the same kind, "umbrella" for weather, 0.5; the request's verb not counted: "book
@@ -1218,10 +1238,15 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             return None
     # a telling tool is never asked by a verb of doing, even one of its own words ("lock my bike" is no
     # check_bike_lock); a tool that acts is by its own action or a word of its own ("text sam": send_message)
+    # a verb of many actions said of the thing the tool's name holds ("put the washing machine on cottons" with
+    # startWashingMachine)
+    generic = request.verb not in (None, "any") and words[request.verb_at] in GENERIC_VERBS and \
+        any(tool.names(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end]))
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
             return None
-        if not tool.tells() and request.verb not in tool.actions and not tool.has(stem(words[request.verb_at])):
+        if not tool.tells() and request.verb not in tool.actions and not tool.has(stem(words[request.verb_at])) and \
+                not generic:
             return None
     # an unknown first word that is no word of a telling tool's is a verb of doing ("fill the pool", "charge my
     # phone") or a remark's ("red wine gives me a headache"), not a thing to be told of ("ski conditions in zermatt")
@@ -1230,7 +1255,8 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     if NOW_WORDS & tool.own and PAST_WORDS & set(words):
         return None
     if request.question and (ADDRESSED & set(words) or words[0] == "how" and words[1:2] and words[1] in AMOUNTS and
-                             PAST_WORDS & set(words) and not any(p.kind == "time" for p in tool.parameters)):
+                             PAST_WORDS & set(words) and not any(p.kind == "time" for p in tool.parameters) and
+                             not PAST_WORDS & set(name_words(tool.name))):     # one named for the past (LastNapTime)
         return None
     mentioned = next((i for i, w in enumerate(words) if w in MENTIONING), len(words)) \
         if not any(p.kind == "message" for p in tool.parameters) else len(words)
@@ -1241,7 +1267,9 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             return same_root(stem(words[i]), tool.verb)
         return request.action_at(i)[0] in tool.actions and \
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
-    support = tool.action is not None and any(its_action(i) for i in range(len(words)))
+    # or the request's verb, read with its particle, is the action of a tool that acts ("switch the seats off")
+    support = tool.action is not None and (any(its_action(i) for i in range(len(words))) or
+                                           not tool.tells() and request.verb in tool.actions)
     # the tool's own verb that no table holds is the request's verb, no thing it acts on ("freeze the chicken")
     own = request.says_own_verb(tool)
     verb = range(request.verb_at, request.verb_at + max(request.verb_length, 1)) if request.verb or own else range(0)
@@ -1250,7 +1278,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     said = {stem(w) for i, w in enumerate(words[:mentioned]) if i not in verb and w in _content([w]) and not (
         i and words[i - 1] == "to" and ACTION_OF.get(w, tool.action) != tool.action and
         not any(same_root(stem(w), r) for r in tool.own))}
-    objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root))
+    said |= compounds(words[:mentioned], tool, verb)
+    # a word of a parameter's name or description says less ("a 120 ml *bottle*": "Bottle amount in ml")
+    objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root)) + \
+        sum(0.5 for root in said if not tool.has(root) and any(root in p.roots for p in tool.parameters))
     # the verb is a word of the tool's (or of its kind) other than its verb ("remind" for set_reminder, "email"
     # for send_email, "text" for send_message)
     named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)
@@ -1269,12 +1300,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     own_verb = request.unknown_verb and tool.has(stem(request.first))
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
     # a message said is no part of it ("slack the ops channel saying the server is back up")
-    quoted = next((i for i, w in enumerate(words) if w in MESSAGE_CUES), len(words))
+    quoted = next((i for i, t in enumerate(request.tokens) if t.word in MESSAGE_CUES or ":" in t.gap), len(words))
     clause = set(words[:min(clauses[0] if clauses else len(words), quoted)])
     # a word of an action right after a copula is a state ("the garage door is open"), and a day word a time ("my
     # sister is visiting next week"): no verb of asking
     acting = [w for i, w in enumerate(words) if w in ACTION_OF and w not in DAY_WORDS and not (i and words[i - 1] in COPULAS)]
-    if not request.question and request.verb is None and not WANTING & set(words) and \
+    if not request.question and request.verb is None and not WANTING & set(words) and not own and \
             not acting and not any(words[i] in QUESTION_STARTS for i in clauses) and \
             (COPULAS & clause or tool.tells() and SPEAKERS & clause):
         return None
@@ -1283,7 +1314,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         if request.verb_at + 1 < len(words) else False
     asked = own_verb or counted or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
-            request.verb == "any" or request.verb is None and asked)):
+            request.verb == "any" or generic or request.verb is None and asked)):
         return None
     return support, objects, named
 

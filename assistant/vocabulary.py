@@ -291,3 +291,8 @@ CHANGES_SAID_BACK = {
 }
 # Words that name no one thing but every one ("switch everything off", "turn it all off"): a target said so
 EVERY_THING = ("everything", "all", "every", "devices")
+
+# client tools (round 17)
+# Verbs said of many actions ("put the washing machine on", "set the alarm to night mode", "send the rent", "start a
+# poll"): said of a thing a declared tool's name holds, they ask for that tool whatever its own verb
+GENERIC_VERBS = frozenset({"put", "set", "add", "start", "send", "make", "create", "do"})

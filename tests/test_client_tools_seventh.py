@@ -1,0 +1,76 @@
+"""The decoder's mechanisms written from the seventh client-tools set's misses (a development set), each on
+declarations of its own: a request read by how it is built (a verb of many actions, a word split or joined, a
+parameter's words), not by the set's phrasings."""
+import pytest
+
+from assistant.client_tools import decode, stem
+
+
+def tool(name: str, description: str, required=(), **properties) -> dict:
+    """A declaration in the Realtime shape; each property as (type, description) or (type, description, enum)."""
+    return {"type": "function", "name": name, "description": description,
+            "parameters": {"type": "object", "required": list(required), "properties": {
+                key: {"type": kind, "description": text, **({"enum": list(enum[0])} if enum else {})}
+                for key, (kind, text, *enum) in properties.items()}}}
+
+
+def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
+    call = decode(tools, text)
+    return call and (call["name"], call["arguments"])
+
+
+WINTERIZE = tool("winterizeTap", "Drain an outdoor tap before frost.", ["tap"], tap=("string", "Which tap"))
+KETTLE = tool("fill_kettle", "Fill the smart kettle.", ["millilitres"], millilitres=("integer", "How much water"))
+MOVE = tool("book_removal", "Book a removal van.", ["date"], date=("string", "Moving day"))
+CALLS = tool("LastCallLength", "How long the user's last phone call took.")
+RECEPTION = tool("buzzReception", "Buzz the front desk with a short note.", ["note"], note=("string", "The note"))
+SEATS = tool("seat_heating", "Heated seats in the car.", ["enabled"], enabled=("boolean", "true for on"))
+WAYBILL = tool("GetWaybill", "Shipping document of an order.", ["order"], order=("string", "Order number"))
+NURSE = tool("pageOnCallNurse", "Page the nurse on duty.", ["message"], message=("string", "What is needed"))
+DIARY = tool("food_diary_entry", "Add an entry to the food diary.", ["dish"],
+             dish=("string", "What was eaten"), calories=("integer", "Calories of the meal"))
+DRYER = tool("startDryer", "Begin a drying cycle.", ["program"],
+             program=("string", "Drying program", ["cotton", "delicates"]))
+SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "Lawn zone"))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # one spelling of -ise and -ize
+    ("winterise the garden tap", [WINTERIZE], ("winterizeTap", {"tap": "garden"})),
+    # a number glued to its unit
+    ("fill the kettle with 750ml", [KETTLE], ("fill_kettle", {"millilitres": 750})),
+    # a day's number before its month is part of the date
+    ("book the removal van for 3 March", [MOVE], ("book_removal", {"date": "3 March"})),
+    # a tool named for the past is asked the past ("how long was ...")
+    ("how long was my last call", [CALLS], ("LastCallLength", {})),
+    # the tool's own verb first, and a message after a colon: no statement of how things are
+    ("buzz reception: the courier is here", [RECEPTION], ("buzzReception", {"note": "the courier is here"})),
+    # a verb's particle after its object
+    ("switch the heated seats off", [SEATS], ("seat_heating", {"enabled": False})),
+    # a word the tool writes as one said as two ("way bill"), one it writes as two said as one ("on-call")
+    ("show the way bill for order 5512", [WAYBILL], ("GetWaybill", {"order": "5512"})),
+    ("page the on-call nurse: bed four needs help", [NURSE], ("pageOnCallNurse", {"message": "bed four needs help"})),
+    # a word of a parameter's description says the tool, if less than one of its own
+    ("log 450 calories of lasagne", [DIARY], ("food_diary_entry", {"dish": "lasagne", "calories": 450})),
+    # a verb of many actions said of the thing the tool's name holds
+    ("put the dryer on delicates", [DRYER], ("startDryer", {"program": "delicates"})),
+])
+def test_seventh_set_mechanisms(text, tools, expected):
+    assert reading(tools, text) == expected
+
+
+@pytest.mark.parametrize("text, tools", [
+    # an action that undoes the tool's still rules it out, whatever the verb of many actions allows
+    ("stop the dryer", [DRYER]),
+    # a tool named for the past is asked the past only when its name says it
+    ("how far did i cycle last week", [tool("findMyCar", "Where the car was last parked.")]),
+    # a verb of many actions said of no thing of the tool's name
+    ("set a reminder to water the lawn", [SPRINKLER]),
+])
+def test_seventh_set_mechanisms_call_nothing_where_none_serves(text, tools):
+    assert decode(tools, text) is None
+
+
+def test_one_spelling_of_ise_and_ize():
+    assert stem("fertilise") == stem("fertilize") and stem("organiser") == stem("organizer")
+    assert stem("promise") == stem("promize") and stem("cruise") == "cruise"
