@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
-from assistant.vocabulary import (GENERIC_VERBS, JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
+from assistant.vocabulary import (DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
                                   REQUEST_OPENERS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
@@ -592,6 +592,9 @@ class Tool:
         if action is None and verb and same_root(stem(verb), stem(first)):
             # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness": a verb of its own
             action = first
+        elif action is None and verb in DOING_VERBS and first not in DAY_WORDS:
+            # "donate_to_charity": "Make a donation": its name's verb, and it acts
+            action, verb = first, first
         schema = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         required = [p for p in schema.get("required") or [] if p in properties]
@@ -1242,6 +1245,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     # startWashingMachine)
     generic = request.verb not in (None, "any") and words[request.verb_at] in GENERIC_VERBS and \
         any(tool.names(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end]))
+    # ("do i have ...", "do you ..." ask)
+    if request.verb == "any" and tool.tells() and words[request.verb_at] in DOING_VERBS and \
+            words[request.verb_at + 1:request.verb_at + 2] not in (["i"], ["you"], ["we"], ["they"]):
+        return None
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
             return None
@@ -1279,9 +1286,15 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         i and words[i - 1] == "to" and ACTION_OF.get(w, tool.action) != tool.action and
         not any(same_root(stem(w), r) for r in tool.own))}
     said |= compounds(words[:mentioned], tool, verb)
+    # a time said is a value, no thing the tool acts on ("how are you today" with a tool of today's output), unless
+    # it is the tool's own name's ("next_bus")
+    times = {stem(w) for w, after in zip(words, [*words[1:], ""]) if w in DAY_WORDS and not (
+        w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS)}        # "up next" is no time
+    said = {root for root in said if root not in times or any(same_root(root, stem(w)) for w in name_words(tool.name))}
     # a word of a parameter's name or description says less ("a 120 ml *bottle*": "Bottle amount in ml")
     objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root)) + \
-        sum(0.5 for root in said if not tool.has(root) and any(root in p.roots for p in tool.parameters))
+        sum(0.5 for root in said if not tool.has(root) and any(root in p.roots or any(
+            root in group and p.roots & group for group in KINDS) for p in tool.parameters))
     # the verb is a word of the tool's (or of its kind) other than its verb ("remind" for set_reminder, "email"
     # for send_email, "text" for send_message)
     named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)

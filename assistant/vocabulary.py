@@ -296,3 +296,6 @@ EVERY_THING = ("everything", "all", "every", "devices")
 # Verbs said of many actions ("put the washing machine on", "set the alarm to night mode", "send the rent", "start a
 # poll"): said of a thing a declared tool's name holds, they ask for that tool whatever its own verb
 GENERIC_VERBS = frozenset({"put", "set", "add", "start", "send", "make", "create", "do"})
+# Verbs of no particular action that still ask for something done, never to be told ("do a water change in the
+# tank", "make the subtitles bigger"): no tool that only tells is asked by them
+DOING_VERBS = frozenset({"do", "make", "run", "turn", "switch", "take"})

@@ -31,6 +31,10 @@ DIARY = tool("food_diary_entry", "Add an entry to the food diary.", ["dish"],
              dish=("string", "What was eaten"), calories=("integer", "Calories of the meal"))
 DRYER = tool("startDryer", "Begin a drying cycle.", ["program"],
              program=("string", "Drying program", ["cotton", "delicates"]))
+TANK = tool("tank_readings", "Latest water test of the pond: pH and oxygen.")
+TIPS = tool("tip_waiter", "Make a tip to the waiter from the user's card.", ["amount"], amount=("number", "Tip amount"))
+TIDES = tool("harbour_tides", "Tide times at the harbour.", [], day=("string", "Which day", ["today", "tomorrow"]))
+DIARY_EVENTS = tool("diary_events", "Events in the diary.", [], day=("string", "Day to list"))
 SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "Lawn zone"))
 
 
@@ -54,6 +58,11 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     ("log 450 calories of lasagne", [DIARY], ("food_diary_entry", {"dish": "lasagne", "calories": 450})),
     # a verb of many actions said of the thing the tool's name holds
     ("put the dryer on delicates", [DRYER], ("startDryer", {"program": "delicates"})),
+    # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
+    ("make a 5 pound tip", [TIPS], ("tip_waiter", {"amount": 5})),
+    # a doing verb that asks ("do i ...") still asks a tool that tells
+    ("do i have any events in my diary today", [DIARY_EVENTS, TIDES], ("diary_events", {"day": "today"})),
+    ("what are the tide times today", [DIARY_EVENTS, TIDES], ("harbour_tides", {"day": "today"})),
 ])
 def test_seventh_set_mechanisms(text, tools, expected):
     assert reading(tools, text) == expected
@@ -64,6 +73,10 @@ def test_seventh_set_mechanisms(text, tools, expected):
     ("stop the dryer", [DRYER]),
     # a tool named for the past is asked the past only when its name says it
     ("how far did i cycle last week", [tool("findMyCar", "Where the car was last parked.")]),
+    # a verb of doing asks for something done, never for a tool that only tells
+    ("do a water change in the pond", [TANK]),
+    # a time said is a value, no thing a tool acts on
+    ("how are you today?", [TIDES]),
     # a verb of many actions said of no thing of the tool's name
     ("set a reminder to water the lawn", [SPRINKLER]),
 ])
