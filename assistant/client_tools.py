@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
 from assistant.vocabulary import (DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
-                                  REQUEST_OPENERS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
+                                  RELATIVE_WORDS, REQUEST_OPENERS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -441,6 +441,7 @@ CUES = {
     "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "round": ("place",),
     "by": ("person",), "under": ("person",),
     "for": (), "of": (), "about": (), "with": (), "on": (), "called": ("person", "thing"), "named": ("person", "thing"),
+    "over": ("place",), "via": ("place",), "across": ("place",), "against": (), "during": (),
 }
 # Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.
 MESSAGE_CUES = frozenset("saying says say that telling".split())
@@ -764,6 +765,14 @@ class _Reading:
         self.used: set[int] = set()
         if request.verb is not None or request.says_own_verb(tool):
             self.used.update(range(request.verb_at, request.verb_at + max(request.verb_length, 1)))
+            # the verb and its particle are one word of the tool's name ("roll back" for rollbackDeployment)
+            end = request.verb_at + max(request.verb_length, 1)
+            if end < len(self.words) and any(stem(self.words[end - 1] + self.words[end]) == stem(w)
+                                             for w in name_words(tool.name)):
+                self.used.add(end)
+        # a word right after who does it is a verb ("i worked 40 hours on Helios")
+        self.used.update(i for i in range(1, len(self.words)) if self.words[i - 1] in SUBJECT_PRONOUNS and
+                         self.words[i] not in FUNCTION_WORDS and i not in request.titled)
         # the amount a question asks ("how long", "how much") is no value
         self.used.update(i for i in range(1, len(self.words))
                          if self.words[i] in AMOUNTS and self.words[i - 1] == "how")
@@ -1110,10 +1119,14 @@ class _Reading:
         out, current, cue = [], [], None      # before the verb, a remark's ("i'm nearly out of metformin, ...")
         for i, token in enumerate(self.request.tokens):
             said_cue = token.word in CUES and i not in self.request.titled
-            boundary = not self.free(i) or said_cue or any(c in token.gap for c in ",?!;")
+            relative = token.word in RELATIVE_WORDS and i not in self.request.titled and bool(current)
+            boundary = not self.free(i) or said_cue or relative or any(c in token.gap for c in ",?!;")
             if boundary and current:
                 out.append(_Chunk(current[0], current[-1], cue))
                 current = []
+            if relative:
+                cue = None
+                continue
             if said_cue and self.free(i):
                 after, _ = self.request.action_at(i + 1) if i + 1 < len(self.words) else (None, 0)
                 # "to" before a verb is no person's nor place's: "to book a table", "to walk the dog"
@@ -1202,6 +1215,10 @@ class _Reading:
         owner = next((k for k in range(run.first, run.last) if self.words[k].endswith("'s") and rest(k) and
                       all(self.tool.has(stem(w)) for w in rest(k))), None) if parameter.kind == "person" else None
         coded = [k for k in range(run.first, run.last + 1) if re.search(r"\d", self.words[k])]
+        # a person typed by name after words of who they are ("the cleaner Agnieszka"): the name
+        typed = [k for k in range(run.first, run.last + 1) if k in self.request.titled]
+        if parameter.kind == "person" and typed and typed[0] > run.first and typed[-1] == run.last:
+            run = _Chunk(typed[0], run.last, run.cue, run.kindred)
         if example is not None:
             self.take(parameter, example, example)
         elif parameter.coded and coded:

@@ -293,9 +293,15 @@ CHANGES_SAID_BACK = {
 EVERY_THING = ("everything", "all", "every", "devices")
 
 # client tools (round 17)
-# Verbs said of many actions ("put the washing machine on", "set the alarm to night mode", "send the rent", "start a
+# Verbs said of many actions ("put the washing machine on", "set the alarm to night mode", "turn the tank lights off", "start a
 # poll"): said of a thing a declared tool's name holds, they ask for that tool whatever its own verb
-GENERIC_VERBS = frozenset({"put", "set", "add", "start", "send", "make", "create", "do"})
+GENERIC_VERBS = frozenset({"put", "set", "add", "start", "send", "make", "create", "do", "turn", "switch"})
 # Verbs of no particular action that still ask for something done, never to be told ("do a water change in the
 # tank", "make the subtitles bigger"): no tool that only tells is asked by them
 DOING_VERBS = frozenset({"do", "make", "run", "turn", "switch", "take"})
+# Who does something, said before its verb ("i worked 40 hours on Helios", "log that i fed biscuit"): the word right
+# after one is a verb, no value
+SUBJECT_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she"})
+# Words that start a clause about the thing just named ("a code for Hiroshi that lasts 48 hours"): no value runs on
+# across one (a message after "that" is read before)
+RELATIVE_WORDS = frozenset({"that", "which", "who"})

@@ -35,6 +35,12 @@ TANK = tool("tank_readings", "Latest water test of the pond: pH and oxygen.")
 TIPS = tool("tip_waiter", "Make a tip to the waiter from the user's card.", ["amount"], amount=("number", "Tip amount"))
 TIDES = tool("harbour_tides", "Tide times at the harbour.", [], day=("string", "Which day", ["today", "tomorrow"]))
 DIARY_EVENTS = tool("diary_events", "Events in the diary.", [], day=("string", "Day to list"))
+LAMP = tool("set_lamp_scene", "Change the desk lamp's scene.", ["scene"], scene=("string", "Scene", ["reading", "off"]))
+CHECKOUT = tool("checkoutBasket", "Pay for the basket.", ["card"], card=("string", "Which saved card"))
+HIKE = tool("log_hike", "Record a hike.", ["trail"], trail=("string", "Trail name"), km=("number", "Distance in km"))
+DRONE = tool("drone_flyover", "Fly the drone over a place and film it.", ["place"], place=("string", "Where"))
+LOAN = tool("lend_tool", "Record a tool lent to a neighbour.", ["item", "borrower"], item=("string", "The tool"),
+            borrower=("string", "Neighbour's name"), days=("integer", "For how many days"))
 SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "Lawn zone"))
 
 
@@ -58,6 +64,17 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     ("log 450 calories of lasagne", [DIARY], ("food_diary_entry", {"dish": "lasagne", "calories": 450})),
     # a verb of many actions said of the thing the tool's name holds
     ("put the dryer on delicates", [DRYER], ("startDryer", {"program": "delicates"})),
+    # a verb of many actions with its particle after the object, where the particle is the tool's own member
+    ("turn the desk lamp off", [LAMP], ("set_lamp_scene", {"scene": "off"})),
+    # a verb and its particle make one word of the tool's name: no part of the value
+    ("check out with the visa card", [CHECKOUT], ("checkoutBasket", {"card": "visa"})),
+    # the word after who does it is a verb, no value
+    ("log that we walked Helvellyn Edge, 12 km", [HIKE], ("log_hike", {"trail": "Helvellyn Edge", "km": 12})),
+    # a preposition before a place ends the value before it
+    ("fly the drone low over Ashby Wood", [DRONE], ("drone_flyover", {"place": "Ashby Wood"})),
+    # no value runs on across "that"; a person typed by name after who they are
+    ("I lent a ladder to my neighbour Tomasz that he needs for 3 days", [LOAN],
+     ("lend_tool", {"item": "ladder", "borrower": "Tomasz", "days": 3})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
     ("make a 5 pound tip", [TIPS], ("tip_waiter", {"amount": 5})),
     # a doing verb that asks ("do i ...") still asks a tool that tells
