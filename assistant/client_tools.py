@@ -1308,9 +1308,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     times = {stem(w) for w, after in zip(words, [*words[1:], ""]) if w in DAY_WORDS and not (
         w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS)}        # "up next" is no time
     said = {root for root in said if root not in times or any(same_root(root, stem(w)) for w in name_words(tool.name))}
-    # a word of a parameter's name or description says less ("a 120 ml *bottle*": "Bottle amount in ml")
+    # a word of a parameter's name or description says less ("a 120 ml *bottle*": "Bottle amount in ml"), and an
+    # amount asked says nothing ("how *long* did the pump run" of "How long the slot must be")
     objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root)) + \
-        sum(0.5 for root in said if not tool.has(root) and any(root in p.roots or any(
+        sum(0.5 for root in said if not tool.has(root) and root not in AMOUNTS and any(root in p.roots or any(
             root in group and p.roots & group for group in KINDS) for p in tool.parameters))
     # the verb is a word of the tool's (or of its kind) other than its verb ("remind" for set_reminder, "email"
     # for send_email, "text" for send_message)

@@ -94,6 +94,9 @@ def test_seventh_set_mechanisms(text, tools, expected):
     ("do a water change in the pond", [TANK]),
     # a time said is a value, no thing a tool acts on
     ("how are you today?", [TIDES]),
+    # an amount asked ("how long") is no word of a parameter's ("How long the slot must be")
+    ("how long did the pump run last night", [tool("find_gap", "Find a gap in the diary.", ["day"],
+                                                   day=("string", "Day"), minutes=("integer", "How long it must be"))]),
     # a verb of many actions said of no thing of the tool's name
     ("set a reminder to water the lawn", [SPRINKLER]),
 ])
