@@ -868,7 +868,7 @@ class _Reading:
                 hits = [(1, m) for m in members if self.words[i] in MEMBER_SYNONYMS.get(m.lower(), ())]
             if not hits:            # "arm" for "armed", "quietly" for "quiet"
                 hits = [(1, m) for m in members if " " not in m and self.words[i] not in FUNCTION_WORDS and (
-                    stem(m) == stem(self.words[i]) or len(m) >= 4 and self.words[i].startswith(m.lower()) and
+                    same_root(stem(m), stem(self.words[i])) or len(m) >= 4 and self.words[i].startswith(m.lower()) and
                     self.words[i][len(m):] in MEMBER_ENDINGS)]
             if hits and self.free(i):
                 length, member = max(hits)
@@ -1144,6 +1144,13 @@ class _Reading:
             current.append(i)
         if current:
             out.append(_Chunk(current[0], current[-1], cue))
+        # a first word no table holds, before the rest of its run, is the request's verb ("ship version 4.12.0 ...",
+        # "push search-indexer ..."), unless typed as a name or a number ("two tickets for ...")
+        verb = self.request.verb_at
+        for chunk in out:
+            if chunk.first == verb < chunk.last and self.request.unknown_verb and verb not in self.request.titled and \
+                    self.words[verb].isalpha() and number_value(self.words[verb]) is None:
+                chunk.first += 1
         stripped = []
         for chunk in [c for c in out if c.last not in self.corrected]:
             if chunk.cue is None:       # with no cue, a title typed is the value ("i haven't finished The Overstory")

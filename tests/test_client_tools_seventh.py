@@ -75,6 +75,14 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     # no value runs on across "that"; a person typed by name after who they are
     ("I lent a ladder to my neighbour Tomasz that he needs for 3 days", [LOAN],
      ("lend_tool", {"item": "ladder", "borrower": "Tomasz", "days": 3})),
+    # a first word no table holds is the request's verb, no part of the value after it
+    ("bake version 2.1 of the sourdough recipe", [tool("bake_recipe", "Run the bread maker on a recipe.", ["recipe"],
+                                                       recipe=("string", "Recipe"), version=("string", "Version"))],
+     ("bake_recipe", {"recipe": "sourdough", "version": "2.1"})),
+    # an enum member said by a word of its root ("the cleaning robot": cleaner)
+    ("is the cleaning robot done", [tool("appliance_status", "Time left on an appliance.", [],
+                                         appliance=("string", "Which one", ["cleaner", "mower"]))],
+     ("appliance_status", {"appliance": "cleaner"})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
     ("make a 5 pound tip", [TIPS], ("tip_waiter", {"amount": 5})),
     # a doing verb that asks ("do i ...") still asks a tool that tells
