@@ -429,7 +429,7 @@ AROUND_WORDS = frozenset("right now yet me us them for please anymore already en
 PARAMETER_KINDS = {
     "time": "time when date day start_time since period month week",
     "language": "language",
-    "message": "message body content text note task entry subject summary reason",
+    "message": "message body content text note task entry subject summary reason question",
     "person": "recipient contact name to sender artist person band caller",
     "place": "city location town destination zone stop near pickup address place landmark neighbourhood "
              "neighborhood area airport room beach station",
@@ -967,9 +967,10 @@ class _Reading:
         for first, last in runs:
             self.used.update(range(first, last + 1))
         # a tool that acts now, asked for later ("start the washing machine in 20 minutes"): calling it would act now
-        # (in the request's own clause: "renew the hobbit, it's due tomorrow" is a remark)
-        clause = self.request.clause_end
-        self.later = not self.tool.tells() and not self.unfilled("time") and any(
+        # (in the request's own clause: "renew the hobbit, it's due tomorrow" is a remark; nor in what is said after a
+        # colon: "start a poll: pizza or curry tonight?"); a tool that adds or saves does so now ("save it for later")
+        clause = min([self.request.clause_end] + [i for i, t in enumerate(self.request.tokens) if ":" in t.gap])
+        self.later = not self.tool.tells() and self.tool.action != "add" and not self.unfilled("time") and any(
             LATER_WORDS.intersection(self.words[first:last + 1]) or any(_CLOCK.fullmatch(w) or w in CLOCK_WORDS
                                                                        for w in self.words[first:last + 1])
             for first, last in runs if first < clause)
@@ -1203,6 +1204,13 @@ class _Reading:
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             fitting = [c for c in chunks if not parameter.coded or
                        re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
+            if parameter not in self.main:
+                # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
+                # chat" of "Create a poll in the family group chat", "see the space station")
+                def own(c: _Chunk) -> bool:
+                    said = _content(self.words[c.first:c.last + 1])
+                    return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
+                fitting = [c for c in fitting if not own(c)]
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
                        default=None)

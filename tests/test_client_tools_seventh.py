@@ -83,6 +83,13 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     ("is the cleaning robot done", [tool("appliance_status", "Time left on an appliance.", [],
                                          appliance=("string", "Which one", ["cleaner", "mower"]))],
      ("appliance_status", {"appliance": "cleaner"})),
+    # a tool that adds or saves does so now, whatever time is said; a time after a colon is the message's
+    ("save the film Dune for later", [tool("bookmark_film", "Save a film to watch.", ["film"], film=("string", "Film"))],
+     ("bookmark_film", {"film": "Dune"})),
+    # a run of the tool's own words is no value of an optional parameter; a question is said after a colon
+    ("open a vote in the team channel: tacos or sushi tonight?",
+     [tool("open_vote", "Open a vote in the team channel.", ["question"], question=("string", "The question"),
+           choices=("string", "Choices"))], ("open_vote", {"question": "tacos or sushi tonight"})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
     ("make a 5 pound tip", [TIPS], ("tip_waiter", {"amount": 5})),
     # a doing verb that asks ("do i ...") still asks a tool that tells
