@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
 from assistant.vocabulary import (DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
-                                  RELATIVE_WORDS, REQUEST_OPENERS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
+                                  RELATIVE_WORDS, REQUEST_OPENERS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -705,7 +705,8 @@ class Request:
                 last = max(k for k in range(i, last) if capital(k))     # "Keiko on Friday": the day is no part of it
             unit = self.tokens[last + 2].word if last + 2 < len(self.tokens) else ""
             if last + 1 < len(self.tokens) and self.tokens[last + 1].word.isdigit() and \
-                    not self.tokens[last + 1].gap.strip() and unit not in UNIT_WORDS:
+                    not self.tokens[last + 1].gap.strip() and unit not in UNIT_WORDS and \
+                    not any(tuple(w.word for w in self.tokens[last + 2:last + 2 + len(s)]) == s for s in SCALE_WORDS):
                 last += 1             # a number ends a title ("Family Reunion 2027"; not "Tom 20 dollars")
             titled.update(range(i, last + 1))
             i = last + 1
@@ -1062,6 +1063,11 @@ class _Reading:
             if said:
                 starts[i] = said
             i = said[1] + 1 if said else i + 1
+        for i, (_, last) in list(starts.items()):        # "3 out of 5": the scale after the score is no value
+            scale = next((len(words) for words in SCALE_WORDS
+                          if tuple(self.words[last + 1:last + 1 + len(words)]) == words), 0)
+            if scale and last + 1 + scale in starts:
+                self.used.update(range(last + 1, starts[last + 1 + scale][1] + 1))
 
         def lone(i):
             """A number said from word i, not within a run of numbers ("7489 2210" is a code)."""

@@ -305,3 +305,6 @@ SUBJECT_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she"})
 # Words that start a clause about the thing just named ("a code for Hiroshi that lasts 48 hours"): no value runs on
 # across one (a message after "that" is read before)
 RELATIVE_WORDS = frozenset({"that", "which", "who"})
+# Words between a score and the most it could be ("3 out of 5", "8 over 10"): the number after them is a scale, no
+# value
+SCALE_WORDS = (("out", "of"),)

@@ -90,6 +90,9 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     ("open a vote in the team channel: tacos or sushi tonight?",
      [tool("open_vote", "Open a vote in the team channel.", ["question"], question=("string", "The question"),
            choices=("string", "Choices"))], ("open_vote", {"question": "tacos or sushi tonight"})),
+    # a score before a scale: the score is the value, and no part of a title typed before it
+    ("score The Matrix 4 out of 5", [tool("score_film", "Score a film.", ["film", "score"], film=("string", "Film"),
+                                          score=("integer", "Score"))], ("score_film", {"film": "The Matrix", "score": 4})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
     ("make a 5 pound tip", [TIPS], ("tip_waiter", {"amount": 5})),
     # a doing verb that asks ("do i ...") still asks a tool that tells
