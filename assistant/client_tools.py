@@ -537,6 +537,19 @@ class Token:
     gap: str       # what stands between it and the token before (", ", ": ")
 
 
+def explained(members: tuple, description: str) -> tuple:
+    """(word, member) for each word an enum's description explains one member with and no other ("away: everyone
+    out; stay: people home"): a schema's own synonyms; no word before a value ("to", "in") nor a determiner."""
+    said = {}
+    for part in re.split(r"[;,.]", description.lower()):
+        explaining = re.match(r"\s*['\"]?([\w-]+)['\"]?\s*[:=]\s*(.+)", part)
+        member = next((m for m in members if explaining and m.lower() == explaining.group(1)), None)
+        for word in re.findall(r"[a-z']+", explaining.group(2)) if member is not None else []:
+            if word not in DETERMINERS and word not in CUES and len(word) > 2 and word not in (m.lower() for m in members):
+                said.setdefault(word, set()).add(member)
+    return tuple((word, found.pop()) for word, found in said.items() if len(found) == 1)
+
+
 @dataclass(frozen=True)
 class Parameter:
     name: str
@@ -549,6 +562,7 @@ class Parameter:
     said: frozenset            # its name's and description's words as written ("Where to go": "to")
     coded: bool                # its example has digits ("e.g. 'XK42'") or its name says so (CODED): so must a value
     choices: tuple = ()        # a flag's value by the word said: "true to lock, false to unlock": (("lock", True), ...)
+    explained: tuple = ()      # enum members by the words the description explains them with ("away: everyone out")
 
     @classmethod
     def read(cls, name: str, schema: dict, required: bool) -> "Parameter":
@@ -563,7 +577,8 @@ class Parameter:
                    kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
                    bool(example and re.search(r"\d", example.group(1))) or bool(CODED & set(named)),
-                   tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())))
+                   tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())),
+                   explained(enum, description))
 
 
 @dataclass(frozen=True)
@@ -855,9 +870,9 @@ class _Reading:
             if start > 0 and self.words[start - 1] in MESSAGE_CUES:
                 self.used.add(start - 1)
 
-    def mentions(self, members: tuple) -> list[tuple[int, int, str]]:
-        """Where the request says an enum's members: their words, a currency's name, or a word the member starts
-        with ("tech": technology)."""
+    def mentions(self, members: tuple, explanations: tuple = ()) -> list[tuple[int, int, str]]:
+        """Where the request says an enum's members: their words, a currency's name, a word the member starts
+        with ("tech": technology), or one its description explains it with."""
         phrases = [(m.lower().replace("-", " ").replace("_", " ").split(), m) for m in members]
         phrases += [(name.split(), code) for name, code in CURRENCIES.items() if code in members]
         found, i = [], 0
@@ -867,6 +882,8 @@ class _Reading:
                 hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
             if not hits:            # a word of a member's family ("cheap" for "economy", "asap" for "urgent")
                 hits = [(1, m) for m in members if self.words[i] in MEMBER_SYNONYMS.get(m.lower(), ())]
+            if not hits:            # a word the description explains a member with ("out": away)
+                hits = [(1, m) for word, m in explanations if word == self.words[i]]
             if not hits:            # "arm" for "armed", "quietly" for "quiet"
                 hits = [(1, m) for m in members if " " not in m and self.words[i] not in FUNCTION_WORDS and (
                     same_root(stem(m), stem(self.words[i])) or len(m) >= 4 and self.words[i].startswith(m.lower()) and
@@ -885,7 +902,7 @@ class _Reading:
         for parameter in [p for p in self.unfilled() if p.enum]:
             if parameter.name in self.arguments:
                 continue
-            found = [m for m in self.mentions(parameter.enum) if self.free(m[0])]
+            found = [m for m in self.mentions(parameter.enum, parameter.explained) if self.free(m[0])]
             if not found:
                 continue
             twins = [p for p in self.unfilled() if p.enum == parameter.enum]

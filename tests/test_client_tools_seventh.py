@@ -3,7 +3,7 @@ declarations of its own: a request read by how it is built (a verb of many actio
 parameter's words), not by the set's phrasings."""
 import pytest
 
-from assistant.client_tools import decode, stem
+from assistant.client_tools import decode, explained, stem
 
 
 def tool(name: str, description: str, required=(), **properties) -> dict:
@@ -93,6 +93,10 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     # a score before a scale: the score is the value, and no part of a title typed before it
     ("score The Matrix 4 out of 5", [tool("score_film", "Score a film.", ["film", "score"], film=("string", "Film"),
                                           score=("integer", "Score"))], ("score_film", {"film": "The Matrix", "score": 4})),
+    # an enum member said by a word its description explains it with
+    ("set the heating, we're away for the weekend", [tool("heating_mode", "Set the boiler's mode.", ["mode"], mode=(
+        "string", "comfort: someone home; eco: away or asleep; frost: house empty for days", ["comfort", "eco", "frost"]))],
+     ("heating_mode", {"mode": "eco"})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
     ("make a 5 pound tip", [TIPS], ("tip_waiter", {"amount": 5})),
     # a doing verb that asks ("do i ...") still asks a tool that tells
@@ -125,3 +129,8 @@ def test_seventh_set_mechanisms_call_nothing_where_none_serves(text, tools):
 def test_one_spelling_of_ise_and_ize():
     assert stem("fertilise") == stem("fertilize") and stem("organiser") == stem("organizer")
     assert stem("promise") == stem("promize") and stem("cruise") == "cruise"
+
+
+def test_an_enums_description_explains_its_members():
+    """A word that explains one member only is that member's; one that explains two is neither's."""
+    assert dict(explained(("away", "stay"), "away: everyone out; stay: everyone home")) == {"out": "away", "home": "stay"}
