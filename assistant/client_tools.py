@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
-from assistant.vocabulary import (DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
-                                  RELATIVE_WORDS, REQUEST_OPENERS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
+from assistant.vocabulary import (BOTH_MEMBERS, DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, MEASURE_WORDS,
+                                  MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS, REQUEST_OPENERS,
+                                  SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -545,7 +546,8 @@ def explained(members: tuple, description: str) -> tuple:
         explaining = re.match(r"\s*['\"]?([\w-]+)['\"]?\s*[:=]\s*(.+)", part)
         member = next((m for m in members if explaining and m.lower() == explaining.group(1)), None)
         for word in re.findall(r"[a-z']+", explaining.group(2)) if member is not None else []:
-            if word not in DETERMINERS and word not in CUES and len(word) > 2 and word not in (m.lower() for m in members):
+            if word not in DETERMINERS and word not in CUES and len(word) > 2 and \
+                    word not in (m.lower() for m in members):
                 said.setdefault(word, set()).add(member)
     return tuple((word, found.pop()) for word, found in said.items() if len(found) == 1)
 
@@ -914,6 +916,11 @@ class _Reading:
                 found.remove(first)
                 for twin, mention in zip([p for p in twins if p is not source], found):
                     self.take(twin, mention[0], mention[1], mention[2])
+            elif len(found) > 1 and found[1][0] == found[0][1] + 2 and self.words[found[0][1] + 1] == "and" and \
+                    found[0][2] != found[1][2] and any(m.lower() in BOTH_MEMBERS for m in parameter.enum):
+                # two members said together ("wet and dirty"): the member that means both
+                both = next(m for m in parameter.enum if m.lower() in BOTH_MEMBERS)
+                self.take(parameter, found[0][0], found[1][1], both)
             else:
                 self.take(parameter, found[0][0], found[0][1], found[0][2])
 
@@ -1231,7 +1238,7 @@ class _Reading:
                 # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
                 # chat" of "Create a poll in the family group chat", "see the space station")
                 def own(c: _Chunk) -> bool:
-                    said = _content(self.words[c.first:c.last + 1])
+                    said = [w for w in _content(self.words[c.first:c.last + 1]) if w not in ACTION_OF]
                     return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
                 fitting = [c for c in fitting if not own(c)]
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first

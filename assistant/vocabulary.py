@@ -293,8 +293,8 @@ CHANGES_SAID_BACK = {
 EVERY_THING = ("everything", "all", "every", "devices")
 
 # client tools (round 17)
-# Verbs said of many actions ("put the washing machine on", "set the alarm to night mode", "turn the tank lights off", "start a
-# poll"): said of a thing a declared tool's name holds, they ask for that tool whatever its own verb
+# Verbs said of many actions ("put the washing machine on", "set the alarm to night mode", "turn the tank lights
+# off", "start a poll"): said of a thing a declared tool's name holds, they ask for that tool whatever its own verb
 GENERIC_VERBS = frozenset({"put", "set", "add", "start", "send", "make", "create", "do", "turn", "switch"})
 # Verbs of no particular action that still ask for something done, never to be told ("do a water change in the
 # tank", "make the subtitles bigger"): no tool that only tells is asked by them
@@ -308,3 +308,5 @@ RELATIVE_WORDS = frozenset({"that", "which", "who"})
 # Words between a score and the most it could be ("3 out of 5", "8 over 10"): the number after them is a scale, no
 # value
 SCALE_WORDS = (("out", "of"),)
+# Enum members that mean two others together ("wet and dirty": mixed; "left and right": both)
+BOTH_MEMBERS = frozenset({"both", "mixed", "all", "either"})

@@ -84,19 +84,26 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
                                          appliance=("string", "Which one", ["cleaner", "mower"]))],
      ("appliance_status", {"appliance": "cleaner"})),
     # a tool that adds or saves does so now, whatever time is said; a time after a colon is the message's
-    ("save the film Dune for later", [tool("bookmark_film", "Save a film to watch.", ["film"], film=("string", "Film"))],
+    ("save the film Dune for later",
+     [tool("bookmark_film", "Save a film to watch.", ["film"], film=("string", "Film"))],
      ("bookmark_film", {"film": "Dune"})),
     # a run of the tool's own words is no value of an optional parameter; a question is said after a colon
     ("open a vote in the team channel: tacos or sushi tonight?",
      [tool("open_vote", "Open a vote in the team channel.", ["question"], question=("string", "The question"),
            choices=("string", "Choices"))], ("open_vote", {"question": "tacos or sushi tonight"})),
     # a score before a scale: the score is the value, and no part of a title typed before it
-    ("score The Matrix 4 out of 5", [tool("score_film", "Score a film.", ["film", "score"], film=("string", "Film"),
-                                          score=("integer", "Score"))], ("score_film", {"film": "The Matrix", "score": 4})),
+    ("score The Matrix 4 out of 5",
+     [tool("score_film", "Score a film.", ["film", "score"], film=("string", "Film"), score=("integer", "Score"))],
+     ("score_film", {"film": "The Matrix", "score": 4})),
     # an enum member said by a word its description explains it with
     ("set the heating, we're away for the weekend", [tool("heating_mode", "Set the boiler's mode.", ["mode"], mode=(
-        "string", "comfort: someone home; eco: away or asleep; frost: house empty for days", ["comfort", "eco", "frost"]))],
+        "string", "comfort: someone home; eco: away or asleep; frost: house empty for days",
+        ["comfort", "eco", "frost"]))],
      ("heating_mode", {"mode": "eco"})),
+    # two members said together: the member that means both
+    ("log a nappy: wet and dirty", [tool("log_nappy", "Log a nappy change.", ["kind"],
+                                         kind=("string", "Contents", ["wet", "dirty", "mixed"]))],
+     ("log_nappy", {"kind": "mixed"})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
     ("make a 5 pound tip", [TIPS], ("tip_waiter", {"amount": 5})),
     # a doing verb that asks ("do i ...") still asks a tool that tells
@@ -133,4 +140,5 @@ def test_one_spelling_of_ise_and_ize():
 
 def test_an_enums_description_explains_its_members():
     """A word that explains one member only is that member's; one that explains two is neither's."""
-    assert dict(explained(("away", "stay"), "away: everyone out; stay: everyone home")) == {"out": "away", "home": "stay"}
+    explanations = explained(("away", "stay"), "away: everyone out; stay: everyone home")
+    assert dict(explanations) == {"out": "away", "home": "stay"}
