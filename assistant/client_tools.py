@@ -606,7 +606,12 @@ class Tool:
         first = name_words(name)[0]
         verb = first if first in ACTION_OF and first not in DAY_WORDS else \
             next((w for w in described[:1] if w not in DAY_WORDS), None)         # "Next ferry departures": no verb
-        action = "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
+        # a verb of telling said to someone in the description's first sentence acts by its own verb ("Report a repair
+        # needed ... to the landlord": no question of how the repair is going; not "List events ... Use this when the
+        # user asks who came to the door")
+        told = verb in TOOL_TELLS and bool(re.search(rf"\b{verb}\b[^.]*\bto (?:the|a|an|my|your|their)\b",
+                                                     description.lower().split(".")[0]))
+        action = verb if told else "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
         if action is None and verb and same_root(stem(verb), stem(first)):
             # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness": a verb of its own
             action = first

@@ -41,6 +41,7 @@ HIKE = tool("log_hike", "Record a hike.", ["trail"], trail=("string", "Trail nam
 DRONE = tool("drone_flyover", "Fly the drone over a place and film it.", ["place"], place=("string", "Where"))
 LOAN = tool("lend_tool", "Record a tool lent to a neighbour.", ["item", "borrower"], item=("string", "The tool"),
             borrower=("string", "Neighbour's name"), days=("integer", "For how many days"))
+POTHOLE = tool("report_pothole", "Report a pothole to the council.", ["street"], street=("string", "Street"))
 SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "Lawn zone"))
 
 
@@ -104,6 +105,8 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     ("log a nappy: wet and dirty", [tool("log_nappy", "Log a nappy change.", ["kind"],
                                          kind=("string", "Contents", ["wet", "dirty", "mixed"]))],
      ("log_nappy", {"kind": "mixed"})),
+    # a tool that reports to someone acts by its own verb
+    ("report a pothole on Mill Lane", [POTHOLE], ("report_pothole", {"street": "Mill Lane"})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
     ("make a 5 pound tip", [TIPS], ("tip_waiter", {"amount": 5})),
     # a doing verb that asks ("do i ...") still asks a tool that tells
@@ -126,6 +129,8 @@ def test_seventh_set_mechanisms(text, tools, expected):
     # an amount asked ("how long") is no word of a parameter's ("How long the slot must be")
     ("how long did the pump run last night", [tool("find_gap", "Find a gap in the diary.", ["day"],
                                                    day=("string", "Day"), minutes=("integer", "How long it must be"))]),
+    # a question to a tool that reports to someone, not to the user
+    ("what's happening with my pothole on Mill Lane", [POTHOLE]),
     # a verb of many actions said of no thing of the tool's name
     ("set a reminder to water the lawn", [SPRINKLER]),
 ])
