@@ -22,9 +22,9 @@ from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
-from assistant.vocabulary import (BOTH_MEMBERS, DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, MEASURE_WORDS,
-                                  MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS, REQUEST_OPENERS,
-                                  SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
+from assistant.vocabulary import (BOTH_MEMBERS, DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
+                                  MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
+                                  REQUEST_OPENERS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -342,7 +342,7 @@ CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
 PARTICLES = {"take": {"out": "remove"}, "turn": {"off": "stop", "on": "start"},
              "switch": {"off": "stop", "on": "start"}}
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
-LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS for word in words.split())
+LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS + LIMITING_OPENERS for word in words.split())
 # Words that ask for something with no verb of doing ("i need a premium ride", "a large latte please").
 WANTING = frozenset("need want wanna like please fancy".split())
 # Verbs of tools that record what was done: a statement of it asks for the call.

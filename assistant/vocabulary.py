@@ -295,7 +295,7 @@ EVERY_THING = ("everything", "all", "every", "devices")
 # client tools (round 17)
 # Verbs said of many actions ("put the washing machine on", "set the alarm to night mode", "turn the tank lights
 # off", "start a poll"): said of a thing a declared tool's name holds, they ask for that tool whatever its own verb
-GENERIC_VERBS = frozenset({"put", "set", "add", "start", "send", "make", "create", "do", "turn", "switch"})
+GENERIC_VERBS = frozenset({"put", "set", "add", "start", "send", "create", "turn", "switch"})
 # Verbs of no particular action that still ask for something done, never to be told ("do a water change in the
 # tank", "make the subtitles bigger"): no tool that only tells is asked by them
 DOING_VERBS = frozenset({"do", "make", "run", "turn", "switch", "take"})
@@ -310,3 +310,6 @@ RELATIVE_WORDS = frozenset({"that", "which", "who"})
 SCALE_WORDS = (("out", "of"),)
 # Enum members that mean two others together ("wet and dirty": mixed; "left and right": both)
 BOTH_MEMBERS = frozenset({"both", "mixed", "all", "either"})
+# Words that may stand before a request's verb and limit it ("only charge the car to ninety percent", "simply log
+# it"): skipped to find the verb
+LIMITING_OPENERS = ("only", "simply", "first")

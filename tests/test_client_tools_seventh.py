@@ -105,6 +105,10 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     ("log a nappy: wet and dirty", [tool("log_nappy", "Log a nappy change.", ["kind"],
                                          kind=("string", "Contents", ["wet", "dirty", "mixed"]))],
      ("log_nappy", {"kind": "mixed"})),
+    # a word that limits the verb before it is no verb ("only charge ...")
+    ("only charge the scooter to 80 percent", [tool("scooter_charge_cap", "Cap the scooter's charge.", ["percent"],
+                                                    percent=("integer", "Charge cap in percent"))],
+     ("scooter_charge_cap", {"percent": 80})),
     # a tool that reports to someone acts by its own verb
     ("report a pothole on Mill Lane", [POTHOLE], ("report_pothole", {"street": "Mill Lane"})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
