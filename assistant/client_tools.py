@@ -654,7 +654,12 @@ class Tool:
     def has(self, root: str) -> bool:
         """A word of its own, or of a group of words that say the same kind of thing as one of its own."""
         return any(same_root(root, r) for r in self.own) or any(
-            root in group and self.own & group for group in KINDS)
+            root in group and self.own & group for group in KINDS) or self.clipped(root)
+
+    def clipped(self, root: str) -> bool:
+        """A word of its name said clipped ("cam" for show_camera, "temp" for get_freezer_temperature)."""
+        return len(root) >= 3 and root not in FUNCTION_WORDS and any(
+            len(w) >= len(root) + 3 and w.startswith(root) for w in name_words(self.name))
 
 
 class Request:
@@ -763,7 +768,7 @@ def _strippable(word: str, tool: Tool, last: bool, kindred: bool = True) -> bool
         return True
     names = {stem(w) for w in name_words(tool.name)}
     parameters = {stem(w) for p in tool.parameters for w in name_words(p.name)}
-    if any(same_root(root, r) for r in names | parameters) or kindred and \
+    if any(same_root(root, r) for r in names | parameters) or tool.clipped(root) or kindred and \
             any(root in group and names & group for group in GROUPS) and not any(root in g for g in EXAMPLE_GROUPS):
         return True
     return False
@@ -793,6 +798,12 @@ class _Reading:
             if end < len(self.words) and any(stem(self.words[end - 1] + self.words[end]) == stem(w)
                                              for w in name_words(tool.name)):
                 self.used.add(end)
+        # a verb of any action, then the verb of what is asked ("let me *see* the nursery cam", "help me find ...")
+        if request.verb == "any":
+            after = next((i for i in range(request.verb_at + 1, len(self.words)) if self.words[i] not in FUNCTION_WORDS),
+                         None)
+            if after is not None and self.words[after] in ACTION_OF and after not in request.titled:
+                self.used.add(after)
         # a word right after who does it is a verb ("i worked 40 hours on Helios")
         self.used.update(i for i in range(1, len(self.words)) if self.words[i - 1] in SUBJECT_PRONOUNS and
                          self.words[i] not in FUNCTION_WORDS and i not in request.titled)

@@ -109,6 +109,9 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     ("only charge the scooter to 80 percent", [tool("scooter_charge_cap", "Cap the scooter's charge.", ["percent"],
                                                     percent=("integer", "Charge cap in percent"))],
      ("scooter_charge_cap", {"percent": 80})),
+    # a word of the tool's name said clipped; the verb after a verb of any action is no value
+    ("let me see the porch cam", [tool("camera_view", "Live view of a camera.", ["camera"],
+                                       camera=("string", "Camera"))], ("camera_view", {"camera": "porch"})),
     # a tool that reports to someone acts by its own verb
     ("report a pothole on Mill Lane", [POTHOLE], ("report_pothole", {"street": "Mill Lane"})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
