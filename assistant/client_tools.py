@@ -1198,6 +1198,10 @@ class _Reading:
             if chunk.first == verb < chunk.last and self.request.unknown_verb and verb not in self.request.titled and \
                     self.words[verb].isalpha() and number_value(self.words[verb]) is None:
                 chunk.first += 1
+            # a question that starts "is ..." ends with what is asked of it ("is the build on main green?")
+            if self.words[0] in COPULAS and chunk.first < chunk.last == self.request.clause_end - 1 and \
+                    chunk.last not in self.request.titled and self.words[chunk.last].isalpha():
+                chunk.last -= 1
         stripped = []
         for chunk in [c for c in out if c.last not in self.corrected]:
             if chunk.cue is None:       # with no cue, a title typed is the value ("i haven't finished The Overstory")

@@ -112,6 +112,9 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     # a word of the tool's name said clipped; the verb after a verb of any action is no value
     ("let me see the porch cam", [tool("camera_view", "Live view of a camera.", ["camera"],
                                        camera=("string", "Camera"))], ("camera_view", {"camera": "porch"})),
+    # a question that starts "is" ends with what is asked of its subject
+    ("is the oven in the annexe hot?", [tool("oven_state", "State of an oven.", ["oven"], oven=("string", "Which oven"))],
+     ("oven_state", {"oven": "annexe"})),
     # a tool that reports to someone acts by its own verb
     ("report a pothole on Mill Lane", [POTHOLE], ("report_pothole", {"street": "Mill Lane"})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
