@@ -592,6 +592,7 @@ class Tool:
     own: frozenset             # roots of its name's and description's words
     parameters: tuple
     actions: frozenset = frozenset()     # its action, and those its description says ("Add an episode", "Lock or unlock")
+    thing: str = ""            # root of what its description's verb acts on ("Book a ferry *crossing*")
 
     @classmethod
     def read(cls, declaration: dict) -> "Tool | None":
@@ -638,8 +639,16 @@ class Tool:
                SWITCH_WORDS & set(name_words(p)) for p in properties):
             actions |= set(SWITCHED)
             action = action or "start"
+        # the last word of the words after its description's verb, up to a function word ("a ferry crossing")
+        phrase = []
+        for word in described[1:]:
+            if word in FUNCTION_WORDS and (phrase or word not in DETERMINERS):
+                break
+            if word not in DETERMINERS:
+                phrase.append(word)
         return cls(name, action, stem(verb) if action and verb else None, own,
-                   tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}))
+                   tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}),
+                   stem(phrase[-1]) if phrase and action else "")
 
     def tells(self) -> bool:
         return self.action is None or self.action in TELLING
@@ -768,7 +777,8 @@ def _strippable(word: str, tool: Tool, last: bool, kindred: bool = True) -> bool
         return True
     names = {stem(w) for w in name_words(tool.name)}
     parameters = {stem(w) for p in tool.parameters for w in name_words(p.name)}
-    if any(same_root(root, r) for r in names | parameters) or tool.clipped(root) or kindred and \
+    if any(same_root(root, r) for r in names | parameters) or tool.clipped(root) or \
+            last and tool.thing and same_root(root, tool.thing) or kindred and \
             any(root in group and names & group for group in GROUPS) and not any(root in g for g in EXAMPLE_GROUPS):
         return True
     return False

@@ -115,6 +115,10 @@ SPRINKLER = tool("run_sprinkler", "Water the lawn.", ["zone"], zone=("string", "
     # a question that starts "is" ends with what is asked of its subject
     ("is the oven in the annexe hot?", [tool("oven_state", "State of an oven.", ["oven"], oven=("string", "Which oven"))],
      ("oven_state", {"oven": "annexe"})),
+    # the thing the description's verb acts on, said after a value, is no part of it
+    ("get me on the Dover to Calais sailing", [tool("reserve_ferry", "Reserve a ferry sailing.", ["origin", "port"],
+                                                    origin=("string", "From"), port=("string", "Destination port"))],
+     ("reserve_ferry", {"origin": "Dover", "port": "Calais"})),
     # a tool that reports to someone acts by its own verb
     ("report a pothole on Mill Lane", [POTHOLE], ("report_pothole", {"street": "Mill Lane"})),
     # a tool described by a verb of no particular action ("Make a tip") acts by its name's verb
