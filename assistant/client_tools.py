@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
-from assistant.vocabulary import (JOINING_WORDS, MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS,
-                                  REQUEST_OPENERS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
+from assistant.vocabulary import (BOTH_MEMBERS, DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
+                                  MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
+                                  REQUEST_OPENERS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -87,8 +88,10 @@ def stem(word: str) -> str:
     word = word.lower().strip(".,!?'\"")
     for ending in ("ing", "ies", "es", "ed", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
-            return word[:-len(ending)] + ("y" if ending == "ies" else "")
-    return word
+            word = word[:-len(ending)] + ("y" if ending == "ies" else "")
+            break
+    # one spelling of "-ise" and "-ize" ("fertilise the tank" with doseFertilizer)
+    return re.sub(r"(?<=[a-z]{3}[^aeiou])is(e|er)?$", r"iz\1", word)
 
 
 # Groups of words that ask for the same kind of thing ("rain", "umbrella", "forecast"): the keys of the
@@ -325,7 +328,7 @@ TOOL_TELLS = frozenset("tell report say read give show list".split())
 TELLING = frozenset({"find", "convert", "translate"})
 # Verbs that say nothing of which action ("give the tomatoes a drink", "take a note"): they neither support
 # a tool nor rule one out.
-ANY_ACTION = frozenset("give take do go help let run turn get make".split())
+ANY_ACTION = frozenset("give take do go help let run turn switch get make".split())
 # Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print).
 ALSO = {"cancel": ("stop",)}
 # Actions that undo each other: a request with a word of one never calls a tool of the other ("take bananas
@@ -336,9 +339,10 @@ OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), (
 # Words that take back the value said just before ("for the twins, no wait, just for sam").
 CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
 # A verb of no particular action, and the particles after its object that make it one ("take the eggs out").
-PARTICLES = {"take": {"out": "remove"}}
+PARTICLES = {"take": {"out": "remove"}, "turn": {"off": "stop", "on": "start"},
+             "switch": {"off": "stop", "on": "start"}}
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
-LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS for word in words.split())
+LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS + LIMITING_OPENERS for word in words.split())
 # Words that ask for something with no verb of doing ("i need a premium ride", "a large latte please").
 WANTING = frozenset("need want wanna like please fancy".split())
 # Verbs of tools that record what was done: a statement of it asks for the call.
@@ -426,7 +430,7 @@ AROUND_WORDS = frozenset("right now yet me us them for please anymore already en
 PARAMETER_KINDS = {
     "time": "time when date day start_time since period month week",
     "language": "language",
-    "message": "message body content text note task entry subject summary reason",
+    "message": "message body content text note task entry subject summary reason question",
     "person": "recipient contact name to sender artist person band caller",
     "place": "city location town destination zone stop near pickup address place landmark neighbourhood "
              "neighborhood area airport room beach station",
@@ -438,6 +442,7 @@ CUES = {
     "from": ("place", "person"), "at": ("place",), "near": ("place",), "around": ("place",), "round": ("place",),
     "by": ("person",), "under": ("person",),
     "for": (), "of": (), "about": (), "with": (), "on": (), "called": ("person", "thing"), "named": ("person", "thing"),
+    "over": ("place",), "via": ("place",), "across": ("place",), "against": (), "during": (),
 }
 # Words after which the rest of the request is a message ("saying ...", "that ...", "say ..."); a colon too.
 MESSAGE_CUES = frozenset("saying says say that telling".split())
@@ -519,6 +524,9 @@ def number_value(word: str) -> int | float | None:
     """12, 2.5, "six", "twenty": the number a word says, or None."""
     if re.fullmatch(r"\d+(?:\.\d+)?", word):
         return _number(word)
+    glued = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z%]+)", word)      # "3ml", "5km": the number before its unit
+    if glued and glued.group(2) in UNIT_WORDS:
+        return _number(glued.group(1))
     return UNITS.get(word, TENS.get(word))
 
 
@@ -528,6 +536,20 @@ class Token:
     start: int     # where it stands in the request as written
     end: int
     gap: str       # what stands between it and the token before (", ", ": ")
+
+
+def explained(members: tuple, description: str) -> tuple:
+    """(word, member) for each word an enum's description explains one member with and no other ("away: everyone
+    out; stay: people home"): a schema's own synonyms; no word before a value ("to", "in") nor a determiner."""
+    said = {}
+    for part in re.split(r"[;,.]", description.lower()):
+        explaining = re.match(r"\s*['\"]?([\w-]+)['\"]?\s*[:=]\s*(.+)", part)
+        member = next((m for m in members if explaining and m.lower() == explaining.group(1)), None)
+        for word in re.findall(r"[a-z']+", explaining.group(2)) if member is not None else []:
+            if word not in DETERMINERS and word not in CUES and len(word) > 2 and \
+                    word not in (m.lower() for m in members):
+                said.setdefault(word, set()).add(member)
+    return tuple((word, found.pop()) for word, found in said.items() if len(found) == 1)
 
 
 @dataclass(frozen=True)
@@ -542,6 +564,7 @@ class Parameter:
     said: frozenset            # its name's and description's words as written ("Where to go": "to")
     coded: bool                # its example has digits ("e.g. 'XK42'") or its name says so (CODED): so must a value
     choices: tuple = ()        # a flag's value by the word said: "true to lock, false to unlock": (("lock", True), ...)
+    explained: tuple = ()      # enum members by the words the description explains them with ("away: everyone out")
 
     @classmethod
     def read(cls, name: str, schema: dict, required: bool) -> "Parameter":
@@ -556,7 +579,8 @@ class Parameter:
                    kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
                    bool(example and re.search(r"\d", example.group(1))) or bool(CODED & set(named)),
-                   tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())))
+                   tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())),
+                   explained(enum, description))
 
 
 @dataclass(frozen=True)
@@ -568,6 +592,7 @@ class Tool:
     own: frozenset             # roots of its name's and description's words
     parameters: tuple
     actions: frozenset = frozenset()     # its action, and those its description says ("Add an episode", "Lock or unlock")
+    thing: str = ""            # root of what its description's verb acts on ("Book a ferry *crossing*")
 
     @classmethod
     def read(cls, declaration: dict) -> "Tool | None":
@@ -582,10 +607,18 @@ class Tool:
         first = name_words(name)[0]
         verb = first if first in ACTION_OF and first not in DAY_WORDS else \
             next((w for w in described[:1] if w not in DAY_WORDS), None)         # "Next ferry departures": no verb
-        action = "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
+        # a verb of telling said to someone in the description's first sentence acts by its own verb ("Report a repair
+        # needed ... to the landlord": no question of how the repair is going; not "List events ... Use this when the
+        # user asks who came to the door")
+        told = verb in TOOL_TELLS and bool(re.search(rf"\b{verb}\b[^.]*\bto (?:the|a|an|my|your|their)\b",
+                                                     description.lower().split(".")[0]))
+        action = verb if told else "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
         if action is None and verb and same_root(stem(verb), stem(first)):
             # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness": a verb of its own
             action = first
+        elif action is None and verb in DOING_VERBS and first not in DAY_WORDS:
+            # "donate_to_charity": "Make a donation": its name's verb, and it acts
+            action, verb = first, first
         schema = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
         required = [p for p in schema.get("required") or [] if p in properties]
@@ -600,12 +633,22 @@ class Tool:
             [ACTION_OF.get(described[0])] if described else []
         acts = action is not None and action not in TELLING
         actions = {action, *ALSO.get(action, ())} | ({a for a in said if a and a not in TELLING} if acts else set())
-        # a tool that switches something on or off ("enabled": true or false) is asked to start or stop it
+        # a tool that switches something on or off ("enabled": true or false) is asked to start or stop it; it acts,
+        # though its words say no verb ("seat_heating": "Heated seats")
         if any(isinstance(properties[p], dict) and properties[p].get("type") == "boolean" and
                SWITCH_WORDS & set(name_words(p)) for p in properties):
             actions |= set(SWITCHED)
-        return cls(name, action, stem(verb) if action else None, own,
-                   tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}))
+            action = action or "start"
+        # the last word of the words after its description's verb, up to a function word ("a ferry crossing")
+        phrase = []
+        for word in described[1:]:
+            if word in FUNCTION_WORDS and (phrase or word not in DETERMINERS):
+                break
+            if word not in DETERMINERS:
+                phrase.append(word)
+        return cls(name, action, stem(verb) if action and verb else None, own,
+                   tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}),
+                   stem(phrase[-1]) if phrase and action else "")
 
     def tells(self) -> bool:
         return self.action is None or self.action in TELLING
@@ -620,7 +663,12 @@ class Tool:
     def has(self, root: str) -> bool:
         """A word of its own, or of a group of words that say the same kind of thing as one of its own."""
         return any(same_root(root, r) for r in self.own) or any(
-            root in group and self.own & group for group in KINDS)
+            root in group and self.own & group for group in KINDS) or self.clipped(root)
+
+    def clipped(self, root: str) -> bool:
+        """A word of its name said clipped ("cam" for show_camera, "temp" for get_freezer_temperature)."""
+        return len(root) >= 3 and root not in FUNCTION_WORDS and any(
+            len(w) >= len(root) + 3 and w.startswith(root) for w in name_words(self.name))
 
 
 class Request:
@@ -648,10 +696,10 @@ class Request:
                     first, self.verb, self.verb_length, after_remark = at, action, length, True
                     break
         if self.verb == "any" and first < len(words):
-            # a verb and its particle after the object ("take hard fork out of my queue")
+            # a verb and its particle after the object ("take hard fork out of my queue", "switch the captions off")
             end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))
             self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items()
-                              if particle in words[first:end]), self.verb)
+                              if particle in words[first + 2:end]), self.verb)
         self.verb_at = first
         def asks(i: int) -> bool:
             """"is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done."""
@@ -693,7 +741,8 @@ class Request:
                 last = max(k for k in range(i, last) if capital(k))     # "Keiko on Friday": the day is no part of it
             unit = self.tokens[last + 2].word if last + 2 < len(self.tokens) else ""
             if last + 1 < len(self.tokens) and self.tokens[last + 1].word.isdigit() and \
-                    not self.tokens[last + 1].gap.strip() and unit not in UNIT_WORDS:
+                    not self.tokens[last + 1].gap.strip() and unit not in UNIT_WORDS and \
+                    not any(tuple(w.word for w in self.tokens[last + 2:last + 2 + len(s)]) == s for s in SCALE_WORDS):
                 last += 1             # a number ends a title ("Family Reunion 2027"; not "Tom 20 dollars")
             titled.update(range(i, last + 1))
             i = last + 1
@@ -728,7 +777,8 @@ def _strippable(word: str, tool: Tool, last: bool, kindred: bool = True) -> bool
         return True
     names = {stem(w) for w in name_words(tool.name)}
     parameters = {stem(w) for p in tool.parameters for w in name_words(p.name)}
-    if any(same_root(root, r) for r in names | parameters) or kindred and \
+    if any(same_root(root, r) for r in names | parameters) or tool.clipped(root) or \
+            last and tool.thing and same_root(root, tool.thing) or kindred and \
             any(root in group and names & group for group in GROUPS) and not any(root in g for g in EXAMPLE_GROUPS):
         return True
     return False
@@ -753,6 +803,20 @@ class _Reading:
         self.used: set[int] = set()
         if request.verb is not None or request.says_own_verb(tool):
             self.used.update(range(request.verb_at, request.verb_at + max(request.verb_length, 1)))
+            # the verb and its particle are one word of the tool's name ("roll back" for rollbackDeployment)
+            end = request.verb_at + max(request.verb_length, 1)
+            if end < len(self.words) and any(stem(self.words[end - 1] + self.words[end]) == stem(w)
+                                             for w in name_words(tool.name)):
+                self.used.add(end)
+        # a verb of any action, then the verb of what is asked ("let me *see* the nursery cam", "help me find ...")
+        if request.verb == "any":
+            after = next((i for i in range(request.verb_at + 1, len(self.words)) if self.words[i] not in FUNCTION_WORDS),
+                         None)
+            if after is not None and self.words[after] in ACTION_OF and after not in request.titled:
+                self.used.add(after)
+        # a word right after who does it is a verb ("i worked 40 hours on Helios")
+        self.used.update(i for i in range(1, len(self.words)) if self.words[i - 1] in SUBJECT_PRONOUNS and
+                         self.words[i] not in FUNCTION_WORDS and i not in request.titled)
         # the amount a question asks ("how long", "how much") is no value
         self.used.update(i for i in range(1, len(self.words))
                          if self.words[i] in AMOUNTS and self.words[i - 1] == "how")
@@ -834,9 +898,9 @@ class _Reading:
             if start > 0 and self.words[start - 1] in MESSAGE_CUES:
                 self.used.add(start - 1)
 
-    def mentions(self, members: tuple) -> list[tuple[int, int, str]]:
-        """Where the request says an enum's members: their words, a currency's name, or a word the member starts
-        with ("tech": technology)."""
+    def mentions(self, members: tuple, explanations: tuple = ()) -> list[tuple[int, int, str]]:
+        """Where the request says an enum's members: their words, a currency's name, a word the member starts
+        with ("tech": technology), or one its description explains it with."""
         phrases = [(m.lower().replace("-", " ").replace("_", " ").split(), m) for m in members]
         phrases += [(name.split(), code) for name, code in CURRENCIES.items() if code in members]
         found, i = [], 0
@@ -846,9 +910,11 @@ class _Reading:
                 hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
             if not hits:            # a word of a member's family ("cheap" for "economy", "asap" for "urgent")
                 hits = [(1, m) for m in members if self.words[i] in MEMBER_SYNONYMS.get(m.lower(), ())]
+            if not hits:            # a word the description explains a member with ("out": away)
+                hits = [(1, m) for word, m in explanations if word == self.words[i]]
             if not hits:            # "arm" for "armed", "quietly" for "quiet"
                 hits = [(1, m) for m in members if " " not in m and self.words[i] not in FUNCTION_WORDS and (
-                    stem(m) == stem(self.words[i]) or len(m) >= 4 and self.words[i].startswith(m.lower()) and
+                    same_root(stem(m), stem(self.words[i])) or len(m) >= 4 and self.words[i].startswith(m.lower()) and
                     self.words[i][len(m):] in MEMBER_ENDINGS)]
             if hits and self.free(i):
                 length, member = max(hits)
@@ -864,7 +930,7 @@ class _Reading:
         for parameter in [p for p in self.unfilled() if p.enum]:
             if parameter.name in self.arguments:
                 continue
-            found = [m for m in self.mentions(parameter.enum) if self.free(m[0])]
+            found = [m for m in self.mentions(parameter.enum, parameter.explained) if self.free(m[0])]
             if not found:
                 continue
             twins = [p for p in self.unfilled() if p.enum == parameter.enum]
@@ -876,6 +942,11 @@ class _Reading:
                 found.remove(first)
                 for twin, mention in zip([p for p in twins if p is not source], found):
                     self.take(twin, mention[0], mention[1], mention[2])
+            elif len(found) > 1 and found[1][0] == found[0][1] + 2 and self.words[found[0][1] + 1] == "and" and \
+                    found[0][2] != found[1][2] and any(m.lower() in BOTH_MEMBERS for m in parameter.enum):
+                # two members said together ("wet and dirty"): the member that means both
+                both = next(m for m in parameter.enum if m.lower() in BOTH_MEMBERS)
+                self.take(parameter, found[0][0], found[1][1], both)
             else:
                 self.take(parameter, found[0][0], found[0][1], found[0][2])
 
@@ -886,6 +957,8 @@ class _Reading:
         for parameter in [p for p in self.unfilled() if p.type == "boolean" and SWITCH_WORDS & set(name_words(p.name))]:
             said = [True if " ".join(self.words[i:i + 2]) in SWITCH_ON else SWITCHED[a] for i in range(len(self.words))
                     if " ".join(self.words[i:i + 2]) in SWITCH_ON or (a := self.request.action_at(i)[0]) in SWITCHED]
+            if self.request.verb in SWITCHED:         # read with its particle ("switch the seats off")
+                said.insert(0, SWITCHED[self.request.verb])
             if said or parameter.required:
                 self.arguments[parameter.name] = said[0] if said else True
         for parameter in [p for p in self.unfilled() if p.type == "boolean"]:
@@ -914,6 +987,7 @@ class _Reading:
             if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or clock or \
                     _CLOCK.fullmatch(w) or \
                     (number_value(w) is not None and (after in CLOCK_WORDS or before in MONTHS or
+                                                      after in MONTHS and number_value(w) <= 31 or
                                                       before == "at" and number_value(w) <= 24 and not named)):
                 marked[i] = True
             if w == "this" and after in DAY_WORDS:
@@ -944,9 +1018,10 @@ class _Reading:
         for first, last in runs:
             self.used.update(range(first, last + 1))
         # a tool that acts now, asked for later ("start the washing machine in 20 minutes"): calling it would act now
-        # (in the request's own clause: "renew the hobbit, it's due tomorrow" is a remark)
-        clause = self.request.clause_end
-        self.later = not self.tool.tells() and not self.unfilled("time") and any(
+        # (in the request's own clause: "renew the hobbit, it's due tomorrow" is a remark; nor in what is said after a
+        # colon: "start a poll: pizza or curry tonight?"); a tool that adds or saves does so now ("save it for later")
+        clause = min([self.request.clause_end] + [i for i, t in enumerate(self.request.tokens) if ":" in t.gap])
+        self.later = not self.tool.tells() and self.tool.action != "add" and not self.unfilled("time") and any(
             LATER_WORDS.intersection(self.words[first:last + 1]) or any(_CLOCK.fullmatch(w) or w in CLOCK_WORDS
                                                                        for w in self.words[first:last + 1])
             for first, last in runs if first < clause)
@@ -1038,6 +1113,11 @@ class _Reading:
             if said:
                 starts[i] = said
             i = said[1] + 1 if said else i + 1
+        for i, (_, last) in list(starts.items()):        # "3 out of 5": the scale after the score is no value
+            scale = next((len(words) for words in SCALE_WORDS
+                          if tuple(self.words[last + 1:last + 1 + len(words)]) == words), 0)
+            if scale and last + 1 + scale in starts:
+                self.used.update(range(last + 1, starts[last + 1 + scale][1] + 1))
 
         def lone(i):
             """A number said from word i, not within a run of numbers ("7489 2210" is a code)."""
@@ -1096,10 +1176,14 @@ class _Reading:
         out, current, cue = [], [], None      # before the verb, a remark's ("i'm nearly out of metformin, ...")
         for i, token in enumerate(self.request.tokens):
             said_cue = token.word in CUES and i not in self.request.titled
-            boundary = not self.free(i) or said_cue or any(c in token.gap for c in ",?!;")
+            relative = token.word in RELATIVE_WORDS and i not in self.request.titled and bool(current)
+            boundary = not self.free(i) or said_cue or relative or any(c in token.gap for c in ",?!;")
             if boundary and current:
                 out.append(_Chunk(current[0], current[-1], cue))
                 current = []
+            if relative:
+                cue = None
+                continue
             if said_cue and self.free(i):
                 after, _ = self.request.action_at(i + 1) if i + 1 < len(self.words) else (None, 0)
                 # "to" before a verb is no person's nor place's: "to book a table", "to walk the dog"
@@ -1117,6 +1201,17 @@ class _Reading:
             current.append(i)
         if current:
             out.append(_Chunk(current[0], current[-1], cue))
+        # a first word no table holds, before the rest of its run, is the request's verb ("ship version 4.12.0 ...",
+        # "push search-indexer ..."), unless typed as a name or a number ("two tickets for ...")
+        verb = self.request.verb_at
+        for chunk in out:
+            if chunk.first == verb < chunk.last and self.request.unknown_verb and verb not in self.request.titled and \
+                    self.words[verb].isalpha() and number_value(self.words[verb]) is None:
+                chunk.first += 1
+            # a question that starts "is ..." ends with what is asked of it ("is the build on main green?")
+            if self.words[0] in COPULAS and chunk.first < chunk.last == self.request.clause_end - 1 and \
+                    chunk.last not in self.request.titled and self.words[chunk.last].isalpha():
+                chunk.last -= 1
         stripped = []
         for chunk in [c for c in out if c.last not in self.corrected]:
             if chunk.cue is None:       # with no cue, a title typed is the value ("i haven't finished The Overstory")
@@ -1169,6 +1264,13 @@ class _Reading:
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             fitting = [c for c in chunks if not parameter.coded or
                        re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
+            if parameter not in self.main:
+                # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
+                # chat" of "Create a poll in the family group chat", "see the space station")
+                def own(c: _Chunk) -> bool:
+                    said = [w for w in _content(self.words[c.first:c.last + 1]) if w not in ACTION_OF]
+                    return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
+                fitting = [c for c in fitting if not own(c)]
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
                        default=None)
@@ -1188,6 +1290,10 @@ class _Reading:
         owner = next((k for k in range(run.first, run.last) if self.words[k].endswith("'s") and rest(k) and
                       all(self.tool.has(stem(w)) for w in rest(k))), None) if parameter.kind == "person" else None
         coded = [k for k in range(run.first, run.last + 1) if re.search(r"\d", self.words[k])]
+        # a person typed by name after words of who they are ("the cleaner Agnieszka"): the name
+        typed = [k for k in range(run.first, run.last + 1) if k in self.request.titled]
+        if parameter.kind == "person" and typed and typed[0] > run.first and typed[-1] == run.last:
+            run = _Chunk(typed[0], run.last, run.cue, run.kindred)
         if example is not None:
             self.take(parameter, example, example)
         elif parameter.coded and coded:
@@ -1201,6 +1307,15 @@ class _Reading:
             self.take(parameter, run.first, owner, self.request.said(run.first, owner)[:-2])
         else:
             self.take(parameter, run.first, run.last)
+
+
+def compounds(words: list[str], tool: Tool, skipped: range) -> set[str]:
+    """Roots of a thing said in two words where the tool writes one, or in one where it writes two: "pay slip" for
+    GetPayslip, "on-call" for pageOnCall; only those of the tool's own."""
+    joined = [stem(a + b) for i, (a, b) in enumerate(zip(words, words[1:]))
+              if i not in skipped and a.isalpha() and b.isalpha() and a not in FUNCTION_WORDS]
+    parts = [stem(part) for w in words if "-" in w for part in _content(w.split("-"))]
+    return {root for root in joined + parts if any(same_root(root, r) for r in tool.own)}
 
 
 def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
@@ -1218,10 +1333,19 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             return None
     # a telling tool is never asked by a verb of doing, even one of its own words ("lock my bike" is no
     # check_bike_lock); a tool that acts is by its own action or a word of its own ("text sam": send_message)
+    # a verb of many actions said of the thing the tool's name holds ("put the washing machine on cottons" with
+    # startWashingMachine)
+    generic = request.verb not in (None, "any") and words[request.verb_at] in GENERIC_VERBS and \
+        any(tool.names(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end]))
+    # ("do i have ...", "do you ..." ask)
+    if request.verb == "any" and tool.tells() and words[request.verb_at] in DOING_VERBS and \
+            words[request.verb_at + 1:request.verb_at + 2] not in (["i"], ["you"], ["we"], ["they"]):
+        return None
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
             return None
-        if not tool.tells() and request.verb not in tool.actions and not tool.has(stem(words[request.verb_at])):
+        if not tool.tells() and request.verb not in tool.actions and not tool.has(stem(words[request.verb_at])) and \
+                not generic:
             return None
     # an unknown first word that is no word of a telling tool's is a verb of doing ("fill the pool", "charge my
     # phone") or a remark's ("red wine gives me a headache"), not a thing to be told of ("ski conditions in zermatt")
@@ -1230,7 +1354,8 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     if NOW_WORDS & tool.own and PAST_WORDS & set(words):
         return None
     if request.question and (ADDRESSED & set(words) or words[0] == "how" and words[1:2] and words[1] in AMOUNTS and
-                             PAST_WORDS & set(words) and not any(p.kind == "time" for p in tool.parameters)):
+                             PAST_WORDS & set(words) and not any(p.kind == "time" for p in tool.parameters) and
+                             not PAST_WORDS & set(name_words(tool.name))):     # one named for the past (LastNapTime)
         return None
     mentioned = next((i for i, w in enumerate(words) if w in MENTIONING), len(words)) \
         if not any(p.kind == "message" for p in tool.parameters) else len(words)
@@ -1241,7 +1366,9 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             return same_root(stem(words[i]), tool.verb)
         return request.action_at(i)[0] in tool.actions and \
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
-    support = tool.action is not None and any(its_action(i) for i in range(len(words)))
+    # or the request's verb, read with its particle, is the action of a tool that acts ("switch the seats off")
+    support = tool.action is not None and (any(its_action(i) for i in range(len(words))) or
+                                           not tool.tells() and request.verb in tool.actions)
     # the tool's own verb that no table holds is the request's verb, no thing it acts on ("freeze the chicken")
     own = request.says_own_verb(tool)
     verb = range(request.verb_at, request.verb_at + max(request.verb_length, 1)) if request.verb or own else range(0)
@@ -1250,7 +1377,17 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     said = {stem(w) for i, w in enumerate(words[:mentioned]) if i not in verb and w in _content([w]) and not (
         i and words[i - 1] == "to" and ACTION_OF.get(w, tool.action) != tool.action and
         not any(same_root(stem(w), r) for r in tool.own))}
-    objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root))
+    said |= compounds(words[:mentioned], tool, verb)
+    # a time said is a value, no thing the tool acts on ("how are you today" with a tool of today's output), unless
+    # it is the tool's own name's ("next_bus")
+    times = {stem(w) for w, after in zip(words, [*words[1:], ""]) if w in DAY_WORDS and not (
+        w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS)}        # "up next" is no time
+    said = {root for root in said if root not in times or any(same_root(root, stem(w)) for w in name_words(tool.name))}
+    # a word of a parameter's name or description says less ("a 120 ml *bottle*": "Bottle amount in ml"), and an
+    # amount asked says nothing ("how *long* did the pump run" of "How long the slot must be")
+    objects = sum(1.0 if any(same_root(root, r) for r in tool.own) else 0.5 for root in said if tool.has(root)) + \
+        sum(0.5 for root in said if not tool.has(root) and root not in AMOUNTS and any(root in p.roots or any(
+            root in group and p.roots & group for group in KINDS) for p in tool.parameters))
     # the verb is a word of the tool's (or of its kind) other than its verb ("remind" for set_reminder, "email"
     # for send_email, "text" for send_message)
     named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)
@@ -1269,12 +1406,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     own_verb = request.unknown_verb and tool.has(stem(request.first))
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
     # a message said is no part of it ("slack the ops channel saying the server is back up")
-    quoted = next((i for i, w in enumerate(words) if w in MESSAGE_CUES), len(words))
+    quoted = next((i for i, t in enumerate(request.tokens) if t.word in MESSAGE_CUES or ":" in t.gap), len(words))
     clause = set(words[:min(clauses[0] if clauses else len(words), quoted)])
     # a word of an action right after a copula is a state ("the garage door is open"), and a day word a time ("my
     # sister is visiting next week"): no verb of asking
     acting = [w for i, w in enumerate(words) if w in ACTION_OF and w not in DAY_WORDS and not (i and words[i - 1] in COPULAS)]
-    if not request.question and request.verb is None and not WANTING & set(words) and \
+    if not request.question and request.verb is None and not WANTING & set(words) and not own and \
             not acting and not any(words[i] in QUESTION_STARTS for i in clauses) and \
             (COPULAS & clause or tool.tells() and SPEAKERS & clause):
         return None
@@ -1283,7 +1420,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
         if request.verb_at + 1 < len(words) else False
     asked = own_verb or counted or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
-            request.verb == "any" or request.verb is None and asked)):
+            request.verb == "any" or generic or request.verb is None and asked)):
         return None
     return support, objects, named
 

@@ -327,3 +327,25 @@ AGAIN = ("same again", "the same again", "do that again", "do it again", "once m
 # One more timer ("another one for 10", "and another for 12")
 ANOTHER = ("another", "another 1", "1 more", "a second 1", "another timer", "a new 1", "a second timer", "1",
            "add another", "add another 1", "add another timer", "add 1 more", "and 1", "start another", "set another")
+
+# client tools (round 17)
+# Verbs said of many actions ("put the washing machine on", "set the alarm to night mode", "turn the tank lights
+# off", "start a poll"): said of a thing a declared tool's name holds, they ask for that tool whatever its own verb
+GENERIC_VERBS = frozenset({"put", "set", "add", "start", "send", "create", "turn", "switch"})
+# Verbs of no particular action that still ask for something done, never to be told ("do a water change in the
+# tank", "make the subtitles bigger"): no tool that only tells is asked by them
+DOING_VERBS = frozenset({"do", "make", "run", "turn", "switch", "take"})
+# Who does something, said before its verb ("i worked 40 hours on Helios", "log that i fed biscuit"): the word right
+# after one is a verb, no value
+SUBJECT_PRONOUNS = frozenset({"i", "we", "you", "they", "he", "she"})
+# Words that start a clause about the thing just named ("a code for Hiroshi that lasts 48 hours"): no value runs on
+# across one (a message after "that" is read before)
+RELATIVE_WORDS = frozenset({"that", "which", "who"})
+# Words between a score and the most it could be ("3 out of 5", "8 over 10"): the number after them is a scale, no
+# value
+SCALE_WORDS = (("out", "of"),)
+# Enum members that mean two others together ("wet and dirty": mixed; "left and right": both)
+BOTH_MEMBERS = frozenset({"both", "mixed", "all", "either"})
+# Words that may stand before a request's verb and limit it ("only charge the car to ninety percent", "simply log
+# it"): skipped to find the verb
+LIMITING_OPENERS = ("only", "simply", "first")
