@@ -30,7 +30,7 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import Lexicon
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import ASKING_WORDS, DEVICE_CUES, DEVICES, QUESTION_WORDS, ROOMS, UNIT_FACTORS, UNIT_WORDS
+from assistant.vocabulary import ASKING_WORDS, DEVICE_CUES, DEVICES, MOVES_NOT_ON, QUESTION_WORDS, ROOMS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -56,6 +56,12 @@ _WHOLE_HOME = {"house", "home"}
 _OFF = re.compile(r"\b(?:off|shut|close|closed)\b")
 _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
                  r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
+# The state a verb of switching asks for: its "on" or "off", the nearest after it ("switch off the light, someone's
+# left it on": off); "on" said after other words not before a place ("put the lamp on the table")
+_STATE_OF_A_VERB = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)})(?:s|ed|ing)? (?:(on|off)\b|(?:[a-z']+ ){{1,4}}?"
+                              r"(off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b)))")
+# The arguments that name a thing of the home
+_THING_ARGUMENTS = {"name", "area", "room", "device"}
 # A timer said as one ("the kiln timer", "a countdown")
 _A_TIMER = re.compile(r"\b(?:timers?|countdowns?)\b")
 # A lock's verbs, in any form ("needs locking", "lock up")
@@ -112,6 +118,8 @@ def _forms(word: str) -> str:
 # Each skill's words for each of its actions (skills.Skill.means).
 _MEANS = {(skill.name, action): _means_pattern(words)
           for skill in SKILLS.values() for action, words in skill.means.items()}
+# A move other than switching on, in any of its forms (MOVES_NOT_ON)
+_MOVE_NOT_ON = re.compile(r"\b(?:" + "|".join(_forms(word) for word in MOVES_NOT_ON) + r")\b")
 
 
 def _action_of(call: dict, said_numbers: list[str]) -> str | None:
@@ -287,7 +295,9 @@ class Slots:
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
-            or self.places_in_an_unsaid_area(call) or self.times_a_thing(call)
+            or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
+            or self.converts_to_itself(call) or self.switches_on_for_another_move(call) \
+            or self.leaves_a_named_thing(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -301,6 +311,38 @@ class Slots:
         if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
             return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
         return call
+
+    def switches_against_its_verb(self, call: dict) -> bool:
+        """A state that no verb of switching in the request says, though one says the other ("switch off the
+        bathroom light, someone's left it on again" switched it on): rather ask again, or read the clauses alone."""
+        said = {state for pair in _STATE_OF_A_VERB.findall(self.request) for state in pair if state}
+        return bool(said) and call["arguments"].get("state") in {"on", "off"} - said
+
+    def converts_to_itself(self, call: dict) -> bool:
+        """A conversion from a unit to the same unit ("26 miles in kilometres" gave miles to miles): no request asks
+        that; rather ask again."""
+        return call["name"] == "convert" and call["arguments"].get("from") == call["arguments"].get("to")
+
+    def switches_on_for_another_move(self, call: dict) -> bool:
+        """Switching on, for a request that says another move (opening, closing, locking, lowering) and no "on"
+        ("pull the pleated blind down, the sun's on the cot" switched the blind on): rather ask again, or read the
+        clauses alone."""
+        return call["arguments"].get("state") == "on" and _ON.search(self.request) is None \
+            and _MOVE_NOT_ON.search(self.request) is not None
+
+    def leaves_a_named_thing(self, call: dict) -> bool:
+        """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request
+        that names one the call does not ("put the coffee machine on in the kitchen, i'll be down in a minute" set
+        a one-minute timer): rather ask again, or read the clauses alone. In a user's own home a name the request
+        says, other than a timer's; in the default home a device said with a room."""
+        if set(SKILLS[call["name"]].arguments) & _THING_ARGUMENTS and call["name"] not in TIMER_SKILLS:
+            return False
+        own = str(call["arguments"].get("name", "")).replace("_", " ")
+        if self.request_names:
+            return any(name != own and not re.search(rf"\b{re.escape(name)} timers?\b", self.request)
+                       for name in self.names[:self.request_names])
+        return any(_NAMED_BY[device].search(self.request) for device in DEVICES) \
+            and any(_NAMED_BY[room].search(self.request) for room in ROOMS)
 
     def times_a_thing(self, call: dict) -> bool:
         """A timer named as a thing the request switches, and says no timer ("heated airer on for an hour" set a

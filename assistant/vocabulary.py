@@ -291,3 +291,11 @@ CHANGES_SAID_BACK = {
 }
 # Words that name no one thing but every one ("switch everything off", "turn it all off"): a target said so
 EVERY_THING = ("everything", "all", "every", "devices")
+
+# wrong calls (round 17)
+# Verbs whose "on" or "off" after them is the state asked for: "switch off the bathroom light, someone's left it on
+# again" asks for off, whatever else the request says is on
+SWITCHING_VERBS = ("turn", "switch", "put", "pop", "power", "shut", "flick", "flip", "knock", "leave", "keep")
+# Words of a move other than switching on, in any form: a request that says one and no "on" asks no switching on
+# ("pull the pleated blind down, the sun's on the cot" switched the blind on)
+MOVES_NOT_ON = ("open", "close", "lock", "unlock", "down", "lower", "raise", "lift", "draw")

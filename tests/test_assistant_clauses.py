@@ -17,7 +17,10 @@ DEFAULT_HOME = Vocabulary(None)
 def test_a_request_splits_at_punctuation_and_before_a_reason():
     assert [c.said for c in clauses("switch the fan off, it's noisy")] == ["switch the fan off", "it's noisy"]
     assert [c.said for c in clauses("turn on the lamp so i can read")] == ["turn on the lamp", "so i can read"]
-    assert [c.said for c in clauses("timer. eight minutes. go")] == ["timer", "480 seconds", "go"]
+    # a length said alone goes with the clause before it, as a level does
+    assert [c.said for c in clauses("timer. eight minutes. go")] == ["timer 480 seconds", "go"]
+    assert [c.said for c in clauses("egg timer, six minutes, they're on")] == ["egg timer 360 seconds", "they're on"]
+    assert [c.said for c in clauses("hall light, ten percent")] == ["hall light 10 percent"]
     # a comma or a point inside a number, and a clock time, are no break
     assert [c.said for c in clauses("what's 1,500 plus 2.5")] == ["what's 1500 plus 2.5"]
     assert [c.written for c in clauses("set an alarm for 6:45")] == ["set an alarm for 6:45"]
@@ -47,6 +50,10 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("close them, the blinds in the office", []),
     ("lights, off", []),
     ("lock the back door, we're off on holiday", ["lock the back door"]),      # the speaker's state, no thing's
+    # someone's doing is a remark, its state no thing's of the home
+    ("turn off the kitchen fan, somebody's left it on", ["turn off the kitchen fan"]),
+    ("lock the back door, nobody's in", ["lock the back door"]),
+    ("turn the hall light on, something smells off in there", ["turn the hall light on"]),
     # what is taken back after a clause is not done; a correction before it is
     ("switch on the fan, actually don't", []),
     ("turn on the kitchen light, just kidding", []),
