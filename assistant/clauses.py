@@ -128,6 +128,20 @@ def takeable(request: str, vocabulary) -> list[str]:
     return taken + [said for i in range(len(found)) if (said := topic_in_place(found, i, vocabulary))]
 
 
+def parts_alone(request: str, vocabulary) -> list[str]:
+    """The clauses (as written) a second opinion may match alone when the whole request matched nothing: each
+    besides which every other clause names no thing of the home (but one it names too) and says no number and no
+    state but a remark's ("is the kiln on, i don't want the pots cracking"). Unlike takeable, a clause that may be
+    a taking back is not left out: the checks of the call (Slots.refuses, on the whole request) still hold."""
+    found = clauses(request)
+    if len(found) < 2 or any(CONDITION.match(c.said) for c in found):
+        return []
+    return [clause.written for clause in found
+            if not any(_NUMBER.search(other.said) or names_a_thing(other.said, vocabulary, clause.said)
+                       or (STATE_WORDS.search(other.said) and not REMARK.match(other.said))
+                       for other in found if other is not clause)]
+
+
 def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
     """Clause i as normalised, its pronoun replaced by the thing the one clause before it that names one
     names ("that larder extractor is noisy, turn it off": "turn the larder extractor off"; "the bread timer,

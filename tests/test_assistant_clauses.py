@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from assistant.clauses import clauses, takeable
+from assistant.clauses import clauses, parts_alone, takeable
 from assistant.conversation import Vocabulary
 from assistant.generator import ToolCallEvent, respond_sync
 from assistant.home import InMemoryHome
@@ -234,3 +234,15 @@ def test_a_clauses_call_to_a_client_tool_is_answered_when_its_output_comes_back(
     events = asyncio.run(respond())
     assert not any(isinstance(event, ToolCallEvent) for event in events)
     assert events[-1].reply.text == "Okay, the living room TV is off.", events
+
+
+def test_a_part_a_second_opinion_may_match_alone_is_said_beside_clauses_that_carry_nothing():
+    """A template must match a whole sentence: each clause beside others with no thing, number or state of their own
+    may be matched alone; a remark's state is its own, and a taking back is left to the checks of the call."""
+    assert parts_alone("is the office fan on, i don't want it whirring all night", DEFAULT_HOME) == \
+        ["is the office fan on"]
+    assert parts_alone("sorry to bother you, is the office fan on", DEFAULT_HOME) == ["is the office fan on"]
+    assert parts_alone("turn on the kitchen light, and the bedroom fan", DEFAULT_HOME) == []     # each names a thing
+    assert parts_alone("switch the fan off, back in ten minutes", DEFAULT_HOME) == []    # a thing, and a number
+    assert parts_alone("turn off the heater, when i leave", DEFAULT_HOME) == []                  # a condition
+    assert parts_alone("what's the time", DEFAULT_HOME) == []
