@@ -30,7 +30,7 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import Lexicon
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import ASKING_WORDS, DEVICE_CUES, DEVICES, MOVES_NOT_ON, QUESTION_WORDS, ROOMS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS
+from assistant.vocabulary import ASKING_WORDS, DEVICE_CUES, DEVICES, MOVES_NOT_ON, PERIOD_WORDS, QUESTION_WORDS, ROOMS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -62,6 +62,12 @@ _STATE_OF_A_VERB = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)})(?:s|ed|ing)? 
                               r"(off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b)))")
 # The arguments that name a thing of the home
 _THING_ARGUMENTS = {"name", "area", "room", "device"}
+# The words for each half of the day an alarm may be in (PERIOD_WORDS)
+_PERIOD_SAID = {period: re.compile(r"\b(?:" + "|".join(words) + r")\b") for period, words in PERIOD_WORDS.items()}
+# Skills that act on a thing and take no number, and a level said: a number in degrees or percent, or one said
+# after "to", "at" or "on" that counts nothing ("on 19"; not "on 600 seconds", "the other 1", "all 3 fans")
+_TAKE_NO_NUMBER = {"set_device", "switch_device", "switch_all", "set_cover", "set_lock", "activate_scene"}
+_A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on) \d+(?:\.\d+)?\b(?! [a-z]+s\b)")
 # A timer said as one ("the kiln timer", "a countdown")
 _A_TIMER = re.compile(r"\b(?:timers?|countdowns?)\b")
 # A lock's verbs, in any form ("needs locking", "lock up")
@@ -297,7 +303,28 @@ class Slots:
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) \
-            or self.leaves_a_named_thing(call)
+            or self.leaves_a_named_thing(call) or self.names_the_whole_home(call) \
+            or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call)
+
+    def names_the_whole_home(self, call: dict) -> bool:
+        """A thing named by a word for the whole home ("turn every light in the house off" switched off a thing
+        "house"): the home has no such thing; rather ask again."""
+        return str(call["arguments"].get("name", "")).replace("_", " ") in _WHOLE_HOME
+
+    def takes_the_other_half_of_the_day(self, call: dict) -> bool:
+        """An alarm in the half of the day the request does not say, while it says the other ("set me an alarm for
+        nine pm" set 9 am): rather ask again."""
+        period = call["arguments"].get("period")
+        if period not in _PERIOD_SAID:
+            return False
+        other = "pm" if period == "am" else "am"
+        return _PERIOD_SAID[other].search(self.request) is not None and _PERIOD_SAID[period].search(self.request) is None
+
+    def leaves_a_said_level(self, call: dict) -> bool:
+        """A switch, cover, lock or scene, which take no number, for a request that says a number other than a
+        length ("put the radiant panel on nineteen" switched it on): the number asks for a level or a temperature
+        the call leaves out; rather ask again."""
+        return call["name"] in _TAKE_NO_NUMBER and _A_LEVEL_SAID.search(self.request) is not None
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that

@@ -299,3 +299,6 @@ SWITCHING_VERBS = ("turn", "switch", "put", "pop", "power", "shut", "flick", "fl
 # Words of a move other than switching on, in any form: a request that says one and no "on" asks no switching on
 # ("pull the pleated blind down, the sun's on the cot" switched the blind on)
 MOVES_NOT_ON = ("open", "close", "lock", "unlock", "down", "lower", "raise", "lift", "draw")
+# Words that say the half of the day an alarm is in: one said against the call's period, its own unsaid, refuses it
+# ("set me an alarm for nine pm" set 9 am)
+PERIOD_WORDS = {"am": ("am", "a m", "morning"), "pm": ("pm", "p m", "evening", "afternoon", "tonight", "night")}

@@ -435,3 +435,32 @@ def test_a_call_of_no_thing_is_refused_for_a_request_that_names_a_thing_it_leave
     assert not named.leaves_a_named_thing({"name": "start_timer", "arguments": {"name": "kiln", "seconds": 3600}})
     assert not own.leaves_a_named_thing(
         {"name": "switch_device", "arguments": {"name": "gramophone", "state": "on"}})     # the call names it
+
+
+def test_a_thing_named_by_a_word_for_the_whole_home_is_refused():
+    assert slots_of("switch off every lamp in the home").names_the_whole_home(
+        {"name": "switch_all", "arguments": {"name": "home", "state": "off"}})
+    assert not slots_of("switch off every lamp in the home").names_the_whole_home(
+        {"name": "switch_all", "arguments": {"name": "lights", "state": "off"}})
+
+
+def test_an_alarm_may_not_take_the_half_of_the_day_the_request_does_not_say():
+    def alarm(period):
+        return {"name": "set_alarm", "arguments": {"hour": 6, "minute": 0, "period": period}}
+    assert slots_of("alarm for six in the evening please").takes_the_other_half_of_the_day(alarm("am"))
+    assert not slots_of("alarm for six in the evening please").takes_the_other_half_of_the_day(alarm("pm"))
+    assert slots_of("wake me at 6 a.m. tomorrow").takes_the_other_half_of_the_day(alarm("pm"))
+    assert not slots_of("an alarm at six").takes_the_other_half_of_the_day(alarm("am"))      # neither said
+
+
+def test_a_call_that_takes_no_number_is_refused_for_a_request_that_says_a_level():
+    """ "set the snug stove on twenty" may not only switch it on; a length said is no level."""
+    on = {"name": "switch_device", "arguments": {"name": "snug stove", "state": "on"}}
+    assert slots_of("set the snug stove on twenty").leaves_a_said_level(on)
+    assert slots_of("dock lights on at 50 percent").leaves_a_said_level(on)
+    assert not slots_of("put the snug stove on for an hour").leaves_a_said_level(on)
+    assert not slots_of("put the snug stove on").leaves_a_said_level(on)
+    assert not slots_of("and the other one, the stove").leaves_a_said_level(on)          # "one" counts nothing
+    assert not slots_of("switch on all three fans").leaves_a_said_level(on)
+    assert not slots_of("set the snug stove to twenty").leaves_a_said_level(
+        {"name": "set_thermostat", "arguments": {"name": "snug stove", "degrees": 20}})
