@@ -30,7 +30,8 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import Lexicon
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import ASKING_WORDS, DEVICE_CUES, DEVICES, MOVES_NOT_ON, PERIOD_WORDS, QUESTION_WORDS, ROOMS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS
+from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, MOVES_NOT_ON, PERIOD_WORDS, QUESTION_WORDS, ROOMS,
+                                  SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -306,26 +307,6 @@ class Slots:
             or self.leaves_a_named_thing(call) or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call)
 
-    def names_the_whole_home(self, call: dict) -> bool:
-        """A thing named by a word for the whole home ("turn every light in the house off" switched off a thing
-        "house"): the home has no such thing; rather ask again."""
-        return str(call["arguments"].get("name", "")).replace("_", " ") in _WHOLE_HOME
-
-    def takes_the_other_half_of_the_day(self, call: dict) -> bool:
-        """An alarm in the half of the day the request does not say, while it says the other ("set me an alarm for
-        nine pm" set 9 am): rather ask again."""
-        period = call["arguments"].get("period")
-        if period not in _PERIOD_SAID:
-            return False
-        other = "pm" if period == "am" else "am"
-        return _PERIOD_SAID[other].search(self.request) is not None and _PERIOD_SAID[period].search(self.request) is None
-
-    def leaves_a_said_level(self, call: dict) -> bool:
-        """A switch, cover, lock or scene, which take no number, for a request that says a number other than a
-        length ("put the radiant panel on nineteen" switched it on): the number asks for a level or a temperature
-        the call leaves out; rather ask again."""
-        return call["name"] in _TAKE_NO_NUMBER and _A_LEVEL_SAID.search(self.request) is not None
-
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
         area; or that names one thing only, a heater by its words: that heater ("still room heater to 16 please,
@@ -370,6 +351,27 @@ class Slots:
                        for name in self.names[:self.request_names])
         return any(_NAMED_BY[device].search(self.request) for device in DEVICES) \
             and any(_NAMED_BY[room].search(self.request) for room in ROOMS)
+
+    def names_the_whole_home(self, call: dict) -> bool:
+        """A thing named by a word for the whole home ("turn every light in the house off" switched off a thing
+        "house"): the home has no such thing; rather ask again."""
+        return str(call["arguments"].get("name", "")).replace("_", " ") in _WHOLE_HOME
+
+    def takes_the_other_half_of_the_day(self, call: dict) -> bool:
+        """An alarm in the half of the day the request does not say, while it says the other ("set me an alarm for
+        nine pm" set 9 am): rather ask again."""
+        period = call["arguments"].get("period")
+        if period not in _PERIOD_SAID:
+            return False
+        other = "pm" if period == "am" else "am"
+        return _PERIOD_SAID[other].search(self.request) is not None \
+            and _PERIOD_SAID[period].search(self.request) is None
+
+    def leaves_a_said_level(self, call: dict) -> bool:
+        """A switch, cover, lock or scene, which take no number, for a request that says a number other than a
+        length ("put the radiant panel on nineteen" switched it on): the number asks for a level or a temperature
+        the call leaves out; rather ask again."""
+        return call["name"] in _TAKE_NO_NUMBER and _A_LEVEL_SAID.search(self.request) is not None
 
     def times_a_thing(self, call: dict) -> bool:
         """A timer named as a thing the request switches, and says no timer ("heated airer on for an hour" set a

@@ -301,4 +301,4 @@ SWITCHING_VERBS = ("turn", "switch", "put", "pop", "power", "shut", "flick", "fl
 MOVES_NOT_ON = ("open", "close", "lock", "unlock", "down", "lower", "raise", "lift", "draw")
 # Words that say the half of the day an alarm is in: one said against the call's period, its own unsaid, refuses it
 # ("set me an alarm for nine pm" set 9 am)
-PERIOD_WORDS = {"am": ("am", "a m", "morning"), "pm": ("pm", "p m", "evening", "afternoon", "tonight", "night")}
+PERIOD_WORDS = {"am": ("am", "a m", "morning"), "pm": ("pm", "p m", "evening", "afternoon", "tonight", "at night")}

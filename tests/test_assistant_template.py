@@ -451,6 +451,8 @@ def test_an_alarm_may_not_take_the_half_of_the_day_the_request_does_not_say():
     assert not slots_of("alarm for six in the evening please").takes_the_other_half_of_the_day(alarm("pm"))
     assert slots_of("wake me at 6 a.m. tomorrow").takes_the_other_half_of_the_day(alarm("pm"))
     assert not slots_of("an alarm at six").takes_the_other_half_of_the_day(alarm("am"))      # neither said
+    assert not slots_of("wake me at six, it was a long night").takes_the_other_half_of_the_day(alarm("am"))
+    assert slots_of("an alarm for eleven at night").takes_the_other_half_of_the_day(alarm("am"))
 
 
 def test_a_call_that_takes_no_number_is_refused_for_a_request_that_says_a_level():
