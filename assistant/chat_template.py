@@ -30,7 +30,8 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import Lexicon
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import ASKING_WORDS, DEVICE_CUES, DEVICES, QUESTION_WORDS, ROOMS, UNIT_FACTORS, UNIT_WORDS
+from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, MOVES_NOT_ON, PERIOD_WORDS, QUESTION_WORDS, ROOMS,
+                                  SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -56,6 +57,18 @@ _WHOLE_HOME = {"house", "home"}
 _OFF = re.compile(r"\b(?:off|shut|close|closed)\b")
 _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)? on\b"
                  r"|\bon\b(?! (?:the|my|our|a|an|top|its|this|that)\b)")
+# The state a verb of switching asks for: its "on" or "off", the nearest after it ("switch off the light, someone's
+# left it on": off); "on" said after other words not before a place ("put the lamp on the table")
+_STATE_OF_A_VERB = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)})(?:s|ed|ing)? (?:(on|off)\b|(?:[a-z']+ ){{1,4}}?"
+                              r"(off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b)))")
+# The arguments that name a thing of the home
+_THING_ARGUMENTS = {"name", "area", "room", "device"}
+# The words for each half of the day an alarm may be in (PERIOD_WORDS)
+_PERIOD_SAID = {period: re.compile(r"\b(?:" + "|".join(words) + r")\b") for period, words in PERIOD_WORDS.items()}
+# Skills that act on a thing and take no number, and a level said: a number in degrees or percent, or one said
+# after "to", "at" or "on" that counts nothing ("on 19"; not "on 600 seconds", "the other 1", "all 3 fans")
+_TAKE_NO_NUMBER = {"set_device", "switch_device", "switch_all", "set_cover", "set_lock", "activate_scene"}
+_A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on) \d+(?:\.\d+)?\b(?! [a-z]+s\b)")
 # A timer said as one ("the kiln timer", "a countdown")
 _A_TIMER = re.compile(r"\b(?:timers?|countdowns?)\b")
 # A lock's verbs, in any form ("needs locking", "lock up")
@@ -112,6 +125,8 @@ def _forms(word: str) -> str:
 # Each skill's words for each of its actions (skills.Skill.means).
 _MEANS = {(skill.name, action): _means_pattern(words)
           for skill in SKILLS.values() for action, words in skill.means.items()}
+# A move other than switching on, in any of its forms (MOVES_NOT_ON)
+_MOVE_NOT_ON = re.compile(r"\b(?:" + "|".join(_forms(word) for word in MOVES_NOT_ON) + r")\b")
 
 
 def _action_of(call: dict, said_numbers: list[str]) -> str | None:
@@ -287,7 +302,10 @@ class Slots:
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
-            or self.places_in_an_unsaid_area(call) or self.times_a_thing(call)
+            or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
+            or self.converts_to_itself(call) or self.switches_on_for_another_move(call) \
+            or self.leaves_a_named_thing(call) or self.names_the_whole_home(call) \
+            or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call)
 
     def placed(self, call: dict) -> dict:
         """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
@@ -301,6 +319,59 @@ class Slots:
         if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
             return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
         return call
+
+    def switches_against_its_verb(self, call: dict) -> bool:
+        """A state that no verb of switching in the request says, though one says the other ("switch off the
+        bathroom light, someone's left it on again" switched it on): rather ask again, or read the clauses alone."""
+        said = {state for pair in _STATE_OF_A_VERB.findall(self.request) for state in pair if state}
+        return bool(said) and call["arguments"].get("state") in {"on", "off"} - said
+
+    def converts_to_itself(self, call: dict) -> bool:
+        """A conversion from a unit to the same unit ("26 miles in kilometres" gave miles to miles): no request asks
+        that; rather ask again."""
+        return call["name"] == "convert" and call["arguments"].get("from") == call["arguments"].get("to")
+
+    def switches_on_for_another_move(self, call: dict) -> bool:
+        """Switching on, for a request that says another move (opening, closing, locking, lowering) and no "on"
+        ("pull the pleated blind down, the sun's on the cot" switched the blind on): rather ask again, or read the
+        clauses alone."""
+        return call["arguments"].get("state") == "on" and _ON.search(self.request) is None \
+            and _MOVE_NOT_ON.search(self.request) is not None
+
+    def leaves_a_named_thing(self, call: dict) -> bool:
+        """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request
+        that names one the call does not ("put the coffee machine on in the kitchen, i'll be down in a minute" set
+        a one-minute timer): rather ask again, or read the clauses alone. In a user's own home a name the request
+        says, other than a timer's; in the default home a device said with a room."""
+        if set(SKILLS[call["name"]].arguments) & _THING_ARGUMENTS and call["name"] not in TIMER_SKILLS:
+            return False
+        own = str(call["arguments"].get("name", "")).replace("_", " ")
+        if self.request_names:
+            return any(name != own and not re.search(rf"\b{re.escape(name)} timers?\b", self.request)
+                       for name in self.names[:self.request_names])
+        return any(_NAMED_BY[device].search(self.request) for device in DEVICES) \
+            and any(_NAMED_BY[room].search(self.request) for room in ROOMS)
+
+    def names_the_whole_home(self, call: dict) -> bool:
+        """A thing named by a word for the whole home ("turn every light in the house off" switched off a thing
+        "house"): the home has no such thing; rather ask again."""
+        return str(call["arguments"].get("name", "")).replace("_", " ") in _WHOLE_HOME
+
+    def takes_the_other_half_of_the_day(self, call: dict) -> bool:
+        """An alarm in the half of the day the request does not say, while it says the other ("set me an alarm for
+        nine pm" set 9 am): rather ask again."""
+        period = call["arguments"].get("period")
+        if period not in _PERIOD_SAID:
+            return False
+        other = "pm" if period == "am" else "am"
+        return _PERIOD_SAID[other].search(self.request) is not None \
+            and _PERIOD_SAID[period].search(self.request) is None
+
+    def leaves_a_said_level(self, call: dict) -> bool:
+        """A switch, cover, lock or scene, which take no number, for a request that says a number other than a
+        length ("put the radiant panel on nineteen" switched it on): the number asks for a level or a temperature
+        the call leaves out; rather ask again."""
+        return call["name"] in _TAKE_NO_NUMBER and _A_LEVEL_SAID.search(self.request) is not None
 
     def times_a_thing(self, call: dict) -> bool:
         """A timer named as a thing the request switches, and says no timer ("heated airer on for an hour" set a

@@ -29,7 +29,9 @@ REASON = re.compile(rf"^(?:{'|'.join(REASONS)})\b|^(?:{'|'.join(REASONS_BEFORE_A
 # A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
 # wish said this way is a request ("we need the heating on")
 REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
-                    r"i'll|i was|i have|i had|i heard|i can't|i cannot|they|they're|he|she|he's|she's|you're|you've)\b"
+                    r"i'll|i was|i have|i had|i heard|i can't|i cannot|they|they're|he|she|he's|she's|you're|you've|"
+                    r"someone|someone's|somebody|somebody's|nobody|nobody's|no one|everyone|everyone's|everybody|"
+                    r"something|something's|nothing|nothing's)\b"
                     r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)"
                     # a value said to be better: "21 would be better" (the request says what to change with it)
                     rf"|^{VALUE_SAID_BETTER}\b")
@@ -40,7 +42,7 @@ CONDITION = re.compile(rf"^(?:{'|'.join(CONDITIONS)})\b")
 TAKES_BACK = re.compile(r"(?:^|\b(?:actually|no|oh|please|just|i|you|then|but|well|and|so) )(?:don't|dont|do not)\b|"
                         r"\b(?:never mind|nevermind|forget it|forget that|scratch that|no|not|nope|"
                         r"nah|wait|hold on|actually|kidding|joking|on second thought)\b")
-_LEVEL_ALONE = re.compile(r"^\d+(?:\.\d+)? (?:percent|degrees)(?: please)?$")
+_VALUE_ALONE = re.compile(r"^\d+(?:\.\d+)? (?:percent|degrees|seconds)(?: please)?$")
 _OPENING_ONLY = re.compile(rf"^(?:(?:{'|'.join(OPENING_WORDS)})\s*)+$")
 # A remark that a thing is not doing something ("is the kiln on, it's not humming"): no taking back
 NOT_DOING = re.compile(r"^(?:it|they|he|she)(?:'s| is|'re| are) not [a-z]+ing$|^(?:it|they) (?:isn't|aren't) [a-z]+ing$")
@@ -92,9 +94,10 @@ def clauses(request: str) -> list[Clause]:
     # request and carry nothing is none ("go on then, switch it on, i'm making cocktails")
     found = [clause for i, clause in enumerate(found)
              if (i == 0 or clause.said != found[i - 1].said) and not _OPENING_ONLY.match(clause.said)]
-    # a level said alone goes with the clause before it: "bathroom light, twenty percent, it's late"
+    # a level or a length said alone goes with the clause before it: "bathroom light, twenty percent, it's late",
+    # "timer, twenty minutes, the lasagne's in"
     for i in range(len(found) - 1, 0, -1):
-        if _LEVEL_ALONE.match(found[i].said):
+        if _VALUE_ALONE.match(found[i].said):
             before, level = found[i - 1], found[i]
             found[i - 1:i + 1] = [Clause(f"{before.written} {level.written}", f"{before.said} {level.said}")]
     return found if 1 < len(found) <= MAX_CLAUSES else found[:1] if len(found) == 1 else []
@@ -123,6 +126,20 @@ def takeable(request: str, vocabulary) -> list[str]:
         elif not _PLACE.search(clause.said) and not _names_an_area(clause.said, vocabulary):
             taken.append(f"{clause.said} in the {areas[0]}")
     return taken + [said for i in range(len(found)) if (said := topic_in_place(found, i, vocabulary))]
+
+
+def parts_alone(request: str, vocabulary) -> list[str]:
+    """The clauses (as written) a second opinion may match alone when the whole request matched nothing: each
+    besides which every other clause names no thing of the home (but one it names too) and says no number and no
+    state but a remark's ("is the kiln on, i don't want the pots cracking"). Unlike takeable, a clause that may be
+    a taking back is not left out: the checks of the call (Slots.refuses, on the whole request) still hold."""
+    found = clauses(request)
+    if len(found) < 2 or any(CONDITION.match(c.said) for c in found):
+        return []
+    return [clause.written for clause in found
+            if not any(_NUMBER.search(other.said) or names_a_thing(other.said, vocabulary, clause.said)
+                       or (STATE_WORDS.search(other.said) and not REMARK.match(other.said))
+                       for other in found if other is not clause)]
 
 
 def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:

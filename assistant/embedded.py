@@ -30,7 +30,7 @@ import torch
 
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
 from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
-from assistant.clauses import clauses, reading_taken, takeable
+from assistant.clauses import clauses, parts_alone, reading_taken, takeable
 from assistant.conversation import Vocabulary, declined, resolve
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
@@ -289,9 +289,10 @@ class EmbeddedGenerator:
         """The call Home Assistant's phrasings find in the request: as said first (the normaliser writes "5
         minutes" as "300 seconds", past HA's range of seconds, and "my 19-hours timer" as a timer named "68400
         seconds"), then as normalised, then as resolved against the conversation (a follow-up is the request it
-        stands for); matching is CPU work, off the event loop. The checks of the model's calls hold for it too
-        (Slots.refuses): "set the timer for 8 minutes in 30 seconds", as Whisper writes "8 minutes and 30
-        seconds", is HA's timer of 30 seconds, shorter than a duration said."""
+        stands for), then each clause said beside others that carry nothing (clauses.parts_alone: a template
+        must match a whole sentence); matching is CPU work, off the event loop. The checks of the model's calls
+        hold for it too, against the whole request (Slots.refuses): "set the timer for 8 minutes in 30 seconds", as
+        Whisper writes "8 minutes and 30 seconds", is HA's timer of 30 seconds, shorter than a duration said."""
         if not history or history[-1].get("role") != "user":
             return None
         inventory = tools.home.inventory
@@ -299,7 +300,8 @@ class EmbeddedGenerator:
         def matched() -> dict | None:
             said = content_text(history[-1])
             readings = [said, normalize_request(said), content_text(resolve(history, lexicon)[-1])]
-            return self.second_opinion.call(readings, inventory)
+            return self.second_opinion.call(readings, inventory) or \
+                self.second_opinion.call(parts_alone(said, Vocabulary(lexicon)), inventory)
         call = await asyncio.to_thread(matched)
         if call is None or slots.refuses(call, ""):
             return None

@@ -58,6 +58,8 @@ SLOT_ARGUMENTS = {"name": ("name",), "area": ("area", "room"), "brightness": ("p
 # A kind of thing said for a whole group ("the kitchen lights" with no name): switch_all's word for it.
 GROUP_WORDS = {"light": "lights", "fan": "fans", "switch": "switches", "cover": "covers", "media_player": "tvs"}
 TIMER_SLOTS = {"hours": 3600, "minutes": 60, "seconds": 1}
+# HA's slot for a command a timer runs when it ends ("turn off the oven in ten minutes"): Parley's timers only ring
+DELAYED_COMMAND = "conversation_command"
 # Words that ask nothing: a match that says no other word beside the names it matched (HA's '[the] {name}'
 # turns a bare name on) is no request.
 EMPTY_WORDS = {"the", "a", "an", "my", "our", "please", "now"}
@@ -165,6 +167,8 @@ def _says_more_than_names(request: str, result) -> bool:
 def _call_of(result, default_home: bool) -> dict | None:
     """The result as the call of its intent's first skill whose arguments it fills exactly, or None."""
     slots = {name: entity.value for name, entity in result.entities.items()}
+    if DELAYED_COMMAND in slots:        # "switch the hot tub on, we'll be out in ten minutes": no timer of Parley's
+        return None
     named = slots.get("name")
     domain = result.context.get("domain") or slots.get("domain")
     seconds = sum(TIMER_SLOTS[key] * float(slots[key]) for key in TIMER_SLOTS if key in slots)

@@ -349,3 +349,14 @@ BOTH_MEMBERS = frozenset({"both", "mixed", "all", "either"})
 # Words that may stand before a request's verb and limit it ("only charge the car to ninety percent", "simply log
 # it"): skipped to find the verb
 LIMITING_OPENERS = ("only", "simply", "first")
+
+# wrong calls (round 17)
+# Verbs whose "on" or "off" after them is the state asked for: "switch off the bathroom light, someone's left it on
+# again" asks for off, whatever else the request says is on
+SWITCHING_VERBS = ("turn", "switch", "put", "pop", "power", "shut", "flick", "flip", "knock", "leave", "keep")
+# Words of a move other than switching on, in any form: a request that says one and no "on" asks no switching on
+# ("pull the pleated blind down, the sun's on the cot" switched the blind on)
+MOVES_NOT_ON = ("open", "close", "lock", "unlock", "down", "lower", "raise", "lift", "draw")
+# Words that say the half of the day an alarm is in: one said against the call's period, its own unsaid, refuses it
+# ("set me an alarm for nine pm" set 9 am)
+PERIOD_WORDS = {"am": ("am", "a m", "morning"), "pm": ("pm", "p m", "evening", "afternoon", "tonight", "at night")}

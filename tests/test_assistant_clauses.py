@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from assistant.clauses import clauses, takeable
+from assistant.clauses import clauses, parts_alone, takeable
 from assistant.conversation import Vocabulary
 from assistant.generator import ToolCallEvent, respond_sync
 from assistant.home import InMemoryHome
@@ -17,7 +17,10 @@ DEFAULT_HOME = Vocabulary(None)
 def test_a_request_splits_at_punctuation_and_before_a_reason():
     assert [c.said for c in clauses("switch the fan off, it's noisy")] == ["switch the fan off", "it's noisy"]
     assert [c.said for c in clauses("turn on the lamp so i can read")] == ["turn on the lamp", "so i can read"]
-    assert [c.said for c in clauses("timer. eight minutes. go")] == ["timer", "480 seconds", "go"]
+    # a length said alone goes with the clause before it, as a level does
+    assert [c.said for c in clauses("timer. eight minutes. go")] == ["timer 480 seconds", "go"]
+    assert [c.said for c in clauses("egg timer, six minutes, they're on")] == ["egg timer 360 seconds", "they're on"]
+    assert [c.said for c in clauses("hall light, ten percent")] == ["hall light 10 percent"]
     # a comma or a point inside a number, and a clock time, are no break
     assert [c.said for c in clauses("what's 1,500 plus 2.5")] == ["what's 1500 plus 2.5"]
     assert [c.written for c in clauses("set an alarm for 6:45")] == ["set an alarm for 6:45"]
@@ -47,6 +50,10 @@ def test_a_request_splits_at_punctuation_and_before_a_reason():
     ("close them, the blinds in the office", []),
     ("lights, off", []),
     ("lock the back door, we're off on holiday", ["lock the back door"]),      # the speaker's state, no thing's
+    # someone's doing is a remark, its state no thing's of the home
+    ("turn off the kitchen fan, somebody's left it on", ["turn off the kitchen fan"]),
+    ("lock the back door, nobody's in", ["lock the back door"]),
+    ("turn the hall light on, something smells off in there", ["turn the hall light on"]),
     # what is taken back after a clause is not done; a correction before it is
     ("switch on the fan, actually don't", []),
     ("turn on the kitchen light, just kidding", []),
@@ -227,3 +234,15 @@ def test_a_clauses_call_to_a_client_tool_is_answered_when_its_output_comes_back(
     events = asyncio.run(respond())
     assert not any(isinstance(event, ToolCallEvent) for event in events)
     assert events[-1].reply.text == "Okay, the living room TV is off.", events
+
+
+def test_a_part_a_second_opinion_may_match_alone_is_said_beside_clauses_that_carry_nothing():
+    """A template must match a whole sentence: each clause beside others with no thing, number or state of their own
+    may be matched alone; a remark's state is its own, and a taking back is left to the checks of the call."""
+    assert parts_alone("is the office fan on, i don't want it whirring all night", DEFAULT_HOME) == \
+        ["is the office fan on"]
+    assert parts_alone("sorry to bother you, is the office fan on", DEFAULT_HOME) == ["is the office fan on"]
+    assert parts_alone("turn on the kitchen light, and the bedroom fan", DEFAULT_HOME) == []     # each names a thing
+    assert parts_alone("switch the fan off, back in ten minutes", DEFAULT_HOME) == []    # a thing, and a number
+    assert parts_alone("turn off the heater, when i leave", DEFAULT_HOME) == []                  # a condition
+    assert parts_alone("what's the time", DEFAULT_HOME) == []

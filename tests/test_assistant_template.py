@@ -389,3 +389,80 @@ def test_a_thermostat_call_without_a_place_is_in_the_one_area_the_request_names(
     assert slots.placed(thermostat) == thermostat                        # two areas: which one is still asked
     _, slots = model_prompt([{"role": "user", "content": "set the thermostat to 22"}])
     assert slots.placed(thermostat) == thermostat                        # the default home has one thermostat
+
+
+def test_a_switch_must_take_the_state_its_verb_says():
+    """ "turn the porch fan off, it's been on since lunch" switched it on: the verb's own "on" or "off" counts, the
+    remark's does not; with both said the model chooses."""
+    def against(request, state):
+        return slots_of(request).switches_against_its_verb(
+            {"name": "switch_device", "arguments": {"name": "porch fan", "state": state}})
+    assert against("turn the porch fan off, it's been on since lunch", "on")
+    assert not against("turn the porch fan off, it's been on since lunch", "off")
+    assert against("switch on the radio, the noise is off the scale", "off")
+    assert not against("leave the landing light on and switch the rest off", "on")
+    assert not against("the garden's dark, it's all off", "on")               # no verb of switching: not this check
+    assert not against("put the mug on the table and the lamp on", "on")      # "on the table" is a place
+
+
+def test_a_conversion_from_a_unit_to_itself_is_refused():
+    slots = slots_of("how far is a 10 mile run in km")
+    assert slots.converts_to_itself({"name": "convert", "arguments": {"value": 10, "from": "mile", "to": "mile"}})
+    assert not slots.converts_to_itself({"name": "convert", "arguments": {"value": 10, "from": "mile", "to": "km"}})
+
+
+def test_switching_on_is_refused_for_a_request_that_says_another_move_and_no_on():
+    """ "lower the awning a bit, it's glaring" may not switch the awning on."""
+    on = {"name": "switch_device", "arguments": {"name": "awning", "state": "on"}}
+    assert slots_of("lower the awning a bit, it's glaring").switches_on_for_another_move(on)
+    assert slots_of("the shed door, could you open it").switches_on_for_another_move(on)
+    assert not slots_of("open the shutters and put the lamp on").switches_on_for_another_move(on)
+    assert not slots_of("get the kiln going").switches_on_for_another_move(on)      # no other move said
+
+
+def test_a_call_of_no_thing_is_refused_for_a_request_that_names_a_thing_it_leaves():
+    """ "switch the bedroom heater on, i'm in the bath for twenty minutes" may not set a timer: the request names a
+    thing of the home the call does not use. A timer named as a thing, or a request naming nothing, is fine."""
+    timer = {"name": "set_timer", "arguments": {"seconds": 1200}}
+    assert slots_of("switch the bedroom heater on, i'm in the bath for twenty minutes").leaves_a_named_thing(timer)
+    assert not slots_of("twenty minutes on the clock please, i'm in the bath").leaves_a_named_thing(timer)
+    assert not slots_of("a heater timer for twenty minutes").leaves_a_named_thing(timer)   # a device, no room
+    lexicon = ({"kiln", "gramophone"}, {"studio"})
+    own = model_prompt([{"role": "user", "content": "put the gramophone on, the tea's brewing for 4 minutes"}],
+                       lexicon)[1]
+    assert own.leaves_a_named_thing({"name": "set_timer", "arguments": {"seconds": 240}})
+    named = model_prompt([{"role": "user", "content": "start a kiln timer for an hour"}], lexicon)[1]
+    assert not named.leaves_a_named_thing({"name": "start_timer", "arguments": {"name": "kiln", "seconds": 3600}})
+    assert not own.leaves_a_named_thing(
+        {"name": "switch_device", "arguments": {"name": "gramophone", "state": "on"}})     # the call names it
+
+
+def test_a_thing_named_by_a_word_for_the_whole_home_is_refused():
+    assert slots_of("switch off every lamp in the home").names_the_whole_home(
+        {"name": "switch_all", "arguments": {"name": "home", "state": "off"}})
+    assert not slots_of("switch off every lamp in the home").names_the_whole_home(
+        {"name": "switch_all", "arguments": {"name": "lights", "state": "off"}})
+
+
+def test_an_alarm_may_not_take_the_half_of_the_day_the_request_does_not_say():
+    def alarm(period):
+        return {"name": "set_alarm", "arguments": {"hour": 6, "minute": 0, "period": period}}
+    assert slots_of("alarm for six in the evening please").takes_the_other_half_of_the_day(alarm("am"))
+    assert not slots_of("alarm for six in the evening please").takes_the_other_half_of_the_day(alarm("pm"))
+    assert slots_of("wake me at 6 a.m. tomorrow").takes_the_other_half_of_the_day(alarm("pm"))
+    assert not slots_of("an alarm at six").takes_the_other_half_of_the_day(alarm("am"))      # neither said
+    assert not slots_of("wake me at six, it was a long night").takes_the_other_half_of_the_day(alarm("am"))
+    assert slots_of("an alarm for eleven at night").takes_the_other_half_of_the_day(alarm("am"))
+
+
+def test_a_call_that_takes_no_number_is_refused_for_a_request_that_says_a_level():
+    """ "set the snug stove on twenty" may not only switch it on; a length said is no level."""
+    on = {"name": "switch_device", "arguments": {"name": "snug stove", "state": "on"}}
+    assert slots_of("set the snug stove on twenty").leaves_a_said_level(on)
+    assert slots_of("dock lights on at 50 percent").leaves_a_said_level(on)
+    assert not slots_of("put the snug stove on for an hour").leaves_a_said_level(on)
+    assert not slots_of("put the snug stove on").leaves_a_said_level(on)
+    assert not slots_of("and the other one, the stove").leaves_a_said_level(on)          # "one" counts nothing
+    assert not slots_of("switch on all three fans").leaves_a_said_level(on)
+    assert not slots_of("set the snug stove to twenty").leaves_a_said_level(
+        {"name": "set_thermostat", "arguments": {"name": "snug stove", "degrees": 20}})

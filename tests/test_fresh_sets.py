@@ -36,6 +36,7 @@ ELEVENTH = rows_of("paraphrases_eleventh.jsonl")
 TWELFTH = rows_of("paraphrases_twelfth.jsonl")
 THIRTEENTH = rows_of("paraphrases_thirteenth.jsonl")
 FOURTEENTH = rows_of("paraphrases_fourteenth.jsonl")
+DEV_REQUESTS = rows_of("paraphrases_dev_requests.jsonl")
 EARLIER_SETS = ["paraphrases.jsonl", "heldout_discovered.jsonl", "heldout.jsonl", "heldout_home.jsonl"]
 # Every set of requests written before the third paraphrase set; the conversations' turns are {"user": ...}.
 BEFORE_THIRD = EARLIER_SETS + ["paraphrases_fresh.jsonl", "heldout_discovered_fresh.jsonl",
@@ -364,3 +365,21 @@ def test_fourteenth_sizes_and_spread():
     for name in ("discovered", "made_up"):
         missed = {e.key for e in HOMES[name].entities()} - {e.key for e in reached_in(calls, name)}
         assert not missed, (name, sorted(missed))
+
+
+@pytest.mark.parametrize("row", DEV_REQUESTS, ids=lambda row: str(row["id"]))
+def test_dev_requests_row(row):
+    """The development set of requests: one user turn each; a call the home can run, or none, and then a name the
+    home lacks (nothing may change) or words that ask for nothing."""
+    assert row["id"] == DEV_REQUESTS.index(row) + 1
+    assert set(row) - {"category"} == {"id", "home", "history", "expected"} and row["home"] in HOMES
+    check_shape(row, set(row))
+    assert len(row["history"]) == 1
+    if row["expected"] is not None:
+        assert "category" not in row
+        check_call(row)
+    elif row.get("category") == "unknown_name":
+        said = row["history"][-1]["content"]
+        assert not [e.name for e in HOMES[row["home"]].entities() if e.name in said]
+    else:
+        assert "category" not in row

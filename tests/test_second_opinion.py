@@ -90,6 +90,7 @@ def test_a_matched_phrasing_is_the_call_of_its_skill(opinion, homes, home, reque
     ("default", "turn off the tv"),                  # the default home's tv needs a room: the model asks which
     ("default", "play some jazz"),                   # an intent with no Parley skill
     ("default", "what's the weather like"),
+    ("made_up", "switch the kiln off, i'll be back in twenty minutes"),   # a delayed command: no timer of Parley's
 ])
 def test_names_the_home_lacks_bare_names_and_intents_without_a_skill_get_no_call(opinion, homes, home, request_):
     assert opinion.call([normalize_request(request_), request_], homes[home]) is None
