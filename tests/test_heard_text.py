@@ -82,3 +82,29 @@ def test_a_word_whisper_spells_otherwise_is_put_back(heard, said):
 
 def test_a_word_holding_such_a_spelling_stays_as_heard():
     assert said_words("Turn on the telescope light.") == "Turn on the telescope light."
+
+
+@pytest.mark.parametrize("heard, said", [
+    ("Fairy lights on please it's nearly christmas.", "Fairy lights on please, it's nearly christmas."),
+    ("Sewing machine off please I'm finished.", "Sewing machine off please, I'm finished."),
+    ("Switch the veranda lantern on we're expecting someone.", "Switch the veranda lantern on, we're expecting someone."),
+    ("Bilge pump on there's water in the boat", "Bilge pump on, there's water in the boat"),
+    ("Set an alarm for nine pm i need to take my pills.", "Set an alarm for nine pm, i need to take my pills."),
+    ("Dim the lamp a touch it's late", "Dim the lamp a touch, it's late"),
+])
+def test_a_clause_run_on_gets_its_break_back(heard, said):
+    assert said_words(heard) == said
+
+
+@pytest.mark.parametrize("heard", [
+    "Turn on the light, it's dark.",
+    "It's cold in here.",
+    "Turn the heater on so it's warm when we're back.",
+    "Can I have the lights on?",
+    "What do I need to set?",
+    "Before I head out, how late is it?",
+    "I know it's late but turn the lamp on.",
+    "Is it on? I can't hear it.",
+])
+def test_a_clause_joined_or_already_broken_stays_as_heard(heard):
+    assert said_words(heard) == heard

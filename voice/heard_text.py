@@ -10,7 +10,14 @@ It also writes the verb a request starts with as other words: "Can seal the past
 gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words), a word in a spelling of
 its own anywhere ("tele" for "telly": WORDS_HEARD_AS), and a short sentence
 twice ("Good night. Good night.": flite slt's always, Piper's now and then), which is kept once when the two are
-the same words (stt.trim_repeats leaves a phrase of two words said twice alone: "no, no"). Pure text.
+the same words (stt.trim_repeats leaves a phrase of two words said twice alone: "no, no").
+
+Whisper's commas are guesses: it often runs a request and a remark said after it into one ("Fairy lights on
+please it's nearly christmas."), where a typed request has its comma, and the assistant, which takes a clause
+as the request only where the text breaks (assistant.clauses), then refuses. A subject said with its verb in
+one word ("it's", "we're"), or "i" (CLAUSE_OPENERS), opens a clause of its own, so a break is put back before one that
+follows a word with none, unless that word joins it to what came before ("so it's", "when we're": JOINING).
+Pure text.
 """
 from __future__ import annotations
 
@@ -37,18 +44,32 @@ _BARE_END = re.compile(rf"(\b(?!(?:{'|'.join(_BEFORE_DEGREE)})\b)[A-Za-z']+)\s+(
                        re.IGNORECASE)
 
 
+# A subject said with its verb in one word, or "i": a clause starts with it ("the hall light on it's dark", "set an
+# alarm for nine i need my pills" said as two).
+CLAUSE_OPENERS = ("i", "i'm", "i've", "i'll", "i'd", "it's", "it'll", "we're", "we've", "we'll", "we'd", "you're",
+                  "you've", "they're", "they've", "they'll", "he's", "she's", "there's", "that's", "nobody's",
+                  "everyone's", "everybody's", "someone's", "somebody's")
+# Words that join such a clause to the words before it, or ask with its subject: no break between them ("so it's
+# warm", "if we're out", "can i have").
+JOINING = ("and", "but", "or", "so", "because", "cos", "as", "if", "when", "while", "whilst", "until", "till",
+           "before", "after", "since", "though", "although", "unless", "once", "that", "where", "what", "how",
+           "why", "who", "which", "than", "whether", "now", "then", "say", "think", "know", "sure", "hope", "guess",
+           "reckon", "see", "mean", "can", "could", "shall", "should", "may", "might", "must", "do", "does", "did",
+           "would", "will", "am", "have", "had")
+
 # What ends a sentence as Whisper writes it.
 SENTENCE_ENDS = ".!?"
 
 _SENTENCE = re.compile(rf"[^{SENTENCE_ENDS}]+(?:[{SENTENCE_ENDS}]+|$)")
 _WORD = re.compile(r"[\w']+")
 _FIRST_WORDS = re.compile(rf"^(\W*)({'|'.join(map(re.escape, VERBS_HEARD_AS))})\b", re.IGNORECASE)
+_RUN_ON = re.compile(rf"\b([\w']+)\s+(?=(?:{'|'.join(map(re.escape, CLAUSE_OPENERS))})\b)", re.IGNORECASE)
 _SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
 
 
 def said_words(transcript: str) -> str:
-    """The transcript said once, with the request's verb, words spelt otherwise and the "a" before each degree
-    word as said (see the module)."""
+    """The transcript said once, with the request's verb, words spelt otherwise, the "a" before each degree
+    word and the break before a clause run on as said (see the module)."""
     def verb(match: re.Match) -> str:
         said = VERBS_HEARD_AS[match[2].lower()]
         return match[1] + (said.capitalize() if match[2][0].isupper() else said)
@@ -56,7 +77,8 @@ def said_words(transcript: str) -> str:
         said = WORDS_HEARD_AS[match[1].lower()]
         return said.capitalize() if match[1][0].isupper() else said
     text = _SPELT_OTHERWISE.sub(word, _FIRST_WORDS.sub(verb, said_once(transcript)))
-    return _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
+    text = _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
+    return _RUN_ON.sub(lambda m: m[0] if m[1].lower() in JOINING else m[1] + ", ", text)
 
 
 def said_once(transcript: str) -> str:
