@@ -93,6 +93,8 @@ def test_a_word_holding_such_a_spelling_stays_as_heard():
     ("Bilge pump on there's water in the boat", "Bilge pump on, there's water in the boat"),
     ("Set an alarm for nine pm i need to take my pills.", "Set an alarm for nine pm, i need to take my pills."),
     ("Dim the lamp a touch it's late", "Dim the lamp a touch, it's late"),
+    ("The bunting lights on the veranda switch them off.", "The bunting lights on the veranda, switch them off."),
+    ("Don't need the bath timer any more turn it off.", "Don't need the bath timer any more, turn it off."),
 ])
 def test_a_clause_run_on_gets_its_break_back(heard, said):
     assert said_words(heard) == said
@@ -107,6 +109,10 @@ def test_a_clause_run_on_gets_its_break_back(heard, said):
     "Before I head out, how late is it?",
     "I know it's late but turn the lamp on.",
     "Is it on? I can't hear it.",
+    "Could you turn it off?",
+    "Please switch it on.",
+    "I want to lock it.",
+    "Let me turn it down.",
 ])
 def test_a_clause_joined_or_already_broken_stays_as_heard(heard):
     assert said_words(heard) == heard

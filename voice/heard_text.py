@@ -16,12 +16,16 @@ Whisper's commas are guesses: it often runs a request and a remark said after it
 please it's nearly christmas."), where a typed request has its comma, and the assistant, which takes a clause
 as the request only where the text breaks (assistant.clauses), then refuses. A subject said with its verb in
 one word ("it's", "we're"), or "i" (CLAUSE_OPENERS), opens a clause of its own, so a break is put back before one that
-follows a word with none, unless that word joins it to what came before ("so it's", "when we're": JOINING).
-Pure text.
+follows a word with none, unless that word joins it to what came before ("so it's", "when we're": JOINING). So
+does a request's verb said on a pronoun after the thing it stands for ("The bunting lights on the veranda switch
+them off.": assistant.vocabulary's verbs), unless the word before leads into the verb ("would you turn it off",
+"please switch it on": INTO_A_VERB). Pure text.
 """
 from __future__ import annotations
 
 import re
+
+from assistant.vocabulary import OTHER_REQUEST_VERBS, SWITCH_VERBS
 
 # Words that say how much, after "a": "dim the lamp a touch", "a bit brighter".
 DEGREE_WORDS = ("touch", "bit", "little", "tad", "notch")
@@ -57,6 +61,12 @@ JOINING = ("and", "but", "or", "so", "because", "cos", "as", "if", "when", "whil
            "reckon", "see", "mean", "can", "could", "shall", "should", "may", "might", "must", "do", "does", "did",
            "would", "will", "am", "have", "had")
 
+# What a request's verb acts on when the thing was said before it ("the dock lights, switch them on").
+PRONOUN_OBJECTS = ("it", "them", "this", "that", "those")
+# Words that lead into a verb, besides JOINING: no break between them ("could you switch it", "please turn it").
+INTO_A_VERB = ("you", "to", "please", "just", "i", "we", "let's", "lets", "don't", "dont", "also", "go", "kindly",
+               "quickly", "me", "us", "then", "now")
+
 # What ends a sentence as Whisper writes it.
 SENTENCE_ENDS = ".!?"
 
@@ -64,6 +74,9 @@ _SENTENCE = re.compile(rf"[^{SENTENCE_ENDS}]+(?:[{SENTENCE_ENDS}]+|$)")
 _WORD = re.compile(r"[\w']+")
 _FIRST_WORDS = re.compile(rf"^(\W*)({'|'.join(map(re.escape, VERBS_HEARD_AS))})\b", re.IGNORECASE)
 _RUN_ON = re.compile(rf"\b([\w']+)\s+(?=(?:{'|'.join(map(re.escape, CLAUSE_OPENERS))})\b)", re.IGNORECASE)
+_VERB_ON_A_PRONOUN = re.compile(
+    rf"\b([\w']+)\s+(?=(?:{'|'.join(sorted(SWITCH_VERBS) + list(OTHER_REQUEST_VERBS))})\s+(?:{'|'.join(PRONOUN_OBJECTS)})\b)",
+    re.IGNORECASE)
 _SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
 
 
@@ -78,7 +91,8 @@ def said_words(transcript: str) -> str:
         return said.capitalize() if match[1][0].isupper() else said
     text = _SPELT_OTHERWISE.sub(word, _FIRST_WORDS.sub(verb, said_once(transcript)))
     text = _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
-    return _RUN_ON.sub(lambda m: m[0] if m[1].lower() in JOINING else m[1] + ", ", text)
+    text = _RUN_ON.sub(lambda m: m[0] if m[1].lower() in JOINING else m[1] + ", ", text)
+    return _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
 
 
 def said_once(transcript: str) -> str:
