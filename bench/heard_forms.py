@@ -22,19 +22,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT))
 
+from assistant.vocabulary import QUESTION_WORDS, TOOL_QUESTION_WORDS  # noqa: E402
 from spoken_requests import OUTCOMES, outcome, requests, typed_only  # noqa: E402
 from voice.heard_text import said_words  # noqa: E402
 
-# A request's first words that make Whisper end it with a question mark.
-QUESTION_WORDS = ("what", "what's", "how", "is", "are", "can", "could", "would", "will", "do", "does", "did",
-                  "which", "when", "where", "who", "have", "has", "should", "any")
-
 
 def sentence(text: str) -> str:
-    """text as one sentence: a capital, a full stop or a question mark; "%" for "percent" after a number."""
+    """text as one sentence: a capital, a question mark after a question's first word or else a full stop; "%"
+    for "percent" after a number."""
     text = re.sub(r"(?<=\d) percent\b", "%", text.strip().rstrip(",."))
     first = text.split()[0].strip(",").lower() if text.split() else ""
-    return text[:1].upper() + text[1:] + ("?" if first in QUESTION_WORDS else ".")
+    return text[:1].upper() + text[1:] + ("?" if first in QUESTION_WORDS + TOOL_QUESTION_WORDS else ".")
 
 
 FORMS = {
