@@ -89,7 +89,7 @@ def test_a_word_holding_such_a_spelling_stays_as_heard():
 @pytest.mark.parametrize("heard, said", [
     ("Fairy lights on please it's nearly christmas.", "Fairy lights on please, it's nearly christmas."),
     ("Sewing machine off please I'm finished.", "Sewing machine off please, I'm finished."),
-    ("Switch the veranda lantern on we're expecting someone.", "Switch the veranda lantern on, we're expecting someone."),
+    ("Switch the lantern on we're expecting someone.", "Switch the lantern on, we're expecting someone."),
     ("Bilge pump on there's water in the boat", "Bilge pump on, there's water in the boat"),
     ("Set an alarm for nine pm i need to take my pills.", "Set an alarm for nine pm, i need to take my pills."),
     ("Dim the lamp a touch it's late", "Dim the lamp a touch, it's late"),
@@ -121,13 +121,13 @@ def test_a_clause_joined_or_already_broken_stays_as_heard(heard):
 @pytest.mark.parametrize("heard, call", [
     ("Hall light on please I can't find my shoes.",
      ("set_device", {"device": "light", "room": "hallway", "state": "on"})),
-    ("Turn on the bedroom radiator it's freezing.", ("set_device", {"device": "heater", "room": "bedroom", "state": "on"})),
+    ("Turn on the bedroom radiator it's freezing.",
+     ("set_device", {"device": "heater", "room": "bedroom", "state": "on"})),
 ])
 def test_a_request_heard_with_a_remark_run_on_is_answered_as_typed(assistant, heard, call):
     """Run on, the assistant refused these (bench/spoken_causes.py: heard right, written form); with the break put
     back it takes the request's clause, as it does for the typed "hall light on please, i can't find my shoes"."""
     if assistant is None:
         pytest.skip("no assistant checkpoint")
-    ran = lambda text: [(c.name, c.arguments) for c in respond_sync(assistant, [{"role": "user", "content": text}],  # noqa: E731
-                                                                   ToolRunner()).tool_calls]
-    assert ran(said_words(heard)) == [call]
+    reply = respond_sync(assistant, [{"role": "user", "content": said_words(heard)}], ToolRunner())
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [call], reply

@@ -15,8 +15,8 @@ the same words (stt.trim_repeats leaves a phrase of two words said twice alone: 
 Whisper's commas are guesses: it often runs a request and a remark said after it into one ("Fairy lights on
 please it's nearly christmas."), where a typed request has its comma, and the assistant, which takes a clause
 as the request only where the text breaks (assistant.clauses), then refuses. A subject said with its verb in
-one word ("it's", "we're"), or "i" (CLAUSE_OPENERS), opens a clause of its own, so a break is put back before one that
-follows a word with none, unless that word joins it to what came before ("so it's", "when we're": JOINING). So
+one word ("it's", "we're"), or "i" (CLAUSE_OPENERS), opens a clause of its own, so a break is put back before
+one that follows a word with none, unless that word joins it to what came before ("so it's": JOINING). So
 does a request's verb said on a pronoun after the thing it stands for ("The bunting lights on the veranda switch
 them off.": assistant.vocabulary's verbs), unless the word before leads into the verb ("would you turn it off",
 "please switch it on": INTO_A_VERB). Pure text.
@@ -65,7 +65,7 @@ JOINING = ("and", "but", "or", "so", "because", "cos", "as", "if", "when", "whil
 PRONOUN_OBJECTS = ("it", "them", "this", "that", "those")
 # Words that lead into a verb, besides JOINING: no break between them ("could you switch it", "please turn it").
 INTO_A_VERB = ("you", "to", "please", "just", "i", "we", "let's", "lets", "don't", "dont", "also", "go", "kindly",
-               "quickly", "me", "us", "then", "now")
+               "quickly", "me", "us")
 
 # What ends a sentence as Whisper writes it.
 SENTENCE_ENDS = ".!?"
@@ -74,9 +74,9 @@ _SENTENCE = re.compile(rf"[^{SENTENCE_ENDS}]+(?:[{SENTENCE_ENDS}]+|$)")
 _WORD = re.compile(r"[\w']+")
 _FIRST_WORDS = re.compile(rf"^(\W*)({'|'.join(map(re.escape, VERBS_HEARD_AS))})\b", re.IGNORECASE)
 _RUN_ON = re.compile(rf"\b([\w']+)\s+(?=(?:{'|'.join(map(re.escape, CLAUSE_OPENERS))})\b)", re.IGNORECASE)
-_VERB_ON_A_PRONOUN = re.compile(
-    rf"\b([\w']+)\s+(?=(?:{'|'.join(sorted(SWITCH_VERBS) + list(OTHER_REQUEST_VERBS))})\s+(?:{'|'.join(PRONOUN_OBJECTS)})\b)",
-    re.IGNORECASE)
+_REQUEST_VERBS = "|".join(sorted(SWITCH_VERBS) + list(OTHER_REQUEST_VERBS))
+_VERB_ON_A_PRONOUN = re.compile(rf"\b([\w']+)\s+(?=(?:{_REQUEST_VERBS})\s+(?:{'|'.join(PRONOUN_OBJECTS)})\b)",
+                                re.IGNORECASE)
 _SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
 
 
