@@ -95,6 +95,8 @@ def test_a_word_holding_such_a_spelling_stays_as_heard():
     ("Dim the lamp a touch it's late", "Dim the lamp a touch, it's late"),
     ("The bunting lights on the veranda switch them off.", "The bunting lights on the veranda, switch them off."),
     ("Don't need the bath timer any more turn it off.", "Don't need the bath timer any more, turn it off."),
+    ("The coffee maker in the office is it still on.", "The coffee maker in the office, is it still on."),
+    ("Okay. The still room heater what's it set to?", "Okay. The still room heater, what's it set to?"),
 ])
 def test_a_clause_run_on_gets_its_break_back(heard, said):
     assert said_words(heard) == said
@@ -113,6 +115,9 @@ def test_a_clause_run_on_gets_its_break_back(heard, said):
     "Please switch it on.",
     "I want to lock it.",
     "Let me turn it down.",
+    "What time is it?",
+    "Sorry, how late is it?",
+    "Is the pond pump on?",
 ])
 def test_a_clause_joined_or_already_broken_stays_as_heard(heard):
     assert said_words(heard) == heard

@@ -19,13 +19,15 @@ one word ("it's", "we're"), or "i" (CLAUSE_OPENERS), opens a clause of its own, 
 one that follows a word with none, unless that word joins it to what came before ("so it's": JOINING). So
 does a request's verb said on a pronoun after the thing it stands for ("The bunting lights on the veranda switch
 them off.": assistant.vocabulary's verbs), unless the word before leads into the verb ("would you turn it off",
-"please switch it on": INTO_A_VERB). Pure text.
+"please switch it on": INTO_A_VERB), and a question's first word on a pronoun after words that ask nothing ("The
+coffee maker in the office is it still on.", not "What time is it?": assistant.vocabulary's QUESTION_WORDS).
+Pure text.
 """
 from __future__ import annotations
 
 import re
 
-from assistant.vocabulary import OTHER_REQUEST_VERBS, SWITCH_VERBS
+from assistant.vocabulary import OTHER_REQUEST_VERBS, QUESTION_WORDS, SWITCH_VERBS
 
 # Words that say how much, after "a": "dim the lamp a touch", "a bit brighter".
 DEGREE_WORDS = ("touch", "bit", "little", "tad", "notch")
@@ -63,6 +65,8 @@ JOINING = ("and", "but", "or", "so", "because", "cos", "as", "if", "when", "whil
 
 # What a request's verb acts on when the thing was said before it ("the dock lights, switch them on").
 PRONOUN_OBJECTS = ("it", "them", "this", "that", "those")
+# What a question asks about when the thing was said before it ("the coffee maker, is it still on").
+PRONOUN_SUBJECTS = ("it", "they", "that", "this", "there", "it's")
 # Words that lead into a verb, besides JOINING: no break between them ("could you switch it", "please turn it").
 INTO_A_VERB = ("you", "to", "please", "just", "i", "we", "let's", "lets", "don't", "dont", "also", "go", "kindly",
                "quickly", "me", "us")
@@ -77,6 +81,11 @@ _RUN_ON = re.compile(rf"\b([\w']+)\s+(?=(?:{'|'.join(map(re.escape, CLAUSE_OPENE
 _REQUEST_VERBS = "|".join(sorted(SWITCH_VERBS) + list(OTHER_REQUEST_VERBS))
 _VERB_ON_A_PRONOUN = re.compile(rf"\b([\w']+)\s+(?=(?:{_REQUEST_VERBS})\s+(?:{'|'.join(PRONOUN_OBJECTS)})\b)",
                                 re.IGNORECASE)
+_QUESTION = "|".join(map(re.escape, QUESTION_WORDS))
+# a question's first word on a pronoun, after words of the same clause none of which asks
+_QUESTION_ON_A_PRONOUN = re.compile(rf"(?:^|(?<=[.!?,] ))((?:(?!\b(?:{_QUESTION})\b)[^.!?,])*?[\w'])\s+(?=(?:"
+                                    rf"{_QUESTION})\s+(?:{'|'.join(map(re.escape, PRONOUN_SUBJECTS))})\b)",
+                                    re.IGNORECASE)
 _SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
 
 
@@ -92,7 +101,8 @@ def said_words(transcript: str) -> str:
     text = _SPELT_OTHERWISE.sub(word, _FIRST_WORDS.sub(verb, said_once(transcript)))
     text = _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
     text = _RUN_ON.sub(lambda m: m[0] if m[1].lower() in JOINING else m[1] + ", ", text)
-    return _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
+    text = _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
+    return _QUESTION_ON_A_PRONOUN.sub(r"\1, ", text)
 
 
 def said_once(transcript: str) -> str:
