@@ -113,7 +113,8 @@ def main(argv: list[str] | None = None) -> int:
                     return wide if band == "wideband" else phone_band(wide)
                 final = transcripts.evidence(stt, voice, band, said, names, audio)
                 hearing = hear_names(said_words(final["text"]), names)
-                evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
+                evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
+                                 said_probabilities=tuple(map(tuple, final["said"])))
                 doubts = dict(doubted=hearing.doubted(evidence.doubted_words()),
                               doubted_change=hearing.doubted(evidence.doubted_change_words()))
                 result, did = outcome(assistant, row, hearing.text, hearing.guessed, evidence.unsure_words(),
