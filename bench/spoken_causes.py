@@ -4,9 +4,14 @@ Reads the transcripts bench/spoken_requests.py cached (run it first with the sam
 a recording not in the cache is heard now and cached), answers each request typed and as the server heard
 it, and puts every recording not answered right in one cause, the first that holds:
 - typed: the request typed is not answered right either (the assistant's, not the ear's);
+- heard right: the heard words, normalised as the assistant reads them (case, punctuation, digits for number
+  words), are the said ones, and the request was answered otherwise than typed; the detail says where the seam
+  is: "doubt" when the typed words answered with the ear's doubts and guesses are not right either (a call said
+  back, a timer left unnamed: the recogniser's confidence, not the words), else "written form" (Whisper's
+  punctuation: a comma left out or put in, a sentence split);
 - nearly right: the heard words, normalised as the assistant reads them, differ from the said ones only by
   small edits, at most two: one word dropped or added, a word spelt otherwise ("parlor"), a number split
-  ("20 5" for 25), or none at all;
+  ("20 5" for 25);
 - name: a word of one of the home's names said is missing from what was heard;
 - number: the numbers heard are not the numbers said;
 - other.
@@ -31,7 +36,7 @@ from spoken_requests import (CACHE, FILES, Transcripts, new_home, outcome, phone
                              requests, typed_only)
 from voices import VOICES  # noqa: E402
 
-CAUSES = ("typed", "nearly right", "name", "number", "other")
+CAUSES = ("typed", "heard right", "nearly right", "name", "number", "other")
 
 
 def _small(said: list[str], heard: list[str], name_words: set[str]) -> str | None:
@@ -50,18 +55,21 @@ def _small(said: list[str], heard: list[str], name_words: set[str]) -> str | Non
     return "spelt otherwise" if letters >= 0.85 or sounds else None
 
 
-def cause(said: str, heard: str, names: tuple[str, ...], typed_right: bool) -> tuple[str, str]:
-    """(one of CAUSES, a detail) for a recording of said, heard as heard, not answered right."""
+def cause(said: str, heard: str, names: tuple[str, ...], typed_right: bool, doubt_right: bool) -> tuple[str, str]:
+    """(one of CAUSES, a detail) for a recording of said, heard as heard, not answered right; doubt_right: said
+    answered right with the ear's doubts and guesses of this recording."""
     from assistant.spoken_numbers import normalize_request
     if not typed_right:
         return "typed", ""
     s, h = normalize_request(said).split(), normalize_request(heard).split()
+    if s == h:
+        return "heard right", "written form" if doubt_right else "doubt"
     edits = [(s[i1:i2], h[j1:j2]) for op, i1, i2, j1, j2 in difflib.SequenceMatcher(None, s, h).get_opcodes()
              if op != "equal"]
     name_words = {w for n in names for w in normalize_request(n).split()}
     kinds = [_small(a, b, name_words) for a, b in edits]
     if len(edits) <= 2 and all(kinds):
-        return "nearly right", ", ".join(kinds) or "same words"
+        return "nearly right", ", ".join(kinds)
     lost = sorted({w for w in s if w in name_words} - set(h))
     if lost:
         return "name", " ".join(lost)
@@ -105,17 +113,21 @@ def main(argv: list[str] | None = None) -> int:
                     return wide if band == "wideband" else phone_band(wide)
                 final = transcripts.evidence(stt, voice, band, said, names, audio)
                 hearing = hear_names(said_words(final["text"]), names)
-                evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
+                evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
+                                 said_probabilities=tuple(map(tuple, final["said"])))
+                doubts = dict(doubted=hearing.doubted(evidence.doubted_words()),
+                              doubted_change=hearing.doubted(evidence.doubted_change_words()))
                 result, did = outcome(assistant, row, hearing.text, hearing.guessed, evidence.unsure_words(),
-                                      evidence.unsure_numbers(), doubted=hearing.doubted(evidence.doubted_words()),
-                                      doubted_change=hearing.doubted(evidence.doubted_change_words()))
+                                      evidence.unsure_numbers(), **doubts)
                 for group in (voice, "all"):
                     counts.setdefault((group, band), Counter())["n"] += 1
                 for group in (voice, "all"):
                     counts[group, band][result] += 1
                 if result == "right":
                     continue
-                why, detail = cause(said, hearing.text, names, typed_right)
+                doubt_right = outcome(assistant, row, said, hearing.guessed, evidence.unsure_words(),
+                                      evidence.unsure_numbers(), **doubts)[0] == "right"
+                why, detail = cause(said, hearing.text, names, typed_right, doubt_right)
                 for group in (voice, "all"):
                     counts[group, band][why] += 1
                 listed.append(f"{why:<12} {detail:<24} {result:<16} {voice:<18} {band:<8} {said!r} heard "

@@ -168,8 +168,9 @@ class Transcripts:
         return self.known[key]
 
     def evidence(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio) -> dict:
-        """The server's final as stt.hear makes it: {"text", "words": [[word, probability], ...]} (no words: a
-        doubted word of it cannot be said back, so the run counts such finals)."""
+        """The server's final as stt.hear makes it: {"text", "words": [[word, probability], ...], "said": the same
+        without the signs Whisper wrote (Heard.said_probabilities)} (no words: a doubted word of it cannot be said
+        back, so the run counts such finals)."""
         sound = audio()
         key = (voice, band, text, self._ear(stt, names, sound), f"hear {stt.final_hypotheses}")
         if key not in self.known:
@@ -177,7 +178,8 @@ class Transcripts:
             heard = stt.hear(sound, names)
             self.seconds.setdefault((stt.model, stt.final_hypotheses), []).append(
                 (time.perf_counter() - started, time.process_time() - cpu))
-            self.known[key] = {"text": heard.text, "words": [list(w) for w in heard.word_probabilities]}
+            self.known[key] = {"text": heard.text, "words": [list(w) for w in heard.word_probabilities],
+                               "said": [list(w) for w in heard.said_probabilities]}
             with self.path.open("a") as out:
                 out.write(json.dumps({"key": key, "heard": self.known[key]}) + "\n")
         return self.known[key]
@@ -272,7 +274,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     finals += bool(final["text"])
                     without_words += bool(final["text"]) and not final["words"]
                     rescored = hear_names(said_words(final["text"]), names[row["home"]])
-                    evidence = Heard(final["text"], tuple(map(tuple, final["words"])))
+                    evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
+                                     said_probabilities=tuple(map(tuple, final["said"])))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
                     doubted = rescored.doubted(evidence.doubted_words())
                     changes = rescored.doubted(evidence.doubted_change_words())

@@ -2,6 +2,8 @@
 (voice/heard_text.py)."""
 import pytest
 
+from assistant.generator import respond_sync
+from assistant.tools import ToolRunner
 from voice.heard_text import said_words
 
 
@@ -82,3 +84,55 @@ def test_a_word_whisper_spells_otherwise_is_put_back(heard, said):
 
 def test_a_word_holding_such_a_spelling_stays_as_heard():
     assert said_words("Turn on the telescope light.") == "Turn on the telescope light."
+
+
+@pytest.mark.parametrize("heard, said", [
+    ("Fairy lights on please it's nearly christmas.", "Fairy lights on please, it's nearly christmas."),
+    ("Sewing machine off please I'm finished.", "Sewing machine off please, I'm finished."),
+    ("Switch the lantern on we're expecting someone.", "Switch the lantern on, we're expecting someone."),
+    ("Bilge pump on there's water in the boat", "Bilge pump on, there's water in the boat"),
+    ("Set an alarm for nine pm i need to take my pills.", "Set an alarm for nine pm, i need to take my pills."),
+    ("Dim the lamp a touch it's late", "Dim the lamp a touch, it's late"),
+    ("The bunting lights on the veranda switch them off.", "The bunting lights on the veranda, switch them off."),
+    ("Don't need the bath timer any more turn it off.", "Don't need the bath timer any more, turn it off."),
+    ("The coffee maker in the office is it still on.", "The coffee maker in the office, is it still on."),
+    ("Okay. The still room heater what's it set to?", "Okay. The still room heater, what's it set to?"),
+])
+def test_a_clause_run_on_gets_its_break_back(heard, said):
+    assert said_words(heard) == said
+
+
+@pytest.mark.parametrize("heard", [
+    "Turn on the light, it's dark.",
+    "It's cold in here.",
+    "Turn the heater on so it's warm when we're back.",
+    "Can I have the lights on?",
+    "What do I need to set?",
+    "Before I head out, how late is it?",
+    "I know it's late but turn the lamp on.",
+    "Is it on? I can't hear it.",
+    "Could you turn it off?",
+    "Please switch it on.",
+    "I want to lock it.",
+    "Let me turn it down.",
+    "What time is it?",
+    "Sorry, how late is it?",
+    "Is the pond pump on?",
+])
+def test_a_clause_joined_or_already_broken_stays_as_heard(heard):
+    assert said_words(heard) == heard
+
+
+@pytest.mark.parametrize("heard, call", [
+    ("Hall light on please I can't find my shoes.",
+     ("set_device", {"device": "light", "room": "hallway", "state": "on"})),
+    ("Turn on the bedroom radiator it's freezing.",
+     ("set_device", {"device": "heater", "room": "bedroom", "state": "on"})),
+])
+def test_a_request_heard_with_a_remark_run_on_is_answered_as_typed(assistant, heard, call):
+    """Run on, the assistant refused these (bench/spoken_causes.py: heard right, written form); with the break put
+    back it takes the request's clause, as it does for the typed "hall light on please, i can't find my shoes"."""
+    if assistant is None:
+        pytest.skip("no assistant checkpoint")
+    reply = respond_sync(assistant, [{"role": "user", "content": said_words(heard)}], ToolRunner())
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [call], reply

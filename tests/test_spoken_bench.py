@@ -3,6 +3,7 @@ the home, and a held-back sample never holds a request an earlier sample took.""
 import json
 
 from bench.assistant_eval import same_home_call
+from bench.spoken_causes import cause
 from bench.spoken_requests import DATA, HOMES, discovered_inventory, requests
 
 THERMOSTAT = {"name": "set_thermostat", "arguments": {"name": "nursery radiator", "degrees": 19}}
@@ -49,3 +50,13 @@ def test_any_request_file_can_be_spoken():
     tuning, rest = requests(5, files=[fresh]), requests(None, ["5"], files=[fresh])
     assert len(tuning) == 10 and len(rest) == len(rows) - 10              # 5 of each of its two homes
     assert not {r["id"] for r in tuning} & {r["id"] for r in rest}
+
+
+def test_a_transcript_of_the_said_words_is_heard_right_whatever_its_form():
+    """Case, punctuation and digits for number words are the form, not the words: such a recording not answered
+    right is the brain's misreading, by the ear's doubt or by the written form."""
+    said = "set the lamp to thirty percent, it's late"
+    assert cause(said, "Set the lamp to 30%. It's late.", (), True, True) == ("heard right", "written form")
+    assert cause(said, "Set the lamp to 30% it's late.", (), True, False) == ("heard right", "doubt")
+    assert cause(said, "Set the lamp to 30% it's light.", (), True, True)[0] == "nearly right"
+    assert cause(said, "Set the lamp to 30%. It's late.", (), False, True) == ("typed", "")

@@ -191,6 +191,21 @@ def test_stt_doubts_a_number_it_wrote_with_little_probability(stt):
     assert Heard("What is 7 times 5?", (("7", 0.74), ("5", 0.96))).unsure_numbers() == frozenset()
 
 
+def test_a_sign_whisper_writes_onto_a_number_is_no_doubt_of_it(stt):
+    """"thirty percent" written "30%": Whisper's doubt of the "%" token (against "percent") is how it writes the
+    words, not what it heard; the doubts read the said probabilities, the words' own keep it."""
+    tokens = stt._tokenizer.encode(" Mushroom lamp at 30%, please.")
+    pieces = [stt._tokenizer.decode([t]) for t in tokens]
+    probabilities = [0.2 if not any(c.isalnum() for c in piece) else 0.95 for piece in pieces]
+    written = stt._word_probabilities(tokens, probabilities)
+    said = stt._word_probabilities(tokens, probabilities, signs=False)
+    assert [w for w, _ in written] == [w for w, _ in said]
+    assert dict(written)["30%,"] == 0.2 and dict(said)["30%,"] == 0.95     # "%," is one token
+    heard = Heard("Mushroom lamp at 30%, please.", written, said_probabilities=said)
+    assert heard.unsure_numbers() == frozenset() and heard.doubted_change_words() == frozenset()
+    assert Heard(heard.text, written).unsure_numbers() == {"30"}
+
+
 def test_stt_keeps_word_probabilities_of_a_final_cut_by_repetition_trimming(stt):
     # Said twice, the final is cut to one copy: its words still carry probabilities, so a doubted one can be said
     # back (the decoding's own tokens spell the uncut text)

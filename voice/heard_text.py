@@ -10,11 +10,24 @@ It also writes the verb a request starts with as other words: "Can seal the past
 gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words), a word in a spelling of
 its own anywhere ("tele" for "telly": WORDS_HEARD_AS), and a short sentence
 twice ("Good night. Good night.": flite slt's always, Piper's now and then), which is kept once when the two are
-the same words (stt.trim_repeats leaves a phrase of two words said twice alone: "no, no"). Pure text.
+the same words (stt.trim_repeats leaves a phrase of two words said twice alone: "no, no").
+
+Whisper's commas are guesses: it often runs a request and a remark said after it into one ("Fairy lights on
+please it's nearly christmas."), where a typed request has its comma, and the assistant, which takes a clause
+as the request only where the text breaks (assistant.clauses), then refuses. A subject said with its verb in
+one word ("it's", "we're"), or "i" (CLAUSE_OPENERS), opens a clause of its own, so a break is put back before
+one that follows a word with none, unless that word joins it to what came before ("so it's": JOINING). So
+does a request's verb said on a pronoun after the thing it stands for ("The bunting lights on the veranda switch
+them off.": assistant.vocabulary's verbs), unless the word before leads into the verb ("would you turn it off",
+"please switch it on": INTO_A_VERB), and a question's first word on a pronoun after words that ask nothing ("The
+coffee maker in the office is it still on.", not "What time is it?": assistant.vocabulary's QUESTION_WORDS).
+Pure text.
 """
 from __future__ import annotations
 
 import re
+
+from assistant.vocabulary import OTHER_REQUEST_VERBS, QUESTION_WORDS, SWITCH_VERBS
 
 # Words that say how much, after "a": "dim the lamp a touch", "a bit brighter".
 DEGREE_WORDS = ("touch", "bit", "little", "tad", "notch")
@@ -37,18 +50,48 @@ _BARE_END = re.compile(rf"(\b(?!(?:{'|'.join(_BEFORE_DEGREE)})\b)[A-Za-z']+)\s+(
                        re.IGNORECASE)
 
 
+# A subject said with its verb in one word, or "i": a clause starts with it ("the hall light on it's dark", "set an
+# alarm for nine i need my pills" said as two).
+CLAUSE_OPENERS = ("i", "i'm", "i've", "i'll", "i'd", "it's", "it'll", "we're", "we've", "we'll", "we'd", "you're",
+                  "you've", "they're", "they've", "they'll", "he's", "she's", "there's", "that's", "nobody's",
+                  "everyone's", "everybody's", "someone's", "somebody's")
+# Words that join such a clause to the words before it, or ask with its subject: no break between them ("so it's
+# warm", "if we're out", "can i have").
+JOINING = ("and", "but", "or", "so", "because", "cos", "as", "if", "when", "while", "whilst", "until", "till",
+           "before", "after", "since", "though", "although", "unless", "once", "that", "where", "what", "how",
+           "why", "who", "which", "than", "whether", "now", "then", "say", "think", "know", "sure", "hope", "guess",
+           "reckon", "see", "mean", "can", "could", "shall", "should", "may", "might", "must", "do", "does", "did",
+           "would", "will", "am", "have", "had")
+
+# What a request's verb acts on when the thing was said before it ("the dock lights, switch them on").
+PRONOUN_OBJECTS = ("it", "them", "this", "that", "those")
+# What a question asks about when the thing was said before it ("the coffee maker, is it still on").
+PRONOUN_SUBJECTS = ("it", "they", "that", "this", "there", "it's")
+# Words that lead into a verb, besides JOINING: no break between them ("could you switch it", "please turn it").
+INTO_A_VERB = ("you", "to", "please", "just", "i", "we", "let's", "lets", "don't", "dont", "also", "go", "kindly",
+               "quickly", "me", "us")
+
 # What ends a sentence as Whisper writes it.
 SENTENCE_ENDS = ".!?"
 
 _SENTENCE = re.compile(rf"[^{SENTENCE_ENDS}]+(?:[{SENTENCE_ENDS}]+|$)")
 _WORD = re.compile(r"[\w']+")
 _FIRST_WORDS = re.compile(rf"^(\W*)({'|'.join(map(re.escape, VERBS_HEARD_AS))})\b", re.IGNORECASE)
+_RUN_ON = re.compile(rf"\b([\w']+)\s+(?=(?:{'|'.join(map(re.escape, CLAUSE_OPENERS))})\b)", re.IGNORECASE)
+_REQUEST_VERBS = "|".join(sorted(SWITCH_VERBS) + list(OTHER_REQUEST_VERBS))
+_VERB_ON_A_PRONOUN = re.compile(rf"\b([\w']+)\s+(?=(?:{_REQUEST_VERBS})\s+(?:{'|'.join(PRONOUN_OBJECTS)})\b)",
+                                re.IGNORECASE)
+_QUESTION = "|".join(map(re.escape, QUESTION_WORDS))
+# a question's first word on a pronoun, after words of the same clause none of which asks
+_QUESTION_ON_A_PRONOUN = re.compile(rf"(?:^|(?<=[.!?,] ))((?:(?!\b(?:{_QUESTION})\b)[^.!?,])*?[\w'])\s+(?=(?:"
+                                    rf"{_QUESTION})\s+(?:{'|'.join(map(re.escape, PRONOUN_SUBJECTS))})\b)",
+                                    re.IGNORECASE)
 _SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
 
 
 def said_words(transcript: str) -> str:
-    """The transcript said once, with the request's verb, words spelt otherwise and the "a" before each degree
-    word as said (see the module)."""
+    """The transcript said once, with the request's verb, words spelt otherwise, the "a" before each degree
+    word and the break before a clause run on as said (see the module)."""
     def verb(match: re.Match) -> str:
         said = VERBS_HEARD_AS[match[2].lower()]
         return match[1] + (said.capitalize() if match[2][0].isupper() else said)
@@ -56,7 +99,10 @@ def said_words(transcript: str) -> str:
         said = WORDS_HEARD_AS[match[1].lower()]
         return said.capitalize() if match[1][0].isupper() else said
     text = _SPELT_OTHERWISE.sub(word, _FIRST_WORDS.sub(verb, said_once(transcript)))
-    return _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
+    text = _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
+    text = _RUN_ON.sub(lambda m: m[0] if m[1].lower() in JOINING else m[1] + ", ", text)
+    text = _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
+    return _QUESTION_ON_A_PRONOUN.sub(r"\1, ", text)
 
 
 def said_once(transcript: str) -> str:

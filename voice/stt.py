@@ -88,13 +88,15 @@ class Heard:
     # alignment reaches the next token, so at a pause it lies near the audio's end whatever was said.
     last_word_start_s: float | None = None
     last_word_end_s: float | None = None
+    # Each word's probability without the signs Whisper wrote onto it (_word_probabilities, signs=False): what the
+    # doubts below read; none given, they read word_probabilities.
+    said_probabilities: tuple[tuple[str, float], ...] = ()
 
     def unsure_words(self) -> frozenset[str]:
         """The words, lowercase, Whisper wrote with less than UNSURE_WORD probability ("partly" at 0.22 for "hey
         parley"). The beam's other hypotheses are no sign of doubt: for Piper's clear "set a pasta timer" one is
         "Set it past a timer"."""
-        return frozenset(plain for word, probability in self.word_probabilities
-                         if probability < UNSURE_WORD and (plain := _plain(word)))
+        return self._under(UNSURE_WORD)
 
     def doubted_words(self) -> frozenset[str]:
         """The words, lowercase, Whisper wrote with less than DOUBTED_WORD probability: a timer named with one is
@@ -109,15 +111,15 @@ class Heard:
         return self._under(DOUBTED_CHANGE_WORD)
 
     def _under(self, line: float) -> frozenset[str]:
-        return frozenset(plain for word, probability in self.word_probabilities
+        return frozenset(plain for word, probability in self.said_probabilities or self.word_probabilities
                          if probability < line and (plain := _plain(word)))
 
     def unsure_numbers(self) -> frozenset[str]:
         """The numbers, as digits, of words Whisper wrote with less than UNSURE_NUMBER probability: a number
         misheard ("sixty three" as "623") acts silently on the wrong value, so a call that uses one asks first
         (assistant.tools.ToolRunner). A number word written in letters is not among them."""
-        return frozenset(number for word, probability in self.word_probabilities if probability < UNSURE_NUMBER
-                         for number in re.findall(r"\d+(?:\.\d+)?", word))
+        return frozenset(number for word, probability in self.said_probabilities or self.word_probabilities
+                         if probability < UNSURE_NUMBER for number in re.findall(r"\d+(?:\.\d+)?", word))
 
 
 @dataclass(frozen=True)
@@ -213,7 +215,7 @@ class WhisperSTT:
             return Heard("")
         text = best_hypothesis([(h.text, h.score) for h in decoded], names)
         chosen = next(h for h in decoded if h.text == text)
-        probabilities, unprompted, last_word = (), None, (None, None)
+        probabilities, said, unprompted, last_word = (), (), None, (None, None)
         if chosen.tokens is not None:
             # The prompt of only the names the words hold: a tenth of the full prompt's cost (align appends
             # the no-timestamps token itself).
@@ -222,13 +224,15 @@ class WhisperSTT:
             window = chosen.window
             aligned = self.whisper.model.align(window.encoded, forced, [chosen.tokens], window.frames)[0]
             probabilities = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
+            said = self._word_probabilities(chosen.tokens, aligned.text_token_probs, signs=False)
             last_word = self._last_word_s(chosen.tokens, aligned.alignments)
             if echoes_prompt(text, self.prompt_text(names)):
                 bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
                 again = self._generate(window, bare, 1)
                 unprompted = again[0].text if again and _plain_words(again[0].text)[-2:] != _plain_words(text)[-2:] \
                     else None       # the same ending without the prompt: the prompt did not write it
-        return Heard(text, probabilities, unprompted, tuple(h.text for h in decoded if h.text != text), *last_word)
+        return Heard(text, probabilities, unprompted, tuple(h.text for h in decoded if h.text != text), *last_word,
+                     said_probabilities=said)
 
     def hypotheses(self, audio: np.ndarray, names: tuple[str, ...], count: int) -> list[tuple[str, float]]:
         """The final transcript's `count` best hypotheses (count 1: the greedy decoding) with their scores (mean
@@ -276,16 +280,21 @@ class WhisperSTT:
             decoded.append(_Hypothesis(text, score, kept, window))
         return decoded
 
-    def _word_probabilities(self, tokens: list[int], probabilities: list[float]) -> tuple[tuple[str, float], ...]:
+    def _word_probabilities(self, tokens: list[int], probabilities: list[float],
+                            signs: bool = True) -> tuple[tuple[str, float], ...]:
         """Each word's least token probability. A word starts at a token with a leading space ("30%" is one);
         a punctuation mark is a word of its own (Whisper's doubt about a full stop is doubt that the sentence
-        ended)."""
+        ended). signs False: a token of signs only written onto a word ("%", "%,") lowers it not: that is how
+        Whisper writes what was said, not what it heard (a sure "30" of "thirty percent" was doubted at
+        0.44-0.56 for its "%", "20%," at 0.13, and the call said back)."""
         found: list[tuple[str, float]] = []
         for token, probability in zip(tokens, probabilities):
             piece = self._tokenizer.decode([token])
             mark = piece.strip() != "" and all(c in _MARKS for c in piece.strip())
             if piece.startswith(" ") or not found or mark or all(c in _MARKS for c in found[-1][0]):
                 found.append((piece.strip(), probability))
+            elif not signs and not any(c.isalnum() for c in piece):
+                found[-1] = (found[-1][0] + piece, found[-1][1])
             else:
                 found[-1] = (found[-1][0] + piece, min(found[-1][1], probability))
         return tuple(found)
