@@ -618,23 +618,28 @@ def _verdicts(model, heard) -> tuple[float, float]:
     return finished, model.judge_going_on(heard, finished)
 
 
-def _without_opener(judge, heard, s) -> tuple[float, None, int]:
-    words, _, hold_ms = judge.judge(heard, s, TurnDetector.words_done)
+def _without_opener(judges, heard, s) -> tuple[float, None, int]:
+    words, _, hold_ms = judges["auto"].judge(heard, s, TurnDetector.words_done)
     return words, None, hold_ms
 
 
-# The words' verdicts on a pause's Heard (and the heard audio's length, s), as shipped (the turn judge's second
-# look over the text turn judge's verdicts, and its short hold) and with each piece of evidence left out; a
-# detector class names the one it reads (`words_judge`).
-WORDS_JUDGES = {"shipped": lambda judge, heard, s: judge.judge(heard, s, TurnDetector.words_done),
-                "without the second look": lambda judge, heard, s: _verdicts(judge.text_turn, heard),
-                "without the prompt check": lambda judge, heard, s: judge.judge(replace(heard, unprompted=None), s,
-                                                                                TurnDetector.words_done),
-                "without the beam's longer hypotheses": lambda judge, heard, s: judge.judge(
-                    replace(heard, alternatives=()), s, TurnDetector.words_done),
-                "without either": lambda judge, heard, s: judge.judge(replace(heard, unprompted=None, alternatives=()),
-                                                                      s, TurnDetector.words_done),
-                "without the opener check": _without_opener}
+def _judged(eagerness: str, changed: Callable = lambda heard: heard) -> Callable:
+    """The server's turn judge at that eagerness (streaming.engines: the second look, or at `low` the judge that
+    may also hold) on a pause's Heard, with `changed` leaving a piece of its evidence out."""
+    return lambda judges, heard, s: judges[eagerness].judge(changed(heard), s, TurnDetector.words_done)
+
+
+# The words' verdicts on a pause's Heard (and the heard audio's length, s), as the server judges at the default
+# eagerness (the turn judge's second look over the text turn judge's verdicts), with each piece of evidence left
+# out, and by eagerness low's judge that may also hold (at the default's waits); a detector class names the one
+# it reads (`words_judge`). judges: eagerness -> TurnJudge, as streaming.engines loads them.
+WORDS_JUDGES = {"shipped": _judged("auto"),
+                "without the second look": lambda judges, heard, s: _verdicts(judges["auto"].text_turn, heard),
+                "without the prompt check": _judged("auto", lambda heard: replace(heard, unprompted=None)),
+                "without the beam's longer hypotheses": _judged("auto", lambda heard: replace(heard, alternatives=())),
+                "without either": _judged("auto", lambda heard: replace(heard, unprompted=None, alternatives=())),
+                "without the opener check": _without_opener,
+                "of eagerness low (the judge that may also hold)": _judged("low")}
 
 
 def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]], stt_ms: int,
@@ -648,10 +653,11 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
     from voice.text_turn import TextTurnModel
     from voice.turn_judge import TurnJudge
     from voice.vad import SileroModel, SileroVAD
+    from voice.weights import verified
 
     stt, turn_model, vad_model = WhisperSTT(cpu_threads=1), SmartTurnModel(), SileroModel()
     text_turn = TextTurnModel()
-    judge = TurnJudge(text_turn)
+    judges = {"auto": TurnJudge(text_turn, verified("voice", "data/turn-judge.json")), "low": TurnJudge(text_turn)}
     frame = 512
     results: dict[str, list[dict]] = {name: [] for name in detectors}
     evidence: list[dict] = []
@@ -665,7 +671,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
             if frames not in heard:
                 upto = audio[:frames * frame]
                 transcript = stt.hear(upto)
-                heard[frames] = (transcript, {name: words_judge(judge, transcript, upto.size / 16000)
+                heard[frames] = (transcript, {name: words_judge(judges, transcript, upto.size / 16000)
                                               for name, words_judge in WORDS_JUDGES.items()},
                                  turn_model.finished(upto))
             return heard[frames]
