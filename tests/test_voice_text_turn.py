@@ -6,7 +6,6 @@ import numpy as np
 import pytest
 
 from paused_speech import RATE, flite, pause_point
-from assistant.train_text_turn import endings, sentences
 from voice.stt import Heard, echoes_prompt
 from voice.text_turn import NUMBER, TextTurnModel, goes_on, words
 
@@ -35,29 +34,6 @@ def test_finished_requests_read_finished(model, text):
 def test_cut_requests_read_cut(model, text):
     """Whisper writes a full stop after a sentence cut at a pause: the judge reads the words, not the stop."""
     assert model.finished(text) < 0.1
-
-
-@pytest.mark.parametrize("text", ["Timer cancelled.", "You're welcome!", "Sorry, I can't do that yet.",
-                                  "He was outstanding in his field.", "Talk to you soon.", "Playing next.",
-                                  "Hello from Home Assistant.", "Yes please."])
-def test_finished_sentences_of_other_kinds_than_requests_read_finished(model, text):
-    """The judge is trained on the assistant's replies, Home Assistant's responses and short answers too
-    (assistant.train_text_turn endings): a sentence that ends as no request does is not read as cut."""
-    assert model.finished(text) > 0.5
-
-
-@pytest.mark.parametrize("text", ["Sorry, I can't do", "He was outstanding in his", "Talk to you", "Hello from",
-                                  "Why did the scarecrow win an", "Your data is sent to your"])
-def test_cut_sentences_of_other_kinds_read_cut(model, text):
-    assert model.finished(text) < 0.1
-
-
-def test_endings_are_whole_sentences_of_their_sources_without_slots():
-    """A reply with a slot ("It's {result}.") or template markup gives no sentence; a reply of two gives two."""
-    assert sentences("Goodbye! Talk to you soon.") == [("goodbye",), ("talk", "to", "you", "soon")]
-    assert sentences("It's {result}.") == []
-    assert ("timer", "cancelled") in endings()
-    assert ("talk", "to", "you", "soon") in endings()
 
 
 def test_a_doubted_last_word_counts_as_possibly_invented(model):
