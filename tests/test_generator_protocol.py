@@ -20,8 +20,9 @@ def test_a_full_request_is_read():
         True, True, 8, 0.5, 3)
     assert list(request.tools) == ["get_time"] and request.offers("get_time") and not request.offers("set_timer")
     assert request.home is None
-    home = parse_request(body(parley={"home": {"names": ["Reading  Lamp", "lamp"], "areas": ["den"]}})).home
-    assert home == ({"reading lamp", "lamp"}, {"den"})
+    home = parse_request(body(parley={"home": {"names": ["Reading  Lamp", "lamp"], "areas": ["den"],
+                                               "kinds": {"Reading Lamp": "light"}}})).home
+    assert home == ({"reading lamp", "lamp"}, {"den"}) and home.kinds == {"reading lamp": "light"}
 
 
 @pytest.mark.parametrize("choice, offered", [("none", False), ("required", True),
@@ -40,6 +41,8 @@ def test_tool_choice_decides_what_is_offered(choice, offered):
     (body(parley="home"), "parley"), (body(parley={"home": ["lamp"]}), "parley.home"),
     (body(parley={"home": {"names": ["lamp", 3]}}), "parley.home.names"),
     (body(parley={"home": {"areas": ["x" * 201]}}), "parley.home.areas"),
+    (body(parley={"home": {"kinds": ["light"]}}), "parley.home.kinds"),
+    (body(parley={"home": {"kinds": {"lamp": 3}}}), "parley.home.kinds"),
     (body(parley={"home": {"names": [f"n{i}" for i in range(20_001)]}}), "parley.home")])
 def test_bad_requests_name_the_field(raw, param):
     with pytest.raises(ApiError) as caught:
