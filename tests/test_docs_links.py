@@ -55,3 +55,9 @@ def test_every_link_to_a_section_of_a_page_finds_its_heading(page):
         if section and not re.match(r"[a-z]+:", target) and linked in PAGES and section not in anchors(linked):
             missing.append(target)
     assert missing == [], f"{page.relative_to(ROOT)} links to sections that are not there: {missing}"
+
+
+def test_the_benchmarks_page_names_every_bench_script():
+    """docs/benchmarks.md is where a user looks up what a bench/ script measures."""
+    page = (ROOT / "docs" / "benchmarks.md").read_text()
+    assert [script.name for script in sorted((ROOT / "bench").glob("*.py")) if f"bench/{script.name}" not in page] == []
