@@ -89,12 +89,12 @@ def generator():
 
 @pytest.fixture
 def serve(generator):
-    """serve(config=..., generator=...) -> a running ServerThread, closed after the test."""
+    """serve(config=..., gen=..., name=...) -> a running ServerThread, closed after the test."""
     servers = []
 
-    def start(config: GeneratorConfig | None = None, gen: EmbeddedGenerator | None = None) -> ServerThread:
-        gen = gen or generator
-        server = ServerThread(GeneratorService(gen, config or GeneratorConfig(port=0), "parley-home"))
+    def start(config: GeneratorConfig | None = None, gen: EmbeddedGenerator | None = None,
+              name: str = "parley-home") -> ServerThread:
+        server = ServerThread(GeneratorService(gen or generator, config or GeneratorConfig(port=0), name))
         servers.append(server)
         return server
 
