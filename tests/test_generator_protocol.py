@@ -3,6 +3,8 @@ import json
 
 import pytest
 
+from assistant.chat_completions import DIALECTS, request_body
+from assistant.inventory import Lexicon
 from assistant.openai_chat import ApiError, chunk, completion, parse_request, sse, tool_call_json
 
 USER = [{"role": "user", "content": "hi"}]
@@ -23,6 +25,14 @@ def test_a_full_request_is_read():
     home = parse_request(body(parley={"home": {"names": ["Reading  Lamp", "lamp"], "areas": ["den"],
                                                "kinds": {"Reading Lamp": "light"}}})).home
     assert home == ({"reading lamp", "lamp"}, {"den"}) and home.kinds == {"reading lamp": "light"}
+
+
+def test_a_gateways_home_reads_back_as_it_was_sent():
+    """The gateway's side of `parley.home` (chat_completions.request_body) and the server's (parse_request) agree:
+    names, areas and each thing's kind, which a follow-up's verb is checked against."""
+    sent = Lexicon({"reading lamp", "lamp", "letterbox"}, {"den"}, {"reading lamp": "light", "letterbox": "binary_sensor"})
+    home = parse_request(json.dumps(request_body(DIALECTS["parley"], "parley-home", USER, [], home=sent)).encode()).home
+    assert home == sent and home.kinds == sent.kinds
 
 
 @pytest.mark.parametrize("choice, offered", [("none", False), ("required", True),
