@@ -10,6 +10,9 @@ thread; this module renders the chat template, reads the reply (assistant.reply)
 (assistant.openai_chat). A reply that calls a tool carries Parley's one-pass spoken reply with its {result}
 slot in `message.parley.reply`; the gateway runs the tool and fills it.
 
+A follow-up that does not single out one thing is asked about with no decode, as the in-process assistant asks
+(assistant.conversation.declined): `parley.home.kinds` carries what each of the home's things is.
+
 A request said with a clause beside it is read as the in-process assistant reads it (assistant.clauses): its
 clauses are decoded in the same passes as the whole request (ContinuousBatcher.submit_together), each a row of
 the batch, so they count towards max_batch and max_waiting.
@@ -38,6 +41,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 
 from assistant.chat_template import Slots, content_text, model_prompt
 from assistant.clauses import reading_taken
+from assistant.conversation import declined
 from assistant.embedded import DEFAULT_DECODE, EMBEDDED_CHECKPOINT, EmbeddedGenerator
 from assistant.http_limits import BoundedRunner
 from assistant.openai_chat import (ApiError, ChatRequest, chunk, completion, parse_request, sse, tool_call_json,
@@ -254,10 +258,11 @@ async def chat_completions(request: web.Request) -> web.StreamResponse:
     return response
 
 
-def _prepare(body: bytes, generator,
-             window_chars: int) -> tuple[ChatRequest, str | None, list[tuple[list[int], Slots]]]:
+def _prepare(body: bytes, generator, window_chars: int
+             ) -> tuple[ChatRequest, str | None, str | None, list[tuple[list[int], Slots]]]:
     """Parse the request and build its prompts (the whole request's, then one for each clause a second reading
-    may take, EmbeddedGenerator.readings): JSON of up to a MiB and the tokenizer, so off the event loop.
+    may take, EmbeddedGenerator.readings), or else the question that answers a follow-up singling out nothing:
+    JSON of up to a MiB, the tokenizer and the conversation's state, so off the event loop.
 
     The whole prompt is checked: its text is bounded (MAX_PROMPT_CHARS), the request itself must fit the window,
     and every earlier message is read only as far as the window can show it (window_chars from its end), so
@@ -272,8 +277,12 @@ def _prepare(body: bytes, generator,
             len(generator.tokenizer.encode(model_prompt([last_user], chat.home)[0])) > generator.max_prompt:
         raise ApiError(413, f"the last user message is longer than the model's {generator.max_prompt}-token "
                             "prompt window", code="context_length_exceeded", param="messages")
+    question = declined(history, chat.home) if client_result is None else None
+    if question is not None:
+        return chat, client_result, question, []
     # the tools the request declares that are none of Parley's skills reach the model as slots
-    return chat, client_result, generator.readings(history, chat.home, chat.tools if chat.tool_choice != "none" else {})
+    return chat, client_result, None, generator.readings(history, chat.home,
+                                                         chat.tools if chat.tool_choice != "none" else {})
 
 
 def _window_end(message: dict, chars: int) -> dict:
@@ -291,27 +300,17 @@ async def _chat(request: web.Request, service: GeneratorService, started: float)
     except web.HTTPRequestEntityTooLarge:
         raise ApiError(413, f"the body is larger than {service.config.max_body_bytes} bytes",
                        code="request_too_large") from None
-    chat, client_result, readings = await asyncio.to_thread(_prepare, body, service.generator, service.window_chars)
-    generator = service.generator
-    decode = generator.decode
-    if chat.temperature is not None:
-        decode = dataclasses.replace(decode, temperature=chat.temperature)
-    if len(readings) > service.config.max_batch:       # no room to read the clauses in one pass with the request
-        readings = readings[:1]
-    try:
-        jobs = service.batcher.submit_together([ids for ids, _ in readings], decode, seed=chat.seed)
-    except QueueFull as full:
-        raise ApiError(429, f"the generator is busy ({full}); retry later", type="rate_limit_error",
-                       code="queue_full", headers={"Retry-After": str(RETRY_AFTER_S)}) from None
-    except BatcherClosed:
-        raise ApiError(503, "the generator is shutting down", type="service_unavailable", code="not_ready") from None
-    wires = [WireReply(chat, generator.reader(slots), client_result) for _, slots in readings]
+    chat, client_result, question, readings = await asyncio.to_thread(_prepare, body, service.generator,
+                                                                      service.window_chars)
+    if question is not None:
+        wire = WireReply(chat, service.generator.reader(Slots()), None)
+        deltas, prompt_tokens = _asked(wire, question), 0
+    else:
+        wire, deltas = _submitted(service, chat, client_result, readings)
+        prompt_tokens = len(readings[0][0])
     reply_id, created = "chatcmpl-" + uuid.uuid4().hex, int(time.time())
-    prompt_tokens = len(readings[0][0])
-    deltas = _deltas(wires, jobs)
     if chat.stream:
         return await _stream(request, service, chat, deltas, reply_id, created, prompt_tokens, started)
-    wire = wires[0]
     async with contextlib.aclosing(deltas):
         try:
             async for wire, _ in deltas:
@@ -328,6 +327,33 @@ async def _chat(request: web.Request, service: GeneratorService, started: float)
         reply_id, service.model_name, created, content=None if wire.mode == "call" else wire.content,
         tool_calls=wire.tool_calls, parley_reply=wire.reply if wire.mode == "call" else None,
         finish_reason=finish_reason, usage=usage))
+
+
+def _submitted(service: GeneratorService, chat: ChatRequest, client_result: str | None,
+               readings: list[tuple[list[int], Slots]]) -> tuple[WireReply, AsyncIterator[tuple[WireReply, dict]]]:
+    """The request and its clauses in the batch: the whole request's reply and the deltas of the reading taken."""
+    generator = service.generator
+    decode = generator.decode
+    if chat.temperature is not None:
+        decode = dataclasses.replace(decode, temperature=chat.temperature)
+    if len(readings) > service.config.max_batch:       # no room to read the clauses in one pass with the request
+        readings = readings[:1]
+    try:
+        jobs = service.batcher.submit_together([ids for ids, _ in readings], decode, seed=chat.seed)
+    except QueueFull as full:
+        raise ApiError(429, f"the generator is busy ({full}); retry later", type="rate_limit_error",
+                       code="queue_full", headers={"Retry-After": str(RETRY_AFTER_S)}) from None
+    except BatcherClosed:
+        raise ApiError(503, "the generator is shutting down", type="service_unavailable", code="not_ready") from None
+    wires = [WireReply(chat, generator.reader(slots), client_result) for _, slots in readings]
+    return wires[0], _deltas(wires, jobs)
+
+
+async def _asked(wire: WireReply, question: str) -> AsyncIterator[tuple[WireReply, dict]]:
+    """A follow-up's question as the whole reply: text, with no call."""
+    wire.mode = "text"
+    wire.content = question
+    yield wire, {"content": question}
 
 
 async def _deltas(wires: list[WireReply], jobs: list[DecodeJob]) -> AsyncIterator[tuple[WireReply, dict]]:

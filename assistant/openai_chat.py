@@ -4,14 +4,17 @@ Pure functions, no sockets: parse_request checks a request body and raises ApiEr
 with its HTTP status) when it is wrong; the builders make `chat.completion` objects, `chat.completion.chunk`s
 and error bodies.
 
-Parley's extensions: a request may carry `parley.home = {"names": [...], "areas": [...]}`, the names of the
-user's own home (see chat_template.model_prompt); a reply that calls a tool carries `message.parley = {"reply": "..."}` (streamed as
+Parley's extensions: a request may carry `parley.home = {"names": [...], "areas": [...], "kinds": {...}}`, the
+names of the user's own home (see chat_template.model_prompt) and each thing's component, what a follow-up's verb
+can act on (inventory.Lexicon); a reply that calls a tool carries `message.parley = {"reply": "..."}` (streamed as
 `delta.parley = {"reply": piece}`), the spoken reply with a literal `{result}` slot. A Parley gateway runs
 the tool and fills the slot, so one request gives call and speech; any other OpenAI client sees a normal
 `tool_calls` answer and sends the tool's output back as usual.
 """
 import json
 from dataclasses import dataclass, field
+
+from assistant.inventory import Lexicon
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 MAX_HOME_PHRASES = 20_000               # names and their parts, areas: a home of Inventory.MAX_ENTITIES fits
@@ -48,7 +51,7 @@ class ChatRequest:
     temperature: float | None = None     # None: the server's decoding (greedy)
     seed: int | None = None
     model: str | None = None
-    home: tuple[set[str], set[str]] | None = None   # (name phrases, area phrases): the user's own home
+    home: Lexicon | None = None          # (name phrases, area phrases) and kinds: the user's own home
 
     def offers(self, name: str) -> bool:
         """May the reply call this tool? It must be declared, and tool_choice must allow it."""
@@ -128,10 +131,19 @@ def _home(extension) -> tuple[set[str], set[str]] | None:
                                                    for v in values):
             raise _bad(f"parley.home.{key} must be a list of names of 1 to {MAX_PHRASE_CHARS} characters",
                        f"parley.home.{key}")
-        phrases.append({" ".join(v.lower().split()) for v in values} - {""})
-    if sum(map(len, phrases)) > MAX_HOME_PHRASES:
+        phrases.append({_phrase(v) for v in values} - {""})
+    kinds = home.get("kinds", {})
+    if not isinstance(kinds, dict) or not all(isinstance(v, str) and 0 < len(k) <= MAX_PHRASE_CHARS
+                                              and 0 < len(v) <= MAX_PHRASE_CHARS for k, v in kinds.items()):
+        raise _bad(f"parley.home.kinds must map names to components of 1 to {MAX_PHRASE_CHARS} characters",
+                   "parley.home.kinds")
+    if sum(map(len, phrases)) > MAX_HOME_PHRASES or len(kinds) > MAX_HOME_PHRASES:
         raise _bad(f"parley.home holds more than {MAX_HOME_PHRASES} names", "parley.home")
-    return phrases[0], phrases[1]
+    return Lexicon(phrases[0], phrases[1], {_phrase(name): kind for name, kind in kinds.items()})
+
+
+def _phrase(name: str) -> str:
+    return " ".join(name.lower().split())
 
 
 def _flag(data: dict, name: str, param: str | None = None) -> bool:

@@ -53,6 +53,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))       # the made-up and discovered homes
 
 from dllm_core.decoding import DecodeParams  # noqa: E402
 from assistant.embedded import DEFAULT_DECODE, EmbeddedGenerator  # noqa: E402
@@ -60,6 +61,8 @@ from assistant.generator import DoneEvent, ToolCallEvent, respond_sync  # noqa: 
 from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import Inventory  # noqa: E402
 from assistant.tools import CalculationError, ToolRunner, calculate, clock_time  # noqa: E402
+from discovered_home import discovered_inventory  # noqa: E402
+from made_up_home import made_up_inventory  # noqa: E402
 
 BUDGETS = [
     ("1 pass", dataclasses.replace(DEFAULT_DECODE, max_forward_passes=1)),
@@ -92,24 +95,6 @@ def same_call(expected: dict, got: dict) -> bool:
 ENTITY_SKILLS = {"switch_device", "switch_all", "set_level", "change_level", "get_state", "set_cover", "set_lock",
                  "activate_scene"}
 TIMER_SKILLS = {"start_timer", "timer_left", "stop_timer"}
-
-
-def made_up_inventory() -> Inventory:
-    sys.path.insert(0, str(ROOT / "tests"))
-    from made_up_home import ENTITIES
-    inventory = Inventory()
-    for component, object_id, config in ENTITIES:
-        inventory.receive_discovery(f"homeassistant/{component}/{object_id}/config", json.dumps(config))
-    return inventory
-
-
-def discovered_inventory() -> Inventory:
-    sys.path.insert(0, str(ROOT / "tests"))
-    from discovered_home import discovery_messages
-    inventory = Inventory()
-    for topic, payload in discovery_messages():
-        inventory.receive_discovery(topic, payload)
-    return inventory
 
 
 def new_home(kind: str) -> InMemoryHome:

@@ -28,8 +28,8 @@ from voice.heard_text import said_words  # noqa: E402
 
 
 def sentence(text: str) -> str:
-    """text as one sentence: a capital, a question mark after a question's first word or else a full stop; "%"
-    for "percent" after a number."""
+    """text as Whisper writes a sentence it hears: a capital, a question mark after a question's first word or else
+    a full stop, "%" for "percent" after a number; the words themselves stay the request's."""
     text = re.sub(r"(?<=\d) percent\b", "%", text.strip().rstrip(",."))
     first = text.split()[0].strip(",").lower() if text.split() else ""
     return text[:1].upper() + text[1:] + ("?" if first in QUESTION_WORDS + TOOL_QUESTION_WORDS else ".")

@@ -9,6 +9,8 @@ names that are not in the home ("open the chapel blinds").
 """
 import json
 
+from assistant.inventory import Inventory
+
 Z2M_ORIGIN = {"name": "Zigbee2MQTT", "sw": "1.40.2", "url": "https://www.zigbee2mqtt.io"}
 Z2M_AVAILABILITY = [{"topic": "zigbee2mqtt/bridge/state", "value_template": "{{ value_json.state }}"}]
 
@@ -112,3 +114,11 @@ DISCOVERY = [
 def discovery_messages() -> list[tuple[str, str]]:
     """(topic, JSON payload) as the bridges publish them, retained."""
     return [(topic, json.dumps(payload)) for topic, payload in DISCOVERY]
+
+
+def discovered_inventory() -> Inventory:
+    """The home as the assistant knows it once its discovery is read, with no broker."""
+    inventory = Inventory()
+    for topic, payload in discovery_messages():
+        inventory.receive_discovery(topic, payload)
+    return inventory

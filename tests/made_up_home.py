@@ -7,6 +7,7 @@ vocabulary): the assistant can only know them from discovery.
 import asyncio
 import json
 
+from assistant.inventory import Inventory
 from mqtt_devices import login
 
 
@@ -112,6 +113,14 @@ INITIAL = {
 
 def discovery_topic(component: str, object_id: str) -> str:
     return f"homeassistant/{component}/{object_id}/config"
+
+
+def made_up_inventory() -> Inventory:
+    """The home as the assistant knows it once its discovery is read, with no broker."""
+    inventory = Inventory()
+    for component, object_id, config in ENTITIES:
+        inventory.receive_discovery(discovery_topic(component, object_id), json.dumps(config))
+    return inventory
 
 
 async def publish_home(broker, entities=ENTITIES) -> None:

@@ -12,7 +12,7 @@ from assistant.generator import DoneEvent, TextEvent, ToolCallEvent, respond_syn
 from assistant.home import InMemoryHome
 from assistant.inventory import Inventory
 from assistant.tools import NOT_POSSIBLE, ToolRunner
-from made_up_home import ENTITIES, discovery_topic
+from made_up_home import made_up_inventory
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -254,13 +254,6 @@ def test_the_users_own_devices_by_name(assistant):
     assert home.states == {"light/a": "on", "light/a#brightness": "75", "cover/c": "closed"}
     reply = ask(assistant, "unlock the front door", "yes", home=home)
     assert reply.tool_calls[0].name == "confirm" and home.states["lock/d"] == "unlocked"
-
-
-def made_up_inventory() -> Inventory:
-    inventory = Inventory()
-    for component, object_id, config in ENTITIES:
-        inventory.receive_discovery(discovery_topic(component, object_id), json.dumps(config))
-    return inventory
 
 
 def test_the_issues_follow_ups_beyond_the_last_exchange(assistant):

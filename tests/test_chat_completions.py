@@ -10,6 +10,7 @@ import pytest
 from assistant.chat_completions import (DIALECTS, ChatCompletionStream, ContentDelta, DraftRefused, Finished,
                                         ReplyDelta, SlotFiller, StreamError, ToolCallReady, Usage, chat_messages,
                                         chat_tool, request_body)
+from assistant.inventory import Lexicon
 from assistant.skills import SKILLS
 
 STREAMS = Path(__file__).parent / "data" / "chat_streams"
@@ -195,10 +196,10 @@ def test_history_becomes_chat_messages():
 def test_request_body_per_dialect(dialect):
     tools = [chat_tool(SKILLS["get_time"].schema())]
     body = request_body(DIALECTS[dialect], "some-model", chat_messages(HISTORY, DIALECTS[dialect]), tools,
-                        session_id="sess_1", home=({"reading lamp", "lamp"}, {"den"}))
+                        session_id="sess_1", home=Lexicon({"reading lamp", "lamp"}, {"den"}, {"reading lamp": "light"}))
     # only Parley's own server reads the home's names; another server might refuse a field it does not know
-    assert body.get("parley") == ({"home": {"names": ["lamp", "reading lamp"], "areas": ["den"]}}
-                                  if dialect == "parley" else None)
+    home = {"names": ["lamp", "reading lamp"], "areas": ["den"], "kinds": {"reading lamp": "light"}}
+    assert body.get("parley") == ({"home": home} if dialect == "parley" else None)
     assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
     assert body["tools"][0]["function"]["name"] == "get_time" and body["tool_choice"] == "auto"
     assert body["user"] == "sess_1"

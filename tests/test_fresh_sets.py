@@ -8,12 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from assistant.inventory import Inventory, vocabulary_inventory
+from assistant.inventory import vocabulary_inventory
 from assistant.skills import SKILLS
 from assistant.tools import ToolRunner, calculate, clock_time
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, UNIT_GROUPS
-from discovered_home import discovery_messages
-from made_up_home import ENTITIES, discovery_topic
+from discovered_home import discovered_inventory
+from made_up_home import made_up_inventory
 
 DATA = Path(__file__).parent / "data"
 
@@ -52,20 +52,6 @@ BEFORE_ELEVENTH = BEFORE_TENTH + ["paraphrases_tenth.jsonl"]
 BEFORE_TWELFTH = BEFORE_ELEVENTH + ["paraphrases_eleventh.jsonl"]
 BEFORE_THIRTEENTH = BEFORE_TWELFTH + ["paraphrases_twelfth.jsonl"]
 BEFORE_FOURTEENTH = BEFORE_THIRTEENTH + ["paraphrases_thirteenth.jsonl"]
-
-
-def discovered_inventory() -> Inventory:
-    inventory = Inventory()
-    for topic, payload in discovery_messages():
-        inventory.receive_discovery(topic, payload)
-    return inventory
-
-
-def made_up_inventory() -> Inventory:
-    inventory = Inventory()
-    for component, object_id, config in ENTITIES:
-        inventory.receive_discovery(discovery_topic(component, object_id), json.dumps(config))
-    return inventory
 
 
 HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory(), "made_up": made_up_inventory()}

@@ -3,6 +3,8 @@ import json
 
 import pytest
 
+from assistant.chat_completions import DIALECTS, request_body
+from assistant.inventory import Lexicon
 from assistant.openai_chat import ApiError, chunk, completion, parse_request, sse, tool_call_json
 
 USER = [{"role": "user", "content": "hi"}]
@@ -20,8 +22,17 @@ def test_a_full_request_is_read():
         True, True, 8, 0.5, 3)
     assert list(request.tools) == ["get_time"] and request.offers("get_time") and not request.offers("set_timer")
     assert request.home is None
-    home = parse_request(body(parley={"home": {"names": ["Reading  Lamp", "lamp"], "areas": ["den"]}})).home
-    assert home == ({"reading lamp", "lamp"}, {"den"})
+    home = parse_request(body(parley={"home": {"names": ["Reading  Lamp", "lamp"], "areas": ["den"],
+                                               "kinds": {"Reading Lamp": "light"}}})).home
+    assert home == ({"reading lamp", "lamp"}, {"den"}) and home.kinds == {"reading lamp": "light"}
+
+
+def test_a_gateways_home_reads_back_as_it_was_sent():
+    """The gateway's side of `parley.home` (chat_completions.request_body) and the server's (parse_request) agree:
+    names, areas and each thing's kind, which a follow-up's verb is checked against."""
+    sent = Lexicon({"reading lamp", "lamp", "letterbox"}, {"den"}, {"reading lamp": "light", "letterbox": "binary_sensor"})
+    home = parse_request(json.dumps(request_body(DIALECTS["parley"], "parley-home", USER, [], home=sent)).encode()).home
+    assert home == sent and home.kinds == sent.kinds
 
 
 @pytest.mark.parametrize("choice, offered", [("none", False), ("required", True),
@@ -40,6 +51,8 @@ def test_tool_choice_decides_what_is_offered(choice, offered):
     (body(parley="home"), "parley"), (body(parley={"home": ["lamp"]}), "parley.home"),
     (body(parley={"home": {"names": ["lamp", 3]}}), "parley.home.names"),
     (body(parley={"home": {"areas": ["x" * 201]}}), "parley.home.areas"),
+    (body(parley={"home": {"kinds": ["light"]}}), "parley.home.kinds"),
+    (body(parley={"home": {"kinds": {"lamp": 3}}}), "parley.home.kinds"),
     (body(parley={"home": {"names": [f"n{i}" for i in range(20_001)]}}), "parley.home")])
 def test_bad_requests_name_the_field(raw, param):
     with pytest.raises(ApiError) as caught:

@@ -16,11 +16,14 @@ import pytest
 from assistant.chat_completions import chat_tool
 from assistant.corpus import CANT
 from assistant.embedded import EmbeddedGenerator
-from assistant.generator import DoneEvent, TextEvent, ToolCallEvent, respond_sync
+from assistant.generator import AssistantReply, DoneEvent, TextEvent, ToolCallEvent, respond_sync
 from assistant.generator_server import GeneratorConfig, GeneratorService, create_app
+from assistant.home import InMemoryHome
 from assistant.http_limits import BoundedRunner
+from assistant.openai_chat import tool_call_json
 from assistant.skills import SKILLS
 from assistant.tools import ToolRunner
+from made_up_home import made_up_inventory
 from pass_gate import PassGate
 
 # Parley's skills as Chat Completions tools, as a gateway offers them.
@@ -86,12 +89,12 @@ def generator():
 
 @pytest.fixture
 def serve(generator):
-    """serve(config=..., generator=...) -> a running ServerThread, closed after the test."""
+    """serve(config=..., gen=..., name=...) -> a running ServerThread, closed after the test."""
     servers = []
 
-    def start(config: GeneratorConfig | None = None, gen: EmbeddedGenerator | None = None) -> ServerThread:
-        gen = gen or generator
-        server = ServerThread(GeneratorService(gen, config or GeneratorConfig(port=0), "parley-home"))
+    def start(config: GeneratorConfig | None = None, gen: EmbeddedGenerator | None = None,
+              name: str = "parley-home") -> ServerThread:
+        server = ServerThread(GeneratorService(gen or generator, config or GeneratorConfig(port=0), name))
         servers.append(server)
         return server
 
@@ -403,7 +406,6 @@ async def test_parleys_gateway_client_runs_the_call_and_speaks_the_reply_from_on
 async def test_the_users_own_home_reaches_the_generator_server_by_its_names(server):
     """A gateway with a home of its own sends its names along (`parley.home`): the server's model reads them as
     name slots, as the embedded one does, so names it never saw in training work over the wire too."""
-    from assistant.home import InMemoryHome
     from assistant.inventory import Inventory
     from assistant.remote import RemoteGenerator
 
@@ -447,3 +449,62 @@ async def test_a_request_with_a_clause_beside_it_is_read_again_as_the_local_assi
         model="parley-home", messages=heater, tools=SKILL_TOOLS, stream=True)))
     assert chunks[0].choices[0].delta.tool_calls[0].function.name == "set_device"
     assert chunks[-1].choices[0].finish_reason == "tool_calls"
+
+
+async def converse(assistant, turns: list[str], tools: ToolRunner) -> list[AssistantReply]:
+    """Each turn's reply, the conversation kept as a session keeps it: calls, their outputs, the reply's text."""
+    history, replies = [], []
+    for said in turns:
+        history.append({"role": "user", "content": said})
+        events = [event async for event in assistant.respond(history, tools)]
+        for event in events:
+            if isinstance(event, ToolCallEvent):
+                call = event.call
+                history += [{"role": "assistant", "content": "", "tool_calls": [
+                    {"call_id": call.call_id, "name": call.name, "arguments": call.arguments}]},
+                    {"role": "tool", "content": str(event.result), "call_id": call.call_id}]
+        replies.append(events[-1].reply)
+        history.append({"role": "assistant", "content": replies[-1].text})
+    return replies
+
+
+@pytest.mark.parametrize("made_up, turns, question", [
+    (True, ["switch on the arc lamp", "lock it"], "Sorry, I'm not sure which one you mean."),
+    # the letterbox was only asked about: its kind (a sensor, which no one locks) comes with the home's names
+    (True, ["is the letterbox open", "lock it"], "Sorry, I'm not sure which one you mean."),
+    (True, ["run siesta", "revert that"], "Sorry, I don't know what it was before."),
+    (False, ["turn on the kitchen light", "and the cellar"], "Sorry, there's no cellar I know of."),
+    (False, ["turn on the kitchen light", "turn on the office fan", "no, the small one"],
+     "Which one do you mean, the office fan or the kitchen light?"),
+])
+async def test_a_follow_up_that_singles_out_nothing_is_asked_about_over_the_wire_as_in_process(
+        server, generator, made_up, turns, question):
+    """Round 17's follow-ups that ask instead of guessing (conversation.declined): through a gateway the server
+    asks the same question as the embedded assistant, with no call, and the home stays as the turns before left it."""
+    from assistant.remote import RemoteGenerator
+
+    homes = [InMemoryHome(inventory=made_up_inventory()) if made_up else InMemoryHome() for _ in range(2)]
+    remote = RemoteGenerator(server.url, model="parley-home")
+    try:
+        over_wire = await converse(remote, turns, ToolRunner(homes[0]))
+    finally:
+        await remote.aclose()
+    in_process = await converse(generator, turns, ToolRunner(homes[1]))
+    for replies in (over_wire, in_process):
+        assert (replies[-1].text, replies[-1].tool_calls) == (question, []), replies[-1]
+    assert over_wire[-1].fallback is None and homes[0].states == homes[1].states
+
+
+def test_a_streamed_follow_up_question_comes_as_one_text_chunk(server):
+    """Over the wire as an OpenAI client sends it, streamed: the question, then the finish chunk and [DONE]."""
+    messages = [{"role": "user", "content": "turn on the kitchen light"},
+                {"role": "assistant", "content": None, "tool_calls": [tool_call_json(
+                    "call_1", "set_device", {"device": "light", "room": "kitchen", "state": "on"})]},
+                {"role": "tool", "tool_call_id": "call_1", "content": "on"},
+                {"role": "assistant", "content": "Okay, the kitchen light is on."},
+                {"role": "user", "content": "and the cellar"}]
+    chunks = list(server.client().chat.completions.create(model="parley-home", messages=messages, tools=SKILL_TOOLS,
+                                                          stream=True))
+    assert "".join(c.choices[0].delta.content or "" for c in chunks if c.choices) == "Sorry, there's no cellar I know of."
+    assert [c.choices[0].finish_reason for c in chunks if c.choices][-1] == "stop"
+    assert not any(c.choices[0].delta.tool_calls for c in chunks if c.choices)

@@ -9,30 +9,10 @@ import time
 
 import pytest
 
-from assistant.embedded import EmbeddedGenerator
 from assistant.generator import respond_sync
-from assistant.generator_server import MAX_PROMPT_CHARS, GeneratorConfig, GeneratorService, load_generator
+from assistant.generator_server import MAX_PROMPT_CHARS, GeneratorConfig, load_generator
 from assistant.tools import ToolRunner
-from test_generator_server import KITCHEN, SKILL_TOOLS, ServerThread, http
-
-
-@pytest.fixture(scope="module")
-def generator():
-    return EmbeddedGenerator.load()
-
-
-@pytest.fixture
-def serve(generator):
-    servers = []
-
-    def start(config: GeneratorConfig | None = None, gen=None, name: str = "parley-home") -> ServerThread:
-        server = ServerThread(GeneratorService(gen or generator, config or GeneratorConfig(port=0), name))
-        servers.append(server)
-        return server
-
-    yield start
-    for server in servers:
-        server.close()
+from test_generator_server import KITCHEN, SKILL_TOOLS, ServerThread, generator, http, serve  # noqa: F401 (fixtures)
 
 
 def post(server: ServerThread, body: bytes | dict, headers: dict | None = None) -> tuple[int, dict]:

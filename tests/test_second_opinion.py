@@ -8,30 +8,16 @@ import pytest
 
 from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
-from assistant.inventory import Inventory, vocabulary_inventory
+from assistant.inventory import vocabulary_inventory
 from assistant.second_opinion import INTENT_SKILLS, SecondOpinion
 from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import ToolRunner
+from discovered_home import discovered_inventory
+from made_up_home import made_up_inventory
 from realtime_client import RealtimeClient
 
 DATA = Path(__file__).parent / "data"
-
-
-def made_up_inventory() -> Inventory:
-    from made_up_home import ENTITIES
-    inventory = Inventory()
-    for component, object_id, config in ENTITIES:
-        inventory.receive_discovery(f"homeassistant/{component}/{object_id}/config", json.dumps(config))
-    return inventory
-
-
-def discovered_inventory() -> Inventory:
-    from discovered_home import discovery_messages
-    inventory = Inventory()
-    for topic, payload in discovery_messages():
-        inventory.receive_discovery(topic, payload)
-    return inventory
 
 
 @pytest.fixture(scope="module")
