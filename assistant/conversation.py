@@ -20,8 +20,8 @@ from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (AGAIN, AGREEING, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, HEAT_WAYS, JOINING_WORDS, LEAVING, MEANT, MULTIPLES,
-                                  MULTIPLIED, OTHER_ROOM_WORDS, RESTORING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
+                                  DEVICES, FOLLOW_UP_KINDS, GROUP_WORDS, HEAT_WAYS, JOINING_WORDS, LEAVING, MEANT,
+                                  MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, RESTORING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
@@ -69,6 +69,10 @@ SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
                       "the last 1": 0, "the other timer": 1, "the first timer": -1, "the second timer": -2,
                       "the last timer": 0}
+# A group of things said with a pronoun or alone ("turn them both off", "all of them"): GROUP_WORDS
+GROUP = re.compile(rf"\b(?:{'|'.join(GROUP_WORDS)})\b")
+# An unnamed timer ("cancel the timer", "how long is left on the timer")
+THE_TIMER = re.compile(r"\bthe timer\b")
 # A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
 # reads as brighter, after "dim the office lights")
 STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"
@@ -231,11 +235,20 @@ class Target:
     timer: bool
 
 
-def calls_of_history(history: list[dict]) -> list[dict]:
+class Calls(list):
+    """The history's calls, oldest first, with the place of the reply that made each (`turns`): the calls of one
+    reply were asked for together, and none of them is the newer one that a pronoun stands for."""
+
+    def __init__(self, calls: Iterable[dict] = (), turns: Iterable[int] = ()):
+        super().__init__(calls)
+        self.turns = list(turns)
+
+
+def calls_of_history(history: list[dict]) -> Calls:
     """The history's tool calls as {"name", "arguments"}, oldest first, the newest MAX_CALLS."""
-    calls = [call for message in history if message.get("role") == "assistant"
-             for call in _assistant_calls(message)]
-    return calls[-MAX_CALLS:]
+    made = [(call, turn) for turn, message in enumerate(history) if message.get("role") == "assistant"
+            for call in _assistant_calls(message)][-MAX_CALLS:]
+    return Calls((call for call, _ in made), (turn for _, turn in made))
 
 
 def target_of(call: dict) -> Target | None:
@@ -483,7 +496,7 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls, kinds)
     acted = _acted_on(calls)
-    return _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
+    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) \
@@ -919,8 +932,55 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
             return Declined("Sorry, I'm not sure which one you mean.")
         return None
     words = targets[which]
+    if match.group("ref") in PLURAL_PRONOUNS or GROUP.search(said):
+        chosen = _of_a_group(said, targets)
+        if isinstance(chosen, Declined):
+            return chosen
+        words = chosen
+    elif not which and len(together := _together(calls, words, timer, fits)) > 1:
+        return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
     return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", after)).strip()
+
+
+def _of_a_group(said: str, targets: list[str]) -> str | Declined:
+    """What a plural pronoun or a group ("turn them off", "them both", "all of them") stands for, of the things
+    that fit, newest first: the newest that is a group itself ("all the lights", "the fairy lights"); else the one
+    thing acted on; else no one thing, and no call of one of them is what was asked."""
+    groups = [words for words in targets if _says_a_group(words)]
+    if groups and (groups[0] == targets[0] or not GROUP.search(said)):
+        return groups[0]
+    if len(targets) == 1:
+        return targets[0]
+    return Declined(f"Sorry, I can only do one at a time: {targets[0]} or {targets[1]}?")
+
+
+def _says_a_group(words: str) -> bool:
+    """The words name more than one thing: "all the lights", "everything in the snug", "the dock lights"."""
+    thing = words.partition(" in the ")[0].split()
+    return thing[0] in ("all", "everything") or (thing[-1].endswith("s") and not thing[-1].endswith("ss"))
+
+
+def _together(calls: list[dict], words: str, timer: bool, fits) -> list[str]:
+    """The things that fit, acted on by the reply that acted on the newest call's thing (words): more than one
+    when that reply did several ("turn on the kitchen fan and the bathroom fan"), and a pronoun singles none out."""
+    turns = getattr(calls, "turns", None)
+    newest = next((i for i in range(len(calls) - 1, -1, -1)
+                   if (target := target_of(calls[i])) is not None and target.words == words), None)
+    if not turns or newest is None:
+        return []
+    return _targets([call for call, turn in zip(calls, turns) if turn == turns[newest]], timer, fits)
+
+
+def _which_timer(said: str, calls: list[dict]) -> Declined | None:
+    """ "cancel the timer", "how long is left on the timer" when two or more named timers run and no unnamed one:
+    which of them is not said, so it is asked."""
+    if not THE_TIMER.search(said) or any(call["name"] == "set_timer" for call in calls):
+        return None
+    stopped = {call["arguments"].get("name") for call in calls if call["name"] == "stop_timer"}
+    named = _targets([call for call in calls if call["name"] == "start_timer"
+                      and call["arguments"].get("name") not in stopped], True)
+    return Declined(f"Which one do you mean, {named[0]} or {named[1]}?") if len(named) > 1 else None
 
 
 def _left(said: str, calls: list[dict]) -> Declined | None:

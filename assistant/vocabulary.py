@@ -360,3 +360,10 @@ MOVES_NOT_ON = ("open", "close", "lock", "unlock", "down", "lower", "raise", "li
 # Words that say the half of the day an alarm is in: one said against the call's period, its own unsaid, refuses it
 # ("set me an alarm for nine pm" set 9 am)
 PERIOD_WORDS = {"am": ("am", "a m", "morning"), "pm": ("pm", "p m", "evening", "afternoon", "tonight", "at night")}
+
+# follow-ups supported by the words (round 18)
+# Pronouns that stand for more than one thing ("turn them off", "those")
+PLURAL_PRONOUNS = ("them", "they", "those", "these")
+# Words that say a group beside a pronoun or alone ("turn them both off", "all of them", "every one of them", "turn
+# both off"): the things acted on together, never the newest one alone
+GROUP_WORDS = ("both", "all", "every", "each", "the rest")
