@@ -21,7 +21,8 @@ from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (AGAIN, AGREEING, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
                                   DEVICES, FOLLOW_UP_KINDS, GROUP_WORDS, HEAT_WAYS, JOINING_WORDS, LEAVING, MEANT,
-                                  MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, RESTORING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
+                                  MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, READING_COMPARATIVES,
+                                  RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
@@ -33,7 +34,8 @@ MAX_CALLS = 16          # the newest calls the state is read from
 FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what|how much|how many) (?:would|will|does|is) (?P<new>\d+(?:\.\d+)?) (?:be|make|come to|give)$",
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
-    r"^(?:and |now |ok |okay )?(?:(?:do |the |do the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
+    r"^(?:and |now |ok |okay )?(?:(?:do |the |do the )?same (?:thing )?(?:for|in|with) |do (?:that|it|this) (?:for|in|with) )"
+    r"(?P<new>.+?)(?: please| too)?$",
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
@@ -73,6 +75,13 @@ ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the 
 GROUP = re.compile(rf"\b(?:{'|'.join(GROUP_WORDS)})\b")
 # An unnamed timer ("cancel the timer", "how long is left on the timer")
 THE_TIMER = re.compile(r"\bthe timer\b")
+# A value said again in place of the one just said ("22 no wait 21", "brighter uh no dimmer", "on sorry off")
+_CORRECTABLE = r"\d+(?:\.\d+)?|on|off|up|down|brighter|dimmer|warmer|cooler|higher|lower|open|close"
+SELF_CORRECTED = re.compile(rf"\b(?P<old>{_CORRECTABLE}) (?:(?:{'|'.join(SELF_CORRECTING)}) )+(?P<new>{_CORRECTABLE})$")
+VALUE_SAID = re.compile(rf"\b(?:{'|'.join(SAID_VALUE)})\b")
+NUMBER_SAID = re.compile(r"-?\d+(?:\.\d+)?")
+COMPARED = re.compile(rf"\bthe (?P<way>{'|'.join(w for ways in READING_COMPARATIVES.values() for w in ways)}) "
+                      r"(?:1|room|place|area|spot)\b")
 # A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
 # reads as brighter, after "dim the office lights")
 STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"
@@ -125,7 +134,7 @@ CLOCK = re.compile(r"(?:(?:\d{1,2}|quarter|half) (?:past|to) \d{1,2}|\d{1,2}(?: 
 # A timer said as what a thing owns: "cancel its timer" (the thing said before it)
 OWNED_TIMER = re.compile(r"\b(?:its|their) timer\b")
 # "in there", "out there": the place the conversation last acted in or asked about
-THERE = re.compile(r"\b(?:in|out) there\b")
+THERE = re.compile(rf"\b(?:{'|'.join(SAID_PLACE)})\b")
 # "the hall one", "the tea one": the thing the conversation used in that room, or the timer of that name
 ONE_NAMED = re.compile(r"\bthe (?P<which>[a-z]+(?: [a-z]+)?) 1\b")
 # A state said again ("back off", "on again"): no reference to what came before when the thing is named
@@ -421,7 +430,7 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
         return history
     vocabulary = Vocabulary(lexicon)
     calls = calls_of_history(history[:-1])
-    request = _timer_owned(content_text(history[-1]), calls)
+    request = _compared(_value_said(_self_corrected(_timer_owned(content_text(history[-1]), calls)), history), history)
     if request != content_text(history[-1]):         # each clause read alone reads the timer too
         history = [*history[:-1], {"role": "user", "content": request}]
     dislocated = _dislocated(request, vocabulary)
@@ -480,6 +489,61 @@ def _timer_owned(said: str, calls: list[dict]) -> str:
     return said[:owned.start()] + f"the {named[0]} timer" + said[owned.end():] if len(named) == 1 else said
 
 
+def _self_corrected(said: str) -> str:
+    """ "make the heating 22, no wait, 21", "a touch brighter, uh, no, dimmer": the value said last in place of the
+    one it takes back, when both are numbers or both words of a state or a way; the words unchanged otherwise."""
+    normal = normalize_request(said)
+    match = SELF_CORRECTED.search(normal)
+    if match is None or match.group("old") == match.group("new") \
+            or (NUMBER_SAID.fullmatch(match.group("old")) is None) != (NUMBER_SAID.fullmatch(match.group("new")) is None):
+        return said
+    return normal[:match.start()] + match.group("new")
+
+
+def _readings_said(history: list[dict]) -> list[tuple[str, str, float, str]]:
+    """(kind, place, value, unit) of each reading the assistant said, oldest first: a reply to one reading's call
+    that says one number."""
+    said = []
+    for message in history:
+        calls = _assistant_calls(message) if message.get("role") == "assistant" else []
+        if len(calls) != 1 or calls[0]["name"] not in ("read_sensor", "get_state"):
+            continue
+        args = calls[0]["arguments"]
+        kind = args.get("kind") or args.get("name")
+        numbers = NUMBER_SAID.findall(content_text(message))
+        if kind in SENSOR_KINDS and len(numbers) == 1:
+            text = content_text(message)
+            unit = "degrees" if "degree" in text else "percent" if "percent" in text else ""
+            said.append((kind, str(args.get("room") or args.get("area") or ""), float(numbers[0]), unit))
+    return said
+
+
+def _value_said(said: str, history: list[dict]) -> str:
+    """ "set the thermostat to that temperature", "whatever you just said": the value of the assistant's newest
+    reading in their place; the words unchanged when there is none."""
+    normal = normalize_request(said)
+    readings = _readings_said(history[:-1])
+    if not VALUE_SAID.search(normal) or not readings:
+        return said
+    _, _, value, unit = readings[-1]
+    return VALUE_SAID.sub(f"{format_number(value)} {unit}".strip(), normal, count=1)
+
+
+def _compared(said: str, history: list[dict]) -> str:
+    """ "the heater in the colder one", "the door in the damper room": the place whose reading the assistant said
+    is the most or the least of that kind, of two or more places read; the words unchanged otherwise."""
+    normal = normalize_request(said)
+    match = COMPARED.search(normal)
+    if match is None:
+        return said
+    kind, most = next(key for key, ways in READING_COMPARATIVES.items() if match.group("way") in ways)
+    values = {place: value for read, place, value, _ in _readings_said(history[:-1]) if read == kind and place}
+    if len(values) < 2 or list(values.values()).count(most(values.values())) > 1:
+        return said
+    place = most(values, key=values.get)
+    return normal[:match.start()] + f"the {ROOM_SPOKEN.get(place, place.replace('_', ' '))}" + normal[match.end():]
+
+
 def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool:
     """A thing of the home is named before the pronoun, said as a thing (assistant.clauses.names_a_thing: "the
     dog's still out there, unlock it" names no still room); a word alone before it is the request's verb ("light
@@ -492,9 +556,8 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     """The self-contained request a follow-up stands for, or None when it is none the rules know (before: the
     history before it)."""
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
-    kinds = getattr(vocabulary.lexicon, "kinds", {})
     if BARE_VERB.match(bare):
-        return _pronoun(f"{bare} it", calls, kinds)
+        return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)
     return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) \
@@ -678,8 +741,10 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
     placed = ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), said)
     room = next((room for call in reversed(calls)
                  if (room := call["arguments"].get("room") or call["arguments"].get("area"))), None)
-    if room is None and THERE.search(said):
-        room = _area_said(before, vocabulary)
+    if room is None and THERE.search(said):       # else the area of the newest thing named, as the home places it
+        places = getattr(vocabulary.lexicon, "places", {})
+        room = _area_said(before, vocabulary) or next(
+            (place for call in reversed(calls) if (place := places.get(str(call["arguments"].get("name", "")).replace("_", " ")))), None)
     if room:
         placed = THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", placed)
     if placed != said and not REFERRING.search(placed):      # "and the plug in there too" still leans back
@@ -687,7 +752,7 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
         if LEANS_BACK.search(placed) or STEP_LEANS_BACK.search(placed):
             return None
         return rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
-    placed = _pronoun(placed, calls, getattr(vocabulary.lexicon, "kinds", {}))
+    placed = _pronoun(placed, calls, vocabulary.lexicon)
     if isinstance(placed, Declined):
         return placed
     return placed and rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
@@ -903,7 +968,7 @@ def _kind(call: dict, kinds: dict[str, str]) -> str | None:
     return "switch" if name in DEVICES else FOLLOW_UP_KINDS.get(kinds.get(name, ""))
 
 
-def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) -> str | Declined | None:
+def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | None:
     """ "turn it off", "actually cancel it", "turn the other one off": the pronoun replaced by the thing it
     stands for: the newest timer when the words are about a timer, else the newest other thing (the newest
     timer when there is none); "the other one" is the one of those before the newest, "the first one" the
@@ -912,6 +977,7 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
     if not match or SAYS_NO_ACTION.match(FILLERS.sub("", said[:match.start()]).strip()):
         return None
     timer = TIMER_WORDS.search(said) is not None
+    kinds = getattr(lexicon, "kinds", {})
     # which of the things, newest first: "the other one" the one before the newest, "the first one" the oldest,
     # "the second one" the one after it
     which = ORDINAL_REFERENCES.get(match.group("ref"), 0)
@@ -920,7 +986,7 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
     fitting = set.intersection(*wanted) if wanted else None
     if fitting is not None and QUESTION.match(said):      # "is it still open": a sensor answers it too
         fitting.add("sensor")
-    fits = lambda call: fitting is None or _kind(call, kinds or {}) in (None, *fitting)      # noqa: E731
+    fits = lambda call: fitting is None or _kind(call, kinds) in (None, *fitting)      # noqa: E731
     targets = _targets(calls, timer, fits)
     if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
         every = _targets(calls, timer)
@@ -933,7 +999,7 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
         return None
     words = targets[which]
     if match.group("ref") in PLURAL_PRONOUNS or GROUP.search(said):
-        chosen = _of_a_group(said, targets)
+        chosen = _of_a_group(said, targets, lexicon)
         if isinstance(chosen, Declined):
             return chosen
         words = chosen
@@ -943,15 +1009,26 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
     return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", after)).strip()
 
 
-def _of_a_group(said: str, targets: list[str]) -> str | Declined:
+def _of_a_group(said: str, targets: list[str], lexicon) -> str | Declined:
     """What a plural pronoun or a group ("turn them off", "them both", "all of them") stands for, of the things
     that fit, newest first: the newest that is a group itself ("all the lights", "the fairy lights"); else the one
-    thing acted on; else no one thing, and no call of one of them is what was asked."""
+    thing acted on; else all the lights or everything of one area, when they are those things; else no one call
+    serves, and a call on one of them is not what was asked."""
     groups = [words for words in targets if _says_a_group(words)]
     if groups and (groups[0] == targets[0] or not GROUP.search(said)):
         return groups[0]
     if len(targets) == 1:
         return targets[0]
+    things = {words.removeprefix("the ") for words in (targets[:2] if re.search(r"\bboth\b", said) else targets)}
+    kinds, places = getattr(lexicon, "kinds", {}), getattr(lexicon, "places", {})
+    area = {places.get(thing) for thing in things}
+    if len(area) == 1 and None not in area:
+        area = area.pop()
+        here = {name: kinds.get(name) for name, place in places.items() if place == area}
+        if things == {name for name, kind in here.items() if kind == "light"}:
+            return f"all the lights in the {area}"
+        if things == {name for name, kind in here.items() if FOLLOW_UP_KINDS.get(kind) in ("light", "switch")}:
+            return f"everything in the {area}"
     return Declined(f"Sorry, I can only do one at a time: {targets[0]} or {targets[1]}?")
 
 

@@ -367,3 +367,19 @@ PLURAL_PRONOUNS = ("them", "they", "those", "these")
 # Words that say a group beside a pronoun or alone ("turn them both off", "all of them", "every one of them", "turn
 # both off"): the things acted on together, never the newest one alone
 GROUP_WORDS = ("both", "all", "every", "each", "the rest")
+# Words with which a speaker takes back the value just said for another ("make it 22, no wait, 21", "a touch
+# brighter, uh, no, dimmer"), said between the two
+SELF_CORRECTING = ("no", "sorry", "wait", "i mean", "or rather", "actually", "make that", "uh", "um", "er", "oops")
+# Words that say the value the assistant's newest reading said ("set the thermostat to that temperature")
+SAID_VALUE = ("that temperature", "the same temperature", "that same temperature", "that number", "the same number",
+              "whatever you just said", "whatever you said", "what you just said", "what you said", "that reading",
+              "that value")
+# A place said as the one the conversation was just in ("the tv in that same room", "the fan up there")
+SAID_PLACE = ("in there", "out there", "up there", "down there", "over there", "in that room", "in the same room",
+              "in that same room", "in that 1", "in the same 1")
+# Comparatives of a reading ("the heater in the colder one", "the door in the damper room"): the kind read, and
+# whether the most or the least of it is meant
+READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter"),
+                        ("temperature", min): ("colder", "cooler", "chillier"),
+                        ("humidity", max): ("damper", "more humid", "muggier", "wetter", "stuffier"),
+                        ("humidity", min): ("drier", "dryer", "less humid")}
