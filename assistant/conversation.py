@@ -20,7 +20,8 @@ from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (AGAIN, AGREEING, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, GROUP_WORDS, HEAT_WAYS, JOINING_WORDS, LEAVING, MEANT,
+                                  DEVICES, FOLLOW_UP_KINDS, GROUP_WORDS, HEAT_WAYS, JOINING_WORDS, LEAVING,
+                                  LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, READING_COMPARATIVES,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNDO_WHAT, UNDOING,
@@ -162,6 +163,14 @@ LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too
 # and a step with which it leans back when it names no thing ("a bit brighter"; "dim the bunting a bit" is read alone)
 STEP_LEANS_BACK = re.compile(r"\b(?:a bit|a little|a touch|brighter|dimmer|more|less)\b")
 LEADING = re.compile(rf"^(?:(?:{'|'.join(JOINING_WORDS)})\s+)+")
+# and a loose speaker's opening words, after any of them ("and uh while you're at it turn ...")
+LOOSE = re.compile(rf"^((?:(?:{'|'.join(JOINING_WORDS)}) )*)(?:(?:{'|'.join(LOOSE_OPENERS)}) )+")
+# what was said or done of a thing, said after it ("the 1 you just mentioned", "the telly you put on earlier")
+MENTION = re.compile(rf"(?<=\bthe )(?:[a-z0-9]+ ){{1,3}}?(?P<clause>(?:that |which )?(?:you|i) (?:just |already )?"
+                     rf"(?:{'|'.join(MENTIONED)})(?: (?:earlier|before|just now|a minute ago|a moment ago|to me))*)\b")
+THE_ONE = re.compile(r"\bthe (?:1|thing|same 1)$")
+# words that add a thing to what was done, with nothing left to lean back on once the thing is placed
+ADDING = re.compile(r"\s+(?:too|as well|also)\b|^also\s+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
 TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|then|there|all))+(?=\s+(?:on|off|up|down)\b|$)")
 
@@ -434,7 +443,7 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     if request != content_text(history[-1]):         # each clause read alone reads the timer too
         history = [*history[:-1], {"role": "user", "content": request}]
     dislocated = _dislocated(request, vocabulary)
-    said = _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)
+    said = _mentioned(LOOSE.sub(r"\1", _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)))
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
@@ -464,6 +473,16 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
+
+
+def _mentioned(said: str) -> str:
+    """ "turn off the one you just mentioned", "the telly you put on earlier": the thing without the clause of what
+    was said or done of it, which tells no more than a pronoun; "the one" alone is then "it"."""
+    match = MENTION.search(said)
+    if match is None:
+        return said
+    before = said[:match.start("clause")].rstrip()
+    return " ".join((THE_ONE.sub("it", before) + said[match.end():]).split())
 
 
 def _pointed_at(said: str, vocabulary: Vocabulary) -> str:
@@ -564,7 +583,7 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
-        or _changed_part(said, calls, vocabulary) or _placed_back(core, calls, vocabulary, before)
+        or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
 
 
 def _acted_on(calls: list[dict]) -> dict | None:
@@ -738,17 +757,11 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
     """ "the hall one", "the tea one", "in there" said for what the conversation used, then a pronoun: the
     request with each replaced by what it stands for. "In there" is the room of the newest call that has one,
     else the newest area an earlier request said ("piano light on in the music room": its call has no area)."""
-    placed = ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), said)
-    room = next((room for call in reversed(calls)
-                 if (room := call["arguments"].get("room") or call["arguments"].get("area"))), None)
-    if room is None and THERE.search(said):       # else the area of the newest thing named, as the home places it
-        places = getattr(vocabulary.lexicon, "places", {})
-        room = _area_said(before, vocabulary) or next(
-            (place for call in reversed(calls) if (place := places.get(str(call["arguments"].get("name", "")).replace("_", " ")))), None)
-    if room:
-        placed = THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", placed)
+    placed = _there(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), said), calls, vocabulary, before)
     if placed != said and not REFERRING.search(placed):      # "and the plug in there too" still leans back
         placed = FILLERS.sub("", TRAILERS.sub("", STATE_AGAIN.sub("", placed))).strip()
+        if THERE.search(said) and not placed.startswith("the "):     # "turn the tv in that room on too": all said
+            placed = ADDING.sub("", placed).strip()
         if LEANS_BACK.search(placed) or STEP_LEANS_BACK.search(placed):
             return None
         return rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
@@ -756,6 +769,46 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
     if isinstance(placed, Declined):
         return placed
     return placed and rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
+
+
+def _there(said: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str:
+    """ "in there", "in that room" as the place they stand for: the room of the newest call that has one, else the
+    newest area an earlier request said ("piano light on in the music room": its call has no area), else the area of
+    the newest thing named, as the home places it; the words unchanged when none is known."""
+    if not THERE.search(said):
+        return said
+    room = next((room for call in reversed(calls)
+                 if (room := call["arguments"].get("room") or call["arguments"].get("area"))), None)
+    places = getattr(vocabulary.lexicon, "places", {})
+    room = room or _area_said(before, vocabulary) or next(
+        (place for call in reversed(calls) if (place := places.get(str(call["arguments"].get("name", "")).replace("_", " ")))),
+        None)
+    return THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", said) if room else said
+
+
+def _thing_in_place(new: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "and the heater in the garage", "the sewing machine in the sewing room", "the kitchen lights": a thing and a
+    place a follow-up's part says, each of which the vocabulary reads: the newest call on a thing, for that thing
+    there (a device of the default home in that room, a name of the user's own, whose place its name holds)."""
+    part = re.sub(r"^(?:the|my|our) ", "", new)
+    kind, _, place = part.partition(" in ")
+    if not place:                         # "the kitchen lights": a room before a device
+        words = part.split()
+        kind, place = next(((" ".join(words[i:]), " ".join(words[:i])) for i in range(1, len(words))
+                            if vocabulary.read(" ".join(words[:i])) is not None), (part, ""))
+    thing, where = vocabulary.read(kind), vocabulary.read(place)
+    if thing is None or where is None or where[0] not in ("room", "area"):
+        return None
+    for call in reversed(calls):
+        args = call["arguments"]
+        if thing[0] == "device" and where[0] == "room" and call["name"] in REPLACES["room"]:
+            used = args.get("device") or ("light" if call["name"] in LEVEL_SKILLS else None)
+            if call["name"] == "set_device" or used == thing[1]:
+                changed = {**args, "room": where[1]} if used == thing[1] else {**args, "device": thing[1], "room": where[1]}
+                return request_for({"name": call["name"], "arguments": changed})
+        if thing[0] == "name" and (key := REPLACES["name"].get(call["name"])) and target_of(call) is not None:
+            return request_for(_with(call, key, thing[1]))
+    return None
 
 
 def _area_said(history: list[dict], vocabulary: Vocabulary) -> str | None:
@@ -865,7 +918,7 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     return said
 
 
-def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """ "and the salt lamp", "same for the office", "what about humidity", "and 25": the newest call that
     has such a part, with it changed."""
     for pattern in FOLLOW_UPS:
@@ -875,7 +928,9 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary) -> str |
         new = match.group("new")
         read = vocabulary.read(new) or _quantity(new)
         if read is None:
-            return _kind_in_area(new, calls, vocabulary) or _unknown_part(new, calls, vocabulary)
+            placed = _there(new, calls, vocabulary, before)
+            return _kind_in_area(placed, calls, vocabulary) or _thing_in_place(placed, calls, vocabulary) \
+                or _unknown_part(new, calls, vocabulary)
         kind, value = read
         if kind == "quantity":
             return _quantity_changed(value, calls)

@@ -383,3 +383,14 @@ READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter"),
                         ("temperature", min): ("colder", "cooler", "chillier"),
                         ("humidity", max): ("damper", "more humid", "muggier", "wetter", "stuffier"),
                         ("humidity", min): ("drier", "dryer", "less humid")}
+# Words a loose speaker opens a request with that carry nothing ("yeah so ...", "could you go ahead and ...", "while
+# you're at it ...")
+LOOSE_OPENERS = ("yeah so", "so yeah", "yeah", "right so", "can you also", "could you also", "can you just",
+                 "could you just", "go ahead and", "could you go ahead and", "can you go ahead and", "while you're at it",
+                 "if you would", "if you could", "do you think you could", "would you be able to", "any chance you could",
+                 "i was wondering if you could", "be a star and")
+# A thing said as what the assistant or the user said or did of it ("the one you just mentioned", "the telly you put
+# on earlier", "the television i asked for"): the verbs of that clause, which tells nothing more than a pronoun
+MENTIONED = ("mentioned", "told me about", "were talking about", "were just talking about", "talked about", "said",
+             "put on", "turned on", "switched on", "turned off", "switched off", "asked about", "asked for", "set",
+             "started", "opened", "closed", "locked", "unlocked", "checked")
