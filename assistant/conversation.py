@@ -19,8 +19,9 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (AGAIN, AGREEING, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, GROUP_WORDS, HEAT_WAYS, JOINING_WORDS, LEAVING,
+from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
+                                  DEVICES, FOLLOW_UP_KINDS, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+                                  KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, READING_COMPARATIVES,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
@@ -57,15 +58,18 @@ NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|thi
 BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?"
                         r"(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
 # A clock time moved by a length ("make it 10 minutes earlier", said in seconds by the normaliser): the newest alarm
-ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) )?(?P<n>\d+(?:\.\d+)?) seconds "
-                        r"(?P<way>earlier|later|sooner)$")
+_ALARM_WAY = "|".join(way for ways in ALARM_WAYS.values() for way in ways)
+ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring|push|shift) (?:it|that|the alarm) )?"
+                        rf"(?:(?P<n>\d+(?:\.\d+)?) seconds (?P<way>{_ALARM_WAY})|(?P<before>{_ALARM_WAY}) (?:by )?"
+                        r"(?P<m>\d+(?:\.\d+)?) seconds)$")
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|"
                        r"(?:that|this|the other|the (?:first|second|last)) timer|it|that|they|them|this|those)\b"
-                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well|"
+                       r"(?=(?: back| again| still| now| then| please| both| off| on| up| down| to| a bit| a little| too| as well|"
+                       r" in there| out there| over there|"
                        r" there| all| can| could| should| go| come| be| switched| turned| running| going| working)*\b"
-                       r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
+                       r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d| in the [a-z ]+$|$))")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
@@ -74,6 +78,9 @@ ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the 
                       "the last timer": 0}
 # A group of things said with a pronoun or alone ("turn them both off", "all of them"): GROUP_WORDS
 GROUP = re.compile(rf"\b(?:{'|'.join(GROUP_WORDS)})\b")
+PLACE_OF = re.compile(r" in the [a-z ]+$")
+GROUP_BEFORE = re.compile(rf"(?:^| )(?:{'|'.join(GROUP_WORDS)})(?: 1)? of $")
+GROUP_AFTER = re.compile(rf"^ (?:{'|'.join(GROUP_WORDS)})\b")
 # An unnamed timer ("cancel the timer", "how long is left on the timer")
 THE_TIMER = re.compile(r"\bthe timer\b")
 # A value said again in place of the one just said ("22 no wait 21", "brighter uh no dimmer", "on sorry off")
@@ -168,6 +175,10 @@ LOOSE = re.compile(rf"^((?:(?:{'|'.join(JOINING_WORDS)}) )*)(?:(?:{'|'.join(LOOS
 # what was said or done of a thing, said after it ("the 1 you just mentioned", "the telly you put on earlier")
 MENTION = re.compile(rf"(?<=\bthe )(?:[a-z0-9]+ ){{1,3}}?(?P<clause>(?:that |which )?(?:you|i) (?:just |already )?"
                      rf"(?:{'|'.join(MENTIONED)})(?: (?:earlier|before|just now|a minute ago|a moment ago|to me))*)\b")
+# a clause that leaves a thing as it is, after an action on another ("put the light back on, leave the fan")
+LEFT_BESIDE = re.compile(rf"(?: (?:{'|'.join(LEAVING_JOINS)}))? (?:{'|'.join((*LEAVING, *KEEPING))}) "
+                         r"(?:the [a-z0-9 ]+?|it|that|them|the other(?: 1)?)"
+                         r"(?: (?:on|off|open|closed|shut|alone|as it is|as they are|be|running|going|please))*$")
 THE_ONE = re.compile(r"\bthe (?:1|thing|same 1)$")
 # words that add a thing to what was done, with nothing left to lean back on once the thing is placed
 ADDING = re.compile(r"\s+(?:too|as well|also)\b|^also\s+")
@@ -443,7 +454,10 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     if request != content_text(history[-1]):         # each clause read alone reads the timer too
         history = [*history[:-1], {"role": "user", "content": request}]
     dislocated = _dislocated(request, vocabulary)
+    if dislocated is not None and THERE.search(request):      # "the lights in there, can you dim them a bit"
+        dislocated = _dislocated(_there(request, calls, vocabulary, history[:-1]), vocabulary) or dislocated
     said = _mentioned(LOOSE.sub(r"\1", _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)))
+    said = _acted_beside_left(said)
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
@@ -473,6 +487,13 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
+
+
+def _acted_beside_left(said: str) -> str:
+    """ "put the light back on, leave the fan", "turn off the airer but leave the other": the action alone, the thing
+    left asking for nothing; the words unchanged when nothing but the leaving is said."""
+    match = LEFT_BESIDE.search(said)
+    return said[:match.start()] if match and len(said[:match.start()].split()) > 1 else said
 
 
 def _mentioned(said: str) -> str:
@@ -642,7 +663,8 @@ def _alarm_step(said: str, call: dict) -> str | None:
     match = ALARM_STEP.match(said)
     if not match or call["name"] != "set_alarm" or not isinstance(call["arguments"].get("hour"), int):
         return None
-    minutes = round(float(match.group("n")) / 60) * (1 if match.group("way") == "later" else -1)
+    way = match.group("way") or match.group("before")
+    minutes = round(float(match.group("n") or match.group("m")) / 60) * (1 if way in ALARM_WAYS["later"] else -1)
     hour, period = call["arguments"]["hour"], call["arguments"].get("period")
     if period in ("am", "pm"):
         hour = hour % 12 + (12 if period == "pm" else 0)
@@ -720,7 +742,7 @@ def _is_named(words: str, call: dict) -> bool:
     if target is None or not words.startswith("the ") or not said:
         return False
     if call["name"] == "set_thermostat" and not call["arguments"].get("name") and not call["arguments"].get("area"):
-        return said in ("thermostat", *DEVICES["heater"])
+        return said in (*HEATING_WORDS, *DEVICES["heater"])
     return target.words == words or target.words.endswith(" " + said)
 
 
@@ -1061,7 +1083,13 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     elif not which and len(together := _together(calls, words, timer, fits)) > 1:
         return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
-    return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", after)).strip()
+    before = said[:match.start()]
+    if match.group("ref") in PLURAL_PRONOUNS:        # "both of them", "them all": the group's words are the group
+        before, after = GROUP_BEFORE.sub(" ", before).lstrip(), GROUP_AFTER.sub("", after)
+    placed = PLACE_OF.search(words)       # "turn them off in there": the place is the thing's own
+    if placed and after.endswith(placed.group(0)):
+        after = after[:-len(placed.group(0))]
+    return FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
 
 
 def _of_a_group(said: str, targets: list[str], lexicon) -> str | Declined:

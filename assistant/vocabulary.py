@@ -394,3 +394,12 @@ LOOSE_OPENERS = ("yeah so", "so yeah", "yeah", "right so", "can you also", "coul
 MENTIONED = ("mentioned", "told me about", "were talking about", "were just talking about", "talked about", "said",
              "put on", "turned on", "switched on", "turned off", "switched off", "asked about", "asked for", "set",
              "started", "opened", "closed", "locked", "unlocked", "checked")
+# Words for the setting of the default home's one thermostat ("knock the temperature down a couple of degrees")
+HEATING_WORDS = ("thermostat", "temperature", "heat", "heating")
+# Words that move an alarm by a length ("push the alarm back half an hour", "bring it forward 10 minutes"): later or
+# earlier
+ALARM_WAYS = {"later": ("later", "back"), "earlier": ("earlier", "sooner", "forward", "forwards")}
+# A thing said to be left as it is beside an action on another ("put the light back on, leave the fan", "turn off
+# the airer but keep the other going"): the words that join that clause, and its verbs besides LEAVING
+LEAVING_JOINS = ("but", "and", "just")
+KEEPING = ("keep",)
