@@ -176,9 +176,11 @@ LOOSE = re.compile(rf"^((?:(?:{'|'.join(JOINING_WORDS)}) )*)(?:(?:{'|'.join(LOOS
 MENTION = re.compile(rf"(?<=\bthe )(?:[a-z0-9]+ ){{1,3}}?(?P<clause>(?:that |which )?(?:you|i) (?:just |already )?"
                      rf"(?:{'|'.join(MENTIONED)})(?: (?:earlier|before|just now|a minute ago|a moment ago|to me))*)\b")
 # a clause that leaves a thing as it is, after an action on another ("put the light back on, leave the fan")
-LEFT_BESIDE = re.compile(rf"(?: (?:{'|'.join(LEAVING_JOINS)}))? (?:{'|'.join((*LEAVING, *KEEPING))}) "
+_LEAVING = '|'.join((*LEAVING, *KEEPING))
+LEFT_BESIDE = re.compile(rf"(?: (?P<join>{'|'.join(LEAVING_JOINS)}))? (?:{_LEAVING}) "
                          r"(?:the [a-z0-9 ]+?|it|that|them|the other(?: 1)?)"
                          r"(?: (?:on|off|open|closed|shut|alone|as it is|as they are|be|running|going|please))*$")
+LEFT_AFTER_A_COMMA = re.compile(rf",\s*(?:{_LEAVING})\b")
 THE_ONE = re.compile(r"\bthe (?:1|thing|same 1)$")
 # words that add a thing to what was done, with nothing left to lean back on once the thing is placed
 ADDING = re.compile(r"\s+(?:too|as well|also)\b|^also\s+")
@@ -457,7 +459,7 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     if dislocated is not None and THERE.search(request):      # "the lights in there, can you dim them a bit"
         dislocated = _dislocated(_there(request, calls, vocabulary, history[:-1]), vocabulary) or dislocated
     said = _mentioned(LOOSE.sub(r"\1", _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)))
-    said = _acted_beside_left(said)
+    said = _acted_beside_left(said, request)
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
@@ -489,11 +491,14 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
 
 
-def _acted_beside_left(said: str) -> str:
+def _acted_beside_left(said: str, request: str) -> str:
     """ "put the light back on, leave the fan", "turn off the airer but leave the other": the action alone, the thing
-    left asking for nothing; the words unchanged when nothing but the leaving is said."""
+    left asking for nothing, when a joining word or a comma sets the leaving apart ("did somebody leave the
+    letterbox open" asks about it); the words unchanged when nothing but the leaving is said."""
     match = LEFT_BESIDE.search(said)
-    return said[:match.start()] if match and len(said[:match.start()].split()) > 1 else said
+    if match is None or not (match.group("join") or LEFT_AFTER_A_COMMA.search(request.lower())):
+        return said
+    return said[:match.start()] if len(said[:match.start()].split()) > 1 else said
 
 
 def _mentioned(said: str) -> str:
