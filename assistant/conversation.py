@@ -69,7 +69,7 @@ REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|las
                        r"(?=(?: back| again| still| now| then| please| both| off| on| up| down| to| a bit| a little| too| as well|"
                        r" in there| out there| over there|"
                        r" there| all| can| could| should| go| come| be| switched| turned| running| going| working)*\b"
-                       r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d| in the [a-z ]+$|$))")
+                       r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
@@ -784,7 +784,13 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
     """ "the hall one", "the tea one", "in there" said for what the conversation used, then a pronoun: the
     request with each replaced by what it stands for. "In there" is the room of the newest call that has one,
     else the newest area an earlier request said ("piano light on in the music room": its call has no area)."""
-    placed = _there(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), said), calls, vocabulary, before)
+    placed = ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), said)
+    if THERE.search(placed) and REFERRING.search(placed):     # "turn them off in there": the pronoun, then the place
+        placed = _pronoun(placed, calls, vocabulary.lexicon)
+        if placed is None or isinstance(placed, Declined):
+            return placed
+        return rephrase(_there(placed, calls, vocabulary, before), default_home=not (vocabulary.names or vocabulary.areas))
+    placed = _there(placed, calls, vocabulary, before)
     if placed != said and not REFERRING.search(placed):      # "and the plug in there too" still leans back
         placed = FILLERS.sub("", TRAILERS.sub("", STATE_AGAIN.sub("", placed))).strip()
         if THERE.search(said) and not placed.startswith("the "):     # "turn the tv in that room on too": all said
@@ -1091,9 +1097,8 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     before = said[:match.start()]
     if match.group("ref") in PLURAL_PRONOUNS:        # "both of them", "them all": the group's words are the group
         before, after = GROUP_BEFORE.sub(" ", before).lstrip(), GROUP_AFTER.sub("", after)
-    placed = PLACE_OF.search(words)       # "turn them off in there": the place is the thing's own
-    if placed and after.endswith(placed.group(0)):
-        after = after[:-len(placed.group(0))]
+    if PLACE_OF.search(words):            # "turn them off in there": the place is the thing's own
+        after = THERE.sub("", after)
     return FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
 
 
