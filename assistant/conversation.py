@@ -78,6 +78,7 @@ ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the 
                       "the last timer": 0}
 # A group of things said with a pronoun or alone ("turn them both off", "all of them"): GROUP_WORDS
 GROUP = re.compile(rf"\b(?:{'|'.join(GROUP_WORDS)})\b")
+QUESTION_OF_A_PLACE = re.compile(r"^(?:what's|what is|how's|how is|is|are) .+ in the [a-z ]+$")
 PLACE_OF = re.compile(r" in the [a-z ]+$")
 GROUP_BEFORE = re.compile(rf"(?:^| )(?:{'|'.join(GROUP_WORDS)})(?: 1)? of $")
 GROUP_AFTER = re.compile(rf"^ (?:{'|'.join(GROUP_WORDS)})\b")
@@ -840,8 +841,21 @@ def _thing_in_place(new: str, calls: list[dict], vocabulary: Vocabulary) -> str 
                 changed = {**args, "room": where[1]} if used == thing[1] else {**args, "device": thing[1], "room": where[1]}
                 return request_for({"name": call["name"], "arguments": changed})
         if thing[0] == "name" and (key := REPLACES["name"].get(call["name"])) and target_of(call) is not None:
+            # a thing of the home, there, of the kind the call acts on: else the call is no evidence for it
+            kinds, places = getattr(vocabulary.lexicon, "kinds", {}), getattr(vocabulary.lexicon, "places", {})
+            if thing[1] not in kinds or places.get(thing[1]) not in (None, where[1]) \
+                    or FOLLOW_UP_KINDS.get(kinds[thing[1]]) not in _takes(call["name"]):
+                return None
             return request_for(_with(call, key, thing[1]))
     return None
+
+
+def _takes(skill: str) -> tuple[str, ...]:
+    """The kinds of thing a skill acts on (VERB_KINDS' kinds)."""
+    if skill in SKILL_KINDS:
+        return (SKILL_KINDS[skill],)
+    return ("light",) if skill in LEVEL_SKILLS else ("light", "switch") if skill != "get_state" else \
+        tuple(set(FOLLOW_UP_KINDS.values()))
 
 
 def _area_said(history: list[dict], vocabulary: Vocabulary) -> str | None:
@@ -962,6 +976,8 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
         read = vocabulary.read(new) or _quantity(new)
         if read is None:
             placed = _there(new, calls, vocabulary, before)
+            if placed != new and QUESTION_OF_A_PLACE.match(placed):   # "and what's the humidity down there"
+                return placed
             return _kind_in_area(placed, calls, vocabulary) or _thing_in_place(placed, calls, vocabulary) \
                 or _unknown_part(new, calls, vocabulary)
         kind, value = read
