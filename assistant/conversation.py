@@ -79,6 +79,10 @@ ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the 
 # A group of things said with a pronoun or alone ("turn them both off", "all of them"): GROUP_WORDS
 GROUP = re.compile(rf"\b(?:{'|'.join(GROUP_WORDS)})\b")
 QUESTION_OF_A_PLACE = re.compile(r"^(?:what's|what is|how's|how is|is|are) .+ in the [a-z ]+$")
+# "one" said as a thing ("the office one", "that one"), which the normaliser writes as 1: no quantity
+ONE_SAID = re.compile(r"\b(?:the|that|this|which|other|[a-z]+er) 1\b|\b1 (?:in|of|you|i)\b|\bthe [a-z]+ 1\b")
+# the arguments of a call that say which thing it acts on
+THING_KEYS = ("name", "device", "room", "area")
 PLACE_OF = re.compile(r" in the [a-z ]+$")
 GROUP_BEFORE = re.compile(rf"(?:^| )(?:{'|'.join(GROUP_WORDS)})(?: 1)? of $")
 GROUP_AFTER = re.compile(rf"^ (?:{'|'.join(GROUP_WORDS)})\b")
@@ -446,6 +450,31 @@ def declined(history: list[dict], lexicon: tuple[set, set] | None = None) -> Dec
     follow-up is read (resolve)."""
     resolved = _resolution(history, lexicon)
     return resolved if isinstance(resolved, Declined) else None
+
+
+def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None = None) -> Declined | None:
+    """What to say instead of the model's call for a follow-up no rule read (the model read the whole conversation),
+    when the words and the conversation's calls do not support it: a number the follow-up does not say as a
+    quantity ("the office one" is no 1) and no earlier call has, or a thing the follow-up does not name and the
+    conversation did not act on. None when the call is supported, or the follow-up was read by a rule."""
+    calls = calls_of_history(history[:-1])
+    if not calls or len(resolve(history, lexicon)) == 1:
+        return None
+    said = normalize_request(content_text(history[-1]))
+    quantities = {float(n) for n in NUMBER_SAID.findall(ONE_SAID.sub("", said))}
+    known = {float(value) for earlier in calls for value in earlier["arguments"].values()
+             if isinstance(value, (int, float)) and not isinstance(value, bool)}
+    words = {str(value).replace("_", " ") for earlier in calls for value in earlier["arguments"].values()}
+    for key, value in call["arguments"].items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)) and float(value) not in quantities | known:
+            return Declined("Sorry, I'm not sure what you'd like there.")
+        if key in THING_KEYS and isinstance(value, str) and value.replace("_", " ") not in words \
+                and not re.search(rf"\b{re.escape(value.replace('_', ' '))}\b", said) \
+                and not re.search(rf"\b{re.escape(DEVICE_SPOKEN.get(value, value).lower())}\b", said):
+            return Declined("Sorry, I'm not sure which one you mean.")
+    return None
 
 
 def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
@@ -841,12 +870,14 @@ def _thing_in_place(new: str, calls: list[dict], vocabulary: Vocabulary) -> str 
                 changed = {**args, "room": where[1]} if used == thing[1] else {**args, "device": thing[1], "room": where[1]}
                 return request_for({"name": call["name"], "arguments": changed})
         if thing[0] == "name" and (key := REPLACES["name"].get(call["name"])) and target_of(call) is not None:
-            # a thing of the home, there, of the kind the call acts on: else the call is no evidence for it
+            # the one thing of the home there that the words name (its name, or its name's end: "the fan"), of the
+            # kind the call acts on: else the call is no evidence for it
             kinds, places = getattr(vocabulary.lexicon, "kinds", {}), getattr(vocabulary.lexicon, "places", {})
-            if thing[1] not in kinds or places.get(thing[1]) not in (None, where[1]) \
-                    or FOLLOW_UP_KINDS.get(kinds[thing[1]]) not in _takes(call["name"]):
+            named = [name for name in kinds if (name == thing[1] or name.endswith(" " + thing[1]))
+                     and places.get(name) in (None, where[1])]
+            if len(named) != 1 or FOLLOW_UP_KINDS.get(kinds[named[0]]) not in _takes(call["name"]):
                 return None
-            return request_for(_with(call, key, thing[1]))
+            return request_for(_with(call, key, named[0]))
     return None
 
 
