@@ -20,7 +20,7 @@ from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+                                  DEVICES, FOLLOW_UP_KINDS, GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, READING_COMPARATIVES,
@@ -84,6 +84,8 @@ ONE_SAID = re.compile(r"\b(?:the|that|this|which|other|[a-z]+er) 1\b|\b1 (?:in|o
 # the arguments of a call that say which thing it acts on
 THING_KEYS = ("name", "device", "room", "area")
 PLACE_OF = re.compile(r" in the [a-z ]+$")
+# a group said alone as what is acted on, and a kind of thing said after it ("both lamps")
+GROUP_OBJECT = re.compile(rf"\b(?P<group>{'|'.join(sorted(GROUP_ALONE, key=len, reverse=True))})(?: [a-z]+s)?\b")
 GROUP_BEFORE = re.compile(rf"(?:^| )(?:{'|'.join(GROUP_WORDS)})(?: 1)? of $")
 GROUP_AFTER = re.compile(rf"^ (?:{'|'.join(GROUP_WORDS)})\b")
 # An unnamed timer ("cancel the timer", "how long is left on the timer")
@@ -631,6 +633,10 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     """The self-contained request a follow-up stands for, or None when it is none the rules know (before: the
     history before it)."""
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
+    group = None if REFERRING.search(bare) else GROUP_OBJECT.search(bare)
+    if group and bare[:group.start()].strip():      # "turn both off", "switch off the rest": the things acted on
+        return _pronoun(bare[:group.start()] + GROUP_ALONE[group.group("group")] + bare[group.end():], calls,
+                        vocabulary.lexicon)
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)

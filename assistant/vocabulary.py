@@ -366,10 +366,15 @@ PERIOD_WORDS = {"am": ("am", "a m", "morning"), "pm": ("pm", "p m", "evening", "
 PLURAL_PRONOUNS = ("them", "they", "those", "these")
 # Words that say a group beside a pronoun or alone ("turn them both off", "all of them", "every one of them", "turn
 # both off"): the things acted on together, never the newest one alone
-GROUP_WORDS = ("both", "all", "every", "each", "the rest")
+GROUP_WORDS = ("both", "all", "every", "each", "the rest", "the lot")
+# and those of them said alone as what is acted on ("turn both off", "switch the lot off", "both lamps"), with the
+# pronoun they stand with ("the rest" alone says no which)
+GROUP_ALONE = {"both": "them both", "the lot": "them all", "all of those": "them all",
+               "all of these": "them all", "both of those": "them both", "both of these": "them both"}
 # Words with which a speaker takes back the value just said for another ("make it 22, no wait, 21", "a touch
 # brighter, uh, no, dimmer"), said between the two
-SELF_CORRECTING = ("no", "sorry", "wait", "i mean", "or rather", "actually", "make that", "uh", "um", "er", "oops")
+SELF_CORRECTING = ("no", "sorry", "wait", "i mean", "i meant", "or rather", "actually", "make that", "make it", "uh",
+                   "um", "er", "oops")
 # Words that say the value the assistant's newest reading said ("set the thermostat to that temperature")
 SAID_VALUE = ("that temperature", "the same temperature", "that same temperature", "that number", "the same number",
               "whatever you just said", "whatever you said", "what you just said", "what you said", "that reading",
@@ -379,10 +384,11 @@ SAID_PLACE = ("in there", "out there", "up there", "down there", "over there", "
               "in that same room", "in that 1", "in the same 1")
 # Comparatives of a reading ("the heater in the colder one", "the door in the damper room"): the kind read, and
 # whether the most or the least of it is meant
-READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter"),
-                        ("temperature", min): ("colder", "cooler", "chillier"),
-                        ("humidity", max): ("damper", "more humid", "muggier", "wetter", "stuffier"),
-                        ("humidity", min): ("drier", "dryer", "less humid")}
+READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter", "warmest", "hottest"),
+                        ("temperature", min): ("colder", "cooler", "chillier", "coldest", "coolest", "chilliest"),
+                        ("humidity", max): ("damper", "more humid", "muggier", "wetter", "stuffier", "dampest",
+                                            "most humid", "muggiest"),
+                        ("humidity", min): ("drier", "dryer", "less humid", "driest", "least humid")}
 # Words a loose speaker opens a request with that carry nothing ("yeah so ...", "could you go ahead and ...", "while
 # you're at it ...")
 LOOSE_OPENERS = ("yeah so", "so yeah", "yeah", "right so", "can you also", "could you also", "can you just",

@@ -1289,6 +1289,10 @@ def together(*calls: tuple[str, dict]) -> dict:
     ([user("kiln on"), called("switch_device", name="kiln", state="on"),
       user("trouser press on"), called("switch_device", name="trouser press", state="on")], "turn them both off",
      "declined"),
+    # a group said alone, with a kind after it
+    ([user("salt lamp on"), called("switch_device", name="salt lamp", state="on"),
+      user("arc lamp on"), called("switch_device", name="arc lamp", state="on")], "now switch both lamps off",
+     "switch off all the lights in the snug"),
     # a plural pronoun and one group among single things: the group
     ([user("snug lights off"), called("switch_all", name="lights", area="snug", state="off"),
       user("kiln on"), called("switch_device", name="kiln", state="on")], "put them back on",
@@ -1303,6 +1307,8 @@ def test_a_reference_that_fits_several_things_is_asked_about(lexicon, before, fo
     # a value taken back in the same turn
     ([user("thermostat to 20"), called("set_thermostat", degrees=20)], "make it 23 no sorry 22",
      "set the thermostat to 22 degrees"),
+    ([user("thermostat to 20"), called("set_thermostat", degrees=20)], "make it 17 actually make it 18",
+     "set the thermostat to 18 degrees"),
     # the value the assistant's reading said
     ([user("how warm is the office"), reply_of("read_sensor", "It's 18 degrees in the office.", kind="temperature",
                                                room="office")], "put the thermostat on whatever you said",
@@ -1313,6 +1319,10 @@ def test_a_reference_that_fits_several_things_is_asked_about(lexicon, before, fo
       user("and the hallway"), reply_of("read_sensor", "It's 25 degrees in the hallway.", kind="temperature",
                                         room="hallway")], "switch the fan on in the hotter room",
      "switch on the hallway fan"),
+    ([user("how warm is the office"), reply_of("read_sensor", "It's 18 degrees in the office.", kind="temperature",
+                                               room="office"),
+      user("and the hallway"), reply_of("read_sensor", "It's 25 degrees in the hallway.", kind="temperature",
+                                        room="hallway")], "turn the heater on in the coolest 1", "turn on the office heater"),
     # what was said of a thing carries no more than a pronoun
     ([user("is the garage tv on"), reply_of("get_state", "Yes, the garage TV is on.", name="tv", area="garage"),
       user("what time is it"), called("get_time")], "switch off the 1 you told me about",
