@@ -16,7 +16,7 @@ from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_te
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
-from assistant.skills import TIMER_SKILLS
+from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
@@ -458,9 +458,10 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     """What to say instead of the model's call for a follow-up no rule read (the model read the whole conversation),
     when the words and the conversation's calls do not support it: a number the follow-up does not say as a
     quantity ("the office one" is no 1) and no earlier call has, or a thing the follow-up does not name and the
-    conversation did not act on. None when the call is supported, or the follow-up was read by a rule."""
+    conversation did not act on. None when the call is supported, is a client's own tool's, or the follow-up was read
+    by a rule."""
     calls = calls_of_history(history[:-1])
-    if not calls or len(resolve(history, lexicon)) == 1:
+    if call["name"] not in SKILLS or not calls or len(resolve(history, lexicon)) == 1:     # a client's own tool: its words
         return None
     said = normalize_request(content_text(history[-1]))
     quantities = {float(n) for n in NUMBER_SAID.findall(ONE_SAID.sub("", said))}
