@@ -635,7 +635,8 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     history before it)."""
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
     group = None if REFERRING.search(bare) else GROUP_OBJECT.search(bare)
-    if group and bare[:group.start()].strip():      # "turn both off", "switch off the rest": the things acted on
+    if group and bare[:group.start()].strip() and not re.search(r"\b(?:the|and)\b", bare[group.end():]):
+        # "turn both off", "switch the lot off": the things acted on ("both the kitchen and bedroom lights" names them)
         return _pronoun(bare[:group.start()] + GROUP_ALONE[group.group("group")] + bare[group.end():], calls,
                         vocabulary.lexicon)
     if BARE_VERB.match(bare):

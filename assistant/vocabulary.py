@@ -391,7 +391,7 @@ READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter", "warmest", "h
                         ("humidity", min): ("drier", "dryer", "less humid", "driest", "least humid")}
 # Words a loose speaker opens a request with that carry nothing ("yeah so ...", "could you go ahead and ...", "while
 # you're at it ...")
-LOOSE_OPENERS = ("yeah so", "so yeah", "yeah", "right so", "can you also", "could you also", "can you just",
+LOOSE_OPENERS = ("yeah so", "so yeah", "right so", "can you also", "could you also", "can you just",
                  "could you just", "go ahead and", "could you go ahead and", "can you go ahead and", "while you're at it",
                  "if you would", "if you could", "do you think you could", "would you be able to", "any chance you could",
                  "i was wondering if you could", "be a star and")
