@@ -16,12 +16,15 @@ from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_te
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
-from assistant.skills import TIMER_SKILLS
+from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (AGAIN, AGREEING, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, HEAT_WAYS, JOINING_WORDS, LEAVING, MEANT, MULTIPLES,
-                                  MULTIPLIED, OTHER_ROOM_WORDS, RESTORING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
+from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
+                                  DEVICES, FOLLOW_UP_KINDS, GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+                                  KEEPING, LEAVING, LEAVING_JOINS,
+                                  LOOSE_OPENERS, MEANT, MENTIONED,
+                                  MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, READING_COMPARATIVES,
+                                  RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
@@ -33,7 +36,8 @@ MAX_CALLS = 16          # the newest calls the state is read from
 FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what|how much|how many) (?:would|will|does|is) (?P<new>\d+(?:\.\d+)?) (?:be|make|come to|give)$",
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
-    r"^(?:and |now |ok |okay )?(?:(?:do |the |do the )?same (?:thing )?(?:for|in|with) )(?P<new>.+?)(?: please| too)?$",
+    r"^(?:and |now |ok |okay )?(?:(?:do |the |do the )?same (?:thing )?(?:for|in|with) |do (?:that|it|this) (?:for|in|with) )"
+    r"(?P<new>.+?)(?: please| too)?$",
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
@@ -54,13 +58,16 @@ NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|thi
 BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?"
                         r"(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
 # A clock time moved by a length ("make it 10 minutes earlier", said in seconds by the normaliser): the newest alarm
-ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring) (?:it|that|the alarm) )?(?P<n>\d+(?:\.\d+)?) seconds "
-                        r"(?P<way>earlier|later|sooner)$")
+_ALARM_WAY = "|".join(way for ways in ALARM_WAYS.values() for way in ways)
+ALARM_STEP = re.compile(r"^(?:(?:make|set|move|put|bring|push|shift) (?:it|that|the alarm) )?"
+                        rf"(?:(?P<n>\d+(?:\.\d+)?) seconds (?P<way>{_ALARM_WAY})|(?P<before>{_ALARM_WAY}) (?:by )?"
+                        r"(?P<m>\d+(?:\.\d+)?) seconds)$")
 # A pronoun as the object of what the words ask ("turn it off", "is it locked", "cancel that one").
 # The normaliser has written "one" as 1 by then.
 REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|last) 1|the first|that 1|this 1|"
                        r"(?:that|this|the other|the (?:first|second|last)) timer|it|that|they|them|this|those)\b"
-                       r"(?=(?: back| again| still| now| then| please| off| on| up| down| to| a bit| a little| too| as well|"
+                       r"(?=(?: back| again| still| now| then| please| both| off| on| up| down| to| a bit| a little| too| as well|"
+                       r" in there| out there| over there|"
                        r" there| all| can| could| should| go| come| be| switched| turned| running| going| working)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
@@ -69,6 +76,27 @@ SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
                       "the last 1": 0, "the other timer": 1, "the first timer": -1, "the second timer": -2,
                       "the last timer": 0}
+# A group of things said with a pronoun or alone ("turn them both off", "all of them"): GROUP_WORDS
+GROUP = re.compile(rf"\b(?:{'|'.join(GROUP_WORDS)})\b")
+QUESTION_OF_A_PLACE = re.compile(r"^(?:what's|what is|how's|how is|is|are) .+ in the [a-z ]+$")
+# "one" said as a thing ("the office one", "that one"), which the normaliser writes as 1: no quantity
+ONE_SAID = re.compile(r"\b(?:the|that|this|which|other|[a-z]+er) 1\b|\b1 (?:in|of|you|i)\b|\bthe [a-z]+ 1\b")
+# the arguments of a call that say which thing it acts on
+THING_KEYS = ("name", "device", "room", "area")
+PLACE_OF = re.compile(r" in the [a-z ]+$")
+# a group said alone as what is acted on, and a kind of thing said after it ("both lamps")
+GROUP_OBJECT = re.compile(rf"\b(?P<group>{'|'.join(sorted(GROUP_ALONE, key=len, reverse=True))})(?: [a-z]+s)?\b")
+GROUP_BEFORE = re.compile(rf"(?:^| )(?:{'|'.join(GROUP_WORDS)})(?: 1)? of $")
+GROUP_AFTER = re.compile(rf"^ (?:{'|'.join(GROUP_WORDS)})\b")
+# An unnamed timer ("cancel the timer", "how long is left on the timer")
+THE_TIMER = re.compile(r"\bthe timer\b")
+# A value said again in place of the one just said ("22 no wait 21", "brighter uh no dimmer", "on sorry off")
+_CORRECTABLE = r"\d+(?:\.\d+)?|on|off|up|down|brighter|dimmer|warmer|cooler|higher|lower|open|close"
+SELF_CORRECTED = re.compile(rf"\b(?P<old>{_CORRECTABLE}) (?:(?:{'|'.join(SELF_CORRECTING)}) )+(?P<new>{_CORRECTABLE})$")
+VALUE_SAID = re.compile(rf"\b(?:{'|'.join(SAID_VALUE)})\b")
+NUMBER_SAID = re.compile(r"-?\d+(?:\.\d+)?")
+COMPARED = re.compile(rf"\bthe (?P<way>{'|'.join(w for ways in READING_COMPARATIVES.values() for w in ways)}) "
+                      r"(?:1|room|place|area|spot)\b")
 # A step asked for again ("a bit more", "even more", "again"): the newest call's step, the same way ("more" alone
 # reads as brighter, after "dim the office lights")
 STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"
@@ -121,7 +149,7 @@ CLOCK = re.compile(r"(?:(?:\d{1,2}|quarter|half) (?:past|to) \d{1,2}|\d{1,2}(?: 
 # A timer said as what a thing owns: "cancel its timer" (the thing said before it)
 OWNED_TIMER = re.compile(r"\b(?:its|their) timer\b")
 # "in there", "out there": the place the conversation last acted in or asked about
-THERE = re.compile(r"\b(?:in|out) there\b")
+THERE = re.compile(rf"\b(?:{'|'.join(SAID_PLACE)})\b")
 # "the hall one", "the tea one": the thing the conversation used in that room, or the timer of that name
 ONE_NAMED = re.compile(r"\bthe (?P<which>[a-z]+(?: [a-z]+)?) 1\b")
 # A state said again ("back off", "on again"): no reference to what came before when the thing is named
@@ -149,6 +177,20 @@ LEANS_BACK = re.compile(r"\b(?:it|that|them|those|this|there|1|another|other|too
 # and a step with which it leans back when it names no thing ("a bit brighter"; "dim the bunting a bit" is read alone)
 STEP_LEANS_BACK = re.compile(r"\b(?:a bit|a little|a touch|brighter|dimmer|more|less)\b")
 LEADING = re.compile(rf"^(?:(?:{'|'.join(JOINING_WORDS)})\s+)+")
+# and a loose speaker's opening words, after any of them ("and uh while you're at it turn ...")
+LOOSE = re.compile(rf"^((?:(?:{'|'.join(JOINING_WORDS)}) )*)(?:(?:{'|'.join(LOOSE_OPENERS)}) )+")
+# what was said or done of a thing, said after it ("the 1 you just mentioned", "the telly you put on earlier")
+MENTION = re.compile(rf"(?<=\bthe )(?:[a-z0-9]+ ){{1,3}}?(?P<clause>(?:that |which )?(?:you|i) (?:just |already )?"
+                     rf"(?:{'|'.join(MENTIONED)})(?: (?:earlier|before|just now|a minute ago|a moment ago|to me))*)\b")
+# a clause that leaves a thing as it is, after an action on another ("put the light back on, leave the fan")
+_LEAVING = '|'.join((*LEAVING, *KEEPING))
+LEFT_BESIDE = re.compile(rf"(?: (?P<join>{'|'.join(LEAVING_JOINS)}))? (?:{_LEAVING}) "
+                         r"(?:the [a-z0-9 ]+?|it|that|them|the other(?: 1)?)"
+                         r"(?: (?:on|off|open|closed|shut|alone|as it is|as they are|be|running|going|please))*$")
+LEFT_AFTER_A_COMMA = re.compile(rf",\s*(?:{_LEAVING})\b")
+THE_ONE = re.compile(r"\bthe (?:1|thing|same 1)$")
+# words that add a thing to what was done, with nothing left to lean back on once the thing is placed
+ADDING = re.compile(r"\s+(?:too|as well|also)\b|^also\s+")
 # Words said after a follow-up's pronoun that the self-contained request does without.
 TRAILERS = re.compile(r"(?:\s+(?:again|back|please|now|then|there|all))+(?=\s+(?:on|off|up|down)\b|$)")
 
@@ -231,11 +273,20 @@ class Target:
     timer: bool
 
 
-def calls_of_history(history: list[dict]) -> list[dict]:
+class Calls(list):
+    """The history's calls, oldest first, with the place of the reply that made each (`turns`): the calls of one
+    reply were asked for together, and none of them is the newer one that a pronoun stands for."""
+
+    def __init__(self, calls: Iterable[dict] = (), turns: Iterable[int] = ()):
+        super().__init__(calls)
+        self.turns = list(turns)
+
+
+def calls_of_history(history: list[dict]) -> Calls:
     """The history's tool calls as {"name", "arguments"}, oldest first, the newest MAX_CALLS."""
-    calls = [call for message in history if message.get("role") == "assistant"
-             for call in _assistant_calls(message)]
-    return calls[-MAX_CALLS:]
+    made = [(call, turn) for turn, message in enumerate(history) if message.get("role") == "assistant"
+            for call in _assistant_calls(message)][-MAX_CALLS:]
+    return Calls((call for call, _ in made), (turn for _, turn in made))
 
 
 def target_of(call: dict) -> Target | None:
@@ -403,16 +454,45 @@ def declined(history: list[dict], lexicon: tuple[set, set] | None = None) -> Dec
     return resolved if isinstance(resolved, Declined) else None
 
 
+def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None = None) -> Declined | None:
+    """What to say instead of the model's call for a follow-up no rule read (the model read the whole conversation),
+    when the words and the conversation's calls do not support it: a number the follow-up does not say as a
+    quantity ("the office one" is no 1) and no earlier call has, or a thing the follow-up does not name and the
+    conversation did not act on. None when the call is supported, is a client's own tool's, or the follow-up was read
+    by a rule."""
+    calls = calls_of_history(history[:-1])
+    if call["name"] not in SKILLS or not calls or len(resolve(history, lexicon)) == 1:     # a client's own tool: its words
+        return None
+    said = normalize_request(content_text(history[-1]))
+    quantities = {float(n) for n in NUMBER_SAID.findall(ONE_SAID.sub("", said))}
+    known = {float(value) for earlier in calls for value in earlier["arguments"].values()
+             if isinstance(value, (int, float)) and not isinstance(value, bool)}
+    words = {str(value).replace("_", " ") for earlier in calls for value in earlier["arguments"].values()}
+    for key, value in call["arguments"].items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)) and float(value) not in quantities | known:
+            return Declined("Sorry, I'm not sure what you'd like there.")
+        if key in THING_KEYS and isinstance(value, str) and value.replace("_", " ") not in words \
+                and not re.search(rf"\b{re.escape(value.replace('_', ' '))}\b", said) \
+                and not re.search(rf"\b{re.escape(DEVICE_SPOKEN.get(value, value).lower())}\b", said):
+            return Declined("Sorry, I'm not sure which one you mean.")
+    return None
+
+
 def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
     if not history or history[-1].get("role") != "user":
         return history
     vocabulary = Vocabulary(lexicon)
     calls = calls_of_history(history[:-1])
-    request = _timer_owned(content_text(history[-1]), calls)
+    request = _compared(_value_said(_self_corrected(_timer_owned(content_text(history[-1]), calls)), history), history)
     if request != content_text(history[-1]):         # each clause read alone reads the timer too
         history = [*history[:-1], {"role": "user", "content": request}]
     dislocated = _dislocated(request, vocabulary)
-    said = _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)
+    if dislocated is not None and THERE.search(request):      # "the lights in there, can you dim them a bit"
+        dislocated = _dislocated(_there(request, calls, vocabulary, history[:-1]), vocabulary) or dislocated
+    said = _mentioned(LOOSE.sub(r"\1", _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)))
+    said = _acted_beside_left(said, request)
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
@@ -444,6 +524,26 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
 
 
+def _acted_beside_left(said: str, request: str) -> str:
+    """ "put the light back on, leave the fan", "turn off the airer but leave the other": the action alone, the thing
+    left asking for nothing, when a joining word or a comma sets the leaving apart ("did somebody leave the
+    letterbox open" asks about it); the words unchanged when nothing but the leaving is said."""
+    match = LEFT_BESIDE.search(said)
+    if match is None or not (match.group("join") or LEFT_AFTER_A_COMMA.search(request.lower())):
+        return said
+    return said[:match.start()] if len(said[:match.start()].split()) > 1 else said
+
+
+def _mentioned(said: str) -> str:
+    """ "turn off the one you just mentioned", "the telly you put on earlier": the thing without the clause of what
+    was said or done of it, which tells no more than a pronoun; "the one" alone is then "it"."""
+    match = MENTION.search(said)
+    if match is None:
+        return said
+    before = said[:match.start("clause")].rstrip()
+    return " ".join((THE_ONE.sub("it", before) + said[match.end():]).split())
+
+
 def _pointed_at(said: str, vocabulary: Vocabulary) -> str:
     """ "turn that ice maker back off now": a name of the user's home pointed at is the name, as a device of the
     default home pointed at is (assistant.rephrase.SYNONYMS); what it is, not what it leans back on."""
@@ -467,6 +567,61 @@ def _timer_owned(said: str, calls: list[dict]) -> str:
     return said[:owned.start()] + f"the {named[0]} timer" + said[owned.end():] if len(named) == 1 else said
 
 
+def _self_corrected(said: str) -> str:
+    """ "make the heating 22, no wait, 21", "a touch brighter, uh, no, dimmer": the value said last in place of the
+    one it takes back, when both are numbers or both words of a state or a way; the words unchanged otherwise."""
+    normal = normalize_request(said)
+    match = SELF_CORRECTED.search(normal)
+    if match is None or match.group("old") == match.group("new") \
+            or (NUMBER_SAID.fullmatch(match.group("old")) is None) != (NUMBER_SAID.fullmatch(match.group("new")) is None):
+        return said
+    return normal[:match.start()] + match.group("new")
+
+
+def _readings_said(history: list[dict]) -> list[tuple[str, str, float, str]]:
+    """(kind, place, value, unit) of each reading the assistant said, oldest first: a reply to one reading's call
+    that says one number."""
+    said = []
+    for message in history:
+        calls = _assistant_calls(message) if message.get("role") == "assistant" else []
+        if len(calls) != 1 or calls[0]["name"] not in ("read_sensor", "get_state"):
+            continue
+        args = calls[0]["arguments"]
+        kind = args.get("kind") or args.get("name")
+        numbers = NUMBER_SAID.findall(content_text(message))
+        if kind in SENSOR_KINDS and len(numbers) == 1:
+            text = content_text(message)
+            unit = "degrees" if "degree" in text else "percent" if "percent" in text else ""
+            said.append((kind, str(args.get("room") or args.get("area") or ""), float(numbers[0]), unit))
+    return said
+
+
+def _value_said(said: str, history: list[dict]) -> str:
+    """ "set the thermostat to that temperature", "whatever you just said": the value of the assistant's newest
+    reading in their place; the words unchanged when there is none."""
+    normal = normalize_request(said)
+    readings = _readings_said(history[:-1])
+    if not VALUE_SAID.search(normal) or not readings:
+        return said
+    _, _, value, unit = readings[-1]
+    return VALUE_SAID.sub(f"{format_number(value)} {unit}".strip(), normal, count=1)
+
+
+def _compared(said: str, history: list[dict]) -> str:
+    """ "the heater in the colder one", "the door in the damper room": the place whose reading the assistant said
+    is the most or the least of that kind, of two or more places read; the words unchanged otherwise."""
+    normal = normalize_request(said)
+    match = COMPARED.search(normal)
+    if match is None:
+        return said
+    kind, most = next(key for key, ways in READING_COMPARATIVES.items() if match.group("way") in ways)
+    values = {place: value for read, place, value, _ in _readings_said(history[:-1]) if read == kind and place}
+    if len(values) < 2 or list(values.values()).count(most(values.values())) > 1:
+        return said
+    place = most(values, key=values.get)
+    return normal[:match.start()] + f"the {ROOM_SPOKEN.get(place, place.replace('_', ' '))}" + normal[match.end():]
+
+
 def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool:
     """A thing of the home is named before the pronoun, said as a thing (assistant.clauses.names_a_thing: "the
     dog's still out there, unlock it" names no still room); a word alone before it is the request's verb ("light
@@ -479,16 +634,20 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     """The self-contained request a follow-up stands for, or None when it is none the rules know (before: the
     history before it)."""
     bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
-    kinds = getattr(vocabulary.lexicon, "kinds", {})
+    group = None if REFERRING.search(bare) else GROUP_OBJECT.search(bare)
+    if group and bare[:group.start()].strip() and not re.search(r"\b(?:the|and)\b", bare[group.end():]):
+        # "turn both off", "switch the lot off": the things acted on ("both the kitchen and bedroom lights" names them)
+        return _pronoun(bare[:group.start()] + GROUP_ALONE[group.group("group")] + bare[group.end():], calls,
+                        vocabulary.lexicon)
     if BARE_VERB.match(bare):
-        return _pronoun(f"{bare} it", calls, kinds)
+        return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)
-    return _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
+    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
-        or _changed_part(said, calls, vocabulary) or _placed_back(core, calls, vocabulary, before)
+        or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
 
 
 def _acted_on(calls: list[dict]) -> dict | None:
@@ -547,7 +706,8 @@ def _alarm_step(said: str, call: dict) -> str | None:
     match = ALARM_STEP.match(said)
     if not match or call["name"] != "set_alarm" or not isinstance(call["arguments"].get("hour"), int):
         return None
-    minutes = round(float(match.group("n")) / 60) * (1 if match.group("way") == "later" else -1)
+    way = match.group("way") or match.group("before")
+    minutes = round(float(match.group("n") or match.group("m")) / 60) * (1 if way in ALARM_WAYS["later"] else -1)
     hour, period = call["arguments"]["hour"], call["arguments"].get("period")
     if period in ("am", "pm"):
         hour = hour % 12 + (12 if period == "pm" else 0)
@@ -625,7 +785,7 @@ def _is_named(words: str, call: dict) -> bool:
     if target is None or not words.startswith("the ") or not said:
         return False
     if call["name"] == "set_thermostat" and not call["arguments"].get("name") and not call["arguments"].get("area"):
-        return said in ("thermostat", *DEVICES["heater"])
+        return said in (*HEATING_WORDS, *DEVICES["heater"])
     return target.words == words or target.words.endswith(" " + said)
 
 
@@ -663,21 +823,78 @@ def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: l
     request with each replaced by what it stands for. "In there" is the room of the newest call that has one,
     else the newest area an earlier request said ("piano light on in the music room": its call has no area)."""
     placed = ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), said)
-    room = next((room for call in reversed(calls)
-                 if (room := call["arguments"].get("room") or call["arguments"].get("area"))), None)
-    if room is None and THERE.search(said):
-        room = _area_said(before, vocabulary)
-    if room:
-        placed = THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", placed)
+    if THERE.search(placed) and REFERRING.search(placed):     # "turn them off in there": the pronoun, then the place
+        placed = _pronoun(placed, calls, vocabulary.lexicon)
+        if placed is None or isinstance(placed, Declined):
+            return placed
+        return rephrase(_there(placed, calls, vocabulary, before), default_home=not (vocabulary.names or vocabulary.areas))
+    placed = _there(placed, calls, vocabulary, before)
     if placed != said and not REFERRING.search(placed):      # "and the plug in there too" still leans back
         placed = FILLERS.sub("", TRAILERS.sub("", STATE_AGAIN.sub("", placed))).strip()
+        if THERE.search(said) and not placed.startswith("the "):     # "turn the tv in that room on too": all said
+            placed = ADDING.sub("", placed).strip()
         if LEANS_BACK.search(placed) or STEP_LEANS_BACK.search(placed):
             return None
         return rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
-    placed = _pronoun(placed, calls, getattr(vocabulary.lexicon, "kinds", {}))
+    placed = _pronoun(placed, calls, vocabulary.lexicon)
     if isinstance(placed, Declined):
         return placed
     return placed and rephrase(placed, default_home=not (vocabulary.names or vocabulary.areas))
+
+
+def _there(said: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str:
+    """ "in there", "in that room" as the place they stand for: the room of the newest call that has one, else the
+    newest area an earlier request said ("piano light on in the music room": its call has no area), else the area of
+    the newest thing named, as the home places it; the words unchanged when none is known."""
+    if not THERE.search(said):
+        return said
+    room = next((room for call in reversed(calls)
+                 if (room := call["arguments"].get("room") or call["arguments"].get("area"))), None)
+    places = getattr(vocabulary.lexicon, "places", {})
+    room = room or _area_said(before, vocabulary) or next(
+        (place for call in reversed(calls) if (place := places.get(str(call["arguments"].get("name", "")).replace("_", " ")))),
+        None)
+    return THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", said) if room else said
+
+
+def _thing_in_place(new: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "and the heater in the garage", "the sewing machine in the sewing room", "the kitchen lights": a thing and a
+    place a follow-up's part says, each of which the vocabulary reads: the newest call on a thing, for that thing
+    there (a device of the default home in that room, a name of the user's own, whose place its name holds)."""
+    part = re.sub(r"^(?:the|my|our) ", "", new)
+    kind, _, place = part.partition(" in ")
+    if not place:                         # "the kitchen lights": a room before a device
+        words = part.split()
+        kind, place = next(((" ".join(words[i:]), " ".join(words[:i])) for i in range(1, len(words))
+                            if vocabulary.read(" ".join(words[:i])) is not None), (part, ""))
+    thing, where = vocabulary.read(kind), vocabulary.read(place)
+    if thing is None or where is None or where[0] not in ("room", "area"):
+        return None
+    for call in reversed(calls):
+        args = call["arguments"]
+        if thing[0] == "device" and where[0] == "room" and call["name"] in REPLACES["room"]:
+            used = args.get("device") or ("light" if call["name"] in LEVEL_SKILLS else None)
+            if call["name"] == "set_device" or used == thing[1]:
+                changed = {**args, "room": where[1]} if used == thing[1] else {**args, "device": thing[1], "room": where[1]}
+                return request_for({"name": call["name"], "arguments": changed})
+        if thing[0] == "name" and (key := REPLACES["name"].get(call["name"])) and target_of(call) is not None:
+            # the one thing of the home there that the words name (its name, or its name's end: "the fan"), of the
+            # kind the call acts on: else the call is no evidence for it
+            kinds, places = getattr(vocabulary.lexicon, "kinds", {}), getattr(vocabulary.lexicon, "places", {})
+            named = [name for name in kinds if (name == thing[1] or name.endswith(" " + thing[1]))
+                     and places.get(name) in (None, where[1])]
+            if len(named) != 1 or FOLLOW_UP_KINDS.get(kinds[named[0]]) not in _takes(call["name"]):
+                return None
+            return request_for(_with(call, key, named[0]))
+    return None
+
+
+def _takes(skill: str) -> tuple[str, ...]:
+    """The kinds of thing a skill acts on (VERB_KINDS' kinds)."""
+    if skill in SKILL_KINDS:
+        return (SKILL_KINDS[skill],)
+    return ("light",) if skill in LEVEL_SKILLS else ("light", "switch") if skill != "get_state" else \
+        tuple(set(FOLLOW_UP_KINDS.values()))
 
 
 def _area_said(history: list[dict], vocabulary: Vocabulary) -> str | None:
@@ -787,7 +1004,7 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     return said
 
 
-def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """ "and the salt lamp", "same for the office", "what about humidity", "and 25": the newest call that
     has such a part, with it changed."""
     for pattern in FOLLOW_UPS:
@@ -797,7 +1014,11 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary) -> str |
         new = match.group("new")
         read = vocabulary.read(new) or _quantity(new)
         if read is None:
-            return _kind_in_area(new, calls, vocabulary) or _unknown_part(new, calls, vocabulary)
+            placed = _there(new, calls, vocabulary, before)
+            if placed != new and QUESTION_OF_A_PLACE.match(placed):   # "and what's the humidity down there"
+                return placed
+            return _kind_in_area(placed, calls, vocabulary) or _thing_in_place(placed, calls, vocabulary) \
+                or _unknown_part(new, calls, vocabulary)
         kind, value = read
         if kind == "quantity":
             return _quantity_changed(value, calls)
@@ -890,7 +1111,7 @@ def _kind(call: dict, kinds: dict[str, str]) -> str | None:
     return "switch" if name in DEVICES else FOLLOW_UP_KINDS.get(kinds.get(name, ""))
 
 
-def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) -> str | Declined | None:
+def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | None:
     """ "turn it off", "actually cancel it", "turn the other one off": the pronoun replaced by the thing it
     stands for: the newest timer when the words are about a timer, else the newest other thing (the newest
     timer when there is none); "the other one" is the one of those before the newest, "the first one" the
@@ -899,6 +1120,7 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
     if not match or SAYS_NO_ACTION.match(FILLERS.sub("", said[:match.start()]).strip()):
         return None
     timer = TIMER_WORDS.search(said) is not None
+    kinds = getattr(lexicon, "kinds", {})
     # which of the things, newest first: "the other one" the one before the newest, "the first one" the oldest,
     # "the second one" the one after it
     which = ORDINAL_REFERENCES.get(match.group("ref"), 0)
@@ -907,7 +1129,7 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
     fitting = set.intersection(*wanted) if wanted else None
     if fitting is not None and QUESTION.match(said):      # "is it still open": a sensor answers it too
         fitting.add("sensor")
-    fits = lambda call: fitting is None or _kind(call, kinds or {}) in (None, *fitting)      # noqa: E731
+    fits = lambda call: fitting is None or _kind(call, kinds) in (None, *fitting)      # noqa: E731
     targets = _targets(calls, timer, fits)
     if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
         every = _targets(calls, timer)
@@ -919,8 +1141,71 @@ def _pronoun(said: str, calls: list[dict], kinds: dict[str, str] | None = None) 
             return Declined("Sorry, I'm not sure which one you mean.")
         return None
     words = targets[which]
+    if match.group("ref") in PLURAL_PRONOUNS or GROUP.search(said):
+        chosen = _of_a_group(said, targets, lexicon)
+        if isinstance(chosen, Declined):
+            return chosen
+        words = chosen
+    elif not which and len(together := _together(calls, words, timer, fits)) > 1:
+        return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
-    return FILLERS.sub("", said[:match.start()] + words + TRAILERS.sub("", after)).strip()
+    before = said[:match.start()]
+    if match.group("ref") in PLURAL_PRONOUNS:        # "both of them", "them all": the group's words are the group
+        before, after = GROUP_BEFORE.sub(" ", before).lstrip(), GROUP_AFTER.sub("", after)
+    if PLACE_OF.search(words):            # "turn them off in there": the place is the thing's own
+        after = THERE.sub("", after)
+    return FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
+
+
+def _of_a_group(said: str, targets: list[str], lexicon) -> str | Declined:
+    """What a plural pronoun or a group ("turn them off", "them both", "all of them") stands for, of the things
+    that fit, newest first: the newest that is a group itself ("all the lights", "the fairy lights"); else the one
+    thing acted on; else all the lights or everything of one area, when they are those things; else no one call
+    serves, and a call on one of them is not what was asked."""
+    groups = [words for words in targets if _says_a_group(words)]
+    if groups and (groups[0] == targets[0] or not GROUP.search(said)):
+        return groups[0]
+    if len(targets) == 1:
+        return targets[0]
+    things = {words.removeprefix("the ") for words in (targets[:2] if re.search(r"\bboth\b", said) else targets)}
+    kinds, places = getattr(lexicon, "kinds", {}), getattr(lexicon, "places", {})
+    area = {places.get(thing) for thing in things}
+    if len(area) == 1 and None not in area:
+        area = area.pop()
+        here = {name: kinds.get(name) for name, place in places.items() if place == area}
+        if things == {name for name, kind in here.items() if kind == "light"}:
+            return f"all the lights in the {area}"
+        if things == {name for name, kind in here.items() if FOLLOW_UP_KINDS.get(kind) in ("light", "switch")}:
+            return f"everything in the {area}"
+    return Declined(f"Sorry, I can only do one at a time: {targets[0]} or {targets[1]}?")
+
+
+def _says_a_group(words: str) -> bool:
+    """The words name more than one thing: "all the lights", "everything in the snug", "the dock lights"."""
+    thing = words.partition(" in the ")[0].split()
+    return thing[0] in ("all", "everything") or (thing[-1].endswith("s") and not thing[-1].endswith("ss"))
+
+
+def _together(calls: list[dict], words: str, timer: bool, fits) -> list[str]:
+    """The things that fit, acted on by the reply that acted on the newest call's thing (words): more than one
+    when that reply did several ("turn on the kitchen fan and the bathroom fan"), and a pronoun singles none out."""
+    turns = getattr(calls, "turns", None)
+    newest = next((i for i in range(len(calls) - 1, -1, -1)
+                   if (target := target_of(calls[i])) is not None and target.words == words), None)
+    if not turns or newest is None:
+        return []
+    return _targets([call for call, turn in zip(calls, turns) if turn == turns[newest]], timer, fits)
+
+
+def _which_timer(said: str, calls: list[dict]) -> Declined | None:
+    """ "cancel the timer", "how long is left on the timer" when two or more named timers run and no unnamed one:
+    which of them is not said, so it is asked."""
+    if not THE_TIMER.search(said) or any(call["name"] == "set_timer" for call in calls):
+        return None
+    stopped = {call["arguments"].get("name") for call in calls if call["name"] == "stop_timer"}
+    named = _targets([call for call in calls if call["name"] == "start_timer"
+                      and call["arguments"].get("name") not in stopped], True)
+    return Declined(f"Which one do you mean, {named[0]} or {named[1]}?") if len(named) > 1 else None
 
 
 def _left(said: str, calls: list[dict]) -> Declined | None:

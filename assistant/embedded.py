@@ -31,7 +31,7 @@ import torch
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt
 from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
 from assistant.clauses import clauses, parts_alone, reading_taken, takeable
-from assistant.conversation import Vocabulary, declined, resolve
+from assistant.conversation import Vocabulary, declined, resolve, unsupported
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
@@ -218,6 +218,12 @@ class EmbeddedGenerator:
                 if head_read and reader.call is not None and reader.call.name not in client_tools and \
                         takes_over(declared, reader.call, request):
                     break
+                if head_read and reader.call is not None and client_result is None and \
+                        (question := unsupported(history, dict(name=reader.call.name, arguments=reader.call.arguments), lexicon)):
+                    yield TextEvent(question)     # a follow-up's call the words do not support is not guessed
+                    yield DoneEvent(AssistantReply(question, [], passes, len(reader.tokens),
+                                                   (time.perf_counter() - started) * 1000, len(prompt), self.name))
+                    return
                 if head_read and reader.call is not None and client_result is None:
                     call = reader.call
                     calls.append(call)

@@ -438,13 +438,15 @@ class Lexicon(tuple):
     """(name phrases, area phrases) of a home, with what finding them in a request needs, computed once per
     lexicon rather than once per prompt (a home of 2,000 long names has 110,000 phrases)."""
 
-    def __new__(cls, names: set[str], areas: set[str], kinds: dict[str, str] | None = None):
+    def __new__(cls, names: set[str], areas: set[str], kinds: dict[str, str] | None = None,
+                places: dict[str, str] | None = None):
         lexicon = super().__new__(cls, (names, areas))
         lexicon.kinds = kinds or {}       # each name's component: what a follow-up's verb can act on
+        lexicon.places = places or {}     # each name's area: "in that room", "both" of one area
         return lexicon
 
     def __getnewargs__(self):
-        return (*self, self.kinds)
+        return (*self, self.kinds, self.places)
 
     @cached_property
     def unspaced(self) -> dict[str, str]:
@@ -478,7 +480,8 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
     names |= {_plural(n) for n in names if " " not in n and n.isalpha()}
     names |= {_respelled(n) for n in names if any(w in SPELLINGS or w in _BRITISH for w in n.split())}
     areas |= {_respelled(a) for a in areas if any(w in SPELLINGS or w in _BRITISH for w in a.split())}
-    return Lexicon(names - areas - STOP_WORDS, areas, {e.name: e.component for e in entities})
+    return Lexicon(names - areas - STOP_WORDS, areas, {e.name: e.component for e in entities},
+                   {e.name: e.area for e in entities if e.area})
 
 
 def _payload_words(payload: str) -> set[str]:

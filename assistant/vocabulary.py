@@ -360,3 +360,52 @@ MOVES_NOT_ON = ("open", "close", "lock", "unlock", "down", "lower", "raise", "li
 # Words that say the half of the day an alarm is in: one said against the call's period, its own unsaid, refuses it
 # ("set me an alarm for nine pm" set 9 am)
 PERIOD_WORDS = {"am": ("am", "a m", "morning"), "pm": ("pm", "p m", "evening", "afternoon", "tonight", "at night")}
+
+# follow-ups supported by the words (round 18)
+# Pronouns that stand for more than one thing ("turn them off", "those")
+PLURAL_PRONOUNS = ("them", "they", "those", "these")
+# Words that say a group beside a pronoun or alone ("turn them both off", "all of them", "every one of them", "turn
+# both off"): the things acted on together, never the newest one alone
+GROUP_WORDS = ("both", "all", "every", "each", "the rest", "the lot")
+# and those of them said alone as what is acted on ("turn both off", "switch the lot off", "both lamps"), with the
+# pronoun they stand with ("the rest" alone says no which)
+GROUP_ALONE = {"both": "them both", "the lot": "them all", "all of those": "them all",
+               "all of these": "them all", "both of those": "them both", "both of these": "them both"}
+# Words with which a speaker takes back the value just said for another ("make it 22, no wait, 21", "a touch
+# brighter, uh, no, dimmer"), said between the two
+SELF_CORRECTING = ("no", "sorry", "wait", "i mean", "i meant", "or rather", "actually", "make that", "make it", "uh",
+                   "um", "er", "oops")
+# Words that say the value the assistant's newest reading said ("set the thermostat to that temperature")
+SAID_VALUE = ("that temperature", "the same temperature", "that same temperature", "that number", "the same number",
+              "whatever you just said", "whatever you said", "what you just said", "what you said", "that reading",
+              "that value")
+# A place said as the one the conversation was just in ("the tv in that same room", "the fan up there")
+SAID_PLACE = ("in there", "out there", "up there", "down there", "over there", "in that room", "in the same room",
+              "in that same room", "in that 1", "in the same 1")
+# Comparatives of a reading ("the heater in the colder one", "the door in the damper room"): the kind read, and
+# whether the most or the least of it is meant
+READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter", "warmest", "hottest"),
+                        ("temperature", min): ("colder", "cooler", "chillier", "coldest", "coolest", "chilliest"),
+                        ("humidity", max): ("damper", "more humid", "muggier", "wetter", "stuffier", "dampest",
+                                            "most humid", "muggiest"),
+                        ("humidity", min): ("drier", "dryer", "less humid", "driest", "least humid")}
+# Words a loose speaker opens a request with that carry nothing ("yeah so ...", "could you go ahead and ...", "while
+# you're at it ...")
+LOOSE_OPENERS = ("yeah so", "so yeah", "right so", "can you also", "could you also", "can you just",
+                 "could you just", "go ahead and", "could you go ahead and", "can you go ahead and", "while you're at it",
+                 "if you would", "if you could", "do you think you could", "would you be able to", "any chance you could",
+                 "i was wondering if you could", "be a star and")
+# A thing said as what the assistant or the user said or did of it ("the one you just mentioned", "the telly you put
+# on earlier", "the television i asked for"): the verbs of that clause, which tells nothing more than a pronoun
+MENTIONED = ("mentioned", "told me about", "were talking about", "were just talking about", "talked about", "said",
+             "put on", "turned on", "switched on", "turned off", "switched off", "asked about", "asked for", "set",
+             "started", "opened", "closed", "locked", "unlocked", "checked")
+# Words for the setting of the default home's one thermostat ("knock the temperature down a couple of degrees")
+HEATING_WORDS = ("thermostat", "temperature", "heat", "heating")
+# Words that move an alarm by a length ("push the alarm back half an hour", "bring it forward 10 minutes"): later or
+# earlier
+ALARM_WAYS = {"later": ("later", "back"), "earlier": ("earlier", "sooner", "forward", "forwards")}
+# A thing said to be left as it is beside an action on another ("put the light back on, leave the fan", "turn off
+# the airer but keep the other going"): the words that join that clause, and its verbs besides LEAVING
+LEAVING_JOINS = ("but", "and", "just")
+KEEPING = ("keep",)
