@@ -31,7 +31,7 @@ SETS = {"first": ("heldout_client_tools", 36, 130, 100), "second": ("heldout_cli
         "eighth_b": ("dev_client_tools_eighth_b", 25, 80, 50)}
 # The sets each later set's tool names must differ from: the fifth and seventh, development sets, are compared
 # with the read sets only, so that writing them needed nothing of the blind fourth and sixth; the sixth, blind,
-# with the read sets and the fifth.
+# with the read sets and the fifth; the eighth's two halves with the read sets, the fifth and seventh, and each other.
 EARLIER = {"third": ["first", "second"], "fourth": ["first", "second", "third"],
            "fifth": ["first", "second", "third"], "sixth": ["first", "second", "third", "fifth"],
            "seventh": ["first", "second", "third", "fifth"],
@@ -94,8 +94,9 @@ def test_second_set_declares_new_tools_in_kebab_case_too():
 @pytest.mark.parametrize("key", EARLIER)
 def test_later_set_declares_new_tools_in_every_casing(key):
     """The third set is held out from both before it, the fourth and fifth from the first three, the sixth and
-    seventh from those and the fifth: none of its tools is named as one of theirs, even with the case and
-    separators set aside, and its names come in snake_case, camelCase, kebab-case and PascalCase."""
+    seventh from those and the fifth, the eighth's halves from the read ones: none of its tools is named as one of
+    theirs, even with the case and separators set aside, and its names come in snake_case, camelCase, kebab-case and
+    PascalCase."""
     plain = lambda names: {re.sub(r"[-_]", "", name).casefold() for name in names}  # noqa: E731
     assert not plain(TOOLS[key]) & set().union(*(plain(TOOLS[other]) for other in EARLIER[key]))
     names = TOOLS[key]
