@@ -27,11 +27,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import Lexicon
+from assistant.inventory import SWITCHABLE, Lexicon, spelling_key
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, MOVES_NOT_ON, PERIOD_WORDS, QUESTION_WORDS, ROOMS,
-                                  SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS)
+from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, DONE_ALREADY, MOVES_NOT_ON, NOT_MORE_OF_A_NAME,
+                                  OTHER_REQUEST_VERBS, PERIOD_WORDS, QUESTION_WORDS, ROOMS, SWITCH_VERBS, SWITCHING_VERBS,
+                                  UNIT_FACTORS, UNIT_WORDS)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -61,6 +62,12 @@ _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)
 # left it on": off); "on" said after other words not before a place ("put the lamp on the table")
 _STATE_OF_A_VERB = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)})(?:s|ed|ing)? (?:(on|off)\b|(?:[a-z']+ ){{1,4}}?"
                               r"(off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b)))")
+# The same, its verb asked for (not "switched", "turning")
+_STATE_ASKED = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)}) (?:(on|off)\b|(?:[a-z']+ ){{1,4}}?"
+                          r"(off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b)))")
+# A report of what was done, not a request (DONE_ALREADY, or someone before a verb in its past form)
+_DONE = re.compile(r"\b(?:" + "|".join(DONE_ALREADY) + r")\b|\b(?:i|we|they|he|she|someone|somebody|you)(?:'ve|'d)? "
+                   r"(?:[a-z]+ )?[a-z]+ed\b")
 # The arguments that name a thing of the home
 _THING_ARGUMENTS = {"name", "area", "room", "device"}
 # The words for each half of the day an alarm may be in (PERIOD_WORDS)
@@ -127,6 +134,39 @@ _MEANS = {(skill.name, action): _means_pattern(words)
           for skill in SKILLS.values() for action, words in skill.means.items()}
 # A move other than switching on, in any of its forms (MOVES_NOT_ON)
 _MOVE_NOT_ON = re.compile(r"\b(?:" + "|".join(_forms(word) for word in MOVES_NOT_ON) + r")\b")
+
+
+def moves_said(text: str, skill: str = "set_cover") -> set[str]:
+    """The actions of a skill whose words (skills.Skill.means) the text says: "shut it for me" says close."""
+    said = text.lower()
+    return {action for (name, action), means in _MEANS.items() if name == skill and means.search(said)}
+
+
+def named_move(slots: "Slots", inventory) -> dict | None:
+    """The call of a request in a user's own home that names one thing (its name, or part of it with its area,
+    singling it out) and says one move that thing can make: a cover's (moves_said), a lock's, or a switch's state
+    after a verb of switching or right after the name ("propagator off, the seeds are up"). Read by code when the
+    model and Home Assistant's phrasings refused it; never for a question, a number or a report of what was done."""
+    request = slots.request.lower()
+    if slots.lexicon is None or slots.request_names != 1 or slots.request_areas > 1 or _A_LEVEL_SAID.search(request) \
+            or asks_how_things_are(request) or _DONE.search(request):
+        return None
+    found = inventory.resolve(slots.names[0], slots.areas[0] if slots.request_areas else None)
+    if len(found) != 1:
+        return None
+    entity = found[0]
+    if entity.component in ("cover", "lock"):
+        skill = "set_cover" if entity.component == "cover" else "set_lock"
+        key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
+            {move for move in ("lock", "unlock") if re.search(rf"\b{move}\b", request)}
+    elif entity.component in SWITCHABLE:
+        after = re.findall(rf"\b{re.escape(slots.names[0])} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
+                           request)
+        skill, key = "switch_device", "state"
+        moves = {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | set(after)
+    else:
+        return None
+    return {"name": skill, "arguments": {"name": entity.name, key: moves.pop()}} if len(moves) == 1 else None
 
 
 def _action_of(call: dict, said_numbers: list[str]) -> str | None:
@@ -294,6 +334,7 @@ class Slots:
     request_names: int = 0              # and of the name slots
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
     clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when read alone too (assistant.clauses)
+    lexicon: Lexicon | None = None      # the user's own home's names, None for the default home
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask
@@ -308,14 +349,25 @@ class Slots:
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call)
 
     def placed(self, call: dict) -> dict:
-        """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
-        area; or that names one thing only, a heater by its words: that heater ("still room heater to 16 please,
+        """A switch of a name that only a cover has, for a request whose words say one move of a cover: that move
+        ("close the pergola roof", "the door of the boathouse, shut it" were read as switching off, which a cover
+        cannot be). A thermostat call with no name or area, in a user's home, for a request that names one area: in that
+        area (by its one heater's name, if it has one); or that names one thing only, a heater by its words: that heater ("still room heater to 16 please,
         the herbs need it cool"). The model leaves it out ("make the nursery 22 degrees" gave set_thermostat
         degrees=22), and the home would ask which of its heaters."""
+        arguments = call["arguments"]
+        if call["name"] == "switch_device" and self.lexicon is not None and isinstance(arguments.get("name"), str) \
+                and self.lexicon.kinds_of(arguments["name"], arguments.get("area")) == {"cover"} \
+                and len(moves := moves_said(self.request)) == 1:
+            return {"name": "set_cover", "arguments": {**{k: v for k, v in arguments.items() if k != "state"},
+                                                       "action": moves.pop()}}
         if call["name"] != "set_thermostat" or {"name", "area"} & set(call["arguments"]):
             return call
-        if self.request_areas == 1:
-            return {"name": call["name"], "arguments": {**call["arguments"], "area": self.areas[0]}}
+        if self.request_areas == 1:         # by the area's one heater's name, when the home has one there
+            heaters = [name for name, kind in (self.lexicon.kinds if self.lexicon else {}).items()
+                       if kind == "climate" and self.lexicon.places.get(name) == self.areas[0]]
+            where = {"name": heaters[0]} if len(heaters) == 1 else {"area": self.areas[0]}
+            return {"name": call["name"], "arguments": {**call["arguments"], **where}}
         if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
             return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
         return call
@@ -505,6 +557,8 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
             phrase = " ".join(words[i:i + n])
             if phrase not in areas and phrase not in names:
                 phrase = unspaced.get(phrase.replace(" ", ""), phrase)
+            if phrase not in areas and phrase not in names:
+                phrase = lexicon.folded.get(spelling_key(phrase), phrase)
             if phrase in areas or phrase in names:
                 return phrase, n
         return None
@@ -522,7 +576,7 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
             family, table = slots.names, NAME_SLOTS
             while (more := known_at(i + n)) is not None and more[0] in names and more[0] not in areas:
                 phrase, n = f"{phrase} {more[0]}", n + more[1]
-            phrase = " ".join(_unknown_before(out) + [phrase])
+            phrase = " ".join(_unknown_before(out) + [phrase] + _unknown_after(words[i + n:i + n + 1], phrase, lexicon))
         slot = _slot(phrase, family, table, grow=True)
         out.append(slot or words[i])
         i += n if slot else 1
@@ -540,6 +594,16 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
 
 _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
+
+
+def _unknown_after(after: list[str], phrase: str, lexicon: Lexicon) -> list[str]:
+    """The plain word said right after part of a name, when it is no word of a closed class (NOT_MORE_OF_A_NAME)
+    and no phrase of the home: more of the name ("the pond heater" is the pond <e0> heater, with <e0> "pond
+    heater", which no entity answers to, so the pond pump is not switched on). After a whole name, none."""
+    if not after or spelling_key(phrase) in lexicon.whole or not after[0].isalpha() or after[0] in NOT_MORE_OF_A_NAME \
+            or after[0] in SWITCH_VERBS or after[0] in OTHER_REQUEST_VERBS:
+        return []
+    return [] if after[0] in lexicon[0] or after[0] in lexicon[1] or spelling_key(after[0]) in lexicon.folded else after
 
 
 def _unknown_before(out: list[str]) -> list[str]:
@@ -596,6 +660,8 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
     (assistant.client_tools). The request being answered is slotted first.
     """
     slots = Slots()
+    if lexicon is not None:
+        slots.lexicon = lexicon if isinstance(lexicon, Lexicon) else Lexicon(*lexicon)
     turns = _turns(history)
     if declared:
         said = content_text(history[-1]) if history and history[-1].get("role") == "user" else ""

@@ -1,0 +1,80 @@
+"""A user's own names said in part, spelt the other way, or beside a word that makes them another thing; a cover's
+move read from the request's verb; one named thing and one move read by code when the model refuses (phrasings
+written for these mechanisms, not rows of a development set)."""
+import pytest
+
+from assistant.chat_template import model_prompt, named_move
+from assistant.generator import respond_sync
+from assistant.inventory import spelling_key
+from assistant.spoken_numbers import normalize_request
+from assistant.tools import ToolRunner
+from test_assistant_names import made_up_home
+
+
+def slots_in(home, said: str):
+    slots = model_prompt([{"role": "user", "content": said}], home.inventory.lexicon())[1]
+    slots.request = normalize_request(said)          # as EmbeddedGenerator.prompt_ids sets it
+    return slots
+
+
+@pytest.mark.parametrize("said, names", [
+    ("open the strongroom safe", ["strongroom safe"]),          # part of a name, then a word no entity has
+    ("turn on the kiln fan", ["kiln fan"]),
+    ("the crystal one, switch it off", ["crystal"]),           # a word of a closed class is no more of it
+    ("whirlwind off please", ["whirlwind"]),
+    ("the salt lamp tonight please", ["salt lamp"]),           # after a whole name, nothing is more of it
+    ("start a kiln timer for an hour", ["kiln"]),              # a timer's word is no more of a name
+])
+def test_a_word_after_part_of_a_name_is_more_of_that_name(said, names):
+    assert slots_in(made_up_home(), said).names == names
+
+
+def test_a_name_is_found_in_either_spelling_and_one_or_many():
+    assert spelling_key("louvres") == spelling_key("louvre") == spelling_key("louvers")
+    assert spelling_key("parlour") == spelling_key("parlor")
+    home = made_up_home()
+    assert slots_in(home, "shut the louver in the orangery").names == ["louvres"]
+    assert home.inventory.resolve(slots_in(home, "close the louvers").names[0])[0].name == "louvres"
+
+
+def test_switching_a_cover_takes_the_move_its_verb_says():
+    home = made_up_home()
+    off = {"name": "switch_device", "arguments": {"name": "pergola roof", "state": "off"}}
+    assert slots_in(home, "please close the pergola roof").placed(off) == \
+        {"name": "set_cover", "arguments": {"name": "pergola roof", "action": "close"}}
+    assert slots_in(home, "pergola roof off").placed(off) == off                    # no move said: the home asks
+    lamp = {"name": "switch_device", "arguments": {"name": "arc lamp", "state": "off"}}
+    assert slots_in(home, "close the arc lamp").placed(lamp) == lamp                # no cover: as the model wrote
+
+
+def test_a_heater_placed_by_its_area_is_named_when_the_area_has_one():
+    home = made_up_home()
+    call = {"name": "set_thermostat", "arguments": {"degrees": 20}}
+    assert slots_in(home, "warm the sewing room to twenty").placed(call)["arguments"] == \
+        {"degrees": 20, "name": "radiant panel"}
+
+
+@pytest.mark.parametrize("said, call", [
+    ("the roman, in the snug, pull it down", {"name": "set_cover", "arguments": {"name": "roman blind", "action": "close"}}),
+    ("kiln off, the firing's done", {"name": "switch_device", "arguments": {"name": "kiln", "state": "off"}}),
+    ("unlock the wicket gate, the vet's here", {"name": "set_lock", "arguments": {"name": "wicket gate", "action": "unlock"}}),
+    ("i switched the kiln off earlier", None),                  # a report of what was done
+    ("is the kiln off", None),                                  # a question
+    ("the jukebox on a saturday is the best", None),            # "on" before a time, no state
+    ("turn the pond heater on", None),                          # no thing of the home
+    ("arc lamp to 40 percent", None),                           # a level: the model's, not this reading's
+])
+def test_one_named_thing_and_one_move_are_read_by_code(said, call):
+    home = made_up_home()
+    assert named_move(slots_in(home, said), home.inventory) == call
+
+
+@pytest.mark.parametrize("request_, changed", [
+    ("put the pond heater on, the fish are cold", {}),          # part of a name beside another thing: nothing acts
+    ("switch the salt shaker off", {}),
+    ("please shut the pergola roof, it's raining", {"cover/pergola_roof": "closed"}),
+])
+def test_a_name_said_otherwise_acts_on_that_thing_only(assistant, request_, changed):
+    home = made_up_home()
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert home.states == changed, reply
