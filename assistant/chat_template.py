@@ -31,8 +31,8 @@ from assistant.inventory import SWITCHABLE, Lexicon, spelling_key
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, DONE_ALREADY, MOVES_NOT_ON, NOT_MORE_OF_A_NAME,
-                                  OTHER_REQUEST_VERBS, PERIOD_WORDS, QUESTION_WORDS, ROOMS, SWITCH_VERBS, SWITCHING_VERBS,
-                                  UNIT_FACTORS, UNIT_WORDS)
+                                  OTHER_REQUEST_VERBS, PERIOD_WORDS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
+                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -65,6 +65,8 @@ _STATE_OF_A_VERB = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)})(?:s|ed|ing)? 
 # The same, its verb asked for (not "switched", "turning")
 _STATE_ASKED = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)}) (?:(on|off)\b|(?:[a-z']+ ){{1,4}}?"
                           r"(off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b)))")
+# Words of a question that ask a state (STATE_WORDS, STATE_ASKING_WORDS)
+_STATE_ASKED_WORDS = re.compile(r"\b(?:" + "|".join((*STATE_WORDS, *STATE_ASKING_WORDS)) + r")\b")
 # A report of what was done, not a request (DONE_ALREADY, or someone before a verb in its past form)
 _DONE = re.compile(r"\b(?:" + "|".join(DONE_ALREADY) + r")\b|\b(?:i|we|they|he|she|someone|somebody|you)(?:'ve|'d)? "
                    r"(?:[a-z]+ )?[a-z]+ed\b")
@@ -145,16 +147,25 @@ def moves_said(text: str, skill: str = "set_cover") -> set[str]:
 def named_move(slots: "Slots", inventory) -> dict | None:
     """The call of a request in a user's own home that names one thing (its name, or part of it with its area,
     singling it out) and says one move that thing can make: a cover's (moves_said), a lock's, or a switch's state
-    after a verb of switching or right after the name ("propagator off, the seeds are up"). Read by code when the
-    model and Home Assistant's phrasings refused it; never for a question, a number or a report of what was done."""
+    after a verb of switching or right after the name ("propagator off, the seeds are up"); or, asked as a
+    question, its state (a switch's, light's, cover's or lock's only with words that ask one). Read by code when
+    the model and Home Assistant's phrasings refused it; never with a level said, a place said that is not the
+    thing's, nor for a report of what was done."""
     request = slots.request.lower()
-    if slots.lexicon is None or slots.request_names != 1 or slots.request_areas > 1 or _A_LEVEL_SAID.search(request) \
-            or asks_how_things_are(request) or _DONE.search(request):
+    if slots.lexicon is None or slots.request_names != 1 or slots.request_areas > 1:
         return None
     found = inventory.resolve(slots.names[0], slots.areas[0] if slots.request_areas else None)
     if len(found) != 1:
         return None
     entity = found[0]
+    known = {word for place in (*slots.areas[:slots.request_areas], entity.name) for word in place.split()}
+    if any(place not in known for place in slots.places):      # "the samovar in the kitchen": a room it is not in
+        return None
+    if asks_how_things_are(request):
+        asked = entity.component in ("sensor", "binary_sensor", "climate") or _STATE_ASKED_WORDS.search(request)
+        return {"name": "get_state", "arguments": {"name": entity.name}} if asked else None
+    if _A_LEVEL_SAID.search(request) or _DONE.search(request):
+        return None
     if entity.component in ("cover", "lock"):
         skill = "set_cover" if entity.component == "cover" else "set_lock"
         key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
@@ -352,7 +363,7 @@ class Slots:
         """A switch of a name that only a cover has, for a request whose words say one move of a cover: that move
         ("close the pergola roof", "the door of the boathouse, shut it" were read as switching off, which a cover
         cannot be). A thermostat call with no name or area, in a user's home, for a request that names one area: in that
-        area (by its one heater's name, if it has one); or that names one thing only, a heater by its words: that heater ("still room heater to 16 please,
+        area; or that names one thing only, a heater by its words: that heater ("still room heater to 16 please,
         the herbs need it cool"). The model leaves it out ("make the nursery 22 degrees" gave set_thermostat
         degrees=22), and the home would ask which of its heaters."""
         arguments = call["arguments"]
@@ -363,11 +374,8 @@ class Slots:
                                                        "action": moves.pop()}}
         if call["name"] != "set_thermostat" or {"name", "area"} & set(call["arguments"]):
             return call
-        if self.request_areas == 1:         # by the area's one heater's name, when the home has one there
-            heaters = [name for name, kind in (self.lexicon.kinds if self.lexicon else {}).items()
-                       if kind == "climate" and self.lexicon.places.get(name) == self.areas[0]]
-            where = {"name": heaters[0]} if len(heaters) == 1 else {"area": self.areas[0]}
-            return {"name": call["name"], "arguments": {**call["arguments"], **where}}
+        if self.request_areas == 1:
+            return {"name": call["name"], "arguments": {**call["arguments"], "area": self.areas[0]}}
         if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
             return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
         return call
