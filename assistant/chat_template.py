@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import SWITCHABLE, Lexicon, spelling_key
+from assistant.inventory import SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, DONE_ALREADY, MOVES_NOT_ON, NOT_MORE_OF_A_NAME,
@@ -148,12 +148,18 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     """The call of a request in a user's own home that names one thing (its name, or part of it with its area,
     singling it out) and says one move that thing can make: a cover's (moves_said), a lock's, or a switch's state
     after a verb of switching or right after the name ("propagator off, the seeds are up"); or, asked as a
-    question, its state (a switch's, light's, cover's or lock's only with words that ask one). Read by code when
+    question, its state (a switch's, light's, cover's or lock's only with words that ask one); several things that
+    are all of an area's lights or everything in it, switched together (_several_named); an area said dark, its
+    lights on (_lights_wished). Read by code when
     the model and Home Assistant's phrasings refused it; never with a level said, a place said that is not the
     thing's, nor for a report of what was done."""
     request = slots.request.lower()
-    if slots.lexicon is None or slots.request_names != 1 or slots.request_areas > 1:
+    if slots.lexicon is None or slots.request_areas > 1:
         return None
+    if slots.request_names > 1:
+        return _several_named(slots, inventory, request)
+    if slots.request_names == 0:
+        return _lights_wished(slots, inventory, request)
     found = inventory.resolve(slots.names[0], slots.areas[0] if slots.request_areas else None)
     if len(found) != 1:
         return None
@@ -178,6 +184,39 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     else:
         return None
     return {"name": skill, "arguments": {"name": entity.name, key: moves.pop()}} if len(moves) == 1 else None
+
+
+_LIGHT_CUE = re.compile(r"\b(?:" + "|".join(DEVICE_CUES["light"]) + r")\b")
+
+
+def _lights_wished(slots: "Slots", inventory, request: str) -> dict | None:
+    """An area of the home said with a word that asks for light (DEVICE_CUES, as the corpus teaches the default home:
+    "it's pitch black in the sewing room") and no thing named: that area's lights on, when it has any."""
+    if slots.request_areas != 1 or not _LIGHT_CUE.search(request) or asks_how_things_are(request) \
+            or _DONE.search(request) or not inventory.resolve(None, slots.areas[0], ("light",)):
+        return None
+    return {"name": "switch_all", "arguments": {"name": "lights", "area": slots.areas[0], "state": "on"}}
+
+
+def _several_named(slots: "Slots", inventory, request: str) -> dict | None:
+    """Several things named with one state, that are every light, or everything, of one area ("the crystal pendant
+    and the picture light, both on"): that area's switch_all."""
+    found = [inventory.resolve(name, slots.areas[0] if slots.request_areas else None)
+             for name in slots.names[:slots.request_names]]
+    if any(len(one) != 1 for one in found) or _A_LEVEL_SAID.search(request) or _DONE.search(request) \
+            or asks_how_things_are(request):
+        return None
+    named = {one[0].key for one in found}
+    areas = {one[0].area for one in found}
+    states = {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | \
+        set(re.findall(r"\b(?:both|all|each|them|they|everything) (on|off)\b", request))
+    if len(areas) != 1 or None in areas or len(states) != 1:
+        return None
+    area = areas.pop()
+    for kind, components in (("lights", ("light",)), ("everything", SWITCH_ALL_COMPONENTS)):
+        if named == {e.key for e in inventory.resolve(None, area, components)}:
+            return {"name": "switch_all", "arguments": {"name": kind, "area": area, "state": states.pop()}}
+    return None
 
 
 def _action_of(call: dict, said_numbers: list[str]) -> str | None:

@@ -27,6 +27,7 @@ log = logging.getLogger("parley.inventory")
 COMPONENTS = ("light", "switch", "fan", "climate", "cover", "lock", "scene", "sensor", "binary_sensor",
               "media_player")
 SWITCHABLE = ("light", "switch", "fan", "climate", "media_player")
+SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")     # what "everything" in an area switches
 DISCOVERY_PREFIX = "homeassistant"
 # Discovery configs are untrusted input, retained by the broker: each is bounded before it costs anything.
 MAX_ENTITIES = 2000             # configs for further entities are ignored (one summary line in the log)

@@ -59,6 +59,15 @@ def test_switching_a_cover_takes_the_move_its_verb_says():
     ("turn the pond heater on", None),                          # no thing of the home
     ("open the blind in the attic", None),                      # a place the blind is not in
     ("arc lamp to 40 percent", None),                           # a level: the model's, not this reading's
+    ("the arc lamp and the salt lamp, both off", {"name": "switch_all", "arguments": {"name": "lights", "area": "snug",
+                                                                                      "state": "off"}}),
+    ("switch on the kiln and the workbench light", {"name": "switch_all", "arguments": {"name": "everything",
+                                                                                       "area": "tack room", "state": "on"}}),
+    ("the arc lamp and the jukebox off", None),                 # not all the snug's lights, nor everything in it
+    ("turn off the kiln and the pond pump", None),              # two areas
+    ("can't see a thing, it's so dark in the gallery", {"name": "switch_all", "arguments": {"name": "lights",
+                                                                                           "area": "gallery", "state": "on"}}),
+    ("it's dark in the scullery", None),                        # no light there
 ])
 def test_one_named_thing_and_one_move_are_read_by_code(said, call):
     home = made_up_home()
