@@ -151,10 +151,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     question, its state (a switch's, light's, cover's or lock's only with words that ask one); several things that
     are all of an area's lights or everything in it, switched together (_several_named); an area said dark, its
     lights on (_lights_wished). Read by code when
-    the model and Home Assistant's phrasings refused it; never with a level said, a place said that is not the
-    thing's, nor for a report of what was done."""
+    the model and Home Assistant's phrasings refused it; never with a level or a length of time said, a place said
+    that is not the thing's, nor for a report of what was done."""
     request = slots.request.lower()
-    if slots.lexicon is None or slots.request_areas > 1:
+    if slots.lexicon is None or slots.request_areas > 1 or _DURATION.search(request):     # "in ten minutes": later
         return None
     if slots.request_names > 1:
         return _several_named(slots, inventory, request)
