@@ -643,12 +643,16 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
 
 
+# A verb of a request in any of its forms ("switched", "turning"): no more of a name said before it
+_A_REQUEST_VERB = re.compile("|".join(_forms(verb) for verb in sorted({*SWITCH_VERBS, *OTHER_REQUEST_VERBS})))
+
+
 def _unknown_after(after: list[str], phrase: str, lexicon: Lexicon) -> list[str]:
     """The plain word said right after part of a name, when it is no word of a closed class (NOT_MORE_OF_A_NAME)
     and no phrase of the home: more of the name ("the pond heater" is the pond <e0> heater, with <e0> "pond
     heater", which no entity answers to, so the pond pump is not switched on). After a whole name, none."""
     if not after or spelling_key(phrase) in lexicon.whole or not after[0].isalpha() or after[0] in NOT_MORE_OF_A_NAME \
-            or after[0] in SWITCH_VERBS or after[0] in OTHER_REQUEST_VERBS:
+            or _A_REQUEST_VERB.fullmatch(after[0]):
         return []
     return [] if after[0] in lexicon[0] or after[0] in lexicon[1] or spelling_key(after[0]) in lexicon.folded else after
 

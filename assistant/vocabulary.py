@@ -375,7 +375,7 @@ NOT_MORE_OF_A_NAME = frozenset({
     "who", "what", "there", "here", "the", "a", "an", "my", "our", "your", "its", "their", "his", "both", "all",
     "each", "every", "some", "any", "is", "are", "was", "were", "be", "been", "being", "will", "would", "can",
     "could", "should", "shall", "may", "might", "must", "do", "does", "did", "has", "have", "had", "needs", "need",
-    "please", "thanks", "thank", "cheers", "ta", "now", "again", "too", "also", "still", "already", "yet", "just",
+    "please", "pls", "plz", "thanks", "thank", "thx", "cheers", "ta", "now", "again", "too", "also", "still", "already", "yet", "just",
     "back", "right", "quick", "quickly", "soon", "later", "tonight", "today", "tomorrow", "first",
     "bit", "little", "touch", "lot", "more", "less", "much", "very", "really", "fully", "halfway", "full",
     "high", "low", "open", "opened", "closed", "shut", "locked", "unlocked", "running", "going", "working",
