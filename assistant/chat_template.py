@@ -69,7 +69,7 @@ _STATE_ASKED = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)}) (?:(on|off)\b|(?:
 _STATE_ASKED_WORDS = re.compile(r"\b(?:" + "|".join((*STATE_WORDS, *STATE_ASKING_WORDS)) + r")\b")
 # A report of what was done, not a request (DONE_ALREADY, or someone before a verb in its past form)
 _DONE = re.compile(r"\b(?:" + "|".join(DONE_ALREADY) + r")\b|\b(?:i|we|they|he|she|someone|somebody|you)(?:'ve|'d)? "
-                   r"(?:[a-z]+ )?[a-z]+ed\b")
+                   r"(?:[a-z]+ )?[a-z]+[^e\W]ed\b")     # "closed", "switched"; not "need"
 # The arguments that name a thing of the home
 _THING_ARGUMENTS = {"name", "area", "room", "device"}
 # The words for each half of the day an alarm may be in (PERIOD_WORDS)

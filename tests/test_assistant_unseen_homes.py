@@ -52,6 +52,9 @@ def test_switching_a_cover_takes_the_move_its_verb_says():
     ("kiln off, the firing's done", {"name": "switch_device", "arguments": {"name": "kiln", "state": "off"}}),
     ("unlock the wicket gate, the vet's here", {"name": "set_lock", "arguments": {"name": "wicket gate", "action": "unlock"}}),
     ("i switched the kiln off earlier", None),                  # a report of what was done
+    ("i closed the velux", None),
+    ("i need the velux closed, it's raining", {"name": "set_cover", "arguments": {"name": "velux window",
+                                                                                  "action": "close"}}),
     ("is the kiln off", {"name": "get_state", "arguments": {"name": "kiln"}}),              # a question: its state
     ("what's the temperature like in the gallery", {"name": "get_state", "arguments": {"name": "gallery temperature"}}),
     ("isn't the gramophone a beauty", None),                    # a question that asks no state
