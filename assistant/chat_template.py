@@ -27,11 +27,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import Lexicon
+from assistant.inventory import SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, MOVES_NOT_ON, PERIOD_WORDS, QUESTION_WORDS, ROOMS,
-                                  SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS)
+from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, DONE_ALREADY, MOVES_NOT_ON, NOT_MORE_OF_A_NAME,
+                                  OTHER_REQUEST_VERBS, PERIOD_WORDS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
+                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -61,6 +62,14 @@ _ON = re.compile(r"\b(?:turn|switch|put|power|flick|flip|leave|keep)(?:ed|ing|s)
 # left it on": off); "on" said after other words not before a place ("put the lamp on the table")
 _STATE_OF_A_VERB = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)})(?:s|ed|ing)? (?:(on|off)\b|(?:[a-z']+ ){{1,4}}?"
                               r"(off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b)))")
+# The same, its verb asked for (not "switched", "turning")
+_STATE_ASKED = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)}) (?:(on|off)\b|(?:[a-z']+ ){{1,4}}?"
+                          r"(off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b)))")
+# Words of a question that ask a state (STATE_WORDS, STATE_ASKING_WORDS)
+_STATE_ASKED_WORDS = re.compile(r"\b(?:" + "|".join((*STATE_WORDS, *STATE_ASKING_WORDS)) + r")\b")
+# A report of what was done, not a request (DONE_ALREADY, or someone before a verb in its past form)
+_DONE = re.compile(r"\b(?:" + "|".join(DONE_ALREADY) + r")\b|\b(?:i|we|they|he|she|someone|somebody|you)(?:'ve|'d)? "
+                   r"(?:[a-z]+ )?[a-z]+[^e\W]ed\b")     # "closed", "switched"; not "need"
 # The arguments that name a thing of the home
 _THING_ARGUMENTS = {"name", "area", "room", "device"}
 # The words for each half of the day an alarm may be in (PERIOD_WORDS)
@@ -127,6 +136,87 @@ _MEANS = {(skill.name, action): _means_pattern(words)
           for skill in SKILLS.values() for action, words in skill.means.items()}
 # A move other than switching on, in any of its forms (MOVES_NOT_ON)
 _MOVE_NOT_ON = re.compile(r"\b(?:" + "|".join(_forms(word) for word in MOVES_NOT_ON) + r")\b")
+
+
+def moves_said(text: str, skill: str = "set_cover") -> set[str]:
+    """The actions of a skill whose words (skills.Skill.means) the text says: "shut it for me" says close."""
+    said = text.lower()
+    return {action for (name, action), means in _MEANS.items() if name == skill and means.search(said)}
+
+
+def named_move(slots: "Slots", inventory) -> dict | None:
+    """The call of a request in a user's own home that names one thing (its name, or part of it with its area,
+    singling it out) and says one move that thing can make: a cover's (moves_said), a lock's, or a switch's state
+    after a verb of switching or right after the name ("propagator off, the seeds are up"); or, asked as a
+    question, its state (a switch's, light's, cover's or lock's only with words that ask one); several things that
+    are all of an area's lights or everything in it, switched together (_several_named); an area said dark, its
+    lights on (_lights_wished). Read by code when
+    the model and Home Assistant's phrasings refused it; never with a level or a length of time said, a place said
+    that is not the thing's, nor for a report of what was done."""
+    request = slots.request.lower()
+    if slots.lexicon is None or slots.request_areas > 1 or _DURATION.search(request):     # "in ten minutes": later
+        return None
+    if slots.request_names > 1:
+        return _several_named(slots, inventory, request)
+    if slots.request_names == 0:
+        return _lights_wished(slots, inventory, request)
+    found = inventory.resolve(slots.names[0], slots.areas[0] if slots.request_areas else None)
+    if len(found) != 1:
+        return None
+    entity = found[0]
+    known = {word for place in (*slots.areas[:slots.request_areas], entity.name) for word in place.split()}
+    if any(place not in known for place in slots.places):      # "the samovar in the kitchen": a room it is not in
+        return None
+    if asks_how_things_are(request):
+        asked = entity.component in ("sensor", "binary_sensor", "climate") or _STATE_ASKED_WORDS.search(request)
+        return {"name": "get_state", "arguments": {"name": entity.name}} if asked else None
+    if _A_LEVEL_SAID.search(request) or _DONE.search(request):
+        return None
+    if entity.component in ("cover", "lock"):
+        skill = "set_cover" if entity.component == "cover" else "set_lock"
+        key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
+            {move for move in ("lock", "unlock") if re.search(rf"\b{move}\b", request)}
+    elif entity.component in SWITCHABLE:
+        after = re.findall(rf"\b{re.escape(slots.names[0])} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
+                           request)
+        skill, key = "switch_device", "state"
+        moves = {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | set(after)
+    else:
+        return None
+    return {"name": skill, "arguments": {"name": entity.name, key: moves.pop()}} if len(moves) == 1 else None
+
+
+_LIGHT_CUE = re.compile(r"\b(?:" + "|".join(DEVICE_CUES["light"]) + r")\b")
+
+
+def _lights_wished(slots: "Slots", inventory, request: str) -> dict | None:
+    """An area of the home said with a word that asks for light (DEVICE_CUES, as the corpus teaches the default home:
+    "it's pitch black in the sewing room") and no thing named: that area's lights on, when it has any."""
+    if slots.request_areas != 1 or not _LIGHT_CUE.search(request) or asks_how_things_are(request) \
+            or _DONE.search(request) or not inventory.resolve(None, slots.areas[0], ("light",)):
+        return None
+    return {"name": "switch_all", "arguments": {"name": "lights", "area": slots.areas[0], "state": "on"}}
+
+
+def _several_named(slots: "Slots", inventory, request: str) -> dict | None:
+    """Several things named with one state, that are every light, or everything, of one area ("the crystal pendant
+    and the picture light, both on"): that area's switch_all."""
+    found = [inventory.resolve(name, slots.areas[0] if slots.request_areas else None)
+             for name in slots.names[:slots.request_names]]
+    if any(len(one) != 1 for one in found) or _A_LEVEL_SAID.search(request) or _DONE.search(request) \
+            or asks_how_things_are(request):
+        return None
+    named = {one[0].key for one in found}
+    areas = {one[0].area for one in found}
+    states = {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | \
+        set(re.findall(r"\b(?:both|all|each|them|they|everything) (on|off)\b", request))
+    if len(areas) != 1 or None in areas or len(states) != 1:
+        return None
+    area = areas.pop()
+    for kind, components in (("lights", ("light",)), ("everything", SWITCH_ALL_COMPONENTS)):
+        if named == {e.key for e in inventory.resolve(None, area, components)}:
+            return {"name": "switch_all", "arguments": {"name": kind, "area": area, "state": states.pop()}}
+    return None
 
 
 def _action_of(call: dict, said_numbers: list[str]) -> str | None:
@@ -294,6 +384,7 @@ class Slots:
     request_names: int = 0              # and of the name slots
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
     clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when read alone too (assistant.clauses)
+    lexicon: Lexicon | None = None      # the user's own home's names, None for the default home
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask
@@ -308,10 +399,18 @@ class Slots:
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call)
 
     def placed(self, call: dict) -> dict:
-        """A thermostat call with no name or area, in a user's home, for a request that names one area: in that
+        """A switch of a name that only a cover has, for a request whose words say one move of a cover: that move
+        ("close the pergola roof", "the door of the boathouse, shut it" were read as switching off, which a cover
+        cannot be). A thermostat call with no name or area, in a user's home, for a request that names one area: in that
         area; or that names one thing only, a heater by its words: that heater ("still room heater to 16 please,
         the herbs need it cool"). The model leaves it out ("make the nursery 22 degrees" gave set_thermostat
         degrees=22), and the home would ask which of its heaters."""
+        arguments = call["arguments"]
+        if call["name"] == "switch_device" and self.lexicon is not None and isinstance(arguments.get("name"), str) \
+                and self.lexicon.kinds_of(arguments["name"], arguments.get("area")) == {"cover"} \
+                and len(moves := moves_said(self.request)) == 1:
+            return {"name": "set_cover", "arguments": {**{k: v for k, v in arguments.items() if k != "state"},
+                                                       "action": moves.pop()}}
         if call["name"] != "set_thermostat" or {"name", "area"} & set(call["arguments"]):
             return call
         if self.request_areas == 1:
@@ -505,6 +604,8 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
             phrase = " ".join(words[i:i + n])
             if phrase not in areas and phrase not in names:
                 phrase = unspaced.get(phrase.replace(" ", ""), phrase)
+            if phrase not in areas and phrase not in names:
+                phrase = lexicon.folded.get(spelling_key(phrase), phrase)
             if phrase in areas or phrase in names:
                 return phrase, n
         return None
@@ -522,7 +623,7 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
             family, table = slots.names, NAME_SLOTS
             while (more := known_at(i + n)) is not None and more[0] in names and more[0] not in areas:
                 phrase, n = f"{phrase} {more[0]}", n + more[1]
-            phrase = " ".join(_unknown_before(out) + [phrase])
+            phrase = " ".join(_unknown_before(out) + [phrase] + _unknown_after(words[i + n:i + n + 1], phrase, lexicon))
         slot = _slot(phrase, family, table, grow=True)
         out.append(slot or words[i])
         i += n if slot else 1
@@ -540,6 +641,20 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
 
 _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
+
+
+# A verb of a request in any of its forms ("switched", "turning"): no more of a name said before it
+_A_REQUEST_VERB = re.compile("|".join(_forms(verb) for verb in sorted({*SWITCH_VERBS, *OTHER_REQUEST_VERBS})))
+
+
+def _unknown_after(after: list[str], phrase: str, lexicon: Lexicon) -> list[str]:
+    """The plain word said right after part of a name, when it is no word of a closed class (NOT_MORE_OF_A_NAME)
+    and no phrase of the home: more of the name ("the pond heater" is the pond <e0> heater, with <e0> "pond
+    heater", which no entity answers to, so the pond pump is not switched on). After a whole name, none."""
+    if not after or spelling_key(phrase) in lexicon.whole or not after[0].isalpha() or after[0] in NOT_MORE_OF_A_NAME \
+            or _A_REQUEST_VERB.fullmatch(after[0]):
+        return []
+    return [] if after[0] in lexicon[0] or after[0] in lexicon[1] or spelling_key(after[0]) in lexicon.folded else after
 
 
 def _unknown_before(out: list[str]) -> list[str]:
@@ -596,6 +711,8 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
     (assistant.client_tools). The request being answered is slotted first.
     """
     slots = Slots()
+    if lexicon is not None:
+        slots.lexicon = lexicon if isinstance(lexicon, Lexicon) else Lexicon(*lexicon)
     turns = _turns(history)
     if declared:
         said = content_text(history[-1]) if history and history[-1].get("role") == "user" else ""

@@ -19,13 +19,15 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLINGS
+from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS,
+                                  SPELLINGS)
 
 log = logging.getLogger("parley.inventory")
 
 COMPONENTS = ("light", "switch", "fan", "climate", "cover", "lock", "scene", "sensor", "binary_sensor",
               "media_player")
 SWITCHABLE = ("light", "switch", "fan", "climate", "media_player")
+SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")     # what "everything" in an area switches
 DISCOVERY_PREFIX = "homeassistant"
 # Discovery configs are untrusted input, retained by the broker: each is bounded before it costs anything.
 MAX_ENTITIES = 2000             # configs for further entities are ignored (one summary line in the log)
@@ -442,16 +444,35 @@ class Lexicon(tuple):
                 places: dict[str, str] | None = None):
         lexicon = super().__new__(cls, (names, areas))
         lexicon.kinds = kinds or {}       # each name's component: what a follow-up's verb can act on
-        lexicon.places = places or {}     # each name's area: "in that room", "both" of one area
+        lexicon.places = places or {}     # each name's area: "in that room", "both" of one area, a name said with a room
         return lexicon
 
     def __getnewargs__(self):
         return (*self, self.kinds, self.places)
 
+    def kinds_of(self, name: str, area: str | None = None) -> set[str]:
+        """The components of the whole names a spoken name (and area) can mean: each word of it in the name, in
+        either spelling, one or many ("door" in the boathouse: the boathouse door, a cover)."""
+        said = set(spelling_key(name.replace("_", " ")).split())
+        place = area and spelling_key(area.replace("_", " "))
+        return {kind for whole, kind in self.kinds.items() if said <= set(spelling_key(whole).split())
+                and (not place or place == spelling_key(self.places.get(whole) or "") or place in spelling_key(whole))}
+
     @cached_property
     def unspaced(self) -> dict[str, str]:
         """Each phrase by its letters without spaces: speech recognition splits and joins compounds."""
         return {p.replace(" ", ""): p for p in self[0] | self[1]}
+
+    @cached_property
+    def folded(self) -> dict[str, str]:
+        """Each phrase by its spelling key (spelling_key): "louvre" and "louvers" find the "louvres"."""
+        return {spelling_key(p): p for p in sorted(self[0] | self[1])}
+
+    @cached_property
+    def whole(self) -> set[str]:
+        """The spelling keys of whole names (every phrase's, when the names are not known apart from their parts):
+        what is said of a name beyond part of it is heard as more of it."""
+        return {spelling_key(name) for name in self.kinds or self[0]}
 
     @cached_property
     def longest(self) -> int:
@@ -541,6 +562,17 @@ def _singular(word: str) -> str:
     if word.endswith("es") and word[:-2].endswith(("ch", "sh", "x")):
         return word[:-2]
     return word[:-1] if word.endswith("s") and not word.endswith("ss") and len(word) > 3 else word
+
+
+def spelling_key(phrase: str) -> str:
+    """A phrase with each word one or many alike and in one spelling, by the table (SPELLINGS) and by the endings
+    British and American English write apart (SPELLING_ENDINGS): "louvres", "louvre" and "louvers" are alike."""
+    words = []
+    for word in phrase.split():
+        word = _singular(SPELLINGS.get(word, word))
+        british = next((b for b, _ in SPELLING_ENDINGS if word.endswith(b) and len(word) > len(b) + 2), None)
+        words.append(word[:-len(british)] + dict(SPELLING_ENDINGS)[british] if british else word)
+    return " ".join(words)
 
 
 def _contains(name: str, phrase: str) -> bool:

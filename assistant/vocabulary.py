@@ -409,3 +409,37 @@ ALARM_WAYS = {"later": ("later", "back"), "earlier": ("earlier", "sooner", "forw
 # the airer but keep the other going"): the words that join that clause, and its verbs besides LEAVING
 LEAVING_JOINS = ("but", "and", "just")
 KEEPING = ("keep",)
+
+# unseen homes (round 18, refuse)
+# Words that may follow part of a user's own name without being more of that name ("the tiffany one in the sewing
+# room", "whirlwind off", "the score lamp, turn it on"): particles, prepositions, conjunctions, pronouns,
+# determiners, auxiliaries, adverbs of time, degree and manner, politeness, the assistant's own things ("a kiln
+# timer"), what is said of a reading ("the temperature like in the snug"), and the verbs of SWITCH_VERBS and OTHER_REQUEST_VERBS. Any other word said right after part of a name is more of that name ("the pond heater" is
+# not the pond pump, "the salt grinder" not the salt lamp), and no entity answers to it.
+NOT_MORE_OF_A_NAME = frozenset({
+    "on", "off", "up", "down", "in", "out", "over", "under", "at", "to", "into", "onto", "from", "by", "with", "for",
+    "of", "about", "above", "below", "near", "next", "beside", "behind", "through", "round", "around", "across",
+    "and", "or", "but", "so", "then", "if", "as", "than", "because", "while", "when", "once", "till", "until",
+    "it", "them", "they", "that", "this", "these", "those", "one", "ones", "me", "us", "you", "him", "her", "which",
+    "who", "what", "there", "here", "the", "a", "an", "my", "our", "your", "its", "their", "his", "both", "all",
+    "each", "every", "some", "any", "is", "are", "was", "were", "be", "been", "being", "will", "would", "can",
+    "could", "should", "shall", "may", "might", "must", "do", "does", "did", "has", "have", "had", "needs", "need",
+    "please", "pls", "plz", "thanks", "thank", "thx", "cheers", "ta", "now", "again", "too", "also", "still", "already", "yet", "just",
+    "back", "right", "quick", "quickly", "soon", "later", "tonight", "today", "tomorrow", "first",
+    "bit", "little", "touch", "lot", "more", "less", "much", "very", "really", "fully", "halfway", "full",
+    "high", "low", "open", "opened", "closed", "shut", "locked", "unlocked", "running", "going", "working",
+    "mate", "love", "dear", "parley", "yeah", "ok", "okay", "well", "not", "no", "yes", "either",
+    "timer", "timers", "countdown", "alarm", "scene", "mode", "like", "wise", "reading", "level", "setting",
+})
+# Endings written one way in British English and another in American ("louvres"/"louvers", "parlour"/"parlor",
+# "centre"/"center"): a word of a request and a word of a name with the same stem under these (and one or many
+# alike) are the same word. Only ever compared against the home's own names, so an ending of another word that
+# looks alike changes nothing that the home does not have.
+SPELLING_ENDINGS = (("our", "or"), ("re", "er"), ("ise", "ize"), ("yse", "yze"), ("ogue", "og"))
+# Words that make a request a report of what was done ("i closed the velux earlier", "someone's already switched it
+# off"): no move is read from it by code (chat_template.named_move)
+DONE_ALREADY = ("already", "earlier", "yesterday", "last night", "this morning")
+# Words of a question that ask a thing's state, besides STATE_WORDS ("is the sprinkler still running", "what's the
+# stove set at"): a question naming a switch, light, cover or lock is read as get_state by code only with one of
+# them ("isn't the chandelier lovely" asks nothing of it); a sensor's or a heater's question always reads it
+STATE_ASKING_WORDS = ("running", "going", "working", "left", "still", "set", "at")

@@ -24,10 +24,12 @@ def test_without_client_tools_the_corpus_is_the_shipped_checkpoints_row_for_row(
     """What the model reads and writes for the first 2,000 rows of the embedded preset's corpus (seed 0): the
     tools preset's generators must not change a row of it. The prompt's rules (assistant.rephrase,
     chat_template) change what the model reads too; pinned after the clause rules of 17e46d0, and again after
-    "could you timer", "will you timer" (2 rows) no longer read "you" as a timer's name."""
+    "could you timer", "will you timer" (2 rows) no longer read "you" as a timer's name, and again after names
+    were matched one or many alike (round 18: "let the light in open gate" slots "light" as the home's "lights",
+    so the row is kept, and 20 of the 2,000 rows shift; no kept row reads otherwise)."""
     rows = generate_corpus(2000, seed=0)
     digest = hashlib.sha256(json.dumps([e.texts() for e in rows]).encode()).hexdigest()
-    assert digest == "6fd1dda60a7f17404823daadfe0a20740a9d701bc473c0d18b85a12d60d130d5"
+    assert digest == "ea64cc905918ced85b2aea92c5039cb01f5eb2635f19377500df7fd91e33b59e"
 
 
 def test_the_corpus_does_not_depend_on_pythons_string_hashing():
