@@ -1203,9 +1203,16 @@ def _which_timer(said: str, calls: list[dict]) -> Declined | None:
     if not THE_TIMER.search(said) or any(call["name"] == "set_timer" for call in calls):
         return None
     stopped = {call["arguments"].get("name") for call in calls if call["name"] == "stop_timer"}
-    named = _targets([call for call in calls if call["name"] == "start_timer"
-                      and call["arguments"].get("name") not in stopped], True)
+    named = _targets([call for i, call in enumerate(calls) if call["name"] == "start_timer"
+                      and call["arguments"].get("name") not in stopped and not _turned_down(calls, i)], True)
     return Declined(f"Which one do you mean, {named[0]} or {named[1]}?") if len(named) > 1 else None
+
+
+def _turned_down(calls: list[dict], i: int) -> bool:
+    """A call said back and answered with anything but a yes (the next call a confirm that is not one) never ran:
+    "Did you mean a timer called ice?" "No." leaves no ice timer to ask about."""
+    after = calls[i + 1] if i + 1 < len(calls) else None
+    return after is not None and after["name"] == "confirm" and after["arguments"].get("answer") != "yes"
 
 
 def _left(said: str, calls: list[dict]) -> Declined | None:

@@ -1303,6 +1303,16 @@ def test_a_reference_that_fits_several_things_is_asked_about(lexicon, before, fo
     assert got.startswith("declined") if rewritten == "declined" else got == rewritten
 
 
+def test_a_timer_said_back_and_turned_down_is_not_among_the_timers_asked_about(lexicon):
+    """ "Did you mean a timer called ice?" "No." started nothing: "the timer" is then the one timer running."""
+    before = [user("bread timer 25 minutes"), called("start_timer", name="bread", seconds=1500),
+              user("egg timer 6 minutes"), called("start_timer", name="egg", seconds=360),
+              user("no"), called("confirm", answer="no")]
+    assert not read_or_declined([*before, user("how long is left on the timer")], lexicon).startswith("declined")
+    said_yes = [*before[:4], user("yes"), called("confirm", answer="yes")]
+    assert read_or_declined([*said_yes, user("how long is left on the timer")], lexicon).startswith("declined")
+
+
 @pytest.mark.parametrize("before, follow_up, rewritten", [
     # a value taken back in the same turn
     ([user("thermostat to 20"), called("set_thermostat", degrees=20)], "make it 23 no sorry 22",
