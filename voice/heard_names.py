@@ -14,8 +14,7 @@ first words were heard as said, often a name of their own ("the nursery radar": 
 radiator), is judged on its other words alone.
 
 The recogniser also asks which of a final's beam hypotheses is most made of the home's names
-(best_hypothesis): a name heard or spelt counts first, then a name only guessed, which is asked about,
-before none, which is refused. Pure code: transcripts and names in, a transcript and the guessed names out.
+(best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
 """
 from __future__ import annotations
 
@@ -179,13 +178,13 @@ def named_words(hearing: Hearing, names: tuple[str, ...]) -> int:
 
 def best_hypothesis(hypotheses: list[tuple[str, float]], names: tuple[str, ...]) -> str:
     """Of the recogniser's hypotheses (text, mean log-probability per token; best first), the one most made
-    of the home's names (as heard or as spelt; then as guessed: a guess asks, no name refuses), among those
-    within RESCORE_MARGIN of the best; "" for none."""
+    of the home's names (as heard or as spelt, not guessed; then the fewest guesses), among those within
+    RESCORE_MARGIN of the best; "" for none."""
     if not hypotheses:
         return ""
     close = [text for text, score in hypotheses if score >= hypotheses[0][1] - RESCORE_MARGIN]
     if not names:
         return close[0]
     heard = [hear_names(text, names) for text in close]
-    ranks = [(named_words(h, names), sum(len(name.split()) for name in h.guessed)) for h in heard]
+    ranks = [(named_words(h, names), -len(h.guessed)) for h in heard]
     return close[ranks.index(max(ranks))]
