@@ -136,7 +136,8 @@ def test_the_hypothesis_most_made_of_the_homes_names_wins_within_the_margin():
 
 
 @pytest.mark.parametrize("heard, text, guessed", [
-    ("Switch the larder egg tractor off.", "Switch the larder extractor off.", {"larder extractor": "larder egg tractor"}),
+    ("Switch the larder egg tractor off.", "Switch the larder extractor off.",
+     {"larder extractor": "larder egg tractor"}),
     ("Is the belvedere fun on?", "Is the belvedere fan on?", {"belvedere fan": "belvedere fun"}),
     ("Turn the larder extract on.", "Turn the larder extractor on.", {}),            # the rest a spelling: silent
     # the rest another word: left as heard, a name unknown stays unknown

@@ -121,7 +121,7 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
         for start in range(len(plain) - len(name) + 1):
             if plain[start:start + len(name)] == name:
                 free[start:start + len(name)] = [False] * len(name)
-    candidates = []                                          # (score, start, end, name, words of it heard)
+    candidates = []                      # (score, start, end, name, how many of its first words were heard as said)
     for start in range(len(plain)):
         for end in range(start + 1, min(start + LONGEST_SPAN, len(plain)) + 1):
             if not all(free[start:end]):
