@@ -135,6 +135,22 @@ def test_the_hypothesis_most_made_of_the_homes_names_wins_within_the_margin():
     assert best_hypothesis([], NAMES) == ""
 
 
+@pytest.mark.parametrize("heard, text, guessed", [
+    ("Switch the larder egg tractor off.", "Switch the larder extractor off.",
+     {"larder extractor": "larder egg tractor"}),
+    ("Is the belvedere fun on?", "Is the belvedere fan on?", {"belvedere fan": "belvedere fun"}),
+    ("Turn the larder extract on.", "Turn the larder extractor on.", {}),            # the rest a spelling: silent
+    # the rest another word: left as heard, a name unknown stays unknown
+    ("Turn on the nursery radio.", "Turn on the nursery radio.", {}),
+    ("Turn on the larder light.", "Turn on the larder light.", {}),
+    ("Open the carriage house floor.", "Open the carriage house floor.", {}),
+])
+def test_a_longer_name_begun_by_words_heard_is_judged_on_its_other_words(heard, text, guessed):
+    """"larder" is a room and begins the larder extractor: the words after it decide, as a run of their own."""
+    hearing = hear_names(heard, NAMES)
+    assert (hearing.text, hearing.guessed) == (text, guessed)
+
+
 def test_names_are_counted_as_heard_or_spelt_not_as_guessed():
     assert named_words(hear_names("Turn on the drinks cabinet in the parlor.", NAMES), NAMES) == 3
     assert named_words(hear_names("Turn on the sand, mufaru.", NAMES), NAMES) == 0

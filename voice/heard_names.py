@@ -9,7 +9,9 @@ guess the user is asked about ("Did you mean the samovar?"). A key that starts w
 shorter or longer, or is as close to two names is left as heard, so an unknown name ("the chapel blinds")
 never becomes a known one. So is a run that holds words of a name as said, in place, where the rest starts with
 another sound ("sewing tonight" for the sewing room) or is missing ("sewing"), and a word that is a name with
-more after it ("gardener's" for the garden): those words were said, the name was not.
+more after it ("gardener's" for the garden): those words were said, the name was not. A longer name whose
+first words were heard as said, often a name of their own ("the nursery radar": the nursery, and the nursery
+radiator), is judged on its other words alone.
 
 The recogniser also asks which of a final's beam hypotheses is most made of the home's names
 (best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
@@ -119,7 +121,7 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
         for start in range(len(plain) - len(name) + 1):
             if plain[start:start + len(name)] == name:
                 free[start:start + len(name)] = [False] * len(name)
-    candidates = []                                          # (score, start, end, name)
+    candidates = []                      # (score, start, end, name, how many of its first words were heard as said)
     for start in range(len(plain)):
         for end in range(start + 1, min(start + LONGEST_SPAN, len(plain)) + 1):
             if not all(free[start:end]):
@@ -127,17 +129,40 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
             scored = sorted(((_score(plain[start:end], name), " ".join(name)) for name in known), reverse=True)
             best, runner_up = scored[0], scored[1] if len(scored) > 1 else (0.0, "")
             if best[0] >= (CLOSE if end - start > 1 else ONE_WORD_CLOSE) and best[0] - runner_up[0] >= CLEAR_MARGIN:
-                candidates.append((best[0], start, end, best[1]))
-    chosen: list[tuple[float, int, int, str]] = []
+                candidates.append((best[0], start, end, best[1], 0))
+    candidates += _names_begun(plain, free, known)
+    chosen: list[tuple[float, int, int, str, int]] = []
     for candidate in sorted(candidates, reverse=True):
         if all(candidate[2] <= c[1] or candidate[1] >= c[2] for c in chosen):
             chosen.append(candidate)
     guessed, spelled = {}, {}
-    for score, start, end, name in sorted(chosen, key=lambda c: c[1], reverse=True):
-        (spelled if _spelling(plain[start:end], name.split()) else guessed)[name] = " ".join(plain[start:end])
+    for score, start, end, name, lead in sorted(chosen, key=lambda c: c[1], reverse=True):
+        spelt = _spelling(plain[start + lead:end], name.split()[lead:])
+        (spelled if spelt else guessed)[name] = " ".join(plain[start:end])
         tail = re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", tokens[end - 1])      # keep the last word's punctuation
         tokens[start:end] = [name + tail]
     return Hearing(" ".join(tokens), guessed, spelled)
+
+
+def _names_begun(plain: list[str], free: list[bool], known: list[list[str]]) -> list[tuple[float, int, int, str, int]]:
+    """Candidates for a longer name whose first words were heard as they are, often as a name of their own,
+    and whose other words sound like the words after them ("the nursery radar" for the nursery radiator,
+    where "nursery" alone is the room): scored, and judged spelt or guessed, on those other words alone, as a
+    run of words, so the words heard as said count for nothing but where the name starts."""
+    found = []
+    for start in range(len(plain)):
+        for lead in range(1, LONGEST_SPAN):
+            begun = [name for name in known if len(name) > lead and name[:lead] == plain[start:start + lead]]
+            rest = start + lead
+            for end in range(rest + 1, min(rest + LONGEST_SPAN, len(plain)) + 1):
+                if not begun or not all(free[rest:end]):
+                    break
+                scored = sorted(((_score(plain[rest:end], name[lead:]), " ".join(name)) for name in begun),
+                                reverse=True)
+                best, runner_up = scored[0], scored[1] if len(scored) > 1 else (0.0, "")
+                if best[0] >= CLOSE and best[0] - runner_up[0] >= CLEAR_MARGIN:
+                    found.append((best[0], start, end, best[1], lead))
+    return found
 
 
 def named_words(hearing: Hearing, names: tuple[str, ...]) -> int:
