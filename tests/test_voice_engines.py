@@ -197,8 +197,7 @@ def test_a_sign_whisper_writes_onto_a_number_is_no_doubt_of_it(stt):
     tokens = stt._tokenizer.encode(" Mushroom lamp at 30%, please.")
     pieces = [stt._tokenizer.decode([t]) for t in tokens]
     probabilities = [0.2 if not any(c.isalnum() for c in piece) else 0.95 for piece in pieces]
-    written = stt._word_probabilities(tokens, probabilities)
-    said = stt._word_probabilities(tokens, probabilities, signs=False)
+    written, said = stt._word_probabilities(tokens, probabilities)
     assert [w for w, _ in written] == [w for w, _ in said]
     assert dict(written)["30%,"] == 0.2 and dict(said)["30%,"] == 0.95     # "%," is one token
     heard = Heard("Mushroom lamp at 30%, please.", written, said_probabilities=said)

@@ -88,7 +88,7 @@ class Heard:
     # alignment reaches the next token, so at a pause it lies near the audio's end whatever was said.
     last_word_start_s: float | None = None
     last_word_end_s: float | None = None
-    # Each word's probability without the signs Whisper wrote onto it (_word_probabilities, signs=False): what the
+    # Each word's probability without the signs Whisper wrote onto it (_word_probabilities, said): what the
     # doubts below read; none given, they read word_probabilities.
     said_probabilities: tuple[tuple[str, float], ...] = ()
 
@@ -219,12 +219,11 @@ class WhisperSTT:
         if chosen.tokens is not None:
             # The prompt of only the names the words hold: a tenth of the full prompt's cost (align appends
             # the no-timestamps token itself).
-            said = f" {' '.join(_plain_words(text))} "
-            forced = self._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in said))[1][:-1]
+            spoken = f" {' '.join(_plain_words(text))} "
+            forced = self._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in spoken))[1][:-1]
             window = chosen.window
             aligned = self.whisper.model.align(window.encoded, forced, [chosen.tokens], window.frames)[0]
-            probabilities = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
-            said = self._word_probabilities(chosen.tokens, aligned.text_token_probs, signs=False)
+            probabilities, said = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
             last_word = self._last_word_s(chosen.tokens, aligned.alignments)
             if echoes_prompt(text, self.prompt_text(names)):
                 bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
@@ -280,24 +279,27 @@ class WhisperSTT:
             decoded.append(_Hypothesis(text, score, kept, window))
         return decoded
 
-    def _word_probabilities(self, tokens: list[int], probabilities: list[float],
-                            signs: bool = True) -> tuple[tuple[str, float], ...]:
-        """Each word's least token probability. A word starts at a token with a leading space ("30%" is one);
-        a punctuation mark is a word of its own (Whisper's doubt about a full stop is doubt that the sentence
-        ended). signs False: a token of signs only written onto a word ("%", "%,") lowers it not: that is how
-        Whisper writes what was said, not what it heard (a sure "30" of "thirty percent" was doubted at
-        0.44-0.56 for its "%", "20%," at 0.13, and the call said back)."""
-        found: list[tuple[str, float]] = []
+    def _word_probabilities(self, tokens: list[int], probabilities: list[float]
+                            ) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
+        """Each word's least token probability, twice: as written, and said (Heard.said_probabilities). A word
+        starts at a token with a leading space ("30%" is one); a punctuation mark is a word of its own (Whisper's
+        doubt about a full stop is doubt that the sentence ended). Said: a token of signs only written onto a
+        word ("%", "%,") lowers it not: that is how Whisper writes what was said, not what it heard (a sure "30"
+        of "thirty percent" was doubted at 0.44-0.56 for its "%", "20%," at 0.13, and the call said back). One
+        pass for both: each token is decoded once."""
+        written: list[tuple[str, float]] = []
+        said: list[tuple[str, float]] = []
         for token, probability in zip(tokens, probabilities):
             piece = self._tokenizer.decode([token])
             mark = piece.strip() != "" and all(c in _MARKS for c in piece.strip())
-            if piece.startswith(" ") or not found or mark or all(c in _MARKS for c in found[-1][0]):
-                found.append((piece.strip(), probability))
-            elif not signs and not any(c.isalnum() for c in piece):
-                found[-1] = (found[-1][0] + piece, found[-1][1])
-            else:
-                found[-1] = (found[-1][0] + piece, min(found[-1][1], probability))
-        return tuple(found)
+            if piece.startswith(" ") or not written or mark or all(c in _MARKS for c in written[-1][0]):
+                written.append((piece.strip(), probability))
+                said.append((piece.strip(), probability))
+                continue
+            written[-1] = (written[-1][0] + piece, min(written[-1][1], probability))
+            sign = not any(c.isalnum() for c in piece)
+            said[-1] = (said[-1][0] + piece, said[-1][1] if sign else min(said[-1][1], probability))
+        return tuple(written), tuple(said)
 
     def _last_word_s(self, tokens: list[int], alignments: list[tuple[int, int]]) -> tuple[float | None, float | None]:
         """(start, end) in seconds of the last word that is not a mark: the encoder frames (20 ms) at which the
