@@ -311,6 +311,23 @@ def test_stt_partial_transcript_of_a_growing_buffer(stt, tts):
     assert full[-4:] == ["the", "living", "room", "please"]
 
 
+def test_stt_stops_a_transcription_nobody_waits_for_at_its_next_step(stt, tts):
+    """A partial the pause made moot, or a pause's final once the user goes on: abandoned() is read before the
+    encoder and before the decoder, and the work stops there with nothing heard."""
+    speech = padded(piper_16k(tts, "turn off the bedroom fan"))
+    asked = []
+
+    def after(steps: int):
+        return lambda: asked.append(None) or len(asked) > steps
+    assert stt.transcribe(speech, partial=True, abandoned=after(0)) == "" and len(asked) == 1
+    asked.clear()
+    assert stt.hear(speech, abandoned=after(1)) == Heard("") and len(asked) == 2      # encoded, not decoded
+    asked.clear()
+    heard = stt.hear(speech, abandoned=after(3))
+    assert words(heard.text) == ["turn", "off", "the", "bedroom", "fan"] and heard.word_probabilities
+    assert len(asked) == 3
+
+
 def test_stt_returns_nothing_for_silence_and_noise(stt):
     assert stt.transcribe(np.zeros(32000, np.float32)) == ""
     rng = np.random.default_rng(0)

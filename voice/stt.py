@@ -19,6 +19,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -192,26 +193,30 @@ class WhisperSTT:
         self._prompts[names] = prompt
         return prompt
 
-    def transcribe(self, audio: np.ndarray, partial: bool = False, names: tuple[str, ...] = ()) -> str:
+    def transcribe(self, audio: np.ndarray, partial: bool = False, names: tuple[str, ...] = (),
+                   abandoned: Callable[[], bool] = lambda: False) -> str:
         """16 kHz float32 mono -> text ("" for silence). Blocking: call it from a worker thread.
 
         ``partial=True`` is for the growing buffer while the user still speaks (every few hundred
         ms): about 2-3x cheaper, slightly less accurate; the final transcript should not use it.
         ``names``: the areas and devices of the speaker's home (ToolRunner.spoken_names); a final's beam
-        hypotheses are rescored by them.
+        hypotheses are rescored by them. ``abandoned``: true once nobody waits for the text; a partial then
+        stops at its next step with "" (the pause's final needs the cores).
         """
         if partial:
-            decoded = self._decoded(audio, names, count=1, partial=True)
+            decoded = self._decoded(audio, names, count=1, partial=True, abandoned=abandoned)
             return decoded[0].text if decoded else ""
         return best_hypothesis(self.hypotheses(audio, names, self.final_hypotheses), names)
 
-    def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> Heard:
+    def hear(self, audio: np.ndarray, names: tuple[str, ...] = (),
+             abandoned: Callable[[], bool] = lambda: False) -> Heard:
         """The final transcript (the beam's hypothesis most made of the home's names) with its evidence: each
         word's probability from one forced pass of the decoder over the chosen tokens, and what Whisper writes
         without the prompt when the transcript ends in the prompt's words. One beam and a forced pass instead
-        of a beam and a greedy decoding: compute per final in docs/speech.md."""
-        decoded = self._decoded(audio, names, self.final_hypotheses)
-        if not decoded:
+        of a beam and a greedy decoding: compute per final in docs/speech.md. ``abandoned``: as transcribe's;
+        an abandoned final stops at its next step with Heard("")."""
+        decoded = self._decoded(audio, names, self.final_hypotheses, abandoned=abandoned)
+        if not decoded or abandoned():
             return Heard("")
         text = best_hypothesis([(h.text, h.score) for h in decoded], names)
         chosen = next(h for h in decoded if h.text == text)
@@ -238,10 +243,11 @@ class WhisperSTT:
         log-probability per token), best first; [] for silence."""
         return [(h.text, h.score) for h in self._decoded(audio, names, count)]
 
-    def _decoded(self, audio: np.ndarray, names: tuple[str, ...], count: int, partial: bool = False
-                 ) -> list[_Hypothesis]:
+    def _decoded(self, audio: np.ndarray, names: tuple[str, ...], count: int, partial: bool = False,
+                 abandoned: Callable[[], bool] = lambda: False) -> list[_Hypothesis]:
         """`count` hypotheses of the audio in a window of at least final_window_s, or the audio's own length when
-        longer (a partial: a short window fitted to the audio). [] for silence."""
+        longer (a partial: a short window fitted to the audio). [] for silence, and once abandoned (checked
+        before the encoder and before the decoder)."""
         import ctranslate2
 
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
@@ -259,9 +265,11 @@ class WhisperSTT:
         padded[:audio.size] = audio
         extractor = self.whisper.feature_extractor
         features = extractor(padded, padding=0)[:, :padded.size // extractor.hop_length]
+        if abandoned():
+            return []
         encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
         window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * seconds))
-        return self._generate(window, prompt, count)
+        return [] if abandoned() else self._generate(window, prompt, count)
 
     def _generate(self, window: _Window, prompt: list[int], count: int) -> list[_Hypothesis]:
         """A beam of `count` (1: greedy) from the prompt; [] when Whisper says there is no speech."""
