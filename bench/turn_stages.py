@@ -73,6 +73,7 @@ def one_turn(engines, session, history: list[dict], audio: np.ndarray) -> dict[s
     heard, *stages["transcript"] = timed(engines.stt.hear, audio, ())
     _, *stages["judge"] = timed(engines.transcription.turn_judge.judge, heard, audio.size / 16000,
                                 TurnDetector.words_done)
+    # a tree before round 15 has no doubted change words
     text, *stages["names"] = timed(session._with_home_names, heard.text, heard.unsure_words(), heard.unsure_numbers(),
                                    heard.doubted_words(), *([heard.doubted_change_words()]
                                                             if hasattr(heard, "doubted_change_words") else []))
@@ -107,7 +108,8 @@ def main(argv: list[str] | None = None) -> int:
     from voices import VOICES
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--voices", nargs="+", default=["piper"], choices=[*VOICES, "all"], metavar="VOICE")
-    parser.add_argument("--rounds", type=int, default=3, help="times each recording goes through the stages (0: only speak and keep the recordings)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="times each recording goes through the stages (0: only speak and keep the recordings)")
     parser.add_argument("--audio", type=Path, help="an .npz of the recordings: read when it holds them, else written")
     parser.add_argument("--profile", type=Path, help="write a cProfile of every turn's stages here")
     parser.add_argument("--json", type=Path, help="write each turn's stages here")
@@ -137,8 +139,9 @@ def main(argv: list[str] | None = None) -> int:
         profile.dump_stats(args.profile)
     if args.json:
         args.json.write_text(json.dumps(turns))
-    print(f"{Path(Engines.__module__ and sys.modules[Engines.__module__].__file__).parent.parent}: CPU ms, median of "
-          f"{args.rounds} x {len(REQUESTS)} turns a voice (wall ms in brackets); 1-minute load {load[0]:.1f} -> {load[1]:.1f}")
+    tree = Path(sys.modules[Engines.__module__].__file__).parent.parent
+    print(f"{tree}: CPU ms, median of {args.rounds} x {len(REQUESTS)} turns a voice (wall ms in brackets); "
+          f"1-minute load {load[0]:.1f} -> {load[1]:.1f}")
     print("| voice | " + " | ".join(STAGES) + " |\n|" + "---|" * (len(STAGES) + 1))
     for voice in voices:
         cells = [f"{statistics.median(t[s][0] for t in turns[voice]):.1f} "
