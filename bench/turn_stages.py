@@ -7,10 +7,12 @@ so two trees can be compared paired on the same recordings (PYTHONPATH picks the
 recordings for the other). Stages: the pause's transcript (voice.stt.WhisperSTT.hear: features, encoder, a beam
 of three, the forced pass), the turn judge, the heard-text and names rules (Session._with_home_names), Smart Turn
 (beside the transcript in the server), the assistant's reply to its first words and to its end, and the first
-clause's synthesis.
+clause's synthesis. --partial-at-pause instead stages a pause that comes while a partial transcript is being
+written: the final the turn waits for, and the CPU the partial takes beside it.
 
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --voices piper "festival kal" --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --profile /tmp/hear.prof     # cProfile of the stages
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --partial-at-pause --voices piper --audio /tmp/turns.npz
 """
 from __future__ import annotations
 
@@ -104,6 +106,30 @@ def one_turn(engines, session, history: list[dict], audio: np.ndarray) -> dict[s
     return stages
 
 
+def partial_at_pause(engines, clips: dict[str, list[np.ndarray]]) -> list[tuple[float, float]]:
+    """A pause that comes while a partial is being written, through the server's transcription queue: a partial of
+    the audio up to 200 ms before the pause, its caller gone 10, 30 or 60 ms after it was asked for, then the
+    pause's final. Per case: (the final's wall ms, CPU ms of the process until the queue is idle again)."""
+    from streaming.engines import BACKGROUND
+    queue = engines.transcription
+
+    async def case(audio: np.ndarray, delay_s: float) -> tuple[float, float]:
+        cpu = time.process_time()
+        partial = asyncio.ensure_future(queue.transcribe(audio[:-3200], BACKGROUND))
+        await asyncio.sleep(delay_s)
+        partial.cancel()
+        wall = time.perf_counter()
+        await queue.hear(audio)
+        final_ms = (time.perf_counter() - wall) * 1000
+        while queue.busy:
+            await asyncio.sleep(0.002)
+        return final_ms, (time.process_time() - cpu) * 1000
+
+    async def cases() -> list[tuple[float, float]]:
+        return [await case(audio, delay) for voice in clips for audio in clips[voice] for delay in (0.01, 0.03, 0.06)]
+    return asyncio.run(cases())
+
+
 def main(argv: list[str] | None = None) -> int:
     from voices import VOICES
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -112,7 +138,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="times each recording goes through the stages (0: only speak and keep the recordings)")
     parser.add_argument("--audio", type=Path, help="an .npz of the recordings: read when it holds them, else written")
     parser.add_argument("--profile", type=Path, help="write a cProfile of every turn's stages here")
-    parser.add_argument("--json", type=Path, help="write each turn's stages here")
+    parser.add_argument("--json", type=Path, help="write each turn's stages (each case) here")
+    parser.add_argument("--partial-at-pause", action="store_true",
+                        help="instead: the pause's final while a partial its caller gave up is still being written")
     args = parser.parse_args(argv)
     voices = list(VOICES) if "all" in args.voices else args.voices
 
@@ -121,7 +149,16 @@ def main(argv: list[str] | None = None) -> int:
     clips = recordings(voices, args.audio)
     if args.rounds == 0:
         return 0
-    engines = Engines.load_default()
+    engines = Engines.load_default(assistant=not args.partial_at_pause)
+    if args.partial_at_pause:
+        load = os.getloadavg()[0]
+        staged = partial_at_pause(engines, clips)
+        if args.json:
+            args.json.write_text(json.dumps(staged))
+        print(f"the pause's final wall p50 {statistics.median(c[0] for c in staged):.0f} ms, CPU of the partial and "
+              f"the final p50 {statistics.median(c[1] for c in staged):.0f} ms, {len(staged)} cases; 1-minute load "
+              f"{load:.1f} -> {os.getloadavg()[0]:.1f}")
+        return 0
     profile = cProfile.Profile() if args.profile else None
     turns: dict[str, list[dict]] = {voice: [] for voice in voices}
     load = [os.getloadavg()[0]]
