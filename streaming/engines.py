@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import ctypes
+import functools
 import heapq
 import itertools
 import threading
@@ -75,12 +76,13 @@ class TranscriptionQueue:
     async def transcribe(self, audio: np.ndarray, priority: int = URGENT, names: tuple[str, ...] = ()) -> str:
         """BACKGROUND jobs are partial transcripts of a user still talking (Whisper's cheap partial mode);
         names: the speaker's home's areas and devices (ToolRunner.spoken_names)."""
-        return await self._queue(priority, lambda: self.stt.transcribe(audio, priority == BACKGROUND, names))
+        return await self._queue(priority, lambda abandoned: self.stt.transcribe(audio, priority == BACKGROUND, names,
+                                                                                 abandoned))
 
     async def final(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> Heard:
         """An URGENT final transcript with its words' probabilities, for a turn that ends before a final made at
         a pause covers it (pushed to talk): the doubts it carries reach the assistant there too."""
-        return await self._queue(URGENT, lambda: self.stt.hear(audio, names))
+        return await self._queue(URGENT, lambda abandoned: self.stt.hear(audio, names, abandoned))
 
     async def hear(self, audio: np.ndarray, names: tuple[str, ...] = (), patient: bool = False
                    ) -> tuple[Heard, float, float | None, int]:
@@ -89,18 +91,26 @@ class TranscriptionQueue:
         turn judge's second look, and its short hold (ms, 0: none; voice.turn_judge). patient: the speaker asked
         to be cut off less at the cost of later answers (eagerness low), so the judge that also holds decides."""
         judge = self.patient_judge if patient else self.turn_judge
-        def job() -> tuple[Heard, float, float | None, int]:
-            heard = self.stt.hear(audio, names)
+        def job(abandoned: Callable[[], bool]) -> tuple[Heard, float, float | None, int]:
+            heard = self.stt.hear(audio, names, abandoned)
             return heard, *judge.judge(heard, audio.size / self.stt.sample_rate, TurnDetector.words_done)
         return await self._queue(URGENT, job)
 
-    async def _queue(self, priority: int, job: Callable[[], Any]) -> Any:
+    async def _queue(self, priority: int, job: Callable[[Callable[[], bool]], Any]) -> Any:
+        """job(abandoned) on a worker thread; abandoned() turns true when the caller is cancelled, and a job
+        already running stops at its next step: a partial the pause made moot, or a pause's final once the user
+        goes on, no longer takes a core from the final the turn's end waits for."""
         future: Future = Future()
+        given_up = threading.Event()
         with self._wake:
-            heapq.heappush(self._heap, (priority, next(self._order), future, job))
+            heapq.heappush(self._heap, (priority, next(self._order), future, functools.partial(job, given_up.is_set)))
             self.busy += 1
             self._wake.notify()
-        return await asyncio.wrap_future(future)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            given_up.set()
+            raise
 
     def _work(self) -> None:
         while True:

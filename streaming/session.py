@@ -442,6 +442,10 @@ class Session:
             turn.speech_end_wall = time.monotonic()
         if detector.silence_ms == 0 and self._speculation is not None and self._speculation.turn is turn:
             self._drop_speculation()                    # the user goes on: that reply was premature
+        if detector.silence_ms == 0 and turn.job is not None and turn.job_urgent:
+            # and that pause's final is moot: the next pause's would wait for it (its text, a partial's, is lost)
+            turn.job.cancel()
+            turn.job, turn.last_job_done = None, self._buffer_samples
         if signal is Signal.END:
             self._end_turn(turn)
         elif signal is Signal.PAUSE:

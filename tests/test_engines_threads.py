@@ -1,5 +1,10 @@
-"""The engines' threads: numpy's matrix products stay on the thread that asks for them."""
-from streaming.engines import _OPENBLAS_SETTERS, openblas_libraries
+"""The engines' threads: numpy's matrix products stay on the thread that asks for them, and a transcription nobody
+waits for any more stops."""
+import asyncio
+import threading
+import time
+
+from streaming.engines import _OPENBLAS_SETTERS, URGENT, openblas_libraries
 
 
 def test_the_engines_keep_numpy_products_on_the_calling_thread(engines):
@@ -9,3 +14,20 @@ def test_the_engines_keep_numpy_products_on_the_calling_thread(engines):
                for name in _OPENBLAS_SETTERS if hasattr(library, name)]
     assert getters, "numpy's OpenBLAS is loaded in this process"
     assert all(get() == 1 for get in getters)
+
+
+async def test_a_transcription_job_learns_that_its_caller_gave_up(engines):
+    """The queue's job is told when the session cancels the job it waits on, even once a worker has started it."""
+    started, seen = threading.Event(), threading.Event()
+
+    def job(abandoned) -> None:
+        started.set()
+        for _ in range(500):
+            if abandoned():
+                seen.set()
+                return
+            time.sleep(0.01)
+    waiting = asyncio.ensure_future(engines.transcription._queue(URGENT, job))
+    assert await asyncio.to_thread(started.wait, 5)
+    waiting.cancel()
+    assert await asyncio.to_thread(seen.wait, 5)

@@ -95,3 +95,17 @@ async def test_a_paused_sentence_is_answered_once_as_a_whole(engines, tts, stt, 
     assert "timer" in transcript and ("five" in transcript or "5" in transcript), transcript
     assert [t.seconds for t in await runner.timer_book.pending()] == [300]
     await session.close()
+
+
+async def test_a_short_pause_inside_a_sentence_leaves_one_turn_and_the_whole_request(engines, tts, stt, needs_assistant):
+    """"Turn off the ... bedroom fan" with a 200 ms pause: the user goes on while the pause's final is still being
+    written, so it is abandoned (streaming.engines.TranscriptionQueue); the turn is one, heard and answered whole."""
+    whole = piper(tts, "Turn off the bedroom fan.")
+    audio = insert_pause(whole, pause_point(stt.whisper, whole, "Turn off the bedroom fan.", 3), 200)
+    home = InMemoryHome()
+    config = SessionConfig(turn_detection=TurnDetection(type="semantic_vad"))
+    recorder, _ = await spoken_turn(engines, config, framed(audio, tail_ms=4500), home)
+    assert len(recorder.of(AudioCommitted)) == 1 and len(recorder.of(ResponseCreated)) == 1
+    transcript = recorder.of(TranscriptCompleted)[0].transcript.lower()
+    assert "bedroom fan" in transcript, transcript
+    assert recorder.of(ResponseDone)[0].status == "completed"

@@ -197,8 +197,7 @@ def test_a_sign_whisper_writes_onto_a_number_is_no_doubt_of_it(stt):
     tokens = stt._tokenizer.encode(" Mushroom lamp at 30%, please.")
     pieces = [stt._tokenizer.decode([t]) for t in tokens]
     probabilities = [0.2 if not any(c.isalnum() for c in piece) else 0.95 for piece in pieces]
-    written = stt._word_probabilities(tokens, probabilities)
-    said = stt._word_probabilities(tokens, probabilities, signs=False)
+    written, said = stt._word_probabilities(tokens, probabilities)
     assert [w for w, _ in written] == [w for w, _ in said]
     assert dict(written)["30%,"] == 0.2 and dict(said)["30%,"] == 0.95     # "%," is one token
     heard = Heard("Mushroom lamp at 30%, please.", written, said_probabilities=said)
@@ -310,6 +309,23 @@ def test_stt_partial_transcript_of_a_growing_buffer(stt, tts):
     full = words(stt.transcribe(speech, partial=True))
     assert "lights" in early and "please" not in early
     assert full[-4:] == ["the", "living", "room", "please"]
+
+
+def test_stt_stops_a_transcription_nobody_waits_for_at_its_next_step(stt, tts):
+    """A partial the pause made moot, or a pause's final once the user goes on: abandoned() is read before the
+    encoder and before the decoder, and the work stops there with nothing heard."""
+    speech = padded(piper_16k(tts, "turn off the bedroom fan"))
+    asked = []
+
+    def after(steps: int):
+        return lambda: asked.append(None) or len(asked) > steps
+    assert stt.transcribe(speech, partial=True, abandoned=after(0)) == "" and len(asked) == 1
+    asked.clear()
+    assert stt.hear(speech, abandoned=after(1)) == Heard("") and len(asked) == 2      # encoded, not decoded
+    asked.clear()
+    heard = stt.hear(speech, abandoned=after(3))
+    assert words(heard.text) == ["turn", "off", "the", "bedroom", "fan"] and heard.word_probabilities
+    assert len(asked) == 3
 
 
 def test_stt_returns_nothing_for_silence_and_noise(stt):

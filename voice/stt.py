@@ -19,6 +19,7 @@ import os
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
 
 import numpy as np
 
@@ -88,7 +89,7 @@ class Heard:
     # alignment reaches the next token, so at a pause it lies near the audio's end whatever was said.
     last_word_start_s: float | None = None
     last_word_end_s: float | None = None
-    # Each word's probability without the signs Whisper wrote onto it (_word_probabilities, signs=False): what the
+    # Each word's probability without the signs Whisper wrote onto it (_word_probabilities, said): what the
     # doubts below read; none given, they read word_probabilities.
     said_probabilities: tuple[tuple[str, float], ...] = ()
 
@@ -192,26 +193,30 @@ class WhisperSTT:
         self._prompts[names] = prompt
         return prompt
 
-    def transcribe(self, audio: np.ndarray, partial: bool = False, names: tuple[str, ...] = ()) -> str:
+    def transcribe(self, audio: np.ndarray, partial: bool = False, names: tuple[str, ...] = (),
+                   abandoned: Callable[[], bool] = lambda: False) -> str:
         """16 kHz float32 mono -> text ("" for silence). Blocking: call it from a worker thread.
 
         ``partial=True`` is for the growing buffer while the user still speaks (every few hundred
         ms): about 2-3x cheaper, slightly less accurate; the final transcript should not use it.
         ``names``: the areas and devices of the speaker's home (ToolRunner.spoken_names); a final's beam
-        hypotheses are rescored by them.
+        hypotheses are rescored by them. ``abandoned``: true once nobody waits for the text; a partial then
+        stops at its next step with "" (the pause's final needs the cores).
         """
         if partial:
-            decoded = self._decoded(audio, names, count=1, partial=True)
+            decoded = self._decoded(audio, names, count=1, partial=True, abandoned=abandoned)
             return decoded[0].text if decoded else ""
         return best_hypothesis(self.hypotheses(audio, names, self.final_hypotheses), names)
 
-    def hear(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> Heard:
+    def hear(self, audio: np.ndarray, names: tuple[str, ...] = (),
+             abandoned: Callable[[], bool] = lambda: False) -> Heard:
         """The final transcript (the beam's hypothesis most made of the home's names) with its evidence: each
         word's probability from one forced pass of the decoder over the chosen tokens, and what Whisper writes
         without the prompt when the transcript ends in the prompt's words. One beam and a forced pass instead
-        of a beam and a greedy decoding: compute per final in docs/speech.md."""
-        decoded = self._decoded(audio, names, self.final_hypotheses)
-        if not decoded:
+        of a beam and a greedy decoding: compute per final in docs/speech.md. ``abandoned``: as transcribe's;
+        an abandoned final stops at its next step with Heard("")."""
+        decoded = self._decoded(audio, names, self.final_hypotheses, abandoned=abandoned)
+        if not decoded or abandoned():
             return Heard("")
         text = best_hypothesis([(h.text, h.score) for h in decoded], names)
         chosen = next(h for h in decoded if h.text == text)
@@ -219,12 +224,11 @@ class WhisperSTT:
         if chosen.tokens is not None:
             # The prompt of only the names the words hold: a tenth of the full prompt's cost (align appends
             # the no-timestamps token itself).
-            said = f" {' '.join(_plain_words(text))} "
-            forced = self._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in said))[1][:-1]
+            spoken = f" {' '.join(_plain_words(text))} "
+            forced = self._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in spoken))[1][:-1]
             window = chosen.window
             aligned = self.whisper.model.align(window.encoded, forced, [chosen.tokens], window.frames)[0]
-            probabilities = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
-            said = self._word_probabilities(chosen.tokens, aligned.text_token_probs, signs=False)
+            probabilities, said = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
             last_word = self._last_word_s(chosen.tokens, aligned.alignments)
             if echoes_prompt(text, self.prompt_text(names)):
                 bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
@@ -239,10 +243,11 @@ class WhisperSTT:
         log-probability per token), best first; [] for silence."""
         return [(h.text, h.score) for h in self._decoded(audio, names, count)]
 
-    def _decoded(self, audio: np.ndarray, names: tuple[str, ...], count: int, partial: bool = False
-                 ) -> list[_Hypothesis]:
+    def _decoded(self, audio: np.ndarray, names: tuple[str, ...], count: int, partial: bool = False,
+                 abandoned: Callable[[], bool] = lambda: False) -> list[_Hypothesis]:
         """`count` hypotheses of the audio in a window of at least final_window_s, or the audio's own length when
-        longer (a partial: a short window fitted to the audio). [] for silence."""
+        longer (a partial: a short window fitted to the audio). [] for silence, and once abandoned (checked
+        before the encoder and before the decoder)."""
         import ctranslate2
 
         audio = np.asarray(audio, dtype=np.float32).reshape(-1)
@@ -260,9 +265,11 @@ class WhisperSTT:
         padded[:audio.size] = audio
         extractor = self.whisper.feature_extractor
         features = extractor(padded, padding=0)[:, :padded.size // extractor.hop_length]
+        if abandoned():
+            return []
         encoded = self.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
         window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * seconds))
-        return self._generate(window, prompt, count)
+        return [] if abandoned() else self._generate(window, prompt, count)
 
     def _generate(self, window: _Window, prompt: list[int], count: int) -> list[_Hypothesis]:
         """A beam of `count` (1: greedy) from the prompt; [] when Whisper says there is no speech."""
@@ -280,24 +287,27 @@ class WhisperSTT:
             decoded.append(_Hypothesis(text, score, kept, window))
         return decoded
 
-    def _word_probabilities(self, tokens: list[int], probabilities: list[float],
-                            signs: bool = True) -> tuple[tuple[str, float], ...]:
-        """Each word's least token probability. A word starts at a token with a leading space ("30%" is one);
-        a punctuation mark is a word of its own (Whisper's doubt about a full stop is doubt that the sentence
-        ended). signs False: a token of signs only written onto a word ("%", "%,") lowers it not: that is how
-        Whisper writes what was said, not what it heard (a sure "30" of "thirty percent" was doubted at
-        0.44-0.56 for its "%", "20%," at 0.13, and the call said back)."""
-        found: list[tuple[str, float]] = []
+    def _word_probabilities(self, tokens: list[int], probabilities: list[float]
+                            ) -> tuple[tuple[tuple[str, float], ...], tuple[tuple[str, float], ...]]:
+        """Each word's least token probability, twice: as written, and said (Heard.said_probabilities). A word
+        starts at a token with a leading space ("30%" is one); a punctuation mark is a word of its own (Whisper's
+        doubt about a full stop is doubt that the sentence ended). Said: a token of signs only written onto a
+        word ("%", "%,") lowers it not: that is how Whisper writes what was said, not what it heard (a sure "30"
+        of "thirty percent" was doubted at 0.44-0.56 for its "%", "20%," at 0.13, and the call said back). One
+        pass for both: each token is decoded once."""
+        written: list[tuple[str, float]] = []
+        said: list[tuple[str, float]] = []
         for token, probability in zip(tokens, probabilities):
             piece = self._tokenizer.decode([token])
             mark = piece.strip() != "" and all(c in _MARKS for c in piece.strip())
-            if piece.startswith(" ") or not found or mark or all(c in _MARKS for c in found[-1][0]):
-                found.append((piece.strip(), probability))
-            elif not signs and not any(c.isalnum() for c in piece):
-                found[-1] = (found[-1][0] + piece, found[-1][1])
-            else:
-                found[-1] = (found[-1][0] + piece, min(found[-1][1], probability))
-        return tuple(found)
+            if piece.startswith(" ") or not written or mark or all(c in _MARKS for c in written[-1][0]):
+                written.append((piece.strip(), probability))
+                said.append((piece.strip(), probability))
+                continue
+            written[-1] = (written[-1][0] + piece, min(written[-1][1], probability))
+            sign = not any(c.isalnum() for c in piece)
+            said[-1] = (said[-1][0] + piece, said[-1][1] if sign else min(said[-1][1], probability))
+        return tuple(written), tuple(said)
 
     def _last_word_s(self, tokens: list[int], alignments: list[tuple[int, int]]) -> tuple[float | None, float | None]:
         """(start, end) in seconds of the last word that is not a mark: the encoder frames (20 ms) at which the

@@ -1,0 +1,191 @@
+"""CPU and wall time of each stage on the path from the user's last word to the first reply audio, per voice.
+
+bench/latency.py measures the path end to end over a socket, where the machine's load sets much of each figure;
+this runs the stages a pause sets off one after another in this process, on bench/latency.py's requests in each
+voice (the audio up to the pause: the words and 96 ms of silence), and times each with the process's CPU clock,
+so two trees can be compared paired on the same recordings (PYTHONPATH picks the tree; --audio keeps the
+recordings for the other). Stages: the pause's transcript (voice.stt.WhisperSTT.hear: features, encoder, a beam
+of three, the forced pass), the turn judge, the heard-text and names rules (Session._with_home_names), Smart Turn
+(beside the transcript in the server), the assistant's reply to its first words and to its end, and the first
+clause's synthesis. --partial-at-pause instead stages a pause that comes while a partial transcript is being
+written: the final the turn waits for, and the CPU the partial takes beside it.
+
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --voices piper "festival kal" --audio /tmp/turns.npz
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --profile /tmp/hear.prof     # cProfile of the stages
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --partial-at-pause --voices piper --audio /tmp/turns.npz
+"""
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+HERE = Path(__file__).resolve().parent
+sys.path += [str(HERE), str(HERE.parent)]       # appended: a tree given by PYTHONPATH comes first
+
+from latency import REQUESTS  # noqa: E402
+
+PAUSE_S = 0.096                 # silence after the words at the pause's transcript: Silero's lag and the first frame
+STAGES = ("transcript", "judge", "names", "smart_turn", "first_words", "reply", "first_clause")
+
+
+def recordings(voices: list[str], path: Path | None) -> dict[str, list[np.ndarray]]:
+    """Each voice's requests as 16 kHz float32 up to the pause; read from path when it holds them all, else
+    spoken (and written there)."""
+    stored = dict(np.load(path)) if path is not None and path.exists() else {}
+    if all(f"{voice}/{i}" in stored for voice in voices for i in range(len(REQUESTS))):
+        return {voice: [stored[f"{voice}/{i}"] for i in range(len(REQUESTS))] for voice in voices}
+    from voices import RATE, speak
+    spoken = {}
+    for voice in voices:
+        spoken[voice] = []
+        for text in REQUESTS:
+            audio = speak(voice, text)
+            loud = np.nonzero(np.abs(audio) > 0.01)[0]
+            end = (int(loud[-1]) if loud.size else audio.size) + int(PAUSE_S * RATE)
+            spoken[voice].append(np.concatenate([np.zeros(RATE * 4 // 10, np.float32), audio[:end]]))
+    if path is not None:
+        np.savez(path, **{f"{voice}/{i}": a for voice, clips in spoken.items() for i, a in enumerate(clips)})
+    return spoken
+
+
+def timed(fn, *args):
+    """(result, CPU ms of the whole process, wall ms)."""
+    cpu, wall = time.process_time(), time.perf_counter()
+    result = fn(*args)
+    return result, (time.process_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000
+
+
+def one_turn(engines, session, history: list[dict], audio: np.ndarray) -> dict[str, tuple[float, float]]:
+    """(CPU ms, wall ms) of each stage for one pause, as the session runs them; the request and its reply join
+    history, as in bench/latency.py's sessions of eight turns."""
+    from assistant.generator import TextEvent, ToolCallEvent
+    from streaming.turns import TurnDetector
+    from voice.tts import ClauseBuffer
+
+    stages = {}
+    heard, *stages["transcript"] = timed(engines.stt.hear, audio, ())
+    _, *stages["judge"] = timed(engines.transcription.turn_judge.judge, heard, audio.size / 16000,
+                                TurnDetector.words_done)
+    # a tree before round 15 has no doubted change words
+    text, *stages["names"] = timed(session._with_home_names, heard.text, heard.unsure_words(), heard.unsure_numbers(),
+                                   heard.doubted_words(), *([heard.doubted_change_words()]
+                                                            if hasattr(heard, "doubted_change_words") else []))
+    _, *stages["smart_turn"] = timed(engines.turn_model.finished, audio)
+    history.append({"role": "user", "content": text})
+
+    async def reply() -> tuple[str, float, float]:
+        first = None
+        said = ""
+        async for event in engines.generator.respond(list(history), session.tools):
+            if isinstance(event, ToolCallEvent):
+                call = event.call
+                history.append({"role": "assistant", "content": "", "tool_calls": [
+                    {"call_id": call.call_id, "name": call.name, "arguments": json.dumps(call.arguments)}]})
+                history.append({"role": "tool", "content": event.result or "", "call_id": call.call_id})
+            if isinstance(event, TextEvent) and event.text:
+                said += event.text
+                if first is None:
+                    first = (time.process_time(), time.perf_counter())
+        return said, *(first or (time.process_time(), time.perf_counter()))
+    cpu, wall = time.process_time(), time.perf_counter()
+    said, first_cpu, first_wall = asyncio.run(reply())
+    stages["first_words"] = ((first_cpu - cpu) * 1000, (first_wall - wall) * 1000)
+    stages["reply"] = ((time.process_time() - cpu) * 1000, (time.perf_counter() - wall) * 1000)
+    history.append({"role": "assistant", "content": said})
+    clauses = ClauseBuffer().add(said) or [said]
+    _, *stages["first_clause"] = timed(engines.tts.synthesize, clauses[0])
+    return stages
+
+
+def partial_at_pause(engines, clips: dict[str, list[np.ndarray]]) -> list[tuple[float, float]]:
+    """A pause that comes while a partial is being written, through the server's transcription queue: a partial of
+    the audio up to 200 ms before the pause, its caller gone 10, 30 or 60 ms after it was asked for, then the
+    pause's final. Per case: (the final's wall ms, CPU ms of the process until the queue is idle again)."""
+    from streaming.engines import BACKGROUND
+    queue = engines.transcription
+
+    async def case(audio: np.ndarray, delay_s: float) -> tuple[float, float]:
+        cpu = time.process_time()
+        partial = asyncio.ensure_future(queue.transcribe(audio[:-3200], BACKGROUND))
+        await asyncio.sleep(delay_s)
+        partial.cancel()
+        wall = time.perf_counter()
+        await queue.hear(audio)
+        final_ms = (time.perf_counter() - wall) * 1000
+        while queue.busy:
+            await asyncio.sleep(0.002)
+        return final_ms, (time.process_time() - cpu) * 1000
+
+    async def cases() -> list[tuple[float, float]]:
+        return [await case(audio, delay) for voice in clips for audio in clips[voice] for delay in (0.01, 0.03, 0.06)]
+    return asyncio.run(cases())
+
+
+def main(argv: list[str] | None = None) -> int:
+    from voices import VOICES
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--voices", nargs="+", default=["piper"], choices=[*VOICES, "all"], metavar="VOICE")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="times each recording goes through the stages (0: only speak and keep the recordings)")
+    parser.add_argument("--audio", type=Path, help="an .npz of the recordings: read when it holds them, else written")
+    parser.add_argument("--profile", type=Path, help="write a cProfile of every turn's stages here")
+    parser.add_argument("--json", type=Path, help="write each turn's stages (each case) here")
+    parser.add_argument("--partial-at-pause", action="store_true",
+                        help="instead: the pause's final while a partial its caller gave up is still being written")
+    args = parser.parse_args(argv)
+    voices = list(VOICES) if "all" in args.voices else args.voices
+
+    from streaming.engines import Engines
+    from streaming.session import Session, SessionConfig
+    clips = recordings(voices, args.audio)
+    if args.rounds == 0:
+        return 0
+    engines = Engines.load_default(assistant=not args.partial_at_pause)
+    if args.partial_at_pause:
+        load = os.getloadavg()[0]
+        staged = partial_at_pause(engines, clips)
+        if args.json:
+            args.json.write_text(json.dumps(staged))
+        print(f"the pause's final wall p50 {statistics.median(c[0] for c in staged):.0f} ms, CPU of the partial and "
+              f"the final p50 {statistics.median(c[1] for c in staged):.0f} ms, {len(staged)} cases; 1-minute load "
+              f"{load:.1f} -> {os.getloadavg()[0]:.1f}")
+        return 0
+    profile = cProfile.Profile() if args.profile else None
+    turns: dict[str, list[dict]] = {voice: [] for voice in voices}
+    load = [os.getloadavg()[0]]
+    for _ in range(args.rounds):
+        for voice in voices:
+            session, history = Session(engines, SessionConfig()), []
+            for audio in clips[voice]:
+                if profile:
+                    profile.enable()
+                turns[voice].append(one_turn(engines, session, history, audio))
+                if profile:
+                    profile.disable()
+    load.append(os.getloadavg()[0])
+    if profile:
+        profile.dump_stats(args.profile)
+    if args.json:
+        args.json.write_text(json.dumps(turns))
+    tree = Path(sys.modules[Engines.__module__].__file__).parent.parent
+    print(f"{tree}: CPU ms, median of {args.rounds} x {len(REQUESTS)} turns a voice (wall ms in brackets); "
+          f"1-minute load {load[0]:.1f} -> {load[1]:.1f}")
+    print("| voice | " + " | ".join(STAGES) + " |\n|" + "---|" * (len(STAGES) + 1))
+    for voice in voices:
+        cells = [f"{statistics.median(t[s][0] for t in turns[voice]):.1f} "
+                 f"({statistics.median(t[s][1] for t in turns[voice]):.0f})" for s in STAGES]
+        print(f"| {voice} | " + " | ".join(cells) + " |")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
