@@ -108,7 +108,7 @@ def _text(message: dict) -> str:
 def request_body(dialect: Dialect, model: str, messages: list[dict], tools: list[dict], *,
                  session_id: str | None = None, home: tuple[set, set] | None = None) -> dict:
     """The streamed request. session_id goes in `user`, where a router (SGLang's gateway) can key on it.
-    home: (name phrases, area phrases) of the user's own home with its kinds (Inventory.lexicon), None for the
+    home: (name phrases, area phrases) of the user's own home with its kinds and places (Inventory.lexicon), None for the
     default one."""
     body: dict = {"model": model, "messages": messages, "stream": True,
                   "stream_options": {"include_usage": True}, dialect.max_tokens_field: MAX_REPLY_TOKENS}
@@ -121,7 +121,7 @@ def request_body(dialect: Dialect, model: str, messages: list[dict], tools: list
         body["user"] = session_id
     if dialect.sends_home and home is not None:
         body["parley"] = {"home": {"names": sorted(home[0]), "areas": sorted(home[1]),
-                                   "kinds": getattr(home, "kinds", {})}}
+                                   "kinds": getattr(home, "kinds", {}), "places": getattr(home, "places", {})}}
     body.update(dialect.extra)
     return body
 

@@ -4,9 +4,9 @@ Pure functions, no sockets: parse_request checks a request body and raises ApiEr
 with its HTTP status) when it is wrong; the builders make `chat.completion` objects, `chat.completion.chunk`s
 and error bodies.
 
-Parley's extensions: a request may carry `parley.home = {"names": [...], "areas": [...], "kinds": {...}}`, the
-names of the user's own home (see chat_template.model_prompt) and each thing's component, what a follow-up's verb
-can act on (inventory.Lexicon); a reply that calls a tool carries `message.parley = {"reply": "..."}` (streamed as
+Parley's extensions: a request may carry `parley.home = {"names": [...], "areas": [...], "kinds": {...},
+"places": {...}}`, the names of the user's own home (see chat_template.model_prompt), each thing's component, what
+a follow-up's verb can act on, and each thing's area, what "in that room" or "both" stands for (inventory.Lexicon); a reply that calls a tool carries `message.parley = {"reply": "..."}` (streamed as
 `delta.parley = {"reply": piece}`), the spoken reply with a literal `{result}` slot. A Parley gateway runs
 the tool and fills the slot, so one request gives call and speech; any other OpenAI client sees a normal
 `tool_calls` answer and sends the tool's output back as usual.
@@ -132,14 +132,21 @@ def _home(extension) -> tuple[set[str], set[str]] | None:
             raise _bad(f"parley.home.{key} must be a list of names of 1 to {MAX_PHRASE_CHARS} characters",
                        f"parley.home.{key}")
         phrases.append({_phrase(v) for v in values} - {""})
-    kinds = home.get("kinds", {})
-    if not isinstance(kinds, dict) or not all(isinstance(v, str) and 0 < len(k) <= MAX_PHRASE_CHARS
-                                              and 0 < len(v) <= MAX_PHRASE_CHARS for k, v in kinds.items()):
-        raise _bad(f"parley.home.kinds must map names to components of 1 to {MAX_PHRASE_CHARS} characters",
-                   "parley.home.kinds")
-    if sum(map(len, phrases)) > MAX_HOME_PHRASES or len(kinds) > MAX_HOME_PHRASES:
+    kinds, places = (_names_to(home, key, what) for key, what in (("kinds", "components"), ("places", "areas")))
+    if sum(map(len, phrases)) > MAX_HOME_PHRASES or max(len(kinds), len(places)) > MAX_HOME_PHRASES:
         raise _bad(f"parley.home holds more than {MAX_HOME_PHRASES} names", "parley.home")
-    return Lexicon(phrases[0], phrases[1], {_phrase(name): kind for name, kind in kinds.items()})
+    return Lexicon(phrases[0], phrases[1], {_phrase(name): kind for name, kind in kinds.items()},
+                   {_phrase(name): _phrase(area) for name, area in places.items()})
+
+
+def _names_to(home: dict, key: str, what: str) -> dict:
+    """`parley.home.kinds` or `.places`: each name of the home to its component or its area."""
+    names_to = home.get(key, {})
+    if not isinstance(names_to, dict) or not all(isinstance(v, str) and 0 < len(k) <= MAX_PHRASE_CHARS
+                                                 and 0 < len(v) <= MAX_PHRASE_CHARS for k, v in names_to.items()):
+        raise _bad(f"parley.home.{key} must map names to {what} of 1 to {MAX_PHRASE_CHARS} characters",
+                   f"parley.home.{key}")
+    return names_to
 
 
 def _phrase(name: str) -> str:

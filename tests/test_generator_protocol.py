@@ -29,10 +29,18 @@ def test_a_full_request_is_read():
 
 def test_a_gateways_home_reads_back_as_it_was_sent():
     """The gateway's side of `parley.home` (chat_completions.request_body) and the server's (parse_request) agree:
-    names, areas and each thing's kind, which a follow-up's verb is checked against."""
-    sent = Lexicon({"reading lamp", "lamp", "letterbox"}, {"den"}, {"reading lamp": "light", "letterbox": "binary_sensor"})
+    names, areas, each thing's kind, which a follow-up's verb is checked against, and its area ("in that room")."""
+    sent = Lexicon({"reading lamp", "lamp", "letterbox"}, {"den"}, {"reading lamp": "light", "letterbox": "binary_sensor"},
+                   {"reading lamp": "den"})
     home = parse_request(json.dumps(request_body(DIALECTS["parley"], "parley-home", USER, [], home=sent)).encode()).home
-    assert home == sent and home.kinds == sent.kinds
+    assert home == sent and home.kinds == sent.kinds and home.places == sent.places
+
+
+def test_a_homes_places_must_map_names_to_areas():
+    body = {"model": "parley-home", "messages": USER, "parley": {"home": {"names": ["lamp"], "places": {"lamp": 3}}}}
+    with pytest.raises(ApiError) as error:
+        parse_request(json.dumps(body).encode())
+    assert error.value.param == "parley.home.places"
 
 
 @pytest.mark.parametrize("choice, offered", [("none", False), ("required", True),
