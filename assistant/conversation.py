@@ -16,7 +16,7 @@ from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_te
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
-from assistant.skills import SKILLS, TIMER_SKILLS
+from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
@@ -666,7 +666,7 @@ def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str
             return changed
     # "make it 5" after a timer, when no call of the conversation takes a number: the timer, in its unit
     match = NEW_VALUE.match(said) or BARE_VALUE.match(said)
-    timer = next((call for call in reversed(calls) if call["name"] in ("set_timer", "start_timer")), None)
+    timer = _newest_timer(calls)
     if match and timer and re.fullmatch(r"\d+(?:\.\d+)?", match.group("new")) \
             and isinstance(timer["arguments"].get("seconds"), (int, float)):
         return request_for(_with(timer, "seconds", float(match.group("new")) * _unit_of(timer["arguments"]["seconds"])))
@@ -802,7 +802,7 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     if call["name"] == "set_alarm" and CLOCK.fullmatch(new):
         period = call["arguments"].get("period")
         return f"set an alarm for {new}" + (f" {period}" if period and not re.search(r"\b(?:am|pm)$", new) else "")
-    if call["name"] in ("set_timer", "start_timer") and (length := re.fullmatch(r"(\d+(?:\.\d+)?) seconds", new)):
+    if call["name"] in TIMER_STARTS and (length := re.fullmatch(r"(\d+(?:\.\d+)?) seconds", new)):
         return request_for(_with(call, "seconds", length.group(1)))
     read = vocabulary.read(new)
     if read is None or read[0] != "number":
@@ -1230,7 +1230,7 @@ def _undone(said: str, calls: list[dict]) -> str | Declined | None:
     if call is None:
         return Declined("Sorry, there's nothing I can undo.")
     args = call["arguments"]
-    if call["name"] in ("set_timer", "start_timer"):
+    if call["name"] in TIMER_STARTS:
         return f"cancel the {args['name']} timer" if args.get("name") else "cancel the timer"
     for key, opposite in OPPOSITES.items():
         if args.get(key) in opposite:
@@ -1250,11 +1250,16 @@ def _again(said: str, calls: list[dict]) -> str | None:
     return request_for(calls[-1]) if SAME_AGAIN.match(said) else None
 
 
+def _newest_timer(calls: list[dict]) -> dict | None:
+    """The newest call that started a timer: what "make it 5" and "another one" take their unit from."""
+    return next((call for call in reversed(calls) if call["name"] in TIMER_STARTS), None)
+
+
 def _another(said: str, calls: list[dict]) -> str | None:
     """ "another one for 10", "another one for the garlic bread, 5 minutes": one more timer, for the length said,
     in the newest timer's unit when none is said ("timer for 5 minutes", "another one for 10": 10 minutes)."""
     match = ANOTHER_TIMER.match(said)
-    timer = next((call for call in reversed(calls) if call["name"] in ("set_timer", "start_timer")), None)
+    timer = _newest_timer(calls)
     if not match or timer is None or not isinstance(timer["arguments"].get("seconds"), (int, float)):
         return None
     if match.group("length"):             # "and a 10 minute one"

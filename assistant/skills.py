@@ -137,6 +137,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
 )}
 # The skills of timers: a timer's name is no thing of the home
 TIMER_SKILLS = frozenset({"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_timer"})
+# and those of them that start one
+TIMER_STARTS = frozenset({"set_timer", "start_timer"})
 
 
 def valid_call(call: dict) -> bool:
