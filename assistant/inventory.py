@@ -77,6 +77,8 @@ CLASS_WORDS = {
     "shades": "cover", "shutter": "cover", "shutters": "cover", "curtain": "cover", "curtains": "cover",
     "lock": "lock", "locks": "lock", "thermostat": "climate", "tv": "media_player", "speaker": "media_player",
 }
+# the class words that name a group of things switch_all can switch ("lamps", "fans")
+PLURAL_KINDS = {word for word, component in CLASS_WORDS.items() if word.endswith("s") and component in SWITCH_ALL_COMPONENTS}
 
 
 @dataclass

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from hassil import Intents, TextSlotList, TextSlotValue, recognize_best
 from home_assistant_intents import get_intents
 
-from assistant.inventory import Inventory, vocabulary_inventory
+from assistant.inventory import CLASS_WORDS, PLURAL_KINDS, SWITCH_ALL_COMPONENTS, Inventory, vocabulary_inventory
 from assistant.skills import SKILLS, valid_call
-from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, ROOMS, SPELLINGS
+from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, EVERY_THING, ROOMS, SPELLINGS
 
 
 @dataclass(frozen=True)
@@ -64,6 +64,9 @@ DELAYED_COMMAND = "conversation_command"
 # turns a bare name on) is no request.
 EMPTY_WORDS = {"the", "a", "an", "my", "our", "please", "now"}
 DEVICE_WORDS = {spoken.lower() for spoken in DEVICE_SPOKEN.values()}     # the default home's devices, room unsaid
+# a kind said as one thing ("the nursery lamp"): HA's group of the area, which must then be one thing
+SINGLE_KINDS = {word for word, component in CLASS_WORDS.items() if word not in PLURAL_KINDS | {"lighting"}
+                and component in SWITCH_ALL_COMPONENTS}
 
 
 class SecondOpinion:
@@ -97,7 +100,7 @@ class SecondOpinion:
                                     language="en")
             if result is not None and _says_more_than_names(request, result):
                 call = _call_of(result, default_home=not inventory.custom)
-                if call is not None:
+                if call is not None and (not inventory.custom or _group_found(call, request, inventory)):
                     return call
         return None
 
@@ -192,6 +195,18 @@ def _call_of(result, default_home: bool) -> dict | None:
         if call is not None:
             return call
     return None
+
+
+def _group_found(call: dict, request: str, inventory: Inventory) -> bool:
+    """HA reads "the gallery fan" and "the nursery lamp" as the area's fans and lights. In the user's own home
+    that group must be there, and said as one thing it must be one thing: else a name the home lacks would act
+    on others."""
+    if call["name"] != "switch_all":
+        return True
+    found = inventory.resolve(call["arguments"].get("name"), call["arguments"].get("area"), SWITCH_ALL_COMPONENTS)
+    said = set(request.lower().replace(",", " ").replace(".", " ").split())
+    one_thing = bool(said & SINGLE_KINDS) and not said & (PLURAL_KINDS | set(EVERY_THING))
+    return len(found) == 1 if one_thing else bool(found)
 
 
 def _fitted(skill: str, arguments: dict) -> dict | None:

@@ -16,7 +16,7 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import CLASS_WORDS, COMPONENTS, STOP_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Entity
+from assistant.inventory import COMPONENTS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Entity
 from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
 from assistant.vocabulary import (BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
@@ -28,7 +28,6 @@ from assistant.vocabulary import (BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_
 LOCKING = ("lock", "cover")
 # What switching everything, or every one of a kind, switches.
 # A kind said in the plural ("the parlour lights"): in an area named, every one of that kind there.
-PLURAL_KINDS = {word for word, component in CLASS_WORDS.items() if word.endswith("s") and component in SWITCH_ALL_COMPONENTS}
 
 
 # ---------------------------------------------------------------- safe arithmetic

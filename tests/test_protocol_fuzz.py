@@ -381,12 +381,13 @@ def test_generator_server_requests_are_prepared_or_refused_with_a_4xx(served_gen
     from assistant.openai_chat import ApiError
 
     try:
-        chat, _, readings = _prepare(body, served_generator.generator, served_generator.window_chars)
+        chat, _, question, readings = _prepare(body, served_generator.generator, served_generator.window_chars)
     except ApiError as error:
         assert 400 <= error.status < 500 and error.body()["error"]["message"]
         return
-    # the whole request's prompt, then a clause's for each second reading: every one fits the window
-    assert chat.messages and readings
+    # a follow-up singling out nothing is asked about with no prompt; else the whole request's prompt, then a
+    # clause's for each second reading: every one fits the window
+    assert chat.messages and (question if not readings else question is None)
     assert all(len(prompt) <= served_generator.generator.max_prompt for prompt, _ in readings)
 
 

@@ -59,6 +59,7 @@ def call(skill, /, **arguments):
     ("made_up", "set the snug stove to 21 degrees", call("set_thermostat", name="snug stove", degrees=21)),
     ("made_up", "what's the current temp in the gallery", call("get_state", name="temperature", area="gallery")),
     ("discovered", "illuminate the parlor", call("switch_all", name="lights", area="parlour", state="on")),
+    ("made_up", "turn on the gallery lamps", call("switch_all", name="lights", area="gallery", state="on")),
     ("discovered", "close the pleated blind", call("set_cover", name="pleated blind", action="close")),
     ("discovered", "how hot is the nursery radiator", call("get_state", name="nursery radiator")),
     ("discovered", "what is the temperature in the belvedere", call("get_state", name="temperature", area="belvedere")),
@@ -77,15 +78,22 @@ def test_a_matched_phrasing_is_the_call_of_its_skill(opinion, homes, home, reque
     ("default", "play some jazz"),                   # an intent with no Parley skill
     ("default", "what's the weather like"),
     ("made_up", "switch the kiln off, i'll be back in twenty minutes"),   # a delayed command: no timer of Parley's
+    # HA's area group for a kind said: none of it there, or one said where there are several
+    ("made_up", "put the gallery fan on"),
+    ("discovered", "switch on the nursery light"),
+    ("made_up", "turn on the gallery lamp"),
 ])
 def test_names_the_home_lacks_bare_names_and_intents_without_a_skill_get_no_call(opinion, homes, home, request_):
     assert opinion.call([normalize_request(request_), request_], homes[home]) is None
 
 
 def test_no_unknown_name_or_no_call_row_of_the_held_out_sets_gets_a_call(opinion, homes):
-    """Every row of the bench sets that must not act (unknown names, chit-chat, out of domain, "which room?")."""
+    """Every row of the bench sets that must not act (unknown names, chit-chat, out of domain, "which room?"),
+    but follow-ups that must not act for what came before ("cancel the timer" with two named timers running): the
+    conversation's state answers those before any second opinion is asked."""
     rows = [json.loads(line) for path in sorted(DATA.glob("*.jsonl")) for line in path.read_text().splitlines()]
-    silent = [r for r in rows if "history" in r and r.get("expected", {}) is None]
+    silent = [r for r in rows if "history" in r and r.get("expected", {}) is None
+              and (r.get("category") == "unknown_name" or sum(m["role"] == "user" for m in r["history"]) == 1)]
     assert len([r for r in silent if r.get("category") == "unknown_name"]) >= 40
     said = [(r["history"][-1]["content"], homes[r.get("home", "default")]) for r in silent]
     called = [(text, opinion.call([normalize_request(text), text], home)) for text, home in said]
