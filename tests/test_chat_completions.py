@@ -196,9 +196,11 @@ def test_history_becomes_chat_messages():
 def test_request_body_per_dialect(dialect):
     tools = [chat_tool(SKILLS["get_time"].schema())]
     body = request_body(DIALECTS[dialect], "some-model", chat_messages(HISTORY, DIALECTS[dialect]), tools,
-                        session_id="sess_1", home=Lexicon({"reading lamp", "lamp"}, {"den"}, {"reading lamp": "light"}))
+                        session_id="sess_1", home=Lexicon({"reading lamp", "lamp"}, {"den"}, {"reading lamp": "light"},
+                                                       {"reading lamp": "den"}))
     # only Parley's own server reads the home's names; another server might refuse a field it does not know
-    home = {"names": ["lamp", "reading lamp"], "areas": ["den"], "kinds": {"reading lamp": "light"}}
+    home = {"names": ["lamp", "reading lamp"], "areas": ["den"], "kinds": {"reading lamp": "light"},
+            "places": {"reading lamp": "den"}}
     assert body.get("parley") == ({"home": home} if dialect == "parley" else None)
     assert body["stream"] is True and body["stream_options"] == {"include_usage": True}
     assert body["tools"][0]["function"]["name"] == "get_time" and body["tool_choice"] == "auto"
