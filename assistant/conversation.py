@@ -360,6 +360,8 @@ class Vocabulary:
     def __init__(self, lexicon: tuple[set, set] | None):
         self.lexicon = lexicon
         self.names, self.areas = lexicon if lexicon else (set(), set())
+        # each name's component and area (a Lexicon's; a bare (names, areas) pair has neither)
+        self.kinds, self.places = getattr(lexicon, "kinds", {}), getattr(lexicon, "places", {})
         self.rooms = {phrase: room for room, phrases in ROOMS.items() for phrase in phrases}
         self.devices = {phrase: device for device, phrases in DEVICES.items() for phrase in phrases}
         self.units = {phrase: unit for unit, phrases in UNIT_WORDS.items() for phrase in phrases if len(phrase) > 2}
@@ -850,9 +852,8 @@ def _there(said: str, calls: list[dict], vocabulary: Vocabulary, before: list[di
         return said
     room = next((room for call in reversed(calls)
                  if (room := call["arguments"].get("room") or call["arguments"].get("area"))), None)
-    places = getattr(vocabulary.lexicon, "places", {})
     room = room or _area_said(before, vocabulary) or next(
-        (place for call in reversed(calls) if (place := places.get(str(call["arguments"].get("name", "")).replace("_", " ")))),
+        (place for call in reversed(calls) if (place := vocabulary.places.get(str(call["arguments"].get("name", "")).replace("_", " ")))),
         None)
     return THERE.sub(f"in the {ROOM_SPOKEN.get(room, str(room).replace('_', ' '))}", said) if room else said
 
@@ -880,7 +881,7 @@ def _thing_in_place(new: str, calls: list[dict], vocabulary: Vocabulary) -> str 
         if thing[0] == "name" and (key := REPLACES["name"].get(call["name"])) and target_of(call) is not None:
             # the one thing of the home there that the words name (its name, or its name's end: "the fan"), of the
             # kind the call acts on: else the call is no evidence for it
-            kinds, places = getattr(vocabulary.lexicon, "kinds", {}), getattr(vocabulary.lexicon, "places", {})
+            kinds, places = vocabulary.kinds, vocabulary.places
             named = [name for name in kinds if (name == thing[1] or name.endswith(" " + thing[1]))
                      and places.get(name) in (None, where[1])]
             if len(named) != 1 or FOLLOW_UP_KINDS.get(kinds[named[0]]) not in _takes(call["name"]):
