@@ -413,14 +413,15 @@ KEEPING = ("keep",)
 # unseen homes (round 18, refuse)
 # Words that may follow part of a user's own name without being more of that name ("the tiffany one in the sewing
 # room", "whirlwind off", "the score lamp, turn it on"): particles, prepositions, conjunctions, pronouns,
-# determiners, auxiliaries, adverbs of time, degree and manner, politeness, the assistant's own things ("a kiln
+# determiners, vague stand-ins for the rest of a name ("the seedling thing"), auxiliaries, adverbs of time, degree and manner, politeness, the assistant's own things ("a kiln
 # timer"), what is said of a reading ("the temperature like in the snug"), and the verbs of SWITCH_VERBS and OTHER_REQUEST_VERBS. Any other word said right after part of a name is more of that name ("the pond heater" is
 # not the pond pump, "the salt grinder" not the salt lamp), and no entity answers to it.
 NOT_MORE_OF_A_NAME = frozenset({
     "on", "off", "up", "down", "in", "out", "over", "under", "at", "to", "into", "onto", "from", "by", "with", "for",
     "of", "about", "above", "below", "near", "next", "beside", "behind", "through", "round", "around", "across",
     "and", "or", "but", "so", "then", "if", "as", "than", "because", "while", "when", "once", "till", "until",
-    "it", "them", "they", "that", "this", "these", "those", "one", "ones", "me", "us", "you", "him", "her", "which",
+    "it", "them", "they", "that", "this", "these", "those", "one", "ones", "thing", "things", "thingy",
+    "me", "us", "you", "him", "her", "which",
     "who", "what", "there", "here", "the", "a", "an", "my", "our", "your", "its", "their", "his", "both", "all",
     "each", "every", "some", "any", "is", "are", "was", "were", "be", "been", "being", "will", "would", "can",
     "could", "should", "shall", "may", "might", "must", "do", "does", "did", "has", "have", "had", "needs", "need",
