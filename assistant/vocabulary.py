@@ -444,3 +444,25 @@ DONE_ALREADY = ("already", "earlier", "yesterday", "last night", "this morning")
 # stove set at"): a question naming a switch, light, cover or lock is read as get_state by code only with one of
 # them ("isn't the chandelier lovely" asks nothing of it); a sensor's or a heater's question always reads it
 STATE_ASKING_WORDS = ("running", "going", "working", "left", "still", "set", "at")
+
+# follow-ups completed from the conversation's state (round 19, follow)
+# Words of a follow-up said as a fragment that fill no argument of a call: articles, pronouns, prepositions,
+# conjunctions, politeness, hesitations and adverbs of adding and of time ("the salt lamp too", "hmm 75 on those",
+# "okay the heater in that room on"), no verb: a fragment whose every word is one of these or a part the home's
+# vocabulary reads is completed from the calls before it (a request with a verb is the other rules' and the model's).
+FRAGMENT_WORDS = frozenset({
+    "the", "a", "an", "my", "our", "it", "them", "they", "those", "these", "that", "this", "one", "1", "ones",
+    "in", "on", "at", "to", "for", "with", "of", "by", "there", "here", "room", "place", "same", "thing",
+    "and", "also", "too", "as", "well", "now", "then", "so", "please", "thanks", "just", "again", "back", "instead",
+    "ok", "okay", "oh", "hmm", "um", "uh", "er", "yeah", "yes", "actually", "alright", "right", "while", "you're",
+})
+# Words of a fragment that say what is done to its thing: the argument each sets and its value. "on" before a place
+# or a pronoun ("the lantern on the veranda", "75 on those") is no state.
+ACTION_PARTS = {"on": ("state", "on"), "off": ("state", "off"), "open": ("action", "open"), "opened": ("action", "open"),
+                "close": ("action", "close"), "closed": ("action", "close"), "shut": ("action", "close"),
+                "lock": ("action", "lock"), "locked": ("action", "lock"), "unlock": ("action", "unlock"),
+                "unlocked": ("action", "unlock")}
+# Units a number of a fragment may be said in, and the argument each fills ("make it 22 degrees", "60 percent")
+FRAGMENT_UNITS = {"percent": "percent", "degrees": "degrees", "degree": "degrees"}
+# Ways said before "to" and a number, which the number says alone ("lamp down to 20", "up to 22")
+TOWARDS = ("up", "down")

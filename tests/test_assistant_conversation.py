@@ -1382,3 +1382,63 @@ def test_a_call_for_a_follow_up_no_rule_reads_needs_the_words_or_the_conversatio
     # "one" is no level, and a tv of a room neither said nor used is no thing the words name
     assert unsupported(history, {"name": "set_brightness", "arguments": {"room": "bedroom", "percent": 1}}) is not None
     assert unsupported(history, {"name": "set_device", "arguments": {"device": "tv", "room": "kitchen", "state": "on"}}) is not None
+
+
+# Round 19: a fragment completed from the conversation's state (assistant.conversation._completed)
+
+@pytest.mark.parametrize("before, said, wanted", [
+    # a thing of the same kind: the newest call's skill and values kept
+    ([user("open the louvres please"), called("set_cover", name="louvres", action="open"), user("what time is it"),
+      called("get_time")], "pergola roof as well", "open the pergola roof"),
+    # a state said alone: the newest thing that takes it; a number alone: the newest setting
+    ([user("trouser press on"), called("switch_device", name="trouser press", state="on"), user("set a timer for 2 minutes"),
+      called("set_timer", seconds=120)], "right off now", "turn off the trouser press"),
+    ([user("the cove lighting at 35"), called("set_level", name="cove lighting", percent=35), user("what's the date"),
+      called("get_date")], "hmm 55 on that", "set the cove lighting to 55 percent"),
+    # a part of a name, placed by the area said with it
+    ([user("set the crystal pendant to 45"), called("set_level", name="crystal pendant", percent=45)],
+     "the tiffany in the sewing room the same", "set the tiffany lamp to 45 percent"),
+    # a heater's degrees for another heater, past another skill
+    ([user("snug stove to 19"), called("set_thermostat", name="snug stove", degrees=19), user("what time is it"),
+      called("get_time")], "the radiant panel the same then", "set the radiant panel to 19 degrees"),
+])
+def test_a_fragment_is_the_newest_fitting_call_with_its_parts_in_place(lexicon, before, said, wanted):
+    assert resolved([*before, user(said)], lexicon) == wanted
+
+
+@pytest.mark.parametrize("before, said, guess", [
+    # a word that is no part ("likewise", "match"): not completed
+    ([user("put the gramophone on"), called("switch_device", name="gramophone", state="on")], "um the jukebox likewise",
+     "turn on the jukebox"),
+    ([user("snug stove to 19"), called("set_thermostat", name="snug stove", degrees=19)], "and the radiant panel to match",
+     "set the radiant panel to 19 degrees"),
+    # a thing no call of the conversation acts on alike: a pump is not dimmed
+    ([user("dim the crystal pendant"), called("change_level", name="crystal pendant", direction="down")],
+     "the pump in the orangery too", "make the pond pump dimmer"),
+    # a number for a thing that takes none, a state for a lock, a thing of another room than "in there"
+    ([user("drying fan on"), called("switch_device", name="drying fan", state="on")], "40 on it",
+     "set the drying fan to 40 percent"),
+    ([user("lock the wicket gate"), called("set_lock", name="wicket gate", action="lock")], "and off",
+     "turn off the wicket gate"),
+    ([user("drying fan on"), called("switch_device", name="drying fan", state="on")], "the kiln in there too",
+     "turn on the kiln"),
+])
+def test_a_fragment_that_fits_no_call_is_not_completed(lexicon, before, said, guess):
+    assert resolved([*before, user(said)], lexicon) != guess
+
+
+def test_a_fragment_in_the_default_home_keeps_the_room_or_the_device_it_does_not_say():
+    before = [user("switch the garage speaker on"), called("set_device", device="speaker", room="garage", state="on"),
+              user("what's 6 times 7"), called("calculate", expression="6*7")]
+    assert resolved([*before, user("the bedroom's as well")]) == "turn on the bedroom speaker"
+    assert resolved([*before, user("and the plug in that room")]) == "turn on the garage plug"
+    assert resolved([*before, user("right, off")]) == "turn off the garage speaker"
+    lights = [user("hallway lights to 20 percent"), called("set_brightness", room="hallway", percent=20)]
+    assert resolved([*lights, user("ok 65 please")]) == "set the hallway lights to 65 percent"
+
+
+def test_a_state_alone_after_two_things_switched_together_is_asked_about(lexicon):
+    both = [user("kiln and jukebox on"), {"role": "assistant", "content": "Okay.", "tool_calls": [
+        {"type": "function", "function": {"name": "switch_device", "arguments": json.dumps({"name": n, "state": "on"})}}
+        for n in ("kiln", "jukebox")]}]
+    assert declined([*both, user("off again")], lexicon) is not None
