@@ -270,6 +270,7 @@ SKILL_PARTS = {"set_device": {"state": "state"}, "switch_device": {"state": "sta
                "change_brightness": {"direction": "direction"}, "set_cover": {"action": "action"},
                "set_lock": {"action": "action"}}
 UNIT_OF = {"set_level": "percent", "set_brightness": "percent", "set_thermostat": "degrees"}
+TIMER_QUESTIONS = ("timer_left", "stop_timer")    # a timer's call that another timer of the conversation's may take
 
 
 class Declined(str):
@@ -1366,10 +1367,13 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
 
 def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dict | None:
     """The parts a fragment says, each once: a thing ("name" of the user's home, "device" of the default one), a
-    place ("area", "room", or "there": the call's own), a "number" and its "unit", a "state" or an "action"; None
+    place ("area", "room", or "there": the call's own), a reading's "kind", a "timer" the conversation set, a
+    "number" and its "unit", a "state" or an "action"; None
     when a word is none of them nor of FRAGMENT_WORDS, or a kind of part is said twice (two things are no one call)."""
     things = ("room", "device") if vocabulary.lexicon is None else ("name", "area")
     parts: dict = {"there": True} if THERE.search(said) else {}      # "in that room": the place of the call completed
+    labels = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
+              if call["name"] in TIMER_SKILLS and call["arguments"].get("name")}
     words = THERE.sub(" ", said).replace("'s ", " ").removesuffix("'s").split()
     unread: list = []          # names or parts of one read, and runs of words that may be part of one
     i = 0
@@ -1384,6 +1388,10 @@ def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dic
             found, i = [ACTION_PARTS[word]], i + 1
         elif word in FRAGMENT_WORDS or word in TOWARDS and after == "to":
             i += 1
+        elif word in SENSOR_KINDS:           # a reading's kind, not part of a sensor's name
+            found, i = [("kind", word)], i + 1
+        elif (label := next((j for j in range(len(words), i, -1) if " ".join(words[i:j]) in labels), None)) is not None:
+            found, i = [("timer", " ".join(words[i:label]))], label
         elif (span := next((j for _, j in sorted(vocabulary.spans(words, [i]), key=lambda s: s[0] - s[1])
                             if (read := vocabulary.read(" ".join(words[i:j]))) is not None and read[0] in things),
                            None)) is not None:
@@ -1409,7 +1417,7 @@ def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dic
         if name is None or "name" in parts:
             return None
         parts["name"] = name
-    if "name" in parts and vocabulary.places.get(parts["name"]) not in (None, parts.get("area", vocabulary.places.get(parts["name"]))):
+    if isinstance(parts.get("name"), str) and vocabulary.places.get(parts["name"]) not in (None, parts.get("area", vocabulary.places.get(parts["name"]))):
         return None                       # a name said in a place it is not in
     return parts
 
@@ -1426,10 +1434,11 @@ def _place_follows(words: list[str], vocabulary: Vocabulary) -> bool:
                and all(word in FRAGMENT_WORDS for word in rest[n:]) for n in range(1, len(rest) + 1))
 
 
-def _name_in_part(part: str, area: str | None, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+def _name_in_part(part: str, area: str | None, calls: list[dict], vocabulary: Vocabulary) -> str | tuple | None:
     """The one name of the user's home that a part of it stands for ("lamp", "velux", "the lantern" on the
     veranda): the words start or end the name (one or many), in the place said if one is; the one the conversation
-    used first, then the one of the home; a name the home knows alone as itself; None when no name or several fit."""
+    used first, then the one of the home; a name the home knows alone as itself. Several the conversation used: all
+    of them (to ask which); None when no name or several of the home's fit."""
     whole = vocabulary.kinds or vocabulary.names
     if part in whole:
         return part
@@ -1439,19 +1448,23 @@ def _name_in_part(part: str, area: str | None, calls: list[dict], vocabulary: Vo
     if not names:
         return part if part in vocabulary.names else None
     used = {str(call["arguments"].get("name", "")).replace("_", " ") for call in calls}
-    for among in ([name for name in names if name in used], names):
-        if among:
-            return among[0] if len(set(among)) == 1 else None
-    return None
+    among = sorted({name for name in names if name in used})
+    if among:
+        return among[0] if len(among) == 1 else tuple(among)
+    return names[0] if len(set(names)) == 1 else None
 
 
 def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Declined | None:
     """A fragment ("the salt lamp too", "hmm 75 on those", "the nursery radiator to the same", "off again")
     completed from the newest call on a thing it fits: each part the fragment says in place of that call's, the
-    rest kept. A part no call takes is no request; one call of several made together is asked about."""
+    rest kept. A part no call takes is no request; one call of several made together, or one of several things
+    the part of a name may be, is asked about."""
     parts = _fragment_parts(said, calls, vocabulary)
     if not parts or set(parts) <= {"unit", "there"}:
         return None
+    if isinstance(parts.get("name"), tuple):        # "the lamp" after two lamps: which one, when either would do
+        fit = [name for name in parts["name"] if any(_filled(call, {**parts, "name": name}, vocabulary) for call in calls)]
+        return Declined(f"Which one do you mean, the {fit[0]} or the {fit[1]}?") if len(fit) > 1 else None
     for k in range(len(calls) - 1, -1, -1):
         changed = _filled(calls[k], parts, vocabulary)
         if changed is None:
@@ -1467,12 +1480,18 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
 
 def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
     """The call with the fragment's parts in place of its own, in the skill they ask for (a state: a switch; an
-    action: a cover or a lock; a number: a level or a setting, by the thing's kind); None when the call is on no
-    thing, a part has no place in it, its thing is not of a kind the skill acts on, or nothing changes."""
-    target = target_of(call)
-    if target is None or target.timer:
-        return None
+    action: a cover or a lock; a number: a level or a setting, by the thing's kind); a reading or a timer's question
+    with another place, kind or timer; None when the call is on no thing, a part has no place in it, its thing is
+    not of a kind the skill acts on, or nothing changes."""
     name, args = call["name"], call["arguments"]
+    if name == "read_sensor" or name == "get_state" and args.get("name") in SENSOR_KINDS:
+        return _reading_filled(call, parts)
+    if name in TIMER_QUESTIONS:
+        same = parts.get("timer") == str(args.get("name", "")).replace("_", " ")
+        return None if set(parts) != {"timer"} or same else {"name": name, "arguments": {"name": parts["timer"]}}
+    target = target_of(call)
+    if target is None or target.timer or {"kind", "timer"} & set(parts):
+        return None
     if vocabulary.lexicon is None:
         device = args.get("device") or (args.get("name") if name == "get_state" else None) \
             or ("light" if name in LEVEL_SKILLS else None)
@@ -1513,3 +1532,16 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
               for key, value in filled.items()}
     same = skill == name and all(args.get(key) == value for key, value in filled.items())
     return None if same else {"name": skill, "arguments": filled}
+
+
+def _reading_filled(call: dict, parts: dict) -> dict | None:
+    """A reading with the fragment's place or kind in place of its own ("the office then", "the humidity there");
+    None for any other part, or when nothing changes."""
+    if set(parts) - {"room", "area", "kind", "there"}:
+        return None
+    args = call["arguments"]
+    kind, place = ("kind", "room") if call["name"] == "read_sensor" else ("name", "area")
+    filled = {kind: parts.get("kind", args.get(kind)), place: parts.get(place, args.get(place))}
+    if any(value is None for value in filled.values()) or all(args.get(key) == value for key, value in filled.items()):
+        return None
+    return {"name": call["name"], "arguments": filled}

@@ -1442,3 +1442,25 @@ def test_a_state_alone_after_two_things_switched_together_is_asked_about(lexicon
         {"type": "function", "function": {"name": "switch_device", "arguments": json.dumps({"name": n, "state": "on"})}}
         for n in ("kiln", "jukebox")]}]
     assert declined([*both, user("off again")], lexicon) is not None
+
+
+def test_a_fragment_after_a_reading_or_a_timers_question_changes_its_place_kind_or_timer(lexicon):
+    now = [user("what time is it"), called("get_time")]
+    read = [user("how warm is the garage"), called("read_sensor", kind="temperature", room="garage"), *now]
+    assert resolved([*read, user("hmm the hallway")]) == "what's the temperature in the hallway"
+    assert resolved([*read, user("the humidity there")]) == "what's the humidity in the garage"
+    asked = [user("gallery temperature"), called("get_state", name="temperature", area="gallery"), *now]
+    assert resolved([*asked, user("the snug then")], lexicon) == "what's the temperature in the snug"
+    timers = [user("bread timer 40 minutes"), called("start_timer", name="bread", seconds=2400),
+              user("soup timer 25 minutes"), called("start_timer", name="soup", seconds=1500),
+              user("how's the soup doing"), called("timer_left", name="soup"), *now]
+    assert resolved([*timers, user("and the bread")]) == "how long is left on the bread timer"
+    # a timer the conversation never set is no part: not completed
+    assert resolved([*timers, user("and the cake")]) != "how long is left on the cake timer"
+
+
+def test_a_part_of_a_name_that_fits_several_things_used_is_asked_about(lexicon):
+    lamps = [user("arc lamp to 30"), called("set_level", name="arc lamp", percent=30),
+             user("salt lamp to 30"), called("set_level", name="salt lamp", percent=30)]
+    assert declined([*lamps, user("lamp 50")], lexicon) is not None
+    assert resolved([*lamps, user("the salt one, 50")], lexicon) == "set the salt lamp to 50 percent"
