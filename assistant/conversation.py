@@ -1374,7 +1374,9 @@ def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dic
     parts: dict = {"there": True} if THERE.search(said) else {}      # "in that room": the place of the call completed
     labels = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
               if call["name"] in TIMER_SKILLS and call["arguments"].get("name")}
-    words = THERE.sub(" ", said).replace("'s ", " ").removesuffix("'s").split()
+    # "the hallway's too": a thing's or a place's, not "it's" or "that's" (no fragment)
+    words = [word.removesuffix("'s") if word.removesuffix("'s") not in FRAGMENT_WORDS else word
+             for word in THERE.sub(" ", said).split()]
     unread: list = []          # names or parts of one read, and runs of words that may be part of one
     i = 0
     while i < len(words):
@@ -1384,7 +1386,8 @@ def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dic
             found, i = [("number", float(word))], i + 1
             if after in FRAGMENT_UNITS:
                 found, i = [*found, ("unit", FRAGMENT_UNITS[after])], i + 1
-        elif word in ACTION_PARTS and not (word == "on" and _place_follows(words[i + 1:], vocabulary)):
+        elif word in ACTION_PARTS and not (word == "on" and ("number" in parts and NUMBER_SAID.fullmatch(words[i - 1])
+                                                             or _place_follows(words[i + 1:], vocabulary))):
             found, i = [ACTION_PARTS[word]], i + 1
         elif word in FRAGMENT_WORDS or word in TOWARDS and after == "to":
             i += 1
@@ -1525,7 +1528,10 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
             return None
     if filled is None:
         return None
-    filled.update({key: parts.get(part, args.get(key)) for key, part in SKILL_PARTS.get(skill, {}).items()})
+    taken = SKILL_PARTS.get(skill, {})
+    if {"number", "state", "action"} & set(parts) - set(taken.values()):      # a value the skill has no place for
+        return None
+    filled.update({key: parts.get(part, args.get(key)) for key, part in taken.items()})
     if any(value is None for value in filled.values()):
         return None
     filled = {key: int(value) if isinstance(value, float) and value.is_integer() else value

@@ -1422,6 +1422,11 @@ def test_a_fragment_is_the_newest_fitting_call_with_its_parts_in_place(lexicon, 
      "turn off the wicket gate"),
     ([user("drying fan on"), called("switch_device", name="drying fan", state="on")], "the kiln in there too",
      "turn on the kiln"),
+    # a remark with a number ("it's" is no thing's), and a number said beside a state that only a switch takes
+    ([user("snug stove to 19"), called("set_thermostat", name="snug stove", degrees=19)], "it's 22 degrees in here",
+     "set the snug stove to 22 degrees"),
+    ([user("arc lamp on"), called("switch_device", name="arc lamp", state="on")], "the salt lamp on 20",
+     "turn on the salt lamp"),
 ])
 def test_a_fragment_that_fits_no_call_is_not_completed(lexicon, before, said, guess):
     assert resolved([*before, user(said)], lexicon) != guess
