@@ -20,7 +20,7 @@ from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+                                  DEVICES, FOLLOW_UP_KINDS, FRAGMENT_UNITS, FRAGMENT_WAYS, FRAGMENT_WORDS, GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, READING_COMPARATIVES,
@@ -261,9 +261,11 @@ NOT_CHANGES = {"calculate", "convert", "get_time", "get_date", "get_state", "rea
 SWITCH_ALL_WORDS = {"everything": "everything", "light": "all the lights", "lights": "all the lights"}
 # Round 19: a fragment completed from the state. The skill each part asks for, in the default home and in the user's
 # own (a number by the kind of the thing it sets); the arguments each skill takes from the parts; a setting's unit.
-FRAGMENT_SKILLS = {True: {"state": "set_device", "number light": "set_brightness", "number climate": "set_thermostat"},
+FRAGMENT_SKILLS = {True: {"state": "set_device", "number light": "set_brightness", "number climate": "set_thermostat",
+                          "direction light": "change_brightness"},
                    False: {"state": "switch_device", "open": "set_cover", "close": "set_cover", "lock": "set_lock",
-                           "unlock": "set_lock", "number light": "set_level", "number climate": "set_thermostat"}}
+                           "unlock": "set_lock", "number light": "set_level", "number climate": "set_thermostat",
+                           "direction light": "change_level"}}
 SKILL_PARTS = {"set_device": {"state": "state"}, "switch_device": {"state": "state"}, "switch_all": {"state": "state"},
                "set_brightness": {"percent": "number"}, "set_level": {"percent": "number"},
                "set_thermostat": {"degrees": "number"}, "change_level": {"direction": "direction"},
@@ -1368,7 +1370,7 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
 def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dict | None:
     """The parts a fragment says, each once: a thing ("name" of the user's home, "device" of the default one), a
     place ("area", "room", or "there": the call's own), a reading's "kind", a "timer" the conversation set, a
-    "number" and its "unit", a "state" or an "action"; None
+    "number" and its "unit", a "state", an "action" or a light's "direction"; None
     when a word is none of them nor of FRAGMENT_WORDS, or a kind of part is said twice (two things are no one call)."""
     things = ("room", "device") if vocabulary.lexicon is None else ("name", "area")
     parts: dict = {"there": True} if THERE.search(said) else {}      # "in that room": the place of the call completed
@@ -1391,6 +1393,8 @@ def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dic
             found, i = [ACTION_PARTS[word]], i + 1
         elif word in FRAGMENT_WORDS or word in TOWARDS and after == "to":
             i += 1
+        elif word in FRAGMENT_WAYS:
+            found, i = [("direction", FRAGMENT_WAYS[word])], i + 1
         elif word in SENSOR_KINDS:           # a reading's kind, not part of a sensor's name
             found, i = [("kind", word)], i + 1
         elif (label := next((j for j in range(len(words), i, -1) if " ".join(words[i:j]) in labels), None)) is not None:
@@ -1439,17 +1443,16 @@ def _place_follows(words: list[str], vocabulary: Vocabulary) -> bool:
 
 def _name_in_part(part: str, area: str | None, calls: list[dict], vocabulary: Vocabulary) -> str | tuple | None:
     """The one name of the user's home that a part of it stands for ("lamp", "velux", "the lantern" on the
-    veranda): the words start or end the name (one or many), in the place said if one is; the one the conversation
-    used first, then the one of the home; a name the home knows alone as itself. Several the conversation used: all
-    of them (to ask which); None when no name or several of the home's fit."""
+    veranda): the words start or end the name ("the lights" of a room are all of them), in the place said if one
+    is; the one the conversation used first, then the one of the home. Several the conversation used: all of them
+    (to ask which); None when no name or several of the home's fit."""
     whole = vocabulary.kinds or vocabulary.names
     if part in whole:
         return part
-    names = [name for name in whole for said in {part, part.removesuffix("s")}
-             if (name.startswith(said + " ") or name.endswith(" " + said))
+    names = [name for name in whole if (name.startswith(part + " ") or name.endswith(" " + part))
              and (area is None or vocabulary.places.get(name) == area)]
     if not names:
-        return part if part in vocabulary.names else None
+        return None
     used = {str(call["arguments"].get("name", "")).replace("_", " ") for call in calls}
     among = sorted({name for name in names if name in used})
     if among:
@@ -1460,8 +1463,9 @@ def _name_in_part(part: str, area: str | None, calls: list[dict], vocabulary: Vo
 def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Declined | None:
     """A fragment ("the salt lamp too", "hmm 75 on those", "the nursery radiator to the same", "off again")
     completed from the newest call on a thing it fits: each part the fragment says in place of that call's, the
-    rest kept. A part no call takes is no request; one call of several made together, or one of several things
-    the part of a name may be, is asked about."""
+    rest kept. A part no call takes is no request; one call of several made together, one of several things the
+    part of a name may be, or a thing said that no call fits ("the roman blind too" after a switch) is asked
+    about."""
     parts = _fragment_parts(said, calls, vocabulary)
     if not parts or set(parts) <= {"unit", "there"}:
         return None
@@ -1478,6 +1482,9 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
             if len(together) > 1:
                 return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
         return request_for(changed)
+    thing = parts.get("name") or parts.get("device")
+    if thing and any(target_of(call) is not None for call in calls):       # a thing said that nothing done fits
+        return Declined(f"Sorry, I'm not sure what you'd like done with the {DEVICE_SPOKEN.get(thing, thing)}.")
     return None
 
 
@@ -1508,7 +1515,7 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
         if parts.get("there") and (place is None or vocabulary.places.get(thing) != place):
             return None                   # "the kiln in that room": a thing of that room, or none
     asked = "state" if "state" in parts else parts.get("action") if "action" in parts else \
-        f"number {kind}" if "number" in parts else None
+        f"number {kind}" if "number" in parts else f"direction {kind}" if "direction" in parts else None
     skill = name if asked is None or name == "switch_all" and asked == "state" and "name" not in parts \
         else FRAGMENT_SKILLS[vocabulary.lexicon is None].get(asked)
     if skill is None or not thing or "number" in parts and parts.get("unit", UNIT_OF.get(skill)) != UNIT_OF.get(skill):
@@ -1529,7 +1536,7 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
     if filled is None:
         return None
     taken = SKILL_PARTS.get(skill, {})
-    if {"number", "state", "action"} & set(parts) - set(taken.values()):      # a value the skill has no place for
+    if {"number", "state", "action", "direction"} & set(parts) - set(taken.values()):      # a value with no place
         return None
     filled.update({key: parts.get(part, args.get(key)) for key, part in taken.items()})
     if any(value is None for value in filled.values()):

@@ -455,6 +455,7 @@ FRAGMENT_WORDS = frozenset({
     "in", "on", "at", "to", "for", "with", "of", "by", "there", "here", "room", "place", "same", "thing",
     "and", "also", "too", "as", "well", "now", "then", "so", "please", "thanks", "just", "again", "back", "instead",
     "ok", "okay", "oh", "hmm", "um", "uh", "er", "yeah", "yes", "actually", "alright", "right", "while", "you're",
+    "bit", "little", "touch", "tad", "notch",
 })
 # Words of a fragment that say what is done to its thing: the argument each sets and its value. "on" before a place
 # or a pronoun ("the lantern on the veranda", "75 on those") is no state.
@@ -466,3 +467,5 @@ ACTION_PARTS = {"on": ("state", "on"), "off": ("state", "off"), "open": ("action
 FRAGMENT_UNITS = {"percent": "percent", "degrees": "degrees", "degree": "degrees"}
 # Ways said before "to" and a number, which the number says alone ("lamp down to 20", "up to 22")
 TOWARDS = ("up", "down")
+# A light's way said in a fragment ("the salt lamp a touch dimmer", "office up a bit"): its direction
+FRAGMENT_WAYS = {**{way: "up" for way in (*BRIGHTER, "up")}, **{way: "down" for way in (*DARKER, "down")}}

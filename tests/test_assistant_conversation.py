@@ -1469,3 +1469,17 @@ def test_a_part_of_a_name_that_fits_several_things_used_is_asked_about(lexicon):
              user("salt lamp to 30"), called("set_level", name="salt lamp", percent=30)]
     assert declined([*lamps, user("lamp 50")], lexicon) is not None
     assert resolved([*lamps, user("the salt one, 50")], lexicon) == "set the salt lamp to 50 percent"
+
+
+def test_a_lights_way_in_a_fragment_steps_the_light_it_names(lexicon):
+    now = [user("what's the date"), called("get_date")]
+    pendant = [user("crystal pendant to 70"), called("set_level", name="crystal pendant", percent=70), *now]
+    assert resolved([*pendant, user("the arc lamp a tad darker")], lexicon) == "make the arc lamp dimmer"
+    kitchen = [user("kitchen lights at 40"), called("set_brightness", room="kitchen", percent=40), *now]
+    assert resolved([*kitchen, user("garage lighter as well")]) == "make the garage lights brighter"
+
+
+def test_a_thing_said_in_a_fragment_that_no_call_fits_is_asked_about(lexicon):
+    # a cover after a switch: neither switched on nor opened on a guess
+    kiln = [user("kiln on please"), called("switch_device", name="kiln", state="on")]
+    assert declined([*kiln, user("the pergola roof as well")], lexicon) is not None
