@@ -5,8 +5,8 @@ resume on another gateway loads from the store), so there is nothing else to kee
 ("turn it off", "and the salt lamp", "actually cancel it", "the other one", "same for the office") is rewritten
 by deterministic code into the self-contained request it stands for ("turn off the pond pump"), which the model
 then reads alone: the model answers self-contained requests far better than it follows references (see
-docs/assistant.md). The phrasings are data: FOLLOW_UPS, NEW_VALUE, ON_THE_RESULT, STEP_FROM, REFERRING and
-REQUESTS below.
+docs/history/assistant.md, "Conversations and paraphrases"). The phrasings are data: FOLLOW_UPS, NEW_VALUE,
+ON_THE_RESULT, STEP_FROM, REFERRING and REQUESTS below.
 """
 import re
 from collections.abc import Iterable, Iterator
