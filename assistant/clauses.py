@@ -15,7 +15,8 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import CONDITIONS, NO_PLACES, OPENING_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
+from assistant.vocabulary import (CONDITIONS, NO_PLACES, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES, REASON_SUBJECTS,
+                                  REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -53,9 +54,11 @@ STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|un
                          r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time|"
                          r"second thoughts?)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
-# off", "the dock lights, switch them on", "the bread timer, how long has it got"); not "it" of "it's"
-PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that(?! (?:it|it's|the|a|an|you|i|we|they|he|she|"
-                     r"there|there's|my|our)\b)|those|they)\b(?!')")
+# off", "the dock lights, switch them on", "the bread timer, how long has it got"): the vocabulary's, but "this",
+# and "they"; not "it" of "it's", nor "that" before what it opens ("that it's", "that the")
+_PRONOUNS = [*PRONOUN_ONES, *(word for word in PRONOUN_OBJECTS if word != "this"), "they"]
+PRONOUN = re.compile(rf"\b(?:{'|'.join(_PRONOUNS)})\b(?!')(?!(?<=\bthat) (?:it|it's|the|a|an|you|i|we|they|he|she|"
+                     r"there|there's|my|our)\b)")
 # A state said alone after a thing said with a determiner ("the fairy lights, on please"): switch it to that state
 BARE_STATE = re.compile(r"^(on|off)(?= please$| now$| then$|$)")
 # What is said of a thing before a pronoun stands for it: its state there is a remark ("the heater's been on all

@@ -23,7 +23,8 @@ from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WA
                                   DEVICES, FOLLOW_UP_KINDS, GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
-                                  MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, READING_COMPARATIVES,
+                                  MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
+                                  READING_COMPARATIVES,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
@@ -217,7 +218,7 @@ REQUESTS = {
 }
 DIRECTION_WORDS = {"up": "brighter", "down": "dimmer"}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
-_WHAT = r"(?:it|that|them|this|those|the other 1|the other)"
+_WHAT = rf"(?:{'|'.join(PRONOUN_OBJECTS)}|the other 1|the other)"
 UNDO = re.compile(rf"^(?:(?:{'|'.join(ASKING)}) )*(?:(?:{'|'.join(UNDOING)})(?: {_WHAT}| (?:{'|'.join(UNDO_WHAT)}))?"
                   rf"(?: {_WHAT})?(?: (?:{'|'.join(AS_IT_WAS)}))?|(?:{'|'.join(RESTORING)})(?: {_WHAT})? "
                   rf"(?:{'|'.join(AS_IT_WAS)}))(?: before)?(?: please)?$")

@@ -444,3 +444,9 @@ DONE_ALREADY = ("already", "earlier", "yesterday", "last night", "this morning")
 # stove set at"): a question naming a switch, light, cover or lock is read as get_state by code only with one of
 # them ("isn't the chandelier lovely" asks nothing of it); a sensor's or a heater's question always reads it
 STATE_ASKING_WORDS = ("running", "going", "working", "left", "still", "set", "at")
+
+# one source of truth (round 19, tidy)
+# Words that stand for a thing said before them as what a verb acts on ("switch it off", "the dock lights, switch
+# them on", "leave that"), and the same said with a word for one ("that one": the normaliser writes "1")
+PRONOUN_OBJECTS = ("it", "that", "them", "this", "those")
+PRONOUN_ONES = ("that 1", "this 1", "those ones")

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.vocabulary import OTHER_REQUEST_VERBS, QUESTION_WORDS, SWITCH_VERBS
+from assistant.vocabulary import OTHER_REQUEST_VERBS, PRONOUN_OBJECTS, QUESTION_WORDS, SWITCH_VERBS
 
 # Words that say how much, after "a": "dim the lamp a touch", "a bit brighter".
 DEGREE_WORDS = ("touch", "bit", "little", "tad", "notch")
@@ -63,8 +63,6 @@ JOINING = ("and", "but", "or", "so", "because", "cos", "as", "if", "when", "whil
            "reckon", "see", "mean", "can", "could", "shall", "should", "may", "might", "must", "do", "does", "did",
            "would", "will", "am", "have", "had")
 
-# What a request's verb acts on when the thing was said before it ("the dock lights, switch them on").
-PRONOUN_OBJECTS = ("it", "them", "this", "that", "those")
 # What a question asks about when the thing was said before it ("the coffee maker, is it still on").
 PRONOUN_SUBJECTS = ("it", "they", "that", "this", "there", "it's")
 # Words that lead into a verb, besides JOINING: no break between them ("could you switch it", "please turn it").
