@@ -19,7 +19,8 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
+from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, BRIGHTER, CORRECTING,
+                                  DARKER, DEVICE_SPOKEN,
                                   DEVICES, FOLLOW_UP_KINDS, GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
@@ -216,7 +217,7 @@ REQUESTS = {
     "timer_left": "how long is left on the {name} timer",
     "stop_timer": "cancel the {name} timer",
 }
-DIRECTION_WORDS = {"up": "brighter", "down": "dimmer"}
+DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
 _WHAT = rf"(?:{'|'.join(PRONOUN_OBJECTS)}|the other 1|the other)"
 UNDO = re.compile(rf"^(?:(?:{'|'.join(ASKING)}) )*(?:(?:{'|'.join(UNDOING)})(?: {_WHAT}| (?:{'|'.join(UNDO_WHAT)}))?"
@@ -241,8 +242,9 @@ MULTIPLE = re.compile(rf"^(?:(?:make|give|set|put) )?(?:{_WHAT} |the (?P<thing>[
 OPERAND = re.compile(r"^(?:and |and what about |and how about |what about |how about )(?P<op>times|multiplied by|plus|minus|divided by|over|by) "
                      r"(?P<n>\d+(?:\.\d+)?)$")
 OPERATORS = {"times": "*", "multiplied by": "*", "plus": "+", "minus": "-", "divided by": "/", "over": "/"}
+# A step said in a light's own words ("a bit darker"), and its way
+LIGHT_WAYS = {**dict.fromkeys(BRIGHTER, "up"), **dict.fromkeys(DARKER, "down")}
 # What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
-LIGHT_WAYS = {"brighter": "up", "dimmer": "down", "darker": "down"}
 LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
 SKILL_KINDS = {"set_cover": "cover", "set_lock": "lock", "set_thermostat": "climate", "activate_scene": "scene"}
 # Each skill's call that takes back another: a state, an action or a direction turned round

@@ -217,8 +217,9 @@ SAID_WELCOME = r"(?:would be|'d be|will be|might be) (?:nice|nicer|good|great|lo
 # A check asked for after the question it checks ("has the gate been left open, can you check"): asked already
 CHECKS = ("can you check", "could you check", "can you see", "could you see", "check for me", "can you find out",
           "could you find out")
-# What a light is made when it is dimmed or brightened, said of a room ("bedroom a little darker please")
-DARKER = ("darker", "dimmer")
+# What a light is made when it is dimmed or brightened, said of a room ("bedroom a little darker please"); the
+# first of each is how a request rewritten from a call says the step ("make the reading lamp dimmer")
+DARKER = ("dimmer", "darker")
 BRIGHTER = ("brighter", "lighter")
 # What a fan or a thing of levels gives more or less of ("bit more breeze from the punkah", "more air on the fan")
 LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
