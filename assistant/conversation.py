@@ -9,6 +9,8 @@ docs/assistant.md). The phrasings are data: FOLLOW_UPS, NEW_VALUE, ON_THE_RESULT
 REQUESTS below.
 """
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -31,6 +33,7 @@ from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WA
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
+MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
 
 # How a follow-up says it goes on from what came before. Each pattern names the part it refers with:
 # `ref` (a pronoun or "the other one", replaced by the thing it stands for) or `new` (what changes: an area,
@@ -448,14 +451,14 @@ def _with(call: dict, key: str, value) -> dict:
 def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list[dict]:
     """The history to prompt with: a follow-up rewritten, against the calls before it, into the request it
     stands for, alone; any other request as it is, with the history before it (also one declined)."""
-    resolved = _resolution(history, lexicon)
+    resolved = _read_once(history, lexicon)
     return history if isinstance(resolved, Declined) else resolved
 
 
 def declined(history: list[dict], lexicon: tuple[set, set] | None = None) -> Declined | None:
     """What to say, with no call, to a follow-up that does not single out one thing (see Declined); None when the
     follow-up is read (resolve)."""
-    resolved = _resolution(history, lexicon)
+    resolved = _read_once(history, lexicon)
     return resolved if isinstance(resolved, Declined) else None
 
 
@@ -483,6 +486,30 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
                 and not re.search(rf"\b{re.escape(DEVICE_SPOKEN.get(value, value).lower())}\b", said):
             return Declined("Sorry, I'm not sure which one you mean.")
     return None
+
+
+_READINGS: OrderedDict[tuple[str, int], tuple[object, list[dict] | Declined]] = OrderedDict()
+_READINGS_LOCK = threading.Lock()
+
+
+def _read_once(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
+    """_resolution, read once a turn: declined, resolve (for the prompt, the second opinion, each clause) and
+    unsupported ask it of the same history, at about half a millisecond a reading. Kept by the history's words and
+    the lexicon's identity (a home builds a new lexicon for each version of itself; the entry holds it, so its id
+    names no other); the messages are copied in and out, so no caller changes what another reads."""
+    key = (repr(history), id(lexicon))
+    with _READINGS_LOCK:
+        kept = _READINGS.get(key)
+        if kept is not None:
+            _READINGS.move_to_end(key)
+    if kept is None:
+        resolved = _resolution(history, lexicon)
+        kept = (lexicon, resolved if isinstance(resolved, Declined) else [dict(message) for message in resolved])
+        with _READINGS_LOCK:
+            _READINGS[key] = kept
+            while len(_READINGS) > MAX_READINGS:
+                _READINGS.popitem(last=False)
+    return kept[1] if isinstance(kept[1], Declined) else [dict(message) for message in kept[1]]
 
 
 def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
