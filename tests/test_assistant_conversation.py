@@ -39,6 +39,18 @@ def test_it_is_the_last_thing_acted_on_or_asked_about(lexicon):
     assert resolved(history, lexicon) == "turn off the pond pump"
 
 
+def test_a_history_read_again_reads_as_its_words_say_whatever_a_caller_did(lexicon):
+    """declined, resolve and unsupported read one turn's history once between them (conversation._read_once): a
+    caller that changes the messages it got changes nothing the next one reads, and a history changed in place
+    is read anew."""
+    history = [user("is the pond pump on"), called("get_state", name="pond pump"), user("turn it off")]
+    resolve(history, lexicon)[0]["content"] = "switch on the jukebox"
+    assert declined(history, lexicon) is None
+    assert resolved(history, lexicon) == "turn off the pond pump"
+    history[-1]["content"] = "turn it on"
+    assert resolved(history, lexicon) == "turn on the pond pump"
+
+
 def test_a_timer_word_refers_to_the_newest_timer_past_other_calls():
     history = [user("set a timer for five minutes"), called("set_timer", seconds=300),
                user("turn on the kitchen light"), called("set_device", device="light", room="kitchen", state="on"),
