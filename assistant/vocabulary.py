@@ -451,3 +451,8 @@ STATE_ASKING_WORDS = ("running", "going", "working", "left", "still", "set", "at
 # them on", "leave that"), and the same said with a word for one ("that one": the normaliser writes "1")
 PRONOUN_OBJECTS = ("it", "that", "them", "this", "those")
 PRONOUN_ONES = ("that 1", "this 1", "those ones")
+# A subject said with its verb in one word ("it's", "we're", "nobody's"): heard run on after a request, it starts a
+# clause of its own ("the hall light on it's dark")
+SUBJECTS_WITH_A_VERB = ("i'm", "i've", "i'll", "i'd", "it's", "it'll", "we're", "we've", "we'll", "we'd", "you're",
+                        "you've", "they're", "they've", "they'll", "he's", "she's", "there's", "that's", "nobody's",
+                        "everyone's", "everybody's", "someone's", "somebody's")

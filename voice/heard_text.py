@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.vocabulary import OTHER_REQUEST_VERBS, PRONOUN_OBJECTS, QUESTION_WORDS, SWITCH_VERBS
+from assistant.vocabulary import OTHER_REQUEST_VERBS, PRONOUN_OBJECTS, QUESTION_WORDS, SUBJECTS_WITH_A_VERB, SWITCH_VERBS
 
 # Words that say how much, after "a": "dim the lamp a touch", "a bit brighter".
 DEGREE_WORDS = ("touch", "bit", "little", "tad", "notch")
@@ -52,9 +52,7 @@ _BARE_END = re.compile(rf"(\b(?!(?:{'|'.join(_BEFORE_DEGREE)})\b)[A-Za-z']+)\s+(
 
 # A subject said with its verb in one word, or "i": a clause starts with it ("the hall light on it's dark", "set an
 # alarm for nine i need my pills" said as two).
-CLAUSE_OPENERS = ("i", "i'm", "i've", "i'll", "i'd", "it's", "it'll", "we're", "we've", "we'll", "we'd", "you're",
-                  "you've", "they're", "they've", "they'll", "he's", "she's", "there's", "that's", "nobody's",
-                  "everyone's", "everybody's", "someone's", "somebody's")
+CLAUSE_OPENERS = ("i", *SUBJECTS_WITH_A_VERB)
 # Words that join such a clause to the words before it, or ask with its subject: no break between them ("so it's
 # warm", "if we're out", "can i have").
 JOINING = ("and", "but", "or", "so", "because", "cos", "as", "if", "when", "while", "whilst", "until", "till",
