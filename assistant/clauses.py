@@ -15,8 +15,8 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (CONDITIONS, NO_PLACES, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES, REASON_SUBJECTS,
-                                  REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER)
+from assistant.vocabulary import (CONDITIONS, NO_PLACES, NO_TIMER_NAMES, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES,
+                                  REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -64,13 +64,13 @@ BARE_STATE = re.compile(r"^(on|off)(?= please$| now$| then$|$)")
 # What is said of a thing before a pronoun stands for it: its state there is a remark ("the heater's been on all
 # day, shut it down")
 _SAID_OF_IT = re.compile(r"^(?:is|are)(?: [a-z']+){1,4}$")
-# A timer or the thermostat said first, by its name or none: "the bread timer", "rice timer", "the thermostat"
-_TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:(?!(?:a|an|some|new|start|stop|set|cancel|reset|pause)\b)[a-z]+ )?"
-                          r"(?:timer|thermostat))\b")
+# A timer by its name or none, or the thermostat: "bread timer", "timer", "thermostat" (not "a timer", "start timer")
+_TIMER_NAMED = rf"((?:(?!(?:{'|'.join(NO_TIMER_NAMES)})\b)[a-z]+ )?(?:timer|thermostat))\b"
+# said first: "the bread timer", "rice timer", "the thermostat"
+_TIMER_FIRST = re.compile(rf"^((?:the|my|our) )?{_TIMER_NAMED}")
 # or after a determiner anywhere in a clause that says nothing else a call could need: "don't need the bath timer
 # any more, turn it off"
-_TIMER_SAID = re.compile(r"\b(?:the|my|our) ((?:(?!(?:a|an|some|new|start|stop|set|cancel|reset|pause)\b)[a-z]+ )?"
-                         r"(?:timer|thermostat))\b")
+_TIMER_SAID = re.compile(rf"\b(?:the|my|our) {_TIMER_NAMED}")
 # Said between a thing and an area of it: "the pleated blind in the nursery", "the bunting lights on the veranda"
 _IN_AREA = {("in", "the"), ("on", "the")}
 _NUMBER = re.compile(r"\d")

@@ -456,3 +456,5 @@ PRONOUN_ONES = ("that 1", "this 1", "those ones")
 SUBJECTS_WITH_A_VERB = ("i'm", "i've", "i'll", "i'd", "it's", "it'll", "we're", "we've", "we'll", "we'd", "you're",
                         "you've", "they're", "they've", "they'll", "he's", "she's", "there's", "that's", "nobody's",
                         "everyone's", "everybody's", "someone's", "somebody's")
+# Words said right before "timer" that are no timer's name ("start a timer", "set timer", "a new timer")
+NO_TIMER_NAMES = ("a", "an", "some", "new", "start", "stop", "set", "cancel", "reset", "pause")
