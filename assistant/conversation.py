@@ -34,6 +34,7 @@ from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WA
 
 MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
+MAX_LEXICONS = 4        # and the homes' lexicons they hold at most (a big home's is megabytes; a new one each version)
 
 # How a follow-up says it goes on from what came before. Each pattern names the part it refers with:
 # `ref` (a pronoun or "the other one", replaced by the thing it stands for) or `new` (what changes: an area,
@@ -507,7 +508,7 @@ def _read_once(history: list[dict], lexicon: tuple[set, set] | None) -> list[dic
         kept = (lexicon, resolved if isinstance(resolved, Declined) else [dict(message) for message in resolved])
         with _READINGS_LOCK:
             _READINGS[key] = kept
-            while len(_READINGS) > MAX_READINGS:
+            while len(_READINGS) > MAX_READINGS or len({id(held) for held, _ in _READINGS.values()}) > MAX_LEXICONS:
                 _READINGS.popitem(last=False)
     return kept[1] if isinstance(kept[1], Declined) else [dict(message) for message in kept[1]]
 
