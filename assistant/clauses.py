@@ -16,7 +16,8 @@ from dataclasses import dataclass
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (CONDITIONS, NO_PLACES, NO_TIMER_NAMES, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES,
-                                  REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER)
+                                  REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, REMARK_SUBJECTS, SUBJECT_WISHES,
+                                  VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -29,11 +30,7 @@ REASON_INSIDE = re.compile(rf"\s(?=(?:{'|'.join(REASONS + REASONS_BEFORE_A_SUBJE
 REASON = re.compile(rf"^(?:{'|'.join(REASONS)})\b|^(?:{'|'.join(REASONS_BEFORE_A_SUBJECT)})\s{_SUBJECT}\b")
 # A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
 # wish said this way is a request ("we need the heating on")
-REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
-                    r"i'll|i was|i have|i had|i heard|i can't|i cannot|they|they're|he|she|he's|she's|you're|you've|"
-                    r"someone|someone's|somebody|somebody's|nobody|nobody's|no one|everyone|everyone's|everybody|"
-                    r"something|something's|nothing|nothing's)\b"
-                    r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)"
+REMARK = re.compile(rf"^(?:{'|'.join(REMARK_SUBJECTS)})\b(?! (?:{'|'.join(SUBJECT_WISHES)})\b)"
                     # a value said to be better: "21 would be better" (the request says what to change with it)
                     rf"|^{VALUE_SAID_BETTER}\b")
 # A clause that says when or on what condition: the request without it is another request

@@ -458,3 +458,12 @@ SUBJECTS_WITH_A_VERB = ("i'm", "i've", "i'll", "i'd", "it's", "it'll", "we're", 
                         "everyone's", "everybody's", "someone's", "somebody's")
 # Words said right before "timer" that are no timer's name ("start a timer", "set timer", "a new timer")
 NO_TIMER_NAMES = ("a", "an", "some", "new", "start", "stop", "set", "cancel", "reset", "pause")
+# Subjects a clause that says how things are opens with ("it's stuffy", "we have guests", "i'm going to bed"): a
+# remark beside the request, never the request; unless the subject says one of SUBJECT_WISHES ("we need the heating
+# on" is a request)
+REMARK_SUBJECTS = ("it", "it's", "its", "that's", "that is", "this is", "there", "there's", "we", "we're", "we've",
+                   "we'll", "we'd", "i'm", "i am", "i've", "i'll", "i was", "i have", "i had", "i heard", "i can't",
+                   "i cannot", "they", "they're", "he", "she", "he's", "she's", "you're", "you've", "someone",
+                   "someone's", "somebody", "somebody's", "nobody", "nobody's", "no one", "everyone", "everyone's",
+                   "everybody", "something", "something's", "nothing", "nothing's")
+SUBJECT_WISHES = ("need", "want", "would like", "'d like", "would love", "'d love", "like")
