@@ -217,8 +217,9 @@ SAID_WELCOME = r"(?:would be|'d be|will be|might be) (?:nice|nicer|good|great|lo
 # A check asked for after the question it checks ("has the gate been left open, can you check"): asked already
 CHECKS = ("can you check", "could you check", "can you see", "could you see", "check for me", "can you find out",
           "could you find out")
-# What a light is made when it is dimmed or brightened, said of a room ("bedroom a little darker please")
-DARKER = ("darker", "dimmer")
+# What a light is made when it is dimmed or brightened, said of a room ("bedroom a little darker please"); the
+# first of each is how a request rewritten from a call says the step ("make the reading lamp dimmer")
+DARKER = ("dimmer", "darker")
 BRIGHTER = ("brighter", "lighter")
 # What a fan or a thing of levels gives more or less of ("bit more breeze from the punkah", "more air on the fan")
 LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
@@ -444,3 +445,25 @@ DONE_ALREADY = ("already", "earlier", "yesterday", "last night", "this morning")
 # stove set at"): a question naming a switch, light, cover or lock is read as get_state by code only with one of
 # them ("isn't the chandelier lovely" asks nothing of it); a sensor's or a heater's question always reads it
 STATE_ASKING_WORDS = ("running", "going", "working", "left", "still", "set", "at")
+
+# one source of truth (round 19, tidy)
+# Words that stand for a thing said before them as what a verb acts on ("switch it off", "the dock lights, switch
+# them on", "leave that"), and the same said with a word for one ("that one": the normaliser writes "1")
+PRONOUN_OBJECTS = ("it", "that", "them", "this", "those")
+PRONOUN_ONES = ("that 1", "this 1", "those ones")
+# A subject said with its verb in one word ("it's", "we're", "nobody's"): heard run on after a request, it starts a
+# clause of its own ("the hall light on it's dark")
+SUBJECTS_WITH_A_VERB = ("i'm", "i've", "i'll", "i'd", "it's", "it'll", "we're", "we've", "we'll", "we'd", "you're",
+                        "you've", "they're", "they've", "they'll", "he's", "she's", "there's", "that's", "nobody's",
+                        "everyone's", "everybody's", "someone's", "somebody's")
+# Words said right before "timer" that are no timer's name ("start a timer", "set timer", "a new timer")
+NO_TIMER_NAMES = ("a", "an", "some", "new", "start", "stop", "set", "cancel", "reset", "pause")
+# Subjects a clause that says how things are opens with ("it's stuffy", "we have guests", "i'm going to bed"): a
+# remark beside the request, never the request; unless the subject says one of SUBJECT_WISHES ("we need the heating
+# on" is a request)
+REMARK_SUBJECTS = ("it", "it's", "its", "that's", "that is", "this is", "there", "there's", "we", "we're", "we've",
+                   "we'll", "we'd", "i'm", "i am", "i've", "i'll", "i was", "i have", "i had", "i heard", "i can't",
+                   "i cannot", "they", "they're", "he", "she", "he's", "she's", "you're", "you've", "someone",
+                   "someone's", "somebody", "somebody's", "nobody", "nobody's", "no one", "everyone", "everyone's",
+                   "everybody", "something", "something's", "nothing", "nothing's")
+SUBJECT_WISHES = ("need", "want", "would like", "'d like", "would love", "'d love", "like")
