@@ -15,7 +15,9 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import CONDITIONS, NO_PLACES, OPENING_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, VALUE_SAID_BETTER
+from assistant.vocabulary import (CONDITIONS, NO_PLACES, NO_TIMER_NAMES, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES,
+                                  REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, REMARK_SUBJECTS, SUBJECT_WISHES,
+                                  VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -28,11 +30,7 @@ REASON_INSIDE = re.compile(rf"\s(?=(?:{'|'.join(REASONS + REASONS_BEFORE_A_SUBJE
 REASON = re.compile(rf"^(?:{'|'.join(REASONS)})\b|^(?:{'|'.join(REASONS_BEFORE_A_SUBJECT)})\s{_SUBJECT}\b")
 # A clause that says how things are, not what to do ("it's stuffy", "we have guests", "i'm going to bed"); a
 # wish said this way is a request ("we need the heating on")
-REMARK = re.compile(r"^(?:it|it's|its|that's|that is|this is|there|there's|we|we're|we've|we'll|we'd|i'm|i am|i've|"
-                    r"i'll|i was|i have|i had|i heard|i can't|i cannot|they|they're|he|she|he's|she's|you're|you've|"
-                    r"someone|someone's|somebody|somebody's|nobody|nobody's|no one|everyone|everyone's|everybody|"
-                    r"something|something's|nothing|nothing's)\b"
-                    r"(?! (?:need|want|would like|'d like|would love|'d love|like)\b)"
+REMARK = re.compile(rf"^(?:{'|'.join(REMARK_SUBJECTS)})\b(?! (?:{'|'.join(SUBJECT_WISHES)})\b)"
                     # a value said to be better: "21 would be better" (the request says what to change with it)
                     rf"|^{VALUE_SAID_BETTER}\b")
 # A clause that says when or on what condition: the request without it is another request
@@ -53,21 +51,23 @@ STATE_WORDS = re.compile(r"\b(?:off|open|opened|close|closed|shut|lock|locked|un
                          r"|(?<!\bhang )(?<!\bhold )\bon\b(?! (?:the|my|our|a|an|top|its|this|that|his|her|their|time|"
                          r"second thoughts?)\b)")
 # A pronoun that may stand for the thing a clause before it names ("that larder extractor is noisy, turn it
-# off", "the dock lights, switch them on", "the bread timer, how long has it got"); not "it" of "it's"
-PRONOUN = re.compile(r"\b(?:that 1|this 1|those ones|it|them|that(?! (?:it|it's|the|a|an|you|i|we|they|he|she|"
-                     r"there|there's|my|our)\b)|those|they)\b(?!')")
+# off", "the dock lights, switch them on", "the bread timer, how long has it got"): the vocabulary's, but "this",
+# and "they"; not "it" of "it's", nor "that" before what it opens ("that it's", "that the")
+_PRONOUNS = [*PRONOUN_ONES, *(word for word in PRONOUN_OBJECTS if word != "this"), "they"]
+PRONOUN = re.compile(rf"\b(?:{'|'.join(_PRONOUNS)})\b(?!')(?!(?<=\bthat) (?:it|it's|the|a|an|you|i|we|they|he|she|"
+                     r"there|there's|my|our)\b)")
 # A state said alone after a thing said with a determiner ("the fairy lights, on please"): switch it to that state
 BARE_STATE = re.compile(r"^(on|off)(?= please$| now$| then$|$)")
 # What is said of a thing before a pronoun stands for it: its state there is a remark ("the heater's been on all
 # day, shut it down")
 _SAID_OF_IT = re.compile(r"^(?:is|are)(?: [a-z']+){1,4}$")
-# A timer or the thermostat said first, by its name or none: "the bread timer", "rice timer", "the thermostat"
-_TIMER_FIRST = re.compile(r"^((?:the|my|our) )?((?:(?!(?:a|an|some|new|start|stop|set|cancel|reset|pause)\b)[a-z]+ )?"
-                          r"(?:timer|thermostat))\b")
+# A timer by its name or none, or the thermostat: "bread timer", "timer", "thermostat" (not "a timer", "start timer")
+_TIMER_NAMED = rf"((?:(?!(?:{'|'.join(NO_TIMER_NAMES)})\b)[a-z]+ )?(?:timer|thermostat))\b"
+# said first: "the bread timer", "rice timer", "the thermostat"
+_TIMER_FIRST = re.compile(rf"^((?:the|my|our) )?{_TIMER_NAMED}")
 # or after a determiner anywhere in a clause that says nothing else a call could need: "don't need the bath timer
 # any more, turn it off"
-_TIMER_SAID = re.compile(r"\b(?:the|my|our) ((?:(?!(?:a|an|some|new|start|stop|set|cancel|reset|pause)\b)[a-z]+ )?"
-                         r"(?:timer|thermostat))\b")
+_TIMER_SAID = re.compile(rf"\b(?:the|my|our) {_TIMER_NAMED}")
 # Said between a thing and an area of it: "the pleated blind in the nursery", "the bunting lights on the veranda"
 _IN_AREA = {("in", "the"), ("on", "the")}
 _NUMBER = re.compile(r"\d")

@@ -5,10 +5,12 @@ resume on another gateway loads from the store), so there is nothing else to kee
 ("turn it off", "and the salt lamp", "actually cancel it", "the other one", "same for the office") is rewritten
 by deterministic code into the self-contained request it stands for ("turn off the pond pump"), which the model
 then reads alone: the model answers self-contained requests far better than it follows references (see
-docs/assistant.md). The phrasings are data: FOLLOW_UPS, NEW_VALUE, ON_THE_RESULT, STEP_FROM, REFERRING and
-REQUESTS below.
+docs/history/assistant.md, "Conversations and paraphrases"). The phrasings are data: FOLLOW_UPS, NEW_VALUE,
+ON_THE_RESULT, STEP_FROM, REFERRING and REQUESTS below.
 """
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
@@ -19,16 +21,21 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, CORRECTING, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, FRAGMENT_UNITS, FRAGMENT_WAYS, FRAGMENT_WORDS, GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, BRIGHTER,
+                                  CORRECTING, DARKER, DEVICE_SPOKEN,
+                                  DEVICES, FOLLOW_UP_KINDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
+                                  GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
-                                  MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, READING_COMPARATIVES,
+                                  MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
+                                  READING_COMPARATIVES,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
+MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
+MAX_LEXICONS = 4        # and the homes' lexicons they hold at most (a big home's is megabytes; a new one each version)
 
 # How a follow-up says it goes on from what came before. Each pattern names the part it refers with:
 # `ref` (a pronoun or "the other one", replaced by the thing it stands for) or `new` (what changes: an area,
@@ -215,9 +222,9 @@ REQUESTS = {
     "timer_left": "how long is left on the {name} timer",
     "stop_timer": "cancel the {name} timer",
 }
-DIRECTION_WORDS = {"up": "brighter", "down": "dimmer"}
+DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
-_WHAT = r"(?:it|that|them|this|those|the other 1|the other)"
+_WHAT = rf"(?:{'|'.join(PRONOUN_OBJECTS)}|the other 1|the other)"
 UNDO = re.compile(rf"^(?:(?:{'|'.join(ASKING)}) )*(?:(?:{'|'.join(UNDOING)})(?: {_WHAT}| (?:{'|'.join(UNDO_WHAT)}))?"
                   rf"(?: {_WHAT})?(?: (?:{'|'.join(AS_IT_WAS)}))?|(?:{'|'.join(RESTORING)})(?: {_WHAT})? "
                   rf"(?:{'|'.join(AS_IT_WAS)}))(?: before)?(?: please)?$")
@@ -240,8 +247,11 @@ MULTIPLE = re.compile(rf"^(?:(?:make|give|set|put) )?(?:{_WHAT} |the (?P<thing>[
 OPERAND = re.compile(r"^(?:and |and what about |and how about |what about |how about )(?P<op>times|multiplied by|plus|minus|divided by|over|by) "
                      r"(?P<n>\d+(?:\.\d+)?)$")
 OPERATORS = {"times": "*", "multiplied by": "*", "plus": "+", "minus": "-", "divided by": "/", "over": "/"}
+# A step said in a light's own words ("a bit darker"), and its way
+LIGHT_WAYS = {**dict.fromkeys(BRIGHTER, "up"), **dict.fromkeys(DARKER, "down")}
+# and a light's way said in a fragment ("the salt lamp a touch dimmer", "office up a bit")
+FRAGMENT_WAYS = {**LIGHT_WAYS, **{way: way for way in TOWARDS}}
 # What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
-LIGHT_WAYS = {"brighter": "up", "dimmer": "down", "darker": "down"}
 LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
 SKILL_KINDS = {"set_cover": "cover", "set_lock": "lock", "set_thermostat": "climate", "activate_scene": "scene"}
 # Each skill's call that takes back another: a state, an action or a direction turned round
@@ -459,14 +469,14 @@ def _with(call: dict, key: str, value) -> dict:
 def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list[dict]:
     """The history to prompt with: a follow-up rewritten, against the calls before it, into the request it
     stands for, alone; any other request as it is, with the history before it (also one declined)."""
-    resolved = _resolution(history, lexicon)
+    resolved = _read_once(history, lexicon)
     return history if isinstance(resolved, Declined) else resolved
 
 
 def declined(history: list[dict], lexicon: tuple[set, set] | None = None) -> Declined | None:
     """What to say, with no call, to a follow-up that does not single out one thing (see Declined); None when the
     follow-up is read (resolve)."""
-    resolved = _resolution(history, lexicon)
+    resolved = _read_once(history, lexicon)
     return resolved if isinstance(resolved, Declined) else None
 
 
@@ -494,6 +504,30 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
                 and not re.search(rf"\b{re.escape(DEVICE_SPOKEN.get(value, value).lower())}\b", said):
             return Declined("Sorry, I'm not sure which one you mean.")
     return None
+
+
+_READINGS: OrderedDict[tuple[str, int], tuple[object, list[dict] | Declined]] = OrderedDict()
+_READINGS_LOCK = threading.Lock()
+
+
+def _read_once(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
+    """_resolution, read once a turn: declined, resolve (for the prompt, the second opinion, each clause) and
+    unsupported ask it of the same history, at about half a millisecond a reading. Kept by the history's words and
+    the lexicon's identity (a home builds a new lexicon for each version of itself; the entry holds it, so its id
+    names no other); the messages are copied in and out, so no caller changes what another reads."""
+    key = (repr(history), id(lexicon))
+    with _READINGS_LOCK:
+        kept = _READINGS.get(key)
+        if kept is not None:
+            _READINGS.move_to_end(key)
+    if kept is None:
+        resolved = _resolution(history, lexicon)
+        kept = (lexicon, resolved if isinstance(resolved, Declined) else [dict(message) for message in resolved])
+        with _READINGS_LOCK:
+            _READINGS[key] = kept
+            while len(_READINGS) > MAX_READINGS or len({id(held) for held, _ in _READINGS.values()}) > MAX_LEXICONS:
+                _READINGS.popitem(last=False)
+    return kept[1] if isinstance(kept[1], Declined) else [dict(message) for message in kept[1]]
 
 
 def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
@@ -1367,6 +1401,7 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
         [*said_thing[:-1], part] if read[0] == "device" else [part]
     return before[:thing.start("thing")] + " ".join(new) + before[thing.end("thing"):]
 
+
 def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dict | None:
     """The parts a fragment says, each once: a thing ("name" of the user's home, "device" of the default one), a
     place ("area", "room", or "there": the call's own), a reading's "kind", a "timer" the conversation set, a
@@ -1432,7 +1467,7 @@ def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dic
 def _place_follows(words: list[str], vocabulary: Vocabulary) -> bool:
     """The words after an "on" are a pronoun, or a place of the home and nothing more ("the lantern on the veranda
     the same"): the "on" says where, not a state."""
-    if words and (words[0] in PLURAL_PRONOUNS or words[0] in ("it", "that", "this")):
+    if words and (words[0] in PLURAL_PRONOUNS or words[0] in PRONOUN_OBJECTS):
         return True
     if not words or words[0] != "the":
         return False

@@ -217,8 +217,9 @@ SAID_WELCOME = r"(?:would be|'d be|will be|might be) (?:nice|nicer|good|great|lo
 # A check asked for after the question it checks ("has the gate been left open, can you check"): asked already
 CHECKS = ("can you check", "could you check", "can you see", "could you see", "check for me", "can you find out",
           "could you find out")
-# What a light is made when it is dimmed or brightened, said of a room ("bedroom a little darker please")
-DARKER = ("darker", "dimmer")
+# What a light is made when it is dimmed or brightened, said of a room ("bedroom a little darker please"); the
+# first of each is how a request rewritten from a call says the step ("make the reading lamp dimmer")
+DARKER = ("dimmer", "darker")
 BRIGHTER = ("brighter", "lighter")
 # What a fan or a thing of levels gives more or less of ("bit more breeze from the punkah", "more air on the fan")
 LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
@@ -445,17 +446,38 @@ DONE_ALREADY = ("already", "earlier", "yesterday", "last night", "this morning")
 # them ("isn't the chandelier lovely" asks nothing of it); a sensor's or a heater's question always reads it
 STATE_ASKING_WORDS = ("running", "going", "working", "left", "still", "set", "at")
 
+# one source of truth (round 19, tidy)
+# Words that stand for a thing said before them as what a verb acts on ("switch it off", "the dock lights, switch
+# them on", "leave that"), and the same said with a word for one ("that one": the normaliser writes "1")
+PRONOUN_OBJECTS = ("it", "that", "them", "this", "those")
+PRONOUN_ONES = ("that 1", "this 1", "those ones")
+# A subject said with its verb in one word ("it's", "we're", "nobody's"): heard run on after a request, it starts a
+# clause of its own ("the hall light on it's dark")
+SUBJECTS_WITH_A_VERB = ("i'm", "i've", "i'll", "i'd", "it's", "it'll", "we're", "we've", "we'll", "we'd", "you're",
+                        "you've", "they're", "they've", "they'll", "he's", "she's", "there's", "that's", "nobody's",
+                        "everyone's", "everybody's", "someone's", "somebody's")
+# Words said right before "timer" that are no timer's name ("start a timer", "set timer", "a new timer")
+NO_TIMER_NAMES = ("a", "an", "some", "new", "start", "stop", "set", "cancel", "reset", "pause")
+# Subjects a clause that says how things are opens with ("it's stuffy", "we have guests", "i'm going to bed"): a
+# remark beside the request, never the request; unless the subject says one of SUBJECT_WISHES ("we need the heating
+# on" is a request)
+REMARK_SUBJECTS = ("it", "it's", "its", "that's", "that is", "this is", "there", "there's", "we", "we're", "we've",
+                   "we'll", "we'd", "i'm", "i am", "i've", "i'll", "i was", "i have", "i had", "i heard", "i can't",
+                   "i cannot", "they", "they're", "he", "she", "he's", "she's", "you're", "you've", "someone",
+                   "someone's", "somebody", "somebody's", "nobody", "nobody's", "no one", "everyone", "everyone's",
+                   "everybody", "something", "something's", "nothing", "nothing's")
+SUBJECT_WISHES = ("need", "want", "would like", "'d like", "would love", "'d love", "like")
+
 # follow-ups completed from the conversation's state (round 19, follow)
 # Words of a follow-up said as a fragment that fill no argument of a call: articles, pronouns, prepositions,
 # conjunctions, politeness, hesitations and adverbs of adding and of time ("the salt lamp too", "hmm 75 on those",
 # "okay the heater in that room on"), no verb: a fragment whose every word is one of these or a part the home's
 # vocabulary reads is completed from the calls before it (a request with a verb is the other rules' and the model's).
 FRAGMENT_WORDS = frozenset({
-    "the", "a", "an", "my", "our", "it", "them", "they", "those", "these", "that", "this", "one", "1", "ones",
-    "in", "on", "at", "to", "for", "with", "of", "by", "there", "here", "room", "place", "same", "thing",
-    "and", "also", "too", "as", "well", "now", "then", "so", "please", "thanks", "just", "again", "back", "instead",
-    "ok", "okay", "oh", "hmm", "um", "uh", "er", "yeah", "yes", "actually", "alright", "right", "while", "you're",
-    "bit", "little", "touch", "tad", "notch",
+    *PRONOUN_OBJECTS, *PLURAL_PRONOUNS, *FOLLOW_UP_WORDS, *(word for word in JOINING_WORDS if " " not in word),
+    "the", "a", "an", "my", "our", "one", "1", "ones", "in", "on", "at", "to", "for", "with", "of", "by", "there",
+    "here", "room", "place", "thing", "too", "as", "well", "thanks", "just", "again", "back", "instead", "hmm", "um",
+    "uh", "er", "yeah", "yes", "alright", "right", "while", "you're", "bit", "little", "touch", "tad", "notch",
 })
 # Words of a fragment that say what is done to its thing: the argument each sets and its value. "on" before a place
 # or a pronoun ("the lantern on the veranda", "75 on those") is no state.
@@ -465,7 +487,6 @@ ACTION_PARTS = {"on": ("state", "on"), "off": ("state", "off"), "open": ("action
                 "unlocked": ("action", "unlock")}
 # Units a number of a fragment may be said in, and the argument each fills ("make it 22 degrees", "60 percent")
 FRAGMENT_UNITS = {"percent": "percent", "degrees": "degrees", "degree": "degrees"}
-# Ways said before "to" and a number, which the number says alone ("lamp down to 20", "up to 22")
+# Ways said before "to" and a number, which the number says alone ("lamp down to 20", "up to 22"); said without
+# one, a light's step ("office up a bit")
 TOWARDS = ("up", "down")
-# A light's way said in a fragment ("the salt lamp a touch dimmer", "office up a bit"): its direction
-FRAGMENT_WAYS = {**{way: "up" for way in (*BRIGHTER, "up")}, **{way: "down" for way in (*DARKER, "down")}}

@@ -52,7 +52,7 @@ def one_blas_thread() -> None:
     The server's products are small (a mel filter bank over a window's frames, for Whisper's and Smart Turn's
     features) and already run beside each other on their own threads; OpenBLAS's own threads, which wait
     spinning, only take a core from them. On the 2-core machine at load 4-8, the filter bank over 312 frames
-    took 70 ms on OpenBLAS's two threads and 0.7 ms on one (docs/turn-taking.md, Voice-to-voice)."""
+    took 70 ms on OpenBLAS's two threads and 0.7 ms on one (docs/history/turn-taking.md, Voice-to-voice)."""
     for library in openblas_libraries():
         setter = next((getattr(library, name) for name in _OPENBLAS_SETTERS if hasattr(library, name)), None)
         if setter is not None:

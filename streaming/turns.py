@@ -36,7 +36,8 @@ MIN_SPEECH_FRAMES = 2       # 64 ms above threshold before a turn starts: ignore
 PAUSE_MS = 32               # silence after which the session starts transcribing: the first silent frame. The
                             # replays cut no more than at 64 ms (dev 2.2% both, fresh 6.9 against 7.7%) and end
                             # turns 32 ms sooner when the words end them; the fresh set's pauses that speech
-                            # resumed after, each a transcription spent, rose from 456 to 563 (docs/turn-taking.md)
+                            # resumed after, each a transcription spent, rose from 456 to 563
+                            # (docs/history/turn-taking.md)
 NEGATIVE_MARGIN = 0.15      # hysteresis: speech continues until probability < threshold - margin
 AUDIO_DONE = 0.9            # Smart Turn probability at or above which the sound says "finished" (0.5 let
                             # half of our dev set's mid-sentence pauses in Piper's voice through)

@@ -3,6 +3,7 @@ import json
 
 import pytest
 
+from assistant import conversation
 from assistant.conversation import calls_of_history, declined, request_for, resolve
 from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
@@ -37,6 +38,26 @@ def resolved(history: list[dict], lexicon=None) -> str | None:
 def test_it_is_the_last_thing_acted_on_or_asked_about(lexicon):
     history = [user("is the pond pump on"), called("get_state", name="pond pump"), user("turn it off")]
     assert resolved(history, lexicon) == "turn off the pond pump"
+
+
+def test_a_history_read_again_reads_as_its_words_say_whatever_a_caller_did(lexicon):
+    """declined, resolve and unsupported read one turn's history once between them (conversation._read_once): a
+    caller that changes the messages it got changes nothing the next one reads, and a history changed in place
+    is read anew."""
+    history = [user("is the pond pump on"), called("get_state", name="pond pump"), user("turn it off")]
+    resolve(history, lexicon)[0]["content"] = "switch on the jukebox"
+    assert declined(history, lexicon) is None
+    assert resolved(history, lexicon) == "turn off the pond pump"
+    history[-1]["content"] = "turn it on"
+    assert resolved(history, lexicon) == "turn on the pond pump"
+
+
+def test_the_histories_kept_read_hold_a_few_lexicons_at_most():
+    """A home builds a new lexicon for each version of itself, megabytes for a big one: the readings kept hold a few."""
+    history = [user("is the pond pump on"), called("get_state", name="pond pump"), user("turn it off")]
+    homes = [({"pond pump"}, set()) for _ in range(conversation.MAX_LEXICONS + 2)]
+    assert [resolved(history, home) for home in homes] == ["turn off the pond pump"] * len(homes)
+    assert len({id(held) for held, _ in conversation._READINGS.values()}) == conversation.MAX_LEXICONS
 
 
 def test_a_timer_word_refers_to_the_newest_timer_past_other_calls():

@@ -1,13 +1,15 @@
-"""Every relative link in README.md and docs/*.md leads to a file in the repository, and a link to a section of one
-of those pages to a heading it has: the README is split into pages that move and get renamed, sections too, and a
-dead link is the first thing a new user meets."""
+"""Every relative link in README.md, docs/*.md and the record and notes pages under docs/ leads to a file in the
+repository, and a link to a section of one of those pages to a heading it has: the README is split into pages that
+move and get renamed, sections too (a round's record moves from a user page to docs/history/), and a dead link is
+the first thing a new user meets."""
 import re
 from pathlib import Path
 
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+USER_PAGES = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+PAGES = [*USER_PAGES, *sorted((ROOT / "docs" / "history").glob("*.md")), *sorted((ROOT / "docs" / "notes").glob("*.md"))]
 # [text](target) and ![alt](target); the target ends at whitespace or the closing parenthesis
 LINK = re.compile(r"!?\[[^\]]*\]\(([^)\s]+)")
 # a Markdown heading's line, and what GitHub leaves of its words in the section's anchor
@@ -33,7 +35,7 @@ def anchors(page: Path) -> set[str]:
     return {slug if n == 0 else f"{slug}-{n}" for slug, count in seen.items() for n in range(count + 1)}
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
 def test_every_relative_link_points_at_an_existing_file(page):
     missing = [target for target in relative_links(page)
                if not (page.parent / target.split("#")[0]).exists()]
@@ -42,11 +44,11 @@ def test_every_relative_link_points_at_an_existing_file(page):
 
 def test_the_readme_links_every_docs_page():
     linked = {(ROOT / target.split("#")[0]).resolve() for target in relative_links(ROOT / "README.md")}
-    unlinked = [page.name for page in PAGES[1:] if page.resolve() not in linked]
+    unlinked = [page.name for page in USER_PAGES[1:] if page.resolve() not in linked]
     assert unlinked == []
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: str(page.relative_to(ROOT)))
 def test_every_link_to_a_section_of_a_page_finds_its_heading(page):
     missing = []
     for target in LINK.findall(prose(page)):

@@ -4,7 +4,7 @@ turn detection (semantic_vad) waits through the pause, and the request is answer
 The voice is flite's rms (the same audio every run). The pause is cut in after "to", where people hesitate
 before a number; up to it, Whisper writes "Set the living room lights to 50." with confidence (it hears the
 start of "fifty"), a finished request by its words. Smart Turn says outright that the speaker goes on, so the
-50 after "to" counts as only begun and the turn holds (docs/turn-taking.md, "The opener").
+50 after "to" counts as only begun and the turn holds (docs/history/turn-taking.md, "The opener").
 """
 import asyncio
 import json

@@ -71,7 +71,7 @@ async def test_a_paused_sentence_is_answered_once_as_a_whole(live_server, tts, s
     """"Set the living room lights ... to fifty percent" with an 800 ms pause (longer than server_vad's 500 ms
     silence): Whisper writes "Set the living room lights." at the pause, the text turn judge reads it as cut
     and the turn holds, so one turn, one reply and one call at fifty percent. (With the pause one word later,
-    after "to", Whisper often invents the number, "... to 50.", with confidence: docs/turn-taking.md.)"""
+    after "to", Whisper often invents the number, "... to 50.", with confidence: docs/history/turn-taking.md.)"""
     text = "Set the living room lights to fifty percent."
     whole = piper(tts, text)
     audio = insert_pause(whole, pause_point(stt.whisper, whole, text, 5), 800)

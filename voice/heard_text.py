@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import re
 
-from assistant.vocabulary import OTHER_REQUEST_VERBS, QUESTION_WORDS, SWITCH_VERBS
+from assistant.vocabulary import OTHER_REQUEST_VERBS, PRONOUN_OBJECTS, QUESTION_WORDS, SUBJECTS_WITH_A_VERB, SWITCH_VERBS
 
 # Words that say how much, after "a": "dim the lamp a touch", "a bit brighter".
 DEGREE_WORDS = ("touch", "bit", "little", "tad", "notch")
@@ -52,9 +52,7 @@ _BARE_END = re.compile(rf"(\b(?!(?:{'|'.join(_BEFORE_DEGREE)})\b)[A-Za-z']+)\s+(
 
 # A subject said with its verb in one word, or "i": a clause starts with it ("the hall light on it's dark", "set an
 # alarm for nine i need my pills" said as two).
-CLAUSE_OPENERS = ("i", "i'm", "i've", "i'll", "i'd", "it's", "it'll", "we're", "we've", "we'll", "we'd", "you're",
-                  "you've", "they're", "they've", "they'll", "he's", "she's", "there's", "that's", "nobody's",
-                  "everyone's", "everybody's", "someone's", "somebody's")
+CLAUSE_OPENERS = ("i", *SUBJECTS_WITH_A_VERB)
 # Words that join such a clause to the words before it, or ask with its subject: no break between them ("so it's
 # warm", "if we're out", "can i have").
 JOINING = ("and", "but", "or", "so", "because", "cos", "as", "if", "when", "while", "whilst", "until", "till",
@@ -63,8 +61,6 @@ JOINING = ("and", "but", "or", "so", "because", "cos", "as", "if", "when", "whil
            "reckon", "see", "mean", "can", "could", "shall", "should", "may", "might", "must", "do", "does", "did",
            "would", "will", "am", "have", "had")
 
-# What a request's verb acts on when the thing was said before it ("the dock lights, switch them on").
-PRONOUN_OBJECTS = ("it", "them", "this", "that", "those")
 # What a question asks about when the thing was said before it ("the coffee maker, is it still on").
 PRONOUN_SUBJECTS = ("it", "they", "that", "this", "there", "it's")
 # Words that lead into a verb, besides JOINING: no break between them ("could you switch it", "please turn it").

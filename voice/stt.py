@@ -28,7 +28,7 @@ from voice.weights import verified
 
 # Encoder window of final and pause transcripts, in seconds (whisper's own is 30). Against 10 s, 8 s took 0.88x the
 # CPU per final with as many right answers on spoken requests; 6 s 0.85x with fewer (bench/final_window.py,
-# docs/speech.md).
+# docs/history/speech.md, "The finals' window").
 FINAL_WINDOW_S = 8
 _PARTIAL_MARGIN_S = 2     # partials: window = audio rounded up to whole seconds + this margin
 _MAX_WINDOW_S = 30        # longer audio goes through faster-whisper's long-form transcription
@@ -40,7 +40,7 @@ _LOW_LOGPROB = -1.0
 HOME_PROMPT = "Turn on the kitchen light. Set the thermostat to 21 degrees. Dim the bedroom lights to 30%. Stop."
 _MAX_PROMPT_TOKENS = 223  # whisper keeps at most half its 448-token context, less one, of earlier text
 # A final is decoded with a beam of this many hypotheses, and the one most made of the home's names wins
-# (voice.heard_names.best_hypothesis). bench/spoken_requests.py, with the names put in after (docs/speech.md):
+# (voice.heard_names.best_hypothesis). bench/spoken_requests.py, with the names put in after (docs/history/speech.md):
 # right 72.4 -> 78.1 % wideband, 63.1 -> 71.4 % phone band against greedy finals on held-back requests, for
 # 1.22x the CPU time per final (medians of the same run).
 FINAL_HYPOTHESES = 3
@@ -108,7 +108,8 @@ class Heard:
     def doubted_change_words(self) -> frozenset[str]:
         """The words, lowercase, Whisper wrote with less than DOUBTED_CHANGE_WORD probability: a heard change that
         rests on one is said back before it acts (assistant.tools.ToolRunner). A lower line than a timer's name:
-        at DOUBTED_WORD it asked about 7 in 100 requests heard right to save under one wrong action (docs/speech.md)."""
+        at DOUBTED_WORD it asked about 7 in 100 requests heard right to save under one wrong action
+        (docs/history/speech.md)."""
         return self._under(DOUBTED_CHANGE_WORD)
 
     def _under(self, line: float) -> frozenset[str]:
@@ -173,7 +174,7 @@ class WhisperSTT:
     def _prompt_for(self, names: tuple[str, ...]) -> tuple[str, list[int]]:
         """(prompt text, decoder prefix tokens) with as many of names, in order, as fit before the fixed
         prompt. Every name, not only the words Whisper's vocabulary lacks ("samovar" but not "mushroom lamp"):
-        those alone lost 2.8 / 2.6 points of right requests (wideband / phone band, docs/speech.md). Called
+        those alone lost 2.8 / 2.6 points of right requests (wideband / phone band, docs/history/speech.md). Called
         from several transcription threads: the cache is only read once and written once."""
         cached = self._prompts.get(names)
         if cached is not None:
