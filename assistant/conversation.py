@@ -1537,6 +1537,9 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
     target = target_of(call)
     if target is None or target.timer or {"kind", "timer"} & set(parts):
         return None
+    if name == "set_level" and FOLLOW_UP_KINDS.get(vocabulary.kinds.get(str(args.get("name", "")).replace("_", " "), "")) \
+            == "climate":                 # a heater's level is its degrees (ToolRunner._set_level)
+        name, args = "set_thermostat", {"name": args.get("name"), "degrees": args.get("percent")}
     if vocabulary.lexicon is None:
         device = args.get("device") or (args.get("name") if name == "get_state" else None) \
             or ("light" if name in LEVEL_SKILLS else None)

@@ -1504,3 +1504,9 @@ def test_a_thing_said_in_a_fragment_that_no_call_fits_is_asked_about(lexicon):
     # a cover after a switch: neither switched on nor opened on a guess
     kiln = [user("kiln on please"), called("switch_device", name="kiln", state="on")]
     assert declined([*kiln, user("the pergola roof as well")], lexicon) is not None
+
+
+def test_a_heaters_level_is_completed_as_its_degrees(lexicon):
+    # the model may set a heater of the user's own by set_level: another heater "the same" is then in degrees
+    stove = [user("snug stove to 23"), called("set_level", name="snug_stove", percent=23)]
+    assert resolved([*stove, user("radiant panel too")], lexicon) == "set the radiant panel to 23 degrees"
