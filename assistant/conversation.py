@@ -21,15 +21,16 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, BRIGHTER, CORRECTING,
-                                  DARKER, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, BRIGHTER,
+                                  CORRECTING, DARKER, DEVICE_SPOKEN,
+                                  DEVICES, FOLLOW_UP_KINDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
+                                  GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   READING_COMPARATIVES,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
-                                  SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, UNDO_WHAT, UNDOING,
+                                  SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
@@ -248,6 +249,8 @@ OPERAND = re.compile(r"^(?:and |and what about |and how about |what about |how a
 OPERATORS = {"times": "*", "multiplied by": "*", "plus": "+", "minus": "-", "divided by": "/", "over": "/"}
 # A step said in a light's own words ("a bit darker"), and its way
 LIGHT_WAYS = {**dict.fromkeys(BRIGHTER, "up"), **dict.fromkeys(DARKER, "down")}
+# and a light's way said in a fragment ("the salt lamp a touch dimmer", "office up a bit")
+FRAGMENT_WAYS = {**LIGHT_WAYS, **{way: way for way in TOWARDS}}
 # What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
 LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
 SKILL_KINDS = {"set_cover": "cover", "set_lock": "lock", "set_thermostat": "climate", "activate_scene": "scene"}
@@ -266,6 +269,20 @@ THING = re.compile(r"\bthe (?P<thing>[a-z]+(?: [a-z]+)*?)(?= (?:on|off|up|down|i
 KNOWN_PART_WORDS = {*SENSOR_KINDS, "humid", "temp", "there", "here", "same", "room", "it", "that", "this", "other"}
 NOT_CHANGES = {"calculate", "convert", "get_time", "get_date", "get_state", "read_sensor", "timer_left"}
 SWITCH_ALL_WORDS = {"everything": "everything", "light": "all the lights", "lights": "all the lights"}
+# Round 19: a fragment completed from the state. The skill each part asks for, in the default home and in the user's
+# own (a number by the kind of the thing it sets); the arguments each skill takes from the parts; a setting's unit.
+FRAGMENT_SKILLS = {True: {"state": "set_device", "number light": "set_brightness", "number climate": "set_thermostat",
+                          "direction light": "change_brightness"},
+                   False: {"state": "switch_device", "open": "set_cover", "close": "set_cover", "lock": "set_lock",
+                           "unlock": "set_lock", "number light": "set_level", "number climate": "set_thermostat",
+                           "direction light": "change_level"}}
+SKILL_PARTS = {"set_device": {"state": "state"}, "switch_device": {"state": "state"}, "switch_all": {"state": "state"},
+               "set_brightness": {"percent": "number"}, "set_level": {"percent": "number"},
+               "set_thermostat": {"degrees": "number"}, "change_level": {"direction": "direction"},
+               "change_brightness": {"direction": "direction"}, "set_cover": {"action": "action"},
+               "set_lock": {"action": "action"}}
+UNIT_OF = {"set_level": "percent", "set_brightness": "percent", "set_thermostat": "degrees"}
+TIMER_QUESTIONS = ("timer_left", "stop_timer")    # a timer's call that another timer of the conversation's may take
 
 
 class Declined(str):
@@ -680,6 +697,7 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
+        or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
 
 
@@ -1382,3 +1400,199 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
     new = named if match.group("one") or vocabulary.knows(" ".join(named)) else \
         [*said_thing[:-1], part] if read[0] == "device" else [part]
     return before[:thing.start("thing")] + " ".join(new) + before[thing.end("thing"):]
+
+
+def _fragment_parts(said: str, calls: list[dict], vocabulary: Vocabulary) -> dict | None:
+    """The parts a fragment says, each once: a thing ("name" of the user's home, "device" of the default one), a
+    place ("area", "room", or "there": the call's own), a reading's "kind", a "timer" the conversation set, a
+    "number" and its "unit", a "state", an "action" or a light's "direction"; None
+    when a word is none of them nor of FRAGMENT_WORDS, or a kind of part is said twice (two things are no one call)."""
+    things = ("room", "device") if vocabulary.lexicon is None else ("name", "area")
+    parts: dict = {"there": True} if THERE.search(said) else {}      # "in that room": the place of the call completed
+    labels = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
+              if call["name"] in TIMER_SKILLS and call["arguments"].get("name")}
+    # "the hallway's too": a thing's or a place's, not "it's" or "that's" (no fragment)
+    words = [word.removesuffix("'s") if word.removesuffix("'s") not in FRAGMENT_WORDS else word
+             for word in THERE.sub(" ", said).split()]
+    unread: list = []          # names or parts of one read, and runs of words that may be part of one
+    i = 0
+    while i < len(words):
+        word, after = words[i], words[i + 1] if i + 1 < len(words) else ""
+        found: list[tuple[str, object]] = []
+        if NUMBER_SAID.fullmatch(word) and (word != "1" or after in FRAGMENT_UNITS):
+            found, i = [("number", float(word))], i + 1
+            if after in FRAGMENT_UNITS:
+                found, i = [*found, ("unit", FRAGMENT_UNITS[after])], i + 1
+        elif word in ACTION_PARTS and not (word == "on" and ("number" in parts and NUMBER_SAID.fullmatch(words[i - 1])
+                                                             or _place_follows(words[i + 1:], vocabulary))):
+            found, i = [ACTION_PARTS[word]], i + 1
+        elif word in FRAGMENT_WORDS or word in TOWARDS and after == "to":
+            i += 1
+        elif word in FRAGMENT_WAYS:
+            found, i = [("direction", FRAGMENT_WAYS[word])], i + 1
+        elif word in SENSOR_KINDS:           # a reading's kind, not part of a sensor's name
+            found, i = [("kind", word)], i + 1
+        elif (label := next((j for j in range(len(words), i, -1) if " ".join(words[i:j]) in labels), None)) is not None:
+            found, i = [("timer", " ".join(words[i:label]))], label
+        elif (span := next((j for _, j in sorted(vocabulary.spans(words, [i]), key=lambda s: s[0] - s[1])
+                            if (read := vocabulary.read(" ".join(words[i:j]))) is not None and read[0] in things),
+                           None)) is not None:
+            read = vocabulary.read(" ".join(words[i:span]))
+            if read[0] == "name":
+                unread.append(read[1])          # a name or part of one: read once the place is known
+            else:
+                found = [read]
+            i = span
+        else:
+            if unread and isinstance(unread[-1], list) and unread[-1][-1] == i - 1:
+                unread[-1].append(i)
+            else:
+                unread.append([i])
+            i += 1
+        for kind, value in found:
+            if kind in parts:
+                return None
+            parts[kind] = value
+    for run in unread:
+        part = run if isinstance(run, str) else " ".join(words[j] for j in run)
+        name = _name_in_part(part, parts.get("area"), calls, vocabulary)
+        if name is None or "name" in parts:
+            return None
+        parts["name"] = name
+    if isinstance(parts.get("name"), str) and vocabulary.places.get(parts["name"]) not in (None, parts.get("area", vocabulary.places.get(parts["name"]))):
+        return None                       # a name said in a place it is not in
+    return parts
+
+
+def _place_follows(words: list[str], vocabulary: Vocabulary) -> bool:
+    """The words after an "on" are a pronoun, or a place of the home and nothing more ("the lantern on the veranda
+    the same"): the "on" says where, not a state."""
+    if words and (words[0] in PLURAL_PRONOUNS or words[0] in PRONOUN_OBJECTS):
+        return True
+    if not words or words[0] != "the":
+        return False
+    rest = words[1:]
+    return any((read := vocabulary.read(" ".join(rest[:n]))) is not None and read[0] in ("area", "room")
+               and all(word in FRAGMENT_WORDS for word in rest[n:]) for n in range(1, len(rest) + 1))
+
+
+def _name_in_part(part: str, area: str | None, calls: list[dict], vocabulary: Vocabulary) -> str | tuple | None:
+    """The one name of the user's home that a part of it stands for ("lamp", "velux", "the lantern" on the
+    veranda): the words start or end the name ("the lights" of a room are all of them), in the place said if one
+    is; the one the conversation used first, then the one of the home. Several the conversation used: all of them
+    (to ask which); None when no name or several of the home's fit."""
+    whole = vocabulary.kinds or vocabulary.names
+    if part in whole:
+        return part
+    names = [name for name in whole if (name.startswith(part + " ") or name.endswith(" " + part))
+             and (area is None or vocabulary.places.get(name) == area)]
+    if not names:
+        return None
+    used = {str(call["arguments"].get("name", "")).replace("_", " ") for call in calls}
+    among = sorted({name for name in names if name in used})
+    if among:
+        return among[0] if len(among) == 1 else tuple(among)
+    return names[0] if len(set(names)) == 1 else None
+
+
+def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Declined | None:
+    """A fragment ("the salt lamp too", "hmm 75 on those", "the nursery radiator to the same", "off again")
+    completed from the newest call on a thing it fits: each part the fragment says in place of that call's, the
+    rest kept. A part no call takes is no request; one call of several made together, one of several things the
+    part of a name may be, or a thing said that no call fits ("the roman blind too" after a switch) is asked
+    about."""
+    parts = _fragment_parts(said, calls, vocabulary)
+    if not parts or set(parts) <= {"unit", "there"}:
+        return None
+    if isinstance(parts.get("name"), tuple):        # "the lamp" after two lamps: which one, when either would do
+        fit = [name for name in parts["name"] if any(_filled(call, {**parts, "name": name}, vocabulary) for call in calls)]
+        return Declined(f"Which one do you mean, the {fit[0]} or the {fit[1]}?") if len(fit) > 1 else None
+    for k in range(len(calls) - 1, -1, -1):
+        changed = _filled(calls[k], parts, vocabulary)
+        if changed is None:
+            continue
+        if not {"name", "device", "area", "room"} & set(parts):      # the call's thing: one of several is asked about
+            together = _targets([call for call, turn in zip(calls, calls.turns) if turn == calls.turns[k]], False,
+                                lambda call: _filled(call, parts, vocabulary) is not None)
+            if len(together) > 1:
+                return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
+        return request_for(changed)
+    thing = parts.get("name") or parts.get("device")
+    if thing and any(target_of(call) is not None for call in calls):       # a thing said that nothing done fits
+        return Declined(f"Sorry, I'm not sure what you'd like done with the {DEVICE_SPOKEN.get(thing, thing)}.")
+    return None
+
+
+def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
+    """The call with the fragment's parts in place of its own, in the skill they ask for (a state: a switch; an
+    action: a cover or a lock; a number: a level or a setting, by the thing's kind); a reading or a timer's question
+    with another place, kind or timer; None when the call is on no thing, a part has no place in it, its thing is
+    not of a kind the skill acts on, or nothing changes."""
+    name, args = call["name"], call["arguments"]
+    if name == "read_sensor" or name == "get_state" and args.get("name") in SENSOR_KINDS:
+        return _reading_filled(call, parts)
+    if name in TIMER_QUESTIONS:
+        same = parts.get("timer") == str(args.get("name", "")).replace("_", " ")
+        return None if set(parts) != {"timer"} or same else {"name": name, "arguments": {"name": parts["timer"]}}
+    target = target_of(call)
+    if target is None or target.timer or {"kind", "timer"} & set(parts):
+        return None
+    if name == "set_level" and FOLLOW_UP_KINDS.get(vocabulary.kinds.get(str(args.get("name", "")).replace("_", " "), "")) \
+            == "climate":                 # a heater's level is its degrees (ToolRunner._set_level)
+        name, args = "set_thermostat", {"name": args.get("name"), "degrees": args.get("percent")}
+    if vocabulary.lexicon is None:
+        device = args.get("device") or (args.get("name") if name == "get_state" else None) \
+            or ("light" if name in LEVEL_SKILLS else None)
+        thing = parts.get("device", device)
+        kind = "light" if thing == "light" else "climate" if name == "set_thermostat" and "device" not in parts \
+            else "switch"
+    else:
+        thing = str(parts.get("name", args.get("name", ""))).replace("_", " ")
+        kind = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(thing, ""))
+        place = args.get("area") or vocabulary.places.get(str(args.get("name", "")).replace("_", " "))
+        if parts.get("there") and (place is None or vocabulary.places.get(thing) != place):
+            return None                   # "the kiln in that room": a thing of that room, or none
+    asked = "state" if "state" in parts else parts.get("action") if "action" in parts else \
+        f"number {kind}" if "number" in parts else f"direction {kind}" if "direction" in parts else None
+    skill = name if asked is None or name == "switch_all" and asked == "state" and "name" not in parts \
+        else FRAGMENT_SKILLS[vocabulary.lexicon is None].get(asked)
+    if skill is None or not thing or "number" in parts and parts.get("unit", UNIT_OF.get(skill)) != UNIT_OF.get(skill):
+        return None
+    if vocabulary.lexicon is None:
+        room = parts.get("room", args.get("room") or args.get("area"))
+        filled = {"set_device": {"device": thing, "room": room}, "set_brightness": {"room": room},
+                  "change_brightness": {"room": room}, "get_state": {"name": thing, "area": room},
+                  "set_thermostat": {}}.get(skill)
+        if kind == "climate" and {"device", "room"} & set(parts) or skill in LEVEL_SKILLS and thing != "light":
+            return None
+    elif skill == "switch_all":
+        filled = {"name": args.get("name"), "area": parts.get("area", args.get("area"))} if "name" not in parts else None
+    else:
+        filled = {"name": thing} if "area" not in parts or "name" in parts else None
+        if kind is not None and kind not in _takes(skill):
+            return None
+    if filled is None:
+        return None
+    taken = SKILL_PARTS.get(skill, {})
+    if {"number", "state", "action", "direction"} & set(parts) - set(taken.values()):      # a value with no place
+        return None
+    filled.update({key: parts.get(part, args.get(key)) for key, part in taken.items()})
+    if any(value is None for value in filled.values()):
+        return None
+    filled = {key: int(value) if isinstance(value, float) and value.is_integer() else value
+              for key, value in filled.items()}
+    same = skill == name and all(args.get(key) == value for key, value in filled.items())
+    return None if same else {"name": skill, "arguments": filled}
+
+
+def _reading_filled(call: dict, parts: dict) -> dict | None:
+    """A reading with the fragment's place or kind in place of its own ("the office then", "the humidity there");
+    None for any other part, or when nothing changes."""
+    if set(parts) - {"room", "area", "kind", "there"}:
+        return None
+    args = call["arguments"]
+    kind, place = ("kind", "room") if call["name"] == "read_sensor" else ("name", "area")
+    filled = {kind: parts.get("kind", args.get(kind)), place: parts.get(place, args.get(place))}
+    if any(value is None for value in filled.values()) or all(args.get(key) == value for key, value in filled.items()):
+        return None
+    return {"name": call["name"], "arguments": filled}

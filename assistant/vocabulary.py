@@ -467,3 +467,26 @@ REMARK_SUBJECTS = ("it", "it's", "its", "that's", "that is", "this is", "there",
                    "someone's", "somebody", "somebody's", "nobody", "nobody's", "no one", "everyone", "everyone's",
                    "everybody", "something", "something's", "nothing", "nothing's")
 SUBJECT_WISHES = ("need", "want", "would like", "'d like", "would love", "'d love", "like")
+
+# follow-ups completed from the conversation's state (round 19, follow)
+# Words of a follow-up said as a fragment that fill no argument of a call: articles, pronouns, prepositions,
+# conjunctions, politeness, hesitations and adverbs of adding and of time ("the salt lamp too", "hmm 75 on those",
+# "okay the heater in that room on"), no verb: a fragment whose every word is one of these or a part the home's
+# vocabulary reads is completed from the calls before it (a request with a verb is the other rules' and the model's).
+FRAGMENT_WORDS = frozenset({
+    *PRONOUN_OBJECTS, *PLURAL_PRONOUNS, *FOLLOW_UP_WORDS, *(word for word in JOINING_WORDS if " " not in word),
+    "the", "a", "an", "my", "our", "one", "1", "ones", "in", "on", "at", "to", "for", "with", "of", "by", "there",
+    "here", "room", "place", "thing", "too", "as", "well", "thanks", "just", "again", "back", "instead", "hmm", "um",
+    "uh", "er", "yeah", "yes", "alright", "right", "while", "you're", "bit", "little", "touch", "tad", "notch",
+})
+# Words of a fragment that say what is done to its thing: the argument each sets and its value. "on" before a place
+# or a pronoun ("the lantern on the veranda", "75 on those") is no state.
+ACTION_PARTS = {"on": ("state", "on"), "off": ("state", "off"), "open": ("action", "open"), "opened": ("action", "open"),
+                "close": ("action", "close"), "closed": ("action", "close"), "shut": ("action", "close"),
+                "lock": ("action", "lock"), "locked": ("action", "lock"), "unlock": ("action", "unlock"),
+                "unlocked": ("action", "unlock")}
+# Units a number of a fragment may be said in, and the argument each fills ("make it 22 degrees", "60 percent")
+FRAGMENT_UNITS = {"percent": "percent", "degrees": "degrees", "degree": "degrees"}
+# Ways said before "to" and a number, which the number says alone ("lamp down to 20", "up to 22"); said without
+# one, a light's step ("office up a bit")
+TOWARDS = ("up", "down")

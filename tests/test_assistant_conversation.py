@@ -1403,3 +1403,110 @@ def test_a_call_for_a_follow_up_no_rule_reads_needs_the_words_or_the_conversatio
     # "one" is no level, and a tv of a room neither said nor used is no thing the words name
     assert unsupported(history, {"name": "set_brightness", "arguments": {"room": "bedroom", "percent": 1}}) is not None
     assert unsupported(history, {"name": "set_device", "arguments": {"device": "tv", "room": "kitchen", "state": "on"}}) is not None
+
+
+# Round 19: a fragment completed from the conversation's state (assistant.conversation._completed)
+
+@pytest.mark.parametrize("before, said, wanted", [
+    # a thing of the same kind: the newest call's skill and values kept
+    ([user("open the louvres please"), called("set_cover", name="louvres", action="open"), user("what time is it"),
+      called("get_time")], "pergola roof as well", "open the pergola roof"),
+    # a state said alone: the newest thing that takes it; a number alone: the newest setting
+    ([user("trouser press on"), called("switch_device", name="trouser press", state="on"), user("set a timer for 2 minutes"),
+      called("set_timer", seconds=120)], "right off now", "turn off the trouser press"),
+    ([user("the cove lighting at 35"), called("set_level", name="cove lighting", percent=35), user("what's the date"),
+      called("get_date")], "hmm 55 on that", "set the cove lighting to 55 percent"),
+    # a part of a name, placed by the area said with it
+    ([user("set the crystal pendant to 45"), called("set_level", name="crystal pendant", percent=45)],
+     "the tiffany in the sewing room the same", "set the tiffany lamp to 45 percent"),
+    # a heater's degrees for another heater, past another skill
+    ([user("snug stove to 19"), called("set_thermostat", name="snug stove", degrees=19), user("what time is it"),
+      called("get_time")], "the radiant panel the same then", "set the radiant panel to 19 degrees"),
+])
+def test_a_fragment_is_the_newest_fitting_call_with_its_parts_in_place(lexicon, before, said, wanted):
+    assert resolved([*before, user(said)], lexicon) == wanted
+
+
+@pytest.mark.parametrize("before, said, guess", [
+    # a word that is no part ("likewise", "match"): not completed
+    ([user("put the gramophone on"), called("switch_device", name="gramophone", state="on")], "um the jukebox likewise",
+     "turn on the jukebox"),
+    ([user("snug stove to 19"), called("set_thermostat", name="snug stove", degrees=19)], "and the radiant panel to match",
+     "set the radiant panel to 19 degrees"),
+    # a thing no call of the conversation acts on alike: a pump is not dimmed
+    ([user("dim the crystal pendant"), called("change_level", name="crystal pendant", direction="down")],
+     "the pump in the orangery too", "make the pond pump dimmer"),
+    # a number for a thing that takes none, a state for a lock, a thing of another room than "in there"
+    ([user("drying fan on"), called("switch_device", name="drying fan", state="on")], "40 on it",
+     "set the drying fan to 40 percent"),
+    ([user("lock the wicket gate"), called("set_lock", name="wicket gate", action="lock")], "and off",
+     "turn off the wicket gate"),
+    ([user("drying fan on"), called("switch_device", name="drying fan", state="on")], "the kiln in there too",
+     "turn on the kiln"),
+    # a remark with a number ("it's" is no thing's), and a number said beside a state that only a switch takes
+    ([user("snug stove to 19"), called("set_thermostat", name="snug stove", degrees=19)], "it's 22 degrees in here",
+     "set the snug stove to 22 degrees"),
+    ([user("arc lamp on"), called("switch_device", name="arc lamp", state="on")], "the salt lamp on 20",
+     "turn on the salt lamp"),
+])
+def test_a_fragment_that_fits_no_call_is_not_completed(lexicon, before, said, guess):
+    assert resolved([*before, user(said)], lexicon) != guess
+
+
+def test_a_fragment_in_the_default_home_keeps_the_room_or_the_device_it_does_not_say():
+    before = [user("switch the garage speaker on"), called("set_device", device="speaker", room="garage", state="on"),
+              user("what's 6 times 7"), called("calculate", expression="6*7")]
+    assert resolved([*before, user("the bedroom's as well")]) == "turn on the bedroom speaker"
+    assert resolved([*before, user("and the plug in that room")]) == "turn on the garage plug"
+    assert resolved([*before, user("right, off")]) == "turn off the garage speaker"
+    lights = [user("hallway lights to 20 percent"), called("set_brightness", room="hallway", percent=20)]
+    assert resolved([*lights, user("ok 65 please")]) == "set the hallway lights to 65 percent"
+
+
+def test_a_state_alone_after_two_things_switched_together_is_asked_about(lexicon):
+    both = [user("kiln and jukebox on"), {"role": "assistant", "content": "Okay.", "tool_calls": [
+        {"type": "function", "function": {"name": "switch_device", "arguments": json.dumps({"name": n, "state": "on"})}}
+        for n in ("kiln", "jukebox")]}]
+    assert declined([*both, user("off again")], lexicon) is not None
+
+
+def test_a_fragment_after_a_reading_or_a_timers_question_changes_its_place_kind_or_timer(lexicon):
+    now = [user("what time is it"), called("get_time")]
+    read = [user("how warm is the garage"), called("read_sensor", kind="temperature", room="garage"), *now]
+    assert resolved([*read, user("hmm the hallway")]) == "what's the temperature in the hallway"
+    assert resolved([*read, user("the humidity there")]) == "what's the humidity in the garage"
+    asked = [user("gallery temperature"), called("get_state", name="temperature", area="gallery"), *now]
+    assert resolved([*asked, user("the snug then")], lexicon) == "what's the temperature in the snug"
+    timers = [user("bread timer 40 minutes"), called("start_timer", name="bread", seconds=2400),
+              user("soup timer 25 minutes"), called("start_timer", name="soup", seconds=1500),
+              user("how's the soup doing"), called("timer_left", name="soup"), *now]
+    assert resolved([*timers, user("and the bread")]) == "how long is left on the bread timer"
+    # a timer the conversation never set is no part: not completed
+    assert resolved([*timers, user("and the cake")]) != "how long is left on the cake timer"
+
+
+def test_a_part_of_a_name_that_fits_several_things_used_is_asked_about(lexicon):
+    lamps = [user("arc lamp to 30"), called("set_level", name="arc lamp", percent=30),
+             user("salt lamp to 30"), called("set_level", name="salt lamp", percent=30)]
+    assert declined([*lamps, user("lamp 50")], lexicon) is not None
+    assert resolved([*lamps, user("the salt one, 50")], lexicon) == "set the salt lamp to 50 percent"
+
+
+def test_a_lights_way_in_a_fragment_steps_the_light_it_names(lexicon):
+    now = [user("what's the date"), called("get_date")]
+    pendant = [user("crystal pendant to 70"), called("set_level", name="crystal pendant", percent=70), *now]
+    assert resolved([*pendant, user("the arc lamp a tad darker")], lexicon) == "make the arc lamp dimmer"
+    kitchen = [user("kitchen lights at 40"), called("set_brightness", room="kitchen", percent=40), *now]
+    assert resolved([*kitchen, user("garage lighter as well")]) == "make the garage lights brighter"
+
+
+def test_a_thing_said_in_a_fragment_that_no_call_fits_is_asked_about(lexicon):
+    # a cover after a switch: neither switched on nor opened on a guess
+    kiln = [user("kiln on please"), called("switch_device", name="kiln", state="on")]
+    assert declined([*kiln, user("the pergola roof as well")], lexicon) is not None
+
+
+def test_a_heaters_level_is_completed_as_its_degrees(lexicon):
+    # the model may set a heater of the user's own by set_level: another heater "the same" is then in degrees
+    stove = [user("snug stove to 23"), called("set_level", name="snug_stove", percent=23)]
+    assert resolved([*stove, user("radiant panel too")], lexicon) == "set the radiant panel to 23 degrees"
