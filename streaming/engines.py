@@ -164,8 +164,7 @@ class Engines:
         # Two single-threaded Whisper workers: on 2 cores, 20% more transcriptions per second than one
         # two-threaded worker, and one session's partial never blocks another's end of turn.
         engines = cls(stt=WhisperSTT(whisper, cpu_threads=1, num_workers=2), tts=KeptShort(PiperTTS()),
-                      vad_model=SileroModel(),
-                      generator=loaded)
+                      vad_model=SileroModel(), generator=loaded)
         engines.warm_up()
         return engines
 
