@@ -24,7 +24,7 @@ from voice.smart_turn import SmartTurnModel
 from voice.stt import Heard, WhisperSTT
 from voice.text_turn import TextTurnModel
 from voice.turn_judge import TurnJudge
-from voice.tts import PiperTTS
+from voice.tts import KeptShort, PiperTTS
 from voice.vad import SileroModel
 from voice.weights import verified
 
@@ -133,7 +133,7 @@ class TranscriptionQueue:
 class Engines:
     """Everything a Session needs that is expensive to load. generator=None serves transcription only."""
     stt: WhisperSTT
-    tts: PiperTTS
+    tts: PiperTTS | KeptShort
     vad_model: SileroModel
     generator: "Generator | None"
     turn_model: SmartTurnModel = field(default_factory=SmartTurnModel)   # end of turn from the sound
@@ -163,8 +163,8 @@ class Engines:
                 loaded = RemoteGenerator(**remote, fallback=loaded)
         # Two single-threaded Whisper workers: on 2 cores, 20% more transcriptions per second than one
         # two-threaded worker, and one session's partial never blocks another's end of turn.
-        engines = cls(stt=WhisperSTT(whisper, cpu_threads=1, num_workers=2), tts=PiperTTS(), vad_model=SileroModel(),
-                      generator=loaded)
+        engines = cls(stt=WhisperSTT(whisper, cpu_threads=1, num_workers=2), tts=KeptShort(PiperTTS()),
+                      vad_model=SileroModel(), generator=loaded)
         engines.warm_up()
         return engines
 
