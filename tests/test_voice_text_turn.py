@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from paused_speech import RATE, flite, pause_point
-from voice.stt import Heard, WhisperSTT, echoes_prompt
+from voice.stt import Heard, echoes_prompt
 from voice.text_turn import NUMBER, TextTurnModel, goes_on, words
 
 
@@ -88,17 +88,6 @@ def test_whisper_at_a_pause_after_to_is_heard_cut(stt, model):
                              np.zeros(RATE // 5, np.float32)])
     heard = stt.hear(before)
     assert heard.unprompted and model.judge(heard) < 0.5 < model.judge(replace(heard, unprompted=None)), heard
-
-
-def test_the_decoding_without_the_prompt_beside_the_forced_pass_hears_the_same(stt):
-    """With two workers the decoding without the prompt runs beside the forced pass: the same evidence as one
-    after the other on one worker."""
-    text = "Dim the bedroom lights to thirty percent."
-    whole = flite(text)
-    before = np.concatenate([np.zeros(RATE // 4, np.float32), whole[:pause_point(stt.whisper, whole, text, 5)],
-                             np.zeros(RATE // 5, np.float32)])
-    heard = WhisperSTT(cpu_threads=1).hear(before)
-    assert heard.unprompted and WhisperSTT(cpu_threads=1, num_workers=2).hear(before) == heard
 
 
 def test_a_beam_hypothesis_that_goes_on_counts(model):

@@ -17,7 +17,6 @@ from __future__ import annotations
 import math
 import os
 import re
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -167,7 +166,6 @@ class WhisperSTT:
         self.final_window_s = final_window_s
         self._prompts: dict[tuple[str, ...], tuple[str, list[int]]] = {}
         self._prompt_for(())
-        self._beside = ThreadPoolExecutor(num_workers, thread_name_prefix="whisper-beside")   # see hear
 
     def prompt_text(self, names: tuple[str, ...]) -> str:
         """The text Whisper is prompted with for a home of these names."""
@@ -230,15 +228,12 @@ class WhisperSTT:
             spoken = f" {' '.join(_plain_words(text))} "
             forced = self._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in spoken))[1][:-1]
             window = chosen.window
-            # the decoding without the prompt runs on another of the model's workers beside the forced pass
-            bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
-            beside = self._beside.submit(self._generate, window, bare, 1) \
-                if echoes_prompt(text, self.prompt_text(names)) else None
             aligned = self.whisper.model.align(window.encoded, forced, [chosen.tokens], window.frames)[0]
             probabilities, said = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
             last_word = self._last_word_s(chosen.tokens, aligned.alignments)
-            if beside is not None:
-                again = beside.result()
+            if echoes_prompt(text, self.prompt_text(names)):
+                bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+                again = self._generate(window, bare, 1)
                 unprompted = again[0].text if again and _plain_words(again[0].text)[-2:] != _plain_words(text)[-2:] \
                     else None       # the same ending without the prompt: the prompt did not write it
         return Heard(text, probabilities, unprompted, tuple(h.text for h in decoded if h.text != text), *last_word,
