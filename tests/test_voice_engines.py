@@ -71,35 +71,18 @@ def test_split_clauses_at_sentence_ends_and_long_commas():
     assert split_clauses("Okay, the kitchen light is on.") == ["Okay,", "the kitchen light is on."]  # early audio
     assert split_clauses("It is on. Yes, it is on now.") == ["It is on.", "Yes, it is on now."]
     assert split_clauses("It's 3 p.m. now. OK?") == ["It's 3 p.m. now.", "OK?"]
-    assert split_clauses("That is 1,000 watts at 3:45 today.", opening=False) == ["That is 1,000 watts at 3:45 today."]
+    assert split_clauses("That is 1,000 watts at 3:45 today.") == ["That is 1,000 watts at 3:45 today."]
     assert split_clauses('"Hi." Then  ') == ['"Hi."', "Then"]
     assert split_clauses("   ") == []
-
-
-def test_a_reply_opens_with_its_first_words_up_to_a_natural_break():
-    assert split_clauses("The garage temperature is 22.5 degrees.") == ["The garage temperature", "is 22.5 degrees."]
-    assert split_clauses("I've set a timer for 5 minutes. It is on.") == ["I've set a timer", "for 5 minutes.",
-                                                                           "It is on."]   # the opening only
-    assert split_clauses("It's 9:51 PM.") == ["It's 9:51 PM."]           # no break word
-    assert split_clauses("There is one.") == ["There is one."]           # too short a piece either side
-    assert split_clauses("The garage temperature is 22.5 degrees.", opening=False) == [
-        "The garage temperature is 22.5 degrees."]
 
 
 def test_clause_buffer_speaks_each_clause_once_complete():
     buffer = ClauseBuffer()
     assert buffer.add("The kitchen ") == []
-    assert buffer.add("light is on. Good") == ["The kitchen light", "is on."]
+    assert buffer.add("light is on. Good") == ["The kitchen light is on."]
     assert buffer.add(" night! It's 3 p.m. now") == ["Good night!"]     # "p.m. now" does not end a sentence
     assert buffer.flush() == ["It's 3 p.m. now"]
     assert buffer.flush() == []
-
-
-def test_clause_buffer_opens_the_reply_once_as_words_stream_in():
-    buffer = ClauseBuffer()
-    given = [clause for word in "The garage temperature is 22.5 degrees. It is warm in there.".split()
-             for clause in buffer.add(word + " ")] + buffer.flush()
-    assert given == ["The garage temperature", "is 22.5 degrees.", "It is warm in there."]
 
 
 def test_short_texts_are_spoken_once_and_kept(tts):

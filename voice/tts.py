@@ -109,16 +109,6 @@ class CoquiTTS:
 _MIN_CLAUSE_WORDS = 4   # a comma only splits once the clause has this many words ...
 _MIN_TAIL_WORDS = 3     # ... and enough words follow it, so no one-word fragments get their own prosody;
                         # except the reply's opening word ("Okay, ..."): spoken alone, it is the earliest audio
-# The reply's first clause without a comma is cut before the first of these words that leaves it at least
-# _OPENING_WORDS words and the rest at least _OPENING_TAIL_WORDS ("The garage temperature | is 22.5 degrees."):
-# Piper's time grows with the audio (about 85 ms a second of speech), and the user waits for the first piece only.
-OPENING_BREAKS = frozenset({
-    "is", "are", "was", "were", "will", "has", "have", "had",          # the verb after a subject
-    "for", "to", "at", "in", "from", "until", "with", "after", "before",   # a phrase after the verb
-    "and", "but", "because", "so",                                     # a second clause
-})
-_OPENING_WORDS = 2
-_OPENING_TAIL_WORDS = 2
 
 # Sentence end: . ! ? (runs, optional closing quote/bracket) then whitespace; not decimals (21.5),
 # and not abbreviations followed by a lowercase word ("3 p.m. today").
@@ -127,10 +117,9 @@ _SENTENCE_END = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"')\]]))\s+(?=[^a-z\s])")
 _CLAUSE_BREAK = re.compile(r"(?<=[,;:])\s+|\s+[-–—]\s+")
 
 
-def split_clauses(text: str, opening: bool = True) -> list[str]:
+def split_clauses(text: str) -> list[str]:
     """Split a reply into speakable pieces: every sentence, and long sentences at , ; : or dashes.
-    opening: the text starts the reply, so its first piece is short for the earliest audio: its opening word
-    before a comma ("Okay,"), or its first words up to a natural break (OPENING_BREAKS)."""
+    Pass the reply from its start: its opening word before a comma ("Okay,") becomes its own piece."""
     clauses: list[str] = []
     for sentence in _SENTENCE_END.split(text.strip()):
         sentence = sentence.strip()
@@ -139,24 +128,12 @@ def split_clauses(text: str, opening: bool = True) -> list[str]:
         start = 0
         for match in _CLAUSE_BREAK.finditer(sentence):
             head, tail = sentence[start:match.start()], sentence[match.end():]
-            min_words = 1 if opening and not clauses else _MIN_CLAUSE_WORDS
+            min_words = 1 if not clauses else _MIN_CLAUSE_WORDS
             if len(head.split()) >= min_words and len(tail.split()) >= _MIN_TAIL_WORDS:
                 clauses.append(head.strip())
                 start = match.end()
-        if opening and not clauses:
-            clauses.extend(_opening_words(sentence))
-            continue
         clauses.append(sentence[start:].strip())
     return [c for c in clauses if c]
-
-
-def _opening_words(clause: str) -> list[str]:
-    """The reply's first clause as its first words up to a natural break and the rest, or whole."""
-    words = clause.split()
-    for i in range(_OPENING_WORDS, len(words) - _OPENING_TAIL_WORDS + 1):
-        if words[i].lower() in OPENING_BREAKS:
-            return [" ".join(words[:i]), " ".join(words[i:])]
-    return [clause]
 
 
 class ClauseBuffer:
@@ -164,25 +141,20 @@ class ClauseBuffer:
 
     def __init__(self):
         self.text = ""
-        self.opened = False         # a clause has been given: the rest is not the reply's opening
 
     def add(self, piece: str) -> list[str]:
         """The clauses the text so far completes; the unfinished rest waits for more."""
         self.text += piece
-        clauses = split_clauses(self.text, not self.opened)
+        clauses = split_clauses(self.text)
         if not clauses or self.text.rstrip().endswith((".", "!", "?", ";", ":")):
             self.text = ""
-            return self._given(clauses)
+            return clauses
         self.text = self.text[self.text.rindex(clauses[-1]):]
-        return self._given(clauses[:-1])
+        return clauses[:-1]
 
     def flush(self) -> list[str]:
         """End of the text: whatever is left, finished or not."""
-        clauses, self.text = split_clauses(self.text, not self.opened), ""
-        return self._given(clauses)
-
-    def _given(self, clauses: list[str]) -> list[str]:
-        self.opened = self.opened or bool(clauses)
+        clauses, self.text = split_clauses(self.text), ""
         return clauses
 
 
