@@ -20,6 +20,7 @@ span of the request.
 import re
 from dataclasses import dataclass, field
 
+from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
 from assistant.vocabulary import (BOTH_MEMBERS, DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
@@ -85,7 +86,7 @@ def name_words(name: str) -> list[str]:
 
 def stem(word: str) -> str:
     """A crude common root, enough to match "messages" to "message" and "playing" to "play"."""
-    word = word.lower().strip(".,!?'\"")
+    word = re.sub(r"'s$", "", word.lower()).strip(".,!?'\"")       # "the dryer's done": the dryer
     for ending in ("ing", "ies", "es", "ed", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             word = word[:-len(ending)] + ("y" if ending == "ies" else "")
@@ -508,6 +509,7 @@ EXAMPLE_GROUPS = [frozenset(stem(w) for w in group) for group in EXAMPLES]
 KINDS = GROUPS + EXAMPLE_GROUPS
 KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
 MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
+KNOWN_VERBS = frozenset(base for base, *_ in VERBS)      # the corpus's verbs: "page" is one, "dryer" none
 SWITCHED = {"start": True, "stop": False}      # a switch's value by the action said ("turn off": false)
 SWITCH_ON = frozenset({"turn on", "switch on"})   # "turn" alone is a verb of any action: its particle says on
 AMOUNT_WORDS = frozenset("half quarter couple few several".split())    # "a half hour" is no hour
@@ -613,8 +615,11 @@ class Tool:
         told = verb in TOOL_TELLS and bool(re.search(rf"\b{verb}\b[^.]*\bto (?:the|a|an|my|your|their)\b",
                                                      description.lower().split(".")[0]))
         action = verb if told else "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
-        if action is None and verb and same_root(stem(verb), stem(first)):
-            # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness": a verb of its own
+        if action is None and verb and same_root(stem(verb), stem(first)) and \
+                (all(w in FUNCTION_WORDS for w in described[1:2]) or verb in KNOWN_VERBS or verb[:-1] in KNOWN_VERBS):
+            # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness", "page_sauna": "Page sauna": a
+            # verb of its own, a known one or its object after a function word; a word of no table with a noun after
+            # it names a thing ("dryer-time-left": "Dryer time left.", "greenhouseVents": "Greenhouse vents.")
             action = first
         elif action is None and verb in DOING_VERBS and first not in DAY_WORDS:
             # "donate_to_charity": "Make a donation": its name's verb, and it acts
@@ -1318,11 +1323,12 @@ def compounds(words: list[str], tool: Tool, skipped: range) -> set[str]:
     return {root for root in joined + parts if any(same_root(root, r) for r in tool.own)}
 
 
-def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
+def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | None:
     """Whether the request says the tool's action, how much it says of what the tool acts on (a word of the
     tool's own 1, a word of the same kind, "umbrella" for weather, 0.5; the request's verb not counted: "book
     me a flight" says nothing of book_taxi but its verb), and whether its verb is a word of the tool's own
-    ("remind" for set_reminder); None when it does not ask for what the tool does:
+    ("remind" for set_reminder), and whether only the values said can show it asked (an unknown verb); None when it
+    does not ask for what the tool does:
     its verb is another action (a near miss: "cancel my taxi" with book_taxi), it says an action that undoes
     the tool's, it asks the past of a tool of the present, or it says nothing of the tool but maybe its verb."""
     words = [t.word for t in request.tokens]
@@ -1421,8 +1427,21 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     asked = own_verb or counted or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
-        return None
-    return support, objects, named
+        # a verb no table holds, said of a thing of the tool's own ("release bike 2283", "dry the towels on cotton"),
+        # asks for it when the request also says the values it needs: read_declared checks them
+        # a verb that ends in an action of the tables is that action undone or redone ("reopen", "unmute")
+        prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
+        if request.question or not request.unknown_verb or prefixed or not any(
+                same_root(root, r) for root in said for r in tool.own):
+            return None
+        return support, objects, named, True
+    return support, objects, named, False
+
+
+def typed(tool: Tool, key: str, value) -> bool:
+    """A value of a kind no other words of the request could be: a number, a flag, an enum member, a code."""
+    members = next((p.enum for p in tool.parameters if p.name == key), ())
+    return not isinstance(value, str) or value in members or any(c.isdigit() for c in value)
 
 
 def decode(declarations, text: str) -> dict | None:
@@ -1449,9 +1468,12 @@ def read_declared(declarations, text: str) -> Decoded | None:
         said = evidence(tool, request)
         if said is None:
             continue
-        support, objects, named = said
+        support, objects, named, by_values = said
         reading = _Reading(tool, request, only_required=not objects and not named)
         arguments = reading.read()
+        # asked by an unknown verb: only with values no other words could be taken for (numbers, codes, members)
+        if by_values and not (arguments and all(typed(tool, key, value) for key, value in arguments.items())):
+            continue
         # a tool that removes all, asked to remove one thing named ("take *hard fork* out of my queue" is no
         # clear_queue), or a request that names the tool only by its verb, leaves no words unread
         if arguments is None or (not objects and not named or tool.action == "remove" and not tool.parameters) and \

@@ -1,0 +1,57 @@
+"""The decoder's mechanisms written from the ninth client-tools set's part A (a development set), each on
+declarations of its own: how a declaration is built (a noun phrase for a description, a known verb) and how sure
+the values said make a reading, not the set's phrasings."""
+import pytest
+
+from assistant.client_tools import decode
+
+
+def tool(name: str, description: str, required=(), **properties) -> dict:
+    """A declaration in the Realtime shape; each property as (type, description) or (type, description, enum)."""
+    return {"type": "function", "name": name, "description": description,
+            "parameters": {"type": "object", "required": list(required), "properties": {
+                key: {"type": kind, "description": text, **({"enum": list(enum[0])} if enum else {})}
+                for key, (kind, text, *enum) in properties.items()}}}
+
+
+def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
+    call = decode(tools, text)
+    return call and (call["name"], call["arguments"])
+
+
+KILN = tool("kiln-cooldown-left", "Kiln cooldown left.")
+HOPPER = tool("PelletHopper", "Pellet hopper level.")
+ZOOM = tool("zoom_map", "Zoom map", ["place"], place=("string", "Where"))
+LOCKER = tool("openLocker", "Open a parcel locker.", ["locker"], locker=("string", "Locker number"))
+SCOOTER = tool("unlock_scooter", "Unlock rental scooter.", ["scooter_id"], scooter_id=("string", "Scooter number"))
+OVEN = tool("oven_mode", "Set the oven mode.", ["mode"], mode=("string", "Mode", ["fan", "grill", "defrost"]))
+MUTE = tool("mute_thread", "Mute a chat thread.", ["thread"], thread=("string", "Thread name"))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a description that names a thing ("Kiln cooldown left."): the tool tells, a question asks it
+    ("how long until the kiln has cooled", [KILN], ("kiln-cooldown-left", {})),
+    ("is the pellet hopper nearly empty", [HOPPER], ("PelletHopper", {})),
+    # a known verb with its object and no determiner still acts ("Zoom map")
+    ("zoom the map to Lisbon", [ZOOM], ("zoom_map", {"place": "Lisbon"})),
+    # the possessive is the thing ("the kiln's")
+    ("is the kiln's cooldown nearly over", [KILN], ("kiln-cooldown-left", {})),
+    # a verb of no table, said of the tool's own thing, with values no other words could be: a number, a member
+    ("free up scooter 5521 for me", [SCOOTER, LOCKER], ("unlock_scooter", {"scooter_id": "5521"})),
+    ("bake it in the oven on grill", [OVEN], ("oven_mode", {"mode": "grill"})),
+])
+def test_ninth_set_mechanisms(text, tools, expected):
+    assert reading(tools, text) == expected
+
+
+@pytest.mark.parametrize("text, tools", [
+    # a verb of no table with only free words for values: nothing shows it asks for the tool
+    ("archive the book club thread", [MUTE]),
+    # such a verb that ends in an action undoes or redoes it
+    ("unmute the family thread", [MUTE]),
+    ("reopen locker 12", [LOCKER]),
+    # a noun-phrase tool that tells is not asked by a verb of doing
+    ("empty the pellet hopper", [HOPPER]),
+])
+def test_ninth_set_mechanisms_call_nothing_where_none_serves(text, tools):
+    assert reading(tools, text) is None
