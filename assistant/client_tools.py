@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
-from assistant.vocabulary import (BOTH_MEMBERS, DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
+from assistant.vocabulary import (BOTH_MEMBERS, DEVICES, DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
-                                  REQUEST_OPENERS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
+                                  REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -509,6 +509,7 @@ EXAMPLE_GROUPS = [frozenset(stem(w) for w in group) for group in EXAMPLES]
 KINDS = GROUPS + EXAMPLE_GROUPS
 KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
 MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
+HOME_THINGS = frozenset(w for table in (DEVICES, ROOMS) for names in table.values() for name in names for w in name.split())
 KNOWN_VERBS = frozenset(base for base, *_ in VERBS)      # the corpus's verbs: "page" is one, "dryer" none
 SWITCHED = {"start": True, "stop": False}      # a switch's value by the action said ("turn off": false)
 SWITCH_ON = frozenset({"turn on", "switch on"})   # "turn" alone is a verb of any action: its particle says on
@@ -1483,6 +1484,11 @@ def read_declared(declarations, text: str) -> Decoded | None:
         spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
         strength = 2.0 * support + objects + named + 0.5 * len(arguments) + 0.1 * spoken
         if best is None or strength > best[0]:
-            owned = any(tool.names(stem(t.word)) for t in request.tokens)
+            # or, with values it takes said, a word of its own other than its verb and the home's things ("get a
+            # babysitter for saturday, 4 hours": book_sitter, "Book babysitter."; not "do you like coffee?", nor
+            # "start heating the house to 21" with "Start the car's heating")
+            owned = any(tool.names(stem(t.word)) for t in request.tokens) or bool(arguments) and any(
+                t.word not in HOME_THINGS and t.word in _content([t.word]) and not same_root(stem(t.word), tool.verb or "")
+                and any(same_root(stem(t.word), r) for r in tool.own) for t in request.tokens)
             best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))
     return best[1] if best else None

@@ -3,7 +3,7 @@ declarations of its own: how a declaration is built (a noun phrase for a descrip
 the values said make a reading, not the set's phrasings."""
 import pytest
 
-from assistant.client_tools import decode
+from assistant.client_tools import decode, read_declared
 
 
 def tool(name: str, description: str, required=(), **properties) -> dict:
@@ -55,3 +55,19 @@ def test_ninth_set_mechanisms(text, tools, expected):
 ])
 def test_ninth_set_mechanisms_call_nothing_where_none_serves(text, tools):
     assert reading(tools, text) is None
+
+
+CLEANER = tool("book_help", "Book cleaner.", ["day"], day=("string", "Day"), hours=("integer", "How long"))
+BEANS = tool("bean_level", "Returns how many grams of coffee beans are left.")
+
+
+def test_a_word_of_the_tools_own_with_its_values_said_owns_the_request():
+    """"a cleaner for monday, 2 hours" is book_help's though no word of its name is said: its description's word
+    and its values are; the built-in timer's reading of "2 hours" gives way to it (embedded.takes_over)."""
+    decoded = read_declared([CLEANER], "get a cleaner for monday, 2 hours")
+    assert decoded.call == {"name": "book_help", "arguments": {"day": "monday", "hours": 2}} and decoded.owned
+
+
+def test_a_word_of_the_tools_own_without_values_owns_nothing():
+    decoded = read_declared([BEANS], "do you like coffee?")
+    assert decoded is None or not decoded.owned
