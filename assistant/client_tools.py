@@ -41,7 +41,7 @@ SPAN_VALUE = re.compile(r"(<s\d+>)(<s\d+>)?")
 FUNCTION_WORDS = frozenset("""
 a an the to of in on at for from by with about into onto as and or but if so than then that this these those between
 is are was were be been being am do does did done have has had can could would will shall should may might must
-i me my mine you your yours we us our it its it's he she him her they them their what what's whats which who
+i me my mine you your yours we us our it its it's he she him his her they them their what what's whats which who
 whom whose how how's where where's when when's why please pls just some any all get give tell show let let's
 want wanna need like know find make me i'm i'd i'll hey hi okay ok parley um uh so well oh hmm er now right
 thanks thank there there's here up out over not no yes very really also too again one
@@ -1270,12 +1270,13 @@ class _Reading:
                     (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
             fitting = [c for c in chunks if not parameter.coded or
                        re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
-            if parameter not in self.main:
-                # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
-                # chat" of "Create a poll in the family group chat", "see the space station")
-                def own(c: _Chunk) -> bool:
-                    said = [w for w in _content(self.words[c.first:c.last + 1]) if w not in ACTION_OF]
-                    return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
+            # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
+            # chat" of "Create a poll in the family group chat", "see the space station"), nor a required one where
+            # another run is said ("calories in a croissant" with "Calories for a food.")
+            def own(c: _Chunk) -> bool:
+                said = [w for w in _content(self.words[c.first:c.last + 1]) if w not in ACTION_OF]
+                return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
+            if parameter not in self.main or not all(own(c) for c in fitting):
                 fitting = [c for c in fitting if not own(c)]
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),

@@ -71,3 +71,18 @@ def test_a_word_of_the_tools_own_with_its_values_said_owns_the_request():
 def test_a_word_of_the_tools_own_without_values_owns_nothing():
     decoded = read_declared([BEANS], "do you like coffee?")
     assert decoded is None or not decoded.owned
+
+
+NUTRIENTS = tool("sugar_lookup", "Grams of sugar in a drink.", ["drink"], drink=("string", "The drink"))
+STICKERS = tool("award_stickers", "Give a child reward stickers.", ["child", "count"], child=("string", "Name"),
+                count=("integer", "How many"))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a run of the tool's own words is no value of a required parameter where another run is said
+    ("sugar in a milkshake?", [NUTRIENTS], ("sugar_lookup", {"drink": "milkshake"})),
+    # "his" ends no value
+    ("give Noah his 3 stickers", [STICKERS], ("award_stickers", {"child": "Noah", "count": 3})),
+])
+def test_ninth_set_values(text, tools, expected):
+    assert reading(tools, text) == expected
