@@ -645,6 +645,12 @@ class Tool:
                SWITCH_WORDS & set(name_words(p)) for p in properties):
             actions |= set(SWITCHED)
             action = action or "start"
+        # an enum whose members are actions undone by each other chooses one ("position": open, closed, half): the
+        # tool acts by those, though its words say no verb ("greenhouseVents": "Greenhouse vents.")
+        chosen = {a for m in members for w, a in ACTION_OF.items() if " " not in w and same_root(stem(m), stem(w))}
+        if any(pair <= chosen for pair in OPPOSED):
+            actions |= chosen
+            action = action or sorted(chosen)[0]
         # the last word of the words after its description's verb, up to a function word ("a ferry crossing")
         phrase = []
         for word in described[1:]:
@@ -937,6 +943,12 @@ class _Reading:
             if parameter.name in self.arguments:
                 continue
             found = [m for m in self.mentions(parameter.enum, parameter.explained) if self.free(m[0])]
+            # a member that is an action, said as the request's verb ("shut the vents": closed)
+            acted = [m for m in parameter.enum if self.request.verb in self.tool.actions and any(
+                a == self.request.verb and " " not in w and same_root(stem(m), stem(w)) for w, a in ACTION_OF.items())]
+            if not found and acted:
+                self.take(parameter, self.request.verb_at, self.request.verb_at, acted[0])
+                continue
             if not found:
                 continue
             twins = [p for p in self.unfilled() if p.enum == parameter.enum]

@@ -86,3 +86,20 @@ STICKERS = tool("award_stickers", "Give a child reward stickers.", ["child", "co
 ])
 def test_ninth_set_values(text, tools, expected):
     assert reading(tools, text) == expected
+
+
+HATCH = tool("roofHatch", "Roof hatch.", ["state"], state=("string", "State", ["open", "closed", "ajar"]))
+
+
+@pytest.mark.parametrize("text, expected", [
+    # an enum whose members are actions undone by each other: the tool acts by them, the verb says the member
+    ("open the roof hatch", ("roofHatch", {"state": "open"})),
+    ("close the hatch on the roof", ("roofHatch", {"state": "closed"})),
+    ("leave the roof hatch ajar", ("roofHatch", {"state": "ajar"})),
+])
+def test_an_enum_of_actions_makes_a_tool_that_acts(text, expected):
+    assert reading([HATCH], text) == expected
+
+
+def test_an_enum_of_actions_is_not_asked_a_question():
+    assert reading([HATCH], "is the roof hatch open?") is None
