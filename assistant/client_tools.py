@@ -576,6 +576,10 @@ class Parameter:
         named, described = name_words(name), re.findall(r"[a-z']+", description.lower())
         # the name's last word is what it is ("pickup_date" a time, "contact_name" a person), then its others'
         kind = next((KIND_OF[w] for w in [*reversed(named), *described] if w in KIND_OF), "thing")
+        # a description that puts a word of time after the name's is a time ("pickup": "pickup time")
+        head = next((after for word, after in zip(described, described[1:]) if word == named[-1]), None) \
+            if named else None
+        kind = "time" if KIND_OF.get(head) == "time" else kind
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
         example = re.search(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", description, re.IGNORECASE)
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,

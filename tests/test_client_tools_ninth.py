@@ -103,3 +103,13 @@ def test_an_enum_of_actions_makes_a_tool_that_acts(text, expected):
 
 def test_an_enum_of_actions_is_not_asked_a_question():
     assert reading([HATCH], "is the roof hatch open?") is None
+
+
+PIZZA = tool("order_pizza_slice", "Order pizza.", ["topping"], topping=("string", "Topping", ["cheese", "pepperoni"]),
+             pickup=("string", "pickup time"))
+
+
+def test_a_parameter_described_as_a_time_of_its_name_takes_a_time():
+    """"pickup": "pickup time" is a time, though "pickup" alone is a place."""
+    assert reading([PIZZA], "order a pepperoni slice for 7pm pickup") == \
+        ("order_pizza_slice", {"topping": "pepperoni", "pickup": "7pm"})
