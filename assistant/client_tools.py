@@ -1283,7 +1283,8 @@ class _Reading:
                 return score + source + 2.0 * called(chunk) + \
                     (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
                     (0.75 if chunk.kindred else 0.0) - \
-                    (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
+                    (0.25 if chunk.last < self.request.verb_at else 0.0) + \
+                    (1.0 if chunk.first in self.request.titled and "name" in said else 0.0)  # "Resort name": as typed
             fitting = [c for c in chunks if not parameter.coded or
                        re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
             # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
@@ -1292,7 +1293,7 @@ class _Reading:
             def own(c: _Chunk) -> bool:
                 said = [w for w in _content(self.words[c.first:c.last + 1]) if w not in ACTION_OF]
                 return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
-            if parameter not in self.main or not all(own(c) for c in fitting):
+            if not parameter.required or not all(own(c) for c in fitting):
                 fitting = [c for c in fitting if not own(c)]
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),

@@ -113,3 +113,17 @@ def test_a_parameter_described_as_a_time_of_its_name_takes_a_time():
     """"pickup": "pickup time" is a time, though "pickup" alone is a place."""
     assert reading([PIZZA], "order a pepperoni slice for 7pm pickup") == \
         ("order_pizza_slice", {"topping": "pepperoni", "pickup": "7pm"})
+
+
+TIDE = tool("tide_height", "Tide height at a harbour.", ["harbour"], harbour=("string", "Harbour name"))
+MILES = tool("air_miles", "Air miles balance.", [], airline=("string", "Airline"))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a parameter of a name takes the name as typed over a common word
+    ("how high is the tide at Port Ellen", [TIDE], ("tide_height", {"harbour": "Port Ellen"})),
+    # no parameter required: a run of the tool's own words is no value of an optional one
+    ("what's my air miles balance", [MILES], ("air_miles", {})),
+])
+def test_ninth_set_values_of_names(text, tools, expected):
+    assert reading(tools, text) == expected
