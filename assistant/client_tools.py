@@ -1429,6 +1429,11 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     # wanting ("i need a premium ride", not "my fish are so cute") asks for it; a tool that records what was done
     # is asked by saying it was done ("i drank 3 glasses of water")
     own_verb = request.unknown_verb and tool.has(stem(request.first))
+
+    def spoken_of() -> bool:
+        """A word of the tool's own or of a parameter's name is said ("glucose", "12.5 *km*")."""
+        return any(same_root(root, r) for root in said for r in tool.own | {r for p in tool.parameters
+                                                                             for r in map(stem, name_words(p.name))})
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
     # a message said is no part of it ("slack the ops channel saying the server is back up")
     quoted = next((i for i, t in enumerate(request.tokens) if t.word in MESSAGE_CUES or ":" in t.gap), len(words))
@@ -1439,7 +1444,8 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     if not request.question and request.verb is None and not WANTING & set(words) and not own and \
             not acting and not any(words[i] in QUESTION_STARTS for i in clauses) and \
             (COPULAS & clause or tool.tells() and SPEAKERS & clause):
-        return None
+        # a record said as a fact ("my glucose was 142 after lunch"): asked by the values it takes, as below
+        return (support, objects, named, True) if tool.verb in RECORDS and spoken_of() else None
     # a count of the tool's own thing, said first, asks for it ("four tickets for The Nutcracker")
     counted = number_value(request.first) is not None and tool.has(stem(words[request.verb_at + 1])) \
         if request.verb_at + 1 < len(words) else False
@@ -1450,8 +1456,8 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
         # asks for it when the request also says the values it needs: read_declared checks them
         # a verb that ends in an action of the tables is that action undone or redone ("reopen", "unmute")
         prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
-        if request.question or not request.unknown_verb or prefixed or not any(
-                same_root(root, r) for root in said for r in tool.own):
+        stated = request.verb is None and tool.verb in RECORDS      # what was done, to be recorded ("i ran 5 km")
+        if request.question or not (request.unknown_verb or stated) or prefixed or not spoken_of():
             return None
         return support, objects, named, True
     return support, objects, named, False

@@ -127,3 +127,21 @@ MILES = tool("air_miles", "Air miles balance.", [], airline=("string", "Airline"
 ])
 def test_ninth_set_values_of_names(text, tools, expected):
     assert reading(tools, text) == expected
+
+
+WATER = tool("log_water", "Log water intake.", ["ml"], ml=("integer", "Millilitres"))
+SUGAR = tool("record_ketones", "Record a ketone reading.", ["mmol"], mmol=("number", "mmol/L"),
+             timing=("string", "When", ["morning", "evening"]))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a record said as what was done or as a fact, with the values it takes: a number with a parameter's unit
+    ("I drank 500 ml this morning", [WATER], ("log_water", {"ml": 500})),
+    ("my ketones were 1.2 this evening", [SUGAR], ("record_ketones", {"mmol": 1.2, "timing": "evening"})),
+])
+def test_a_record_said_as_a_fact_with_its_values(text, tools, expected):
+    assert reading(tools, text) == expected
+
+
+def test_a_fact_without_a_value_records_nothing():
+    assert reading([SUGAR], "my ketones were high this evening") is None
