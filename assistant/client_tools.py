@@ -1511,8 +1511,12 @@ def read_declared(declarations, text: str) -> Decoded | None:
             # or, with values it takes said, a word of its own other than its verb and the home's things ("get a
             # babysitter for saturday, 4 hours": book_sitter, "Book babysitter."; not "do you like coffee?", nor
             # "start heating the house to 21" with "Start the car's heating")
+            words = [t.word for t in request.tokens]
+            units = {stem(w) for p in tool.parameters for w in name_words(p.name)}
+            # or a parameter's unit said after its number ("I ran 12.5 *km* today": log_run, no date asked)
             owned = any(tool.names(stem(t.word)) for t in request.tokens) or bool(arguments) and any(
-                t.word not in HOME_THINGS and t.word in _content([t.word]) and not same_root(stem(t.word), tool.verb or "")
-                and any(same_root(stem(t.word), r) for r in tool.own) for t in request.tokens)
+                w not in HOME_THINGS and w in _content([w]) and not same_root(stem(w), tool.verb or "") and
+                (any(same_root(stem(w), r) for r in tool.own) or i and number_value(words[i - 1]) is not None and
+                 stem(w) in units) for i, w in enumerate(words))
             best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))
     return best[1] if best else None

@@ -145,3 +145,9 @@ def test_a_record_said_as_a_fact_with_its_values(text, tools, expected):
 
 def test_a_fact_without_a_value_records_nothing():
     assert reading([SUGAR], "my ketones were high this evening") is None
+
+
+def test_a_parameters_unit_said_after_its_number_owns_the_request():
+    """"500 ml" is log_water's amount: its reading owns the request over a built-in reading of "today"."""
+    decoded = read_declared([WATER], "I drank 500 ml today")
+    assert decoded.call == {"name": "log_water", "arguments": {"ml": 500}} and decoded.owned
