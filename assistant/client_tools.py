@@ -101,7 +101,9 @@ RELATED = [frozenset(stem(k) for k in domain["keys"]) for domain in DOMAINS.valu
 
 
 def _content(words) -> list[str]:
-    return [w for w in words if w not in FUNCTION_WORDS and w.isalpha()]
+    """Words that may say what a tool does or is given; an owner's too ("the dryer's done")."""
+    return [w for w in words if w not in FUNCTION_WORDS and (w.isalpha() or w.endswith("'s") and w[:-2].isalpha() and
+                                                           w[:-2] not in FUNCTION_WORDS)]
 
 
 @dataclass(frozen=True)

@@ -151,3 +151,8 @@ def test_a_parameters_unit_said_after_its_number_owns_the_request():
     """"500 ml" is log_water's amount: its reading owns the request over a built-in reading of "today"."""
     decoded = read_declared([WATER], "I drank 500 ml today")
     assert decoded.call == {"name": "log_water", "arguments": {"ml": 500}} and decoded.owned
+
+
+def test_an_owners_word_says_the_tool():
+    """"the kiln's" is the kiln: a word of the tool's own, though said as an owner."""
+    assert reading([KILN], "how long until the kiln's cool") == ("kiln-cooldown-left", {})
