@@ -4,6 +4,8 @@ the values said make a reading, not the set's phrasings."""
 import pytest
 
 from assistant.client_tools import decode, read_declared
+from assistant.generator import respond_sync
+from assistant.tools import ToolRunner
 
 
 def tool(name: str, description: str, required=(), **properties) -> dict:
@@ -156,3 +158,21 @@ def test_a_parameters_unit_said_after_its_number_owns_the_request():
 def test_an_owners_word_says_the_tool():
     """"the kiln's" is the kiln: a word of the tool's own, though said as an owner."""
     assert reading([KILN], "how long until the kiln's cool") == ("kiln-cooldown-left", {})
+
+
+KILN_LEFT = tool("kiln_minutes_left", "Minutes until the kiln has cooled.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a word of the tool's name said where a built-in reading took it for a timer's name
+    ("how long until the kiln's done", "kiln_minutes_left"),
+    ("how long till the kiln is finished", "kiln_minutes_left"),
+    # the skill's own word said: the timer stays
+    ("how long is left on the kiln timer", "timer_left"),
+])
+def test_a_timers_name_that_is_the_tools_word_is_the_tools(assistant, text, expected):
+    if assistant is None:
+        pytest.skip("no embedded checkpoint")
+    reply = respond_sync(assistant, [{"role": "user", "content": text}], ToolRunner(),
+                         client_tools={"kiln_minutes_left": KILN_LEFT})
+    assert [c.name for c in reply.tool_calls] == [expected]
