@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
-from assistant.vocabulary import (BOTH_MEMBERS, DEVICES, DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
+from assistant.vocabulary import (BOTH_MEMBERS, DEVICES, DOING_VERBS, FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
                                   REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
@@ -628,8 +628,10 @@ class Tool:
             # verb of its own, a known one or its object after a function word; a word of no table with a noun after
             # it names a thing ("dryer-time-left": "Dryer time left.", "greenhouseVents": "Greenhouse vents.")
             action = first
-        elif action is None and verb in DOING_VERBS and first not in DAY_WORDS:
-            # "donate_to_charity": "Make a donation": its name's verb, and it acts
+        elif action is None and (verb in DOING_VERBS or first in DOING_VERBS and
+                                 all(w in FUNCTION_WORDS for w in described[1:2])) and first not in DAY_WORDS:
+            # "donate_to_charity": "Make a donation", "run_bath": "Fill the bath" (a verb, then its object; not
+            # "RunPlan": "Today's run."): its name's verb, and it acts
             action, verb = first, first
         schema = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
@@ -994,7 +996,10 @@ class _Reading:
             words = [stem(w) for w in name_words(parameter.name) if w not in FLAG_FILLERS]
             places = [next((i for i, w in enumerate(self.words) if same_root(stem(w), root)), None) for root in words]
             if words and None not in places:
-                self.arguments[parameter.name] = True
+                # its words said after a negation, with at most a word between ("no bubbles", "without any steam")
+                start = min(places)
+                negated = any(w in FLAG_NEGATIONS for w in self.words[max(0, start - 2):start])
+                self.arguments[parameter.name] = not negated
                 self.used.update(places)
 
     def time_runs(self) -> list[tuple[int, int]]:

@@ -444,3 +444,8 @@ DONE_ALREADY = ("already", "earlier", "yesterday", "last night", "this morning")
 # stove set at"): a question naming a switch, light, cover or lock is read as get_state by code only with one of
 # them ("isn't the chandelier lovely" asks nothing of it); a sensor's or a heater's question always reads it
 STATE_ASKING_WORDS = ("running", "going", "working", "left", "still", "set", "at")
+
+
+# --- round 19, client tools (h20-tools) ---
+# Words that say a flag's thing is not wanted, right before it ("no chime", "without bubbles", "skip the steam").
+FLAG_NEGATIONS = frozenset({"no", "without", "not", "don't", "dont", "never", "skip", "minus"})

@@ -176,3 +176,21 @@ def test_a_timers_name_that_is_the_tools_word_is_the_tools(assistant, text, expe
     reply = respond_sync(assistant, [{"role": "user", "content": text}], ToolRunner(),
                          client_tools={"kiln_minutes_left": KILN_LEFT})
     assert [c.name for c in reply.tool_calls] == [expected]
+
+
+BATH = tool("run_bath", "Fill the bath to a temperature.", [], celsius=("number", "Water temperature in degrees"),
+            bubbles=("boolean", "Add bubble bath"), minutes=("integer", "How long to keep it warm, in minutes"))
+PLAN = tool("RunPlan", "Today's run.")
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a flag's words said after a negation: false
+    ("run me a bath at 38 degrees without bubbles", [BATH], ("run_bath", {"celsius": 38, "bubbles": False})),
+    ("fill the bath, no bubbles please", [BATH], ("run_bath", {"bubbles": False})),
+    ("run the bath with bubbles", [BATH], ("run_bath", {"bubbles": True})),
+    # a name's verb of doing acts when its description starts with a verb and its object ("Fill the bath"), and
+    # names a thing when it does not ("Today's run.")
+    ("what's my run today", [PLAN], ("RunPlan", {})),
+])
+def test_ninth_set_flags_and_verbs_of_doing(text, tools, expected):
+    assert reading(tools, text) == expected
