@@ -703,6 +703,14 @@ class Request:
             end = match.end()
         words = [t.word for t in self.tokens]
         first = next((i for i, w in enumerate(words) if w not in LEAD_IN), len(words))
+        # a request asked inside a remark on asking ("i was wondering if you could book ..."): its verb follows the
+        # first "you could" or "could you" of its first clause
+        end = next((i for i, t in enumerate(self.tokens) if i and any(c in t.gap for c in ",;.!?")), len(words))
+        asking = next((i + 2 for i in range(first, end - 1) if {words[i], words[i + 1]} & ASKING_MODALS and
+                       "you" in (words[i], words[i + 1]) and words[i] != words[i + 1]), None)
+        inside = asking is not None and first + 1 < asking < end and self.action_at(first)[0] in (None, "any")
+        if inside:
+            first = next((i for i in range(asking, len(words)) if words[i] not in LEAD_IN), len(words))
         self.verb, self.verb_length = self.action_at(first) if first < len(words) else (None, 0)
         after_remark = False
         if self.verb is None and first < len(words) and not any(same_root(stem(words[first]), v) for v in verbs):
@@ -727,7 +735,7 @@ class Request:
                 words[i] in ASKING_MODALS and words[i + 1:i + 2] in (["you"], ["i"], ["we"]))
         # a question from the start or, with no verb said, after a remark ("before i print anything, is the printer
         # low on ink?")
-        self.question = bool(words) and not after_remark and (asks(0) or self.verb is None and any(
+        self.question = bool(words) and not after_remark and not inside and (asks(0) or self.verb is None and any(
             asks(i) for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")))
         # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \

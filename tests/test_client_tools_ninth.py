@@ -194,3 +194,18 @@ PLAN = tool("RunPlan", "Today's run.")
 ])
 def test_ninth_set_flags_and_verbs_of_doing(text, tools, expected):
     assert reading(tools, text) == expected
+
+
+TUTOR = tool("book_tutor_session", "Book a session with a tutor for one of the children.", ["child", "subject"],
+             child=("string", "The child's first name"), subject=("string", "Subject", ["maths", "physics"]),
+             minutes=("integer", "Length of the session in minutes"))
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a request asked inside a remark on asking: its verb follows "you could"
+    ("i was wondering if you could book mia a physics tutor for an hour",
+     ("book_tutor_session", {"child": "mia", "subject": "physics", "minutes": 60})),
+    ("do you think you could book leo a maths tutor", ("book_tutor_session", {"child": "leo", "subject": "maths"})),
+])
+def test_a_request_inside_a_remark_on_asking(text, expected):
+    assert reading([TUTOR], text) == expected
