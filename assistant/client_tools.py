@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 
 from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
-from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
+from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
+                                     parse_cardinal)
 from assistant.vocabulary import (BOTH_MEMBERS, DEVICES, DOING_VERBS, FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
                                   REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
@@ -869,10 +870,18 @@ class _Reading:
         if not 0 <= i < len(self.words):
             return None
         value, used = parse_cardinal(self.words, i)
-        if used > 1:
-            return int(value) if float(value).is_integer() else value, i + used - 1
-        value = number_value(self.words[i])
-        return None if value is None else (value, i)
+        if used <= 1:
+            value, used = number_value(self.words[i]), 1
+        if value is None:
+            return None
+        # "seventy two and a half": the fraction after it; not before a duration's unit, which durations read
+        end = i + used
+        part, length = next(((f, len(p)) for f, phrases in AND_A_FRACTION.items() for p in phrases
+                             if tuple(self.words[end:end + len(p)]) == p), (0, 0))
+        if length and set(self.words[end + length:end + length + 1]) & DURATION_WORDS:
+            part, length = 0, 0
+        value += part
+        return int(value) if float(value).is_integer() else value, end + length - 1
 
     def unfilled(self, *kinds) -> list[Parameter]:
         return [p for p in self.tool.parameters if p.name not in self.arguments and (not kinds or p.kind in kinds)]
@@ -1029,6 +1038,12 @@ class _Reading:
                 marked[i] = True
             if w == "this" and after in DAY_WORDS:
                 marked[i] = True
+            # a clock time by the minutes past or to the hour ("half past six", "ten to seven"; not "5 to 10 minutes")
+            hour = number_value(words[i + 2]) if i + 2 < len(words) else None
+            minutes = CLOCK_MINUTES.get(w, number_value(w))
+            if minutes is not None and minutes < 60 and after in CLOCK_WAYS and hour is not None and \
+                    1 <= hour <= 12 and not set(words[i + 3:i + 4]) & DURATION_WORDS:
+                marked[i:i + 3] = [True] * 3
             if w == "in" and (number_value(after) is not None or after in ("a", "an")) and i + 2 < len(words) and \
                     words[i + 2] in DURATION_WORDS:           # "in 20 minutes", "in an hour"
                 marked[i:i + 3] = [True] * 3

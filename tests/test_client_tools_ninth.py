@@ -209,3 +209,21 @@ TUTOR = tool("book_tutor_session", "Book a session with a tutor for one of the c
 ])
 def test_a_request_inside_a_remark_on_asking(text, expected):
     assert reading([TUTOR], text) == expected
+
+
+SPRINKLER = tool("set_sprinkler_schedule", "Schedule the lawn sprinkler to run at a time.", ["start_time"],
+                 start_time=("string", "When to start, e.g. 6:30"), minutes=("integer", "How long to run"))
+SCALE = tool("bathroom_scale_goal", "Set a weight goal on the smart bathroom scale in kilograms.", ["goal_kg"],
+             goal_kg=("number", "Target weight in kg"))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a clock time said by the minutes past or to the hour is a time
+    ("set the sprinkler for quarter to seven", [SPRINKLER], ("set_sprinkler_schedule", {"start_time": "quarter to seven"})),
+    ("schedule the sprinkler at ten past six for 20 minutes", [SPRINKLER],
+     ("set_sprinkler_schedule", {"start_time": "ten past six", "minutes": 20})),
+    # a number said with "and a half"
+    ("set my weight goal to seventy two and a half kilos", [SCALE], ("bathroom_scale_goal", {"goal_kg": 72.5})),
+])
+def test_ninth_set_spoken_times_and_numbers(text, tools, expected):
+    assert reading(tools, text) == expected
