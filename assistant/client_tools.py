@@ -1487,7 +1487,9 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
         # a verb that ends in an action of the tables is that action undone or redone ("reopen", "unmute")
         prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
         stated = request.verb is None and tool.verb in RECORDS      # what was done, to be recorded ("i ran 5 km")
-        if request.question or not (request.unknown_verb or stated) or prefixed or not spoken_of():
+        # a verb the corpus knows is another action of the thing ("print my bus ticket", "rate scooter 5521")
+        other = request.unknown_verb and request.first in KNOWN_VERBS
+        if request.question or not (request.unknown_verb or stated) or prefixed or other or not spoken_of():
             return None
         return support, objects, named, True
     return support, objects, named, False
