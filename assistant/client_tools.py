@@ -624,7 +624,7 @@ class Tool:
                                                      description.lower().split(".")[0]))
         action = verb if told else "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
         if action is None and verb and same_root(stem(verb), stem(first)) and \
-                (all(w in FUNCTION_WORDS for w in described[1:2]) or verb in KNOWN_VERBS or verb[:-1] in KNOWN_VERBS):
+                (described[1:2] and described[1] in FUNCTION_WORDS or verb in KNOWN_VERBS or verb[:-1] in KNOWN_VERBS):
             # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness", "page_sauna": "Page sauna": a
             # verb of its own, a known one or its object after a function word; a word of no table with a noun after
             # it names a thing ("dryer-time-left": "Dryer time left.", "greenhouseVents": "Greenhouse vents.")
@@ -657,9 +657,10 @@ class Tool:
         # an enum whose members are actions undone by each other chooses one ("position": open, closed, half): the
         # tool acts by those, though its words say no verb ("greenhouseVents": "Greenhouse vents.")
         chosen = {a for m in members for w, a in ACTION_OF.items() if " " not in w and same_root(stem(m), stem(w))}
-        if any(pair <= chosen for pair in OPPOSED):
+        if any(pair <= chosen for pair in OPPOSED) and action is None:
+            # no verb of its own: its action said alone is no evidence ("close the garage door" is no skylight's)
             actions |= chosen
-            action = action or sorted(chosen)[0]
+            action, verb = sorted(chosen)[0], None
         # the last word of the words after its description's verb, up to a function word ("a ferry crossing")
         phrase = []
         for word in described[1:]:
@@ -1445,13 +1446,14 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
             root in group and p.roots & group for group in KINDS) for p in tool.parameters))
     # the verb is a word of the tool's (or of its kind) other than its verb ("remind" for set_reminder, "email"
     # for send_email, "text" for send_message)
-    named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)
+    named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") and
+                not (tool.verb is None and ACTION_OF.get(words[i]) in tool.actions) for i in verb)
     # the tool's verb alone is evidence only for an action of few things ("ring marie-claire", not "order a pizza"
     # with order_coffee)
     action = tool.action if own else request.verb
     after_verb = words[verb.stop:verb.stop + 1] if verb else []
     if not objects and not named and (action is None or action != tool.action or tool.action in BROAD_ACTIONS or
-                                      PARTITIVES.intersection(after_verb)):
+                                      tool.verb is None or PARTITIVES.intersection(after_verb)):
         return None
     # a tool that acts is asked by its action said, or by an object of its own after a verb of any action ("give
     # the tomatoes a drink") or none ("i need a premium ride"), never by a question or another verb ("close ...")
@@ -1474,22 +1476,21 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     if not request.question and request.verb is None and not WANTING & set(words) and not own and \
             not acting and not any(words[i] in QUESTION_STARTS for i in clauses) and \
             (COPULAS & clause or tool.tells() and SPEAKERS & clause):
-        # a record said as a fact ("my glucose was 142 after lunch"): asked by the values it takes, as below
-        return (support, objects, named, True) if tool.verb in RECORDS and spoken_of() else None
+        return None
     # a count of the tool's own thing, said first, asks for it ("four tickets for The Nutcracker")
     counted = number_value(request.first) is not None and tool.has(stem(words[request.verb_at + 1])) \
         if request.verb_at + 1 < len(words) else False
     asked = own_verb or counted or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
-        # a verb no table holds, said of a thing of the tool's own ("release bike 2283", "dry the towels on cotton"),
-        # asks for it when the request also says the values it needs: read_declared checks them
-        # a verb that ends in an action of the tables is that action undone or redone ("reopen", "unmute")
+        # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the
+        # request also says the values it takes: read_declared checks them. Not a verb that ends in an action of the
+        # tables, that action undone or redone ("reopened"), nor a verb the corpus knows, another action ("printed");
+        # a verb of no table alone asks nothing ("photograph locker 12", "release bike 2283": another action or not)
         prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
-        stated = request.verb is None and tool.verb in RECORDS      # what was done, to be recorded ("i ran 5 km")
-        # a verb the corpus knows is another action of the thing ("print my bus ticket", "rate scooter 5521")
+        stated = request.verb is None and tool.verb in RECORDS
         other = request.unknown_verb and request.first in KNOWN_VERBS
-        if request.question or not (request.unknown_verb or stated) or prefixed or other or not spoken_of():
+        if request.question or not stated or prefixed or other or not spoken_of():
             return None
         return support, objects, named, True
     return support, objects, named, False

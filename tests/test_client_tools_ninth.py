@@ -38,17 +38,15 @@ MUTE = tool("mute_thread", "Mute a chat thread.", ["thread"], thread=("string", 
     ("zoom the map to Lisbon", [ZOOM], ("zoom_map", {"place": "Lisbon"})),
     # the possessive is the thing ("the kiln's")
     ("is the kiln's cooldown nearly over", [KILN], ("kiln-cooldown-left", {})),
-    # a verb of no table, said of the tool's own thing, with values no other words could be: a number, a member
-    ("free up scooter 5521 for me", [SCOOTER, LOCKER], ("unlock_scooter", {"scooter_id": "5521"})),
-    ("cook the chicken in the oven on grill", [OVEN], ("oven_mode", {"mode": "grill"})),
 ])
 def test_ninth_set_mechanisms(text, tools, expected):
     assert reading(tools, text) == expected
 
 
 @pytest.mark.parametrize("text, tools", [
-    # a verb of no table with only free words for values: nothing shows it asks for the tool
+    # a verb of no table, said of the tool's own thing, is another action of it, values or not
     ("archive the book club thread", [MUTE]),
+    ("photograph locker 12", [LOCKER]),
     # such a verb that ends in an action undoes or redoes it
     ("unmute the family thread", [MUTE]),
     ("reopen locker 12", [LOCKER]),
@@ -140,16 +138,26 @@ SUGAR = tool("record_ketones", "Record a ketone reading.", ["mmol"], mmol=("numb
 
 
 @pytest.mark.parametrize("text, tools, expected", [
-    # a record said as what was done or as a fact, with the values it takes: a number with a parameter's unit
+    # a record said as what was done, with the values it takes: a number with a parameter's unit
     ("I drank 500 ml this morning", [WATER], ("log_water", {"ml": 500})),
-    ("my ketones were 1.2 this evening", [SUGAR], ("record_ketones", {"mmol": 1.2, "timing": "evening"})),
+    ("I measured 1.2 mmol this evening", [SUGAR], ("record_ketones", {"mmol": 1.2, "timing": "evening"})),
 ])
-def test_a_record_said_as_a_fact_with_its_values(text, tools, expected):
+def test_a_record_said_as_what_was_done_with_its_values(text, tools, expected):
     assert reading(tools, text) == expected
 
 
-def test_a_fact_without_a_value_records_nothing():
-    assert reading([SUGAR], "my ketones were high this evening") is None
+@pytest.mark.parametrize("text", ["my ketones were high this evening", "my ketones were 1.2 last year"])
+def test_a_fact_said_with_a_copula_records_nothing(text):
+    assert reading([SUGAR], text) is None
+
+
+SKYLIGHT = tool("skylightPosition", "Skylight.", ["position"], position=("string", "Position", ["open", "closed"]))
+
+
+def test_an_enum_of_actions_alone_is_no_evidence():
+    """"close the garage door" says the action a skylight's member is, and nothing of the skylight."""
+    assert reading([SKYLIGHT], "close the garage door") is None
+    assert reading([SKYLIGHT], "close the skylight") == ("skylightPosition", {"position": "closed"})
 
 
 def test_a_parameters_unit_said_after_its_number_owns_the_request():
