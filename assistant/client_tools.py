@@ -20,11 +20,13 @@ span of the request.
 import re
 from dataclasses import dataclass, field
 
+from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
-from assistant.spoken_numbers import AND_A_FRACTION, DURATION_SECONDS, TENS, UNITS, parse_cardinal
-from assistant.vocabulary import (BOTH_MEMBERS, DOING_VERBS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
+from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
+                                     parse_cardinal)
+from assistant.vocabulary import (BOTH_MEMBERS, DEVICES, DOING_VERBS, FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
-                                  REQUEST_OPENERS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
+                                  REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -40,7 +42,7 @@ SPAN_VALUE = re.compile(r"(<s\d+>)(<s\d+>)?")
 FUNCTION_WORDS = frozenset("""
 a an the to of in on at for from by with about into onto as and or but if so than then that this these those between
 is are was were be been being am do does did done have has had can could would will shall should may might must
-i me my mine you your yours we us our it its it's he she him her they them their what what's whats which who
+i me my mine you your yours we us our it its it's he she him his her they them their what what's whats which who
 whom whose how how's where where's when when's why please pls just some any all get give tell show let let's
 want wanna need like know find make me i'm i'd i'll hey hi okay ok parley um uh so well oh hmm er now right
 thanks thank there there's here up out over not no yes very really also too again one
@@ -85,7 +87,7 @@ def name_words(name: str) -> list[str]:
 
 def stem(word: str) -> str:
     """A crude common root, enough to match "messages" to "message" and "playing" to "play"."""
-    word = word.lower().strip(".,!?'\"")
+    word = re.sub(r"'s$", "", word.lower()).strip(".,!?'\"")       # "the dryer's done": the dryer
     for ending in ("ing", "ies", "es", "ed", "s"):
         if word.endswith(ending) and len(word) - len(ending) >= 3:
             word = word[:-len(ending)] + ("y" if ending == "ies" else "")
@@ -100,7 +102,9 @@ RELATED = [frozenset(stem(k) for k in domain["keys"]) for domain in DOMAINS.valu
 
 
 def _content(words) -> list[str]:
-    return [w for w in words if w not in FUNCTION_WORDS and w.isalpha()]
+    """Words that may say what a tool does or is given; an owner's too ("the dryer's done")."""
+    return [w for w in words if w not in FUNCTION_WORDS and (w.isalpha() or w.endswith("'s") and w[:-2].isalpha() and
+                                                           w[:-2] not in FUNCTION_WORDS)]
 
 
 @dataclass(frozen=True)
@@ -508,6 +512,8 @@ EXAMPLE_GROUPS = [frozenset(stem(w) for w in group) for group in EXAMPLES]
 KINDS = GROUPS + EXAMPLE_GROUPS
 KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.split()}
 MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
+HOME_THINGS = frozenset(w for table in (DEVICES, ROOMS) for names in table.values() for name in names for w in name.split())
+KNOWN_VERBS = frozenset(base for base, *_ in VERBS)      # the corpus's verbs: "page" is one, "dryer" none
 SWITCHED = {"start": True, "stop": False}      # a switch's value by the action said ("turn off": false)
 SWITCH_ON = frozenset({"turn on", "switch on"})   # "turn" alone is a verb of any action: its particle says on
 AMOUNT_WORDS = frozenset("half quarter couple few several".split())    # "a half hour" is no hour
@@ -573,6 +579,10 @@ class Parameter:
         named, described = name_words(name), re.findall(r"[a-z']+", description.lower())
         # the name's last word is what it is ("pickup_date" a time, "contact_name" a person), then its others'
         kind = next((KIND_OF[w] for w in [*reversed(named), *described] if w in KIND_OF), "thing")
+        # a description that puts a word of time after the name's is a time ("pickup": "pickup time")
+        head = next((after for word, after in zip(described, described[1:]) if word == named[-1]), None) \
+            if named else None
+        kind = "time" if KIND_OF.get(head) == "time" else kind
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
         example = re.search(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", description, re.IGNORECASE)
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
@@ -613,11 +623,16 @@ class Tool:
         told = verb in TOOL_TELLS and bool(re.search(rf"\b{verb}\b[^.]*\bto (?:the|a|an|my|your|their)\b",
                                                      description.lower().split(".")[0]))
         action = verb if told else "find" if verb in TOOL_TELLS else ACTION_OF.get(verb)
-        if action is None and verb and same_root(stem(verb), stem(first)):
-            # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness": a verb of its own
+        if action is None and verb and same_root(stem(verb), stem(first)) and \
+                (described[1:2] and described[1] in FUNCTION_WORDS or verb in KNOWN_VERBS or verb[:-1] in KNOWN_VERBS):
+            # "arm_alarm": "Arm the alarm", "adjustBedFirmness": "Adjusts the firmness", "page_sauna": "Page sauna": a
+            # verb of its own, a known one or its object after a function word; a word of no table with a noun after
+            # it names a thing ("dryer-time-left": "Dryer time left.", "greenhouseVents": "Greenhouse vents.")
             action = first
-        elif action is None and verb in DOING_VERBS and first not in DAY_WORDS:
-            # "donate_to_charity": "Make a donation": its name's verb, and it acts
+        elif action is None and (verb in DOING_VERBS or first in DOING_VERBS and
+                                 all(w in FUNCTION_WORDS for w in described[1:2])) and first not in DAY_WORDS:
+            # "donate_to_charity": "Make a donation", "run_bath": "Fill the bath" (a verb, then its object; not
+            # "RunPlan": "Today's run."): its name's verb, and it acts
             action, verb = first, first
         schema = function.get("parameters") if isinstance(function.get("parameters"), dict) else {}
         properties = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
@@ -639,6 +654,13 @@ class Tool:
                SWITCH_WORDS & set(name_words(p)) for p in properties):
             actions |= set(SWITCHED)
             action = action or "start"
+        # an enum whose members are actions undone by each other chooses one ("position": open, closed, half): the
+        # tool acts by those, though its words say no verb ("greenhouseVents": "Greenhouse vents.")
+        chosen = {a for m in members for w, a in ACTION_OF.items() if " " not in w and same_root(stem(m), stem(w))}
+        if any(pair <= chosen for pair in OPPOSED) and action is None:
+            # no verb of its own: its action said alone is no evidence ("close the garage door" is no skylight's)
+            actions |= chosen
+            action, verb = sorted(chosen)[0], None
         # the last word of the words after its description's verb, up to a function word ("a ferry crossing")
         phrase = []
         for word in described[1:]:
@@ -683,6 +705,14 @@ class Request:
             end = match.end()
         words = [t.word for t in self.tokens]
         first = next((i for i, w in enumerate(words) if w not in LEAD_IN), len(words))
+        # a request asked inside a remark on asking ("i was wondering if you could book ..."): its verb follows the
+        # first "you could" or "could you" of its first clause
+        end = next((i for i, t in enumerate(self.tokens) if i and any(c in t.gap for c in ",;.!?")), len(words))
+        asking = next((i + 2 for i in range(first, end - 1) if {words[i], words[i + 1]} & ASKING_MODALS and
+                       "you" in (words[i], words[i + 1]) and words[i] != words[i + 1]), None)
+        inside = asking is not None and first + 1 < asking < end and self.action_at(first)[0] in (None, "any")
+        if inside:
+            first = next((i for i in range(asking, len(words)) if words[i] not in LEAD_IN), len(words))
         self.verb, self.verb_length = self.action_at(first) if first < len(words) else (None, 0)
         after_remark = False
         if self.verb is None and first < len(words) and not any(same_root(stem(words[first]), v) for v in verbs):
@@ -707,7 +737,7 @@ class Request:
                 words[i] in ASKING_MODALS and words[i + 1:i + 2] in (["you"], ["i"], ["we"]))
         # a question from the start or, with no verb said, after a remark ("before i print anything, is the printer
         # low on ink?")
-        self.question = bool(words) and not after_remark and (asks(0) or self.verb is None and any(
+        self.question = bool(words) and not after_remark and not inside and (asks(0) or self.verb is None and any(
             asks(i) for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")))
         # the first word after the lead-in, when it is neither a question's nor a known verb ("close the door")
         self.unknown_verb = first < len(words) and self.verb is None and not self.question and \
@@ -841,10 +871,18 @@ class _Reading:
         if not 0 <= i < len(self.words):
             return None
         value, used = parse_cardinal(self.words, i)
-        if used > 1:
-            return int(value) if float(value).is_integer() else value, i + used - 1
-        value = number_value(self.words[i])
-        return None if value is None else (value, i)
+        if used <= 1:
+            value, used = number_value(self.words[i]), 1
+        if value is None:
+            return None
+        # "seventy two and a half": the fraction after it; not before a duration's unit, which durations read
+        end = i + used
+        part, length = next(((f, len(p)) for f, phrases in AND_A_FRACTION.items() for p in phrases
+                             if tuple(self.words[end:end + len(p)]) == p), (0, 0))
+        if length and set(self.words[end + length:end + length + 1]) & DURATION_WORDS:
+            part, length = 0, 0
+        value += part
+        return int(value) if float(value).is_integer() else value, end + length - 1
 
     def unfilled(self, *kinds) -> list[Parameter]:
         return [p for p in self.tool.parameters if p.name not in self.arguments and (not kinds or p.kind in kinds)]
@@ -931,6 +969,12 @@ class _Reading:
             if parameter.name in self.arguments:
                 continue
             found = [m for m in self.mentions(parameter.enum, parameter.explained) if self.free(m[0])]
+            # a member that is an action, said as the request's verb ("shut the vents": closed)
+            acted = [m for m in parameter.enum if self.request.verb in self.tool.actions and any(
+                a == self.request.verb and " " not in w and same_root(stem(m), stem(w)) for w, a in ACTION_OF.items())]
+            if not found and acted:
+                self.take(parameter, self.request.verb_at, self.request.verb_at, acted[0])
+                continue
             if not found:
                 continue
             twins = [p for p in self.unfilled() if p.enum == parameter.enum]
@@ -970,7 +1014,10 @@ class _Reading:
             words = [stem(w) for w in name_words(parameter.name) if w not in FLAG_FILLERS]
             places = [next((i for i, w in enumerate(self.words) if same_root(stem(w), root)), None) for root in words]
             if words and None not in places:
-                self.arguments[parameter.name] = True
+                # its words said after a negation, with at most a word between ("no bubbles", "without any steam")
+                start = min(places)
+                negated = any(w in FLAG_NEGATIONS for w in self.words[max(0, start - 2):start])
+                self.arguments[parameter.name] = not negated
                 self.used.update(places)
 
     def time_runs(self) -> list[tuple[int, int]]:
@@ -992,6 +1039,12 @@ class _Reading:
                 marked[i] = True
             if w == "this" and after in DAY_WORDS:
                 marked[i] = True
+            # a clock time by the minutes past or to the hour ("half past six", "ten to seven"; not "5 to 10 minutes")
+            hour = number_value(words[i + 2]) if i + 2 < len(words) else None
+            minutes = CLOCK_MINUTES.get(w, number_value(w))
+            if minutes is not None and minutes < 60 and after in CLOCK_WAYS and hour is not None and \
+                    1 <= hour <= 12 and not set(words[i + 3:i + 4]) & DURATION_WORDS:
+                marked[i:i + 3] = [True] * 3
             if w == "in" and (number_value(after) is not None or after in ("a", "an")) and i + 2 < len(words) and \
                     words[i + 2] in DURATION_WORDS:           # "in 20 minutes", "in an hour"
                 marked[i:i + 3] = [True] * 3
@@ -1261,15 +1314,17 @@ class _Reading:
                 return score + source + 2.0 * called(chunk) + \
                     (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
                     (0.75 if chunk.kindred else 0.0) - \
-                    (0.25 if chunk.last < self.request.verb_at else 0.0)     # in a remark before the request
+                    (0.25 if chunk.last < self.request.verb_at else 0.0) + \
+                    (1.0 if chunk.first in self.request.titled and "name" in said else 0.0)  # "Resort name": as typed
             fitting = [c for c in chunks if not parameter.coded or
                        re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
-            if parameter not in self.main:
-                # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
-                # chat" of "Create a poll in the family group chat", "see the space station")
-                def own(c: _Chunk) -> bool:
-                    said = [w for w in _content(self.words[c.first:c.last + 1]) if w not in ACTION_OF]
-                    return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
+            # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
+            # chat" of "Create a poll in the family group chat", "see the space station"), nor a required one where
+            # another run is said ("calories in a croissant" with "Calories for a food.")
+            def own(c: _Chunk) -> bool:
+                said = [w for w in _content(self.words[c.first:c.last + 1]) if w not in ACTION_OF]
+                return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
+            if not parameter.required or not all(own(c) for c in fitting):
                 fitting = [c for c in fitting if not own(c)]
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
@@ -1318,11 +1373,12 @@ def compounds(words: list[str], tool: Tool, skipped: range) -> set[str]:
     return {root for root in joined + parts if any(same_root(root, r) for r in tool.own)}
 
 
-def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
+def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | None:
     """Whether the request says the tool's action, how much it says of what the tool acts on (a word of the
     tool's own 1, a word of the same kind, "umbrella" for weather, 0.5; the request's verb not counted: "book
     me a flight" says nothing of book_taxi but its verb), and whether its verb is a word of the tool's own
-    ("remind" for set_reminder); None when it does not ask for what the tool does:
+    ("remind" for set_reminder), and whether only the values said can show it asked (an unknown verb); None when it
+    does not ask for what the tool does:
     its verb is another action (a near miss: "cancel my taxi" with book_taxi), it says an action that undoes
     the tool's, it asks the past of a tool of the present, or it says nothing of the tool but maybe its verb."""
     words = [t.word for t in request.tokens]
@@ -1390,13 +1446,14 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
             root in group and p.roots & group for group in KINDS) for p in tool.parameters))
     # the verb is a word of the tool's (or of its kind) other than its verb ("remind" for set_reminder, "email"
     # for send_email, "text" for send_message)
-    named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") for i in verb)
+    named = any(tool.has(stem(words[i])) and not same_root(stem(words[i]), tool.verb or "") and
+                not (tool.verb is None and ACTION_OF.get(words[i]) in tool.actions) for i in verb)
     # the tool's verb alone is evidence only for an action of few things ("ring marie-claire", not "order a pizza"
     # with order_coffee)
     action = tool.action if own else request.verb
     after_verb = words[verb.stop:verb.stop + 1] if verb else []
     if not objects and not named and (action is None or action != tool.action or tool.action in BROAD_ACTIONS or
-                                      PARTITIVES.intersection(after_verb)):
+                                      tool.verb is None or PARTITIVES.intersection(after_verb)):
         return None
     # a tool that acts is asked by its action said, or by an object of its own after a verb of any action ("give
     # the tomatoes a drink") or none ("i need a premium ride"), never by a question or another verb ("close ...")
@@ -1404,6 +1461,11 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     # wanting ("i need a premium ride", not "my fish are so cute") asks for it; a tool that records what was done
     # is asked by saying it was done ("i drank 3 glasses of water")
     own_verb = request.unknown_verb and tool.has(stem(request.first))
+
+    def spoken_of() -> bool:
+        """A word of the tool's own or of a parameter's name is said ("glucose", "12.5 *km*")."""
+        return any(same_root(root, r) for root in said for r in tool.own | {r for p in tool.parameters
+                                                                             for r in map(stem, name_words(p.name))})
     clauses = [i for i, t in enumerate(request.tokens) if i and any(c in t.gap for c in ",;.!?")]
     # a message said is no part of it ("slack the ops channel saying the server is back up")
     quoted = next((i for i, t in enumerate(request.tokens) if t.word in MESSAGE_CUES or ":" in t.gap), len(words))
@@ -1421,8 +1483,23 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool] | None:
     asked = own_verb or counted or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
-        return None
-    return support, objects, named
+        # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the
+        # request also says the values it takes: read_declared checks them. Not a verb that ends in an action of the
+        # tables, that action undone or redone ("reopened"), nor a verb the corpus knows, another action ("printed");
+        # a verb of no table alone asks nothing ("photograph locker 12", "release bike 2283": another action or not)
+        prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
+        stated = request.verb is None and tool.verb in RECORDS
+        other = request.unknown_verb and request.first in KNOWN_VERBS
+        if request.question or not stated or prefixed or other or not spoken_of():
+            return None
+        return support, objects, named, True
+    return support, objects, named, False
+
+
+def typed(tool: Tool, key: str, value) -> bool:
+    """A value of a kind no other words of the request could be: a number, a flag, an enum member, a code."""
+    members = next((p.enum for p in tool.parameters if p.name == key), ())
+    return not isinstance(value, str) or value in members or any(c.isdigit() for c in value)
 
 
 def decode(declarations, text: str) -> dict | None:
@@ -1449,9 +1526,12 @@ def read_declared(declarations, text: str) -> Decoded | None:
         said = evidence(tool, request)
         if said is None:
             continue
-        support, objects, named = said
+        support, objects, named, by_values = said
         reading = _Reading(tool, request, only_required=not objects and not named)
         arguments = reading.read()
+        # asked by an unknown verb: only with values no other words could be taken for (numbers, codes, members)
+        if by_values and not (arguments and all(typed(tool, key, value) for key, value in arguments.items())):
+            continue
         # a tool that removes all, asked to remove one thing named ("take *hard fork* out of my queue" is no
         # clear_queue), or a request that names the tool only by its verb, leaves no words unread
         if arguments is None or (not objects and not named or tool.action == "remove" and not tool.parameters) and \
@@ -1461,6 +1541,15 @@ def read_declared(declarations, text: str) -> Decoded | None:
         spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
         strength = 2.0 * support + objects + named + 0.5 * len(arguments) + 0.1 * spoken
         if best is None or strength > best[0]:
-            owned = any(tool.names(stem(t.word)) for t in request.tokens)
+            # or, with values it takes said, a word of its own other than its verb and the home's things ("get a
+            # babysitter for saturday, 4 hours": book_sitter, "Book babysitter."; not "do you like coffee?", nor
+            # "start heating the house to 21" with "Start the car's heating")
+            words = [t.word for t in request.tokens]
+            units = {stem(w) for p in tool.parameters for w in name_words(p.name)}
+            # or a parameter's unit said after its number ("I ran 12.5 *km* today": log_run, no date asked)
+            owned = any(tool.names(stem(t.word)) for t in request.tokens) or bool(arguments) and any(
+                w not in HOME_THINGS and w in _content([w]) and not same_root(stem(w), tool.verb or "") and
+                (any(same_root(stem(w), r) for r in tool.own) or i and number_value(words[i - 1]) is not None and
+                 stem(w) in units) for i, w in enumerate(words))
             best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))
     return best[1] if best else None

@@ -36,7 +36,7 @@ from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
-from assistant.skills import SKILLS
+from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
 from assistant.tools import ToolRunner
@@ -101,6 +101,10 @@ def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
     # timer" with setSleepTimer), not the skill's ("start a timer" with start_workout_timer stays a timer)
     tool, said = {stem(w) for w in name_words(declared.call["name"])}, [stem(w) for w in request.lower().split()]
     tools_own = {w for a, b in zip(said, said[1:]) if a in tool and b in tool for w in (a, b)}
+    # a timer's name is no thing of the home: a word of the tool's name said is the tool's, not a timer's name ("how
+    # long until the dryer's done" with dryer_time_left is no timer named dryer), unless the skill's own ("timer")
+    if call.name in TIMER_SKILLS:
+        tools_own |= (tool & set(said)) - {stem(w) for w in name_words(call.name)}
     # a thing of the home named, unless by the tool's own words ("a sleep timer" is named "sleep")
     if any(key in HOME_ARGUMENTS and not (isinstance(value, str) and {stem(w) for w in name_words(value)} <= tools_own)
            for key, value in call.arguments.items()):

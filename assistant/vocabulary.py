@@ -490,3 +490,7 @@ FRAGMENT_UNITS = {"percent": "percent", "degrees": "degrees", "degree": "degrees
 # Ways said before "to" and a number, which the number says alone ("lamp down to 20", "up to 22"); said without
 # one, a light's step ("office up a bit")
 TOWARDS = ("up", "down")
+
+# --- round 19, client tools (h20-tools) ---
+# Words that say a flag's thing is not wanted, right before it ("no chime", "without bubbles", "skip the steam").
+FLAG_NEGATIONS = frozenset({"no", "without", "not", "don't", "dont", "never", "skip", "minus"})
