@@ -18,11 +18,14 @@ The recogniser also asks which of a final's beam hypotheses is most made of the 
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jellyfish
+
+from voice.heard_words import snap, words_in_no_phrasing
 
 CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
 ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both")
@@ -39,17 +42,21 @@ REQUEST_WORDS = frozenset((Path(__file__).parent / "data" / "request_words.txt")
 @dataclass
 class Hearing:
     """A transcript with the home's names put in; guessed: {name put in: the words heard in its place}; spelled:
-    the same for names put in silently, as spellings of the words heard."""
+    the same for names put in silently, as spellings of the words heard; snapped: {phrasing words put in: the
+    words heard} (voice.heard_words)."""
     text: str
     guessed: dict[str, str] = field(default_factory=dict)
     spelled: dict[str, str] = field(default_factory=dict)
+    snapped: dict[str, str] = field(default_factory=dict)
 
     def doubted(self, words: frozenset[str]) -> frozenset[str]:
         """The words the recogniser doubted (lowercase), with the words each name put in for words of them brought
         that were not heard: "Code lighting" heard at 0.07 and 0.13 is "cove lighting" heard with doubt, not for
-        sure; in "valux window" (0.09, 0.95) only "velux" is."""
+        sure; in "valux window" (0.09, 0.95) only "velux" is. A word snapped to a phrasing word was not heard
+        either: "shot it" put back as "shut it" is said back before it acts."""
         return words | {word for name, heard in self.spelled.items() if set(heard.split()) & words
-                        for word in name.split() if word not in heard.split()}
+                        for word in name.split() if word not in heard.split()} | {
+                        word for said in self.snapped for word in said.split()}
 
 
 def _plain(word: str) -> str:
@@ -113,7 +120,7 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
     """The transcript with each run of words that sounds like one of names replaced by it (see the module)."""
     tokens = transcript.split()
     if not names:
-        return Hearing(transcript)
+        return _snapped(Hearing(transcript), tokens, [False] * len(tokens), frozenset())
     plain = [_plain(t) for t in tokens]
     known = [n.split() for n in dict.fromkeys(n.lower() for n in names) if n.split()]
     free = [bool(p) and p not in REQUEST_WORDS and not p.isdigit() for p in plain]
@@ -135,13 +142,39 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
     for candidate in sorted(candidates, reverse=True):
         if all(candidate[2] <= c[1] or candidate[1] >= c[2] for c in chosen):
             chosen.append(candidate)
-    guessed, spelled = {}, {}
+    guessed, spelled, named = {}, {}, [False] * len(tokens)
     for score, start, end, name, lead in sorted(chosen, key=lambda c: c[1], reverse=True):
         spelt = _spelling(plain[start + lead:end], name.split()[lead:])
         (spelled if spelt else guessed)[name] = " ".join(plain[start:end])
-        tail = re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", tokens[end - 1])      # keep the last word's punctuation
-        tokens[start:end] = [name + tail]
-    return Hearing(" ".join(tokens), guessed, spelled)
+        tokens[start:end], named[start:end] = [name + _tail(tokens[end - 1])], [True]
+    words = frozenset(word for name in known for word in name)
+    return _snapped(Hearing(" ".join(tokens), guessed, spelled), tokens, named, words)
+
+
+def _tail(token: str) -> str:
+    """The punctuation a heard word ends with (kept where a word is put in for it)."""
+    return re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", token)
+
+
+def _snapped(hearing: Hearing, tokens: list[str], named: list[bool], name_words: frozenset[str]) -> Hearing:
+    """The hearing with words in no phrasing put back as the phrasing words that sound the same
+    (voice.heard_words.snap); names put in are left as they are, and so are two words with a mark between."""
+    plain = [_plain(t.split()[-1] if n else t) for t, n in zip(tokens, named)]     # a name put in: its last word
+    free = [not n and bool(p) for n, p in zip(named, plain)]
+    joined = [not _tail(t) for t in tokens]
+    put_in = snap(plain, free, joined, name_words)
+    if not put_in:
+        return hearing
+    snapped, out = {}, []
+    for i, token in enumerate(tokens):
+        if i not in put_in:
+            out.append(token)
+        elif put_in[i]:
+            heard = plain[i:i + 1 + (" " in put_in[i])]
+            snapped[put_in[i]] = " ".join(heard)
+            word = put_in[i].capitalize() if token[:1].isupper() else put_in[i]
+            out.append(word + _tail(tokens[i + (" " in put_in[i])]))
+    return Hearing(" ".join(out), hearing.guessed, hearing.spelled, snapped)
 
 
 def _names_begun(plain: list[str], free: list[bool], known: list[list[str]]) -> list[tuple[float, int, int, str, int]]:
@@ -178,13 +211,20 @@ def named_words(hearing: Hearing, names: tuple[str, ...]) -> int:
 
 def best_hypothesis(hypotheses: list[tuple[str, float]], names: tuple[str, ...]) -> str:
     """Of the recogniser's hypotheses (text, mean log-probability per token; best first), the one most made
-    of the home's names (as heard or as spelt, not guessed; then the fewest guesses), among those within
-    RESCORE_MARGIN of the best; "" for none."""
+    of the home's names (as heard or as spelt, not guessed; then the fewest guesses; then the fewest words in no
+    phrasing, voice.heard_words, of those with no fewer words than the best and the same words of the home's
+    names: a word dropped or heard as a name's may be an unknown name's), among those within RESCORE_MARGIN of
+    the best; "" for none."""
     if not hypotheses:
         return ""
     close = [text for text, score in hypotheses if score >= hypotheses[0][1] - RESCORE_MARGIN]
-    if not names:
-        return close[0]
     heard = [hear_names(text, names) for text in close]
-    ranks = [(named_words(h, names), -len(h.guessed)) for h in heard]
+    words = frozenset(w for name in names for w in name.lower().split())
+    def frame(text: str) -> tuple[int, list[str]]:
+        plain = [_plain(t) for t in text.split()]
+        return len(plain), [w for w in plain if w in words]
+    first = frame(close[0])
+    ranks = [(named_words(h, names), -len(h.guessed), -words_in_no_phrasing(text, words)
+              if frame(text)[0] >= first[0] and frame(text)[1] == first[1] else -math.inf)
+             for h, text in zip(heard, close)]
     return close[ranks.index(max(ranks))]
