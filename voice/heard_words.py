@@ -48,7 +48,9 @@ def _pairs() -> frozenset[tuple[str, str]]:
 
 @cache
 def _words() -> frozenset[str]:
-    return frozenset(w for pair in _pairs() for w in pair) - {NAME, NUMBER}
+    """The phrasings' words and the words that carry a request (voice/data/request_words.txt: "has", "her")."""
+    return frozenset(w for pair in _pairs() for w in pair) - {NAME, NUMBER} | frozenset(
+        (PAIRS.parent / "request_words.txt").read_text().split())
 
 
 @cache
