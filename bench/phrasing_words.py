@@ -1,10 +1,9 @@
-"""Writes voice/data/phrasing_pairs.txt: the pairs of neighbouring words the training corpus's requests are made of.
+"""Writes voice/data/phrasing_words.txt: the words the training corpus's requests are made of, no name among them.
 
-voice.heard_words puts a heard word that is in no phrasing back as a phrasing word that sounds the same where that
-word stands beside its neighbours as the phrasings have it ("door bin shut" -> "door been shut"), so the pairs are
-the skills' phrasings as the corpus writes them (assistant.corpus, seeded). Each name of the example's own home,
-and every word of the default home's names, is NAME (a snap never makes a name), every number NUMBER; pairs seen
-fewer than MIN_SEEN times (the corpus's misheard names) are left out.
+voice.heard_words counts the words of a beam hypothesis that are in no phrasing, so the list is the skills'
+phrasings as the corpus writes them (assistant.corpus, seeded): the words of each pair of neighbours seen at least
+MIN_SEEN times (not the corpus's misheard names), each name of the example's own home and every word of the
+default home's names as NAME and every number as NUMBER, which the list leaves out.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/phrasing_words.py
 """
@@ -19,7 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from assistant import corpus  # noqa: E402
-from voice.heard_words import NAME, PAIRS, name_words, word_class  # noqa: E402
+from voice.heard_words import NAME, NUMBER, PHRASING_WORDS, name_words, word_class  # noqa: E402
 
 EXAMPLES = 30000
 MIN_SEEN = 3
@@ -38,7 +37,7 @@ def _classes(words: list[str], names: list[list[str]]) -> list[str]:
     return out
 
 
-def phrasing_pairs() -> list[str]:
+def phrasing_words() -> list[str]:
     seen = Counter()
     for example in corpus.generate_corpus(EXAMPLES, seed=0):
         names = sorted((n.lower().split() for group in example.lexicon or () for n in group), key=len, reverse=True)
@@ -48,13 +47,13 @@ def phrasing_pairs() -> list[str]:
             for clause in re.split(r"[.,!?;]", message["content"].lower()):
                 words = _classes(re.findall(r"[a-z0-9][a-z0-9']*", clause), names)
                 seen.update(zip(words, words[1:]))
-    return sorted(f"{a} {b}" for (a, b), count in seen.items() if count >= MIN_SEEN)
+    return sorted({word for pair, count in seen.items() if count >= MIN_SEEN for word in pair} - {NAME, NUMBER})
 
 
 def main() -> int:
-    pairs = phrasing_pairs()
-    PAIRS.write_text("\n".join(pairs) + "\n")
-    print(f"{len(pairs)} pairs -> {PAIRS.relative_to(ROOT)}")
+    words = phrasing_words()
+    PHRASING_WORDS.write_text("\n".join(words) + "\n")
+    print(f"{len(words)} words -> {PHRASING_WORDS.relative_to(ROOT)}")
     return 0
 
 

@@ -132,7 +132,7 @@ def recording(voice: str, text: str) -> np.ndarray:
 
 
 RECOGNISER_CODE = (ROOT / "voice" / "stt.py", ROOT / "voice" / "heard_names.py", ROOT / "voice" / "heard_words.py",
-                   ROOT / "voice" / "data" / "phrasing_pairs.txt", ROOT / "voice" / "data" / "request_words.txt")
+                   ROOT / "voice" / "data" / "phrasing_words.txt", ROOT / "voice" / "data" / "request_words.txt")
 
 
 class Transcripts:

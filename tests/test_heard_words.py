@@ -1,6 +1,6 @@
-"""A request's own words where the recogniser wrote others (voice/heard_words.py): the beam's hypothesis made of
-phrasing words, and a word in no phrasing snapped to the phrasing word that sounds the same."""
-from voice.heard_names import best_hypothesis, hear_names
+"""Which of the recogniser's beam hypotheses holds the words a request is made of (voice/heard_words.py, and
+voice.heard_names.best_hypothesis, which ranks by them after the home's names)."""
+from voice.heard_names import best_hypothesis
 from voice.heard_words import words_in_no_phrasing
 
 
@@ -28,22 +28,6 @@ def test_a_hypothesis_with_fewer_words_never_wins_by_phrasing_words():
     """A word dropped may be an unknown name's: "the chapel blinds" must not become "the blinds"."""
     heard = [("Open the chapel blinds.", -0.2), ("Open the blinds.", -0.22)]
     assert best_hypothesis(heard, ()) == "Open the chapel blinds."
-
-
-def test_a_word_in_no_phrasing_is_snapped_where_it_stands_as_the_phrasings_have_it():
-    hearing = hear_names("Timor for ten minutes please.", ())
-    assert hearing.text == "Timer for ten minutes please."
-    assert hearing.snapped == {"timer": "timor"}
-    assert hearing.doubted(frozenset()) == {"timer"}                # not heard: a change resting on it is said back
-
-
-def test_words_of_phrasings_and_of_names_are_never_snapped():
-    said = "Put the kettle on, its a chilly day."
-    assert hear_names(said, ()).text == said
-    unknown = "Turn on the chapel blinds."
-    assert hear_names(unknown, ("orrery lamp", "den")).text == unknown
-    named = "Is the timor lamp on?"
-    assert hear_names(named, ("timor lamp",)).text == named
 
 
 def test_a_hypothesis_with_other_words_of_the_homes_names_never_wins_by_phrasing_words():

@@ -13,8 +13,8 @@ more after it ("gardener's" for the garden): those words were said, the name was
 first words were heard as said, often a name of their own ("the nursery radar": the nursery, and the nursery
 radiator), is judged on its other words alone.
 
-The recogniser also asks which of a final's beam hypotheses is most made of the home's names
-(best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
+The recogniser also asks which of a final's beam hypotheses is most made of the home's names, then of the
+skills' phrasings (best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
 """
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from pathlib import Path
 
 import jellyfish
 
-from voice.heard_words import snap, words_in_no_phrasing
+from voice.heard_words import words_in_no_phrasing
 
 CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
 ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both")
@@ -42,21 +42,17 @@ REQUEST_WORDS = frozenset((Path(__file__).parent / "data" / "request_words.txt")
 @dataclass
 class Hearing:
     """A transcript with the home's names put in; guessed: {name put in: the words heard in its place}; spelled:
-    the same for names put in silently, as spellings of the words heard; snapped: {phrasing words put in: the
-    words heard} (voice.heard_words)."""
+    the same for names put in silently, as spellings of the words heard."""
     text: str
     guessed: dict[str, str] = field(default_factory=dict)
     spelled: dict[str, str] = field(default_factory=dict)
-    snapped: dict[str, str] = field(default_factory=dict)
 
     def doubted(self, words: frozenset[str]) -> frozenset[str]:
         """The words the recogniser doubted (lowercase), with the words each name put in for words of them brought
         that were not heard: "Code lighting" heard at 0.07 and 0.13 is "cove lighting" heard with doubt, not for
-        sure; in "valux window" (0.09, 0.95) only "velux" is. A word snapped to a phrasing word was not heard
-        either: "shot it" put back as "shut it" is said back before it acts."""
+        sure; in "valux window" (0.09, 0.95) only "velux" is."""
         return words | {word for name, heard in self.spelled.items() if set(heard.split()) & words
-                        for word in name.split() if word not in heard.split()} | {
-                        word for said in self.snapped for word in said.split()}
+                        for word in name.split() if word not in heard.split()}
 
 
 def _plain(word: str) -> str:
@@ -120,7 +116,7 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
     """The transcript with each run of words that sounds like one of names replaced by it (see the module)."""
     tokens = transcript.split()
     if not names:
-        return _snapped(Hearing(transcript), tokens, [False] * len(tokens), frozenset())
+        return Hearing(transcript)
     plain = [_plain(t) for t in tokens]
     known = [n.split() for n in dict.fromkeys(n.lower() for n in names) if n.split()]
     free = [bool(p) and p not in REQUEST_WORDS and not p.isdigit() for p in plain]
@@ -142,39 +138,13 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
     for candidate in sorted(candidates, reverse=True):
         if all(candidate[2] <= c[1] or candidate[1] >= c[2] for c in chosen):
             chosen.append(candidate)
-    guessed, spelled, named = {}, {}, [False] * len(tokens)
+    guessed, spelled = {}, {}
     for score, start, end, name, lead in sorted(chosen, key=lambda c: c[1], reverse=True):
         spelt = _spelling(plain[start + lead:end], name.split()[lead:])
         (spelled if spelt else guessed)[name] = " ".join(plain[start:end])
-        tokens[start:end], named[start:end] = [name + _tail(tokens[end - 1])], [True]
-    words = frozenset(word for name in known for word in name)
-    return _snapped(Hearing(" ".join(tokens), guessed, spelled), tokens, named, words)
-
-
-def _tail(token: str) -> str:
-    """The punctuation a heard word ends with (kept where a word is put in for it)."""
-    return re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", token)
-
-
-def _snapped(hearing: Hearing, tokens: list[str], named: list[bool], name_words: frozenset[str]) -> Hearing:
-    """The hearing with words in no phrasing put back as the phrasing words that sound the same
-    (voice.heard_words.snap); names put in are left as they are, and so are two words with a mark between."""
-    plain = [_plain(t.split()[-1] if n else t) for t, n in zip(tokens, named)]     # a name put in: its last word
-    free = [not n and bool(p) for n, p in zip(named, plain)]
-    joined = [not _tail(t) for t in tokens]
-    put_in = snap(plain, free, joined, name_words)
-    if not put_in:
-        return hearing
-    snapped, out = {}, []
-    for i, token in enumerate(tokens):
-        if i not in put_in:
-            out.append(token)
-        elif put_in[i]:
-            heard = plain[i:i + 1 + (" " in put_in[i])]
-            snapped[put_in[i]] = " ".join(heard)
-            word = put_in[i].capitalize() if token[:1].isupper() else put_in[i]
-            out.append(word + _tail(tokens[i + (" " in put_in[i])]))
-    return Hearing(" ".join(out), hearing.guessed, hearing.spelled, snapped)
+        tail = re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", tokens[end - 1])      # keep the last word's punctuation
+        tokens[start:end] = [name + tail]
+    return Hearing(" ".join(tokens), guessed, spelled)
 
 
 def _names_begun(plain: list[str], free: list[bool], known: list[list[str]]) -> list[tuple[float, int, int, str, int]]:
