@@ -131,7 +131,8 @@ def recording(voice: str, text: str) -> np.ndarray:
     return audio
 
 
-RECOGNISER_CODE = (ROOT / "voice" / "stt.py", ROOT / "voice" / "heard_names.py")
+RECOGNISER_CODE = (ROOT / "voice" / "stt.py", ROOT / "voice" / "heard_names.py", ROOT / "voice" / "heard_words.py",
+                   ROOT / "voice" / "data" / "phrasing_words.txt", ROOT / "voice" / "data" / "request_words.txt")
 
 
 class Transcripts:

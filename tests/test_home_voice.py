@@ -196,7 +196,9 @@ async def test_a_doubted_timer_name_is_said_back_and_only_a_yes_starts_it(home_s
     await client.send({"type": "input_audio_buffer.commit"})
     await client.send({"type": "response.create"})
     done = await client.wait_for("response.done", timeout=60, start=start)
-    assert spoken(done["response"]) == "Did you mean a timer called ice for 15 minutes? Say yes to confirm."
+    # of the beam's hypotheses the one with the fewest words in no phrasing wins (voice.heard_words): "rice" (a
+    # timer's name the corpus uses), not "ice"; the name is still doubted
+    assert spoken(done["response"]) == "Did you mean a timer called rice for 15 minutes? Say yes to confirm."
     await client.close()
 
 

@@ -13,16 +13,19 @@ more after it ("gardener's" for the garden): those words were said, the name was
 first words were heard as said, often a name of their own ("the nursery radar": the nursery, and the nursery
 radiator), is judged on its other words alone.
 
-The recogniser also asks which of a final's beam hypotheses is most made of the home's names
-(best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
+The recogniser also asks which of a final's beam hypotheses is most made of the home's names, then of the
+skills' phrasings (best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import jellyfish
+
+from voice.heard_words import words_in_no_phrasing
 
 CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
 ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both")
@@ -178,13 +181,20 @@ def named_words(hearing: Hearing, names: tuple[str, ...]) -> int:
 
 def best_hypothesis(hypotheses: list[tuple[str, float]], names: tuple[str, ...]) -> str:
     """Of the recogniser's hypotheses (text, mean log-probability per token; best first), the one most made
-    of the home's names (as heard or as spelt, not guessed; then the fewest guesses), among those within
-    RESCORE_MARGIN of the best; "" for none."""
+    of the home's names (as heard or as spelt, not guessed; then the fewest guesses; then the fewest words in no
+    phrasing, voice.heard_words, of those with no fewer words than the best and the same words of the home's
+    names: a word dropped or heard as a name's may be an unknown name's), among those within RESCORE_MARGIN of
+    the best; "" for none."""
     if not hypotheses:
         return ""
     close = [text for text, score in hypotheses if score >= hypotheses[0][1] - RESCORE_MARGIN]
-    if not names:
-        return close[0]
     heard = [hear_names(text, names) for text in close]
-    ranks = [(named_words(h, names), -len(h.guessed)) for h in heard]
+    words = frozenset(w for name in names for w in name.lower().split())
+    def frame(text: str) -> tuple[int, list[str]]:
+        plain = [_plain(t) for t in text.split()]
+        return len(plain), [w for w in plain if w in words]
+    first = frame(close[0])
+    ranks = [(named_words(h, names), -len(h.guessed), -words_in_no_phrasing(text, words)
+              if frame(text)[0] >= first[0] and frame(text)[1] == first[1] else -math.inf)
+             for h, text in zip(heard, close)]
     return close[ranks.index(max(ranks))]
