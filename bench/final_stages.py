@@ -34,7 +34,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import ctranslate2
 
-    from voice.stt import FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt
+    from voice.stt import _TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt
 
     clips = recordings(args.requests, args.voices.split(","))
     stt = WhisperSTT()
@@ -61,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
                 :, :padded.size // extractor.hop_length])
             encoded = timed("encoder", lambda: stt.whisper.model.encode(
                 ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None]))))
-            window = _Window(encoded, audio.size // extractor.hop_length, int(16 + 8 * audio.size / stt.sample_rate))
+            window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * audio.size / stt.sample_rate))
             beams = {width: timed(f"beam of {width}" if width > 1 else "greedy decoding",
                                   lambda width=width: stt._generate(window, prompt, width)) for width in widths}
             chosen = beams[FINAL_HYPOTHESES][0] if beams[FINAL_HYPOTHESES] else None
