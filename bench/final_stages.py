@@ -1,0 +1,87 @@
+"""Where a final's CPU goes: the stages of `WhisperSTT.hear` timed one by one on the same recordings.
+
+Log-mel features, the encoder (the finals' window), the beam the server decodes (FINAL_HYPOTHESES) and narrower
+ones, the forced pass for word probabilities, and the decoding without the prompt (run by the server only where
+the words end in the prompt's own: its share is given); the whole `hear` and a greedy final
+(`hypotheses(..., 1)`, the baseline of the cost target) for comparison. Medians of the process's CPU time
+(Whisper's threads included), each recording heard `--rounds` times. Recordings as `bench/final_window.py`'s.
+
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/final_stages.py --requests 3
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+sys.path.insert(0, str(ROOT))
+
+from final_window import load, recordings  # noqa: E402
+from voices import VOICES  # noqa: E402
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--requests", type=int, default=3, help="tuning-set requests per home (default 3)")
+    parser.add_argument("--voices", default=",".join(VOICES), help="comma-separated, from: " + ", ".join(VOICES))
+    parser.add_argument("--rounds", type=int, default=2)
+    args = parser.parse_args(argv)
+    import ctranslate2
+
+    from voice.stt import _TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt
+
+    clips = recordings(args.requests, args.voices.split(","))
+    stt = WhisperSTT()
+    stt.hear(clips[0][2], clips[0][1])                                  # warm, uncounted
+    widths = sorted({FINAL_HYPOTHESES, *range(1, FINAL_HYPOTHESES)}, reverse=True)
+    cpu: dict[str, list[float]] = {}
+    echoes, load_before = 0, load()
+
+    def timed(stage: str, work):
+        started = time.process_time()
+        result = work()
+        cpu.setdefault(stage, []).append(time.process_time() - started)
+        return result
+
+    for _ in range(args.rounds):
+        for _, names, audio in clips:
+            timed("hear (the server's final)", lambda: stt.hear(audio, names))
+            timed("greedy final", lambda: stt.hypotheses(audio, names, 1))
+            prompt = stt._prompt_for(names)[1]
+            padded = np.zeros(max(stt.final_window_s * stt.sample_rate, audio.size), np.float32)
+            padded[:audio.size] = audio
+            extractor = stt.whisper.feature_extractor
+            features = timed("log-mel features", lambda: extractor(padded, padding=0)[
+                :, :padded.size // extractor.hop_length])
+            encoded = timed("encoder", lambda: stt.whisper.model.encode(
+                ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None]))))
+            window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * audio.size / stt.sample_rate))
+            beams = {width: timed(f"beam of {width}" if width > 1 else "greedy decoding",
+                                  lambda width=width: stt._generate(window, prompt, width)) for width in widths}
+            chosen = beams[FINAL_HYPOTHESES][0] if beams[FINAL_HYPOTHESES] else None
+            if chosen is None:
+                continue
+            spoken = f" {' '.join(_plain_words(chosen.text))} "
+            forced = stt._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in spoken))[1][:-1]
+            timed("forced pass", lambda: stt.whisper.model.align(encoded, forced, [chosen.tokens], window.frames))
+            echoes += echoes_prompt(chosen.text, stt.prompt_text(names))
+            bare = [*stt._tokenizer.sot_sequence, stt._tokenizer.no_timestamps]
+            timed("decoding without the prompt", lambda: stt._generate(window, bare, 1))
+    heard = len(cpu["forced pass"])
+    print(f"{len(clips)} recordings, {args.rounds} rounds; 1-minute load {load_before} -> {load()}; the server "
+          f"decodes without the prompt in {echoes} of {heard} finals.\n")
+    greedy = statistics.median(cpu["greedy final"])
+    print("| stage | median CPU (ms) | against a greedy final |\n|---|---|---|")
+    for stage, seconds in cpu.items():
+        print(f"| {stage} | {1000 * statistics.median(seconds):.1f} | {statistics.median(seconds) / greedy:.2f}x |")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
