@@ -1499,8 +1499,8 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
     """A fragment ("the salt lamp too", "hmm 75 on those", "the nursery radiator to the same", "off again")
     completed from the newest call on a thing it fits: each part the fragment says in place of that call's, the
     rest kept. A part no call takes is no request; one call of several made together, one of several things the
-    part of a name may be, or a thing said that no call fits ("the roman blind too" after a switch) is asked
-    about."""
+    part of a name may be, or a thing said alone that no call fits ("the roman blind too" after a switch) is
+    asked about; a thing said with what to do with it ("shut the garage fan off") is a request of its own."""
     parts = _fragment_parts(said, calls, vocabulary)
     if not parts or set(parts) <= {"unit", "there"}:
         return None
@@ -1518,7 +1518,8 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
                 return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
         return request_for(changed)
     thing = parts.get("name") or parts.get("device")
-    if thing and any(target_of(call) is not None for call in calls):       # a thing said that nothing done fits
+    says_what = {"state", "action", "number", "direction"} & set(parts)     # "shut the garage fan off": a request
+    if thing and not says_what and any(target_of(call) is not None for call in calls):   # a thing nothing done fits
         return Declined(f"Sorry, I'm not sure what you'd like done with the {DEVICE_SPOKEN.get(thing, thing)}.")
     return None
 

@@ -1504,6 +1504,9 @@ def test_a_thing_said_in_a_fragment_that_no_call_fits_is_asked_about(lexicon):
     # a cover after a switch: neither switched on nor opened on a guess
     kiln = [user("kiln on please"), called("switch_device", name="kiln", state="on")]
     assert declined([*kiln, user("the pergola roof as well")], lexicon) is not None
+    # said with what to do with it, the thing is a request of its own, not a follow-up to ask about
+    assert declined([*kiln, user("open up the pergola roof")], lexicon) is None
+    assert declined([*kiln, user("please shut the pergola roof")], lexicon) is None
 
 
 def test_a_heaters_level_is_completed_as_its_degrees(lexicon):
