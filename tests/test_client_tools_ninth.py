@@ -3,22 +3,10 @@ declarations of its own: how a declaration is built (a noun phrase for a descrip
 the values said make a reading, not the set's phrasings."""
 import pytest
 
-from assistant.client_tools import decode, read_declared
+from assistant.client_tools import read_declared
 from assistant.generator import respond_sync
 from assistant.tools import ToolRunner
-
-
-def tool(name: str, description: str, required=(), **properties) -> dict:
-    """A declaration in the Realtime shape; each property as (type, description) or (type, description, enum)."""
-    return {"type": "function", "name": name, "description": description,
-            "parameters": {"type": "object", "required": list(required), "properties": {
-                key: {"type": kind, "description": text, **({"enum": list(enum[0])} if enum else {})}
-                for key, (kind, text, *enum) in properties.items()}}}
-
-
-def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
-    call = decode(tools, text)
-    return call and (call["name"], call["arguments"])
+from declared_tools import reading, tool
 
 
 KILN = tool("kiln-cooldown-left", "Kiln cooldown left.")

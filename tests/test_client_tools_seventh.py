@@ -4,19 +4,7 @@ parameter's words), not by the set's phrasings."""
 import pytest
 
 from assistant.client_tools import decode, explained, stem
-
-
-def tool(name: str, description: str, required=(), **properties) -> dict:
-    """A declaration in the Realtime shape; each property as (type, description) or (type, description, enum)."""
-    return {"type": "function", "name": name, "description": description,
-            "parameters": {"type": "object", "required": list(required), "properties": {
-                key: {"type": kind, "description": text, **({"enum": list(enum[0])} if enum else {})}
-                for key, (kind, text, *enum) in properties.items()}}}
-
-
-def reading(tools: list[dict], text: str) -> tuple[str, dict] | None:
-    call = decode(tools, text)
-    return call and (call["name"], call["arguments"])
+from declared_tools import reading, tool
 
 
 WINTERIZE = tool("winterizeTap", "Drain an outdoor tap before frost.", ["tap"], tap=("string", "Which tap"))
