@@ -36,6 +36,7 @@ ELEVENTH = rows_of("paraphrases_eleventh.jsonl")
 TWELFTH = rows_of("paraphrases_twelfth.jsonl")
 THIRTEENTH = rows_of("paraphrases_thirteenth.jsonl")
 FOURTEENTH = rows_of("paraphrases_fourteenth.jsonl")
+FIFTEENTH = rows_of("paraphrases_fifteenth.jsonl")
 # The development sets of single requests: round 17's, and round 18's two halves in the made-up and discovered homes.
 DEV_SINGLE = {name: rows_of(name) for name in ("paraphrases_dev_requests.jsonl", "paraphrases_dev_homes_a.jsonl",
                                                 "paraphrases_dev_homes_b.jsonl")}
@@ -54,6 +55,7 @@ BEFORE_ELEVENTH = BEFORE_TENTH + ["paraphrases_tenth.jsonl"]
 BEFORE_TWELFTH = BEFORE_ELEVENTH + ["paraphrases_eleventh.jsonl"]
 BEFORE_THIRTEENTH = BEFORE_TWELFTH + ["paraphrases_twelfth.jsonl"]
 BEFORE_FOURTEENTH = BEFORE_THIRTEENTH + ["paraphrases_thirteenth.jsonl"]
+BEFORE_FIFTEENTH = BEFORE_FOURTEENTH + ["paraphrases_fourteenth.jsonl"]
 
 
 HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory(), "made_up": made_up_inventory()}
@@ -269,10 +271,10 @@ def test_fourth_and_fifth_sizes_and_spread(rows):
                                           (SEVENTH, BEFORE_SEVENTH), (EIGHTH, BEFORE_EIGHTH), (NINTH, BEFORE_NINTH),
                                           (TENTH, BEFORE_TENTH), (ELEVENTH, BEFORE_ELEVENTH),
                                           (TWELFTH, BEFORE_TWELFTH), (THIRTEENTH, BEFORE_THIRTEENTH),
-                                          (FOURTEENTH, BEFORE_FOURTEENTH)],
+                                          (FOURTEENTH, BEFORE_FOURTEENTH), (FIFTEENTH, BEFORE_FIFTEENTH)],
                          ids=["fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-                              "thirteenth", "fourteenth"])
-def test_fourth_to_fourteenth_requests_are_new(rows, before):
+                              "thirteenth", "fourteenth", "fifteenth"])
+def test_fourth_to_fifteenth_requests_are_new(rows, before):
     """No request is said twice in the set, nor equals a user turn of a set written before it (named by id only,
     as for the third set)."""
     said = [row["history"][-1]["content"] for row in rows]
@@ -329,8 +331,9 @@ def test_seventh_to_thirteenth_ask_about_every_entity(rows):
         assert not missed, (name, sorted(missed))
 
 
-@pytest.mark.parametrize("row", FOURTEENTH, ids=[f"fourteenth-{row['id']}" for row in FOURTEENTH])
-def test_fourteenth_row(row):
+@pytest.mark.parametrize("row", [*FOURTEENTH, *FIFTEENTH], ids=[f"fourteenth-{row['id']}" for row in FOURTEENTH]
+                         + [f"fifteenth-{row['id']}" for row in FIFTEENTH])
+def test_fourteenth_and_fifteenth_row(row):
     """As the sixth to thirteenth sets' rows, except that some rows must make no call: their last turn names none
     of the home's things in full (a name the home lacks, an unclear referent, chit-chat)."""
     assert set(row) == {"id", "home", "history", "expected"} and row["home"] in HOMES
@@ -343,11 +346,11 @@ def test_fourteenth_row(row):
         check_call(row)
 
 
-def test_fourteenth_sizes_and_spread():
-    """240 requests, about a third in each home; at least 70 that are the last turn of a conversation, after 2 to 5
-    earlier requests, and at least 20 that must make no call; every skill a single request can ask for, and every
-    entity of both custom homes asked about by name."""
-    rows = FOURTEENTH
+@pytest.mark.parametrize("rows", [FOURTEENTH, FIFTEENTH], ids=["fourteenth", "fifteenth"])
+def test_fourteenth_and_fifteenth_sizes_and_spread(rows):
+    """Each set: 240 requests, about a third in each home; at least 70 that are the last turn of a conversation,
+    after 2 to 5 earlier requests, and at least 20 that must make no call; every skill a single request can ask for,
+    and every entity of both custom homes asked about by name."""
     assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
     assert len(rows) == 240
     assert all(n >= 75 for n in Counter(row["home"] for row in rows).values()) and len({r["home"] for r in rows}) == 3
