@@ -1,4 +1,4 @@
-"""The fresh paraphrase and discovered-home sets, and the third to fourteenth paraphrase sets, are well-formed, so a
+"""The fresh paraphrase and discovered-home sets, and the third to fifteenth paraphrase sets, are well-formed, so a
 score on them measures the assistant and not a slip in a row: each expected call is a skill with its own argument
 names and allowed values, and names what the row's home really has (or, for an unknown name, nothing it has)."""
 import inspect
