@@ -1,8 +1,9 @@
 """Where a final's CPU goes: the stages of `WhisperSTT.hear` timed one by one on the same recordings.
 
-Log-mel features, the encoder (the finals' window), the beam the server decodes (FINAL_HYPOTHESES) and narrower
-ones, the forced pass for word probabilities, and the decoding without the prompt (run by the server only where
-the words end in the prompt's own: its share is given); the whole `hear` and a greedy final
+Log-mel features (as the server computes them, and of every frame of the window), the encoder (the finals'
+window), the beam the server decodes (FINAL_HYPOTHESES) and narrower ones, the forced pass for word
+probabilities, and the decoding without the prompt (run by the server only where the words end in the prompt's
+own: its share is given); the whole `hear` and a greedy final
 (`hypotheses(..., 1)`, the baseline of the cost target) for comparison, also paired (each recording's ratio);
 the beam with the fixed prompt alone, without the home's names (the prompt's length: up to _MAX_PROMPT_TOKENS).
 Medians of the process's CPU time (Whisper's threads included) and of the wall clock, each recording heard
@@ -38,7 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import ctranslate2
 
-    from voice.stt import _TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt
+    from voice.stt import _TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt,
+                           log_mel)
 
     clips = recordings(args.requests, args.voices.split(","))
     stt = WhisperSTT(cpu_threads=args.cpu_threads)
@@ -63,8 +65,9 @@ def main(argv: list[str] | None = None) -> int:
             padded = np.zeros(max(stt.final_window_s * stt.sample_rate, audio.size), np.float32)
             padded[:audio.size] = audio
             extractor = stt.whisper.feature_extractor
-            features = timed("log-mel features", lambda: extractor(padded, padding=0)[
-                :, :padded.size // extractor.hop_length])
+            features = timed("log-mel features (voice.stt.log_mel)", lambda: log_mel(extractor, audio, padded.size))
+            timed("log-mel features, every frame of the window computed",
+                  lambda: extractor(padded, padding=0)[:, :padded.size // extractor.hop_length])
             encoded = timed("encoder", lambda: stt.whisper.model.encode(
                 ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None]))))
             window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * audio.size / stt.sample_rate))
