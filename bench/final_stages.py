@@ -39,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import ctranslate2
 
-    from voice.stt import _TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt,
+    from voice.stt import (_TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt,
                            log_mel)
 
     clips = recordings(args.requests, args.voices.split(","))
