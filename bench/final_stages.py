@@ -1,10 +1,14 @@
 """Where a final's CPU goes: the stages of `WhisperSTT.hear` timed one by one on the same recordings.
 
-Log-mel features, the encoder (the finals' window), the beam the server decodes (FINAL_HYPOTHESES) and narrower
-ones, the forced pass for word probabilities, and the decoding without the prompt (run by the server only where
-the words end in the prompt's own: its share is given); the whole `hear` and a greedy final
-(`hypotheses(..., 1)`, the baseline of the cost target) for comparison. Medians of the process's CPU time
-(Whisper's threads included), each recording heard `--rounds` times. Recordings as `bench/final_window.py`'s.
+Log-mel features (as the server computes them, and of every frame of the window), the encoder (the finals'
+window), the beam the server decodes (FINAL_HYPOTHESES) and narrower ones, the forced pass for word
+probabilities, and the decoding without the prompt (run by the server only where the words end in the prompt's
+own: its share is given); the whole `hear` and a greedy final
+(`hypotheses(..., 1)`, the baseline of the cost target) for comparison, also paired (each recording's ratio);
+the beam with the fixed prompt alone, without the home's names (the prompt's length: up to _MAX_PROMPT_TOKENS).
+Medians of the process's CPU time (Whisper's threads included) and of the wall clock, each recording heard
+`--rounds` times, with `--cpu-threads` CTranslate2 threads (default: the server's). Recordings as
+`bench/final_window.py`'s.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/final_stages.py --requests 3
 """
@@ -31,22 +35,26 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=int, default=3, help="tuning-set requests per home (default 3)")
     parser.add_argument("--voices", default=",".join(VOICES), help="comma-separated, from: " + ", ".join(VOICES))
     parser.add_argument("--rounds", type=int, default=2)
+    parser.add_argument("--cpu-threads", type=int, default=0, help="CTranslate2 threads (default: the server's)")
     args = parser.parse_args(argv)
     import ctranslate2
 
-    from voice.stt import _TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt
+    from voice.stt import (_TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt,
+                           log_mel)
 
     clips = recordings(args.requests, args.voices.split(","))
-    stt = WhisperSTT()
+    stt = WhisperSTT(cpu_threads=args.cpu_threads)
     stt.hear(clips[0][2], clips[0][1])                                  # warm, uncounted
     widths = sorted({FINAL_HYPOTHESES, *range(1, FINAL_HYPOTHESES)}, reverse=True)
     cpu: dict[str, list[float]] = {}
+    wall: dict[str, list[float]] = {}
     echoes, load_before = 0, load()
 
     def timed(stage: str, work):
-        started = time.process_time()
+        started, clock = time.process_time(), time.perf_counter()
         result = work()
         cpu.setdefault(stage, []).append(time.process_time() - started)
+        wall.setdefault(stage, []).append(time.perf_counter() - clock)
         return result
 
     for _ in range(args.rounds):
@@ -57,13 +65,16 @@ def main(argv: list[str] | None = None) -> int:
             padded = np.zeros(max(stt.final_window_s * stt.sample_rate, audio.size), np.float32)
             padded[:audio.size] = audio
             extractor = stt.whisper.feature_extractor
-            features = timed("log-mel features", lambda: extractor(padded, padding=0)[
-                :, :padded.size // extractor.hop_length])
+            features = timed("log-mel features (voice.stt.log_mel)", lambda: log_mel(extractor, audio, padded.size))
+            timed("log-mel features, every frame of the window computed",
+                  lambda: extractor(padded, padding=0)[:, :padded.size // extractor.hop_length])
             encoded = timed("encoder", lambda: stt.whisper.model.encode(
                 ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None]))))
             window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * audio.size / stt.sample_rate))
             beams = {width: timed(f"beam of {width}" if width > 1 else "greedy decoding",
                                   lambda width=width: stt._generate(window, prompt, width)) for width in widths}
+            timed(f"beam of {FINAL_HYPOTHESES}, the fixed prompt alone",
+                  lambda: stt._generate(window, stt._prompt_for(())[1], FINAL_HYPOTHESES))
             chosen = beams[FINAL_HYPOTHESES][0] if beams[FINAL_HYPOTHESES] else None
             if chosen is None:
                 continue
@@ -77,9 +88,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{len(clips)} recordings, {args.rounds} rounds; 1-minute load {load_before} -> {load()}; the server "
           f"decodes without the prompt in {echoes} of {heard} finals.\n")
     greedy = statistics.median(cpu["greedy final"])
-    print("| stage | median CPU (ms) | against a greedy final |\n|---|---|---|")
+    paired = statistics.median(a / b for a, b in zip(cpu["hear (the server's final)"], cpu["greedy final"]))
+    print(f"CTranslate2 threads: {args.cpu_threads or 'as the server sets them'}; "
+          f"the server's final against a greedy final, paired median: {paired:.2f}x CPU.\n")
+    print("| stage | median CPU (ms) | against a greedy final | median wall clock (ms) |\n|---|---|---|---|")
     for stage, seconds in cpu.items():
-        print(f"| {stage} | {1000 * statistics.median(seconds):.1f} | {statistics.median(seconds) / greedy:.2f}x |")
+        print(f"| {stage} | {1000 * statistics.median(seconds):.1f} | {statistics.median(seconds) / greedy:.2f}x | "
+              f"{1000 * statistics.median(wall[stage]):.1f} |")
     return 0
 
 
