@@ -32,7 +32,7 @@ from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, DONE_ALREADY, MOVES_NOT_ON, NOT_MORE_OF_A_NAME,
                                   OTHER_REQUEST_VERBS, PERIOD_WORDS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
-                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS)
+                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS, WITHIN_A_NAME)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -608,6 +608,9 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
                 phrase = lexicon.folded.get(spelling_key(phrase), phrase)
             if phrase in areas or phrase in names:
                 return phrase, n
+            owner = phrase.removesuffix("'s")           # "the snug's velux": the snug, a place
+            if owner != phrase and lexicon.folded.get(spelling_key(owner), owner) in areas:
+                return lexicon.folded.get(spelling_key(owner), owner), n
         return None
 
     while i < len(words):
@@ -623,6 +626,7 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
             family, table = slots.names, NAME_SLOTS
             while (more := known_at(i + n)) is not None and more[0] in names and more[0] not in areas:
                 phrase, n = f"{phrase} {more[0]}", n + more[1]
+            phrase, n = _other_part(phrase, n, words[i + n:], known_at, i + n, lexicon)
             phrase = " ".join(_unknown_before(out) + [phrase] + _unknown_after(words[i + n:i + n + 1], phrase, lexicon))
         slot = _slot(phrase, family, table, grow=True)
         out.append(slot or words[i])
@@ -645,6 +649,21 @@ _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
 
 # A verb of a request in any of its forms ("switched", "turning"): no more of a name said before it
 _A_REQUEST_VERB = re.compile("|".join(_forms(verb) for verb in sorted({*SWITCH_VERBS, *OTHER_REQUEST_VERBS})))
+
+
+def _other_part(phrase: str, n: int, after: list[str], known_at, at: int, lexicon: Lexicon) -> tuple[str, int]:
+    """A name said in two parts, a word of place between them ("the pump in the pond", "the shutter on the
+    dormer"): the one thing whose name has both parts, and the words up to the second's end. Neither part is a whole
+    name, and the second is no area (the lamp "in the snug" is placed, not named); else the first part alone."""
+    skip = 2 if after[1:2] and after[1] in _DETERMINERS else 1
+    if not after or after[0] not in WITHIN_A_NAME or spelling_key(phrase) in lexicon.whole:
+        return phrase, n
+    second = known_at(at + skip)
+    if second is None or second[0] in lexicon[1] or spelling_key(second[0]) in lexicon.whole:
+        return phrase, n
+    said = set(spelling_key(f"{phrase} {second[0]}").split())
+    owners = [whole for whole in lexicon.kinds if said <= set(spelling_key(whole).split())]
+    return (owners[0], n + skip + second[1]) if len(owners) == 1 else (phrase, n)
 
 
 def _unknown_after(after: list[str], phrase: str, lexicon: Lexicon) -> list[str]:
