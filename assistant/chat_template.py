@@ -159,7 +159,7 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     if slots.request_names > 1:
         return _several_named(slots, inventory, request)
     if slots.request_names == 0:
-        return _lights_wished(slots, inventory, request)
+        return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request)
     found = inventory.resolve(slots.names[0], slots.areas[0] if slots.request_areas else None)
     if len(found) != 1:
         return None
@@ -196,6 +196,23 @@ def _lights_wished(slots: "Slots", inventory, request: str) -> dict | None:
             or _DONE.search(request) or not inventory.resolve(None, slots.areas[0], ("light",)):
         return None
     return {"name": "switch_all", "arguments": {"name": "lights", "area": slots.areas[0], "state": "on"}}
+
+
+def _kept_by_its_area(slots: "Slots", inventory, request: str) -> dict | None:
+    """An area said with a move only a lock or a cover makes, and nothing named ("unlock the tack room", "open up
+    the garret"): the area's one lock or cover, when it has one of that kind. A word after the area that may name a
+    thing ("open the nursery window") is a thing the home lacks, not the area's cover."""
+    after = re.search(rf"\b{re.escape(slots.areas[0])}\b\W*([a-z']*)", request) if slots.request_areas == 1 else None
+    if after is None or after.group(1) and after.group(1) not in NOT_MORE_OF_A_NAME or asks_how_things_are(request) \
+            or _DONE.search(request) or _A_LEVEL_SAID.search(request):
+        return None
+    for skill, component in (("set_lock", "lock"), ("set_cover", "cover")):
+        moves = {move for move in ("lock", "unlock") if re.search(rf"\b{move}\b", request)} if component == "lock" \
+            else moves_said(request, skill)
+        kept = inventory.resolve(None, slots.areas[0], (component,))
+        if len(moves) == 1 and len(kept) == 1:
+            return {"name": skill, "arguments": {"name": kept[0].name, "action": moves.pop()}}
+    return None
 
 
 def _several_named(slots: "Slots", inventory, request: str) -> dict | None:
@@ -395,7 +412,7 @@ class Slots:
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) \
-            or self.leaves_a_named_thing(call) or self.names_the_whole_home(call) \
+            or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call)
 
     def placed(self, call: dict) -> dict:
@@ -451,6 +468,15 @@ class Slots:
         return any(_NAMED_BY[device].search(self.request) for device in DEVICES) \
             and any(_NAMED_BY[room].search(self.request) for room in ROOMS)
 
+    def leaves_another_named_thing(self, call: dict) -> bool:
+        """A call on one thing of the user's home that the request names by its whole name beside another ("turn on
+        the salt lamp and turn off the kiln" switched the kiln on, "the salt lamp and the arc lamp off" only the arc
+        lamp): rather ask again, or read the clauses alone."""
+        if self.lexicon is None or "name" not in call["arguments"] or call["name"] in TIMER_SKILLS:
+            return False
+        said = {spelling_key(name) for name in self.names[:self.request_names]} & self.lexicon.whole
+        return len(said) > 1 and spelling_key(str(call["arguments"]["name"]).replace("_", " ")) in said
+
     def names_the_whole_home(self, call: dict) -> bool:
         """A thing named by a word for the whole home ("turn every light in the house off" switched off a thing
         "house"): the home has no such thing; rather ask again."""
@@ -483,7 +509,16 @@ class Slots:
         """An area or room no word of the conversation says, nor any room's word ("turn everything off in the
         living room please, we're off to bed" gave the area "edroom"): rather ask again, or read the clauses."""
         return any(isinstance(value, str) and value not in _NAMED_BY and value.replace("_", " ") not in self.spoken
+                   and value.replace("_", " ") not in self.areas_of_names_said()
                    for key, value in call["arguments"].items() if key in ("area", "room"))
+
+    def areas_of_names_said(self) -> set[str]:
+        """The areas of the things the request names by their whole names: "the crystal pendant and the picture
+        light" say the gallery, where both are."""
+        if self.lexicon is None:
+            return set()
+        places = {spelling_key(name): area for name, area in self.lexicon.places.items()}
+        return {places[key] for name in self.names[:self.request_names] if (key := spelling_key(name)) in places}
 
     def switches_for_a_lock(self, call: dict) -> bool:
         """A switch, for a request that says locking and no switching ("we're heading out, the strongroom door
