@@ -32,7 +32,8 @@ from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, DONE_ALREADY, MOVES_NOT_ON, NOT_MORE_OF_A_NAME,
                                   OTHER_REQUEST_VERBS, PERIOD_WORDS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
-                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS, WITHIN_A_NAME)
+                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS,
+                                  WITHIN_A_NAME)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -650,6 +651,8 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
     while i < len(words):
         found = known_at(i)
+        if found is not None and _a_verb_here(words, i, found, lexicon):
+            found = None
         if found is None:
             out.append(words[i])
             i += 1
@@ -684,6 +687,14 @@ _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
 
 # A verb of a request in any of its forms ("switched", "turning"): no more of a name said before it
 _A_REQUEST_VERB = re.compile("|".join(_forms(verb) for verb in sorted({*SWITCH_VERBS, *OTHER_REQUEST_VERBS})))
+
+
+def _a_verb_here(words: list[str], i: int, found: tuple[str, int], lexicon: Lexicon) -> bool:
+    """A word of a request's verbs that is one word of a name ("set" of the wireless set, "press" of the cider
+    press), said before what it acts on ("set the garret radiator to 19", "press it"): the verb, not the name."""
+    phrase, n = found
+    return n == 1 and spelling_key(phrase) not in lexicon.whole and _A_REQUEST_VERB.fullmatch(words[i]) is not None \
+        and words[i + 1:i + 2] != [] and words[i + 1] in VERB_OBJECTS
 
 
 def _other_part(phrase: str, n: int, after: list[str], known_at, at: int, lexicon: Lexicon) -> tuple[str, int]:

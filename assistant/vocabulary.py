@@ -505,3 +505,6 @@ WITHIN_A_NAME = frozenset({"in", "on", "of", "over", "above", "by", "under", "be
 COVER_WORD_CLASSES = {"blind": {"blind", "shade"}, "blinds": {"blind", "shade"}, "shade": {"blind", "shade"},
                       "shades": {"blind", "shade"}, "shutter": {"shutter"}, "shutters": {"shutter"},
                       "curtain": {"curtain"}, "curtains": {"curtain"}}
+# Words that open what a verb acts on ("set the ...", "press it"): a word of a name before one is the request's verb.
+VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "those", "a", "an", "it", "them", "all",
+                          "both", "every", "everything", "each", "some"})
