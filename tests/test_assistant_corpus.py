@@ -9,6 +9,7 @@ import sys
 from assistant.corpus import generate_corpus, number_words, say_duration
 from assistant.spoken_numbers import normalize_request
 from assistant.skills import SKILLS, valid_call
+from assistant.vocabulary import OTHER_REQUEST_VERBS, SWITCH_VERBS, VERB_OBJECTS
 
 CORPUS = generate_corpus(3000, seed=7)
 
@@ -55,13 +56,18 @@ def test_every_skill_and_tool_is_covered():
 
 
 def test_names_in_the_users_home_reach_the_model_only_as_slots():
+    """Each name or area said, but a request's verb said before what it acts on ("lock the <e0>" where the home
+    has a gate lock)."""
     homes = [e for e in CORPUS if e.lexicon is not None]
     assert len(homes) > 600
+    verbs = "|".join(sorted({*SWITCH_VERBS, *OTHER_REQUEST_VERBS}))
+    before = "|".join(sorted(VERB_OBJECTS))
     for e in homes:
         prompt, reply = e.texts()
         names, areas = e.lexicon
         request = prompt.rsplit("<|user|>", 1)[1]
-        assert not any(f" {n} " in f" {request.split('<|assistant|>')[0]} " for n in names | areas), prompt
+        said = re.sub(rf" (?:{verbs}) (?=(?:{before}) )", " ", f" {request.split('<|assistant|>')[0]} ")
+        assert not any(f" {n} " in said for n in names | areas), prompt
         assert all(slot in prompt for slot in re.findall(r"<[nea]\d>", reply)), (prompt, reply)
 
 
