@@ -595,8 +595,13 @@ _BRITISH = {american: british for british, american in SPELLINGS.items()}
 
 
 def _of_its_kind(word: str, e: Entity) -> bool:
-    """A cover's kind word names only a cover of that kind (COVER_WORD_CLASSES) or of no kind said."""
-    return e.component != "cover" or word not in COVER_WORD_CLASSES or e.device_class in (None, *COVER_WORD_CLASSES[word])
+    """A cover's kind word names only a cover of that kind (COVER_WORD_CLASSES): its device class, else the kind
+    its own name says ("dormer shutters" are no blind), else any."""
+    if e.component != "cover" or word not in COVER_WORD_CLASSES:
+        return True
+    kinds = {e.device_class} if e.device_class else \
+        {kind for w in e.name.split() for kind in COVER_WORD_CLASSES.get(w, ())}
+    return not kinds or bool(kinds & COVER_WORD_CLASSES[word])
 
 
 def _entity_words(e: Entity) -> set[str]:
