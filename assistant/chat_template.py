@@ -429,6 +429,8 @@ class Slots:
                 and len(moves := moves_said(self.request)) == 1:
             return {"name": "set_cover", "arguments": {**{k: v for k, v in arguments.items() if k != "state"},
                                                        "action": moves.pop()}}
+        if call["name"] == "switch_device" and self.shared_name_said_as_many(arguments.get("name")):
+            return {"name": "switch_all", "arguments": arguments}
         if call["name"] != "set_thermostat" or {"name", "area"} & set(call["arguments"]):
             return call
         if self.request_areas == 1:
@@ -436,6 +438,20 @@ class Slots:
         if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
             return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
         return call
+
+    def shared_name_said_as_many(self, name) -> bool:
+        """A part of several things' names, all switched together, said as many ("the landing lights" of the upper
+        and the lower landing light): all of them, not "which one?"."""
+        if self.lexicon is None or not isinstance(name, str) or not name.strip():
+            return False
+        said = spelling_key(name.replace("_", " "))
+        if said in self.lexicon.whole:
+            return False
+        sharing = [kind for whole, kind in self.lexicon.kinds.items() if set(said.split()) <= set(spelling_key(whole).split())]
+        words, n = self.request.split(), said.count(" ") + 1
+        many = any(spelling_key(" ".join(words[i:i + n])) == said and words[i + n - 1].endswith("s")
+                   and not name.replace("_", " ").endswith("s") for i in range(len(words) - n + 1))
+        return many and len(sharing) > 1 and set(sharing) <= set(SWITCH_ALL_COMPONENTS)
 
     def switches_against_its_verb(self, call: dict) -> bool:
         """A state that no verb of switching in the request says, though one says the other ("switch off the

@@ -128,3 +128,11 @@ def test_a_name_said_otherwise_in_the_third_home_acts_on_that_thing_only(assista
     home = InMemoryHome(inventory=third_inventory())
     reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
     assert home.states == changed, reply
+
+
+def test_a_part_of_several_names_said_as_many_is_all_of_them():
+    slots = slots_in(third_inventory(), "turn the landing lights on")
+    call = {"name": "switch_device", "arguments": {"name": "landing light", "state": "on"}}
+    assert slots.placed(call) == {"name": "switch_all", "arguments": {"name": "landing light", "state": "on"}}
+    one = slots_in(third_inventory(), "turn the landing light on")                  # one of them: "which one?"
+    assert one.placed(call) == call
