@@ -660,6 +660,9 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
                 phrase = lexicon.folded.get(spelling_key(phrase), phrase)
             if phrase in areas or phrase in names:
                 return phrase, n
+            whole = _whole_in_another_form(phrase, lexicon)
+            if whole is not None:
+                return whole, n
             owner = phrase.removesuffix("'s")           # "the snug's velux": the snug, a place
             if owner != phrase and lexicon.folded.get(spelling_key(owner), owner) in areas:
                 return lexicon.folded.get(spelling_key(owner), owner), n
@@ -703,6 +706,20 @@ _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
 
 # A verb of a request in any of its forms ("switched", "turning"): no more of a name said before it
 _A_REQUEST_VERB = re.compile("|".join(_forms(verb) for verb in sorted({*SWITCH_VERBS, *OTHER_REQUEST_VERBS})))
+
+
+def _whole_in_another_form(phrase: str, lexicon: Lexicon) -> str | None:
+    """A whole name of several words whose last word is said as a verb ("is the pond leaking": the pond leak): the
+    name of its stem before -ing or -ed."""
+    *first, last = phrase.split()
+    if not first or not last.endswith(("ing", "ed")):
+        return None
+    stem = last[:-3] if last.endswith("ing") else last[:-2]
+    for form in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem):
+        name = lexicon.folded.get(spelling_key(" ".join([*first, form])))
+        if name is not None and spelling_key(name) in lexicon.whole:
+            return name
+    return None
 
 
 def _a_verb_here(words: list[str], i: int, found: tuple[str, int], lexicon: Lexicon) -> bool:

@@ -10,6 +10,7 @@ import pytest
 from assistant.chat_template import model_prompt, named_move
 from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
+from assistant.inventory import spelling_key
 from assistant.second_opinion import SecondOpinion
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import ToolRunner
@@ -77,6 +78,11 @@ async def test_the_third_home_is_learnt_through_mosquitto_and_driven_on_its_own_
 def test_how_said_names_reach_the_model(said, names, areas):
     slots = slots_in(third_inventory(), said)
     assert (slots.names, slots.areas) == (names, areas), prompt_of(third_inventory(), said)
+
+
+def test_a_names_last_word_said_as_a_verb_is_that_name():
+    names = slots_in(third_inventory(), "is the cider pressing yet").names
+    assert [spelling_key(name) for name in names] == [spelling_key("cider press")]
 
 
 def test_a_covers_kind_word_names_only_covers_of_that_kind():
