@@ -413,7 +413,8 @@ class Slots:
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) \
-            or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) or self.names_the_whole_home(call) \
+            or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
+            or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call)
 
     def placed(self, call: dict) -> dict:
@@ -447,7 +448,8 @@ class Slots:
         said = spelling_key(name.replace("_", " "))
         if said in self.lexicon.whole:
             return False
-        sharing = [kind for whole, kind in self.lexicon.kinds.items() if set(said.split()) <= set(spelling_key(whole).split())]
+        sharing = [kind for whole, kind in self.lexicon.kinds.items()
+                   if set(said.split()) <= set(spelling_key(whole).split())]
         words, n = self.request.split(), said.count(" ") + 1
         many = any(spelling_key(" ".join(words[i:i + n])) == said and words[i + n - 1].endswith("s")
                    and not name.replace("_", " ").endswith("s") for i in range(len(words) - n + 1))
