@@ -32,7 +32,8 @@ from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, DONE_ALREADY, MOVES_NOT_ON, NOT_MORE_OF_A_NAME,
                                   OTHER_REQUEST_VERBS, PERIOD_WORDS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
-                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS)
+                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS,
+                                  WITHIN_A_NAME)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -159,7 +160,7 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     if slots.request_names > 1:
         return _several_named(slots, inventory, request)
     if slots.request_names == 0:
-        return _lights_wished(slots, inventory, request)
+        return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request)
     found = inventory.resolve(slots.names[0], slots.areas[0] if slots.request_areas else None)
     if len(found) != 1:
         return None
@@ -196,6 +197,23 @@ def _lights_wished(slots: "Slots", inventory, request: str) -> dict | None:
             or _DONE.search(request) or not inventory.resolve(None, slots.areas[0], ("light",)):
         return None
     return {"name": "switch_all", "arguments": {"name": "lights", "area": slots.areas[0], "state": "on"}}
+
+
+def _kept_by_its_area(slots: "Slots", inventory, request: str) -> dict | None:
+    """An area said with a move only a lock or a cover makes, and nothing named ("unlock the tack room", "open up
+    the garret"): the area's one lock or cover, when it has one of that kind. A word after the area that may name a
+    thing ("open the nursery window") is a thing the home lacks, not the area's cover."""
+    after = re.search(rf"\b{re.escape(slots.areas[0])}\b\W*([a-z']*)", request) if slots.request_areas == 1 else None
+    if after is None or after.group(1) and after.group(1) not in NOT_MORE_OF_A_NAME or asks_how_things_are(request) \
+            or _DONE.search(request) or _A_LEVEL_SAID.search(request):
+        return None
+    for skill, component in (("set_lock", "lock"), ("set_cover", "cover")):
+        moves = {move for move in ("lock", "unlock") if re.search(rf"\b{move}\b", request)} if component == "lock" \
+            else moves_said(request, skill)
+        kept = inventory.resolve(None, slots.areas[0], (component,))
+        if len(moves) == 1 and len(kept) == 1:
+            return {"name": skill, "arguments": {"name": kept[0].name, "action": moves.pop()}}
+    return None
 
 
 def _several_named(slots: "Slots", inventory, request: str) -> dict | None:
@@ -395,7 +413,8 @@ class Slots:
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) \
-            or self.leaves_a_named_thing(call) or self.names_the_whole_home(call) \
+            or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
+            or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call)
 
     def placed(self, call: dict) -> dict:
@@ -411,6 +430,8 @@ class Slots:
                 and len(moves := moves_said(self.request)) == 1:
             return {"name": "set_cover", "arguments": {**{k: v for k, v in arguments.items() if k != "state"},
                                                        "action": moves.pop()}}
+        if call["name"] == "switch_device" and self.shared_name_said_as_many(arguments.get("name")):
+            return {"name": "switch_all", "arguments": arguments}
         if call["name"] != "set_thermostat" or {"name", "area"} & set(call["arguments"]):
             return call
         if self.request_areas == 1:
@@ -418,6 +439,21 @@ class Slots:
         if self.request_names == 1 and not self.request_areas and _A_HEATER.search(self.names[0]):
             return {"name": call["name"], "arguments": {**call["arguments"], "name": self.names[0]}}
         return call
+
+    def shared_name_said_as_many(self, name) -> bool:
+        """A part of several things' names, all switched together, said as many ("the landing lights" of the upper
+        and the lower landing light): all of them, not "which one?"."""
+        if self.lexicon is None or not isinstance(name, str) or not name.strip():
+            return False
+        said = spelling_key(name.replace("_", " "))
+        if said in self.lexicon.whole:
+            return False
+        sharing = [kind for whole, kind in self.lexicon.kinds.items()
+                   if set(said.split()) <= set(spelling_key(whole).split())]
+        words, n = self.request.split(), said.count(" ") + 1
+        many = any(spelling_key(" ".join(words[i:i + n])) == said and words[i + n - 1].endswith("s")
+                   and not name.replace("_", " ").endswith("s") for i in range(len(words) - n + 1))
+        return many and len(sharing) > 1 and set(sharing) <= set(SWITCH_ALL_COMPONENTS)
 
     def switches_against_its_verb(self, call: dict) -> bool:
         """A state that no verb of switching in the request says, though one says the other ("switch off the
@@ -451,6 +487,15 @@ class Slots:
         return any(_NAMED_BY[device].search(self.request) for device in DEVICES) \
             and any(_NAMED_BY[room].search(self.request) for room in ROOMS)
 
+    def leaves_another_named_thing(self, call: dict) -> bool:
+        """A call on one thing of the user's home that the request names by its whole name beside another ("turn on
+        the salt lamp and turn off the kiln" switched the kiln on, "the salt lamp and the arc lamp off" only the arc
+        lamp): rather ask again, or read the clauses alone."""
+        if self.lexicon is None or "name" not in call["arguments"] or call["name"] in TIMER_SKILLS:
+            return False
+        said = {spelling_key(name) for name in self.names[:self.request_names]} & self.lexicon.whole
+        return len(said) > 1 and spelling_key(str(call["arguments"]["name"]).replace("_", " ")) in said
+
     def names_the_whole_home(self, call: dict) -> bool:
         """A thing named by a word for the whole home ("turn every light in the house off" switched off a thing
         "house"): the home has no such thing; rather ask again."""
@@ -483,7 +528,16 @@ class Slots:
         """An area or room no word of the conversation says, nor any room's word ("turn everything off in the
         living room please, we're off to bed" gave the area "edroom"): rather ask again, or read the clauses."""
         return any(isinstance(value, str) and value not in _NAMED_BY and value.replace("_", " ") not in self.spoken
+                   and value.replace("_", " ") not in self.areas_of_names_said()
                    for key, value in call["arguments"].items() if key in ("area", "room"))
+
+    def areas_of_names_said(self) -> set[str]:
+        """The areas of the things the request names by their whole names: "the crystal pendant and the picture
+        light" say the gallery, where both are."""
+        if self.lexicon is None:
+            return set()
+        places = {spelling_key(name): area for name, area in self.lexicon.places.items()}
+        return {places[key] for name in self.names[:self.request_names] if (key := spelling_key(name)) in places}
 
     def switches_for_a_lock(self, call: dict) -> bool:
         """A switch, for a request that says locking and no switching ("we're heading out, the strongroom door
@@ -608,10 +662,18 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
                 phrase = lexicon.folded.get(spelling_key(phrase), phrase)
             if phrase in areas or phrase in names:
                 return phrase, n
+            whole = _whole_in_another_form(phrase, lexicon)
+            if whole is not None:
+                return whole, n
+            owner = phrase.removesuffix("'s")           # "the snug's velux": the snug, a place
+            if owner != phrase and lexicon.folded.get(spelling_key(owner), owner) in areas:
+                return lexicon.folded.get(spelling_key(owner), owner), n
         return None
 
     while i < len(words):
         found = known_at(i)
+        if found is not None and _a_verb_here(words, i, found, lexicon):
+            found = None
         if found is None:
             out.append(words[i])
             i += 1
@@ -623,6 +685,7 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
             family, table = slots.names, NAME_SLOTS
             while (more := known_at(i + n)) is not None and more[0] in names and more[0] not in areas:
                 phrase, n = f"{phrase} {more[0]}", n + more[1]
+            phrase, n = _other_part(phrase, n, words[i + n:], known_at, i + n, lexicon)
             phrase = " ".join(_unknown_before(out) + [phrase] + _unknown_after(words[i + n:i + n + 1], phrase, lexicon))
         slot = _slot(phrase, family, table, grow=True)
         out.append(slot or words[i])
@@ -645,6 +708,43 @@ _DETERMINERS = {"the", "my", "our", "your", "this", "that"}
 
 # A verb of a request in any of its forms ("switched", "turning"): no more of a name said before it
 _A_REQUEST_VERB = re.compile("|".join(_forms(verb) for verb in sorted({*SWITCH_VERBS, *OTHER_REQUEST_VERBS})))
+
+
+def _whole_in_another_form(phrase: str, lexicon: Lexicon) -> str | None:
+    """A whole name of several words whose last word is said as a verb ("is the pond leaking": the pond leak): the
+    name of its stem before -ing or -ed."""
+    *first, last = phrase.split()
+    if not first or not last.endswith(("ing", "ed")):
+        return None
+    stem = last[:-3] if last.endswith("ing") else last[:-2]
+    for form in (stem, stem + "e", stem[:-1] if len(stem) > 2 and stem[-1] == stem[-2] else stem):
+        name = lexicon.folded.get(spelling_key(" ".join([*first, form])))
+        if name is not None and spelling_key(name) in lexicon.whole:
+            return name
+    return None
+
+
+def _a_verb_here(words: list[str], i: int, found: tuple[str, int], lexicon: Lexicon) -> bool:
+    """A word of a request's verbs that is one word of a name ("set" of the wireless set, "press" of the cider
+    press), said before what it acts on ("set the garret radiator to 19", "press it"): the verb, not the name."""
+    phrase, n = found
+    return n == 1 and spelling_key(phrase) not in lexicon.whole and _A_REQUEST_VERB.fullmatch(words[i]) is not None \
+        and words[i + 1:i + 2] != [] and words[i + 1] in VERB_OBJECTS
+
+
+def _other_part(phrase: str, n: int, after: list[str], known_at, at: int, lexicon: Lexicon) -> tuple[str, int]:
+    """A name said in two parts, a word of place between them ("the pump in the pond", "the shutter on the
+    dormer"): the one thing whose name has both parts, and the words up to the second's end. Neither part is a whole
+    name, and the second is no area (the lamp "in the snug" is placed, not named); else the first part alone."""
+    skip = 2 if after[1:2] and after[1] in _DETERMINERS else 1
+    if not after or after[0] not in WITHIN_A_NAME or spelling_key(phrase) in lexicon.whole:
+        return phrase, n
+    second = known_at(at + skip)
+    if second is None or second[0] in lexicon[1] or spelling_key(second[0]) in lexicon.whole:
+        return phrase, n
+    said = set(spelling_key(f"{phrase} {second[0]}").split())
+    owners = [whole for whole in lexicon.kinds if said <= set(spelling_key(whole).split())]
+    return (owners[0], n + skip + second[1]) if len(owners) == 1 else (phrase, n)
 
 
 def _unknown_after(after: list[str], phrase: str, lexicon: Lexicon) -> list[str]:

@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from assistant.vocabulary import (DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS,
-                                  SPELLINGS)
+from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS,
+                                  SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS)
 
 log = logging.getLogger("parley.inventory")
 
@@ -410,7 +410,7 @@ class Inventory:
             return []
         have = [(e, _entity_words(e)) for e in candidates]
         return [e for e, its in have if all(w in its for w in words)] or \
-            [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its for w in words)]
+            [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its and _of_its_kind(w, e) for w in words)]
 
 
 class IgnoredConfigs:
@@ -592,6 +592,16 @@ def _respelled(phrase: str) -> str:
 
 
 _BRITISH = {american: british for british, american in SPELLINGS.items()}
+
+
+def _of_its_kind(word: str, e: Entity) -> bool:
+    """A cover's kind word names only a cover of that kind (COVER_WORD_CLASSES): its device class, else the kind
+    its own name says ("dormer shutters" are no blind), else any."""
+    if e.component != "cover" or word not in COVER_WORD_CLASSES:
+        return True
+    kinds = {e.device_class} if e.device_class else \
+        {kind for w in e.name.split() for kind in COVER_WORD_CLASSES.get(w, ())}
+    return not kinds or bool(kinds & COVER_WORD_CLASSES[word])
 
 
 def _entity_words(e: Entity) -> set[str]:

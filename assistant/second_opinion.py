@@ -15,7 +15,7 @@ from hassil import Intents, TextSlotList, TextSlotValue, recognize_best
 from home_assistant_intents import get_intents
 
 from assistant.inventory import CLASS_WORDS, PLURAL_KINDS, SWITCH_ALL_COMPONENTS, Inventory, vocabulary_inventory
-from assistant.skills import SKILLS, valid_call
+from assistant.skills import SKILLS, TIMER_SKILLS, valid_call
 from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, EVERY_THING, ROOMS, SPELLINGS
 
 
@@ -200,9 +200,12 @@ def _call_of(result, default_home: bool) -> dict | None:
 def _group_found(call: dict, request: str, inventory: Inventory) -> bool:
     """HA reads "the gallery fan" and "the nursery lamp" as the area's fans and lights. In the user's own home
     that group must be there, and said as one thing it must be one thing: else a name the home lacks would act
-    on others."""
+    on others. A thing named with its area must be there too: HA reads "the parlour lantern" as the area and a
+    name of the home ("lantern", of the veranda lantern) that is not in it."""
     if call["name"] != "switch_all":
-        return True
+        arguments = call["arguments"]
+        return call["name"] in TIMER_SKILLS or "name" not in arguments \
+            or bool(inventory.resolve(arguments["name"], arguments.get("area")))
     found = inventory.resolve(call["arguments"].get("name"), call["arguments"].get("area"), SWITCH_ALL_COMPONENTS)
     said = set(request.lower().replace(",", " ").replace(".", " ").split())
     one_thing = bool(said & SINGLE_KINDS) and not said & (PLURAL_KINDS | set(EVERY_THING))

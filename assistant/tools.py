@@ -16,7 +16,8 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import COMPONENTS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Entity
+from assistant.inventory import (COMPONENTS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Entity,
+                                 spelling_key)
 from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
 from assistant.vocabulary import (BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
@@ -827,9 +828,9 @@ class ToolRunner:
         snug stove to 21" reads to the model like a light's level, since names reach it as slots (its area said
         apart counts: "the radiator in the nursery" is the nursery radiator). Part of a name is never a
         heater's ("dim the panel light to 20%" must not set the radiant panel to 20 degrees)."""
-        said = str(name).lower().replace("_", " ")
+        said = spelling_key(str(name).lower().replace("_", " "))        # the whole name, one or many, either spelling
         heater = [e for e in self.home.inventory.resolve(str(name), area, ("climate",))
-                  if e.name in (said, f"{area} {said}".replace("_", " "))]
+                  if spelling_key(e.name) in (said, spelling_key(f"{area} {said}".replace("_", " ")))]
         if len(heater) == 1 and not self._find(name, area, ("light",))[0]:
             degrees = float(percent)
             if not 0 < degrees < 100:

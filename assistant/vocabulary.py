@@ -494,3 +494,17 @@ TOWARDS = ("up", "down")
 # --- round 19, client tools (h20-tools) ---
 # Words that say a flag's thing is not wanted, right before it ("no chime", "without bubbles", "skip the steam").
 FLAG_NEGATIONS = frozenset({"no", "without", "not", "don't", "dont", "never", "skip", "minus"})
+
+# --- round 20, names in unseen homes (h21-homes) ---
+# Words that put one part of a thing's name beside another ("the pump in the pond", "the light above the workbench",
+# "the shutter on the dormer"): the two parts are one name when only one thing's name has them both.
+WITHIN_A_NAME = frozenset({"in", "on", "of", "over", "above", "by", "under", "below", "beside", "behind", "near",
+                           "at", "for"})
+# What a cover's kind word may name, by the cover's device class (Home Assistant's): "the gallery shutters" is no
+# velux window (class window), though both are covers; a cover of no class answers to any of them.
+COVER_WORD_CLASSES = {"blind": {"blind", "shade"}, "blinds": {"blind", "shade"}, "shade": {"blind", "shade"},
+                      "shades": {"blind", "shade"}, "shutter": {"shutter"}, "shutters": {"shutter"},
+                      "curtain": {"curtain"}, "curtains": {"curtain"}}
+# Words that open what a verb acts on ("set the ...", "press it"): a word of a name before one is the request's verb.
+VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "those", "a", "an", "it", "them", "all",
+                          "both", "every", "everything", "each", "some"})

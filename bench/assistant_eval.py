@@ -63,6 +63,7 @@ from assistant.inventory import Inventory  # noqa: E402
 from assistant.tools import CalculationError, ToolRunner, calculate, clock_time  # noqa: E402
 from discovered_home import discovered_inventory  # noqa: E402
 from made_up_home import made_up_inventory  # noqa: E402
+from third_home import third_inventory  # noqa: E402
 
 BUDGETS = [
     ("1 pass", dataclasses.replace(DEFAULT_DECODE, max_forward_passes=1)),
@@ -100,6 +101,8 @@ TIMER_SKILLS = {"start_timer", "timer_left", "stop_timer"}
 def new_home(kind: str) -> InMemoryHome:
     if kind == "discovered":
         return InMemoryHome(inventory=discovered_inventory())
+    if kind == "third":
+        return InMemoryHome(inventory=third_inventory())
     return InMemoryHome(inventory=made_up_inventory()) if kind == "made_up" else InMemoryHome()
 
 

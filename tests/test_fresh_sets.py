@@ -14,6 +14,7 @@ from assistant.tools import ToolRunner, calculate, clock_time
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, UNIT_GROUPS
 from discovered_home import discovered_inventory
 from made_up_home import made_up_inventory
+from third_home import third_inventory
 
 DATA = Path(__file__).parent / "data"
 
@@ -39,7 +40,8 @@ FOURTEENTH = rows_of("paraphrases_fourteenth.jsonl")
 FIFTEENTH = rows_of("paraphrases_fifteenth.jsonl")
 # The development sets of single requests: round 17's, and round 18's two halves in the made-up and discovered homes.
 DEV_SINGLE = {name: rows_of(name) for name in ("paraphrases_dev_requests.jsonl", "paraphrases_dev_homes_a.jsonl",
-                                                "paraphrases_dev_homes_b.jsonl")}
+                                                "paraphrases_dev_homes_b.jsonl", "paraphrases_dev_homes2_a.jsonl",
+                                                "paraphrases_dev_homes2_b.jsonl")}
 EARLIER_SETS = ["paraphrases.jsonl", "heldout_discovered.jsonl", "heldout.jsonl", "heldout_home.jsonl"]
 # Every set of requests written before the third paraphrase set; the conversations' turns are {"user": ...}.
 BEFORE_THIRD = EARLIER_SETS + ["paraphrases_fresh.jsonl", "heldout_discovered_fresh.jsonl",
@@ -58,7 +60,8 @@ BEFORE_FOURTEENTH = BEFORE_THIRTEENTH + ["paraphrases_thirteenth.jsonl"]
 BEFORE_FIFTEENTH = BEFORE_FOURTEENTH + ["paraphrases_fourteenth.jsonl"]
 
 
-HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory(), "made_up": made_up_inventory()}
+HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory(), "made_up": made_up_inventory(),
+         "third": third_inventory()}
 # Skills of the default vocabulary: rooms and devices are its keys, not the names of a discovered home.
 ROOM_SKILLS = {"set_device", "set_brightness", "change_brightness", "read_sensor"}
 ENTITY_SKILLS = {"switch_device", "switch_all", "set_level", "change_level", "get_state", "set_cover", "set_lock"}
@@ -93,7 +96,7 @@ def check_call(row: dict, whole_names: bool = True) -> None:
     call = row["expected"]
     assert set(call) == {"name", "arguments"}
     skill, arguments = call["name"], call["arguments"]
-    askable = set(SKILLS) - NOT_ASKED | ({"activate_scene"} if row["home"] == "made_up" else set())
+    askable = set(SKILLS) - NOT_ASKED | ({"activate_scene"} if row["home"] in {"made_up", "third"} else set())
     assert skill in askable, skill
     names, required = parameters(skill)
     assert required <= set(arguments) <= names, (skill, sorted(arguments))

@@ -16,6 +16,7 @@ from assistant.tools import ToolRunner
 from discovered_home import discovered_inventory
 from made_up_home import made_up_inventory
 from realtime_client import RealtimeClient
+from third_home import third_inventory
 
 DATA = Path(__file__).parent / "data"
 
@@ -27,7 +28,8 @@ def opinion():
 
 @pytest.fixture(scope="module")
 def homes():
-    return {"default": vocabulary_inventory(), "made_up": made_up_inventory(), "discovered": discovered_inventory()}
+    return {"default": vocabulary_inventory(), "made_up": made_up_inventory(), "discovered": discovered_inventory(),
+            "third": third_inventory()}
 
 
 def call(skill, /, **arguments):
