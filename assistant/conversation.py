@@ -23,12 +23,12 @@ from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, BRIGHTER,
                                   CORRECTING, DARKER, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
+                                  DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
                                   GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
-                                  READING_COMPARATIVES,
+                                  QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
@@ -262,6 +262,7 @@ UNDONE_BY_VALUE = {"set_brightness": "percent", "set_level": "percent", "set_the
 ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|{'|'.join(MEANT)}|now|just|well|what about|how about|try|"
                          r"make it|set it to|say) )+")
 QUESTION = re.compile(r"^(?:is|are|was|were|has|have|did|does|do) ")
+ASKS = re.compile(rf"^(?!{'|'.join(SAME_AGAIN_OPENERS)}\b)(?:{'|'.join(QUESTION_OPENERS)})\b")
 ANSWER_TAIL = re.compile(r"(?: (?:then|please|instead|one then|thanks))+$")
 # the thing a request names: "the" and its words, up to a particle, a place or the end
 THING = re.compile(r"\bthe (?P<thing>[a-z]+(?: [a-z]+)*?)(?= (?:on|off|up|down|in|to|at|for|please|now)\b|$)")
@@ -489,7 +490,12 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     calls = calls_of_history(history[:-1])
     if call["name"] not in SKILLS or not calls or len(resolve(history, lexicon)) == 1:     # a client's own tool: its words
         return None
-    said = normalize_request(content_text(history[-1]))
+    return _unsupported_parts(normalize_request(content_text(history[-1])), calls, call)
+
+
+def _unsupported_parts(said: str, calls: list[dict], call: dict) -> Declined | None:
+    """What to ask when a part of the call is neither said nor in an earlier call: a number not said as a
+    quantity, a thing not named (see unsupported)."""
     quantities = {float(n) for n in NUMBER_SAID.findall(ONE_SAID.sub("", said))}
     known = {float(value) for earlier in calls for value in earlier["arguments"].values()
              if isinstance(value, (int, float)) and not isinstance(value, bool)}
@@ -504,6 +510,72 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
                 and not re.search(rf"\b{re.escape(DEVICE_SPOKEN.get(value, value).lower())}\b", said):
             return Declined("Sorry, I'm not sure which one you mean.")
     return None
+
+
+def misread(history: list[dict], call: dict, lexicon: tuple[set, set] | None = None) -> bool:
+    """Whether the model's call for a follow-up answers a question ("did you turn it off") by a change, or, for one
+    no rule read, a request by a reading, or acts on a thing of the user's home of a kind its skill does not act on
+    (a light locked)."""
+    if not calls_of_history(history[:-1]):
+        return False
+    asks = ASKS.match(FILLERS.sub("", normalize_request(content_text(history[-1])))) is not None
+    changes = call["name"] not in NOT_CHANGES
+    if asks and changes or len(resolve(history, lexicon)) == 1:
+        return asks and changes
+    return not asks and not changes or _misfits(call, Vocabulary(lexicon))
+
+
+def _misfits(call: dict, vocabulary: Vocabulary) -> bool:
+    """A call on a thing of the user's home of a kind its skill does not act on (_takes)."""
+    kind = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(str(call["arguments"].get("name", "")).replace("_", " "), ""))
+    return kind is not None and call["name"] in SKILLS and kind not in _takes(call["name"])
+
+
+def supports(history: list[dict], call: dict, lexicon: tuple[set, set] | None = None) -> bool:
+    """Whether the follow-up's words or the conversation's calls say every part of a call made for its
+    self-contained reading (standalone), in the follow-up's mood and on a thing its skill acts on: each thing,
+    number, state and action."""
+    calls = calls_of_history(history[:-1])
+    said = normalize_request(content_text(history[-1]))
+    if call["name"] not in SKILLS or _unsupported_parts(said, calls, call) is not None or \
+            ASKS.match(FILLERS.sub("", said)) and call["name"] not in NOT_CHANGES or _misfits(call, Vocabulary(lexicon)):
+        return False
+    earlier = {str(value) for made in calls for value in made["arguments"].values()}
+    words = {value for word in said.split() if (value := ACTION_PARTS.get(word, (None, word))[1])}
+    return all(str(call["arguments"][key]) in earlier | words for key in ("state", "action") if key in call["arguments"])
+
+
+def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> str | None:
+    """The self-contained request a follow-up stands for, for the model to read alone when its reading of the
+    whole conversation made no call, one the words do not support, or one of another mood: a question with the
+    newest thing in place of its pronoun or of "one" ("is the 1 in the office on too": "is the fan in the office
+    on too"); a request with what asks it again left out (FRAME_WORDS) and the rest completed from the newest
+    call it fits ("no i said 20": "set the thermostat to 20"), else its pronoun or "one" read as for a question.
+    None when the conversation acted on nothing or nothing fits."""
+    if not history or history[-1].get("role") != "user":
+        return None
+    calls = calls_of_history(history[:-1])
+    if not calls:
+        return None
+    acted = _acted_on(calls)
+    vocabulary = Vocabulary(lexicon)
+    said = FILLERS.sub("", normalize_request(content_text(history[-1]))).strip()
+    referred = said
+    if acted is not None and lexicon is None and ONE_SAID.search(said):          # a kind of the default home: "the office 1", "the 1 in there"
+        referred = re.sub(r"\b1\b", target_of(acted).words.split()[-1], said)
+    if not ASKS.match(said):
+        completed = _completed(" ".join(word for word in said.split() if word not in FRAME_WORDS), calls, vocabulary)
+        if isinstance(completed, str):
+            return completed
+    pronoun = _pronoun(referred, calls, lexicon)
+    if isinstance(pronoun, str):
+        return pronoun
+    timer = TIMER_WORDS.search(said) is not None
+    targets = _targets(calls, timer) or _targets(calls, not timer)
+    alone = re.search(rf"\b(?:{'|'.join(PRONOUN_OBJECTS)})\b", referred)      # "did it close", "how long is left on that"
+    if alone and targets and len(_together(calls, targets[0], timer, lambda call: True)) < 2:
+        return referred[:alone.start()] + targets[0] + referred[alone.end():]
+    return referred if referred != said else None
 
 
 _READINGS: OrderedDict[tuple[str, int], tuple[object, list[dict] | Declined]] = OrderedDict()
@@ -1543,7 +1615,7 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
         name, args = "set_thermostat", {"name": args.get("name"), "degrees": args.get("percent")}
     if vocabulary.lexicon is None:
         device = args.get("device") or (args.get("name") if name == "get_state" else None) \
-            or ("light" if name in LEVEL_SKILLS else None)
+            or ("light" if name in LEVEL_SKILLS else "thermostat" if name == "set_thermostat" else None)
         thing = parts.get("device", device)
         kind = "light" if thing == "light" else "climate" if name == "set_thermostat" and "device" not in parts \
             else "switch"

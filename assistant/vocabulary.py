@@ -494,3 +494,17 @@ TOWARDS = ("up", "down")
 # --- round 19, client tools (h20-tools) ---
 # Words that say a flag's thing is not wanted, right before it ("no chime", "without bubbles", "skip the steam").
 FLAG_NEGATIONS = frozenset({"no", "without", "not", "don't", "dont", "never", "skip", "minus"})
+
+# --- round 20, follow-ups read as the self-contained request they stand for (h21-follow) ---
+# Words of a follow-up that ask again for what was done, say who asks or how, and fill no argument of a call ("could
+# you do the same in the bathroom", "no i said 20", "make it warmer 20", "actually candlelight instead"): past them,
+# the rest is read as a fragment completed from the conversation's state (conversation.standalone).
+FRAME_WORDS = frozenset({
+    "do", "same", "said", "say", "meant", "mean", "i", "you", "can", "could", "would", "will", "please", "actually",
+    "no", "not", "what", "about", "how", "also", "like", "maybe", "try", "make", "set", "put", "turn", "switch", "now",
+    "warmer", "cooler", "hotter", "colder", "instead", "it", "that"})
+# How a follow-up that asks about a thing opens ("is it on now", "did you turn it off", "how long is left on that"):
+# it is answered by a reading, never by a change. "what about" and "how about" ask for the same again.
+QUESTION_OPENERS = ("is", "are", "was", "were", "has", "have", "did", "does", "how", "what's", "what is", "which",
+                    "where", "when", "why")
+SAME_AGAIN_OPENERS = ("what about", "how about")

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from assistant import conversation
-from assistant.conversation import calls_of_history, declined, request_for, resolve
+from assistant.conversation import calls_of_history, declined, misread, request_for, resolve, standalone, supports
 from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -1513,3 +1513,60 @@ def test_a_heaters_level_is_completed_as_its_degrees(lexicon):
     # the model may set a heater of the user's own by set_level: another heater "the same" is then in degrees
     stove = [user("snug stove to 23"), called("set_level", name="snug_stove", percent=23)]
     assert resolved([*stove, user("radiant panel too")], lexicon) == "set the radiant panel to 23 degrees"
+
+
+# Round 20: a follow-up the model misread is read again as the self-contained request it stands for (standalone)
+
+
+def test_a_follow_up_stands_for_the_request_it_completes(lexicon):
+    now = [user("what's 3 plus 4"), called("calculate", expression="3+4")]
+    kettle = [user("kitchen coffee maker off"), called("set_device", device="coffee_maker", room="kitchen", state="off"), *now]
+    # what asks for it again is read past, and the rest completes the newest call it fits
+    assert standalone([*kettle, user("would you do the same to the bedroom one")]) == "turn off the bedroom coffee maker"
+    heating = [user("heating to 23"), called("set_thermostat", degrees=23), *now]
+    assert standalone([*heating, user("no no i meant 18")]) == "set the thermostat to 18 degrees"
+    press = [user("trouser press on"), called("switch_device", name="trouser press", state="on"), *now]
+    assert standalone([*press, user("could you do the kiln too")], lexicon) == "turn on the kiln"
+
+
+def test_a_question_stands_for_the_thing_it_refers_to(lexicon):
+    heater = [user("garage heater on"), called("set_device", device="heater", room="garage", state="on"),
+              user("what time is it"), called("get_time")]
+    assert standalone([*heater, user("is the 1 in the office on as well")]) == "is the heater in the office on as well"
+    assert standalone([*heater, user("did you really turn that on")]) == "did you really turn the garage heater on"
+    gate = [user("the boathouse door, open it"), called("set_cover", name="boathouse door", action="open")]
+    assert standalone([*gate, user("has it opened")], lexicon) == "has the boathouse door opened"
+    # nothing acted on, or two things acted on together: no reading of its own
+    assert standalone([user("is it on")]) is None
+    both = [user("fans on in the office and the bedroom"), {"role": "assistant", "content": "Okay.", "tool_calls": [
+        {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "on"}},
+        {"name": "set_device", "arguments": {"device": "fan", "room": "bedroom", "state": "on"}}]}]
+    assert standalone([*both, user("was that loud")]) is None
+
+
+def test_the_self_contained_reading_is_kept_only_when_the_words_or_the_state_say_each_part(lexicon):
+    fan = [user("bedroom fan on"), called("set_device", device="fan", room="bedroom", state="on")]
+    asked = [*fan, user("is the 1 in the office on as well")]
+    assert supports(asked, {"name": "get_state", "arguments": {"name": "fan", "area": "office"}})
+    # a question is never answered by a change, nor a thing or a number put in that nobody said
+    assert not supports(asked, {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "on"}})
+    assert not supports(asked, {"name": "get_state", "arguments": {"name": "tv", "area": "office"}})
+    again = [*fan, user("same for the office please")]
+    assert supports(again, {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "on"}})
+    assert not supports(again, {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "off"}})
+    assert not supports(again, {"name": "set_brightness", "arguments": {"room": "office", "percent": 35}})
+    # a light of the user's home is never locked
+    chandelier = [user("piano light on"), called("switch_device", name="piano light", state="on"), user("and the fan too")]
+    assert not supports(chandelier, {"name": "set_lock", "arguments": {"name": "piano light", "action": "lock"}}, lexicon)
+
+
+def test_a_call_of_another_mood_or_kind_is_misread(lexicon):
+    fan = [user("bedroom fan on"), called("set_device", device="fan", room="bedroom", state="on")]
+    assert misread([*fan, user("did you manage to switch it on")],
+                   {"name": "set_device", "arguments": {"device": "fan", "room": "bedroom", "state": "on"}})
+    lamp = [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")]
+    assert misread([*lamp, user("would you do the salt lamp as well")],
+                   {"name": "set_lock", "arguments": {"name": "salt lamp", "action": "lock"}}, lexicon)
+    # a self-contained request is the model's own reading
+    assert not misread([user("is the kitchen light on")],
+                       {"name": "set_device", "arguments": {"device": "light", "room": "kitchen", "state": "on"}})
