@@ -567,12 +567,14 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
         completed = _completed(" ".join(word for word in said.split() if word not in FRAME_WORDS), calls, vocabulary)
         if isinstance(completed, str):
             return completed
+    alone = re.search(rf"\b(?:{'|'.join(PRONOUN_OBJECTS)})\b", referred)      # "did it close", "how long is left on that"
+    if alone and vocabulary.names_a_thing(referred[:alone.start()].replace("'s ", " ")):
+        return None                       # "the fan's too loud, turn it off": the pronoun is the thing said first
     pronoun = _pronoun(referred, calls, lexicon)
     if isinstance(pronoun, str):
         return pronoun
     timer = TIMER_WORDS.search(said) is not None
     targets = _targets(calls, timer) or _targets(calls, not timer)
-    alone = re.search(rf"\b(?:{'|'.join(PRONOUN_OBJECTS)})\b", referred)      # "did it close", "how long is left on that"
     if alone and targets and len(_together(calls, targets[0], timer, lambda call: True)) < 2:
         return referred[:alone.start()] + targets[0] + referred[alone.end():]
     return referred if referred != said else None

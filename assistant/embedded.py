@@ -287,7 +287,7 @@ class EmbeddedGenerator:
         refusal = not calls and not said and (reader.unwritten or _may_refuse(reader.template) or owned)
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
-            call = await self._standalone(history, lexicon) or await self._second_opinion(history, lexicon, slots, tools)
+            call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
                 calls.append(call)
                 result = await tools.run(call.name, call.arguments)
