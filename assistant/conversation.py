@@ -560,11 +560,9 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
     acted = _acted_on(calls)
     vocabulary = Vocabulary(lexicon)
     said = FILLERS.sub("", normalize_request(content_text(history[-1]))).strip()
-    referred = said
-    if acted is not None and lexicon is None and ONE_SAID.search(said):          # a kind of the default home: "the office 1", "the 1 in there"
-        referred = re.sub(r"\b1\b", target_of(acted).words.split()[-1], said)
+    referred = _one_of_its_kind(said, acted, vocabulary) if acted is not None and ONE_SAID.search(said) else said
     if not ASKS.match(said):
-        completed = _completed(" ".join(word for word in said.split() if word not in FRAME_WORDS), calls, vocabulary)
+        completed = _completed(" ".join(word for word in referred.split() if word not in FRAME_WORDS), calls, vocabulary)
         if isinstance(completed, str):
             return completed
     alone = re.search(rf"\b(?:{'|'.join(PRONOUN_OBJECTS)})\b", referred)      # "did it close", "how long is left on that"
@@ -578,6 +576,21 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
     if alone and targets and len(_together(calls, targets[0], timer, lambda call: True)) < 2:
         return referred[:alone.start()] + targets[0] + referred[alone.end():]
     return referred if referred != said else None
+
+
+def _one_of_its_kind(said: str, acted: dict, vocabulary: Vocabulary) -> str:
+    """ "one" said for a thing of the kind the conversation acted on, put in words: the default home's device ("the
+    office 1": "the office fan"); in the user's home, the one thing of that kind in the area said ("the 1 in the
+    cellar" after an extractor was switched: the dehumidifier). The words as said when no one thing fits."""
+    if vocabulary.lexicon is None:
+        device = DEVICE_SPOKEN.get(acted["arguments"].get("device") or acted["arguments"].get("name"))
+        return re.sub(r"\b1\b", (device or target_of(acted).words.split()[-1]).lower(), said)
+    kind = vocabulary.kinds.get(str(acted["arguments"].get("name", "")).replace("_", " "))
+    words = said.split()
+    areas = {read[1] for i, j in vocabulary.spans(words, range(len(words)))
+             if (read := vocabulary.read(" ".join(words[i:j]))) is not None and read[0] == "area"}
+    things = [name for name, place in vocabulary.places.items() if place in areas and vocabulary.kinds.get(name) == kind]
+    return re.sub(r"\b1\b", things[0], said) if kind and len(areas) == 1 and len(things) == 1 else said
 
 
 _READINGS: OrderedDict[tuple[str, int], tuple[object, list[dict] | Declined]] = OrderedDict()

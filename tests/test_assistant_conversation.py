@@ -1570,3 +1570,13 @@ def test_a_call_of_another_mood_or_kind_is_misread(lexicon):
     # a self-contained request is the model's own reading
     assert not misread([user("is the kitchen light on")],
                        {"name": "set_device", "arguments": {"device": "light", "room": "kitchen", "state": "on"}})
+
+
+def test_one_said_in_the_users_home_is_the_thing_of_its_kind_in_the_area_said(lexicon):
+    press = [user("drying fan on please"), called("switch_device", name="drying fan", state="on"),
+             user("what's the date"), called("get_date")]
+    assert standalone([*press, user("how about the 1 in the music room")], lexicon) == "turn on the whirlwind fan"
+    # two lights in the gallery: "one" there singles none of them out
+    arc = [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")]
+    assert standalone([*arc, user("and the 1 in the gallery")], lexicon) not in (
+        "turn on the picture light", "turn on the crystal pendant")
