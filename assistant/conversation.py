@@ -291,6 +291,12 @@ class Declined(str):
     or ask for nothing: a question ("Which one do you mean, ...?") beats a call on the wrong thing."""
 
 
+class Unplaced(Declined):
+    """A place said that no call of the conversation has a place for ("and the bedroom" after the thermostat; "the
+    one in the cellar" after a switch of the user's home, whose calls name things, not places): its self-contained
+    reading may still name a thing there (standalone)."""
+
+
 @dataclass(frozen=True)
 class Target:
     """A thing the conversation acted on or asked about, as it would be said ("the pasta timer")."""
@@ -534,9 +540,12 @@ def _misfits(call: dict, vocabulary: Vocabulary) -> bool:
 def supports(history: list[dict], call: dict, lexicon: tuple[set, set] | None = None) -> bool:
     """Whether the follow-up's words or the conversation's calls say every part of a call made for its
     self-contained reading (standalone), in the follow-up's mood and on a thing its skill acts on: each thing,
-    number, state and action."""
+    number, state and action ("one" is the thing of its kind that it stands for)."""
     calls = calls_of_history(history[:-1])
     said = normalize_request(content_text(history[-1]))
+    acted = _acted_on(calls)
+    if acted is not None and ONE_SAID.search(said):
+        said = _one_of_its_kind(said, acted, Vocabulary(lexicon))
     if call["name"] not in SKILLS or _unsupported_parts(said, calls, call) is not None or \
             ASKS.match(FILLERS.sub("", said)) and call["name"] not in NOT_CHANGES or _misfits(call, Vocabulary(lexicon)):
         return False
@@ -1165,7 +1174,7 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
                 changed = _with(call, key, value)
                 return request_for(changed) if changed else None
         # a room, an area or a name the conversation's calls have no place for ("and the bedroom" after the thermostat)
-        return Declined("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
+        return Unplaced("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
     return None
 
 

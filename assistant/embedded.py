@@ -31,7 +31,7 @@ import torch
 from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt, named_move
 from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
 from assistant.clauses import clauses, parts_alone, reading_taken, takeable
-from assistant.conversation import Vocabulary, declined, misread, resolve, standalone, supports, unsupported
+from assistant.conversation import Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, unsupported
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
@@ -192,6 +192,11 @@ class EmbeddedGenerator:
         lexicon = await tools.lexicon()
         # a follow-up that does not single out one thing is asked about, not guessed (assistant.conversation.Declined)
         question = await asyncio.to_thread(declined, history, lexicon) if client_result is None else None
+        call = await self._standalone(history, lexicon) if isinstance(question, Unplaced) else None
+        if call is not None:
+            async for event in self._answered_alone(call, tools, started):
+                yield event
+            return
         if question is not None:
             yield TextEvent(question)
             yield DoneEvent(AssistantReply(question, [], 0, 0, (time.perf_counter() - started) * 1000, 0, self.name))
@@ -228,12 +233,9 @@ class EmbeddedGenerator:
                     # a follow-up's call the words do not support, or of another mood: its self-contained reading
                     call = await self._standalone(history, lexicon)
                     if call is not None:
-                        result = await tools.run(call.name, call.arguments)
-                        yield ToolCallEvent(call, local=True, result=result)
-                        said = call_only_reply(result)
-                        yield TextEvent(said)
-                        yield DoneEvent(AssistantReply(said, [call], passes, len(reader.tokens),
-                                                       (time.perf_counter() - started) * 1000, len(prompt), self.name))
+                        async for event in self._answered_alone(call, tools, started, passes, len(reader.tokens),
+                                                                len(prompt)):
+                            yield event
                         return
                 if question:
                     yield TextEvent(question)     # a follow-up's call the words do not support is not guessed
@@ -306,6 +308,16 @@ class EmbeddedGenerator:
                 yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))
+
+    async def _answered_alone(self, call: ToolCall, tools: ToolRunner, started: float, passes: int = 0,
+                              tokens: int = 0, prompt: int = 0) -> AsyncIterator[ReplyEvent]:
+        """A reply of the self-contained reading's call (_standalone): the call, and its result as the speech."""
+        result = await tools.run(call.name, call.arguments)
+        yield ToolCallEvent(call, local=True, result=result)
+        said = call_only_reply(result)
+        yield TextEvent(said)
+        yield DoneEvent(AssistantReply(said, [call], passes, tokens, (time.perf_counter() - started) * 1000, prompt,
+                                       self.name))
 
     async def _standalone(self, history: list[dict], lexicon) -> ToolCall | None:
         """The model's call for the self-contained request a follow-up stands for (conversation.standalone), read

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from assistant import conversation
-from assistant.conversation import calls_of_history, declined, misread, request_for, resolve, standalone, supports
+from assistant.conversation import Unplaced, calls_of_history, declined, misread, request_for, resolve, standalone, supports
 from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -1576,6 +1576,12 @@ def test_one_said_in_the_users_home_is_the_thing_of_its_kind_in_the_area_said(le
     press = [user("drying fan on please"), called("switch_device", name="drying fan", state="on"),
              user("what's the date"), called("get_date")]
     assert standalone([*press, user("how about the 1 in the music room")], lexicon) == "turn on the whirlwind fan"
+    # the rules find no call with a place for the music room: a decline its self-contained reading may answer
+    assert isinstance(declined([*press, user("and the one in the music room")], lexicon), Unplaced)
+    # and "one" there supports the whirlwind fan, no other thing
+    there = [*press, user("and the 1 in the music room")]
+    assert supports(there, {"name": "switch_device", "arguments": {"name": "whirlwind fan", "state": "on"}}, lexicon)
+    assert not supports(there, {"name": "switch_device", "arguments": {"name": "gramophone", "state": "on"}}, lexicon)
     # two lights in the gallery: "one" there singles none of them out
     arc = [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")]
     assert standalone([*arc, user("and the 1 in the gallery")], lexicon) not in (
