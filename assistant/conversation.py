@@ -28,7 +28,7 @@ from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANO
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
-                                  QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS,
+                                  QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
@@ -262,6 +262,7 @@ UNDONE_BY_VALUE = {"set_brightness": "percent", "set_level": "percent", "set_the
 ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|{'|'.join(MEANT)}|now|just|well|what about|how about|try|"
                          r"make it|set it to|say) )+")
 QUESTION = re.compile(r"^(?:is|are|was|were|has|have|did|does|do) ")
+YES_OR_NO = re.compile(rf"^(?:{'|'.join(YES_NO_OPENERS)})\b")
 ASKS = re.compile(rf"^(?!{'|'.join(SAME_AGAIN_OPENERS)}\b)(?:{'|'.join(QUESTION_OPENERS)})\b")
 ANSWER_TAIL = re.compile(r"(?: (?:then|please|instead|one then|thanks))+$")
 # the thing a request names: "the" and its words, up to a particle, a place or the end
@@ -547,11 +548,20 @@ def supports(history: list[dict], call: dict, lexicon: tuple[set, set] | None = 
     if acted is not None and ONE_SAID.search(said):
         said = _one_of_its_kind(said, acted, Vocabulary(lexicon))
     if call["name"] not in SKILLS or _unsupported_parts(said, calls, call) is not None or \
-            ASKS.match(FILLERS.sub("", said)) and call["name"] not in NOT_CHANGES or _misfits(call, Vocabulary(lexicon)):
+            not _in_mood(FILLERS.sub("", said), call, calls) or _misfits(call, Vocabulary(lexicon)):
         return False
     earlier = {str(value) for made in calls for value in made["arguments"].values()}
     words = {value for word in said.split() if (value := ACTION_PARTS.get(word, (None, word))[1])}
     return all(str(call["arguments"][key]) in earlier | words for key in ("state", "action") if key in call["arguments"])
+
+
+def _in_mood(said: str, call: dict, calls: list[dict]) -> bool:
+    """A question is answered by a reading, a thing's state only when it asks yes or no; a request by a change, or
+    by a reading when the conversation's newest call was that reading ("and in the cellar" after a humidity)."""
+    if ASKS.match(said):
+        stated = call["name"] == "get_state" and call["arguments"].get("name") not in SENSOR_KINDS
+        return call["name"] in NOT_CHANGES and (not stated or YES_OR_NO.match(said) is not None)
+    return call["name"] not in NOT_CHANGES or calls[-1]["name"] == call["name"]
 
 
 def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> str | None:

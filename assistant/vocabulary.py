@@ -504,7 +504,8 @@ FRAME_WORDS = frozenset({
     "no", "not", "what", "about", "how", "also", "like", "maybe", "try", "make", "set", "put", "turn", "switch", "now",
     "warmer", "cooler", "hotter", "colder", "instead", "it", "that"})
 # How a follow-up that asks about a thing opens ("is it on now", "did you turn it off", "how long is left on that"):
-# it is answered by a reading, never by a change. "what about" and "how about" ask for the same again.
-QUESTION_OPENERS = ("is", "are", "was", "were", "has", "have", "did", "does", "how", "what's", "what is", "which",
-                    "where", "when", "why")
+# it is answered by a reading, never by a change; a thing's state answers only the yes-or-no ones ("how long has it
+# been on" is no "is it on"). "what about" and "how about" ask for the same again.
+YES_NO_OPENERS = ("is", "are", "was", "were", "has", "have", "did", "does")
+QUESTION_OPENERS = (*YES_NO_OPENERS, "how", "what's", "what is", "which", "where", "when", "why")
 SAME_AGAIN_OPENERS = ("what about", "how about")

@@ -1555,6 +1555,12 @@ def test_the_self_contained_reading_is_kept_only_when_the_words_or_the_state_say
     assert supports(again, {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "on"}})
     assert not supports(again, {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "off"}})
     assert not supports(again, {"name": "set_brightness", "arguments": {"room": "office", "percent": 35}})
+    # a thing's state answers a yes-or-no question only, and a request is answered by a reading only after one
+    running = [*fan, user("how long has that been running")]
+    assert not supports(running, {"name": "get_state", "arguments": {"name": "fan", "area": "bedroom"}})
+    assert not supports([*fan, user("the office fan now")], {"name": "get_state", "arguments": {"name": "fan", "area": "office"}})
+    humid = [user("humidity in the bathroom"), called("read_sensor", kind="humidity", room="bathroom"), user("the office now")]
+    assert supports(humid, {"name": "read_sensor", "arguments": {"kind": "humidity", "room": "office"}})
     # a light of the user's home is never locked
     chandelier = [user("piano light on"), called("switch_device", name="piano light", state="on"), user("and the fan too")]
     assert not supports(chandelier, {"name": "set_lock", "arguments": {"name": "piano light", "action": "lock"}}, lexicon)
