@@ -492,12 +492,15 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     """What to say instead of the model's call for a follow-up no rule read (the model read the whole conversation),
     when the words and the conversation's calls do not support it: a number the follow-up does not say as a
     quantity ("the office one" is no 1) and no earlier call has, or a thing the follow-up does not name and the
-    conversation did not act on. None when the call is supported, is a client's own tool's, or the follow-up was read
-    by a rule."""
+    conversation did not act on; for any follow-up, a state or an action the words say the opposite of. None when
+    the call is supported, is a client's own tool's, or the follow-up was read by a rule."""
     calls = calls_of_history(history[:-1])
-    if call["name"] not in SKILLS or not calls or len(resolve(history, lexicon)) == 1:     # a client's own tool: its words
+    if call["name"] not in SKILLS or not calls:     # a client's own tool: its words
         return None
-    return _unsupported_parts(normalize_request(content_text(history[-1])), calls, call)
+    said = normalize_request(content_text(history[-1]))
+    if _contradicts(said, call):                    # read by a rule or not: "close it back up" is never opened
+        return Declined("Sorry, I'm not sure what you'd like there.")
+    return None if len(resolve(history, lexicon)) == 1 else _unsupported_parts(said, calls, call)
 
 
 def _unsupported_parts(said: str, calls: list[dict], call: dict) -> Declined | None:
@@ -525,11 +528,19 @@ def misread(history: list[dict], call: dict, lexicon: tuple[set, set] | None = N
     (a light locked)."""
     if not calls_of_history(history[:-1]):
         return False
-    asks = ASKS.match(FILLERS.sub("", normalize_request(content_text(history[-1])))) is not None
+    said = FILLERS.sub("", normalize_request(content_text(history[-1])))
+    asks = ASKS.match(said) is not None
     changes = call["name"] not in NOT_CHANGES
     if asks and changes or len(resolve(history, lexicon)) == 1:
         return asks and changes
     return not asks and not changes or _misfits(call, Vocabulary(lexicon))
+
+
+def _contradicts(said: str, call: dict) -> bool:
+    """The call's state or action is not one the follow-up says, and it says another ("close it back up" opened)."""
+    words = [ACTION_PARTS[word] for word in said.split() if word in ACTION_PARTS]
+    return any(key in call["arguments"] and (key, call["arguments"][key]) not in words
+               for key in {key for key, _ in words})
 
 
 def _misfits(call: dict, vocabulary: Vocabulary) -> bool:
@@ -548,7 +559,7 @@ def supports(history: list[dict], call: dict, lexicon: tuple[set, set] | None = 
     if acted is not None and ONE_SAID.search(said):
         said = _one_of_its_kind(said, acted, Vocabulary(lexicon))
     if call["name"] not in SKILLS or _unsupported_parts(said, calls, call) is not None or \
-            not _in_mood(FILLERS.sub("", said), call, calls) or _misfits(call, Vocabulary(lexicon)):
+            not _in_mood(FILLERS.sub("", said), call, calls) or _misfits(call, Vocabulary(lexicon)) or _contradicts(said, call):
         return False
     earlier = {str(value) for made in calls for value in made["arguments"].values()}
     words = {value for word in said.split() if (value := ACTION_PARTS.get(word, (None, word))[1])}
@@ -591,6 +602,9 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
     if isinstance(pronoun, str):
         return pronoun
     timer = TIMER_WORDS.search(said) is not None
+    read = next((call for call in reversed(calls) if target_of(call) is not None or _is_reading(call)), None)
+    if alone and ASKS.match(said) and read is not None and _is_reading(read):   # "has it dropped" after a humidity
+        return request_for(read)
     targets = _targets(calls, timer) or _targets(calls, not timer)
     if alone and targets and len(_together(calls, targets[0], timer, lambda call: True)) < 2:
         return referred[:alone.start()] + targets[0] + referred[alone.end():]
@@ -1690,6 +1704,11 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
               for key, value in filled.items()}
     same = skill == name and all(args.get(key) == value for key, value in filled.items())
     return None if same else {"name": skill, "arguments": filled}
+
+
+def _is_reading(call: dict) -> bool:
+    """A sensor's reading (read_sensor, or get_state of a kind of reading)."""
+    return call["name"] == "read_sensor" or call["name"] == "get_state" and call["arguments"].get("name") in SENSOR_KINDS
 
 
 def _reading_filled(call: dict, parts: dict) -> dict | None:

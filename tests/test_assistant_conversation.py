@@ -4,7 +4,8 @@ import json
 import pytest
 
 from assistant import conversation
-from assistant.conversation import Unplaced, calls_of_history, declined, misread, request_for, resolve, standalone, supports
+from assistant.conversation import (Unplaced, calls_of_history, declined, misread, request_for, resolve, standalone, supports,
+                                    unsupported)
 from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -1592,3 +1593,23 @@ def test_one_said_in_the_users_home_is_the_thing_of_its_kind_in_the_area_said(le
     arc = [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")]
     assert standalone([*arc, user("and the 1 in the gallery")], lexicon) not in (
         "turn on the picture light", "turn on the crystal pendant")
+
+
+def test_a_call_of_the_opposite_of_what_the_words_say_is_asked_about(lexicon):
+    blind = [user("open the roman blind please"), called("set_cover", name="roman blind", action="open"),
+             user("what's the time"), called("get_time")]
+    # read by a rule or not, a follow-up that says close is never answered by opening
+    assert unsupported([*blind, user("ok now shut it again")], {"name": "set_cover",
+                       "arguments": {"name": "roman blind", "action": "open"}}, lexicon) is not None
+    assert unsupported([*blind, user("ok now shut it again")], {"name": "set_cover",
+                       "arguments": {"name": "roman blind", "action": "close"}}, lexicon) is None
+    # both said: each is one the words say
+    lights = [user("office light on"), called("set_device", device="light", room="office", state="on")]
+    assert unsupported([*lights, user("the fan on and the light off")], {"name": "set_device",
+                       "arguments": {"device": "fan", "room": "office", "state": "on"}}) is None
+
+
+def test_a_question_about_it_after_a_reading_is_the_reading_again():
+    humid = [user("how humid's the bathroom"), called("read_sensor", kind="humidity", room="bathroom"),
+             user("what's the date"), called("get_date")]
+    assert standalone([*humid, user("has it gone up since")]) == "what's the humidity in the bathroom"
