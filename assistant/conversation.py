@@ -28,7 +28,7 @@ from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANO
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
-                                  QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
+                                  CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
@@ -262,8 +262,9 @@ UNDONE_BY_VALUE = {"set_brightness": "percent", "set_level": "percent", "set_the
 ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|{'|'.join(MEANT)}|now|just|well|what about|how about|try|"
                          r"make it|set it to|say) )+")
 QUESTION = re.compile(r"^(?:is|are|was|were|has|have|did|does|do) ")
-YES_OR_NO = re.compile(rf"^(?:{'|'.join(YES_NO_OPENERS)})\b")
-ASKS = re.compile(rf"^(?!{'|'.join(SAME_AGAIN_OPENERS)}\b)(?:{'|'.join(QUESTION_OPENERS)})\b")
+_CHECKING = rf"(?:(?:{'|'.join(ASKING)}) )*(?:{'|'.join(sorted(CHECKING, key=len, reverse=True))})"
+YES_OR_NO = re.compile(rf"^(?:{'|'.join(YES_NO_OPENERS)}|{_CHECKING})\b")
+ASKS = re.compile(rf"^(?!{'|'.join(SAME_AGAIN_OPENERS)}\b)(?:{'|'.join(QUESTION_OPENERS)}|{_CHECKING})\b")
 ANSWER_TAIL = re.compile(r"(?: (?:then|please|instead|one then|thanks))+$")
 # the thing a request names: "the" and its words, up to a particle, a place or the end
 THING = re.compile(r"\bthe (?P<thing>[a-z]+(?: [a-z]+)*?)(?= (?:on|off|up|down|in|to|at|for|please|now)\b|$)")
@@ -595,6 +596,10 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
         completed = _completed(" ".join(word for word in referred.split() if word not in FRAME_WORDS), calls, vocabulary)
         if isinstance(completed, str):
             return completed
+    for call in calls:                   # a timer the conversation set, by its name alone: "any time left on the tea"
+        label = str(call["arguments"].get("name", "")).replace("_", " ") if call["name"] in TIMER_SKILLS else ""
+        if label:
+            referred = re.sub(rf"\b{re.escape(label)}\b(?! timer)", f"{label} timer", referred)
     alone = re.search(rf"\b(?:{'|'.join(PRONOUN_OBJECTS)})\b", referred)      # "did it close", "how long is left on that"
     if alone and vocabulary.names_a_thing(referred[:alone.start()].replace("'s ", " ")):
         return None                       # "the fan's too loud, turn it off": the pronoun is the thing said first

@@ -509,3 +509,6 @@ FRAME_WORDS = frozenset({
 YES_NO_OPENERS = ("is", "are", "was", "were", "has", "have", "did", "does")
 QUESTION_OPENERS = (*YES_NO_OPENERS, "how", "what's", "what is", "which", "where", "when", "why")
 SAME_AGAIN_OPENERS = ("what about", "how about")
+# Words that make a statement about a thing a yes-or-no question ("can you check it's off", "see if the gate's locked")
+CHECKING = ("check", "check if", "check whether", "check that", "see if", "see whether", "tell me if",
+            "tell me whether", "find out if")

@@ -1613,3 +1613,13 @@ def test_a_question_about_it_after_a_reading_is_the_reading_again():
     humid = [user("how humid's the bathroom"), called("read_sensor", kind="humidity", room="bathroom"),
              user("what's the date"), called("get_date")]
     assert standalone([*humid, user("has it gone up since")]) == "what's the humidity in the bathroom"
+
+
+def test_a_timer_said_by_its_name_alone_and_a_check_of_a_state_are_read_as_questions():
+    tea = [user("a tea timer for 4 minutes"), called("start_timer", name="tea", seconds=240),
+           user("what's the time"), called("get_time")]
+    assert standalone([*tea, user("how is the tea getting on")]) == "how is the tea timer getting on"
+    tv = [user("bedroom telly off"), called("set_device", device="tv", room="bedroom", state="off")]
+    checked = [*tv, user("could you check it's off")]
+    assert supports(checked, {"name": "get_state", "arguments": {"name": "tv", "area": "bedroom"}})
+    assert not supports(checked, {"name": "set_device", "arguments": {"device": "tv", "room": "bedroom", "state": "off"}})
