@@ -526,8 +526,8 @@ def _unsupported_parts(said: str, calls: list[dict], call: dict) -> Declined | N
 def misread(history: list[dict], call: dict, lexicon: tuple[set, set] | None = None) -> bool:
     """Whether the model's call for a follow-up answers a question ("did you turn it off") by a change, or, for one
     no rule read, a request by a reading, or acts on a thing of the user's home of a kind its skill does not act on
-    (a light locked)."""
-    if not calls_of_history(history[:-1]):
+    (a light locked). A client's own tool's call is its own reading."""
+    if call["name"] not in SKILLS or not calls_of_history(history[:-1]):
         return False
     said = FILLERS.sub("", normalize_request(content_text(history[-1])))
     asks = ASKS.match(said) is not None

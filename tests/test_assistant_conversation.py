@@ -1574,6 +1574,8 @@ def test_a_call_of_another_mood_or_kind_is_misread(lexicon):
     lamp = [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")]
     assert misread([*lamp, user("would you do the salt lamp as well")],
                    {"name": "set_lock", "arguments": {"name": "salt lamp", "action": "lock"}}, lexicon)
+    # a client's own tool is read by its own words
+    assert not misread([*fan, user("did you log that")], {"name": "log_event", "arguments": {"what": "fan"}})
     # a self-contained request is the model's own reading
     assert not misread([user("is the kitchen light on")],
                        {"name": "set_device", "arguments": {"device": "light", "room": "kitchen", "state": "on"}})
