@@ -508,3 +508,21 @@ COVER_WORD_CLASSES = {"blind": {"blind", "shade"}, "blinds": {"blind", "shade"},
 # Words that open what a verb acts on ("set the ...", "press it"): a word of a name before one is the request's verb.
 VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "those", "a", "an", "it", "them", "all",
                           "both", "every", "everything", "each", "some"})
+
+# --- round 20, follow-ups read as the self-contained request they stand for (h21-follow) ---
+# Words of a follow-up that ask again for what was done, say who asks or how, and fill no argument of a call ("could
+# you do the same in the bathroom", "no i said 20", "make it warmer 20", "actually candlelight instead"): past them,
+# the rest is read as a fragment completed from the conversation's state (conversation.standalone).
+FRAME_WORDS = frozenset({
+    "do", "same", "said", "say", "meant", "mean", "i", "you", "can", "could", "would", "will", "please", "actually",
+    "no", "not", "what", "about", "how", "also", "like", "maybe", "try", "make", "set", "put", "turn", "switch", "now",
+    "warmer", "cooler", "hotter", "colder", "instead", "it", "that"})
+# How a follow-up that asks about a thing opens ("is it on now", "did you turn it off", "how long is left on that"):
+# it is answered by a reading, never by a change; a thing's state answers only the yes-or-no ones ("how long has it
+# been on" is no "is it on"). "what about" and "how about" ask for the same again.
+YES_NO_OPENERS = ("is", "are", "was", "were", "has", "have", "did", "does")
+QUESTION_OPENERS = (*YES_NO_OPENERS, "how", "what's", "what is", "which", "where", "when", "why")
+SAME_AGAIN_OPENERS = ("what about", "how about")
+# Words that make a statement about a thing a yes-or-no question ("can you check it's off", "see if the gate's locked")
+CHECKING = ("check", "check if", "check whether", "check that", "see if", "see whether", "tell me if",
+            "tell me whether", "find out if")
