@@ -357,7 +357,8 @@ def _room_spoken(room) -> str:
 
 
 def request_for(call: dict) -> str | None:
-    """The words of a self-contained request for the call."""
+    """The words of a self-contained request for the call; a value the vocabulary lacks (a client's history
+    may hold any) is said as it is."""
     reading = call["name"] == "get_state" and call["arguments"].get("name") in SENSOR_KINDS
     template = REQUESTS.get("reading" if reading else call["name"])
     if template is None:
@@ -369,12 +370,12 @@ def request_for(call: dict) -> str | None:
     args["in_area"] = f" in the {ROOM_SPOKEN.get(call['arguments'].get('area'), area)}" if area else ""
     args["thermostat"] = args.get("name", "thermostat")
     if "direction" in args:
-        args["direction"] = DIRECTION_WORDS[args["direction"]]
+        args["direction"] = DIRECTION_WORDS.get(args["direction"], args["direction"])
     if call["name"] == "switch_all":
         args["name"] = SWITCH_ALL_WORDS.get(args["name"], f"all the {args['name']}")
     for key in ("from", "to"):
         if key in args:
-            args[key] = UNIT_NAMES[args[key]][1]
+            args[key] = UNIT_NAMES.get(args[key], (args[key], args[key]))[1]
     for key in ("value", "percent", "degrees", "seconds"):
         if key in args and args[key].endswith(".0"):
             args[key] = args[key][:-2]

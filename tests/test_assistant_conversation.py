@@ -160,6 +160,14 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     assert request_for({"name": "calculate", "arguments": {"expression": "7*6"}}) is None
 
 
+def test_a_clients_history_with_values_the_vocabulary_lacks_reads_back_as_said():
+    # a client's history may hold any call; a unit or a direction no table has is said as it is, not a crash
+    assert request_for({"name": "convert", "arguments": {"value": 70, "from": "stone", "to": "pound"}}) \
+        == "convert 70 stone to pound"
+    assert request_for({"name": "change_brightness", "arguments": {"room": "living_room", "direction": "sideways"}}) \
+        == "make the living room lights sideways"
+
+
 @pytest.mark.parametrize("said, default_home, reordered", [
     ("turn the tv off in the living room", True, "turn off the living room tv"),
     ("turned on the living room tv", True, "turn on the living room tv"),
@@ -1625,3 +1633,16 @@ def test_a_timer_said_by_its_name_alone_and_a_check_of_a_state_are_read_as_quest
     checked = [*tv, user("could you check it's off")]
     assert supports(checked, {"name": "get_state", "arguments": {"name": "tv", "area": "bedroom"}})
     assert not supports(checked, {"name": "set_device", "arguments": {"device": "tv", "room": "bedroom", "state": "off"}})
+
+
+def test_a_follow_up_after_a_clients_call_in_units_the_vocabulary_lacks_is_read():
+    # a client's history with a unit no table has ("stone") once raised KeyError from the follow-up's reading
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "convert", "arguments": json.dumps({"value": 70, "from": "stone", "to": "pound"})}}
+    history = [{"role": "user", "content": "how many pounds is 70 stone"},
+               {"role": "assistant", "content": None, "tool_calls": [call]},
+               {"role": "tool", "tool_call_id": "c1", "content": "980"},
+               {"role": "assistant", "content": "980 pounds."},
+               {"role": "user", "content": "and 80"}]
+    assert declined(history) is None
+    assert resolve(history) == [{"role": "user", "content": "convert 80 stone to pound"}]
