@@ -24,7 +24,8 @@ from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
-from assistant.vocabulary import (BOTH_MEMBERS, DEVICES, DOING_VERBS, FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
+from assistant.vocabulary import (BOTH_MEMBERS, DESCRIPTION_OPENERS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
+                                  FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
                                   REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
@@ -593,6 +594,29 @@ class Parameter:
                    explained(enum, description))
 
 
+def _phrase_at(words: list[str], i: int, phrases) -> int:
+    """How many words of the longest of the phrases start at words[i] (0: none)."""
+    return max((len(p.split()) for p in phrases if words[i:i + len(p.split())] == p.split()), default=0)
+
+
+def what_it_does(description: str) -> list[str]:
+    """A description's words, less each sentence's opening that says when the tool is used ("Called when the user
+    wants to", "Use this to"), so that its first word is its verb; a verb said in the third person ("Books a
+    massage", "Returns the code") in its base form, not a plural noun ("Records of swims")."""
+    described = []
+    for sentence in re.split(r"[.;]\s+", description.lower()):
+        words = re.findall(r"[a-z']+", sentence)
+        start = _phrase_at(words, 0, DESCRIPTION_OPENERS)
+        wish = next((i for i in range(start, min(start + 4, len(words))) if _phrase_at(words, i, DESCRIPTION_WISHES)),
+                    None) if start else None
+        words = words[wish + _phrase_at(words, wish, DESCRIPTION_WISHES):] if wish is not None else words[start:]
+        if words and words[0] not in ACTION_OF and words[1:2] != ["of"]:
+            words[0] = next((base for base in (words[0][:-1], words[0][:-2], words[0][:-3] + "y")
+                             if words[0].endswith("s") and base in ACTION_OF), words[0])
+        described += words
+    return described
+
+
 @dataclass(frozen=True)
 class Tool:
     """A declared tool as the decoder reads it: what it does (its verb's action), its words, its parameters."""
@@ -611,7 +635,7 @@ class Tool:
         if not isinstance(name, str) or not name_words(name):
             return None
         description = function.get("description") if isinstance(function.get("description"), str) else ""
-        described = re.findall(r"[a-z']+", description.lower())
+        described = what_it_does(description)
         # its name's first word ("play_song"), unless that is a day word ("next_bus"); else its description's, unless
         # that is one
         first = name_words(name)[0]

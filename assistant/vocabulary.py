@@ -494,3 +494,16 @@ TOWARDS = ("up", "down")
 # --- round 19, client tools (h20-tools) ---
 # Words that say a flag's thing is not wanted, right before it ("no chime", "without bubbles", "skip the steam").
 FLAG_NEGATIONS = frozenset({"no", "without", "not", "don't", "dont", "never", "skip", "minus"})
+
+# --- round 20, client tools (h21-tools) ---
+# How a tool's description may open by saying when it is to be used rather than what it does ("Called when the user
+# wants to book ...", "Use this to ...", "This function returns ..."): read past, with the one who asks (up to
+# three words: "the hotel guest") and their wish, so that what follows says the tool's verb and its words.
+DESCRIPTION_OPENERS = ("called when", "called if", "invoked when", "invoked if", "triggered when", "used when",
+                       "use this when", "use this if", "use this to", "use this tool when", "use this tool to",
+                       "use this function when", "use this function to", "call this when", "call this to",
+                       "call when", "this function", "this tool", "a function to", "a tool to", "function to",
+                       "tool to", "when")
+DESCRIPTION_WISHES = ("wants to", "would like to", "'d like to", "wishes to", "needs to", "asks to", "asks you to",
+                      "is asking to", "tries to", "asks for", "asks about", "asks", "says", "mentions", "wants",
+                      "would like", "needs", "requests")
