@@ -18,13 +18,14 @@ tool's name, its parameters' names and the words said (ToolSlots.call), so every
 span of the request.
 """
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
-from assistant.vocabulary import (BOTH_MEMBERS, DESCRIPTION_OPENERS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
+from assistant.vocabulary import (ASKING_WRAPPERS, BOTH_MEMBERS, DATE_PREPOSITIONS, DAY_ORDINALS,
+                                  DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
                                   FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
                                   REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
@@ -735,7 +736,12 @@ class Request:
         asking = next((i + 2 for i in range(first, end - 1) if {words[i], words[i + 1]} & ASKING_MODALS and
                        "you" in (words[i], words[i + 1]) and words[i] != words[i + 1]), None)
         inside = asking is not None and first + 1 < asking < end and self.action_at(first)[0] in (None, "any")
-        if inside:
+        # or in words of asking anywhere ("the piano sounds awful, is there any way you could get the tuner round",
+        # "would you mind locking the shed"): the request's verb follows them
+        wrapped = self._wrapped(words) if first < len(words) and self.action_at(first)[0] in (None, "any") else None
+        if wrapped is not None:
+            first, inside = wrapped, True
+        elif inside:
             first = next((i for i in range(asking, len(words)) if words[i] not in LEAD_IN), len(words))
         self.verb, self.verb_length = self.action_at(first) if first < len(words) else (None, 0)
         after_remark = False
@@ -771,6 +777,27 @@ class Request:
         self.clause_end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;!?")),
                                len(words))
         self.titled = self._titles()
+
+    def _wrapped(self, words: list[str]) -> int | None:
+        """Where the verb stands after the first words of asking (ASKING_WRAPPERS), in its base form when a gerund
+        ("would you mind *locking*"); None when none is said. Said mid-clause, as a recogniser writes a remark and its
+        request with no comma ("before we go to bed would you mind ..."), but not after a question's word ("what
+        could you do")."""
+        for i in range(len(words)):
+            if i and words[i - 1] in QUESTION_STARTS:
+                continue
+            length = max((len(p.split()) for p in ASKING_WRAPPERS if words[i:i + len(p.split())] == p.split()),
+                         default=0)
+            if not length:
+                continue
+            at = next((j for j in range(i + length, len(words)) if words[j] not in LEAD_IN), len(words))
+            if at < len(words) and words[i + length - 1] == "mind" and words[at].endswith("ing"):
+                base = next((base for base in (words[at][:-3], words[at][:-3] + "e", words[at][:-4])
+                             if base in ACTION_OF or base in KNOWN_VERBS), words[at][:-3])
+                self.tokens[at] = replace(self.tokens[at], word=base)
+                words[at] = base
+            return at
+        return None
 
     def _titles(self) -> set[int]:
         """Where a title is typed ("The Hobbit", "Here Comes the Sun", "The Name of the Wind"): a run of capitalised
@@ -1046,7 +1073,8 @@ class _Reading:
 
     def time_runs(self) -> list[tuple[int, int]]:
         """Runs of words that say a day or a time ("next tuesday at 7:30", "6 pm", "in two hours")."""
-        words, marked = self.words, [False] * len(self.words)
+        dates = self.dates_of_month()
+        words, marked = self.words, [i in dates for i in range(len(self.words))]
         for i, w in enumerate(words):
             after = words[i + 1] if i + 1 < len(words) else ""
             before = words[i - 1] if i else ""
@@ -1084,6 +1112,25 @@ class _Reading:
             runs.append((i, last))
             i = last + 1
         return runs
+
+    def dates_of_month(self) -> set[int]:
+        """Where a date is said by the day's ordinal ("the twelfth of june", "on the ninth", "may 5th", "the 14th"),
+        with its "the", its tens and its month; not "the fourth floor"."""
+        words, marked = self.words, set()
+        for i, w in enumerate(words):
+            if not (w in DAY_ORDINALS or re.fullmatch(r"(?:[12]?\d|3[01])(?:st|nd|rd|th)", w)):
+                continue
+            start = i - 1 if i and words[i - 1] in ORDINAL_TENS else i
+            start -= start > 0 and words[start - 1] == "the"
+            end = i + 2 if words[i + 1:i + 3] and words[i + 1] == "of" and words[i + 2:i + 3] and \
+                words[i + 2] in MONTHS else i + 1 if words[i + 1:i + 2] and words[i + 1] in MONTHS else i
+            start -= start > 0 and words[start - 1] in MONTHS and words[start] != "the"
+            after = words[end + 1] if end + 1 < len(words) else ""
+            dated = words[start] == "the" and start and words[start - 1] in DATE_PREPOSITIONS and (
+                not after or after in FUNCTION_WORDS or after in DAY_WORDS or after in TIME_JOINERS)
+            if end > i or words[start] in MONTHS or dated or w[0].isdigit():
+                marked.update(range(start, end + 1))
+        return marked
 
     def times(self):
         """The first time said fills a time parameter ("tomorrow at 9" a reminder's when), or a date and a time

@@ -45,3 +45,46 @@ def test_a_tool_described_by_when_it_is_used(text, tools, expected):
 ])
 def test_a_tool_described_by_when_it_is_used_is_not_called_where_none_serves(text, tools):
     assert reading(tools, text) is None
+
+
+SHED = tool("lockShed", "Lock the garden shed.")
+CINEMA = tool("cinema_tickets", "Buy cinema tickets.", ["film", "seats"], film=("string", "The film."),
+              seats=("integer", "Number of seats."))
+TUNER = tool("PianoTuner", "Schedule a piano tuning visit.", ["date"], date=("string", "The visit date."))
+HAIR = tool("book_haircut", "Book a haircut at the salon.", ["day"], day=("string", "The day."),
+            stylist=("string", "The stylist's name."))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # words of asking start the request, at a clause's start or after a remark; "mind" takes a gerund
+    ("would you mind buying two tickets for dune at the cinema", [CINEMA], ("cinema_tickets", {"film": "dune", "seats": 2})),
+    ("before we go to bed would you mind locking the shed", [SHED], ("lockShed", {})),
+    ("the piano sounds awful, is there any way you could get the tuner round on friday", [TUNER],
+     ("PianoTuner", {"date": "friday"})),
+])
+def test_a_request_asked_in_words_of_asking(text, tools, expected):
+    assert reading(tools, text) == expected
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("would you mind telling me a joke", [SHED, CINEMA]),
+    ("is there any way you could unlock the shed", [SHED]),
+])
+def test_words_of_asking_call_nothing_where_none_serves(text, tools):
+    assert reading(tools, text) is None
+
+
+@pytest.mark.parametrize("text, date", [
+    ("schedule a piano tuning on the fifth of may", "the fifth of may"),
+    ("schedule the tuner for the twenty first of june", "the twenty first of june"),
+    ("schedule the tuner on the ninth", "the ninth"),
+    ("schedule a tuning on the 14th", "the 14th"),
+    ("schedule the tuner for may 5th", "may 5th"),
+])
+def test_a_date_by_the_days_ordinal(text, date):
+    assert reading([TUNER], text) == ("PianoTuner", {"date": date})
+
+
+def test_an_ordinal_of_no_date_is_no_time():
+    assert reading([HAIR], "book a haircut on the fourth floor for tomorrow") == \
+        ("book_haircut", {"day": "tomorrow", "stylist": "fourth floor"})
