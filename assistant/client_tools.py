@@ -48,7 +48,7 @@ i me my mine you your yours we us our it its it's he she him his her they them t
 whom whose how how's where where's when when's why please pls just some any all get give tell show let let's
 want wanna need like know find make me i'm i'd i'll hey hi okay ok parley um uh so well oh hmm er now right
 thanks thank there there's here up out over not no yes very really also too again one
-anywhere somewhere anything something
+anywhere somewhere anything something while whilst because although though unless
 """.split())
 # Words that are no part of a value though not function words: what is said around one ("did the lakers
 # win", "text mom saying ...", "apple stock", "... online") and fillers ("real quick"). Language as data.
@@ -335,8 +335,9 @@ TELLING = frozenset({"find", "convert", "translate"})
 # Verbs that say nothing of which action ("give the tomatoes a drink", "take a note"): they neither support
 # a tool nor rule one out.
 ANY_ACTION = frozenset("give take do go help let run turn switch get make".split())
-# Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print).
-ALSO = {"cancel": ("stop",)}
+# Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print),
+# a thing bought is got or ordered ("get us four tickets" with buy_tickets).
+ALSO = {"cancel": ("stop",), "buy": ("book",)}
 # Actions that undo each other: a request with a word of one never calls a tool of the other ("take bananas
 # off the list" is no add_to_shopping_list call).
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
@@ -642,6 +643,12 @@ class Tool:
         first = name_words(name)[0]
         verb = first if first in ACTION_OF and first not in DAY_WORDS else \
             next((w for w in described[:1] if w not in DAY_WORDS), None)         # "Next ferry departures": no verb
+        # a description that says the user asks a question ("Called when the user asks how much data is left")
+        # tells, whatever its name's first word ("phone_data_left"); the question's words are no thing of its own
+        # ("thanks so much")
+        question = described[:1] != re.findall(r"[a-z']+", description.lower())[:1] and \
+            bool(described) and described[0] in QUESTION_STARTS
+        verb = None if question else verb
         # a verb of telling said to someone in the description's first sentence acts by its own verb ("Report a repair
         # needed ... to the landlord": no question of how the repair is going; not "List events ... Use this when the
         # user asks who came to the door")
@@ -666,7 +673,8 @@ class Tool:
         # its name's and description's words, and its parameters' members ("lunch" of a meal's enum)
         members = [w for p in properties.values() if isinstance(p, dict)
                    for m in p.get("enum") or [] if isinstance(m, str) for w in m.lower().replace("_", " ").split()]
-        own = frozenset(stem(w) for w in _content(name_words(name) + described + members))
+        asked = [w for w in described if w not in QUESTION_STARTS and w not in AMOUNTS] if question else described
+        own = frozenset(stem(w) for w in _content(name_words(name) + asked + members))
         # the description's verbs of a tool that acts: its first ("queue_episode": "Add an episode": put is add) and
         # one after "or" ("Lock or unlock the bike")
         said = [ACTION_OF.get(w) for w in [described[0], described[2]] if w] if described[1:2] == ["or"] else \

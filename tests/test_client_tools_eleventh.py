@@ -88,3 +88,30 @@ def test_a_date_by_the_days_ordinal(text, date):
 def test_an_ordinal_of_no_date_is_no_time():
     assert reading([HAIR], "book a haircut on the fourth floor for tomorrow") == \
         ("book_haircut", {"day": "tomorrow", "stylist": "fourth floor"})
+
+
+DATA = tool("phone_data_left", "Called when the user asks how much mobile data they have left this month.")
+THEATRE = tool("TheatreTickets", "Called when the user wants to buy tickets for a show at the theatre.",
+               ["show", "tickets"], show=("string", "The name of the show."), tickets=("integer", "How many tickets."))
+LICENCE = tool("fishing_licence", "Called when the user wants to buy a fishing licence.", ["days"],
+               days=("integer", "How many days the licence lasts."))
+SKI = tool("rent_ski_locker", "Called when the user wants to rent a locker at the ski station for some days.", ["days"],
+           days=("integer", "How many days."), station=("string", "Which ski station."))
+
+
+def test_a_description_that_asks_a_question_tells():
+    """"phone" starts the name, but the description asks how much is left: the tool tells, and its question's
+    words ("how much") are no words of its own."""
+    assert reading([DATA], "i've been streaming a lot, do you know if i've used up all my mobile data yet") == \
+        ("phone_data_left", {})
+    assert reading([DATA], "thanks so much, you're a star") is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    # a thing bought is also got or ordered
+    ("could you get us four tickets for hamilton",
+     ("TheatreTickets", {"show": "hamilton", "tickets": 4})),
+    ("please get me a one day fishing licence", ("fishing_licence", {"days": 1})),
+])
+def test_a_tool_that_buys_is_asked_by_getting(text, expected):
+    assert reading([THEATRE, LICENCE, SKI], text) == expected
