@@ -24,7 +24,7 @@ from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
-from assistant.vocabulary import (ASKING_WRAPPERS, BOTH_MEMBERS, DATE_PREPOSITIONS, DAY_ORDINALS,
+from assistant.vocabulary import (ASKING_WRAPPERS, BOTH_MEMBERS, COUNT_NOUNS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
                                   DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
                                   FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
@@ -929,11 +929,28 @@ class _Reading:
         twenty"), and its last word; None when none starts there."""
         if not 0 <= i < len(self.words):
             return None
+        words = self.words
+        # "a dozen", "half a dozen": a count noun after "a"
+        if words[i:i + 1] in (["a"], ["an"], ["half"]) and words[i + 1:i + 2] and words[i + 1] in COUNT_NOUNS or \
+                words[i:i + 2] == ["half", "a"] and words[i + 2:i + 3] and words[i + 2] in COUNT_NOUNS:
+            half = words[i] == "half"
+            noun = words[i + 1 + half]
+            return COUNT_NOUNS[noun] // (2 if half else 1), i + 1 + half
         value, used = parse_cardinal(self.words, i)
         if used <= 1:
             value, used = number_value(self.words[i]), 1
         if value is None:
             return None
+        # "six point nine": the digits said after the point
+        digits = []
+        while i + used + 1 + len(digits) < len(words) and words[i + used] in DECIMAL_POINTS and \
+                UNITS.get(words[i + used + 1 + len(digits)], 10) < 10:
+            digits.append(str(UNITS[words[i + used + 1 + len(digits)]]))
+        if digits:
+            value, used = float(f"{int(value)}.{''.join(digits)}"), used + 1 + len(digits)
+        # "two dozen": the count noun after it
+        if i + used < len(words) and words[i + used] in COUNT_NOUNS:
+            value, used = value * COUNT_NOUNS[words[i + used]], used + 1
         # "seventy two and a half": the fraction after it; not before a duration's unit, which durations read
         end = i + used
         part, length = next(((f, len(p)) for f, phrases in AND_A_FRACTION.items() for p in phrases

@@ -527,3 +527,7 @@ fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirt
 ORDINAL_TENS = frozenset({"twenty", "thirty"})
 # Words before "the" and a day's ordinal that make it a date ("on the ninth", not "the fourth floor").
 DATE_PREPOSITIONS = frozenset({"on", "for", "from", "until", "till", "by", "before", "after", "to"})
+# Numbers said as a count noun ("a dozen eggs", "two dozen", "half a dozen") and the word of a decimal point said
+# ("six point nine percent").
+COUNT_NOUNS = {"dozen": 12}
+DECIMAL_POINTS = frozenset({"point"})

@@ -115,3 +115,20 @@ def test_a_description_that_asks_a_question_tells():
 ])
 def test_a_tool_that_buys_is_asked_by_getting(text, expected):
     assert reading([THEATRE, LICENCE, SKI], text) == expected
+
+
+LOAN = tool("car_loan_cost", "Called when the user wants to know the monthly cost of a car loan.",
+            ["amount", "apr", "months"], amount=("number", "The amount borrowed."),
+            apr=("number", "The yearly interest rate in percent."), months=("integer", "The length of the loan in months."))
+EGGS = tool("order_eggs", "Order eggs from the farm shop.", ["count"], count=("integer", "How many eggs."))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("what would a loan of twelve thousand at six point nine percent over forty eight months cost", [LOAN],
+     ("car_loan_cost", {"amount": 12000, "apr": 6.9, "months": 48})),
+    ("could you order a dozen eggs", [EGGS], ("order_eggs", {"count": 12})),
+    ("we need two dozen eggs from the farm shop", [EGGS], ("order_eggs", {"count": 24})),
+    ("order half a dozen eggs", [EGGS], ("order_eggs", {"count": 6})),
+])
+def test_numbers_said_in_words(text, tools, expected):
+    assert reading(tools, text) == expected
