@@ -517,6 +517,7 @@ KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.spl
 MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
 HOME_THINGS = frozenset(w for table in (DEVICES, ROOMS) for names in table.values() for name in names for w in name.split())
 KNOWN_VERBS = frozenset(base for base, *_ in VERBS)      # the corpus's verbs: "page" is one, "dryer" none
+SETTING_VERBS = frozenset({"set", "adjust"})     # a tool's verb of setting a value to a target
 SWITCHED = {"start": True, "stop": False}      # a switch's value by the action said ("turn off": false)
 SWITCH_ON = frozenset({"turn on", "switch on"})   # "turn" alone is a verb of any action: its particle says on
 AMOUNT_WORDS = frozenset("half quarter couple few several".split())    # "a half hour" is no hour
@@ -1576,7 +1577,13 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     # a count of the tool's own thing, said first, asks for it ("four tickets for The Nutcracker")
     counted = number_value(request.first) is not None and tool.has(stem(words[request.verb_at + 1])) \
         if request.verb_at + 1 < len(words) else False
-    asked = own_verb or counted or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
+    # a tool that sets a number, its thing named and a number said after "to" ("dim the photo frame to 30 percent"
+    # with "Set the photo frame's brightness"): a verb of no table says which way, the target is the setting asked
+    targeted = tool.verb in SETTING_VERBS and any(p.type in ("integer", "number") for p in tool.parameters) and \
+        any(w == "to" and number_value(after) is not None for w, after in zip(words, words[1:])) and \
+        any(tool.names(stem(w)) for w in _content(words))
+    asked = own_verb or counted or targeted or not request.unknown_verb and (WANTING & set(words) or
+                                                                           tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
         # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the

@@ -132,3 +132,20 @@ EGGS = tool("order_eggs", "Order eggs from the farm shop.", ["count"], count=("i
 ])
 def test_numbers_said_in_words(text, tools, expected):
     assert reading(tools, text) == expected
+
+
+TUB = tool("set_hot_tub_temp", "Set the hot tub temperature.", ["degrees"], degrees=("number", "Target temperature in celsius."))
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("crank the hot tub to 38", ("set_hot_tub_temp", {"degrees": 38})),
+    ("knock the hot tub down to thirty five degrees", ("set_hot_tub_temp", {"degrees": 35})),
+])
+def test_a_setting_tool_asked_by_its_target(text, expected):
+    """A verb of no table, the tool's thing and a number after "to": the setting asked for."""
+    assert reading([TUB], text) == expected
+
+
+@pytest.mark.parametrize("text", ["is the hot tub up to 38 yet", "drain the hot tub", "photograph the hot tub"])
+def test_a_setting_tool_without_a_target_said_is_not_asked(text):
+    assert reading([TUB], text) is None
