@@ -345,9 +345,9 @@ OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), (
                                         ("open", "close"), ("accept", "decline")]}
 # Words that take back the value said just before ("for the twins, no wait, just for sam").
 CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
-# A verb of no particular action, and the particles after its object that make it one ("take the eggs out").
+# A verb and the particles after it or its object that make it another action ("take the eggs out", "call it off").
 PARTICLES = {"take": {"out": "remove"}, "turn": {"off": "stop", "on": "start"},
-             "switch": {"off": "stop", "on": "start"}}
+             "switch": {"off": "stop", "on": "start"}, "call": {"off": "cancel"}}
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
 LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS + LIMITING_OPENERS for word in words.split())
 # Words that ask for something with no verb of doing ("i need a premium ride", "a large latte please").
@@ -764,11 +764,12 @@ class Request:
                 if action is not None or at < len(words) and any(same_root(stem(words[at]), v) for v in verbs):
                     first, self.verb, self.verb_length, after_remark = at, action, length, True
                     break
-        if self.verb == "any" and first < len(words):
-            # a verb and its particle after the object ("take hard fork out of my queue", "switch the captions off")
+        if first < len(words) and words[first] in PARTICLES:
+            # a verb and its particle after the object ("take hard fork out of my queue", "switch the captions off",
+            # "call it off")
             end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))
-            self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items()
-                              if particle in words[first + 2:end]), self.verb)
+            self.verb = next((action for particle, action in PARTICLES[words[first]].items()
+                              if particle in words[first + 1 + (self.verb == "any"):end]), self.verb)
         self.verb_at = first
         def asks(i: int) -> bool:
             """"is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done."""

@@ -149,3 +149,15 @@ def test_a_setting_tool_asked_by_its_target(text, expected):
 @pytest.mark.parametrize("text", ["is the hot tub up to 38 yet", "drain the hot tub", "photograph the hot tub"])
 def test_a_setting_tool_without_a_target_said_is_not_asked(text):
     assert reading([TUB], text) is None
+
+
+CAB = tool("cancel_cab", "Cancel the booked cab.")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("the meeting ran late, call the cab off", ("cancel_cab", {})),
+    ("call off the cab", ("cancel_cab", {})),
+    ("call the cab company", None),
+])
+def test_a_verb_and_its_particle(text, expected):
+    assert reading([CAB], text) == expected
