@@ -1485,6 +1485,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
         if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)) and \
                 action not in tool.actions:
             return None
+    # nor the request's verb read with its particle ("turn the car engine off" with RemoteStartCar)
+    if request.verb and tool.action and frozenset((request.verb, tool.action)) in OPPOSED and \
+            request.verb not in tool.actions:
+        return None
     # a telling tool is never asked by a verb of doing, even one of its own words ("lock my bike" is no
     # check_bike_lock); a tool that acts is by its own action or a word of its own ("text sam": send_message)
     # a verb of many actions said of the thing the tool's name holds ("put the washing machine on cottons" with

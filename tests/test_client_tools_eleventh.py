@@ -161,3 +161,12 @@ CAB = tool("cancel_cab", "Cancel the booked cab.")
 ])
 def test_a_verb_and_its_particle(text, expected):
     assert reading([CAB], text) == expected
+
+
+ENGINE = tool("RemoteStartCar", "Start the car's engine remotely to warm it up.",
+              minutes=("integer", "How long to run the engine, in minutes"))
+
+
+def test_a_verb_read_with_its_particle_undoes_the_tools_action():
+    assert reading([ENGINE], "turn the car engine off") is None
+    assert reading([ENGINE], "turn the car engine on for 10 minutes") == ("RemoteStartCar", {"minutes": 10})
