@@ -24,7 +24,7 @@ from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
-from assistant.vocabulary import (ASKING_WRAPPERS, BOTH_MEMBERS, COUNT_NOUNS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
+from assistant.vocabulary import (ASKING_WRAPPERS, BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
                                   DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
                                   FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
@@ -592,7 +592,9 @@ class Parameter:
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
                    kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
-                   bool(example and re.search(r"\d", example.group(1))) or bool(CODED & set(named)),
+                   bool(example and re.search(r"\d", example.group(1))) or bool(CODED & set(named)) or
+                   # or its description's head ("The gift card number."; not "Room name or number")
+                   bool(described) and described[-1] in CODED and "or" not in described,
                    tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())),
                    explained(enum, description))
 
@@ -1327,7 +1329,9 @@ class _Reading:
         out, current, cue = [], [], None      # before the verb, a remark's ("i'm nearly out of metformin, ...")
         for i, token in enumerate(self.request.tokens):
             said_cue = token.word in CUES and i not in self.request.titled
-            relative = token.word in RELATIVE_WORDS and i not in self.request.titled and bool(current)
+            # a code ends before what is said of it ("ba 117 is boarding"); a message goes on ("water is coming ...")
+            predicate = token.word in PREDICATE_WORDS and bool(current) and any(c.isdigit() for c in self.words[i - 1])
+            relative = (token.word in RELATIVE_WORDS or predicate) and i not in self.request.titled and bool(current)
             boundary = not self.free(i) or said_cue or relative or any(c in token.gap for c in ",?!;")
             if boundary and current:
                 out.append(_Chunk(current[0], current[-1], cue))

@@ -531,3 +531,6 @@ DATE_PREPOSITIONS = frozenset({"on", "for", "from", "until", "till", "by", "befo
 # ("six point nine percent").
 COUNT_NOUNS = {"dozen": 12}
 DECIMAL_POINTS = frozenset({"point"})
+# Words that start what is said of a code, ending it ("ba 117 *is* boarding", "parcel yt99812 *will* turn up").
+PREDICATE_WORDS = frozenset({"is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't", "will", "won't",
+                             "has", "hasn't", "have", "haven't", "had", "hadn't", "does", "doesn't", "did", "didn't"})

@@ -170,3 +170,25 @@ ENGINE = tool("RemoteStartCar", "Start the car's engine remotely to warm it up."
 def test_a_verb_read_with_its_particle_undoes_the_tools_action():
     assert reading([ENGINE], "turn the car engine off") is None
     assert reading([ENGINE], "turn the car engine on for 10 minutes") == ("RemoteStartCar", {"minutes": 10})
+
+
+GATE = tool("flight_gate", "Called when the user asks which gate a flight boards from.", ["flight"],
+            flight=("string", "The flight number."))
+GIFT = tool("GiftCardBalance", "Called when the user wants to know how much is left on a gift card.", ["card"],
+            card=("string", "The gift card number."))
+PARCEL = tool("parcel_eta", "Called when the user asks when a parcel will arrive.", ["tracking"],
+              tracking=("string", "The tracking number."))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # a code ends before what is said of it
+    ("do you happen to know which gate ba 117 is boarding from", [GATE], ("flight_gate", {"flight": "ba 117"})),
+    ("could you find out when parcel yt99812 is arriving", [PARCEL], ("parcel_eta", {"tracking": "yt99812"})),
+    # a parameter described as a number takes a value with digits, not a remark's word
+    ("i've got an old gift card here, number 7731, is there anything left on it", [GIFT],
+     ("GiftCardBalance", {"card": "7731"})),
+    ("my parcel still hasn't come, any idea when tracking number yt99812 will turn up", [PARCEL],
+     ("parcel_eta", {"tracking": "yt99812"})),
+])
+def test_codes_in_long_requests(text, tools, expected):
+    assert reading(tools, text) == expected
