@@ -146,7 +146,7 @@ class _Band:
     def narrow(self, audio: np.ndarray) -> bool:
         power = np.abs(np.fft.rfft(audio)) ** 2
         above = power[np.fft.rfftfreq(audio.size, 1 / self.sample_rate) > PHONE_BAND_HZ].sum()
-        return above < PHONE_BAND_SHARE * power.sum()
+        return bool(above < PHONE_BAND_SHARE * power.sum())
 
     def filled(self, features: np.ndarray) -> np.ndarray:
         out = features.copy()
