@@ -541,7 +541,9 @@ class ToolRunner:
     def _doubted_change(self, name: str, arguments: dict) -> str | None:
         """A heard call that changes something (DOUBTS_SAID_BACK), in words to say back, when a word of its verb,
         state or number was doubted (Heard.doubted_change_words), no word heard for sure names its target (a rare
-        name is often written with doubt though right: one word of it heard for sure is enough), or its lock may have
+        name is often written with doubt though right: one word of it heard for sure is enough), a word doubted at
+        the wider Heard.doubted_words line, not of the target, stands right before it (a name the home lacks,
+        misheard), or its lock may have
         been "unlock" (may_be_unlock, at the wider Heard.doubted_words line); else None. A target the home has none
         or several of is not asked about: the call says so itself."""
         if name not in DOUBTS_SAID_BACK:
@@ -563,9 +565,13 @@ class ToolRunner:
             or (action is not None and len(action) > 3 and word.startswith(action)))}      # "locket" for "lock it"
         supported = not named or any(_stems(word) & named for word in heard if word not in self.doubted_change_words
                                      and word not in STOP_WORDS and not _a_form_of(word, verbs))
+        # a word doubted at the timer names' wider line right before the target's own, not of it: the thing said
+        # may be another the home lacks ("close no confirmatory:0.42 blind" heard for the conservatory blind)
+        qualified = any(word in self.doubted_words and word not in STOP_WORDS and not _stems(word) & named
+                        and _stems(after) & named for word, after in zip(heard, heard[1:]))
         # a lock the wrong way round keeps the timer names' wider line (round 15's measured rule)
         unlock = name == "set_lock" and words.get("action") == "lock" and may_be_unlock(self.heard, self.doubted_words)
-        if supported and not unlock and not doubted:
+        if supported and not unlock and not doubted and not qualified:
             return None
         if name not in CHANGES_SAID_BACK:
             return said_back(name, arguments)

@@ -376,6 +376,24 @@ async def test_a_lock_heard_where_unlock_may_have_been_said_is_said_back():
         "Do you want me to unlock the front door? Say yes to confirm."
 
 
+async def test_a_doubted_word_right_before_a_change_target_may_name_another_thing_and_is_said_back():
+    home = _home_of_my_own()
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # "shut the orangery blinds" in a home without one, heard "Shut the oranges blinds." with "oranges" doubted at
+    # the timer names' line (Heard.doubted_words), not below a change's own
+    tools.begin_reply([{"role": "user", "content": "Shut the oranges blinds."}])
+    tools.doubted_words = frozenset({"oranges"})
+    assert await tools.run("set_cover", {"name": "blinds", "action": "close"}) == \
+        "Did you mean close the blinds? Say yes to confirm."
+    assert home.states.get("cover/bl") != "closed"
+    # a doubted article, or a doubted word of the target's own, before it: acted on
+    for doubted in ({"the"}, {"ceiling"}):
+        tools.begin_reply([{"role": "user", "content": "Switch the ceiling fan on."}])
+        tools.doubted_words = frozenset(doubted)
+        assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == "Okay, the ceiling fan is on."
+
+
 async def test_a_heard_change_resting_on_a_doubted_word_is_said_back_and_only_a_yes_acts():
     home = _home_of_my_own()
     tools = ToolRunner(home)

@@ -13,8 +13,8 @@ import numpy as np
 import pytest
 
 from paused_speech import flite
-from voice.audio import pcm16_to_float, resample
-from voice.stt import Heard, StableWords, WhisperSTT, trim_repeats
+from voice.audio import alaw_decode, alaw_encode, mulaw_decode, mulaw_encode, pcm16_to_float, resample
+from voice.stt import PHONE_OCTAVE_DROP, Heard, StableWords, WhisperSTT, trim_repeats
 from voice.tts import ClauseBuffer, CoquiTTS, KeptShort, normalize_for_speech, split_clauses
 from voice.vad import SileroVAD
 
@@ -171,6 +171,35 @@ def test_stt_transcribes_piper_speech(stt, tts):
     heard = words(stt.transcribe(padded(piper_16k(tts, "what is seven times six"))))
     assert heard[0] == "what"
     assert ("seven" in heard or "7" in heard) and ("six" in heard or "6" in heard) and "times" in heard
+
+
+def phone_line(audio_16k: np.ndarray, encode, decode) -> np.ndarray:
+    """What a G.711 phone line leaves of 16 kHz speech, heard at 16 kHz again, as the phone transports hear it."""
+    return resample(decode(encode(resample(audio_16k, 16000, 8000))), 8000, 16000)
+
+
+def test_stt_tells_phone_band_audio_from_wideband(stt, tmp_path):
+    wide = padded(espeak_16k("shut the fish tank heater off", tmp_path))
+    assert not stt._band.narrow(wide)
+    assert stt._band.narrow(phone_line(wide, mulaw_encode, mulaw_decode))
+    assert stt._band.narrow(phone_line(wide, alaw_encode, alaw_decode))
+    assert not stt._band.narrow(np.zeros(16000, np.float32))       # silence is no band at all
+
+
+def test_stt_fills_the_top_octave_a_phone_line_left_empty(stt, tmp_path):
+    phone = phone_line(padded(espeak_16k("is the sauna still warming up", tmp_path)), mulaw_encode, mulaw_decode)
+    features = stt.whisper.feature_extractor(phone, padding=0)
+    filled = stt._band.filled(features)
+    top, below = stt._band.top, stt._band.below
+    assert filled[top].mean() > features[top].mean() + 0.1
+    assert np.all(filled[top] >= features[below] - PHONE_OCTAVE_DROP - 1e-6)
+    assert np.array_equal(filled[:top[0]], features[:top[0]])      # the band the line carried is as heard
+
+
+def test_stt_hears_a_phone_call_request(stt, tmp_path):
+    heard = words(stt.transcribe(phone_line(padded(espeak_16k("switch off the bedroom fan", tmp_path)),
+                                            mulaw_encode, mulaw_decode)))
+    assert {"switch", "off", "fan"} <= set(heard)
 
 
 def test_stt_doubts_a_word_it_wrote_with_little_probability(stt):
