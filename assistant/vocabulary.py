@@ -508,3 +508,9 @@ COVER_WORD_CLASSES = {"blind": {"blind", "shade"}, "blinds": {"blind", "shade"},
 # Words that open what a verb acts on ("set the ...", "press it"): a word of a name before one is the request's verb.
 VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "those", "a", "an", "it", "them", "all",
                           "both", "every", "everything", "each", "some"})
+
+# --- round 20, clear requests not refused (h21-refuse) ---
+# Verbs that say a switch's state with no "on" or "off" ("start the lawn sprinkler", "get the cider press going",
+# "kill the jukebox"): a thing named with one of them, and no other move, is switched so.
+STATE_VERBS = {"on": ("start", "starts", "going", "running", "fire up", "boot up"),
+               "off": ("stop", "stops", "kill", "cut")}
