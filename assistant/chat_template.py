@@ -80,7 +80,8 @@ _PERIOD_SAID = {period: re.compile(r"\b(?:" + "|".join(words) + r")\b") for peri
 _TAKE_NO_NUMBER = {"set_device", "switch_device", "switch_all", "set_cover", "set_lock", "activate_scene"}
 _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on) \d+(?:\.\d+)?\b(?! [a-z]+s\b)")
 # The number of a level said (_A_LEVEL_SAID's), and its unit where one is said
-_A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|\b(?:to|at|on) (\d+(?:\.\d+)?)(?![.\d])(?! [a-z]+s\b)")
+_A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"
+                             r"\b(?:to|at|on) (\d+(?:\.\d+)?)(?![.\d])(?! [a-z]+s\b)")
 _A_LEVEL_UNIT = re.compile(r"\b\d+(?:\.\d+)? (degrees|percent)\b")
 # Verbs that say a switch's state with no "on" or "off" (STATE_VERBS)
 _STATE_VERB = {state: re.compile(r"\b(?:" + "|".join(verbs) + r")\b") for state, verbs in STATE_VERBS.items()}
@@ -196,11 +197,16 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     return {"name": skill, "arguments": {"name": entity.name, key: moves.pop()}} if len(moves) == 1 else None
 
 
+def _levels_said(request: str) -> tuple[set[float], set[str]]:
+    """The numbers said as levels ("to 22", "40 percent"), and the units said with them."""
+    return ({float(number) for pair in _A_LEVEL_NUMBER.findall(request) for number in pair if number},
+            set(_A_LEVEL_UNIT.findall(request)))
+
+
 def _level_named(entity, request: str) -> dict | None:
     """One level said for one thing that takes it: degrees for a heater ("nursery radiator up to 22"), a percent for
     a light ("picture light at 40 percent"); a level in the other unit, or two levels, is left to ask again."""
-    levels = {float(number) for pair in _A_LEVEL_NUMBER.findall(request) for number in pair if number}
-    units = set(_A_LEVEL_UNIT.findall(request))
+    levels, units = _levels_said(request)
     if len(levels) != 1 or len(units) > 1:
         return None
     level = levels.pop()
@@ -428,6 +434,24 @@ class Slots:
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
     clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when read alone too (assistant.clauses)
     lexicon: Lexicon | None = None      # the user's own home's names, None for the default home
+
+    def mended(self, call: dict) -> dict:
+        """A call that lacks one number its skill needs, the request saying one number of that kind: a timer's
+        length ("the bread needs forty minutes, start a bread timer" gave start_timer name=bread), degrees, a
+        percent. Any other call the skills do not accept is a muddled reading and stays refused: "a lovely afternoon
+        for a game of billiards" gave get_state name=billiards action=lock. The checks of every call still hold."""
+        skill, arguments = SKILLS.get(call["name"]), call["arguments"]
+        if skill is None or not set(arguments) <= set(skill.arguments):
+            return call
+        missing = set(skill.arguments) - skill.optional - set(arguments)
+        levels, units = _levels_said(self.request)
+        said = {"seconds": {float(seconds) for seconds in _DURATION.findall(self.request)},
+                "degrees": levels if units <= {"degrees"} else set(),
+                "percent": levels if units <= {"percent"} else set()}
+        if len(missing) != 1 or len(found := said.get(key := missing.pop(), set())) != 1:
+            return call
+        number = found.pop()
+        return {"name": call["name"], "arguments": {**arguments, key: int(number) if number.is_integer() else number}}
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask
