@@ -83,6 +83,12 @@ _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on
 _A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"
                              r"\b(?:to|at|on) (\d+(?:\.\d+)?)(?![.\d])(?! [a-z]+s\b)")
 _A_LEVEL_UNIT = re.compile(r"\b\d+(?:\.\d+)? (degrees|percent)\b")
+# A device of the default home, said
+_A_DEVICE = re.compile(r"\b(?:" + "|".join(word for words in DEVICES.values() for word in words) + r")\b")
+# A number as the normaliser writes it, and each unit as said (UNIT_WORDS; "i'm" says no metre)
+_A_NUMBER = re.compile(r"(?<![\w.'])\d+(?:\.\d+)?(?![\w.'])")
+_UNIT_SAID = {unit: re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(word) for word in words) + r")(?![\w'])")
+              for unit, words in UNIT_WORDS.items()}
 # Verbs that say a switch's state with no "on" or "off" (STATE_VERBS)
 _STATE_VERB = {state: re.compile(r"\b(?:" + "|".join(verbs) + r")\b") for state, verbs in STATE_VERBS.items()}
 # A timer said as one ("the kiln timer", "a countdown")
@@ -195,6 +201,27 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     else:
         return None
     return {"name": skill, "arguments": {"name": entity.name, key: moves.pop()}} if len(moves) == 1 else None
+
+
+def conversion_said(slots: "Slots") -> dict | None:
+    """The conversion a request says, read by code when the model and Home Assistant's phrasings refused it: one
+    number, said before one unit, and one other unit of that unit's kind ("i need two litres of water, how many cups
+    is that"; "a ten k, how many miles is ten kilometres", which the model read as kilometres to kilometres)."""
+    request = slots.request.lower()
+    if slots.request_names or slots.request_areas or _A_DEVICE.search(request):     # "heater to 20 degrees celsius"
+        return None
+    numbers = set(_A_NUMBER.findall(request))
+    units = {unit for unit, said in _UNIT_SAID.items() if said.search(request)}
+    if len(numbers) != 1 or len(units) != 2 or len({UNIT_FACTORS[unit][0] for unit in units}) != 1:
+        return None
+    number = numbers.pop()
+    counted = {unit for unit in units
+               if re.search(rf"(?<![\w.']){re.escape(number)} " + _UNIT_SAID[unit].pattern, request)}
+    if len(counted) != 1:
+        return None
+    value = float(number)
+    return {"name": "convert", "arguments": {"value": int(value) if value.is_integer() else value,
+                                             "from": (unit := counted.pop()), "to": (units - {unit}).pop()}}
 
 
 def _levels_said(request: str) -> tuple[set[float], set[str]]:

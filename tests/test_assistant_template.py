@@ -1,8 +1,8 @@
 """The chat template: conversations become prompts, generated replies become a call and speech."""
 import json
 
-from assistant.chat_template import (Slots, format_call, hide_names, hide_numbers, model_prompt, parse_call,
-                                     render_prompt, render_reply, reply_target)
+from assistant.chat_template import (Slots, conversion_said, format_call, hide_names, hide_numbers, model_prompt,
+                                     parse_call, render_prompt, render_reply, reply_target)
 from assistant.clauses import clauses
 from assistant.spoken_numbers import normalize_request
 
@@ -486,3 +486,21 @@ def test_a_call_lacking_one_number_takes_the_one_the_request_says():
         {"name": "set_level", "arguments": {"name": "arc lamp"}}
     muddled = {"name": "get_state", "arguments": {"name": "billiards", "action": "lock"}}
     assert mended(muddled, "what a lovely afternoon for a game of billiards") == muddled
+
+
+def test_a_conversion_said_is_read_by_code_after_a_refusal():
+    """One number said before one unit, and one other unit of its kind: the model gave no call for "i need two litres
+    of water, how many cups is that", and kilometres to kilometres for "a ten k, how many miles is ten kilometres"."""
+    def said(request: str):
+        slots = Slots()
+        slots.request = normalize_request(request)
+        return conversion_said(slots)
+    assert said("i need two litres of water, how many cups is that") == \
+        {"name": "convert", "arguments": {"value": 2, "from": "liter", "to": "cup"}}
+    assert said("i'm running a ten k, how many miles is ten kilometres") == \
+        {"name": "convert", "arguments": {"value": 10, "from": "km", "to": "mile"}}
+    assert said("is 3 pounds the same as 3 kilograms") is None        # both units counted: which is asked?
+    assert said("i walked 5 miles today") is None                     # one unit
+    assert said("5 miles or 8 kilograms") is None                     # two kinds
+    assert said("what's 3 feet and 4 feet in inches") is None         # two numbers
+    assert said("the heater to 20 degrees celsius not fahrenheit") is None      # a thing of the home
