@@ -18,13 +18,15 @@ tool's name, its parameters' names and the words said (ToolSlots.call), so every
 span of the request.
 """
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
-from assistant.vocabulary import (BOTH_MEMBERS, DEVICES, DOING_VERBS, FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
+from assistant.vocabulary import (ASKING_WRAPPERS, BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
+                                  DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
+                                  FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
                                   REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
@@ -46,7 +48,7 @@ i me my mine you your yours we us our it its it's he she him his her they them t
 whom whose how how's where where's when when's why please pls just some any all get give tell show let let's
 want wanna need like know find make me i'm i'd i'll hey hi okay ok parley um uh so well oh hmm er now right
 thanks thank there there's here up out over not no yes very really also too again one
-anywhere somewhere anything something
+anywhere somewhere anything something while whilst because although though unless
 """.split())
 # Words that are no part of a value though not function words: what is said around one ("did the lakers
 # win", "text mom saying ...", "apple stock", "... online") and fillers ("real quick"). Language as data.
@@ -333,8 +335,9 @@ TELLING = frozenset({"find", "convert", "translate"})
 # Verbs that say nothing of which action ("give the tomatoes a drink", "take a note"): they neither support
 # a tool nor rule one out.
 ANY_ACTION = frozenset("give take do go help let run turn switch get make".split())
-# Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print).
-ALSO = {"cancel": ("stop",)}
+# Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print),
+# a thing bought is got or ordered ("get us four tickets" with buy_tickets).
+ALSO = {"cancel": ("stop",), "buy": ("book",)}
 # Actions that undo each other: a request with a word of one never calls a tool of the other ("take bananas
 # off the list" is no add_to_shopping_list call).
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
@@ -342,9 +345,9 @@ OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), (
                                         ("open", "close"), ("accept", "decline")]}
 # Words that take back the value said just before ("for the twins, no wait, just for sam").
 CORRECTIONS = ("no wait", "i mean", "or rather", "sorry")
-# A verb of no particular action, and the particles after its object that make it one ("take the eggs out").
+# A verb and the particles after it or its object that make it another action ("take the eggs out", "call it off").
 PARTICLES = {"take": {"out": "remove"}, "turn": {"off": "stop", "on": "start"},
-             "switch": {"off": "stop", "on": "start"}}
+             "switch": {"off": "stop", "on": "start"}, "call": {"off": "cancel"}}
 # Words a request starts with before what it asks ("can you", "i want to"), skipped to find its verb.
 LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS + LIMITING_OPENERS for word in words.split())
 # Words that ask for something with no verb of doing ("i need a premium ride", "a large latte please").
@@ -514,6 +517,7 @@ KIND_OF = {w: kind for kind, words in PARAMETER_KINDS.items() for w in words.spl
 MONEY_ROOTS = frozenset(stem(w) for w in MONEY_WORDS)
 HOME_THINGS = frozenset(w for table in (DEVICES, ROOMS) for names in table.values() for name in names for w in name.split())
 KNOWN_VERBS = frozenset(base for base, *_ in VERBS)      # the corpus's verbs: "page" is one, "dryer" none
+SETTING_VERBS = frozenset({"set", "adjust"})     # a tool's verb of setting a value to a target
 SWITCHED = {"start": True, "stop": False}      # a switch's value by the action said ("turn off": false)
 SWITCH_ON = frozenset({"turn on", "switch on"})   # "turn" alone is a verb of any action: its particle says on
 AMOUNT_WORDS = frozenset("half quarter couple few several".split())    # "a half hour" is no hour
@@ -588,9 +592,34 @@ class Parameter:
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
                    kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
-                   bool(example and re.search(r"\d", example.group(1))) or bool(CODED & set(named)),
+                   bool(example and re.search(r"\d", example.group(1))) or bool(CODED & set(named)) or
+                   # or its description's head ("The gift card number."; not "Room name or number")
+                   bool(described) and described[-1] in CODED and "or" not in described,
                    tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())),
                    explained(enum, description))
+
+
+def _phrase_at(words: list[str], i: int, phrases) -> int:
+    """How many words of the longest of the phrases start at words[i] (0: none)."""
+    return max((len(p.split()) for p in phrases if words[i:i + len(p.split())] == p.split()), default=0)
+
+
+def what_it_does(description: str) -> list[str]:
+    """A description's words, less each sentence's opening that says when the tool is used ("Called when the user
+    wants to", "Use this to"), so that its first word is its verb; a verb said in the third person ("Books a
+    massage", "Returns the code") in its base form, not a plural noun ("Records of swims")."""
+    described = []
+    for sentence in re.split(r"[.;]\s+", description.lower()):
+        words = re.findall(r"[a-z']+", sentence)
+        start = _phrase_at(words, 0, DESCRIPTION_OPENERS)
+        wish = next((i for i in range(start, min(start + 4, len(words))) if _phrase_at(words, i, DESCRIPTION_WISHES)),
+                    None) if start else None
+        words = words[wish + _phrase_at(words, wish, DESCRIPTION_WISHES):] if wish is not None else words[start:]
+        if words and words[0] not in ACTION_OF and words[1:2] != ["of"]:
+            words[0] = next((base for base in (words[0][:-1], words[0][:-2], words[0][:-3] + "y")
+                             if words[0].endswith("s") and base in ACTION_OF), words[0])
+        described += words
+    return described
 
 
 @dataclass(frozen=True)
@@ -611,12 +640,18 @@ class Tool:
         if not isinstance(name, str) or not name_words(name):
             return None
         description = function.get("description") if isinstance(function.get("description"), str) else ""
-        described = re.findall(r"[a-z']+", description.lower())
+        described = what_it_does(description)
         # its name's first word ("play_song"), unless that is a day word ("next_bus"); else its description's, unless
         # that is one
         first = name_words(name)[0]
         verb = first if first in ACTION_OF and first not in DAY_WORDS else \
             next((w for w in described[:1] if w not in DAY_WORDS), None)         # "Next ferry departures": no verb
+        # a description that says the user asks a question ("Called when the user asks how much data is left")
+        # tells, whatever its name's first word ("phone_data_left"); the question's words are no thing of its own
+        # ("thanks so much")
+        question = described[:1] != re.findall(r"[a-z']+", description.lower())[:1] and \
+            bool(described) and described[0] in QUESTION_STARTS
+        verb = None if question else verb
         # a verb of telling said to someone in the description's first sentence acts by its own verb ("Report a repair
         # needed ... to the landlord": no question of how the repair is going; not "List events ... Use this when the
         # user asks who came to the door")
@@ -641,7 +676,8 @@ class Tool:
         # its name's and description's words, and its parameters' members ("lunch" of a meal's enum)
         members = [w for p in properties.values() if isinstance(p, dict)
                    for m in p.get("enum") or [] if isinstance(m, str) for w in m.lower().replace("_", " ").split()]
-        own = frozenset(stem(w) for w in _content(name_words(name) + described + members))
+        asked = [w for w in described if w not in QUESTION_STARTS and w not in AMOUNTS] if question else described
+        own = frozenset(stem(w) for w in _content(name_words(name) + asked + members))
         # the description's verbs of a tool that acts: its first ("queue_episode": "Add an episode": put is add) and
         # one after "or" ("Lock or unlock the bike")
         said = [ACTION_OF.get(w) for w in [described[0], described[2]] if w] if described[1:2] == ["or"] else \
@@ -711,7 +747,12 @@ class Request:
         asking = next((i + 2 for i in range(first, end - 1) if {words[i], words[i + 1]} & ASKING_MODALS and
                        "you" in (words[i], words[i + 1]) and words[i] != words[i + 1]), None)
         inside = asking is not None and first + 1 < asking < end and self.action_at(first)[0] in (None, "any")
-        if inside:
+        # or in words of asking anywhere ("the piano sounds awful, is there any way you could get the tuner round",
+        # "would you mind locking the shed"): the request's verb follows them
+        wrapped = self._wrapped(words) if first < len(words) and self.action_at(first)[0] in (None, "any") else None
+        if wrapped is not None:
+            first, inside = wrapped, True
+        elif inside:
             first = next((i for i in range(asking, len(words)) if words[i] not in LEAD_IN), len(words))
         self.verb, self.verb_length = self.action_at(first) if first < len(words) else (None, 0)
         after_remark = False
@@ -725,11 +766,12 @@ class Request:
                 if action is not None or at < len(words) and any(same_root(stem(words[at]), v) for v in verbs):
                     first, self.verb, self.verb_length, after_remark = at, action, length, True
                     break
-        if self.verb == "any" and first < len(words):
-            # a verb and its particle after the object ("take hard fork out of my queue", "switch the captions off")
+        if first < len(words) and words[first] in PARTICLES:
+            # a verb and its particle after the object ("take hard fork out of my queue", "switch the captions off",
+            # "call it off")
             end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))
-            self.verb = next((action for particle, action in PARTICLES.get(words[first], {}).items()
-                              if particle in words[first + 2:end]), self.verb)
+            self.verb = next((action for particle, action in PARTICLES[words[first]].items()
+                              if particle in words[first + 1 + (self.verb == "any"):end]), self.verb)
         self.verb_at = first
         def asks(i: int) -> bool:
             """"is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done."""
@@ -747,6 +789,27 @@ class Request:
         self.clause_end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;!?")),
                                len(words))
         self.titled = self._titles()
+
+    def _wrapped(self, words: list[str]) -> int | None:
+        """Where the verb stands after the first words of asking (ASKING_WRAPPERS), in its base form when a gerund
+        ("would you mind *locking*"); None when none is said. Said mid-clause, as a recogniser writes a remark and its
+        request with no comma ("before we go to bed would you mind ..."), but not after a question's word ("what
+        could you do")."""
+        for i in range(len(words)):
+            if i and words[i - 1] in QUESTION_STARTS:
+                continue
+            length = max((len(p.split()) for p in ASKING_WRAPPERS if words[i:i + len(p.split())] == p.split()),
+                         default=0)
+            if not length:
+                continue
+            at = next((j for j in range(i + length, len(words)) if words[j] not in LEAD_IN), len(words))
+            if at < len(words) and words[i + length - 1] == "mind" and words[at].endswith("ing"):
+                base = next((base for base in (words[at][:-3], words[at][:-3] + "e", words[at][:-4])
+                             if base in ACTION_OF or base in KNOWN_VERBS), words[at][:-3])
+                self.tokens[at] = replace(self.tokens[at], word=base)
+                words[at] = base
+            return at
+        return None
 
     def _titles(self) -> set[int]:
         """Where a title is typed ("The Hobbit", "Here Comes the Sun", "The Name of the Wind"): a run of capitalised
@@ -870,11 +933,28 @@ class _Reading:
         twenty"), and its last word; None when none starts there."""
         if not 0 <= i < len(self.words):
             return None
+        words = self.words
+        # "a dozen", "half a dozen": a count noun after "a"
+        if words[i:i + 1] in (["a"], ["an"], ["half"]) and words[i + 1:i + 2] and words[i + 1] in COUNT_NOUNS or \
+                words[i:i + 2] == ["half", "a"] and words[i + 2:i + 3] and words[i + 2] in COUNT_NOUNS:
+            half = words[i] == "half"
+            noun = words[i + 1 + half]
+            return COUNT_NOUNS[noun] // (2 if half else 1), i + 1 + half
         value, used = parse_cardinal(self.words, i)
         if used <= 1:
             value, used = number_value(self.words[i]), 1
         if value is None:
             return None
+        # "six point nine": the digits said after the point
+        digits = []
+        while i + used + 1 + len(digits) < len(words) and words[i + used] in DECIMAL_POINTS and \
+                UNITS.get(words[i + used + 1 + len(digits)], 10) < 10:
+            digits.append(str(UNITS[words[i + used + 1 + len(digits)]]))
+        if digits:
+            value, used = float(f"{int(value)}.{''.join(digits)}"), used + 1 + len(digits)
+        # "two dozen": the count noun after it
+        if i + used < len(words) and words[i + used] in COUNT_NOUNS:
+            value, used = value * COUNT_NOUNS[words[i + used]], used + 1
         # "seventy two and a half": the fraction after it; not before a duration's unit, which durations read
         end = i + used
         part, length = next(((f, len(p)) for f, phrases in AND_A_FRACTION.items() for p in phrases
@@ -1022,7 +1102,8 @@ class _Reading:
 
     def time_runs(self) -> list[tuple[int, int]]:
         """Runs of words that say a day or a time ("next tuesday at 7:30", "6 pm", "in two hours")."""
-        words, marked = self.words, [False] * len(self.words)
+        dates = self.dates_of_month()
+        words, marked = self.words, [i in dates for i in range(len(self.words))]
         for i, w in enumerate(words):
             after = words[i + 1] if i + 1 < len(words) else ""
             before = words[i - 1] if i else ""
@@ -1060,6 +1141,25 @@ class _Reading:
             runs.append((i, last))
             i = last + 1
         return runs
+
+    def dates_of_month(self) -> set[int]:
+        """Where a date is said by the day's ordinal ("the twelfth of june", "on the ninth", "may 5th", "the 14th"),
+        with its "the", its tens and its month; not "the fourth floor"."""
+        words, marked = self.words, set()
+        for i, w in enumerate(words):
+            if not (w in DAY_ORDINALS or re.fullmatch(r"(?:[12]?\d|3[01])(?:st|nd|rd|th)", w)):
+                continue
+            start = i - 1 if i and words[i - 1] in ORDINAL_TENS else i
+            start -= start > 0 and words[start - 1] == "the"
+            end = i + 2 if words[i + 1:i + 3] and words[i + 1] == "of" and words[i + 2:i + 3] and \
+                words[i + 2] in MONTHS else i + 1 if words[i + 1:i + 2] and words[i + 1] in MONTHS else i
+            start -= start > 0 and words[start - 1] in MONTHS and words[start] != "the"
+            after = words[end + 1] if end + 1 < len(words) else ""
+            dated = words[start] == "the" and start and words[start - 1] in DATE_PREPOSITIONS and (
+                not after or after in FUNCTION_WORDS or after in DAY_WORDS or after in TIME_JOINERS)
+            if end > i or words[start] in MONTHS or dated or w[0].isdigit():
+                marked.update(range(start, end + 1))
+        return marked
 
     def times(self):
         """The first time said fills a time parameter ("tomorrow at 9" a reminder's when), or a date and a time
@@ -1229,7 +1329,9 @@ class _Reading:
         out, current, cue = [], [], None      # before the verb, a remark's ("i'm nearly out of metformin, ...")
         for i, token in enumerate(self.request.tokens):
             said_cue = token.word in CUES and i not in self.request.titled
-            relative = token.word in RELATIVE_WORDS and i not in self.request.titled and bool(current)
+            # a code ends before what is said of it ("ba 117 is boarding"); a message goes on ("water is coming ...")
+            predicate = token.word in PREDICATE_WORDS and bool(current) and any(c.isdigit() for c in self.words[i - 1])
+            relative = (token.word in RELATIVE_WORDS or predicate) and i not in self.request.titled and bool(current)
             boundary = not self.free(i) or said_cue or relative or any(c in token.gap for c in ",?!;")
             if boundary and current:
                 out.append(_Chunk(current[0], current[-1], cue))
@@ -1387,6 +1489,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
         if action and tool.action and frozenset((action, tool.action)) in OPPOSED and not tool.has(stem(word)) and \
                 action not in tool.actions:
             return None
+    # nor the request's verb read with its particle ("turn the car engine off" with RemoteStartCar)
+    if request.verb and tool.action and frozenset((request.verb, tool.action)) in OPPOSED and \
+            request.verb not in tool.actions:
+        return None
     # a telling tool is never asked by a verb of doing, even one of its own words ("lock my bike" is no
     # check_bike_lock); a tool that acts is by its own action or a word of its own ("text sam": send_message)
     # a verb of many actions said of the thing the tool's name holds ("put the washing machine on cottons" with
@@ -1480,7 +1586,13 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     # a count of the tool's own thing, said first, asks for it ("four tickets for The Nutcracker")
     counted = number_value(request.first) is not None and tool.has(stem(words[request.verb_at + 1])) \
         if request.verb_at + 1 < len(words) else False
-    asked = own_verb or counted or not request.unknown_verb and (WANTING & set(words) or tool.verb in RECORDS)
+    # a tool that sets a number, its thing named and a number said after "to" ("dim the photo frame to 30 percent"
+    # with "Set the photo frame's brightness"): a verb of no table says which way, the target is the setting asked
+    targeted = tool.verb in SETTING_VERBS and any(p.type in ("integer", "number") for p in tool.parameters) and \
+        any(w == "to" and number_value(after) is not None for w, after in zip(words, words[1:])) and \
+        any(tool.names(stem(w)) for w in _content(words))
+    asked = own_verb or counted or targeted or not request.unknown_verb and (WANTING & set(words) or
+                                                                           tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
         # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the

@@ -23,12 +23,12 @@ from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, BRIGHTER,
                                   CORRECTING, DARKER, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
+                                  DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
                                   GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
-                                  READING_COMPARATIVES,
+                                  CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
@@ -262,6 +262,9 @@ UNDONE_BY_VALUE = {"set_brightness": "percent", "set_level": "percent", "set_the
 ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|{'|'.join(MEANT)}|now|just|well|what about|how about|try|"
                          r"make it|set it to|say) )+")
 QUESTION = re.compile(r"^(?:is|are|was|were|has|have|did|does|do) ")
+_CHECKING = rf"(?:(?:{'|'.join(ASKING)}) )*(?:{'|'.join(sorted(CHECKING, key=len, reverse=True))})"
+YES_OR_NO = re.compile(rf"^(?:{'|'.join(YES_NO_OPENERS)}|{_CHECKING})\b")
+ASKS = re.compile(rf"^(?!{'|'.join(SAME_AGAIN_OPENERS)}\b)(?:{'|'.join(QUESTION_OPENERS)}|{_CHECKING})\b")
 ANSWER_TAIL = re.compile(r"(?: (?:then|please|instead|one then|thanks))+$")
 # the thing a request names: "the" and its words, up to a particle, a place or the end
 THING = re.compile(r"\bthe (?P<thing>[a-z]+(?: [a-z]+)*?)(?= (?:on|off|up|down|in|to|at|for|please|now)\b|$)")
@@ -288,6 +291,12 @@ TIMER_QUESTIONS = ("timer_left", "stop_timer")    # a timer's call that another 
 class Declined(str):
     """What the assistant says instead of a call when a follow-up's words do not single out one thing to act on,
     or ask for nothing: a question ("Which one do you mean, ...?") beats a call on the wrong thing."""
+
+
+class Unplaced(Declined):
+    """A place said that no call of the conversation has a place for ("and the bedroom" after the thermostat; "the
+    one in the cellar" after a switch of the user's home, whose calls name things, not places): its self-contained
+    reading may still name a thing there (standalone)."""
 
 
 @dataclass(frozen=True)
@@ -348,7 +357,8 @@ def _room_spoken(room) -> str:
 
 
 def request_for(call: dict) -> str | None:
-    """The words of a self-contained request for the call."""
+    """The words of a self-contained request for the call; a value the vocabulary lacks (a client's history
+    may hold any) is said as it is."""
     reading = call["name"] == "get_state" and call["arguments"].get("name") in SENSOR_KINDS
     template = REQUESTS.get("reading" if reading else call["name"])
     if template is None:
@@ -360,12 +370,12 @@ def request_for(call: dict) -> str | None:
     args["in_area"] = f" in the {ROOM_SPOKEN.get(call['arguments'].get('area'), area)}" if area else ""
     args["thermostat"] = args.get("name", "thermostat")
     if "direction" in args:
-        args["direction"] = DIRECTION_WORDS[args["direction"]]
+        args["direction"] = DIRECTION_WORDS.get(args["direction"], args["direction"])
     if call["name"] == "switch_all":
         args["name"] = SWITCH_ALL_WORDS.get(args["name"], f"all the {args['name']}")
     for key in ("from", "to"):
         if key in args:
-            args[key] = UNIT_NAMES[args[key]][1]
+            args[key] = UNIT_NAMES.get(args[key], (args[key], args[key]))[1]
     for key in ("value", "percent", "degrees", "seconds"):
         if key in args and args[key].endswith(".0"):
             args[key] = args[key][:-2]
@@ -484,12 +494,20 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     """What to say instead of the model's call for a follow-up no rule read (the model read the whole conversation),
     when the words and the conversation's calls do not support it: a number the follow-up does not say as a
     quantity ("the office one" is no 1) and no earlier call has, or a thing the follow-up does not name and the
-    conversation did not act on. None when the call is supported, is a client's own tool's, or the follow-up was read
-    by a rule."""
+    conversation did not act on; for any follow-up, a state or an action the words say the opposite of. None when
+    the call is supported, is a client's own tool's, or the follow-up was read by a rule."""
     calls = calls_of_history(history[:-1])
-    if call["name"] not in SKILLS or not calls or len(resolve(history, lexicon)) == 1:     # a client's own tool: its words
+    if call["name"] not in SKILLS or not calls:     # a client's own tool: its words
         return None
     said = normalize_request(content_text(history[-1]))
+    if _contradicts(said, call):                    # read by a rule or not: "close it back up" is never opened
+        return Declined("Sorry, I'm not sure what you'd like there.")
+    return None if len(resolve(history, lexicon)) == 1 else _unsupported_parts(said, calls, call)
+
+
+def _unsupported_parts(said: str, calls: list[dict], call: dict) -> Declined | None:
+    """What to ask when a part of the call is neither said nor in an earlier call: a number not said as a
+    quantity, a thing not named (see unsupported)."""
     quantities = {float(n) for n in NUMBER_SAID.findall(ONE_SAID.sub("", said))}
     known = {float(value) for earlier in calls for value in earlier["arguments"].values()
              if isinstance(value, (int, float)) and not isinstance(value, bool)}
@@ -504,6 +522,114 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
                 and not re.search(rf"\b{re.escape(DEVICE_SPOKEN.get(value, value).lower())}\b", said):
             return Declined("Sorry, I'm not sure which one you mean.")
     return None
+
+
+def misread(history: list[dict], call: dict, lexicon: tuple[set, set] | None = None) -> bool:
+    """Whether the model's call for a follow-up answers a question ("did you turn it off") by a change, or, for one
+    no rule read, a request by a reading, or acts on a thing of the user's home of a kind its skill does not act on
+    (a light locked). A client's own tool's call is its own reading."""
+    if call["name"] not in SKILLS or not calls_of_history(history[:-1]):
+        return False
+    said = FILLERS.sub("", normalize_request(content_text(history[-1])))
+    asks = ASKS.match(said) is not None
+    changes = call["name"] not in NOT_CHANGES
+    if asks and changes or len(resolve(history, lexicon)) == 1:
+        return asks and changes
+    return not asks and not changes or _misfits(call, Vocabulary(lexicon))
+
+
+def _contradicts(said: str, call: dict) -> bool:
+    """The call's state or action is not one the follow-up says, and it says another ("close it back up" opened)."""
+    words = [ACTION_PARTS[word] for word in said.split() if word in ACTION_PARTS]
+    return any(key in call["arguments"] and (key, call["arguments"][key]) not in words
+               for key in {key for key, _ in words})
+
+
+def _misfits(call: dict, vocabulary: Vocabulary) -> bool:
+    """A call on a thing of the user's home of a kind its skill does not act on (_takes)."""
+    kind = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(str(call["arguments"].get("name", "")).replace("_", " "), ""))
+    return kind is not None and call["name"] in SKILLS and kind not in _takes(call["name"])
+
+
+def supports(history: list[dict], call: dict, lexicon: tuple[set, set] | None = None) -> bool:
+    """Whether the follow-up's words or the conversation's calls say every part of a call made for its
+    self-contained reading (standalone), in the follow-up's mood and on a thing its skill acts on: each thing,
+    number, state and action ("one" is the thing of its kind that it stands for)."""
+    calls = calls_of_history(history[:-1])
+    said = normalize_request(content_text(history[-1]))
+    acted = _acted_on(calls)
+    if acted is not None and ONE_SAID.search(said):
+        said = _one_of_its_kind(said, acted, Vocabulary(lexicon))
+    if call["name"] not in SKILLS or _unsupported_parts(said, calls, call) is not None or \
+            not _in_mood(FILLERS.sub("", said), call, calls) or _misfits(call, Vocabulary(lexicon)) or _contradicts(said, call):
+        return False
+    earlier = {str(value) for made in calls for value in made["arguments"].values()}
+    words = {value for word in said.split() if (value := ACTION_PARTS.get(word, (None, word))[1])}
+    return all(str(call["arguments"][key]) in earlier | words for key in ("state", "action") if key in call["arguments"])
+
+
+def _in_mood(said: str, call: dict, calls: list[dict]) -> bool:
+    """A question is answered by a reading, a thing's state only when it asks yes or no; a request by a change, or
+    by a reading when the conversation's newest call was that reading ("and in the cellar" after a humidity)."""
+    if ASKS.match(said):
+        stated = call["name"] == "get_state" and call["arguments"].get("name") not in SENSOR_KINDS
+        return call["name"] in NOT_CHANGES and (not stated or YES_OR_NO.match(said) is not None)
+    return call["name"] not in NOT_CHANGES or calls[-1]["name"] == call["name"]
+
+
+def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> str | None:
+    """The self-contained request a follow-up stands for, for the model to read alone when its reading of the
+    whole conversation made no call, one the words do not support, or one of another mood: a question with the
+    newest thing in place of its pronoun or of "one" ("is the 1 in the office on too": "is the fan in the office
+    on too"); a request with what asks it again left out (FRAME_WORDS) and the rest completed from the newest
+    call it fits ("no i said 20": "set the thermostat to 20"), else its pronoun or "one" read as for a question.
+    None when the conversation acted on nothing or nothing fits."""
+    if not history or history[-1].get("role") != "user":
+        return None
+    calls = calls_of_history(history[:-1])
+    if not calls:
+        return None
+    acted = _acted_on(calls)
+    vocabulary = Vocabulary(lexicon)
+    said = FILLERS.sub("", normalize_request(content_text(history[-1]))).strip()
+    referred = _one_of_its_kind(said, acted, vocabulary) if acted is not None and ONE_SAID.search(said) else said
+    if not ASKS.match(said):
+        completed = _completed(" ".join(word for word in referred.split() if word not in FRAME_WORDS), calls, vocabulary)
+        if isinstance(completed, str):
+            return completed
+    for call in calls:                   # a timer the conversation set, by its name alone: "any time left on the tea"
+        label = str(call["arguments"].get("name", "")).replace("_", " ") if call["name"] in TIMER_SKILLS else ""
+        if label:
+            referred = re.sub(rf"\b{re.escape(label)}\b(?! timer)", f"{label} timer", referred)
+    alone = re.search(rf"\b(?:{'|'.join(PRONOUN_OBJECTS)})\b", referred)      # "did it close", "how long is left on that"
+    if alone and vocabulary.names_a_thing(referred[:alone.start()].replace("'s ", " ")):
+        return None                       # "the fan's too loud, turn it off": the pronoun is the thing said first
+    pronoun = _pronoun(referred, calls, lexicon)
+    if isinstance(pronoun, str):
+        return pronoun
+    timer = TIMER_WORDS.search(said) is not None
+    read = next((call for call in reversed(calls) if target_of(call) is not None or _is_reading(call)), None)
+    if alone and ASKS.match(said) and read is not None and _is_reading(read):   # "has it dropped" after a humidity
+        return request_for(read)
+    targets = _targets(calls, timer) or _targets(calls, not timer)
+    if alone and targets and len(_together(calls, targets[0], timer, lambda call: True)) < 2:
+        return referred[:alone.start()] + targets[0] + referred[alone.end():]
+    return referred if referred != said else None
+
+
+def _one_of_its_kind(said: str, acted: dict, vocabulary: Vocabulary) -> str:
+    """ "one" said for a thing of the kind the conversation acted on, put in words: the default home's device ("the
+    office 1": "the office fan"); in the user's home, the one thing of that kind in the area said ("the 1 in the
+    cellar" after an extractor was switched: the dehumidifier). The words as said when no one thing fits."""
+    if vocabulary.lexicon is None:
+        device = DEVICE_SPOKEN.get(acted["arguments"].get("device") or acted["arguments"].get("name"))
+        return re.sub(r"\b1\b", (device or target_of(acted).words.split()[-1]).lower(), said)
+    kind = vocabulary.kinds.get(str(acted["arguments"].get("name", "")).replace("_", " "))
+    words = said.split()
+    areas = {read[1] for i, j in vocabulary.spans(words, range(len(words)))
+             if (read := vocabulary.read(" ".join(words[i:j]))) is not None and read[0] == "area"}
+    things = [name for name, place in vocabulary.places.items() if place in areas and vocabulary.kinds.get(name) == kind]
+    return re.sub(r"\b1\b", things[0], said) if kind and len(areas) == 1 and len(things) == 1 else said
 
 
 _READINGS: OrderedDict[tuple[str, int], tuple[object, list[dict] | Declined]] = OrderedDict()
@@ -1078,7 +1204,7 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
                 changed = _with(call, key, value)
                 return request_for(changed) if changed else None
         # a room, an area or a name the conversation's calls have no place for ("and the bedroom" after the thermostat)
-        return Declined("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
+        return Unplaced("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
     return None
 
 
@@ -1543,7 +1669,7 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
         name, args = "set_thermostat", {"name": args.get("name"), "degrees": args.get("percent")}
     if vocabulary.lexicon is None:
         device = args.get("device") or (args.get("name") if name == "get_state" else None) \
-            or ("light" if name in LEVEL_SKILLS else None)
+            or ("light" if name in LEVEL_SKILLS else "thermostat" if name == "set_thermostat" else None)
         thing = parts.get("device", device)
         kind = "light" if thing == "light" else "climate" if name == "set_thermostat" and "device" not in parts \
             else "switch"
@@ -1584,6 +1710,11 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
               for key, value in filled.items()}
     same = skill == name and all(args.get(key) == value for key, value in filled.items())
     return None if same else {"name": skill, "arguments": filled}
+
+
+def _is_reading(call: dict) -> bool:
+    """A sensor's reading (read_sensor, or get_state of a kind of reading)."""
+    return call["name"] == "read_sensor" or call["name"] == "get_state" and call["arguments"].get("name") in SENSOR_KINDS
 
 
 def _reading_filled(call: dict, parts: dict) -> dict | None:

@@ -32,7 +32,7 @@ from assistant.chat_template import (NoAction, Slots, content_text, conversion_s
                                      named_move)
 from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
 from assistant.clauses import clauses, parts_alone, reading_taken, takeable
-from assistant.conversation import Vocabulary, declined, resolve, unsupported
+from assistant.conversation import Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, unsupported
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
@@ -193,6 +193,11 @@ class EmbeddedGenerator:
         lexicon = await tools.lexicon()
         # a follow-up that does not single out one thing is asked about, not guessed (assistant.conversation.Declined)
         question = await asyncio.to_thread(declined, history, lexicon) if client_result is None else None
+        call = await self._standalone(history, lexicon) if isinstance(question, Unplaced) else None
+        if call is not None:
+            async for event in self._answered_alone(call, tools, started):
+                yield event
+            return
         if question is not None:
             yield TextEvent(question)
             yield DoneEvent(AssistantReply(question, [], 0, 0, (time.perf_counter() - started) * 1000, 0, self.name))
@@ -223,8 +228,17 @@ class EmbeddedGenerator:
                 if head_read and reader.call is not None and reader.call.name not in client_tools and \
                         takes_over(declared, reader.call, request):
                     break
-                if head_read and reader.call is not None and client_result is None and \
-                        (question := unsupported(history, dict(name=reader.call.name, arguments=reader.call.arguments), lexicon)):
+                made = dict(name=reader.call.name, arguments=reader.call.arguments) if reader.call is not None else None
+                question = unsupported(history, made, lexicon) if head_read and made and client_result is None else None
+                if head_read and made and client_result is None and (question or misread(history, made, lexicon)):
+                    # a follow-up's call the words do not support, or of another mood: its self-contained reading
+                    call = await self._standalone(history, lexicon)
+                    if call is not None:
+                        async for event in self._answered_alone(call, tools, started, passes, len(reader.tokens),
+                                                                len(prompt)):
+                            yield event
+                        return
+                if question:
                     yield TextEvent(question)     # a follow-up's call the words do not support is not guessed
                     yield DoneEvent(AssistantReply(question, [], passes, len(reader.tokens),
                                                    (time.perf_counter() - started) * 1000, len(prompt), self.name))
@@ -276,7 +290,7 @@ class EmbeddedGenerator:
         refusal = not calls and not said and (reader.unwritten or _may_refuse(reader.template) or owned)
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
-            call = await self._second_opinion(history, lexicon, slots, tools)
+            call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
                 calls.append(call)
                 result = await tools.run(call.name, call.arguments)
@@ -295,6 +309,35 @@ class EmbeddedGenerator:
                 yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))
+
+    async def _answered_alone(self, call: ToolCall, tools: ToolRunner, started: float, passes: int = 0,
+                              tokens: int = 0, prompt: int = 0) -> AsyncIterator[ReplyEvent]:
+        """A reply of the self-contained reading's call (_standalone): the call, and its result as the speech."""
+        result = await tools.run(call.name, call.arguments)
+        yield ToolCallEvent(call, local=True, result=result)
+        said = call_only_reply(result)
+        yield TextEvent(said)
+        yield DoneEvent(AssistantReply(said, [call], passes, tokens, (time.perf_counter() - started) * 1000, prompt,
+                                       self.name))
+
+    async def _standalone(self, history: list[dict], lexicon) -> ToolCall | None:
+        """The model's call for the self-contained request a follow-up stands for (conversation.standalone), read
+        alone as a typed request is; kept only when the follow-up's words or the conversation's calls say each of
+        its parts, in the follow-up's mood (conversation.supports): otherwise the follow-up is asked about."""
+        request = await asyncio.to_thread(standalone, history, lexicon)
+        if request is None:
+            return None
+        prompt, slots = await asyncio.to_thread(self.prompt_ids, [{"role": "user", "content": request}], lexicon)
+        reader = self.reader(slots)
+        blocks = self.blocks([prompt])
+        async with contextlib.aclosing(blocks):
+            async for rows in blocks:
+                if rows[0] is not None and reader.add(rows[0].tokens)[0]:
+                    break
+        call = reader.call
+        if call is None or not supports(history, dict(name=call.name, arguments=call.arguments), lexicon):
+            return None
+        return ToolCall(call.name, call.arguments, new_call_id())
 
     async def _second_opinion(self, history: list[dict], lexicon, slots: Slots, tools: ToolRunner) -> ToolCall | None:
         """The call Home Assistant's phrasings find in the request: as said first (the normaliser writes "5

@@ -509,6 +509,64 @@ COVER_WORD_CLASSES = {"blind": {"blind", "shade"}, "blinds": {"blind", "shade"},
 VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "those", "a", "an", "it", "them", "all",
                           "both", "every", "everything", "each", "some"})
 
+# --- round 20, follow-ups read as the self-contained request they stand for (h21-follow) ---
+# Words of a follow-up that ask again for what was done, say who asks or how, and fill no argument of a call ("could
+# you do the same in the bathroom", "no i said 20", "make it warmer 20", "actually candlelight instead"): past them,
+# the rest is read as a fragment completed from the conversation's state (conversation.standalone).
+FRAME_WORDS = frozenset({
+    "do", "same", "said", "say", "meant", "mean", "i", "you", "can", "could", "would", "will", "please", "actually",
+    "no", "not", "what", "about", "how", "also", "like", "maybe", "try", "make", "set", "put", "turn", "switch", "now",
+    "warmer", "cooler", "hotter", "colder", "instead", "it", "that"})
+# How a follow-up that asks about a thing opens ("is it on now", "did you turn it off", "how long is left on that"):
+# it is answered by a reading, never by a change; a thing's state answers only the yes-or-no ones ("how long has it
+# been on" is no "is it on"). "what about" and "how about" ask for the same again.
+YES_NO_OPENERS = ("is", "are", "was", "were", "has", "have", "did", "does")
+QUESTION_OPENERS = (*YES_NO_OPENERS, "how", "what's", "what is", "which", "where", "when", "why")
+SAME_AGAIN_OPENERS = ("what about", "how about")
+# Words that make a statement about a thing a yes-or-no question ("can you check it's off", "see if the gate's locked")
+CHECKING = ("check", "check if", "check whether", "check that", "see if", "see whether", "tell me if",
+            "tell me whether", "find out if")
+
+# --- round 20, client tools (h21-tools) ---
+# How a tool's description may open by saying when it is to be used rather than what it does ("Called when the user
+# wants to book ...", "Use this to ...", "This function returns ..."): read past, with the one who asks (up to
+# three words: "the hotel guest") and their wish, so that what follows says the tool's verb and its words.
+DESCRIPTION_OPENERS = ("called when", "called if", "invoked when", "invoked if", "triggered when", "used when",
+                       "use this when", "use this if", "use this to", "use this tool when", "use this tool to",
+                       "use this function when", "use this function to", "call this when", "call this to",
+                       "call when", "this function", "this tool", "a function to", "a tool to", "function to",
+                       "tool to", "when")
+DESCRIPTION_WISHES = ("wants to", "would like to", "'d like to", "wishes to", "needs to", "asks to", "asks you to",
+                      "is asking to", "tries to", "asks for", "asks about", "asks", "says", "mentions", "wants",
+                      "would like", "needs", "requests")
+# Words a request is asked in: the request's verb follows them ("the piano sounds awful, is there any way you could
+# get the tuner round", "before bed would you mind locking the shed"), what is said before them being a remark. Those ending in "mind" take the verb as a gerund ("locking": lock).
+ASKING_WRAPPERS = ("could you", "can you", "would you", "will you", "could you possibly", "can you possibly",
+                   "would you mind", "do you mind", "would you be able to", "are you able to", "could you be able to",
+                   "would it be possible to", "is it possible to", "would it be possible for you to",
+                   "is there any way you could", "is there any way you can", "is there any chance you could",
+                   "is there any chance you can", "any chance you could", "any chance you can",
+                   "i was hoping you could", "i was hoping you'd", "i'm hoping you can", "i wonder if you could",
+                   "i wonder whether you could", "i was wondering if you could", "i was wondering whether you could",
+                   "do you think you could", "if you could", "if you can", "i'd be grateful if you could",
+                   "it would be great if you could", "would you be so kind as to", "would you kindly",
+                   "i need you to", "i want you to", "i'd like you to", "i'd love you to", "i'd love it if you could",
+                   "can i get you to", "could i get you to", "could i ask you to", "can i ask you to")
+# The days of a month said as ordinals ("the twelfth of june", "on the ninth"), beyond digits ("14th"); the
+# twenties and thirties as "twenty" or "thirty" before one of the first nine.
+DAY_ORDINALS = frozenset("""first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth
+fourteenth fifteenth sixteenth seventeenth eighteenth nineteenth twentieth thirtieth""".split())
+ORDINAL_TENS = frozenset({"twenty", "thirty"})
+# Words before "the" and a day's ordinal that make it a date ("on the ninth", not "the fourth floor").
+DATE_PREPOSITIONS = frozenset({"on", "for", "from", "until", "till", "by", "before", "after", "to"})
+# Numbers said as a count noun ("a dozen eggs", "two dozen", "half a dozen") and the word of a decimal point said
+# ("six point nine percent").
+COUNT_NOUNS = {"dozen": 12}
+DECIMAL_POINTS = frozenset({"point"})
+# Words that start what is said of a code, ending it ("ba 117 *is* boarding", "parcel yt99812 *will* turn up").
+PREDICATE_WORDS = frozenset({"is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't", "will", "won't",
+                             "has", "hasn't", "have", "haven't", "had", "hadn't", "does", "doesn't", "did", "didn't"})
+
 # --- round 20, clear requests not refused (h21-refuse) ---
 # Verbs that say a switch's state with no "on" or "off" ("start the lawn sprinkler", "get the cider press going",
 # "kill the jukebox"): a thing named with one of them, and no other move, is switched so.

@@ -4,7 +4,8 @@ import json
 import pytest
 
 from assistant import conversation
-from assistant.conversation import calls_of_history, declined, request_for, resolve
+from assistant.conversation import (Unplaced, calls_of_history, declined, misread, request_for, resolve, standalone, supports,
+                                    unsupported)
 from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -157,6 +158,14 @@ def test_every_call_the_state_can_rewrite_reads_back_as_a_request():
     assert request_for({"name": "change_brightness", "arguments": {"room": "living_room", "direction": "down"}}) \
         == "make the living room lights dimmer"
     assert request_for({"name": "calculate", "arguments": {"expression": "7*6"}}) is None
+
+
+def test_a_clients_history_with_values_the_vocabulary_lacks_reads_back_as_said():
+    # a client's history may hold any call; a unit or a direction no table has is said as it is, not a crash
+    assert request_for({"name": "convert", "arguments": {"value": 70, "from": "stone", "to": "pound"}}) \
+        == "convert 70 stone to pound"
+    assert request_for({"name": "change_brightness", "arguments": {"room": "living_room", "direction": "sideways"}}) \
+        == "make the living room lights sideways"
 
 
 @pytest.mark.parametrize("said, default_home, reordered", [
@@ -1513,3 +1522,127 @@ def test_a_heaters_level_is_completed_as_its_degrees(lexicon):
     # the model may set a heater of the user's own by set_level: another heater "the same" is then in degrees
     stove = [user("snug stove to 23"), called("set_level", name="snug_stove", percent=23)]
     assert resolved([*stove, user("radiant panel too")], lexicon) == "set the radiant panel to 23 degrees"
+
+
+# Round 20: a follow-up the model misread is read again as the self-contained request it stands for (standalone)
+
+
+def test_a_follow_up_stands_for_the_request_it_completes(lexicon):
+    now = [user("what's 3 plus 4"), called("calculate", expression="3+4")]
+    kettle = [user("kitchen coffee maker off"), called("set_device", device="coffee_maker", room="kitchen", state="off"), *now]
+    # what asks for it again is read past, and the rest completes the newest call it fits
+    assert standalone([*kettle, user("would you do the same to the bedroom one")]) == "turn off the bedroom coffee maker"
+    heating = [user("heating to 23"), called("set_thermostat", degrees=23), *now]
+    assert standalone([*heating, user("no no i meant 18")]) == "set the thermostat to 18 degrees"
+    press = [user("trouser press on"), called("switch_device", name="trouser press", state="on"), *now]
+    assert standalone([*press, user("could you do the kiln too")], lexicon) == "turn on the kiln"
+
+
+def test_a_question_stands_for_the_thing_it_refers_to(lexicon):
+    heater = [user("garage heater on"), called("set_device", device="heater", room="garage", state="on"),
+              user("what time is it"), called("get_time")]
+    assert standalone([*heater, user("is the 1 in the office on as well")]) == "is the heater in the office on as well"
+    assert standalone([*heater, user("did you really turn that on")]) == "did you really turn the garage heater on"
+    gate = [user("the boathouse door, open it"), called("set_cover", name="boathouse door", action="open")]
+    assert standalone([*gate, user("has it opened")], lexicon) == "has the boathouse door opened"
+    # nothing acted on, or two things acted on together: no reading of its own
+    assert standalone([user("is it on")]) is None
+    both = [user("fans on in the office and the bedroom"), {"role": "assistant", "content": "Okay.", "tool_calls": [
+        {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "on"}},
+        {"name": "set_device", "arguments": {"device": "fan", "room": "bedroom", "state": "on"}}]}]
+    assert standalone([*both, user("was that loud")]) is None
+
+
+def test_the_self_contained_reading_is_kept_only_when_the_words_or_the_state_say_each_part(lexicon):
+    fan = [user("bedroom fan on"), called("set_device", device="fan", room="bedroom", state="on")]
+    asked = [*fan, user("is the 1 in the office on as well")]
+    assert supports(asked, {"name": "get_state", "arguments": {"name": "fan", "area": "office"}})
+    # a question is never answered by a change, nor a thing or a number put in that nobody said
+    assert not supports(asked, {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "on"}})
+    assert not supports(asked, {"name": "get_state", "arguments": {"name": "tv", "area": "office"}})
+    again = [*fan, user("same for the office please")]
+    assert supports(again, {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "on"}})
+    assert not supports(again, {"name": "set_device", "arguments": {"device": "fan", "room": "office", "state": "off"}})
+    assert not supports(again, {"name": "set_brightness", "arguments": {"room": "office", "percent": 35}})
+    # a thing's state answers a yes-or-no question only, and a request is answered by a reading only after one
+    running = [*fan, user("how long has that been running")]
+    assert not supports(running, {"name": "get_state", "arguments": {"name": "fan", "area": "bedroom"}})
+    assert not supports([*fan, user("the office fan now")], {"name": "get_state", "arguments": {"name": "fan", "area": "office"}})
+    humid = [user("humidity in the bathroom"), called("read_sensor", kind="humidity", room="bathroom"), user("the office now")]
+    assert supports(humid, {"name": "read_sensor", "arguments": {"kind": "humidity", "room": "office"}})
+    # a light of the user's home is never locked
+    chandelier = [user("piano light on"), called("switch_device", name="piano light", state="on"), user("and the fan too")]
+    assert not supports(chandelier, {"name": "set_lock", "arguments": {"name": "piano light", "action": "lock"}}, lexicon)
+
+
+def test_a_call_of_another_mood_or_kind_is_misread(lexicon):
+    fan = [user("bedroom fan on"), called("set_device", device="fan", room="bedroom", state="on")]
+    assert misread([*fan, user("did you manage to switch it on")],
+                   {"name": "set_device", "arguments": {"device": "fan", "room": "bedroom", "state": "on"}})
+    lamp = [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")]
+    assert misread([*lamp, user("would you do the salt lamp as well")],
+                   {"name": "set_lock", "arguments": {"name": "salt lamp", "action": "lock"}}, lexicon)
+    # a client's own tool is read by its own words
+    assert not misread([*fan, user("did you log that")], {"name": "log_event", "arguments": {"what": "fan"}})
+    # a self-contained request is the model's own reading
+    assert not misread([user("is the kitchen light on")],
+                       {"name": "set_device", "arguments": {"device": "light", "room": "kitchen", "state": "on"}})
+
+
+def test_one_said_in_the_users_home_is_the_thing_of_its_kind_in_the_area_said(lexicon):
+    press = [user("drying fan on please"), called("switch_device", name="drying fan", state="on"),
+             user("what's the date"), called("get_date")]
+    assert standalone([*press, user("how about the 1 in the music room")], lexicon) == "turn on the whirlwind fan"
+    # the rules find no call with a place for the music room: a decline its self-contained reading may answer
+    assert isinstance(declined([*press, user("and the one in the music room")], lexicon), Unplaced)
+    # and "one" there supports the whirlwind fan, no other thing
+    there = [*press, user("and the 1 in the music room")]
+    assert supports(there, {"name": "switch_device", "arguments": {"name": "whirlwind fan", "state": "on"}}, lexicon)
+    assert not supports(there, {"name": "switch_device", "arguments": {"name": "gramophone", "state": "on"}}, lexicon)
+    # two lights in the gallery: "one" there singles none of them out
+    arc = [user("arc lamp on"), called("switch_device", name="arc lamp", state="on")]
+    assert standalone([*arc, user("and the 1 in the gallery")], lexicon) not in (
+        "turn on the picture light", "turn on the crystal pendant")
+
+
+def test_a_call_of_the_opposite_of_what_the_words_say_is_asked_about(lexicon):
+    blind = [user("open the roman blind please"), called("set_cover", name="roman blind", action="open"),
+             user("what's the time"), called("get_time")]
+    # read by a rule or not, a follow-up that says close is never answered by opening
+    assert unsupported([*blind, user("ok now shut it again")], {"name": "set_cover",
+                       "arguments": {"name": "roman blind", "action": "open"}}, lexicon) is not None
+    assert unsupported([*blind, user("ok now shut it again")], {"name": "set_cover",
+                       "arguments": {"name": "roman blind", "action": "close"}}, lexicon) is None
+    # both said: each is one the words say
+    lights = [user("office light on"), called("set_device", device="light", room="office", state="on")]
+    assert unsupported([*lights, user("the fan on and the light off")], {"name": "set_device",
+                       "arguments": {"device": "fan", "room": "office", "state": "on"}}) is None
+
+
+def test_a_question_about_it_after_a_reading_is_the_reading_again():
+    humid = [user("how humid's the bathroom"), called("read_sensor", kind="humidity", room="bathroom"),
+             user("what's the date"), called("get_date")]
+    assert standalone([*humid, user("has it gone up since")]) == "what's the humidity in the bathroom"
+
+
+def test_a_timer_said_by_its_name_alone_and_a_check_of_a_state_are_read_as_questions():
+    tea = [user("a tea timer for 4 minutes"), called("start_timer", name="tea", seconds=240),
+           user("what's the time"), called("get_time")]
+    assert standalone([*tea, user("how is the tea getting on")]) == "how is the tea timer getting on"
+    tv = [user("bedroom telly off"), called("set_device", device="tv", room="bedroom", state="off")]
+    checked = [*tv, user("could you check it's off")]
+    assert supports(checked, {"name": "get_state", "arguments": {"name": "tv", "area": "bedroom"}})
+    assert not supports(checked, {"name": "set_device", "arguments": {"device": "tv", "room": "bedroom", "state": "off"}})
+
+
+def test_a_follow_up_after_a_clients_call_in_units_the_vocabulary_lacks_is_read():
+    # a client's history with a unit no table has ("stone") once raised KeyError from the follow-up's reading
+    call = {"id": "c1", "type": "function",
+            "function": {"name": "convert", "arguments": json.dumps({"value": 70, "from": "stone", "to": "pound"})}}
+    history = [{"role": "user", "content": "how many pounds is 70 stone"},
+               {"role": "assistant", "content": None, "tool_calls": [call]},
+               {"role": "tool", "tool_call_id": "c1", "content": "980"},
+               {"role": "assistant", "content": "980 pounds."},
+               {"role": "user", "content": "and 80"}]
+    assert declined(history) is None
+    assert resolve(history) == [{"role": "user", "content": "convert 80 stone to pound"}]
