@@ -32,8 +32,8 @@ from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, DONE_ALREADY, MOVES_NOT_ON, NOT_MORE_OF_A_NAME,
                                   OTHER_REQUEST_VERBS, PERIOD_WORDS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
-                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS,
-                                  WITHIN_A_NAME)
+                                  STATE_VERBS, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS,
+                                  VERB_OBJECTS, WITHIN_A_NAME)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -79,6 +79,18 @@ _PERIOD_SAID = {period: re.compile(r"\b(?:" + "|".join(words) + r")\b") for peri
 # after "to", "at" or "on" that counts nothing ("on 19"; not "on 600 seconds", "the other 1", "all 3 fans")
 _TAKE_NO_NUMBER = {"set_device", "switch_device", "switch_all", "set_cover", "set_lock", "activate_scene"}
 _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on) \d+(?:\.\d+)?\b(?! [a-z]+s\b)")
+# The number of a level said (_A_LEVEL_SAID's), and its unit where one is said
+_A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"
+                             r"\b(?:to|at|on) (\d+(?:\.\d+)?)(?![.\d])(?! [a-z]+s\b)")
+_A_LEVEL_UNIT = re.compile(r"\b\d+(?:\.\d+)? (degrees|percent)\b")
+# A device of the default home, said
+_A_DEVICE = re.compile(r"\b(?:" + "|".join(word for words in DEVICES.values() for word in words) + r")\b")
+# A number as the normaliser writes it, and each unit as said (UNIT_WORDS; "i'm" says no metre)
+_A_NUMBER = re.compile(r"(?<![\w.'])\d+(?:\.\d+)?(?![\w.'])")
+_UNIT_SAID = {unit: re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(word) for word in words) + r")(?![\w'])")
+              for unit, words in UNIT_WORDS.items()}
+# Verbs that say a switch's state with no "on" or "off" (STATE_VERBS)
+_STATE_VERB = {state: re.compile(r"\b(?:" + "|".join(verbs) + r")\b") for state, verbs in STATE_VERBS.items()}
 # A timer said as one ("the kiln timer", "a countdown")
 _A_TIMER = re.compile(r"\b(?:timers?|countdowns?)\b")
 # A lock's verbs, in any form ("needs locking", "lock up")
@@ -148,11 +160,12 @@ def moves_said(text: str, skill: str = "set_cover") -> set[str]:
 def named_move(slots: "Slots", inventory) -> dict | None:
     """The call of a request in a user's own home that names one thing (its name, or part of it with its area,
     singling it out) and says one move that thing can make: a cover's (moves_said), a lock's, or a switch's state
-    after a verb of switching or right after the name ("propagator off, the seeds are up"); or, asked as a
+    after a verb of switching or right after the name ("propagator off, the seeds are up"), or said by a verb alone
+    ("start the lawn sprinkler", STATE_VERBS); one level it takes (_level_named); or, asked as a
     question, its state (a switch's, light's, cover's or lock's only with words that ask one); several things that
     are all of an area's lights or everything in it, switched together (_several_named); an area said dark, its
     lights on (_lights_wished). Read by code when
-    the model and Home Assistant's phrasings refused it; never with a level or a length of time said, a place said
+    the model and Home Assistant's phrasings refused it; never with a length of time said, a place said
     that is not the thing's, nor for a report of what was done."""
     request = slots.request.lower()
     if slots.lexicon is None or slots.request_areas > 1 or _DURATION.search(request):     # "in ten minutes": later
@@ -171,8 +184,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     if asks_how_things_are(request):
         asked = entity.component in ("sensor", "binary_sensor", "climate") or _STATE_ASKED_WORDS.search(request)
         return {"name": "get_state", "arguments": {"name": entity.name}} if asked else None
-    if _A_LEVEL_SAID.search(request) or _DONE.search(request):
+    if _DONE.search(request):
         return None
+    if _A_LEVEL_SAID.search(request):
+        return _level_named(entity, request)
     if entity.component in ("cover", "lock"):
         skill = "set_cover" if entity.component == "cover" else "set_lock"
         key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
@@ -181,10 +196,53 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         after = re.findall(rf"\b{re.escape(slots.names[0])} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
                            request)
         skill, key = "switch_device", "state"
-        moves = {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | set(after)
+        moves = {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | set(after) | \
+            {state for state, verbs in _STATE_VERB.items() if verbs.search(request)}
     else:
         return None
     return {"name": skill, "arguments": {"name": entity.name, key: moves.pop()}} if len(moves) == 1 else None
+
+
+def conversion_said(slots: "Slots") -> dict | None:
+    """The conversion a request says, read by code when the model and Home Assistant's phrasings refused it: one
+    number, said before one unit, and one other unit of that unit's kind ("i need two litres of water, how many cups
+    is that"; "a ten k, how many miles is ten kilometres", which the model read as kilometres to kilometres)."""
+    request = slots.request.lower()
+    if slots.request_names or slots.request_areas or _A_DEVICE.search(request):     # "heater to 20 degrees celsius"
+        return None
+    numbers = set(_A_NUMBER.findall(request))
+    units = {unit for unit, said in _UNIT_SAID.items() if said.search(request)}
+    if len(numbers) != 1 or len(units) != 2 or len({UNIT_FACTORS[unit][0] for unit in units}) != 1:
+        return None
+    number = numbers.pop()
+    counted = {unit for unit in units
+               if re.search(rf"(?<![\w.']){re.escape(number)} " + _UNIT_SAID[unit].pattern, request)}
+    if len(counted) != 1:
+        return None
+    value = float(number)
+    return {"name": "convert", "arguments": {"value": int(value) if value.is_integer() else value,
+                                             "from": (unit := counted.pop()), "to": (units - {unit}).pop()}}
+
+
+def _levels_said(request: str) -> tuple[set[float], set[str]]:
+    """The numbers said as levels ("to 22", "40 percent"), and the units said with them."""
+    return ({float(number) for pair in _A_LEVEL_NUMBER.findall(request) for number in pair if number},
+            set(_A_LEVEL_UNIT.findall(request)))
+
+
+def _level_named(entity, request: str) -> dict | None:
+    """One level said for one thing that takes it: degrees for a heater ("nursery radiator up to 22"), a percent for
+    a light ("picture light at 40 percent"); a level in the other unit, or two levels, is left to ask again."""
+    levels, units = _levels_said(request)
+    if len(levels) != 1 or len(units) > 1:
+        return None
+    level = levels.pop()
+    level = int(level) if level.is_integer() else level
+    if entity.component == "climate" and units <= {"degrees"}:
+        return {"name": "set_thermostat", "arguments": {"name": entity.name, "degrees": level}}
+    if entity.component == "light" and units <= {"percent"}:
+        return {"name": "set_level", "arguments": {"name": entity.name, "percent": level}}
+    return None
 
 
 _LIGHT_CUE = re.compile(r"\b(?:" + "|".join(DEVICE_CUES["light"]) + r")\b")
@@ -403,6 +461,24 @@ class Slots:
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
     clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when read alone too (assistant.clauses)
     lexicon: Lexicon | None = None      # the user's own home's names, None for the default home
+
+    def mended(self, call: dict) -> dict:
+        """A call that lacks one number its skill needs, the request saying one number of that kind: a timer's
+        length ("the bread needs forty minutes, start a bread timer" gave start_timer name=bread), degrees, a
+        percent. Any other call the skills do not accept is a muddled reading and stays refused: "a lovely afternoon
+        for a game of billiards" gave get_state name=billiards action=lock. The checks of every call still hold."""
+        skill, arguments = SKILLS.get(call["name"]), call["arguments"]
+        if skill is None or not set(arguments) <= set(skill.arguments):
+            return call
+        missing = set(skill.arguments) - skill.optional - set(arguments)
+        levels, units = _levels_said(self.request)
+        said = {"seconds": {float(seconds) for seconds in _DURATION.findall(self.request)},
+                "degrees": levels if units <= {"degrees"} else set(),
+                "percent": levels if units <= {"percent"} else set()}
+        if len(missing) != 1 or len(found := said.get(key := missing.pop(), set())) != 1:
+            return call
+        number = found.pop()
+        return {"name": call["name"], "arguments": {**arguments, key: int(number) if number.is_integer() else number}}
 
     def refuses(self, call: dict, call_text: str) -> bool:
         """The call, read against what was said, is one the model made up from a garbled request: rather ask

@@ -73,8 +73,8 @@ _IN_AREA = {("in", "the"), ("on", "the")}
 _NUMBER = re.compile(r"\d")
 # A remark said of an area as its subject: "the cellar's getting musty", "the nursery is freezing"
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
-# A clause said of its subject: "the boat's tied up", "the kids are up"
-_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| are| was| were)\b")
+# A clause said of its subject: "the boat's tied up", "the kids are up", "the wash has just gone on"
+_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| are| was| were| has| have| had)\b")
 _PLACE = re.compile(rf"\bin (?:the|my|our|this|that|his|her)\b(?! (?:{'|'.join(NO_PLACES)})\b)"
                     r"|\b(?:upstairs|downstairs|outside|outdoors)\b")
 

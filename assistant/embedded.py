@@ -28,7 +28,8 @@ from types import MappingProxyType
 
 import torch
 
-from assistant.chat_template import NoAction, Slots, content_text, fill_result, model_prompt, named_move
+from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, fill_result, model_prompt,
+                                     named_move)
 from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
 from assistant.clauses import clauses, parts_alone, reading_taken, takeable
 from assistant.conversation import Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, unsupported
@@ -343,10 +344,11 @@ class EmbeddedGenerator:
         minutes" as "300 seconds", past HA's range of seconds, and "my 19-hours timer" as a timer named "68400
         seconds"), then as normalised, then as resolved against the conversation (a follow-up is the request it
         stands for), then each clause said beside others that carry nothing (clauses.parts_alone: a template
-        must match a whole sentence), then one thing named and one move it can make, read by code
-        (chat_template.named_move); matching is CPU work, off the event loop. The checks of the model's calls
-        hold for it too, against the whole request (Slots.refuses): "set the timer for 8 minutes in 30 seconds", as
-        Whisper writes "8 minutes and 30 seconds", is HA's timer of 30 seconds, shorter than a duration said."""
+        must match a whole sentence), then one thing named and one move it can make, or a conversion, read by
+        code (chat_template.named_move, conversion_said); matching is CPU work, off the event loop. The checks of
+        the model's calls hold for it too, against the whole request (Slots.refuses): "set the timer for 8 minutes
+        in 30 seconds", as Whisper writes "8 minutes and 30 seconds", is HA's timer of 30 seconds, shorter than a
+        duration said."""
         if not history or history[-1].get("role") != "user":
             return None
         inventory = tools.home.inventory
@@ -355,7 +357,8 @@ class EmbeddedGenerator:
             said = content_text(history[-1])
             readings = [said, normalize_request(said), content_text(resolve(history, lexicon)[-1])]
             return self.second_opinion.call(readings, inventory) or \
-                self.second_opinion.call(parts_alone(said, Vocabulary(lexicon)), inventory) or named_move(slots, inventory)
+                self.second_opinion.call(parts_alone(said, Vocabulary(lexicon)), inventory) or \
+                named_move(slots, inventory) or conversion_said(slots)
         call = await asyncio.to_thread(matched)
         if call is None or slots.refuses(call, ""):
             return None

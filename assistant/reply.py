@@ -128,6 +128,8 @@ class ReplyReader:
                 (ToolCall(declared["name"], declared["arguments"], new_call_id()), False)
         text = self.slots.show(written)
         parsed = None if ANY_SLOT.search(text) else parse_call(text)
+        if parsed is not None and not valid_call(parsed):
+            parsed = self.slots.mended(parsed)
         if parsed is None or not valid_call(parsed) or self.slots.refuses(parsed, written):
             return None, True
         parsed = self.slots.placed(parsed)

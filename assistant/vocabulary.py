@@ -566,3 +566,9 @@ DECIMAL_POINTS = frozenset({"point"})
 # Words that start what is said of a code, ending it ("ba 117 *is* boarding", "parcel yt99812 *will* turn up").
 PREDICATE_WORDS = frozenset({"is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't", "will", "won't",
                              "has", "hasn't", "have", "haven't", "had", "hadn't", "does", "doesn't", "did", "didn't"})
+
+# --- round 20, clear requests not refused (h21-refuse) ---
+# Verbs that say a switch's state with no "on" or "off" ("start the lawn sprinkler", "get the cider press going",
+# "kill the jukebox"): a thing named with one of them, and no other move, is switched so.
+STATE_VERBS = {"on": ("start", "starts", "going", "running", "fire up", "boot up"),
+               "off": ("stop", "stops", "kill", "cut")}

@@ -246,3 +246,15 @@ def test_a_part_a_second_opinion_may_match_alone_is_said_beside_clauses_that_car
     assert parts_alone("switch the fan off, back in ten minutes", DEFAULT_HOME) == []    # a thing, and a number
     assert parts_alone("turn off the heater, when i leave", DEFAULT_HOME) == []                  # a condition
     assert parts_alone("what's the time", DEFAULT_HOME) == []
+
+
+@pytest.mark.parametrize("request_, taken", [
+    ("start a timer called laundry for an hour, the wash has just gone on",
+     ["start a timer called laundry for an hour"]),
+    ("switch the fan off, the kids have gone out", ["switch the fan off"]),
+    ("turn the fan off, the heater has been on all day", []),          # the home has a heater: its state may be asked
+])
+def test_a_remark_said_of_its_subject_with_has_or_have(request_, taken):
+    """A clause said of something the home does not have, with "has" or "have" ("the wash has just gone on"), is a
+    remark as one with "is" or "are" is: its state is its subject's."""
+    assert takeable(request_, DEFAULT_HOME) == taken

@@ -1,9 +1,10 @@
 """The chat template: conversations become prompts, generated replies become a call and speech."""
 import json
 
-from assistant.chat_template import (Slots, format_call, hide_names, hide_numbers, model_prompt, parse_call,
-                                     render_prompt, render_reply, reply_target)
+from assistant.chat_template import (Slots, conversion_said, format_call, hide_names, hide_numbers, model_prompt,
+                                     parse_call, render_prompt, render_reply, reply_target)
 from assistant.clauses import clauses
+from assistant.spoken_numbers import normalize_request
 
 
 def test_single_turn_prompt_is_normalised():
@@ -466,3 +467,40 @@ def test_a_call_that_takes_no_number_is_refused_for_a_request_that_says_a_level(
     assert not slots_of("switch on all three fans").leaves_a_said_level(on)
     assert not slots_of("set the snug stove to twenty").leaves_a_said_level(
         {"name": "set_thermostat", "arguments": {"name": "snug stove", "degrees": 20}})
+
+
+def test_a_call_lacking_one_number_takes_the_one_the_request_says():
+    """ "the bread needs forty minutes in the oven, start a bread timer" gave start_timer name=bread: the one length
+    said is its length; a muddled call, or one of two lengths, stays as the model wrote it (refused)."""
+    def mended(call: dict, said: str) -> dict:
+        slots = Slots()
+        slots.request = normalize_request(said)
+        return slots.mended(call)
+    bread = {"name": "start_timer", "arguments": {"name": "bread"}}
+    assert mended(bread, "the bread needs forty minutes in the oven, start a bread timer") == \
+        {"name": "start_timer", "arguments": {"name": "bread", "seconds": 2400}}
+    assert mended(bread, "start a bread timer, forty minutes or maybe fifty minutes") == bread
+    assert mended({"name": "set_thermostat", "arguments": {"name": "snug stove"}}, "the snug stove up to 21") == \
+        {"name": "set_thermostat", "arguments": {"name": "snug stove", "degrees": 21}}
+    assert mended({"name": "set_level", "arguments": {"name": "arc lamp"}}, "arc lamp to 20 degrees") == \
+        {"name": "set_level", "arguments": {"name": "arc lamp"}}
+    muddled = {"name": "get_state", "arguments": {"name": "billiards", "action": "lock"}}
+    assert mended(muddled, "what a lovely afternoon for a game of billiards") == muddled
+
+
+def test_a_conversion_said_is_read_by_code_after_a_refusal():
+    """One number said before one unit, and one other unit of its kind: the model gave no call for "i need two litres
+    of water, how many cups is that", and kilometres to kilometres for "a ten k, how many miles is ten kilometres"."""
+    def said(request: str):
+        slots = Slots()
+        slots.request = normalize_request(request)
+        return conversion_said(slots)
+    assert said("i need two litres of water, how many cups is that") == \
+        {"name": "convert", "arguments": {"value": 2, "from": "liter", "to": "cup"}}
+    assert said("i'm running a ten k, how many miles is ten kilometres") == \
+        {"name": "convert", "arguments": {"value": 10, "from": "km", "to": "mile"}}
+    assert said("is 3 pounds the same as 3 kilograms") is None        # both units counted: which is asked?
+    assert said("i walked 5 miles today") is None                     # one unit
+    assert said("5 miles or 8 kilograms") is None                     # two kinds
+    assert said("what's 3 feet and 4 feet in inches") is None         # two numbers
+    assert said("the heater to 20 degrees celsius not fahrenheit") is None      # a thing of the home

@@ -61,7 +61,16 @@ def test_switching_a_cover_takes_the_move_its_verb_says():
     ("the jukebox on a saturday is the best", None),            # "on" before a time, no state
     ("turn the pond heater on", None),                          # no thing of the home
     ("open the blind in the attic", None),                      # a place the blind is not in
-    ("arc lamp to 40 percent", None),                           # a level: the model's, not this reading's
+    ("arc lamp to 40 percent", {"name": "set_level", "arguments": {"name": "arc lamp", "percent": 40}}),
+    ("we're cold, the snug stove up to twenty two", {"name": "set_thermostat", "arguments": {"name": "snug stove",
+                                                                                            "degrees": 22}}),
+    ("snug stove at 40 percent", None),                         # a level in a unit the thing does not take
+    ("arc lamp to 20 degrees", None),
+    ("the arc lamp to 40 or 50 percent", None),                 # two levels
+    ("the pots are in, could you start the kiln", {"name": "switch_device", "arguments": {"name": "kiln", "state": "on"}}),
+    ("kill the jukebox, it's too loud", {"name": "switch_device", "arguments": {"name": "jukebox", "state": "off"}}),
+    ("get the bilge pump going", {"name": "switch_device", "arguments": {"name": "bilge pump", "state": "on"}}),
+    ("start the kiln then stop the pond pump", None),           # two things
     ("give it ten minutes then turn the kiln off", None),        # later: no call can do it now
     ("the arc lamp and the salt lamp, both off", {"name": "switch_all", "arguments": {"name": "lights", "area": "snug",
                                                                                       "state": "off"}}),
