@@ -6,8 +6,8 @@ probabilities, and the decoding without the prompt (run by the server only where
 own: its share is given); the whole `hear` and a greedy final
 (`hypotheses(..., 1)`, the baseline of the cost target) for comparison, also paired (each recording's ratio);
 the beam with every name of the home in its prompt (as greedy decodings are prompted) and with the fixed prompt
-alone (the prompt's length: up to _MAX_PROMPT_TOKENS) beside the server's beam, whose prompt holds each word of
-the names once (voice.stt.words_once).
+alone (the prompt's length: up to _MAX_PROMPT_TOKENS) beside the server's beam, whose prompt leaves out the names
+that stand inside longer ones (voice.stt.beam_names).
 Medians of the process's CPU time (Whisper's threads included) and of the wall clock, each recording heard
 `--rounds` times, with `--cpu-threads` CTranslate2 threads (default: the server's). Recordings as
 `bench/final_window.py`'s.
@@ -42,7 +42,7 @@ def main(argv: list[str] | None = None) -> int:
     import ctranslate2
 
     from voice.stt import (_TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt,
-                           log_mel, words_once)
+                           log_mel, beam_names)
 
     clips = recordings(args.requests, args.voices.split(","))
     stt = WhisperSTT(cpu_threads=args.cpu_threads)
@@ -69,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
         for index, (_, names, audio) in enumerate(clips):
             in_turn(index, [("hear (the server's final)", lambda: stt.hear(audio, names)),
                             ("greedy final", lambda: stt.hypotheses(audio, names, 1))])
-            prompt, greedy_prompt = stt._prompt_for(words_once(names))[1], stt._prompt_for(names)[1]
+            prompt, greedy_prompt = stt._prompt_for(beam_names(names))[1], stt._prompt_for(names)[1]
             padded = np.zeros(max(stt.final_window_s * stt.sample_rate, audio.size), np.float32)
             padded[:audio.size] = audio
             extractor = stt.whisper.feature_extractor
@@ -94,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
             spoken = f" {' '.join(_plain_words(chosen.text))} "
             forced = stt._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in spoken))[1][:-1]
             timed("forced pass", lambda: stt.whisper.model.align(encoded, forced, [chosen.tokens], window.frames))
-            echoes += echoes_prompt(chosen.text, stt.prompt_text(words_once(names)))
+            echoes += echoes_prompt(chosen.text, stt.prompt_text(beam_names(names)))
             bare = [*stt._tokenizer.sot_sequence, stt._tokenizer.no_timestamps]
             timed("decoding without the prompt", lambda: stt._generate(window, bare, 1))
     heard = len(cpu["forced pass"])
