@@ -5,9 +5,8 @@ window), the beam the server decodes (FINAL_HYPOTHESES) and narrower ones, the f
 probabilities, and the decoding without the prompt (run by the server only where the words end in the prompt's
 own: its share is given); the whole `hear` and a greedy final
 (`hypotheses(..., 1)`, the baseline of the cost target) for comparison, also paired (each recording's ratio);
-the beam with every name of the home in its prompt (as greedy decodings are prompted) and with the fixed prompt
-alone (the prompt's length: up to _MAX_PROMPT_TOKENS) beside the server's beam, whose prompt leaves out the names
-that stand inside longer ones (voice.stt.beam_names).
+the beam and the greedy decoding with the fixed prompt alone, without the home's names (the prompt's length: up
+to _MAX_PROMPT_TOKENS). Decodings of one recording are timed in turn, the first another for each recording.
 Medians of the process's CPU time (Whisper's threads included) and of the wall clock, each recording heard
 `--rounds` times, with `--cpu-threads` CTranslate2 threads (default: the server's). Recordings as
 `bench/final_window.py`'s.
@@ -42,7 +41,7 @@ def main(argv: list[str] | None = None) -> int:
     import ctranslate2
 
     from voice.stt import (_TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt,
-                           log_mel, beam_names)
+                           log_mel)
 
     clips = recordings(args.requests, args.voices.split(","))
     stt = WhisperSTT(cpu_threads=args.cpu_threads)
@@ -69,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
         for index, (_, names, audio) in enumerate(clips):
             in_turn(index, [("hear (the server's final)", lambda: stt.hear(audio, names)),
                             ("greedy final", lambda: stt.hypotheses(audio, names, 1))])
-            prompt, greedy_prompt = stt._prompt_for(beam_names(names))[1], stt._prompt_for(names)[1]
+            prompt = stt._prompt_for(names)[1]
             padded = np.zeros(max(stt.final_window_s * stt.sample_rate, audio.size), np.float32)
             padded[:audio.size] = audio
             extractor = stt.whisper.feature_extractor
@@ -81,12 +80,10 @@ def main(argv: list[str] | None = None) -> int:
             window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * audio.size / stt.sample_rate))
             decoded = in_turn(index, [
                 *((f"beam of {width}" if width > 1 else "greedy decoding",
-                   lambda width=width: stt._generate(window, prompt if width > 1 else greedy_prompt, width))
-                  for width in widths),
-                (f"beam of {FINAL_HYPOTHESES}, every name in the prompt",
-                 lambda: stt._generate(window, greedy_prompt, FINAL_HYPOTHESES)),
+                   lambda width=width: stt._generate(window, prompt, width)) for width in widths),
                 (f"beam of {FINAL_HYPOTHESES}, the fixed prompt alone",
-                 lambda: stt._generate(window, stt._prompt_for(())[1], FINAL_HYPOTHESES))])
+                 lambda: stt._generate(window, stt._prompt_for(())[1], FINAL_HYPOTHESES)),
+                ("greedy decoding, the fixed prompt alone", lambda: stt._generate(window, stt._prompt_for(())[1], 1))])
             beams = {FINAL_HYPOTHESES: decoded[f"beam of {FINAL_HYPOTHESES}"]}
             chosen = beams[FINAL_HYPOTHESES][0] if beams[FINAL_HYPOTHESES] else None
             if chosen is None:
@@ -94,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
             spoken = f" {' '.join(_plain_words(chosen.text))} "
             forced = stt._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in spoken))[1][:-1]
             timed("forced pass", lambda: stt.whisper.model.align(encoded, forced, [chosen.tokens], window.frames))
-            echoes += echoes_prompt(chosen.text, stt.prompt_text(beam_names(names)))
+            echoes += echoes_prompt(chosen.text, stt.prompt_text(names))
             bare = [*stt._tokenizer.sot_sequence, stt._tokenizer.no_timestamps]
             timed("decoding without the prompt", lambda: stt._generate(window, bare, 1))
     heard = len(cpu["forced pass"])

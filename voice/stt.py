@@ -231,7 +231,7 @@ class WhisperSTT:
             aligned = self.whisper.model.align(window.encoded, forced, [chosen.tokens], window.frames)[0]
             probabilities, said = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
             last_word = self._last_word_s(chosen.tokens, aligned.alignments)
-            if echoes_prompt(text, self.prompt_text(beam_names(names))):
+            if echoes_prompt(text, self.prompt_text(names)):
                 bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
                 again = self._generate(window, bare, 1)
                 unprompted = again[0].text if again and _plain_words(again[0].text)[-2:] != _plain_words(text)[-2:] \
@@ -255,7 +255,7 @@ class WhisperSTT:
         seconds = audio.size / self.sample_rate
         if seconds < 0.1:
             return []
-        prompt_text, prompt = self._prompt_for(names if count == 1 else beam_names(names))
+        prompt_text, prompt = self._prompt_for(names)
         if seconds > _MAX_WINDOW_S:
             return [_Hypothesis(self._transcribe_long(audio, prompt_text), 0.0)]
         fitted = math.ceil(seconds)
@@ -347,15 +347,6 @@ def log_mel(extractor, audio: np.ndarray, samples: int) -> np.ndarray:
     features = extractor(padded, padding=0)[:, :computed // hop]
     return np.concatenate([features, np.repeat(features[:, -1:], samples // hop - features.shape[1], axis=1)],
                           axis=1)
-
-
-def beam_names(names: tuple[str, ...]) -> tuple[str, ...]:
-    """The names a beam is prompted with: a name that stands, word for word, inside a longer one is left out
-    (the area "mudroom" beside "mudroom light"): the longer puts its words in the prompt. The prompt's names
-    are read once per hypothesis, so they cost a beam more than a greedy decoding (bench/final_stages.py)."""
-    spaced = [f" {' '.join(_plain_words(name))} " for name in names]
-    return tuple(name for name, words in zip(names, spaced)
-                 if not any(words in other and words != other for other in spaced))
 
 
 def _plain(word: str) -> str:
