@@ -597,3 +597,9 @@ ABILITY_OPENERS = ("can you", "could you", "are you able to", "is it possible fo
                    "do you know how", "are you capable of", "can parley")
 IN_GENERAL = ("at all", "in general", "in principle", "generally", "by yourself", "on your own", "kinds of",
               "sorts of", "sort of", "types of", "do you know how")
+# Words for a kind of thing, or that pick one out, which any home's thing may be called by ("the lamp in the snug",
+# "the big light in the gallery"): a verb's object said in an area with a word neither these nor of the home's
+# names names a thing the home lacks ("open the cat flap in the gallery").
+THING_KIND_WORDS = frozenset("""light lamp lighting bulb blind shade curtain shutter cover window door gate lock fan
+heater heating radiator thermostat switch plug socket outlet sensor temperature humidity tv telly television speaker
+big small little main other left right front back top bottom new old everything all""".split())

@@ -4,6 +4,7 @@ import pytest
 
 from assistant.chat_template import Slots, asks_nothing
 from assistant.spoken_numbers import normalize_request
+from made_up_home import made_up_inventory
 
 NOTHING_ASKED = [
     "if the frost comes tonight we'll want the greenhouse heater on",
@@ -46,3 +47,19 @@ def test_only_calls_on_the_home_are_held_back():
     slots = Slots(request=normalize_request("if the frost comes we'll want the heater on"))
     assert slots.acts_on_words_that_ask_nothing({"name": "switch_device", "arguments": {"name": "heater", "state": "on"}})
     assert not slots.acts_on_words_that_ask_nothing({"name": "calculate", "arguments": {"expression": "9*8"}})
+
+
+def test_a_thing_the_home_lacks_said_in_an_area():
+    """The verb's object in an area has a word of no name of the home's: the area's only thing is not guessed;
+    a part of a name, a word for a kind, or a compound said apart still reaches it."""
+    lexicon = made_up_inventory().lexicon()
+    velux = {"name": "set_cover", "arguments": {"name": "velux window", "action": "open"}}
+    jukebox = {"name": "switch_device", "arguments": {"name": "jukebox", "state": "off"}}
+
+    def slots(said):
+        request = normalize_request(said)
+        return Slots(request=request, spoken=request, lexicon=lexicon)
+    assert slots("open the trapdoor in the gallery").names_a_thing_the_home_lacks(velux)
+    assert not slots("open the window in the gallery").names_a_thing_the_home_lacks(velux)
+    assert not slots("open the velux in the gallery").names_a_thing_the_home_lacks(velux)
+    assert not slots("stop the juke box in the snug").names_a_thing_the_home_lacks(jukebox)
