@@ -30,12 +30,12 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (THING_KIND_WORDS, ABILITY_OPENERS, ADDRESS_WORDS, ASKING_WORDS, ASKING_WRAPPERS, BARE_REQUEST_VERBS,
+from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ASKING_WORDS, ASKING_WRAPPERS, BARE_REQUEST_VERBS,
                                   CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, IN_GENERAL, MODAL_REQUESTS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
-                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS,
-                                  WITHIN_A_NAME)
+                                  STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, THING_KIND_WORDS, UNIT_FACTORS,
+                                  UNIT_WORDS, VERB_OBJECTS, WITHIN_A_NAME)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
