@@ -30,10 +30,12 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (ASKING_WORDS, DEVICE_CUES, DEVICES, DONE_ALREADY, MOVES_NOT_ON, NOT_MORE_OF_A_NAME,
-                                  OTHER_REQUEST_VERBS, PERIOD_WORDS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
-                                  STATE_VERBS, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, UNIT_FACTORS, UNIT_WORDS,
-                                  VERB_OBJECTS, WITHIN_A_NAME)
+from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ASKING_WORDS, ASKING_WRAPPERS, BARE_REQUEST_VERBS,
+                                  CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, IN_GENERAL, MODAL_REQUESTS,
+                                  MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, OTHER_REQUEST_VERBS,
+                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
+                                  STATE_VERBS, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, THING_KIND_WORDS,
+                                  UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WITHIN_A_NAME)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -150,6 +152,48 @@ _MEANS = {(skill.name, action): _means_pattern(words)
 # A move other than switching on, in any of its forms (MOVES_NOT_ON)
 _MOVE_NOT_ON = re.compile(r"\b(?:" + "|".join(_forms(word) for word in MOVES_NOT_ON) + r")\b")
 
+
+
+def _any_of(phrases) -> str:
+    return "|".join(re.escape(phrase) for phrase in sorted(phrases, key=len, reverse=True))
+
+
+# Words that ask nothing of the assistant (vocabulary, round 21): meant for someone else, a question of ability in
+# general, a condition or a time to come with no verb of asking, a statement of what may or will be
+_MEANT_FOR_ANOTHER = re.compile(rf"\b(?:{_any_of(PERSON_ONLY_DOINGS)})\b|^(?:{_any_of(ADDRESS_WORDS)})\b")
+_ABILITY = re.compile(rf"\b(?:{_any_of(ABILITY_OPENERS)})\b")
+_IN_GENERAL = re.compile(rf"\b(?:{_any_of(IN_GENERAL)})\b")
+_ASKS = re.compile(rf"\b(?:please|{_any_of(ASKING_WRAPPERS)})\b")
+_FILLER = r"(?:(?:um|uh|so|and|oh|okay|ok|well|hey|parley)\s+)*"
+_CONDITION = re.compile(rf"^{_FILLER}(?:{_any_of(CONDITION_OPENERS)})\b"        # "when's the next bus" asks
+                        r"(?!'s| (?:is|are|was|were|does|do|did|am|can|will|would|should|has|have)\b)")
+_PRONOUNS = ("i", "we", "you", "it", "they", "he", "she", "there", "that", "this", "those", "these", "not")
+_ADVERBS = "(?:probably|maybe|perhaps|likely|definitely|also|really|just|still|quite|rather|much|so)"
+_WORD_MODALS = {modal for modal in MODALS_OF_A_STATEMENT if modal[0].isalpha()}
+_MODAL_STATEMENT = re.compile(rf"(?:(?<=[a-z])(?<!\byou)(?:'ll|'d)|(?<!\byou )\b(?:{_any_of(_WORD_MODALS)}))"
+                              rf" (?!(?:{_ADVERBS} )?(?:{_any_of(_PRONOUNS + MODAL_REQUESTS)})\b)[a-z]")
+# A verb's object said in an area ("open the cat flap in the gallery"): its words
+_OBJECT_IN_AN_AREA = re.compile(rf"\b(?:{_any_of(BARE_REQUEST_VERBS)})(?: up| on| off| down| open)? (?:the|my|our) "
+                                r"((?:[a-z']+ ){0,2}[a-z']+) in the ")
+# words after which a bare verb is not an imperative: "i'll turn", "we might open", "to switch", "is set", "the switch"
+_NOT_BEFORE_AN_IMPERATIVE = set(_PRONOUNS) | _WORD_MODALS | {
+    "to", "is", "are", "was", "were", "be", "been", "can", "could", "probably", "maybe",
+    "the", "a", "an", "my", "our", "your", "their", "his", "her"}          # "the power cuts out": a noun
+
+
+def asks_nothing(request: str) -> bool:
+    """Words that name the home's things but ask the assistant for nothing: meant for someone else ("sarah, switch
+    the jukebox off when you go up"), a question of what it can do in general ("is it possible for you to control
+    blinds at all?"), or, with no verb of asking said bare, a condition or a statement of what may be ("if it gets
+    cold later i might want the bedroom heater on", "should it rain the pergola roof would need closing")."""
+    if _MEANT_FOR_ANOTHER.search(request) or (_ABILITY.search(request) and _IN_GENERAL.search(request)):
+        return True
+    words = request.split()
+    if _ASKS.search(request) or any(word in BARE_REQUEST_VERBS and (i == 0 or (before := words[i - 1]) not in
+                                    _NOT_BEFORE_AN_IMPERATIVE and not before.endswith(("'ll", "'d")))
+                                    for i, word in enumerate(words)):
+        return False
+    return _CONDITION.search(request) is not None or _MODAL_STATEMENT.search(request) is not None
 
 def moves_said(text: str, skill: str = "set_cover") -> set[str]:
     """The actions of a skill whose words (skills.Skill.means) the text says: "shut it for me" says close."""
@@ -491,7 +535,32 @@ class Slots:
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
-            or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call)
+            or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
+            or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call)
+
+    def acts_on_words_that_ask_nothing(self, call: dict) -> bool:
+        """A call on the home's things for words that ask the assistant for nothing (asks_nothing): "when the guests
+        arrive we'll probably want the chandelier on" switched it on."""
+        skill = SKILLS.get(call["name"])
+        return skill is not None and bool(set(skill.arguments) & _THING_ARGUMENTS) and asks_nothing(self.request)
+
+    def names_a_thing_the_home_lacks(self, call: dict) -> bool:
+        """A call on one of the user's things no word of the conversation says, for a request whose verb's object,
+        said in an area, has a word neither of the home's names (one word or two said apart: "juke box") nor a word
+        for a kind ("open the cat flap in the gallery" opened the velux window): rather say so than guess."""
+        name = call["arguments"].get("name")
+        found = _OBJECT_IN_AN_AREA.search(self.request)
+        if self.lexicon is None or not isinstance(name, str) or found is None:
+            return False
+        spoken = {spelling_key(word) for word in self.spoken.split()}
+        if any(spelling_key(word) in spoken for word in name.replace("_", " ").split()):
+            return False
+        known = {spelling_key(word) for phrase in self.lexicon[0] | self.lexicon[1] for word in phrase.split()}
+        words = found.group(1).split()
+        joined = {spelling_key(a + b) for a, b in zip(words, words[1:])}
+        return any(spelling_key(word) not in known | THING_KIND_WORDS and word not in NOT_MORE_OF_A_NAME
+                   and not joined & known
+                   for word in words)
 
     def placed(self, call: dict) -> dict:
         """A switch of a name that only a cover has, for a request whose words say one move of a cover: that move

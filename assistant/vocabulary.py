@@ -572,3 +572,41 @@ PREDICATE_WORDS = frozenset({"is", "are", "was", "were", "isn't", "aren't", "was
 # "kill the jukebox"): a thing named with one of them, and no other move, is switched so.
 STATE_VERBS = {"on": ("start", "starts", "going", "running", "fire up", "boot up"),
                "off": ("stop", "stops", "kill", "cut")}
+
+# --- round 20, never act where nothing said supports it (h21-noguess): words that ask nothing of the assistant, though they name the home's things ---
+# Words that open a condition or a time to come ("if it gets cold later ...", "should it rain ...", "maybe tomorrow
+# ..."): with no verb of asking in the request, what follows is said of then, not asked now.
+CONDITION_OPENERS = ("if", "when", "whenever", "once", "should", "in case", "unless", "were", "suppose",
+                     "supposing", "maybe tomorrow", "one day", "some day")
+# Words that say what may be or will be (a modal said after its subject: "i might want", "we'll need", "the roof
+# would need closing"), not what is asked; a modal before "you" or "i" asks ("could you", "may i"), and "should"
+# wishes ("the hallway lights should be at 10 percent").
+MODALS_OF_A_STATEMENT = ("'ll", "will", "might", "may", "would", "'d")
+# Words a modal may take that ask after all ("i'd like the light on", "i'll have the lamp on").
+MODAL_REQUESTS = ("like", "love", "have", "appreciate", "be grateful", "be nice", "be great", "be good", "be lovely",
+                  "be so kind", "be about right", "be right", "be better", "be perfect", "be ideal", "be fine",
+                  "help")
+# Verbs a request is made with, said bare: one said other than after its subject or a modal asks now ("if it gets
+# dark turn the porch light on").
+BARE_REQUEST_VERBS = ("turn", "switch", "put", "pop", "power", "shut", "flick", "flip", "knock", "open", "close",
+                      "lock", "unlock", "lower", "raise", "lift", "draw", "dim", "brighten", "start", "stop", "set",
+                      "make", "run", "boot", "fire", "crank", "activate", "read", "tell", "check", "give", "cancel", "play", "pause",
+                      "remind")
+# Words only a person can be asked to do or be called by ("when you go up", "on your way out", "kids, ..."): the
+# words are meant for someone else in the room.
+PERSON_ONLY_DOINGS = ("you go up", "you go out", "you go to bed", "you go upstairs", "you go home", "you come", "you leave", "you head", "you walk", "you get up", "you get home",
+                      "you get back", "you've fed", "you have fed", "you feed", "on your way", "your dad", "your mum", "your mom", "your brother", "your sister")
+ADDRESS_WORDS = ("mum", "mom", "dad", "grandad", "grandpa", "granddad", "grandma", "gran", "nan", "nana", "kids",
+                 "children", "boys", "girls", "guys", "darling", "honey", "sweetheart", "love", "everyone")
+# Words of a question about what the assistant can do in general ("is it possible for you to control blinds at
+# all?", "what kinds of devices can you switch?"): an ability, not a request, when said with a word of generality.
+ABILITY_OPENERS = ("can you", "could you", "are you able to", "is it possible for you to", "is it possible to",
+                   "do you know how", "are you capable of", "can parley")
+IN_GENERAL = ("at all", "in general", "in principle", "generally", "by yourself", "on your own", "kinds of",
+              "sorts of", "sort of", "types of", "do you know how")
+# Words for a kind of thing, or that pick one out, which any home's thing may be called by ("the lamp in the snug",
+# "the big light in the gallery"): a verb's object said in an area with a word neither these nor of the home's
+# names names a thing the home lacks ("open the cat flap in the gallery").
+THING_KIND_WORDS = frozenset("""light lamp lighting bulb blind shade curtain shutter cover window door gate lock fan
+heater heating radiator thermostat switch plug socket outlet sensor temperature humidity tv telly television speaker
+big small little main other left right front back top bottom new old everything all""".split())
