@@ -573,7 +573,8 @@ PREDICATE_WORDS = frozenset({"is", "are", "was", "were", "isn't", "aren't", "was
 STATE_VERBS = {"on": ("start", "starts", "going", "running", "fire up", "boot up"),
                "off": ("stop", "stops", "kill", "cut")}
 
-# --- round 20, never act where nothing said supports it (h21-noguess): words that ask nothing of the assistant, though they name the home's things ---
+# --- round 20, never act where nothing said supports it (h21-noguess) ---
+# Words that ask nothing of the assistant, though they name the home's things.
 # Words that open a condition or a time to come ("if it gets cold later ...", "should it rain ...", "maybe tomorrow
 # ..."): with no verb of asking in the request, what follows is said of then, not asked now.
 CONDITION_OPENERS = ("if", "when", "whenever", "once", "should", "in case", "unless", "were", "suppose",
