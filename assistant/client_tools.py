@@ -24,7 +24,7 @@ from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
-from assistant.vocabulary import (ASKING_WRAPPERS, BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
+from assistant.vocabulary import (ASKING_WRAPPERS, REMARK_LINKS, REMARK_PRONOUNS, ASKED_AFTER_A_REMARK, BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
                                   DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
                                   FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
@@ -1627,11 +1627,40 @@ class Decoded:
     owned: bool            # the request asks for the tool and says the thing its name acts on ("log a 30 minute run")
 
 
+def asked_part(text: str) -> str | None:
+    """What follows the last remark in a request, from its words of asking on, as a recogniser writes it ("the gears have
+    been slipping all week so *could you get my bike booked in for saturday*"): the remark's words would be read as
+    the tool's things and its values. None when no such words follow a word that joins a remark, or when the
+    request says the remark's thing by a pronoun ("so could you report *it*")."""
+    tokens = list(_TOKEN.finditer(text))
+    words = [match.group(0).lower().replace("’", "'") for match in tokens]
+    def opened(i: int) -> int | None:
+        """Where the request starts after the word joining a remark at i: at its words of asking, which the
+        request's reading knows, or past words that open a wish ("i think we should")."""
+        if any(words[i + 1:i + 1 + len(p.split())] == p.split() for p in ASKING_WRAPPERS):
+            return i + 1
+        return max((i + 1 + len(p.split()) for p in ASKED_AFTER_A_REMARK
+                    if words[i + 1:i + 1 + len(p.split())] == p.split()), default=None)
+    starts = [at for i in range(1, len(words) - 1) if words[i] in REMARK_LINKS and
+              (at := opened(i)) is not None and at < len(words)]
+    if not starts or any(word in REMARK_PRONOUNS and (word not in ("this", "that") or after in FUNCTION_WORDS)
+                         for word, after in zip(words[starts[-1]:], [*words[starts[-1] + 1:], "the"])):
+        return None
+    return text[tokens[starts[-1]].start():]
+
+
 def read_declared(declarations, text: str) -> Decoded | None:
     """decode's call, and whether the request says the thing the tool's name acts on: then the tool
-    may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
-    its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
-    evidence and most arguments first, then the most words of its name said, then declaration order."""
+    may take a request over from a built-in skill's reading (embedded.py). A request asked after a remark with no
+    comma is read from its words of asking (asked_part), then, when that asks for no tool, whole."""
+    part = asked_part(text)
+    return (_read_declared(declarations, part) if part else None) or _read_declared(declarations, text)
+
+
+def _read_declared(declarations, text: str) -> Decoded | None:
+    """A request that names the tool only by its verb ("ring marie-claire dubois") must leave no words unread ("book
+    me a flight to rome" is no taxi). Best evidence and most arguments first, then the most words of its name said,
+    then declaration order."""
     tools = [tool for tool in (Tool.read(d) for d in declarations) if tool is not None]
     request, best = Request(text, frozenset(tool.verb for tool in tools if tool.verb)), None
     for tool in tools:

@@ -566,3 +566,16 @@ DECIMAL_POINTS = frozenset({"point"})
 # Words that start what is said of a code, ending it ("ba 117 *is* boarding", "parcel yt99812 *will* turn up").
 PREDICATE_WORDS = frozenset({"is", "are", "was", "were", "isn't", "aren't", "wasn't", "weren't", "will", "won't",
                              "has", "hasn't", "have", "haven't", "had", "hadn't", "does", "doesn't", "did", "didn't"})
+# --- round 20, tools2: long requests said after a remark ---
+# Words that join a remark and the request after it when a recogniser writes no comma ("the gears have been
+# slipping *so* could you book my bike in").
+REMARK_LINKS = frozenset({"so", "and", "but", "anyway", "then", "now"})
+# Words that open a request after such a word, beside ASKING_WRAPPERS ("... so *i think we should* get a skip").
+ASKED_AFTER_A_REMARK = ("please", "i'd like to", "i would like to", "we'd like to", "we would like to", "i want to",
+                   "i need to", "i think we should", "i think we ought to", "we should", "let's", "could we",
+                   "can we", "would you please", "could you please", "can you please", "i would like you to",
+                   "i would love it if you could", "i would be grateful if you could", "it would be great if you could")
+# Words of the request that stand for what its remark named ("the light on mill lane is out so could you report
+# *it*", "biscuit smells so could you book *her* in"): such a request is read with its remark. "this" and "that"
+# only where no noun follows them ("send that in", not "that lesson").
+REMARK_PRONOUNS = frozenset({"it", "them", "her", "him", "that", "this"})
