@@ -1628,22 +1628,26 @@ class Decoded:
 
 
 def asked_part(text: str) -> str | None:
-    """What follows the last remark in a request, from its words of asking on, as a recogniser writes it ("the gears have
-    been slipping all week so *could you get my bike booked in for saturday*"): the remark's words would be read as
-    the tool's things and its values. None when no such words follow a word that joins a remark, or when the
-    request says the remark's thing by a pronoun ("so could you report *it*")."""
+    """What follows the last remark in a request, from its words of asking or its question on, as a recogniser
+    writes it ("the gears have been slipping all week so *could you get my bike booked in for saturday*", "... so
+    *what could that be*"): the remark's words would be read as the tool's things and its values. None when no such
+    words follow a word that joins a remark, or when a request, not a question, says the remark's thing by a pronoun
+    ("so could you report *it*")."""
     tokens = list(_TOKEN.finditer(text))
     words = [match.group(0).lower().replace("’", "'") for match in tokens]
     def opened(i: int) -> int | None:
         """Where the request starts after the word joining a remark at i: at its words of asking, which the
         request's reading knows, or past words that open a wish ("i think we should")."""
-        if any(words[i + 1:i + 1 + len(p.split())] == p.split() for p in ASKING_WRAPPERS):
+        if any(words[i + 1:i + 1 + len(p.split())] == p.split() for p in ASKING_WRAPPERS) or \
+                words[i + 1] in QUESTION_STARTS:
             return i + 1
         return max((i + 1 + len(p.split()) for p in ASKED_AFTER_A_REMARK
                     if words[i + 1:i + 1 + len(p.split())] == p.split()), default=None)
     starts = [at for i in range(1, len(words) - 1) if words[i] in REMARK_LINKS and
               (at := opened(i)) is not None and at < len(words)]
-    if not starts or any(word in REMARK_PRONOUNS and (word not in ("this", "that") or after in FUNCTION_WORDS)
+    if not starts or Request(text[tokens[starts[-1]].start():]).question:
+        return text[tokens[starts[-1]].start():] if starts else None
+    if any(word in REMARK_PRONOUNS and (word not in ("this", "that") or after in FUNCTION_WORDS)
                          for word, after in zip(words[starts[-1]:], [*words[starts[-1] + 1:], "the"])):
         return None
     return text[tokens[starts[-1]].start():]
@@ -1652,8 +1656,11 @@ def asked_part(text: str) -> str | None:
 def read_declared(declarations, text: str) -> Decoded | None:
     """decode's call, and whether the request says the thing the tool's name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request asked after a remark with no
-    comma is read from its words of asking (asked_part), then, when that asks for no tool, whole."""
+    comma is read from its words of asking (asked_part), then, when that asks for no tool, whole; a question asked
+    after a remark is read alone, as the remark asks for nothing ("the fish has white spots so what could that be")."""
     part = asked_part(text)
+    if part and Request(part).question:
+        return _read_declared(declarations, part)
     return (_read_declared(declarations, part) if part else None) or _read_declared(declarations, text)
 
 

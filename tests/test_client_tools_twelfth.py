@@ -21,9 +21,10 @@ LAMP = tool("report_lamp", "Called when the user wants to report a broken lamp p
     # the request says the remark's thing by a pronoun: it is read with its remark
     ("the lamp on elm road is out so could you report it", None),
     ("the meter says 4821 so would you send that in", None),
-    # no word joining a remark, or nothing asked after it
+    # a question after a remark is read alone
+    ("the kiln is hot so what should i do now", "what should i do now"),
+    # no word joining a remark
     ("could you fire the kiln at 1200", None),
-    ("the kiln is hot so what should i do now", None),
 ])
 def test_the_part_asked_after_a_remark(text, part):
     assert asked_part(text) == part
@@ -41,3 +42,12 @@ def test_the_part_asked_after_a_remark(text, part):
 def test_a_request_after_a_remark_is_read_past_it(text, tools, expected):
     assert reading(tools, text) == expected
 
+
+
+@pytest.mark.parametrize("text", [
+    "the kiln cracked two bowls last time so how hot should it go",
+    "we filled 3 skips last year and one is full again so what do people do with old bricks",
+])
+def test_a_question_after_a_remark_is_read_alone(text):
+    """The remark says a tool's thing and a number, the question asks what no tool does: no call."""
+    assert reading([KILN, SKIP], text) is None
