@@ -1630,16 +1630,16 @@ class Decoded:
 def asked_part(text: str) -> str | None:
     """What follows the last remark in a request, from its words of asking or its question on, as a recogniser
     writes it ("the gears have been slipping all week so *could you get my bike booked in for saturday*", "... so
-    *what could that be*"): the remark's words would be read as the tool's things and its values. None when no such
-    words follow a word that joins a remark, or when a request, not a question, says the remark's thing by a pronoun
-    ("so could you report *it*")."""
+    *what could that be*"; a question by a modal, "so can the mower cut it", asks for something done): the remark's
+    words would be read as the tool's things and its values. None when no such words follow a word that joins a
+    remark, or when a request, not a question, says the remark's thing by a pronoun ("so could you report *it*")."""
     tokens = list(_TOKEN.finditer(text))
     words = [match.group(0).lower().replace("’", "'") for match in tokens]
     def opened(i: int) -> int | None:
         """Where the request starts after the word joining a remark at i: at its words of asking, which the
         request's reading knows, or past words that open a wish ("i think we should")."""
         if any(words[i + 1:i + 1 + len(p.split())] == p.split() for p in ASKING_WRAPPERS) or \
-                words[i + 1] in QUESTION_STARTS:
+                words[i + 1] in QUESTION_STARTS and words[i + 1] not in ASKING_MODALS:
             return i + 1
         return max((i + 1 + len(p.split()) for p in ASKED_AFTER_A_REMARK
                     if words[i + 1:i + 1 + len(p.split())] == p.split()), default=None)
