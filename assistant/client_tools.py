@@ -24,7 +24,7 @@ from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
-from assistant.vocabulary import (ASKING_WRAPPERS, REMARK_LINKS, REMARK_PRONOUNS, ASKED_AFTER_A_REMARK, BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
+from assistant.vocabulary import (ASKING_WRAPPERS, EXPLAINING_VERBS, REMARK_LINKS, REMARK_PRONOUNS, ASKED_AFTER_A_REMARK, BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
                                   DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
                                   FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
@@ -773,6 +773,7 @@ class Request:
             self.verb = next((action for particle, action in PARTICLES[words[first]].items()
                               if particle in words[first + 1 + (self.verb == "any"):end]), self.verb)
         self.verb_at = first
+        self.asked_in_words = inside        # after words of asking ("would you mind", "i was hoping you could")
         def asks(i: int) -> bool:
             """"is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done."""
             return words[i] in QUESTION_STARTS and not (
@@ -1591,8 +1592,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     targeted = tool.verb in SETTING_VERBS and any(p.type in ("integer", "number") for p in tool.parameters) and \
         any(w == "to" and number_value(after) is not None for w, after in zip(words, words[1:])) and \
         any(tool.names(stem(w)) for w in _content(words))
-    asked = own_verb or counted or targeted or not request.unknown_verb and (WANTING & set(words) or
-                                                                           tool.verb in RECORDS)
+    # asked in words of asking with a verb of no table, the thing the tool's name acts on said after it ("would
+    # you drop some food in for the fish", "could you pop two tins on the pantry list"); not one of being told
+    named_after = request.asked_in_words and request.unknown_verb and request.first not in EXPLAINING_VERBS and \
+        any(tool.names(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end]))
+    asked = own_verb or counted or targeted or named_after or not request.unknown_verb and (
+        WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
         # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the

@@ -579,3 +579,7 @@ ASKED_AFTER_A_REMARK = ("please", "i'd like to", "i would like to", "we'd like t
 # *it*", "biscuit smells so could you book *her* in"): such a request is read with its remark. "this" and "that"
 # only where no noun follows them ("send that in", not "that lesson").
 REMARK_PRONOUNS = frozenset({"it", "them", "her", "him", "that", "this"})
+# Verbs that ask to be told or shown something, not for a thing done ("would you explain how big a skip is"): a
+# request asked in words of asking with such a verb calls no tool that acts, though it names the tool's thing.
+EXPLAINING_VERBS = frozenset({"explain", "describe", "suggest", "recommend", "teach", "advise", "say", "tell",
+                              "show", "name", "list", "compare", "guess"})

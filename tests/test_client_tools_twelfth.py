@@ -54,3 +54,20 @@ def test_a_request_after_a_remark_is_read_past_it(text, tools, expected):
 def test_a_question_after_a_remark_is_read_alone(text):
     """The remark says a tool's thing and a number, the question asks what no tool does: no call."""
     assert reading([KILN, SKIP], text) is None
+
+
+BADGE = tool("RequestGuestBadge", "Called when the user wants a guest badge for a visitor to the office.", ["visitor"],
+             visitor=("string", "The visitor's name."))
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("would you sort out a 6 yard skip for the drive", [SKIP, KILN], ("order-skip", {"size": 6})),
+    ("my cousin is visiting the office tomorrow so could you arrange a guest badge for Priya", [BADGE, KILN],
+     ("RequestGuestBadge", {"visitor": "Priya"})),
+    # to be told something is no action, though the tool's thing is named
+    ("would you explain how big a 6 yard skip is", [SKIP, KILN], None),
+    # no words of asking: a verb of no table alone asks nothing
+    ("arrange a guest badge for Priya", [BADGE, KILN], None),
+])
+def test_a_verb_of_no_table_in_words_of_asking_with_the_tools_thing(text, tools, expected):
+    assert reading(tools, text) == expected
