@@ -1593,9 +1593,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
         any(w == "to" and number_value(after) is not None for w, after in zip(words, words[1:])) and \
         any(tool.names(stem(w)) for w in _content(words))
     # asked in words of asking with a verb of no table, the thing the tool's name acts on said after it ("would
-    # you drop some food in for the fish", "could you pop two tins on the pantry list"); not one of being told
+    # you drop some food in for the fish", "could you pop two tins on the pantry list"); not one of being told, nor
+    # one the corpus knows, another action ("would you blend our flight")
     named_after = request.asked_in_words and request.unknown_verb and request.first not in EXPLAINING_VERBS and \
-        any(tool.names(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end]))
+        request.first not in KNOWN_VERBS and any(tool.names(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end]))
     asked = own_verb or counted or targeted or named_after or not request.unknown_verb and (
         WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
@@ -1662,10 +1663,11 @@ def read_declared(declarations, text: str) -> Decoded | None:
     """decode's call, and whether the request says the thing the tool's name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request asked after a remark with no
     comma is read from its words of asking (asked_part), then, when that asks for no tool, whole; a question asked
-    after a remark is read alone, as the remark asks for nothing ("the fish has white spots so what could that be")."""
+    after a remark asks for a tool only when read alone too, as the remark asks for nothing ("the fish has white
+    spots so what could that be")."""
     part = asked_part(text)
     if part and Request(part).question:
-        return _read_declared(declarations, part)
+        return _read_declared(declarations, text) and _read_declared(declarations, part)
     return (_read_declared(declarations, part) if part else None) or _read_declared(declarations, text)
 
 

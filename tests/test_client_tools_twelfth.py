@@ -61,11 +61,12 @@ BADGE = tool("RequestGuestBadge", "Called when the user wants a guest badge for 
 
 
 @pytest.mark.parametrize("text, tools, expected", [
-    ("would you sort out a 6 yard skip for the drive", [SKIP, KILN], ("order-skip", {"size": 6})),
+    ("would you rustle up a 6 yard skip", [SKIP, KILN], ("order-skip", {"size": 6})),
     ("my cousin is visiting the office tomorrow so could you arrange a guest badge for Priya", [BADGE, KILN],
      ("RequestGuestBadge", {"visitor": "Priya"})),
-    # to be told something is no action, though the tool's thing is named
+    # to be told something is no action, though the tool's thing is named; a verb the corpus knows is another action
     ("would you explain how big a 6 yard skip is", [SKIP, KILN], None),
+    ("could you hold a guest badge for Priya", [BADGE, KILN], None),
     # no words of asking: a verb of no table alone asks nothing
     ("arrange a guest badge for Priya", [BADGE, KILN], None),
 ])
