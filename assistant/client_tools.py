@@ -24,7 +24,7 @@ from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
-from assistant.vocabulary import (ASKING_WRAPPERS, EXPLAINING_VERBS, REMARK_LINKS, REMARK_PRONOUNS, ASKED_AFTER_A_REMARK, BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
+from assistant.vocabulary import (ASKING_WRAPPERS, EXPLAINING_VERBS, QUESTION_LINKS, REMARK_LINKS, REMARK_PRONOUNS, ASKED_AFTER_A_REMARK, BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
                                   DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
                                   FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
@@ -1645,7 +1645,7 @@ def asked_part(text: str) -> str | None:
         """Where the request starts after the word joining a remark at i: at its words of asking, which the
         request's reading knows, or past words that open a wish ("i think we should")."""
         if any(words[i + 1:i + 1 + len(p.split())] == p.split() for p in ASKING_WRAPPERS) or \
-                words[i + 1] in QUESTION_STARTS and words[i + 1] not in ASKING_MODALS:
+                words[i] in QUESTION_LINKS and words[i + 1] in QUESTION_STARTS and words[i + 1] not in ASKING_MODALS:
             return i + 1
         return max((i + 1 + len(p.split()) for p in ASKED_AFTER_A_REMARK
                     if words[i + 1:i + 1 + len(p.split())] == p.split()), default=None)
@@ -1663,11 +1663,11 @@ def read_declared(declarations, text: str) -> Decoded | None:
     """decode's call, and whether the request says the thing the tool's name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request asked after a remark with no
     comma is read from its words of asking (asked_part), then, when that asks for no tool, whole; a question asked
-    after a remark asks for a tool only when read alone too, as the remark asks for nothing ("the fish has white
-    spots so what could that be")."""
+    after a remark is read alone, as the remark asks for nothing ("the fish has white spots so what could that
+    be")."""
     part = asked_part(text)
     if part and Request(part).question:
-        return _read_declared(declarations, text) and _read_declared(declarations, part)
+        return _read_declared(declarations, part)
     return (_read_declared(declarations, part) if part else None) or _read_declared(declarations, text)
 
 

@@ -583,3 +583,6 @@ REMARK_PRONOUNS = frozenset({"it", "them", "her", "him", "that", "this"})
 # request asked in words of asking with such a verb calls no tool that acts, though it names the tool's thing.
 EXPLAINING_VERBS = frozenset({"explain", "describe", "suggest", "recommend", "teach", "advise", "say", "tell",
                               "show", "name", "list", "compare", "guess"})
+# Of those, the ones after which a question is asked of what the remark said ("the bees seem slow *so* how heavy is
+# the hive"); "and" or "now" before a question joins it to the words before ("do me a favour and is it hard").
+QUESTION_LINKS = frozenset({"so", "but", "anyway"})

@@ -23,6 +23,8 @@ LAMP = tool("report_lamp", "Called when the user wants to report a broken lamp p
     ("the meter says 4821 so would you send that in", None),
     # a question after a remark is read alone
     ("the kiln is hot so what should i do now", "what should i do now"),
+    # "and" before a question joins it to the words before it
+    ("do me a favour and is the kiln hot enough", None),
     # a question by a modal asks for something done: read as a request, with its remark when a pronoun stands for
     # the remark's thing
     ("the lawn looks shaggy so can the mower cut it shorter", None),
