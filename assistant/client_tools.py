@@ -24,7 +24,9 @@ from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
-from assistant.vocabulary import (ASKING_WRAPPERS, BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
+from assistant.vocabulary import (ASKED_AFTER_A_REMARK, ASKING_WRAPPERS, EXPLAINING_VERBS, QUESTION_LINKS,
+                                  REMARK_LINKS, REMARK_PRONOUNS,
+                                  BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
                                   DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
                                   FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
@@ -773,6 +775,7 @@ class Request:
             self.verb = next((action for particle, action in PARTICLES[words[first]].items()
                               if particle in words[first + 1 + (self.verb == "any"):end]), self.verb)
         self.verb_at = first
+        self.asked_in_words = inside        # after words of asking ("would you mind", "i was hoping you could")
         def asks(i: int) -> bool:
             """"is the garage door open" asks; "can you call tomasz", "can i get a pizza" ask for something done."""
             return words[i] in QUESTION_STARTS and not (
@@ -1591,8 +1594,14 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     targeted = tool.verb in SETTING_VERBS and any(p.type in ("integer", "number") for p in tool.parameters) and \
         any(w == "to" and number_value(after) is not None for w, after in zip(words, words[1:])) and \
         any(tool.names(stem(w)) for w in _content(words))
-    asked = own_verb or counted or targeted or not request.unknown_verb and (WANTING & set(words) or
-                                                                           tool.verb in RECORDS)
+    # asked in words of asking with a verb of no table, the thing the tool's name acts on said after it ("would
+    # you rustle up a skip", "could you arrange a guest badge"); not one of being told, nor one the corpus knows,
+    # another action ("would you blend our flight")
+    named_after = request.asked_in_words and request.unknown_verb and request.first not in EXPLAINING_VERBS and \
+        request.first not in KNOWN_VERBS and \
+        any(tool.names(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end]))
+    asked = own_verb or counted or targeted or named_after or not request.unknown_verb and (
+        WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
         # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the
@@ -1627,11 +1636,51 @@ class Decoded:
     owned: bool            # the request asks for the tool and says the thing its name acts on ("log a 30 minute run")
 
 
+def asked_part(text: str) -> str | None:
+    """What follows the last remark in a request, from its words of asking or its question on, as a recogniser
+    writes it ("the pots have dried all week so *could you fire the kiln at 1200*", "... so *how hot should it
+    go*"; a question by a modal, "so can the mower cut it", asks for something done): the remark's words would be
+    read as the tool's things and its values. None when no such words follow a word that joins a remark, or when a
+    request, not a question, says the remark's thing by a pronoun ("so could you report *it*")."""
+    tokens = list(_TOKEN.finditer(text))
+    words = [match.group(0).lower().replace("’", "'") for match in tokens]
+
+    def opened(i: int) -> int | None:
+        """Where the request starts after the word joining a remark at i: at its words of asking, which the
+        request's reading knows, or past words that open a wish ("i think we should")."""
+        if any(words[i + 1:i + 1 + len(p.split())] == p.split() for p in ASKING_WRAPPERS) or \
+                words[i] in QUESTION_LINKS and words[i + 1] in QUESTION_STARTS and words[i + 1] not in ASKING_MODALS:
+            return i + 1
+        return max((i + 1 + len(p.split()) for p in ASKED_AFTER_A_REMARK
+                    if words[i + 1:i + 1 + len(p.split())] == p.split()), default=None)
+    starts = [at for i in range(1, len(words) - 1) if words[i] in REMARK_LINKS and
+              (at := opened(i)) is not None and at < len(words)]
+    if not starts:
+        return None
+    part = text[tokens[starts[-1]].start():]
+    if not Request(part).question and any(
+            word in REMARK_PRONOUNS and (word not in ("this", "that") or after in FUNCTION_WORDS)
+            for word, after in zip(words[starts[-1]:], [*words[starts[-1] + 1:], "the"])):
+        return None
+    return part
+
+
 def read_declared(declarations, text: str) -> Decoded | None:
     """decode's call, and whether the request says the thing the tool's name acts on: then the tool
-    may take a request over from a built-in skill's reading (embedded.py). A request that names the tool only by
-    its verb ("ring marie-claire dubois") must leave no words unread ("book me a flight to rome" is no taxi). Best
-    evidence and most arguments first, then the most words of its name said, then declaration order."""
+    may take a request over from a built-in skill's reading (embedded.py). A request asked after a remark with no
+    comma is read from its words of asking (asked_part), then, when that asks for no tool, whole; a question asked
+    after a remark is read alone, as the remark asks for nothing ("the kiln cracked a bowl so how hot should it
+    go")."""
+    part = asked_part(text)
+    if part and Request(part).question:
+        return _read_declared(declarations, part)
+    return (_read_declared(declarations, part) if part else None) or _read_declared(declarations, text)
+
+
+def _read_declared(declarations, text: str) -> Decoded | None:
+    """A request that names the tool only by its verb ("ring marie-claire dubois") must leave no words unread ("book
+    me a flight to rome" is no taxi). Best evidence and most arguments first, then the most words of its name said,
+    then declaration order."""
     tools = [tool for tool in (Tool.read(d) for d in declarations) if tool is not None]
     request, best = Request(text, frozenset(tool.verb for tool in tools if tool.verb)), None
     for tool in tools:

@@ -611,3 +611,26 @@ IN_GENERAL = ("at all", "in general", "in principle", "generally", "by yourself"
 THING_KIND_WORDS = frozenset("""light lamp lighting bulb blind shade curtain shutter cover window door gate lock fan
 heater heating radiator thermostat switch plug socket outlet sensor temperature humidity tv telly television speaker
 big small little main other left right front back top bottom new old everything all""".split())
+
+# --- round 20, the client's tools asked in long, indirect speech (h21-tools2) ---
+# Words that join a remark and the request after it when a recogniser writes no comma ("the pots have dried
+# *so* could you fire the kiln").
+REMARK_LINKS = frozenset({"so", "and", "but", "anyway", "then", "now"})
+# Words that open a request after such a word, beside ASKING_WRAPPERS ("... so *i think we should* get a skip").
+ASKED_AFTER_A_REMARK = ("please", "i'd like to", "i would like to", "we'd like to", "we would like to", "i want to",
+                        "i need to", "i think we should", "i think we ought to", "we should", "let's", "could we",
+                        "can we", "would you please", "could you please", "can you please", "i would like you to",
+                        "i would love it if you could", "i would be grateful if you could",
+                        "it would be great if you could")
+# Words of the request that stand for what its remark named ("the lamp on station street is out so could you
+# report *it*", "the dog smells so could you book *her* in"): such a request is read with its remark. "this" and "that"
+# only where no noun follows them ("send that in", not "that lesson").
+REMARK_PRONOUNS = frozenset({"it", "them", "her", "him", "that", "this"})
+# Verbs that ask to be told or shown something, not for a thing done ("would you explain how big a skip is"): a
+# request asked in words of asking with such a verb calls no tool that acts, though it names the tool's thing.
+EXPLAINING_VERBS = frozenset({"explain", "describe", "suggest", "recommend", "teach", "advise", "say", "tell",
+                              "show", "name", "list", "compare", "guess"})
+# Of REMARK_LINKS, those after which a question is asked of what the remark said ("the kiln cracked a bowl *so* how
+# hot should it go"); "and" or "now" before a question joins it to the words before ("do me a favour and is it
+# hard").
+QUESTION_LINKS = frozenset({"so", "but", "anyway"})
