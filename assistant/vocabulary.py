@@ -540,7 +540,8 @@ DESCRIPTION_WISHES = ("wants to", "would like to", "'d like to", "wishes to", "n
                       "is asking to", "tries to", "asks for", "asks about", "asks", "says", "mentions", "wants",
                       "would like", "needs", "requests")
 # Words a request is asked in: the request's verb follows them ("the piano sounds awful, is there any way you could
-# get the tuner round", "before bed would you mind locking the shed"), what is said before them being a remark. Those ending in "mind" take the verb as a gerund ("locking": lock).
+# get the tuner round", "before bed would you mind locking the shed"), what is said before them being a remark.
+# Those ending in "mind" take the verb as a gerund ("locking": lock).
 ASKING_WRAPPERS = ("could you", "can you", "would you", "will you", "could you possibly", "can you possibly",
                    "would you mind", "do you mind", "would you be able to", "are you able to", "could you be able to",
                    "would it be possible to", "is it possible to", "would it be possible for you to",

@@ -111,14 +111,22 @@ DISCOVERY = [
 ]
 
 
-def discovery_messages() -> list[tuple[str, str]]:
+def messages_of(discovery: list[tuple[str, dict]]) -> list[tuple[str, str]]:
     """(topic, JSON payload) as the bridges publish them, retained."""
-    return [(topic, json.dumps(payload)) for topic, payload in DISCOVERY]
+    return [(topic, json.dumps(payload)) for topic, payload in discovery]
+
+
+def inventory_of(discovery: list[tuple[str, dict]]) -> Inventory:
+    """The home as the assistant knows it once its discovery is read, with no broker."""
+    inventory = Inventory()
+    for topic, payload in messages_of(discovery):
+        inventory.receive_discovery(topic, payload)
+    return inventory
+
+
+def discovery_messages() -> list[tuple[str, str]]:
+    return messages_of(DISCOVERY)
 
 
 def discovered_inventory() -> Inventory:
-    """The home as the assistant knows it once its discovery is read, with no broker."""
-    inventory = Inventory()
-    for topic, payload in discovery_messages():
-        inventory.receive_discovery(topic, payload)
-    return inventory
+    return inventory_of(DISCOVERY)

@@ -8,7 +8,7 @@ development half judged on it shows whether name matching carries to a home nobo
 import json
 
 from assistant.inventory import Inventory
-from discovered_home import Z2M_ORIGIN, _esphome, _tasmota, _z2m, _z2m_light, _z2m_plug
+from discovered_home import Z2M_ORIGIN, _esphome, _tasmota, _z2m, _z2m_light, _z2m_plug, inventory_of, messages_of
 
 
 def _z2m_cover(ieee: str, name: str, area: str) -> tuple[str, dict]:
@@ -83,13 +83,8 @@ DISCOVERY = [
 
 
 def discovery_messages() -> list[tuple[str, str]]:
-    """(topic, JSON payload) as the bridges publish them, retained."""
-    return [(topic, json.dumps(payload)) for topic, payload in DISCOVERY]
+    return messages_of(DISCOVERY)
 
 
 def third_inventory() -> Inventory:
-    """The home as the assistant knows it once its discovery is read, with no broker."""
-    inventory = Inventory()
-    for topic, payload in discovery_messages():
-        inventory.receive_discovery(topic, payload)
-    return inventory
+    return inventory_of(DISCOVERY)
