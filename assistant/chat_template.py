@@ -84,7 +84,9 @@ _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on
 # The number of a level said (_A_LEVEL_SAID's), and its unit where one is said
 _A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"
                              r"\b(?:to|at|on) (\d+(?:\.\d+)?)(?![.\d])(?! [a-z]+s\b)")
-_A_LEVEL_UNIT = re.compile(r"\b\d+(?:\.\d+)? (degrees|percent)\b")
+_A_LEVEL_UNIT = re.compile(r"\b(\d+(?:\.\d+)?) (degrees|percent)\b")
+# The unit of the level a skill sets, named as its argument is (a heater's set_level sets degrees, ToolRunner)
+_LEVEL_UNIT_OF = {"set_brightness": "percent", "set_level": "percent", "set_thermostat": "degrees"}
 # A device of the default home, said
 _A_DEVICE = re.compile(r"\b(?:" + "|".join(word for words in DEVICES.values() for word in words) + r")\b")
 # A number as the normaliser writes it, and each unit as said (UNIT_WORDS; "i'm" says no metre)
@@ -271,7 +273,7 @@ def conversion_said(slots: "Slots") -> dict | None:
 def _levels_said(request: str) -> tuple[set[float], set[str]]:
     """The numbers said as levels ("to 22", "40 percent"), and the units said with them."""
     return ({float(number) for pair in _A_LEVEL_NUMBER.findall(request) for number in pair if number},
-            set(_A_LEVEL_UNIT.findall(request)))
+            {unit for _, unit in _A_LEVEL_UNIT.findall(request)})
 
 
 def _level_named(entity, request: str) -> dict | None:
@@ -536,7 +538,21 @@ class Slots:
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
-            or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call)
+            or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call) \
+            or self.sets_a_level_said_in_another_unit(call)
+
+    def sets_a_level_said_in_another_unit(self, call: dict) -> bool:
+        """A level the request says only in the unit the thing does not take: degrees for a light, a percent for a
+        heater ("set the thermostat to 70 percent" set 70 degrees, "dim the bedroom lights to 5 degrees" 5
+        percent): rather ask again than guess what was meant."""
+        key = _LEVEL_UNIT_OF.get(call["name"])
+        value, name = call["arguments"].get(key), call["arguments"].get("name")
+        if not isinstance(value, (int, float)):
+            return False
+        unit = "degrees" if call["name"] == "set_level" and isinstance(name, str) and self.lexicon is not None \
+            and self.lexicon.kinds_of(name, call["arguments"].get("area")) == {"climate"} else key
+        said = {said_unit for number, said_unit in _A_LEVEL_UNIT.findall(self.request) if float(number) == value}
+        return bool(said) and unit not in said
 
     def acts_on_words_that_ask_nothing(self, call: dict) -> bool:
         """A call on the home's things for words that ask the assistant for nothing (asks_nothing): "when the guests
