@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
+from assistant.inventory import SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ASKING_WORDS, ASKING_WRAPPERS, BARE_REQUEST_VERBS,
@@ -539,7 +539,18 @@ class Slots:
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
             or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call) \
-            or self.sets_a_level_said_in_another_unit(call)
+            or self.sets_a_level_said_in_another_unit(call) or self.acts_on_a_thing_of_another_kind(call)
+
+    def acts_on_a_thing_of_another_kind(self, call: dict) -> bool:
+        """A call on a name of the user's home that means only things the skill cannot act on ("the chandelier at
+        that level as well" locked the chandelier, "what about the cellar humidity" switched it on): the words were
+        misread; rather ask again than answer that the home has no such thing."""
+        name, components = call["arguments"].get("name"), SKILL_COMPONENTS.get(call["name"])
+        if self.lexicon is None or not isinstance(name, str) or components is None:
+            return False
+        area = call["arguments"].get("area")
+        kinds = self.lexicon.kinds_of(name, area.replace("_", " ") if isinstance(area, str) else None)
+        return bool(kinds) and not kinds & set(components)
 
     def sets_a_level_said_in_another_unit(self, call: dict) -> bool:
         """A level the request says only in the unit the thing does not take: degrees for a light, a percent for a

@@ -80,6 +80,8 @@ REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|las
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
+# A pronoun that says no more than "the newest thing": after two of a kind, each acted on alone, it singles none out
+BARE_REFERENCES = {"it", "that", "this", "that 1", "this 1"}
 ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
                       "the last 1": 0, "the other timer": 1, "the first timer": -1, "the second timer": -2,
                       "the last timer": 0}
@@ -924,7 +926,9 @@ def _light_stepped(call: dict, direction: str) -> str | None:
 
 def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
     """A step said in words of its own ("turn it up a bit", "make it warmer", "up 2 degrees", "a notch lower"):
-    one way (STEP_WAYS), an amount with its unit or none, every other word carrying nothing (STEP_CARRIERS).
+    one way (STEP_WAYS), an amount with its unit or none, every other word carrying nothing (STEP_CARRIERS). A
+    number with no unit that lies the way said from the setting, nearer to it than to nothing, is the setting itself
+    ("warmer, 20" after 17 is 20, not 37).
     Degrees or a heating's words step the newest thermostat set, any number of calls back; other words the newest
     thing acted on, when it is a light or a thermostat; a step of nothing that fits is no request made up."""
     amount = re.search(r"\b(?:(?P<n>\d+(?:\.\d+)?)|a|an) (?P<unit>degrees?|percent)\b", said)
@@ -950,9 +954,12 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
     key = unit or ("degrees" if "degrees" in call["arguments"] else "percent" if number else None)
     if key is None:                       # a light steps by its own step; "a bit" of a light set to 40 is no 41
         return _light_stepped(call, "down" if down else "up")
-    if isinstance(call["arguments"].get(key), (int, float)):
-        return request_for(_with(call, key, call["arguments"][key] + (-n if down else n)))
-    return None
+    now = call["arguments"].get(key)
+    if not isinstance(now, (int, float)):
+        return None
+    if number and "by" not in words and (n < now if down else n > now) and abs(n - now) < n:
+        return request_for(_with(call, key, n))      # "warmer, 20" after 17: to 20, not 37; "down 1" after 20: 19
+    return request_for(_with(call, key, now + (-n if down else n)))
 
 
 def _is_named(words: str, call: dict) -> bool:
@@ -1324,6 +1331,9 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
         words = chosen
     elif not which and len(together := _together(calls, words, timer, fits)) > 1:
         return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
+    elif match.group("ref") in BARE_REFERENCES and (other := _another_of_its_kind(calls, words, fits, kinds)) \
+            and not _asked_last(calls, words):
+        return Declined(f"Which one do you mean, {words} or {other}?")
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
     before = said[:match.start()]
     if match.group("ref") in PLURAL_PRONOUNS:        # "both of them", "them all": the group's words are the group
@@ -1331,6 +1341,30 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     if PLACE_OF.search(words):            # "turn them off in there": the place is the thing's own
         after = THERE.sub("", after)
     return FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
+
+
+def _another_of_its_kind(calls: list[dict], words: str, fits, kinds: dict[str, str]) -> str | None:
+    """The thing before the newest (words) that the words fit too and is of its kind, acted on in a reply of its
+    own: "switch it off" after the kitchen light and then the bedroom light could be either (a light and a fan
+    are told apart by their kinds); None when there is none."""
+    newest = next((call for call in reversed(calls) if (target := target_of(call)) is not None
+                   and target.words == words), None)
+    if newest is None:
+        return None
+    kind = _kind(newest, kinds)
+    return next(iter(_targets(calls, target_of(newest).timer, lambda call: fits(call) and _kind(call, kinds) == kind)[1:]),
+                None)
+
+
+def _asked_last(calls: list[dict], words: str) -> bool:
+    """The conversation's last reply asked how the thing (words) is, and nothing else: "turn it off" after "is the
+    pond pump on" is the pond pump, though another thing the words fit was acted on before."""
+    turns = getattr(calls, "turns", None)
+    if not calls or not turns:
+        return False
+    last = [call for call, turn in zip(calls, turns) if turn == turns[-1]]
+    return len(last) == 1 and last[0]["name"] == "get_state" and (target := target_of(last[0])) is not None \
+        and target.words == words
 
 
 def _of_a_group(said: str, targets: list[str], lexicon) -> str | Declined:
@@ -1633,7 +1667,11 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
     if isinstance(parts.get("name"), tuple):        # "the lamp" after two lamps: which one, when either would do
         fit = [name for name in parts["name"] if any(_filled(call, {**parts, "name": name}, vocabulary) for call in calls)]
         return Declined(f"Which one do you mean, the {fit[0]} or the {fit[1]}?") if len(fit) > 1 else None
-    for k in range(len(calls) - 1, -1, -1):
+    # newest first; a device said goes on from the newest call on that device ("the plug in the garage as well" after
+    # "turn off the office plug" and a speaker switched on: off), before any newer call on another
+    device = parts.get("device")
+    order = sorted(range(len(calls) - 1, -1, -1), key=lambda k: device is not None and calls[k]["arguments"].get("device") != device)
+    for k in order:
         changed = _filled(calls[k], parts, vocabulary)
         if changed is None:
             continue
