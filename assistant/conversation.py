@@ -80,7 +80,8 @@ REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|las
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
-# A pronoun that says no more than "the newest thing": after two of a kind, each acted on alone, it singles none out
+# A pronoun that says no more than "the newest thing": once another skill came after two things of a kind, each acted
+# on alone, it singles neither out
 BARE_REFERENCES = {"it", "that", "this", "that 1", "this 1"}
 ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
                       "the last 1": 0, "the other timer": 1, "the first timer": -1, "the second timer": -2,
@@ -1331,8 +1332,8 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
         words = chosen
     elif not which and len(together := _together(calls, words, timer, fits)) > 1:
         return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
-    elif match.group("ref") in BARE_REFERENCES and (other := _another_of_its_kind(calls, words, fits, kinds)) \
-            and not _asked_last(calls, words):
+    elif match.group("ref") in BARE_REFERENCES and not _is_newest(calls, words) \
+            and (other := _another_of_its_kind(calls, words, fits, kinds)):
         return Declined(f"Which one do you mean, {words} or {other}?")
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
     before = said[:match.start()]
@@ -1344,9 +1345,9 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
 
 
 def _another_of_its_kind(calls: list[dict], words: str, fits, kinds: dict[str, str]) -> str | None:
-    """The thing before the newest (words) that the words fit too and is of its kind, acted on in a reply of its
-    own: "switch it off" after the kitchen light and then the bedroom light could be either (a light and a fan
-    are told apart by their kinds); None when there is none."""
+    """The thing before the newest (words) that the words fit too and is of its kind: "turn it off" after the
+    samovar, the ice maker and the time could be either (a light and a fan are told apart by their kinds); None
+    when there is none."""
     newest = next((call for call in reversed(calls) if (target := target_of(call)) is not None
                    and target.words == words), None)
     if newest is None:
@@ -1356,15 +1357,10 @@ def _another_of_its_kind(calls: list[dict], words: str, fits, kinds: dict[str, s
                 None)
 
 
-def _asked_last(calls: list[dict], words: str) -> bool:
-    """The conversation's last reply asked how the thing (words) is, and nothing else: "turn it off" after "is the
-    pond pump on" is the pond pump, though another thing the words fit was acted on before."""
-    turns = getattr(calls, "turns", None)
-    if not calls or not turns:
-        return False
-    last = [call for call, turn in zip(calls, turns) if turn == turns[-1]]
-    return len(last) == 1 and last[0]["name"] == "get_state" and (target := target_of(last[0])) is not None \
-        and target.words == words
+def _is_newest(calls: list[dict], words: str) -> bool:
+    """The newest call of the conversation is on the thing (words): nothing came between, and a pronoun is that
+    thing ("turn on the punkah", "and the whirlwind fan", "turn that off": the fan)."""
+    return bool(calls) and (target := target_of(calls[-1])) is not None and target.words == words
 
 
 def _of_a_group(said: str, targets: list[str], lexicon) -> str | Declined:
