@@ -112,6 +112,10 @@ _ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wai
 _ASKS_A_SWITCH = re.compile(r"\b(?:turn|switch|put|power|shut|flick|flip) (?:the |my |our |all |everything )?"
                             r"(?:[a-z']+ ){0,4}(?:on|off)\b")
 _ASKS_HOW = re.compile(rf"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:{'|'.join(QUESTION_WORDS)})\b")
+# A modal of a statement said first, then a thing and "be": a question of how the thing is ("would the side gate be
+# unlocked right now"), not a statement of what may be
+_ASKS_WITH_A_MODAL = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:" + "|".join(
+    modal for modal in MODALS_OF_A_STATEMENT if modal[0].isalpha()) + r") (?:the|my|our) (?:[a-z']+ ){1,5}be\b")
 # A question asked after its topic or a remark ("the pleated blind in the nursery, is it down", "the garage power
 # outlet is it on", "the gallery temperature, what's it at", "the mirror's all steamed up, how humid is the
 # bathroom", "the side gate, did i lock it"), not a permission ("is it ok to ...")
@@ -131,7 +135,8 @@ def asks_how_things_are(said: str) -> bool:
     question's first word, a question after its topic, or a word that asks (vocabulary.QUESTION_WORDS,
     ASKING_WORDS). The one test of asking, for the checks here and for a state read from heard words
     (tools.asks)."""
-    return any(pattern.search(said) for pattern in (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_OF_A_TOPIC, _ASKS_OTHERWISE))
+    return any(pattern.search(said) for pattern in (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_WITH_A_MODAL, _ASKS_OF_A_TOPIC,
+                                                    _ASKS_OTHERWISE))
 
 
 def _means_pattern(words: tuple[str, ...]) -> re.Pattern:
@@ -190,6 +195,8 @@ def asks_nothing(request: str) -> bool:
     cold later i might want the bedroom heater on", "should it rain the pergola roof would need closing")."""
     if _MEANT_FOR_ANOTHER.search(request) or (_ABILITY.search(request) and _IN_GENERAL.search(request)):
         return True
+    if _ASKS_WITH_A_MODAL.match(request):
+        return False
     words = request.split()
     if _ASKS.search(request) or any(word in BARE_REQUEST_VERBS and (i == 0 or (before := words[i - 1]) not in
                                     _NOT_BEFORE_AN_IMPERATIVE and not before.endswith(("'ll", "'d")))
@@ -742,6 +749,7 @@ class Slots:
         locked it): rather ask again."""
         skill = SKILLS[call["name"]]
         return not (skill.pure or skill.reads) and (_ASKS_WHAT_WAS_DONE.match(self.request) is not None
+                                                     or _ASKS_WITH_A_MODAL.match(self.request) is not None
                                                      or _ASKS_OF_A_TOPIC.search(self.request) is not None)
 
     def reads_for_a_switch(self, call: dict) -> bool:
