@@ -85,6 +85,8 @@ _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on
 _A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"
                              r"\b(?:to|at|on) (\d+(?:\.\d+)?)(?![.\d])(?! [a-z]+s\b)")
 _A_LEVEL_UNIT = re.compile(r"\b(\d+(?:\.\d+)?) (degrees|percent)\b")
+# The skills that set or step a level
+LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
 # The unit of the level a skill sets, named as its argument is (a heater's set_level sets degrees, ToolRunner)
 _LEVEL_UNIT_OF = {"set_brightness": "percent", "set_level": "percent", "set_thermostat": "degrees"}
 # A device of the default home, said
@@ -551,9 +553,10 @@ class Slots:
     def acts_on_a_thing_of_another_kind(self, call: dict) -> bool:
         """A call on a name of the user's home that means only things the skill cannot act on ("the chandelier at
         that level as well" locked the chandelier, "what about the cellar humidity" switched it on): the words were
-        misread; rather ask again than answer that the home has no such thing."""
+        misread; rather ask again than answer that the home has no such thing. A level is not checked: "the punkah at
+        half speed" is a clear request of a level the tools lack for a fan, not a misreading."""
         name, components = call["arguments"].get("name"), SKILL_COMPONENTS.get(call["name"])
-        if self.lexicon is None or not isinstance(name, str) or components is None:
+        if self.lexicon is None or not isinstance(name, str) or components is None or call["name"] in LEVEL_SKILLS:
             return False
         area = call["arguments"].get("area")
         kinds = self.lexicon.kinds_of(name, area.replace("_", " ") if isinstance(area, str) else None)

@@ -14,7 +14,7 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_text
+from assistant.chat_template import LEVEL_SKILLS, NAME_ARGUMENTS, _assistant_calls, content_text
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
@@ -255,7 +255,6 @@ LIGHT_WAYS = {**dict.fromkeys(BRIGHTER, "up"), **dict.fromkeys(DARKER, "down")}
 # and a light's way said in a fragment ("the salt lamp a touch dimmer", "office up a bit")
 FRAGMENT_WAYS = {**LIGHT_WAYS, **{way: way for way in TOWARDS}}
 # What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
-LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
 SKILL_KINDS = {"set_cover": "cover", "set_lock": "lock", "set_thermostat": "climate", "activate_scene": "scene"}
 # Each skill's call that takes back another: a state, an action or a direction turned round
 OPPOSITES = {"state": {"on": "off", "off": "on"}, "action": {"open": "close", "close": "open", "lock": "unlock",
