@@ -30,7 +30,8 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ASKING_WORDS, ASKING_WRAPPERS, BARE_REQUEST_VERBS,
+from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
+                                  BARE_REQUEST_VERBS,
                                   CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, IN_GENERAL, MODAL_REQUESTS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
@@ -137,8 +138,8 @@ def asks_how_things_are(said: str) -> bool:
     question's first word, a question after its topic, or a word that asks (vocabulary.QUESTION_WORDS,
     ASKING_WORDS). The one test of asking, for the checks here and for a state read from heard words
     (tools.asks)."""
-    return any(pattern.search(said) for pattern in (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_WITH_A_MODAL, _ASKS_OF_A_TOPIC,
-                                                    _ASKS_OTHERWISE))
+    return any(pattern.search(said) for pattern in
+               (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_WITH_A_MODAL, _ASKS_OF_A_TOPIC, _ASKS_OTHERWISE))
 
 
 def _means_pattern(words: tuple[str, ...]) -> re.Pattern:
@@ -177,7 +178,7 @@ _FILLER = r"(?:(?:um|uh|so|and|oh|okay|ok|well|hey|parley)\s+)*"
 _CONDITION = re.compile(rf"^{_FILLER}(?:{_any_of(CONDITION_OPENERS)})\b"        # "when's the next bus" asks
                         r"(?!'s| (?:is|are|was|were|does|do|did|am|can|will|would|should|has|have)\b)")
 _PRONOUNS = ("i", "we", "you", "it", "they", "he", "she", "there", "that", "this", "those", "these", "not")
-_ADVERBS = "(?:probably|maybe|perhaps|likely|definitely|also|really|just|still|quite|rather|much|so)"
+_ADVERBS = f"(?:{'|'.join(ADVERBS)})"
 _WORD_MODALS = {modal for modal in MODALS_OF_A_STATEMENT if modal[0].isalpha()}
 _MODAL_STATEMENT = re.compile(rf"(?:(?<=[a-z])(?<!\byou)(?:'ll|'d)|(?<!\byou )\b(?:{_any_of(_WORD_MODALS)}))"
                               rf" (?!(?:{_ADVERBS} )?(?:{_any_of(_PRONOUNS + MODAL_REQUESTS)})\b)[a-z]")

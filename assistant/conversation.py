@@ -21,8 +21,8 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, BRIGHTER,
-                                  CORRECTING, DARKER, DEVICE_SPOKEN,
+from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING,
+                                  BELOW_ZERO, BRIGHTER, CORRECTING, DARKER, DEVICE_SPOKEN,
                                   DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
                                   GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
@@ -724,9 +724,10 @@ def _mentioned(said: str) -> str:
 
 def _pointed_at(said: str, vocabulary: Vocabulary) -> str:
     """ "turn that ice maker back off now": a name of the user's home pointed at is the name, as a device of the
-    default home pointed at is (assistant.rephrase.SYNONYMS); what it is, not what it leans back on."""
+    default home pointed at is (assistant.rephrase.SYNONYMS); what it is, not what it leans back on. An adverb is
+    no name ("is that still running" in a home with a still room)."""
     words = said.split()
-    for i in [i for i in range(len(words) - 1) if words[i] in ("that", "this")]:
+    for i in [i for i in range(len(words) - 1) if words[i] in ("that", "this") and words[i + 1] not in ADVERBS]:
         if any(" ".join(words[i + 1:j]) in vocabulary.names for _, j in vocabulary.spans(words, [i + 1])):
             words[i] = "the"
     return " ".join(words)
@@ -1352,8 +1353,8 @@ def _another_of_its_kind(calls: list[dict], words: str, fits, kinds: dict[str, s
     if newest is None:
         return None
     kind = _kind(newest, kinds)
-    return next(iter(_targets(calls, target_of(newest).timer, lambda call: fits(call) and _kind(call, kinds) == kind)[1:]),
-                None)
+    same = _targets(calls, target_of(newest).timer, lambda call: fits(call) and _kind(call, kinds) == kind)
+    return same[1] if len(same) > 1 else None
 
 
 def _is_newest(calls: list[dict], words: str) -> bool:
@@ -1665,7 +1666,8 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
     # newest first; a device said goes on from the newest call on that device ("the plug in the garage as well" after
     # "turn off the office plug" and a speaker switched on: off), before any newer call on another
     device = parts.get("device")
-    order = sorted(range(len(calls) - 1, -1, -1), key=lambda k: device is not None and calls[k]["arguments"].get("device") != device)
+    order = sorted(range(len(calls) - 1, -1, -1),
+                   key=lambda k: device is not None and calls[k]["arguments"].get("device") != device)
     for k in order:
         changed = _filled(calls[k], parts, vocabulary)
         if changed is None:

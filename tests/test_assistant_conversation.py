@@ -1694,3 +1694,12 @@ def test_a_device_said_again_goes_on_from_the_call_on_that_device():
 def test_a_number_said_with_a_way_is_the_setting_or_a_step(follow_up, rewritten):
     before = [user("thermostat to 18"), called("set_thermostat", degrees=18), user("what's the time"), called("get_time")]
     assert resolved([*before, user(follow_up)]) == rewritten
+
+
+def test_an_adverb_after_that_is_no_name_pointed_at(lexicon):
+    """ "is that still on" in a home with a still room: "that" is the pronoun, "still" says nothing of a name."""
+    before = [user("switch on the kiln"), called("switch_device", name="kiln", state="on"), user("what's the date"),
+              called("get_date")]
+    home = type(lexicon)(lexicon[0] | {"still", "still room heater"}, lexicon[1] | {"still room"}, lexicon.kinds,
+                         lexicon.places)
+    assert resolved([*before, user("is that still on")], home) == "is the kiln on"
