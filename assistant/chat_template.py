@@ -31,8 +31,8 @@ from assistant.inventory import SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHA
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
-                                  BARE_REQUEST_VERBS,
-                                  CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, IN_GENERAL, MODAL_REQUESTS,
+                                  BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
+                                  HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
                                   STATE_VERBS, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, THING_KIND_WORDS,
@@ -381,6 +381,8 @@ _NAMED_BY = {name: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in (*phrase
              for name, phrases in (*ROOMS.items(), *DEVICES.items(), *UNIT_WORDS.items())
              if UNIT_FACTORS.get(name, ("",))[0] != "temperature"}
 
+# A word of heat: the thermostat's own words, a degree, a way of heat ("warmer")
+_HEAT_SAID = re.compile(rf"\b(?:{'|'.join((*HEATING_WORDS, *HEAT_WAYS))}|degrees?)\b")
 # "set a pasta timer": the word before "timer" names it, unless it is one of these.
 _TIMER_LABEL = re.compile(r"\b([a-z]+) timer\b")
 NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "another", "new", "second", "first",
@@ -549,7 +551,16 @@ class Slots:
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
             or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call) \
-            or self.sets_a_level_said_in_another_unit(call) or self.acts_on_a_thing_of_another_kind(call)
+            or self.sets_a_level_said_in_another_unit(call) or self.acts_on_a_thing_of_another_kind(call) \
+            or self.heats_for_another_device(call)
+
+    def heats_for_another_device(self, call: dict) -> bool:
+        """The default home's thermostat set, for a request that names another of its devices and says no word of
+        heat ("can you knock those lights down to 40" set the thermostat to 40): rather ask again."""
+        if call["name"] != "set_thermostat" or self.lexicon is not None or {"name", "area"} & set(call["arguments"]):
+            return False
+        return not _HEAT_SAID.search(self.request) and any(
+            _NAMED_BY[device].search(self.request) for device in DEVICES if device != "heater")
 
     def acts_on_a_thing_of_another_kind(self, call: dict) -> bool:
         """A call on a name of the user's home that means only things the skill cannot act on ("the chandelier at

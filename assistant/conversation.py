@@ -615,7 +615,11 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
         return request_for(read)
     targets = _targets(calls, timer) or _targets(calls, not timer)
     if alone and targets and len(_together(calls, targets[0], timer, lambda call: True)) < 2:
-        return referred[:alone.start()] + targets[0] + referred[alone.end():]
+        after = referred[alone.end():]
+        said_again = re.match(r" ([a-z]+)\b", after)     # "those lights": the thing's own word after the pronoun
+        if said_again and targets[0].split()[-1].removesuffix("s") == said_again.group(1).removesuffix("s"):
+            after = after[said_again.end():]
+        return referred[:alone.start()] + targets[0] + after
     return referred if referred != said else None
 
 

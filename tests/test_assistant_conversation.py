@@ -1703,3 +1703,11 @@ def test_an_adverb_after_that_is_no_name_pointed_at(lexicon):
     home = type(lexicon)(lexicon[0] | {"still", "still room heater"}, lexicon[1] | {"still room"}, lexicon.kinds,
                          lexicon.places)
     assert resolved([*before, user("is that still on")], home) == "is the kiln on"
+
+
+def test_a_pronoun_said_with_the_things_word_is_the_thing_once():
+    """ "those lights" after the hallway lights were set: the hallway lights, not "the hallway lights lights"."""
+    before = [user("hallway lights to 60 percent"), called("set_brightness", room="hallway", percent=60),
+              user("what's the time"), called("get_time")]
+    assert standalone([*before, user("can you take those lights down to 20")]) == \
+        "can you take the hallway lights down to 20"

@@ -538,3 +538,14 @@ def test_a_call_on_a_name_its_skill_cannot_act_on_is_asked_again():
         {"name": "set_level", "arguments": {"name": "piano light", "percent": 20}})
     assert not slots.acts_on_a_thing_of_another_kind({"name": "set_lock", "arguments": {"name": "wicket gate", "action": "lock"}})
     assert not slots.acts_on_a_thing_of_another_kind({"name": "set_lock", "arguments": {"name": "porch door", "action": "lock"}})
+
+
+def test_the_thermostat_for_another_device_said_is_asked_again():
+    """The default home's thermostat set for words that name its lights and no heat; heat said, it is set."""
+    def slots(said):
+        request = normalize_request(said)
+        return Slots(request=request, spoken=request)
+    thermostat = {"name": "set_thermostat", "arguments": {"degrees": 35}}
+    assert slots("turn those lamps down to 35").heats_for_another_device(thermostat)
+    assert not slots("the heating to 35 and the lamps off").heats_for_another_device(thermostat)
+    assert not slots("turn it up to 35 degrees").heats_for_another_device(thermostat)
