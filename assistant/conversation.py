@@ -14,7 +14,8 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from assistant.chat_template import LEVEL_SKILLS, NAME_ARGUMENTS, _assistant_calls, content_text
+from assistant.chat_template import (LEVEL_SKILLS, NAME_ARGUMENTS, _assistant_calls, asks_how_things_are,
+                                     content_text)
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
@@ -264,6 +265,9 @@ UNDONE_BY_VALUE = {"set_brightness": "percent", "set_level": "percent", "set_the
 ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|{'|'.join(MEANT)}|now|just|well|what about|how about|try|"
                          r"make it|set it to|say) )+")
 QUESTION = re.compile(r"^(?:is|are|was|were|has|have|did|does|do) ")
+# A question of how a thing is, asked of a pronoun at the end ("how about the office, is it cold too"; not "is it
+# cold in here, put the heater on")
+ASKS_OF_IT = re.compile(r"\b(?:is|are) (?:it|they)(?: [a-z']+){0,3}$")
 _CHECKING = rf"(?:(?:{'|'.join(ASKING)}) )*(?:{'|'.join(sorted(CHECKING, key=len, reverse=True))})"
 YES_OR_NO = re.compile(rf"^(?:{'|'.join(YES_NO_OPENERS)}|{_CHECKING})\b")
 ASKS = re.compile(rf"^(?!{'|'.join(SAME_AGAIN_OPENERS)}\b)(?:{'|'.join(QUESTION_OPENERS)}|{_CHECKING})\b")
@@ -693,17 +697,24 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
         and not named_first
     if leans_back and calls and not asked:      # "bit much, put it at 60": the follow-up beside a remark
         beside = _beside_a_remark(history, lexicon, vocabulary)
-        if beside is not None:
+        if beside is not None and not _question_made_a_change(core, content_text(beside[-1])):
             return beside
     if calls and unreferring == core and not asked and not named_first:
         rewritten = _rewritten(said, core, calls, vocabulary, history[:-1])
         if isinstance(rewritten, Declined):
             return rewritten
-        if rewritten:
+        if rewritten and not _question_made_a_change(core, rewritten):
             return [{"role": "user", "content": rewritten}]
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
+
+
+def _question_made_a_change(said: str, rewritten: str) -> bool:
+    """A follow-up that asks how a thing is after naming it ("how about the office, is it cold too") rewritten as a
+    request that asks nothing (the newest call's "turn on the office heater"): the question is lost; it is read as
+    said."""
+    return ASKS_OF_IT.search(said) is not None and not asks_how_things_are(rewritten)
 
 
 def _acted_beside_left(said: str, request: str) -> str:

@@ -1711,3 +1711,12 @@ def test_a_pronoun_said_with_the_things_word_is_the_thing_once():
               user("what's the time"), called("get_time")]
     assert standalone([*before, user("can you take those lights down to 20")]) == \
         "can you take the hallway lights down to 20"
+
+
+def test_a_question_of_it_at_the_end_is_not_made_a_change():
+    """ "and the bedroom, is it warm too" after the office heater was switched on asks; it is not "turn on the
+    bedroom heater": the model reads it as said."""
+    before = [user("how warm is the office"), called("read_sensor", kind="temperature", room="office"),
+              user("turn on the office heater"), called("set_device", device="heater", room="office", state="on"),
+              user("what's the date"), called("get_date")]
+    assert resolve([*before, user("and the bedroom, is it warm too")])[-1]["content"] == "and the bedroom is it warm too"
