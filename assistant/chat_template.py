@@ -27,11 +27,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
+from assistant.inventory import SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ASKING_WORDS, ASKING_WRAPPERS, BARE_REQUEST_VERBS,
-                                  CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, IN_GENERAL, MODAL_REQUESTS,
+from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
+                                  BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
+                                  HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
                                   STATE_VERBS, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, THING_KIND_WORDS,
@@ -84,7 +85,11 @@ _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on
 # The number of a level said (_A_LEVEL_SAID's), and its unit where one is said
 _A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"
                              r"\b(?:to|at|on) (\d+(?:\.\d+)?)(?![.\d])(?! [a-z]+s\b)")
-_A_LEVEL_UNIT = re.compile(r"\b\d+(?:\.\d+)? (degrees|percent)\b")
+_A_LEVEL_UNIT = re.compile(r"\b(\d+(?:\.\d+)?) (degrees|percent)\b")
+# The skills that set or step a level
+LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
+# The unit of the level a skill sets, named as its argument is (a heater's set_level sets degrees, ToolRunner)
+_LEVEL_UNIT_OF = {"set_brightness": "percent", "set_level": "percent", "set_thermostat": "degrees"}
 # A device of the default home, said
 _A_DEVICE = re.compile(r"\b(?:" + "|".join(word for words in DEVICES.values() for word in words) + r")\b")
 # A number as the normaliser writes it, and each unit as said (UNIT_WORDS; "i'm" says no metre)
@@ -110,6 +115,10 @@ _ASKS_WHAT_WAS_DONE = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley|wai
 _ASKS_A_SWITCH = re.compile(r"\b(?:turn|switch|put|power|shut|flick|flip) (?:the |my |our |all |everything )?"
                             r"(?:[a-z']+ ){0,4}(?:on|off)\b")
 _ASKS_HOW = re.compile(rf"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:{'|'.join(QUESTION_WORDS)})\b")
+# A modal of a statement said first, then a thing and "be": a question of how the thing is ("would the side gate be
+# unlocked right now"), not a statement of what may be
+_ASKS_WITH_A_MODAL = re.compile(r"^(?:(?:um|uh|so|and|oh|okay|ok|hey|parley)\s+)*(?:" + "|".join(
+    modal for modal in MODALS_OF_A_STATEMENT if modal[0].isalpha()) + r") (?:the|my|our) (?:[a-z']+ ){1,5}be\b")
 # A question asked after its topic or a remark ("the pleated blind in the nursery, is it down", "the garage power
 # outlet is it on", "the gallery temperature, what's it at", "the mirror's all steamed up, how humid is the
 # bathroom", "the side gate, did i lock it"), not a permission ("is it ok to ...")
@@ -129,7 +138,8 @@ def asks_how_things_are(said: str) -> bool:
     question's first word, a question after its topic, or a word that asks (vocabulary.QUESTION_WORDS,
     ASKING_WORDS). The one test of asking, for the checks here and for a state read from heard words
     (tools.asks)."""
-    return any(pattern.search(said) for pattern in (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_OF_A_TOPIC, _ASKS_OTHERWISE))
+    return any(pattern.search(said) for pattern in
+               (_ASKS_WHAT_WAS_DONE, _ASKS_HOW, _ASKS_WITH_A_MODAL, _ASKS_OF_A_TOPIC, _ASKS_OTHERWISE))
 
 
 def _means_pattern(words: tuple[str, ...]) -> re.Pattern:
@@ -168,7 +178,7 @@ _FILLER = r"(?:(?:um|uh|so|and|oh|okay|ok|well|hey|parley)\s+)*"
 _CONDITION = re.compile(rf"^{_FILLER}(?:{_any_of(CONDITION_OPENERS)})\b"        # "when's the next bus" asks
                         r"(?!'s| (?:is|are|was|were|does|do|did|am|can|will|would|should|has|have)\b)")
 _PRONOUNS = ("i", "we", "you", "it", "they", "he", "she", "there", "that", "this", "those", "these", "not")
-_ADVERBS = "(?:probably|maybe|perhaps|likely|definitely|also|really|just|still|quite|rather|much|so)"
+_ADVERBS = f"(?:{'|'.join(ADVERBS)})"
 _WORD_MODALS = {modal for modal in MODALS_OF_A_STATEMENT if modal[0].isalpha()}
 _MODAL_STATEMENT = re.compile(rf"(?:(?<=[a-z])(?<!\byou)(?:'ll|'d)|(?<!\byou )\b(?:{_any_of(_WORD_MODALS)}))"
                               rf" (?!(?:{_ADVERBS} )?(?:{_any_of(_PRONOUNS + MODAL_REQUESTS)})\b)[a-z]")
@@ -188,6 +198,8 @@ def asks_nothing(request: str) -> bool:
     cold later i might want the bedroom heater on", "should it rain the pergola roof would need closing")."""
     if _MEANT_FOR_ANOTHER.search(request) or (_ABILITY.search(request) and _IN_GENERAL.search(request)):
         return True
+    if _ASKS_WITH_A_MODAL.match(request):
+        return False
     words = request.split()
     if _ASKS.search(request) or any(word in BARE_REQUEST_VERBS and (i == 0 or (before := words[i - 1]) not in
                                     _NOT_BEFORE_AN_IMPERATIVE and not before.endswith(("'ll", "'d")))
@@ -271,7 +283,7 @@ def conversion_said(slots: "Slots") -> dict | None:
 def _levels_said(request: str) -> tuple[set[float], set[str]]:
     """The numbers said as levels ("to 22", "40 percent"), and the units said with them."""
     return ({float(number) for pair in _A_LEVEL_NUMBER.findall(request) for number in pair if number},
-            set(_A_LEVEL_UNIT.findall(request)))
+            {unit for _, unit in _A_LEVEL_UNIT.findall(request)})
 
 
 def _level_named(entity, request: str) -> dict | None:
@@ -369,6 +381,8 @@ _NAMED_BY = {name: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in (*phrase
              for name, phrases in (*ROOMS.items(), *DEVICES.items(), *UNIT_WORDS.items())
              if UNIT_FACTORS.get(name, ("",))[0] != "temperature"}
 
+# A word of heat: the thermostat's own words, a degree, a way of heat ("warmer")
+_HEAT_SAID = re.compile(rf"\b(?:{'|'.join((*HEATING_WORDS, *HEAT_WAYS))}|degrees?)\b")
 # "set a pasta timer": the word before "timer" names it, unless it is one of these.
 _TIMER_LABEL = re.compile(r"\b([a-z]+) timer\b")
 NOT_TIMER_LABELS = {"a", "an", "the", "my", "this", "that", "your", "one", "another", "new", "second", "first",
@@ -536,7 +550,42 @@ class Slots:
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
-            or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call)
+            or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call) \
+            or self.sets_a_level_said_in_another_unit(call) or self.acts_on_a_thing_of_another_kind(call) \
+            or self.heats_for_another_device(call)
+
+    def heats_for_another_device(self, call: dict) -> bool:
+        """The default home's thermostat set, for a request that names another of its devices and says no word of
+        heat ("can you knock those lights down to 40" set the thermostat to 40): rather ask again."""
+        if call["name"] != "set_thermostat" or self.lexicon is not None or {"name", "area"} & set(call["arguments"]):
+            return False
+        return not _HEAT_SAID.search(self.request) and any(
+            _NAMED_BY[device].search(self.request) for device in DEVICES if device != "heater")
+
+    def acts_on_a_thing_of_another_kind(self, call: dict) -> bool:
+        """A call on a name of the user's home that means only things the skill cannot act on ("the chandelier at
+        that level as well" locked the chandelier, "what about the cellar humidity" switched it on): the words were
+        misread; rather ask again than answer that the home has no such thing. A level is not checked: "the punkah at
+        half speed" is a clear request of a level the tools lack for a fan, not a misreading."""
+        name, components = call["arguments"].get("name"), SKILL_COMPONENTS.get(call["name"])
+        if self.lexicon is None or not isinstance(name, str) or components is None or call["name"] in LEVEL_SKILLS:
+            return False
+        area = call["arguments"].get("area")
+        kinds = self.lexicon.kinds_of(name, area.replace("_", " ") if isinstance(area, str) else None)
+        return bool(kinds) and not kinds & set(components)
+
+    def sets_a_level_said_in_another_unit(self, call: dict) -> bool:
+        """A level the request says only in the unit the thing does not take: degrees for a light, a percent for a
+        heater ("set the thermostat to 70 percent" set 70 degrees, "dim the bedroom lights to 5 degrees" 5
+        percent): rather ask again than guess what was meant."""
+        key = _LEVEL_UNIT_OF.get(call["name"])
+        value, name = call["arguments"].get(key), call["arguments"].get("name")
+        if not isinstance(value, (int, float)):
+            return False
+        unit = "degrees" if call["name"] == "set_level" and isinstance(name, str) and self.lexicon is not None \
+            and self.lexicon.kinds_of(name, call["arguments"].get("area")) == {"climate"} else key
+        said = {said_unit for number, said_unit in _A_LEVEL_UNIT.findall(self.request) if float(number) == value}
+        return bool(said) and unit not in said
 
     def acts_on_words_that_ask_nothing(self, call: dict) -> bool:
         """A call on the home's things for words that ask the assistant for nothing (asks_nothing): "when the guests
@@ -715,6 +764,7 @@ class Slots:
         locked it): rather ask again."""
         skill = SKILLS[call["name"]]
         return not (skill.pure or skill.reads) and (_ASKS_WHAT_WAS_DONE.match(self.request) is not None
+                                                     or _ASKS_WITH_A_MODAL.match(self.request) is not None
                                                      or _ASKS_OF_A_TOPIC.search(self.request) is not None)
 
     def reads_for_a_switch(self, call: dict) -> bool:

@@ -14,15 +14,16 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, content_text
+from assistant.chat_template import (LEVEL_SKILLS, NAME_ARGUMENTS, _assistant_calls, asks_how_things_are,
+                                     content_text)
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING, BELOW_ZERO, BRIGHTER,
-                                  CORRECTING, DARKER, DEVICE_SPOKEN,
+from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING,
+                                  BELOW_ZERO, BRIGHTER, CORRECTING, DARKER, DEVICE_SPOKEN,
                                   DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
                                   GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
@@ -80,6 +81,9 @@ REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|las
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
+# A pronoun that says no more than "the newest thing": once another skill came after two things of a kind, each acted
+# on alone, it singles neither out
+BARE_REFERENCES = {"it", "that", "this", "that 1", "this 1"}
 ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the first": -1, "the second 1": -2,
                       "the last 1": 0, "the other timer": 1, "the first timer": -1, "the second timer": -2,
                       "the last timer": 0}
@@ -252,7 +256,6 @@ LIGHT_WAYS = {**dict.fromkeys(BRIGHTER, "up"), **dict.fromkeys(DARKER, "down")}
 # and a light's way said in a fragment ("the salt lamp a touch dimmer", "office up a bit")
 FRAGMENT_WAYS = {**LIGHT_WAYS, **{way: way for way in TOWARDS}}
 # What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
-LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
 SKILL_KINDS = {"set_cover": "cover", "set_lock": "lock", "set_thermostat": "climate", "activate_scene": "scene"}
 # Each skill's call that takes back another: a state, an action or a direction turned round
 OPPOSITES = {"state": {"on": "off", "off": "on"}, "action": {"open": "close", "close": "open", "lock": "unlock",
@@ -262,6 +265,9 @@ UNDONE_BY_VALUE = {"set_brightness": "percent", "set_level": "percent", "set_the
 ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|{'|'.join(MEANT)}|now|just|well|what about|how about|try|"
                          r"make it|set it to|say) )+")
 QUESTION = re.compile(r"^(?:is|are|was|were|has|have|did|does|do) ")
+# A question of how a thing is, asked of a pronoun at the end ("how about the office, is it cold too"; not "is it
+# cold in here, put the heater on")
+ASKS_OF_IT = re.compile(r"\b(?:is|are) (?:it|they)(?: [a-z']+){0,3}$")
 _CHECKING = rf"(?:(?:{'|'.join(ASKING)}) )*(?:{'|'.join(sorted(CHECKING, key=len, reverse=True))})"
 YES_OR_NO = re.compile(rf"^(?:{'|'.join(YES_NO_OPENERS)}|{_CHECKING})\b")
 ASKS = re.compile(rf"^(?!{'|'.join(SAME_AGAIN_OPENERS)}\b)(?:{'|'.join(QUESTION_OPENERS)}|{_CHECKING})\b")
@@ -613,7 +619,11 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
         return request_for(read)
     targets = _targets(calls, timer) or _targets(calls, not timer)
     if alone and targets and len(_together(calls, targets[0], timer, lambda call: True)) < 2:
-        return referred[:alone.start()] + targets[0] + referred[alone.end():]
+        after = referred[alone.end():]
+        said_again = re.match(r" ([a-z]+)\b", after)     # "those lights": the thing's own word after the pronoun
+        if said_again and targets[0].split()[-1].removesuffix("s") == said_again.group(1).removesuffix("s"):
+            after = after[said_again.end():]
+        return referred[:alone.start()] + targets[0] + after
     return referred if referred != said else None
 
 
@@ -687,17 +697,24 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
         and not named_first
     if leans_back and calls and not asked:      # "bit much, put it at 60": the follow-up beside a remark
         beside = _beside_a_remark(history, lexicon, vocabulary)
-        if beside is not None:
+        if beside is not None and not _question_made_a_change(core, content_text(beside[-1])):
             return beside
     if calls and unreferring == core and not asked and not named_first:
         rewritten = _rewritten(said, core, calls, vocabulary, history[:-1])
         if isinstance(rewritten, Declined):
             return rewritten
-        if rewritten:
+        if rewritten and not _question_made_a_change(core, rewritten):
             return [{"role": "user", "content": rewritten}]
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
     return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
+
+
+def _question_made_a_change(said: str, rewritten: str) -> bool:
+    """A follow-up that asks how a thing is after naming it ("how about the office, is it cold too") rewritten as a
+    request that asks nothing (the newest call's "turn on the office heater"): the question is lost; it is read as
+    said."""
+    return ASKS_OF_IT.search(said) is not None and not asks_how_things_are(rewritten)
 
 
 def _acted_beside_left(said: str, request: str) -> str:
@@ -722,9 +739,10 @@ def _mentioned(said: str) -> str:
 
 def _pointed_at(said: str, vocabulary: Vocabulary) -> str:
     """ "turn that ice maker back off now": a name of the user's home pointed at is the name, as a device of the
-    default home pointed at is (assistant.rephrase.SYNONYMS); what it is, not what it leans back on."""
+    default home pointed at is (assistant.rephrase.SYNONYMS); what it is, not what it leans back on. An adverb is
+    no name ("is that still running" in a home with a still room)."""
     words = said.split()
-    for i in [i for i in range(len(words) - 1) if words[i] in ("that", "this")]:
+    for i in [i for i in range(len(words) - 1) if words[i] in ("that", "this") and words[i + 1] not in ADVERBS]:
         if any(" ".join(words[i + 1:j]) in vocabulary.names for _, j in vocabulary.spans(words, [i + 1])):
             words[i] = "the"
     return " ".join(words)
@@ -924,7 +942,9 @@ def _light_stepped(call: dict, direction: str) -> str | None:
 
 def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
     """A step said in words of its own ("turn it up a bit", "make it warmer", "up 2 degrees", "a notch lower"):
-    one way (STEP_WAYS), an amount with its unit or none, every other word carrying nothing (STEP_CARRIERS).
+    one way (STEP_WAYS), an amount with its unit or none, every other word carrying nothing (STEP_CARRIERS). A
+    number with no unit that lies the way said from the setting, nearer to it than to nothing, is the setting itself
+    ("warmer, 20" after 17 is 20, not 37).
     Degrees or a heating's words step the newest thermostat set, any number of calls back; other words the newest
     thing acted on, when it is a light or a thermostat; a step of nothing that fits is no request made up."""
     amount = re.search(r"\b(?:(?P<n>\d+(?:\.\d+)?)|a|an) (?P<unit>degrees?|percent)\b", said)
@@ -950,9 +970,12 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
     key = unit or ("degrees" if "degrees" in call["arguments"] else "percent" if number else None)
     if key is None:                       # a light steps by its own step; "a bit" of a light set to 40 is no 41
         return _light_stepped(call, "down" if down else "up")
-    if isinstance(call["arguments"].get(key), (int, float)):
-        return request_for(_with(call, key, call["arguments"][key] + (-n if down else n)))
-    return None
+    now = call["arguments"].get(key)
+    if not isinstance(now, (int, float)):
+        return None
+    if number and "by" not in words and (n < now if down else n > now) and abs(n - now) < n:
+        return request_for(_with(call, key, n))      # "warmer, 20" after 17: to 20, not 37; "down 1" after 20: 19
+    return request_for(_with(call, key, now + (-n if down else n)))
 
 
 def _is_named(words: str, call: dict) -> bool:
@@ -1324,6 +1347,9 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
         words = chosen
     elif not which and len(together := _together(calls, words, timer, fits)) > 1:
         return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
+    elif match.group("ref") in BARE_REFERENCES and not _is_newest(calls, words) \
+            and (other := _another_of_its_kind(calls, words, fits, kinds)):
+        return Declined(f"Which one do you mean, {words} or {other}?")
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
     before = said[:match.start()]
     if match.group("ref") in PLURAL_PRONOUNS:        # "both of them", "them all": the group's words are the group
@@ -1331,6 +1357,25 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     if PLACE_OF.search(words):            # "turn them off in there": the place is the thing's own
         after = THERE.sub("", after)
     return FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
+
+
+def _another_of_its_kind(calls: list[dict], words: str, fits, kinds: dict[str, str]) -> str | None:
+    """The thing before the newest (words) that the words fit too and is of its kind: "turn it off" after the
+    samovar, the ice maker and the time could be either (a light and a fan are told apart by their kinds); None
+    when there is none."""
+    newest = next((call for call in reversed(calls) if (target := target_of(call)) is not None
+                   and target.words == words), None)
+    if newest is None:
+        return None
+    kind = _kind(newest, kinds)
+    same = _targets(calls, target_of(newest).timer, lambda call: fits(call) and _kind(call, kinds) == kind)
+    return same[1] if len(same) > 1 else None
+
+
+def _is_newest(calls: list[dict], words: str) -> bool:
+    """The newest call of the conversation is on the thing (words): nothing came between, and a pronoun is that
+    thing ("turn on the punkah", "and the whirlwind fan", "turn that off": the fan)."""
+    return bool(calls) and (target := target_of(calls[-1])) is not None and target.words == words
 
 
 def _of_a_group(said: str, targets: list[str], lexicon) -> str | Declined:
@@ -1633,7 +1678,12 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
     if isinstance(parts.get("name"), tuple):        # "the lamp" after two lamps: which one, when either would do
         fit = [name for name in parts["name"] if any(_filled(call, {**parts, "name": name}, vocabulary) for call in calls)]
         return Declined(f"Which one do you mean, the {fit[0]} or the {fit[1]}?") if len(fit) > 1 else None
-    for k in range(len(calls) - 1, -1, -1):
+    # newest first; a device said goes on from the newest call on that device ("the plug in the garage as well" after
+    # "turn off the office plug" and a speaker switched on: off), before any newer call on another
+    device = parts.get("device")
+    order = sorted(range(len(calls) - 1, -1, -1),
+                   key=lambda k: device is not None and calls[k]["arguments"].get("device") != device)
+    for k in order:
         changed = _filled(calls[k], parts, vocabulary)
         if changed is None:
             continue

@@ -16,8 +16,8 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import (COMPONENTS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Entity,
-                                 spelling_key)
+from assistant.inventory import (COMPONENTS, PLURAL_KINDS, SKILL_COMPONENTS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
+                                 SWITCHABLE, Entity, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD
 from assistant.skills import SKILLS
 from assistant.vocabulary import (BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
@@ -26,7 +26,6 @@ from assistant.vocabulary import (BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_
                                   unit_name)
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
-LOCKING = ("lock", "cover")
 # What switching everything, or every one of a kind, switches.
 # A kind said in the plural ("the parlour lights"): in an area named, every one of that kind there.
 
@@ -706,7 +705,7 @@ class ToolRunner:
         if self.home.inventory.custom:
             if name is None and area is None and not self.home.inventory.resolve(None, None, ("climate",)):
                 return NoAction("There is no thermostat in this home.")
-            entity, problem = self._one(name, area, ("climate",))
+            entity, problem = self._one(name, area, SKILL_COMPONENTS["set_thermostat"])
             if problem:
                 return problem
             if self.home.inventory.needs_yes(entity, "temperature", degrees):
@@ -793,7 +792,7 @@ class ToolRunner:
         return f"Okay, the {entity.name} {_is(entity.name)} {confirmed}."
 
     async def _switch_device(self, name, state, area=None) -> str:
-        entity, problem = self._one(name, area, SWITCHABLE + ("scene", "cover"))
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["switch_device"])
         if problem and area and str(name).replace("_", " ") in PLURAL_KINDS \
                 and len(self._find(name, area, SWITCH_ALL_COMPONENTS)[0]) > 1:
             return await self._switch_all(name, state, area)        # "the parlour lights": every one of them
@@ -853,7 +852,7 @@ class ToolRunner:
     async def _change_level(self, name, direction, area=None) -> str:
         if direction not in ("up", "down"):
             raise ValueError("unknown direction")
-        entity, problem = self._one(name, area, ("light",))
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["change_level"])
         if problem:
             return problem
         return await self._act(entity, "brightness", stepped_level(await self.home.read_level(entity), direction))
@@ -882,7 +881,7 @@ class ToolRunner:
         return problem or await self._cover_or_lock(entity, action)
 
     async def _set_lock(self, name, action) -> str:
-        entity, problem = self._one(name, None, LOCKING)
+        entity, problem = self._one(name, None, SKILL_COMPONENTS["set_lock"])
         if problem:
             return problem
         if entity.component == "cover":
@@ -900,7 +899,7 @@ class ToolRunner:
         return await pending.act()
 
     async def _activate_scene(self, name) -> str:
-        entity, problem = self._one(name, None, ("scene",))
+        entity, problem = self._one(name, None, SKILL_COMPONENTS["activate_scene"])
         if problem:
             return NoAction(problem.replace("a device", "a scene"))
         return await self._act(entity, "activate")

@@ -584,6 +584,10 @@ CONDITION_OPENERS = ("if", "when", "whenever", "once", "should", "in case", "unl
 # would need closing"), not what is asked; a modal before "you" or "i" asks ("could you", "may i"), and "should"
 # wishes ("the hallway lights should be at 10 percent").
 MODALS_OF_A_STATEMENT = ("'ll", "will", "might", "may", "would", "'d")
+# Adverbs said between a modal or a pronoun and what follows ("we'll probably want", "is that still on"): never a
+# part of a name pointed at
+ADVERBS = ("probably", "maybe", "perhaps", "likely", "definitely", "also", "really", "just", "still", "quite", "rather",
+           "much", "so")
 # Words a modal may take that ask after all ("i'd like the light on", "i'll have the lamp on").
 MODAL_REQUESTS = ("like", "love", "have", "appreciate", "be grateful", "be nice", "be great", "be good", "be lovely",
                   "be so kind", "be about right", "be right", "be better", "be perfect", "be ideal", "be fine",

@@ -29,6 +29,7 @@ ASKED = [
     "when's the bedroom heater due to come on",
     "i was wondering if you'd be so kind as to lock the back door",
     "can you open the garage door",
+    "would the shed door be locked at the moment",       # a question of how a thing is, with the modal first
 ]
 
 
@@ -63,3 +64,11 @@ def test_a_thing_the_home_lacks_said_in_an_area():
     assert not slots("open the window in the gallery").names_a_thing_the_home_lacks(velux)
     assert not slots("open the velux in the gallery").names_a_thing_the_home_lacks(velux)
     assert not slots("stop the juke box in the snug").names_a_thing_the_home_lacks(jukebox)
+
+
+def test_a_question_with_the_modal_first_reads_and_never_acts():
+    """ "would the shed door be unlocked now" asks how the door is: a reading answers it, a change is refused."""
+    slots = Slots(request=normalize_request("would the shed door be unlocked now"))
+    assert slots.acts_on_a_question({"name": "set_lock", "arguments": {"name": "shed door", "action": "unlock"}})
+    assert not slots.acts_on_a_question({"name": "get_state", "arguments": {"name": "shed door"}})
+    assert not slots.acts_on_words_that_ask_nothing({"name": "get_state", "arguments": {"name": "shed door"}})

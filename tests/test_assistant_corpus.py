@@ -137,14 +137,17 @@ def test_number_and_duration_words():
 def test_every_corpus_call_is_asked_for_by_its_words():
     """The reply checks that refuse a call no word asks for (Slots.acts_unasked), a switch on against a said
     "off" (Slots.switches_on_against_off), a whole-home switch that drops a place said
-    (Slots.drops_a_said_place) and a change asked as what someone did (Slots.acts_on_a_question) never refuse
-    the corpus."""
+    (Slots.drops_a_said_place), a change asked as what someone did (Slots.acts_on_a_question), a level said in
+    the other unit (Slots.sets_a_level_said_in_another_unit) and the thermostat for another device said
+    (Slots.heats_for_another_device) never refuse the corpus."""
     from assistant.chat_template import model_prompt
     refused = []
     for example in CORPUS:
         if example.call:
             slots = model_prompt(example.history)[1]
             if slots.acts_unasked(example.call) or slots.switches_on_against_off(example.call) \
-                    or slots.drops_a_said_place(example.call) or slots.acts_on_a_question(example.call):
+                    or slots.drops_a_said_place(example.call) or slots.acts_on_a_question(example.call) \
+                    or slots.sets_a_level_said_in_another_unit(example.call) \
+                    or slots.heats_for_another_device(example.call):
                 refused.append(example.history)
     assert refused == []

@@ -5,6 +5,7 @@ from assistant.chat_template import (Slots, conversion_said, format_call, hide_n
                                      parse_call, render_prompt, render_reply, reply_target)
 from assistant.clauses import clauses
 from assistant.spoken_numbers import normalize_request
+from made_up_home import made_up_inventory
 
 
 def test_single_turn_prompt_is_normalised():
@@ -504,3 +505,47 @@ def test_a_conversion_said_is_read_by_code_after_a_refusal():
     assert said("5 miles or 8 kilograms") is None                     # two kinds
     assert said("what's 3 feet and 4 feet in inches") is None         # two numbers
     assert said("the heater to 20 degrees celsius not fahrenheit") is None      # a thing of the home
+
+
+def test_a_level_said_in_the_unit_the_thing_does_not_take_is_asked_again():
+    """A percent for a heater, degrees for a light: what was meant is not guessed; the unit it takes, or none, acts."""
+    lexicon = made_up_inventory().lexicon()
+
+    def slots(said, home=None):
+        request = normalize_request(said)
+        return Slots(request=request, spoken=request, lexicon=home)
+    assert slots("put the thermostat on 65 percent").sets_a_level_said_in_another_unit(
+        {"name": "set_thermostat", "arguments": {"degrees": 65}})
+    assert slots("office lights to 3 degrees").sets_a_level_said_in_another_unit(
+        {"name": "set_brightness", "arguments": {"room": "office", "percent": 3}})
+    stove = {"name": "set_level", "arguments": {"name": "snug stove", "percent": 30}}
+    assert slots("snug stove to 30 percent", lexicon).sets_a_level_said_in_another_unit(stove)
+    assert not slots("snug stove to 30 degrees", lexicon).sets_a_level_said_in_another_unit(stove)
+    assert not slots("snug stove to 30", lexicon).sets_a_level_said_in_another_unit(stove)
+    assert not slots("office lights to 30 percent").sets_a_level_said_in_another_unit(
+        {"name": "set_brightness", "arguments": {"room": "office", "percent": 30}})
+
+
+def test_a_call_on_a_name_its_skill_cannot_act_on_is_asked_again():
+    """A lock call on a light, a switch on a sensor: the words were misread; a name of a thing the skill takes, or one
+    the home lacks (the tool says so), is left to act or answer."""
+    lexicon = made_up_inventory().lexicon()
+    slots = Slots(request="the piano light the same", spoken="the piano light the same", lexicon=lexicon)
+    assert slots.acts_on_a_thing_of_another_kind({"name": "set_lock", "arguments": {"name": "piano light", "action": "lock"}})
+    assert slots.acts_on_a_thing_of_another_kind(
+        {"name": "switch_device", "arguments": {"name": "humidity", "state": "on", "area": "scullery"}})
+    assert not slots.acts_on_a_thing_of_another_kind(
+        {"name": "set_level", "arguments": {"name": "piano light", "percent": 20}})
+    assert not slots.acts_on_a_thing_of_another_kind({"name": "set_lock", "arguments": {"name": "wicket gate", "action": "lock"}})
+    assert not slots.acts_on_a_thing_of_another_kind({"name": "set_lock", "arguments": {"name": "porch door", "action": "lock"}})
+
+
+def test_the_thermostat_for_another_device_said_is_asked_again():
+    """The default home's thermostat set for words that name its lights and no heat; heat said, it is set."""
+    def slots(said):
+        request = normalize_request(said)
+        return Slots(request=request, spoken=request)
+    thermostat = {"name": "set_thermostat", "arguments": {"degrees": 35}}
+    assert slots("turn those lamps down to 35").heats_for_another_device(thermostat)
+    assert not slots("the heating to 35 and the lamps off").heats_for_another_device(thermostat)
+    assert not slots("turn it up to 35 degrees").heats_for_another_device(thermostat)

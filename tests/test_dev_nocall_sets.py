@@ -26,6 +26,11 @@ def test_half_mixes_no_call_with_requests_near_it(name):
 @pytest.mark.parametrize("name,row", [(name, row) for name, rows in HALVES.items() for row in rows],
                          ids=lambda value: value if isinstance(value, str) else str(value["id"]))
 def test_nocall_row(name, row):
+    check_row(row)
+
+
+def check_row(row: dict) -> None:
+    """A well-formed row of a set of no-call rows beside requests (also the wrong-call set's)."""
     assert set(row) - {"category"} == {"id", "home", "history", "expected"} and row["home"] in HOMES
     history = row["history"]
     assert [m["role"] for m in history] == ["user", "assistant"] * (len(history) // 2) + ["user"]
