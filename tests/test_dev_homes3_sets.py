@@ -13,7 +13,8 @@ from test_fresh_sets import HOMES, check_call
 
 DATA = Path(__file__).parent / "data"
 HALVES = {name: [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
-          for name in ("paraphrases_dev_homes3_a.jsonl", "paraphrases_dev_homes3_b.jsonl")}
+          for name in ("paraphrases_dev_homes3_a.jsonl", "paraphrases_dev_homes3_b.jsonl",
+                            "paraphrases_dev_homes4_a.jsonl", "paraphrases_dev_homes4_b.jsonl")}
 
 
 @pytest.mark.parametrize("name", HALVES)
