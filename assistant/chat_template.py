@@ -48,6 +48,7 @@ MAX_USER_TURNS = 2
 NAME_ARGUMENTS = {"name": NAME_SLOTS, "area": AREA_SLOTS}
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 ANY_SLOT = re.compile(r"<([nea])(\d)>")
+AREA_SLOT = re.compile(r"<a\d>")
 _NUMBER_SLOT = re.compile(r"<n\d>")
 _POWER = re.compile(r"calculate expression=(<n\d>)(?:\*\1)+")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?) seconds\b")      # the normaliser says every duration in seconds
@@ -903,12 +904,14 @@ def _unknown_after(after: list[str], phrase: str, lexicon: Lexicon) -> list[str]
 
 
 def _unknown_before(out: list[str]) -> list[str]:
-    """The plain words (at most three) between a determiner and the end of out: what was said of a name
-    before its known part ("the chapel" of "the chapel blinds")."""
+    """The plain words (at most three) between a determiner, or a determiner and an area, and the end of out:
+    what was said of a name before its known part ("the chapel" of "the chapel blinds", "standard" of "the
+    parlour standard lamp")."""
     n = 0
     while n < min(3, len(out)) and out[-1 - n].isalpha() and out[-1 - n] not in _DETERMINERS:
         n += 1
-    if n == 0 or len(out) == n or out[-1 - n] not in _DETERMINERS:
+    placed = n < len(out) - 1 and AREA_SLOT.fullmatch(out[-1 - n]) is not None
+    if n == 0 or len(out) == n or out[-1 - n - placed] not in _DETERMINERS:
         return []
     return out[len(out) - n:]
 

@@ -466,7 +466,12 @@ NUMBER_KEYS = {"value", "degrees", "percent", "seconds"}
 def _with(call: dict, key: str, value) -> dict:
     arguments = dict(call["arguments"])
     if call["name"] == "get_state" and key == "area" and arguments.get("name") not in (*DEVICES, *SENSOR_KINDS):
-        return {}                         # a user's own device is named, not placed: "and the gallery" is no help
+        # a user's own device is named, not placed: "and the gallery" is no help; a reading named with its kind
+        # ("the larder humidity") is that kind in the area said ("and in the cellar")
+        kind = next((word for word in str(arguments.get("name")).replace("_", " ").split() if word in SENSOR_KINDS), None)
+        if kind is None:
+            return {}
+        arguments["name"] = kind
     if call["name"] == "set_thermostat" and key in NAME_ARGUMENTS:
         for other in NAME_ARGUMENTS.keys() - {key}:              # a heater by its name or by its area, not both
             arguments.pop(other, None)
@@ -1276,11 +1281,12 @@ def _targets(calls: list[dict], timer: bool, fits=lambda call: True) -> list[str
 
 def _kind(call: dict, kinds: dict[str, str]) -> str | None:
     """What kind of thing a call acted on (VERB_KINDS): by its skill, or by the home's component of a thing only
-    asked about; None when unknown."""
+    asked about, or of a light whose name says no light's word ("dim it" after the yard floodlight); None when
+    unknown."""
     name = str(call["arguments"].get("name") or call["arguments"].get("device") or "").replace("_", " ")
     if call["name"] in SKILL_KINDS:
         return SKILL_KINDS[call["name"]]
-    if call["name"] in LEVEL_SKILLS or name in DEVICES["light"] or LIGHT.search(name):
+    if call["name"] in LEVEL_SKILLS or name in DEVICES["light"] or LIGHT.search(name) or kinds.get(name) == "light":
         return "light"
     if call["name"] != "get_state":
         return "switch"
@@ -1310,6 +1316,9 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
         every = _targets(calls, timer)
         targets = every if len(every) >= 2 and every[which] in targets else targets
+    newest = targets[0] if targets else None
+    if which == 1 and len(targets) == 1 and (other := _the_other(targets[0], lexicon)):
+        targets = [*targets, other]       # "no, the other one" after one thing: the other of its kind in its area
     if not targets and not timer and which != 1:     # "stop it" when only a timer was acted on
         targets = _targets(calls, True)
     if len(targets) < (2 if which else 1):
@@ -1330,7 +1339,30 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
         before, after = GROUP_BEFORE.sub(" ", before).lstrip(), GROUP_AFTER.sub("", after)
     if PLACE_OF.search(words):            # "turn them off in there": the place is the thing's own
         after = THERE.sub("", after)
-    return FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
+    referred = FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
+    return _done_to(words, newest, calls) if which and referred == words else referred
+
+
+def _done_to(words: str, newest: str, calls: list[dict]) -> str:
+    """ "no, the other one", "and the other one" (a thing and nothing more): the newest call made on a thing of the
+    user's home by its name, made on the thing the words are; the words alone when there is no such call."""
+    call = next((call for call in reversed(calls) if (target := target_of(call)) and target.words == newest), None)
+    if call is None or "name" not in call["arguments"] or call["name"] == "switch_all" or not words.startswith("the "):
+        return words
+    arguments = {key: value for key, value in call["arguments"].items() if key != "area"}
+    return request_for({"name": call["name"], "arguments": {**arguments, "name": words.removeprefix("the ")}}) or words
+
+
+def _the_other(words: str, lexicon) -> str | None:
+    """The one other thing of the user's home of the same component in the same area as the thing in words ("the
+    upper landing light": the lower landing light); None when there is not exactly one."""
+    kinds, places = getattr(lexicon, "kinds", {}), getattr(lexicon, "places", {})
+    name = words.removeprefix("the ")
+    if not places.get(name):
+        return None
+    others = [other for other, kind in kinds.items()
+              if other != name and kind == kinds[name] and places.get(other) == places[name]]
+    return f"the {others[0]}" if len(others) == 1 else None
 
 
 def _of_a_group(said: str, targets: list[str], lexicon) -> str | Declined:

@@ -77,6 +77,8 @@ CLASS_WORDS = {
     "shades": "cover", "shutter": "cover", "shutters": "cover", "curtain": "cover", "curtains": "cover",
     "lock": "lock", "locks": "lock", "thermostat": "climate", "tv": "media_player", "speaker": "media_player",
 }
+# the kinds of thing a plug or relay (a switch) may drive, whose word may name a switch that says no kind of its own
+RELAYED_KINDS = {"light", "fan"}
 # the class words that name a group of things switch_all can switch ("lamps", "fans")
 PLURAL_KINDS = {word for word, component in CLASS_WORDS.items() if word.endswith("s") and component in SWITCH_ALL_COMPONENTS}
 
@@ -410,7 +412,8 @@ class Inventory:
             return []
         have = [(e, _entity_words(e)) for e in candidates]
         return [e for e, its in have if all(w in its for w in words)] or \
-            [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its and _of_its_kind(w, e) for w in words)]
+            [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its and _of_its_kind(w, e)
+                                         or _relayed(w, e, words) for w in words)]
 
 
 class IgnoredConfigs:
@@ -602,6 +605,16 @@ def _of_its_kind(word: str, e: Entity) -> bool:
     kinds = {e.device_class} if e.device_class else \
         {kind for w in e.name.split() for kind in COVER_WORD_CLASSES.get(w, ())}
     return not kinds or bool(kinds & COVER_WORD_CLASSES[word])
+
+
+def _relayed(word: str, e: Entity, said: list[str]) -> bool:
+    """A kind word said of a switch whose name says no kind ("the extractor fan" for the switch "larder extractor"),
+    when the last word of the switch's name, what it is, is said too: a plug or relay drives a thing of that kind
+    (RELAYED_KINDS). A switch named as a kind ("billiard score lamp") is of that kind only, and a word of what
+    the thing is for names no other thing ("the kennel lamp" is not the kennel heater)."""
+    own = [_singular(w) for w in _spelled(e.name).split()]
+    return e.component == "switch" and CLASS_WORDS.get(word) in RELAYED_KINDS and not set(own) & set(CLASS_WORDS) \
+        and own[-1] in set(said) - {word}
 
 
 def _entity_words(e: Entity) -> set[str]:
