@@ -468,7 +468,8 @@ def _with(call: dict, key: str, value) -> dict:
     if call["name"] == "get_state" and key == "area" and arguments.get("name") not in (*DEVICES, *SENSOR_KINDS):
         # a user's own device is named, not placed: "and the gallery" is no help; a reading named with its kind
         # ("the larder humidity") is that kind in the area said ("and in the cellar")
-        kind = next((word for word in str(arguments.get("name")).replace("_", " ").split() if word in SENSOR_KINDS), None)
+        said = str(arguments.get("name")).replace("_", " ").split()
+        kind = next((word for word in said if word in SENSOR_KINDS), None)
         if kind is None:
             return {}
         arguments["name"] = kind

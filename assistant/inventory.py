@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS,
-                                  SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS)
+from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, RELAYED_KINDS,
+                                  ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS)
 
 log = logging.getLogger("parley.inventory")
 
@@ -77,8 +77,6 @@ CLASS_WORDS = {
     "shades": "cover", "shutter": "cover", "shutters": "cover", "curtain": "cover", "curtains": "cover",
     "lock": "lock", "locks": "lock", "thermostat": "climate", "tv": "media_player", "speaker": "media_player",
 }
-# the kinds of thing a plug or relay (a switch) may drive, whose word may name a switch that says no kind of its own
-RELAYED_KINDS = {"light", "fan"}
 # the class words that name a group of things switch_all can switch ("lamps", "fans")
 PLURAL_KINDS = {word for word, component in CLASS_WORDS.items() if word.endswith("s") and component in SWITCH_ALL_COMPONENTS}
 
@@ -608,13 +606,11 @@ def _of_its_kind(word: str, e: Entity) -> bool:
 
 
 def _relayed(word: str, e: Entity, said: list[str]) -> bool:
-    """A kind word said of a switch whose name says no kind ("the extractor fan" for the switch "larder extractor"),
-    when the last word of the switch's name, what it is, is said too: a plug or relay drives a thing of that kind
-    (RELAYED_KINDS). A switch named as a kind ("billiard score lamp") is of that kind only, and a word of what
-    the thing is for names no other thing ("the kennel lamp" is not the kennel heater)."""
-    own = [_singular(w) for w in _spelled(e.name).split()]
-    return e.component == "switch" and CLASS_WORDS.get(word) in RELAYED_KINDS and not set(own) & set(CLASS_WORDS) \
-        and own[-1] in set(said) - {word}
+    """A kind word said of a switch with the last word of its name, when that word is a thing of the kind
+    (vocabulary.RELAYED_KINDS): "the extractor fan" is the switch "larder extractor", "the kiln fan" no switch."""
+    last = _singular(_spelled(e.name).split()[-1])
+    return e.component == "switch" and last in said and last != word \
+        and CLASS_WORDS.get(word) is not None and CLASS_WORDS.get(word) == RELAYED_KINDS.get(last)
 
 
 def _entity_words(e: Entity) -> set[str]:

@@ -509,6 +509,13 @@ COVER_WORD_CLASSES = {"blind": {"blind", "shade"}, "blinds": {"blind", "shade"},
 VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "those", "a", "an", "it", "them", "all",
                           "both", "every", "everything", "each", "some"})
 
+# --- round 22, names in unseen homes (h22-homes) ---
+# What a thing a plug or relay (a switch) drives is, by the last word of its name: that kind's word names it with
+# that word ("the extractor fan" is the switch "larder extractor"); a switch whose name ends in no such word is of no
+# kind ("the kiln fan" and "the kennel lamp" name nothing).
+RELAYED_KINDS = {**dict.fromkeys(("extractor", "ventilator", "blower"), "fan"),
+                 **dict.fromkeys(LIGHT_KINDS, "light")}
+
 # --- round 20, follow-ups read as the self-contained request they stand for (h21-follow) ---
 # Words of a follow-up that ask again for what was done, say who asks or how, and fill no argument of a call ("could
 # you do the same in the bathroom", "no i said 20", "make it warmer 20", "actually candlelight instead"): past them,
