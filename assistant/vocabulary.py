@@ -509,7 +509,7 @@ COVER_WORD_CLASSES = {"blind": {"blind", "shade"}, "blinds": {"blind", "shade"},
 VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "those", "a", "an", "it", "them", "all",
                           "both", "every", "everything", "each", "some"})
 
-# --- round 22, names in unseen homes (h22-homes) ---
+# --- round 21, names in unseen homes (h22-homes) ---
 # What a thing a plug or relay (a switch) drives is, by the last word of its name: that kind's word names it with
 # that word ("the extractor fan" is the switch "larder extractor"); a switch whose name ends in no such word is of no
 # kind ("the kiln fan" and "the kennel lamp" name nothing).

@@ -30,7 +30,7 @@ def test_without_client_tools_the_corpus_is_the_shipped_checkpoints_row_for_row(
     so the row is kept, and 20 of the 2,000 rows shift; no kept row reads otherwise), and again after a word of
     a name that is a request's verb was read as the verb before what it acts on (round 20: "lock the <e0>", not
     "<e0> the <e1>", where the home has a "gate lock"; 5 rows shift), and again after words said between an area and
-    part of a name were read as more of the name (round 22: "the parlour standard lamp" is no lamp of the parlour;
+    part of a name were read as more of the name (round 21: "the parlour standard lamp" is no lamp of the parlour;
     a slip row "the <a0> bold <e0>" is no longer drawn, and 1 row shifts)."""
     rows = generate_corpus(2000, seed=0)
     digest = hashlib.sha256(json.dumps([e.texts() for e in rows]).encode()).hexdigest()
