@@ -1341,7 +1341,8 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     if PLACE_OF.search(words):            # "turn them off in there": the place is the thing's own
         after = THERE.sub("", after)
     referred = FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
-    return _done_to(words, newest, calls) if which and referred == words else referred
+    bare = not set(referred.replace(words, " ").split()) - FRAME_WORDS     # "i meant the other one", "the other one"
+    return _done_to(words, newest, calls) if which and bare else referred
 
 
 def _done_to(words: str, newest: str, calls: list[dict]) -> str:

@@ -353,6 +353,8 @@ def test_the_other_one_after_one_thing_is_the_other_of_its_kind_in_its_area(lexi
     assert resolved(history, lexicon) == "turn on the salt lamp"          # the snug's two lights
     history[-1] = user("turn the other one off")
     assert resolved(history, lexicon) == "turn off the salt lamp"
+    history[-1] = user("i meant the other one")
+    assert resolved(history, lexicon) == "turn on the salt lamp"
     history = [user("turn on the kiln"), called("switch_device", name="kiln", state="on"), user("no, the other one")]
     assert resolved(history, lexicon) is None             # the tack room has no other switch
 
