@@ -913,6 +913,8 @@ def _unknown_before(out: list[str]) -> list[str]:
     placed = n < len(out) - 1 and AREA_SLOT.fullmatch(out[-1 - n]) is not None
     if n == 0 or len(out) == n or out[-1 - n - placed] not in _DETERMINERS:
         return []
+    if placed and NOT_MORE_OF_A_NAME & set(out[len(out) - n:]):      # "warm the snug up, stove to 23": a new clause
+        return []
     return out[len(out) - n:]
 
 
