@@ -33,7 +33,8 @@ from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ASKING_WORDS, ASKING_WRAPPERS, BARE_REQUEST_VERBS,
                                   CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, IN_GENERAL, MODAL_REQUESTS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, OTHER_REQUEST_VERBS,
-                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
+                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, SCENE_VERBS, SCENE_WORDS,
+                                  STATE_ASKING_WORDS,
                                   STATE_VERBS, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, THING_KIND_WORDS,
                                   UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WITHIN_A_NAME)
 
@@ -202,9 +203,14 @@ def moves_said(text: str, skill: str = "set_cover") -> set[str]:
     return {action for (name, action), means in _MEANS.items() if name == skill and means.search(said)}
 
 
+_SCENE_VERB = re.compile(rf"\b(?:{_any_of(SCENE_VERBS)})\b")
+_SCENE_WORD = rf"(?:{_any_of(SCENE_WORDS)})\b"
+
+
 def named_move(slots: "Slots", inventory) -> dict | None:
     """The call of a request in a user's own home that names one thing (its name, or part of it with its area,
-    singling it out) and says one move that thing can make: a cover's (moves_said), a lock's, or a switch's state
+    singling it out) and says one move that thing can make: a scene's with a word that asks for it (SCENE_VERBS,
+    SCENE_WORDS), a cover's (moves_said), a lock's, or a switch's state
     after a verb of switching or right after the name ("propagator off, the seeds are up"), or said by a verb alone
     ("start the lawn sprinkler", STATE_VERBS); one level it takes (_level_named); or, asked as a
     question, its state (a switch's, light's, cover's or lock's only with words that ask one); several things that
@@ -237,6 +243,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         skill = "set_cover" if entity.component == "cover" else "set_lock"
         key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
             {move for move in ("lock", "unlock") if re.search(rf"\b{move}\b", request)}
+    elif entity.component == "scene":
+        said = _SCENE_VERB.search(request) or re.search(rf"\b{re.escape(slots.names[0])} {_SCENE_WORD}", request)
+        return {"name": "activate_scene", "arguments": {"name": entity.name}} if said else None
     elif entity.component in SWITCHABLE:
         after = re.findall(rf"\b{re.escape(slots.names[0])} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
                            request)
@@ -818,7 +827,7 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
     while i < len(words):
         found = known_at(i)
-        if found is not None and _a_verb_here(words, i, found, lexicon):
+        if found is not None and _a_verb_here(words, i, found, lexicon) or _the_whole_home(words, i, found, lexicon):
             found = None
         if found is None:
             out.append(words[i])
@@ -876,6 +885,14 @@ def _a_verb_here(words: list[str], i: int, found: tuple[str, int], lexicon: Lexi
     phrase, n = found
     return n == 1 and spelling_key(phrase) not in lexicon.whole and _A_REQUEST_VERB.fullmatch(words[i]) is not None \
         and words[i + 1:i + 2] != [] and words[i + 1] in VERB_OBJECTS
+
+
+def _the_whole_home(words: list[str], i: int, found: tuple[str, int] | None, lexicon: Lexicon) -> bool:
+    """ "the house" or "the home" said at the end of a place ("every light in the house"): the whole home, not part of
+    a name that has the word ("carriage house door")."""
+    return found is not None and found[0] in _WHOLE_HOME and spelling_key(found[0]) not in lexicon.whole \
+        and words[i - 1:i] == ["the"] and words[i - 2:i - 1] in (["in"], ["around"], ["across"], ["through"]) \
+        and (len(words) == i + 1 or words[i + 1] in NOT_MORE_OF_A_NAME)
 
 
 def _other_part(phrase: str, n: int, after: list[str], known_at, at: int, lexicon: Lexicon) -> tuple[str, int]:

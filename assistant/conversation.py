@@ -1163,7 +1163,8 @@ def _placed(said: str, calls: list[dict]) -> str:
 
 def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     """ "turn the lamp off" in a user's home, after "turn on the arc lamp": a part of a name stands for the one
-    name the conversation used that ends in it (several lamps would ask which one), when no area is said; else
+    name the conversation used that ends in it (several lamps would ask which one; "all the lamps" are a group),
+    when no area is said; else
     for the name of the home that is the part after the area of the newest call that has one ("bring the stove
     up to 21" after "how warm is it in the snug": the snug stove)."""
     words = said.split()
@@ -1176,7 +1177,7 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     after_the = vocabulary.spans(words, (i for i in range(1, len(words)) if words[i - 1] == "the"))
     for i, j in sorted(after_the, key=lambda span: span[0] - span[1]):          # the longest part first
         part = " ".join(words[i:j])
-        if part not in vocabulary.names:
+        if part not in vocabulary.names or words[i - 2:i - 1] and words[i - 2] in GROUP_WORDS:   # "all the lights"
             continue
         named = {name for name in used if name.endswith(" " + part)}
         if len(named) == 1:

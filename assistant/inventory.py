@@ -28,6 +28,7 @@ COMPONENTS = ("light", "switch", "fan", "climate", "cover", "lock", "scene", "se
               "media_player")
 SWITCHABLE = ("light", "switch", "fan", "climate", "media_player")
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")     # what "everything" in an area switches
+SENSORS = ("sensor", "binary_sensor")                                    # what "the ... sensor" may be
 DISCOVERY_PREFIX = "homeassistant"
 # Discovery configs are untrusted input, retained by the broker: each is bounded before it costs anything.
 MAX_ENTITIES = 2000             # configs for further entities are ignored (one summary line in the log)
@@ -497,6 +498,8 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
                 names.add(_plural(word))
         if e.device_class:
             names.add(e.device_class.replace("_", " "))
+        if e.component in SENSORS:                         # "the leak sensor": the pond leak
+            names.add("sensor")
         if words[-1].isalpha() and len(words) > 1:          # "the lava lamps": the name as a plural
             names.add(" ".join(words[:-1] + [_plural(words[-1])]))
         if e.area:
@@ -618,6 +621,8 @@ def _entity_words(e: Entity) -> set[str]:
     words = {_singular(w) for w in name.split()}
     words |= {CLASS_WORDS[w] for w in name.split() if w in CLASS_WORDS}
     words.add(e.component)
+    if e.component in SENSORS:
+        words.add("sensor")
     if e.component == "media_player":
         words |= {"tv", "speaker"}
     if e.device_class:

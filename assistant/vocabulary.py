@@ -515,6 +515,11 @@ VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "
 # kind ("the kiln fan" and "the kennel lamp" name nothing).
 RELAYED_KINDS = {**dict.fromkeys(("extractor", "ventilator", "blower"), "fan"),
                  **dict.fromkeys(LIGHT_KINDS, "light")}
+# Words that ask for a scene named beside them: a verb before it ("switch to siesta", "let's do regatta"), or a word
+# for a scene right after its name ("the siesta scene", "regatta mode").
+SCENE_VERBS = ("switch to", "change to", "go to", "put on", "turn on", "switch on", "start", "run", "activate", "do",
+               "have", "set", "play", "give me")
+SCENE_WORDS = ("scene", "mode", "setting")
 
 # --- round 20, follow-ups read as the self-contained request they stand for (h21-follow) ---
 # Words of a follow-up that ask again for what was done, say who asks or how, and fill no argument of a call ("could
