@@ -429,7 +429,7 @@ NOT_MORE_OF_A_NAME = frozenset({
     "please", "pls", "plz", "thanks", "thank", "thx", "cheers", "ta", "now", "again", "too", "also", "still", "already", "yet", "just",
     "back", "right", "quick", "quickly", "soon", "later", "tonight", "today", "tomorrow", "first",
     "bit", "little", "touch", "lot", "more", "less", "much", "very", "really", "fully", "halfway", "full",
-    "high", "low", "open", "opened", "closed", "shut", "locked", "unlocked", "running", "going", "working",
+    "high", "low", "open", "opened", "closed", "shut", "locked", "unlocked", "running", "going", "working", "dry", "wet",
     "mate", "love", "dear", "parley", "yeah", "ok", "okay", "well", "not", "no", "yes", "either",
     "timer", "timers", "countdown", "alarm", "scene", "mode", "like", "wise", "reading", "level", "setting",
 })

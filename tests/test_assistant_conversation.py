@@ -359,6 +359,15 @@ def test_the_other_one_after_one_thing_is_the_other_of_its_kind_in_its_area(lexi
     assert resolved(history, lexicon) is None             # the tack room has no other switch
 
 
+def test_all_the_lights_after_one_light_are_a_group(lexicon):
+    history = [user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on"),
+               user("turn the lamp off")]
+    assert resolved(history, lexicon) == "turn off the arc lamp"          # the one lamp the conversation named
+    history[-1] = user("actually put all the lamps off")
+    assert resolved(history, lexicon) != "put off all the arc lamp"
+    assert "arc lamp" not in (resolved(history, lexicon) or "")
+
+
 def test_a_light_whose_name_says_no_lights_word_is_dimmed_by_a_pronoun():
     inventory = Inventory()
     inventory.receive_discovery("homeassistant/light/flood/config", json.dumps(

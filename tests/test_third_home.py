@@ -81,6 +81,13 @@ def test_how_said_names_reach_the_model(said, names, areas):
     assert (slots.names, slots.areas) == (names, areas), prompt_of(third_inventory(), said)
 
 
+def test_the_house_at_the_end_of_a_place_is_the_whole_home():
+    """ "every light in the house": no part of the "carriage house door" of the discovered home."""
+    from discovered_home import discovered_inventory
+    assert slots_in(discovered_inventory(), "turn every light in the house off, we're leaving").names == ["light"]
+    assert slots_in(discovered_inventory(), "open the carriage house door").names == ["carriage house door"]
+
+
 def test_a_names_last_word_said_as_a_verb_is_that_name():
     names = slots_in(third_inventory(), "is the cider pressing yet").names
     assert [spelling_key(name) for name in names] == [spelling_key("cider press")]
