@@ -30,7 +30,7 @@ from assistant.vocabulary import (ACTION_PARTS, AGAIN, AGREEING, ALARM_WAYS, ANO
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
-                                  SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
+                                  SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
@@ -514,7 +514,8 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
 def _unsupported_parts(said: str, calls: list[dict], call: dict) -> Declined | None:
     """What to ask when a part of the call is neither said nor in an earlier call: a number not said as a
     quantity, a thing not named (see unsupported)."""
-    quantities = {float(n) for n in NUMBER_SAID.findall(ONE_SAID.sub("", said))}
+    quantities = {float(n) for n in NUMBER_SAID.findall(ONE_SAID.sub("", said))} | \
+        {float(percent) for share, percent in SHARES if re.search(rf"\b(?:to|at) {share}\b", said)}   # "to half"
     known = {float(value) for earlier in calls for value in earlier["arguments"].values()
              if isinstance(value, (int, float)) and not isinstance(value, bool)}
     words = {str(value).replace("_", " ") for earlier in calls for value in earlier["arguments"].values()}

@@ -359,6 +359,13 @@ def test_the_other_one_after_one_thing_is_the_other_of_its_kind_in_its_area(lexi
     assert resolved(history, lexicon) is None             # the tack room has no other switch
 
 
+def test_a_level_said_as_a_share_supports_its_percent(lexicon):
+    """ "dim them to half" after the arc lamp: its self-contained reading's 50 percent is said, as a share."""
+    history = [user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on"), user("dim it to half")]
+    assert supports(history, {"name": "set_level", "arguments": {"name": "arc lamp", "percent": 50}}, lexicon)
+    assert not supports(history, {"name": "set_level", "arguments": {"name": "arc lamp", "percent": 30}}, lexicon)
+
+
 def test_all_the_lights_after_one_light_are_a_group(lexicon):
     history = [user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on"),
                user("turn the lamp off")]
