@@ -498,8 +498,6 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
                 names.add(_plural(word))
         if e.device_class:
             names.add(e.device_class.replace("_", " "))
-        if e.component in SENSORS:                         # "the leak sensor": the pond leak
-            names.add("sensor")
         if words[-1].isalpha() and len(words) > 1:          # "the lava lamps": the name as a plural
             names.add(" ".join(words[:-1] + [_plural(words[-1])]))
         if e.area:
