@@ -96,6 +96,9 @@ _UNIT_SAID = {unit: re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(word) for w
 # Verbs that say a switch's state with no "on" or "off" (STATE_VERBS)
 _STATE_VERB = {state: re.compile(r"\b(?:" + "|".join(verbs) + r")\b") for state, verbs in STATE_VERBS.items()}
 # A timer said as one ("the kiln timer", "a countdown")
+# a number said as a step ("up 2 degrees", "down by 10 percent") and one said as a value ("to 22", "at 40")
+_A_STEP = re.compile(r"\b(?:up|down|by|up by|down by) (\d+(?:\.\d+)?)\b")
+_A_TARGET = re.compile(r"\b(?:to|at) (\d+(?:\.\d+)?)\b")
 _A_TIMER = re.compile(r"\b(?:timers?|countdowns?)\b")
 # A lock's verbs, in any form ("needs locking", "lock up")
 _LOCKING = re.compile(r"\b(?:un)?lock(?:s|ed|ing)?\b")
@@ -546,7 +549,17 @@ class Slots:
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
-            or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call)
+            or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call) \
+            or self.sets_a_step_as_the_level(call)
+
+    def sets_a_step_as_the_level(self, call: dict) -> bool:
+        """A level or a temperature set to a number the request says only as a step ("bring it up 2 degrees" after
+        the radiator was only asked about set it to 2 degrees): the step is not the value."""
+        levels = [value for key, value in call["arguments"].items() if key in ("percent", "degrees")
+                  and isinstance(value, (int, float)) and not isinstance(value, bool)]
+        steps = {float(number) for number in _A_STEP.findall(self.request)}
+        targets = {float(number) for number in _A_TARGET.findall(self.request)}
+        return bool(levels) and float(levels[0]) in steps - targets
 
     def acts_on_words_that_ask_nothing(self, call: dict) -> bool:
         """A call on the home's things for words that ask the assistant for nothing (asks_nothing): "when the guests

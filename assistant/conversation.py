@@ -980,6 +980,8 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     if not match:
         return None
     new = re.sub(r" (?:percent|degrees?)$", "", match.group("new"))
+    if re.match(r"(?:up|down|by) \d", new):        # "bring it up 2 degrees": a step, not a value (_loose_step)
+        return None
     if call["name"] == "set_alarm" and re.fullmatch(r"(?:half|quarter) (?:past|to)", new) \
             and isinstance(call["arguments"].get("hour"), int):
         new = f"{new} {call['arguments']['hour'] % 12 or 12}"
