@@ -34,7 +34,8 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
                                   HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, OTHER_REQUEST_VERBS,
-                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, STATE_ASKING_WORDS,
+                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, SCENE_VERBS, SCENE_WORDS,
+                                  STATE_ASKING_WORDS,
                                   STATE_VERBS, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, THING_KIND_WORDS,
                                   UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WITHIN_A_NAME)
 
@@ -49,6 +50,7 @@ MAX_USER_TURNS = 2
 NAME_ARGUMENTS = {"name": NAME_SLOTS, "area": AREA_SLOTS}
 _NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.])")
 ANY_SLOT = re.compile(r"<([nea])(\d)>")
+AREA_SLOT = re.compile(r"<a\d>")
 _NUMBER_SLOT = re.compile(r"<n\d>")
 _POWER = re.compile(r"calculate expression=(<n\d>)(?:\*\1)+")
 _DURATION = re.compile(r"(\d+(?:\.\d+)?) seconds\b")      # the normaliser says every duration in seconds
@@ -99,6 +101,9 @@ _UNIT_SAID = {unit: re.compile(r"(?<![\w'])(?:" + "|".join(re.escape(word) for w
 # Verbs that say a switch's state with no "on" or "off" (STATE_VERBS)
 _STATE_VERB = {state: re.compile(r"\b(?:" + "|".join(verbs) + r")\b") for state, verbs in STATE_VERBS.items()}
 # A timer said as one ("the kiln timer", "a countdown")
+# a number said as a step ("up 2 degrees", "down by 10 percent") and one said as a value ("to 22", "at 40")
+_A_STEP = re.compile(r"\b(?:up|down|by|up by|down by) (\d+(?:\.\d+)?)\b")
+_A_TARGET = re.compile(r"\b(?:to|at) (\d+(?:\.\d+)?)\b")
 _A_TIMER = re.compile(r"\b(?:timers?|countdowns?)\b")
 # A lock's verbs, in any form ("needs locking", "lock up")
 _LOCKING = re.compile(r"\b(?:un)?lock(?:s|ed|ing)?\b")
@@ -213,9 +218,14 @@ def moves_said(text: str, skill: str = "set_cover") -> set[str]:
     return {action for (name, action), means in _MEANS.items() if name == skill and means.search(said)}
 
 
+_SCENE_VERB = re.compile(rf"\b(?:{_any_of(SCENE_VERBS)})\b")
+_SCENE_WORD = rf"(?:{_any_of(SCENE_WORDS)})\b"
+
+
 def named_move(slots: "Slots", inventory) -> dict | None:
     """The call of a request in a user's own home that names one thing (its name, or part of it with its area,
-    singling it out) and says one move that thing can make: a cover's (moves_said), a lock's, or a switch's state
+    singling it out) and says one move that thing can make: a scene's with a word that asks for it (SCENE_VERBS,
+    SCENE_WORDS), a cover's (moves_said), a lock's, or a switch's state
     after a verb of switching or right after the name ("propagator off, the seeds are up"), or said by a verb alone
     ("start the lawn sprinkler", STATE_VERBS); one level it takes (_level_named); or, asked as a
     question, its state (a switch's, light's, cover's or lock's only with words that ask one); several things that
@@ -248,6 +258,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         skill = "set_cover" if entity.component == "cover" else "set_lock"
         key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
             {move for move in ("lock", "unlock") if re.search(rf"\b{move}\b", request)}
+    elif entity.component == "scene":
+        said = _SCENE_VERB.search(request) or re.search(rf"\b{re.escape(slots.names[0])} {_SCENE_WORD}", request)
+        return {"name": "activate_scene", "arguments": {"name": entity.name}} if said else None
     elif entity.component in SWITCHABLE:
         after = re.findall(rf"\b{re.escape(slots.names[0])} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
                            request)
@@ -552,7 +565,7 @@ class Slots:
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
             or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call) \
             or self.sets_a_level_said_in_another_unit(call) or self.acts_on_a_thing_of_another_kind(call) \
-            or self.heats_for_another_device(call)
+            or self.heats_for_another_device(call) or self.sets_a_step_as_the_level(call)
 
     def heats_for_another_device(self, call: dict) -> bool:
         """The default home's thermostat set, for a request that names another of its devices and says no word of
@@ -586,6 +599,15 @@ class Slots:
             and self.lexicon.kinds_of(name, call["arguments"].get("area")) == {"climate"} else key
         said = {said_unit for number, said_unit in _A_LEVEL_UNIT.findall(self.request) if float(number) == value}
         return bool(said) and unit not in said
+
+    def sets_a_step_as_the_level(self, call: dict) -> bool:
+        """A level or a temperature set to a number the request says only as a step ("bring it up 2 degrees" after
+        the radiator was only asked about set it to 2 degrees): the step is not the value."""
+        levels = [value for key, value in call["arguments"].items() if key in ("percent", "degrees")
+                  and isinstance(value, (int, float)) and not isinstance(value, bool)]
+        steps = {float(number) for number in _A_STEP.findall(self.request)}
+        targets = {float(number) for number in _A_TARGET.findall(self.request)}
+        return bool(levels) and float(levels[0]) in steps - targets
 
     def acts_on_words_that_ask_nothing(self, call: dict) -> bool:
         """A call on the home's things for words that ask the assistant for nothing (asks_nothing): "when the guests
@@ -867,7 +889,7 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
 
     while i < len(words):
         found = known_at(i)
-        if found is not None and _a_verb_here(words, i, found, lexicon):
+        if found is not None and _a_verb_here(words, i, found, lexicon) or _the_whole_home(words, i, found, lexicon):
             found = None
         if found is None:
             out.append(words[i])
@@ -927,6 +949,14 @@ def _a_verb_here(words: list[str], i: int, found: tuple[str, int], lexicon: Lexi
         and words[i + 1:i + 2] != [] and words[i + 1] in VERB_OBJECTS
 
 
+def _the_whole_home(words: list[str], i: int, found: tuple[str, int] | None, lexicon: Lexicon) -> bool:
+    """ "the house" or "the home" said at the end of a place ("every light in the house"): the whole home, not part of
+    a name that has the word ("carriage house door")."""
+    return found is not None and found[0] in _WHOLE_HOME and spelling_key(found[0]) not in lexicon.whole \
+        and words[i - 1:i] == ["the"] and words[i - 2:i - 1] in (["in"], ["around"], ["across"], ["through"]) \
+        and (len(words) == i + 1 or words[i + 1] in NOT_MORE_OF_A_NAME)
+
+
 def _other_part(phrase: str, n: int, after: list[str], known_at, at: int, lexicon: Lexicon) -> tuple[str, int]:
     """A name said in two parts, a word of place between them ("the pump in the pond", "the shutter on the
     dormer"): the one thing whose name has both parts, and the words up to the second's end. Neither part is a whole
@@ -953,12 +983,16 @@ def _unknown_after(after: list[str], phrase: str, lexicon: Lexicon) -> list[str]
 
 
 def _unknown_before(out: list[str]) -> list[str]:
-    """The plain words (at most three) between a determiner and the end of out: what was said of a name
-    before its known part ("the chapel" of "the chapel blinds")."""
+    """The plain words (at most three) between a determiner, or a determiner and an area, and the end of out:
+    what was said of a name before its known part ("the chapel" of "the chapel blinds", "standard" of "the
+    parlour standard lamp")."""
     n = 0
     while n < min(3, len(out)) and out[-1 - n].isalpha() and out[-1 - n] not in _DETERMINERS:
         n += 1
-    if n == 0 or len(out) == n or out[-1 - n] not in _DETERMINERS:
+    placed = n < len(out) - 1 and AREA_SLOT.fullmatch(out[-1 - n]) is not None
+    if n == 0 or len(out) == n or out[-1 - n - placed] not in _DETERMINERS:
+        return []
+    if placed and NOT_MORE_OF_A_NAME & set(out[len(out) - n:]):      # "warm the snug up, stove to 23": a new clause
         return []
     return out[len(out) - n:]
 

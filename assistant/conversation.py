@@ -31,7 +31,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGREEING, ALARM_
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
-                                  SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
+                                  SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
@@ -472,7 +472,13 @@ NUMBER_KEYS = {"value", "degrees", "percent", "seconds"}
 def _with(call: dict, key: str, value) -> dict:
     arguments = dict(call["arguments"])
     if call["name"] == "get_state" and key == "area" and arguments.get("name") not in (*DEVICES, *SENSOR_KINDS):
-        return {}                         # a user's own device is named, not placed: "and the gallery" is no help
+        # a user's own device is named, not placed: "and the gallery" is no help; a reading named with its kind
+        # ("the larder humidity") is that kind in the area said ("and in the cellar")
+        said = str(arguments.get("name")).replace("_", " ").split()
+        kind = next((word for word in said if word in SENSOR_KINDS), None)
+        if kind is None:
+            return {}
+        arguments["name"] = kind
     if call["name"] == "set_thermostat" and key in NAME_ARGUMENTS:
         for other in NAME_ARGUMENTS.keys() - {key}:              # a heater by its name or by its area, not both
             arguments.pop(other, None)
@@ -514,7 +520,8 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
 def _unsupported_parts(said: str, calls: list[dict], call: dict) -> Declined | None:
     """What to ask when a part of the call is neither said nor in an earlier call: a number not said as a
     quantity, a thing not named (see unsupported)."""
-    quantities = {float(n) for n in NUMBER_SAID.findall(ONE_SAID.sub("", said))}
+    quantities = {float(n) for n in NUMBER_SAID.findall(ONE_SAID.sub("", said))} | \
+        {float(percent) for share, percent in SHARES if re.search(rf"\b(?:to|at) {share}\b", said)}   # "to half"
     known = {float(value) for earlier in calls for value in earlier["arguments"].values()
              if isinstance(value, (int, float)) and not isinstance(value, bool)}
     words = {str(value).replace("_", " ") for earlier in calls for value in earlier["arguments"].values()}
@@ -996,6 +1003,8 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     if not match:
         return None
     new = re.sub(r" (?:percent|degrees?)$", "", match.group("new"))
+    if re.match(r"(?:up|down|by) \d", new):        # "bring it up 2 degrees": a step, not a value (_loose_step)
+        return None
     if call["name"] == "set_alarm" and re.fullmatch(r"(?:half|quarter) (?:past|to)", new) \
             and isinstance(call["arguments"].get("hour"), int):
         new = f"{new} {call['arguments']['hour'] % 12 or 12}"
@@ -1180,7 +1189,8 @@ def _placed(said: str, calls: list[dict]) -> str:
 
 def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     """ "turn the lamp off" in a user's home, after "turn on the arc lamp": a part of a name stands for the one
-    name the conversation used that ends in it (several lamps would ask which one), when no area is said; else
+    name the conversation used that ends in it (several lamps would ask which one; "all the lamps" are a group),
+    when no area is said; else
     for the name of the home that is the part after the area of the newest call that has one ("bring the stove
     up to 21" after "how warm is it in the snug": the snug stove)."""
     words = said.split()
@@ -1193,7 +1203,7 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     after_the = vocabulary.spans(words, (i for i in range(1, len(words)) if words[i - 1] == "the"))
     for i, j in sorted(after_the, key=lambda span: span[0] - span[1]):          # the longest part first
         part = " ".join(words[i:j])
-        if part not in vocabulary.names:
+        if part not in vocabulary.names or words[i - 2:i - 1] and words[i - 2] in GROUP_WORDS:   # "all the lights"
             continue
         named = {name for name in used if name.endswith(" " + part)}
         if len(named) == 1:
@@ -1299,11 +1309,12 @@ def _targets(calls: list[dict], timer: bool, fits=lambda call: True) -> list[str
 
 def _kind(call: dict, kinds: dict[str, str]) -> str | None:
     """What kind of thing a call acted on (VERB_KINDS): by its skill, or by the home's component of a thing only
-    asked about; None when unknown."""
+    asked about, or of a light whose name says no light's word ("dim it" after the yard floodlight); None when
+    unknown."""
     name = str(call["arguments"].get("name") or call["arguments"].get("device") or "").replace("_", " ")
     if call["name"] in SKILL_KINDS:
         return SKILL_KINDS[call["name"]]
-    if call["name"] in LEVEL_SKILLS or name in DEVICES["light"] or LIGHT.search(name):
+    if call["name"] in LEVEL_SKILLS or name in DEVICES["light"] or LIGHT.search(name) or kinds.get(name) == "light":
         return "light"
     if call["name"] != "get_state":
         return "switch"
@@ -1333,6 +1344,9 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
         every = _targets(calls, timer)
         targets = every if len(every) >= 2 and every[which] in targets else targets
+    newest = targets[0] if targets else None
+    if which == 1 and len(targets) == 1 and (other := _the_other(targets[0], lexicon)):
+        targets = [*targets, other]       # "no, the other one" after one thing: the other of its kind in its area
     if not targets and not timer and which != 1:     # "stop it" when only a timer was acted on
         targets = _targets(calls, True)
     if len(targets) < (2 if which else 1):
@@ -1356,7 +1370,31 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
         before, after = GROUP_BEFORE.sub(" ", before).lstrip(), GROUP_AFTER.sub("", after)
     if PLACE_OF.search(words):            # "turn them off in there": the place is the thing's own
         after = THERE.sub("", after)
-    return FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
+    referred = FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
+    bare = not set(referred.replace(words, " ").split()) - FRAME_WORDS     # "i meant the other one", "the other one"
+    return _done_to(words, newest, calls) if which and bare else referred
+
+
+def _done_to(words: str, newest: str, calls: list[dict]) -> str:
+    """ "no, the other one", "and the other one" (a thing and nothing more): the newest call made on a thing of the
+    user's home by its name, made on the thing the words are; the words alone when there is no such call."""
+    call = next((call for call in reversed(calls) if (target := target_of(call)) and target.words == newest), None)
+    if call is None or "name" not in call["arguments"] or call["name"] == "switch_all" or not words.startswith("the "):
+        return words
+    arguments = {key: value for key, value in call["arguments"].items() if key != "area"}
+    return request_for({"name": call["name"], "arguments": {**arguments, "name": words.removeprefix("the ")}}) or words
+
+
+def _the_other(words: str, lexicon) -> str | None:
+    """The one other thing of the user's home of the same component in the same area as the thing in words ("the
+    upper landing light": the lower landing light); None when there is not exactly one."""
+    kinds, places = getattr(lexicon, "kinds", {}), getattr(lexicon, "places", {})
+    name = words.removeprefix("the ")
+    if not places.get(name):
+        return None
+    others = [other for other, kind in kinds.items()
+              if other != name and kind == kinds[name] and places.get(other) == places[name]]
+    return f"the {others[0]}" if len(others) == 1 else None
 
 
 def _another_of_its_kind(calls: list[dict], words: str, fits, kinds: dict[str, str]) -> str | None:

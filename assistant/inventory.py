@@ -19,8 +19,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, ROOM_SPOKEN, ROOMS,
-                                  SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS)
+from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, RELAYED_KINDS,
+                                  ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS)
 
 log = logging.getLogger("parley.inventory")
 
@@ -33,6 +33,7 @@ SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")     # what "e
 SKILL_COMPONENTS = {"switch_device": SWITCHABLE + ("scene", "cover"), "set_level": ("light", "climate"),
                     "change_level": ("light",), "set_cover": ("cover", "lock", *SWITCHABLE),
                     "set_lock": ("lock", "cover"), "set_thermostat": ("climate",), "activate_scene": ("scene",)}
+SENSORS = ("sensor", "binary_sensor")                                    # what "the ... sensor" may be
 DISCOVERY_PREFIX = "homeassistant"
 # Discovery configs are untrusted input, retained by the broker: each is bounded before it costs anything.
 MAX_ENTITIES = 2000             # configs for further entities are ignored (one summary line in the log)
@@ -415,7 +416,8 @@ class Inventory:
             return []
         have = [(e, _entity_words(e)) for e in candidates]
         return [e for e, its in have if all(w in its for w in words)] or \
-            [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its and _of_its_kind(w, e) for w in words)]
+            [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its and _of_its_kind(w, e)
+                                         or _relayed(w, e, words) for w in words)]
 
 
 class IgnoredConfigs:
@@ -609,11 +611,21 @@ def _of_its_kind(word: str, e: Entity) -> bool:
     return not kinds or bool(kinds & COVER_WORD_CLASSES[word])
 
 
+def _relayed(word: str, e: Entity, said: list[str]) -> bool:
+    """A kind word said of a switch with the last word of its name, when that word is a thing of the kind
+    (vocabulary.RELAYED_KINDS): "the extractor fan" is the switch "larder extractor", "the kiln fan" no switch."""
+    last = _singular(_spelled(e.name).split()[-1])
+    return e.component == "switch" and last in said and last != word \
+        and CLASS_WORDS.get(word) is not None and CLASS_WORDS.get(word) == RELAYED_KINDS.get(last)
+
+
 def _entity_words(e: Entity) -> set[str]:
     name = _spelled(e.name)
     words = {_singular(w) for w in name.split()}
     words |= {CLASS_WORDS[w] for w in name.split() if w in CLASS_WORDS}
     words.add(e.component)
+    if e.component in SENSORS:
+        words.add("sensor")
     if e.component == "media_player":
         words |= {"tv", "speaker"}
     if e.device_class:

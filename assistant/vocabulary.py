@@ -429,7 +429,7 @@ NOT_MORE_OF_A_NAME = frozenset({
     "please", "pls", "plz", "thanks", "thank", "thx", "cheers", "ta", "now", "again", "too", "also", "still", "already", "yet", "just",
     "back", "right", "quick", "quickly", "soon", "later", "tonight", "today", "tomorrow", "first",
     "bit", "little", "touch", "lot", "more", "less", "much", "very", "really", "fully", "halfway", "full",
-    "high", "low", "open", "opened", "closed", "shut", "locked", "unlocked", "running", "going", "working",
+    "high", "low", "open", "opened", "closed", "shut", "locked", "unlocked", "running", "going", "working", "dry", "wet",
     "mate", "love", "dear", "parley", "yeah", "ok", "okay", "well", "not", "no", "yes", "either",
     "timer", "timers", "countdown", "alarm", "scene", "mode", "like", "wise", "reading", "level", "setting",
 })
@@ -508,6 +508,18 @@ COVER_WORD_CLASSES = {"blind": {"blind", "shade"}, "blinds": {"blind", "shade"},
 # Words that open what a verb acts on ("set the ...", "press it"): a word of a name before one is the request's verb.
 VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "those", "a", "an", "it", "them", "all",
                           "both", "every", "everything", "each", "some"})
+
+# --- round 21, names in unseen homes (h22-homes) ---
+# What a thing a plug or relay (a switch) drives is, by the last word of its name: that kind's word names it with
+# that word ("the extractor fan" is the switch "larder extractor"); a switch whose name ends in no such word is of no
+# kind ("the kiln fan" and "the kennel lamp" name nothing).
+RELAYED_KINDS = {**dict.fromkeys(("extractor", "ventilator", "blower"), "fan"),
+                 **dict.fromkeys(LIGHT_KINDS, "light")}
+# Words that ask for a scene named beside them: a verb before it ("switch to siesta", "let's do regatta"), or a word
+# for a scene right after its name ("the siesta scene", "regatta mode").
+SCENE_VERBS = ("switch to", "change to", "go to", "put on", "turn on", "switch on", "start", "run", "activate", "do",
+               "have", "set", "play", "give me")
+SCENE_WORDS = ("scene", "mode", "setting")
 
 # --- round 20, follow-ups read as the self-contained request they stand for (h21-follow) ---
 # Words of a follow-up that ask again for what was done, say who asks or how, and fill no argument of a call ("could

@@ -341,6 +341,49 @@ def test_a_heater_or_a_reading_changes_name_or_area_in_place(lexicon):
     assert resolved(history, lexicon) == "what's the humidity in the scullery"
     history = [user("is the kiln on"), called("get_state", name="kiln"), user("and in the scullery")]
     assert resolved(history, lexicon) is None             # a device is named, not placed
+    history = [user("how warm is the snug"), called("get_state", name="snug temperature"), user("and in the gallery")]
+    assert resolved(history, lexicon) == "what's the temperature in the gallery"   # a reading named with its kind
+
+
+def test_the_other_one_after_one_thing_is_the_other_of_its_kind_in_its_area(lexicon):
+    """ "no, the other one" after one thing: the one other thing of its component in its area, with the newest call
+    made on it; no other one, or several, and it is not guessed."""
+    history = [user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on"),
+               user("no, the other one")]
+    assert resolved(history, lexicon) == "turn on the salt lamp"          # the snug's two lights
+    history[-1] = user("turn the other one off")
+    assert resolved(history, lexicon) == "turn off the salt lamp"
+    history[-1] = user("i meant the other one")
+    assert resolved(history, lexicon) == "turn on the salt lamp"
+    history = [user("turn on the kiln"), called("switch_device", name="kiln", state="on"), user("no, the other one")]
+    assert resolved(history, lexicon) is None             # the tack room has no other switch
+
+
+def test_a_level_said_as_a_share_supports_its_percent(lexicon):
+    """ "dim them to half" after the arc lamp: its self-contained reading's 50 percent is said, as a share."""
+    history = [user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on"), user("dim it to half")]
+    assert supports(history, {"name": "set_level", "arguments": {"name": "arc lamp", "percent": 50}}, lexicon)
+    assert not supports(history, {"name": "set_level", "arguments": {"name": "arc lamp", "percent": 30}}, lexicon)
+
+
+def test_all_the_lights_after_one_light_are_a_group(lexicon):
+    history = [user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on"),
+               user("turn the lamp off")]
+    assert resolved(history, lexicon) == "turn off the arc lamp"          # the one lamp the conversation named
+    history[-1] = user("actually put all the lamps off")
+    assert resolved(history, lexicon) != "put off all the arc lamp"
+    assert "arc lamp" not in (resolved(history, lexicon) or "")
+
+
+def test_a_light_whose_name_says_no_lights_word_is_dimmed_by_a_pronoun():
+    inventory = Inventory()
+    inventory.receive_discovery("homeassistant/light/flood/config", json.dumps(
+        {"name": "Yard Floodlight", "command_topic": "flood/set", "brightness": True}))
+    inventory.receive_discovery("homeassistant/switch/pump/config", json.dumps({"name": "Yard Pump", "command_topic": "p/set"}))
+    history = [user("turn on the yard floodlight"), called("switch_device", name="yard floodlight", state="on"),
+               user("now dim it to 30 percent")]
+    assert resolved(history, inventory.lexicon()) == "dim the yard floodlight to 30 percent"
+    assert resolved([*history[:-1], user("brighter")], inventory.lexicon()) == "make the yard floodlight brighter"
 
 
 def test_a_pronoun_stands_for_the_only_timer_when_the_words_name_no_timer():

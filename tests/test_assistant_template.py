@@ -155,6 +155,16 @@ def test_a_switch_for_a_request_that_says_locking_and_no_switching_is_refused():
         {"name": "set_lock", "arguments": {"name": "strongroom door", "action": "lock"}})
 
 
+def test_a_level_set_to_a_number_said_only_as_a_step_is_refused():
+    """ "bring it up 2 degrees" after the radiator was only asked about set it to 2 degrees."""
+    heater = lambda degrees: {"name": "set_thermostat", "arguments": {"name": "radiator", "degrees": degrees}}  # noqa: E731
+    assert slots_of("bring the radiator up two degrees").sets_a_step_as_the_level(heater(2))
+    assert not slots_of("bring the radiator up two degrees").sets_a_step_as_the_level(heater(21))
+    assert not slots_of("turn the radiator up to 22").sets_a_step_as_the_level(heater(22))
+    assert slots_of("dim the lamp down by 10 percent").sets_a_step_as_the_level(
+        {"name": "set_level", "arguments": {"name": "lamp", "percent": 10}})
+
+
 def test_a_call_in_an_area_no_word_says_is_refused():
     """ "turn everything off in the living room please, we're off to bed" gave the area "edroom"."""
     slots = slots_of("turn everything off in the living room please, we're off to bed")

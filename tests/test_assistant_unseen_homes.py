@@ -81,6 +81,10 @@ def test_switching_a_cover_takes_the_move_its_verb_says():
     ("can't see a thing, it's so dark in the gallery", {"name": "switch_all", "arguments": {"name": "lights",
                                                                                            "area": "gallery", "state": "on"}}),
     ("it's dark in the scullery", None),                        # no light there
+    ("let's do regatta mode", {"name": "activate_scene", "arguments": {"name": "regatta"}}),   # a scene asked for
+    ("actually switch to siesta instead", {"name": "activate_scene", "arguments": {"name": "siesta"}}),
+    ("we did the regatta yesterday", None),                     # a scene named, not asked for
+    ("is the leak sensor dry", {"name": "get_state", "arguments": {"name": "pond leak"}}),   # a sensor by its kind
 ])
 def test_one_named_thing_and_one_move_are_read_by_code(said, call):
     home = made_up_home()

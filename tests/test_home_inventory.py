@@ -172,3 +172,15 @@ def test_a_name_resolves_by_plural_extra_class_word_and_either_spelling_and_an_u
     assert keys(inventory.resolve("lamp")) == ["light/lava", "light/parlour"]        # only a name's own word
     names, _ = inventory.lexicon()
     assert {"lava lamps", "parlor lamp", "parlour lamp", "colour strip", "color strip"} <= names
+
+
+def test_a_kind_word_names_a_switch_whose_name_says_no_kind_by_what_it_is():
+    """A plug or relay drives a fan or a light: "the extractor fan" is the switch "larder extractor"; a switch whose
+    name ends in no fan's or light's word is neither ("the kiln fan", "the kennel lamp" name nothing)."""
+    inventory = Inventory()
+    for key, name in [("extractor", "Larder Extractor"), ("kennel", "Kennel Heater"), ("kiln", "Kiln"),
+                      ("score", "Billiard Score Lamp")]:
+        inventory.receive_discovery(f"homeassistant/switch/{key}/config", config(name=name, command_topic=f"{key}/set"))
+    keys = lambda found: sorted(e.key for e in found)  # noqa: E731
+    assert keys(inventory.resolve("extractor fan")) == keys(inventory.resolve("larder extractor fan")) == ["switch/extractor"]
+    assert inventory.resolve("kennel lamp") == inventory.resolve("kiln fan") == inventory.resolve("billiard fan") == []

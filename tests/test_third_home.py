@@ -74,10 +74,18 @@ async def test_the_third_home_is_learnt_through_mosquitto_and_driven_on_its_own_
     ("the morning room's stove to twenty", ["stove"], ["morning room"]),
     ("set the colour strip to half", ["colour strip"], []),                 # "set" of the wireless set: the verb
     ("turn the set off", ["set"], []),                                      # after a determiner: the name
+    ("switch on the morning room big lamp", ["big lamp"], ["morning room"]),  # a word after the area: more of the name
 ])
 def test_how_said_names_reach_the_model(said, names, areas):
     slots = slots_in(third_inventory(), said)
     assert (slots.names, slots.areas) == (names, areas), prompt_of(third_inventory(), said)
+
+
+def test_the_house_at_the_end_of_a_place_is_the_whole_home():
+    """ "every light in the house": no part of the "carriage house door" of the discovered home."""
+    from discovered_home import discovered_inventory
+    assert slots_in(discovered_inventory(), "turn every light in the house off, we're leaving").names == ["light"]
+    assert slots_in(discovered_inventory(), "open the carriage house door").names == ["carriage house door"]
 
 
 def test_a_names_last_word_said_as_a_verb_is_that_name():
@@ -129,6 +137,7 @@ def test_home_assistants_reading_names_only_a_thing_where_it_is():
     ("turn on the lamp in the garret", {}),                   # the garret has no lamp
     ("open the games room shutters", {}),
     ("put the egg warmer on", {}),                            # part of a name beside a word no thing has
+    ("turn on the morning room big lamp", {}),                # a word no thing has, between the area and a lamp
 ])
 def test_a_name_said_otherwise_in_the_third_home_acts_on_that_thing_only(assistant, request_, changed):
     home = InMemoryHome(inventory=third_inventory())
