@@ -36,22 +36,6 @@ def test_cut_requests_read_cut(model, text):
     assert model.finished(text) < 0.1
 
 
-@pytest.mark.parametrize("text", ["Will it rain on Friday?", "Who wrote Hamlet?", "Thanks for your help.",
-                                  "Hold on a minute.", "Is the bakery open on Sunday?", "Add butter to the shopping list."])
-def test_finished_everyday_utterances_read_finished(model, text):
-    """Beyond the corpus's home requests (voice/data/turn_sentences.txt): questions on any topic, thanks, answers,
-    requests outside the home. "Who wrote Hamlet?" and "Is the bakery open on Sunday?" read 0.01 when the judge
-    was trained on the corpus alone."""
-    assert model.finished(text) > 0.5
-
-
-@pytest.mark.parametrize("text", ["Who wrote", "Thanks for", "Book a table for", "Text Sarah that I'm",
-                                  "Play something by Taylor", "How do you say goodbye in", "Set an alarm for"])
-def test_cut_everyday_utterances_read_cut(model, text):
-    """Their cuts after "for", "in", a verb, and inside a name ("Taylor" of "Taylor Swift")."""
-    assert model.finished(text) < 0.1
-
-
 def test_a_doubted_last_word_counts_as_possibly_invented(model):
     """At a pause after "open the", Whisper may write "Open the blinds." and doubt its last word."""
     sure = Heard("Open the blinds.", (("Open", 0.96), ("the", 0.99), ("blinds", 0.97), (".", 0.45)))
@@ -138,17 +122,3 @@ def test_a_last_word_after_to_counts_as_only_begun_when_the_speaker_goes_on(mode
     for text in ("Set the living room lights to 50%.", "Turn on the kitchen light.", "What is 80 divided by 4?"):
         heard = Heard(text)
         assert model.judge_going_on(heard, model.judge(heard)) == model.judge(heard) > 0.5
-
-
-def test_no_turn_set_sentence_or_dev_row_is_a_training_row_of_the_everyday_sentences():
-    """The turn-taking sets (dev, heldout, fresh .. fresh8) and the words judge's dev halves measure what the
-    trainer's everyday sentences teach: none of their sentences is drawn for training, as finished or as a cut.
-    Counts only: the blind sets' sentences are never printed."""
-    from assistant.train_text_turn import everyday, held_apart, labelled
-
-    held = held_apart()
-    drawn = everyday(0)
-    texts, labels, _ = labelled(set(), drawn, 1.0, held)
-    assert len(held) > 500 and len(held & drawn) > 0        # the sets are read, and the draws do say some of them
-    assert sum(text in held for text in texts) == 0
-    assert labels.sum() > 2000 and (1 - labels).sum() > 2000
