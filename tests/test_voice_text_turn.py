@@ -122,3 +122,18 @@ def test_a_last_word_after_to_counts_as_only_begun_when_the_speaker_goes_on(mode
     for text in ("Set the living room lights to 50%.", "Turn on the kitchen light.", "What is 80 divided by 4?"):
         heard = Heard(text)
         assert model.judge_going_on(heard, model.judge(heard)) == model.judge(heard) > 0.5
+
+
+@pytest.mark.parametrize("half", ["a", "b"])
+def test_the_words_judges_dev_halves_are_well_formed(half):
+    """tests/data/turn_words_dev_{a,b}.jsonl (README_fresh_sets.md): one transcript a row, finished or cut, 40 of
+    each, no row twice, and no cut that ends a sentence (the judge ignores punctuation; a cut must not carry it)."""
+    import json
+    from pathlib import Path
+
+    rows = [json.loads(line) for line in
+            Path(__file__).parent.joinpath("data", f"turn_words_dev_{half}.jsonl").read_text().splitlines()]
+    assert all(set(row) == {"text", "finished"} and isinstance(row["finished"], bool) for row in rows)
+    assert sum(row["finished"] for row in rows) == 40 and sum(not row["finished"] for row in rows) == 40
+    assert len({tuple(words(row["text"])) for row in rows}) == len(rows)
+    assert not any(row["text"].rstrip()[-1] in ".?!" for row in rows if not row["finished"])
