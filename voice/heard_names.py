@@ -29,7 +29,8 @@ import jellyfish
 from voice.heard_words import name_words, words_in_no_phrasing
 
 CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
-ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both")
+ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both"),
+                      # unless it is no request's word and has the name's own key ("valox", "veliks" for velux: CLOSE)
 KEY_LENGTHS = 0.65    # the shorter key at least this share of the longer: "gate" is no "garden", "pond" no "pond leak"
 SAME_SPELLING = 0.85  # letters' similarity above which the same key is a spelling, not a guess
 NEAR_LETTERS = 0.95   # letters' similarity above which any key is a spelling ("samovars")
@@ -151,7 +152,7 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
             best = scored[0]
             whole = parts.get(best[1], best[1])
             runner_up = next((s for s in scored[1:] if parts.get(s[1], s[1]) != whole), (0.0, ""))
-            if best[0] >= (CLOSE if end - start > 1 else ONE_WORD_CLOSE) and best[0] - runner_up[0] >= CLEAR_MARGIN:
+            if best[0] >= _close(plain[start:end], best[1].split()) and best[0] - runner_up[0] >= CLEAR_MARGIN:
                 candidates.append((best[0], start, end, best[1], 0))
     candidates += _names_begun(plain, free, known)
     chosen: list[tuple[float, int, int, str, int]] = []
@@ -168,6 +169,15 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
         tail = re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", tokens[end - 1])      # keep the last word's punctuation
         tokens[start:end] = [name + tail]
     return Hearing(" ".join(tokens), guessed, spelled)
+
+
+def _close(heard: list[str], name: list[str]) -> float:
+    """The score from which heard words are offered as name: CLOSE, ONE_WORD_CLOSE for one word of a request's
+    words or of other sounds than the name's; one word no request has, with the name's Metaphone key, is a
+    word Whisper spelt from the name's sounds ("valox" for velux), as a run of words is."""
+    if len(heard) > 1 or (_key(heard) == _key(name) and words_in_no_phrasing(heard[0], frozenset())):
+        return CLOSE
+    return ONE_WORD_CLOSE
 
 
 @lru_cache(maxsize=_HOMES_KEPT)
