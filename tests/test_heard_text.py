@@ -77,6 +77,8 @@ def test_sentences_not_the_same_twice_stay_as_heard(heard):
 @pytest.mark.parametrize("heard, said", [
     ("Switch off the tele in the lounge. Nobody's watching.", "Switch off the telly in the lounge. Nobody's watching."),
     ("Tele off.", "Telly off."),
+    ("The extractor in the larder, unplease, it smells of fish.", "The extractor in the larder, on please, it smells of fish."),
+    ("Unpleas, the lamp in the snug.", "On please, the lamp in the snug."),
 ])
 def test_a_word_whisper_spells_otherwise_is_put_back(heard, said):
     assert said_words(heard) == said

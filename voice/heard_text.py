@@ -8,7 +8,7 @@ word. The words are data (DEGREE_WORDS, ARTICLE_HEARD_AS, COMPARATIVES).
 
 It also writes the verb a request starts with as other words: "Can seal the pasta timer.", "Block the side
 gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words), a word in a spelling of
-its own anywhere ("tele" for "telly": WORDS_HEARD_AS), and a short sentence
+its own anywhere ("tele" for "telly", "unplease" for "on please": WORDS_HEARD_AS), and a short sentence
 twice ("Good night. Good night.": flite slt's always, Piper's now and then), which is kept once when the two are
 the same words (stt.trim_repeats leaves a phrase of two words said twice alone: "no, no").
 
@@ -40,8 +40,9 @@ _BEFORE_DEGREE = ("a", "an", "the", "one", "little", "bit", "tiny", "wee") + ART
 
 # A request's first words as Whisper writes them: the verb said.
 VERBS_HEARD_AS = {"can seal": "cancel", "can sew": "cancel", "block": "lock", "walk": "lock"}
-# Words Whisper spells otherwise anywhere in a request, and the word said ("Switch off the tele in the lounge.").
-WORDS_HEARD_AS = {"tele": "telly"}
+# Words Whisper spells otherwise anywhere in a request, and the words said ("Switch off the tele in the lounge.",
+# "The extractor in the larder, unplease, it smells of fish.": "on please" run into one word).
+WORDS_HEARD_AS = {"tele": "telly", "unplease": "on please", "unpleas": "on please"}
 
 _DEGREE = "|".join(DEGREE_WORDS)
 _HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
