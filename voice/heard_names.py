@@ -29,8 +29,7 @@ import jellyfish
 from voice.heard_words import name_words, words_in_no_phrasing
 
 CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
-ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both"),
-                      # unless it is no request's word and has the name's own key ("valox", "veliks" for velux: CLOSE)
+ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both")
 KEY_LENGTHS = 0.65    # the shorter key at least this share of the longer: "gate" is no "garden", "pond" no "pond leak"
 SAME_SPELLING = 0.85  # letters' similarity above which the same key is a spelling, not a guess
 NEAR_LETTERS = 0.95   # letters' similarity above which any key is a spelling ("samovars")
@@ -84,8 +83,8 @@ def _sounds(heard: list[str], name: list[str]) -> float:
 
 def _score(heard: list[str], name: list[str], part: bool = False) -> float:
     """How alike the heard words and a name are (_sounds), 0 for words that were said, not the name (_part_of).
-    A name's part (_own_parts) with more letters after it is another word said ("blinds" is every blind, not
-    the roman blind's part), even where it would be a spelling of a name."""
+    A name's part (_own_parts) with more letters after it is other words said ("the score lamps"), even where
+    it would be a spelling of a name."""
     score = _sounds(heard, name)
     if part and score and _letters(heard).startswith(_letters(name)):
         return 0.0
@@ -121,8 +120,8 @@ def _spelling(heard: list[str], name: list[str]) -> bool:
 
 def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
     """The transcript with each run of words that sounds like one of names, or like a name's own part (a name
-    said by its own words: "the velux" for the velux window), replaced by it (see the module). A part guessed is
-    guessed under its whole name too: the assistant may call the device by either."""
+    said by its last or first words: "the score lamp" for the billiard score lamp), replaced by it (see the
+    module). A part guessed is guessed under its whole name too: the assistant may call the device by either."""
     tokens = transcript.split()
     if not names:
         return Hearing(transcript)
@@ -148,11 +147,12 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
             owners = {o for o in owner[start:end] if o}
             said = [name.split() for name in owners] if owners else [*known, *(part.split() for part in parts)]
             scored = sorted(((_score(plain[start:end], name, " ".join(name) in parts), " ".join(name))
-                             for name in said), reverse=True)
+                             for name in said if " ".join(name) not in parts or len(name) == end - start),
+                            reverse=True) or [(0.0, "")]
             best = scored[0]
             whole = parts.get(best[1], best[1])
             runner_up = next((s for s in scored[1:] if parts.get(s[1], s[1]) != whole), (0.0, ""))
-            if best[0] >= _close(plain[start:end], best[1].split()) and best[0] - runner_up[0] >= CLEAR_MARGIN:
+            if best[0] >= (CLOSE if end - start > 1 else ONE_WORD_CLOSE) and best[0] - runner_up[0] >= CLEAR_MARGIN:
                 candidates.append((best[0], start, end, best[1], 0))
     candidates += _names_begun(plain, free, known)
     chosen: list[tuple[float, int, int, str, int]] = []
@@ -171,24 +171,16 @@ def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
     return Hearing(" ".join(tokens), guessed, spelled)
 
 
-def _close(heard: list[str], name: list[str]) -> float:
-    """The score from which heard words are offered as name: CLOSE, ONE_WORD_CLOSE for one word of a request's
-    words or of other sounds than the name's; one word no request has, with the name's Metaphone key, is a
-    word Whisper spelt from the name's sounds ("valox" for velux), as a run of words is."""
-    if len(heard) > 1 or (_key(heard) == _key(name) and words_in_no_phrasing(heard[0], frozenset())):
-        return CLOSE
-    return ONE_WORD_CLOSE
-
-
 @lru_cache(maxsize=_HOMES_KEPT)
 def _own_parts(names: tuple[str, ...]) -> dict[str, str]:
-    """{part: whole name}: the runs of a name's words, short of the whole, that stand in no other name and hold
-    a word no request and no default home's name is made of: what a name is said by ("velux" for the velux
-    window, "sprinkler" for the lawn sprinkler, "score lamp" for the billiard score lamp), not "lamp" or "room"."""
+    """{part: whole name}: the runs of two or more of a name's words, short of the whole, that stand in no other
+    name and hold a word no request and no default home's name is made of: what a name is said by ("score lamp"
+    for the billiard score lamp), matched only by as many heard words. One word is no part: with no list of
+    English words, "boat" would be heard as the boot room's "boot", "warm" as the seedling warmer's "warmer"."""
     owners: dict[str, set[str]] = {}
     for name in names:
         words = name.split()
-        for length in range(1, len(words) + 1):
+        for length in range(2, len(words) + 1):
             for start in range(len(words) - length + 1):
                 owners.setdefault(" ".join(words[start:start + length]), set()).add(name)
     common = name_words() | REQUEST_WORDS
