@@ -14,7 +14,8 @@ the same words (stt.trim_repeats leaves a phrase of two words said twice alone: 
 
 Whisper's commas are guesses: it often runs a request and a remark said after it into one ("Fairy lights on
 please it's nearly christmas."), where a typed request has its comma, and the assistant, which takes a clause
-as the request only where the text breaks (assistant.clauses), then refuses. A subject said with its verb in
+as the request only where the text breaks (assistant.clauses), then refuses. A break is put back after a word that
+closes a request ("please": CLOSING) run on into a remark. A subject said with its verb in
 one word ("it's", "we're"), or "i" (CLAUSE_OPENERS), opens a clause of its own, so a break is put back before
 one that follows a word with none, unless that word joins it to what came before ("so it's": JOINING). So
 does a request's verb said on a pronoun after the thing it stands for ("The bunting lights on the veranda switch
@@ -68,6 +69,12 @@ PRONOUN_SUBJECTS = ("it", "they", "that", "this", "there", "it's")
 INTO_A_VERB = ("you", "to", "please", "just", "i", "we", "let's", "lets", "don't", "dont", "also", "go", "kindly",
                "quickly", "me", "us")
 
+# Words that close a request: a subject after one, with no break, opens a remark of its own ("the extractor in the
+# larder, on please it smells of fish"), unless the word before leads into it ("could you please", "and please").
+CLOSING = ("please",)
+# Subjects a remark opens with, besides CLAUSE_OPENERS and PRONOUN_SUBJECTS ("its" as Whisper writes "it's").
+REMARK_SUBJECTS = ("its", "we", "he", "she")
+
 # What ends a sentence as Whisper writes it.
 SENTENCE_ENDS = ".!?"
 
@@ -83,6 +90,7 @@ _QUESTION = "|".join(map(re.escape, QUESTION_WORDS))
 _QUESTION_ON_A_PRONOUN = re.compile(rf"(?:^|(?<=[.!?,] ))((?:(?!\b(?:{_QUESTION})\b)[^.!?,])*?[\w'])\s+(?=(?:"
                                     rf"{_QUESTION})\s+(?:{'|'.join(map(re.escape, PRONOUN_SUBJECTS))})\b)",
                                     re.IGNORECASE)
+_CLOSED_RUN_ON = re.compile(rf"(?:^|(?<=\s))([\w']+)\s+({'|'.join(CLOSING)})\s+(?=([\w']+))", re.IGNORECASE)
 _SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
 
 
@@ -99,7 +107,14 @@ def said_words(transcript: str) -> str:
     text = _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
     text = _RUN_ON.sub(lambda m: m[0] if m[1].lower() in JOINING else m[1] + ", ", text)
     text = _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
-    return _QUESTION_ON_A_PRONOUN.sub(r"\1, ", text)
+    text = _QUESTION_ON_A_PRONOUN.sub(r"\1, ", text)
+    return _CLOSED_RUN_ON.sub(_closed, text)
+
+
+def _closed(match: re.Match) -> str:
+    """A break after a closing word run on into a remark (CLOSING)."""
+    remark = match[3].lower() in CLAUSE_OPENERS + PRONOUN_SUBJECTS + REMARK_SUBJECTS
+    return f"{match[1]} {match[2]}, " if remark and match[1].lower() not in JOINING + INTO_A_VERB else match[0]
 
 
 def said_once(transcript: str) -> str:
