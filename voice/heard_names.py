@@ -11,7 +11,9 @@ never becomes a known one. So is a run that holds words of a name as said, in pl
 another sound ("sewing tonight" for the sewing room) or is missing ("sewing"), and a word that is a name with
 more after it ("gardener's" for the garden): those words were said, the name was not. A longer name whose
 first words were heard as said, often a name of their own ("the nursery radar": the nursery, and the nursery
-radiator), is judged on its other words alone.
+radiator), is judged on its other words alone. A name is often said by two or more of its own words ("the score
+lamp" for the billiard score lamp): such a part, standing in no other name, is matched as names are where no
+whole name is, and a guess of it is a guess of the whole name too.
 
 The recogniser also asks which of a final's beam hypotheses is most made of the home's names, then of the
 skills' phrasings (best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
