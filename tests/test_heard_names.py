@@ -151,6 +151,33 @@ def test_a_longer_name_begun_by_words_heard_is_judged_on_its_other_words(heard, 
     assert (hearing.text, hearing.guessed) == (text, guessed)
 
 
+@pytest.mark.parametrize("heard, text, guessed", [
+    # a name said by its own words, misheard: those words put in, guessed under the whole name too
+    ("Put the store lamp on.", "Put the score lamp on.",
+     {"score lamp": "store lamp", "billiard score lamp": "store lamp"}),
+    ("Put the scour lamp on.", "Put the score lamp on.", {}),                        # a spelling: silent
+    # a part said as it is, or with more letters after it, is what was said; one word is no part
+    ("Put the score lamp on.", "Put the score lamp on.", {}),
+    ("Put the score lamps on.", "Put the score lamps on.", {}),
+    ("Hold on, halt it right there.", "Hold on, halt it right there.", {}),        # not the coal hole door
+])
+def test_a_name_said_by_its_own_part_is_heard_as_that_part(heard, text, guessed):
+    """Users say "the score lamp" for the billiard score lamp; the assistant reads that typed, but the
+    recogniser's words for it were compared with whole names only."""
+    hearing = hear_names(heard, NAMES)
+    assert (hearing.text, hearing.guessed) == (text, guessed)
+
+
+async def test_a_call_to_a_guessed_part_asks_whichever_name_the_assistant_calls_it_by():
+    for name in ("score lamp", "billiard score lamp"):
+        tools = discovered_tools()
+        says(tools, "Put the score lamp on.")
+        tools.guessed_names = hear_names("Put the store lamp on.", NAMES).guessed
+        assert await tools.run("switch_device", {"name": name, "state": "on"}) == \
+            f"Did you mean the {name}? Say yes to confirm."
+        assert states(tools) == {}
+
+
 def test_names_are_counted_as_heard_or_spelt_not_as_guessed():
     assert named_words(hear_names("Turn on the drinks cabinet in the parlor.", NAMES), NAMES) == 3
     assert named_words(hear_names("Turn on the sand, mufaru.", NAMES), NAMES) == 0

@@ -77,6 +77,8 @@ def test_sentences_not_the_same_twice_stay_as_heard(heard):
 @pytest.mark.parametrize("heard, said", [
     ("Switch off the tele in the lounge. Nobody's watching.", "Switch off the telly in the lounge. Nobody's watching."),
     ("Tele off.", "Telly off."),
+    ("The extractor in the larder, unplease, it smells of fish.", "The extractor in the larder, on please, it smells of fish."),
+    ("Unpleas, the lamp in the snug.", "On please, the lamp in the snug."),
 ])
 def test_a_word_whisper_spells_otherwise_is_put_back(heard, said):
     assert said_words(heard) == said
@@ -97,9 +99,22 @@ def test_a_word_holding_such_a_spelling_stays_as_heard():
     ("Don't need the bath timer any more turn it off.", "Don't need the bath timer any more, turn it off."),
     ("The coffee maker in the office is it still on.", "The coffee maker in the office, is it still on."),
     ("Okay. The still room heater what's it set to?", "Okay. The still room heater, what's it set to?"),
+    ("The extractor in the larder, on please it smells of fish.",
+     "The extractor in the larder, on please, it smells of fish."),
+    ("The extractor in the larder, on please its melt of fish.",
+     "The extractor in the larder, on please, its melt of fish."),
+    ("Lights on please we have guests.", "Lights on please, we have guests."),
 ])
 def test_a_clause_run_on_gets_its_break_back(heard, said):
     assert said_words(heard) == said
+
+
+@pytest.mark.parametrize("heard", [
+    "Please turn on the light.", "Could you please switch on the fan?", "Set the timer please for ten minutes.",
+    "Lights on please and the fan too.", "Is it on please?",
+])
+def test_please_that_leads_on_keeps_its_words(heard):
+    assert said_words(heard) == heard
 
 
 @pytest.mark.parametrize("heard", [

@@ -11,7 +11,9 @@ never becomes a known one. So is a run that holds words of a name as said, in pl
 another sound ("sewing tonight" for the sewing room) or is missing ("sewing"), and a word that is a name with
 more after it ("gardener's" for the garden): those words were said, the name was not. A longer name whose
 first words were heard as said, often a name of their own ("the nursery radar": the nursery, and the nursery
-radiator), is judged on its other words alone.
+radiator), is judged on its other words alone. A name is often said by two or more of its own words ("the score
+lamp" for the billiard score lamp): such a part, standing in no other name, is matched as names are where no
+whole name is, and a guess of it is a guess of the whole name too.
 
 The recogniser also asks which of a final's beam hypotheses is most made of the home's names, then of the
 skills' phrasings (best_hypothesis). Pure code: transcripts and names in, a transcript and the guessed names out.
@@ -21,11 +23,12 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 
 import jellyfish
 
-from voice.heard_words import words_in_no_phrasing
+from voice.heard_words import name_words, words_in_no_phrasing
 
 CLOSE = 0.80          # mean similarity of keys and letters from which a name is offered
 ONE_WORD_CLOSE = 0.90 # the same for one heard word, often a real word of its own ("cellar", "clean", "both")
@@ -35,6 +38,7 @@ NEAR_LETTERS = 0.95   # letters' similarity above which any key is a spelling ("
 CLEAR_MARGIN = 0.03   # a second name this close to the best one makes the guess ambiguous: left as heard
 RESCORE_MARGIN = 0.15 # mean log-probability per token a hypothesis may trail the best one by and still win
 LONGEST_SPAN = 3      # heard words one name may stand for ("parlour agator" for "propagator")
+_HOMES_KEPT = 8       # homes whose names' own parts are kept (_own_parts), as the recogniser's prompts are
 # Words that carry the request, never a name: requests' verbs, articles, prepositions, numbers, units.
 REQUEST_WORDS = frozenset((Path(__file__).parent / "data" / "request_words.txt").read_text().split())
 
@@ -79,9 +83,13 @@ def _sounds(heard: list[str], name: list[str]) -> float:
     return (jellyfish.jaro_winkler_similarity(a, b) + letters) / 2
 
 
-def _score(heard: list[str], name: list[str]) -> float:
-    """How alike the heard words and a name are (_sounds), 0 for words that were said, not the name (_part_of)."""
+def _score(heard: list[str], name: list[str], part: bool = False) -> float:
+    """How alike the heard words and a name are (_sounds), 0 for words that were said, not the name (_part_of).
+    A name's part (_own_parts) with more letters after it is other words said ("the score lamps"), even where
+    it would be a spelling of a name."""
     score = _sounds(heard, name)
+    if part and score and _letters(heard).startswith(_letters(name)):
+        return 0.0
     return 0.0 if score and _part_of(heard, name) else score
 
 
@@ -113,38 +121,73 @@ def _spelling(heard: list[str], name: list[str]) -> bool:
 
 
 def hear_names(transcript: str, names: tuple[str, ...]) -> Hearing:
-    """The transcript with each run of words that sounds like one of names replaced by it (see the module)."""
+    """The transcript with each run of words that sounds like one of names, or like a name's own part (a name
+    said by its last or first words: "the score lamp" for the billiard score lamp), replaced by it (see the
+    module). A part guessed is guessed under its whole name too: the assistant may call the device by either."""
     tokens = transcript.split()
     if not names:
         return Hearing(transcript)
     plain = [_plain(t) for t in tokens]
     known = [n.split() for n in dict.fromkeys(n.lower() for n in names) if n.split()]
+    parts = _own_parts(tuple(" ".join(name) for name in known))
     free = [bool(p) and p not in REQUEST_WORDS and not p.isdigit() for p in plain]
     for name in sorted(known, key=len, reverse=True):       # words already a name are taken
         for start in range(len(plain) - len(name) + 1):
             if plain[start:start + len(name)] == name:
                 free[start:start + len(name)] = [False] * len(name)
+    owner: list[str | None] = [None] * len(plain)          # words already a name's part: that name's, or no name's
+    for part in sorted(parts, key=lambda p: len(p.split()), reverse=True):
+        size = len(part.split())
+        for start in range(len(plain) - size + 1):
+            if " ".join(plain[start:start + size]) == part and all(free[start:start + size]):
+                owner[start:start + size] = [parts[part]] * size
     candidates = []                      # (score, start, end, name, how many of its first words were heard as said)
     for start in range(len(plain)):
         for end in range(start + 1, min(start + LONGEST_SPAN, len(plain)) + 1):
             if not all(free[start:end]):
                 break
-            scored = sorted(((_score(plain[start:end], name), " ".join(name)) for name in known), reverse=True)
-            best, runner_up = scored[0], scored[1] if len(scored) > 1 else (0.0, "")
+            owners = {o for o in owner[start:end] if o}
+            said = [name.split() for name in owners] if owners else [*known, *(part.split() for part in parts)]
+            scored = sorted(((_score(plain[start:end], name, " ".join(name) in parts), " ".join(name))
+                             for name in said if " ".join(name) not in parts or len(name) == end - start),
+                            reverse=True) or [(0.0, "")]
+            best = scored[0]
+            whole = parts.get(best[1], best[1])
+            runner_up = next((s for s in scored[1:] if parts.get(s[1], s[1]) != whole), (0.0, ""))
             if best[0] >= (CLOSE if end - start > 1 else ONE_WORD_CLOSE) and best[0] - runner_up[0] >= CLEAR_MARGIN:
                 candidates.append((best[0], start, end, best[1], 0))
     candidates += _names_begun(plain, free, known)
     chosen: list[tuple[float, int, int, str, int]] = []
-    for candidate in sorted(candidates, reverse=True):
+    for candidate in sorted(candidates, key=lambda c: (c[3] not in parts, c), reverse=True):   # parts fill gaps
         if all(candidate[2] <= c[1] or candidate[1] >= c[2] for c in chosen):
             chosen.append(candidate)
     guessed, spelled = {}, {}
     for score, start, end, name, lead in sorted(chosen, key=lambda c: c[1], reverse=True):
         spelt = _spelling(plain[start + lead:end], name.split()[lead:])
-        (spelled if spelt else guessed)[name] = " ".join(plain[start:end])
+        heard = " ".join(plain[start:end])
+        (spelled if spelt else guessed)[name] = heard
+        if not spelt and name in parts:
+            guessed[parts[name]] = heard
         tail = re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", tokens[end - 1])      # keep the last word's punctuation
         tokens[start:end] = [name + tail]
     return Hearing(" ".join(tokens), guessed, spelled)
+
+
+@lru_cache(maxsize=_HOMES_KEPT)
+def _own_parts(names: tuple[str, ...]) -> dict[str, str]:
+    """{part: whole name}: the runs of two or more of a name's words, short of the whole, that stand in no other
+    name and hold a word no request and no default home's name is made of: what a name is said by ("score lamp"
+    for the billiard score lamp), matched only by as many heard words. One word is no part: with no list of
+    English words, "boat" would be heard as the boot room's "boot", "warm" as the seedling warmer's "warmer"."""
+    owners: dict[str, set[str]] = {}
+    for name in names:
+        words = name.split()
+        for length in range(2, len(words) + 1):
+            for start in range(len(words) - length + 1):
+                owners.setdefault(" ".join(words[start:start + length]), set()).add(name)
+    common = name_words() | REQUEST_WORDS
+    return {run: next(iter(of)) for run, of in owners.items()
+            if len(of) == 1 and run not in of and any(word not in common for word in run.split())}
 
 
 def _names_begun(plain: list[str], free: list[bool], known: list[list[str]]) -> list[tuple[float, int, int, str, int]]:

@@ -8,13 +8,14 @@ word. The words are data (DEGREE_WORDS, ARTICLE_HEARD_AS, COMPARATIVES).
 
 It also writes the verb a request starts with as other words: "Can seal the pasta timer.", "Block the side
 gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words), a word in a spelling of
-its own anywhere ("tele" for "telly": WORDS_HEARD_AS), and a short sentence
+its own anywhere ("tele" for "telly", "unplease" for "on please": WORDS_HEARD_AS), and a short sentence
 twice ("Good night. Good night.": flite slt's always, Piper's now and then), which is kept once when the two are
 the same words (stt.trim_repeats leaves a phrase of two words said twice alone: "no, no").
 
 Whisper's commas are guesses: it often runs a request and a remark said after it into one ("Fairy lights on
 please it's nearly christmas."), where a typed request has its comma, and the assistant, which takes a clause
-as the request only where the text breaks (assistant.clauses), then refuses. A subject said with its verb in
+as the request only where the text breaks (assistant.clauses), then refuses. A break is put back after a word that
+closes a request ("please": CLOSING) run on into a remark. A subject said with its verb in
 one word ("it's", "we're"), or "i" (CLAUSE_OPENERS), opens a clause of its own, so a break is put back before
 one that follows a word with none, unless that word joins it to what came before ("so it's": JOINING). So
 does a request's verb said on a pronoun after the thing it stands for ("The bunting lights on the veranda switch
@@ -40,8 +41,9 @@ _BEFORE_DEGREE = ("a", "an", "the", "one", "little", "bit", "tiny", "wee") + ART
 
 # A request's first words as Whisper writes them: the verb said.
 VERBS_HEARD_AS = {"can seal": "cancel", "can sew": "cancel", "block": "lock", "walk": "lock"}
-# Words Whisper spells otherwise anywhere in a request, and the word said ("Switch off the tele in the lounge.").
-WORDS_HEARD_AS = {"tele": "telly"}
+# Words Whisper spells otherwise anywhere in a request, and the words said ("Switch off the tele in the lounge.",
+# "The extractor in the larder, unplease, it smells of fish.": "on please" run into one word).
+WORDS_HEARD_AS = {"tele": "telly", "unplease": "on please", "unpleas": "on please"}
 
 _DEGREE = "|".join(DEGREE_WORDS)
 _HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
@@ -67,6 +69,12 @@ PRONOUN_SUBJECTS = ("it", "they", "that", "this", "there", "it's")
 INTO_A_VERB = ("you", "to", "please", "just", "i", "we", "let's", "lets", "don't", "dont", "also", "go", "kindly",
                "quickly", "me", "us")
 
+# Words that close a request: a subject after one, with no break, opens a remark of its own ("the extractor in the
+# larder, on please it smells of fish"), unless the word before leads into it ("could you please", "and please").
+CLOSING = ("please",)
+# Subjects a remark opens with, besides CLAUSE_OPENERS and PRONOUN_SUBJECTS ("its" as Whisper writes "it's").
+REMARK_SUBJECTS = ("its", "we", "he", "she")
+
 # What ends a sentence as Whisper writes it.
 SENTENCE_ENDS = ".!?"
 
@@ -82,6 +90,7 @@ _QUESTION = "|".join(map(re.escape, QUESTION_WORDS))
 _QUESTION_ON_A_PRONOUN = re.compile(rf"(?:^|(?<=[.!?,] ))((?:(?!\b(?:{_QUESTION})\b)[^.!?,])*?[\w'])\s+(?=(?:"
                                     rf"{_QUESTION})\s+(?:{'|'.join(map(re.escape, PRONOUN_SUBJECTS))})\b)",
                                     re.IGNORECASE)
+_CLOSED_RUN_ON = re.compile(rf"(?:^|(?<=\s))([\w']+)\s+({'|'.join(CLOSING)})\s+(?=([\w']+))", re.IGNORECASE)
 _SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
 
 
@@ -98,7 +107,14 @@ def said_words(transcript: str) -> str:
     text = _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
     text = _RUN_ON.sub(lambda m: m[0] if m[1].lower() in JOINING else m[1] + ", ", text)
     text = _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
-    return _QUESTION_ON_A_PRONOUN.sub(r"\1, ", text)
+    text = _QUESTION_ON_A_PRONOUN.sub(r"\1, ", text)
+    return _CLOSED_RUN_ON.sub(_closed, text)
+
+
+def _closed(match: re.Match) -> str:
+    """A break after a closing word run on into a remark (CLOSING)."""
+    remark = match[3].lower() in CLAUSE_OPENERS + PRONOUN_SUBJECTS + REMARK_SUBJECTS
+    return f"{match[1]} {match[2]}, " if remark and match[1].lower() not in JOINING + INTO_A_VERB else match[0]
 
 
 def said_once(transcript: str) -> str:
