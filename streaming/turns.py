@@ -17,12 +17,11 @@ turn ends after ~128 ms of silence. The words say cut ("set the living room ligh
 finished requests with names it never saw cut ("Turn off the jukebox."), and a turn it holds costs the
 speaker that wait. The words say done only if their last word, after "to" or "for", was said whole, and
 the sound says outright that the speaker goes on (Whisper wrote "... lights to 50." from the start of
-"fifty"): it holds as if cut. The words say done for certain and the sound only doubts, or the words say done
-likely (0.7) and the sound doubts only a little (0.3): it ends at ``sure``. The words say done and the sound does
-not: it ends at ``unsure``, never later than ``silence_duration_ms``. Until the words are in, only
-``eagerness``'s maximum (OpenAI's meaning: low, medium and high wait at most 8, 4 and 2 s) ends the turn: the
-reply waits for the transcript anyway, so ending sooner (a slow, loaded machine) would only risk cutting the
-speaker off. At eagerness low the turn judge
+"fifty"): it holds as if cut. The words say done for certain and the sound only doubts: it ends at ``sure``. The
+words say done and the sound does not: it ends at ``unsure``, never later
+than ``silence_duration_ms``. Until the words are in, only ``eagerness``'s maximum (OpenAI's meaning: low,
+medium and high wait at most 8, 4 and 2 s) ends the turn: the reply waits for the transcript anyway, so ending
+sooner (a slow, loaded machine) would only risk cutting the speaker off. At eagerness low the turn judge
 (voice.turn_judge; the session asks the transcription queue for it) may hold finished words short: the turn then waits at least its hold (but no longer than ``silence_duration_ms``, as
 ``unsure``), and never less than the waits above, so the hold only lengthens the short waits after finished words.
 Speech resuming forgets every verdict.
@@ -52,18 +51,13 @@ WORDS_SURE = 0.9            # text turn probability at or above which the words 
                             # one 300 ms pause of 581 more is at risk)
 SOUND_NOT_DONE = 0.1        # Smart Turn probability below which the sound says outright that the speaker goes
                             # on; then the words are read as if their last word was only begun (voice.text_turn)
-WORDS_LIKELY = 0.7          # text turn probability at or above which, with a sound that doubts no more than
-SOUND_DOUBTS = 0.3          # this (Smart Turn at or above it), the turn also ends at `sure`: in the slow synthetic
-                            # voices the words read 0.68-0.83 for most finished requests and Smart Turn 0.1-0.9,
-                            # which waited `unsure` (bench/turn_stages.py --waits); chosen on the wait_a replay
-                            # (docs/notes/round21-turnwait.md)
 
 
 @dataclass(frozen=True)
 class SemanticWaits:
     """semantic_vad's silences (ms) before a turn ends, by how many judges say the speaker is done."""
     done: int                # words and sound both
-    sure: int                # the words say done for certain, the sound only doubts (or likely, doubts a little)
+    sure: int                # the words say done for certain, the sound only doubts
     unsure: int              # the words say done, the sound does not (capped at silence_duration_ms)
     cut: int                 # the words say the sentence is cut
     max: int                 # the words are not in yet
@@ -102,8 +96,6 @@ class TurnDetector:
     words_done = WORDS_DONE
     words_sure = WORDS_SURE
     sound_not_done = SOUND_NOT_DONE
-    words_likely = WORDS_LIKELY
-    sound_doubts = SOUND_DOUBTS
 
     def __init__(self, settings: TurnDetection):
         self.settings = settings
@@ -172,8 +164,7 @@ class TurnDetector:
                 return self._waits.cut
         if sound is not None and sound >= self.audio_done:
             return self._waits.done
-        if sound is not None and sound >= self.sound_not_done and (
-                words >= self.words_sure or words >= self.words_likely and sound >= self.sound_doubts):
+        if sound is not None and sound >= self.sound_not_done and words >= self.words_sure:
             return min(self._waits.sure, self.settings.silence_duration_ms)
         return min(self._waits.unsure, self.settings.silence_duration_ms)
 

@@ -92,18 +92,6 @@ def test_semantic_vad_words_sure_of_the_end_need_no_sound_that_agrees():
     assert run(detector, [0.0] * 20) == [(-(-(waits.unsure - 96) // FRAME_MS) - 1, Signal.END)]
 
 
-def test_semantic_vad_words_likely_and_a_sound_that_doubts_a_little_end_at_sure():
-    """"What is seven times six?" in espeak-ng: the words read 0.83, Smart Turn 0.74. The turn ends at `sure`;
-    the sound leaning to "goes on" (below 0.3), or words only just finished (below 0.7), still wait `unsure`."""
-    waits = SEMANTIC_WAITS["medium"]
-    for words, sound, wait in ((0.83, 0.74, waits.sure), (0.83, 0.2, waits.unsure), (0.6, 0.74, waits.unsure)):
-        detector = semantic()
-        run(detector, [0.9] * 10 + [0.0] * 3)
-        assert not detector.transcript_ready(words)
-        assert not detector.audio_ready(sound)
-        assert run(detector, [0.0] * 20) == [(-(-(wait - 96) // FRAME_MS) - 1, Signal.END)]
-
-
 def test_semantic_vad_unsure_wait_is_never_longer_than_the_silence_setting():
     detector = TurnDetector(TurnDetection(type="semantic_vad", silence_duration_ms=200))
     run(detector, [0.9] * 10 + [0.0] * 3)
