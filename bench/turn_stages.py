@@ -7,12 +7,15 @@ so two trees can be compared paired on the same recordings (PYTHONPATH picks the
 recordings for the other). Stages: the pause's transcript (voice.stt.WhisperSTT.hear: features, encoder, a beam
 of three, the forced pass), the turn judge, the heard-text and names rules (Session._with_home_names), Smart Turn
 (beside the transcript in the server), the assistant's reply to its first words and to its end, and the first
-clause's synthesis. --partial-at-pause instead stages a pause that comes while a partial transcript is being
-written: the final the turn waits for, and the CPU the partial takes beside it.
+clause's synthesis. --waits instead gives each turn's verdicts (the words', Smart Turn's) and the silence
+semantic_vad waits on them (the row of docs/turn-taking.md's table): what sets a voice's turn end, apart from
+Silero's lag and the transcript's time. --partial-at-pause instead stages a pause that comes while a partial
+transcript is being written: the final the turn waits for, and the CPU the partial takes beside it.
 
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --voices piper "festival kal" --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --profile /tmp/hear.prof     # cProfile of the stages
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --partial-at-pause --voices piper --audio /tmp/turns.npz
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --waits --voices all --audio /tmp/turns.npz
 """
 from __future__ import annotations
 
@@ -106,6 +109,35 @@ def one_turn(engines, session, history: list[dict], audio: np.ndarray) -> dict[s
     return stages
 
 
+def wait_of(words: float, going_on: float | None, hold_ms: int, sound: float) -> int:
+    """The silence (ms) semantic_vad (default settings) waits after a pause with these verdicts, as
+    streaming.turns decides it: a detector is walked to its first silent frame and told them."""
+    from streaming.turns import MIN_SPEECH_FRAMES, TurnDetection, TurnDetector
+    detector = TurnDetector(TurnDetection(type="semantic_vad"))
+    for probability in [1.0] * MIN_SPEECH_FRAMES + [0.0]:
+        detector.process(probability)
+    detector.transcript_ready(words, going_on, hold_ms)
+    detector.audio_ready(sound)
+    return detector.end_after_ms
+
+
+def waits(engines, clips: dict[str, list[np.ndarray]]) -> dict[str, list[dict]]:
+    """Each turn's verdicts at its pause and the wait they set, voice by voice."""
+    from streaming.turns import TurnDetector
+    turns = {}
+    for voice, audios in clips.items():
+        turns[voice] = []
+        for text, audio in zip(REQUESTS, audios):
+            heard = engines.stt.hear(audio, ())
+            words, going_on, hold_ms = engines.transcription.turn_judge.judge(heard, audio.size / 16000,
+                                                                              TurnDetector.words_done)
+            sound = engines.turn_model.finished(audio)
+            turns[voice].append({"request": text, "heard": heard.text, "words": round(words, 3),
+                                 "going_on": going_on if going_on is None else round(going_on, 3),
+                                 "sound": round(sound, 3), "wait_ms": wait_of(words, going_on, hold_ms, sound)})
+    return turns
+
+
 def partial_at_pause(engines, clips: dict[str, list[np.ndarray]]) -> list[tuple[float, float]]:
     """A pause that comes while a partial is being written, through the server's transcription queue: a partial of
     the audio up to 200 ms before the pause, its caller gone 10, 30 or 60 ms after it was asked for, then the
@@ -139,6 +171,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--audio", type=Path, help="an .npz of the recordings: read when it holds them, else written")
     parser.add_argument("--profile", type=Path, help="write a cProfile of every turn's stages here")
     parser.add_argument("--json", type=Path, help="write each turn's stages (each case) here")
+    parser.add_argument("--waits", action="store_true",
+                        help="instead: each turn's verdicts and the silence semantic_vad waits on them")
     parser.add_argument("--partial-at-pause", action="store_true",
                         help="instead: the pause's final while a partial its caller gave up is still being written")
     args = parser.parse_args(argv)
@@ -149,7 +183,18 @@ def main(argv: list[str] | None = None) -> int:
     clips = recordings(voices, args.audio)
     if args.rounds == 0:
         return 0
-    engines = Engines.load_default(assistant=not args.partial_at_pause)
+    engines = Engines.load_default(assistant=not (args.partial_at_pause or args.waits))
+    if args.waits:
+        turns = waits(engines, clips)
+        if args.json:
+            args.json.write_text(json.dumps(turns))
+        print("| voice | each turn's wait (ms) | median | words >= 0.9 | Smart Turn >= 0.9 / < 0.1 |\n"
+              "|---|---|---|---|---|")
+        for voice, ts in turns.items():
+            print(f"| {voice} | {' '.join(str(t['wait_ms']) for t in ts)} | "
+                  f"{statistics.median(t['wait_ms'] for t in ts):.0f} | {sum(t['words'] >= 0.9 for t in ts)} of "
+                  f"{len(ts)} | {sum(t['sound'] >= 0.9 for t in ts)} / {sum(t['sound'] < 0.1 for t in ts)} |")
+        return 0
     if args.partial_at_pause:
         load = os.getloadavg()[0]
         staged = partial_at_pause(engines, clips)

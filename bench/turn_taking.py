@@ -506,6 +506,35 @@ FRESH8_PAUSED_AFTER_REQUEST = [("Turn the garden lights on at dusk.", 5),
                                ("Wake me up at seven thirty on Saturday.", 6),
                                ("Close the curtains in the guest room.", 3),
                                ("Turn the telly off in half an hour.", 4)]
+# Two halves of a development set for the turn's waits (`--sentences wait_a`, `wait_b`), written on 2026-12-05
+# by the engineer who then tunes the waits (branch h22-turnwait), after reading fresh7's figures and this file's
+# earlier lists (not fresh8's), committed before any run on them. The waits are chosen on wait_a only; wait_b is
+# the check. Each half: 12 complete utterances (short answers, thanks, questions, commands) and 8 sentences paused
+# after "to", "for", "the", "and", "in", before a number, before a name and inside a name.
+WAIT_A_COMPLETE = ["Turn off the landing light.", "What's the time in Sydney?", "Is the back gate locked?",
+                   "Switch the kettle on.", "How chilly is it in the loft?", "Set a timer for three minutes.",
+                   "That's perfect, thanks.", "Not now.", "Dim the study lamp.", "What's seventeen times four?",
+                   "Close the kitchen blinds.", "Are the fairy lights on?"]
+WAIT_A_PAUSED = [("Set the landing lights to forty percent.", 5),          # after "to", before a number
+                 ("Start a timer for eleven minutes.", 4),                 # after "for"
+                 ("Turn off the hallway heater.", 3),                      # after "the"
+                 ("Switch on the lamp and the fan in the den.", 5),        # after "and"
+                 ("What's the temperature in the pantry?", 4),             # after "in"
+                 ("What is sixty minus nineteen?", 2),                     # before a number
+                 ("Turn on the scene called cosy evening.", 5),            # before a name
+                 ("Lock the garden shed door.", 3)]                        # inside a name
+WAIT_B_COMPLETE = ["Turn the porch fan off.", "What's the weather like tomorrow?", "Is the oven still on?",
+                   "Switch off the hall lamp.", "How many litres in a gallon?", "Cancel the bread timer.",
+                   "Cheers, that's great.", "Maybe later.", "Brighten the lounge lights.",
+                   "What's fifty divided by five?", "Open the bathroom window.", "Is the dryer running?"]
+WAIT_B_PAUSED = [("Turn the bathroom heater to twenty degrees.", 5),       # after "to", before a number
+                 ("Set an alarm for quarter to eight.", 4),                # after "for", before a time
+                 ("Switch on the desk lamp.", 3),                          # after "the"
+                 ("Turn off the TV and the lights in the lounge.", 5),     # after "and"
+                 ("How humid is it in the basement?", 5),                  # after "in"
+                 ("What is forty plus twenty six?", 2),                    # before a number
+                 ("Play the playlist called morning coffee.", 4),          # before a name
+                 ("Turn on the bedside lamp.", 3)]                         # inside a name
 SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PAUSED),
              "fresh": (FRESH_COMPLETE, FRESH_PAUSED + FRESH_PAUSED_AFTER_REQUEST),
              "fresh2": (FRESH2_COMPLETE, FRESH2_PAUSED + FRESH2_PAUSED_AFTER_REQUEST),
@@ -514,7 +543,8 @@ SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PA
              "fresh5": (FRESH5_COMPLETE, FRESH5_PAUSED + FRESH5_PAUSED_AFTER_REQUEST),
              "fresh6": (FRESH6_COMPLETE, FRESH6_PAUSED + FRESH6_PAUSED_AFTER_REQUEST),
              "fresh7": (FRESH7_COMPLETE, FRESH7_PAUSED + FRESH7_PAUSED_AFTER_REQUEST),
-             "fresh8": (FRESH8_COMPLETE, FRESH8_PAUSED + FRESH8_PAUSED_AFTER_REQUEST)}
+             "fresh8": (FRESH8_COMPLETE, FRESH8_PAUSED + FRESH8_PAUSED_AFTER_REQUEST),
+             "wait_a": (WAIT_A_COMPLETE, WAIT_A_PAUSED), "wait_b": (WAIT_B_COMPLETE, WAIT_B_PAUSED)}
 AFTER_REQUEST = {text for text, _ in FRESH_PAUSED_AFTER_REQUEST + FRESH2_PAUSED_AFTER_REQUEST
                  + FRESH3_PAUSED_AFTER_REQUEST + FRESH4_PAUSED_AFTER_REQUEST + FRESH5_PAUSED_AFTER_REQUEST
                  + FRESH6_PAUSED_AFTER_REQUEST + FRESH7_PAUSED_AFTER_REQUEST + FRESH8_PAUSED_AFTER_REQUEST}
