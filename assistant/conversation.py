@@ -17,13 +17,13 @@ from dataclasses import dataclass
 from assistant.chat_template import (LEVEL_SKILLS, NAME_ARGUMENTS, _assistant_calls, asks_how_things_are,
                                      content_text)
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
-from assistant.inventory import MAX_NAME_WORDS
+from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING,
-                                  BELOW_ZERO, BRIGHTER, CORRECTING, DARKER, DEVICE_SPOKEN,
+from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS,
+                                  ASKED_AGAIN, ASKING, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER, DEVICE_SPOKEN,
                                   DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
                                   GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
@@ -58,10 +58,10 @@ FOLLOW_UPS = [re.compile(p) for p in (
     rf"^(?:(?:(?:{'|'.join(CORRECTING)}) )+(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )"
     r"(?P<new>(?:in |on )?the [a-z ]+?(?: 1)?)(?: instead| please| not that 1)*$",
 )]
-# A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"):
-# the newest call the value fits, with the value changed
-NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this)(?: back)? (?:to |at |for |on |up to "
-                       r"|down to )?(?P<new>.+?)(?: instead| then| please)*$")
+# A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"),
+# or for the alarm ("make the alarm quarter past"): the newest call the value fits, with the value changed
+NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this|(?P<alarm>the alarm))(?: back)? "
+                       r"(?:to |at |for |on |up to |down to )?(?P<new>.+?)(?: instead| then| please)*$")
 # or a number said alone ("that's too much, 30 please", "back to 40", "down to 15")
 BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?"
                         r"(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
@@ -239,6 +239,8 @@ LEAVE = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}) )*(?:just |you can |please )?
                    rf"|^(?:(?:{'|'.join(AGREEING)}) )*(?:{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}}) (?:{'|'.join(STAYING)})"
                    r"(?: (?:on|off|open|closed|shut|locked|unlocked|as it is|then|for now))*$")
 SAME_AGAIN = re.compile(rf"^(?:{'|'.join(AGAIN)})(?: please)?$")
+SAME_AGAIN_WITH = re.compile(rf"^(?:{'|'.join(AGAIN)}),? (?:{'|'.join(AGAIN_WITH)}) (?P<new>.+?)(?: please| instead)?$")
+ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$")
 ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:the |a )?(?P<label>[a-z ]+?) )?"
                            r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?(?: please| then)?$"
                            rf"|^(?:and )?(?:another|a|1 more|add a|add another) (?P<length>\d+(?:\.\d+)?) seconds? "
@@ -836,7 +838,7 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)
-    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
+    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) \
@@ -862,7 +864,7 @@ def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str
     # "make it 5" after a timer, when no call of the conversation takes a number: the timer, in its unit
     match = NEW_VALUE.match(said) or BARE_VALUE.match(said)
     timer = _newest_timer(calls)
-    if match and timer and re.fullmatch(r"\d+(?:\.\d+)?", match.group("new")) \
+    if match and not match.groupdict().get("alarm") and timer and re.fullmatch(r"\d+(?:\.\d+)?", match.group("new")) \
             and isinstance(timer["arguments"].get("seconds"), (int, float)):
         return request_for(_with(timer, "seconds", float(match.group("new")) * _unit_of(timer["arguments"]["seconds"])))
     return None
@@ -870,20 +872,23 @@ def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str
 
 def _on_result(said: str, calls: list[dict]) -> str | None:
     """ "and double that", "take 18 off it": arithmetic on the newest call's result, when it is a calculation;
-    on the newest calculation's when the words say the answer ("take 26 off that answer from before")."""
-    call = calls[-1]
-    if call["name"] != "calculate" and THE_ANSWER.search(said):
-        call = next((earlier for earlier in reversed(calls) if earlier["name"] == "calculate"), call)
-    if call["name"] != "calculate":
+    on the newest calculation's when the words say the answer ("take 26 off that answer from before"), or say a
+    multiple or a part of it and no call after it has a number ("and half of that" after a sum, then a speaker
+    switched off; "take 4 off it" after a light switched on is no sum)."""
+    found = next(((match, request) for pattern, request in ON_THE_RESULT if (match := pattern.match(said))), None)
+    last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k]["name"] == "calculate"), None)
+    if found is None or last is None:
         return None
-    for pattern, request in ON_THE_RESULT:
-        if match := pattern.match(said):
-            try:
-                result = format_number(calculate(str(call["arguments"].get("expression", ""))))
-            except CalculationError:
-                return None
-            return request.format(x=result, **match.groupdict())
-    return None
+    match, request = found
+    numbers_after = any(isinstance(value, (int, float)) and not isinstance(value, bool)
+                        for later in calls[last + 1:] for value in later["arguments"].values())
+    if last != len(calls) - 1 and not THE_ANSWER.search(said) and (match.groupdict() or numbers_after):
+        return None
+    try:
+        result = format_number(calculate(str(calls[last]["arguments"].get("expression", ""))))
+    except CalculationError:
+        return None
+    return request.format(x=result, **match.groupdict())
 
 
 def _stepped(said: str, call: dict) -> str | None:
@@ -993,7 +998,7 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     """ "make it 20 past 7 instead", "put it at 60": the newest call with its value changed; a light switched on
     is then set to that level."""
     match = NEW_VALUE.match(said) or BARE_VALUE.match(said)
-    if not match:
+    if not match or match.groupdict().get("alarm") and call["name"] != "set_alarm":
         return None
     new = re.sub(r" (?:percent|degrees?)$", "", match.group("new"))
     if call["name"] == "set_alarm" and re.fullmatch(r"(?:half|quarter) (?:past|to)", new) \
@@ -1180,7 +1185,8 @@ def _placed(said: str, calls: list[dict]) -> str:
 
 def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     """ "turn the lamp off" in a user's home, after "turn on the arc lamp": a part of a name stands for the one
-    name the conversation used that ends in it (several lamps would ask which one), when no area is said; else
+    name the conversation used that ends in it (several lamps would ask which one), or, a word of a kind ("the
+    light" after the yard floodlight), for the one thing of that kind it used, when no area is said; else
     for the name of the home that is the part after the area of the newest call that has one ("bring the stove
     up to 21" after "how warm is it in the snug": the snug stove)."""
     words = said.split()
@@ -1195,7 +1201,8 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
         part = " ".join(words[i:j])
         if part not in vocabulary.names:
             continue
-        named = {name for name in used if name.endswith(" " + part)}
+        named = {name for name in used if name.endswith(" " + part)} or \
+            {name for name in used if part in CLASS_WORDS and vocabulary.kinds.get(name) == CLASS_WORDS[part]}
         if len(named) == 1:
             return " ".join([*words[:i], named.pop(), *words[j:]])
         if area is not None and f"{area} {part}" in vocabulary.names:
@@ -1221,6 +1228,8 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
         kind, value = read
         if kind == "quantity":
             return _quantity_changed(value, calls)
+        if kind == "name" and new.endswith(" 1"):      # "no, the bay window one": of the kind acted on
+            value = _whole_of_its_kind(value, calls, vocabulary)
         for call in reversed(calls):
             key = REPLACES[kind].get(call["name"])
             if key is not None and (kind not in ("name", "device") or target_of(call) is not None):
@@ -1229,6 +1238,15 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
         # a room, an area or a name the conversation's calls have no place for ("and the bedroom" after the thermostat)
         return Unplaced("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
     return None
+
+
+def _whole_of_its_kind(part: str, calls: list[dict], vocabulary: Vocabulary) -> str:
+    """A part of names said with "one" ("the bay window one" after the dresser lamp): the one whole name of the home
+    that says it and is of the kind of the newest thing acted on (the bay window lamp, not its blind); else the part."""
+    acted = _acted_on(calls)
+    kind = vocabulary.kinds.get(str(acted["arguments"].get("name", "")).replace("_", " ")) if acted else None
+    whole = [name for name in vocabulary.kinds if kind and vocabulary.kinds[name] == kind and f" {part} " in f" {name} "]
+    return whole[0] if part not in vocabulary.kinds and len(whole) == 1 else part
 
 
 def _quantity(words: str) -> tuple[str, tuple[float, str]] | None:
@@ -1466,9 +1484,18 @@ def _undone(said: str, calls: list[dict]) -> str | Declined | None:
     return request_for(_with(call, key, earlier["arguments"][key]))
 
 
-def _again(said: str, calls: list[dict]) -> str | None:
-    """ "same again": the newest call once more, when it is one a request can be said for."""
-    return request_for(calls[-1]) if SAME_AGAIN.match(said) else None
+def _again(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "same again": the newest call once more, when it is one a request can be said for; "same again but 10
+    minutes": the newest call the new value fits, with it; "how about now": the newest reading (a sensor, a thing's
+    state, a timer's time left) once more."""
+    if SAME_AGAIN.match(said):
+        return request_for(calls[-1])
+    if (match := SAME_AGAIN_WITH.match(said)) is not None:
+        return _newest_fitting(f"make it {match.group('new')}", calls, vocabulary)
+    if ASKED_AGAIN_NOW.match(said):
+        read = next((call for call in reversed(calls) if call["name"] in SKILLS and SKILLS[call["name"]].reads), None)
+        return request_for(read) if read is not None else None
+    return None
 
 
 def _newest_timer(calls: list[dict]) -> dict | None:
