@@ -328,9 +328,9 @@ AGAIN = ("same again", "the same again", "do that again", "do it again", "once m
 # and the words that join a new value to them ("same again but 10 minutes", "do that again with 20")
 AGAIN_WITH = ("but", "only", "with", "but with", "but for", "for", "at", "but at", "but make it", "only make it")
 # Asking again, now, what was read ("how about now" after a temperature and a heater switched on): the newest reading
-ASKED_AGAIN = ("how about now", "what about now", "and now", "what is it now", "what's it now", "how is it now",
+ASKED_AGAIN = ("how about now", "what about now", "now", "what is it now", "what's it now", "how is it now",
                "how's it now", "what does it say now", "what is it at now", "what's it at now", "check it again",
-               "check again", "any change", "any change now", "has it changed")
+               "check again", "any change", "any change now", "has it changed")     # "and now": "and" is read off
 # One more timer ("another one for 10", "and another for 12")
 ANOTHER = ("another", "another 1", "1 more", "a second 1", "another timer", "a new 1", "a second timer", "1",
            "add another", "add another 1", "add another timer", "add 1 more", "and 1", "start another", "set another")

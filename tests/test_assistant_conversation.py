@@ -1720,3 +1720,54 @@ def test_a_question_of_it_at_the_end_is_not_made_a_change():
               user("turn on the office heater"), called("set_device", device="heater", room="office", state="on"),
               user("what's the date"), called("get_date")]
     assert resolve([*before, user("and the bedroom, is it warm too")])[-1]["content"] == "and the bedroom is it warm too"
+
+
+# Round 21 (follow-ups understood, not refused): own phrasings, none from the sets
+
+
+def test_the_word_of_a_kind_is_the_one_thing_of_that_kind_the_conversation_used(lexicon):
+    """ "switch the fan off" after the punkah and a sum: the punkah, though no fan's name it ends in was used."""
+    before = [user("put the punkah on"), called("switch_device", name="punkah", state="on"), user("what's 3 times 3"),
+              called("calculate", expression="3*3")]
+    assert resolved([*before, user("switch the fan off")], lexicon) == "switch off the punkah"
+
+
+def test_the_x_one_is_the_thing_of_the_kind_acted_on_whose_name_says_x(lexicon):
+    """ "no, the pond one" after the bilge pump: the pond pump (a switch), not the pond leak sensor."""
+    before = [user("bilge pump on"), called("switch_device", name="bilge pump", state="on")]
+    assert resolved([*before, user("no, the pond one")], lexicon) == "turn on the pond pump"
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    ("same again but 4 minutes", "set a timer for 240 seconds"),
+    ("do that again with 3 minutes", "set a timer for 180 seconds"),
+])
+def test_same_again_with_a_new_value_is_the_newest_call_it_fits(follow_up, rewritten):
+    before = [user("timer for 2 minutes"), called("set_timer", seconds=120), user("switch on the garage light"),
+              called("set_device", device="light", room="garage", state="on")]
+    assert resolved([*before, user(follow_up)]) == rewritten
+
+
+@pytest.mark.parametrize("follow_up", ["what about now", "and now", "check it again"])
+def test_asked_again_now_is_the_newest_reading_once_more(follow_up):
+    """ "what about now" after the hallway's humidity was read and its fan switched on: the humidity, not the fan."""
+    before = [user("how humid is the hallway"), called("read_sensor", kind="humidity", room="hallway"),
+              user("put the hallway fan on"), called("set_device", device="fan", room="hallway", state="on")]
+    assert resolved([*before, user(follow_up)]) == "what's the humidity in the hallway"
+
+
+def test_a_clock_time_for_the_alarm_fits_only_the_alarm():
+    before = [user("wake me at 6"), called("set_alarm", hour=6, minute=0), user("office light on"),
+              called("set_device", device="light", room="office", state="on")]
+    assert resolved([*before, user("make the alarm half past")]) == "set an alarm for half past 6"
+    timer = [user("timer for 5 minutes"), called("set_timer", seconds=300)]
+    assert resolved([*timer, user("make the alarm 7")]) != "set a timer for 420 seconds"
+
+
+def test_a_multiple_of_that_after_a_sum_and_a_switch_is_the_sums():
+    """ "and double that" after a sum and a light switched on: no call after the sum has a number to double."""
+    before = [user("what's 21 plus 4"), called("calculate", expression="21+4"), user("kitchen light off"),
+              called("set_device", device="light", room="kitchen", state="off")]
+    assert resolved([*before, user("and double that")]) == "what is 25 times 2"
+    dimmed = [*before[:2], user("kitchen lights to 30"), called("set_brightness", room="kitchen", percent=30)]
+    assert resolved([*dimmed, user("and double that")]) != "what is 25 times 2"
