@@ -31,8 +31,9 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
-                                  SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
-                                  UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
+                                  SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS,
+                                  TOWARDS, UNDO_WHAT, UNDOING,
+                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
@@ -240,6 +241,10 @@ LEAVE = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}) )*(?:just |you can |please )?
                    r"(?: (?:on|off|open|closed|shut|locked|unlocked|as it is|then|for now))*$")
 SAME_AGAIN = re.compile(rf"^(?:{'|'.join(AGAIN)})(?: please)?$")
 SAME_AGAIN_WITH = re.compile(rf"^(?:{'|'.join(AGAIN)}),? (?:{'|'.join(AGAIN_WITH)}) (?P<new>.+?)(?: please| instead)?$")
+TOO_MUCH_SAID = re.compile(rf"^(?:{'|'.join(TOO_MUCH_SUBJECTS)}) (?:(?:a bit|a little|way|far|much|still) )?too "
+                           rf"(?P<way>{'|'.join(TOO_MUCH)})(?: now| still| in here)?$")
+# A word said twice over ("stop, stop", "off off"): said once
+SAID_TWICE = re.compile(r"\b([a-z]+)(?: \1\b)+")
 ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$")
 ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:the |a )?(?P<label>[a-z ]+?) )?"
                            r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?(?: please| then)?$"
@@ -829,7 +834,7 @@ def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool
 def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """The self-contained request a follow-up stands for, or None when it is none the rules know (before: the
     history before it)."""
-    bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
+    bare = SAID_TWICE.sub(r"\1", re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core)))
     group = None if REFERRING.search(bare) else GROUP_OBJECT.search(bare)
     if group and bare[:group.start()].strip() and not re.search(r"\b(?:the|and)\b", bare[group.end():]):
         # "turn both off", "switch the lot off": the things acted on ("both the kitchen and bedroom lights" names them)
@@ -841,10 +846,23 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
-        or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) \
+        or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
+
+
+def _too_much(said: str, acted: dict | None) -> str | None:
+    """ "that's too bright" after a lamp was set: a step the other way, of the newest thing acted on only, when it
+    has a level of that kind (a light for brightness, a heating for warmth); a remark of anything else asks nothing."""
+    match = TOO_MUCH_SAID.match(said)
+    if match is None or acted is None:
+        return None
+    way = TOO_MUCH[match.group("way")]
+    heat = way in HEAT_WAYS
+    if heat != ("degrees" in acted["arguments"]) or not heat and acted["name"] not in LIGHT_STEPS:
+        return None
+    return _loose_step(f"a bit {way}", [acted], acted)
 
 
 def _acted_on(calls: list[dict]) -> dict | None:
@@ -1235,6 +1253,12 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
             if key is not None and (kind not in ("name", "device") or target_of(call) is not None):
                 changed = _with(call, key, value)
                 return request_for(changed) if changed else None
+            if kind == "unit" and isinstance(call["arguments"].get("degrees"), (int, float)) \
+                    and UNIT_FACTORS.get(value, ("",))[0] == "temperature":
+                # "what's that in fahrenheit" after the thermostat was set to 21: the setting, from the other unit
+                other = next(unit for unit, (group, _) in UNIT_FACTORS.items() if group == "temperature" and unit != value)
+                return request_for({"name": "convert", "arguments": {
+                    "value": call["arguments"]["degrees"], "from": other, "to": value}})
         # a room, an area or a name the conversation's calls have no place for ("and the bedroom" after the thermostat)
         return Unplaced("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
     return None

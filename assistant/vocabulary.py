@@ -331,6 +331,11 @@ AGAIN_WITH = ("but", "only", "with", "but with", "but for", "for", "at", "but at
 ASKED_AGAIN = ("how about now", "what about now", "now", "what is it now", "what's it now", "how is it now",
                "how's it now", "what does it say now", "what is it at now", "what's it at now", "check it again",
                "check again", "any change", "any change now", "has it changed")     # "and now": "and" is read off
+# A level said to be too much of a way, of the thing just set ("that's too bright" after a lamp was set to 80): a step
+# the other way (STEP_WAYS), as said
+TOO_MUCH = {"bright": "dimmer", "dark": "brighter", "dim": "brighter", "hot": "cooler", "warm": "cooler",
+            "cold": "warmer", "cool": "warmer", "chilly": "warmer"}
+TOO_MUCH_SUBJECTS = ("that's", "that is", "it's", "it is", "they're", "they are", "those are", "thats", "its")
 # One more timer ("another one for 10", "and another for 12")
 ANOTHER = ("another", "another 1", "1 more", "a second 1", "another timer", "a new 1", "a second timer", "1",
            "add another", "add another 1", "add another timer", "add 1 more", "and 1", "start another", "set another")

@@ -1771,3 +1771,26 @@ def test_a_multiple_of_that_after_a_sum_and_a_switch_is_the_sums():
     assert resolved([*before, user("and double that")]) == "what is 25 times 2"
     dimmed = [*before[:2], user("kitchen lights to 30"), called("set_brightness", room="kitchen", percent=30)]
     assert resolved([*dimmed, user("and double that")]) != "what is 25 times 2"
+
+
+def test_a_setting_asked_in_another_temperature_unit_is_converted():
+    before = [user("heating to 19"), called("set_thermostat", degrees=19), user("fan on in the office"),
+              called("set_device", device="fan", room="office", state="on")]
+    assert resolved([*before, user("what's that in fahrenheit")]) == \
+        "convert 19 degrees celsius to degrees fahrenheit"
+
+
+def test_a_word_said_twice_is_said_once(lexicon):
+    before = [user("close the louvres"), called("set_cover", name="louvres", action="close")]
+    assert resolved([*before, user("stop, stop")], lexicon) == "stop the louvres"
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    ("that's too bright", "make the crystal pendant dimmer"),
+    ("they're a bit too dark", "make the crystal pendant brighter"),
+    ("that's too warm", None),                     # the pendant has no warmth: a remark, read as said
+])
+def test_a_level_said_too_much_of_a_way_steps_the_thing_just_set_the_other_way(lexicon, follow_up, rewritten):
+    before = [user("what's 2 plus 2"), called("calculate", expression="2+2"), user("crystal pendant to 70"),
+              called("set_level", name="crystal pendant", percent=70)]
+    assert resolved([*before, user(follow_up)], lexicon) == rewritten
