@@ -23,9 +23,9 @@ from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS,
-                                  ASKED_AGAIN, ASKING, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
-                                  GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+                                  ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
+                                  DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
+                                  GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
@@ -44,6 +44,8 @@ MAX_LEXICONS = 4        # and the homes' lexicons they hold at most (a big home'
 # a device, a number, a unit, a reading).
 FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what|how much|how many) (?:would|will|does|is) (?P<new>\d+(?:\.\d+)?) (?:be|make|come to|give)$",
+    r"^(?:and |so )?(?:what's|what is|what are) (?:that|it|this|they) (?:for|with) (?P<new>\d+(?:\.\d+)?)$",
+    r"^(?:(?:and|now|ok|okay|then|so) )*(?:do|try) (?P<new>\d+(?:\.\d+)?)(?: please| then| instead)?$",
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
     r"^(?:and |now |ok |okay )?(?:(?:do |the |do the )?same (?:thing )?(?:for|in|with) |do (?:that|it|this) (?:for|in|with) )"
     r"(?P<new>.+?)(?: please| too)?$",
@@ -243,6 +245,8 @@ SAME_AGAIN = re.compile(rf"^(?:{'|'.join(AGAIN)})(?: please)?$")
 SAME_AGAIN_WITH = re.compile(rf"^(?:{'|'.join(AGAIN)}),? (?:{'|'.join(AGAIN_WITH)}) (?P<new>.+?)(?: please| instead)?$")
 TOO_MUCH_SAID = re.compile(rf"^(?:{'|'.join(TOO_MUCH_SUBJECTS)}) (?:(?:a bit|a little|way|far|much|still) )?too "
                            rf"(?P<way>{'|'.join(TOO_MUCH)})(?: now| still| in here)?$")
+# The words of asking before a request ("could you make it quarter to 7 instead"): they change nothing it asks
+ASKED_FOR = re.compile(rf"^(?:(?:{'|'.join(sorted(ASKING_WRAPPERS, key=len, reverse=True))}) )+")
 # A word said twice over ("stop, stop", "off off"): said once
 SAID_TWICE = re.compile(r"\b([a-z]+)(?: \1\b)+")
 ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$")
@@ -834,7 +838,7 @@ def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool
 def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """The self-contained request a follow-up stands for, or None when it is none the rules know (before: the
     history before it)."""
-    bare = SAID_TWICE.sub(r"\1", re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core)))
+    bare = SAID_TWICE.sub(r"\1", re.sub(r"(?: please| then)+$", "", ASKED_FOR.sub("", FILLERS.sub("", core))))
     group = None if REFERRING.search(bare) else GROUP_OBJECT.search(bare)
     if group and bare[:group.start()].strip() and not re.search(r"\b(?:the|and)\b", bare[group.end():]):
         # "turn both off", "switch the lot off": the things acted on ("both the kitchen and bedroom lights" names them)

@@ -489,6 +489,7 @@ FRAGMENT_WORDS = frozenset({
     "the", "a", "an", "my", "our", "one", "1", "ones", "in", "on", "at", "to", "for", "with", "of", "by", "there",
     "here", "room", "place", "thing", "too", "as", "well", "thanks", "just", "again", "back", "instead", "hmm", "um",
     "uh", "er", "yeah", "yes", "alright", "right", "while", "you're", "bit", "little", "touch", "tad", "notch",
+    "level", "setting",           # "the chandelier at that level as well": the call's own level
 })
 # Words of a fragment that say what is done to its thing: the argument each sets and its value. "on" before a place
 # or a pronoun ("the lantern on the veranda", "75 on those") is no state.

@@ -1794,3 +1794,23 @@ def test_a_level_said_too_much_of_a_way_steps_the_thing_just_set_the_other_way(l
     before = [user("what's 2 plus 2"), called("calculate", expression="2+2"), user("crystal pendant to 70"),
               called("set_level", name="crystal pendant", percent=70)]
     assert resolved([*before, user(follow_up)], lexicon) == rewritten
+
+
+def test_words_of_asking_before_a_new_value_change_nothing():
+    before = [user("alarm for 8"), called("set_alarm", hour=8, minute=0), user("what's the date"), called("get_date")]
+    assert resolved([*before, user("would you make it half past 8 instead")]) == "set an alarm for half past 8"
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    ("now do 12", "convert 12 miles to kilometers"),
+    ("and what's that for 9", "convert 9 miles to kilometers"),
+])
+def test_a_number_tried_again_is_the_newest_call_with_it(follow_up, rewritten):
+    before = [user("4 miles in km"), called("convert", value=4, **{"from": "mile", "to": "km"})]
+    assert resolved([*before, user(follow_up)]) == rewritten
+
+
+def test_a_thing_at_that_level_is_set_to_the_level_of_the_call(lexicon):
+    before = [user("piano light to 35"), called("set_level", name="piano light", percent=35)]
+    assert resolved([*before, user("the picture light at that level too")], lexicon) == \
+        "set the picture light to 35 percent"
