@@ -180,7 +180,8 @@ STEP_UP = {"brighter", "more", "higher"}
 LIGHT_STEPS = {"set_level": "change_level", "change_level": "change_level", "set_brightness": "change_brightness",
                "change_brightness": "change_brightness", "set_device": "change_brightness"}
 # Words said before a follow-up that carry nothing: dropped from the rewritten request.
-FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|sorry|ok|okay|never mind|nevermind|on second thoughts?|"
+FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|er|ah|oops|whoops|hang on|hold on|sorry|ok|okay|never mind|"
+                     r"nevermind|on second thoughts?|"
                      r"and|then|now|so|please|parley)\s+)+")
 TIMER_WORDS = re.compile(rf"\b(?:{'|'.join(TIMER_VERBS)}|left|remaining|long|timer|countdown|much time|how much longer)\b")
 NOT_A_REFERENCE = re.compile(r"\b(?:what time is it|what day is it|what's it like|is it (?:warm|cold|hot|humid))\b")

@@ -1814,3 +1814,8 @@ def test_a_thing_at_that_level_is_set_to_the_level_of_the_call(lexicon):
     before = [user("piano light to 35"), called("set_level", name="piano light", percent=35)]
     assert resolved([*before, user("the picture light at that level too")], lexicon) == \
         "set the picture light to 35 percent"
+
+
+def test_a_word_of_hesitation_before_a_follow_up_carries_nothing(lexicon):
+    before = [user("open the louvres"), called("set_cover", name="louvres", action="open")]
+    assert resolved([*before, user("hold on, undo that")], lexicon) == "close the louvres"
