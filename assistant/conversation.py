@@ -47,7 +47,8 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what's|what is|what are) (?:that|it|this|they) (?:for|with) (?P<new>\d+(?:\.\d+)?)$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?:do|try) (?P<new>\d+(?:\.\d+)?)(?: please| then| instead)?$",
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
-    r"^(?:and |now |ok |okay )?(?:(?:do |the |do the )?same (?:thing )?(?:for|in|with) |do (?:that|it|this) (?:for|in|with) )"
+    rf"^(?:and |now |ok |okay )?(?:(?:{'|'.join(ASKING_WRAPPERS)}) )?"
+    r"(?:(?:do |the |do the )?(?:exact |very )?same (?:thing )?(?:for|in|with) |do (?:that|it|this) (?:for|in|with) )"
     r"(?P<new>.+?)(?: please| too)?$",
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
@@ -180,7 +181,7 @@ STEP_UP = {"brighter", "more", "higher"}
 LIGHT_STEPS = {"set_level": "change_level", "change_level": "change_level", "set_brightness": "change_brightness",
                "change_brightness": "change_brightness", "set_device": "change_brightness"}
 # Words said before a follow-up that carry nothing: dropped from the rewritten request.
-FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|er|ah|oops|whoops|hang on|hold on|sorry|ok|okay|never mind|"
+FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|er|erm|ah|oops|whoops|hang on|hold on|sorry|ok|okay|never mind|"
                      r"nevermind|on second thoughts?|"
                      r"and|then|now|so|please|parley)\s+)+")
 TIMER_WORDS = re.compile(rf"\b(?:{'|'.join(TIMER_VERBS)}|left|remaining|long|timer|countdown|much time|how much longer)\b")
@@ -229,6 +230,7 @@ REQUESTS = {
     "start_timer": "start a {name} timer for {seconds} seconds",
     "timer_left": "how long is left on the {name} timer",
     "stop_timer": "cancel the {name} timer",
+    "activate_scene": "activate {name}",
 }
 DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
@@ -849,12 +851,25 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
         return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)
     return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary) or _another(bare, calls) \
-        or _multiplied(bare, calls) or _operand_changed(said, calls) \
+        or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
+
+
+def _scene_instead(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "actually, candlelight instead", "put the regatta one on instead" after a scene was run: the other scene the
+    words name, when they name no other thing of the home."""
+    if not any(call["name"] == "activate_scene" for call in calls):
+        return None
+    words = said.split()
+    named = {" ".join(words[i:j]) for i, j in vocabulary.spans(words, range(len(words)))
+             if " ".join(words[i:j]) in vocabulary.kinds}
+    scenes = {name for name in named if vocabulary.kinds[name] == "scene"}
+    return request_for({"name": "activate_scene", "arguments": {"name": scenes.pop()}}) \
+        if len(scenes) == 1 and named == scenes else None
 
 
 def _too_much(said: str, acted: dict | None) -> str | None:

@@ -1819,3 +1819,16 @@ def test_a_thing_at_that_level_is_set_to_the_level_of_the_call(lexicon):
 def test_a_word_of_hesitation_before_a_follow_up_carries_nothing(lexicon):
     before = [user("open the louvres"), called("set_cover", name="louvres", action="open")]
     assert resolved([*before, user("hold on, undo that")], lexicon) == "close the louvres"
+
+
+@pytest.mark.parametrize("follow_up", ["regatta instead", "no, put regatta on instead", "switch to the regatta one"])
+def test_another_scene_named_after_a_scene_is_that_scene(lexicon, follow_up):
+    before = [user("siesta please"), called("activate_scene", name="siesta"), user("what's 5 plus 6"),
+              called("calculate", expression="5+6")]
+    assert resolved([*before, user(follow_up)], lexicon) == "activate regatta"
+    assert resolved([*before, user("the salt lamp and regatta")], lexicon) != "activate regatta"   # another thing
+
+
+def test_the_exact_same_asked_with_words_of_asking_is_the_same_for_the_place():
+    before = [user("fan on in the office"), called("set_device", device="fan", room="office", state="on")]
+    assert resolved([*before, user("erm would you do the exact same in the garage")]) == "turn on the garage fan"
