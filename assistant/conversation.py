@@ -30,7 +30,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
+                                  READING_CHANGES, READING_QUALITIES, RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
                                   SENSOR_KINDS, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS,
                                   TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
@@ -250,6 +250,11 @@ TOO_MUCH_SAID = re.compile(rf"^(?:{'|'.join(TOO_MUCH_SUBJECTS)}) (?:(?:a bit|a l
                            rf"(?P<way>{'|'.join(TOO_MUCH)})(?: now| still| in here)?$")
 # The words of asking before a request ("could you make it quarter to 7 instead"): they change nothing it asks
 ASKED_FOR = re.compile(rf"^(?:(?:{'|'.join(sorted(ASKING_WRAPPERS, key=len, reverse=True))}) )+")
+# A reading's quality or change said of "it" or "there" in a question (READING_QUALITIES, READING_CHANGES)
+_QUALITY = {word: kind for kind, words in READING_QUALITIES.items() for word in words} | \
+    {word: kind for (kind, _), words in READING_COMPARATIVES.items() for word in words}
+READING_ASKED = re.compile(rf"\b(?:it|there)\b.*\b(?:(?P<change>{'|'.join(READING_CHANGES)})|"
+                           rf"(?P<quality>{'|'.join(sorted(_QUALITY, key=len, reverse=True))}))\b")
 # A word said twice over ("stop, stop", "off off"): said once
 SAID_TWICE = re.compile(r"\b([a-z]+)(?: \1\b)+")
 ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$")
@@ -852,11 +857,23 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     acted = _acted_on(calls)
     return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
+        or _reading_asked(bare, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
+
+
+def _reading_asked(said: str, calls: list[dict]) -> str | None:
+    """ "has it gone down", "is it still humid down there" after a reading, then a change (a fan, a dehumidifier): the
+    newest reading again, of the kind the words say when they say one."""
+    match = READING_ASKED.search(said) if ASKS.match(said) else None
+    if match is None:
+        return None
+    kind = _QUALITY.get(match.group("quality") or "")
+    read = next((call for call in reversed(calls) if _is_reading(call) and kind in (None, _reading_kind(call))), None)
+    return request_for(read) if read is not None else None
 
 
 def _scene_instead(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
@@ -1831,6 +1848,11 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
               for key, value in filled.items()}
     same = skill == name and all(args.get(key) == value for key, value in filled.items())
     return None if same else {"name": skill, "arguments": filled}
+
+
+def _reading_kind(call: dict) -> str:
+    """A reading's kind: temperature or humidity."""
+    return call["arguments"].get("kind") if call["name"] == "read_sensor" else call["arguments"].get("name")
 
 
 def _is_reading(call: dict) -> bool:

@@ -401,6 +401,11 @@ READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter", "warmest", "h
                         ("humidity", max): ("damper", "more humid", "muggier", "wetter", "stuffier", "dampest",
                                             "most humid", "muggiest"),
                         ("humidity", min): ("drier", "dryer", "less humid", "driest", "least humid")}
+# How a reading is, and how it changed, asked of "it" after the reading and a change ("has it gone down", "is it still
+# humid down there" after the humidity was read and a fan switched on): the reading asked again, of its kind
+READING_QUALITIES = {"temperature": ("warm", "cold", "hot", "chilly", "cool", "freezing", "toasty"),
+                     "humidity": ("humid", "damp", "muggy", "dry", "stuffy")}
+READING_CHANGES = ("gone down", "gone up", "come down", "come up", "dropped", "risen", "fallen", "changed", "gone")
 # Words a loose speaker opens a request with that carry nothing ("yeah so ...", "could you go ahead and ...", "while
 # you're at it ...")
 LOOSE_OPENERS = ("yeah so", "so yeah", "right so", "can you also", "could you also", "can you just",

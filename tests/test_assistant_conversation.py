@@ -1832,3 +1832,12 @@ def test_another_scene_named_after_a_scene_is_that_scene(lexicon, follow_up):
 def test_the_exact_same_asked_with_words_of_asking_is_the_same_for_the_place():
     before = [user("fan on in the office"), called("set_device", device="fan", room="office", state="on")]
     assert resolved([*before, user("erm would you do the exact same in the garage")]) == "turn on the garage fan"
+
+
+@pytest.mark.parametrize("follow_up", ["has it dropped", "is it still muggy in there", "has it changed at all"])
+def test_a_readings_change_asked_of_it_after_a_change_is_the_reading_again(follow_up):
+    before = [user("how humid is the bathroom"), called("read_sensor", kind="humidity", room="bathroom"),
+              user("bathroom fan on"), called("set_device", device="fan", room="bathroom", state="on"),
+              user("what's 8 plus 8"), called("calculate", expression="8+8")]
+    assert resolved([*before, user(follow_up)]) == "what's the humidity in the bathroom"
+    assert resolved([*before, user("is it still chilly in there")]) != "what's the humidity in the bathroom"
