@@ -56,7 +56,7 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"^also (?:in |for |on |to )?(?P<new>.+?)(?: please)?$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the [a-z ]+ 1)(?: please)?$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the 1 in (?:the )?[a-z ]+?)(?: please| then| too)?$",
-    r"^now (?P<new>in [a-z ]+?)(?: please| then)?$",
+    r"^now (?P<new>(?:everything |all the [a-z]+ )?in [a-z ]+?)(?: please| then)?$",
     # a correction ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall one"): the newest
     # call with the part said in place of its own
     rf"^(?:(?:(?:{'|'.join(CORRECTING)}) )+(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )"

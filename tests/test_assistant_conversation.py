@@ -1841,3 +1841,9 @@ def test_a_readings_change_asked_of_it_after_a_change_is_the_reading_again(follo
               user("what's 8 plus 8"), called("calculate", expression="8+8")]
     assert resolved([*before, user(follow_up)]) == "what's the humidity in the bathroom"
     assert resolved([*before, user("is it still chilly in there")]) != "what's the humidity in the bathroom"
+
+
+def test_now_everything_in_a_room_is_the_newest_switch_of_everything_there():
+    before = [user("everything off in the bedroom"), called("switch_all", name="everything", area="bedroom", state="off"),
+              user("office light on"), called("set_device", device="light", room="office", state="on")]
+    assert resolved([*before, user("now everything in the hallway")]) == "turn off everything in the hallway"
