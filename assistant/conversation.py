@@ -867,8 +867,9 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
 
 def _reading_asked(said: str, calls: list[dict]) -> str | None:
     """ "has it gone down", "is it still humid down there" after a reading, then a change (a fan, a dehumidifier): the
-    newest reading again, of the kind the words say when they say one."""
-    match = READING_ASKED.search(said) if ASKS.match(said) else None
+    newest reading again, of the kind the words say when they say one; not when they say a place of their own ("is it
+    warmer in the living room" asks there)."""
+    match = READING_ASKED.search(said) if ASKS.match(said) and not PLACE_OF.search(said) else None
     if match is None:
         return None
     kind = _QUALITY.get(match.group("quality") or "")

@@ -1841,6 +1841,7 @@ def test_a_readings_change_asked_of_it_after_a_change_is_the_reading_again(follo
               user("what's 8 plus 8"), called("calculate", expression="8+8")]
     assert resolved([*before, user(follow_up)]) == "what's the humidity in the bathroom"
     assert resolved([*before, user("is it still chilly in there")]) != "what's the humidity in the bathroom"
+    assert resolved([*before, user("is it damper in the kitchen")]) != "what's the humidity in the bathroom"  # asks there
 
 
 def test_now_everything_in_a_room_is_the_newest_switch_of_everything_there():
