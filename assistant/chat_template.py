@@ -164,8 +164,9 @@ def _forms(word: str) -> str:
 # Each skill's words for each of its actions (skills.Skill.means).
 _MEANS = {(skill.name, action): _means_pattern(words)
           for skill in SKILLS.values() for action, words in skill.means.items()}
-# A move other than switching on, in any of its forms (MOVES_NOT_ON)
-_MOVE_NOT_ON = re.compile(r"\b(?:" + "|".join(_forms(word) for word in MOVES_NOT_ON) + r")\b")
+# A move other than switching on, in any of its forms (MOVES_NOT_ON), and not a word of a name after "the" ("the
+# lower one", "the lower landing light")
+_MOVE_NOT_ON = re.compile(r"(?<!\bthe )\b(?:" + "|".join(_forms(word) for word in MOVES_NOT_ON) + r")\b")
 
 
 

@@ -17,22 +17,23 @@ from dataclasses import dataclass
 from assistant.chat_template import (LEVEL_SKILLS, NAME_ARGUMENTS, _assistant_calls, asks_how_things_are,
                                      content_text)
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
-from assistant.inventory import MAX_NAME_WORDS
+from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS, ASKING,
-                                  BELOW_ZERO, BRIGHTER, CORRECTING, DARKER, DEVICE_SPOKEN,
-                                  DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS, GROUP_ALONE,
-                                  GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS,
+                                  ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
+                                  DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
+                                  GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING, ROOM_SPOKEN, ROOMS, SAID_WELCOME,
-                                  SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS, TIMER_VERBS, TOWARDS, UNDO_WHAT, UNDOING,
-                                  UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
+                                  READING_CHANGES, READING_QUALITIES, RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING,
+                                  ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
+                                  TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
+                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
@@ -43,8 +44,11 @@ MAX_LEXICONS = 4        # and the homes' lexicons they hold at most (a big home'
 # a device, a number, a unit, a reading).
 FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what|how much|how many) (?:would|will|does|is) (?P<new>\d+(?:\.\d+)?) (?:be|make|come to|give)$",
+    r"^(?:and |so )?(?:what's|what is|what are) (?:that|it|this|they) (?:for|with) (?P<new>\d+(?:\.\d+)?)$",
+    r"^(?:(?:and|now|ok|okay|then|so) )*(?:do|try) (?P<new>\d+(?:\.\d+)?)(?: please| then| instead)?$",
     r"^(?:and |now |also |ok |okay |so )?(?:what|how) about (?:in |for |on )?(?P<new>.+?)(?: then)?$",
-    r"^(?:and |now |ok |okay )?(?:(?:do |the |do the )?same (?:thing )?(?:for|in|with) |do (?:that|it|this) (?:for|in|with) )"
+    rf"^(?:and |now |ok |okay )?(?:(?:{'|'.join(ASKING_WRAPPERS)}) )?"
+    r"(?:(?:do |the |do the )?(?:exact |very )?same (?:thing )?(?:for|in|with) |do (?:that|it|this) (?:for|in|with) )"
     r"(?P<new>.+?)(?: please| too)?$",
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
@@ -52,16 +56,16 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"^also (?:in |for |on |to )?(?P<new>.+?)(?: please)?$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the [a-z ]+ 1)(?: please)?$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the 1 in (?:the )?[a-z ]+?)(?: please| then| too)?$",
-    r"^now (?P<new>in [a-z ]+?)(?: please| then)?$",
+    r"^now (?P<new>(?:everything |all the [a-z]+ )?in [a-z ]+?)(?: please| then)?$",
     # a correction ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall one"): the newest
     # call with the part said in place of its own
     rf"^(?:(?:(?:{'|'.join(CORRECTING)}) )+(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )"
     r"(?P<new>(?:in |on )?the [a-z ]+?(?: 1)?)(?: instead| please| not that 1)*$",
 )]
-# A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"):
-# the newest call the value fits, with the value changed
-NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this)(?: back)? (?:to |at |for |on |up to "
-                       r"|down to )?(?P<new>.+?)(?: instead| then| please)*$")
+# A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"),
+# or for the alarm ("make the alarm quarter past"): the newest call the value fits, with the value changed
+NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this|(?P<alarm>the alarm))(?: back)? "
+                       r"(?:to |at |for |on |up to |down to )?(?P<new>.+?)(?: instead| then| please)*$")
 # or a number said alone ("that's too much, 30 please", "back to 40", "down to 15")
 BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?"
                         r"(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
@@ -177,7 +181,8 @@ STEP_UP = {"brighter", "more", "higher"}
 LIGHT_STEPS = {"set_level": "change_level", "change_level": "change_level", "set_brightness": "change_brightness",
                "change_brightness": "change_brightness", "set_device": "change_brightness"}
 # Words said before a follow-up that carry nothing: dropped from the rewritten request.
-FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|sorry|ok|okay|never mind|nevermind|on second thoughts?|"
+FILLERS = re.compile(r"^(?:(?:actually|oh|wait|no|nah|hmm|um|uh|er|erm|ah|oops|whoops|hang on|hold on|sorry|ok|okay|never mind|"
+                     r"nevermind|on second thoughts?|"
                      r"and|then|now|so|please|parley)\s+)+")
 TIMER_WORDS = re.compile(rf"\b(?:{'|'.join(TIMER_VERBS)}|left|remaining|long|timer|countdown|much time|how much longer)\b")
 NOT_A_REFERENCE = re.compile(r"\b(?:what time is it|what day is it|what's it like|is it (?:warm|cold|hot|humid))\b")
@@ -225,6 +230,7 @@ REQUESTS = {
     "start_timer": "start a {name} timer for {seconds} seconds",
     "timer_left": "how long is left on the {name} timer",
     "stop_timer": "cancel the {name} timer",
+    "activate_scene": "activate {name}",
 }
 DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
@@ -239,6 +245,19 @@ LEAVE = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}) )*(?:just |you can |please )?
                    rf"|^(?:(?:{'|'.join(AGREEING)}) )*(?:{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}}) (?:{'|'.join(STAYING)})"
                    r"(?: (?:on|off|open|closed|shut|locked|unlocked|as it is|then|for now))*$")
 SAME_AGAIN = re.compile(rf"^(?:{'|'.join(AGAIN)})(?: please)?$")
+SAME_AGAIN_WITH = re.compile(rf"^(?:{'|'.join(AGAIN)}),? (?:{'|'.join(AGAIN_WITH)}) (?P<new>.+?)(?: please| instead)?$")
+TOO_MUCH_SAID = re.compile(rf"^(?:{'|'.join(TOO_MUCH_SUBJECTS)}) (?:(?:a bit|a little|way|far|much|still) )?too "
+                           rf"(?P<way>{'|'.join(TOO_MUCH)})(?: now| still| in here)?$")
+# The words of asking before a request ("could you make it quarter to 7 instead"): they change nothing it asks
+ASKED_FOR = re.compile(rf"^(?:(?:{'|'.join(sorted(ASKING_WRAPPERS, key=len, reverse=True))}) )+")
+# A reading's quality or change said of "it" or "there" in a question (READING_QUALITIES, READING_CHANGES)
+_QUALITY = {word: kind for kind, words in READING_QUALITIES.items() for word in words} | \
+    {word: kind for (kind, _), words in READING_COMPARATIVES.items() for word in words}
+READING_ASKED = re.compile(rf"\b(?:it|there)\b.*\b(?:(?P<change>{'|'.join(READING_CHANGES)})|"
+                           rf"(?P<quality>{'|'.join(sorted(_QUALITY, key=len, reverse=True))}))\b")
+# A word said twice over ("stop, stop", "off off"): said once
+SAID_TWICE = re.compile(r"\b([a-z]+)(?: \1\b)+")
+ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$")
 ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:the |a )?(?P<label>[a-z ]+?) )?"
                            r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?(?: please| then)?$"
                            rf"|^(?:and )?(?:another|a|1 more|add a|add another) (?P<length>\d+(?:\.\d+)?) seconds? "
@@ -834,7 +853,7 @@ def _named_before(words: str, pronoun: re.Match, vocabulary: Vocabulary) -> bool
 def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """The self-contained request a follow-up stands for, or None when it is none the rules know (before: the
     history before it)."""
-    bare = re.sub(r"(?: please| then)+$", "", FILLERS.sub("", core))
+    bare = SAID_TWICE.sub(r"\1", re.sub(r"(?: please| then)+$", "", ASKED_FOR.sub("", FILLERS.sub("", core))))
     group = None if REFERRING.search(bare) else GROUP_OBJECT.search(bare)
     if group and bare[:group.start()].strip() and not re.search(r"\b(?:the|and)\b", bare[group.end():]):
         # "turn both off", "switch the lot off": the things acted on ("both the kitchen and bedroom lights" names them)
@@ -843,13 +862,52 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)
-    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls) or _another(bare, calls) \
-        or _multiplied(bare, calls) or _operand_changed(said, calls) \
+    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary) or _another(bare, calls) \
+        or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
+        or _reading_asked(bare, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
-        or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) \
+        or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
+
+
+def _reading_asked(said: str, calls: list[dict]) -> str | None:
+    """ "has it gone down", "is it still humid down there" after a reading, then a change (a fan, a dehumidifier): the
+    newest reading again, of the kind the words say when they say one; not when they say a place of their own ("is it
+    warmer in the living room" asks there)."""
+    match = READING_ASKED.search(said) if ASKS.match(said) and not PLACE_OF.search(said) else None
+    if match is None:
+        return None
+    kind = _QUALITY.get(match.group("quality") or "")
+    read = next((call for call in reversed(calls) if _is_reading(call) and kind in (None, _reading_kind(call))), None)
+    return request_for(read) if read is not None else None
+
+
+def _scene_instead(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "actually, candlelight instead", "put the regatta one on instead" after a scene was run: the other scene the
+    words name, when they name no other thing of the home."""
+    if not any(call["name"] == "activate_scene" for call in calls):
+        return None
+    words = said.split()
+    named = {" ".join(words[i:j]) for i, j in vocabulary.spans(words, range(len(words)))
+             if " ".join(words[i:j]) in vocabulary.kinds}
+    scenes = {name for name in named if vocabulary.kinds[name] == "scene"}
+    return request_for({"name": "activate_scene", "arguments": {"name": scenes.pop()}}) \
+        if len(scenes) == 1 and named == scenes else None
+
+
+def _too_much(said: str, acted: dict | None) -> str | None:
+    """ "that's too bright" after a lamp was set: a step the other way, of the newest thing acted on only, when it
+    has a level of that kind (a light for brightness, a heating for warmth); a remark of anything else asks nothing."""
+    match = TOO_MUCH_SAID.match(said)
+    if match is None or acted is None:
+        return None
+    way = TOO_MUCH[match.group("way")]
+    heat = way in HEAT_WAYS
+    if heat != ("degrees" in acted["arguments"]) or not heat and acted["name"] not in LIGHT_STEPS:
+        return None
+    return _loose_step(f"a bit {way}", [acted], acted)
 
 
 def _acted_on(calls: list[dict]) -> dict | None:
@@ -869,7 +927,7 @@ def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str
     # "make it 5" after a timer, when no call of the conversation takes a number: the timer, in its unit
     match = NEW_VALUE.match(said) or BARE_VALUE.match(said)
     timer = _newest_timer(calls)
-    if match and timer and re.fullmatch(r"\d+(?:\.\d+)?", match.group("new")) \
+    if match and not match.groupdict().get("alarm") and timer and re.fullmatch(r"\d+(?:\.\d+)?", match.group("new")) \
             and isinstance(timer["arguments"].get("seconds"), (int, float)):
         return request_for(_with(timer, "seconds", float(match.group("new")) * _unit_of(timer["arguments"]["seconds"])))
     return None
@@ -877,20 +935,23 @@ def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str
 
 def _on_result(said: str, calls: list[dict]) -> str | None:
     """ "and double that", "take 18 off it": arithmetic on the newest call's result, when it is a calculation;
-    on the newest calculation's when the words say the answer ("take 26 off that answer from before")."""
-    call = calls[-1]
-    if call["name"] != "calculate" and THE_ANSWER.search(said):
-        call = next((earlier for earlier in reversed(calls) if earlier["name"] == "calculate"), call)
-    if call["name"] != "calculate":
+    on the newest calculation's when the words say the answer ("take 26 off that answer from before"), or say a
+    multiple or a part of it and no call after it has a number ("and half of that" after a sum, then a speaker
+    switched off; "take 4 off it" after a light switched on is no sum)."""
+    found = next(((match, request) for pattern, request in ON_THE_RESULT if (match := pattern.match(said))), None)
+    last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k]["name"] == "calculate"), None)
+    if found is None or last is None:
         return None
-    for pattern, request in ON_THE_RESULT:
-        if match := pattern.match(said):
-            try:
-                result = format_number(calculate(str(call["arguments"].get("expression", ""))))
-            except CalculationError:
-                return None
-            return request.format(x=result, **match.groupdict())
-    return None
+    match, request = found
+    numbers_after = any(isinstance(value, (int, float)) and not isinstance(value, bool)
+                        for later in calls[last + 1:] for value in later["arguments"].values())
+    if last != len(calls) - 1 and not THE_ANSWER.search(said) and (match.groupdict() or numbers_after):
+        return None
+    try:
+        result = format_number(calculate(str(calls[last]["arguments"].get("expression", ""))))
+    except CalculationError:
+        return None
+    return request.format(x=result, **match.groupdict())
 
 
 def _stepped(said: str, call: dict) -> str | None:
@@ -1000,7 +1061,7 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     """ "make it 20 past 7 instead", "put it at 60": the newest call with its value changed; a light switched on
     is then set to that level."""
     match = NEW_VALUE.match(said) or BARE_VALUE.match(said)
-    if not match:
+    if not match or match.groupdict().get("alarm") and call["name"] != "set_alarm":
         return None
     new = re.sub(r" (?:percent|degrees?)$", "", match.group("new"))
     if re.match(r"(?:up|down|by) \d", new):        # "bring it up 2 degrees": a step, not a value (_loose_step)
@@ -1190,7 +1251,8 @@ def _placed(said: str, calls: list[dict]) -> str:
 def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
     """ "turn the lamp off" in a user's home, after "turn on the arc lamp": a part of a name stands for the one
     name the conversation used that ends in it (several lamps would ask which one; "all the lamps" are a group),
-    when no area is said; else
+    or, a word of a kind ("the light" after the yard floodlight), for the one thing of that kind it used, when no
+    area is said; else
     for the name of the home that is the part after the area of the newest call that has one ("bring the stove
     up to 21" after "how warm is it in the snug": the snug stove)."""
     words = said.split()
@@ -1205,7 +1267,8 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
         part = " ".join(words[i:j])
         if part not in vocabulary.names or words[i - 2:i - 1] and words[i - 2] in GROUP_WORDS:   # "all the lights"
             continue
-        named = {name for name in used if name.endswith(" " + part)}
+        named = {name for name in used if name.endswith(" " + part)} or \
+            {name for name in used if part in CLASS_WORDS and vocabulary.kinds.get(name) == CLASS_WORDS[part]}
         if len(named) == 1:
             return " ".join([*words[:i], named.pop(), *words[j:]])
         if area is not None and f"{area} {part}" in vocabulary.names:
@@ -1231,14 +1294,31 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
         kind, value = read
         if kind == "quantity":
             return _quantity_changed(value, calls)
+        if kind == "name" and new.endswith(" 1"):      # "no, the bay window one": of the kind acted on
+            value = _whole_of_its_kind(value, calls, vocabulary)
         for call in reversed(calls):
             key = REPLACES[kind].get(call["name"])
             if key is not None and (kind not in ("name", "device") or target_of(call) is not None):
                 changed = _with(call, key, value)
                 return request_for(changed) if changed else None
+            if kind == "unit" and isinstance(call["arguments"].get("degrees"), (int, float)) \
+                    and UNIT_FACTORS.get(value, ("",))[0] == "temperature":
+                # "what's that in fahrenheit" after the thermostat was set to 21: the setting, from the other unit
+                other = next(unit for unit, (group, _) in UNIT_FACTORS.items() if group == "temperature" and unit != value)
+                return request_for({"name": "convert", "arguments": {
+                    "value": call["arguments"]["degrees"], "from": other, "to": value}})
         # a room, an area or a name the conversation's calls have no place for ("and the bedroom" after the thermostat)
         return Unplaced("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
     return None
+
+
+def _whole_of_its_kind(part: str, calls: list[dict], vocabulary: Vocabulary) -> str:
+    """A part of names said with "one" ("the bay window one" after the dresser lamp): the one whole name of the home
+    that says it and is of the kind of the newest thing acted on (the bay window lamp, not its blind); else the part."""
+    acted = _acted_on(calls)
+    kind = vocabulary.kinds.get(str(acted["arguments"].get("name", "")).replace("_", " ")) if acted else None
+    whole = [name for name in vocabulary.kinds if kind and vocabulary.kinds[name] == kind and f" {part} " in f" {name} "]
+    return whole[0] if part not in vocabulary.kinds and len(whole) == 1 else part
 
 
 def _quantity(words: str) -> tuple[str, tuple[float, str]] | None:
@@ -1504,9 +1584,18 @@ def _undone(said: str, calls: list[dict]) -> str | Declined | None:
     return request_for(_with(call, key, earlier["arguments"][key]))
 
 
-def _again(said: str, calls: list[dict]) -> str | None:
-    """ "same again": the newest call once more, when it is one a request can be said for."""
-    return request_for(calls[-1]) if SAME_AGAIN.match(said) else None
+def _again(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "same again": the newest call once more, when it is one a request can be said for; "same again but 10
+    minutes": the newest call the new value fits, with it; "how about now": the newest reading (a sensor, a thing's
+    state, a timer's time left) once more."""
+    if SAME_AGAIN.match(said):
+        return request_for(calls[-1])
+    if (match := SAME_AGAIN_WITH.match(said)) is not None:
+        return _newest_fitting(f"make it {match.group('new')}", calls, vocabulary)
+    if ASKED_AGAIN_NOW.match(said):
+        read = next((call for call in reversed(calls) if call["name"] in SKILLS and SKILLS[call["name"]].reads), None)
+        return request_for(read) if read is not None else None
+    return None
 
 
 def _newest_timer(calls: list[dict]) -> dict | None:
@@ -1798,6 +1887,11 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
               for key, value in filled.items()}
     same = skill == name and all(args.get(key) == value for key, value in filled.items())
     return None if same else {"name": skill, "arguments": filled}
+
+
+def _reading_kind(call: dict) -> str:
+    """A reading's kind: temperature or humidity."""
+    return call["arguments"].get("kind") if call["name"] == "read_sensor" else call["arguments"].get("name")
 
 
 def _is_reading(call: dict) -> bool:

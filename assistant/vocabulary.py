@@ -325,6 +325,17 @@ MULTIPLIED = {"long": ("seconds",), "bright": ("percent",), "much": ("seconds", 
 # The newest call again ("same again", "do that again")
 AGAIN = ("same again", "the same again", "do that again", "do it again", "once more", "one more time",
          "repeat that")
+# and the words that join a new value to them ("same again but 10 minutes", "do that again with 20")
+AGAIN_WITH = ("but", "only", "with", "but with", "but for", "for", "at", "but at", "but make it", "only make it")
+# Asking again, now, what was read ("how about now" after a temperature and a heater switched on): the newest reading
+ASKED_AGAIN = ("how about now", "what about now", "now", "what is it now", "what's it now", "how is it now",
+               "how's it now", "what does it say now", "what is it at now", "what's it at now", "check it again",
+               "check again", "any change", "any change now", "has it changed")     # "and now": "and" is read off
+# A level said to be too much of a way, of the thing just set ("that's too bright" after a lamp was set to 80): a step
+# the other way (STEP_WAYS), as said
+TOO_MUCH = {"bright": "dimmer", "dark": "brighter", "dim": "brighter", "hot": "cooler", "warm": "cooler",
+            "cold": "warmer", "cool": "warmer", "chilly": "warmer"}
+TOO_MUCH_SUBJECTS = ("that's", "that is", "it's", "it is", "they're", "they are", "those are", "thats", "its")
 # One more timer ("another one for 10", "and another for 12")
 ANOTHER = ("another", "another 1", "1 more", "a second 1", "another timer", "a new 1", "a second timer", "1",
            "add another", "add another 1", "add another timer", "add 1 more", "and 1", "start another", "set another")
@@ -390,6 +401,11 @@ READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter", "warmest", "h
                         ("humidity", max): ("damper", "more humid", "muggier", "wetter", "stuffier", "dampest",
                                             "most humid", "muggiest"),
                         ("humidity", min): ("drier", "dryer", "less humid", "driest", "least humid")}
+# How a reading is, and how it changed, asked of "it" after the reading and a change ("has it gone down", "is it still
+# humid down there" after the humidity was read and a fan switched on): the reading asked again, of its kind
+READING_QUALITIES = {"temperature": ("warm", "cold", "hot", "chilly", "cool", "freezing", "toasty"),
+                     "humidity": ("humid", "damp", "muggy", "dry", "stuffy")}
+READING_CHANGES = ("gone down", "gone up", "come down", "come up", "dropped", "risen", "fallen", "changed", "gone")
 # Words a loose speaker opens a request with that carry nothing ("yeah so ...", "could you go ahead and ...", "while
 # you're at it ...")
 LOOSE_OPENERS = ("yeah so", "so yeah", "right so", "can you also", "could you also", "can you just",
@@ -478,6 +494,7 @@ FRAGMENT_WORDS = frozenset({
     "the", "a", "an", "my", "our", "one", "1", "ones", "in", "on", "at", "to", "for", "with", "of", "by", "there",
     "here", "room", "place", "thing", "too", "as", "well", "thanks", "just", "again", "back", "instead", "hmm", "um",
     "uh", "er", "yeah", "yes", "alright", "right", "while", "you're", "bit", "little", "touch", "tad", "notch",
+    "level", "setting",           # "the chandelier at that level as well": the call's own level
 })
 # Words of a fragment that say what is done to its thing: the argument each sets and its value. "on" before a place
 # or a pronoun ("the lantern on the veranda", "75 on those") is no state.

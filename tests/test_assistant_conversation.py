@@ -1763,3 +1763,131 @@ def test_a_question_of_it_at_the_end_is_not_made_a_change():
               user("turn on the office heater"), called("set_device", device="heater", room="office", state="on"),
               user("what's the date"), called("get_date")]
     assert resolve([*before, user("and the bedroom, is it warm too")])[-1]["content"] == "and the bedroom is it warm too"
+
+
+# Round 21 (follow-ups understood, not refused): own phrasings, none from the sets
+
+
+def test_the_word_of_a_kind_is_the_one_thing_of_that_kind_the_conversation_used(lexicon):
+    """ "switch the fan off" after the punkah and a sum: the punkah, though no fan's name it ends in was used."""
+    before = [user("put the punkah on"), called("switch_device", name="punkah", state="on"), user("what's 3 times 3"),
+              called("calculate", expression="3*3")]
+    assert resolved([*before, user("switch the fan off")], lexicon) == "switch off the punkah"
+
+
+def test_the_x_one_is_the_thing_of_the_kind_acted_on_whose_name_says_x(lexicon):
+    """ "no, the pond one" after the bilge pump: the pond pump (a switch), not the pond leak sensor."""
+    before = [user("bilge pump on"), called("switch_device", name="bilge pump", state="on")]
+    assert resolved([*before, user("no, the pond one")], lexicon) == "turn on the pond pump"
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    ("same again but 4 minutes", "set a timer for 240 seconds"),
+    ("do that again with 3 minutes", "set a timer for 180 seconds"),
+])
+def test_same_again_with_a_new_value_is_the_newest_call_it_fits(follow_up, rewritten):
+    before = [user("timer for 2 minutes"), called("set_timer", seconds=120), user("switch on the garage light"),
+              called("set_device", device="light", room="garage", state="on")]
+    assert resolved([*before, user(follow_up)]) == rewritten
+
+
+@pytest.mark.parametrize("follow_up", ["what about now", "and now", "check it again"])
+def test_asked_again_now_is_the_newest_reading_once_more(follow_up):
+    """ "what about now" after the hallway's humidity was read and its fan switched on: the humidity, not the fan."""
+    before = [user("how humid is the hallway"), called("read_sensor", kind="humidity", room="hallway"),
+              user("put the hallway fan on"), called("set_device", device="fan", room="hallway", state="on")]
+    assert resolved([*before, user(follow_up)]) == "what's the humidity in the hallway"
+
+
+def test_a_clock_time_for_the_alarm_fits_only_the_alarm():
+    before = [user("wake me at 6"), called("set_alarm", hour=6, minute=0), user("office light on"),
+              called("set_device", device="light", room="office", state="on")]
+    assert resolved([*before, user("make the alarm half past")]) == "set an alarm for half past 6"
+    timer = [user("timer for 5 minutes"), called("set_timer", seconds=300)]
+    assert resolved([*timer, user("make the alarm 7")]) != "set a timer for 420 seconds"
+
+
+def test_a_multiple_of_that_after_a_sum_and_a_switch_is_the_sums():
+    """ "and double that" after a sum and a light switched on: no call after the sum has a number to double."""
+    before = [user("what's 21 plus 4"), called("calculate", expression="21+4"), user("kitchen light off"),
+              called("set_device", device="light", room="kitchen", state="off")]
+    assert resolved([*before, user("and double that")]) == "what is 25 times 2"
+    dimmed = [*before[:2], user("kitchen lights to 30"), called("set_brightness", room="kitchen", percent=30)]
+    assert resolved([*dimmed, user("and double that")]) != "what is 25 times 2"
+
+
+def test_a_setting_asked_in_another_temperature_unit_is_converted():
+    before = [user("heating to 19"), called("set_thermostat", degrees=19), user("fan on in the office"),
+              called("set_device", device="fan", room="office", state="on")]
+    assert resolved([*before, user("what's that in fahrenheit")]) == \
+        "convert 19 degrees celsius to degrees fahrenheit"
+
+
+def test_a_word_said_twice_is_said_once(lexicon):
+    before = [user("close the louvres"), called("set_cover", name="louvres", action="close")]
+    assert resolved([*before, user("stop, stop")], lexicon) == "stop the louvres"
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    ("that's too bright", "make the crystal pendant dimmer"),
+    ("they're a bit too dark", "make the crystal pendant brighter"),
+    ("that's too warm", None),                     # the pendant has no warmth: a remark, read as said
+])
+def test_a_level_said_too_much_of_a_way_steps_the_thing_just_set_the_other_way(lexicon, follow_up, rewritten):
+    before = [user("what's 2 plus 2"), called("calculate", expression="2+2"), user("crystal pendant to 70"),
+              called("set_level", name="crystal pendant", percent=70)]
+    assert resolved([*before, user(follow_up)], lexicon) == rewritten
+
+
+def test_words_of_asking_before_a_new_value_change_nothing():
+    before = [user("alarm for 8"), called("set_alarm", hour=8, minute=0), user("what's the date"), called("get_date")]
+    assert resolved([*before, user("would you make it half past 8 instead")]) == "set an alarm for half past 8"
+
+
+@pytest.mark.parametrize("follow_up, rewritten", [
+    ("now do 12", "convert 12 miles to kilometers"),
+    ("and what's that for 9", "convert 9 miles to kilometers"),
+])
+def test_a_number_tried_again_is_the_newest_call_with_it(follow_up, rewritten):
+    before = [user("4 miles in km"), called("convert", value=4, **{"from": "mile", "to": "km"})]
+    assert resolved([*before, user(follow_up)]) == rewritten
+
+
+def test_a_thing_at_that_level_is_set_to_the_level_of_the_call(lexicon):
+    before = [user("piano light to 35"), called("set_level", name="piano light", percent=35)]
+    assert resolved([*before, user("the picture light at that level too")], lexicon) == \
+        "set the picture light to 35 percent"
+
+
+def test_a_word_of_hesitation_before_a_follow_up_carries_nothing(lexicon):
+    before = [user("open the louvres"), called("set_cover", name="louvres", action="open")]
+    assert resolved([*before, user("hold on, undo that")], lexicon) == "close the louvres"
+
+
+@pytest.mark.parametrize("follow_up", ["regatta instead", "no, put regatta on instead", "switch to the regatta one"])
+def test_another_scene_named_after_a_scene_is_that_scene(lexicon, follow_up):
+    before = [user("siesta please"), called("activate_scene", name="siesta"), user("what's 5 plus 6"),
+              called("calculate", expression="5+6")]
+    assert resolved([*before, user(follow_up)], lexicon) == "activate regatta"
+    assert resolved([*before, user("the salt lamp and regatta")], lexicon) != "activate regatta"   # another thing
+
+
+def test_the_exact_same_asked_with_words_of_asking_is_the_same_for_the_place():
+    before = [user("fan on in the office"), called("set_device", device="fan", room="office", state="on")]
+    assert resolved([*before, user("erm would you do the exact same in the garage")]) == "turn on the garage fan"
+
+
+@pytest.mark.parametrize("follow_up", ["has it dropped", "is it still muggy in there", "has it changed at all"])
+def test_a_readings_change_asked_of_it_after_a_change_is_the_reading_again(follow_up):
+    before = [user("how humid is the bathroom"), called("read_sensor", kind="humidity", room="bathroom"),
+              user("bathroom fan on"), called("set_device", device="fan", room="bathroom", state="on"),
+              user("what's 8 plus 8"), called("calculate", expression="8+8")]
+    assert resolved([*before, user(follow_up)]) == "what's the humidity in the bathroom"
+    assert resolved([*before, user("is it still chilly in there")]) != "what's the humidity in the bathroom"
+    assert resolved([*before, user("is it damper in the kitchen")]) != "what's the humidity in the bathroom"  # asks there
+
+
+def test_now_everything_in_a_room_is_the_newest_switch_of_everything_there():
+    before = [user("everything off in the bedroom"), called("switch_all", name="everything", area="bedroom", state="off"),
+              user("office light on"), called("set_device", device="light", room="office", state="on")]
+    assert resolved([*before, user("now everything in the hallway")]) == "turn off everything in the hallway"
