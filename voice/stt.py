@@ -57,7 +57,7 @@ _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home'
 # wideband voices: above -29 dB) has each mel bin of that octave given the bin an octave below, PHONE_OCTAVE_DROP
 # (log10 / 4, the normalised log-mel's unit: 0.2 is 8 dB) lower (_Band). Word errors on phone-band recordings, greedy
 # finals: 22.2 -> 20.4 % (wideband 13.4 %); sound put in the waveform instead (pre-emphasis, noise above 4 kHz,
-# the 8 kHz samples' mirror image) added errors (docs/notes/round20-ear.md).
+# the 8 kHz samples' mirror image) added errors (docs/history/speech.md, round 20).
 PHONE_BAND_HZ = 4000
 PHONE_BAND_SHARE = 10 ** -4.5
 PHONE_OCTAVE_DROP = 0.2
