@@ -2,16 +2,12 @@
 whose last turn leans on what came before (elliptical, corrections, undo, pronouns further back, questions after
 changes), beside follow-ups that must make no call. Each row is well-formed, so a score on it measures the
 assistant."""
-import json
-from pathlib import Path
 
 import pytest
 
-from test_dev_nocall_sets import check_row
+from test_dev_nocall_sets import check_row, halves
 
-DATA = Path(__file__).parent / "data"
-HALVES = {name: [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
-          for name in ("paraphrases_dev_followups7a.jsonl", "paraphrases_dev_followups7b.jsonl")}
+HALVES = halves("paraphrases_dev_followups7a.jsonl", "paraphrases_dev_followups7b.jsonl")
 
 
 @pytest.mark.parametrize("name", HALVES)

@@ -2,19 +2,16 @@
 assistant and not a slip in a row. A call the home can run (after follow-ups whose earlier calls it can run too),
 none for chit-chat, or a name the home lacks that says no whole name of the home's."""
 import asyncio
-import json
-from pathlib import Path
 
 import pytest
 
 from assistant.home import InMemoryHome
 from assistant.tools import ToolRunner
+from test_dev_nocall_sets import halves
 from test_fresh_sets import HOMES, check_call
 
-DATA = Path(__file__).parent / "data"
-HALVES = {name: [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
-          for name in ("paraphrases_dev_homes3_a.jsonl", "paraphrases_dev_homes3_b.jsonl",
-                            "paraphrases_dev_homes4_a.jsonl", "paraphrases_dev_homes4_b.jsonl")}
+HALVES = halves("paraphrases_dev_homes3_a.jsonl", "paraphrases_dev_homes3_b.jsonl",
+                "paraphrases_dev_homes4_a.jsonl", "paraphrases_dev_homes4_b.jsonl")
 
 
 @pytest.mark.parametrize("name", HALVES)

@@ -9,8 +9,15 @@ import pytest
 from test_fresh_sets import HOMES, check_call
 
 DATA = Path(__file__).parent / "data"
-HALVES = {name: [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
-          for name in ("paraphrases_dev_nocall_a.jsonl", "paraphrases_dev_nocall_b.jsonl")}
+
+
+def halves(*names: str) -> dict[str, list[dict]]:
+    """{file name: its rows} of a development set's halves (the dev set tests share it)."""
+    return {name: [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
+            for name in names}
+
+
+HALVES = halves("paraphrases_dev_nocall_a.jsonl", "paraphrases_dev_nocall_b.jsonl")
 
 
 @pytest.mark.parametrize("name", HALVES)

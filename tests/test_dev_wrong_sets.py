@@ -1,16 +1,12 @@
 """The development set of requests that tempt a wrong call, in two halves: follow-ups whose referent must be the
 right thing among interleaved skills, names near the home's, numbers in units the skill lacks, questions and
 remarks, beside clear requests. Each row is well-formed, so a score on it measures the assistant."""
-import json
-from pathlib import Path
 
 import pytest
 
-from test_dev_nocall_sets import check_row
+from test_dev_nocall_sets import check_row, halves
 
-DATA = Path(__file__).parent / "data"
-HALVES = {name: [json.loads(line) for line in (DATA / name).read_text(encoding="utf-8").splitlines()]
-          for name in ("paraphrases_dev_wrong_a.jsonl", "paraphrases_dev_wrong_b.jsonl")}
+HALVES = halves("paraphrases_dev_wrong_a.jsonl", "paraphrases_dev_wrong_b.jsonl")
 
 
 @pytest.mark.parametrize("name", HALVES)
