@@ -507,13 +507,14 @@ FRESH8_PAUSED_AFTER_REQUEST = [("Turn the garden lights on at dusk.", 5),
                                ("Close the curtains in the guest room.", 3),
                                ("Turn the telly off in half an hour.", 4)]
 # An eleventh set, written on 2026-12-05 by an engineer (branch r22-fresh9) who had not read the turn judges' code
-# nor any turn-taking result; read beforehand: the sentence lists above and their registration. Committed before
-# any run on it, and never tuned against (`--sentences fresh9`): a measure of the judges changed after fresh8 was
-# judged on. Fresh8's size and kinds: short answers, thanks, questions, requests short and long, named timers and
-# people, numbers and units, unusual rooms and things ("the scullery", "the samovar"); pauses after "to", "for",
-# "the", "and", "in", "with", "at", "called", "is", "on", "of", "a", before numbers, names, times and units, inside
-# names, after a first word or filler, before what a reminder is for. Every sentence is new: none equals a
-# sentence of the lists above (checked by a script), and every pause falls inside its sentence.
+# nor studied any turn-taking result (a search of the docs for fresh8's name showed single lines of their tables);
+# read beforehand: the sentence lists above and their registration. Committed before any run on it, and never tuned
+# against (`--sentences fresh9`): a measure of the judges changed after fresh8 was judged on. Fresh8's size and
+# kinds: short answers, thanks, questions, requests short and long, named timers and people, numbers and units,
+# unusual rooms and things ("the scullery", "the samovar"); pauses after "to", "for", "the", "and", "in", "with",
+# "at", "called", "is", "on", "of", "a", before numbers, names, times and units, inside names, after a first word or
+# filler, before what a reminder is for. Every sentence is new: none equals a sentence of the lists above (checked
+# by a script), and every pause falls inside its sentence.
 FRESH9_COMPLETE = ["Switch the samovar on.", "How damp is it in the scullery?", "Oh go on then.", "Nope, not today.",
                    "Thanks a million.", "Hang on a sec.", "How many grams in a pound?",
                    "Draw the curtains in the nursery.", "Set a timer called potatoes for twenty minutes.",
