@@ -261,7 +261,9 @@ READING_ASKED = re.compile(rf"\b(?:it|there|the (?P<kind>{'|'.join(SENSOR_KINDS)
                            rf"(?P<quality>{'|'.join(sorted(_QUALITY, key=len, reverse=True))}))\b")
 # A word said twice over ("stop, stop", "off off"): said once
 SAID_TWICE = re.compile(r"\b([a-z]+)(?: \1\b)+")
-ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$")
+ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$"
+                             # any one verb asked of it now: "what's it reading now", "how's it looking now"
+                             r"|^(?:what's|what is|what does|how's|how is|how does) (?:it|that) [a-z]+ now$")
 ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:the |a )?(?P<label>[a-z ]+?) )?"
                            r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?(?: please| then)?$"
                            rf"|^(?:and )?(?:another|a|1 more|add a|add another) (?P<length>\d+(?:\.\d+)?) seconds? "
@@ -388,7 +390,8 @@ def _room_spoken(room) -> str:
 def request_for(call: dict) -> str | None:
     """The words of a self-contained request for the call; a value the vocabulary lacks (a client's history
     may hold any) is said as it is."""
-    reading = call["name"] == "get_state" and call["arguments"].get("name") in SENSOR_KINDS
+    # a reading by its kind, or a sensor of the user's home named by it ("the cellar humidity"): asked what, not if on
+    reading = call["name"] == "get_state" and str(call["arguments"].get("name")).rpartition(" ")[2] in SENSOR_KINDS
     template = REQUESTS.get("reading" if reading else call["name"])
     if template is None:
         return None

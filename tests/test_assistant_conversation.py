@@ -1792,7 +1792,7 @@ def test_same_again_with_a_new_value_is_the_newest_call_it_fits(follow_up, rewri
     assert resolved([*before, user(follow_up)]) == rewritten
 
 
-@pytest.mark.parametrize("follow_up", ["what about now", "and now", "check it again"])
+@pytest.mark.parametrize("follow_up", ["what about now", "and now", "check it again", "what's it showing now"])
 def test_asked_again_now_is_the_newest_reading_once_more(follow_up):
     """ "what about now" after the hallway's humidity was read and its fan switched on: the humidity, not the fan."""
     before = [user("how humid is the hallway"), called("read_sensor", kind="humidity", room="hallway"),
@@ -1939,3 +1939,19 @@ def test_a_readings_change_asked_of_its_kind_is_the_newest_reading_of_that_kind(
     assert resolved([*before, user("has the temperature dropped")]) != "what's the humidity in the bathroom"
     assert resolved([*before, user("has the humidity in the kitchen dropped")]) != \
         "what's the humidity in the bathroom"                                                 # asks there
+
+
+@pytest.mark.parametrize("follow_up", ["push the heating up another 3", "bring the heat up another 3 degrees"])
+def test_another_step_of_a_setting_is_from_the_setting_past_other_calls(follow_up):
+    before = [user("set the thermostat to 18"), called("set_thermostat", degrees=18),
+              user("how many feet in 3 meters"), called("convert", value=3, **{"from": "m", "to": "ft"}),
+              user("turn on the office fan"), called("set_device", device="fan", room="office", state="on")]
+    assert resolved([*before, user(follow_up)]) == "set the thermostat to 21 degrees"
+
+
+def test_a_sensor_of_the_home_named_by_its_reading_is_asked_what_it_reads(lexicon):
+    """ "how's it looking now" after the snug's temperature was read and the snug stove set: the reading, asked as
+    one ("what's the snug temperature", not "is the snug temperature on")."""
+    before = [user("how warm is it in the snug"), called("get_state", name="snug temperature"),
+              user("set the snug stove to 22"), called("set_thermostat", name="snug stove", degrees=22)]
+    assert resolved([*before, user("how's it looking now")], lexicon) == "what's the snug temperature"
