@@ -82,6 +82,8 @@ REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|las
                        r" in there| out there| over there|"
                        r" there| all| can| could| should| go| come| be| switched| turned| running| going| working)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
+# "the other light", "the first lamp": an ordinal reference said with a word of the things' kind (_pronoun)
+ORDINAL_OF_A_KIND = re.compile(r"\bthe (?P<which>other|first|second|last) (?P<word>(?!1\b|timer\b)[a-z]+)\b")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
 SAYS_NO_ACTION = re.compile(r"^(?:do|sort|sort out|fix|handle|deal with)$")
 # Which of the things acted on, newest first, a reference to one of several stands for
@@ -250,14 +252,18 @@ TOO_MUCH_SAID = re.compile(rf"^(?:{'|'.join(TOO_MUCH_SUBJECTS)}) (?:(?:a bit|a l
                            rf"(?P<way>{'|'.join(TOO_MUCH)})(?: now| still| in here)?$")
 # The words of asking before a request ("could you make it quarter to 7 instead"): they change nothing it asks
 ASKED_FOR = re.compile(rf"^(?:(?:{'|'.join(sorted(ASKING_WRAPPERS, key=len, reverse=True))}) )+")
-# A reading's quality or change said of "it" or "there" in a question (READING_QUALITIES, READING_CHANGES)
+# A reading's quality or change said of "it", "there" or the kind read ("has the humidity dropped") in a question
+# (READING_QUALITIES, READING_CHANGES)
 _QUALITY = {word: kind for kind, words in READING_QUALITIES.items() for word in words} | \
     {word: kind for (kind, _), words in READING_COMPARATIVES.items() for word in words}
-READING_ASKED = re.compile(rf"\b(?:it|there)\b.*\b(?:(?P<change>{'|'.join(READING_CHANGES)})|"
+READING_ASKED = re.compile(rf"\b(?:it|there|the (?P<kind>{'|'.join(SENSOR_KINDS)}))\b.*"
+                           rf"\b(?:(?P<change>{'|'.join(READING_CHANGES)})|"
                            rf"(?P<quality>{'|'.join(sorted(_QUALITY, key=len, reverse=True))}))\b")
 # A word said twice over ("stop, stop", "off off"): said once
 SAID_TWICE = re.compile(r"\b([a-z]+)(?: \1\b)+")
-ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$")
+ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$"
+                             # any one verb asked of it now: "what's it reading now", "how's it looking now"
+                             r"|^(?:what's|what is|what does|how's|how is|how does) (?:it|that) [a-z]+ now$")
 ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:the |a )?(?P<label>[a-z ]+?) )?"
                            r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?(?: please| then)?$"
                            rf"|^(?:and )?(?:another|a|1 more|add a|add another) (?P<length>\d+(?:\.\d+)?) seconds? "
@@ -384,7 +390,8 @@ def _room_spoken(room) -> str:
 def request_for(call: dict) -> str | None:
     """The words of a self-contained request for the call; a value the vocabulary lacks (a client's history
     may hold any) is said as it is."""
-    reading = call["name"] == "get_state" and call["arguments"].get("name") in SENSOR_KINDS
+    # a reading by its kind, or a sensor of the user's home named by it ("the cellar humidity"): asked what, not if on
+    reading = call["name"] == "get_state" and str(call["arguments"].get("name")).rpartition(" ")[2] in SENSOR_KINDS
     template = REQUESTS.get("reading" if reading else call["name"])
     if template is None:
         return None
@@ -733,7 +740,8 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
             return [{"role": "user", "content": rewritten}]
     if leans_back or vocabulary.read(core) is not None or not core:   # "living room": which one
         return [*history[:-1], {"role": "user", "content": said}]
-    return [{"role": "user", "content": _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)}]
+    alone = _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)
+    return alone if isinstance(alone, Declined) else [{"role": "user", "content": alone}]
 
 
 def _question_made_a_change(said: str, rewritten: str) -> bool:
@@ -873,13 +881,13 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
 
 
 def _reading_asked(said: str, calls: list[dict]) -> str | None:
-    """ "has it gone down", "is it still humid down there" after a reading, then a change (a fan, a dehumidifier): the
-    newest reading again, of the kind the words say when they say one; not when they say a place of their own ("is it
-    warmer in the living room" asks there)."""
+    """ "has it gone down", "is it still humid down there", "has the humidity dropped" after a reading, then a change
+    (a fan, a dehumidifier): the newest reading again, of the kind the words say when they say one; not when they say
+    a place of their own ("is it warmer in the living room" asks there)."""
     match = READING_ASKED.search(said) if ASKS.match(said) and not PLACE_OF.search(said) else None
     if match is None:
         return None
-    kind = _QUALITY.get(match.group("quality") or "")
+    kind = match.group("kind") or _QUALITY.get(match.group("quality") or "")
     read = next((call for call in reversed(calls) if _is_reading(call) and kind in (None, _reading_kind(call))), None)
     return request_for(read) if read is not None else None
 
@@ -1248,9 +1256,9 @@ def _placed(said: str, calls: list[dict]) -> str:
     return said
 
 
-def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
+def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | Declined:
     """ "turn the lamp off" in a user's home, after "turn on the arc lamp": a part of a name stands for the one
-    name the conversation used that ends in it (several lamps would ask which one; "all the lamps" are a group),
+    name the conversation used that ends in it (several lamps are asked about; "all the lamps" are a group),
     or, a word of a kind ("the light" after the yard floodlight), for the one thing of that kind it used, when no
     area is said; else
     for the name of the home that is the part after the area of the newest call that has one ("bring the stove
@@ -1271,6 +1279,9 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
             {name for name in used if part in CLASS_WORDS and vocabulary.kinds.get(name) == CLASS_WORDS[part]}
         if len(named) == 1:
             return " ".join([*words[:i], named.pop(), *words[j:]])
+        if len(named) > 1:           # "turn the heater off" after the trough heater and the kennel heater: asked
+            newest = [name for name in _targets(calls, False) if name.removeprefix("the ") in named]
+            return Declined(f"Which one do you mean, {newest[0]} or {newest[1]}?") if len(newest) > 1 else said
         if area is not None and f"{area} {part}" in vocabulary.names:
             return " ".join([*words[:i], area, part, *words[j:]])
     return said
@@ -1296,9 +1307,10 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
             return _quantity_changed(value, calls)
         if kind == "name" and new.endswith(" 1"):      # "no, the bay window one": of the kind acted on
             value = _whole_of_its_kind(value, calls, vocabulary)
-        for call in reversed(calls):
+        for call in reversed(calls):    # past a call whose skill cannot act on the thing named (a cover, a lamp)
             key = REPLACES[kind].get(call["name"])
-            if key is not None and (kind not in ("name", "device") or target_of(call) is not None):
+            misfits = kind == "name" and _misfits({"name": call["name"], "arguments": {"name": value}}, vocabulary)
+            if key is not None and (kind not in ("name", "device") or target_of(call) is not None) and not misfits:
                 changed = _with(call, key, value)
                 return request_for(changed) if changed else None
             if kind == "unit" and isinstance(call["arguments"].get("degrees"), (int, float)) \
@@ -1406,11 +1418,17 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     stands for: the newest timer when the words are about a timer, else the newest other thing (the newest
     timer when there is none); "the other one" is the one of those before the newest, "the first one" the
     oldest, "the second one" the one after it, "the last one" the newest (ORDINAL_REFERENCES)."""
+    kinds = getattr(lexicon, "kinds", {})
+    of_a_kind = ORDINAL_OF_A_KIND.search(said)
+    word = of_a_kind.group("word") if of_a_kind and not REFERRING.search(said) else None
+    if word is not None and any(_of_the_word(call, word, kinds) for call in calls):     # as "the other one" of them
+        said = f"{said[:of_a_kind.start()]}the {of_a_kind.group('which')} 1{said[of_a_kind.end():]}"
+    else:
+        word = None
     match = REFERRING.search(said)
     if not match or SAYS_NO_ACTION.match(FILLERS.sub("", said[:match.start()]).strip()):
         return None
     timer = TIMER_WORDS.search(said) is not None
-    kinds = getattr(lexicon, "kinds", {})
     # which of the things, newest first: "the other one" the one before the newest, "the first one" the oldest,
     # "the second one" the one after it
     which = ORDINAL_REFERENCES.get(match.group("ref"), 0)
@@ -1419,7 +1437,8 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     fitting = set.intersection(*wanted) if wanted else None
     if fitting is not None and QUESTION.match(said):      # "is it still open": a sensor answers it too
         fitting.add("sensor")
-    fits = lambda call: fitting is None or _kind(call, kinds) in (None, *fitting)      # noqa: E731
+    fits = lambda call: (fitting is None or _kind(call, kinds) in (None, *fitting)) and \
+        (word is None or _of_the_word(call, word, kinds))      # noqa: E731
     targets = _targets(calls, timer, fits)
     if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
         every = _targets(calls, timer)
@@ -1453,6 +1472,17 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     referred = FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
     bare = not set(referred.replace(words, " ").split()) - FRAME_WORDS     # "i meant the other one", "the other one"
     return _done_to(words, newest, calls) if which and bare else referred
+
+
+def _of_the_word(call: dict, word: str, kinds: dict[str, str]) -> bool:
+    """The call acted on a thing the word says the kind of: its name ends in the word ("the other heater"), or the
+    word is a light's and the thing is a light ("the other light" after the festoon lights and the hayloft lamp)."""
+    target = target_of(call)
+    if target is None or target.timer:
+        return False
+    last = target.words.split(" in the ")[0].rpartition(" ")[2]
+    return last.removesuffix("s") == word.removesuffix("s") or \
+        word in DEVICES["light"] and _kind(call, kinds) == "light"
 
 
 def _done_to(words: str, newest: str, calls: list[dict]) -> str:
@@ -1560,14 +1590,14 @@ def _left(said: str, calls: list[dict]) -> Declined | None:
 
 
 def _undone(said: str, calls: list[dict]) -> str | Declined | None:
-    """ "undo that", "put it back how it was": the newest change taken back: a state, an action or a step turned
-    round, a setting back to the value the conversation set before it, a timer cancelled; declined when the
-    conversation does not say what it was (a scene, a first setting)."""
-    if not UNDO.match(said):
-        return None
-    call = next((call for call in reversed(calls) if call["name"] not in NOT_CHANGES), None)
+    """ "undo that", "put it back how it was": the newest change (of the thing named: "undo the heater") taken back:
+    a state, an action or a step turned round, a setting back to the value the conversation set before it, a timer
+    cancelled; declined when the conversation does not say what it was (a scene, a first setting)."""
+    changes = [call for call in calls if call["name"] not in NOT_CHANGES]
+    undo = UNDO.match(said) is not None
+    call = (changes[-1] if changes else None) if undo else _undone_thing(said, changes)
     if call is None:
-        return Declined("Sorry, there's nothing I can undo.")
+        return Declined("Sorry, there's nothing I can undo.") if undo else None
     args = call["arguments"]
     if call["name"] in TIMER_STARTS:
         return f"cancel the {args['name']} timer" if args.get("name") else "cancel the timer"
@@ -1582,6 +1612,19 @@ def _undone(said: str, calls: list[dict]) -> str | Declined | None:
     if earlier is None:
         return Declined("Sorry, I don't know what it was before.")
     return request_for(_with(call, key, earlier["arguments"][key]))
+
+
+def _undone_thing(said: str, changes: list[dict]) -> dict | None:
+    """ "put the blind back how it was", "undo the heater": the newest change of the thing said where "undo it" says
+    "it" (by its name or its kind's last word), past changes of other things since; None when no change fits."""
+    for call in reversed(changes):
+        target = target_of(call)
+        name = target.words.removeprefix("the ").split(" in the ")[0] if target else ""
+        for words in {name, name.rpartition(" ")[2]} - {""}:
+            thing = re.compile(rf"\bthe {re.escape(words)}\b")
+            if thing.search(said) and UNDO.match(thing.sub("it", said, count=1)):
+                return call
+    return None
 
 
 def _again(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:

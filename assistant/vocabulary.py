@@ -266,7 +266,8 @@ HEAT_WAYS = ("warmer", "hotter", "cooler", "colder")
 STEP_CARRIERS = ("make", "put", "set", "turn", "bring", "bump", "knock", "push", "nudge", "take", "go", "it", "that",
                  "them", "this", "a", "bit", "little", "touch", "notch", "tad", "smidge", "shade", "by", "than", "before",
                  "please", "then", "just", "can", "could", "you", "would", "ok", "okay", "even", "still", "again", "much",
-                 "lot", "slightly", "somewhat", "now", "on", "right", "actually", "maybe", "try")
+                 "lot", "slightly", "somewhat", "now", "on", "right", "actually", "maybe", "try",
+                 "another")     # round 22: "bump the heat up another 2" steps from the setting by 2 more
 # A correction of the newest request ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall
 # one"): the words that open it (the normaliser has written "one" as 1), and those that say what was meant
 CORRECTING = ("no", "nope", "nah", "sorry", "oops", "wait", "not that 1", "not that", "wrong 1", "the wrong 1")
