@@ -974,9 +974,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--baseline-tree", help="a checkout of an older Parley to compare against, same run")
     parser.add_argument("--sentences", choices=list(SENTENCES), default="dev",
-                        help="dev: the set the settings were chosen on; heldout: a second one, since looked at; "
-                             "fresh: a third, since looked at; fresh2: a fourth, never tuned against; fresh3: a "
-                             "fifth, written for the changed judges")
+                        help="dev: the set the settings were chosen on; wait_a / wait_b: the waits' development "
+                             "halves; the others were each written blind for a later state of the judges "
+                             "(docs/turn-taking.md says which have since been read)")
     parser.add_argument("--sweep", action="store_true",
                         help="--replay: semantic_vad over other waits and Smart Turn thresholds (the trade-off)")
     parser.add_argument("--limit", type=int, help="only the first N utterances (a quick look)")
