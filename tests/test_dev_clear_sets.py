@@ -1,12 +1,14 @@
-"""The third development set of clear self-contained requests, in two halves: polite forms, word orders and
-British spellings across every skill and the four homes, beside a few rows that must make no call. Each row is
+"""The third and fourth development sets of clear self-contained requests, each in two halves: polite forms, word
+orders, British spellings (third), wishes, hedges, passives and typing slips (fourth), across every skill and the
+four homes, beside a few rows that must make no call. Each row is
 well-formed, so a refusal on it measures the assistant and not a slip in a row."""
 
 import pytest
 
 from test_dev_nocall_sets import check_row, halves
 
-HALVES = halves("paraphrases_dev_clear3_a.jsonl", "paraphrases_dev_clear3_b.jsonl")
+HALVES = halves("paraphrases_dev_clear3_a.jsonl", "paraphrases_dev_clear3_b.jsonl",
+                "paraphrases_dev_clear4_a.jsonl", "paraphrases_dev_clear4_b.jsonl")
 
 
 @pytest.mark.parametrize("name", HALVES)
@@ -22,5 +24,5 @@ def test_half_is_single_turn_requests_in_every_home(name):
 
 @pytest.mark.parametrize("name,row", [(name, row) for name, rows in HALVES.items() for row in rows],
                          ids=lambda value: value if isinstance(value, str) else str(value["id"]))
-def test_clear3_row(name, row):
+def test_clear_row(name, row):
     check_row(row)
