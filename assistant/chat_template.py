@@ -243,7 +243,8 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     if _DURATION.search(request):                                                           # "in ten minutes": later
         return None
     if slots.lexicon is None:
-        return _device_switched(request) or _reading_asked(slots, inventory, request)
+        return _device_switched(request) or _level_of_the_default_home(request) or \
+            _reading_asked(slots, inventory, request)
     if slots.request_areas > 1:
         return None
     if slots.request_names > 1:
@@ -302,6 +303,26 @@ def _device_switched(request: str) -> dict | None:
     states = _states_said(request, said)
     return {"name": "set_device", "arguments": {"device": device, "room": rooms[0], "state": states.pop()}} \
         if len(states) == 1 else None
+
+
+def _level_of_the_default_home(request: str) -> dict | None:
+    """The default home's one level a request says, as _level_named reads a named thing's: degrees (or a number
+    after to/at/on with a word of heat) set the thermostat when no device but a heater is said ("i'd like the house
+    at nineteen degrees tonight"); a percent (or such a number with a light said) one room's lights."""
+    levels, units = _levels_said(request)
+    if len(levels) != 1 or len(units) > 1 or len(_A_NUMBER.findall(request)) != 1 or _NEGATED.search(request) \
+            or asks_how_things_are(request) or _DONE.search(request):
+        return None
+    level = levels.pop()
+    level = int(level) if level.is_integer() else level
+    devices = {device for device in DEVICES if _DEVICE_SAID[device].search(request)}
+    rooms = [room for room in ROOMS if _NAMED_BY[room].search(request)]
+    if devices <= {"heater"} and (units == {"degrees"} or not units and _HEAT_SAID.search(request)):
+        return {"name": "set_thermostat", "arguments": {"degrees": level}}
+    if len(rooms) == 1 and devices <= {"light"} and (units == {"percent"} or not units and devices) \
+            and 0 <= level <= 100:
+        return {"name": "set_brightness", "arguments": {"room": rooms[0], "percent": level}}
+    return None
 
 
 def _reading_asked(slots: "Slots", inventory, request: str) -> dict | None:

@@ -77,3 +77,19 @@ def test_a_clear_request_the_model_refuses_acts(assistant, request_, device):
     reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
     assert [call.name for call in reply.tool_calls] == ["set_device"], reply
     assert home.devices == {device: "on"}
+
+
+@pytest.mark.parametrize("said, call", [
+    ("i'd like the house at nineteen degrees tonight please", {"name": "set_thermostat", "arguments": {"degrees": 19}}),
+    ("the heating could go to 18 now", {"name": "set_thermostat", "arguments": {"degrees": 18}}),
+    ("kitchen lights at 35 percent would be nice", {"name": "set_brightness",
+                                                    "arguments": {"room": "kitchen", "percent": 35}}),
+    ("what's the heating at", None),                                    # a question
+    ("the office tv at 20 degrees", None),                              # a device that takes no degrees
+    ("the bedroom light at 20 degrees", None),
+    ("the heating to 20 or 21", None),                                  # two levels
+    ("don't put the heating on 25", None),                              # negated
+])
+def test_the_default_homes_one_level_is_read_by_code(said, call):
+    home = InMemoryHome()
+    assert named_move(slots_in(home, said), home.inventory) == call
