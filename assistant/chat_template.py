@@ -76,9 +76,14 @@ _STATE_ASKED = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)}) (?:(on|off)\b|(?:
 _STATE_WISHED = re.compile(rf"\b(?:{'|'.join(STATE_WISHED_AFTER)}) (on|off)\b")
 # Words of a question that ask a state (STATE_WORDS, STATE_ASKING_WORDS)
 _STATE_ASKED_WORDS = re.compile(r"\b(?:" + "|".join((*STATE_WORDS, *STATE_ASKING_WORDS)) + r")\b")
-# A report of what was done, not a request (DONE_ALREADY, or someone before a verb in its past form)
+# A report of what was done, not a request: DONE_ALREADY, or someone before a verb of a request in its past form
+# ("i switched the hallway light off", "we've closed the louvres"); another verb in the past is a remark beside the
+# request ("seedling warmers off now they've sprouted")
+_DONE_VERBS = "|".join(sorted({verb[:-1] if verb.endswith("e") else verb + verb[-1] + "?" if
+                               re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb) else verb
+                               for verb in (*SWITCH_VERBS, *BARE_REQUEST_VERBS) if verb.isalpha()}, key=len, reverse=True))
 _DONE = re.compile(r"\b(?:" + "|".join(DONE_ALREADY) + r")\b|\b(?:i|we|they|he|she|someone|somebody|you)(?:'ve|'d)? "
-                   r"(?:[a-z]+ )?[a-z]+[^e\W]ed\b")     # "closed", "switched"; not "need"
+                   rf"(?:[a-z]+ )?(?:{_DONE_VERBS})ed\b")     # "closed", "switched", "dimmed"; not "need"
 # The arguments that name a thing of the home
 _THING_ARGUMENTS = {"name", "area", "room", "device"}
 # The words for each half of the day an alarm may be in (PERIOD_WORDS)

@@ -93,3 +93,13 @@ def test_a_clear_request_the_model_refuses_acts(assistant, request_, device):
 def test_the_default_homes_one_level_is_read_by_code(said, call):
     home = InMemoryHome()
     assert named_move(slots_in(home, said), home.inventory) == call
+
+
+def test_a_past_verb_that_is_no_request_is_a_remark_not_a_report():
+    """Someone before a request's verb in the past reports what was done; another verb in the past is a remark beside
+    the request ("now they've sprouted"), which still acts."""
+    home = made_up_home()
+    assert named_move(slots_in(home, "seedling warmers off now they've sprouted"), home.inventory) == \
+        {"name": "switch_device", "arguments": {"name": "seedling warmer", "state": "off"}}
+    assert named_move(slots_in(home, "i switched the seedling warmer off"), home.inventory) is None
+    assert named_move(slots_in(home, "we've dimmed the arc lamp"), home.inventory) is None
