@@ -28,16 +28,17 @@ from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
 from assistant.inventory import SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
-from assistant.skills import SKILLS, TIMER_SKILLS
+from assistant.skills import READINGS, SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
                                   HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS,
-                                  MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, OTHER_REQUEST_VERBS,
+                                  MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
+                                  OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, SCENE_VERBS, SCENE_WORDS,
                                   STATE_ASKING_WORDS,
-                                  STATE_VERBS, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, THING_KIND_WORDS,
-                                  UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WITHIN_A_NAME)
+                                  STATE_VERBS, STATE_WISHED_AFTER, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS,
+                                  THING_KIND_WORDS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WISHES, WITHIN_A_NAME)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -71,11 +72,18 @@ _STATE_OF_A_VERB = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)})(?:s|ed|ing)? 
 # The same, its verb asked for (not "switched", "turning")
 _STATE_ASKED = re.compile(rf"\b(?:{'|'.join(SWITCHING_VERBS)}) (?:(on|off)\b|(?:[a-z']+ ){{1,4}}?"
                           r"(off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b)))")
+# "on" or "off" as the state wished, after STATE_WISHED_AFTER ("the heater needs to be on")
+_STATE_WISHED = re.compile(rf"\b(?:{'|'.join(STATE_WISHED_AFTER)}) (on|off)\b")
 # Words of a question that ask a state (STATE_WORDS, STATE_ASKING_WORDS)
 _STATE_ASKED_WORDS = re.compile(r"\b(?:" + "|".join((*STATE_WORDS, *STATE_ASKING_WORDS)) + r")\b")
-# A report of what was done, not a request (DONE_ALREADY, or someone before a verb in its past form)
+# A report of what was done, not a request: DONE_ALREADY, or someone before a verb of a request in its past form
+# ("i switched the hallway light off", "we've closed the louvres"); another verb in the past is a remark beside the
+# request ("seedling warmers off now they've sprouted")
+_DONE_VERBS = "|".join(sorted({verb[:-1] if verb.endswith("e") else verb + verb[-1] + "?" if
+                               re.fullmatch(r"[^aeiou]*[aeiou][^aeiouwxy]", verb) else verb
+                               for verb in (*SWITCH_VERBS, *BARE_REQUEST_VERBS) if verb.isalpha()}, key=len, reverse=True))
 _DONE = re.compile(r"\b(?:" + "|".join(DONE_ALREADY) + r")\b|\b(?:i|we|they|he|she|someone|somebody|you)(?:'ve|'d)? "
-                   r"(?:[a-z]+ )?[a-z]+[^e\W]ed\b")     # "closed", "switched"; not "need"
+                   rf"(?:[a-z]+ )?(?:{_DONE_VERBS})ed\b")     # "closed", "switched", "dimmed"; not "need"
 # The arguments that name a thing of the home
 _THING_ARGUMENTS = {"name", "area", "room", "device"}
 # The words for each half of the day an alarm may be in (PERIOD_WORDS)
@@ -186,8 +194,10 @@ _CONDITION = re.compile(rf"^{_FILLER}(?:{_any_of(CONDITION_OPENERS)})\b"        
 _PRONOUNS = ("i", "we", "you", "it", "they", "he", "she", "there", "that", "this", "those", "these", "not")
 _ADVERBS = f"(?:{'|'.join(ADVERBS)})"
 _WORD_MODALS = {modal for modal in MODALS_OF_A_STATEMENT if modal[0].isalpha()}
+# the verbs a wish says after a modal (vocabulary.WISHES: "i'd prefer", "we would like") ask, as MODAL_REQUESTS do
+_WISHED_AFTER_A_MODAL = tuple({wish.split()[-1] for wish in WISHES if re.search(r"'d |\bwould ", wish)})
 _MODAL_STATEMENT = re.compile(rf"(?:(?<=[a-z])(?<!\byou)(?:'ll|'d)|(?<!\byou )\b(?:{_any_of(_WORD_MODALS)}))"
-                              rf" (?!(?:{_ADVERBS} )?(?:{_any_of(_PRONOUNS + MODAL_REQUESTS)})\b)[a-z]")
+                              rf" (?!(?:{_ADVERBS} )?(?:{_any_of(_PRONOUNS + MODAL_REQUESTS + _WISHED_AFTER_A_MODAL)})\b)[a-z]")
 # A verb's object said in an area ("open the cat flap in the gallery"): its words
 _OBJECT_IN_AN_AREA = re.compile(rf"\b(?:{_any_of(BARE_REQUEST_VERBS)})(?: up| on| off| down| open)? (?:the|my|our) "
                                 r"((?:[a-z']+ ){0,2}[a-z']+) in the ")
@@ -235,12 +245,18 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     the model and Home Assistant's phrasings refused it; never with a length of time said, a place said
     that is not the thing's, nor for a report of what was done."""
     request = slots.request.lower()
-    if slots.lexicon is None or slots.request_areas > 1 or _DURATION.search(request):     # "in ten minutes": later
+    if _DURATION.search(request):                                                           # "in ten minutes": later
+        return None
+    if slots.lexicon is None:
+        return _device_switched(request) or _level_of_the_default_home(request) or \
+            _reading_asked(slots, inventory, request)
+    if slots.request_areas > 1:
         return None
     if slots.request_names > 1:
         return _several_named(slots, inventory, request)
     if slots.request_names == 0:
-        return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request)
+        return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request) \
+            or _reading_asked(slots, inventory, request)
     found = inventory.resolve(slots.names[0], slots.areas[0] if slots.request_areas else None)
     if len(found) != 1:
         return None
@@ -263,14 +279,72 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         said = _SCENE_VERB.search(request) or re.search(rf"\b{re.escape(slots.names[0])} {_SCENE_WORD}", request)
         return {"name": "activate_scene", "arguments": {"name": entity.name}} if said else None
     elif entity.component in SWITCHABLE:
-        after = re.findall(rf"\b{re.escape(slots.names[0])} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
-                           request)
-        skill, key = "switch_device", "state"
-        moves = {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | set(after) | \
-            {state for state, verbs in _STATE_VERB.items() if verbs.search(request)}
+        skill, key, moves = "switch_device", "state", _states_said(request, slots.names[0])
     else:
         return None
     return {"name": skill, "arguments": {"name": entity.name, key: moves.pop()}} if len(moves) == 1 else None
+
+
+def _states_said(request: str, name: str) -> set[str]:
+    """The states a request says for the thing it calls name: after a verb of switching ("turn the kiln off"), right
+    after the name ("propagator off"), as the state wished ("needs to be on"), or by a verb alone ("kill")."""
+    after = re.findall(rf"\b{re.escape(name)} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))", request)
+    return {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | set(after) | \
+        set(_STATE_WISHED.findall(request)) | {state for state, verbs in _STATE_VERB.items() if verbs.search(request)}
+
+
+def _device_switched(request: str) -> dict | None:
+    """The default home's switch a request says by its words: one device word and one room word, one state said
+    for it (_states_said), and nothing else asked: no question, no level, no negation, no report of what was done,
+    no word of several things ("pls turn the bathroom heater on thx", "the living room heater needs to be on before
+    the guests arrive")."""
+    rooms = [room for room in ROOMS if _NAMED_BY[room].search(request)]
+    devices = [(device, said) for device in DEVICES if (said := _DEVICE_SAID[device].findall(request))]
+    if len(rooms) != 1 or len(devices) != 1 or len(devices[0][1]) != 1 or _NOT_ONE_THING.search(request) \
+            or _NEGATED.search(request) or asks_how_things_are(request) or _DONE.search(request) \
+            or _A_LEVEL_SAID.search(request) or _A_NUMBER.search(request):
+        return None
+    device, (said,) = devices[0]
+    states = _states_said(request, said)
+    return {"name": "set_device", "arguments": {"device": device, "room": rooms[0], "state": states.pop()}} \
+        if len(states) == 1 else None
+
+
+def _level_of_the_default_home(request: str) -> dict | None:
+    """The default home's one level a request says, as _level_named reads a named thing's: degrees (or a number
+    after to/at/on with a word of heat) set the thermostat when no device but a heater is said ("i'd like the house
+    at nineteen degrees tonight"); a percent (or such a number with a light said) one room's lights."""
+    levels, units = _levels_said(request)
+    if len(levels) != 1 or len(units) > 1 or len(_A_NUMBER.findall(request)) != 1 or _NEGATED.search(request) \
+            or asks_how_things_are(request) or _DONE.search(request):
+        return None
+    level = levels.pop()
+    level = int(level) if level.is_integer() else level
+    devices = {device for device in DEVICES if _DEVICE_SAID[device].search(request)}
+    rooms = [room for room in ROOMS if _NAMED_BY[room].search(request)]
+    if devices <= {"heater"} and (units == {"degrees"} or not units and _HEAT_SAID.search(request)):
+        return {"name": "set_thermostat", "arguments": {"degrees": level}}
+    if len(rooms) == 1 and devices <= {"light"} and (units == {"percent"} or not units and devices) \
+            and 0 <= level <= 100:
+        return {"name": "set_brightness", "arguments": {"room": rooms[0], "percent": level}}
+    return None
+
+
+def _reading_asked(slots: "Slots", inventory, request: str) -> dict | None:
+    """A question of one reading in one place, said by a word of that reading (skills.READINGS: "is there any damp
+    in the boathouse", "how chilly is the garage") and naming no thing: the place's one sensor of that kind."""
+    kinds = [kind for kind, words in _READING_SAID.items() if words.search(request)]
+    if len(kinds) != 1 or not asks_how_things_are(request) or _DONE.search(request) or _A_NUMBER.search(request):
+        return None
+    if slots.lexicon is None:
+        rooms = [room for room in ROOMS if _NAMED_BY[room].search(request)]
+        if len(rooms) != 1 or _A_DEVICE.search(request):
+            return None
+        return {"name": "read_sensor", "arguments": {"kind": kinds[0], "room": rooms[0]}}
+    if slots.request_areas != 1 or slots.request_names:
+        return None
+    sensors = [e for e in inventory.resolve(None, slots.areas[0], ("sensor",)) if e.device_class == kinds[0]]
+    return {"name": "get_state", "arguments": {"name": sensors[0].name}} if len(sensors) == 1 else None
 
 
 def conversion_said(slots: "Slots") -> dict | None:
@@ -394,6 +468,14 @@ _NAMED_BY = {name: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in (*phrase
                                                                          *DEVICE_CUES.get(name, ()))) + r")\b")
              for name, phrases in (*ROOMS.items(), *DEVICES.items(), *UNIT_WORDS.items())
              if UNIT_FACTORS.get(name, ("",))[0] != "temperature"}
+
+# Each default device by its own words only (not DEVICE_CUES: "dark" asks for light, it names no lamp)
+_DEVICE_SAID = {device: re.compile(r"\b(?:" + "|".join(re.escape(p) for p in sorted(phrases, key=len, reverse=True))
+                                   + r")\b") for device, phrases in DEVICES.items()}
+_NOT_ONE_THING = re.compile(rf"\b(?:{'|'.join(NOT_ONE_THING)})\b")
+_NEGATED = re.compile(r"n't\b|\b(?:not|never|no longer)\b")
+# Each reading by its words (skills.READINGS)
+_READING_SAID = {kind: re.compile(rf"\b(?:{'|'.join(words)})\b") for kind, words in READINGS.items()}
 
 # A word of heat: the thermostat's own words, a degree, a way of heat ("warmer")
 _HEAT_SAID = re.compile(rf"\b(?:{'|'.join((*HEATING_WORDS, *HEAT_WAYS))}|degrees?)\b")
@@ -770,11 +852,14 @@ class Slots:
             re.search(rf"\b{re.escape(name.replace('_', ' '))} timers?\b", self.request) is not None
 
     def drops_a_said_place(self, call: dict) -> bool:
-        """Everything, or every light, in the whole home, though the request names a place ("Turn off
-        everything in the tub." switched off 21 devices): rather ask again. The corpus says only "in the
-        house" for the whole home."""
-        return call["name"] == "switch_all" and not call["arguments"].get("area") \
-            and any(place not in _WHOLE_HOME for place in self.places)
+        """Everything, or every light, in the whole home, though the request names a place, after "in" ("Turn off
+        everything in the tub." switched off 21 devices) or as a room or area of the home anywhere ("don't leave the
+        garage light on all night, turn it off" switched 7 lights off): rather ask again. The corpus says only "in
+        the house" for the whole home."""
+        if call["name"] != "switch_all" or call["arguments"].get("area"):
+            return False
+        return any(place not in _WHOLE_HOME for place in self.places) or self.request_areas > 0 or \
+            self.lexicon is None and any(_NAMED_BY[room].search(self.request) for room in ROOMS)
 
     def switches_on_against_off(self, call: dict) -> bool:
         """Switching on, though the request says "off" or "shut" and never "on" ("turn off everything on the veranda"

@@ -604,6 +604,14 @@ PREDICATE_WORDS = frozenset({"is", "are", "was", "were", "isn't", "aren't", "was
 STATE_VERBS = {"on": ("start", "starts", "going", "running", "fire up", "boot up"),
                "off": ("stop", "stops", "kill", "cut")}
 
+# --- round 22, clear requests read by what they say (r22-refuse) ---
+# Verbs after which "on" or "off" is the state wished for the thing said before them ("the living room heater needs
+# to be on", "the kiln can stay off"); not "go" or "come" ("the alarm will go off", "come on, ...").
+STATE_WISHED_AFTER = ("be", "stay", "remain")
+# Words that say more than one thing is meant, or one left out ("everything off in the kitchen but the tv"): a
+# request with one of them is not one device's switch.
+NOT_ONE_THING = ("all", "every", "everything", "except", "but", "apart", "and", "both")
+
 # --- round 20, never act where nothing said supports it (h21-noguess) ---
 # Words that ask nothing of the assistant, though they name the home's things.
 # Words that open a condition or a time to come ("if it gets cold later ...", "should it rain ...", "maybe tomorrow

@@ -1,0 +1,105 @@
+"""Clear requests read by what they say when the model and Home Assistant's phrasings refuse them (round 22): the
+default home's one device in one room with one state, a reading asked in one place by a word of that reading, a
+wish said after a modal; and a whole-home switch refused when a room was said. Phrasings written for these
+mechanisms, not rows of a development set."""
+import pytest
+
+from assistant.chat_template import Slots, asks_nothing, model_prompt, named_move
+from assistant.generator import respond_sync
+from assistant.home import InMemoryHome
+from assistant.spoken_numbers import normalize_request
+from assistant.tools import ToolRunner
+from test_assistant_names import made_up_home
+
+
+def slots_in(home, said: str):
+    lexicon = home.inventory.lexicon() if home.inventory.custom else None
+    slots = model_prompt([{"role": "user", "content": said}], lexicon)[1]
+    slots.request = normalize_request(said)          # as EmbeddedGenerator.prompt_ids sets it
+    return slots
+
+
+@pytest.mark.parametrize("said, call", [
+    ("the garage heater really needs to be on tonight", ("heater", "garage", "on")),       # the state wished
+    ("plz switch the office fan off ty", ("fan", "office", "off")),
+    ("we're heading out so shut off the bedroom telly", ("tv", "bedroom", "off")),
+    ("the kitchen coffee machine can stay off", ("coffee_maker", "kitchen", "off")),
+    ("is the garage heater on", None),                                  # a question
+    ("don't turn the kitchen light off", None),                         # negated
+    ("everything off in the kitchen but the tv", None),                 # more than one thing
+    ("turn the office fan on in 10 minutes", None),                     # later
+    ("turn the office fan and the office heater on", None),             # two devices
+    ("i switched the hallway light off", None),                         # a report of what was done
+    ("the bathroom light, on and then off", None),                      # two states
+])
+def test_the_default_homes_one_device_and_state_are_read_by_code(said, call):
+    home = InMemoryHome()
+    expected = {"name": "set_device", "arguments": dict(zip(("device", "room", "state"), call))} if call else None
+    assert named_move(slots_in(home, said), home.inventory) == expected
+
+
+@pytest.mark.parametrize("home, said, call", [
+    ("made_up", "is there any damp in the boathouse", {"name": "get_state", "arguments": {"name": "boathouse humidity"}}),
+    ("made_up", "how chilly is it in the gallery", {"name": "get_state", "arguments": {"name": "gallery temperature"}}),
+    ("made_up", "is it damp in the music room", None),                  # no sensor of that kind there
+    ("made_up", "the boathouse was damp yesterday", None),              # no question
+    ("default", "is there much damp in the bathroom", {"name": "read_sensor",
+                                                        "arguments": {"kind": "humidity", "room": "bathroom"}}),
+    ("default", "is it warm or damp in the office", None),              # two readings
+])
+def test_a_reading_asked_in_one_place_is_read_by_code(home, said, call):
+    home = made_up_home() if home == "made_up" else InMemoryHome()
+    assert named_move(slots_in(home, said), home.inventory) == call
+
+
+def test_a_wish_said_after_a_modal_asks():
+    """WISHES' verbs after "'d" or "would" ask, as "like" does; a modal statement or a condition still asks nothing."""
+    assert not asks_nothing("i'd prefer the kitchen lights a little less bright")
+    assert not asks_nothing("we would prefer the snug stove at 20")
+    assert asks_nothing("we'll probably want the chandelier on")
+    assert asks_nothing("if it gets cold i'd prefer the heater on")
+
+
+def test_a_whole_home_switch_is_refused_when_a_room_was_said():
+    everything = {"name": "switch_all", "arguments": {"name": "light", "state": "off"}}
+    said = normalize_request("don't leave the garage light on all night, turn it off")
+    assert Slots(request=said, spoken=said).drops_a_said_place(everything)
+    said = normalize_request("switch every light off, we're going out")
+    assert not Slots(request=said, spoken=said).drops_a_said_place(everything)
+
+
+@pytest.mark.parametrize("request_, device", [
+    ("pls turn the bathroom heater on thx", ("heater", "bathroom")),
+    ("the living room heater needs to be on before the guests arrive", ("heater", "living_room")),
+])
+def test_a_clear_request_the_model_refuses_acts(assistant, request_, device):
+    home = InMemoryHome()
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert [call.name for call in reply.tool_calls] == ["set_device"], reply
+    assert home.devices == {device: "on"}
+
+
+@pytest.mark.parametrize("said, call", [
+    ("i'd like the house at nineteen degrees tonight please", {"name": "set_thermostat", "arguments": {"degrees": 19}}),
+    ("the heating could go to 18 now", {"name": "set_thermostat", "arguments": {"degrees": 18}}),
+    ("kitchen lights at 35 percent would be nice", {"name": "set_brightness",
+                                                    "arguments": {"room": "kitchen", "percent": 35}}),
+    ("what's the heating at", None),                                    # a question
+    ("the office tv at 20 degrees", None),                              # a device that takes no degrees
+    ("the bedroom light at 20 degrees", None),
+    ("the heating to 20 or 21", None),                                  # two levels
+    ("don't put the heating on 25", None),                              # negated
+])
+def test_the_default_homes_one_level_is_read_by_code(said, call):
+    home = InMemoryHome()
+    assert named_move(slots_in(home, said), home.inventory) == call
+
+
+def test_a_past_verb_that_is_no_request_is_a_remark_not_a_report():
+    """Someone before a request's verb in the past reports what was done; another verb in the past is a remark beside
+    the request ("now they've sprouted"), which still acts."""
+    home = made_up_home()
+    assert named_move(slots_in(home, "seedling warmers off now they've sprouted"), home.inventory) == \
+        {"name": "switch_device", "arguments": {"name": "seedling warmer", "state": "off"}}
+    assert named_move(slots_in(home, "i switched the seedling warmer off"), home.inventory) is None
+    assert named_move(slots_in(home, "we've dimmed the arc lamp"), home.inventory) is None
