@@ -1,0 +1,30 @@
+"""The fourth unseen home (tests/fourth_home.py) as its discovery is read: areas taken from the front of a Tasmota
+name whatever order the configs arrive in, and Zigbee2MQTT's JSON boolean payloads kept as Home Assistant reads
+them, so the fifth development set of unseen homes measures names and not a misread home."""
+import random
+
+from discovered_home import inventory_of
+from fourth_home import DISCOVERY, fourth_inventory
+
+
+def test_every_config_of_the_fourth_home_is_an_entity_with_its_area():
+    learnt = {(e.name, e.area, e.component) for e in fourth_inventory().entities()}
+    assert len(learnt) == len(DISCOVERY)
+    assert {("pantry chiller", "pantry", "switch"), ("mezzanine fan", "mezzanine", "fan"),
+            ("granary shutters", "granary", "cover"), ("sluice pump", None, "switch"),
+            ("wheelhouse sensor temperature", "wheelhouse", "sensor"), ("harvest moon", None, "scene")} <= learnt
+
+
+def test_areas_from_names_do_not_depend_on_the_order_configs_arrive_in():
+    areas = {(e.name, e.area) for e in fourth_inventory().entities()}
+    for seed in range(8):
+        shuffled = list(DISCOVERY)
+        random.Random(seed).shuffle(shuffled)
+        assert {(e.name, e.area) for e in inventory_of(shuffled).entities()} == areas
+
+
+def test_boolean_payloads_read_as_home_assistant_reads_them():
+    entities = {e.name: e for e in fourth_inventory().entities()}
+    for name in ("granary motion", "sump leak"):
+        assert entities[name].payloads["payload_on"] == "True" and entities[name].payloads["payload_off"] == "False"
+    assert entities["neon sign"].brightness_scale == 100 and entities["rafter lights"].brightness_scale == 254
