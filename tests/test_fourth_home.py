@@ -1,8 +1,14 @@
 """The fourth unseen home (tests/fourth_home.py) as its discovery is read: areas taken from the front of a Tasmota
 name whatever order the configs arrive in, and Zigbee2MQTT's JSON boolean payloads kept as Home Assistant reads
-them, so the fifth development set of unseen homes measures names and not a misread home."""
+them, so the fifth development set of unseen homes measures names and not a misread home; and words said before a
+whole name of it that say nothing of the home (Inventory.resolve)."""
 import random
 
+import pytest
+
+from assistant.generator import respond_sync
+from assistant.home import InMemoryHome
+from assistant.tools import ToolRunner
 from discovered_home import inventory_of
 from fourth_home import DISCOVERY, fourth_inventory
 
@@ -28,3 +34,27 @@ def test_boolean_payloads_read_as_home_assistant_reads_them():
     for name in ("granary motion", "sump leak"):
         assert entities[name].payloads["payload_on"] == "True" and entities[name].payloads["payload_off"] == "False"
     assert entities["neon sign"].brightness_scale == 100 and entities["rafter lights"].brightness_scale == 254
+
+
+@pytest.mark.parametrize("said, found", [
+    ("ancient radiogram", ["radiogram"]),              # words the home never uses before a whole name: that thing
+    ("new towel rails", ["towel rail"]),
+    ("dusty old waterwheel floodlight", ["waterwheel floodlight"]),
+    ("kitchen radiogram", []),                         # a room: another thing, in a place the home lacks
+    ("study towel rail", []),                          # an area of the home the towel rail is not in
+    ("mill sluice pump", []),                          # a word of another name ("grain mill")
+    ("heater towel rail", []),                         # a kind of device
+    ("hen gatehouse", []),                             # the rest is no whole name ("gatehouse gate")
+])
+def test_words_before_a_whole_name_that_say_nothing_of_the_home(said, found):
+    assert [e.name for e in fourth_inventory().resolve(said)] == found
+
+
+@pytest.mark.parametrize("request_, changed", [
+    ("switch the ancient radiogram on", {"media_player/C8C9A3F21B06_RL_1": "on"}),
+    ("turn on the kitchen radiogram", {}),
+])
+def test_a_word_before_a_whole_name_through_the_assistant(assistant, request_, changed):
+    home = InMemoryHome(inventory=fourth_inventory())
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert home.states == changed, reply
