@@ -425,11 +425,14 @@ class Inventory:
     def _whole_name_after_words_of_none(self, wanted: str, candidates: list[Entity]) -> list[Entity]:
         """The thing whose whole name ends what was said, after words that say nothing of this home: no word of
         its names or areas, no room and no kind of device ("the little mushroom lamp", "the old radiogram"). The
-        rest must be a whole name, so "the hen house door" never finds the "coach house door"."""
+        rest must be a whole name, so "the hen house door" never finds the "coach house door", and more than a
+        kind, so "the chapel blinds" are not the home's "blinds"."""
         home_words = set().union(*(_entity_words(e) for e in self._entities.values()))
         words = wanted.split()
         for n in range(1, len(words)):
             if _singular(words[n - 1]) in home_words or words[n - 1] in ROOM_WORDS or words[n - 1] in KIND_WORDS:
+                return []
+            if all(w in KIND_WORDS or _singular(w) in KIND_WORDS for w in words[n:]):
                 return []
             tail = spelling_key(" ".join(words[n:]))
             found = [e for e in candidates if spelling_key(e.name) == tail]
