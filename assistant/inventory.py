@@ -75,6 +75,7 @@ DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "man
 # Room words people use; an entity without a suggested area takes one of these (or another entity's
 # area) from the front of its name: "Porch Light" -> area "porch".
 ROOM_WORDS = {w for words in ROOMS.values() for w in words} | OTHER_ROOM_WORDS
+ROOM_PARTS = {w for phrase in ROOM_WORDS for w in phrase.split()}     # "dining" of "dining room"
 # Words that name a kind of device: they stay a device's name, never its area.
 CLASS_WORDS = {
     "light": "light", "lights": "light", "lamp": "light", "lamps": "light", "bulb": "light", "lighting": "light",
@@ -424,13 +425,13 @@ class Inventory:
 
     def _whole_name_after_words_of_none(self, wanted: str, candidates: list[Entity]) -> list[Entity]:
         """The thing whose whole name ends what was said, after words that say nothing of this home: no word of
-        its names or areas, no room and no kind of device ("the little mushroom lamp", "the old radiogram"). The
-        rest must be a whole name, so "the hen house door" never finds the "coach house door", and more than a
-        kind, so "the chapel blinds" are not the home's "blinds"."""
+        its names or areas, no word of a room and no kind of device ("the little mushroom lamp", "the old
+        radiogram"). The rest must be a whole name, so "the hen house door" never finds the "coach house door",
+        and more than a kind, so "the chapel blinds" are not the home's "blinds"."""
         home_words = set().union(*(_entity_words(e) for e in self._entities.values()))
         words = wanted.split()
         for n in range(1, len(words)):
-            if _singular(words[n - 1]) in home_words or words[n - 1] in ROOM_WORDS or words[n - 1] in KIND_WORDS:
+            if _singular(words[n - 1]) in home_words or words[n - 1] in ROOM_PARTS or words[n - 1] in KIND_WORDS:
                 return []
             if all(w in KIND_WORDS or _singular(w) in KIND_WORDS for w in words[n:]):
                 return []

@@ -41,6 +41,7 @@ def test_boolean_payloads_read_as_home_assistant_reads_them():
     ("new towel rails", ["towel rail"]),
     ("dusty old waterwheel floodlight", ["waterwheel floodlight"]),
     ("kitchen radiogram", []),                         # a room: another thing, in a place the home lacks
+    ("dining room radiogram", []),
     ("study towel rail", []),                          # an area of the home the towel rail is not in
     ("mill sluice pump", []),                          # a word of another name ("grain mill")
     ("heater towel rail", []),                         # a kind of device
