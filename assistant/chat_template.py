@@ -27,7 +27,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
+from assistant.inventory import (KIND_WORDS, SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
+                                 spelling_key)
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
@@ -237,11 +238,14 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     request = slots.request.lower()
     if slots.lexicon is None or slots.request_areas > 1 or _DURATION.search(request):     # "in ten minutes": later
         return None
-    if slots.request_names > 1:
-        return _several_named(slots, inventory, request)
     if slots.request_names == 0:
         return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request)
-    found = inventory.resolve(slots.names[0], slots.areas[0] if slots.request_areas else None)
+    said = slots.names[0]
+    if slots.request_names > 1:
+        several = _several_named(slots, inventory, request)
+        if several is not None or (said := _one_thing_named(slots, inventory)) is None:
+            return several
+    found = inventory.resolve(said, slots.areas[0] if slots.request_areas else None)
     if len(found) != 1:
         return None
     entity = found[0]
@@ -260,10 +264,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
             {move for move in ("lock", "unlock") if re.search(rf"\b{move}\b", request)}
     elif entity.component == "scene":
-        said = _SCENE_VERB.search(request) or re.search(rf"\b{re.escape(slots.names[0])} {_SCENE_WORD}", request)
+        said = _SCENE_VERB.search(request) or re.search(rf"\b{re.escape(said)} {_SCENE_WORD}", request)
         return {"name": "activate_scene", "arguments": {"name": entity.name}} if said else None
     elif entity.component in SWITCHABLE:
-        after = re.findall(rf"\b{re.escape(slots.names[0])} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
+        after = re.findall(rf"\b{re.escape(said)} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
                            request)
         skill, key = "switch_device", "state"
         moves = {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | set(after) | \
@@ -342,6 +346,23 @@ def _kept_by_its_area(slots: "Slots", inventory, request: str) -> dict | None:
         if len(moves) == 1 and len(kept) == 1:
             return {"name": skill, "arguments": {"name": kept[0].name, "action": moves.pop()}}
     return None
+
+
+def _one_thing_named(slots: "Slots", inventory) -> str | None:
+    """The one name said that finds one thing, when every other name said finds that thing too or nothing, and
+    shares a word with its name that is no kind of device: one thing talked about in two clauses, a word after
+    part of its name taken for more of the name ("the lawn looks dry, could you start the lawn sprinkler", "my
+    trousers need pressing, put the trouser press on"). A name that finds nothing and shares no such word (the
+    "chapel lamp" beside the "salt lamp") is another thing, and nothing is read."""
+    said = slots.names[:slots.request_names]
+    area = slots.areas[0] if slots.request_areas else None
+    found = {name: inventory.resolve(name, area) for name in said}
+    things = {e.key for one in found.values() for e in one}
+    whole = [name for name in said if len(found[name]) == 1 and spelling_key(name) in slots.lexicon.whole]
+    if len(things) != 1 or len(whole) != 1:
+        return None
+    words = set(spelling_key(whole[0]).split()) - set(spelling_key(" ".join(KIND_WORDS)).split())
+    return whole[0] if all(found[name] or words & set(spelling_key(name).split()) for name in said) else None
 
 
 def _several_named(slots: "Slots", inventory, request: str) -> dict | None:

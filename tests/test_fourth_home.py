@@ -1,13 +1,16 @@
 """The fourth unseen home (tests/fourth_home.py) as its discovery is read: areas taken from the front of a Tasmota
 name whatever order the configs arrive in, and Zigbee2MQTT's JSON boolean payloads kept as Home Assistant reads
 them, so the fifth development set of unseen homes measures names and not a misread home; and words said before a
-whole name of it that say nothing of the home (Inventory.resolve)."""
+whole name of it that say nothing of the home (Inventory.resolve), and one thing named in two clauses
+(chat_template.named_move)."""
 import random
 
 import pytest
 
+from assistant.chat_template import model_prompt, named_move
 from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
+from assistant.spoken_numbers import normalize_request
 from assistant.tools import ToolRunner
 from discovered_home import inventory_of
 from fourth_home import DISCOVERY, fourth_inventory
@@ -59,3 +62,23 @@ def test_a_word_before_a_whole_name_through_the_assistant(assistant, request_, c
     home = InMemoryHome(inventory=fourth_inventory())
     reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
     assert home.states == changed, reply
+
+
+def move_read(said: str) -> dict | None:
+    inventory = fourth_inventory()
+    slots = model_prompt([{"role": "user", "content": said}], inventory.lexicon())[1]
+    slots.request = normalize_request(said)
+    return named_move(slots, inventory)
+
+
+@pytest.mark.parametrize("said, read", [
+    # a word after part of a name taken for more of it, the whole name said in another clause: that one thing
+    ("the sluice looks blocked, put the sluice pump on", {"name": "switch_device",
+                                                          "arguments": {"name": "sluice pump", "state": "on"}}),
+    ("my towels are damp, switch the towel rail on", {"name": "switch_device",
+                                                      "arguments": {"name": "towel rail", "state": "on"}}),
+    # another thing the home lacks beside one it has: nothing read by code
+    ("switch on the chapel lamp and the grain mill", None),
+])
+def test_one_thing_named_in_two_clauses_is_read_by_code(said, read):
+    assert move_read(said) == read
