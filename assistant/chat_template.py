@@ -35,7 +35,8 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
                                   HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, OTHER_REQUEST_VERBS,
-                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, SCENE_VERBS, SCENE_WORDS,
+                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, READING_QUALITIES, ROOMS, SCENE_VERBS,
+                                  SCENE_WORDS,
                                   STATE_ASKING_WORDS,
                                   STATE_VERBS, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS, THING_KIND_WORDS,
                                   UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WITHIN_A_NAME)
@@ -239,7 +240,8 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     if slots.lexicon is None or slots.request_areas > 1 or _DURATION.search(request):     # "in ten minutes": later
         return None
     if slots.request_names == 0:
-        return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request)
+        return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request) \
+            or _heated_by_its_area(slots, inventory, request)
     said = slots.names[0]
     if slots.request_names > 1:
         several = _several_named(slots, inventory, request)
@@ -346,6 +348,25 @@ def _kept_by_its_area(slots: "Slots", inventory, request: str) -> dict | None:
         if len(moves) == 1 and len(kept) == 1:
             return {"name": skill, "arguments": {"name": kept[0].name, "action": moves.pop()}}
     return None
+
+
+# Words of warmth: a level said with one of them is a temperature
+_WARMTH_SAID = re.compile(rf"\b(?:{'|'.join((*HEATING_WORDS, *HEAT_WAYS, *READING_QUALITIES['temperature']))})\b|"
+                          r"\bdegrees?\b")
+
+
+def _heated_by_its_area(slots: "Slots", inventory, request: str) -> dict | None:
+    """An area said with one level and a word of warmth, and nothing named ("i want the nursery at 18 degrees",
+    "warm the sauna up to 80"): the area's heater set to it, when it has one heater. A word after the area that may
+    name a thing ("the sauna heater to 80") is a thing the home lacks, not the area's heater."""
+    after = re.search(rf"\b{re.escape(slots.areas[0])}\b\W*([a-z']*)", request) if slots.request_areas == 1 else None
+    if after is None or after.group(1) and after.group(1) not in NOT_MORE_OF_A_NAME or asks_how_things_are(request) \
+            or _DONE.search(request) or not _WARMTH_SAID.search(request):
+        return None
+    heaters = inventory.resolve(None, slots.areas[0], ("climate",))
+    call = _level_named(heaters[0], request) if len(heaters) == 1 else None
+    return call and {"name": "set_thermostat",
+                     "arguments": {"degrees": call["arguments"]["degrees"], "area": slots.areas[0]}}
 
 
 def _one_thing_named(slots: "Slots", inventory) -> str | None:

@@ -1,8 +1,8 @@
 """The fourth unseen home (tests/fourth_home.py) as its discovery is read: areas taken from the front of a Tasmota
 name whatever order the configs arrive in, and Zigbee2MQTT's JSON boolean payloads kept as Home Assistant reads
-them, so the fifth development set of unseen homes measures names and not a misread home; and words said before a
-whole name of it that say nothing of the home (Inventory.resolve), and one thing named in two clauses
-(chat_template.named_move)."""
+them, so the fifth development set of unseen homes measures names and not a misread home; words said before a
+whole name of it that say nothing of the home (Inventory.resolve); one thing named in two clauses, and an area's one
+heater, read by code (chat_template.named_move)."""
 import random
 
 import pytest
@@ -79,6 +79,12 @@ def move_read(said: str) -> dict | None:
                                                       "arguments": {"name": "towel rail", "state": "on"}}),
     # another thing the home lacks beside one it has: nothing read by code
     ("switch on the chapel lamp and the grain mill", None),
+    # an area with one heater, said with a level and a word of warmth: that heater
+    ("warm the sauna up to 80", {"name": "set_thermostat", "arguments": {"degrees": 80, "area": "sauna"}}),
+    ("i'd like the study at 21 degrees", {"name": "set_thermostat", "arguments": {"degrees": 21, "area": "study"}}),
+    ("wake me in the study at 7", None),               # no warmth: not a temperature
+    ("the granary at 20 degrees", None),               # no heater there
+    ("the sauna heater to 80 degrees", None),          # a thing the home lacks, not the sauna's stove
 ])
-def test_one_thing_named_in_two_clauses_is_read_by_code(said, read):
+def test_one_thing_named_in_two_clauses_or_an_areas_one_heater_is_read_by_code(said, read):
     assert move_read(said) == read
