@@ -242,12 +242,12 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     if slots.request_names == 0:
         return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request) \
             or _heated_by_its_area(slots, inventory, request)
-    said = slots.names[0]
+    named = slots.names[0]
     if slots.request_names > 1:
         several = _several_named(slots, inventory, request)
-        if several is not None or (said := _one_thing_named(slots, inventory)) is None:
+        if several is not None or (named := _one_thing_named(slots, inventory)) is None:
             return several
-    found = inventory.resolve(said, slots.areas[0] if slots.request_areas else None)
+    found = inventory.resolve(named, slots.areas[0] if slots.request_areas else None)
     if len(found) != 1:
         return None
     entity = found[0]
@@ -266,10 +266,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
             {move for move in ("lock", "unlock") if re.search(rf"\b{move}\b", request)}
     elif entity.component == "scene":
-        said = _SCENE_VERB.search(request) or re.search(rf"\b{re.escape(said)} {_SCENE_WORD}", request)
+        said = _SCENE_VERB.search(request) or re.search(rf"\b{re.escape(named)} {_SCENE_WORD}", request)
         return {"name": "activate_scene", "arguments": {"name": entity.name}} if said else None
     elif entity.component in SWITCHABLE:
-        after = re.findall(rf"\b{re.escape(said)} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
+        after = re.findall(rf"\b{re.escape(named)} (off\b|on\b(?! (?:the|my|our|a|an|top|its|this|that)\b))",
                            request)
         skill, key = "switch_device", "state"
         moves = {state for pair in _STATE_ASKED.findall(request) for state in pair if state} | set(after) | \
@@ -369,6 +369,9 @@ def _heated_by_its_area(slots: "Slots", inventory, request: str) -> dict | None:
                      "arguments": {"degrees": call["arguments"]["degrees"], "area": slots.areas[0]}}
 
 
+_KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of device, as names are compared
+
+
 def _one_thing_named(slots: "Slots", inventory) -> str | None:
     """The one name said that finds one thing, when every other name said finds that thing too or nothing, and
     shares a word with its name that is no kind of device: one thing talked about in two clauses, a word after
@@ -382,7 +385,7 @@ def _one_thing_named(slots: "Slots", inventory) -> str | None:
     whole = [name for name in said if len(found[name]) == 1 and spelling_key(name) in slots.lexicon.whole]
     if len(things) != 1 or len(whole) != 1:
         return None
-    words = set(spelling_key(whole[0]).split()) - set(spelling_key(" ".join(KIND_WORDS)).split())
+    words = set(spelling_key(whole[0]).split()) - _KINDS
     return whole[0] if all(found[name] or words & set(spelling_key(name).split()) for name in said) else None
 
 

@@ -85,7 +85,8 @@ CLASS_WORDS = {
     "lock": "lock", "locks": "lock", "thermostat": "climate", "tv": "media_player", "speaker": "media_player",
 }
 # Every word that says a kind of device (a class word, a relayed kind, the default home's device words).
-KIND_WORDS = set(CLASS_WORDS) | set(RELAYED_KINDS) | {w for said in DEVICES.values() for phrase in said for w in phrase.split()}
+KIND_WORDS = set(CLASS_WORDS) | set(RELAYED_KINDS) | \
+    {word for said in DEVICES.values() for phrase in said for word in phrase.split()}
 # the class words that name a group of things switch_all can switch ("lamps", "fans")
 PLURAL_KINDS = {word for word, component in CLASS_WORDS.items() if word.endswith("s") and component in SWITCH_ALL_COMPONENTS}
 
