@@ -27,7 +27,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon, spelling_key
+from assistant.inventory import (KIND_WORDS, SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
+                                 spelling_key)
 from assistant.skills import READINGS, SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
@@ -35,7 +36,8 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
-                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, ROOMS, SCENE_VERBS, SCENE_WORDS,
+                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, READING_QUALITIES, ROOMS, SCENE_VERBS,
+                                  SCENE_WORDS,
                                   STATE_ASKING_WORDS,
                                   STATE_VERBS, STATE_WISHED_AFTER, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS,
                                   THING_KIND_WORDS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WISHES, WITHIN_A_NAME)
@@ -252,12 +254,15 @@ def named_move(slots: "Slots", inventory) -> dict | None:
             _reading_asked(slots, inventory, request)
     if slots.request_areas > 1:
         return None
-    if slots.request_names > 1:
-        return _several_named(slots, inventory, request)
     if slots.request_names == 0:
         return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request) \
-            or _reading_asked(slots, inventory, request)
-    found = inventory.resolve(slots.names[0], slots.areas[0] if slots.request_areas else None)
+            or _reading_asked(slots, inventory, request) or _heated_by_its_area(slots, inventory, request)
+    named = slots.names[0]
+    if slots.request_names > 1:
+        several = _several_named(slots, inventory, request)
+        if several is not None or (named := _one_thing_named(slots, inventory)) is None:
+            return several
+    found = inventory.resolve(named, slots.areas[0] if slots.request_areas else None)
     if len(found) != 1:
         return None
     entity = found[0]
@@ -276,10 +281,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
             {move for move in ("lock", "unlock") if re.search(rf"\b{move}\b", request)}
     elif entity.component == "scene":
-        said = _SCENE_VERB.search(request) or re.search(rf"\b{re.escape(slots.names[0])} {_SCENE_WORD}", request)
+        said = _SCENE_VERB.search(request) or re.search(rf"\b{re.escape(named)} {_SCENE_WORD}", request)
         return {"name": "activate_scene", "arguments": {"name": entity.name}} if said else None
     elif entity.component in SWITCHABLE:
-        skill, key, moves = "switch_device", "state", _states_said(request, slots.names[0])
+        skill, key, moves = "switch_device", "state", _states_said(request, named)
     else:
         return None
     return {"name": skill, "arguments": {"name": entity.name, key: moves.pop()}} if len(moves) == 1 else None
@@ -416,6 +421,45 @@ def _kept_by_its_area(slots: "Slots", inventory, request: str) -> dict | None:
         if len(moves) == 1 and len(kept) == 1:
             return {"name": skill, "arguments": {"name": kept[0].name, "action": moves.pop()}}
     return None
+
+
+# Words of warmth: a level said with one of them is a temperature
+_WARMTH_SAID = re.compile(rf"\b(?:{'|'.join((*HEATING_WORDS, *HEAT_WAYS, *READING_QUALITIES['temperature']))})\b|"
+                          r"\bdegrees?\b")
+
+
+def _heated_by_its_area(slots: "Slots", inventory, request: str) -> dict | None:
+    """An area said with one level and a word of warmth, and nothing named ("i want the nursery at 18 degrees",
+    "warm the sauna up to 80"): the area's heater set to it, when it has one heater. A word after the area that may
+    name a thing ("the sauna heater to 80") is a thing the home lacks, not the area's heater."""
+    after = re.search(rf"\b{re.escape(slots.areas[0])}\b\W*([a-z']*)", request) if slots.request_areas == 1 else None
+    if after is None or after.group(1) and after.group(1) not in NOT_MORE_OF_A_NAME or asks_how_things_are(request) \
+            or _DONE.search(request) or not _WARMTH_SAID.search(request):
+        return None
+    heaters = inventory.resolve(None, slots.areas[0], ("climate",))
+    call = _level_named(heaters[0], request) if len(heaters) == 1 else None
+    return call and {"name": "set_thermostat",
+                     "arguments": {"degrees": call["arguments"]["degrees"], "area": slots.areas[0]}}
+
+
+_KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of device, as names are compared
+
+
+def _one_thing_named(slots: "Slots", inventory) -> str | None:
+    """The one name said that finds one thing, when every other name said finds that thing too or nothing, and
+    shares a word with its name that is no kind of device: one thing talked about in two clauses, a word after
+    part of its name taken for more of the name ("the lawn looks dry, could you start the lawn sprinkler", "my
+    trousers need pressing, put the trouser press on"). A name that finds nothing and shares no such word (the
+    "chapel lamp" beside the "salt lamp") is another thing, and nothing is read."""
+    said = slots.names[:slots.request_names]
+    area = slots.areas[0] if slots.request_areas else None
+    found = {name: inventory.resolve(name, area) for name in said}
+    things = {e.key for one in found.values() for e in one}
+    whole = [name for name in said if len(found[name]) == 1 and spelling_key(name) in slots.lexicon.whole]
+    if len(things) != 1 or len(whole) != 1:
+        return None
+    words = set(spelling_key(whole[0]).split()) - _KINDS
+    return whole[0] if all(found[name] or words & set(spelling_key(name).split()) for name in said) else None
 
 
 def _several_named(slots: "Slots", inventory, request: str) -> dict | None:

@@ -75,6 +75,7 @@ DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "man
 # Room words people use; an entity without a suggested area takes one of these (or another entity's
 # area) from the front of its name: "Porch Light" -> area "porch".
 ROOM_WORDS = {w for words in ROOMS.values() for w in words} | OTHER_ROOM_WORDS
+ROOM_PARTS = {w for phrase in ROOM_WORDS for w in phrase.split()}     # "dining" of "dining room"
 # Words that name a kind of device: they stay a device's name, never its area.
 CLASS_WORDS = {
     "light": "light", "lights": "light", "lamp": "light", "lamps": "light", "bulb": "light", "lighting": "light",
@@ -83,6 +84,9 @@ CLASS_WORDS = {
     "shades": "cover", "shutter": "cover", "shutters": "cover", "curtain": "cover", "curtains": "cover",
     "lock": "lock", "locks": "lock", "thermostat": "climate", "tv": "media_player", "speaker": "media_player",
 }
+# Every word that says a kind of device (a class word, a relayed kind, the default home's device words).
+KIND_WORDS = set(CLASS_WORDS) | set(RELAYED_KINDS) | \
+    {word for said in DEVICES.values() for phrase in said for word in phrase.split()}
 # the class words that name a group of things switch_all can switch ("lamps", "fans")
 PLURAL_KINDS = {word for word, component in CLASS_WORDS.items() if word.endswith("s") and component in SWITCH_ALL_COMPONENTS}
 
@@ -417,7 +421,26 @@ class Inventory:
         have = [(e, _entity_words(e)) for e in candidates]
         return [e for e, its in have if all(w in its for w in words)] or \
             [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its and _of_its_kind(w, e)
-                                         or _relayed(w, e, words) for w in words)]
+                                         or _relayed(w, e, words) for w in words)] or \
+            self._whole_name_after_words_of_none(wanted, candidates)
+
+    def _whole_name_after_words_of_none(self, wanted: str, candidates: list[Entity]) -> list[Entity]:
+        """The thing whose whole name ends what was said, after words that say nothing of this home: no word of
+        its names or areas, no word of a room and no kind of device ("the little mushroom lamp", "the old
+        radiogram"). The rest must be a whole name, so "the hen house door" never finds the "coach house door",
+        and more than a kind, so "the chapel blinds" are not the home's "blinds"."""
+        home_words = set().union(*(_entity_words(e) for e in self._entities.values()))
+        words = wanted.split()
+        for n in range(1, len(words)):
+            if _singular(words[n - 1]) in home_words or words[n - 1] in ROOM_PARTS or words[n - 1] in KIND_WORDS:
+                return []
+            if all(w in KIND_WORDS or _singular(w) in KIND_WORDS for w in words[n:]):
+                return []
+            tail = spelling_key(" ".join(words[n:]))
+            found = [e for e in candidates if spelling_key(e.name) == tail]
+            if found:
+                return found
+        return []
 
 
 class IgnoredConfigs:

@@ -1,6 +1,6 @@
-"""The third development set of unseen homes, in two halves: each row is well-formed, so a score on it measures the
-assistant and not a slip in a row. A call the home can run (after follow-ups whose earlier calls it can run too),
-none for chit-chat, or a name the home lacks that says no whole name of the home's."""
+"""The third to sixth development sets of unseen homes, in two halves: each row is well-formed, so a score on it
+measures the assistant and not a slip in a row. A call the home can run (after follow-ups whose earlier calls it can
+run too), none for chit-chat, or a name the home lacks that says no whole name of the home's."""
 import asyncio
 
 import pytest
@@ -11,16 +11,21 @@ from test_dev_nocall_sets import halves
 from test_fresh_sets import HOMES, check_call
 
 HALVES = halves("paraphrases_dev_homes3_a.jsonl", "paraphrases_dev_homes3_b.jsonl",
-                "paraphrases_dev_homes4_a.jsonl", "paraphrases_dev_homes4_b.jsonl")
+                "paraphrases_dev_homes4_a.jsonl", "paraphrases_dev_homes4_b.jsonl",
+                "paraphrases_dev_homes5_a.jsonl", "paraphrases_dev_homes5_b.jsonl",
+                "paraphrases_dev_homes6_a.jsonl", "paraphrases_dev_homes6_b.jsonl")
+# the fifth and sixth sets are over the fourth home (tests/fourth_home.py) in place of the third
+SET_HOMES = {"homes3": {"discovered", "third", "made_up"}, "homes4": {"discovered", "third", "made_up"},
+             "homes5": {"discovered", "fourth", "made_up"}, "homes6": {"discovered", "fourth", "made_up"}}
 
 
 @pytest.mark.parametrize("name", HALVES)
 def test_half_spreads_over_the_unseen_homes(name):
-    """Both discovery-built homes and the made-up one; follow-ups, questions and names the home lacks in each half."""
+    """Two discovery-built homes and the made-up one; follow-ups, questions and names the home lacks in each half."""
     rows = HALVES[name]
     assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
     assert 60 <= len(rows) <= 80
-    assert {row["home"] for row in rows} == {"discovered", "third", "made_up"}
+    assert {row["home"] for row in rows} == SET_HOMES[name.split("_")[2]]
     assert sum(len(row["history"]) > 1 for row in rows) >= 6
     assert sum(row["expected"] is not None and row["expected"]["name"] == "get_state" for row in rows) >= 8
     assert sum(row.get("category") == "unknown_name" for row in rows) >= 10

@@ -14,6 +14,7 @@ from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import ToolRunner
 from discovered_home import discovered_inventory
+from fourth_home import fourth_inventory
 from made_up_home import made_up_inventory
 from realtime_client import RealtimeClient
 from third_home import third_inventory
@@ -29,7 +30,7 @@ def opinion():
 @pytest.fixture(scope="module")
 def homes():
     return {"default": vocabulary_inventory(), "made_up": made_up_inventory(), "discovered": discovered_inventory(),
-            "third": third_inventory()}
+            "third": third_inventory(), "fourth": fourth_inventory()}
 
 
 def call(skill, /, **arguments):
