@@ -504,7 +504,6 @@ YEAR_WORDS = frozenset({"year"})
 # never arrived" holds none.
 CODED = frozenset("number code id pin reference ref".split())
 # Ordinals before what a number parameter counts ("the fourth floor").
-UNDOING_PREFIXES = ("un", "de", "dis")      # before a verb, its opposite ("unfreeze", "deactivate", "disconnect")
 ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth sixth seventh eighth ninth tenth".split(), 1)}
 _CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
@@ -1715,22 +1714,3 @@ def _read_declared(declarations, text: str) -> Decoded | None:
                  stem(w) in units) for i, w in enumerate(words))
             best = (strength, Decoded({"name": tool.name, "arguments": arguments}, owned))
     return best[1] if best else None
-
-
-def read_arguments(declaration: dict, text: str) -> dict | None:
-    """One tool's arguments read from the request as _read_declared reads them, with no evidence asked that the
-    request says the tool's words (another opinion chose the tool by meaning); None when the request says
-    another action than the tool's ("unlock the car" with lock_car, "order more cat litter" with a telling tool),
-    asks of the past, or lacks a required value. Meaning does not tell an action from its opposite: the words
-    must."""
-    tool = Tool.read(declaration)
-    if tool is None:
-        return None
-    request = Request(text, frozenset({tool.verb} if tool.verb else ()))
-    words = {t.word for t in request.tokens}
-    actions = {request.action_at(i)[0] for i in range(len(request.tokens)) if i not in request.titled} - {None, "any"}
-    # a word of the tool's name undone ("unfreeze my debit card" with freezeDebitCard)
-    undone = any(w == prefix + own for w in words for prefix in UNDOING_PREFIXES for own in name_words(tool.name))
-    if actions - tool.actions or undone or request.question and PAST_WORDS & words:
-        return None
-    return _Reading(tool, request).read()

