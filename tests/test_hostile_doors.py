@@ -9,7 +9,6 @@ import json
 import logging
 import subprocess
 import sys
-import threading
 import time
 import xml.etree.ElementTree as ET
 
@@ -246,29 +245,16 @@ async def test_beyond_capacity_new_sessions_are_refused_with_503(server_factory,
 
 # ---- F3: a flood of text on one session does not stall the others -----------------------------------------
 
-async def _loop_lag(stop: asyncio.Event, lags: list[tuple[float, float]]) -> None:
-    """On the server's loop: how late a 10 ms sleep wakes up, again and again ((when, lag) pairs)."""
+async def _loop_work(stop: asyncio.Event, work: list[float]) -> None:
+    """On the server's loop: the CPU time its thread spends between two wake-ups of a 10 ms sleep, that is in the
+    callbacks run in between; one that computes that long holds up every session on the loop. Wall-clock lag
+    measured this too much: on a loaded machine (the suite shares two cores with other jobs) the loop thread waits
+    for a core or the GIL for 60-500 ms while computing nothing (1 ms or less), and a reference thread did not
+    always wait at the same moments."""
     while not stop.is_set():
-        started = time.monotonic()
+        started = time.thread_time()
         await asyncio.sleep(0.01)
-        lags.append((started, time.monotonic() - started - 0.01))
-
-
-def _reference_lags(stop: threading.Event, lags: list[tuple[float, float]]) -> None:
-    """The same probe on a plain thread of this process: when the machine does not schedule us (the suite
-    shares two cores) or C code holds the GIL, it lags too. Python work blocking the server's loop does not
-    delay it: the interpreter hands the GIL over every 5 ms."""
-    while not stop.is_set():
-        started = time.monotonic()
-        time.sleep(0.01)
-        lags.append((started, time.monotonic() - started - 0.01))
-
-
-def _unexplained(lags, reference, bound=0.050):
-    """Loop lags over `bound` that the reference thread, asleep at the same moment, did not share."""
-    def machine_lag(started, lag):
-        return max((r for t, r in reference if t < started + 0.01 + lag and t + 0.01 + r > started), default=0.0)
-    return [lag for started, lag in lags if lag >= bound and lag - machine_lag(started, lag) >= bound]
+        work.append(time.thread_time() - started)
 
 
 async def test_f3_a_text_flood_leaves_the_event_loop_responsive(live_server, needs_assistant):
@@ -278,11 +264,8 @@ async def test_f3_a_text_flood_leaves_the_event_loop_responsive(live_server, nee
     other = await RealtimeClient.connect(live_server.ws_url)
     for client in (flooder, other):
         await client.wait_for("session.created")
-    reference_stop, samples = threading.Event(), []
-    reference = threading.Thread(target=_reference_lags, args=(reference_stop, samples), daemon=True)
-    reference.start()
-    stop, lags = asyncio.Event(), []
-    probe = asyncio.run_coroutine_threadsafe(_loop_lag(stop, lags), live_server.loop)
+    stop, work = asyncio.Event(), []
+    probe = asyncio.run_coroutine_threadsafe(_loop_work(stop, work), live_server.loop)
     try:
         for _ in range(4):
             for _ in range(10):
@@ -298,11 +281,9 @@ async def test_f3_a_text_flood_leaves_the_event_loop_responsive(live_server, nee
     finally:
         live_server.loop.call_soon_threadsafe(stop.set)
         await asyncio.wrap_future(probe)
-        reference_stop.set()
-        reference.join()
     assert done["response"]["status"] == "completed"
-    assert len(lags) >= 5                               # the probe ran while the flood was handled
-    assert _unexplained(lags, samples) == [], f"worst loop lag {max(l for _, l in lags) * 1000:.0f} ms"
+    assert len(work) >= 5                               # the probe ran while the flood was handled
+    assert max(work) < 0.050, f"the loop computed {max(work) * 1000:.0f} ms without a break"
     assert [e for e in flooder.events if e["type"] == "error"] == []
     for client in (flooder, other):
         await client.close()
