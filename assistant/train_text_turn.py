@@ -50,8 +50,10 @@ def heard(path: Path, check: bool) -> list[tuple[tuple[str, ...], float]]:
 def labelled(finished: set[tuple[str, ...]], spoken: list[tuple[tuple[str, ...], float]] = (),
              share: float = 0.0) -> tuple[list[tuple[str, ...]], np.ndarray, np.ndarray]:
     """The texts, their labels (1: finished) and weights: both classes weigh the same, and within each the heard
-    transcripts weigh `share`."""
+    transcripts weigh `share`. A transcript heard at a pause inside that is itself a request the corpus writes is
+    no cut, as a typed cut is not ("Stop." at a pause after "stop" in "stop the timer")."""
     cuts = {tokens[:n] for tokens in finished for n in range(1, len(tokens))} - finished
+    spoken = [(tokens, label) for tokens, label in spoken if label or tokens not in finished]
     texts = sorted(finished) + sorted(cuts) + [tokens for tokens, _ in spoken]
     y = np.array([1.0] * len(finished) + [0.0] * len(cuts) + [label for _, label in spoken], dtype=np.float32)
     is_heard = np.arange(len(texts)) >= len(finished) + len(cuts)
