@@ -5,12 +5,14 @@ completes or truncates a cut sentence and writes a finished one its own way. Thi
 synthetic voices (bench/voices.py), each whole or with a pause after a word as bench/turn_taking.py builds its
 utterances (the sentence synthesised whole, silence inserted at Whisper's time of that word), finds the pauses
 the server's turn detector sees in Silero's probabilities, and transcribes the audio up to each with the server's
-pause transcription (`WhisperSTT.hear`, as the session and the replay call it). A pause before the words resume
-is a cut, one after the last word a finished request. No turn set's sentence (bench/turn_taking.py's sets and the
-words judge's dev halves) is spoken: the requests are drawn from a corpus seed of their own, and any equal in its
-words to a turn set's sentence is skipped. Rows are appended as they come (a run can stop and go on).
+pause transcription (`WhisperSTT.hear`, as the session and the replay call it). A pause before the last word's
+end is a cut, one after it a finished request. No turn set's sentence (bench/turn_taking.py's sets and the words
+judge's dev halves) is spoken: the requests are drawn from a corpus seed of their own, and any equal in its words
+to a turn set's sentence is skipped. festival kal is never spoken (the replays report it apart). Rows are
+appended as they come (a run can stop and go on). The weights trained on them in round 22 were not kept (the
+turn judge's second look, fit on the shipped words' verdicts, must be refit with them: docs/history/turn-taking.md).
 
-    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_heard.py --requests 400
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_heard.py --requests 400 --shard 0/2   # and 1/2 beside it
 """
 from __future__ import annotations
 
@@ -32,6 +34,7 @@ from paused_speech import RATE, insert_pause, pause_point, speech_end  # noqa: E
 from turn_taking import LEAD_MS, PAUSES_MS, SENTENCES, TAIL_MS  # noqa: E402
 from voices import VOICES, speak  # noqa: E402
 
+HEARD_PATH = ROOT / "bench" / "turn_heard.jsonl"
 HELD_OUT_VOICE = "festival kal"     # never spoken here: the replays report it apart, a voice the judge never heard
 TURN_WORDS_DEV = [ROOT / "tests" / "data" / f"turn_words_dev_{half}.jsonl" for half in ("a", "b")]
 CORPUS_SEED = 5                     # not the trainer's 0 nor its check's 1
@@ -101,7 +104,7 @@ def rows_of(stt, vad_model, voice: str, text: str, after: int, pause_ms: int) ->
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--out", default=str(ROOT / "bench" / "turn_heard.jsonl"), help="JSON lines, appended to")
+    parser.add_argument("--out", default=str(HEARD_PATH), help="JSON lines, appended to")
     parser.add_argument("--requests", type=int, default=400, help="corpus requests, each in one voice")
     parser.add_argument("--shard", default="0/1", help="K/N: this process speaks every Nth request from the Kth")
     args = parser.parse_args(argv)

@@ -151,13 +151,11 @@ def test_what_the_recogniser_writes_at_a_pause_is_labelled_by_where_the_pause_is
 
 
 def test_the_heard_transcripts_are_well_formed_and_say_no_turn_sets_sentence():
-    """bench/turn_heard.jsonl, the words judge's training rows from speech: each a transcript at a pause with its
-    label; no request a turn set's sentence, and none in the voice held out for the replays."""
+    """bench/turn_heard.jsonl, transcripts at pauses for the words judge to learn from: each with its label; no request a turn set's sentence, and none in the voice held out for the replays."""
     import json
 
-    from assistant.train_text_turn import HEARD_PATH
     from bench import turn_heard
-    rows = [json.loads(line) for line in HEARD_PATH.read_text().splitlines()]
+    rows = [json.loads(line) for line in turn_heard.HEARD_PATH.read_text().splitlines()]
     assert len(rows) > 500 and {row["voice"] for row in rows} == set(turn_heard.VOICES) - {turn_heard.HELD_OUT_VOICE}
     assert all(isinstance(row["finished"], bool) and isinstance(row["text"], str) for row in rows)
     assert 0.3 < sum(row["finished"] for row in rows) / len(rows) < 0.7
