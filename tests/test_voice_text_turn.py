@@ -137,3 +137,27 @@ def test_the_words_judges_dev_halves_are_well_formed(half):
     assert sum(row["finished"] for row in rows) == 40 and sum(not row["finished"] for row in rows) == 40
     assert len({tuple(words(row["text"])) for row in rows}) == len(rows)
     assert not any(row["text"].rstrip()[-1] in ".?!" for row in rows if not row["finished"])
+
+
+def test_what_the_recogniser_writes_at_a_pause_is_labelled_by_where_the_pause_is(stt, vad_model):
+    """bench/turn_heard.py on one request in flite's voice with a pause after its third word: the transcript at
+    the pause inside reads as heard and is labelled cut, the one after the last word finished."""
+    from bench import turn_heard
+    rows = turn_heard.rows_of(stt, vad_model, "flite rms", "turn off the porch light in ten minutes", 3, 550)
+    assert [row["finished"] for row in rows][-1] is True and not any(row["finished"] for row in rows[:-1]), rows
+    assert len(rows) >= 2 and all(row["voice"] == "flite rms" and row["after_words"] > 0 for row in rows), rows
+    assert words(rows[-1]["text"])[:3] == ["turn", "off", "the"], rows
+
+
+
+def test_the_heard_transcripts_are_well_formed_and_say_no_turn_sets_sentence():
+    """bench/turn_heard.jsonl, transcripts at pauses for the words judge to learn from: each with its label; no request a turn set's sentence, and none in the voice held out for the replays."""
+    import json
+
+    from bench import turn_heard
+    rows = [json.loads(line) for line in turn_heard.HEARD_PATH.read_text().splitlines()]
+    assert len(rows) > 500 and {row["voice"] for row in rows} == set(turn_heard.VOICES) - {turn_heard.HELD_OUT_VOICE}
+    assert all(isinstance(row["finished"], bool) and isinstance(row["text"], str) for row in rows)
+    assert 0.3 < sum(row["finished"] for row in rows) / len(rows) < 0.7
+    said = turn_heard.turn_set_words()
+    assert not any(tuple(words(row["request"])) in said for row in rows)
