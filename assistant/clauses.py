@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (CONDITIONS, NO_PLACES, NO_TIMER_NAMES, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES,
-                                  REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, REMARK_SUBJECTS, SUBJECT_WISHES,
-                                  VALUE_SAID_BETTER)
+from assistant.vocabulary import (BARE_REQUEST_VERBS, CONDITIONS, LEAVERS, NEGATING_OPENINGS, NEGATION_ASKS,
+                                  NO_PLACES, NO_TIMER_NAMES, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES,
+                                  REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, REMARK_SUBJECTS, REMARKED_STATES,
+                                  STATE_LINKS, SUBJECT_WISHES, VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -75,6 +76,15 @@ _NUMBER = re.compile(r"\d")
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
 # A clause said of its subject: "the boat's tied up", "the kids are up", "the wash has just gone on"
 _SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| are| was| were| has| have| had)\b")
+# A request said and negated ("don't turn the samovar off"), not one that asks after all ("don't forget to ...")
+_NEGATED = re.compile(rf"^(?:{'|'.join(NEGATING_OPENINGS)})\b(?! (?:{'|'.join(NEGATION_ASKS)})\b)")
+# A thing's state remarked on: left so by someone ("i left the propagator on all night"), or said of it ("the
+# samovar is on", "the towel rail has been on since lunch"); "on" before a number is a level ("is on 19")
+_LEFT = re.compile(rf"^(?:{'|'.join(LEAVERS)})(?: must have| might have| have|'ve)? left (?:the|my|our|your) ")
+_STATE_REMARKED = re.compile(rf"^(?:the|my|our|your) (?:[a-z]+ ){{0,4}}?[a-z]+(?:{'|'.join(STATE_LINKS)})"
+                             rf"(?: still| again| now)? (?:{'|'.join(REMARKED_STATES)})\b(?! \d)")
+# Words after a remark that ask after all, when a recogniser writes no comma ("the samovar's on turn it off")
+_ASKED_AFTER = re.compile(rf"\b(?:{'|'.join(BARE_REQUEST_VERBS)}|please|can|could|would|will)\b")
 _PLACE = re.compile(rf"\bin (?:the|my|our|this|that|his|her)\b(?! (?:{'|'.join(NO_PLACES)})\b)"
                     r"|\b(?:upstairs|downstairs|outside|outdoors)\b")
 
@@ -101,6 +111,21 @@ def clauses(request: str) -> list[Clause]:
             before, level = found[i - 1], found[i]
             found[i - 1:i + 1] = [Clause(f"{before.written} {level.written}", f"{before.said} {level.said}")]
     return found if 1 < len(found) <= MAX_CLAUSES else found[:1] if len(found) == 1 else []
+
+
+def unasked(request: str) -> bool:
+    """Whether a request asks for nothing to be done: said and negated ("no need to open the pleated blind") or a
+    thing's state remarked on ("i left the propagator on all night"), with only reasons and remarks beside it. The
+    corpus asks without negations and remarks, so the model, Home Assistant's phrasings and the code's readings all
+    read the request's words as asking; this one check before them makes no call."""
+    found = clauses(request)
+    if not found:
+        return False
+    first, *rest = (clause.said for clause in found)
+    remarked = _LEFT.match(first) or _STATE_REMARKED.match(first)
+    if not (_NEGATED.match(first) or remarked and not _ASKED_AFTER.search(first, remarked.end())):
+        return False
+    return all(REASON.match(other) or REMARK.match(other) for other in rest)
 
 
 def takeable(request: str, vocabulary) -> list[str]:

@@ -677,3 +677,24 @@ EXPLAINING_VERBS = frozenset({"explain", "describe", "suggest", "recommend", "te
 # hot should it go"); "and" or "now" before a question joins it to the words before ("do me a favour and is it
 # hard").
 QUESTION_LINKS = frozenset({"so", "but", "anyway"})
+
+# --- round 22, negations and remarks never act (r22-negate) ---
+# Words that open a request said and negated ("don't turn the samovar off", "no need to open the pleated blind"):
+# it asks for nothing to be done, so no call is made (clauses.unasked); said before a clause that asks (after a
+# comma), the other rules read the request ("don't leave the kiln on, turn it off")
+NEGATING_OPENINGS = ("don't", "dont", "do not", "please don't", "please dont", "please do not", "no don't",
+                     "no need to", "there's no need to", "there is no need to", "you don't need to",
+                     "you do not need to", "you don't have to", "you do not have to", "you needn't", "never",
+                     "no need for you to", "there's no point in", "don't bother", "don't you dare")
+# Words right after a negating opening that make it a request after all: "don't forget to lock the annexe door",
+# "don't leave the espresso machine on" (its thing's state is to change)
+NEGATION_ASKS = ("forget", "leave", "let")
+# Who leaves a thing as it is, said as a remark: "i left the propagator on all night", "someone left the yard
+# floodlight on"
+LEAVERS = ("i", "we", "you", "they", "he", "she", "someone", "somebody", "the kids", "my son", "my daughter")
+# Words that link a thing and the state said of it as a remark ("the samovar is on", "the towel rail has been on
+# since lunch"): a statement, not a request
+STATE_LINKS = ("'s", "'re", " is", " are", " was", " were", " has been", " have been", " had been", "'s been",
+               "'ve been")
+# The states such a remark says of a thing
+REMARKED_STATES = ("on", "off", "open", "closed", "shut", "locked", "unlocked", "running", "up", "down")
