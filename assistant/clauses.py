@@ -15,10 +15,10 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (BARE_REQUEST_VERBS, CONDITIONS, LEAVERS, NEGATING_OPENINGS, NEGATION_ASKS,
-                                  NO_PLACES, NO_TIMER_NAMES, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES,
-                                  REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, REMARK_SUBJECTS, REMARKED_STATES,
-                                  STATE_LINKS, SUBJECT_WISHES, VALUE_SAID_BETTER)
+from assistant.vocabulary import (BARE_REQUEST_VERBS, CONDITIONS, LEAVERS, NEGATED_WISHES, NEGATING_OPENINGS,
+                                  NEGATION_ASKS, NO_PLACES, NOT_FORGETTING, NO_TIMER_NAMES, OPENING_WORDS, PRONOUN_OBJECTS,
+                                  PRONOUN_ONES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, REMARK_SUBJECTS,
+                                  REMARKED_STATES, STATE_LINKS, SUBJECT_WISHES, VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -83,6 +83,10 @@ _NEGATED = re.compile(rf"^(?:{'|'.join(NEGATING_OPENINGS)})\b(?! (?:{'|'.join(NE
 _LEFT = re.compile(rf"^(?:{'|'.join(LEAVERS)})(?: must have| might have| have|'ve)? left (?:the|my|our|your) ")
 _STATE_REMARKED = re.compile(rf"^(?:the|my|our|your) (?:[a-z]+ ){{0,4}}?[a-z]+(?:{'|'.join(STATE_LINKS)})"
                              rf"(?: still| again| now)? (?:{'|'.join(REMARKED_STATES)})\b(?! \d)")
+# A clause that says the state a thing must not be left in ("don't leave the propagator on")
+_NEGATED_WISH = re.compile(rf"^(?:{'|'.join(NEGATED_WISHES)})\b")
+# Words before a request that ask it be done ("don't forget to lock the annexe door")
+_NOT_FORGETTING = re.compile(rf"^(?:{'|'.join(NOT_FORGETTING)}) (?=[a-z])")
 # Words after a remark that ask after all, when a recogniser writes no comma ("the samovar's on turn it off")
 _ASKED_AFTER = re.compile(rf"\b(?:{'|'.join(BARE_REQUEST_VERBS)}|please|can|could|would|will)\b")
 _PLACE = re.compile(rf"\bin (?:the|my|our|this|that|his|her)\b(?! (?:{'|'.join(NO_PLACES)})\b)"
@@ -126,6 +130,20 @@ def unasked(request: str) -> bool:
     if not (_NEGATED.match(first) or remarked and not _ASKED_AFTER.search(first, remarked.end())):
         return False
     return all(REASON.match(other) or REMARK.match(other) for other in rest)
+
+
+def asked_after_a_negation(request: str, vocabulary) -> str | None:
+    """The request to read instead of one whose first clause says the state its thing must not be left in and
+    whose second asks by a pronoun: "don't leave the propagator on, turn it off" is "turn the propagator off"; the
+    model reads the whole request's negated state as the one asked. A request said after words that ask it be
+    done, alone: "don't forget to turn off the kitchen light" is "turn off the kitchen light". None for any other
+    request."""
+    found = clauses(request)
+    if len(found) == 1 and (opening := _NOT_FORGETTING.match(found[0].said)):
+        return found[0].said[opening.end():]
+    if len(found) != 2 or not _NEGATED_WISH.match(found[0].said):
+        return None
+    return topic_in_place(found, 1, vocabulary)
 
 
 def takeable(request: str, vocabulary) -> list[str]:
@@ -194,7 +212,8 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
     cut = start - 1 if start and words[start - 1] in _DETERMINERS else start
     rest = " ".join(words[:cut] + (["is"] if found[j].said.split()[end - 1].endswith("'s") else []) + words[end:])
     if not (_carries_nothing(rest, vocabulary)
-            or _SAID_OF_IT.match(rest) and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
+            or (_SAID_OF_IT.match(rest) or _NEGATED_WISH.match(rest))
+            and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
         return None
     thing = " ".join(words[start:end]).replace(" on the ", " in the ")      # "the bunting lights on the veranda"
     if areas:               # "the blind, open it, it's gloomy in the nursery": the remark's area, when none is said

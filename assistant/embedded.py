@@ -31,7 +31,7 @@ import torch
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, fill_result, model_prompt,
                                      named_move)
 from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
-from assistant.clauses import clauses, parts_alone, reading_taken, takeable, unasked
+from assistant.clauses import asked_after_a_negation, clauses, parts_alone, reading_taken, takeable, unasked
 from assistant.conversation import Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, unsupported
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
@@ -197,6 +197,10 @@ class EmbeddedGenerator:
         result: str | None = client_result
         said = ""
         lexicon = await tools.lexicon()
+        instead = await asyncio.to_thread(asked_after_a_negation, content_text(last), Vocabulary(lexicon)) \
+            if last.get("role") == "user" else None
+        if instead is not None:           # "don't leave the kiln on, turn it off": "turn the kiln off"
+            history = [*history[:-1], {**last, "content": instead}]
         # a follow-up that does not single out one thing is asked about, not guessed (assistant.conversation.Declined)
         question = await asyncio.to_thread(declined, history, lexicon) if client_result is None else None
         call = await self._standalone(history, lexicon) if isinstance(question, Unplaced) else None

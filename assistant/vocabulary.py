@@ -698,3 +698,11 @@ STATE_LINKS = ("'s", "'re", " is", " are", " was", " were", " has been", " have 
                "'ve been")
 # The states such a remark says of a thing
 REMARKED_STATES = ("on", "off", "open", "closed", "shut", "locked", "unlocked", "running", "up", "down")
+# Words that open a clause saying the state a thing must not be left in ("don't leave the propagator on", "i don't
+# want the festoon lights on"): the request is the clause after it that stands for the thing by a pronoun ("...,
+# turn it off"), read alone (clauses.asked_after_a_negation); the model reads the negated state as the one asked
+NEGATED_WISHES = ("don't leave", "dont leave", "do not leave", "i don't want", "i dont want", "i do not want",
+                  "we don't want", "we dont want", "we do not want", "don't keep", "do not keep")
+# Words before a request that ask it be done ("don't forget to turn off the kitchen light"): the request after them
+# is read alone (clauses.asked_after_a_negation), as the corpus asks without them
+NOT_FORGETTING = ("don't forget to", "dont forget to", "do not forget to", "don't forget and")

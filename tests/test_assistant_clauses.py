@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from assistant.clauses import clauses, parts_alone, takeable, unasked
+from assistant.clauses import asked_after_a_negation, clauses, parts_alone, takeable, unasked
 from assistant.conversation import Vocabulary
 from assistant.generator import ToolCallEvent, respond_sync
 from assistant.home import InMemoryHome
@@ -291,3 +291,22 @@ def test_a_state_remarked_is_told_from_a_level_and_from_a_request_run_on():
     assert not unasked("the heater is on 19")                    # a level: the other rules read it
     assert not unasked("the samovar's on turn it off")           # a recogniser's run-on request after the remark
     assert not unasked("is the samovar on")                      # a question
+
+
+@pytest.mark.parametrize("request_, state", [
+    ("don't leave the bathroom heater on, switch it off", "off"), ("i don't want the office tv on, turn it off", "off"),
+    ("don't forget to switch the kitchen fan on", "on"), ("do not forget to turn off the bedroom light", "off"),
+])
+def test_a_request_after_a_negated_state_or_a_reminder_to_ask_acts_as_asked(assistant, request_, state):
+    """The model reads a negated state as the one asked ("don't leave the heater on, ..." switched it on) and
+    refuses a request after "don't forget to": each is read as the request alone."""
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(InMemoryHome()))
+    assert [(call.name, call.arguments["state"]) for call in reply.tool_calls] == [("set_device", state)], reply
+
+
+def test_only_a_pronouns_request_after_a_negated_state_is_read_instead():
+    assert asked_after_a_negation("don't leave the office heater on, switch it off", DEFAULT_HOME) == \
+        "switch the office heater off"
+    assert asked_after_a_negation("don't leave the office heater on", DEFAULT_HOME) is None      # the rules' own
+    assert asked_after_a_negation("don't leave the office heater on, it's warm", DEFAULT_HOME) is None
+    assert asked_after_a_negation("don't forget to call mum, it's her birthday", DEFAULT_HOME) is None
