@@ -16,9 +16,9 @@ from dataclasses import dataclass
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (BARE_REQUEST_VERBS, CONDITIONS, LEAVERS, NEGATED_WISHES, NEGATING_OPENINGS,
-                                  NEGATION_ASKS, NO_PLACES, NOT_FORGETTING, NO_TIMER_NAMES, OPENING_WORDS, PRONOUN_OBJECTS,
-                                  PRONOUN_ONES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, REMARK_SUBJECTS,
-                                  REMARKED_STATES, STATE_LINKS, SUBJECT_WISHES, VALUE_SAID_BETTER)
+                                  NEGATION_ASKS, NO_PLACES, NO_TIMER_NAMES, NOT_FORGETTING, OPENING_WORDS,
+                                  PRONOUN_OBJECTS, PRONOUN_ONES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT,
+                                  REMARK_SUBJECTS, REMARKED_STATES, STATE_LINKS, SUBJECT_WISHES, VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -117,7 +117,7 @@ def clauses(request: str) -> list[Clause]:
     return found if 1 < len(found) <= MAX_CLAUSES else found[:1] if len(found) == 1 else []
 
 
-def unasked(request: str) -> bool:
+def negated_or_remarked(request: str) -> bool:
     """Whether a request asks for nothing to be done: said and negated ("no need to open the pleated blind") or a
     thing's state remarked on ("i left the propagator on all night"), with only reasons and remarks beside it. The
     corpus asks without negations and remarks, so the model, Home Assistant's phrasings and the code's readings all

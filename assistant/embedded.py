@@ -31,7 +31,8 @@ import torch
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, fill_result, model_prompt,
                                      named_move)
 from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
-from assistant.clauses import asked_after_a_negation, clauses, parts_alone, reading_taken, takeable, unasked
+from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
+                               takeable)
 from assistant.conversation import Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, unsupported
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
@@ -185,7 +186,7 @@ class EmbeddedGenerator:
             yield DoneEvent(AssistantReply(str(result), [call], 0, 0, (time.perf_counter() - started) * 1000, 0,
                                            self.name))
             return
-        if last.get("role") == "user" and await asyncio.to_thread(unasked, content_text(last)):
+        if last.get("role") == "user" and await asyncio.to_thread(negated_or_remarked, content_text(last)):
             # negated or merely remarked on: no reading may act on its words (the model's, Home Assistant's, code's)
             yield TextEvent(LEFT_AS_IT_IS)
             yield DoneEvent(AssistantReply(LEFT_AS_IT_IS, [], 0, 0, (time.perf_counter() - started) * 1000, 0,

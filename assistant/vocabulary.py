@@ -680,8 +680,8 @@ QUESTION_LINKS = frozenset({"so", "but", "anyway"})
 
 # --- round 22, negations and remarks never act (r22-negate) ---
 # Words that open a request said and negated ("don't turn the samovar off", "no need to open the pleated blind"):
-# it asks for nothing to be done, so no call is made (clauses.unasked); said before a clause that asks (after a
-# comma), the other rules read the request ("don't leave the kiln on, turn it off")
+# it asks for nothing to be done, so no call is made (clauses.negated_or_remarked); said before a clause that asks
+# (after a comma), the other rules read the request ("don't leave the kiln on, turn it off")
 NEGATING_OPENINGS = ("don't", "dont", "do not", "please don't", "please dont", "please do not", "no don't",
                      "no need to", "there's no need to", "there is no need to", "you don't need to",
                      "you do not need to", "you don't have to", "you do not have to", "you needn't", "never",

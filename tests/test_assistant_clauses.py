@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from assistant.clauses import asked_after_a_negation, clauses, parts_alone, takeable, unasked
+from assistant.clauses import asked_after_a_negation, clauses, negated_or_remarked, parts_alone, takeable
 from assistant.conversation import Vocabulary
 from assistant.generator import ToolCallEvent, respond_sync
 from assistant.home import InMemoryHome
@@ -278,19 +278,21 @@ def test_a_negated_request_or_a_remark_makes_no_call(assistant, request_):
 
 @pytest.mark.parametrize("request_", [
     "why don't you switch the bathroom heater off", "can't you turn the office tv on",
-    "don't forget to turn the kitchen fan off", "the office fan is on, switch it off", "please switch the bedroom light off",
+    "don't forget to turn the kitchen fan off", "the office fan is on, switch it off",
+    "please switch the bedroom light off",
 ])
 def test_a_request_beside_a_negation_or_a_remark_still_asks(request_):
     """A negation that asks after all ("why don't you", "don't forget to"), and a remark with a request beside it,
     are no request for nothing to be done."""
-    assert not unasked(request_)
+    assert not negated_or_remarked(request_)
 
 
 def test_a_state_remarked_is_told_from_a_level_and_from_a_request_run_on():
-    assert unasked("the samovar's on") and unasked("someone must have left the porch light on")
-    assert not unasked("the heater is on 19")                    # a level: the other rules read it
-    assert not unasked("the samovar's on turn it off")           # a recogniser's run-on request after the remark
-    assert not unasked("is the samovar on")                      # a question
+    assert negated_or_remarked("the samovar's on")
+    assert negated_or_remarked("someone must have left the porch light on")
+    assert not negated_or_remarked("the heater is on 19")              # a level: the other rules read it
+    assert not negated_or_remarked("the samovar's on turn it off")     # a recogniser's run-on request after it
+    assert not negated_or_remarked("is the samovar on")                # a question
 
 
 @pytest.mark.parametrize("request_, state", [
