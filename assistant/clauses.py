@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (BARE_REQUEST_VERBS, CONDITIONS, LEAVERS, NEGATED_WISHES, NEGATING_OPENINGS,
+from assistant.vocabulary import (BARE_REQUEST_VERBS, BEFORE_A_NEGATION, CONDITIONS, LEAVERS, NEGATED_WISHES, NEGATING_OPENINGS,
                                   NEGATION_ASKS, NO_PLACES, NO_TIMER_NAMES, NOT_FORGETTING, OPENING_WORDS,
                                   PRONOUN_OBJECTS, PRONOUN_ONES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT,
                                   REMARK_SUBJECTS, REMARKED_STATES, STATE_LINKS, SUBJECT_WISHES, VALUE_SAID_BETTER)
@@ -76,6 +76,8 @@ _NUMBER = re.compile(r"\d")
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
 # A clause said of its subject: "the boat's tied up", "the kids are up", "the wash has just gone on"
 _SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| are| was| were| has| have| had)\b")
+# Words before a negated request or a remark that carry nothing ("no, don't turn it off")
+_BEFORE_A_NEGATION = re.compile(rf"^(?:(?:{'|'.join(BEFORE_A_NEGATION)})(?: |$))+")
 # A request said and negated ("don't turn the samovar off"), not one that asks after all ("don't forget to ...")
 _NEGATED = re.compile(rf"^(?:{'|'.join(NEGATING_OPENINGS)})\b(?! (?:{'|'.join(NEGATION_ASKS)})\b)")
 # A thing's state remarked on: left so by someone ("i left the propagator on all night"), or said of it ("the
@@ -122,12 +124,16 @@ def negated_or_remarked(request: str) -> bool:
     thing's state remarked on ("i left the propagator on all night"), with only reasons and remarks beside it. The
     corpus asks without negations and remarks, so the model, Home Assistant's phrasings and the code's readings all
     read the request's words as asking; this one check before them makes no call."""
-    found = clauses(request)
+    found = [clause.said for clause in clauses(request)]
+    while found and not _BEFORE_A_NEGATION.sub("", found[0]):          # "no, ..."
+        found.pop(0)
     if not found:
         return False
-    first, *rest = (clause.said for clause in found)
-    remarked = _LEFT.match(first) or _STATE_REMARKED.match(first)
-    if not (_NEGATED.match(first) or remarked and not _ASKED_AFTER.search(first, remarked.end())):
+    first, *rest = found
+    bare = _BEFORE_A_NEGATION.sub("", first)                            # "no need to ..." is negated as it is
+    remarked = _LEFT.match(bare) or _STATE_REMARKED.match(bare)
+    negated = _NEGATED.match(first) or _NEGATED.match(bare)
+    if not (negated or remarked and not _ASKED_AFTER.search(bare, remarked.end())):
         return False
     return all(REASON.match(other) or REMARK.match(other) for other in rest)
 

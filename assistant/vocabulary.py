@@ -684,7 +684,7 @@ QUESTION_LINKS = frozenset({"so", "but", "anyway"})
 # (after a comma), the other rules read the request ("don't leave the kiln on, turn it off")
 NEGATING_OPENINGS = ("don't", "dont", "do not", "please don't", "please dont", "please do not", "no don't",
                      "no need to", "there's no need to", "there is no need to", "you don't need to",
-                     "you do not need to", "you don't have to", "you do not have to", "you needn't", "never",
+                     "you do not need to", "you don't have to", "you do not have to", "you needn't",
                      "no need for you to", "there's no point in", "don't bother", "don't you dare")
 # Words right after a negating opening that make it a request after all: "don't forget to lock the annexe door",
 # "don't leave the espresso machine on" (its thing's state is to change)
@@ -706,3 +706,7 @@ NEGATED_WISHES = ("don't leave", "dont leave", "do not leave", "i don't want", "
 # Words before a request that ask it be done ("don't forget to turn off the kitchen light"): the request after them
 # is read alone (clauses.asked_after_a_negation), as the corpus asks without them
 NOT_FORGETTING = ("don't forget to", "dont forget to", "do not forget to", "don't forget and")
+# Words said before a negated request or a remark that carry nothing ("no, don't turn it off", "actually, the
+# samovar's on"): it is read without them (clauses.negated_or_remarked)
+BEFORE_A_NEGATION = ("no", "nah", "nope", "actually", "please", "ok", "okay", "oh", "well", "so", "just", "and", "but",
+                     "wait")

@@ -312,3 +312,8 @@ def test_only_a_pronouns_request_after_a_negated_state_is_read_instead():
     assert asked_after_a_negation("don't leave the office heater on", DEFAULT_HOME) is None      # the rules' own
     assert asked_after_a_negation("don't leave the office heater on, it's warm", DEFAULT_HOME) is None
     assert asked_after_a_negation("don't forget to call mum, it's her birthday", DEFAULT_HOME) is None
+
+
+def test_words_before_a_negation_carry_nothing():
+    assert negated_or_remarked("no, don't turn it off") and negated_or_remarked("actually don't open the blind")
+    assert not negated_or_remarked("no, turn it off") and not negated_or_remarked("never mind")
