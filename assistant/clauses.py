@@ -15,9 +15,10 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (CONDITIONS, NO_PLACES, NO_TIMER_NAMES, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES,
-                                  REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, REMARK_SUBJECTS, SUBJECT_WISHES,
-                                  VALUE_SAID_BETTER)
+from assistant.vocabulary import (BARE_REQUEST_VERBS, BEFORE_A_NEGATION, CONDITIONS, LEAVERS, NEGATED_WISHES, NEGATING_OPENINGS,
+                                  NEGATION_ASKS, NO_PLACES, NO_TIMER_NAMES, NOT_FORGETTING, OPENING_WORDS,
+                                  PRONOUN_OBJECTS, PRONOUN_ONES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT,
+                                  REMARK_SUBJECTS, REMARKED_STATES, STATE_LINKS, SUBJECT_WISHES, VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -75,6 +76,21 @@ _NUMBER = re.compile(r"\d")
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
 # A clause said of its subject: "the boat's tied up", "the kids are up", "the wash has just gone on"
 _SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| are| was| were| has| have| had)\b")
+# Words before a negated request or a remark that carry nothing ("no, don't turn it off")
+_BEFORE_A_NEGATION = re.compile(rf"^(?:(?:{'|'.join(BEFORE_A_NEGATION)})(?: |$))+")
+# A request said and negated ("don't turn the samovar off"), not one that asks after all ("don't forget to ...")
+_NEGATED = re.compile(rf"^(?:{'|'.join(NEGATING_OPENINGS)})\b(?! (?:{'|'.join(NEGATION_ASKS)})\b)")
+# A thing's state remarked on: left so by someone ("i left the propagator on all night"), or said of it ("the
+# samovar is on", "the towel rail has been on since lunch"); "on" before a number is a level ("is on 19")
+_LEFT = re.compile(rf"^(?:{'|'.join(LEAVERS)})(?: must have| might have| have|'ve)? left (?:the|my|our|your) ")
+_STATE_REMARKED = re.compile(rf"^(?:the|my|our|your) (?:[a-z]+ ){{0,4}}?[a-z]+(?:{'|'.join(STATE_LINKS)})"
+                             rf"(?: still| again| now)? (?:{'|'.join(REMARKED_STATES)})\b(?! \d)")
+# A clause that says the state a thing must not be left in ("don't leave the propagator on")
+_NEGATED_WISH = re.compile(rf"^(?:{'|'.join(NEGATED_WISHES)})\b")
+# Words before a request that ask it be done ("don't forget to lock the annexe door")
+_NOT_FORGETTING = re.compile(rf"^(?:{'|'.join(NOT_FORGETTING)}) (?=[a-z])")
+# Words after a remark that ask after all, when a recogniser writes no comma ("the samovar's on turn it off")
+_ASKED_AFTER = re.compile(rf"\b(?:{'|'.join(BARE_REQUEST_VERBS)}|please|can|could|would|will)\b")
 _PLACE = re.compile(rf"\bin (?:the|my|our|this|that|his|her)\b(?! (?:{'|'.join(NO_PLACES)})\b)"
                     r"|\b(?:upstairs|downstairs|outside|outdoors)\b")
 
@@ -101,6 +117,39 @@ def clauses(request: str) -> list[Clause]:
             before, level = found[i - 1], found[i]
             found[i - 1:i + 1] = [Clause(f"{before.written} {level.written}", f"{before.said} {level.said}")]
     return found if 1 < len(found) <= MAX_CLAUSES else found[:1] if len(found) == 1 else []
+
+
+def negated_or_remarked(request: str) -> bool:
+    """Whether a request asks for nothing to be done: said and negated ("no need to open the pleated blind") or a
+    thing's state remarked on ("i left the propagator on all night"), with only reasons and remarks beside it. The
+    corpus asks without negations and remarks, so the model, Home Assistant's phrasings and the code's readings all
+    read the request's words as asking; this one check before them makes no call."""
+    found = [clause.said for clause in clauses(request)]
+    while found and not _BEFORE_A_NEGATION.sub("", found[0]):          # "no, ..."
+        found.pop(0)
+    if not found:
+        return False
+    first, *rest = found
+    bare = _BEFORE_A_NEGATION.sub("", first)                            # "no need to ..." is negated as it is
+    remarked = _LEFT.match(bare) or _STATE_REMARKED.match(bare)
+    negated = _NEGATED.match(first) or _NEGATED.match(bare)
+    if not (negated or remarked and not _ASKED_AFTER.search(bare, remarked.end())):
+        return False
+    return all(REASON.match(other) or REMARK.match(other) for other in rest)
+
+
+def asked_after_a_negation(request: str, vocabulary) -> str | None:
+    """The request to read instead of one whose first clause says the state its thing must not be left in and
+    whose second asks by a pronoun: "don't leave the propagator on, turn it off" is "turn the propagator off"; the
+    model reads the whole request's negated state as the one asked. A request said after words that ask it be
+    done, alone: "don't forget to turn off the kitchen light" is "turn off the kitchen light". None for any other
+    request."""
+    found = clauses(request)
+    if len(found) == 1 and (opening := _NOT_FORGETTING.match(found[0].said)):
+        return found[0].said[opening.end():]
+    if len(found) != 2 or not _NEGATED_WISH.match(found[0].said):
+        return None
+    return topic_in_place(found, 1, vocabulary)
 
 
 def takeable(request: str, vocabulary) -> list[str]:
@@ -169,7 +218,8 @@ def topic_in_place(found: list[Clause], i: int, vocabulary) -> str | None:
     cut = start - 1 if start and words[start - 1] in _DETERMINERS else start
     rest = " ".join(words[:cut] + (["is"] if found[j].said.split()[end - 1].endswith("'s") else []) + words[end:])
     if not (_carries_nothing(rest, vocabulary)
-            or _SAID_OF_IT.match(rest) and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
+            or (_SAID_OF_IT.match(rest) or _NEGATED_WISH.match(rest))
+            and _carries_nothing(STATE_WORDS.sub("", rest), vocabulary)):
         return None
     thing = " ".join(words[start:end]).replace(" on the ", " in the ")      # "the bunting lights on the veranda"
     if areas:               # "the blind, open it, it's gloomy in the nursery": the remark's area, when none is said

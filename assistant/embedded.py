@@ -31,10 +31,11 @@ import torch
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, fill_result, model_prompt,
                                      named_move)
 from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
-from assistant.clauses import clauses, parts_alone, reading_taken, takeable
+from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
+                               takeable)
 from assistant.conversation import Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, unsupported
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
-from assistant.reply import (CALL_ONLY_REPLY, CANT, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
+from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
 from assistant.skills import SKILLS, TIMER_SKILLS
@@ -185,12 +186,22 @@ class EmbeddedGenerator:
             yield DoneEvent(AssistantReply(str(result), [call], 0, 0, (time.perf_counter() - started) * 1000, 0,
                                            self.name))
             return
+        if last.get("role") == "user" and await asyncio.to_thread(negated_or_remarked, content_text(last)):
+            # negated or merely remarked on: no reading may act on its words (the model's, Home Assistant's, code's)
+            yield TextEvent(LEFT_AS_IT_IS)
+            yield DoneEvent(AssistantReply(LEFT_AS_IT_IS, [], 0, 0, (time.perf_counter() - started) * 1000, 0,
+                                           self.name))
+            return
         history, client_result = split_client_result(history)
         passes = 0
         calls: list[ToolCall] = []
         result: str | None = client_result
         said = ""
         lexicon = await tools.lexicon()
+        instead = await asyncio.to_thread(asked_after_a_negation, content_text(last), Vocabulary(lexicon)) \
+            if last.get("role") == "user" else None
+        if instead is not None:           # "don't leave the kiln on, turn it off": "turn the kiln off"
+            history = [*history[:-1], {**last, "content": instead}]
         # a follow-up that does not single out one thing is asked about, not guessed (assistant.conversation.Declined)
         question = await asyncio.to_thread(declined, history, lexicon) if client_result is None else None
         call = await self._standalone(history, lexicon) if isinstance(question, Unplaced) else None

@@ -677,3 +677,36 @@ EXPLAINING_VERBS = frozenset({"explain", "describe", "suggest", "recommend", "te
 # hot should it go"); "and" or "now" before a question joins it to the words before ("do me a favour and is it
 # hard").
 QUESTION_LINKS = frozenset({"so", "but", "anyway"})
+
+# --- round 22, negations and remarks never act (r22-negate) ---
+# Words that open a request said and negated ("don't turn the samovar off", "no need to open the pleated blind"):
+# it asks for nothing to be done, so no call is made (clauses.negated_or_remarked); said before a clause that asks
+# (after a comma), the other rules read the request ("don't leave the kiln on, turn it off")
+NEGATING_OPENINGS = ("don't", "dont", "do not", "please don't", "please dont", "please do not", "no don't",
+                     "no need to", "there's no need to", "there is no need to", "you don't need to",
+                     "you do not need to", "you don't have to", "you do not have to", "you needn't",
+                     "no need for you to", "there's no point in", "don't bother", "don't you dare")
+# Words right after a negating opening that make it a request after all: "don't forget to lock the annexe door",
+# "don't leave the espresso machine on" (its thing's state is to change)
+NEGATION_ASKS = ("forget", "leave", "let")
+# Who leaves a thing as it is, said as a remark: "i left the propagator on all night", "someone left the yard
+# floodlight on"
+LEAVERS = ("i", "we", "you", "they", "he", "she", "someone", "somebody", "the kids", "my son", "my daughter")
+# Words that link a thing and the state said of it as a remark ("the samovar is on", "the towel rail has been on
+# since lunch"): a statement, not a request
+STATE_LINKS = ("'s", "'re", " is", " are", " was", " were", " has been", " have been", " had been", "'s been",
+               "'ve been")
+# The states such a remark says of a thing
+REMARKED_STATES = ("on", "off", "open", "closed", "shut", "locked", "unlocked", "running", "up", "down")
+# Words that open a clause saying the state a thing must not be left in ("don't leave the propagator on", "i don't
+# want the festoon lights on"): the request is the clause after it that stands for the thing by a pronoun ("...,
+# turn it off"), read alone (clauses.asked_after_a_negation); the model reads the negated state as the one asked
+NEGATED_WISHES = ("don't leave", "dont leave", "do not leave", "i don't want", "i dont want", "i do not want",
+                  "we don't want", "we dont want", "we do not want", "don't keep", "do not keep")
+# Words before a request that ask it be done ("don't forget to turn off the kitchen light"): the request after them
+# is read alone (clauses.asked_after_a_negation), as the corpus asks without them
+NOT_FORGETTING = ("don't forget to", "dont forget to", "do not forget to", "don't forget and")
+# Words said before a negated request or a remark that carry nothing ("no, don't turn it off", "actually, the
+# samovar's on"): it is read without them (clauses.negated_or_remarked)
+BEFORE_A_NEGATION = ("no", "nah", "nope", "actually", "please", "ok", "okay", "oh", "well", "so", "just", "and", "but",
+                     "wait")

@@ -5,10 +5,11 @@ import json
 
 import pytest
 
-from assistant.clauses import clauses, parts_alone, takeable
+from assistant.clauses import asked_after_a_negation, clauses, negated_or_remarked, parts_alone, takeable
 from assistant.conversation import Vocabulary
 from assistant.generator import ToolCallEvent, respond_sync
 from assistant.home import InMemoryHome
+from assistant.reply import LEFT_AS_IT_IS
 from assistant.tools import ToolRunner
 
 DEFAULT_HOME = Vocabulary(None)
@@ -258,3 +259,61 @@ def test_a_remark_said_of_its_subject_with_has_or_have(request_, taken):
     """A clause said of something the home does not have, with "has" or "have" ("the wash has just gone on"), is a
     remark as one with "is" or "are" is: its state is its subject's."""
     assert takeable(request_, DEFAULT_HOME) == taken
+
+
+@pytest.mark.parametrize("request_", [
+    "don't switch the bathroom heater off", "please do not turn on the office tv", "no need to turn the kitchen fan on",
+    "you don't have to switch the bedroom light off", "we left the living room heater on all afternoon",
+    "the office fan is on", "the bathroom light's been on since breakfast", "don't turn it on, we're off out",
+])
+def test_a_negated_request_or_a_remark_makes_no_call(assistant, request_):
+    """Said and negated, or a thing's state remarked on, alone or beside a remark: the shipped model, Home
+    Assistant's phrasings and the code's readings would each act on its words; the reply changes nothing."""
+    tools = ToolRunner(InMemoryHome())
+    before = dict(tools.home.devices)
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], tools)
+    assert reply.tool_calls == [] and reply.text == LEFT_AS_IT_IS, reply
+    assert tools.home.devices == before
+
+
+@pytest.mark.parametrize("request_", [
+    "why don't you switch the bathroom heater off", "can't you turn the office tv on",
+    "don't forget to turn the kitchen fan off", "the office fan is on, switch it off",
+    "please switch the bedroom light off",
+])
+def test_a_request_beside_a_negation_or_a_remark_still_asks(request_):
+    """A negation that asks after all ("why don't you", "don't forget to"), and a remark with a request beside it,
+    are no request for nothing to be done."""
+    assert not negated_or_remarked(request_)
+
+
+def test_a_state_remarked_is_told_from_a_level_and_from_a_request_run_on():
+    assert negated_or_remarked("the samovar's on")
+    assert negated_or_remarked("someone must have left the porch light on")
+    assert not negated_or_remarked("the heater is on 19")              # a level: the other rules read it
+    assert not negated_or_remarked("the samovar's on turn it off")     # a recogniser's run-on request after it
+    assert not negated_or_remarked("is the samovar on")                # a question
+
+
+@pytest.mark.parametrize("request_, state", [
+    ("don't leave the bathroom heater on, switch it off", "off"), ("i don't want the office tv on, turn it off", "off"),
+    ("don't forget to switch the kitchen fan on", "on"), ("do not forget to turn off the bedroom light", "off"),
+])
+def test_a_request_after_a_negated_state_or_a_reminder_to_ask_acts_as_asked(assistant, request_, state):
+    """The model reads a negated state as the one asked ("don't leave the heater on, ..." switched it on) and
+    refuses a request after "don't forget to": each is read as the request alone."""
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(InMemoryHome()))
+    assert [(call.name, call.arguments["state"]) for call in reply.tool_calls] == [("set_device", state)], reply
+
+
+def test_only_a_pronouns_request_after_a_negated_state_is_read_instead():
+    assert asked_after_a_negation("don't leave the office heater on, switch it off", DEFAULT_HOME) == \
+        "switch the office heater off"
+    assert asked_after_a_negation("don't leave the office heater on", DEFAULT_HOME) is None      # the rules' own
+    assert asked_after_a_negation("don't leave the office heater on, it's warm", DEFAULT_HOME) is None
+    assert asked_after_a_negation("don't forget to call mum, it's her birthday", DEFAULT_HOME) is None
+
+
+def test_words_before_a_negation_carry_nothing():
+    assert negated_or_remarked("no, don't turn it off") and negated_or_remarked("actually don't open the blind")
+    assert not negated_or_remarked("no, turn it off") and not negated_or_remarked("never mind")
