@@ -1874,7 +1874,8 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
     rest kept. A part no call takes is no request; one call of several made together, one of several things the
     part of a name may be, or a thing said alone that no call fits ("the roman blind too" after a switch) is
     asked about; a thing said with what to do with it ("shut the garage fan off") is a request of its own. A number
-    alone goes first to the calls that have a number of their own ("and 25?" after a conversion, then a switch)."""
+    alone goes only to the calls that have a number of their own, when there are any ("and 8 of them" after a
+    conversion, then a switch: the conversion, which _changed_part reads)."""
     parts = _fragment_parts(said, calls, vocabulary)
     if not parts or set(parts) <= {"unit", "there"}:
         return None
@@ -1884,10 +1885,10 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
     # newest first; a device said goes on from the newest call on that device ("the plug in the garage as well" after
     # "turn off the office plug" and a speaker switched on: off), before any newer call on another
     device = parts.get("device")
-    number_alone = set(parts) == {"number"}
-    order = sorted(range(len(calls) - 1, -1, -1),
-                   key=lambda k: (device is not None and calls[k]["arguments"].get("device") != device,
-                                  number_alone and REPLACES["number"].get(calls[k]["name"]) not in calls[k]["arguments"]))
+    owning = [k for k, call in enumerate(calls) if REPLACES["number"].get(call["name"]) in call["arguments"]] \
+        if set(parts) == {"number"} else []
+    order = sorted(owning[::-1] or range(len(calls) - 1, -1, -1),
+                   key=lambda k: device is not None and calls[k]["arguments"].get("device") != device)
     for k in order:
         changed = _filled(calls[k], parts, vocabulary)
         if changed is None:

@@ -4,7 +4,7 @@ import json
 import pytest
 
 from assistant import conversation
-from assistant.conversation import (Unplaced, calls_of_history, declined, misread, request_for, resolve, standalone, supports,
+from assistant.conversation import (calls_of_history, declined, misread, request_for, resolve, standalone, supports,
                                     unsupported)
 from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
@@ -1996,6 +1996,7 @@ def test_a_number_alone_is_the_newest_calls_that_has_a_number_past_a_switch():
     converted = [user("20 celsius in fahrenheit"), called("convert", value=20, **{"from": "celsius", "to": "fahrenheit"})]
     light = [user("office light on"), called("set_device", device="light", room="office", state="on")]
     assert resolved([*converted, *light, user("and 30?")]) == "convert 30 degrees celsius to degrees fahrenheit"
+    assert resolved([*converted, *light, user("and 30 of them")]) == "convert 30 degrees celsius to degrees fahrenheit"
     assert resolved([*light, user("30 please")]) == "set the office lights to 30 percent"
 
 
