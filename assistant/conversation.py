@@ -57,6 +57,7 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the [a-z ]+ 1)(?: please)?$",
     r"^(?:(?:and|now|ok|okay|then|so) )*(?P<new>the 1 in (?:the )?[a-z ]+?)(?: please| then| too)?$",
     r"^now (?P<new>(?:everything |all the [a-z]+ )?in [a-z ]+?)(?: please| then)?$",
+    r"^(?:(?:and|ok|okay|then|so) )*now (?P<new>the [a-z ]+?)(?: please| then| too)?$",      # "now the landing"
     # a correction ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall one"): the newest
     # call with the part said in place of its own
     rf"^(?:(?:(?:{'|'.join(CORRECTING)}) )+(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )"
@@ -927,8 +928,11 @@ def _acted_on(calls: list[dict]) -> dict | None:
 def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
     """A step or a new value for the newest call it fits, any number of calls back: a step in degrees fits a
     thermostat, a clock time an alarm, a length a timer, a number a setting ("set the thermostat to 20", a timer,
-    "a degree warmer": the thermostat; "a lock cannot be 20 degrees")."""
-    for call in reversed(calls):
+    "a degree warmer": the thermostat; "a lock cannot be 20 degrees"). A number alone ("and 25?") is the newest
+    call's that has a number of its own (a conversion's value), past a switch that has none."""
+    owning = [call for call in calls if REPLACES["number"].get(call["name"]) in call["arguments"]] \
+        if BARE_VALUE.match(said) and re.fullmatch(r"\d+(?:\.\d+)?", said) else []
+    for call in reversed(owning or calls):
         changed = _stepped(said, call) or _alarm_step(said, call) or _new_value(said, call, vocabulary)
         if changed:
             return changed
@@ -1319,8 +1323,32 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
                 other = next(unit for unit, (group, _) in UNIT_FACTORS.items() if group == "temperature" and unit != value)
                 return request_for({"name": "convert", "arguments": {
                     "value": call["arguments"]["degrees"], "from": other, "to": value}})
+        if kind == "area" and (there := _its_kind_there(value, calls, vocabulary, re.search(r"\b1\b", new) is None)):
+            return there
         # a room, an area or a name the conversation's calls have no place for ("and the bedroom" after the thermostat)
         return Unplaced("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
+    return None
+
+
+def _its_kind_there(area: str, calls: list[dict], vocabulary: Vocabulary, several: bool) -> str | None:
+    """ "and the gatehouse" after the annexe door was locked, "now the landing" after a lamp was switched off: the
+    newest call on a named thing of the user's home, for the home's one thing of its kind in the area said (a
+    sensor: of the same reading); a switch of a light, for the lights there when there are several and the words
+    may mean several (not "the one in the gallery"). None when the area has none of that kind."""
+    for call in reversed(calls):
+        name = str(call["arguments"].get("name", "")).replace("_", " ")
+        kind = vocabulary.kinds.get(name)
+        if call["name"] not in REPLACES["name"] or kind is None:
+            continue
+        reading = [word for word in name.split() if word in SENSOR_KINDS]
+        there = sorted(other for other, its in vocabulary.kinds.items() if its == kind and other != name
+                       and vocabulary.places.get(other) == area and all(word in other.split() for word in reading))
+        if len(there) == 1:
+            return request_for(_with(call, "name", there[0]))
+        if there and several and kind == "light" and call["name"] == "switch_device":
+            return request_for({"name": "switch_all", "arguments": {
+                "name": "lights", "area": area, "state": call["arguments"]["state"]}})
+        return None
     return None
 
 
@@ -1707,8 +1735,9 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
     """ "the salt one" after "turn on the lamp" was asked about ("Which one, ...?"), "ok 22 then" or "the hallway one
     then" after it was refused: the request before, with the part the answer gives in place of its own: a number,
     a room or an area (added when it had none), a name or a device (its last word, or with "one" its first words).
-    None when the assistant's last turn made a call and asked nothing ("Which one: ...?" is a call's answer), or
-    the answer is no such part."""
+    None when the assistant's last turn made a call and asked nothing ("Which one: ...?" is a call's answer), the
+    answer is no such part, or it is a thing or a place and the refused request (not a question asked back) named
+    none and no reading while the conversation made calls (the weather, a shopping list: the part changes a call)."""
     if len(history) < 3 or history[-2].get("role") != "assistant" or history[-3].get("role") != "user" \
             or _assistant_calls(history[-2]) and "?" not in content_text(history[-2]):
         return None
@@ -1722,6 +1751,9 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
     read = vocabulary.read(match.group("part")) if match else None
     if read is None or read[0] not in ("room", "area", "name", "device"):
         return None
+    if "?" not in content_text(history[-2]) and not vocabulary.names_a_thing(before) \
+            and not {*SENSOR_KINDS, "humid", "temp"} & set(before.split()) and calls_of_history(history[:-1]):
+        return None                      # "and the gallery" after the weather was refused: a part for the calls made
     part = str(read[1]).replace("_", " ") if read[0] in ("room", "area") else match.group("part")
     words = before.split()
     places = [(i, j) for i, j in vocabulary.spans(words, range(len(words)))
@@ -1841,7 +1873,9 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
     completed from the newest call on a thing it fits: each part the fragment says in place of that call's, the
     rest kept. A part no call takes is no request; one call of several made together, one of several things the
     part of a name may be, or a thing said alone that no call fits ("the roman blind too" after a switch) is
-    asked about; a thing said with what to do with it ("shut the garage fan off") is a request of its own."""
+    asked about; a thing said with what to do with it ("shut the garage fan off") is a request of its own. A number
+    alone goes only to the calls that have a number of their own, when there are any ("and 8 of them" after a
+    conversion, then a switch: the conversion, which _changed_part reads)."""
     parts = _fragment_parts(said, calls, vocabulary)
     if not parts or set(parts) <= {"unit", "there"}:
         return None
@@ -1851,7 +1885,9 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
     # newest first; a device said goes on from the newest call on that device ("the plug in the garage as well" after
     # "turn off the office plug" and a speaker switched on: off), before any newer call on another
     device = parts.get("device")
-    order = sorted(range(len(calls) - 1, -1, -1),
+    owning = [k for k, call in enumerate(calls) if REPLACES["number"].get(call["name"]) in call["arguments"]] \
+        if set(parts) == {"number"} else []
+    order = sorted(owning[::-1] or range(len(calls) - 1, -1, -1),
                    key=lambda k: device is not None and calls[k]["arguments"].get("device") != device)
     for k in order:
         changed = _filled(calls[k], parts, vocabulary)

@@ -261,7 +261,7 @@ MEMBER_SYNONYMS = {
 # lower"): the words for each way; those a heating's step says (only a thermostat fits them); and the words that
 # carry nothing beside them (a step with any other word names a thing and is read as it is)
 STEP_WAYS = {"up": ("up", "higher", "warmer", "hotter", "more", "raise", *BRIGHTER),
-             "down": ("down", "lower", "cooler", "colder", "less", *DARKER)}
+             "down": ("down", "lower", "drop", "cooler", "colder", "less", *DARKER)}
 HEAT_WAYS = ("warmer", "hotter", "cooler", "colder")
 STEP_CARRIERS = ("make", "put", "set", "turn", "bring", "bump", "knock", "push", "nudge", "take", "go", "it", "that",
                  "them", "this", "a", "bit", "little", "touch", "notch", "tad", "smidge", "shade", "by", "than", "before",

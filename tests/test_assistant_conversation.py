@@ -4,7 +4,7 @@ import json
 import pytest
 
 from assistant import conversation
-from assistant.conversation import (Unplaced, calls_of_history, declined, misread, request_for, resolve, standalone, supports,
+from assistant.conversation import (calls_of_history, declined, misread, request_for, resolve, standalone, supports,
                                     unsupported)
 from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
@@ -1637,8 +1637,8 @@ def test_one_said_in_the_users_home_is_the_thing_of_its_kind_in_the_area_said(le
     press = [user("drying fan on please"), called("switch_device", name="drying fan", state="on"),
              user("what's the date"), called("get_date")]
     assert standalone([*press, user("how about the 1 in the music room")], lexicon) == "turn on the whirlwind fan"
-    # the rules find no call with a place for the music room: a decline its self-contained reading may answer
-    assert isinstance(declined([*press, user("and the one in the music room")], lexicon), Unplaced)
+    # round 22 (r22-followref): the rules read the music room's one fan for the fan switched on
+    assert resolved([*press, user("and the one in the music room")], lexicon) == "turn on the whirlwind fan"
     # and "one" there supports the whirlwind fan, no other thing
     there = [*press, user("and the 1 in the music room")]
     assert supports(there, {"name": "switch_device", "arguments": {"name": "whirlwind fan", "state": "on"}}, lexicon)
@@ -1955,3 +1955,52 @@ def test_a_sensor_of_the_home_named_by_its_reading_is_asked_what_it_reads(lexico
     before = [user("how warm is it in the snug"), called("get_state", name="snug temperature"),
               user("set the snug stove to 22"), called("set_thermostat", name="snug stove", degrees=22)]
     assert resolved([*before, user("how's it looking now")], lexicon) == "what's the snug temperature"
+
+
+# Round 22 (r22-followref): short elliptical follow-ups, the newest call with the one part they say changed
+REFUSED_WEATHER = [user("is it windy out"), {"role": "assistant", "content": "Sorry, I can't check the weather yet."}]
+
+
+def test_a_place_after_a_refused_request_of_no_thing_changes_the_newest_call(lexicon):
+    """ "and in the gallery?" after the snug's temperature was read and the weather refused: the gallery's reading,
+    not the weather in the gallery; a refused request of a thing of the home still takes the answer."""
+    read = [user("how warm is the snug"), called("get_state", name="snug temperature")]
+    assert resolved([*read, *REFUSED_WEATHER, user("and in the gallery?")], lexicon) == \
+        "what's the temperature in the gallery"
+    refused_lamp = [user("turn on the lamp"), {"role": "assistant", "content": "Sorry, I didn't catch that."}]
+    assert resolved([*read, *refused_lamp, user("the salt one")], lexicon) == "turn on the salt lamp"
+
+
+@pytest.mark.parametrize("before, follow_up, rewritten", [
+    ([user("lock the strongroom door"), called("set_lock", name="strongroom door", action="lock")],
+     "and the tack room", "lock the tack room lock"),
+    ([user("close the roman blind"), called("set_cover", name="roman blind", action="close")],
+     "now the orangery", "close the louvres"),
+    ([user("switch the piano light off"), called("switch_device", name="piano light", state="off")],
+     "now the gallery", "turn off all the lights in the gallery"),       # two lights there: both
+])
+def test_an_area_said_of_a_named_thing_is_the_areas_thing_of_its_kind(lexicon, before, follow_up, rewritten):
+    """The newest call on a thing, past a sum, for the one thing of its kind in the area said."""
+    history = [*before, user("what's 4 times 4"), called("calculate", expression="4*4"), user(follow_up)]
+    assert resolved(history, lexicon) == rewritten
+
+
+def test_an_area_with_no_thing_of_the_kind_is_no_request(lexicon):
+    before = [user("lock the strongroom door"), called("set_lock", name="strongroom door", action="lock")]
+    assert resolved([*before, user("and the music room")], lexicon) is None
+
+
+def test_a_number_alone_is_the_newest_calls_that_has_a_number_past_a_switch():
+    """ "and 30?" after 20 celsius was converted, then a light switched on: 30 celsius; a light alone takes it as
+    its level."""
+    converted = [user("20 celsius in fahrenheit"), called("convert", value=20, **{"from": "celsius", "to": "fahrenheit"})]
+    light = [user("office light on"), called("set_device", device="light", room="office", state="on")]
+    assert resolved([*converted, *light, user("and 30?")]) == "convert 30 degrees celsius to degrees fahrenheit"
+    assert resolved([*converted, *light, user("and 30 of them")]) == "convert 30 degrees celsius to degrees fahrenheit"
+    assert resolved([*light, user("30 please")]) == "set the office lights to 30 percent"
+
+
+def test_drop_is_a_step_down_of_the_setting_named():
+    before = [user("heating to 21"), called("set_thermostat", degrees=21),
+              user("timer for 5 minutes"), called("set_timer", seconds=300)]
+    assert resolved([*before, user("drop the heating 3 degrees")]) == "set the thermostat to 18 degrees"
