@@ -10,7 +10,8 @@ tests/data/heldout.jsonl (the original skills in the default home) and tests/dat
 user's own devices in the made-up home of tests/made_up_home.py, whose 40 names and 11 areas the corpus never
 uses; the new skills; unknown names; ASR slips). The second file was written before any result of the model
 it measures was looked at. A name-bearing call counts as right when it reaches the same entities as the
-expected one (resolved against the row's home), an unknown name when nothing in the home changed.
+expected one (resolved against the row's home, among the things its skill acts on: a thermostat call in a user's
+home among its heaters), an unknown name when nothing in the home changed.
 
 Fresh: each request starts its own conversation. Long (one-conversation mode): every self-contained request
 of a home is asked in ONE conversation, in file order, each reply kept in the history.
