@@ -39,6 +39,9 @@ def test_an_area_is_judged_by_the_things_the_skill_acts_on():
     assert same_home_call(pump, {"name": "switch_device", "arguments": {"name": "pond", "area": "orangery", "state": "off"}},
                           inventory)
     assert not same_home_call(pump, {"name": "switch_device", "arguments": {"name": "pond", "state": "on"}}, inventory)
+    # a level is judged among every thing: a fan's speed asked as a level is the call its sets expect
+    punkah = {"name": "set_level", "arguments": {"name": "punkah", "percent": 30}}
+    assert same_home_call(punkah, {"name": "set_level", "arguments": {"name": "punkah", "percent": 30}}, inventory)
 
 
 def test_calls_that_change_nothing_are_not_alike_by_their_effect():
