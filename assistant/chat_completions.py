@@ -25,7 +25,7 @@ import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from assistant.chat_template import RESULT_SLOT, NoAction
+from assistant.chat_template import RESULT_SLOT, Done, NoAction
 from assistant.openai_chat import tool_call_json
 
 MAX_REPLY_TOKENS = 512                  # a spoken reply is a few sentences; reasoning models need headroom
@@ -383,14 +383,14 @@ def _is_draft(part) -> bool:
 
 class SlotFiller:
     """Parley's one-pass reply, piece by piece, with {result} filled in; a slot split across pieces is held
-    back until it is whole. A NoAction result is the whole reply instead (assistant.chat_template)."""
+    back until it is whole. A NoAction or Done result is the whole reply instead (assistant.chat_template)."""
 
     def __init__(self, result: str):
         self.result, self._held = result, ""
         self._refusal_said = False
 
     def add(self, piece: str) -> str:
-        if isinstance(self.result, NoAction):
+        if isinstance(self.result, (NoAction, Done)):
             said, self._refusal_said = self._refusal_said, True
             return "" if said else self.result
         text = (self._held + piece).replace(RESULT_SLOT, self.result)

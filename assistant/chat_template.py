@@ -548,9 +548,16 @@ class NoAction(str):
     ("Okay, the thermostat is set to {result}.")."""
 
 
+class Done(str):
+    """A tool's result that says in a whole sentence what it did to one thing of the user's home ("Okay, the
+    radiant panel is set to 19 degrees."). It is the whole reply: the model may have written the default home's
+    words around {result} ("Okay, the thermostat is set to {result}." for "the heater in the sewing room, set it
+    to nineteen", a thermostat the code then placed in its area), and the sentence inside them said it twice."""
+
+
 def fill_result(template: str, result: str | None) -> str:
     """The reply's speech with its {result} slot filled (emptied while there is no result yet)."""
-    if isinstance(result, NoAction):
+    if isinstance(result, (NoAction, Done)):
         return result
     return template.replace(RESULT_SLOT, result if result is not None else "").strip()
 

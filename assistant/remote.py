@@ -268,7 +268,9 @@ class RemoteGenerator:
                     elif isinstance(event, ReplyDelta):
                         if one_pass is None:
                             refused = [r for _, r in step_calls if isinstance(r, NoAction)]
-                            one_pass = SlotFiller(refused[0] if refused else " and ".join(r for _, r in step_calls))
+                            results_said = [r for _, r in step_calls]   # one call's Done stays the whole reply
+                            one_pass = SlotFiller(refused[0] if refused else results_said[0] if len(results_said) == 1
+                                                  else " and ".join(results_said))
                         text = one_pass.add(event.text)
                         if text:
                             step_text += text

@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Protocol
 
-from assistant.chat_template import NAME_ARGUMENTS, NoAction, asks_how_things_are, content_text
+from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, PLURAL_KINDS, SKILL_COMPONENTS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, spelling_key)
@@ -776,20 +776,21 @@ class ToolRunner:
         return await self.home.command(entity, action, value)
 
     async def _act(self, entity: Entity, action: str, value=None, confirmed_by_user: bool = False) -> str:
+        """The command to one thing, and the whole reply that names it (Done), or the question of a yes."""
         if not confirmed_by_user and self.home.inventory.needs_yes(entity, action, value):
             return self._ask(entity, action, value)
         confirmed = await self.home.command(entity, action, value)
         if confirmed is None:
             verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
                     "temperature": "change its temperature"}.get(action, action)
-            return f"I asked {_the(entity)} to {verb}, but it didn't confirm."
+            return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
         if action == "activate":
-            return f"Okay, {entity.name} is on."
+            return Done(f"Okay, {entity.name} is on.")
         if action == "brightness":
-            return f"Okay, the {entity.name} is at {confirmed} percent."
+            return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
         if action == "temperature":
-            return f"Okay, the {entity.name} is set to {confirmed} degrees."
-        return f"Okay, the {entity.name} {_is(entity.name)} {confirmed}."
+            return Done(f"Okay, the {entity.name} is set to {confirmed} degrees.")
+        return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed}.")
 
     async def _switch_device(self, name, state, area=None) -> str:
         entity, problem = self._one(name, area, SKILL_COMPONENTS["switch_device"])

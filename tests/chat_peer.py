@@ -80,6 +80,9 @@ class Peer:
         elif "thermostat to 350" in last["content"].lower():
             reply = "Okay, the thermostat is set to {result}." if self.dialect == "parley" else None
             yield from self.call("set_thermostat", {"degrees": 350}, "call_1", reply)
+        elif "heater in the sewing room" in last["content"].lower():     # the generator server places it in its area
+            reply = "Okay, the thermostat is set to {result}." if self.dialect == "parley" else None
+            yield from self.call("set_thermostat", {"degrees": 19, "area": "sewing_room"}, "call_1", reply)
         elif "weather" in last["content"].lower() and "get_weather" in offered:
             yield from self.call("get_weather", {"city": "Paris"}, "call_w")
         elif "timer then time" in last["content"].lower():

@@ -451,6 +451,16 @@ def test_the_next_heater_is_set_like_the_last(assistant):
     assert reply.text == "Okay, the radiant panel is set to 21 degrees."
 
 
+def test_an_areas_heater_set_by_voice_is_named_once_in_the_reply(assistant):
+    """ "the heater in the sewing room, set it to nineteen": the model writes the default home's "Okay, the
+    thermostat is set to {result}.", the call is placed in the area, and the reply is the radiant panel's sentence
+    alone (it was "Okay, the thermostat is set to Okay, the radiant panel is set to 19 degrees..")."""
+    home = InMemoryHome(inventory=made_up_inventory())
+    reply = ask(assistant, "the heater in the sewing room, set it to nineteen", home=home)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("set_thermostat", {"degrees": 19, "area": "sewing room"})]
+    assert reply.text == "Okay, the radiant panel is set to 19 degrees."
+
+
 def test_a_part_of_a_name_is_the_one_the_conversation_used(assistant):
     """ "the lamp" among three lamps, after the tiffany lamp was switched on: that lamp, not "which one"."""
     home = InMemoryHome(inventory=made_up_inventory())

@@ -310,6 +310,9 @@ async def test_several_thermostats_are_told_apart_by_name_or_area():
     assert await tools.run("set_level", {"name": "panel", "percent": 20}) == "I don't know a device called the panel."
     assert await ToolRunner(_home_of_my_own()).run("set_thermostat", {"degrees": 21}) == \
         "There is no thermostat in this home."
+    # the sentence that names the heater is the whole reply, never words inside the default home's thermostat reply
+    assert fill_result("Okay, the thermostat is set to {result}.", await tools.run(
+        "set_thermostat", {"degrees": 18, "area": "nursery"})) == "Okay, the radiant panel is set to 18 degrees."
 
 
 async def test_a_doubted_timer_name_is_said_back_and_a_yes_starts_it():

@@ -8,9 +8,11 @@ import pytest
 from aiohttp import web
 
 from assistant.generator import DoneEvent, TextEvent, ToolCallEvent
+from assistant.home import InMemoryHome
 from assistant.remote import APOLOGY, CUT_OFF, FILLER, ROUTING_HEADER, CircuitBreaker, RemoteGenerator, completions_url
 from assistant.tools import NOT_POSSIBLE, ToolRunner
 from chat_peer import GREETING, Peer
+from made_up_home import made_up_inventory
 
 WEATHER = {"type": "function", "name": "get_weather", "description": "The weather in a city",
            "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
@@ -64,6 +66,15 @@ async def test_parley_one_pass_says_a_refusal_instead_of_its_reply():
         events = await ask(RemoteGenerator(url, model="parley-home"), "Set the thermostat to 350.")
     assert [e.result for e in events if isinstance(e, ToolCallEvent)] == [NOT_POSSIBLE]
     assert said(events) == NOT_POSSIBLE and len(peer.requests) == 1
+
+
+async def test_parley_one_pass_says_the_sentence_that_names_the_heater_once():
+    """The default home's thermostat reply around an area's heater: the tool's sentence alone."""
+    peer = Peer("parley")
+    async with peer_at(peer) as url:
+        events = await ask(RemoteGenerator(url, model="parley-home"), "The heater in the sewing room, set it to 19.",
+                           tools=ToolRunner(InMemoryHome(inventory=made_up_inventory())))
+    assert said(events) == "Okay, the radiant panel is set to 19 degrees." and len(peer.requests) == 1
 
 
 @pytest.mark.parametrize("dialect", ["sglang", "vllm", "inception", "openai"])

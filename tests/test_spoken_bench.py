@@ -5,6 +5,7 @@ import json
 from bench.assistant_eval import same_home_call
 from bench.spoken_causes import cause
 from bench.spoken_requests import DATA, HOMES, discovered_inventory, requests
+from made_up_home import made_up_inventory
 
 THERMOSTAT = {"name": "set_thermostat", "arguments": {"name": "nursery radiator", "degrees": 19}}
 
@@ -23,6 +24,24 @@ def test_another_temperature_or_device_is_still_wrong():
     assert not same_home_call(THERMOSTAT, level("nursery radiator", 20), inventory)
     assert not same_home_call(THERMOSTAT, level("mushroom lamp", 19), inventory)
     assert not same_home_call(THERMOSTAT, {"name": "get_state", "arguments": {"name": "nursery radiator"}}, inventory)
+
+
+def test_an_area_is_judged_by_the_things_the_skill_acts_on():
+    """In the made-up home the sewing room holds a lamp, a machine and the radiant panel: its thermostat by the area
+    is the panel, as the expected call names it; "the pond" switched in the orangery is its pump, not its leak sensor."""
+    inventory = made_up_inventory()
+    panel = {"name": "set_thermostat", "arguments": {"name": "radiant panel", "degrees": 19}}
+    assert same_home_call(panel, {"name": "set_thermostat", "arguments": {"area": "sewing room", "degrees": 19}}, inventory)
+    assert not same_home_call(panel, {"name": "set_thermostat", "arguments": {"area": "sewing room", "degrees": 20}},
+                              inventory)
+    assert not same_home_call(panel, {"name": "set_thermostat", "arguments": {"area": "snug", "degrees": 19}}, inventory)
+    pump = {"name": "switch_device", "arguments": {"name": "pond pump", "state": "off"}}
+    assert same_home_call(pump, {"name": "switch_device", "arguments": {"name": "pond", "area": "orangery", "state": "off"}},
+                          inventory)
+    assert not same_home_call(pump, {"name": "switch_device", "arguments": {"name": "pond", "state": "on"}}, inventory)
+    # a level is judged among every thing: a fan's speed asked as a level is the call its sets expect
+    punkah = {"name": "set_level", "arguments": {"name": "punkah", "percent": 30}}
+    assert same_home_call(punkah, {"name": "set_level", "arguments": {"name": "punkah", "percent": 30}}, inventory)
 
 
 def test_calls_that_change_nothing_are_not_alike_by_their_effect():
