@@ -500,7 +500,7 @@ class ToolRunner:
             return await self._state_instead(arguments)
         if self.spoken and name == "get_state" and not asks(self.heard, arguments.get("name", "")):
             return NoAction(NOT_UNDERSTOOD)
-        if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(arguments.get("name", "")):
+        if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(str(arguments.get("name", ""))):
             return NOT_A_NAME_OF_THE_HOME
         guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
