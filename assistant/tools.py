@@ -18,12 +18,13 @@ from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_thi
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, PLURAL_KINDS, SKILL_COMPONENTS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, spelling_key)
-from assistant.reply import NOT_UNDERSTOOD
+from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import SKILLS
 from assistant.vocabulary import (BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
                                   JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS,
                                   SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert,
                                   unit_name)
+from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
 # What switching everything, or every one of a kind, switches.
@@ -158,6 +159,7 @@ CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anythin
 NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
 NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
 NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
+NOT_A_NAME_OF_THE_HOME = NoAction(REPLIES["unknown_name"])
 SWITCHING = ("set_device", "switch_device", "switch_all", "set_cover", "set_lock")   # calls a state word asks for
 # Heard calls said back when a word they rest on is doubted: those of CHANGES_SAID_BACK, and the levels of SAID_BACK
 DOUBTS_SAID_BACK = frozenset(CHANGES_SAID_BACK) | {"set_brightness", "set_level", "set_thermostat"}
@@ -498,6 +500,8 @@ class ToolRunner:
             return await self._state_instead(arguments)
         if self.spoken and name == "get_state" and not asks(self.heard, arguments.get("name", "")):
             return NoAction(NOT_UNDERSTOOD)
+        if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(str(arguments.get("name", ""))):
+            return NOT_A_NAME_OF_THE_HOME
         guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
         if guessed is not None:
@@ -536,6 +540,24 @@ class ToolRunner:
         never said back for a yes ("dim the pantry light to 10%" in a home without one)."""
         device = None if name == "start_timer" else arguments.get("name")
         return device is None or self._find(device, arguments.get("area"), READABLE)[1] is None
+
+    def _another_of_its_kind(self, called: str) -> bool:
+        """The call names a thing of several words of which the heard words hold only the last, its kind, and the
+        word before that kind (STOP_WORDS skipped) is in no request's phrasing, no name of the home and no number
+        (voice.heard_words): the user named some other thing of that kind, one the home lacks. "start the washing
+        machine", heard "Start the wash:0.39 on the machine.", was written switch_device name=sewing machine from
+        "machine" alone; typed, the model refuses it with the unknown-name reply, and so does this."""
+        *qualifiers, kind = called.lower().split() or [""]
+        heard = re.findall(r"[a-z0-9']+", self.heard.lower())
+        if not qualifiers or any(_stems(word) & _stems(qualifier) for word in heard for qualifier in qualifiers):
+            return False
+        home_words = frozenset(word for name in self.spoken_names() for word in name.lower().split())
+        for at, word in enumerate(heard):
+            if _stems(word) & _stems(kind):
+                before = next((w for w in reversed(heard[:at]) if w not in STOP_WORDS), None)
+                if before is not None and words_in_no_phrasing(before, home_words):
+                    return True
+        return False
 
     def _doubted_change(self, name: str, arguments: dict) -> str | None:
         """A heard call that changes something (DOUBTS_SAID_BACK), in words to say back, when a word of its verb,

@@ -500,3 +500,16 @@ def test_a_follow_up_that_singles_out_nothing_is_asked_about_and_changes_nothing
     reply = ask(assistant, "close the roman blind", "switch on the salt lamp", "open it again", home=made_up)
     assert [(c.name, c.arguments["action"]) for c in reply.tool_calls] == [("set_cover", "open")]
     assert str(reply.tool_calls[0].arguments["name"]).replace("_", " ") == "roman blind"
+
+
+def test_a_heard_washing_machine_is_refused_as_typed_in_a_home_whose_one_machine_sews(assistant):
+    """Round 22's one spoken unknown-name action: "start the washing machine" heard "Start the wash on the
+    machine." was written switch_device name=sewing machine from "machine" alone. Heard, it is refused with the
+    reply the typed request gets; the sewing machine stays off."""
+    for text, spoken in (("start the washing machine", False), ("Start the wash on the machine.", True)):
+        home = InMemoryHome(inventory=made_up_inventory())
+        tools = ToolRunner(home)
+        tools.spoken = spoken
+        reply = respond_sync(assistant, [{"role": "user", "content": text}], tools)
+        assert reply.text == "Sorry, I don't know a device by that name.", (text, reply)
+        assert "tasmota/sewing_machine" not in home.states

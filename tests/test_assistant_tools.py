@@ -10,6 +10,7 @@ from assistant.home import InMemoryHome
 from assistant.tools import (NOT_A_SKILL, NOT_CALCULABLE, NOT_POSSIBLE, CalculationError, ToolRunner, asks,
                              calculate, said_back, states_without_a_switch, stepped_level, timer_done_text)
 from assistant.vocabulary import convert
+from made_up_home import made_up_inventory
 
 
 @pytest.mark.parametrize("expression, value", [
@@ -395,6 +396,29 @@ async def test_a_doubted_word_right_before_a_change_target_may_name_another_thin
         tools.begin_reply([{"role": "user", "content": "Switch the ceiling fan on."}])
         tools.doubted_words = frozenset(doubted)
         assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == "Okay, the ceiling fan is on."
+
+
+async def test_a_heard_change_named_by_its_kind_word_alone_after_another_word_is_refused_as_an_unknown_name():
+    home = InMemoryHome(inventory=made_up_inventory())
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # "start the washing machine" in a home whose one machine is the sewing machine, heard "Start the wash on the
+    # machine.": "wash" is in no phrasing and no name, so another machine was named; refused as typed, nothing on
+    tools.begin_reply([{"role": "user", "content": "Start the wash on the machine."}])
+    assert await tools.run("switch_device", {"name": "sewing_machine", "state": "on"}) == \
+        "Sorry, I don't know a device by that name."
+    assert home.states.get("tasmota/sewing_machine") is None
+    # a word of the name, a verb, a stop word or a name of the home before the kind, or a one-word name: acted on
+    for heard in ("Start the sewing machine.", "Turn the machine on.", "Switch on the machine, please.",
+                  "Turn on the sewing room machine."):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        assert await tools.run("switch_device", {"name": "sewing_machine", "state": "on"}) == \
+            "Okay, the sewing machine is on."
+    # typed words are left to the model, which refuses a name the home lacks itself
+    tools.spoken = False
+    tools.begin_reply([{"role": "user", "content": "start the wash on the machine"}])
+    assert await tools.run("switch_device", {"name": "sewing_machine", "state": "off"}) == \
+        "Okay, the sewing machine is off."
 
 
 async def test_a_heard_change_resting_on_a_doubted_word_is_said_back_and_only_a_yes_acts():
