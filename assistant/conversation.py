@@ -536,16 +536,13 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     """What to say instead of the model's call for a follow-up no rule read (the model read the whole conversation),
     when the words and the conversation's calls do not support it: a number the follow-up does not say as a
     quantity ("the office one" is no 1) and no earlier call has, or a thing the follow-up does not name and the
-    conversation did not act on; for any follow-up, a state or an action the words say the opposite of, or a thing
-    of the user's home of a kind the skill does not act on (the jukebox closed as a cover). None when
+    conversation did not act on; for any follow-up, a state or an action the words say the opposite of. None when
     the call is supported, is a client's own tool's, or the follow-up was read by a rule."""
     calls = calls_of_history(history[:-1])
     if call["name"] not in SKILLS or not calls:     # a client's own tool: its words
         return None
     said = normalize_request(content_text(history[-1]))
     if _contradicts(said, call):                    # read by a rule or not: "close it back up" is never opened
-        return Declined("Sorry, I'm not sure what you'd like there.")
-    if _misfits(call, Vocabulary(lexicon)):         # read by a rule or not: "turn it down" never closes the jukebox
         return Declined("Sorry, I'm not sure what you'd like there.")
     return None if len(resolve(history, lexicon)) == 1 else _unsupported_parts(said, calls, call)
 

@@ -2006,8 +2006,7 @@ def test_drop_is_a_step_down_of_the_setting_named():
     assert resolved([*before, user("drop the heating 3 degrees")]) == "set the thermostat to 18 degrees"
 
 
-# Round 23 (r23-follow): a unit alone after a reading or a conversion; a call on a thing of a kind its skill does
-# not act on is asked about, whoever read the follow-up
+# Round 23 (r23-follow): a unit alone after a temperature was read or a quantity converted
 
 
 def read(text: str, skill: str, /, **arguments) -> dict:
@@ -2040,14 +2039,3 @@ def test_a_unit_alone_with_no_temperature_or_quantity_before_is_not_made_up(lexi
     humid = [user("how humid is the scullery"), read("The humidity in the scullery is 70 percent.", "get_state",
                                                      name="humidity", area="scullery")]
     assert resolved([*humid, user("in fahrenheit")], lexicon) is None
-
-
-def test_a_call_on_a_thing_of_a_kind_its_skill_does_not_act_on_is_asked_about(lexicon):
-    """ "turn it down" after the jukebox was switched on, read by a rule as "turn the jukebox down": the model's
-    cover closed on the jukebox is not made."""
-    history = [user("put the jukebox on"), called("switch_device", name="jukebox", state="on"),
-               user("what time is it"), called("get_time"), user("turn it down")]
-    assert resolved(history, lexicon) == "turn the jukebox down"
-    assert unsupported(history, {"name": "set_cover", "arguments": {"name": "jukebox", "action": "close"}}, lexicon)
-    assert unsupported(history, {"name": "switch_device", "arguments": {"name": "jukebox", "state": "off"}},
-                       lexicon) is None
