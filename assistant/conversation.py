@@ -39,6 +39,9 @@ MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
 MAX_LEXICONS = 4        # and the homes' lexicons they hold at most (a big home's is megabytes; a new one each version)
 
+# Every way a unit is said, the longest first
+_UNIT_SAID = "|".join(sorted({said for saids in UNIT_WORDS.values() for said in saids}, key=len, reverse=True))
+
 # How a follow-up says it goes on from what came before. Each pattern names the part it refers with:
 # `ref` (a pronoun or "the other one", replaced by the thing it stands for) or `new` (what changes: an area,
 # a device, a number, a unit, a reading).
@@ -52,8 +55,7 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"(?P<new>.+?)(?: please| too)?$",
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     # a unit alone ("in fahrenheit?", "in metres please"): the newest number the unit can be said of, in it
-    rf"^(?:(?:so|ok|okay|now) )?in (?P<new>{'|'.join(sorted({u for units in UNIT_WORDS.values() for u in units}, key=len, reverse=True))})"
-    r"(?: please| then| instead)?$",
+    rf"^(?:(?:so|ok|okay|now) )?in (?P<new>{_UNIT_SAID})(?: please| then| instead)?$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
     r"^also (?:in |for |on |to )?(?P<new>.+?)(?: please)?$",
