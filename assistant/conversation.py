@@ -538,14 +538,15 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     """What to say instead of the model's call for a follow-up no rule read (the model read the whole conversation),
     when the words and the conversation's calls do not support it: a number the follow-up does not say as a
     quantity ("the office one" is no 1) and no earlier call has, or a thing the follow-up does not name and the
-    conversation did not act on; for any follow-up, a state or an action the words say the opposite of. None when
+    conversation did not act on; for any follow-up, a state or an action the words say the opposite of, or one
+    they do not say of a thing the skill does not act on (_unsaid_move). None when
     the call is supported, is a client's own tool's, or the follow-up was read by a rule."""
     calls = calls_of_history(history[:-1])
     if call["name"] not in SKILLS or not calls:     # a client's own tool: its words
         return None
     said = normalize_request(content_text(history[-1]))
-    if _contradicts(said, call):                    # read by a rule or not: "close it back up" is never opened
-        return Declined("Sorry, I'm not sure what you'd like there.")
+    if _contradicts(said, call) or _unsaid_move(said, call, Vocabulary(lexicon)):   # read by a rule or not: "close
+        return Declined("Sorry, I'm not sure what you'd like there.")           # it back up" is never opened
     return None if len(resolve(history, lexicon)) == 1 else _unsupported_parts(said, calls, call)
 
 
@@ -588,6 +589,17 @@ def _contradicts(said: str, call: dict) -> bool:
     words = [ACTION_PARTS[word] for word in said.split() if word in ACTION_PARTS]
     return any(key in call["arguments"] and (key, call["arguments"][key]) not in words
                for key in {key for key, _ in words})
+
+
+def _unsaid_move(said: str, call: dict, vocabulary: Vocabulary) -> bool:
+    """A state or an action set on a thing of the user's home of a kind the skill does not act on, when no word says
+    a state or an action and no verb of the words acts on things of that kind: "turn it down" after the jukebox was
+    switched on, read as the jukebox closed (the runner would switch it off), "turn the stove down" as the stove
+    closed. "Start it up" (a verb of a switch) and "make it 23" (no state) are kept."""
+    if not {"state", "action"} & set(call["arguments"]) or not _misfits(call, vocabulary):
+        return False
+    kind = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(str(call["arguments"].get("name", "")).replace("_", " "), ""))
+    return not any(word in ACTION_PARTS or kind in VERB_KINDS.get(word, ()) for word in said.split())
 
 
 def _misfits(call: dict, vocabulary: Vocabulary) -> bool:

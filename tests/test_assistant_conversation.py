@@ -2039,3 +2039,20 @@ def test_a_unit_alone_with_no_temperature_or_quantity_before_is_not_made_up(lexi
     humid = [user("how humid is the scullery"), read("The humidity in the scullery is 70 percent.", "get_state",
                                                      name="humidity", area="scullery")]
     assert resolved([*humid, user("in fahrenheit")], lexicon) is None
+
+
+def test_a_move_nobody_said_on_a_thing_its_skill_does_not_act_on_is_asked_about(lexicon):
+    """ "turn it down" after the jukebox was switched on, read by a rule as "turn the jukebox down": a cover closed
+    on the jukebox (which the runner would carry out as off) is not made; "start it up" of a switch is a verb of
+    its kind, and a heater given a number has no state to question."""
+    history = [user("put the jukebox on"), called("switch_device", name="jukebox", state="on"),
+               user("what time is it"), called("get_time"), user("turn it down")]
+    assert resolved(history, lexicon) == "turn the jukebox down"
+    assert unsupported(history, {"name": "set_cover", "arguments": {"name": "jukebox", "action": "close"}}, lexicon)
+    assert unsupported([*history[:-1], user("switch it off")],
+                       {"name": "switch_device", "arguments": {"name": "jukebox", "state": "off"}}, lexicon) is None
+    press = [user("is the trouser press on"), called("get_state", name="trouser press"), user("start it up")]
+    assert unsupported(press, {"name": "set_cover", "arguments": {"name": "trouser press", "action": "open"}},
+                       lexicon) is None
+    stove = [user("snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20), user("make it 23")]
+    assert unsupported(stove, {"name": "set_level", "arguments": {"name": "snug stove", "percent": 23}}, lexicon) is None
