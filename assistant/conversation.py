@@ -39,6 +39,9 @@ MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
 MAX_LEXICONS = 4        # and the homes' lexicons they hold at most (a big home's is megabytes; a new one each version)
 
+# Every way a unit is said, the longest first
+_UNIT_SAID = "|".join(sorted({said for saids in UNIT_WORDS.values() for said in saids}, key=len, reverse=True))
+
 # How a follow-up says it goes on from what came before. Each pattern names the part it refers with:
 # `ref` (a pronoun or "the other one", replaced by the thing it stands for) or `new` (what changes: an area,
 # a device, a number, a unit, a reading).
@@ -51,6 +54,8 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"(?:(?:do |the |do the )?(?:exact |very )?same (?:thing )?(?:for|in|with) |do (?:that|it|this) (?:for|in|with) )"
     r"(?P<new>.+?)(?: please| too)?$",
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
+    # a unit alone ("in fahrenheit?", "in metres please"): the newest number the unit can be said of, in it
+    rf"^(?:(?:so|ok|okay|now) )?in (?P<new>{_UNIT_SAID})(?: please| then| instead)?$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
     r"^also (?:in |for |on |to )?(?P<new>.+?)(?: please)?$",
@@ -533,14 +538,15 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     """What to say instead of the model's call for a follow-up no rule read (the model read the whole conversation),
     when the words and the conversation's calls do not support it: a number the follow-up does not say as a
     quantity ("the office one" is no 1) and no earlier call has, or a thing the follow-up does not name and the
-    conversation did not act on; for any follow-up, a state or an action the words say the opposite of. None when
+    conversation did not act on; for any follow-up, a state or an action the words say the opposite of, or one
+    they do not say of a thing the skill does not act on (_unsaid_move). None when
     the call is supported, is a client's own tool's, or the follow-up was read by a rule."""
     calls = calls_of_history(history[:-1])
     if call["name"] not in SKILLS or not calls:     # a client's own tool: its words
         return None
     said = normalize_request(content_text(history[-1]))
-    if _contradicts(said, call):                    # read by a rule or not: "close it back up" is never opened
-        return Declined("Sorry, I'm not sure what you'd like there.")
+    if _contradicts(said, call) or _unsaid_move(said, call, Vocabulary(lexicon)):   # read by a rule or not: "close
+        return Declined("Sorry, I'm not sure what you'd like there.")           # it back up" is never opened
     return None if len(resolve(history, lexicon)) == 1 else _unsupported_parts(said, calls, call)
 
 
@@ -583,6 +589,17 @@ def _contradicts(said: str, call: dict) -> bool:
     words = [ACTION_PARTS[word] for word in said.split() if word in ACTION_PARTS]
     return any(key in call["arguments"] and (key, call["arguments"][key]) not in words
                for key in {key for key, _ in words})
+
+
+def _unsaid_move(said: str, call: dict, vocabulary: Vocabulary) -> bool:
+    """A state or an action set on a thing of the user's home of a kind the skill does not act on, when no word says
+    a state or an action and no verb of the words acts on things of that kind: "turn it down" after the jukebox was
+    switched on, read as the jukebox closed (the runner would switch it off), "turn the stove down" as the stove
+    closed. "Start it up" (a verb of a switch) and "make it 23" (no state) are kept."""
+    if not {"state", "action"} & set(call["arguments"]) or not _misfits(call, vocabulary):
+        return False
+    kind = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(str(call["arguments"].get("name", "")).replace("_", " "), ""))
+    return not any(word in ACTION_PARTS or kind in VERB_KINDS.get(word, ()) for word in said.split())
 
 
 def _misfits(call: dict, vocabulary: Vocabulary) -> bool:
@@ -816,7 +833,7 @@ def _readings_said(history: list[dict]) -> list[tuple[str, str, float, str]]:
         if len(calls) != 1 or calls[0]["name"] not in ("read_sensor", "get_state"):
             continue
         args = calls[0]["arguments"]
-        kind = args.get("kind") or args.get("name")
+        kind = args.get("kind") or str(args.get("name")).rpartition(" ")[2]     # a sensor named by its reading too
         numbers = NUMBER_SAID.findall(content_text(message))
         if kind in SENSOR_KINDS and len(numbers) == 1:
             text = content_text(message)
@@ -1311,23 +1328,33 @@ def _changed_part(said: str, calls: list[dict], vocabulary: Vocabulary, before: 
             return _quantity_changed(value, calls)
         if kind == "name" and new.endswith(" 1"):      # "no, the bay window one": of the kind acted on
             value = _whole_of_its_kind(value, calls, vocabulary)
-        for call in reversed(calls):    # past a call whose skill cannot act on the thing named (a cover, a lamp)
+        for call, turn in reversed(list(zip(calls, calls.turns))):   # past a call whose skill cannot act on the thing named
             key = REPLACES[kind].get(call["name"])
             misfits = kind == "name" and _misfits({"name": call["name"], "arguments": {"name": value}}, vocabulary)
             if key is not None and (kind not in ("name", "device") or target_of(call) is not None) and not misfits:
                 changed = _with(call, key, value)
                 return request_for(changed) if changed else None
-            if kind == "unit" and isinstance(call["arguments"].get("degrees"), (int, float)) \
-                    and UNIT_FACTORS.get(value, ("",))[0] == "temperature":
-                # "what's that in fahrenheit" after the thermostat was set to 21: the setting, from the other unit
+            degrees = _degrees_of(call, before[turn]) \
+                if kind == "unit" and UNIT_FACTORS.get(value, ("",))[0] == "temperature" else None
+            if degrees is not None:
+                # "what's that in fahrenheit" after the thermostat was set to 21, "in fahrenheit?" after a room's 17
+                # degrees were read: that temperature, from the other unit
                 other = next(unit for unit, (group, _) in UNIT_FACTORS.items() if group == "temperature" and unit != value)
-                return request_for({"name": "convert", "arguments": {
-                    "value": call["arguments"]["degrees"], "from": other, "to": value}})
+                return request_for({"name": "convert", "arguments": {"value": degrees, "from": other, "to": value}})
         if kind == "area" and (there := _its_kind_there(value, calls, vocabulary, re.search(r"\b1\b", new) is None)):
             return there
         # a room, an area or a name the conversation's calls have no place for ("and the bedroom" after the thermostat)
         return Unplaced("Sorry, I'm not sure what you'd like there.") if kind in ("room", "area") else None
     return None
+
+
+def _degrees_of(call: dict, reply: dict) -> float | None:
+    """The temperature a call set (the thermostat's 21) or that its reply said was read (the office's 17); None for
+    any other call."""
+    if isinstance(call["arguments"].get("degrees"), (int, float)):
+        return call["arguments"]["degrees"]
+    read = _readings_said([reply])
+    return read[0][2] if read and read[0][0] == "temperature" else None
 
 
 def _its_kind_there(area: str, calls: list[dict], vocabulary: Vocabulary, several: bool) -> str | None:

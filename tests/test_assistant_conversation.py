@@ -2004,3 +2004,55 @@ def test_drop_is_a_step_down_of_the_setting_named():
     before = [user("heating to 21"), called("set_thermostat", degrees=21),
               user("timer for 5 minutes"), called("set_timer", seconds=300)]
     assert resolved([*before, user("drop the heating 3 degrees")]) == "set the thermostat to 18 degrees"
+
+
+# Round 23 (r23-follow): a unit alone after a temperature was read or a quantity converted
+
+
+def read(text: str, skill: str, /, **arguments) -> dict:
+    """An assistant turn that says what a reading's call read."""
+    return {**called(skill, **arguments), "content": text}
+
+
+@pytest.mark.parametrize("before,follow_up,rewritten", [
+    ([user("how hot is it in the garage"), read("It's 26 degrees in the garage.", "read_sensor", kind="temperature",
+                                                room="garage")],
+     "in fahrenheit", "convert 26 degrees celsius to degrees fahrenheit"),
+    ([user("how warm is the music room"), read("It's 22.5 degrees in the music room.", "get_state",
+                                               name="temperature", area="music room")],
+     "so in fahrenheit then", "convert 22.5 degrees celsius to degrees fahrenheit"),
+    ([user("temperature in the snug"), read("It's 15 degrees in the snug.", "get_state", name="snug temperature")],
+     "what's that in fahrenheit", "convert 15 degrees celsius to degrees fahrenheit"),
+    ([user("10 pounds in kilos"), called("convert", value=10, **{"from": "lb", "to": "kg"})],
+     "in grams please", "convert 10 pounds to grams"),
+])
+def test_a_unit_alone_is_the_newest_temperature_read_or_quantity_converted(lexicon, before, follow_up, rewritten):
+    """Past a sum and a switch: the reading the assistant said, or the conversion's quantity, in the unit said."""
+    history = [*before, user("what's 3 plus 3"), called("calculate", expression="3+3"),
+               user("kitchen light on"), called("set_device", device="light", room="kitchen", state="on"),
+               user(follow_up)]
+    assert resolved(history, lexicon) == rewritten
+
+
+def test_a_unit_alone_with_no_temperature_or_quantity_before_is_not_made_up(lexicon):
+    """A humidity read says no temperature: the unit is put on nothing, and the history is read as it is."""
+    humid = [user("how humid is the scullery"), read("The humidity in the scullery is 70 percent.", "get_state",
+                                                     name="humidity", area="scullery")]
+    assert resolved([*humid, user("in fahrenheit")], lexicon) is None
+
+
+def test_a_move_nobody_said_on_a_thing_its_skill_does_not_act_on_is_asked_about(lexicon):
+    """ "turn it down" after the jukebox was switched on, read by a rule as "turn the jukebox down": a cover closed
+    on the jukebox (which the runner would carry out as off) is not made; "start it up" of a switch is a verb of
+    its kind, and a heater given a number has no state to question."""
+    history = [user("put the jukebox on"), called("switch_device", name="jukebox", state="on"),
+               user("what time is it"), called("get_time"), user("turn it down")]
+    assert resolved(history, lexicon) == "turn the jukebox down"
+    assert unsupported(history, {"name": "set_cover", "arguments": {"name": "jukebox", "action": "close"}}, lexicon)
+    assert unsupported([*history[:-1], user("switch it off")],
+                       {"name": "switch_device", "arguments": {"name": "jukebox", "state": "off"}}, lexicon) is None
+    press = [user("is the trouser press on"), called("get_state", name="trouser press"), user("start it up")]
+    assert unsupported(press, {"name": "set_cover", "arguments": {"name": "trouser press", "action": "open"}},
+                       lexicon) is None
+    stove = [user("snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20), user("make it 23")]
+    assert unsupported(stove, {"name": "set_level", "arguments": {"name": "snug stove", "percent": 23}}, lexicon) is None
