@@ -420,6 +420,8 @@ MENTIONED = ("mentioned", "told me about", "were talking about", "were just talk
              "started", "opened", "closed", "locked", "unlocked", "checked")
 # Words for the setting of the default home's one thermostat ("knock the temperature down a couple of degrees")
 HEATING_WORDS = ("thermostat", "temperature", "heat", "heating")
+# Words a call is asked by that no other table holds, spelt right when typed with a slip (assistant.spelling)
+SPELT_WORDS = ("timer", "timers", "alarm", "alarms", "brightness", "scene", "convert", "calculate", "tomorrow")
 # Words that move an alarm by a length ("push the alarm back half an hour", "bring it forward 10 minutes"): later or
 # earlier
 ALARM_WAYS = {"later": ("later", "back"), "earlier": ("earlier", "sooner", "forward", "forwards")}
