@@ -14,7 +14,7 @@ from assistant.vocabulary import (ASKING_WRAPPERS, CONDITIONS, DEVICES, LIGHT_KI
                                   QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
                                   SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES,
                                   BRIGHTER, CHECKS, DARKER, LEVEL_WORDS, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,
-                                  SAID_WELCOME, WISH_ADVERBS)
+                                  SAID_WELCOME, TEXTED, WISH_ADVERBS)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
@@ -95,6 +95,8 @@ def _asked_state(match: re.Match) -> str:
 
 # Words said many ways, as the corpus's one word: for every request, also one read with the turns before it.
 SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # words typed short, as the corpus writes them: "kitchen lights to 25 pls", "dim the hall lights abit"
+    (rf"\b(?:{'|'.join(TEXTED)})\b(?!')", lambda match: TEXTED[match[0]]),
     # an aside after the request, one or several ("lock the gate for the night please, thanks")
     (rf"\s+(?:{_ASIDE})(?=(?:\s+(?:please|{_ASIDE}))*$)", ""),
     # a reason or a purpose after the request, with no place and no number in it: "turn on the belvedere fan
@@ -283,6 +285,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"is \1\3 \2"),
     # lights out: off ("lights out in the house")
     (r"^((?:all )?(?:the )?(?:lights|lamps)) out\b", r"\1 off"),
+    # "all" with no kind after it is everything: "all off", "switch all on please", "turn off all"
+    (r"^(?:(?:turn|switch|shut|power|put) )?all (on|off)(?: please| now)?$", r"turn \1 everything"),
+    (r"^(?:turn|switch|shut|power|put) (on|off) all(?: please| now)?$", r"turn \1 everything"),
     # a room's lights at full: "garage lights all the way up"
     (rf"^(?:turn |put |bring |crank |set )?(?:the )?({_ROOM}) (?:lights?|lamps?|lighting) (?:all the way up|on full|"
      r"to full|up to full|full|to max|to maximum|at full|to 100 percent)\b", r"set the \1 lights to 100 percent"),
@@ -502,6 +507,8 @@ _NAME_STOPS = ("the|my|our|a|an|i|i'd|i'm|it|it's|is|are|in|we|we'd|you|please|c
 # a light said by its name, up to three words before its kind
 _A_LIGHT = rf"((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}{_LIGHT_KIND})"
 NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # words typed short, as the corpus writes them: "kitchen lights to 25 pls", "dim the hall lights abit"
+    (rf"\b(?:{'|'.join(TEXTED)})\b(?!')", lambda match: TEXTED[match[0]]),
     (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:lower|down|dimmer)"
      r"(?: please)?$", r"dim the \1\2"),
     (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:higher|up|brighter)"
