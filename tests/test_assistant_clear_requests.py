@@ -2,10 +2,13 @@
 default home's one device in one room with one state, a reading asked in one place by a word of that reading, a
 wish said after a modal; and a whole-home switch refused when a room was said. Phrasings written for these
 mechanisms, not rows of a development set. Round 23: typing slips of the vocabulary's words, longer words of
-asking, a wish said of the thing ("i'd love it if the X went on")."""
+asking, a wish said of the thing ("i'd love it if the X went on"), words typed short, "all" alone, a remark's length
+of time."""
 import pytest
 
 from assistant.chat_template import Slots, asks_nothing, model_prompt, named_move
+from assistant.clauses import takeable
+from assistant.conversation import Vocabulary
 from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
 from assistant.rephrase import rephrase, synonyms
@@ -170,3 +173,36 @@ def test_a_slip_read_again_never_acts_on_words_that_ask_nothing(assistant):
     reply = respond_sync(assistant, [{"role": "user", "content": "are you able to dim lihgts in general"}],
                          ToolRunner(home))
     assert reply.tool_calls == [] and home.devices == {}
+
+
+@pytest.mark.parametrize("said, read", [
+    ("salt lamp on plz", "salt lamp on please"),                                      # words typed short
+    ("turn the arc lamp down abit thx", "turn the arc lamp down a bit"),
+    ("is the kiln on rn", "is the kiln on right now"),
+    ("all off", "turn off everything"),                                               # "all" with no kind
+    ("switch all on please", "turn on everything"),
+    ("turn off all", "turn off everything"),
+    ("all the lights off", "all the lights off"),                                     # a kind said
+])
+def test_texted_words_and_all_alone_are_read_in_the_corpus_words(said, read):
+    normalised = synonyms(normalize_request(said))
+    assert normalised == read or rephrase(normalised, True) == read
+
+
+def test_a_remarks_length_of_time_is_the_speakers_and_the_request_beside_it_is_taken():
+    """"I'll be back in a minute" carries no number a call needs; another number in a remark still does."""
+    vocabulary = Vocabulary(None)
+    assert takeable("i'll be down in five minutes, switch the office fan on", vocabulary) == \
+        ["switch the office fan on"]
+    assert takeable("we're off in an hour, switch the office fan on", vocabulary) == ["switch the office fan on"]
+    assert takeable("it's 20 degrees, switch the office fan on", vocabulary) == []     # not a length of time
+    assert takeable("i'll be in the kitchen in a minute, switch the fan on", vocabulary) == \
+        ["switch the fan on in the kitchen"]                                           # the remark's place goes along
+
+
+def test_a_clear_request_beside_a_remark_of_the_speakers_time_acts(assistant):
+    home = InMemoryHome()
+    reply = respond_sync(assistant, [{"role": "user", "content": "i'll be down in five minutes, switch the office "
+                                                                  "fan on"}], ToolRunner(home))
+    assert [call.name for call in reply.tool_calls] == ["set_device"], reply
+    assert home.devices == {("fan", "office"): "on"}
