@@ -72,6 +72,8 @@ _TIMER_SAID = re.compile(rf"\b(?:the|my|our) {_TIMER_NAMED}")
 # Said between a thing and an area of it: "the pleated blind in the nursery", "the bunting lights on the veranda"
 _IN_AREA = {("in", "the"), ("on", "the")}
 _NUMBER = re.compile(r"\d")
+# a length of time as the normaliser writes it ("a minute": "60 seconds")
+_DURATION = re.compile(r"\b\d+(?:\.\d+)? seconds\b")
 # A remark said of an area as its subject: "the cellar's getting musty", "the nursery is freezing"
 _AREA_SAID_OF = re.compile(r"^(?:the|my|our) ([a-z ]+?)(?:'s| is| feels| has got| has gotten)\b")
 # A clause said of its subject: "the boat's tied up", "the kids are up", "the wash has just gone on"
@@ -237,11 +239,13 @@ def _may_be_the_request(found: list[Clause], i: int) -> bool:
 
 
 def _carries_nothing(said: str, vocabulary, beside: str = "") -> bool:
-    """The words carry nothing a call could need: no number, place, thing of the home (but, in a question, one
-    the clause beside them names too: "is the pond leaking, check the pond leak sensor") or state (a remark's
-    state is the speaker's, "we're off on holiday", or its subject's, "the boat's tied up")."""
+    """The words carry nothing a call could need: no number (a remark's length of time is the speaker's), place,
+    thing of the home (but, in a question, one the clause beside them names too: "is the pond leaking, check the
+    pond leak sensor") or state (a remark's state is the speaker's, "we're off on holiday", or its subject's, "the
+    boat's tied up")."""
     beside = beside if asks_how_things_are(said) else ""      # "bring the pendant, mount a pendant" names it again
-    return not (_NUMBER.search(said) or _PLACE.search(said) or names_a_thing(said, vocabulary, beside)
+    # a remark's duration is the speaker's time: "i'll be back in a minute", "we're off in 10 minutes"
+    return not (_NUMBER.search(_DURATION.sub("", said) if REMARK.match(said) else said) or _PLACE.search(said) or names_a_thing(said, vocabulary, beside)
                 or (STATE_WORDS.search(said) and not REMARK.match(said) and not _said_of_nothing(said, vocabulary)))
 
 

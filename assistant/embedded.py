@@ -39,6 +39,7 @@ from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOO
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
 from assistant.skills import SKILLS, TIMER_SKILLS
+from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
 from assistant.tools import ToolRunner
@@ -377,7 +378,8 @@ class EmbeddedGenerator:
 
     def readings(self, history: list[dict], lexicon, client_tools: Mapping[str, dict]) -> list[tuple[list[int], Slots]]:
         """The prompt of the request being answered, then one for each clause a second reading may take
-        (assistant.clauses), read alone as the request with the turns before it: all decoded together."""
+        (assistant.clauses), read alone as the request with the turns before it, and one of the request with its
+        typing slips spelt right (assistant.spelling), taken as a clause is: all decoded together."""
         readings = [self.prompt_ids(history, lexicon, client_tools)]
         if history and history[-1].get("role") == "user":
             request = content_text(history[-1])
@@ -386,4 +388,8 @@ class EmbeddedGenerator:
                 readings.append(self.prompt_ids(asked, lexicon, client_tools))
             if len(readings) > 1:
                 readings[0][1].clauses = tuple(clause.said for clause in clauses(request))
+            spelt = respelt(request, lexicon)
+            if spelt != request:       # typed with a slip ("tempreture"): read as spelt too, taken as a clause is
+                readings.append(self.prompt_ids([*history[:-1], {"role": "user", "content": spelt}], lexicon,
+                                                client_tools))
         return readings

@@ -10,11 +10,11 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import (CONDITIONS, DEVICES, LIGHT_KINDS, STATE_QUESTION_WORDS, OTHER_REQUEST_VERBS,
+from assistant.vocabulary import (ASKING_WRAPPERS, CONDITIONS, DEVICES, LIGHT_KINDS, STATE_QUESTION_WORDS, OTHER_REQUEST_VERBS,
                                   QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
                                   SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES,
                                   BRIGHTER, CHECKS, DARKER, LEVEL_WORDS, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,
-                                  WISH_ADVERBS)
+                                  SAID_WELCOME, TEXTED, WISH_ADVERBS)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
@@ -54,6 +54,11 @@ def _ing(verb: str) -> str:
     return verb + "ing"
 
 
+# words of asking longer than the corpus's own ("can you", "would you"), which the verb of the request follows;
+# not those of minding, which take the verb's -ing form
+_ASKED_TO_DO = "|".join(sorted((re.escape(w) for w in ASKING_WRAPPERS if len(w.split()) > 2 and not w.endswith("mind")),
+                               key=len, reverse=True))
+
 # a verb of a request in its -ing form ("would you mind switching ..."): the verb
 _VERBS_ING = {form: verb for verb in (*SWITCH_VERBS, *OTHER_REQUEST_VERBS) if verb not in WISHED_STATES
               for form in (_ing(verb), verb + "ling" if verb.endswith("el") else _ing(verb))}   # "cancelling" too
@@ -90,6 +95,8 @@ def _asked_state(match: re.Match) -> str:
 
 # Words said many ways, as the corpus's one word: for every request, also one read with the turns before it.
 SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # words typed short, as the corpus writes them: "kitchen lights to 25 pls", "dim the hall lights abit"
+    (rf"\b(?:{'|'.join(TEXTED)})\b(?!')", lambda match: TEXTED[match[0]]),
     # an aside after the request, one or several ("lock the gate for the night please, thanks")
     (rf"\s+(?:{_ASIDE})(?=(?:\s+(?:please|{_ASIDE}))*$)", ""),
     # a reason or a purpose after the request, with no place and no number in it: "turn on the belvedere fan
@@ -98,10 +105,11 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # politeness before a request, in the corpus's word: "would you be so kind as to tell me the time"
     (r"^(?:(?:would|could) you be (?:so kind as|kind enough) to|would you kindly|(?:be a dear|do me a favou?r) and)\b",
      "please"),
-    # a request said as leave to do it: "you can stop the pasta timer", "you might as well switch the fan off"
-    (r"^(?:you can|you could|you may|you might as well|you may as well|feel free to|(?:can|could) you possibly|"
-     r"(?:would|will) it be possible to|is it possible to|any chance you could|i was wondering if you could)\s+(?=[a-z])",
-     "please "),
+    # a request said as leave to do it: "you can stop the pasta timer", "you might as well switch the fan off";
+    # or in longer words of asking than the corpus's "can you" (vocabulary.ASKING_WRAPPERS): "is there any way you
+    # could ...", "i was hoping you could ...", "would it be possible to ..."
+    (rf"^(?:you can|you could|you may|you might as well|you may as well|feel free to|will it be possible to|"
+     rf"{_ASKED_TO_DO})\s+(?=[a-z])", "please "),
     # or as whether one minds doing it: "would you mind switching the heater off" (the verb's -ing taken off)
     (rf"^(?:would|do) you mind ({_VERB_ING})\b", lambda match: "please " + _VERBS_ING[match.group(1)]),
     # a light made less bright: "make the bedroom light a bit softer"
@@ -277,6 +285,9 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"is \1\3 \2"),
     # lights out: off ("lights out in the house")
     (r"^((?:all )?(?:the )?(?:lights|lamps)) out\b", r"\1 off"),
+    # "all" with no kind after it is everything: "all off", "switch all on please", "turn off all"
+    (r"^(?:(?:turn|switch|shut|power|put) )?all (on|off)(?: please| now)?$", r"turn \1 everything"),
+    (r"^(?:turn|switch|shut|power|put) (on|off) all(?: please| now)?$", r"turn \1 everything"),
     # a room's lights at full: "garage lights all the way up"
     (rf"^(?:turn |put |bring |crank |set )?(?:the )?({_ROOM}) (?:lights?|lamps?|lighting) (?:all the way up|on full|"
      r"to full|up to full|full|to max|to maximum|at full|to 100 percent)\b", r"set the \1 lights to 100 percent"),
@@ -383,6 +394,10 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      r"turn \2 \1"),
     (rf"^({_THE} .+?) (?:can|could|should|may|needs to|has to|must) be {_STATE} (on|off)(?: please| now)?$",
      r"turn \2 \1"),
+    # or as what would please, the thing said as its subject: "i'd love it if the kennel heater went on", "it would
+    # be lovely if the fan came on"
+    (rf"^(?:{_WISHED} it|it {SAID_WELCOME}) if ({_THE} [a-z' ]+?) (?:went|came|got|was|were|could go|could come) "
+     rf"(?:{_STATE} )?(on|off)(?: please| now)?$", r"turn \2 \1"),
     (rf"^(?:can|could|would|should) ({_THE} .+?|everything .+?) be {_STATE} (on|off)(?: please| now)?$", r"turn \2 \1"),
     # "how many centimeters are there in 12 inches": the corpus's "how many centimeters in 12 inches"
     (r"^how many ([a-z]+) (?:are|is) there in\b", r"how many \1 in"),
@@ -492,6 +507,8 @@ _NAME_STOPS = ("the|my|our|a|an|i|i'd|i'm|it|it's|is|are|in|we|we'd|you|please|c
 # a light said by its name, up to three words before its kind
 _A_LIGHT = rf"((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}{_LIGHT_KIND})"
 NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
+    # words typed short, as the corpus writes them: "kitchen lights to 25 pls", "dim the hall lights abit"
+    (rf"\b(?:{'|'.join(TEXTED)})\b(?!')", lambda match: TEXTED[match[0]]),
     (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:lower|down|dimmer)"
      r"(?: please)?$", r"dim the \1\2"),
     (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:higher|up|brighter)"

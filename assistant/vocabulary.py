@@ -420,6 +420,12 @@ MENTIONED = ("mentioned", "told me about", "were talking about", "were just talk
              "started", "opened", "closed", "locked", "unlocked", "checked")
 # Words for the setting of the default home's one thermostat ("knock the temperature down a couple of degrees")
 HEATING_WORDS = ("thermostat", "temperature", "heat", "heating")
+# Words typed short, as texts are, and the corpus's words for them ("kitchen lights to 25 pls", "dim it abit")
+TEXTED = {"pls": "please", "plz": "please", "plse": "please", "thx": "thanks", "thnx": "thanks", "thanx": "thanks",
+          "ty": "thank you", "u": "you", "ur": "your", "abit": "a bit", "rn": "right now",
+          "tmrw": "tomorrow", "tmr": "tomorrow", "tonite": "tonight"}
+# Words a call is asked by that no other table holds, spelt right when typed with a slip (assistant.spelling)
+SPELT_WORDS = ("timer", "timers", "alarm", "alarms", "brightness", "scene", "convert", "calculate", "tomorrow")
 # Words that move an alarm by a length ("push the alarm back half an hour", "bring it forward 10 minutes"): later or
 # earlier
 ALARM_WAYS = {"later": ("later", "back"), "earlier": ("earlier", "sooner", "forward", "forwards")}
