@@ -339,8 +339,9 @@ TELLING = frozenset({"find", "convert", "translate"})
 # a tool nor rule one out.
 ANY_ACTION = frozenset("give take do go help let run turn switch get make".split())
 # Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print),
-# a thing bought is got or ordered ("get us four tickets" with buy_tickets).
-ALSO = {"cancel": ("stop",), "buy": ("book",)}
+# a thing bought is got or ordered ("get us four tickets" with buy_tickets), and a thing ordered is bought ("buy one
+# more bag" with orderPetFood).
+ALSO = {"cancel": ("stop",), "buy": ("book",), "book": ("buy",)}
 # Actions that undo each other: a request with a word of one never calls a tool of the other ("take bananas
 # off the list" is no add_to_shopping_list call).
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
@@ -364,6 +365,8 @@ REMINDING = "remind"
 # the tables and no word of wanting, a remark, no ask to be told anything nor to record it.
 COPULAS = frozenset("is are am was were isn't aren't wasn't weren't it's that's".split())
 SPEAKERS = frozenset("i we i'm we're".split())
+# Words before a verb's past form that say it was done ("already renewed").
+DONE_WORDS = frozenset("already i've we've".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
 # alone, with nothing else of the tool's, is no evidence for a tool of one of them.
 BROAD_ACTIONS = frozenset("add find book start change remove".split())
@@ -1531,6 +1534,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     # a reminder to do something ("remind me to take my metformin") asks a tool of reminders, not one that does it
     if words[request.verb_at:request.verb_at + 1] == [REMINDING] and "to" in words[request.verb_at + 1:request.verb_at + 3] \
             and not tool.has(stem(REMINDING)):
+        return None
+    # what the speaker did by the tool's own verb ("i already renewed the hobbit yesterday"; not "could you get my
+    # bike booked in") asks nothing of a tool that acts and does not record it
+    if not tool.tells() and tool.verb not in RECORDS and tool.verb_word and any(
+            verb_senses.past(w) and verb_senses.lemma(w) == verb_senses.lemma(tool.verb_word) and
+            (SPEAKERS | DONE_WORDS) & set(words[max(i - 2, 0):i]) for i, w in enumerate(words[:request.clause_end])):
         return None
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:

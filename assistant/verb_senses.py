@@ -68,6 +68,17 @@ def lemma(verb: str) -> str | None:
                  if verb.endswith(ending) and verb[:-len(ending)] + added in senses), None)
 
 
+def past(word: str) -> bool:
+    """A verb's past form ("renewed", "took"): an irregular one of verb.exc or a regular one in -ed; not a word that
+    is a verb of its own too ("feed", "shed")."""
+    word = word.lower()
+    if word in _senses():
+        return False
+    if word in _irregular():
+        return not word.endswith(("s", "ing"))
+    return word.endswith("ed") and lemma(word) is not None
+
+
 def alike(said: str, own: str) -> bool:
     """The two verbs share a sense in common use, or such a sense of one is a kind of such a sense of the other; not
     a verb that is the other behind a prefix, which undoes or redoes it ("reopen" a ticket, "unbook")."""
