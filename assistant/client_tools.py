@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
+from assistant import verb_senses
 from assistant.spoken_numbers import (AND_A_FRACTION, CLOCK_MINUTES, CLOCK_WAYS, DURATION_SECONDS, TENS, UNITS,
                                      parse_cardinal)
 from assistant.vocabulary import (ASKED_AFTER_A_REMARK, ASKING_WRAPPERS, EXPLAINING_VERBS, QUESTION_LINKS,
@@ -338,8 +339,9 @@ TELLING = frozenset({"find", "convert", "translate"})
 # a tool nor rule one out.
 ANY_ACTION = frozenset("give take do go help let run turn switch get make".split())
 # Actions a tool's action answers besides its own: a job cancelled is stopped ("stop the print" with cancel_print),
-# a thing bought is got or ordered ("get us four tickets" with buy_tickets).
-ALSO = {"cancel": ("stop",), "buy": ("book",)}
+# a thing bought is got or ordered ("get us four tickets" with buy_tickets), and a thing ordered is bought ("buy one
+# more bag" with orderPetFood).
+ALSO = {"cancel": ("stop",), "buy": ("book",), "book": ("buy",)}
 # Actions that undo each other: a request with a word of one never calls a tool of the other ("take bananas
 # off the list" is no add_to_shopping_list call).
 OPPOSED = {frozenset(pair) for pair in [("add", "remove"), ("lock", "unlock"), ("play", "stop"), ("start", "stop"),
@@ -356,11 +358,15 @@ LEAD_IN = frozenset(word for words in JOINING_WORDS + REQUEST_OPENERS + LIMITING
 WANTING = frozenset("need want wanna like please fancy".split())
 # Verbs of tools that record what was done: a statement of it asks for the call.
 RECORDS = frozenset("log record".split())
+# The verb that asks for a reminder ("remind me to ...").
+REMINDING = "remind"
 # Words that make a request's first clause a statement of how things are ("the museum was amazing", "my baby is
 # so cute"), and words of a statement of one's own ("i hate potholes", "i love the ferry ride"): with no verb of
 # the tables and no word of wanting, a remark, no ask to be told anything nor to record it.
 COPULAS = frozenset("is are am was were isn't aren't wasn't weren't it's that's".split())
 SPEAKERS = frozenset("i we i'm we're".split())
+# Words before a verb's past form that say it was done ("already renewed").
+DONE_WORDS = frozenset("already i've we've".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
 # alone, with nothing else of the tool's, is no evidence for a tool of one of them.
 BROAD_ACTIONS = frozenset("add find book start change remove".split())
@@ -634,6 +640,7 @@ class Tool:
     parameters: tuple
     actions: frozenset = frozenset()     # its action, and those its description says ("Add an episode", "Lock or unlock")
     thing: str = ""            # root of what its description's verb acts on ("Book a ferry *crossing*")
+    verb_word: str = ""        # its verb as written ("schedule"), for verbs of one meaning (verb_senses.alike)
 
     @classmethod
     def read(cls, declaration: dict) -> "Tool | None":
@@ -708,7 +715,7 @@ class Tool:
                 phrase.append(word)
         return cls(name, action, stem(verb) if action and verb else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}),
-                   stem(phrase[-1]) if phrase and action else "")
+                   stem(phrase[-1]) if phrase and action else "", verb if action and verb else "")
 
     def tells(self) -> bool:
         return self.action is None or self.action in TELLING
@@ -738,8 +745,11 @@ class Request:
         self.text = text
         self.tokens, end = [], 0
         for match in _TOKEN.finditer(text):
-            self.tokens.append(Token(match.group(0).lower().replace("’", "'"), match.start(), match.end(),
-                                     text[end:match.start()]))
+            word = match.group(0).lower().replace("’", "'")
+            # a day's possessive is the day ("call off *tomorrow's* yoga class": the day is tomorrow)
+            owned_day = word.endswith("'s") and word[:-2] in DAY_WORDS
+            self.tokens.append(Token(word[:-2] if owned_day else word, match.start(),
+                                     match.end() - 2 if owned_day else match.end(), text[end:match.start()]))
             end = match.end()
         words = [t.word for t in self.tokens]
         first = next((i for i, w in enumerate(words) if w not in LEAD_IN), len(words))
@@ -774,6 +784,8 @@ class Request:
             end = next((i for i, t in enumerate(self.tokens) if i > first and any(c in t.gap for c in ",;.!?")), len(words))
             self.verb = next((action for particle, action in PARTICLES[words[first]].items()
                               if particle in words[first + 1 + (self.verb == "any"):end]), self.verb)
+            if self.verb != "any" and words[first + 1:first + 2] and words[first + 1] in PARTICLES[words[first]]:
+                self.verb_length = 2        # its particle right after it is no value ("call off the yoga class")
         self.verb_at = first
         self.asked_in_words = inside        # after words of asking ("would you mind", "i was hoping you could")
         def asks(i: int) -> bool:
@@ -1478,6 +1490,12 @@ def compounds(words: list[str], tool: Tool, skipped: range) -> set[str]:
     return {root for root in joined + parts if any(same_root(root, r) for r in tool.own)}
 
 
+def said_verb(words: list[str], at: int) -> str:
+    """The request's verb with its particle when WordNet has them as one verb ("call off", "line up")."""
+    pair = " ".join(words[at:at + 2])
+    return pair if at + 1 < len(words) and verb_senses.lemma(pair) else words[at]
+
+
 def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | None:
     """Whether the request says the tool's action, how much it says of what the tool acts on (a word of the
     tool's own 1, a word of the same kind, "umbrella" for weather, 0.5; the request's verb not counted: "book
@@ -1506,11 +1524,28 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     if request.verb == "any" and tool.tells() and words[request.verb_at] in DOING_VERBS and \
             words[request.verb_at + 1:request.verb_at + 2] not in (["i"], ["you"], ["we"], ["they"]):
         return None
+    # the request's verb is one of the tool's verb's meaning by WordNet ("book the window cleaner" with
+    # schedule_window_cleaner, "call off the yoga class" with cancel_gym_class): it says the tool's action
+    # and the thing its name acts on follows it
+    alike = not tool.tells() and request.verb != "any" and request.verb_at < len(words) and \
+        bool(tool.verb_word) and request.verb_at not in request.titled and \
+        any(tool.has(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end])) and \
+        verb_senses.alike(said_verb(words, request.verb_at), tool.verb_word)
+    # a reminder to do something ("remind me to take my metformin") asks a tool of reminders, not one that does it
+    if words[request.verb_at:request.verb_at + 1] == [REMINDING] and "to" in words[request.verb_at + 1:request.verb_at + 3] \
+            and not tool.has(stem(REMINDING)):
+        return None
+    # what the speaker did by the tool's own verb ("i already renewed the hobbit yesterday"; not "could you get my
+    # bike booked in") asks nothing of a tool that acts and does not record it
+    if not tool.tells() and tool.verb not in RECORDS and tool.verb_word and any(
+            verb_senses.past(w) and verb_senses.lemma(w) == verb_senses.lemma(tool.verb_word) and
+            (SPEAKERS | DONE_WORDS) & set(words[max(i - 2, 0):i]) for i, w in enumerate(words[:request.clause_end])):
+        return None
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
             return None
         if not tool.tells() and request.verb not in tool.actions and not tool.has(stem(words[request.verb_at])) and \
-                not generic:
+                not generic and not alike:
             return None
     # an unknown first word that is no word of a telling tool's is a verb of doing ("fill the pool", "charge my
     # phone") or a remark's ("red wine gives me a headache"), not a thing to be told of ("ski conditions in zermatt")
@@ -1533,7 +1568,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
     # or the request's verb, read with its particle, is the action of a tool that acts ("switch the seats off")
     support = tool.action is not None and (any(its_action(i) for i in range(len(words))) or
-                                           not tool.tells() and request.verb in tool.actions)
+                                           not tool.tells() and request.verb in tool.actions or alike)
     # the tool's own verb that no table holds is the request's verb, no thing it acts on ("freeze the chicken")
     own = request.says_own_verb(tool)
     verb = range(request.verb_at, request.verb_at + max(request.verb_length, 1)) if request.verb or own else range(0)
@@ -1559,7 +1594,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
                 not (tool.verb is None and ACTION_OF.get(words[i]) in tool.actions) for i in verb)
     # the tool's verb alone is evidence only for an action of few things ("ring marie-claire", not "order a pizza"
     # with order_coffee)
-    action = tool.action if own else request.verb
+    action = tool.action if own or alike else request.verb
     after_verb = words[verb.stop:verb.stop + 1] if verb else []
     if not objects and not named and (action is None or action != tool.action or tool.action in BROAD_ACTIONS or
                                       tool.verb is None or PARTITIVES.intersection(after_verb)):
@@ -1569,7 +1604,11 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     # with no verb of the tables, a word of its own ("navigate to the louvre", "vacuum the hall") or a word of
     # wanting ("i need a premium ride", not "my fish are so cute") asks for it; a tool that records what was done
     # is asked by saying it was done ("i drank 3 glasses of water")
-    own_verb = request.unknown_verb and tool.has(stem(request.first))
+    # or the description's own verb in another form ("i just took 400 mg of ibuprofen" with "Record a dose of
+    # medicine the user has taken")
+    own_verb = request.unknown_verb and (tool.has(stem(request.first)) or verb_senses.lemma(request.first) is not None
+                                         and any(verb_senses.lemma(w) == verb_senses.lemma(request.first)
+                                                 for w in tool.own))
 
     def spoken_of() -> bool:
         """A word of the tool's own or of a parameter's name is said ("glucose", "12.5 *km*")."""

