@@ -409,7 +409,7 @@ class Inventory:
             candidates = [e for e in candidates if e.area and _spelled(e.area) == area or _contains(_spelled(e.name), area)]
         if not name or _norm(name) in ("everything", "all", "all devices", "every device"):
             return candidates
-        wanted = _spelled(_norm(name))
+        wanted = self._with_apostrophes(_spelled(_norm(name)))
         if area and not wanted.startswith(area):
             exact = [e for e in candidates if _spelled(e.name) in (wanted, f"{area} {wanted}")]
         else:
@@ -426,6 +426,12 @@ class Inventory:
             self._whole_name_after_words_of_none(wanted, candidates) or \
             _whole_name_before_its_kind(wanted, candidates)
         return _told_apart_by_number(wanted, found)
+
+    def _with_apostrophes(self, said: str) -> str:
+        """Each word of the home's possessives typed without its apostrophe, with it: "nans" is "nan's"."""
+        possessives = self._per_version("possessives", lambda: {
+            w.replace("'", ""): w for e in self._entities.values() for w in f"{e.name} {e.area or ''}".split() if "'" in w})
+        return " ".join(possessives.get(w, w) for w in said.split())
 
     def _whole_name_after_words_of_none(self, wanted: str, candidates: list[Entity]) -> list[Entity]:
         """The thing whose whole name ends what was said, after words that say nothing of this home: no word of
@@ -495,17 +501,16 @@ class Lexicon(tuple):
 
     @cached_property
     def unspaced(self) -> dict[str, str]:
-        """Each phrase by its letters without spaces: speech recognition splits and joins compounds."""
-        return {p.replace(" ", ""): p for p in self[0] | self[1]}
+        """Each phrase by its letters without spaces or apostrophes (unspaced_key): speech recognition splits and
+        joins compounds, and a possessive may be typed without its apostrophe ("nans" is "nan's", "nan" is not)."""
+        return {unspaced_key(p): p for p in self[0] | self[1]}
 
     @cached_property
     def folded(self) -> dict[str, str]:
-        """Each phrase by its spelling key (spelling_key): "louvre" and "louvers" find the "louvres"; a possessive
-        of a name typed without its apostrophe finds it ("nans reading lamp"); a whole name wins over its other
-        forms with that key ("grandads reading lamp" is the "grandad's reading lamp", not the plural the lexicon
-        also holds)."""
-        phrases = sorted(self[0] | self[1], key=lambda p: (p in self.kinds, p))
-        return {key: p for p in phrases for key in {spelling_key(p), spelling_key(p.replace("'", ""))}}
+        """Each phrase by its spelling key (spelling_key): "louvre" and "louvers" find the "louvres"; a whole name
+        wins over its other forms with that key (the "grandad's reading lamp", not the plural the lexicon also
+        holds)."""
+        return {spelling_key(p): p for p in sorted(self[0] | self[1], key=lambda p: (p in self.kinds, p))}
 
     @cached_property
     def whole(self) -> set[str]:
@@ -517,6 +522,10 @@ class Lexicon(tuple):
     def longest(self) -> int:
         """The most words of any phrase."""
         return max((p.count(" ") + 1 for p in self[0] | self[1]), default=0)
+
+
+def unspaced_key(phrase: str) -> str:
+    return phrase.replace(" ", "").replace("'", "")
 
 
 def _lexicon_of(entities: list[Entity]) -> Lexicon:
@@ -682,7 +691,7 @@ def _whole_name_before_its_kind(wanted: str, candidates: list[Entity]) -> list[E
 
 def _entity_words(e: Entity) -> set[str]:
     name = _spelled(e.name)
-    words = {_singular(w) for w in name.split()} | {_singular(w.replace("'", "")) for w in name.split()}
+    words = {_singular(w) for w in name.split()}
     words |= {CLASS_WORDS[w] for w in name.split() if w in CLASS_WORDS}
     words.add(e.component)
     if e.component in SENSORS:
