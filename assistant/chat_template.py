@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
 from assistant.inventory import (KIND_WORDS, SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
-                                 spelling_key, unspaced_key)
+                                 spelling_key)
 from assistant.skills import READINGS, SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
@@ -1011,7 +1011,7 @@ def hide_names(text: str, slots: Slots, lexicon: tuple[set, set] | None) -> str:
         for n in range(min(longest, len(words) - i), 0, -1):
             phrase = " ".join(words[i:i + n])
             if phrase not in areas and phrase not in names:
-                phrase = unspaced.get(unspaced_key(phrase), phrase)
+                phrase = unspaced.get(phrase.replace(" ", ""), phrase)
             if phrase not in areas and phrase not in names:
                 phrase = lexicon.folded.get(spelling_key(phrase), phrase)
             if phrase in areas or phrase in names:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from assistant.chat_template import (LEVEL_SKILLS, NAME_ARGUMENTS, _assistant_calls, asks_how_things_are,
                                      content_text)
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
-from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS, unspaced_key
+from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
@@ -466,7 +466,7 @@ class Vocabulary:
             return "area", words
         if words in self.names:
             return "name", words
-        if (typed := getattr(self.lexicon, "unspaced", {}).get(unspaced_key(words))) in self.names:
+        if (typed := getattr(self.lexicon, "unspaced", {}).get(words.replace(" ", ""))) in self.names:
             return "name", typed           # a name typed joined or without its apostrophe: "and nans"
         if words in self.rooms:
             return "room", self.rooms[words]

@@ -501,9 +501,10 @@ class Lexicon(tuple):
 
     @cached_property
     def unspaced(self) -> dict[str, str]:
-        """Each phrase by its letters without spaces or apostrophes (unspaced_key): speech recognition splits and
-        joins compounds, and a possessive may be typed without its apostrophe ("nans" is "nan's", "nan" is not)."""
-        return {unspaced_key(p): p for p in self[0] | self[1]}
+        """Each phrase by its letters without spaces, and without its apostrophes too: speech recognition splits
+        and joins compounds, and a possessive may be typed without its apostrophe ("nans" is "nan's"; "nan" is
+        not, nor is "lawn's" the plural "lawns")."""
+        return {key: p for p in self[0] | self[1] for key in (p.replace(" ", ""), p.replace(" ", "").replace("'", ""))}
 
     @cached_property
     def folded(self) -> dict[str, str]:
@@ -522,10 +523,6 @@ class Lexicon(tuple):
     def longest(self) -> int:
         """The most words of any phrase."""
         return max((p.count(" ") + 1 for p in self[0] | self[1]), default=0)
-
-
-def unspaced_key(phrase: str) -> str:
-    return phrase.replace(" ", "").replace("'", "")
 
 
 def _lexicon_of(entities: list[Entity]) -> Lexicon:
