@@ -471,6 +471,8 @@ class Vocabulary:
             return "area", words
         if words in self.names:
             return "name", words
+        if (typed := getattr(self.lexicon, "unspaced", {}).get(words.replace(" ", ""))) in self.names:
+            return "name", typed           # a name typed joined or without its apostrophe: "and nans"
         if words in self.rooms:
             return "room", self.rooms[words]
         if words in self.devices:

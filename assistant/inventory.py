@@ -21,6 +21,7 @@ from pathlib import Path
 
 from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, RELAYED_KINDS,
                                   ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS)
+from assistant.spoken_numbers import UNITS
 
 log = logging.getLogger("parley.inventory")
 
@@ -408,7 +409,7 @@ class Inventory:
             candidates = [e for e in candidates if e.area and _spelled(e.area) == area or _contains(_spelled(e.name), area)]
         if not name or _norm(name) in ("everything", "all", "all devices", "every device"):
             return candidates
-        wanted = _spelled(_norm(name))
+        wanted = self._with_apostrophes(_spelled(_norm(name)))
         if area and not wanted.startswith(area):
             exact = [e for e in candidates if _spelled(e.name) in (wanted, f"{area} {wanted}")]
         else:
@@ -419,10 +420,18 @@ class Inventory:
         if not words:
             return []
         have = [(e, _entity_words(e)) for e in candidates]
-        return [e for e, its in have if all(w in its for w in words)] or \
+        found = [e for e, its in have if all(w in its for w in words)] or \
             [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its and _of_its_kind(w, e)
                                          or _relayed(w, e, words) for w in words)] or \
-            self._whole_name_after_words_of_none(wanted, candidates)
+            self._whole_name_after_words_of_none(wanted, candidates) or \
+            _whole_name_before_its_kind(wanted, candidates)
+        return _told_apart_by_number(wanted, found)
+
+    def _with_apostrophes(self, said: str) -> str:
+        """Each word of the home's possessives typed without its apostrophe, with it: "nans" is "nan's"."""
+        possessives = self._per_version("possessives", lambda: {
+            w.replace("'", ""): w for e in self._entities.values() for w in f"{e.name} {e.area or ''}".split() if "'" in w})
+        return " ".join(possessives.get(w, w) for w in said.split())
 
     def _whole_name_after_words_of_none(self, wanted: str, candidates: list[Entity]) -> list[Entity]:
         """The thing whose whole name ends what was said, after words that say nothing of this home: no word of
@@ -492,13 +501,17 @@ class Lexicon(tuple):
 
     @cached_property
     def unspaced(self) -> dict[str, str]:
-        """Each phrase by its letters without spaces: speech recognition splits and joins compounds."""
-        return {p.replace(" ", ""): p for p in self[0] | self[1]}
+        """Each phrase by its letters without spaces, and without its apostrophes too: speech recognition splits
+        and joins compounds, and a possessive may be typed without its apostrophe ("nans" is "nan's"; "nan" is
+        not, nor is "lawn's" the plural "lawns")."""
+        return {key: p for p in self[0] | self[1] for key in (p.replace(" ", ""), p.replace(" ", "").replace("'", ""))}
 
     @cached_property
     def folded(self) -> dict[str, str]:
-        """Each phrase by its spelling key (spelling_key): "louvre" and "louvers" find the "louvres"."""
-        return {spelling_key(p): p for p in sorted(self[0] | self[1])}
+        """Each phrase by its spelling key (spelling_key): "louvre" and "louvers" find the "louvres"; a whole name
+        wins over its other forms with that key (the "grandad's reading lamp", not the plural the lexicon also
+        holds)."""
+        return {spelling_key(p): p for p in sorted(self[0] | self[1], key=lambda p: (p in self.kinds, p))}
 
     @cached_property
     def whole(self) -> set[str]:
@@ -640,6 +653,37 @@ def _relayed(word: str, e: Entity, said: list[str]) -> bool:
     last = _singular(_spelled(e.name).split()[-1])
     return e.component == "switch" and last in said and last != word \
         and CLASS_WORDS.get(word) is not None and CLASS_WORDS.get(word) == RELAYED_KINDS.get(last)
+
+
+def _numbers(words: list[str]) -> set[str]:
+    """The numbers among words, as digits: "bunk one" and "bunk 1" say 1."""
+    return {str(UNITS[w]) if w in UNITS else w for w in words if w in UNITS or w.isdigit()}
+
+
+def _told_apart_by_number(wanted: str, found: list[Entity]) -> list[Entity]:
+    """Of names alike but for a number ("bunk 1 light", "bunk 2 light"), those whose numbers were all said: a
+    number is no kind and no place, so "the bunk 2 lamp" and "the lamp in bunk two" are the one light. A number
+    no name has ("bunk 3") leaves them all, for the tool to ask which."""
+    said = _numbers(wanted.split())
+    if len(found) < 2 or not said:
+        return found
+    told = [e for e in found if (its := _numbers(e.name.split())) and its <= said]
+    return told or found
+
+
+def _whole_name_before_its_kind(wanted: str, candidates: list[Entity]) -> list[Entity]:
+    """The thing whose whole name begins what was said, when every word after it names that thing's own kind: a
+    class word of its component ("the mushroom lamp light", "the annexe door lock") or, for a cover or a lock, a
+    way in it closes (GUARDED_COVERS: "the attic hatch door"). "The grain mill light" is no switch's."""
+    words = wanted.split()
+    for n in range(len(words) - 1, 0, -1):
+        head = spelling_key(" ".join(words[:n]))
+        found = [e for e in candidates if spelling_key(e.name) == head]
+        if found:
+            return [e for e in found if all(CLASS_WORDS.get(w) == e.component and _of_its_kind(w, e)
+                                            or e.component in ("cover", "lock") and _singular(w) in GUARDED_COVERS
+                                            for w in words[n:])]
+    return []
 
 
 def _entity_words(e: Entity) -> set[str]:

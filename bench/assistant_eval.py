@@ -64,6 +64,7 @@ from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import COMPONENTS, SKILL_COMPONENTS, Inventory  # noqa: E402
 from assistant.tools import CalculationError, ToolRunner, calculate, clock_time  # noqa: E402
 from discovered_home import discovered_inventory  # noqa: E402
+from fifth_home import fifth_inventory  # noqa: E402
 from fourth_home import fourth_inventory  # noqa: E402
 from made_up_home import made_up_inventory  # noqa: E402
 from third_home import third_inventory  # noqa: E402
@@ -108,6 +109,8 @@ def new_home(kind: str) -> InMemoryHome:
         return InMemoryHome(inventory=third_inventory())
     if kind == "fourth":
         return InMemoryHome(inventory=fourth_inventory())
+    if kind == "fifth":
+        return InMemoryHome(inventory=fifth_inventory())
     return InMemoryHome(inventory=made_up_inventory()) if kind == "made_up" else InMemoryHome()
 
 

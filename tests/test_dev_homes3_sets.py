@@ -1,4 +1,4 @@
-"""The third to sixth development sets of unseen homes, in two halves: each row is well-formed, so a score on it
+"""The third to eighth development sets of unseen homes, in two halves: each row is well-formed, so a score on it
 measures the assistant and not a slip in a row. A call the home can run (after follow-ups whose earlier calls it can
 run too), none for chit-chat, or a name the home lacks that says no whole name of the home's."""
 import asyncio
@@ -13,10 +13,14 @@ from test_fresh_sets import HOMES, check_call
 HALVES = halves("paraphrases_dev_homes3_a.jsonl", "paraphrases_dev_homes3_b.jsonl",
                 "paraphrases_dev_homes4_a.jsonl", "paraphrases_dev_homes4_b.jsonl",
                 "paraphrases_dev_homes5_a.jsonl", "paraphrases_dev_homes5_b.jsonl",
-                "paraphrases_dev_homes6_a.jsonl", "paraphrases_dev_homes6_b.jsonl")
-# the fifth and sixth sets are over the fourth home (tests/fourth_home.py) in place of the third
+                "paraphrases_dev_homes6_a.jsonl", "paraphrases_dev_homes6_b.jsonl",
+                "paraphrases_dev_homes7_a.jsonl", "paraphrases_dev_homes7_b.jsonl",
+                "paraphrases_dev_homes8_a.jsonl", "paraphrases_dev_homes8_b.jsonl")
+# the fifth and sixth sets are over the fourth home (tests/fourth_home.py) in place of the third, the seventh over
+# the fifth home (tests/fifth_home.py), the eighth over the fifth and fourth
 SET_HOMES = {"homes3": {"discovered", "third", "made_up"}, "homes4": {"discovered", "third", "made_up"},
-             "homes5": {"discovered", "fourth", "made_up"}, "homes6": {"discovered", "fourth", "made_up"}}
+             "homes5": {"discovered", "fourth", "made_up"}, "homes6": {"discovered", "fourth", "made_up"},
+             "homes7": {"discovered", "fifth", "made_up"}, "homes8": {"discovered", "fifth", "fourth", "made_up"}}
 
 
 @pytest.mark.parametrize("name", HALVES)

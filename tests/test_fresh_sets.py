@@ -13,6 +13,7 @@ from assistant.skills import SKILLS
 from assistant.tools import ToolRunner, calculate, clock_time
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, UNIT_GROUPS
 from discovered_home import discovered_inventory
+from fifth_home import fifth_inventory
 from fourth_home import fourth_inventory
 from made_up_home import made_up_inventory
 from third_home import third_inventory
@@ -62,7 +63,8 @@ BEFORE_FIFTEENTH = BEFORE_FOURTEENTH + ["paraphrases_fourteenth.jsonl"]
 
 
 HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory(), "made_up": made_up_inventory(),
-         "third": third_inventory(), "fourth": fourth_inventory()}
+         "third": third_inventory(), "fourth": fourth_inventory(),
+         "fifth": fifth_inventory()}
 # Skills of the default vocabulary: rooms and devices are its keys, not the names of a discovered home.
 ROOM_SKILLS = {"set_device", "set_brightness", "change_brightness", "read_sensor"}
 ENTITY_SKILLS = {"switch_device", "switch_all", "set_level", "change_level", "get_state", "set_cover", "set_lock"}
@@ -88,7 +90,7 @@ def parameters(skill: str) -> tuple[set[str], set[str]]:
 
 
 def words(text: str) -> set[str]:
-    return set(text.lower().replace("?", " ").replace(",", " ").replace("'", " ").split())
+    return set(text.lower().replace("?", " ").replace(",", " ").replace("'", " ").replace("-", " ").split())
 
 
 def check_call(row: dict, whole_names: bool = True) -> None:
@@ -97,7 +99,7 @@ def check_call(row: dict, whole_names: bool = True) -> None:
     call = row["expected"]
     assert set(call) == {"name", "arguments"}
     skill, arguments = call["name"], call["arguments"]
-    askable = set(SKILLS) - NOT_ASKED | ({"activate_scene"} if row["home"] in {"made_up", "third", "fourth"} else set())
+    askable = set(SKILLS) - NOT_ASKED | ({"activate_scene"} if row["home"] in {"made_up", "third", "fourth", "fifth"} else set())
     assert skill in askable, skill
     names, required = parameters(skill)
     assert required <= set(arguments) <= names, (skill, sorted(arguments))
@@ -138,9 +140,11 @@ def check_call(row: dict, whole_names: bool = True) -> None:
             for key in ("name", "area"):
                 if key in arguments and arguments[key] not in GENERIC and whole_names:
                     assert words(arguments[key]) <= said, (key, arguments[key])
-            if not whole_names:     # either spelling, one or many: "parlor", "louvers", "louvre" (consonants alike)
+            if not whole_names:     # either spelling, one or many: "parlor", "louvers", "louvre" (consonants alike);
+                # a name's words may be said joined ("hifi")
                 def skeleton(text_words): return {"".join(c for c in w if c not in "aeiou").rstrip("s") for w in text_words}
-                assert any(skeleton(words(e.name) | words(e.area or "")) & skeleton(said) for e in found), \
+                assert any(skeleton(words(e.name) | words(e.area or "") | {"".join(e.name.replace("'", " ").split())}) & skeleton(said)
+                           for e in found), \
                     [e.name for e in found]
 
 

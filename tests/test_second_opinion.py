@@ -14,6 +14,7 @@ from assistant.skills import SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import ToolRunner
 from discovered_home import discovered_inventory
+from fifth_home import fifth_inventory
 from fourth_home import fourth_inventory
 from made_up_home import made_up_inventory
 from realtime_client import RealtimeClient
@@ -30,7 +31,7 @@ def opinion():
 @pytest.fixture(scope="module")
 def homes():
     return {"default": vocabulary_inventory(), "made_up": made_up_inventory(), "discovered": discovered_inventory(),
-            "third": third_inventory(), "fourth": fourth_inventory()}
+            "third": third_inventory(), "fourth": fourth_inventory(), "fifth": fifth_inventory()}
 
 
 def call(skill, /, **arguments):
