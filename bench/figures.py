@@ -50,7 +50,7 @@ def measure_latency(turns: int, out: Path) -> str:
     """bench/latency.py at 1 session for both turn detections; its own table of the result."""
     if latency.main(["--turns", str(turns), "--concurrency", "1", "--out", str(out)]) != 0:
         raise SystemExit("bench/latency.py failed: no figures written")
-    return (out / "latency.md").read_text().split("\n\n", 1)[1].strip()     # the table under its load line
+    return (out / "latency.md").read_text().split("\n\n")[1].strip()     # the first table, under its load line
 
 
 def measure_assistant(out: Path) -> str:

@@ -6,7 +6,10 @@ the audio when the words end, and notes when input_audio_buffer.speech_stopped, 
 and the first response.output_audio.delta arrive. Reported: p50 / p90 of each stage and of voice-to-voice
 (end of speech -> first reply audio), with 1, 4 and 8 concurrent sessions, for Parley's default turn
 detection (semantic_vad: words + Smart Turn) and OpenAI's default (server_vad, 500 ms of silence) as the
-baseline, and how many replies were prepared during a pause (speculations) and used or wasted.
+baseline, and how many replies were prepared during a pause (speculations) and used or wasted. A second table
+says where the time goes after the last word: the median moment, from the end of the words, of the server's last
+speech frame (Silero's lag), the pause's transcript, Smart Turn's verdict, the turn's end, the reply's first text,
+its first clause's audio and its first audio sent.
 
     .venv/bin/python bench/latency.py                       # in-process server on a free port
     .venv/bin/python bench/latency.py --turns 6 --concurrency 1 4 8 --url ws://127.0.0.1:8080/v1/realtime
@@ -41,6 +44,15 @@ REQUESTS = ["What is seven times six?", "Turn on the kitchen light.", "What time
             "What's the temperature in the garage?", "Set a timer for five minutes.", "What is twelve plus thirty?"]
 STAGES = [("end_to_vad", "end of speech → speech_stopped"), ("vad_to_transcript", "speech_stopped → transcript"),
           ("transcript_to_audio", "transcript → first audio"), ("voice_to_voice", "voice-to-voice")]
+# where the time goes after the last word: each moment from the end of the words in the audio (the server's own
+# stages, from its last speech frame, put after Silero's lag: the client's voice-to-voice less the server's)
+MOMENTS = [("last_speech_frame", "last speech frame (Silero)", None),
+           ("pause_transcript", "pause transcript", "end_of_speech_to_pause_transcript_ms"),
+           ("smart_turn", "Smart Turn", "end_of_speech_to_smart_turn_ms"),
+           ("turn_end", "turn end", "end_of_speech_to_vad_ms"),
+           ("first_text", "first text", "end_of_speech_to_first_block_ms"),
+           ("first_clause", "first clause audio", "end_of_speech_to_first_clause_ms"),
+           ("first_audio", "first audio sent", "voice_to_voice_ms")]
 RATE = 24000
 
 
@@ -112,11 +124,21 @@ async def run_level(url: str, turn_detection: dict, audio, concurrency: int, tur
     return [turn for session in await asyncio.gather(*sessions) for turn in session]
 
 
+def moments(turn: dict) -> dict[str, float]:
+    """A turn's moments (ms after the end of the words) that the server reported."""
+    server = turn["server"]
+    lag = turn["voice_to_voice"] - server["voice_to_voice_ms"]
+    return {name: lag + (server[key] if key else 0.0) for name, _, key in MOMENTS if key is None or key in server}
+
+
 def summarise(turns: list[dict]) -> dict:
     ok = [t for t in turns if not t.get("failed")]
+    at = [moments(t) for t in ok]
     return {"turns": len(turns), "failed": len(turns) - len(ok),
             **{stage: {"p50": percentile([t[stage] for t in ok], 50), "p90": percentile([t[stage] for t in ok], 90)}
-               for stage, _ in STAGES}}
+               for stage, _ in STAGES},
+            "moments": {name: (percentile([m[name] for m in at if name in m], 50), sum(name in m for m in at))
+                        for name, _, _ in MOMENTS}}
 
 
 def table(summary: dict) -> str:
@@ -130,6 +152,18 @@ def table(summary: dict) -> str:
         used, wasted = s.get("speculations", (0, 0))
         lines.append(f"| {voice} | {mode} | {level} | {s['turns']}{failed} | {cells} | {ratio:.2f}× | "
                      f"{used:.0f} / {wasted:.0f} |")
+    return "\n".join(lines)
+
+
+def moments_table(summary: dict) -> str:
+    """Where the time goes: the median of each moment after the last word (turns that have it, if not all)."""
+    lines = ["| voice | turn detection | sessions | " + " | ".join(label for _, label, _ in MOMENTS) + " |",
+             "|" + "---|" * (len(MOMENTS) + 3)]
+    for (voice, mode, level), s in summary.items():
+        ok = s["turns"] - s["failed"]
+        cells = " | ".join(f"{p50:.0f}" + (f" ({n} turns)" if n != ok else "")
+                           for p50, n in (s["moments"][name] for name, _, _ in MOMENTS))
+        lines.append(f"| {voice} | {mode} | {level} | {cells} |")
     return "\n".join(lines)
 
 
@@ -223,7 +257,8 @@ def main(argv: list[str] | None = None) -> int:
 
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    text = f"Load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n\n" + table(summary)
+    text = (f"Load average (1 min) at the end: {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores\n\n" + table(summary)
+            + "\n\nWhere the time goes: p50 of each moment, ms after the end of the words\n\n" + moments_table(summary))
     (out / "latency.md").write_text(text + "\n")
     (out / "latency.json").write_text(json.dumps(raw, indent=1))
     plot(summary, out / "latency.png")

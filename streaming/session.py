@@ -15,7 +15,9 @@ Speculation: when the transcript of a pause is in, the reply to it is generated 
 
 Per-turn timing (ResponseDone.timing, ms, wall clock): end_of_speech_to_vad, vad_to_transcript,
 transcript_to_first_block, first_block_to_first_audio and voice_to_voice (end of speech → first audio
-byte). Text turns (no audio in) have request_to_first_block, first_block_to_first_audio and
+byte); and from the end of speech, each moment the reply waits for: end_of_speech_to_pause_transcript (the
+pause's final-quality transcript), _smart_turn (its verdict), _first_block (the first text, a speculation's
+included) and _first_clause (the first clause's audio synthesised). Text turns (no audio in) have request_to_first_block, first_block_to_first_audio and
 request_to_first_audio instead.
 
 All methods must be called on the event loop thread that runs the session.
@@ -120,6 +122,8 @@ class _Turn:
     speech_end_wall: float = 0.0
     vad_wall: float = 0.0
     transcript_wall: float = 0.0
+    heard_wall: float | None = None          # the pause's final-quality transcript of the last words was in
+    sound_wall: float | None = None          # Smart Turn's verdict on the last pause was in
     job: asyncio.Task | None = None          # transcription in flight
     job_covers: int = 0                      # samples that job transcribes
     job_urgent: bool = False                 # that job is final quality (not a partial)
@@ -144,6 +148,7 @@ class _Response:
     sent_ms: float = 0.0
     play_end_wall: float = 0.0               # when everything sent so far will have been played
     first_block_wall: float | None = None
+    first_clause_wall: float | None = None   # the first clause's audio was synthesised
     first_audio_wall: float | None = None
     timing: dict[str, float] = field(default_factory=dict)
     tokens: tuple[int, int] = (0, 0)         # (prompt, generated) of a finished generation
@@ -506,6 +511,8 @@ class Session:
             text = self._with_home_names(text, heard.unsure_words(), heard.unsure_numbers(), heard.doubted_words(),
                                          heard.doubted_change_words())
             turn.latest = (audio.size, text)
+            if audio.size >= turn.speech_end_samples:
+                turn.heard_wall = time.monotonic()
         if turn.committed or turn is not self._turn:
             return text
         self._partial(turn, text)
@@ -522,6 +529,8 @@ class Session:
         """Smart Turn on the turn's audio up to this pause: has the speaker finished, by the sound of it?"""
         pause = detector.speech_end_frame
         finished = await self.engines.run(self.engines.turn_model.finished, self._buffer.view())
+        if detector.speech_end_frame == pause:
+            turn.sound_wall = time.monotonic()
         same_pause = detector.speech_end_frame == pause and detector.silence_ms > 0
         if turn is self._turn and detector is self._detector and same_pause and detector.audio_ready(finished):
             self._end_turn(turn)
@@ -865,6 +874,8 @@ class Session:
                 if synthesized:
                     await response.released.wait()
                 pcm = await self.engines.run(self._synthesize, clause, self.config.output_rate)
+                if response.first_clause_wall is None:
+                    response.first_clause_wall = time.monotonic()
                 synthesized += 1
                 await audio_queue.put((clause, pcm))
             if piece is None:
@@ -917,7 +928,12 @@ class Session:
                       "vad_to_transcript": ms(turn.vad_wall, turn.transcript_wall),
                       "transcript_to_first_block": ms(turn.transcript_wall, block),
                       "first_block_to_first_audio": ms(block, audio),
-                      "voice_to_voice": ms(turn.speech_end_wall, audio)}
+                      "voice_to_voice": ms(turn.speech_end_wall, audio),
+                      # the moments after the last speech frame, in the order a reply needs them
+                      "end_of_speech_to_pause_transcript": ms(turn.speech_end_wall, turn.heard_wall),
+                      "end_of_speech_to_smart_turn": ms(turn.speech_end_wall, turn.sound_wall),
+                      "end_of_speech_to_first_block": ms(turn.speech_end_wall, block),
+                      "end_of_speech_to_first_clause": ms(turn.speech_end_wall, response.first_clause_wall)}
         return {name: value for name, value in stages.items() if value is not None}
 
     def _finish_response(self, response: _Response, status: str, reason: str | None = None) -> None:

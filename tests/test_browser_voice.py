@@ -166,6 +166,7 @@ def test_spoken_request_is_transcribed_answered_and_played(browser, live_server,
     assert float(turn["server"]["voice_to_voice_ms"]) > 0                # the server's stage breakdown
     latency = page.locator(".msg-assistant .latency").first.inner_text()
     assert re.search(r"voice→voice \d+ ms", latency) and "server:" in latency
+    assert "end-of-turn" in latency and "end_of_speech" not in latency   # the named stages, not the moments
 
     if transport == "webrtc":
         assert turn["soundHeard"]                                        # v2v ends at the sound, past the jitter buffer

@@ -76,6 +76,13 @@ async def test_a_speculation_is_used_when_the_turn_ends_as_transcribed(engines, 
     assert kinds.index(TranscriptCompleted) < kinds.index(ResponseCreated) < kinds.index(ToolCallExecuted) \
         < kinds.index(TextDelta) < kinds.index(AudioDelta)
     assert done.timing["voice_to_voice"] > 0
+    # the moments after the last speech frame: the words, then the turn's end; the reply's text and first clause
+    # were written from the pause's words, before its first audio left
+    t = done.timing
+    assert t["end_of_speech_to_pause_transcript"] <= t["end_of_speech_to_vad"]
+    assert t["end_of_speech_to_pause_transcript"] <= t["end_of_speech_to_first_block"] \
+        <= t["end_of_speech_to_first_clause"] <= t["voice_to_voice"]
+    assert t["end_of_speech_to_smart_turn"] >= 0                   # its verdict, beside the words
 
 
 async def test_a_paused_sentence_is_answered_once_as_a_whole(engines, tts, stt, needs_assistant):

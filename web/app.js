@@ -211,7 +211,8 @@ function showLatency(r) {
     parts.push(`${r.startKind === "text" ? "text→voice" : "voice→voice"} ${Math.round(r.turn.voiceToVoiceMs)} ms`);
   }
   if (r.turn.server) {
-    const stages = Object.entries(r.turn.server).map(([k, v]) => `${STAGE_LABELS[k] || k.replace(/_ms$/, "")} ${Math.round(v)}`);
+    const stages = Object.entries(r.turn.server).filter(([k]) => k in STAGE_LABELS)
+      .map(([k, v]) => `${STAGE_LABELS[k]} ${Math.round(v)}`);
     if (stages.length) parts.push(`server: ${stages.join(" · ")} ms`);
   }
   const el = r.el.querySelector(".latency");
@@ -220,7 +221,9 @@ function showLatency(r) {
   state.lastLatency = { voiceToVoiceMs: r.turn.voiceToVoiceMs, server: r.turn.server };
 }
 
-// Short names for the server's stage timings (response.done metadata, see streaming/session.py).
+// Short names for the server's stage timings (response.done metadata, see streaming/session.py); the page
+// shows these stages only, not the moments after the end of speech (end_of_speech_to_pause_transcript_ms ...)
+// that bench/latency.py tabulates.
 const STAGE_LABELS = {
   end_of_speech_to_vad_ms: "end-of-turn",
   vad_to_transcript_ms: "stt",
