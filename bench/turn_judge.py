@@ -122,15 +122,10 @@ def decide(utterance: dict, verdict, detector_class: type = TurnDetector) -> dic
     each pause. An outcome in summarise()'s form."""
     detector = detector_class(TurnDetection(type="semantic_vad"))
     pauses = utterance["pauses"]
-    def look_in(frames: int) -> bool:
-        """The sound heard again in the silence, as recorded at its pause (none in evidence recorded before it)."""
-        pause = pauses[str(detector.speech_end_frame + 1)]
-        later = pause.get("later_sound", {}).get(str((frames - detector.speech_end_frame) * FRAME_MS))
-        return later is not None and detector.later_sound_ready(later)
     end_frame = replay_decide(utterance["probabilities"], detector, STT_MS, SMART_TURN_MS,
                               lambda frames: detector.transcript_ready(*verdict(utterance, str(frames),
                                                                                 pauses[str(frames)])),
-                              lambda frames: detector.audio_ready(pauses[str(frames)]["sound"]), look_in)
+                              lambda frames: detector.audio_ready(pauses[str(frames)]["sound"]))
     return outcome_of(utterance["voice"], utterance["label"], utterance["speech_end_ms"], utterance["resume_ms"],
                       end_frame)
 

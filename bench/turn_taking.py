@@ -56,7 +56,7 @@ from latency import speculations  # noqa: E402
 from paused_speech import RATE, insert_pause, pause_point, speech_end  # noqa: E402
 from realtime_client import RealtimeClient  # noqa: E402
 from server_process import free_port, start_server, stop_server  # noqa: E402
-from streaming.turns import FRAME_MS, NEGATIVE_MARGIN, PAUSE_MS, TurnDetection, TurnDetector  # noqa: E402
+from streaming.turns import FRAME_MS, TurnDetector  # noqa: E402
 from voices import VOICES, speak  # noqa: E402
 
 LATE_MS = 600
@@ -649,8 +649,6 @@ AFTER_REQUEST = {text for text, _ in FRESH_PAUSED_AFTER_REQUEST + FRESH2_PAUSED_
                  + FRESH6_PAUSED_AFTER_REQUEST + FRESH7_PAUSED_AFTER_REQUEST + FRESH8_PAUSED_AFTER_REQUEST
                  + FRESH9_PAUSED_AFTER_REQUEST}
 PAUSES_MS = (300, 550, 800)
-LATER_SOUND_MS = (128, 192, 256, 320, 384)   # silences at which the evidence holds Smart Turn heard again, to choose
-                                             # semantic_vad's `look` (streaming.turns.SemanticWaits) from
 # --sweep: semantic_vad's wait when the words say done and the sound does not, the words' probability below
 # which they say "cut" (hold on), and the Smart Turn probability that counts as done
 SWEEP_WAITS_MS = (256, 320, 384, 448, 500)
@@ -807,12 +805,6 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
                                               for name, words_judge in WORDS_JUDGES.items()},
                                  turn_model.finished(upto))
             return heard[frames]
-        later: dict[int, float] = {}                        # frames -> Smart Turn heard again in the silence
-
-        def heard_later(frames: int) -> float:
-            if frames not in later:
-                later[frames] = turn_model.finished(audio[:frames * frame])
-            return later[frames]
         line = []
         for name, (detector_class, settings) in detectors.items():
             detector = detector_class(settings)
@@ -841,10 +833,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
             def sound_in(frames: int) -> bool:
                 sound = verdicts(frames)[2]
                 return hasattr(detector, "audio_ready") and detector.audio_ready(sound)
-
-            def look_in(frames: int) -> bool:
-                return detector.later_sound_ready(heard_later(frames))
-            end_frame = decide(probabilities, detector, stt_ms, smart_turn_ms, words_in, sound_in, look_in)
+            end_frame = decide(probabilities, detector, stt_ms, smart_turn_ms, words_in, sound_in)
             outcome = outcome_of(utterance.voice, utterance.label, utterance.speech_end_ms, utterance.resume_ms,
                                  end_frame) | {"turns": 1, "pauses": pauses}
             cut = outcome["premature"]
@@ -858,35 +847,28 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
         evidence.append({"voice": utterance.voice, "label": utterance.label, "speech_end_ms": utterance.speech_end_ms,
                          "resume_ms": utterance.resume_ms, "probabilities": [round(p, 4) for p in probabilities],
                          "pauses": {str(frames): _evidence(text_turn, *verdicts(frames), frames * frame)
-                                    | {"later_sound": {str(ms): round(heard_later(at), 4) for ms, at in
-                                                       _later_frames(probabilities, frames).items()}}
                                     for frames in every_pause}})
     return results, evidence
 
 
 def decide(probabilities: list[float], detector, stt_ms: int, smart_turn_ms: int,
-           words_in: Callable[[int], bool], sound_in: Callable[[int], bool],
-           look_in: Callable[[int], bool]) -> int | None:
+           words_in: Callable[[int], bool], sound_in: Callable[[int], bool]) -> int | None:
     """The frame after which a detector ends the turn (None: it never does), fed Silero's probabilities frame by
     frame, each pause's verdicts handed over after fixed compute times: words_in(frames) and sound_in(frames) give
-    the detector the words' and the sound's verdicts on the first `frames` frames, look_in(frames) the sound's
-    heard again later in the silence (Signal.LOOK), and say whether it ended the turn. The replay (Whisper heard
-    live) and bench/turn_judge.py (the recorded evidence) both decide here."""
+    the detector the words' and the sound's verdicts on the first `frames` frames and say whether it ended the
+    turn. The replay (Whisper heard live) and bench/turn_judge.py (the recorded evidence) both decide here."""
     due: list[tuple[int, str, int, int]] = []   # (frame due, verdict kind, pause's end frame, frames heard)
-    heard_in = {"words": words_in, "sound": sound_in, "look": look_in}
     for index, probability in enumerate(probabilities):
         signal = detector.process(probability)
         if signal is not None and signal.value == "pause":
             due += [(index + -(-stt_ms // FRAME_MS), "words", detector.speech_end_frame, index + 1),
                     (index + -(-smart_turn_ms // FRAME_MS), "sound", detector.speech_end_frame, index + 1)]
-        if signal is not None and signal.value == "look":
-            due.append((index + -(-smart_turn_ms // FRAME_MS), "look", detector.speech_end_frame, index + 1))
         for item in [d for d in due if d[0] == index]:
             due.remove(item)
             _, kind, pause, frames = item
             if detector.speech_end_frame != pause or not detector.speaking or detector.silence_ms == 0:
                 continue
-            if heard_in[kind](frames):
+            if (words_in if kind == "words" else sound_in)(frames):
                 signal = "end"
         if signal is not None and getattr(signal, "value", signal) == "end":
             return index + 1
@@ -901,18 +883,6 @@ def outcome_of(voice: str, label: str, speech_end_ms: float, resume_ms: float, e
     if end_ms is not None and not cut:
         outcome["end_ms"] = end_ms - speech_end_ms
     return outcome
-
-
-def _later_frames(probabilities: list[float], pause_frames: int) -> dict[int, int]:
-    """The frames heard at each of LATER_SOUND_MS of silence after a pause (its first silent frame ends at
-    pause_frames), where the silence lasts that long: where a detector would hear the sound again (Signal.LOOK)."""
-    quiet = TurnDetection(type="semantic_vad").threshold - NEGATIVE_MARGIN
-    at = {}
-    for ms in LATER_SOUND_MS:
-        frames = pause_frames + (ms - PAUSE_MS) // FRAME_MS
-        if frames <= len(probabilities) and all(p < quiet for p in probabilities[pause_frames:frames]):
-            at[ms] = frames
-    return at
 
 
 def _timing(heard, samples: int) -> dict:

@@ -451,9 +451,7 @@ class Session:
         elif signal is Signal.PAUSE:
             self._transcribe(turn, URGENT)
             if detector.semantic:
-                self._spawn(self._judge_sound(turn, detector, detector.audio_ready), "smart_turn")
-        elif signal is Signal.LOOK:
-            self._spawn(self._judge_sound(turn, detector, detector.later_sound_ready), "smart_turn")
+                self._spawn(self._judge_sound(turn, detector), "smart_turn")
         elif turn.job is None and detector.silence_ms == 0:
             # partials wait for a quiet moment, but not for ever: the queue still serves turn ends first
             since_ms = (self._buffer_samples - turn.last_job_done) * 1000 // RATE
@@ -520,13 +518,12 @@ class Session:
             self._transcribe(turn, URGENT)              # the pause came while this job ran
         return text
 
-    async def _judge_sound(self, turn: _Turn, detector: TurnDetector, ready: Callable[[float], bool]) -> None:
-        """Smart Turn on the turn's audio up to now (at the pause, or heard again later in its silence): has the
-        speaker finished, by the sound of it? ready: the detector's method that takes the verdict."""
+    async def _judge_sound(self, turn: _Turn, detector: TurnDetector) -> None:
+        """Smart Turn on the turn's audio up to this pause: has the speaker finished, by the sound of it?"""
         pause = detector.speech_end_frame
         finished = await self.engines.run(self.engines.turn_model.finished, self._buffer.view())
         same_pause = detector.speech_end_frame == pause and detector.silence_ms > 0
-        if turn is self._turn and detector is self._detector and same_pause and ready(finished):
+        if turn is self._turn and detector is self._detector and same_pause and detector.audio_ready(finished):
             self._end_turn(turn)
 
     def _home_names(self) -> tuple[str, ...]:

@@ -51,8 +51,6 @@ WORDS_SURE = 0.9            # text turn probability at or above which the words 
                             # one 300 ms pause of 581 more is at risk)
 SOUND_NOT_DONE = 0.1        # Smart Turn probability below which the sound says outright that the speaker goes
                             # on; then the words are read as if their last word was only begun (voice.text_turn)
-LATER_DONE = 0.9            # Smart Turn probability, heard again at `look` ms of silence, at or above which the
-                            # sound ends a turn whose words read cut (docs/history/turn-taking.md, round 23)
 
 
 @dataclass(frozen=True)
@@ -63,27 +61,19 @@ class SemanticWaits:
     unsure: int              # the words say done, the sound does not (capped at silence_duration_ms)
     cut: int                 # the words say the sentence is cut
     max: int                 # the words are not in yet
-    look: int                # the sound heard again; it ends a turn whose words read cut if it says done
 
 
 # `unsure` is shorter than server_vad's 500 ms: a sentence the words call cut is held to `cut` instead. On the
 # dev replay 384 ms cut no more than 448 (5.8%), 256 one more utterance. `cut` is longer than the pauses people
 # make inside a sentence (300-800 ms) and no longer than the old default's wait when its judges disagreed: the
 # text judge reads "Turn off the jukebox." as cut (0.02), and holding every such request 4 s was worse.
-# `look` (fixed before any replay with it was seen): longer than the shortest pause the bench puts inside a sentence
-# (300 ms), and early enough that a turn it ends is not late (Silero's pause lags the last word by ~30-160 ms, and
-# the turn ends past 600 ms after it). At `low` the turn judge reads finished words it doubts as cut on purpose: the
-# look is its cut wait, so it never ends a turn sooner there.
-SEMANTIC_WAITS = {"high": SemanticWaits(96, 192, 256, 640, 2000, 224),
-                  "medium": SemanticWaits(128, 256, 384, 960, 4000, 320),
-                  "auto": SemanticWaits(128, 256, 384, 960, 4000, 320),
-                  "low": SemanticWaits(256, 512, 800, 1600, 8000, 1600)}
+SEMANTIC_WAITS = {"high": SemanticWaits(96, 192, 256, 640, 2000), "medium": SemanticWaits(128, 256, 384, 960, 4000),
+                  "auto": SemanticWaits(128, 256, 384, 960, 4000), "low": SemanticWaits(256, 512, 800, 1600, 8000)}
 
 
 class Signal(Enum):
     START = "start"
     PAUSE = "pause"
-    LOOK = "look"           # semantic_vad: the silence has lasted `look` ms; hear the sound again
     END = "end"
 
 
@@ -106,7 +96,6 @@ class TurnDetector:
     words_done = WORDS_DONE
     words_sure = WORDS_SURE
     sound_not_done = SOUND_NOT_DONE
-    later_done = LATER_DONE
 
     def __init__(self, settings: TurnDetection):
         self.settings = settings
@@ -121,8 +110,6 @@ class TurnDetector:
         self._words: float | None = None        # this pause's verdicts; None = not in yet
         self._words_going_on: float | None = None
         self._sound: float | None = None
-        self._later_sound: float | None = None  # Smart Turn heard again at `look` ms of silence
-        self._looked = False                    # LOOK already signalled for this silence
         self._hold_ms = 0                       # this pause's short hold (the turn judge's); 0 = none
 
     def process(self, probability: float) -> Signal | None:
@@ -145,21 +132,12 @@ class TurnDetector:
         if not self._paused and self.silence_ms >= PAUSE_MS:
             self._paused = True
             return Signal.PAUSE
-        if self.semantic and not self._looked and self.silence_ms >= self.look_ms:
-            self._looked = True
-            if self._words is None or self._words < self.words_done:    # only then can the sound end it sooner
-                return Signal.LOOK
         return None
 
-    @property
-    def look_ms(self) -> int:
-        """The silence at which the sound is heard again."""
-        return self._waits.look
-
     def _speech_frame(self) -> None:
-        self.silence_ms, self._paused, self._looked = 0, False, False
+        self.silence_ms, self._paused = 0, False
         self.speech_end_frame = self.frames
-        self._words = self._words_going_on = self._sound = self._later_sound = None
+        self._words = self._words_going_on = self._sound = None
         self._hold_ms = 0
 
     @property
@@ -176,9 +154,8 @@ class TurnDetector:
         words, sound = self._words, self._sound
         if words is None:               # the reply needs the words anyway: ending sooner would only risk a cut
             return self._waits.max
-        if words < self.words_done:     # "set the living room lights to": hold on, unless the sound heard again
-            later = self._later_sound   # after `look` ms of silence says done
-            return self.look_ms if later is not None and later >= self.later_done else self._waits.cut
+        if words < self.words_done:     # "set the living room lights to": hold on
+            return self._waits.cut
         going_on = self._words_going_on
         if going_on is not None and going_on < self.words_done:    # finished, unless the last word was only begun
             if sound is None:           # the sound decides which: wait for it
@@ -206,14 +183,6 @@ class TurnDetector:
         if not self.semantic or not self.speaking or self.silence_ms == 0:
             return False
         self._sound = finished
-        return self._end_now()
-
-    def later_sound_ready(self, finished: float) -> bool:
-        """Smart Turn's probability on the speech and the `look` ms of silence after it (Signal.LOOK); True = end
-        now."""
-        if not self.semantic or not self.speaking or self.silence_ms == 0:
-            return False
-        self._later_sound = finished
         return self._end_now()
 
     def _end_now(self) -> bool:

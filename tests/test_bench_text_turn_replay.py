@@ -52,21 +52,3 @@ def test_the_shipped_weights_judged_again_give_the_replays_own_figures(evidence,
     assert list(figures) == ["as recorded", "shipped weights", "again.npy", "cut.npy"]
     assert figures["shipped weights"] == figures["as recorded"] == figures["again.npy"]
     assert figures["cut.npy"][2] > figures["as recorded"][2] and figures["cut.npy"][3] > figures["as recorded"][3]
-
-
-def test_the_later_look_decided_again_on_the_recorded_sound(evidence, capsys):
-    """bench/turn_look.py on the same evidence: every pause that lasts holds Smart Turn heard again at the
-    recorded silences; a look whose threshold no sound reaches decides as no look at all, and one that any sound
-    passes ends turns no later, and the finished sentence's turn no later than the look's silence allows."""
-    from bench import turn_look
-    from bench.turn_taking import LATER_SOUND_MS
-    recorded = json.loads(open(evidence).read())
-    final = [p for u in recorded for f, p in u["pauses"].items() if int(f) * 32 >= u["speech_end_ms"]]
-    assert final and all(set(p["later_sound"]) == {str(ms) for ms in LATER_SOUND_MS} for p in final)
-    assert all(0.0 <= v <= 1.0 for p in final for v in p["later_sound"].values())
-    assert turn_look.main([evidence, "--looks", "320", "--done", "1.01", "0.0"]) == 0
-    figures = all_voices(capsys.readouterr().out)
-    assert list(figures) == ["no later look", "look 320 ms ≥ 1.01", "look 320 ms ≥ 0.0"]
-    assert figures["look 320 ms ≥ 1.01"] == figures["no later look"]
-    assert figures["look 320 ms ≥ 0.0"][2] <= figures["no later look"][2]
-    assert figures["look 320 ms ≥ 0.0"][3] <= figures["no later look"][3]
