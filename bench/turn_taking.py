@@ -602,10 +602,9 @@ WAIT_B_PAUSED = [("Turn the bathroom heater to twenty degrees.", 5),       # aft
                  ("What is forty plus twenty six?", 2),                    # before a number
                  ("Play the playlist called morning coffee.", 4),          # before a name
                  ("Turn on the bedside lamp.", 3)]                         # inside a name
-# Two halves of a development set for a later look at the sound (`--sentences late_a`, `late_b`), written on
-# 2026-12-05 by the engineer who then tunes that look (branch r23-late), after reading fresh7's and fresh8's figures
-# and this file's earlier lists (not fresh9's), committed before any run on them. The look is chosen on late_a only;
-# late_b is the check. Each half: 12 complete utterances (home requests with unusual names, questions, short
+# Two halves of a development set for the wait after words that read cut (`--sentences late_a`, `late_b`), written
+# on 2026-12-05 (branch r23-late) after reading fresh7's and fresh8's figures and this file's earlier lists (not
+# fresh9's), committed before any run on them, and not yet run to the end: tune on late_a only; late_b is the check. Each half: 12 complete utterances (home requests with unusual names, questions, short
 # answers) and 8 sentences paused after "to", "for", "the", "and", "in", before a number, before a name and inside
 # a name.
 LATE_A_COMPLETE = ["Switch off the aquarium pump.", "Turn on the greenhouse heater.", "Is the cellar door shut?",
