@@ -602,6 +602,35 @@ WAIT_B_PAUSED = [("Turn the bathroom heater to twenty degrees.", 5),       # aft
                  ("What is forty plus twenty six?", 2),                    # before a number
                  ("Play the playlist called morning coffee.", 4),          # before a name
                  ("Turn on the bedside lamp.", 3)]                         # inside a name
+# Two halves of a development set for the wait after words that read cut (`--sentences late_a`, `late_b`), written
+# on 2026-12-05 (branch r23-late) after reading fresh7's and fresh8's figures and this file's earlier lists (not
+# fresh9's), committed before any run on them, and not yet run to the end: tune on late_a only; late_b is the check. Each half: 12 complete utterances (home requests with unusual names, questions, short
+# answers) and 8 sentences paused after "to", "for", "the", "and", "in", before a number, before a name and inside
+# a name.
+LATE_A_COMPLETE = ["Switch off the aquarium pump.", "Turn on the greenhouse heater.", "Is the cellar door shut?",
+                   "Dim the conservatory lights.", "How damp is it in the porch?", "Start the robot mower.",
+                   "Yes, go ahead.", "No thank you.", "Turn the dehumidifier off.", "What's nine times eight?",
+                   "Open the skylight in the loft.", "Set a timer for thirteen minutes."]
+LATE_A_PAUSED = [("Set the porch lantern to sixty percent.", 5),           # after "to", before a number
+                 ("Start a timer for the pasta.", 4),                      # after "for"
+                 ("Switch on the hallway radiator.", 3),                   # after "the"
+                 ("Turn off the telly and the lamp in the snug.", 5),      # after "and"
+                 ("How warm is it in the utility room?", 5),               # after "in"
+                 ("What is eighty minus thirteen?", 2),                    # before a number
+                 ("Run the routine called good night.", 4),                # before a name
+                 ("Turn on the patio heater.", 4)]                         # inside a name
+LATE_B_COMPLETE = ["Turn on the fish tank light.", "Switch off the towel rail.", "Is the side gate bolted?",
+                   "Brighten the nursery lamp.", "How cold is it in the boot room?", "Pause the floor cleaner.",
+                   "Sure, do it.", "Not this time.", "Turn the air purifier on.", "What's six times fourteen?",
+                   "Close the blinds in the study.", "Set a timer for nine minutes."]
+LATE_B_PAUSED = [("Set the garden spotlights to twenty percent.", 5),      # after "to", before a number
+                 ("Set a reminder for the bins.", 4),                      # after "for"
+                 ("Switch off the landing fan.", 3),                       # after "the"
+                 ("Turn on the kettle and the lights in the kitchen.", 5), # after "and"
+                 ("What's the temperature in the music room?", 4),        # after "in"
+                 ("What is ninety plus eleven?", 2),                       # before a number
+                 ("Play the album called blue skies.", 4),                 # before a name
+                 ("Turn off the ceiling fan.", 4)]                         # inside a name
 SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PAUSED),
              "fresh": (FRESH_COMPLETE, FRESH_PAUSED + FRESH_PAUSED_AFTER_REQUEST),
              "fresh2": (FRESH2_COMPLETE, FRESH2_PAUSED + FRESH2_PAUSED_AFTER_REQUEST),
@@ -612,7 +641,8 @@ SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PA
              "fresh7": (FRESH7_COMPLETE, FRESH7_PAUSED + FRESH7_PAUSED_AFTER_REQUEST),
              "fresh8": (FRESH8_COMPLETE, FRESH8_PAUSED + FRESH8_PAUSED_AFTER_REQUEST),
              "fresh9": (FRESH9_COMPLETE, FRESH9_PAUSED + FRESH9_PAUSED_AFTER_REQUEST),
-             "wait_a": (WAIT_A_COMPLETE, WAIT_A_PAUSED), "wait_b": (WAIT_B_COMPLETE, WAIT_B_PAUSED)}
+             "wait_a": (WAIT_A_COMPLETE, WAIT_A_PAUSED), "wait_b": (WAIT_B_COMPLETE, WAIT_B_PAUSED),
+             "late_a": (LATE_A_COMPLETE, LATE_A_PAUSED), "late_b": (LATE_B_COMPLETE, LATE_B_PAUSED)}
 AFTER_REQUEST = {text for text, _ in FRESH_PAUSED_AFTER_REQUEST + FRESH2_PAUSED_AFTER_REQUEST
                  + FRESH3_PAUSED_AFTER_REQUEST + FRESH4_PAUSED_AFTER_REQUEST + FRESH5_PAUSED_AFTER_REQUEST
                  + FRESH6_PAUSED_AFTER_REQUEST + FRESH7_PAUSED_AFTER_REQUEST + FRESH8_PAUSED_AFTER_REQUEST
