@@ -103,8 +103,9 @@ ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the 
 # A group of things said with a pronoun or alone ("turn them both off", "all of them"): GROUP_WORDS
 GROUP = re.compile(rf"\b(?:{'|'.join(GROUP_WORDS)})\b")
 QUESTION_OF_A_PLACE = re.compile(r"^(?:what's|what is|how's|how is|is|are) .+ in the [a-z ]+$")
-# "one" said as a thing ("the office one", "that one"), which the normaliser writes as 1: no quantity
-ONE_SAID = re.compile(r"\b(?:the|that|this|which|other|[a-z]+er) 1\b|\b1 (?:in|of|you|i)\b|\bthe [a-z]+ 1\b")
+# "one" said as a thing ("the office one", "that one", "and one for tomorrow"), which the normaliser writes as 1: no
+# quantity
+ONE_SAID = re.compile(r"\b(?:the|that|this|which|other|[a-z]+er) 1\b|\b1 (?:in|of|you|i|for)\b|\bthe [a-z]+ 1\b")
 # the arguments of a call that say which thing it acts on
 THING_KEYS = ("name", "device", "room", "area")
 PLACE_OF = re.compile(r" in the [a-z ]+$")
@@ -548,7 +549,9 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     they do not say of a thing the skill does not act on (_unsaid_move). None when
     the call is supported, is a client's own tool's, or the follow-up was read by a rule."""
     calls = calls_of_history(history[:-1])
-    if call["name"] not in SKILLS or not calls:     # a client's own tool: its words
+    # a client's own tool: its words; a first turn. After turns that made no call ("remind me to water the plants"
+    # refused) a number still has to be said ("and one for tomorrow at nine" set an alarm for 1:09)
+    if call["name"] not in SKILLS or len(history) < 3:
         return None
     said = normalize_request(content_text(history[-1]))
     if _contradicts(said, call) or _unsaid_move(said, call, Vocabulary(lexicon)):   # read by a rule or not: "close

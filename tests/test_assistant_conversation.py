@@ -2085,3 +2085,12 @@ def test_a_move_nobody_said_on_a_thing_its_skill_does_not_act_on_is_asked_about(
                        lexicon) is None
     stove = [user("snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20), user("make it 23")]
     assert unsupported(stove, {"name": "set_level", "arguments": {"name": "snug stove", "percent": 23}}, lexicon) is None
+
+
+def test_a_number_after_turns_that_made_no_call_must_be_said():
+    """ "and one for tomorrow at nine" after a reminder was refused: no call came before, but the model's alarm at
+    1:09 is still no number said ("one" is a thing), so it is asked about; a first turn is the model's own."""
+    history = [user("remind me to water the plants"), {"role": "assistant", "content": "Sorry, I can't do that yet."},
+               user("and one for tomorrow at nine")]
+    assert unsupported(history, {"name": "set_alarm", "arguments": {"hour": 1, "minute": 9}}) is not None
+    assert unsupported(history[-1:], {"name": "set_alarm", "arguments": {"hour": 1, "minute": 9}}) is None
