@@ -22,7 +22,8 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CalculationError, calculate, format_number
-from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ANOTHER, AS_IT_WAS,
+from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
+                                  AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
                                   DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
                                   GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
@@ -102,8 +103,9 @@ ORDINAL_REFERENCES = {"the other 1": 1, "the other": 1, "the first 1": -1, "the 
 # A group of things said with a pronoun or alone ("turn them both off", "all of them"): GROUP_WORDS
 GROUP = re.compile(rf"\b(?:{'|'.join(GROUP_WORDS)})\b")
 QUESTION_OF_A_PLACE = re.compile(r"^(?:what's|what is|how's|how is|is|are) .+ in the [a-z ]+$")
-# "one" said as a thing ("the office one", "that one"), which the normaliser writes as 1: no quantity
-ONE_SAID = re.compile(r"\b(?:the|that|this|which|other|[a-z]+er) 1\b|\b1 (?:in|of|you|i)\b|\bthe [a-z]+ 1\b")
+# "one" said as a thing ("the office one", "that one", "and one for tomorrow"), which the normaliser writes as 1: no
+# quantity
+ONE_SAID = re.compile(r"\b(?:the|that|this|which|other|[a-z]+er) 1\b|\b1 (?:in|of|you|i|for)\b|\bthe [a-z]+ 1\b")
 # the arguments of a call that say which thing it acts on
 THING_KEYS = ("name", "device", "room", "area")
 PLACE_OF = re.compile(r" in the [a-z ]+$")
@@ -305,6 +307,11 @@ ASKS = re.compile(rf"^(?!{'|'.join(SAME_AGAIN_OPENERS)}\b)(?:{'|'.join(QUESTION_
 ANSWER_TAIL = re.compile(r"(?: (?:then|please|instead|one then|thanks))+$")
 # the thing a request names: "the" and its words, up to a particle, a place or the end
 THING = re.compile(r"\bthe (?P<thing>[a-z]+(?: [a-z]+)*?)(?= (?:on|off|up|down|in|to|at|for|please|now)\b|$)")
+# the assistant's question of which thing, the tools' after a call or the conversation's ("Which one: the X, the Y or
+# the Z?", "Which one do you mean, the X or the Y?"), its choices, and a number said with an answer to it ("the radiator, and make it 18")
+CHOICE_QUESTION = re.compile(r"^Which one(?::|,| do you mean,) (?P<choices>.+)\?$")
+CHOICE_SPLIT = re.compile(r", | or ")
+CHOICE_NUMBER = re.compile(r"(?P<part>.+?)(?: and| but)? (?:make it|set it to|at) (?P<n>\d+(?:\.\d+)?)")
 # words of a follow-up's part that say something the vocabulary reads, or lean back ("the humidity in there")
 KNOWN_PART_WORDS = {*SENSOR_KINDS, "humid", "temp", "there", "here", "same", "room", "it", "that", "this", "other"}
 NOT_CHANGES = {"calculate", "convert", "get_time", "get_date", "get_state", "read_sensor", "timer_left"}
@@ -544,7 +551,9 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     they do not say of a thing the skill does not act on (_unsaid_move). None when
     the call is supported, is a client's own tool's, or the follow-up was read by a rule."""
     calls = calls_of_history(history[:-1])
-    if call["name"] not in SKILLS or not calls:     # a client's own tool: its words
+    # a client's own tool: its words; a first turn. After turns that made no call ("remind me to water the plants"
+    # refused) a number still has to be said ("and one for tomorrow at nine" set an alarm for 1:09)
+    if call["name"] not in SKILLS or len(history) < 3:
         return None
     said = normalize_request(content_text(history[-1]))
     if _contradicts(said, call) or _unsaid_move(said, call, Vocabulary(lexicon)):   # read by a rule or not: "close
@@ -735,7 +744,10 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
     asked = _asks(history[:-1])          # then "yes", "the salt lamp", "the other one" answer the question
-    answered = _answered(history, core, vocabulary)
+    chosen = _chosen(history, synonyms(normalize_request(request)))     # as said: "and make it 18" kept whole
+    if isinstance(chosen, Declined):
+        return chosen
+    answered = chosen or _answered(history, core, vocabulary)
     if answered is not None:             # "the salt one" after "which one?", "ok 22 then" after a refusal
         return _resolution([*history[:-3], {"role": "user", "content": answered}], lexicon)
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
@@ -1758,6 +1770,46 @@ def _operand_changed(said: str, calls: list[dict]) -> str | None:
         return None
     words = {operator: word for word, operator in reversed(OPERATORS.items())}
     return f"what is {parts.group(1)} {words[parts.group(2)]} {match.group('n')}"
+
+
+def _chosen(history: list[dict], said: str) -> str | Declined | None:
+    """ "the second one", "the upstairs one", "both" after "Which one: the upper landing light or the lower landing
+    light?": the request asked about, with the chosen thing, or all of them said as many ("all the landing lights"),
+    in place of the thing it said, and a number said with the choice in place of its number ("the radiator, and make
+    it 18"). The question's choices are the state: an answer is read against them before the home's names. "not
+    that one": the question again. None when the last turn asked no such question or the answer picks none."""
+    if len(history) < 3 or history[-2].get("role") != "assistant" or history[-3].get("role") != "user":
+        return None
+    question = CHOICE_QUESTION.match(content_text(history[-2]))
+    if question is None:
+        return None
+    choices = [choice.removeprefix("the ").split(" in the ")[0]
+               for choice in CHOICE_SPLIT.split(question.group("choices"))]
+    answer = ANSWER_TAIL.sub("", ANSWER_HEAD.sub("", FILLERS.sub("", said)))
+    if answer in NOT_A_CHOICE:
+        return Declined(content_text(history[-2]))
+    with_number = CHOICE_NUMBER.fullmatch(answer)
+    answer, number = (with_number.group("part"), with_number.group("n")) if with_number else (answer, None)
+    before = normalize_request(content_text(history[-3]))
+    thing = THING.search(before)
+    if thing is None:
+        return None
+    words = [CHOICE_WORDS.get(word, word) for word in answer.removeprefix("the ").removesuffix(" 1").split()]
+    if answer in ALL_CHOICES:
+        said_thing = thing.group("thing")
+        new = "all the " + (said_thing if said_thing.endswith("s") else said_thing + "s")
+    elif len(words) == 1 and words[0] in CHOICE_PLACES and CHOICE_PLACES[words[0]] < len(choices):
+        new = "the " + choices[CHOICE_PLACES[words[0]]]
+    else:
+        fit = [choice for choice in choices if set(words) <= set(choice.split())]
+        if len(fit) != 1:
+            return None
+        new = "the " + fit[0]
+    request = before[:thing.start()] + new + before[thing.end("thing"):]
+    if number is None:
+        return request
+    numbers = list(re.finditer(r"\b\d+(?:\.\d+)?\b", request))
+    return request[:numbers[-1].start()] + number + request[numbers[-1].end():] if numbers else None
 
 
 def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | None:

@@ -384,6 +384,13 @@ GROUP_WORDS = ("both", "all", "every", "each", "the rest", "the lot")
 # pronoun they stand with ("the rest" alone says no which)
 GROUP_ALONE = {"both": "them both", "the lot": "them all", "all of those": "them all",
                "all of these": "them all", "both of those": "them both", "both of these": "them both"}
+# Answers to the assistant's own "Which one: the X, the Y or the Z?": a choice by its place in the question ("the
+# second one", "the last one"), by a word of its name said another way ("the upstairs one": the upper one), all of
+# them together, or none of them yet (the question asked again)
+CHOICE_PLACES = {"first": 0, "second": 1, "third": 2, "last": -1}
+CHOICE_WORDS = {"upstairs": "upper", "top": "upper", "downstairs": "lower", "bottom": "lower"}
+ALL_CHOICES = ("both", "both of them", "all of them", "all 3", "all", "the lot", "all of those", "both of those")
+NOT_A_CHOICE = ("not that 1", "not that", "not the 1", "not this 1")
 # Words with which a speaker takes back the value just said for another ("make it 22, no wait, 21", "a touch
 # brighter, uh, no, dimmer"), said between the two
 SELF_CORRECTING = ("no", "sorry", "wait", "i mean", "i meant", "or rather", "actually", "make that", "make it", "uh",

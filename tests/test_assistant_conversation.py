@@ -1283,6 +1283,35 @@ def test_an_answer_to_a_question_or_a_refusal_completes_the_request(lexicon, hom
     assert resolved([*before, user(follow_up)], lexicon if home else None) == rewritten
 
 
+# Round 23 (r23-asks): answers to the assistant's own "Which one: ...?", read against the question's choices
+SNUG_LAMPS = asked("turn on the lamp in the snug", "Which one do you mean, the arc lamp or the salt lamp?")
+LANDING = asked("turn on the landing light", "Which one: the upper landing light or the lower landing light?")
+FANS = [user("switch off the fan"), {**called("switch_device", name="fan", state="off"),
+                                     "content": "Which one: the punkah, the drying fan or the whirlwind fan?"}]
+
+
+@pytest.mark.parametrize("before, follow_up, rewritten", [
+    (SNUG_LAMPS, "both of them", "turn on all the lamps in the snug"),
+    (SNUG_LAMPS, "the second one", "turn on the salt lamp in the snug"),
+    (LANDING, "both", "turn on all the landing lights"),
+    (LANDING, "the upstairs one", "turn on the upper landing light"),
+    (LANDING, "the bottom one please", "turn on the lower landing light"),
+    (FANS, "the last one", "switch off the whirlwind fan"),
+    (FANS, "all of them", "switch off all the fans"),
+    (asked("set the heating to 20", "Which one do you mean, the snug stove or the radiant panel?"),
+     "the panel, and make it 18", "set the radiant panel to 18"),
+])
+def test_an_answer_to_which_one_is_read_against_the_questions_choices(lexicon, before, follow_up, rewritten):
+    """A place in the question, a word of one choice said another way, or all of them together: the request asked
+    about with the chosen thing in place of the one it said ("both" had been "Sorry, I can't do that yet.")."""
+    assert resolved([*before, user(follow_up)], lexicon) == rewritten
+
+
+def test_not_that_one_after_which_one_asks_again(lexicon):
+    """"not that one" picks none of the choices: the question again, not "Sorry, I didn't catch that."."""
+    assert declined([*LANDING, user("not that one")], lexicon) == LANDING[-1]["content"]
+
+
 @pytest.mark.parametrize("follow_up, reply", [
     ("and the cellar", "Sorry, there's no cellar I know of."),
     ("no, the small one", "Which one do you mean, the office fan or the kitchen light?"),
@@ -2056,3 +2085,12 @@ def test_a_move_nobody_said_on_a_thing_its_skill_does_not_act_on_is_asked_about(
                        lexicon) is None
     stove = [user("snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20), user("make it 23")]
     assert unsupported(stove, {"name": "set_level", "arguments": {"name": "snug stove", "percent": 23}}, lexicon) is None
+
+
+def test_a_number_after_turns_that_made_no_call_must_be_said():
+    """ "and one for tomorrow at nine" after a reminder was refused: no call came before, but the model's alarm at
+    1:09 is still no number said ("one" is a thing), so it is asked about; a first turn is the model's own."""
+    history = [user("remind me to water the plants"), {"role": "assistant", "content": "Sorry, I can't do that yet."},
+               user("and one for tomorrow at nine")]
+    assert unsupported(history, {"name": "set_alarm", "arguments": {"hour": 1, "minute": 9}}) is not None
+    assert unsupported(history[-1:], {"name": "set_alarm", "arguments": {"hour": 1, "minute": 9}}) is None
