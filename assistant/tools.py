@@ -20,10 +20,10 @@ from assistant.inventory import (COMPONENTS, PLURAL_KINDS, SKILL_COMPONENTS, STO
                                  SWITCHABLE, Entity, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import SKILLS
-from assistant.vocabulary import (BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
-                                  JOINING_WORDS, NO, OPERATOR_WORDS, ROOMS, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS,
-                                  SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert,
-                                  unit_name)
+from assistant.vocabulary import (ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
+                                  JOINING_WORDS, NO, OPERATOR_WORDS, QUESTION_WORDS, ROOMS, SAID_BACK, SENSOR_KINDS,
+                                  SENSOR_UNITS, SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, UNLOCK_HEARD_AS,
+                                  YES, convert, unit_name)
 from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
@@ -242,10 +242,17 @@ def said_below_zero(heard: str, value) -> bool:
 
 def states_without_a_switch(heard: str, name: str = "") -> bool:
     """The words end in a state ("kitchen light on", "the samovar off?") and none before it, but the device's
-    own name, is a verb of switching (STATE_WORDS, SWITCH_VERBS): a question, unless typed as a command."""
-    words = re.findall(r"[a-z']+", heard.lower())
-    while words and words[-1] in TRAILING_WORDS:
-        words.pop()
+    own name, is a verb of switching (STATE_WORDS, SWITCH_VERBS), nor asks for it to be done in the state's own
+    clause, or after it, without a question's first word ("the dock light on, please", "could the ice maker go on":
+    ASKING_FOR_IT; not "pendant off please, the crystal on"): a question, unless typed as a command."""
+    words = re.findall(r"[a-z']+|[,.;:!?]", heard.lower())
+    asked_for = False
+    while words and (words[-1] in TRAILING_WORDS or not words[-1][0].isalpha()):
+        asked_for |= words.pop() in ASKING_FOR_IT
+    clause = words[max((i + 1 for i, word in enumerate(words) if not word[0].isalpha()), default=0):]
+    if (asked_for or set(clause) & ASKING_FOR_IT) and clause[:1] and clause[0] not in QUESTION_WORDS:
+        return False
+    words = [word for word in words if word[0].isalpha()]
     if not words or words[-1] not in STATE_WORDS:
         return False
     named = set(re.findall(r"[a-z']+", name.lower()))

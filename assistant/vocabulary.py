@@ -170,6 +170,10 @@ JOINING_WORDS = ("and", "then", "now", "so", "actually", "oh", "ok", "okay", "pl
 # porch light on" … "and the hall light", "okay, same for the hall light").
 FOLLOW_UP_WORDS = {"and", "also", "same"}
 TRAILING_WORDS = {"please", "thanks", "thank", "you", "now"}
+# Words that ask for something to be done: a state said with one of them, and no question's first word before it,
+# is a request ("the dock light on please", "could the ice maker go on"), not a question about the state
+# (states_without_a_switch; a heard "is the lamp on please" still asks).
+ASKING_FOR_IT = {"please", "could", "can", "would", "will"}
 SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make", "get", "let", "leave", "keep",
                 "have", "want", "need", "be", "start", "stop", "kill", "shut", "close", "open", "lock", "unlock",
                 "raise", "lower", "pull", "draw", "lift", "bring", "boot", "fire", "kick", "hit", "click",

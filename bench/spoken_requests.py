@@ -9,7 +9,8 @@ transcript goes to the assistant in a fresh conversation, in the request's home:
 - discovered: tests/discovered_home.py, 25 entities in Zigbee2MQTT / Tasmota / ESPHome discovery shapes
   (tests/data/heldout_discovered.jsonl, written before any result on it was seen).
 Outcomes are judged as bench/asr_slips.py judges them: right, no action (nothing changed and every tool said
-why), wrong action; and, where the recogniser only guessed a name, asked ("Did you mean the samovar?"),
+why), wrong action; a request that changes the home is right only where the home changed (a heard "the dock light
+on please" answered with the light's state, nothing switched, is no action: changes_a_fresh_home); and, where the recogniser only guessed a name, asked ("Did you mean the samovar?"),
 split by whether the yes would run the right call. A timer is judged by the timers left running: "timer
 unnamed" is a named timer asked for that runs without its name (one the recogniser was unsure of). Rows tagged
 slip are typed input only (typed_only).
@@ -58,7 +59,7 @@ from assistant.chat_template import NoAction  # noqa: E402
 from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import Inventory  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
-from assistant_eval import ask, made_up_inventory, score  # noqa: E402
+from assistant_eval import ask, made_up_inventory, score, snapshot  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
 from voice.heard_text import said_words  # noqa: E402
@@ -214,10 +215,23 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
             return "right", did
         if running == [(None, expected["arguments"]["seconds"])]:
             return "timer unnamed", did
-    elif score(row, reply, acted, tools.home.inventory):
+    elif score(row, reply, acted, tools.home.inventory) and (acted or not changes_a_fresh_home(row)):
         return "right", did
     safe = not acted and all(isinstance(r, NoAction) for r in results)
     return ("no action" if safe else "wrong action"), did
+
+
+def changes_a_fresh_home(row: dict) -> bool:
+    """Whether the call row expects changes a fresh copy of its home: then a call that left the home as it was
+    is not right, whatever it was written as (a heard "the dock light on please" answered with the light's state
+    instead, ToolRunner's states_without_a_switch, switches nothing)."""
+    expected = row["expected"]
+    if not expected:
+        return False
+    tools = ToolRunner(new_home(row["home"]))
+    before = snapshot(tools.home)
+    asyncio.run(tools.run(expected["name"], dict(expected["arguments"])))
+    return snapshot(tools.home) != before
 
 
 def said_with_doubts(words: list) -> str:

@@ -574,7 +574,12 @@ async def test_a_typed_number_is_never_asked_about():
     ("kitchen light on", "", True),
     ("The samovar off?", "samovar", True),
     ("This roman blind closed.", "roman blind", True),             # "is the roman blind closed", "is" unheard
-    ("lights off please", "", True),
+    ("lights off please", "", False),                               # asked to be done
+    ("Could the ice maker go on?", "ice maker", False),
+    ("Is the lamp on, please?", "lamp", True),                      # a question's first word still asks
+    ("We're out of ice. Could the ice maker go on?", "ice maker", False),
+    ("The dock lights on, please.", "dock lights", False),
+    ("Pendant off, please, the crystal on.", "crystal", True),       # asked for in another clause
     ("the wall switch off", "wall switch", True),                  # a verb in the device's own name says nothing
     ("Turn the kitchen light on.", "", False),
     ("switched the lamp off", "lamp", False),

@@ -37,6 +37,9 @@ def test_degree_words_said_with_their_a_or_as_other_words_stay_as_heard(heard):
     ("Can sew the cake timer, it's done early.", "Cancel the cake timer, it's done early."),
     ("Block the side gate.", "Lock the side gate."),
     ("Walk up the tack room lock.", "Lock up the tack room lock."),
+    ("Witch of the porch light.", "Switch of the porch light."),
+    ("Which on the cattle?", "Switch on the cattle?"),
+    ("Which the arc lamp on?", "Switch the arc lamp on?"),
 ])
 def test_the_verb_a_request_starts_with_is_put_back(heard, said):
     assert said_words(heard) == said
@@ -47,6 +50,8 @@ def test_the_verb_a_request_starts_with_is_put_back(heard, said):
     "Can you turn on the light?",
     "Turn off the light by the block.",
     "Walking pad on.",
+    "Which date is it today?",
+    "Which lights are on?",
 ])
 def test_those_words_elsewhere_stay_as_heard(heard):
     assert said_words(heard) == heard
@@ -82,6 +87,38 @@ def test_sentences_not_the_same_twice_stay_as_heard(heard):
 ])
 def test_a_word_whisper_spells_otherwise_is_put_back(heard, said):
     assert said_words(heard) == said
+
+
+@pytest.mark.parametrize("heard, said", [
+    ("This is the attic fan on.", "Is the attic fan on."),
+    ("This is a carriage house door open, still, I heard it go up.",
+     "Is a carriage house door open, still, I heard it go up."),
+])
+def test_a_question_heard_with_this_before_its_first_word_is_put_back(heard, said):
+    assert said_words(heard) == said
+
+
+@pytest.mark.parametrize("heard", ["This is too bright.", "Is this the hall light?", "Turn it off, this is the one."])
+def test_this_is_before_no_article_or_within_a_request_stays_as_heard(heard):
+    assert said_words(heard) == heard
+
+
+@pytest.mark.parametrize("heard, said", [
+    ("The dock light on clean.", "The dock light on please."),
+    ("The lounge lights to 75% clean.", "The lounge lights to 75% please."),
+    ("A gate in the orangery, and lock it clean.", "A gate in the orangery, and lock it please."),
+    ("The lamp in the sewing room, aren't clean.", "The lamp in the sewing room, on please."),
+    ("The lamp in the sewing room, aren't please.", "The lamp in the sewing room, on please."),
+    ("Pendant of clean, the crystal one.", "Pendant off please, the crystal one."),
+])
+def test_please_heard_as_clean_after_a_state_or_a_pronoun_is_put_back(heard, said):
+    assert said_words(heard) == said
+
+
+@pytest.mark.parametrize("heard", ["Keep the kitchen clean.", "Is the oven clean?", "Turn it on, clean the filter first.",
+                                   "Turn on the cleaner.", "A cup of clean water."])
+def test_clean_said_as_a_word_stays_as_heard(heard):
+    assert said_words(heard) == heard
 
 
 def test_a_word_holding_such_a_spelling_stays_as_heard():

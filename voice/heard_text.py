@@ -39,11 +39,25 @@ COMPARATIVES = ("more", "less", "up", "down")
 # Words after which a degree word ending the request already has what it needs ("a touch", "the little").
 _BEFORE_DEGREE = ("a", "an", "the", "one", "little", "bit", "tiny", "wee") + ARTICLE_HEARD_AS
 
-# A request's first words as Whisper writes them: the verb said.
-VERBS_HEARD_AS = {"can seal": "cancel", "can sew": "cancel", "block": "lock", "walk": "lock"}
+# A request's first words as Whisper writes them: the verb said ("Witch of the porch light.", "Which the arc lamp
+# on?": espeak-ng's "switch" through the phone band).
+VERBS_HEARD_AS = {"can seal": "cancel", "can sew": "cancel", "block": "lock", "walk": "lock", "witch": "switch",
+                  "which on": "switch on", "which off": "switch off", "which the": "switch the"}
+# A question's first words as Whisper writes them before the thing it asks about: "This is the attic fan on." for
+# "is the attic fan on" (espeak-ng's "is" heard with a "th" before it, wideband and phone band).
+QUESTIONS_HEARD_AS = {"this is": "is"}
+# What the thing asked about starts with after those words.
+ARTICLES = ("the", "a", "an", "my", "our")
+# A word that closes a request as Whisper writes it through the phone band, ending a clause after a state, a
+# pronoun or a percentage: "The dock light on clean.", "The lounge lights to 75% clean." (espeak-ng's "please"),
+# and after "on" and "off" as Whisper writes them there ("aren't clean", "of clean": WORDS_HEARD_AS).
+CLOSING_HEARD_AS = {"clean": "please"}
+# The words after which it closes the request.
+BEFORE_CLOSING = ("on", "off", "it", "them", "%", "aren't", "of")
 # Words Whisper spells otherwise anywhere in a request, and the words said ("Switch off the tele in the lounge.",
 # "The extractor in the larder, unplease, it smells of fish.": "on please" run into one word).
-WORDS_HEARD_AS = {"tele": "telly", "unplease": "on please", "unpleas": "on please"}
+WORDS_HEARD_AS = {"tele": "telly", "unplease": "on please", "unpleas": "on please", "aren't please": "on please",
+                  "of please": "off please"}
 
 _DEGREE = "|".join(DEGREE_WORDS)
 _HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
@@ -81,6 +95,11 @@ SENTENCE_ENDS = ".!?"
 _SENTENCE = re.compile(rf"[^{SENTENCE_ENDS}]+(?:[{SENTENCE_ENDS}]+|$)")
 _WORD = re.compile(r"[\w']+")
 _FIRST_WORDS = re.compile(rf"^(\W*)({'|'.join(map(re.escape, VERBS_HEARD_AS))})\b", re.IGNORECASE)
+_FIRST_QUESTION_WORDS = re.compile(rf"^(\W*)({'|'.join(map(re.escape, QUESTIONS_HEARD_AS))})\s+(?=(?:"
+                                   rf"{'|'.join(ARTICLES)})\b)", re.IGNORECASE)
+_BEFORE_CLOSING = "|".join(rf"\b{re.escape(w)}\b" if w[0].isalpha() else re.escape(w) for w in BEFORE_CLOSING)
+_CLOSING_OTHERWISE = re.compile(rf"(?:{_BEFORE_CLOSING})\s+({'|'.join(map(re.escape, CLOSING_HEARD_AS))})"
+                                rf"(?=\s*[{SENTENCE_ENDS},]|\s*$)", re.IGNORECASE)
 _RUN_ON = re.compile(rf"\b([\w']+)\s+(?=(?:{'|'.join(map(re.escape, CLAUSE_OPENERS))})\b)", re.IGNORECASE)
 _REQUEST_VERBS = "|".join(sorted(SWITCH_VERBS) + list(OTHER_REQUEST_VERBS))
 _VERB_ON_A_PRONOUN = re.compile(rf"\b([\w']+)\s+(?=(?:{_REQUEST_VERBS})\s+(?:{'|'.join(PRONOUN_OBJECTS)})\b)",
@@ -103,7 +122,13 @@ def said_words(transcript: str) -> str:
     def word(match: re.Match) -> str:
         said = WORDS_HEARD_AS[match[1].lower()]
         return said.capitalize() if match[1][0].isupper() else said
-    text = _SPELT_OTHERWISE.sub(word, _FIRST_WORDS.sub(verb, said_once(transcript)))
+    def question(match: re.Match) -> str:
+        said = QUESTIONS_HEARD_AS[match[2].lower()]
+        return match[1] + (said.capitalize() if match[2][0].isupper() else said) + " "
+    def closing(match: re.Match) -> str:
+        return match[0][:match.start(1) - match.start(0)] + CLOSING_HEARD_AS[match[1].lower()]
+    text = _CLOSING_OTHERWISE.sub(closing, _FIRST_QUESTION_WORDS.sub(question, said_once(transcript)))
+    text = _SPELT_OTHERWISE.sub(word, _FIRST_WORDS.sub(verb, text))
     text = _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
     text = _RUN_ON.sub(lambda m: m[0] if m[1].lower() in JOINING else m[1] + ", ", text)
     text = _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
