@@ -457,8 +457,6 @@ class Session:
             self._transcribe(turn, URGENT)
             if detector.semantic:
                 self._spawn(self._judge_sound(turn, detector), "smart_turn")
-        elif signal is Signal.RELISTEN:                 # the words read cut: hear them again, on more silence
-            self._transcribe(turn, URGENT, again=True)
         elif turn.job is None and detector.silence_ms == 0:
             # partials wait for a quiet moment, but not for ever: the queue still serves turn ends first
             since_ms = (self._buffer_samples - turn.last_job_done) * 1000 // RATE
@@ -483,14 +481,13 @@ class Session:
 
     # ---- transcription --------------------------------------------------------------------------
 
-    def _transcribe(self, turn: _Turn, priority: int, again: bool = False) -> None:
-        """Transcribe the turn's audio so far: BACKGROUND = a partial, URGENT = final quality; again: even if a
-        final already covers the speech (Signal.RELISTEN)."""
+    def _transcribe(self, turn: _Turn, priority: int) -> None:
+        """Transcribe the turn's audio so far: BACKGROUND = a partial, URGENT = final quality."""
         if turn.job is not None:
             if priority == BACKGROUND or turn.job_urgent:
                 return                                  # _run_job follows up once this one finishes
             turn.job.cancel()                           # a partial is moot at a pause: the final one goes first
-        if priority == URGENT and not again and turn.latest and turn.latest[0] >= turn.speech_end_samples:
+        if priority == URGENT and turn.latest and turn.latest[0] >= turn.speech_end_samples:
             return
         audio = self._buffer.view()
         turn.job_covers, turn.job_urgent = audio.size, priority == URGENT

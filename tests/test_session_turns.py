@@ -1,8 +1,7 @@
 """Turn detection as a pure state machine over per-frame speech probabilities."""
-from streaming.turns import FRAME_MS, PAUSE_MS, RELISTEN_MS, SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
+from streaming.turns import FRAME_MS, PAUSE_MS, SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
 
 FINISHED, SURE, CUT = 0.7, 0.95, 0.3      # the words' verdicts: the text turn model's probability (cut below 0.5)
-RELISTEN = -(-(RELISTEN_MS - 96) // FRAME_MS) - 1   # the frame, after 96 ms of silence, at which cut words are heard again
 
 
 def run(detector, probabilities):
@@ -110,7 +109,7 @@ def test_semantic_vad_holds_for_its_cut_wait_when_the_words_say_cut():
         detector.transcript_ready(CUT)
         detector.audio_ready(0.99)
         end = -(-(max_ms - 96) // FRAME_MS) - 1           # first frame at which silence >= max_ms
-        assert run(detector, [0.0] * (max_ms // FRAME_MS + 2)) == [(RELISTEN, Signal.RELISTEN), (end, Signal.END)]
+        assert run(detector, [0.0] * (max_ms // FRAME_MS + 2)) == [(end, Signal.END)]
 
 
 def test_semantic_vad_reads_the_words_as_going_on_when_the_sound_says_so_outright():
@@ -123,7 +122,7 @@ def test_semantic_vad_reads_the_words_as_going_on_when_the_sound_says_so_outrigh
     detector.audio_ready(0.02)
     detector.transcript_ready(0.59, CUT)
     end = -(-(waits.cut - 96) // FRAME_MS) - 1
-    assert run(detector, [0.0] * (waits.cut // FRAME_MS + 2)) == [(RELISTEN, Signal.RELISTEN), (end, Signal.END)]
+    assert run(detector, [0.0] * (waits.cut // FRAME_MS + 2)) == [(end, Signal.END)]
     detector = semantic()
     run(detector, [0.9] * 10 + [0.0] * 3)
     detector.audio_ready(0.2)
@@ -165,8 +164,7 @@ def test_semantic_vad_a_short_hold_never_shortens_the_wait():
     run(detector, [0.9] * 10 + [0.0] * 3)
     detector.audio_ready(0.02)
     detector.transcript_ready(0.59, CUT, 416)
-    assert run(detector, [0.0] * (waits.cut // FRAME_MS + 2)) == [(RELISTEN, Signal.RELISTEN),
-                                                                   (-(-(waits.cut - 96) // FRAME_MS) - 1, Signal.END)]
+    assert run(detector, [0.0] * (waits.cut // FRAME_MS + 2)) == [(-(-(waits.cut - 96) // FRAME_MS) - 1, Signal.END)]
 
 
 def test_semantic_vad_a_short_hold_is_never_longer_than_the_silence_setting():
@@ -219,31 +217,3 @@ def test_semantic_verdicts_known_early_in_the_pause_still_count():
     assert not detector.transcript_ready(FINISHED)
     assert not detector.audio_ready(0.97)
     assert run(detector, [0.0] * 3) == [(2, Signal.END)]  # ends at 128 ms
-
-
-def test_semantic_vad_hears_words_that_read_cut_again_once_and_ends_if_they_now_read_finished():
-    """At a pause Whisper writes "Set a timer for." (cut); with more silence after the last word it may write the
-    sentence finished: the detector asks once a silence, and a finished second reading ends the turn then."""
-    detector = semantic()
-    run(detector, [0.9] * 10 + [0.0] * 3)
-    detector.transcript_ready(CUT)
-    detector.audio_ready(0.5)
-    assert run(detector, [0.0] * (RELISTEN + 3)) == [(RELISTEN, Signal.RELISTEN)]
-    assert detector.transcript_ready(FINISHED)             # past the unsure wait: ends at once
-    detector = semantic()
-    run(detector, [0.9] * 10 + [0.0] * 3)
-    detector.transcript_ready(CUT)
-    run(detector, [0.0] * (RELISTEN + 1))
-    assert not detector.transcript_ready(CUT)              # still cut: the cut wait stands
-    assert detector.speaking
-
-
-def test_semantic_vad_hears_finished_words_only_once():
-    """Words that read finished, or not yet in, are not heard again; nor does server_vad."""
-    detector = semantic()
-    run(detector, [0.9] * 10 + [0.0] * 3)
-    assert Signal.RELISTEN not in [s for _, s in run(detector, [0.0] * (RELISTEN + 3))]   # no words yet
-    detector = TurnDetector(TurnDetection(silence_duration_ms=2000))
-    run(detector, [0.9] * 10 + [0.0] * 3)
-    detector.transcript_ready(CUT)
-    assert Signal.RELISTEN not in [s for _, s in run(detector, [0.0] * (RELISTEN + 3))]
