@@ -846,7 +846,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
         evidence.append({"voice": utterance.voice, "label": utterance.label, "speech_end_ms": utterance.speech_end_ms,
                          "resume_ms": utterance.resume_ms, "probabilities": [round(p, 4) for p in probabilities],
                          "pauses": {str(frames): _evidence(text_turn, *verdicts(frames), frames * frame)
-                                    for frames in sorted(set(every_pause) | set(heard))}})
+                                    for frames in every_pause}})
     return results, evidence
 
 
@@ -855,16 +855,13 @@ def decide(probabilities: list[float], detector, stt_ms: int, smart_turn_ms: int
     """The frame after which a detector ends the turn (None: it never does), fed Silero's probabilities frame by
     frame, each pause's verdicts handed over after fixed compute times: words_in(frames) and sound_in(frames) give
     the detector the words' and the sound's verdicts on the first `frames` frames and say whether it ended the
-    turn (at Signal.RELISTEN the words are heard again, on the longer silence). The replay (Whisper heard live)
-    and bench/turn_judge.py (the recorded evidence) both decide here."""
+    turn. The replay (Whisper heard live) and bench/turn_judge.py (the recorded evidence) both decide here."""
     due: list[tuple[int, str, int, int]] = []   # (frame due, verdict kind, pause's end frame, frames heard)
     for index, probability in enumerate(probabilities):
         signal = detector.process(probability)
         if signal is not None and signal.value == "pause":
             due += [(index + -(-stt_ms // FRAME_MS), "words", detector.speech_end_frame, index + 1),
                     (index + -(-smart_turn_ms // FRAME_MS), "sound", detector.speech_end_frame, index + 1)]
-        if signal is not None and signal.value == "relisten":
-            due.append((index + -(-stt_ms // FRAME_MS), "words", detector.speech_end_frame, index + 1))
         for item in [d for d in due if d[0] == index]:
             due.remove(item)
             _, kind, pause, frames = item

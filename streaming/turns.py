@@ -6,8 +6,6 @@ It tells the session three moments:
 - ``START``: speech began (barge-in point, SpeechStarted);
 - ``PAUSE``: a short silence after speech, the moment to transcribe what was said and to ask the
   end-of-turn model about its sound, so both verdicts are (nearly) in when the turn may end;
-- ``RELISTEN``: semantic_vad, once a silence, at ``RELISTEN_MS`` while the words read cut: the moment to
-  transcribe again (its verdict goes to ``transcript_ready`` as the pause's did);
 - ``END``: the silence is long enough to end the turn.
 
 ``server_vad`` ends a turn after a fixed ``silence_duration_ms`` (OpenAI's semantics).
@@ -51,11 +49,6 @@ WORDS_SURE = 0.9            # text turn probability at or above which the words 
                             # finished requests in synthetic voices unfinished (the dev replay's verdicts at
                             # 407102c and the fresh one's at e632d50: 20 of 182 and 97 of 581 turns end sooner;
                             # one 300 ms pause of 581 more is at risk)
-RELISTEN_MS = 320           # silence after which words that read cut are heard again (Signal.RELISTEN): Whisper
-                            # completes or truncates a cut sentence at a pause; with more silence after the
-                            # last word its transcript may read finished, and the turn ends then instead of
-                            # at the cut wait. Fixed before any figure: early enough that a turn it ends
-                            # (after the transcription) is not late, past the bench's shortest pause (300 ms)
 SOUND_NOT_DONE = 0.1        # Smart Turn probability below which the sound says outright that the speaker goes
                             # on; then the words are read as if their last word was only begun (voice.text_turn)
 
@@ -81,7 +74,6 @@ SEMANTIC_WAITS = {"high": SemanticWaits(96, 192, 256, 640, 2000), "medium": Sema
 class Signal(Enum):
     START = "start"
     PAUSE = "pause"
-    RELISTEN = "relisten"
     END = "end"
 
 
@@ -113,7 +105,6 @@ class TurnDetector:
         self.silence_ms = 0             # silence since the last speech frame, while speaking
         self.speech_end_frame = 0       # frame index just after the last speech frame
         self._paused = False            # PAUSE already signalled for this silence
-        self._relistened = False        # RELISTEN already signalled for this silence
         self.semantic = settings.type == "semantic_vad"
         self._waits = SEMANTIC_WAITS.get(settings.eagerness, SEMANTIC_WAITS["auto"])
         self._words: float | None = None        # this pause's verdicts; None = not in yet
@@ -141,13 +132,10 @@ class TurnDetector:
         if not self._paused and self.silence_ms >= PAUSE_MS:
             self._paused = True
             return Signal.PAUSE
-        if not self._relistened and self.silence_ms >= RELISTEN_MS and self.reads_cut:
-            self._relistened = True
-            return Signal.RELISTEN
         return None
 
     def _speech_frame(self) -> None:
-        self.silence_ms, self._paused, self._relistened = 0, False, False
+        self.silence_ms, self._paused = 0, False
         self.speech_end_frame = self.frames
         self._words = self._words_going_on = self._sound = None
         self._hold_ms = 0
@@ -158,11 +146,6 @@ class TurnDetector:
         the turn judge's short hold where that is longer; the hold, as the unsure wait, is no longer than
         silence_duration_ms."""
         return max(self._judged_wait_ms, min(self._hold_ms, self.settings.silence_duration_ms))
-
-    @property
-    def reads_cut(self) -> bool:
-        """The words are in and hold the turn for the cut wait: worth hearing again later in the silence."""
-        return self.semantic and self._words is not None and self._judged_wait_ms == self._waits.cut
 
     @property
     def _judged_wait_ms(self) -> int:
