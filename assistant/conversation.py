@@ -21,7 +21,7 @@ from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
 from assistant.spoken_numbers import normalize_request
-from assistant.tools import CalculationError, calculate, format_number
+from assistant.tools import CHOICE_QUESTION, WHICH_ONE_MEANT, CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
@@ -307,9 +307,8 @@ ASKS = re.compile(rf"^(?!{'|'.join(SAME_AGAIN_OPENERS)}\b)(?:{'|'.join(QUESTION_
 ANSWER_TAIL = re.compile(r"(?: (?:then|please|instead|one then|thanks))+$")
 # the thing a request names: "the" and its words, up to a particle, a place or the end
 THING = re.compile(r"\bthe (?P<thing>[a-z]+(?: [a-z]+)*?)(?= (?:on|off|up|down|in|to|at|for|please|now)\b|$)")
-# the assistant's question of which thing, the tools' after a call or the conversation's ("Which one: the X, the Y or
-# the Z?", "Which one do you mean, the X or the Y?"), its choices, and a number said with an answer to it ("the radiator, and make it 18")
-CHOICE_QUESTION = re.compile(r"^Which one(?::|,| do you mean,) (?P<choices>.+)\?$")
+# the choices of the assistant's question of which thing (tools.CHOICE_QUESTION), and a number said with an answer
+# to it ("the radiator, and make it 18")
 CHOICE_SPLIT = re.compile(r", | or ")
 CHOICE_NUMBER = re.compile(r"(?P<part>.+?)(?: and| but)? (?:make it|set it to|at) (?P<n>\d+(?:\.\d+)?)")
 # words of a follow-up's part that say something the vocabulary reads, or lean back ("the humidity in there")
@@ -1316,7 +1315,7 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | Declin
             return " ".join([*words[:i], named.pop(), *words[j:]])
         if len(named) > 1:           # "turn the heater off" after the trough heater and the kennel heater: asked
             newest = [name for name in _targets(calls, False) if name.removeprefix("the ") in named]
-            return Declined(f"Which one do you mean, {newest[0]} or {newest[1]}?") if len(newest) > 1 else said
+            return Declined(f"{WHICH_ONE_MEANT}{newest[0]} or {newest[1]}?") if len(newest) > 1 else said
         if area is not None and f"{area} {part}" in vocabulary.names:
             return " ".join([*words[:i], area, part, *words[j:]])
     return said
@@ -1437,7 +1436,7 @@ def _unknown_part(new: str, calls: list[dict], vocabulary: Vocabulary) -> Declin
     if not new.endswith(" 1"):
         return Declined(f"Sorry, there's no {' '.join(words)} I know of.")
     if len(targets) == 2:
-        return Declined(f"Which one do you mean, {targets[0]} or {targets[1]}?")
+        return Declined(f"{WHICH_ONE_MEANT}{targets[0]} or {targets[1]}?")
     return Declined("Sorry, I'm not sure which one you mean.")
 
 
@@ -1528,10 +1527,10 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
             return chosen
         words = chosen
     elif not which and len(together := _together(calls, words, timer, fits)) > 1:
-        return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
+        return Declined(f"{WHICH_ONE_MEANT}{together[0]} or {together[1]}?")
     elif match.group("ref") in BARE_REFERENCES and not _is_newest(calls, words) \
             and (other := _another_of_its_kind(calls, words, fits, kinds)):
-        return Declined(f"Which one do you mean, {words} or {other}?")
+        return Declined(f"{WHICH_ONE_MEANT}{words} or {other}?")
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
     before = said[:match.start()]
     if match.group("ref") in PLURAL_PRONOUNS:        # "both of them", "them all": the group's words are the group
@@ -1643,7 +1642,7 @@ def _which_timer(said: str, calls: list[dict]) -> Declined | None:
     stopped = {call["arguments"].get("name") for call in calls if call["name"] == "stop_timer"}
     named = _targets([call for i, call in enumerate(calls) if call["name"] == "start_timer"
                       and call["arguments"].get("name") not in stopped and not _turned_down(calls, i)], True)
-    return Declined(f"Which one do you mean, {named[0]} or {named[1]}?") if len(named) > 1 else None
+    return Declined(f"{WHICH_ONE_MEANT}{named[0]} or {named[1]}?") if len(named) > 1 else None
 
 
 def _turned_down(calls: list[dict], i: int) -> bool:
@@ -1962,7 +1961,7 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
         return None
     if isinstance(parts.get("name"), tuple):        # "the lamp" after two lamps: which one, when either would do
         fit = [name for name in parts["name"] if any(_filled(call, {**parts, "name": name}, vocabulary) for call in calls)]
-        return Declined(f"Which one do you mean, the {fit[0]} or the {fit[1]}?") if len(fit) > 1 else None
+        return Declined(f"{WHICH_ONE_MEANT}the {fit[0]} or the {fit[1]}?") if len(fit) > 1 else None
     # newest first; a device said goes on from the newest call on that device ("the plug in the garage as well" after
     # "turn off the office plug" and a speaker switched on: off), before any newer call on another
     device = parts.get("device")
@@ -1978,7 +1977,7 @@ def _completed(said: str, calls: Calls, vocabulary: Vocabulary) -> str | Decline
             together = _targets([call for call, turn in zip(calls, calls.turns) if turn == calls.turns[k]], False,
                                 lambda call: _filled(call, parts, vocabulary) is not None)
             if len(together) > 1:
-                return Declined(f"Which one do you mean, {together[0]} or {together[1]}?")
+                return Declined(f"{WHICH_ONE_MEANT}{together[0]} or {together[1]}?")
         return request_for(changed)
     thing = parts.get("name") or parts.get("device")
     says_what = {"state", "action", "number", "direction"} & set(parts)     # "shut the garage fan off": a request

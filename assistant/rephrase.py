@@ -93,10 +93,13 @@ def _asked_state(match: re.Match) -> str:
     return f"is {match.group(3)} {state}" if state else match.group(0)
 
 
+# words typed short, as the corpus writes them: "kitchen lights to 25 pls", "dim the hall lights abit"; a rule of
+# both SYNONYMS and NAMED_THING_SYNONYMS
+_TEXTED_WORDS = (rf"\b(?:{'|'.join(TEXTED)})\b(?!')", lambda match: TEXTED[match[0]])
+
 # Words said many ways, as the corpus's one word: for every request, also one read with the turns before it.
 SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
-    # words typed short, as the corpus writes them: "kitchen lights to 25 pls", "dim the hall lights abit"
-    (rf"\b(?:{'|'.join(TEXTED)})\b(?!')", lambda match: TEXTED[match[0]]),
+    _TEXTED_WORDS,
     # an aside after the request, one or several ("lock the gate for the night please, thanks")
     (rf"\s+(?:{_ASIDE})(?=(?:\s+(?:please|{_ASIDE}))*$)", ""),
     # a reason or a purpose after the request, with no place and no number in it: "turn on the belvedere fan
@@ -507,8 +510,7 @@ _NAME_STOPS = ("the|my|our|a|an|i|i'd|i'm|it|it's|is|are|in|we|we'd|you|please|c
 # a light said by its name, up to three words before its kind
 _A_LIGHT = rf"((?:(?!(?:{_NAME_STOPS}) )[a-z']+ ){{0,3}}{_LIGHT_KIND})"
 NAMED_THING_SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
-    # words typed short, as the corpus writes them: "kitchen lights to 25 pls", "dim the hall lights abit"
-    (rf"\b(?:{'|'.join(TEXTED)})\b(?!')", lambda match: TEXTED[match[0]]),
+    _TEXTED_WORDS,
     (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:lower|down|dimmer)"
      r"(?: please)?$", r"dim the \1\2"),
     (rf"^{_NOT_A_VERB}(?:(?:the|my|our) )?{_A_LIGHT}((?: a bit| a little)?) (?:higher|up|brighter)"

@@ -314,10 +314,18 @@ def _said(name: str | None, area: str | None = None) -> str:
     return f"{area} {name}".strip() if area and area not in name else name
 
 
+# How the assistant asks which thing: after a call that fits several (_choice), and in a follow-up the conversation
+# cannot settle (assistant.conversation); CHOICE_QUESTION reads an answer's question back, in those words or as
+# "Which one, ...?" (a history's own wording)
+WHICH_ONE_LISTED = "Which one: "
+WHICH_ONE_MEANT = "Which one do you mean, "
+CHOICE_QUESTION = re.compile(rf"^(?:{WHICH_ONE_LISTED}|{WHICH_ONE_MEANT}|Which one, )(?P<choices>.+)\?$")
+
+
 def _choice(entities: list[Entity]) -> NoAction:
     names = [f"the {e.name}" + (f" in the {e.area}" if e.area and e.area not in e.name and
                                 sum(x.name == e.name for x in entities) > 1 else "") for e in entities[:3]]
-    return NoAction("Which one: " + (", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0])
+    return NoAction(WHICH_ONE_LISTED + (", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0])
                     + "?")
 
 
