@@ -2094,3 +2094,37 @@ def test_a_number_after_turns_that_made_no_call_must_be_said():
                user("and one for tomorrow at nine")]
     assert unsupported(history, {"name": "set_alarm", "arguments": {"hour": 1, "minute": 9}}) is not None
     assert unsupported(history[-1:], {"name": "set_alarm", "arguments": {"hour": 1, "minute": 9}}) is None
+
+
+def test_a_state_asked_of_it_is_the_newest_thing_of_the_kind_the_state_says(lexicon):
+    """ "is it locked" after a lock, then the date, then a pump switched on: the lock (a participle says the kind
+    its verb acts on, as "lock it" does); "is it on" is still the pump."""
+    history = [user("lock the wicket gate"), called("set_lock", name="wicket gate", action="lock"),
+               user("what's the date today"), called("get_date"),
+               user("turn on the pond pump"), called("switch_device", name="pond pump", state="on"), user("is it locked")]
+    assert resolved(history, lexicon) == "is the wicket gate locked"
+    assert resolved([*history[:-1], user("is it on")], lexicon) == "is the pond pump on"
+
+
+def test_a_new_value_in_a_unit_is_the_newest_call_with_a_number_of_that_unit(lexicon):
+    """ "make it 70 percent" after a lamp was set and a conversion came since: the lamp (a conversion's value is no
+    percent); "make it 70" is the conversion's; degrees are a temperature's, a thermostat's or a conversion's."""
+    history = [user("set the tiffany lamp to 80 percent"), called("set_level", name="tiffany lamp", percent=80),
+               user("how many pounds is 3 kilos"), called("convert", value=3, **{"from": "kg", "to": "lb"}),
+               user("make it 70 percent")]
+    assert resolved(history, lexicon) == "set the tiffany lamp to 70 percent"
+    assert resolved([*history[:-1], user("make it 70")], lexicon) == "convert 70 kilograms to pounds"
+    stove = [user("set the snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20)]
+    assert resolved([*stove, *history[2:4], user("make it 22 degrees")], lexicon) == "set the snug stove to 22 degrees"
+    celsius = [user("convert 20 celsius to fahrenheit"), called("convert", value=20, **{"from": "celsius", "to": "fahrenheit"})]
+    assert resolved([*stove, *celsius, user("make it 30 degrees")], lexicon) == \
+        "convert 30 degrees celsius to degrees fahrenheit"
+
+
+@pytest.mark.parametrize("offer", ["I'm doing well, thanks. How can I help?", "Hi! How can I help?"])
+def test_an_offer_of_help_is_no_question_the_next_turn_answers(lexicon, offer):
+    """A chat reply that offers help ends in "?" but asks nothing of the request before: "actually, candlelight
+    instead" after it still leans back on the scene run before the chat."""
+    history = [user("activate siesta"), called("activate_scene", name="siesta"), user("how are you"),
+               {"role": "assistant", "content": offer}, user("actually, candlelight instead")]
+    assert resolved(history, lexicon) == "activate candlelight"
