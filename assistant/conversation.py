@@ -1090,13 +1090,13 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
 
 
 def _is_named(words: str, call: dict) -> bool:
-    """The words ("the radiator", "the heating") name what the call acted on: its words or their end; the
-    thermostat of the default home by a heating's word."""
+    """The words ("the radiator", "the heating") name what the call acted on: its words or their end; a thermostat
+    set (the default home's, or a user's by its name: "the snug stove") by a heating's word too."""
     target, said = target_of(call), words.removeprefix("the ")
     if target is None or not words.startswith("the ") or not said:
         return False
-    if call["name"] == "set_thermostat" and not call["arguments"].get("name") and not call["arguments"].get("area"):
-        return said in (*HEATING_WORDS, *DEVICES["heater"])
+    if call["name"] == "set_thermostat" and said in (*HEATING_WORDS, *DEVICES["heater"]):
+        return True
     return target.words == words or target.words.endswith(" " + said)
 
 
@@ -1315,7 +1315,10 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | Declin
     after_the = vocabulary.spans(words, (i for i in range(1, len(words)) if words[i - 1] == "the"))
     for i, j in sorted(after_the, key=lambda span: span[0] - span[1]):          # the longest part first
         part = " ".join(words[i:j])
-        if part not in vocabulary.names or words[i - 2:i - 1] and words[i - 2] in GROUP_WORDS:   # "all the lights"
+        # a thermostat's word need be no part of a name ("set the thermostat to 20", as the heating is read, after
+        # the snug stove was set): a class word of the climates names the one the conversation set
+        if part not in vocabulary.names and CLASS_WORDS.get(part) != "climate" \
+                or words[i - 2:i - 1] and words[i - 2] in GROUP_WORDS:   # "all the lights"
             continue
         named = {name for name in used if name.endswith(" " + part)} or \
             {name for name in used if part in CLASS_WORDS and vocabulary.kinds.get(name) == CLASS_WORDS[part]}

@@ -2128,3 +2128,17 @@ def test_an_offer_of_help_is_no_question_the_next_turn_answers(lexicon, offer):
     history = [user("activate siesta"), called("activate_scene", name="siesta"), user("how are you"),
                {"role": "assistant", "content": offer}, user("actually, candlelight instead")]
     assert resolved(history, lexicon) == "activate candlelight"
+
+
+@pytest.mark.parametrize("follow_up,read_as", [
+    ("turn the heating up a degree", "set the snug stove to 21 degrees"),
+    ("turn the thermostat up a bit", "set the snug stove to 21 degrees"),
+    ("set the heating to 22", "set the snug stove to 22 degrees"),
+])
+def test_a_heating_word_is_the_users_thermostat_the_conversation_set(lexicon, follow_up, read_as):
+    """In a home of two heatings (the snug stove, the radiant panel), "the heating" or "the thermostat" after the snug
+    stove was set, then the jukebox and the time: the snug stove, as "the heating" is the default home's thermostat."""
+    history = [user("set the snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20),
+               user("turn on the jukebox"), called("switch_device", name="jukebox", state="on"),
+               user("what time is it"), called("get_time"), user(follow_up)]
+    assert resolved(history, lexicon) == read_as
