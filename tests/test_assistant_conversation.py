@@ -317,6 +317,7 @@ def test_word_order_the_model_reads_best(said, default_home, reordered):
     ("turn the lights off in the entire home", "turn the lights off in the home"),
     ("set an alarm for 6 30 in the morning", "set an alarm for 6 30 am"),
     ("wake me at 4 this afternoon", "wake me at 4 pm"),
+    ("and the 1 in the morning room", "and the 1 in the morning room"),          # a room named for it: a place
     ("set the thermostat to 20 in the evening", "set the thermostat to 20 in the evening"),   # no hour: degrees
     ("switch the kiln off and let us get some rest", "switch the kiln off"),
     ("turn the heater on and let me know when it's warm in the den",          # a place said: kept
