@@ -29,7 +29,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
-                                  MULTIPLES, MULTIPLIED, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
+                                  MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   READING_CHANGES, READING_QUALITIES, RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
@@ -115,6 +115,7 @@ GROUP_BEFORE = re.compile(rf"(?:^| )(?:{'|'.join(GROUP_WORDS)})(?: 1)? of $")
 GROUP_AFTER = re.compile(rf"^ (?:{'|'.join(GROUP_WORDS)})\b")
 # An unnamed timer ("cancel the timer", "how long is left on the timer")
 THE_TIMER = re.compile(r"\bthe timer\b")
+OFFERED_HELP = re.compile(rf"^(?:{'|'.join(OFFERS_OF_HELP)})\b")
 # A value said again in place of the one just said ("22 no wait 21", "brighter uh no dimmer", "on sorry off")
 _CORRECTABLE = r"\d+(?:\.\d+)?|on|off|up|down|brighter|dimmer|warmer|cooler|higher|lower|open|close"
 SELF_CORRECTED = re.compile(rf"\b(?P<old>{_CORRECTABLE}) (?:(?:{'|'.join(SELF_CORRECTING)}) )+(?P<new>{_CORRECTABLE})$")
@@ -1089,13 +1090,13 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
 
 
 def _is_named(words: str, call: dict) -> bool:
-    """The words ("the radiator", "the heating") name what the call acted on: its words or their end; the
-    thermostat of the default home by a heating's word."""
+    """The words ("the radiator", "the heating") name what the call acted on: its words or their end; a thermostat
+    set (the default home's, or a user's by its name: "the snug stove") by a heating's word too."""
     target, said = target_of(call), words.removeprefix("the ")
     if target is None or not words.startswith("the ") or not said:
         return False
-    if call["name"] == "set_thermostat" and not call["arguments"].get("name") and not call["arguments"].get("area"):
-        return said in (*HEATING_WORDS, *DEVICES["heater"])
+    if call["name"] == "set_thermostat" and said in (*HEATING_WORDS, *DEVICES["heater"]):
+        return True
     return target.words == words or target.words.endswith(" " + said)
 
 
@@ -1126,6 +1127,11 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
     if call["name"] == "get_state" and HEATER.search(str(call["arguments"].get("name", ""))):   # asked, then set
         call = {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"], "degrees": 0}}
     key = REPLACES["number"].get(call["name"])
+    # "make it 70 percent" after a lamp, then a conversion: the lamp's (a conversion's value is in its own unit)
+    unit = re.search(r" (percent|degrees?)$", match.group("new"))
+    in_degrees = key == "value" and UNIT_FACTORS.get(call["arguments"].get("from"), ("",))[0] == "temperature"
+    if unit and key != STEP_KEYS[unit.group(1)] and not (in_degrees and unit.group(1).startswith("degree")):
+        return None
     changed = _with(call, key, read[1]) if key else {}
     return request_for(changed) if changed else None
 
@@ -1264,10 +1270,12 @@ def _dislocated(request: str, vocabulary: Vocabulary) -> str | None:
 
 
 def _asks(history: list[dict]) -> bool:
-    """The assistant's last message asks the user something."""
+    """The assistant's last message asks the user something, other than what else it can do ("I'm doing well,
+    thanks. How can I help?": the next turn is a request of its own or a follow-up, not an answer)."""
     for message in reversed(history):
         if message.get("role") == "assistant":
-            return "?" in content_text(message)
+            text = content_text(message).lower()
+            return "?" in text and not OFFERED_HELP.match(re.split(r"[.!]\s+", text.rpartition("?")[0])[-1])
         if message.get("role") == "user":
             return False
     return False
@@ -1307,7 +1315,10 @@ def _named(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | Declin
     after_the = vocabulary.spans(words, (i for i in range(1, len(words)) if words[i - 1] == "the"))
     for i, j in sorted(after_the, key=lambda span: span[0] - span[1]):          # the longest part first
         part = " ".join(words[i:j])
-        if part not in vocabulary.names or words[i - 2:i - 1] and words[i - 2] in GROUP_WORDS:   # "all the lights"
+        # a thermostat's word need be no part of a name ("set the thermostat to 20", as the heating is read, after
+        # the snug stove was set): a class word of the climates names the one the conversation set
+        if part not in vocabulary.names and CLASS_WORDS.get(part) != "climate" \
+                or words[i - 2:i - 1] and words[i - 2] in GROUP_WORDS:   # "all the lights"
             continue
         named = {name for name in used if name.endswith(" " + part)} or \
             {name for name in used if part in CLASS_WORDS and vocabulary.kinds.get(name) == CLASS_WORDS[part]}
@@ -1501,7 +1512,7 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     # "the second one" the one after it
     which = ORDINAL_REFERENCES.get(match.group("ref"), 0)
     # the kinds of thing the words can act on ("lock it back up": a lock), read from the words beside the pronoun
-    wanted = [set(VERB_KINDS[word]) for word in said.split() if word in VERB_KINDS]
+    wanted = [set(kinds_said) for word in said.split() if (kinds_said := _verb_kinds(word))]
     fitting = set.intersection(*wanted) if wanted else None
     if fitting is not None and QUESTION.match(said):      # "is it still open": a sensor answers it too
         fitting.add("sensor")
@@ -1540,6 +1551,13 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     referred = FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
     bare = not set(referred.replace(words, " ").split()) - FRAME_WORDS     # "i meant the other one", "the other one"
     return _done_to(words, newest, calls) if which and bare else referred
+
+
+def _verb_kinds(word: str) -> tuple[str, ...]:
+    """The kinds of thing a verb acts on (VERB_KINDS), said as it is or as the state it leaves ("is it locked",
+    "are they closed", "has it switched off"); () for a word that says none."""
+    stems = (word, word.removesuffix("ed"), word.removesuffix("d")) if word.endswith("ed") else (word,)
+    return next((VERB_KINDS[stem] for stem in stems if stem in VERB_KINDS), ())
 
 
 def _of_the_word(call: dict, word: str, kinds: dict[str, str]) -> bool:

@@ -132,7 +132,8 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\b(?:in the (?:whole|entire) |throughout the |all over the |all around the )(house|home)\b", r"in the \1"),
     # the half of the day, said after a clock time: "wake me at 2 in the afternoon"
     (r"\b((?:1[0-2]|[1-9])(?: [0-5]\d| oh \d)?) (?:in the|this) (?:afternoon|evening)\b", r"\1 pm"),
-    (r"\b((?:1[0-2]|[1-9])(?: [0-5]\d| oh \d)?) (?:in the|this) morning\b", r"\1 am"),
+    # (not a room named for it: "the one in the morning room" is a place)
+    (r"\b((?:1[0-2]|[1-9])(?: [0-5]\d| oh \d)?) (?:in the|this) morning\b(?! room\b)", r"\1 am"),
     # a purpose said after the request with "and let": "turn the light off and let me sleep"
     (r"\s+and let (?:me|us|them|him|her|the [a-z]+) (?!.*\b(?:in (?:the|my|our|this|that)\b|\d))[a-z' ]+$", ""),
     # "what time've we got": the corpus has no "'ve"

@@ -306,6 +306,8 @@ VERB_KINDS = {"lock": ("lock",), "unlock": ("lock",), "open": ("cover",), "close
               "switch": ("switch", "light"), "on": ("switch", "light"), "off": ("switch", "light"),
               "start": ("switch",), "dim": ("light",), "brighten": ("light",), "brighter": ("light",),
               "dimmer": ("light",)}
+# A question of the assistant's that offers help ("Hi! How can I help?") asks for a new request, not an answer
+OFFERS_OF_HELP = ("how can i help", "what can i do for you", "anything else")
 FOLLOW_UP_KINDS = {"light": "light", "switch": "switch", "fan": "switch", "media_player": "switch", "cover": "cover",
                    "lock": "lock", "climate": "climate", "sensor": "sensor", "binary_sensor": "sensor", "scene": "scene"}
 # Taking back the newest change ("undo that", "put it back how it was", "change it back")

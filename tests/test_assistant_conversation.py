@@ -317,6 +317,7 @@ def test_word_order_the_model_reads_best(said, default_home, reordered):
     ("turn the lights off in the entire home", "turn the lights off in the home"),
     ("set an alarm for 6 30 in the morning", "set an alarm for 6 30 am"),
     ("wake me at 4 this afternoon", "wake me at 4 pm"),
+    ("and the 1 in the morning room", "and the 1 in the morning room"),          # a room named for it: a place
     ("set the thermostat to 20 in the evening", "set the thermostat to 20 in the evening"),   # no hour: degrees
     ("switch the kiln off and let us get some rest", "switch the kiln off"),
     ("turn the heater on and let me know when it's warm in the den",          # a place said: kept
@@ -2094,3 +2095,51 @@ def test_a_number_after_turns_that_made_no_call_must_be_said():
                user("and one for tomorrow at nine")]
     assert unsupported(history, {"name": "set_alarm", "arguments": {"hour": 1, "minute": 9}}) is not None
     assert unsupported(history[-1:], {"name": "set_alarm", "arguments": {"hour": 1, "minute": 9}}) is None
+
+
+def test_a_state_asked_of_it_is_the_newest_thing_of_the_kind_the_state_says(lexicon):
+    """ "is it locked" after a lock, then the date, then a pump switched on: the lock (a participle says the kind
+    its verb acts on, as "lock it" does); "is it on" is still the pump."""
+    history = [user("lock the wicket gate"), called("set_lock", name="wicket gate", action="lock"),
+               user("what's the date today"), called("get_date"),
+               user("turn on the pond pump"), called("switch_device", name="pond pump", state="on"), user("is it locked")]
+    assert resolved(history, lexicon) == "is the wicket gate locked"
+    assert resolved([*history[:-1], user("is it on")], lexicon) == "is the pond pump on"
+
+
+def test_a_new_value_in_a_unit_is_the_newest_call_with_a_number_of_that_unit(lexicon):
+    """ "make it 70 percent" after a lamp was set and a conversion came since: the lamp (a conversion's value is no
+    percent); "make it 70" is the conversion's; degrees are a temperature's, a thermostat's or a conversion's."""
+    history = [user("set the tiffany lamp to 80 percent"), called("set_level", name="tiffany lamp", percent=80),
+               user("how many pounds is 3 kilos"), called("convert", value=3, **{"from": "kg", "to": "lb"}),
+               user("make it 70 percent")]
+    assert resolved(history, lexicon) == "set the tiffany lamp to 70 percent"
+    assert resolved([*history[:-1], user("make it 70")], lexicon) == "convert 70 kilograms to pounds"
+    stove = [user("set the snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20)]
+    assert resolved([*stove, *history[2:4], user("make it 22 degrees")], lexicon) == "set the snug stove to 22 degrees"
+    celsius = [user("convert 20 celsius to fahrenheit"), called("convert", value=20, **{"from": "celsius", "to": "fahrenheit"})]
+    assert resolved([*stove, *celsius, user("make it 30 degrees")], lexicon) == \
+        "convert 30 degrees celsius to degrees fahrenheit"
+
+
+@pytest.mark.parametrize("offer", ["I'm doing well, thanks. How can I help?", "Hi! How can I help?"])
+def test_an_offer_of_help_is_no_question_the_next_turn_answers(lexicon, offer):
+    """A chat reply that offers help ends in "?" but asks nothing of the request before: "actually, candlelight
+    instead" after it still leans back on the scene run before the chat."""
+    history = [user("activate siesta"), called("activate_scene", name="siesta"), user("how are you"),
+               {"role": "assistant", "content": offer}, user("actually, candlelight instead")]
+    assert resolved(history, lexicon) == "activate candlelight"
+
+
+@pytest.mark.parametrize("follow_up,read_as", [
+    ("turn the heating up a degree", "set the snug stove to 21 degrees"),
+    ("turn the thermostat up a bit", "set the snug stove to 21 degrees"),
+    ("set the heating to 22", "set the snug stove to 22 degrees"),
+])
+def test_a_heating_word_is_the_users_thermostat_the_conversation_set(lexicon, follow_up, read_as):
+    """In a home of two heatings (the snug stove, the radiant panel), "the heating" or "the thermostat" after the snug
+    stove was set, then the jukebox and the time: the snug stove, as "the heating" is the default home's thermostat."""
+    history = [user("set the snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20),
+               user("turn on the jukebox"), called("switch_device", name="jukebox", state="on"),
+               user("what time is it"), called("get_time"), user(follow_up)]
+    assert resolved(history, lexicon) == read_as

@@ -325,6 +325,20 @@ async def test_a_conversation_follows_it_and_actually_cancel_it(live_server):
     await client.close()
 
 
+async def test_a_new_value_in_a_unit_reaches_back_past_a_conversion(live_server):
+    """ "make it 70 percent" three turns on: the lights set before a conversion and the time (a conversion's value
+    is in its own unit, not a percent), read from the conversation's function_call items."""
+    client = await connect(live_server)
+
+    assert await the_call(client, "set the office lights to 40 percent") == {
+        "name": "set_brightness", "arguments": {"room": "office", "percent": 40}}
+    assert (await the_call(client, "how many pounds is 3 kilos"))["name"] == "convert"
+    assert (await the_call(client, "what time is it"))["name"] == "get_time"
+    assert await the_call(client, "make it 70 percent") == {
+        "name": "set_brightness", "arguments": {"room": "office", "percent": 70}}
+    await client.close()
+
+
 async def test_a_follow_up_works_on_the_last_result(live_server):
     """ "and double that", "take 18 off it": arithmetic on the result of the calculation before, read from the
     conversation's function_call items."""
