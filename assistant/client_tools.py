@@ -82,6 +82,12 @@ DETERMINERS = frozenset("the a an my our your his her their".split())
 LEADING = frozenset("the my a an our your his her their i i'm we let's it's this".split())
 # Words after which a message is said ("text mom saying i am late"): the next word has its own marker.
 QUOTING = frozenset("saying says that".split())
+# The question back for a required value the request left out: a count ("How many nights?"), a member of an enum
+# ("Which drink: espresso, latte or mocha?"), anything else ("What city?").
+ASK_COUNT = "How many {}?"
+ASK_MEMBER = "Which {}: {}?"
+ASK_VALUE = "What {}?"
+MEMBERS_JOINED = ("{} or {}", ", ")        # the last two members joined by "or", the others by ", "
 _SPLIT_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
@@ -514,6 +520,7 @@ ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth si
 _CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|(?:[12]?\d|3[01])(?:st|nd|rd|th)")   # 3pm, 7:45, 5th (not 90th)
+EXAMPLE_OPENER = re.compile(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", re.IGNORECASE)   # "e.g. 'XK42'"
 _QUOTED = re.compile(r"(?<!\w)['\"“‘]([^'\"“”‘’]+)['\"”’](?!\w)")
 ACTION_OF = {w.replace("_", " "): action for action, words in ACTIONS.items() for w in words.split()}
 _ALL_GROUPS = SAME_THING + [frozenset(w for w in group if w not in FUNCTION_WORDS and w not in ACTION_OF)
@@ -596,7 +603,7 @@ class Parameter:
             if named else None
         kind = "time" if KIND_OF.get(head) == "time" else kind
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
-        example = re.search(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", description, re.IGNORECASE)
+        example = EXAMPLE_OPENER.search(description)
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
                    kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
@@ -641,6 +648,7 @@ class Tool:
     actions: frozenset = frozenset()     # its action, and those its description says ("Add an episode", "Lock or unlock")
     thing: str = ""            # root of what its description's verb acts on ("Book a ferry *crossing*")
     verb_word: str = ""        # its verb as written ("schedule"), for verbs of one meaning (verb_senses.alike)
+    examples: frozenset = frozenset()    # roots of the values its description gives as examples ("such as a pharmacy")
 
     @classmethod
     def read(cls, declaration: dict) -> "Tool | None":
@@ -715,7 +723,9 @@ class Tool:
                 phrase.append(word)
         return cls(name, action, stem(verb) if action and verb else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}),
-                   stem(phrase[-1]) if phrase and action else "", verb if action and verb else "")
+                   stem(phrase[-1]) if phrase and action else "", verb if action and verb else "",
+                   frozenset(stem(w) for w in _content(re.findall(r"[a-z']+", example.group(1).lower())))
+                   if (example := EXAMPLE_OPENER.search(description)) else frozenset())
 
     def tells(self) -> bool:
         return self.action is None or self.action in TELLING
@@ -991,9 +1001,13 @@ class _Reading:
         self.durations()
         self.numbers()
         self.spans()
-        if self.later or any(p.required and p.name not in self.arguments for p in self.tool.parameters):
+        if self.later or self.left_out():
             return None
         return self.arguments
+
+    def left_out(self) -> list["Parameter"]:
+        """The required parameters no words of the request filled."""
+        return [p for p in self.tool.parameters if p.required and p.name not in self.arguments]
 
     def take(self, parameter: Parameter, first: int, last: int, value=None):
         self.arguments[parameter.name] = self.request.said(first, last) if value is None else value
@@ -1433,8 +1447,9 @@ class _Reading:
                     (0.75 if chunk.kindred else 0.0) - \
                     (0.25 if chunk.last < self.request.verb_at else 0.0) + \
                     (1.0 if chunk.first in self.request.titled and "name" in said else 0.0)  # "Resort name": as typed
-            fitting = [c for c in chunks if not parameter.coded or
-                       re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
+            fitting = [c for c in chunks if (not parameter.coded or
+                       re.search(r"\d", self.request.said(c.first, c.last))) and   # "front door" is no code like 'XK42'
+                       not self.amount_only(c)]
             # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
             # chat" of "Create a poll in the family group chat", "see the space station"), nor a required one where
             # another run is said ("calories in a croissant" with "Calories for a food.")
@@ -1443,6 +1458,11 @@ class _Reading:
                 return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
             if not parameter.required or not all(own(c) for c in fitting):
                 fitting = [c for c in fitting if not own(c)]
+            else:       # only the tool's own words said: a value where the parameter's words or the tool's examples
+                # say it ("e.g. flour", "such as a pharmacy"); else it is left out, and asked back ("what's the air
+                # quality like" says no city)
+                fitting = [c for c in fitting if any(same_root(stem(w), r) for w in _content(self.words[c.first:c.last + 1])
+                                                     for r in parameter.roots | self.tool.examples)]
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
                        default=None)
@@ -1452,6 +1472,13 @@ class _Reading:
                 self.take_run(parameter, best)
                 chunks.remove(best)
         self.left = sum(self.request.verb_at <= c.first < self.request.clause_end for c in chunks)
+
+    def amount_only(self, run: _Chunk) -> bool:
+        """A run of an amount, where it starts and its unit only ("the *next few* hours", "the *next few days*"): a
+        span of time or a count, no value a string parameter takes; not a name typed as one ("The Last of Us")."""
+        return all((w in AMOUNT_WORDS or w in RELATIVE_DAYS or w in DURATION_WORDS or w in FUNCTION_WORDS) and
+                   k not in self.request.titled
+                   for k, w in enumerate(self.words[run.first:run.last + 1], run.first))
 
     def take_run(self, parameter: Parameter, run: _Chunk):
         """The run as the parameter's value; an example of the parameter's kind in it alone ("an italian class":
@@ -1666,13 +1693,27 @@ def decode(declarations, text: str) -> dict | None:
     """The declared tool the request asks for, with its arguments read from the request; None when no declared
     tool is asked for, or the one asked for lacks a required value."""
     decoded = read_declared(declarations, text)
-    return decoded.call if decoded else None
+    return decoded.call if decoded and decoded.asks is None else None
 
 
 @dataclass(frozen=True)
 class Decoded:
     call: dict             # {"name": ..., "arguments": ...}
     owned: bool            # the request asks for the tool and says the thing its name acts on ("log a 30 minute run")
+    asks: str | None = None    # the question back for a required value left out ("What city?"): no call yet
+
+
+def question_for(parameter: "Parameter") -> str:
+    """The question back for a required value: by its name's words and, for an enum, its members."""
+    words = " ".join(name_words(parameter.name))
+    if parameter.enum:
+        members = [m.replace("_", " ") for m in parameter.enum]
+        last, joiner = MEMBERS_JOINED
+        listed = last.format(joiner.join(members[:-1]), members[-1]) if len(members) > 1 else members[0]
+        return ASK_MEMBER.format(words, listed)
+    if parameter.type in ("integer", "number") and words.endswith("s"):
+        return ASK_COUNT.format(words)
+    return ASK_VALUE.format(words)
 
 
 def asked_part(text: str) -> str | None:
@@ -1704,6 +1745,20 @@ def asked_part(text: str) -> str | None:
     return part
 
 
+def answered(declarations, request: str, question: str, answer: str) -> Decoded | None:
+    """The call a request completes with the answer to the question asked back for its left-out value ("order me a
+    coffee" / "Which drink: ...?" / "an americano"): read from the request and the answer said together, when the
+    question is the one the request gets (the conversation's state is its history, so any gateway reads it alike)
+    and the answer fills what it asked. None otherwise."""
+    asked = read_declared(declarations, request)
+    if asked is None or asked.asks != question:
+        return None
+    both = read_declared(declarations, f"{request} {answer}")
+    if both is None or both.asks is not None or both.call["name"] != asked.call["name"]:
+        return None
+    return both
+
+
 def read_declared(declarations, text: str) -> Decoded | None:
     """decode's call, and whether the request says the thing the tool's name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request asked after a remark with no
@@ -1713,7 +1768,10 @@ def read_declared(declarations, text: str) -> Decoded | None:
     part = asked_part(text)
     if part and Request(part).question:
         return _read_declared(declarations, part)
-    return (_read_declared(declarations, part) if part else None) or _read_declared(declarations, text)
+    first = _read_declared(declarations, part) if part else None
+    if first is not None and first.asks is None:
+        return first
+    return _read_declared(declarations, text) or first     # a call that reads every value before a question back
 
 
 def _read_declared(declarations, text: str) -> Decoded | None:
@@ -1729,6 +1787,16 @@ def _read_declared(declarations, text: str) -> Decoded | None:
         support, objects, named, by_values = said
         reading = _Reading(tool, request, only_required=not objects and not named)
         arguments = reading.read()
+        # of tools alike, the one whose name's words are said, function words too ("clock me out": clock_out)
+        spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
+        # the tool asked for by what it acts on, with a required value not said: asked back, not guessed ("order me
+        # a coffee": "Which drink: ...?"), unless another tool's call reads every value it needs
+        if arguments is None and not reading.later and (objects or named) and not by_values:
+            strength = 2.0 * support + objects + named + 0.5 * len(reading.arguments) + 0.1 * spoken
+            if best is None or best[1].asks is not None and strength > best[0]:
+                best = (strength, Decoded({"name": tool.name, "arguments": dict(reading.arguments)}, False,
+                                          question_for(reading.left_out()[0])))
+            continue
         # asked by an unknown verb: only with values no other words could be taken for (numbers, codes, members)
         if by_values and not (arguments and all(typed(tool, key, value) for key, value in arguments.items())):
             continue
@@ -1737,10 +1805,8 @@ def _read_declared(declarations, text: str) -> Decoded | None:
         if arguments is None or (not objects and not named or tool.action == "remove" and not tool.parameters) and \
                 reading.left:
             continue
-        # of tools alike, the one whose name's words are said, function words too ("clock me out": clock_out)
-        spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
         strength = 2.0 * support + objects + named + 0.5 * len(arguments) + 0.1 * spoken
-        if best is None or strength > best[0]:
+        if best is None or best[1].asks is not None or strength > best[0]:
             # or, with values it takes said, a word of its own other than its verb and the home's things ("get a
             # babysitter for saturday, 4 hours": book_sitter, "Book babysitter."; not "do you like coffee?", nor
             # "start heating the house to 21" with "Start the car's heating")

@@ -1,0 +1,57 @@
+"""The decoder's mechanisms of round 24's tools branch (the sixteenth client-tools set's part A is a development set),
+each on declarations and phrasings of its own: a required value left out is asked back by the schema, and the
+answer completes the call; a span of time is no value; the tool's own words fill no required value."""
+from assistant.client_tools import answered, read_declared
+from declared_tools import reading, tool
+
+FERRY = tool("book_ferry", "Book a ferry crossing.", ["port"], port=("string", "Port to sail to."),
+             passengers=("integer", "How many people travel."))
+TEA = tool("brew_tea", "Brew a pot of tea in the smart kettle.", ["blend"],
+           blend=("string", "Tea blend.", ["green", "earl_grey", "chamomile"]))
+LAPS = tool("logSwim", "Record a swim.", ["laps"], laps=("integer", "Lengths of the pool swum."))
+POLLEN = tool("get_pollen_count", "Get today's pollen count for a town.", ["town"], town=("string", "Town name."))
+PLACES = tool("find_open_shop", "Find the nearest open shop of a kind, such as a bakery or florist.", ["kind"],
+              kind=("string", "Kind of shop."))
+
+
+def asked(tools: list[dict], text: str) -> str | None:
+    decoded = read_declared(tools, text)
+    return decoded and decoded.asks
+
+
+def test_a_required_value_left_out_is_asked_by_the_schema_and_no_call_is_made():
+    assert reading([FERRY], "book a ferry for two people") is None
+    assert asked([FERRY], "book a ferry for two people") == "What port?"
+    assert asked([TEA], "brew me a pot of tea") == "Which blend: green, earl grey or chamomile?"
+    assert asked([LAPS, TEA], "record my swim") == "How many laps?"
+
+
+def test_the_answer_to_the_question_completes_the_call():
+    question = asked([FERRY], "book a ferry for two people")
+    done = answered([FERRY], "book a ferry for two people", question, "to calais")
+    assert done is not None and done.call == {"name": "book_ferry", "arguments": {"passengers": 2, "port": "calais"}}
+    done = answered([TEA, FERRY], "brew me a pot of tea", asked([TEA], "brew me a pot of tea"), "chamomile please")
+    assert done.call == {"name": "brew_tea", "arguments": {"blend": "chamomile"}}
+
+
+def test_an_answer_to_another_question_completes_nothing():
+    """The state is the history: only the question the request gets is answered by the next turn."""
+    assert answered([FERRY], "book a ferry for two people", "Which one: the ferry or the train?", "calais") is None
+    assert answered([FERRY], "what time is it", "What port?", "calais") is None
+
+
+def test_a_call_that_reads_every_value_is_made_not_asked():
+    assert reading([FERRY], "book a ferry to calais for two people") == ("book_ferry", {"port": "calais",
+                                                                                          "passengers": 2})
+    assert asked([FERRY], "book a ferry to calais for two people") is None
+
+
+def test_a_span_of_time_is_no_value():
+    """"the next few days" says when, not which town: the town is asked for, not guessed."""
+    assert asked([POLLEN], "what's the pollen count for the next few days") == "What town?"
+
+
+def test_the_tools_own_words_fill_no_required_value_unless_its_examples():
+    """"pollen count" names the tool, no town; "bakery" is one of the kinds the description gives."""
+    assert asked([POLLEN], "what's the pollen count like") == "What town?"
+    assert reading([PLACES], "find me a bakery that is open") == ("find_open_shop", {"kind": "bakery"})
