@@ -520,6 +520,10 @@ ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth si
 _CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|(?:[12]?\d|3[01])(?:st|nd|rd|th)")   # 3pm, 7:45, 5th (not 90th)
+# A member explained in its enum's description: "economy is the cheapest", "xl fits six people", "1 (cheapest)".
+EXPLAINING = r"(?:is|are|means|has|fits|gives)\s"
+_BRACKETED = re.compile(r"\b([\w-]+) \(([^)]+)\)")
+COMPARISONS = ("er", "est")       # "cheap" said, "cheapest" explained
 EXAMPLE_OPENER = re.compile(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", re.IGNORECASE)   # "e.g. 'XK42'"
 _QUOTED = re.compile(r"(?<!\w)['\"“‘]([^'\"“”‘’]+)['\"”’](?!\w)")
 ACTION_OF = {w.replace("_", " "): action for action, words in ACTIONS.items() for w in words.split()}
@@ -565,10 +569,13 @@ class Token:
 
 def explained(members: tuple, description: str) -> tuple:
     """(word, member) for each word an enum's description explains one member with and no other ("away: everyone
-    out; stay: people home"): a schema's own synonyms; no word before a value ("to", "in") nor a determiner."""
+    out; stay: people home", "economy is the cheapest", "1 (cheapest) to 4 (most expensive)"): a schema's own
+    synonyms; no word before a value ("to", "in") nor a determiner."""
     said = {}
-    for part in re.split(r"[;,.]", description.lower()):
-        explaining = re.match(r"\s*['\"]?([\w-]+)['\"]?\s*[:=]\s*(.+)", part)
+    lowered = description.lower()
+    explanations = [re.match(rf"\s*['\"]?([\w-]+)['\"]?\s*(?:[:=]|{EXPLAINING})\s*(.+)", part)
+                    for part in re.split(r"[;,.]", lowered)] + list(_BRACKETED.finditer(lowered))
+    for explaining in explanations:
         member = next((m for m in members if explaining and m.lower() == explaining.group(1)), None)
         for word in re.findall(r"[a-z']+", explaining.group(2)) if member is not None else []:
             if word not in DETERMINERS and word not in CUES and len(word) > 2 and \
@@ -1010,7 +1017,11 @@ class _Reading:
         return [p for p in self.tool.parameters if p.required and p.name not in self.arguments]
 
     def take(self, parameter: Parameter, first: int, last: int, value=None):
-        self.arguments[parameter.name] = self.request.said(first, last) if value is None else value
+        value = self.request.said(first, last) if value is None else value
+        # a member of an enum of numbers is sent as its schema types it ("price_level": 1, not "1")
+        if parameter.type in ("integer", "number") and isinstance(value, str) and number_value(value) is not None:
+            value = number_value(value)
+        self.arguments[parameter.name] = value
         self.used.update(range(first, last + 1))
 
     def quoted(self):
@@ -1045,9 +1056,10 @@ class _Reading:
             if start > 0 and self.words[start - 1] in MESSAGE_CUES:
                 self.used.add(start - 1)
 
-    def mentions(self, members: tuple, explanations: tuple = ()) -> list[tuple[int, int, str]]:
+    def mentions(self, members: tuple, explanations: tuple = (), by_meaning: bool = False) -> list[tuple[int, int, str]]:
         """Where the request says an enum's members: their words, a currency's name, a word the member starts
-        with ("tech": technology), or one its description explains it with."""
+        with ("tech": technology), or one its description explains it with; by_meaning, where none is said so, a
+        word of a member's meaning too (not a word of the tool's name: "bread" is no "dough" for StartBreadMaker)."""
         phrases = [(m.lower().replace("-", " ").replace("_", " ").split(), m) for m in members]
         phrases += [(name.split(), code) for name, code in CURRENCIES.items() if code in members]
         found, i = [], 0
@@ -1057,12 +1069,18 @@ class _Reading:
                 hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
             if not hits:            # a word of a member's family ("cheap" for "economy", "asap" for "urgent")
                 hits = [(1, m) for m in members if self.words[i] in MEMBER_SYNONYMS.get(m.lower(), ())]
-            if not hits:            # a word the description explains a member with ("out": away)
-                hits = [(1, m) for word, m in explanations if word == self.words[i]]
+            if not hits:            # a word the description explains a member with ("out": away), or its
+                # comparison ("cheap" for "economy is the cheapest")
+                hits = [(1, m) for word, m in explanations
+                        if word in (self.words[i], *(self.words[i] + e for e in COMPARISONS))]
             if not hits:            # "arm" for "armed", "quietly" for "quiet"
                 hits = [(1, m) for m in members if " " not in m and self.words[i] not in FUNCTION_WORDS and (
                     same_root(stem(m), stem(self.words[i])) or len(m) >= 4 and self.words[i].startswith(m.lower()) and
                     self.words[i][len(m):] in MEMBER_ENDINGS)]
+            if not hits and by_meaning and self.words[i].isalpha() and self.words[i] not in FUNCTION_WORDS and \
+                    not any(same_root(stem(self.words[i]), stem(w)) for w in name_words(self.tool.name)):
+                # a word of the member's meaning by WordNet ("ten bucks": dollars, "quid": pounds, "quiet": silence)
+                hits = [(1, m) for m in members if m.isalpha() and verb_senses.same_meaning(self.words[i], m)]
             if hits and self.free(i):
                 length, member = max(hits)
                 found.append((i, i + length - 1, member))
@@ -1077,7 +1095,8 @@ class _Reading:
         for parameter in [p for p in self.unfilled() if p.enum]:
             if parameter.name in self.arguments:
                 continue
-            found = [m for m in self.mentions(parameter.enum, parameter.explained) if self.free(m[0])]
+            found = [m for m in self.mentions(parameter.enum, parameter.explained) if self.free(m[0])] or \
+                [m for m in self.mentions(parameter.enum, parameter.explained, by_meaning=True) if self.free(m[0])]
             # a member that is an action, said as the request's verb ("shut the vents": closed)
             acted = [m for m in parameter.enum if self.request.verb in self.tool.actions and any(
                 a == self.request.verb and " " not in w and same_root(stem(m), stem(w)) for w, a in ACTION_OF.items())]
@@ -1107,7 +1126,9 @@ class _Reading:
         """A boolean parameter is true when the request says its name's words ("unread emails": unread_only), or as
         its description says of a word said ("true to lock, false to unlock"); a switch ("enabled") as the request
         switches it, on when it says neither ("set my out of office saying ...")."""
-        for parameter in [p for p in self.unfilled() if p.type == "boolean" and SWITCH_WORDS & set(name_words(p.name))]:
+        for parameter in [p for p in self.unfilled() if p.type == "boolean" and SWITCH_WORDS & set(name_words(p.name))
+                          and len({value for word, value in p.choices if word in self.words}) != 1]:
+            # (a word the description gives one value for is read below: "true to silence notifications")
             said = [True if " ".join(self.words[i:i + 2]) in SWITCH_ON else SWITCHED[a] for i in range(len(self.words))
                     if " ".join(self.words[i:i + 2]) in SWITCH_ON or (a := self.request.action_at(i)[0]) in SWITCHED]
             if self.request.verb in SWITCHED:         # read with its particle ("switch the seats off")

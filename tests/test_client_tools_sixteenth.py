@@ -55,3 +55,36 @@ def test_the_tools_own_words_fill_no_required_value_unless_its_examples():
     """"pollen count" names the tool, no town; "bakery" is one of the kinds the description gives."""
     assert asked([POLLEN], "what's the pollen count like") == "What town?"
     assert reading([PLACES], "find me a bakery that is open") == ("find_open_shop", {"kind": "bakery"})
+
+
+PARKING = tool("pay_for_parking", "Pay for a parking session.", ["amount"], amount=("number", "Amount to pay."),
+               currency=("string", "Currency.", ["dollars", "euros", "pounds"]))
+BREAD = tool("startBreadMachine", "Start the bread machine.", ["program"],
+             program=("string", "Program.", ["white", "dough"]))
+SEATS = tool("pick_train_seat", "Pick a seat on the user's train.", ["seat"],
+             seat=("string", "Seat type. basic is the cheapest, premium has the most legroom.", ["basic", "premium"]))
+FAN = tool("set_fan_speed", "Set the desk fan's speed.", ["speed"],
+           speed=("integer", "Speed from 1 (quietest) to 3 (strongest).", [1, 2, 3]))
+SILENT = tool("setSilentMode", "Silence the phone.", ["enabled"],
+              enabled=("boolean", "true to mute calls, false to let them ring"))
+
+
+def test_an_enum_member_said_by_a_word_of_its_meaning():
+    """WordNet's nouns and adjectives: "quid" is a pound, "bucks" dollars; a member said by its own word first."""
+    assert reading([PARKING], "pay five quid for parking") == ("pay_for_parking", {"amount": 5, "currency": "pounds"})
+    assert reading([PARKING], "pay ten bucks for parking") == ("pay_for_parking", {"amount": 10, "currency": "dollars"})
+
+
+def test_a_word_of_the_tools_name_is_no_member_by_meaning():
+    """"bread" shares WordNet's money sense with "dough"; it names the machine here, and the program is asked."""
+    assert asked([BREAD], "start the bread machine") == "Which program: white or dough?"
+
+
+def test_a_member_the_description_explains():
+    assert reading([SEATS], "pick me a cheap seat") == ("pick_train_seat", {"seat": "basic"})
+    assert reading([FAN], "set the fan speed to the quiet one") == ("set_fan_speed", {"speed": 1})
+
+
+def test_a_flag_as_its_description_says_before_a_switch_read():
+    """"true to mute calls": "mute" sets enabled true, though muting reads as stopping."""
+    assert reading([SILENT], "mute my calls") == ("setSilentMode", {"enabled": True})
