@@ -1160,6 +1160,8 @@ class _Reading:
             part = w in PARTS_OF_DAY and not (before in DAY_WORDS or before == "this")     # "good night"
             # "at 14 Elm Road": a number before a word of a name is no hour (nor is "at 120": a tempo)
             named = after.isalpha() and not {after} & (FUNCTION_WORDS | DAY_WORDS | CLOCK_WORDS | DURATION_WORDS)
+            # "at one and a half speed": a number with its fraction is no hour
+            named = named or any(tuple(words[i + 1:i + 1 + len(p)]) == p for ps in AND_A_FRACTION.values() for p in ps)
             alone = w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS      # "the next train"
             clock = w in CLOCK_WORDS and (w not in MERIDIEMS or number_value(before) is not None)
             if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or clock or \
@@ -1280,8 +1282,8 @@ class _Reading:
         amount, i_last = (1, i) if words[i] in ("a", "an") else said if said else (None, i)
         if words[i] in ("a", "an") and words[i + 1:i + 2] and words[i + 1] not in DURATION_SECONDS and \
                 words[i + 1].isalpha() and words[i + 1] not in FUNCTION_WORDS | AMOUNT_WORDS and \
-                words[i + 2:i + 3] and words[i + 2] in DURATION_SECONDS:
-            i_last = i + 1           # a word of what kind between ("a free hour", "a full day")
+                number_value(words[i + 1]) is None and words[i + 2:i + 3] and words[i + 2] in DURATION_SECONDS:
+            i_last = i + 1           # a word of what kind between ("a free hour", "a full day"; not "a ten minute")
         if amount is None:
             return None
 
@@ -1583,11 +1585,15 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     if words[request.verb_at:request.verb_at + 1] == [REMINDING] and "to" in words[request.verb_at + 1:request.verb_at + 3] \
             and not tool.has(stem(REMINDING)):
         return None
-    # what the speaker did by the tool's own verb ("i already renewed the hobbit yesterday"; not "could you get my
-    # bike booked in") asks nothing of a tool that acts and does not record it
+    # what the speaker did by the tool's own verb, or by a verb of the thing it does ("i already renewed the hobbit
+    # yesterday", "i meditated for an hour" with start_meditation; not "could you get my bike booked in") asks
+    # nothing of a tool that acts and does not record it
+    # (the latter right after "i" or "we": "i've parked, zone 88" asks for the parking)
     if not tool.tells() and tool.verb not in RECORDS and tool.verb_word and any(
-            verb_senses.past(w) and verb_senses.lemma(w) == verb_senses.lemma(tool.verb_word) and
-            (SPEAKERS | DONE_WORDS) & set(words[max(i - 2, 0):i]) for i, w in enumerate(words[:request.clause_end])):
+            verb_senses.past(w) and (verb_senses.lemma(w) == verb_senses.lemma(tool.verb_word) and
+                                     (SPEAKERS | DONE_WORDS) & set(words[max(i - 2, 0):i]) or
+                                     i and words[i - 1] in SPEAKERS and tool.has(stem(verb_senses.lemma(w))))
+            for i, w in enumerate(words[:request.clause_end])):
         return None
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:

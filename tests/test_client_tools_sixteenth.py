@@ -88,3 +88,26 @@ def test_a_member_the_description_explains():
 def test_a_flag_as_its_description_says_before_a_switch_read():
     """"true to mute calls": "mute" sets enabled true, though muting reads as stopping."""
     assert reading([SILENT], "mute my calls") == ("setSilentMode", {"enabled": True})
+
+
+YOGA = tool("start_yoga_class", "Start a guided yoga class video.", ["minutes"], minutes=("integer", "Length in minutes."))
+AUDIOBOOK = tool("play_audiobook", "Play an audiobook.", ["title"], title=("string", "Book title."),
+                 speed=("number", "Playback speed, e.g. 1.25."))
+
+
+def test_a_number_before_a_duration_is_its_amount_not_a_kind():
+    """"a ten minute yoga class" is ten minutes ("a free hour" is one hour of a kind)."""
+    assert reading([YOGA], "start a ten minute yoga class") == ("start_yoga_class", {"minutes": 10})
+
+
+def test_a_number_with_its_fraction_is_no_hour():
+    assert reading([AUDIOBOOK], "play dune at one and a half speed") == ("play_audiobook",
+                                                                          {"title": "dune", "speed": 1.5})
+
+
+def test_what_the_speaker_did_by_a_verb_of_the_tools_thing_asks_nothing():
+    """"i meditated" says what was done, by the verb of the tool's own thing: no guided meditation to start."""
+    meditation = tool("startMeditation", "Start a guided meditation.", ["minutes"],
+                      minutes=("integer", "Length in minutes."))
+    assert reading([meditation], "i meditated for twenty minutes this morning") is None
+    assert reading([meditation], "start a twenty minute meditation") == ("startMeditation", {"minutes": 20})
