@@ -877,6 +877,11 @@ class Request:
         """It starts with the tool's own verb that no table holds ("preheat the oven", "freeze my card")."""
         return self.unknown_verb and tool.verb is not None and same_root(stem(self.first), tool.verb)
 
+    def says_name_verb(self, tool: "Tool") -> bool:
+        """Its verb is a word of the tool's name ("message the sitter" with send_babysitter_message)."""
+        return self.verb_at < len(self.tokens) and any(
+            same_root(stem(self.tokens[self.verb_at].word), stem(w)) for w in name_words(tool.name))
+
     def action_at(self, i: int) -> tuple[str | None, int]:
         words = [t.word for t in self.tokens]
         pair = " ".join(words[i:i + 2])
@@ -947,6 +952,7 @@ class _Reading:
                          if self.words[i] in AMOUNTS and self.words[i - 1] == "how")
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
+        self.left_object = False
         self.later = False       # a time to come said, and no parameter takes it
         # a value corrected ("for the twins, no wait, just for sam"): the run before the correction and its words
         # are no value
@@ -1495,6 +1501,9 @@ class _Reading:
                 self.take_run(parameter, best)
                 chunks.remove(best)
         self.left = sum(self.request.verb_at <= c.first < self.request.clause_end for c in chunks)
+        # the verb's object left unread ("book *a table* ..." with reserve_hotel_stay, "Book a hotel room"): the
+        # request acts on another thing, unless its verb is the tool's name's ("message the sitter ...")
+        self.left_object = any(c.cue == "object" for c in chunks)
 
     def amount_only(self, run: _Chunk) -> bool:
         """A run of an amount, where it starts and its unit only ("the *next few* hours", "the *next few days*"): a
@@ -1830,7 +1839,7 @@ def _read_declared(declarations, text: str) -> Decoded | None:
         # a tool that removes all, asked to remove one thing named ("take *hard fork* out of my queue" is no
         # clear_queue), or a request that names the tool only by its verb, leaves no words unread
         if arguments is None or (not objects and not named or tool.action == "remove" and not tool.parameters) and \
-                reading.left:
+                reading.left or not objects and reading.left_object and not request.says_name_verb(tool):
             continue
         strength = 2.0 * support + objects + named + 0.5 * len(arguments) + 0.1 * spoken
         if best is None or best[1].asks is not None or strength > best[0]:

@@ -111,3 +111,13 @@ def test_what_the_speaker_did_by_a_verb_of_the_tools_thing_asks_nothing():
                       minutes=("integer", "Length in minutes."))
     assert reading([meditation], "i meditated for twenty minutes this morning") is None
     assert reading([meditation], "start a twenty minute meditation") == ("startMeditation", {"minutes": 20})
+
+
+def test_a_verb_of_the_description_acting_on_another_thing_calls_nothing():
+    """"book a table" says "book" of a cabin's tool ("Book a holiday cabin."), but of a table: no cabin is booked;
+    a verb of the tool's name keeps its object ("message the sitter" with send_sitter_note, "Send a note")."""
+    cabin = tool("reserve_cabin", "Book a holiday cabin near a town.", ["town"], town=("string", "Town to stay near."),
+                 nights=("integer", "Nights to stay."))
+    assert reading([cabin], "book a table in keswick for six") is None
+    assert reading([cabin], "book a cabin in keswick for six nights") == ("reserve_cabin",
+                                                                           {"town": "keswick", "nights": 6})
