@@ -82,6 +82,12 @@ DETERMINERS = frozenset("the a an my our your his her their".split())
 LEADING = frozenset("the my a an our your his her their i i'm we let's it's this".split())
 # Words after which a message is said ("text mom saying i am late"): the next word has its own marker.
 QUOTING = frozenset("saying says that".split())
+# The question back for a required value the request left out: a count ("How many nights?"), a member of an enum
+# ("Which drink: espresso, latte or mocha?"), anything else ("What city?").
+ASK_COUNT = "How many {}?"
+ASK_MEMBER = "Which {}: {}?"
+ASK_VALUE = "What {}?"
+MEMBERS_JOINED = ("{} or {}", ", ")        # the last two members joined by "or", the others by ", "
 _SPLIT_NAME = re.compile(r"[A-Z]?[a-z]+|[A-Z]+(?![a-z])|\d+")
 
 
@@ -514,6 +520,11 @@ ORDINALS = {word: n for n, word in enumerate("first second third fourth fifth si
 _CHOICE = re.compile(r"\b(true|false) (?:to|for|if|means) ([a-z']+)")      # "true to lock, false to unlock"
 _TOKEN = re.compile(r"\w+(?:['’\-:.]\w+)*")
 _CLOCK = re.compile(r"\d{1,2}(?::\d\d)?(?:am|pm)|\d{1,2}:\d\d|(?:[12]?\d|3[01])(?:st|nd|rd|th)")   # 3pm, 7:45, 5th (not 90th)
+# A member explained in its enum's description: "economy is the cheapest", "xl fits six people", "1 (cheapest)".
+EXPLAINING = r"(?:is|are|means|has|fits|gives)\s"
+_BRACKETED = re.compile(r"\b([\w-]+) \(([^)]+)\)")
+COMPARISONS = ("er", "est")       # "cheap" said, "cheapest" explained
+EXAMPLE_OPENER = re.compile(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", re.IGNORECASE)   # "e.g. 'XK42'"
 _QUOTED = re.compile(r"(?<!\w)['\"“‘]([^'\"“”‘’]+)['\"”’](?!\w)")
 ACTION_OF = {w.replace("_", " "): action for action, words in ACTIONS.items() for w in words.split()}
 _ALL_GROUPS = SAME_THING + [frozenset(w for w in group if w not in FUNCTION_WORDS and w not in ACTION_OF)
@@ -558,10 +569,13 @@ class Token:
 
 def explained(members: tuple, description: str) -> tuple:
     """(word, member) for each word an enum's description explains one member with and no other ("away: everyone
-    out; stay: people home"): a schema's own synonyms; no word before a value ("to", "in") nor a determiner."""
+    out; stay: people home", "economy is the cheapest", "1 (cheapest) to 4 (most expensive)"): a schema's own
+    synonyms; no word before a value ("to", "in") nor a determiner."""
     said = {}
-    for part in re.split(r"[;,.]", description.lower()):
-        explaining = re.match(r"\s*['\"]?([\w-]+)['\"]?\s*[:=]\s*(.+)", part)
+    lowered = description.lower()
+    explanations = [re.match(rf"\s*['\"]?([\w-]+)['\"]?\s*(?:[:=]|{EXPLAINING})\s*(.+)", part)
+                    for part in re.split(r"[;,.]", lowered)] + list(_BRACKETED.finditer(lowered))
+    for explaining in explanations:
         member = next((m for m in members if explaining and m.lower() == explaining.group(1)), None)
         for word in re.findall(r"[a-z']+", explaining.group(2)) if member is not None else []:
             if word not in DETERMINERS and word not in CUES and len(word) > 2 and \
@@ -596,7 +610,7 @@ class Parameter:
             if named else None
         kind = "time" if KIND_OF.get(head) == "time" else kind
         enum = tuple(str(v) for v in schema.get("enum") or [] if isinstance(v, (str, int, float)))
-        example = re.search(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", description, re.IGNORECASE)
+        example = EXAMPLE_OPENER.search(description)
         return cls(name, str(schema.get("type") or "string"), enum, required, kind,
                    kind == "time" and bool(DATE_WORDS & set(named)),
                    frozenset(stem(w) for w in _content([*named, *described])), frozenset([*named, *described]),
@@ -641,6 +655,7 @@ class Tool:
     actions: frozenset = frozenset()     # its action, and those its description says ("Add an episode", "Lock or unlock")
     thing: str = ""            # root of what its description's verb acts on ("Book a ferry *crossing*")
     verb_word: str = ""        # its verb as written ("schedule"), for verbs of one meaning (verb_senses.alike)
+    examples: frozenset = frozenset()    # roots of the values its description gives as examples ("such as a pharmacy")
 
     @classmethod
     def read(cls, declaration: dict) -> "Tool | None":
@@ -715,7 +730,9 @@ class Tool:
                 phrase.append(word)
         return cls(name, action, stem(verb) if action and verb else None, own,
                    tuple(Parameter.read(p, properties[p], p in required) for p in order), frozenset(actions - {None}),
-                   stem(phrase[-1]) if phrase and action else "", verb if action and verb else "")
+                   stem(phrase[-1]) if phrase and action else "", verb if action and verb else "",
+                   frozenset(stem(w) for w in _content(re.findall(r"[a-z']+", example.group(1).lower())))
+                   if (example := EXAMPLE_OPENER.search(description)) else frozenset())
 
     def tells(self) -> bool:
         return self.action is None or self.action in TELLING
@@ -860,6 +877,11 @@ class Request:
         """It starts with the tool's own verb that no table holds ("preheat the oven", "freeze my card")."""
         return self.unknown_verb and tool.verb is not None and same_root(stem(self.first), tool.verb)
 
+    def says_name_verb(self, tool: "Tool") -> bool:
+        """Its verb is a word of the tool's name ("message the sitter" with send_babysitter_message)."""
+        return self.verb_at < len(self.tokens) and any(
+            same_root(stem(self.tokens[self.verb_at].word), stem(w)) for w in name_words(tool.name))
+
     def action_at(self, i: int) -> tuple[str | None, int]:
         words = [t.word for t in self.tokens]
         pair = " ".join(words[i:i + 2])
@@ -930,6 +952,7 @@ class _Reading:
                          if self.words[i] in AMOUNTS and self.words[i - 1] == "how")
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
+        self.left_object = False
         self.later = False       # a time to come said, and no parameter takes it
         # a value corrected ("for the twins, no wait, just for sam"): the run before the correction and its words
         # are no value
@@ -991,12 +1014,20 @@ class _Reading:
         self.durations()
         self.numbers()
         self.spans()
-        if self.later or any(p.required and p.name not in self.arguments for p in self.tool.parameters):
+        if self.later or self.left_out():
             return None
         return self.arguments
 
+    def left_out(self) -> list["Parameter"]:
+        """The required parameters no words of the request filled."""
+        return [p for p in self.tool.parameters if p.required and p.name not in self.arguments]
+
     def take(self, parameter: Parameter, first: int, last: int, value=None):
-        self.arguments[parameter.name] = self.request.said(first, last) if value is None else value
+        value = self.request.said(first, last) if value is None else value
+        # a member of an enum of numbers is sent as its schema types it ("price_level": 1, not "1")
+        if parameter.type in ("integer", "number") and isinstance(value, str) and number_value(value) is not None:
+            value = number_value(value)
+        self.arguments[parameter.name] = value
         self.used.update(range(first, last + 1))
 
     def quoted(self):
@@ -1031,9 +1062,10 @@ class _Reading:
             if start > 0 and self.words[start - 1] in MESSAGE_CUES:
                 self.used.add(start - 1)
 
-    def mentions(self, members: tuple, explanations: tuple = ()) -> list[tuple[int, int, str]]:
+    def mentions(self, members: tuple, explanations: tuple = (), by_meaning: bool = False) -> list[tuple[int, int, str]]:
         """Where the request says an enum's members: their words, a currency's name, a word the member starts
-        with ("tech": technology), or one its description explains it with."""
+        with ("tech": technology), or one its description explains it with; by_meaning, where none is said so, a
+        word of a member's meaning too (not a word of the tool's name: "bread" is no "dough" for StartBreadMaker)."""
         phrases = [(m.lower().replace("-", " ").replace("_", " ").split(), m) for m in members]
         phrases += [(name.split(), code) for name, code in CURRENCIES.items() if code in members]
         found, i = [], 0
@@ -1043,12 +1075,18 @@ class _Reading:
                 hits = [(1, m) for m in members if " " not in m and m.lower().startswith(self.words[i])]
             if not hits:            # a word of a member's family ("cheap" for "economy", "asap" for "urgent")
                 hits = [(1, m) for m in members if self.words[i] in MEMBER_SYNONYMS.get(m.lower(), ())]
-            if not hits:            # a word the description explains a member with ("out": away)
-                hits = [(1, m) for word, m in explanations if word == self.words[i]]
+            if not hits:            # a word the description explains a member with ("out": away), or its
+                # comparison ("cheap" for "economy is the cheapest")
+                hits = [(1, m) for word, m in explanations
+                        if word in (self.words[i], *(self.words[i] + e for e in COMPARISONS))]
             if not hits:            # "arm" for "armed", "quietly" for "quiet"
                 hits = [(1, m) for m in members if " " not in m and self.words[i] not in FUNCTION_WORDS and (
                     same_root(stem(m), stem(self.words[i])) or len(m) >= 4 and self.words[i].startswith(m.lower()) and
                     self.words[i][len(m):] in MEMBER_ENDINGS)]
+            if not hits and by_meaning and self.words[i].isalpha() and self.words[i] not in FUNCTION_WORDS and \
+                    not any(same_root(stem(self.words[i]), stem(w)) for w in name_words(self.tool.name)):
+                # a word of the member's meaning by WordNet ("ten bucks": dollars, "quid": pounds, "quiet": silence)
+                hits = [(1, m) for m in members if m.isalpha() and verb_senses.same_meaning(self.words[i], m)]
             if hits and self.free(i):
                 length, member = max(hits)
                 found.append((i, i + length - 1, member))
@@ -1063,7 +1101,8 @@ class _Reading:
         for parameter in [p for p in self.unfilled() if p.enum]:
             if parameter.name in self.arguments:
                 continue
-            found = [m for m in self.mentions(parameter.enum, parameter.explained) if self.free(m[0])]
+            found = [m for m in self.mentions(parameter.enum, parameter.explained) if self.free(m[0])] or \
+                [m for m in self.mentions(parameter.enum, parameter.explained, by_meaning=True) if self.free(m[0])]
             # a member that is an action, said as the request's verb ("shut the vents": closed)
             acted = [m for m in parameter.enum if self.request.verb in self.tool.actions and any(
                 a == self.request.verb and " " not in w and same_root(stem(m), stem(w)) for w, a in ACTION_OF.items())]
@@ -1093,7 +1132,9 @@ class _Reading:
         """A boolean parameter is true when the request says its name's words ("unread emails": unread_only), or as
         its description says of a word said ("true to lock, false to unlock"); a switch ("enabled") as the request
         switches it, on when it says neither ("set my out of office saying ...")."""
-        for parameter in [p for p in self.unfilled() if p.type == "boolean" and SWITCH_WORDS & set(name_words(p.name))]:
+        for parameter in [p for p in self.unfilled() if p.type == "boolean" and SWITCH_WORDS & set(name_words(p.name))
+                          and len({value for word, value in p.choices if word in self.words}) != 1]:
+            # (a word the description gives one value for is read below: "true to silence notifications")
             said = [True if " ".join(self.words[i:i + 2]) in SWITCH_ON else SWITCHED[a] for i in range(len(self.words))
                     if " ".join(self.words[i:i + 2]) in SWITCH_ON or (a := self.request.action_at(i)[0]) in SWITCHED]
             if self.request.verb in SWITCHED:         # read with its particle ("switch the seats off")
@@ -1125,6 +1166,8 @@ class _Reading:
             part = w in PARTS_OF_DAY and not (before in DAY_WORDS or before == "this")     # "good night"
             # "at 14 Elm Road": a number before a word of a name is no hour (nor is "at 120": a tempo)
             named = after.isalpha() and not {after} & (FUNCTION_WORDS | DAY_WORDS | CLOCK_WORDS | DURATION_WORDS)
+            # "at one and a half speed": a number with its fraction is no hour
+            named = named or any(tuple(words[i + 1:i + 1 + len(p)]) == p for ps in AND_A_FRACTION.values() for p in ps)
             alone = w in RELATIVE_DAYS and after not in DAY_WORDS and after not in MONTHS      # "the next train"
             clock = w in CLOCK_WORDS and (w not in MERIDIEMS or number_value(before) is not None)
             if (w in DAY_WORDS and not part and not alone) or (w in MONTHS and w != "may") or clock or \
@@ -1245,8 +1288,8 @@ class _Reading:
         amount, i_last = (1, i) if words[i] in ("a", "an") else said if said else (None, i)
         if words[i] in ("a", "an") and words[i + 1:i + 2] and words[i + 1] not in DURATION_SECONDS and \
                 words[i + 1].isalpha() and words[i + 1] not in FUNCTION_WORDS | AMOUNT_WORDS and \
-                words[i + 2:i + 3] and words[i + 2] in DURATION_SECONDS:
-            i_last = i + 1           # a word of what kind between ("a free hour", "a full day")
+                number_value(words[i + 1]) is None and words[i + 2:i + 3] and words[i + 2] in DURATION_SECONDS:
+            i_last = i + 1           # a word of what kind between ("a free hour", "a full day"; not "a ten minute")
         if amount is None:
             return None
 
@@ -1433,8 +1476,9 @@ class _Reading:
                     (0.75 if chunk.kindred else 0.0) - \
                     (0.25 if chunk.last < self.request.verb_at else 0.0) + \
                     (1.0 if chunk.first in self.request.titled and "name" in said else 0.0)  # "Resort name": as typed
-            fitting = [c for c in chunks if not parameter.coded or
-                       re.search(r"\d", self.request.said(c.first, c.last))]     # "front door" is no code like 'XK42'
+            fitting = [c for c in chunks if (not parameter.coded or
+                       re.search(r"\d", self.request.said(c.first, c.last))) and   # "front door" is no code like 'XK42'
+                       not self.amount_only(c)]
             # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
             # chat" of "Create a poll in the family group chat", "see the space station"), nor a required one where
             # another run is said ("calories in a croissant" with "Calories for a food.")
@@ -1443,6 +1487,11 @@ class _Reading:
                 return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
             if not parameter.required or not all(own(c) for c in fitting):
                 fitting = [c for c in fitting if not own(c)]
+            else:       # only the tool's own words said: a value where the parameter's words or the tool's examples
+                # say it ("e.g. flour", "such as a pharmacy"); else it is left out, and asked back ("what's the air
+                # quality like" says no city)
+                fitting = [c for c in fitting if any(same_root(stem(w), r) for w in _content(self.words[c.first:c.last + 1])
+                                                     for r in parameter.roots | self.tool.examples)]
             # of runs alike, a name as typed ("BA 286"), then one after a cue or the verb, then the first
             best = max(fitting, key=lambda c: (fit(c), c.first in self.request.titled, c.cue is not None, -c.first),
                        default=None)
@@ -1452,6 +1501,16 @@ class _Reading:
                 self.take_run(parameter, best)
                 chunks.remove(best)
         self.left = sum(self.request.verb_at <= c.first < self.request.clause_end for c in chunks)
+        # the verb's object left unread ("book *a table* ..." with reserve_hotel_stay, "Book a hotel room"): the
+        # request acts on another thing, unless its verb is the tool's name's ("message the sitter ...")
+        self.left_object = any(c.cue == "object" for c in chunks)
+
+    def amount_only(self, run: _Chunk) -> bool:
+        """A run of an amount, where it starts and its unit only ("the *next few* hours", "the *next few days*"): a
+        span of time or a count, no value a string parameter takes; not a name typed as one ("The Last of Us")."""
+        return all((w in AMOUNT_WORDS or w in RELATIVE_DAYS or w in DURATION_WORDS or w in FUNCTION_WORDS) and
+                   k not in self.request.titled
+                   for k, w in enumerate(self.words[run.first:run.last + 1], run.first))
 
     def take_run(self, parameter: Parameter, run: _Chunk):
         """The run as the parameter's value; an example of the parameter's kind in it alone ("an italian class":
@@ -1535,11 +1594,15 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
     if words[request.verb_at:request.verb_at + 1] == [REMINDING] and "to" in words[request.verb_at + 1:request.verb_at + 3] \
             and not tool.has(stem(REMINDING)):
         return None
-    # what the speaker did by the tool's own verb ("i already renewed the hobbit yesterday"; not "could you get my
-    # bike booked in") asks nothing of a tool that acts and does not record it
+    # what the speaker did by the tool's own verb, or by a verb of the thing it does ("i already renewed the hobbit
+    # yesterday", "i meditated for an hour" with start_meditation; not "could you get my bike booked in") asks
+    # nothing of a tool that acts and does not record it
+    # (the latter right after "i" or "we": "i've parked, zone 88" asks for the parking)
     if not tool.tells() and tool.verb not in RECORDS and tool.verb_word and any(
-            verb_senses.past(w) and verb_senses.lemma(w) == verb_senses.lemma(tool.verb_word) and
-            (SPEAKERS | DONE_WORDS) & set(words[max(i - 2, 0):i]) for i, w in enumerate(words[:request.clause_end])):
+            verb_senses.past(w) and (verb_senses.lemma(w) == verb_senses.lemma(tool.verb_word) and
+                                     (SPEAKERS | DONE_WORDS) & set(words[max(i - 2, 0):i]) or
+                                     i and words[i - 1] in SPEAKERS and tool.has(stem(verb_senses.lemma(w))))
+            for i, w in enumerate(words[:request.clause_end])):
         return None
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
@@ -1666,13 +1729,27 @@ def decode(declarations, text: str) -> dict | None:
     """The declared tool the request asks for, with its arguments read from the request; None when no declared
     tool is asked for, or the one asked for lacks a required value."""
     decoded = read_declared(declarations, text)
-    return decoded.call if decoded else None
+    return decoded.call if decoded and decoded.asks is None else None
 
 
 @dataclass(frozen=True)
 class Decoded:
     call: dict             # {"name": ..., "arguments": ...}
     owned: bool            # the request asks for the tool and says the thing its name acts on ("log a 30 minute run")
+    asks: str | None = None    # the question back for a required value left out ("What city?"): no call yet
+
+
+def question_for(parameter: "Parameter") -> str:
+    """The question back for a required value: by its name's words and, for an enum, its members."""
+    words = " ".join(name_words(parameter.name))
+    if parameter.enum:
+        members = [m.replace("_", " ") for m in parameter.enum]
+        last, joiner = MEMBERS_JOINED
+        listed = last.format(joiner.join(members[:-1]), members[-1]) if len(members) > 1 else members[0]
+        return ASK_MEMBER.format(words, listed)
+    if parameter.type in ("integer", "number") and words.endswith("s"):
+        return ASK_COUNT.format(words)
+    return ASK_VALUE.format(words)
 
 
 def asked_part(text: str) -> str | None:
@@ -1704,6 +1781,20 @@ def asked_part(text: str) -> str | None:
     return part
 
 
+def answered(declarations, request: str, question: str, answer: str) -> Decoded | None:
+    """The call a request completes with the answer to the question asked back for its left-out value ("order me a
+    coffee" / "Which drink: ...?" / "an americano"): read from the request and the answer said together, when the
+    question is the one the request gets (the conversation's state is its history, so any gateway reads it alike)
+    and the answer fills what it asked. None otherwise."""
+    asked = read_declared(declarations, request)
+    if asked is None or asked.asks != question:
+        return None
+    both = read_declared(declarations, f"{request} {answer}")
+    if both is None or both.asks is not None or both.call["name"] != asked.call["name"]:
+        return None
+    return both
+
+
 def read_declared(declarations, text: str) -> Decoded | None:
     """decode's call, and whether the request says the thing the tool's name acts on: then the tool
     may take a request over from a built-in skill's reading (embedded.py). A request asked after a remark with no
@@ -1713,7 +1804,10 @@ def read_declared(declarations, text: str) -> Decoded | None:
     part = asked_part(text)
     if part and Request(part).question:
         return _read_declared(declarations, part)
-    return (_read_declared(declarations, part) if part else None) or _read_declared(declarations, text)
+    first = _read_declared(declarations, part) if part else None
+    if first is not None and first.asks is None:
+        return first
+    return _read_declared(declarations, text) or first     # a call that reads every value before a question back
 
 
 def _read_declared(declarations, text: str) -> Decoded | None:
@@ -1729,18 +1823,26 @@ def _read_declared(declarations, text: str) -> Decoded | None:
         support, objects, named, by_values = said
         reading = _Reading(tool, request, only_required=not objects and not named)
         arguments = reading.read()
+        # of tools alike, the one whose name's words are said, function words too ("clock me out": clock_out)
+        spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
+        # the tool asked for by what it acts on, with a required value not said: asked back, not guessed ("order me
+        # a coffee": "Which drink: ...?"), unless another tool's call reads every value it needs
+        if arguments is None and not reading.later and (objects or named) and not by_values:
+            strength = 2.0 * support + objects + named + 0.5 * len(reading.arguments) + 0.1 * spoken
+            if best is None or best[1].asks is not None and strength > best[0]:
+                best = (strength, Decoded({"name": tool.name, "arguments": dict(reading.arguments)}, False,
+                                          question_for(reading.left_out()[0])))
+            continue
         # asked by an unknown verb: only with values no other words could be taken for (numbers, codes, members)
         if by_values and not (arguments and all(typed(tool, key, value) for key, value in arguments.items())):
             continue
         # a tool that removes all, asked to remove one thing named ("take *hard fork* out of my queue" is no
         # clear_queue), or a request that names the tool only by its verb, leaves no words unread
         if arguments is None or (not objects and not named or tool.action == "remove" and not tool.parameters) and \
-                reading.left:
+                reading.left or not objects and reading.left_object and not request.says_name_verb(tool):
             continue
-        # of tools alike, the one whose name's words are said, function words too ("clock me out": clock_out)
-        spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
         strength = 2.0 * support + objects + named + 0.5 * len(arguments) + 0.1 * spoken
-        if best is None or strength > best[0]:
+        if best is None or best[1].asks is not None or strength > best[0]:
             # or, with values it takes said, a word of its own other than its verb and the home's things ("get a
             # babysitter for saturday, 4 hours": book_sitter, "Book babysitter."; not "do you like coffee?", nor
             # "start heating the house to 21" with "Start the car's heating")

@@ -30,7 +30,7 @@ import torch
 
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, fill_result, model_prompt,
                                      named_move)
-from assistant.client_tools import TOOL_SLOTS, Decoded, name_words, read_declared, request_stems, stem
+from assistant.client_tools import TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, unsupported
@@ -73,6 +73,8 @@ def call_only_reply(result) -> str:
 def declared_event(declared: Decoded, client_result, result, calls: list[ToolCall]) -> ToolCallEvent | TextEvent:
     """The client's declared call read by code, sent to the client (and added to the reply's calls); or, once the
     client has answered it, its output as the reply."""
+    if declared.asks is not None:        # a required value left out: asked back, no call yet
+        return TextEvent(declared.asks)
     if client_result is None:
         calls.append(ToolCall(declared.call["name"], declared.call["arguments"], new_call_id()))
         return ToolCallEvent(calls[-1], local=False)
@@ -86,6 +88,16 @@ def declared_reading(history: list[dict], client_tools: Mapping[str, dict]) -> D
     if not declared or not history or history[-1].get("role") != "user":
         return None
     return read_declared(declared, content_text(history[-1]))
+
+
+def answer_reading(history: list[dict], client_tools: Mapping[str, dict]) -> Decoded | None:
+    """The declared call the user's answer completes, when the turn before asked back for a value the request before
+    it left out (client_tools.answered): "order me a coffee", "Which drink: ...?", "an americano"."""
+    declared = [tool for name, tool in client_tools.items() if name not in SKILLS]
+    if not declared or len(history) < 3 or [m.get("role") for m in history[-3:]] != ["user", "assistant", "user"]:
+        return None
+    request, question, answer = (content_text(m) for m in history[-3:])
+    return answered(declared, request, question, answer)
 
 
 # Arguments of a built-in call that name a thing of the home: such a reading is never taken over.
@@ -197,6 +209,13 @@ class EmbeddedGenerator:
         passes = 0
         calls: list[ToolCall] = []
         result: str | None = client_result
+        completed = await asyncio.to_thread(answer_reading, history, client_tools) if client_tools else None
+        if completed is not None:        # the answer to the value asked back: the declared call it completes
+            event = declared_event(completed, client_result, result, calls)
+            said = event.text if isinstance(event, TextEvent) else ""
+            yield event
+            yield DoneEvent(AssistantReply(said, calls, 0, 0, (time.perf_counter() - started) * 1000, 0, self.name))
+            return
         said = ""
         lexicon = await tools.lexicon()
         instead = await asyncio.to_thread(asked_after_a_negation, content_text(last), Vocabulary(lexicon)) \

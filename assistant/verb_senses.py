@@ -3,6 +3,7 @@
 A declared tool is named by one verb ("schedule_window_cleaner") and asked by another ("book the window cleaner");
 the word tables in client_tools.py hold the verbs of a few actions, WordNet holds the rest of English: two verbs
 are alike when they share a sense, or one's sense is a kind of the other's ("book" is a way to "schedule").
+An enum's member is said by a noun or an adjective of its meaning ("ten bucks" for dollars, "quid" for pounds).
 """
 import importlib.util
 from functools import cache
@@ -16,13 +17,13 @@ INFLECTIONS = (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), (
 
 
 @cache
-def _senses() -> dict[str, tuple[int, ...]]:
-    """Each verb's senses in common use, as their synsets' offsets: its most frequent senses (index.verb lists them
-    most frequent first), those tagged in WordNet's sense-tagged corpus (tagsense_cnt) and at most COMMON_SENSES,
-    at least the first. "delete" shares a rare sense with "cancel" (a word struck out), and "hold" its 19th with
-    "reserve"; neither is how people ask for them."""
+def _senses(pos: str = "verb") -> dict[str, tuple[int, ...]]:
+    """Each verb's (or noun's, adjective's) senses in common use, as their synsets' offsets: its most frequent senses
+    (index.verb lists them most frequent first), those tagged in WordNet's sense-tagged corpus (tagsense_cnt) and at
+    most COMMON_SENSES, at least the first. "delete" shares a rare sense with "cancel" (a word struck out), and
+    "hold" its 19th with "reserve"; neither is how people ask for them."""
     senses = {}
-    for line in (WORDNET / "index.verb").read_text(encoding="utf-8").splitlines():
+    for line in (WORDNET / f"index.{pos}").read_text(encoding="utf-8").splitlines():
         if line.startswith(" "):        # the licence's lines
             continue
         fields = line.split()
@@ -40,11 +41,11 @@ def _irregular() -> dict[str, str]:
 
 
 @cache
-def _synsets() -> dict[int, tuple[frozenset, frozenset]]:
+def _synsets(pos: str = "verb") -> dict[int, tuple[frozenset, frozenset]]:
     """Each synset by its offset: its words and its hypernyms' offsets (data.verb's lines, keyed by their first
     field: the package's copy has CRLF line ends, so the offsets are names, not positions in the file)."""
     synsets = {}
-    for line in (WORDNET / "data.verb").read_text(encoding="utf-8").splitlines():
+    for line in (WORDNET / f"data.{pos}").read_text(encoding="utf-8").splitlines():
         if line.startswith(" "):
             continue
         fields = line.split(" | ")[0].split()
@@ -87,3 +88,43 @@ def alike(said: str, own: str) -> bool:
         return False
     ones, others, synsets = set(_senses()[first]), set(_senses()[second]), _synsets()
     return bool(ones & others) or any(synsets[o][1] & others for o in ones) or any(synsets[o][1] & ones for o in others)
+
+
+# The regular endings of a noun's plural.
+PLURALS = (("ies", "y"), ("es", ""), ("s", ""))
+
+
+@cache
+def _noun_forms() -> dict[str, str]:
+    """Irregular plurals and their noun ("women": woman), from noun.exc."""
+    return {form: noun for form, noun, *_ in
+            (line.split() for line in (WORDNET / "noun.exc").read_text(encoding="utf-8").splitlines())}
+
+
+@cache
+def _all_senses(pos: str) -> dict[str, tuple[int, ...]]:
+    """Each noun's (adjective's) senses, every one: slang says a thing by a rarer sense ("buck" for a dollar)."""
+    senses = {}
+    for line in (WORDNET / f"index.{pos}").read_text(encoding="utf-8").splitlines():
+        if not line.startswith(" "):
+            fields = line.split()
+            senses[fields[0]] = tuple(int(o) for o in fields[4 + int(fields[3]) + 2:])
+    return senses
+
+
+def _meanings(word: str, table) -> set[tuple[str, int]]:
+    """The word's senses in the table as a noun (its plural's too) and as an adjective, as (part, offset) pairs."""
+    word = word.lower().replace(" ", "_")
+    nouns = table("noun")
+    noun = word if word in nouns else _noun_forms().get(word) or next(
+        (word[:-len(ending)] + added for ending, added in PLURALS if word.endswith(ending) and
+         word[:-len(ending)] + added in nouns), None)
+    return {("noun", o) for o in nouns.get(noun, ())} | {("adj", o) for o in table("adj").get(word, ())}
+
+
+def same_meaning(said: str, member: str) -> bool:
+    """A word said names, in any of its senses, what an enum's member means in a sense in common use ("bucks" and
+    "dollars", "quid" and "pounds", "quiet" and "silence"); not the same word, which matching reads already."""
+    if said.lower() == member.lower():
+        return False
+    return bool(_meanings(said, _all_senses) & _meanings(member, _senses))

@@ -41,7 +41,9 @@ tests/data/heldout_client_tools.jsonl (requests, each with the tools declared fo
 make, or null), written by another hand apart from the corpus and its invented tools, before the checkpoint
 that first measured it was trained. Right: exactly one call, the expected tool, the same argument keys, each
 value the same (strings compared without case or punctuation, numbers by value); a request that expects no
-declared tool is right when no declared tool is called (a built-in skill's call is then judged as usual).
+declared tool is right when no declared tool is called (a built-in skill's call is then judged as usual). A "missing" row's request leaves out a
+required value: it is right when the reply makes no call and asks (ends in "?"), and the row's answer, said next,
+gets the expected call.
 """
 import argparse
 import asyncio
@@ -449,6 +451,9 @@ def client_tool_rows(path: str) -> list[tuple[dict, dict[str, dict]]]:
     return out
 
 
+MISSING_KIND = "missing"     # a row whose request leaves out a required value; its "answer" is the user's next turn
+
+
 def evaluate_client_tools(assistant, rows: list[tuple[dict, dict]]) -> tuple[dict, list[str]]:
     """Per kind: right calls (see the module's docstring); calls of a declared tool where none was expected."""
     buckets: dict[str, list[bool]] = {}
@@ -465,22 +470,32 @@ def evaluate_client_tools(assistant, rows: list[tuple[dict, dict]]) -> tuple[dic
         got = calls_of(reply)
         expected = row["expect"]
         declared_calls = [c for c in got if c["name"] in declared]
-        if expected is None:
+        kind = row.get("kind", "-")
+        asked = None
+        if kind == MISSING_KIND:        # no call yet, a question back; the answer then completes the call
+            asked = not got and reply.text.rstrip().endswith("?")
+            history += [{"role": "assistant", "content": reply.text}, {"role": "user", "content": row["answer"]}]
+            first = reply
+            reply = asyncio.run(collect())
+            got = calls_of(reply)
+            ok = asked and len(got) == 1 and same_client_call(expected, got[0])
+            buckets.setdefault("asked for a value left out", []).append(asked)
+        elif expected is None:
             ok = not declared_calls
         elif expected["name"] in declared:
             ok = len(got) == 1 and same_client_call(expected, got[0])
         else:
             ok = len(got) == 1 and same_home_call(expected, got[0], tools.home.inventory)
-        kind = row.get("kind", "-")
         for key in ("all", f"kind:{kind}"):
             buckets.setdefault(key, []).append(ok)
         if expected is None or expected["name"] not in declared:
             buckets.setdefault("declared calls where none serves", []).append(bool(declared_calls))
-        else:
+        elif kind != MISSING_KIND:
             buckets.setdefault("declared tool asked for", []).append(ok)
         if not ok:
+            said = f"{first.text!r} / {row['answer']!r} -> " if asked is not None else ""
             errors.append(f"{kind:<12} {row['request']!r} ({', '.join(declared)}): want {expected}, "
-                          f"got {got} / {reply.text!r}")
+                          f"got {said}{got} / {reply.text!r}")
     return {k: (sum(v) / len(v), len(v)) for k, v in buckets.items()}, errors
 
 
@@ -495,7 +510,7 @@ def main_client_tools(args) -> int:
         assistant = EmbeddedGenerator(base.model, base.config, base.tokenizer, params, base.max_prompt)
         respond_sync(assistant, [{"role": "user", "content": "hello"}], ToolRunner())     # warm-up
         results[name], failures[name] = evaluate_client_tools(assistant, rows)
-    keys = ["all", "declared tool asked for", "declared calls where none serves"]
+    keys = ["all", "declared tool asked for", "declared calls where none serves", "asked for a value left out"]
     keys += sorted(k for r in results.values() for k in r if k.startswith("kind:") and k not in keys)
     keys = list(dict.fromkeys(keys))
     print("| | " + " | ".join(results) + " |")

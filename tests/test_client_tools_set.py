@@ -13,6 +13,9 @@ DATA = Path(__file__).parent / "data"
 NO_CALL_KINDS = {"near_miss", "unrelated", "chit_chat"}
 # A request the home's own skills serve though a declared tool shares its domain (the ninth set's halves).
 HOME_KIND = "home"
+# A request that leaves out a required value: the assistant asks for it, and the user's answer (the row's "answer")
+# completes the call (the sixteenth set's halves).
+MISSING_KIND = "missing"
 JSON_TYPES = {"string": (str,), "integer": (int,), "number": (int, float), "boolean": (bool,)}
 # Types a request's words never fill: apps declare them (a nested object of options, a list of labels), only optional.
 NESTED_TYPES = {"object", "array"}
@@ -40,7 +43,9 @@ SETS = {"first": ("heldout_client_tools", 36, 130, 100), "second": ("heldout_cli
         "fourteenth_a": ("dev_client_tools_fourteenth_a", 12, 50, 24),
         "fourteenth_b": ("dev_client_tools_fourteenth_b", 12, 50, 24),
         "fifteenth_a": ("dev_client_tools_fifteenth_a", 10, 50, 24),
-        "fifteenth_b": ("dev_client_tools_fifteenth_b", 10, 50, 24)}
+        "fifteenth_b": ("dev_client_tools_fifteenth_b", 10, 50, 24),
+        "sixteenth_a": ("dev_client_tools_sixteenth_a", 20, 70, 40),
+        "sixteenth_b": ("dev_client_tools_sixteenth_b", 20, 70, 40)}
 # The sets each later set's tool names must differ from: the fifth and seventh, development sets, are compared
 # with the read sets only, so that writing them needed nothing of the blind fourth and sixth; the sixth, blind,
 # with the read sets and the fifth; the eighth's two halves with the read sets, the fifth and seventh, and each other;
@@ -69,7 +74,13 @@ EARLIER = {"third": ["first", "second"], "fourth": ["first", "second", "third"],
                            "fourteenth_b"],
            "fifteenth_b": ["first", "second", "third", "fifth", "seventh", "eighth_a", "eighth_b", "ninth_a",
                            "ninth_b", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
-                           "fourteenth_b", "fifteenth_a"]}
+                           "fourteenth_b", "fifteenth_a"],
+           "sixteenth_a": ["first", "second", "third", "fifth", "seventh", "eighth_a", "eighth_b", "ninth_a",
+                           "ninth_b", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
+                           "fourteenth_b", "fifteenth_a", "fifteenth_b"],
+           "sixteenth_b": ["first", "second", "third", "fifth", "seventh", "eighth_a", "eighth_b", "ninth_a",
+                           "ninth_b", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
+                           "fourteenth_b", "fifteenth_a", "fifteenth_b", "sixteenth_a"]}
 DECLARATIONS = {key: declarations_of(name) for key, (name, *_) in SETS.items()}
 TOOLS = {key: {tool["name"]: tool for tool in declarations} for key, declarations in DECLARATIONS.items()}
 ROWS = {key: rows_of(name) for key, (name, *_) in SETS.items()}
@@ -144,20 +155,20 @@ def test_rows_count_and_kinds(key):
     assert len(rows) >= SETS[key][2]
     assert len({row["id"] for row in rows}) == len(rows)
     kinds = Counter(row["kind"] for row in rows)
-    assert set(kinds) - {HOME_KIND} == {"call"} | NO_CALL_KINDS
+    assert set(kinds) - {HOME_KIND, MISSING_KIND} == {"call"} | NO_CALL_KINDS
     assert kinds["call"] >= SETS[key][3] and sum(kinds[kind] for kind in NO_CALL_KINDS) >= 30
 
 
 @pytest.mark.parametrize("key, row", ALL_ROWS, ids=[f"{key}-{row['id']}" for key, row in ALL_ROWS])
 def test_row_declares_known_tools(key, row):
-    assert set(row) == {"id", "kind", "tools", "request", "expect"}
+    assert set(row) == {"id", "kind", "tools", "request", "expect"} | ({"answer"} if row["kind"] == MISSING_KIND else set())
     assert 2 <= len(row["tools"]) <= 6 and len(set(row["tools"])) == len(row["tools"])
     assert set(row["tools"]) <= set(TOOLS[key])
     assert row["request"].strip()
     assert (row["expect"] is None) == (row["kind"] in NO_CALL_KINDS)
 
 
-CALL_ROWS = [(key, row) for key, row in ALL_ROWS if row["kind"] == "call"]
+CALL_ROWS = [(key, row) for key, row in ALL_ROWS if row["kind"] in ("call", MISSING_KIND)]
 HOME_ROWS = [(key, row) for key, row in ALL_ROWS if row["kind"] == HOME_KIND]
 
 
@@ -174,7 +185,8 @@ def test_expected_call_fits_the_declared_schema(key, row):
         if "enum" in schema:
             assert value in schema["enum"], name
         elif schema["type"] == "string":
-            assert normalised(value) in normalised(row["request"]), f"{name}={value!r} is not a span of the request"
+            said = normalised(row["request"] + " " + row.get("answer", ""))
+            assert normalised(value) in said, f"{name}={value!r} is not a span of the request (or the answer)"
 
 
 @pytest.mark.parametrize("key, row", HOME_ROWS, ids=[f"{key}-{row['id']}" for key, row in HOME_ROWS])
@@ -196,7 +208,8 @@ def test_every_declaration_is_called_twice(key):
 
 @pytest.mark.parametrize("key", ["second", "third", "fourth", "fifth", "sixth", "seventh", "eighth_a", "eighth_b",
                                  "ninth_a", "ninth_b", "tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b",
-                                 "fourteenth_a", "fourteenth_b", "fifteenth_a", "fifteenth_b"])
+                                 "fourteenth_a", "fourteenth_b", "fifteenth_a", "fifteenth_b", "sixteenth_a",
+                                 "sixteenth_b"])
 def test_blind_set_spread(key):
     """Beside its calls, about 15 near misses, 10 unrelated requests and 5 of chit-chat."""
     kinds = Counter(row["kind"] for row in ROWS[key])
@@ -205,7 +218,7 @@ def test_blind_set_spread(key):
 
 @pytest.mark.parametrize("key", ["third", "fourth", "fifth", "sixth", "seventh", "eighth_a", "eighth_b", "ninth_a",
                                  "ninth_b", "tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
-                                 "fourteenth_b", "fifteenth_a", "fifteenth_b"])
+                                 "fourteenth_b", "fifteenth_a", "fifteenth_b", "sixteenth_a", "sixteenth_b"])
 def test_later_set_declares_a_boolean(key):
     schemas = [schema for tool in DECLARATIONS[key] for schema in tool["parameters"]["properties"].values()]
     assert any(schema["type"] == "boolean" for schema in schemas)
@@ -222,12 +235,29 @@ def test_the_eval_loads_the_set(key):
 
 def test_tenth_set_requests_are_new():
     """No request of the tenth set is said twice in it or equals a request of a set written before it (named by id
-    only, so that the earlier sets' rows are not read through this test). The eleventh and twelfth sets' halves were
-    written after it, without sight of it."""
+    only, so that the earlier sets' rows are not read through this test). The sets from the eleventh on were written
+    after it, without sight of it."""
     said = [normalised(row["request"]) for row in ROWS["tenth"]]
     assert len(set(said)) == len(said), [row["id"] for row, text in zip(ROWS["tenth"], said) if said.count(text) > 1]
     earlier = {normalised(row["request"]) for key, rows in ROWS.items()
                if key not in ("tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a", "fourteenth_b",
-                              "fifteenth_a", "fifteenth_b")
+                              "fifteenth_a", "fifteenth_b", "sixteenth_a", "sixteenth_b")
                for row in rows}
     assert not [row["id"] for row, text in zip(ROWS["tenth"], said) if text in earlier]
+
+
+MISSING_ROWS = [(key, row) for key, row in ALL_ROWS if row["kind"] == MISSING_KIND]
+
+
+@pytest.mark.parametrize("key, row", MISSING_ROWS, ids=[f"{key}-{row['id']}" for key, row in MISSING_ROWS])
+def test_missing_row_leaves_a_required_value_to_the_answer(key, row):
+    """The request alone does not say some required value; the answer does."""
+    required = TOOLS[key][row["expect"]["name"]]["parameters"]["required"]
+    left_out = [name for name in required
+                if normalised(str(row["expect"]["arguments"][name])) not in normalised(row["request"])]
+    assert left_out and row["answer"].strip()
+
+
+@pytest.mark.parametrize("key", ["sixteenth_a", "sixteenth_b"])
+def test_sixteenth_set_has_missing_rows(key):
+    assert sum(row["kind"] == MISSING_KIND for row in ROWS[key]) >= 5

@@ -232,6 +232,21 @@ async def test_a_declared_tool_is_called_with_the_city_said(live_server):
     await client.close()
 
 
+async def test_a_required_value_left_out_is_asked_for_and_the_answer_fills_it(live_server):
+    """"what's the weather like" says no city: the reply asks for it and makes no call; the next turn's answer
+    completes get_weather's call, read from the conversation's history."""
+    client = await declare_weather(live_server)
+    await ask(client, "what's the weather like")
+    done = await client.wait_for("response.done", timeout=60)
+    assert [item["type"] for item in done["response"]["output"]] == ["message"]
+    assert done["response"]["output"][0]["content"][0]["transcript"] == "What city?"
+    start = len(client.events)
+    await ask(client, "in lisbon")
+    call = await client.wait_for("response.function_call_arguments.done", start=start, timeout=60)
+    assert call["name"] == "get_weather" and json.loads(call["arguments"]) == {"city": "lisbon"}
+    await client.close()
+
+
 async def test_a_request_no_declared_tool_serves_gets_no_call(live_server):
     """With get_weather declared, a song request calls nothing and is answered honestly; a built-in skill
     still runs on the server."""
