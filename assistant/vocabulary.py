@@ -185,7 +185,7 @@ SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make"
 # to lock, heard with one of these where its verb was (or with its verb doubted), is said back first, in
 # CHANGES_SAID_BACK's words ("Did you mean lock the side gate?"). "and lock(ed)" stands for itself after a request
 # that opens with a verb of its own ("close the garage and lock the back door", SWITCH_VERBS); the others never do.
-UNLOCK_HEARD_AS = ("and lock", "and locked", "an lock", "a lock", "in lock", "un lock")
+UNLOCK_HEARD_AS = ("and lock", "and locked", "an lock", "a lock", "in lock", "un lock", "being locked")
 
 # rephrasing and follow-ups (round 15)
 # A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
