@@ -21,7 +21,8 @@ from assistant.inventory import (COMPONENTS, PLURAL_KINDS, SKILL_COMPONENTS, STO
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import SKILLS
 from assistant.vocabulary import (ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
-                                  JOINING_WORDS, NO, OPERATOR_WORDS, QUESTION_WORDS, ROOMS, SAID_BACK, SENSOR_KINDS,
+                                  JOINING_WORDS, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
+                                  SENSOR_KINDS,
                                   SENSOR_UNITS, SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, UNLOCK_HEARD_AS,
                                   YES, convert, unit_name)
 from voice.heard_words import words_in_no_phrasing
@@ -519,6 +520,9 @@ class ToolRunner:
         if self.spoken and name in SWITCHING and states_without_a_switch(self.heard, arguments.get("name", "")):
             return await self._state_instead(arguments)
         if self.spoken and name == "get_state" and not asks(self.heard, arguments.get("name", ""), self.doubted_words):
+            return NoAction(NOT_UNDERSTOOD)
+        if self.spoken and name in READS_HEARD_BY and not set(re.findall(r"[a-z']+", self.heard.lower())) & set(
+                READS_HEARD_BY[name]):
             return NoAction(NOT_UNDERSTOOD)
         if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(str(arguments.get("name", ""))):
             return NOT_A_NAME_OF_THE_HOME

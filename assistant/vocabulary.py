@@ -297,6 +297,14 @@ CHANGES_SAID_BACK = {
 }
 # Words that name no one thing but every one ("switch everything off", "turn it all off"): a target said so
 EVERY_THING = ("everything", "all", "every", "devices")
+# A heard read of the time or the date is answered only where a word of it was heard (the corpus's requests for them
+# each hold one): the model writes get_date for words that ask nothing ("We get a scene please." for "regatta scene
+# please")
+READS_HEARD_BY = {
+    "get_time": ("time", "times", "clock", "o'clock", "hour", "late", "early"),
+    "get_date": ("date", "day", "today", "today's", "month", "week", "monday", "tuesday", "wednesday", "thursday",
+                 "friday", "saturday", "sunday"),
+}
 
 # follow-ups (round 17)
 # What a follow-up's verb can act on: a pronoun stands for the newest thing of one of these kinds ("lock it back up"

@@ -519,6 +519,21 @@ async def test_a_heard_change_whose_action_no_word_says_with_a_word_doubted_is_s
     assert await tools.run("set_cover", {"name": "blinds", "action": "close"}) == "Okay, the blinds are closed."
 
 
+async def test_a_heard_read_of_the_time_or_date_needs_a_word_of_it():
+    tools = ToolRunner()
+    tools.spoken = True
+    # "regatta scene please" heard "We get a scene please.", written as get_date: no word asks for the date
+    tools.begin_reply([{"role": "user", "content": "We get a scene please."}])
+    assert await tools.run("get_date", {}) == "Sorry, I didn't catch that."
+    for heard, call in (("What day is it?", "get_date"), ("Is it Monday today?", "get_date"),
+                        ("How late is it?", "get_time"), ("What's the time?", "get_time")):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        assert await tools.run(call, {}) != "Sorry, I didn't catch that.", heard
+    tools.spoken = False                                   # typed words are the model's to read
+    tools.begin_reply([{"role": "user", "content": "we get a scene please"}])
+    assert await tools.run("get_date", {}) != "Sorry, I didn't catch that."
+
+
 async def test_a_doubted_timer_name_never_cancels_every_timer():
     tools = ToolRunner()
     tools.begin_reply([{"role": "user", "content": "Start a lasagne timer for 40 minutes."}])
