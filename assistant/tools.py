@@ -22,9 +22,8 @@ from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import SKILLS
 from assistant.vocabulary import (ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
                                   JOINING_WORDS, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
-                                  SENSOR_KINDS,
-                                  SENSOR_UNITS, SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS, UNLOCK_HEARD_AS,
-                                  YES, convert, unit_name)
+                                  SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS,
+                                  UNLOCK_HEARD_AS, YES, convert, unit_name)
 from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
@@ -588,9 +587,9 @@ class ToolRunner:
         state or number was doubted (Heard.doubted_change_words), no word heard for sure names its target (a rare
         name is often written with doubt though right: one word of it heard for sure is enough), a word doubted at
         the wider Heard.doubted_words line, not of the target, stands right before it (a name the home lacks,
-        misheard), or its lock may have
-        been "unlock" (may_be_unlock, at the wider Heard.doubted_words line); else None. A target the home has none
-        or several of is not asked about: the call says so itself."""
+        misheard), its lock may have been "unlock" (may_be_unlock, at the wider Heard.doubted_words line), or no
+        word heard says its action while a word not of its target was doubted (below the change's line); else None.
+        A target the home has none or several of is not asked about: the call says so itself."""
         if name not in DOUBTS_SAID_BACK:
             return None
         words = {key: str(value).replace("_", " ") for key, value in arguments.items()}
