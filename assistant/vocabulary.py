@@ -185,7 +185,7 @@ SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make"
 # to lock, heard with one of these where its verb was (or with its verb doubted), is said back first, in
 # CHANGES_SAID_BACK's words ("Did you mean lock the side gate?"). "and lock(ed)" stands for itself after a request
 # that opens with a verb of its own ("close the garage and lock the back door", SWITCH_VERBS); the others never do.
-UNLOCK_HEARD_AS = ("and lock", "and locked", "an lock", "a lock", "in lock", "un lock")
+UNLOCK_HEARD_AS = ("and lock", "and locked", "an lock", "a lock", "in lock", "un lock", "being locked")
 
 # rephrasing and follow-ups (round 15)
 # A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
@@ -297,6 +297,14 @@ CHANGES_SAID_BACK = {
 }
 # Words that name no one thing but every one ("switch everything off", "turn it all off"): a target said so
 EVERY_THING = ("everything", "all", "every", "devices")
+# A heard read of the time or the date is answered only where a word of it was heard (the corpus's requests for them
+# each hold one): the model writes get_date for words that ask nothing ("We get a scene please." for "regatta scene
+# please")
+READS_HEARD_BY = {
+    "get_time": ("time", "times", "clock", "o'clock", "hour", "late", "early"),
+    "get_date": ("date", "day", "today", "today's", "month", "week", "monday", "tuesday", "wednesday", "thursday",
+                 "friday", "saturday", "sunday"),
+}
 
 # follow-ups (round 17)
 # What a follow-up's verb can act on: a pronoun stands for the newest thing of one of these kinds ("lock it back up"

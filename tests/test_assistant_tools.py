@@ -357,10 +357,14 @@ async def test_a_lock_heard_where_unlock_may_have_been_said_is_said_back():
     for heard, doubted in (("I need the deeds to the house and lock the front door.", frozenset()),
                            ("And lock my front door.", frozenset()), ("An lock the front door.", frozenset()),
                            ("The plumber's here and locked a front door.", frozenset()),
-                           ("Lock the front door.", frozenset({"lock"}))):
+                           ("Lock the front door.", frozenset({"lock"})),
+                           # "could you unlock ...": the verb before "and lock" doubted, or "be unlocked" as "being"
+                           ("Cut you and lock the front door.", frozenset({"cut"})),
+                           ("Cut the front door being locked.", frozenset())):
         tools.begin_reply([{"role": "user", "content": heard}])
-        tools.doubted_change_words = doubted
+        tools.doubted_change_words = tools.doubted_words = doubted
         assert (await tools.run("set_lock", {"name": "front_door", "action": "lock"})).startswith("Did you mean lock")
+    tools.doubted_words = frozenset()
     # "and lock" after a verb of its own, a lock heard for sure, typed words, unlocking (which asks anyway) or a
     # name of no one lock: as before
     tools.begin_reply([{"role": "user", "content": "And lock the door."}])
@@ -489,6 +493,47 @@ async def test_a_heard_change_resting_on_a_doubted_word_is_said_back_and_only_a_
         "I don't know a device called the chapel blinds."
 
 
+async def test_a_heard_change_whose_action_no_word_says_with_a_word_doubted_is_said_back():
+    home = _home_of_my_own()
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # "what's the ceiling fan set at" heard "Watch the ceiling fan set it." ("it" at 0.22), written as switch on:
+    # no word says "on", and a word that is not the fan's was doubted below a change's line
+    for heard, doubted in (("Watch the ceiling fan set it.", {"it"}), ("Ceiling fan, onto well.", {"onto"})):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        tools.doubted_change_words = frozenset(doubted)
+        assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == \
+            "Did you mean switch on the ceiling fan? Say yes to confirm.", heard
+        assert home.states.get("fan/fan") != "on"
+    # the action said, a doubt only on the target's words, or an action left unsaid in words heard for sure: acted on
+    for heard, doubted in (("Turn the ceiling fan on, it's so stuffy.", {"stuffy"}), ("Ceiling fan, please.", {"ceiling"}),
+                           ("It's so stuffy in the den, get the ceiling fan going.", set())):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        tools.doubted_change_words = frozenset(doubted)
+        assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == \
+            "Okay, the ceiling fan is on.", heard
+        await tools.run("switch_device", {"name": "ceiling_fan", "state": "off"})
+    # the cover's words for its action ("lower the blinds"), heard for sure, with another word doubted: acted on
+    tools.begin_reply([{"role": "user", "content": "Lower the blinds, it's bright."}])
+    tools.doubted_change_words = frozenset({"bright"})
+    assert await tools.run("set_cover", {"name": "blinds", "action": "close"}) == "Okay, the blinds are closed."
+
+
+async def test_a_heard_read_of_the_time_or_date_needs_a_word_of_it():
+    tools = ToolRunner()
+    tools.spoken = True
+    # "regatta scene please" heard "We get a scene please.", written as get_date: no word asks for the date
+    tools.begin_reply([{"role": "user", "content": "We get a scene please."}])
+    assert await tools.run("get_date", {}) == "Sorry, I didn't catch that."
+    for heard, call in (("What day is it?", "get_date"), ("Is it Monday today?", "get_date"),
+                        ("How late is it?", "get_time"), ("What's the time?", "get_time")):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        assert await tools.run(call, {}) != "Sorry, I didn't catch that.", heard
+    tools.spoken = False                                   # typed words are the model's to read
+    tools.begin_reply([{"role": "user", "content": "we get a scene please"}])
+    assert await tools.run("get_date", {}) != "Sorry, I didn't catch that."
+
+
 async def test_a_doubted_timer_name_never_cancels_every_timer():
     tools = ToolRunner()
     tools.begin_reply([{"role": "user", "content": "Start a lasagne timer for 40 minutes."}])
@@ -606,6 +651,19 @@ def test_a_state_said_with_no_verb_of_switching(heard, name, question):
 ])
 def test_heard_words_that_ask_about_a_state(heard, question):
     assert asks(heard) is question
+
+
+@pytest.mark.parametrize("heard, name, doubted, question", [
+    ("Still room heater, come to 12.", "still room heater", set(), False),   # "down to twelve": "still" names it
+    ("Is the still room heater on?", "still room heater", set(), True),
+    ("The still room heater, still going?", "still room heater", set(), True),
+    ("Snug temperature.", "snug temperature", set(), True),                # the kind word of the name still asks
+    ("Check at the velux window.", "velux window", {"check", "at"}, False),  # "shut the velux window"
+    ("Check the velux window.", "velux window", set(), True),
+    ("Is the velux window shut?", "velux window", {"is"}, True),            # the question mark asks
+])
+def test_only_words_heard_for_sure_and_not_of_the_name_ask_about_a_state(heard, name, doubted, question):
+    assert asks(heard, name, frozenset(doubted)) is question
 
 
 @pytest.mark.parametrize("said, asked", [
