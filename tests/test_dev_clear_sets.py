@@ -1,6 +1,6 @@
 """The third to seventh development sets of clear self-contained requests, each in two halves: polite forms, word
 orders, British spellings (third), wishes, hedges, passives and typing slips (fourth), everyday requests of every
-skill (fifth), roundabout asking, terse and slangy forms (sixth), clipped, texted and punctuated forms (seventh), across every skill and the homes, beside a few rows that must make no call. Each row is
+skill (fifth), roundabout asking, terse and slangy forms (sixth), clipped, texted and punctuated forms (seventh), everyday words the corpus never uses (eighth), across every skill and the homes, beside a few rows that must make no call. Each row is
 well-formed, so a refusal on it measures the assistant and not a slip in a row."""
 
 import pytest
@@ -11,13 +11,14 @@ HALVES = halves("paraphrases_dev_clear3_a.jsonl", "paraphrases_dev_clear3_b.json
                 "paraphrases_dev_clear4_a.jsonl", "paraphrases_dev_clear4_b.jsonl",
                 "paraphrases_dev_clear5a.jsonl", "paraphrases_dev_clear5b.jsonl",
                 "paraphrases_dev_clear6a.jsonl", "paraphrases_dev_clear6b.jsonl",
-                "paraphrases_dev_clear7a.jsonl", "paraphrases_dev_clear7b.jsonl")
+                "paraphrases_dev_clear7a.jsonl", "paraphrases_dev_clear7b.jsonl",
+                "paraphrases_dev_clear8a.jsonl", "paraphrases_dev_clear8b.jsonl")
 
 
 @pytest.mark.parametrize("name", HALVES)
 def test_half_is_single_turn_requests_in_every_home(name):
     """Each half: about 80 single-turn rows, at least 70 of them clear requests, in the four homes (the fifth to
-    seventh sets' in the fourth home too)."""
+    eighth sets' in the fourth home too)."""
     rows = HALVES[name]
     assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
     assert all(len(row["history"]) == 1 for row in rows)
