@@ -9,7 +9,7 @@ recorded verdicts), then with the decision, which the turn detector weighs throu
 The regression (voice.turn_decision.FEATURES; logistic, standardised, L2, classes weigh the same) is trained on
 every pause of the training files; a pause is "finished" when a turn ended there would not be premature. Each
 training sentence is judged by a model trained without it (folds by sentence), and the operating point
-(sure_above, unsure_above) is the one with the fewest late turns over all training files among those that cut no
+(done_above, unsure_above) is the one with the fewest late turns over all training files among those that cut no
 more utterances than shipped over all of them and are late no more than LATE_SLACK more often than shipped in
 any one file, out of fold. One model trained on all of them, with that point, is written to
 voice/data/turn-decision.json. A held-out file (--test) is judged once by the written model.
@@ -40,7 +40,7 @@ from voice.text_turn import TextTurnModel  # noqa: E402
 from voice.turn_decision import FEATURES, WEIGHTS_PATH, PauseEvidence, TurnDecision, _logit, words_evidence  # noqa: E402
 from voice.turn_judge import TurnJudge  # noqa: E402
 
-SURE_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.01)     # 1.01: never
+DONE_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.01)     # 1.01: never
 UNSURE_ABOVE = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
 LATE_SLACK = 0.01       # no training file later by more: round 18's decision made dev's "Yes.", "Stop." late
 
@@ -70,8 +70,8 @@ def fit(utterances: list[dict], words_rows: dict) -> Regression:
     return Regression(x, np.array([finished_at(u, f) for u, f in keys]))
 
 
-def as_decision(hold_judge: TurnJudge, model: Regression, sure_above: float, unsure_above: float) -> TurnDecision:
-    return TurnDecision(hold_judge, {"features": FEATURES, **model.data(), "sure_above": sure_above,
+def as_decision(hold_judge: TurnJudge, model: Regression, done_above: float, unsure_above: float) -> TurnDecision:
+    return TurnDecision(hold_judge, {"features": FEATURES, **model.data(), "done_above": done_above,
                                      "unsure_above": unsure_above})
 
 
@@ -96,23 +96,23 @@ class Outcomes:
 
 def admissible(files: dict[str, list[dict]], hold_judge: TurnJudge, models: dict[str, Regression],
                words_rows: dict) -> list[tuple[float, float, float, float]]:
-    """(late, premature, sure_above, unsure_above) of every point that cuts no more utterances than shipped over
+    """(late, premature, done_above, unsure_above) of every point that cuts no more utterances than shipped over
     all files, is late no more than LATE_SLACK more often than shipped in any file, and is late less often over
     all; fewest late first. models: each training sentence's model, trained without it."""
     everything = [u for us in files.values() for u in us]
     base = {name: summarise([decide(u, shipped) for u in us]) for name, us in files.items()}
     base_all = summarise([decide(u, shipped) for u in everything])
     outcomes, points = Outcomes(), []
-    for sure_above, unsure_above in itertools.product(SURE_ABOVE, UNSURE_ABOVE):
-        if unsure_above > sure_above:
+    for done_above, unsure_above in itertools.product(DONE_ABOVE, UNSURE_ABOVE):
+        if unsure_above > done_above:
             continue
-        decisions = {s: as_decision(hold_judge, m, sure_above, unsure_above) for s, m in models.items()}
+        decisions = {s: as_decision(hold_judge, m, done_above, unsure_above) for s, m in models.items()}
         verdict = decided(decisions, words_rows)
         each = {name: summarise(outcomes(us, verdict, words_rows, decisions)) for name, us in files.items()}
         total = summarise(outcomes(everything, verdict, words_rows, decisions))
         if (total["premature"] <= base_all["premature"] + 1e-9 and total["late"] < base_all["late"]
                 and all(each[name]["late"] <= base[name]["late"] + LATE_SLACK for name in files)):
-            points.append((total["late"], total["premature"], sure_above, unsure_above))
+            points.append((total["late"], total["premature"], done_above, unsure_above))
     return sorted(points)
 
 
@@ -157,22 +157,22 @@ def main(argv: list[str] | None = None) -> int:
         if not points:
             print("no operating point cuts no more over all, is late less often, and no file later by a point")
             return 1
-        late, premature, sure_above, unsure_above = points[0]
-        report.append("Operating points out of fold (late, premature, sure_above, unsure_above), fewest late first: "
+        late, premature, done_above, unsure_above = points[0]
+        report.append("Operating points out of fold (late, premature, done_above, unsure_above), fewest late first: "
                       + "; ".join(f"{l:.1%}, {p:.1%}, {s}, {u}" for l, p, s, u in points[:8]))
-        decisions = {s: as_decision(hold_judge, m, sure_above, unsure_above) for s, m in models.items()}
+        decisions = {s: as_decision(hold_judge, m, done_above, unsure_above) for s, m in models.items()}
         verdict = decided(decisions, words_rows)
         report.append(per_voice_table("training files together, out of fold", {
             "shipped": [decide(u, shipped) for u in everything], "decision": [decide(u, verdict) for u in everything]}))
         for name, us in files.items():
             report.append(per_voice_table(f"{name}, out of fold", {
                 "shipped": [decide(u, shipped) for u in us],
-                f"decision (sure ≥ {sure_above}, unsure ≥ {unsure_above})": [decide(u, verdict) for u in us]}))
+                f"decision (done ≥ {done_above}, unsure ≥ {unsure_above})": [decide(u, verdict) for u in us]}))
         model = fit(everything, words_rows)
         report.append("weights (standardised): " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, model.w)))
         if args.write:
             WEIGHTS_PATH.write_text(json.dumps({
-                "features": FEATURES, **model.data(), "sure_above": sure_above, "unsure_above": unsure_above,
+                "features": FEATURES, **model.data(), "done_above": done_above, "unsure_above": unsure_above,
                 "trained_by": "bench/turn_decision.py --train " + " ".join(args.train) + " --write"}, indent=1) + "\n")
             report.append(f"written: {WEIGHTS_PATH.relative_to(ROOT)}")
             report.append(cost(TurnDecision(hold_judge, json.loads(WEIGHTS_PATH.read_text())), everything))
@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> int:
         verdict = decided({sentence_of(u): decision for u in us}, words_rows)
         report.append(per_voice_table(f"{Path(path).stem.removeprefix('turn_evidence_')}, by the written model", {
             "shipped": [decide(u, shipped) for u in us],
-            f"decision (sure ≥ {decision.sure_above}, unsure ≥ {decision.unsure_above})": [decide(u, verdict)
+            f"decision (done ≥ {decision.done_above}, unsure ≥ {decision.unsure_above})": [decide(u, verdict)
                                                                                           for u in us]}))
     print("\n\n".join(report))
     return 0

@@ -26,7 +26,7 @@ sooner (a slow, loaded machine) would only risk cutting the speaker off. At eage
 ``unsure``), and never less than the waits above, so the hold only lengthens the short waits after finished words.
 Where the transcription queue hands over the pause's evidence with the words (voice.turn_decision, at every
 eagerness but low), a decision learned from the replays weighs the words and the sound together instead and picks
-the ``sure``, ``unsure`` or ``cut`` wait, once both are in; the opener check's hold stands before it.
+the ``done``, ``unsure`` or ``cut`` wait, once both are in; the opener check's hold stands before it.
 Speech resuming forgets every verdict.
 """
 from __future__ import annotations
@@ -189,7 +189,7 @@ class TurnDetector:
         if going_on is not None and going_on < self.words_done and self._sound < self.sound_not_done:
             return self._waits.cut
         wait = getattr(self._waits, self._decided)
-        return wait if self._decided == "cut" else min(wait, self.settings.silence_duration_ms)
+        return min(wait, self.settings.silence_duration_ms) if self._decided == "unsure" else wait
 
     def transcript_ready(self, finished: float, if_going_on: float | None = None, hold_ms: int = 0,
                          evidence: PauseEvidence | None = None) -> bool:

@@ -32,7 +32,7 @@ def decision_of(hold_judge, sound_weight: float = 0.0, bias: float = 0.0) -> Tur
     return TurnDecision(hold_judge, {"features": FEATURES, "mean": [0.0] * len(FEATURES),
                                      "scale": [1.0] * len(FEATURES),
                                      "weights": [0.0] * len(WORDS_FEATURES) + [sound_weight], "bias": bias,
-                                     "sure_above": 0.9, "unsure_above": 0.3})
+                                     "done_above": 0.9, "unsure_above": 0.3})
 
 
 def paused_detector() -> TurnDetector:
@@ -47,7 +47,7 @@ def test_the_shipped_weights_fit_the_features(hold_judge):
     decision = TurnDecision(hold_judge)
     regression = decision.regression
     assert regression.weights.shape == regression.mean.shape == regression.scale.shape == (len(FEATURES),)
-    assert regression.hidden is None and 0.0 < decision.unsure_above <= decision.sure_above <= 1.0
+    assert regression.hidden is None and 0.0 < decision.unsure_above <= decision.done_above <= 1.0
     data = json.loads(verified("voice", "data/turn-decision.json").read_text())
     assert data["trained_by"].startswith("bench/turn_decision.py --train")
 
@@ -77,7 +77,7 @@ def test_the_words_side_of_the_evidence(hold_judge):
 
 def test_the_decision_picks_the_wait_once_the_words_and_the_sound_are_in(hold_judge):
     decision = decision_of(hold_judge, sound_weight=1.0)       # the probability is Smart Turn's
-    for sound, wait in ((0.95, WAITS.sure), (0.5, WAITS.unsure), (0.2, WAITS.cut)):
+    for sound, wait in ((0.95, WAITS.done), (0.5, WAITS.unsure), (0.2, WAITS.cut)):
         detector = paused_detector()
         detector.transcript_ready(0.2, 0.2, 0, decision.evidence(Heard("Stop."), 0.6))  # words read cut
         assert detector.end_after_ms == WAITS.max                   # the sound is not in: wait for it
@@ -96,7 +96,7 @@ def test_the_opener_checks_hold_stands_before_the_decision(hold_judge):
     detector = paused_detector()
     detector.audio_ready(0.5)
     detector.transcript_ready(0.8, 0.2, 0, decision.evidence(Heard("Set the lights to 50."), 1.2))
-    assert detector.end_after_ms == WAITS.sure
+    assert detector.end_after_ms == WAITS.done
 
 
 def test_speech_resuming_forgets_the_evidence(hold_judge):
@@ -167,5 +167,5 @@ def test_the_bench_judges_held_out_evidence_by_the_written_model(replayed, capsy
     assert turn_decision.main(["--test", replayed[1]]) == 0
     report = capsys.readouterr().out
     header = next(line for line in report.splitlines() if line.startswith("| voice |"))
-    assert "shipped" in header and "decision (sure ≥" in header
+    assert "shipped" in header and "decision (done ≥" in header
     assert any(line.startswith("| flite slt |") for line in report.splitlines())

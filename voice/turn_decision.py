@@ -7,8 +7,9 @@ known at the pause together, a logistic regression over the text judge's verdict
 that may also hold (voice.turn_judge, turn-hold.json), Whisper's probability of the closing mark, how long ago
 the last word began, the number of words, whether the words are a whole answer ("Yes.", "No thanks.", "Thanks.":
 assistant.vocabulary's answers to a yes/no question, agreeing words and trailing words), and Smart Turn's
-probability. Its probability that the speaker has finished picks the wait: at or above `sure_above` the `sure`
-wait, at or above `unsure_above` the `unsure` wait, below it the `cut` wait.
+probability. Its probability that the speaker has finished picks the wait: at or above `done_above` the `done`
+wait (the thresholds' wait when the words and the sound both say finished), at or above `unsure_above` the
+`unsure` wait, below it the `cut` wait.
 
 The weights and both thresholds (voice/data/turn-decision.json) are trained and chosen out of fold by sentence by
 bench/turn_decision.py on the replays' recorded evidence.
@@ -31,7 +32,6 @@ WORDS_FEATURES = ("words", "words if going on", "a whole answer", "words heard",
                   "closing mark's probability", "since the last word began")
 FEATURES = WORDS_FEATURES + ("Smart Turn",)
 ANSWER_WORDS = frozenset(w for answer in (*YES, *NO, *AGREEING) for w in words(answer)) | TRAILING_WORDS
-WAITS = ("sure", "unsure", "cut")       # the turn detector's waits (streaming.turns.SemanticWaits) it picks from
 
 
 def _logit(p: float) -> float:
@@ -62,7 +62,7 @@ class TurnDecision:
         if tuple(data["features"]) != FEATURES:
             raise ValueError(f"turn decision weights are for features {data['features']}, not {FEATURES}")
         self.regression = Regression(data)
-        self.sure_above, self.unsure_above = float(data["sure_above"]), float(data["unsure_above"])
+        self.done_above, self.unsure_above = float(data["done_above"]), float(data["unsure_above"])
 
     def evidence(self, heard: Heard, heard_s: float) -> PauseEvidence:
         """The words' side of the evidence at a pause, for the turn detector to weigh with the sound's."""
@@ -73,9 +73,9 @@ class TurnDecision:
         return float(self.regression.probabilities([*words_row, _logit(sound)]))
 
     def wait(self, words_row: tuple[float, ...], sound: float) -> str:
-        """Which of the detector's waits (WAITS) ends the turn."""
+        """Which of the turn detector's waits (a streaming.turns.SemanticWaits field) ends the turn."""
         probability = self.probability(words_row, sound)
-        return "sure" if probability >= self.sure_above else "unsure" if probability >= self.unsure_above else "cut"
+        return "done" if probability >= self.done_above else "unsure" if probability >= self.unsure_above else "cut"
 
 
 @dataclass(frozen=True)
