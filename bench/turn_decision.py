@@ -37,7 +37,8 @@ from turn_judge import (FOLDS, Regression, by_voice, decidable, decide, finished
                         per_voice_table)
 from turn_taking import sentence_of, summarise  # noqa: E402
 from voice.text_turn import TextTurnModel  # noqa: E402
-from voice.turn_decision import FEATURES, WEIGHTS_PATH, PauseEvidence, TurnDecision, _logit, words_evidence  # noqa: E402
+from voice.turn_decision import (FEATURES, WEIGHTS_PATH, PauseEvidence, TurnDecision, features,  # noqa: E402
+                                 words_evidence)
 from voice.turn_judge import TurnJudge  # noqa: E402
 
 DONE_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.01)     # 1.01: never
@@ -66,7 +67,7 @@ def rows_of(hold_judge: TurnJudge, utterances: list[dict]) -> dict[tuple[str, st
 
 def fit(utterances: list[dict], words_rows: dict) -> Regression:
     keys = [(u, frames) for u in utterances for frames in u["pauses"]]
-    x = np.array([[*words_rows[(u["label"], f)], _logit(u["pauses"][f]["sound"])] for u, f in keys])
+    x = np.array([features(words_rows[(u["label"], f)], u["pauses"][f]["sound"]) for u, f in keys])
     return Regression(x, np.array([finished_at(u, f) for u, f in keys]))
 
 

@@ -119,7 +119,7 @@ class TurnDetector:
         self._sound: float | None = None
         self._hold_ms = 0                       # this pause's short hold (the turn judge's); 0 = none
         self._evidence: PauseEvidence | None = None     # this pause's evidence for the learned decision
-        self._decided: str | None = None        # the decision's wait (a SemanticWaits field) once words and sound are in
+        self._decided: str | None = None        # the decision's wait (a SemanticWaits field), words and sound in
 
     def process(self, probability: float) -> Signal | None:
         self.frames += 1

@@ -52,6 +52,11 @@ def words_evidence(hold_judge: TurnJudge, heard: Heard, heard_s: float) -> tuple
             named["since the last word began"])
 
 
+def features(words_row: tuple[float, ...], sound: float) -> list[float]:
+    """A pause's whole evidence (FEATURES' order): the words' side and Smart Turn's probability."""
+    return [*words_row, _logit(sound)]
+
+
 class TurnDecision:
     """The regression and its two thresholds, loaded once and shared; a pause's wait is one regression over eight
     numbers (microseconds), weighed once the words and the sound are both in."""
@@ -70,7 +75,7 @@ class TurnDecision:
 
     def probability(self, words_row: tuple[float, ...], sound: float) -> float:
         """The probability that the speaker has finished, given the words' side and Smart Turn's probability."""
-        return float(self.regression.probabilities([*words_row, _logit(sound)]))
+        return float(self.regression.probabilities(features(words_row, sound)))
 
     def wait(self, words_row: tuple[float, ...], sound: float) -> str:
         """Which of the turn detector's waits (a streaming.turns.SemanticWaits field) ends the turn."""
