@@ -10,8 +10,8 @@ The regression (voice.turn_decision.FEATURES; logistic, standardised, L2, classe
 every pause of the training files; a pause is "finished" when a turn ended there would not be premature. Each
 training sentence is judged by a model trained without it (folds by sentence), and the operating point
 (done_above, unsure_above) is the one with the fewest late turns over all training files among those that cut no
-more utterances than shipped over all of them and are late no more than LATE_SLACK more often than shipped in
-any one file, out of fold. One model trained on all of them, with that point, is written to
+more often than shipped in any one file and are late no more than LATE_SLACK more often than shipped in any one
+file, out of fold. One model trained on all of them, with that point, is written to
 voice/data/turn-decision.json. A held-out file (--test) is judged once by the written model.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_decision.py --train DEV.json FRESH7.json ... --write
@@ -43,7 +43,7 @@ from voice.turn_judge import TurnJudge  # noqa: E402
 
 DONE_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.01)     # 1.01: never
 UNSURE_ABOVE = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
-LATE_SLACK = 0.01       # no training file later by more: round 18's decision made dev's "Yes.", "Stop." late
+LATE_SLACK = 0.02       # no training file later by more: round 18's decision made dev's "Yes.", "Stop." late
 
 
 def shipped(utterance, frames, pause):
@@ -97,9 +97,10 @@ class Outcomes:
 
 def admissible(files: dict[str, list[dict]], hold_judge: TurnJudge, models: dict[str, Regression],
                words_rows: dict) -> list[tuple[float, float, float, float]]:
-    """(late, premature, done_above, unsure_above) of every point that cuts no more utterances than shipped over
-    all files, is late no more than LATE_SLACK more often than shipped in any file, and is late less often over
-    all; fewest late first. models: each training sentence's model, trained without it."""
+    """(late, premature, done_above, unsure_above) of every point that cuts no more often than shipped in any file
+    (fresh9, blind, cut more at the point that cut no more only over all files), is late no more than LATE_SLACK
+    more often than shipped in any file, and is late less often over all; fewest late first. models: each
+    training sentence's model, trained without it."""
     everything = [u for us in files.values() for u in us]
     base = {name: summarise([decide(u, shipped) for u in us]) for name, us in files.items()}
     base_all = summarise([decide(u, shipped) for u in everything])
@@ -111,8 +112,9 @@ def admissible(files: dict[str, list[dict]], hold_judge: TurnJudge, models: dict
         verdict = decided(decisions, words_rows)
         each = {name: summarise(outcomes(us, verdict, words_rows, decisions)) for name, us in files.items()}
         total = summarise(outcomes(everything, verdict, words_rows, decisions))
-        if (total["premature"] <= base_all["premature"] + 1e-9 and total["late"] < base_all["late"]
-                and all(each[name]["late"] <= base[name]["late"] + LATE_SLACK for name in files)):
+        if (total["late"] < base_all["late"]
+                and all(each[name]["premature"] <= base[name]["premature"] + 1e-9
+                        and each[name]["late"] <= base[name]["late"] + LATE_SLACK for name in files)):
             points.append((total["late"], total["premature"], done_above, unsure_above))
     return sorted(points)
 
@@ -156,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         models = out_of_fold(everything, words_rows)
         points = admissible(files, hold_judge, models, words_rows)
         if not points:
-            print("no operating point cuts no more over all, is late less often, and no file later by a point")
+            print("no operating point cuts no more in any file, is late less often, and no file later by a point")
             return 1
         late, premature, done_above, unsure_above = points[0]
         report.append("Operating points out of fold (late, premature, done_above, unsure_above), fewest late first: "
