@@ -25,8 +25,10 @@ sooner (a slow, loaded machine) would only risk cutting the speaker off. At eage
 (voice.turn_judge; the session asks the transcription queue for it) may hold finished words short: the turn then waits at least its hold (but no longer than ``silence_duration_ms``, as
 ``unsure``), and never less than the waits above, so the hold only lengthens the short waits after finished words.
 Where the transcription queue hands over the pause's evidence with the words (voice.turn_decision, at every
-eagerness but low), a decision learned from the replays weighs the words and the sound together instead and picks
-the ``done``, ``unsure`` or ``cut`` wait, once both are in; the opener check's hold stands before it.
+eagerness but low), a decision learned from the replays weighs the words and the sound together and picks the
+``done``, ``unsure`` or ``cut`` wait, once both are in; the turn waits the shorter of its wait and the thresholds'
+(it shortens the cut wait of finished words read cut, and never lengthens a short finished request's wait); the
+opener check's hold stands before it.
 Speech resuming forgets every verdict.
 """
 from __future__ import annotations
@@ -163,8 +165,14 @@ class TurnDetector:
         words, sound = self._words, self._sound
         if words is None:               # the reply needs the words anyway: ending sooner would only risk a cut
             return self._waits.max
-        if self._evidence is not None:
-            return self._decided_wait_ms
+        if self._evidence is not None:  # the decision only shortens: short finished requests keep their waits
+            return min(self._decided_wait_ms, self._thresholds_wait_ms)
+        return self._thresholds_wait_ms
+
+    @property
+    def _thresholds_wait_ms(self) -> int:
+        """The wait the words' and the sound's verdicts give, each read on its own (the table's rows)."""
+        words, sound = self._words, self._sound
         if words < self.words_done:     # "set the living room lights to": hold on
             return self._waits.cut
         going_on = self._words_going_on

@@ -76,13 +76,24 @@ def test_the_words_side_of_the_evidence(hold_judge):
 
 
 def test_the_decision_picks_the_wait_once_the_words_and_the_sound_are_in(hold_judge):
+    """Words read cut wait the cut wait until the sound is in; then the decision may shorten it."""
     decision = decision_of(hold_judge, sound_weight=1.0)       # the probability is Smart Turn's
     for sound, wait in ((0.95, WAITS.done), (0.5, WAITS.unsure), (0.2, WAITS.cut)):
         detector = paused_detector()
         detector.transcript_ready(0.2, 0.2, 0, decision.evidence(Heard("Stop."), 0.6))  # words read cut
-        assert detector.end_after_ms == WAITS.max                   # the sound is not in: wait for it
+        assert detector.end_after_ms == WAITS.cut                   # the sound is not in: the thresholds' wait
         detector.audio_ready(sound)
         assert detector.end_after_ms == wait, (sound, detector.end_after_ms)
+
+
+def test_the_decision_never_lengthens_the_thresholds_wait(hold_judge):
+    """Finished words and a finished sound end at the done wait, however unsure the decision: short finished
+    requests ("What time is it?") keep the wait the thresholds give them."""
+    detector = paused_detector()
+    unsure = decision_of(hold_judge, bias=-8.0)                 # the decision says cut
+    detector.transcript_ready(0.95, 0.95, 0, unsure.evidence(Heard("What time is it?"), 1.0))
+    detector.audio_ready(0.95)
+    assert detector.end_after_ms == WAITS.done
 
 
 def test_the_opener_checks_hold_stands_before_the_decision(hold_judge):

@@ -9,7 +9,9 @@ the last word began, the number of words, whether the words are a whole answer (
 assistant.vocabulary's answers to a yes/no question, agreeing words and trailing words), and Smart Turn's
 probability. Its probability that the speaker has finished picks the wait: at or above `done_above` the `done`
 wait (the thresholds' wait when the words and the sound both say finished), at or above `unsure_above` the
-`unsure` wait, below it the `cut` wait.
+`unsure` wait, below it the `cut` wait. The turn detector waits the shorter of that and the thresholds' wait: the decision
+ends finished requests the words read cut sooner, and a short finished request ("What time is it?", which the
+replays' many paused questions make it doubt) keeps the thresholds' wait.
 
 The weights and both thresholds (voice/data/turn-decision.json) are trained and chosen out of fold by sentence by
 bench/turn_decision.py on the replays' recorded evidence.
