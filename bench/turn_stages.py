@@ -109,14 +109,15 @@ def one_turn(engines, session, history: list[dict], audio: np.ndarray) -> dict[s
     return stages
 
 
-def wait_of(words: float, going_on: float | None, hold_ms: int, sound: float) -> int:
-    """The silence (ms) semantic_vad (default settings) waits after a pause with these verdicts, as
-    streaming.turns decides it: a detector is walked to its first silent frame and told them."""
+def wait_of(words: float, going_on: float | None, hold_ms: int, sound: float, evidence=None) -> int:
+    """The silence (ms) semantic_vad (default settings) waits after a pause with these verdicts and the pause's
+    evidence for the learned decision, as streaming.turns decides it: a detector is walked to its first silent
+    frame and told them."""
     from streaming.turns import MIN_SPEECH_FRAMES, TurnDetection, TurnDetector
     detector = TurnDetector(TurnDetection(type="semantic_vad"))
     for probability in [1.0] * MIN_SPEECH_FRAMES + [0.0]:
         detector.process(probability)
-    detector.transcript_ready(words, going_on, hold_ms)
+    detector.transcript_ready(words, going_on, hold_ms, evidence)
     detector.audio_ready(sound)
     return detector.end_after_ms
 
@@ -131,10 +132,11 @@ def waits(engines, clips: dict[str, list[np.ndarray]]) -> dict[str, list[dict]]:
             heard = engines.stt.hear(audio, ())
             words, going_on, hold_ms = engines.transcription.turn_judge.judge(heard, audio.size / 16000,
                                                                               TurnDetector.words_done)
+            evidence = engines.transcription.decision.evidence(heard, audio.size / 16000)
             sound = engines.turn_model.finished(audio)
             turns[voice].append({"request": text, "heard": heard.text, "words": round(words, 3),
                                  "going_on": going_on if going_on is None else round(going_on, 3),
-                                 "sound": round(sound, 3), "wait_ms": wait_of(words, going_on, hold_ms, sound)})
+                                 "sound": round(sound, 3), "wait_ms": wait_of(words, going_on, hold_ms, sound, evidence)})
     return turns
 
 

@@ -747,22 +747,33 @@ def _verdicts(model, heard) -> tuple[float, float]:
     return finished, model.judge_going_on(heard, finished)
 
 
-def _without_opener(judges, heard, s) -> tuple[float, None, int]:
-    words, _, hold_ms = judges["auto"].judge(heard, s, TurnDetector.words_done)
-    return words, None, hold_ms
+THRESHOLDS = "without the learned decision (the thresholds)"   # the words' judge the sweep's detectors read
+
+
+def _without_opener(judges, heard, s) -> tuple:
+    words, _, hold_ms, evidence = _judged("auto")(judges, heard, s)
+    return words, None, hold_ms, evidence
 
 
 def _judged(eagerness: str, changed: Callable = lambda heard: heard) -> Callable:
     """The server's turn judge at that eagerness (streaming.engines: the second look, or at `low` the judge that
-    may also hold) on a pause's Heard, with `changed` leaving a piece of its evidence out."""
-    return lambda judges, heard, s: judges[eagerness].judge(changed(heard), s, TurnDetector.words_done)
+    may also hold) on a pause's Heard, with `changed` leaving a piece of its evidence out; at every eagerness but
+    low with the pause's evidence for the learned decision (voice.turn_decision), as the server hands it over."""
+    def judged(judges, heard, s) -> tuple:
+        heard = changed(heard)
+        verdicts = judges[eagerness].judge(heard, s, TurnDetector.words_done)
+        return verdicts if eagerness == "low" else (*verdicts, judges["decision"].evidence(heard, s))
+    return judged
 
 
 # The words' verdicts on a pause's Heard (and the heard audio's length, s), as the server judges at the default
-# eagerness (the turn judge's second look over the text turn judge's verdicts), with each piece of evidence left
-# out, and by eagerness low's judge that may also hold (at the default's waits); a detector class names the one
-# it reads (`words_judge`). judges: eagerness -> TurnJudge, as streaming.engines loads them.
+# eagerness (the turn judge's second look over the text turn judge's verdicts, and the pause's evidence for the
+# learned decision), with each piece of evidence left out, without the learned decision (the thresholds decide),
+# and by eagerness low's judge that may also hold (at the default's waits); a detector class names the one it
+# reads (`words_judge`). judges: eagerness -> TurnJudge, as streaming.engines loads them, and "decision": the
+# learned decision (voice.turn_decision.TurnDecision).
 WORDS_JUDGES = {"shipped": _judged("auto"),
+                THRESHOLDS: lambda judges, heard, s: judges["auto"].judge(heard, s, TurnDetector.words_done),
                 "without the second look": lambda judges, heard, s: _verdicts(judges["auto"].text_turn, heard),
                 "without the prompt check": _judged("auto", lambda heard: replace(heard, unprompted=None)),
                 "without the beam's longer hypotheses": _judged("auto", lambda heard: replace(heard, alternatives=())),
@@ -780,6 +791,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
     from voice.smart_turn import SmartTurnModel
     from voice.stt import Heard, WhisperSTT
     from voice.text_turn import TextTurnModel
+    from voice.turn_decision import TurnDecision
     from voice.turn_judge import TurnJudge
     from voice.vad import SileroModel, SileroVAD
     from voice.weights import verified
@@ -787,6 +799,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
     stt, turn_model, vad_model = WhisperSTT(cpu_threads=1), SmartTurnModel(), SileroModel()
     text_turn = TextTurnModel()
     judges = {"auto": TurnJudge(text_turn, verified("voice", "data/turn-judge.json")), "low": TurnJudge(text_turn)}
+    judges["decision"] = TurnDecision(judges["low"])
     frame = 512
     results: dict[str, list[dict]] = {name: [] for name in detectors}
     evidence: list[dict] = []
@@ -815,8 +828,10 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
                 words, going_on, *hold = judged[getattr(detector, "words_judge", "shipped")]
                 if getattr(detector, "reads_text", False):
                     ended = detector.transcript_ready(transcript.text)
-                elif "hold_ms" in takes:
+                elif "evidence" in takes:
                     ended = detector.transcript_ready(words, going_on, *hold)
+                elif "hold_ms" in takes:
+                    ended = detector.transcript_ready(words, going_on, *hold[:1])
                 elif "if_going_on" in takes:
                     ended = detector.transcript_ready(words, going_on)
                 else:
@@ -895,7 +910,7 @@ def _evidence(text_turn, heard, judged: dict, sound: float, samples: int) -> dic
     turn judge's verdicts (the turn judge's inputs) and the shipped ones after the turn judge's second look."""
     words, going_on = judged["without the second look"]
     return {"text": heard.text, "unprompted": heard.unprompted, "alternatives": list(heard.alternatives),
-            "words": words, "going_on": going_on, "sound": sound, "judged": judged["shipped"],
+            "words": words, "going_on": going_on, "sound": sound, "judged": judged["shipped"][:3],
             "words_alone": _verdicts(text_turn, replace(heard, unprompted=None, alternatives=()))[0],
             "word_probabilities": [(w, round(p, 4)) for w, p in heard.word_probabilities], **_timing(heard, samples)}
 
@@ -1064,7 +1079,7 @@ def sweep_detectors() -> dict[str, tuple[type, object]]:
 
     def variant(unsure_ms: int, words: float, sound: float) -> type:
         class Variant(TurnDetector):
-            audio_done, words_done = sound, words
+            audio_done, words_done, words_judge = sound, words, THRESHOLDS
 
             def __init__(self, settings):
                 super().__init__(settings)

@@ -23,6 +23,7 @@ from voice.audio import resample
 from voice.smart_turn import SmartTurnModel
 from voice.stt import Heard, WhisperSTT
 from voice.text_turn import TextTurnModel
+from voice.turn_decision import PauseEvidence, TurnDecision
 from voice.turn_judge import TurnJudge
 from voice.tts import KeptShort, PiperTTS
 from voice.vad import SileroModel
@@ -63,9 +64,10 @@ class TranscriptionQueue:
     """Worker threads that run STT jobs most-urgent-first; jobs whose caller gave up are skipped."""
 
     def __init__(self, stt: WhisperSTT, turn_judge: TurnJudge, patient_judge: TurnJudge | None = None,
-                 workers: int = 2):
+                 decision: TurnDecision | None = None, workers: int = 2):
         self.stt, self.turn_judge = stt, turn_judge
         self.patient_judge = patient_judge or turn_judge    # semantic_vad at eagerness low: the judge that holds
+        self.decision = decision        # the learned turn decision, at every eagerness but low (None: the thresholds)
         self._heap: list[tuple[int, int, Future, Callable[[], Any]]] = []   # (priority, order, future, job)
         self._order = itertools.count()
         self._wake = threading.Condition()
@@ -85,15 +87,19 @@ class TranscriptionQueue:
         return await self._queue(URGENT, lambda abandoned: self.stt.hear(audio, names, abandoned))
 
     async def hear(self, audio: np.ndarray, names: tuple[str, ...] = (), patient: bool = False
-                   ) -> tuple[Heard, float, float | None, int]:
+                   ) -> tuple[Heard, float, float | None, int, PauseEvidence | None]:
         """An URGENT final transcript at a pause, with the words' verdicts: the probability that it is a
         finished request, and the same if the speaker goes on, as the sound may say (voice.text_turn), with the
-        turn judge's second look, and its short hold (ms, 0: none; voice.turn_judge). patient: the speaker asked
-        to be cut off less at the cost of later answers (eagerness low), so the judge that also holds decides."""
+        turn judge's second look, its short hold (ms, 0: none; voice.turn_judge), and the pause's evidence for
+        the learned decision (voice.turn_decision; None: the thresholds decide). patient: the speaker asked to be
+        cut off less at the cost of later answers (eagerness low), so the judge that also holds decides."""
         judge = self.patient_judge if patient else self.turn_judge
-        def job(abandoned: Callable[[], bool]) -> tuple[Heard, float, float | None, int]:
+        decision = None if patient else self.decision
+        def job(abandoned: Callable[[], bool]) -> tuple[Heard, float, float | None, int, PauseEvidence | None]:
             heard = self.stt.hear(audio, names, abandoned)
-            return heard, *judge.judge(heard, audio.size / self.stt.sample_rate, TurnDetector.words_done)
+            heard_s = audio.size / self.stt.sample_rate
+            evidence = decision.evidence(heard, heard_s) if decision is not None else None
+            return heard, *judge.judge(heard, heard_s, TurnDetector.words_done), evidence
         return await self._queue(URGENT, job)
 
     async def _queue(self, priority: int, job: Callable[[Callable[[], bool]], Any]) -> Any:
@@ -143,8 +149,10 @@ class Engines:
 
     def __post_init__(self) -> None:
         one_blas_thread()
-        second_look = TurnJudge(self.text_turn, verified("voice", "data/turn-judge.json"))
-        self.transcription = TranscriptionQueue(self.stt, second_look, patient_judge=TurnJudge(self.text_turn))
+        second_look, patient_judge = TurnJudge(self.text_turn, verified("voice", "data/turn-judge.json")), \
+            TurnJudge(self.text_turn)
+        self.transcription = TranscriptionQueue(self.stt, second_look, patient_judge=patient_judge,
+                                                decision=TurnDecision(patient_judge))
         self.executor = ThreadPoolExecutor(max_workers=4, thread_name_prefix="parley-engine")
         self.synthesizing = 0
 

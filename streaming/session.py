@@ -498,7 +498,7 @@ class Session:
             if priority == URGENT:
                 patient = self._detector is not None and self._detector.semantic and \
                     self._detector.settings.eagerness == "low"
-                heard, finished, if_going_on, hold_ms = await self.engines.transcription.hear(
+                heard, finished, if_going_on, hold_ms, evidence = await self.engines.transcription.hear(
                     audio, self._home_names(), patient)
                 text = heard.text
             else:
@@ -519,7 +519,7 @@ class Session:
         paused = self._detector is not None and self._detector.silence_ms > 0
         if paused and priority == URGENT and audio.size >= turn.speech_end_samples:
             self._speculate(turn, text)
-            if self._detector.transcript_ready(finished, if_going_on, hold_ms):
+            if self._detector.transcript_ready(finished, if_going_on, hold_ms, evidence):
                 self._end_turn(turn)
         elif paused:
             self._transcribe(turn, URGENT)              # the pause came while this job ran

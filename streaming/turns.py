@@ -24,12 +24,21 @@ medium and high wait at most 8, 4 and 2 s) ends the turn: the reply waits for th
 sooner (a slow, loaded machine) would only risk cutting the speaker off. At eagerness low the turn judge
 (voice.turn_judge; the session asks the transcription queue for it) may hold finished words short: the turn then waits at least its hold (but no longer than ``silence_duration_ms``, as
 ``unsure``), and never less than the waits above, so the hold only lengthens the short waits after finished words.
+Where the transcription queue hands over the pause's evidence with the words (voice.turn_decision, at every
+eagerness but low), a decision learned from the replays weighs the words and the sound together and picks the
+``done``, ``unsure`` or ``cut`` wait, once both are in; the turn waits the shorter of its wait and the thresholds'
+(it shortens the cut wait of finished words read cut, and never lengthens a short finished request's wait); the
+opener check's hold stands before it.
 Speech resuming forgets every verdict.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import Enum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from voice.turn_decision import PauseEvidence
 
 FRAME_MS = 32               # Silero: 512 samples at 16 kHz
 MIN_SPEECH_FRAMES = 2       # 64 ms above threshold before a turn starts: ignores clicks and pops
@@ -111,6 +120,8 @@ class TurnDetector:
         self._words_going_on: float | None = None
         self._sound: float | None = None
         self._hold_ms = 0                       # this pause's short hold (the turn judge's); 0 = none
+        self._evidence: PauseEvidence | None = None     # this pause's evidence for the learned decision
+        self._decided: str | None = None        # the decision's wait (a SemanticWaits field), words and sound in
 
     def process(self, probability: float) -> Signal | None:
         self.frames += 1
@@ -138,7 +149,7 @@ class TurnDetector:
         self.silence_ms, self._paused = 0, False
         self.speech_end_frame = self.frames
         self._words = self._words_going_on = self._sound = None
-        self._hold_ms = 0
+        self._hold_ms, self._evidence, self._decided = 0, None, None
 
     @property
     def end_after_ms(self) -> int:
@@ -154,6 +165,14 @@ class TurnDetector:
         words, sound = self._words, self._sound
         if words is None:               # the reply needs the words anyway: ending sooner would only risk a cut
             return self._waits.max
+        if self._evidence is not None:  # the decision only shortens: short finished requests keep their waits
+            return min(self._decided_wait_ms, self._thresholds_wait_ms)
+        return self._thresholds_wait_ms
+
+    @property
+    def _thresholds_wait_ms(self) -> int:
+        """The wait the words' and the sound's verdicts give, each read on its own (the table's rows)."""
+        words, sound = self._words, self._sound
         if words < self.words_done:     # "set the living room lights to": hold on
             return self._waits.cut
         going_on = self._words_going_on
@@ -168,14 +187,29 @@ class TurnDetector:
             return min(self._waits.sure, self.settings.silence_duration_ms)
         return min(self._waits.unsure, self.settings.silence_duration_ms)
 
-    def transcript_ready(self, finished: float, if_going_on: float | None = None, hold_ms: int = 0) -> bool:
+    @property
+    def _decided_wait_ms(self) -> int:
+        """The learned decision's wait, which weighs the sound too (the maximum until it is in), after the opener
+        check's hold: words whose last word was only begun, and a sound that says outright the speaker goes on."""
+        if self._decided is None:
+            return self._waits.max
+        going_on = self._words_going_on
+        if going_on is not None and going_on < self.words_done and self._sound < self.sound_not_done:
+            return self._waits.cut
+        wait = getattr(self._waits, self._decided)
+        return min(wait, self.settings.silence_duration_ms) if self._decided == "unsure" else wait
+
+    def transcript_ready(self, finished: float, if_going_on: float | None = None, hold_ms: int = 0,
+                         evidence: PauseEvidence | None = None) -> bool:
         """The words' verdict on everything up to the current pause (the text turn model's probability that
         it is a finished request) is in, and the verdict to use instead when the sound says outright that the
         speaker goes on (TextTurnModel.judge_going_on); hold_ms: the turn judge's short hold (0: none), the
-        least silence that ends the turn; True = end the turn now."""
+        least silence that ends the turn; evidence: the pause's evidence for the learned decision (None: the
+        thresholds decide); True = end the turn now."""
         if not self.semantic or not self.speaking or self.silence_ms == 0:
             return False
-        self._words, self._words_going_on, self._hold_ms = finished, if_going_on, hold_ms
+        self._words, self._words_going_on, self._hold_ms, self._evidence = finished, if_going_on, hold_ms, evidence
+        self._decide()
         return self._end_now()
 
     def audio_ready(self, finished: float) -> bool:
@@ -183,7 +217,13 @@ class TurnDetector:
         if not self.semantic or not self.speaking or self.silence_ms == 0:
             return False
         self._sound = finished
+        self._decide()
         return self._end_now()
+
+    def _decide(self) -> None:
+        """The learned decision's wait, weighed once (voice.turn_decision), when the words and the sound are in."""
+        if self._evidence is not None and self._sound is not None:
+            self._decided = self._evidence.wait(self._sound)
 
     def _end_now(self) -> bool:
         if self.silence_ms >= self.end_after_ms:

@@ -134,7 +134,8 @@ async def test_the_servers_verdicts_on_real_speech(stt, judge):
     lead, gap = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 64 // 1000, np.float32)
 
     finished = np.concatenate([lead, flite("What time is it?"), gap])
-    heard, words, if_going_on, hold_ms = await queue.hear(finished)
+    heard, words, if_going_on, hold_ms, evidence = await queue.hear(finished)
+    assert evidence is None      # a queue without the learned decision: the thresholds decide
     assert words >= WORDS_DONE and hold_ms == judge.hold_ms, (heard, words, hold_ms)
     ended = _silence_until_the_end(words, if_going_on, sound.finished(finished), hold_ms)
     assert ended == hold_ms < 500, (heard, words, hold_ms, ended)
@@ -142,7 +143,7 @@ async def test_the_servers_verdicts_on_real_speech(stt, judge):
     text = "Set the living room lights to fifty percent."
     whole = flite(text)
     paused = np.concatenate([lead, whole[:pause_point(stt.whisper, whole, text, 6)], gap])
-    heard, words, if_going_on, hold_ms = await queue.hear(paused)
+    heard, words, if_going_on, hold_ms, _ = await queue.hear(paused)
     assert hold_ms == judge.hold_ms, (heard, words, hold_ms)
     assert _silence_until_the_end(words, if_going_on, sound.finished(paused), hold_ms) == waits.cut, (
         heard, words, if_going_on, hold_ms)
@@ -178,16 +179,16 @@ async def test_a_turn_judge_that_fails_costs_the_turn_its_wait_not_its_words(stt
 
 
 async def test_the_server_holds_only_a_patient_speaker(stt, tts, vad_model, judge):
-    """The server's queue judges with the second look alone (no short hold, the answer as soon as the words and
-    the sound agree); semantic_vad at eagerness low, a speaker who asked to be cut off less, gets the judge that
-    also holds: flite's finished "What time is it?" is held 416 ms there only."""
+    """The server's queue judges with the second look (no short hold) and hands over the pause's evidence for the
+    learned decision; semantic_vad at eagerness low, a speaker who asked to be cut off less, gets the judge that
+    also holds and no learned decision: flite's finished "What time is it?" is held 416 ms there only."""
     engines = Engines(stt=stt, tts=tts, vad_model=vad_model, generator=None, text_turn=judge.text_turn)
     finished = np.concatenate([np.zeros(RATE * 4 // 10, np.float32), flite("What time is it?"),
                                np.zeros(RATE * 64 // 1000, np.float32)])
-    heard, words, _, hold_ms = await engines.transcription.hear(finished)
-    assert words >= WORDS_DONE and hold_ms == 0, (heard, words, hold_ms)
-    heard, words, _, hold_ms = await engines.transcription.hear(finished, patient=True)
-    assert words >= WORDS_DONE and hold_ms == judge.hold_ms == 416, (heard, words, hold_ms)
+    heard, words, _, hold_ms, evidence = await engines.transcription.hear(finished)
+    assert words >= WORDS_DONE and hold_ms == 0 and evidence is not None, (heard, words, hold_ms)
+    heard, words, _, hold_ms, evidence = await engines.transcription.hear(finished, patient=True)
+    assert words >= WORDS_DONE and hold_ms == judge.hold_ms == 416 and evidence is None, (heard, words, hold_ms)
 
 
 async def test_a_session_at_eagerness_low_asks_for_the_judge_that_holds(stt, tts, vad_model, judge, tmp_path):

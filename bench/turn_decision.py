@@ -1,0 +1,196 @@
+"""Train the learned turn decision (voice/turn_decision.py) on the turn replays' recorded evidence, and judge it.
+
+bench/turn_taking.py --replay writes turn_evidence_SET.json: Silero's probabilities for each utterance and, at
+every pause, what the judges had (the transcript, Whisper's word probabilities and beam, the alignment's last
+word, the words' and Smart Turn's verdicts, the shipped verdicts). Here semantic_vad decides again on that
+evidence by the replay's own loop (bench/turn_judge.py decide), first as shipped (the thresholds over the
+recorded verdicts), then with the decision, which the turn detector weighs through the same code as the server.
+
+The regression (voice.turn_decision.FEATURES; logistic, standardised, L2, classes weigh the same) is trained on
+every pause of the training files; a pause is "finished" when a turn ended there would not be premature. Each
+training sentence is judged by a model trained without it (folds by sentence), and the operating point
+(done_above, unsure_above) is the one with the fewest late turns over all training files among those that cut no
+more often than shipped in any one file and are late no more than LATE_SLACK more often than shipped in any one
+file, out of fold. One model trained on all of them, with that point, is written to
+voice/data/turn-decision.json. A held-out file (--test) is judged once by the written model.
+
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_decision.py --train DEV.json FRESH7.json ... --write
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_decision.py --test FRESH8.json       # the written model
+"""
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+import time
+import zlib
+from pathlib import Path
+
+import numpy as np
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from turn_judge import (FOLDS, Regression, by_voice, decidable, decide, finished_at, heard_of, load,  # noqa: E402
+                        per_voice_table)
+from turn_taking import sentence_of, summarise  # noqa: E402
+from voice.text_turn import TextTurnModel  # noqa: E402
+from voice.turn_decision import (FEATURES, WEIGHTS_PATH, PauseEvidence, TurnDecision, features,  # noqa: E402
+                                 words_evidence)
+from voice.turn_judge import TurnJudge  # noqa: E402
+
+DONE_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.01)     # 1.01: never
+UNSURE_ABOVE = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+LATE_SLACK = 0.02       # no training file later by more: round 18's decision made dev's "Yes.", "Stop." late
+
+
+def shipped(utterance, frames, pause):
+    """The server's recorded verdicts at the pause (the second look's): the thresholds decide."""
+    return tuple(pause["judged"])
+
+
+def decided(decisions: dict[str, TurnDecision], words_rows: dict):
+    """The shipped verdicts with the pause's evidence: the decision (each sentence's own, out of fold) decides."""
+    def verdict(utterance, frames, pause):
+        evidence = PauseEvidence(words_rows[(utterance["label"], frames)], decisions[sentence_of(utterance)])
+        return (*pause["judged"], evidence)
+    return verdict
+
+
+def rows_of(hold_judge: TurnJudge, utterances: list[dict]) -> dict[tuple[str, str], tuple[float, ...]]:
+    """Each pause's words' side of the evidence, keyed by (utterance label, frames heard)."""
+    return {(u["label"], frames): words_evidence(hold_judge, heard_of(p), p["heard_s"])
+            for u in utterances for frames, p in u["pauses"].items()}
+
+
+def fit(utterances: list[dict], words_rows: dict) -> Regression:
+    keys = [(u, frames) for u in utterances for frames in u["pauses"]]
+    x = np.array([features(words_rows[(u["label"], f)], u["pauses"][f]["sound"]) for u, f in keys])
+    return Regression(x, np.array([finished_at(u, f) for u, f in keys]))
+
+
+def as_decision(hold_judge: TurnJudge, model: Regression, done_above: float, unsure_above: float) -> TurnDecision:
+    return TurnDecision(hold_judge, {"features": FEATURES, **model.data(), "done_above": done_above,
+                                     "unsure_above": unsure_above})
+
+
+class Outcomes:
+    """Decided outcomes, each kept by the waits its pauses got: a point of the grid that gives an utterance the
+    same waits as another point reuses its outcome (the decision is the detector's; this only skips repeats)."""
+
+    def __init__(self):
+        self.seen: dict = {}
+
+    def __call__(self, utterances: list[dict], verdict, words_rows: dict, decisions: dict) -> list[dict]:
+        out = []
+        for u in utterances:
+            decision = decisions[sentence_of(u)]
+            waits = tuple(decision.wait(words_rows[(u["label"], f)], p["sound"]) for f, p in u["pauses"].items())
+            key = (id(u), waits)
+            if key not in self.seen:
+                self.seen[key] = decide(u, verdict)
+            out.append(self.seen[key])
+        return out
+
+
+def admissible(files: dict[str, list[dict]], hold_judge: TurnJudge, models: dict[str, Regression],
+               words_rows: dict) -> list[tuple[float, float, float, float]]:
+    """(late, premature, done_above, unsure_above) of every point that cuts no more often than shipped in any file
+    (fresh9, blind, cut more at the point that cut no more only over all files), is late no more than LATE_SLACK
+    more often than shipped in any file, and is late less often over all; fewest late first. models: each
+    training sentence's model, trained without it."""
+    everything = [u for us in files.values() for u in us]
+    base = {name: summarise([decide(u, shipped) for u in us]) for name, us in files.items()}
+    base_all = summarise([decide(u, shipped) for u in everything])
+    outcomes, points = Outcomes(), []
+    for done_above, unsure_above in itertools.product(DONE_ABOVE, UNSURE_ABOVE):
+        if unsure_above > done_above:
+            continue
+        decisions = {s: as_decision(hold_judge, m, done_above, unsure_above) for s, m in models.items()}
+        verdict = decided(decisions, words_rows)
+        each = {name: summarise(outcomes(us, verdict, words_rows, decisions)) for name, us in files.items()}
+        total = summarise(outcomes(everything, verdict, words_rows, decisions))
+        if (total["late"] < base_all["late"]
+                and all(each[name]["premature"] <= base[name]["premature"] + 1e-9
+                        and each[name]["late"] <= base[name]["late"] + LATE_SLACK for name in files)):
+            points.append((total["late"], total["premature"], done_above, unsure_above))
+    return sorted(points)
+
+
+def out_of_fold(utterances: list[dict], words_rows: dict) -> dict[str, Regression]:
+    """Each sentence's model, trained on the folds without it."""
+    sentences = {sentence_of(u) for u in utterances}
+    fold = {s: zlib.crc32(s.encode()) % FOLDS for s in sentences}
+    models = [fit([u for u in utterances if fold[sentence_of(u)] != k], words_rows) for k in range(FOLDS)]
+    return {s: models[fold[s]] for s in sentences}
+
+
+def cost(decision: TurnDecision, utterances: list[dict]) -> str:
+    """Compute per pause (median): the words' side on the transcription queue's thread, and the wait the turn
+    detector weighs once the sound is in."""
+    words_side, weighed = [], []
+    for u in utterances:
+        for p in u["pauses"].values():
+            started = time.perf_counter()
+            evidence = decision.evidence(heard_of(p), p["heard_s"])
+            middle = time.perf_counter()
+            evidence.wait(p["sound"])
+            words_side.append(middle - started)
+            weighed.append(time.perf_counter() - middle)
+    return (f"compute per pause, median of {len(words_side)}: the words' side {1e3 * np.median(words_side):.3f} ms, "
+            f"the wait {1e3 * np.median(weighed):.3f} ms")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--train", nargs="+", default=[], help="turn_evidence_SET.json files to train on")
+    parser.add_argument("--write", action="store_true", help="write the model trained on all of --train")
+    parser.add_argument("--test", nargs="+", default=[], help="held-out evidence, judged by the written model")
+    args = parser.parse_args(argv)
+    hold_judge = TurnJudge(TextTurnModel())
+    report = []
+    if args.train:
+        files = {name: decidable(us)[0] for name, us in load(args.train).items()}
+        everything = [u for us in files.values() for u in us]
+        words_rows = rows_of(hold_judge, everything)
+        models = out_of_fold(everything, words_rows)
+        points = admissible(files, hold_judge, models, words_rows)
+        if not points:
+            print("no operating point cuts no more in any file, is late less often, and no file later by a point")
+            return 1
+        late, premature, done_above, unsure_above = points[0]
+        report.append("Operating points out of fold (late, premature, done_above, unsure_above), fewest late first: "
+                      + "; ".join(f"{l:.1%}, {p:.1%}, {s}, {u}" for l, p, s, u in points[:8]))
+        decisions = {s: as_decision(hold_judge, m, done_above, unsure_above) for s, m in models.items()}
+        verdict = decided(decisions, words_rows)
+        report.append(per_voice_table("training files together, out of fold", {
+            "shipped": [decide(u, shipped) for u in everything], "decision": [decide(u, verdict) for u in everything]}))
+        for name, us in files.items():
+            report.append(per_voice_table(f"{name}, out of fold", {
+                "shipped": [decide(u, shipped) for u in us],
+                f"decision (done ≥ {done_above}, unsure ≥ {unsure_above})": [decide(u, verdict) for u in us]}))
+        model = fit(everything, words_rows)
+        report.append("weights (standardised): " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, model.w)))
+        if args.write:
+            WEIGHTS_PATH.write_text(json.dumps({
+                "features": FEATURES, **model.data(), "done_above": done_above, "unsure_above": unsure_above,
+                "trained_by": "bench/turn_decision.py --train " + " ".join(args.train) + " --write"}, indent=1) + "\n")
+            report.append(f"written: {WEIGHTS_PATH.relative_to(ROOT)}")
+            report.append(cost(TurnDecision(hold_judge, json.loads(WEIGHTS_PATH.read_text())), everything))
+    for path, us in load(args.test).items():
+        us = decidable(us)[0]
+        decision = TurnDecision(hold_judge)
+        words_rows = rows_of(hold_judge, us)
+        verdict = decided({sentence_of(u): decision for u in us}, words_rows)
+        report.append(per_voice_table(f"{Path(path).stem.removeprefix('turn_evidence_')}, by the written model", {
+            "shipped": [decide(u, shipped) for u in us],
+            f"decision (done ≥ {decision.done_above}, unsure ≥ {decision.unsure_above})": [decide(u, verdict)
+                                                                                          for u in us]}))
+    print("\n\n".join(report))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

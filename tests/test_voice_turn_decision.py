@@ -1,0 +1,182 @@
+"""The learned turn decision: the shipped weights, the evidence it reads, the waits the turn detector takes from
+it (the opener check's hold before it), the server's verdicts on real speech, and bench/turn_decision.py on a
+real replay, whose recorded evidence decided again gives the replay's own turn ends."""
+import json
+
+import numpy as np
+import pytest
+
+from bench import turn_decision
+from bench.turn_judge import decide
+from bench.turn_taking import SENTENCES, build_set, replay
+from paused_speech import RATE, flite, pause_point
+from streaming.engines import Engines
+from streaming.turns import SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
+from voice.smart_turn import SmartTurnModel
+from voice.stt import Heard, WhisperSTT
+from voice.text_turn import TextTurnModel
+from voice.turn_decision import FEATURES, WORDS_FEATURES, TurnDecision, words_evidence
+from voice.turn_judge import TurnJudge
+from voice.weights import verified
+
+WAITS = SEMANTIC_WAITS["auto"]
+
+
+@pytest.fixture(scope="module")
+def hold_judge():
+    return TurnJudge(TextTurnModel())
+
+
+def decision_of(hold_judge, sound_weight: float = 0.0, bias: float = 0.0) -> TurnDecision:
+    """A decision whose probability is the logistic of bias + sound_weight · logit(Smart Turn)."""
+    return TurnDecision(hold_judge, {"features": FEATURES, "mean": [0.0] * len(FEATURES),
+                                     "scale": [1.0] * len(FEATURES),
+                                     "weights": [0.0] * len(WORDS_FEATURES) + [sound_weight], "bias": bias,
+                                     "done_above": 0.9, "unsure_above": 0.3})
+
+
+def paused_detector() -> TurnDetector:
+    detector = TurnDetector(TurnDetection(type="semantic_vad"))
+    for _ in range(10):
+        detector.process(0.9)
+    assert detector.process(0.0) is Signal.PAUSE
+    return detector
+
+
+def test_the_shipped_weights_fit_the_features(hold_judge):
+    decision = TurnDecision(hold_judge)
+    regression = decision.regression
+    assert regression.weights.shape == regression.mean.shape == regression.scale.shape == (len(FEATURES),)
+    assert regression.hidden is None and 0.0 < decision.unsure_above <= decision.done_above <= 1.0
+    data = json.loads(verified("voice", "data/turn-decision.json").read_text())
+    assert data["trained_by"].startswith("bench/turn_decision.py --train")
+
+
+def test_weights_for_other_features_are_refused_by_name(hold_judge):
+    data = json.loads(verified("voice", "data/turn-decision.json").read_text())
+    data["features"] = list(FEATURES[:-1])
+    with pytest.raises(ValueError, match="turn decision weights are for features"):
+        TurnDecision(hold_judge, data)
+
+
+def test_the_words_side_of_the_evidence(hold_judge):
+    """A whole answer ("Yes.", "No thanks.") is told apart from the first words of a request."""
+    yes = Heard("Yes.", (("Yes", 0.98), (".", 0.9)), last_word_start_s=0.4, last_word_end_s=0.7)
+    no_thanks = Heard("No, thanks.", (("No", 0.97), (",", 0.6), ("thanks", 0.95), (".", 0.9)),
+                      last_word_start_s=0.6, last_word_end_s=1.0)
+    cut = Heard("Set the living room lights to", (("Set", 0.95), ("the", 0.99), ("living", 0.98), ("room", 0.99),
+                                                  ("lights", 0.98), ("to", 0.97)),
+                last_word_start_s=1.6, last_word_end_s=1.75)
+    whole = WORDS_FEATURES.index("a whole answer")
+    for heard, answer in ((yes, 1.0), (no_thanks, 1.0), (cut, 0.0)):
+        row = words_evidence(hold_judge, heard, heard.last_word_end_s + 0.1)
+        assert len(row) == len(WORDS_FEATURES) and row[whole] == answer, (heard.text, row)
+    assert words_evidence(hold_judge, cut, 1.85)[WORDS_FEATURES.index("since the last word began")] == \
+        pytest.approx(0.25)
+
+
+def test_the_decision_picks_the_wait_once_the_words_and_the_sound_are_in(hold_judge):
+    """Words read cut wait the cut wait until the sound is in; then the decision may shorten it."""
+    decision = decision_of(hold_judge, sound_weight=1.0)       # the probability is Smart Turn's
+    for sound, wait in ((0.95, WAITS.done), (0.5, WAITS.unsure), (0.2, WAITS.cut)):
+        detector = paused_detector()
+        detector.transcript_ready(0.2, 0.2, 0, decision.evidence(Heard("Stop."), 0.6))  # words read cut
+        assert detector.end_after_ms == WAITS.cut                   # the sound is not in: the thresholds' wait
+        detector.audio_ready(sound)
+        assert detector.end_after_ms == wait, (sound, detector.end_after_ms)
+
+
+def test_the_decision_never_lengthens_the_thresholds_wait(hold_judge):
+    """Finished words and a finished sound end at the done wait, however unsure the decision: short finished
+    requests ("What time is it?") keep the wait the thresholds give them."""
+    detector = paused_detector()
+    unsure = decision_of(hold_judge, bias=-8.0)                 # the decision says cut
+    detector.transcript_ready(0.95, 0.95, 0, unsure.evidence(Heard("What time is it?"), 1.0))
+    detector.audio_ready(0.95)
+    assert detector.end_after_ms == WAITS.done
+
+
+def test_the_opener_checks_hold_stands_before_the_decision(hold_judge):
+    """Finished words whose last word was only begun ("... lights to 50." from the start of "fifty") and a sound
+    that says outright the speaker goes on wait the cut wait, however sure the decision is."""
+    decision = decision_of(hold_judge, bias=8.0)
+    detector = paused_detector()
+    detector.audio_ready(0.05)
+    detector.transcript_ready(0.8, 0.2, 0, decision.evidence(Heard("Set the lights to 50."), 1.2))
+    assert detector.end_after_ms == WAITS.cut
+    detector = paused_detector()
+    detector.audio_ready(0.5)
+    detector.transcript_ready(0.8, 0.2, 0, decision.evidence(Heard("Set the lights to 50."), 1.2))
+    assert detector.end_after_ms == WAITS.done
+
+
+def test_speech_resuming_forgets_the_evidence(hold_judge):
+    detector = paused_detector()
+    detector.transcript_ready(0.8, 0.8, 0, decision_of(hold_judge, bias=8.0).evidence(Heard("Stop."), 0.6))
+    detector.audio_ready(0.9)
+    detector.process(0.9)
+    assert detector.process(0.0) is Signal.PAUSE
+    detector.transcript_ready(0.8, 0.8)                         # no evidence this time: the thresholds decide
+    assert detector.end_after_ms == WAITS.unsure                # finished words, the sound not in
+    detector.audio_ready(0.95)
+    assert detector.end_after_ms == WAITS.done
+
+
+async def test_the_servers_decision_on_real_speech(stt, tts, vad_model, hold_judge):
+    """Through the server's transcription queue and Smart Turn: flite's "Yes." (words the text judge reads barely
+    finished, the judge that may also hold reads cut) is no longer held the cut wait; "Set the living room lights
+    to" up to the pause waits the cut wait."""
+    engines = Engines(stt=stt, tts=tts, vad_model=vad_model, generator=None, text_turn=hold_judge.text_turn)
+    sound = SmartTurnModel()
+    lead, gap = np.zeros(RATE * 4 // 10, np.float32), np.zeros(RATE * 64 // 1000, np.float32)
+    text = "Set the living room lights to fifty percent."
+    whole = flite(text)
+    cases = {"Yes.": np.concatenate([lead, flite("Yes."), gap]),
+             text: np.concatenate([lead, whole[:pause_point(stt.whisper, whole, text, 6)], gap])}
+    waits = {}
+    for said, audio in cases.items():
+        heard, words, if_going_on, hold_ms, evidence = await engines.transcription.hear(audio)
+        detector = paused_detector()
+        detector.transcript_ready(words, if_going_on, hold_ms, evidence)
+        detector.audio_ready(sound.finished(audio))
+        waits[said] = (heard.text, detector.end_after_ms)
+    assert waits["Yes."][1] <= WAITS.unsure and waits[text][1] == WAITS.cut, waits
+
+
+SENTENCES_HERE = (["Yes.", "Turn on the kitchen light."], [("Set a timer for ten minutes.", 4)])
+
+
+@pytest.fixture(scope="module")
+def replayed(tmp_path_factory):
+    """A real replay (bench/turn_taking.py's loop, Whisper heard live) in flite's voice, with the server's
+    detector: its turn ends, and its recorded evidence as turn_evidence_three.json."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setitem(SENTENCES, "three", SENTENCES_HERE)
+        utterances = build_set(WhisperSTT().whisper, "three", ["flite slt"])
+    results, recorded = replay(utterances, {"semantic_vad (now)": (TurnDetector, TurnDetection(type="semantic_vad"))},
+                               200, 30)
+    path = tmp_path_factory.mktemp("replay") / "turn_evidence_three.json"
+    path.write_text(json.dumps(recorded))
+    return results["semantic_vad (now)"], str(path)
+
+
+def test_the_recorded_evidence_decided_again_gives_the_replays_own_turn_ends(replayed, hold_judge):
+    """One code path: the server's detector in the replay and bench/turn_decision.py's decision on the recorded
+    evidence end every turn at the same frame."""
+    results, path = replayed
+    utterances = json.loads(open(path).read())
+    rows = turn_decision.rows_of(hold_judge, utterances)
+    decision = TurnDecision(hold_judge)
+    verdict = turn_decision.decided({turn_decision.sentence_of(u): decision for u in utterances}, rows)
+    again = [decide(u, verdict) for u in utterances]
+    assert len(again) == len(results) == 5
+    assert [(o["premature"], o.get("end_ms")) for o in again] == [(r["premature"], r.get("end_ms")) for r in results]
+    assert all(len(p["judged"]) == 3 for u in utterances for p in u["pauses"].values())
+
+
+def test_the_bench_judges_held_out_evidence_by_the_written_model(replayed, capsys):
+    assert turn_decision.main(["--test", replayed[1]]) == 0
+    report = capsys.readouterr().out
+    header = next(line for line in report.splitlines() if line.startswith("| voice |"))
+    assert "shipped" in header and "decision (done ≥" in header
+    assert any(line.startswith("| flite slt |") for line in report.splitlines())
