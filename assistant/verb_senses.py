@@ -17,20 +17,25 @@ INFLECTIONS = (("ing", ""), ("ing", "e"), ("ed", ""), ("ed", "e"), ("es", ""), (
 
 
 @cache
-def _senses(pos: str = "verb") -> dict[str, tuple[int, ...]]:
-    """Each verb's (or noun's, adjective's) senses in common use, as their synsets' offsets: its most frequent senses
-    (index.verb lists them most frequent first), those tagged in WordNet's sense-tagged corpus (tagsense_cnt) and at
-    most COMMON_SENSES, at least the first. "delete" shares a rare sense with "cancel" (a word struck out), and
-    "hold" its 19th with "reserve"; neither is how people ask for them."""
-    senses = {}
+def _index(pos: str) -> dict[str, tuple[int, tuple[int, ...]]]:
+    """Each word of index.POS: how many of its senses WordNet's sense-tagged corpus tags (tagsense_cnt), and its
+    senses' synset offsets, most frequent first."""
+    words = {}
     for line in (WORDNET / f"index.{pos}").read_text(encoding="utf-8").splitlines():
         if line.startswith(" "):        # the licence's lines
             continue
         fields = line.split()
         pointers = int(fields[3])
-        tagged = int(fields[4 + pointers + 1])
-        senses[fields[0]] = tuple(int(offset) for offset in fields[4 + pointers + 2:][:min(max(tagged, 1), COMMON_SENSES)])
-    return senses
+        words[fields[0]] = (int(fields[4 + pointers + 1]), tuple(int(offset) for offset in fields[4 + pointers + 2:]))
+    return words
+
+
+@cache
+def _senses(pos: str = "verb") -> dict[str, tuple[int, ...]]:
+    """Each verb's (or noun's, adjective's) senses in common use: its most frequent senses, those tagged in
+    WordNet's sense-tagged corpus and at most COMMON_SENSES, at least the first. "delete" shares a rare sense with
+    "cancel" (a word struck out), and "hold" its 19th with "reserve"; neither is how people ask for them."""
+    return {word: offsets[:min(max(tagged, 1), COMMON_SENSES)] for word, (tagged, offsets) in _index(pos).items()}
 
 
 @cache
@@ -104,12 +109,7 @@ def _noun_forms() -> dict[str, str]:
 @cache
 def _all_senses(pos: str) -> dict[str, tuple[int, ...]]:
     """Each noun's (adjective's) senses, every one: slang says a thing by a rarer sense ("buck" for a dollar)."""
-    senses = {}
-    for line in (WORDNET / f"index.{pos}").read_text(encoding="utf-8").splitlines():
-        if not line.startswith(" "):
-            fields = line.split()
-            senses[fields[0]] = tuple(int(o) for o in fields[4 + int(fields[3]) + 2:])
-    return senses
+    return {word: offsets for word, (_, offsets) in _index(pos).items()}
 
 
 def _meanings(word: str, table) -> set[tuple[str, int]]:

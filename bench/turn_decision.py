@@ -34,7 +34,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from turn_judge import (FOLDS, Regression, by_voice, decidable, decide, finished_at, heard_of, load,  # noqa: E402
-                        per_voice_table)
+                        per_voice_table, write_weights)
 from turn_taking import sentence_of, summarise  # noqa: E402
 from voice.text_turn import TextTurnModel  # noqa: E402
 from voice.turn_decision import (FEATURES, WEIGHTS_PATH, PauseEvidence, TurnDecision, features,  # noqa: E402
@@ -174,10 +174,9 @@ def main(argv: list[str] | None = None) -> int:
         model = fit(everything, words_rows)
         report.append("weights (standardised): " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, model.w)))
         if args.write:
-            WEIGHTS_PATH.write_text(json.dumps({
-                "features": FEATURES, **model.data(), "done_above": done_above, "unsure_above": unsure_above,
-                "trained_by": "bench/turn_decision.py --train " + " ".join(args.train) + " --write"}, indent=1) + "\n")
-            report.append(f"written: {WEIGHTS_PATH.relative_to(ROOT)}")
+            report.append(write_weights(WEIGHTS_PATH, FEATURES, model,
+                                        {"done_above": done_above, "unsure_above": unsure_above},
+                                        "bench/turn_decision.py", args.train))
             report.append(cost(TurnDecision(hold_judge, json.loads(WEIGHTS_PATH.read_text())), everything))
     for path, us in load(args.test).items():
         us = decidable(us)[0]

@@ -248,6 +248,15 @@ def figure(panels: dict[str, dict[str, list[dict]]], path: Path) -> None:
     fig.savefig(path, dpi=90)
 
 
+def write_weights(path: Path, features: tuple[str, ...], model: Regression, point: dict[str, float], script: str,
+                  train: list[str]) -> str:
+    """Write a trained model's weights with its features, operating point and the command that trained it; returns the
+    report's line."""
+    path.write_text(json.dumps({"features": features, **model.data(), **point,
+                                "trained_by": f"{script} --train " + " ".join(train) + " --write"}, indent=1) + "\n")
+    return f"written: {path.relative_to(ROOT)}"
+
+
 def load(paths: list[str]) -> dict[str, list[dict]]:
     return {f"{Path(p).parent.name}/{Path(p).name}": json.loads(Path(p).read_text()) for p in paths}
 
@@ -285,10 +294,9 @@ def main(argv: list[str] | None = None) -> int:
         model = fit(everything, rows)
         report.append("weights (standardised): " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, model.w)))
         if args.write:
-            WEIGHTS_PATH.write_text(json.dumps({
-                "features": FEATURES, **model.data(), "end_above": end_above, "hold_below": hold_below,
-                "trained_by": "bench/turn_judge.py --train " + " ".join(args.train) + " --write"}, indent=1) + "\n")
-            report.append(f"written: {WEIGHTS_PATH.relative_to(ROOT)}")
+            report.append(write_weights(WEIGHTS_PATH, FEATURES, model,
+                                        {"end_above": end_above, "hold_below": hold_below}, "bench/turn_judge.py",
+                                        args.train))
             report.append(cost(TurnJudge(text_turn, WEIGHTS_PATH), everything))
     for path, us in load(args.test).items():
         judge = TurnJudge(text_turn, WEIGHTS_PATH)
