@@ -1,4 +1,4 @@
-"""The fresh paraphrase and discovered-home sets, and the third to fifteenth paraphrase sets, are well-formed, so a
+"""The fresh paraphrase and discovered-home sets, and the third to sixteenth paraphrase sets, are well-formed, so a
 score on them measures the assistant and not a slip in a row: each expected call is a skill with its own argument
 names and allowed values, and names what the row's home really has (or, for an unknown name, nothing it has)."""
 import inspect
@@ -40,6 +40,7 @@ TWELFTH = rows_of("paraphrases_twelfth.jsonl")
 THIRTEENTH = rows_of("paraphrases_thirteenth.jsonl")
 FOURTEENTH = rows_of("paraphrases_fourteenth.jsonl")
 FIFTEENTH = rows_of("paraphrases_fifteenth.jsonl")
+SIXTEENTH = rows_of("paraphrases_sixteenth.jsonl")
 # The development sets of single requests: round 17's, and round 18's two halves in the made-up and discovered homes.
 DEV_SINGLE = {name: rows_of(name) for name in ("paraphrases_dev_requests.jsonl", "paraphrases_dev_homes_a.jsonl",
                                                 "paraphrases_dev_homes_b.jsonl", "paraphrases_dev_homes2_a.jsonl",
@@ -60,6 +61,7 @@ BEFORE_TWELFTH = BEFORE_ELEVENTH + ["paraphrases_eleventh.jsonl"]
 BEFORE_THIRTEENTH = BEFORE_TWELFTH + ["paraphrases_twelfth.jsonl"]
 BEFORE_FOURTEENTH = BEFORE_THIRTEENTH + ["paraphrases_thirteenth.jsonl"]
 BEFORE_FIFTEENTH = BEFORE_FOURTEENTH + ["paraphrases_fourteenth.jsonl"]
+BEFORE_SIXTEENTH = BEFORE_FIFTEENTH + ["paraphrases_fifteenth.jsonl"]
 
 
 HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory(), "made_up": made_up_inventory(),
@@ -279,10 +281,11 @@ def test_fourth_and_fifth_sizes_and_spread(rows):
                                           (SEVENTH, BEFORE_SEVENTH), (EIGHTH, BEFORE_EIGHTH), (NINTH, BEFORE_NINTH),
                                           (TENTH, BEFORE_TENTH), (ELEVENTH, BEFORE_ELEVENTH),
                                           (TWELFTH, BEFORE_TWELFTH), (THIRTEENTH, BEFORE_THIRTEENTH),
-                                          (FOURTEENTH, BEFORE_FOURTEENTH), (FIFTEENTH, BEFORE_FIFTEENTH)],
+                                          (FOURTEENTH, BEFORE_FOURTEENTH), (FIFTEENTH, BEFORE_FIFTEENTH),
+                                          (SIXTEENTH, BEFORE_SIXTEENTH)],
                          ids=["fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
-                              "thirteenth", "fourteenth", "fifteenth"])
-def test_fourth_to_fifteenth_requests_are_new(rows, before):
+                              "thirteenth", "fourteenth", "fifteenth", "sixteenth"])
+def test_fourth_to_sixteenth_requests_are_new(rows, before):
     """No request is said twice in the set, nor equals a user turn of a set written before it (named by id only,
     as for the third set)."""
     said = [row["history"][-1]["content"] for row in rows]
@@ -339,9 +342,11 @@ def test_seventh_to_thirteenth_ask_about_every_entity(rows):
         assert not missed, (name, sorted(missed))
 
 
-@pytest.mark.parametrize("row", [*FOURTEENTH, *FIFTEENTH], ids=[f"fourteenth-{row['id']}" for row in FOURTEENTH]
-                         + [f"fifteenth-{row['id']}" for row in FIFTEENTH])
-def test_fourteenth_and_fifteenth_row(row):
+@pytest.mark.parametrize("row", [*FOURTEENTH, *FIFTEENTH, *SIXTEENTH],
+                         ids=[f"fourteenth-{row['id']}" for row in FOURTEENTH]
+                         + [f"fifteenth-{row['id']}" for row in FIFTEENTH]
+                         + [f"sixteenth-{row['id']}" for row in SIXTEENTH])
+def test_fourteenth_to_sixteenth_row(row):
     """As the sixth to thirteenth sets' rows, except that some rows must make no call: their last turn names none
     of the home's things in full (a name the home lacks, an unclear referent, chit-chat)."""
     assert set(row) == {"id", "home", "history", "expected"} and row["home"] in HOMES
@@ -366,6 +371,22 @@ def test_fourteenth_and_fifteenth_sizes_and_spread(rows):
     assert len(conversations) >= 70 and all(2 <= earlier <= 5 for earlier in conversations)
     assert sum(row["expected"] is None for row in rows) >= 20
     calls = [row for row in rows if row["expected"] is not None]
+    assert {row["expected"]["name"] for row in calls} == set(SKILLS) - {"confirm"}
+    for name in ("discovered", "made_up"):
+        missed = {e.key for e in HOMES[name].entities()} - {e.key for e in reached_in(calls, name)}
+        assert not missed, (name, sorted(missed))
+
+
+def test_sixteenth_sizes_and_spread():
+    """240 requests, 80 in each home; at least 55 that are the last turn of a conversation, after 1 to 5 earlier
+    requests, and at least 20 that must make no call; every skill a single request can ask for, and every entity
+    of both custom homes asked about by name."""
+    assert [row["id"] for row in SIXTEENTH] == list(range(1, 241))
+    assert Counter(row["home"] for row in SIXTEENTH) == {"default": 80, "made_up": 80, "discovered": 80}
+    conversations = [len(row["history"]) // 2 for row in SIXTEENTH if len(row["history"]) > 1]
+    assert len(conversations) >= 55 and all(1 <= earlier <= 5 for earlier in conversations)
+    assert sum(row["expected"] is None for row in SIXTEENTH) >= 20
+    calls = [row for row in SIXTEENTH if row["expected"] is not None]
     assert {row["expected"]["name"] for row in calls} == set(SKILLS) - {"confirm"}
     for name in ("discovered", "made_up"):
         missed = {e.key for e in HOMES[name].entities()} - {e.key for e in reached_in(calls, name)}
