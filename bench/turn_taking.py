@@ -631,6 +631,72 @@ LATE_B_PAUSED = [("Set the garden spotlights to twenty percent.", 5),      # aft
                  ("What is ninety plus eleven?", 2),                       # before a number
                  ("Play the album called blue skies.", 4),                 # before a name
                  ("Turn off the ceiling fan.", 4)]                         # inside a name
+# An eleventh blind set (`--sentences fresh10`), written by hand on 2026-12-05 by a Parley engineer on branch
+# r25-blind11, from main `8af41e7`, in the shape of fresh8 and committed before any run on it; it is run by the lead
+# only, for counts, and never tuned against. Read beforehand: fresh8's lists and comments and the wait and late
+# halves in this file, for the shape and the pause markers; not read: fresh9's sentences, the turn judges' code, any
+# figure or bench output. Kinds: home requests with unusual names (a samovar, a koi pond pump, a dovecote), questions,
+# timers, numbers said late ("set the heating to ... twenty one"), short finished requests ("Lights off."), answers
+# ("yes", "no thanks"); pauses after "to", "for", "the", "and", "in", "with", "at", "is", "on", "of", "a", before
+# numbers, names and times, inside names, after a first word or filler, between two numbers, before what a reminder
+# is for. Every sentence is new: none equals a sentence of the lists above (checked by a script that printed only
+# this set's matches), and every pause falls inside its sentence.
+FRESH10_COMPLETE = ["What time is it now?", "Lights off.", "Yeah, sure.", "No thanks, I'm fine.",
+                    "Switch on the lava lamp in the snug.",
+                    "Is the chicken coop door shut?", "Turn the kiln room fan off.",
+                    "How cold is it in the wine cellar?", "Set a timer for seventeen minutes.",
+                    "Put the heating up to twenty two.", "Dim the chandelier in the dining room.", "Yep, that's right.",
+                    "Start the pellet smoker.", "What's eleven times twelve?", "Open the velux in the attic.",
+                    "How long is left on the porridge timer?", "Thanks, that's lovely.", "Turn the aga down.",
+                    "Is the boot room window open?", "Cancel the egg timer.", "Wake me at a quarter to six.",
+                    "Nah, not today.", "Turn off the ice maker.", "What's the date on Saturday?",
+                    "Set the hot tub to thirty eight degrees.", "Put the terrace heaters on.",
+                    "How many teaspoons in a tablespoon?", "Okay, go for it.", "Shut the loft hatch.",
+                    "Is the dovecote light on?", "Turn the fountain pump off.",
+                    "Remind me to ring the farrier at four."]
+FRESH10_PAUSED = [("Set the heating to twenty one.", 4),                     # after "to", a number said late
+                  ("Set the hot tub to thirty nine degrees.", 5),            # after "to", before a number
+                  ("Start a timer for twenty five minutes.", 4),             # after "for", before a number
+                  ("Turn on the salt lamp in the nursery.", 3),              # after "the"
+                  ("Switch off the kettle and the toaster.", 4),             # after "and"
+                  ("How damp is it in the wine cellar?", 5),                 # after "in"
+                  ("What goes well with smoked haddock?", 4),                # after "with"
+                  ("Wake me at ten past five.", 3),                          # after "at", before a time
+                  ("What is forty eight divided by six?", 2),                # after "is", before a number
+                  ("How much is six stone in kilos?", 3),                   # after "is", before a number
+                  ("Start the scene called film night.", 4),                 # before a name
+                  ("Play the playlist called Sunday roast.", 4),             # before a name
+                  ("Remind me to text Uncle Dev at noon.", 4),               # before a name
+                  ("Turn on the festoon lights on the pergola.", 4),           # inside a name
+                  ("Switch the himalayan salt lamp off.", 3),                # inside a name
+                  ("Is the koi pond pump still running?", 4),                # inside a name, mid-question
+                  ("Um, switch the samovar on.", 1),                         # after the first word, a filler
+                  ("Right, pause the dryer timer.", 1),                      # after the first word
+                  ("Er, what's the humidity in the loft?", 1),               # after the first word, a filler
+                  ("Heating up in the lounge.", 1),                          # after the first word
+                  ("What is the pollen count like today?", 2),               # after "is", mid-question
+                  ("Can you tell me how many days are in February?", 6),     # in the middle of a question
+                  ("Turn the volume up on the bathroom speaker.", 5),       # after "on"
+                  ("Lower the shades of the bay window.", 4),                # after "of"
+                  ("Wake me on Friday at a quarter to seven.", 6),           # after "a", before a time
+                  ("Add eggs and flour to the shopping list.", 3),           # after "and"
+                  ("How many grams are in an ounce?", 5),                    # after "in"
+                  ("Could you set the oven to one hundred and eighty?", 6),  # after "to", a number said late
+                  ("Set the pellet grill to two hundred and twenty five.", 5),  # after "to", a number said late
+                  ("What's twelve times thirteen?", 2),                      # between two numbers
+                  ("Remind me in an hour to turn the compost.", 5),          # after a time, before what for
+                  ("Is the hen house door open or closed?", 5)]              # after a name, mid-question
+# The words before the pause are already a whole request, and more follows: counted apart.
+FRESH10_PAUSED_AFTER_REQUEST = [("Turn the porch light on at sunset.", 5),
+                                ("Set a timer for four minutes for the tea.", 6),
+                                ("Switch off the lamps in the conservatory.", 4),
+                                ("What's the forecast for Aberdeen on Sunday?", 5),
+                                ("Play some reggae in the garage.", 3),
+                                ("Lock the side gate at midnight.", 4),
+                                ("Set the heating to twenty at six.", 5),
+                                ("Wake me up at half six tomorrow.", 6),
+                                ("Draw the curtains in the music room.", 3),
+                                ("Turn the fan off in twenty minutes.", 4)]
 SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PAUSED),
              "fresh": (FRESH_COMPLETE, FRESH_PAUSED + FRESH_PAUSED_AFTER_REQUEST),
              "fresh2": (FRESH2_COMPLETE, FRESH2_PAUSED + FRESH2_PAUSED_AFTER_REQUEST),
@@ -641,12 +707,13 @@ SENTENCES = {"dev": (COMPLETE, PAUSED), "heldout": (HELDOUT_COMPLETE, HELDOUT_PA
              "fresh7": (FRESH7_COMPLETE, FRESH7_PAUSED + FRESH7_PAUSED_AFTER_REQUEST),
              "fresh8": (FRESH8_COMPLETE, FRESH8_PAUSED + FRESH8_PAUSED_AFTER_REQUEST),
              "fresh9": (FRESH9_COMPLETE, FRESH9_PAUSED + FRESH9_PAUSED_AFTER_REQUEST),
+             "fresh10": (FRESH10_COMPLETE, FRESH10_PAUSED + FRESH10_PAUSED_AFTER_REQUEST),
              "wait_a": (WAIT_A_COMPLETE, WAIT_A_PAUSED), "wait_b": (WAIT_B_COMPLETE, WAIT_B_PAUSED),
              "late_a": (LATE_A_COMPLETE, LATE_A_PAUSED), "late_b": (LATE_B_COMPLETE, LATE_B_PAUSED)}
 AFTER_REQUEST = {text for text, _ in FRESH_PAUSED_AFTER_REQUEST + FRESH2_PAUSED_AFTER_REQUEST
                  + FRESH3_PAUSED_AFTER_REQUEST + FRESH4_PAUSED_AFTER_REQUEST + FRESH5_PAUSED_AFTER_REQUEST
                  + FRESH6_PAUSED_AFTER_REQUEST + FRESH7_PAUSED_AFTER_REQUEST + FRESH8_PAUSED_AFTER_REQUEST
-                 + FRESH9_PAUSED_AFTER_REQUEST}
+                 + FRESH9_PAUSED_AFTER_REQUEST + FRESH10_PAUSED_AFTER_REQUEST}
 PAUSES_MS = (300, 550, 800)
 # --sweep: semantic_vad's wait when the words say done and the sound does not, the words' probability below
 # which they say "cut" (hold on), and the Smart Turn probability that counts as done
