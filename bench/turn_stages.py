@@ -11,11 +11,17 @@ clause's synthesis. --waits instead gives each turn's verdicts (the words', Smar
 semantic_vad waits on them (the row of docs/turn-taking.md's table): what sets a voice's turn end, apart from
 Silero's lag and the transcript's time. --partial-at-pause instead stages a pause that comes while a partial
 transcript is being written: the final the turn waits for, and the CPU the partial takes beside it.
+--pause-stages instead splits the pause's transcript's time after the words, per voice: Silero's lag (the words'
+end to the end of the first silent frame, the recording followed by digital silence), then `hear` as the server
+runs it (one BLAS thread, two one-threaded Whisper replicas) and each of its steps run again one by one (log-mel
+and the band check, the encoder, the beam, the forced pass, the decoding without the prompt where the words echo
+it) and the judges' evidence.
 
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --voices piper "festival kal" --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --profile /tmp/hear.prof     # cProfile of the stages
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --partial-at-pause --voices piper --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --waits --voices all --audio /tmp/turns.npz
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --pause-stages --voices all --audio /tmp/turns.npz
 """
 from __future__ import annotations
 
@@ -23,6 +29,7 @@ import argparse
 import asyncio
 import cProfile
 import json
+import math
 import os
 import statistics
 import sys
@@ -164,6 +171,76 @@ def partial_at_pause(engines, clips: dict[str, list[np.ndarray]]) -> list[tuple[
     return asyncio.run(cases())
 
 
+PAUSE_STEPS = ("silero_lag", "hear", "log_mel", "encoder", "beam", "forced_pass", "without_prompt", "judges")
+
+
+def silero_lag_ms(engines, audio: np.ndarray) -> float | None:
+    """From the words' end (the last sample above 0.01) to the end of the frame semantic_vad pauses at, the
+    recording followed by a second of digital silence; None if it never pauses after the words."""
+    from streaming.turns import Signal, TurnDetection, TurnDetector
+    from voice.vad import SileroVAD
+    vad, detector = SileroVAD(engines.vad_model), TurnDetector(TurnDetection(type="semantic_vad"))
+    words_end = int(np.nonzero(np.abs(audio) > 0.01)[0][-1]) + 1
+    padded = np.concatenate([audio, np.zeros(16000, np.float32)])
+    frame = vad.frame_samples
+    pause = None
+    for i in range(padded.size // frame):
+        if detector.process(vad.probability(padded[i * frame:(i + 1) * frame])) is Signal.PAUSE:
+            pause = (i + 1) * frame
+    return (pause - words_end) / 16 if pause is not None and pause > words_end else None
+
+
+def pause_steps(engines, audio: np.ndarray) -> dict[str, tuple[float, float]]:
+    """(CPU ms, wall ms) of the pause's transcript and of each of its steps, as voice.stt.WhisperSTT.hear runs
+    them (the decoding without the prompt only where the words echo it; its forced pass then runs beside it)."""
+    import ctranslate2
+
+    from streaming.turns import TurnDetector
+    from voice.heard_names import best_hypothesis
+    from voice.stt import _TOKENS_PER_S, _plain_words, _Window, echoes_prompt, log_mel
+    stt, names = engines.stt, ()
+    steps = {}
+    heard, *steps["hear"] = timed(stt.hear, audio, names)
+    seconds = audio.size / stt.sample_rate
+    extractor = stt.whisper.feature_extractor
+
+    def features():
+        mel = log_mel(extractor, audio, max(stt.final_window_s, math.ceil(seconds)) * stt.sample_rate)
+        return stt._band.filled(mel) if stt._band.narrow(audio) else mel
+    mel, *steps["log_mel"] = timed(features)
+    encoded, *steps["encoder"] = timed(lambda: stt.whisper.model.encode(
+        ctranslate2.StorageView.from_array(np.ascontiguousarray(mel[None]))))
+    window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * seconds))
+    prompt = stt._prompt_for(names)[1]
+    decoded, *steps["beam"] = timed(stt._generate, window, prompt, stt.final_hypotheses)
+    if decoded:
+        text = best_hypothesis([(h.text, h.score) for h in decoded], names)
+        chosen = next(h for h in decoded if h.text == text)
+        forced = stt._prompt_for(())[1][:-1]
+        _, *steps["forced_pass"] = timed(stt.whisper.model.align, encoded, forced, [chosen.tokens], window.frames)
+        if echoes_prompt(text, stt.prompt_text(names)):
+            bare = [*stt._tokenizer.sot_sequence, stt._tokenizer.no_timestamps]
+            _, *steps["without_prompt"] = timed(stt._generate, window, bare, 1)
+    def judges():
+        engines.transcription.decision.evidence(heard, seconds)
+        return engines.transcription.turn_judge.judge(heard, seconds, TurnDetector.words_done)
+    _, *steps["judges"] = timed(judges)
+    assert _plain_words(heard.text) == _plain_words(text if decoded else "")
+    return steps
+
+
+def pause_stages(engines, clips: dict[str, list[np.ndarray]], rounds: int) -> dict[str, list[dict]]:
+    """Each turn's Silero lag and the pause transcript's steps, voice by voice, `rounds` times."""
+    turns: dict[str, list[dict]] = {voice: [] for voice in clips}
+    for _ in range(rounds):
+        for voice, audios in clips.items():
+            for audio in audios:
+                steps = pause_steps(engines, audio)
+                lag = silero_lag_ms(engines, audio)
+                turns[voice].append({**steps, "silero_lag": (lag, lag)})
+    return turns
+
+
 def main(argv: list[str] | None = None) -> int:
     from voices import VOICES
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -177,6 +254,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: each turn's verdicts and the silence semantic_vad waits on them")
     parser.add_argument("--partial-at-pause", action="store_true",
                         help="instead: the pause's final while a partial its caller gave up is still being written")
+    parser.add_argument("--pause-stages", action="store_true",
+                        help="instead: the pause transcript's time after the words, Silero's lag and each step")
     args = parser.parse_args(argv)
     voices = list(VOICES) if "all" in args.voices else args.voices
 
@@ -185,7 +264,29 @@ def main(argv: list[str] | None = None) -> int:
     clips = recordings(voices, args.audio)
     if args.rounds == 0:
         return 0
-    engines = Engines.load_default(assistant=not (args.partial_at_pause or args.waits))
+    engines = Engines.load_default(assistant=not (args.partial_at_pause or args.waits or args.pause_stages))
+    if args.pause_stages:
+        load = os.getloadavg()[0]
+        turns = pause_stages(engines, clips, args.rounds)
+        if args.json:
+            args.json.write_text(json.dumps(turns))
+        tree = Path(sys.modules[Engines.__module__].__file__).parent.parent
+        print(f"{tree}: CPU ms, median of {args.rounds} x {len(REQUESTS)} turns a voice (wall ms in brackets; "
+              f"without_prompt: the turns whose words echo the prompt, their count after the slash); 1-minute load "
+              f"{load:.1f} -> {os.getloadavg()[0]:.1f}")
+        print("| voice | " + " | ".join(PAUSE_STEPS) + " |\n|" + "---|" * (len(PAUSE_STEPS) + 1))
+        for voice, ts in turns.items():
+            cells = []
+            for step in PAUSE_STEPS:
+                seen = [t[step] for t in ts if step in t and t[step][0] is not None]
+                if step == "silero_lag":
+                    cells.append(f"{statistics.median(c[1] for c in seen):.0f}" if seen else "-")
+                    continue
+                cell = f"{statistics.median(c[0] for c in seen):.1f} ({statistics.median(c[1] for c in seen):.0f})" \
+                    if seen else "-"
+                cells.append(cell + (f" / {len(seen)}" if step == "without_prompt" else ""))
+            print(f"| {voice} | " + " | ".join(cells) + " |")
+        return 0
     if args.waits:
         turns = waits(engines, clips)
         if args.json:
