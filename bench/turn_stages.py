@@ -192,7 +192,7 @@ def silero_lag_ms(engines, audio: np.ndarray) -> float | None:
 
 def pause_steps(engines, audio: np.ndarray) -> dict[str, tuple[float, float]]:
     """(CPU ms, wall ms) of the pause's transcript and of each of its steps, as voice.stt.WhisperSTT.hear runs
-    them (the decoding without the prompt only where the words echo it; its forced pass then runs beside it)."""
+    them (the decoding without the prompt only where the words echo it)."""
     import ctranslate2
 
     from streaming.turns import TurnDetector

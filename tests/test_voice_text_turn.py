@@ -90,20 +90,6 @@ def test_whisper_at_a_pause_after_to_is_heard_cut(stt, model):
     assert heard.unprompted and model.judge(heard) < 0.5 < model.judge(replace(heard, unprompted=None)), heard
 
 
-def test_the_decoding_without_the_prompt_beside_the_forced_pass_hears_the_same(stt):
-    """With two Whisper replicas, as the server runs them, the decoding without the prompt runs beside the forced
-    pass: the pause's transcript, its words' probabilities and what Whisper writes without the prompt are those
-    of one replica running them one after the other."""
-    from voice.stt import WhisperSTT
-    text = "Dim the bedroom lights to thirty percent."
-    whole = flite(text)
-    before = np.concatenate([np.zeros(RATE // 4, np.float32), whole[:pause_point(stt.whisper, whole, text, 5)],
-                             np.zeros(RATE // 5, np.float32)])
-    beside = WhisperSTT(cpu_threads=1, num_workers=2).hear(before)
-    alone = WhisperSTT(cpu_threads=1, num_workers=1).hear(before)
-    assert beside.unprompted and beside == alone, (beside, alone)
-
-
 def test_a_beam_hypothesis_that_goes_on_counts(model):
     """At a pause after "switch on the fan and", the beam's best is "Switch on the fan." and another hypothesis
     "Switch on the fan and the": the words may go on. A hypothesis that only differs ("Switch on the van.")

@@ -254,20 +254,17 @@ class WhisperSTT:
         chosen = next(h for h in decoded if h.text == text)
         probabilities, said, unprompted, last_word = (), (), None, (None, None)
         if chosen.tokens is not None:
-            window = chosen.window
-            # Begun before the forced pass, on the model's other replica when one is free, so the two run side by
-            # side: both read only the chosen words and the window (bench/turn_stages.py --pause-stages).
-            bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
-            without_prompt = self._started(window, bare, 1) if echoes_prompt(text, self.prompt_text(names)) else None
             # The prompt of only the names the words hold: a tenth of the full prompt's cost (align appends
             # the no-timestamps token itself).
             spoken = f" {' '.join(_plain_words(text))} "
             forced = self._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in spoken))[1][:-1]
+            window = chosen.window
             aligned = self.whisper.model.align(window.encoded, forced, [chosen.tokens], window.frames)[0]
             probabilities, said = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
             last_word = self._last_word_s(chosen.tokens, aligned.alignments)
-            if without_prompt is not None:
-                again = without_prompt()
+            if echoes_prompt(text, self.prompt_text(names)):
+                bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
+                again = self._generate(window, bare, 1)
                 unprompted = again[0].text if again and _plain_words(again[0].text)[-2:] != _plain_words(text)[-2:] \
                     else None       # the same ending without the prompt: the prompt did not write it
         return Heard(text, probabilities, unprompted, tuple(h.text for h in decoded if h.text != text), *last_word,
@@ -306,21 +303,10 @@ class WhisperSTT:
 
     def _generate(self, window: _Window, prompt: list[int], count: int) -> list[_Hypothesis]:
         """A beam of `count` (1: greedy) from the prompt; [] when Whisper says there is no speech."""
-        return self._started(window, prompt, count)()
-
-    def _started(self, window: _Window, prompt: list[int], count: int) -> Callable[[], list[_Hypothesis]]:
-        """_generate begun on the model's next free replica (CTranslate2 runs num_workers at once): the call
-        returned waits for its hypotheses, so the caller's thread may run another step of the model meanwhile."""
         max_tokens = window.max_tokens
-        pending = self.whisper.model.generate(
-            window.encoded, [prompt], asynchronous=True, beam_size=count, num_hypotheses=count,
-            max_length=len(prompt) + max_tokens, suppress_blank=True, suppress_tokens=[-1], return_scores=True,
-            return_no_speech_prob=True)[0]
-        return lambda: self._hypotheses(pending.result(), window)
-
-    def _hypotheses(self, result, window: _Window) -> list[_Hypothesis]:
-        """A decoding's hypotheses, loops trimmed; [] when Whisper says there is no speech."""
-        max_tokens = window.max_tokens
+        result = self.whisper.model.generate(
+            window.encoded, [prompt], beam_size=count, num_hypotheses=count, max_length=len(prompt) + max_tokens,
+            suppress_blank=True, suppress_tokens=[-1], return_scores=True, return_no_speech_prob=True)[0]
         if result.no_speech_prob > _NO_SPEECH_PROB and result.scores[0] < _LOW_LOGPROB:
             return []
         decoded = []
