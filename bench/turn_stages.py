@@ -11,6 +11,7 @@ clause's synthesis. --waits instead gives each turn's verdicts (the words', Smar
 semantic_vad waits on them (the row of docs/turn-taking.md's table): what sets a voice's turn end, apart from
 Silero's lag and the transcript's time. --partial-at-pause instead stages a pause that comes while a partial
 transcript is being written: the final the turn waits for, and the CPU the partial takes beside it.
+--silero-drops instead measures a start of the pause's transcript at Silero's drop below a level, before the pause.
 --pause-stages instead splits the pause's transcript's time after the words, per voice: Silero's lag (the words'
 end to the end of the first silent frame, the recording followed by digital silence), then `hear` as the server
 runs it (one BLAS thread, two one-threaded Whisper replicas) and each of its steps run again one by one (log-mel
@@ -22,6 +23,7 @@ it) and the judges' evidence.
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --partial-at-pause --voices piper --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --waits --voices all --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --pause-stages --voices all --audio /tmp/turns.npz
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --silero-drops 0.9 0.7 0.5 --voices all --audio /tmp/turns.npz
 """
 from __future__ import annotations
 
@@ -174,20 +176,58 @@ def partial_at_pause(engines, clips: dict[str, list[np.ndarray]]) -> list[tuple[
 PAUSE_STEPS = ("silero_lag", "hear", "log_mel", "encoder", "beam", "forced_pass", "without_prompt", "judges")
 
 
-def silero_lag_ms(engines, audio: np.ndarray) -> float | None:
-    """From the words' end (the last sample above 0.01) to the end of the frame semantic_vad pauses at, the
-    recording followed by a second of digital silence; None if it never pauses after the words."""
+def silero_frames(engines, audio: np.ndarray) -> tuple[list[float], list[int], int]:
+    """Silero's probability of each 32 ms frame of the recording followed by a second of digital silence, the
+    frames semantic_vad pauses at, and the sample the words end at (the last above 0.01)."""
     from streaming.turns import Signal, TurnDetection, TurnDetector
     from voice.vad import SileroVAD
     vad, detector = SileroVAD(engines.vad_model), TurnDetector(TurnDetection(type="semantic_vad"))
-    words_end = int(np.nonzero(np.abs(audio) > 0.01)[0][-1]) + 1
     padded = np.concatenate([audio, np.zeros(16000, np.float32)])
-    frame = vad.frame_samples
-    pause = None
+    frame = SileroVAD.frame_samples
+    probabilities, pauses = [], []
     for i in range(padded.size // frame):
-        if detector.process(vad.probability(padded[i * frame:(i + 1) * frame])) is Signal.PAUSE:
-            pause = (i + 1) * frame
-    return (pause - words_end) / 16 if pause is not None and pause > words_end else None
+        probabilities.append(vad.probability(padded[i * frame:(i + 1) * frame]))
+        if detector.process(probabilities[-1]) is Signal.PAUSE:
+            pauses.append(i)
+    return probabilities, pauses, int(np.nonzero(np.abs(audio) > 0.01)[0][-1]) + 1
+
+
+def silero_lag_ms(engines, audio: np.ndarray) -> float | None:
+    """From the words' end to the end of the frame semantic_vad pauses at after them; None if it never does."""
+    from voice.vad import SileroVAD
+    _, pauses, words_end = silero_frames(engines, audio)
+    end = (pauses[-1] + 1) * SileroVAD.frame_samples if pauses else 0
+    return (end - words_end) / 16 if end > words_end else None
+
+
+def silero_drops(engines, clips: dict[str, list[np.ndarray]], levels: list[float]) -> dict[float, dict[str, list]]:
+    """A start of the pause's transcript at Silero's drop, measured, not built: per level, for each recording, how
+    much sooner (ms) the last frame before the pause at which the probability fell below the level (and stayed
+    there) comes, whether the final of the audio up to it has the pause's words, and how many drops came back to the
+    level before any pause (starts wasted)."""
+    from streaming.turns import FRAME_MS
+    from voice.stt import _plain_words
+    from voice.vad import SileroVAD
+    found: dict[float, dict[str, list]] = {level: {"sooner_ms": [], "same": [], "wasted": []} for level in levels}
+    frame = SileroVAD.frame_samples
+    for audios in clips.values():
+        for audio in audios:
+            probabilities, pauses, _ = silero_frames(engines, audio)
+            padded = np.concatenate([audio, np.zeros(16000, np.float32)])
+            pause = pauses[-1]
+            at_pause = _plain_words(engines.stt.hear(padded[:(pause + 1) * frame]).text)
+            for level, counts in found.items():
+                drops = [i for i in range(1, pause) if probabilities[i] < level <= probabilities[i - 1]]
+                back = [next((j for j in range(i + 1, len(probabilities)) if probabilities[j] >= level), None)
+                        for i in drops]
+                counts["wasted"].append(sum(b is not None and not any(i < p < b for p in pauses)
+                                            for i, b in zip(drops, back)))
+                early = [i for i in drops if max(probabilities[i:pause + 1]) < level]
+                counts["sooner_ms"].append((pause - early[0]) * FRAME_MS if early else 0)
+                if early:
+                    counts["same"].append(_plain_words(engines.stt.hear(padded[:(early[0] + 1) * frame]).text)
+                                          == at_pause)
+    return found
 
 
 def pause_steps(engines, audio: np.ndarray) -> dict[str, tuple[float, float]]:
@@ -256,6 +296,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: the pause's final while a partial its caller gave up is still being written")
     parser.add_argument("--pause-stages", action="store_true",
                         help="instead: the pause transcript's time after the words, Silero's lag and each step")
+    parser.add_argument("--silero-drops", type=float, nargs="+", metavar="LEVEL",
+                        help="instead: how much sooner a pause's transcript begun at Silero's drop below each level "
+                             "would start, its words against the pause's, and the starts wasted")
     args = parser.parse_args(argv)
     voices = list(VOICES) if "all" in args.voices else args.voices
 
@@ -264,7 +307,16 @@ def main(argv: list[str] | None = None) -> int:
     clips = recordings(voices, args.audio)
     if args.rounds == 0:
         return 0
-    engines = Engines.load_default(assistant=not (args.partial_at_pause or args.waits or args.pause_stages))
+    engines = Engines.load_default(assistant=not (args.partial_at_pause or args.waits or args.pause_stages
+                                                  or args.silero_drops))
+    if args.silero_drops:
+        for level, counts in silero_drops(engines, clips, args.silero_drops).items():
+            n = len(counts["sooner_ms"])
+            print(f"below {level}: sooner p50 {statistics.median(counts['sooner_ms']):.0f} ms (mean "
+                  f"{statistics.mean(counts['sooner_ms']):.0f}), begun early in {len(counts['same'])} of {n} "
+                  f"recordings, the pause's words in {sum(counts['same'])}, starts wasted {sum(counts['wasted'])} "
+                  f"({sum(counts['wasted']) / n:.2f} a recording)")
+        return 0
     if args.pause_stages:
         load = os.getloadavg()[0]
         turns = pause_stages(engines, clips, args.rounds)
