@@ -8,7 +8,8 @@ own: its share is given); the whole `hear` and a greedy final
 the beam and the greedy decoding with the fixed prompt alone, without the home's names (the prompt's length: up
 to _MAX_PROMPT_TOKENS). Decodings of one recording are timed in turn, the first another for each recording.
 Medians of the process's CPU time (Whisper's threads included) and of the wall clock, each recording heard
-`--rounds` times, with `--cpu-threads` CTranslate2 threads (default: the server's). Recordings as
+`--rounds` times, with `--cpu-threads` CTranslate2 threads (default: the server's) and numpy's products on one
+thread, as the server runs them (streaming.engines.one_blas_thread). Recordings as
 `bench/final_window.py`'s.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/final_stages.py --requests 3
@@ -40,10 +41,12 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     import ctranslate2
 
+    from streaming.engines import one_blas_thread
     from voice.stt import (_TOKENS_PER_S, FINAL_HYPOTHESES, WhisperSTT, _plain_words, _Window, echoes_prompt,
                            log_mel)
 
     clips = recordings(args.requests, args.voices.split(","))
+    one_blas_thread()               # as the server runs numpy's products (the log-mel's filter bank)
     stt = WhisperSTT(cpu_threads=args.cpu_threads)
     stt.hear(clips[0][2], clips[0][1])                                  # warm, uncounted
     widths = sorted({FINAL_HYPOTHESES, *range(1, FINAL_HYPOTHESES)}, reverse=True)

@@ -11,11 +11,19 @@ clause's synthesis. --waits instead gives each turn's verdicts (the words', Smar
 semantic_vad waits on them (the row of docs/turn-taking.md's table): what sets a voice's turn end, apart from
 Silero's lag and the transcript's time. --partial-at-pause instead stages a pause that comes while a partial
 transcript is being written: the final the turn waits for, and the CPU the partial takes beside it.
+--silero-drops instead measures a start of the pause's transcript at Silero's drop below a level, before the pause.
+--pause-stages instead splits the pause's transcript's time after the words, per voice: Silero's lag (the words'
+end to the end of the first silent frame, the recording followed by digital silence), then `hear` as the server
+runs it (one BLAS thread, two one-threaded Whisper replicas) and each of its steps run again one by one (log-mel
+and the band check, the encoder, the beam, the forced pass, the decoding without the prompt where the words echo
+it) and the judges' evidence.
 
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --voices piper "festival kal" --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --profile /tmp/hear.prof     # cProfile of the stages
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --partial-at-pause --voices piper --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --waits --voices all --audio /tmp/turns.npz
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --pause-stages --voices all --audio /tmp/turns.npz
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --silero-drops 0.9 0.7 0.5 --voices all --audio /tmp/turns.npz
 """
 from __future__ import annotations
 
@@ -23,6 +31,7 @@ import argparse
 import asyncio
 import cProfile
 import json
+import math
 import os
 import statistics
 import sys
@@ -164,6 +173,114 @@ def partial_at_pause(engines, clips: dict[str, list[np.ndarray]]) -> list[tuple[
     return asyncio.run(cases())
 
 
+PAUSE_STEPS = ("silero_lag", "hear", "log_mel", "encoder", "beam", "forced_pass", "without_prompt", "judges")
+
+
+def silero_frames(engines, audio: np.ndarray) -> tuple[list[float], list[int], int]:
+    """Silero's probability of each 32 ms frame of the recording followed by a second of digital silence, the
+    frames semantic_vad pauses at, and the sample the words end at (the last above 0.01)."""
+    from streaming.turns import Signal, TurnDetection, TurnDetector
+    from voice.vad import SileroVAD
+    vad, detector = SileroVAD(engines.vad_model), TurnDetector(TurnDetection(type="semantic_vad"))
+    padded = np.concatenate([audio, np.zeros(16000, np.float32)])
+    frame = SileroVAD.frame_samples
+    probabilities, pauses = [], []
+    for i in range(padded.size // frame):
+        probabilities.append(vad.probability(padded[i * frame:(i + 1) * frame]))
+        if detector.process(probabilities[-1]) is Signal.PAUSE:
+            pauses.append(i)
+    return probabilities, pauses, int(np.nonzero(np.abs(audio) > 0.01)[0][-1]) + 1
+
+
+def silero_lag_ms(engines, audio: np.ndarray) -> float | None:
+    """From the words' end to the end of the frame semantic_vad pauses at after them; None if it never does."""
+    from voice.vad import SileroVAD
+    _, pauses, words_end = silero_frames(engines, audio)
+    end = (pauses[-1] + 1) * SileroVAD.frame_samples if pauses else 0
+    return (end - words_end) / 16 if end > words_end else None
+
+
+def silero_drops(engines, clips: dict[str, list[np.ndarray]], levels: list[float]) -> dict[float, dict[str, list]]:
+    """A start of the pause's transcript at Silero's drop, measured, not built: per level, for each recording, how
+    much sooner (ms) the last frame before the pause at which the probability fell below the level (and stayed
+    there) comes, whether the final of the audio up to it has the pause's words, and how many drops came back to the
+    level before any pause (starts wasted)."""
+    from streaming.turns import FRAME_MS
+    from voice.stt import _plain_words
+    from voice.vad import SileroVAD
+    found: dict[float, dict[str, list]] = {level: {"sooner_ms": [], "same": [], "wasted": []} for level in levels}
+    frame = SileroVAD.frame_samples
+    for audios in clips.values():
+        for audio in audios:
+            probabilities, pauses, _ = silero_frames(engines, audio)
+            padded = np.concatenate([audio, np.zeros(16000, np.float32)])
+            pause = pauses[-1]
+            at_pause = _plain_words(engines.stt.hear(padded[:(pause + 1) * frame]).text)
+            for level, counts in found.items():
+                drops = [i for i in range(1, pause) if probabilities[i] < level <= probabilities[i - 1]]
+                back = [next((j for j in range(i + 1, len(probabilities)) if probabilities[j] >= level), None)
+                        for i in drops]
+                counts["wasted"].append(sum(b is not None and not any(i < p < b for p in pauses)
+                                            for i, b in zip(drops, back)))
+                early = [i for i in drops if max(probabilities[i:pause + 1]) < level]
+                counts["sooner_ms"].append((pause - early[0]) * FRAME_MS if early else 0)
+                if early:
+                    counts["same"].append(_plain_words(engines.stt.hear(padded[:(early[0] + 1) * frame]).text)
+                                          == at_pause)
+    return found
+
+
+def pause_steps(engines, audio: np.ndarray) -> dict[str, tuple[float, float]]:
+    """(CPU ms, wall ms) of the pause's transcript and of each of its steps, as voice.stt.WhisperSTT.hear runs
+    them (the decoding without the prompt only where the words echo it)."""
+    import ctranslate2
+
+    from streaming.turns import TurnDetector
+    from voice.heard_names import best_hypothesis
+    from voice.stt import _TOKENS_PER_S, _plain_words, _Window, echoes_prompt, log_mel
+    stt, names = engines.stt, ()
+    steps = {}
+    heard, *steps["hear"] = timed(stt.hear, audio, names)
+    seconds = audio.size / stt.sample_rate
+    extractor = stt.whisper.feature_extractor
+
+    def features():
+        mel = log_mel(extractor, audio, max(stt.final_window_s, math.ceil(seconds)) * stt.sample_rate)
+        return stt._band.filled(mel) if stt._band.narrow(audio) else mel
+    mel, *steps["log_mel"] = timed(features)
+    encoded, *steps["encoder"] = timed(lambda: stt.whisper.model.encode(
+        ctranslate2.StorageView.from_array(np.ascontiguousarray(mel[None]))))
+    window = _Window(encoded, audio.size // extractor.hop_length, int(16 + _TOKENS_PER_S * seconds))
+    prompt = stt._prompt_for(names)[1]
+    decoded, *steps["beam"] = timed(stt._generate, window, prompt, stt.final_hypotheses)
+    if decoded:
+        text = best_hypothesis([(h.text, h.score) for h in decoded], names)
+        chosen = next(h for h in decoded if h.text == text)
+        forced = stt._prompt_for(())[1][:-1]
+        _, *steps["forced_pass"] = timed(stt.whisper.model.align, encoded, forced, [chosen.tokens], window.frames)
+        if echoes_prompt(text, stt.prompt_text(names)):
+            bare = [*stt._tokenizer.sot_sequence, stt._tokenizer.no_timestamps]
+            _, *steps["without_prompt"] = timed(stt._generate, window, bare, 1)
+    def judges():
+        engines.transcription.decision.evidence(heard, seconds)
+        return engines.transcription.turn_judge.judge(heard, seconds, TurnDetector.words_done)
+    _, *steps["judges"] = timed(judges)
+    assert _plain_words(heard.text) == _plain_words(text if decoded else "")
+    return steps
+
+
+def pause_stages(engines, clips: dict[str, list[np.ndarray]], rounds: int) -> dict[str, list[dict]]:
+    """Each turn's Silero lag and the pause transcript's steps, voice by voice, `rounds` times."""
+    turns: dict[str, list[dict]] = {voice: [] for voice in clips}
+    for _ in range(rounds):
+        for voice, audios in clips.items():
+            for audio in audios:
+                steps = pause_steps(engines, audio)
+                lag = silero_lag_ms(engines, audio)
+                turns[voice].append({**steps, "silero_lag": (lag, lag)})
+    return turns
+
+
 def main(argv: list[str] | None = None) -> int:
     from voices import VOICES
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -177,6 +294,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: each turn's verdicts and the silence semantic_vad waits on them")
     parser.add_argument("--partial-at-pause", action="store_true",
                         help="instead: the pause's final while a partial its caller gave up is still being written")
+    parser.add_argument("--pause-stages", action="store_true",
+                        help="instead: the pause transcript's time after the words, Silero's lag and each step")
+    parser.add_argument("--silero-drops", type=float, nargs="+", metavar="LEVEL",
+                        help="instead: how much sooner a pause's transcript begun at Silero's drop below each level "
+                             "would start, its words against the pause's, and the starts wasted")
     args = parser.parse_args(argv)
     voices = list(VOICES) if "all" in args.voices else args.voices
 
@@ -185,7 +307,38 @@ def main(argv: list[str] | None = None) -> int:
     clips = recordings(voices, args.audio)
     if args.rounds == 0:
         return 0
-    engines = Engines.load_default(assistant=not (args.partial_at_pause or args.waits))
+    engines = Engines.load_default(assistant=not (args.partial_at_pause or args.waits or args.pause_stages
+                                                  or args.silero_drops))
+    if args.silero_drops:
+        for level, counts in silero_drops(engines, clips, args.silero_drops).items():
+            n = len(counts["sooner_ms"])
+            print(f"below {level}: sooner p50 {statistics.median(counts['sooner_ms']):.0f} ms (mean "
+                  f"{statistics.mean(counts['sooner_ms']):.0f}), begun early in {len(counts['same'])} of {n} "
+                  f"recordings, the pause's words in {sum(counts['same'])}, starts wasted {sum(counts['wasted'])} "
+                  f"({sum(counts['wasted']) / n:.2f} a recording)")
+        return 0
+    if args.pause_stages:
+        load = os.getloadavg()[0]
+        turns = pause_stages(engines, clips, args.rounds)
+        if args.json:
+            args.json.write_text(json.dumps(turns))
+        tree = Path(sys.modules[Engines.__module__].__file__).parent.parent
+        print(f"{tree}: CPU ms, median of {args.rounds} x {len(REQUESTS)} turns a voice (wall ms in brackets; "
+              f"without_prompt: the turns whose words echo the prompt, their count after the slash); 1-minute load "
+              f"{load:.1f} -> {os.getloadavg()[0]:.1f}")
+        print("| voice | " + " | ".join(PAUSE_STEPS) + " |\n|" + "---|" * (len(PAUSE_STEPS) + 1))
+        for voice, ts in turns.items():
+            cells = []
+            for step in PAUSE_STEPS:
+                seen = [t[step] for t in ts if step in t and t[step][0] is not None]
+                if step == "silero_lag":
+                    cells.append(f"{statistics.median(c[1] for c in seen):.0f}" if seen else "-")
+                    continue
+                cell = f"{statistics.median(c[0] for c in seen):.1f} ({statistics.median(c[1] for c in seen):.0f})" \
+                    if seen else "-"
+                cells.append(cell + (f" / {len(seen)}" if step == "without_prompt" else ""))
+            print(f"| {voice} | " + " | ".join(cells) + " |")
+        return 0
     if args.waits:
         turns = waits(engines, clips)
         if args.json:
