@@ -31,7 +31,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  READING_CHANGES, READING_QUALITIES, RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING,
+                                  READING_CHANGES, READING_QUALITIES, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
@@ -57,6 +57,8 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     # a unit alone ("in fahrenheit?", "in metres please"): the newest number the unit can be said of, in it
     rf"^(?:(?:so|ok|okay|now) )?in (?P<new>{_UNIT_SAID})(?: please| then| instead)?$",
+    # the same asked of another part, said after it ("now do 250 grams the same way", "and the parlour lights, same")
+    r"^(?:and |now |ok |okay |so )?(?:do |try )?(?P<new>.+?) (?:the )?same(?: way| again| thing)?(?: please| too)?$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
     r"^also (?:in |for |on |to )?(?P<new>.+?)(?: please)?$",
@@ -71,7 +73,7 @@ FOLLOW_UPS = [re.compile(p) for p in (
 )]
 # A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"),
 # or for the alarm ("make the alarm quarter past"): the newest call the value fits, with the value changed
-NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this|(?P<alarm>the alarm))(?: back)? "
+NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring|push|shift) (?:it|that|this|(?P<alarm>the alarm))(?: back)? "
                        r"(?:to |at |for |on |up to |down to )?(?P<new>.+?)(?: instead| then| please)*$")
 # or a number said alone ("that's too much, 30 please", "back to 40", "down to 15")
 BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?"
@@ -120,6 +122,7 @@ OFFERED_HELP = re.compile(rf"^(?:{'|'.join(OFFERS_OF_HELP)})\b")
 _CORRECTABLE = r"\d+(?:\.\d+)?|on|off|up|down|brighter|dimmer|warmer|cooler|higher|lower|open|close"
 SELF_CORRECTED = re.compile(rf"\b(?P<old>{_CORRECTABLE}) (?:(?:{'|'.join(SELF_CORRECTING)}) )+(?P<new>{_CORRECTABLE})$")
 VALUE_SAID = re.compile(rf"\b(?:{'|'.join(SAID_VALUE)})\b")
+RESULT_SAID = re.compile(rf"\b(?:{'|'.join(SAID_RESULT)})\b")
 NUMBER_SAID = re.compile(r"-?\d+(?:\.\d+)?")
 COMPARED = re.compile(rf"\bthe (?P<way>{'|'.join(w for ways in READING_COMPARATIVES.values() for w in ways)}) "
                       r"(?:1|room|place|area|spot)\b")
@@ -132,7 +135,7 @@ STEP_SKILLS = {"change_brightness", "change_level"}
 # pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
 _N = r"(?P<n>\d+(?:\.\d+)?)"
 _RESULT = r"(?:answer|result|number)"
-_THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) {_RESULT}(?: from before| from earlier| you gave me| you gave| you said| before| earlier)*)"
+_THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) (?:earlier |last |previous |first )?{_RESULT}(?: from before| from earlier| you gave me| you gave| you said| before| earlier)*)"
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
     (rf"^triple {_THAT}$|^{_THAT} tripled$", "what is {x} times 3"),
@@ -148,7 +151,7 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^{_N} more$", "what is {x} plus {n}"),
     (rf"^(?:multiply|times) {_THAT} by {_N}$", "what is {x} times {n}"),
     (rf"^(?:times|multiplied by) {_N}$", "what is {x} times {n}"),
-    (rf"^(?:divide|split) {_THAT} (?:by|into) {_N}$", "what is {x} divided by {n}"),
+    (rf"^(?:divide|split|share) {_THAT} (?:by|into|between|among) {_N}(?: [a-z]+)?$", "what is {x} divided by {n}"),
     (rf"^divided by {_N}$", "what is {x} divided by {n}"),
     (rf"^(?:what's |what is |what does )?{_THAT} (?P<op>plus|minus|times|divided by|multiplied by)(?: by)? {_N}(?: make| come to| give)?$",
      "what is {x} {op} {n}"),
@@ -858,8 +861,13 @@ def _readings_said(history: list[dict]) -> list[tuple[str, str, float, str]]:
 
 def _value_said(said: str, history: list[dict]) -> str:
     """ "set the thermostat to that temperature", "whatever you just said": the value of the assistant's newest
-    reading in their place; the words unchanged when there is none."""
+    reading in their place; "a timer for that many seconds": the newest sum's result; the words unchanged when
+    there is none."""
     normal = normalize_request(said)
+    sums = [call for call in calls_of_history(history[:-1]) if call["name"] == "calculate"]
+    result = _result(sums[-1]) if sums else None
+    if RESULT_SAID.search(normal) and result is not None:
+        return RESULT_SAID.sub(result, normal, count=1)
     readings = _readings_said(history[:-1])
     if not VALUE_SAID.search(normal) or not readings:
         return said
@@ -902,10 +910,10 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)
-    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary) or _another(bare, calls) \
+    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary, before) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
         or _reading_asked(bare, calls) \
-        or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
+        or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _completed(bare, calls, vocabulary) \
@@ -956,14 +964,15 @@ def _acted_on(calls: list[dict]) -> dict | None:
     return next((call for call in reversed(calls) if (target := target_of(call)) is not None and not target.timer), None)
 
 
-def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+def _newest_fitting(said: str, calls: Calls, vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """A step or a new value for the newest call it fits, any number of calls back: a step in degrees fits a
     thermostat, a clock time an alarm, a length a timer, a number a setting ("set the thermostat to 20", a timer,
     "a degree warmer": the thermostat; "a lock cannot be 20 degrees"). A number alone ("and 25?") is the newest
-    call's that has a number of its own (a conversion's value), past a switch that has none."""
+    call's that has a number of its own (a conversion's value), past a switch that has none. A heater's setting
+    asked and read back is that setting ("what's the radiator set to", "18 degrees", "a degree more than that")."""
     owning = [call for call in calls if REPLACES["number"].get(call["name"]) in call["arguments"]] \
         if BARE_VALUE.match(said) and re.fullmatch(r"\d+(?:\.\d+)?", said) else []
-    for call in reversed(owning or calls):
+    for call in reversed(owning or [_setting_read(call, before[turn]) for call, turn in zip(calls, calls.turns)]):
         changed = _stepped(said, call) or _alarm_step(said, call) or _new_value(said, call, vocabulary)
         if changed:
             return changed
@@ -974,6 +983,16 @@ def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str
             and isinstance(timer["arguments"].get("seconds"), (int, float)):
         return request_for(_with(timer, "seconds", float(match.group("new")) * _unit_of(timer["arguments"]["seconds"])))
     return None
+
+
+def _setting_read(call: dict, reply: dict) -> dict:
+    """A heater's state asked, and its reply saying one temperature: the heater set to it, the setting a step goes on
+    from; any other call as it is."""
+    numbers = NUMBER_SAID.findall(content_text(reply))
+    if call["name"] != "get_state" or not HEATER.search(str(call["arguments"].get("name", ""))) or len(numbers) != 1 \
+            or "degree" not in content_text(reply):
+        return call
+    return {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"], "degrees": float(numbers[0])}}
 
 
 def _on_result(said: str, calls: list[dict]) -> str | None:
@@ -990,11 +1009,16 @@ def _on_result(said: str, calls: list[dict]) -> str | None:
                         for later in calls[last + 1:] for value in later["arguments"].values())
     if last != len(calls) - 1 and not THE_ANSWER.search(said) and (match.groupdict() or numbers_after):
         return None
+    result = _result(calls[last])
+    return request.format(x=result, **match.groupdict()) if result is not None else None
+
+
+def _result(call: dict) -> str | None:
+    """A calculation's result as said; None when its expression does not calculate."""
     try:
-        result = format_number(calculate(str(calls[last]["arguments"].get("expression", ""))))
+        return format_number(calculate(str(call["arguments"].get("expression", ""))))
     except CalculationError:
         return None
-    return request.format(x=result, **match.groupdict())
 
 
 def _stepped(said: str, call: dict) -> str | None:
@@ -1452,9 +1476,13 @@ def _unknown_part(new: str, calls: list[dict], vocabulary: Vocabulary) -> Declin
 
 
 def _kind_in_area(new: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
-    """ "and the lights in the billiard room too": the newest call on that kind of thing (its device, or a name
-    that is the kind or ends in it), in that area or room."""
+    """ "and the lights in the billiard room too", "and the parlour lights": the newest call on that kind of thing
+    (its device, or a name that is the kind or ends in it), in that area or room."""
     kind, _, place = re.sub(r"^(?:the|my|our|all the) ", "", new).partition(" in ")
+    words = kind.split()
+    if not place:          # the place said first: its longest run of words that is an area or a room
+        place, kind = next(((" ".join(words[:i]), " ".join(words[i:])) for i in range(len(words) - 1, 0, -1)
+                            if (vocabulary.read(" ".join(words[:i])) or ("",))[0] in ("area", "room")), ("", kind))
     read = vocabulary.read(place)
     if not kind or read is None or read[0] not in ("area", "room"):
         return None
@@ -1713,14 +1741,14 @@ def _undone_thing(said: str, changes: list[dict]) -> dict | None:
     return None
 
 
-def _again(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+def _again(said: str, calls: Calls, vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """ "same again": the newest call once more, when it is one a request can be said for; "same again but 10
     minutes": the newest call the new value fits, with it; "how about now": the newest reading (a sensor, a thing's
     state, a timer's time left) once more."""
     if SAME_AGAIN.match(said):
         return request_for(calls[-1])
     if (match := SAME_AGAIN_WITH.match(said)) is not None:
-        return _newest_fitting(f"make it {match.group('new')}", calls, vocabulary)
+        return _newest_fitting(f"make it {match.group('new')}", calls, vocabulary, before)
     if ASKED_AGAIN_NOW.match(said):
         read = next((call for call in reversed(calls) if call["name"] in SKILLS and SKILLS[call["name"]].reads), None)
         return request_for(read) if read is not None else None

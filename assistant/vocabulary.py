@@ -413,6 +413,8 @@ SELF_CORRECTING = ("no", "sorry", "wait", "i mean", "i meant", "or rather", "act
 SAID_VALUE = ("that temperature", "the same temperature", "that same temperature", "that number", "the same number",
               "whatever you just said", "whatever you said", "what you just said", "what you said", "that reading",
               "that value")
+# Words that say the result of the conversation's newest sum as a number ("a timer for that many seconds")
+SAID_RESULT = ("that many", "that number of")
 # A place said as the one the conversation was just in ("the tv in that same room", "the fan up there")
 SAID_PLACE = ("in there", "out there", "up there", "down there", "over there", "in that room", "in the same room",
               "in that same room", "in that 1", "in the same 1")
