@@ -75,6 +75,10 @@ FOLLOW_UPS = [re.compile(p) for p in (
 # or for the alarm ("make the alarm quarter past"): the newest call the value fits, with the value changed
 NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring|push|shift) (?:it|that|this|(?P<alarm>the alarm))(?: back)? "
                        r"(?:to |at |for |on |up to |down to )?(?P<new>.+?)(?: instead| then| please)*$")
+# or for a thing the conversation acted on, said by its words ("the radiator, make it 19 instead": "make the
+# radiator 19")
+NEW_VALUE_OF = re.compile(r"^(?:make|change|put|set|move|turn|bring|push|shift) (?P<thing>the [a-z ]+?) "
+                          r"(?:to |at |up to |down to )?(?P<new>\d+(?:\.\d+)?(?: percent| degrees?)?)(?: instead| then| please)*$")
 # or a number said alone ("that's too much, 30 please", "back to 40", "down to 15")
 BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?"
                         r"(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
@@ -177,6 +181,8 @@ STEP_DOWN = set(STEP_WAYS["down"])
 CLOCK = re.compile(r"(?:(?:\d{1,2}|quarter|half) (?:past|to) \d{1,2}|\d{1,2}(?: \d{2})?)(?: (?:am|pm|o'clock))?")
 # A timer said as what a thing owns: "cancel its timer" (the thing said before it)
 OWNED_TIMER = re.compile(r"\b(?:its|their) timer\b")
+# and one pointed at ("how's that timer doing"): the timer the conversation started last
+POINTED_TIMER = re.compile(r"\b(?:that|this) timer\b")
 # "in there", "out there": the place the conversation last acted in or asked about
 THERE = re.compile(rf"\b(?:{'|'.join(SAID_PLACE)})\b")
 # "the hall one", "the tea one": the thing the conversation used in that room, or the timer of that name
@@ -757,6 +763,9 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
     named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
                       for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
+    valued = _new_value_of(core, calls, vocabulary, history[:-1]) if calls and not asked else None
+    if valued is not None:
+        return [{"role": "user", "content": valued}]
     acted = _acted_on(calls)
     if acted is not None and acted["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
         return [{"role": "user", "content": request_for(acted)}]
@@ -819,8 +828,13 @@ def _pointed_at(said: str, vocabulary: Vocabulary) -> str:
 
 def _timer_owned(said: str, calls: list[dict]) -> str:
     """ "the gravy's thickened, cancel its timer", "the potatoes are done, cancel their timer": the timer of what the
-    words before name, when it is one timer the conversation set; the words unchanged otherwise."""
+    words before name, when it is one timer the conversation set; "how's that timer doing": the newest timer the
+    conversation started; the words unchanged otherwise."""
     owned = OWNED_TIMER.search(said.lower())
+    pointed = POINTED_TIMER.search(said.lower())
+    newest = _newest_timer(calls)
+    if owned is None and pointed is not None and newest is not None:
+        return said[:pointed.start()] + target_of(newest).words + said[pointed.end():]
     if owned is None:
         return said
     words = set(re.findall(r"[a-z]+", said[:owned.start()].lower().replace("'s", "")))
@@ -1158,6 +1172,19 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
         return None
     changed = _with(call, key, read[1]) if key else {}
     return request_for(changed) if changed else None
+
+
+def _new_value_of(said: str, calls: Calls, vocabulary: Vocabulary, before: list[dict]) -> str | None:
+    """ "make the radiator 19 instead": the newest call on the thing its words name (_is_named), with the value
+    changed; None when no call of the conversation acted on it."""
+    match = NEW_VALUE_OF.match(FILLERS.sub("", said))
+    if match is None:
+        return None
+    for call, turn in reversed(list(zip(calls, calls.turns))):
+        call = _setting_read(call, before[turn])
+        if _is_named(match.group("thing"), call):
+            return _new_value(f"make it {match.group('new')}", call, vocabulary)
+    return None
 
 
 def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str | None:
