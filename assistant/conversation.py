@@ -34,7 +34,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   READING_CHANGES, READING_QUALITIES, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
-                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
+                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
@@ -286,6 +286,9 @@ ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:t
                            r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?(?: please| then)?$"
                            rf"|^(?:and )?(?:another|a|1 more|add a|add another) (?P<length>\d+(?:\.\d+)?) seconds? "
                            r"(?:1|timer)(?: please| then)?$")
+# or said as what a thing wants, by its label ("the beans want one too, 5 minutes")
+WANTS_ANOTHER = re.compile(rf"^(?:and )?(?:the |my )?(?P<label>[a-z]+(?: [a-z]+)?) (?:{'|'.join(WANTING)}) "
+                           rf"(?:{'|'.join(ANOTHER)})(?: too| as well)?(?: for)? (?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)$")
 MULTIPLE = re.compile(rf"^(?:(?:make|give|set|put) )?(?:{_WHAT} |the (?P<thing>[a-z ]+?) )?(?:needs |wants |takes |for |to |at )?"
                       rf"(?P<times>{'|'.join(MULTIPLES)}) as (?P<what>{'|'.join(MULTIPLIED)})(?: please)?$"
                       rf"|^(?P<verb>{'|'.join(MULTIPLES)}) (?:{_WHAT}|the (?P<named>[a-z ]+?))(?: please)?$")
@@ -830,14 +833,16 @@ def _timer_owned(said: str, calls: list[dict]) -> str:
     """ "the gravy's thickened, cancel its timer", "the potatoes are done, cancel their timer": the timer of what the
     words before name, when it is one timer the conversation set; "how's that timer doing": the newest timer the
     conversation started; the words unchanged otherwise."""
-    owned = OWNED_TIMER.search(said.lower())
-    pointed = POINTED_TIMER.search(said.lower())
+    lowered = said.lower()
+    owned = OWNED_TIMER.search(lowered)
+    pointed = POINTED_TIMER.search(lowered)
     newest = _newest_timer(calls)
-    if owned is None and pointed is not None and newest is not None:
+    # (a reference the pronoun rules read, "cancel that timer", is theirs: _pronoun)
+    if owned is None and pointed is not None and newest is not None and REFERRING.search(normalize_request(said)) is None:
         return said[:pointed.start()] + target_of(newest).words + said[pointed.end():]
     if owned is None:
         return said
-    words = set(re.findall(r"[a-z]+", said[:owned.start()].lower().replace("'s", "")))
+    words = set(re.findall(r"[a-z]+", lowered[:owned.start()].replace("'s", "")))
     labels = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
               if call["name"] in TIMER_SKILLS and call["arguments"].get("name")}
     named = [label for label in labels if {label, label + "s", label + "es"} & words]
@@ -1788,13 +1793,14 @@ def _newest_timer(calls: list[dict]) -> dict | None:
 
 
 def _another(said: str, calls: list[dict]) -> str | None:
-    """ "another one for 10", "another one for the garlic bread, 5 minutes": one more timer, for the length said,
-    in the newest timer's unit when none is said ("timer for 5 minutes", "another one for 10": 10 minutes)."""
-    match = ANOTHER_TIMER.match(said)
+    """ "another one for 10", "another one for the garlic bread, 5 minutes", "the beans want one too, 5 minutes":
+    one more timer, for the length said, in the newest timer's unit when none is said ("timer for 5 minutes",
+    "another one for 10": 10 minutes)."""
+    match = ANOTHER_TIMER.match(said) or WANTS_ANOTHER.match(said)
     timer = _newest_timer(calls)
     if not match or timer is None or not isinstance(timer["arguments"].get("seconds"), (int, float)):
         return None
-    if match.group("length"):             # "and a 10 minute one"
+    if match.groupdict().get("length"):             # "and a 10 minute one"
         return request_for({"name": "set_timer", "arguments": {"seconds": match.group("length")}})
     seconds = float(match.group("n")) * (1 if match.group("unit") else _unit_of(timer["arguments"]["seconds"]))
     label = re.sub(r"\b(?:1|timer|for)\b", "", match.group("label") or "").strip() or None

@@ -352,6 +352,8 @@ TOO_MUCH = {"bright": "dimmer", "dark": "brighter", "dim": "brighter", "hot": "c
             "cold": "warmer", "cool": "warmer", "chilly": "warmer"}
 TOO_MUCH_SUBJECTS = ("that's", "that is", "it's", "it is", "they're", "they are", "those are", "thats", "its")
 # One more timer ("another one for 10", "and another for 12")
+# Words with which a thing is said to want a timer of its own ("the beans want one too, five minutes")
+WANTING = ("want", "wants", "need", "needs", "could use", "could do with", "should get", "gets", "get")
 ANOTHER = ("another", "another 1", "1 more", "a second 1", "another timer", "a new 1", "a second timer", "1",
            "add another", "add another 1", "add another timer", "add 1 more", "and 1", "start another", "set another")
 
