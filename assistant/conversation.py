@@ -991,7 +991,8 @@ def _newest_fitting(said: str, calls: Calls, vocabulary: Vocabulary, before: lis
     asked and read back is that setting ("what's the radiator set to", "18 degrees", "a degree more than that")."""
     owning = [call for call in calls if REPLACES["number"].get(call["name"]) in call["arguments"]] \
         if BARE_VALUE.match(said) and re.fullmatch(r"\d+(?:\.\d+)?", said) else []
-    for call in reversed(owning or [_setting_read(call, before[turn]) for call, turn in zip(calls, calls.turns)]):
+    read_back = [_setting_read(call, before[turn], vocabulary) for call, turn in zip(calls, calls.turns)]
+    for call in reversed(owning or read_back):
         changed = _stepped(said, call) or _alarm_step(said, call) or _new_value(said, call, vocabulary)
         if changed:
             return changed
@@ -1004,12 +1005,13 @@ def _newest_fitting(said: str, calls: Calls, vocabulary: Vocabulary, before: lis
     return None
 
 
-def _setting_read(call: dict, reply: dict) -> dict:
-    """A heater's state asked, and its reply saying one temperature: the heater set to it, the setting a step goes on
-    from; any other call as it is."""
+def _setting_read(call: dict, reply: dict, vocabulary: Vocabulary) -> dict:
+    """A heater's state asked (a climate of the user's home, or a heater's word), and its reply saying one
+    temperature: the heater set to it, the setting a step goes on from; any other call as it is."""
+    name = str(call["arguments"].get("name", "")).replace("_", " ")
     numbers = NUMBER_SAID.findall(content_text(reply))
-    if call["name"] != "get_state" or not HEATER.search(str(call["arguments"].get("name", ""))) or len(numbers) != 1 \
-            or "degree" not in content_text(reply):
+    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None
+    if call["name"] != "get_state" or not heater or len(numbers) != 1 or "degree" not in content_text(reply):
         return call
     return {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"], "degrees": float(numbers[0])}}
 
@@ -1186,7 +1188,7 @@ def _new_value_of(said: str, calls: Calls, vocabulary: Vocabulary, before: list[
     if match is None:
         return None
     for call, turn in reversed(list(zip(calls, calls.turns))):
-        call = _setting_read(call, before[turn])
+        call = _setting_read(call, before[turn], vocabulary)
         if _is_named(match.group("thing"), call):
             return _new_value(f"make it {match.group('new')}", call, vocabulary)
     return None
