@@ -31,7 +31,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  READING_CHANGES, READING_QUALITIES, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
+                                  READING_CHANGES, READING_QUALITIES, REASON_SUBJECTS, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
@@ -155,7 +155,7 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^{_N} more$", "what is {x} plus {n}"),
     (rf"^(?:multiply|times) {_THAT} by {_N}$", "what is {x} times {n}"),
     (rf"^(?:times|multiplied by) {_N}$", "what is {x} times {n}"),
-    (rf"^(?:divide|split|share) {_THAT} (?:by|into|between|among) {_N}(?: [a-z]+)?$", "what is {x} divided by {n}"),
+    (rf"^(?:divide|split|share) {_THAT} (?:(?:by|into|between|among) )?{_N}(?: [a-z]+){{0,2}}$", "what is {x} divided by {n}"),
     (rf"^divided by {_N}$", "what is {x} divided by {n}"),
     (rf"^(?:what's |what is |what does )?{_THAT} (?P<op>plus|minus|times|divided by|multiplied by)(?: by)? {_N}(?: make| come to| give)?$",
      "what is {x} {op} {n}"),
@@ -287,7 +287,8 @@ ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:t
                            rf"|^(?:and )?(?:another|a|1 more|add a|add another) (?P<length>\d+(?:\.\d+)?) seconds? "
                            r"(?:1|timer)(?: please| then)?$")
 # or said as what a thing wants, by its label ("the beans want one too, 5 minutes")
-WANTS_ANOTHER = re.compile(rf"^(?:and )?(?:the |my )?(?P<label>[a-z]+(?: [a-z]+)?) (?:{'|'.join(WANTING)}) "
+WANTS_ANOTHER = re.compile(rf"^(?:and )?(?:the |my )?(?!(?:{'|'.join(REASON_SUBJECTS)})\b)(?P<label>[a-z]+(?: [a-z]+)?) "
+                           rf"(?:{'|'.join(WANTING)}) "
                            rf"(?:{'|'.join(ANOTHER)})(?: too| as well)?(?: for)? (?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)$")
 MULTIPLE = re.compile(rf"^(?:(?:make|give|set|put) )?(?:{_WHAT} |the (?P<thing>[a-z ]+?) )?(?:needs |wants |takes |for |to |at )?"
                       rf"(?P<times>{'|'.join(MULTIPLES)}) as (?P<what>{'|'.join(MULTIPLIED)})(?: please)?$"

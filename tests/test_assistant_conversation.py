@@ -2202,6 +2202,14 @@ def test_a_label_said_to_want_a_timer_too_starts_one_of_that_label():
     history = [user("start a sausages timer for twenty minutes"), called("start_timer", name="sausages", seconds=1200),
                user("the beans want one too, five minutes")]
     assert resolved(history) == "start a beans timer for 300 seconds"
+    history[-1] = user("i want one too, five minutes")             # a person is no timer's label
+    assert "i timer" not in str(resolved(history))
+
+
+@pytest.mark.parametrize("follow_up, divisor", [("split it 3 ways", 3), ("share that between 4 of us", 4)])
+def test_a_result_split_is_divided(follow_up, divisor):
+    history = [user("what's 12 times 5"), called("calculate", expression="12*5"), user(follow_up)]
+    assert resolved(history) == f"what is 60 divided by {divisor}"
 
 
 def test_the_alarm_pushed_to_a_time_keeps_its_period_unsaid():
