@@ -26,7 +26,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
                                   DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
-                                  GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+                                  GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, HOLDING, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
@@ -260,10 +260,11 @@ UNDO = re.compile(rf"^(?:(?:{'|'.join(ASKING)}) )*(?:(?:{'|'.join(UNDOING)})(?: 
                   rf"(?:{'|'.join(AS_IT_WAS)}))(?: before)?(?: please)?$")
 LEAVE = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}) )*(?:just |you can |please )?(?:{'|'.join(LEAVING)}) "
                    rf"(?P<what>{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}})"
-                   r"(?: (?:on|off|open|closed|shut|locked|unlocked|alone|be|as it is|as they are|like that|then|"
+                   rf"(?: (?:on|off|open|closed|shut|locked|unlocked|alone|be|{'|'.join(HOLDING)}|then|now|"
                    r"for now|please|running|going))*$"
                    rf"|^(?:(?:{'|'.join(AGREEING)}) )*(?:{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}}) (?:{'|'.join(STAYING)})"
                    r"(?: (?:on|off|open|closed|shut|locked|unlocked|as it is|then|for now))*$")
+HELD = re.compile(rf"\b(?:{'|'.join(HOLDING)})\b")
 SAME_AGAIN = re.compile(rf"^(?:{'|'.join(AGAIN)})(?: please)?$")
 SAME_AGAIN_WITH = re.compile(rf"^(?:{'|'.join(AGAIN)}),? (?:{'|'.join(AGAIN_WITH)}) (?P<new>.+?)(?: please| instead)?$")
 TOO_MUCH_SAID = re.compile(rf"^(?:{'|'.join(TOO_MUCH_SUBJECTS)}) (?:(?:a bit|a little|way|far|much|still) )?too "
@@ -1733,9 +1734,15 @@ def _turned_down(calls: list[dict], i: int) -> bool:
     return after is not None and after["name"] == "confirm" and after["arguments"].get("answer") != "yes"
 
 
-def _left(said: str, calls: list[dict]) -> Declined | None:
-    """ "fine, leave it off", "leave the other one": asks for nothing, so nothing is called."""
-    return Declined("Okay, I'll leave it.") if LEAVE.match(said) and calls else None
+def _left(said: str, calls: list[dict]) -> str | Declined | None:
+    """ "fine, leave it off", "leave the other one": asks for nothing, so nothing is called; "leave it where it is"
+    just after a cover was set moving: it stops there."""
+    if not LEAVE.match(said) or not calls:
+        return None
+    newest = calls[-1]
+    if newest["name"] == "set_cover" and newest["arguments"].get("action") in ("open", "close") and HELD.search(said):
+        return request_for(_with(newest, "action", "stop"))
+    return Declined("Okay, I'll leave it.")
 
 
 def _undone(said: str, calls: list[dict]) -> str | Declined | None:

@@ -331,6 +331,8 @@ UNDO_WHAT = ("the last thing", "the last 1", "the last change", "what you just d
 ASKING = ("can you", "could you", "please", "just", "actually", "then")
 # Leaving a thing as it is ("fine, leave it off", "leave the other one"): no call
 LEAVING = ("leave", "don't touch", "do not touch", "let")
+# Words that leave a thing where it is now ("leave it where it is"): a cover still moving stops there
+HOLDING = ("where it is", "where they are", "right there", "there", "as it is", "as they are", "like that")
 # and a thing said to stay as it is ("it can stay on")
 STAYING = ("can stay", "should stay", "will stay", "stays", "can stay as it is", "is fine as it is", "is fine")
 AGREEING = ("fine", "ok", "okay", "right", "good", "great", "cool", "alright", "that's fine", "that's ok", "no", "nah")

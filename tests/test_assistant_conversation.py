@@ -2216,3 +2216,11 @@ def test_the_alarm_pushed_to_a_time_keeps_its_period_unsaid():
     history = [user("wake me at six thirty"), called("set_alarm", hour=6, minute=30),
                user("what day is it today"), called("get_date"), user("oh it's saturday, push the alarm to eight then")]
     assert resolved(history) == "set an alarm for 8"
+
+
+def test_a_cover_left_where_it_is_just_after_it_was_set_moving_stops_there(lexicon):
+    history = [user("open the boathouse door"), called("set_cover", name="boathouse door", action="open"),
+               user("leave it where it is now, that's enough room")]
+    assert resolved(history, lexicon) == "stop the boathouse door"
+    history[-1] = user("leave it open")                    # a state said: nothing to do
+    assert declined(history, lexicon) == "Okay, I'll leave it."
