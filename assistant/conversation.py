@@ -26,15 +26,15 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
                                   DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
-                                  GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, JOINING_WORDS,
+                                  GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, HOLDING, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  READING_CHANGES, READING_QUALITIES, RESTORING, SAID_PLACE, SAID_VALUE, SELF_CORRECTING,
+                                  READING_CHANGES, READING_QUALITIES, REASON_SUBJECTS, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
-                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS)
+                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
@@ -57,6 +57,8 @@ FOLLOW_UPS = [re.compile(p) for p in (
     r"^(?:and |so )?(?:what's|what is|how much is|how many is) (?:that|it|this) in (?P<new>.+?)$",
     # a unit alone ("in fahrenheit?", "in metres please"): the newest number the unit can be said of, in it
     rf"^(?:(?:so|ok|okay|now) )?in (?P<new>{_UNIT_SAID})(?: please| then| instead)?$",
+    # the same asked of another part, said after it ("now do 250 grams the same way", "and the parlour lights, same")
+    r"^(?:and |now |ok |okay |so )?(?:do |try )?(?P<new>.+?) (?:the )?same(?: way| again| thing)?(?: please| too)?$",
     r"^and (?:also )?(?:in |for |on |to )?(?P<new>.+?)(?: please| too| as well)?$",
     r"^(?:also |now )?(?P<new>.+?) (?:too|as well)(?: please)?$",
     r"^also (?:in |for |on |to )?(?P<new>.+?)(?: please)?$",
@@ -71,8 +73,12 @@ FOLLOW_UPS = [re.compile(p) for p in (
 )]
 # A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"),
 # or for the alarm ("make the alarm quarter past"): the newest call the value fits, with the value changed
-NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring) (?:it|that|this|(?P<alarm>the alarm))(?: back)? "
+NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring|push|shift) (?:it|that|this|(?P<alarm>the alarm))(?: back)? "
                        r"(?:to |at |for |on |up to |down to )?(?P<new>.+?)(?: instead| then| please)*$")
+# or for a thing the conversation acted on, said by its words ("the radiator, make it 19 instead": "make the
+# radiator 19")
+NEW_VALUE_OF = re.compile(r"^(?:make|change|put|set|move|turn|bring|push|shift) (?P<thing>the [a-z ]+?) "
+                          r"(?:to |at |up to |down to )?(?P<new>\d+(?:\.\d+)?(?: percent| degrees?)?)(?: instead| then| please)*$")
 # or a number said alone ("that's too much, 30 please", "back to 40", "down to 15")
 BARE_VALUE = re.compile(r"^(?:just |maybe |try |say )?(?:(?:go |put |set )?back )?(?:(?:up |down )?to |at )?"
                         r"(?P<new>\d+(?:\.\d+)?(?: percent| degrees)?)(?: instead| then| please)*$")
@@ -120,6 +126,7 @@ OFFERED_HELP = re.compile(rf"^(?:{'|'.join(OFFERS_OF_HELP)})\b")
 _CORRECTABLE = r"\d+(?:\.\d+)?|on|off|up|down|brighter|dimmer|warmer|cooler|higher|lower|open|close"
 SELF_CORRECTED = re.compile(rf"\b(?P<old>{_CORRECTABLE}) (?:(?:{'|'.join(SELF_CORRECTING)}) )+(?P<new>{_CORRECTABLE})$")
 VALUE_SAID = re.compile(rf"\b(?:{'|'.join(SAID_VALUE)})\b")
+RESULT_SAID = re.compile(rf"\b(?:{'|'.join(SAID_RESULT)})\b")
 NUMBER_SAID = re.compile(r"-?\d+(?:\.\d+)?")
 COMPARED = re.compile(rf"\bthe (?P<way>{'|'.join(w for ways in READING_COMPARATIVES.values() for w in ways)}) "
                       r"(?:1|room|place|area|spot)\b")
@@ -132,7 +139,7 @@ STEP_SKILLS = {"change_brightness", "change_level"}
 # pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
 _N = r"(?P<n>\d+(?:\.\d+)?)"
 _RESULT = r"(?:answer|result|number)"
-_THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) {_RESULT}(?: from before| from earlier| you gave me| you gave| you said| before| earlier)*)"
+_THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) (?:earlier |last |previous |first )?{_RESULT}(?: from before| from earlier| you gave me| you gave| you said| before| earlier)*)"
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
     (rf"^triple {_THAT}$|^{_THAT} tripled$", "what is {x} times 3"),
@@ -148,7 +155,7 @@ ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^{_N} more$", "what is {x} plus {n}"),
     (rf"^(?:multiply|times) {_THAT} by {_N}$", "what is {x} times {n}"),
     (rf"^(?:times|multiplied by) {_N}$", "what is {x} times {n}"),
-    (rf"^(?:divide|split) {_THAT} (?:by|into) {_N}$", "what is {x} divided by {n}"),
+    (rf"^(?:divide|split|share) {_THAT} (?:(?:by|into|between|among) )?{_N}(?: [a-z]+){{0,2}}$", "what is {x} divided by {n}"),
     (rf"^divided by {_N}$", "what is {x} divided by {n}"),
     (rf"^(?:what's |what is |what does )?{_THAT} (?P<op>plus|minus|times|divided by|multiplied by)(?: by)? {_N}(?: make| come to| give)?$",
      "what is {x} {op} {n}"),
@@ -174,6 +181,8 @@ STEP_DOWN = set(STEP_WAYS["down"])
 CLOCK = re.compile(r"(?:(?:\d{1,2}|quarter|half) (?:past|to) \d{1,2}|\d{1,2}(?: \d{2})?)(?: (?:am|pm|o'clock))?")
 # A timer said as what a thing owns: "cancel its timer" (the thing said before it)
 OWNED_TIMER = re.compile(r"\b(?:its|their) timer\b")
+# and one pointed at ("how's that timer doing"): the timer the conversation started last
+POINTED_TIMER = re.compile(r"\b(?:that|this) timer\b")
 # "in there", "out there": the place the conversation last acted in or asked about
 THERE = re.compile(rf"\b(?:{'|'.join(SAID_PLACE)})\b")
 # "the hall one", "the tea one": the thing the conversation used in that room, or the timer of that name
@@ -251,10 +260,11 @@ UNDO = re.compile(rf"^(?:(?:{'|'.join(ASKING)}) )*(?:(?:{'|'.join(UNDOING)})(?: 
                   rf"(?:{'|'.join(AS_IT_WAS)}))(?: before)?(?: please)?$")
 LEAVE = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}) )*(?:just |you can |please )?(?:{'|'.join(LEAVING)}) "
                    rf"(?P<what>{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}})"
-                   r"(?: (?:on|off|open|closed|shut|locked|unlocked|alone|be|as it is|as they are|like that|then|"
+                   rf"(?: (?:on|off|open|closed|shut|locked|unlocked|alone|be|{'|'.join(HOLDING)}|then|now|"
                    r"for now|please|running|going))*$"
                    rf"|^(?:(?:{'|'.join(AGREEING)}) )*(?:{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}}) (?:{'|'.join(STAYING)})"
                    r"(?: (?:on|off|open|closed|shut|locked|unlocked|as it is|then|for now))*$")
+HELD = re.compile(rf"\b(?:{'|'.join(HOLDING)})\b")
 SAME_AGAIN = re.compile(rf"^(?:{'|'.join(AGAIN)})(?: please)?$")
 SAME_AGAIN_WITH = re.compile(rf"^(?:{'|'.join(AGAIN)}),? (?:{'|'.join(AGAIN_WITH)}) (?P<new>.+?)(?: please| instead)?$")
 TOO_MUCH_SAID = re.compile(rf"^(?:{'|'.join(TOO_MUCH_SUBJECTS)}) (?:(?:a bit|a little|way|far|much|still) )?too "
@@ -277,6 +287,10 @@ ANOTHER_TIMER = re.compile(rf"^(?:and )?(?:{'|'.join(ANOTHER)}) (?:for )?(?:(?:t
                            r"(?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)?(?: please| then)?$"
                            rf"|^(?:and )?(?:another|a|1 more|add a|add another) (?P<length>\d+(?:\.\d+)?) seconds? "
                            r"(?:1|timer)(?: please| then)?$")
+# or said as what a thing wants, by its label ("the beans want one too, 5 minutes")
+WANTS_ANOTHER = re.compile(rf"^(?:and )?(?:the |my )?(?!(?:{'|'.join(REASON_SUBJECTS)})\b)(?P<label>[a-z]+(?: [a-z]+)?) "
+                           rf"(?:{'|'.join(WANTING)}) "
+                           rf"(?:{'|'.join(ANOTHER)})(?: too| as well)?(?: for)? (?P<n>\d+(?:\.\d+)?)(?P<unit> seconds)$")
 MULTIPLE = re.compile(rf"^(?:(?:make|give|set|put) )?(?:{_WHAT} |the (?P<thing>[a-z ]+?) )?(?:needs |wants |takes |for |to |at )?"
                       rf"(?P<times>{'|'.join(MULTIPLES)}) as (?P<what>{'|'.join(MULTIPLIED)})(?: please)?$"
                       rf"|^(?P<verb>{'|'.join(MULTIPLES)}) (?:{_WHAT}|the (?P<named>[a-z ]+?))(?: please)?$")
@@ -754,6 +768,9 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
     named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
                       for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
+    valued = _new_value_of(core, calls, vocabulary, history[:-1]) if calls and not asked else None
+    if valued is not None:
+        return [{"role": "user", "content": valued}]
     acted = _acted_on(calls)
     if acted is not None and acted["name"] in STEP_SKILLS and STEP_AGAIN.match(core):
         return [{"role": "user", "content": request_for(acted)}]
@@ -816,11 +833,18 @@ def _pointed_at(said: str, vocabulary: Vocabulary) -> str:
 
 def _timer_owned(said: str, calls: list[dict]) -> str:
     """ "the gravy's thickened, cancel its timer", "the potatoes are done, cancel their timer": the timer of what the
-    words before name, when it is one timer the conversation set; the words unchanged otherwise."""
-    owned = OWNED_TIMER.search(said.lower())
+    words before name, when it is one timer the conversation set; "how's that timer doing": the newest timer the
+    conversation started; the words unchanged otherwise."""
+    lowered = said.lower()
+    owned = OWNED_TIMER.search(lowered)
+    pointed = POINTED_TIMER.search(lowered)
+    newest = _newest_timer(calls)
+    # (a reference the pronoun rules read, "cancel that timer", is theirs: _pronoun)
+    if owned is None and pointed is not None and newest is not None and REFERRING.search(normalize_request(said)) is None:
+        return said[:pointed.start()] + target_of(newest).words + said[pointed.end():]
     if owned is None:
         return said
-    words = set(re.findall(r"[a-z]+", said[:owned.start()].lower().replace("'s", "")))
+    words = set(re.findall(r"[a-z]+", lowered[:owned.start()].replace("'s", "")))
     labels = {str(call["arguments"]["name"]).replace("_", " ") for call in calls
               if call["name"] in TIMER_SKILLS and call["arguments"].get("name")}
     named = [label for label in labels if {label, label + "s", label + "es"} & words]
@@ -858,8 +882,13 @@ def _readings_said(history: list[dict]) -> list[tuple[str, str, float, str]]:
 
 def _value_said(said: str, history: list[dict]) -> str:
     """ "set the thermostat to that temperature", "whatever you just said": the value of the assistant's newest
-    reading in their place; the words unchanged when there is none."""
+    reading in their place; "a timer for that many seconds": the newest sum's result; the words unchanged when
+    there is none."""
     normal = normalize_request(said)
+    sums = [call for call in calls_of_history(history[:-1]) if call["name"] == "calculate"]
+    result = _result(sums[-1]) if sums else None
+    if RESULT_SAID.search(normal) and result is not None:
+        return RESULT_SAID.sub(result, normal, count=1)
     readings = _readings_said(history[:-1])
     if not VALUE_SAID.search(normal) or not readings:
         return said
@@ -902,10 +931,10 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)
-    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary) or _another(bare, calls) \
+    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary, before) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
         or _reading_asked(bare, calls) \
-        or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary) \
+        or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _completed(bare, calls, vocabulary) \
@@ -956,14 +985,16 @@ def _acted_on(calls: list[dict]) -> dict | None:
     return next((call for call in reversed(calls) if (target := target_of(call)) is not None and not target.timer), None)
 
 
-def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+def _newest_fitting(said: str, calls: Calls, vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """A step or a new value for the newest call it fits, any number of calls back: a step in degrees fits a
     thermostat, a clock time an alarm, a length a timer, a number a setting ("set the thermostat to 20", a timer,
     "a degree warmer": the thermostat; "a lock cannot be 20 degrees"). A number alone ("and 25?") is the newest
-    call's that has a number of its own (a conversion's value), past a switch that has none."""
+    call's that has a number of its own (a conversion's value), past a switch that has none. A heater's setting
+    asked and read back is that setting ("what's the radiator set to", "18 degrees", "a degree more than that")."""
     owning = [call for call in calls if REPLACES["number"].get(call["name"]) in call["arguments"]] \
         if BARE_VALUE.match(said) and re.fullmatch(r"\d+(?:\.\d+)?", said) else []
-    for call in reversed(owning or calls):
+    read_back = [_setting_read(call, before[turn], vocabulary) for call, turn in zip(calls, calls.turns)]
+    for call in reversed(owning or read_back):
         changed = _stepped(said, call) or _alarm_step(said, call) or _new_value(said, call, vocabulary)
         if changed:
             return changed
@@ -974,6 +1005,17 @@ def _newest_fitting(said: str, calls: list[dict], vocabulary: Vocabulary) -> str
             and isinstance(timer["arguments"].get("seconds"), (int, float)):
         return request_for(_with(timer, "seconds", float(match.group("new")) * _unit_of(timer["arguments"]["seconds"])))
     return None
+
+
+def _setting_read(call: dict, reply: dict, vocabulary: Vocabulary) -> dict:
+    """A heater's state asked (a climate of the user's home, or a heater's word), and its reply saying one
+    temperature: the heater set to it, the setting a step goes on from; any other call as it is."""
+    name = str(call["arguments"].get("name", "")).replace("_", " ")
+    numbers = NUMBER_SAID.findall(content_text(reply))
+    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None
+    if call["name"] != "get_state" or not heater or len(numbers) != 1 or "degree" not in content_text(reply):
+        return call
+    return {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"], "degrees": float(numbers[0])}}
 
 
 def _on_result(said: str, calls: list[dict]) -> str | None:
@@ -990,11 +1032,16 @@ def _on_result(said: str, calls: list[dict]) -> str | None:
                         for later in calls[last + 1:] for value in later["arguments"].values())
     if last != len(calls) - 1 and not THE_ANSWER.search(said) and (match.groupdict() or numbers_after):
         return None
+    result = _result(calls[last])
+    return request.format(x=result, **match.groupdict()) if result is not None else None
+
+
+def _result(call: dict) -> str | None:
+    """A calculation's result as said; None when its expression does not calculate."""
     try:
-        result = format_number(calculate(str(calls[last]["arguments"].get("expression", ""))))
+        return format_number(calculate(str(call["arguments"].get("expression", ""))))
     except CalculationError:
         return None
-    return request.format(x=result, **match.groupdict())
 
 
 def _stepped(said: str, call: dict) -> str | None:
@@ -1134,6 +1181,19 @@ def _new_value(said: str, call: dict, vocabulary: Vocabulary) -> str | None:
         return None
     changed = _with(call, key, read[1]) if key else {}
     return request_for(changed) if changed else None
+
+
+def _new_value_of(said: str, calls: Calls, vocabulary: Vocabulary, before: list[dict]) -> str | None:
+    """ "make the radiator 19 instead": the newest call on the thing its words name (_is_named), with the value
+    changed; None when no call of the conversation acted on it."""
+    match = NEW_VALUE_OF.match(FILLERS.sub("", said))
+    if match is None:
+        return None
+    for call, turn in reversed(list(zip(calls, calls.turns))):
+        call = _setting_read(call, before[turn], vocabulary)
+        if _is_named(match.group("thing"), call):
+            return _new_value(f"make it {match.group('new')}", call, vocabulary)
+    return None
 
 
 def _placed_back(said: str, calls: list[dict], vocabulary: Vocabulary, before: list[dict]) -> str | None:
@@ -1452,9 +1512,13 @@ def _unknown_part(new: str, calls: list[dict], vocabulary: Vocabulary) -> Declin
 
 
 def _kind_in_area(new: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
-    """ "and the lights in the billiard room too": the newest call on that kind of thing (its device, or a name
-    that is the kind or ends in it), in that area or room."""
+    """ "and the lights in the billiard room too", "and the parlour lights": the newest call on that kind of thing
+    (its device, or a name that is the kind or ends in it), in that area or room."""
     kind, _, place = re.sub(r"^(?:the|my|our|all the) ", "", new).partition(" in ")
+    words = kind.split()
+    if not place:          # the place said first: its longest run of words that is an area or a room
+        place, kind = next(((" ".join(words[:i]), " ".join(words[i:])) for i in range(len(words) - 1, 0, -1)
+                            if (vocabulary.read(" ".join(words[:i])) or ("",))[0] in ("area", "room")), ("", kind))
     read = vocabulary.read(place)
     if not kind or read is None or read[0] not in ("area", "room"):
         return None
@@ -1670,9 +1734,15 @@ def _turned_down(calls: list[dict], i: int) -> bool:
     return after is not None and after["name"] == "confirm" and after["arguments"].get("answer") != "yes"
 
 
-def _left(said: str, calls: list[dict]) -> Declined | None:
-    """ "fine, leave it off", "leave the other one": asks for nothing, so nothing is called."""
-    return Declined("Okay, I'll leave it.") if LEAVE.match(said) and calls else None
+def _left(said: str, calls: list[dict]) -> str | Declined | None:
+    """ "fine, leave it off", "leave the other one": asks for nothing, so nothing is called; "leave it where it is"
+    just after a cover was set moving: it stops there."""
+    if not LEAVE.match(said) or not calls:
+        return None
+    newest = calls[-1]
+    if newest["name"] == "set_cover" and newest["arguments"].get("action") in ("open", "close") and HELD.search(said):
+        return request_for(_with(newest, "action", "stop"))
+    return Declined("Okay, I'll leave it.")
 
 
 def _undone(said: str, calls: list[dict]) -> str | Declined | None:
@@ -1713,14 +1783,14 @@ def _undone_thing(said: str, changes: list[dict]) -> dict | None:
     return None
 
 
-def _again(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+def _again(said: str, calls: Calls, vocabulary: Vocabulary, before: list[dict]) -> str | None:
     """ "same again": the newest call once more, when it is one a request can be said for; "same again but 10
     minutes": the newest call the new value fits, with it; "how about now": the newest reading (a sensor, a thing's
     state, a timer's time left) once more."""
     if SAME_AGAIN.match(said):
         return request_for(calls[-1])
     if (match := SAME_AGAIN_WITH.match(said)) is not None:
-        return _newest_fitting(f"make it {match.group('new')}", calls, vocabulary)
+        return _newest_fitting(f"make it {match.group('new')}", calls, vocabulary, before)
     if ASKED_AGAIN_NOW.match(said):
         read = next((call for call in reversed(calls) if call["name"] in SKILLS and SKILLS[call["name"]].reads), None)
         return request_for(read) if read is not None else None
@@ -1733,13 +1803,14 @@ def _newest_timer(calls: list[dict]) -> dict | None:
 
 
 def _another(said: str, calls: list[dict]) -> str | None:
-    """ "another one for 10", "another one for the garlic bread, 5 minutes": one more timer, for the length said,
-    in the newest timer's unit when none is said ("timer for 5 minutes", "another one for 10": 10 minutes)."""
-    match = ANOTHER_TIMER.match(said)
+    """ "another one for 10", "another one for the garlic bread, 5 minutes", "the beans want one too, 5 minutes":
+    one more timer, for the length said, in the newest timer's unit when none is said ("timer for 5 minutes",
+    "another one for 10": 10 minutes)."""
+    match = ANOTHER_TIMER.match(said) or WANTS_ANOTHER.match(said)
     timer = _newest_timer(calls)
     if not match or timer is None or not isinstance(timer["arguments"].get("seconds"), (int, float)):
         return None
-    if match.group("length"):             # "and a 10 minute one"
+    if match.groupdict().get("length"):             # "and a 10 minute one"
         return request_for({"name": "set_timer", "arguments": {"seconds": match.group("length")}})
     seconds = float(match.group("n")) * (1 if match.group("unit") else _unit_of(timer["arguments"]["seconds"]))
     label = re.sub(r"\b(?:1|timer|for)\b", "", match.group("label") or "").strip() or None

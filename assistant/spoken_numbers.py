@@ -151,14 +151,15 @@ def _numbers_to_digits(words: list[str]) -> list[str]:
             out.append("1")
             i += 1
             continue
-        # "and a half" after a number or a counted unit: "two and a half", "an hour and a quarter"
+        # "and a half" after a number or a counted unit: "two and a half", "an hour and a quarter", and after one
+        # of a unit ("a degree and a half")
         used, part = next(((len(p), value) for value, said in AND_A_FRACTION.items() for p in said
                            if tuple(words[i:i + len(p)]) == p), (0, 0.0))
-        if used and out and (_is_number(out[-1]) or (len(out) >= 2 and _is_number(out[-2]))):
+        if used and out and (_is_number(out[-1]) or (len(out) >= 2 and (_is_number(out[-2]) or out[-2] in ("a", "an")))):
             if _is_number(out[-1]):
                 out[-1] = _format(float(out[-1]) + part)
             else:
-                out[-2] = _format(float(out[-2]) + part)
+                out[-2] = _format((float(out[-2]) if _is_number(out[-2]) else 1) + part)
             i += used
             continue
         if w in NUMBER_WORDS:

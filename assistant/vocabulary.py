@@ -331,6 +331,8 @@ UNDO_WHAT = ("the last thing", "the last 1", "the last change", "what you just d
 ASKING = ("can you", "could you", "please", "just", "actually", "then")
 # Leaving a thing as it is ("fine, leave it off", "leave the other one"): no call
 LEAVING = ("leave", "don't touch", "do not touch", "let")
+# Words that leave a thing where it is now ("leave it where it is"): a cover still moving stops there
+HOLDING = ("where it is", "where they are", "right there", "there", "as it is", "as they are", "like that")
 # and a thing said to stay as it is ("it can stay on")
 STAYING = ("can stay", "should stay", "will stay", "stays", "can stay as it is", "is fine as it is", "is fine")
 AGREEING = ("fine", "ok", "okay", "right", "good", "great", "cool", "alright", "that's fine", "that's ok", "no", "nah")
@@ -352,6 +354,8 @@ TOO_MUCH = {"bright": "dimmer", "dark": "brighter", "dim": "brighter", "hot": "c
             "cold": "warmer", "cool": "warmer", "chilly": "warmer"}
 TOO_MUCH_SUBJECTS = ("that's", "that is", "it's", "it is", "they're", "they are", "those are", "thats", "its")
 # One more timer ("another one for 10", "and another for 12")
+# Words with which a thing is said to want a timer of its own ("the beans want one too, five minutes")
+WANTING = ("want", "wants", "need", "needs", "could use", "could do with", "should get", "gets", "get")
 ANOTHER = ("another", "another 1", "1 more", "a second 1", "another timer", "a new 1", "a second timer", "1",
            "add another", "add another 1", "add another timer", "add 1 more", "and 1", "start another", "set another")
 
@@ -413,6 +417,8 @@ SELF_CORRECTING = ("no", "sorry", "wait", "i mean", "i meant", "or rather", "act
 SAID_VALUE = ("that temperature", "the same temperature", "that same temperature", "that number", "the same number",
               "whatever you just said", "whatever you said", "what you just said", "what you said", "that reading",
               "that value")
+# Words that say the result of the conversation's newest sum as a number ("a timer for that many seconds")
+SAID_RESULT = ("that many", "that number of")
 # A place said as the one the conversation was just in ("the tv in that same room", "the fan up there")
 SAID_PLACE = ("in there", "out there", "up there", "down there", "over there", "in that room", "in the same room",
               "in that same room", "in that 1", "in the same 1")

@@ -2143,3 +2143,84 @@ def test_a_heating_word_is_the_users_thermostat_the_conversation_set(lexicon, fo
                user("turn on the jukebox"), called("switch_device", name="jukebox", state="on"),
                user("what time is it"), called("get_time"), user(follow_up)]
     assert resolved(history, lexicon) == read_as
+
+
+def test_a_heaters_setting_read_back_is_what_a_step_goes_on_from(lexicon):
+    history = [user("what's the radiant panel set to"),
+               {"role": "assistant", "content": "The radiant panel is set to 18 degrees.", "tool_calls": [
+                   {"type": "function", "function": {"name": "get_state", "arguments": json.dumps({"name": "radiant panel"})}}]},
+               user("hmm, one and a half degrees more than that")]
+    assert resolved(history, lexicon) == "set the radiant panel to 19.5 degrees"
+
+
+def test_a_unit_and_a_half_is_one_and_a_half_of_it(lexicon):
+    assert normalize_request("a degree and a half cooler") == "1.5 degree cooler"
+    history = [user("set the radiant panel to 20"), called("set_thermostat", name="radiant panel", degrees=20),
+               user("a degree and a half cooler than that please")]
+    assert resolved(history, lexicon) == "set the radiant panel to 18.5 degrees"
+
+
+@pytest.mark.parametrize("follow_up", ["and the gallery lights, same", "and the lights in the gallery, same",
+                                       "the gallery lights the same please"])
+def test_a_part_said_with_same_after_it_changes_that_part(lexicon, follow_up):
+    history = [user("turn on the lights in the snug"), called("switch_all", name="lights", area="snug", state="on"),
+               user(follow_up)]
+    assert resolved(history, lexicon) == "turn on all the lights in the gallery"
+
+
+def test_a_quantity_done_the_same_way_is_the_newest_conversion_of_its_unit_past_a_timer():
+    history = [user("how many ounces in 500 grams"), called("convert", value=500, **{"from": "g", "to": "oz"}),
+               user("set a timer for 3 minutes"), called("set_timer", seconds=180), user("now do 250 grams the same way")]
+    assert resolved(history) == "convert 250 grams to ounces"
+
+
+def test_that_many_and_that_earlier_answer_are_the_newest_sums_result():
+    history = [user("what's 15 times 4"), called("calculate", expression="15*4"),
+               user("put a timer on for that many seconds")]
+    assert resolved(history) == "put on a timer for 60 seconds"
+    history = [user("what's 24 times 15"), called("calculate", expression="24*15"), user("turn on the kitchen fan"),
+               called("set_device", device="fan", state="on", room="kitchen"),
+               user("split that earlier answer between 8 people, how much each")]
+    assert resolved(history) == "what is 360 divided by 8"
+
+
+def test_a_new_value_for_a_thing_said_by_a_word_of_its_name_is_the_things_newest_call(lexicon):
+    history = [user("set the radiant panel to 18"), called("set_thermostat", name="radiant panel", degrees=18),
+               user("is the salt lamp on"), called("get_state", name="salt lamp"),
+               user("and actually the panel, make it 19 instead")]
+    assert resolved(history, lexicon) == "set the radiant panel to 19 degrees"
+
+
+def test_that_timer_where_no_pronoun_rule_reads_it_is_the_newest_timer():
+    history = [user("set a timer for 8 minutes"), called("set_timer", seconds=480),
+               user("what's the temperature in the kitchen"), called("read_sensor", room="kitchen", kind="temperature"),
+               user("and how's that timer doing")]
+    assert resolved(history) == "how's the timer doing"
+
+
+def test_a_label_said_to_want_a_timer_too_starts_one_of_that_label():
+    history = [user("start a sausages timer for twenty minutes"), called("start_timer", name="sausages", seconds=1200),
+               user("the beans want one too, five minutes")]
+    assert resolved(history) == "start a beans timer for 300 seconds"
+    history[-1] = user("i want one too, five minutes")             # a person is no timer's label
+    assert "i timer" not in str(resolved(history))
+
+
+@pytest.mark.parametrize("follow_up, divisor", [("split it 3 ways", 3), ("share that between 4 of us", 4)])
+def test_a_result_split_is_divided(follow_up, divisor):
+    history = [user("what's 12 times 5"), called("calculate", expression="12*5"), user(follow_up)]
+    assert resolved(history) == f"what is 60 divided by {divisor}"
+
+
+def test_the_alarm_pushed_to_a_time_keeps_its_period_unsaid():
+    history = [user("wake me at six thirty"), called("set_alarm", hour=6, minute=30),
+               user("what day is it today"), called("get_date"), user("oh it's saturday, push the alarm to eight then")]
+    assert resolved(history) == "set an alarm for 8"
+
+
+def test_a_cover_left_where_it_is_just_after_it_was_set_moving_stops_there(lexicon):
+    history = [user("open the boathouse door"), called("set_cover", name="boathouse door", action="open"),
+               user("leave it where it is now, that's enough room")]
+    assert resolved(history, lexicon) == "stop the boathouse door"
+    history[-1] = user("leave it open")                    # a state said: nothing to do
+    assert declined(history, lexicon) == "Okay, I'll leave it."

@@ -354,6 +354,18 @@ async def test_a_new_value_in_a_unit_reaches_back_past_a_conversion(live_server)
     await client.close()
 
 
+async def test_that_many_is_the_newest_sums_result_past_another_skill(live_server):
+    """ "put a timer on for that many seconds" after a sum and a fan switched on: the sum's result, read from the
+    conversation's function_call items."""
+    client = await connect(live_server)
+
+    assert await the_call(client, "what's 15 times 4") == {"name": "calculate", "arguments": {"expression": "15*4"}}
+    assert (await the_call(client, "turn on the kitchen fan"))["name"] == "set_device"
+    assert await the_call(client, "put a timer on for that many seconds") == {
+        "name": "set_timer", "arguments": {"seconds": 60}}
+    await client.close()
+
+
 async def test_a_follow_up_works_on_the_last_result(live_server):
     """ "and double that", "take 18 off it": arithmetic on the result of the calculation before, read from the
     conversation's function_call items."""
