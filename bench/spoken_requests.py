@@ -172,8 +172,8 @@ class Transcripts:
     def evidence(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio) -> dict:
         """The server's final as stt.hear makes it: {"text", "words": [[word, probability], ...], "said": the same
         without the signs Whisper wrote (Heard.said_probabilities), "put_in": the names put in where the audio
-        preferred them (Heard.put_in), "guessed": {name: words heard in its place} for those only guessed} (no words: a doubted word of it cannot be said
-        back, so the run counts such finals)."""
+        preferred them (Heard.put_in), "guessed": {name: words heard in its place} for those only guessed} (no
+        words: a doubted word of it cannot be said back, so the run counts such finals)."""
         sound = audio()
         key = (voice, band, text, self._ear(stt, names, sound), f"hear {stt.final_hypotheses}")
         if key not in self.known:
