@@ -171,8 +171,9 @@ class Transcripts:
 
     def evidence(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio) -> dict:
         """The server's final as stt.hear makes it: {"text", "words": [[word, probability], ...], "said": the same
-        without the signs Whisper wrote (Heard.said_probabilities)} (no words: a doubted word of it cannot be said
-        back, so the run counts such finals)."""
+        without the signs Whisper wrote (Heard.said_probabilities), "put_in": the names put in where the audio
+        preferred them (Heard.put_in), "guessed": {name: words heard in its place} for those only guessed} (no
+        words: a doubted word of it cannot be said back, so the run counts such finals)."""
         sound = audio()
         key = (voice, band, text, self._ear(stt, names, sound), f"hear {stt.final_hypotheses}")
         if key not in self.known:
@@ -181,7 +182,8 @@ class Transcripts:
             self.seconds.setdefault((stt.model, stt.final_hypotheses), []).append(
                 (time.perf_counter() - started, time.process_time() - cpu))
             self.known[key] = {"text": heard.text, "words": [list(w) for w in heard.word_probabilities],
-                               "said": [list(w) for w in heard.said_probabilities]}
+                               "said": [list(w) for w in heard.said_probabilities], "put_in": list(heard.put_in),
+                               "guessed": dict(heard.guessed)}
             with self.path.open("a") as out:
                 out.write(json.dumps({"key": key, "heard": self.known[key]}) + "\n")
         return self.known[key]
@@ -290,12 +292,14 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     without_words += bool(final["text"]) and not final["words"]
                     rescored = hear_names(said_words(final["text"]), names[row["home"]])
                     evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
-                                     said_probabilities=tuple(map(tuple, final["said"])))
+                                     said_probabilities=tuple(map(tuple, final["said"])),
+                                     put_in=tuple(final.get("put_in", ())))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
                     doubted = rescored.doubted(evidence.doubted_words())
                     changes = rescored.doubted(evidence.doubted_change_words())
-                    by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed, unsure, numbers,
-                                                                     doubted, changes)
+                    guessed = {**final.get("guessed", {}), **rescored.guessed}
+                    by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, guessed, unsure, numbers, doubted,
+                                                                     changes)
                     if row["home"] in second_ears:
                         if named_words(rescored, names[row["home"]]) and not rescored.guessed:
                             grammar_heard = ""

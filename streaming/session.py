@@ -509,7 +509,7 @@ class Session:
         turn.job, turn.last_job_done = None, self._buffer_samples
         if priority == URGENT:
             text = self._with_home_names(text, heard.unsure_words(), heard.unsure_numbers(), heard.doubted_words(),
-                                         heard.doubted_change_words())
+                                         heard.doubted_change_words(), dict(heard.guessed))
             turn.latest = (audio.size, text)
             if audio.size >= turn.speech_end_samples:
                 turn.heard_wall = time.monotonic()
@@ -540,12 +540,12 @@ class Session:
 
     def _with_home_names(self, text: str, unsure: frozenset[str] = frozenset(),
                          unsure_numbers: frozenset[str] = frozenset(), doubted: frozenset[str] = frozenset(),
-                         doubted_change: frozenset[str] = frozenset()) -> str:
+                         doubted_change: frozenset[str] = frozenset(), guessed: dict[str, str] | None = None) -> str:
         """A final-quality transcript with the home's names put in for words that sound like them; a call to a
-        name only guessed asks first ("Did you mean the samovar?"): the tools hold the guesses, the words
-        the recogniser was unsure of (a timer is not named with them), the numbers and words it doubted (a call
-        made of one, or a timer named with one, is said back first; a change, below its own line), and that the
-        words were heard. Words Whisper writes otherwise ("at touch", "Can seal the timer") are put back as said
+        name only guessed (here, or by the recogniser against the audio: guessed) asks first ("Did you mean the
+        samovar?"): the tools hold the guesses, the words the recogniser was unsure of (a timer is not named with
+        them), the numbers and words it doubted (a call made of one, or a timer named with one, is said back first;
+        a change, below its own line), and that the words were heard. Words Whisper writes otherwise ("at touch", "Can seal the timer") are put back as said
         (voice.heard_text)."""
         text = said_words(text)
         if self.tools is not None:
@@ -555,7 +555,8 @@ class Session:
         if not names:
             return text
         hearing = hear_names(text, names)
-        self.tools.guessed_names, self.tools.doubted_words = hearing.guessed, hearing.doubted(doubted)
+        self.tools.guessed_names = {**(guessed or {}), **hearing.guessed}
+        self.tools.doubted_words = hearing.doubted(doubted)
         self.tools.doubted_change_words = hearing.doubted(doubted_change)
         return hearing.text
 
@@ -582,7 +583,7 @@ class Session:
         else:
             heard = await self.engines.transcription.final(audio, self._home_names())
             text = self._with_home_names(heard.text, heard.unsure_words(), heard.unsure_numbers(),
-                                         heard.doubted_words(), heard.doubted_change_words())
+                                         heard.doubted_words(), heard.doubted_change_words(), dict(heard.guessed))
         turn.transcript_wall = time.monotonic()
         item = self._item(turn.item_id)
         if item is not None:

@@ -7,7 +7,7 @@ from assistant.home import InMemoryHome
 from assistant.inventory import Inventory
 from assistant.tools import ToolRunner
 from discovered_home import discovery_messages
-from voice.heard_names import best_hypothesis, hear_names, named_words
+from voice.heard_names import best_hypothesis, hear_names, named_words, names_to_check
 
 
 def discovered_tools() -> ToolRunner:
@@ -199,3 +199,17 @@ async def test_a_name_spelt_for_doubted_words_is_doubted_and_a_switch_to_it_is_s
     assert states(tools) == {}
     tools.doubted_change_words = hearing.doubted(frozenset())
     assert await tools.run("switch_device", {"name": "samovar", "state": "on"}) == "Okay, the samovar is on."
+
+
+def test_the_names_offered_to_the_audio_are_those_that_sound_like_unresolved_words():
+    """names_to_check: the home's names put in for runs of words no request uses, the most alike first; words of
+    the name heard as said beside the run are taken with it ("billard room" for the billiard room)."""
+    offered = names_to_check("Turn on the billard room fan.", NAMES)
+    assert offered[0] == ("Turn on the billiard room fan.", "billiard room", "billard room")
+    assert 0 < len(offered) <= 4 and len({name for _, name, _ in offered}) == len(offered)
+    assert all(text.startswith("Turn on the ") for text, _, _ in offered)     # request words stay as heard
+    # a name heard as said, and nothing guessed: nothing to ask the audio
+    assert names_to_check("Turn on the billiard room fan.", NAMES) == []
+    assert names_to_check("Turn on the billard room fan.", ()) == []
+    # a guess is offered too, with the audio to decide it
+    assert ("Turn on the samovar.", "samovar", "sand mufaru") in names_to_check("Turn on the sand, mufaru.", NAMES)

@@ -12,7 +12,9 @@ from concurrent.futures import ThreadPoolExecutor
 import numpy as np
 import pytest
 
-from paused_speech import flite
+from assistant.home import InMemoryHome
+from assistant.tools import ToolRunner
+from paused_speech import espeak, flite
 from voice.audio import alaw_decode, alaw_encode, mulaw_decode, mulaw_encode, pcm16_to_float, resample
 from voice.stt import PHONE_OCTAVE_DROP, Heard, StableWords, WhisperSTT, trim_repeats
 from voice.tts import ClauseBuffer, CoquiTTS, KeptShort, normalize_for_speech, split_clauses
@@ -240,6 +242,25 @@ def test_a_sign_whisper_writes_onto_a_number_is_no_doubt_of_it(stt):
     heard = Heard("Mushroom lamp at 30%, please.", written, said_probabilities=said)
     assert heard.unsure_numbers() == frozenset() and heard.doubted_change_words() == frozenset()
     assert Heard(heard.text, written).unsure_numbers() == {"30"}
+
+
+def test_stt_asks_the_audio_which_of_the_homes_names_was_said(stt):
+    """A final that names none of the home's names, or only guesses one, is forced on its audio again with the
+    names that sound most like its words put in: a name the audio prefers clearly is put in, one it finds about as
+    likely is a guess the assistant asks about, and an unknown name stays as heard (espeak-ng and flite: the same
+    audio every run)."""
+    from made_up_home import made_up_inventory
+    from test_heard_names import NAMES as DISCOVERED
+
+    made_up = ToolRunner(InMemoryHome(inventory=made_up_inventory())).spoken_names()
+    taken = stt.hear(padded(espeak("turn on the samovar")), DISCOVERED)      # heard "Turn on the sand with fire."
+    assert words(taken.text) == ["turn", "on", "the", "samovar"] and taken.guessed == ()
+    assert taken.put_in == ("samovar",) and "samovar" not in taken.doubted_words()   # the audio chose it: no doubt
+    guessed = stt.hear(padded(espeak("start the kiln")), made_up)           # heard "Start the keel."
+    assert words(guessed.text) == ["start", "the", "kiln"] and guessed.guessed == (("kiln", "keel"),)
+    for unknown in (espeak("open the chapel blinds"), flite("switch off the porch light")):     # neither is here
+        heard = stt.hear(padded(unknown), made_up)
+        assert heard.put_in == () and heard.guessed == () and not {"roman", "picture"} & set(words(heard.text))
 
 
 def test_stt_keeps_word_probabilities_of_a_final_cut_by_repetition_trimming(stt):

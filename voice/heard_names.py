@@ -38,6 +38,9 @@ NEAR_LETTERS = 0.95   # letters' similarity above which any key is a spelling ("
 CLEAR_MARGIN = 0.03   # a second name this close to the best one makes the guess ambiguous: left as heard
 RESCORE_MARGIN = 0.15 # mean log-probability per token a hypothesis may trail the best one by and still win
 LONGEST_SPAN = 3      # heard words one name may stand for ("parlour agator" for "propagator")
+SOUNDS_CHECKED = 0.7  # _sounds from which a run of heard words and a name are checked against the audio (at 0.6 the
+                      # unknown "sauna", heard "sander", was guessed the side gate at 0.65)
+CHECKED_NAMES = 4     # names checked against the audio per final, the most alike first
 _HOMES_KEPT = 8       # homes whose names' own parts are kept (_own_parts), as the recogniser's prompts are
 # Words that carry the request, never a name: requests' verbs, articles, prepositions, numbers, units.
 REQUEST_WORDS = frozenset((Path(__file__).parent / "data" / "request_words.txt").read_text().split())
@@ -241,3 +244,47 @@ def best_hypothesis(hypotheses: list[tuple[str, float]], names: tuple[str, ...])
               if frame(text)[0] >= first[0] and frame(text)[1] == first[1] else -math.inf)
              for h, text in zip(heard, close)]
     return close[ranks.index(max(ranks))]
+
+
+def names_to_check(transcript: str, names: tuple[str, ...]) -> list[tuple[str, str, str]]:
+    """Where the transcript names none of the home's names, or only guesses one: the transcript with one of the
+    names put in for a run of words (up to LONGEST_SPAN) that no request uses and that sounds somewhat like it
+    (SOUNDS_CHECKED), the CHECKED_NAMES most alike, as (text, name, the words heard in its place). The recogniser
+    asks the audio which of these, or the transcript as heard, was said (voice.stt, WhisperSTT.hear): Metaphone
+    alone cannot tell "bunker" from "punkah" said, nor from "bunker" said."""
+    if not names:
+        return []
+    hearing = hear_names(transcript, names)
+    if named_words(hearing, names) and not hearing.guessed:
+        return []
+    tokens = transcript.split()
+    plain = [_plain(t) for t in tokens]
+    known = [n.split() for n in dict.fromkeys(n.lower() for n in names) if n.split()]
+    free = [bool(p) and p not in REQUEST_WORDS and not p.isdigit() for p in plain]
+    for name in known:
+        for start in range(len(plain) - len(name) + 1):
+            if plain[start:start + len(name)] == name:
+                free[start:start + len(name)] = [False] * len(name)
+    alike = []
+    for start in range(len(plain)):
+        for end in range(start + 1, min(start + LONGEST_SPAN, len(plain)) + 1):
+            if not all(free[start:end]):
+                break
+            for name in known:
+                # words of the name heard as said next to the run ("billard room" for the billiard room) are
+                # taken with it, and the run is compared with the rest of the name
+                lead = next((k for k in range(len(name) - 1, 0, -1) if plain[max(0, start - k):start] == name[:k]), 0)
+                trail = next((k for k in range(len(name) - 1 - lead, 0, -1) if plain[end:end + k] == name[-k:]), 0)
+                score = _sounds(plain[start:end], name[lead:len(name) - trail])
+                if score >= SOUNDS_CHECKED:
+                    alike.append((score, start - lead, end + trail, " ".join(name)))
+    checked, seen = [], set()
+    for score, start, end, name in sorted(alike, reverse=True):
+        if name in seen:
+            continue
+        seen.add(name)
+        tail = re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", tokens[end - 1])
+        checked.append((" ".join([*tokens[:start], name + tail, *tokens[end:]]), name, " ".join(plain[start:end])))
+        if len(checked) == CHECKED_NAMES:
+            break
+    return checked

@@ -23,7 +23,7 @@ from typing import Callable
 
 import numpy as np
 
-from voice.heard_names import best_hypothesis
+from voice.heard_names import best_hypothesis, names_to_check
 from voice.weights import verified
 
 # Encoder window of final and pause transcripts, in seconds (whisper's own is 30). Against 10 s, 8 s took 0.88x the
@@ -49,6 +49,12 @@ UNSURE_NUMBER = 0.6       # see Heard.unsure_numbers: misheard numbers were the 
 DOUBTED_WORD = 0.6        # see Heard.doubted_words: a timer's name under it is said back (docs/speech.md)
 DOUBTED_CHANGE_WORD = 0.3   # see Heard.doubted_change_words: a change resting on a word under it is said back
 _MARKS = set(".,?!;:…-")   # punctuation that stands as a word of its own in word_probabilities
+# A name checked against the audio (WhisperSTT._names_checked): the summed log-probability of the final with the name
+# put in, less that of the final as heard, both forced on the same audio. From NAME_TAKEN up the name is put in
+# silently; from NAME_GUESSED up it is a guess, asked about ("Did you mean the punkah?"); below, the words stay as
+# heard. Chosen on read sets (docs/history/speech.md, round 25).
+NAME_TAKEN = 1.0
+NAME_GUESSED = -2.0
 _ALIGN_FRAME_S = 0.02      # one step of the alignment's path: an encoder frame, two log-mel hops
 _PROMPTS_KEPT = 8         # token prompts cached, one per list of names (a home's, as it changes)
 # Phone band: 8 kHz audio (G.711 from a phone line) heard at 16 kHz leaves the log-mel's top octave, above
@@ -102,6 +108,12 @@ class Heard:
     # Each word's probability without the signs Whisper wrote onto it (_word_probabilities, said): what the
     # doubts below read; none given, they read word_probabilities.
     said_probabilities: tuple[tuple[str, float], ...] = ()
+    # A name put in where the audio preferred it (WhisperSTT._names_checked): its words' low probabilities are
+    # those of a name Whisper would not have written, no doubt of what was said, so the doubts below skip them.
+    put_in: tuple[str, ...] = ()
+    # Of those, the names only guessed, (name, the words heard in its place): the assistant asks before acting on
+    # them, as on a name voice.heard_names guessed.
+    guessed: tuple[tuple[str, str], ...] = ()
 
     def unsure_words(self) -> frozenset[str]:
         """The words, lowercase, Whisper wrote with less than UNSURE_WORD probability ("partly" at 0.22 for "hey
@@ -123,8 +135,9 @@ class Heard:
         return self._under(DOUBTED_CHANGE_WORD)
 
     def _under(self, line: float) -> frozenset[str]:
+        named = {word for name in self.put_in for word in name.lower().split()}
         return frozenset(plain for word, probability in self.said_probabilities or self.word_probabilities
-                         if probability < line and (plain := _plain(word)))
+                         if probability < line and (plain := _plain(word)) and plain not in named)
 
     def unsure_numbers(self) -> frozenset[str]:
         """The numbers, as digits, of words Whisper wrote with less than UNSURE_NUMBER probability: a number
@@ -252,23 +265,60 @@ class WhisperSTT:
             return Heard("")
         text = best_hypothesis([(h.text, h.score) for h in decoded], names)
         chosen = next(h for h in decoded if h.text == text)
-        probabilities, said, unprompted, last_word = (), (), None, (None, None)
+        alternatives = tuple(h.text for h in decoded if h.text != text)
+        probabilities, said, unprompted, last_word, put_in, guessed = (), (), None, (None, None), (), ()
         if chosen.tokens is not None:
-            # The prompt of only the names the words hold: a tenth of the full prompt's cost (align appends
-            # the no-timestamps token itself).
-            spoken = f" {' '.join(_plain_words(text))} "
-            forced = self._prompt_for(tuple(n for n in names if f" {' '.join(_plain_words(n))} " in spoken))[1][:-1]
-            window = chosen.window
-            aligned = self.whisper.model.align(window.encoded, forced, [chosen.tokens], window.frames)[0]
-            probabilities, said = self._word_probabilities(chosen.tokens, aligned.text_token_probs)
-            last_word = self._last_word_s(chosen.tokens, aligned.alignments)
+            window, tokens = chosen.window, chosen.tokens
+            checked = self._names_checked(window, text, tokens, names)
+            if checked is None:
+                # The prompt of only the names the words hold: a tenth of the full prompt's cost (align appends
+                # the no-timestamps token itself).
+                aligned = self.whisper.model.align(window.encoded, self._forced_prompt(text, names), [tokens],
+                                                   window.frames)[0]
+            else:
+                text, tokens, aligned, put_in, guessed = checked
+            probabilities, said = self._word_probabilities(tokens, aligned.text_token_probs)
+            last_word = self._last_word_s(tokens, aligned.alignments)
             if echoes_prompt(text, self.prompt_text(names)):
                 bare = [*self._tokenizer.sot_sequence, self._tokenizer.no_timestamps]
                 again = self._generate(window, bare, 1)
                 unprompted = again[0].text if again and _plain_words(again[0].text)[-2:] != _plain_words(text)[-2:] \
                     else None       # the same ending without the prompt: the prompt did not write it
-        return Heard(text, probabilities, unprompted, tuple(h.text for h in decoded if h.text != text), *last_word,
-                     said_probabilities=said)
+        return Heard(text, probabilities, unprompted, alternatives, *last_word, said_probabilities=said,
+                     put_in=put_in, guessed=guessed)
+
+    def _forced_prompt(self, text: str, names: tuple[str, ...], also: tuple[str, ...] = ()) -> list[int]:
+        """The forced pass's prompt: the home's names that the text holds, and also these, before the fixed
+        prompt (without the no-timestamps token, which align appends)."""
+        spoken = f" {' '.join(_plain_words(text))} "
+        held = tuple(n for n in names if f" {' '.join(_plain_words(n))} " in spoken or n.lower() in also)
+        return self._prompt_for(held)[1][:-1]
+
+    def _names_checked(self, window: _Window, text: str, tokens: list[int], names: tuple[str, ...]):
+        """Where the final names none of the home's names or only guesses one: the final with the home's name the
+        audio prefers put in (voice.heard_names.names_to_check offers the few names that sound most like its
+        words), as (text, tokens, their alignment, the names put in, those of them guessed); None where no name
+        is offered or the words as heard win. Each text is forced on the same audio with the same prompt (the
+        final's names and those offered) and scored by its tokens' summed log-probability: a name is put in
+        where it scores NAME_TAKEN above the words as heard and no other name offered comes within NAME_TAKEN of
+        it, guessed where it scores no less than NAME_GUESSED below them. Only the finals that need it pay: a
+        forced pass a name offered and one for the words as heard."""
+        checked = names_to_check(text, names)
+        if not checked:
+            return None
+        prompt = self._forced_prompt(text, names, tuple(name for _, name, _ in checked))
+        texts = [text, *(candidate for candidate, _, _ in checked)]
+        token_lists = [tokens, *(self._tokenizer.encode(" " + candidate) for candidate in texts[1:])]
+        aligned = [self.whisper.model.align(window.encoded, prompt, [t], window.frames)[0] for t in token_lists]
+        scores = [sum(math.log(max(p, 1e-12)) for p in a.text_token_probs) for a in aligned]
+        ranked = sorted(range(1, len(texts)), key=lambda i: scores[i], reverse=True)
+        best = ranked[0]
+        margin = scores[best] - scores[0]
+        if margin < NAME_GUESSED:
+            return None
+        clear = margin >= NAME_TAKEN and (len(ranked) == 1 or scores[best] - scores[ranked[1]] >= NAME_TAKEN)
+        _, name, heard = checked[best - 1]
+        return texts[best], token_lists[best], aligned[best], (name,), () if clear else ((name, heard),)
 
     def hypotheses(self, audio: np.ndarray, names: tuple[str, ...], count: int) -> list[tuple[str, float]]:
         """The final transcript's `count` best hypotheses (count 1: the greedy decoding) with their scores (mean
