@@ -641,7 +641,7 @@ LATE_B_PAUSED = [("Set the garden spotlights to twenty percent.", 5),      # aft
 # numbers, names and times, inside names, after a first word or filler, between two numbers, before what a reminder
 # is for. Every sentence is new: none equals a sentence of the lists above (checked by a script that printed only
 # this set's matches), and every pause falls inside its sentence.
-FRESH10_COMPLETE = ["What time is it now?", "Lights off.", "Yeah, sure.", "No thanks, I'm fine.",
+FRESH10_COMPLETE = ["Have you got the time?", "Lights off.", "Yeah, sure.", "No thanks, I'm fine.",
                     "Switch on the lava lamp in the snug.",
                     "Is the chicken coop door shut?", "Turn the kiln room fan off.",
                     "How cold is it in the wine cellar?", "Set a timer for seventeen minutes.",
