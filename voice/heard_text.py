@@ -40,12 +40,15 @@ COMPARATIVES = ("more", "less", "up", "down")
 _BEFORE_DEGREE = ("a", "an", "the", "one", "little", "bit", "tiny", "wee") + ARTICLE_HEARD_AS
 
 # A request's first words as Whisper writes them: the verb said ("Witch of the porch light.", "Which the arc lamp
-# on?": espeak-ng's "switch" through the phone band).
+# on?": espeak-ng's "switch" through the phone band; "Brays the pleated blind."), or the words that ask ("How
+# arms the snug at the moment?" for "how warm's the snug").
 VERBS_HEARD_AS = {"can seal": "cancel", "can sew": "cancel", "block": "lock", "walk": "lock", "witch": "switch",
-                  "which on": "switch on", "which off": "switch off", "which the": "switch the"}
+                  "which on": "switch on", "which off": "switch off", "which the": "switch the",
+                  "brays": "raise", "how warms": "how warm's", "how arms": "how warm's"}
 # A question's first words as Whisper writes them before the thing it asks about: "This is the attic fan on." for
-# "is the attic fan on" (espeak-ng's "is" heard with a "th" before it, wideband and phone band).
-QUESTIONS_HEARD_AS = {"this is": "is"}
+# "is the attic fan on" (espeak-ng's "is" heard with a "th" before it, wideband and phone band); "As the coal hole
+# door been shut?" for "has the ..." (Piper's "has" without its "h").
+QUESTIONS_HEARD_AS = {"this is": "is", "as": "has"}
 # What the thing asked about starts with after those words.
 ARTICLES = ("the", "a", "an", "my", "our")
 # A word that closes a request as Whisper writes it through the phone band, ending a clause after a state, a
@@ -55,9 +58,16 @@ CLOSING_HEARD_AS = {"clean": "please"}
 # The words after which it closes the request.
 BEFORE_CLOSING = ("on", "off", "it", "them", "%", "aren't", "of")
 # Words Whisper spells otherwise anywhere in a request, and the words said ("Switch off the tele in the lounge.",
-# "The extractor in the larder, unplease, it smells of fish.": "on please" run into one word).
+# "The extractor in the larder, unplease, it smells of fish.": "on please" run into one word; "The veranda
+# lantern, half-rightness, please.": the "b" run into "half"; "Lamping the lounge on.": "lamp in" run into one
+# word; "The lantern on the veranda could use, which it on.": "switch" without its "s"; "Put the score lamp on, we
+# are starting a frame.": a subject and its verb said as one word written as two, which the assistant reads as
+# more of the name; "the gramophone on a sun day": a day's name in two words).
 WORDS_HEARD_AS = {"tele": "telly", "unplease": "on please", "unpleas": "on please", "aren't please": "on please",
-                  "of please": "off please"}
+                  "of please": "off please", "unpleased": "on please", "we are": "we're", "sun day": "sunday",
+                  "rightness": "brightness", "lamping the": "lamp in the",
+                  "which it on": "switch it on", "which it off": "switch it off", "which them on": "switch them on",
+                  "which them off": "switch them off"}
 
 _DEGREE = "|".join(DEGREE_WORDS)
 _HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
