@@ -91,6 +91,7 @@ def test_sentences_not_the_same_twice_stay_as_heard(heard):
     ("Lamping the lounge on, please.", "Lamp in the lounge on, please."),
     ("The lantern on the veranda could use, which it on.", "The lantern on the veranda could use, switch it on."),
     ("Put the score lamp on. We are starting a frame.", "Put the score lamp on. We're starting a frame."),
+    ("Put the score lamp on, we are starting a frame.", "Put the score lamp on, we're starting a frame."),
     ("I do love the sound of the gramophone on a sun day.", "I do love the sound of the gramophone on a sunday."),
     ("The extractor in the larder, unpleased its meld of fish.", "The extractor in the larder, on please, its meld of fish."),
 ])
@@ -134,6 +135,11 @@ def test_clean_said_as_a_word_stays_as_heard(heard):
 
 def test_a_word_holding_such_a_spelling_stays_as_heard():
     assert said_words("Turn on the telescope light.") == "Turn on the telescope light."
+
+
+@pytest.mark.parametrize("heard", ["Turn on the fan we are in the kitchen.", "The hall light, where we are."])
+def test_a_subject_and_its_verb_within_a_clause_stay_as_heard(heard):
+    assert said_words(heard) == heard
 
 
 @pytest.mark.parametrize("heard, said", [
