@@ -93,7 +93,8 @@ def test_sentences_not_the_same_twice_stay_as_heard(heard):
     ("Put the score lamp on. We are starting a frame.", "Put the score lamp on. We're starting a frame."),
     ("Put the score lamp on, we are starting a frame.", "Put the score lamp on, we're starting a frame."),
     ("I do love the sound of the gramophone on a sun day.", "I do love the sound of the gramophone on a sunday."),
-    ("The extractor in the larder, unpleased its meld of fish.", "The extractor in the larder, on please, its meld of fish."),
+    ("The extractor in the larder, unpleased its meld of fish.",
+     "The extractor in the larder, on please, its meld of fish."),
 ])
 def test_a_word_whisper_spells_otherwise_is_put_back(heard, said):
     assert said_words(heard) == said
