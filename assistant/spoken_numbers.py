@@ -162,6 +162,11 @@ def _numbers_to_digits(words: list[str]) -> list[str]:
                 out[-2] = _format((float(out[-2]) if _is_number(out[-2]) else 1) + part)
             i += used
             continue
+        # a scale word after digits, as speech recognition writes "twenty four hundred": "24 hundred" -> 2400
+        if w in SCALES and out and _is_number(out[-1]):
+            out[-1] = _format(float(out[-1]) * SCALES[w])
+            i += 1
+            continue
         if w in NUMBER_WORDS:
             value, used = parse_cardinal(words, i)
             if used:

@@ -16,6 +16,9 @@ from assistant.spoken_numbers import normalize_request
     ("a couple of minutes", "120 seconds"),
     ("one hundred and five plus three thousand two hundred", "105 plus 3200"),
     ("fifteen hundred", "1500"),
+    # a scale word after digits, as Whisper writes "twenty four hundred"
+    ("What's 7% of 24 hundred.", "what's 7 percent of 2400"),
+    ("3 thousand divided by 4", "3000 divided by 4"),
     ("seventy two and a half degrees", "72.5 degrees"),
     ("twenty point five", "20.5"),
     # how Whisper writes "and a half" after a number it heard

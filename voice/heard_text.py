@@ -8,7 +8,8 @@ word. The words are data (DEGREE_WORDS, ARTICLE_HEARD_AS, COMPARATIVES).
 
 It also writes the verb a request starts with as other words: "Can seal the pasta timer.", "Block the side
 gate.", "Walk up the tack room lock." (VERBS_HEARD_AS, only as a request's first words), a word in a spelling of
-its own anywhere ("tele" for "telly", "unplease" for "on please": WORDS_HEARD_AS), and a short sentence
+its own anywhere ("tele" for "telly", "unplease" for "on please": WORDS_HEARD_AS), a subject and its verb said as
+one word where a clause starts ("we are" for "we're": SUBJECTS_HEARD_AS), and a short sentence
 twice ("Good night. Good night.": flite slt's always, Piper's now and then), which is kept once when the two are
 the same words (stt.trim_repeats leaves a phrase of two words said twice alone: "no, no").
 
@@ -40,12 +41,15 @@ COMPARATIVES = ("more", "less", "up", "down")
 _BEFORE_DEGREE = ("a", "an", "the", "one", "little", "bit", "tiny", "wee") + ARTICLE_HEARD_AS
 
 # A request's first words as Whisper writes them: the verb said ("Witch of the porch light.", "Which the arc lamp
-# on?": espeak-ng's "switch" through the phone band).
+# on?": espeak-ng's "switch" through the phone band; "Brays the pleated blind."), or the words that ask ("How
+# arms the snug at the moment?" for "how warm's the snug").
 VERBS_HEARD_AS = {"can seal": "cancel", "can sew": "cancel", "block": "lock", "walk": "lock", "witch": "switch",
-                  "which on": "switch on", "which off": "switch off", "which the": "switch the"}
+                  "which on": "switch on", "which off": "switch off", "which the": "switch the",
+                  "brays": "raise", "how warms": "how warm's", "how arms": "how warm's"}
 # A question's first words as Whisper writes them before the thing it asks about: "This is the attic fan on." for
-# "is the attic fan on" (espeak-ng's "is" heard with a "th" before it, wideband and phone band).
-QUESTIONS_HEARD_AS = {"this is": "is"}
+# "is the attic fan on" (espeak-ng's "is" heard with a "th" before it, wideband and phone band); "As the coal hole
+# door been shut?" for "has the ..." (Piper's "has" without its "h").
+QUESTIONS_HEARD_AS = {"this is": "is", "as": "has"}
 # What the thing asked about starts with after those words.
 ARTICLES = ("the", "a", "an", "my", "our")
 # A word that closes a request as Whisper writes it through the phone band, ending a clause after a state, a
@@ -55,9 +59,20 @@ CLOSING_HEARD_AS = {"clean": "please"}
 # The words after which it closes the request.
 BEFORE_CLOSING = ("on", "off", "it", "them", "%", "aren't", "of")
 # Words Whisper spells otherwise anywhere in a request, and the words said ("Switch off the tele in the lounge.",
-# "The extractor in the larder, unplease, it smells of fish.": "on please" run into one word).
+# "The extractor in the larder, unplease, it smells of fish.": "on please" run into one word; "The veranda
+# lantern, half-rightness, please.": the "b" run into "half"; "Lamping the lounge on.": "lamp in" run into one
+# word; "The lantern on the veranda could use, which it on.": "switch" without its "s"; "the gramophone on a sun
+# day": a day's name in two words).
 WORDS_HEARD_AS = {"tele": "telly", "unplease": "on please", "unpleas": "on please", "aren't please": "on please",
-                  "of please": "off please"}
+                  "of please": "off please", "unpleased": "on please", "sun day": "sunday",
+                  "rightness": "brightness", "lamping the": "lamp in the",
+                  "which it on": "switch it on", "which it off": "switch it off", "which them on": "switch them on",
+                  "which them off": "switch them off"}
+
+# A subject said with its verb in one word, written as two where a clause starts ("Put the score lamp on, we are
+# starting a frame.", which the assistant reads as more of the name); not within a clause ("the fan we are in the
+# kitchen" for "the samovar in the kitchen" stays as heard: a name the home lacks).
+SUBJECTS_HEARD_AS = {"we are": "we're"}
 
 _DEGREE = "|".join(DEGREE_WORDS)
 _HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
@@ -111,6 +126,8 @@ _QUESTION_ON_A_PRONOUN = re.compile(rf"(?:^|(?<=[.!?,] ))((?:(?!\b(?:{_QUESTION}
                                     re.IGNORECASE)
 _CLOSED_RUN_ON = re.compile(rf"(?:^|(?<=\s))([\w']+)\s+({'|'.join(CLOSING)})\s+(?=([\w']+))", re.IGNORECASE)
 _SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
+_CLAUSE_SUBJECT = re.compile(rf"(^\W*|[{SENTENCE_ENDS},]\s+)({'|'.join(map(re.escape, SUBJECTS_HEARD_AS))})\b",
+                             re.IGNORECASE)
 
 
 def said_words(transcript: str) -> str:
@@ -122,13 +139,16 @@ def said_words(transcript: str) -> str:
     def word(match: re.Match) -> str:
         said = WORDS_HEARD_AS[match[1].lower()]
         return said.capitalize() if match[1][0].isupper() else said
+    def subject(match: re.Match) -> str:
+        said = SUBJECTS_HEARD_AS[match[2].lower()]
+        return match[1] + (said.capitalize() if match[2][0].isupper() else said)
     def question(match: re.Match) -> str:
         said = QUESTIONS_HEARD_AS[match[2].lower()]
         return match[1] + (said.capitalize() if match[2][0].isupper() else said) + " "
     def closing(match: re.Match) -> str:
         return match[0][:match.start(1) - match.start(0)] + CLOSING_HEARD_AS[match[1].lower()]
     text = _CLOSING_OTHERWISE.sub(closing, _FIRST_QUESTION_WORDS.sub(question, said_once(transcript)))
-    text = _SPELT_OTHERWISE.sub(word, _FIRST_WORDS.sub(verb, text))
+    text = _CLAUSE_SUBJECT.sub(subject, _SPELT_OTHERWISE.sub(word, _FIRST_WORDS.sub(verb, text)))
     text = _BARE_END.sub(r"\1 a \2", _HEARD_ARTICLE.sub("a ", text))
     text = _RUN_ON.sub(lambda m: m[0] if m[1].lower() in JOINING else m[1] + ", ", text)
     text = _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
