@@ -124,6 +124,10 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\b(?:a touch|a tad|a smidge|a smidgen|a notch|a hair|slightly|somewhat|a little bit)\b", "a bit"),
     # now, said at the end of a request
     (r"\b(?:at the moment|at present|currently|at the minute|just now|as we speak)$", "right now"),
+    # and the part of today said at the end of a question of how things are ("how damp is it in the scullery this
+    # morning"), not after a word that makes it what is asked about ("is the alarm set for this morning")
+    (r"^((?:how|how's|what|what's|which|is|are|has|have)\b.*?)(?<! for)(?<! at)(?<! until)(?<! till)(?<! by)"
+     r"(?<! since)(?<! from) (?:this morning|this afternoon|this evening)$", r"\1 right now"),
     # how well a thing is in its state: "is the coal hole door shut properly"
     (r"\b(shut|closed|locked|unlocked|open|off|on) (?:properly|fully|completely|securely)$", r"\1"),
     # what a quantity is of, after its unit: "how many grams in 3 ounces of butter"
@@ -277,7 +281,8 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^how late is it(?: getting| now| already)?$", "what time is it"),
     # a sum shared out: "split 240 between 6 people", "divide 90 among 4 of us"
     (r"^(?:if (?:i|we|you) )?(?:split|divide|share) (\d+(?:\.\d+)?) (?:between|among|amongst|by|into) (\d+)(?: (?:people|ways|parts|of us|friends))?"
-     r"(?: (?:how much|what) (?:is|does) each(?: (?:share|person|one|get))?(?: get| have)?)?$", r"what is \1 divided by \2"),
+     r"(?: (?:how much|what) (?:is|does) (?:that |it )?each(?: (?:share|person|one|get))?(?: get| have)?)?$",
+     r"what is \1 divided by \2"),
     # a conversion asked with the unit to read it in said first: "in celsius, what's 90 fahrenheit"
     (rf"^in ({_UNIT}) (?:what's|what is|how much is|how (?:heavy|long|far|tall|big|much|hot|cold|warm|deep|wide|high) is) "
      rf"(\d+(?:\.\d+)? (?:{_UNIT}))$", r"what is \2 in \1"),
@@ -328,9 +333,11 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^(?:turn |put |bring |crank |set )?(?:the )?({_ROOM}) (?:lights?|lamps?|lighting) (?:all the way up|on full|"
      r"to full|up to full|full|to max|to maximum|at full|to 100 percent)\b", r"set the \1 lights to 100 percent"),
     # a step said of a thing with no verb, as where it goes: "the whirlwind fan a bit lower", "the punkah a notch
-    # faster" (the synonyms say "a notch" as "a bit")
-    (rf"^{_POLITE}({_THE} [a-z' ]+?) (a bit|a little) (lower|higher|slower|faster)(?: please| now)?$",
-     lambda match: f"{match[1]}turn {match[2]} {'down' if match[4] in ('lower', 'slower') else 'up'} {match[3]}"),
+    # faster" (the synonyms say "a notch" as "a bit"); a speed said alone is a step too ("the belvedere fan, slower
+    # please": "turn ... down" alone reads as a cover's move), a place alone is not ("the blind lower" may be a move)
+    (rf"^{_POLITE}({_THE} [a-z' ]+?) (?:(a bit|a little) (lower|higher|slower|faster)|(slower|faster))(?: please| now)?$",
+     lambda match: f"{match[1]}turn {match[2]} {'down' if (match[4] or match[5]) in ('lower', 'slower') else 'up'} "
+                   f"{match[3] or 'a bit'}"),
     # a step's verb said with its particle: "brighten the picture light up", "dim the salt lamp down" (the corpus
     # says neither; the shipped model closed the salt lamp as a cover)
     (r"^(brighten|dim) ((?:the|my|our) [a-z' ]+?) (?:up|down)((?: a bit| a little)?)$", r"\1 \2\3"),
@@ -339,11 +346,14 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # what is left on a named timer, asked by what it has got: "how many minutes has the pizza timer still got"
     (r"^how (?:long|much longer|much time|many minutes|many seconds)(?:'s| has| does) ((?:the|my) (?:[a-z]+ )?timer) "
      r"(?:still )?(?:got|have)(?: left| to go| to run)?$", r"how long is left on \1"),
+    # or by its name alone: "how long have the scones got" (only a timer has time left)
+    (r"^how (?:long|much longer|much time|many minutes|many seconds)(?:'s| has| have| does| do) (?:the|my) "
+     r"((?!timer\b)[a-z]+) (?:still )?(?:got|have)(?: left| to go| to run)?$", r"how long is left on the \1 timer"),
     # a timer and its length said, and its name said by "name it" or "call it", or after "timer called", in any
     # order around them: "name it pizza and make it 840 seconds a timer please", "a timer for 480 seconds please name
     # it eggs", "timer called tea 240 seconds" (one length only, and nothing of stopping or of what is left)
     (rf"^(?=.*\btimer\b)(?!(?:.*\b\d+(?:\.\d+)? seconds\b){{2}})(?!.*\b(?:cancel|stop|left|remaining|how long)\b)"
-     rf"(?=.*\b(?:(?:name|call|label) it|timer (?:called|named|labelled|labeled)) "
+     rf"(?=.*\b(?:(?:name|call|label) (?:it|a timer|the timer)|timer (?:called|named|labelled|labeled)) "
      rf"(?!(?:{'|'.join(NO_TIMER_NAMES)}|please|that|this)\b)([a-z]+)\b)(?=.*\b(\d+(?:\.\d+)? seconds)\b).*$",
      r"start a \1 timer for \2"),
     # a timer named, then set "to" its length: "name a timer homework and set it to 1800 seconds"
@@ -573,6 +583,10 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
      r"\1start \2\3"),
     # a thing asked by what it shows: "is the leak sensor showing wet", "is the door sensor saying open"
     (r"^(is|are) ((?:the|my|our) [a-z' ]+?) (?:showing|reading|saying|reporting) ", r"\1 \2 "),
+    # a thing warmed or heated is switched on: "could you heat up the samovar", "warm the towel rail up" (not a room,
+    # the house or a level: "warm the lounge up to 20" is a heater's)
+    (rf"^{_POLITE}(?:heat|warm) (?:up )?({_THE} (?![a-z' ]*\b(?:{_ROOM}|house|home|place|flat|room)$)[a-z' ]+?)(?: up)?$",
+     r"\1turn on \2"),
     # "run" a thing is the corpus's "start" (a scene, a timer or a bath is run otherwise): "run the dehumidifier"
     (rf"^{_POLITE}run ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm|bath|numbers?|test)$)[a-z' ]+)$", r"\1start \2"),
     # a lock locked "up" after it: "lock the tack room lock up" is the corpus's "lock up the ..."

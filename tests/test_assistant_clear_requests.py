@@ -263,3 +263,42 @@ def test_fractions_pronouns_the_time_levels_and_named_timers_act(assistant, home
     home = made_up_home() if home == "made_up" else InMemoryHome()
     reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
     assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
+
+
+@pytest.mark.parametrize("said, read", [
+    ("is the kiln on this afternoon", "is the kiln on right now"),                     # a part of today asked
+    ("how warm is the snug this evening", "how warm is the snug right now"),
+    ("is the alarm set for this morning", "is the alarm set for this morning"),       # the question's subject
+    ("i turned the kiln on this morning", "i turned the kiln on this morning"),       # no question
+    ("would you warm up the seedling warmer", "would you turn on the seedling warmer"),   # warmed: switched on
+    ("heat the kettle up", "turn on the kettle"),
+    ("warm up the kitchen", "warm up the kitchen"),                                    # a room is no thing
+    ("the drying fan, faster please", "turn the drying fan up a bit"),                 # a speed said alone
+    ("the roman blind lower", "the roman blind lower"),                                # a place alone may be a move
+    ("how much longer have the potatoes got", "how long is left on the potatoes timer"),   # a timer by its name
+    ("how long has the kiln timer got left", "how long is left on the kiln timer"),
+    ("label the timer rice and make it 20 minutes", "start a rice timer for 1200 seconds"),
+    ("share 120 between 5 of us, what is it each", "what is 120 divided by 5"),
+])
+def test_times_of_now_warming_speeds_timers_by_name_and_shares_are_read_in_the_corpus_words(said, read):
+    normalised = synonyms(normalize_request(said))
+    assert normalised == read or rephrase(normalised, False) == read
+
+
+@pytest.mark.parametrize("home, request_, call", [
+    ("made_up", "how humid is it in the boathouse this afternoon", {"name": "get_state",
+                                                                "arguments": {"name": "humidity", "area": "boathouse"}}),
+    ("made_up", "could you warm up the seedling warmer", {"name": "switch_device",
+                                                          "arguments": {"name": "seedling_warmer", "state": "on"}}),
+    ("made_up", "the whirlwind fan, faster please", {"name": "change_level",
+                                                     "arguments": {"name": "whirlwind_fan", "direction": "up"}}),
+    ("default", "how long have the potatoes got", {"name": "timer_left", "arguments": {"name": "potatoes"}}),
+    ("default", "call the timer rice and give it twenty minutes", {"name": "start_timer",
+                                                                   "arguments": {"name": "rice", "seconds": 1200}}),
+    ("default", "if we split 120 between 5 of us what is it each", {"name": "calculate",
+                                                                     "arguments": {"expression": "120/5"}}),
+])
+def test_times_of_now_warming_speeds_timers_by_name_and_shares_act(assistant, home, request_, call):
+    home = made_up_home() if home == "made_up" else InMemoryHome()
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
