@@ -302,3 +302,22 @@ def test_times_of_now_warming_speeds_timers_by_name_and_shares_act(assistant, ho
     home = made_up_home() if home == "made_up" else InMemoryHome()
     reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
     assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
+
+
+@pytest.mark.parametrize("home, request_", [
+    ("made_up", "is the barn door locked"),                   # a reading of a thing the home lacks
+    ("made_up", "is the hen house door shut"),
+    ("default", "is the porch light on"),
+])
+def test_a_call_of_a_thing_the_home_lacks_is_not_made(assistant, home, request_):
+    home = made_up_home() if home == "made_up" else InMemoryHome()
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert reply.tool_calls == [] and reply.text.startswith(("I don't know", "Sorry")), reply
+
+
+def test_a_thing_the_home_lacks_is_found_by_no_kind_of_its_things():
+    runner = ToolRunner(made_up_home())
+    assert str(runner.lacked("get_state", {"name": "barn_door"})) == "I don't know a device called the barn door."
+    assert runner.lacked("get_state", {"name": "humidity", "area": "scullery"}) is None      # a reading by its kind
+    assert runner.lacked("set_cover", {"name": "kiln", "action": "open"}) is None          # of another kind: the tools say
+    assert runner.lacked("start_timer", {"name": "barn", "seconds": 60}) is None            # a timer's label is no thing
