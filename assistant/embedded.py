@@ -274,8 +274,9 @@ class EmbeddedGenerator:
                     yield DoneEvent(AssistantReply(question, [], passes, len(reader.tokens),
                                                    (time.perf_counter() - started) * 1000, len(prompt), self.name))
                     return
+                own_call = head_read and reader.call is not None and reader.call.name not in client_tools
                 lacked = tools.lacked(reader.call.name, reader.call.arguments) \
-                    if head_read and reader.call is not None and client_result is None else None
+                    if own_call and client_result is None else None
                 if lacked is not None:               # a name the home lacks: said so, and no call is made
                     async for event in self._lacked(lacked, started, passes, len(reader.tokens), len(prompt)):
                         yield event

@@ -1064,6 +1064,9 @@ class HeldTools:
     def waiting_answer(self, said: str) -> str | None:
         return self.runner.waiting_answer(said)
 
+    def lacked(self, name: str, arguments: dict) -> NoAction | None:
+        return self.runner.lacked(name, arguments)      # reads the home's names only: no waiting
+
     async def run(self, name: str, arguments: dict) -> str:
         skill = SKILLS.get(name)
         if skill is None or not skill.pure:

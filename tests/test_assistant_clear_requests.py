@@ -6,6 +6,8 @@ asking, a wish said of the thing ("i'd love it if the X went on"), words typed s
 of time. Round 25: fractions of a number said with a count, a conversion's unit said first,
 numbers asked about by a pronoun, the time asked inside another question, a level said as what a thing can be, a timer named by "call it", a timer brought up by a remark
 and then asked about by a pronoun."""
+import asyncio
+
 import pytest
 
 from assistant.chat_template import Slots, asks_nothing, model_prompt, named_move
@@ -16,7 +18,7 @@ from assistant.home import InMemoryHome
 from assistant.rephrase import rephrase, synonyms
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
-from assistant.tools import ToolRunner
+from assistant.tools import HeldTools, ToolRunner
 from test_assistant_names import made_up_home
 
 
@@ -321,3 +323,10 @@ def test_a_thing_the_home_lacks_is_found_by_no_kind_of_its_things():
     assert runner.lacked("get_state", {"name": "humidity", "area": "scullery"}) is None      # a reading by its kind
     assert runner.lacked("set_cover", {"name": "kiln", "action": "open"}) is None          # of another kind: the tools say
     assert runner.lacked("start_timer", {"name": "barn", "seconds": 60}) is None            # a timer's label is no thing
+
+
+def test_a_reply_written_before_it_is_wanted_says_a_lacked_name_without_waiting(assistant):
+    """A speculative reply (streaming.session: HeldTools, not yet released) reads the home's names as the runner does."""
+    held = HeldTools(ToolRunner(made_up_home()), asyncio.Event())
+    reply = respond_sync(assistant, [{"role": "user", "content": "is the barn door locked"}], held)
+    assert reply.tool_calls == [] and reply.text == "I don't know a device called the barn door.", reply
