@@ -69,6 +69,8 @@ _TIMER_FIRST = re.compile(rf"^((?:the|my|our) )?{_TIMER_NAMED}")
 # or after a determiner anywhere in a clause that says nothing else a call could need: "don't need the bath timer
 # any more, turn it off"
 _TIMER_SAID = re.compile(rf"\b(?:the|my|our) {_TIMER_NAMED}")
+# or brought up by a remark: "there's a timer running that i don't need, cancel it please"
+_TIMER_REMARKED = re.compile(rf"\b(?:the|my|our|a|an) {_TIMER_NAMED}")
 # Said between a thing and an area of it: "the pleated blind in the nursery", "the bunting lights on the veranda"
 _IN_AREA = {("in", "the"), ("on", "the")}
 _NUMBER = re.compile(r"\d")
@@ -251,12 +253,13 @@ def _carries_nothing(said: str, vocabulary, beside: str = "") -> bool:
 
 def _topic(said: str, vocabulary) -> tuple[int, int] | None:
     """(start, end) of the words of the one thing a clause names (_thing), or of a timer or the thermostat
-    said first ("the bread timer", "rice timer")."""
+    said first ("the bread timer", "rice timer"), after a determiner, or brought up by a remark ("there's a timer
+    running")."""
     timer = _TIMER_FIRST.match(said)
     if timer:
         start = len(timer.group(1).split()) if timer.group(1) else 0
         return start, start + len(timer.group(2).split())
-    timer = _TIMER_SAID.search(said)
+    timer = (_TIMER_REMARKED if REMARK.match(said) else _TIMER_SAID).search(said)
     if timer:
         start = len(said[:timer.start(1)].split())
         return start, start + len(timer.group(1).split())

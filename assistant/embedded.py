@@ -274,6 +274,13 @@ class EmbeddedGenerator:
                     yield DoneEvent(AssistantReply(question, [], passes, len(reader.tokens),
                                                    (time.perf_counter() - started) * 1000, len(prompt), self.name))
                     return
+                own_call = head_read and reader.call is not None and reader.call.name not in client_tools
+                lacked = tools.lacked(reader.call.name, reader.call.arguments) \
+                    if own_call and client_result is None else None
+                if lacked is not None:               # a name the home lacks: said so, and no call is made
+                    async for event in self._lacked(lacked, started, passes, len(reader.tokens), len(prompt)):
+                        yield event
+                    return
                 if head_read and reader.call is not None and client_result is None:
                     call = reader.call
                     calls.append(call)
@@ -340,6 +347,13 @@ class EmbeddedGenerator:
                 yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, calls, passes, len(reader.tokens), (time.perf_counter() - started) * 1000,
                                        len(prompt), self.name))
+
+    async def _lacked(self, lacked: NoAction, started: float, passes: int, tokens: int, prompt: int
+                      ) -> AsyncIterator[ReplyEvent]:
+        """The reply to a call of a thing the home lacks (ToolRunner.lacked): its sentence, with no call."""
+        yield TextEvent(str(lacked))
+        yield DoneEvent(AssistantReply(str(lacked), [], passes, tokens, (time.perf_counter() - started) * 1000, prompt,
+                                       self.name))
 
     async def _answered_alone(self, call: ToolCall, tools: ToolRunner, started: float, passes: int = 0,
                               tokens: int = 0, prompt: int = 0) -> AsyncIterator[ReplyEvent]:

@@ -10,7 +10,7 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import (ASKING_WRAPPERS, CONDITIONS, DEVICES, LIGHT_KINDS, STATE_QUESTION_WORDS, OTHER_REQUEST_VERBS,
+from assistant.vocabulary import (ASKING_WRAPPERS, NO_TIMER_NAMES, CONDITIONS, DEVICES, LIGHT_KINDS, STATE_QUESTION_WORDS, OTHER_REQUEST_VERBS,
                                   QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
                                   SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES,
                                   BRIGHTER, CHECKS, DARKER, LEVEL_WORDS, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,
@@ -124,6 +124,10 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\b(?:a touch|a tad|a smidge|a smidgen|a notch|a hair|slightly|somewhat|a little bit)\b", "a bit"),
     # now, said at the end of a request
     (r"\b(?:at the moment|at present|currently|at the minute|just now|as we speak)$", "right now"),
+    # and the part of today said at the end of a question of how things are ("how damp is it in the scullery this
+    # morning"), not after a word that makes it what is asked about ("is the alarm set for this morning")
+    (r"^((?:how|how's|what|what's|which|is|are|has|have)\b.*?)(?<! for)(?<! at)(?<! until)(?<! till)(?<! by)"
+     r"(?<! since)(?<! from) (?:this morning|this afternoon|this evening)$", r"\1 right now"),
     # how well a thing is in its state: "is the coal hole door shut properly"
     (r"\b(shut|closed|locked|unlocked|open|off|on) (?:properly|fully|completely|securely)$", r"\1"),
     # what a quantity is of, after its unit: "how many grams in 3 ounces of butter"
@@ -138,6 +142,8 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\s+and let (?:me|us|them|him|her|the [a-z]+) (?!.*\b(?:in (?:the|my|our|this|that)\b|\d))[a-z' ]+$", ""),
     # "what time've we got": the corpus has no "'ve"
     (r"\b([a-z]+)'ve\b", r"\1 have"),
+    # a product said as lots of a number: "8 lots of 12"
+    (r"\b(\d+(?:\.\d+)?) lots of (\d+(?:\.\d+)?)\b", r"\1 times \2"),
     # a sum said as numbers taken together: "17 and 25 together"
     (r"\b(\d+(?:\.\d+)?) and (\d+(?:\.\d+)?) (?:together|combined|altogether|in total|added together|added up)\b",
      r"\1 plus \2"),
@@ -211,8 +217,21 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(is|are|was|were) ((?:the|my|our) [a-z' ]+?) (?:actually|really|definitely|definately) "
      r"(on|off|open|closed|shut|locked|unlocked|running)\b", r"\1 \2 \3"),
 )]
-# a fraction said as a word, as the divisor it stands for ("a quarter of 360": 360 divided by 4)
-_FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "tenth": 10}
+# a fraction said as a word, as the divisor it stands for ("a quarter of 360": 360 divided by 4); many of it by
+# its plural ("3 quarters", "2 thirds")
+_FRACTIONS = {"half": 2, "third": 3, "quarter": 4, "fifth": 5, "sixth": 6, "eighth": 8, "tenth": 10}
+_FRACTION_PLURALS = {"halves": "half", **{f"{word}s": word for word in _FRACTIONS if word != "half"}}
+_FRACTION = "|".join([*_FRACTIONS, *_FRACTION_PLURALS])
+
+
+def _fraction_of(match: re.Match) -> str:
+    """ "3 quarters of 240": "240 times 3 divided by 4"; one of it ("a quarter of 360") is "360 divided by 4"."""
+    count, fraction, number = match.group(1), match.group(2), match.group(3)
+    divisor = _FRACTIONS[_FRACTION_PLURALS.get(fraction, fraction)]
+    times = f" times {count}" if count and count not in ("a", "1") else ""
+    return f"{number}{times} divided by {divisor}"
+
+
 # a day of the month, said as an ordinal ("the fifteenth", "the 21st")
 _ORDINAL = (r"(?:(?:(?:twenty|thirty) )?(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|"
             r"twelfth|thirteenth|fourteenth|fifteenth|sixteenth|seventeenth|eighteenth|nineteenth|twentieth|thirtieth)"
@@ -237,6 +256,10 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^(?:i|we|someone|somebody|you|the kids) (?:have |'ve )?left ({_THE} [a-z' ]+?) (?:on|running|going)( in the "
      r"[a-z ]+?)? (?:please |can you |could you )?(?:(?:turn|switch|shut|power) (?:it|them) off|(?:stop|kill) (?:it|them))"
      r"(?: please| now)?$", r"turn off \1\2"),
+    # numbers said first, then asked about by a pronoun: "i've got 73 and 148, what do they add up to" asks of the
+    # numbers ("what do 73 and 148 add up to"); the words before them carry no number
+    (r"^(?:[a-z' ]+ )?(\d+(?:\.\d+)?(?: and \d+(?:\.\d+)?)+) ((?:what|how much|how many|add|multiply|divide|"
+     r"subtract|times)\b(?: [a-z']+)*? )(?:they|them|those|these|they both|both of them)\b", r"\2\1"),
     # a sum asked by what it comes to: "what does 48 divided by 6 come to"
     (r"^what (?:does|do|will) (\d.*?\d) (?:come to|make|give|equal|add up to|work out at|work out to|amount to)$",
      r"what is \1"),
@@ -248,11 +271,21 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a timer set up, then named: "set up a 900 seconds timer and call it homework"
     (r"^(?:set up|set|start|make|give me) an? (\d+(?:\.\d+)? seconds) timer and (?:name|call|label) it ([a-z]+)$",
      r"start a \2 timer for \1"),
+    # the time asked inside another question or after words that carry no number ("any idea what time it's got
+    # to", "do you know what time it is"), or asked of a clock ("what time is it by your clock")
+    (r"^(?:[a-z' ]+ )?\bwhat time (?:it is|it's got to|it has got to|has it got to|it's gotten to|it has gotten to)"
+     r"(?: now| right now)?$", "what time is it"),
+    (r"^(?:what time is it|what's the time|what is the time) (?:by|on|according to) (?:your|the|my) (?:clock|watch|phone)$",
+     "what time is it"),
     # the time asked by how late it is: "how late is it getting"
     (r"^how late is it(?: getting| now| already)?$", "what time is it"),
     # a sum shared out: "split 240 between 6 people", "divide 90 among 4 of us"
     (r"^(?:if (?:i|we|you) )?(?:split|divide|share) (\d+(?:\.\d+)?) (?:between|among|amongst|by|into) (\d+)(?: (?:people|ways|parts|of us|friends))?"
-     r"(?: how much (?:is|does) each(?: (?:share|person|one|get))?(?: get)?)?$", r"what is \1 divided by \2"),
+     r"(?: (?:how much|what) (?:is|does) (?:that |it )?each(?: (?:share|person|one|get))?(?: get| have)?)?$",
+     r"what is \1 divided by \2"),
+    # a conversion asked with the unit to read it in said first: "in celsius, what's 90 fahrenheit"
+    (rf"^in ({_UNIT}) (?:what's|what is|how much is|how (?:heavy|long|far|tall|big|much|hot|cold|warm|deep|wide|high) is) "
+     rf"(\d+(?:\.\d+)? (?:{_UNIT}))$", r"what is \2 in \1"),
     # a timer said with its length first and its name after: "a 300 seconds timer called brew", "start a 60 seconds
     # timer named tea", "ten minute timer for the tea"
     (rf"^(?:(?:set|start|make|give me|get me|{_WISHED}) )?(?:(?:a|an|me a) )?(\d+(?:\.\d+)? seconds) "
@@ -262,6 +295,11 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (rf"^({_THE} (?:[a-z' ]+ )?(?:{_HEATER})) (?:should|must|needs to|has to|ought to|wants to|can) be (?:on|at|set to|"
      r"set at|turned to|up at|down at) (\d+(?:\.\d+)?)(?: degrees)?(?: tonight| today| now| for tonight| please)?$",
      r"set \1 to \2 degrees"),
+    # a level said as what any thing can be: "the fairy lights can be at a quarter brightness", "the lamp should
+    # be at 40 percent"
+    *((rf"^({_THE} .+?) (?:should|must|needs to|has to|ought to|wants to|can|could|may) (?:be|sit|stay|go) "
+       rf"(?:at|to|on) {share}(?: brightness| power)?(?: tonight| today| now| please)?$", rf"set \1 to {percent} percent")
+      for share, percent in (*SHARES, (r"(\d+(?:\.\d+)?) percent", r"\2"))),
     # a state wanted of a door, a gate or a cover: "i want the side gate unlocked", "i'd like the blinds closed"
     (rf"^{_WISH} ({_THE} .+?) "
      r"(locked|unlocked|opened|open|closed|shut)(?: for (?:the|my|our) [a-z ]+| please| now)?$",
@@ -270,7 +308,7 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
      lambda match: f"{match.group(1)}{_DONE_AS_DO[match.group(3)]} {match.group(2)}"),
     # h12-follow: the time asked by the clock ("what's the clock showing"), the date by the weekday ("what weekday
     # are we on")
-    (r"^what(?:'s| is| does) the clock (?:showing|show|say|saying|says|read|reading|reads)(?: now| right now)?$",
+    (r"^what(?:'s| is| does) (?:the|your|my) (?:clock|watch) (?:showing|show|say|saying|says|read|reading|reads)(?: now| right now)?$",
      "what time is it"),
     (r"^(?:what|which) (?:weekday|week day|day of the week) (?:is it|are we on|are we|is today|is it today)"
      r"(?: today)?$", "what day is it"),
@@ -278,9 +316,8 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"^(?:(?:make sure|see that) (?:i'm|i am|we're|we are) (?:up|awake)|"
      r"(?:i|we) (?:need|want|would like|'d like) (?:waking|waking up|to be woken(?: up)?|to wake up|to get up|"
      r"getting up)) (?:at|by) (.+)$", r"wake me at \1"),
-    # a fraction of a number: "a quarter of 360" is 360 divided by 4
-    (r"\b(?:a |1 )?(half|third|quarter|fifth|tenth) of (\d+(?:\.\d+)?)\b",
-     lambda match: f"{match.group(2)} divided by {_FRACTIONS[match.group(1)]}"),
+    # a fraction of a number: "a quarter of 360" is 360 divided by 4, "3 quarters of 240" 240 times 3 divided by 4
+    (rf"\b(?:(a|1|\d+) )?({_FRACTION}) of (\d+(?:\.\d+)?)\b", _fraction_of),
     # a quantity said, then asked in another unit by a pronoun: "a recipe wants 350 fahrenheit, what's that in celsius"
     (rf"^(?:.* )?(\d+(?:\.\d+)? (?:{_UNIT}))(?: [a-z']+)*? (?:what's|what is|how much is) (?:that|it|this) "
      rf"in ({_UNIT})$", r"what is \1 in \2"),
@@ -295,6 +332,12 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a room's lights at full: "garage lights all the way up"
     (rf"^(?:turn |put |bring |crank |set )?(?:the )?({_ROOM}) (?:lights?|lamps?|lighting) (?:all the way up|on full|"
      r"to full|up to full|full|to max|to maximum|at full|to 100 percent)\b", r"set the \1 lights to 100 percent"),
+    # a step said of a thing with no verb, as where it goes: "the whirlwind fan a bit lower", "the punkah a notch
+    # faster" (the synonyms say "a notch" as "a bit"); a speed said alone is a step too ("the belvedere fan, slower
+    # please": "turn ... down" alone reads as a cover's move), a place alone is not ("the blind lower" may be a move)
+    (rf"^{_POLITE}({_THE} [a-z' ]+?) (?:(a bit|a little) (lower|higher|slower|faster)|(slower|faster))(?: please| now)?$",
+     lambda match: f"{match[1]}turn {match[2]} {'down' if (match[4] or match[5]) in ('lower', 'slower') else 'up'} "
+                   f"{match[3] or 'a bit'}"),
     # a step's verb said with its particle: "brighten the picture light up", "dim the salt lamp down" (the corpus
     # says neither; the shipped model closed the salt lamp as a cover)
     (r"^(brighten|dim) ((?:the|my|our) [a-z' ]+?) (?:up|down)((?: a bit| a little)?)$", r"\1 \2\3"),
@@ -303,6 +346,16 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # what is left on a named timer, asked by what it has got: "how many minutes has the pizza timer still got"
     (r"^how (?:long|much longer|much time|many minutes|many seconds)(?:'s| has| does) ((?:the|my) (?:[a-z]+ )?timer) "
      r"(?:still )?(?:got|have)(?: left| to go| to run)?$", r"how long is left on \1"),
+    # or by its name alone: "how long have the scones got" (only a timer has time left)
+    (r"^how (?:long|much longer|much time|many minutes|many seconds)(?:'s| has| have| does| do) (?:the|my) "
+     r"((?!timer\b)[a-z]+) (?:still )?(?:got|have)(?: left| to go| to run)?$", r"how long is left on the \1 timer"),
+    # a timer and its length said, and its name said by "name it" or "call it", or after "timer called", in any
+    # order around them: "name it pizza and make it 840 seconds a timer please", "a timer for 480 seconds please name
+    # it eggs", "timer called tea 240 seconds" (one length only, and nothing of stopping or of what is left)
+    (rf"^(?=.*\btimer\b)(?!(?:.*\b\d+(?:\.\d+)? seconds\b){{2}})(?!.*\b(?:cancel|stop|left|remaining|how long)\b)"
+     rf"(?=.*\b(?:(?:name|call|label) (?:it|a timer|the timer)|timer (?:called|named|labelled|labeled)) "
+     rf"(?!(?:{'|'.join(NO_TIMER_NAMES)}|please|that|this)\b)([a-z]+)\b)(?=.*\b(\d+(?:\.\d+)? seconds)\b).*$",
+     r"start a \1 timer for \2"),
     # a timer named, then set "to" its length: "name a timer homework and set it to 1800 seconds"
     (r"^(?:name|call|label) (?:a|the|my) timer ([a-z]+) and (?:set|start|make) it (?:to|at) (.+)$",
      r"start a \1 timer for \2"),
@@ -530,6 +583,10 @@ NAMED_THING_REPHRASINGS = [(re.compile(pattern), replacement) for pattern, repla
      r"\1start \2\3"),
     # a thing asked by what it shows: "is the leak sensor showing wet", "is the door sensor saying open"
     (r"^(is|are) ((?:the|my|our) [a-z' ]+?) (?:showing|reading|saying|reporting) ", r"\1 \2 "),
+    # a thing warmed or heated is switched on: "could you heat up the samovar", "warm the towel rail up" (not a room,
+    # the house or a level: "warm the lounge up to 20" is a heater's)
+    (rf"^{_POLITE}(?:heat|warm) (?:up )?({_THE} (?![a-z' ]*\b(?:{_ROOM}|house|home|place|flat|room)$)[a-z' ]+?)(?: up)?$",
+     r"\1turn on \2"),
     # "run" a thing is the corpus's "start" (a scene, a timer or a bath is run otherwise): "run the dehumidifier"
     (rf"^{_POLITE}run ({_THE} (?![a-z' ]*\b(?:scene|timer|alarm|bath|numbers?|test)$)[a-z' ]+)$", r"\1start \2"),
     # a lock locked "up" after it: "lock the tack room lock up" is the corpus's "lock up the ..."

@@ -163,6 +163,9 @@ NOT_A_NAME_OF_THE_HOME = NoAction(REPLIES["unknown_name"])
 SWITCHING = ("set_device", "switch_device", "switch_all", "set_cover", "set_lock")   # calls a state word asks for
 # Heard calls said back when a word they rest on is doubted: those of CHANGES_SAID_BACK, and the levels of SAID_BACK
 DOUBTS_SAID_BACK = frozenset(CHANGES_SAID_BACK) | {"set_brightness", "set_level", "set_thermostat"}
+# Skills whose "name" is a thing of the user's home (a timer's name is a label, switch_all's a kind of thing)
+THING_NAMED = ("switch_device", "set_level", "change_level", "get_state", "set_cover", "set_lock", "set_thermostat",
+               "activate_scene")
 
 
 @dataclass(frozen=True)
@@ -540,6 +543,16 @@ class ToolRunner:
             return NOT_CALCULABLE
         except (TypeError, ValueError, OverflowError):    # int(inf) overflows: e.g. a 309-digit timer
             return NOT_POSSIBLE
+
+    def lacked(self, name: str, arguments: dict) -> NoAction | None:
+        """The honest sentence ("I don't know a device called the barn door.") when a call names a thing or an area
+        that nothing of the home is, among all its kinds: such a call is not made, so a name the home lacks never
+        acts or reads; None otherwise."""
+        thing, area = arguments.get("name"), arguments.get("area")
+        if name not in THING_NAMED or not isinstance(thing, str) or not thing:
+            return None
+        return self._find(thing.replace("_", " "), area.replace("_", " ") if isinstance(area, str) else None,
+                          COMPONENTS)[1]
 
     def waiting_answer(self, said: str) -> str | None:
         """"yes" or "no" when what the user said is only that answer (the vocabulary's YES and NO phrasings)
@@ -1050,6 +1063,9 @@ class HeldTools:
 
     def waiting_answer(self, said: str) -> str | None:
         return self.runner.waiting_answer(said)
+
+    def lacked(self, name: str, arguments: dict) -> NoAction | None:
+        return self.runner.lacked(name, arguments)      # reads the home's names only: no waiting
 
     async def run(self, name: str, arguments: dict) -> str:
         skill = SKILLS.get(name)
