@@ -60,6 +60,10 @@ WORDS_SURE = 0.9            # text turn probability at or above which the words 
                             # one 300 ms pause of 581 more is at risk)
 SOUND_NOT_DONE = 0.1        # Smart Turn probability below which the sound says outright that the speaker goes
                             # on; then the words are read as if their last word was only begun (voice.text_turn)
+FADING_BELOW = 0.9          # a frame Silero has dropped below this (still speech by its threshold) is silence when
+FADING_LEVEL = 0.01         # it is below this share of the turn's loudest frame and 3x the room's noise: the voice's
+                            # fading tail, which Silero scores as speech for 2-3 frames after the words in five
+                            # voices of seven (docs/history/latency.md, round 26)
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,31 @@ class SemanticWaits:
 # text judge reads "Turn off the jukebox." as cut (0.02), and holding every such request 4 s was worse.
 SEMANTIC_WAITS = {"high": SemanticWaits(96, 192, 256, 640, 2000), "medium": SemanticWaits(128, 256, 384, 960, 4000),
                   "auto": SemanticWaits(128, 256, 384, 960, 4000), "low": SemanticWaits(256, 512, 800, 1600, 8000)}
+
+
+class Levels:
+    """Frame levels (RMS) that Silero's verdicts are read against: the room's noise, averaged over the frames while
+    nobody speaks, and the current turn's loudest speech frame."""
+
+    def __init__(self) -> None:
+        self.noise_rms = 0.0
+        self.peak_rms = 0.0
+
+    def step(self, detector: TurnDetector, probability: float, rms: float) -> Signal | None:
+        """One frame's Silero probability and RMS through the detector; the levels then take the frame in."""
+        signal = detector.process(probability, detector.speaking and self.fading(probability, rms))
+        if signal is Signal.START:
+            self.peak_rms = 0.0
+        elif not detector.speaking and signal is None:
+            self.noise_rms += 0.05 * (rms - self.noise_rms)
+        if detector.speaking and detector.silence_ms == 0:
+            self.peak_rms = max(self.peak_rms, rms)
+        return signal
+
+    def fading(self, probability: float, rms: float) -> bool:
+        """Silero still says speech, but has dropped, and the frame is far quieter than the turn's words and near
+        the room's noise: the words have ended."""
+        return probability < FADING_BELOW and rms < max(FADING_LEVEL * self.peak_rms, 3 * self.noise_rms)
 
 
 class Signal(Enum):
@@ -123,7 +152,8 @@ class TurnDetector:
         self._evidence: PauseEvidence | None = None     # this pause's evidence for the learned decision
         self._decided: str | None = None        # the decision's wait (a SemanticWaits field), words and sound in
 
-    def process(self, probability: float) -> Signal | None:
+    def process(self, probability: float, fading: bool = False) -> Signal | None:
+        """fading: the frame is the voice's fading tail (Levels.fading), silence whatever Silero says."""
         self.frames += 1
         threshold = self.settings.threshold
         if not self.speaking:
@@ -133,7 +163,7 @@ class TurnDetector:
                 self._speech_frame()
                 return Signal.START
             return None
-        if probability >= threshold - NEGATIVE_MARGIN:
+        if probability >= threshold - NEGATIVE_MARGIN and not fading:
             self._speech_frame()
             return None
         self.silence_ms += FRAME_MS
