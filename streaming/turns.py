@@ -63,7 +63,10 @@ SOUND_NOT_DONE = 0.1        # Smart Turn probability below which the sound says 
 FADING_BELOW = 0.9          # a frame Silero has dropped below this (still speech by its threshold) is silence when
 FADING_LEVEL = 0.01         # it is below this share of the turn's loudest frame and 3x the room's noise: the voice's
                             # fading tail, which Silero scores as speech for 2-3 frames after the words in five
-                            # voices of seven (docs/history/latency.md, round 26)
+                            # voices of seven (docs/history/latency.md, round 26). It starts the pause's transcript
+                            # and Smart Turn; the waits that end the turn count Silero's silence alone (counted
+                            # from the tail too, one more cut in the dev replay: Piper's paused "Dim the bedroom
+                            # lights to ...")
 
 
 @dataclass(frozen=True)
@@ -141,6 +144,7 @@ class TurnDetector:
         self.speaking = False
         self._run = 0                   # consecutive speech frames while idle
         self.silence_ms = 0             # silence since the last speech frame, while speaking
+        self._fading_ms = 0             # of it, the voice's fading tail: it starts the pause, but ends no turn
         self.speech_end_frame = 0       # frame index just after the last speech frame
         self._paused = False            # PAUSE already signalled for this silence
         self.semantic = settings.type == "semantic_vad"
@@ -153,7 +157,8 @@ class TurnDetector:
         self._decided: str | None = None        # the decision's wait (a SemanticWaits field), words and sound in
 
     def process(self, probability: float, fading: bool = False) -> Signal | None:
-        """fading: the frame is the voice's fading tail (Levels.fading), silence whatever Silero says."""
+        """fading: the frame is the voice's fading tail (Levels.fading): silence that pauses, whatever Silero
+        says, but that the waits to end the turn do not count."""
         self.frames += 1
         threshold = self.settings.threshold
         if not self.speaking:
@@ -163,11 +168,13 @@ class TurnDetector:
                 self._speech_frame()
                 return Signal.START
             return None
-        if probability >= threshold - NEGATIVE_MARGIN and not fading:
+        heard = probability >= threshold - NEGATIVE_MARGIN      # speech, by Silero
+        if heard and not fading:
             self._speech_frame()
             return None
         self.silence_ms += FRAME_MS
-        if self.silence_ms >= self.end_after_ms:
+        self._fading_ms += FRAME_MS if heard else 0
+        if self._ends_turn():
             self.speaking = False
             return Signal.END
         if not self._paused and self.silence_ms >= PAUSE_MS:
@@ -176,7 +183,7 @@ class TurnDetector:
         return None
 
     def _speech_frame(self) -> None:
-        self.silence_ms, self._paused = 0, False
+        self.silence_ms, self._fading_ms, self._paused = 0, 0, False
         self.speech_end_frame = self.frames
         self._words = self._words_going_on = self._sound = None
         self._hold_ms, self._evidence, self._decided = 0, None, None
@@ -255,8 +262,13 @@ class TurnDetector:
         if self._evidence is not None and self._sound is not None:
             self._decided = self._evidence.wait(self._sound)
 
+    def _ends_turn(self) -> bool:
+        """The silence Silero hears has lasted the wait: the waits were chosen on Silero's silence alone, so the
+        fading tail only starts the pause's transcript and Smart Turn sooner."""
+        return self.silence_ms - self._fading_ms >= self.end_after_ms
+
     def _end_now(self) -> bool:
-        if self.silence_ms >= self.end_after_ms:
+        if self._ends_turn():
             self.speaking = False
             return True
         return False
