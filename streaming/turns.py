@@ -1,11 +1,13 @@
 """Turn detection: when did the user start talking, and when are they done?
 
-A pure state machine over Silero speech probabilities, one per 32 ms frame; no audio, no clock.
+A pure state machine over Silero speech probabilities, one per 32 ms frame (and whether the frame is the voice's
+fading tail, which ``Levels`` reads from the frame's level); no audio, no clock.
 It tells the session three moments:
 
 - ``START``: speech began (barge-in point, SpeechStarted);
 - ``PAUSE``: a short silence after speech, the moment to transcribe what was said and to ask the
-  end-of-turn model about its sound, so both verdicts are (nearly) in when the turn may end;
+  end-of-turn model about its sound, so both verdicts are (nearly) in when the turn may end; read against the
+  frame levels (``Levels``), the voice's fading tail that Silero still scores as speech is silence here;
 - ``END``: the silence is long enough to end the turn.
 
 ``server_vad`` ends a turn after a fixed ``silence_duration_ms`` (OpenAI's semantics).
