@@ -89,6 +89,11 @@ SEMANTIC_WAITS = {"high": SemanticWaits(96, 192, 256, 640, 2000), "medium": Sema
                   "auto": SemanticWaits(128, 256, 384, 960, 4000), "low": SemanticWaits(256, 512, 800, 1600, 8000)}
 
 
+ROOM_BELOW = 0.1            # a frame Silero scores below this while nobody speaks is the room's noise alone: the
+                            # onset of speech scores 0.3-0.5 before it starts a turn, and counted in the noise it
+                            # raised the quiet level to 4 % of the words (espeak-ng's "pond pump" lost its final /p/)
+
+
 class Levels:
     """Frame levels (RMS) that Silero's verdicts are read against: the room's noise, averaged over the frames while
     nobody speaks, and the current turn's loudest speech frame."""
@@ -102,7 +107,7 @@ class Levels:
         signal = detector.process(probability, detector.speaking and self.fading(probability, rms))
         if signal is Signal.START:
             self.peak_rms = 0.0
-        elif not detector.speaking and signal is None:
+        elif not detector.speaking and signal is None and probability < ROOM_BELOW:
             self.noise_rms += 0.05 * (rms - self.noise_rms)
         if detector.speaking and detector.silence_ms == 0:
             self.peak_rms = max(self.peak_rms, rms)
