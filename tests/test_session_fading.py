@@ -78,3 +78,12 @@ def test_audio_resampled_from_24_khz_still_pauses_after_the_words(speech, vad_mo
     audio = resample(pcm16_to_float(pcm), 24000, 16000)
     read = pauses(vad_model, audio, Levels())
     assert read and (read[-1] + 1) * SileroVAD.frame_samples >= speech.speech_end_ms(pcm, 24000) * 16
+
+
+def test_the_onset_of_speech_is_not_the_rooms_noise():
+    """Frames Silero scores 0.3-0.5 before a turn starts are speech: counted as the room's noise, they raised the
+    quiet level to 4 % of the words and espeak-ng's "pond pump" lost its final /p/."""
+    detector, levels = TurnDetector(TurnDetection(type="semantic_vad")), Levels()
+    for probability, rms in [(0.0, 0.001)] * 20 + [(0.3, LOUD), (0.45, LOUD)]:
+        levels.step(detector, probability, rms)
+    assert not detector.speaking and 0.0005 < levels.noise_rms < 0.001
