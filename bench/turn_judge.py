@@ -117,7 +117,8 @@ def out_of_fold(train: list[dict], rows: dict, model: type = Regression) -> dict
 
 
 def decide(utterance: dict, verdict, detector_class: type = TurnDetector) -> dict:
-    """semantic_vad on the recorded evidence, decided by the replay's own loop (bench/turn_taking.py decide):
+    """semantic_vad on the recorded evidence, decided by the replay's own loop (bench/turn_taking.py decide; the
+    frames' levels where the evidence has them, from round 26):
     verdict(utterance, frames, pause) -> (words, if going on), and the short hold (ms) where the judge holds, at
     each pause. An outcome in summarise()'s form."""
     detector = detector_class(TurnDetection(type="semantic_vad"))
@@ -125,7 +126,8 @@ def decide(utterance: dict, verdict, detector_class: type = TurnDetector) -> dic
     end_frame = replay_decide(utterance["probabilities"], detector, STT_MS, SMART_TURN_MS,
                               lambda frames: detector.transcript_ready(*verdict(utterance, str(frames),
                                                                                 pauses[str(frames)])),
-                              lambda frames: detector.audio_ready(pauses[str(frames)]["sound"]))
+                              lambda frames: detector.audio_ready(pauses[str(frames)]["sound"]),
+                              utterance.get("levels"))
     return outcome_of(utterance["voice"], utterance["label"], utterance["speech_end_ms"], utterance["resume_ms"],
                       end_frame)
 

@@ -12,6 +12,8 @@ semantic_vad waits on them (the row of docs/turn-taking.md's table): what sets a
 Silero's lag and the transcript's time. --partial-at-pause instead stages a pause that comes while a partial
 transcript is being written: the final the turn waits for, and the CPU the partial takes beside it.
 --silero-drops instead measures a start of the pause's transcript at Silero's drop below a level, before the pause.
+--pause-lags instead sets Silero's lag read alone against Silero read with the frame levels (streaming.turns.Levels:
+a frame Silero has dropped on that is far quieter than the words is silence), with --noise under a room's noise.
 --pause-stages instead splits the pause's transcript's time after the words, per voice: Silero's lag (the words'
 end to the end of the first silent frame, the recording followed by digital silence), then `hear` as the server
 runs it (one BLAS thread, two one-threaded Whisper replicas) and each of its steps run again one by one (log-mel
@@ -23,6 +25,8 @@ it) and the judges' evidence.
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --partial-at-pause --voices piper --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --waits --voices all --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --pause-stages --voices all --audio /tmp/turns.npz
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --pause-stages --noise 0.003 --voices all --audio /tmp/turns.npz
+    PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --pause-lags --noise 0.003 --voices all --audio /tmp/turns.npz
     PYTHONPATH=$PWD .venv/bin/python bench/turn_stages.py --silero-drops 0.9 0.7 0.5 --voices all --audio /tmp/turns.npz
 """
 from __future__ import annotations
@@ -176,28 +180,66 @@ def partial_at_pause(engines, clips: dict[str, list[np.ndarray]]) -> list[tuple[
 PAUSE_STEPS = ("silero_lag", "hear", "log_mel", "encoder", "beam", "forced_pass", "without_prompt", "judges")
 
 
-def silero_frames(engines, audio: np.ndarray) -> tuple[list[float], list[int], int]:
-    """Silero's probability of each 32 ms frame of the recording followed by a second of digital silence, the
-    frames semantic_vad pauses at, and the sample the words end at (the last above 0.01)."""
+def silero_frames(engines, audio: np.ndarray, noise_rms: float = 0.0, read_levels: bool = True
+                  ) -> tuple[list[float], list[int], int]:
+    """Silero's probability of each 32 ms frame of the recording followed by a second of digital silence (with
+    noise_rms: white noise of that RMS under both, a room's), the frames semantic_vad pauses at as the session
+    decides them (Silero's frames, and where the tree has them and read_levels the frame levels), and the sample
+    the words end at (the last above 0.01 in the recording without the noise)."""
+    from streaming import turns
     from streaming.turns import Signal, TurnDetection, TurnDetector
     from voice.vad import SileroVAD
     vad, detector = SileroVAD(engines.vad_model), TurnDetector(TurnDetection(type="semantic_vad"))
+    levels = turns.Levels() if read_levels and hasattr(turns, "Levels") else None  # before round 26: Silero alone
     padded = np.concatenate([audio, np.zeros(16000, np.float32)])
+    if noise_rms:
+        padded = padded + np.random.default_rng(padded.size).normal(0, noise_rms, padded.size).astype(np.float32)
     frame = SileroVAD.frame_samples
     probabilities, pauses = [], []
     for i in range(padded.size // frame):
-        probabilities.append(vad.probability(padded[i * frame:(i + 1) * frame]))
-        if detector.process(probabilities[-1]) is Signal.PAUSE:
+        x = padded[i * frame:(i + 1) * frame]
+        probabilities.append(vad.probability(x))
+        signal = detector.process(probabilities[-1]) if levels is None else \
+            levels.step(detector, probabilities[-1], float(np.sqrt(np.mean(x * x))))
+        if signal is Signal.PAUSE:
             pauses.append(i)
     return probabilities, pauses, int(np.nonzero(np.abs(audio) > 0.01)[0][-1]) + 1
 
 
-def silero_lag_ms(engines, audio: np.ndarray) -> float | None:
+def silero_lag_ms(engines, audio: np.ndarray, noise_rms: float = 0.0) -> float | None:
     """From the words' end to the end of the frame semantic_vad pauses at after them; None if it never does."""
     from voice.vad import SileroVAD
-    _, pauses, words_end = silero_frames(engines, audio)
+    _, pauses, words_end = silero_frames(engines, audio, noise_rms)
     end = (pauses[-1] + 1) * SileroVAD.frame_samples if pauses else 0
     return (end - words_end) / 16 if end > words_end else None
+
+
+def pause_lags(engines, clips: dict[str, list[np.ndarray]], noise_rms: float) -> dict[str, dict[str, list]]:
+    """Silero read alone against Silero read with the frame levels (streaming.turns.Levels), per voice: each
+    recording's lag after the words, its pauses before the last (each a transcription spent), and whether the
+    transcript of the audio up to the last pause has the same words both ways. Decided by the frames."""
+    from voice.stt import _plain_words
+    from voice.vad import SileroVAD
+    frame = SileroVAD.frame_samples
+    found: dict[str, dict[str, list]] = {}
+    for voice, audios in clips.items():
+        found[voice] = {"alone": [], "levels": [], "alone_pauses": [], "levels_pauses": [], "same": []}
+        for audio in audios:
+            padded = np.concatenate([audio, np.zeros(16000, np.float32)])
+            if noise_rms:
+                padded = padded + np.random.default_rng(padded.size).normal(0, noise_rms, padded.size).astype(
+                    np.float32)
+            last = {}
+            for reading in ("alone", "levels"):
+                _, pauses, words_end = silero_frames(engines, audio, noise_rms, reading == "levels")
+                found[voice][reading].append(((pauses[-1] + 1) * frame - words_end) / 16)
+                found[voice][f"{reading}_pauses"].append(len(pauses) - 1)
+                last[reading] = pauses[-1]
+            if last["alone"] != last["levels"]:
+                heard = [_plain_words(engines.stt.hear(padded[:(last[reading] + 1) * frame]).text)
+                         for reading in ("alone", "levels")]
+                found[voice]["same"].append(heard[0] == heard[1])
+    return found
 
 
 def silero_drops(engines, clips: dict[str, list[np.ndarray]], levels: list[float]) -> dict[float, dict[str, list]]:
@@ -269,14 +311,16 @@ def pause_steps(engines, audio: np.ndarray) -> dict[str, tuple[float, float]]:
     return steps
 
 
-def pause_stages(engines, clips: dict[str, list[np.ndarray]], rounds: int) -> dict[str, list[dict]]:
-    """Each turn's Silero lag and the pause transcript's steps, voice by voice, `rounds` times."""
+def pause_stages(engines, clips: dict[str, list[np.ndarray]], rounds: int, noise_rms: float = 0.0
+                 ) -> dict[str, list[dict]]:
+    """Each turn's Silero lag (noise_rms: with a room's noise under the recording) and the pause transcript's
+    steps, voice by voice, `rounds` times."""
     turns: dict[str, list[dict]] = {voice: [] for voice in clips}
     for _ in range(rounds):
         for voice, audios in clips.items():
             for audio in audios:
                 steps = pause_steps(engines, audio)
-                lag = silero_lag_ms(engines, audio)
+                lag = silero_lag_ms(engines, audio, noise_rms)
                 turns[voice].append({**steps, "silero_lag": (lag, lag)})
     return turns
 
@@ -296,6 +340,11 @@ def main(argv: list[str] | None = None) -> int:
                         help="instead: the pause's final while a partial its caller gave up is still being written")
     parser.add_argument("--pause-stages", action="store_true",
                         help="instead: the pause transcript's time after the words, Silero's lag and each step")
+    parser.add_argument("--pause-lags", action="store_true",
+                        help="instead: Silero's lag read alone and with the frame levels, decided by the frames")
+    parser.add_argument("--noise", type=float, default=0.0, metavar="RMS",
+                        help="--pause-stages, --pause-lags: Silero's lag with white noise of this RMS (full scale 1) under the "
+                             "recording and the silence after it, a room's (bench/webrtc.py streams 0.002)")
     parser.add_argument("--silero-drops", type=float, nargs="+", metavar="LEVEL",
                         help="instead: how much sooner a pause's transcript begun at Silero's drop below each level "
                              "would start, its words against the pause's, and the starts wasted")
@@ -308,7 +357,17 @@ def main(argv: list[str] | None = None) -> int:
     if args.rounds == 0:
         return 0
     engines = Engines.load_default(assistant=not (args.partial_at_pause or args.waits or args.pause_stages
-                                                  or args.silero_drops))
+                                                  or args.silero_drops or args.pause_lags))
+    if args.pause_lags:
+        print(f"Silero's lag after the words (ms, p50 of {len(REQUESTS)} a voice), read alone / with the frame levels; "
+              f"pauses before the last a recording (mean); the last pause's words the same both ways; noise RMS "
+              f"{args.noise}")
+        print("| voice | lag alone | lag with levels | pauses before the last | same words |\n|---|---|---|---|---|")
+        for voice, got in pause_lags(engines, clips, args.noise).items():
+            print(f"| {voice} | {statistics.median(got['alone']):.0f} | {statistics.median(got['levels']):.0f} | "
+                  f"{statistics.mean(got['alone_pauses']):.2f} / {statistics.mean(got['levels_pauses']):.2f} | "
+                  f"{sum(got['same'])} of {len(got['same'])} moved |")
+        return 0
     if args.silero_drops:
         for level, counts in silero_drops(engines, clips, args.silero_drops).items():
             n = len(counts["sooner_ms"])
@@ -319,12 +378,13 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.pause_stages:
         load = os.getloadavg()[0]
-        turns = pause_stages(engines, clips, args.rounds)
+        turns = pause_stages(engines, clips, args.rounds, args.noise)
         if args.json:
             args.json.write_text(json.dumps(turns))
         tree = Path(sys.modules[Engines.__module__].__file__).parent.parent
         print(f"{tree}: CPU ms, median of {args.rounds} x {len(REQUESTS)} turns a voice (wall ms in brackets; "
-              f"without_prompt: the turns whose words echo the prompt, their count after the slash); 1-minute load "
+              f"without_prompt: the turns whose words echo the prompt, their count after the slash; Silero's lag with noise of "
+              f"RMS {args.noise}); 1-minute load "
               f"{load:.1f} -> {os.getloadavg()[0]:.1f}")
         print("| voice | " + " | ".join(PAUSE_STEPS) + " |\n|" + "---|" * (len(PAUSE_STEPS) + 1))
         for voice, ts in turns.items():

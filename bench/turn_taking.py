@@ -926,7 +926,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
            smart_turn_ms: int) -> tuple[dict[str, list[dict]], list[dict]]:
     """Turn ends decided by each detector on the same audio, with verdicts after fixed compute times; and the
     evidence at every pause of each utterance (the judges' inputs, Silero's probabilities)."""
-    from streaming.turns import Signal, TurnDetection
+    from streaming.turns import Levels, Signal, TurnDetection
     from voice.audio import pcm16_to_float
     from voice.smart_turn import SmartTurnModel
     from voice.stt import Heard, WhisperSTT
@@ -947,6 +947,8 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
         audio = pcm16_to_float(utterance.pcm16)
         vad = SileroVAD(vad_model)
         probabilities = [vad.probability(audio[i:i + frame]) for i in range(0, audio.size - frame + 1, frame)]
+        frame_rms = [float(np.sqrt(np.mean(audio[i:i + frame] ** 2)))
+                     for i in range(0, audio.size - frame + 1, frame)]
         heard: dict[int, tuple[Heard, dict, float]] = {}    # frames -> (transcript, words' verdicts, sound's)
 
         def verdicts(frames: int) -> tuple[Heard, dict, float]:
@@ -987,7 +989,7 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
             def sound_in(frames: int) -> bool:
                 sound = verdicts(frames)[2]
                 return hasattr(detector, "audio_ready") and detector.audio_ready(sound)
-            end_frame = decide(probabilities, detector, stt_ms, smart_turn_ms, words_in, sound_in)
+            end_frame = decide(probabilities, detector, stt_ms, smart_turn_ms, words_in, sound_in, frame_rms)
             outcome = outcome_of(utterance.voice, utterance.label, utterance.speech_end_ms, utterance.resume_ms,
                                  end_frame) | {"turns": 1, "pauses": pauses}
             cut = outcome["premature"]
@@ -995,25 +997,32 @@ def replay(utterances: list[Utterance], detectors: dict[str, tuple[type, object]
             if not name.startswith(SWEPT):
                 line.append(f"{name}: " + ("CUT" if cut else f"{outcome.get('end_ms', float('nan')):.0f}"))
         print(f"[{n}/{len(utterances)}] {utterance.label}: " + "; ".join(line), flush=True)
-        listener = TurnDetector(TurnDetection(type="semantic_vad"))    # never told a verdict: sees every pause
-        every_pause = [index + 1 for index, probability in enumerate(probabilities)
-                       if listener.process(probability) is Signal.PAUSE]
+        listener, heard_levels = TurnDetector(TurnDetection(type="semantic_vad")), Levels()  # sees every pause
+        every_pause = [index + 1 for index, (probability, rms) in enumerate(zip(probabilities, frame_rms))
+                       if heard_levels.step(listener, probability, rms) is Signal.PAUSE]
         evidence.append({"voice": utterance.voice, "label": utterance.label, "speech_end_ms": utterance.speech_end_ms,
                          "resume_ms": utterance.resume_ms, "probabilities": [round(p, 4) for p in probabilities],
+                         "levels": frame_rms,
                          "pauses": {str(frames): _evidence(text_turn, *verdicts(frames), frames * frame)
                                     for frames in every_pause}})
     return results, evidence
 
 
 def decide(probabilities: list[float], detector, stt_ms: int, smart_turn_ms: int,
-           words_in: Callable[[int], bool], sound_in: Callable[[int], bool]) -> int | None:
+           words_in: Callable[[int], bool], sound_in: Callable[[int], bool],
+           frame_rms: list[float] | None = None) -> int | None:
     """The frame after which a detector ends the turn (None: it never does), fed Silero's probabilities frame by
     frame, each pause's verdicts handed over after fixed compute times: words_in(frames) and sound_in(frames) give
     the detector the words' and the sound's verdicts on the first `frames` frames and say whether it ended the
-    turn. The replay (Whisper heard live) and bench/turn_judge.py (the recorded evidence) both decide here."""
+    turn. The replay (Whisper heard live) and bench/turn_judge.py (the recorded evidence) both decide here. frame_rms:
+    each frame's RMS, read as the session reads them (streaming.turns.Levels) by a detector of a tree that has them;
+    None (evidence recorded before round 26): Silero's probabilities alone."""
+    from streaming import turns
+    reads_levels = frame_rms is not None and "fading" in inspect.signature(detector.process).parameters
+    stepper = turns.Levels() if reads_levels else None
     due: list[tuple[int, str, int, int]] = []   # (frame due, verdict kind, pause's end frame, frames heard)
     for index, probability in enumerate(probabilities):
-        signal = detector.process(probability)
+        signal = stepper.step(detector, probability, frame_rms[index]) if stepper else detector.process(probability)
         if signal is not None and signal.value == "pause":
             due += [(index + -(-stt_ms // FRAME_MS), "words", detector.speech_end_frame, index + 1),
                     (index + -(-smart_turn_ms // FRAME_MS), "sound", detector.speech_end_frame, index + 1)]

@@ -41,7 +41,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
                               SpeechStarted, SpeechStopped, TextDelta, TextDone, ToolCallExecuted,
                               ToolCallRequested, TranscriptCompleted, TranscriptDelta)
 from assistant.tools import MAX_TIMERS, HeldTools
-from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Signal, TurnDetection, TurnDetector
+from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Levels, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
 from voice.heard_names import hear_names
 from voice.heard_text import said_words
@@ -118,7 +118,6 @@ class _Turn:
     """The user's current (or just committed) utterance and its transcription jobs."""
     item_id: str
     speech_end_samples: int = 0              # buffer length at the last speech sound
-    peak_rms: float = 0.0                    # loudest speech frame so far
     speech_end_wall: float = 0.0
     vad_wall: float = 0.0
     transcript_wall: float = 0.0
@@ -245,7 +244,7 @@ class Session:
         self._buffer = _InputBuffer()                   # uncommitted input (VAD idle: only the prefix padding)
         self._buffer_full_reported = False
         self._odd_byte = b""
-        self._noise_rms = 0.0                           # background level while nobody speaks
+        self._levels = Levels()                         # the room's noise and the turn's loudest frame
         self._turn: _Turn | None = None
         self._response: _Response | None = None
         self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
@@ -419,13 +418,12 @@ class Session:
         self._buffer.append(audio)
 
     def _on_frame(self, frame: np.ndarray) -> None:
-        detector = self._detector
-        signal = detector.process(self._vad.probability(frame))
-        self._append(frame)
+        detector, levels = self._detector, self._levels
         rms = float(np.sqrt(np.mean(frame * frame)))
+        signal = levels.step(detector, self._vad.probability(frame), rms)
+        self._append(frame)
         turn = self._turn
         if turn is None and signal is not Signal.START:     # idle: keep only the prefix padding
-            self._noise_rms += 0.05 * (rms - self._noise_rms)
             keep = self.config.turn_detection.prefix_padding_ms * RATE // 1000 + FRAME * MIN_SPEECH_FRAMES
             if self._buffer_samples > keep:              # drop whole frames, keeping at least `keep` samples
                 self._buffer.drop((self._buffer_samples - keep) // FRAME * FRAME)
@@ -438,10 +436,8 @@ class Session:
             if response and not response.done and self.config.turn_detection.interrupt_response:
                 self._emit(Interrupted(response.id))
                 self._cancel_response(response, "turn_detected")
-        if detector.silence_ms == 0:
-            turn.peak_rms = max(turn.peak_rms, rms)
         quiet_consonant = (0 < detector.silence_ms <= TAIL_MS
-                           and rms >= max(TAIL_LEVEL * turn.peak_rms, 3 * self._noise_rms))
+                           and rms >= max(TAIL_LEVEL * levels.peak_rms, 3 * levels.noise_rms))
         if detector.silence_ms == 0 or quiet_consonant:
             turn.speech_end_samples = self._buffer_samples
             turn.speech_end_wall = time.monotonic()

@@ -1,11 +1,13 @@
 """Turn detection: when did the user start talking, and when are they done?
 
-A pure state machine over Silero speech probabilities, one per 32 ms frame; no audio, no clock.
+A pure state machine over Silero speech probabilities, one per 32 ms frame (and whether the frame is the voice's
+fading tail, which ``Levels`` reads from the frame's level); no audio, no clock.
 It tells the session three moments:
 
 - ``START``: speech began (barge-in point, SpeechStarted);
 - ``PAUSE``: a short silence after speech, the moment to transcribe what was said and to ask the
-  end-of-turn model about its sound, so both verdicts are (nearly) in when the turn may end;
+  end-of-turn model about its sound, so both verdicts are (nearly) in when the turn may end; read against the
+  frame levels (``Levels``), the voice's fading tail that Silero still scores as speech is silence here;
 - ``END``: the silence is long enough to end the turn.
 
 ``server_vad`` ends a turn after a fixed ``silence_duration_ms`` (OpenAI's semantics).
@@ -60,6 +62,13 @@ WORDS_SURE = 0.9            # text turn probability at or above which the words 
                             # one 300 ms pause of 581 more is at risk)
 SOUND_NOT_DONE = 0.1        # Smart Turn probability below which the sound says outright that the speaker goes
                             # on; then the words are read as if their last word was only begun (voice.text_turn)
+FADING_BELOW = 0.9          # a frame Silero has dropped below this (still speech by its threshold) is silence when
+FADING_LEVEL = 0.01         # it is below this share of the turn's loudest frame and 3x the room's noise: the voice's
+                            # fading tail, which Silero scores as speech for 2-3 frames after the words in five
+                            # voices of seven (docs/history/latency.md, round 26). It starts the pause's transcript
+                            # and Smart Turn; the waits that end the turn count Silero's silence alone (counted
+                            # from the tail too, one more cut in the dev replay: Piper's paused "Dim the bedroom
+                            # lights to ...")
 
 
 @dataclass(frozen=True)
@@ -78,6 +87,36 @@ class SemanticWaits:
 # text judge reads "Turn off the jukebox." as cut (0.02), and holding every such request 4 s was worse.
 SEMANTIC_WAITS = {"high": SemanticWaits(96, 192, 256, 640, 2000), "medium": SemanticWaits(128, 256, 384, 960, 4000),
                   "auto": SemanticWaits(128, 256, 384, 960, 4000), "low": SemanticWaits(256, 512, 800, 1600, 8000)}
+
+
+ROOM_BELOW = 0.1            # a frame Silero scores below this while nobody speaks is the room's noise alone: the
+                            # onset of speech scores 0.3-0.5 before it starts a turn, and counted in the noise it
+                            # raised the quiet level to 4 % of the words (espeak-ng's "pond pump" lost its final /p/)
+
+
+class Levels:
+    """Frame levels (RMS) that Silero's verdicts are read against: the room's noise, averaged over the frames while
+    nobody speaks, and the current turn's loudest speech frame."""
+
+    def __init__(self) -> None:
+        self.noise_rms = 0.0
+        self.peak_rms = 0.0
+
+    def step(self, detector: TurnDetector, probability: float, rms: float) -> Signal | None:
+        """One frame's Silero probability and RMS through the detector; the levels then take the frame in."""
+        signal = detector.process(probability, detector.speaking and self.fading(probability, rms))
+        if signal is Signal.START:
+            self.peak_rms = 0.0
+        elif not detector.speaking and signal is None and probability < ROOM_BELOW:
+            self.noise_rms += 0.05 * (rms - self.noise_rms)
+        if detector.speaking and detector.silence_ms == 0:
+            self.peak_rms = max(self.peak_rms, rms)
+        return signal
+
+    def fading(self, probability: float, rms: float) -> bool:
+        """Silero still says speech, but has dropped, and the frame is far quieter than the turn's words and near
+        the room's noise: the words have ended."""
+        return probability < FADING_BELOW and rms < max(FADING_LEVEL * self.peak_rms, 3 * self.noise_rms)
 
 
 class Signal(Enum):
@@ -112,6 +151,7 @@ class TurnDetector:
         self.speaking = False
         self._run = 0                   # consecutive speech frames while idle
         self.silence_ms = 0             # silence since the last speech frame, while speaking
+        self._fading_ms = 0             # of it, the voice's fading tail: it starts the pause, but ends no turn
         self.speech_end_frame = 0       # frame index just after the last speech frame
         self._paused = False            # PAUSE already signalled for this silence
         self.semantic = settings.type == "semantic_vad"
@@ -123,7 +163,9 @@ class TurnDetector:
         self._evidence: PauseEvidence | None = None     # this pause's evidence for the learned decision
         self._decided: str | None = None        # the decision's wait (a SemanticWaits field), words and sound in
 
-    def process(self, probability: float) -> Signal | None:
+    def process(self, probability: float, fading: bool = False) -> Signal | None:
+        """fading: the frame is the voice's fading tail (Levels.fading): silence that pauses, whatever Silero
+        says, but that the waits to end the turn do not count."""
         self.frames += 1
         threshold = self.settings.threshold
         if not self.speaking:
@@ -133,11 +175,13 @@ class TurnDetector:
                 self._speech_frame()
                 return Signal.START
             return None
-        if probability >= threshold - NEGATIVE_MARGIN:
+        heard = probability >= threshold - NEGATIVE_MARGIN      # speech, by Silero
+        if heard and not fading:
             self._speech_frame()
             return None
         self.silence_ms += FRAME_MS
-        if self.silence_ms >= self.end_after_ms:
+        self._fading_ms += FRAME_MS if heard else 0
+        if self._ends_turn():
             self.speaking = False
             return Signal.END
         if not self._paused and self.silence_ms >= PAUSE_MS:
@@ -146,7 +190,7 @@ class TurnDetector:
         return None
 
     def _speech_frame(self) -> None:
-        self.silence_ms, self._paused = 0, False
+        self.silence_ms, self._fading_ms, self._paused = 0, 0, False
         self.speech_end_frame = self.frames
         self._words = self._words_going_on = self._sound = None
         self._hold_ms, self._evidence, self._decided = 0, None, None
@@ -225,8 +269,13 @@ class TurnDetector:
         if self._evidence is not None and self._sound is not None:
             self._decided = self._evidence.wait(self._sound)
 
+    def _ends_turn(self) -> bool:
+        """The silence Silero hears has lasted the wait: the waits were chosen on Silero's silence alone, so the
+        fading tail only starts the pause's transcript and Smart Turn sooner."""
+        return self.silence_ms - self._fading_ms >= self.end_after_ms
+
     def _end_now(self) -> bool:
-        if self.silence_ms >= self.end_after_ms:
+        if self._ends_turn():
             self.speaking = False
             return True
         return False
