@@ -10,7 +10,8 @@ normalised request.
 import re
 
 from assistant.skills import READINGS
-from assistant.vocabulary import (ASKING_WRAPPERS, NO_TIMER_NAMES, CONDITIONS, DEVICES, LIGHT_KINDS, STATE_QUESTION_WORDS, OTHER_REQUEST_VERBS,
+from assistant.vocabulary import (ASKING_WRAPPERS, CONDITIONS, DEVICES, LIGHT_KINDS, STATE_QUESTION_WORDS, OTHER_REQUEST_VERBS,
+                                  NO_TIMER_NAMES,
                                   QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
                                   SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES,
                                   BRIGHTER, CHECKS, DARKER, LEVEL_WORDS, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,

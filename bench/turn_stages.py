@@ -180,6 +180,15 @@ def partial_at_pause(engines, clips: dict[str, list[np.ndarray]]) -> list[tuple[
 PAUSE_STEPS = ("silero_lag", "hear", "log_mel", "encoder", "beam", "forced_pass", "without_prompt", "judges")
 
 
+def padded_with_silence(audio: np.ndarray, noise_rms: float) -> np.ndarray:
+    """The recording followed by a second of digital silence, with white noise of noise_rms under both (a room's;
+    seeded by the length, so both readings of a recording hear the same noise)."""
+    padded = np.concatenate([audio, np.zeros(16000, np.float32)])
+    if noise_rms:
+        padded = padded + np.random.default_rng(padded.size).normal(0, noise_rms, padded.size).astype(np.float32)
+    return padded
+
+
 def silero_frames(engines, audio: np.ndarray, noise_rms: float = 0.0, read_levels: bool = True
                   ) -> tuple[list[float], list[int], int]:
     """Silero's probability of each 32 ms frame of the recording followed by a second of digital silence (with
@@ -191,9 +200,7 @@ def silero_frames(engines, audio: np.ndarray, noise_rms: float = 0.0, read_level
     from voice.vad import SileroVAD
     vad, detector = SileroVAD(engines.vad_model), TurnDetector(TurnDetection(type="semantic_vad"))
     levels = turns.Levels() if read_levels and hasattr(turns, "Levels") else None  # before round 26: Silero alone
-    padded = np.concatenate([audio, np.zeros(16000, np.float32)])
-    if noise_rms:
-        padded = padded + np.random.default_rng(padded.size).normal(0, noise_rms, padded.size).astype(np.float32)
+    padded = padded_with_silence(audio, noise_rms)
     frame = SileroVAD.frame_samples
     probabilities, pauses = [], []
     for i in range(padded.size // frame):
@@ -225,10 +232,7 @@ def pause_lags(engines, clips: dict[str, list[np.ndarray]], noise_rms: float) ->
     for voice, audios in clips.items():
         found[voice] = {"alone": [], "levels": [], "alone_pauses": [], "levels_pauses": [], "same": []}
         for audio in audios:
-            padded = np.concatenate([audio, np.zeros(16000, np.float32)])
-            if noise_rms:
-                padded = padded + np.random.default_rng(padded.size).normal(0, noise_rms, padded.size).astype(
-                    np.float32)
+            padded = padded_with_silence(audio, noise_rms)
             last = {}
             for reading in ("alone", "levels"):
                 _, pauses, words_end = silero_frames(engines, audio, noise_rms, reading == "levels")

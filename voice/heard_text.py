@@ -134,17 +134,13 @@ def said_words(transcript: str) -> str:
     """The transcript said once, with the request's verb, words spelt otherwise, the "a" before each degree
     word and the break before a clause run on as said (see the module)."""
     def verb(match: re.Match) -> str:
-        said = VERBS_HEARD_AS[match[2].lower()]
-        return match[1] + (said.capitalize() if match[2][0].isupper() else said)
+        return match[1] + _cased(match[2], VERBS_HEARD_AS)
     def word(match: re.Match) -> str:
-        said = WORDS_HEARD_AS[match[1].lower()]
-        return said.capitalize() if match[1][0].isupper() else said
+        return _cased(match[1], WORDS_HEARD_AS)
     def subject(match: re.Match) -> str:
-        said = SUBJECTS_HEARD_AS[match[2].lower()]
-        return match[1] + (said.capitalize() if match[2][0].isupper() else said)
+        return match[1] + _cased(match[2], SUBJECTS_HEARD_AS)
     def question(match: re.Match) -> str:
-        said = QUESTIONS_HEARD_AS[match[2].lower()]
-        return match[1] + (said.capitalize() if match[2][0].isupper() else said) + " "
+        return match[1] + _cased(match[2], QUESTIONS_HEARD_AS) + " "
     def closing(match: re.Match) -> str:
         return match[0][:match.start(1) - match.start(0)] + CLOSING_HEARD_AS[match[1].lower()]
     text = _CLOSING_OTHERWISE.sub(closing, _FIRST_QUESTION_WORDS.sub(question, said_once(transcript)))
@@ -154,6 +150,12 @@ def said_words(transcript: str) -> str:
     text = _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
     text = _QUESTION_ON_A_PRONOUN.sub(r"\1, ", text)
     return _CLOSED_RUN_ON.sub(_closed, text)
+
+
+def _cased(heard: str, said_as: dict[str, str]) -> str:
+    """The words said for words heard (a table of this module), capitalised as Whisper wrote them."""
+    said = said_as[heard.lower()]
+    return said.capitalize() if heard[0].isupper() else said
 
 
 def _closed(match: re.Match) -> str:
