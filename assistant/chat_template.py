@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
 from assistant.inventory import (KIND_WORDS, SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
-from assistant.skills import READINGS, SKILLS, TIMER_SKILLS
+from assistant.skills import LEVEL_SKILLS, LEVEL_UNIT, READINGS, SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
@@ -98,10 +98,6 @@ _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on
 _A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"
                              r"\b(?:to|at|on) (\d+(?:\.\d+)?)(?![.\d])(?! [a-z]+s\b)")
 _A_LEVEL_UNIT = re.compile(r"\b(\d+(?:\.\d+)?) (degrees|percent)\b")
-# The skills that set or step a level
-LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
-# The unit of the level a skill sets, named as its argument is (a heater's set_level sets degrees, ToolRunner)
-_LEVEL_UNIT_OF = {"set_brightness": "percent", "set_level": "percent", "set_thermostat": "degrees"}
 # A device of the default home, said
 _A_DEVICE = re.compile(r"\b(?:" + "|".join(word for words in DEVICES.values() for word in words) + r")\b")
 # A number as the normaliser writes it, and each unit as said (UNIT_WORDS; "i'm" says no metre)
@@ -725,7 +721,7 @@ class Slots:
         """A level the request says only in the unit the thing does not take: degrees for a light, a percent for a
         heater ("set the thermostat to 70 percent" set 70 degrees, "dim the bedroom lights to 5 degrees" 5
         percent): rather ask again than guess what was meant."""
-        key = _LEVEL_UNIT_OF.get(call["name"])
+        key = LEVEL_UNIT.get(call["name"])
         value, name = call["arguments"].get(key), call["arguments"].get("name")
         if not isinstance(value, (int, float)):
             return False
