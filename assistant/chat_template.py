@@ -27,9 +27,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import (KIND_WORDS, SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
+from assistant.inventory import (KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
-from assistant.skills import LEVEL_SKILLS, LEVEL_UNIT, READINGS, SKILLS, TIMER_SKILLS
+from assistant.skills import LEVEL_SKILLS, LEVEL_UNIT, READINGS, SKILL_COMPONENTS, SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
@@ -92,7 +92,8 @@ _THING_ARGUMENTS = {"name", "area", "room", "device"}
 _PERIOD_SAID = {period: re.compile(r"\b(?:" + "|".join(words) + r")\b") for period, words in PERIOD_WORDS.items()}
 # Skills that act on a thing and take no number, and a level said: a number in degrees or percent, or one said
 # after "to", "at" or "on" that counts nothing ("on 19"; not "on 600 seconds", "the other 1", "all 3 fans")
-_TAKE_NO_NUMBER = {"set_device", "switch_device", "switch_all", "set_cover", "set_lock", "activate_scene"}
+_TAKE_NO_NUMBER = frozenset(s.name for s in SKILLS.values() if (s.switches or s.name_is_a_thing)
+                            and not (s.level_unit or s.steps or s.reads))
 _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on) \d+(?:\.\d+)?\b(?! [a-z]+s\b)")
 # The number of a level said (_A_LEVEL_SAID's), and its unit where one is said
 _A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"

@@ -18,8 +18,8 @@ from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, asks_how_t
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
-from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, NOT_CHANGES, SKILLS, STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS,
-                              TIMER_STARTS)
+from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, NOT_CHANGES, SKILL_KINDS, SKILLS, STEP_SKILLS, TIMER_QUESTIONS,
+                              TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CHOICE_QUESTION, WHICH_ONE_MEANT, CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
@@ -302,8 +302,6 @@ OPERATORS = {"times": "*", "multiplied by": "*", "plus": "+", "minus": "-", "div
 LIGHT_WAYS = {**dict.fromkeys(BRIGHTER, "up"), **dict.fromkeys(DARKER, "down")}
 # and a light's way said in a fragment ("the salt lamp a touch dimmer", "office up a bit")
 FRAGMENT_WAYS = {**LIGHT_WAYS, **{way: way for way in TOWARDS}}
-# What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
-SKILL_KINDS = {"set_cover": "cover", "set_lock": "lock", "set_thermostat": "climate", "activate_scene": "scene"}
 # Each skill's call that takes back another: a state, an action or a direction turned round
 OPPOSITES = {"state": {"on": "off", "off": "on"}, "action": {"open": "close", "close": "open", "lock": "unlock",
                                                             "unlock": "lock"}, "direction": {"up": "down", "down": "up"}}

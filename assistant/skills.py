@@ -6,6 +6,7 @@ OpenAI function tools, and assistant.tools.ToolRunner runs a skill as its method
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from assistant.inventory import SWITCHABLE
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, STATES, UNITS
 
 NUMBER = (int, float)
@@ -28,6 +29,11 @@ class Skill:
     steps: bool = False               # makes a light brighter or dimmer by a step
     timer: str = ""                   # what it does to timers: "starts" one, "takes" one by name (another of the
                                       # conversation's may be meant), "cancels all"
+    components: tuple[str, ...] = ()  # those it finds its one named thing among (ToolRunner): a name that means only
+                                      # things of other components is not what the call was asked for ("lock the
+                                      # chandelier")
+    kind_taken: str = ""              # what it does to a thing, as the kind of thing it takes (VERB_KINDS); any
+                                      # other skill on a thing switches it
 
     def accepts(self, arguments: dict) -> bool:
         """This skill's argument keys (the optional ones may be missing), each a value of the right kind."""
@@ -59,10 +65,11 @@ class Skill:
 
 def _skill(skill_name: str, description: str, optional=(), /, *, pure: bool = False, reads: bool = False,
            means: Mapping[str, tuple[str, ...]] | None = None, switches: bool = False, name_is_a_thing: bool = False,
-           level_unit: str = "", steps: bool = False, timer: str = "", **arguments: tuple[tuple, str]) -> Skill:
+           level_unit: str = "", steps: bool = False, timer: str = "", components: tuple[str, ...] = (),
+           kind_taken: str = "", **arguments: tuple[tuple, str]) -> Skill:
     return Skill(skill_name, description, {k.rstrip("_"): v[0] for k, v in arguments.items()},
                  {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure, reads, means or {},
-                 switches, name_is_a_thing, level_unit, steps, timer)
+                 switches, name_is_a_thing, level_unit, steps, timer, components, kind_taken)
 
 
 # The words that can ask for each action a call may take (chat_template.action_of names it), per skill: a call
@@ -110,7 +117,7 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("set_thermostat", "Set the thermostat (in a home with several, the one named or in the area named).",
            ("name", "area"), degrees=(NUMBER, "target temperature in degrees"),
            name=((str,), "the thermostat or heater as the user named it, if any"), area=AREA, level_unit="degrees",
-           name_is_a_thing=True),
+           name_is_a_thing=True, components=("climate",), kind_taken="climate"),
     _skill("read_sensor", "Read a room's temperature or humidity.", reads=True, means=READINGS, room=(tuple(ROOMS), "the room"),
            kind=(SENSOR_KINDS, "which reading")),
     _skill("calculate", "Evaluate arithmetic.", pure=True, means={"calculate": ARITHMETIC}, expression=((str,), "numbers with + - * / and parentheses")),
@@ -118,25 +125,31 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            from_=(UNITS, "the unit it is in"), to=(UNITS, "the unit wanted")),
     # The user's own devices, found by the name they use (assistant.inventory resolves it).
     _skill("switch_device", "Switch a named device on or off.", ("area",), means={"off": OFF}, name=NAME,
-           state=(STATES, "on or off"), area=AREA, switches=True, name_is_a_thing=True),
+           state=(STATES, "on or off"), area=AREA, switches=True, name_is_a_thing=True,
+           components=SWITCHABLE + ("scene", "cover")),
     _skill("switch_all", "Switch every device of a kind (or everything) on or off, in one area or the whole home.",
            ("area",), means={"off": OFF}, name=((str,), "the kind, e.g. lights or fans, or everything"),
            state=(STATES, "on or off"), area=AREA, switches=True),
     _skill("set_level", "Set a named light's brightness.", ("area",), means=LEVEL, name=NAME,
-           percent=(NUMBER, "brightness from 0 to 100"), area=AREA, level_unit="percent", name_is_a_thing=True),
+           percent=(NUMBER, "brightness from 0 to 100"), area=AREA, level_unit="percent", name_is_a_thing=True,
+           components=("light", "climate")),
     _skill("change_level", "Make a named light brighter or dimmer by a step.", ("area",),
            means={"up": UP, "down": DOWN}, name=NAME,
-           direction=(("up", "down"), "up: brighter, down: dimmer"), area=AREA, steps=True, name_is_a_thing=True),
+           direction=(("up", "down"), "up: brighter, down: dimmer"), area=AREA, steps=True, name_is_a_thing=True,
+           components=("light",)),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
            ("area",), reads=True, name=NAME, area=AREA, name_is_a_thing=True),
     _skill("set_cover", "Open, close or stop a cover: blinds, curtains, a garage door (opening a garage door "
            "asks for a spoken yes first).", ("area",), means=COVER, name=NAME,
-           action=(("open", "close", "stop"), "what to do"), area=AREA, switches=True, name_is_a_thing=True),
+           action=(("open", "close", "stop"), "what to do"), area=AREA, switches=True, name_is_a_thing=True,
+           components=("cover", "lock", *SWITCHABLE), kind_taken="cover"),
     _skill("set_lock", "Lock or unlock a lock (unlocking asks for a spoken yes first).", name=NAME,
-           action=(("lock", "unlock"), "what to do"), switches=True, name_is_a_thing=True),
+           action=(("lock", "unlock"), "what to do"), switches=True, name_is_a_thing=True,
+           components=("lock", "cover"), kind_taken="lock"),
     _skill("confirm", "Answer the question the assistant just asked before unlocking or opening.",
            answer=(("yes", "no"), "the user's answer")),
-    _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name"), name_is_a_thing=True),
+    _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name"), name_is_a_thing=True,
+           components=("scene",), kind_taken="scene"),
     _skill("start_timer", "Start a named countdown timer.", name=((str,), "the timer's name, e.g. pasta"),
            seconds=(NUMBER, "length in seconds"), timer="starts"),
     _skill("timer_left", "How long is left on a timer.", ("name",), reads=True, means={"time left": TIME_LEFT},
@@ -152,10 +165,13 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
 TIMER_SKILLS = frozenset(s.name for s in SKILLS.values() if s.timer)
 TIMER_STARTS = frozenset(s.name for s in SKILLS.values() if s.timer == "starts")
 TIMER_QUESTIONS = frozenset(s.name for s in SKILLS.values() if s.timer == "takes")
+TIMER_NAMED = frozenset(s.name for s in SKILLS.values() if s.timer and "name" in s.arguments)
 SWITCHING = frozenset(s.name for s in SKILLS.values() if s.switches)
 THING_NAMED = frozenset(s.name for s in SKILLS.values() if s.name_is_a_thing)
 STEP_SKILLS = frozenset(s.name for s in SKILLS.values() if s.steps)
 LEVEL_UNIT = {s.name: s.level_unit for s in SKILLS.values() if s.level_unit}
+SKILL_COMPONENTS = {s.name: s.components for s in SKILLS.values() if s.components}
+SKILL_KINDS = {s.name: s.kind_taken for s in SKILLS.values() if s.kind_taken}
 # the skills that set or step a light's level (a percent, or a step)
 LEVEL_SKILLS = frozenset(s.name for s in SKILLS.values() if s.level_unit == "percent" or s.steps)
 # and those that change nothing: they compute an answer or say how a thing is

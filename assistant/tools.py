@@ -16,10 +16,10 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import (COMPONENTS, PLURAL_KINDS, SKILL_COMPONENTS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
+from assistant.inventory import (COMPONENTS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
-from assistant.skills import LEVEL_UNIT, SKILLS, SWITCHING, THING_NAMED
+from assistant.skills import LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
 from assistant.vocabulary import (ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
                                   JOINING_WORDS, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS,
