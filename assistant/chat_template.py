@@ -27,9 +27,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import (KIND_WORDS, SKILL_COMPONENTS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
+from assistant.inventory import (KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
-from assistant.skills import READINGS, SKILLS, TIMER_SKILLS
+from assistant.skills import LEVEL_SKILLS, LEVEL_UNIT, READINGS, SKILL_COMPONENTS, SKILLS, TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
@@ -92,16 +92,13 @@ _THING_ARGUMENTS = {"name", "area", "room", "device"}
 _PERIOD_SAID = {period: re.compile(r"\b(?:" + "|".join(words) + r")\b") for period, words in PERIOD_WORDS.items()}
 # Skills that act on a thing and take no number, and a level said: a number in degrees or percent, or one said
 # after "to", "at" or "on" that counts nothing ("on 19"; not "on 600 seconds", "the other 1", "all 3 fans")
-_TAKE_NO_NUMBER = {"set_device", "switch_device", "switch_all", "set_cover", "set_lock", "activate_scene"}
+_TAKE_NO_NUMBER = frozenset(s.name for s in SKILLS.values() if (s.switches or s.name_is_a_thing)
+                            and not (s.level_unit or s.steps or s.reads))
 _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on) \d+(?:\.\d+)?\b(?! [a-z]+s\b)")
 # The number of a level said (_A_LEVEL_SAID's), and its unit where one is said
 _A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"
                              r"\b(?:to|at|on) (\d+(?:\.\d+)?)(?![.\d])(?! [a-z]+s\b)")
 _A_LEVEL_UNIT = re.compile(r"\b(\d+(?:\.\d+)?) (degrees|percent)\b")
-# The skills that set or step a level
-LEVEL_SKILLS = {"set_level", "change_level", "set_brightness", "change_brightness"}
-# The unit of the level a skill sets, named as its argument is (a heater's set_level sets degrees, ToolRunner)
-_LEVEL_UNIT_OF = {"set_brightness": "percent", "set_level": "percent", "set_thermostat": "degrees"}
 # A device of the default home, said
 _A_DEVICE = re.compile(r"\b(?:" + "|".join(word for words in DEVICES.values() for word in words) + r")\b")
 # A number as the normaliser writes it, and each unit as said (UNIT_WORDS; "i'm" says no metre)
@@ -725,7 +722,7 @@ class Slots:
         """A level the request says only in the unit the thing does not take: degrees for a light, a percent for a
         heater ("set the thermostat to 70 percent" set 70 degrees, "dim the bedroom lights to 5 degrees" 5
         percent): rather ask again than guess what was meant."""
-        key = _LEVEL_UNIT_OF.get(call["name"])
+        key = LEVEL_UNIT.get(call["name"])
         value, name = call["arguments"].get(key), call["arguments"].get("name")
         if not isinstance(value, (int, float)):
             return False

@@ -14,12 +14,12 @@ from collections import OrderedDict
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
-from assistant.chat_template import (LEVEL_SKILLS, NAME_ARGUMENTS, _assistant_calls, asks_how_things_are,
-                                     content_text)
+from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, asks_how_things_are, content_text
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
-from assistant.skills import SKILLS, TIMER_SKILLS, TIMER_STARTS
+from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, NOT_CHANGES, SKILL_KINDS, SKILLS, STEP_SKILLS, TIMER_QUESTIONS,
+                              TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CHOICE_QUESTION, WHICH_ONE_MEANT, CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
@@ -134,7 +134,6 @@ COMPARED = re.compile(rf"\bthe (?P<way>{'|'.join(w for ways in READING_COMPARATI
 # reads as brighter, after "dim the office lights")
 STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|still) )?more(?: (?:please|again|still))?$"
                         r"|^(?:again|do that again|same again|once more|one more time)(?: please)?$")
-STEP_SKILLS = {"change_brightness", "change_level"}
 # Arithmetic on the newest calculation's result ("and double that", "take 18 off it", "what's that times 4"): each
 # pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
 _N = r"(?P<n>\d+(?:\.\d+)?)"
@@ -303,12 +302,9 @@ OPERATORS = {"times": "*", "multiplied by": "*", "plus": "+", "minus": "-", "div
 LIGHT_WAYS = {**dict.fromkeys(BRIGHTER, "up"), **dict.fromkeys(DARKER, "down")}
 # and a light's way said in a fragment ("the salt lamp a touch dimmer", "office up a bit")
 FRAGMENT_WAYS = {**LIGHT_WAYS, **{way: way for way in TOWARDS}}
-# What a skill does to a thing, as the kind of thing it takes (VERB_KINDS); any other skill on a thing switches it
-SKILL_KINDS = {"set_cover": "cover", "set_lock": "lock", "set_thermostat": "climate", "activate_scene": "scene"}
 # Each skill's call that takes back another: a state, an action or a direction turned round
 OPPOSITES = {"state": {"on": "off", "off": "on"}, "action": {"open": "close", "close": "open", "lock": "unlock",
                                                             "unlock": "lock"}, "direction": {"up": "down", "down": "up"}}
-UNDONE_BY_VALUE = {"set_brightness": "percent", "set_level": "percent", "set_thermostat": "degrees"}
 # An answer to a question or a refusal ("ok the hallway one then"): the words around the part it gives
 ANSWER_HEAD = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}|{'|'.join(MEANT)}|now|just|well|what about|how about|try|"
                          r"make it|set it to|say) )+")
@@ -328,10 +324,9 @@ CHOICE_SPLIT = re.compile(r", | or ")
 CHOICE_NUMBER = re.compile(r"(?P<part>.+?)(?: and| but)? (?:make it|set it to|at) (?P<n>\d+(?:\.\d+)?)")
 # words of a follow-up's part that say something the vocabulary reads, or lean back ("the humidity in there")
 KNOWN_PART_WORDS = {*SENSOR_KINDS, "humid", "temp", "there", "here", "same", "room", "it", "that", "this", "other"}
-NOT_CHANGES = {"calculate", "convert", "get_time", "get_date", "get_state", "read_sensor", "timer_left"}
 SWITCH_ALL_WORDS = {"everything": "everything", "light": "all the lights", "lights": "all the lights"}
 # Round 19: a fragment completed from the state. The skill each part asks for, in the default home and in the user's
-# own (a number by the kind of the thing it sets); the arguments each skill takes from the parts; a setting's unit.
+# own (a number by the kind of the thing it sets); the arguments each skill takes from the parts.
 FRAGMENT_SKILLS = {True: {"state": "set_device", "number light": "set_brightness", "number climate": "set_thermostat",
                           "direction light": "change_brightness"},
                    False: {"state": "switch_device", "open": "set_cover", "close": "set_cover", "lock": "set_lock",
@@ -342,8 +337,6 @@ SKILL_PARTS = {"set_device": {"state": "state"}, "switch_device": {"state": "sta
                "set_thermostat": {"degrees": "number"}, "change_level": {"direction": "direction"},
                "change_brightness": {"direction": "direction"}, "set_cover": {"action": "action"},
                "set_lock": {"action": "action"}}
-UNIT_OF = {"set_level": "percent", "set_brightness": "percent", "set_thermostat": "degrees"}
-TIMER_QUESTIONS = ("timer_left", "stop_timer")    # a timer's call that another timer of the conversation's may take
 
 
 class Declined(str):
@@ -1760,7 +1753,7 @@ def _undone(said: str, calls: list[dict]) -> str | Declined | None:
     for key, opposite in OPPOSITES.items():
         if args.get(key) in opposite:
             return request_for(_with(call, key, opposite[args[key]])) or None
-    key = UNDONE_BY_VALUE.get(call["name"])
+    key = LEVEL_UNIT.get(call["name"])
     target = target_of(call)
     earlier = next((old for old in reversed(calls[:calls.index(call)]) if old["name"] == call["name"]
                     and target_of(old) == target and isinstance(old["arguments"].get(key), (int, float))), None) \
@@ -2108,7 +2101,7 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
         f"number {kind}" if "number" in parts else f"direction {kind}" if "direction" in parts else None
     skill = name if asked is None or name == "switch_all" and asked == "state" and "name" not in parts \
         else FRAGMENT_SKILLS[vocabulary.lexicon is None].get(asked)
-    if skill is None or not thing or "number" in parts and parts.get("unit", UNIT_OF.get(skill)) != UNIT_OF.get(skill):
+    if skill is None or not thing or "number" in parts and parts.get("unit", LEVEL_UNIT.get(skill)) != LEVEL_UNIT.get(skill):
         return None
     if vocabulary.lexicon is None:
         room = parts.get("room", args.get("room") or args.get("area"))

@@ -29,11 +29,6 @@ COMPONENTS = ("light", "switch", "fan", "climate", "cover", "lock", "scene", "se
               "media_player")
 SWITCHABLE = ("light", "switch", "fan", "climate", "media_player")
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")     # what "everything" in an area switches
-# The components each skill that acts on one named thing finds it among (ToolRunner): a name that means only things of
-# other components is not what the call was asked for ("lock the chandelier")
-SKILL_COMPONENTS = {"switch_device": SWITCHABLE + ("scene", "cover"), "set_level": ("light", "climate"),
-                    "change_level": ("light",), "set_cover": ("cover", "lock", *SWITCHABLE),
-                    "set_lock": ("lock", "cover"), "set_thermostat": ("climate",), "activate_scene": ("scene",)}
 SENSORS = ("sensor", "binary_sensor")                                    # what "the ... sensor" may be
 DISCOVERY_PREFIX = "homeassistant"
 # Discovery configs are untrusted input, retained by the broker: each is bounded before it costs anything.

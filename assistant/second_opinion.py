@@ -15,7 +15,7 @@ from hassil import Intents, TextSlotList, TextSlotValue, recognize_best
 from home_assistant_intents import get_intents
 
 from assistant.inventory import CLASS_WORDS, PLURAL_KINDS, SWITCH_ALL_COMPONENTS, Inventory, vocabulary_inventory
-from assistant.skills import SKILLS, TIMER_SKILLS, valid_call
+from assistant.skills import SKILLS, TIMER_NAMED, TIMER_SKILLS, valid_call
 from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, EVERY_THING, ROOMS, SPELLINGS
 
 
@@ -187,7 +187,7 @@ def _call_of(result, default_home: bool) -> dict | None:
                 arguments[key] = value           # a name said is the thing read, not "temperature"
         if seconds:
             arguments["seconds"] = int(seconds) if seconds.is_integer() else seconds
-        if "name" in slots and choice.skill in ("start_timer", "stop_timer", "timer_left"):
+        if "name" in slots and choice.skill in TIMER_NAMED:
             arguments["name"] = str(slots["name"]).strip()
         elif default_home and arguments.get("name") in DEVICE_WORDS and "area" not in arguments:
             continue         # the default home has one of each device per room: "Which room?" is the model's

@@ -6,6 +6,7 @@ OpenAI function tools, and assistant.tools.ToolRunner runs a skill as its method
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from assistant.inventory import SWITCHABLE
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, STATES, UNITS
 
 NUMBER = (int, float)
@@ -21,6 +22,18 @@ class Skill:
     pure: bool = False                # computes an answer and changes nothing: may run for a reply never used
     reads: bool = False               # says how a thing is (a state, a reading, a timer) and changes nothing
     means: Mapping[str, tuple[str, ...]] = field(default_factory=dict)   # action -> words that can ask for it
+    switches: bool = False            # a state word asks for it (on, off, open, locked)
+    name_is_a_thing: bool = False     # its "name" is a thing of the home (a timer's is a label, switch_all's a kind)
+    level_unit: str = ""              # the argument of the level it sets, named for its unit (percent, degrees; a
+                                      # heater's set_level sets degrees, ToolRunner)
+    steps: bool = False               # makes a light brighter or dimmer by a step
+    timer: str = ""                   # what it does to timers: "starts" one, "takes" one by name (another of the
+                                      # conversation's may be meant), "cancels all"
+    components: tuple[str, ...] = ()  # those it finds its one named thing among (ToolRunner): a name that means only
+                                      # things of other components is not what the call was asked for ("lock the
+                                      # chandelier")
+    kind_taken: str = ""              # what it does to a thing, as the kind of thing it takes (VERB_KINDS); any
+                                      # other skill on a thing switches it
 
     def accepts(self, arguments: dict) -> bool:
         """This skill's argument keys (the optional ones may be missing), each a value of the right kind."""
@@ -51,9 +64,12 @@ class Skill:
 
 
 def _skill(skill_name: str, description: str, optional=(), /, *, pure: bool = False, reads: bool = False,
-           means: Mapping[str, tuple[str, ...]] | None = None, **arguments: tuple[tuple, str]) -> Skill:
+           means: Mapping[str, tuple[str, ...]] | None = None, switches: bool = False, name_is_a_thing: bool = False,
+           level_unit: str = "", steps: bool = False, timer: str = "", components: tuple[str, ...] = (),
+           kind_taken: str = "", **arguments: tuple[tuple, str]) -> Skill:
     return Skill(skill_name, description, {k.rstrip("_"): v[0] for k, v in arguments.items()},
-                 {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure, reads, means or {})
+                 {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure, reads, means or {},
+                 switches, name_is_a_thing, level_unit, steps, timer, components, kind_taken)
 
 
 # The words that can ask for each action a call may take (chat_template.action_of names it), per skill: a call
@@ -90,17 +106,18 @@ AREA = ((str,), "the room or area the user named, if any")
 SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("get_time", "The current local time.", pure=True),
     _skill("get_date", "Today's date.", pure=True),
-    _skill("set_timer", "Start a countdown timer.", seconds=(NUMBER, "length in seconds")),
-    _skill("cancel_timer", "Cancel every running timer.", means={"cancel": CANCEL}),
+    _skill("set_timer", "Start a countdown timer.", seconds=(NUMBER, "length in seconds"), timer="starts"),
+    _skill("cancel_timer", "Cancel every running timer.", means={"cancel": CANCEL}, timer="cancels all"),
     _skill("set_device", "Switch a device in a room on or off.", means={"off": OFF}, device=(tuple(DEVICES), "the device"),
-           room=(tuple(ROOMS), "the room"), state=(STATES, "on or off")),
+           room=(tuple(ROOMS), "the room"), state=(STATES, "on or off"), switches=True),
     _skill("set_brightness", "Dim or brighten a room's lights.", means=LEVEL, room=(tuple(ROOMS), "the room"),
-           percent=(NUMBER, "brightness from 0 to 100")),
+           percent=(NUMBER, "brightness from 0 to 100"), level_unit="percent"),
     _skill("change_brightness", "Make a room's lights brighter or dimmer by a step.", means={"up": UP, "down": DOWN}, room=(tuple(ROOMS), "the room"),
-           direction=(("up", "down"), "up: brighter, down: dimmer")),
+           direction=(("up", "down"), "up: brighter, down: dimmer"), steps=True),
     _skill("set_thermostat", "Set the thermostat (in a home with several, the one named or in the area named).",
            ("name", "area"), degrees=(NUMBER, "target temperature in degrees"),
-           name=((str,), "the thermostat or heater as the user named it, if any"), area=AREA),
+           name=((str,), "the thermostat or heater as the user named it, if any"), area=AREA, level_unit="degrees",
+           name_is_a_thing=True, components=("climate",), kind_taken="climate"),
     _skill("read_sensor", "Read a room's temperature or humidity.", reads=True, means=READINGS, room=(tuple(ROOMS), "the room"),
            kind=(SENSOR_KINDS, "which reading")),
     _skill("calculate", "Evaluate arithmetic.", pure=True, means={"calculate": ARITHMETIC}, expression=((str,), "numbers with + - * / and parentheses")),
@@ -108,37 +125,57 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            from_=(UNITS, "the unit it is in"), to=(UNITS, "the unit wanted")),
     # The user's own devices, found by the name they use (assistant.inventory resolves it).
     _skill("switch_device", "Switch a named device on or off.", ("area",), means={"off": OFF}, name=NAME,
-           state=(STATES, "on or off"), area=AREA),
+           state=(STATES, "on or off"), area=AREA, switches=True, name_is_a_thing=True,
+           components=SWITCHABLE + ("scene", "cover")),
     _skill("switch_all", "Switch every device of a kind (or everything) on or off, in one area or the whole home.",
            ("area",), means={"off": OFF}, name=((str,), "the kind, e.g. lights or fans, or everything"),
-           state=(STATES, "on or off"), area=AREA),
+           state=(STATES, "on or off"), area=AREA, switches=True),
     _skill("set_level", "Set a named light's brightness.", ("area",), means=LEVEL, name=NAME,
-           percent=(NUMBER, "brightness from 0 to 100"), area=AREA),
+           percent=(NUMBER, "brightness from 0 to 100"), area=AREA, level_unit="percent", name_is_a_thing=True,
+           components=("light", "climate")),
     _skill("change_level", "Make a named light brighter or dimmer by a step.", ("area",),
            means={"up": UP, "down": DOWN}, name=NAME,
-           direction=(("up", "down"), "up: brighter, down: dimmer"), area=AREA),
+           direction=(("up", "down"), "up: brighter, down: dimmer"), area=AREA, steps=True, name_is_a_thing=True,
+           components=("light",)),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
-           ("area",), reads=True, name=NAME, area=AREA),
+           ("area",), reads=True, name=NAME, area=AREA, name_is_a_thing=True),
     _skill("set_cover", "Open, close or stop a cover: blinds, curtains, a garage door (opening a garage door "
            "asks for a spoken yes first).", ("area",), means=COVER, name=NAME,
-           action=(("open", "close", "stop"), "what to do"), area=AREA),
+           action=(("open", "close", "stop"), "what to do"), area=AREA, switches=True, name_is_a_thing=True,
+           components=("cover", "lock", *SWITCHABLE), kind_taken="cover"),
     _skill("set_lock", "Lock or unlock a lock (unlocking asks for a spoken yes first).", name=NAME,
-           action=(("lock", "unlock"), "what to do")),
+           action=(("lock", "unlock"), "what to do"), switches=True, name_is_a_thing=True,
+           components=("lock", "cover"), kind_taken="lock"),
     _skill("confirm", "Answer the question the assistant just asked before unlocking or opening.",
            answer=(("yes", "no"), "the user's answer")),
-    _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name")),
+    _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name"), name_is_a_thing=True,
+           components=("scene",), kind_taken="scene"),
     _skill("start_timer", "Start a named countdown timer.", name=((str,), "the timer's name, e.g. pasta"),
-           seconds=(NUMBER, "length in seconds")),
+           seconds=(NUMBER, "length in seconds"), timer="starts"),
     _skill("timer_left", "How long is left on a timer.", ("name",), reads=True, means={"time left": TIME_LEFT},
-           name=((str,), "the timer's name, if the user gave one")),
-    _skill("stop_timer", "Cancel one named timer.", means={"cancel": CANCEL}, name=((str,), "the timer's name")),
+           name=((str,), "the timer's name, if the user gave one"), timer="takes"),
+    _skill("stop_timer", "Cancel one named timer.", means={"cancel": CANCEL}, name=((str,), "the timer's name"),
+           timer="takes"),
     _skill("set_alarm", "Set an alarm at a clock time.", ("period",), hour=(NUMBER, "hour, 0 to 23 or 1 to 12"),
            minute=(NUMBER, "minute, 0 to 59"), period=(("am", "pm"), "am or pm, if the user said it")),
 )}
-# The skills of timers: a timer's name is no thing of the home
-TIMER_SKILLS = frozenset({"set_timer", "cancel_timer", "start_timer", "timer_left", "stop_timer"})
-# and those of them that start one
-TIMER_STARTS = frozenset({"set_timer", "start_timer"})
+# The registry's facts as the sets their users ask of a call's name (a client tool's name is in none of them):
+# the skills of timers (a timer's name is no thing of the home), those of them that start one, and those that take one
+# by name
+TIMER_SKILLS = frozenset(s.name for s in SKILLS.values() if s.timer)
+TIMER_STARTS = frozenset(s.name for s in SKILLS.values() if s.timer == "starts")
+TIMER_QUESTIONS = frozenset(s.name for s in SKILLS.values() if s.timer == "takes")
+TIMER_NAMED = frozenset(s.name for s in SKILLS.values() if s.timer and "name" in s.arguments)
+SWITCHING = frozenset(s.name for s in SKILLS.values() if s.switches)
+THING_NAMED = frozenset(s.name for s in SKILLS.values() if s.name_is_a_thing)
+STEP_SKILLS = frozenset(s.name for s in SKILLS.values() if s.steps)
+LEVEL_UNIT = {s.name: s.level_unit for s in SKILLS.values() if s.level_unit}
+SKILL_COMPONENTS = {s.name: s.components for s in SKILLS.values() if s.components}
+SKILL_KINDS = {s.name: s.kind_taken for s in SKILLS.values() if s.kind_taken}
+# the skills that set or step a light's level (a percent, or a step)
+LEVEL_SKILLS = frozenset(s.name for s in SKILLS.values() if s.level_unit == "percent" or s.steps)
+# and those that change nothing: they compute an answer or say how a thing is
+NOT_CHANGES = frozenset(s.name for s in SKILLS.values() if s.pure or s.reads)
 
 
 def valid_call(call: dict) -> bool:

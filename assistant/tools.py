@@ -16,10 +16,10 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import (COMPONENTS, PLURAL_KINDS, SKILL_COMPONENTS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
+from assistant.inventory import (COMPONENTS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
-from assistant.skills import SKILLS
+from assistant.skills import LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
 from assistant.vocabulary import (ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
                                   JOINING_WORDS, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS,
@@ -160,12 +160,8 @@ NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
 NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
 NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
 NOT_A_NAME_OF_THE_HOME = NoAction(REPLIES["unknown_name"])
-SWITCHING = ("set_device", "switch_device", "switch_all", "set_cover", "set_lock")   # calls a state word asks for
 # Heard calls said back when a word they rest on is doubted: those of CHANGES_SAID_BACK, and the levels of SAID_BACK
-DOUBTS_SAID_BACK = frozenset(CHANGES_SAID_BACK) | {"set_brightness", "set_level", "set_thermostat"}
-# Skills whose "name" is a thing of the user's home (a timer's name is a label, switch_all's a kind of thing)
-THING_NAMED = ("switch_device", "set_level", "change_level", "get_state", "set_cover", "set_lock", "set_thermostat",
-               "activate_scene")
+DOUBTS_SAID_BACK = frozenset(CHANGES_SAID_BACK) | frozenset(LEVEL_UNIT)
 
 
 @dataclass(frozen=True)

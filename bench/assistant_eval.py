@@ -60,10 +60,10 @@ sys.path.insert(0, str(ROOT / "tests"))       # the made-up and discovered homes
 
 from dllm_core.decoding import DecodeParams  # noqa: E402
 from assistant.embedded import DEFAULT_DECODE, EmbeddedGenerator  # noqa: E402
-from assistant.chat_template import LEVEL_SKILLS  # noqa: E402
+from assistant.skills import LEVEL_SKILLS, SKILL_COMPONENTS  # noqa: E402
 from assistant.generator import DoneEvent, ToolCallEvent, respond_sync  # noqa: E402
 from assistant.home import InMemoryHome  # noqa: E402
-from assistant.inventory import COMPONENTS, SKILL_COMPONENTS, Inventory  # noqa: E402
+from assistant.inventory import COMPONENTS, Inventory  # noqa: E402
 from assistant.tools import CalculationError, ToolRunner, calculate, clock_time  # noqa: E402
 from discovered_home import discovered_inventory  # noqa: E402
 from fifth_home import fifth_inventory  # noqa: E402
