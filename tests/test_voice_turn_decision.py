@@ -122,6 +122,16 @@ def test_the_opener_checks_hold_stands_before_the_decision(hold_judge):
     assert detector.end_after_ms == WAITS.done
 
 
+def test_the_decision_shortens_words_read_cut_whatever_the_sound(hold_judge):
+    """The opener check's hold is for finished words only: words read cut ("Rather not.") with a sound that says
+    outright the speaker goes on (Smart Turn in espeak-ng low slow) are the decision's to shorten, as the
+    thresholds' cut row is."""
+    detector = paused_detector()
+    detector.audio_ready(0.05)
+    detector.transcript_ready(0.2, 0.2, 0, decision_of(hold_judge, bias=8.0).evidence(Heard("Rather not."), 0.8))
+    assert detector.end_after_ms == WAITS.done
+
+
 def test_speech_resuming_forgets_the_evidence(hold_judge):
     detector = paused_detector()
     detector.transcript_ready(0.8, 0.8, 0, decision_of(hold_judge, bias=8.0).evidence(Heard("Stop."), 0.6))
