@@ -16,7 +16,8 @@ than LATE_SLACK more often than shipped in any one file, and hold none of the la
 that point, is written to voice/data/turn-decision.json. A held-out file (--test) is judged once by the written
 model.
 
-    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_stages.py --waits --voices all --audio TURNS.npz --json WAITS.json
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_stages.py --waits --voices all --audio TURNS.npz \
+        --json WAITS.json
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_decision.py --train DEV.json FRESH7.json ... \
         --bench WAITS.json --write
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_decision.py --test FRESH8.json       # the written model
@@ -187,8 +188,8 @@ def main(argv: list[str] | None = None) -> int:
                   "holds no bench request longer")
             return 1
         _, late, premature, done_above, unsure_above, hold_below = points[0]
-        report.append("Operating points out of fold (late, premature, done_above, unsure_above, hold_below), fewest late "
-                      "and premature together first: "
+        report.append("Operating points out of fold (late, premature, done_above, unsure_above, hold_below), "
+                      "fewest late and premature together first: "
                       + "; ".join(f"{l:.1%}, {p:.1%}, {s}, {u}, {h}" for _, l, p, s, u, h in points[:20]))
         decisions = {s: as_decision(hold_judge, m, done_above, unsure_above, hold_below) for s, m in models.items()}
         verdict = decided(decisions, words_rows)
@@ -197,11 +198,13 @@ def main(argv: list[str] | None = None) -> int:
         for name, us in files.items():
             report.append(per_voice_table(f"{name}, out of fold", {
                 "shipped": [decide(u, shipped) for u in us],
-                f"decision (done ≥ {done_above}, unsure ≥ {unsure_above}, hold < {hold_below})": [decide(u, verdict) for u in us]}))
+                f"decision (done ≥ {done_above}, unsure ≥ {unsure_above}, hold < {hold_below})":
+                    [decide(u, verdict) for u in us]}))
         report.append("weights (standardised): " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, model.w)))
         if args.write:
             report.append(write_weights(WEIGHTS_PATH, FEATURES, model,
-                                        {"done_above": done_above, "unsure_above": unsure_above, "hold_below": hold_below},
+                                        {"done_above": done_above, "unsure_above": unsure_above,
+                                         "hold_below": hold_below},
                                         "bench/turn_decision.py", [*args.train, "--bench", args.bench]))
             report.append(cost(TurnDecision(hold_judge, json.loads(WEIGHTS_PATH.read_text())), everything))
     for path, us in load(args.test).items():
@@ -211,8 +214,8 @@ def main(argv: list[str] | None = None) -> int:
         verdict = decided({sentence_of(u): decision for u in us}, words_rows)
         report.append(per_voice_table(f"{Path(path).stem.removeprefix('turn_evidence_')}, by the written model", {
             "shipped": [decide(u, shipped) for u in us],
-            f"decision (done ≥ {decision.done_above}, unsure ≥ {decision.unsure_above}, hold < {decision.hold_below})": [decide(u, verdict)
-                                                                                          for u in us]}))
+            f"decision (done ≥ {decision.done_above}, unsure ≥ {decision.unsure_above}, "
+            f"hold < {decision.hold_below})": [decide(u, verdict) for u in us]}))
     print("\n\n".join(report))
     return 0
 
