@@ -11,8 +11,8 @@ every pause of the training files; a pause is "finished" when a turn ended there
 training sentence is judged by a model trained without it (folds by sentence), and the operating point
 (done_above, unsure_above, hold_below) is the one with the fewest late and premature turns together over all
 training files, out of fold, among those that cut no more often than shipped in any voice of any one file, are
-late no more than LATE_SLACK more often than shipped in any one file, and hold none of the latency bench's finished requests
-(--bench: bench/turn_stages.py --waits --json) longer than the thresholds. One model trained on all of them, with
+late no more than LATE_SLACK more often than shipped in any one file, and hold none of the latency bench's
+finished requests (--bench: bench/turn_stages.py --waits --json) longer than the thresholds. One model trained on all of them, with
 that point, is written to voice/data/turn-decision.json. A held-out file (--test) is judged once by the written
 model.
 
@@ -193,8 +193,8 @@ def main(argv: list[str] | None = None) -> int:
         bench = [t for turns in json.loads(Path(args.bench).read_text()).values() for t in turns]
         points = admissible(files, hold_judge, models, words_rows, model, bench)
         if not points:
-            print("no operating point cuts no more in any voice of any file, is late less often, no file later by a point, and "
-                  "holds no bench request longer")
+            print("no operating point cuts no more in any voice of any file, is late less often, no file later by a "
+                  "point, and holds no bench request longer")
             return 1
         _, late, premature, done_above, unsure_above, hold_below = points[0]
         report.append("Operating points out of fold (late, premature, done_above, unsure_above, hold_below), "
