@@ -12,9 +12,9 @@ training sentence is judged by a model trained without it (folds by sentence), a
 (done_above, unsure_above, hold_below) is the one with the fewest late and premature turns together over all
 training files, out of fold, among those that cut no more often than shipped in any voice of any one file, are
 late no more than LATE_SLACK more often than shipped in any one file, and hold none of the latency bench's
-finished requests (--bench: bench/turn_stages.py --waits --json) longer than the thresholds. One model trained on all of them, with
-that point, is written to voice/data/turn-decision.json. A held-out file (--test) is judged once by the written
-model.
+finished requests (--bench: bench/turn_stages.py --waits --json) longer than the thresholds. One model trained on
+all of them, with that point, is written to voice/data/turn-decision.json. A held-out file (--test) is judged once
+by the written model.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_stages.py --waits --voices all --audio TURNS.npz \
         --json WAITS.json
