@@ -10,7 +10,7 @@ The regression (voice.turn_decision.FEATURES; logistic, standardised, L2, classe
 every pause of the training files; a pause is "finished" when a turn ended there would not be premature. Each
 training sentence is judged by a model trained without it (folds by sentence), and the operating point
 (done_above, unsure_above, hold_below) is the one with the fewest late and premature turns together over all
-training files, out of fold, among those that cut no more often than shipped in any voice of any one file, are
+training files, out of fold, among those that cut no training utterance the thresholds (shipped) do not cut, are
 late no more than LATE_SLACK more often than shipped in any one file, and hold none of the latency bench's
 finished requests (--bench: bench/turn_stages.py --waits --json) longer than the thresholds. One model trained on
 all of them, with that point, is written to voice/data/turn-decision.json. A held-out file (--test) is judged once
@@ -113,9 +113,9 @@ def lengthened(decision: TurnDecision, turns: list[dict]) -> int:
 
 def admissible(files: dict[str, list[dict]], hold_judge: TurnJudge, models: dict[str, Regression],
                words_rows: dict, model: Regression, bench: list[dict]) -> list[tuple[float, ...]]:
-    """(late + premature, late, premature, done_above, unsure_above, hold_below) of every point that cuts no more
-    often than shipped in any voice of any file (round 26: a point that cut no more in any file, its hold's saves
-    outweighing its shortenings' cuts only over whole files and voices, cut more on blind fresh9), is
+    """(late + premature, late, premature, done_above, unsure_above, hold_below) of every point that cuts no
+    utterance of any file the thresholds do not cut (round 26: points whose hold's saves outweighed their
+    shortenings' new cuts over each file, and then over each voice of each file, both cut more on blind fresh9), is
     late no more than LATE_SLACK more often than shipped in any file, is late less often over all, and holds none
     of the latency bench's finished requests longer than the thresholds (model: the one trained on all files;
     round 24 saw "What time is it?" held the cut wait); fewest late and premature together first. models: each
@@ -133,7 +133,7 @@ def admissible(files: dict[str, list[dict]], hold_judge: TurnJudge, models: dict
         each = {name: outcomes(us, verdict, words_rows, decisions) for name, us in files.items()}
         total = summarise(outcomes(everything, verdict, words_rows, decisions))
         if (total["late"] < base_all["late"]
-                and all(cut_more_often(each[name], base[name]) == []
+                and all(newly_cut(each[name], base[name]) == []
                         and summarise(each[name])["late"] <= summarise(base[name])["late"] + LATE_SLACK
                         for name in files)):
             points.append((total["late"] + total["premature"], total["late"], total["premature"], done_above,
@@ -141,11 +141,10 @@ def admissible(files: dict[str, list[dict]], hold_judge: TurnJudge, models: dict
     return sorted(points)
 
 
-def cut_more_often(outcomes: list[dict], shipped_outcomes: list[dict]) -> list[str]:
-    """The voices whose utterances the outcomes cut more often than the shipped ones (the same utterances)."""
-    def cuts(results: list[dict], voice: str) -> int:
-        return sum(r["premature"] for r in results if r["voice"] == voice)
-    return [v for v in dict.fromkeys(r["voice"] for r in outcomes) if cuts(outcomes, v) > cuts(shipped_outcomes, v)]
+def newly_cut(outcomes: list[dict], shipped_outcomes: list[dict]) -> list[str]:
+    """The utterances the outcomes cut that the shipped ones did not (the same utterances, in the same order)."""
+    return [r["label"] for r, s in zip(outcomes, shipped_outcomes, strict=True)
+            if r["premature"] and not s["premature"]]
 
 
 def out_of_fold(utterances: list[dict], words_rows: dict) -> dict[str, Regression]:
@@ -193,8 +192,8 @@ def main(argv: list[str] | None = None) -> int:
         bench = [t for turns in json.loads(Path(args.bench).read_text()).values() for t in turns]
         points = admissible(files, hold_judge, models, words_rows, model, bench)
         if not points:
-            print("no operating point cuts no more in any voice of any file, is late less often, no file later by a "
-                  "point, and holds no bench request longer")
+            print("no operating point cuts no utterance the thresholds do not, is late less often, no file later by "
+                  "a point, and holds no bench request longer")
             return 1
         _, late, premature, done_above, unsure_above, hold_below = points[0]
         report.append("Operating points out of fold (late, premature, done_above, unsure_above, hold_below), "

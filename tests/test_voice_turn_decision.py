@@ -108,17 +108,17 @@ def test_the_bench_counts_the_latency_requests_a_point_holds_longer(hold_judge):
     assert turn_decision.lengthened(decision_of(hold_judge, bias=-2.0, hold_below=0.5), [turn, turn]) == 2
 
 
-def test_the_bench_bounds_each_voices_cut_ins_by_the_shipped_ones():
-    """bench/turn_decision.py's bound on the operating point, voice by voice: a point whose hold saves one voice's
-    cut-in does not pay for another voice's new one."""
+def test_the_bench_bounds_the_cut_ins_utterance_by_utterance():
+    """bench/turn_decision.py's bound on the operating point: a point whose hold saves one utterance's cut-in does not
+    pay for a new cut-in of another, even in the same voice."""
     def outcomes(cut: list[tuple[str, bool]]) -> list[dict]:
-        return [{"voice": voice, "premature": premature} for voice, premature in cut]
-    shipped = outcomes([("piper", True), ("piper", False), ("flite slt", False), ("flite slt", False)])
-    assert turn_decision.cut_more_often(shipped, shipped) == []
-    traded = outcomes([("piper", False), ("piper", False), ("flite slt", True), ("flite slt", False)])
-    assert turn_decision.cut_more_often(traded, shipped) == ["flite slt"]
-    moved = outcomes([("piper", False), ("piper", True), ("flite slt", False), ("flite slt", False)])
-    assert turn_decision.cut_more_often(moved, shipped) == []
+        return [{"label": label, "premature": premature} for label, premature in cut]
+    shipped = outcomes([("piper: a", True), ("piper: b", False), ("flite slt: a", False)])
+    assert turn_decision.newly_cut(shipped, shipped) == []
+    traded = outcomes([("piper: a", False), ("piper: b", True), ("flite slt: a", False)])
+    assert turn_decision.newly_cut(traded, shipped) == ["piper: b"]
+    saved = outcomes([("piper: a", False), ("piper: b", False), ("flite slt: a", False)])
+    assert turn_decision.newly_cut(saved, shipped) == []
 
 
 def test_the_opener_checks_hold_stands_before_the_decision(hold_judge):
