@@ -9,12 +9,17 @@ recorded verdicts), then with the decision, which the turn detector weighs throu
 The regression (voice.turn_decision.FEATURES; logistic, standardised, L2, classes weigh the same) is trained on
 every pause of the training files; a pause is "finished" when a turn ended there would not be premature. Each
 training sentence is judged by a model trained without it (folds by sentence), and the operating point
-(done_above, unsure_above) is the one with the fewest late turns over all training files among those that cut no
-more often than shipped in any one file and are late no more than LATE_SLACK more often than shipped in any one
-file, out of fold. One model trained on all of them, with that point, is written to
-voice/data/turn-decision.json. A held-out file (--test) is judged once by the written model.
+(done_above, unsure_above, hold_below) is the one with the fewest late and premature turns together over all
+training files, out of fold, among those that cut no training utterance the thresholds (shipped) do not cut, are
+late no more than LATE_SLACK more often than shipped in any one file, and hold none of the latency bench's
+finished requests (--bench: bench/turn_stages.py --waits --json) longer than the thresholds. One model trained on
+all of them, with that point, is written to voice/data/turn-decision.json. A held-out file (--test) is judged once
+by the written model.
 
-    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_decision.py --train DEV.json FRESH7.json ... --write
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_stages.py --waits --voices all --audio TURNS.npz \
+        --json WAITS.json
+    PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_decision.py --train DEV.json FRESH7.json ... \
+        --bench WAITS.json --write
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_decision.py --test FRESH8.json       # the written model
 """
 from __future__ import annotations
@@ -43,6 +48,7 @@ from voice.turn_judge import TurnJudge  # noqa: E402
 
 DONE_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.01)     # 1.01: never
 UNSURE_ABOVE = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
+HOLD_BELOW = (0.0, 0.01, 0.02, 0.05, 0.1, 0.15, 0.2)      # 0.0: never
 LATE_SLACK = 0.02       # no training file later by more: round 18's decision made dev's "Yes.", "Stop." late
 
 
@@ -71,9 +77,10 @@ def fit(utterances: list[dict], words_rows: dict) -> Regression:
     return Regression(x, np.array([finished_at(u, f) for u, f in keys]))
 
 
-def as_decision(hold_judge: TurnJudge, model: Regression, done_above: float, unsure_above: float) -> TurnDecision:
+def as_decision(hold_judge: TurnJudge, model: Regression, done_above: float, unsure_above: float,
+                hold_below: float) -> TurnDecision:
     return TurnDecision(hold_judge, {"features": FEATURES, **model.data(), "done_above": done_above,
-                                     "unsure_above": unsure_above})
+                                     "unsure_above": unsure_above, "hold_below": hold_below})
 
 
 class Outcomes:
@@ -95,28 +102,49 @@ class Outcomes:
         return out
 
 
+def lengthened(decision: TurnDecision, turns: list[dict]) -> int:
+    """How many of the latency bench's finished requests (bench/turn_stages.py --waits --json: each turn's verdicts
+    and evidence) the decision holds longer than the thresholds do."""
+    from turn_stages import wait_of
+    return sum(wait_of(t["words"], t["going_on"], t["hold_ms"], t["sound"],
+                       PauseEvidence(tuple(t["evidence"]), decision))
+               > wait_of(t["words"], t["going_on"], t["hold_ms"], t["sound"]) for t in turns)
+
+
 def admissible(files: dict[str, list[dict]], hold_judge: TurnJudge, models: dict[str, Regression],
-               words_rows: dict) -> list[tuple[float, float, float, float]]:
-    """(late, premature, done_above, unsure_above) of every point that cuts no more often than shipped in any file
-    (fresh9, blind, cut more at the point that cut no more only over all files), is late no more than LATE_SLACK
-    more often than shipped in any file, and is late less often over all; fewest late first. models: each
+               words_rows: dict, model: Regression, bench: list[dict]) -> list[tuple[float, ...]]:
+    """(late + premature, late, premature, done_above, unsure_above, hold_below) of every point that cuts no
+    utterance of any file the thresholds do not cut (round 26: points whose hold's saves outweighed their
+    shortenings' new cuts over each file, and then over each voice of each file, both cut more on blind fresh9), is
+    late no more than LATE_SLACK more often than shipped in any file, is late less often over all, and holds none
+    of the latency bench's finished requests longer than the thresholds (model: the one trained on all files;
+    round 24 saw "What time is it?" held the cut wait); fewest late and premature together first. models: each
     training sentence's model, trained without it."""
     everything = [u for us in files.values() for u in us]
-    base = {name: summarise([decide(u, shipped) for u in us]) for name, us in files.items()}
+    base = {name: [decide(u, shipped) for u in us] for name, us in files.items()}
     base_all = summarise([decide(u, shipped) for u in everything])
     outcomes, points = Outcomes(), []
-    for done_above, unsure_above in itertools.product(DONE_ABOVE, UNSURE_ABOVE):
-        if unsure_above > done_above:
+    for done_above, unsure_above, hold_below in itertools.product(DONE_ABOVE, UNSURE_ABOVE, HOLD_BELOW):
+        if unsure_above > done_above or lengthened(as_decision(hold_judge, model, done_above, unsure_above,
+                                                               hold_below), bench):
             continue
-        decisions = {s: as_decision(hold_judge, m, done_above, unsure_above) for s, m in models.items()}
+        decisions = {s: as_decision(hold_judge, m, done_above, unsure_above, hold_below) for s, m in models.items()}
         verdict = decided(decisions, words_rows)
-        each = {name: summarise(outcomes(us, verdict, words_rows, decisions)) for name, us in files.items()}
+        each = {name: outcomes(us, verdict, words_rows, decisions) for name, us in files.items()}
         total = summarise(outcomes(everything, verdict, words_rows, decisions))
         if (total["late"] < base_all["late"]
-                and all(each[name]["premature"] <= base[name]["premature"] + 1e-9
-                        and each[name]["late"] <= base[name]["late"] + LATE_SLACK for name in files)):
-            points.append((total["late"], total["premature"], done_above, unsure_above))
+                and all(newly_cut(each[name], base[name]) == []
+                        and summarise(each[name])["late"] <= summarise(base[name])["late"] + LATE_SLACK
+                        for name in files)):
+            points.append((total["late"] + total["premature"], total["late"], total["premature"], done_above,
+                           unsure_above, hold_below))
     return sorted(points)
+
+
+def newly_cut(outcomes: list[dict], shipped_outcomes: list[dict]) -> list[str]:
+    """The utterances the outcomes cut that the shipped ones did not (the same utterances, in the same order)."""
+    return [r["label"] for r, s in zip(outcomes, shipped_outcomes, strict=True)
+            if r["premature"] and not s["premature"]]
 
 
 def out_of_fold(utterances: list[dict], words_rows: dict) -> dict[str, Regression]:
@@ -146,9 +174,13 @@ def cost(decision: TurnDecision, utterances: list[dict]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--train", nargs="+", default=[], help="turn_evidence_SET.json files to train on")
+    parser.add_argument("--bench", help="bench/turn_stages.py --waits --json output: the latency bench's requests, "
+                                           "none of which a chosen point may hold longer than the thresholds")
     parser.add_argument("--write", action="store_true", help="write the model trained on all of --train")
     parser.add_argument("--test", nargs="+", default=[], help="held-out evidence, judged by the written model")
     args = parser.parse_args(argv)
+    if args.train and not args.bench:
+        parser.error("--train needs --bench")
     hold_judge = TurnJudge(TextTurnModel())
     report = []
     if args.train:
@@ -156,27 +188,32 @@ def main(argv: list[str] | None = None) -> int:
         everything = [u for us in files.values() for u in us]
         words_rows = rows_of(hold_judge, everything)
         models = out_of_fold(everything, words_rows)
-        points = admissible(files, hold_judge, models, words_rows)
+        model = fit(everything, words_rows)
+        bench = [t for turns in json.loads(Path(args.bench).read_text()).values() for t in turns]
+        points = admissible(files, hold_judge, models, words_rows, model, bench)
         if not points:
-            print("no operating point cuts no more in any file, is late less often, and no file later by a point")
+            print("no operating point cuts no utterance the thresholds do not, is late less often, no file later by "
+                  "a point, and holds no bench request longer")
             return 1
-        late, premature, done_above, unsure_above = points[0]
-        report.append("Operating points out of fold (late, premature, done_above, unsure_above), fewest late first: "
-                      + "; ".join(f"{l:.1%}, {p:.1%}, {s}, {u}" for l, p, s, u in points[:8]))
-        decisions = {s: as_decision(hold_judge, m, done_above, unsure_above) for s, m in models.items()}
+        _, late, premature, done_above, unsure_above, hold_below = points[0]
+        report.append("Operating points out of fold (late, premature, done_above, unsure_above, hold_below), "
+                      "fewest late and premature together first: "
+                      + "; ".join(f"{l:.1%}, {p:.1%}, {s}, {u}, {h}" for _, l, p, s, u, h in points[:20]))
+        decisions = {s: as_decision(hold_judge, m, done_above, unsure_above, hold_below) for s, m in models.items()}
         verdict = decided(decisions, words_rows)
         report.append(per_voice_table("training files together, out of fold", {
             "shipped": [decide(u, shipped) for u in everything], "decision": [decide(u, verdict) for u in everything]}))
         for name, us in files.items():
             report.append(per_voice_table(f"{name}, out of fold", {
                 "shipped": [decide(u, shipped) for u in us],
-                f"decision (done ≥ {done_above}, unsure ≥ {unsure_above})": [decide(u, verdict) for u in us]}))
-        model = fit(everything, words_rows)
+                f"decision (done ≥ {done_above}, unsure ≥ {unsure_above}, hold < {hold_below})":
+                    [decide(u, verdict) for u in us]}))
         report.append("weights (standardised): " + ", ".join(f"{n} {w:+.2f}" for n, w in zip(FEATURES, model.w)))
         if args.write:
             report.append(write_weights(WEIGHTS_PATH, FEATURES, model,
-                                        {"done_above": done_above, "unsure_above": unsure_above},
-                                        "bench/turn_decision.py", args.train))
+                                        {"done_above": done_above, "unsure_above": unsure_above,
+                                         "hold_below": hold_below},
+                                        "bench/turn_decision.py", [*args.train, "--bench", args.bench]))
             report.append(cost(TurnDecision(hold_judge, json.loads(WEIGHTS_PATH.read_text())), everything))
     for path, us in load(args.test).items():
         us = decidable(us)[0]
@@ -185,8 +222,8 @@ def main(argv: list[str] | None = None) -> int:
         verdict = decided({sentence_of(u): decision for u in us}, words_rows)
         report.append(per_voice_table(f"{Path(path).stem.removeprefix('turn_evidence_')}, by the written model", {
             "shipped": [decide(u, shipped) for u in us],
-            f"decision (done ≥ {decision.done_above}, unsure ≥ {decision.unsure_above})": [decide(u, verdict)
-                                                                                          for u in us]}))
+            f"decision (done ≥ {decision.done_above}, unsure ≥ {decision.unsure_above}, "
+            f"hold < {decision.hold_below})": [decide(u, verdict) for u in us]}))
     print("\n\n".join(report))
     return 0
 

@@ -149,7 +149,8 @@ def waits(engines, clips: dict[str, list[np.ndarray]]) -> dict[str, list[dict]]:
             sound = engines.turn_model.finished(audio)
             turns[voice].append({"request": text, "heard": heard.text, "words": round(words, 3),
                                  "going_on": going_on if going_on is None else round(going_on, 3),
-                                 "sound": round(sound, 3), "wait_ms": wait_of(words, going_on, hold_ms, sound, evidence)})
+                                 "sound": round(sound, 3), "hold_ms": hold_ms, "evidence": list(evidence.words),
+                                 "wait_ms": wait_of(words, going_on, hold_ms, sound, evidence)})
     return turns
 
 

@@ -29,8 +29,9 @@ sooner (a slow, loaded machine) would only risk cutting the speaker off. At eage
 Where the transcription queue hands over the pause's evidence with the words (voice.turn_decision, at every
 eagerness but low), a decision learned from the replays weighs the words and the sound together and picks the
 ``done``, ``unsure`` or ``cut`` wait, once both are in; the turn waits the shorter of its wait and the thresholds'
-(it shortens the cut wait of finished words read cut, and never lengthens a short finished request's wait); the
-opener check's hold stands before it.
+(it shortens the cut wait of finished words read cut, and keeps a short finished request's wait), except where the
+decision is sure the speaker goes on (``hold``: the cut wait, a paused request whose first half reads finished);
+the opener check's hold stands before it.
 Speech resuming forgets every verdict.
 """
 from __future__ import annotations
@@ -161,7 +162,8 @@ class TurnDetector:
         self._sound: float | None = None
         self._hold_ms = 0                       # this pause's short hold (the turn judge's); 0 = none
         self._evidence: PauseEvidence | None = None     # this pause's evidence for the learned decision
-        self._decided: str | None = None        # the decision's wait (a SemanticWaits field), words and sound in
+        self._decided: str | None = None        # the decision's wait (a SemanticWaits field, or "hold": the cut
+                                                # wait whatever the thresholds say), words and sound in
 
     def process(self, probability: float, fading: bool = False) -> Signal | None:
         """fading: the frame is the voice's fading tail (Levels.fading): silence that pauses, whatever Silero
@@ -209,7 +211,9 @@ class TurnDetector:
         words, sound = self._words, self._sound
         if words is None:               # the reply needs the words anyway: ending sooner would only risk a cut
             return self._waits.max
-        if self._evidence is not None:  # the decision only shortens: short finished requests keep their waits
+        if self._evidence is not None:  # the decision shortens, and lengthens only where it is sure of a cut
+            if self._decided == "hold":
+                return self._waits.cut
             return min(self._decided_wait_ms, self._thresholds_wait_ms)
         return self._thresholds_wait_ms
 
@@ -234,11 +238,13 @@ class TurnDetector:
     @property
     def _decided_wait_ms(self) -> int:
         """The learned decision's wait, which weighs the sound too (the maximum until it is in), after the opener
-        check's hold: words whose last word was only begun, and a sound that says outright the speaker goes on."""
+        check's hold: finished words whose last word was only begun, and a sound that says outright the speaker
+        goes on (words read cut are the decision's: the hold there kept 73 finished turns of the read sets late)."""
         if self._decided is None:
             return self._waits.max
         going_on = self._words_going_on
-        if going_on is not None and going_on < self.words_done and self._sound < self.sound_not_done:
+        if (self._words >= self.words_done and going_on is not None and going_on < self.words_done
+                and self._sound < self.sound_not_done):
             return self._waits.cut
         wait = getattr(self._waits, self._decided)
         return min(wait, self.settings.silence_duration_ms) if self._decided == "unsure" else wait

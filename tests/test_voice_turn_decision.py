@@ -27,12 +27,12 @@ def hold_judge():
     return TurnJudge(TextTurnModel())
 
 
-def decision_of(hold_judge, sound_weight: float = 0.0, bias: float = 0.0) -> TurnDecision:
+def decision_of(hold_judge, sound_weight: float = 0.0, bias: float = 0.0, hold_below: float = 0.0) -> TurnDecision:
     """A decision whose probability is the logistic of bias + sound_weight · logit(Smart Turn)."""
     return TurnDecision(hold_judge, {"features": FEATURES, "mean": [0.0] * len(FEATURES),
                                      "scale": [1.0] * len(FEATURES),
                                      "weights": [0.0] * len(WORDS_FEATURES) + [sound_weight], "bias": bias,
-                                     "done_above": 0.9, "unsure_above": 0.3})
+                                     "done_above": 0.9, "unsure_above": 0.3, "hold_below": hold_below})
 
 
 def paused_detector() -> TurnDetector:
@@ -48,6 +48,7 @@ def test_the_shipped_weights_fit_the_features(hold_judge):
     regression = decision.regression
     assert regression.weights.shape == regression.mean.shape == regression.scale.shape == (len(FEATURES),)
     assert regression.hidden is None and 0.0 < decision.unsure_above <= decision.done_above <= 1.0
+    assert 0.0 <= decision.hold_below < decision.unsure_above
     data = json.loads(verified("voice", "data/turn-decision.json").read_text())
     assert data["trained_by"].startswith("bench/turn_decision.py --train")
 
@@ -86,14 +87,38 @@ def test_the_decision_picks_the_wait_once_the_words_and_the_sound_are_in(hold_ju
         assert detector.end_after_ms == wait, (sound, detector.end_after_ms)
 
 
-def test_the_decision_never_lengthens_the_thresholds_wait(hold_judge):
-    """Finished words and a finished sound end at the done wait, however unsure the decision: short finished
-    requests ("What time is it?") keep the wait the thresholds give them."""
-    detector = paused_detector()
-    unsure = decision_of(hold_judge, bias=-8.0)                 # the decision says cut
-    detector.transcript_ready(0.95, 0.95, 0, unsure.evidence(Heard("What time is it?"), 1.0))
-    detector.audio_ready(0.95)
-    assert detector.end_after_ms == WAITS.done
+def test_the_decision_lengthens_the_thresholds_wait_only_below_hold_below(hold_judge):
+    """Finished words and a finished sound end at the done wait where the decision says cut but is not sure of it
+    (short finished requests such as "What time is it?" keep the thresholds' wait); below hold_below it holds the
+    cut wait (a paused request whose first half reads finished)."""
+    for hold_below, wait in ((0.0, WAITS.done), (0.1, WAITS.done), (0.5, WAITS.cut)):
+        detector = paused_detector()
+        says_cut = decision_of(hold_judge, bias=-2.0, hold_below=hold_below)     # probability 0.12
+        detector.transcript_ready(0.95, 0.95, 0, says_cut.evidence(Heard("Turn on the porch light"), 1.0))
+        assert detector.end_after_ms == WAITS.unsure                # the sound is not in: the thresholds' wait
+        detector.audio_ready(0.95)
+        assert detector.end_after_ms == wait, (hold_below, detector.end_after_ms)
+
+
+def test_the_bench_counts_the_latency_requests_a_point_holds_longer(hold_judge):
+    """bench/turn_decision.py's bound on the operating point: a request the thresholds end at the done wait is held
+    longer only by a decision that holds below its probability."""
+    turn = {"words": 0.95, "going_on": 0.95, "hold_ms": 0, "sound": 0.95, "evidence": [0.0] * len(WORDS_FEATURES)}
+    assert turn_decision.lengthened(decision_of(hold_judge, bias=-2.0), [turn]) == 0
+    assert turn_decision.lengthened(decision_of(hold_judge, bias=-2.0, hold_below=0.5), [turn, turn]) == 2
+
+
+def test_the_bench_bounds_the_cut_ins_utterance_by_utterance():
+    """bench/turn_decision.py's bound on the operating point: a point whose hold saves one utterance's cut-in does not
+    pay for a new cut-in of another, even in the same voice."""
+    def outcomes(cut: list[tuple[str, bool]]) -> list[dict]:
+        return [{"label": label, "premature": premature} for label, premature in cut]
+    shipped = outcomes([("piper: a", True), ("piper: b", False), ("flite slt: a", False)])
+    assert turn_decision.newly_cut(shipped, shipped) == []
+    traded = outcomes([("piper: a", False), ("piper: b", True), ("flite slt: a", False)])
+    assert turn_decision.newly_cut(traded, shipped) == ["piper: b"]
+    saved = outcomes([("piper: a", False), ("piper: b", False), ("flite slt: a", False)])
+    assert turn_decision.newly_cut(saved, shipped) == []
 
 
 def test_the_opener_checks_hold_stands_before_the_decision(hold_judge):
@@ -107,6 +132,16 @@ def test_the_opener_checks_hold_stands_before_the_decision(hold_judge):
     detector = paused_detector()
     detector.audio_ready(0.5)
     detector.transcript_ready(0.8, 0.2, 0, decision.evidence(Heard("Set the lights to 50."), 1.2))
+    assert detector.end_after_ms == WAITS.done
+
+
+def test_the_decision_shortens_words_read_cut_whatever_the_sound(hold_judge):
+    """The opener check's hold is for finished words only: words read cut ("Rather not.") with a sound that says
+    outright the speaker goes on (Smart Turn in espeak-ng low slow) are the decision's to shorten, as the
+    thresholds' cut row is."""
+    detector = paused_detector()
+    detector.audio_ready(0.05)
+    detector.transcript_ready(0.2, 0.2, 0, decision_of(hold_judge, bias=8.0).evidence(Heard("Rather not."), 0.8))
     assert detector.end_after_ms == WAITS.done
 
 

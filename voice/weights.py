@@ -42,7 +42,7 @@ PINNED: dict[str, dict[str, str]] = {
         "data/text-turn.npy": "1574c4e8fdb8e8cf8e7ecbe743cd84c82ec0c9ffdb9c15041c30a68598288c80",   # the text turn judge (assistant/train_text_turn.py)
         "data/turn-judge.json": "d42f77c5d7defc68877623bea09a7d3a2900b78e32320306a9ab2e6dfa34e74b",   # the turn judge's second look (bench/turn_judge.py)
         "data/turn-hold.json": "2351e9fb6533d2967b40898beebfa910914096d86c446607ae0811e575ebead0",    # the turn judge that may also hold (eagerness low; the decision reads it) (bench/turn_hold.py)
-        "data/turn-decision.json": "43793e572a4e4340ef82a8e8175b47990cb4fb42bf343cfce090a6937110ec97",    # the learned turn decision the server runs (bench/turn_decision.py)
+        "data/turn-decision.json": "59ac9126e15eea5bd604ef47851b5ca01b030dff9c4875bd520785b69e95b933",    # the learned turn decision the server runs (bench/turn_decision.py)
     },
     "assistant": {                # the shipped checkpoint
         "checkpoints/parley-home/model.safetensors": "38cff02dfbf9d2c2928235f3b0b4b4b4369fb2561f6902999e6eb0242d40f7b0",
