@@ -77,9 +77,10 @@ WORDS_HEARD_AS = {"tele": "telly", "unplease": "on please", "unpleas": "on pleas
 # kitchen" for "the samovar in the kitchen" stays as heard: a name the home lacks).
 SUBJECTS_HEARD_AS = {"we are": "we're"}
 
-# An article that took the first sound of the word after it, as Whisper writes it: {heard: (the article said, the
-# sound)}: "this gallery" for "the scullery", "this nug" for "the snug" (flite slt, Festival slt HTS).
-ARTICLES_HEARD_AS = {"this": ("the", "s")}
+# An article that took the first sound of the word after it, as Whisper writes it: {heard: the article said and
+# that sound, which the next word is written on}: "this gallery" for "the scullery", "this nug" for "the snug" (flite
+# slt, Festival slt HTS).
+ARTICLES_HEARD_AS = {"this": "the s"}
 
 _DEGREE = "|".join(DEGREE_WORDS)
 _HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
@@ -166,9 +167,7 @@ def names_run_on(transcript: str, names: tuple[str, ...]) -> str:
     more is guessed: "this" said ("turn this lamp on") stays, as does a sound given back that makes no name."""
     text = transcript
     for match in reversed(list(_ARTICLE_RUN_ON.finditer(transcript))):
-        article, sound = ARTICLES_HEARD_AS[match[1].lower()]
-        said = f"{article.capitalize() if match[1][0].isupper() else article} {sound}{match[2]}"
-        given_back = text[:match.start()] + said + text[match.end():]
+        given_back = text[:match.start()] + _cased(match[1], ARTICLES_HEARD_AS) + match[2] + text[match.end():]
         before, after = hear_names(text, names), hear_names(given_back, names)
         if (named_words(after, names) > named_words(before, names)
                 and len(after.guessed) <= len(before.guessed)):
