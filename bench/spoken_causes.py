@@ -92,7 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     from assistant.embedded import EmbeddedGenerator
     from assistant.tools import ToolRunner
     from voice.heard_names import hear_names
-    from voice.heard_text import said_words
+    from voice.heard_text import names_run_on, said_words
     from voice.stt import FINAL_HYPOTHESES, Heard, WhisperSTT
 
     rows = [r for r in requests(args.sample, args.skip, args.requests or FILES) if not typed_only(r)]
@@ -112,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                     wide = recording(voice, said)
                     return wide if band == "wideband" else phone_band(wide)
                 final = transcripts.evidence(stt, voice, band, said, names, audio)
-                hearing = hear_names(said_words(final["text"]), names)
+                hearing = hear_names(names_run_on(said_words(final["text"]), names), names)
                 evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
                                  said_probabilities=tuple(map(tuple, final["said"])))
                 doubts = dict(doubted=hearing.doubted(evidence.doubted_words()),

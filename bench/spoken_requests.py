@@ -62,7 +62,7 @@ from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score, snapshot  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
-from voice.heard_text import said_words  # noqa: E402
+from voice.heard_text import names_run_on, said_words  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 from voices import VOICES, phone_band, speak  # noqa: E402
@@ -290,7 +290,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     final = transcripts.evidence(stt, voice, band, said, names[row["home"]], audio)
                     finals += bool(final["text"])
                     without_words += bool(final["text"]) and not final["words"]
-                    rescored = hear_names(said_words(final["text"]), names[row["home"]])
+                    rescored = hear_names(names_run_on(said_words(final["text"]), names[row["home"]]),
+                                          names[row["home"]])
                     evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
                                      said_probabilities=tuple(map(tuple, final["said"])),
                                      put_in=tuple(final.get("put_in", ())))

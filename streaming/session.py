@@ -44,7 +44,7 @@ from assistant.tools import MAX_TIMERS, HeldTools
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Levels, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
 from voice.heard_names import hear_names
-from voice.heard_text import said_words
+from voice.heard_text import names_run_on, said_words
 from voice.stt import StableWords
 from voice.tts import ClauseBuffer
 from voice.vad import SileroVAD
@@ -550,7 +550,7 @@ class Session:
         names = self._home_names()
         if not names:
             return text
-        hearing = hear_names(text, names)
+        hearing = hear_names(names_run_on(text, names), names)
         self.tools.guessed_names = {**(guessed or {}), **hearing.guessed}
         self.tools.doubted_words = hearing.doubted(doubted)
         self.tools.doubted_change_words = hearing.doubted(doubted_change)

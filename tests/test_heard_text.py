@@ -4,7 +4,8 @@ import pytest
 
 from assistant.generator import respond_sync
 from assistant.tools import ToolRunner
-from voice.heard_text import said_words
+from voice.heard_names import hear_names
+from voice.heard_text import names_run_on, said_words
 
 
 @pytest.mark.parametrize("heard, said", [
@@ -206,3 +207,30 @@ def test_a_request_heard_with_a_remark_run_on_is_answered_as_typed(assistant, he
         pytest.skip("no assistant checkpoint")
     reply = respond_sync(assistant, [{"role": "user", "content": said_words(heard)}], ToolRunner())
     assert [(c.name, c.arguments) for c in reply.tool_calls] == [call], reply
+
+
+NAMES = ("scullery", "snug", "roman blind", "salt lamp", "arc lamp", "study")
+
+
+@pytest.mark.parametrize("heard, said", [
+    ("Is it humid in this gallery?", "Is it humid in the scullery?"),
+    ("The roman in this nug, down please.", "The roman in the snug, down please."),
+    ("This nug is cold, is the stove on?", "The snug is cold, is the stove on?"),
+    ("This old lamp, switch it off please.", "The salt lamp, switch it off please."),
+])
+def test_a_names_first_sound_run_into_the_article_is_given_back(heard, said):
+    """flite slt and Festival slt HTS wrote "the scullery" and "the snug" so (bench/spoken_causes.py: nearly
+    right; flite slt's "This old lamp" for "the salt lamp"); the name then stands as said, put in as a spelling, not
+    guessed."""
+    hearing = hear_names(names_run_on(heard, NAMES), NAMES)
+    assert hearing.text == said and not hearing.guessed
+
+
+@pytest.mark.parametrize("heard", [
+    "Turn this lamp on.",
+    "Is this nice?",
+    "It's glaring in this body.",                # "sbody" spells no name of the home
+    "Is it humid in the scullery?",
+])
+def test_this_said_or_giving_no_name_stays_as_heard(heard):
+    assert names_run_on(heard, NAMES) == heard

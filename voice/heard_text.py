@@ -23,13 +23,16 @@ does a request's verb said on a pronoun after the thing it stands for ("The bunt
 them off.": assistant.vocabulary's verbs), unless the word before leads into the verb ("would you turn it off",
 "please switch it on": INTO_A_VERB), and a question's first word on a pronoun after words that ask nothing ("The
 coffee maker in the office is it still on.", not "What time is it?": assistant.vocabulary's QUESTION_WORDS).
-Pure text.
+A name's first sound run into the article before it ("Is it humid in this gallery?" for "in the scullery", "The
+roman in this nug" for "in the snug") is given back where the home's name is then heard as said or spelt
+(names_run_on: the one step that reads the home's names).
 """
 from __future__ import annotations
 
 import re
 
 from assistant.vocabulary import OTHER_REQUEST_VERBS, PRONOUN_OBJECTS, QUESTION_WORDS, SUBJECTS_WITH_A_VERB, SWITCH_VERBS
+from voice.heard_names import hear_names, named_words
 
 # Words that say how much, after "a": "dim the lamp a touch", "a bit brighter".
 DEGREE_WORDS = ("touch", "bit", "little", "tad", "notch")
@@ -73,6 +76,11 @@ WORDS_HEARD_AS = {"tele": "telly", "unplease": "on please", "unpleas": "on pleas
 # starting a frame.", which the assistant reads as more of the name); not within a clause ("the fan we are in the
 # kitchen" for "the samovar in the kitchen" stays as heard: a name the home lacks).
 SUBJECTS_HEARD_AS = {"we are": "we're"}
+
+# An article that took the first sound of the word after it, as Whisper writes it: {heard: the article said and
+# that sound, which the next word is written on}: "this gallery" for "the scullery", "this nug" for "the snug" (flite
+# slt, Festival slt HTS).
+ARTICLES_HEARD_AS = {"this": "the s"}
 
 _DEGREE = "|".join(DEGREE_WORDS)
 _HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
@@ -126,6 +134,7 @@ _QUESTION_ON_A_PRONOUN = re.compile(rf"(?:^|(?<=[.!?,] ))((?:(?!\b(?:{_QUESTION}
                                     re.IGNORECASE)
 _CLOSED_RUN_ON = re.compile(rf"(?:^|(?<=\s))([\w']+)\s+({'|'.join(CLOSING)})\s+(?=([\w']+))", re.IGNORECASE)
 _SPELT_OTHERWISE = re.compile(rf"\b({'|'.join(map(re.escape, WORDS_HEARD_AS))})\b", re.IGNORECASE)
+_ARTICLE_RUN_ON = re.compile(rf"\b({'|'.join(map(re.escape, ARTICLES_HEARD_AS))})\s+([a-z][\w']*)", re.IGNORECASE)
 _CLAUSE_SUBJECT = re.compile(rf"(^\W*|[{SENTENCE_ENDS},]\s+)({'|'.join(map(re.escape, SUBJECTS_HEARD_AS))})\b",
                              re.IGNORECASE)
 
@@ -150,6 +159,20 @@ def said_words(transcript: str) -> str:
     text = _VERB_ON_A_PRONOUN.sub(lambda m: m[0] if m[1].lower() in JOINING + INTO_A_VERB else m[1] + ", ", text)
     text = _QUESTION_ON_A_PRONOUN.sub(r"\1, ", text)
     return _CLOSED_RUN_ON.sub(_closed, text)
+
+
+def names_run_on(transcript: str, names: tuple[str, ...]) -> str:
+    """The transcript with each article that took a name's first sound (ARTICLES_HEARD_AS) given it back, where
+    the home's names are then heard in more words, as said or spelt (voice.heard_names.named_words), and nothing
+    more is guessed: "this" said ("turn this lamp on") stays, as does a sound given back that makes no name."""
+    text = transcript
+    for match in reversed(list(_ARTICLE_RUN_ON.finditer(transcript))):
+        given_back = text[:match.start()] + _cased(match[1], ARTICLES_HEARD_AS) + match[2] + text[match.end():]
+        before, after = hear_names(text, names), hear_names(given_back, names)
+        if (named_words(after, names) > named_words(before, names)
+                and len(after.guessed) <= len(before.guessed)):
+            text = given_back
+    return text
 
 
 def _cased(heard: str, said_as: dict[str, str]) -> str:
