@@ -982,6 +982,14 @@ class _Reading:
             noun = words[i + 1 + half]
             return COUNT_NOUNS[noun] // (2 if half else 1), i + 1 + half
         value, used = parse_cardinal(self.words, i)
+        # a digit and then tens, as a reading is said ("one thirty five over ninety" is 135), not a time ("one thirty
+        # pm", or "at one thirty" where the tool takes a time)
+        if used == 1 and 1 <= UNITS.get(words[i], 0) <= 9 and words[i + 1:i + 2] and words[i + 1] in TENS and \
+                not (i and words[i - 1] in TIME_JOINERS | RANGE_ENDS and
+                     any(p.kind == "time" for p in self.tool.parameters)):
+            rest, more = parse_cardinal(words, i + 1)
+            if not CLOCK_WORDS & set(words[i + 1 + more:i + 2 + more]):
+                value, used = UNITS[words[i]] * 100 + rest, 1 + more
         if used <= 1:
             value, used = number_value(self.words[i]), 1
         if value is None:

@@ -614,3 +614,12 @@ BIN_RULES = {"type": "function", "name": "check_bin_rules",
 def test_the_decoder_reads_values_by_what_the_schema_types(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my pressure reading came out at one forty two over eighty eight", {"systolic": 142, "diastolic": 88}),
+    ("log a pressure reading, one twenty over seventy five", {"systolic": 120, "diastolic": 75}),
+])
+def test_a_reading_said_as_a_digit_and_tens_is_hundreds(text, expected):
+    call = decode([PRESSURE], text)
+    assert call is not None and call["arguments"] == expected
