@@ -488,6 +488,8 @@ FLAG_FILLERS = frozenset("only is include show".split())
 LANGUAGE_CUES = frozenset("in into".split())
 # Words that start a request for something done rather than a question: "can you", "would i", "could we".
 ASKING_MODALS = frozenset("can could would will".split())
+# words that open a question whose subject comes next and then its verb ("can a pizza box go ...", "has Sam got ...")
+AUXILIARIES = ASKING_MODALS | frozenset("do does did has have had should".split())
 # Who is told, after "telling" ("telling them i'm out sick"): no part of the message.
 ADDRESSEES = frozenset("me us them him her".split())
 # Currency names: the ISO code an enum of codes holds ("20 pounds to yen": GBP, JPY). Longer names first.
@@ -542,6 +544,7 @@ SWITCH_ON = frozenset({"turn on", "switch on"})   # "turn" alone is a verb of an
 AMOUNT_WORDS = frozenset("half quarter couple few several".split())    # "a half hour" is no hour
 MEMBER_ENDINGS = frozenset("ly er est".split())        # an enum member said as an adverb or a comparison ("quietly")
 UNIT_WORDS = frozenset(CURRENCIES) | MEASURE_WORDS | DURATION_WORDS        # what a number may count or measure
+NUMBER_LINKS = frozenset("of is at".split())     # between a parameter's name and its number ("a pulse of 72")
 
 
 def same_root(a: str, b: str) -> bool:
@@ -979,6 +982,14 @@ class _Reading:
             noun = words[i + 1 + half]
             return COUNT_NOUNS[noun] // (2 if half else 1), i + 1 + half
         value, used = parse_cardinal(self.words, i)
+        # a digit and then tens, as a reading is said ("one thirty five over ninety" is 135), not a time ("one thirty
+        # pm", or "at one thirty" where the tool takes a time)
+        if used == 1 and 1 <= UNITS.get(words[i], 0) <= 9 and words[i + 1:i + 2] and words[i + 1] in TENS and \
+                not (i and words[i - 1] in TIME_JOINERS | RANGE_ENDS and
+                     any(p.kind == "time" for p in self.tool.parameters)):
+            rest, more = parse_cardinal(words, i + 1)
+            if not CLOCK_WORDS & set(words[i + 1 + more:i + 2 + more]):
+                value, used = UNITS[words[i]] * 100 + rest, 1 + more
         if used <= 1:
             value, used = number_value(self.words[i]), 1
         if value is None:
@@ -1355,11 +1366,27 @@ class _Reading:
             if year:
                 self.take(parameter, year[1], year[2], year[0])
         targets = [p for p in targets if p.name not in self.arguments]
+        ends = {last for _, last in starts.values()}
+        # the parameter's name said right before its number ("pulse seventy two", "a pulse of 72"), in one clause and
+        # not a unit of the number before it ("2 hours 30 minutes")
+        for parameter in targets:
+            for i in [i for i in starts if lone(i) and i >= 1]:
+                named = i - 1 - (i >= 2 and self.words[i - 1] in NUMBER_LINKS)
+                clause = not any(c in t.gap for t in self.request.tokens[named + 1:i + 1] for c in ",;.!?")
+                if self.free(named) and clause and \
+                        (named - 1 not in ends or any(c in self.request.tokens[named].gap for c in ",;.!?")) and \
+                        any(same_root(stem(self.words[named]), stem(w)) for w in name_words(parameter.name)):
+                    value_at(i, parameter)
+                    self.used.update(range(named, i))
+                    break
+        targets = [p for p in targets if p.name not in self.arguments]
         for parameter in targets:
             for i in range(len(self.words) - 1):
                 ordinal = ORDINALS.get(self.words[i]) if self.free(i) else None     # "the fourth floor"
                 end = starts[i][1] if lone(i) else i
-                root = stem(self.words[end + 1]) if end + 1 < len(self.words) else ""
+                # the unit in the number's clause ("ninety, pulse seventy two": pulse is no unit of ninety)
+                root = stem(self.words[end + 1]) if end + 1 < len(self.words) and \
+                    not any(c in self.request.tokens[end + 1].gap for c in ",;.!?") else ""
                 if (lone(i) or ordinal) and root and (any(same_root(root, r) for r in parameter.roots) or
                                                       any(root in g and parameter.roots & g for g in GROUPS)):
                     if ordinal:
@@ -1380,6 +1407,11 @@ class _Reading:
         required = [p for p in left if p.required]
         if len(numbers) == 1 and (len(left) == 1 or len(required) == 1):     # "sous vide the steak at 54.5"
             value_at(numbers[0], left[0] if len(left) == 1 else required[0])
+        # as many numbers as required number parameters left, none named: in the schema's order ("128 over 84":
+        # systolic, diastolic)
+        elif len(numbers) >= 2 and len(numbers) == len(required):
+            for i, parameter in zip(sorted(numbers), required):
+                value_at(i, parameter)
 
     def chunks(self) -> list[_Chunk]:
         """The runs of words not yet taken, split at the words before a value ("in", "to", ...) and at commas,
@@ -1417,6 +1449,12 @@ class _Reading:
         # a first word no table holds, before the rest of its run, is the request's verb ("ship version 4.12.0 ...",
         # "push search-indexer ..."), unless typed as a name or a number ("two tickets for ...")
         verb = self.request.verb_at
+        subjects = []       # the runs after a question's verb
+        # the subject of a question opened by a word of asking ("can *a pizza box* go ..."): its first word of content
+        subject = next((k for k, w in enumerate(self.words) if w not in FUNCTION_WORDS and w not in QUESTION_STARTS and
+                        w not in AMOUNTS), None)
+        if subject is None or not AUXILIARIES & set(self.words[:subject]) or not self.free(subject):
+            subject = None
         for chunk in out:
             if chunk.first == verb < chunk.last and self.request.unknown_verb and verb not in self.request.titled and \
                     self.words[verb].isalpha() and number_value(self.words[verb]) is None:
@@ -1425,6 +1463,18 @@ class _Reading:
             if self.words[0] in COPULAS and chunk.first < chunk.last == self.request.clause_end - 1 and \
                     chunk.last not in self.request.titled and self.words[chunk.last].isalpha():
                 chunk.last -= 1
+            # a question that starts with a word of asking has its subject first, which ends before its verb ("can a
+            # pizza box *go* in the recycling", "has Sam *got* any maths homework"): a verb by WordNet, at the run's end
+            # or no noun nor adjective; the rest of the run is a run of its own
+            if subject is not None and chunk.first <= subject < chunk.last:
+                verb_at = next((k for k in range(subject + 1, chunk.last + 1) if k not in self.request.titled and
+                                self.words[k].isalpha() and verb_senses.lemma(self.words[k]) is not None and
+                                (k == chunk.last or not verb_senses.named(self.words[k]))), None)
+                if verb_at is not None:
+                    if verb_at < chunk.last:
+                        subjects.append(_Chunk(verb_at + 1, chunk.last, None))
+                    chunk.last = verb_at - 1
+        out += subjects
         stripped = []
         for chunk in [c for c in out if c.last not in self.corrected]:
             if chunk.cue is None:       # with no cue, a title typed is the value ("i haven't finished The Overstory")
@@ -1484,7 +1534,9 @@ class _Reading:
             # another run is said ("calories in a croissant" with "Calories for a food.")
             def own(c: _Chunk) -> bool:
                 said = [w for w in _content(self.words[c.first:c.last + 1]) if w not in ACTION_OF]
-                return bool(said) and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
+                # a run with a code or a number in it says a value ("is EZY8312 boarding")
+                coded = any(ch.isdigit() for w in self.words[c.first:c.last + 1] for ch in w)
+                return bool(said) and not coded and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
             if not parameter.required or not all(own(c) for c in fitting):
                 fitting = [c for c in fitting if not own(c)]
             else:       # only the tool's own words said: a value where the parameter's words or the tool's examples

@@ -128,3 +128,9 @@ def same_meaning(said: str, member: str) -> bool:
     if said.lower() == member.lower():
         return False
     return bool(_meanings(said, _all_senses) & _meanings(member, _senses))
+
+
+def named(word: str) -> bool:
+    """WordNet has the word as a noun or an adjective in any sense ("box", "used"): a verb's form that may be a
+    thing."""
+    return bool(_meanings(word, _all_senses))

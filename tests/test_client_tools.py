@@ -579,3 +579,47 @@ def test_the_client_output_of_a_call_that_took_over_is_the_reply(assistant):
                {"role": "tool", "tool_call_id": "c1", "content": "Logged: 30 minutes of running."}]
     reply = respond_sync(assistant, history, ToolRunner(), client_tools={"log_workout": WORKOUT})
     assert reply.tool_calls == [] and reply.text == "Logged: 30 minutes of running."
+
+
+# round 27: what a schema types, read whatever the words around it (tools no set declares)
+PRESSURE = {"type": "function", "name": "log_pressure_reading", "description": "Log a blood pressure reading.",
+            "parameters": {"type": "object", "properties": {
+                "systolic": {"type": "integer", "description": "Top number"},
+                "diastolic": {"type": "integer", "description": "Bottom number"},
+                "pulse": {"type": "integer", "description": "Beats per minute"}},
+                "required": ["systolic", "diastolic"]}}
+GATE = {"type": "function", "name": "flight_gate_info", "description": "The gate and boarding status of a flight.",
+         "parameters": {"type": "object", "properties": {
+             "flight": {"type": "string", "description": "Flight code, e.g. AF1280"}}, "required": ["flight"]}}
+BIN_RULES = {"type": "function", "name": "check_bin_rules",
+             "description": "Say whether an item can go in the recycling bin.",
+             "parameters": {"type": "object", "properties": {"item": {"type": "string", "description": "The item"}},
+                            "required": ["item"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # as many numbers as required number parameters, none named: in the schema's order
+    ("log a pressure reading of 140 over 90", [PRESSURE], ("log_pressure_reading", {"systolic": 140, "diastolic": 90})),
+    # a parameter's name right before its number, in its own clause ("76, pulse 64": pulse is no unit of 76)
+    ("blood pressure 118 over 76, pulse 64", [PRESSURE],
+     ("log_pressure_reading", {"systolic": 118, "diastolic": 76, "pulse": 64})),
+    ("log a pressure reading of 131 over 87 with a pulse of 70", [PRESSURE],
+     ("log_pressure_reading", {"systolic": 131, "diastolic": 87, "pulse": 70})),
+    # a code in a question is a value, though the rest of its run is the tool's own words
+    ("is AF1280 boarding yet, which gate", [GATE], ("flight_gate_info", {"flight": "AF1280"})),
+    # a question's subject ends before its verb
+    ("can an old sofa go in the recycling bin", [BIN_RULES], ("check_bin_rules", {"item": "old sofa"})),
+    ("could a broken kettle go in the recycling", [BIN_RULES], ("check_bin_rules", {"item": "broken kettle"})),
+])
+def test_the_decoder_reads_values_by_what_the_schema_types(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my pressure reading came out at one forty two over eighty eight", {"systolic": 142, "diastolic": 88}),
+    ("log a pressure reading, one twenty over seventy five", {"systolic": 120, "diastolic": 75}),
+])
+def test_a_reading_said_as_a_digit_and_tens_is_hundreds(text, expected):
+    call = decode([PRESSURE], text)
+    assert call is not None and call["arguments"] == expected

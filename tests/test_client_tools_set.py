@@ -46,6 +46,8 @@ SETS = {"first": ("heldout_client_tools", 36, 130, 100), "second": ("heldout_cli
         "fifteenth_b": ("dev_client_tools_fifteenth_b", 10, 50, 24),
         "sixteenth_a": ("dev_client_tools_sixteenth_a", 20, 70, 40),
         "sixteenth_b": ("dev_client_tools_sixteenth_b", 20, 70, 40),
+        "nineteenth_a": ("dev_client_tools_nineteenth_a", 12, 50, 24),
+        "nineteenth_b": ("dev_client_tools_nineteenth_b", 12, 50, 24),
         "heldout_eleventh": ("heldout_client_tools_eleventh", 32, 110, 70),
         "heldout_seventeenth": ("heldout_client_tools_seventeenth", 32, 110, 70),
         "heldout_eighteenth": ("heldout_client_tools_eighteenth", 32, 110, 70)}
@@ -90,6 +92,7 @@ EARLIER = {"third": ["first", "second"], "fourth": ["first", "second", "third"],
            "sixteenth_b": ["first", "second", "third", "fifth", "seventh", "eighth_a", "eighth_b", "ninth_a",
                            "ninth_b", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
                            "fourteenth_b", "fifteenth_a", "fifteenth_b", "sixteenth_a"],
+           "nineteenth_a": READ_SETS + ["tenth"], "nineteenth_b": READ_SETS + ["tenth", "nineteenth_a"],
            "heldout_eleventh": READ_SETS, "heldout_seventeenth": READ_SETS + ["tenth"],
            "heldout_eighteenth": READ_SETS + ["tenth"]}
 DECLARATIONS = {key: declarations_of(name) for key, (name, *_) in SETS.items()}
@@ -220,8 +223,8 @@ def test_every_declaration_is_called_twice(key):
 @pytest.mark.parametrize("key", ["second", "third", "fourth", "fifth", "sixth", "seventh", "eighth_a", "eighth_b",
                                  "ninth_a", "ninth_b", "tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b",
                                  "fourteenth_a", "fourteenth_b", "fifteenth_a", "fifteenth_b", "sixteenth_a",
-                                 "sixteenth_b", "heldout_eleventh", "heldout_seventeenth",
-                                 "heldout_eighteenth"])
+                                 "sixteenth_b", "nineteenth_a", "nineteenth_b", "heldout_eleventh",
+                                 "heldout_seventeenth", "heldout_eighteenth"])
 def test_blind_set_spread(key):
     """Beside its calls, about 15 near misses, 10 unrelated requests and 5 of chit-chat."""
     kinds = Counter(row["kind"] for row in ROWS[key])
@@ -231,7 +234,8 @@ def test_blind_set_spread(key):
 @pytest.mark.parametrize("key", ["third", "fourth", "fifth", "sixth", "seventh", "eighth_a", "eighth_b", "ninth_a",
                                  "ninth_b", "tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
                                  "fourteenth_b", "fifteenth_a", "fifteenth_b", "sixteenth_a", "sixteenth_b",
-                                 "heldout_eleventh", "heldout_seventeenth", "heldout_eighteenth"])
+                                 "nineteenth_a", "nineteenth_b", "heldout_eleventh", "heldout_seventeenth",
+                                 "heldout_eighteenth"])
 def test_later_set_declares_a_boolean(key):
     schemas = [schema for tool in DECLARATIONS[key] for schema in tool["parameters"]["properties"].values()]
     assert any(schema["type"] == "boolean" for schema in schemas)
