@@ -57,7 +57,8 @@ async def test_a_change_to_a_name_heard_right_but_doubted_acts_only_without_a_ri
     tools.begin_reply([{"role": "user", "content": heard}])
     tools.doubted_change_words = hear_names(heard, NAMES).doubted(
         undoubted_names(frozenset({"chandelier"}), frozenset({"chandelier"}), heard, NAMES))
-    assert await tools.run("set_level", {"name": "chandelier", "percent": 80}) == "Okay, the chandelier is at 80 percent."
+    assert await tools.run("set_level", {"name": "chandelier", "percent": 80}) == \
+        "Okay, the chandelier is at 80 percent."
     assert states(tools) == {"chandelier": "80"}
     spelt = hear_names("Shandelier to 80% please.", NAMES)
     assert spelt.spelled == {"chandelier": "shandelier"}
