@@ -92,6 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     from assistant.embedded import EmbeddedGenerator
     from assistant.tools import ToolRunner
     from voice.heard_names import hear_names
+    from voice.heard_doubts import undoubted_names
     from voice.heard_text import names_run_on, said_words
     from voice.stt import FINAL_HYPOTHESES, Heard, WhisperSTT
 
@@ -112,11 +113,13 @@ def main(argv: list[str] | None = None) -> int:
                     wide = recording(voice, said)
                     return wide if band == "wideband" else phone_band(wide)
                 final = transcripts.evidence(stt, voice, band, said, names, audio)
-                hearing = hear_names(names_run_on(said_words(final["text"]), names), names)
+                run_on = names_run_on(said_words(final["text"]), names)
+                hearing = hear_names(run_on, names)
                 evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
                                  said_probabilities=tuple(map(tuple, final["said"])))
                 doubts = dict(doubted=hearing.doubted(evidence.doubted_words()),
-                              doubted_change=hearing.doubted(evidence.doubted_change_words()))
+                              doubted_change=hearing.doubted(undoubted_names(evidence.doubted_change_words(),
+                                                                             evidence.doubted_words(), run_on, names)))
                 result, did = outcome(assistant, row, hearing.text, hearing.guessed, evidence.unsure_words(),
                                       evidence.unsure_numbers(), **doubts)
                 for group in (voice, "all"):

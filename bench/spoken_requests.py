@@ -61,6 +61,7 @@ from assistant.inventory import Inventory  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score, snapshot  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
+from voice.heard_doubts import undoubted_names  # noqa: E402
 from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
 from voice.heard_text import names_run_on, said_words  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
@@ -290,14 +291,15 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     final = transcripts.evidence(stt, voice, band, said, names[row["home"]], audio)
                     finals += bool(final["text"])
                     without_words += bool(final["text"]) and not final["words"]
-                    rescored = hear_names(names_run_on(said_words(final["text"]), names[row["home"]]),
-                                          names[row["home"]])
+                    run_on = names_run_on(said_words(final["text"]), names[row["home"]])
+                    rescored = hear_names(run_on, names[row["home"]])
                     evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
                                      said_probabilities=tuple(map(tuple, final["said"])),
                                      put_in=tuple(final.get("put_in", ())))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
                     doubted = rescored.doubted(evidence.doubted_words())
-                    changes = rescored.doubted(evidence.doubted_change_words())
+                    changes = rescored.doubted(undoubted_names(evidence.doubted_change_words(),
+                                                               evidence.doubted_words(), run_on, names[row["home"]]))
                     guessed = {**final.get("guessed", {}), **rescored.guessed}
                     by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, guessed, unsure, numbers, doubted,
                                                                      changes)

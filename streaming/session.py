@@ -43,6 +43,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
 from assistant.tools import MAX_TIMERS, HeldTools
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Levels, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
+from voice.heard_doubts import undoubted_names
 from voice.heard_names import hear_names
 from voice.heard_text import names_run_on, said_words
 from voice.stt import StableWords
@@ -550,10 +551,11 @@ class Session:
         names = self._home_names()
         if not names:
             return text
-        hearing = hear_names(names_run_on(text, names), names)
+        heard = names_run_on(text, names)
+        hearing = hear_names(heard, names)
         self.tools.guessed_names = {**(guessed or {}), **hearing.guessed}
         self.tools.doubted_words = hearing.doubted(doubted)
-        self.tools.doubted_change_words = hearing.doubted(doubted_change)
+        self.tools.doubted_change_words = hearing.doubted(undoubted_names(doubted_change, doubted, heard, names))
         return hearing.text
 
     def _partial(self, turn: _Turn, text: str) -> None:

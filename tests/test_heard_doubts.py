@@ -1,0 +1,72 @@
+"""The recogniser's doubts that stand once the home's names are known (voice/heard_doubts.py), and a change to a
+name heard right but doubted acted on only where nothing else of the home sounds like it (ToolRunner)."""
+import pytest
+
+from assistant.home import InMemoryHome
+from assistant.tools import ToolRunner
+from made_up_home import made_up_inventory
+from test_heard_names import NAMES, discovered_tools, states
+from voice.heard_doubts import undoubted_names
+from voice.heard_names import hear_names
+
+MADE_UP = ToolRunner(InMemoryHome(inventory=made_up_inventory())).spoken_names()
+
+
+@pytest.mark.parametrize("heard, doubted, names", [
+    # a rare name written whole, nothing else of the home like it, every other word heard for sure: its doubt is
+    # dropped
+    ("Chandelier to 80% please.", {"chandelier"}, NAMES),
+    ("Turn on the kiln.", {"kiln"}, MADE_UP),
+    ("Open the velux window.", {"velux"}, MADE_UP),
+])
+def test_a_name_heard_whole_with_no_rival_in_the_home_is_not_doubted(heard, doubted, names):
+    assert undoubted_names(frozenset(doubted), frozenset(doubted), heard, names) == set()
+
+
+@pytest.mark.parametrize("heard, doubted, names", [
+    # another of the home's names, or a word of one, sounds like it: "punkah" like the pond pump's "pond"
+    ("Get the punkah going.", {"punkah"}, MADE_UP),
+    # a name's word that requests are made of ("light") could have been another such word
+    ("Switch on the baize light.", {"light"}, NAMES),
+    # a name not written whole ("Shandelier" is spelt the chandelier after), or no name at all
+    ("Shandelier to 80% please.", {"shandelier"}, NAMES),
+    ("Turn on the dishwasher.", {"dishwasher"}, NAMES),
+])
+def test_a_doubt_stands_where_the_home_has_a_rival_or_the_name_was_not_written(heard, doubted, names):
+    assert undoubted_names(frozenset(doubted), frozenset(doubted), heard, names) == doubted
+
+
+def test_a_name_keeps_its_doubt_where_another_word_was_doubted_or_a_name_sounds_like_it():
+    # "I do love the sound of the gramophone on a Sunday" heard "I do:0.32 a lot of the sound of the
+    # gramophone:0.20 on a Sunday.": the audio was hard, the name's doubt stands
+    heard = "I do a lot of the sound of the gramophone on a Sunday."
+    assert undoubted_names(frozenset({"gramophone"}), frozenset({"gramophone", "do"}), heard, MADE_UP) == \
+        {"gramophone"}
+    assert undoubted_names(frozenset({"gramophone"}), frozenset({"gramophone"}), heard, MADE_UP) == set()
+    doubted = frozenset({"wicket"})
+    assert undoubted_names(doubted, doubted, "Open the wicket gate.", ("wicket gate", "wicker chair")) == doubted
+    assert undoubted_names(doubted, doubted, "Open the wicket gate.", ("wicket gate", "garden")) == set()
+
+
+async def test_a_change_to_a_name_heard_right_but_doubted_acts_only_without_a_rival():
+    """"Chandelier:0.04 to 80% please." was said back though nothing else of the home could have been meant; the
+    same words spelt from other words heard ("Shandelier") are still asked about before anything acts."""
+    tools = discovered_tools()
+    tools.spoken = True
+    heard = "Chandelier to 80% please."
+    tools.begin_reply([{"role": "user", "content": heard}])
+    tools.doubted_change_words = hear_names(heard, NAMES).doubted(
+        undoubted_names(frozenset({"chandelier"}), frozenset({"chandelier"}), heard, NAMES))
+    assert await tools.run("set_level", {"name": "chandelier", "percent": 80}) == \
+        "Okay, the chandelier is at 80 percent."
+    assert states(tools) == {"chandelier": "80"}
+    spelt = hear_names("Shandelier to 80% please.", NAMES)
+    assert spelt.spelled == {"chandelier": "shandelier"}
+    tools = discovered_tools()
+    tools.spoken = True
+    tools.begin_reply([{"role": "user", "content": spelt.text}])
+    doubted = frozenset({"shandelier"})
+    tools.doubted_change_words = spelt.doubted(undoubted_names(doubted, doubted, "Shandelier to 80% please.", NAMES))
+    assert await tools.run("set_level", {"name": "chandelier", "percent": 80}) == \
+        "Did you mean the chandelier at 80 percent? Say yes to confirm."
+    assert states(tools) == {}

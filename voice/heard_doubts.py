@@ -1,0 +1,41 @@
+"""Which of the recogniser's doubts about a final's words stand once the home's names are known.
+
+Whisper writes a rare name it was prompted with at little probability even when it heard it right ("Chandelier:0.04
+to 80% please.", "Get the punkah:0.02 going."), and a change resting on a doubted word is said back before it acts
+(assistant.tools.ToolRunner). Where the home has nothing else that sounds like that name, nothing else of the home
+could have been heard there, and asking costs a turn for nothing; where it has ("the wicket gate" beside "the
+wicker chair"), the doubt stands. So it does where Whisper doubted any other word (at the wider line of
+Heard.doubted_words): the audio was hard there, and the name may be a guess too ("I do a lot of the sound of the
+gramophone:0.20 on a Sunday", a remark misheard, was asked about for its name alone). A word of a name put in for
+other words (voice.heard_names: "Code lighting" spelt "cove lighting") keeps its doubt, as do a name's request
+words ("light", "door"), which other request words could have been.
+"""
+from __future__ import annotations
+
+import re
+
+from voice.heard_names import REQUEST_WORDS, hear_names, names_to_check
+
+
+def undoubted_names(doubted: frozenset[str], wider: frozenset[str], transcript: str,
+                    names: tuple[str, ...]) -> frozenset[str]:
+    """doubted (lowercase words of transcript, as Whisper wrote it before the home's names were heard in) less
+    the words, in no request, of each of the home's names written whole in transcript that none of the home's
+    other names, nor any word of one, sounds like (names_to_check, or a spelling of it: "parlor"), where every
+    word doubted at the wider line (wider) is a word of such a name."""
+    plain = [re.sub(r"[^a-z0-9']", "", word.lower()) for word in transcript.split()]
+    whole = [words for words in dict.fromkeys(tuple(n.lower().split()) for n in names)
+             if words and any(plain[at:at + len(words)] == list(words) for at in range(len(plain) - len(words) + 1))]
+    if not wider <= {word for words in whole for word in words}:
+        return doubted
+    sure: set[str] = set()
+    for words in whole:
+        name = " ".join(words)
+        rare = [word for word in words if word in doubted and word not in REQUEST_WORDS]
+        if not rare:
+            continue
+        others = tuple(dict.fromkeys(other for n in names if n.lower() != name
+                                     for other in (n.lower(), *n.lower().split()) if other not in words))
+        if not any(names_to_check(word, others) or hear_names(word, others).spelled for word in rare):
+            sure.update(rare)
+    return doubted - sure
