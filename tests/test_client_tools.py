@@ -623,3 +623,37 @@ def test_the_decoder_reads_values_by_what_the_schema_types(text, tools, expected
 def test_a_reading_said_as_a_digit_and_tens_is_hundreds(text, expected):
     call = decode([PRESSURE], text)
     assert call is not None and call["arguments"] == expected
+
+
+# round 27 (tools2): a verb of no table said of the thing the tool's name acts on (tools no set declares)
+KILN = {"type": "function", "name": "start_kiln_firing", "description": "Start a firing of the pottery kiln.",
+        "parameters": {"type": "object", "properties": {
+            "temperature": {"type": "integer", "description": "Peak temperature in celsius"}},
+            "required": ["temperature"]}}
+KILN_TEMPERATURE = {"type": "function", "name": "check_kiln_temperature",
+                    "description": "Report the kiln's temperature now.",
+                    "parameters": {"type": "object", "properties": {}}}
+SKIP = {"type": "function", "name": "hire_skip", "description": "Hire a skip for garden or building waste.",
+        "parameters": {"type": "object", "properties": {
+            "size": {"type": "string", "enum": ["mini", "midi", "builders"], "description": "Skip size"}},
+            "required": ["size"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("crank up the kiln to 1200", [KILN], ("start_kiln_firing", {"temperature": 1200})),
+    ("nab us a midi skip", [SKIP], ("hire_skip", {"size": "midi"})),
+    ("rustle up a mini skip for the garden", [SKIP], ("hire_skip", {"size": "mini"})),
+])
+def test_a_verb_of_no_table_said_of_the_tools_own_thing_asks_for_it(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("crank up the kiln to 1200", [KILN, KILN_TEMPERATURE]),     # another declared tool acts on the kiln
+    ("reopen the kiln", [KILN]),                                  # an action of the tables behind a prefix
+    ("unhire the midi skip", [SKIP]),                             # the tool's own verb behind a prefix
+    ("I emptied the midi skip", [SKIP]),                          # what was done
+])
+def test_a_verb_of_no_table_asks_nothing_of_a_thing_two_tools_act_on_nor_undone_nor_done(text, tools):
+    assert decode(tools, text) is None
