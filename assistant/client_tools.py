@@ -876,11 +876,12 @@ class Request:
             i = last + 1
         return titled
 
-    def head_after_verb(self) -> str | None:
-        """The last word of the phrase its verb acts on: after the verb's particles and determiners, up to a function
-        word, a title or a number ("line up the window *cleaner*", "stick on the *album* Rumours")."""
+    def head(self) -> str | None:
+        """The last word of the phrase the request opens with, after its function words, up to a function word, a
+        cue, a time, a title or a number ("*first* class train *ticket* from Edinburgh", "quick draft *print* of
+        hook.gcode"): what a request with no verb asks for."""
         words, head = [t.word for t in self.tokens], None
-        i = self.verb_at + 1
+        i = self.verb_at
         while i < self.clause_end and words[i] in FUNCTION_WORDS:
             i += 1
         while i < self.clause_end and words[i] not in FUNCTION_WORDS and words[i] not in CUES and \
@@ -1624,8 +1625,8 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
     """Whether the request says the tool's action, how much it says of what the tool acts on (a word of the
     tool's own 1, a word of the same kind, "umbrella" for weather, 0.5; the request's verb not counted: "book
     me a flight" says nothing of book_taxi but its verb), and whether its verb is a word of the tool's own
-    ("remind" for set_reminder), and, for a verb of no table, what alone shows it asked: "values" (only the values
-    said can) or "thing" (the thing its name acts on, said after the verb); None when it
+    ("remind" for set_reminder), and, for a request with no verb of the tables, what alone shows it asked: "values"
+    (only the values said can) or "thing" (the thing its name acts on, with no verb at all); None when it
     does not ask for what the tool does:
     its verb is another action (a near miss: "cancel my taxi" with book_taxi), it says an action that undoes
     the tool's, it asks the past of a tool of the present, or it says nothing of the tool but maybe its verb."""
@@ -1670,17 +1671,15 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
                                      i and words[i - 1] in SPEAKERS and tool.has(stem(verb_senses.lemma(w))))
             for i, w in enumerate(words[:request.clause_end])):
         return None
-    # a verb of no table ("line up", "stick on", "delay") said of the thing the tool's name acts on, as the head
-    # of the phrase after it ("line up the window *cleaner*" with schedule_window_cleaner): the request is about the
-    # tool, whatever its verb, unless the verb is a past's ("i already had three coffees"), one of explaining, one the
-    # corpus knows, another action ("archive the book club thread" with mute_thread), or an action of the tables or
-    # the tool's own behind a prefix that undoes or redoes it ("reopen", "unmute"); _read_declared takes it only
-    # when no other declared tool's name acts on that thing
+    # a request that opens with no verb, none of the tables' and a word WordNet has more as a thing than as an
+    # action (verb_senses.thing_more_than_action), names the thing it asks for: the
+    # head of its phrase, when that is the thing the tool's name acts on ("first class train ticket from Edinburgh
+    # to Glasgow please" with book_train_ticket), asks for the tool; not a verb of the tables or the tool's own behind
+    # a prefix that undoes or redoes it ("unhire the skip"). _read_declared takes it only when no other declared
+    # tool's name acts on that thing
     prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
-    head = request.head_after_verb()
-    about = request.unknown_verb and head is not None and tool.names(stem(head)) and not prefixed and \
-        request.first not in EXPLAINING_VERBS and request.first not in KNOWN_VERBS and \
-        not verb_senses.past(request.first)
+    head = request.head() if request.unknown_verb and verb_senses.thing_more_than_action(request.first) else None
+    about = head is not None and tool.names(stem(head)) and not prefixed
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
             return None
@@ -1788,7 +1787,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
         # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the
         # request also says the values it takes: read_declared checks them. Not a verb that ends in an action of the
         # tables, that action undone or redone ("reopened"), nor a verb the corpus knows, another action ("printed");
-        # a verb of no table alone asks nothing ("photograph it", "release 2283": another action or not)
+        # a verb of no table alone asks nothing ("photograph locker 12", "release bike 2283": another action or not)
         stated = request.verb is None and tool.verb in RECORDS
         other = request.unknown_verb and request.first in KNOWN_VERBS
         if request.question or not stated or prefixed or other or not spoken_of():
@@ -1914,10 +1913,9 @@ def _read_declared(declarations, text: str) -> Decoded | None:
         # asked by an unknown verb: only with values no other words could be taken for (numbers, codes, members)
         if asked_by == "values" and not (arguments and all(typed(tool, k, v) for k, v in arguments.items())):
             continue
-        # asked by the thing its name acts on after an unknown verb: only when no other declared tool's name acts on
-        # it ("photograph locker 12" with find_parcel_locker and open_parcel_locker asks neither)
-        if asked_by == "thing" and any(other is not tool and other.names(stem(request.head_after_verb()))
-                                        for other in tools):
+        # asked by the thing its name acts on, with no verb: only when no other declared tool's name acts on it ("a
+        # parcel locker near the station" with find_parcel_locker and open_parcel_locker asks neither)
+        if asked_by == "thing" and any(other is not tool and other.names(stem(request.head())) for other in tools):
             continue
         # a tool that removes all, asked to remove one thing named ("take *hard fork* out of my queue" is no
         # clear_queue), or a request that names the tool only by its verb, leaves no words unread

@@ -625,35 +625,34 @@ def test_a_reading_said_as_a_digit_and_tens_is_hundreds(text, expected):
     assert call is not None and call["arguments"] == expected
 
 
-# round 27 (tools2): a verb of no table said of the thing the tool's name acts on (tools no set declares)
+# round 27 (tools2): a request with no verb names the thing it asks for (tools no set declares)
 KILN = {"type": "function", "name": "start_kiln_firing", "description": "Start a firing of the pottery kiln.",
         "parameters": {"type": "object", "properties": {
             "temperature": {"type": "integer", "description": "Peak temperature in celsius"}},
             "required": ["temperature"]}}
-KILN_TEMPERATURE = {"type": "function", "name": "check_kiln_temperature",
-                    "description": "Report the kiln's temperature now.",
-                    "parameters": {"type": "object", "properties": {}}}
 SKIP = {"type": "function", "name": "hire_skip", "description": "Hire a skip for garden or building waste.",
         "parameters": {"type": "object", "properties": {
             "size": {"type": "string", "enum": ["mini", "midi", "builders"], "description": "Skip size"}},
             "required": ["size"]}}
+SKIP_COLLECTION = {"type": "function", "name": "check_skip_collection",
+                   "description": "Say when the hired skip is collected.",
+                   "parameters": {"type": "object", "properties": {}}}
 
 
 @pytest.mark.parametrize("text, tools, expected", [
-    ("crank up the kiln to 1200", [KILN], ("start_kiln_firing", {"temperature": 1200})),
-    ("nab us a midi skip", [SKIP], ("hire_skip", {"size": "midi"})),
-    ("rustle up a mini skip for the garden", [SKIP], ("hire_skip", {"size": "mini"})),
+    ("bisque kiln firing to 1000 degrees", [KILN], ("start_kiln_firing", {"temperature": 1000})),
+    ("another midi skip", [SKIP], ("hire_skip", {"size": "midi"})),
 ])
-def test_a_verb_of_no_table_said_of_the_tools_own_thing_asks_for_it(text, tools, expected):
+def test_a_request_with_no_verb_asks_for_the_tool_its_phrase_names(text, tools, expected):
     call = decode(tools, text)
     assert call is not None and (call["name"], call["arguments"]) == expected
 
 
 @pytest.mark.parametrize("text, tools", [
-    ("crank up the kiln to 1200", [KILN, KILN_TEMPERATURE]),     # another declared tool acts on the kiln
-    ("reopen the kiln", [KILN]),                                  # an action of the tables behind a prefix
-    ("unhire the midi skip", [SKIP]),                             # the tool's own verb behind a prefix
-    ("I emptied the midi skip", [SKIP]),                          # what was done
+    ("another midi skip", [SKIP, SKIP_COLLECTION]),                   # another declared tool acts on the skip
+    ("photograph the midi skip", [SKIP]),                              # a verb: another action, maybe
+    ("unhire the midi skip", [SKIP]),                                  # the tool's own verb behind a prefix
+    ("I emptied the midi skip", [SKIP]),                               # what was done
 ])
-def test_a_verb_of_no_table_asks_nothing_of_a_thing_two_tools_act_on_nor_undone_nor_done(text, tools):
+def test_a_phrase_naming_the_tools_thing_asks_nothing_after_a_verb_nor_of_two_tools(text, tools):
     assert decode(tools, text) is None
