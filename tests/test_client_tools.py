@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from assistant import verb_senses
 from assistant.chat_template import model_prompt, reply_target
 from assistant.client_tools import FUNCTION_WORDS, MAX_SHOWN, Tool, decode, name_words, request_stems, stem
 from assistant.corpus import CANT, gen_generated_tool, generate_corpus
@@ -637,6 +638,12 @@ SKIP = {"type": "function", "name": "hire_skip", "description": "Hire a skip for
 SKIP_COLLECTION = {"type": "function", "name": "check_skip_collection",
                    "description": "Say when the hired skip is collected.",
                    "parameters": {"type": "object", "properties": {}}}
+
+
+@pytest.mark.parametrize("word, expected", [("class", True), ("tickets", True), ("quick", True), ("bisque", True),
+                                            ("photograph", False), ("arrange", False), ("delay", False)])
+def test_a_word_wordnet_tags_more_as_a_thing_than_as_an_action(word, expected):
+    assert verb_senses.thing_more_than_action(word) is expected
 
 
 @pytest.mark.parametrize("text, tools, expected", [
