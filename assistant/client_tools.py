@@ -1675,10 +1675,11 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
     # action (verb_senses.thing_more_than_action), names the thing it asks for: the
     # head of its phrase, when that is the thing the tool's name acts on ("first class train ticket from Edinburgh
     # to Glasgow please" with book_train_ticket), asks for the tool; not a verb of the tables or the tool's own behind
-    # a prefix that undoes or redoes it ("unhire the skip"). _read_declared takes it only when no other declared
-    # tool's name acts on that thing
+    # a prefix that undoes or redoes it ("unhire the skip"), nor a verb the corpus knows, another action ("rate
+    # scooter 5521"). _read_declared takes it only when no other declared tool's name acts on that thing
     prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
-    head = request.head() if request.unknown_verb and verb_senses.thing_more_than_action(request.first) else None
+    head = request.head() if request.unknown_verb and request.first not in KNOWN_VERBS and \
+        verb_senses.thing_more_than_action(request.first) else None
     about = head is not None and tool.names(stem(head)) and not prefixed
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:

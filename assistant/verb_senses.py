@@ -141,12 +141,12 @@ def thing_more_than_action(word: str) -> bool:
     verb of it ("class", "ticket", "quick"; not "photograph", "arrange"): opening a request, it starts a phrase that
     names a thing, not an order to do something."""
     verb = lemma(word)
-    if verb is None:
+    if verb is None or verb not in _index("verb"):        # "red": verb.exc's form of "rid", no verb of its own
         return True
     word = word.lower()
     nouns = _index("noun")
     noun = word if word in nouns else _noun_forms().get(word) or next(
         (word[:-len(ending)] + added for ending, added in PLURALS if word.endswith(ending) and
          word[:-len(ending)] + added in nouns), None)
-    named_tags = max(nouns[noun][0] if noun else -1, _index("adj")[word][0] if word in _index("adj") else -1)
+    named_tags = max(nouns[noun][0] if noun in nouns else -1, _index("adj")[word][0] if word in _index("adj") else -1)
     return named_tags >= _index("verb")[verb][0]
