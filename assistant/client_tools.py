@@ -876,6 +876,20 @@ class Request:
             i = last + 1
         return titled
 
+    def head(self) -> str | None:
+        """The last word of the phrase the request opens with, after its function words, up to a function word, a
+        cue, a time, a title or a number ("*first* class train *ticket* from Edinburgh", "quick draft *print* of
+        hook.gcode"): what a request with no verb asks for."""
+        words, head = [t.word for t in self.tokens], None
+        i = self.verb_at
+        while i < self.clause_end and words[i] in FUNCTION_WORDS:
+            i += 1
+        while i < self.clause_end and words[i] not in FUNCTION_WORDS and words[i] not in CUES and \
+                words[i] not in RANGE_ENDS and words[i] not in DAY_WORDS and words[i] not in CODED and \
+                i not in self.titled and number_value(words[i]) is None:
+            head, i = words[i], i + 1
+        return head
+
     def says_own_verb(self, tool: "Tool") -> bool:
         """It starts with the tool's own verb that no table holds ("preheat the oven", "freeze my card")."""
         return self.unknown_verb and tool.verb is not None and same_root(stem(self.first), tool.verb)
@@ -1607,11 +1621,12 @@ def said_verb(words: list[str], at: int) -> str:
     return pair if at + 1 < len(words) and verb_senses.lemma(pair) else words[at]
 
 
-def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | None:
+def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | None] | None:
     """Whether the request says the tool's action, how much it says of what the tool acts on (a word of the
     tool's own 1, a word of the same kind, "umbrella" for weather, 0.5; the request's verb not counted: "book
     me a flight" says nothing of book_taxi but its verb), and whether its verb is a word of the tool's own
-    ("remind" for set_reminder), and whether only the values said can show it asked (an unknown verb); None when it
+    ("remind" for set_reminder), and, for a request with no verb of the tables, what alone shows it asked: "values"
+    (only the values said can) or "thing" (the thing its name acts on, with no verb at all); None when it
     does not ask for what the tool does:
     its verb is another action (a near miss: "cancel my taxi" with book_taxi), it says an action that undoes
     the tool's, it asks the past of a tool of the present, or it says nothing of the tool but maybe its verb."""
@@ -1656,6 +1671,16 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
                                      i and words[i - 1] in SPEAKERS and tool.has(stem(verb_senses.lemma(w))))
             for i, w in enumerate(words[:request.clause_end])):
         return None
+    # a request that opens with no verb, none of the tables' and a word WordNet has more as a thing than as an
+    # action (verb_senses.thing_more_than_action), names the thing it asks for: the
+    # head of its phrase, when that is the thing the tool's name acts on ("first class train ticket from Edinburgh
+    # to Glasgow please" with book_train_ticket), asks for the tool; not a verb of the tables or the tool's own behind
+    # a prefix that undoes or redoes it ("unhire the skip"), nor a verb the corpus knows, another action ("rate
+    # scooter 5521"). _read_declared takes it only when no other declared tool's name acts on that thing
+    prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
+    head = request.head() if request.unknown_verb and request.first not in KNOWN_VERBS and \
+        verb_senses.thing_more_than_action(request.first) else None
+    about = head is not None and tool.names(stem(head)) and not prefixed
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
             return None
@@ -1758,17 +1783,18 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, bool] | N
         WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
+        if about:
+            return support, objects, named, "thing"
         # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the
         # request also says the values it takes: read_declared checks them. Not a verb that ends in an action of the
         # tables, that action undone or redone ("reopened"), nor a verb the corpus knows, another action ("printed");
         # a verb of no table alone asks nothing ("photograph locker 12", "release bike 2283": another action or not)
-        prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
         stated = request.verb is None and tool.verb in RECORDS
         other = request.unknown_verb and request.first in KNOWN_VERBS
         if request.question or not stated or prefixed or other or not spoken_of():
             return None
-        return support, objects, named, True
-    return support, objects, named, False
+        return support, objects, named, "values"
+    return support, objects, named, None
 
 
 def typed(tool: Tool, key: str, value) -> bool:
@@ -1872,21 +1898,25 @@ def _read_declared(declarations, text: str) -> Decoded | None:
         said = evidence(tool, request)
         if said is None:
             continue
-        support, objects, named, by_values = said
+        support, objects, named, asked_by = said
         reading = _Reading(tool, request, only_required=not objects and not named)
         arguments = reading.read()
         # of tools alike, the one whose name's words are said, function words too ("clock me out": clock_out)
         spoken = sum(w in {t.word for t in request.tokens} for w in name_words(tool.name))
         # the tool asked for by what it acts on, with a required value not said: asked back, not guessed ("order me
         # a coffee": "Which drink: ...?"), unless another tool's call reads every value it needs
-        if arguments is None and not reading.later and (objects or named) and not by_values:
+        if arguments is None and not reading.later and (objects or named) and not asked_by:
             strength = 2.0 * support + objects + named + 0.5 * len(reading.arguments) + 0.1 * spoken
             if best is None or best[1].asks is not None and strength > best[0]:
                 best = (strength, Decoded({"name": tool.name, "arguments": dict(reading.arguments)}, False,
                                           question_for(reading.left_out()[0])))
             continue
         # asked by an unknown verb: only with values no other words could be taken for (numbers, codes, members)
-        if by_values and not (arguments and all(typed(tool, key, value) for key, value in arguments.items())):
+        if asked_by == "values" and not (arguments and all(typed(tool, k, v) for k, v in arguments.items())):
+            continue
+        # asked by the thing its name acts on, with no verb: only when no other declared tool's name acts on it ("a
+        # parcel locker near the station" with find_parcel_locker and open_parcel_locker asks neither)
+        if asked_by == "thing" and any(other is not tool and other.names(stem(request.head())) for other in tools):
             continue
         # a tool that removes all, asked to remove one thing named ("take *hard fork* out of my queue" is no
         # clear_queue), or a request that names the tool only by its verb, leaves no words unread

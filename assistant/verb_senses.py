@@ -134,3 +134,19 @@ def named(word: str) -> bool:
     """WordNet has the word as a noun or an adjective in any sense ("box", "used"): a verb's form that may be a
     thing."""
     return bool(_meanings(word, _all_senses))
+
+
+def thing_more_than_action(word: str) -> bool:
+    """WordNet's sense-tagged corpus tags the word as a noun or an adjective at least as often as a verb, or has no
+    verb of it ("class", "ticket", "quick"; not "photograph", "arrange"): opening a request, it starts a phrase that
+    names a thing, not an order to do something."""
+    verb = lemma(word)
+    if verb is None or verb not in _index("verb"):        # "red": verb.exc's form of "rid", no verb of its own
+        return True
+    word = word.lower()
+    nouns = _index("noun")
+    noun = word if word in nouns else _noun_forms().get(word) or next(
+        (word[:-len(ending)] + added for ending, added in PLURALS if word.endswith(ending) and
+         word[:-len(ending)] + added in nouns), None)
+    named_tags = max(nouns[noun][0] if noun in nouns else -1, _index("adj")[word][0] if word in _index("adj") else -1)
+    return named_tags >= _index("verb")[verb][0]

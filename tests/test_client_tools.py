@@ -4,6 +4,7 @@ import random
 
 import pytest
 
+from assistant import verb_senses
 from assistant.chat_template import model_prompt, reply_target
 from assistant.client_tools import FUNCTION_WORDS, MAX_SHOWN, Tool, decode, name_words, request_stems, stem
 from assistant.corpus import CANT, gen_generated_tool, generate_corpus
@@ -623,3 +624,42 @@ def test_the_decoder_reads_values_by_what_the_schema_types(text, tools, expected
 def test_a_reading_said_as_a_digit_and_tens_is_hundreds(text, expected):
     call = decode([PRESSURE], text)
     assert call is not None and call["arguments"] == expected
+
+
+# round 27 (tools2): a request with no verb names the thing it asks for (tools no set declares)
+KILN = {"type": "function", "name": "start_kiln_firing", "description": "Start a firing of the pottery kiln.",
+        "parameters": {"type": "object", "properties": {
+            "temperature": {"type": "integer", "description": "Peak temperature in celsius"}},
+            "required": ["temperature"]}}
+SKIP = {"type": "function", "name": "hire_skip", "description": "Hire a skip for garden or building waste.",
+        "parameters": {"type": "object", "properties": {
+            "size": {"type": "string", "enum": ["mini", "midi", "builders"], "description": "Skip size"}},
+            "required": ["size"]}}
+SKIP_COLLECTION = {"type": "function", "name": "check_skip_collection",
+                   "description": "Say when the hired skip is collected.",
+                   "parameters": {"type": "object", "properties": {}}}
+
+
+@pytest.mark.parametrize("word, expected", [("class", True), ("tickets", True), ("quick", True), ("bisque", True),
+                                            ("photograph", False), ("arrange", False), ("delay", False)])
+def test_a_word_wordnet_tags_more_as_a_thing_than_as_an_action(word, expected):
+    assert verb_senses.thing_more_than_action(word) is expected
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    ("bisque kiln firing to 1000 degrees", [KILN], ("start_kiln_firing", {"temperature": 1000})),
+    ("another midi skip", [SKIP], ("hire_skip", {"size": "midi"})),
+])
+def test_a_request_with_no_verb_asks_for_the_tool_its_phrase_names(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("another midi skip", [SKIP, SKIP_COLLECTION]),                   # another declared tool acts on the skip
+    ("photograph the midi skip", [SKIP]),                              # a verb: another action, maybe
+    ("unhire the midi skip", [SKIP]),                                  # the tool's own verb behind a prefix
+    ("I emptied the midi skip", [SKIP]),                               # what was done
+])
+def test_a_phrase_naming_the_tools_thing_asks_nothing_after_a_verb_nor_of_two_tools(text, tools):
+    assert decode(tools, text) is None
