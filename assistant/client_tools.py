@@ -19,6 +19,7 @@ span of the request.
 """
 import re
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from assistant.generated_tools import VERBS
 from assistant.invented_tools import DOMAINS
@@ -876,10 +877,15 @@ class Request:
             i = last + 1
         return titled
 
-    def head(self) -> str | None:
-        """The last word of the phrase the request opens with, after its function words, up to a function word, a
-        cue, a time, a title or a number ("*first* class train *ticket* from Edinburgh", "quick draft *print* of
-        hook.gcode"): what a request with no verb asks for."""
+    @cached_property
+    def thing_named(self) -> str | None:
+        """What a request that opens with no verb asks for: the last word of its opening phrase, after its function
+        words, up to a function word, a cue, a time, a title or a number ("*first* class train *ticket* from
+        Edinburgh", "quick draft *print* of hook.gcode"). Only where the first word is no verb of the tables nor the
+        corpus's (KNOWN_VERBS) and WordNet has it more as a thing than as an action
+        (verb_senses.thing_more_than_action); None otherwise."""
+        if not self.unknown_verb or self.first in KNOWN_VERBS or not verb_senses.thing_more_than_action(self.first):
+            return None
         words, head = [t.word for t in self.tokens], None
         i = self.verb_at
         while i < self.clause_end and words[i] in FUNCTION_WORDS:
@@ -1671,16 +1677,6 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
                                      i and words[i - 1] in SPEAKERS and tool.has(stem(verb_senses.lemma(w))))
             for i, w in enumerate(words[:request.clause_end])):
         return None
-    # a request that opens with no verb, none of the tables' and a word WordNet has more as a thing than as an
-    # action (verb_senses.thing_more_than_action), names the thing it asks for: the
-    # head of its phrase, when that is the thing the tool's name acts on ("first class train ticket from Edinburgh
-    # to Glasgow please" with book_train_ticket), asks for the tool; not a verb of the tables or the tool's own behind
-    # a prefix that undoes or redoes it ("unhire the skip"), nor a verb the corpus knows, another action ("rate
-    # scooter 5521"). _read_declared takes it only when no other declared tool's name acts on that thing
-    prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
-    head = request.head() if request.unknown_verb and request.first not in KNOWN_VERBS and \
-        verb_senses.thing_more_than_action(request.first) else None
-    about = head is not None and tool.names(stem(head)) and not prefixed
     if request.verb not in (None, "any"):
         if tool.tells() and request.verb not in TELLING:
             return None
@@ -1783,7 +1779,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
         WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
-        if about:
+        prefixed = any(request.first.endswith(w) and len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)])
+        # a request that opens with no verb names the thing it asks for (Request.thing_named): when that is the
+        # thing the tool's name acts on ("first class train ticket from Edinburgh to Glasgow please" with
+        # book_train_ticket), it asks for the tool; not the tables' verb or the tool's own behind a prefix that undoes
+        # or redoes it ("unhire the skip"). _read_declared takes it only when no other declared tool's name acts on it
+        if request.thing_named is not None and tool.names(stem(request.thing_named)) and not prefixed:
             return support, objects, named, "thing"
         # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the
         # request also says the values it takes: read_declared checks them. Not a verb that ends in an action of the
@@ -1916,7 +1917,7 @@ def _read_declared(declarations, text: str) -> Decoded | None:
             continue
         # asked by the thing its name acts on, with no verb: only when no other declared tool's name acts on it ("a
         # parcel locker near the station" with find_parcel_locker and open_parcel_locker asks neither)
-        if asked_by == "thing" and any(other is not tool and other.names(stem(request.head())) for other in tools):
+        if asked_by == "thing" and any(other is not tool and other.names(stem(request.thing_named)) for other in tools):
             continue
         # a tool that removes all, asked to remove one thing named ("take *hard fork* out of my queue" is no
         # clear_queue), or a request that names the tool only by its verb, leaves no words unread
