@@ -5,6 +5,8 @@ can be compared row by row without any row being printed.
     PYTHONPATH=$PWD .venv/bin/python bench/paraphrase_counts.py tests/data/paraphrases_fifteenth.jsonl > NEW.txt
     PYTHONPATH=$PWD .venv/bin/python bench/paraphrase_counts.py --against OLD.txt NEW.txt     # rows that moved
 
+--against reads `bench/assistant_eval.py --client-tools` outputs alike (their OUTCOMES line, the first budget's).
+
 The assistant, its budget (4 passes) and the scoring are `bench/assistant_eval.py`'s.
 """
 from __future__ import annotations
@@ -20,8 +22,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import assistant_eval  # noqa: E402
-
-OUTCOMES_LINE = "OUTCOMES"
+from assistant_eval import OUTCOMES_LINE  # noqa: E402
 
 
 def outcome(row: dict, assistant) -> str:
