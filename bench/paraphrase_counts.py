@@ -22,7 +22,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import assistant_eval  # noqa: E402
-from assistant_eval import OUTCOMES_LINE  # noqa: E402
 
 
 def outcome(row: dict, assistant) -> str:
@@ -54,7 +53,8 @@ def counts_table(rows: list[dict], outcomes: str) -> list[str]:
 
 
 def outcomes_of(output: Path) -> str:
-    return next(line.split()[1] for line in output.read_text().splitlines() if line.startswith(OUTCOMES_LINE))
+    return next(line.split()[1] for line in output.read_text().splitlines()
+                if line.startswith(assistant_eval.OUTCOMES_LINE))
 
 
 def moves(old: str, new: str) -> Counter:
@@ -80,7 +80,7 @@ def main() -> None:
     outcomes = "".join(outcome(row, assistant) for row in rows)
     print(args.path.name)
     print("\n".join(counts_table(rows, outcomes)))
-    print(OUTCOMES_LINE, outcomes)
+    print(assistant_eval.OUTCOMES_LINE, outcomes)
 
 
 if __name__ == "__main__":

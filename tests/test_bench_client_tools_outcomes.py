@@ -35,6 +35,6 @@ def test_two_runs_give_each_row_the_same_outcome(tmp_path):
     saved = [tmp_path / "first.txt", tmp_path / "second.txt"]
     for file, out in zip(saved, outputs):
         file.write_text(out)
-    moved = subprocess.run([sys.executable, str(ROOT / "bench" / "paraphrase_counts.py"), "--against", *map(str, saved)],
-                           capture_output=True, text=True, check=True, cwd=ROOT).stdout
+    command = [sys.executable, str(ROOT / "bench" / "paraphrase_counts.py"), "--against", *map(str, saved)]
+    moved = subprocess.run(command, capture_output=True, text=True, check=True, cwd=ROOT).stdout
     assert moved.strip() == "no row moved"
