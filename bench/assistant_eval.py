@@ -43,7 +43,8 @@ that first measured it was trained. Right: exactly one call, the expected tool, 
 value the same (strings compared without case or punctuation, numbers by value); a request that expects no
 declared tool is right when no declared tool is called (a built-in skill's call is then judged as usual). A "missing" row's request leaves out a
 required value: it is right when the reply makes no call and asks (ends in "?"), and the row's answer, said next,
-gets the expected call.
+gets the expected call. A line of each row's outcome (OUTCOMES, R/F/W as bench/paraphrase_counts.py writes them)
+follows the table, so that two runs of a set read for counts only can be compared row by row.
 """
 import argparse
 import asyncio
@@ -452,12 +453,16 @@ def client_tool_rows(path: str) -> list[tuple[dict, dict[str, dict]]]:
 
 
 MISSING_KIND = "missing"     # a row whose request leaves out a required value; its "answer" is the user's next turn
+# The line of each row's outcome, R right, F no call and wrong, W a wrong call: two runs compared row by row
+# (bench/paraphrase_counts.py --against) without any row's text printed.
+OUTCOMES_LINE = "OUTCOMES"
 
 
-def evaluate_client_tools(assistant, rows: list[tuple[dict, dict]]) -> tuple[dict, list[str]]:
-    """Per kind: right calls (see the module's docstring); calls of a declared tool where none was expected."""
+def evaluate_client_tools(assistant, rows: list[tuple[dict, dict]]) -> tuple[dict, list[str], str]:
+    """Per kind: right calls (see the module's docstring); calls of a declared tool where none was expected; each
+    row's outcome (OUTCOMES_LINE)."""
     buckets: dict[str, list[bool]] = {}
-    errors = []
+    errors, outcomes = [], []
     for row, declared in rows:
         tools = ToolRunner(new_home(row.get("home", "default")))
         history = [{"role": "user", "content": row["request"]}]
@@ -488,6 +493,7 @@ def evaluate_client_tools(assistant, rows: list[tuple[dict, dict]]) -> tuple[dic
             ok = len(got) == 1 and same_home_call(expected, got[0], tools.home.inventory)
         for key in ("all", f"kind:{kind}"):
             buckets.setdefault(key, []).append(ok)
+        outcomes.append("R" if ok else "W" if got else "F")
         if expected is None or expected["name"] not in declared:
             buckets.setdefault("declared calls where none serves", []).append(bool(declared_calls))
         elif kind != MISSING_KIND:
@@ -496,7 +502,7 @@ def evaluate_client_tools(assistant, rows: list[tuple[dict, dict]]) -> tuple[dic
             said = f"{first.text!r} / {row['answer']!r} -> " if asked is not None else ""
             errors.append(f"{kind:<12} {row['request']!r} ({', '.join(declared)}): want {expected}, "
                           f"got {said}{got} / {reply.text!r}")
-    return {k: (sum(v) / len(v), len(v)) for k, v in buckets.items()}, errors
+    return {k: (sum(v) / len(v), len(v)) for k, v in buckets.items()}, errors, "".join(outcomes)
 
 
 def main_client_tools(args) -> int:
@@ -505,11 +511,11 @@ def main_client_tools(args) -> int:
     declarations = {name for _, declared in rows for name in declared}
     print(f"{Path(args.client_tools).name}: {len(rows)} requests, {len(declarations)} declared tools; "
           f"checkpoint: {args.checkpoint or 'embedded'}")
-    failures, results = {}, {}
+    failures, results, outcomes = {}, {}, {}
     for name, params in [b for b in BUDGETS if b[0] in args.budgets.split(",")]:
         assistant = EmbeddedGenerator(base.model, base.config, base.tokenizer, params, base.max_prompt)
         respond_sync(assistant, [{"role": "user", "content": "hello"}], ToolRunner())     # warm-up
-        results[name], failures[name] = evaluate_client_tools(assistant, rows)
+        results[name], failures[name], outcomes[name] = evaluate_client_tools(assistant, rows)
     keys = ["all", "declared tool asked for", "declared calls where none serves", "asked for a value left out"]
     keys += sorted(k for r in results.values() for k in r if k.startswith("kind:") and k not in keys)
     keys = list(dict.fromkeys(keys))
@@ -518,6 +524,8 @@ def main_client_tools(args) -> int:
     for key in keys:
         print(f"| {key.removeprefix('kind:')} | " + " | ".join(
             f"{100 * r[key][0]:.1f}% ({r[key][1]})" if key in r else "-" for r in results.values()) + " |")
+    for name, line in outcomes.items():
+        print(f"{OUTCOMES_LINE} {line} ({name})")
     if args.errors:
         for name, errors in failures.items():
             print(f"\nfailures with {name}:")

@@ -5,6 +5,8 @@ can be compared row by row without any row being printed.
     PYTHONPATH=$PWD .venv/bin/python bench/paraphrase_counts.py tests/data/paraphrases_fifteenth.jsonl > NEW.txt
     PYTHONPATH=$PWD .venv/bin/python bench/paraphrase_counts.py --against OLD.txt NEW.txt     # rows that moved
 
+--against reads `bench/assistant_eval.py --client-tools` outputs alike (their OUTCOMES line, the first budget's).
+
 The assistant, its budget (4 passes) and the scoring are `bench/assistant_eval.py`'s.
 """
 from __future__ import annotations
@@ -20,8 +22,6 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import assistant_eval  # noqa: E402
-
-OUTCOMES_LINE = "OUTCOMES"
 
 
 def outcome(row: dict, assistant) -> str:
@@ -53,7 +53,8 @@ def counts_table(rows: list[dict], outcomes: str) -> list[str]:
 
 
 def outcomes_of(output: Path) -> str:
-    return next(line.split()[1] for line in output.read_text().splitlines() if line.startswith(OUTCOMES_LINE))
+    return next(line.split()[1] for line in output.read_text().splitlines()
+                if line.startswith(assistant_eval.OUTCOMES_LINE))
 
 
 def moves(old: str, new: str) -> Counter:
@@ -79,7 +80,7 @@ def main() -> None:
     outcomes = "".join(outcome(row, assistant) for row in rows)
     print(args.path.name)
     print("\n".join(counts_table(rows, outcomes)))
-    print(OUTCOMES_LINE, outcomes)
+    print(assistant_eval.OUTCOMES_LINE, outcomes)
 
 
 if __name__ == "__main__":

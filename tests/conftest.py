@@ -181,7 +181,14 @@ class Speech:
     """Synthesised requests as PCM16 mono: `lead_ms` of silence, the words, `tail_ms` of silence."""
     tts: object
 
-    def piper(self, text: str, rate: int = 24000, lead_ms: int = 400, tail_ms: int = 1200) -> bytes:
+    def piper(self, text: str, rate: int = 24000, lead_ms: int = 400, tail_ms: int = 1200,
+              sampled: bool = True) -> bytes:
+        """The voice the sessions speak with; sampled=False: without Piper's sampling noise, the same audio every
+        run (paused_speech.piper), for a test whose assertion a sampled rendering may fail."""
+        if not sampled:
+            from paused_speech import piper
+
+            return self._framed(piper(self.tts, text, sampled=False, rate=rate), rate, lead_ms, tail_ms)
         from voice.audio import resample
 
         return self._framed(resample(self.tts.synthesize(text), self.tts.sample_rate, rate), rate, lead_ms, tail_ms)

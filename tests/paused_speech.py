@@ -15,9 +15,9 @@ import numpy as np
 RATE = 16000
 
 
-def piper(tts, text: str, length_scale: float = 1.0, sampled: bool = True) -> np.ndarray:
-    """16 kHz float32 speech from Piper; length_scale > 1 speaks slower. sampled=False: without Piper's sampling
-    noise (in sound and in durations), the same rendering every run, for a test whose words must be heard
+def piper(tts, text: str, length_scale: float = 1.0, sampled: bool = True, rate: int = RATE) -> np.ndarray:
+    """Float32 speech from Piper at `rate` (16 kHz); length_scale > 1 speaks slower. sampled=False: without Piper's
+    sampling noise (in sound and in durations), the same rendering every run, for a test whose words must be heard
     every time (Whisper wrote "bedroom van", "tan" or "sand" for 5 of 79 sampled "Turn off the bedroom fan.")."""
     from piper.config import SynthesisConfig
 
@@ -27,7 +27,7 @@ def piper(tts, text: str, length_scale: float = 1.0, sampled: bool = True) -> np
     config = SynthesisConfig(normalize_audio=False, length_scale=length_scale,
                              **({} if sampled else {"noise_scale": 0.0, "noise_w_scale": 0.0}))
     chunks = [c.audio_float_array for c in tts.voice.synthesize(normalize_for_speech(text), config)]
-    return resample(np.concatenate(chunks).astype(np.float32), tts.sample_rate, RATE)
+    return resample(np.concatenate(chunks).astype(np.float32), tts.sample_rate, rate)
 
 
 def espeak(text: str, words_per_minute: int = 160, rate: int = RATE, voice: str = "en-us") -> np.ndarray:

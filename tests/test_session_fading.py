@@ -63,8 +63,10 @@ def pauses(vad_model, audio: np.ndarray, levels: Levels | None) -> list[int]:
 
 @pytest.mark.parametrize("noise_rms", [0.0, 0.003])
 def test_piper_pauses_sooner_after_its_words(speech, vad_model, noise_rms):
-    """Piper's "Turn on the kitchen light." with digital silence, and with a room's noise under it all."""
-    pcm = speech.piper("Turn on the kitchen light.", rate=16000)
+    """Piper's "Turn on the kitchen light." with digital silence, and with a room's noise under it all. Rendered
+    without Piper's sampling noise, the same every run: in 12 of 60 sampled renderings (digital silence) Silero
+    scored no frame of the tail as speech and paused on the levels' frame, leaving nothing to pause sooner on."""
+    pcm = speech.piper("Turn on the kitchen light.", rate=16000, sampled=False)
     words_end = speech.speech_end_ms(pcm, 16000) * 16
     audio = pcm16_to_float(pcm)
     audio = audio + np.random.default_rng(7).normal(0, noise_rms, audio.size).astype(np.float32)
@@ -74,7 +76,7 @@ def test_piper_pauses_sooner_after_its_words(speech, vad_model, noise_rms):
 
 def test_audio_resampled_from_24_khz_still_pauses_after_the_words(speech, vad_model):
     """Audio resampled from 24 kHz, as the sessions receive it, still pauses after the words."""
-    pcm = speech.piper("Turn on the kitchen light.", rate=24000)
+    pcm = speech.piper("Turn on the kitchen light.", rate=24000, sampled=False)
     audio = resample(pcm16_to_float(pcm), 24000, 16000)
     read = pauses(vad_model, audio, Levels())
     assert read and (read[-1] + 1) * SileroVAD.frame_samples >= speech.speech_end_ms(pcm, 24000) * 16
