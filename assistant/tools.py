@@ -489,9 +489,13 @@ class ToolRunner:
     def spoken_names(self) -> tuple[str, ...]:
         """The areas and names of the user's own home, for the speech recogniser's prompt; none in the
         default home, whose words the recogniser's fixed prompt already has."""
+        return self.home_names() if self.home.inventory.custom else ()
+
+    def home_names(self) -> tuple[str, ...]:
+        """The areas and names of the home, the default one's too: what a final's words are heard against
+        (voice.heard_names). The default home's are not in the recogniser's prompt, yet Whisper writes them
+        otherwise all the same ("garage heat" for the garage heater)."""
         inventory = self.home.inventory
-        if not inventory.custom:
-            return ()
         if self._spoken_names[0] != inventory.version:
             self._spoken_names = (inventory.version, inventory.spoken_names())
         return self._spoken_names[1]

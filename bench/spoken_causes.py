@@ -105,7 +105,8 @@ def main(argv: list[str] | None = None) -> int:
     listed = []
     for row in rows:
         said = row["history"][0]["content"]
-        names = ToolRunner(new_home(row["home"])).spoken_names()
+        tools = ToolRunner(new_home(row["home"]))
+        names, home_names = tools.spoken_names(), tools.home_names()     # the prompt's; those heard, the default home's too
         typed_right = outcome(assistant, row, said, {}, frozenset(), frozenset(), spoken=False)[0] == "right"
         for voice in voices:
             for band in ("wideband", "phone"):
@@ -113,13 +114,13 @@ def main(argv: list[str] | None = None) -> int:
                     wide = recording(voice, said)
                     return wide if band == "wideband" else phone_band(wide)
                 final = transcripts.evidence(stt, voice, band, said, names, audio)
-                run_on = names_run_on(said_words(final["text"]), names)
-                hearing = hear_names(run_on, names)
+                run_on = names_run_on(said_words(final["text"]), home_names)
+                hearing = hear_names(run_on, home_names)
                 evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
                                  said_probabilities=tuple(map(tuple, final["said"])))
                 doubts = dict(doubted=hearing.doubted(evidence.doubted_words()),
                               doubted_change=hearing.doubted(undoubted_names(evidence.doubted_change_words(),
-                                                                             evidence.doubted_words(), run_on, names)))
+                                                                             evidence.doubted_words(), run_on, home_names)))
                 result, did = outcome(assistant, row, hearing.text, hearing.guessed, evidence.unsure_words(),
                                       evidence.unsure_numbers(), **doubts)
                 for group in (voice, "all"):

@@ -18,7 +18,8 @@ slip are typed input only (typed_only).
 Ears compared on the same recordings:
 - greedy: Whisper's greedy final as it was before the home's names were heard (final_hypotheses=1);
 - greedy, names heard: voice.heard_names puts the home's names in for words that sound like them, silently
-  where it is only a spelling, and asks first where it is a guess;
+  where it is only a spelling, and asks first where it is a guess (the default home's names too, which are not
+  in the prompt: ToolRunner.home_names);
 - N-best rescored, names heard (`--nbest N`; the server's ear with N = FINAL_HYPOTHESES): a beam of N
   hypotheses, the one most made of the home's names kept (heard_names.best_hypothesis), then names heard;
 - `--larger base`: the same ear with Whisper base (the `parley serve --whisper base` option);
@@ -268,6 +269,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
     second_ears = grammar_ears() if grammar else {}
     transcripts = Transcripts(CACHE / "transcripts.jsonl")
     names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in HOMES}
+    home_names = {kind: ToolRunner(new_home(kind)).home_names() for kind in HOMES}     # the default home's too
     answers: dict[tuple, tuple[str, str]] = {}          # (home, request id, text, guesses) -> outcome
     counts: dict[tuple, dict[str, int]] = {}
     differ, hear_ms, total, done, ears = [], [], len(rows) * len(voices) * 2, 0, {}
@@ -283,7 +285,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                 greedy = transcripts.heard(stt, voice, band, said, names[row["home"]], audio)
                 heard = greedy[0][0] if greedy else ""
                 t0 = time.perf_counter()
-                hearing = hear_names(heard, names[row["home"]])
+                hearing = hear_names(heard, home_names[row["home"]])
                 hear_ms.append(1000 * (time.perf_counter() - t0))
                 by_ear = {"greedy": (heard, {}, *(frozenset(),) * 4),
                           "greedy, names heard": (hearing.text, hearing.guessed, *(frozenset(),) * 4)}
@@ -291,15 +293,15 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     final = transcripts.evidence(stt, voice, band, said, names[row["home"]], audio)
                     finals += bool(final["text"])
                     without_words += bool(final["text"]) and not final["words"]
-                    run_on = names_run_on(said_words(final["text"]), names[row["home"]])
-                    rescored = hear_names(run_on, names[row["home"]])
+                    run_on = names_run_on(said_words(final["text"]), home_names[row["home"]])
+                    rescored = hear_names(run_on, home_names[row["home"]])
                     evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
                                      said_probabilities=tuple(map(tuple, final["said"])),
                                      put_in=tuple(final.get("put_in", ())))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
                     doubted = rescored.doubted(evidence.doubted_words())
                     changes = rescored.doubted(undoubted_names(evidence.doubted_change_words(),
-                                                               evidence.doubted_words(), run_on, names[row["home"]]))
+                                                               evidence.doubted_words(), run_on, home_names[row["home"]]))
                     guessed = {**final.get("guessed", {}), **rescored.guessed}
                     by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, guessed, unsure, numbers, doubted,
                                                                      changes)

@@ -548,7 +548,7 @@ class Session:
         if self.tools is not None:
             self.tools.unsure_words, self.tools.unsure_numbers, self.tools.spoken = unsure, unsure_numbers, True
             self.tools.doubted_words, self.tools.doubted_change_words = doubted, doubted_change
-        names = self._home_names()
+        names = self.tools.home_names() if self.tools is not None else ()
         if not names:
             return text
         heard = names_run_on(text, names)

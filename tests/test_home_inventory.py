@@ -7,6 +7,7 @@ import pytest
 from assistant.home import InMemoryHome
 from assistant.inventory import DiscoveryError, Inventory, load_inventory_file, parse_discovery, vocabulary_inventory
 from assistant.tools import ToolRunner
+from voice.heard_names import hear_names
 
 
 def config(**fields) -> str:
@@ -155,6 +156,16 @@ def test_the_speech_recogniser_hears_areas_first_then_names_once_sensors_last():
     inventory.receive_discovery("homeassistant/switch/b/config", "")
     assert tools.spoken_names() == ("den", "attic", "reading lamp", "kettle", "attic humidity")   # a live change
     assert ToolRunner().spoken_names() == ()        # the default home: Whisper's fixed prompt has its words
+    assert tools.home_names() == tools.spoken_names()
+
+
+def test_the_default_homes_names_are_heard_though_not_in_the_prompt():
+    """Whisper writes the default home's names otherwise too: "garage heat" for the garage heater is asked about."""
+    tools = ToolRunner()
+    assert {"garage", "garage heater", "thermostat", "hallway light"} <= set(tools.home_names())
+    hearing = hear_names("Turn the garage heat around.", tools.home_names())
+    assert hearing.guessed == {"garage heater": "garage heat"}
+    assert hear_names("Turn on the kitchen light.", tools.home_names()).text == "Turn on the kitchen light."
 
 
 def test_a_name_resolves_by_plural_extra_class_word_and_either_spelling_and_an_unknown_word_finds_nothing():
