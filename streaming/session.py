@@ -496,10 +496,10 @@ class Session:
                 patient = self._detector is not None and self._detector.semantic and \
                     self._detector.settings.eagerness == "low"
                 heard, finished, if_going_on, hold_ms, evidence = await self.engines.transcription.hear(
-                    audio, self._home_names(), patient)
+                    audio, self._prompt_names(), patient)
                 text = heard.text
             else:
-                text = await self.engines.transcription.transcribe(audio, priority, self._home_names())
+                text = await self.engines.transcription.transcribe(audio, priority, self._prompt_names())
         except Exception:
             turn.job = None         # told as a server_error (_task_done); the committed turn is transcribed anew
             raise
@@ -532,7 +532,9 @@ class Session:
         if turn is self._turn and detector is self._detector and same_pause and detector.audio_ready(finished):
             self._end_turn(turn)
 
-    def _home_names(self) -> tuple[str, ...]:
+    def _prompt_names(self) -> tuple[str, ...]:
+        """The names the recogniser is prompted with (none in the default home); those heard against are
+        ToolRunner.home_names."""
         return self.tools.spoken_names() if self.tools is not None else ()
 
     def _with_home_names(self, text: str, unsure: frozenset[str] = frozenset(),
@@ -579,7 +581,7 @@ class Session:
         if turn.latest and turn.latest[0] >= turn.speech_end_samples:
             text = turn.latest[1]
         else:
-            heard = await self.engines.transcription.final(audio, self._home_names())
+            heard = await self.engines.transcription.final(audio, self._prompt_names())
             text = self._with_home_names(heard.text, heard.unsure_words(), heard.unsure_numbers(),
                                          heard.doubted_words(), heard.doubted_change_words(), dict(heard.guessed))
         turn.transcript_wall = time.monotonic()
