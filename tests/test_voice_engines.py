@@ -256,8 +256,8 @@ def test_stt_asks_the_audio_which_of_the_homes_names_was_said(stt):
     taken = stt.hear(padded(espeak("turn on the samovar")), DISCOVERED)      # heard "Turn on the sand with fire."
     assert words(taken.text) == ["turn", "on", "the", "samovar"] and taken.guessed == ()
     assert taken.put_in == ("samovar",) and "samovar" not in taken.doubted_words()   # the audio chose it: no doubt
-    guessed = stt.hear(padded(espeak("start the kiln")), made_up)           # heard "Start the keel."
-    assert words(guessed.text) == ["start", "the", "kiln"] and guessed.guessed == (("kiln", "keel"),)
+    guessed = stt.hear(padded(espeak("fire up the kiln")), made_up)         # heard "Fire up the keel."
+    assert words(guessed.text) == ["fire", "up", "the", "kiln"] and guessed.guessed == (("kiln", "keel"),)
     for unknown in (espeak("open the chapel blinds"), flite("switch off the porch light")):     # neither is here
         heard = stt.hear(padded(unknown), made_up)
         assert heard.put_in == () and heard.guessed == () and not {"roman", "picture"} & set(words(heard.text))

@@ -417,19 +417,31 @@ class WhisperSTT:
 
 
 def log_mel(extractor, audio: np.ndarray, samples: int) -> np.ndarray:
-    """The extractor's log-mel features of audio padded with silence to `samples` (as whisper pads its 30 s
-    window), the same to the bit, computed over the audio and an FFT window's length of silence only (a second
-    at least: over fewer frames the mel filters' product may differ in its last bit): every frame after it is
-    silence alone, the same as the last one computed. Most of a final's window is silence, and its log-mel was
-    0.12x a greedy final's CPU (bench/final_stages.py). The extractor is not given a chunk_length: that would
-    reset its nb_max_frames, by which _transcribe_long cuts audio."""
+    """The log-mel features of audio padded with silence to `samples` (as whisper pads its 30 s window), the same
+    to the bit, computed over the audio and an FFT window's length of silence only (a second at least): every
+    frame after it is silence alone, the same as the last one computed. Most of a final's window is silence, and
+    its log-mel was 0.12x a greedy final's CPU (bench/final_stages.py)."""
     hop = extractor.hop_length
     computed = min(samples, max(extractor.sampling_rate, -(-(audio.size + extractor.n_fft) // hop) * hop))
     padded = np.zeros(computed, dtype=np.float32)
     padded[:audio.size] = audio
-    features = extractor(padded, padding=0)[:, :computed // hop]
+    features = whisper_log_mel(extractor, padded)[:, :computed // hop]
     return np.concatenate([features, np.repeat(features[:, -1:], samples // hop - features.shape[1], axis=1)],
                           axis=1)
+
+
+def whisper_log_mel(extractor, audio: np.ndarray) -> np.ndarray:
+    """faster-whisper's log-mel features (its FeatureExtractor without padding) with the power, the mel filters'
+    product and the log taken in float64: in float32 the product's last bit depends on the BLAS kernel (as
+    OPENBLAS_CORETYPE picks it) and on how many frames are multiplied at once, and Whisper's doubtful words
+    with it; rounded from float64, the features are the same on every machine and for any number of frames."""
+    window = np.hanning(extractor.n_fft + 1)[:-1].astype(np.float32)
+    spectrum = extractor.stft(audio, extractor.n_fft, extractor.hop_length, window=window, return_complex=True)
+    spectrum = spectrum[..., :-1].astype(np.complex128)
+    power = spectrum.real ** 2 + spectrum.imag ** 2
+    log_spec = np.log10(np.maximum(extractor.mel_filters.astype(np.float64) @ power, 1e-10))
+    log_spec = np.maximum(log_spec, log_spec.max() - 8.0)
+    return ((log_spec + 4.0) / 4.0).astype(np.float32)
 
 
 def _plain(word: str) -> str:
