@@ -375,7 +375,8 @@ SPEAKERS = frozenset("i we i'm we're".split())
 # Words before a verb's past form that say it was done ("already renewed").
 DONE_WORDS = frozenset("already i've we've".split())
 # Actions said of many tools ("remind me" is an add, as a support ticket's creation is): the request's verb
-# alone, with nothing else of the tool's, is no evidence for a tool of one of them.
+# alone, with nothing else of the tool's, is evidence for a tool of one of them only by the values its schema
+# takes ("schema" in evidence).
 BROAD_ACTIONS = frozenset("add find book start change remove".split())
 # Words after a verb that say a kind or an amount of a thing, not one by its name ("play some jazz", "buy more
 # milk"): what follows is no title or name the tool's verb alone could be asked for.
@@ -976,6 +977,7 @@ class _Reading:
         self.arguments: dict = {}
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
         self.left_object = False
+        self.object_taken: list[tuple[Parameter, _Chunk]] = []     # the verb's object, and the parameter it fills
         self.later = False       # a time to come said, and no parameter takes it
         # a value corrected ("for the twins, no wait, just for sam"): the run before the correction and its words
         # are no value
@@ -1577,6 +1579,15 @@ class _Reading:
         # request acts on another thing, unless its verb is the tool's name's ("message the sitter ...")
         self.left_object = any(c.cue == "object" for c in chunks)
 
+    def object_acted_on(self) -> bool:
+        """The verb's object, where a parameter took it, went to one the declaration says the tool's verb acts on:
+        its description holds the verb ("Dish to order") or the value's words ("Class, e.g. 'spin'"); not a place
+        or a room a thing of another kind was read as ("book a *flight* to Oslo" is no departure port)."""
+        verb = stem(self.tool.verb_word) if self.tool.verb_word else None
+        return all(verb is not None and any(same_root(verb, r) for r in parameter.roots) or
+                   any(stem(w) in parameter.roots for w in _content(self.words[run.first:run.last + 1]))
+                   for parameter, run in self.object_taken)
+
     def amount_only(self, run: _Chunk) -> bool:
         """A run of an amount, where it starts and its unit only ("the *next few* hours", "the *next few days*"): a
         span of time or a count, no value a string parameter takes; not a name typed as one ("The Last of Us")."""
@@ -1587,6 +1598,8 @@ class _Reading:
     def take_run(self, parameter: Parameter, run: _Chunk):
         """The run as the parameter's value; an example of the parameter's kind in it alone ("an italian class":
         italian), a person alone before a thing of the tool's own ("Leo's tablet limit": Leo)."""
+        if run.cue == "object":
+            self.object_taken.append((parameter, run))
         example = next((k for k in range(run.first, run.last + 1) for g in EXAMPLE_GROUPS
                         if stem(self.words[k]) in g and parameter.roots & g), None)
         rest = lambda k: _content(self.words[k + 1:run.last + 1])      # noqa: E731
@@ -1632,7 +1645,8 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
     tool's own 1, a word of the same kind, "umbrella" for weather, 0.5; the request's verb not counted: "book
     me a flight" says nothing of book_taxi but its verb), and whether its verb is a word of the tool's own
     ("remind" for set_reminder), and, for a request with no verb of the tables, what alone shows it asked: "values"
-    (only the values said can) or "thing" (the thing its name acts on, with no verb at all); None when it
+    (only the values said can) or "thing" (the thing its name acts on, with no verb at all), or "schema" for a
+    verb of many things that names nothing of the tool (the values the schema takes must show it); None when it
     does not ask for what the tool does:
     its verb is another action (a near miss: "cancel my taxi" with book_taxi), it says an action that undoes
     the tool's, it asks the past of a tool of the present, or it says nothing of the tool but maybe its verb."""
@@ -1663,6 +1677,13 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
         bool(tool.verb_word) and request.verb_at not in request.titled and \
         any(tool.has(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end])) and \
         verb_senses.alike(said_verb(words, request.verb_at), tool.verb_word)
+    # the request's verb is one WordNet derives a word of the tool's name from, or from one, other than its verb
+    # ("sing" for queue_karaoke_song, "water" for schedule_garden_watering): the verb says the tool's thing done.
+    # Only a verb as ordered, in its own form ("rowing totals for today" names a thing)
+    derives = not tool.tells() and request.verb_at < len(words) and request.verb_at not in request.titled and \
+        verb_senses.lemma(words[request.verb_at]) == words[request.verb_at] and any(
+            same_root(stem(noun), stem(w)) for noun in verb_senses.derived(words[request.verb_at])
+            for w in name_words(tool.name) if not same_root(stem(w), tool.verb or "") and w not in FUNCTION_WORDS)
     # a reminder to do something ("remind me to take my metformin") asks a tool of reminders, not one that does it
     if words[request.verb_at:request.verb_at + 1] == [REMINDING] and "to" in words[request.verb_at + 1:request.verb_at + 3] \
             and not tool.has(stem(REMINDING)):
@@ -1681,7 +1702,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
         if tool.tells() and request.verb not in TELLING:
             return None
         if not tool.tells() and request.verb not in tool.actions and not tool.has(stem(words[request.verb_at])) and \
-                not generic and not alike:
+                not generic and not alike and not derives:
             return None
     # an unknown first word that is no word of a telling tool's is a verb of doing ("fill the pool", "charge my
     # phone") or a remark's ("red wine gives me a headache"), not a thing to be told of ("ski conditions in zermatt")
@@ -1704,7 +1725,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
             (tool.action not in TELLING or same_root(stem(words[i]), tool.verb))
     # or the request's verb, read with its particle, is the action of a tool that acts ("switch the seats off")
     support = tool.action is not None and (any(its_action(i) for i in range(len(words))) or
-                                           not tool.tells() and request.verb in tool.actions or alike)
+                                           not tool.tells() and request.verb in tool.actions or alike or derives)
     # the tool's own verb that no table holds is the request's verb, no thing it acts on ("freeze the chicken")
     own = request.says_own_verb(tool)
     verb = range(request.verb_at, request.verb_at + max(request.verb_length, 1)) if request.verb or own else range(0)
@@ -1730,11 +1751,12 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
                 not (tool.verb is None and ACTION_OF.get(words[i]) in tool.actions) for i in verb)
     # the tool's verb alone is evidence only for an action of few things ("ring marie-claire", not "order a pizza"
     # with order_coffee)
-    action = tool.action if own or alike else request.verb
+    action = tool.action if own or alike or derives else request.verb
     after_verb = words[verb.stop:verb.stop + 1] if verb else []
-    if not objects and not named and (action is None or action != tool.action or tool.action in BROAD_ACTIONS or
+    if not objects and not named and (action is None or action != tool.action or
                                       tool.verb is None or PARTITIVES.intersection(after_verb)):
         return None
+    broad = not objects and not named and tool.action in BROAD_ACTIONS
     # a tool that acts is asked by its action said, or by an object of its own after a verb of any action ("give
     # the tomatoes a drink") or none ("i need a premium ride"), never by a question or another verb ("close ...")
     # with no verb of the tables, a word of its own ("navigate to the louvre", "vacuum the hall") or a word of
@@ -1775,7 +1797,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
     named_after = request.asked_in_words and request.unknown_verb and request.first not in EXPLAINING_VERBS and \
         request.first not in KNOWN_VERBS and \
         any(tool.names(stem(w)) for w in _content(words[request.verb_at + 1:request.clause_end]))
-    asked = own_verb or counted or targeted or named_after or not request.unknown_verb and (
+    asked = own_verb or derives or counted or targeted or named_after or not request.unknown_verb and (
         WANTING & set(words) or tool.verb in RECORDS)
     if not tool.tells() and (request.question or not support and not (
             request.verb == "any" or generic or request.verb is None and asked)):
@@ -1795,7 +1817,7 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
         if request.question or not stated or prefixed or other or not spoken_of():
             return None
         return support, objects, named, "values"
-    return support, objects, named, None
+    return support, objects, named, "schema" if broad else None
 
 
 def typed(tool: Tool, key: str, value) -> bool:
@@ -1914,6 +1936,13 @@ def _read_declared(declarations, text: str) -> Decoded | None:
             continue
         # asked by an unknown verb: only with values no other words could be taken for (numbers, codes, members)
         if asked_by == "values" and not (arguments and all(typed(tool, k, v) for k, v in arguments.items())):
+            continue
+        # asked by a verb of many things alone: only with two values or more said, every word read, and the verb's
+        # object, if a value, one the declaration says the verb acts on ("order two margheritas from Luigi's" with
+        # order_takeaway, "Dish to order"; not "order a pizza" with order_coffee, nor "book a flight to Oslo on
+        # Friday" with book_ferry: no port is booked)
+        if asked_by == "schema" and not (arguments and len(arguments) >= 2 and not reading.left and
+                                         not reading.left_object and reading.object_acted_on()):
             continue
         # asked by the thing its name acts on, with no verb: only when no other declared tool's name acts on it ("a
         # parcel locker near the station" with find_parcel_locker and open_parcel_locker asks neither)

@@ -150,3 +150,44 @@ def thing_more_than_action(word: str) -> bool:
          word[:-len(ending)] + added in nouns), None)
     named_tags = max(nouns[noun][0] if noun in nouns else -1, _index("adj")[word][0] if word in _index("adj") else -1)
     return named_tags >= _index("verb")[verb][0]
+
+
+@cache
+def _derivations() -> dict[str, frozenset]:
+    """Each verb's nouns that WordNet derives from it or it from them, in any sense ("+" pointers of data.verb, each
+    from one word of the verb's synset to one of the noun's): "sing" and "song", "water" and "watering"."""
+    nouns = _noun_words()
+    derived: dict[str, set] = {}
+    for line in (WORDNET / "data.verb").read_text(encoding="utf-8").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split(" | ")[0].split()
+        count = int(fields[3], 16)
+        words = [fields[4 + 2 * k].lower() for k in range(count)]
+        pointers = fields[4 + 2 * count:]
+        for k in range(int(pointers[0])):
+            symbol, offset, pos, ends = pointers[1 + 4 * k:5 + 4 * k]
+            source, target = int(ends[:2], 16), int(ends[2:], 16)
+            if symbol == "+" and pos == "n" and source and target and int(offset) in nouns:
+                derived.setdefault(words[source - 1], set()).add(nouns[int(offset)][target - 1])
+    return {verb: frozenset(found) for verb, found in derived.items()}
+
+
+@cache
+def _noun_words() -> dict[int, tuple[str, ...]]:
+    """Each noun synset by its offset: its words in their order (a "+" pointer names one by its place)."""
+    synsets = {}
+    for line in (WORDNET / "data.noun").read_text(encoding="utf-8").splitlines():
+        if line.startswith(" "):
+            continue
+        fields = line.split()
+        count = int(fields[3], 16)
+        synsets[int(fields[0])] = tuple(fields[4 + 2 * k].lower() for k in range(count))
+    return synsets
+
+
+def derived(verb: str) -> frozenset:
+    """The nouns WordNet derives from the verb, or it from them ("sing": song, singer, singing); none when WordNet
+    has no such verb."""
+    found = lemma(verb)
+    return _derivations().get(found, frozenset()) if found else frozenset()

@@ -663,3 +663,57 @@ def test_a_request_with_no_verb_asks_for_the_tool_its_phrase_names(text, tools, 
 ])
 def test_a_phrase_naming_the_tools_thing_asks_nothing_after_a_verb_nor_of_two_tools(text, tools):
     assert decode(tools, text) is None
+
+
+# round 29 (tools): a verb of many things said with the schema's values; a verb WordNet derives from the tool's name
+BAKERY = {"type": "function", "name": "order_from_bakery", "description": "Order baked goods for collection.",
+          "parameters": {"type": "object", "properties": {
+              "item": {"type": "string", "description": "What to order"},
+              "bakery": {"type": "string", "description": "Bakery to collect from"},
+              "count": {"type": "integer", "description": "How many"}},
+              "required": ["item", "bakery"]}}
+FERRY = {"type": "function", "name": "book_ferry_crossing", "description": "Book a ferry crossing.",
+         "parameters": {"type": "object", "properties": {
+             "departure": {"type": "string", "description": "Port sailing from"},
+             "arrival": {"type": "string", "description": "Port sailing to"},
+             "date": {"type": "string", "description": "Day of travel"}},
+             "required": ["departure", "arrival", "date"]}}
+TUNING = {"type": "function", "name": "book_piano_tuning", "description": "Have a technician come round.",
+          "parameters": {"type": "object", "properties": {
+              "room": {"type": "string", "description": "Room the piano is in"},
+              "day": {"type": "string", "description": "Day of the visit"}},
+              "required": ["room"]}}
+PARTY_SONG = {"type": "function", "name": "queue_party_song", "description": "Put a track on the party playlist.",
+        "parameters": {"type": "object", "properties": {"title": {"type": "string", "description": "Track title"}},
+                       "required": ["title"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # the verb's object is what the declaration says the tool's verb acts on ("What to order")
+    ("order three sourdough loaves from Crumbs", [BAKERY],
+     ("order_from_bakery", {"item": "sourdough loaves", "bakery": "Crumbs", "count": 3})),
+    # a verb WordNet derives "tuning" from, in its own form
+    ("tune the piano in the study", [TUNING], ("book_piano_tuning", {"room": "study"})),
+    ("sing Wonderwall", [PARTY_SONG], ("queue_party_song", {"title": "Wonderwall"})),
+])
+def test_a_verb_of_many_things_or_one_the_tools_name_derives_from_asks_for_it(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
+
+
+@pytest.mark.parametrize("text, tools", [
+    ("order a sourdough loaf", [BAKERY]),                      # one value: the verb alone says little
+    ("book a flight to Oslo on Friday", [FERRY]),              # the object read as a port no verb acts on
+    ("singing lessons near me", [PARTY_SONG]),                       # no verb as ordered: a thing named
+])
+def test_a_verb_of_many_things_without_the_schema_or_a_thing_named_asks_nothing(text, tools):
+    assert decode(tools, text) is None
+
+
+@pytest.mark.parametrize("verb, noun", [("sing", "song"), ("water", "watering"), ("print", "printer")])
+def test_wordnet_derives_nouns_from_verbs(verb, noun):
+    assert noun in verb_senses.derived(verb)
+
+
+def test_a_word_wordnet_has_as_no_verb_derives_nothing():
+    assert verb_senses.derived("kitchen") == frozenset()
