@@ -110,8 +110,8 @@ class ReplyReader:
 
     def refuse(self) -> None:
         """Drop the call read, for a check made beyond the slots' own (embedded.reads_unasked): the reply then counts
-        as garbled, as one whose call the slots refuse."""
-        self.call, self.broken = None, True
+        as garbled, as one whose call the slots refuse, and none of its speech is said."""
+        self.call, self.broken, self.template = None, True, ""
 
     def spoken(self, result: str | None) -> str:
         """The speech so far with the slot filled (emptied while there is no result)."""
