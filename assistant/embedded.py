@@ -42,7 +42,7 @@ from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
-from assistant.tools import ToolRunner
+from assistant.tools import ToolRunner, asks
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate_together
 from voice.weights import verified
@@ -98,6 +98,17 @@ def answer_reading(history: list[dict], client_tools: Mapping[str, dict]) -> Dec
         return None
     request, question, answer = (content_text(m) for m in history[-3:])
     return answered(declared, request, question, answer)
+
+
+def reads_unasked(call: ToolCall | dict, said: str) -> bool:
+    """A reading of one thing of the home (get_state) for words of which no clause asks about it (tools.asks, the
+    test a heard reading already passes): a reading answers a question, so the model read a thing it could not place
+    ("hoist the louvres", "my mother gave us the samovar"). Its call is a guess, and no call is made on it."""
+    name, arguments = (call.name, call.arguments) if isinstance(call, ToolCall) else (call["name"], call["arguments"])
+    if name != "get_state":
+        return False
+    thing = str(arguments.get("name", "")).replace("_", " ")
+    return not any(asks(words, thing) for words in (said, *(clause.said for clause in clauses(said))))
 
 
 # Arguments of a built-in call that name a thing of the home: such a reading is never taken over.
@@ -242,6 +253,7 @@ class EmbeddedGenerator:
         # the model's own words (a joke, "You're welcome!") are held, and the declared call is made instead
         owned = declared is not None and declared.owned
         (prompt, slots), clause_readings = readings[0], readings[1:]
+        said_last = content_text(history[-1]) if history and history[-1].get("role") == "user" else ""
         reader = self.reader(slots)
         # a request said with a clause beside it: a reply without a call is held until its clauses are read
         clause_readers = [self.reader(clause_slots) for _, clause_slots in clause_readings]
@@ -250,12 +262,17 @@ class EmbeddedGenerator:
             async for rows in blocks:
                 passes = next(block.forward_passes for block in rows if block is not None)
                 for clause_reader, clause_block in zip(clause_readers, rows[1:]):
-                    if clause_block is not None:
-                        clause_reader.add(clause_block.tokens)
+                    if clause_block is not None and clause_reader.add(clause_block.tokens)[0] and \
+                            clause_reader.call is not None and client_result is None and \
+                            reads_unasked(clause_reader.call, said_last):
+                        clause_reader.refuse()
                 block = rows[0]
                 if block is None:                    # the whole reply is written; its clauses are still read
                     continue
                 head_read, _ = reader.add(block.tokens)
+                if head_read and reader.call is not None and client_result is None and \
+                        reads_unasked(reader.call, said_last):
+                    reader.refuse()            # a reading nothing asked for: the refusal path may still serve it
                 if head_read and reader.call is not None and reader.call.name not in client_tools and \
                         takes_over(declared, reader.call, request):
                     break
@@ -380,7 +397,8 @@ class EmbeddedGenerator:
                 if rows[0] is not None and reader.add(rows[0].tokens)[0]:
                     break
         call = reader.call
-        if call is None or not supports(history, dict(name=call.name, arguments=call.arguments), lexicon):
+        if call is None or not supports(history, dict(name=call.name, arguments=call.arguments), lexicon) or \
+                reads_unasked(call, content_text(history[-1])):
             return None
         return ToolCall(call.name, call.arguments, new_call_id())
 
@@ -405,7 +423,7 @@ class EmbeddedGenerator:
                 self.second_opinion.call(parts_alone(said, Vocabulary(lexicon)), inventory) or \
                 named_move(slots, inventory) or conversion_said(slots)
         call = await asyncio.to_thread(matched)
-        if call is None or slots.refuses(call, ""):
+        if call is None or slots.refuses(call, "") or reads_unasked(call, content_text(history[-1])):
             return None
         return ToolCall(call["name"], call["arguments"], new_call_id())
 

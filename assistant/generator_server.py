@@ -42,7 +42,7 @@ from prometheus_client.exposition import CONTENT_TYPE_LATEST
 from assistant.chat_template import Slots, content_text, model_prompt
 from assistant.clauses import reading_taken
 from assistant.conversation import declined
-from assistant.embedded import DEFAULT_DECODE, EMBEDDED_CHECKPOINT, EmbeddedGenerator
+from assistant.embedded import DEFAULT_DECODE, EMBEDDED_CHECKPOINT, EmbeddedGenerator, reads_unasked
 from assistant.http_limits import BoundedRunner
 from assistant.openai_chat import (ApiError, ChatRequest, chunk, completion, parse_request, sse, tool_call_json,
                                    usage_json)
@@ -123,6 +123,8 @@ class WireReply:
 
     def __init__(self, request: ChatRequest, reader: ReplyReader, client_result: str | None):
         self.request, self.reader, self.client_result = request, reader, client_result
+        last = request.messages[-1] if request.messages else {}
+        self.said = content_text(last) if last.get("role") == "user" else ""     # the words a call must answer
         self.mode: str | None = None        # "text" | "call" | "refused", once the call part is read
         self.content = ""                   # content sent so far
         self.reply = ""                     # parley.reply sent so far
@@ -139,6 +141,10 @@ class WireReply:
             self.cut = self.cut or len(tokens) > room
             tokens = tokens[:room]
         head_read, added = self.reader.add(tokens)
+        if head_read and self.reader.call is not None and self.client_result is None and \
+                reads_unasked(self.reader.call, self.said):
+            self.reader.refuse()            # a reading nothing asked for is a guess: no call, as in the embedded reply
+            added = ""
         delta: dict = {}
         if head_read:
             call = self.reader.call

@@ -108,6 +108,11 @@ class ReplyReader:
         self.template = template if added else self.template
         return head_now, added
 
+    def refuse(self) -> None:
+        """Drop the call read, for a check made beyond the slots' own (embedded.reads_unasked): the reply then counts
+        as garbled, as one whose call the slots refuse, and none of its speech is said."""
+        self.call, self.broken, self.template = None, True, ""
+
     def spoken(self, result: str | None) -> str:
         """The speech so far with the slot filled (emptied while there is no result)."""
         return fill_result(self.template, result)
