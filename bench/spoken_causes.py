@@ -1,8 +1,8 @@
 """Why spoken requests are not answered right: each recording the server's ear gets wrong, by cause.
 
-Reads the transcripts bench/spoken_requests.py cached (run it first with the same requests, `--nbest 3` and
-`--cache`, if it was given one; a recording not in the cache is heard now and cached), answers each request typed and as the server heard
-it, and puts every recording not answered right in one cause, the first that holds:
+Reads the transcripts bench/spoken_requests.py cached (run it first with the same requests and `--nbest 3`, and
+the same `--cache`; a recording not in the cache is heard now and cached), answers each request typed and as the
+server heard it, and puts every recording not answered right in one cause, the first that holds:
 - typed: the request typed is not answered right either (the assistant's, not the ear's);
 - heard right: the heard words, normalised as the assistant reads them (case, punctuation, digits for number
   words), are the said ones, and the request was answered otherwise than typed; the detail says where the seam

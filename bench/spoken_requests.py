@@ -28,10 +28,11 @@ Ears compared on the same recordings:
 
 Recordings and transcripts are cached under bench/out/spoken/ (`--cache DIR` for another folder; a transcript is
 keyed by all that makes it, Transcripts); `--fresh` hears every recording again, so the recogniser's compute is
-measured in the run. Every voice renders the same samples on every run and machine (bench/voices.py: Piper without
-its sampling noise), so a run from an empty cache gives the figures again; the recordings live in renderings/, apart
-from the sampled Piper recordings that rounds 21 to 28 kept in recordings/. `--window S` hears finals in an S-second encoder window
-instead of the server's (voice.stt.FINAL_WINDOW_S), to compare windows on the same recordings.
+measured in the run. Every voice renders the same samples on every run (bench/voices.py: Piper without
+its sampling noise), so a run from an empty cache gives the figures again; the recordings live in renderings/,
+apart from the sampled Piper recordings that rounds 21 to 28 kept in recordings/. `--window S` hears finals in an
+S-second encoder window instead of the server's (voice.stt.FINAL_WINDOW_S), to compare windows on the same
+recordings.
 `--requests FILE` speaks the self-contained rows of any paraphrase or held-out jsonl file instead of the
 held-out files (a new blind set, heard once). `--sample N` takes N requests per home (seeded) instead of all;
 `--skip M` leaves out those `--sample M` takes, `--skip M:N` those `--skip M --sample N` takes, `--skip M:N:K`
