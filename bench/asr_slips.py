@@ -6,8 +6,8 @@ audio, and as a phone line carries it (8 kHz G.711 μ-law, then back up to 16 kH
 AudioSocket paths do). As in the server, Whisper's prompt starts with the home's names for the made-up
 home's requests (ToolRunner.spoken_names; the default home has none). A slip is a transcript whose words
 differ from the request's, with digits spelled out before comparing. `--build` writes the slips to
-tests/data/asr_slips.jsonl; without it, the committed file is evaluated, so the numbers do not move with
-Piper's sampled voice.
+tests/data/asr_slips.jsonl; without it, the committed file is evaluated. Piper speaks without its sampling noise
+(paused_speech.piper, sampled=False), so `--build` and `--names` hear the same recordings on every run.
 
 The assistant answers each slip as a fresh conversation, at its default decoding. Three outcomes:
 - right: the call the request wanted, judged as bench/assistant_eval.py judges it; for a request that wants
@@ -78,7 +78,7 @@ def recordings(rows: list[dict]):
     from voice.tts import PiperTTS
 
     tts = PiperTTS()
-    voices = {"piper": lambda text: piper(tts, text), "espeak-ng": lambda text: espeak(text)}
+    voices = {"piper": lambda text: piper(tts, text, sampled=False), "espeak-ng": lambda text: espeak(text)}
     for row in rows:
         for voice, speak in voices.items():
             wide = speak(row["history"][0]["content"])

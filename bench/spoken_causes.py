@@ -1,8 +1,8 @@
 """Why spoken requests are not answered right: each recording the server's ear gets wrong, by cause.
 
-Reads the transcripts bench/spoken_requests.py cached (run it first with the same requests and `--nbest 3`;
-a recording not in the cache is heard now and cached), answers each request typed and as the server heard
-it, and puts every recording not answered right in one cause, the first that holds:
+Reads the transcripts bench/spoken_requests.py cached (run it first with the same requests and `--nbest 3`, and
+the same `--cache`; a recording not in the cache is heard now and cached), answers each request typed and as the
+server heard it, and puts every recording not answered right in one cause, the first that holds:
 - typed: the request typed is not answered right either (the assistant's, not the ear's);
 - heard right: the heard words, normalised as the assistant reads them (case, punctuation, digits for number
   words), are the said ones, and the request was answered otherwise than typed; the detail says where the seam
@@ -85,6 +85,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--skip", action="append", default=[])
     parser.add_argument("--requests", type=Path, action="append")
     parser.add_argument("--voices", default=",".join(VOICES))
+    parser.add_argument("--cache", type=Path, default=CACHE, help="the folder bench/spoken_requests.py cached in")
     parser.add_argument("--list", action="store_true", help="also list every recording with its cause")
     args = parser.parse_args(argv)
     import torch
@@ -100,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     voices = args.voices.split(",")
     stt = WhisperSTT(final_hypotheses=FINAL_HYPOTHESES)
     assistant = EmbeddedGenerator.load(None)
-    transcripts = Transcripts(CACHE / "transcripts.jsonl")
+    transcripts = Transcripts(args.cache / "transcripts.jsonl")
     counts: dict[tuple[str, str], Counter] = {}
     listed = []
     for row in rows:
@@ -111,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
         for voice in voices:
             for band in ("wideband", "phone"):
                 def audio(voice=voice, band=band):
-                    wide = recording(voice, said)
+                    wide = recording(voice, said, args.cache)
                     return wide if band == "wideband" else phone_band(wide)
                 final = transcripts.evidence(stt, voice, band, said, names, audio)
                 run_on = names_run_on(said_words(final["text"]), home_names)

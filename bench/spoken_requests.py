@@ -26,10 +26,13 @@ Ears compared on the same recordings:
 - `--grammar`: the N-best ear with a second opinion from PocketSphinx and a grammar of the home
   (bench/second_ear.py), asked only where the final names none of the home's names or only guesses one.
 
-Recordings and transcripts are cached under bench/out/spoken/ (Piper samples its voice: a cache keeps runs
-comparable; a transcript is keyed by all that makes it, Transcripts); `--fresh` hears every recording again, so
-the recogniser's compute is measured in the run. `--window S` hears finals in an S-second encoder window
-instead of the server's (voice.stt.FINAL_WINDOW_S), to compare windows on the same recordings.
+Recordings and transcripts are cached under bench/out/spoken/ (`--cache DIR` for another folder; a transcript is
+keyed by all that makes it, Transcripts); `--fresh` hears every recording again, so the recogniser's compute is
+measured in the run. Every voice renders the same samples on every run (bench/voices.py: Piper without
+its sampling noise), so a run from an empty cache gives the figures again; the recordings live in renderings/,
+apart from the sampled Piper recordings that rounds 21 to 28 kept in recordings/. `--window S` hears finals in an
+S-second encoder window instead of the server's (voice.stt.FINAL_WINDOW_S), to compare windows on the same
+recordings.
 `--requests FILE` speaks the self-contained rows of any paraphrase or held-out jsonl file instead of the
 held-out files (a new blind set, heard once). `--sample N` takes N requests per home (seeded) instead of all;
 `--skip M` leaves out those `--sample M` takes, `--skip M:N` those `--skip M --sample N` takes, `--skip M:N:K`
@@ -123,9 +126,9 @@ def new_home(kind: str) -> InMemoryHome:
     return InMemoryHome()
 
 
-def recording(voice: str, text: str) -> np.ndarray:
+def recording(voice: str, text: str, cache: Path = CACHE) -> np.ndarray:
     """The wideband recording of text in voice, from the cache or spoken now (and cached, as PCM16)."""
-    path = CACHE / "recordings" / voice.replace(" ", "_") / (hashlib.sha1(text.encode()).hexdigest()[:16] + ".npy")
+    path = cache / "renderings" / voice.replace(" ", "_") / (hashlib.sha1(text.encode()).hexdigest()[:16] + ".npy")
     if path.exists():
         return np.load(path).astype(np.float32) / 32768
     audio = speak(voice, text)
@@ -255,19 +258,19 @@ def grammar_ears() -> dict[str, GrammarEar]:
 
 
 def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: int, larger: str | None,
-        grammar: bool, window: int | None) -> str:
+        grammar: bool, window: int | None, cache: Path = CACHE) -> str:
     from assistant.embedded import EmbeddedGenerator
     from voice.stt import FINAL_WINDOW_S, Heard, WhisperSTT
 
-    CACHE.mkdir(parents=True, exist_ok=True)
+    cache.mkdir(parents=True, exist_ok=True)
     if fresh:
-        (CACHE / "transcripts.jsonl").unlink(missing_ok=True)
+        (cache / "transcripts.jsonl").unlink(missing_ok=True)
     window = window or FINAL_WINDOW_S
     stt = WhisperSTT(final_hypotheses=max(nbest, 1), final_window_s=window)
     assistant = EmbeddedGenerator.load(None)
     other = WhisperSTT(larger, final_window_s=window) if larger else None
     second_ears = grammar_ears() if grammar else {}
-    transcripts = Transcripts(CACHE / "transcripts.jsonl")
+    transcripts = Transcripts(cache / "transcripts.jsonl")
     names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in HOMES}
     home_names = {kind: ToolRunner(new_home(kind)).home_names() for kind in HOMES}     # the default home's too
     answers: dict[tuple, tuple[str, str]] = {}          # (home, request id, text, guesses) -> outcome
@@ -280,7 +283,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
         for voice in voices:
             for band in ("wideband", "phone"):
                 def audio(voice=voice, band=band):
-                    wide = recording(voice, said)
+                    wide = recording(voice, said, cache)
                     return wide if band == "wideband" else phone_band(wide)
                 greedy = transcripts.heard(stt, voice, band, said, names[row["home"]], audio)
                 heard = greedy[0][0] if greedy else ""
@@ -416,6 +419,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--requests", type=Path, action="append", help="speak the self-contained rows of this "
                         "jsonl file (a paraphrase or held-out set; may be given again) instead of the held-out files")
     parser.add_argument("--voices", default=",".join(VOICES), help="comma-separated, from: " + ", ".join(VOICES))
+    parser.add_argument("--cache", type=Path, default=CACHE, help="keep recordings and transcripts in this folder "
+                        "(default: bench/out/spoken; an empty one makes every recording and final again)")
     parser.add_argument("--fresh", action="store_true", help="hear every recording again (recordings are kept)")
     parser.add_argument("--errors", action="store_true", help="also list every recording not answered right")
     parser.add_argument("--nbest", type=int, default=1, help="also hear each recording with this many beam "
@@ -431,7 +436,7 @@ def main(argv: list[str] | None = None) -> int:
     sampled = requests(args.sample, args.skip, args.requests or FILES)
     rows = [row for row in sampled if not typed_only(row)]
     table = run(rows, args.voices.split(","), args.fresh, args.errors, args.nbest, args.larger, args.grammar,
-                args.window)
+                args.window, args.cache)
     table = f"Rows tagged slip left out (typed input only): {len(sampled) - len(rows)} of {len(sampled)}.\n" + table
     print(table)
     OUT.mkdir(parents=True, exist_ok=True)

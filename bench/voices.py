@@ -1,12 +1,14 @@
 """Synthetic voices for spoken test sets: one text in seven voices, as 16 kHz float32 mono, and the phone band.
 
 A recogniser tuned on one voice can hide its slips behind it; each voice here is a different synthesiser:
-- piper: Piper's joe (the server's own voice, a neural model);
+- piper: Piper's joe (the server's own voice, a neural model), without its sampling noise (in sound and in
+  durations): sampled, a recording made again is another recording, so no figure on it could be reproduced;
 - espeak-ng, espeak-ng low slow: the formant synthesiser at 175 words a minute, pitch 50, and at 135, pitch 25;
 - festival slt hts: Festival's US female HTS voice (Debian festvox-us-slt-hts), the least robotic of these;
 - festival kal: Festival's US male diphone voice (festvox-kallpc16k);
 - flite rms, flite slt: flite's built-in US male and female voices.
-Debian packages: espeak-ng, festival, festvox-us-slt-hts, festvox-kallpc16k, flite. `phone_band` is what a
+Every voice renders a text to the same samples on every run (tests/test_voices.py). Debian packages: espeak-ng,
+festival, festvox-us-slt-hts, festvox-kallpc16k, flite. `phone_band` is what a
 phone line leaves of the audio: 8 kHz G.711 μ-law and back up to 16 kHz, as the Twilio and AudioSocket paths do.
 
     PYTHONPATH=$PWD .venv/bin/python bench/voices.py "open the roman blind"   # each voice, as Whisper hears it
@@ -25,8 +27,10 @@ from pathlib import Path
 import numpy as np
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
+from paused_speech import piper  # noqa: E402
 from voice.audio import float_to_pcm16, mulaw_decode, mulaw_encode, pcm16_to_float, resample  # noqa: E402
 
 RATE = 16000
@@ -39,8 +43,7 @@ def _piper():
 
 
 def _piper_voice(text: str) -> np.ndarray:
-    tts = _piper()
-    return resample(tts.synthesize(text), tts.sample_rate, RATE)
+    return piper(_piper(), text, sampled=False)
 
 
 def _wav_from(command: list[str], stdin: str | None = None) -> np.ndarray:
