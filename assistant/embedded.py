@@ -368,7 +368,25 @@ class EmbeddedGenerator:
     async def _standalone(self, history: list[dict], lexicon) -> ToolCall | None:
         """The model's call for the self-contained request a follow-up stands for (conversation.standalone), read
         alone as a typed request is; kept only when the follow-up's words or the conversation's calls say each of
-        its parts, in the follow-up's mood (conversation.supports): otherwise the follow-up is asked about."""
+        its parts, in the follow-up's mood (conversation.supports): otherwise the follow-up is asked about.
+
+        A follow-up said beside a remark or a reason ("okay, it's dry enough now, off it goes") refers by its
+        request clause only: the remark carries nothing a call needs (clauses.takeable), and its own "it" is the
+        weather's or the situation's, not the thing's. So when the whole follow-up gives no call, each such
+        clause is read as the follow-up, against the same conversation; taken when they agree on one call."""
+        call = await self._standalone_of(history, lexicon)
+        if call is not None or not history or history[-1].get("role") != "user":
+            return call
+        found = []
+        for clause in await asyncio.to_thread(takeable, content_text(history[-1]), Vocabulary(lexicon)):
+            made = await self._standalone_of([*history[:-1], {"role": "user", "content": clause}], lexicon)
+            if made is not None:
+                found.append(made)
+        same = found and all((c.name, c.arguments) == (found[0].name, found[0].arguments) for c in found)
+        return found[0] if same else None
+
+    async def _standalone_of(self, history: list[dict], lexicon) -> ToolCall | None:
+        """_standalone for the follow-up as said, whole."""
         request = await asyncio.to_thread(standalone, history, lexicon)
         if request is None:
             return None
