@@ -2224,3 +2224,17 @@ def test_a_cover_left_where_it_is_just_after_it_was_set_moving_stops_there(lexic
     assert resolved(history, lexicon) == "stop the boathouse door"
     history[-1] = user("leave it open")                    # a state said: nothing to do
     assert declined(history, lexicon) == "Okay, I'll leave it."
+
+
+def test_how_a_place_is_asked_by_a_quality_alone_or_of_its_it_is_a_reading_there(lexicon):
+    """"how humid", "how chilly is it in there": the subject left out, or "it", is the place the conversation was
+    in, never a thing; the kind is the quality's."""
+    sensor = [user("how warm is the garage"), called("read_sensor", room="garage", kind="temperature"),
+              user("what's 3 plus 4"), called("calculate", expression="3 + 4")]
+    assert resolved(sensor + [user("and how humid")]) == "what's the humidity in the garage"
+    assert resolved(sensor + [user("how chilly is it in there now")]) == "what's the temperature in the garage"
+    door = [user("is the boathouse door open"), called("get_state", name="boathouse door"),
+            user("what time is it"), called("get_time")]
+    assert resolved(door + [user("so how muggy is it out there")], lexicon) == "what's the humidity in the boathouse"
+    # no reading made and no place pointed at: the thing is not read as a place
+    assert resolved(door + [user("how damp is it")], lexicon) != "what's the humidity in the boathouse"
