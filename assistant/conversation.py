@@ -849,6 +849,32 @@ def _timer_owned(said: str, calls: list[dict]) -> str:
     return said[:owned.start()] + f"the {named[0]} timer" + said[owned.end():] if len(named) == 1 else said
 
 
+def timer_meant(history: list[dict], call: dict) -> dict | None:
+    """The named timer a call meant to take, when the model wrote it of no timer (timer_left with no name, or
+    cancel_timer) while the conversation's running timers are all named: a definite "the timer", "it" or "the egg
+    timer" refers to a timer the conversation shares, so the one whose label the request says, else the only one
+    running. None when the call names its timer, an unnamed timer runs, or no one timer is singled out."""
+    if call["name"] not in ("timer_left", "cancel_timer") or call["arguments"].get("name"):
+        return None
+    running: list[str] = []
+    for made in calls_of_history(history[:-1]):
+        label = str(made["arguments"].get("name") or "").replace("_", " ")
+        if made["name"] == "set_timer" or made["name"] == "cancel_timer":
+            running = [] if made["name"] == "cancel_timer" else [*running, ""]
+        elif made["name"] in TIMER_STARTS and label:
+            running = [*(other for other in running if other != label), label]
+        elif made["name"] == "stop_timer":
+            running = [other for other in running if other != label]
+    if not running or "" in running:
+        return None
+    said = normalize_request(content_text(history[-1]))
+    named = [label for label in running if re.search(rf"\b{re.escape(label)}\b", said)]
+    label = named[0] if len(named) == 1 else running[0] if len(running) == 1 and not named else None
+    if label is None:
+        return None
+    return {"name": "timer_left" if call["name"] == "timer_left" else "stop_timer", "arguments": {"name": label}}
+
+
 def _self_corrected(said: str) -> str:
     """ "make the heating 22, no wait, 21", "a touch brighter, uh, no, dimmer": the value said last in place of the
     one it takes back, when both are numbers or both words of a state or a way; the words unchanged otherwise."""

@@ -33,7 +33,8 @@ from assistant.chat_template import (NoAction, Slots, content_text, conversion_s
 from assistant.client_tools import TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
-from assistant.conversation import Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, unsupported
+from assistant.conversation import (Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, timer_meant,
+                                    unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
@@ -126,6 +127,13 @@ def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
         return False
     own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
     return not ({stem(w) for w in own} - tools_own) & request_stems(request)
+
+
+def meant_timer(history: list[dict], call: ToolCall) -> ToolCall:
+    """The call on the named timer the request refers to, when the model wrote it of no timer
+    (conversation.timer_meant); the call as it is otherwise."""
+    meant = timer_meant(history, dict(name=call.name, arguments=call.arguments)) if call.name in SKILLS else None
+    return call if meant is None else ToolCall(meant["name"], meant["arguments"], call.call_id)
 
 
 class EmbeddedGenerator:
@@ -282,7 +290,7 @@ class EmbeddedGenerator:
                         yield event
                     return
                 if head_read and reader.call is not None and client_result is None:
-                    call = reader.call
+                    call = meant_timer(history, reader.call)
                     calls.append(call)
                     if call.name in client_tools:
                         yield ToolCallEvent(call, local=False)
@@ -313,7 +321,7 @@ class EmbeddedGenerator:
             if taken is not reader:
                 reader = taken
                 if client_result is None:            # else the call was made, and its output is the result
-                    call = taken.call
+                    call = meant_timer(history, taken.call)
                     calls.append(call)
                     if call.name in client_tools:
                         yield ToolCallEvent(call, local=False)
@@ -330,6 +338,7 @@ class EmbeddedGenerator:
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
+                call = meant_timer(history, call)
                 calls.append(call)
                 result = await tools.run(call.name, call.arguments)
                 yield ToolCallEvent(call, local=True, result=result)

@@ -531,3 +531,12 @@ def test_a_follow_up_said_beside_a_remark_refers_by_its_request_clause(assistant
     reply = ask(assistant, "switch on the salt lamp", "what's 6 times 7", "it's not needed any more, off it goes",
                 home=made_up)
     assert [(c.name, c.arguments) for c in reply.tool_calls] == [("switch_device", {"name": "salt_lamp", "state": "off"})]
+
+
+def test_a_timer_said_by_its_label_is_the_one_stopped_of_two(assistant):
+    """With a soup and a bread timer running, "the first timer can stop, the soup's hot" stops the soup timer alone:
+    the model writes it as cancel_timer (every timer), and the label said refers to one timer the conversation
+    started."""
+    reply = ask(assistant, "start a soup timer for twenty minutes", "start a bread timer for forty minutes",
+                "what's the date", "the first timer can stop, the soup's hot")
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("stop_timer", {"name": "soup"})], reply
