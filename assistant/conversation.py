@@ -648,6 +648,11 @@ def supports(history: list[dict], call: dict, lexicon: tuple[set, set] | None = 
     return all(str(call["arguments"][key]) in earlier | words for key in ("state", "action") if key in call["arguments"])
 
 
+def asks(text: str) -> bool:
+    """The words, as typed or heard, are a question (its opening words: "is", "how's", "what", "can you check")."""
+    return ASKS.match(FILLERS.sub("", normalize_request(text)).strip()) is not None
+
+
 def _in_mood(said: str, call: dict, calls: list[dict]) -> bool:
     """A question is answered by a reading, a thing's state only when it asks yes or no; a request by a change, or
     by a reading when the conversation's newest call was that reading ("and in the cellar" after a humidity)."""

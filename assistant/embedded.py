@@ -33,8 +33,8 @@ from assistant.chat_template import (NoAction, Slots, content_text, conversion_s
 from assistant.client_tools import TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
-from assistant.conversation import (Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, timer_meant,
-                                    unsupported)
+from assistant.conversation import (Unplaced, Vocabulary, asks, declined, misread, resolve, standalone, supports,
+                                    timer_meant, unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
@@ -336,7 +336,8 @@ class EmbeddedGenerator:
         refusal = not calls and not said and (reader.unwritten or _may_refuse(reader.template) or owned)
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
-            call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon)
+            call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon) \
+                or await self._clause_alone(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
                 call = meant_timer(history, call)
                 calls.append(call)
@@ -374,28 +375,31 @@ class EmbeddedGenerator:
         yield DoneEvent(AssistantReply(said, [call], passes, tokens, (time.perf_counter() - started) * 1000, prompt,
                                        self.name))
 
-    async def _standalone(self, history: list[dict], lexicon) -> ToolCall | None:
-        """The model's call for the self-contained request a follow-up stands for (conversation.standalone), read
-        alone as a typed request is; kept only when the follow-up's words or the conversation's calls say each of
-        its parts, in the follow-up's mood (conversation.supports): otherwise the follow-up is asked about.
-
-        A follow-up said beside a remark or a reason ("okay, it's dry enough now, off it goes") refers by its
-        request clause only: the remark carries nothing a call needs (clauses.takeable), and its own "it" is the
-        weather's or the situation's, not the thing's. So when the whole follow-up gives no call, each such
-        clause is read as the follow-up, against the same conversation; taken when they agree on one call."""
-        call = await self._standalone_of(history, lexicon)
-        if call is not None or not history or history[-1].get("role") != "user":
-            return call
+    async def _clause_alone(self, history: list[dict], lexicon) -> ToolCall | None:
+        """The self-contained reading of a refused follow-up's request clause. A follow-up said beside a remark or a
+        reason ("okay, it's dry enough now, off it goes") refers by its request clause only: the remark carries
+        nothing a call needs (clauses.takeable), and its own "it" is the weather's or the situation's, not the
+        thing's. Each such clause is read as the follow-up, against the same conversation, and taken when they
+        agree on one call; a question's clause only when it asks too (a question beside it says the mood: "how
+        about the office, is it cold too" asks, and its first clause alone would change something)."""
+        if len(history) < 3 or history[-1].get("role") != "user":
+            return None
+        request = content_text(history[-1])
+        asked = await asyncio.to_thread(lambda: any(asks(clause.said) for clause in clauses(request)))
         found = []
-        for clause in await asyncio.to_thread(takeable, content_text(history[-1]), Vocabulary(lexicon)):
-            made = await self._standalone_of([*history[:-1], {"role": "user", "content": clause}], lexicon)
+        for clause in await asyncio.to_thread(takeable, request, Vocabulary(lexicon)):
+            if asked and not asks(clause):
+                continue
+            made = await self._standalone([*history[:-1], {"role": "user", "content": clause}], lexicon)
             if made is not None:
                 found.append(made)
         same = found and all((c.name, c.arguments) == (found[0].name, found[0].arguments) for c in found)
         return found[0] if same else None
 
-    async def _standalone_of(self, history: list[dict], lexicon) -> ToolCall | None:
-        """_standalone for the follow-up as said, whole."""
+    async def _standalone(self, history: list[dict], lexicon) -> ToolCall | None:
+        """The model's call for the self-contained request a follow-up stands for (conversation.standalone), read
+        alone as a typed request is; kept only when the follow-up's words or the conversation's calls say each of
+        its parts, in the follow-up's mood (conversation.supports): otherwise the follow-up is asked about."""
         request = await asyncio.to_thread(standalone, history, lexicon)
         if request is None:
             return None

@@ -2258,3 +2258,8 @@ def test_a_call_of_no_timer_is_on_the_named_timer_the_request_refers_to():
     plain = soup + [user("and a timer for 5 minutes"), called("set_timer", seconds=300)]
     assert conversation.timer_meant(plain + [user("how long is left")], left) is None
     assert conversation.timer_meant(soup + [user("how long on the soup")], {"name": "timer_left", "arguments": {"name": "soup"}}) is None
+
+
+def test_a_question_is_told_by_its_opening_words():
+    assert conversation.asks("is it cold too") and conversation.asks("erm, how warm is the garage")
+    assert not conversation.asks("how about the office") and not conversation.asks("it's dry enough now")
