@@ -17,7 +17,8 @@ the whole request gets no call its reply is held, not yielded, until the clauses
 
 A reply that would be a refusal ("Sorry, I didn't catch that.", or the model's own "Sorry, I can't do that
 yet.") asks Home Assistant's phrasings for a second opinion first (assistant.second_opinion): a request they
-match against the home's own names is served.
+match against the home's own names is served. A refused follow-up said beside a remark is then read by its request
+clause alone, against the same conversation (a remark's "it" is the situation's, not the thing's).
 """
 import asyncio
 import contextlib
