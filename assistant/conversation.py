@@ -31,7 +31,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  READING_CHANGES, READING_QUALITIES, REASON_SUBJECTS, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
+                                  READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
@@ -277,6 +277,11 @@ _QUALITY = {word: kind for kind, words in READING_QUALITIES.items() for word in 
 READING_ASKED = re.compile(rf"\b(?:it|there|the (?P<kind>{'|'.join(SENSOR_KINDS)}))\b.*"
                            rf"\b(?:(?P<change>{'|'.join(READING_CHANGES)})|"
                            rf"(?P<quality>{'|'.join(sorted(_QUALITY, key=len, reverse=True))}))\b")
+# How a place is, asked with the place's "it" or with the subject left out ("and how humid", "how damp is it down
+# there"): a quality of a reading, a frame, a place (AMBIENT_FRAMES, AMBIENT_PLACES); "it" names no thing here
+AMBIENT_ASKED = re.compile(rf"^(?:and |so |but |ok |okay )?how (?P<quality>{'|'.join(sorted(_QUALITY, key=len, reverse=True))})"
+                           rf"(?: (?:{'|'.join(AMBIENT_FRAMES)}))?(?P<there> (?:{'|'.join(AMBIENT_PLACES)}))?"
+                           rf"(?: (?:now|today|at the moment))?$")
 # A word said twice over ("stop, stop", "off off"): said once
 SAID_TWICE = re.compile(r"\b([a-z]+)(?: \1\b)+")
 ASKED_AGAIN_NOW = re.compile(rf"^(?:{'|'.join(ASKED_AGAIN)})(?: please| then)?$"
@@ -643,6 +648,11 @@ def supports(history: list[dict], call: dict, lexicon: tuple[set, set] | None = 
     return all(str(call["arguments"][key]) in earlier | words for key in ("state", "action") if key in call["arguments"])
 
 
+def asks(text: str) -> bool:
+    """The words, as typed or heard, are a question (its opening words: "is", "how's", "what", "can you check")."""
+    return ASKS.match(FILLERS.sub("", normalize_request(text)).strip()) is not None
+
+
 def _in_mood(said: str, call: dict, calls: list[dict]) -> bool:
     """A question is answered by a reading, a thing's state only when it asks yes or no; a request by a change, or
     by a reading when the conversation's newest call was that reading ("and in the cellar" after a humidity)."""
@@ -844,6 +854,32 @@ def _timer_owned(said: str, calls: list[dict]) -> str:
     return said[:owned.start()] + f"the {named[0]} timer" + said[owned.end():] if len(named) == 1 else said
 
 
+def timer_meant(history: list[dict], call: dict) -> dict | None:
+    """The named timer a call meant to take, when the model wrote it of no timer (timer_left with no name, or
+    cancel_timer) while the conversation's running timers are all named: a definite "the timer", "it" or "the egg
+    timer" refers to a timer the conversation shares, so the one whose label the request says, else the only one
+    running. None when the call names its timer, an unnamed timer runs, or no one timer is singled out."""
+    if call["name"] not in ("timer_left", "cancel_timer") or call["arguments"].get("name"):
+        return None
+    running: list[str] = []
+    for made in calls_of_history(history[:-1]):
+        label = str(made["arguments"].get("name") or "").replace("_", " ")
+        if made["name"] == "set_timer" or made["name"] == "cancel_timer":
+            running = [] if made["name"] == "cancel_timer" else [*running, ""]
+        elif made["name"] in TIMER_STARTS and label:
+            running = [*(other for other in running if other != label), label]
+        elif made["name"] == "stop_timer":
+            running = [other for other in running if other != label]
+    if not running or "" in running:
+        return None
+    said = normalize_request(content_text(history[-1]))
+    named = [label for label in running if re.search(rf"\b{re.escape(label)}\b", said)]
+    label = named[0] if len(named) == 1 else running[0] if len(running) == 1 and not named else None
+    if label is None:
+        return None
+    return {"name": "timer_left" if call["name"] == "timer_left" else "stop_timer", "arguments": {"name": label}}
+
+
 def _self_corrected(said: str) -> str:
     """ "make the heating 22, no wait, 21", "a touch brighter, uh, no, dimmer": the value said last in place of the
     one it takes back, when both are numbers or both words of a state or a way; the words unchanged otherwise."""
@@ -926,12 +962,36 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     acted = _acted_on(calls)
     return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary, before) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
-        or _reading_asked(bare, calls) \
+        or _ambient_asked(bare, calls, vocabulary) or _reading_asked(bare, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
         or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
+
+
+def _ambient_asked(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """How a place is, asked by a quality alone ("and how humid" after the office's temperature) or of "it"
+    ("how damp is it down there" after a door of the cellar was asked about): in such a question "it" is the
+    place's, as in "it's cold", never a thing, and a subject left out is the place the conversation was in. The
+    reading of the quality's kind at the newest reading's place; when "there" is said and no reading was made, at the
+    place of the newest thing asked about or acted on. None when no place is known."""
+    match = AMBIENT_ASKED.match(said)
+    if match is None:
+        return None
+    kind = _QUALITY[match.group("quality")]
+    read = next((call for call in reversed(calls) if _is_reading(call)), None)
+    if read is not None:
+        return request_for(_reading_filled(read, {"kind": kind}) or read)
+    thing = _acted_on(calls) if match.group("there") else None
+    if thing is None:
+        return None
+    args = thing["arguments"]
+    if vocabulary.lexicon is None:
+        room = args.get("room")
+        return request_for({"name": "read_sensor", "arguments": {"room": room, "kind": kind}}) if room else None
+    area = args.get("area") or vocabulary.places.get(str(args.get("name", "")).replace("_", " "))
+    return request_for({"name": "get_state", "arguments": {"name": kind, "area": area}}) if area else None
 
 
 def _reading_asked(said: str, calls: list[dict]) -> str | None:

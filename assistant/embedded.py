@@ -17,7 +17,8 @@ the whole request gets no call its reply is held, not yielded, until the clauses
 
 A reply that would be a refusal ("Sorry, I didn't catch that.", or the model's own "Sorry, I can't do that
 yet.") asks Home Assistant's phrasings for a second opinion first (assistant.second_opinion): a request they
-match against the home's own names is served.
+match against the home's own names is served. A refused follow-up said beside a remark is then read by its request
+clause alone, against the same conversation (a remark's "it" is the situation's, not the thing's).
 """
 import asyncio
 import contextlib
@@ -33,7 +34,8 @@ from assistant.chat_template import (NoAction, Slots, content_text, conversion_s
 from assistant.client_tools import TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
-from assistant.conversation import Unplaced, Vocabulary, declined, misread, resolve, standalone, supports, unsupported
+from assistant.conversation import (Unplaced, Vocabulary, asks, declined, misread, resolve, standalone, supports,
+                                    timer_meant, unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
@@ -137,6 +139,13 @@ def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
         return False
     own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
     return not ({stem(w) for w in own} - tools_own) & request_stems(request)
+
+
+def meant_timer(history: list[dict], call: ToolCall) -> ToolCall:
+    """The call on the named timer the request refers to, when the model wrote it of no timer
+    (conversation.timer_meant); the call as it is otherwise."""
+    meant = timer_meant(history, dict(name=call.name, arguments=call.arguments)) if call.name in SKILLS else None
+    return call if meant is None else ToolCall(meant["name"], meant["arguments"], call.call_id)
 
 
 class EmbeddedGenerator:
@@ -299,7 +308,7 @@ class EmbeddedGenerator:
                         yield event
                     return
                 if head_read and reader.call is not None and client_result is None:
-                    call = reader.call
+                    call = meant_timer(history, reader.call)
                     calls.append(call)
                     if call.name in client_tools:
                         yield ToolCallEvent(call, local=False)
@@ -330,7 +339,7 @@ class EmbeddedGenerator:
             if taken is not reader:
                 reader = taken
                 if client_result is None:            # else the call was made, and its output is the result
-                    call = taken.call
+                    call = meant_timer(history, taken.call)
                     calls.append(call)
                     if call.name in client_tools:
                         yield ToolCallEvent(call, local=False)
@@ -345,8 +354,10 @@ class EmbeddedGenerator:
         refusal = not calls and not said and (reader.unwritten or _may_refuse(reader.template) or owned)
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
-            call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon)
+            call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon) \
+                or await self._clause_alone(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
+                call = meant_timer(history, call)
                 calls.append(call)
                 result = await tools.run(call.name, call.arguments)
                 yield ToolCallEvent(call, local=True, result=result)
@@ -381,6 +392,27 @@ class EmbeddedGenerator:
         yield TextEvent(said)
         yield DoneEvent(AssistantReply(said, [call], passes, tokens, (time.perf_counter() - started) * 1000, prompt,
                                        self.name))
+
+    async def _clause_alone(self, history: list[dict], lexicon) -> ToolCall | None:
+        """The self-contained reading of a refused follow-up's request clause. A follow-up said beside a remark or a
+        reason ("okay, it's dry enough now, off it goes") refers by its request clause only: the remark carries
+        nothing a call needs (clauses.takeable), and its own "it" is the weather's or the situation's, not the
+        thing's. Each such clause is read as the follow-up, against the same conversation, and taken when they
+        agree on one call; a question's clause only when it asks too (a question beside it says the mood: "how
+        about the office, is it cold too" asks, and its first clause alone would change something)."""
+        if len(history) < 3 or history[-1].get("role") != "user":
+            return None
+        request = content_text(history[-1])
+        asked = await asyncio.to_thread(lambda: any(asks(clause.said) for clause in clauses(request)))
+        found = []
+        for clause in await asyncio.to_thread(takeable, request, Vocabulary(lexicon)):
+            if asked and not asks(clause):
+                continue
+            made = await self._standalone([*history[:-1], {"role": "user", "content": clause}], lexicon)
+            if made is not None:
+                found.append(made)
+        same = found and all((c.name, c.arguments) == (found[0].name, found[0].arguments) for c in found)
+        return found[0] if same else None
 
     async def _standalone(self, history: list[dict], lexicon) -> ToolCall | None:
         """The model's call for the self-contained request a follow-up stands for (conversation.standalone), read

@@ -433,6 +433,10 @@ READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter", "warmest", "h
 # humid down there" after the humidity was read and a fan switched on): the reading asked again, of its kind
 READING_QUALITIES = {"temperature": ("warm", "cold", "hot", "chilly", "cool", "freezing", "toasty"),
                      "humidity": ("humid", "damp", "muggy", "dry", "stuffy")}
+# A question of how a place is, its "it" the place's own ("how damp is it down there", "how humid"): the words that
+# may stand between the quality and the place, or for the place itself; the subject left out is the place
+AMBIENT_FRAMES = ("is it", "it is", "is it getting", "does it feel", "is it feeling")
+AMBIENT_PLACES = ("in here", "here", "there", *SAID_PLACE)
 READING_CHANGES = ("gone down", "gone up", "come down", "come up", "dropped", "risen", "fallen", "changed", "gone")
 # Words a loose speaker opens a request with that carry nothing ("yeah so ...", "could you go ahead and ...", "while
 # you're at it ...")

@@ -513,3 +513,30 @@ def test_a_heard_washing_machine_is_refused_as_typed_in_a_home_whose_one_machine
         reply = respond_sync(assistant, [{"role": "user", "content": text}], tools)
         assert reply.text == "Sorry, I don't know a device by that name.", (text, reply)
         assert "tasmota/sewing_machine" not in home.states
+
+
+def test_a_follow_up_said_beside_a_remark_refers_by_its_request_clause(assistant):
+    """A remark beside a follow-up ("it's cool enough in here now") carries nothing a call needs, and its "it" is the
+    place's or the situation's: the request clause alone is read against the conversation, as a follow-up said
+    without the remark is."""
+    for turns, want in [
+        (("turn on the fan in the office", "what time is it", "right, it's cool enough in here now, off it goes"),
+         ("set_device", {"device": "fan", "room": "office", "state": "off"})),
+        (("turn on the fan in the office", "what time is it", "off it goes, it's getting chilly"),
+         ("set_device", {"device": "fan", "room": "office", "state": "off"})),
+    ]:
+        reply = ask(assistant, *turns)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [want], (turns, reply)
+    made_up = InMemoryHome(inventory=made_up_inventory())
+    reply = ask(assistant, "switch on the salt lamp", "what's 6 times 7", "it's not needed any more, off it goes",
+                home=made_up)
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("switch_device", {"name": "salt_lamp", "state": "off"})]
+
+
+def test_a_timer_said_by_its_label_is_the_one_stopped_of_two(assistant):
+    """With a soup and a bread timer running, "the first timer can stop, the soup's hot" stops the soup timer alone:
+    the model writes it as cancel_timer (every timer), and the label said refers to one timer the conversation
+    started."""
+    reply = ask(assistant, "start a soup timer for twenty minutes", "start a bread timer for forty minutes",
+                "what's the date", "the first timer can stop, the soup's hot")
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("stop_timer", {"name": "soup"})], reply

@@ -2224,3 +2224,42 @@ def test_a_cover_left_where_it_is_just_after_it_was_set_moving_stops_there(lexic
     assert resolved(history, lexicon) == "stop the boathouse door"
     history[-1] = user("leave it open")                    # a state said: nothing to do
     assert declined(history, lexicon) == "Okay, I'll leave it."
+
+
+def test_how_a_place_is_asked_by_a_quality_alone_or_of_its_it_is_a_reading_there(lexicon):
+    """"how humid", "how chilly is it in there": the subject left out, or "it", is the place the conversation was
+    in, never a thing; the kind is the quality's."""
+    sensor = [user("how warm is the garage"), called("read_sensor", room="garage", kind="temperature"),
+              user("what's 3 plus 4"), called("calculate", expression="3 + 4")]
+    assert resolved(sensor + [user("and how humid")]) == "what's the humidity in the garage"
+    assert resolved(sensor + [user("how chilly is it in there now")]) == "what's the temperature in the garage"
+    door = [user("is the boathouse door open"), called("get_state", name="boathouse door"),
+            user("what time is it"), called("get_time")]
+    assert resolved(door + [user("so how muggy is it out there")], lexicon) == "what's the humidity in the boathouse"
+    # no reading made and no place pointed at: the thing is not read as a place
+    assert resolved(door + [user("how damp is it")], lexicon) != "what's the humidity in the boathouse"
+
+
+def test_a_call_of_no_timer_is_on_the_named_timer_the_request_refers_to():
+    """"the timer", "it" or "the soup timer" refers to a timer the conversation shares: a call the model wrote of no
+    timer is on the one whose label is said, else the only one running; left alone when an unnamed timer runs or
+    no one timer is singled out."""
+    soup = [user("start a soup timer for 20 minutes"), called("start_timer", name="soup", seconds=1200),
+            user("what's the date"), called("get_date")]
+    left, cancel = {"name": "timer_left", "arguments": {}}, {"name": "cancel_timer", "arguments": {}}
+    assert conversation.timer_meant(soup + [user("how long has the timer got")], left) == \
+        {"name": "timer_left", "arguments": {"name": "soup"}}
+    two = soup + [user("and a rice timer for 12 minutes"), called("start_timer", name="rice", seconds=720)]
+    assert conversation.timer_meant(two + [user("the soup one can stop, it's thick enough")], cancel) == \
+        {"name": "stop_timer", "arguments": {"name": "soup"}}
+    assert conversation.timer_meant(two + [user("cancel all of them")], cancel) is None
+    stopped = two + [user("stop the rice"), called("stop_timer", name="rice")]
+    assert conversation.timer_meant(stopped + [user("kill it")], cancel) == {"name": "stop_timer", "arguments": {"name": "soup"}}
+    plain = soup + [user("and a timer for 5 minutes"), called("set_timer", seconds=300)]
+    assert conversation.timer_meant(plain + [user("how long is left")], left) is None
+    assert conversation.timer_meant(soup + [user("how long on the soup")], {"name": "timer_left", "arguments": {"name": "soup"}}) is None
+
+
+def test_a_question_is_told_by_its_opening_words():
+    assert conversation.asks("is it cold too") and conversation.asks("erm, how warm is the garage")
+    assert not conversation.asks("how about the office") and not conversation.asks("it's dry enough now")
