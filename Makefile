@@ -40,15 +40,18 @@ $(SDK)/dist/agent.js: $(SDK)/package.json $(SDK)/package-lock.json $(SDK)/agent.
 
 sdk: $(SDK)/dist/agent.js
 
-# Debian packages the tests need: a Mosquitto broker (and openssl for its TLS test), a second TTS voice, headless Chromium,
-# Redis (the shared state store), HAProxy (the load balancer in front of several gateways) and Node.js with npm
-# (to bundle OpenAI's browser SDK).
+# Debian packages the tests need: a Mosquitto broker (and openssl for its TLS test), the other voices the spoken
+# benches and tests speak with (espeak-ng, flite, Festival's slt HTS and kal voices), headless Chromium, Redis (the
+# shared state store), HAProxy (the load balancer in front of several gateways) and Node.js with npm (to bundle
+# OpenAI's browser SDK).
 system-deps:
 	@missing=""; \
 	for pair in mosquitto:mosquitto openssl:openssl espeak-ng:espeak-ng flite:flite chromium:chromium chromedriver:chromium-driver redis-server:redis-server haproxy:haproxy node:nodejs npm:npm; do \
 	  cmd=$${pair%%:*}; pkg=$${pair##*:}; \
 	  command -v $$cmd >/dev/null 2>&1 || [ -x /usr/sbin/$$cmd ] || missing="$$missing $$pkg"; \
 	done; \
+	[ -d /usr/share/festival/voices/us/cmu_us_slt_arctic_hts ] || missing="$$missing festival festvox-us-slt-hts"; \
+	[ -d /usr/share/festival/voices/english/kal_diphone ] || missing="$$missing festival festvox-kallpc16k"; \
 	if [ -n "$$missing" ]; then \
 	  echo "installing:$$missing"; \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q $$missing; \
