@@ -127,14 +127,13 @@ def new_home(kind: str) -> InMemoryHome:
 
 
 def recording(voice: str, text: str, cache: Path = CACHE) -> np.ndarray:
-    """The wideband recording of text in voice, from the cache or spoken now (and cached, as PCM16)."""
+    """The wideband recording of text in voice, as cached (PCM16), spoken first if it is not: the run that speaks it
+    hears the same samples as every later run that reads it (a resampled voice's floats are not PCM16 steps)."""
     path = cache / "renderings" / voice.replace(" ", "_") / (hashlib.sha1(text.encode()).hexdigest()[:16] + ".npy")
-    if path.exists():
-        return np.load(path).astype(np.float32) / 32768
-    audio = speak(voice, text)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    np.save(path, np.clip(np.rint(audio * 32768), -32768, 32767).astype(np.int16))
-    return audio
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        np.save(path, np.clip(np.rint(speak(voice, text) * 32768), -32768, 32767).astype(np.int16))
+    return np.load(path).astype(np.float32) / 32768
 
 
 RECOGNISER_CODE = (ROOT / "voice" / "stt.py", ROOT / "voice" / "heard_names.py", ROOT / "voice" / "heard_words.py",

@@ -25,6 +25,7 @@ def test_a_text_is_recorded_to_the_same_bytes_in_two_empty_caches(voice, tmp_pat
     files = [sorted((tmp_path / cache).rglob("*.npy")) for cache in ("one", "two")]
     assert [len(f) for f in files] == [1, 1] and first.size > 16000 // 2
     assert digest(files[0][0]) == digest(files[1][0]) and first.tobytes() == second.tobytes()
+    assert recording(voice, TEXT, tmp_path / "one").tobytes() == first.tobytes()     # read back: what was heard
 
 
 def test_piper_sampled_would_differ():
