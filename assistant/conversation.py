@@ -858,11 +858,13 @@ def timer_meant(history: list[dict], call: dict) -> dict | None:
     """The named timer a call meant to take, when the model wrote it of no timer (timer_left with no name, or
     cancel_timer) while the conversation's running timers are all named: a definite "the timer", "it" or "the egg
     timer" refers to a timer the conversation shares, so the one whose label the request says, else the only one
-    running. None when the call names its timer, an unnamed timer runs, or no one timer is singled out."""
+    running. None when the call names its timer, an unnamed timer runs, or no one timer is singled out. A timer said
+    back and turned down never ran."""
     if call["name"] not in ("timer_left", "cancel_timer") or call["arguments"].get("name"):
         return None
     running: list[str] = []
-    for made in calls_of_history(history[:-1]):
+    calls = list(calls_of_history(history[:-1]))
+    for made in (call for i, call in enumerate(calls) if not _turned_down(calls, i)):
         label = str(made["arguments"].get("name") or "").replace("_", " ")
         if made["name"] == "set_timer" or made["name"] == "cancel_timer":
             running = [] if made["name"] == "cancel_timer" else [*running, ""]

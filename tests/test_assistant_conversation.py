@@ -2258,6 +2258,9 @@ def test_a_call_of_no_timer_is_on_the_named_timer_the_request_refers_to():
     plain = soup + [user("and a timer for 5 minutes"), called("set_timer", seconds=300)]
     assert conversation.timer_meant(plain + [user("how long is left")], left) is None
     assert conversation.timer_meant(soup + [user("how long on the soup")], {"name": "timer_left", "arguments": {"name": "soup"}}) is None
+    asked = [user("start a rice timer for 15 minutes"), called("start_timer", name="ice", seconds=900),
+             user("no"), called("confirm", answer="no")]
+    assert conversation.timer_meant(asked + [user("how long is left on the timer")], left) is None     # never ran
 
 
 def test_a_question_is_told_by_its_opening_words():
