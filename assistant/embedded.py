@@ -44,7 +44,8 @@ from assistant.skills import SKILLS, TIMER_SKILLS
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
-from assistant.tools import ToolRunner, asks
+from assistant.tools import ToolRunner
+from assistant.tools import asks as asks_about_state
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate_together
 from voice.weights import verified
@@ -110,7 +111,7 @@ def reads_unasked(call: ToolCall | dict, said: str) -> bool:
     if name != "get_state":
         return False
     thing = str(arguments.get("name", "")).replace("_", " ")
-    return not any(asks(words, thing) for words in (said, *(clause.said for clause in clauses(said))))
+    return not any(asks_about_state(words, thing) for words in (said, *(clause.said for clause in clauses(said))))
 
 
 # Arguments of a built-in call that name a thing of the home: such a reading is never taken over.
