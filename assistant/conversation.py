@@ -31,7 +31,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
+                                  READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
@@ -71,6 +71,10 @@ FOLLOW_UPS = [re.compile(p) for p in (
     rf"^(?:(?:(?:{'|'.join(CORRECTING)}) )+(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )"
     r"(?P<new>(?:in |on )?the [a-z ]+?(?: 1)?)(?: instead| please| not that 1)*$",
 )]
+# A repair of the thing a request was taken to be about: a rejection ("not that one") or "i meant", then the thing meant
+REPAIR = re.compile(rf"^(?:(?:{'|'.join(CORRECTING)}) )*(?:(?:(?:{'|'.join(sorted(REJECTING, key=len, reverse=True))}) )+"
+                    rf"(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )(?P<new>(?:the )?[a-z][a-z1 ]*?)(?: instead| please)*$")
+OTHER = re.compile(r"^the other(?: 1)?$")
 # A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"),
 # or for the alarm ("make the alarm quarter past"): the newest call the value fits, with the value changed
 NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring|push|shift) (?:it|that|this|(?P<alarm>the alarm))(?: back)? "
@@ -767,6 +771,11 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     answered = chosen or _answered(history, core, vocabulary)
     if answered is not None:             # "the salt one" after "which one?", "ok 22 then" after a refusal
         return _resolution([*history[:-3], {"role": "user", "content": answered}], lexicon)
+    # read before "that one" is pointed at the thing: the rejection says only that it was not the one meant
+    repaired = _repaired(synonyms(normalize_request(request)), history[:-1], calls, vocabulary) \
+        if calls and not asked else None
+    if repaired is not None:             # "not that one, the other one", "no, i meant the strongroom door"
+        return [{"role": "user", "content": repaired}]
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
     named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
@@ -794,6 +803,72 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
         return [*history[:-1], {"role": "user", "content": said}]
     alone = _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)
     return alone if isinstance(alone, Declined) else [{"role": "user", "content": alone}]
+
+
+def _repaired(said: str, before: list[dict], calls: Calls, vocabulary: Vocabulary) -> str | None:
+    """A repair of what a request was taken to be about ("not that one, the other one", "no, i meant the strongroom
+    door", "nah, i said the hayloft lamp"): the user's own request said again, with the thing meant in place of the
+    thing it was taken to name. A repair corrects the reference and keeps the request: the call made of it, on the
+    thing meant; where that thing cannot take the call, the call's skill was misread too ("unlock the boathouse door"
+    opened it), and the user's own words, with the thing meant in place, say the action. The thing meant is of the
+    sort of the one it replaces (of its kind in the home, or called by its word: a door for a door); the request
+    repaired is the newest of that sort, past calls on nothing or on other sorts of thing. "The other one" is the
+    other thing the request's own words could name. None when the words are no such repair, or no request of the
+    conversation named a thing of that sort."""
+    match = REPAIR.match(said)
+    if match is None:
+        return None
+    new = match.group("new")
+    read = None if OTHER.match(new) else vocabulary.read(new)
+    if read is None and not OTHER.match(new) or read is not None and read[0] not in ("name", "device"):
+        return None
+    for call, turn in reversed(list(zip(calls, calls.turns))):
+        target = target_of(call)
+        if target is None or target.timer or call["name"] == "switch_all":
+            continue
+        asked = next((content_text(m) for m in reversed(before[:turn]) if m.get("role") == "user"), None)
+        if asked is None:
+            return None
+        request = normalize_request(asked)
+        if read is None:                 # "the other one": of the things the request's words could name
+            acted = str(call["arguments"].get("name", "")).replace("_", " ")
+            meant = _other_said(acted, request, vocabulary)
+            if meant is None:
+                return None
+        elif read[0] == "device":        # a device of the default home for another one it was taken to be
+            if call["name"] != "set_device":
+                continue
+            acted, meant = DEVICE_SPOKEN.get(call["arguments"].get("device", ""), ""), DEVICE_SPOKEN.get(read[1], "")
+        else:
+            acted, meant = str(call["arguments"].get("name", "")).replace("_", " "), str(read[1])
+            kinds = vocabulary.kinds
+            if acted == meant or not (kinds.get(acted) and kinds.get(acted) == kinds.get(meant)
+                                      or acted.rpartition(" ")[2] == meant.rpartition(" ")[2]):
+                continue
+        key = "device" if read is not None and read[0] == "device" else "name"
+        changed = _with(call, key, read[1] if key == "device" else meant) if key in call["arguments"] else None
+        if changed and not _misfits(changed, vocabulary) and (again := request_for(changed)):
+            return again
+        # the thing meant cannot take the call made: its skill was misread too, and the user's words say the action
+        said_as = re.search(rf"\b{re.escape(acted)}\b", request) if acted and meant else None
+        return request[:said_as.start()] + meant + request[said_as.end():] if said_as else None
+    return None
+
+
+def _other_said(acted: str, request: str, vocabulary: Vocabulary) -> str | None:
+    """The one thing of the user's home besides the one acted on that the request's words for it name too ("the
+    pump": the bilge pump, after the pond pump), in its area when several do; else the one other of its kind in its
+    area (_the_other). None when there is not exactly one."""
+    said = THING.search(request)
+    words = said.group("thing").split() if said else []
+    named = [name for name in vocabulary.kinds if name != acted and words and set(words) <= set(name.split())]
+    if len(named) > 1:
+        named = [name for name in named if vocabulary.places.get(name) and
+                 vocabulary.places.get(name) == vocabulary.places.get(acted)]
+    if len(named) == 1:
+        return named[0]
+    other = _the_other(acted, vocabulary.lexicon)
+    return other.removeprefix("the ") if other else None
 
 
 def _question_made_a_change(said: str, rewritten: str) -> bool:

@@ -2266,3 +2266,24 @@ def test_a_call_of_no_timer_is_on_the_named_timer_the_request_refers_to():
 def test_a_question_is_told_by_its_opening_words():
     assert conversation.asks("is it cold too") and conversation.asks("erm, how warm is the garage")
     assert not conversation.asks("how about the office") and not conversation.asks("it's dry enough now")
+
+
+def test_a_repair_says_the_users_own_request_again_with_the_thing_meant(lexicon):
+    """A repair corrects the reference, not the request: "the other one" after "turn on the pump" is the other pump
+    (not the other switch of the pond pump's area), and "i meant the strongroom door" repeats the user's "unlock",
+    which the call made of it had misread as opening, past a call on nothing."""
+    pump = [user("turn on the pump"), called("switch_device", name="pond pump", state="on")]
+    assert resolved([*pump, user("no, not that one, the other one")], lexicon) == "turn on the bilge pump"
+    assert resolved([*pump, user("wrong one, the other one please")], lexicon) == "turn on the bilge pump"
+    door = [user("unlock the boathouse door"), called("set_cover", name="boathouse door", action="open"),
+            user("what's the date"), called("get_date")]
+    assert resolved([*door, user("no, i meant the strongroom door")], lexicon) == "unlock the strongroom door"
+
+
+def test_a_repair_replaces_a_thing_of_its_own_sort(lexicon):
+    """The request repaired is the newest whose thing is of the sort of the one meant (its kind in the home, or its
+    word): a lamp for a lamp, past a switch; a thing of no sort acted on repairs nothing."""
+    history = [user("arc lamp 70"), called("set_level", name="arc lamp", percent=70),
+               user("turn on the kiln"), called("switch_device", name="kiln", state="on")]
+    assert resolved([*history, user("nah, i said the salt lamp")], lexicon) == "set the salt lamp to 70 percent"
+    assert resolved([*history, user("i meant the strongroom door")], lexicon) != "turn on the strongroom door"
