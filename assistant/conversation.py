@@ -21,7 +21,7 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, NOT_CHANGES, SKILL_KINDS, SKILLS, STEP_SKILLS, TIMER_QUESTIONS,
                               TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
-from assistant.tools import CHOICE_QUESTION, WHICH_ONE_MEANT, CalculationError, calculate, format_number
+from assistant.tools import CHOICE_QUESTION, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT, CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
@@ -819,7 +819,7 @@ def _repaired(said: str, before: list[dict], calls: Calls, vocabulary: Vocabular
     if match is None:
         return None
     new = match.group("new")
-    read = None if OTHER.match(new) else vocabulary.read(new)
+    read = None if OTHER.match(new) else vocabulary.read(new) or _named_with_its_kind(new, vocabulary)
     if read is None and not OTHER.match(new) or read is not None and read[0] not in ("name", "device"):
         return None
     for call, turn in reversed(list(zip(calls, calls.turns))):
@@ -853,6 +853,14 @@ def _repaired(said: str, before: list[dict], calls: Calls, vocabulary: Vocabular
         said_as = re.search(rf"\b{re.escape(acted)}\b", request) if acted and meant else None
         return request[:said_as.start()] + meant + request[said_as.end():] if said_as else None
     return None
+
+
+def _named_with_its_kind(words: str, vocabulary: Vocabulary) -> tuple[str, str] | None:
+    """("name", the name) of a name said with its kind's word after it ("the drinks cabinet light" of a light named
+    the drinks cabinet); None when the words are no such name."""
+    *name, word = words.removeprefix("the ").split()
+    name = " ".join(name)
+    return ("name", name) if name in vocabulary.names and CLASS_WORDS.get(word) == vocabulary.kinds.get(name) else None
 
 
 def _other_said(acted: str, request: str, vocabulary: Vocabulary) -> str | None:
@@ -2036,7 +2044,8 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
     a room or an area (added when it had none), a name or a device (its last word, or with "one" its first words).
     None when the assistant's last turn made a call and asked nothing ("Which one: ...?" is a call's answer), the
     answer is no such part, or it is a thing or a place and the refused request (not a question asked back) named
-    none and no reading while the conversation made calls (the weather, a shopping list: the part changes a call)."""
+    none (nor one the home lacks, said back: "I don't know a device called the loft hatch.") and no reading while the
+    conversation made calls (the weather, a shopping list: the part changes a call)."""
     if len(history) < 3 or history[-2].get("role") != "assistant" or history[-3].get("role") != "user" \
             or _assistant_calls(history[-2]) and "?" not in content_text(history[-2]):
         return None
@@ -2051,6 +2060,7 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
     if read is None or read[0] not in ("room", "area", "name", "device"):
         return None
     if "?" not in content_text(history[-2]) and not vocabulary.names_a_thing(before) \
+            and not UNKNOWN_DEVICE_SAID.match(content_text(history[-2])) \
             and not {*SENSOR_KINDS, "humid", "temp"} & set(before.split()) and calls_of_history(history[:-1]):
         return None                      # "and the gallery" after the weather was refused: a part for the calls made
     part = str(read[1]).replace("_", " ") if read[0] in ("room", "area") else match.group("part")

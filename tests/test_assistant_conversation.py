@@ -2287,3 +2287,14 @@ def test_a_repair_replaces_a_thing_of_its_own_sort(lexicon):
                user("turn on the kiln"), called("switch_device", name="kiln", state="on")]
     assert resolved([*history, user("nah, i said the salt lamp")], lexicon) == "set the salt lamp to 70 percent"
     assert resolved([*history, user("i meant the strongroom door")], lexicon) != "turn on the strongroom door"
+
+
+def test_a_repair_names_the_thing_meant_with_its_kinds_word_or_after_a_name_the_home_lacks(lexicon):
+    """The thing meant said with its kind's word after its name ("the crystal pendant light", a light named the
+    crystal pendant) is that name; and after "I don't know a device called the loft hatch.", a thing alone is the
+    request again with it, though the conversation made calls before."""
+    lamp = [user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on")]
+    assert resolved([*lamp, user("not that one, the crystal pendant light")], lexicon) == "turn on the crystal pendant"
+    lacked = [user("what time is it"), called("get_time"), user("open the loft hatch"),
+              {"role": "assistant", "content": "I don't know a device called the loft hatch."}]
+    assert resolved([*lacked, user("the boathouse door then")], lexicon) == "open the boathouse door"
