@@ -945,16 +945,7 @@ def timer_meant(history: list[dict], call: dict) -> dict | None:
     back and turned down never ran."""
     if call["name"] not in ("timer_left", "cancel_timer") or call["arguments"].get("name"):
         return None
-    running: list[str] = []
-    calls = list(calls_of_history(history[:-1]))
-    for made in (call for i, call in enumerate(calls) if not _turned_down(calls, i)):
-        label = str(made["arguments"].get("name") or "").replace("_", " ")
-        if made["name"] == "set_timer" or made["name"] == "cancel_timer":
-            running = [] if made["name"] == "cancel_timer" else [*running, ""]
-        elif made["name"] in TIMER_STARTS and label:
-            running = [*(other for other in running if other != label), label]
-        elif made["name"] == "stop_timer":
-            running = [other for other in running if other != label]
+    running = _running_timers(history[:-1])
     if not running or "" in running:
         return None
     said = normalize_request(content_text(history[-1]))
@@ -963,6 +954,39 @@ def timer_meant(history: list[dict], call: dict) -> dict | None:
     if label is None:
         return None
     return {"name": "timer_left" if call["name"] == "timer_left" else "stop_timer", "arguments": {"name": label}}
+
+
+def _running_timers(history: list[dict]) -> list[str]:
+    """The labels of the timers the conversation started and did not stop, oldest first ("" for an unnamed one); a
+    timer said back and turned down never ran."""
+    running: list[str] = []
+    calls = list(calls_of_history(history))
+    for made in (call for i, call in enumerate(calls) if not _turned_down(calls, i)):
+        label = str(made["arguments"].get("name") or "").replace("_", " ")
+        if made["name"] == "set_timer" or made["name"] == "cancel_timer":
+            running = [] if made["name"] == "cancel_timer" else [*running, ""]
+        elif made["name"] in TIMER_STARTS and label:
+            running = [*(other for other in running if other != label), label]
+        elif made["name"] == "stop_timer":
+            running = [other for other in running if other != label]
+    return running
+
+
+def timer_asked(history: list[dict], lexicon: tuple[set, set] | None = None) -> dict | None:
+    """The time left on a running timer that a refused question names by its label and nothing else of the home
+    ("how's the egg doing", "remaining on the egg?"): the label is the name the conversation gave the timer, so it
+    refers to it as a name does, and a timer's one state to ask about is how long is left. None when the words ask
+    nothing (by their opening words or a question mark), or name no running timer's label, or two, or a thing too."""
+    if len(history) < 3 or history[-1].get("role") != "user":
+        return None
+    typed = content_text(history[-1])
+    if not (asks(typed) or typed.rstrip().endswith("?")):
+        return None
+    said = normalize_request(typed)
+    named = [label for label in _running_timers(history[:-1]) if label and re.search(rf"\b{re.escape(label)}\b", said)]
+    if len(named) != 1 or Vocabulary(lexicon).names_a_thing(re.sub(rf"\b{re.escape(named[0])}\b", " ", said)):
+        return None
+    return {"name": "timer_left", "arguments": {"name": named[0]}}
 
 
 def _self_corrected(said: str) -> str:

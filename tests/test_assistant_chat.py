@@ -552,3 +552,11 @@ def test_a_repair_of_the_thing_meant_keeps_the_request(assistant):
         reply = ask(assistant, "turn on the arc lamp", repair, home=made_up)
         assert [(c.name, c.arguments) for c in reply.tool_calls] == [("switch_device", {"name": meant, "state": "on"})], \
             (repair, reply)
+
+
+def test_a_question_naming_a_running_timer_by_its_label_is_answered_by_its_time_left(assistant):
+    """ "pie nearly there?" and "is the pie close?" after a pie timer and a light: on main each was refused ("Sorry, I
+    can't do that yet."); the label names the timer the conversation started, and the question is its time left."""
+    for question in ("pie nearly there?", "is the pie close?"):
+        reply = ask(assistant, "start a pie timer for 40 minutes", "turn on the kitchen light", question)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [("timer_left", {"name": "pie"})], (question, reply)

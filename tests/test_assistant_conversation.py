@@ -5,7 +5,7 @@ import pytest
 
 from assistant import conversation
 from assistant.conversation import (calls_of_history, declined, misread, request_for, resolve, standalone, supports,
-                                    unsupported)
+                                    timer_asked, unsupported)
 from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -2298,3 +2298,17 @@ def test_a_repair_names_the_thing_meant_with_its_kinds_word_or_after_a_name_the_
     lacked = [user("what time is it"), called("get_time"), user("open the loft hatch"),
               {"role": "assistant", "content": "I don't know a device called the loft hatch."}]
     assert resolved([*lacked, user("the boathouse door then")], lexicon) == "open the boathouse door"
+
+
+def test_a_question_naming_a_running_timer_by_its_label_asks_its_time_left(lexicon):
+    """The label is the timer's name in the conversation: "how's the pie getting on" asks the pie timer's time left;
+    a label of a timer stopped, two labels, a thing of the home beside it, or words that ask nothing do not."""
+    pie = [user("start a pie timer for 40 minutes"), called("start_timer", name="pie", seconds=2400),
+           user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on")]
+    assert timer_asked([*pie, user("how's the pie getting on")], lexicon) == {"name": "timer_left",
+                                                                             "arguments": {"name": "pie"}}
+    assert timer_asked([*pie, user("pie nearly there?")], lexicon) == {"name": "timer_left", "arguments": {"name": "pie"}}
+    assert timer_asked([*pie, user("the pie can come out soon")], lexicon) is None
+    assert timer_asked([*pie, user("is the pie near the salt lamp?")], lexicon) is None
+    stopped = [*pie, user("stop the pie timer"), called("stop_timer", name="pie")]
+    assert timer_asked([*stopped, user("how's the pie getting on")], lexicon) is None
