@@ -21,7 +21,7 @@ from assistant.rephrase import rephrase, synonyms
 from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, NOT_CHANGES, SKILL_KINDS, SKILLS, STEP_SKILLS, TIMER_QUESTIONS,
                               TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
-from assistant.tools import CHOICE_QUESTION, WHICH_ONE_MEANT, CalculationError, calculate, format_number
+from assistant.tools import CHOICE_QUESTION, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT, CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
@@ -31,7 +31,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
+                                  READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
@@ -71,6 +71,10 @@ FOLLOW_UPS = [re.compile(p) for p in (
     rf"^(?:(?:(?:{'|'.join(CORRECTING)}) )+(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )"
     r"(?P<new>(?:in |on )?the [a-z ]+?(?: 1)?)(?: instead| please| not that 1)*$",
 )]
+# A repair of the thing a request was taken to be about: a rejection ("not that one") or "i meant", then the thing meant
+REPAIR = re.compile(rf"^(?:(?:{'|'.join(CORRECTING)}) )*(?:(?:(?:{'|'.join(sorted(REJECTING, key=len, reverse=True))}) )+"
+                    rf"(?:(?:{'|'.join(MEANT)}) )?|(?:{'|'.join(MEANT)}) )(?P<new>(?:the )?[a-z][a-z1 ]*?)(?: instead| please)*$")
+OTHER = re.compile(r"^the other(?: 1)?$")
 # A new value for the thing a pronoun stands for ("make it 20 past 7 instead", "put it at 60", "change that to 5"),
 # or for the alarm ("make the alarm quarter past"): the newest call the value fits, with the value changed
 NEW_VALUE = re.compile(r"^(?:make|change|put|set|move|turn|bring|push|shift) (?:it|that|this|(?P<alarm>the alarm))(?: back)? "
@@ -767,6 +771,11 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     answered = chosen or _answered(history, core, vocabulary)
     if answered is not None:             # "the salt one" after "which one?", "ok 22 then" after a refusal
         return _resolution([*history[:-3], {"role": "user", "content": answered}], lexicon)
+    # read before "that one" is pointed at the thing: the rejection says only that it was not the one meant
+    repaired = _repaired(synonyms(normalize_request(request)), history[:-1], calls, vocabulary) \
+        if calls and not asked else None
+    if repaired is not None:             # "not that one, the other one", "no, i meant the strongroom door"
+        return [{"role": "user", "content": repaired}]
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
     named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
@@ -794,6 +803,80 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
         return [*history[:-1], {"role": "user", "content": said}]
     alone = _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)
     return alone if isinstance(alone, Declined) else [{"role": "user", "content": alone}]
+
+
+def _repaired(said: str, before: list[dict], calls: Calls, vocabulary: Vocabulary) -> str | None:
+    """A repair of what a request was taken to be about ("not that one, the other one", "no, i meant the strongroom
+    door", "nah, i said the hayloft lamp"): the user's own request said again, with the thing meant in place of the
+    thing it was taken to name. A repair corrects the reference and keeps the request: the call made of it, on the
+    thing meant; where that thing cannot take the call, the call's skill was misread too ("unlock the boathouse door"
+    opened it), and the user's own words, with the thing meant in place, say the action. The thing meant is of the
+    sort of the one it replaces (of its kind in the home, or called by its word: a door for a door); the request
+    repaired is the newest of that sort, past calls on nothing or on other sorts of thing. "The other one" is the
+    other thing the request's own words could name. None when the words are no such repair, or no request of the
+    conversation named a thing of that sort."""
+    match = REPAIR.match(said)
+    if match is None:
+        return None
+    new = match.group("new")
+    read = None if OTHER.match(new) else vocabulary.read(new) or _named_with_its_kind(new, vocabulary)
+    if read is None and not OTHER.match(new) or read is not None and read[0] not in ("name", "device"):
+        return None
+    for call, turn in reversed(list(zip(calls, calls.turns))):
+        target = target_of(call)
+        if target is None or target.timer or call["name"] == "switch_all":
+            continue
+        asked = next((content_text(m) for m in reversed(before[:turn]) if m.get("role") == "user"), None)
+        if asked is None:
+            return None
+        request = normalize_request(asked)
+        if read is None:                 # "the other one": of the things the request's words could name
+            acted = str(call["arguments"].get("name", "")).replace("_", " ")
+            meant = _other_said(acted, request, vocabulary)
+            if meant is None:
+                return None
+        elif read[0] == "device":        # a device of the default home for another one it was taken to be
+            if call["name"] != "set_device":
+                continue
+            acted, meant = DEVICE_SPOKEN.get(call["arguments"].get("device", ""), ""), DEVICE_SPOKEN.get(read[1], "")
+        else:
+            acted, meant = str(call["arguments"].get("name", "")).replace("_", " "), str(read[1])
+            kinds = vocabulary.kinds
+            if acted == meant or not (kinds.get(acted) and kinds.get(acted) == kinds.get(meant)
+                                      or acted.rpartition(" ")[2] == meant.rpartition(" ")[2]):
+                continue
+        key = "device" if read is not None and read[0] == "device" else "name"
+        changed = _with(call, key, read[1] if key == "device" else meant) if key in call["arguments"] else None
+        if changed and not _misfits(changed, vocabulary) and (again := request_for(changed)):
+            return again
+        # the thing meant cannot take the call made: its skill was misread too, and the user's words say the action
+        said_as = re.search(rf"\b{re.escape(acted)}\b", request) if acted and meant else None
+        return request[:said_as.start()] + meant + request[said_as.end():] if said_as else None
+    return None
+
+
+def _named_with_its_kind(words: str, vocabulary: Vocabulary) -> tuple[str, str] | None:
+    """("name", the name) of a name said with its kind's word after it ("the drinks cabinet light" of a light named
+    the drinks cabinet); None when the words are no such name."""
+    *name, word = words.removeprefix("the ").split()
+    name = " ".join(name)
+    return ("name", name) if name in vocabulary.names and CLASS_WORDS.get(word) == vocabulary.kinds.get(name) else None
+
+
+def _other_said(acted: str, request: str, vocabulary: Vocabulary) -> str | None:
+    """The one thing of the user's home besides the one acted on that the request's words for it name too ("the
+    pump": the bilge pump, after the pond pump), in its area when several do; else the one other of its kind in its
+    area (_the_other). None when there is not exactly one."""
+    said = THING.search(request)
+    words = said.group("thing").split() if said else []
+    named = [name for name in vocabulary.kinds if name != acted and words and set(words) <= set(name.split())]
+    if len(named) > 1:
+        named = [name for name in named if vocabulary.places.get(name) and
+                 vocabulary.places.get(name) == vocabulary.places.get(acted)]
+    if len(named) == 1:
+        return named[0]
+    other = _the_other(acted, vocabulary.lexicon)
+    return other.removeprefix("the ") if other else None
 
 
 def _question_made_a_change(said: str, rewritten: str) -> bool:
@@ -862,16 +945,7 @@ def timer_meant(history: list[dict], call: dict) -> dict | None:
     back and turned down never ran."""
     if call["name"] not in ("timer_left", "cancel_timer") or call["arguments"].get("name"):
         return None
-    running: list[str] = []
-    calls = list(calls_of_history(history[:-1]))
-    for made in (call for i, call in enumerate(calls) if not _turned_down(calls, i)):
-        label = str(made["arguments"].get("name") or "").replace("_", " ")
-        if made["name"] == "set_timer" or made["name"] == "cancel_timer":
-            running = [] if made["name"] == "cancel_timer" else [*running, ""]
-        elif made["name"] in TIMER_STARTS and label:
-            running = [*(other for other in running if other != label), label]
-        elif made["name"] == "stop_timer":
-            running = [other for other in running if other != label]
+    running = _running_timers(history[:-1])
     if not running or "" in running:
         return None
     said = normalize_request(content_text(history[-1]))
@@ -880,6 +954,39 @@ def timer_meant(history: list[dict], call: dict) -> dict | None:
     if label is None:
         return None
     return {"name": "timer_left" if call["name"] == "timer_left" else "stop_timer", "arguments": {"name": label}}
+
+
+def _running_timers(history: list[dict]) -> list[str]:
+    """The labels of the timers the conversation started and did not stop, oldest first ("" for an unnamed one); a
+    timer said back and turned down never ran."""
+    running: list[str] = []
+    calls = list(calls_of_history(history))
+    for made in (call for i, call in enumerate(calls) if not _turned_down(calls, i)):
+        label = str(made["arguments"].get("name") or "").replace("_", " ")
+        if made["name"] == "set_timer" or made["name"] == "cancel_timer":
+            running = [] if made["name"] == "cancel_timer" else [*running, ""]
+        elif made["name"] in TIMER_STARTS and label:
+            running = [*(other for other in running if other != label), label]
+        elif made["name"] == "stop_timer":
+            running = [other for other in running if other != label]
+    return running
+
+
+def timer_asked(history: list[dict], lexicon: tuple[set, set] | None = None) -> dict | None:
+    """The time left on a running timer that a refused question names by its label and nothing else of the home
+    ("how's the egg doing", "remaining on the egg?"): the label is the name the conversation gave the timer, so it
+    refers to it as a name does, and a timer's one state to ask about is how long is left. None when the words ask
+    nothing (by their opening words or a question mark), or name no running timer's label, or two, or a thing too."""
+    if len(history) < 3 or history[-1].get("role") != "user":
+        return None
+    typed = content_text(history[-1])
+    if not (asks(typed) or typed.rstrip().endswith("?")):
+        return None
+    said = normalize_request(typed)
+    named = [label for label in _running_timers(history[:-1]) if label and re.search(rf"\b{re.escape(label)}\b", said)]
+    if len(named) != 1 or Vocabulary(lexicon).names_a_thing(re.sub(rf"\b{re.escape(named[0])}\b", " ", said)):
+        return None
+    return {"name": "timer_left", "arguments": {"name": named[0]}}
 
 
 def _self_corrected(said: str) -> str:
@@ -1961,7 +2068,8 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
     a room or an area (added when it had none), a name or a device (its last word, or with "one" its first words).
     None when the assistant's last turn made a call and asked nothing ("Which one: ...?" is a call's answer), the
     answer is no such part, or it is a thing or a place and the refused request (not a question asked back) named
-    none and no reading while the conversation made calls (the weather, a shopping list: the part changes a call)."""
+    none (nor one the home lacks, said back: "I don't know a device called the loft hatch.") and no reading while the
+    conversation made calls (the weather, a shopping list: the part changes a call)."""
     if len(history) < 3 or history[-2].get("role") != "assistant" or history[-3].get("role") != "user" \
             or _assistant_calls(history[-2]) and "?" not in content_text(history[-2]):
         return None
@@ -1976,6 +2084,7 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
     if read is None or read[0] not in ("room", "area", "name", "device"):
         return None
     if "?" not in content_text(history[-2]) and not vocabulary.names_a_thing(before) \
+            and not UNKNOWN_DEVICE_SAID.match(content_text(history[-2])) \
             and not {*SENSOR_KINDS, "humid", "temp"} & set(before.split()) and calls_of_history(history[:-1]):
         return None                      # "and the gallery" after the weather was refused: a part for the calls made
     part = str(read[1]).replace("_", " ") if read[0] in ("room", "area") else match.group("part")

@@ -35,7 +35,7 @@ from assistant.client_tools import TOOL_SLOTS, Decoded, answered, name_words, re
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import (Unplaced, Vocabulary, asks, declined, misread, resolve, standalone, supports,
-                                    timer_meant, unsupported)
+                                    timer_asked, timer_meant, unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
@@ -356,7 +356,7 @@ class EmbeddedGenerator:
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon) \
-                or await self._clause_alone(history, lexicon)
+                or await self._clause_alone(history, lexicon) or self._timer_asked(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
                 call = meant_timer(history, call)
                 calls.append(call)
@@ -414,6 +414,12 @@ class EmbeddedGenerator:
                 found.append(made)
         same = found and all((c.name, c.arguments) == (found[0].name, found[0].arguments) for c in found)
         return found[0] if same else None
+
+    @staticmethod
+    def _timer_asked(history: list[dict], lexicon) -> ToolCall | None:
+        """A refused question that names a running timer by its label asks its time left (conversation.timer_asked)."""
+        call = timer_asked(history, lexicon)
+        return None if call is None else ToolCall(call["name"], call["arguments"], new_call_id())
 
     async def _standalone(self, history: list[dict], lexicon) -> ToolCall | None:
         """The model's call for the self-contained request a follow-up stands for (conversation.standalone), read

@@ -324,6 +324,10 @@ def _said(name: str | None, area: str | None = None) -> str:
 WHICH_ONE_LISTED = "Which one: "
 WHICH_ONE_MEANT = "Which one do you mean, "
 CHOICE_QUESTION = re.compile(rf"^(?:{WHICH_ONE_LISTED}|{WHICH_ONE_MEANT}|Which one, )(?P<choices>.+)\?$")
+# What the assistant says of a thing the home lacks (_find), and how a follow-up reads it back: the reply names a thing,
+# so "the carriage house door then" after it is the request again with that thing
+UNKNOWN_DEVICE = "I don't know a device called the {name}."
+UNKNOWN_DEVICE_SAID = re.compile("^" + re.escape(UNKNOWN_DEVICE).replace(r"\{name\}", "(?P<name>.+)") + "$")
 
 
 def _choice(entities: list[Entity]) -> NoAction:
@@ -814,7 +818,7 @@ class ToolRunner:
             return [], NoAction(f"I don't know an area called the {area}.")
         found = inventory.resolve(None if name is None else str(name), area, components)
         if not found:
-            return [], NoAction(f"I don't know a device called the {_said(name, area)}.")
+            return [], NoAction(UNKNOWN_DEVICE.format(name=_said(name, area)))
         return found, None
 
     def _one(self, name, area, components) -> tuple[Entity | None, NoAction | None]:

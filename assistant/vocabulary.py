@@ -276,6 +276,10 @@ STEP_CARRIERS = ("make", "put", "set", "turn", "bring", "bump", "knock", "push",
 # one"): the words that open it (the normaliser has written "one" as 1), and those that say what was meant
 CORRECTING = ("no", "nope", "nah", "sorry", "oops", "wait", "not that 1", "not that", "wrong 1", "the wrong 1")
 MEANT = ("i meant", "i mean", "i said", "meant", "i wanted", "i asked for")
+# A repair's rejection of the thing a request was taken to be about ("not that one, the bilge pump"): it carries no
+# part of the request, only that the thing acted on was not the one meant
+REJECTING = ("not that 1", "not that", "not this 1", "not this", "wrong 1", "the wrong 1", "that's the wrong 1",
+             "not the right 1", "that's not the 1", "not that 1 either")
 # Verbs that only a timer takes among the things a pronoun may stand for ("scrap it": the newest timer)
 TIMER_VERBS = ("cancel", "scrap", "abort")
 

@@ -540,3 +540,23 @@ def test_a_timer_said_by_its_label_is_the_one_stopped_of_two(assistant):
     reply = ask(assistant, "start a soup timer for twenty minutes", "start a bread timer for forty minutes",
                 "what's the date", "the first timer can stop, the soup's hot")
     assert [(c.name, c.arguments) for c in reply.tool_calls] == [("stop_timer", {"name": "soup"})], reply
+
+
+def test_a_repair_of_the_thing_meant_keeps_the_request(assistant):
+    """ "not that one, the other one" after the arc lamp is the snug's other lamp switched on, and "not that one, the
+    crystal pendant light" is the crystal pendant. On main the rejection's "that one" was read as the arc lamp, and
+    the first was refused ("Sorry, I don't know a device by that name.")."""
+    made_up = InMemoryHome(inventory=made_up_inventory())
+    for repair, meant in [("not that one, the other one", "salt_lamp"),
+                          ("not that one, the crystal pendant light", "crystal_pendant")]:
+        reply = ask(assistant, "turn on the arc lamp", repair, home=made_up)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [("switch_device", {"name": meant, "state": "on"})], \
+            (repair, reply)
+
+
+def test_a_question_naming_a_running_timer_by_its_label_is_answered_by_its_time_left(assistant):
+    """ "pie nearly there?" and "is the pie close?" after a pie timer and a light: on main each was refused ("Sorry, I
+    can't do that yet."); the label names the timer the conversation started, and the question is its time left."""
+    for question in ("pie nearly there?", "is the pie close?"):
+        reply = ask(assistant, "start a pie timer for 40 minutes", "turn on the kitchen light", question)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [("timer_left", {"name": "pie"})], (question, reply)

@@ -5,7 +5,7 @@ import pytest
 
 from assistant import conversation
 from assistant.conversation import (calls_of_history, declined, misread, request_for, resolve, standalone, supports,
-                                    unsupported)
+                                    timer_asked, unsupported)
 from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
@@ -2266,3 +2266,49 @@ def test_a_call_of_no_timer_is_on_the_named_timer_the_request_refers_to():
 def test_a_question_is_told_by_its_opening_words():
     assert conversation.asks("is it cold too") and conversation.asks("erm, how warm is the garage")
     assert not conversation.asks("how about the office") and not conversation.asks("it's dry enough now")
+
+
+def test_a_repair_says_the_users_own_request_again_with_the_thing_meant(lexicon):
+    """A repair corrects the reference, not the request: "the other one" after "turn on the pump" is the other pump
+    (not the other switch of the pond pump's area), and "i meant the strongroom door" repeats the user's "unlock",
+    which the call made of it had misread as opening, past a call on nothing."""
+    pump = [user("turn on the pump"), called("switch_device", name="pond pump", state="on")]
+    assert resolved([*pump, user("no, not that one, the other one")], lexicon) == "turn on the bilge pump"
+    assert resolved([*pump, user("wrong one, the other one please")], lexicon) == "turn on the bilge pump"
+    door = [user("unlock the boathouse door"), called("set_cover", name="boathouse door", action="open"),
+            user("what's the date"), called("get_date")]
+    assert resolved([*door, user("no, i meant the strongroom door")], lexicon) == "unlock the strongroom door"
+
+
+def test_a_repair_replaces_a_thing_of_its_own_sort(lexicon):
+    """The request repaired is the newest whose thing is of the sort of the one meant (its kind in the home, or its
+    word): a lamp for a lamp, past a switch; a thing of no sort acted on repairs nothing."""
+    history = [user("arc lamp 70"), called("set_level", name="arc lamp", percent=70),
+               user("turn on the kiln"), called("switch_device", name="kiln", state="on")]
+    assert resolved([*history, user("nah, i said the salt lamp")], lexicon) == "set the salt lamp to 70 percent"
+    assert resolved([*history, user("i meant the strongroom door")], lexicon) != "turn on the strongroom door"
+
+
+def test_a_repair_names_the_thing_meant_with_its_kinds_word_or_after_a_name_the_home_lacks(lexicon):
+    """The thing meant said with its kind's word after its name ("the crystal pendant light", a light named the
+    crystal pendant) is that name; and after "I don't know a device called the loft hatch.", a thing alone is the
+    request again with it, though the conversation made calls before."""
+    lamp = [user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on")]
+    assert resolved([*lamp, user("not that one, the crystal pendant light")], lexicon) == "turn on the crystal pendant"
+    lacked = [user("what time is it"), called("get_time"), user("open the loft hatch"),
+              {"role": "assistant", "content": "I don't know a device called the loft hatch."}]
+    assert resolved([*lacked, user("the boathouse door then")], lexicon) == "open the boathouse door"
+
+
+def test_a_question_naming_a_running_timer_by_its_label_asks_its_time_left(lexicon):
+    """The label is the timer's name in the conversation: "how's the pie getting on" asks the pie timer's time left;
+    a label of a timer stopped, two labels, a thing of the home beside it, or words that ask nothing do not."""
+    pie = [user("start a pie timer for 40 minutes"), called("start_timer", name="pie", seconds=2400),
+           user("turn on the arc lamp"), called("switch_device", name="arc lamp", state="on")]
+    assert timer_asked([*pie, user("how's the pie getting on")], lexicon) == {"name": "timer_left",
+                                                                             "arguments": {"name": "pie"}}
+    assert timer_asked([*pie, user("pie nearly there?")], lexicon) == {"name": "timer_left", "arguments": {"name": "pie"}}
+    assert timer_asked([*pie, user("the pie can come out soon")], lexicon) is None
+    assert timer_asked([*pie, user("is the pie near the salt lamp?")], lexicon) is None
+    stopped = [*pie, user("stop the pie timer"), called("stop_timer", name="pie")]
+    assert timer_asked([*stopped, user("how's the pie getting on")], lexicon) is None
