@@ -819,8 +819,9 @@ def _repaired(said: str, before: list[dict], calls: Calls, vocabulary: Vocabular
     if match is None:
         return None
     new = match.group("new")
-    read = None if OTHER.match(new) else vocabulary.read(new) or _named_with_its_kind(new, vocabulary)
-    if read is None and not OTHER.match(new) or read is not None and read[0] not in ("name", "device"):
+    other = OTHER.match(new) is not None
+    read = None if other else vocabulary.read(new) or _named_with_its_kind(new, vocabulary)
+    if read is None and not other or read is not None and read[0] not in ("name", "device"):
         return None
     for call, turn in reversed(list(zip(calls, calls.turns))):
         target = target_of(call)

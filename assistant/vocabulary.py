@@ -272,14 +272,16 @@ STEP_CARRIERS = ("make", "put", "set", "turn", "bring", "bump", "knock", "push",
                  "please", "then", "just", "can", "could", "you", "would", "ok", "okay", "even", "still", "again", "much",
                  "lot", "slightly", "somewhat", "now", "on", "right", "actually", "maybe", "try",
                  "another")     # round 22: "bump the heat up another 2" steps from the setting by 2 more
+# The words that reject the thing a request was taken to be about ("not that one, the bilge pump"): they carry no
+# part of the request, only that the thing acted on was not the one meant (the normaliser has written "one" as 1)
+NOT_THAT_ONE = ("not that 1", "not that", "wrong 1", "the wrong 1")
 # A correction of the newest request ("no, the bedroom one", "sorry, i meant the bathroom", "not that one, the hall
-# one"): the words that open it (the normaliser has written "one" as 1), and those that say what was meant
-CORRECTING = ("no", "nope", "nah", "sorry", "oops", "wait", "not that 1", "not that", "wrong 1", "the wrong 1")
+# one"): the words that open it, and those that say what was meant
+CORRECTING = ("no", "nope", "nah", "sorry", "oops", "wait", *NOT_THAT_ONE)
 MEANT = ("i meant", "i mean", "i said", "meant", "i wanted", "i asked for")
-# A repair's rejection of the thing a request was taken to be about ("not that one, the bilge pump"): it carries no
-# part of the request, only that the thing acted on was not the one meant
-REJECTING = ("not that 1", "not that", "not this 1", "not this", "wrong 1", "the wrong 1", "that's the wrong 1",
-             "not the right 1", "that's not the 1", "not that 1 either")
+# A repair's rejection of the thing meant, in more words than a correction opens with
+REJECTING = (*NOT_THAT_ONE, "not this 1", "not this", "that's the wrong 1", "not the right 1", "that's not the 1",
+             "not that 1 either")
 # Verbs that only a timer takes among the things a pronoun may stand for ("scrap it": the newest timer)
 TIMER_VERBS = ("cancel", "scrap", "abort")
 
