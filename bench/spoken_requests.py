@@ -69,7 +69,7 @@ from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_doubts import undoubted_names  # noqa: E402
 from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
 from voice.heard_text import names_run_on, said_words  # noqa: E402
-from voice.heard_values import doubted_numbers, weighed  # noqa: E402
+from voice.heard_values import numbers_to_weigh, weighed  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 from voices import VOICES, phone_band, speak  # noqa: E402
@@ -202,7 +202,7 @@ class Transcripts:
         as the server weighs its finals; cached beside the finals under a key of its own (the final's and
         VALUES_CODE), so that a change to the weighing hears no final again. Only a final with a doubted number
         is weighed; the seconds each weighing took in this run are kept (values_seconds)."""
-        if not doubted_numbers(heard):
+        if not numbers_to_weigh(heard):
             return heard.said_probabilities
         sound = audio()
         key = (voice, band, text, self._ear(stt, names, sound), f"values {self.values_code}")
@@ -374,7 +374,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                                   + (f" -> {hearing.text!r} {hearing.guessed}" if hearing.text != heard else "")
                                   + (f"\n    final: {said_with_doubts(final['words'])}" if nbest > 1 else "")
                                   + (f"\n    said, numbers by value: {said_with_doubts(evidence.said_probabilities)}"
-                                     if nbest > 1 and doubted_numbers(evidence_heard) else "")
+                                     if nbest > 1 and numbers_to_weigh(evidence_heard) else "")
                                   + "".join(f"\n    {ear}: {r[0]}: {r[1]}" for ear, r in results.items()))
                 done += 1
                 if done % 20 == 0 or done == total:

@@ -5,7 +5,7 @@ import pytest
 
 from paused_speech import flite
 from streaming.engines import TranscriptionQueue
-from voice.heard_values import doubted_numbers, weighed, written_forms
+from voice.heard_values import numbers_to_weigh, weighed, written_forms
 from voice.stt import UNSURE_NUMBER, Heard
 from voice.text_turn import TextTurnModel
 from voice.turn_judge import TurnJudge
@@ -37,9 +37,12 @@ def test_the_written_forms_of_one_value():
 def test_only_a_doubted_number_is_weighed():
     heard = Heard("Wake me at 8.20 tomorrow.", (("Wake", 0.9), ("me", 0.9), ("at", 0.9), ("8", 0.8), (".", 0.3),
                                                  ("20", 0.92), ("tomorrow", 0.9), (".", 0.9)))
-    assert doubted_numbers(heard) == []                         # the mark between is doubted, no number is
+    assert numbers_to_weigh(heard) == []                         # the mark between is doubted, no number is
     doubted = Heard(heard.text, tuple((w, 0.4) if w == "20" else (w, p) for w, p in heard.word_probabilities))
-    assert [heard.text[s:e] for s, e, _ in doubted_numbers(doubted)] == ["8.20"]
+    assert [heard.text[s:e] for s, e, _ in numbers_to_weigh(doubted)] == ["8.20"]
+    # a word that is no number doubted too: the question asked for the number guards it, nothing is weighed
+    elsewhere = Heard(heard.text, tuple((w, 0.5) if w == "tomorrow" else (w, p) for w, p in doubted.word_probabilities))
+    assert numbers_to_weigh(elsewhere) == [] and elsewhere.unsure_numbers() == {"20"}
 
 
 def test_a_number_doubted_only_in_how_it_is_written_is_acted_on(stt):

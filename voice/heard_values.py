@@ -8,7 +8,9 @@ voice.stt.UNSURE_NUMBER, as said) is forced through the decoder on the same audi
 the final's prompt, and its value's probability is the sum of the forms' probabilities at that place (the product of
 the form's tokens given the words before it, the same in every form). That sum becomes the number's said probability,
 which every doubt of voice.stt.Heard reads: a value the audio holds in some spelling is no longer doubted, while a
-value it does not hold ("30" for "ninety": "thirty" is no likelier) stays doubted and is asked about.
+value it does not hold ("30" for "ninety": "thirty" is no likelier) stays doubted and is asked about. Only a final
+whose one doubt is its numbers is weighed (numbers_to_weigh): the question asked for a number reads the whole call
+out, and guards every other word Whisper doubted as well.
 
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
@@ -94,9 +96,15 @@ def _said_spans(heard: Heard) -> list[tuple[int, int, float]]:
     return spans
 
 
-def doubted_numbers(heard: Heard) -> list[tuple[int, int, list[str]]]:
+def numbers_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
     """The numbers of written_forms a word of which, a number, Whisper wrote with less than UNSURE_NUMBER
-    probability, said (Heard.unsure_numbers; a doubted mark between two numbers is none)."""
+    probability, said (Heard.unsure_numbers; a doubted mark between two numbers is none); none where it doubted a
+    word that is no number (Heard.doubted_words: marks and the words of a name put in aside). A doubt elsewhere says
+    the audio was hard there, and the call said back for its number is read out whole, so the question guards those
+    words too: "Call the:0.37 timer ends and give it 6:0.54 minutes." for "call a timer eggs" is still asked, as a
+    name heard right keeps its doubt beside a doubted remark (voice.heard_doubts)."""
+    if any(not any(c.isdigit() for c in word) for word in heard.doubted_words()):
+        return []
     words = [(s, e, p) for (s, e, p) in _said_spans(heard) if s >= 0 and any(c.isdigit() for c in heard.text[s:e])]
     return [(start, end, forms) for start, end, forms in written_forms(heard.text)
             if any(s < end and start < e and p < UNSURE_NUMBER for s, e, p in words)]
@@ -104,10 +112,10 @@ def doubted_numbers(heard: Heard) -> list[tuple[int, int, list[str]]]:
 
 def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, ...] = ()) -> Heard:
     """heard with each doubted number's words given its value's probability (said) where that is the higher, from
-    the decoder on the same audio; heard itself where no number is doubted. Weighing never adds a doubt: of "6 30"
-    ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own. The written probabilities, which
-    the turn judges read, stay."""
-    doubted = doubted_numbers(heard)
+    the decoder on the same audio; heard itself where no number is to be weighed (numbers_to_weigh). Weighing never
+    adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own. The
+    written probabilities, which the turn judges read, stay."""
+    doubted = numbers_to_weigh(heard)
     if not doubted:
         return heard
     window = _encoded(stt, audio)
