@@ -86,8 +86,8 @@ class TranscriptionQueue:
         """An URGENT final transcript with its words' probabilities, for a turn that ends before a final made at
         a pause covers it (pushed to talk): the doubts it carries reach the assistant there too, a doubted number's
         weighed by its value (voice.heard_values)."""
-        return await self._queue(URGENT, lambda abandoned: weighed(self.stt, audio, self.stt.hear(audio, names,
-                                                                                                  abandoned), names))
+        return await self._queue(URGENT, lambda abandoned: self._weighed(audio, self.stt.hear(audio, names, abandoned),
+                                                                         names, abandoned))
 
     async def hear(self, audio: np.ndarray, names: tuple[str, ...] = (), patient: bool = False
                    ) -> tuple[Heard, float, float | None, int, PauseEvidence | None]:
@@ -105,8 +105,13 @@ class TranscriptionQueue:
             heard_s = audio.size / self.stt.sample_rate
             evidence = decision.evidence(heard, heard_s) if decision is not None else None
             verdicts = judge.judge(heard, heard_s, TurnDetector.words_done)
-            return weighed(self.stt, audio, heard, names), *verdicts, evidence
+            return self._weighed(audio, heard, names, abandoned), *verdicts, evidence
         return await self._queue(URGENT, job)
+
+    def _weighed(self, audio: np.ndarray, heard: Heard, names: tuple[str, ...], abandoned: Callable[[], bool]) -> Heard:
+        """heard with a doubted number weighed by its value (voice.heard_values), unless nobody waits for it any more:
+        the weighing decodes again, a step the abandoned job skips as it skips the others."""
+        return heard if abandoned() else weighed(self.stt, audio, heard, names)
 
     async def _queue(self, priority: int, job: Callable[[Callable[[], bool]], Any]) -> Any:
         """job(abandoned) on a worker thread; abandoned() turns true when the caller is cancelled, and a job
