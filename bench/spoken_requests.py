@@ -50,6 +50,7 @@ import random
 import statistics
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
@@ -68,6 +69,7 @@ from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_doubts import undoubted_names  # noqa: E402
 from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
 from voice.heard_text import names_run_on, said_words  # noqa: E402
+from voice.heard_values import numbers_to_weigh, weighed  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 from voices import VOICES, phone_band, speak  # noqa: E402
@@ -136,6 +138,7 @@ def recording(voice: str, text: str, cache: Path = CACHE) -> np.ndarray:
     return np.load(path).astype(np.float32) / 32768
 
 
+VALUES_CODE = (ROOT / "voice" / "heard_values.py", ROOT / "assistant" / "spoken_numbers.py")
 RECOGNISER_CODE = (ROOT / "voice" / "stt.py", ROOT / "voice" / "heard_names.py", ROOT / "voice" / "heard_words.py",
                    ROOT / "voice" / "data" / "phrasing_words.txt", ROOT / "voice" / "data" / "request_words.txt")
 
@@ -149,6 +152,8 @@ class Transcripts:
     def __init__(self, path: Path):
         self.path, self.seconds, self.stts = path, {}, {}
         self.code = hashlib.sha1(b"".join(p.read_bytes() for p in RECOGNISER_CODE)).hexdigest()
+        self.values_code = hashlib.sha1(b"".join(p.read_bytes() for p in VALUES_CODE)).hexdigest()[:16]
+        self.values_seconds: list[tuple[float, float]] = []
         self.known = {}
         if path.exists():
             for line in path.read_text().splitlines():
@@ -191,6 +196,23 @@ class Transcripts:
             with self.path.open("a") as out:
                 out.write(json.dumps({"key": key, "heard": self.known[key]}) + "\n")
         return self.known[key]
+
+    def values(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio, heard) -> tuple:
+        """heard's said probabilities with each doubted number given its value's probability (voice.heard_values),
+        as the server weighs its finals; cached beside the finals under a key of its own (the final's and
+        VALUES_CODE), so that a change to the weighing hears no final again. Only a final with a doubted number
+        is weighed; the seconds each weighing took in this run are kept (values_seconds)."""
+        if not numbers_to_weigh(heard):
+            return heard.said_probabilities
+        sound = audio()
+        key = (voice, band, text, self._ear(stt, names, sound), f"values {self.values_code}")
+        if key not in self.known:
+            started, cpu = time.perf_counter(), time.process_time()
+            self.known[key] = [list(w) for w in weighed(stt, sound, heard, names).said_probabilities]
+            self.values_seconds.append((time.perf_counter() - started, time.process_time() - cpu))
+            with self.path.open("a") as out:
+                out.write(json.dumps({"key": key, "heard": self.known[key]}) + "\n")
+        return tuple(map(tuple, self.known[key]))
 
 
 def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: frozenset[str],
@@ -297,9 +319,11 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     without_words += bool(final["text"]) and not final["words"]
                     run_on = names_run_on(said_words(final["text"]), home_names[row["home"]])
                     rescored = hear_names(run_on, home_names[row["home"]])
-                    evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
-                                     said_probabilities=tuple(map(tuple, final["said"])),
-                                     put_in=tuple(final.get("put_in", ())))
+                    evidence_heard = Heard(final["text"], tuple(map(tuple, final["words"])),
+                                           said_probabilities=tuple(map(tuple, final["said"])),
+                                           put_in=tuple(final.get("put_in", ())))
+                    evidence = replace(evidence_heard, said_probabilities=transcripts.values(
+                        stt, voice, band, said, names[row["home"]], audio, evidence_heard))
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
                     doubted = rescored.doubted(evidence.doubted_words())
                     changes = rescored.doubted(undoubted_names(evidence.doubted_change_words(),
@@ -349,6 +373,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     differ.append(f"{row['home']:<10} {voice:<18} {band:<8} {said!r} heard {heard!r}"
                                   + (f" -> {hearing.text!r} {hearing.guessed}" if hearing.text != heard else "")
                                   + (f"\n    final: {said_with_doubts(final['words'])}" if nbest > 1 else "")
+                                  + (f"\n    said, numbers by value: {said_with_doubts(evidence.said_probabilities)}"
+                                     if nbest > 1 and numbers_to_weigh(evidence_heard) else "")
                                   + "".join(f"\n    {ear}: {r[0]}: {r[1]}" for ear, r in results.items()))
                 done += 1
                 if done % 20 == 0 or done == total:
@@ -357,6 +383,12 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
     print(file=sys.stderr)
     table = f"Finals heard in a {window} s window.\n" + report(rows, voices, list(ears), counts, transcripts.seconds,
                                                                 hear_ms)
+    if transcripts.values_seconds:
+        taken = transcripts.values_seconds
+        table += (f"\nDoubted numbers weighed by value (voice/heard_values.py) in {len(taken)} finals heard in this "
+                  f"run: median {1000 * statistics.median(t[0] for t in taken):.0f} ms wall clock, "
+                  f"{1000 * statistics.median(t[1] for t in taken):.0f} ms CPU, {1000 * sum(t[1] for t in taken):.0f} "
+                  f"ms CPU in all.")
     if finals:
         table += (f"\nFinals without word probabilities (nothing of them can be said back): {without_words} of "
                   f"{finals} ({100 * without_words / finals:.1f}%).")

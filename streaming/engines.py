@@ -20,6 +20,7 @@ import numpy as np
 
 from streaming.turns import TurnDetector
 from voice.audio import resample
+from voice.heard_values import weighed
 from voice.smart_turn import SmartTurnModel
 from voice.stt import Heard, WhisperSTT
 from voice.text_turn import TextTurnModel
@@ -83,8 +84,10 @@ class TranscriptionQueue:
 
     async def final(self, audio: np.ndarray, names: tuple[str, ...] = ()) -> Heard:
         """An URGENT final transcript with its words' probabilities, for a turn that ends before a final made at
-        a pause covers it (pushed to talk): the doubts it carries reach the assistant there too."""
-        return await self._queue(URGENT, lambda abandoned: self.stt.hear(audio, names, abandoned))
+        a pause covers it (pushed to talk): the doubts it carries reach the assistant there too, a doubted number's
+        weighed by its value (voice.heard_values)."""
+        return await self._queue(URGENT, lambda abandoned: self._weighed(audio, self.stt.hear(audio, names, abandoned),
+                                                                         names, abandoned))
 
     async def hear(self, audio: np.ndarray, names: tuple[str, ...] = (), patient: bool = False
                    ) -> tuple[Heard, float, float | None, int, PauseEvidence | None]:
@@ -92,15 +95,23 @@ class TranscriptionQueue:
         finished request, and the same if the speaker goes on, as the sound may say (voice.text_turn), with the
         turn judge's second look, its short hold (ms, 0: none; voice.turn_judge), and the pause's evidence for
         the learned decision (voice.turn_decision; None: the thresholds decide). patient: the speaker asked to be
-        cut off less at the cost of later answers (eagerness low), so the judge that also holds decides."""
+        cut off less at the cost of later answers (eagerness low), so the judge that also holds decides. The judges
+        read Whisper's probabilities as written; the transcript handed on has a doubted number weighed by its value
+        (voice.heard_values), as the assistant reads it."""
         judge = self.patient_judge if patient else self.turn_judge
         decision = None if patient else self.decision
         def job(abandoned: Callable[[], bool]) -> tuple[Heard, float, float | None, int, PauseEvidence | None]:
             heard = self.stt.hear(audio, names, abandoned)
             heard_s = audio.size / self.stt.sample_rate
             evidence = decision.evidence(heard, heard_s) if decision is not None else None
-            return heard, *judge.judge(heard, heard_s, TurnDetector.words_done), evidence
+            verdicts = judge.judge(heard, heard_s, TurnDetector.words_done)
+            return self._weighed(audio, heard, names, abandoned), *verdicts, evidence
         return await self._queue(URGENT, job)
+
+    def _weighed(self, audio: np.ndarray, heard: Heard, names: tuple[str, ...], abandoned: Callable[[], bool]) -> Heard:
+        """heard with a doubted number weighed by its value (voice.heard_values), unless nobody waits for it any more:
+        the weighing decodes again, a step the abandoned job skips as it skips the others."""
+        return heard if abandoned() else weighed(self.stt, audio, heard, names)
 
     async def _queue(self, priority: int, job: Callable[[Callable[[], bool]], Any]) -> Any:
         """job(abandoned) on a worker thread; abandoned() turns true when the caller is cancelled, and a job

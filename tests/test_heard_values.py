@@ -1,0 +1,81 @@
+"""A doubted number weighed by its value (voice/heard_values.py): its written forms, and the decoder's verdict on real
+speech (flite), through the server's transcription queue too."""
+import numpy as np
+import pytest
+
+from paused_speech import flite
+from streaming.engines import TranscriptionQueue
+from voice.heard_values import numbers_to_weigh, weighed, written_forms
+from voice.stt import UNSURE_NUMBER, Heard
+from voice.text_turn import TextTurnModel
+from voice.turn_judge import TurnJudge
+
+LEAD, TAIL = np.zeros(4800, np.float32), np.zeros(8000, np.float32)
+
+
+def spoken(text: str, voice: str = "rms") -> np.ndarray:
+    return np.concatenate([LEAD, flite(text, voice), TAIL])
+
+
+def forms(text: str) -> list[list[str]]:
+    return [found for _, _, found in written_forms(text)]
+
+
+def test_the_written_forms_of_one_value():
+    clock = ["6:30", "6.30", "6-30", "6 30", "630", "six thirty"]
+    assert forms("Wake me at 630 please.") == [["630", *[f for f in clock if f != "630"]]]
+    assert forms("Wake me at 6 30. Will you?") == [["6 30", *[f for f in clock if f != "6 30"]]]
+    assert forms("Alarm at 7:05") == [["7:05", "7.05", "7-05", "7 05", "705"]]     # no words for "oh five"
+    assert forms("20 minutes for the bread.") == [["20", "Twenty"]]                 # as the sentence starts
+    assert forms("Timer, 90 seconds.") == [["90", "ninety"]]
+    assert forms("What's 7% of 2400?") == [["2400"]]            # on the hour: a number, not a time
+    # no other form: on the hour with a mark, a sign after, a thousands group, a decimal, an ordinal, past 99
+    assert forms("At 6:00, the lamp at 70%, 1,000 and 3.5 on the 13th, 199 times") == []
+    assert forms("Is it 25:30 or 9:75?") == []                   # no time, and its parts are no whole numbers
+
+
+def test_only_a_doubted_number_is_weighed():
+    heard = Heard("Wake me at 8.20 tomorrow.", (("Wake", 0.9), ("me", 0.9), ("at", 0.9), ("8", 0.8), (".", 0.3),
+                                                 ("20", 0.92), ("tomorrow", 0.9), (".", 0.9)))
+    assert numbers_to_weigh(heard) == []                         # the mark between is doubted, no number is
+    doubted = Heard(heard.text, tuple((w, 0.4) if w == "20" else (w, p) for w, p in heard.word_probabilities))
+    assert [heard.text[s:e] for s, e, _ in numbers_to_weigh(doubted)] == ["8.20"]
+    # a word that is no number doubted too: the question asked for the number guards it, nothing is weighed
+    elsewhere = Heard(heard.text, tuple((w, 0.5) if w == "tomorrow" else (w, p) for w, p in doubted.word_probabilities))
+    assert numbers_to_weigh(elsewhere) == [] and elsewhere.unsure_numbers() == {"20"}
+
+
+def test_a_number_doubted_only_in_how_it_is_written_is_acted_on(stt):
+    """flite's "wake me up at seven forty": Whisper writes "740" at 0.37, its mass shared with "7:40", "7 40" and
+    the rest; the value is sure. The written probability, which the turn judges read, stays."""
+    audio = spoken("wake me up at seven forty")
+    heard = stt.hear(audio)
+    assert heard.text == "Wake me up at 740." and heard.unsure_numbers() == {"740"}, heard
+    sure = weighed(stt, audio, heard)
+    assert sure.unsure_numbers() == frozenset() and dict(sure.said_probabilities)["740"] >= UNSURE_NUMBER
+    assert sure.word_probabilities == heard.word_probabilities and sure.text == heard.text
+    assert weighed(stt, audio, sure) is sure                    # nothing left doubted: nothing decoded
+
+
+def test_a_value_the_audio_does_not_hold_is_still_doubted(stt):
+    """The same audio with another time written at the same doubt: no spelling of "9:40" is in it."""
+    audio = spoken("wake me up at seven forty")
+    heard = stt.hear(audio)
+    other = Heard("Wake me up at 940.", tuple(("940", p) if w == "740" else (w, p)
+                                               for w, p in heard.said_probabilities))
+    assert weighed(stt, audio, other).unsure_numbers() == {"940"}
+
+
+@pytest.fixture(scope="module")
+def queue(stt):
+    return TranscriptionQueue(stt, TurnJudge(TextTurnModel()))
+
+
+async def test_the_servers_finals_weigh_their_numbers(queue):
+    """Both ways a final reaches the assistant (at a pause, and pushed to talk) carry the weighed doubt."""
+    audio = spoken("wake me up at seven forty")
+    at_pause = (await queue.hear(audio))[0]
+    pushed = await queue.final(audio)
+    for heard in (at_pause, pushed):
+        assert heard.text == "Wake me up at 740." and heard.unsure_numbers() == frozenset(), heard
+        assert dict(heard.word_probabilities)["740"] < UNSURE_NUMBER     # as Whisper wrote it

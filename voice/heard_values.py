@@ -1,0 +1,168 @@
+"""A doubted number weighed by its value: the probability of what was said, over every way Whisper writes it.
+
+Whisper's probability of a number is that of its written form against every token, so a clear "six thirty" comes
+out as "630" at 0.05-0.49, its mass shared with "6:30", "6 30" and "six thirty", and "twenty minutes" as "20" at
+0.33-0.54 beside "Twenty". Those are one value, and the assistant reads them alike; a call resting on the number was
+said back for a doubt that was only over the spelling. Here each number of the final that Whisper doubted (under
+voice.stt.UNSURE_NUMBER, as said) is forced through the decoder on the same audio in each of its written forms, with
+the final's prompt, and its value's probability is the sum of the forms' probabilities at that place (the product of
+the form's tokens given the words before it, the same in every form). That sum becomes the number's said probability,
+which every doubt of voice.stt.Heard reads: a value the audio holds in some spelling is no longer doubted, while a
+value it does not hold ("30" for "ninety": "thirty" is no likelier) stays doubted and is asked about. Only a final
+whose one doubt is its numbers is weighed (numbers_to_weigh): the question asked for a number reads the whole call
+out, and guards every other word Whisper doubted as well.
+
+In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
+it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
+number.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import replace
+
+import numpy as np
+
+from assistant.spoken_numbers import TENS, UNITS
+from voice.stt import UNSURE_NUMBER, Heard, WhisperSTT, log_mel
+
+# A clock time as Whisper writes it: "6:30", "6.30", "6-30", "6 30", or run together, "630". One value, the time.
+CLOCK_SEPARATORS = (":", ".", "-", " ", "")
+CLOCK = re.compile(r"(?<![\d.,:-])(\d{1,2})(?:([:.\- ])(\d{2})|(\d{2}))(?![\d%°]|[.,:-]\d)")
+# A whole number on its own (not part of a decimal, a thousands group or a time).
+WHOLE = re.compile(r"(?<![\d.,:-])(\d{1,2})(?![\d%°]|[.,:-]\d)")
+
+
+def _in_letters(number: int) -> str | None:
+    """The number as Whisper spells it in words, 0-99 ("ninety", "twenty two"); None above."""
+    units = {value: word for word, value in UNITS.items()}
+    tens = {}
+    for word, value in TENS.items():
+        tens.setdefault(value, word)
+    if number in units:
+        return units[number]
+    if number < 100 and number // 10 * 10 in tens:
+        return tens[number // 10 * 10] + (f" {units[number % 10]}" if number % 10 else "")
+    return None
+
+
+def written_forms(text: str) -> list[tuple[int, int, list[str]]]:
+    """Each number of text that Whisper may write otherwise for the same words said: (start, end, its forms, as
+    written first). A clock time ("630", "6:30", "6-30", "6 30", "6.30": "six thirty", hours to 24 and minutes
+    from 01 to 59) in each of CLOCK_SEPARATORS and in words (minutes from 10); a whole number to 99 in digits and in
+    words; the first letter as the sentence has it. On the hour a time and a number are said apart ("six o'clock",
+    "six hundred"), so "600" is weighed only as itself (its token runs, _paths)."""
+    found, taken = [], []
+    for match in CLOCK.finditer(text):
+        hour, minutes = int(match[1]), match[3] or match[4]
+        if hour > 24 or int(minutes) > 59 or (minutes == "00" and not match[4]):
+            continue
+        separators = CLOCK_SEPARATORS if minutes != "00" else ("",)
+        forms = [f"{hour}{separator}{minutes}" for separator in separators]
+        words = (_in_letters(hour), _in_letters(int(minutes)) if minutes != "00" and int(minutes) >= 10 else None)
+        if all(words):
+            forms.append(" ".join(words))
+        found.append((match.start(), match.end(), forms))
+        taken.append(range(match.start(), match.end()))
+    for match in WHOLE.finditer(text):
+        if any(match.start() in span for span in taken) or text[match.end():match.end() + 1].isalpha():
+            continue
+        words = _in_letters(int(match[1]))
+        if words:
+            found.append((match.start(), match.end(), [match[1], words]))
+    capital = [(start, end, [_as_written(text, start, form) for form in forms]) for start, end, forms in found]
+    return sorted((start, end, [text[start:end], *(f for f in dict.fromkeys(forms) if f != text[start:end])])
+                  for start, end, forms in capital)
+
+
+def _as_written(text: str, start: int, form: str) -> str:
+    """A form in words capitalised where the sentence starts."""
+    before = text[:start].rstrip()
+    return form[:1].upper() + form[1:] if not before or before[-1] in ".?!" else form
+
+
+def _said_spans(heard: Heard) -> list[tuple[int, int, float]]:
+    """(start, end, probability) in heard.text of each word of its said probabilities ((-1, -1, p) for a word not
+    found there)."""
+    spans, at = [], 0
+    for word, probability in heard.said_probabilities or heard.word_probabilities:
+        start = heard.text.find(word, at) if word else -1
+        if start < 0:
+            spans.append((-1, -1, probability))
+            continue
+        at = start + len(word)
+        spans.append((start, at, probability))
+    return spans
+
+
+def numbers_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
+    """The numbers of written_forms a word of which, a number, Whisper wrote with less than UNSURE_NUMBER
+    probability, said (Heard.unsure_numbers; a doubted mark between two numbers is none); none where it doubted a
+    word that is no number (Heard.doubted_words: marks and the words of a name put in aside). A doubt elsewhere says
+    the audio was hard there, and the call said back for its number is read out whole, so the question guards those
+    words too: "Call the:0.37 timer ends and give it 6:0.54 minutes." for "call a timer eggs" is still asked, as a
+    name heard right keeps its doubt beside a doubted remark (voice.heard_doubts)."""
+    if any(not any(c.isdigit() for c in word) for word in heard.doubted_words()):
+        return []
+    words = [(s, e, p) for (s, e, p) in _said_spans(heard) if s >= 0 and any(c.isdigit() for c in heard.text[s:e])]
+    return [(start, end, forms) for start, end, forms in written_forms(heard.text)
+            if any(s < end and start < e and p < UNSURE_NUMBER for s, e, p in words)]
+
+
+def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, ...] = ()) -> Heard:
+    """heard with each doubted number's words given its value's probability (said) where that is the higher, from
+    the decoder on the same audio; heard itself where no number is to be weighed (numbers_to_weigh). Weighing never
+    adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own. The
+    written probabilities, which the turn judges read, stay."""
+    doubted = numbers_to_weigh(heard)
+    if not doubted:
+        return heard
+    window = _encoded(stt, audio)
+    prompt = stt._forced_prompt(heard.text, names, heard.put_in)
+    values = [(start, end, sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in forms))
+              for start, end, forms in doubted]
+    said = []
+    for (word, probability), (start, end, _) in zip(heard.said_probabilities or heard.word_probabilities,
+                                                     _said_spans(heard)):
+        value = next((v for s, e, v in values if 0 <= start and s <= start and end <= e), None)
+        said.append((word, probability if value is None else max(probability, value)))
+    return replace(heard, said_probabilities=tuple(said))
+
+
+def _encoded(stt: WhisperSTT, audio: np.ndarray):
+    """The final's window as WhisperSTT encodes it (its length, the phone band filled): (encoded, frames)."""
+    import ctranslate2
+
+    audio = np.asarray(audio, dtype=np.float32).reshape(-1)
+    extractor = stt.whisper.feature_extractor
+    seconds = max(stt.final_window_s, math.ceil(audio.size / stt.sample_rate))
+    features = log_mel(extractor, audio, min(seconds, 30) * stt.sample_rate)
+    if stt._band.narrow(audio):
+        features = stt._band.filled(features)
+    encoded = stt.whisper.model.encode(ctranslate2.StorageView.from_array(np.ascontiguousarray(features[None])))
+    return encoded, audio.size // extractor.hop_length
+
+
+def _paths(stt: WhisperSTT, form: str) -> list[list[int]]:
+    """The token runs in which the decoder may write form after a space: the tokenizer's own, and for a clock
+    time run together ("630") the hour and the minutes as tokens of their own (" 6", "30"), as Whisper writes it."""
+    encode = stt._tokenizer.encode
+    runs = [encode(" " + form)]
+    if form.isdigit() and len(form) in (3, 4):
+        runs.append(encode(" " + form[:-2]) + encode(form[-2:]))
+    return [run for index, run in enumerate(runs) if run not in runs[:index]]
+
+
+def _form_probability(stt: WhisperSTT, window, prompt: list[int], text: str, start: int, end: int, form: str) -> float:
+    """The probability that the decoder writes form where text has its number, given the words before it: over the
+    token runs that write it (_paths), the sum of the products of their tokens' probabilities."""
+    before = text[:start].rstrip()
+    head = stt._tokenizer.encode(" " + before) if before else []
+    tail = stt._tokenizer.encode(text[end:]) if text[end:] else []
+    encoded, frames = window
+    total = 0.0
+    for run in _paths(stt, form):
+        probabilities = stt.whisper.model.align(encoded, prompt, [head + run + tail], frames)[0].text_token_probs
+        total += math.prod(probabilities[len(head):len(head) + len(run)])
+    return total
