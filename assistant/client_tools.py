@@ -485,6 +485,9 @@ MENTIONING = frozenset("say says saying".split())
 # source of two alike ("from_currency"); words of a flag's name not said of it ("unread_only", "include_spam").
 DATE_WORDS = frozenset("date day".split())
 SOURCE_WORDS = frozenset("from source origin departure".split())
+# Words before a value that say it is where a thing goes ("Paddington *to* Bristol"): never the source of a tool that
+# takes one and a goal.
+GOAL_CUES = frozenset("to into".split())
 FLAG_FILLERS = frozenset("only is include show".split())
 # Words before the language a message is said in ("say good morning in japanese").
 LANGUAGE_CUES = frozenset("in into".split())
@@ -1541,8 +1544,11 @@ class _Reading:
                 # the parameter's name said before the cue ("the episode called The Heat Dome"), or another's
                 named = {p.name for p in self.tool.parameters if chunk.cue is not None and chunk.first >= 2 and any(
                     same_root(stem(self.words[chunk.first - 2]), stem(w)) for w in name_words(p.name))}
-                # "from" says the source where the tool takes one ("from Dublin to Barcelona": origin, destination)
-                source = 0.0 if chunk.cue != "from" or not sources else 2.0 if parameter in sources else -2.0
+                # "from" says the source where the tool takes one ("from Dublin to Barcelona": origin, destination);
+                # "to" says the goal, which the source takes only where no run is said without a cue ("Paddington to
+                # Bristol", "out of Crewe to Chester": origin Paddington, Crewe)
+                source = 0.0 if not sources else (2.0 if parameter in sources else -2.0) if chunk.cue == "from" else \
+                    -3.0 if chunk.cue in GOAL_CUES and parameter in sources else 0.0
                 return score + source + 2.0 * called(chunk) + \
                     (2.0 if chunk.cue in said or parameter.name in named else -2.0 if named else 0.0) - \
                     (0.75 if chunk.kindred else 0.0) - \

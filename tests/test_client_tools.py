@@ -717,3 +717,29 @@ def test_wordnet_derives_nouns_from_verbs(verb, noun):
 
 def test_a_word_wordnet_has_as_no_verb_derives_nothing():
     assert verb_senses.derived("kitchen") == frozenset()
+
+
+COACH = {"type": "function", "name": "book_coach_seat", "description": "Book a seat on an intercity coach.",
+         "parameters": {"type": "object", "properties": {
+             "origin": {"type": "string", "description": "Departure town"},
+             "destination": {"type": "string", "description": "Arrival town"}},
+             "required": ["origin", "destination"]}}
+RELAY = {"type": "function", "name": "forward_voicemail", "description": "Pass a voicemail on to someone else.",
+         "parameters": {"type": "object", "properties": {
+             "source_mailbox": {"type": "string", "description": "Mailbox the message is in"},
+             "recipient": {"type": "string", "description": "Who gets it"}},
+             "required": ["source_mailbox", "recipient"]}}
+
+
+@pytest.mark.parametrize("text, tools, expected", [
+    # "to" says the goal: the source takes the run said without a cue, or after "out of"
+    ("book a coach seat, Leeds to York Minster", [COACH], ("book_coach_seat", {"origin": "Leeds", "destination": "York Minster"})),
+    ("get me on a coach out of Leeds to York", [COACH], ("book_coach_seat", {"origin": "Leeds", "destination": "York"})),
+    ("forward the voicemail in the office mailbox to Ingrid", [RELAY],
+     ("forward_voicemail", {"source_mailbox": "office", "recipient": "Ingrid"})),
+    # "from" still says the source, and "to" then the goal
+    ("book a coach seat from York to Leeds", [COACH], ("book_coach_seat", {"origin": "York", "destination": "Leeds"})),
+])
+def test_to_says_the_goal_never_the_source(text, tools, expected):
+    call = decode(tools, text)
+    assert call is not None and (call["name"], call["arguments"]) == expected
