@@ -1075,7 +1075,8 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
         or _ambient_asked(bare, calls, vocabulary) or _reading_asked(bare, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
-        or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
+        or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare),
+                       [_heater_level(call, vocabulary) for call in calls], acted and _heater_level(acted, vocabulary)) \
         or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
 
@@ -1168,6 +1169,17 @@ def _newest_fitting(said: str, calls: Calls, vocabulary: Vocabulary, before: lis
             and isinstance(timer["arguments"].get("seconds"), (int, float)):
         return request_for(_with(timer, "seconds", float(match.group("new")) * _unit_of(timer["arguments"]["seconds"])))
     return None
+
+
+def _heater_level(call: dict, vocabulary: Vocabulary) -> dict:
+    """A level set on a heater (a climate of the user's home, or a heater's word) is its temperature, as the reply
+    said it ("set the snug stove to 20": "Okay, the snug stove is set to 20 degrees."); any other call as it is."""
+    name = str(call["arguments"].get("name", "")).replace("_", " ")
+    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None
+    if call["name"] != "set_level" or not heater or not isinstance(call["arguments"].get("percent"), (int, float)):
+        return call
+    return {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"],
+                                                    "degrees": call["arguments"]["percent"]}}
 
 
 def _setting_read(call: dict, reply: dict, vocabulary: Vocabulary) -> dict:
