@@ -1075,7 +1075,8 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
         or _ambient_asked(bare, calls, vocabulary) or _reading_asked(bare, calls) \
         or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
-        or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare), calls, acted) \
+        or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare),
+                       [_heater_level(call, vocabulary) for call in calls], acted and _heater_level(acted, vocabulary)) \
         or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
 
@@ -1168,6 +1169,17 @@ def _newest_fitting(said: str, calls: Calls, vocabulary: Vocabulary, before: lis
             and isinstance(timer["arguments"].get("seconds"), (int, float)):
         return request_for(_with(timer, "seconds", float(match.group("new")) * _unit_of(timer["arguments"]["seconds"])))
     return None
+
+
+def _heater_level(call: dict, vocabulary: Vocabulary) -> dict:
+    """A level set on a heater (a climate of the user's home, or a heater's word) is its temperature, as the reply
+    said it ("set the snug stove to 20": "Okay, the snug stove is set to 20 degrees."); any other call as it is."""
+    name = str(call["arguments"].get("name", "")).replace("_", " ")
+    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None
+    if call["name"] != "set_level" or not heater or not isinstance(call["arguments"].get("percent"), (int, float)):
+        return call
+    return {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"],
+                                                    "degrees": call["arguments"]["percent"]}}
 
 
 def _setting_read(call: dict, reply: dict, vocabulary: Vocabulary) -> dict:
@@ -1270,9 +1282,17 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
     thing acted on, when it is a light or a thermostat; a step of nothing that fits is no request made up."""
     amount = re.search(r"\b(?:(?P<n>\d+(?:\.\d+)?)|a|an) (?P<unit>degrees?|percent)\b", said)
     words = (said[:amount.start()] + said[amount.end():] if amount else said).split()
+    named = _shortened_name(words, calls)
+    if named is not None:                 # "panel up 2", "crank the heat up a degree": the thing, and a verb before it
+        start, end, calls = named
+        verb = start == 1 and not asks(said) and words[0] not in (*STEP_WAYS["up"], *STEP_WAYS["down"])
+        words = words[1 if verb else 0:start] + words[end:]
+        acted = calls[-1]
     ways = {way for way, said_so in STEP_WAYS.items() for word in words if word in said_so}
     number = [word for word in words if re.fullmatch(r"\d+(?:\.\d+)?", word)]
-    rest = [word for word in words if word not in (*STEP_WAYS["up"], *STEP_WAYS["down"], *STEP_CARRIERS, *number)]
+    to_value = bool(number) and f"to {number[0]}" in " ".join(words)       # "down a notch to 19": the value itself
+    rest = [word for word in words
+            if word not in (*STEP_WAYS["up"], *STEP_WAYS["down"], *STEP_CARRIERS, *number, *(("to",) if to_value else ()))]
     if len(ways) != 1 or len(number) > 1 or (amount and number):
         return None
     if rest:                              # "turn the radiator down a degree": the thing named, when it was set
@@ -1294,9 +1314,30 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
     now = call["arguments"].get(key)
     if not isinstance(now, (int, float)):
         return None
-    if number and "by" not in words and (n < now if down else n > now) and abs(n - now) < n:
+    if to_value and not (n < now if down else n > now):
+        return None                       # "down to 22" after 20 says no step that way
+    if number and "by" not in words and (n < now if down else n > now) and (to_value or abs(n - now) < n):
         return request_for(_with(call, key, n))      # "warmer, 20" after 17: to 20, not 37; "down 1" after 20: 19
     return request_for(_with(call, key, now + (-n if down else n)))
+
+
+def _shortened_name(words: list[str], calls: list[dict]) -> tuple[int, int, list[dict]] | None:
+    """Where the words name a thing the conversation acted on by part of its name, and the calls on it: a name said
+    short keeps its head or its first words ("the radiator", "panel", "the still room" of the still room heater), and
+    refers to the thing of the conversation it describes before any other of the home. The longest such words; None
+    when there are none."""
+    for size in range(len(words), 0, -1):
+        for start in range(len(words) - size + 1):
+            span = words[start:start + size]
+            if span[0] == "the" or not set(span) - {*STEP_CARRIERS, *STEP_WAYS["up"], *STEP_WAYS["down"]}:
+                continue
+            named = [call for call in calls if _is_named("the " + " ".join(span), call)
+                     or (target := target_of(call)) is not None and not target.timer
+                     and target.words.startswith("the " + " ".join(span) + " ")]
+            if named:
+                begin = start - 1 if start and words[start - 1] == "the" else start
+                return begin, start + size, named
+    return None
 
 
 def _is_named(words: str, call: dict) -> bool:

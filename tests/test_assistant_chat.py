@@ -451,6 +451,16 @@ def test_the_next_heater_is_set_like_the_last(assistant):
     assert reply.text == "Okay, the radiant panel is set to 21 degrees."
 
 
+def test_a_step_of_a_heater_said_by_part_of_its_name_steps_its_setting(assistant):
+    """ "stove up 2" and "warm the snug up a degree" after the snug stove was set to 20 and a timer started: on main
+    each was refused ("Sorry, I didn't catch that."); the words are part of the stove's name, and the step is from
+    the setting the conversation made for it."""
+    for step, degrees in (("stove up 2", 22), ("warm the snug up a degree", 21)):
+        reply = ask(assistant, "set the snug stove to 20", "start a timer for 5 minutes", step,
+                    home=InMemoryHome(inventory=made_up_inventory()))
+        assert reply.text == f"Okay, the snug stove is set to {degrees} degrees.", (step, reply)
+
+
 def test_an_areas_heater_set_by_voice_is_named_once_in_the_reply(assistant):
     """ "the heater in the sewing room, set it to nineteen": the model writes the default home's "Okay, the
     thermostat is set to {result}.", the call is placed in the area, and the reply is the radiant panel's sentence

@@ -2036,6 +2036,22 @@ def test_drop_is_a_step_down_of_the_setting_named():
     assert resolved([*before, user("drop the heating 3 degrees")]) == "set the thermostat to 18 degrees"
 
 
+@pytest.mark.parametrize("follow_up,rewritten", [
+    ("stove up 2", "set the snug stove to 22 degrees"),                  # the head of its name, no article
+    ("warm the snug up a degree", "set the snug stove to 21 degrees"),   # its first words, a verb before them
+    ("stove 2 degrees warmer", "set the snug stove to 22 degrees"),
+    ("panel down a notch to 16", "set the radiant panel to 16 degrees"),  # "to": the value itself
+    ("is the stove up to 20", "is the snug stove up to 20"),             # a question steps nothing
+])
+def test_a_step_of_a_thing_said_by_part_of_its_name_steps_the_setting_made(lexicon, follow_up, rewritten):
+    """A name said short refers to the thing of the conversation it describes, past a timer: the step is from the
+    setting the conversation made for that thing, not the newest."""
+    before = [user("snug stove to 20"), called("set_thermostat", name="snug stove", degrees=20),
+              user("radiant panel to 19"), called("set_thermostat", name="radiant panel", degrees=19),
+              user("timer for 5 minutes"), called("set_timer", seconds=300)]
+    assert resolved([*before, user(follow_up)], lexicon) == rewritten
+
+
 # Round 23 (r23-follow): a unit alone after a temperature was read or a quantity converted
 
 
