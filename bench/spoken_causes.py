@@ -25,7 +25,6 @@ import argparse
 import difflib
 import sys
 from collections import Counter
-from dataclasses import replace
 from pathlib import Path
 
 import jellyfish
@@ -121,8 +120,7 @@ def main(argv: list[str] | None = None) -> int:
                 evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
                                  said_probabilities=tuple(map(tuple, final["said"])),
                                  put_in=tuple(final.get("put_in", ())))
-                evidence = replace(evidence, said_probabilities=transcripts.values(stt, voice, band, said, names, audio,
-                                                                                   evidence))
+                evidence = transcripts.weighed(stt, voice, band, said, names, audio, evidence)
                 doubts = dict(doubted=hearing.doubted(evidence.doubted_words()),
                               doubted_change=hearing.doubted(undoubted_names(evidence.doubted_change_words(),
                                                                              evidence.doubted_words(), run_on, home_names)))

@@ -197,13 +197,13 @@ class Transcripts:
                 out.write(json.dumps({"key": key, "heard": self.known[key]}) + "\n")
         return self.known[key]
 
-    def values(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio, heard) -> tuple:
-        """heard's said probabilities with each doubted number given its value's probability (voice.heard_values),
-        as the server weighs its finals; cached beside the finals under a key of its own (the final's and
+    def weighed(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio, heard: Heard) -> Heard:
+        """heard with each doubted number given its value's probability (voice.heard_values), as the server weighs
+        its finals; cached beside the finals under a key of its own (the final's and
         VALUES_CODE), so that a change to the weighing hears no final again. Only a final with a doubted number
         is weighed; the seconds each weighing took in this run are kept (values_seconds)."""
         if not numbers_to_weigh(heard):
-            return heard.said_probabilities
+            return heard
         sound = audio()
         key = (voice, band, text, self._ear(stt, names, sound), f"values {self.values_code}")
         if key not in self.known:
@@ -212,7 +212,7 @@ class Transcripts:
             self.values_seconds.append((time.perf_counter() - started, time.process_time() - cpu))
             with self.path.open("a") as out:
                 out.write(json.dumps({"key": key, "heard": self.known[key]}) + "\n")
-        return tuple(map(tuple, self.known[key]))
+        return replace(heard, said_probabilities=tuple(map(tuple, self.known[key])))
 
 
 def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: frozenset[str],
@@ -322,8 +322,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     evidence_heard = Heard(final["text"], tuple(map(tuple, final["words"])),
                                            said_probabilities=tuple(map(tuple, final["said"])),
                                            put_in=tuple(final.get("put_in", ())))
-                    evidence = replace(evidence_heard, said_probabilities=transcripts.values(
-                        stt, voice, band, said, names[row["home"]], audio, evidence_heard))
+                    evidence = transcripts.weighed(stt, voice, band, said, names[row["home"]], audio, evidence_heard)
                     unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
                     doubted = rescored.doubted(evidence.doubted_words())
                     changes = rescored.doubted(undoubted_names(evidence.doubted_change_words(),

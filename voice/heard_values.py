@@ -34,16 +34,17 @@ CLOCK = re.compile(r"(?<![\d.,:-])(\d{1,2})(?:([:.\- ])(\d{2})|(\d{2}))(?![\d%°
 WHOLE = re.compile(r"(?<![\d.,:-])(\d{1,2})(?![\d%°]|[.,:-]\d)")
 
 
+# Each number's word, the first of assistant.spoken_numbers' words for it.
+UNIT_WORDS = {value: word for word, value in reversed(UNITS.items())}
+TEN_WORDS = {value: word for word, value in reversed(TENS.items())}
+
+
 def _in_letters(number: int) -> str | None:
     """The number as Whisper spells it in words, 0-99 ("ninety", "twenty two"); None above."""
-    units = {value: word for word, value in UNITS.items()}
-    tens = {}
-    for word, value in TENS.items():
-        tens.setdefault(value, word)
-    if number in units:
-        return units[number]
-    if number < 100 and number // 10 * 10 in tens:
-        return tens[number // 10 * 10] + (f" {units[number % 10]}" if number % 10 else "")
+    if number in UNIT_WORDS:
+        return UNIT_WORDS[number]
+    if number < 100 and number // 10 * 10 in TEN_WORDS:
+        return TEN_WORDS[number // 10 * 10] + (f" {UNIT_WORDS[number % 10]}" if number % 10 else "")
     return None
 
 
