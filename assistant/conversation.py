@@ -25,13 +25,14 @@ from assistant.tools import CHOICE_QUESTION, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEAN
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
+                                  DEMONSTRATIVES,
                                   DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
                                   GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, HOLDING, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
+                                  READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, RESULT_NOUNS, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
@@ -141,7 +142,7 @@ STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|
 # Arithmetic on the newest calculation's result ("and double that", "take 18 off it", "what's that times 4"): each
 # pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
 _N = r"(?P<n>\d+(?:\.\d+)?)"
-_RESULT = r"(?:answer|result|number)"
+_RESULT = rf"(?:{'|'.join(RESULT_NOUNS)})"
 _THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) (?:earlier |last |previous |first )?{_RESULT}(?: from before| from earlier| you gave me| you gave| you said| before| earlier)*)"
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
@@ -169,6 +170,8 @@ HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
 LIGHT = re.compile(rf"\b(?:{'|'.join(DEVICES['light'])})$")
 # A result said as the answer: the newest calculation's, past other calls
 THE_ANSWER = re.compile(rf"\b{_RESULT}\b")
+# A demonstrative: "that" of a sum's result, past a thing acted on since (which "it" stays with)
+DEMONSTRATIVE = re.compile(rf"\b(?:{'|'.join(DEMONSTRATIVES)})\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
 # said, the argument it steps, and the words for each way.
 # ("1 more degree would be nice": "more" before the unit says up, and a step said as welcome asks for it)
@@ -1195,9 +1198,12 @@ def _setting_read(call: dict, reply: dict, vocabulary: Vocabulary) -> dict:
 
 def _on_result(said: str, calls: list[dict]) -> str | None:
     """ "and double that", "take 18 off it": arithmetic on the newest call's result, when it is a calculation;
-    on the newest calculation's when the words say the answer ("take 26 off that answer from before"), or say a
-    multiple or a part of it and no call after it has a number ("and half of that" after a sum, then a speaker
-    switched off; "take 4 off it" after a light switched on is no sum)."""
+    on the newest calculation's when the words name the result ("take 26 off that answer from before", "take 30
+    off that sum"), or no call after it has a number and the words say a multiple or a part of it ("and half of
+    that" after a sum, then a speaker switched off) or point back with "that" ("now multiply that by 3" after a
+    sum, then a fan switched on). Arithmetic needs a number, and of what the conversation talked about only the
+    result is one; "that" reaches past the thing in focus as "it" does not ("take 4 off it" after a light switched
+    on is no sum)."""
     found = next(((match, request) for pattern, request in ON_THE_RESULT if (match := pattern.match(said))), None)
     last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k]["name"] == "calculate"), None)
     if found is None or last is None:
@@ -1205,7 +1211,9 @@ def _on_result(said: str, calls: list[dict]) -> str | None:
     match, request = found
     numbers_after = any(isinstance(value, (int, float)) and not isinstance(value, bool)
                         for later in calls[last + 1:] for value in later["arguments"].values())
-    if last != len(calls) - 1 and not THE_ANSWER.search(said) and (match.groupdict() or numbers_after):
+    pointed_back = DEMONSTRATIVE.search(said) is not None
+    if last != len(calls) - 1 and not THE_ANSWER.search(said) \
+            and (match.groupdict() and not pointed_back or numbers_after):
         return None
     result = _result(calls[last])
     return request.format(x=result, **match.groupdict()) if result is not None else None

@@ -425,6 +425,12 @@ SAID_VALUE = ("that temperature", "the same temperature", "that same temperature
               "that value")
 # Words that say the result of the conversation's newest sum as a number ("a timer for that many seconds")
 SAID_RESULT = ("that many", "that number of")
+# Nouns that name a calculation's result ("take 30 off that sum", "double the answer"): said, they pick the result
+# past calls on other things
+RESULT_NOUNS = ("answer", "result", "number", "sum", "total")
+# A demonstrative that points back past the thing in focus ("multiply that by 3" after a sum, then a fan switched
+# on); "it" stays with the thing acted on last ("take 4 off it" after a light is no sum)
+DEMONSTRATIVES = ("that",)
 # A place said as the one the conversation was just in ("the tv in that same room", "the fan up there")
 SAID_PLACE = ("in there", "out there", "up there", "down there", "over there", "in that room", "in the same room",
               "in that same room", "in that 1", "in the same 1")

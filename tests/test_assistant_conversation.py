@@ -476,6 +476,26 @@ def test_arithmetic_on_a_result_needs_a_calculation_last():
     assert "144" not in (resolved(history) or "")
 
 
+FAN_ON = (user("switch the bedroom fan on"), called("set_device", device="fan", room="bedroom", state="on"))
+TIMER_SET = (user("timer for 5 minutes"), called("set_timer", seconds=300))
+
+
+@pytest.mark.parametrize("between, follow_up, rewritten", [
+    # "that" points back past the fan, which has no number; "it" stays with the fan
+    (FAN_ON, "now multiply that by 4", "what is 144 times 4"),
+    (FAN_ON, "and add 10 to that", "what is 144 plus 10"),
+    (FAN_ON, "take 4 off it", None),
+    # a noun naming the result picks it even past a number of its own (the timer's length)
+    (TIMER_SET, "knock 20 off that total", "what is 144 minus 20"),
+    (FAN_ON, "subtract 44 from the sum", "what is 144 minus 44"),
+    # "that" after a number of a thing acted on since may be either: no sum is guessed
+    (TIMER_SET, "now multiply that by 4", None),
+])
+def test_that_points_back_to_a_result_past_a_thing_acted_on(between, follow_up, rewritten):
+    out = resolved([*CALCULATED, *between, user(follow_up)])
+    assert out == rewritten if rewritten else "144" not in (out or "")
+
+
 @pytest.mark.parametrize("before, follow_up, rewritten", [
     ((user("set the thermostat to 20"), called("set_thermostat", degrees=20)), "2 degrees warmer",
      "set the thermostat to 22 degrees"),
