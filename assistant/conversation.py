@@ -25,7 +25,7 @@ from assistant.tools import CHOICE_QUESTION, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEAN
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
-                                  DEMONSTRATIVES,
+                                  DEMONSTRATIVES, OPERATIONS_OF_ONE, OPERATIONS_OF_TWO,
                                   DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
                                   GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, HOLDING, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
@@ -172,6 +172,13 @@ LIGHT = re.compile(rf"\b(?:{'|'.join(DEVICES['light'])})$")
 THE_ANSWER = re.compile(rf"\b{_RESULT}\b")
 # A demonstrative: "that" of a sum's result, past a thing acted on since (which "it" stays with)
 DEMONSTRATIVE = re.compile(rf"\b(?:{'|'.join(DEMONSTRATIVES)})\b")
+# and said as a result where a request asks a sum or a conversion ("double that", "convert that to ounces", "add 6 to
+# the total"); not "that's" (a remark), "that one" (a thing) nor "that many" (a result said as a count, _value_said's)
+RESULT_POINTED = re.compile(rf"\b(?!(?:{'|'.join(SAID_RESULT)})\b)"
+                            rf"(?:(?:the|that|this|your) {_RESULT}|(?:{'|'.join(DEMONSTRATIVES)})(?!')(?! 1\b))\b")
+OPERATION_OF_ONE = re.compile(rf"\b(?:{'|'.join(OPERATIONS_OF_ONE)})\b")
+OPERATION_OF_TWO = re.compile(rf"\b(?:{'|'.join(OPERATIONS_OF_TWO)})\b")
+UNIT_SAID = re.compile(rf"\b(?:{_UNIT_SAID})\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
 # said, the argument it steps, and the words for each way.
 # ("1 more degree would be nice": "more" before the unit says up, and a step said as welcome asks for it)
@@ -1076,7 +1083,7 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary, before) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
         or _ambient_asked(bare, calls, vocabulary) or _reading_asked(bare, calls) \
-        or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
+        or _on_result(bare, calls) or _result_pointed_at(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare),
                        [_heater_level(call, vocabulary) for call in calls], acted and _heater_level(acted, vocabulary)) \
@@ -1211,12 +1218,42 @@ def _on_result(said: str, calls: list[dict]) -> str | None:
     match, request = found
     numbers_after = any(isinstance(value, (int, float)) and not isinstance(value, bool)
                         for later in calls[last + 1:] for value in later["arguments"].values())
-    pointed_back = DEMONSTRATIVE.search(said) is not None
+    pointed_back = DEMONSTRATIVE.search(said) is not None and not _valued_since(calls, last)
     if last != len(calls) - 1 and not THE_ANSWER.search(said) \
             and (match.groupdict() and not pointed_back or numbers_after):
         return None
     result = _result(calls[last])
     return request.format(x=result, **match.groupdict()) if result is not None else None
+
+
+def _result_pointed_at(said: str, calls: list[dict]) -> str | None:
+    """ "what do you get if you double that", "convert that to ounces": "that" (or a noun naming the result) where the
+    words ask a sum or a conversion stands for the newest result, past calls on things: a sum needs a number and a
+    conversion a quantity, and of what the conversation talked about only a result is one. A sum's result is put in
+    its place; a conversion is made again to the unit said, of its group. None when no result is pointed at, a call
+    since has a number of its own (then "that" may be either), or the words ask neither."""
+    pointed = RESULT_POINTED.search(said)
+    last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k]["name"] in ("calculate", "convert")), None)
+    if pointed is None or last is None or _valued_since(calls, last):
+        return None
+    call, rest = calls[last], said[:pointed.start()] + said[pointed.end():]
+    if call["name"] == "convert":
+        group = UNIT_FACTORS.get(call["arguments"].get("from"), ("",))[0]
+        units = {unit for unit, saids in UNIT_WORDS.items() for word in UNIT_SAID.findall(rest) if word in saids
+                 and UNIT_FACTORS.get(unit, ("",))[0] == group and unit != call["arguments"].get("from")}
+        return request_for(_with(call, "to", units.pop())) if len(units) == 1 else None
+    result = _result(call)
+    if result is None or not (OPERATION_OF_ONE.search(rest) or OPERATION_OF_TWO.search(rest) and NUMBER_SAID.search(rest)):
+        return None
+    return said[:pointed.start()] + result + said[pointed.end():]
+
+
+def _valued_since(calls: list[dict], k: int) -> bool:
+    """A call after the k-th has a value "that" may point at as well: a number of its own (a timer's length, a level)
+    or an answer (a reading, the time, another sum)."""
+    return any(isinstance(value, (int, float)) and not isinstance(value, bool)
+               for later in calls[k + 1:] for value in later["arguments"].values()) \
+        or any(later["name"] in NOT_CHANGES or later["name"] not in SKILLS for later in calls[k + 1:])
 
 
 def _result(call: dict) -> str | None:
