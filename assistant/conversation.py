@@ -1231,7 +1231,7 @@ def _result_pointed_at(said: str, calls: list[dict]) -> str | None:
     words ask a sum or a conversion stands for the newest result, past calls on things: a sum needs a number and a
     conversion a quantity, and of what the conversation talked about only a result is one. A sum's result is put in
     its place; a conversion is made again to the unit said, of its group. None when no result is pointed at, a call
-    since has a number of its own (then "that" may be either), or the words ask neither."""
+    since has a value of its own (then "that" may be either, _valued_since), or the words ask neither."""
     pointed = RESULT_POINTED.search(said)
     last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k]["name"] in ("calculate", "convert")), None)
     if pointed is None or last is None or _valued_since(calls, last):
