@@ -25,13 +25,14 @@ from assistant.tools import CHOICE_QUESTION, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEAN
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
+                                  DEMONSTRATIVES, OPERATIONS_OF_ONE, OPERATIONS_OF_TWO,
                                   DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
                                   GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, HOLDING, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
                                   MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
-                                  READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
+                                  READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, RESULT_NOUNS, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
@@ -141,7 +142,7 @@ STEP_AGAIN = re.compile(r"^(?:(?:a bit|a little|bit|little|just a bit|some|even|
 # Arithmetic on the newest calculation's result ("and double that", "take 18 off it", "what's that times 4"): each
 # pattern with the request it stands for, {x} the result as it was said, {n} the number the follow-up says.
 _N = r"(?P<n>\d+(?:\.\d+)?)"
-_RESULT = r"(?:answer|result|number)"
+_RESULT = rf"(?:{'|'.join(RESULT_NOUNS)})"
 _THAT = rf"(?:that|it|this|(?:the|that|this|your|the last) (?:earlier |last |previous |first )?{_RESULT}(?: from before| from earlier| you gave me| you gave| you said| before| earlier)*)"
 ON_THE_RESULT = [(re.compile(pattern), request) for pattern, request in (
     (rf"^(?:double|twice) {_THAT}$|^{_THAT} doubled$", "what is {x} times 2"),
@@ -169,6 +170,15 @@ HEATER = re.compile(rf"\b(?:{'|'.join(DEVICES['heater'])})$")
 LIGHT = re.compile(rf"\b(?:{'|'.join(DEVICES['light'])})$")
 # A result said as the answer: the newest calculation's, past other calls
 THE_ANSWER = re.compile(rf"\b{_RESULT}\b")
+# A demonstrative: "that" of a sum's result, past a thing acted on since (which "it" stays with)
+DEMONSTRATIVE = re.compile(rf"\b(?:{'|'.join(DEMONSTRATIVES)})\b")
+# and said as a result where a request asks a sum or a conversion ("double that", "convert that to ounces", "add 6 to
+# the total"); not "that's" (a remark), "that one" (a thing) nor "that many" (a result said as a count, _value_said's)
+RESULT_POINTED = re.compile(rf"\b(?!(?:{'|'.join(SAID_RESULT)})\b)"
+                            rf"(?:(?:the|that|this|your) {_RESULT}|(?:{'|'.join(DEMONSTRATIVES)})(?!')(?! 1\b))\b")
+OPERATION_OF_ONE = re.compile(rf"\b(?:{'|'.join(OPERATIONS_OF_ONE)})\b")
+OPERATION_OF_TWO = re.compile(rf"\b(?:{'|'.join(OPERATIONS_OF_TWO)})\b")
+UNIT_SAID = re.compile(rf"\b(?:{_UNIT_SAID})\b")
 # A step from the newest setting ("a degree higher than that", "2 degrees warmer", "10 percent brighter"): the unit
 # said, the argument it steps, and the words for each way.
 # ("1 more degree would be nice": "more" before the unit says up, and a step said as welcome asks for it)
@@ -1073,7 +1083,7 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary, before) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
         or _ambient_asked(bare, calls, vocabulary) or _reading_asked(bare, calls) \
-        or _on_result(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
+        or _on_result(bare, calls) or _result_pointed_at(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare),
                        [_heater_level(call, vocabulary) for call in calls], acted and _heater_level(acted, vocabulary)) \
@@ -1195,9 +1205,12 @@ def _setting_read(call: dict, reply: dict, vocabulary: Vocabulary) -> dict:
 
 def _on_result(said: str, calls: list[dict]) -> str | None:
     """ "and double that", "take 18 off it": arithmetic on the newest call's result, when it is a calculation;
-    on the newest calculation's when the words say the answer ("take 26 off that answer from before"), or say a
-    multiple or a part of it and no call after it has a number ("and half of that" after a sum, then a speaker
-    switched off; "take 4 off it" after a light switched on is no sum)."""
+    on the newest calculation's when the words name the result ("take 26 off that answer from before", "take 30
+    off that sum"), or no call after it has a number and the words say a multiple or a part of it ("and half of
+    that" after a sum, then a speaker switched off) or point back with "that" ("now multiply that by 3" after a
+    sum, then a fan switched on). Arithmetic needs a number, and of what the conversation talked about only the
+    result is one; "that" reaches past the thing in focus as "it" does not ("take 4 off it" after a light switched
+    on is no sum)."""
     found = next(((match, request) for pattern, request in ON_THE_RESULT if (match := pattern.match(said))), None)
     last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k]["name"] == "calculate"), None)
     if found is None or last is None:
@@ -1205,10 +1218,42 @@ def _on_result(said: str, calls: list[dict]) -> str | None:
     match, request = found
     numbers_after = any(isinstance(value, (int, float)) and not isinstance(value, bool)
                         for later in calls[last + 1:] for value in later["arguments"].values())
-    if last != len(calls) - 1 and not THE_ANSWER.search(said) and (match.groupdict() or numbers_after):
+    pointed_back = DEMONSTRATIVE.search(said) is not None and not _valued_since(calls, last)
+    if last != len(calls) - 1 and not THE_ANSWER.search(said) \
+            and (match.groupdict() and not pointed_back or numbers_after):
         return None
     result = _result(calls[last])
     return request.format(x=result, **match.groupdict()) if result is not None else None
+
+
+def _result_pointed_at(said: str, calls: list[dict]) -> str | None:
+    """ "what do you get if you double that", "convert that to ounces": "that" (or a noun naming the result) where the
+    words ask a sum or a conversion stands for the newest result, past calls on things: a sum needs a number and a
+    conversion a quantity, and of what the conversation talked about only a result is one. A sum's result is put in
+    its place; a conversion is made again to the unit said, of its group. None when no result is pointed at, a call
+    since has a value of its own (then "that" may be either, _valued_since), or the words ask neither."""
+    pointed = RESULT_POINTED.search(said)
+    last = next((k for k in range(len(calls) - 1, -1, -1) if calls[k]["name"] in ("calculate", "convert")), None)
+    if pointed is None or last is None or _valued_since(calls, last):
+        return None
+    call, rest = calls[last], said[:pointed.start()] + said[pointed.end():]
+    if call["name"] == "convert":
+        group = UNIT_FACTORS.get(call["arguments"].get("from"), ("",))[0]
+        units = {unit for unit, saids in UNIT_WORDS.items() for word in UNIT_SAID.findall(rest) if word in saids
+                 and UNIT_FACTORS.get(unit, ("",))[0] == group and unit != call["arguments"].get("from")}
+        return request_for(_with(call, "to", units.pop())) if len(units) == 1 else None
+    result = _result(call)
+    if result is None or not (OPERATION_OF_ONE.search(rest) or OPERATION_OF_TWO.search(rest) and NUMBER_SAID.search(rest)):
+        return None
+    return said[:pointed.start()] + result + said[pointed.end():]
+
+
+def _valued_since(calls: list[dict], k: int) -> bool:
+    """A call after the k-th has a value "that" may point at as well: a number of its own (a timer's length, a level)
+    or an answer (a reading, the time, another sum)."""
+    return any(isinstance(value, (int, float)) and not isinstance(value, bool)
+               for later in calls[k + 1:] for value in later["arguments"].values()) \
+        or any(later["name"] in NOT_CHANGES or later["name"] not in SKILLS for later in calls[k + 1:])
 
 
 def _result(call: dict) -> str | None:

@@ -425,6 +425,17 @@ SAID_VALUE = ("that temperature", "the same temperature", "that same temperature
               "that value")
 # Words that say the result of the conversation's newest sum as a number ("a timer for that many seconds")
 SAID_RESULT = ("that many", "that number of")
+# Nouns that name a calculation's result ("take 30 off that sum", "double the answer"): said, they pick the result
+# past calls on other things
+RESULT_NOUNS = ("answer", "result", "number", "sum", "total")
+# A demonstrative that points back past the thing in focus ("multiply that by 3" after a sum, then a fan switched
+# on); "it" stays with the thing acted on last ("take 4 off it" after a light is no sum)
+DEMONSTRATIVES = ("that",)
+# Words that ask a sum of one number ("double that", "what's that squared") or of it and a number said beside it
+# ("what do you get if you add 6 to that"): a demonstrative among them stands for a number, the newest result
+OPERATIONS_OF_ONE = ("double", "twice", "triple", "treble", "halve", "half", "third", "quarter", "squared", "cubed")
+OPERATIONS_OF_TWO = ("plus", "minus", "times", "multiply", "multiplied", "divide", "divided", "over", "add", "added",
+                     "subtract", "subtracted", "take", "takes", "taken", "deduct", "knock", "less", "split", "share")
 # A place said as the one the conversation was just in ("the tv in that same room", "the fan up there")
 SAID_PLACE = ("in there", "out there", "up there", "down there", "over there", "in that room", "in the same room",
               "in that same room", "in that 1", "in the same 1")

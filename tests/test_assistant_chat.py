@@ -461,6 +461,29 @@ def test_a_step_of_a_heater_said_by_part_of_its_name_steps_its_setting(assistant
         assert reply.text == f"Okay, the snug stove is set to {degrees} degrees.", (step, reply)
 
 
+def test_that_after_a_sum_and_a_device_switched_is_the_sums_result(assistant):
+    """ "now multiply that by 4" and "take 50 off that total" after a sum, then a fan switched on: on main each was
+    refused; arithmetic needs a number, and "that" points back past the fan to the result."""
+    for follow_up, expression in (("now multiply that by 4", "144*4"), ("take 50 off that total", "144-50")):
+        reply = ask(assistant, "what's 12 times 12", "turn on the bedroom fan", follow_up)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [("calculate", {"expression": expression})], \
+            (follow_up, reply)
+
+
+def test_that_where_a_sum_or_a_conversion_is_asked_is_the_newest_result(assistant):
+    """On main "convert that to ounces" converted 2 grams right after 2 pounds were converted to grams, and was refused
+    after a fan was switched on since; "what do you get if you double that" switched the fan on. "that" in words
+    that ask a conversion or a sum stands for the result: the quantity converted, or the sum's number."""
+    for turns, want in (
+            (("how many grams is 2 pounds", "convert that to ounces"), ("convert", {"value": 2, "from": "lb", "to": "oz"})),
+            (("how many grams is 2 pounds", "turn on the bedroom fan", "convert that to ounces"),
+             ("convert", {"value": 2, "from": "lb", "to": "oz"})),
+            (("what's 12 times 12", "turn on the bedroom fan", "what do you get if you double that"),
+             ("calculate", {"expression": "144*2"}))):
+        reply = ask(assistant, *turns)
+        assert [(c.name, c.arguments) for c in reply.tool_calls] == [want], (turns[-1], reply)
+
+
 def test_an_areas_heater_set_by_voice_is_named_once_in_the_reply(assistant):
     """ "the heater in the sewing room, set it to nineteen": the model writes the default home's "Okay, the
     thermostat is set to {result}.", the call is placed in the area, and the reply is the radiant panel's sentence

@@ -1,5 +1,6 @@
 """Conversation state: follow-ups resolved against the calls of the history (assistant.conversation)."""
 import json
+import re
 
 import pytest
 
@@ -474,6 +475,50 @@ def test_arithmetic_on_a_result_needs_a_calculation_last():
     history = [*CALCULATED, user("turn on the kitchen light"),
                called("set_device", device="light", room="kitchen", state="on"), user("take 4 off it")]
     assert "144" not in (resolved(history) or "")
+
+
+FAN_ON = (user("switch the bedroom fan on"), called("set_device", device="fan", room="bedroom", state="on"))
+TIMER_SET = (user("timer for 5 minutes"), called("set_timer", seconds=300))
+
+
+@pytest.mark.parametrize("between, follow_up, rewritten", [
+    # "that" points back past the fan, which has no number; "it" stays with the fan
+    (FAN_ON, "now multiply that by 4", "what is 144 times 4"),
+    (FAN_ON, "and add 10 to that", "what is 144 plus 10"),
+    (FAN_ON, "take 4 off it", None),
+    # a noun naming the result picks it even past a number of its own (the timer's length)
+    (TIMER_SET, "knock 20 off that total", "what is 144 minus 20"),
+    (FAN_ON, "subtract 44 from the sum", "what is 144 minus 44"),
+    # "that" after a number of a thing acted on since may be either: no sum is guessed
+    (TIMER_SET, "now multiply that by 4", None),
+])
+def test_that_points_back_to_a_result_past_a_thing_acted_on(between, follow_up, rewritten):
+    out = resolved([*CALCULATED, *between, user(follow_up)])
+    assert out == rewritten if rewritten else "144" not in (out or "")
+
+
+CONVERTED = (user("how many grams is 2 pounds"), called("convert", value=2, **{"from": "lb", "to": "g"}))
+TIME_ASKED = (user("what time is it"), called("get_time"))
+TEMPERATURE_READ = (user("how warm is the office"), called("read_sensor", kind="temperature", room="office"))
+
+
+@pytest.mark.parametrize("before, follow_up, rewritten", [
+    # a sum asked of "that" in any words: the result in its place
+    ((*CALCULATED, *FAN_ON), "what do you get if you double that", "what do you get if you double 144"),
+    # a conversion of "that": the quantity converted, to the unit said
+    (CONVERTED, "convert that to ounces", "convert 2 pounds to ounces"),
+    ((*CONVERTED, *FAN_ON), "can you put that in ounces", "convert 2 pounds to ounces"),
+    # a unit of another group is no conversion of it; "that one" is a thing
+    ((*CONVERTED, *FAN_ON), "convert that to litres", None),
+    ((*CALCULATED, *FAN_ON), "double that one", None),
+    # an answer since (the time, a reading) is a value "that" may point at as well: no result is guessed
+    ((*CALCULATED, *TIME_ASKED), "now multiply that by 4", None),
+    ((*CALCULATED, *TEMPERATURE_READ), "what do you get if you double that", None),
+    ((*CONVERTED, *TEMPERATURE_READ), "convert that to ounces", None),
+])
+def test_that_where_a_sum_or_a_conversion_is_asked_is_the_newest_result(before, follow_up, rewritten):
+    out = resolved([*before, user(follow_up)])
+    assert out == rewritten if rewritten else not re.search(r"\b(?:144|2 pounds)\b", out or "")
 
 
 @pytest.mark.parametrize("before, follow_up, rewritten", [
