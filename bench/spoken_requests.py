@@ -67,7 +67,7 @@ from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score, snapshot  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_doubts import undoubted_names  # noqa: E402
-from voice.heard_names import best_hypothesis, hear_names, named_words  # noqa: E402
+from voice.heard_names import hear_names, named_words  # noqa: E402
 from voice.heard_text import names_run_on, said_words  # noqa: E402
 from voice.heard_values import numbers_to_weigh, weighed  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
@@ -278,10 +278,31 @@ def grammar_ears() -> dict[str, GrammarEar]:
     return ears
 
 
+def server_ear(transcripts: Transcripts, stt, voice: str, band: str, said: str, names: tuple[str, ...],
+               home_names: tuple[str, ...], audio) -> tuple:
+    """The server's ear on one recording, as streaming.session hands a final on: stt.hear's final (cached), a
+    doubted number weighed by its value, words put back as said, the home's names heard in. (final as cached, the
+    Heard before weighing, the Heard the doubts read, the names heard, (text, guessed, unsure, numbers, doubted,
+    doubted change))."""
+    from voice.stt import Heard
+    final = transcripts.evidence(stt, voice, band, said, names, audio)
+    run_on = names_run_on(said_words(final["text"]), home_names)
+    rescored = hear_names(run_on, home_names)
+    evidence_heard = Heard(final["text"], tuple(map(tuple, final["words"])),
+                           said_probabilities=tuple(map(tuple, final["said"])), put_in=tuple(final.get("put_in", ())))
+    evidence = transcripts.weighed(stt, voice, band, said, names, audio, evidence_heard)
+    doubted = rescored.doubted(evidence.doubted_words())
+    changes = rescored.doubted(undoubted_names(evidence.doubted_change_words(), evidence.doubted_words(), run_on,
+                                               home_names))
+    guessed = {**final.get("guessed", {}), **rescored.guessed}
+    return final, evidence_heard, evidence, rescored, (rescored.text, guessed, evidence.unsure_words(),
+                                                       evidence.unsure_numbers(), doubted, changes)
+
+
 def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: int, larger: str | None,
         grammar: bool, window: int | None, cache: Path = CACHE) -> str:
     from assistant.embedded import EmbeddedGenerator
-    from voice.stt import FINAL_WINDOW_S, Heard, WhisperSTT
+    from voice.stt import FINAL_WINDOW_S, WhisperSTT
 
     cache.mkdir(parents=True, exist_ok=True)
     if fresh:
@@ -289,7 +310,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
     window = window or FINAL_WINDOW_S
     stt = WhisperSTT(final_hypotheses=max(nbest, 1), final_window_s=window)
     assistant = EmbeddedGenerator.load(None)
-    other = WhisperSTT(larger, final_window_s=window) if larger else None
+    other = WhisperSTT(larger, final_hypotheses=max(nbest, 1), final_window_s=window) if larger else None
     second_ears = grammar_ears() if grammar else {}
     transcripts = Transcripts(cache / "transcripts.jsonl")
     names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in HOMES}
@@ -314,22 +335,12 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                 by_ear = {"greedy": (heard, {}, *(frozenset(),) * 4),
                           "greedy, names heard": (hearing.text, hearing.guessed, *(frozenset(),) * 4)}
                 if nbest > 1:       # the server's ear: stt.hear, with the words it was unsure of
-                    final = transcripts.evidence(stt, voice, band, said, names[row["home"]], audio)
+                    final, evidence_heard, evidence, rescored, server = server_ear(
+                        transcripts, stt, voice, band, said, names[row["home"]], home_names[row["home"]], audio)
                     finals += bool(final["text"])
                     without_words += bool(final["text"]) and not final["words"]
-                    run_on = names_run_on(said_words(final["text"]), home_names[row["home"]])
-                    rescored = hear_names(run_on, home_names[row["home"]])
-                    evidence_heard = Heard(final["text"], tuple(map(tuple, final["words"])),
-                                           said_probabilities=tuple(map(tuple, final["said"])),
-                                           put_in=tuple(final.get("put_in", ())))
-                    evidence = transcripts.weighed(stt, voice, band, said, names[row["home"]], audio, evidence_heard)
-                    unsure, numbers = evidence.unsure_words(), evidence.unsure_numbers()
-                    doubted = rescored.doubted(evidence.doubted_words())
-                    changes = rescored.doubted(undoubted_names(evidence.doubted_change_words(),
-                                                               evidence.doubted_words(), run_on, home_names[row["home"]]))
-                    guessed = {**final.get("guessed", {}), **rescored.guessed}
-                    by_ear[f"{nbest}-best rescored, names heard"] = (rescored.text, guessed, unsure, numbers, doubted,
-                                                                     changes)
+                    unsure, numbers, doubted, changes = server[2:]
+                    by_ear[f"{nbest}-best rescored, names heard"] = server
                     if row["home"] in second_ears:
                         if named_words(rescored, names[row["home"]]) and not rescored.guessed:
                             grammar_heard = ""
@@ -345,12 +356,10 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     elif second_ears:
                         by_ear[f"{nbest}-best, names heard, grammar ear"] = (rescored.text, rescored.guessed, unsure,
                                                                               numbers, doubted, changes)
-                if other is not None:
-                    best = best_hypothesis(transcripts.heard(other, voice, band, said, names[row["home"]], audio,
-                                                             max(nbest, 1)), names[row["home"]])
-                    rescored = hear_names(best, names[row["home"]])
-                    by_ear[f"{other.model} {nbest}-best rescored, names heard"] = (rescored.text, rescored.guessed,
-                                                                                   *(frozenset(),) * 4)
+                if other is not None:       # the server's ear with the larger model, as `parley serve --whisper`
+                    larger_final = server_ear(transcripts, other, voice, band, said, names[row["home"]],
+                                              home_names[row["home"]], audio)
+                    by_ear[f"{other.model} {other.final_hypotheses}-best rescored, names heard"] = larger_final[4]
                 results = {}
                 ears.update(dict.fromkeys(by_ear))
                 for ear, (text, guessed, unsure, numbers, doubted, changes) in by_ear.items():
@@ -374,6 +383,9 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                                   + (f"\n    final: {said_with_doubts(final['words'])}" if nbest > 1 else "")
                                   + (f"\n    said, numbers by value: {said_with_doubts(evidence.said_probabilities)}"
                                      if nbest > 1 and numbers_to_weigh(evidence_heard) else "")
+                                  + (f"\n    {other.model} final, said: "
+                                     f"{said_with_doubts(larger_final[2].said_probabilities)}"
+                                     if other is not None else "")
                                   + "".join(f"\n    {ear}: {r[0]}: {r[1]}" for ear, r in results.items()))
                 done += 1
                 if done % 20 == 0 or done == total:
