@@ -1826,6 +1826,17 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
     return support, objects, named, "schema" if broad else None
 
 
+def values_read(call: dict, text: str) -> set[int]:
+    """The request's words a call takes as values, by the same measure for a built-in skill's call and a declared
+    tool's: a word of a string value, or a number where the call takes one ("is BA 286 on time": get_time takes
+    none, lookupFlightStatus "ba" and "286"). Function words are values of neither."""
+    values = {stem(w) for v in call["arguments"].values() if isinstance(v, str) for w in re.findall(r"[\w']+", v)}
+    numeric = any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in call["arguments"].values())
+    words = (w.strip(".,!?;:\"") for w in text.lower().split())
+    return {i for i, word in enumerate(words) if word and word not in FUNCTION_WORDS and
+            (stem(word) in values or numeric and number_value(word) is not None)}
+
+
 def typed(tool: Tool, key: str, value) -> bool:
     """A value of a kind no other words of the request could be: a number, a flag, an enum member, a code."""
     members = next((p.enum for p in tool.parameters if p.name == key), ())
