@@ -574,7 +574,7 @@ def test_a_built_in_reading_stays_unless_the_tools_action_and_its_named_thing_ar
     assert [name for name, _ in calls] == [expected]
 
 
-# round 32: a value said is for the reading that takes it (embedded.takes_over, client_tools.values_read)
+# round 32: a value said is for the reading that takes it (embedded.takes_over, client_tools.words_read)
 TRACK_FLIGHT = {"type": "function", "name": "trackFlight", "description": "Live status of a flight.",
                 "parameters": {"type": "object", "properties": {
                     "flight": {"type": "string", "description": "Flight code"}}, "required": ["flight"]}}
@@ -586,11 +586,12 @@ WORKOUT_TIMER = {"type": "function", "name": "start_workout_timer", "description
 @pytest.mark.parametrize("text, skill, expected", [
     ("flight LH 2034, is it on time", ToolCall("get_time", {}, "c1"), True),        # the time reads no code said
     ("start a 10 minute timer", ToolCall("set_timer", {"seconds": 600}, "c1"), False),    # both read the number
-    ("how long is left on the workout timer", ToolCall("timer_left", {"name": "workout"}, "c1"), False),
+    ("set a timer for 30 minutes", ToolCall("set_timer", {"seconds": 1800}, "c1"), False),   # "timer": the skill's name
     ("what time is it", ToolCall("get_time", {}, "c1"), False),                     # no tool's call is read
 ])
 def test_a_value_the_skills_call_leaves_unread_gives_the_request_to_the_tool_that_reads_it(text, skill, expected):
-    declared = declared_reading(user(text), {"trackFlight": TRACK_FLIGHT, "start_workout_timer": WORKOUT_TIMER})
+    declared = declared_reading(user(text), {"trackFlight": TRACK_FLIGHT, "start_workout_timer": WORKOUT_TIMER,
+                                             "log_workout": WORKOUT})
     assert takes_over(declared, skill, text) is expected
 
 
