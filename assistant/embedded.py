@@ -142,12 +142,12 @@ def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
     own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
     if not ({stem(w) for w in own} - tools_own) & request_stems(request):
         return True
-    # or the tool's complete call takes a value said that the skill's does not read, and the skill's takes none the
-    # tool's does not read: a value said is what the request is about ("is BA 286 on time" with lookupFlightStatus
-    # is no question of the time; "set a timer for 30 minutes" reads "timer" by the skill's name, so stays a timer)
-    tools_values, tools_read = words_read(declared.call, request)
+    # or the skill's call takes no value said and the tool's complete call takes one the skill's does not read: a
+    # value said is what the request is about ("is BA 286 on time" with lookupFlightStatus is no question of the
+    # time; "set an alarm for seven" takes the seven, and stays an alarm)
+    tools_values, _ = words_read(declared.call, request)
     skills_values, skills_read = words_read({"name": call.name, "arguments": call.arguments}, request)
-    return declared.asks is None and bool(tools_values - skills_read) and not skills_values - tools_read
+    return declared.asks is None and not skills_values and bool(tools_values - skills_read)
 
 
 def meant_timer(history: list[dict], call: ToolCall) -> ToolCall:

@@ -578,6 +578,11 @@ def test_a_built_in_reading_stays_unless_the_tools_action_and_its_named_thing_ar
 TRACK_FLIGHT = {"type": "function", "name": "trackFlight", "description": "Live status of a flight.",
                 "parameters": {"type": "object", "properties": {
                     "flight": {"type": "string", "description": "Flight code"}}, "required": ["flight"]}}
+SUNRISE_LAMP = {"type": "function", "name": "sunriseAlarmLamp",
+                "description": "Schedule the bedside lamp to brighten before you wake.",
+                "parameters": {"type": "object", "properties": {"wake_time": {"type": "string"},
+                                                                "fade_minutes": {"type": "integer"}},
+                               "required": ["wake_time"]}}
 WORKOUT_TIMER = {"type": "function", "name": "start_workout_timer", "description": "Start a workout timer.",
                  "parameters": {"type": "object", "properties": {"minutes": {"type": "integer"}},
                                 "required": ["minutes"]}}
@@ -588,10 +593,12 @@ WORKOUT_TIMER = {"type": "function", "name": "start_workout_timer", "description
     ("start a 10 minute timer", ToolCall("set_timer", {"seconds": 600}, "c1"), False),    # both read the number
     ("set a timer for 30 minutes", ToolCall("set_timer", {"seconds": 1800}, "c1"), False),   # "timer": the skill's name
     ("what time is it", ToolCall("get_time", {}, "c1"), False),                     # no tool's call is read
+    ("set an alarm for six tomorrow morning",                                      # the alarm takes the six
+     ToolCall("set_alarm", {"hour": 6, "minute": 0, "period": "am"}, "c1"), False),
 ])
 def test_a_value_the_skills_call_leaves_unread_gives_the_request_to_the_tool_that_reads_it(text, skill, expected):
     declared = declared_reading(user(text), {"trackFlight": TRACK_FLIGHT, "start_workout_timer": WORKOUT_TIMER,
-                                             "log_workout": WORKOUT})
+                                             "log_workout": WORKOUT, "sunriseAlarmLamp": SUNRISE_LAMP})
     assert takes_over(declared, skill, text) is expected
 
 
