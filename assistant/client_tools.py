@@ -1829,8 +1829,8 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
 def words_read(call: dict, text: str) -> tuple[set[int], set[int]]:
     """The request's words a call takes as values, and every word it reads (its values and its name's words), by
     the same measure for a built-in skill's call and a declared tool's: a value is a word of a string value, or a
-    number where the call takes one ("is BA 286 on time": get_time reads "time" and takes no value,
-    lookupFlightStatus takes "ba" and "286"). Function words are read by neither."""
+    number where the call takes one ("flight LH 2034, is it on time": get_time reads "time" and takes no value,
+    trackFlight takes "lh" and "2034"). Function words are read by neither."""
     name = {stem(w) for w in name_words(call["name"])}
     values = {stem(w) for v in call["arguments"].values() if isinstance(v, str) for w in re.findall(r"[\w']+", v)}
     numeric = any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in call["arguments"].values())

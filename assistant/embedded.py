@@ -143,7 +143,7 @@ def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
     if not ({stem(w) for w in own} - tools_own) & request_stems(request):
         return True
     # or the skill's call takes no value said and the tool's complete call takes one the skill's does not read: a
-    # value said is what the request is about ("is BA 286 on time" with lookupFlightStatus is no question of the
+    # value said is what the request is about ("flight LH 2034, is it on time" with trackFlight is no question of the
     # time; "set an alarm for seven" takes the seven, and stays an alarm)
     tools_values, _ = words_read(declared.call, request)
     skills_values, skills_read = words_read({"name": call.name, "arguments": call.arguments}, request)
