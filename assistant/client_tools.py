@@ -1826,6 +1826,25 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
     return support, objects, named, "schema" if broad else None
 
 
+def words_read(call: dict, text: str) -> tuple[set[int], set[int]]:
+    """The request's words a call takes as values, and every word it reads (its values and its name's words), by
+    the same measure for a built-in skill's call and a declared tool's: a value is a word of a string value, or a
+    number where the call takes one ("flight LH 2034, is it on time": get_time reads "time" and takes no value,
+    trackFlight takes "lh" and "2034"). Function words are read by neither."""
+    name = {stem(w) for w in name_words(call["name"])}
+    values = {stem(w) for v in call["arguments"].values() if isinstance(v, str) for w in re.findall(r"[\w']+", v)}
+    numeric = any(isinstance(v, (int, float)) and not isinstance(v, bool) for v in call["arguments"].values())
+    taken, read = set(), set()
+    for i, word in enumerate(w.strip(".,!?;:\"") for w in text.lower().split()):
+        if not word or word in FUNCTION_WORDS:
+            continue
+        if stem(word) in values or numeric and number_value(word) is not None:
+            taken.add(i)
+        if i in taken or any(same_root(stem(word), n) for n in name):
+            read.add(i)
+    return taken, read
+
+
 def typed(tool: Tool, key: str, value) -> bool:
     """A value of a kind no other words of the request could be: a number, a flag, an enum member, a code."""
     members = next((p.enum for p in tool.parameters if p.name == key), ())

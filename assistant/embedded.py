@@ -31,7 +31,8 @@ import torch
 
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, fill_result, model_prompt,
                                      named_move)
-from assistant.client_tools import TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem
+from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem,
+                                    words_read)
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import (Unplaced, Vocabulary, asks, declined, misread, resolve, standalone, supports,
@@ -139,7 +140,14 @@ def takes_over(declared: Decoded | None, call: ToolCall, request: str) -> bool:
            for key, value in call.arguments.items()):
         return False
     own = name_words(call.name)[1:] + [w for v in call.arguments.values() if isinstance(v, str) for w in name_words(v)]
-    return not ({stem(w) for w in own} - tools_own) & request_stems(request)
+    if not ({stem(w) for w in own} - tools_own) & request_stems(request):
+        return True
+    # or the skill's call takes no value said and the tool's complete call takes one the skill's does not read: a
+    # value said is what the request is about ("flight LH 2034, is it on time" with trackFlight is no question of the
+    # time; "set an alarm for seven" takes the seven, and stays an alarm)
+    tools_values, _ = words_read(declared.call, request)
+    skills_values, skills_read = words_read({"name": call.name, "arguments": call.arguments}, request)
+    return declared.asks is None and not skills_values and bool(tools_values - skills_read)
 
 
 def meant_timer(history: list[dict], call: ToolCall) -> ToolCall:

@@ -9,7 +9,8 @@ from assistant.chat_template import model_prompt, reply_target
 from assistant.client_tools import FUNCTION_WORDS, MAX_SHOWN, Tool, decode, name_words, request_stems, stem
 from assistant.corpus import CANT, gen_generated_tool, generate_corpus
 from assistant.generated_tools import NOUNS as GENERATED_NOUNS, VERBS as GENERATED_VERBS
-from assistant.generator import respond_sync
+from assistant.embedded import declared_reading, takes_over
+from assistant.generator import ToolCall, respond_sync
 from assistant.reply import ReplyReader
 from assistant.tools import ToolRunner
 
@@ -571,6 +572,45 @@ def test_a_declared_tool_whose_action_and_thing_are_said_takes_over_a_built_in_r
 def test_a_built_in_reading_stays_unless_the_tools_action_and_its_named_thing_are_said(assistant, text, expected):
     calls, _ = declared_calls(assistant, text, WORKOUT, CAR_CLIMATE)
     assert [name for name, _ in calls] == [expected]
+
+
+# round 32: a value said is for the reading that takes it (embedded.takes_over, client_tools.words_read)
+TRACK_FLIGHT = {"type": "function", "name": "trackFlight", "description": "Live status of a flight.",
+                "parameters": {"type": "object", "properties": {
+                    "flight": {"type": "string", "description": "Flight code"}}, "required": ["flight"]}}
+SUNRISE_LAMP = {"type": "function", "name": "sunriseAlarmLamp",
+                "description": "Schedule the bedside lamp to brighten before you wake.",
+                "parameters": {"type": "object", "properties": {"wake_time": {"type": "string"},
+                                                                "fade_minutes": {"type": "integer"}},
+                               "required": ["wake_time"]}}
+WORKOUT_TIMER = {"type": "function", "name": "start_workout_timer", "description": "Start a workout timer.",
+                 "parameters": {"type": "object", "properties": {"minutes": {"type": "integer"}},
+                                "required": ["minutes"]}}
+
+
+@pytest.mark.parametrize("text, skill, expected", [
+    ("flight LH 2034, is it on time", ToolCall("get_time", {}, "c1"), True),        # the time reads no code said
+    ("start a 10 minute timer", ToolCall("set_timer", {"seconds": 600}, "c1"), False),    # both read the number
+    ("set a timer for 30 minutes", ToolCall("set_timer", {"seconds": 1800}, "c1"), False),   # "timer": the skill's name
+    ("what time is it", ToolCall("get_time", {}, "c1"), False),                     # no tool's call is read
+    ("set an alarm for six tomorrow morning",                                      # the alarm takes the six
+     ToolCall("set_alarm", {"hour": 6, "minute": 0, "period": "am"}, "c1"), False),
+])
+def test_a_value_the_skills_call_leaves_unread_gives_the_request_to_the_tool_that_reads_it(text, skill, expected):
+    declared = declared_reading(user(text), {"trackFlight": TRACK_FLIGHT, "start_workout_timer": WORKOUT_TIMER,
+                                             "log_workout": WORKOUT, "sunriseAlarmLamp": SUNRISE_LAMP})
+    assert takes_over(declared, skill, text) is expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("my dad is on flight AF 990, is it on time", [("trackFlight", {"flight": "AF 990"})]),   # the model: the time
+    ("flight LH 2034, is it on time", [("trackFlight", {"flight": "LH 2034"})]),
+    ("set a timer for 10 minutes", [("set_timer", {"seconds": 600})]),
+    ("what time is it", [("get_time", {})]),
+])
+def test_the_model_and_the_decoder_disagreeing_the_reading_of_the_value_said_answers(assistant, text, expected):
+    calls, _ = declared_calls(assistant, text, TRACK_FLIGHT, WORKOUT_TIMER)
+    assert calls == expected
 
 
 def test_the_client_output_of_a_call_that_took_over_is_the_reply(assistant):
