@@ -104,6 +104,7 @@ class Gateway:
         self.store = store
         self.id = gateway_id or new_id("gw")
         self.held: dict[str, _Held] = {}
+        self._detaching: dict["Session", asyncio.Future] = {}   # sessions whose last state is being written
         self._supervisor: "Supervisor | None" = None
 
     async def start(self, supervisor: "Supervisor") -> None:
@@ -148,21 +149,32 @@ class Gateway:
         self._changed(held)
 
     async def detach(self, session: "Session") -> None:
-        """The session closed: write its last state and let the claim go (timers stay, for whoever comes next)."""
+        """The session closed: write its last state and let the claim go (timers stay, for whoever comes next).
+        A second detach of the same session returns once the first has written and released: a client resuming
+        it reads the store only then (its old socket's handler may have begun the detach while the session ended)."""
+        writing = self._detaching.get(session)
+        if writing is not None:
+            await asyncio.shield(writing)
+            return
         held = self.held.get(session.id)
         if held is None or held.session is not session:
             return
-        del self.held[session.id]       # before any await: a second detach of the same session finds nothing
-        session.on_history_changed = None
-        held.dirty = True
-        await self._save(held)
-        for task in held.tasks:
-            task.cancel()
-        await asyncio.gather(*held.tasks, return_exceptions=True)
+        del self.held[session.id]       # before any await: a second detach of the same session waits on writing
+        writing = self._detaching[session] = asyncio.get_running_loop().create_future()
         try:
-            await self.store.release(session_key(session.id), self.id)
-        except Exception as error:  # noqa: BLE001 - the claim expires by itself
-            log.warning("releasing session %s failed: %s", session.id, error)
+            session.on_history_changed = None
+            held.dirty = True
+            await self._save(held)
+            for task in held.tasks:
+                task.cancel()
+            await asyncio.gather(*held.tasks, return_exceptions=True)
+            try:
+                await self.store.release(session_key(session.id), self.id)
+            except Exception as error:  # noqa: BLE001 - the claim expires by itself
+                log.warning("releasing session %s failed: %s", session.id, error)
+        finally:
+            del self._detaching[session]
+            writing.set_result(None)
 
     def _spawn(self, held: _Held, coro) -> None:
         task = asyncio.create_task(coro)

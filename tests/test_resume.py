@@ -171,3 +171,25 @@ async def test_words_said_before_a_hang_up_mid_turn_are_kept_in_the_conversation
     retrieved = (await client.wait_for("conversation.item.retrieved"))["item"]
     assert retrieved["role"] == "user" and "kitchen light" in json.dumps(retrieved).lower(), retrieved
     await client.close()
+
+
+async def test_a_second_detach_returns_once_the_first_has_stored_the_sessions_last_items(engines, tmp_path):
+    """A client resuming a session still live here and the session's old socket each detach it: whichever comes
+    second returns only once the last items are stored, so the resumed session reads them."""
+    from streaming.gateway import Gateway
+    from streaming.session import Session, SessionConfig
+    from streaming.store import open_store
+
+    gateway = Gateway(open_store(f"sqlite://{tmp_path}/state.db"))
+    session = Session(engines, SessionConfig(turn_detection=None))
+    await session.start()
+    gateway.attach(session, "a principal", gateway.timers_for(session.id))
+    said = [session.add_message("user", f"message {n}") for n in range(3)]
+    first = asyncio.create_task(gateway.detach(session))
+    await asyncio.sleep(0)                       # the first detach has taken the session and is writing
+    await gateway.detach(session)
+    assert first.done()
+    stored = await gateway.store.load_conversation(session.id)
+    assert [item["id"] for item in stored.items][-3:] == said
+    await session.close()
+    await gateway.close()
