@@ -1216,8 +1216,7 @@ def _on_result(said: str, calls: list[dict]) -> str | None:
     if found is None or last is None:
         return None
     match, request = found
-    numbers_after = any(isinstance(value, (int, float)) and not isinstance(value, bool)
-                        for later in calls[last + 1:] for value in later["arguments"].values())
+    numbers_after = _numbers_since(calls, last)
     pointed_back = DEMONSTRATIVE.search(said) is not None and not _valued_since(calls, last)
     if last != len(calls) - 1 and not THE_ANSWER.search(said) \
             and (match.groupdict() and not pointed_back or numbers_after):
@@ -1248,12 +1247,17 @@ def _result_pointed_at(said: str, calls: list[dict]) -> str | None:
     return said[:pointed.start()] + result + said[pointed.end():]
 
 
-def _valued_since(calls: list[dict], k: int) -> bool:
-    """A call after the k-th has a value "that" may point at as well: a number of its own (a timer's length, a level)
-    or an answer (a reading, the time, another sum)."""
+def _numbers_since(calls: list[dict], k: int) -> bool:
+    """A call after the k-th has a number of its own (a timer's length, a level)."""
     return any(isinstance(value, (int, float)) and not isinstance(value, bool)
-               for later in calls[k + 1:] for value in later["arguments"].values()) \
-        or any(later["name"] in NOT_CHANGES or later["name"] not in SKILLS for later in calls[k + 1:])
+               for later in calls[k + 1:] for value in later["arguments"].values())
+
+
+def _valued_since(calls: list[dict], k: int) -> bool:
+    """A call after the k-th has a value "that" may point at as well: a number of its own or an answer (a reading,
+    the time, another sum)."""
+    return _numbers_since(calls, k) or any(later["name"] in NOT_CHANGES or later["name"] not in SKILLS
+                                           for later in calls[k + 1:])
 
 
 def _result(call: dict) -> str | None:

@@ -32,8 +32,8 @@ import jellyfish
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from spoken_requests import (CACHE, FILES, Transcripts, new_home, outcome, phone_band, recording,  # noqa: E402
-                             requests, typed_only)
+from spoken_requests import (CACHE, FILES, Transcripts, cached_heard, new_home, outcome, phone_band,  # noqa: E402
+                             recording, requests, typed_only)
 from voices import VOICES  # noqa: E402
 
 CAUSES = ("typed", "heard right", "nearly right", "name", "number", "other")
@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     from voice.heard_names import hear_names
     from voice.heard_doubts import undoubted_names
     from voice.heard_text import names_run_on, said_words
-    from voice.stt import FINAL_HYPOTHESES, Heard, WhisperSTT
+    from voice.stt import FINAL_HYPOTHESES, WhisperSTT
 
     rows = [r for r in requests(args.sample, args.skip, args.requests or FILES) if not typed_only(r)]
     voices = args.voices.split(",")
@@ -117,10 +117,7 @@ def main(argv: list[str] | None = None) -> int:
                 final = transcripts.evidence(stt, voice, band, said, names, audio)
                 run_on = names_run_on(said_words(final["text"]), home_names)
                 hearing = hear_names(run_on, home_names)
-                evidence = Heard(final["text"], tuple(map(tuple, final["words"])),
-                                 said_probabilities=tuple(map(tuple, final["said"])),
-                                 put_in=tuple(final.get("put_in", ())))
-                evidence = transcripts.weighed(stt, voice, band, said, names, audio, evidence)
+                evidence = transcripts.weighed(stt, voice, band, said, names, audio, cached_heard(final))
                 doubts = dict(doubted=hearing.doubted(evidence.doubted_words()),
                               doubted_change=hearing.doubted(undoubted_names(evidence.doubted_change_words(),
                                                                              evidence.doubted_words(), run_on, home_names)))

@@ -278,18 +278,23 @@ def grammar_ears() -> dict[str, GrammarEar]:
     return ears
 
 
+def cached_heard(final: dict):
+    """The Heard a cached final (Transcripts.evidence) stands for, before any number is weighed."""
+    from voice.stt import Heard
+    return Heard(final["text"], tuple(map(tuple, final["words"])), said_probabilities=tuple(map(tuple, final["said"])),
+                 put_in=tuple(final.get("put_in", ())))
+
+
 def server_ear(transcripts: Transcripts, stt, voice: str, band: str, said: str, names: tuple[str, ...],
                home_names: tuple[str, ...], audio) -> tuple:
     """The server's ear on one recording, as streaming.session hands a final on: stt.hear's final (cached), a
     doubted number weighed by its value, words put back as said, the home's names heard in. (final as cached, the
     Heard before weighing, the Heard the doubts read, the names heard, (text, guessed, unsure, numbers, doubted,
     doubted change))."""
-    from voice.stt import Heard
     final = transcripts.evidence(stt, voice, band, said, names, audio)
     run_on = names_run_on(said_words(final["text"]), home_names)
     rescored = hear_names(run_on, home_names)
-    evidence_heard = Heard(final["text"], tuple(map(tuple, final["words"])),
-                           said_probabilities=tuple(map(tuple, final["said"])), put_in=tuple(final.get("put_in", ())))
+    evidence_heard = cached_heard(final)
     evidence = transcripts.weighed(stt, voice, band, said, names, audio, evidence_heard)
     doubted = rescored.doubted(evidence.doubted_words())
     changes = rescored.doubted(undoubted_names(evidence.doubted_change_words(), evidence.doubted_words(), run_on,
