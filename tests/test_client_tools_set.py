@@ -52,7 +52,8 @@ SETS = {"first": ("heldout_client_tools", 36, 130, 100), "second": ("heldout_cli
         "heldout_seventeenth": ("heldout_client_tools_seventeenth", 32, 110, 70),
         "heldout_eighteenth": ("heldout_client_tools_eighteenth", 32, 110, 70),
         "heldout_twentieth": ("heldout_client_tools_twentieth", 32, 110, 70),
-        "heldout_twentyfirst": ("heldout_client_tools_twentyfirst", 32, 110, 70)}
+        "heldout_twentyfirst": ("heldout_client_tools_twentyfirst", 32, 110, 70),
+        "heldout_twentysecond": ("heldout_client_tools_twentysecond", 32, 110, 70)}
 # The sets each later set's tool names must differ from: the fifth and seventh, development sets, are compared
 # with the read sets only, so that writing them needed nothing of the blind fourth and sixth; the sixth, blind,
 # with the read sets and the fifth; the eighth's two halves with the read sets, the fifth and seventh, and each other;
@@ -61,7 +62,8 @@ SETS = {"first": ("heldout_client_tools", 36, 130, 100), "second": ("heldout_cli
 # eighteenth, blind, with the same sets as the seventeenth (not with the blind seventeenth itself); the twentieth,
 # blind, with those and the sixth and nineteenth's halves, read by then (not with the blind eleventh, seventeenth and
 # eighteenth); the twenty-first, blind, with the same sets as the twentieth (not with the blind eleventh,
-# seventeenth, eighteenth and twentieth).
+# seventeenth, eighteenth and twentieth); the twenty-second, blind, with the same sets again (not with the blind
+# eleventh, seventeenth, eighteenth, twentieth and twenty-first).
 # The sets read by whoever writes a blind set (the fourth became a read development set in round 25).
 READ_SETS = ["first", "second", "third", "fourth", "fifth", "seventh", "eighth_a", "eighth_b", "ninth_a", "ninth_b",
              "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a", "fourteenth_b", "fifteenth_a",
@@ -101,7 +103,8 @@ EARLIER = {"third": ["first", "second"], "fourth": ["first", "second", "third"],
            "heldout_eleventh": READ_SETS, "heldout_seventeenth": READ_SETS + ["tenth"],
            "heldout_eighteenth": READ_SETS + ["tenth"],
            "heldout_twentieth": READ_SETS + ["tenth", "sixth", "nineteenth_a", "nineteenth_b"],
-           "heldout_twentyfirst": READ_SETS + ["tenth", "sixth", "nineteenth_a", "nineteenth_b"]}
+           "heldout_twentyfirst": READ_SETS + ["tenth", "sixth", "nineteenth_a", "nineteenth_b"],
+           "heldout_twentysecond": READ_SETS + ["tenth", "sixth", "nineteenth_a", "nineteenth_b"]}
 DECLARATIONS = {key: declarations_of(name) for key, (name, *_) in SETS.items()}
 TOOLS = {key: {tool["name"]: tool for tool in declarations} for key, declarations in DECLARATIONS.items()}
 ROWS = {key: rows_of(name) for key, (name, *_) in SETS.items()}
@@ -232,7 +235,7 @@ def test_every_declaration_is_called_twice(key):
                                  "fourteenth_a", "fourteenth_b", "fifteenth_a", "fifteenth_b", "sixteenth_a",
                                  "sixteenth_b", "nineteenth_a", "nineteenth_b", "heldout_eleventh",
                                  "heldout_seventeenth", "heldout_eighteenth", "heldout_twentieth",
-                                 "heldout_twentyfirst"])
+                                 "heldout_twentyfirst", "heldout_twentysecond"])
 def test_blind_set_spread(key):
     """Beside its calls, about 15 near misses, 10 unrelated requests and 5 of chit-chat."""
     kinds = Counter(row["kind"] for row in ROWS[key])
@@ -243,7 +246,8 @@ def test_blind_set_spread(key):
                                  "ninth_b", "tenth", "eleventh_a", "eleventh_b", "twelfth_a", "twelfth_b", "fourteenth_a",
                                  "fourteenth_b", "fifteenth_a", "fifteenth_b", "sixteenth_a", "sixteenth_b",
                                  "nineteenth_a", "nineteenth_b", "heldout_eleventh", "heldout_seventeenth",
-                                 "heldout_eighteenth", "heldout_twentieth", "heldout_twentyfirst"])
+                                 "heldout_eighteenth", "heldout_twentieth", "heldout_twentyfirst",
+                                 "heldout_twentysecond"])
 def test_later_set_declares_a_boolean(key):
     schemas = [schema for tool in DECLARATIONS[key] for schema in tool["parameters"]["properties"].values()]
     assert any(schema["type"] == "boolean" for schema in schemas)
@@ -281,11 +285,11 @@ def test_eleventh_set_requests_are_new():
 
 
 @pytest.mark.parametrize("key", ["heldout_seventeenth", "heldout_eighteenth", "heldout_twentieth",
-                                 "heldout_twentyfirst"])
+                                 "heldout_twentyfirst", "heldout_twentysecond"])
 def test_seventeenth_to_twentieth_set_requests_are_new(key):
-    """No request of the seventeenth, eighteenth, twentieth or twenty-first held-out set is said twice in it or equals
-    a request of a set read when it was written (named by id only); each was written without sight of the other blind
-    sets."""
+    """No request of the seventeenth, eighteenth, twentieth, twenty-first or twenty-second held-out set is said twice
+    in it or equals a request of a set read when it was written (named by id only); each was written without sight of
+    the other blind sets."""
     said = [normalised(row["request"]) for row in ROWS[key]]
     assert len(set(said)) == len(said)
     earlier = {normalised(row["request"]) for other in EARLIER[key] for row in ROWS[other]}
