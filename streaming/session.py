@@ -43,7 +43,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
 from assistant.tools import MAX_TIMERS, HeldTools
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Levels, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
-from voice.heard_doubts import undoubted_names
+from voice.heard_doubts import guesses_standing, undoubted_names
 from voice.heard_names import hear_names
 from voice.heard_text import names_run_on, said_words
 from voice.stt import StableWords
@@ -555,7 +555,7 @@ class Session:
             return text
         heard = names_run_on(text, names)
         hearing = hear_names(heard, names)
-        self.tools.guessed_names = {**(guessed or {}), **hearing.guessed}
+        self.tools.guessed_names = {**guesses_standing(guessed or {}, names), **hearing.guessed}
         self.tools.doubted_words = hearing.doubted(doubted)
         self.tools.doubted_change_words = hearing.doubted(undoubted_names(doubted_change, doubted, heard, names))
         return hearing.text
