@@ -541,11 +541,12 @@ class Session:
                          unsure_numbers: frozenset[str] = frozenset(), doubted: frozenset[str] = frozenset(),
                          doubted_change: frozenset[str] = frozenset(), guessed: dict[str, str] | None = None) -> str:
         """A final-quality transcript with the home's names put in for words that sound like them; a call to a
-        name only guessed (here, or by the recogniser against the audio: guessed) asks first ("Did you mean the
-        samovar?"): the tools hold the guesses, the words the recogniser was unsure of (a timer is not named with
-        them), the numbers and words it doubted (a call made of one, or a timer named with one, is said back first;
-        a change, below its own line), and that the words were heard. Words Whisper writes otherwise ("at touch", "Can seal the timer") are put back as said
-        (voice.heard_text)."""
+        name only guessed (here, or by the recogniser against the audio: guessed, where another of the home's names
+        sounds like it, voice.heard_doubts.guesses_standing) asks first ("Did you mean the samovar?"): the tools
+        hold the guesses, the words the recogniser was unsure of (a timer is not named with them), the numbers and
+        words it doubted (a call made of one, or a timer named with one, is said back first; a change, below its
+        own line), and that the words were heard. Words Whisper writes otherwise ("at touch", "Can seal the
+        timer") are put back as said (voice.heard_text)."""
         text = said_words(text)
         if self.tools is not None:
             self.tools.unsure_words, self.tools.unsure_numbers, self.tools.spoken = unsure, unsure_numbers, True
