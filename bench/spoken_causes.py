@@ -32,8 +32,8 @@ import jellyfish
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 
-from spoken_requests import (CACHE, FILES, Transcripts, cached_heard, new_home, outcome, phone_band,  # noqa: E402
-                             recording, requests, typed_only)
+from spoken_requests import (CACHE, FILES, Transcripts, new_home, outcome, phone_band, recording,  # noqa: E402
+                             requests, server_ear, typed_only)
 from voices import VOICES  # noqa: E402
 
 CAUSES = ("typed", "heard right", "nearly right", "name", "number", "other")
@@ -92,9 +92,6 @@ def main(argv: list[str] | None = None) -> int:
     torch.set_num_threads(1)
     from assistant.embedded import EmbeddedGenerator
     from assistant.tools import ToolRunner
-    from voice.heard_names import hear_names
-    from voice.heard_doubts import undoubted_names
-    from voice.heard_text import names_run_on, said_words
     from voice.stt import FINAL_HYPOTHESES, WhisperSTT
 
     rows = [r for r in requests(args.sample, args.skip, args.requests or FILES) if not typed_only(r)]
@@ -114,28 +111,23 @@ def main(argv: list[str] | None = None) -> int:
                 def audio(voice=voice, band=band):
                     wide = recording(voice, said, args.cache)
                     return wide if band == "wideband" else phone_band(wide)
-                final = transcripts.evidence(stt, voice, band, said, names, audio)
-                run_on = names_run_on(said_words(final["text"]), home_names)
-                hearing = hear_names(run_on, home_names)
-                evidence = transcripts.weighed(stt, voice, band, said, names, audio, cached_heard(final))
-                doubts = dict(doubted=hearing.doubted(evidence.doubted_words()),
-                              doubted_change=hearing.doubted(undoubted_names(evidence.doubted_change_words(),
-                                                                             evidence.doubted_words(), run_on, home_names)))
-                result, did = outcome(assistant, row, hearing.text, hearing.guessed, evidence.unsure_words(),
-                                      evidence.unsure_numbers(), **doubts)
+                heard = server_ear(transcripts, stt, voice, band, said, names, home_names, audio)[4]
+                text, guessed, unsure, numbers, doubted, changes = heard
+                result, did = outcome(assistant, row, text, guessed, unsure, numbers, doubted=doubted,
+                                      doubted_change=changes)
                 for group in (voice, "all"):
                     counts.setdefault((group, band), Counter())["n"] += 1
                 for group in (voice, "all"):
                     counts[group, band][result] += 1
                 if result == "right":
                     continue
-                doubt_right = outcome(assistant, row, said, hearing.guessed, evidence.unsure_words(),
-                                      evidence.unsure_numbers(), **doubts)[0] == "right"
-                why, detail = cause(said, hearing.text, names, typed_right, doubt_right)
+                doubt_right = outcome(assistant, row, said, guessed, unsure, numbers, doubted=doubted,
+                                      doubted_change=changes)[0] == "right"
+                why, detail = cause(said, text, names, typed_right, doubt_right)
                 for group in (voice, "all"):
                     counts[group, band][why] += 1
                 listed.append(f"{why:<12} {detail:<24} {result:<16} {voice:<18} {band:<8} {said!r} heard "
-                              f"{hearing.text!r} {hearing.guessed or ''} -> {did}")
+                              f"{text!r} {guessed or ''} -> {did}")
     lines = ["| voice | band | recordings | not right | " + " | ".join(CAUSES) + " |",
              "|---|---|---|---|" + "---|" * len(CAUSES)]
     for group in ("all", *voices):

@@ -66,7 +66,7 @@ from assistant.inventory import Inventory  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score, snapshot  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
-from voice.heard_doubts import undoubted_names  # noqa: E402
+from voice.heard_doubts import guesses_standing, undoubted_names  # noqa: E402
 from voice.heard_names import hear_names, named_words  # noqa: E402
 from voice.heard_text import names_run_on, said_words  # noqa: E402
 from voice.heard_values import numbers_to_weigh, weighed  # noqa: E402
@@ -299,7 +299,7 @@ def server_ear(transcripts: Transcripts, stt, voice: str, band: str, said: str, 
     doubted = rescored.doubted(evidence.doubted_words())
     changes = rescored.doubted(undoubted_names(evidence.doubted_change_words(), evidence.doubted_words(), run_on,
                                                home_names))
-    guessed = {**final.get("guessed", {}), **rescored.guessed}
+    guessed = {**guesses_standing(final.get("guessed", {}), home_names), **rescored.guessed}
     return final, evidence_heard, evidence, rescored, (rescored.text, guessed, evidence.unsure_words(),
                                                        evidence.unsure_numbers(), doubted, changes)
 

@@ -43,7 +43,7 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
 from assistant.tools import MAX_TIMERS, HeldTools
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Levels, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
-from voice.heard_doubts import undoubted_names
+from voice.heard_doubts import guesses_standing, undoubted_names
 from voice.heard_names import hear_names
 from voice.heard_text import names_run_on, said_words
 from voice.stt import StableWords
@@ -541,11 +541,12 @@ class Session:
                          unsure_numbers: frozenset[str] = frozenset(), doubted: frozenset[str] = frozenset(),
                          doubted_change: frozenset[str] = frozenset(), guessed: dict[str, str] | None = None) -> str:
         """A final-quality transcript with the home's names put in for words that sound like them; a call to a
-        name only guessed (here, or by the recogniser against the audio: guessed) asks first ("Did you mean the
-        samovar?"): the tools hold the guesses, the words the recogniser was unsure of (a timer is not named with
-        them), the numbers and words it doubted (a call made of one, or a timer named with one, is said back first;
-        a change, below its own line), and that the words were heard. Words Whisper writes otherwise ("at touch", "Can seal the timer") are put back as said
-        (voice.heard_text)."""
+        name only guessed (here, or by the recogniser against the audio: guessed, where another of the home's names
+        sounds like it, voice.heard_doubts.guesses_standing) asks first ("Did you mean the samovar?"): the tools
+        hold the guesses, the words the recogniser was unsure of (a timer is not named with them), the numbers and
+        words it doubted (a call made of one, or a timer named with one, is said back first; a change, below its
+        own line), and that the words were heard. Words Whisper writes otherwise ("at touch", "Can seal the
+        timer") are put back as said (voice.heard_text)."""
         text = said_words(text)
         if self.tools is not None:
             self.tools.unsure_words, self.tools.unsure_numbers, self.tools.spoken = unsure, unsure_numbers, True
@@ -555,7 +556,7 @@ class Session:
             return text
         heard = names_run_on(text, names)
         hearing = hear_names(heard, names)
-        self.tools.guessed_names = {**(guessed or {}), **hearing.guessed}
+        self.tools.guessed_names = {**guesses_standing(guessed or {}, names), **hearing.guessed}
         self.tools.doubted_words = hearing.doubted(doubted)
         self.tools.doubted_change_words = hearing.doubted(undoubted_names(doubted_change, doubted, heard, names))
         return hearing.text

@@ -6,7 +6,7 @@ from assistant.home import InMemoryHome
 from assistant.tools import ToolRunner
 from made_up_home import made_up_inventory
 from test_heard_names import NAMES, discovered_tools, states
-from voice.heard_doubts import undoubted_names
+from voice.heard_doubts import guesses_standing, undoubted_names
 from voice.heard_names import hear_names
 
 MADE_UP = ToolRunner(InMemoryHome(inventory=made_up_inventory())).spoken_names()
@@ -70,3 +70,16 @@ async def test_a_change_to_a_name_heard_right_but_doubted_acts_only_without_a_ri
     assert await tools.run("set_level", {"name": "chandelier", "percent": 80}) == \
         "Did you mean the chandelier at 80 percent? Say yes to confirm."
     assert states(tools) == {}
+
+
+def test_a_name_guessed_against_the_audio_is_asked_about_only_where_the_home_has_a_rival():
+    # the kiln ("keel" heard) and the bunting lights ("bottom lights") sound like nothing else of the made-up home:
+    # the audio's guess is taken as heard
+    assert guesses_standing({"kiln": "keel", "bunting lights": "bottom lights"}, MADE_UP) == {}
+    # the punkah sounds like the pond pump's "pond", the wicket gate like the wicker chair: still asked
+    assert guesses_standing({"punkah": "pink"}, MADE_UP) == {"punkah": "pink"}
+    assert guesses_standing({"wicket gate": "liquid gate"}, ("wicket gate", "wicker chair")) == \
+        {"wicket gate": "liquid gate"}
+    # a guess that put in request words alone (a scene called "open") keeps its question: other request words
+    # could have been said there
+    assert guesses_standing({"open": "often"}, ("open", "kiln")) == {"open": "often"}

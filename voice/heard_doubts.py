@@ -9,6 +9,10 @@ Heard.doubted_words): the audio was hard there, and the name may be a guess too 
 gramophone:0.20 on a Sunday", a remark misheard, was asked about for its name alone). A word of a name put in for
 other words (voice.heard_names: "Code lighting" spelt "cove lighting") keeps its doubt, as do a name's request
 words ("light", "door"), which other request words could have been.
+
+A name the recogniser put in as a guess, where the audio scored it about as likely as the words Whisper wrote
+("bottom lights" for the bunting lights, voice.stt.WhisperSTT._names_checked), is acted on by the same reading:
+asked about only where another of the home's names sounds like it (guesses_standing).
 """
 from __future__ import annotations
 
@@ -30,12 +34,31 @@ def undoubted_names(doubted: frozenset[str], wider: frozenset[str], transcript: 
         return doubted
     sure: set[str] = set()
     for words in whole:
-        name = " ".join(words)
         rare = [word for word in words if word in doubted and word not in REQUEST_WORDS]
-        if not rare:
-            continue
-        others = tuple(dict.fromkeys(other for n in names if n.lower() != name
-                                     for other in (n.lower(), *n.lower().split()) if other not in words))
-        if not any(names_to_check(word, others) or hear_names(word, others).spelled for word in rare):
+        if rare and not _sounds_like_another(words, rare, names):
             sure.update(rare)
     return doubted - sure
+
+
+def guesses_standing(guessed: dict[str, str], names: tuple[str, ...]) -> dict[str, str]:
+    """guessed (each name the recogniser put in as a guess against the audio, voice.stt.Heard.guessed, with the
+    words heard in its place) less those where none of the home's other names, nor any word of one, sounds like
+    a word of the name put in for another heard ("bunting" for "bottom"): the audio scored the name about as likely
+    as the words written, and nothing else of the home could have been said there. A guess that put in request
+    words alone ("gate" for "great") keeps its question."""
+    standing = {}
+    for name, heard in guessed.items():
+        words = tuple(name.lower().split())
+        rare = [word for word in words if word not in REQUEST_WORDS and word not in heard.lower().split()]
+        if not rare or _sounds_like_another(words, rare, names):
+            standing[name] = heard
+    return standing
+
+
+def _sounds_like_another(words: tuple[str, ...], rare: list[str], names: tuple[str, ...]) -> bool:
+    """Whether another of the home's names, or a word of one not of this name (words), sounds like one of rare
+    (names_to_check), or is a spelling of it ("parlor")."""
+    name = " ".join(words)
+    others = tuple(dict.fromkeys(other for n in names if n.lower() != name
+                                 for other in (n.lower(), *n.lower().split()) if other not in words))
+    return any(names_to_check(word, others) or hear_names(word, others).spelled for word in rare)
