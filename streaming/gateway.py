@@ -127,12 +127,14 @@ class Gateway:
 
     async def resumable(self, session_id: str, principal: str) -> list[dict] | None:
         """The stored items of session_id if `principal` created it; None otherwise (unknown or not theirs).
-        A session still live here (its client came back before the old socket closed) ends first, so its newest
-        items are stored before they are read."""
+        A session still live here (its client came back before the old socket closed) ends first, and one whose
+        detach is still writing is waited for, so its newest items are stored before they are read."""
         live = self.held.get(session_id)
         if live is not None and live.principal == principal:
             await live.session.end("session_resumed_elsewhere")
             await self.detach(live.session)
+        writing = [done for session, done in self._detaching.items() if session.id == session_id]
+        await asyncio.gather(*map(asyncio.shield, writing))
         conversation = await self.store.load_conversation(session_id)
         if conversation is None or conversation.principal != principal:
             return None
@@ -150,8 +152,8 @@ class Gateway:
 
     async def detach(self, session: "Session") -> None:
         """The session closed: write its last state and let the claim go (timers stay, for whoever comes next).
-        A second detach of the same session returns once the first has written and released: a client resuming
-        it reads the store only then (its old socket's handler may have begun the detach while the session ended)."""
+        A second detach of the same session, and `resumable`, return once the first has written and released: the
+        session has left `held` by then, and a save begun earlier may hold an older history than the last one."""
         writing = self._detaching.get(session)
         if writing is not None:
             await asyncio.shield(writing)

@@ -222,7 +222,7 @@ async def test_a_resumed_session_can_retrieve_the_items_it_announced_before(serv
     client, session_id = await one_answered_request(server)
     announced = [e["item"] for e in client.of_type("conversation.item.added")]
     await client.close()
-    await sessions_ended(server)                     # its conversation is stored and released
+    await sessions_ended(server)                     # closed here; the resume waits until its detach has stored it
 
     client = await RealtimeClient.connect(server.ws_url + f"?session_id={session_id}")
     assert (await client.wait_for("session.created"))["session"]["id"] == session_id

@@ -193,3 +193,36 @@ async def test_a_second_detach_returns_once_the_first_has_stored_the_sessions_la
     assert [item["id"] for item in stored.items][-3:] == said
     await session.close()
     await gateway.close()
+
+
+async def test_a_client_back_while_its_old_session_is_still_being_stored_resumes_every_item(engines, tmp_path):
+    """The old socket's handler has begun the detach (the session has left the gateway's hands) and an earlier
+    save, of an older history, is still writing when the client comes back: the resume reads the store only once
+    the detach has written the last items. Another writer holding the file keeps every store call queued until
+    the resume has asked, so the order is the same on every run."""
+    import sqlite3
+
+    from streaming.gateway import Gateway
+    from streaming.session import Session, SessionConfig
+    from streaming.store import open_store
+
+    gateway = Gateway(open_store(f"sqlite://{tmp_path}/state.db"))
+    assert await gateway.store.load_conversation("sess_none") is None      # the file and its tables exist
+    other_writer = sqlite3.connect(tmp_path / "state.db", isolation_level=None)
+    other_writer.execute("BEGIN IMMEDIATE")
+    session = Session(engines, SessionConfig(turn_detection=None))
+    await session.start()
+    gateway.attach(session, "a principal", gateway.timers_for(session.id))
+    await asyncio.sleep(0)                       # the first save, of no items, waits on the file
+    said = [session.add_message("user", f"message {n}") for n in range(3)]
+    await session.close()
+    detached = asyncio.create_task(gateway.detach(session))
+    await asyncio.sleep(0)                       # the detach has taken the session and waits on the first save
+    resumed = asyncio.create_task(gateway.resumable(session.id, "a principal"))
+    await asyncio.sleep(0)
+    other_writer.execute("COMMIT")
+    items = await resumed
+    assert [item["id"] for item in items][-3:] == said
+    assert detached.done()
+    other_writer.close()
+    await gateway.close()
