@@ -19,7 +19,7 @@ from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
-from assistant.skills import LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
+from assistant.skills import ACTION_ARGUMENTS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
 from assistant.vocabulary import (ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
                                   JOINING_WORDS, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS,
@@ -615,7 +615,7 @@ class ToolRunner:
             return None
         named = {stem for key in ("name", "area", "room", "device") for phrase in [words.get(key, ""), *target[1:]]
                  for word in phrase.lower().split() for stem in _stems(word)} - STOP_WORDS
-        action = next((words[key] for key in ("state", "action", "direction") if key in words), None)
+        action = next((words[key] for key in ACTION_ARGUMENTS if key in words), None)
         means = SKILLS[name].means
         verbs = STATE_WORDS | {action} | set(means.get(action, ()) if action else itertools.chain(*means.values()))
         numbers = [format_number(arguments[key]) for key in ("percent", "degrees")

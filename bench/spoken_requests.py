@@ -69,7 +69,7 @@ from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_doubts import guesses_standing, undoubted_names  # noqa: E402
 from voice.heard_names import hear_names, named_words  # noqa: E402
 from voice.heard_text import names_run_on, said_words  # noqa: E402
-from voice.heard_values import numbers_to_weigh, weighed  # noqa: E402
+from voice.heard_values import to_weigh, weighed  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 from voices import VOICES, phone_band, speak  # noqa: E402
@@ -138,7 +138,8 @@ def recording(voice: str, text: str, cache: Path = CACHE) -> np.ndarray:
     return np.load(path).astype(np.float32) / 32768
 
 
-VALUES_CODE = (ROOT / "voice" / "heard_values.py", ROOT / "assistant" / "spoken_numbers.py")
+VALUES_CODE = (ROOT / "voice" / "heard_values.py", ROOT / "assistant" / "spoken_numbers.py",
+               ROOT / "assistant" / "skills.py")
 RECOGNISER_CODE = (ROOT / "voice" / "stt.py", ROOT / "voice" / "heard_names.py", ROOT / "voice" / "heard_words.py",
                    ROOT / "voice" / "data" / "phrasing_words.txt", ROOT / "voice" / "data" / "request_words.txt")
 
@@ -198,11 +199,12 @@ class Transcripts:
         return self.known[key]
 
     def weighed(self, stt, voice: str, band: str, text: str, names: tuple[str, ...], audio, heard: Heard) -> Heard:
-        """heard with each doubted number given its value's probability (voice.heard_values), as the server weighs
-        its finals; cached beside the finals under a key of its own (the final's and
-        VALUES_CODE), so that a change to the weighing hears no final again. Only a final with a doubted number
-        is weighed; the seconds each weighing took in this run are kept (values_seconds)."""
-        if not numbers_to_weigh(heard):
+        """heard with each doubted number given its value's probability and each doubted action its share against
+        the others of its kind (voice.heard_values), as the server weighs its finals; cached beside the finals under
+        a key of its own (the final's and VALUES_CODE), so that a change to the weighing hears no final again. Only
+        a final with a doubted number or action is weighed; the seconds each weighing took in this run are kept
+        (values_seconds)."""
+        if not to_weigh(heard):
             return heard
         sound = audio()
         key = (voice, band, text, self._ear(stt, names, sound), f"values {self.values_code}")
@@ -386,8 +388,8 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     differ.append(f"{row['home']:<10} {voice:<18} {band:<8} {said!r} heard {heard!r}"
                                   + (f" -> {hearing.text!r} {hearing.guessed}" if hearing.text != heard else "")
                                   + (f"\n    final: {said_with_doubts(final['words'])}" if nbest > 1 else "")
-                                  + (f"\n    said, numbers by value: {said_with_doubts(evidence.said_probabilities)}"
-                                     if nbest > 1 and numbers_to_weigh(evidence_heard) else "")
+                                  + (f"\n    said, weighed: {said_with_doubts(evidence.said_probabilities)}"
+                                     if nbest > 1 and to_weigh(evidence_heard) else "")
                                   + (f"\n    {other.model} final, said: "
                                      f"{said_with_doubts(larger_final[2].said_probabilities)}"
                                      if other is not None else "")
@@ -401,7 +403,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                                                                 hear_ms)
     if transcripts.values_seconds:
         taken = transcripts.values_seconds
-        table += (f"\nDoubted numbers weighed by value (voice/heard_values.py) in {len(taken)} finals heard in this "
+        table += (f"\nDoubted numbers and actions weighed (voice/heard_values.py) in {len(taken)} finals heard in this "
                   f"run: median {1000 * statistics.median(t[0] for t in taken):.0f} ms wall clock, "
                   f"{1000 * statistics.median(t[1] for t in taken):.0f} ms CPU, {1000 * sum(t[1] for t in taken):.0f} "
                   f"ms CPU in all.")

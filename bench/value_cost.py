@@ -5,7 +5,7 @@ hears, wideband and phone band) is heard by `WhisperSTT.hear` (the server's 3-be
 timed in the process's CPU (Whisper's threads included) and the wall clock, numpy's products on one thread as the
 server runs them. Reported: the finals with a doubted number and what weighing cost them (median, and the paired
 ratio of the final with its weighing to the final alone), and over all finals the weighing's CPU against the
-finals' (a final with no number to weigh, voice.heard_values.numbers_to_weigh, pays a regular expression).
+finals' (a final with no number or action to weigh, voice.heard_values.to_weigh, pays a regular expression).
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/value_cost.py --requests FILE --sample 15 --cache DIR
 """
@@ -36,7 +36,7 @@ def main(argv: list[str] | None = None) -> int:
 
     from assistant.tools import ToolRunner
     from streaming.engines import one_blas_thread
-    from voice.heard_values import numbers_to_weigh, weighed
+    from voice.heard_values import to_weigh, weighed
     from voice.stt import WhisperSTT
 
     one_blas_thread()
@@ -57,7 +57,7 @@ def main(argv: list[str] | None = None) -> int:
                 extra_cpu, extra_wall = time.process_time() - cpu, time.perf_counter() - wall
                 hear_cpu.append(heard_cpu)
                 weigh_cpu.append(extra_cpu)
-                if numbers_to_weigh(heard):
+                if to_weigh(heard):
                     doubted.append((heard_cpu, extra_cpu, heard_wall, extra_wall))
         print(f"\r{len(hear_cpu)} finals, {len(doubted)} with a doubted number, "
               f"{time.perf_counter() - started:.0f} s", end="", file=sys.stderr, flush=True)

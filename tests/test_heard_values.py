@@ -1,12 +1,13 @@
-"""A doubted number weighed by its value (voice/heard_values.py): its written forms, and the decoder's verdict on real
-speech (flite), through the server's transcription queue too."""
+"""A doubted number weighed by its value, and a doubted action against the others of its kind (voice/heard_values.py):
+the number's written forms, and the decoder's verdict on real speech (flite), through the server's transcription
+queue too."""
 import numpy as np
 import pytest
 
 from paused_speech import flite
 from streaming.engines import TranscriptionQueue
-from voice.heard_values import numbers_to_weigh, weighed, written_forms
-from voice.stt import UNSURE_NUMBER, Heard
+from voice.heard_values import actions_to_weigh, numbers_to_weigh, weighed, written_forms
+from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard
 from voice.text_turn import TextTurnModel
 from voice.turn_judge import TurnJudge
 
@@ -66,16 +67,48 @@ def test_a_value_the_audio_does_not_hold_is_still_doubted(stt):
     assert weighed(stt, audio, other).unsure_numbers() == {"940"}
 
 
+def test_only_a_doubted_action_is_weighed_against_the_others_of_its_kind():
+    heard = Heard("Lock the gate, then the lamp off and the shed locked.",
+                  (("Lock", 0.2), ("the", 0.9), ("gate", 0.9), (",", 0.2), ("then", 0.4), ("the", 0.9), ("lamp", 0.9),
+                   ("off", 0.95), ("and", 0.9), ("the", 0.9), ("shed", 0.9), ("locked", 0.5), (".", 0.9)))
+    # "off" heard for sure, "locked" no call's action, "then" and the mark no action at all
+    assert [(heard.text[s:e], others) for s, e, others in actions_to_weigh(heard)] == [("Lock", ["unlock"])]
+    opened = Heard("Open the blind.", (("Open", 0.5), ("the", 0.9), ("blind", 0.9), (".", 0.9)))
+    assert [others for _, _, others in actions_to_weigh(opened)] == [["close", "stop"]]
+    # another word doubted below a change's line: the question asked for the action guards it, nothing is weighed
+    elsewhere = Heard(heard.text, tuple((w, 0.25) if w == "shed" else (w, p) for w, p in heard.word_probabilities))
+    assert actions_to_weigh(elsewhere) == [] and "lock" in elsewhere.doubted_words()
+
+
+def test_a_lock_the_audio_holds_no_unlock_in_is_no_longer_doubted(stt):
+    """flite rms's "lock the wicket gate for me": Whisper writes "Lock" at 0.29, and "Unlock" in its place is
+    no likelier; the lock is acted on. Its "unlock the front door", heard "And lock the front door." with "lock"
+    doubted, stays doubted: "Unlock" in place of "And lock" is what the audio holds."""
+    audio = spoken("lock the wicket gate for me")
+    heard = stt.hear(audio)
+    assert heard.text.startswith("Lock the") and "lock" in heard.doubted_words(), heard
+    sure = weighed(stt, audio, heard)
+    assert "lock" not in sure.doubted_words() and dict(sure.said_probabilities)["Lock"] >= DOUBTED_WORD
+    assert sure.word_probabilities == heard.word_probabilities and sure.text == heard.text
+    audio = spoken("unlock the front door")
+    heard = stt.hear(audio)
+    assert heard.text == "And lock the front door." and "lock" in heard.doubted_words(), heard
+    assert "lock" in weighed(stt, audio, heard).doubted_words()
+
+
 @pytest.fixture(scope="module")
 def queue(stt):
     return TranscriptionQueue(stt, TurnJudge(TextTurnModel()))
 
 
-async def test_the_servers_finals_weigh_their_numbers(queue):
-    """Both ways a final reaches the assistant (at a pause, and pushed to talk) carry the weighed doubt."""
+async def test_the_servers_finals_weigh_their_numbers_and_actions(queue):
+    """Both ways a final reaches the assistant (at a pause, and pushed to talk) carry the weighed doubt; a doubted
+    lock pushed to talk is weighed too."""
     audio = spoken("wake me up at seven forty")
     at_pause = (await queue.hear(audio))[0]
     pushed = await queue.final(audio)
     for heard in (at_pause, pushed):
         assert heard.text == "Wake me up at 740." and heard.unsure_numbers() == frozenset(), heard
         assert dict(heard.word_probabilities)["740"] < UNSURE_NUMBER     # as Whisper wrote it
+    locked = await queue.final(spoken("lock the wicket gate for me"))
+    assert "lock" not in locked.doubted_words() and dict(locked.word_probabilities)["Lock"] < DOUBTED_WORD

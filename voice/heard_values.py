@@ -12,9 +12,14 @@ value it does not hold ("30" for "ninety": "thirty" is no likelier) stays doubte
 whose one doubt is its numbers is weighed (numbers_to_weigh): the question asked for a number reads the whole call
 out, and guards every other word Whisper doubted as well.
 
+A word that says which way a change goes ("lock", "off", "open", "up") is asked about when doubted because another of
+its kind may have been said ("unlock", "on"): the same audio answers that, with each other action forced in its
+place, alone and with the word beside it that may hold the other's sound ("And lock" for "unlock"); its share of
+their probabilities becomes its said probability where higher (actions_to_weigh, _action_share).
+
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
-number.
+number or action.
 """
 from __future__ import annotations
 
@@ -25,7 +30,8 @@ from dataclasses import replace
 import numpy as np
 
 from assistant.spoken_numbers import TENS, UNITS
-from voice.stt import UNSURE_NUMBER, Heard, WhisperSTT, log_mel
+from assistant.skills import ACTIONS
+from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard, WhisperSTT, log_mel
 
 # A clock time as Whisper writes it: "6:30", "6.30", "6-30", "6 30", or run together, "630". One value, the time.
 CLOCK_SEPARATORS = (":", ".", "-", " ", "")
@@ -111,24 +117,68 @@ def numbers_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
             if any(s < end and start < e and p < UNSURE_NUMBER for s, e, p in words)]
 
 
+def actions_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
+    """Each word of heard that says a change's action (assistant.skills.ACTIONS: "lock", "off") which Whisper wrote
+    with less than DOUBTED_WORD probability, said (the widest line a change's doubts read, Heard.doubted_words), as
+    (start, end of its said word, the other actions of its kind); none where Whisper doubted another word below a
+    change's own line (Heard.doubted_change_words: marks and the words of a name put in aside). The question
+    asked for the action reads the whole call out, and so guards that word too: "switch the heater:0.44 there:0.17
+    off:0.16" for "the heated airer" is still asked, as a number beside a doubted word is (numbers_to_weigh)."""
+    found = [(start, end, plain) for start, end, probability in _said_spans(heard)
+             if start >= 0 and probability < DOUBTED_WORD
+             and (plain := re.sub(r"[^a-z]", "", heard.text[start:end].lower())) in ACTIONS]
+    if heard.doubted_change_words() - {plain for _, _, plain in found}:
+        return []
+    return [(start, end, list(ACTIONS[plain])) for start, end, plain in found]
+
+
+def to_weigh(heard: Heard) -> bool:
+    """Whether weighed has a doubted number or a doubted action of heard to weigh."""
+    return bool(numbers_to_weigh(heard) or actions_to_weigh(heard))
+
+
 def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, ...] = ()) -> Heard:
-    """heard with each doubted number's words given its value's probability (said) where that is the higher, from
-    the decoder on the same audio; heard itself where no number is to be weighed (numbers_to_weigh). Weighing never
-    adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own. The
-    written probabilities, which the turn judges read, stay."""
-    doubted = numbers_to_weigh(heard)
-    if not doubted:
+    """heard with each doubted number's words given its value's probability (said), and each doubted action its
+    share against the other actions of its kind (_action_share), where that is the higher, from the decoder on
+    the same audio; heard itself where nothing is to be weighed (numbers_to_weigh, actions_to_weigh). Weighing
+    never adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own.
+    The written probabilities, which the turn judges read, stay."""
+    doubted, actions = numbers_to_weigh(heard), actions_to_weigh(heard)
+    if not doubted and not actions:
         return heard
     window = _encoded(stt, audio)
     prompt = stt._forced_prompt(heard.text, names, heard.put_in)
     values = [(start, end, sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in forms))
               for start, end, forms in doubted]
+    values += [(start, end, _action_share(stt, window, prompt, heard, start, end, others))
+               for start, end, others in actions]
     said = []
     for (word, probability), (start, end, _) in zip(heard.said_probabilities or heard.word_probabilities,
                                                      _said_spans(heard)):
         value = next((v for s, e, v in values if 0 <= start and s <= start and end <= e), None)
         said.append((word, probability if value is None else max(probability, value)))
     return replace(heard, said_probabilities=tuple(said))
+
+
+def _action_share(stt: WhisperSTT, window, prompt: list[int], heard: Heard, start: int, end: int,
+                  others: list[str]) -> float:
+    """How much likelier the audio makes the action as written than the other actions of its kind, as a share of
+    them all: the written words' probability against the others' in the same place, the least over three places,
+    the word alone and with the word before or after it, where the other action's sound may have gone ("And lock
+    the front door." for "unlock": "Unlock" in place of "And lock")."""
+    text = heard.text
+    words = [(s + len(text[s:e]) - len(text[s:e].lstrip()), e) for s, e, _ in _said_spans(heard)
+             if s >= 0 and re.search(r"[A-Za-z0-9]", text[s:e])]
+    at = next(index for index, (s, e) in enumerate(words) if start <= s < end)
+    places = [words[at], *([(words[at - 1][0], words[at][1])] if at else []),
+              *([(words[at][0], words[at + 1][1])] if at + 1 < len(words) else [])]
+    shares = []
+    for s, e in places:
+        written = _form_probability(stt, window, prompt, text, s, e, text[s:e])
+        rivals = sum(_form_probability(stt, window, prompt, text, s, e, _as_written(text, s, other))
+                     for other in others)
+        shares.append(written / (written + rivals) if written + rivals > 0 else 0.0)
+    return min(shares)
 
 
 def _encoded(stt: WhisperSTT, audio: np.ndarray):
