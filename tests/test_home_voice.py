@@ -159,6 +159,23 @@ async def asked_then_yes(home_server, devices, request: bytes, yes: bytes, asked
     await client.close()
 
 
+async def acted_at_once(home_server, devices, request: bytes, message: tuple, call: tuple, done_said: str):
+    """Speak a request the ear must act on without a question: the device gets its message, the one call is made
+    and the reply names the thing."""
+    client = await RealtimeClient.connect(home_server.ws_url)
+    await client.wait_for("session.created")
+    await client.stream_audio(request, 24000)
+    done = await client.wait_for("response.done", timeout=60)
+    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
+    try:
+        await wait_for(lambda: message in devices)
+    except TimeoutError:
+        raise AssertionError((transcript, calls(client), spoken(done["response"]))) from None
+    assert calls(client) == [call], transcript
+    assert spoken(done["response"]) == done_said, transcript
+    await client.close()
+
+
 async def test_a_misheard_name_is_asked_about_and_a_yes_acts(home_server, devices, speech):
     """espeak's "dock lights" reaches Whisper as "dark lights": close to one of the home's names, not certain.
     The assistant asks instead of guessing; the spoken yes runs the call through the confirm path."""
@@ -172,18 +189,8 @@ async def test_a_name_the_audio_finds_as_likely_with_no_rival_in_the_home_acts(h
     its sounds alone to be guessed, about as likely on the audio with the kiln put in (voice.stt,
     WhisperSTT._names_checked). Nothing else of the home sounds like the kiln (voice.heard_doubts.guesses_standing),
     so the kiln is switched on without a question, and the reply names it."""
-    client = await RealtimeClient.connect(home_server.ws_url)
-    await client.wait_for("session.created")
-    await client.stream_audio(speech.espeak("Start up the kiln."), 24000)
-    done = await client.wait_for("response.done", timeout=60)
-    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
-    try:
-        await wait_for(lambda: ("tasmota/kiln/cmnd/POWER", b"1") in devices)
-    except TimeoutError:
-        raise AssertionError((transcript, calls(client), spoken(done["response"]))) from None
-    assert calls(client) == [("switch_device", {"name": "kiln", "state": "on"})], transcript
-    assert spoken(done["response"]) == "Okay, the kiln is on.", transcript
-    await client.close()
+    await acted_at_once(home_server, devices, speech.espeak("Start up the kiln."), ("tasmota/kiln/cmnd/POWER", b"1"),
+                        ("switch_device", {"name": "kiln", "state": "on"}), "Okay, the kiln is on.")
 
 
 async def test_a_doubted_timer_name_is_said_back_and_only_a_yes_starts_it(home_server, devices, speech):
@@ -226,18 +233,9 @@ async def test_a_switch_whose_state_word_was_doubted_acts_where_the_audio_holds_
     """flite slt's "jukebox off, would you" reaches Whisper as "Jukebox off with you." ("off" at about 0.16): "on"
     in its place, alone or with the word beside it, is no likelier on the audio (voice.heard_values), so the
     switch is made at once, not said back."""
-    client = await RealtimeClient.connect(home_server.ws_url)
-    await client.wait_for("session.created")
-    await client.stream_audio(speech.flite("Jukebox off, would you.", "slt"), 24000)
-    done = await client.wait_for("response.done", timeout=60)
-    transcript = (await client.wait_for("conversation.item.input_audio_transcription.completed"))["transcript"]
-    try:
-        await wait_for(lambda: ("tasmota/jukebox/cmnd/POWER", b"0") in devices)
-    except TimeoutError:
-        raise AssertionError((transcript, calls(client), spoken(done["response"]))) from None
-    assert calls(client) == [("switch_device", {"name": "jukebox", "state": "off"})], transcript
-    assert spoken(done["response"]) == "Okay, the jukebox is off.", transcript
-    await client.close()
+    await acted_at_once(home_server, devices, speech.flite("Jukebox off, would you.", "slt"),
+                        ("tasmota/jukebox/cmnd/POWER", b"0"), ("switch_device", {"name": "jukebox", "state": "off"}),
+                        "Okay, the jukebox is off.")
 
 
 async def test_an_unknown_name_spoken_never_acts(home_server, devices, speech):
