@@ -68,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"The final: median {1000 * median(hear_cpu):.0f} ms CPU over all finals.")
     if doubted:
         print(f"Finals with a doubted number or action: the final median {1000 * median(d[0] for d in doubted):.0f} "
-              f"ms CPU "
-              f"({1000 * median(d[2] for d in doubted):.0f} ms wall); the weighing median "
+              f"ms CPU ({1000 * median(d[2] for d in doubted):.0f} ms wall); the weighing median "
               f"{1000 * median(d[1] for d in doubted):.0f} ms CPU ({1000 * median(d[3] for d in doubted):.0f} ms "
               f"wall); paired, the final with its weighing {median((d[0] + d[1]) / d[0] for d in doubted):.2f}x "
               f"the final alone (CPU), {median((d[2] + d[3]) / d[2] for d in doubted):.2f}x (wall).")
