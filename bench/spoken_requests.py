@@ -66,9 +66,9 @@ from assistant.inventory import Inventory  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score, snapshot  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
-from voice.heard_doubts import guesses_standing, undoubted_names  # noqa: E402
+from voice.heard_doubts import names_heard_in  # noqa: E402
 from voice.heard_names import hear_names, named_words  # noqa: E402
-from voice.heard_text import names_run_on, said_words  # noqa: E402
+from voice.heard_text import said_words  # noqa: E402
 from voice.heard_values import to_weigh, weighed  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
@@ -294,14 +294,11 @@ def server_ear(transcripts: Transcripts, stt, voice: str, band: str, said: str, 
     Heard before weighing, the Heard the doubts read, the names heard, (text, guessed, unsure, numbers, doubted,
     doubted change))."""
     final = transcripts.evidence(stt, voice, band, said, names, audio)
-    run_on = names_run_on(said_words(final["text"]), home_names)
-    rescored = hear_names(run_on, home_names)
     evidence_heard = cached_heard(final)
     evidence = transcripts.weighed(stt, voice, band, said, names, audio, evidence_heard)
-    doubted = rescored.doubted(evidence.doubted_words())
-    changes = rescored.doubted(undoubted_names(evidence.doubted_change_words(), evidence.doubted_words(), run_on,
-                                               home_names))
-    guessed = {**guesses_standing(final.get("guessed", {}), home_names), **rescored.guessed}
+    rescored, guessed, doubted, changes = names_heard_in(said_words(final["text"]), home_names,
+                                                         evidence.doubted_words(), evidence.doubted_change_words(),
+                                                         final.get("guessed", {}))
     return final, evidence_heard, evidence, rescored, (rescored.text, guessed, evidence.unsure_words(),
                                                        evidence.unsure_numbers(), doubted, changes)
 

@@ -43,9 +43,8 @@ from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDon
 from assistant.tools import MAX_TIMERS, HeldTools
 from streaming.turns import FRAME_MS, MIN_SPEECH_FRAMES, Levels, Signal, TurnDetection, TurnDetector
 from voice.audio import StreamResampler, float_to_pcm16, pcm16_to_float, resample
-from voice.heard_doubts import guesses_standing, undoubted_names
-from voice.heard_names import hear_names
-from voice.heard_text import names_run_on, said_words
+from voice.heard_doubts import names_heard_in
+from voice.heard_text import said_words
 from voice.stt import StableWords
 from voice.tts import ClauseBuffer
 from voice.vad import SileroVAD
@@ -554,11 +553,8 @@ class Session:
         names = self.tools.home_names() if self.tools is not None else ()
         if not names:
             return text
-        heard = names_run_on(text, names)
-        hearing = hear_names(heard, names)
-        self.tools.guessed_names = {**guesses_standing(guessed or {}, names), **hearing.guessed}
-        self.tools.doubted_words = hearing.doubted(doubted)
-        self.tools.doubted_change_words = hearing.doubted(undoubted_names(doubted_change, doubted, heard, names))
+        hearing, self.tools.guessed_names, self.tools.doubted_words, self.tools.doubted_change_words = \
+            names_heard_in(text, names, doubted, doubted_change, guessed or {})
         return hearing.text
 
     def _partial(self, turn: _Turn, text: str) -> None:

@@ -13,12 +13,27 @@ words ("light", "door"), which other request words could have been.
 A name the recogniser put in as a guess, where the audio scored it about as likely as the words Whisper wrote
 ("bottom lights" for the bunting lights, voice.stt.WhisperSTT._names_checked), is acted on by the same reading:
 asked about only where another of the home's names sounds like it (guesses_standing).
+
+names_heard_in reads a final for the assistant with all of these at once, for the server and the spoken bench alike.
 """
 from __future__ import annotations
 
 import re
 
-from voice.heard_names import REQUEST_WORDS, hear_names, names_to_check
+from voice.heard_names import REQUEST_WORDS, Hearing, hear_names, names_to_check
+from voice.heard_text import names_run_on
+
+
+def names_heard_in(text: str, names: tuple[str, ...], doubted: frozenset[str], doubted_change: frozenset[str],
+                   guessed: dict[str, str]) -> tuple[Hearing, dict[str, str], frozenset[str], frozenset[str]]:
+    """text (a final with its words put back as said) with the home's names heard in (voice.heard_names), and
+    what a call on it must ask about: the names only guessed (here, or against the audio where another name of the
+    home sounds like them: guesses_standing), the words doubted, and those a change's doubts read
+    (undoubted_names); doubted and doubted_change as the recogniser gave them."""
+    run_on = names_run_on(text, names)
+    hearing = hear_names(run_on, names)
+    return (hearing, {**guesses_standing(guessed, names), **hearing.guessed}, hearing.doubted(doubted),
+            hearing.doubted(undoubted_names(doubted_change, doubted, run_on, names)))
 
 
 def undoubted_names(doubted: frozenset[str], wider: frozenset[str], transcript: str,
