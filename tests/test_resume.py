@@ -281,14 +281,16 @@ async def test_a_client_back_on_another_gateway_while_the_first_still_stores_its
     held = first.held[session.id]
     await asyncio.gather(held.saver, *held.tasks)            # claimed by the first, its empty history stored
     let_go = await hold_writes(shared_store, tmp_path)
-    said = [session.add_message("user", f"message {n}") for n in range(3)]
-    await session.close()
-    detached = asyncio.create_task(first.detach(session))
-    resumed = asyncio.create_task(second.resumable(session.id, "a principal"))
-    async with asyncio.timeout(30):
-        while not resumed.done() and "waits for gateway gw1" not in caplog.text:
-            await asyncio.sleep(0.01)
-    await let_go()
+    try:
+        said = [session.add_message("user", f"message {n}") for n in range(3)]
+        await session.close()
+        detached = asyncio.create_task(first.detach(session))
+        resumed = asyncio.create_task(second.resumable(session.id, "a principal"))
+        async with asyncio.timeout(30):
+            while not resumed.done() and "waits for gateway gw1" not in caplog.text:
+                await asyncio.sleep(0.01)
+    finally:
+        await let_go()
     items = await resumed
     await detached
     assert [item["id"] for item in items][-3:] == said
