@@ -4,7 +4,8 @@ them (so the others know where the user is connected), and rings the stored time
 A session is held by the gateway with its live connection: the claim `session:<id>` names this gateway
 and is renewed every HEARTBEAT_S; a gateway that dies stops renewing, and CLAIM_TTL_S later its sessions
 are nobody's. A client that reconnects elsewhere takes the claim over, and the old gateway, failing to
-renew, ends its stale copy.
+renew, ends its stale copy. The claim is let go only once the session's last state is written, so a resume
+elsewhere waits (at most HANDOVER_S) while another gateway holds it: it never reads an older conversation.
 
 Timers: every TIMER_POLL_S each gateway reads the due ones. The gateway holding the timer's session
 rings it; when nobody holds the session the timer is recorded as missed, and the gateway that next holds
@@ -20,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from assistant.tools import timer_done_text, timer_missed_text
-from streaming.store import Store, StoredTimer
+from streaming.store import STORE_TIMEOUT_S, Store, StoredTimer
 
 if TYPE_CHECKING:
     from streaming.session import Session
@@ -31,6 +32,8 @@ log = logging.getLogger("parley.gateway")
 HEARTBEAT_S = 2.0
 CLAIM_TTL_S = 6.0
 TIMER_POLL_S = 0.25
+HANDOVER_S = STORE_TIMEOUT_S     # a live gateway's last write lands within one store call's bound, or it is an outage
+HANDOVER_POLL_S = 0.05
 HEARTBEAT_JOB, TIMERS_JOB = "gateway-heartbeat", "gateway-timers"
 
 
@@ -127,18 +130,39 @@ class Gateway:
 
     async def resumable(self, session_id: str, principal: str) -> list[dict] | None:
         """The stored items of session_id if `principal` created it; None otherwise (unknown or not theirs).
-        A session still live here (its client came back before the old socket closed) ends first, and one whose
-        detach is still writing is waited for, so its newest items are stored before they are read."""
+        A session still live here (its client came back before the old socket closed) ends first, one whose
+        detach is still writing is waited for, and so is another gateway holding it (`_handed_over`), so its
+        newest items are stored before they are read."""
         live = self.held.get(session_id)
         if live is not None and live.principal == principal:
             await live.session.end("session_resumed_elsewhere")
             await self.detach(live.session)
         writing = [done for session, done in self._detaching.items() if session.id == session_id]
         await asyncio.gather(*map(asyncio.shield, writing))
+        await self._handed_over(session_id)
         conversation = await self.store.load_conversation(session_id)
         if conversation is None or conversation.principal != principal:
             return None
         return conversation.items
+
+    async def _handed_over(self, session_id: str) -> None:
+        """Wait while another gateway holds session_id, at most HANDOVER_S: its client closed there and came back
+        here before that gateway's detach had written the last state and let the claim go. A claim held longer
+        is a dead gateway's (it writes nothing more; the claim lapses within CLAIM_TTL_S) or a session still live
+        there, its client back before the old socket closed: either way `attach` takes it over."""
+        key, holder = session_key(session_id), None
+        try:
+            async with asyncio.timeout(HANDOVER_S):
+                holder = await self.store.holder(key)
+                if holder not in (None, self.id):
+                    log.info("session %s: the resume waits for gateway %s to store it and let it go",
+                             session_id, holder)
+                while holder not in (None, self.id):
+                    await asyncio.sleep(HANDOVER_POLL_S)
+                    holder = await self.store.holder(key)
+        except TimeoutError:
+            log.warning("session %s: not let go by gateway %s within %g s (it died, the session is live there, or the "
+                        "store is slow); resuming what the store has", session_id, holder, HANDOVER_S)
 
     def attach(self, session: "Session", principal: str, timers: DurableTimers) -> None:
         """Hold a new (or resumed) session here: claim it, and save its history whenever it changes."""

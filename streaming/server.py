@@ -31,10 +31,10 @@ from streaming.config import ServerConfig, build_parser, from_args
 from streaming.credentials import bearer, same_secret
 from streaming.engines import Engines
 from streaming.logsafe import limit_accept_errors
-from streaming.gateway import Gateway
+from streaming.gateway import HANDOVER_S, Gateway
 from streaming.metrics import CONTENT_TYPE, Metrics
 from streaming.session import Session, SessionConfig, SessionLimitReached, new_id
-from streaming.store import StoreUnavailable, ask, open_store
+from streaming.store import STORE_TIMEOUT_S, StoreUnavailable, ask, open_store
 from streaming.supervisor import Supervisor
 
 if TYPE_CHECKING:
@@ -386,7 +386,7 @@ async def admit(request: web.Request) -> tuple[web.Response | None, list[dict] |
         if not await ctx.spend_everywhere(token):
             return _unauthorized(), None
         if resume is not None and SESSION_ID.fullmatch(resume) and ctx.may_resume(token, resume):
-            history = await ask(ctx.gateway.resumable(resume, ctx.principal))
+            history = await ask(ctx.gateway.resumable(resume, ctx.principal), HANDOVER_S + STORE_TIMEOUT_S)
     except StoreUnavailable as outage:
         log.warning("realtime: refusing a connection, the state store does not answer: %s", outage)
         return _error_response(503, "store_unavailable", "the state store does not answer; try again",

@@ -106,10 +106,11 @@ class StoreUnavailable(Exception):
     """The state store did not answer: down, unreachable, or slower than STORE_TIMEOUT_S."""
 
 
-async def ask(call: Awaitable[T]) -> T:
-    """A store call whose failure a door answers with 503 (the client may come back), not with a crash."""
+async def ask(call: Awaitable[T], timeout_s: float = STORE_TIMEOUT_S) -> T:
+    """A store call whose failure a door answers with 503 (the client may come back), not with a crash; a call
+    that may first wait on another gateway has a longer bound."""
     try:
-        async with asyncio.timeout(STORE_TIMEOUT_S):
+        async with asyncio.timeout(timeout_s):
             return await call
     except Exception as error:  # noqa: BLE001 - a driver's errors have no common base: every one is an outage
         raise StoreUnavailable(f"{type(error).__name__}: {error}") from error

@@ -1,9 +1,12 @@
 """Resumable sessions and stored timers on one gateway with an SQLite file: a client that reconnects with
 its session id gets its conversation back (same item ids), a restart keeps conversations and pending timers,
-and a timer that came due while nobody was connected is told at the next reply."""
+and a timer that came due while nobody was connected is told at the next reply. Two gateways sharing a store
+(one SQLite file, or Redis): a resume on the second waits for the first's last write."""
 import asyncio
 import json
+import logging
 import re
+import time
 
 import pytest
 
@@ -226,3 +229,95 @@ async def test_a_client_back_while_its_old_session_is_still_being_stored_resumes
     assert detached.done()
     other_writer.close()
     await gateway.close()
+
+
+async def hold_writes(store_url: str, tmp_path):
+    """Stop every write to the store until the returned coroutine function is awaited: another SQLite writer
+    holds the file, or Redis pauses its writers (CLIENT PAUSE WRITE); reads go on meanwhile."""
+    if store_url.startswith("sqlite://"):
+        import sqlite3
+
+        other_writer = sqlite3.connect(tmp_path / "state.db", isolation_level=None)
+        other_writer.execute("BEGIN IMMEDIATE")
+
+        async def let_go():
+            other_writer.execute("COMMIT")
+            other_writer.close()
+        return let_go
+    import redis.asyncio as redis
+
+    pauser = redis.from_url(store_url)
+    await pauser.execute_command("CLIENT", "PAUSE", 60_000, "WRITE")
+
+    async def let_go():
+        await pauser.execute_command("CLIENT", "UNPAUSE")
+        await pauser.aclose()
+    return let_go
+
+
+@pytest.fixture(params=["sqlite", "redis"])
+def shared_store(request, tmp_path):
+    """The store two gateways share: one SQLite file, or a real Redis."""
+    if request.param == "sqlite":
+        return f"sqlite://{tmp_path}/state.db"
+    return request.getfixturevalue("redis_server").url
+
+
+async def test_a_client_back_on_another_gateway_while_the_first_still_stores_its_session_resumes_every_item(
+        engines, shared_store, tmp_path, caplog):
+    """The client closed on the first gateway and came back on a second while the first's detach is still
+    writing the last items: the second reads the store only once the first has written them and let the
+    session's claim go. The store holds every write until the second has read it or begun waiting, so the order
+    is the same on every run."""
+    from streaming.gateway import Gateway
+    from streaming.session import Session, SessionConfig
+    from streaming.store import open_store
+
+    caplog.set_level(logging.INFO, "parley.gateway")
+    first, second = Gateway(open_store(shared_store), "gw1"), Gateway(open_store(shared_store), "gw2")
+    session = Session(engines, SessionConfig(turn_detection=None))
+    await session.start()
+    first.attach(session, "a principal", first.timers_for(session.id))
+    held = first.held[session.id]
+    await asyncio.gather(held.saver, *held.tasks)            # claimed by the first, its empty history stored
+    let_go = await hold_writes(shared_store, tmp_path)
+    try:
+        said = [session.add_message("user", f"message {n}") for n in range(3)]
+        await session.close()
+        detached = asyncio.create_task(first.detach(session))
+        resumed = asyncio.create_task(second.resumable(session.id, "a principal"))
+        async with asyncio.timeout(30):
+            while not resumed.done() and "waits for gateway gw1" not in caplog.text:
+                await asyncio.sleep(0.01)
+    finally:
+        await let_go()
+    items = await resumed
+    await detached
+    assert [item["id"] for item in items][-3:] == said
+    await first.close()
+    await second.close()
+
+
+async def test_a_resume_waits_for_a_gateway_that_died_holding_the_session_at_most_the_handover_bound(
+        engines, shared_store):
+    """The first gateway died with the session claimed (its claim lapses only CLAIM_TTL_S later): the second
+    resumes it after HANDOVER_S with what the first's last write stored."""
+    from streaming.gateway import CLAIM_TTL_S, HANDOVER_S, Gateway
+    from streaming.session import Session, SessionConfig
+    from streaming.store import open_store
+
+    first, second = Gateway(open_store(shared_store), "gw1"), Gateway(open_store(shared_store), "gw2")
+    session = Session(engines, SessionConfig(turn_detection=None))
+    await session.start()
+    first.attach(session, "a principal", first.timers_for(session.id))
+    said = session.add_message("user", "the last message stored")
+    held = first.held[session.id]
+    await asyncio.gather(held.saver, *held.tasks)
+    await first.store.close()                                 # gone without letting the claim go
+    started = time.monotonic()
+    items = await second.resumable(session.id, "a principal")
+    waited = time.monotonic() - started
+    assert [item["id"] for item in items] == [said]
+    assert HANDOVER_S <= waited < CLAIM_TTL_S
+    await session.close()
+    await second.close()
