@@ -27,7 +27,7 @@ different word said ("Code lighting" for the cove lighting) leaves the name's fo
 
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
-number or action.
+number, action or spelling of a name.
 """
 from __future__ import annotations
 
@@ -145,7 +145,7 @@ def actions_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
 def names_to_weigh(heard: Heard, names: tuple[str, ...]) -> list[tuple[int, int, list[str]]]:
     """Each of the home's names (names) that voice.heard_names puts in as a spelling of words of heard, a word of
     which Whisper wrote with less than DOUBTED_WORD probability, said, and which no other name of the home, nor a
-    word of one, sounds like: (start, end of the words in heard.text, [those words, the name]). None where Whisper
+    word of one, sounds like: (start, end of the words in heard.text, [those words, the name, each in the other case]). None where Whisper
     doubted a word that is neither such a spelling nor a change's action (a remark misheard, "the gramophone:0.20"
     in "I do a lot of the sound of the gramophone on a Sunday", keeps the question that reads the call out)."""
     spans = [(s + m.start(), s + m.end(), p) for s, e, p in _said_spans(heard) if s >= 0
@@ -190,11 +190,12 @@ def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, 
     nothing is to be weighed (numbers_to_weigh, names_to_weigh, actions_to_weigh). Weighing
     never adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own.
     The written probabilities, which the turn judges read, stay."""
-    doubted, actions = numbers_to_weigh(heard) + names_to_weigh(heard, names), actions_to_weigh(heard)
+    spellings = names_to_weigh(heard, names)
+    doubted, actions = numbers_to_weigh(heard) + spellings, actions_to_weigh(heard)
     if not doubted and not actions:
         return heard
     window = _encoded(stt, audio)
-    spelt = tuple(forms[1].lower() for _, _, forms in names_to_weigh(heard, names))
+    spelt = tuple(forms[1].lower() for _, _, forms in spellings)
     prompt = stt._forced_prompt(heard.text, names, heard.put_in + spelt)
     values = [(start, end, sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in forms))
               for start, end, forms in doubted]
