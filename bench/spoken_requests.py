@@ -138,8 +138,8 @@ def recording(voice: str, text: str, cache: Path = CACHE) -> np.ndarray:
     return np.load(path).astype(np.float32) / 32768
 
 
-VALUES_CODE = (ROOT / "voice" / "heard_values.py", ROOT / "assistant" / "spoken_numbers.py",
-               ROOT / "assistant" / "skills.py")
+VALUES_CODE = (ROOT / "voice" / "heard_values.py", ROOT / "voice" / "heard_doubts.py",
+               ROOT / "assistant" / "spoken_numbers.py", ROOT / "assistant" / "skills.py")
 RECOGNISER_CODE = (ROOT / "voice" / "stt.py", ROOT / "voice" / "heard_names.py", ROOT / "voice" / "heard_words.py",
                    ROOT / "voice" / "data" / "phrasing_words.txt", ROOT / "voice" / "data" / "request_words.txt")
 
@@ -204,7 +204,7 @@ class Transcripts:
         a key of its own (the final's and VALUES_CODE), so that a change to the weighing hears no final again. Only
         a final with a doubted number or action is weighed; the seconds each weighing took in this run are kept
         (values_seconds)."""
-        if not to_weigh(heard):
+        if not to_weigh(heard, names):
             return heard
         sound = audio()
         key = (voice, band, text, self._ear(stt, names, sound), f"values {self.values_code}")
@@ -386,7 +386,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                                   + (f" -> {hearing.text!r} {hearing.guessed}" if hearing.text != heard else "")
                                   + (f"\n    final: {said_with_doubts(final['words'])}" if nbest > 1 else "")
                                   + (f"\n    said, weighed: {said_with_doubts(evidence.said_probabilities)}"
-                                     if nbest > 1 and to_weigh(evidence_heard) else "")
+                                     if nbest > 1 and to_weigh(evidence_heard, names[row["home"]]) else "")
                                   + (f"\n    {other.model} final, said: "
                                      f"{said_with_doubts(larger_final[2].said_probabilities)}"
                                      if other is not None else "")

@@ -50,7 +50,7 @@ def undoubted_names(doubted: frozenset[str], wider: frozenset[str], transcript: 
     sure: set[str] = set()
     for words in whole:
         rare = [word for word in words if word in doubted and word not in REQUEST_WORDS]
-        if rare and not _sounds_like_another(words, rare, names):
+        if rare and not sounds_like_another(words, rare, names):
             sure.update(rare)
     return doubted - sure
 
@@ -65,12 +65,12 @@ def guesses_standing(guessed: dict[str, str], names: tuple[str, ...]) -> dict[st
     for name, heard in guessed.items():
         words = tuple(name.lower().split())
         rare = [word for word in words if word not in REQUEST_WORDS and word not in heard.lower().split()]
-        if not rare or _sounds_like_another(words, rare, names):
+        if not rare or sounds_like_another(words, rare, names):
             standing[name] = heard
     return standing
 
 
-def _sounds_like_another(words: tuple[str, ...], rare: list[str], names: tuple[str, ...]) -> bool:
+def sounds_like_another(words: tuple[str, ...], rare: list[str], names: tuple[str, ...]) -> bool:
     """Whether another of the home's names, or a word of one not of this name (words), sounds like one of rare
     (names_to_check), or is a spelling of it ("parlor")."""
     name = " ".join(words)

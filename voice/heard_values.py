@@ -17,9 +17,17 @@ its kind may have been said ("unlock", "on"): the same audio answers that, with 
 place, alone and with the word beside it that may hold the other's sound ("And lock" for "unlock"); its share of
 their probabilities becomes its said probability where higher (actions_to_weigh, _action_share).
 
+A name of the home Whisper wrote in a spelling of its own ("louvers:0.19" for the louvres, "Punku" for the punkah:
+voice.heard_names puts the name in silently) is said back when that spelling was doubted, though the doubt is
+the number's again: the audio's probability shared between two ways of writing one sound, the name being a word
+Whisper's language model hardly knows. So it is weighed like a number, the spelling and the name forced in its
+place and summed (names_to_weigh), only where the home has no other name that sounds like it
+(voice.heard_doubts.sounds_like_another) and no word but the spelling and a doubted action is doubted: a
+different word said ("Code lighting" for the cove lighting) leaves the name's form no likelier, and stays doubted.
+
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
-number or action.
+number, action or spelling of a name.
 """
 from __future__ import annotations
 
@@ -31,6 +39,8 @@ import numpy as np
 
 from assistant.spoken_numbers import TENS, UNITS
 from assistant.skills import ACTIONS
+from voice.heard_doubts import sounds_like_another
+from voice.heard_names import REQUEST_WORDS, hear_names
 from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard, WhisperSTT, log_mel
 
 # A clock time as Whisper writes it: "6:30", "6.30", "6-30", "6 30", or run together, "630". One value, the time.
@@ -132,22 +142,61 @@ def actions_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
     return [(start, end, list(ACTIONS[plain])) for start, end, plain in found]
 
 
-def to_weigh(heard: Heard) -> bool:
-    """Whether weighed has a doubted number or a doubted action of heard to weigh."""
-    return bool(numbers_to_weigh(heard) or actions_to_weigh(heard))
+def names_to_weigh(heard: Heard, names: tuple[str, ...]) -> list[tuple[int, int, list[str]]]:
+    """Each of the home's names (names) that voice.heard_names puts in as a spelling of words of heard, a word of
+    which Whisper wrote with less than DOUBTED_WORD probability, said, and which no other name of the home, nor a
+    word of one, sounds like: (start, end of the words in heard.text, [those words, the name, each in the other case]). None where Whisper
+    doubted a word that is neither such a spelling nor a change's action (a remark misheard, "the gramophone:0.20"
+    in "I do a lot of the sound of the gramophone on a Sunday", keeps the question that reads the call out)."""
+    spans = [(s + m.start(), s + m.end(), p) for s, e, p in _said_spans(heard) if s >= 0
+             for m in re.finditer(r"\S+", heard.text[s:e]) if re.search(r"[A-Za-z0-9]", m[0])]
+    plain = [re.sub(r"[^a-z0-9']", "", heard.text[s:e].lower()) for s, e, _ in spans]
+    found = []
+    for name, words in hear_names(heard.text, names).spelled.items():
+        heard_words = words.split()
+        at = next((i for i in range(len(plain) - len(heard_words) + 1)
+                   if plain[i:i + len(heard_words)] == heard_words), None)
+        rare = [word for word in name.split() if word not in REQUEST_WORDS]
+        if (at is None or not rare or sounds_like_another(tuple(name.split()), rare, names)
+                or min(p for _, _, p in spans[at:at + len(heard_words)]) >= DOUBTED_WORD):
+            continue
+        start, end = spans[at][0], spans[at + len(heard_words) - 1][1]
+        end = start + len(heard.text[start:end].rstrip(".,?!;: "))
+        start = end - len(heard.text[start:end].lstrip())
+        written = heard.text[start:end]
+        found.append((start, end, list(dict.fromkeys([written, _as_written(heard.text, start, name),
+                                                      *(_other_case(form) for form in (written, name))]))))
+    spelt = {re.sub(r"[^a-z0-9']", "", word.lower()) for start, end, _ in found for word in heard.text[start:end].split()}
+    if heard.doubted_words() - spelt - set(ACTIONS):
+        return []
+    return found
+
+
+def _other_case(form: str) -> str:
+    """form with its first letter in the other case: Whisper writes a name it hardly knows as a proper noun or not
+    ("Velux", "vellics"), one sound either way."""
+    return (form[:1].lower() if form[:1].isupper() else form[:1].upper()) + form[1:]
+
+
+def to_weigh(heard: Heard, names: tuple[str, ...] = ()) -> bool:
+    """Whether weighed has a doubted number, action or spelling of one of the home's names (names) to weigh."""
+    return bool(numbers_to_weigh(heard) or actions_to_weigh(heard) or names_to_weigh(heard, names))
 
 
 def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, ...] = ()) -> Heard:
-    """heard with each doubted number's words given its value's probability (said), and each doubted action its
-    share against the other actions of its kind (_action_share), where that is the higher, from the decoder on
-    the same audio; heard itself where nothing is to be weighed (numbers_to_weigh, actions_to_weigh). Weighing
+    """heard with each doubted number's words given its value's probability (said), each doubted spelling of a
+    name the probability of it and the name together, and each doubted action its share against the other actions
+    of its kind (_action_share), where that is the higher, from the decoder on the same audio; heard itself where
+    nothing is to be weighed (numbers_to_weigh, names_to_weigh, actions_to_weigh). Weighing
     never adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own.
     The written probabilities, which the turn judges read, stay."""
-    doubted, actions = numbers_to_weigh(heard), actions_to_weigh(heard)
+    spellings = names_to_weigh(heard, names)
+    doubted, actions = numbers_to_weigh(heard) + spellings, actions_to_weigh(heard)
     if not doubted and not actions:
         return heard
     window = _encoded(stt, audio)
-    prompt = stt._forced_prompt(heard.text, names, heard.put_in)
+    spelt = tuple(forms[1].lower() for _, _, forms in spellings)
+    prompt = stt._forced_prompt(heard.text, names, heard.put_in + spelt)
     values = [(start, end, sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in forms))
               for start, end, forms in doubted]
     values += [(start, end, _action_share(stt, window, prompt, heard, start, end, others))
