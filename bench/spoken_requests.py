@@ -224,7 +224,8 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
     home, with the words and the numbers the server's recogniser was unsure of, and the words it doubted (a
     change's below its own line: doubted_change; spoken False: the text as typed). A timer is judged by the timers
     left running: "timer unnamed" is the named timer asked for, running at the right length without the name
-    (ToolRunner drops a label the recogniser was unsure of or no word heard holds)."""
+    (ToolRunner drops a label the recogniser was unsure of or no word heard holds). The call as written is right
+    only where the user got what it asks: a read the tool declined (NoAction) is no action."""
     tools = ToolRunner(new_home(row["home"]))
     tools.guessed_names, tools.unsure_words, tools.unsure_numbers = guessed, unsure, unsure_numbers
     tools.doubted_words, tools.doubted_change_words = doubted, doubted_change
@@ -245,7 +246,9 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
             return "right", did
         if running == [(None, expected["arguments"]["seconds"])]:
             return "timer unnamed", did
-    elif score(row, reply, acted, tools.home.inventory) and (acted or not changes_a_fresh_home(row)):
+    elif (score(row, reply, acted, tools.home.inventory) and (acted or not changes_a_fresh_home(row))
+          and (acted or not any(isinstance(r, NoAction) for r in results))):
+        # a read answered "Sorry, I didn't catch that." (or "which one?") gave the user nothing: not right
         return "right", did
     safe = not acted and all(isinstance(r, NoAction) for r in results)
     return ("no action" if safe else "wrong action"), did

@@ -79,3 +79,14 @@ def test_a_transcript_of_the_said_words_is_heard_right_whatever_its_form():
     assert cause(said, "Set the lamp to 30% it's late.", (), True, False) == ("heard right", "doubt")
     assert cause(said, "Set the lamp to 30% it's light.", (), True, True)[0] == "nearly right"
     assert cause(said, "Set the lamp to 30%. It's late.", (), False, True) == ("typed", "")
+
+
+def test_a_read_the_ear_declined_is_no_action_though_its_call_was_right(assistant):
+    from bench.spoken_requests import outcome
+
+    row = {"home": "default", "expected": {"name": "get_time", "arguments": {}}}
+    # the call is get_time both times; heard with no word of a time, the tool answers "Sorry, I didn't catch that."
+    assert outcome(assistant, row, "What time is it?", {}, frozenset(), frozenset())[0] == "right"
+    verdict, did = outcome(assistant, row, "What is it now?", {}, frozenset(), frozenset())
+    assert "get_time" in did and "catch that" in did
+    assert verdict == "no action"
