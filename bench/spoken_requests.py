@@ -63,6 +63,7 @@ sys.path.insert(0, str(ROOT))
 from assistant.chat_template import NoAction  # noqa: E402
 from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import Inventory  # noqa: E402
+from assistant.skills import TIMER_SKILLS, TIMER_STARTS  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 from assistant_eval import ask, made_up_inventory, score, snapshot  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
@@ -230,6 +231,10 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
     tools.guessed_names, tools.unsure_words, tools.unsure_numbers = guessed, unsure, unsure_numbers
     tools.doubted_words, tools.doubted_change_words = doubted, doubted_change
     tools.spoken = spoken
+    expected = row["expected"] or {}
+    if expected.get("name") in TIMER_SKILLS - TIMER_STARTS:
+        # "how long has the pasta got" presumes the pasta timer running: start it, so the answer can be judged
+        asyncio.run(tools.timer_book.add(600, expected["arguments"].get("name")))
     reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
     did = f"{[(c.name, c.arguments) for c in reply.tool_calls]} / {reply.text!r}"
     asked = any(isinstance(r, NoAction) and str(r).startswith("Did you mean") for r in results)
@@ -238,7 +243,6 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
         tools.guessed_names = {}
         return ("asked, yes right" if score(row, reply, False, tools.home.inventory) and row["expected"] is not None
                 else "asked, yes wrong"), did
-    expected = row["expected"] or {}
     if expected.get("name") in ("set_timer", "start_timer") and not acted:
         # a timer is judged by the timers it leaves running, as a call to the home by its effect
         running = [(t.name, t.seconds) for t in asyncio.run(tools.timer_book.pending())]

@@ -90,3 +90,12 @@ def test_a_read_the_ear_declined_is_no_action_though_its_call_was_right(assistan
     verdict, did = outcome(assistant, row, "What is it now?", {}, frozenset(), frozenset())
     assert "get_time" in did and "catch that" in did
     assert verdict == "no action"
+
+
+def test_a_request_about_a_running_timer_is_judged_with_that_timer_running(assistant):
+    from bench.spoken_requests import outcome
+
+    row = {"home": "default", "expected": {"name": "timer_left", "arguments": {"name": "pasta"}}}
+    verdict, did = outcome(assistant, row, "How long has the pasta got?", {}, frozenset(), frozenset())
+    assert "10 minutes on the pasta timer" in did
+    assert verdict == "right"
