@@ -8,7 +8,7 @@ tools (set_device, ...); `command` and `read_state` serve any entity of the inve
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from assistant.inventory import Entity, Inventory, vocabulary_inventory
+from assistant.inventory import LEVEL_ACTIONS, Entity, Inventory, vocabulary_inventory
 from assistant.vocabulary import ROOMS
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
@@ -27,13 +27,15 @@ class Home(Protocol):
     async def set_thermostat(self, degrees: float) -> float | None: ...
     async def read_sensor(self, room: str, kind: str) -> float | None: ...
     async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
-        """Do action ("on", "off", "open", "close", "stop", "lock", "unlock", "activate", "brightness" with
-        a percent, "temperature" with degrees); the state the device confirms ("on", "closed", "locked",
-        "40", ...) or None when nothing confirmed it."""
+        """Do action ("on", "off", "open", "close", "stop", "lock", "unlock", "activate", "brightness" or a
+        fan's "speed" with a percent, "temperature" with degrees); the state the device confirms ("on", "closed",
+        "locked", "40", ...) or None when nothing confirmed it."""
     async def read_state(self, entity: Entity) -> str | None:
         """The entity's last reported state ("on", "open", "locked", "21.5", ...), or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
-        """A light's last reported brightness in percent (0 when off), or None if unknown."""
+        """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
+    def takes_level(self, entity: Entity) -> bool:
+        """The entity takes a level in percent (LEVEL_ACTIONS): a fan with only on and off does not."""
 
 
 def default_key(entity: Entity) -> tuple[str, str] | None:
@@ -80,12 +82,16 @@ class InMemoryHome:
             room, device = where
             if action == "brightness":
                 return str(await self.set_brightness(room, int(value)))
+            if action == "speed":
+                self.states[entity.key + "#speed"] = str(int(value))
+                state = await self.set_device(device, room, "on" if value else "off")
+                return None if state is None else str(int(value))
             return await self.set_device(device, room, action)
         if entity.key == "default:thermostat" and action == "temperature":
             return f"{await self.set_thermostat(float(value)):g}"
-        if action == "brightness":
+        if action in ("brightness", "speed"):
             self.states[entity.key] = "on" if value else "off"
-            self.states[entity.key + "#brightness"] = str(int(value))
+            self.states[f"{entity.key}#{action}"] = str(int(value))
             return str(int(value))
         if action == "temperature":
             self.states[entity.key + "#target"] = f"{float(value):g}"
@@ -110,8 +116,14 @@ class InMemoryHome:
         where = default_key(entity)
         if where is not None:
             room, device = where
-            return 0 if self.devices.get((device, room), "off") == "off" else self.brightness.get(room)
-        if self.states.get(entity.key, INITIAL_STATE.get(entity.component)) == "off":
+            if self.devices.get((device, room), "off") == "off":
+                return 0
+            if device != "fan":
+                return self.brightness.get(room)
+        elif self.states.get(entity.key, INITIAL_STATE.get(entity.component)) == "off":
             return 0
-        level = self.states.get(entity.key + "#brightness")
+        level = self.states.get(f"{entity.key}#{LEVEL_ACTIONS.get(entity.component)}")
         return None if level is None else int(level)
+
+    def takes_level(self, entity: Entity) -> bool:
+        return entity.component in LEVEL_ACTIONS

@@ -12,6 +12,7 @@ here): state payloads are compared as they come, or read from a JSON object's us
 """
 import json
 import logging
+import math
 import re
 import threading
 import time
@@ -56,7 +57,10 @@ ABBREVIATIONS = {
     "stat_unlocked": "state_unlocked", "dev_cla": "device_class", "unit_of_meas": "unit_of_measurement",
     "uniq_id": "unique_id", "obj_id": "object_id", "dev": "device", "sa": "suggested_area",
     "avty_t": "availability_topic", "json_attr_t": "json_attributes_topic", "val_tpl": "value_template",
-    "pct_cmd_t": "percentage_command_topic", "pos_t": "position_topic", "set_pos_t": "set_position_topic",
+    "pct_cmd_t": "percentage_command_topic", "pct_stat_t": "percentage_state_topic",
+    "pct_val_tpl": "percentage_value_template", "pct_cmd_tpl": "percentage_command_template",
+    "spd_rng_min": "speed_range_min", "spd_rng_max": "speed_range_max", "pos_t": "position_topic",
+    "set_pos_t": "set_position_topic",
     "stat_val_tpl": "state_value_template", "bri_val_tpl": "brightness_value_template",
     "temp_stat_tpl": "temperature_state_template", "mode_stat_t": "mode_state_topic",
     "mode_stat_tpl": "mode_state_template", "curr_temp_tpl": "current_temperature_template",
@@ -65,7 +69,10 @@ ABBREVIATIONS = {
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
 TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
-             "mode_state_template")
+             "mode_state_template", "percentage_value_template", "percentage_command_template")
+# The action that sets each kind's level in percent: a light's brightness, a fan's speed (Home Assistant's
+# fan.set_percentage)
+LEVEL_ACTIONS = {"light": "brightness", "fan": "speed"}
 DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "manufacturer", "mdl": "model"}
 
 # Room words people use; an entity without a suggested area takes one of these (or another entity's
@@ -102,6 +109,7 @@ class Entity:
     topics: dict = field(default_factory=dict)     # brightness_command_topic, temperature_command_topic, ...
     json_schema: bool = False      # light `schema: json`: commands and states are JSON objects
     brightness_scale: int = 255
+    speed_range: tuple[int, int] = (1, 100)   # a fan's speed_range_min, speed_range_max: 100 percent is the max
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
@@ -211,13 +219,16 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
                 and isinstance(v, (str, int, float))}
     scale = config.get("brightness_scale", 255)
     device_class = config.get("device_class")
+    low, high = (config.get(key, default) for key, default in (("speed_range_min", 1), ("speed_range_max", 100)))
+    speeds = all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)) and 0 < low <= high
     return Entity(
         key=key, name=name, component=component, area=area or area_in_name(name, known_areas), area_from_name=not area,
         device_class=str(device_class).lower() if isinstance(device_class, str) else None,
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
-        brightness_scale=int(scale) if isinstance(scale, (int, float)) and not isinstance(scale, bool) and scale > 0 else 255)
+        brightness_scale=int(scale) if isinstance(scale, (int, float)) and not isinstance(scale, bool) and scale > 0 else 255,
+        speed_range=(low, high) if speeds else (1, 100))
 
 
 def area_in_name(name: str, known_areas=()) -> str | None:
@@ -572,6 +583,12 @@ def entity_command(entity: Entity, action: str, value: float | None = None) -> t
             level = str(round(float(value) * entity.brightness_scale / 100))
             return (topic, level, topics.get("brightness_state_topic")) if topic else None
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
+    if entity.component == "fan" and action == "speed":
+        # a template would have to be rendered to make the payload: such a fan's speed is not commanded here
+        topic = topics.get("percentage_command_topic")
+        if topic is None or "percentage_command_template" in entity.payloads:
+            return None
+        return topic, str(speed_of(entity, value)), topics.get("percentage_state_topic")
     if entity.component in ("switch", "fan", "media_player") and action in ("on", "off"):
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
     if entity.component == "climate":
@@ -588,6 +605,19 @@ def entity_command(entity: Entity, action: str, value: float | None = None) -> t
     if entity.component == "scene" and action == "activate":
         return entity.command_topic, p("payload_on", "ON"), None
     return None
+
+
+def speed_of(entity: Entity, percent: float) -> int:
+    """A fan's speed in its own range for a percent, as Home Assistant's MQTT fan sends it: the range's share,
+    rounded up (50 percent of 1..3 is speed 2)."""
+    low, high = entity.speed_range
+    return math.ceil((high - low + 1) * float(percent) / 100) + low - 1 if percent else 0
+
+
+def speed_percent(entity: Entity, speed: float) -> int:
+    """A fan's reported speed in its range as a percent, as Home Assistant reads it (speed 2 of 1..3 is 66)."""
+    low, high = entity.speed_range
+    return max(0, min(100, int((speed - low + 1) * 100 // (high - low + 1))))
 
 
 STOP_WORDS = {"the", "a", "an", "my", "our", "in", "on", "of", "off", "at", "to", "and", "one", "1", "2", "3", "4",

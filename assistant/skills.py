@@ -6,7 +6,7 @@ OpenAI function tools, and assistant.tools.ToolRunner runs a skill as its method
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from assistant.inventory import SWITCHABLE
+from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE
 from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, STATES, UNITS
 
 NUMBER = (int, float)
@@ -132,11 +132,11 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            state=(STATES, "on or off"), area=AREA, switches=True),
     _skill("set_level", "Set a named light's brightness.", ("area",), means=LEVEL, name=NAME,
            percent=(NUMBER, "brightness from 0 to 100"), area=AREA, level_unit="percent", name_is_a_thing=True,
-           components=("light", "climate")),
+           components=(*LEVEL_ACTIONS, "climate")),
     _skill("change_level", "Make a named light brighter or dimmer by a step.", ("area",),
            means={"up": UP, "down": DOWN}, name=NAME,
            direction=(("up", "down"), "up: brighter, down: dimmer"), area=AREA, steps=True, name_is_a_thing=True,
-           components=("light",)),
+           components=tuple(LEVEL_ACTIONS)),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
            ("area",), reads=True, name=NAME, area=AREA, name_is_a_thing=True),
     _skill("set_cover", "Open, close or stop a cover: blinds, curtains, a garage door (opening a garage door "

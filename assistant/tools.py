@@ -16,14 +16,14 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import (COMPONENTS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
+from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
-from assistant.vocabulary import (ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING, FOLLOW_UP_WORDS,
-                                  JOINING_WORDS, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
-                                  SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS, SWITCH_VERBS, TRAILING_WORDS,
-                                  UNLOCK_HEARD_AS, YES, convert, unit_name)
+from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
+                                  FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, NO, OPERATOR_WORDS, QUESTION_WORDS,
+                                  READS_HEARD_BY, ROOMS, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS,
+                                  SWITCH_VERBS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
 from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
@@ -818,8 +818,20 @@ class ToolRunner:
             return [], NoAction(f"I don't know an area called the {area}.")
         found = inventory.resolve(None if name is None else str(name), area, components)
         if not found:
-            return [], NoAction(UNKNOWN_DEVICE.format(name=_said(name, area)))
+            others = [] if name is None else inventory.resolve(str(name), area, COMPONENTS)
+            return [], self._only(others, _said(name, area)) if others else \
+                NoAction(UNKNOWN_DEVICE.format(name=_said(name, area)))
         return found, None
+
+    def _only(self, found: list[Entity], said: str) -> NoAction:
+        """What things the home has can do, when asked what their kind cannot: "The drying fan can only be
+        switched on or off." (the unknown-name reply is for names the home lacks)."""
+        abilities = {LEVEL_ABILITIES[e.component] if e.component in LEVEL_ABILITIES and self.home.takes_level(e)
+                     else ABILITIES[e.component] for e in found}
+        if len(abilities) > 1:
+            return NoAction(f"Nothing called the {said} can do that.")
+        what = _the(found[0]) if len(found) == 1 else f"the {said}"
+        return NoAction(f"{what[0].upper()}{what[1:]} can only be {abilities.pop()}.")
 
     def _one(self, name, area, components) -> tuple[Entity | None, NoAction | None]:
         found, problem = self._find(name, area, components)
@@ -834,7 +846,7 @@ class ToolRunner:
         self.pending = Pending(_the(entity), lambda: self._act(entity, action, value, confirmed_by_user=True),
                                asyncio.get_running_loop().time(), self.turn)
         verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change the brightness of",
-                "temperature": "change the temperature of"}.get(action, action)
+                "speed": "change the speed of", "temperature": "change the temperature of"}.get(action, action)
         return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
 
     async def _unguarded_command(self, entity: Entity, action: str, value=None) -> str | None:
@@ -850,11 +862,11 @@ class ToolRunner:
         confirmed = await self.home.command(entity, action, value)
         if confirmed is None:
             verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
-                    "temperature": "change its temperature"}.get(action, action)
+                    "speed": "change its speed", "temperature": "change its temperature"}.get(action, action)
             return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
         if action == "activate":
             return Done(f"Okay, {entity.name} is on.")
-        if action == "brightness":
+        if action in ("brightness", "speed"):
             return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
         if action == "temperature":
             return Done(f"Okay, the {entity.name} is set to {confirmed} degrees.")
@@ -898,25 +910,25 @@ class ToolRunner:
         return said
 
     async def _set_level(self, name, percent, area=None) -> str:
-        """A light's brightness; for a heater or thermostat called by its whole name, its temperature: "set the
-        snug stove to 21" reads to the model like a light's level, since names reach it as slots (its area said
-        apart counts: "the radiator in the nursery" is the nursery radiator). Part of a name is never a
-        heater's ("dim the panel light to 20%" must not set the radiant panel to 20 degrees)."""
+        """A light's brightness or a fan's speed; for a heater or thermostat called by its whole name, its
+        temperature: "set the snug stove to 21" reads to the model like a light's level, since names reach it as
+        slots (its area said apart counts: "the radiator in the nursery" is the nursery radiator). Part of a name is
+        never a heater's ("dim the panel light to 20%" must not set the radiant panel to 20 degrees)."""
         said = spelling_key(str(name).lower().replace("_", " "))        # the whole name, one or many, either spelling
         heater = [e for e in self.home.inventory.resolve(str(name), area, ("climate",))
                   if spelling_key(e.name) in (said, spelling_key(f"{area} {said}".replace("_", " ")))]
-        if len(heater) == 1 and not self._find(name, area, ("light",))[0]:
+        if len(heater) == 1 and not self._find(name, area, tuple(LEVEL_ACTIONS))[0]:
             degrees = float(percent)
             if not 0 < degrees < 100:
                 raise ValueError("thermostat out of range")
             return await self._act(heater[0], "temperature", degrees)
-        entity, problem = self._one(name, area, ("light",))
+        entity, problem = self._one(name, area, tuple(LEVEL_ACTIONS))
         if problem:
             return problem
         percent = int(float(percent))
         if not 0 <= percent <= 100:
             raise ValueError("bad brightness")
-        return await self._act(entity, "brightness", percent)
+        return await self._to_level(entity, percent)
 
     async def _change_level(self, name, direction, area=None) -> str:
         if direction not in ("up", "down"):
@@ -924,7 +936,16 @@ class ToolRunner:
         entity, problem = self._one(name, area, SKILL_COMPONENTS["change_level"])
         if problem:
             return problem
-        return await self._act(entity, "brightness", stepped_level(await self.home.read_level(entity), direction))
+        return await self._to_level(entity, stepped_level(await self.home.read_level(entity), direction))
+
+    async def _to_level(self, entity: Entity, percent: int) -> str:
+        """A light's brightness or a fan's speed (LEVEL_ACTIONS) in percent; a fan at 0 is switched off, as Home
+        Assistant's fan.set_percentage does; a thing that takes no level says what it can do."""
+        if not self.home.takes_level(entity):
+            return self._only([entity], entity.name)
+        if entity.component == "fan" and percent == 0:
+            return await self._act(entity, "off")
+        return await self._act(entity, LEVEL_ACTIONS[entity.component], percent)
 
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)

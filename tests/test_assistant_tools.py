@@ -154,7 +154,41 @@ async def test_brighter_and_dimmer_step_from_the_level_the_light_reports():
         "Okay, the reading lamp is at 35 percent."
     assert await tools.run("change_level", {"name": "lamp", "direction": "down"}) == \
         "Which one: the bedroom lamp or the reading lamp?"
-    assert isinstance(await tools.run("change_level", {"name": "ceiling_fan", "direction": "up"}), NoAction)
+    assert await tools.run("change_level", {"name": "ceiling_fan", "direction": "up"}) == \
+        "Okay, the ceiling fan is at 25 percent."           # a fan steps its speed from off
+
+
+async def test_a_fan_takes_a_speed_in_percent_and_says_it():
+    """ "set the ceiling fan to half speed", "a notch faster", "slower": its speed (Home Assistant's
+    fan.set_percentage); 0 percent switches it off."""
+    tools = ToolRunner(_home_of_my_own())
+    assert await tools.run("set_level", {"name": "ceiling_fan", "percent": 50}) == \
+        "Okay, the ceiling fan is at 50 percent."
+    assert (tools.home.states["fan/fan"], await tools.home.read_level(tools.home.inventory.get("fan/fan"))) == ("on", 50)
+    assert await tools.run("change_level", {"name": "ceiling_fan", "direction": "up"}) == \
+        "Okay, the ceiling fan is at 75 percent."
+    assert await tools.run("change_level", {"name": "fan", "area": "den", "direction": "down"}) == \
+        "Okay, the ceiling fan is at 50 percent."
+    assert await tools.run("set_level", {"name": "ceiling_fan", "percent": 0}) == "Okay, the ceiling fan is off."
+    assert tools.home.states["fan/fan"] == "off"
+    default = ToolRunner()                          # the default home's fans, by their room
+    assert await default.run("set_level", {"name": "garage_fan", "percent": 100}) == \
+        "Okay, the garage fan is at 100 percent."
+    assert default.home.devices[("fan", "garage")] == "on"
+
+
+async def test_a_thing_the_home_has_asked_what_its_kind_cannot_do_says_what_it_can():
+    """Never "I don't know a device called ..." for a thing the home has (that reply is for names it lacks): a sensor
+    switched, a lock dimmed, each named with what it can do (a fan without a speed: test_mqtt_discovery)."""
+    tools = ToolRunner(_home_of_my_own())
+    assert await tools.run("switch_device", {"name": "nursery_temperature", "state": "on"}) == \
+        "The nursery temperature can only be read."
+    assert await tools.run("set_level", {"name": "front_door", "percent": 20}) == \
+        "The front door can only be locked or unlocked."
+    assert await tools.run("set_lock", {"name": "movie_time", "action": "lock"}) == "Movie time can only be run."
+    assert await tools.run("activate_scene", {"name": "blinds"}) == "The blinds can only be opened, closed or stopped."
+    assert await tools.run("set_level", {"name": "barn_door", "percent": 20}) == \
+        "I don't know a device called the barn door."
 
 
 async def test_a_kind_in_the_plural_in_an_area_switches_every_one_of_that_kind_there():
@@ -308,7 +342,8 @@ async def test_several_thermostats_are_told_apart_by_name_or_area():
     # "set the stove to 20" reads to the model like a light's level: the runner knows a heater from a light
     assert await tools.run("set_level", {"name": "stove", "percent": 20}) == "Okay, the stove is set to 20 degrees."
     # but part of a name never is: Whisper's "dim the panel light to 20%" once set a "radiant panel" to 20 degrees
-    assert await tools.run("set_level", {"name": "panel", "percent": 20}) == "I don't know a device called the panel."
+    assert await tools.run("set_level", {"name": "panel", "percent": 20}) == \
+        "The radiant panel can only be switched on or off, or set to a temperature."
     assert await ToolRunner(_home_of_my_own()).run("set_thermostat", {"degrees": 21}) == \
         "There is no thermostat in this home."
     # the sentence that names the heater is the whole reply, never words inside the default home's thermostat reply

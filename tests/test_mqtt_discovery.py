@@ -85,6 +85,12 @@ async def test_a_discovered_home_is_driven_by_its_own_names(discovered_home):
         "Okay, 3 devices in the snug are off."
     assert await tools.run("switch_device", {"name": "dishwasher", "state": "on"}) == \
         "I don't know a device called the dishwasher."
+    # a fan the home has, of on and off only (no percentage topic): named, with what it can do
+    assert await tools.run("set_level", {"name": "drying_fan", "percent": 50}) == \
+        "The drying fan can only be switched on or off."
+    assert await tools.run("change_level", {"name": "whirlwind_fan", "direction": "down"}) == \
+        "The whirlwind fan can only be switched on or off."
+    assert not any("drying_fan" in topic or "whirlwind_fan" in topic for topic, _ in commands)
     assert await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}) == \
         NOT_POSSIBLE
     assert not any(topic.startswith("home/") for topic, _ in commands)
@@ -111,6 +117,91 @@ async def test_entities_added_and_removed_while_running(discovered_home, broker)
         "I don't know a device called the harp light."
     async with login(broker, "home").client() as client:
         await client.publish("homeassistant/light/broken/config", b"", qos=1, retain=True)
+
+
+# Fans that take a speed, announced as ESPHome does (abbreviated keys, a speed level topic of 1..100) and as
+# Zigbee2MQTT does (full keys, the speed inside the device's JSON state, a range of 1..9), and one of on and off only
+SPEED_FANS = [
+    ("loft_fan", {"name": "Loft Fan", "uniq_id": "loft_fan", "cmd_t": "esphome/loftnode/fan/loft_fan/command",
+                  "stat_t": "esphome/loftnode/fan/loft_fan/state", "pct_cmd_t": "esphome/loftnode/fan/loft_fan/speed_level/command",
+                  "pct_stat_t": "esphome/loftnode/fan/loft_fan/speed_level/state", "spd_rng_max": 100,
+                  "dev": {"ids": ["esphome_loftnode"], "sa": "Loft"}}),
+    ("attic_fan", {"name": "Attic Fan", "command_topic": "zigbee2mqtt/attic_fan/set/fan_state",
+                   "state_topic": "zigbee2mqtt/attic_fan", "state_value_template": "{{ value_json.fan_state }}",
+                   "percentage_command_topic": "zigbee2mqtt/attic_fan/set/fan_speed",
+                   "percentage_state_topic": "zigbee2mqtt/attic_fan",
+                   "percentage_value_template": "{{ value_json.fan_speed }}", "speed_range_min": 1,
+                   "speed_range_max": 9, "device": {"identifiers": ["attic_fan"], "suggested_area": "Attic"}}),
+    ("garret_fan", {"name": "Garret Fan", "cmd_t": "tasmota/garret_fan/cmnd/POWER",
+                    "stat_t": "tasmota/garret_fan/stat/POWER", "dev": {"sa": "Garret", "ids": ["garret_fan"]}}),
+]
+
+
+async def play_fans(broker, commands: list) -> None:
+    """The two speed fans: each command applied and answered with the new state, retained, as the devices do."""
+    attic = {"fan_state": "OFF", "fan_speed": 1}
+    async with login(broker, "home").client() as client:
+        await client.subscribe([("esphome/loftnode/#", 1),
+                                ("zigbee2mqtt/attic_fan/set/#", 1), ("tasmota/garret_fan/cmnd/#", 1)])
+        async for message in client.messages:
+            topic, payload = str(message.topic), bytes(message.payload)
+            if topic.endswith("/state"):
+                continue
+            commands.append((topic, payload))
+            if topic.startswith("esphome/loftnode/"):
+                await client.publish(topic.removesuffix("/command") + "/state", payload, qos=1, retain=True)
+                if topic.endswith("speed_level/command"):
+                    await client.publish("esphome/loftnode/fan/loft_fan/state", "ON" if payload != b"0" else "OFF", qos=1,
+                                         retain=True)
+            elif topic.startswith("zigbee2mqtt/"):
+                attic.update({"fan_speed": int(payload), "fan_state": "ON"} if topic.endswith("fan_speed")
+                             else {"fan_state": payload.decode()})
+                await client.publish("zigbee2mqtt/attic_fan", json.dumps(attic), qos=1, retain=True)
+
+
+async def test_a_fans_speed_is_commanded_on_its_percentage_topic(broker):
+    """ "set the loft fan to half speed", "the attic fan a notch slower": Home Assistant's fan.set_percentage on
+    the fan's percentage_command_topic, in its speed range, confirmed by its percentage state; a fan without one
+    says what it can do."""
+    commands: list = []
+    async with login(broker, "home").client() as client:
+        for object_id, config in SPEED_FANS:
+            await client.publish(f"homeassistant/fan/{object_id}/config", json.dumps(config), qos=1, retain=True)
+    devices = asyncio.create_task(play_fans(broker, commands))
+    home = MqttHome(login(broker, "parley"), confirm_timeout=2.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    await home.start()
+    try:
+        await home.wait_connected(5)
+        await wait_for(lambda: len(home.inventory) == 3)
+        await asyncio.sleep(0.3)
+        tools = ToolRunner(home)
+        assert await tools.run("set_level", {"name": "loft_fan", "percent": 50}) == "Okay, the loft fan is at 50 percent."
+        assert ("esphome/loftnode/fan/loft_fan/speed_level/command", b"50") in commands
+        await wait_for(lambda: home._retained.get("esphome/loftnode/fan/loft_fan/state") == b"ON")
+        assert await tools.run("change_level", {"name": "loft_fan", "direction": "up"}) == \
+            "Okay, the loft fan is at 75 percent."               # a step up from the speed it reports
+        # 50 percent of speeds 1..9 is speed 5, which reads back as 55 percent
+        assert await tools.run("set_level", {"name": "attic_fan", "percent": 50}) == "Okay, the attic fan is at 55 percent."
+        assert ("zigbee2mqtt/attic_fan/set/fan_speed", b"5") in commands
+        assert await tools.run("change_level", {"name": "attic_fan", "direction": "down"}) == \
+            "Okay, the attic fan is at 33 percent."
+        assert ("zigbee2mqtt/attic_fan/set/fan_speed", b"3") in commands
+        assert await tools.run("set_level", {"name": "attic_fan", "percent": 0}) == "Okay, the attic fan is off."
+        assert ("zigbee2mqtt/attic_fan/set/fan_state", b"OFF") in commands
+        assert await tools.run("set_level", {"name": "garret_fan", "percent": 100}) == \
+            "The garret fan can only be switched on or off."
+        assert not any(topic.startswith("tasmota/garret_fan") for topic, _ in commands)
+    finally:
+        await home.close()
+        devices.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await devices
+        async with login(broker, "home").client() as client:
+            for object_id, _ in SPEED_FANS:
+                await client.publish(f"homeassistant/fan/{object_id}/config", b"", qos=1, retain=True)
+            for topic in ("esphome/loftnode/fan/loft_fan/state", "esphome/loftnode/fan/loft_fan/speed_level/state",
+                          "zigbee2mqtt/attic_fan"):
+                await client.publish(topic, b"", qos=1, retain=True)
 
 
 async def test_without_discovery_the_default_home_keeps_its_topics(broker):

@@ -19,14 +19,15 @@ import contextlib
 import itertools
 import json
 import logging
+import math
 import re
 from typing import Callable, TypeVar
 
 import aiomqtt
 
-from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, THERMOSTAT_SET, THERMOSTAT_STATE, Entity,
-                                 Inventory, command_topic, entity_command, load_inventory_file, sensor_topic,
-                                 state_topic, vocabulary_inventory)
+from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, THERMOSTAT_SET, THERMOSTAT_STATE,
+                                 Entity, Inventory, command_topic, entity_command, load_inventory_file, sensor_topic,
+                                 speed_percent, state_topic, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
@@ -204,10 +205,18 @@ def _level(entity: Entity, payload: bytes) -> str | None:
     return _percent(entity, _value(entity, payload, "brightness_value_template"))
 
 
+def _speed(entity: Entity, payload: bytes) -> str | None:
+    """A fan's speed in percent from its percentage state payload (percentage_value_template, or the payload)."""
+    speed = _number(_value(entity, payload, "percentage_value_template"))
+    return None if speed is None or not math.isfinite(float(speed)) else str(speed_percent(entity, float(speed)))
+
+
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
-    """What a state payload says after an action: the entity's state, its brightness level or its degrees."""
+    """What a state payload says after an action: the entity's state, its brightness level, speed or degrees."""
     if action == "brightness":
         return _level(entity, payload)
+    if action == "speed":
+        return _speed(entity, payload)
     if action == "temperature":
         return _number(_value(entity, payload, "temperature_state_template"))
     if entity.component == "climate" and action in ("on", "off"):
@@ -218,6 +227,7 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
 
 def _state_topics(entity: Entity) -> list[str]:
     return [t for t in (entity.state_topic, entity.topics.get("brightness_state_topic"),
+                        entity.topics.get("percentage_state_topic"),
                         entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic")) if t]
 
 
@@ -394,7 +404,7 @@ class MqttHome:
                 await client.publish(topic, payload, qos=1)
             except aiomqtt.MqttError:
                 return None
-            return {"brightness": str(int(value or 0)),
+            return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
                     "temperature": f"{float(value or 0):g}"}.get(action, ACTION_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
 
@@ -402,14 +412,24 @@ class MqttHome:
         if default_key(entity) is not None:
             payload = self._retained.get(entity.state_topic)
             return None if payload is None else brightness_percent(payload)
-        if entity.component != "light":
+        if entity.component not in LEVEL_ACTIONS:
             return None
         if await self.read_state(entity) == "off":
             return 0
+        if entity.component == "fan":
+            payload = self._retained.get(entity.topics.get("percentage_state_topic", ""))
+            speed = None if payload is None else _speed(entity, payload)
+            return None if speed is None else int(speed)
         topic = entity.state_topic if entity.json_schema else entity.topics.get("brightness_state_topic")
         payload = self._retained.get(topic) if topic else None
         level = None if payload is None else _level(entity, payload)
         return None if level is None else int(level)
+
+    def takes_level(self, entity: Entity) -> bool:
+        if default_key(entity) is not None:         # the default home's fans take ON and OFF only
+            return entity.component == "light"
+        level = LEVEL_ACTIONS.get(entity.component)
+        return level is not None and entity_command(entity, level, 50) is not None
 
     async def read_state(self, entity: Entity) -> str | None:
         if default_key(entity) is not None:
