@@ -251,8 +251,9 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
         if running == [(None, expected["arguments"]["seconds"])]:
             return "timer unnamed", did
     elif (score(row, reply, acted, tools.home.inventory) and (acted or not changes_a_fresh_home(row))
-          and (acted or not any(isinstance(r, NoAction) for r in results))):
-        # a read answered "Sorry, I didn't catch that." (or "which one?") gave the user nothing: not right
+          and (acted or row["expected"] is None or not any(isinstance(r, NoAction) for r in results))):
+        # a read answered "Sorry, I didn't catch that." (or "which one?") gave the user nothing: not right; for a
+        # request that must do nothing (an unknown name) a tool's refusal is the right answer
         return "right", did
     safe = not acted and all(isinstance(r, NoAction) for r in results)
     return ("no action" if safe else "wrong action"), did

@@ -99,3 +99,14 @@ def test_a_request_about_a_running_timer_is_judged_with_that_timer_running(assis
     verdict, did = outcome(assistant, row, "How long has the pasta got?", {}, frozenset(), frozenset())
     assert "10 minutes on the pasta timer" in did
     assert verdict == "right"
+
+
+def test_a_request_that_must_do_nothing_is_right_when_a_tool_refuses_it(assistant):
+    from bench.spoken_requests import outcome
+
+    # "start the washing machine" in the made-up home, which has none, heard as below: the call names the sewing
+    # machine, and the tool refuses it; for a request that must do nothing that refusal is the right answer
+    row = {"home": "made_up", "category": "unknown_name", "expected": None}
+    verdict, did = outcome(assistant, row, "Start the wash on the machine.", {}, frozenset(), frozenset())
+    assert "switch_device" in did and "don't know a device" in did
+    assert verdict == "right"
