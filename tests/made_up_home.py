@@ -5,6 +5,7 @@ None of its rooms or names is one the training corpus uses (assistant/corpus.py 
 vocabulary): the assistant can only know them from discovery.
 """
 import asyncio
+import contextlib
 import json
 
 from assistant.inventory import Inventory
@@ -170,6 +171,14 @@ async def play_devices(broker, commands: list) -> None:
                 commands.append((topic, payload))
             if answer is not None:
                 await client.publish(answer[0], answer[1], qos=1, retain=True)
+
+
+async def stopped(home, devices: asyncio.Task) -> None:
+    """Close the home's connection and stop the device player started beside it."""
+    await home.close()
+    devices.cancel()
+    with contextlib.suppress(asyncio.CancelledError):
+        await devices
 
 
 async def wait_for(predicate, timeout: float = 10) -> None:

@@ -7,7 +7,7 @@ import logging
 
 import pytest
 
-from made_up_home import clear_home, play_devices, publish_home, wait_for
+from made_up_home import clear_home, play_devices, publish_home, stopped, wait_for
 from mqtt_devices import login
 from realtime_client import RealtimeClient
 from assistant.home import InMemoryHome
@@ -90,10 +90,7 @@ async def hostile_home(broker):
     await wait_for(lambda: len(home.inventory) == len(HOSTILE))
     await asyncio.sleep(0.3)
     yield home, commands
-    await home.close()
-    devices.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await devices
+    await stopped(home, devices)
     await clear_home(broker, HOSTILE)
 
 
@@ -141,10 +138,7 @@ async def test_a_flood_of_retained_configs_is_bounded_logged_once_and_control_st
         lines = [r for r in caplog.records if r.name.startswith("parley") and r.levelno >= logging.INFO]
         assert len(lines) <= 3, [r.getMessage() for r in lines[:5]]
     finally:
-        await home.close()
-        devices.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await devices
+        await stopped(home, devices)
         async with login(broker, "home").client() as client:
             for component, object_id, _ in [kiln, *flood]:
                 await client.publish(f"homeassistant/{component}/{object_id}/config", b"", qos=0, retain=True)

@@ -1,12 +1,11 @@
 """A home described only by Home Assistant MQTT discovery, on a real Mosquitto: the tools command each entity
 on its own topics with its own payloads, read its own state topic, and follow configs added or removed live."""
 import asyncio
-import contextlib
 import json
 
 import pytest
 
-from made_up_home import ENTITIES, clear_home, play_devices, publish_home, wait_for
+from made_up_home import ENTITIES, clear_home, play_devices, publish_home, stopped, wait_for
 from mqtt_devices import login
 from streaming.transports.mqtt.connection import Backoff
 from streaming.transports.mqtt.home import MqttHome, entity_command, entity_state
@@ -47,10 +46,7 @@ async def discovered_home(broker):
     await wait_for(lambda: len(home.inventory) == 40)
     await asyncio.sleep(0.3)          # retained states and the device player's subscriptions
     yield home, commands
-    await home.close()
-    devices.cancel()
-    with contextlib.suppress(asyncio.CancelledError):
-        await devices
+    await stopped(home, devices)
     await clear_home(broker)
 
 
@@ -192,10 +188,7 @@ async def test_a_fans_speed_is_commanded_on_its_percentage_topic(broker):
             "The garret fan can only be switched on or off."
         assert not any(topic.startswith("tasmota/garret_fan") for topic, _ in commands)
     finally:
-        await home.close()
-        devices.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await devices
+        await stopped(home, devices)
         async with login(broker, "home").client() as client:
             for object_id, _ in SPEED_FANS:
                 await client.publish(f"homeassistant/fan/{object_id}/config", b"", qos=1, retain=True)
