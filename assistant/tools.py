@@ -826,8 +826,9 @@ class ToolRunner:
     def _only(self, found: list[Entity], said: str) -> NoAction:
         """What things the home has can do, when asked what their kind cannot: "The drying fan can only be
         switched on or off." (the unknown-name reply is for names the home lacks)."""
-        abilities = {LEVEL_ABILITIES[e.component] if e.component in LEVEL_ABILITIES and self.home.takes_level(e)
-                     else ABILITIES[e.component] for e in found}
+        abilities = {f"{ABILITIES[e.component]}, or {LEVEL_ABILITIES[e.component]}"
+                     if e.component in LEVEL_ABILITIES and self.home.takes_level(e) else ABILITIES[e.component]
+                     for e in found}
         if len(abilities) > 1:
             return NoAction(f"Nothing called the {said} can do that.")
         what = _the(found[0]) if len(found) == 1 else f"the {said}"

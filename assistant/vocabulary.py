@@ -229,12 +229,12 @@ BRIGHTER = ("brighter", "lighter")
 LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
 # What each kind of thing of the home can be asked to do, said of one asked for what its kind cannot ("The drying fan
 # can only be switched on or off."), and what one that takes a level in percent (a light's brightness, a fan's speed)
-# can be asked besides
+# can be asked besides ("… switched on or off, or dimmed")
 ABILITIES = {"light": "switched on or off", "switch": "switched on or off", "fan": "switched on or off",
              "media_player": "switched on or off", "climate": "switched on or off, or set to a temperature",
              "cover": "opened, closed or stopped", "lock": "locked or unlocked", "scene": "run", "sensor": "read",
              "binary_sensor": "read"}
-LEVEL_ABILITIES = {"light": "switched on or off, or dimmed", "fan": "switched on or off, or set to a speed"}
+LEVEL_ABILITIES = {"light": "dimmed", "fan": "set to a speed"}
 # A mode or scene said by its name ("candlelight mode please"): activate the scene of that name
 SCENE_WORDS = ("mode", "scene")
 

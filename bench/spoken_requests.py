@@ -250,13 +250,19 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
             return "right", did
         if running == [(None, expected["arguments"]["seconds"])]:
             return "timer unnamed", did
-    elif (score(row, reply, acted, tools.home.inventory) and (acted or not changes_a_fresh_home(row))
-          and (acted or row["expected"] is None or not any(isinstance(r, NoAction) for r in results))):
-        # a read answered "Sorry, I didn't catch that." (or "which one?") gave the user nothing: not right; for a
-        # request that must do nothing (an unknown name) a tool's refusal is the right answer
+    elif score(row, reply, acted, tools.home.inventory) and (acted or answered_unchanged(row, results)):
         return "right", did
     safe = not acted and all(isinstance(r, NoAction) for r in results)
     return ("no action" if safe else "wrong action"), did
+
+
+def answered_unchanged(row: dict, results: list) -> bool:
+    """Whether a reply that changed nothing gave row's user what they asked: a request that must do nothing (an
+    unknown name) is answered even by a tool's refusal; a read the tool declined ("Sorry, I didn't catch that.",
+    "which one?") gave nothing; a change is never answered by nothing."""
+    if row["expected"] is None:
+        return True
+    return not changes_a_fresh_home(row) and not any(isinstance(r, NoAction) for r in results)
 
 
 def changes_a_fresh_home(row: dict) -> bool:

@@ -1,11 +1,12 @@
-"""What weighing a doubted number or action (voice/heard_values.py) adds to the server's final, paired.
+"""What weighing a doubted number, action or spelling of a name (voice/heard_values.py) adds to the server's
+final, paired.
 
 Each recording of the spoken bench's requests (its renderings, the same samples as `bench/spoken_requests.py`
 hears, wideband and phone band) is heard by `WhisperSTT.hear` (the server's 3-best final) and then weighed, each
 timed in the process's CPU (Whisper's threads included) and the wall clock, numpy's products on one thread as the
-server runs them. Reported: the finals with a doubted number or action and what weighing cost them (median, and
+server runs them. Reported: the finals with something doubted to weigh and what weighing cost them (median, and
 the paired ratio of the final with its weighing to the final alone), and over all finals the weighing's CPU against
-the finals' (a final with no number or action to weigh, voice.heard_values.to_weigh, pays a regular expression).
+the finals' (a final with nothing to weigh, voice.heard_values.to_weigh, pays a regular expression).
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/value_cost.py --requests FILE --sample 15 --cache DIR
 """
@@ -57,17 +58,17 @@ def main(argv: list[str] | None = None) -> int:
                 extra_cpu, extra_wall = time.process_time() - cpu, time.perf_counter() - wall
                 hear_cpu.append(heard_cpu)
                 weigh_cpu.append(extra_cpu)
-                if to_weigh(heard):
+                if to_weigh(heard, names):
                     doubted.append((heard_cpu, extra_cpu, heard_wall, extra_wall))
-        print(f"\r{len(hear_cpu)} finals, {len(doubted)} with a doubted number or action, "
+        print(f"\r{len(hear_cpu)} finals, {len(doubted)} with something doubted to weigh, "
               f"{time.perf_counter() - started:.0f} s", end="", file=sys.stderr, flush=True)
     print(file=sys.stderr)
     median = statistics.median
-    print(f"{len(hear_cpu)} finals (server's 3-best final, then weighed), {len(doubted)} with a doubted number or "
-          f"action ({100 * len(doubted) / len(hear_cpu):.1f}%).")
+    print(f"{len(hear_cpu)} finals (server's 3-best final, then weighed), {len(doubted)} with a doubted number, "
+          f"action or spelling of a name ({100 * len(doubted) / len(hear_cpu):.1f}%).")
     print(f"The final: median {1000 * median(hear_cpu):.0f} ms CPU over all finals.")
     if doubted:
-        print(f"Finals with a doubted number or action: the final median {1000 * median(d[0] for d in doubted):.0f} "
+        print(f"Finals weighed: the final median {1000 * median(d[0] for d in doubted):.0f} "
               f"ms CPU ({1000 * median(d[2] for d in doubted):.0f} ms wall); the weighing median "
               f"{1000 * median(d[1] for d in doubted):.0f} ms CPU ({1000 * median(d[3] for d in doubted):.0f} ms "
               f"wall); paired, the final with its weighing {median((d[0] + d[1]) / d[0] for d in doubted):.2f}x "

@@ -145,9 +145,10 @@ def actions_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
 def names_to_weigh(heard: Heard, names: tuple[str, ...]) -> list[tuple[int, int, list[str]]]:
     """Each of the home's names (names) that voice.heard_names puts in as a spelling of words of heard, a word of
     which Whisper wrote with less than DOUBTED_WORD probability, said, and which no other name of the home, nor a
-    word of one, sounds like: (start, end of the words in heard.text, [those words, the name, each in the other case]). None where Whisper
-    doubted a word that is neither such a spelling nor a change's action (a remark misheard, "the gramophone:0.20"
-    in "I do a lot of the sound of the gramophone on a Sunday", keeps the question that reads the call out)."""
+    word of one, sounds like: (start, end of the words in heard.text, [those words, the name, each in the other
+    case]). None where Whisper doubted a word that is neither such a spelling nor a change's action (a remark
+    misheard, "the gramophone:0.20" in "I do a lot of the sound of the gramophone on a Sunday", keeps the question
+    that reads the call out)."""
     spans = [(s + m.start(), s + m.end(), p) for s, e, p in _said_spans(heard) if s >= 0
              for m in re.finditer(r"\S+", heard.text[s:e]) if re.search(r"[A-Za-z0-9]", m[0])]
     plain = [re.sub(r"[^a-z0-9']", "", heard.text[s:e].lower()) for s, e, _ in spans]
