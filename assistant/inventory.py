@@ -7,8 +7,9 @@ command goes where Home Assistant would send it.
 
 Discovery follows Home Assistant's MQTT discovery: `homeassistant/<component>/[<node_id>/]<object_id>/config`,
 retained JSON; an empty payload removes the entity; `~` stands for the base topic; abbreviated keys
-(`cmd_t`, `stat_t`, `pl_on`, `dev`, ...) mean their long names. Value templates are not rendered (no Jinja
-here): state payloads are compared as they come, or read from a JSON object's usual key.
+(`cmd_t`, `stat_t`, `pl_on`, `dev`, ...) mean their long names. No Jinja is rendered: a command template only in
+the two forms publishers announce (render_command), and state payloads are compared as they come, or read from a
+JSON object's usual key (streaming/transports/mqtt/home.py reads the simple value templates).
 """
 import ast
 import json
