@@ -273,6 +273,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         return None
     if _A_LEVEL_SAID.search(request):
         return _level_named(entity, request)
+    speed = speed_said(slots.lexicon, entity.name, request)
+    if speed is not None:
+        return {"name": "set_level", "arguments": {"name": entity.name, "percent": speed}}
     if entity.component in ("cover", "lock"):
         skill = "set_cover" if entity.component == "cover" else "set_lock"
         key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
@@ -374,6 +377,15 @@ def _levels_said(request: str) -> tuple[set[float], set[str]]:
     """The numbers said as levels ("to 22", "40 percent"), and the units said with them."""
     return ({float(number) for pair in _A_LEVEL_NUMBER.findall(request) for number in pair if number},
             {unit for _, unit in _A_LEVEL_UNIT.findall(request)})
+
+
+def speed_said(lexicon, name: str, request: str) -> int | None:
+    """The percent of a fan's speed the request says by the name the fan's discovery gives it ("the attic fan on
+    low", "to medium"; Lexicon.speeds), or None."""
+    speeds = lexicon.speeds.get(name.replace("_", " "), {}) if isinstance(lexicon, Lexicon) else {}
+    said = {percent for word, percent in speeds.items()
+            if re.search(rf"\b(?:on|to|at)(?: the| its)? {re.escape(word)}(?: speed| setting)?\b", request)}
+    return said.pop() if len(said) == 1 else None
 
 
 def _level_named(entity, request: str) -> dict | None:
@@ -690,7 +702,7 @@ class Slots:
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
-            or self.converts_to_itself(call) or self.switches_on_for_another_move(call) \
+            or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
@@ -820,6 +832,12 @@ class Slots:
         return call["arguments"].get("state") == "on" and _ON.search(self.request) is None \
             and _MOVE_NOT_ON.search(self.request) is not None
 
+    def switches_on_for_a_speed(self, call: dict) -> bool:
+        """Switching a fan on, for a request that names one of its speeds ("put the attic fan on high"): the speed
+        is the request (chat_template.named_move reads it)."""
+        return call["arguments"].get("state") == "on" and \
+            speed_said(self.lexicon, str(call["arguments"].get("name")), self.request) is not None
+
     def leaves_a_named_thing(self, call: dict) -> bool:
         """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request
         that names one the call does not ("put the coffee machine on in the kitchen, i'll be down in a minute" set
@@ -940,7 +958,8 @@ class Slots:
         """No word of the conversation can mean what the call does (its skill's words for the action,
         skills.Skill.means): rather ask again."""
         action = _action_of(call, self.numbers)
-        if action is None:
+        if action is None or call["name"] == "set_level" and \
+                speed_said(self.lexicon, str(call["arguments"].get("name")), self.request) == call["arguments"]["percent"]:
             return False
         means = _MEANS.get((call["name"], action))
         return means is None or not means.search(self.spoken)

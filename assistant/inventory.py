@@ -7,9 +7,11 @@ command goes where Home Assistant would send it.
 
 Discovery follows Home Assistant's MQTT discovery: `homeassistant/<component>/[<node_id>/]<object_id>/config`,
 retained JSON; an empty payload removes the entity; `~` stands for the base topic; abbreviated keys
-(`cmd_t`, `stat_t`, `pl_on`, `dev`, ...) mean their long names. Value templates are not rendered (no Jinja
-here): state payloads are compared as they come, or read from a JSON object's usual key.
+(`cmd_t`, `stat_t`, `pl_on`, `dev`, ...) mean their long names. No Jinja is rendered: a command template only in
+the two forms publishers announce (render_command), and state payloads are compared as they come, or read from a
+JSON object's usual key (streaming/transports/mqtt/home.py reads the simple value templates).
 """
+import ast
 import json
 import logging
 import math
@@ -66,10 +68,18 @@ ABBREVIATIONS = {
     "mode_stat_tpl": "mode_state_template", "curr_temp_tpl": "current_temperature_template",
     "stat_locking": "state_locking", "stat_unlocking": "state_unlocking", "stat_jam": "state_jammed",
     "stat_stopped": "state_stopped", "pl_avail": "payload_available", "pl_not_avail": "payload_not_available",
+    "cmd_tpl": "command_template",
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
 TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
-             "mode_state_template", "percentage_value_template", "percentage_command_template")
+             "mode_state_template", "percentage_value_template", "percentage_command_template", "command_template")
+# The command templates rendered here, in the forms real publishers announce (no Jinja otherwise): `{{ value }}`
+# inside the payload (`{"fan_mode": "{{ value }}"}`), and Zigbee2MQTT's lookup of the value in a literal table
+# (`{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}`), which its state templates use too
+# (`{{ {'off':0, 'low':1}[value_json.fan_mode] | default('None') }}`). A template of any other form makes no payload.
+_VALUE = re.compile(r"\{\{\s*value\s*\}\}")
+_LOOKUP = re.compile(r"\{\{\s*(\{[^{}]*\})\s*\[\s*(value(?:_json(?:\s*\.\s*\w+)+)?)\s*\]\s*"
+                     r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
 # The action that sets each kind's level in percent: a light's brightness, a fan's speed (Home Assistant's
 # fan.set_percentage)
 LEVEL_ACTIONS = {"light": "brightness", "fan": "speed"}
@@ -488,14 +498,15 @@ class Lexicon(tuple):
     lexicon rather than once per prompt (a home of 2,000 long names has 110,000 phrases)."""
 
     def __new__(cls, names: set[str], areas: set[str], kinds: dict[str, str] | None = None,
-                places: dict[str, str] | None = None):
+                places: dict[str, str] | None = None, speeds: dict[str, dict[str, int]] | None = None):
         lexicon = super().__new__(cls, (names, areas))
         lexicon.kinds = kinds or {}       # each name's component: what a follow-up's verb can act on
         lexicon.places = places or {}     # each name's area: "in that room", "both" of one area, a name said with a room
+        lexicon.speeds = speeds or {}     # a fan's speed names and the percent each is (speed_names): "on low"
         return lexicon
 
     def __getnewargs__(self):
-        return (*self, self.kinds, self.places)
+        return (*self, self.kinds, self.places, self.speeds)
 
     def kinds_of(self, name: str, area: str | None = None) -> set[str]:
         """The components of the whole names a spoken name (and area) can mean: each word of it in the name, in
@@ -553,7 +564,9 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
     names |= {_respelled(n) for n in names if any(w in SPELLINGS or w in _BRITISH for w in n.split())}
     areas |= {_respelled(a) for a in areas if any(w in SPELLINGS or w in _BRITISH for w in a.split())}
     return Lexicon(names - areas - STOP_WORDS, areas, {e.name: e.component for e in entities},
-                   {e.name: e.area for e in entities if e.area})
+                   {e.name: e.area for e in entities if e.area},
+                   {e.name: {word: speed_percent(e, speed) for word, speed in speed_names(e).items()}
+                    for e in entities if e.component == "fan" and speed_names(e)})
 
 
 def _payload_words(payload: str) -> set[str]:
@@ -584,12 +597,14 @@ def entity_command(entity: Entity, action: str, value: float | None = None) -> t
             return (topic, level, topics.get("brightness_state_topic")) if topic else None
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
     if entity.component == "fan" and action == "speed":
-        # a template would have to be rendered to make the payload: such a fan's speed is not commanded here
         topic = topics.get("percentage_command_topic")
-        if topic is None or "percentage_command_template" in entity.payloads:
-            return None
-        return topic, str(speed_of(entity, value)), topics.get("percentage_state_topic")
-    if entity.component in ("switch", "fan", "media_player") and action in ("on", "off"):
+        payload = render_command(entity.payloads.get("percentage_command_template"), speed_of(entity, value))
+        return None if topic is None or payload is None else (topic, payload, topics.get("percentage_state_topic"))
+    if entity.component == "fan" and action in ("on", "off"):
+        payload = render_command(entity.payloads.get("command_template"),
+                                 p("payload_on" if action == "on" else "payload_off", action.upper()))
+        return None if payload is None else (entity.command_topic, payload, entity.state_topic)
+    if entity.component in ("switch", "media_player") and action in ("on", "off"):
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
     if entity.component == "climate":
         if action == "temperature" and topics.get("temperature_command_topic"):
@@ -605,6 +620,44 @@ def entity_command(entity: Entity, action: str, value: float | None = None) -> t
     if entity.component == "scene" and action == "activate":
         return entity.command_topic, p("payload_on", "ON"), None
     return None
+
+
+def template_table(template: str) -> tuple[dict, str] | None:
+    """A lookup template's literal table and what it looks up ("value", "value_json.fan_mode"), or None."""
+    match = _LOOKUP.fullmatch(template.strip())
+    if match is None:
+        return None
+    try:
+        table = ast.literal_eval(match.group(1))
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return None
+    return (table, re.sub(r"\s+", "", match.group(2))) if isinstance(table, dict) else None
+
+
+def render_command(template: str | None, value) -> str | None:
+    """A command's payload for a value, through the entity's command template when it has one (the forms above);
+    None when the template is of another form or its table lacks the value (Home Assistant would send '')."""
+    if template is None:
+        return str(value)
+    lookup = template_table(template)
+    if lookup is not None:
+        found = lookup[0].get(value) if lookup[1] == "value" else None
+        return str(found) if isinstance(found, (str, int, float)) and str(found) else None
+    parts = _VALUE.split(template)
+    if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
+        return None
+    return str(value).join(parts)
+
+
+def speed_names(entity: Entity) -> dict[str, int]:
+    """A fan's speeds by the names its command template sends ("low": 1, "medium": 2, "high": 3, as Zigbee2MQTT
+    announces a ZCL fan): the words a user can say its speed in."""
+    lookup = template_table(entity.payloads.get("percentage_command_template", ""))
+    low, high = entity.speed_range
+    if lookup is None or lookup[1] != "value":
+        return {}
+    return {_norm(name): speed for speed, name in lookup[0].items()
+            if isinstance(speed, int) and low <= speed <= high and isinstance(name, str) and _norm(name)}
 
 
 def speed_of(entity: Entity, percent: float) -> int:

@@ -14,7 +14,7 @@ from assistant.vocabulary import (ASKING_WRAPPERS, CONDITIONS, DEVICES, LIGHT_KI
                                   NO_TIMER_NAMES,
                                   QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
                                   SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES,
-                                  BRIGHTER, CHECKS, DARKER, LEVEL_WORDS, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,
+                                  BRIGHTER, CHECKS, DARKER, FASTER, LEVEL_WORDS, SLOWER, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,
                                   SAID_WELCOME, TEXTED, WISH_ADVERBS)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
@@ -26,6 +26,8 @@ _LIGHT_KIND = f"(?:{'|'.join(sorted(LIGHT_KINDS, key=len, reverse=True))})"
 # a light said as one: "the kitchen lights", "the lights in the den", "the reading lamp"
 _LIGHTS = rf"({_THE} (?:[a-z' ]+ )?{_LIGHT_KIND}(?: in the [a-z ]+)?)"
 _STATE = "(?:switched|turned|shut|powered)"
+# a fan's speed said as a step (vocabulary.FASTER, SLOWER)
+_SPEEDS = "|".join(FASTER + SLOWER)
 # how a place is said to feel, as a reason for a request
 _FEELS = "freezing|cold|chilly|hot|warm|boiling|stuffy|dark|dim|bright|gloomy|muggy|humid"
 # A wish for how a thing or a place should be (vocabulary.WISHES, WISHING_VERBS)
@@ -336,9 +338,21 @@ REPHRASINGS = [(re.compile(pattern), replacement) for pattern, replacement in (
     # a step said of a thing with no verb, as where it goes: "the whirlwind fan a bit lower", "the punkah a notch
     # faster" (the synonyms say "a notch" as "a bit"); a speed said alone is a step too ("the belvedere fan, slower
     # please": "turn ... down" alone reads as a cover's move), a place alone is not ("the blind lower" may be a move)
-    (rf"^{_POLITE}({_THE} [a-z' ]+?) (?:(a bit|a little) (lower|higher|slower|faster)|(slower|faster))(?: please| now)?$",
-     lambda match: f"{match[1]}turn {match[2]} {'down' if (match[4] or match[5]) in ('lower', 'slower') else 'up'} "
+    (rf"^{_POLITE}({_THE} [a-z' ]+?) (?:(a bit|a little) (lower|higher|{_SPEEDS})|({_SPEEDS}))(?: please| now)?$",
+     lambda match: f"{match[1]}turn {match[2]} {'down' if (match[4] or match[5]) in ('lower', *SLOWER) else 'up'} "
                    f"{match[3] or 'a bit'}"),
+    # a fan's step said by its speed, of a thing named or meant ("speed the punkah up", "slow it down", "make the
+    # attic fan go faster", "a bit slower please"): the step a light's is said in ("slow down the punkah" closed it
+    # as a cover, "faster" alone was not understood)
+    (rf"^{_POLITE}(?:(speed|slow) ({_THE} [a-z' ]+?|it|that|them) (?:up|down)|(speed) up ({_THE} [a-z' ]+?|it|that|them)|"
+     rf"(slow) down ({_THE} [a-z' ]+?|it|that|them))((?: a bit| a little)?)(?: please| now)?$",
+     lambda match: f"{match[1]}turn {match[3] or match[5] or match[7]} "
+                   f"{'up' if (match[2] or match[4] or match[6]) == 'speed' else 'down'} {match[8].strip() or 'a bit'}"),
+    (rf"^{_POLITE}(?:make|get|have) ({_THE} [a-z' ]+?|it|that|them) (?:go |run |spin |blow )?((?:a bit |a little )?)"
+     rf"({_SPEEDS})(?: please| now)?$",
+     lambda match: f"{match[1]}turn {match[2]} {'down' if match[4] in SLOWER else 'up'} {match[3].strip() or 'a bit'}"),
+    (rf"^((?:a bit |a little )?)({_SPEEDS})(?: please| now)?$",
+     lambda match: f"turn it {'down' if match[2] in SLOWER else 'up'} {match[1].strip() or 'a bit'}"),
     # a step's verb said with its particle: "brighten the picture light up", "dim the salt lamp down" (the corpus
     # says neither; the shipped model closed the salt lamp as a cover)
     (r"^(brighten|dim) ((?:the|my|our) [a-z' ]+?) (?:up|down)((?: a bit| a little)?)$", r"\1 \2\3"),

@@ -17,7 +17,7 @@ from typing import Awaitable, Callable, Protocol
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
-                                 SWITCHABLE, Entity, spelling_key)
+                                 SWITCHABLE, Entity, speed_names, speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
@@ -867,6 +867,9 @@ class ToolRunner:
             return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
         if action == "activate":
             return Done(f"Okay, {entity.name} is on.")
+        named = {speed: word for word, speed in speed_names(entity).items()} if action == "speed" else {}
+        if named and confirmed.isdigit() and speed_of(entity, int(confirmed)) in named:    # a speed of its own name
+            return Done(f"Okay, the {entity.name} is on {named[speed_of(entity, int(confirmed))]}.")
         if action in ("brightness", "speed"):
             return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
         if action == "temperature":

@@ -225,6 +225,9 @@ CHECKS = ("can you check", "could you check", "can you see", "could you see", "c
 # first of each is how a request rewritten from a call says the step ("make the reading lamp dimmer")
 DARKER = ("dimmer", "darker")
 BRIGHTER = ("brighter", "lighter")
+# A fan's step said by its speed ("a notch faster", "make it go slower"), as a light's by BRIGHTER and DARKER
+FASTER = ("faster", "quicker")
+SLOWER = ("slower",)
 # What a fan or a thing of levels gives more or less of ("bit more breeze from the punkah", "more air on the fan")
 LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
 # What each kind of thing of the home can be asked to do, said of one asked for what its kind cannot ("The drying fan

@@ -9,7 +9,7 @@ from made_up_home import ENTITIES, clear_home, play_devices, publish_home, stopp
 from mqtt_devices import login
 from streaming.transports.mqtt.connection import Backoff
 from streaming.transports.mqtt.home import MqttHome, entity_command, entity_state
-from assistant.inventory import Inventory
+from assistant.inventory import Inventory, render_command, speed_names
 from assistant.tools import NOT_POSSIBLE, ToolRunner
 
 
@@ -195,6 +195,112 @@ async def test_a_fans_speed_is_commanded_on_its_percentage_topic(broker):
             for topic in ("esphome/loftnode/fan/loft_fan/state", "esphome/loftnode/fan/loft_fan/speed_level/state",
                           "zigbee2mqtt/attic_fan"):
                 await client.publish(topic, b"", qos=1, retain=True)
+
+
+# Fans whose commands are templates: Zigbee2MQTT's ZCL fan exactly as its discovery announces one (speeds named in
+# a lookup table, its modes on the same fan_mode topic, the state in the device's JSON), and one announced with the
+# JSON its /set topic takes, `{{ value }}` inside
+Z2M = "zigbee2mqtt/Study fan"
+TEMPLATED_FANS = [
+    ("0x00124b0024c1f0a1/fan", {
+        "name": None, "object_id": "study_fan", "unique_id": "0x00124b0024c1f0a1_fan_zigbee2mqtt",
+        "state_topic": Z2M, "state_value_template": "{{ value_json.fan_state }}",
+        "command_topic": f"{Z2M}/set/fan_state",
+        "percentage_state_topic": Z2M, "percentage_command_topic": f"{Z2M}/set/fan_mode",
+        "percentage_value_template": "{{ {'off':0, 'low':1, 'medium':2, 'high':3}[value_json.fan_mode] | default('None') }}",
+        "percentage_command_template": "{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}",
+        "speed_range_min": 1, "speed_range_max": 3,
+        "preset_mode_state_topic": Z2M, "preset_mode_command_topic": f"{Z2M}/set/fan_mode",
+        "preset_mode_value_template": "{{ value_json.fan_mode if value_json.fan_mode in ['on', 'auto', 'smart'] "
+                                      "else 'None' | default('None') }}",
+        "preset_modes": ["on", "auto", "smart"],
+        "availability": [{"topic": "zigbee2mqtt/bridge/state", "value_template": "{{ value_json.state }}"}],
+        "device": {"identifiers": ["zigbee2mqtt_0x00124b0024c1f0a1"], "name": "Study fan", "model": "Fan controller",
+                   "manufacturer": "Zigbee2MQTT", "suggested_area": "Study"},
+        "origin": {"name": "Zigbee2MQTT", "sw": "1.40.0"}}),
+    ("hall_fan", {
+        "name": "Hall Fan", "cmd_t": "zigbee2mqtt/Hall fan/set", "cmd_tpl": '{"state": "{{ value }}"}',
+        "stat_t": "zigbee2mqtt/Hall fan", "stat_val_tpl": "{{ value_json.state }}",
+        "pct_cmd_t": "zigbee2mqtt/Hall fan/set", "pct_cmd_tpl": '{"speed": {{ value }}}', "spd_rng_max": 4,
+        "pct_stat_t": "zigbee2mqtt/Hall fan", "pct_val_tpl": "{{ value_json.speed }}",
+        "dev": {"ids": ["hall_fan"], "sa": "Hall"}}),
+]
+
+
+async def play_templated_fans(broker, commands: list) -> None:
+    """Both fans as the devices answer: Zigbee2MQTT's fan_state and fan_mode topics, the other's JSON /set topic;
+    each answered with the whole new state, retained."""
+    study, hall = {"fan_state": "OFF", "fan_mode": "off", "linkquality": 87}, {"state": "OFF", "speed": 0}
+    async with login(broker, "home").client() as client:
+        await client.subscribe([(f"{Z2M}/set/#", 1), ("zigbee2mqtt/Hall fan/set", 1)])
+        async for message in client.messages:
+            topic, payload = str(message.topic), bytes(message.payload).decode()
+            commands.append((topic, payload))
+            if topic == f"{Z2M}/set/fan_state":
+                study.update(fan_state=payload, fan_mode="off" if payload == "OFF" else study["fan_mode"])
+                await client.publish(Z2M, json.dumps(study), qos=1, retain=True)
+            elif topic == f"{Z2M}/set/fan_mode":
+                study.update(fan_mode=payload, fan_state="OFF" if payload == "off" else "ON")
+                await client.publish(Z2M, json.dumps(study), qos=1, retain=True)
+            else:
+                said = json.loads(payload)
+                hall.update(said, **({"state": "ON" if said["speed"] else "OFF"} if "speed" in said else {}))
+                await client.publish("zigbee2mqtt/Hall fan", json.dumps(hall), qos=1, retain=True)
+
+
+async def test_a_fan_commanded_by_templates_takes_its_speeds(broker):
+    """Zigbee2MQTT's fan was only switched ("The study fan can only be switched on or off."): its speed goes out
+    as the name its lookup template gives the speed ("low", "medium", "high" on set/fan_mode), is read back through
+    its state template's table, and is said by that name; a JSON command template is filled with the value."""
+    commands: list = []
+    async with login(broker, "home").client() as client:
+        for object_id, config in TEMPLATED_FANS:
+            await client.publish(f"homeassistant/fan/{object_id}/config", json.dumps(config), qos=1, retain=True)
+    devices = asyncio.create_task(play_templated_fans(broker, commands))
+    home = MqttHome(login(broker, "parley"), confirm_timeout=2.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    await home.start()
+    try:
+        await home.wait_connected(5)
+        await wait_for(lambda: len(home.inventory) == 2)
+        await asyncio.sleep(0.3)
+        tools = ToolRunner(home)
+        assert await tools.run("set_level", {"name": "study_fan", "percent": 33}) == "Okay, the study fan is on low."
+        assert commands[-1] == (f"{Z2M}/set/fan_mode", "low")
+        assert await tools.run("change_level", {"name": "study_fan", "direction": "up"}) == \
+            "Okay, the study fan is on medium."                  # a step up from the speed it reports (33 -> 58)
+        assert await tools.run("set_level", {"name": "study_fan", "percent": 100}) == "Okay, the study fan is on high."
+        assert await home.read_level(home.inventory.resolve("study fan", None)[0]) == 100
+        assert await tools.run("set_level", {"name": "study_fan", "percent": 0}) == "Okay, the study fan is off."
+        assert commands[-1] == (f"{Z2M}/set/fan_state", "OFF")
+        # the JSON templates: speed 2 of 1..4 for half speed, and the switch's payload inside its own template
+        assert await tools.run("set_level", {"name": "hall_fan", "percent": 50}) == "Okay, the hall fan is at 50 percent."
+        assert commands[-1] == ("zigbee2mqtt/Hall fan/set", '{"speed": 2}')
+        assert await tools.run("switch_device", {"name": "hall_fan", "state": "off"}) == "Okay, the hall fan is off."
+        assert commands[-1] == ("zigbee2mqtt/Hall fan/set", '{"state": "OFF"}')
+    finally:
+        await stopped(home, devices)
+        async with login(broker, "home").client() as client:
+            for object_id, _ in TEMPLATED_FANS:
+                await client.publish(f"homeassistant/fan/{object_id}/config", b"", qos=1, retain=True)
+            for topic in (Z2M, "zigbee2mqtt/Hall fan"):
+                await client.publish(topic, b"", qos=1, retain=True)
+
+
+def test_command_templates_are_rendered_only_in_the_forms_publishers_use():
+    """A value inside the payload, or looked up in Zigbee2MQTT's table; any other template (a condition, a filter)
+    makes no payload, so such a fan is not commanded on a guess."""
+    table = "{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}"
+    assert [render_command(table, speed) for speed in (0, 2, 7)] == ["off", "medium", None]
+    assert render_command('{"fan_mode": "{{ value }}"}', "low") == '{"fan_mode": "low"}'
+    assert render_command("{{value}}", 3) == "3" and render_command(None, 3) == "3"
+    assert render_command("{% if value > 50 %}high{% else %}low{% endif %}", 80) is None
+    assert render_command("{{ value | int * 3 }}", 2) is None
+    assert render_command("{{ {0: __import__('os')}[value] }}", 0) is None          # a table of literals only
+    fan = Inventory().receive_discovery("homeassistant/fan/0x00124b0024c1f0a1/fan/config",
+                                        json.dumps(TEMPLATED_FANS[0][1]))
+    assert speed_names(fan) == {"low": 1, "medium": 2, "high": 3}
+    assert entity_command(fan, "speed", 66) == (f"{Z2M}/set/fan_mode", "medium", Z2M)
+    assert entity_state(fan, b'{"fan_state": "ON", "fan_mode": "auto"}') == "on"
 
 
 async def test_without_discovery_the_default_home_keeps_its_topics(broker):

@@ -27,7 +27,7 @@ import aiomqtt
 
 from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, THERMOSTAT_SET, THERMOSTAT_STATE,
                                  Entity, Inventory, command_topic, entity_command, load_inventory_file, sensor_topic,
-                                 speed_percent, state_topic, vocabulary_inventory)
+                                 speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
@@ -92,7 +92,8 @@ def thermostat_degrees(payload: bytes) -> float | None:
 # ---------------------------------------------------------------- a discovered entity's own topics
 
 # The templates read here, as Zigbee2MQTT, Tasmota and ESPHome write them: `{{ value }}`, or `{{ value_json }}` followed
-# by keys (`.contact`, `['ENERGY']`, `["x"]`, `[0]`). Anything else (filters, conditions) is no Jinja Parley renders:
+# by keys (`.contact`, `['ENERGY']`, `["x"]`, `[0]`), or either looked up in a literal table (assistant.inventory's
+# lookup form, as Zigbee2MQTT reads a fan's speed). Anything else (filters, conditions) is no Jinja Parley renders:
 # such an entity's state reads as unknown, never as a guess.
 _TEMPLATE = re.compile(r"\{\{\s*(value|value_json((?:\s*\.\s*\w+|\s*\[\s*(?:'[^']*'|\"[^\"]*\"|\d+)\s*\])+))\s*\}\}")
 _TEMPLATE_KEY = re.compile(r"\.\s*(\w+)|\[\s*(?:'([^']*)'|\"([^\"]*)\"|(\d+))\s*\]")
@@ -103,6 +104,12 @@ STATE_TEMPLATE = {"light": "state_value_template", "fan": "state_value_template"
 def render_template(template: str, payload: bytes) -> str | None:
     """A state template applied to a payload, as Home Assistant renders it (JSON true -> "True"), or None when
     the template is not one read here or the payload lacks its key."""
+    lookup = template_table(template)
+    if lookup is not None:              # Zigbee2MQTT's table: the value read, then looked up in it
+        table, read = lookup
+        found = render_template(f"{{{{ {read} }}}}", payload)
+        found = table.get(found) if found is not None else None
+        return None if isinstance(found, (dict, list, tuple, set)) or found is None else str(found)
     match = _TEMPLATE.fullmatch(template.strip())
     if match is None:
         return None
