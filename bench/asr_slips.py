@@ -43,10 +43,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT))
 
-from assistant.chat_template import NoAction  # noqa: E402
 from assistant.embedded import EmbeddedGenerator  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
-from assistant_eval import ask, calls_of, new_home, score  # noqa: E402
+from assistant_eval import answered_nothing, ask, calls_of, new_home, score  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 
 SLIPS = ROOT / "tests" / "data" / "asr_slips.jsonl"
@@ -149,10 +148,9 @@ def outcome(assistant, row: dict, text: str) -> tuple[str, str]:
     tools = ToolRunner(new_home(row.get("home", "default")))
     reply, acted, results = ask(assistant, [{"role": "user", "content": text}], tools)
     did = f"{calls_of(reply)} / {reply.text!r}"
-    if score(row, reply, acted, tools.home.inventory):
+    if score(row, reply, acted, tools.home.inventory, results):
         return "right", did
-    safe = not acted and all(isinstance(r, NoAction) for r in results)
-    return ("no action" if safe else "wrong action"), did
+    return ("no action" if answered_nothing(acted, results) else "wrong action"), did
 
 
 LITTLE_WORDS = {"is", "in", "his", "the", "a", "to", "two", "too", "for", "four", "of", "off"}

@@ -11,7 +11,8 @@ user's own devices in the made-up home of tests/made_up_home.py, whose 40 names 
 uses; the new skills; unknown names; ASR slips). The second file was written before any result of the model
 it measures was looked at. A name-bearing call counts as right when it reaches the same entities as the
 expected one (resolved against the row's home, among the things its skill acts on: a thermostat call in a user's
-home among its heaters), an unknown name when nothing in the home changed.
+home among its heaters), an unknown name when nothing in the home changed and no tool answered anything
+(answered_nothing: the state of another thing read out is wrong; a refusal or a question back is right).
 
 Fresh: each request starts its own conversation. Long (one-conversation mode): every self-contained request
 of a home is asked in ONE conversation, in file order, each reply kept in the history.
@@ -62,6 +63,7 @@ sys.path.insert(0, str(ROOT / "tests"))       # the made-up and discovered homes
 from dllm_core.decoding import DecodeParams  # noqa: E402
 from assistant.embedded import DEFAULT_DECODE, EmbeddedGenerator  # noqa: E402
 from assistant.skills import LEVEL_SKILLS, SKILL_COMPONENTS  # noqa: E402
+from assistant.chat_template import NoAction  # noqa: E402
 from assistant.generator import DoneEvent, ToolCallEvent, respond_sync  # noqa: E402
 from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import COMPONENTS, Inventory  # noqa: E402
@@ -169,11 +171,18 @@ def calls_of(reply) -> list[dict]:
     return [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
 
 
-def score(row: dict, reply, acted: bool, inventory: Inventory) -> bool:
+def answered_nothing(acted: bool, results: list) -> bool:
+    """Whether a reply left the user with nothing about any thing: the home unchanged and every tool's result a
+    NoAction (a refusal, "I don't know a device called …", "which one?", "Did you mean …?"). A request naming a
+    thing the home lacks is right only so: the state of another thing read out answers a question not asked."""
+    return not acted and all(isinstance(result, NoAction) for result in results)
+
+
+def score(row: dict, reply, acted: bool, inventory: Inventory, results: list) -> bool:
     got = calls_of(reply)
     expected = row["expected"]
-    if expected is None:        # unknown names: nothing in the home may change; other rows: no tool at all
-        return not acted if row.get("category") == "unknown_name" else not got
+    if expected is None:        # unknown names: nothing changed or answered (answered_nothing); other rows: no tool
+        return answered_nothing(acted, results) if row.get("category") == "unknown_name" else not got
     return len(got) == 1 and same_home_call(expected, got[0], inventory)
 
 
@@ -198,8 +207,8 @@ def evaluate_all(assistant, rows: list[dict]) -> tuple[dict, list[str], list[tup
     errors, answers = [], []
     for row in rows:
         tools = ToolRunner(new_home(row.get("home", "default")))
-        reply, acted, _ = ask(assistant, row["history"], tools)
-        ok = score(row, reply, acted, tools.home.inventory)
+        reply, acted, results = ask(assistant, row["history"], tools)
+        ok = score(row, reply, acted, tools.home.inventory, results)
         answers.append((reply, ok))
         skill = row["expected"]["name"] if row["expected"] else row.get("category")
         # the home file tags its follow-ups "follow_up", the first file marks them "followup": one column
@@ -228,8 +237,8 @@ def evaluate_long(assistant, rows: list[dict], answers: list[tuple]) -> tuple[fl
         history: list[dict] = []
         for row, fresh_right in ((r, ok) for r, ok in alone if r.get("home", "default") == kind):
             history.append(row["history"][-1])
-            reply, acted, _ = ask(assistant, history, tools)
-            right = score(row, reply, acted, tools.home.inventory)
+            reply, acted, results = ask(assistant, history, tools)
+            right = score(row, reply, acted, tools.home.inventory, results)
             long += right
             if right != fresh_right:
                 got = calls_of(reply)
@@ -253,9 +262,9 @@ def evaluate_conversations(assistant, conversations: list[dict]) -> tuple[dict, 
         all_right = True
         for index, turn in enumerate(conversation["turns"]):
             history.append({"role": "user", "content": turn["user"]})
-            reply, acted, _ = ask(assistant, history, tools)
+            reply, acted, results = ask(assistant, history, tools)
             row = {"expected": turn["expected"]}
-            ok = score(row, reply, acted, tools.home.inventory)
+            ok = score(row, reply, acted, tools.home.inventory, results)
             all_right &= ok
             for key in ("turns", "first turns" if index == 0 else "follow-ups"):
                 buckets.setdefault(key, []).append(ok)
@@ -276,8 +285,8 @@ def evaluate_paraphrases(assistant, rows: list[dict]) -> tuple[dict, list[str]]:
     right, refused, wrong, long, errors = [], [], [], [], []
     for row in rows:
         tools = ToolRunner(new_home(row["home"]))
-        reply, acted, _ = ask(assistant, row["history"], tools)
-        right.append(score(row, reply, acted, tools.home.inventory))
+        reply, acted, results = ask(assistant, row["history"], tools)
+        right.append(score(row, reply, acted, tools.home.inventory, results))
         refused.append(not reply.tool_calls)
         wrong.append(not right[-1] and not refused[-1])
         long.append(reply.forward_passes > 4)

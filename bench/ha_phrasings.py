@@ -79,8 +79,8 @@ def main(argv=None) -> int:
         right = refused = wrong = 0
         for row in rows:
             tools = ToolRunner(new_home(row["home"]))
-            reply, acted, _ = ask(assistant, row["history"], tools)
-            ok = score(row, reply, acted, tools.home.inventory)
+            reply, acted, results = ask(assistant, row["history"], tools)
+            ok = score(row, reply, acted, tools.home.inventory, results)
             right, refused = right + ok, refused + (not reply.tool_calls)
             wrong += not ok and bool(reply.tool_calls)
             row[column] = (ok, calls_of(reply), reply.text)

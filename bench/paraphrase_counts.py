@@ -28,8 +28,8 @@ def outcome(row: dict, assistant) -> str:
     """R when the reply is right, F when it makes no call and is wrong (a refusal), W when it makes a wrong call."""
     from assistant.tools import ToolRunner
     tools = ToolRunner(assistant_eval.new_home(row.get("home", "default")))
-    reply, acted, _ = assistant_eval.ask(assistant, row["history"], tools)
-    if assistant_eval.score(row, reply, acted, tools.home.inventory):
+    reply, acted, results = assistant_eval.ask(assistant, row["history"], tools)
+    if assistant_eval.score(row, reply, acted, tools.home.inventory, results):
         return "R"
     return "W" if reply.tool_calls else "F"
 

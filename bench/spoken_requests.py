@@ -65,7 +65,7 @@ from assistant.home import InMemoryHome  # noqa: E402
 from assistant.inventory import Inventory  # noqa: E402
 from assistant.skills import TIMER_SKILLS, TIMER_STARTS  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
-from assistant_eval import ask, made_up_inventory, score, snapshot  # noqa: E402
+from assistant_eval import answered_nothing, ask, made_up_inventory, score, snapshot  # noqa: E402
 from assistant.spoken_numbers import normalize_request  # noqa: E402
 from voice.heard_doubts import names_heard_in  # noqa: E402
 from voice.heard_names import hear_names, named_words  # noqa: E402
@@ -241,7 +241,7 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
     if asked:
         # the yes runs the held call as if its name had been heard: judge that call
         tools.guessed_names = {}
-        return ("asked, yes right" if score(row, reply, False, tools.home.inventory) and row["expected"] is not None
+        return ("asked, yes right" if score(row, reply, False, tools.home.inventory, []) and row["expected"] is not None
                 else "asked, yes wrong"), did
     if expected.get("name") in ("set_timer", "start_timer") and not acted:
         # a timer is judged by the timers it leaves running, as a call to the home by its effect
@@ -250,10 +250,9 @@ def outcome(assistant, row: dict, text: str, guessed: dict[str, str], unsure: fr
             return "right", did
         if running == [(None, expected["arguments"]["seconds"])]:
             return "timer unnamed", did
-    elif score(row, reply, acted, tools.home.inventory) and (acted or answered_unchanged(row, results)):
+    elif score(row, reply, acted, tools.home.inventory, results) and (acted or answered_unchanged(row, results)):
         return "right", did
-    safe = not acted and all(isinstance(r, NoAction) for r in results)
-    return ("no action" if safe else "wrong action"), did
+    return ("no action" if answered_nothing(acted, results) else "wrong action"), did
 
 
 def answered_unchanged(row: dict, results: list) -> bool:

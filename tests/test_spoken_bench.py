@@ -110,3 +110,55 @@ def test_a_request_that_must_do_nothing_is_right_when_a_tool_refuses_it(assistan
     verdict, did = outcome(assistant, row, "Start the wash on the machine.", {}, frozenset(), frozenset())
     assert "switch_device" in did and "don't know a device" in did
     assert verdict == "right"
+
+
+UNKNOWN_ROW = {"home": "discovered", "category": "unknown_name", "expected": None}
+
+
+def judged(call: dict) -> tuple[bool, bool, list]:
+    """The typed judge's verdict on UNKNOWN_ROW answered by call run on a fresh discovered home, whether the home
+    changed, and the tool's result."""
+    import asyncio
+
+    from assistant.generator import AssistantReply, ToolCall
+    from assistant.tools import ToolRunner
+    from bench.assistant_eval import new_home, score, snapshot
+
+    tools = ToolRunner(new_home("discovered"))
+    before = snapshot(tools.home)
+    result = asyncio.run(tools.run(call["name"], dict(call["arguments"])))
+    reply = AssistantReply(str(result), [ToolCall(call["name"], call["arguments"], "c1")], 1, 1, 1.0, 1)
+    acted = snapshot(tools.home) != before
+    return score(UNKNOWN_ROW, reply, acted, tools.home.inventory, [result]), acted, [result]
+
+
+def test_a_question_about_a_thing_the_home_lacks_answered_about_another_is_wrong():
+    """"is the wine cellar door open" in the discovered home (it has the coal hole door, in the cellar): the state
+    of the coal hole door read out changes nothing, yet answers about a thing not asked of."""
+    from bench.assistant_eval import answered_nothing
+
+    right, acted, results = judged({"name": "get_state", "arguments": {"name": "coal hole door"}})
+    assert not acted and "coal hole door" in results[0].lower()
+    assert not right and not answered_nothing(acted, results)
+
+
+def test_a_refusal_or_a_question_back_about_a_thing_the_home_lacks_is_right():
+    refused = judged({"name": "get_state", "arguments": {"name": "wine cellar door"}})
+    assert refused[0] and "don't know a device called the wine cellar door" in refused[2][0]
+    asked = judged({"name": "get_state", "arguments": {"name": "door"}})       # the home has several doors
+    assert asked[0] and asked[2][0].rstrip().endswith("?")
+
+
+def test_a_change_of_another_thing_is_still_wrong():
+    right, acted, _ = judged({"name": "switch_device", "arguments": {"name": "nursery radiator", "state": "on"}})
+    assert acted and not right
+
+
+def test_the_spoken_bench_counts_a_read_of_another_thing_for_an_unknown_name_a_wrong_action(assistant):
+    """The spoken judge is the typed one's: a user told the state of the coal hole door was told of a thing they
+    did not ask about; told "I don't know a device called …", they got the right answer."""
+    from bench.spoken_requests import outcome
+
+    verdict, did = outcome(assistant, UNKNOWN_ROW, "Is the wine cellar door open?", {}, frozenset(), frozenset(),
+                           spoken=False)
+    assert verdict == ("wrong action" if "coal hole door is" in did.lower() else "right"), did
