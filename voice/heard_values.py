@@ -213,7 +213,8 @@ def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, 
     never adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own.
     The written probabilities, which the turn judges read, stay."""
     spellings = names_to_weigh(heard, names)
-    doubted, actions, questions = numbers_to_weigh(heard) + spellings, actions_to_weigh(heard), questions_to_weigh(heard)
+    doubted, actions = numbers_to_weigh(heard) + spellings, actions_to_weigh(heard)
+    questions = questions_to_weigh(heard)
     if not doubted and not actions and not questions:
         return heard
     window = _encoded(stt, audio)
