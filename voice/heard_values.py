@@ -32,7 +32,8 @@ final's start (0.12-0.57) for words that make no other call ("It", "As", "The", 
 ("Sorry, I didn't catch that."). The doubt matters only where a word of a change may have been said: so the same
 audio answers it, the question word's forms against every verb of switching and change's action
 (assistant.vocabulary.SWITCH_VERBS, assistant.skills.ACTIONS) at that place, from the decoder's one step there; its
-share becomes its said probability where higher (questions_to_weigh, _question_share).
+share becomes its said probability where higher (questions_to_weigh, _question_share). Only where no other word is
+doubted below a change's line: that doubt guards a change made of the words (questions_to_weigh).
 
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
@@ -185,10 +186,17 @@ def names_to_weigh(heard: Heard, names: tuple[str, ...]) -> list[tuple[int, int,
 
 def questions_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
     """Each word of heard that opens a question (QUESTION_WORDS: "is", "what") which Whisper wrote with less than
-    DOUBTED_WORD probability, said, as (start, end of its said word, its forms: as written and in the other case)."""
-    return [(start, end, [heard.text[start:end], _other_case(heard.text[start:end])])
-            for start, end, probability in _said_spans(heard)
-            if start >= 0 and probability < DOUBTED_WORD and heard.text[start:end].lower() in QUESTION_WORDS]
+    DOUBTED_WORD probability, said, as (start, end of its said word, its forms: as written and in the other case);
+    none where Whisper doubted another word below a change's own line (Heard.doubted_change_words: marks aside), as
+    actions_to_weigh: such a doubt beside another keeps a change's question (voice.heard_doubts.undoubted_names),
+    and a change the model made of a question ("Is:0.34 the kiln:0.26 still on, I want to open it." called as
+    opening the kiln) is said back for it."""
+    found = [(start, end, [heard.text[start:end], _other_case(heard.text[start:end])])
+             for start, end, probability in _said_spans(heard)
+             if start >= 0 and probability < DOUBTED_WORD and heard.text[start:end].lower() in QUESTION_WORDS]
+    if heard.doubted_change_words() - {heard.text[start:end].lower() for start, end, _ in found}:
+        return []
+    return found
 
 
 def _other_case(form: str) -> str:
