@@ -1,12 +1,13 @@
-"""A doubted number weighed by its value, and a doubted action against the others of its kind (voice/heard_values.py):
-the number's written forms, and the decoder's verdict on real speech (flite), through the server's transcription
-queue too."""
+"""A doubted number weighed by its value, a doubted action against the others of its kind, and a doubted question
+word against the words of a change (voice/heard_values.py): the number's written forms, and the decoder's verdict on
+real speech (flite), through the server's transcription queue too."""
 import numpy as np
 import pytest
 
 from paused_speech import flite
 from streaming.engines import TranscriptionQueue
-from voice.heard_values import actions_to_weigh, names_to_weigh, numbers_to_weigh, weighed, written_forms
+from voice.heard_values import (actions_to_weigh, names_to_weigh, numbers_to_weigh, questions_to_weigh, weighed,
+                                written_forms)
 from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard
 from voice.text_turn import TextTurnModel
 from voice.turn_judge import TurnJudge
@@ -128,6 +129,36 @@ def test_a_name_the_audio_holds_in_either_spelling_is_no_longer_doubted(stt):
     audio = spoken("open the louvres", "slt")
     heard = stt.hear(audio, home)
     assert heard.text == "Open the louvers." and "louvers" in weighed(stt, audio, heard, home).doubted_words()
+
+
+def test_only_a_doubted_question_word_is_weighed():
+    heard = Heard("Is the samovar on? What's the time.",
+                  (("Is", 0.2), ("the", 0.5), ("samovar", 0.4), ("on", 0.9), ("?", 0.1), ("What's", 0.95), ("the", 0.9),
+                   ("time", 0.9), (".", 0.9)))
+    # "the", "samovar" and the mark are no question's words; "What's" was heard for sure
+    assert [(heard.text[s:e], forms) for s, e, forms in questions_to_weigh(heard)] == [("Is", ["Is", "is"])]
+    sure = Heard(heard.text, tuple((w, 0.9) if w == "Is" else (w, p) for w, p in heard.word_probabilities))
+    assert questions_to_weigh(sure) == []
+    # another word doubted below a change's line: a change made of the words is said back for it, nothing is weighed
+    elsewhere = Heard(heard.text, tuple((w, 0.25) if w == "samovar" else (w, p) for w, p in heard.word_probabilities))
+    assert questions_to_weigh(elsewhere) == [] and "is" in elsewhere.doubted_words()
+
+
+def test_a_question_word_the_audio_holds_against_every_word_of_a_change_is_no_longer_doubted(stt):
+    """flite rms's "is the ice maker on": Whisper writes "Is" at 0.42 and a full stop; against every verb of
+    switching and change's action in its place the question word holds most of the audio there, and the state is
+    read. Its "are the lights on in the kitchen", "Are" at 0.03, stays doubted: the audio there holds a verb of a
+    change too ("Turn the lights on …"), so the read stays refused."""
+    home = ("carriage house door", "samovar", "ice maker", "letterbox flap")
+    audio = spoken("is the ice maker on")
+    heard = stt.hear(audio, home)
+    assert heard.text.startswith("Is the ice maker on") and "is" in heard.doubted_words(), heard
+    sure = weighed(stt, audio, heard, home)
+    assert "is" not in sure.doubted_words() and sure.word_probabilities == heard.word_probabilities
+    audio = spoken("are the lights on in the kitchen")
+    heard = stt.hear(audio, home)
+    assert heard.text.startswith("Are the lights on") and "are" in heard.doubted_words(), heard
+    assert "are" in weighed(stt, audio, heard, home).doubted_words()
 
 
 @pytest.fixture(scope="module")

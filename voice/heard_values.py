@@ -25,9 +25,19 @@ place and summed (names_to_weigh), only where the home has no other name that so
 (voice.heard_doubts.sounds_like_another) and no word but the spelling and a doubted action is doubted: a
 different word said ("Code lighting" for the cove lighting) leaves the name's form no likelier, and stays doubted.
 
+A word that opens a question ("Is", "What": assistant.vocabulary.QUESTION_WORDS) is read for a state only where it was
+heard for sure (assistant.tools.asks), since a verb of a change misheard there ("Check:0.38 at the vellics window"
+for "shut the velux window") would read a state for a request to change it. Yet Whisper doubts a clear "Is" at a
+final's start (0.12-0.57) for words that make no other call ("It", "As", "The", "is"), and the read is refused
+("Sorry, I didn't catch that."). The doubt matters only where a word of a change may have been said: so the same
+audio answers it, the question word's forms against every verb of switching and change's action
+(assistant.vocabulary.SWITCH_VERBS, assistant.skills.ACTIONS) at that place, from the decoder's one step there; its
+share becomes its said probability where higher (questions_to_weigh, _question_share). Only where no other word is
+doubted below a change's line: that doubt guards a change made of the words (questions_to_weigh).
+
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
-number, action or spelling of a name.
+number, action, spelling of a name or question word.
 """
 from __future__ import annotations
 
@@ -39,6 +49,7 @@ import numpy as np
 
 from assistant.spoken_numbers import TENS, UNITS
 from assistant.skills import ACTIONS
+from assistant.vocabulary import QUESTION_WORDS, SWITCH_VERBS
 from voice.heard_doubts import sounds_like_another
 from voice.heard_names import REQUEST_WORDS, hear_names
 from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard, WhisperSTT, log_mel
@@ -173,6 +184,21 @@ def names_to_weigh(heard: Heard, names: tuple[str, ...]) -> list[tuple[int, int,
     return found
 
 
+def questions_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
+    """Each word of heard that opens a question (QUESTION_WORDS: "is", "what") which Whisper wrote with less than
+    DOUBTED_WORD probability, said, as (start, end of its said word, its forms: as written and in the other case);
+    none where Whisper doubted another word below a change's own line (Heard.doubted_change_words: marks aside), as
+    actions_to_weigh: such a doubt beside another keeps a change's question (voice.heard_doubts.undoubted_names),
+    and a change the model made of a question ("Is:0.34 the kiln:0.26 still on, I want to open it." called as
+    opening the kiln) is said back for it."""
+    found = [(start, end, [heard.text[start:end], _other_case(heard.text[start:end])])
+             for start, end, probability in _said_spans(heard)
+             if start >= 0 and probability < DOUBTED_WORD and heard.text[start:end].lower() in QUESTION_WORDS]
+    if heard.doubted_change_words() - {heard.text[start:end].lower() for start, end, _ in found}:
+        return []
+    return found
+
+
 def _other_case(form: str) -> str:
     """form with its first letter in the other case: Whisper writes a name it hardly knows as a proper noun or not
     ("Velux", "vellics"), one sound either way."""
@@ -180,20 +206,24 @@ def _other_case(form: str) -> str:
 
 
 def to_weigh(heard: Heard, names: tuple[str, ...] = ()) -> bool:
-    """Whether weighed has a doubted number, action or spelling of one of the home's names (names) to weigh."""
-    return bool(numbers_to_weigh(heard) or actions_to_weigh(heard) or names_to_weigh(heard, names))
+    """Whether weighed has a doubted number, action, spelling of one of the home's names (names) or question word to
+    weigh."""
+    return bool(numbers_to_weigh(heard) or actions_to_weigh(heard) or names_to_weigh(heard, names)
+                or questions_to_weigh(heard))
 
 
 def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, ...] = ()) -> Heard:
     """heard with each doubted number's words given its value's probability (said), each doubted spelling of a
-    name the probability of it and the name together, and each doubted action its share against the other actions
-    of its kind (_action_share), where that is the higher, from the decoder on the same audio; heard itself where
-    nothing is to be weighed (numbers_to_weigh, names_to_weigh, actions_to_weigh). Weighing
+    name the probability of it and the name together, each doubted action its share against the other actions
+    of its kind (_action_share) and each doubted question word its share against the words of a change
+    (_question_share), where that is the higher, from the decoder on the same audio; heard itself where nothing is
+    to be weighed (numbers_to_weigh, names_to_weigh, actions_to_weigh, questions_to_weigh). Weighing
     never adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own.
     The written probabilities, which the turn judges read, stay."""
     spellings = names_to_weigh(heard, names)
     doubted, actions = numbers_to_weigh(heard) + spellings, actions_to_weigh(heard)
-    if not doubted and not actions:
+    questions = questions_to_weigh(heard)
+    if not doubted and not actions and not questions:
         return heard
     window = _encoded(stt, audio)
     spelt = tuple(forms[1].lower() for _, _, forms in spellings)
@@ -202,6 +232,8 @@ def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, 
               for start, end, forms in doubted]
     values += [(start, end, _action_share(stt, window, prompt, heard, start, end, others))
                for start, end, others in actions]
+    values += [(start, end, _question_share(stt, window, prompt, heard.text, start, forms))
+               for start, end, forms in questions]
     said = []
     for (word, probability), (start, end, _) in zip(heard.said_probabilities or heard.word_probabilities,
                                                      _said_spans(heard)):
@@ -229,6 +261,29 @@ def _action_share(stt: WhisperSTT, window, prompt: list[int], heard: Heard, star
                      for other in others)
         shares.append(written / (written + rivals) if written + rivals > 0 else 0.0)
     return min(shares)
+
+
+def _question_share(stt: WhisperSTT, window, prompt: list[int], text: str, start: int, forms: list[str]) -> float:
+    """The question word's share, in its forms, of the decoder's next-token probability where text has it, against
+    every verb of switching and change's action (SWITCH_VERBS, ACTIONS) in either case: one decoder step after the
+    words before it. A word's first token stands for it (a rival's first token is shared by other words too, so a
+    rival is counted no lower)."""
+    before = text[:start].rstrip()
+    head = stt._tokenizer.encode(" " + before) if before else []
+    sequence = [*prompt, stt._tokenizer.no_timestamps, *head]
+    encoded, _ = window
+    step = stt.whisper.model.generate(encoded, [sequence], beam_size=1, max_length=len(sequence) + 1,
+                                      return_logits_vocab=True, suppress_blank=False, suppress_tokens=[])[0]
+    logits = np.asarray(step.logits[0][0], dtype=np.float64)
+    probabilities = np.exp(logits - logits.max())
+    probabilities /= probabilities.sum()
+    first = lambda word: stt._tokenizer.encode(" " + word)[0]  # noqa: E731
+    asking = {first(form) for form in forms}
+    rivals = {first(form) for word in sorted(SWITCH_VERBS | set(ACTIONS))
+              for form in (_as_written(text, start, word), _other_case(_as_written(text, start, word)))} - asking
+    held = sum(probabilities[token] for token in asking)
+    against = sum(probabilities[token] for token in rivals)
+    return float(held / (held + against)) if held + against > 0 else 0.0
 
 
 def _encoded(stt: WhisperSTT, audio: np.ndarray):
