@@ -171,6 +171,7 @@ def _insert_after(merged: list[dict], order: list[dict], new_ids: set[str]) -> l
 
 
 def _taken(record: _Record | None, principal: str, known: list[str]) -> _Record:
+    """The record once a new writer took it: stored items after the first it knows, and not known, came late."""
     if record is None:
         return _Record(principal, [], 1)
     known_ids = set(known)
@@ -180,12 +181,13 @@ def _taken(record: _Record | None, principal: str, known: list[str]) -> _Record:
 
 
 def _saved(record: _Record | None, principal: str, items: list[dict], generation: int) -> tuple[_Record, Saved]:
+    """The record after a save of `generation` (see Saved), and what the saver is told."""
     if record is None:
         return _Record(principal, _window(items), generation), Saved()
     ids = {item["id"] for item in items}
     stored = {item["id"] for item in record.items}
     if generation < record.generation:               # a writer that lost the session: add what is new, replace nothing
-        new = {item["id"] for item in items} - stored - set(record.taken)
+        new = ids - stored - set(record.taken)
         merged = _window(_insert_after(record.items, items, new))
         kept = {item["id"] for item in merged}
         late = [i for i in record.late if i in kept] + [item["id"] for item in items if item["id"] in new & kept]
