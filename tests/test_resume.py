@@ -379,6 +379,12 @@ class OneGatewaysStall:
             writer.close()
 
 
+async def events_of(session) -> list:
+    """Every event a closed session emitted (what its transport would have turned into server events)."""
+    async with asyncio.timeout(30):
+        return [event async for event in session.events()]
+
+
 async def saved_as_now(gateway, session) -> None:
     """Return once the gateway has written the session's history as it is now (and claimed it)."""
     held = gateway.held[session.id]
@@ -395,6 +401,7 @@ async def test_a_late_save_by_a_gateway_that_lost_the_session_replaces_nothing_a
     order they were said, and the resumed session gets the late one, in its place, at its next save. The first
     gateway's store calls are let go only after the second has taken the session over and saved, so the order is
     the same on every run."""
+    from streaming.events import EndCall, ItemAdded
     from streaming.gateway import Gateway
     from streaming.session import Session, SessionConfig
     from streaming.store import open_store
@@ -436,6 +443,9 @@ async def test_a_late_save_by_a_gateway_that_lost_the_session_replaces_nothing_a
             assert old.id not in first.held                                 # the first ended its stale copy
             await new.close()
             await old.close()
+            told = [e for e in await events_of(new) if isinstance(e, ItemAdded) and e.item_id == late]
+            assert [e.previous_item_id for e in told] == [said]             # its client: item.added, in its place
+            assert EndCall("session_resumed_elsewhere") in await events_of(old)   # the first's client: closed, why
         finally:
             stall.let_go()
             await first.close()
