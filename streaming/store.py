@@ -25,7 +25,7 @@ import sqlite3
 import time
 from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, TypeVar
 
@@ -435,7 +435,7 @@ class RedisStore(Store):
                     payload = await pipe.get(key)
                     record, result = change(_Record(**json.loads(payload)) if payload is not None else None)
                     pipe.multi()
-                    pipe.set(key, json.dumps(asdict(record)), ex=CONVERSATION_TTL_S)
+                    pipe.set(key, json.dumps(vars(record)), ex=CONVERSATION_TTL_S)
                     await pipe.execute()
                     return result
                 except WatchError:
