@@ -1,7 +1,8 @@
 """Resumable sessions and stored timers on one gateway with an SQLite file: a client that reconnects with
 its session id gets its conversation back (same item ids), a restart keeps conversations and pending timers,
 and a timer that came due while nobody was connected is told at the next reply. Two gateways sharing a store
-(one SQLite file, or Redis): a resume on the second waits for the first's last write."""
+(one SQLite file, or Redis): a resume on the second waits for the first's last write, and a write of the first
+that comes later still replaces nothing and loses nothing."""
 import asyncio
 import json
 import logging
@@ -323,7 +324,6 @@ async def test_a_resume_waits_for_a_gateway_that_died_holding_the_session_at_mos
     await second.close()
 
 
-
 class OneGatewaysStall:
     """Stalls one gateway's way to the store, and only its way: for Redis that gateway connects through a relay
     that stops passing its commands on (a slow network to Redis for it alone); for SQLite its store thread is kept
@@ -355,7 +355,7 @@ class OneGatewaysStall:
         """From now on the gateway's store calls wait (it must have been opened on self.url)."""
         self.gate.clear()
         if self.relay is None:
-            gateway.store._executor.submit(self.gate.wait)
+            gateway.store._executor.submit(self.gate.wait, 60)     # a test that fails lets go within a minute
 
     def let_go(self) -> None:
         self.gate.set()
