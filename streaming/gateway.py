@@ -220,13 +220,21 @@ class Gateway:
         held.timers.running = await self.store.pending_timers(held.session.id)
         held.claimed = True
 
-    def _lost(self, held: _Held, why: str) -> None:
-        """Another gateway has the session now: end the copy here (its client is told so when it closes)."""
+    def _lost(self, held: _Held, why: str, merged: bool = False) -> None:
+        """Another gateway has the session now: end the copy here (its client is told so when it closes), after
+        one more save unless one was just merged: a save here may have failed (a slow store), and a save of a
+        lost session only adds the items the store lacks (the fence), so nothing said here is lost."""
         if self.held.get(held.session.id) is held:
             log.info("session %s %s; ending it here", held.session.id, why)
             held.session.on_history_changed = None     # the other gateway owns the history now
             del self.held[held.session.id]
-            asyncio.create_task(held.session.end("session_resumed_elsewhere"))
+            asyncio.create_task(self._end_lost(held, merged))
+
+    async def _end_lost(self, held: _Held, merged: bool) -> None:
+        if not merged:
+            held.dirty = True
+            await self._save(held)
+        await held.session.end("session_resumed_elsewhere")
 
     def _changed(self, held: _Held) -> None:
         held.dirty = True
@@ -248,7 +256,8 @@ class Gateway:
                 log.warning("saving session %s failed: %s", held.session.id, error)
                 return
             if saved.stale:
-                self._lost(held, "was taken over by another gateway before this save (its new items are merged in)")
+                self._lost(held, "was taken over by another gateway before this save (its new items are merged in)",
+                           merged=True)
                 return
             if saved.lacking and self.held.get(held.session.id) is held:
                 held.session.adopt(saved.lacking)        # changes the history: the loop saves again
