@@ -405,10 +405,13 @@ async def test_a_late_save_by_a_gateway_that_lost_the_session_replaces_nothing_a
     from streaming.gateway import Gateway
     from streaming.session import Session, SessionConfig
     from streaming.store import open_store
+    from streaming.supervisor import Supervisor
 
     config = SessionConfig(turn_detection=None)
     async with OneGatewaysStall(shared_store) as stall:
         first, second = Gateway(open_store(stall.url), "gw1"), Gateway(open_store(shared_store), "gw2")
+        await first.start(Supervisor())                 # heartbeats, as in a server: a lost claim ends a session
+        await second.start(Supervisor())
         try:
             old = Session(engines, config)
             await old.start()
