@@ -410,8 +410,9 @@ async def test_a_late_save_by_a_gateway_that_lost_the_session_replaces_nothing_a
     config = SessionConfig(turn_detection=None)
     async with OneGatewaysStall(shared_store) as stall:
         first, second = Gateway(open_store(stall.url), "gw1"), Gateway(open_store(shared_store), "gw2")
-        await first.start(Supervisor())                 # heartbeats, as in a server: a lost claim ends a session
-        await second.start(Supervisor())
+        beats = Supervisor()                            # heartbeats, as in a server: a lost claim ends a session
+        beats.start("gw1", first._heartbeat)
+        beats.start("gw2", second._heartbeat)
         try:
             old = Session(engines, config)
             await old.start()
@@ -449,5 +450,6 @@ async def test_a_late_save_by_a_gateway_that_lost_the_session_replaces_nothing_a
             assert EndCall("session_resumed_elsewhere") in told_first       # the first's client: closed, and why
         finally:
             stall.let_go()
+            await beats.close()
             await first.close()
             await second.close()
