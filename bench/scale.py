@@ -97,8 +97,10 @@ async def store_costs(url: str, count: int = 200) -> dict[str, float]:
     costs: dict[str, list[float]] = {"save": [], "claim": [], "load": [], "due timers": []}
     try:
         await store.add_timer(StoredTimer("tmr_bench", "sess_bench", 60, time.time() + 3600))
+        generation = await store.take_conversation("sess_bench", "anonymous", [])
         for n in range(count):
-            for name, operation in (("save", lambda: store.save_conversation("sess_bench", "anonymous", items)),
+            for name, operation in (("save", lambda: store.save_conversation("sess_bench", "anonymous", items,
+                                                                             generation)),
                                     ("claim", lambda: store.claim("session:sess_bench", "gw_bench", 6.0)),
                                     ("load", lambda: store.load_conversation("sess_bench")),
                                     ("due timers", lambda: store.due_timers(time.time()))):

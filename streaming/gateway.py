@@ -6,6 +6,10 @@ and is renewed every HEARTBEAT_S; a gateway that dies stops renewing, and CLAIM_
 are nobody's. A client that reconnects elsewhere takes the claim over, and the old gateway, failing to
 renew, ends its stale copy. The claim is let go only once the session's last state is written, so a resume
 elsewhere waits (at most HANDOVER_S) while another gateway holds it: it never reads an older conversation.
+A gateway still writing after that (its store slower than HANDOVER_S) cannot replace the newer one either: every
+save carries the generation the gateway took the conversation with (`Store.take_conversation`), so a late save
+is merged in by item id and order instead, the late gateway ends its copy (`session_resumed_elsewhere`), and the
+new owner's session adds the late items, in their places, at its next save (`conversation.item.added`).
 
 Timers: every TIMER_POLL_S each gateway reads the due ones. The gateway holding the timer's session
 rings it; when nobody holds the session the timer is recorded as missed, and the gateway that next holds
@@ -95,6 +99,7 @@ class _Held:
     principal: str
     timers: DurableTimers
     claimed: bool = False            # the first claim has been written
+    generation: int | None = None    # the conversation's generation this gateway writes (taken at the first save)
     dirty: bool = False
     saver: asyncio.Task | None = None
     tasks: set[asyncio.Task] = field(default_factory=set)
@@ -171,7 +176,6 @@ class Gateway:
         if old is not None:              # the same client reconnected to this gateway before its old socket closed
             self._spawn(held, old.session.end("session_resumed_elsewhere"))
         session.on_history_changed = lambda: self._changed(held)
-        self._spawn(held, self._first_claim(held))
         self._changed(held)
 
     async def detach(self, session: "Session") -> None:
@@ -207,10 +211,30 @@ class Gateway:
         held.tasks.add(task)
         task.add_done_callback(held.tasks.discard)
 
-    async def _first_claim(self, held: _Held) -> None:
+    async def _take(self, held: _Held) -> None:
+        """Claim the session and become its conversation's writer, before its first save. Stored items the
+        session was not resumed with (a late save by the gateway that had it) come back from that save."""
         await self.store.claim(session_key(held.session.id), self.id, CLAIM_TTL_S, take_over=True)
+        held.generation = await self.store.take_conversation(
+            held.session.id, held.principal, [item["id"] for item in held.session.history()])
         held.timers.running = await self.store.pending_timers(held.session.id)
         held.claimed = True
+
+    def _lost(self, held: _Held, why: str, merged: bool = False) -> None:
+        """Another gateway has the session now: end the copy here (its client is told so when it closes), after
+        one more save unless one was just merged: a save here may have failed (a slow store), and a save of a
+        lost session only adds the items the store lacks (the fence), so nothing said here is lost."""
+        if self.held.get(held.session.id) is held:
+            log.info("session %s %s; ending it here", held.session.id, why)
+            held.session.on_history_changed = None     # the other gateway owns the history now
+            del self.held[held.session.id]
+            asyncio.create_task(self._end_lost(held, merged))
+
+    async def _end_lost(self, held: _Held, merged: bool) -> None:
+        if not merged:
+            held.dirty = True
+            await self._save(held)
+        await held.session.end("session_resumed_elsewhere")
 
     def _changed(self, held: _Held) -> None:
         held.dirty = True
@@ -224,10 +248,19 @@ class Gateway:
         while held.dirty:
             held.dirty = False
             try:
-                await self.store.save_conversation(held.session.id, held.principal, held.session.history())
+                if held.generation is None:
+                    await self._take(held)
+                saved = await self.store.save_conversation(held.session.id, held.principal, held.session.history(),
+                                                           held.generation)
             except Exception as error:  # noqa: BLE001 - the next change writes again
                 log.warning("saving session %s failed: %s", held.session.id, error)
                 return
+            if saved.stale:
+                self._lost(held, "was taken over by another gateway before this save (its new items are merged in)",
+                           merged=True)
+                return
+            if saved.lacking and self.held.get(held.session.id) is held:
+                held.session.adopt(saved.lacking)        # changes the history: the loop saves again
 
     async def _heartbeat(self) -> None:
         while True:
@@ -240,11 +273,8 @@ class Gateway:
                 except Exception as error:  # noqa: BLE001 - try again next beat
                     log.warning("renewing session %s failed: %s", session_id, error)
                     continue
-                if not kept and self.held.get(session_id) is held:
-                    log.info("session %s was resumed on another gateway; ending it here", session_id)
-                    held.session.on_history_changed = None     # the other gateway owns the history now
-                    del self.held[session_id]
-                    asyncio.create_task(held.session.end("session_resumed_elsewhere"))
+                if not kept:
+                    self._lost(held, "was resumed on another gateway")
 
     async def _ring_due_timers(self) -> None:
         while True:

@@ -113,6 +113,10 @@ class Item:
     segments: list[tuple[float, float, str]] = field(default_factory=list)  # assistant audio: (start_ms, end_ms, clause)
 
 
+def _stored_item(item: dict) -> Item:
+    return Item(**{**item, "segments": [tuple(s) for s in item.get("segments", [])]})
+
+
 @dataclass
 class _Turn:
     """The user's current (or just committed) utterance and its transcription jobs."""
@@ -313,8 +317,14 @@ class Session:
 
     def restore(self, items: list[dict]) -> None:
         """A resumed conversation (before start()): the stored items, with their ids."""
-        self.items = [Item(**{**item, "segments": [tuple(s) for s in item.get("segments", [])]})
-                      for item in items[-self.limits.max_history_items:]]
+        self.items = [_stored_item(item) for item in items[-self.limits.max_history_items:]]
+
+    def adopt(self, lacking: list[tuple[str | None, dict]]) -> None:
+        """Stored items this session lacks (a late save by the gateway that held it before), each after the item
+        it followed there, or first: the client is told of each (conversation.item.added)."""
+        for previous, item in lacking:
+            if self._item(item["id"]) is None:
+                self._add(_stored_item(item), previous if previous and self._item(previous) else "root")
 
     def history(self) -> list[dict]:
         """The items as plain data, for the store."""

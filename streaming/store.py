@@ -8,7 +8,10 @@ One interface, two backends:
 
 What it holds:
 - a conversation per session id: the principal (credential) that created it and its newest items
-  (at most MAX_ITEMS), forgotten CONVERSATION_TTL_S after its last change;
+  (at most MAX_ITEMS), forgotten CONVERSATION_TTL_S after its last change. Each gateway that takes the session
+  (`take_conversation`) opens a new generation, and every save carries the saver's: a save of an older
+  generation (a gateway that lost the session and wrote late) replaces nothing, and its items the store never
+  had are merged in by id and order, kept through the owner's saves until the owner has them (`Saved.lacking`);
 - timers (plain, named, alarms): pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
   (nobody was connected; said at the next turn) and from `missed` to `told`;
 - claims: `key -> holder` with an expiry, taken and renewed by a gateway (a live session, a device's
@@ -22,7 +25,7 @@ import sqlite3
 import time
 from abc import ABC, abstractmethod
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, TypeVar
 
@@ -31,6 +34,7 @@ T = TypeVar("T")
 STORE_TIMEOUT_S = 2.0                    # a store call that takes longer counts as an outage
 MAX_ITEMS = 200                          # conversation window kept per session
 CONVERSATION_TTL_S = 7 * 24 * 3600       # a conversation nobody touched for a week is forgotten
+REWRITE_TRIES = 8                        # Redis: a conversation rewritten by others this often in a row is an outage
 FINAL_STATES = ("rung", "told", "cancelled")   # a timer in one of these is gone from the store
 
 
@@ -51,14 +55,28 @@ class Conversation:
     items: list[dict]
 
 
+@dataclass(frozen=True)
+class Saved:
+    """What a save did: `stale` when the saver's generation was not the newest (another gateway took the session
+    over: the saver's new items were merged in, nothing replaced); `lacking`: items the store keeps that the
+    owner's history lacks (a stale gateway's late items), each with the id of the item it follows (None: first)."""
+    stale: bool = False
+    lacking: list[tuple[str | None, dict]] = field(default_factory=list)
+
+
 class Store(ABC):
     """The state store; every method is a coroutine safe to call from the event loop."""
 
     url: str
 
     @abstractmethod
-    async def save_conversation(self, session_id: str, principal: str, items: list[dict]) -> None:
-        """Replace the stored items (only the newest MAX_ITEMS are kept)."""
+    async def take_conversation(self, session_id: str, principal: str, known: list[str]) -> int:
+        """Make the caller the conversation's writer: a new generation, which its saves carry. known: the ids of the
+        items it resumed with; stored items it lacks that came after them are kept until it has them."""
+
+    @abstractmethod
+    async def save_conversation(self, session_id: str, principal: str, items: list[dict], generation: int) -> Saved:
+        """The writer of `generation` replaces the stored items (only the newest MAX_ITEMS are kept); see Saved."""
 
     @abstractmethod
     async def load_conversation(self, session_id: str) -> Conversation | None: ...
@@ -128,11 +146,65 @@ def _window(items: list[dict]) -> list[dict]:
     return items[-MAX_ITEMS:]
 
 
+@dataclass
+class _Record:
+    """A stored conversation and its fence: the newest generation, the item ids the store had when it was taken
+    (a stale writer adds none of those back: the owner may have deleted them) and the late items' ids."""
+    principal: str
+    items: list[dict]
+    generation: int = 0
+    taken: list[str] = field(default_factory=list)
+    late: list[str] = field(default_factory=list)
+
+
+def _insert_after(merged: list[dict], order: list[dict], new_ids: set[str]) -> list[dict]:
+    """merged, with each item of `order` whose id is in new_ids placed after the nearest item that precedes it in
+    `order` and is already placed (first if none)."""
+    result = list(merged)
+    for n, item in enumerate(order):
+        if item["id"] not in new_ids:
+            continue
+        placed = {i["id"]: at for at, i in enumerate(result)}
+        before = next((placed[o["id"]] for o in reversed(order[:n]) if o["id"] in placed), -1)
+        result.insert(before + 1, item)
+    return result
+
+
+def _taken(record: _Record | None, principal: str, known: list[str]) -> _Record:
+    """The record once a new writer took it: stored items after the first it knows, and not known, came late."""
+    if record is None:
+        return _Record(principal, [], 1)
+    known_ids = set(known)
+    first = next((n for n, item in enumerate(record.items) if item["id"] in known_ids), 0)
+    late = [item["id"] for item in record.items[first:] if item["id"] not in known_ids]
+    return _Record(record.principal, record.items, record.generation + 1, [i["id"] for i in record.items], late)
+
+
+def _saved(record: _Record | None, principal: str, items: list[dict], generation: int) -> tuple[_Record, Saved]:
+    """The record after a save of `generation` (see Saved), and what the saver is told."""
+    if record is None:
+        return _Record(principal, _window(items), generation), Saved()
+    ids = {item["id"] for item in items}
+    stored = {item["id"] for item in record.items}
+    if generation < record.generation:               # a writer that lost the session: add what is new, replace nothing
+        new = ids - stored - set(record.taken)
+        merged = _window(_insert_after(record.items, items, new))
+        kept = {item["id"] for item in merged}
+        late = [i for i in record.late if i in kept] + [item["id"] for item in items if item["id"] in new & kept]
+        return _Record(record.principal, merged, record.generation, record.taken, late), Saved(stale=True)
+    keep = {i for i in record.late if i in stored} - ids
+    merged = _window(_insert_after(items, record.items, keep))
+    lacking = [(merged[n - 1]["id"] if n else None, item) for n, item in enumerate(merged) if item["id"] in keep]
+    return (_Record(record.principal, merged, generation, record.taken, [item["id"] for _, item in lacking]),
+            Saved(lacking=lacking))
+
+
 # ---- SQLite ---------------------------------------------------------------------------------------
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS conversations (id TEXT PRIMARY KEY, principal TEXT NOT NULL, items TEXT NOT NULL,
-                                          updated REAL NOT NULL);
+                                          updated REAL NOT NULL, generation INTEGER NOT NULL DEFAULT 0,
+                                          taken TEXT NOT NULL DEFAULT '[]', late TEXT NOT NULL DEFAULT '[]');
 CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, holder TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS timers (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, seconds INTEGER NOT NULL,
                                    due REAL NOT NULL, state TEXT NOT NULL, name TEXT, alarm TEXT);
@@ -140,6 +212,8 @@ CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
 CREATE INDEX IF NOT EXISTS timers_session ON timers (session_id);
 """
 _TIMER_COLUMNS = "id, session_id, seconds, due, state, name, alarm"      # StoredTimer's fields, in order
+_FENCE_COLUMNS = {"generation": "INTEGER NOT NULL DEFAULT 0", "taken": "TEXT NOT NULL DEFAULT '[]'",
+                  "late": "TEXT NOT NULL DEFAULT '[]'"}
 
 
 class SQLiteStore(Store):
@@ -165,6 +239,10 @@ class SQLiteStore(Store):
             for column in ("name", "alarm"):          # a file from before named timers were stored
                 if column not in columns:
                     db.execute(f"ALTER TABLE timers ADD COLUMN {column} TEXT")
+            columns = {row[1] for row in db.execute("PRAGMA table_info(conversations)")}
+            for column, kind in _FENCE_COLUMNS.items():    # a file from before saves were fenced
+                if column not in columns:
+                    db.execute(f"ALTER TABLE conversations ADD COLUMN {column} {kind}")
             self._db = db
         return self._db
 
@@ -185,26 +263,45 @@ class SQLiteStore(Store):
         db.execute("COMMIT")
         return result
 
-    async def save_conversation(self, session_id, principal, items):
-        payload = json.dumps(_window(items))
+    @staticmethod
+    def _read(db: sqlite3.Connection, session_id: str) -> _Record | None:
+        row = db.execute("SELECT principal, items, generation, taken, late FROM conversations WHERE id = ? AND "
+                         "updated >= ?", (session_id, time.time() - CONVERSATION_TTL_S)).fetchone()
+        return _Record(row[0], json.loads(row[1]), row[2], json.loads(row[3]), json.loads(row[4])) if row else None
+
+    async def _rewrite(self, session_id: str, change) -> object:
+        """Read, change and write one conversation in one transaction, on the store's thread (the JSON too)."""
         self._saves += 1
         purge = self._saves % 1000 == 1
 
-        def save(db):
-            now = time.time()
-            db.execute("INSERT OR REPLACE INTO conversations VALUES (?, ?, ?, ?)", (session_id, principal, payload, now))
-            if purge:   # bounded: old conversations, and missed timers nobody came back for, go
-                db.execute("DELETE FROM conversations WHERE updated < ?", (now - CONVERSATION_TTL_S,))
-                db.execute("DELETE FROM timers WHERE due < ?", (now - CONVERSATION_TTL_S,))
-                db.execute("DELETE FROM claims WHERE expires < ?", (now,))
-        await self._run(save)
+        def rewrite(db):
+            def body():
+                now = time.time()
+                record, result = change(self._read(db, session_id))
+                db.execute("INSERT OR REPLACE INTO conversations (id, principal, items, updated, generation, taken, "
+                           "late) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                           (session_id, record.principal, json.dumps(record.items), now, record.generation,
+                            json.dumps(record.taken), json.dumps(record.late)))
+                if purge:   # bounded: old conversations, and missed timers nobody came back for, go
+                    db.execute("DELETE FROM conversations WHERE updated < ?", (now - CONVERSATION_TTL_S,))
+                    db.execute("DELETE FROM timers WHERE due < ?", (now - CONVERSATION_TTL_S,))
+                    db.execute("DELETE FROM claims WHERE expires < ?", (now,))
+                return result
+            return self._transaction(db, body)
+        return await self._run(rewrite)
+
+    async def take_conversation(self, session_id, principal, known):
+        def take(record):
+            record = _taken(record, principal, known)
+            return record, record.generation
+        return await self._rewrite(session_id, take)
+
+    async def save_conversation(self, session_id, principal, items, generation):
+        return await self._rewrite(session_id, lambda record: _saved(record, principal, items, generation))
 
     async def load_conversation(self, session_id):
-        def load(db):
-            return db.execute("SELECT principal, items FROM conversations WHERE id = ? AND updated >= ?",
-                              (session_id, time.time() - CONVERSATION_TTL_S)).fetchone()
-        row = await self._run(load)
-        return Conversation(row[0], json.loads(row[1])) if row else None
+        record = await self._run(self._read, session_id)
+        return Conversation(record.principal, record.items) if record else None
 
     async def claim(self, key, holder, ttl_s, *, take_over=False):
         def claim(db):
@@ -325,9 +422,34 @@ class RedisStore(Store):
     def _key(self, *parts: str) -> str:
         return self.PREFIX + ":".join(parts)
 
-    async def save_conversation(self, session_id, principal, items):
-        payload = json.dumps({"principal": principal, "items": _window(items)})
-        await self._redis.set(self._key("conversation", session_id), payload, ex=CONVERSATION_TTL_S)
+    async def _rewrite(self, session_id: str, change) -> object:
+        """Read, change and write one conversation atomically: WATCH, and again if another writer came between
+        (at most REWRITE_TRIES times)."""
+        from redis.exceptions import WatchError
+
+        key = self._key("conversation", session_id)
+        async with self._redis.pipeline(transaction=True) as pipe:
+            for _ in range(REWRITE_TRIES):
+                try:
+                    await pipe.watch(key)
+                    payload = await pipe.get(key)
+                    record, result = change(_Record(**json.loads(payload)) if payload is not None else None)
+                    pipe.multi()
+                    pipe.set(key, json.dumps(vars(record)), ex=CONVERSATION_TTL_S)
+                    await pipe.execute()
+                    return result
+                except WatchError:
+                    continue
+        raise StoreUnavailable(f"conversation {session_id} changed under {REWRITE_TRIES} writes in a row")
+
+    async def take_conversation(self, session_id, principal, known):
+        def take(record):
+            record = _taken(record, principal, known)
+            return record, record.generation
+        return await self._rewrite(session_id, take)
+
+    async def save_conversation(self, session_id, principal, items, generation):
+        return await self._rewrite(session_id, lambda record: _saved(record, principal, items, generation))
 
     async def load_conversation(self, session_id):
         payload = await self._redis.get(self._key("conversation", session_id))

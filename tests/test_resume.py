@@ -1,7 +1,8 @@
 """Resumable sessions and stored timers on one gateway with an SQLite file: a client that reconnects with
 its session id gets its conversation back (same item ids), a restart keeps conversations and pending timers,
 and a timer that came due while nobody was connected is told at the next reply. Two gateways sharing a store
-(one SQLite file, or Redis): a resume on the second waits for the first's last write."""
+(one SQLite file, or Redis): a resume on the second waits for the first's last write, and a write of the first
+that comes later still replaces nothing and loses nothing."""
 import asyncio
 import json
 import logging
@@ -321,3 +322,131 @@ async def test_a_resume_waits_for_a_gateway_that_died_holding_the_session_at_mos
     assert HANDOVER_S <= waited < CLAIM_TTL_S
     await session.close()
     await second.close()
+
+
+class OneGatewaysStall:
+    """Stalls one gateway's way to the store, and only its way: for Redis that gateway connects through a relay
+    that stops passing its commands on (a slow network to Redis for it alone); for SQLite its store thread is kept
+    busy (a slow disk for it alone). The other gateway's store calls go on meanwhile. (A second SQLite writer's
+    BEGIN IMMEDIATE, or CLIENT PAUSE WRITE, would hold the other gateway's takeover and saves as well.)"""
+
+    def __init__(self, store_url: str):
+        import threading
+
+        self.store_url, self.url = store_url, store_url
+        self.gate, self.pumps, self.relay = threading.Event(), set(), None
+        self.gate.set()
+
+    async def __aenter__(self):
+        if self.store_url.startswith("redis://"):
+            self.relay = await asyncio.start_server(self._relay, "127.0.0.1", 0)
+            self.url = f"redis://127.0.0.1:{self.relay.sockets[0].getsockname()[1]}/0"
+        return self
+
+    async def __aexit__(self, *exc):
+        self.gate.set()
+        if self.relay is not None:
+            self.relay.close()
+            for task in self.pumps:
+                task.cancel()
+            await asyncio.gather(*self.pumps, return_exceptions=True)
+
+    def hold(self, gateway) -> None:
+        """From now on the gateway's store calls wait (it must have been opened on self.url)."""
+        self.gate.clear()
+        if self.relay is None:
+            gateway.store._executor.submit(self.gate.wait, 60)     # a test that fails lets go within a minute
+
+    def let_go(self) -> None:
+        self.gate.set()
+
+    async def _relay(self, client_reader, client_writer):
+        host, port = re.match(r"redis://([^:/]+):(\d+)", self.store_url).groups()
+        redis_reader, redis_writer = await asyncio.open_connection(host, int(port))
+        for reader, writer, gated in ((client_reader, redis_writer, True), (redis_reader, client_writer, False)):
+            self.pumps.add(asyncio.create_task(self._pump(reader, writer, gated)))
+
+    async def _pump(self, reader, writer, gated):
+        try:
+            while chunk := await reader.read(65536):
+                while gated and not self.gate.is_set():
+                    await asyncio.sleep(0.01)
+                writer.write(chunk)
+                await writer.drain()
+        except ConnectionError:
+            pass
+        finally:
+            writer.close()
+
+
+async def events_of(session) -> list:
+    """Every event a closed session emitted (what its transport would have turned into server events)."""
+    async with asyncio.timeout(30):
+        return [event async for event in session.events()]
+
+
+async def saved_as_now(gateway, session) -> None:
+    """Return once the gateway has written the session's history as it is now (and claimed it)."""
+    held = gateway.held[session.id]
+    await asyncio.gather(held.saver, *held.tasks)
+
+
+@pytest.mark.parametrize("lands", ["after_a_save_by_the_new_owner", "before_the_new_owners_next_save"])
+async def test_a_late_save_by_a_gateway_that_lost_the_session_replaces_nothing_and_loses_nothing(
+        engines, shared_store, lands):
+    """The first gateway is alive, but the store is slow for it alone: its save of the user's last message is still
+    on its way when the client, back on the second gateway, is resumed there (after HANDOVER_S, with what the store
+    had). Then the late save lands: after the resumed session said something more and saved it, or before its next
+    save. It must not replace the new owner's items, nor be replaced by them: the store keeps every item in the
+    order they were said, and the resumed session gets the late one, in its place, at its next save. The first
+    gateway's store calls are let go only after the second has taken the session over and saved, so the order is
+    the same on every run."""
+    from streaming.events import EndCall, ItemAdded
+    from streaming.gateway import Gateway
+    from streaming.session import Session, SessionConfig
+    from streaming.store import open_store
+
+    config = SessionConfig(turn_detection=None)
+    async with OneGatewaysStall(shared_store) as stall:
+        first, second = Gateway(open_store(stall.url), "gw1"), Gateway(open_store(shared_store), "gw2")
+        try:
+            old = Session(engines, config)
+            await old.start()
+            first.attach(old, "a principal", first.timers_for(old.id))
+            said = old.add_message("user", "turn on the kitchen light")
+            await saved_as_now(first, old)
+            stall.hold(first)
+            late = old.add_message("user", "and in the bedroom")          # its save waits on the slow store
+            held_first = first.held[old.id]
+            items = await second.resumable(old.id, "a principal")
+            assert [item["id"] for item in items] == [said]
+            new = Session(engines, config, session_id=old.id)
+            new.restore(items)
+            await new.start()
+            second.attach(new, "a principal", second.timers_for(new.id))
+            if lands == "after_a_save_by_the_new_owner":
+                then = new.add_message("user", "what time is it")
+            await saved_as_now(second, new)
+            stall.let_go()
+            await asyncio.gather(held_first.saver)                          # the late save has landed
+            stored = await second.store.load_conversation(old.id)
+            if lands == "after_a_save_by_the_new_owner":
+                assert [item["id"] for item in stored.items] == [said, late, then]
+                then = [then, new.add_message("user", "thank you")]
+            else:
+                assert [item["id"] for item in stored.items] == [said, late]
+                then = [new.add_message("user", "what time is it")]
+            await saved_as_now(second, new)
+            stored = await second.store.load_conversation(old.id)
+            assert [item["id"] for item in stored.items] == [said, late, *then]
+            assert [item["id"] for item in new.history()] == [said, late, *then]
+            assert old.id not in first.held                                 # the first ended its stale copy
+            await new.close()
+            await old.close()
+            told = [e for e in await events_of(new) if isinstance(e, ItemAdded) and e.item_id == late]
+            assert [e.previous_item_id for e in told] == [said]             # its client: item.added, in its place
+            assert EndCall("session_resumed_elsewhere") in await events_of(old)   # the first's client: closed, why
+        finally:
+            stall.let_go()
+            await first.close()
+            await second.close()

@@ -4,7 +4,7 @@ import time
 
 import pytest
 
-from streaming.store import MAX_ITEMS, StoredTimer, open_store
+from streaming.store import MAX_ITEMS, Saved, StoredTimer, open_store
 
 
 @pytest.fixture(params=["sqlite", "redis"])
@@ -23,7 +23,8 @@ async def store(store_url):
 
 async def test_conversation_survives_reopening_and_keeps_a_bounded_window(store, store_url):
     items = [{"id": f"item_{n}", "type": "message", "role": "user", "text": str(n)} for n in range(MAX_ITEMS + 5)]
-    await store.save_conversation("sess_a", "principal-1", items)
+    generation = await store.take_conversation("sess_a", "principal-1", [])
+    await store.save_conversation("sess_a", "principal-1", items, generation)
     await store.close()
     reopened = open_store(store_url)
     try:
@@ -105,3 +106,47 @@ async def test_an_older_sqlite_file_gains_the_timer_name_columns(tmp_path):
         assert [(t.id, t.name) for t in await store.session_timers("sess_a")] == [("tmr_old", None), ("tmr_new", "pasta")]
     finally:
         await store.close()
+
+
+def ids(items):
+    return [item["id"] for item in items]
+
+
+def messages(*names):
+    return [{"id": name, "type": "message", "role": "user", "text": name} for name in names]
+
+
+async def test_a_save_of_an_older_generation_replaces_nothing_and_its_new_items_are_kept_in_order(store):
+    """Two writers of one conversation, the first taken over by the second: the first's late saves add only the
+    items the store never had, after the item each followed; the owner's saves keep those until its history has
+    them (and are told where they go), and an item the owner deleted is not brought back by a late save."""
+    first = await store.take_conversation("sess_f", "principal-1", [])
+    assert not (await store.save_conversation("sess_f", "principal-1", messages("a", "b"), first)).stale
+    second = await store.take_conversation("sess_f", "principal-1", ["a", "b"])
+    assert second > first
+    assert await store.save_conversation("sess_f", "principal-1", messages("a", "b", "p"), second) == Saved()
+    late = await store.save_conversation("sess_f", "principal-1", messages("a", "b", "x"), first)
+    assert late.stale
+    assert ids((await store.load_conversation("sess_f")).items) == ["a", "b", "x", "p"]
+    owners = await store.save_conversation("sess_f", "principal-1", messages("a", "p", "q"), second)  # b deleted
+    assert [(after, item["id"]) for after, item in owners.lacking] == [("a", "x")]
+    assert ids((await store.load_conversation("sess_f")).items) == ["a", "x", "p", "q"]
+    assert (await store.save_conversation("sess_f", "principal-1", messages("a", "b", "x", "y"), first)).stale
+    assert ids((await store.load_conversation("sess_f")).items) == ["a", "x", "y", "p", "q"]
+    owners = await store.save_conversation("sess_f", "principal-1", messages("a", "x", "p", "q"), second)
+    assert [(after, item["id"]) for after, item in owners.lacking] == [("x", "y")]
+    owners = await store.save_conversation("sess_f", "principal-1", messages("a", "x", "y", "p", "q", "r"), second)
+    assert owners == Saved()
+    assert ids((await store.load_conversation("sess_f")).items) == ["a", "x", "y", "p", "q", "r"]
+
+
+async def test_items_stored_after_a_resume_read_them_and_before_its_take_are_kept(store):
+    """A late save of the old generation that lands between the new owner's read and its take: the items it
+    brought are ones the owner lacks, so the owner's first save keeps them and says where they go."""
+    first = await store.take_conversation("sess_g", "principal-1", [])
+    await store.save_conversation("sess_g", "principal-1", messages("a"), first)
+    await store.save_conversation("sess_g", "principal-1", messages("a", "x"), first)      # after the owner read ["a"]
+    second = await store.take_conversation("sess_g", "principal-1", ["a"])
+    owners = await store.save_conversation("sess_g", "principal-1", messages("a", "p"), second)
+    assert [(after, item["id"]) for after, item in owners.lacking] == [("a", "x")]
+    assert ids((await store.load_conversation("sess_g")).items) == ["a", "x", "p"]
