@@ -1,5 +1,5 @@
-"""What weighing a doubted number, action or spelling of a name (voice/heard_values.py) adds to the server's
-final, paired.
+"""What weighing a doubted number, action, question word or spelling of a name (voice/heard_values.py) adds to
+the server's final, paired.
 
 Each recording of the spoken bench's requests (its renderings, the same samples as `bench/spoken_requests.py`
 hears, wideband and phone band) is heard by `WhisperSTT.hear` (the server's 3-best final) and then weighed, each
@@ -65,7 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     print(file=sys.stderr)
     median = statistics.median
     print(f"{len(hear_cpu)} finals (server's 3-best final, then weighed), {len(doubted)} with a doubted number, "
-          f"action or spelling of a name ({100 * len(doubted) / len(hear_cpu):.1f}%).")
+          f"action, question word or spelling of a name ({100 * len(doubted) / len(hear_cpu):.1f}%).")
     print(f"The final: median {1000 * median(hear_cpu):.0f} ms CPU over all finals.")
     if doubted:
         print(f"Finals weighed: the final median {1000 * median(d[0] for d in doubted):.0f} "
