@@ -69,14 +69,22 @@ class Store(ABC):
 
     url: str
 
-    @abstractmethod
     async def take_conversation(self, session_id: str, principal: str, known: list[str]) -> int:
         """Make the caller the conversation's writer: a new generation, which its saves carry. known: the ids of the
         items it resumed with; stored items it lacks that came after them are kept until it has them."""
+        def take(record):
+            record = _taken(record, principal, known)
+            return record, record.generation
+        return await self._rewrite(session_id, take)
 
-    @abstractmethod
     async def save_conversation(self, session_id: str, principal: str, items: list[dict], generation: int) -> Saved:
         """The writer of `generation` replaces the stored items (only the newest MAX_ITEMS are kept); see Saved."""
+        return await self._rewrite(session_id, lambda record: _saved(record, principal, items, generation))
+
+    @abstractmethod
+    async def _rewrite(self, session_id: str, change) -> object:
+        """Read one conversation's record (None if there is none), write what change(record) gives first, and
+        return what it gives second, as one atomic step against every other writer."""
 
     @abstractmethod
     async def load_conversation(self, session_id: str) -> Conversation | None: ...
@@ -290,15 +298,6 @@ class SQLiteStore(Store):
             return self._transaction(db, body)
         return await self._run(rewrite)
 
-    async def take_conversation(self, session_id, principal, known):
-        def take(record):
-            record = _taken(record, principal, known)
-            return record, record.generation
-        return await self._rewrite(session_id, take)
-
-    async def save_conversation(self, session_id, principal, items, generation):
-        return await self._rewrite(session_id, lambda record: _saved(record, principal, items, generation))
-
     async def load_conversation(self, session_id):
         record = await self._run(self._read, session_id)
         return Conversation(record.principal, record.items) if record else None
@@ -441,15 +440,6 @@ class RedisStore(Store):
                 except WatchError:
                     continue
         raise StoreUnavailable(f"conversation {session_id} changed under {REWRITE_TRIES} writes in a row")
-
-    async def take_conversation(self, session_id, principal, known):
-        def take(record):
-            record = _taken(record, principal, known)
-            return record, record.generation
-        return await self._rewrite(session_id, take)
-
-    async def save_conversation(self, session_id, principal, items, generation):
-        return await self._rewrite(session_id, lambda record: _saved(record, principal, items, generation))
 
     async def load_conversation(self, session_id):
         payload = await self._redis.get(self._key("conversation", session_id))

@@ -1,6 +1,7 @@
 """A home described only by Home Assistant MQTT discovery, on a real Mosquitto: the tools command each entity
 on its own topics with its own payloads, read its own state topic, and follow configs added or removed live."""
 import asyncio
+import contextlib
 import json
 
 import pytest
@@ -155,22 +156,38 @@ async def play_fans(broker, commands: list) -> None:
                 await client.publish("zigbee2mqtt/attic_fan", json.dumps(attic), qos=1, retain=True)
 
 
-async def test_a_fans_speed_is_commanded_on_its_percentage_topic(broker):
-    """ "set the loft fan to half speed", "the attic fan a notch slower": Home Assistant's fan.set_percentage on
-    the fan's percentage_command_topic, in its speed range, confirmed by its percentage state; a fan without one
-    says what it can do."""
+@contextlib.asynccontextmanager
+async def fans_home(broker, fans, player, retained):
+    """A home that discovered `fans` ((object id, config) pairs), their devices played by `player`, with its tools
+    and the commands the devices got; the configs and the `retained` state topics cleared after."""
     commands: list = []
     async with login(broker, "home").client() as client:
-        for object_id, config in SPEED_FANS:
+        for object_id, config in fans:
             await client.publish(f"homeassistant/fan/{object_id}/config", json.dumps(config), qos=1, retain=True)
-    devices = asyncio.create_task(play_fans(broker, commands))
+    devices = asyncio.create_task(player(broker, commands))
     home = MqttHome(login(broker, "parley"), confirm_timeout=2.0, backoff=Backoff(initial=0.1, maximum=0.5))
     await home.start()
     try:
         await home.wait_connected(5)
-        await wait_for(lambda: len(home.inventory) == 3)
+        await wait_for(lambda: len(home.inventory) == len(fans))
         await asyncio.sleep(0.3)
-        tools = ToolRunner(home)
+        yield home, ToolRunner(home), commands
+    finally:
+        await stopped(home, devices)
+        async with login(broker, "home").client() as client:
+            for object_id, _ in fans:
+                await client.publish(f"homeassistant/fan/{object_id}/config", b"", qos=1, retain=True)
+            for topic in retained:
+                await client.publish(topic, b"", qos=1, retain=True)
+
+
+async def test_a_fans_speed_is_commanded_on_its_percentage_topic(broker):
+    """ "set the loft fan to half speed", "the attic fan a notch slower": Home Assistant's fan.set_percentage on
+    the fan's percentage_command_topic, in its speed range, confirmed by its percentage state; a fan without one
+    says what it can do."""
+    retained = ("esphome/loftnode/fan/loft_fan/state", "esphome/loftnode/fan/loft_fan/speed_level/state",
+                "zigbee2mqtt/attic_fan")
+    async with fans_home(broker, SPEED_FANS, play_fans, retained) as (home, tools, commands):
         assert await tools.run("set_level", {"name": "loft_fan", "percent": 50}) == "Okay, the loft fan is at 50 percent."
         assert ("esphome/loftnode/fan/loft_fan/speed_level/command", b"50") in commands
         await wait_for(lambda: home._retained.get("esphome/loftnode/fan/loft_fan/state") == b"ON")
@@ -187,14 +204,6 @@ async def test_a_fans_speed_is_commanded_on_its_percentage_topic(broker):
         assert await tools.run("set_level", {"name": "garret_fan", "percent": 100}) == \
             "The garret fan can only be switched on or off."
         assert not any(topic.startswith("tasmota/garret_fan") for topic, _ in commands)
-    finally:
-        await stopped(home, devices)
-        async with login(broker, "home").client() as client:
-            for object_id, _ in SPEED_FANS:
-                await client.publish(f"homeassistant/fan/{object_id}/config", b"", qos=1, retain=True)
-            for topic in ("esphome/loftnode/fan/loft_fan/state", "esphome/loftnode/fan/loft_fan/speed_level/state",
-                          "zigbee2mqtt/attic_fan"):
-                await client.publish(topic, b"", qos=1, retain=True)
 
 
 # Fans whose commands are templates: Zigbee2MQTT's ZCL fan exactly as its discovery announces one (speeds named in
@@ -252,18 +261,8 @@ async def test_a_fan_commanded_by_templates_takes_its_speeds(broker):
     """Zigbee2MQTT's fan was only switched ("The study fan can only be switched on or off."): its speed goes out
     as the name its lookup template gives the speed ("low", "medium", "high" on set/fan_mode), is read back through
     its state template's table, and is said by that name; a JSON command template is filled with the value."""
-    commands: list = []
-    async with login(broker, "home").client() as client:
-        for object_id, config in TEMPLATED_FANS:
-            await client.publish(f"homeassistant/fan/{object_id}/config", json.dumps(config), qos=1, retain=True)
-    devices = asyncio.create_task(play_templated_fans(broker, commands))
-    home = MqttHome(login(broker, "parley"), confirm_timeout=2.0, backoff=Backoff(initial=0.1, maximum=0.5))
-    await home.start()
-    try:
-        await home.wait_connected(5)
-        await wait_for(lambda: len(home.inventory) == 2)
-        await asyncio.sleep(0.3)
-        tools = ToolRunner(home)
+    retained = (Z2M, "zigbee2mqtt/Hall fan")
+    async with fans_home(broker, TEMPLATED_FANS, play_templated_fans, retained) as (home, tools, commands):
         assert await tools.run("set_level", {"name": "study_fan", "percent": 33}) == "Okay, the study fan is on low."
         assert commands[-1] == (f"{Z2M}/set/fan_mode", "low")
         assert await tools.run("change_level", {"name": "study_fan", "direction": "up"}) == \
@@ -277,13 +276,6 @@ async def test_a_fan_commanded_by_templates_takes_its_speeds(broker):
         assert commands[-1] == ("zigbee2mqtt/Hall fan/set", '{"speed": 2}')
         assert await tools.run("switch_device", {"name": "hall_fan", "state": "off"}) == "Okay, the hall fan is off."
         assert commands[-1] == ("zigbee2mqtt/Hall fan/set", '{"state": "OFF"}')
-    finally:
-        await stopped(home, devices)
-        async with login(broker, "home").client() as client:
-            for object_id, _ in TEMPLATED_FANS:
-                await client.publish(f"homeassistant/fan/{object_id}/config", b"", qos=1, retain=True)
-            for topic in (Z2M, "zigbee2mqtt/Hall fan"):
-                await client.publish(topic, b"", qos=1, retain=True)
 
 
 def test_command_templates_are_rendered_only_in_the_forms_publishers_use():
