@@ -379,10 +379,10 @@ def _levels_said(request: str) -> tuple[set[float], set[str]]:
             {unit for _, unit in _A_LEVEL_UNIT.findall(request)})
 
 
-def speed_said(lexicon, name: str, request: str) -> int | None:
+def speed_said(lexicon: Lexicon | None, name: str, request: str) -> int | None:
     """The percent of a fan's speed the request says by the name the fan's discovery gives it ("the attic fan on
     low", "to medium"; Lexicon.speeds), or None."""
-    speeds = lexicon.speeds.get(name.replace("_", " "), {}) if isinstance(lexicon, Lexicon) else {}
+    speeds = {} if lexicon is None else lexicon.speeds.get(name.replace("_", " "), {})
     said = {percent for word, percent in speeds.items()
             if re.search(rf"\b(?:on|to|at)(?: the| its)? {re.escape(word)}(?: speed| setting)?\b", request)}
     return said.pop() if len(said) == 1 else None

@@ -565,8 +565,8 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
     areas |= {_respelled(a) for a in areas if any(w in SPELLINGS or w in _BRITISH for w in a.split())}
     return Lexicon(names - areas - STOP_WORDS, areas, {e.name: e.component for e in entities},
                    {e.name: e.area for e in entities if e.area},
-                   {e.name: {word: speed_percent(e, speed) for word, speed in speed_names(e).items()}
-                    for e in entities if e.component == "fan" and speed_names(e)})
+                   {e.name: {word: speed_percent(e, speed) for word, speed in speeds.items()}
+                    for e in entities if e.component == "fan" and (speeds := speed_names(e))})
 
 
 def _payload_words(payload: str) -> set[str]:

@@ -867,9 +867,10 @@ class ToolRunner:
             return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
         if action == "activate":
             return Done(f"Okay, {entity.name} is on.")
-        named = {speed: word for word, speed in speed_names(entity).items()} if action == "speed" else {}
-        if named and confirmed.isdigit() and speed_of(entity, int(confirmed)) in named:    # a speed of its own name
-            return Done(f"Okay, the {entity.name} is on {named[speed_of(entity, int(confirmed))]}.")
+        if action == "speed" and confirmed.isdigit():                 # a speed of its own name: "on low"
+            named = {speed: word for word, speed in speed_names(entity).items()}.get(speed_of(entity, int(confirmed)))
+            if named:
+                return Done(f"Okay, the {entity.name} is on {named}.")
         if action in ("brightness", "speed"):
             return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
         if action == "temperature":

@@ -268,9 +268,7 @@ def _question_share(stt: WhisperSTT, window, prompt: list[int], text: str, start
     every verb of switching and change's action (SWITCH_VERBS, ACTIONS) in either case: one decoder step after the
     words before it. A word's first token stands for it (a rival's first token is shared by other words too, so a
     rival is counted no lower)."""
-    before = text[:start].rstrip()
-    head = stt._tokenizer.encode(" " + before) if before else []
-    sequence = [*prompt, stt._tokenizer.no_timestamps, *head]
+    sequence = [*prompt, stt._tokenizer.no_timestamps, *_tokens_before(stt, text, start)]
     encoded, _ = window
     step = stt.whisper.model.generate(encoded, [sequence], beam_size=1, max_length=len(sequence) + 1,
                                       return_logits_vocab=True, suppress_blank=False, suppress_tokens=[])[0]
@@ -284,6 +282,12 @@ def _question_share(stt: WhisperSTT, window, prompt: list[int], text: str, start
     held = sum(probabilities[token] for token in asking)
     against = sum(probabilities[token] for token in rivals)
     return float(held / (held + against)) if held + against > 0 else 0.0
+
+
+def _tokens_before(stt: WhisperSTT, text: str, start: int) -> list[int]:
+    """The tokens of text's words before start, as the decoder writes them after its prompt."""
+    before = text[:start].rstrip()
+    return stt._tokenizer.encode(" " + before) if before else []
 
 
 def _encoded(stt: WhisperSTT, audio: np.ndarray):
@@ -313,8 +317,7 @@ def _paths(stt: WhisperSTT, form: str) -> list[list[int]]:
 def _form_probability(stt: WhisperSTT, window, prompt: list[int], text: str, start: int, end: int, form: str) -> float:
     """The probability that the decoder writes form where text has its number, given the words before it: over the
     token runs that write it (_paths), the sum of the products of their tokens' probabilities."""
-    before = text[:start].rstrip()
-    head = stt._tokenizer.encode(" " + before) if before else []
+    head = _tokens_before(stt, text, start)
     tail = stt._tokenizer.encode(text[end:]) if text[end:] else []
     encoded, frames = window
     total = 0.0
