@@ -1,4 +1,4 @@
-"""The fresh paraphrase and discovered-home sets, and the third to nineteenth and twenty-first to twenty-third
+"""The fresh paraphrase and discovered-home sets, and the third to nineteenth and twenty-first to twenty-fourth
 paraphrase sets, are well-formed, so a score on them measures the assistant and not a slip in a row: each expected
 call is a skill with its own argument names and allowed values, and names what the row's home really has (or, for an
 unknown name, nothing it has)."""
@@ -48,6 +48,7 @@ NINETEENTH = rows_of("paraphrases_nineteenth.jsonl")
 TWENTYFIRST = rows_of("paraphrases_twentyfirst.jsonl")
 TWENTYSECOND = rows_of("paraphrases_twentysecond.jsonl")
 TWENTYTHIRD = rows_of("paraphrases_twentythird.jsonl")
+TWENTYFOURTH = rows_of("paraphrases_twentyfourth.jsonl")
 # The development sets of single requests: round 17's, and round 18's two halves in the made-up and discovered homes.
 DEV_SINGLE = {name: rows_of(name) for name in ("paraphrases_dev_requests.jsonl", "paraphrases_dev_homes_a.jsonl",
                                                 "paraphrases_dev_homes_b.jsonl", "paraphrases_dev_homes2_a.jsonl",
@@ -75,6 +76,7 @@ BEFORE_NINETEENTH = BEFORE_EIGHTEENTH + ["paraphrases_eighteenth.jsonl"]
 BEFORE_TWENTYFIRST = BEFORE_NINETEENTH + ["paraphrases_nineteenth.jsonl"]
 BEFORE_TWENTYSECOND = BEFORE_TWENTYFIRST + ["paraphrases_twentyfirst.jsonl"]
 BEFORE_TWENTYTHIRD = BEFORE_TWENTYSECOND + ["paraphrases_twentysecond.jsonl"]
+BEFORE_TWENTYFOURTH = BEFORE_TWENTYTHIRD + ["paraphrases_twentythird.jsonl"]
 
 
 HOMES = {"default": vocabulary_inventory(), "discovered": discovered_inventory(), "made_up": made_up_inventory(),
@@ -298,10 +300,10 @@ def test_fourth_and_fifth_sizes_and_spread(rows):
                                           (SIXTEENTH, BEFORE_SIXTEENTH), (SEVENTEENTH, BEFORE_SEVENTEENTH),
                                           (EIGHTEENTH, BEFORE_EIGHTEENTH), (NINETEENTH, BEFORE_NINETEENTH),
                                           (TWENTYFIRST, BEFORE_TWENTYFIRST), (TWENTYSECOND, BEFORE_TWENTYSECOND),
-                                          (TWENTYTHIRD, BEFORE_TWENTYTHIRD)],
+                                          (TWENTYTHIRD, BEFORE_TWENTYTHIRD), (TWENTYFOURTH, BEFORE_TWENTYFOURTH)],
                          ids=["fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
                               "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth",
-                              "nineteenth", "twentyfirst", "twentysecond", "twentythird"])
+                              "nineteenth", "twentyfirst", "twentysecond", "twentythird", "twentyfourth"])
 def test_fourth_to_nineteenth_requests_are_new(rows, before):
     """No request is said twice in the set, nor equals a user turn of a set written before it (named by id only,
     as for the third set)."""
@@ -360,7 +362,7 @@ def test_seventh_to_thirteenth_ask_about_every_entity(rows):
 
 
 @pytest.mark.parametrize("row", [*FOURTEENTH, *FIFTEENTH, *SIXTEENTH, *SEVENTEENTH, *EIGHTEENTH, *NINETEENTH,
-                                 *TWENTYFIRST, *TWENTYSECOND, *TWENTYTHIRD],
+                                 *TWENTYFIRST, *TWENTYSECOND, *TWENTYTHIRD, *TWENTYFOURTH],
                          ids=[f"fourteenth-{row['id']}" for row in FOURTEENTH]
                          + [f"fifteenth-{row['id']}" for row in FIFTEENTH]
                          + [f"sixteenth-{row['id']}" for row in SIXTEENTH]
@@ -369,7 +371,8 @@ def test_seventh_to_thirteenth_ask_about_every_entity(rows):
                          + [f"nineteenth-{row['id']}" for row in NINETEENTH]
                          + [f"twentyfirst-{row['id']}" for row in TWENTYFIRST]
                          + [f"twentysecond-{row['id']}" for row in TWENTYSECOND]
-                         + [f"twentythird-{row['id']}" for row in TWENTYTHIRD])
+                         + [f"twentythird-{row['id']}" for row in TWENTYTHIRD]
+                         + [f"twentyfourth-{row['id']}" for row in TWENTYFOURTH])
 def test_fourteenth_to_nineteenth_row(row):
     """As the sixth to thirteenth sets' rows, except that some rows must make no call: their last turn names none
     of the home's things in full (a name the home lacks, an unclear referent, chit-chat)."""
@@ -386,14 +389,15 @@ def test_fourteenth_to_nineteenth_row(row):
 @pytest.mark.parametrize("rows,conversations_at_least,fewest_earlier,no_calls_at_least",
                          [(FOURTEENTH, 70, 2, 20), (FIFTEENTH, 70, 2, 20), (SIXTEENTH, 55, 1, 20),
                           (SEVENTEENTH, 60, 1, 24), (EIGHTEENTH, 60, 1, 24), (NINETEENTH, 60, 1, 24),
-                          (TWENTYFIRST, 60, 1, 24), (TWENTYSECOND, 60, 1, 24), (TWENTYTHIRD, 60, 1, 24)],
+                          (TWENTYFIRST, 60, 1, 24), (TWENTYSECOND, 60, 1, 24), (TWENTYTHIRD, 60, 1, 24),
+                          (TWENTYFOURTH, 60, 1, 48)],
                          ids=["fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth",
-                              "twentyfirst", "twentysecond", "twentythird"])
+                              "twentyfirst", "twentysecond", "twentythird", "twentyfourth"])
 def test_fourteenth_to_nineteenth_sizes_and_spread(rows, conversations_at_least, fewest_earlier, no_calls_at_least):
     """Each set: 240 requests, about a third in each home; at least 70 (the sixteenth: 55, the seventeenth to
-    nineteenth and twenty-first to twenty-third: 60) that are the last turn of a conversation, after 2 (the sixteenth
-    to nineteenth and twenty-first to twenty-third: 1) to 5 earlier requests, and at least 20 (the seventeenth to
-    nineteenth and twenty-first to twenty-third: 24)
+    nineteenth and twenty-first to twenty-fourth: 60) that are the last turn of a conversation, after 2 (the sixteenth
+    to nineteenth and twenty-first to twenty-fourth: 1) to 5 earlier requests, and at least 20 (the seventeenth to
+    nineteenth and twenty-first to twenty-third: 24; the twenty-fourth, which holds many names the home lacks: 48)
     that must make no call; every skill a single request can ask for, and every entity of both custom homes asked
     about by name."""
     assert [row["id"] for row in rows] == list(range(1, len(rows) + 1))
