@@ -608,7 +608,8 @@ def _payload_words(payload: str) -> set[str]:
     return words
 
 
-def entity_command(entity: Entity, action: str, value: float | str | None = None) -> tuple[str, str, str | None] | None:
+def entity_command(entity: Entity, action: str,
+                   value: float | str | None = None) -> tuple[str, str, str | None] | None:
     """(topic, payload, state topic that confirms it) for an action, or None if the entity cannot do it."""
     p, topics = entity.payload, entity.topics
     if entity.component == "light" and action in ("on", "off", "brightness"):
