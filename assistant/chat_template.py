@@ -238,7 +238,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     singling it out) and says one move that thing can make: a scene's with a word that asks for it (SCENE_VERBS,
     SCENE_WORDS), a cover's (moves_said), a lock's, or a switch's state
     after a verb of switching or right after the name ("propagator off, the seeds are up"), or said by a verb alone
-    ("start the lawn sprinkler", STATE_VERBS); one level it takes (_level_named); or, asked as a
+    ("start the lawn sprinkler", STATE_VERBS); one level it takes (_level_named), a speed or a mode of its own by
+    name (speed_said, _mode_named: the model never writes a mode's call); or, asked as a question, its mode
+    (get_device_mode, where it has modes and the question says one or the word "mode"); or, asked as a
     question, its state (a switch's, light's, cover's or lock's only with words that ask one); several things that
     are all of an area's lights or everything in it, switched together (_several_named); an area said dark, its
     lights on (_lights_wished). Read by code when
