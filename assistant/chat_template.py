@@ -29,17 +29,18 @@ from dataclasses import dataclass, field
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
 from assistant.inventory import (KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
-from assistant.skills import LEVEL_SKILLS, LEVEL_UNIT, READINGS, SKILL_COMPONENTS, SKILLS, TIMER_SKILLS
+from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, READINGS, SKILL_COMPONENTS, SKILLS,
+                             TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
-                                  HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS,
+                                  HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS, MODE_NOUNS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, READING_QUALITIES, ROOMS, SCENE_VERBS,
                                   SCENE_WORDS,
                                   STATE_ASKING_WORDS,
-                                  STATE_VERBS, STATE_WISHED_AFTER, STATE_WORDS, SWITCH_VERBS, SWITCHING_VERBS,
+                                  STATE_VERBS, STATE_WISHED_AFTER, STATE_WORDS, STATES, SWITCH_VERBS, SWITCHING_VERBS,
                                   THING_KIND_WORDS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WISHES, WITHIN_A_NAME)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
@@ -237,7 +238,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     singling it out) and says one move that thing can make: a scene's with a word that asks for it (SCENE_VERBS,
     SCENE_WORDS), a cover's (moves_said), a lock's, or a switch's state
     after a verb of switching or right after the name ("propagator off, the seeds are up"), or said by a verb alone
-    ("start the lawn sprinkler", STATE_VERBS); one level it takes (_level_named); or, asked as a
+    ("start the lawn sprinkler", STATE_VERBS); one level it takes (_level_named), a speed or a mode of its own by
+    name (speed_said, _mode_named: the model never writes a mode's call); or, asked as a question, its mode
+    (get_device_mode, where it has modes and the question says one or the word "mode"); or, asked as a
     question, its state (a switch's, light's, cover's or lock's only with words that ask one); several things that
     are all of an area's lights or everything in it, switched together (_several_named); an area said dark, its
     lights on (_lights_wished). Read by code when
@@ -257,7 +260,8 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     named = slots.names[0]
     if slots.request_names > 1:
         several = _several_named(slots, inventory, request)
-        if several is not None or (named := _one_thing_named(slots, inventory)) is None:
+        if several is not None or (named := _one_thing_named(slots, inventory) or
+                                   _one_moded(slots, inventory, request)) is None:
             return several
     found = inventory.resolve(named, slots.areas[0] if slots.request_areas else None)
     if len(found) != 1:
@@ -267,6 +271,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     if any(place not in known for place in slots.places):      # "the samovar in the kitchen": a room it is not in
         return None
     if asks_how_things_are(request):
+        if entity.name in slots.lexicon.modes and (_MODE_ASKED_OF.search(request) or
+                                                   mode_said(slots.lexicon, entity.name, request)):
+            return {"name": "get_device_mode", "arguments": {"name": entity.name}}
         asked = entity.component in ("sensor", "binary_sensor", "climate") or _STATE_ASKED_WORDS.search(request)
         return {"name": "get_state", "arguments": {"name": entity.name}} if asked else None
     if _DONE.search(request):
@@ -276,6 +283,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     speed = speed_said(slots.lexicon, entity.name, request)
     if speed is not None:
         return {"name": "set_level", "arguments": {"name": entity.name, "percent": speed}}
+    moded = _mode_named(slots, entity, request)
+    if moded is not None:
+        return moded
     if entity.component in ("cover", "lock"):
         skill = "set_cover" if entity.component == "cover" else "set_lock"
         key, moves = "action", moves_said(request, skill) if skill == "set_cover" else \
@@ -388,6 +398,43 @@ def speed_said(lexicon: Lexicon | None, name: str, request: str) -> int | None:
     return said.pop() if len(said) == 1 else None
 
 
+_MODE_NOUN = rf"(?:{'|'.join(MODE_NOUNS)})"
+# A mode said that no thing of the home has, for one that has modes: named after "to" at the end, or with the noun
+# ("set the bedroom fan to turbo", "put the air conditioner in turbo mode")
+_A_MODE_ASKED = re.compile(rf"\bto ([a-z]+)$|\b(?:to|in|into|on) ([a-z]+) {_MODE_NOUN}\b")
+_MODE_ASKED_OF = re.compile(rf"\b{_MODE_NOUN}\b")
+# words that say a level, not a mode ("to full", "to half")
+_LEVEL_WORDS = {word for words in LEVEL.values() for word in words}
+
+
+def mode_said(lexicon: Lexicon | None, name: str, request: str) -> str | None:
+    """The words a request says one of a thing's modes in (Lexicon.modes): after to, in, into or on ("the thermostat
+    to cool", "in dry mode"), or before the noun ("sleep mode"); None when it says none, or several."""
+    words = {} if lexicon is None else lexicon.modes.get(name.replace("_", " "), {})
+    said = {}
+    for word in sorted(words, key=len, reverse=True):       # "fan only" before "fan"
+        if re.search(rf"\b(?:(?:to|in|into|on) {re.escape(word)}(?: {_MODE_NOUN})?|{re.escape(word)} {_MODE_NOUN})\b",
+                     request):
+            said.setdefault(words[word], word)
+    return said.popitem()[1] if len(said) == 1 else None
+
+
+def _mode_named(slots: "Slots", entity, request: str) -> dict | None:
+    """A mode asked of one thing that has modes: one of its own (mode_said), or one it lacks said where a mode is
+    ("to turbo" at the end, "in turbo mode"), which the tool answers with the modes it has; not a word of a state, a
+    level, a speed or a name of the home."""
+    if entity.name not in slots.lexicon.modes:
+        return None
+    said = mode_said(slots.lexicon, entity.name, request)
+    asked = _A_MODE_ASKED.search(request)
+    word = said or (asked and (asked.group(1) or asked.group(2)))
+    names, areas = slots.lexicon
+    if not word or not said and (word in STATES or word in _LEVEL_WORDS or word in names or word in areas
+                                 or word in slots.lexicon.speeds.get(entity.name, {})):
+        return None
+    return {"name": "set_device_mode", "arguments": {"name": entity.name, "mode": word}}
+
+
 def _level_named(entity, request: str) -> dict | None:
     """One level said for one thing that takes it: degrees for a heater ("nursery radiator up to 22"), a percent for
     a light ("picture light at 40 percent"); a level in the other unit, or two levels, is left to ask again."""
@@ -469,6 +516,19 @@ def _one_thing_named(slots: "Slots", inventory) -> str | None:
         return None
     words = set(spelling_key(whole[0]).split()) - _KINDS
     return whole[0] if all(found[name] or words & set(spelling_key(name).split()) for name in said) else None
+
+
+def _one_moded(slots: "Slots", inventory, request: str) -> str | None:
+    """The one name said that finds one thing with modes whose mode the request says, when each other name said is
+    words of that mode ("switch the air conditioner to fan only": the "fan" is no fan)."""
+    area = slots.areas[0] if slots.request_areas else None
+    said = slots.names[:slots.request_names]
+    for name in said:
+        found = inventory.resolve(name, area)
+        word = mode_said(slots.lexicon, found[0].name, request) if len(found) == 1 else None
+        if word and all(other == name or set(other.split()) <= set(word.split()) for other in said):
+            return name
+    return None
 
 
 def _several_named(slots: "Slots", inventory, request: str) -> dict | None:
@@ -703,6 +763,7 @@ class Slots:
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
+            or self.leaves_a_said_mode(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
@@ -837,6 +898,17 @@ class Slots:
         is the request (chat_template.named_move reads it)."""
         return call["arguments"].get("state") == "on" and \
             speed_said(self.lexicon, str(call["arguments"].get("name")), self.request) is not None
+
+    def leaves_a_said_mode(self, call: dict) -> bool:
+        """Another call than a mode's, for a request that says one of the modes of a thing it names, or asks its mode
+        ("put the air conditioner in dry mode" switched on a "dry mode"; "what mode is the thermostat in" read it on
+        or off): the shipped model never writes a mode's call, and code reads it (named_move)."""
+        if call["name"] in MODE_SKILLS or self.lexicon is None or not self.lexicon.modes:
+            return False
+        asked = _MODE_ASKED_OF.search(self.request) and asks_how_things_are(self.request)
+        named = [set(spelling_key(name).split()) for name in self.names[:self.request_names]]
+        return any(said <= set(spelling_key(whole).split()) and (asked or mode_said(self.lexicon, whole, self.request))
+                   for whole in self.lexicon.modes for said in named)
 
     def leaves_a_named_thing(self, call: dict) -> bool:
         """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request

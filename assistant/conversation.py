@@ -18,8 +18,8 @@ from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, asks_how_t
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
-from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, NOT_CHANGES, SKILL_KINDS, SKILLS, STEP_SKILLS, TIMER_QUESTIONS,
-                              TIMER_SKILLS, TIMER_STARTS)
+from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
+                              STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import CHOICE_QUESTION, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT, CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
@@ -264,6 +264,8 @@ REQUESTS = {
     "timer_left": "how long is left on the {name} timer",
     "stop_timer": "cancel the {name} timer",
     "activate_scene": "activate {name}",
+    "set_device_mode": "set the {name}{in_area} to {mode} mode",
+    "get_device_mode": "what mode is the {name}{in_area} in",
 }
 DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
@@ -355,7 +357,7 @@ SKILL_PARTS = {"set_device": {"state": "state"}, "switch_device": {"state": "sta
                "set_brightness": {"percent": "number"}, "set_level": {"percent": "number"},
                "set_thermostat": {"degrees": "number"}, "change_level": {"direction": "direction"},
                "change_brightness": {"direction": "direction"}, "set_cover": {"action": "action"},
-               "set_lock": {"action": "action"}}
+               "set_lock": {"action": "action"}, "set_device_mode": {"mode": "mode"}}
 
 
 class Declined(str):
@@ -414,7 +416,7 @@ def target_of(call: dict) -> Target | None:
         return Target(f"the {room} {device}".replace("  ", " "), False)
     if name in ("set_brightness", "change_brightness"):
         return Target(f"the {room} lights", False)
-    if name in ("switch_device", "set_level", "change_level", "get_state", "set_cover", "set_lock"):
+    if name in ("switch_device", "set_level", "change_level", "get_state", "set_cover", "set_lock", *MODE_SKILLS):
         area = str(args.get("area") or "").replace("_", " ")
         return Target(f"the {str(args['name']).replace('_', ' ')}" + (f" in the {area}" if area else ""), False)
     return None
@@ -527,7 +529,8 @@ REPLACES = {
     "area": {"switch_all": "area", "get_state": "area", "set_thermostat": "area"},
     "device": {"set_device": "device"},
     "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
-             "set_cover": "name", "set_lock": "name", "set_thermostat": "name"},
+             "set_cover": "name", "set_lock": "name", "set_thermostat": "name", "set_device_mode": "name",
+             "get_device_mode": "name"},
     "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent"},
     "below zero": {"convert": "value"},
     "unit": {"convert": "to"},
@@ -1523,6 +1526,8 @@ def _takes(skill: str) -> tuple[str, ...]:
     """The kinds of thing a skill acts on (VERB_KINDS' kinds)."""
     if skill in SKILL_KINDS:
         return (SKILL_KINDS[skill],)
+    if skill in MODE_SKILLS:
+        return tuple(dict.fromkeys(FOLLOW_UP_KINDS[component] for component in SKILL_COMPONENTS[skill]))
     return ("light",) if skill in LEVEL_SKILLS else ("light", "switch") if skill != "get_state" else \
         tuple(set(FOLLOW_UP_KINDS.values()))
 

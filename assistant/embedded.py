@@ -41,7 +41,7 @@ from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
-from assistant.skills import SKILLS, TIMER_SKILLS
+from assistant.skills import MODE_SKILLS, SKILLS, TIMER_SKILLS
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
@@ -364,7 +364,8 @@ class EmbeddedGenerator:
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon) \
-                or await self._clause_alone(history, lexicon) or self._timer_asked(history, lexicon)
+                or await self._mode_alone(history, lexicon, tools) or await self._clause_alone(history, lexicon) \
+                or self._timer_asked(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
                 call = meant_timer(history, call)
                 calls.append(call)
@@ -448,6 +449,22 @@ class EmbeddedGenerator:
                 reads_unasked(call, content_text(history[-1])):
             return None
         return ToolCall(call.name, call.arguments, new_call_id())
+
+    async def _mode_alone(self, history: list[dict], lexicon, tools: ToolRunner) -> ToolCall | None:
+        """A follow-up's mode call, read by code (chat_template.named_move) from the self-contained request it stands
+        for ("and the air conditioner" after the thermostat was set to heat, "what mode is it in"): the model never
+        writes a mode's call, so _standalone finds none. Kept as _standalone keeps a call (conversation.supports)."""
+        if not getattr(lexicon, "modes", None):
+            return None
+        request = await asyncio.to_thread(standalone, history, lexicon)
+        if request is None:
+            return None
+        _, slots = await asyncio.to_thread(self.prompt_ids, [{"role": "user", "content": request}], lexicon)
+        call = await asyncio.to_thread(named_move, slots, tools.home.inventory)
+        if call is None or call["name"] not in MODE_SKILLS or slots.refuses(call, "") or \
+                not supports(history, call, lexicon):
+            return None
+        return ToolCall(call["name"], call["arguments"], new_call_id())
 
     async def _second_opinion(self, history: list[dict], lexicon, slots: Slots, tools: ToolRunner) -> ToolCall | None:
         """The call Home Assistant's phrasings find in the request: as said first (the normaliser writes "5

@@ -28,10 +28,12 @@ class Home(Protocol):
     async def read_sensor(self, room: str, kind: str) -> float | None: ...
     async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
         """Do action ("on", "off", "open", "close", "stop", "lock", "unlock", "activate", "brightness" or a
-        fan's "speed" with a percent, "temperature" with degrees); the state the device confirms ("on", "closed",
-        "locked", "40", ...) or None when nothing confirmed it."""
+        fan's "speed" with a percent, "temperature" with degrees, "mode" with one of its modes); the state the
+        device confirms ("on", "closed", "locked", "40", "cool", ...) or None when nothing confirmed it."""
     async def read_state(self, entity: Entity) -> str | None:
         """The entity's last reported state ("on", "open", "locked", "21.5", ...), or None if unknown."""
+    async def read_mode(self, entity: Entity) -> str | None:
+        """The mode a thing last reported (its mode or preset mode state topic), or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:
@@ -96,6 +98,9 @@ class InMemoryHome:
         if action == "temperature":
             self.states[entity.key + "#target"] = f"{float(value):g}"
             return f"{float(value):g}"
+        if action == "mode":
+            self.states[entity.key + "#mode"] = str(value)
+            return str(value)
         self.states[entity.key] = ACTION_STATE[action]
         return ACTION_STATE[action]
 
@@ -111,6 +116,9 @@ class InMemoryHome:
         if entity.key == "default:thermostat":
             return f"{self.thermostat:g}"
         return self.states.get(entity.key, INITIAL_STATE.get(entity.component))
+
+    async def read_mode(self, entity: Entity) -> str | None:
+        return self.states.get(entity.key + "#mode")
 
     async def read_level(self, entity: Entity) -> int | None:
         where = default_key(entity)

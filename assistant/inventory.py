@@ -22,8 +22,8 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, OTHER_ROOM_WORDS, RELAYED_KINDS,
-                                  ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS)
+from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, MODE_SYNONYMS, OTHER_ROOM_WORDS,
+                                  RELAYED_KINDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS, STATES)
 from assistant.spoken_numbers import UNITS
 
 log = logging.getLogger("parley.inventory")
@@ -40,6 +40,7 @@ MAX_CONFIG_BYTES = 16_384       # Zigbee2MQTT's largest configs are a few KB
 MAX_NAME_WORDS = 10             # a name's parts are phrases the prompt may hide: their count is quadratic in this
 MAX_NAME_BYTES = 100
 MAX_TOPIC_BYTES = 256
+MAX_MODES = 32                  # of each kind: Home Assistant's lists are a handful
 IGNORED_REPORT_S = 60.0         # ignored configs: the first is logged, the rest counted into one line per this
 # What a lock or a door takes to unlock or open when its config names nothing else; a command carrying one of
 # these (or a discovered lock's or door's own) from any other action waits for the spoken yes.
@@ -68,11 +69,15 @@ ABBREVIATIONS = {
     "mode_stat_tpl": "mode_state_template", "curr_temp_tpl": "current_temperature_template",
     "stat_locking": "state_locking", "stat_unlocking": "state_unlocking", "stat_jam": "state_jammed",
     "stat_stopped": "state_stopped", "pl_avail": "payload_available", "pl_not_avail": "payload_not_available",
-    "cmd_tpl": "command_template",
+    "cmd_tpl": "command_template", "mode_cmd_tpl": "mode_command_template",
+    "pr_mode_cmd_t": "preset_mode_command_topic", "pr_mode_stat_t": "preset_mode_state_topic",
+    "pr_mode_cmd_tpl": "preset_mode_command_template", "pr_mode_val_tpl": "preset_mode_value_template",
+    "pr_modes": "preset_modes",
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
 TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
-             "mode_state_template", "percentage_value_template", "percentage_command_template", "command_template")
+             "mode_state_template", "percentage_value_template", "percentage_command_template", "command_template",
+             "mode_command_template", "preset_mode_command_template", "preset_mode_value_template")
 # The command templates rendered here, in the forms real publishers announce (no Jinja otherwise): `{{ value }}`
 # inside the payload (`{"fan_mode": "{{ value }}"}`), and Zigbee2MQTT's lookup of the value in a literal table
 # (`{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}`), which its state templates use too
@@ -80,6 +85,11 @@ TEMPLATES = ("value_template", "state_value_template", "brightness_value_templat
 _VALUE = re.compile(r"\{\{\s*value\s*\}\}")
 _LOOKUP = re.compile(r"\{\{\s*(\{[^{}]*\})\s*\[\s*(value(?:_json(?:\s*\.\s*\w+)+)?)\s*\]\s*"
                      r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
+# The modes a thing may announce, each with its command topic `<kind>_command_topic`, its list `<kind>s`, its
+# command template and its state topic and template (Home Assistant's climate `mode`, a fan's or a climate's
+# `preset_mode`); a mode said is looked for in this order. A climate that lists no modes has Home Assistant's own.
+MODE_KINDS = {"mode": "mode_state_template", "preset_mode": "preset_mode_value_template"}
+CLIMATE_MODES = ("auto", "off", "cool", "heat", "dry", "fan_only")
 # The action that sets each kind's level in percent: a light's brightness, a fan's speed (Home Assistant's
 # fan.set_percentage)
 LEVEL_ACTIONS = {"light": "brightness", "fan": "speed"}
@@ -120,6 +130,7 @@ class Entity:
     json_schema: bool = False      # light `schema: json`: commands and states are JSON objects
     brightness_scale: int = 255
     speed_range: tuple[int, int] = (1, 100)   # a fan's speed_range_min, speed_range_max: 100 percent is the max
+    modes: dict[str, tuple[str, ...]] = field(default_factory=dict)   # MODE_KINDS key -> the modes it announces
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
@@ -238,7 +249,19 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
         brightness_scale=int(scale) if isinstance(scale, (int, float)) and not isinstance(scale, bool) and scale > 0 else 255,
-        speed_range=(low, high) if speeds else (1, 100))
+        speed_range=(low, high) if speeds else (1, 100), modes=_modes(component, config, topics))
+
+
+def _modes(component: str, config: dict, topics: dict) -> dict[str, tuple[str, ...]]:
+    """The modes of each kind a thing announces with a topic to command them (MODE_KINDS): its list's strings, or
+    for a climate's `mode` Home Assistant's default list."""
+    modes = {}
+    for kind in MODE_KINDS:
+        listed = config.get(f"{kind}s", CLIMATE_MODES if component == "climate" and kind == "mode" else ())
+        if f"{kind}_command_topic" in topics and isinstance(listed, (list, tuple)):
+            modes[kind] = tuple(dict.fromkeys(m for m in listed if isinstance(m, str) and _norm(m)
+                                                 and len(m) <= MAX_NAME_BYTES))[:MAX_MODES]
+    return {kind: listed for kind, listed in modes.items() if listed}
 
 
 def area_in_name(name: str, known_areas=()) -> str | None:
@@ -498,15 +521,17 @@ class Lexicon(tuple):
     lexicon rather than once per prompt (a home of 2,000 long names has 110,000 phrases)."""
 
     def __new__(cls, names: set[str], areas: set[str], kinds: dict[str, str] | None = None,
-                places: dict[str, str] | None = None, speeds: dict[str, dict[str, int]] | None = None):
+                places: dict[str, str] | None = None, speeds: dict[str, dict[str, int]] | None = None,
+                modes: dict[str, dict[str, str]] | None = None):
         lexicon = super().__new__(cls, (names, areas))
         lexicon.kinds = kinds or {}       # each name's component: what a follow-up's verb can act on
         lexicon.places = places or {}     # each name's area: "in that room", "both" of one area, a name said with a room
         lexicon.speeds = speeds or {}     # a fan's speed names and the percent each is (speed_names): "on low"
+        lexicon.modes = modes or {}       # a thing's mode words and the mode each sends (mode_names): "to dry"
         return lexicon
 
     def __getnewargs__(self):
-        return (*self, self.kinds, self.places, self.speeds)
+        return (*self, self.kinds, self.places, self.speeds, self.modes)
 
     def kinds_of(self, name: str, area: str | None = None) -> set[str]:
         """The components of the whole names a spoken name (and area) can mean: each word of it in the name, in
@@ -566,7 +591,8 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
     return Lexicon(names - areas - STOP_WORDS, areas, {e.name: e.component for e in entities},
                    {e.name: e.area for e in entities if e.area},
                    {e.name: {word: speed_percent(e, speed) for word, speed in speeds.items()}
-                    for e in entities if e.component == "fan" and (speeds := speed_names(e))})
+                    for e in entities if e.component == "fan" and (speeds := speed_names(e))},
+                   {e.name: modes for e in entities if (modes := mode_names(e))})
 
 
 def _payload_words(payload: str) -> set[str]:
@@ -582,7 +608,8 @@ def _payload_words(payload: str) -> set[str]:
     return words
 
 
-def entity_command(entity: Entity, action: str, value: float | None = None) -> tuple[str, str, str | None] | None:
+def entity_command(entity: Entity, action: str,
+                   value: float | str | None = None) -> tuple[str, str, str | None] | None:
     """(topic, payload, state topic that confirms it) for an action, or None if the entity cannot do it."""
     p, topics = entity.payload, entity.topics
     if entity.component == "light" and action in ("on", "off", "brightness"):
@@ -606,12 +633,16 @@ def entity_command(entity: Entity, action: str, value: float | None = None) -> t
         return None if payload is None else (entity.command_topic, payload, entity.state_topic)
     if entity.component in ("switch", "media_player") and action in ("on", "off"):
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
-    if entity.component == "climate":
+    if entity.component == "climate" and action != "mode":
         if action == "temperature" and topics.get("temperature_command_topic"):
             return topics["temperature_command_topic"], f"{float(value):g}", topics.get("temperature_state_topic")
         if action in ("on", "off") and topics.get("mode_command_topic"):
             return topics["mode_command_topic"], "heat" if action == "on" else "off", topics.get("mode_state_topic")
         return None
+    if action == "mode" and (kind := mode_kind(entity, str(value))) is not None:
+        payload = render_command(entity.payloads.get(f"{kind}_command_template"), value)
+        return None if payload is None else \
+            (topics[f"{kind}_command_topic"], payload, topics.get(f"{kind}_state_topic"))
     if entity.component == "cover" and action in ("open", "close", "stop"):
         default = {"open": "OPEN", "close": "CLOSE", "stop": "STOP"}[action]
         return entity.command_topic, p(f"payload_{action}", default), entity.state_topic
@@ -658,6 +689,29 @@ def speed_names(entity: Entity) -> dict[str, int]:
         return {}
     return {_norm(name): speed for speed, name in lookup[0].items()
             if isinstance(speed, int) and low <= speed <= high and isinstance(name, str) and _norm(name)}
+
+
+def modes_to_choose(entity: Entity) -> tuple[str, ...]:
+    """The modes a thing can be put in by name: those its discovery lists, but "on" and "off", which switch it (a
+    Zigbee2MQTT fan's preset "on", a climate's mode "off"), and none when only one is left, which is what switching
+    it on does (a radiator's modes off and heat)."""
+    modes = tuple(dict.fromkeys(m for listed in entity.modes.values() for m in listed if _norm(m) not in STATES))
+    return modes if len(modes) > 1 else ()
+
+
+def mode_names(entity: Entity) -> dict[str, str]:
+    """The words a thing's modes are said in, each to the mode it sends: each of modes_to_choose in words
+    ("fan_only": "fan only"), and the common other ways to say it (vocabulary.MODE_SYNONYMS)."""
+    words = {}
+    for mode in modes_to_choose(entity):
+        for word in (_norm(mode), *MODE_SYNONYMS.get(mode.lower(), ())):
+            words.setdefault(word, mode)
+    return words
+
+
+def mode_kind(entity: Entity, mode: str) -> str | None:
+    """The kind of mode (MODE_KINDS) a mode of the thing's own lists is, the first that has it."""
+    return next((kind for kind, listed in entity.modes.items() if mode in listed), None)
 
 
 def speed_of(entity: Entity, percent: float) -> int:

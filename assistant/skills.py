@@ -34,6 +34,8 @@ class Skill:
                                       # chandelier")
     kind_taken: str = ""              # what it does to a thing, as the kind of thing it takes (VERB_KINDS); any
                                       # other skill on a thing switches it
+    read_by_code: bool = False        # the shipped checkpoint was trained before it, and never writes it: code reads
+                                      # its call from the words (chat_template.named_move); a remote model is offered it
 
     def accepts(self, arguments: dict) -> bool:
         """This skill's argument keys (the optional ones may be missing), each a value of the right kind."""
@@ -66,10 +68,10 @@ class Skill:
 def _skill(skill_name: str, description: str, optional=(), /, *, pure: bool = False, reads: bool = False,
            means: Mapping[str, tuple[str, ...]] | None = None, switches: bool = False, name_is_a_thing: bool = False,
            level_unit: str = "", steps: bool = False, timer: str = "", components: tuple[str, ...] = (),
-           kind_taken: str = "", **arguments: tuple[tuple, str]) -> Skill:
+           kind_taken: str = "", read_by_code: bool = False, **arguments: tuple[tuple, str]) -> Skill:
     return Skill(skill_name, description, {k.rstrip("_"): v[0] for k, v in arguments.items()},
                  {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure, reads, means or {},
-                 switches, name_is_a_thing, level_unit, steps, timer, components, kind_taken)
+                 switches, name_is_a_thing, level_unit, steps, timer, components, kind_taken, read_by_code)
 
 
 # The words that can ask for each action a call may take (chat_template.action_of names it), per skill: a call
@@ -100,6 +102,7 @@ COVER = {"open": ("open", "up", "raise", "lift"), "close": ("close", "shut", "do
 
 
 NAME = ((str,), "the device as the user named it, e.g. porch light")
+MODE_COMPONENTS = ("fan", "climate")      # the kinds of thing Home Assistant's MQTT discovery gives modes
 AREA = ((str,), "the room or area the user named, if any")
 
 
@@ -146,6 +149,12 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("set_lock", "Lock or unlock a lock (unlocking asks for a spoken yes first).", name=NAME,
            action=(("lock", "unlock"), "what to do"), switches=True, name_is_a_thing=True,
            components=("lock", "cover"), kind_taken="lock"),
+    _skill("set_device_mode", "Put a fan or a thermostat in one of its modes (a preset mode or a climate mode, e.g. "
+           "auto, sleep, cool, dry), as its own discovery lists them.", ("area",), name=NAME,
+           mode=((str,), "the mode as the user said it"), area=AREA, name_is_a_thing=True,
+           components=MODE_COMPONENTS, read_by_code=True),
+    _skill("get_device_mode", "Say which mode a fan or a thermostat is in.", ("area",), reads=True, name=NAME,
+           area=AREA, name_is_a_thing=True, components=MODE_COMPONENTS, read_by_code=True),
     _skill("confirm", "Answer the question the assistant just asked before unlocking or opening.",
            answer=(("yes", "no"), "the user's answer")),
     _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name"), name_is_a_thing=True,
@@ -181,6 +190,10 @@ ACTIONS = {word: tuple(other for other in kind if other != word) for s in SKILLS
 LEVEL_SKILLS = frozenset(s.name for s in SKILLS.values() if s.level_unit == "percent" or s.steps)
 # and those that change nothing: they compute an answer or say how a thing is
 NOT_CHANGES = frozenset(s.name for s in SKILLS.values() if s.pure or s.reads)
+# and those the shipped checkpoint writes (the others code reads from the words)
+MODEL_SKILLS = frozenset(s.name for s in SKILLS.values() if not s.read_by_code)
+# the skills of a thing's mode
+MODE_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components == MODE_COMPONENTS)
 
 
 def valid_call(call: dict) -> bool:

@@ -228,6 +228,13 @@ BRIGHTER = ("brighter", "lighter")
 # A fan's step said by its speed ("a notch faster", "make it go slower"), as a light's by BRIGHTER and DARKER
 FASTER = ("faster", "quicker")
 SLOWER = ("slower",)
+# A mode of a fan or a climate device (Home Assistant's `modes`, `preset_modes`): the noun that says one ("dry
+# mode", "what mode is the thermostat in"), and the common ways of saying Home Assistant's climate modes; a device's
+# own modes are its discovery's words (inventory.mode_names), these only another way to say one it has
+MODE_NOUNS = ("mode", "preset")
+MODE_SYNONYMS = {"cool": ("cooling",), "heat": ("heating",), "dry": ("dehumidify", "dehumidifying", "drying"),
+                 "fan_only": ("fan only", "just the fan", "fan"),
+                 "heat_cool": ("heat cool", "heat and cool", "heating and cooling"), "auto": ("automatic",)}
 # What a fan or a thing of levels gives more or less of ("bit more breeze from the punkah", "more air on the fan")
 LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
 # What each kind of thing of the home can be asked to do, said of one asked for what its kind cannot ("The drying fan

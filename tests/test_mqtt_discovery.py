@@ -11,6 +11,7 @@ from mqtt_devices import login
 from streaming.transports.mqtt.connection import Backoff
 from streaming.transports.mqtt.home import MqttHome, entity_command, entity_state
 from assistant.inventory import Inventory, render_command, speed_names
+from assistant.generator import DoneEvent
 from assistant.tools import NOT_POSSIBLE, ToolRunner
 
 
@@ -157,13 +158,15 @@ async def play_fans(broker, commands: list) -> None:
 
 
 @contextlib.asynccontextmanager
-async def fans_home(broker, fans, player, retained):
-    """A home that discovered `fans` ((object id, config) pairs), their devices played by `player`, with its tools
-    and the commands the devices got; the configs and the `retained` state topics cleared after."""
+async def fans_home(broker, fans, player, retained, component="fan"):
+    """A home that discovered `fans` ((object id, config) pairs; things of another component, or (component, object
+    id, config) triples where it is None), their devices played by `player`, with its tools and the commands the
+    devices got; the configs and the `retained` state topics cleared after."""
     commands: list = []
+    things = [thing if component is None else (component, *thing) for thing in fans]
     async with login(broker, "home").client() as client:
-        for object_id, config in fans:
-            await client.publish(f"homeassistant/fan/{object_id}/config", json.dumps(config), qos=1, retain=True)
+        for kind, object_id, config in things:
+            await client.publish(f"homeassistant/{kind}/{object_id}/config", json.dumps(config), qos=1, retain=True)
     devices = asyncio.create_task(player(broker, commands))
     home = MqttHome(login(broker, "parley"), confirm_timeout=2.0, backoff=Backoff(initial=0.1, maximum=0.5))
     await home.start()
@@ -175,8 +178,8 @@ async def fans_home(broker, fans, player, retained):
     finally:
         await stopped(home, devices)
         async with login(broker, "home").client() as client:
-            for object_id, _ in fans:
-                await client.publish(f"homeassistant/fan/{object_id}/config", b"", qos=1, retain=True)
+            for kind, object_id, _ in things:
+                await client.publish(f"homeassistant/{kind}/{object_id}/config", b"", qos=1, retain=True)
             for topic in retained:
                 await client.publish(topic, b"", qos=1, retain=True)
 
@@ -302,3 +305,66 @@ async def test_without_discovery_the_default_home_keeps_its_topics(broker):
     await asyncio.sleep(0.3)
     assert not home.inventory.custom and await ToolRunner(home).lexicon() is None
     await home.close()
+
+
+async def play_moded(broker, commands: list) -> None:
+    """The thermostat and the bedroom fan as ESPHome answers (the mode on its state topic), the air conditioner as
+    Tasmota's IR bridge reports what it sent (its JSON, the mode capitalised); each retained."""
+    thermostat, fan = "esphome/hallnode/climate/thermostat/mode", "esphome/bedroomnode/fan/bedroom_fan/preset_mode"
+    async with login(broker, "home").client() as client:
+        await client.subscribe([(f"{thermostat}/command", 1), (f"{fan}/command", 1),
+                                ("tasmota/tasmota_ir/cmnd/IRHVAC", 1)])
+        async for message in client.messages:
+            topic, payload = str(message.topic), bytes(message.payload).decode()
+            commands.append((topic, payload))
+            if topic.endswith("/command"):
+                await client.publish(topic.replace("/command", "/state"), payload, qos=1, retain=True)
+            else:
+                sent = json.loads(payload)
+                report = {"IrReceived": {"Protocol": sent["Vendor"], "IRHVAC": {**sent, "Mode": sent["Mode"].title()}}}
+                await client.publish("tasmota/tasmota_ir/tele/RESULT", json.dumps(report), qos=1, retain=True)
+
+
+async def test_a_mode_said_is_published_on_the_things_own_mode_topic(broker, assistant):
+    """ "set the thermostat to cool", "put the air conditioner in dry mode": the request, through the whole assistant,
+    sends the mode on the thing's own mode command topic (the air conditioner's through its `mode_command_template`),
+    confirmed by its mode state; a mode it lacks sends nothing; its mode is read back from its mode state topic."""
+    from moded_home import MODED
+
+    async def reply(tools, *turns):
+        history = []
+        for turn in turns:
+            history.append({"role": "user", "content": turn})
+            async for event in assistant.respond(history, tools):
+                if isinstance(event, DoneEvent):
+                    history.append({"role": "assistant", "content": event.reply.text, "tool_calls": [
+                        {"name": c.name, "arguments": c.arguments} for c in event.reply.tool_calls]})
+        return history[-1]["content"]
+
+    retained = ("esphome/hallnode/climate/thermostat/mode/state",
+                "esphome/bedroomnode/fan/bedroom_fan/preset_mode/state", "tasmota/tasmota_ir/tele/RESULT")
+    async with fans_home(broker, MODED, play_moded, retained, component=None) as (home, tools, commands):
+        assert await reply(tools, "set the thermostat to cool") == "Okay, the thermostat is in cool mode."
+        assert commands[-1] == ("esphome/hallnode/climate/thermostat/mode/command", "cool")
+        assert await reply(tools, "put the air conditioner in dry mode") == "Okay, the air conditioner is in dry mode."
+        assert commands[-1] == ("tasmota/tasmota_ir/cmnd/IRHVAC", '{"Vendor": "DAIKIN", "Power": "On", "Mode": "dry"}')
+        assert await reply(tools, "turn the bedroom fan to sleep mode") == "Okay, the bedroom fan is in sleep mode."
+        assert commands[-1] == ("esphome/bedroomnode/fan/bedroom_fan/preset_mode/command", "sleep")
+        sent = len(commands)
+        assert await reply(tools, "set the bedroom fan to turbo") == \
+            "The bedroom fan has no turbo mode; it has auto, sleep and nature."
+        assert await reply(tools, "what mode is the air conditioner in") == "The air conditioner is in dry mode."
+        assert len(commands) == sent
+
+
+async def test_a_zigbee2mqtt_fans_preset_mode_is_set_and_confirmed(broker):
+    """Zigbee2MQTT's fan takes its preset modes on its fan_mode topic, and tells them in a condition
+    (`{{ value_json.fan_mode if value_json.fan_mode in ['on', 'auto', 'smart'] else 'None' }}`), read as it reads."""
+    retained = ("zigbee2mqtt/Study fan",)
+    async with fans_home(broker, TEMPLATED_FANS[:1], play_templated_fans, retained) as (home, tools, commands):
+        assert await tools.run("set_device_mode", {"name": "study_fan", "mode": "automatic"}) == \
+            "Okay, the study fan is in auto mode."
+        assert commands[-1] == (f"{Z2M}/set/fan_mode", "auto")
+        assert await tools.run("get_device_mode", {"name": "study fan"}) == "The study fan is in auto mode."
+        assert await tools.run("set_level", {"name": "study_fan", "percent": 33}) == "Okay, the study fan is on low."
+        assert await tools.run("get_device_mode", {"name": "study fan"}) == "The study fan hasn't reported its mode yet."

@@ -14,6 +14,7 @@ A command's answer is the state the device reports within `confirm_timeout`, or 
 not claim a light is on when nothing confirmed it. Room and device names become topic levels as lower-case
 words joined by `_` ("living room" → `living_room`); assistant.inventory spells these topics.
 """
+import ast
 import asyncio
 import contextlib
 import itertools
@@ -26,8 +27,8 @@ from typing import Callable, TypeVar
 import aiomqtt
 
 from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, THERMOSTAT_SET, THERMOSTAT_STATE,
-                                 Entity, Inventory, command_topic, entity_command, load_inventory_file, sensor_topic,
-                                 speed_percent, state_topic, template_table, vocabulary_inventory)
+                                 MODE_KINDS, Entity, Inventory, command_topic, entity_command, load_inventory_file,
+                                 sensor_topic, speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
@@ -101,9 +102,29 @@ _TEMPLATE_KEY = re.compile(r"\.\s*(\w+)|\[\s*(?:'([^']*)'|\"([^\"]*)\"|(\d+))\s*
 STATE_TEMPLATE = {"light": "state_value_template", "fan": "state_value_template"}
 
 
+# Zigbee2MQTT's preset mode state: `{{ value_json.fan_mode if value_json.fan_mode in ['on', 'auto'] else 'None' |
+# default('None') }}`, the same key read twice
+_CHOSEN = re.compile(r"\{\{\s*(value_json(?:\.\w+)+)\s+if\s+\1\s+in\s+(\[[^\[\]]*\])\s+else\s+('[^']*'|\"[^\"]*\")\s*"
+                     r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
+
+
+def _literals(listed: str) -> list[str]:
+    """A template's list of literal strings and numbers, as text; [] for anything else."""
+    try:
+        values = ast.literal_eval(listed)
+    except (ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        return []
+    return [str(v) for v in values if isinstance(v, (str, int, float))] if isinstance(values, list) else []
+
+
 def render_template(template: str, payload: bytes) -> str | None:
     """A state template applied to a payload, as Home Assistant renders it (JSON true -> "True"), or None when
     the template is not one read here or the payload lacks its key."""
+    chosen = _CHOSEN.fullmatch(template.strip())
+    if chosen is not None:              # Zigbee2MQTT's preset mode: the value read, when it is one of the list
+        read, listed, otherwise = chosen.groups()
+        found = render_template(f"{{{{ {read} }}}}", payload)
+        return found if found in _literals(listed) else str(ast.literal_eval(otherwise))
     lookup = template_table(template)
     if lookup is not None:              # Zigbee2MQTT's table: the value read, then looked up in it
         table, read = lookup
@@ -130,6 +151,13 @@ def render_template(template: str, payload: bytes) -> str | None:
     if isinstance(data, (dict, list)):
         return None
     return str(data)
+
+
+def _mode(entity: Entity, kind: str, payload: bytes) -> str | None:
+    """A mode state payload as the mode of the thing's own list it says (any case), or None."""
+    said = _value(entity, payload, MODE_KINDS[kind])
+    said = said.strip().lower() if said is not None else None
+    return next((mode for mode in entity.modes.get(kind, ()) if mode.lower() == said), None)
 
 
 def _value(entity: Entity, payload: bytes, template_key: str = "value_template") -> str | None:
@@ -226,6 +254,8 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
         return _speed(entity, payload)
     if action == "temperature":
         return _number(_value(entity, payload, "temperature_state_template"))
+    if action == "mode":
+        return next((mode for kind in entity.modes if (mode := _mode(entity, kind, payload)) is not None), None)
     if entity.component == "climate" and action in ("on", "off"):
         mode = _value(entity, payload, "mode_state_template")
         return None if mode is None else "off" if mode.strip() == "off" else "on"
@@ -235,7 +265,8 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
 def _state_topics(entity: Entity) -> list[str]:
     return [t for t in (entity.state_topic, entity.topics.get("brightness_state_topic"),
                         entity.topics.get("percentage_state_topic"),
-                        entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic")) if t]
+                        entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic"),
+                        entity.topics.get("preset_mode_state_topic")) if t]
 
 
 class MqttHome:
@@ -412,8 +443,17 @@ class MqttHome:
             except aiomqtt.MqttError:
                 return None
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
-                    "temperature": f"{float(value or 0):g}"}.get(action, ACTION_STATE.get(action, action))
+                    "temperature": f"{float(value or 0):g}", "mode": str(value)}.get(action,
+                                                                                     ACTION_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
+
+    async def read_mode(self, entity: Entity) -> str | None:
+        for kind in entity.modes:
+            payload = self._retained.get(entity.topics.get(f"{kind}_state_topic", ""))
+            mode = None if payload is None else _mode(entity, kind, payload)
+            if mode is not None:
+                return mode
+        return None
 
     async def read_level(self, entity: Entity) -> int | None:
         if default_key(entity) is not None:
