@@ -229,7 +229,7 @@ async def test_a_config_re_sent_with_new_state_topics_keeps_one_subscription(bro
             newest = {"zigbee2mqtt/kiln/state/999", "zigbee2mqtt/kiln/speed/999"}
             await wait_for(lambda: newest <= home._subscribed, timeout=30)
             await asyncio.sleep(0.5)                    # what the follower still had to undo
-            assert home._subscribed == newest
+            assert {topic for topic in home._subscribed if "/kiln/" in topic} == newest     # other tests' configs aside
             await client.publish("zigbee2mqtt/kiln/state/3", b"ON", qos=1)
             await client.publish("zigbee2mqtt/kiln/state/999", b"ON", qos=1)
             await wait_for(lambda: "zigbee2mqtt/kiln/state/999" in home._retained)
