@@ -256,6 +256,7 @@ class Session:
         if tools is not None:
             tools.on_ring = self.ring_timer
         self.items: list[Item] = []
+        self.left_out: list[str] = []            # ids of stored items restore left out: the store need keep none of them
         self._queue: asyncio.Queue = asyncio.Queue()
         self._tasks: set[asyncio.Task] = set()
         self._closed = False
@@ -342,6 +343,8 @@ class Session:
             if restored is not None and restored.id not in ids:
                 self.items.append(restored)
                 ids.add(restored.id)
+            elif isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"] not in ids:
+                self.left_out.append(item["id"])
         if len(self.items) < len(window):
             log.warning("session %s: %d stored items are not items a session makes; resumed without them", self.id,
                         len(window) - len(self.items))

@@ -169,8 +169,8 @@ class _Record:
 
 def _record(principal: str, items, generation: int = 0, taken=(), late=()) -> _Record:
     """A record as read from the store, with only the items the fence can keep: JSON objects whose id is text,
-    each id once (another version, or a hand, may have written others: a resume of them, and every save, failed).
-    The items left out are logged; the next save writes the record without them."""
+    each id once (another version, or a hand, may have written others; at 07e6cce an item that is not an object
+    failed every take and save). The items left out are logged; the next save writes the record without them."""
     items = items if isinstance(items, list) else []
     kept, ids = [], set()
     for item in items:

@@ -474,7 +474,7 @@ async def test_a_stored_conversation_with_hostile_items_resumes_without_them(ser
     """Round 36: a stored conversation another version or a hand wrote may hold items no session makes. At 07e6cce
     one such item dropped every resume of the session (the socket closed after the upgrade, no event), and a
     record with an item that is not an object failed every save. Now the well-formed items resume, the rest are
-    left out and logged, and the session goes on and is stored again."""
+    left out and logged, and the session goes on and is stored again, without them."""
     from streaming.store import open_store
 
     server = server_factory(store=shared_store)
@@ -523,3 +523,4 @@ async def test_a_stored_conversation_with_hostile_items_resumes_without_them(ser
     again = [item["id"] for item in (await store.load_conversation(session_id)).items]
     await store.close()
     assert again[:len(items)] == [item["id"] for item in items] and calls[0]["id"] in again      # saved again
+    assert not {item["id"] for item in hostile if isinstance(item, dict)} - {user["id"]} & set(again)   # none kept
