@@ -14,7 +14,7 @@ from assistant.home import InMemoryHome
 from assistant.inventory import MAX_ENTITIES, MAX_NAME_WORDS, MAX_TABLE_CHARS, Inventory
 from assistant.tools import ToolRunner
 from streaming.transports.mqtt.connection import Backoff
-from streaming.transports.mqtt.home import MqttHome
+from streaming.transports.mqtt.home import MAX_CACHED_TOPICS, MqttHome
 
 
 def discover(inventory: Inventory, key: str, component: str = "light", **config) -> None:
@@ -239,3 +239,30 @@ async def test_a_config_re_sent_with_new_state_topics_keeps_one_subscription(bro
         await home.close()
         async with login(broker, "home").client() as client:
             await client.publish("homeassistant/fan/kiln/config", b"", qos=1, retain=False)
+
+
+async def test_a_flood_of_new_topics_under_home_leaves_a_discovered_things_state_known(broker):
+    """Round 36: at 07e6cce the home kept the latest payload of at most MAX_CACHED_TOPICS topics, whichever came
+    first: a publisher that sent 10,000 junk topics under `home/` (subscribed whole, for the default home) left
+    every state read of a thing discovered after it unknown. An entity's own state topics are now always kept."""
+    home = MqttHome(login(broker, "parley"), confirm_timeout=1.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    kiln = {"name": "Kiln", "cmd_t": "tasmota/kiln/cmnd/POWER", "stat_t": "tasmota/kiln/stat/POWER",
+            "pl_on": "ON", "pl_off": "OFF"}
+    try:
+        await home.start()
+        await home.wait_connected(5)
+        async with login(broker, "home").client() as client:
+            for i in range(MAX_CACHED_TOPICS):
+                await client.publish(f"home/junk/{i}", b"1", qos=1)
+            await wait_for(lambda: len(home._retained) >= MAX_CACHED_TOPICS, timeout=60)
+            await client.publish("tasmota/kiln/stat/POWER", b"ON", qos=1, retain=True)
+            await client.publish("homeassistant/switch/kiln/config", json.dumps(kiln), qos=1)
+            await wait_for(lambda: home.inventory.get("switch/kiln") is not None)
+            with contextlib.suppress(TimeoutError):
+                await wait_for(lambda: "tasmota/kiln/stat/POWER" in home._retained, timeout=5)
+        assert await home.read_state(home.inventory.get("switch/kiln")) == "on"
+    finally:
+        await home.close()
+        async with login(broker, "home").client() as client:
+            await client.publish("homeassistant/switch/kiln/config", b"", qos=1)
+            await client.publish("tasmota/kiln/stat/POWER", b"", qos=1, retain=True)

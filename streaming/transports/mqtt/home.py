@@ -37,7 +37,8 @@ log = logging.getLogger("parley.mqtt_home")
 T = TypeVar("T")
 TASK = "mqtt-home"
 
-MAX_CACHED_TOPICS = 10_000        # latest payloads kept per state topic; a flood of new topics is not kept
+MAX_CACHED_TOPICS = 10_000        # latest payloads kept of topics no entity reads; a flood of new topics is not kept
+                                  # (an entity's own state topics are always kept: at most 5 x MAX_ENTITIES)
 MAX_PAYLOAD_BYTES = 4096          # a state or reading is a few bytes; anything larger is not one
 SUBSCRIBE_BATCH = 64              # state topics per SUBSCRIBE
 
@@ -304,11 +305,12 @@ class MqttHome:
                 await follower
 
     def _follow(self, entities: list[Entity]) -> None:
-        """Have the state topics of these entities subscribed (their retained state arrives at once)."""
-        for topic in {topic for entity in entities for topic in _state_topics(entity) if not topic.startswith("home/")}:
+        """Have the state topics of these entities subscribed (their retained state arrives at once; `home/#` is
+        subscribed whole) and their states always cached."""
+        for topic in {topic for entity in entities for topic in _state_topics(entity)}:
             self._followers[topic] += 1
             self._to_unfollow.discard(topic)
-            if topic not in self._subscribed:
+            if topic not in self._subscribed and not topic.startswith("home/"):
                 self._to_follow.add(topic)
         if self._to_follow:
             self._follow_wanted.set()
@@ -317,10 +319,12 @@ class MqttHome:
         """A replaced or removed entity's state topics that no entity reads now are unsubscribed and forgotten: a
         config re-sent with new state topics each time must not grow the subscriptions (at 07e6cce, 1,000 re-sends of a
         fan held 2,000)."""
-        for topic in {topic for topic in _state_topics(entity) if not topic.startswith("home/")}:
+        for topic in set(_state_topics(entity)):
             self._followers[topic] -= 1
             if self._followers[topic] <= 0:
                 del self._followers[topic]
+                if topic.startswith("home/"):      # under `home/#`, subscribed whole: its state is not sent again
+                    continue
                 self._retained.pop(topic, None)
                 self._to_follow.discard(topic)
                 if topic in self._subscribed:
@@ -379,7 +383,7 @@ class MqttHome:
         """retained=True marks a stored message replayed on (re)subscribing: it is no confirmation."""
         if len(payload) > MAX_PAYLOAD_BYTES:
             return
-        if len(self._retained) < MAX_CACHED_TOPICS or topic in self._retained:
+        if topic in self._followers or len(self._retained) < MAX_CACHED_TOPICS or topic in self._retained:
             self._retained[topic] = payload
         for future, parse, fresh_only in self._waiters.get(topic, []):
             value = parse(payload)
