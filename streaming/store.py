@@ -184,6 +184,7 @@ def _record(principal: str, items, generation: int = 0, taken=(), late=()) -> _R
 
 
 def _texts(values) -> list[str]:
+    """The ids of a stored list of them (anything else in it is none)."""
     return [value for value in values if isinstance(value, str)] if isinstance(values, list) else []
 
 
