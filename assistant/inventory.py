@@ -42,6 +42,8 @@ MAX_NAME_BYTES = 100
 MAX_TOPIC_BYTES = 256
 MAX_MODES = 32                  # of each kind: Home Assistant's lists are a handful
 IGNORED_REPORT_S = 60.0         # ignored configs: the first is logged, the rest counted into one line per this
+MAX_TABLE_CHARS = 256           # a lookup template's table (Zigbee2MQTT's fan modes take 72): it is parsed on every
+                                # state read and its names join every lexicon (1,400 names a fan cost 25 s a lexicon)
 # What a lock or a door takes to unlock or open when its config names nothing else; a command carrying one of
 # these (or a discovered lock's or door's own) from any other action waits for the spoken yes.
 UNSAFE_PAYLOADS = {"UNLOCK", "OPEN"}
@@ -233,6 +235,10 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         raise DiscoveryError(f"{where}: {component} needs state_topic")
     for topic in [t for t in (command, state) if t is not None] + list(topics.values()):
         _check_topic(topic, where)
+    for template in TEMPLATES:
+        lookup = _LOOKUP.fullmatch(config[template].strip()) if isinstance(config.get(template), str) else None
+        if lookup is not None and len(lookup.group(1)) > MAX_TABLE_CHARS:
+            raise DiscoveryError(f"{where}: {template}'s lookup table over {MAX_TABLE_CHARS} characters")
     # JSON true/false/numbers become text as Home Assistant reads them ("payload_on": false is "False"), and so do
     # the values templates read from state payloads.
     payloads = {k: str(v) for k, v in config.items()

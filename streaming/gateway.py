@@ -213,10 +213,11 @@ class Gateway:
 
     async def _take(self, held: _Held) -> None:
         """Claim the session and become its conversation's writer, before its first save. Stored items the
-        session was not resumed with (a late save by the gateway that had it) come back from that save."""
+        session was not resumed with (a late save by the gateway that had it) come back from that save; those its
+        restore left out count as known, so that save replaces them."""
         await self.store.claim(session_key(held.session.id), self.id, CLAIM_TTL_S, take_over=True)
         held.generation = await self.store.take_conversation(
-            held.session.id, held.principal, [item["id"] for item in held.session.history()])
+            held.session.id, held.principal, [item["id"] for item in held.session.history()] + held.session.left_out)
         held.timers.running = await self.store.pending_timers(held.session.id)
         held.claimed = True
 

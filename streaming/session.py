@@ -28,6 +28,7 @@ import asyncio
 import contextlib
 import functools
 import json
+import logging
 import time
 import uuid
 from dataclasses import asdict, dataclass, field, replace
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from assistant.tools import ToolRunner
 
 __all__ = ["Session", "SessionConfig", "SessionLimitReached", "SessionLimits", "TurnDetection"]
+log = logging.getLogger("parley.session")
 
 RATE = 16000                     # what VAD and STT consume
 FRAME = 512                      # samples per VAD frame (32 ms)
@@ -113,8 +115,24 @@ class Item:
     segments: list[tuple[float, float, str]] = field(default_factory=list)  # assistant audio: (start_ms, end_ms, clause)
 
 
-def _stored_item(item: dict) -> Item:
-    return Item(**{**item, "segments": [tuple(s) for s in item.get("segments", [])]})
+_ITEM_TYPES = ("message", "function_call", "function_call_output")      # Item.type
+_TEXT_FIELDS = ("role", "call_id", "name", "arguments")
+
+
+def _stored_item(item: dict) -> Item | None:
+    """A stored item as an Item, or None when it is not one a session writes: another version or a hand may have
+    written the store, and one such item made every resume of the session fail (its connection dropped)."""
+    if not isinstance(item, dict) or not item.keys() <= Item.__dataclass_fields__.keys() \
+            or item.get("type") not in _ITEM_TYPES or not isinstance(item.get("id"), str) \
+            or not isinstance(item.get("text", ""), str) \
+            or any(item.get(key) is not None and not isinstance(item[key], str) for key in _TEXT_FIELDS):
+        return None
+    segments = item.get("segments", [])
+    if not isinstance(segments, list) or not all(
+            isinstance(s, list) and len(s) == 3 and isinstance(s[0], (int, float)) and isinstance(s[1], (int, float))
+            and isinstance(s[2], str) for s in segments):
+        return None
+    return Item(**{**item, "segments": [tuple(s) for s in segments]})
 
 
 @dataclass
@@ -238,6 +256,7 @@ class Session:
         if tools is not None:
             tools.on_ring = self.ring_timer
         self.items: list[Item] = []
+        self.left_out: list[str] = []            # ids of stored items restore left out: the store need keep none of them
         self._queue: asyncio.Queue = asyncio.Queue()
         self._tasks: set[asyncio.Task] = set()
         self._closed = False
@@ -316,15 +335,33 @@ class Session:
         return self._turn is None and not self._transcripts and (self._response is None or self._response.done)
 
     def restore(self, items: list[dict]) -> None:
-        """A resumed conversation (before start()): the stored items, with their ids."""
-        self.items = [_stored_item(item) for item in items[-self.limits.max_history_items:]]
+        """A resumed conversation (before start()): the stored items, with their ids. One this session could not
+        have made (see _restorable), or whose id an earlier one has, is left out, and the count logged."""
+        window, self.items, ids = items[-self.limits.max_history_items:], [], set()
+        for item in window:
+            restored = self._restorable(item)
+            if restored is not None and restored.id not in ids:
+                self.items.append(restored)
+                ids.add(restored.id)
+            elif isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"] not in ids:
+                self.left_out.append(item["id"])
+        if len(self.items) < len(window):
+            log.warning("session %s: %d stored items are not items a session makes; resumed without them", self.id,
+                        len(window) - len(self.items))
 
     def adopt(self, lacking: list[tuple[str | None, dict]]) -> None:
         """Stored items this session lacks (a late save by the gateway that held it before), each after the item
         it followed there, or first: the client is told of each (conversation.item.added)."""
         for previous, item in lacking:
-            if self._item(item["id"]) is None:
-                self._add(_stored_item(item), previous if previous and self._item(previous) else "root")
+            restored = self._restorable(item)
+            if restored is not None and self._item(restored.id) is None:
+                self._add(restored, previous if previous and self._item(previous) else "root")
+
+    def _restorable(self, item) -> Item | None:
+        """A stored item as an Item if a session could have made it: its fields of their types, its text within
+        the bound a client's item has."""
+        restored = _stored_item(item)
+        return restored if restored is not None and len(restored.text) <= self.limits.max_text_chars else None
 
     def history(self) -> list[dict]:
         """The items as plain data, for the store."""

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import logging
 import sqlite3
 import time
 from abc import ABC, abstractmethod
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Awaitable, TypeVar
 
 T = TypeVar("T")
+log = logging.getLogger("parley.store")
 
 STORE_TIMEOUT_S = 2.0                    # a store call that takes longer counts as an outage
 MAX_ITEMS = 200                          # conversation window kept per session
@@ -165,6 +167,27 @@ class _Record:
     late: list[str] = field(default_factory=list)
 
 
+def _record(principal: str, items, generation: int = 0, taken=(), late=()) -> _Record:
+    """A record as read from the store, with only the items the fence can keep: JSON objects whose id is text,
+    each id once (another version, or a hand, may have written others; at 07e6cce an item that is not an object
+    failed every take and save). The items left out are logged; the next save writes the record without them."""
+    items = items if isinstance(items, list) else []
+    kept, ids = [], set()
+    for item in items:
+        if isinstance(item, dict) and isinstance(item.get("id"), str) and item["id"] not in ids:
+            kept.append(item)
+            ids.add(item["id"])
+    if len(kept) < len(items):
+        log.warning("a stored conversation held %d items that are not items with an id of their own; left out",
+                    len(items) - len(kept))
+    return _Record(principal, kept, generation, _texts(taken), _texts(late))
+
+
+def _texts(values) -> list[str]:
+    """The ids of a stored list of them (anything else in it is none)."""
+    return [value for value in values if isinstance(value, str)] if isinstance(values, list) else []
+
+
 def _insert_after(merged: list[dict], order: list[dict], new_ids: set[str]) -> list[dict]:
     """merged, with each item of `order` whose id is in new_ids placed after the nearest item that precedes it in
     `order` and is already placed (first if none)."""
@@ -275,7 +298,7 @@ class SQLiteStore(Store):
     def _read(db: sqlite3.Connection, session_id: str) -> _Record | None:
         row = db.execute("SELECT principal, items, generation, taken, late FROM conversations WHERE id = ? AND "
                          "updated >= ?", (session_id, time.time() - CONVERSATION_TTL_S)).fetchone()
-        return _Record(row[0], json.loads(row[1]), row[2], json.loads(row[3]), json.loads(row[4])) if row else None
+        return _record(row[0], json.loads(row[1]), row[2], json.loads(row[3]), json.loads(row[4])) if row else None
 
     async def _rewrite(self, session_id: str, change) -> object:
         """Read, change and write one conversation in one transaction, on the store's thread (the JSON too)."""
@@ -432,7 +455,7 @@ class RedisStore(Store):
                 try:
                     await pipe.watch(key)
                     payload = await pipe.get(key)
-                    record, result = change(_Record(**json.loads(payload)) if payload is not None else None)
+                    record, result = change(_record(**json.loads(payload)) if payload is not None else None)
                     pipe.multi()
                     pipe.set(key, json.dumps(vars(record)), ex=CONVERSATION_TTL_S)
                     await pipe.execute()
@@ -446,7 +469,7 @@ class RedisStore(Store):
         if payload is None:
             return None
         data = json.loads(payload)
-        return Conversation(data["principal"], data["items"])
+        return Conversation(data["principal"], _record(data["principal"], data["items"]).items)
 
     async def claim(self, key, holder, ttl_s, *, take_over=False):
         return bool(await self._claim(keys=[self._key("claim", key)],

@@ -1,13 +1,15 @@
 """A doubted number weighed by its value, a doubted action against the others of its kind, and a doubted question
 word against the words of a change (voice/heard_values.py): the number's written forms, and the decoder's verdict on
 real speech (flite), through the server's transcription queue too."""
+import logging
+
 import numpy as np
 import pytest
 
 from paused_speech import flite
 from streaming.engines import TranscriptionQueue
-from voice.heard_values import (actions_to_weigh, names_to_weigh, numbers_to_weigh, questions_to_weigh, weighed,
-                                written_forms)
+from voice.heard_values import (MAX_WEIGHED, actions_to_weigh, names_to_weigh, numbers_to_weigh, questions_to_weigh,
+                                to_weigh, weighed, written_forms)
 from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard
 from voice.text_turn import TextTurnModel
 from voice.turn_judge import TurnJudge
@@ -95,6 +97,21 @@ def test_a_lock_the_audio_holds_no_unlock_in_is_no_longer_doubted(stt):
     heard = stt.hear(audio)
     assert heard.text == "And lock the front door." and "lock" in heard.doubted_words(), heard
     assert "lock" in weighed(stt, audio, heard).doubted_words()
+
+
+def test_a_final_with_more_doubted_words_than_the_bound_weighs_none(stt, caplog):
+    """Round 36: each doubted word weighed decodes the final again on a recogniser worker all sessions share; at
+    07e6cce 40 doubted "off" in 12 s of speech took 25 s of one. Past MAX_WEIGHED none is weighed: the doubts stay
+    (the call is said back), and the worker is free at once."""
+    words = ["Turn", *["off"] * (MAX_WEIGHED + 1)]
+    audio = spoken(" ".join(words))
+    heard = Heard(" ".join(words) + ".", (("Turn", 0.9), *[("off", 0.3)] * (MAX_WEIGHED + 1), (".", 0.9)))
+    assert len(actions_to_weigh(heard)) == MAX_WEIGHED + 1 and not to_weigh(heard)
+    with caplog.at_level(logging.INFO, logger="parley.heard_values"):
+        assert weighed(stt, audio, heard) is heard and "off" in heard.doubted_words()
+    assert f"a final with {MAX_WEIGHED + 1} doubted words to weigh, over {MAX_WEIGHED}: none weighed" in caplog.text
+    within = Heard(" ".join(words[:MAX_WEIGHED + 1]) + ".", heard.word_probabilities[:MAX_WEIGHED + 1] + ((".", 0.9),))
+    assert to_weigh(within) and weighed(stt, spoken(" ".join(words[:MAX_WEIGHED + 1])), within) is not within
 
 
 def test_only_a_doubted_spelling_of_a_name_with_no_rival_is_weighed():

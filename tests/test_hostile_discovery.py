@@ -11,10 +11,10 @@ from made_up_home import clear_home, play_devices, publish_home, stopped, wait_f
 from mqtt_devices import login
 from realtime_client import RealtimeClient
 from assistant.home import InMemoryHome
-from assistant.inventory import MAX_ENTITIES, MAX_NAME_WORDS, Inventory
+from assistant.inventory import MAX_ENTITIES, MAX_NAME_WORDS, MAX_TABLE_CHARS, Inventory
 from assistant.tools import ToolRunner
 from streaming.transports.mqtt.connection import Backoff
-from streaming.transports.mqtt.home import MqttHome
+from streaming.transports.mqtt.home import MAX_CACHED_TOPICS, MqttHome
 
 
 def discover(inventory: Inventory, key: str, component: str = "light", **config) -> None:
@@ -187,3 +187,82 @@ async def typed(client, text: str) -> str:
     await client.send({"type": "response.create"})
     response = (await client.wait_for("response.done", timeout=60, start=start))["response"]
     return response["output"][-1]["content"][0]["transcript"]
+
+
+ZIGBEE_FAN = "{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}"
+
+
+def test_a_lookup_table_longer_than_the_bound_is_refused_at_discovery(caplog):
+    """Round 36: at 07e6cce a 16 KiB config's table of 1,400 speed names was accepted; 2,000 such fans made a
+    lexicon of 2.8 million speed names in 25 s (every session's next request waited for it, at each new home
+    version), and each state read of such a template parsed the table again on the event loop (2.5 ms a message)."""
+    inventory = Inventory()
+    huge = "{{ {" + ", ".join(f"{i}:'speed {i}'" for i in range(1, 700)) + "}[value] | default('') }}"
+    reads = "{{ {" + ", ".join(f"'s{i}':{i}" for i in range(1, 1000)) + "}[value_json.fan_mode] | default('None') }}"
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        discover(inventory, "huge", "fan", name="Attic Fan", command_topic="attic/fan/set", speed_range_max=699,
+                 percentage_command_topic="attic/fan/pct", percentage_command_template=huge)
+        discover(inventory, "reads", "fan", name="Loft Fan", command_topic="loft/fan/set", state_topic="loft/fan",
+                 state_value_template=reads)
+        discover(inventory, "z2m", "fan", name="Hall Fan", command_topic="hall/fan/set", speed_range_max=3,
+                 percentage_command_topic="hall/fan/pct", percentage_command_template=ZIGBEE_FAN)
+    assert [e.key for e in inventory.entities()] == ["fan/z2m"]
+    assert inventory.lexicon().speeds == {"hall fan": {"low": 33, "medium": 66, "high": 100}}
+    assert f"percentage_command_template's lookup table over {MAX_TABLE_CHARS} characters" in caplog.text
+
+
+async def test_a_config_re_sent_with_new_state_topics_keeps_one_subscription(broker):
+    """Round 36: at 07e6cce each re-send of a config with another state topic subscribed to it for good (1,000
+    re-sends of a fan held 2,000 subscriptions, each message on them cached): the replaced entity's topics are now
+    unsubscribed and forgotten, and the newest one is read."""
+    home = MqttHome(login(broker, "parley"), confirm_timeout=1.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    config = {"name": "Kiln", "command_topic": "zigbee2mqtt/kiln/set", "speed_range_max": 3,
+              "percentage_command_topic": "zigbee2mqtt/kiln/pct", "percentage_command_template": ZIGBEE_FAN}
+    try:
+        await home.start()
+        await home.wait_connected(5)
+        async with login(broker, "home").client() as client:
+            for i in range(1000):
+                await client.publish("homeassistant/fan/kiln/config", json.dumps({
+                    **config, "state_topic": f"zigbee2mqtt/kiln/state/{i}",
+                    "percentage_state_topic": f"zigbee2mqtt/kiln/speed/{i}"}), qos=1)
+            newest = {"zigbee2mqtt/kiln/state/999", "zigbee2mqtt/kiln/speed/999"}
+            await wait_for(lambda: newest <= home._subscribed, timeout=30)
+            await asyncio.sleep(0.5)                    # what the follower still had to undo
+            assert {topic for topic in home._subscribed if "/kiln/" in topic} == newest     # other tests' configs aside
+            await client.publish("zigbee2mqtt/kiln/state/3", b"ON", qos=1)
+            await client.publish("zigbee2mqtt/kiln/state/999", b"ON", qos=1)
+            await wait_for(lambda: "zigbee2mqtt/kiln/state/999" in home._retained)
+        assert await home.read_state(home.inventory.get("fan/kiln")) == "on"
+        assert "zigbee2mqtt/kiln/state/3" not in home._retained
+    finally:
+        await home.close()
+        async with login(broker, "home").client() as client:
+            await client.publish("homeassistant/fan/kiln/config", b"", qos=1, retain=False)
+
+
+async def test_a_flood_of_new_topics_under_home_leaves_a_discovered_things_state_known(broker):
+    """Round 36: at 07e6cce the home kept the latest payload of at most MAX_CACHED_TOPICS topics, whichever came
+    first: a publisher that sent 10,000 junk topics under `home/` (subscribed whole, for the default home) left
+    every state read of a thing discovered after it unknown. An entity's own state topics are now always kept."""
+    home = MqttHome(login(broker, "parley"), confirm_timeout=1.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    kiln = {"name": "Kiln", "cmd_t": "tasmota/kiln/cmnd/POWER", "stat_t": "tasmota/kiln/stat/POWER",
+            "pl_on": "ON", "pl_off": "OFF"}
+    try:
+        await home.start()
+        await home.wait_connected(5)
+        async with login(broker, "home").client() as client:
+            for i in range(MAX_CACHED_TOPICS):
+                await client.publish(f"home/junk/{i}", b"1", qos=1)
+            await wait_for(lambda: len(home._retained) >= MAX_CACHED_TOPICS, timeout=60)
+            await client.publish("tasmota/kiln/stat/POWER", b"ON", qos=1, retain=True)
+            await client.publish("homeassistant/switch/kiln/config", json.dumps(kiln), qos=1)
+            await wait_for(lambda: home.inventory.get("switch/kiln") is not None)
+            with contextlib.suppress(TimeoutError):
+                await wait_for(lambda: "tasmota/kiln/stat/POWER" in home._retained, timeout=5)
+        assert await home.read_state(home.inventory.get("switch/kiln")) == "on"
+    finally:
+        await home.close()
+        async with login(broker, "home").client() as client:
+            await client.publish("homeassistant/switch/kiln/config", b"", qos=1)
+            await client.publish("tasmota/kiln/stat/POWER", b"", qos=1, retain=True)

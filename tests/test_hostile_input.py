@@ -129,6 +129,25 @@ def test_f3_item_text_and_instructions_are_capped(protocol):
     assert [e["code"] for e in errors(protocol)] == ["text_too_long"] * 3
 
 
+def test_ids_and_names_a_conversation_stores_are_capped(protocol):
+    """Round 36: at 07e6cce an item's id, call_id and name (and a tool's name, which the model's calls carry) had
+    no bound below the 4 MiB message; 100 items with 3 MB of them each took 190 s of the store's one thread to save
+    after each (every other session's saves and resumes queued behind), 1.2 GB, and 3.6 s each save after."""
+    long = "x" * (realtime.MAX_ID_CHARS + 1)
+    call = {"type": "function_call", "call_id": "call_1", "name": "lamp", "arguments": "{}"}
+    for item in ({"id": long, **call}, {**call, "call_id": long}, {**call, "name": long},
+                 {"type": "function_call_output", "call_id": long, "output": "done"}):
+        protocol.receive(json.dumps({"type": "conversation.item.create", "item": item}))
+    protocol.receive(json.dumps({"type": "session.update", "session": {"tools": [{"type": "function", "name": long}]}}))
+    assert [(e["code"], e["param"]) for e in errors(protocol)] == [
+        ("invalid_value", "item.id"), ("invalid_value", "item.call_id"), ("invalid_value", "item.name"),
+        ("invalid_value", "item.call_id"), ("invalid_value", "session.tools.name")]
+    short = "x" * realtime.MAX_ID_CHARS
+    protocol.receive(json.dumps({"type": "conversation.item.create", "item": {**call, "id": short, "call_id": short,
+                                                                                 "name": short}}))
+    assert errors(protocol) == []
+
+
 # ---- F5: bounded memory ----------------------------------------------------------------------------------
 
 def test_f5_rejected_response_requests_are_not_kept(protocol):

@@ -450,3 +450,77 @@ async def test_a_late_save_by_a_gateway_that_lost_the_session_replaces_nothing_a
             stall.let_go()
             await first.close()
             await second.close()
+
+
+async def write_items(store_url: str, session_id: str, items: list) -> None:
+    """Write a stored conversation's items as they are, past the store's code, as another program could."""
+    if store_url.startswith("sqlite://"):
+        import sqlite3
+
+        with sqlite3.connect(store_url.removeprefix("sqlite://")) as db:
+            db.execute("UPDATE conversations SET items = ? WHERE id = ?", (json.dumps(items), session_id))
+        return
+    import redis.asyncio as redis
+
+    from streaming.store import RedisStore
+
+    client = redis.from_url(store_url)
+    key = f"{RedisStore.PREFIX}conversation:{session_id}"
+    await client.set(key, json.dumps({**json.loads(await client.get(key)), "items": items}))
+    await client.aclose()
+
+
+async def test_a_stored_conversation_with_hostile_items_resumes_without_them(server_factory, shared_store, caplog):
+    """Round 36: a stored conversation another version or a hand wrote may hold items no session makes. At 07e6cce
+    one such item dropped every resume of the session (the socket closed after the upgrade, no event), and a
+    record with an item that is not an object failed every save. Now the well-formed items resume, the rest are
+    left out and logged, and the session goes on and is stored again, without them."""
+    from streaming.store import open_store
+
+    server = server_factory(store=shared_store)
+    client, session_id = await session_of(server)
+    await ask(client, "turn on the kitchen light")
+    items = [e["item"] for e in client.of_type("conversation.item.added")]
+    await client.close()
+    server.stop()
+
+    store = open_store(shared_store)
+    stored = await store.load_conversation(session_id)
+    user = stored.items[0]
+    hostile = [
+        "not an item", 7, None, [user["id"]],
+        {**user, "text": "a second item with the first one's id"},
+        {**user, "id": "item_unknown_field", "eval": "__import__('os')"},
+        {**user, "id": 12345},
+        {**user, "id": "item_text_is_a_list", "text": ["turn", "off"]},
+        {**user, "id": "item_huge", "text": "x" * 1_000_000},
+        {**user, "id": "item_bad_segments", "role": "assistant", "segments": "0 1 hello"},
+        {**user, "id": "item_strange_type", "type": "shell_call"},
+    ]
+    await store.close()
+    await write_items(shared_store, session_id, stored.items + hostile)
+
+    restarted = server_factory(store=shared_store)
+    with caplog.at_level(logging.WARNING):
+        client, resumed = await session_of(restarted, f"?session_id={session_id}")
+        assert resumed == session_id
+        await client.send({"type": "conversation.item.retrieve", "item_id": user["id"]})
+        assert (await client.wait_for("conversation.item.retrieved"))["item"]["content"][0]["text"] == \
+            "turn on the kitchen light"
+        follow_up = await ask(client, "and in the bedroom")
+        assert follow_up["status"] == "completed"
+        calls = tool_calls(client)
+        assert [c["name"] for c in calls] == ["set_device"] and '"bedroom"' in calls[0]["arguments"], calls
+        for left_out in ("item_unknown_field", "item_huge", "item_bad_segments", "item_strange_type"):
+            start = len(client.events)
+            await client.send({"type": "conversation.item.retrieve", "item_id": left_out})
+            assert (await client.wait_for("error", start=start))["error"]["code"] == "item_not_found"
+        await client.close()
+        restarted.stop()                              # its last save written
+    assert "stored items are not items a session makes; resumed without them" in caplog.text
+    assert "items that are not items with an id of their own; left out" in caplog.text
+    store = open_store(shared_store)
+    again = [item["id"] for item in (await store.load_conversation(session_id)).items]
+    await store.close()
+    assert again[:len(items)] == [item["id"] for item in items] and calls[0]["id"] in again      # saved again
+    assert not {item["id"] for item in hostile if isinstance(item, dict)} - {user["id"]} & set(again)   # none kept

@@ -41,6 +41,7 @@ number, action, spelling of a name or question word.
 """
 from __future__ import annotations
 
+import logging
 import math
 import re
 from dataclasses import replace
@@ -53,6 +54,13 @@ from assistant.vocabulary import QUESTION_WORDS, SWITCH_VERBS
 from voice.heard_doubts import sounds_like_another
 from voice.heard_names import REQUEST_WORDS, hear_names
 from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard, WhisperSTT, log_mel
+
+log = logging.getLogger("parley.heard_values")
+
+# Words one final may weigh: each decodes the final again, on a recogniser worker every session shares (40 doubted
+# "off" in 12 s of speech took 25 s of one at 07e6cce). Beyond it nothing is weighed: the doubts stay, and the call
+# resting on them is said back, as before weighing.
+MAX_WEIGHED = 6
 
 # A clock time as Whisper writes it: "6:30", "6.30", "6-30", "6 30", or run together, "630". One value, the time.
 CLOCK_SEPARATORS = (":", ".", "-", " ", "")
@@ -207,9 +215,13 @@ def _other_case(form: str) -> str:
 
 def to_weigh(heard: Heard, names: tuple[str, ...] = ()) -> bool:
     """Whether weighed has a doubted number, action, spelling of one of the home's names (names) or question word to
-    weigh."""
-    return bool(numbers_to_weigh(heard) or actions_to_weigh(heard) or names_to_weigh(heard, names)
-                or questions_to_weigh(heard))
+    weigh (at most MAX_WEIGHED of them)."""
+    return 0 < sum(map(len, _weighable(heard, names))) <= MAX_WEIGHED
+
+
+def _weighable(heard: Heard, names: tuple[str, ...]) -> tuple[list, list, list, list]:
+    """(the doubted numbers, spellings of names, actions, question words) of heard that weighed would weigh."""
+    return numbers_to_weigh(heard), names_to_weigh(heard, names), actions_to_weigh(heard), questions_to_weigh(heard)
 
 
 def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, ...] = ()) -> Heard:
@@ -220,11 +232,14 @@ def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, 
     to be weighed (numbers_to_weigh, names_to_weigh, actions_to_weigh, questions_to_weigh). Weighing
     never adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own.
     The written probabilities, which the turn judges read, stay."""
-    spellings = names_to_weigh(heard, names)
-    doubted, actions = numbers_to_weigh(heard) + spellings, actions_to_weigh(heard)
-    questions = questions_to_weigh(heard)
-    if not doubted and not actions and not questions:
+    numbers, spellings, actions, questions = weighable = _weighable(heard, names)
+    count = sum(map(len, weighable))
+    if not count:
         return heard
+    if count > MAX_WEIGHED:
+        log.info("a final with %d doubted words to weigh, over %d: none weighed", count, MAX_WEIGHED)
+        return heard
+    doubted = numbers + spellings
     window = _encoded(stt, audio)
     spelt = tuple(forms[1].lower() for _, _, forms in spellings)
     prompt = stt._forced_prompt(heard.text, names, heard.put_in + spelt)

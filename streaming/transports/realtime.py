@@ -44,6 +44,8 @@ G711_RATE = 8000
 VOICE = "joe"                             # the embedded Piper voice; any requested voice name maps to it
 TRANSCRIPTION_MODEL = "whisper-tiny.en"
 MAX_TEXT_CHARS = 16_000                   # one item's text, instructions: far beyond any spoken turn
+MAX_ID_CHARS = 256                        # an item's id, a call's call_id and name (OpenAI's take under 40): each is
+                                          # stored at every save (100 items of 3 MB ids took 190 s of the store's thread)
 MAX_METADATA_KEYS, MAX_METADATA_KEY, MAX_METADATA_VALUE = 16, 64, 512   # OpenAI's limits on metadata
 MAX_PENDING_RESPONSES = 16                # response.create requests whose response has not started yet
 
@@ -469,19 +471,21 @@ class RealtimeProtocol:
         item_id = item.get("id") or new_id("item")
         if not isinstance(item_id, str):           # a duplicate id: the session says so (it may be being deleted)
             raise ClientError("invalid_value", f"item id {item_id!r} is not a string", "item.id")
+        _short(item_id, "item.id")
         previous = _optional_string(event.get("previous_item_id"), "previous_item_id")
         kind = item.get("type", "message")
         if kind == "function_call_output":
             call_id, output = item.get("call_id"), item.get("output")
             if not isinstance(call_id, str) or not isinstance(output, str):
                 raise ClientError("invalid_value", "function_call_output needs string 'call_id' and 'output'", "item")
-            return [AddFunctionOutput(item_id, call_id, _text(output, "item.output"), previous)]
+            return [AddFunctionOutput(item_id, _short(call_id, "item.call_id"), _text(output, "item.output"), previous)]
         if kind == "function_call":         # a client replaying its history (LiveKit after a reconnect)
             call_id, name, arguments = item.get("call_id"), item.get("name"), item.get("arguments", "")
             if not all(isinstance(value, str) for value in (call_id, name, arguments)) or not call_id or not name:
                 raise ClientError("invalid_value", "function_call needs string 'call_id', 'name' and 'arguments'",
                                   "item")
-            return [AddFunctionCall(item_id, call_id, name, _text(arguments, "item.arguments"), previous)]
+            return [AddFunctionCall(item_id, _short(call_id, "item.call_id"), _short(name, "item.name"),
+                                    _text(arguments, "item.arguments"), previous)]
         if kind != "message":
             raise ClientError("invalid_value", f"item type {kind!r} is not supported; use 'message', "
                               "'function_call' or 'function_call_output'", "item.type")
@@ -717,6 +721,14 @@ def _optional_string(value, param: str) -> str | None:
     return value
 
 
+def _short(value: str, param: str) -> str:
+    """An id or a name of at most MAX_ID_CHARS."""
+    if len(value) > MAX_ID_CHARS:
+        raise ClientError("invalid_value", f"{param} may be at most {MAX_ID_CHARS} characters, this one has "
+                          f"{len(value)}", param)
+    return value
+
+
 def _text(value, param: str) -> str | None:
     """An optional string of at most MAX_TEXT_CHARS: a 4 MB message would only stall every session's prompt."""
     value = _optional_string(value, param)
@@ -800,7 +812,8 @@ def _tools(value) -> list[dict]:
                 not isinstance(tool.get("name"), str) or not tool["name"]:
             raise ClientError("invalid_value", "each tool must be {type: 'function', name, description, parameters}",
                               "session.tools")
-        tools.append({"type": "function", "name": tool["name"], "description": tool.get("description", ""),
+        tools.append({"type": "function", "name": _short(tool["name"], "session.tools.name"),
+                      "description": tool.get("description", ""),
                       "parameters": tool.get("parameters", {"type": "object", "properties": {}})})
     return tools
 

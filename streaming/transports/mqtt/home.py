@@ -16,6 +16,7 @@ words joined by `_` ("living room" → `living_room`); assistant.inventory spell
 """
 import ast
 import asyncio
+import collections
 import contextlib
 import itertools
 import json
@@ -37,7 +38,8 @@ log = logging.getLogger("parley.mqtt_home")
 T = TypeVar("T")
 TASK = "mqtt-home"
 
-MAX_CACHED_TOPICS = 10_000        # latest payloads kept per state topic; a flood of new topics is not kept
+MAX_CACHED_TOPICS = 10_000        # latest payloads kept of topics no entity reads; a flood of new topics is not kept
+                                  # (an entity's own state topics are always kept: at most 5 x MAX_ENTITIES)
 MAX_PAYLOAD_BYTES = 4096          # a state or reading is a few bytes; anything larger is not one
 SUBSCRIBE_BATCH = 64              # state topics per SUBSCRIBE
 
@@ -289,7 +291,9 @@ class MqttHome:
         self._retained: dict[str, bytes] = {}     # latest payload per state topic
         self._waiters: dict[str, list[tuple[asyncio.Future, Callable[[bytes], object], bool]]] = {}
         self._subscribed: set[str] = set()
+        self._followers: collections.Counter[str] = collections.Counter()   # entities reading each state topic
         self._to_follow: set[str] = set()          # state topics to subscribe to (at most MAX_ENTITIES' worth)
+        self._to_unfollow: set[str] = set()        # and to unsubscribe from: no entity reads them any more
         self._follow_wanted = asyncio.Event()
         self._report: asyncio.TimerHandle | None = None      # the summary line of ignored discovery configs
 
@@ -306,7 +310,8 @@ class MqttHome:
         await asyncio.wait_for(self._connected.wait(), timeout)
 
     async def _serve(self, client: aiomqtt.Client) -> None:
-        self._subscribed, self._to_follow = set(), set()
+        self._subscribed, self._to_follow, self._to_unfollow = set(), set(), set()
+        self._followers = collections.Counter()
         await client.subscribe("home/#", qos=1)
         await client.subscribe(f"{self.discovery_prefix}/#", qos=1)
         self._follow(self.inventory.entities())
@@ -331,28 +336,59 @@ class MqttHome:
                 await follower
 
     def _follow(self, entities: list[Entity]) -> None:
-        """Have the state topics of these entities subscribed (their retained state arrives at once)."""
-        self._to_follow.update(topic for entity in entities for topic in _state_topics(entity)
-                               if topic not in self._subscribed and not topic.startswith("home/"))
+        """Have the state topics of these entities subscribed (their retained state arrives at once; `home/#` is
+        subscribed whole) and their states always cached."""
+        for topic in {topic for entity in entities for topic in _state_topics(entity)}:
+            self._followers[topic] += 1
+            self._to_unfollow.discard(topic)
+            if topic not in self._subscribed and not topic.startswith("home/"):
+                self._to_follow.add(topic)
         if self._to_follow:
             self._follow_wanted.set()
 
+    def _unfollow(self, entity: Entity) -> None:
+        """A replaced or removed entity's state topics that no entity reads now are unsubscribed and forgotten: a
+        config re-sent with new state topics each time must not grow the subscriptions (at 07e6cce, 1,000 re-sends of a
+        fan held 2,000)."""
+        for topic in set(_state_topics(entity)):
+            self._followers[topic] -= 1
+            if self._followers[topic] <= 0:
+                del self._followers[topic]
+                if topic.startswith("home/"):      # under `home/#`, subscribed whole: its state is not sent again
+                    continue
+                self._retained.pop(topic, None)
+                self._to_follow.discard(topic)
+                if topic in self._subscribed:
+                    self._subscribed.discard(topic)
+                    self._to_unfollow.add(topic)
+        if self._to_unfollow:
+            self._follow_wanted.set()
+
     async def _subscribe_followed(self, client: aiomqtt.Client) -> None:
-        """Subscribe to the topics _follow wants, in batches, beside the message loop: a SUBACK comes behind
-        whatever the broker queued first (100,000 retained configs took longer than the client's timeout), and
-        the loop must go on reading meanwhile. A subscription that times out is asked for again."""
+        """Subscribe to the topics _follow wants and unsubscribe from those _unfollow gave up, in batches, beside
+        the message loop: a SUBACK comes behind whatever the broker queued first (100,000 retained configs took
+        longer than the client's timeout), and the loop must go on reading meanwhile. A subscription that times out
+        is asked for again; one no entity reads by the time it is made is undone."""
         while True:
             await self._follow_wanted.wait()
             self._follow_wanted.clear()
-            while self._to_follow:
-                batch = list(itertools.islice(self._to_follow, SUBSCRIBE_BATCH))
+            while self._to_follow or self._to_unfollow:
+                unfollow = bool(self._to_unfollow)
+                batch = list(itertools.islice(self._to_unfollow or self._to_follow, SUBSCRIBE_BATCH))
                 try:
-                    await client.subscribe([(topic, 1) for topic in batch])
+                    if unfollow:
+                        await client.unsubscribe(batch)
+                    else:
+                        await client.subscribe([(topic, 1) for topic in batch])
                 except aiomqtt.MqttError:
                     await asyncio.sleep(1.0)
                     continue
+                if unfollow:
+                    self._to_unfollow.difference_update(batch)
+                    continue
                 self._to_follow.difference_update(batch)
-                self._subscribed.update(batch)
+                for topic in batch:
+                    (self._subscribed if self._followers[topic] else self._to_unfollow).add(topic)
 
     async def _discover(self, client: aiomqtt.Client, topic: str, payload: bytes) -> None:
         """A discovery config: the first one replaces the default vocabulary home with the user's own."""
@@ -360,10 +396,13 @@ class MqttHome:
             return
         if not self.inventory.custom and payload.strip():
             self.inventory = Inventory()
+        before = self.inventory.get("/".join(topic.split("/")[1:-1]))
         entity = self.inventory.receive_discovery(topic, payload)
         if entity is not None:
             log.debug("discovered %s %r in %s", entity.component, entity.name, entity.area or "no area")
             self._follow([entity])
+        if before is not None and self.inventory.get(before.key) is not before:     # replaced or removed
+            self._unfollow(before)
         if self.inventory.ignored.count and self._report is None:
             self._report = asyncio.get_running_loop().call_later(IGNORED_REPORT_S, self._report_ignored)
 
@@ -375,7 +414,7 @@ class MqttHome:
         """retained=True marks a stored message replayed on (re)subscribing: it is no confirmation."""
         if len(payload) > MAX_PAYLOAD_BYTES:
             return
-        if len(self._retained) < MAX_CACHED_TOPICS or topic in self._retained:
+        if topic in self._followers or len(self._retained) < MAX_CACHED_TOPICS or topic in self._retained:
             self._retained[topic] = payload
         for future, parse, fresh_only in self._waiters.get(topic, []):
             value = parse(payload)
