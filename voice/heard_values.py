@@ -35,6 +35,12 @@ audio answers it, the question word's forms against every verb of switching and 
 share becomes its said probability where higher (questions_to_weigh, _question_share). Only where no other word is
 doubted below a change's line: that doubt guards a change made of the words (questions_to_weigh).
 
+A name the home has a rival for ("piano", "pond" and "panel" sound like the punkah: voice.heard_doubts.rivals) is
+never weighed so: which of them was said is the question. The same audio answers it, as it answers which action was
+said: the name as written and as the home writes it, against each rival in place of its word, forced on the audio
+with the rivals' names in the prompt too; the name's share of them all becomes its said probability where higher
+(rivals_to_weigh). Whisper writes the prompted "punkah" at 0.02 for want of knowing the word, not for a pond heard.
+
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
 number, action, spelling of a name or question word.
@@ -50,7 +56,7 @@ import numpy as np
 from assistant.spoken_numbers import TENS, UNITS
 from assistant.skills import ACTIONS
 from assistant.vocabulary import QUESTION_WORDS, SWITCH_VERBS
-from voice.heard_doubts import sounds_like_another
+from voice.heard_doubts import rivals, sounds_like_another
 from voice.heard_names import REQUEST_WORDS, hear_names
 from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard, WhisperSTT, log_mel
 
@@ -199,6 +205,44 @@ def questions_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
     return found
 
 
+def rivals_to_weigh(heard: Heard, names: tuple[str, ...]) -> list[tuple[int, int, list[str], list[str], set[str]]]:
+    """Each of the home's names (names) written whole in heard, or put in by voice.heard_names as a spelling of its
+    words, a word of which Whisper wrote with less than DOUBTED_WORD probability, said, and a word of which another
+    name of the home, or a word of one, sounds like (voice.heard_doubts.rivals): (start, end of its words in
+    heard.text, [those words, the name, each in the other case], [the name with a rival in place of its word, each
+    in both cases], the rivals). None where Whisper doubted a word that is neither of such a name nor a change's
+    action, as for names_to_weigh."""
+    spans = [(s + m.start(), s + m.end(), p) for s, e, p in _said_spans(heard) if s >= 0
+             for m in re.finditer(r"\S+", heard.text[s:e]) if re.search(r"[A-Za-z0-9]", m[0])]
+    plain = [re.sub(r"[^a-z0-9']", "", heard.text[s:e].lower()) for s, e, _ in spans]
+    written_as = {name: name for name in dict.fromkeys(n.lower() for n in names)
+                  if any(plain[i:i + len(name.split())] == name.split() for i in range(len(plain)))}
+    written_as.update(hear_names(heard.text, names).spelled)
+    found, taken = [], set()
+    for name, words in written_as.items():
+        heard_words = words.split()
+        at = next((i for i in range(len(plain) - len(heard_words) + 1)
+                   if plain[i:i + len(heard_words)] == heard_words), None)
+        alike = {word: rivals(tuple(name.split()), word, names) for word in name.split() if word not in REQUEST_WORDS}
+        if (at is None or not any(alike.values())
+                or min(p for _, _, p in spans[at:at + len(heard_words)]) >= DOUBTED_WORD):
+            continue
+        start, end = spans[at][0], spans[at + len(heard_words) - 1][1]
+        end = start + len(heard.text[start:end].rstrip(".,?!;: "))
+        start = end - len(heard.text[start:end].lstrip())
+        written = heard.text[start:end]
+        instead = [_as_written(heard.text, start, " ".join(rival if w == word else w for w in name.split()))
+                   for word, others in alike.items() for rival in others]
+        found.append((start, end, list(dict.fromkeys([written, _as_written(heard.text, start, name),
+                                                      *(_other_case(form) for form in (written, name))])),
+                      list(dict.fromkeys([*instead, *map(_other_case, instead)])),
+                      {rival for others in alike.values() for rival in others}))
+        taken.update(heard_words + name.split())
+    if heard.doubted_words() - taken - set(ACTIONS):
+        return []
+    return found
+
+
 def _other_case(form: str) -> str:
     """form with its first letter in the other case: Whisper writes a name it hardly knows as a proper noun or not
     ("Velux", "vellics"), one sound either way."""
@@ -206,24 +250,25 @@ def _other_case(form: str) -> str:
 
 
 def to_weigh(heard: Heard, names: tuple[str, ...] = ()) -> bool:
-    """Whether weighed has a doubted number, action, spelling of one of the home's names (names) or question word to
-    weigh."""
+    """Whether weighed has a doubted number, action, spelling of one of the home's names (names), name with a
+    rival or question word to weigh."""
     return bool(numbers_to_weigh(heard) or actions_to_weigh(heard) or names_to_weigh(heard, names)
-                or questions_to_weigh(heard))
+                or rivals_to_weigh(heard, names) or questions_to_weigh(heard))
 
 
 def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, ...] = ()) -> Heard:
     """heard with each doubted number's words given its value's probability (said), each doubted spelling of a
     name the probability of it and the name together, each doubted action its share against the other actions
-    of its kind (_action_share) and each doubted question word its share against the words of a change
-    (_question_share), where that is the higher, from the decoder on the same audio; heard itself where nothing is
-    to be weighed (numbers_to_weigh, names_to_weigh, actions_to_weigh, questions_to_weigh). Weighing
+    of its kind (_action_share), each doubted name with a rival its share against its rivals (_rival_shares) and
+    each doubted question word its share against the words of a change (_question_share), where that is the higher,
+    from the decoder on the same audio; heard itself where nothing is to be weighed (numbers_to_weigh,
+    names_to_weigh, actions_to_weigh, rivals_to_weigh, questions_to_weigh). Weighing
     never adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own.
     The written probabilities, which the turn judges read, stay."""
-    spellings = names_to_weigh(heard, names)
+    spellings, contested = names_to_weigh(heard, names), rivals_to_weigh(heard, names)
     doubted, actions = numbers_to_weigh(heard) + spellings, actions_to_weigh(heard)
     questions = questions_to_weigh(heard)
-    if not doubted and not actions and not questions:
+    if not doubted and not actions and not questions and not contested:
         return heard
     window = _encoded(stt, audio)
     spelt = tuple(forms[1].lower() for _, _, forms in spellings)
@@ -234,6 +279,8 @@ def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, 
                for start, end, others in actions]
     values += [(start, end, _question_share(stt, window, prompt, heard.text, start, forms))
                for start, end, forms in questions]
+    if contested:
+        values += _rival_shares(stt, window, heard, names, contested)
     said = []
     for (word, probability), (start, end, _) in zip(heard.said_probabilities or heard.word_probabilities,
                                                      _said_spans(heard)):
@@ -282,6 +329,23 @@ def _question_share(stt: WhisperSTT, window, prompt: list[int], text: str, start
     held = sum(probabilities[token] for token in asking)
     against = sum(probabilities[token] for token in rivals)
     return float(held / (held + against)) if held + against > 0 else 0.0
+
+
+def _rival_shares(stt: WhisperSTT, window, heard: Heard, names: tuple[str, ...],
+                  contested: list[tuple[int, int, list[str], list[str], set[str]]]) -> list[tuple[int, int, float]]:
+    """(start, end, share) of each contested name (rivals_to_weigh): the probability of its forms against its
+    rivals' in the same place, forced with a prompt that holds the rivals' names beside the final's, so the prompt
+    favours none of them."""
+    alike = {rival for *_, others in contested for rival in others}
+    also = tuple(n.lower() for n in names if n.lower() in alike or set(n.lower().split()) & alike)
+    spelt = tuple(forms[1].lower() for _, _, forms, _, _ in contested)
+    prompt = stt._forced_prompt(heard.text, names, heard.put_in + spelt + also)
+    shares = []
+    for start, end, forms, instead, _ in contested:
+        own = sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in forms)
+        other = sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in instead)
+        shares.append((start, end, own / (own + other) if own + other > 0 else 0.0))
+    return shares
 
 
 def _tokens_before(stt: WhisperSTT, text: str, start: int) -> list[int]:
