@@ -122,11 +122,11 @@ def test_only_a_doubted_name_with_a_rival_is_weighed_against_its_rivals():
     said = (("Get", 0.96), ("the", 0.99), ("punkah", 0.02), ("going", 0.99), (".", 0.7))
     heard = Heard("Get the punkah going.", said)
     # the name as written and each rival of its word in its place, each as a proper noun or not
-    weighed_against = [(heard.text[s:e], forms, instead, alike)
-                       for s, e, forms, instead, alike in rivals_to_weigh(heard, home)]
+    weighed_against = [(heard.text[s:e], forms, instead, alike, [heard.text[a:b] for a, b in questioned])
+                       for s, e, forms, instead, alike, questioned in rivals_to_weigh(heard, home)]
     assert weighed_against == [
         ("punkah", ["punkah", "Punkah"], ["piano", "pond", "panel", "Piano", "Pond", "Panel"],
-         {"piano", "pond", "panel"})]
+         {"piano", "pond", "panel"}, ["punkah"])]
     # no doubt, nothing to weigh; no rival, names_to_weigh's or round 27's (voice.heard_doubts)
     assert rivals_to_weigh(Heard(heard.text, (*said[:2], ("punkah", 0.7), *said[3:])), home) == []
     assert rivals_to_weigh(heard, ("punkah", "louvres", "kitchen")) == []

@@ -40,6 +40,10 @@ never weighed so: which of them was said is the question. The same audio answers
 said: the name as written and as the home writes it, against each rival in place of its word, forced on the audio
 with the rivals' names in the prompt too; the name's share of them all becomes its said probability where higher
 (rivals_to_weigh). Whisper writes the prompted "punkah" at 0.02 for want of knowing the word, not for a pond heard.
+That weighing asks which of the home's names was said there, so it lifts the doubt of the word a rival sounds like
+and no other: the name's other words, its request word above all ("lock", "light"), are what tell a thing of the
+home from one it lacks ("the tack room light" heard "the tack room lock:0.3"), and the weighing never asked whether
+they were said. It is weighed only where that word itself was doubted.
 
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
@@ -205,13 +209,14 @@ def questions_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
     return found
 
 
-def rivals_to_weigh(heard: Heard, names: tuple[str, ...]) -> list[tuple[int, int, list[str], list[str], set[str]]]:
+def rivals_to_weigh(heard: Heard, names: tuple[str, ...]
+                    ) -> list[tuple[int, int, list[str], list[str], set[str], list[tuple[int, int]]]]:
     """Each of the home's names (names) written whole in heard, or put in by voice.heard_names as a spelling of its
-    words, a word of which Whisper wrote with less than DOUBTED_WORD probability, said, and a word of which another
-    name of the home, or a word of one, sounds like (voice.heard_doubts.rivals): (start, end of its words in
-    heard.text, [those words, the name, each in the other case], [the name with a rival in place of its word, each
-    in both cases], the rivals). None where Whisper doubted a word that is neither of such a name nor a change's
-    action, as for names_to_weigh."""
+    words, with a word that another name of the home, or a word of one, sounds like (voice.heard_doubts.rivals) and
+    that Whisper wrote with less than DOUBTED_WORD probability, said: (start, end of its words in heard.text, [those
+    words, the name, each in the other case], [the name with a rival in place of its word, each in both cases], the
+    rivals, the spans of the words a rival sounds like: those the weighing puts in question). None where Whisper
+    doubted a word that is neither of such a name nor a change's action, as for names_to_weigh."""
     spans = [(s + m.start(), s + m.end(), p) for s, e, p in _said_spans(heard) if s >= 0
              for m in re.finditer(r"\S+", heard.text[s:e]) if re.search(r"[A-Za-z0-9]", m[0])]
     plain = [re.sub(r"[^a-z0-9']", "", heard.text[s:e].lower()) for s, e, _ in spans]
@@ -224,8 +229,12 @@ def rivals_to_weigh(heard: Heard, names: tuple[str, ...]) -> list[tuple[int, int
         at = next((i for i in range(len(plain) - len(heard_words) + 1)
                    if plain[i:i + len(heard_words)] == heard_words), None)
         alike = {word: rivals(tuple(name.split()), word, names) for word in name.split() if word not in REQUEST_WORDS}
-        if (at is None or not any(alike.values())
-                or min(p for _, _, p in spans[at:at + len(heard_words)]) >= DOUBTED_WORD):
+        if at is None or not any(alike.values()):
+            continue
+        # the words a rival sounds like, in their places; a spelling with words run together or apart: all of them
+        questioned = ([spans[at + i] for i, word in enumerate(name.split()) if alike.get(word)]
+                      if len(heard_words) == len(name.split()) else spans[at:at + len(heard_words)])
+        if min(p for _, _, p in questioned) >= DOUBTED_WORD:
             continue
         start, end = spans[at][0], spans[at + len(heard_words) - 1][1]
         end = start + len(heard.text[start:end].rstrip(".,?!;: "))
@@ -236,7 +245,8 @@ def rivals_to_weigh(heard: Heard, names: tuple[str, ...]) -> list[tuple[int, int
         found.append((start, end, list(dict.fromkeys([written, _as_written(heard.text, start, name),
                                                       *(_other_case(form) for form in (written, name))])),
                       list(dict.fromkeys([*instead, *map(_other_case, instead)])),
-                      {rival for others in alike.values() for rival in others}))
+                      {rival for others in alike.values() for rival in others},
+                      [(s, s + len(heard.text[s:e].rstrip(".,?!;: "))) for s, e, _ in questioned]))
         taken.update(heard_words + name.split())
     if heard.doubted_words() - taken - set(ACTIONS):
         return []
@@ -332,19 +342,23 @@ def _question_share(stt: WhisperSTT, window, prompt: list[int], text: str, start
 
 
 def _rival_shares(stt: WhisperSTT, window, heard: Heard, names: tuple[str, ...],
-                  contested: list[tuple[int, int, list[str], list[str], set[str]]]) -> list[tuple[int, int, float]]:
-    """(start, end, share) of each contested name (rivals_to_weigh): the probability of its forms against its
-    rivals' in the same place, forced with a prompt that holds the rivals' names beside the final's, so the prompt
-    favours none of them."""
-    alike = {rival for *_, others in contested for rival in others}
+                  contested: list[tuple[int, int, list[str], list[str], set[str], list[tuple[int, int]]]]
+                  ) -> list[tuple[int, int, float]]:
+    """(start, end, share) of each word a rival sounds like in each contested name (rivals_to_weigh): the
+    probability of the name's forms against its rivals' in the same place, forced with a prompt that holds the
+    rivals' names beside the final's, so the prompt favours none of them. Only those words: the weighing asks which
+    of the home's names was said, not whether the name's other words were ("Lock up the tack room:0.49 lock" weighs
+    the tack against the dock; the room and the lock, which tell one thing of the home from another it lacks, keep
+    their doubts)."""
+    alike = {rival for _, _, _, _, others, _ in contested for rival in others}
     also = tuple(n.lower() for n in names if n.lower() in alike or set(n.lower().split()) & alike)
-    spelt = tuple(forms[1].lower() for _, _, forms, _, _ in contested)
+    spelt = tuple(forms[1].lower() for _, _, forms, _, _, _ in contested)
     prompt = stt._forced_prompt(heard.text, names, heard.put_in + spelt + also)
     shares = []
-    for start, end, forms, instead, _ in contested:
+    for start, end, forms, instead, _, questioned in contested:
         own = sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in forms)
         other = sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in instead)
-        shares.append((start, end, own / (own + other) if own + other > 0 else 0.0))
+        shares += [(s, e, own / (own + other) if own + other > 0 else 0.0) for s, e in questioned]
     return shares
 
 
