@@ -138,6 +138,23 @@ def test_only_a_doubted_name_with_a_rival_is_weighed_against_its_rivals():
     assert [switched.text[s:e] for s, e, *_ in rivals_to_weigh(switched, home)] == ["punkah"]
 
 
+def test_a_rival_weighing_puts_in_question_only_the_word_a_rival_sounds_like():
+    """"the tack room light", a thing the home lacks, heard "the tack room lock": the weighing asks whether the tack
+    or the dock was said, never whether the lock was; a spelling Whisper wrote ("punk" for the punkah) is no form of
+    the name the weighing holds for it."""
+    home = ("tack room lock", "dock lights", "punkah", "pond pump", "piano light")
+    said = (("Lock", 0.9), ("the", 0.9), ("tack", 0.2), ("room", 0.4), ("lock", 0.3), (".", 0.9))
+    heard = Heard("Lock the tack room lock.", said)
+    assert [(heard.text[s:e], forms, [heard.text[a:b] for a, b in questioned])
+            for s, e, forms, _, _, questioned in rivals_to_weigh(heard, home)] == [
+        ("tack room lock", ["tack room lock", "Tack room lock"], ["tack"])]
+    # the word a rival sounds like heard for sure: nothing to weigh, whatever else of the name was doubted
+    assert rivals_to_weigh(Heard(heard.text, (*said[:2], ("tack", 0.9), *said[3:])), home) == []
+    spelt = Heard("Switch off the punk fan.",
+                  (("Switch", 0.9), ("off", 0.9), ("the", 0.9), ("punk", 0.1), ("fan", 0.9), (".", 0.9)))
+    assert [forms for _, _, forms, *_ in rivals_to_weigh(spelt, home)] == [["punkah", "Punkah"]]
+
+
 def test_a_name_the_audio_holds_in_either_spelling_is_no_longer_doubted(stt):
     """flite slt's "shut the velux window": Whisper writes "valux" at 0.09, and the home's "velux" in its place
     holds most of the rest; summed, the name is no longer doubted and the window is shut without a question. Its

@@ -213,10 +213,12 @@ def rivals_to_weigh(heard: Heard, names: tuple[str, ...]
                     ) -> list[tuple[int, int, list[str], list[str], set[str], list[tuple[int, int]]]]:
     """Each of the home's names (names) written whole in heard, or put in by voice.heard_names as a spelling of its
     words, with a word that another name of the home, or a word of one, sounds like (voice.heard_doubts.rivals) and
-    that Whisper wrote with less than DOUBTED_WORD probability, said: (start, end of its words in heard.text, [those
-    words, the name, each in the other case], [the name with a rival in place of its word, each in both cases], the
-    rivals, the spans of the words a rival sounds like: those the weighing puts in question). None where Whisper
-    doubted a word that is neither of such a name nor a change's action, as for names_to_weigh."""
+    that Whisper wrote with less than DOUBTED_WORD probability, said: (start, end of its words in heard.text, [the
+    name as the home writes it, in both cases], [the name with a rival in place of its word, each in both cases],
+    the rivals, the spans of the words a rival sounds like: those the weighing puts in question). Not the words
+    Whisper wrote where they are a spelling of the name: they are evidence for themselves ("punk:0.10 fan" for "the
+    pond fan", a thing the home lacks, is no punkah heard). None where Whisper doubted a word that is neither of
+    such a name nor a change's action, as for names_to_weigh."""
     spans = [(s + m.start(), s + m.end(), p) for s, e, p in _said_spans(heard) if s >= 0
              for m in re.finditer(r"\S+", heard.text[s:e]) if re.search(r"[A-Za-z0-9]", m[0])]
     plain = [re.sub(r"[^a-z0-9']", "", heard.text[s:e].lower()) for s, e, _ in spans]
@@ -239,11 +241,10 @@ def rivals_to_weigh(heard: Heard, names: tuple[str, ...]
         start, end = spans[at][0], spans[at + len(heard_words) - 1][1]
         end = start + len(heard.text[start:end].rstrip(".,?!;: "))
         start = end - len(heard.text[start:end].lstrip())
-        written = heard.text[start:end]
         instead = [_as_written(heard.text, start, " ".join(rival if w == word else w for w in name.split()))
                    for word, others in alike.items() for rival in others]
-        found.append((start, end, list(dict.fromkeys([written, _as_written(heard.text, start, name),
-                                                      *(_other_case(form) for form in (written, name))])),
+        own = _as_written(heard.text, start, name)
+        found.append((start, end, list(dict.fromkeys([own, _other_case(own)])),
                       list(dict.fromkeys([*instead, *map(_other_case, instead)])),
                       {rival for others in alike.values() for rival in others},
                       [(s, s + len(heard.text[s:e].rstrip(".,?!;: "))) for s, e, _ in questioned]))
