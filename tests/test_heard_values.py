@@ -212,6 +212,19 @@ def test_a_name_the_audio_holds_over_its_rivals_is_no_longer_doubted(stt):
     assert sure.doubted_words() == frozenset() and sure.word_probabilities == heard.word_probabilities
 
 
+def test_a_thing_the_home_lacks_written_as_a_spelling_of_its_name_keeps_its_doubt(stt):
+    """flite awb's "switch off the pond fan" in the made-up home, which has a pond pump and a punkah but no pond fan:
+    Whisper writes "punk" at 0.10, a spelling of the punkah (voice.heard_names). Weighed for the punkah's own forms
+    against its rivals, the pond holds the audio, and the punkah's doubt stands: nothing is switched without a
+    question."""
+    home = made_up_inventory().spoken_names()
+    audio = spoken("switch off the pond fan", "awb")
+    heard = stt.hear(audio, home)
+    assert heard.text == "Switch off the punk fan." and "punk" in heard.doubted_words(), heard
+    assert [forms for _, _, forms, *_ in rivals_to_weigh(heard, home)] == [["punkah", "Punkah"]]
+    assert "punk" in weighed(stt, audio, heard, home).doubted_words()
+
+
 @pytest.fixture(scope="module")
 def queue(stt):
     return TranscriptionQueue(stt, TurnJudge(TextTurnModel()))
