@@ -37,13 +37,13 @@ doubted below a change's line: that doubt guards a change made of the words (que
 
 A name the home has a rival for ("piano", "pond" and "panel" sound like the punkah: voice.heard_doubts.rivals) is
 never weighed so: which of them was said is the question. The same audio answers it, as it answers which action was
-said: the name as written and as the home writes it, against each rival in place of its word, forced on the audio
-with the rivals' names in the prompt too; the name's share of them all becomes its said probability where higher
-(rivals_to_weigh). Whisper writes the prompted "punkah" at 0.02 for want of knowing the word, not for a pond heard.
-That weighing asks which of the home's names was said there, so it lifts the doubt of the word a rival sounds like
-and no other: the name's other words, its request word above all ("lock", "light"), are what tell a thing of the
-home from one it lacks ("the tack room light" heard "the tack room lock:0.3"), and the weighing never asked whether
-they were said. It is weighed only where that word itself was doubted.
+said: the name as the home writes it, against each rival in place of its word, forced on the audio with the rivals'
+names in the prompt too; the name's share of them all becomes its said probability where higher (rivals_to_weigh).
+Whisper writes the prompted "punkah" at 0.02 for want of knowing the word, not for a pond heard. The weighing asks
+which of the home's names was said there, so it lifts the doubt of the word a rival sounds like and no other: the
+name's other words, its request word above all ("lock", "light"), tell a thing of the home from one it lacks ("the
+tack room light" heard "the tack room lock:0.3"), and nothing asked whether they were said. It is weighed only where
+that word itself was doubted.
 
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
@@ -353,7 +353,7 @@ def _rival_shares(stt: WhisperSTT, window, heard: Heard, names: tuple[str, ...],
     their doubts)."""
     alike = {rival for _, _, _, _, others, _ in contested for rival in others}
     also = tuple(n.lower() for n in names if n.lower() in alike or set(n.lower().split()) & alike)
-    spelt = tuple(forms[1].lower() for _, _, forms, _, _, _ in contested)
+    spelt = tuple(forms[0].lower() for _, _, forms, _, _, _ in contested)
     prompt = stt._forced_prompt(heard.text, names, heard.put_in + spelt + also)
     shares = []
     for start, end, forms, instead, _, questioned in contested:
