@@ -6,10 +6,11 @@ import logging
 import numpy as np
 import pytest
 
+from made_up_home import made_up_inventory
 from paused_speech import flite
 from streaming.engines import TranscriptionQueue
 from voice.heard_values import (MAX_WEIGHED, actions_to_weigh, names_to_weigh, numbers_to_weigh, questions_to_weigh,
-                                to_weigh, weighed, written_forms)
+                                rivals_to_weigh, to_weigh, weighed, written_forms)
 from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard
 from voice.text_turn import TextTurnModel
 from voice.turn_judge import TurnJudge
@@ -133,6 +134,44 @@ def test_only_a_doubted_spelling_of_a_name_with_no_rival_is_weighed():
     assert names_to_weigh(rival, tuple(n for n in home if n != "wicker chair")) != []
 
 
+def test_only_a_doubted_name_with_a_rival_is_weighed_against_its_rivals():
+    home = ("punkah", "piano light", "pond pump", "radiant panel", "louvres", "kitchen")
+    said = (("Get", 0.96), ("the", 0.99), ("punkah", 0.02), ("going", 0.99), (".", 0.7))
+    heard = Heard("Get the punkah going.", said)
+    # the name as written and each rival of its word in its place, each as a proper noun or not
+    weighed_against = [(heard.text[s:e], forms, instead, alike, [heard.text[a:b] for a, b in questioned])
+                       for s, e, forms, instead, alike, questioned in rivals_to_weigh(heard, home)]
+    assert weighed_against == [
+        ("punkah", ["punkah", "Punkah"], ["piano", "pond", "panel", "Piano", "Pond", "Panel"],
+         {"piano", "pond", "panel"}, ["punkah"])]
+    # no doubt, nothing to weigh; no rival, names_to_weigh's or round 27's (voice.heard_doubts)
+    assert rivals_to_weigh(Heard(heard.text, (*said[:2], ("punkah", 0.7), *said[3:])), home) == []
+    assert rivals_to_weigh(heard, ("punkah", "louvres", "kitchen")) == []
+    # a word doubted that is no action and not of the name: the question guards it
+    assert rivals_to_weigh(Heard(heard.text, (said[0], ("the", 0.4), *said[2:])), home) == []
+    # a doubted action beside it is weighed on its own
+    switched = Heard("Switch the punkah off.",
+                     (("Switch", 0.9), ("the", 0.9), ("punkah", 0.1), ("off", 0.4), (".", 0.9)))
+    assert [switched.text[s:e] for s, e, *_ in rivals_to_weigh(switched, home)] == ["punkah"]
+
+
+def test_a_rival_weighing_puts_in_question_only_the_word_a_rival_sounds_like():
+    """"the tack room light", a thing the home lacks, heard "the tack room lock": the weighing asks whether the tack
+    or the dock was said, never whether the lock was; a spelling Whisper wrote ("punk" for the punkah) is no form of
+    the name the weighing holds for it."""
+    home = ("tack room lock", "dock lights", "punkah", "pond pump", "piano light")
+    said = (("Lock", 0.9), ("the", 0.9), ("tack", 0.2), ("room", 0.4), ("lock", 0.3), (".", 0.9))
+    heard = Heard("Lock the tack room lock.", said)
+    assert [(heard.text[s:e], forms, [heard.text[a:b] for a, b in questioned])
+            for s, e, forms, _, _, questioned in rivals_to_weigh(heard, home)] == [
+        ("tack room lock", ["tack room lock", "Tack room lock"], ["tack"])]
+    # the word a rival sounds like heard for sure: nothing to weigh, whatever else of the name was doubted
+    assert rivals_to_weigh(Heard(heard.text, (*said[:2], ("tack", 0.9), *said[3:])), home) == []
+    spelt = Heard("Switch off the punk fan.",
+                  (("Switch", 0.9), ("off", 0.9), ("the", 0.9), ("punk", 0.1), ("fan", 0.9), (".", 0.9)))
+    assert [forms for _, _, forms, *_ in rivals_to_weigh(spelt, home)] == [["punkah", "Punkah"]]
+
+
 def test_a_name_the_audio_holds_in_either_spelling_is_no_longer_doubted(stt):
     """flite slt's "shut the velux window": Whisper writes "valux" at 0.09, and the home's "velux" in its place
     holds most of the rest; summed, the name is no longer doubted and the window is shut without a question. Its
@@ -176,6 +215,31 @@ def test_a_question_word_the_audio_holds_against_every_word_of_a_change_is_no_lo
     heard = stt.hear(audio, home)
     assert heard.text.startswith("Are the lights on") and "are" in heard.doubted_words(), heard
     assert "are" in weighed(stt, audio, heard, home).doubted_words()
+
+
+def test_a_name_the_audio_holds_over_its_rivals_is_no_longer_doubted(stt):
+    """flite slt's "start the pond pump" in the made-up home, prompted with all its names: Whisper writes "pond" at
+    0.15, and the punkah sounds like it; forced in its place, the punkah holds little of the audio, and the pump is
+    started without a question."""
+    home = made_up_inventory().spoken_names()
+    audio = spoken("start the pond pump", "slt")
+    heard = stt.hear(audio, home)
+    assert heard.text == "Start the pond pump." and "pond" in heard.doubted_change_words(), heard
+    sure = weighed(stt, audio, heard, home)
+    assert sure.doubted_words() == frozenset() and sure.word_probabilities == heard.word_probabilities
+
+
+def test_a_thing_the_home_lacks_written_as_a_spelling_of_its_name_keeps_its_doubt(stt):
+    """flite awb's "switch off the pond fan" in the made-up home, which has a pond pump and a punkah but no pond fan:
+    Whisper writes "punk" at 0.10, a spelling of the punkah (voice.heard_names). Weighed for the punkah's own forms
+    against its rivals, the pond holds the audio, and the punkah's doubt stands: nothing is switched without a
+    question."""
+    home = made_up_inventory().spoken_names()
+    audio = spoken("switch off the pond fan", "awb")
+    heard = stt.hear(audio, home)
+    assert heard.text == "Switch off the punk fan." and "punk" in heard.doubted_words(), heard
+    assert [forms for _, _, forms, *_ in rivals_to_weigh(heard, home)] == [["punkah", "Punkah"]]
+    assert "punk" in weighed(stt, audio, heard, home).doubted_words()
 
 
 @pytest.fixture(scope="module")

@@ -72,8 +72,15 @@ def guesses_standing(guessed: dict[str, str], names: tuple[str, ...]) -> dict[st
 
 def sounds_like_another(words: tuple[str, ...], rare: list[str], names: tuple[str, ...]) -> bool:
     """Whether another of the home's names, or a word of one not of this name (words), sounds like one of rare
-    (names_to_check), or is a spelling of it ("parlor")."""
+    (rivals)."""
+    return any(rivals(words, word, names) for word in rare)
+
+
+def rivals(words: tuple[str, ...], word: str, names: tuple[str, ...]) -> tuple[str, ...]:
+    """The home's other names, and the words of them not of this name (words), that sound like word, a word of it
+    (names_to_check: "piano", "pond" and "panel" for the punkah), or are a spelling of it ("parlor")."""
     name = " ".join(words)
     others = tuple(dict.fromkeys(other for n in names if n.lower() != name
                                  for other in (n.lower(), *n.lower().split()) if other not in words))
-    return any(names_to_check(word, others) or hear_names(word, others).spelled for word in rare)
+    return tuple(dict.fromkeys([*(alike for _, alike, _ in names_to_check(word, others)),
+                                *hear_names(word, others).spelled]))

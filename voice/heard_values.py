@@ -35,6 +35,16 @@ audio answers it, the question word's forms against every verb of switching and 
 share becomes its said probability where higher (questions_to_weigh, _question_share). Only where no other word is
 doubted below a change's line: that doubt guards a change made of the words (questions_to_weigh).
 
+A name the home has a rival for ("piano", "pond" and "panel" sound like the punkah: voice.heard_doubts.rivals) is
+never weighed so: which of them was said is the question. The same audio answers it, as it answers which action was
+said: the name as the home writes it, against each rival in place of its word, forced on the audio with the rivals'
+names in the prompt too; the name's share of them all becomes its said probability where higher (rivals_to_weigh).
+Whisper writes the prompted "punkah" at 0.02 for want of knowing the word, not for a pond heard. The weighing asks
+which of the home's names was said there, so it lifts the doubt of the word a rival sounds like and no other: the
+name's other words, its request word above all ("lock", "light"), tell a thing of the home from one it lacks ("the
+tack room light" heard "the tack room lock:0.3"), and nothing asked whether they were said. It is weighed only where
+that word itself was doubted.
+
 In a module of its own, not in WhisperSTT.hear, so that the finals cached by the spoken bench need not be heard again:
 it encodes the audio again (its cost is in docs/history/speech.md, round 31), and only for a final with a doubted
 number, action, spelling of a name or question word.
@@ -51,7 +61,7 @@ import numpy as np
 from assistant.spoken_numbers import TENS, UNITS
 from assistant.skills import ACTIONS
 from assistant.vocabulary import QUESTION_WORDS, SWITCH_VERBS
-from voice.heard_doubts import sounds_like_another
+from voice.heard_doubts import rivals, sounds_like_another
 from voice.heard_names import REQUEST_WORDS, hear_names
 from voice.stt import DOUBTED_WORD, UNSURE_NUMBER, Heard, WhisperSTT, log_mel
 
@@ -207,6 +217,51 @@ def questions_to_weigh(heard: Heard) -> list[tuple[int, int, list[str]]]:
     return found
 
 
+def rivals_to_weigh(heard: Heard, names: tuple[str, ...]
+                    ) -> list[tuple[int, int, list[str], list[str], set[str], list[tuple[int, int]]]]:
+    """Each of the home's names (names) written whole in heard, or put in by voice.heard_names as a spelling of its
+    words, with a word that another name of the home, or a word of one, sounds like (voice.heard_doubts.rivals) and
+    that Whisper wrote with less than DOUBTED_WORD probability, said: (start, end of its words in heard.text, [the
+    name as the home writes it, in both cases], [the name with a rival in place of its word, each in both cases],
+    the rivals, the spans of the words a rival sounds like: those the weighing puts in question). Not the words
+    Whisper wrote where they are a spelling of the name: they are evidence for themselves ("punk:0.10 fan" for "the
+    pond fan", a thing the home lacks, is no punkah heard). None where Whisper doubted a word that is neither of
+    such a name nor a change's action, as for names_to_weigh."""
+    spans = [(s + m.start(), s + m.end(), p) for s, e, p in _said_spans(heard) if s >= 0
+             for m in re.finditer(r"\S+", heard.text[s:e]) if re.search(r"[A-Za-z0-9]", m[0])]
+    plain = [re.sub(r"[^a-z0-9']", "", heard.text[s:e].lower()) for s, e, _ in spans]
+    written_as = {name: name for name in dict.fromkeys(n.lower() for n in names)
+                  if any(plain[i:i + len(name.split())] == name.split() for i in range(len(plain)))}
+    written_as.update(hear_names(heard.text, names).spelled)
+    found, taken = [], set()
+    for name, words in written_as.items():
+        heard_words = words.split()
+        at = next((i for i in range(len(plain) - len(heard_words) + 1)
+                   if plain[i:i + len(heard_words)] == heard_words), None)
+        alike = {word: rivals(tuple(name.split()), word, names) for word in name.split() if word not in REQUEST_WORDS}
+        if at is None or not any(alike.values()):
+            continue
+        # the words a rival sounds like, in their places; a spelling with words run together or apart: all of them
+        questioned = ([spans[at + i] for i, word in enumerate(name.split()) if alike.get(word)]
+                      if len(heard_words) == len(name.split()) else spans[at:at + len(heard_words)])
+        if min(p for _, _, p in questioned) >= DOUBTED_WORD:
+            continue
+        start, end = spans[at][0], spans[at + len(heard_words) - 1][1]
+        end = start + len(heard.text[start:end].rstrip(".,?!;: "))
+        start = end - len(heard.text[start:end].lstrip())
+        instead = [_as_written(heard.text, start, " ".join(rival if w == word else w for w in name.split()))
+                   for word, others in alike.items() for rival in others]
+        own = _as_written(heard.text, start, name)
+        found.append((start, end, list(dict.fromkeys([own, _other_case(own)])),
+                      list(dict.fromkeys([*instead, *map(_other_case, instead)])),
+                      {rival for others in alike.values() for rival in others},
+                      [(s, s + len(heard.text[s:e].rstrip(".,?!;: "))) for s, e, _ in questioned]))
+        taken.update(heard_words + name.split())
+    if heard.doubted_words() - taken - set(ACTIONS):
+        return []
+    return found
+
+
 def _other_case(form: str) -> str:
     """form with its first letter in the other case: Whisper writes a name it hardly knows as a proper noun or not
     ("Velux", "vellics"), one sound either way."""
@@ -214,25 +269,28 @@ def _other_case(form: str) -> str:
 
 
 def to_weigh(heard: Heard, names: tuple[str, ...] = ()) -> bool:
-    """Whether weighed has a doubted number, action, spelling of one of the home's names (names) or question word to
-    weigh (at most MAX_WEIGHED of them)."""
+    """Whether weighed has a doubted number, action, spelling of one of the home's names (names), name with a
+    rival or question word to weigh (at most MAX_WEIGHED of them)."""
     return 0 < sum(map(len, _weighable(heard, names))) <= MAX_WEIGHED
 
 
-def _weighable(heard: Heard, names: tuple[str, ...]) -> tuple[list, list, list, list]:
-    """(the doubted numbers, spellings of names, actions, question words) of heard that weighed would weigh."""
-    return numbers_to_weigh(heard), names_to_weigh(heard, names), actions_to_weigh(heard), questions_to_weigh(heard)
+def _weighable(heard: Heard, names: tuple[str, ...]) -> tuple[list, list, list, list, list]:
+    """(the doubted numbers, spellings of names, actions, question words, names with a rival) of heard that weighed
+    would weigh."""
+    return (numbers_to_weigh(heard), names_to_weigh(heard, names), actions_to_weigh(heard), questions_to_weigh(heard),
+            rivals_to_weigh(heard, names))
 
 
 def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, ...] = ()) -> Heard:
     """heard with each doubted number's words given its value's probability (said), each doubted spelling of a
     name the probability of it and the name together, each doubted action its share against the other actions
-    of its kind (_action_share) and each doubted question word its share against the words of a change
-    (_question_share), where that is the higher, from the decoder on the same audio; heard itself where nothing is
-    to be weighed (numbers_to_weigh, names_to_weigh, actions_to_weigh, questions_to_weigh). Weighing
+    of its kind (_action_share), each doubted name with a rival its share against its rivals (_rival_shares) and
+    each doubted question word its share against the words of a change (_question_share), where that is the higher,
+    from the decoder on the same audio; heard itself where nothing is to be weighed (numbers_to_weigh,
+    names_to_weigh, actions_to_weigh, rivals_to_weigh, questions_to_weigh). Weighing
     never adds a doubt: of "6 30" ("6" at 0.64, "30" at 0.19) the value is the pair's, and the "6" keeps its own.
     The written probabilities, which the turn judges read, stay."""
-    numbers, spellings, actions, questions = weighable = _weighable(heard, names)
+    numbers, spellings, actions, questions, contested = weighable = _weighable(heard, names)
     count = sum(map(len, weighable))
     if not count:
         return heard
@@ -249,6 +307,8 @@ def weighed(stt: WhisperSTT, audio: np.ndarray, heard: Heard, names: tuple[str, 
                for start, end, others in actions]
     values += [(start, end, _question_share(stt, window, prompt, heard.text, start, forms))
                for start, end, forms in questions]
+    if contested:
+        values += _rival_shares(stt, window, heard, names, contested)
     said = []
     for (word, probability), (start, end, _) in zip(heard.said_probabilities or heard.word_probabilities,
                                                      _said_spans(heard)):
@@ -297,6 +357,27 @@ def _question_share(stt: WhisperSTT, window, prompt: list[int], text: str, start
     held = sum(probabilities[token] for token in asking)
     against = sum(probabilities[token] for token in rivals)
     return float(held / (held + against)) if held + against > 0 else 0.0
+
+
+def _rival_shares(stt: WhisperSTT, window, heard: Heard, names: tuple[str, ...],
+                  contested: list[tuple[int, int, list[str], list[str], set[str], list[tuple[int, int]]]]
+                  ) -> list[tuple[int, int, float]]:
+    """(start, end, share) of each word a rival sounds like in each contested name (rivals_to_weigh): the
+    probability of the name's forms against its rivals' in the same place, forced with a prompt that holds the
+    rivals' names beside the final's, so the prompt favours none of them. Only those words: the weighing asks which
+    of the home's names was said, not whether the name's other words were ("Lock up the tack room:0.49 lock" weighs
+    the tack against the dock; the room and the lock, which tell one thing of the home from another it lacks, keep
+    their doubts)."""
+    alike = {rival for _, _, _, _, others, _ in contested for rival in others}
+    also = tuple(n.lower() for n in names if n.lower() in alike or set(n.lower().split()) & alike)
+    spelt = tuple(forms[0].lower() for _, _, forms, _, _, _ in contested)
+    prompt = stt._forced_prompt(heard.text, names, heard.put_in + spelt + also)
+    shares = []
+    for start, end, forms, instead, _, questioned in contested:
+        own = sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in forms)
+        other = sum(_form_probability(stt, window, prompt, heard.text, start, end, form) for form in instead)
+        shares += [(s, e, own / (own + other) if own + other > 0 else 0.0) for s, e in questioned]
+    return shares
 
 
 def _tokens_before(stt: WhisperSTT, text: str, start: int) -> list[int]:
