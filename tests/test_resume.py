@@ -450,3 +450,37 @@ async def test_a_late_save_by_a_gateway_that_lost_the_session_replaces_nothing_a
             stall.let_go()
             await first.close()
             await second.close()
+
+
+async def test_a_gateway_closing_while_a_save_is_in_flight_stores_it_before_it_closes_the_store(engines, shared_store):
+    """Shutdown with the heartbeat and the timer poll running, as in a server, and a save of the session's last
+    item still on its way to a store slow for this gateway: the close waits for the save (at most CLOSE_S) before
+    it closes the store, so the item is stored, and it returns within its bounds. (Before, the save was a task
+    nobody owned: the close closed the store under it and the item was lost.)"""
+    from streaming.gateway import Gateway
+    from streaming.session import Session, SessionConfig
+    from streaming.store import open_store
+    from streaming.supervisor import Supervisor
+
+    async with OneGatewaysStall(shared_store) as stall:
+        gateway = Gateway(open_store(stall.url), "gw1")
+        await gateway.start(Supervisor())
+        session = Session(engines, SessionConfig(turn_detection=None))
+        await session.start()
+        gateway.attach(session, "a principal", gateway.timers_for(session.id))
+        said = session.add_message("user", "turn on the kitchen light")
+        await saved_as_now(gateway, session)
+        stall.hold(gateway)
+        last = session.add_message("user", "and in the bedroom")        # its save waits on the slow store
+        closing = asyncio.create_task(gateway.close())
+        await asyncio.sleep(0.5)                                       # the close has begun
+        stall.let_go()
+        async with asyncio.timeout(20):                                # well over every bound of the close
+            await closing
+        await session.close()
+    store = open_store(shared_store)
+    try:
+        stored = await store.load_conversation(session.id)
+    finally:
+        await store.close()
+    assert [item["id"] for item in stored.items] == [said, last]
