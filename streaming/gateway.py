@@ -38,6 +38,7 @@ CLAIM_TTL_S = 6.0
 TIMER_POLL_S = 0.25
 HANDOVER_S = STORE_TIMEOUT_S     # a live gateway's last write lands within one store call's bound, or it is an outage
 HANDOVER_POLL_S = 0.05
+CLOSE_S = 5.0                    # close waits this long for the saves in flight, then cancels them (as long again)
 HEARTBEAT_JOB, TIMERS_JOB = "gateway-heartbeat", "gateway-timers"
 
 
@@ -114,6 +115,7 @@ class Gateway:
         self.held: dict[str, _Held] = {}
         self._detaching: dict["Session", asyncio.Future] = {}   # sessions whose last state is being written
         self._supervisor: "Supervisor | None" = None
+        self._tasks: set[asyncio.Task] = set()       # saves, and endings of lost sessions: close waits for them
 
     async def start(self, supervisor: "Supervisor") -> None:
         """The heartbeat and the timer poll run as the server's supervised jobs (/healthz shows them)."""
@@ -122,10 +124,24 @@ class Gateway:
         supervisor.start(TIMERS_JOB, self._ring_due_timers)
 
     async def close(self) -> None:
+        """Stop the heartbeat and the timer poll, let the saves in flight land (a save may start another: a lost
+        session's last one), then close the store; every wait bounded (CLOSE_S, the supervisor's, the store's)."""
         if self._supervisor is not None:
             await self._supervisor.stop(HEARTBEAT_JOB)
             await self._supervisor.stop(TIMERS_JOB)
-        await self.store.close()
+        deadline = asyncio.get_running_loop().time() + CLOSE_S
+        while self._tasks and (left := deadline - asyncio.get_running_loop().time()) > 0:
+            await asyncio.wait(set(self._tasks), timeout=left)
+        if self._tasks:
+            log.error("closing: %d saves still writing after %g s are cancelled (their sessions may lack their last "
+                      "items in the store)", len(self._tasks), CLOSE_S)
+            for task in self._tasks:
+                task.cancel()
+            await asyncio.wait(set(self._tasks), timeout=CLOSE_S)
+        try:
+            await self.store.close()
+        except Exception as error:  # noqa: BLE001 - the process is going: say so, and go
+            log.error("closing the store failed: %s", error)
 
     def device_claims(self, ttl_s: float) -> DeviceClaims:
         return DeviceClaims(self.store, self.id, ttl_s)
@@ -207,9 +223,21 @@ class Gateway:
             writing.set_result(None)
 
     def _spawn(self, held: _Held, coro) -> None:
-        task = asyncio.create_task(coro)
+        task = self._own(coro, f"session-{held.session.id}")
         held.tasks.add(task)
         task.add_done_callback(held.tasks.discard)
+
+    def _own(self, coro, name: str) -> asyncio.Task:
+        """Run coro as this gateway's task: close waits for it, and its failure is logged, not left to the GC."""
+        task = asyncio.create_task(coro, name=f"{self.id}:{name}")
+        self._tasks.add(task)
+        task.add_done_callback(self._ended)
+        return task
+
+    def _ended(self, task: asyncio.Task) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("gateway task %s failed", task.get_name(), exc_info=task.exception())
 
     async def _take(self, held: _Held) -> None:
         """Claim the session and become its conversation's writer, before its first save. Stored items the
@@ -229,7 +257,7 @@ class Gateway:
             log.info("session %s %s; ending it here", held.session.id, why)
             held.session.on_history_changed = None     # the other gateway owns the history now
             del self.held[held.session.id]
-            asyncio.create_task(self._end_lost(held, merged))
+            self._own(self._end_lost(held, merged), f"end-lost-{held.session.id}")
 
     async def _end_lost(self, held: _Held, merged: bool) -> None:
         if not merged:
@@ -240,7 +268,7 @@ class Gateway:
     def _changed(self, held: _Held) -> None:
         held.dirty = True
         if held.saver is None or held.saver.done():
-            held.saver = asyncio.create_task(self._save(held))
+            held.saver = self._own(self._save(held), f"save-{held.session.id}")
 
     async def _save(self, held: _Held) -> None:
         """Write until nothing changed meanwhile: one write in flight per session, changes coalesced."""

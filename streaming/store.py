@@ -20,6 +20,7 @@ What it holds:
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import sqlite3
@@ -37,6 +38,7 @@ STORE_TIMEOUT_S = 2.0                    # a store call that takes longer counts
 MAX_ITEMS = 200                          # conversation window kept per session
 CONVERSATION_TTL_S = 7 * 24 * 3600       # a conversation nobody touched for a week is forgotten
 REWRITE_TRIES = 8                        # Redis: a conversation rewritten by others this often in a row is an outage
+REDIS_CALL_S = 5.0                       # Redis: a call's bound (in place of redis-py's socket timeout, left unset)
 FINAL_STATES = ("rung", "told", "cancelled")   # a timer in one of these is gone from the store
 
 
@@ -378,10 +380,17 @@ class SQLiteStore(Store):
         return await self._run(lambda db: db.execute(sql, args).rowcount == 1)
 
     async def close(self):
+        """Once the calls queued before it are done, at most STORE_TIMEOUT_S: a thread still busy then (a stuck
+        disk) is left to end by itself, and the file is closed with the process."""
         def close(db):
             db.close()
         if self._db is not None:
-            await self._run(close)
+            try:
+                async with asyncio.timeout(STORE_TIMEOUT_S):
+                    await self._run(close)
+            except TimeoutError:
+                self._executor.shutdown(wait=False, cancel_futures=True)
+                raise
             self._db = None
         self._executor.shutdown(wait=True)
 
@@ -426,8 +435,21 @@ return cancelled
 """
 
 
+def _bounded(call):
+    """A Redis call that ends within REDIS_CALL_S (TimeoutError), or at once, cancelled, when its caller is."""
+    @functools.wraps(call)
+    async def bounded(*args, **kwargs):
+        async with asyncio.timeout(REDIS_CALL_S):
+            return await call(*args, **kwargs)
+    return bounded
+
+
 class RedisStore(Store):
-    """Redis shared by every gateway; claims and timer moves are single Lua scripts, so atomic."""
+    """Redis shared by every gateway; claims and timer moves are single Lua scripts, so atomic.
+
+    Every call is bounded here (`_bounded`), not by redis-py's socket_timeout: with one, redis-py sends each command
+    under asyncio.wait_for, which on Python 3.11 returns the result and drops a cancel that comes as the send ends
+    (CPython gh-86296): a cancelled heartbeat or timer poll then ran on, and a gateway's close waited for ever."""
 
     PREFIX = "parley:"
 
@@ -435,7 +457,7 @@ class RedisStore(Store):
         import redis.asyncio as redis
 
         self.url = url
-        self._redis = redis.from_url(url)
+        self._redis = redis.from_url(url, socket_timeout=None)
         self._claim = self._redis.register_script(_CLAIM)
         self._release = self._redis.register_script(_RELEASE)
         self._move = self._redis.register_script(_MOVE)
@@ -444,6 +466,7 @@ class RedisStore(Store):
     def _key(self, *parts: str) -> str:
         return self.PREFIX + ":".join(parts)
 
+    @_bounded
     async def _rewrite(self, session_id: str, change) -> object:
         """Read, change and write one conversation atomically: WATCH, and again if another writer came between
         (at most REWRITE_TRIES times)."""
@@ -464,6 +487,7 @@ class RedisStore(Store):
                     continue
         raise StoreUnavailable(f"conversation {session_id} changed under {REWRITE_TRIES} writes in a row")
 
+    @_bounded
     async def load_conversation(self, session_id):
         payload = await self._redis.get(self._key("conversation", session_id))
         if payload is None:
@@ -471,17 +495,21 @@ class RedisStore(Store):
         data = json.loads(payload)
         return Conversation(data["principal"], _record(data["principal"], data["items"]).items)
 
+    @_bounded
     async def claim(self, key, holder, ttl_s, *, take_over=False):
         return bool(await self._claim(keys=[self._key("claim", key)],
                                       args=[holder, max(1, int(ttl_s * 1000)), int(take_over)]))
 
+    @_bounded
     async def holder(self, key):
         value = await self._redis.get(self._key("claim", key))
         return value.decode() if value is not None else None
 
+    @_bounded
     async def release(self, key, holder):
         await self._release(keys=[self._key("claim", key)], args=[holder])
 
+    @_bounded
     async def add_timer(self, timer):
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.hset(self._key("timer", timer.id), mapping={
@@ -493,10 +521,12 @@ class RedisStore(Store):
             pipe.expireat(self._key("session-timers", timer.session_id), int(timer.due_at + CONVERSATION_TTL_S))
             await pipe.execute()
 
+    @_bounded
     async def cancel_timers(self, session_id):
         return int(await self._cancel(keys=[self._key("timers"), self._key("session-timers", session_id)],
                                       args=[self._key("timer", "")]))
 
+    @_bounded
     async def pending_timers(self, session_id):
         ids = await self._redis.smembers(self._key("session-timers", session_id))
         if not ids:
@@ -507,11 +537,13 @@ class RedisStore(Store):
             states = await pipe.execute()
         return sum(state == b"pending" for state in states)
 
+    @_bounded
     async def session_timers(self, session_id):
         ids = await self._redis.smembers(self._key("session-timers", session_id))
         timers = [t for t in await self._timers(ids) if t.state == "pending"]
         return sorted(timers, key=lambda t: t.due_at)
 
+    @_bounded
     async def due_timers(self, now, limit=100):
         ids = await self._redis.zrangebyscore(self._key("timers"), "-inf", now, start=0, num=limit)
         return await self._timers(ids, unindex_expired=True)
@@ -534,6 +566,7 @@ class RedisStore(Store):
                                       row.get(b"name", b"").decode() or None, row.get(b"alarm", b"").decode() or None))
         return timers
 
+    @_bounded
     async def move_timer(self, timer_id, from_state, to_state):
         session = await self._redis.hget(self._key("timer", timer_id), "session")
         if session is None:
@@ -542,5 +575,6 @@ class RedisStore(Store):
             keys=[self._key("timer", timer_id), self._key("timers"), self._key("session-timers", session.decode())],
             args=[timer_id, from_state, to_state, int(to_state in FINAL_STATES)]))
 
+    @_bounded
     async def close(self):
         await self._redis.aclose()

@@ -16,6 +16,7 @@ RESTART_INITIAL_S = 1.0
 RESTART_MAX_S = 30.0
 HEALTHY_AFTER_S = 60.0      # a task that ran this long before dying restarts at the initial delay again
 CONTAINED_LOG_S = 10.0
+STOP_S = 5.0                # stop() waits this long for a cancelled task to end
 
 
 @dataclass
@@ -30,7 +31,7 @@ class Job:
 
 class Supervisor:
     def __init__(self, on_failure: Callable[[str, str], None] | None = None):
-        self.on_failure = on_failure      # told (job name, "crash" | "message") of every failure (metrics)
+        self.on_failure = on_failure      # told (job name, "crash" | "message" | "stuck") of every failure (metrics)
         self.jobs: dict[str, Job] = {}
         self.contained: dict[str, int] = {}        # job name -> messages whose handling failed
         self._last_logged: dict[str, float] = {}
@@ -84,10 +85,16 @@ class Supervisor:
                 for name, job in self.jobs.items()}
 
     async def stop(self, name: str) -> None:
+        """Cancel the job and wait for it to end, at most STOP_S: a task that does not end when cancelled (a library
+        that drops the cancel) is logged as an error and left, so a shutdown never hangs on it."""
         job = self.jobs.pop(name, None)
         if job is not None and job.task is not None:
             job.task.cancel()
-            await asyncio.gather(job.task, return_exceptions=True)
+            done, _ = await asyncio.wait({job.task}, timeout=STOP_S)
+            if not done:
+                log.error("background task %s did not end within %g s of its cancel; left running", name, STOP_S)
+                if self.on_failure is not None:
+                    self.on_failure(name, "stuck")
 
     async def close(self) -> None:
         for name in list(self.jobs):

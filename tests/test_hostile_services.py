@@ -109,6 +109,33 @@ async def test_f2_a_dead_background_task_turns_healthz_red_and_is_restarted(serv
     assert 'parley_background_failures_total{kind="crash",task="test-flaky"} 1.0' in metrics
 
 
+async def test_a_background_task_that_drops_its_cancel_does_not_hang_a_shutdown(caplog):
+    """A job that does not end when cancelled (redis-py on Python 3.11 could drop the cancel of a heartbeat): stop
+    returns within its bound (STOP_S, 5 s), says so in the log and the metrics, and does not wait for ever."""
+    failures, let_end = [], asyncio.Event()
+
+    async def deaf():
+        try:
+            await asyncio.Event().wait()
+        except asyncio.CancelledError:
+            await let_end.wait()             # it ends, cancelled, only once the test is done with it
+            raise
+
+    supervisor = Supervisor(lambda name, kind: failures.append((name, kind)))
+    supervisor.start("test-deaf", deaf)
+    await asyncio.sleep(0)
+    task, started = supervisor.jobs["test-deaf"].task, time.monotonic()
+    try:
+        async with asyncio.timeout(20):
+            await supervisor.stop("test-deaf")
+        assert 4 < time.monotonic() - started < 20
+        assert failures == [("test-deaf", "stuck")]
+        assert "test-deaf did not end" in caplog.text
+    finally:
+        let_end.set()
+        await asyncio.wait({task}, timeout=1)
+
+
 async def _start(supervisor: Supervisor, name, run):
     supervisor.start(name, run)
 

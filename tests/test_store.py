@@ -36,6 +36,35 @@ async def test_conversation_survives_reopening_and_keeps_a_bounded_window(store,
         await reopened.close()
 
 
+async def test_a_call_cancelled_at_any_moment_ends_its_task_at_once(store):
+    """A gateway's heartbeat and timer poll are loops of store calls, stopped at shutdown by a cancel: a call that
+    drops the cancel lets its loop run on, and the close waiting for the loop never returns. (redis-py sends each
+    command under asyncio.wait_for when it has a socket timeout, and on Python 3.11 that returns the result and drops
+    a cancel that comes as the send ends.) The cancel lands at 200 moments spread over such a loop's calls."""
+    tasks, dropped = [], []
+    for n in range(200):
+        async def poll():
+            while True:
+                await store.claim("session:polled", "gw_a", 5.0)
+                await store.holder("session:polled")
+        task = asyncio.create_task(poll())
+        tasks.append(task)
+        await asyncio.sleep((n % 20) / 1000)
+        task.cancel()
+        await asyncio.wait({task}, timeout=1)
+        if not task.done():
+            dropped.append(n)
+            break
+    for task in tasks:                       # cancels it dropped, again until it ends (at most 2 s each)
+        for _ in range(40):
+            if task.done():
+                break
+            task.cancel()
+            await asyncio.wait({task}, timeout=0.05)
+    assert dropped == []
+    assert all(task.cancelled() for task in tasks)
+
+
 async def test_a_claim_has_one_holder_until_it_expires_or_is_taken_over(store):
     assert await store.claim("device:kitchen", "gw_a", 0.5)
     assert not await store.claim("device:kitchen", "gw_b", 0.5)
