@@ -390,6 +390,7 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
                     unknown = row.get("category") == "unknown_name"
                     for group in (("all", ear, band), (voice, ear, band), (row["home"], ear, band),
                                   *([("unknown names", ear, band)] if unknown else []),
+                                  *([("no call", ear, band)] if row["expected"] is None else []),
                                   *([("misheard", ear, band)] if not exact else [])):
                         bucket = counts.setdefault(group, dict.fromkeys(("n",) + OUTCOMES, 0))
                         bucket["n"] += 1
@@ -441,8 +442,8 @@ def report(rows, voices, ears, counts, seconds, hear_ms) -> str:
     per_home = {h: sum(r["home"] == h for r in rows) for h in HOMES}
     out = [f"{len(rows)} requests ({', '.join(f'{h} {n}' for h, n in per_home.items())}), "
            f"{len(voices)} voices, wideband and phone band: {len(rows) * len(voices) * 2} recordings.", ""]
-    for title, groups in (("All recordings, by home, misheard ones and unknown names",
-                           ["all", *HOMES, "misheard", "unknown names"]), ("By voice", voices)):
+    for title, groups in (("All recordings, by home, misheard ones, unknown names and requests that must make no call",
+                           ["all", *HOMES, "misheard", "unknown names", "no call"]), ("By voice", voices)):
         out += [f"{title}:", "", header]
         for group in groups:
             for band in ("wideband", "phone"):
