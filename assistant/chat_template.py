@@ -422,14 +422,17 @@ def mode_said(lexicon: Lexicon | None, name: str, request: str) -> str | None:
         elif re.search(rf"\b(?:(?:to|in|into|on) {re.escape(word)}(?: {_MODE_NOUN})?|{re.escape(word)} {_MODE_NOUN})\b",
                        request):
             own.setdefault(words[word], word)
-    said = parts or own
+    said = parts or {mode: word for mode, word in own.items()        # "to heat cool": not "to heat" as well
+                     if not any(other != word and re.search(rf"\b{re.escape(word)}\b", other)
+                                for other in own.values())}
     return said.popitem()[1] if len(said) == 1 else None
 
 
 def _part_mode_said(action: str, mode: str, request: str) -> bool:
     """Whether a request says a mode of a part (vocabulary.MODE_KIND_WORDS) with one of the part's words: where a mode
-    is ("the fan to high"), right after the word ("swing on", "fan mode high"), or, for on or off, with a verb that
-    says it (STATE_VERBS: "stop the air conditioner swinging")."""
+    is ("the fan to high"), right after the word ("swing on", "fan mode high"), or, for on or off, before the part
+    said last ("turn on the air conditioner's swing") or with a verb that says it (STATE_VERBS: "stop the air
+    conditioner swinging")."""
     part = rf"(?:{'|'.join(MODE_KIND_WORDS[action])})"
     if not re.search(rf"\b{part}\b", request):
         return False
@@ -438,7 +441,8 @@ def _part_mode_said(action: str, mode: str, request: str) -> bool:
                  rf"{part}(?: {_MODE_NOUN})? (?:(?:to|on|at) )?{mode})\b", request):
         return True
     verbs = STATE_VERBS.get(mode, ())
-    return bool(verbs) and re.search(rf"\b(?:{'|'.join(verbs)})\b.*\b{part}\b", request) is not None
+    return bool(verbs) and (re.search(rf"\b{mode} (?:[a-z']+ ){{0,4}}{part}$", request) is not None or
+                            re.search(rf"\b(?:{'|'.join(verbs)})\b.*\b{part}\b", request) is not None)
 
 
 def _mode_named(slots: "Slots", entity, request: str) -> dict | None:

@@ -239,10 +239,15 @@ async def test_the_skill_takes_a_fan_or_swing_mode_said_with_its_word():
      {"air conditioner#swing_mode": "on"}),
     ("stop the air conditioner swinging", "Okay, the air conditioner's swing mode is off.",
      {"air conditioner#swing_mode": "off"}),
+    # these two switched the air conditioner on and the thermostat off
+    ("turn on the air conditioner's swing", "Okay, the air conditioner's swing mode is on.",
+     {"air conditioner#swing_mode": "on"}),
+    ("turn off the thermostat swing", "Okay, the thermostat's swing mode is off.", {"thermostat#swing_mode": "off"}),
     ("set the thermostat fan to low", "Okay, the thermostat's fan mode is low.", {"thermostat#fan_mode": "low"}),
     ("set the thermostat swing to vertical", "Okay, the thermostat's swing mode is vertical.",
      {"thermostat#swing_mode": "vertical"}),
-    # a mode of two words it lacks: was "Sorry, I didn't catch that."
+    # a mode of two words it has, and one it lacks: were "Sorry, I didn't catch that."
+    ("set the thermostat to heat cool", "Okay, the thermostat is in heat cool mode.", {"thermostat#mode": "heat_cool"}),
     ("put the air conditioner in heat cool mode",
      "The air conditioner has no heat cool mode; it has auto, cool, heat, dry and fan only.", {}),
 ])
