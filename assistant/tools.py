@@ -343,9 +343,9 @@ def _mode_spoken(mode: str) -> str:
     return mode.replace("_", " ").lower()
 
 
-def _modes_listed(entity: Entity, action: str = "mode") -> str:
+def _modes_listed(entity: Entity) -> str:
     """The modes a thing can be put in, as said ("auto, sleep and nature"; inventory.modes_to_choose)."""
-    modes = [_mode_spoken(m) for m in modes_to_choose(entity, action)]
+    modes = [_mode_spoken(m) for m in modes_to_choose(entity)]
     return ", ".join(modes[:-1]) + " and " + modes[-1] if len(modes) > 1 else "".join(modes)
 
 
@@ -979,7 +979,7 @@ class ToolRunner:
         entity, problem = self._one(name, area, SKILL_COMPONENTS["set_device_mode"])
         if problem:
             return problem
-        if not _modes_listed(entity):
+        if not mode_words(entity):             # a radiator of off and heat alone, without a fan or a swing
             return self._only([entity], entity.name)
         said = " ".join(w for w in _mode_spoken(str(mode)).split() if w not in MODE_NOUNS)
         sent = mode_words(entity).get(said)
