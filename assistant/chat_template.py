@@ -34,7 +34,7 @@ from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, READ
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
-                                  HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS, MODE_NOUNS,
+                                  HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, READING_QUALITIES, ROOMS, SCENE_VERBS,
@@ -263,7 +263,8 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         if several is not None or (named := _one_thing_named(slots, inventory) or
                                    _one_moded(slots, inventory, request)) is None:
             return several
-    found = inventory.resolve(named, slots.areas[0] if slots.request_areas else None)
+    found = inventory.resolve(named, slots.areas[0] if slots.request_areas else None) or \
+        _part_named(slots, inventory, named, request)
     if len(found) != 1:
         return None
     entity = found[0]
@@ -400,8 +401,8 @@ def speed_said(lexicon: Lexicon | None, name: str, request: str) -> int | None:
 
 _MODE_NOUN = rf"(?:{'|'.join(MODE_NOUNS)})"
 # A mode said that no thing of the home has, for one that has modes: named after "to" at the end, or with the noun
-# ("set the bedroom fan to turbo", "put the air conditioner in turbo mode")
-_A_MODE_ASKED = re.compile(rf"\bto ([a-z]+)$|\b(?:to|in|into|on) ([a-z]+) {_MODE_NOUN}\b")
+# ("set the bedroom fan to turbo", "put the air conditioner in turbo mode", "in heat cool mode")
+_A_MODE_ASKED = re.compile(rf"\bto ([a-z]+)$|\b(?:to|in|into|on) ([a-z]+(?: [a-z]+)?) {_MODE_NOUN}\b")
 _MODE_ASKED_OF = re.compile(rf"\b{_MODE_NOUN}\b")
 # words that say a level, not a mode ("to full", "to half")
 _LEVEL_WORDS = {word for words in LEVEL.values() for word in words}
@@ -409,28 +410,57 @@ _LEVEL_WORDS = {word for words in LEVEL.values() for word in words}
 
 def mode_said(lexicon: Lexicon | None, name: str, request: str) -> str | None:
     """The words a request says one of a thing's modes in (Lexicon.modes): after to, in, into or on ("the thermostat
-    to cool", "in dry mode"), or before the noun ("sleep mode"); None when it says none, or several."""
+    to cool", "in dry mode"), or before the noun ("sleep mode"); None when it says none, or several. A mode of a part
+    said with the part's word (_part_mode_said) is that part's, before any of the thing's own ("the fan to auto")."""
     words = {} if lexicon is None else lexicon.modes.get(name.replace("_", " "), {})
-    said = {}
+    parts, own = {}, {}
     for word in sorted(words, key=len, reverse=True):       # "fan only" before "fan"
-        if re.search(rf"\b(?:(?:to|in|into|on) {re.escape(word)}(?: {_MODE_NOUN})?|{re.escape(word)} {_MODE_NOUN})\b",
-                     request):
-            said.setdefault(words[word], word)
+        action, _ = words[word]
+        if action != "mode":
+            if _part_mode_said(action, word.split(" ", 1)[1], request):
+                parts.setdefault(words[word], word)
+        elif re.search(rf"\b(?:(?:to|in|into|on) {re.escape(word)}(?: {_MODE_NOUN})?|{re.escape(word)} {_MODE_NOUN})\b",
+                       request):
+            own.setdefault(words[word], word)
+    said = parts or {mode: word for mode, word in own.items()        # "to heat cool": not "to heat" as well
+                     if not any(other != word and re.search(rf"\b{re.escape(word)}\b", other)
+                                for other in own.values())}
     return said.popitem()[1] if len(said) == 1 else None
+
+
+def _part_mode_said(action: str, mode: str, request: str) -> bool:
+    """Whether a request says a mode of a part (vocabulary.MODE_KIND_WORDS) with one of the part's words: where a mode
+    is ("the fan to high"), right after the word ("swing on", "fan mode high"), or, for on or off, before the part
+    said last ("turn on the air conditioner's swing") or with a verb that says it (STATE_VERBS: "stop the air
+    conditioner swinging")."""
+    part = rf"(?:{'|'.join(MODE_KIND_WORDS[action])})"
+    if not re.search(rf"\b{part}\b", request):
+        return False
+    mode = re.escape(mode)
+    if re.search(rf"\b(?:(?:to|in|into|on|at) {mode}(?: {_MODE_NOUN})?|{mode} {_MODE_NOUN}|"
+                 rf"{part}(?: {_MODE_NOUN})? (?:(?:to|on|at) )?{mode})\b", request):
+        return True
+    verbs = STATE_VERBS.get(mode, ())
+    return bool(verbs) and (re.search(rf"\b{mode} (?:[a-z']+ ){{0,4}}{part}$", request) is not None or
+                            re.search(rf"\b(?:{'|'.join(verbs)})\b.*\b{part}\b", request) is not None)
 
 
 def _mode_named(slots: "Slots", entity, request: str) -> dict | None:
     """A mode asked of one thing that has modes: one of its own (mode_said), or one it lacks said where a mode is
-    ("to turbo" at the end, "in turbo mode"), which the tool answers with the modes it has; not a word of a state, a
-    level, a speed or a name of the home."""
+    ("to turbo" at the end, "in turbo mode", "in heat cool mode", of which "cool" alone is no mode said), which the
+    tool answers with the modes it has; not a word of a state, a level, a speed or a name of the home."""
     if entity.name not in slots.lexicon.modes:
         return None
     said = mode_said(slots.lexicon, entity.name, request)
     asked = _A_MODE_ASKED.search(request)
-    word = said or (asked and (asked.group(1) or asked.group(2)))
+    asked = asked and (asked.group(1) or asked.group(2))
+    if said and asked and asked != said and asked.endswith(f" {said}") and \
+            asked not in slots.lexicon.modes[entity.name]:
+        said = None
+    word = said or asked
     names, areas = slots.lexicon
-    if not word or not said and (word in STATES or word in _LEVEL_WORDS or word in names or word in areas
-                                 or word in slots.lexicon.speeds.get(entity.name, {})):
+    if not word or not said and any(part in STATES or part in _LEVEL_WORDS or part in names or part in areas
+                                    or part in slots.lexicon.speeds.get(entity.name, {}) for part in word.split()):
         return None
     return {"name": "set_device_mode", "arguments": {"name": entity.name, "mode": word}}
 
@@ -516,6 +546,20 @@ def _one_thing_named(slots: "Slots", inventory) -> str | None:
         return None
     words = set(spelling_key(whole[0]).split()) - _KINDS
     return whole[0] if all(found[name] or words & set(spelling_key(name).split()) for name in said) else None
+
+
+_PART_WORDS = {word for words in MODE_KIND_WORDS.values() for word in words}
+
+
+def _part_named(slots: "Slots", inventory, named: str, request: str) -> list:
+    """The thing a name said with a part's word after it is ("the thermostat fan to low": the thermostat's fan,
+    vocabulary.MODE_KIND_WORDS), when the request says a mode of that part of it; [] otherwise."""
+    front, _, last = named.rpartition(" ")
+    if not front or last not in _PART_WORDS:
+        return []
+    found = inventory.resolve(front, slots.areas[0] if slots.request_areas else None)
+    said = mode_said(slots.lexicon, found[0].name, request) if len(found) == 1 else None
+    return found if said and slots.lexicon.modes[found[0].name][said][0] != "mode" else []
 
 
 def _one_moded(slots: "Slots", inventory, request: str) -> str | None:
@@ -906,7 +950,8 @@ class Slots:
         if call["name"] in MODE_SKILLS or self.lexicon is None or not self.lexicon.modes:
             return False
         asked = _MODE_ASKED_OF.search(self.request) and asks_how_things_are(self.request)
-        named = [set(spelling_key(name).split()) for name in self.names[:self.request_names]]
+        named = [(words - _PART_WORDS) or words            # "the thermostat fan": the thermostat's
+                 for words in (set(spelling_key(name).split()) for name in self.names[:self.request_names])]
         return any(said <= set(spelling_key(whole).split()) and (asked or mode_said(self.lexicon, whole, self.request))
                    for whole in self.lexicon.modes for said in named)
 

@@ -8,7 +8,7 @@ tools (set_device, ...); `command` and `read_state` serve any entity of the inve
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from assistant.inventory import LEVEL_ACTIONS, Entity, Inventory, vocabulary_inventory
+from assistant.inventory import LEVEL_ACTIONS, MODE_ACTIONS, Entity, Inventory, vocabulary_inventory
 from assistant.vocabulary import ROOMS
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
@@ -28,12 +28,14 @@ class Home(Protocol):
     async def read_sensor(self, room: str, kind: str) -> float | None: ...
     async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
         """Do action ("on", "off", "open", "close", "stop", "lock", "unlock", "activate", "brightness" or a
-        fan's "speed" with a percent, "temperature" with degrees, "mode" with one of its modes); the state the
+        fan's "speed" with a percent, "temperature" with degrees, "mode" or a climate's "fan_mode" or "swing_mode"
+        with one of its modes, inventory.MODE_ACTIONS); the state the
         device confirms ("on", "closed", "locked", "40", "cool", ...) or None when nothing confirmed it."""
     async def read_state(self, entity: Entity) -> str | None:
         """The entity's last reported state ("on", "open", "locked", "21.5", ...), or None if unknown."""
     async def read_mode(self, entity: Entity) -> str | None:
-        """The mode a thing last reported (its mode or preset mode state topic), or None if unknown."""
+        """The mode a thing last reported (its mode or preset mode state topic), "" when what it reported is none of
+        its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:
@@ -98,8 +100,8 @@ class InMemoryHome:
         if action == "temperature":
             self.states[entity.key + "#target"] = f"{float(value):g}"
             return f"{float(value):g}"
-        if action == "mode":
-            self.states[entity.key + "#mode"] = str(value)
+        if action in MODE_ACTIONS:
+            self.states[f"{entity.key}#{action}"] = str(value)
             return str(value)
         self.states[entity.key] = ACTION_STATE[action]
         return ACTION_STATE[action]

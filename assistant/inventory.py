@@ -22,8 +22,9 @@ from dataclasses import dataclass, field
 from functools import cached_property
 from pathlib import Path
 
-from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, MODE_SYNONYMS, OTHER_ROOM_WORDS,
-                                  RELAYED_KINDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS, STATES)
+from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, MODE_KIND_WORDS, MODE_SYNONYMS,
+                                  OTHER_ROOM_WORDS, RELAYED_KINDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS,
+                                  SPELLINGS, STATES)
 from assistant.spoken_numbers import UNITS
 
 log = logging.getLogger("parley.inventory")
@@ -74,12 +75,17 @@ ABBREVIATIONS = {
     "cmd_tpl": "command_template", "mode_cmd_tpl": "mode_command_template",
     "pr_mode_cmd_t": "preset_mode_command_topic", "pr_mode_stat_t": "preset_mode_state_topic",
     "pr_mode_cmd_tpl": "preset_mode_command_template", "pr_mode_val_tpl": "preset_mode_value_template",
-    "pr_modes": "preset_modes",
+    "pr_modes": "preset_modes", "fan_mode_cmd_t": "fan_mode_command_topic", "fan_mode_stat_t": "fan_mode_state_topic",
+    "fan_mode_cmd_tpl": "fan_mode_command_template", "fan_mode_stat_tpl": "fan_mode_state_template",
+    "swing_mode_cmd_t": "swing_mode_command_topic", "swing_mode_stat_t": "swing_mode_state_topic",
+    "swing_mode_cmd_tpl": "swing_mode_command_template", "swing_mode_stat_tpl": "swing_mode_state_template",
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
 TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
              "mode_state_template", "percentage_value_template", "percentage_command_template", "command_template",
-             "mode_command_template", "preset_mode_command_template", "preset_mode_value_template")
+             "mode_command_template", "preset_mode_command_template", "preset_mode_value_template",
+             "fan_mode_command_template", "fan_mode_state_template", "swing_mode_command_template",
+             "swing_mode_state_template")
 # The command templates rendered here, in the forms real publishers announce (no Jinja otherwise): `{{ value }}`
 # inside the payload (`{"fan_mode": "{{ value }}"}`), and Zigbee2MQTT's lookup of the value in a literal table
 # (`{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}`), which its state templates use too
@@ -89,9 +95,15 @@ _LOOKUP = re.compile(r"\{\{\s*(\{[^{}]*\})\s*\[\s*(value(?:_json(?:\s*\.\s*\w+)+
                      r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
 # The modes a thing may announce, each with its command topic `<kind>_command_topic`, its list `<kind>s`, its
 # command template and its state topic and template (Home Assistant's climate `mode`, a fan's or a climate's
-# `preset_mode`); a mode said is looked for in this order. A climate that lists no modes has Home Assistant's own.
-MODE_KINDS = {"mode": "mode_state_template", "preset_mode": "preset_mode_value_template"}
+# `preset_mode`, a climate's `fan_mode` and `swing_mode`); a mode said is looked for in this order. A climate that
+# lists none of a kind has Home Assistant's own list of it. The kinds of vocabulary.MODE_KIND_WORDS are said with
+# their word ("the fan to high", "swing on") and each is an action of its own; the others are the action "mode".
+MODE_KINDS = {"mode": "mode_state_template", "preset_mode": "preset_mode_value_template",
+              "fan_mode": "fan_mode_state_template", "swing_mode": "swing_mode_state_template"}
 CLIMATE_MODES = ("auto", "off", "cool", "heat", "dry", "fan_only")
+CLIMATE_DEFAULT_MODES = {"mode": CLIMATE_MODES, "fan_mode": ("auto", "low", "medium", "high"),
+                         "swing_mode": ("on", "off")}
+MODE_ACTIONS = ("mode", *MODE_KIND_WORDS)
 # The action that sets each kind's level in percent: a light's brightness, a fan's speed (Home Assistant's
 # fan.set_percentage)
 LEVEL_ACTIONS = {"light": "brightness", "fan": "speed"}
@@ -263,7 +275,7 @@ def _modes(component: str, config: dict, topics: dict) -> dict[str, tuple[str, .
     for a climate's `mode` Home Assistant's default list."""
     modes = {}
     for kind in MODE_KINDS:
-        listed = config.get(f"{kind}s", CLIMATE_MODES if component == "climate" and kind == "mode" else ())
+        listed = config.get(f"{kind}s", CLIMATE_DEFAULT_MODES.get(kind, ()) if component == "climate" else ())
         if f"{kind}_command_topic" in topics and isinstance(listed, (list, tuple)):
             modes[kind] = tuple(dict.fromkeys(m for m in listed if isinstance(m, str) and _norm(m)
                                                  and len(m) <= MAX_NAME_BYTES))[:MAX_MODES]
@@ -533,7 +545,7 @@ class Lexicon(tuple):
         lexicon.kinds = kinds or {}       # each name's component: what a follow-up's verb can act on
         lexicon.places = places or {}     # each name's area: "in that room", "both" of one area, a name said with a room
         lexicon.speeds = speeds or {}     # a fan's speed names and the percent each is (speed_names): "on low"
-        lexicon.modes = modes or {}       # a thing's mode words and the mode each sends (mode_names): "to dry"
+        lexicon.modes = modes or {}       # a thing's mode words and the action and mode each sends (mode_words)
         return lexicon
 
     def __getnewargs__(self):
@@ -598,7 +610,7 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
                    {e.name: e.area for e in entities if e.area},
                    {e.name: {word: speed_percent(e, speed) for word, speed in speeds.items()}
                     for e in entities if e.component == "fan" and (speeds := speed_names(e))},
-                   {e.name: modes for e in entities if (modes := mode_names(e))})
+                   {e.name: modes for e in entities if (modes := mode_words(e))})
 
 
 def _payload_words(payload: str) -> set[str]:
@@ -639,13 +651,13 @@ def entity_command(entity: Entity, action: str,
         return None if payload is None else (entity.command_topic, payload, entity.state_topic)
     if entity.component in ("switch", "media_player") and action in ("on", "off"):
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
-    if entity.component == "climate" and action != "mode":
+    if entity.component == "climate" and action not in MODE_ACTIONS:
         if action == "temperature" and topics.get("temperature_command_topic"):
             return topics["temperature_command_topic"], f"{float(value):g}", topics.get("temperature_state_topic")
         if action in ("on", "off") and topics.get("mode_command_topic"):
             return topics["mode_command_topic"], "heat" if action == "on" else "off", topics.get("mode_state_topic")
         return None
-    if action == "mode" and (kind := mode_kind(entity, str(value))) is not None:
+    if action in MODE_ACTIONS and (kind := mode_kind(entity, str(value), action)) is not None:
         payload = render_command(entity.payloads.get(f"{kind}_command_template"), value)
         return None if payload is None else \
             (topics[f"{kind}_command_topic"], payload, topics.get(f"{kind}_state_topic"))
@@ -697,27 +709,37 @@ def speed_names(entity: Entity) -> dict[str, int]:
             if isinstance(speed, int) and low <= speed <= high and isinstance(name, str) and _norm(name)}
 
 
-def modes_to_choose(entity: Entity) -> tuple[str, ...]:
-    """The modes a thing can be put in by name: those its discovery lists, but "on" and "off", which switch it (a
-    Zigbee2MQTT fan's preset "on", a climate's mode "off"), and none when only one is left, which is what switching
-    it on does (a radiator's modes off and heat)."""
-    modes = tuple(dict.fromkeys(m for listed in entity.modes.values() for m in listed if _norm(m) not in STATES))
+def modes_to_choose(entity: Entity, action: str = "mode") -> tuple[str, ...]:
+    """The modes a thing can be put in by name with an action (MODE_ACTIONS). For "mode": those its discovery lists
+    of the kinds said without a word of their own, but "on" and "off", which switch it (a Zigbee2MQTT fan's preset
+    "on", a climate's mode "off"), and none when only one is left, which is what switching it on does (a radiator's
+    modes off and heat). For a kind said with its word (a climate's fan or swing), all its list ("swing off")."""
+    if action != "mode":
+        return entity.modes.get(action, ())
+    modes = tuple(dict.fromkeys(m for kind, listed in entity.modes.items() if kind not in MODE_KIND_WORDS
+                                for m in listed if _norm(m) not in STATES))
     return modes if len(modes) > 1 else ()
 
 
-def mode_names(entity: Entity) -> dict[str, str]:
-    """The words a thing's modes are said in, each to the mode it sends: each of modes_to_choose in words
-    ("fan_only": "fan only"), and the common other ways to say it (vocabulary.MODE_SYNONYMS)."""
+def mode_words(entity: Entity) -> dict[str, tuple[str, str]]:
+    """The words a thing's modes are said in, each to the action (MODE_ACTIONS) and the mode it sends: each of
+    modes_to_choose in words ("fan_only": "fan only") and the common other ways to say it (vocabulary.MODE_SYNONYMS);
+    a kind said with its word, after its first word ("fan high", "swing on")."""
     words = {}
-    for mode in modes_to_choose(entity):
-        for word in (_norm(mode), *MODE_SYNONYMS.get(mode.lower(), ())):
-            words.setdefault(word, mode)
+    for action in MODE_ACTIONS:
+        for mode in modes_to_choose(entity, action):
+            said = (_norm(mode), *MODE_SYNONYMS.get(mode.lower(), ())) if action == "mode" else \
+                (f"{MODE_KIND_WORDS[action][0]} {_norm(mode)}",)
+            for word in said:
+                words.setdefault(word, (action, mode))
     return words
 
 
-def mode_kind(entity: Entity, mode: str) -> str | None:
-    """The kind of mode (MODE_KINDS) a mode of the thing's own lists is, the first that has it."""
-    return next((kind for kind, listed in entity.modes.items() if mode in listed), None)
+def mode_kind(entity: Entity, mode: str, action: str = "mode") -> str | None:
+    """The kind of mode (MODE_KINDS) a mode of the thing's own lists is for an action: the first that has it of
+    those said without a word of their own, or the action's own kind."""
+    kinds = [kind for kind in entity.modes if kind not in MODE_KIND_WORDS] if action == "mode" else [action]
+    return next((kind for kind in kinds if mode in entity.modes.get(kind, ())), None)
 
 
 def speed_of(entity: Entity, percent: float) -> int:

@@ -151,7 +151,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            components=("lock", "cover"), kind_taken="lock"),
     _skill("set_device_mode", "Put a fan or a thermostat in one of its modes (a preset mode or a climate mode, e.g. "
            "auto, sleep, cool, dry), as its own discovery lists them.", ("area",), name=NAME,
-           mode=((str,), "the mode as the user said it"), area=AREA, name_is_a_thing=True,
+           mode=((str,), "the mode as the user said it; a climate's fan or swing mode after its word, e.g. fan high, "
+                 "swing on"), area=AREA, name_is_a_thing=True,
            components=MODE_COMPONENTS, read_by_code=True),
     _skill("get_device_mode", "Say which mode a fan or a thermostat is in.", ("area",), reads=True, name=NAME,
            area=AREA, name_is_a_thing=True, components=MODE_COMPONENTS, read_by_code=True),

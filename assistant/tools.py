@@ -17,14 +17,14 @@ from typing import Awaitable, Callable, Protocol
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
-                                 SWITCHABLE, Entity, mode_names, modes_to_choose, speed_names, speed_of, spelling_key)
+                                 SWITCHABLE, Entity, mode_words, modes_to_choose, speed_names, speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
-                                  FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_NOUNS, NO, OPERATOR_WORDS,
-                                  QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK, SENSOR_KINDS, SENSOR_UNITS,
-                                  SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES,
-                                  convert, unit_name)
+                                  FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS, NO,
+                                  OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK, SENSOR_KINDS,
+                                  SENSOR_UNITS, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS, TRAILING_WORDS,
+                                  UNLOCK_HEARD_AS, YES, convert, unit_name)
 from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
@@ -860,7 +860,8 @@ class ToolRunner:
                                asyncio.get_running_loop().time(), self.turn)
         verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change the brightness of",
                 "speed": "change the speed of", "temperature": "change the temperature of",
-                "mode": "change the mode of"}.get(action, action)
+                "mode": "change the mode of",
+                **{kind: f"change the {_mode_spoken(kind)} of" for kind in MODE_KIND_WORDS}}.get(action, action)
         return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
 
     async def _unguarded_command(self, entity: Entity, action: str, value=None) -> str | None:
@@ -877,7 +878,8 @@ class ToolRunner:
         if confirmed is None:
             verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
                     "speed": "change its speed", "temperature": "change its temperature",
-                    "mode": "change its mode"}.get(action, action)
+                    "mode": "change its mode",
+                    **{kind: f"change its {_mode_spoken(kind)}" for kind in MODE_KIND_WORDS}}.get(action, action)
             return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
         if action == "activate":
             return Done(f"Okay, {entity.name} is on.")
@@ -891,6 +893,8 @@ class ToolRunner:
             return Done(f"Okay, the {entity.name} is set to {confirmed} degrees.")
         if action == "mode":
             return Done(f"Okay, the {entity.name} {_is(entity.name)} in {_mode_spoken(confirmed)} mode.")
+        if action in MODE_KIND_WORDS:                                 # "Okay, the air conditioner's swing mode is on."
+            return Done(f"Okay, the {entity.name}'s {_mode_spoken(action)} is {_mode_spoken(confirmed)}.")
         return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed}.")
 
     async def _switch_device(self, name, state, area=None) -> str:
@@ -970,17 +974,18 @@ class ToolRunner:
 
     async def _set_device_mode(self, name, mode, area=None) -> str:
         """One of the modes a fan or a climate thing's discovery lists, said in its words or another way to say it
-        (inventory.mode_names); a mode it lacks is said with those it has, and nothing is sent."""
+        (inventory.mode_words), or a climate's fan or swing mode said with its word ("fan high"); a mode it lacks is
+        said with those it has, and nothing is sent."""
         entity, problem = self._one(name, area, SKILL_COMPONENTS["set_device_mode"])
         if problem:
             return problem
-        if not _modes_listed(entity):
+        if not mode_words(entity):             # a radiator of off and heat alone, without a fan or a swing
             return self._only([entity], entity.name)
         said = " ".join(w for w in _mode_spoken(str(mode)).split() if w not in MODE_NOUNS)
-        sent = mode_names(entity).get(said)
+        sent = mode_words(entity).get(said)
         if sent is None:
             return NoAction(f"The {entity.name} has no {said} mode; it has {_modes_listed(entity)}.")
-        return await self._act(entity, "mode", sent)
+        return await self._act(entity, *sent)
 
     async def _get_device_mode(self, name, area=None) -> str:
         entity, problem = self._one(name, area, SKILL_COMPONENTS["get_device_mode"])
@@ -991,6 +996,8 @@ class ToolRunner:
         mode = await self.home.read_mode(entity)
         if mode is None:
             return f"The {entity.name} hasn't reported its mode yet."
+        if not mode:                # it reports none of them (Zigbee2MQTT's preset "None" after a speed was set)
+            return f"The {entity.name} {_is(entity.name)} in none of its modes; it has {_modes_listed(entity)}."
         spoken = _mode_spoken(mode)
         return f"The {entity.name} {_is(entity.name)} {spoken}." if spoken in STATES else \
             f"The {entity.name} {_is(entity.name)} in {spoken} mode."

@@ -230,8 +230,12 @@ FASTER = ("faster", "quicker")
 SLOWER = ("slower",)
 # A mode of a fan or a climate device (Home Assistant's `modes`, `preset_modes`): the noun that says one ("dry
 # mode", "what mode is the thermostat in"), and the common ways of saying Home Assistant's climate modes; a device's
-# own modes are its discovery's words (inventory.mode_names), these only another way to say one it has
+# own modes are its discovery's words (inventory.mode_words), these only another way to say one it has
 MODE_NOUNS = ("mode", "preset")
+# A climate's modes of a part of it (Home Assistant's `fan_mode`, `swing_mode`): said with the part's words ("the
+# air conditioner's fan to high", "swing on", "stop it swinging"), its first word the one it is said back with. A
+# mode said with one of these words is of that part, never the climate's own ("the fan to auto").
+MODE_KIND_WORDS = {"fan_mode": ("fan",), "swing_mode": ("swing", "swinging", "oscillation", "oscillating")}
 MODE_SYNONYMS = {"cool": ("cooling",), "heat": ("heating",), "dry": ("dehumidify", "dehumidifying", "drying"),
                  "fan_only": ("fan only", "just the fan", "fan"),
                  "heat_cool": ("heat cool", "heat and cool", "heating and cooling"), "auto": ("automatic",)}
@@ -623,7 +627,9 @@ FRAME_WORDS = frozenset({
 # it is answered by a reading, never by a change; a thing's state answers only the yes-or-no ones ("how long has it
 # been on" is no "is it on"). "what about" and "how about" ask for the same again.
 YES_NO_OPENERS = ("is", "are", "was", "were", "has", "have", "did", "does")
-QUESTION_OPENERS = (*YES_NO_OPENERS, "how", "what's", "what is", "which", "where", "when", "why")
+# ("what mode is it in": "what" before a mode's noun opens a question as "which" does)
+QUESTION_OPENERS = (*YES_NO_OPENERS, "how", "what's", "what is", "which", "where", "when", "why",
+                    *(f"what {noun}" for noun in MODE_NOUNS))
 SAME_AGAIN_OPENERS = ("what about", "how about")
 # Words that make a statement about a thing a yes-or-no question ("can you check it's off", "see if the gate's locked")
 CHECKING = ("check", "check if", "check whether", "check that", "see if", "see whether", "tell me if",

@@ -1,7 +1,9 @@
 """Things that take a mode, each as its publisher announces it over Home Assistant MQTT discovery: an ESPHome fan
 with preset modes, an ESPHome thermostat (climate modes, its mode state topic; both under the topic prefix the
 shipped ACL allows) and a Tasmota IR air conditioner whose mode is sent through a `mode_command_template` inside the
-JSON of its IRHVAC command (Zigbee2MQTT's study fan, with preset modes on, auto and smart on its fan_mode topic, is
+JSON of its IRHVAC command; the thermostat's and the air conditioner's fan and swing modes (the thermostat lists
+ESPHome's, the air conditioner none, so Home Assistant's default lists: fan auto, low, medium, high; swing on, off)
+(Zigbee2MQTT's study fan, with preset modes on, auto and smart on its fan_mode topic, is
 test_mqtt_discovery.TEMPLATED_FANS)."""
 BEDROOM_FAN = ("fan", "bedroomnode/bedroom_fan", {
     "~": "esphome/bedroomnode/fan/bedroom_fan", "name": "Bedroom Fan", "uniq_id": "ESPfanbedroom_fan",
@@ -15,6 +17,10 @@ THERMOSTAT = ("climate", "hallnode/thermostat", {
     "modes": ["off", "heat_cool", "cool", "heat", "dry", "fan_only"],
     "temp_cmd_t": "~/target_temperature/command", "temp_stat_t": "~/target_temperature/state",
     "curr_temp_t": "~/current_temperature/state", "min_temp": 10, "max_temp": 30, "temp_step": 0.5,
+    "fan_mode_cmd_t": "~/fan_mode/command", "fan_mode_stat_t": "~/fan_mode/state",
+    "fan_modes": ["auto", "low", "medium", "high"],
+    "swing_mode_cmd_t": "~/swing_mode/command", "swing_mode_stat_t": "~/swing_mode/state",
+    "swing_modes": ["off", "both", "vertical", "horizontal"],
     "dev": {"ids": "a4cf12hall00", "name": "Thermostat", "sa": "Hall", "mf": "espressif", "mdl": "esp32dev"}})
 AIR_CONDITIONER = ("climate", "tasmota_ir_ac", {
     "name": "Air Conditioner", "uniq_id": "tasmota_ir_ac_climate",
@@ -24,5 +30,13 @@ AIR_CONDITIONER = ("climate", "tasmota_ir_ac", {
     "mode_state_template": "{{ value_json.IrReceived.IRHVAC.Mode }}",
     "modes": ["off", "auto", "cool", "heat", "dry", "fan_only"],
     "temperature_command_topic": "tasmota/tasmota_ir/cmnd/IRHVAC_TEMP",
+    "fan_mode_command_topic": "tasmota/tasmota_ir/cmnd/IRHVAC",
+    "fan_mode_command_template": '{"Vendor": "DAIKIN", "Power": "On", "FanSpeed": "{{ value }}"}',
+    "fan_mode_state_topic": "tasmota/tasmota_ir/tele/RESULT",
+    "fan_mode_state_template": "{{ value_json.IrReceived.IRHVAC.FanSpeed }}",
+    "swing_mode_command_topic": "tasmota/tasmota_ir/cmnd/IRHVAC",
+    "swing_mode_command_template": '{"Vendor": "DAIKIN", "Power": "On", "SwingV": "{{ value }}"}',
+    "swing_mode_state_topic": "tasmota/tasmota_ir/tele/RESULT",
+    "swing_mode_state_template": "{{ value_json.IrReceived.IRHVAC.SwingV }}",
     "device": {"identifiers": ["tasmota_ir"], "name": "Air Conditioner", "suggested_area": "Loft"}})
 MODED = [BEDROOM_FAN, THERMOSTAT, AIR_CONDITIONER]

@@ -50,11 +50,16 @@ def said(assistant, home: InMemoryHome, *turns: str) -> str:
 def test_the_modes_are_the_devices_own_lists():
     """Each mode the discovery lists, in words, and the vocabulary's other ways to say it; not on or off (they switch
     it), and none for a heater whose only mode beside off is heat (switching it on sends that)."""
-    from assistant.inventory import mode_names      # here, so that main (which lacks it) fails on the assertions
+    from assistant.inventory import mode_words      # here, so that main (which lacks it) fails on the assertions
 
     home = moded_home()
     thing = {e.name: e for e in home.inventory.entities()}
-    assert mode_names(thing["study fan"]) == {"auto": "auto", "automatic": "auto", "smart": "smart"}
+
+    def mode_names(entity):     # a thing's own modes (not a fan's or a swing's of a climate)
+        return {word: mode for word, (action, mode) in mode_words(entity).items() if action == "mode"}
+
+    assert mode_words(thing["study fan"]) == {"auto": ("mode", "auto"), "automatic": ("mode", "auto"),
+                                              "smart": ("mode", "smart")}
     assert set(mode_names(thing["bedroom fan"]).values()) == {"auto", "sleep", "nature"}
     assert mode_names(thing["thermostat"])["cooling"] == "cool" and mode_names(thing["thermostat"])["fan only"] == \
         "fan_only" and "off" not in mode_names(thing["thermostat"])
@@ -154,3 +159,121 @@ def test_switching_and_speeds_are_as_they_were(assistant):
     assert modes(home) == {}
     assert said(assistant, home, "put the study fan in auto mode") == "Okay, the study fan is in auto mode."
     assert modes(home) == {"study fan": "auto"} and home.states[f"{KEYS['study fan']}#speed"] == "33"
+
+
+# Zigbee2MQTT's climate as its Home Assistant extension announces an air conditioner controller's fan and swing
+Z2M_CLIMATE = {
+    "name": None, "object_id": "office_ac", "unique_id": "0xa4c138f0aa000001_climate_zigbee2mqtt",
+    "mode_command_topic": "zigbee2mqtt/Office AC/set/system_mode", "mode_state_topic": "zigbee2mqtt/Office AC",
+    "mode_state_template": "{{ value_json.system_mode }}", "modes": ["off", "cool", "heat", "fan_only", "dry"],
+    "fan_mode_command_topic": "zigbee2mqtt/Office AC/set/fan_mode", "fan_mode_state_topic": "zigbee2mqtt/Office AC",
+    "fan_mode_state_template": "{{ value_json.fan_mode }}", "fan_modes": ["low", "medium", "high", "auto"],
+    "swing_mode_command_topic": "zigbee2mqtt/Office AC/set/swing_mode",
+    "swing_mode_state_topic": "zigbee2mqtt/Office AC",
+    "swing_mode_state_template": "{{ value_json.swing_mode }}", "swing_modes": ["on", "off"],
+    "temperature_command_topic": "zigbee2mqtt/Office AC/set/current_heating_setpoint",
+    "device": {"identifiers": ["zigbee2mqtt_0xa4c138f0aa000001"], "name": "Office AC", "suggested_area": "Office",
+               "manufacturer": "Zigbee2MQTT"}}
+
+
+def test_a_climates_fan_and_swing_modes_are_its_discoverys_own():
+    """A climate's `fan_modes` and `swing_modes`, each with its command topic (Home Assistant's abbreviations from
+    ESPHome, the full keys from Tasmota's IR bridge and Zigbee2MQTT; a climate that lists none has Home Assistant's
+    default lists), are modes of their own kinds: said with their word, sent on their own topic."""
+    from assistant.inventory import mode_words      # here, so that main (which lacks it) fails on the assertions
+
+    home = moded_home()
+    thing = {e.name: e for e in home.inventory.entities()}
+    assert thing["thermostat"].modes["fan_mode"] == ("auto", "low", "medium", "high")
+    assert thing["thermostat"].modes["swing_mode"] == ("off", "both", "vertical", "horizontal")
+    assert thing["air conditioner"].modes["fan_mode"] == ("auto", "low", "medium", "high")    # the defaults
+    assert thing["air conditioner"].modes["swing_mode"] == ("on", "off")
+    words = mode_words(thing["air conditioner"])
+    assert words["fan auto"] == ("fan_mode", "auto") and words["auto"] == ("mode", "auto")
+    assert words["swing on"] == ("swing_mode", "on") and words["swing off"] == ("swing_mode", "off")
+    assert "on" not in words and "high" not in words
+    assert entity_command(thing["air conditioner"], "fan_mode", "high") == ("tasmota/tasmota_ir/cmnd/IRHVAC",
+        '{"Vendor": "DAIKIN", "Power": "On", "FanSpeed": "high"}', "tasmota/tasmota_ir/tele/RESULT")
+    assert entity_command(thing["thermostat"], "swing_mode", "vertical") == (
+        "esphome/hallnode/climate/thermostat/swing_mode/command", "vertical",
+        "esphome/hallnode/climate/thermostat/swing_mode/state")
+    assert entity_command(thing["thermostat"], "swing_mode", "on") is None       # not of its list
+    assert entity_command(thing["thermostat"], "mode", "high") is None           # a fan's mode, no mode of its own
+    office = Inventory().receive_discovery("homeassistant/climate/0xa4c138f0aa000001/climate/config",
+                                           json.dumps(Z2M_CLIMATE))
+    assert office.modes == {"mode": ("off", "cool", "heat", "fan_only", "dry"),
+                            "fan_mode": ("low", "medium", "high", "auto"), "swing_mode": ("on", "off")}
+    assert entity_command(office, "fan_mode", "auto") == \
+        ("zigbee2mqtt/Office AC/set/fan_mode", "auto", "zigbee2mqtt/Office AC")
+    assert entity_command(office, "swing_mode", "off") == \
+        ("zigbee2mqtt/Office AC/set/swing_mode", "off", "zigbee2mqtt/Office AC")
+    # without its command topic a list is no mode to set
+    bare = Inventory().receive_discovery("homeassistant/climate/bare/config", json.dumps(
+        {"name": "Bare AC", "mode_command_topic": "bare/mode/set", "fan_modes": ["low", "high"]}))
+    assert set(bare.modes) == {"mode"}
+
+
+async def test_the_skill_takes_a_fan_or_swing_mode_said_with_its_word():
+    home = moded_home()
+    tools = ToolRunner(home)
+    assert await tools.run("set_device_mode", {"name": "air conditioner", "mode": "fan high"}) == \
+        "Okay, the air conditioner's fan mode is high."
+    assert await tools.run("set_device_mode", {"name": "thermostat", "mode": "swing vertical"}) == \
+        "Okay, the thermostat's swing mode is vertical."
+    assert await tools.run("set_device_mode", {"name": "air conditioner", "mode": "auto"}) == \
+        "Okay, the air conditioner is in auto mode."
+    assert modes(home) == {"air conditioner": "auto"}
+    assert home.states[f"{KEYS['air conditioner']}#fan_mode"] == "high"
+    assert home.states[f"{KEYS['thermostat']}#swing_mode"] == "vertical"
+
+
+@pytest.mark.parametrize("request_, reply, state", [
+    # on main e9b3196 each of these got "Sorry, I didn't catch that." or "Sorry, I don't know a device by that name."
+    ("set the air conditioner's fan to high", "Okay, the air conditioner's fan mode is high.",
+     {"air conditioner#fan_mode": "high"}),
+    ("turn the air conditioner fan to auto", "Okay, the air conditioner's fan mode is auto.",
+     {"air conditioner#fan_mode": "auto"}),
+    ("set the air conditioner fan mode to medium", "Okay, the air conditioner's fan mode is medium.",
+     {"air conditioner#fan_mode": "medium"}),
+    ("turn swing on on the air conditioner", "Okay, the air conditioner's swing mode is on.",
+     {"air conditioner#swing_mode": "on"}),
+    ("stop the air conditioner swinging", "Okay, the air conditioner's swing mode is off.",
+     {"air conditioner#swing_mode": "off"}),
+    # these two switched the air conditioner on and the thermostat off
+    ("turn on the air conditioner's swing", "Okay, the air conditioner's swing mode is on.",
+     {"air conditioner#swing_mode": "on"}),
+    ("turn off the thermostat swing", "Okay, the thermostat's swing mode is off.", {"thermostat#swing_mode": "off"}),
+    ("set the thermostat fan to low", "Okay, the thermostat's fan mode is low.", {"thermostat#fan_mode": "low"}),
+    ("set the thermostat swing to vertical", "Okay, the thermostat's swing mode is vertical.",
+     {"thermostat#swing_mode": "vertical"}),
+    # a mode of two words it has, and one it lacks: were "Sorry, I didn't catch that."
+    ("set the thermostat to heat cool", "Okay, the thermostat is in heat cool mode.", {"thermostat#mode": "heat_cool"}),
+    ("put the air conditioner in heat cool mode",
+     "The air conditioner has no heat cool mode; it has auto, cool, heat, dry and fan only.", {}),
+])
+def test_a_climates_fan_and_swing_modes_are_said_with_their_word(assistant, request_, reply, state):
+    home = moded_home()
+    assert said(assistant, home, request_) == reply
+    assert {f"{name}#{key.split('#')[1]}": value for name, where in KEYS.items()
+            for key, value in home.states.items() if key.startswith(f"{where}#") and "mode" in key} == state
+
+
+def test_auto_is_the_fans_only_said_with_fan(assistant):
+    """ "auto" is both a fan mode and a climate mode of the air conditioner: the word "fan" said picks the fan's,
+    else the climate's own."""
+    home = moded_home()
+    assert said(assistant, home, "set the air conditioner to auto") == "Okay, the air conditioner is in auto mode."
+    assert said(assistant, home, "set the air conditioner's fan to auto") == \
+        "Okay, the air conditioner's fan mode is auto."
+    where = KEYS["air conditioner"]
+    assert home.states[f"{where}#mode"] == home.states[f"{where}#fan_mode"] == "auto"
+
+
+def test_a_mode_asked_in_a_follow_up(assistant):
+    """ "what mode is it in" after a mode was set: "what" before the noun opens a question (main: "Sorry, I didn't
+    catch that.")."""
+    home = moded_home()
+    assert said(assistant, home, "set the thermostat to cool", "what mode is it in") == \
+        "The thermostat is in cool mode."
+    assert said(assistant, home, "set the bedroom fan to sleep", "what preset is it on") == \
+        "The bedroom fan is in sleep mode."

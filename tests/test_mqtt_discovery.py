@@ -308,20 +308,22 @@ async def test_without_discovery_the_default_home_keeps_its_topics(broker):
 
 
 async def play_moded(broker, commands: list) -> None:
-    """The thermostat and the bedroom fan as ESPHome answers (the mode on its state topic), the air conditioner as
-    Tasmota's IR bridge reports what it sent (its JSON, the mode capitalised); each retained."""
-    thermostat, fan = "esphome/hallnode/climate/thermostat/mode", "esphome/bedroomnode/fan/bedroom_fan/preset_mode"
+    """The thermostat and the bedroom fan as ESPHome answers (each mode, fan mode and swing mode on its state topic),
+    the air conditioner as Tasmota's IR bridge reports what it sent (its whole IRHVAC state, each value
+    capitalised); each retained."""
+    thermostat, fan = "esphome/hallnode/climate/thermostat", "esphome/bedroomnode/fan/bedroom_fan/preset_mode"
+    sent = {"Vendor": "DAIKIN", "Power": "Off", "Mode": "Off", "FanSpeed": "Auto", "SwingV": "Off"}
     async with login(broker, "home").client() as client:
-        await client.subscribe([(f"{thermostat}/command", 1), (f"{fan}/command", 1),
-                                ("tasmota/tasmota_ir/cmnd/IRHVAC", 1)])
+        await client.subscribe([(f"{thermostat}/{kind}/command", 1) for kind in ("mode", "fan_mode", "swing_mode")]
+                               + [(f"{fan}/command", 1), ("tasmota/tasmota_ir/cmnd/IRHVAC", 1)])
         async for message in client.messages:
             topic, payload = str(message.topic), bytes(message.payload).decode()
             commands.append((topic, payload))
             if topic.endswith("/command"):
                 await client.publish(topic.replace("/command", "/state"), payload, qos=1, retain=True)
             else:
-                sent = json.loads(payload)
-                report = {"IrReceived": {"Protocol": sent["Vendor"], "IRHVAC": {**sent, "Mode": sent["Mode"].title()}}}
+                sent |= {key: value.title() for key, value in json.loads(payload).items() if key != "Vendor"}
+                report = {"IrReceived": {"Protocol": sent["Vendor"], "IRHVAC": sent}}
                 await client.publish("tasmota/tasmota_ir/tele/RESULT", json.dumps(report), qos=1, retain=True)
 
 
@@ -357,6 +359,46 @@ async def test_a_mode_said_is_published_on_the_things_own_mode_topic(broker, ass
         assert len(commands) == sent
 
 
+async def test_a_climates_fan_and_swing_modes_are_published_on_their_own_topics(broker, assistant):
+    """ "set the air conditioner's fan to high", "turn swing on on the air conditioner", "set the thermostat fan to
+    low", "stop the thermostat swinging": through the whole assistant, each on its kind's own command topic (the
+    air conditioner's through its fan and swing command templates), confirmed by that kind's state; "auto" said with
+    "fan" is the fan's, without it the climate's own mode."""
+    from moded_home import MODED
+
+    async def reply(tools, turn):
+        async for event in assistant.respond([{"role": "user", "content": turn}], tools):
+            if isinstance(event, DoneEvent):
+                return event.reply.text
+
+    thermostat, ir = "esphome/hallnode/climate/thermostat", "tasmota/tasmota_ir/cmnd/IRHVAC"
+    retained = tuple(f"{thermostat}/{kind}/state" for kind in ("mode", "fan_mode", "swing_mode")) + \
+        ("esphome/bedroomnode/fan/bedroom_fan/preset_mode/state", "tasmota/tasmota_ir/tele/RESULT")
+    async with fans_home(broker, MODED, play_moded, retained, component=None) as (home, tools, commands):
+        assert await reply(tools, "set the air conditioner's fan to high") == \
+            "Okay, the air conditioner's fan mode is high."
+        assert commands[-1] == (ir, '{"Vendor": "DAIKIN", "Power": "On", "FanSpeed": "high"}')
+        assert await reply(tools, "turn swing on on the air conditioner") == \
+            "Okay, the air conditioner's swing mode is on."
+        assert commands[-1] == (ir, '{"Vendor": "DAIKIN", "Power": "On", "SwingV": "on"}')
+        assert await reply(tools, "set the air conditioner fan to auto") == \
+            "Okay, the air conditioner's fan mode is auto."
+        assert commands[-1] == (ir, '{"Vendor": "DAIKIN", "Power": "On", "FanSpeed": "auto"}')
+        assert await reply(tools, "set the air conditioner to auto") == "Okay, the air conditioner is in auto mode."
+        assert commands[-1] == (ir, '{"Vendor": "DAIKIN", "Power": "On", "Mode": "auto"}')
+        assert await reply(tools, "set the thermostat fan to low") == "Okay, the thermostat's fan mode is low."
+        assert commands[-1] == (f"{thermostat}/fan_mode/command", "low")
+        assert await reply(tools, "stop the thermostat swinging") == "Okay, the thermostat's swing mode is off."
+        assert commands[-1] == (f"{thermostat}/swing_mode/command", "off")
+        assert await reply(tools, "set the thermostat swing to vertical") == \
+            "Okay, the thermostat's swing mode is vertical."
+        assert commands[-1] == (f"{thermostat}/swing_mode/command", "vertical")
+        sent = len(commands)
+        assert await reply(tools, "put the air conditioner in heat cool mode") == \
+            "The air conditioner has no heat cool mode; it has auto, cool, heat, dry and fan only."
+        assert len(commands) == sent
+
+
 async def test_a_zigbee2mqtt_fans_preset_mode_is_set_and_confirmed(broker):
     """Zigbee2MQTT's fan takes its preset modes on its fan_mode topic, and tells them in a condition
     (`{{ value_json.fan_mode if value_json.fan_mode in ['on', 'auto', 'smart'] else 'None' }}`), read as it reads."""
@@ -367,4 +409,6 @@ async def test_a_zigbee2mqtt_fans_preset_mode_is_set_and_confirmed(broker):
         assert commands[-1] == (f"{Z2M}/set/fan_mode", "auto")
         assert await tools.run("get_device_mode", {"name": "study fan"}) == "The study fan is in auto mode."
         assert await tools.run("set_level", {"name": "study_fan", "percent": 33}) == "Okay, the study fan is on low."
-        assert await tools.run("get_device_mode", {"name": "study fan"}) == "The study fan hasn't reported its mode yet."
+        # its preset state reads "None" at a speed: none of its modes (main: "hasn't reported its mode yet")
+        assert await tools.run("get_device_mode", {"name": "study fan"}) == \
+            "The study fan is in none of its modes; it has auto and smart."

@@ -28,9 +28,11 @@ from typing import Callable, TypeVar
 import aiomqtt
 
 from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, THERMOSTAT_SET, THERMOSTAT_STATE,
-                                 MODE_KINDS, Entity, Inventory, command_topic, entity_command, load_inventory_file,
-                                 sensor_topic, speed_percent, state_topic, template_table, vocabulary_inventory)
+                                 MODE_ACTIONS, MODE_KINDS, Entity, Inventory, command_topic, entity_command,
+                                 load_inventory_file, sensor_topic, speed_percent, state_topic, template_table,
+                                 vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
+from assistant.vocabulary import MODE_KIND_WORDS
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
@@ -256,8 +258,9 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
         return _speed(entity, payload)
     if action == "temperature":
         return _number(_value(entity, payload, "temperature_state_template"))
-    if action == "mode":
-        return next((mode for kind in entity.modes if (mode := _mode(entity, kind, payload)) is not None), None)
+    if action in MODE_ACTIONS:         # "mode": any kind said without a word of its own; else the action's kind
+        kinds = [kind for kind in entity.modes if kind not in MODE_KIND_WORDS] if action == "mode" else [action]
+        return next((mode for kind in kinds if (mode := _mode(entity, kind, payload)) is not None), None)
     if entity.component == "climate" and action in ("on", "off"):
         mode = _value(entity, payload, "mode_state_template")
         return None if mode is None else "off" if mode.strip() == "off" else "on"
@@ -268,7 +271,8 @@ def _state_topics(entity: Entity) -> list[str]:
     return [t for t in (entity.state_topic, entity.topics.get("brightness_state_topic"),
                         entity.topics.get("percentage_state_topic"),
                         entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic"),
-                        entity.topics.get("preset_mode_state_topic")) if t]
+                        entity.topics.get("preset_mode_state_topic"), entity.topics.get("fan_mode_state_topic"),
+                        entity.topics.get("swing_mode_state_topic")) if t]
 
 
 class MqttHome:
@@ -482,17 +486,22 @@ class MqttHome:
             except aiomqtt.MqttError:
                 return None
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
-                    "temperature": f"{float(value or 0):g}", "mode": str(value)}.get(action,
-                                                                                     ACTION_STATE.get(action, action))
+                    "temperature": f"{float(value or 0):g}"}.get(
+                action, str(value) if action in MODE_ACTIONS else ACTION_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
 
     async def read_mode(self, entity: Entity) -> str | None:
+        reported = None
         for kind in entity.modes:
             payload = self._retained.get(entity.topics.get(f"{kind}_state_topic", ""))
-            mode = None if payload is None else _mode(entity, kind, payload)
+            if kind in MODE_KIND_WORDS or payload is None:
+                continue
+            mode = _mode(entity, kind, payload)
             if mode is not None:
                 return mode
-        return None
+            if _value(entity, payload, MODE_KINDS[kind]) is not None:      # read, but none of its modes
+                reported = ""
+        return reported
 
     async def read_level(self, entity: Entity) -> int | None:
         if default_key(entity) is not None:
