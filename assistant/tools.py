@@ -984,7 +984,8 @@ class ToolRunner:
         said = " ".join(w for w in _mode_spoken(str(mode)).split() if w not in MODE_NOUNS)
         sent = mode_words(entity).get(said)
         if sent is None:
-            return NoAction(f"The {entity.name} has no {said} mode; it has {_modes_listed(entity)}.")
+            listed = _modes_listed(entity)      # none where it has fan or swing modes alone
+            return NoAction(f"The {entity.name} has no {said} mode" + (f"; it has {listed}." if listed else "."))
         return await self._act(entity, *sent)
 
     async def _get_device_mode(self, name, area=None) -> str:

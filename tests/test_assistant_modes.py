@@ -227,6 +227,19 @@ async def test_the_skill_takes_a_fan_or_swing_mode_said_with_its_word():
     assert home.states[f"{KEYS['thermostat']}#swing_mode"] == "vertical"
 
 
+async def test_a_mode_a_climate_of_fan_modes_alone_lacks_is_refused_without_an_empty_list():
+    """A climate whose discovery gives fan modes and no mode of its own ("it has ." was said): the mode it lacks is
+    refused, and nothing sent."""
+    home = InMemoryHome(inventory=Inventory())
+    home.inventory.receive_discovery("homeassistant/climate/fanac/config", json.dumps(
+        {"name": "Fan AC", "temperature_command_topic": "fanac/temp/set", "fan_mode_command_topic": "fanac/fan/set",
+         "fan_modes": ["low", "high"]}))
+    tools = ToolRunner(home)
+    assert await tools.run("set_device_mode", {"name": "fan ac", "mode": "turbo"}) == "The fan ac has no turbo mode."
+    assert await tools.run("set_device_mode", {"name": "fan ac", "mode": "fan high"}) == \
+        "Okay, the fan ac's fan mode is high."
+
+
 @pytest.mark.parametrize("request_, reply, state", [
     # on main e9b3196 each of these got "Sorry, I didn't catch that." or "Sorry, I don't know a device by that name."
     ("set the air conditioner's fan to high", "Okay, the air conditioner's fan mode is high.",
