@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
 from assistant.inventory import Inventory, entity_command
 from assistant.tools import ToolRunner
 from made_up_home import ENTITIES
 from moded_home import AIR_CONDITIONER, BEDROOM_FAN, MODED, THERMOSTAT
+from test_assistant_fans import said
 from test_mqtt_discovery import TEMPLATED_FANS
 
 STUDY_FAN = ("fan", *TEMPLATED_FANS[0])
@@ -32,19 +32,6 @@ def moded_home() -> InMemoryHome:
 def modes(home: InMemoryHome) -> dict[str, str]:
     """Each thing's mode, as the in-memory home holds it."""
     return {name: home.states[f"{key}#mode"] for name, key in KEYS.items() if f"{key}#mode" in home.states}
-
-
-def said(assistant, home: InMemoryHome, *turns: str) -> str:
-    """The reply to the last of turns, each said after the ones before in one conversation."""
-    history, tools = [], ToolRunner(home)
-    for turn in turns:
-        history.append({"role": "user", "content": turn})
-        reply = respond_sync(assistant, history, tools)
-        message = {"role": "assistant", "content": reply.text}
-        if reply.tool_calls:
-            message["tool_calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
-        history.append(message)
-    return reply.text
 
 
 def test_the_modes_are_the_devices_own_lists():
