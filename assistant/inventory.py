@@ -96,6 +96,10 @@ TEMPLATES = ("value_template", "state_value_template", "brightness_value_templat
 _VALUE = re.compile(r"\{\{\s*value\s*\}\}")
 _LOOKUP = re.compile(r"\{\{\s*(\{[^{}]*\})\s*\[\s*(value(?:_json(?:\s*\.\s*\w+)+)?)\s*\]\s*"
                      r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
+# Zigbee2MQTT's preset mode state, which streaming/transports/mqtt/home.py reads: `{{ value_json.fan_mode if
+# value_json.fan_mode in ['on', 'auto'] else 'None' | default('None') }}`, the same key read twice, the list literal
+CHOSEN = re.compile(r"\{\{\s*(value_json(?:\.\w+)+)\s+if\s+\1\s+in\s+(\[[^\[\]]*\])\s+else\s+('[^']*'|\"[^\"]*\")\s*"
+                    r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
 # The modes a thing may announce, each with its command topic `<kind>_command_topic`, its list `<kind>s`, its
 # command template and its state topic and template (Home Assistant's climate `mode`, a fan's or a climate's
 # `preset_mode`, a climate's `fan_mode` and `swing_mode`); a mode said is looked for in this order. A climate that
@@ -251,9 +255,12 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
     for topic in [t for t in (command, state) if t is not None] + list(topics.values()):
         _check_topic(topic, where)
     for template in TEMPLATES:
-        lookup = _LOOKUP.fullmatch(config[template].strip()) if isinstance(config.get(template), str) else None
-        if lookup is not None and len(lookup.group(1)) > MAX_TABLE_CHARS:
-            raise DiscoveryError(f"{where}: {template}'s lookup table over {MAX_TABLE_CHARS} characters")
+        text = config[template].strip() if isinstance(config.get(template), str) else ""
+        lookup, chosen = _LOOKUP.fullmatch(text), CHOSEN.fullmatch(text)
+        literal = lookup.group(1) if lookup else chosen.group(2) if chosen else ""
+        if len(literal) > MAX_TABLE_CHARS:          # a preset state's list too: 1,800 modes took 14 ms a state read
+            raise DiscoveryError(f"{where}: {template}'s {'lookup table' if lookup else 'list'} over "
+                                 f"{MAX_TABLE_CHARS} characters")
     # JSON true/false/numbers become text as Home Assistant reads them ("payload_on": false is "False"), and so do
     # the values templates read from state payloads.
     payloads = {k: str(v) for k, v in config.items()

@@ -15,7 +15,8 @@ from assistant.inventory import (MAX_ENTITIES, MAX_MODES, MAX_NAME_BYTES, MAX_NA
                                  MAX_TABLE_CHARS, Inventory, entity_command)
 from assistant.tools import ToolRunner
 from streaming.transports.mqtt.connection import Backoff
-from streaming.transports.mqtt.home import MAX_CACHED_TOPICS, MqttHome, brightness_percent, parse_number
+from streaming.transports.mqtt.home import (MAX_CACHED_TOPICS, MqttHome, brightness_percent, parse_number,
+                                           render_template)
 
 
 def discover(inventory: Inventory, key: str, component: str = "light", **config) -> None:
@@ -364,3 +365,23 @@ def test_thousands_of_modes_and_mode_names_of_megabytes_cost_nothing():
     assert inventory.get("climate/big") is None
     modes = inventory.get("climate/many").modes
     assert len(modes["fan_mode"]) == MAX_MODES and modes["swing_mode"] == ("on",)
+
+
+def test_a_preset_state_templates_list_longer_than_the_bound_is_refused_at_discovery(caplog):
+    """Round 37: round 36 bounded a lookup template's table (MAX_TABLE_CHARS) but not the list of Zigbee2MQTT's preset
+    state template (`{{ value_json.fan_mode if value_json.fan_mode in [...] else 'None' }}`), parsed again at each
+    state read: at cfe81dd a 15 KiB config's list of 1,800 modes took 14 ms of the event loop a read (load 8). Such a
+    config is refused at discovery and logged; Zigbee2MQTT's own list is read as before."""
+    def fan(key: str, listed: list[str]) -> dict:
+        return dict(name=f"{key} fan", command_topic=f"{key}/set", preset_mode_command_topic=f"{key}/preset",
+                    preset_mode_state_topic=f"{key}/preset/state", preset_modes=listed[:2],
+                    preset_mode_value_template="{{ value_json.fan_mode if value_json.fan_mode in " + repr(listed) +
+                                               " else 'None' | default('None') }}")
+    inventory = Inventory()
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        discover(inventory, "attic", "fan", **fan("attic", [f"m{i}" for i in range(1800)]))
+        discover(inventory, "hall", "fan", **fan("hall", ["on", "auto", "smart"]))
+    assert [e.key for e in inventory.entities()] == ["fan/hall"]
+    assert f"preset_mode_value_template's list over {MAX_TABLE_CHARS} characters" in caplog.text
+    assert render_template(inventory.get("fan/hall").payloads["preset_mode_value_template"],
+                           b'{"fan_mode": "auto"}') == "auto"

@@ -27,7 +27,7 @@ from typing import Callable, TypeVar
 
 import aiomqtt
 
-from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES, THERMOSTAT_SET,
+from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES, THERMOSTAT_SET,
                                  THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory, command_topic, entity_command,
                                  load_inventory_file, sensor_topic, speed_percent, state_topic, template_table,
                                  vocabulary_inventory)
@@ -113,12 +113,6 @@ _TEMPLATE_KEY = re.compile(r"\.\s*(\w+)|\[\s*(?:'([^']*)'|\"([^\"]*)\"|(\d+))\s*
 STATE_TEMPLATE = {"light": "state_value_template", "fan": "state_value_template"}
 
 
-# Zigbee2MQTT's preset mode state: `{{ value_json.fan_mode if value_json.fan_mode in ['on', 'auto'] else 'None' |
-# default('None') }}`, the same key read twice
-_CHOSEN = re.compile(r"\{\{\s*(value_json(?:\.\w+)+)\s+if\s+\1\s+in\s+(\[[^\[\]]*\])\s+else\s+('[^']*'|\"[^\"]*\")\s*"
-                     r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
-
-
 def _literals(listed: str) -> list[str]:
     """A template's list of literal strings and numbers, as text; [] for anything else."""
     try:
@@ -131,7 +125,7 @@ def _literals(listed: str) -> list[str]:
 def render_template(template: str, payload: bytes) -> str | None:
     """A state template applied to a payload, as Home Assistant renders it (JSON true -> "True"), or None when
     the template is not one read here or the payload lacks its key."""
-    chosen = _CHOSEN.fullmatch(template.strip())
+    chosen = CHOSEN.fullmatch(template.strip())
     if chosen is not None:              # Zigbee2MQTT's preset mode: the value read, when it is one of the list
         read, listed, otherwise = chosen.groups()
         found = render_template(f"{{{{ {read} }}}}", payload)
