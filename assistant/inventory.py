@@ -271,19 +271,21 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
     device_class = config.get("device_class")
     speeds = isinstance(config.get("speed_range_min", 1), int) and isinstance(config.get("speed_range_max", 100), int) \
         and low <= high
+    speed_range, modes = (low, high) if speeds else (1, 100), _modes(component, config, topics)
+    _check_renders(payloads, modes, speed_range, where)
     return Entity(
         key=key, name=name, component=component, area=area or area_in_name(name, known_areas), area_from_name=not area,
         device_class=str(device_class).lower() if isinstance(device_class, str) else None,
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
-        brightness_scale=scale, speed_range=(low, high) if speeds else (1, 100),
-        modes=_checked_renders(_modes(component, config, topics), payloads, (low, high) if speeds else (1, 100), where))
+        brightness_scale=scale, speed_range=speed_range, modes=modes)
 
 
 def _scale(config: dict, key: str, default: int, where) -> int:
-    """A brightness scale or a speed range's end as a whole number from 1 to MAX_SCALE; a number outside that (a
-    400-digit one, 1e308, NaN, infinity, 0) refuses the config; anything but a number is the default."""
+    """A brightness scale or a speed range's end, a number from 1 to MAX_SCALE taken whole (as Home Assistant takes
+    it); a number outside that (a 400-digit one, 1e308, NaN, infinity, 0) refuses the config; anything but a number
+    is the default."""
     value = config.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
         return default
@@ -292,12 +294,12 @@ def _scale(config: dict, key: str, default: int, where) -> int:
     return int(value)
 
 
-def _checked_renders(modes: dict, payloads: dict, speeds: tuple[int, int], where) -> dict:
-    """The modes, once each command template is known to render at most MAX_PAYLOAD_BYTES with the longest value it
-    is given (its on and off payloads, its kind's modes, the speeds): a template repeating `{{ value }}` made a
-    16 KiB config command megabytes."""
+def _check_renders(payloads: dict, modes: dict, speed_range: tuple[int, int], where) -> None:
+    """Refuse a command template that would render over MAX_PAYLOAD_BYTES with the longest value it is given (its
+    on and off payloads, its kind's modes, the top speed): one repeating `{{ value }}` in a 16 KiB config made each
+    command megabytes."""
     given = {"command_template": (payloads.get("payload_on", "ON"), payloads.get("payload_off", "OFF")),
-             "percentage_command_template": (str(speeds[1]),),
+             "percentage_command_template": (str(speed_range[1]),),
              **{f"{kind}_command_template": listed for kind, listed in modes.items()}}
     for template, values in given.items():
         text = payloads.get(template)
@@ -306,7 +308,6 @@ def _checked_renders(modes: dict, payloads: dict, speeds: tuple[int, int], where
         pieces = _VALUE.split(text)
         if len(text) + (len(pieces) - 1) * max(map(len, values)) > MAX_PAYLOAD_BYTES:
             raise DiscoveryError(f"{where}: {template} renders over {MAX_PAYLOAD_BYTES} bytes")
-    return modes
 
 
 def _modes(component: str, config: dict, topics: dict) -> dict[str, tuple[str, ...]]:

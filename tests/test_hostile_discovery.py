@@ -300,6 +300,25 @@ def test_a_scale_or_speed_range_no_device_has_is_refused_at_discovery(field, com
     assert entity_command(hall, "speed" if component == "fan" else "brightness", 50)[1] == "2"
 
 
+def test_numbers_parley_does_not_read_cost_nothing(caplog):
+    """Documents what held at cfe81dd: the numbers of a config Parley never reads (min and max temperature and
+    humidity, temp_step, min_mireds, max_mireds, position ranges, expire_after, qos) may be anything JSON holds; a
+    number of over 4,300 digits is not JSON to Python (the config is refused as such)."""
+    inventory = Inventory()
+    odd = {key: value for key, value in zip(
+        ("min_temp", "max_temp", "temp_step", "min_humidity", "max_humidity", "min_mireds", "max_mireds",
+         "position_open", "position_closed", "expire_after", "qos"), ("HUGE", "1e308", "NaN", "Infinity", "-Infinity",
+                                                                       "HUGE", "0", "-1", "HUGE", "1e-300", "NaN"))}
+    fields = ", ".join(f'"{key}": {HUGE if value == "HUGE" else value}' for key, value in odd.items())
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        inventory.receive_discovery("homeassistant/climate/loft/config", '{"name": "Loft Heater", "temp_cmd_t": '
+                                    f'"loft/set", "mode_cmd_t": "loft/mode", {fields}}}')
+        inventory.receive_discovery("homeassistant/climate/den/config", '{"name": "Den Heater", "temp_cmd_t": '
+                                    f'"den/set", "min_temp": {"9" * 4400}}}')
+    assert [e.key for e in inventory.entities()] == ["climate/loft"]
+    assert entity_command(inventory.get("climate/loft"), "temperature", 21)[:2] == ("loft/set", "21")
+    assert "climate/den/config: not JSON" in caplog.text
+
 async def test_a_state_no_float_holds_reads_as_unknown_or_the_top_level(broker):
     """Round 37: at cfe81dd a fan's speed state of 1e308 made its level read raise ValueError (NaN on the way to a
     percent; a confirmation waiting on it raised in the MQTT loop), a light's brightness of 1e308 OverflowError, a

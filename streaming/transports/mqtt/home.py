@@ -27,10 +27,10 @@ from typing import Callable, TypeVar
 
 import aiomqtt
 
-from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES, THERMOSTAT_SET,
-                                 THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory, command_topic, entity_command,
-                                 load_inventory_file, sensor_topic, speed_percent, state_topic, template_table,
-                                 vocabulary_inventory)
+from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES,
+                                 THERMOSTAT_SET, THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory,
+                                 command_topic, entity_command, load_inventory_file, sensor_topic, speed_percent,
+                                 state_topic, template_table, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from assistant.vocabulary import MODE_KIND_WORDS
 from streaming.supervisor import Supervisor
