@@ -331,9 +331,9 @@ class SQLiteStore(Store):
 
     @staticmethod
     def _read(db: sqlite3.Connection, session_id: str) -> _Record | None:
-        row = db.execute("SELECT principal, items, generation, taken, late, length(CAST(items AS BLOB)) FROM "
-                         "conversations WHERE id = ? AND updated >= ?",
-                         (session_id, time.time() - CONVERSATION_TTL_S)).fetchone()
+        row = db.execute("SELECT principal, CASE WHEN length(CAST(items AS BLOB)) > ? THEN NULL ELSE items END, "
+                         "generation, taken, late, length(CAST(items AS BLOB)) FROM conversations WHERE id = ? AND "
+                         "updated >= ?", (MAX_RECORD_BYTES, session_id, time.time() - CONVERSATION_TTL_S)).fetchone()
         return None if row is None else _stored_record(session_id, row[5] or 0, lambda: {
             "principal": row[0], "items": json.loads(row[1]), "generation": row[2], "taken": json.loads(row[3]),
             "late": json.loads(row[4])})
