@@ -26,6 +26,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from assistant.chat_template import RESULT_SLOT, Done, NoAction
+from assistant.generator import MAX_ID_CHARS
 from assistant.openai_chat import tool_call_json
 
 MAX_REPLY_TOKENS = 512                  # a spoken reply is a few sentences; reasoning models need headroom
@@ -332,12 +333,12 @@ class ChatCompletionStream:
             call = self._calls[index] = _PartialCall()
         self._last_index = index
         if fragment.get("id") and not call.call_id:
-            call.call_id = str(fragment["id"])
+            call.call_id = _bounded_id(fragment["id"], f"tool call {index}'s id")
         function = fragment.get("function") or {}
         if not isinstance(function, dict):
             raise StreamError(f"tool call {index}'s function is not an object")
         if function.get("name") and not call.name:
-            call.name = str(function["name"])
+            call.name = _bounded_id(function["name"], f"tool call {index}'s name")
         arguments = function.get("arguments")
         if isinstance(arguments, str) and arguments:
             call.size += len(arguments)
@@ -365,6 +366,15 @@ class ChatCompletionStream:
 
 
 _LINE_ENDS = re.compile(rb"[\r\n]+")
+
+
+def _bounded_id(value, what: str) -> str:
+    """A call's id or name, which the conversation stores: at most MAX_ID_CHARS, as a client's (at cfe81dd a remote's
+    name of a megabyte went into the history, and into the store at every save)."""
+    text = str(value)
+    if len(text) > MAX_ID_CHARS:
+        raise StreamError(f"{what} is longer than {MAX_ID_CHARS} characters")
+    return text
 
 
 def _blank_lines(ends: bytes) -> bool:

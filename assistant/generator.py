@@ -14,6 +14,10 @@ if TYPE_CHECKING:
     from assistant.tools import ToolRunner
 
 
+MAX_ID_CHARS = 256       # an item's id, a call's call_id and name (OpenAI's take under 40), from a client or a remote
+                         # model: each is stored at every save (100 items of 3 MB ids took 190 s of the store's thread)
+
+
 @dataclass
 class ToolCall:
     name: str

@@ -45,6 +45,9 @@ MAX_MODES = 32                  # of each kind: Home Assistant's lists are a han
 IGNORED_REPORT_S = 60.0         # ignored configs: the first is logged, the rest counted into one line per this
 MAX_TABLE_CHARS = 256           # a lookup template's table (Zigbee2MQTT's fan modes take 72): it is parsed on every
                                 # state read and its names join every lexicon (1,400 names a fan cost 25 s a lexicon)
+MAX_SCALE = 65_535              # a brightness scale or a speed range's end (Home Assistant's default 255, a 16-bit
+                                # dimmer's 65,535): a 400-digit one made every command and state read raise
+MAX_PAYLOAD_BYTES = 4096        # a command or a state is a few bytes; a command template rendering more is refused
 # What a lock or a door takes to unlock or open when its config names nothing else; a command carrying one of
 # these (or a discovered lock's or door's own) from any other action waits for the spoken yes.
 UNSAFE_PAYLOADS = {"UNLOCK", "OPEN"}
@@ -93,6 +96,10 @@ TEMPLATES = ("value_template", "state_value_template", "brightness_value_templat
 _VALUE = re.compile(r"\{\{\s*value\s*\}\}")
 _LOOKUP = re.compile(r"\{\{\s*(\{[^{}]*\})\s*\[\s*(value(?:_json(?:\s*\.\s*\w+)+)?)\s*\]\s*"
                      r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
+# Zigbee2MQTT's preset mode state, which streaming/transports/mqtt/home.py reads: `{{ value_json.fan_mode if
+# value_json.fan_mode in ['on', 'auto'] else 'None' | default('None') }}`, the same key read twice, the list literal
+CHOSEN = re.compile(r"\{\{\s*(value_json(?:\.\w+)+)\s+if\s+\1\s+in\s+(\[[^\[\]]*\])\s+else\s+('[^']*'|\"[^\"]*\")\s*"
+                    r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
 # The modes a thing may announce, each with its command topic `<kind>_command_topic`, its list `<kind>s`, its
 # command template and its state topic and template (Home Assistant's climate `mode`, a fan's or a climate's
 # `preset_mode`, a climate's `fan_mode` and `swing_mode`); a mode said is looked for in this order. A climate that
@@ -248,26 +255,59 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
     for topic in [t for t in (command, state) if t is not None] + list(topics.values()):
         _check_topic(topic, where)
     for template in TEMPLATES:
-        lookup = _LOOKUP.fullmatch(config[template].strip()) if isinstance(config.get(template), str) else None
-        if lookup is not None and len(lookup.group(1)) > MAX_TABLE_CHARS:
-            raise DiscoveryError(f"{where}: {template}'s lookup table over {MAX_TABLE_CHARS} characters")
+        text = config[template].strip() if isinstance(config.get(template), str) else ""
+        lookup, chosen = _LOOKUP.fullmatch(text), CHOSEN.fullmatch(text)
+        literal = lookup.group(1) if lookup else chosen.group(2) if chosen else ""
+        if len(literal) > MAX_TABLE_CHARS:          # a preset state's list too: 1,800 modes took 14 ms a state read
+            raise DiscoveryError(f"{where}: {template}'s {'lookup table' if lookup else 'list'} over "
+                                 f"{MAX_TABLE_CHARS} characters")
     # JSON true/false/numbers become text as Home Assistant reads them ("payload_on": false is "False"), and so do
     # the values templates read from state payloads.
     payloads = {k: str(v) for k, v in config.items()
                 if (k.startswith("payload_") or k.startswith("state_") or k in TEMPLATES) and not k.endswith("_topic")
                 and isinstance(v, (str, int, float))}
-    scale = config.get("brightness_scale", 255)
+    scale, low, high = (_scale(config, key, default, where) for key, default in
+                        (("brightness_scale", 255), ("speed_range_min", 1), ("speed_range_max", 100)))
     device_class = config.get("device_class")
-    low, high = (config.get(key, default) for key, default in (("speed_range_min", 1), ("speed_range_max", 100)))
-    speeds = all(isinstance(v, int) and not isinstance(v, bool) for v in (low, high)) and 0 < low <= high
+    speeds = isinstance(config.get("speed_range_min", 1), int) and isinstance(config.get("speed_range_max", 100), int) \
+        and low <= high
+    speed_range, modes = (low, high) if speeds else (1, 100), _modes(component, config, topics)
+    _check_renders(payloads, modes, speed_range, where)
     return Entity(
         key=key, name=name, component=component, area=area or area_in_name(name, known_areas), area_from_name=not area,
         device_class=str(device_class).lower() if isinstance(device_class, str) else None,
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
-        brightness_scale=int(scale) if isinstance(scale, (int, float)) and not isinstance(scale, bool) and scale > 0 else 255,
-        speed_range=(low, high) if speeds else (1, 100), modes=_modes(component, config, topics))
+        brightness_scale=scale, speed_range=speed_range, modes=modes)
+
+
+def _scale(config: dict, key: str, default: int, where) -> int:
+    """A brightness scale or a speed range's end, a number from 1 to MAX_SCALE taken whole (as Home Assistant takes
+    it); a number outside that (a 400-digit one, 1e308, NaN, infinity, 0) refuses the config; anything but a number
+    is the default."""
+    value = config.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return default
+    if not (isinstance(value, int) or math.isfinite(value)) or not 1 <= value <= MAX_SCALE:
+        raise DiscoveryError(f"{where}: {key} is not a whole number from 1 to {MAX_SCALE}")
+    return int(value)
+
+
+def _check_renders(payloads: dict, modes: dict, speed_range: tuple[int, int], where) -> None:
+    """Refuse a command template that would render over MAX_PAYLOAD_BYTES with the longest value it is given (its
+    on and off payloads, its kind's modes, the top speed): one repeating `{{ value }}` in a 16 KiB config made each
+    command megabytes."""
+    given = {"command_template": (payloads.get("payload_on", "ON"), payloads.get("payload_off", "OFF")),
+             "percentage_command_template": (str(speed_range[1]),),
+             **{f"{kind}_command_template": listed for kind, listed in modes.items()}}
+    for template, values in given.items():
+        text = payloads.get(template)
+        if text is None or not values:
+            continue
+        pieces = _VALUE.split(text)
+        if len(text) + (len(pieces) - 1) * max(map(len, values)) > MAX_PAYLOAD_BYTES:
+            raise DiscoveryError(f"{where}: {template} renders over {MAX_PAYLOAD_BYTES} bytes")
 
 
 def _modes(component: str, config: dict, topics: dict) -> dict[str, tuple[str, ...]]:
@@ -752,6 +792,7 @@ def speed_of(entity: Entity, percent: float) -> int:
 def speed_percent(entity: Entity, speed: float) -> int:
     """A fan's reported speed in its range as a percent, as Home Assistant reads it (speed 2 of 1..3 is 66)."""
     low, high = entity.speed_range
+    speed = max(low - 1, min(high, speed))       # 1e308 is the top speed, not NaN on the way to a percent
     return max(0, min(100, int((speed - low + 1) * 100 // (high - low + 1))))
 
 

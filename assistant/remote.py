@@ -255,6 +255,8 @@ class RemoteGenerator:
                         step_text += text
                         yield TextEvent(text)
                     elif isinstance(event, ToolCallReady):
+                        if event.name in client_tools and event.arguments is None:   # never sent on as {}
+                            raise RemoteFailure(f"a call to {event.name} whose arguments are not a JSON object")
                         call = ToolCall(event.name, event.arguments or {}, event.call_id)
                         progress.calls.append(call)
                         if event.name in client_tools:

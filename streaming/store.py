@@ -40,6 +40,8 @@ CONVERSATION_TTL_S = 7 * 24 * 3600       # a conversation nobody touched for a w
 REWRITE_TRIES = 8                        # Redis: a conversation rewritten by others this often in a row is an outage
 REDIS_CALL_S = 5.0                       # Redis: a call's bound (in place of redis-py's socket timeout, left unset)
 FINAL_STATES = ("rung", "told", "cancelled")   # a timer in one of these is gone from the store
+MAX_RECORD_BYTES = 4 * 1024 * 1024       # a conversation's JSON: MAX_ITEMS items of 16,000 ASCII characters take 3.2 MB;
+                                         # a save leaves its oldest items out to fit, so a bigger one no gateway wrote
 
 
 @dataclass(frozen=True)
@@ -185,6 +187,37 @@ def _record(principal: str, items, generation: int = 0, taken=(), late=()) -> _R
     return _Record(principal, kept, generation, _texts(taken), _texts(late))
 
 
+def _stored_record(session_id: str, size: int, load) -> _Record | None:
+    """The record load() reads, or None (logged) when it is none a gateway writes: over MAX_RECORD_BYTES (never
+    loaded), not JSON, not an object of _Record's fields, its principal not text or its generation not a whole
+    number. The next take or save of the session replaces it. At cfe81dd such a record failed every resume (503
+    store_unavailable, on every retry) and every save of the session, and Redis parsed one of any size on the event
+    loop."""
+    if size > MAX_RECORD_BYTES:
+        log.warning("session %s: its stored conversation is %d bytes, over the %d a gateway writes; not read",
+                    session_id, size, MAX_RECORD_BYTES)
+        return None
+    try:
+        fields = load()
+    except (ValueError, RecursionError):
+        fields = None
+    if not isinstance(fields, dict) or not fields.keys() <= _Record.__dataclass_fields__.keys() \
+            or not isinstance(fields.get("principal"), str) or type(fields.get("generation", 0)) is not int:
+        log.warning("session %s: its stored conversation is not a record a gateway writes; not read", session_id)
+        return None
+    return _record(**fields)
+
+
+def _encoded(record: _Record) -> str:
+    """The record's JSON within MAX_RECORD_BYTES: its oldest items are left out until it fits (MAX_ITEMS items of
+    16,000 characters beyond ASCII, each escaped in six bytes, take 19 MB)."""
+    data = json.dumps(vars(record))
+    while len(data) > MAX_RECORD_BYTES and record.items:
+        record.items = record.items[max(1, len(record.items) // 4):]
+        data = json.dumps(vars(record))
+    return data
+
+
 def _texts(values) -> list[str]:
     """The ids of a stored list of them (anything else in it is none)."""
     return [value for value in values if isinstance(value, str)] if isinstance(values, list) else []
@@ -298,9 +331,12 @@ class SQLiteStore(Store):
 
     @staticmethod
     def _read(db: sqlite3.Connection, session_id: str) -> _Record | None:
-        row = db.execute("SELECT principal, items, generation, taken, late FROM conversations WHERE id = ? AND "
-                         "updated >= ?", (session_id, time.time() - CONVERSATION_TTL_S)).fetchone()
-        return _record(row[0], json.loads(row[1]), row[2], json.loads(row[3]), json.loads(row[4])) if row else None
+        row = db.execute("SELECT principal, CASE WHEN length(CAST(items AS BLOB)) > ? THEN NULL ELSE items END, "
+                         "generation, taken, late, length(CAST(items AS BLOB)) FROM conversations WHERE id = ? AND "
+                         "updated >= ?", (MAX_RECORD_BYTES, session_id, time.time() - CONVERSATION_TTL_S)).fetchone()
+        return None if row is None else _stored_record(session_id, row[5] or 0, lambda: {
+            "principal": row[0], "items": json.loads(row[1]), "generation": row[2], "taken": json.loads(row[3]),
+            "late": json.loads(row[4])})
 
     async def _rewrite(self, session_id: str, change) -> object:
         """Read, change and write one conversation in one transaction, on the store's thread (the JSON too)."""
@@ -311,6 +347,7 @@ class SQLiteStore(Store):
             def body():
                 now = time.time()
                 record, result = change(self._read(db, session_id))
+                _encoded(record)                    # within MAX_RECORD_BYTES
                 db.execute("INSERT OR REPLACE INTO conversations (id, principal, items, updated, generation, taken, "
                            "late) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            (session_id, record.principal, json.dumps(record.items), now, record.generation,
@@ -473,27 +510,40 @@ class RedisStore(Store):
         from redis.exceptions import WatchError
 
         key = self._key("conversation", session_id)
+
+        def rewritten(size: int, payload: bytes | None) -> tuple[str, object]:
+            record, result = change(self._parsed(session_id, size, payload))
+            return _encoded(record), result
+
         async with self._redis.pipeline(transaction=True) as pipe:
             for _ in range(REWRITE_TRIES):
                 try:
                     await pipe.watch(key)
-                    payload = await pipe.get(key)
-                    record, result = change(_record(**json.loads(payload)) if payload is not None else None)
+                    size = await pipe.strlen(key)
+                    payload = await pipe.get(key) if size <= MAX_RECORD_BYTES else None
+                    data, result = await asyncio.to_thread(rewritten, size, payload)    # the JSON off the loop
                     pipe.multi()
-                    pipe.set(key, json.dumps(vars(record)), ex=CONVERSATION_TTL_S)
+                    pipe.set(key, data, ex=CONVERSATION_TTL_S)
                     await pipe.execute()
                     return result
                 except WatchError:
                     continue
         raise StoreUnavailable(f"conversation {session_id} changed under {REWRITE_TRIES} writes in a row")
 
+    @staticmethod
+    def _parsed(session_id: str, size: int, payload: bytes | None) -> _Record | None:
+        """The record of a GET whose STRLEN was size (a size over the bound was not got: payload None)."""
+        if payload is None and size <= MAX_RECORD_BYTES:
+            return None
+        return _stored_record(session_id, size, lambda: json.loads(payload))
+
     @_bounded
     async def load_conversation(self, session_id):
-        payload = await self._redis.get(self._key("conversation", session_id))
-        if payload is None:
-            return None
-        data = json.loads(payload)
-        return Conversation(data["principal"], _record(data["principal"], data["items"]).items)
+        key = self._key("conversation", session_id)
+        size = await self._redis.strlen(key)
+        payload = await self._redis.get(key) if size <= MAX_RECORD_BYTES else None
+        record = await asyncio.to_thread(self._parsed, session_id, size, payload)
+        return None if record is None else Conversation(record.principal, record.items)
 
     @_bounded
     async def claim(self, key, holder, ttl_s, *, take_over=False):

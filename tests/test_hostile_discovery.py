@@ -11,10 +11,12 @@ from made_up_home import clear_home, play_devices, publish_home, stopped, wait_f
 from mqtt_devices import login
 from realtime_client import RealtimeClient
 from assistant.home import InMemoryHome
-from assistant.inventory import MAX_ENTITIES, MAX_NAME_WORDS, MAX_TABLE_CHARS, Inventory
+from assistant.inventory import (MAX_ENTITIES, MAX_MODES, MAX_NAME_BYTES, MAX_NAME_WORDS, MAX_PAYLOAD_BYTES, MAX_SCALE,
+                                 MAX_TABLE_CHARS, Inventory, entity_command)
 from assistant.tools import ToolRunner
 from streaming.transports.mqtt.connection import Backoff
-from streaming.transports.mqtt.home import MAX_CACHED_TOPICS, MqttHome
+from streaming.transports.mqtt.home import (MAX_CACHED_TOPICS, MqttHome, brightness_percent, parse_number,
+                                           render_template)
 
 
 def discover(inventory: Inventory, key: str, component: str = "light", **config) -> None:
@@ -266,3 +268,139 @@ async def test_a_flood_of_new_topics_under_home_leaves_a_discovered_things_state
         async with login(broker, "home").client() as client:
             await client.publish("homeassistant/switch/kiln/config", b"", qos=1)
             await client.publish("tasmota/kiln/stat/POWER", b"", qos=1, retain=True)
+
+
+# Round 37: numbers, mode lists and command templates in discovery configs
+
+HUGE = "9" * 400
+
+
+@pytest.mark.parametrize("field, component, number", [
+    ("speed_range_max", "fan", HUGE), ("speed_range_min", "fan", "1e308"), ("brightness_scale", "light", HUGE),
+    ("brightness_scale", "light", "1e308"), ("brightness_scale", "light", "Infinity"),
+    ("brightness_scale", "light", "NaN"), ("brightness_scale", "light", "1e-300"),
+    ("brightness_scale", "light", str(MAX_SCALE + 1))])
+def test_a_scale_or_speed_range_no_device_has_is_refused_at_discovery(field, component, number, caplog):
+    """Round 37: at cfe81dd a 400-digit speed_range_max or brightness_scale, or 1e308, was taken, and every command
+    to the thing raised OverflowError (its state reads too); Infinity raised out of receive_discovery itself (the
+    MQTT loop counted a failure); 1e-300 made a scale of 0, whose state reads divided by zero and whose brightness
+    commands all sent 0. Such a config is refused and logged as other refused configs are; the next one is taken."""
+    inventory = Inventory()
+    topics = {"fan": '"cmd_t": "attic/fan/set", "pct_cmd_t": "attic/fan/pct", "pct_stat_t": "attic/fan/speed"',
+              "light": '"cmd_t": "attic/lamp/set", "bri_cmd_t": "attic/lamp/bri", "bri_stat_t": "attic/lamp/level"'}
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        inventory.receive_discovery(f"homeassistant/{component}/attic/config",
+                                    f'{{"name": "Attic {component}", {topics[component]}, "{field}": {number}}}')
+        discover(inventory, "hall", component, name=f"Hall {component}", command_topic="hall/set",
+                 percentage_command_topic="hall/pct", brightness_command_topic="hall/bri", speed_range_max=3,
+                 brightness_scale=3)
+    assert [e.key for e in inventory.entities()] == [f"{component}/hall"]
+    assert f"{field} is not a whole number from 1 to {MAX_SCALE}" in caplog.text
+    hall = inventory.get(f"{component}/hall")
+    assert entity_command(hall, "speed" if component == "fan" else "brightness", 50)[1] == "2"
+
+
+def test_numbers_parley_does_not_read_cost_nothing(caplog):
+    """Documents what held at cfe81dd: the numbers of a config Parley never reads (min and max temperature and
+    humidity, temp_step, min_mireds, max_mireds, position ranges, expire_after, qos) may be anything JSON holds; a
+    number of over 4,300 digits is not JSON to Python (the config is refused as such)."""
+    inventory = Inventory()
+    odd = {key: value for key, value in zip(
+        ("min_temp", "max_temp", "temp_step", "min_humidity", "max_humidity", "min_mireds", "max_mireds",
+         "position_open", "position_closed", "expire_after", "qos"), ("HUGE", "1e308", "NaN", "Infinity", "-Infinity",
+                                                                       "HUGE", "0", "-1", "HUGE", "1e-300", "NaN"))}
+    fields = ", ".join(f'"{key}": {HUGE if value == "HUGE" else value}' for key, value in odd.items())
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        inventory.receive_discovery("homeassistant/climate/loft/config", '{"name": "Loft Heater", "temp_cmd_t": '
+                                    f'"loft/set", "mode_cmd_t": "loft/mode", {fields}}}')
+        inventory.receive_discovery("homeassistant/climate/den/config", '{"name": "Den Heater", "temp_cmd_t": '
+                                    f'"den/set", "min_temp": {"9" * 4400}}}')
+    assert [e.key for e in inventory.entities()] == ["climate/loft"]
+    assert entity_command(inventory.get("climate/loft"), "temperature", 21)[:2] == ("loft/set", "21")
+    assert "climate/den/config: not JSON" in caplog.text
+
+async def test_a_state_no_float_holds_reads_as_unknown_or_the_top_level(broker):
+    """Round 37: at cfe81dd a fan's speed state of 1e308 made its level read raise ValueError (NaN on the way to a
+    percent; a confirmation waiting on it raised in the MQTT loop), a light's brightness of 1e308 OverflowError, a
+    reading of 400 digits OverflowError (the default home's sensors), and 1e400 degrees was read as "inf". A speed or brightness beyond its
+    scale is the top of it; a reading no float holds is no reading."""
+    home = MqttHome(login(broker, "parley"), confirm_timeout=1.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    configs = {"fan/kiln": {"name": "Kiln Fan", "cmd_t": "tasmota/r37/kiln/set", "stat_t": "tasmota/r37/kiln/state",
+                            "pct_cmd_t": "tasmota/r37/kiln/pct", "pct_stat_t": "tasmota/r37/kiln/speed", "spd_rng_max": 3},
+               "climate/loft": {"name": "Loft Heater", "temp_cmd_t": "tasmota/r37/loft/set",
+                                "temp_stat_t": "tasmota/r37/loft/temperature"}}
+    states = {"tasmota/r37/kiln/state": b"ON", "tasmota/r37/kiln/speed": b"1e308", "tasmota/r37/loft/temperature": b"1e400"}
+    try:
+        await home.start()
+        await home.wait_connected(5)
+        async with login(broker, "home").client() as client:
+            for key, config in configs.items():
+                await client.publish(f"homeassistant/{key}/config", json.dumps(config), qos=1)
+            await wait_for(lambda: all(home.inventory.get(key) for key in configs))
+            for topic, payload in states.items():
+                await client.publish(topic, payload, qos=1, retain=True)
+            await wait_for(lambda: states.keys() <= home._retained.keys())
+        assert await home.read_level(home.inventory.get("fan/kiln")) == 100
+        assert await home.read_state(home.inventory.get("climate/loft")) is None
+        assert brightness_percent(b'{"state": "ON", "brightness": 1e308}') == 100
+        assert parse_number(HUGE.encode()) is None and parse_number(b'{"value": NaN}') is None
+    finally:
+        await home.close()
+        async with login(broker, "home").client() as client:
+            for key in configs:
+                await client.publish(f"homeassistant/{key}/config", b"", qos=1)
+            for topic in states:
+                await client.publish(topic, b"", qos=1, retain=True)
+
+
+def test_a_command_template_that_renders_more_than_the_bound_is_refused_at_discovery(caplog):
+    """Round 37: at cfe81dd a fan's 16 KiB config whose command_template held `{{ value }}` 800 times and whose
+    payload_on was 6,000 characters made each "turn on the barn fan" publish 4.8 MB. A command template that would
+    render over MAX_PAYLOAD_BYTES with the longest value it is given is refused at discovery; one value in a JSON
+    object, as publishers write it, is taken."""
+    inventory = Inventory()
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        discover(inventory, "barn", "fan", name="Barn Fan", command_topic="barn/fan/set",
+                 command_template="{{ value }}" * 800, payload_on="x" * 6000)
+        discover(inventory, "loft", "climate", name="Loft Heater", mode_command_topic="loft/mode/set",
+                 mode_command_template="{{ value }}" * 1000, modes=["heat", "off", "x" * 90])
+        assert f"mode_command_template renders over {MAX_PAYLOAD_BYTES} bytes" in inventory.ignored.latest
+        discover(inventory, "hall", "fan", name="Hall Fan", command_topic="hall/fan/set",
+                 command_template='{"state": "{{ value }}"}')
+    assert [e.key for e in inventory.entities()] == ["fan/hall"]
+    assert f"fan/barn/config: command_template renders over {MAX_PAYLOAD_BYTES} bytes" in caplog.text
+    assert entity_command(inventory.get("fan/hall"), "on")[1] == '{"state": "ON"}'
+
+
+def test_thousands_of_modes_and_mode_names_of_megabytes_cost_nothing():
+    """Documents round 36's guard (it held at cfe81dd): a config is at most 16 KiB, so a megabyte mode name never
+    reaches the lists; within it, each kind keeps at most MAX_MODES modes of at most MAX_NAME_BYTES bytes."""
+    inventory = Inventory()
+    discover(inventory, "big", "climate", name="Big Heater", mode_command_topic="big/mode/set",
+             preset_mode_command_topic="big/preset/set", preset_modes=["p" * 2_000_000])
+    discover(inventory, "many", "climate", name="Many Heater", mode_command_topic="many/mode/set",
+             fan_mode_command_topic="many/fan/set", fan_modes=[f"f{i}" for i in range(1500)],
+             swing_mode_command_topic="many/swing/set", swing_modes=["on", "s" * (MAX_NAME_BYTES + 1)])
+    assert inventory.get("climate/big") is None
+    modes = inventory.get("climate/many").modes
+    assert len(modes["fan_mode"]) == MAX_MODES and modes["swing_mode"] == ("on",)
+
+
+def test_a_preset_state_templates_list_longer_than_the_bound_is_refused_at_discovery(caplog):
+    """Round 37: round 36 bounded a lookup template's table (MAX_TABLE_CHARS) but not the list of Zigbee2MQTT's preset
+    state template (`{{ value_json.fan_mode if value_json.fan_mode in [...] else 'None' }}`), parsed again at each
+    state read: at cfe81dd a 15 KiB config's list of 1,800 modes took 14 ms of the event loop a read (load 8). Such a
+    config is refused at discovery and logged; Zigbee2MQTT's own list is read as before."""
+    def fan(key: str, listed: list[str]) -> dict:
+        return dict(name=f"{key} fan", command_topic=f"{key}/set", preset_mode_command_topic=f"{key}/preset",
+                    preset_mode_state_topic=f"{key}/preset/state", preset_modes=listed[:2],
+                    preset_mode_value_template="{{ value_json.fan_mode if value_json.fan_mode in " + repr(listed) +
+                                               " else 'None' | default('None') }}")
+    inventory = Inventory()
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        discover(inventory, "attic", "fan", **fan("attic", [f"m{i}" for i in range(1800)]))
+        discover(inventory, "hall", "fan", **fan("hall", ["on", "auto", "smart"]))
+    assert [e.key for e in inventory.entities()] == ["fan/hall"]
+    assert f"preset_mode_value_template's list over {MAX_TABLE_CHARS} characters" in caplog.text
+    assert render_template(inventory.get("fan/hall").payloads["preset_mode_value_template"],
+                           b'{"fan_mode": "auto"}') == "auto"

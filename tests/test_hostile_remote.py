@@ -6,14 +6,15 @@ import asyncio
 import contextlib
 import json
 
+import pytest
 from aiohttp import web
 
 from assistant.chat_completions import ChatCompletionStream, ContentDelta, Finished, StreamError
-from assistant.generator import DoneEvent, TextEvent, ToolCallEvent
+from assistant.generator import MAX_ID_CHARS, DoneEvent, TextEvent, ToolCallEvent
 from assistant.home import InMemoryHome
 from assistant.inventory import Inventory
 from assistant.remote import CUT_OFF, MAX_REQUEST_BYTES, MAX_SPOKEN_CHARS, RemoteGenerator, Timeouts
-from assistant.tools import ToolRunner
+from assistant.tools import NOT_A_SKILL, ToolRunner
 
 SAFE = "Okay."
 
@@ -321,3 +322,79 @@ async def test_a_redirect_from_the_generator_url_is_not_followed():
             events = await reply(generator, [{"role": "user", "content": "hello"}], ToolRunner())
             await generator.aclose()
     assert elsewhere.bodies == [] and "HTTP 307" in events[-1].reply.fallback
+
+
+# ---- round 37: a remote's tool calls
+
+WEATHER = {"type": "function", "name": "get_weather", "description": "The weather in a city.",
+           "parameters": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}
+
+
+def broken_call(name: str, arguments: str, call_id: str = "call_0") -> list[bytes]:
+    return [chunk({"tool_calls": [{"index": 0, "id": call_id, "type": "function",
+                                   "function": {"name": name, "arguments": arguments}}]}),
+            chunk({}, "tool_calls"), b"data: [DONE]\n\n"]
+
+
+async def test_a_client_tool_call_whose_arguments_are_not_json_is_not_handed_to_the_client():
+    """Round 37: at cfe81dd a call to a client's tool whose arguments were not a JSON object went to the client with
+    arguments {} (get_weather with no city), a call the model never wrote. It is the remote's failure now: the
+    client gets no call and the reply is the fallback's (here, without one, the apology), naming why."""
+    hostile = Hostile(broken_call("get_weather", '{"city": "Par'), then=text(SAFE))
+    async with serving(hostile.completions) as url:
+        generator = remote(url)
+        events = await reply(generator, [{"role": "user", "content": "weather in Paris"}], ToolRunner(),
+                             client_tools={"get_weather": WEATHER})
+        after = await reply(generator, [{"role": "user", "content": "hello"}], ToolRunner())
+        await generator.aclose()
+    assert not [e for e in events if isinstance(e, ToolCallEvent)]
+    assert "get_weather whose arguments are not a JSON object" in events[-1].reply.fallback
+    assert said(after) == SAFE
+
+
+@pytest.mark.parametrize("field", ["name", "id"])
+async def test_a_call_whose_name_or_id_is_longer_than_the_bound_never_reaches_the_conversation(field):
+    """Round 37: at cfe81dd a remote's call named with a megabyte (or with a megabyte id) was run as a call (Sorry,
+    I can't do that yet.) and went into the conversation whole, and into the store at every save: the bound a
+    client's ids and names have (MAX_ID_CHARS) did not hold for a remote's. Such a call is now the remote's failure;
+    one at the bound is still a call."""
+    long = "x" * 1_000_000
+    script = broken_call(long, "{}") if field == "name" else broken_call("launch_rocket", "{}", call_id=long)
+    at_the_bound = broken_call("y" * MAX_ID_CHARS, "{}", call_id="z" * MAX_ID_CHARS)
+    hostile = Hostile(script, at_the_bound, then=text(SAFE))
+    async with serving(hostile.completions) as url:
+        generator = remote(url)
+        events = await reply(generator, [{"role": "user", "content": "launch"}], ToolRunner())
+        bounded = await reply(generator, [{"role": "user", "content": "launch"}], ToolRunner())
+        await generator.aclose()
+    assert not [e for e in events if isinstance(e, ToolCallEvent)]
+    assert f"tool call 0's {field} is longer than {MAX_ID_CHARS} characters" in events[-1].reply.fallback
+    [call] = [e for e in bounded if isinstance(e, ToolCallEvent)]
+    assert (call.call.name, call.call.call_id, call.result) == ("y" * MAX_ID_CHARS, "z" * MAX_ID_CHARS, NOT_A_SKILL)
+
+
+async def test_megabytes_of_arguments_thousands_of_calls_and_a_tool_nobody_declared_are_bounded():
+    """Documents guards that held at cfe81dd: a call's arguments past the reply's 65,536 characters and a 17th call in
+    one stream end the stream (the remote's failure, the fallback's reply); a call to a tool nobody declared runs
+    nothing (NOT_A_SKILL goes back to the model) and the session's tools still work after each."""
+    megabytes = broken_call("get_weather", json.dumps({"city": "x" * 600_000}))
+    thousands = [chunk({"tool_calls": [{"index": i, "id": f"call_{i}", "type": "function",
+                                        "function": {"name": "get_time", "arguments": "{}"}} for i in range(3000)]}),
+                 chunk({}, "tool_calls"), b"data: [DONE]\n\n"]
+    undeclared = calls(("delete_everything", {"all": True}))
+    hostile = Hostile(megabytes, thousands, undeclared, then=text(SAFE))
+    async with serving(hostile.completions) as url:
+        generator = remote(url)
+        replies = []
+        for _ in range(3):
+            replies.append(await reply(generator, [{"role": "user", "content": "go"}], ToolRunner(),
+                                       client_tools={"get_weather": WEATHER}))
+            generator.breaker.succeeded()          # each case on its own: two failures in a row open the breaker
+        await generator.aclose()
+    (megabytes_said, thousands_said, undeclared_said) = replies
+    assert "tool call arguments longer than 65536 characters" in megabytes_said[-1].reply.fallback
+    assert "more than 16 tool calls" in thousands_said[-1].reply.fallback
+    assert not [e for e in megabytes_said + thousands_said if isinstance(e, ToolCallEvent)]
+    [call] = [e for e in undeclared_said if isinstance(e, ToolCallEvent)]
+    assert (call.call.name, call.local, call.result) == ("delete_everything", True, NOT_A_SKILL)
+    assert said(undeclared_said) == SAFE

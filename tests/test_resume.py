@@ -529,6 +529,48 @@ async def test_a_stored_conversation_with_hostile_items_resumes_without_them(ser
     assert not {item["id"] for item in hostile if isinstance(item, dict)} - {user["id"]} & set(again)   # none kept
 
 
+
+async def test_a_stored_conversation_that_is_no_record_gives_a_new_session_not_a_503(server_factory, shared_store,
+                                                                                    caplog):
+    """Round 37: at cfe81dd a stored conversation that was not JSON (a hand, another program) made every resume of
+    the session 503 store_unavailable, on every retry, and every save of it fail. The record is now not read (logged):
+    the client gets a new session, which answers and is stored."""
+    from streaming.store import open_store
+
+    server = server_factory(store=shared_store)
+    client, session_id = await session_of(server)
+    await ask(client, "turn on the kitchen light")
+    await client.close()
+    server.stop()
+    store = open_store(shared_store)
+    assert await store.load_conversation(session_id) is not None
+    await store.close()
+    if shared_store.startswith("sqlite://"):
+        import sqlite3
+
+        with sqlite3.connect(shared_store.removeprefix("sqlite://")) as db:
+            db.execute("UPDATE conversations SET items = ? WHERE id = ?", ("not json {", session_id))
+    else:
+        import redis.asyncio as redis
+
+        from streaming.store import RedisStore
+
+        writer = redis.from_url(shared_store)
+        await writer.set(f"{RedisStore.PREFIX}conversation:{session_id}", b"not json {")
+        await writer.aclose()
+
+    restarted = server_factory(store=shared_store)
+    with caplog.at_level(logging.WARNING, logger="parley.store"):
+        client, new_id = await session_of(restarted, f"?session_id={session_id}")
+        assert new_id != session_id
+        assert (await ask(client, "turn off the kitchen light"))["status"] == "completed"
+        await client.close()
+        restarted.stop()
+    assert f"session {session_id}: its stored conversation is not a record a gateway writes; not read" in caplog.text
+    store = open_store(shared_store)
+    assert (await store.load_conversation(new_id)).items
+    await store.close()
+
 async def test_a_gateway_closing_while_a_save_is_in_flight_stores_it_before_it_closes_the_store(engines, shared_store):
     """Shutdown with the heartbeat and the timer poll running, as in a server, and a save of the session's last
     item still on its way to a store slow for this gateway: the close waits for the save (at most CLOSE_S) before

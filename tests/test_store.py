@@ -1,10 +1,13 @@
 """The state store on both backends: an SQLite file (reopened, as after a restart) and a real redis-server."""
 import asyncio
+import json
+import logging
+import sqlite3
 import time
 
 import pytest
 
-from streaming.store import MAX_ITEMS, Saved, StoredTimer, open_store
+from streaming.store import MAX_ITEMS, MAX_RECORD_BYTES, RedisStore, Saved, StoredTimer, open_store
 
 
 @pytest.fixture(params=["sqlite", "redis"])
@@ -179,3 +182,65 @@ async def test_items_stored_after_a_resume_read_them_and_before_its_take_are_kep
     owners = await store.save_conversation("sess_g", "principal-1", messages("a", "p"), second)
     assert [(after, item["id"]) for after, item in owners.lacking] == [("a", "x")]
     assert ids((await store.load_conversation("sess_g")).items) == ["a", "x", "p"]
+
+
+async def write_record(store_url: str, session_id: str, record) -> None:
+    """A conversation's record as a hand or another version may write it, past the store's code: SQLite's columns
+    (a dict), Redis's value (text)."""
+    if store_url.startswith("sqlite://"):
+        with sqlite3.connect(store_url.removeprefix("sqlite://")) as db:
+            db.execute("INSERT OR REPLACE INTO conversations (id, principal, items, updated, generation) VALUES "
+                       "(?, ?, ?, ?, ?)", (session_id, record.get("principal", "principal-1"),
+                                           record.get("items", "[]"), time.time(), record.get("generation", 1)))
+        return
+    import redis.asyncio as redis
+
+    client = redis.from_url(store_url)
+    await client.set(f"{RedisStore.PREFIX}conversation:{session_id}", record)
+    await client.aclose()
+
+
+HUGE_ITEMS = json.dumps([{"id": f"item_{n}", "type": "message", "role": "user", "text": "x" * 16_000}
+                         for n in range(MAX_RECORD_BYTES // 16_000 + 1)])
+UNREAD = {   # each case as SQLite's columns (None: its schema cannot hold it) and as Redis's value
+    "not json": ({"items": "not json {"}, "not json {"),
+    "not an object": (None, "[1, 2]"),
+    "no principal": (None, '{"items": []}'),
+    "generation not a whole number": ({"generation": "two"}, '{"principal": "principal-1", "items": [], '
+                                                             '"generation": "two"}'),
+    "over the bound": ({"items": HUGE_ITEMS}, json.dumps({"principal": "principal-1", "items": json.loads(HUGE_ITEMS)})),
+}
+
+
+async def test_a_record_no_gateway_wrote_is_not_read_and_the_next_save_replaces_it(store, store_url, caplog):
+    """Round 37: at cfe81dd a stored conversation that is not JSON, not an object, without its principal or with a
+    generation that is no number failed every resume of the session (StoreUnavailable: 503 store_unavailable on
+    every retry) or every take and save of it; one of any size was read whole (Redis parsed it on the event loop).
+    Such a record, and one over MAX_RECORD_BYTES (never fetched from Redis), is not read, with a log line; the
+    session's next take and save write its own record."""
+    sqlite = store_url.startswith("sqlite://")
+    cases = {case: forms[0 if sqlite else 1] for case, forms in UNREAD.items() if forms[0 if sqlite else 1] is not None}
+    for n, (case, record) in enumerate(cases.items()):
+        session_id = f"sess_h{n}"
+        await store.take_conversation(session_id, "principal-1", [])
+        await write_record(store_url, session_id, record)
+        caplog.clear()
+        with caplog.at_level(logging.WARNING, logger="parley.store"):
+            assert await store.load_conversation(session_id) is None, case
+            generation = await store.take_conversation(session_id, "principal-1", [])
+            assert await store.save_conversation(session_id, "principal-1", messages("a", "b"), generation) == Saved()
+        assert f"session {session_id}: its stored conversation is" in caplog.text, case
+        conversation = await store.load_conversation(session_id)
+        assert (conversation.principal, ids(conversation.items)) == ("principal-1", ["a", "b"]), case
+
+
+async def test_a_save_keeps_the_record_within_the_bound_leaving_its_oldest_items_out(store, store_url):
+    """Round 37: MAX_ITEMS items of 16,000 characters beyond ASCII take 19 MB of JSON; at cfe81dd they were stored
+    whole. A save now leaves the oldest items out until the record fits MAX_RECORD_BYTES, so a record over it is one
+    no gateway wrote; the newest items stay, in order."""
+    items = [{"id": f"item_{n}", "type": "message", "role": "user", "text": "\u00e9" * 16_000} for n in range(MAX_ITEMS)]
+    generation = await store.take_conversation("sess_i", "principal-1", [])
+    await store.save_conversation("sess_i", "principal-1", items, generation)
+    kept = ids((await store.load_conversation("sess_i")).items)
+    assert 0 < len(kept) < MAX_ITEMS and kept == ids(items)[-len(kept):]
+    assert len(json.dumps(items[-len(kept):])) <= MAX_RECORD_BYTES

@@ -28,6 +28,7 @@ import logging
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
+from assistant.generator import MAX_ID_CHARS
 from streaming.client_text import holds_lone_surrogate
 from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDone, EndCall, Error, Interrupted,
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
@@ -44,8 +45,6 @@ G711_RATE = 8000
 VOICE = "joe"                             # the embedded Piper voice; any requested voice name maps to it
 TRANSCRIPTION_MODEL = "whisper-tiny.en"
 MAX_TEXT_CHARS = 16_000                   # one item's text, instructions: far beyond any spoken turn
-MAX_ID_CHARS = 256                        # an item's id, a call's call_id and name (OpenAI's take under 40): each is
-                                          # stored at every save (100 items of 3 MB ids took 190 s of the store's thread)
 MAX_METADATA_KEYS, MAX_METADATA_KEY, MAX_METADATA_VALUE = 16, 64, 512   # OpenAI's limits on metadata
 MAX_PENDING_RESPONSES = 16                # response.create requests whose response has not started yet
 

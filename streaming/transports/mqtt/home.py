@@ -27,10 +27,10 @@ from typing import Callable, TypeVar
 
 import aiomqtt
 
-from assistant.inventory import (DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, THERMOSTAT_SET, THERMOSTAT_STATE,
-                                 MODE_ACTIONS, MODE_KINDS, Entity, Inventory, command_topic, entity_command,
-                                 load_inventory_file, sensor_topic, speed_percent, state_topic, template_table,
-                                 vocabulary_inventory)
+from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES,
+                                 THERMOSTAT_SET, THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory,
+                                 command_topic, entity_command, load_inventory_file, sensor_topic, speed_percent,
+                                 state_topic, template_table, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from assistant.vocabulary import MODE_KIND_WORDS
 from streaming.supervisor import Supervisor
@@ -42,7 +42,6 @@ TASK = "mqtt-home"
 
 MAX_CACHED_TOPICS = 10_000        # latest payloads kept of topics no entity reads; a flood of new topics is not kept
                                   # (an entity's own state topics are always kept: at most 5 x MAX_ENTITIES)
-MAX_PAYLOAD_BYTES = 4096          # a state or reading is a few bytes; anything larger is not one
 SUBSCRIBE_BATCH = 64              # state topics per SUBSCRIBE
 
 
@@ -68,9 +67,19 @@ def parse_number(payload: bytes, keys: tuple[str, ...] = ("value",)) -> float | 
         return None
     if isinstance(data, dict):
         data = next((data[k] for k in keys if k in data), None)
-    if isinstance(data, bool) or not isinstance(data, (int, float)):
+    return _finite(data)
+
+
+def _finite(value) -> float | None:
+    """A JSON number as a float; None for anything else, and for one no float holds (1e400, a 400-digit int) or
+    NaN: a state of "inf" degrees is no reading."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
         return None
-    return float(data)
+    try:
+        value = float(value)
+    except OverflowError:
+        return None
+    return value if math.isfinite(value) else None
 
 
 def on_off(payload: bytes) -> str | None:
@@ -84,10 +93,8 @@ def brightness_percent(payload: bytes) -> int | None:
         return None
     if state["state"] == "OFF":
         return 0
-    brightness = state.get("brightness")
-    if isinstance(brightness, bool) or not isinstance(brightness, (int, float)):
-        return None
-    return round(float(brightness) * 100 / 255)
+    brightness = _finite(state.get("brightness"))
+    return None if brightness is None else round(max(0.0, min(brightness, 255.0)) * 100 / 255)
 
 
 def thermostat_degrees(payload: bytes) -> float | None:
@@ -106,12 +113,6 @@ _TEMPLATE_KEY = re.compile(r"\.\s*(\w+)|\[\s*(?:'([^']*)'|\"([^\"]*)\"|(\d+))\s*
 STATE_TEMPLATE = {"light": "state_value_template", "fan": "state_value_template"}
 
 
-# Zigbee2MQTT's preset mode state: `{{ value_json.fan_mode if value_json.fan_mode in ['on', 'auto'] else 'None' |
-# default('None') }}`, the same key read twice
-_CHOSEN = re.compile(r"\{\{\s*(value_json(?:\.\w+)+)\s+if\s+\1\s+in\s+(\[[^\[\]]*\])\s+else\s+('[^']*'|\"[^\"]*\")\s*"
-                     r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
-
-
 def _literals(listed: str) -> list[str]:
     """A template's list of literal strings and numbers, as text; [] for anything else."""
     try:
@@ -124,7 +125,7 @@ def _literals(listed: str) -> list[str]:
 def render_template(template: str, payload: bytes) -> str | None:
     """A state template applied to a payload, as Home Assistant renders it (JSON true -> "True"), or None when
     the template is not one read here or the payload lacks its key."""
-    chosen = _CHOSEN.fullmatch(template.strip())
+    chosen = CHOSEN.fullmatch(template.strip())
     if chosen is not None:              # Zigbee2MQTT's preset mode: the value read, when it is one of the list
         read, listed, otherwise = chosen.groups()
         found = render_template(f"{{{{ {read} }}}}", payload)
@@ -184,10 +185,12 @@ def _value(entity: Entity, payload: bytes, template_key: str = "value_template")
 
 
 def _number(text: str | None) -> str | None:
+    """A number said in a state payload, as text; None for none, and for inf or nan."""
     try:
-        return f"{float(text):g}"
+        number = float(text)
     except (TypeError, ValueError):
         return None
+    return f"{number:g}" if math.isfinite(number) else None
 
 
 def entity_state(entity: Entity, payload: bytes) -> str | None:
@@ -247,7 +250,7 @@ def _level(entity: Entity, payload: bytes) -> str | None:
 def _speed(entity: Entity, payload: bytes) -> str | None:
     """A fan's speed in percent from its percentage state payload (percentage_value_template, or the payload)."""
     speed = _number(_value(entity, payload, "percentage_value_template"))
-    return None if speed is None or not math.isfinite(float(speed)) else str(speed_percent(entity, float(speed)))
+    return None if speed is None else str(speed_percent(entity, float(speed)))
 
 
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
