@@ -471,9 +471,9 @@ def _mode_named(slots: "Slots", entity, request: str) -> dict | None:
 def _mode_of_several(slots: "Slots", found: list, named: str, request: str) -> dict | None:
     """A mode said or asked of a kind said by its own name that several things of the home are ("set the ac to
     cool" with two air conditioners, vocabulary.NAMED_KINDS): the call on that name, for the tool to ask which."""
-    said = {mode_said(slots.lexicon, entity.name, request) for entity in found}
     if asks_how_things_are(request):
         return {"name": "get_device_mode", "arguments": {"name": named}} if _MODE_ASKED_OF.search(request) else None
+    said = {mode_said(slots.lexicon, entity.name, request) for entity in found}
     return {"name": "set_device_mode", "arguments": {"name": named, "mode": said.pop()}} \
         if len(said) == 1 and None not in said else None
 
