@@ -265,6 +265,8 @@ def named_move(slots: "Slots", inventory) -> dict | None:
             return several
     found = inventory.resolve(named, slots.areas[0] if slots.request_areas else None) or \
         _part_named(slots, inventory, named, request)
+    if len(found) > 1 and named in slots.lexicon.named_kinds:
+        return _mode_of_several(slots, found, named, request)
     if len(found) != 1:
         return None
     entity = found[0]
@@ -272,9 +274,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     if any(place not in known for place in slots.places):      # "the samovar in the kitchen": a room it is not in
         return None
     if asks_how_things_are(request):
-        if entity.name in slots.lexicon.modes and (_MODE_ASKED_OF.search(request) or
+        part = part_asked(slots.lexicon, entity.name, request)
+        if entity.name in slots.lexicon.modes and (_MODE_ASKED_OF.search(request) or part or
                                                    mode_said(slots.lexicon, entity.name, request)):
-            return {"name": "get_device_mode", "arguments": {"name": entity.name}}
+            return {"name": "get_device_mode", "arguments": {"name": entity.name, **({"part": part} if part else {})}}
         asked = entity.component in ("sensor", "binary_sensor", "climate") or _STATE_ASKED_WORDS.search(request)
         return {"name": "get_state", "arguments": {"name": entity.name}} if asked else None
     if _DONE.search(request):
@@ -465,6 +468,16 @@ def _mode_named(slots: "Slots", entity, request: str) -> dict | None:
     return {"name": "set_device_mode", "arguments": {"name": entity.name, "mode": word}}
 
 
+def _mode_of_several(slots: "Slots", found: list, named: str, request: str) -> dict | None:
+    """A mode said or asked of a kind said by its own name that several things of the home are ("set the ac to
+    cool" with two air conditioners, vocabulary.NAMED_KINDS): the call on that name, for the tool to ask which."""
+    if asks_how_things_are(request):
+        return {"name": "get_device_mode", "arguments": {"name": named}} if _MODE_ASKED_OF.search(request) else None
+    said = {mode_said(slots.lexicon, entity.name, request) for entity in found}
+    return {"name": "set_device_mode", "arguments": {"name": named, "mode": said.pop()}} \
+        if len(said) == 1 and None not in said else None
+
+
 def _level_named(entity, request: str) -> dict | None:
     """One level said for one thing that takes it: degrees for a heater ("nursery radiator up to 22"), a percent for
     a light ("picture light at 40 percent"); a level in the other unit, or two levels, is left to ask again."""
@@ -551,14 +564,29 @@ def _one_thing_named(slots: "Slots", inventory) -> str | None:
 _PART_WORDS = {word for words in MODE_KIND_WORDS.values() for word in words}
 
 
+def part_asked(lexicon: Lexicon, name: str, request: str) -> str | None:
+    """The part of a climate whose mode a request says (vocabulary.MODE_KIND_WORDS: "what is the air conditioner's
+    fan mode", "is it swinging"): one of the named thing's parts with modes (Lexicon.modes), said in a word that is
+    no word of its name."""
+    kinds = {action for action, _ in lexicon.modes.get(name, {}).values()}
+    said = {word.removesuffix("'s") for word in request.split()} - set(name.split())
+    parts = [words[0] for kind, words in MODE_KIND_WORDS.items() if kind in kinds and said & set(words)]
+    return parts[0] if len(parts) == 1 else None
+
+
 def _part_named(slots: "Slots", inventory, named: str, request: str) -> list:
     """The thing a name said with a part's word after it is ("the thermostat fan to low": the thermostat's fan,
-    vocabulary.MODE_KIND_WORDS), when the request says a mode of that part of it; [] otherwise."""
+    vocabulary.MODE_KIND_WORDS), when the request says a mode of that part of it, or asks its mode ("what is the
+    thermostat fan mode"); [] otherwise."""
     front, _, last = named.rpartition(" ")
     if not front or last not in _PART_WORDS:
         return []
     found = inventory.resolve(front, slots.areas[0] if slots.request_areas else None)
-    said = mode_said(slots.lexicon, found[0].name, request) if len(found) == 1 else None
+    if len(found) != 1 or found[0].name not in slots.lexicon.modes:
+        return []
+    if asks_how_things_are(request):            # "is the thermostat fan on auto"
+        return found if part_asked(slots.lexicon, found[0].name, request) else []
+    said = mode_said(slots.lexicon, found[0].name, request)
     return found if said and slots.lexicon.modes[found[0].name][said][0] != "mode" else []
 
 
@@ -945,15 +973,17 @@ class Slots:
 
     def leaves_a_said_mode(self, call: dict) -> bool:
         """Another call than a mode's, for a request that says one of the modes of a thing it names, or asks its mode
-        ("put the air conditioner in dry mode" switched on a "dry mode"; "what mode is the thermostat in" read it on
-        or off): the shipped model never writes a mode's call, and code reads it (named_move)."""
+        or a part's ("put the air conditioner in dry mode" switched on a "dry mode"; "what mode is the thermostat in"
+        read it on or off, "is the air conditioner swinging" too): the shipped model never writes a mode's call, and
+        code reads it (named_move)."""
         if call["name"] in MODE_SKILLS or self.lexicon is None or not self.lexicon.modes:
             return False
-        asked = _MODE_ASKED_OF.search(self.request) and asks_how_things_are(self.request)
+        asked = asks_how_things_are(self.request)
         named = [(words - _PART_WORDS) or words            # "the thermostat fan": the thermostat's
                  for words in (set(spelling_key(name).split()) for name in self.names[:self.request_names])]
-        return any(said <= set(spelling_key(whole).split()) and (asked or mode_said(self.lexicon, whole, self.request))
-                   for whole in self.lexicon.modes for said in named)
+        return any(self.lexicon.may_mean(said, whole) and (
+            asked and (_MODE_ASKED_OF.search(self.request) or part_asked(self.lexicon, whole, self.request))
+            or mode_said(self.lexicon, whole, self.request)) for whole in self.lexicon.modes for said in named)
 
     def leaves_a_named_thing(self, call: dict) -> bool:
         """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request

@@ -265,7 +265,7 @@ REQUESTS = {
     "stop_timer": "cancel the {name} timer",
     "activate_scene": "activate {name}",
     "set_device_mode": "set the {name}{in_area} to {mode} mode",
-    "get_device_mode": "what mode is the {name}{in_area} in",
+    "get_device_mode": "what {part}mode is the {name}{in_area} in",
 }
 DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
@@ -357,7 +357,8 @@ SKILL_PARTS = {"set_device": {"state": "state"}, "switch_device": {"state": "sta
                "set_brightness": {"percent": "number"}, "set_level": {"percent": "number"},
                "set_thermostat": {"degrees": "number"}, "change_level": {"direction": "direction"},
                "change_brightness": {"direction": "direction"}, "set_cover": {"action": "action"},
-               "set_lock": {"action": "action"}, "set_device_mode": {"mode": "mode"}}
+               "set_lock": {"action": "action"}, "set_device_mode": {"mode": "mode"},
+               "get_device_mode": {"part": "part"}}
 
 
 class Declined(str):
@@ -442,6 +443,7 @@ def request_for(call: dict) -> str | None:
     area = args.get("area")
     args["in_area"] = f" in the {ROOM_SPOKEN.get(call['arguments'].get('area'), area)}" if area else ""
     args["thermostat"] = args.get("name", "thermostat")
+    args["part"] = f"{args['part']} " if args.get("part") else ""       # "what fan mode is the thermostat in"
     if "direction" in args:
         args["direction"] = DIRECTION_WORDS.get(args["direction"], args["direction"])
     if call["name"] == "switch_all":
@@ -2389,10 +2391,10 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
     if {"number", "state", "action", "direction"} & set(parts) - set(taken.values()):      # a value with no place
         return None
     filled.update({key: parts.get(part, args.get(key)) for key, part in taken.items()})
-    if any(value is None for value in filled.values()):
+    if any(value is None for key, value in filled.items() if key not in SKILLS[skill].optional):
         return None
     filled = {key: int(value) if isinstance(value, float) and value.is_integer() else value
-              for key, value in filled.items()}
+              for key, value in filled.items() if value is not None}     # an optional one the call left out
     same = skill == name and all(args.get(key) == value for key, value in filled.items())
     return None if same else {"name": skill, "arguments": filled}
 

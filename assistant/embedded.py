@@ -247,6 +247,11 @@ class EmbeddedGenerator:
             return
         said = ""
         lexicon = await tools.lexicon()
+        if lexicon is not None and last.get("role") == "user":      # "set the ac to cool": the air conditioner
+            asked = normalize_request(content_text(last))
+            if (unabbreviated := lexicon.unabbreviated(asked)) != asked:
+                last = {**last, "content": unabbreviated}
+                history = [*history[:-1], last]
         instead = await asyncio.to_thread(asked_after_a_negation, content_text(last), Vocabulary(lexicon)) \
             if last.get("role") == "user" else None
         if instead is not None:           # "don't leave the kiln on, turn it off": "turn the kiln off"

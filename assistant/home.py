@@ -33,8 +33,9 @@ class Home(Protocol):
         device confirms ("on", "closed", "locked", "40", "cool", ...) or None when nothing confirmed it."""
     async def read_state(self, entity: Entity) -> str | None:
         """The entity's last reported state ("on", "open", "locked", "21.5", ...), or None if unknown."""
-    async def read_mode(self, entity: Entity) -> str | None:
-        """The mode a thing last reported (its mode or preset mode state topic), "" when what it reported is none of
+    async def read_mode(self, entity: Entity, action: str = "mode") -> str | None:
+        """The mode a thing last reported (its mode or preset mode state topic; for the action "fan_mode" or
+        "swing_mode", inventory.MODE_ACTIONS, a climate's fan or swing mode), "" when what it reported is none of
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
@@ -96,6 +97,8 @@ class InMemoryHome:
         if action in ("brightness", "speed"):
             self.states[entity.key] = "on" if value else "off"
             self.states[f"{entity.key}#{action}"] = str(int(value))
+            if action == "speed" and "preset_mode" in entity.modes:    # as Home Assistant's fan.set_percentage
+                self.states[entity.key + "#mode"] = ""                 # clears its preset: none of its modes
             return str(int(value))
         if action == "temperature":
             self.states[entity.key + "#target"] = f"{float(value):g}"
@@ -119,8 +122,8 @@ class InMemoryHome:
             return f"{self.thermostat:g}"
         return self.states.get(entity.key, INITIAL_STATE.get(entity.component))
 
-    async def read_mode(self, entity: Entity) -> str | None:
-        return self.states.get(entity.key + "#mode")
+    async def read_mode(self, entity: Entity, action: str = "mode") -> str | None:
+        return self.states.get(f"{entity.key}#{action}")
 
     async def read_level(self, entity: Entity) -> int | None:
         where = default_key(entity)

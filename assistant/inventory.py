@@ -23,8 +23,8 @@ from functools import cached_property
 from pathlib import Path
 
 from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, MODE_KIND_WORDS, MODE_SYNONYMS,
-                                  OTHER_ROOM_WORDS, RELAYED_KINDS, ROOM_SPOKEN, ROOMS, SENSOR_KINDS, SPELLING_ENDINGS,
-                                  SPELLINGS, STATES)
+                                  NAME_ABBREVIATIONS, NAMED_KINDS, OTHER_ROOM_WORDS, RELAYED_KINDS, ROOM_SPOKEN, ROOMS,
+                                  SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS, STATES)
 from assistant.spoken_numbers import UNITS
 
 log = logging.getLogger("parley.inventory")
@@ -521,7 +521,7 @@ class Inventory:
             [e for e, its in have if all(w in its or CLASS_WORDS.get(w) in its and _of_its_kind(w, e)
                                          or _relayed(w, e, words) for w in words)] or \
             self._whole_name_after_words_of_none(wanted, candidates) or \
-            _whole_name_before_its_kind(wanted, candidates)
+            _whole_name_before_its_kind(wanted, candidates) or _of_a_named_kind(words, have)
         return _told_apart_by_number(wanted, found)
 
     def _with_apostrophes(self, said: str) -> str:
@@ -580,16 +580,27 @@ class Lexicon(tuple):
 
     def __new__(cls, names: set[str], areas: set[str], kinds: dict[str, str] | None = None,
                 places: dict[str, str] | None = None, speeds: dict[str, dict[str, int]] | None = None,
-                modes: dict[str, dict[str, str]] | None = None):
+                modes: dict[str, dict[str, str]] | None = None, named_kinds: dict[str, set[str]] | None = None):
         lexicon = super().__new__(cls, (names, areas))
         lexicon.kinds = kinds or {}       # each name's component: what a follow-up's verb can act on
         lexicon.places = places or {}     # each name's area: "in that room", "both" of one area, a name said with a room
         lexicon.speeds = speeds or {}     # a fan's speed names and the percent each is (speed_names): "on low"
         lexicon.modes = modes or {}       # a thing's mode words and the action and mode each sends (mode_words)
+        lexicon.named_kinds = named_kinds or {}     # each kind said by a name of its own (NAMED_KINDS): its things
         return lexicon
 
     def __getnewargs__(self):
-        return (*self, self.kinds, self.places, self.speeds, self.modes)
+        return (*self, self.kinds, self.places, self.speeds, self.modes, self.named_kinds)
+
+    def may_mean(self, said: set[str], whole: str) -> bool:
+        """Whether the words of a name said (spelling keys) may mean a whole name: each a word of it, or a kind it is
+        of (named_kinds: "the air conditioner" of the daikin) with the rest words of it or of its area."""
+        its = set(spelling_key(whole).split())
+        if said <= its:
+            return True
+        kinds = [set(spelling_key(kind).split()) for kind, wholes in self.named_kinds.items() if whole in wholes]
+        return any(kind <= said and said - kind <= its | set(spelling_key(self.places.get(whole) or "").split())
+                   for kind in kinds)
 
     def kinds_of(self, name: str, area: str | None = None) -> set[str]:
         """The components of the whole names a spoken name (and area) can mean: each word of it in the name, in
@@ -619,6 +630,14 @@ class Lexicon(tuple):
         what is said of a name beyond part of it is heard as more of it."""
         return {spelling_key(name) for name in self.kinds or self[0]}
 
+    def unabbreviated(self, said: str) -> str:
+        """A normalised request with each short name of a kind (vocabulary.NAME_ABBREVIATIONS: "the ac") said in
+        full where the home has a thing of those words and no name with the short name's own."""
+        for short in sorted(NAME_ABBREVIATIONS, key=len, reverse=True):
+            if NAME_ABBREVIATIONS[short] in self[0] and short not in self[0]:
+                said = re.sub(rf"(?<![a-z']){re.escape(short)}(?![a-z])", NAME_ABBREVIATIONS[short], said)
+        return said
+
     @cached_property
     def longest(self) -> int:
         """The most words of any phrase."""
@@ -643,6 +662,9 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
             names.add(" ".join(words[:-1] + [_plural(words[-1])]))
         if e.area:
             areas.add(e.area)
+    named_kinds = {kind: {e.name for e in entities if is_of_named_kind(e, kind)} for kind in NAMED_KINDS}
+    named_kinds = {kind: wholes for kind, wholes in named_kinds.items() if wholes}
+    names |= set(named_kinds)                 # "the air conditioner" of a home whose climate that cools is a daikin
     names |= {_plural(n) for n in names if " " not in n and n.isalpha()}
     names |= {_respelled(n) for n in names if any(w in SPELLINGS or w in _BRITISH for w in n.split())}
     areas |= {_respelled(a) for a in areas if any(w in SPELLINGS or w in _BRITISH for w in a.split())}
@@ -650,7 +672,7 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
                    {e.name: e.area for e in entities if e.area},
                    {e.name: {word: speed_percent(e, speed) for word, speed in speeds.items()}
                     for e in entities if e.component == "fan" and (speeds := speed_names(e))},
-                   {e.name: modes for e in entities if (modes := mode_words(e))})
+                   {e.name: modes for e in entities if (modes := mode_words(e))}, named_kinds)
 
 
 def _payload_words(payload: str) -> set[str]:
@@ -775,11 +797,16 @@ def mode_words(entity: Entity) -> dict[str, tuple[str, str]]:
     return words
 
 
+def mode_kinds(entity: Entity, action: str = "mode") -> list[str]:
+    """The kinds of mode (MODE_KINDS) an action (MODE_ACTIONS) sets or reads: for "mode" those of the thing said
+    without a word of their own (a climate's mode, a preset), else the action's own kind (a climate's fan mode)."""
+    return [kind for kind in entity.modes if kind not in MODE_KIND_WORDS] if action == "mode" else [action]
+
+
 def mode_kind(entity: Entity, mode: str, action: str = "mode") -> str | None:
-    """The kind of mode (MODE_KINDS) a mode of the thing's own lists is for an action: the first that has it of
-    those said without a word of their own, or the action's own kind."""
-    kinds = [kind for kind in entity.modes if kind not in MODE_KIND_WORDS] if action == "mode" else [action]
-    return next((kind for kind in kinds if mode in entity.modes.get(kind, ())), None)
+    """The kind of mode (MODE_KINDS) a mode of the thing's own lists is for an action: the first of mode_kinds that
+    has it."""
+    return next((kind for kind in mode_kinds(entity, action) if mode in entity.modes.get(kind, ())), None)
 
 
 def speed_of(entity: Entity, percent: float) -> int:
@@ -884,6 +911,23 @@ def _whole_name_before_its_kind(wanted: str, candidates: list[Entity]) -> list[E
             return [e for e in found if all(CLASS_WORDS.get(w) == e.component and _of_its_kind(w, e)
                                             or e.component in ("cover", "lock") and _singular(w) in GUARDED_COVERS
                                             for w in words[n:])]
+    return []
+
+
+def is_of_named_kind(e: Entity, kind: str) -> bool:
+    """The thing is of a kind said by a name of its own (vocabulary.NAMED_KINDS): a climate that can be set to cool
+    is an air conditioner."""
+    component, mode = NAMED_KINDS.get(kind, ("", ""))
+    return e.component == component and mode in e.modes.get("mode", ())
+
+
+def _of_a_named_kind(words: list[str], have: list[tuple[Entity, set[str]]]) -> list[Entity]:
+    """The things a name said of a kind (vocabulary.NAMED_KINDS: "the air conditioner") means when no thing has it in
+    its name: those of that kind, with the other words said ("the loft air conditioner": in the loft)."""
+    for kind in NAMED_KINDS:
+        if set(kind.split()) <= set(words):
+            rest = [w for w in words if w not in kind.split()]
+            return [e for e, its in have if is_of_named_kind(e, kind) and all(w in its for w in rest)]
     return []
 
 

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE
-from assistant.vocabulary import DEVICES, ROOMS, SENSOR_KINDS, STATES, UNITS
+from assistant.vocabulary import DEVICES, MODE_KIND_WORDS, ROOMS, SENSOR_KINDS, STATES, UNITS
 
 NUMBER = (int, float)
 
@@ -104,6 +104,7 @@ COVER = {"open": ("open", "up", "raise", "lift"), "close": ("close", "shut", "do
 NAME = ((str,), "the device as the user named it, e.g. porch light")
 MODE_COMPONENTS = ("fan", "climate")      # the kinds of thing Home Assistant's MQTT discovery gives modes
 AREA = ((str,), "the room or area the user named, if any")
+MODE_PARTS = tuple(words[0] for words in MODE_KIND_WORDS.values())    # a climate's parts with modes: fan, swing
 
 
 SKILLS: dict[str, Skill] = {s.name: s for s in (
@@ -154,8 +155,10 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            mode=((str,), "the mode as the user said it; a climate's fan or swing mode after its word, e.g. fan high, "
                  "swing on"), area=AREA, name_is_a_thing=True,
            components=MODE_COMPONENTS, read_by_code=True),
-    _skill("get_device_mode", "Say which mode a fan or a thermostat is in.", ("area",), reads=True, name=NAME,
-           area=AREA, name_is_a_thing=True, components=MODE_COMPONENTS, read_by_code=True),
+    _skill("get_device_mode", "Say which mode a fan or a thermostat is in, or a climate's fan or swing mode.",
+           ("area", "part"), reads=True, name=NAME, area=AREA,
+           part=(MODE_PARTS, "the part of a climate whose mode is asked, if the user said one: fan or swing"),
+           name_is_a_thing=True, components=MODE_COMPONENTS, read_by_code=True),
     _skill("confirm", "Answer the question the assistant just asked before unlocking or opening.",
            answer=(("yes", "no"), "the user's answer")),
     _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name"), name_is_a_thing=True,

@@ -17,7 +17,8 @@ from typing import Awaitable, Callable, Protocol
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
-                                 SWITCHABLE, Entity, mode_words, modes_to_choose, speed_names, speed_of, spelling_key)
+                                 SWITCHABLE, Entity, is_of_named_kind, mode_words, modes_to_choose, speed_names,
+                                 speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
@@ -345,8 +346,13 @@ def _mode_spoken(mode: str) -> str:
 
 def _modes_listed(entity: Entity) -> str:
     """The modes a thing can be put in, as said ("auto, sleep and nature"; inventory.modes_to_choose)."""
-    modes = [_mode_spoken(m) for m in modes_to_choose(entity)]
-    return ", ".join(modes[:-1]) + " and " + modes[-1] if len(modes) > 1 else "".join(modes)
+    return _listed(modes_to_choose(entity))
+
+
+def _listed(modes) -> str:
+    """Modes as said in a list: "auto, sleep and nature"."""
+    said = [_mode_spoken(m) for m in modes]
+    return ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else "".join(said)
 
 
 def stepped_level(level: int | None, direction: str) -> int:
@@ -941,7 +947,8 @@ class ToolRunner:
         never a heater's ("dim the panel light to 20%" must not set the radiant panel to 20 degrees)."""
         said = spelling_key(str(name).lower().replace("_", " "))        # the whole name, one or many, either spelling
         heater = [e for e in self.home.inventory.resolve(str(name), area, ("climate",))
-                  if spelling_key(e.name) in (said, spelling_key(f"{area} {said}".replace("_", " ")))]
+                  if spelling_key(e.name) in (said, spelling_key(f"{area} {said}".replace("_", " ")))
+                  or is_of_named_kind(e, str(name).lower().replace("_", " "))]     # "the air conditioner"
         if len(heater) == 1 and not self._find(name, area, tuple(LEVEL_ACTIONS))[0]:
             degrees = float(percent)
             if not 0 < degrees < 100:
@@ -988,10 +995,15 @@ class ToolRunner:
             return NoAction(f"The {entity.name} has no {said} mode" + (f"; it has {listed}." if listed else "."))
         return await self._act(entity, *sent)
 
-    async def _get_device_mode(self, name, area=None) -> str:
+    async def _get_device_mode(self, name, area=None, part=None) -> str:
+        """The thing's own mode, or the mode of the part of a climate said (its fan or swing, MODE_KIND_WORDS)."""
         entity, problem = self._one(name, area, SKILL_COMPONENTS["get_device_mode"])
         if problem:
             return problem
+        action = next((kind for kind, words in MODE_KIND_WORDS.items() if words[0] == part), "mode")
+        if action != "mode":
+            return await self._part_mode(entity, action) if entity.modes.get(action) else \
+                f"The {entity.name} has no {_mode_spoken(action)}."
         if not _modes_listed(entity):
             return self._only([entity], entity.name)
         mode = await self.home.read_mode(entity)
@@ -1002,6 +1014,15 @@ class ToolRunner:
         spoken = _mode_spoken(mode)
         return f"The {entity.name} {_is(entity.name)} {spoken}." if spoken in STATES else \
             f"The {entity.name} {_is(entity.name)} in {spoken} mode."
+
+    async def _part_mode(self, entity: Entity, action: str) -> str:
+        """A climate's fan or swing mode (action "fan_mode" or "swing_mode"), as it last reported it."""
+        mode, part = await self.home.read_mode(entity, action), _mode_spoken(action)
+        if mode is None:
+            return f"The {entity.name} hasn't reported its {part} yet."
+        if not mode:
+            return f"The {entity.name}'s {part} is none of {_listed(entity.modes[action])}."
+        return f"The {entity.name}'s {part} is {_mode_spoken(mode)}."
 
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)

@@ -239,6 +239,16 @@ MODE_KIND_WORDS = {"fan_mode": ("fan",), "swing_mode": ("swing", "swinging", "os
 MODE_SYNONYMS = {"cool": ("cooling",), "heat": ("heating",), "dry": ("dehumidify", "dehumidifying", "drying"),
                  "fan_only": ("fan only", "just the fan", "fan"),
                  "heat_cool": ("heat cool", "heat and cool", "heating and cooling"), "auto": ("automatic",)}
+# Short names of a kind of thing ("turn off the AC"; "A/C" and "A.C." as the normaliser writes them, "a c"), each to
+# the words it stands for: a request says it in full where the home has a thing of those words (a name, or a thing of
+# a NAMED_KINDS kind) and none with the short name's own words (Zigbee2MQTT's "Office AC" is called the AC)
+NAME_ABBREVIATIONS = {"ac": "air conditioner", "a c": "air conditioner", "aircon": "air conditioner",
+                      "air con": "air conditioner", "air conditioning": "air conditioner",
+                      "ac unit": "air conditioner", "a c unit": "air conditioner"}
+# A kind of thing said by a name of its own, when no thing of the home has that name: its component and the mode
+# that makes one of them that kind ("the air conditioner": a climate that can be set to cool, not a radiator's
+# thermostat of off and heat)
+NAMED_KINDS = {"air conditioner": ("climate", "cool")}
 # What a fan or a thing of levels gives more or less of ("bit more breeze from the punkah", "more air on the fan")
 LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
 # What each kind of thing of the home can be asked to do, said of one asked for what its kind cannot ("The drying fan

@@ -20,13 +20,19 @@ KEYS = {"study fan": "fan/0x00124b0024c1f0a1/fan", "bedroom fan": "fan/bedroomno
         "thermostat": "climate/hallnode/thermostat", "air conditioner": "climate/tasmota_ir_ac"}
 
 
-def moded_home() -> InMemoryHome:
-    """The made-up home (40 entities, two heaters that take only a temperature), Zigbee2MQTT's study fan, and the
-    bedroom fan, thermostat and air conditioner of moded_home."""
+def home_with(*things) -> InMemoryHome:
+    """The made-up home (40 entities, two heaters that take only a temperature) and things ((component, object id,
+    config) as discovery announces them)."""
     inventory = Inventory()
-    for component, object_id, config in [*ENTITIES, STUDY_FAN, *MODED]:
+    for component, object_id, config in [*ENTITIES, *things]:
         inventory.receive_discovery(f"homeassistant/{component}/{object_id}/config", json.dumps(config))
     return InMemoryHome(inventory=inventory)
+
+
+def moded_home() -> InMemoryHome:
+    """The made-up home, Zigbee2MQTT's study fan, and the bedroom fan, thermostat and air conditioner of
+    moded_home."""
+    return home_with(STUDY_FAN, *MODED)
 
 
 def modes(home: InMemoryHome) -> dict[str, str]:
@@ -143,7 +149,7 @@ def test_switching_and_speeds_are_as_they_were(assistant):
     assert said(assistant, home, "set the study fan to low") == "Okay, the study fan is on low."
     assert said(assistant, home, "turn off the thermostat") == "Okay, the thermostat is off."
     assert said(assistant, home, "set the thermostat to 20") == "Okay, the thermostat is set to 20 degrees."
-    assert modes(home) == {}
+    assert modes(home) == {"study fan": ""}                 # a speed leaves the fan in none of its presets
     assert said(assistant, home, "put the study fan in auto mode") == "Okay, the study fan is in auto mode."
     assert modes(home) == {"study fan": "auto"} and home.states[f"{KEYS['study fan']}#speed"] == "33"
 
@@ -277,3 +283,119 @@ def test_a_mode_asked_in_a_follow_up(assistant):
         "The thermostat is in cool mode."
     assert said(assistant, home, "set the bedroom fan to sleep", "what preset is it on") == \
         "The bedroom fan is in sleep mode."
+
+
+# Round 37: a part's mode asked, "AC", a fan's preset at a speed
+async def test_the_skill_reads_a_climates_fan_or_swing_mode():
+    """get_device_mode of a part (main: the skill took no part, and read the climate's own mode)."""
+    home = moded_home()
+    tools = ToolRunner(home)
+    assert await tools.run("get_device_mode", {"name": "air conditioner", "part": "fan"}) == \
+        "The air conditioner hasn't reported its fan mode yet."
+    await tools.run("set_device_mode", {"name": "air conditioner", "mode": "fan high"})
+    await tools.run("set_device_mode", {"name": "air conditioner", "mode": "cool"})
+    assert await tools.run("get_device_mode", {"name": "air conditioner", "part": "fan"}) == \
+        "The air conditioner's fan mode is high."
+    assert await tools.run("get_device_mode", {"name": "air conditioner"}) == "The air conditioner is in cool mode."
+    assert await tools.run("get_device_mode", {"name": "bedroom fan", "part": "swing"}) == \
+        "The bedroom fan has no swing mode."
+
+
+@pytest.mark.parametrize("turns, reply", [
+    # on main cfe81dd each of these read the climate's own mode ("... hasn't reported its mode yet."), or its state
+    (("what is the air conditioner's fan mode",), "The air conditioner hasn't reported its fan mode yet."),
+    (("set the air conditioner's fan to high", "what is the air conditioner's fan mode"),
+     "The air conditioner's fan mode is high."),
+    (("turn swing on on the air conditioner", "what swing mode is the air conditioner in"),
+     "The air conditioner's swing mode is on."),
+    (("set the air conditioner's fan to high", "is the air conditioner's fan on auto"),
+     "The air conditioner's fan mode is high."),
+    (("turn swing on on the air conditioner", "is the air conditioner swinging"), "The air conditioner's swing mode is on."),
+    (("set the thermostat fan to low", "what is the thermostat fan mode"), "The thermostat's fan mode is low."),
+    (("set the thermostat fan to low", "what fan mode is the thermostat in"), "The thermostat's fan mode is low."),
+    (("set the air conditioner's fan to high", "what is the air conditioner's fan mode", "and the thermostat"),
+     "The thermostat hasn't reported its fan mode yet."),
+])
+def test_a_parts_mode_asked_is_the_parts(assistant, turns, reply):
+    assert said(assistant, moded_home(), *turns) == reply
+
+
+def test_the_climates_own_mode_is_asked_without_a_part(assistant):
+    home = moded_home()
+    said(assistant, home, "set the air conditioner to cool")
+    said(assistant, home, "set the air conditioner's fan to high")
+    assert said(assistant, home, "what's the air conditioner's fan mode") == "The air conditioner's fan mode is high."
+    assert said(assistant, home, "what mode is the air conditioner in") == "The air conditioner is in cool mode."
+
+
+def climate_states(home: InMemoryHome) -> dict[str, str]:
+    """Each climate's state, mode and part modes as the in-memory home holds them, by its key's last part."""
+    return {key.split("/")[-1]: value for key, value in home.states.items() if key.startswith("climate/")}
+
+
+@pytest.mark.parametrize("turns, reply, state", [
+    # on main cfe81dd: "Sorry, I can't do that yet." or "Sorry, I don't know a device by that name."
+    (("set the AC to cool",), "Okay, the air conditioner is in cool mode.", {"tasmota_ir_ac#mode": "cool"}),
+    (("turn off the AC",), "Okay, the air conditioner is off.", {"tasmota_ir_ac": "off"}),
+    (("put the A/C in dry mode",), "Okay, the air conditioner is in dry mode.", {"tasmota_ir_ac#mode": "dry"}),
+    (("set the aircon fan to high",), "Okay, the air conditioner's fan mode is high.",
+     {"tasmota_ir_ac#fan_mode": "high"}),
+    (("turn on the air con",), "Okay, the air conditioner is on.", {"tasmota_ir_ac": "on"}),
+    (("set the air conditioner to heat", "what mode is the AC in"), "The air conditioner is in heat mode.",
+     {"tasmota_ir_ac#mode": "heat"}),
+])
+def test_the_ac_is_the_air_conditioner(assistant, turns, reply, state):
+    """The home has a thing named air conditioner (and a thermostat that can cool: the name is the thing meant)."""
+    home = moded_home()
+    assert said(assistant, home, *turns) == reply
+    assert climate_states(home) == state
+
+
+# Climates that cool under names of their own, as their firmware announces them: a Daikin's ESP32 controller in the
+# loft and a Mitsubishi heat pump's in the bedroom; and a radiator's valve that only heats (no air conditioner)
+DAIKIN = ("climate", "faikin", {
+    "name": "Daikin", "uniq_id": "faikin_climate", "mode_cmd_t": "Faikin/command/mode", "mode_stat_t": "Faikin/state",
+    "mode_stat_tpl": "{{ value_json.mode }}", "modes": ["off", "auto", "heat", "cool", "dry", "fan_only"],
+    "temp_cmd_t": "Faikin/command/temp", "dev": {"ids": "faikin1", "name": "Daikin", "sa": "Loft"}})
+HEAT_PUMP = ("climate", "mitsubishi2mqtt", {
+    "name": "Heat Pump", "uniq_id": "mitsubishi2mqtt_climate", "mode_cmd_t": "mitsubishi2mqtt/mode/set",
+    "modes": ["heat_cool", "cool", "dry", "heat", "fan_only", "off"], "temp_cmd_t": "mitsubishi2mqtt/temp/set",
+    "dev": {"ids": "mitsubishi1", "name": "Heat Pump", "sa": "Bedroom"}})
+VESTRY_RADIATOR = ("climate", "radiator", {
+    "name": "Vestry Radiator", "mode_command_topic": "z2m/vestry/set/system_mode", "modes": ["off", "heat"],
+    "temperature_command_topic": "z2m/vestry/set/current_heating_setpoint"})
+
+
+def test_the_ac_is_the_one_climate_that_cools_or_which_one_is_asked(assistant):
+    """No thing is named air conditioner: "the AC" is the climate that can be set to cool (not a radiator's valve
+    that only heats), in the area said; of several, which one is asked (main: "Sorry, I can't do that yet.")."""
+    home = home_with(DAIKIN, VESTRY_RADIATOR)
+    assert said(assistant, home, "set the AC to cool") == "Okay, the daikin is in cool mode."
+    assert said(assistant, home, "what mode is the AC in") == "The daikin is in cool mode."
+    assert said(assistant, home, "set the AC to 20") == "Okay, the daikin is set to 20 degrees."
+    assert said(assistant, home, "turn off the air conditioner") == "Okay, the daikin is off."
+    assert climate_states(home) == {"faikin#mode": "cool", "faikin#target": "20", "faikin": "off"}
+    two = home_with(DAIKIN, HEAT_PUMP)
+    assert said(assistant, two, "turn off the AC") == "Which one: the daikin or the heat pump?"
+    assert said(assistant, two, "set the AC to cool") == "Which one: the daikin or the heat pump?"
+    assert said(assistant, two, "set the bedroom AC to dry") == "Okay, the heat pump is in dry mode."
+    assert said(assistant, two, "set the AC to cool", "the daikin") == "Okay, the daikin is in cool mode."
+    assert climate_states(two) == {"mitsubishi2mqtt#mode": "dry", "faikin#mode": "cool"}
+    # "AC" of a name is that name's own word (Zigbee2MQTT's "Office AC"); a home with no climate that cools has no AC
+    office = home_with(("climate", "0xa4c138f0aa000001/climate", Z2M_CLIMATE), DAIKIN)
+    assert said(assistant, office, "turn off the AC") == "Okay, the office ac is off."
+    none = home_with(VESTRY_RADIATOR)
+    said(assistant, none, "turn off the AC")
+    said(assistant, none, "set the AC to cool")
+    assert climate_states(none) == {}
+
+
+def test_a_speed_leaves_the_fan_in_none_of_its_presets_and_a_preset_keeps_its_speed(assistant):
+    """As Home Assistant's fan: a percentage set clears its preset mode (main kept "auto"), a preset set leaves the
+    speed as it is."""
+    home = moded_home()
+    assert said(assistant, home, "set the study fan to auto", "set the study fan to low", "what mode is the study fan in") \
+        == "The study fan is in none of its modes; it has auto and smart."
+    assert said(assistant, home, "put the study fan on smart mode") == "Okay, the study fan is in smart mode."
+    assert home.states[f"{KEYS['study fan']}#speed"] == "33"
+    assert said(assistant, home, "what mode is the study fan in") == "The study fan is in smart mode."

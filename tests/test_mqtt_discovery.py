@@ -327,21 +327,26 @@ async def play_moded(broker, commands: list) -> None:
                 await client.publish("tasmota/tasmota_ir/tele/RESULT", json.dumps(report), qos=1, retain=True)
 
 
+async def replied(assistant, tools, *turns: str) -> str:
+    """The whole assistant's reply to the last of turns, each said after the ones before in one conversation."""
+    history = []
+    for turn in turns:
+        history.append({"role": "user", "content": turn})
+        async for event in assistant.respond(history, tools):
+            if isinstance(event, DoneEvent):
+                history.append({"role": "assistant", "content": event.reply.text, "tool_calls": [
+                    {"name": c.name, "arguments": c.arguments} for c in event.reply.tool_calls]})
+    return history[-1]["content"]
+
+
 async def test_a_mode_said_is_published_on_the_things_own_mode_topic(broker, assistant):
     """ "set the thermostat to cool", "put the air conditioner in dry mode": the request, through the whole assistant,
     sends the mode on the thing's own mode command topic (the air conditioner's through its `mode_command_template`),
     confirmed by its mode state; a mode it lacks sends nothing; its mode is read back from its mode state topic."""
     from moded_home import MODED
 
-    async def reply(tools, *turns):
-        history = []
-        for turn in turns:
-            history.append({"role": "user", "content": turn})
-            async for event in assistant.respond(history, tools):
-                if isinstance(event, DoneEvent):
-                    history.append({"role": "assistant", "content": event.reply.text, "tool_calls": [
-                        {"name": c.name, "arguments": c.arguments} for c in event.reply.tool_calls]})
-        return history[-1]["content"]
+    def reply(tools, *turns):
+        return replied(assistant, tools, *turns)
 
     retained = ("esphome/hallnode/climate/thermostat/mode/state",
                 "esphome/bedroomnode/fan/bedroom_fan/preset_mode/state", "tasmota/tasmota_ir/tele/RESULT")
@@ -366,10 +371,8 @@ async def test_a_climates_fan_and_swing_modes_are_published_on_their_own_topics(
     "fan" is the fan's, without it the climate's own mode."""
     from moded_home import MODED
 
-    async def reply(tools, turn):
-        async for event in assistant.respond([{"role": "user", "content": turn}], tools):
-            if isinstance(event, DoneEvent):
-                return event.reply.text
+    def reply(tools, turn):
+        return replied(assistant, tools, turn)
 
     thermostat, ir = "esphome/hallnode/climate/thermostat", "tasmota/tasmota_ir/cmnd/IRHVAC"
     retained = tuple(f"{thermostat}/{kind}/state" for kind in ("mode", "fan_mode", "swing_mode")) + \
@@ -396,6 +399,27 @@ async def test_a_climates_fan_and_swing_modes_are_published_on_their_own_topics(
         sent = len(commands)
         assert await reply(tools, "put the air conditioner in heat cool mode") == \
             "The air conditioner has no heat cool mode; it has auto, cool, heat, dry and fan only."
+        assert len(commands) == sent
+
+
+async def test_a_climates_part_is_read_from_its_own_state_and_the_ac_is_the_air_conditioner(broker, assistant):
+    """ "what is the AC's fan mode": through the whole assistant, "AC" (and "A/C") is the air conditioner, and the
+    fan mode asked is read from the fan mode the IR bridge reports (main read the climate's own mode, and knew no
+    "AC"); the questions send nothing."""
+    from moded_home import MODED
+
+    ir = "tasmota/tasmota_ir/cmnd/IRHVAC"
+    async with fans_home(broker, MODED, play_moded, ("tasmota/tasmota_ir/tele/RESULT",), component=None) as (
+            home, tools, commands):
+        assert await replied(assistant, tools, "set the AC to cool") == "Okay, the air conditioner is in cool mode."
+        assert commands[-1] == (ir, '{"Vendor": "DAIKIN", "Power": "On", "Mode": "cool"}')
+        assert await replied(assistant, tools, "set the air conditioner's fan to high") == \
+            "Okay, the air conditioner's fan mode is high."
+        sent = len(commands)
+        assert await replied(assistant, tools, "what is the AC's fan mode") == "The air conditioner's fan mode is high."
+        assert await replied(assistant, tools, "is the air conditioner swinging") == \
+            "The air conditioner's swing mode is off."
+        assert await replied(assistant, tools, "what mode is the A/C in") == "The air conditioner is in cool mode."
         assert len(commands) == sent
 
 

@@ -29,10 +29,9 @@ import aiomqtt
 
 from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES,
                                  THERMOSTAT_SET, THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory,
-                                 command_topic, entity_command, load_inventory_file, sensor_topic, speed_percent,
-                                 state_topic, template_table, vocabulary_inventory)
+                                 command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
+                                 speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
-from assistant.vocabulary import MODE_KIND_WORDS
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
@@ -262,8 +261,8 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
     if action == "temperature":
         return _number(_value(entity, payload, "temperature_state_template"))
     if action in MODE_ACTIONS:         # "mode": any kind said without a word of its own; else the action's kind
-        kinds = [kind for kind in entity.modes if kind not in MODE_KIND_WORDS] if action == "mode" else [action]
-        return next((mode for kind in kinds if (mode := _mode(entity, kind, payload)) is not None), None)
+        return next((mode for kind in mode_kinds(entity, action)
+                     if (mode := _mode(entity, kind, payload)) is not None), None)
     if entity.component == "climate" and action in ("on", "off"):
         mode = _value(entity, payload, "mode_state_template")
         return None if mode is None else "off" if mode.strip() == "off" else "on"
@@ -493,11 +492,11 @@ class MqttHome:
                 action, str(value) if action in MODE_ACTIONS else ACTION_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
 
-    async def read_mode(self, entity: Entity) -> str | None:
+    async def read_mode(self, entity: Entity, action: str = "mode") -> str | None:
         reported = None
-        for kind in entity.modes:
+        for kind in mode_kinds(entity, action):
             payload = self._retained.get(entity.topics.get(f"{kind}_state_topic", ""))
-            if kind in MODE_KIND_WORDS or payload is None:
+            if payload is None:
                 continue
             mode = _mode(entity, kind, payload)
             if mode is not None:
