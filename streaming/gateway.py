@@ -113,9 +113,11 @@ class Gateway:
         self.store = store
         self.id = gateway_id or new_id("gw")
         self.held: dict[str, _Held] = {}
-        self._detaching: dict["Session", asyncio.Future] = {}   # sessions whose last state is being written
+        self._detaching: dict["Session", asyncio.Task] = {}   # sessions whose last state is being written
         self._supervisor: "Supervisor | None" = None
-        self._tasks: set[asyncio.Task] = set()       # saves, and endings of lost sessions: close waits for them
+        self._tasks: set[asyncio.Task] = set()       # saves, last writes, endings of lost sessions: close bounds them
+        self._cut_off: asyncio.TimerHandle | None = None   # set once closing() began: cancels the writes left
+        self.store_answers = True                    # the timer poll's last store call answered (/healthz)
 
     async def start(self, supervisor: "Supervisor") -> None:
         """The heartbeat and the timer poll run as the server's supervised jobs (/healthz shows them)."""
@@ -123,25 +125,39 @@ class Gateway:
         supervisor.start(HEARTBEAT_JOB, self._heartbeat)
         supervisor.start(TIMERS_JOB, self._ring_due_timers)
 
-    async def close(self) -> None:
-        """Stop the heartbeat and the timer poll, let the saves in flight land (a save may start another: a lost
-        session's last one), then close the store; every wait bounded (CLOSE_S, the supervisor's, the store's)."""
-        if self._supervisor is not None:
-            await self._supervisor.stop(HEARTBEAT_JOB)
-            await self._supervisor.stop(TIMERS_JOB)
-        deadline = asyncio.get_running_loop().time() + CLOSE_S
-        while self._tasks and (left := deadline - asyncio.get_running_loop().time()) > 0:
-            await asyncio.wait(set(self._tasks), timeout=left)
+    def closing(self) -> None:
+        """The server is shutting down: the writes in flight, and those its sessions' ends start now (a session's
+        last items), have CLOSE_S from now to land; the ones still writing then are cancelled. Without this
+        deadline a store that stops answering (a stuck disk) held the shutdown for as long as it hung."""
+        if self._cut_off is None:
+            self._cut_off = asyncio.get_running_loop().call_later(CLOSE_S, self._cancel_writes)
+
+    def _cancel_writes(self) -> None:
         if self._tasks:
             log.error("closing: %d saves still writing after %g s are cancelled (their sessions may lack their last "
                       "items in the store)", len(self._tasks), CLOSE_S)
             for task in self._tasks:
                 task.cancel()
+
+    async def close(self) -> None:
+        """Stop the heartbeat and the timer poll, let the writes in flight land (a save may start another: a lost
+        session's last one) until closing()'s deadline, then close the store; every wait bounded (CLOSE_S, the
+        supervisor's, the store's)."""
+        if self._supervisor is not None:
+            await self._supervisor.stop(HEARTBEAT_JOB)
+            await self._supervisor.stop(TIMERS_JOB)
+        self.closing()
+        loop = asyncio.get_running_loop()
+        while self._tasks and (left := self._cut_off.when() - loop.time()) > 0:
+            await asyncio.wait(set(self._tasks), timeout=left)
+        self._cut_off.cancel()
+        if self._tasks:
+            self._cancel_writes()
             await asyncio.wait(set(self._tasks), timeout=CLOSE_S)
         try:
             await self.store.close()
         except Exception as error:  # noqa: BLE001 - the process is going: say so, and go
-            log.error("closing the store failed: %s", error)
+            log.error("closing the store failed: %s", repr(error))
 
     def device_claims(self, ttl_s: float) -> DeviceClaims:
         return DeviceClaims(self.store, self.id, ttl_s)
@@ -158,8 +174,9 @@ class Gateway:
         if live is not None and live.principal == principal:
             await live.session.end("session_resumed_elsewhere")
             await self.detach(live.session)
-        writing = [done for session, done in self._detaching.items() if session.id == session_id]
-        await asyncio.gather(*map(asyncio.shield, writing))
+        writing = {task for session, task in self._detaching.items() if session.id == session_id}
+        if writing:
+            await asyncio.wait(writing)
         await self._handed_over(session_id)
         conversation = await self.store.load_conversation(session_id)
         if conversation is None or conversation.principal != principal:
@@ -182,8 +199,12 @@ class Gateway:
                     await asyncio.sleep(HANDOVER_POLL_S)
                     holder = await self.store.holder(key)
         except TimeoutError:
-            log.warning("session %s: not let go by gateway %s within %g s (it died, the session is live there, or the "
-                        "store is slow); resuming what the store has", session_id, holder, HANDOVER_S)
+            if holder is None:           # the store never said who holds it
+                log.warning("session %s: the store did not say who holds it within %g s; resuming what it has",
+                            session_id, HANDOVER_S)
+            else:
+                log.warning("session %s: not let go by gateway %s within %g s (it died, the session is live there, or "
+                            "the store is slow); resuming what the store has", session_id, holder, HANDOVER_S)
 
     def attach(self, session: "Session", principal: str, timers: DurableTimers) -> None:
         """Hold a new (or resumed) session here: claim it, and save its history whenever it changes."""
@@ -197,30 +218,30 @@ class Gateway:
     async def detach(self, session: "Session") -> None:
         """The session closed: write its last state and let the claim go (timers stay, for whoever comes next).
         A second detach of the same session, and `resumable`, return once the first has written and released: the
-        session has left `held` by then, and a save begun earlier may hold an older history than the last one."""
+        session has left `held` by then, and a save begun earlier may hold an older history than the last one.
+        The writing is this gateway's task, not the caller's: a caller cancelled meanwhile (a handler at shutdown)
+        does not cut it short, and close() bounds it."""
         writing = self._detaching.get(session)
-        if writing is not None:
-            await asyncio.shield(writing)
-            return
-        held = self.held.get(session.id)
-        if held is None or held.session is not session:
-            return
-        del self.held[session.id]       # before any await: a second detach of the same session waits on writing
-        writing = self._detaching[session] = asyncio.get_running_loop().create_future()
-        try:
+        if writing is None:
+            held = self.held.get(session.id)
+            if held is None or held.session is not session:
+                return
+            del self.held[session.id]       # before any await: a second detach of the same session waits on writing
             session.on_history_changed = None
-            held.dirty = True
-            await self._save(held)
-            for task in held.tasks:
-                task.cancel()
-            await asyncio.gather(*held.tasks, return_exceptions=True)
-            try:
-                await self.store.release(session_key(session.id), self.id)
-            except Exception as error:  # noqa: BLE001 - the claim expires by itself
-                log.warning("releasing session %s failed: %s", session.id, error)
-        finally:
-            del self._detaching[session]
-            writing.set_result(None)
+            writing = self._detaching[session] = self._own(self._write_last(held), f"detach-{session.id}")
+            writing.add_done_callback(lambda _: self._detaching.pop(session, None))
+        await asyncio.wait({writing})
+
+    async def _write_last(self, held: _Held) -> None:
+        held.dirty = True
+        await self._save(held)
+        for task in held.tasks:
+            task.cancel()
+        await asyncio.gather(*held.tasks, return_exceptions=True)
+        try:
+            await self.store.release(session_key(held.session.id), self.id)
+        except Exception as error:  # noqa: BLE001 - the claim expires by itself
+            log.warning("releasing session %s failed: %s", held.session.id, error)
 
     def _spawn(self, held: _Held, coro) -> None:
         task = self._own(coro, f"session-{held.session.id}")
@@ -309,10 +330,13 @@ class Gateway:
         while True:
             await asyncio.sleep(TIMER_POLL_S)
             try:
-                for timer in await self.store.due_timers(time.time()):
+                due = await self.store.due_timers(time.time())
+                self.store_answers = True
+                for timer in due:
                     await self._due(timer)
             except Exception as error:  # noqa: BLE001 - the store may be back next poll
-                log.warning("reading due timers failed: %s", error)
+                self.store_answers = False
+                log.warning("reading due timers failed: %r", error)
 
     async def _due(self, timer: StoredTimer) -> None:
         held = self.held.get(timer.session_id)

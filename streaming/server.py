@@ -284,6 +284,7 @@ async def _close_sessions(app: web.Application) -> None:
     ctx = app[CTX]
     await asyncio.gather(*(ws.close(code=1001, message=b"server shutdown") for ws in list(ctx.sockets)),
                          return_exceptions=True)
+    ctx.gateway.closing()                  # the sessions' last writes have CLOSE_S from now
     await asyncio.gather(*(ctx.end_session(s) for s in list(ctx.sessions)), return_exceptions=True)
     if hasattr(ctx.engines.generator, "aclose"):      # a remote generator's kept-alive connections
         await ctx.engines.generator.aclose()
@@ -525,13 +526,15 @@ async def client_secret(request: web.Request) -> web.Response:
 
 async def healthz(request: web.Request) -> web.Response:
     """Liveness: is this process fine? 503 "draining" once SIGTERM came, 503 "degraded" while a background
-    task (MQTT, a TCP listener) is down and waiting to be restarted."""
+    task (MQTT, a TCP listener) is down and waiting to be restarted. A state store that does not answer is shown
+    (`store`, as the timer poll last found it) but is not this process's fault: /readyz turns it away instead."""
     ctx = request.app[CTX]
     generator = ctx.engines.generator
     healthy = ctx.supervisor.healthy
     status = "draining" if ctx.draining else "ok" if healthy else "degraded"
     body = {"status": status, "sessions": len(ctx.sessions), "assistant": generator is not None,
-            "gateway": ctx.gateway.id, "tasks": ctx.supervisor.status()}
+            "gateway": ctx.gateway.id, "tasks": ctx.supervisor.status(),
+            "store": "up" if ctx.gateway.store_answers else "down"}
     if hasattr(generator, "remote_up"):     # down is not unhealthy: the embedded fallback answers
         body["remote_generator"] = "up" if generator.remote_up else "down"
     return web.json_response(body, status=200 if status == "ok" else 503)

@@ -1,0 +1,183 @@
+"""A gateway's close paths against real servers: a store that hangs while the server stops (a stuck disk), a
+real redis-server that stops answering (SIGSTOP) while sessions go on, and a real `parley serve` stopped by
+SIGTERM whose SQLite file holds, after a restart, what a client said just before the stop. Each wait is bounded
+and no assertion is about how long anything took: what shows a bound held is what had not happened yet when the
+wait ended (the disk still stuck, Redis still stopped)."""
+import asyncio
+import json
+import logging
+import signal
+import sqlite3
+import threading
+
+import aiohttp
+import pytest
+
+from gateways import GatewayProcess
+from phone_callers import until
+from realtime_client import RealtimeClient
+
+pytestmark = pytest.mark.usefixtures("needs_assistant")
+
+
+async def session_of(url: str) -> tuple[RealtimeClient, str]:
+    client = await RealtimeClient.connect(url)
+    return client, (await client.wait_for("session.created"))["session"]["id"]
+
+
+async def say(client: RealtimeClient, text: str) -> str:
+    """Add a user message to the conversation (no reply); its item id once the server has added it."""
+    start = len(client.events)
+    await client.send({"type": "conversation.item.create", "item": {
+        "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+    return (await client.wait_for("conversation.item.added", start=start))["item"]["id"]
+
+
+async def stored_ids(store_url: str, session_id: str) -> list[str]:
+    from streaming.store import open_store
+
+    store = open_store(store_url)
+    try:
+        conversation = await store.load_conversation(session_id)
+    finally:
+        await store.close()
+    return [item["id"] for item in conversation.items] if conversation else []
+
+
+async def until_stored(store_url: str, session_id: str, item_ids: list[str]) -> None:
+    """Until the store holds these items of the session (bounded: 60 s)."""
+    for _ in range(600):
+        if set(item_ids) <= set(await stored_ids(store_url, session_id)):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{item_ids} never stored")
+
+
+async def health(url: str, path: str) -> tuple[int, dict]:
+    async with aiohttp.ClientSession() as http:
+        async with http.get(url + path) as response:
+            return response.status, await response.json()
+
+
+async def healthz_once_the_store_is(url: str, state: str) -> int:
+    """/healthz's status once it shows the store `state` ("up", "down"); the timer poll finds it out within
+    REDIS_CALL_S (a call that gets no answer gives up then). Bounded: 30 s."""
+    for _ in range(300):
+        status, body = await health(url, "/healthz")
+        if body["store"] == state:
+            return status
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"/healthz never showed the store {state}: {body}")
+
+
+async def test_a_server_whose_store_hangs_at_shutdown_cancels_the_last_save_and_stops(server_factory, tmp_path,
+                                                                                      caplog):
+    """The SQLite store's thread stops answering (a stuck disk: nothing bounds an SQLite call) while a client is
+    connected and the save of its last message waits on it; then the server stops. The session's last write has
+    CLOSE_S from the shutdown to land; then the gateway cancels it, says so, and the server stops while the disk
+    still hangs. At cfe81dd the shutdown waited on the session's last save for as long as the disk hung (the
+    closing socket's handler awaited it, outside the gateway's bound). What landed before stays in the file."""
+    state = f"sqlite://{tmp_path}/state.db"
+    server = server_factory(store=state)
+    client, session_id = await session_of(server.ws_url)
+    said = await say(client, "turn on the kitchen light")
+    await until_stored(state, session_id, [said])
+    unstuck = threading.Event()
+    stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)   # the store's one thread hangs
+    try:
+        await say(client, "and in the bedroom")                 # its save waits on the stuck thread
+        with caplog.at_level(logging.WARNING, "parley.gateway"):
+            await asyncio.to_thread(server.stop)                  # LiveServer.stop: at most 60 s, or it raises
+        assert not stuck.done()                                   # stopped while the store still hung
+        assert "saves still writing after 5 s are cancelled" in caplog.text
+        assert "closing the store failed: TimeoutError" in caplog.text
+    finally:
+        unstuck.set()
+    await client.close()
+    assert client.ws.close_code == 1001
+    assert await stored_ids(state, session_id) == [said]
+
+
+@pytest.fixture
+def own_redis(tmp_path):
+    """A redis-server of this test's own (the test stops it with SIGSTOP, which no other test must see)."""
+    from redis_server import RedisServer
+
+    redis = RedisServer(tmp_path)
+    redis.start()
+    yield redis
+    redis.process.send_signal(signal.SIGCONT)
+    redis.stop()
+
+
+async def test_a_redis_that_stops_answering_bounds_every_call_and_nothing_hangs(server_factory, own_redis):
+    """A real redis-server stopped with SIGSTOP (it takes connections and never answers): the connected session
+    goes on (a typed turn is answered), a resume gets 503 `store_unavailable`, /readyz 503, /healthz shows the
+    store down (200: the process itself is fine); Redis back, /healthz shows it up and what was said meanwhile is
+    stored at the next save. Redis stopped again, the server stops all the same."""
+    server = server_factory(store=own_redis.url)
+    client, session_id = await session_of(server.ws_url)
+    said = await say(client, "turn on the kitchen light")
+    await until_stored(own_redis.url, session_id, [said])
+    own_redis.process.send_signal(signal.SIGSTOP)
+    try:
+        start = len(client.events)
+        await client.send({"type": "conversation.item.create", "item": {
+            "type": "message", "role": "user", "content": [{"type": "input_text", "text": "what is seven times six"}]}})
+        await client.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        reply = (await client.wait_for("response.done", start=start))["response"]
+        assert reply["status"] == "completed" and "42" in json.dumps(reply["output"]), reply
+        meanwhile = [e["item"]["id"] for e in client.of_type("conversation.item.added", start)]
+
+        async with aiohttp.ClientSession() as http:            # a session this gateway does not hold
+            with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                await http.ws_connect(f"{server.ws_url}?session_id=sess_held_elsewhere")
+        assert refused.value.status == 503
+        status, body = await health(server.url, "/readyz")
+        assert status == 503 and body["status"] == "store_unavailable"
+        assert await healthz_once_the_store_is(server.url, "down") == 200   # the process itself is fine
+    finally:
+        own_redis.process.send_signal(signal.SIGCONT)
+    assert await healthz_once_the_store_is(server.url, "up") == 200
+    later = await say(client, "thank you")
+    await until_stored(own_redis.url, session_id, [said, *meanwhile, later])
+
+    own_redis.process.send_signal(signal.SIGSTOP)
+    await say(client, "good night")
+    await asyncio.to_thread(server.stop)       # LiveServer.stop: at most 60 s, or it raises
+    await until(lambda: client.closed.is_set(), what="the client's socket closed")
+    assert client.ws.close_code == 1001
+    own_redis.process.send_signal(signal.SIGCONT)
+    assert (await stored_ids(own_redis.url, session_id))[:2 + len(meanwhile)] == [said, *meanwhile, later]
+    await client.close()
+
+
+async def test_a_message_said_just_before_sigterm_is_in_the_sqlite_file_after_a_restart(tmp_path):
+    """A real `parley serve` on an SQLite file, stopped with SIGTERM right after a client said something (its save
+    may still be on its way): the drain closes the session, its last save lands, the store is closed (SQLite
+    folds its write-ahead log into the file and removes it when the last connection closes) and the process
+    exits 0; restarted on the same file, the session resumes with the message under the same id."""
+    db = tmp_path / "state.db"
+    gateway = GatewayProcess("gw1", tmp_path, f"sqlite://{db}")
+    gateway.start()
+    try:
+        client, session_id = await session_of(f"ws://127.0.0.1:{gateway.http}/v1/realtime")
+        said = await say(client, "turn on the kitchen light")
+        gateway.terminate()
+        assert await asyncio.to_thread(gateway.process.wait, 60) == 0
+        await client.close()
+        assert client.ws.close_code == 1001
+        assert not db.with_name("state.db-wal").exists()           # closed: the log folded into the file
+        with sqlite3.connect(db) as file:
+            items = json.loads(file.execute("SELECT items FROM conversations WHERE id = ?", (session_id,)).fetchone()[0])
+        assert [item["id"] for item in items] == [said]
+
+        gateway.start()
+        client, resumed = await session_of(f"ws://127.0.0.1:{gateway.http}/v1/realtime?session_id={session_id}")
+        assert resumed == session_id
+        await client.send({"type": "conversation.item.retrieve", "item_id": said})
+        retrieved = (await client.wait_for("conversation.item.retrieved"))["item"]
+        assert retrieved["content"][0]["text"] == "turn on the kitchen light"
+        await client.close()
+    finally:
+        gateway.stop()
