@@ -609,7 +609,8 @@ async def test_a_heard_read_of_a_timer_needs_words_that_ask():
     tools.begin_reply([{"role": "user", "content": "Can still the pasta timer."}])
     tools.doubted_words = frozenset({"still"})
     assert await tools.run("timer_left", {"name": "pasta"}) == "Sorry, I didn't catch that."
-    for heard in ("How long is left on the pasta timer?", "The pasta timer, how long has it got", "Pasta timer still going"):
+    for heard in ("How long is left on the pasta timer?", "The pasta timer, how long has it got",
+                  "Pasta timer still going"):
         tools.begin_reply([{"role": "user", "content": heard}])
         tools.doubted_words = frozenset()
         assert await tools.run("timer_left", {"name": "pasta"}) != "Sorry, I didn't catch that.", heard
