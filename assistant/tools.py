@@ -22,10 +22,10 @@ from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_W
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
-                                  FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS, NO,
-                                  OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK, SENSOR_KINDS,
-                                  SENSOR_UNITS, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS, TRAILING_WORDS,
-                                  UNLOCK_HEARD_AS, YES, convert, unit_name)
+                                  FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
+                                  NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
+                                  SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
+                                  TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
 from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
@@ -218,17 +218,18 @@ def said_back(name: str, arguments: dict) -> str | None:
 
 def may_be_unlock(heard: str, doubted: frozenset[str]) -> bool:
     """Heard words of a call to lock that may have said "unlock": "lock" doubted (Heard.doubted_words), or one of
-    UNLOCK_HEARD_AS where the verb stands; "and lock(ed)" only where no request of its own comes before it (one that
-    opens with a verb, SWITCH_VERBS, after any JOINING_WORDS: "close the garage and lock the back door"), as in "i
-    need the deeds to the house and lock the strongroom door"), and that verb heard for sure ("Cut:0.34 you and lock
-    the wicket gate" for "could you unlock"). Locking the wrong way round is a wrong action."""
+    UNLOCK_HEARD_AS where the verb stands; one after a joining word ("and lock(ed)", "then lock") only where no request
+    of its own comes before it (one that opens with a verb, SWITCH_VERBS, after any JOINING_WORDS: "close the garage
+    and lock the back door"), as in "i need the deeds to the house and lock the strongroom door"), and that verb heard
+    for sure ("Cut:0.34 you and lock the wicket gate" for "could you unlock"). Locking the wrong way round is a wrong
+    action."""
     if "lock" in doubted:
         return True
     words = re.findall(r"[a-z']+", heard.lower())
     for index, pair in enumerate(zip(words, words[1:])):
         if " ".join(pair) in UNLOCK_HEARD_AS:
             before = list(itertools.dropwhile(lambda word: word in JOINING_WORDS, words[:index]))
-            if pair[0] != "and" or not before or before[0] not in SWITCH_VERBS or before[0] in doubted:
+            if pair[0] not in _JOINING or not before or before[0] not in SWITCH_VERBS or before[0] in doubted:
                 return True
     return False
 
@@ -279,6 +280,20 @@ def asks(heard: str, name: str = "", doubted: frozenset[str] = frozenset()) -> b
     return ("?" in heard or asks_how_things_are(sure) or bool(set(opening) & FOLLOW_UP_WORDS)
             or states_without_a_switch(heard, name))
 
+
+def read_heard(heard: str, words: tuple[str, ...], doubted: frozenset[str] = frozenset()) -> bool:
+    """The heard words say what is read (one of words: "time" for the time), after no doubted word (in doubted) that
+    may have been a thing's name instead: "Turn on the full:0.39 time." for "turn on the pool pump", "How humid in the
+    cellar:0.14 today" for the cellar's humidity (STOP_WORDS and the read's own words skipped; a question's word or
+    one of NAMES_NO_THING names nothing), as a change's target after such a word is said back
+    (ToolRunner._doubted_change)."""
+    said = re.findall(r"[a-z0-9']+", heard.lower())
+    for at, word in enumerate(said):
+        if word in words:
+            before = next((w for w in reversed(said[:at]) if w not in STOP_WORDS and w not in words), None)
+            if before is None or before not in doubted or before in QUESTION_WORDS or before in NAMES_NO_THING:
+                return True
+    return False
 
 
 def _a_form_of(word: str, verbs: set[str]) -> bool:
@@ -543,10 +558,11 @@ class ToolRunner:
                      for key, value in arguments.items()}
         if self.spoken and name in SWITCHING and states_without_a_switch(self.heard, arguments.get("name", "")):
             return await self._state_instead(arguments)
-        if self.spoken and name == "get_state" and not asks(self.heard, arguments.get("name", ""), self.doubted_words):
+        if self.spoken and SKILLS[name].reads and not asks(self.heard, str(arguments.get("name") or ""),
+                                                           self.doubted_words):
             return NoAction(NOT_UNDERSTOOD)
-        if self.spoken and name in READS_HEARD_BY and not set(re.findall(r"[a-z']+", self.heard.lower())) & set(
-                READS_HEARD_BY[name]):
+        if self.spoken and name in READS_HEARD_BY and not read_heard(self.heard, READS_HEARD_BY[name],
+                                                                     self.doubted_words):
             return NoAction(NOT_UNDERSTOOD)
         if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(str(arguments.get("name", ""))):
             return NOT_A_NAME_OF_THE_HOME

@@ -183,9 +183,10 @@ SWITCH_VERBS = {"turn", "switch", "put", "power", "flick", "flip", "set", "make"
 # the ear (round 15)
 # What Whisper writes for a spoken "unlock" ("and lock the side gate", "and locked a side gate", "an lock"): a call
 # to lock, heard with one of these where its verb was (or with its verb doubted), is said back first, in
-# CHANGES_SAID_BACK's words ("Did you mean lock the side gate?"). "and lock(ed)" stands for itself after a request
-# that opens with a verb of its own ("close the garage and lock the back door", SWITCH_VERBS); the others never do.
-UNLOCK_HEARD_AS = ("and lock", "and locked", "an lock", "a lock", "in lock", "un lock", "being locked")
+# CHANGES_SAID_BACK's words ("Did you mean lock the side gate?"). "and lock(ed)" and "then lock" (a joining word, then
+# "lock") stand for themselves after a request that opens with a verb of its own ("close the garage and lock the back
+# door", SWITCH_VERBS); the others never do. "Then:0.25 lock the side gate" was heard for "unlock the side gate".
+UNLOCK_HEARD_AS = ("and lock", "and locked", "then lock", "an lock", "a lock", "in lock", "un lock", "being locked")
 
 # rephrasing and follow-ups (round 15)
 # A wish for how a thing or a place should be, said by who wants it ("i want the gate unlocked", "i'd love the lamp
@@ -343,6 +344,9 @@ READS_HEARD_BY = {
     "get_date": ("date", "day", "today", "today's", "month", "week", "monday", "tuesday", "wednesday", "thursday",
                  "friday", "saturday", "sunday"),
 }
+# Words before a read's own word that stand for no thing ("is it late", "tell me the time"): one of them doubted is
+# no misheard name (tools.read_heard), nor is an article (STOP_WORDS) or a question's word
+NAMES_NO_THING = ("it", "it's", "its", "i", "me", "we", "us", "you", "they", "that", "this", "there", "here")
 
 # follow-ups (round 17)
 # What a follow-up's verb can act on: a pronoun stands for the newest thing of one of these kinds ("lock it back up"
