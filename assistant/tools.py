@@ -25,7 +25,7 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
-                                  TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
+                                  THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
 from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
@@ -566,6 +566,8 @@ class ToolRunner:
             return NoAction(NOT_UNDERSTOOD)
         if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(str(arguments.get("name", ""))):
             return NOT_A_NAME_OF_THE_HOME
+        if self.spoken and SKILLS[name].reads and self._another_thing_read(arguments):
+            return NOT_A_NAME_OF_THE_HOME
         guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
         if guessed is not None:
@@ -631,6 +633,34 @@ class ToolRunner:
                 before = next((w for w in reversed(heard[:at]) if w not in STOP_WORDS), None)
                 if before is not None and words_in_no_phrasing(before, home_words):
                     return True
+        return False
+
+    def _another_thing_read(self, arguments: dict) -> bool:
+        """A spoken read of one thing of the home whose heard words say its kind (the last word of its name) after
+        "the" and a word of neither its name nor its area ("is the wine cellar door open" in a home whose only
+        door is the coal hole door, in the cellar): the user asked about another thing, one the home lacks, and is
+        told so rather than answered about this one (issue 22: biasing never turns an unknown name into a known one)."""
+        called = arguments.get("name")
+        if not isinstance(called, str) or not called:
+            return False
+        found, problem = self._find(called, arguments.get("area"), READABLE)
+        if problem is not None or len(found) != 1:
+            return False
+        *qualifiers, kind = found[0].name.lower().split()
+        if not qualifiers:
+            return False
+        own = {stem for word in [*qualifiers, *(found[0].area or "").lower().split()] for stem in _stems(word)}
+        heard = re.findall(r"[a-z0-9']+", self.heard.lower())
+        if any(_stems(word) & _stems(qualifier) for word in heard for qualifier in qualifiers):
+            return False
+        for at, word in enumerate(heard):
+            if not _stems(word) & _stems(kind):
+                continue
+            before = heard[:at]
+            while before and _stems(before[-1]) & own:      # the thing's own area said before it: "the cellar door"
+                before.pop()
+            if len(before) >= 2 and before[-1] not in STOP_WORDS and before[-2] in THING_DETERMINERS:
+                return True
         return False
 
     def _doubted_change(self, name: str, arguments: dict) -> str | None:

@@ -210,6 +210,9 @@ STATE_QUESTION_WORDS = ("had", "when")
 OPENING_WORDS = ("okay", "ok", "alright", "all right", "right(?! now)", "well", "so", "oh", "hmm", "just",
                  "on second thoughts?", "go on(?: then)?", "go ahead(?: and)?",
                  rf"wait(?= (?:{'|'.join(QUESTION_WORDS)})\b)")
+# The words that open a thing's name as said ("is the wine cellar door open"): a word between one of them and a
+# thing's kind names which thing of that kind
+THING_DETERMINERS = frozenset({"the", "my", "our", "your"})
 # People said with a determiner who may have done what a question asks about ("did the coal man shut the coal hole
 # door"): the word that ends who did it
 PEOPLE = ("man", "men", "woman", "women", "lady", "guy", "guys", "kids", "children", "boys", "girls", "cleaner",

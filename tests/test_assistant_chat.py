@@ -12,6 +12,7 @@ from assistant.generator import DoneEvent, TextEvent, ToolCallEvent, respond_syn
 from assistant.home import InMemoryHome
 from assistant.inventory import Inventory
 from assistant.tools import NOT_POSSIBLE, ToolRunner
+from discovered_home import discovery_messages
 from made_up_home import made_up_inventory
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -546,6 +547,21 @@ def test_a_heard_washing_machine_is_refused_as_typed_in_a_home_whose_one_machine
         reply = respond_sync(assistant, [{"role": "user", "content": text}], tools)
         assert reply.text == "Sorry, I don't know a device by that name.", (text, reply)
         assert "tasmota/sewing_machine" not in home.states
+
+
+def test_a_heard_wine_cellar_door_is_not_answered_about_the_one_door_of_the_cellar(assistant):
+    """Issue 22: "is the wine cellar door open", heard as said in a home whose one door is the coal hole door, in the
+    cellar, was answered "The coal hole door is closed." Heard, it gets the unknown-name reply; the cellar door
+    asked about as the home has it is read."""
+    inventory = Inventory()
+    for topic, payload in discovery_messages():
+        inventory.receive_discovery(topic, payload)
+    tools = ToolRunner(InMemoryHome(inventory=inventory))
+    tools.spoken = True
+    reply = respond_sync(assistant, [{"role": "user", "content": "Is the wine cellar door open?"}], tools)
+    assert reply.text == "Sorry, I don't know a device by that name.", reply
+    reply = respond_sync(assistant, [{"role": "user", "content": "Is the coal hole door open?"}], tools)
+    assert "coal hole door" in reply.text, reply
 
 
 def test_a_follow_up_said_beside_a_remark_refers_by_its_request_clause(assistant):

@@ -801,3 +801,24 @@ async def test_a_heard_state_is_answered_and_never_switched():
     assert await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "off"}) == "off"
     assert home.devices[("light", "kitchen")] == "off"
 
+
+
+async def test_a_heard_read_of_a_thing_named_by_its_kind_after_another_word_is_refused_as_an_unknown_name():
+    home = InMemoryHome(inventory=made_up_inventory())
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # "is the washing machine on" in a home whose one machine is the sewing machine, heard as said and written
+    # get_state name=sewing machine: another machine was asked about, and the sewing machine's state is no answer
+    for heard in ("Is the washing machine on?", "Is my washing machine on?"):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        assert await tools.run("get_state", {"name": "sewing_machine"}) == "Sorry, I don't know a device by that name."
+    # a word of the name, its area, or nothing between the article and the kind: read
+    for heard in ("Is the sewing machine on?", "Is the machine on?", "Is the sewing room machine on?"):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        assert await tools.run("get_state", {"name": "sewing_machine"}) == "The sewing machine is off."
+    tools.begin_reply([{"role": "user", "content": "Is the sewing room lamp on?"}])
+    assert await tools.run("get_state", {"name": "lamp", "area": "sewing_room"}) == "The tiffany lamp is off."
+    # typed words are left to the model
+    tools.spoken = False
+    tools.begin_reply([{"role": "user", "content": "is the washing machine on"}])
+    assert await tools.run("get_state", {"name": "sewing_machine"}) == "The sewing machine is off."
