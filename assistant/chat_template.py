@@ -805,6 +805,7 @@ class Slots:
     request_areas: int = 0              # how many of the area slots (the first ones) the request itself names
     request_names: int = 0              # and of the name slots
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
+    resolved: str = ""                  # the request as resolved: a follow-up's, the request it stands for
     clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when read alone too (assistant.clauses)
     lexicon: Lexicon | None = None      # the user's own home's names, None for the default home
 
@@ -978,12 +979,13 @@ class Slots:
         code reads it (named_move)."""
         if call["name"] in MODE_SKILLS or self.lexicon is None or not self.lexicon.modes:
             return False
-        asked = asks_how_things_are(self.request)
+        request = self.resolved       # "and the air conditioner" after a mode asked: "what mode is the air ... in"
+        asked = asks_how_things_are(request)
         named = [(words - _PART_WORDS) or words            # "the thermostat fan": the thermostat's
                  for words in (set(spelling_key(name).split()) for name in self.names[:self.request_names])]
         return any(self.lexicon.may_mean(said, whole) and (
-            asked and (_MODE_ASKED_OF.search(self.request) or part_asked(self.lexicon, whole, self.request))
-            or mode_said(self.lexicon, whole, self.request)) for whole in self.lexicon.modes for said in named)
+            asked and (_MODE_ASKED_OF.search(request) or part_asked(self.lexicon, whole, request))
+            or mode_said(self.lexicon, whole, request)) for whole in self.lexicon.modes for said in named)
 
     def leaves_a_named_thing(self, call: dict) -> bool:
         """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request
@@ -1356,7 +1358,7 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
     slots.spoken = spoken
     slots.longest_duration = max(map(float, _DURATION.findall(turns[-1][0])), default=0.0)
     slots.places = _PLACE.findall(turns[-1][0])
-    slots.request = turns[-1][0]
+    slots.request = slots.resolved = turns[-1][0]
     shown = []
     for text, part in reversed(turns):
         text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)

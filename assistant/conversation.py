@@ -587,7 +587,10 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     if call["name"] not in SKILLS or len(history) < 3:
         return None
     said = normalize_request(content_text(history[-1]))
-    if _contradicts(said, call) or _unsaid_move(said, call, Vocabulary(lexicon)):   # read by a rule or not: "close
+    chosen = _chosen(history, synonyms(said))
+    # an answer to "Which one: ...?" says the request asked, with the thing chosen ("the heat pump": turn it off)
+    moved = chosen if isinstance(chosen, str) else said
+    if _contradicts(said, call) or _unsaid_move(moved, call, Vocabulary(lexicon)):   # read by a rule or not: "close
         return Declined("Sorry, I'm not sure what you'd like there.")           # it back up" is never opened
     return None if len(resolve(history, lexicon)) == 1 else _unsupported_parts(said, calls, call)
 

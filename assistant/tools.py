@@ -21,6 +21,7 @@ from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_W
                                  speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
+from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
                                   FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
@@ -326,6 +327,14 @@ def _is(name: str) -> str:
     return "are" if last.endswith("s") and not last.endswith(("ss", "us")) else "is"
 
 
+def _in_full(name: str, lexicon) -> str:
+    """A name as a remote model may write it ("AC"), with its short name said in full as the embedded generator
+    reads the request (Lexicon.unabbreviated: "air conditioner" where the home has one); any other name as written."""
+    said = normalize_request(name)
+    full = lexicon.unabbreviated(said)
+    return name if full == said else full
+
+
 def _the(entity: Entity) -> str:
     return entity.name if entity.component == "scene" else f"the {entity.name}"
 
@@ -556,6 +565,9 @@ class ToolRunner:
         # Names and areas come in the call syntax's spelling (porch_light, living_room): words from here on.
         arguments = {key: value.replace("_", " ") if key in NAME_ARGUMENTS and isinstance(value, str) else value
                      for key, value in arguments.items()}
+        lexicon = await self.lexicon() if name in THING_NAMED and isinstance(arguments.get("name"), str) else None
+        if lexicon is not None:          # a thing's name, not a timer's
+            arguments["name"] = _in_full(arguments["name"], lexicon)
         if self.spoken and name in SWITCHING and states_without_a_switch(self.heard, arguments.get("name", "")):
             return await self._state_instead(arguments)
         if self.spoken and SKILLS[name].reads and not asks(self.heard, str(arguments.get("name") or ""),

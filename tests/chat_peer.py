@@ -4,8 +4,9 @@ that streams replies in one dialect's documented shape (tests/data/chat_streams 
 Its script, by the last message: a tool result -> a sentence with that result; "seven times six" (or 7) ->
 calculate(7*6) (for the parley dialect with the one-pass reply "Seven times six is {result}."); "thermostat
 to 350" -> set_thermostat(350), which the tool refuses (one-pass reply "Okay, the thermostat is set to
-{result}."); "weather" with a get_weather tool offered -> get_weather(city); "timer then time" -> set_timer,
-then (after its result) get_time; anything else -> a fixed greeting.
+{result}."); "turn off the ac" -> switch_device(name "AC", off), the short name as a model may write it;
+"weather" with a get_weather tool offered -> get_weather(city); "timer then time" -> set_timer, then (after its
+result) get_time; anything else -> a fixed greeting.
 """
 import asyncio
 import json
@@ -83,6 +84,8 @@ class Peer:
         elif "heater in the sewing room" in last["content"].lower():     # the generator server places it in its area
             reply = "Okay, the thermostat is set to {result}." if self.dialect == "parley" else None
             yield from self.call("set_thermostat", {"degrees": 19, "area": "sewing_room"}, "call_1", reply)
+        elif "turn off the ac" in last["content"].lower():
+            yield from self.call("switch_device", {"name": "AC", "state": "off"}, "call_1")
         elif "weather" in last["content"].lower() and "get_weather" in offered:
             yield from self.call("get_weather", {"city": "Paris"}, "call_w")
         elif "timer then time" in last["content"].lower():

@@ -6,13 +6,17 @@ import json
 
 import pytest
 
+from assistant.generator import ToolCallEvent
 from assistant.home import InMemoryHome
 from assistant.inventory import Inventory, entity_command
+from assistant.remote import RemoteGenerator
 from assistant.tools import ToolRunner
+from chat_peer import Peer
 from made_up_home import ENTITIES
 from moded_home import AIR_CONDITIONER, BEDROOM_FAN, MODED, THERMOSTAT
 from test_assistant_fans import said
 from test_mqtt_discovery import TEMPLATED_FANS
+from test_remote_generator import peer_at
 
 STUDY_FAN = ("fan", *TEMPLATED_FANS[0])
 # the keys of the in-memory home's states
@@ -399,3 +403,43 @@ def test_a_speed_leaves_the_fan_in_none_of_its_presets_and_a_preset_keeps_its_sp
     assert said(assistant, home, "put the study fan on smart mode") == "Okay, the study fan is in smart mode."
     assert home.states[f"{KEYS['study fan']}#speed"] == "33"
     assert said(assistant, home, "what mode is the study fan in") == "The study fan is in smart mode."
+
+
+# Round 37, the leftovers: a climate chosen for a switch, a follow-up of the climate's own mode, a remote's "AC"
+@pytest.mark.parametrize("turns, reply, state", [
+    # on main aa99078: "Sorry, I'm not sure what you'd like there."
+    (("turn off the AC", "the heat pump"), "Okay, the heat pump is off.", {"mitsubishi2mqtt": "off"}),
+    (("turn on the AC", "the daikin"), "Okay, the daikin is on.", {"faikin": "on"}),
+    (("turn off the air conditioner", "the second one"), "Okay, the heat pump is off.", {"mitsubishi2mqtt": "off"}),
+])
+def test_a_climate_chosen_after_which_one_takes_the_request_asked(assistant, turns, reply, state):
+    home = home_with(DAIKIN, HEAT_PUMP)
+    assert said(assistant, home, turns[0]) == "Which one: the daikin or the heat pump?"
+    assert said(assistant, home, *turns) == reply
+    assert climate_states(home) == state
+
+
+@pytest.mark.parametrize("follow_up", ["and the air conditioner", "and the AC", "what about the air conditioner"])
+def test_a_climates_mode_asked_again_of_another_is_its_mode(assistant, follow_up):
+    """ "and the air conditioner" after "what mode is the thermostat in" (main aa99078: "The air conditioner is on.",
+    its state)."""
+    home = moded_home()
+    said(assistant, home, "set the air conditioner to dry")
+    assert said(assistant, home, "what mode is the thermostat in", follow_up) == "The air conditioner is in dry mode."
+    assert said(assistant, home, "what mode is the air conditioner in", "and the thermostat") == \
+        "The thermostat hasn't reported its mode yet."
+
+
+async def test_a_remote_models_ac_is_the_air_conditioner():
+    """A remote generator's call on the name "AC" acts on the air conditioner, as the embedded generator reads the
+    request (main aa99078: "I don't know a device called the AC.")."""
+    home = home_with(DAIKIN, VESTRY_RADIATOR)
+    peer = Peer("openai")
+    async with peer_at(peer) as url:
+        generator = RemoteGenerator(url, model="m", dialect="openai")
+        tools = ToolRunner(home)
+        events = [e async for e in generator.respond([{"role": "user", "content": "turn off the AC"}], tools)]
+        await generator.aclose()
+    [call] = [e for e in events if isinstance(e, ToolCallEvent)]
+    assert (call.call.arguments, call.result) == ({"name": "AC", "state": "off"}, "Okay, the daikin is off.")
+    assert climate_states(home) == {"faikin": "off"}
