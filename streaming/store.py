@@ -23,6 +23,7 @@ import asyncio
 import functools
 import json
 import logging
+import math
 import sqlite3
 import time
 from abc import ABC, abstractmethod
@@ -30,6 +31,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, TypeVar
+
+from streaming.logsafe import printable
 
 T = TypeVar("T")
 log = logging.getLogger("parley.store")
@@ -195,7 +198,7 @@ def _stored_record(session_id: str, size: int, load) -> _Record | None:
     loop."""
     if size > MAX_RECORD_BYTES:
         log.warning("session %s: its stored conversation is %d bytes, over the %d a gateway writes; not read",
-                    session_id, size, MAX_RECORD_BYTES)
+                    printable(session_id), size, MAX_RECORD_BYTES)
         return None
     try:
         fields = load()
@@ -203,9 +206,24 @@ def _stored_record(session_id: str, size: int, load) -> _Record | None:
         fields = None
     if not isinstance(fields, dict) or not fields.keys() <= _Record.__dataclass_fields__.keys() \
             or not isinstance(fields.get("principal"), str) or type(fields.get("generation", 0)) is not int:
-        log.warning("session %s: its stored conversation is not a record a gateway writes; not read", session_id)
+        log.warning("session %s: its stored conversation is not a record a gateway writes; not read",
+                    printable(session_id))
         return None
     return _record(**fields)
+
+
+def _checked_timer(fields: tuple) -> StoredTimer | None:
+    """A stored timer's fields (StoredTimer's, in order) as a timer, or None (logged) when they are none a gateway
+    writes: its seconds not a whole number, its time not a finite number, a state no timer stays in. The caller
+    removes it, so it is logged once and the poll goes on; at aa99078 one such timer, written by a hand or another
+    program, failed every timer poll (ValueError, KeyError) or reached the ring with text for its seconds."""
+    timer_id, session_id, seconds, due_at, state, name, alarm = fields
+    if isinstance(timer_id, str) and isinstance(session_id, str) and type(seconds) is int and seconds >= 0 \
+            and type(due_at) in (int, float) and math.isfinite(due_at) and state in ("pending", "missed") \
+            and all(value is None or isinstance(value, str) for value in (name, alarm)):
+        return StoredTimer(timer_id, session_id, seconds, float(due_at), state, name, alarm)
+    log.warning("timer %s: its stored fields are not a timer a gateway writes; removed", printable(timer_id))
+    return None
 
 
 def _encoded(record: _Record) -> str:
@@ -399,15 +417,24 @@ class SQLiteStore(Store):
             "SELECT COUNT(*) FROM timers WHERE session_id = ? AND state = 'pending'", (session_id,)).fetchone()[0])
 
     async def session_timers(self, session_id):
-        rows = await self._run(lambda db: db.execute(
-            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? AND state = 'pending' ORDER BY due",
-            (session_id,)).fetchall())
-        return [StoredTimer(*row) for row in rows]
+        return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? AND "
+                                             "state = 'pending' ORDER BY due", (session_id,))
 
     async def due_timers(self, now, limit=100):
-        rows = await self._run(lambda db: db.execute(
-            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? ORDER BY due LIMIT ?", (now, limit)).fetchall())
-        return [StoredTimer(*row) for row in rows]
+        return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? ORDER BY due LIMIT ?",
+                               (now, limit))
+
+    @staticmethod
+    def _timers(db: sqlite3.Connection, query: str, args: tuple) -> list[StoredTimer]:
+        """The timers a query selects; the rows that are no timer a gateway writes are removed (_checked_timer)."""
+        timers = []
+        for row in db.execute(query, args).fetchall():
+            timer = _checked_timer(row)
+            if timer is None:
+                db.execute("DELETE FROM timers WHERE id = ?", (row[0],))
+            else:
+                timers.append(timer)
+        return timers
 
     async def move_timer(self, timer_id, from_state, to_state):
         if to_state in FINAL_STATES:
@@ -519,8 +546,7 @@ class RedisStore(Store):
             for _ in range(REWRITE_TRIES):
                 try:
                     await pipe.watch(key)
-                    size = await pipe.strlen(key)
-                    payload = await pipe.get(key) if size <= MAX_RECORD_BYTES else None
+                    size, payload = await self._fetch(pipe, session_id, key)
                     data, result = await asyncio.to_thread(rewritten, size, payload)    # the JSON off the loop
                     pipe.multi()
                     pipe.set(key, data, ex=CONVERSATION_TTL_S)
@@ -531,6 +557,23 @@ class RedisStore(Store):
         raise StoreUnavailable(f"conversation {session_id} changed under {REWRITE_TRIES} writes in a row")
 
     @staticmethod
+    async def _fetch(client, session_id: str, key: str) -> tuple[int, bytes | None]:
+        """A conversation's STRLEN, and its value when within MAX_RECORD_BYTES. A key of another type (a hash, a
+        list: a hand's or another program's) is no record (logged; the next save's SET replaces it): at aa99078 its
+        WRONGTYPE answered every resume of the session with 503."""
+        from redis.exceptions import ResponseError
+
+        try:
+            size = await client.strlen(key)
+        except ResponseError as error:
+            if not str(error).startswith("WRONGTYPE"):
+                raise
+            log.warning("session %s: its stored conversation is a Redis key of another type, not a record a gateway "
+                        "writes; not read", printable(session_id))
+            return 0, None
+        return size, await client.get(key) if size <= MAX_RECORD_BYTES else None
+
+    @staticmethod
     def _parsed(session_id: str, size: int, payload: bytes | None) -> _Record | None:
         """The record of a GET whose STRLEN was size (a size over the bound was not got: payload None)."""
         if payload is None and size <= MAX_RECORD_BYTES:
@@ -539,9 +582,7 @@ class RedisStore(Store):
 
     @_bounded
     async def load_conversation(self, session_id):
-        key = self._key("conversation", session_id)
-        size = await self._redis.strlen(key)
-        payload = await self._redis.get(key) if size <= MAX_RECORD_BYTES else None
+        size, payload = await self._fetch(self._redis, session_id, self._key("conversation", session_id))
         record = await asyncio.to_thread(self._parsed, session_id, size, payload)
         return None if record is None else Conversation(record.principal, record.items)
 
@@ -599,22 +640,40 @@ class RedisStore(Store):
         return await self._timers(ids, unindex_expired=True)
 
     async def _timers(self, ids, unindex_expired: bool = False) -> list[StoredTimer]:
+        """The timers of these ids; one that is no timer a gateway writes (a key of another type, a field missing or
+        unreadable) is removed (_checked_timer)."""
         if not ids:
             return []
         async with self._redis.pipeline(transaction=False) as pipe:
             for timer_id in ids:
-                pipe.hgetall(self._key("timer", timer_id.decode()))
-            rows = await pipe.execute()
+                pipe.hgetall(self._key("timer", "").encode() + timer_id)
+            rows = await pipe.execute(raise_on_error=False)
         timers = []
         for timer_id, row in zip(ids, rows):
             if not row:
                 if unindex_expired:           # expired: drop the index entry too
                     await self._redis.zrem(self._key("timers"), timer_id)
                 continue
-            timers.append(StoredTimer(timer_id.decode(), row[b"session"].decode(), int(row[b"seconds"]),
-                                      float(row[b"due"]), row[b"state"].decode(),
-                                      row.get(b"name", b"").decode() or None, row.get(b"alarm", b"").decode() or None))
+            timer = _checked_timer(self._timer_fields(timer_id, row))
+            if timer is None:
+                await self._redis.zrem(self._key("timers"), timer_id)
+                await self._redis.delete(self._key("timer", "").encode() + timer_id)
+            else:
+                timers.append(timer)
         return timers
+
+    @staticmethod
+    def _timer_fields(timer_id: bytes, row) -> tuple:
+        """A timer hash's fields in StoredTimer's order, None for each one missing or unreadable (row is the error
+        where the key is no hash)."""
+        def field(name: bytes | None, read):
+            try:
+                return read(timer_id if name is None else row[name])
+            except (TypeError, KeyError, ValueError):     # no hash; no such field; not a number, or not UTF-8
+                return None
+        text = bytes.decode
+        return (field(None, text), field(b"session", text), field(b"seconds", int), field(b"due", float),
+                field(b"state", text), field(b"name", text) or None, field(b"alarm", text) or None)
 
     @_bounded
     async def move_timer(self, timer_id, from_state, to_state):
