@@ -408,3 +408,19 @@ def test_a_preset_state_templates_list_longer_than_the_bound_is_refused_at_disco
     assert f"preset_mode_value_template's list over {MAX_TABLE_CHARS} characters" in caplog.text
     assert render_template(inventory.get("fan/hall").payloads["preset_mode_value_template"],
                            b'{"fan_mode": "auto"}') == "auto"
+
+
+@pytest.mark.parametrize("topic", ["homeassistant/light/hall\nparley.store WARNING forged\x1b[2J/config",
+                                   "homeassistant/light/a/b/c\u2028forged\r/config"])
+def test_a_topic_with_control_characters_reaches_the_log_escaped(topic, caplog):
+    """Round 37: at aa99078 the "config ignored" lines quoted a discovery topic as it came, so a newline or an escape
+    sequence in one (Mosquitto drops such a publisher; another broker may not) wrote a line of its own into the log or
+    drove the terminal. The first line and the summary line now quote it escaped."""
+    inventory = Inventory()
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        inventory.receive_discovery(topic, b"not json")
+        inventory.receive_discovery(topic, b"[]")
+        inventory.ignored.report()
+    lines = [r.getMessage() for r in caplog.records if r.name == "parley.inventory"]
+    assert len(lines) == 2 and all("forged" in line for line in lines), lines
+    assert not any(c in line for line in lines for c in "\n\r\x1b\u2028"), lines
