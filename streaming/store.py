@@ -24,10 +24,12 @@ import functools
 import json
 import logging
 import math
+import queue
 import sqlite3
+import threading
 import time
 from abc import ABC, abstractmethod
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, TypeVar
@@ -42,6 +44,8 @@ MAX_ITEMS = 200                          # conversation window kept per session
 CONVERSATION_TTL_S = 7 * 24 * 3600       # a conversation nobody touched for a week is forgotten
 REWRITE_TRIES = 8                        # Redis: a conversation rewritten by others this often in a row is an outage
 REDIS_CALL_S = 5.0                       # Redis: a call's bound (in place of redis-py's socket timeout, left unset)
+SQLITE_BUSY_S = 10.0                     # SQLite: how long a call waits for another process's write lock
+SQLITE_CALL_S = 12.0                     # SQLite: a call's bound, over SQLITE_BUSY_S: only a stuck call reaches it
 FINAL_STATES = ("rung", "told", "cancelled")   # a timer in one of these is gone from the store
 MAX_RECORD_BYTES = 4 * 1024 * 1024       # a conversation's JSON: MAX_ITEMS items of 16,000 ASCII characters take 3.2 MB;
                                          # a save leaves its oldest items out to fit, so a bigger one no gateway wrote
@@ -300,13 +304,42 @@ _FENCE_COLUMNS = {"generation": "INTEGER NOT NULL DEFAULT 0", "taken": "TEXT NOT
                   "late": "TEXT NOT NULL DEFAULT '[]'"}
 
 
+class _Worker:
+    """One daemon thread that runs the calls given to it in order. A daemon, unlike a ThreadPoolExecutor's thread
+    (joined at exit): at aa99078 an SQLite call stuck on a hung disk kept the process from exiting, however long it
+    hung."""
+
+    def __init__(self):
+        self._calls: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="parley-store", daemon=True).start()
+
+    def submit(self, fn, *args) -> Future:
+        future: Future = Future()
+        self._calls.put((future, fn, args))
+        return future
+
+    def stop(self) -> None:
+        """The thread ends once the calls given before are done."""
+        self._calls.put(None)
+
+    def _serve(self) -> None:
+        while (call := self._calls.get()) is not None:
+            future, fn, args = call
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args))
+                except BaseException as error:  # noqa: BLE001 - the caller's to raise, on its loop
+                    future.set_exception(error)
+
+
 class SQLiteStore(Store):
-    """An embedded SQLite file; all I/O on one worker thread (one connection, never the event loop)."""
+    """An embedded SQLite file; all I/O on one worker thread (one connection, never the event loop), every call
+    bounded by SQLITE_CALL_S."""
 
     def __init__(self, path: str):
         self.url = f"sqlite://{path}"
         self._path = path
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="parley-store")
+        self._executor = _Worker()
         self._db: sqlite3.Connection | None = None
         self._saves = 0
 
@@ -314,7 +347,8 @@ class SQLiteStore(Store):
         if self._db is None:
             if self._path != ":memory:":
                 Path(self._path).parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False, timeout=10)
+            db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False,
+                                 timeout=SQLITE_BUSY_S)
             if self._path != ":memory:":
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
@@ -331,9 +365,16 @@ class SQLiteStore(Store):
         return self._db
 
     async def _run(self, fn, *args):
+        """fn(connection, *args) on the store's thread, within SQLITE_CALL_S (then TimeoutError: an outage; the call
+        itself runs on, and the calls after it wait behind it). At aa99078 nothing bounded it but the shutdown's."""
         def job():
             return fn(self._connect(), *args)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, job)
+        try:
+            async with asyncio.timeout(SQLITE_CALL_S):
+                return await asyncio.wrap_future(self._executor.submit(job))
+        except TimeoutError:
+            raise TimeoutError(f"SQLite did not answer within {SQLITE_CALL_S:g} s (a stuck disk, or a call stuck "
+                               "before this one)") from None
 
     @staticmethod
     def _transaction(db: sqlite3.Connection, fn):
@@ -448,15 +489,13 @@ class SQLiteStore(Store):
         disk) is left to end by itself, and the file is closed with the process."""
         def close(db):
             db.close()
-        if self._db is not None:
-            try:
+        try:
+            if self._db is not None:
                 async with asyncio.timeout(STORE_TIMEOUT_S):
                     await self._run(close)
-            except TimeoutError:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                raise
-            self._db = None
-        self._executor.shutdown(wait=True)
+                self._db = None
+        finally:
+            self._executor.stop()
 
 
 # ---- Redis ----------------------------------------------------------------------------------------

@@ -2,12 +2,20 @@
 import asyncio
 import json
 import logging
+import os
 import sqlite3
+import subprocess
+import sys
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from streaming.store import MAX_ITEMS, MAX_RECORD_BYTES, RedisStore, Saved, StoredTimer, open_store
+from streaming.store import (MAX_ITEMS, MAX_RECORD_BYTES, SQLITE_CALL_S, RedisStore, Saved, StoredTimer,
+                             open_store)
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(params=["sqlite", "redis"])
@@ -321,3 +329,53 @@ async def test_stored_timers_no_gateway_wrote_are_skipped_logged_once_and_the_po
                                     for row in bad)
     assert await store.move_timer("tmr_good", "pending", "rung")
     assert await store.due_timers(now) == []
+
+
+async def test_an_sqlite_call_stuck_on_its_thread_ends_within_its_bound_with_a_clear_error(tmp_path):
+    """Round 37: at aa99078 nothing but the shutdown bounded an SQLite call: with the store's one thread stuck (a hung
+    disk; here the test holds it) every call waited for as long as it hung. A call now ends after SQLITE_CALL_S with
+    a TimeoutError that says so (the timer poll's failure shows /healthz's store "down"); the thread once free, the
+    calls answer again."""
+    store = open_store(f"sqlite://{tmp_path}/state.db")
+    unstuck = threading.Event()
+    try:
+        await store.add_timer(StoredTimer("tmr_1", "sess_a", 5, time.time() - 1))
+        store._executor.submit(unstuck.wait, 120)               # the store's one thread hangs
+        async with asyncio.timeout(SQLITE_CALL_S + 30):
+            with pytest.raises(TimeoutError, match=f"SQLite did not answer within {SQLITE_CALL_S:g} s"):
+                await store.due_timers(time.time())
+        unstuck.set()
+        assert [t.id for t in await store.due_timers(time.time())] == ["tmr_1"]
+    finally:
+        unstuck.set()
+        await store.close()
+
+
+STUCK_AT_EXIT = """
+import asyncio, sys, threading, time
+from streaming.store import StoredTimer, open_store
+
+async def main():
+    store = open_store(sys.argv[1])
+    await store.add_timer(StoredTimer("tmr_1", "sess_a", 5, time.time()))
+    store._executor.submit(threading.Event().wait)           # the store's thread hangs for good
+    try:
+        await store.close()
+    except TimeoutError:
+        print("close timed out", flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_a_process_whose_sqlite_thread_hangs_still_exits(tmp_path):
+    """Round 37: at aa99078 the store's thread was a ThreadPoolExecutor's, which Python joins at exit: a process whose
+    SQLite call hung on the disk never exited. The thread is a daemon now: the close gives up after its bound and the
+    process ends while the call still hangs."""
+    child = subprocess.Popen([sys.executable, "-c", STUCK_AT_EXIT, f"sqlite://{tmp_path}/state.db"],
+                             stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    try:
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 0 and out == "close timed out\n"
