@@ -23,13 +23,18 @@ import asyncio
 import functools
 import json
 import logging
+import math
+import queue
 import sqlite3
+import threading
 import time
 from abc import ABC, abstractmethod
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Awaitable, TypeVar
+
+from streaming.logsafe import printable
 
 T = TypeVar("T")
 log = logging.getLogger("parley.store")
@@ -39,6 +44,8 @@ MAX_ITEMS = 200                          # conversation window kept per session
 CONVERSATION_TTL_S = 7 * 24 * 3600       # a conversation nobody touched for a week is forgotten
 REWRITE_TRIES = 8                        # Redis: a conversation rewritten by others this often in a row is an outage
 REDIS_CALL_S = 5.0                       # Redis: a call's bound (in place of redis-py's socket timeout, left unset)
+SQLITE_BUSY_S = 10.0                     # SQLite: how long a call waits for another process's write lock
+SQLITE_CALL_S = 12.0                     # SQLite: a call's bound, over SQLITE_BUSY_S: only a stuck call reaches it
 FINAL_STATES = ("rung", "told", "cancelled")   # a timer in one of these is gone from the store
 MAX_RECORD_BYTES = 4 * 1024 * 1024       # a conversation's JSON: MAX_ITEMS items of 16,000 ASCII characters take 3.2 MB;
                                          # a save leaves its oldest items out to fit, so a bigger one no gateway wrote
@@ -195,7 +202,7 @@ def _stored_record(session_id: str, size: int, load) -> _Record | None:
     loop."""
     if size > MAX_RECORD_BYTES:
         log.warning("session %s: its stored conversation is %d bytes, over the %d a gateway writes; not read",
-                    session_id, size, MAX_RECORD_BYTES)
+                    printable(session_id), size, MAX_RECORD_BYTES)
         return None
     try:
         fields = load()
@@ -203,9 +210,24 @@ def _stored_record(session_id: str, size: int, load) -> _Record | None:
         fields = None
     if not isinstance(fields, dict) or not fields.keys() <= _Record.__dataclass_fields__.keys() \
             or not isinstance(fields.get("principal"), str) or type(fields.get("generation", 0)) is not int:
-        log.warning("session %s: its stored conversation is not a record a gateway writes; not read", session_id)
+        log.warning("session %s: its stored conversation is not a record a gateway writes; not read",
+                    printable(session_id))
         return None
     return _record(**fields)
+
+
+def _checked_timer(fields: tuple) -> StoredTimer | None:
+    """A stored timer's fields (StoredTimer's, in order) as a timer, or None (logged) when they are none a gateway
+    writes: its seconds not a whole number, its time not a finite number, a state no timer stays in. The caller
+    removes it, so it is logged once and the poll goes on; at aa99078 one such timer, written by a hand or another
+    program, failed every timer poll (ValueError, KeyError) or reached the ring with text for its seconds."""
+    timer_id, session_id, seconds, due_at, state, name, alarm = fields
+    if isinstance(timer_id, str) and isinstance(session_id, str) and type(seconds) is int and seconds >= 0 \
+            and type(due_at) in (int, float) and math.isfinite(due_at) and state in ("pending", "missed") \
+            and all(value is None or isinstance(value, str) for value in (name, alarm)):
+        return StoredTimer(timer_id, session_id, seconds, float(due_at), state, name, alarm)
+    log.warning("timer %s: its stored fields are not a timer a gateway writes; removed", printable(timer_id))
+    return None
 
 
 def _encoded(record: _Record) -> str:
@@ -282,13 +304,42 @@ _FENCE_COLUMNS = {"generation": "INTEGER NOT NULL DEFAULT 0", "taken": "TEXT NOT
                   "late": "TEXT NOT NULL DEFAULT '[]'"}
 
 
+class _Worker:
+    """One daemon thread that runs the calls given to it in order. A daemon, unlike a ThreadPoolExecutor's thread
+    (joined at exit): at aa99078 an SQLite call stuck on a hung disk kept the process from exiting, however long it
+    hung."""
+
+    def __init__(self):
+        self._calls: queue.SimpleQueue = queue.SimpleQueue()
+        threading.Thread(target=self._serve, name="parley-store", daemon=True).start()
+
+    def submit(self, fn, *args) -> Future:
+        future: Future = Future()
+        self._calls.put((future, fn, args))
+        return future
+
+    def stop(self) -> None:
+        """The thread ends once the calls given before are done."""
+        self._calls.put(None)
+
+    def _serve(self) -> None:
+        while (call := self._calls.get()) is not None:
+            future, fn, args = call
+            if future.set_running_or_notify_cancel():
+                try:
+                    future.set_result(fn(*args))
+                except BaseException as error:  # noqa: BLE001 - the caller's to raise, on its loop
+                    future.set_exception(error)
+
+
 class SQLiteStore(Store):
-    """An embedded SQLite file; all I/O on one worker thread (one connection, never the event loop)."""
+    """An embedded SQLite file; all I/O on one worker thread (one connection, never the event loop), every call
+    bounded by SQLITE_CALL_S."""
 
     def __init__(self, path: str):
         self.url = f"sqlite://{path}"
         self._path = path
-        self._executor = ThreadPoolExecutor(1, thread_name_prefix="parley-store")
+        self._executor = _Worker()
         self._db: sqlite3.Connection | None = None
         self._saves = 0
 
@@ -296,7 +347,8 @@ class SQLiteStore(Store):
         if self._db is None:
             if self._path != ":memory:":
                 Path(self._path).parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False, timeout=10)
+            db = sqlite3.connect(self._path, isolation_level=None, check_same_thread=False,
+                                 timeout=SQLITE_BUSY_S)
             if self._path != ":memory:":
                 db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
@@ -313,9 +365,16 @@ class SQLiteStore(Store):
         return self._db
 
     async def _run(self, fn, *args):
+        """fn(connection, *args) on the store's thread, within SQLITE_CALL_S (then TimeoutError: an outage; the call
+        itself runs on, and the calls after it wait behind it). At aa99078 nothing bounded it but the shutdown's."""
         def job():
             return fn(self._connect(), *args)
-        return await asyncio.get_running_loop().run_in_executor(self._executor, job)
+        try:
+            async with asyncio.timeout(SQLITE_CALL_S):
+                return await asyncio.wrap_future(self._executor.submit(job))
+        except TimeoutError:
+            raise TimeoutError(f"SQLite did not answer within {SQLITE_CALL_S:g} s (a stuck disk, or a call stuck "
+                               "before this one)") from None
 
     @staticmethod
     def _transaction(db: sqlite3.Connection, fn):
@@ -399,15 +458,24 @@ class SQLiteStore(Store):
             "SELECT COUNT(*) FROM timers WHERE session_id = ? AND state = 'pending'", (session_id,)).fetchone()[0])
 
     async def session_timers(self, session_id):
-        rows = await self._run(lambda db: db.execute(
-            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? AND state = 'pending' ORDER BY due",
-            (session_id,)).fetchall())
-        return [StoredTimer(*row) for row in rows]
+        return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? AND "
+                                             "state = 'pending' ORDER BY due", (session_id,))
 
     async def due_timers(self, now, limit=100):
-        rows = await self._run(lambda db: db.execute(
-            f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? ORDER BY due LIMIT ?", (now, limit)).fetchall())
-        return [StoredTimer(*row) for row in rows]
+        return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? ORDER BY due LIMIT ?",
+                               (now, limit))
+
+    @staticmethod
+    def _timers(db: sqlite3.Connection, query: str, args: tuple) -> list[StoredTimer]:
+        """The timers a query selects; the rows that are no timer a gateway writes are removed (_checked_timer)."""
+        timers = []
+        for row in db.execute(query, args).fetchall():
+            timer = _checked_timer(row)
+            if timer is None:
+                db.execute("DELETE FROM timers WHERE id = ?", (row[0],))
+            else:
+                timers.append(timer)
+        return timers
 
     async def move_timer(self, timer_id, from_state, to_state):
         if to_state in FINAL_STATES:
@@ -421,15 +489,13 @@ class SQLiteStore(Store):
         disk) is left to end by itself, and the file is closed with the process."""
         def close(db):
             db.close()
-        if self._db is not None:
-            try:
+        try:
+            if self._db is not None:
                 async with asyncio.timeout(STORE_TIMEOUT_S):
                     await self._run(close)
-            except TimeoutError:
-                self._executor.shutdown(wait=False, cancel_futures=True)
-                raise
-            self._db = None
-        self._executor.shutdown(wait=True)
+                self._db = None
+        finally:
+            self._executor.stop()
 
 
 # ---- Redis ----------------------------------------------------------------------------------------
@@ -519,8 +585,7 @@ class RedisStore(Store):
             for _ in range(REWRITE_TRIES):
                 try:
                     await pipe.watch(key)
-                    size = await pipe.strlen(key)
-                    payload = await pipe.get(key) if size <= MAX_RECORD_BYTES else None
+                    size, payload = await self._fetch(pipe, session_id, key)
                     data, result = await asyncio.to_thread(rewritten, size, payload)    # the JSON off the loop
                     pipe.multi()
                     pipe.set(key, data, ex=CONVERSATION_TTL_S)
@@ -531,6 +596,23 @@ class RedisStore(Store):
         raise StoreUnavailable(f"conversation {session_id} changed under {REWRITE_TRIES} writes in a row")
 
     @staticmethod
+    async def _fetch(client, session_id: str, key: str) -> tuple[int, bytes | None]:
+        """A conversation's STRLEN, and its value when within MAX_RECORD_BYTES. A key of another type (a hash, a
+        list: a hand's or another program's) is no record (logged; the next save's SET replaces it): at aa99078 its
+        WRONGTYPE answered every resume of the session with 503."""
+        from redis.exceptions import ResponseError
+
+        try:
+            size = await client.strlen(key)
+        except ResponseError as error:
+            if not str(error).startswith("WRONGTYPE"):
+                raise
+            log.warning("session %s: its stored conversation is a Redis key of another type, not a record a gateway "
+                        "writes; not read", printable(session_id))
+            return 0, None
+        return size, await client.get(key) if size <= MAX_RECORD_BYTES else None
+
+    @staticmethod
     def _parsed(session_id: str, size: int, payload: bytes | None) -> _Record | None:
         """The record of a GET whose STRLEN was size (a size over the bound was not got: payload None)."""
         if payload is None and size <= MAX_RECORD_BYTES:
@@ -539,9 +621,7 @@ class RedisStore(Store):
 
     @_bounded
     async def load_conversation(self, session_id):
-        key = self._key("conversation", session_id)
-        size = await self._redis.strlen(key)
-        payload = await self._redis.get(key) if size <= MAX_RECORD_BYTES else None
+        size, payload = await self._fetch(self._redis, session_id, self._key("conversation", session_id))
         record = await asyncio.to_thread(self._parsed, session_id, size, payload)
         return None if record is None else Conversation(record.principal, record.items)
 
@@ -599,22 +679,40 @@ class RedisStore(Store):
         return await self._timers(ids, unindex_expired=True)
 
     async def _timers(self, ids, unindex_expired: bool = False) -> list[StoredTimer]:
+        """The timers of these ids; one that is no timer a gateway writes (a key of another type, a field missing or
+        unreadable) is removed (_checked_timer)."""
         if not ids:
             return []
         async with self._redis.pipeline(transaction=False) as pipe:
             for timer_id in ids:
-                pipe.hgetall(self._key("timer", timer_id.decode()))
-            rows = await pipe.execute()
+                pipe.hgetall(self._key("timer", "").encode() + timer_id)
+            rows = await pipe.execute(raise_on_error=False)
         timers = []
         for timer_id, row in zip(ids, rows):
             if not row:
                 if unindex_expired:           # expired: drop the index entry too
                     await self._redis.zrem(self._key("timers"), timer_id)
                 continue
-            timers.append(StoredTimer(timer_id.decode(), row[b"session"].decode(), int(row[b"seconds"]),
-                                      float(row[b"due"]), row[b"state"].decode(),
-                                      row.get(b"name", b"").decode() or None, row.get(b"alarm", b"").decode() or None))
+            timer = _checked_timer(self._timer_fields(timer_id, row))
+            if timer is None:
+                await self._redis.zrem(self._key("timers"), timer_id)
+                await self._redis.delete(self._key("timer", "").encode() + timer_id)
+            else:
+                timers.append(timer)
         return timers
+
+    @staticmethod
+    def _timer_fields(timer_id: bytes, row) -> tuple:
+        """A timer hash's fields in StoredTimer's order, None for each one missing or unreadable (row is the error
+        where the key is no hash)."""
+        def field(name: bytes | None, read):
+            try:
+                return read(timer_id if name is None else row[name])
+            except (TypeError, KeyError, ValueError):     # no hash; no such field; not a number, or not UTF-8
+                return None
+        text = bytes.decode
+        return (field(None, text), field(b"session", text), field(b"seconds", int), field(b"due", float),
+                field(b"state", text), field(b"name", text) or None, field(b"alarm", text) or None)
 
     @_bounded
     async def move_timer(self, timer_id, from_state, to_state):

@@ -61,7 +61,7 @@ async def health(url: str, path: str) -> tuple[int, dict]:
 
 async def healthz_once_the_store_is(url: str, state: str) -> int:
     """/healthz's status once it shows the store `state` ("up", "down"); the timer poll finds it out within
-    REDIS_CALL_S (a call that gets no answer gives up then). Bounded: 30 s."""
+    REDIS_CALL_S or SQLITE_CALL_S (a call that gets no answer gives up then). Bounded: 30 s."""
     for _ in range(300):
         status, body = await health(url, "/healthz")
         if body["store"] == state:
@@ -97,6 +97,26 @@ async def test_a_server_whose_store_hangs_at_shutdown_cancels_the_last_save_and_
     assert client.ws.close_code == 1001
     assert await stored_ids(state, session_id) == [said]
 
+
+
+async def test_an_sqlite_store_whose_thread_hangs_shows_down_in_healthz_and_up_once_free(server_factory, tmp_path):
+    """Round 37: the SQLite store's thread stops answering (a stuck disk; here the test holds it). At aa99078 nothing
+    bounded an SQLite call, so the timer poll waited with it and /healthz showed the store "up" for as long as it
+    hung. The poll's call now gives up after SQLITE_CALL_S: /healthz shows the store "down" (200: the process itself
+    is fine) while the thread still hangs, and "up" once it is free."""
+    server = server_factory(store=f"sqlite://{tmp_path}/state.db")
+    try:
+        assert await healthz_once_the_store_is(server.url, "up") == 200
+        unstuck = threading.Event()
+        stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)   # the store's one thread hangs
+        try:
+            assert await healthz_once_the_store_is(server.url, "down") == 200
+            assert not stuck.done()                                           # down while it still hung
+        finally:
+            unstuck.set()
+        assert await healthz_once_the_store_is(server.url, "up") == 200
+    finally:
+        server.stop()
 
 @pytest.fixture
 def own_redis(tmp_path):

@@ -4,6 +4,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 
 import pytest
 
@@ -128,7 +129,9 @@ async def test_a_flood_of_retained_configs_is_bounded_logged_once_and_control_st
             await client.publish(f"homeassistant/{component}/{object_id}/config", json.dumps(config), qos=0, retain=True)
     commands: list = []
     devices = asyncio.create_task(play_devices(broker, commands))
-    home = MqttHome(login(broker, "parley"), confirm_timeout=3.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    # The kiln's state answer comes on the connection the flood's configs still fill: on a loaded machine those queued
+    # before it take the confirmation's time. The test checks that the answer comes, so the bound is generous.
+    home = MqttHome(login(broker, "parley"), confirm_timeout=30.0, backoff=Backoff(initial=0.1, maximum=0.5))
     try:
         with caplog.at_level(logging.INFO):
             await home.start()
@@ -137,7 +140,10 @@ async def test_a_flood_of_retained_configs_is_bounded_logged_once_and_control_st
             answer = await ToolRunner(home).run("switch_device", {"name": "kiln", "state": "on"})
             await wait_for(lambda: len(home.inventory) == MAX_ENTITIES, timeout=120)
         assert answer == "Okay, the kiln is on."
-        lines = [r for r in caplog.records if r.name.startswith("parley") and r.levelno >= logging.INFO]
+        # This home's lines only: the servers other test modules started run on in threads of their own until the
+        # session ends, and a line of theirs written meanwhile (more likely on a loaded machine) is none of this flood's.
+        lines = [r for r in caplog.records if r.name.startswith("parley") and r.levelno >= logging.INFO
+                 and r.thread == threading.get_ident()]
         assert len(lines) <= 3, [r.getMessage() for r in lines[:5]]
     finally:
         await stopped(home, devices)
@@ -404,3 +410,19 @@ def test_a_preset_state_templates_list_longer_than_the_bound_is_refused_at_disco
     assert f"preset_mode_value_template's list over {MAX_TABLE_CHARS} characters" in caplog.text
     assert render_template(inventory.get("fan/hall").payloads["preset_mode_value_template"],
                            b'{"fan_mode": "auto"}') == "auto"
+
+
+@pytest.mark.parametrize("topic", ["homeassistant/light/hall\nparley.store WARNING forged\x1b[2J/config",
+                                   "homeassistant/light/a/b/c\u2028forged\r/config"])
+def test_a_topic_with_control_characters_reaches_the_log_escaped(topic, caplog):
+    """Round 37: at aa99078 the "config ignored" lines quoted a discovery topic as it came, so a newline or an escape
+    sequence in one (Mosquitto drops such a publisher; another broker may not) wrote a line of its own into the log or
+    drove the terminal. The first line and the summary line now quote it escaped."""
+    inventory = Inventory()
+    with caplog.at_level(logging.WARNING, logger="parley.inventory"):
+        inventory.receive_discovery(topic, b"not json")
+        inventory.receive_discovery(topic, b"[]")
+        inventory.ignored.report()
+    lines = [r.getMessage() for r in caplog.records if r.name == "parley.inventory"]
+    assert len(lines) == 2 and all("forged" in line for line in lines), lines
+    assert not any(c in line for line in lines for c in "\n\r\x1b\u2028"), lines

@@ -574,6 +574,31 @@ async def test_a_stored_conversation_that_is_no_record_gives_a_new_session_not_a
     assert (await store.load_conversation(new_id)).items
     await store.close()
 
+
+async def test_a_redis_hash_under_a_conversation_key_gives_a_new_session_not_a_503(server_factory, redis_server, caplog):
+    """Round 37: at aa99078 a Redis key of another type (here a hash, as a hand or another program may write) under a
+    session's conversation key made every resume of it 503 store_unavailable (WRONGTYPE), on every retry. It is now
+    no record (logged): the client gets a new session, which answers and is stored."""
+    import redis.asyncio as redis
+
+    from streaming.store import RedisStore, open_store
+
+    session_id = "sess_written_as_a_hash"
+    writer = redis.from_url(redis_server.url)
+    await writer.hset(f"{RedisStore.PREFIX}conversation:{session_id}", mapping={"principal": "someone"})
+    await writer.aclose()
+    server = server_factory(store=redis_server.url)
+    with caplog.at_level(logging.WARNING, logger="parley.store"):
+        client, new_id = await session_of(server, f"?session_id={session_id}")
+        assert new_id != session_id
+        assert (await ask(client, "turn off the kitchen light"))["status"] == "completed"
+        await client.close()
+        server.stop()
+    assert f"session {session_id}: its stored conversation is a Redis key of another type" in caplog.text
+    store = open_store(redis_server.url)
+    assert (await store.load_conversation(new_id)).items
+    await store.close()
+
 async def test_a_gateway_closing_while_a_save_is_in_flight_stores_it_before_it_closes_the_store(engines, shared_store):
     """Shutdown with the heartbeat and the timer poll running, as in a server, and a save of the session's last
     item still on its way to a store slow for this gateway: the close waits for the save (at most CLOSE_S) before

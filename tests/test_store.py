@@ -2,12 +2,20 @@
 import asyncio
 import json
 import logging
+import os
 import sqlite3
+import subprocess
+import sys
+import threading
 import time
+from pathlib import Path
 
 import pytest
 
-from streaming.store import MAX_ITEMS, MAX_RECORD_BYTES, RedisStore, Saved, StoredTimer, open_store
+from streaming.store import (MAX_ITEMS, MAX_RECORD_BYTES, SQLITE_CALL_S, RedisStore, Saved, StoredTimer,
+                             open_store)
+
+REPO = Path(__file__).resolve().parents[1]
 
 
 @pytest.fixture(params=["sqlite", "redis"])
@@ -244,3 +252,130 @@ async def test_a_save_keeps_the_record_within_the_bound_leaving_its_oldest_items
     kept = ids((await store.load_conversation("sess_i")).items)
     assert 0 < len(kept) < MAX_ITEMS and kept == ids(items)[-len(kept):]
     assert len(json.dumps(items[-len(kept):])) <= MAX_RECORD_BYTES
+
+
+async def test_a_conversation_key_of_another_type_is_not_read_and_the_next_save_replaces_it(redis_server, caplog):
+    """Round 37: at aa99078 a Redis hash or list under a conversation's key (a hand's, another program's) failed every
+    load, take and save with WRONGTYPE, which a resume answers with 503 on every retry. It is now no record: logged,
+    and the session's next take and save write its own."""
+    import redis.asyncio as redis
+
+    store = open_store(redis_server.url)
+    client = redis.from_url(redis_server.url)
+    try:
+        for session_id, write in (("sess_hash", lambda key: client.hset(key, mapping={"principal": "principal-1"})),
+                                  ("sess_list", lambda key: client.rpush(key, "a", "b"))):
+            await write(f"{RedisStore.PREFIX}conversation:{session_id}")
+            caplog.clear()
+            with caplog.at_level(logging.WARNING, logger="parley.store"):
+                assert await store.load_conversation(session_id) is None
+                generation = await store.take_conversation(session_id, "principal-1", [])
+                assert await store.save_conversation(session_id, "principal-1", messages("a"), generation) == Saved()
+            assert f"session {session_id}: its stored conversation is a Redis key of another type" in caplog.text
+            conversation = await store.load_conversation(session_id)
+            assert (conversation.principal, ids(conversation.items)) == ("principal-1", ["a"])
+    finally:
+        await client.aclose()
+        await store.close()
+
+
+async def write_timers(store_url: str, rows: list[dict]) -> None:
+    """Timers as a hand or another version may write them, past the store's code: SQLite's columns, Redis's hash
+    (a row with "type" set is a Redis key of that other type) and its due index."""
+    if store_url.startswith("sqlite://"):
+        with sqlite3.connect(store_url.removeprefix("sqlite://")) as db:
+            for row in rows:
+                db.execute("INSERT INTO timers (id, session_id, seconds, due, state) VALUES (?, ?, ?, ?, ?)",
+                           (row["id"], row.get("session", "sess_bad"), row["seconds"], row["due"], row["state"]))
+        return
+    import redis.asyncio as redis
+
+    client = redis.from_url(store_url)
+    for row in rows:
+        key = f"{RedisStore.PREFIX}timer:{row['id']}"
+        if row.get("type") == "string":
+            await client.set(key, "not a hash")
+        else:
+            await client.hset(key, mapping={name: value for name, value in (
+                ("session", row.get("session", "sess_bad")), ("seconds", row["seconds"]), ("due", row["due"]),
+                ("state", row["state"])) if value is not None})
+        await client.zadd(f"{RedisStore.PREFIX}timers", {row["id"]: row["score"]})
+        await client.sadd(f"{RedisStore.PREFIX}session-timers:sess_bad", row["id"])
+    await client.aclose()
+
+
+async def test_stored_timers_no_gateway_wrote_are_skipped_logged_once_and_the_poll_goes_on(store, store_url, caplog):
+    """Round 37: at aa99078 a stored timer written by hand with fields that are not numbers (or none at all, or a
+    Redis key of another type) failed every timer poll (ValueError, KeyError, WRONGTYPE) or came back with text for
+    its seconds; the gateway's poll then rang no timer. Such timers are skipped, logged once and removed; the good
+    ones around them are read and ring."""
+    now = time.time()
+    bad = [{"id": "tmr_text", "seconds": "ten", "due": now - 3, "state": "pending", "score": now - 3},
+           {"id": "tmr_state", "seconds": 5, "due": now - 2, "state": "ringing", "score": now - 2}]
+    if not store_url.startswith("sqlite://"):
+        bad += [{"id": "tmr_nosession", "session": None, "seconds": 5, "due": now - 2, "state": "pending",
+                 "score": now - 2},
+                {"id": "tmr_due", "seconds": 5, "due": "soon", "state": "pending", "score": now - 2},
+                {"id": "tmr_string", "type": "string", "seconds": 5, "due": now - 2, "state": "pending",
+                 "score": now - 2}]
+    await store.add_timer(StoredTimer("tmr_good", "sess_bad", 5, now - 1))
+    await write_timers(store_url, bad)
+    with caplog.at_level(logging.WARNING, logger="parley.store"):
+        assert [t.id for t in await store.due_timers(now)] == ["tmr_good"]
+        assert [t.id for t in await store.due_timers(now)] == ["tmr_good"]
+        assert [t.id for t in await store.session_timers("sess_bad")] == ["tmr_good"]
+    logged = [r.getMessage() for r in caplog.records if "not a timer a gateway writes" in r.getMessage()]
+    assert sorted(logged) == sorted(f"timer {row['id']}: its stored fields are not a timer a gateway writes; removed"
+                                    for row in bad)
+    assert await store.move_timer("tmr_good", "pending", "rung")
+    assert await store.due_timers(now) == []
+
+
+async def test_an_sqlite_call_stuck_on_its_thread_ends_within_its_bound_with_a_clear_error(tmp_path):
+    """Round 37: at aa99078 nothing but the shutdown bounded an SQLite call: with the store's one thread stuck (a hung
+    disk; here the test holds it) every call waited for as long as it hung. A call now ends after SQLITE_CALL_S with
+    a TimeoutError that says so (the timer poll's failure shows /healthz's store "down"); the thread once free, the
+    calls answer again."""
+    store = open_store(f"sqlite://{tmp_path}/state.db")
+    unstuck = threading.Event()
+    try:
+        await store.add_timer(StoredTimer("tmr_1", "sess_a", 5, time.time() - 1))
+        store._executor.submit(unstuck.wait, 120)               # the store's one thread hangs
+        async with asyncio.timeout(SQLITE_CALL_S + 30):
+            with pytest.raises(TimeoutError, match=f"SQLite did not answer within {SQLITE_CALL_S:g} s"):
+                await store.due_timers(time.time())
+        unstuck.set()
+        assert [t.id for t in await store.due_timers(time.time())] == ["tmr_1"]
+    finally:
+        unstuck.set()
+        await store.close()
+
+
+STUCK_AT_EXIT = """
+import asyncio, sys, threading, time
+from streaming.store import StoredTimer, open_store
+
+async def main():
+    store = open_store(sys.argv[1])
+    await store.add_timer(StoredTimer("tmr_1", "sess_a", 5, time.time()))
+    store._executor.submit(threading.Event().wait)           # the store's thread hangs for good
+    try:
+        await store.close()
+    except TimeoutError:
+        print("close timed out", flush=True)
+
+asyncio.run(main())
+"""
+
+
+def test_a_process_whose_sqlite_thread_hangs_still_exits(tmp_path):
+    """Round 37: at aa99078 the store's thread was a ThreadPoolExecutor's, which Python joins at exit: a process whose
+    SQLite call hung on the disk never exited. The thread is a daemon now: the close gives up after its bound and the
+    process ends while the call still hangs."""
+    child = subprocess.Popen([sys.executable, "-c", STUCK_AT_EXIT, f"sqlite://{tmp_path}/state.db"],
+                             stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(REPO)})
+    try:
+        out, _ = child.communicate(timeout=60)
+    finally:
+        child.kill()
+    assert child.returncode == 0 and out == "close timed out\n"
