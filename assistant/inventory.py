@@ -26,7 +26,6 @@ from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, MO
                                   NAME_ABBREVIATIONS, NAMED_KINDS, OTHER_ROOM_WORDS, RELAYED_KINDS, ROOM_SPOKEN, ROOMS,
                                   SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS, STATES)
 from assistant.spoken_numbers import UNITS
-from streaming.logsafe import printable
 
 log = logging.getLogger("parley.inventory")
 
@@ -554,7 +553,8 @@ class IgnoredConfigs:
     """The log of ignored discovery configs, bounded for a flood of them (a retained flood returns on every
     restart): the first of each IGNORED_REPORT_S is logged with its reason, the rest are counted into one
     summary line, written by the next one after the interval or by report(). A reason quotes the config's topic
-    or fields, untrusted text: it is escaped (a newline in a topic must not forge a log line)."""
+    or fields, untrusted text: it is written as ascii() writes it (a newline in a topic must not forge a log line;
+    the engine imports nothing of streaming/, whose logsafe.printable does the same for the doors)."""
 
     def __init__(self):
         self.count = 0             # ignored since the last line
@@ -567,12 +567,12 @@ class IgnoredConfigs:
             self.count, self.latest = self.count + 1, reason
             return
         self.report()
-        log.warning("discovery config ignored: %s", printable(reason))
+        log.warning("discovery config ignored: %s", ascii(reason))
         self._logged_at = now
 
     def report(self) -> None:
         if self.count:
-            log.warning("%d more discovery configs ignored; the latest: %s", self.count, printable(self.latest))
+            log.warning("%d more discovery configs ignored; the latest: %s", self.count, ascii(self.latest))
             self.count = 0
 
 
