@@ -532,7 +532,6 @@ async def test_a_stored_conversation_with_hostile_items_resumes_without_them(ser
     assert not {item["id"] for item in hostile if isinstance(item, dict)} - {user["id"]} & set(again)   # none kept
 
 
-
 async def test_a_stored_conversation_that_is_no_record_gives_a_new_session_not_a_503(server_factory, shared_store,
                                                                                     caplog):
     """Round 37: at cfe81dd a stored conversation that was not JSON (a hand, another program) made every resume of
@@ -562,15 +561,22 @@ async def test_a_stored_conversation_that_is_no_record_gives_a_new_session_not_a
         await writer.set(f"{RedisStore.PREFIX}conversation:{session_id}", b"not json {")
         await writer.aclose()
 
-    restarted = server_factory(store=shared_store)
+    await resumed_as_a_new_session(server_factory(store=shared_store), shared_store, session_id, caplog,
+                                   f"session {session_id}: its stored conversation is not a record a gateway writes; not read")
+
+
+async def resumed_as_a_new_session(server, store_url: str, session_id: str, caplog, logged: str) -> None:
+    """A resume of session_id on server gets a new session that answers and is stored, and the store logged why."""
+    from streaming.store import open_store
+
     with caplog.at_level(logging.WARNING, logger="parley.store"):
-        client, new_id = await session_of(restarted, f"?session_id={session_id}")
+        client, new_id = await session_of(server, f"?session_id={session_id}")
         assert new_id != session_id
         assert (await ask(client, "turn off the kitchen light"))["status"] == "completed"
         await client.close()
-        restarted.stop()
-    assert f"session {session_id}: its stored conversation is not a record a gateway writes; not read" in caplog.text
-    store = open_store(shared_store)
+        server.stop()
+    assert logged in caplog.text
+    store = open_store(store_url)
     assert (await store.load_conversation(new_id)).items
     await store.close()
 
@@ -581,23 +587,15 @@ async def test_a_redis_hash_under_a_conversation_key_gives_a_new_session_not_a_5
     no record (logged): the client gets a new session, which answers and is stored."""
     import redis.asyncio as redis
 
-    from streaming.store import RedisStore, open_store
+    from streaming.store import RedisStore
 
     session_id = "sess_written_as_a_hash"
     writer = redis.from_url(redis_server.url)
     await writer.hset(f"{RedisStore.PREFIX}conversation:{session_id}", mapping={"principal": "someone"})
     await writer.aclose()
-    server = server_factory(store=redis_server.url)
-    with caplog.at_level(logging.WARNING, logger="parley.store"):
-        client, new_id = await session_of(server, f"?session_id={session_id}")
-        assert new_id != session_id
-        assert (await ask(client, "turn off the kitchen light"))["status"] == "completed"
-        await client.close()
-        server.stop()
-    assert f"session {session_id}: its stored conversation is a Redis key of another type" in caplog.text
-    store = open_store(redis_server.url)
-    assert (await store.load_conversation(new_id)).items
-    await store.close()
+    await resumed_as_a_new_session(server_factory(store=redis_server.url), redis_server.url, session_id, caplog,
+                                   f"session {session_id}: its stored conversation is a Redis key of another type")
+
 
 async def test_a_gateway_closing_while_a_save_is_in_flight_stores_it_before_it_closes_the_store(engines, shared_store):
     """Shutdown with the heartbeat and the timer poll running, as in a server, and a save of the session's last
