@@ -587,9 +587,8 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
     if call["name"] not in SKILLS or len(history) < 3:
         return None
     said = normalize_request(content_text(history[-1]))
-    chosen = _chosen(history, synonyms(said))
     # an answer to "Which one: ...?" says the request asked, with the thing chosen ("the heat pump": turn it off)
-    moved = chosen if isinstance(chosen, str) else said
+    moved = chosen_request(history) or said
     if _contradicts(said, call) or _unsaid_move(moved, call, Vocabulary(lexicon)):   # read by a rule or not: "close
         return Declined("Sorry, I'm not sure what you'd like there.")           # it back up" is never opened
     return None if len(resolve(history, lexicon)) == 1 else _unsupported_parts(said, calls, call)
@@ -2121,6 +2120,13 @@ def _operand_changed(said: str, calls: list[dict]) -> str | None:
         return None
     words = {operator: word for word, operator in reversed(OPERATORS.items())}
     return f"what is {parts.group(1)} {words[parts.group(2)]} {match.group('n')}"
+
+
+def chosen_request(history: list[dict]) -> str | None:
+    """The request an answer to the assistant's "Which one: ...?" stands for, whatever its skill ("is the heat pump on"
+    for "the heat pump" after "is the AC on"); None for any other turn."""
+    chosen = _chosen(history, synonyms(normalize_request(content_text(history[-1]))))
+    return chosen if isinstance(chosen, str) else None
 
 
 def _chosen(history: list[dict], said: str) -> str | Declined | None:

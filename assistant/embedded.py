@@ -35,8 +35,8 @@ from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, r
                                     words_read)
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
-from assistant.conversation import (Unplaced, Vocabulary, asks, declined, misread, resolve, standalone, supports,
-                                    timer_asked, timer_meant, unsupported)
+from assistant.conversation import (Unplaced, Vocabulary, asks, chosen_request, declined, misread, resolve, standalone,
+                                    supports, timer_asked, timer_meant, unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
@@ -276,7 +276,9 @@ class EmbeddedGenerator:
         # the model's own words (a joke, "You're welcome!") are held, and the declared call is made instead
         owned = declared is not None and declared.owned
         (prompt, slots), clause_readings = readings[0], readings[1:]
-        said_last = content_text(history[-1]) if history and history[-1].get("role") == "user" else ""
+        # "the heat pump" after "is the AC on" was asked which one: the reading asked
+        said_last = (chosen_request(history) or content_text(history[-1])) \
+            if history and history[-1].get("role") == "user" else ""
         reader = self.reader(slots)
         # a request said with a clause beside it: a reply without a call is held until its clauses are read
         clause_readers = [self.reader(clause_slots) for _, clause_slots in clause_readings]

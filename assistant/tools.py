@@ -1007,6 +1007,8 @@ class ToolRunner:
         heater = [e for e in self.home.inventory.resolve(str(name), area, ("climate",))
                   if spelling_key(e.name) in (said, spelling_key(f"{area} {said}".replace("_", " ")))
                   or is_of_named_kind(e, str(name).lower().replace("_", " "))]     # "the air conditioner"
+        if len(heater) > 1 and not self._find(name, area, tuple(LEVEL_ACTIONS))[0]:
+            return _choice(heater)                        # "set the AC to 20" with two climates that cool
         if len(heater) == 1 and not self._find(name, area, tuple(LEVEL_ACTIONS))[0]:
             degrees = float(percent)
             if not 0 < degrees < 100:

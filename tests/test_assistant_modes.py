@@ -443,3 +443,22 @@ async def test_a_remote_models_ac_is_the_air_conditioner():
     [call] = [e for e in events if isinstance(e, ToolCallEvent)]
     assert (call.call.arguments, call.result) == ({"name": "AC", "state": "off"}, "Okay, the daikin is off.")
     assert climate_states(home) == {"faikin": "off"}
+
+
+# Round 37, the AC's other skills: with two climates that cool, a temperature set and a state read ask which one as a
+# switch and a mode do, and the answer acts or reads
+@pytest.mark.parametrize("turns, reply, state", [
+    # on main 7498fe0: "The air conditioner can only be switched on or off, or set to a temperature."
+    (("set the AC to 20",), "Which one: the daikin or the heat pump?", {}),
+    (("set the AC to 20", "the daikin"), "Okay, the daikin is set to 20 degrees.", {"faikin#target": "20"}),
+    (("set the air conditioner to 19", "the second one"), "Okay, the heat pump is set to 19 degrees.",
+     {"mitsubishi2mqtt#target": "19"}),
+    # on main 7498fe0: "Sorry, I didn't catch that."
+    (("turn off the heat pump", "is the AC on", "the heat pump"), "The heat pump is off.", {"mitsubishi2mqtt": "off"}),
+    (("turn off the heat pump", "is the AC on", "the daikin"), "The daikin is on.", {"mitsubishi2mqtt": "off"}),
+    (("what temperature is the AC set to", "the first one"), "The daikin is on.", {}),
+])
+def test_the_acs_temperature_and_state_ask_which_one_of_several(assistant, turns, reply, state):
+    home = home_with(DAIKIN, HEAT_PUMP)
+    assert said(assistant, home, *turns) == reply
+    assert climate_states(home) == state
