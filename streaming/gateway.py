@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from assistant.tools import timer_done_text, timer_missed_text
-from streaming.store import STORE_TIMEOUT_S, Store, StoredTimer
+from streaming.store import STORE_TIMEOUT_S, Store, StoredTimer, StoreUnavailable
 
 if TYPE_CHECKING:
     from streaming.session import Session
@@ -38,8 +38,14 @@ CLAIM_TTL_S = 6.0
 TIMER_POLL_S = 0.25
 HANDOVER_S = STORE_TIMEOUT_S     # a live gateway's last write lands within one store call's bound, or it is an outage
 HANDOVER_POLL_S = 0.05
+LAST_SAVE_S = STORE_TIMEOUT_S    # a closing session's caller waits this long for its last save, which then goes on
 CLOSE_S = 5.0                    # close waits this long for the saves in flight, then cancels them (as long again)
 HEARTBEAT_JOB, TIMERS_JOB = "gateway-heartbeat", "gateway-timers"
+
+
+class StillSaving(StoreUnavailable):
+    """A resumed session's last save, on this gateway, is still writing after LAST_SAVE_S (a slow or stuck
+    store): the resume is refused for now (503, retry), never answered with an older conversation."""
 
 
 def session_key(session_id: str) -> str:
@@ -168,15 +174,17 @@ class Gateway:
     async def resumable(self, session_id: str, principal: str) -> list[dict] | None:
         """The stored items of session_id if `principal` created it; None otherwise (unknown or not theirs).
         A session still live here (its client came back before the old socket closed) ends first, one whose
-        detach is still writing is waited for, and so is another gateway holding it (`_handed_over`), so its
-        newest items are stored before they are read."""
+        last save is still writing is waited for (at most LAST_SAVE_S, then StillSaving), and so is another
+        gateway holding it (`_handed_over`), so its newest items are stored before they are read."""
         live = self.held.get(session_id)
         if live is not None and live.principal == principal:
             await live.session.end("session_resumed_elsewhere")
-            await self.detach(live.session)
+            self._write_last_of(live.session)
         writing = {task for session, task in self._detaching.items() if session.id == session_id}
-        if writing:
-            await asyncio.wait(writing)
+        if writing and (await asyncio.wait(writing, timeout=LAST_SAVE_S))[1]:
+            log.warning("session %s: a resume is refused for now, its last save is still writing after %g s",
+                        session_id, LAST_SAVE_S)
+            raise StillSaving(f"session {session_id}'s last save is still writing; try again")
         await self._handed_over(session_id)
         conversation = await self.store.load_conversation(session_id)
         if conversation is None or conversation.principal != principal:
@@ -217,20 +225,27 @@ class Gateway:
 
     async def detach(self, session: "Session") -> None:
         """The session closed: write its last state and let the claim go (timers stay, for whoever comes next).
-        A second detach of the same session, and `resumable`, return once the first has written and released: the
-        session has left `held` by then, and a save begun earlier may hold an older history than the last one.
-        The writing is this gateway's task, not the caller's: a caller cancelled meanwhile (a handler at shutdown)
-        does not cut it short, and close() bounds it."""
+        A second detach of the same session, and `resumable`, wait on the first's writing: the session has left
+        `held` by then, and a save begun earlier may hold an older history than the last one. The writing is this
+        gateway's task, not the caller's: the caller waits at most LAST_SAVE_S (a stuck store), and neither its
+        leaving nor its cancellation (a handler at shutdown) cuts the writing short; close() bounds it."""
+        writing = self._write_last_of(session)
+        if writing is not None and (await asyncio.wait({writing}, timeout=LAST_SAVE_S))[1]:
+            log.warning("session %s: its last save is still writing after %g s; the gateway goes on with it",
+                        session.id, LAST_SAVE_S)
+
+    def _write_last_of(self, session: "Session") -> asyncio.Task | None:
+        """The task writing the session's last state, started here if it is still held; None if it is not."""
         writing = self._detaching.get(session)
         if writing is None:
             held = self.held.get(session.id)
             if held is None or held.session is not session:
-                return
+                return None
             del self.held[session.id]       # before any await: a second detach of the same session waits on writing
             session.on_history_changed = None
             writing = self._detaching[session] = self._own(self._write_last(held), f"detach-{session.id}")
             writing.add_done_callback(lambda _: self._detaching.pop(session, None))
-        await asyncio.wait({writing})
+        return writing
 
     async def _write_last(self, held: _Held) -> None:
         held.dirty = True

@@ -31,7 +31,7 @@ from streaming.config import ServerConfig, build_parser, from_args
 from streaming.credentials import bearer, same_secret
 from streaming.engines import Engines
 from streaming.logsafe import limit_accept_errors
-from streaming.gateway import HANDOVER_S, Gateway
+from streaming.gateway import HANDOVER_S, Gateway, StillSaving
 from streaming.metrics import CONTENT_TYPE, Metrics
 from streaming.session import Session, SessionConfig, SessionLimitReached, new_id
 from streaming.store import STORE_TIMEOUT_S, StoreUnavailable, ask, open_store
@@ -388,6 +388,9 @@ async def admit(request: web.Request) -> tuple[web.Response | None, list[dict] |
             return _unauthorized(), None
         if resume is not None and SESSION_ID.fullmatch(resume) and ctx.may_resume(token, resume):
             history = await ask(ctx.gateway.resumable(resume, ctx.principal), HANDOVER_S + STORE_TIMEOUT_S)
+    except StillSaving as saving:
+        return _error_response(503, "session_saving", str(saving),
+                               retry_after_s=STORE_RETRY_AFTER_S), None
     except StoreUnavailable as outage:
         log.warning("realtime: refusing a connection, the state store does not answer: %s", outage)
         return _error_response(503, "store_unavailable", "the state store does not answer; try again",

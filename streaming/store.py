@@ -151,6 +151,8 @@ async def ask(call: Awaitable[T], timeout_s: float = STORE_TIMEOUT_S) -> T:
     try:
         async with asyncio.timeout(timeout_s):
             return await call
+    except StoreUnavailable:
+        raise
     except Exception as error:  # noqa: BLE001 - a driver's errors have no common base: every one is an outage
         raise StoreUnavailable(f"{type(error).__name__}: {error}") from error
 

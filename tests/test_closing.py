@@ -118,6 +118,75 @@ async def test_an_sqlite_store_whose_thread_hangs_shows_down_in_healthz_and_up_o
     finally:
         server.stop()
 
+async def readyz_once(url: str, status: int) -> dict:
+    """/readyz's body once it answers `status`; a store call behind it gives up within STORE_TIMEOUT_S. Bounded: 30 s."""
+    for _ in range(300):
+        answered, body = await health(url, "/readyz")
+        if answered == status:
+            return body
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"/readyz never answered {status}: {body}")
+
+
+async def test_an_sqlite_store_whose_thread_hangs_makes_readyz_503_and_ready_once_free(server_factory, tmp_path):
+    """Round 37: /readyz had been checked against a stopped Redis only. The SQLite store's thread stops answering
+    (a stuck disk; here the test holds it): /readyz answers 503 `store_unavailable` while the thread still hangs
+    (a load balancer sends new sessions elsewhere), and 200 `ready` once it is free."""
+    server = server_factory(store=f"sqlite://{tmp_path}/state.db")
+    try:
+        assert (await readyz_once(server.url, 200))["status"] == "ready"
+        unstuck = threading.Event()
+        stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)   # the store's one thread hangs
+        try:
+            assert (await readyz_once(server.url, 503))["status"] == "store_unavailable"
+            assert not stuck.done()                                             # refused while it still hung
+        finally:
+            unstuck.set()
+        assert (await readyz_once(server.url, 200))["status"] == "ready"
+    finally:
+        server.stop()
+
+
+async def test_a_closed_sessions_last_save_on_a_stuck_store_goes_on_and_its_resume_is_told_to_retry(
+        server_factory, tmp_path, caplog):
+    """Round 37: a client closes while the SQLite store's thread hangs (a stuck disk; here the test holds it). At
+    7498fe0 the closing connection's handler waited on the session's last save for as long as the store's calls
+    took, and a resume meanwhile got `store_unavailable`. The handler now waits at most LAST_SAVE_S and says so
+    while the store still hangs; the save goes on as the gateway's task, a resume that finds it still writing is
+    refused with 503 `session_saving` (Retry-After) and says why, and once the store is free the last message is
+    stored and the session resumes with it."""
+    state = f"sqlite://{tmp_path}/state.db"
+    server = server_factory(store=state)
+    try:
+        client, session_id = await session_of(server.ws_url)
+        said = await say(client, "turn on the kitchen light")
+        await until_stored(state, session_id, [said])
+        unstuck = threading.Event()
+        stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)   # the store's one thread hangs
+        try:
+            with caplog.at_level(logging.WARNING, "parley.gateway"):
+                last = await say(client, "and in the bedroom")                   # its save waits on the stuck thread
+                await client.close()
+                await until(lambda: "its last save is still writing" in caplog.text, what="the handler let go")
+                async with aiohttp.ClientSession() as http:
+                    with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
+                        await http.ws_connect(f"{server.ws_url}?session_id={session_id}")
+                assert refused.value.status == 503 and "Retry-After" in refused.value.headers
+                assert "a resume is refused for now, its last save is still writing" in caplog.text
+                assert not stuck.done()                          # all of it while the store still hung
+        finally:
+            unstuck.set()
+        await until_stored(state, session_id, [said, last])
+        client, resumed = await session_of(f"{server.ws_url}?session_id={session_id}")
+        assert resumed == session_id
+        await client.send({"type": "conversation.item.retrieve", "item_id": last})
+        assert (await client.wait_for("conversation.item.retrieved"))["item"]["content"][0]["text"] == \
+            "and in the bedroom"
+        await client.close()
+    finally:
+        server.stop()
+
+
 @pytest.fixture
 def own_redis(tmp_path):
     """A redis-server of this test's own (the test stops it with SIGSTOP, which no other test must see)."""
