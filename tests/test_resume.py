@@ -178,7 +178,8 @@ async def test_words_said_before_a_hang_up_mid_turn_are_kept_in_the_conversation
 
 async def test_a_second_detach_returns_once_the_first_has_stored_the_sessions_last_items(engines, tmp_path):
     """A client resuming a session still live here and the session's old socket each detach it: whichever comes
-    second returns only once the last items are stored, so the resumed session reads them."""
+    second returns only once the last items are stored (within LAST_SAVE_S, as this store answers; a slower save
+    gives the resume 503 session_saving instead), so the resumed session reads them."""
     from streaming.gateway import Gateway
     from streaming.session import Session, SessionConfig
     from streaming.store import open_store
