@@ -70,6 +70,16 @@ async def healthz_once_the_store_is(url: str, state: str) -> int:
     raise AssertionError(f"/healthz never showed the store {state}: {body}")
 
 
+async def a_stored_message_then_a_stuck_store(server, state: str):
+    """A client says a message that is stored; then the store's one thread hangs (a stuck disk: the test holds it
+    until the returned event is set). Returns the client, its session id, the message's id, the event and the hold."""
+    client, session_id = await session_of(server.ws_url)
+    said = await say(client, "turn on the kitchen light")
+    await until_stored(state, session_id, [said])
+    unstuck = threading.Event()
+    return client, session_id, said, unstuck, server.ctx.gateway.store._executor.submit(unstuck.wait, 120)
+
+
 async def test_a_server_whose_store_hangs_at_shutdown_cancels_the_last_save_and_stops(server_factory, tmp_path,
                                                                                       caplog):
     """The SQLite store's thread stops answering (a stuck disk: nothing bounds an SQLite call) while a client is
@@ -79,11 +89,7 @@ async def test_a_server_whose_store_hangs_at_shutdown_cancels_the_last_save_and_
     closing socket's handler awaited it, outside the gateway's bound). What landed before stays in the file."""
     state = f"sqlite://{tmp_path}/state.db"
     server = server_factory(store=state)
-    client, session_id = await session_of(server.ws_url)
-    said = await say(client, "turn on the kitchen light")
-    await until_stored(state, session_id, [said])
-    unstuck = threading.Event()
-    stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)   # the store's one thread hangs
+    client, session_id, said, unstuck, stuck = await a_stored_message_then_a_stuck_store(server, state)
     try:
         await say(client, "and in the bedroom")                 # its save waits on the stuck thread
         with caplog.at_level(logging.WARNING, "parley.gateway"):
@@ -158,11 +164,7 @@ async def test_a_closed_sessions_last_save_on_a_stuck_store_goes_on_and_its_resu
     state = f"sqlite://{tmp_path}/state.db"
     server = server_factory(store=state)
     try:
-        client, session_id = await session_of(server.ws_url)
-        said = await say(client, "turn on the kitchen light")
-        await until_stored(state, session_id, [said])
-        unstuck = threading.Event()
-        stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)   # the store's one thread hangs
+        client, session_id, said, unstuck, stuck = await a_stored_message_then_a_stuck_store(server, state)
         try:
             with caplog.at_level(logging.WARNING, "parley.gateway"):
                 last = await say(client, "and in the bedroom")                   # its save waits on the stuck thread
