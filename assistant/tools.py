@@ -661,12 +661,14 @@ class ToolRunner:
         *qualifiers, kind = found[0].name.lower().split()
         if not qualifiers:
             return False
-        own = {stem for word in [*qualifiers, *(found[0].area or "").lower().split()] for stem in _stems(word)}
+        named = {stem for word in qualifiers for stem in _stems(word)}
+        own = named | {stem for word in (found[0].area or "").lower().split() for stem in _stems(word)}
         heard = re.findall(r"[a-z0-9']+", self.heard.lower())
-        if any(_stems(word) & _stems(qualifier) for word in heard for qualifier in qualifiers):
+        if any(_stems(word) & named for word in heard):
             return False
+        kind_stems = _stems(kind)
         for at, word in enumerate(heard):
-            if not _stems(word) & _stems(kind):
+            if not _stems(word) & kind_stems:
                 continue
             before = heard[:at]
             while before and _stems(before[-1]) & own:      # the thing's own area said before it: "the cellar door"
@@ -1007,9 +1009,9 @@ class ToolRunner:
         heater = [e for e in self.home.inventory.resolve(str(name), area, ("climate",))
                   if spelling_key(e.name) in (said, spelling_key(f"{area} {said}".replace("_", " ")))
                   or is_of_named_kind(e, str(name).lower().replace("_", " "))]     # "the air conditioner"
-        if len(heater) > 1 and not self._find(name, area, tuple(LEVEL_ACTIONS))[0]:
-            return _choice(heater)                        # "set the AC to 20" with two climates that cool
-        if len(heater) == 1 and not self._find(name, area, tuple(LEVEL_ACTIONS))[0]:
+        if heater and not self._find(name, area, tuple(LEVEL_ACTIONS))[0]:
+            if len(heater) > 1:
+                return _choice(heater)                    # "set the AC to 20" with two climates that cool
             degrees = float(percent)
             if not 0 < degrees < 100:
                 raise ValueError("thermostat out of range")

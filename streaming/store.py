@@ -232,13 +232,14 @@ def _checked_timer(fields: tuple) -> StoredTimer | None:
     return None
 
 
-def _encoded(record: _Record) -> str:
-    """The record's JSON within MAX_RECORD_BYTES: its oldest items are left out until it fits (MAX_ITEMS items of
-    16,000 characters beyond ASCII, each escaped in six bytes, take 19 MB)."""
-    data = json.dumps(vars(record))
+def _encoded(record: _Record, fields=vars) -> str:
+    """The JSON of fields(record) (the whole record for Redis, its items for SQLite's column) within
+    MAX_RECORD_BYTES: the record's oldest items are left out until it fits (MAX_ITEMS items of 16,000 characters
+    beyond ASCII, each escaped in six bytes, take 19 MB)."""
+    data = json.dumps(fields(record))
     while len(data) > MAX_RECORD_BYTES and record.items:
         record.items = record.items[max(1, len(record.items) // 4):]
-        data = json.dumps(vars(record))
+        data = json.dumps(fields(record))
     return data
 
 
@@ -408,10 +409,10 @@ class SQLiteStore(Store):
             def body():
                 now = time.time()
                 record, result = change(self._read(db, session_id))
-                _encoded(record)                    # within MAX_RECORD_BYTES
+                items = _encoded(record, lambda kept: kept.items)      # the column _read bounds
                 db.execute("INSERT OR REPLACE INTO conversations (id, principal, items, updated, generation, taken, "
                            "late) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                           (session_id, record.principal, json.dumps(record.items), now, record.generation,
+                           (session_id, record.principal, items, now, record.generation,
                             json.dumps(record.taken), json.dumps(record.late)))
                 if purge:   # bounded: old conversations, and missed timers nobody came back for, go
                     db.execute("DELETE FROM conversations WHERE updated < ?", (now - CONVERSATION_TTL_S,))
