@@ -3,6 +3,7 @@ events on the `oai-events` data channel, barge-in, GPT-Live's shape, the sideban
 locks (credentials, Origin, session limit) as the WebSocket."""
 import asyncio
 import re
+import socket
 import time
 
 import aiohttp
@@ -10,6 +11,7 @@ import pytest
 
 from realtime_client import RealtimeClient
 from webrtc_client import CallRefused, WebRTCClient
+from streaming.transports.webrtc import MAX_OFFER_CANDIDATES
 from voice.audio import pcm16_to_float, resample
 
 MATH = "What is seven times six?"
@@ -162,6 +164,33 @@ async def test_bad_offers_are_refused_and_the_server_goes_on(live_server):
     await client.wait_for("session.created", timeout=30)
     await client.close()
     await calls_ended(live_server)
+
+
+async def test_an_offer_naming_more_ice_candidates_than_the_bound_is_refused(live_server):
+    """The server sends connectivity checks to every candidate an offer names while the call waits to connect
+    (at deb3ced an offer naming 900 loopback addresses drew 1,135 STUN requests in 10 s): past
+    MAX_OFFER_CANDIDATES the offer is refused and no session is opened."""
+    caller = WebRTCClient()
+    await caller.pc.setLocalDescription(await caller.pc.createOffer())
+    offer = caller.pc.localDescription.sdp
+    await caller.pc.close()
+    target = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)     # an address the offer points the checks at
+    target.bind(("127.0.0.1", 0))
+    port = target.getsockname()[1]
+    named = "".join(f"a=candidate:{n} 1 udp {2_000_000_000 - n} 127.0.0.1 {port} typ host\r\n"
+                    for n in range(MAX_OFFER_CANDIDATES + 1))
+    assert "a=end-of-candidates" in offer
+    flood = offer.replace("a=end-of-candidates", named + "a=end-of-candidates", 1)
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.post(calls_url(live_server), data=flood,
+                                 headers={"Content-Type": "application/sdp"}) as response:
+                status, body = response.status, await response.json()
+    finally:
+        target.close()
+    assert status == 400 and body["error"]["code"] == "invalid_sdp"
+    assert f"at most {MAX_OFFER_CANDIDATES} ICE candidates" in body["error"]["message"]
+    assert not live_server.ctx.sessions and not live_server.ctx.calls
 
 
 async def test_same_locks_as_every_door(server_factory):

@@ -50,6 +50,7 @@ FRAME_SAMPLES = RATE * FRAME_MS // 1000
 FRAME_BYTES = FRAME_SAMPLES * 2
 SILENCE = bytes(FRAME_BYTES)
 MAX_SDP_BYTES = 64 * 1024       # a browser's offer is ~5 kB
+MAX_OFFER_CANDIDATES = 64       # a browser offers a few per network interface; each is sent connectivity checks
 CONNECT_TIMEOUT_S = 30.0        # an answered call whose data channel has not opened by then is dropped
 MAX_CHANNEL_BUFFER = 1024 * 1024    # bytes queued on the data channel for a client that does not read
 MAX_INBOX = 256                 # client events received and not yet handled
@@ -82,6 +83,8 @@ def check_sdp(sdp) -> str:
     if not sdp.startswith("v=0") or "\nm=audio " not in sdp:
         raise OfferError("invalid_sdp", "the SDP offer needs an audio track (m=audio); "
                          "the Realtime events ride a data channel (m=application) beside it")
+    if sdp.count("\na=candidate:") > MAX_OFFER_CANDIDATES:
+        raise OfferError("invalid_sdp", f"an SDP offer may list at most {MAX_OFFER_CANDIDATES} ICE candidates")
     return sdp
 
 
