@@ -196,6 +196,23 @@ async def test_an_offer_naming_more_ice_candidates_than_the_bound_is_refused(liv
     assert not live_server.ctx.sessions and not live_server.ctx.calls
 
 
+async def test_a_caller_that_sends_past_the_data_channels_receive_window_is_hung_up(live_server):
+    """aiortc reassembles a message of any size though the answer allows 256 KiB: at deb3ced an 8 MiB message was
+    held whole before the protocol refused it (message_too_large), and the call went on. A caller that sends past
+    the 1 MiB receive window is now hung up, before the message is whole."""
+    client = await WebRTCClient.call(calls_url(live_server))
+    await client.wait_for("session.created", timeout=30)
+    client.pc.sctp._remote_max_message_size = 0         # the caller ignores the answer's max-message-size
+    client.channel.send(json.dumps({"type": "session.update", "session": {"instructions": "x" * (8 << 20)}}))
+    for _ in range(2400):
+        if not live_server.ctx.calls or client.of_type("error"):
+            break
+        await asyncio.sleep(0.05)
+    assert not client.of_type("error") and not live_server.ctx.calls
+    await client.close()
+    await calls_ended(live_server)
+
+
 async def test_same_locks_as_every_door(server_factory):
     server = server_factory(api_key="sk-parley-test", max_sessions=2)
     with pytest.raises(CallRefused) as refused:
