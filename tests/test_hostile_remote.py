@@ -13,7 +13,7 @@ from assistant.chat_completions import ChatCompletionStream, ContentDelta, Finis
 from assistant.generator import MAX_ID_CHARS, DoneEvent, TextEvent, ToolCallEvent
 from assistant.home import InMemoryHome
 from assistant.inventory import Inventory
-from assistant.remote import CUT_OFF, MAX_REQUEST_BYTES, MAX_SPOKEN_CHARS, RemoteGenerator, Timeouts
+from assistant.remote import APOLOGY, CUT_OFF, MAX_REQUEST_BYTES, MAX_SPOKEN_CHARS, RemoteGenerator, Timeouts
 from assistant.tools import NOT_A_SKILL, ToolRunner
 
 SAFE = "Okay."
@@ -283,6 +283,31 @@ def test_ten_megabytes_of_bare_line_ends_are_refused_at_the_stream_bound():
         else:
             raise AssertionError(f"10 MB of {ends!r} were read to the end")
         assert fed < 10 * 1024 * 1024
+
+
+async def test_an_sse_line_that_never_ends_ends_the_reply_at_the_line_bound():
+    """Documents a guard that held at deb3ced: a remote that streams one line without an end is cut off once
+    the line passes the parser's 1 MiB (before 64 MiB have been offered), and the reply is the apology."""
+    offered = 64 * 1024 * 1024
+    written = 0
+
+    async def endless_line(request, raw):
+        nonlocal written
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream"})
+        await response.prepare(request)
+        await response.write(b"data: {\"choices\": [{\"index\": 0, \"delta\": {\"content\": \"")
+        with contextlib.suppress(ConnectionError):
+            while written < offered:
+                await response.write(b"x" * 65536)
+                written += 65536
+        return response
+
+    async with serving(Hostile(endless_line).completions) as url:
+        generator = remote(url)
+        events = await reply(generator, [{"role": "user", "content": "hello"}], ToolRunner())
+        await generator.aclose()
+    assert "an SSE line longer than" in events[-1].reply.fallback
+    assert said(events) == APOLOGY and written < offered
 
 
 def test_line_ends_split_across_reads_frame_the_same_events():

@@ -2,7 +2,9 @@
 events on the `oai-events` data channel, barge-in, GPT-Live's shape, the sideband socket, and the same doors'
 locks (credentials, Origin, session limit) as the WebSocket."""
 import asyncio
+import json
 import re
+import socket
 import time
 
 import aiohttp
@@ -10,6 +12,7 @@ import pytest
 
 from realtime_client import RealtimeClient
 from webrtc_client import CallRefused, WebRTCClient
+from streaming.transports.webrtc import MAX_OFFER_CANDIDATES
 from voice.audio import pcm16_to_float, resample
 
 MATH = "What is seven times six?"
@@ -160,6 +163,52 @@ async def test_bad_offers_are_refused_and_the_server_goes_on(live_server):
     assert not live_server.ctx.sessions
     client = await WebRTCClient.call(calls_url(live_server))
     await client.wait_for("session.created", timeout=30)
+    await client.close()
+    await calls_ended(live_server)
+
+
+async def test_an_offer_naming_more_ice_candidates_than_the_bound_is_refused(live_server):
+    """The server sends connectivity checks to every candidate an offer names while the call waits to connect
+    (at deb3ced an offer naming 900 loopback addresses drew 1,135 STUN requests in 10 s): past
+    MAX_OFFER_CANDIDATES the offer is refused and no session is opened."""
+    caller = WebRTCClient()
+    await caller.pc.setLocalDescription(await caller.pc.createOffer())
+    offer = caller.pc.localDescription.sdp
+    await caller.pc.close()
+    target = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)     # an address the offer points the checks at
+    target.bind(("127.0.0.1", 0))
+    port = target.getsockname()[1]
+    named = "".join(f"a=candidate:{n} 1 udp {2_000_000_000 - n} 127.0.0.1 {port} typ host\r\n"
+                    for n in range(MAX_OFFER_CANDIDATES + 1))
+    assert "a=end-of-candidates" in offer
+    flood = offer.replace("a=end-of-candidates", named + "a=end-of-candidates", 1)
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.post(calls_url(live_server), data=flood,
+                                 headers={"Content-Type": "application/sdp"}) as response:
+                status, text = response.status, await response.text()
+    finally:
+        target.close()
+    assert status == 400, f"answered with {status}"
+    body = json.loads(text)
+    assert body["error"]["code"] == "invalid_sdp"
+    assert f"at most {MAX_OFFER_CANDIDATES} ICE candidates" in body["error"]["message"]
+    assert not live_server.ctx.sessions and not live_server.ctx.calls
+
+
+async def test_a_caller_that_sends_past_the_data_channels_receive_window_is_hung_up(live_server):
+    """aiortc reassembles a message of any size though the answer allows 256 KiB: at deb3ced an 8 MiB message was
+    held whole before the protocol refused it (message_too_large), and the call went on. A caller that sends past
+    the 1 MiB receive window is now hung up, before the message is whole."""
+    client = await WebRTCClient.call(calls_url(live_server))
+    await client.wait_for("session.created", timeout=30)
+    client.pc.sctp._remote_max_message_size = 0         # the caller ignores the answer's max-message-size
+    client.channel.send(json.dumps({"type": "session.update", "session": {"instructions": "x" * (8 << 20)}}))
+    for _ in range(2400):
+        if not live_server.ctx.calls or client.of_type("error"):
+            break
+        await asyncio.sleep(0.05)
+    assert not client.of_type("error") and not live_server.ctx.calls
     await client.close()
     await calls_ended(live_server)
 

@@ -14,7 +14,7 @@ from wyoming.info import Describe, Info
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop
 
 from assistant.tools import ToolRunner
-from streaming.transports.wyoming import WyomingService
+from streaming.transports.wyoming import MAX_TEXT_CHARS, WyomingService
 from voice.audio import float_to_pcm16, pcm16_to_float, resample
 
 
@@ -97,6 +97,31 @@ async def test_streaming_synthesis_ends_with_synthesize_stopped(server, engines)
     audio, rate = collect_audio(events)
     heard = engines.stt.transcribe(resample(audio, rate, 16000)).lower()
     assert "bedroom lamp" in heard and "off" in heard and "good night" in heard
+
+
+async def test_streamed_text_without_a_clause_end_is_refused_past_the_bound(server):
+    """Each synthesize-chunk re-split the whole waiting text on the event loop, and text without a clause end
+    waited for ever: at deb3ced 400 chunks of 16,000 characters held 6.4 MB and each further chunk held the loop
+    for 0.65 s. Past MAX_TEXT_CHARS the stream gets an error, the rest of it is not spoken, and the next
+    stream is."""
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        await client.write_event(SynthesizeStart().event())
+        endless = "and on " * (MAX_TEXT_CHARS // 14 + 1)          # over half the bound: two run past it
+        for _ in range(3):
+            await client.write_event(SynthesizeChunk(text=endless).event())
+        await client.write_event(Describe().event())
+        events = await read_until(client, "info")
+        assert [e.type for e in events] == ["error", "info"]
+        assert Error.from_event(events[0]).code == "text_too_long"
+        await client.write_event(SynthesizeChunk(text=" and then it stops.").event())
+        await client.write_event(Synthesize(text="Endless text.").event())          # the compat copy
+        await client.write_event(SynthesizeStop().event())
+        assert [e.type for e in await read_until(client, "synthesize-stopped")] == ["synthesize-stopped"]
+        await client.write_event(SynthesizeStart().event())
+        await client.write_event(SynthesizeChunk(text="Good night.").event())
+        await client.write_event(SynthesizeStop().event())
+        kinds = [e.type for e in await read_until(client, "synthesize-stopped")]
+    assert kinds[0] == "audio-start" and "audio-chunk" in kinds and "error" not in kinds
 
 
 async def test_nothing_to_say_is_still_an_answer(server):

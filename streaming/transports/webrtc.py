@@ -50,6 +50,7 @@ FRAME_SAMPLES = RATE * FRAME_MS // 1000
 FRAME_BYTES = FRAME_SAMPLES * 2
 SILENCE = bytes(FRAME_BYTES)
 MAX_SDP_BYTES = 64 * 1024       # a browser's offer is ~5 kB
+MAX_OFFER_CANDIDATES = 64       # a browser offers a few per network interface; each is sent connectivity checks
 CONNECT_TIMEOUT_S = 30.0        # an answered call whose data channel has not opened by then is dropped
 MAX_CHANNEL_BUFFER = 1024 * 1024    # bytes queued on the data channel for a client that does not read
 MAX_INBOX = 256                 # client events received and not yet handled
@@ -82,6 +83,8 @@ def check_sdp(sdp) -> str:
     if not sdp.startswith("v=0") or "\nm=audio " not in sdp:
         raise OfferError("invalid_sdp", "the SDP offer needs an audio track (m=audio); "
                          "the Realtime events ride a data channel (m=application) beside it")
+    if sdp.count("\na=candidate:") > MAX_OFFER_CANDIDATES:
+        raise OfferError("invalid_sdp", f"an SDP offer may list at most {MAX_OFFER_CANDIDATES} ICE candidates")
     return sdp
 
 
@@ -169,6 +172,22 @@ class Consent:
 
 
 # ---- I/O ---------------------------------------------------------------------------------------------
+
+def within_receive_window(sctp, overrun) -> None:
+    """aiortc reassembles a data-channel message whatever its size, though its answer allows 256 KiB and a receive
+    window of 1 MiB: calls overrun() once a caller has sent past that window (a message of any size, or many
+    unfinished ones), and reads none of its data after. Private, like the attributes used here, in aiortc 1.16
+    (pinned)."""
+    receive = sctp._receive_data_chunk
+
+    async def receive_within_window(chunk) -> None:
+        if sctp._advertised_rwnd >= 0:
+            await receive(chunk)
+        if sctp._advertised_rwnd < 0:
+            overrun()
+
+    sctp._receive_data_chunk = receive_within_window
+
 
 class ReplyTrack(MediaStreamTrack):
     """The assistant's voice: reply audio in 20 ms frames at real-time pace, silence between replies. The
@@ -261,6 +280,8 @@ class Call:
 
     async def answer(self) -> str:
         await self.pc.setRemoteDescription(RTCSessionDescription(self.offer.sdp, "offer"))
+        if self.pc.sctp is not None:
+            within_receive_window(self.pc.sctp, self._window_overrun)
         for receiver in self.pc.getReceivers():
             if receiver.track.kind == "audio":     # aiortc 1.16 (pinned) keeps it private; no packet has come yet
                 receiver._RTCRtpReceiver__jitter_buffer = ArrivalBuffer()
@@ -307,6 +328,12 @@ class Call:
         except asyncio.QueueFull:
             log.warning("webrtc %s: %d client events wait; hanging up", self.id, MAX_INBOX)
             self.ctx.metrics.client_error("too_many_events")
+            self.ended.set()
+
+    def _window_overrun(self) -> None:
+        if not self.ended.is_set():
+            log.warning("webrtc %s: the caller sent past the data channel's receive window; hanging up", self.id)
+            self.ctx.metrics.client_error("message_too_large")
             self.ended.set()
 
     def _play(self, event) -> None:

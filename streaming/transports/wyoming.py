@@ -60,7 +60,8 @@ PARTIAL_EVERY_SECONDS = 1.0         # streaming ASR: re-transcribe after this mu
 MAX_EVENT_BYTES = 1 << 20            # data or payload of one event: audio chunks are a few KiB
 AUDIO_RATES = range(8000, 96001)     # what an audio stream may announce; 1e9 would lift the 60 s cap
 MAX_CHANNELS = 2
-MAX_TEXT_CHARS = 16_000              # a transcript to handle, text to synthesise in one event
+MAX_TEXT_CHARS = 16_000              # a transcript to handle, text to synthesise in one event or in one clause
+                                     # of a synthesize-chunk stream
 MAX_HISTORY_MESSAGES = 40            # per conversation: the assistant only reads the last turns anyway
 MAX_CONVERSATIONS = 64               # kept by context.conversation_id; the least recently used goes first
 CONVERSATION_IDLE_S = 600.0          # a conversation untouched this long is forgotten (its timers stop)
@@ -340,6 +341,7 @@ class ParleyWyomingHandler(AsyncEventHandler):
         self.stable: StableWords | None = None
         self.partial: asyncio.Task | None = None
         self.synthesis: ClauseBuffer | None = None     # set between synthesize-start and synthesize-stop
+        self.synthesis_refused = False                 # its text ran past MAX_TEXT_CHARS: the rest is not read
         self.announcements: set[asyncio.Task] = set()  # timer events on their way out
 
     async def write_event(self, event: Event) -> None:
@@ -424,18 +426,24 @@ class ParleyWyomingHandler(AsyncEventHandler):
         elif AudioStop.is_type(event.type):
             await self._transcribe()
         elif SynthesizeStart.is_type(event.type):
-            self.synthesis = ClauseBuffer()
+            self.synthesis, self.synthesis_refused = ClauseBuffer(), False
         elif SynthesizeChunk.is_type(event.type):
-            if self.synthesis is not None:
-                ready = self.synthesis.add(_text(SynthesizeChunk.from_event(event).text))
-                if ready:                # in a stream, a run per batch of finished clauses
+            if self.synthesis is not None and not self.synthesis_refused:
+                piece = _text(SynthesizeChunk.from_event(event).text)
+                if len(self.synthesis.text) + len(piece) > MAX_TEXT_CHARS:
+                    # each chunk re-splits the waiting text on the event loop, and it waits for a clause end
+                    self.synthesis_refused = True
+                    await self.write_event(Error(text=f"streamed text ran past {MAX_TEXT_CHARS} characters without a "
+                                                 "clause end; the rest of this stream is not spoken",
+                                                 code="text_too_long").event())
+                elif ready := self.synthesis.add(piece):    # in a stream, a run per batch of finished clauses
                     await self._speak(ready)
         elif SynthesizeStop.is_type(event.type):
-            if self.synthesis is not None:
+            if self.synthesis is not None and not self.synthesis_refused:
                 rest = self.synthesis.flush()
                 if rest:
                     await self._speak(rest)
-                self.synthesis = None
+            self.synthesis = None
             await self.write_event(SynthesizeStopped().event())
         elif Synthesize.is_type(event.type):
             if self.synthesis is None:   # inside a stream it only repeats the text, for old servers
