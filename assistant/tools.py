@@ -20,12 +20,12 @@ from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_W
                                  SWITCHABLE, Entity, is_of_named_kind, mode_words, modes_to_choose, speed_names,
                                  speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
-from assistant.skills import ACTION_ARGUMENTS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
+from assistant.skills import ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
                                   FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
-                                  SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
+                                  SENSOR_KINDS, SENSOR_UNITS, SHARES, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
                                   THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
 from voice.heard_words import words_in_no_phrasing
 
@@ -165,6 +165,9 @@ NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
 NOT_A_NAME_OF_THE_HOME = NoAction(REPLIES["unknown_name"])
 # Heard calls said back when a word they rest on is doubted: those of CHANGES_SAID_BACK, and the levels of SAID_BACK
 DOUBTS_SAID_BACK = frozenset(CHANGES_SAID_BACK) | frozenset(LEVEL_UNIT)
+# A call's arguments that hold a number the user says (a level, a temperature, a timer's length, a value to convert):
+# heard, each is acted on only where the words carry it (numbers_carried)
+SAID_NUMBERS = ("percent", "degrees", "seconds", "value")
 
 
 @dataclass(frozen=True)
@@ -242,6 +245,28 @@ def said_below_zero(heard: str, value) -> bool:
         return False
     number = re.escape(format_number(abs(value)))
     return re.search(rf"(?:\b(?:{'|'.join(BELOW_ZERO)})\s+|(?<![\w.])-\s*){number}\b", heard.lower()) is not None
+
+
+def numbers_carried(heard: str, name: str, arguments: dict) -> bool:
+    """Each number of the call (SAID_NUMBERS) is one the heard words say: in any spelling ("forty", "40%"; "an hour"
+    is 3600 seconds: normalize_request), its sign aside, or a level in words (the skill's words for it, "half",
+    "full"; a share of SHARES, "a quarter"). A number no word carries is the model's, not the user's: where the
+    recogniser lost the word that said it ("Dim the lamp to, please." written as 40 percent), the call would act
+    on a value nobody said, so it is said back first."""
+    said = normalize_request(heard)
+    numbers = {float(number) for number in re.findall(r"\d+(?:\.\d+)?", said)}
+    for key in SAID_NUMBERS:
+        value = arguments.get(key)
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or abs(value) in numbers:
+            continue
+        if not math.isfinite(value):
+            return False
+        level = f"{format_number(value)} percent"
+        words = [re.escape(word) for word in SKILLS[name].means.get(level, ())] if key == "percent" else []
+        shares = [share for share, percent in SHARES if percent == value] if key == "percent" else []
+        if not any(re.search(rf"\b(?:{word})\b", said) for word in words + shares):
+            return False
+    return True
 
 
 def states_without_a_switch(heard: str, name: str = "") -> bool:
@@ -585,6 +610,9 @@ class ToolRunner:
         if guessed is not None:
             return self._ask_first(guessed, name, arguments)
         said = said_back(name, arguments) if self.unsure_numbers and self._knows_the_device(name, arguments) else None
+        if self.spoken and said is None and not numbers_carried(self.heard, name, arguments) \
+                and self._knows_the_device(name, arguments):
+            said = said_back(name, arguments)
         if self.spoken and said is None:
             said = self._doubted_change(name, arguments)
         if said is not None:
@@ -683,7 +711,8 @@ class ToolRunner:
         name is often written with doubt though right: one word of it heard for sure is enough), a word doubted at
         the wider Heard.doubted_words line, not of the target, stands right before it (a name the home lacks,
         misheard), its lock may have been "unlock" (may_be_unlock, at the wider Heard.doubted_words line), or no
-        word heard says its action while a word not of its target was doubted (below the change's line); else None.
+        word heard says its action while a word not of its target was doubted (below the change's line) or a word
+        heard says another action of its kind ("off" for a call to switch on); else None.
         A target the home has none or several of is not asked about: the call says so itself."""
         if name not in DOUBTS_SAID_BACK:
             return None
@@ -716,7 +745,11 @@ class ToolRunner:
         unsaid = (action is not None and not any(_a_form_of(word, {action, *means.get(action, ())}) for word in heard)
                   and any(word in self.doubted_change_words and word not in STOP_WORDS and not _stems(word) & named
                           for word in heard))
-        if supported and not unlock and not doubted and not qualified and not unsaid:
+        # no word heard says the action while one says another of its kind ("Turn off the fan." written as on): the
+        # words carried that other, however sure the recogniser was of them
+        contrary = (action in ACTIONS and not any(_a_form_of(word, {action, *means.get(action, ())}) for word in heard)
+                    and any(word in ACTIONS[action] for word in heard))
+        if supported and not unlock and not doubted and not qualified and not unsaid and not contrary:
             return None
         if name not in CHANGES_SAID_BACK:
             return said_back(name, arguments)

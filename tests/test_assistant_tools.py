@@ -822,3 +822,64 @@ async def test_a_heard_read_of_a_thing_named_by_its_kind_after_another_word_is_r
     tools.spoken = False
     tools.begin_reply([{"role": "user", "content": "is the washing machine on"}])
     assert await tools.run("get_state", {"name": "sewing_machine"}) == "The sewing machine is off."
+
+
+async def test_a_heard_call_acts_only_on_a_number_the_words_carry():
+    home = _home_of_my_own()
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # the words that said the level were lost, and the model wrote one of its own: said back, not set
+    tools.begin_reply([{"role": "user", "content": "Dim the reading lamp to, please."}])
+    assert await tools.run("set_level", {"name": "reading_lamp", "percent": 40}) == \
+        "Did you mean the reading lamp at 40 percent? Say yes to confirm."
+    assert home.states.get("light/lamp_b") is None
+    tools.begin_reply([{"role": "user", "content": "Yes."}])
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the reading lamp is at 40 percent."
+    # the number said, in any spelling, or a level in words: set at once
+    for heard, percent in (("Dim the reading lamp to forty percent.", 40), ("Reading lamp to 40%.", 40),
+                           ("The reading lamp at half, please.", 50), ("Dim the reading lamp to a quarter.", 25),
+                           ("Reading lamp on full.", 100)):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        assert await tools.run("set_level", {"name": "reading_lamp", "percent": percent}) == \
+            f"Okay, the reading lamp is at {percent} percent.", heard
+    # a timer's length and a temperature alike; typed words are the model's to read
+    timers = ToolRunner()
+    timers.spoken = True
+    timers.begin_reply([{"role": "user", "content": "Set a timer for minutes."}])
+    assert await timers.run("set_timer", {"seconds": 300}) == "Did you mean a timer for 5 minutes? Say yes to confirm."
+    assert timers.timers_running == 0
+    timers.begin_reply([{"role": "user", "content": "Set a timer for five minutes."}])
+    assert not (await timers.run("set_timer", {"seconds": 300})).startswith("Did you mean")
+    timers.begin_reply([{"role": "user", "content": "Set the heating to twenty one and a half."}])
+    assert not (await timers.run("set_thermostat", {"degrees": 21.5})).startswith("Did you mean")
+    timers.begin_reply([{"role": "user", "content": "Set the heating to 2."}])
+    assert await timers.run("set_thermostat", {"degrees": 21}) == \
+        "Did you mean the thermostat at 21 degrees? Say yes to confirm."
+    timers.spoken = False
+    timers.begin_reply([{"role": "user", "content": "set a timer for minutes"}])
+    assert not (await timers.run("set_timer", {"seconds": 300})).startswith("Did you mean")
+
+
+async def test_a_heard_change_whose_words_say_the_opposite_action_is_said_back():
+    home = _home_of_my_own()
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # heard for sure, the words say another action of the call's kind and none says its own
+    for heard, name, arguments, said in (
+            ("Turn off the ceiling fan.", "switch_device", {"name": "ceiling_fan", "state": "on"},
+             "switch on the ceiling fan"),
+            ("Open the blinds, please.", "set_cover", {"name": "blinds", "action": "close"}, "close the blinds"),
+            ("Turn the ceiling fan down.", "change_level", {"name": "ceiling_fan", "direction": "up"},
+             "turn the ceiling fan up")):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        assert await tools.run(name, arguments) == f"Did you mean {said}? Say yes to confirm.", heard
+    assert home.states.get("fan/fan") is None and home.states.get("cover/blinds") is None
+    # the call's own action said, beside the other's word or alone: acted on
+    for heard, state in (("Turn the ceiling fan on, it's off.", "on"), ("Switch the ceiling fan off, it was on.", "off"),
+                         ("Put the ceiling fan on.", "on")):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        assert await tools.run("switch_device", {"name": "ceiling_fan", "state": state}) == \
+            f"Okay, the ceiling fan is {state}.", heard
+    tools.spoken = False                                   # typed words are the model's to read
+    tools.begin_reply([{"role": "user", "content": "turn off the ceiling fan"}])
+    assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == "Okay, the ceiling fan is on."
