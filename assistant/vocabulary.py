@@ -309,12 +309,15 @@ STEP_CARRIERS = ("make", "put", "set", "turn", "bring", "bump", "knock", "push",
                  "please", "then", "just", "can", "could", "you", "would", "ok", "okay", "even", "still", "again", "much",
                  "lot", "slightly", "somewhat", "now", "on", "right", "actually", "maybe", "try",
                  "another")     # round 22: "bump the heat up another 2" steps from the setting by 2 more
-# A climate's target temperature stepped by a way said of it, with no number ("turn the AC up", "make the bedroom
-# warmer", "turn the heating down"): the words of each way; a verb of warmth says switching it on ("warm up the
-# stove", "heat the kennel heater up"), never a step. Its target asked, not its state ("what is the thermostat set to",
-# "what's the target temperature in the bedroom"): the words that ask it
-CLIMATE_STEP_WAYS = {"up": ("up", "higher", "raise", "increase", *HEAT_STEPS["up"]),
-                     "down": ("down", "lower", "decrease", "reduce", *HEAT_STEPS["down"])}
+# A climate's target temperature stepped by a way said of it, with no number ("make the bedroom warmer", "raise the
+# temperature in the loft"): the words of each way; "up" and "down" say one only after a verb that moves a level
+# ("turn the AC up", "turn the heating down"), not after one that switches ("fire up", "shut down", "crank up"), and a
+# verb of warmth says switching it on ("warm up the stove", "heat the kennel heater up"), never a step. Its target
+# asked, not its state ("what is the thermostat set to", "what's the target temperature in the bedroom"): the words
+# that ask it
+CLIMATE_STEP_WAYS = {"up": ("higher", "raise", "increase", *HEAT_STEPS["up"]),
+                     "down": ("lower", "decrease", "reduce", *HEAT_STEPS["down"])}
+LEVEL_MOVING_VERBS = ("turn", "bring", "bump", "knock", "push", "nudge", "put", "take")
 HEAT_VERBS = ("warm", "heat", "cool")
 TARGET_ASKED = ("set to", "set at", "set for", "target", "setting")
 # The words that reject the thing a request was taken to be about ("not that one, the bilge pump"): they carry no
