@@ -33,15 +33,17 @@ from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, READ
                              TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
-                                  BARE_REQUEST_VERBS, CONDITION_OPENERS, DEVICE_CUES, DEVICES, DONE_ALREADY, HEAT_WAYS,
-                                  HEATING_WORDS, IN_GENERAL, MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
+                                  BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, DEVICE_CUES, DEVICES,
+                                  DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
+                                  MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, READING_QUALITIES, ROOMS, SCENE_VERBS,
                                   SCENE_WORDS,
                                   STATE_ASKING_WORDS,
                                   STATE_VERBS, STATE_WISHED_AFTER, STATE_WORDS, STATES, SWITCH_VERBS, SWITCHING_VERBS,
-                                  THING_KIND_WORDS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WISHES, WITHIN_A_NAME)
+                                  TARGET_ASKED, THING_KIND_WORDS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WISHES,
+                                  WITHIN_A_NAME)
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -254,6 +256,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
             _reading_asked(slots, inventory, request)
     if slots.request_areas > 1:
         return None
+    climate = climate_meant(slots)
+    targeted = climate and climate_target_call(slots, climate)
+    if targeted:
+        return targeted
     if slots.request_names == 0:
         return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request) \
             or _reading_asked(slots, inventory, request) or _heated_by_its_area(slots, inventory, request)
@@ -541,6 +547,69 @@ def _heated_by_its_area(slots: "Slots", inventory, request: str) -> dict | None:
                      "arguments": {"degrees": call["arguments"]["degrees"], "area": slots.areas[0]}}
 
 
+# A climate's target temperature stepped by a way said, or asked (vocabulary.CLIMATE_STEP_WAYS, TARGET_ASKED), and
+# the words of heat that say an area's or the home's climate when no thing is named
+_CLIMATE_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b|\b(?:{_any_of(LEVEL_MOVING_VERBS)})\b(?: [a-z']+){{0,6}}? "
+                              rf"{way}\b") for way, words in CLIMATE_STEP_WAYS.items()}
+_HEAT_VERB = re.compile(rf"(?<!\bthe )\b(?:{_any_of(HEAT_VERBS)})\b")
+_TARGET_ASKED = re.compile(rf"\b(?:{_any_of(TARGET_ASKED)})\b")
+_SETTING_WORDS = {*READINGS["temperature"], *HEAT_WAYS, *(word for words in TARGET_ASKED for word in words.split())}
+_HEATING_SAID = re.compile(rf"\b(?:{_any_of((*HEATING_WORDS, *HEAT_WAYS))})\b")
+
+
+def climate_meant(slots: "Slots") -> str | None:
+    """The climate a request in a user's own home means: the one name it says, where that name means climates alone
+    or a kind of them ("the AC", vocabulary.NAMED_KINDS: the tool asks which of several); or, naming nothing, with a
+    word of heat, the one climate of the area it says ("make the bedroom warmer") or of the home ("turn the heating
+    down")."""
+    lexicon, names = slots.lexicon, _things_named(slots)
+    if lexicon is None or slots.request_areas > 1 or len(names) > 1:
+        return None
+    area = slots.areas[0] if slots.request_areas else None
+    if names:
+        name = names[0]
+        return name if name in lexicon.named_kinds or lexicon.kinds_of(name, area) == {"climate"} else None
+    if not _HEATING_SAID.search(slots.resolved):
+        return None
+    climates = [whole for whole, kind in lexicon.kinds.items() if kind == "climate"
+                and (area is None or spelling_key(lexicon.places.get(whole) or "") == spelling_key(area))]
+    return climates[0] if len(climates) == 1 else None
+
+
+def _things_named(slots: "Slots") -> list[str]:
+    """The names the request says, but words of a reading, a setting or a step ("what temperature is the AC set to",
+    "the target temperature in the loft", "make the bedroom warmer"), which name no thing asked."""
+    return [name for name in slots.names[:slots.request_names] if not set(name.split()) <= _SETTING_WORDS]
+
+
+def _unnamed(slots: "Slots") -> str:
+    """The request as resolved, each thing and area it names one word ("the lower landing radiator up": "the it up"),
+    so that no word of a name says a step."""
+    said = slots.resolved.lower()
+    for phrase in sorted({*_things_named(slots), *slots.areas[:slots.request_areas]}, key=len, reverse=True):
+        said = re.sub(rf"(?<![\w']){re.escape(phrase.lower())}(?![\w'])", "it", said)
+    return said
+
+
+def climate_target_call(slots: "Slots", name: str) -> dict | None:
+    """The call on a climate of a request (as resolved: "the daikin" after "turn the AC up" was asked which one) that
+    asks what it is set to ("what temperature is the AC set to", not its mode) or, read alone, steps its target by one
+    way said ("turn the AC up", "make the bedroom warmer"; not with a verb of warmth, which switches it on: "warm up
+    the stove"). None with a number (a level, a step of its own, or the conversation's step of a setting it made:
+    "turn it up" after "set the snug stove to 20" is 21), a part's word (its fan's), a report of what was done, or a
+    step said after other turns: the conversation's rules read it ("and the radiator a notch cooler")."""
+    request = _unnamed(slots)
+    if set(request.split()) & _PART_WORDS or _A_NUMBER.search(request) or _DONE.search(request):
+        return None
+    if asks_how_things_are(request):
+        asked = _TARGET_ASKED.search(request) and not _MODE_ASKED_OF.search(request)
+        return {"name": "get_target_temperature", "arguments": {"name": name}} if asked else None
+    ways = [way for way, said in _CLIMATE_STEP.items() if said.search(request)]
+    if not slots.alone or len(ways) != 1 or _HEAT_VERB.search(request):
+        return None
+    return {"name": "change_level", "arguments": {"name": name, "direction": ways[0]}}
+
+
 _KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of device, as names are compared
 
 
@@ -807,6 +876,7 @@ class Slots:
     request: str = ""                   # the request being answered, normalised (as the user said it, at run time)
     resolved: str = ""                  # the request as resolved: a follow-up's, the request it stands for
     clauses: tuple[str, ...] = ()       # the request's clauses, normalised, when read alone too (assistant.clauses)
+    alone: bool = True                  # the request is read with no earlier turn (a first turn, or one resolved)
     lexicon: Lexicon | None = None      # the user's own home's names, None for the default home
 
     def mended(self, call: dict) -> dict:
@@ -836,7 +906,7 @@ class Slots:
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
-            or self.leaves_a_said_mode(call) \
+            or self.leaves_a_said_mode(call) or self.leaves_a_climates_target(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
@@ -987,6 +1057,16 @@ class Slots:
             asked and (_MODE_ASKED_OF.search(request) or part_asked(self.lexicon, whole, request))
             or mode_said(self.lexicon, whole, request)) for whole in self.lexicon.modes for said in named)
 
+    def leaves_a_climates_target(self, call: dict) -> bool:
+        """Another call than code's, for a request that steps or asks a climate's target temperature
+        (climate_target_call: the model switched "turn the AC up" on and read "what is the thermostat set to" as its
+        state); code reads it (named_move)."""
+        climate = climate_meant(self)
+        said = climate and climate_target_call(self, climate)
+        return bool(said) and (call["name"], call["arguments"].get("direction"),
+                               spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
+            (said["name"], said["arguments"].get("direction"), spelling_key(climate))
+
     def leaves_a_named_thing(self, call: dict) -> bool:
         """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request
         that names one the call does not ("put the coffee machine on in the kitchen, i'll be down in a minute" set
@@ -1111,7 +1191,11 @@ class Slots:
                 speed_said(self.lexicon, str(call["arguments"].get("name")), self.request) == call["arguments"]["percent"]:
             return False
         means = _MEANS.get((call["name"], action))
-        return means is None or not means.search(self.spoken)
+        if means is not None and means.search(self.spoken):
+            return False
+        climate = climate_meant(self) if call["name"] == "change_level" else None     # "make the bedroom warmer"
+        said = climate and climate_target_call(self, climate)
+        return not said or said["arguments"].get("direction") != action
 
     def names_something_unsaid(self, call: dict) -> bool:
         """The call's room, device or unit was never said ("Man Room Lights to 45%" gave the living room, "switch
@@ -1359,6 +1443,7 @@ def model_prompt(history: list[dict], lexicon: tuple[set, set] | None = None,
     slots.longest_duration = max(map(float, _DURATION.findall(turns[-1][0])), default=0.0)
     slots.places = _PLACE.findall(turns[-1][0])
     slots.request = slots.resolved = turns[-1][0]
+    slots.alone = len(turns) == 1
     shown = []
     for text, part in reversed(turns):
         text, _ = hide_numbers(hide_names(text, slots, lexicon), slots.numbers, grow=True)

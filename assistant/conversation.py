@@ -18,6 +18,7 @@ from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, asks_how_t
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
+from assistant.reply import UNKNOWN_NAME
 from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
                               STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
@@ -588,7 +589,7 @@ def unsupported(history: list[dict], call: dict, lexicon: tuple[set, set] | None
         return None
     said = normalize_request(content_text(history[-1]))
     # an answer to "Which one: ...?" says the request asked, with the thing chosen ("the heat pump": turn it off)
-    moved = chosen_request(history) or said
+    moved = chosen_request(history, lexicon) or said
     if _contradicts(said, call) or _unsaid_move(moved, call, Vocabulary(lexicon)):   # read by a rule or not: "close
         return Declined("Sorry, I'm not sure what you'd like there.")           # it back up" is never opened
     return None if len(resolve(history, lexicon)) == 1 else _unsupported_parts(said, calls, call)
@@ -1192,7 +1193,8 @@ def _heater_level(call: dict, vocabulary: Vocabulary) -> dict:
     """A level set on a heater (a climate of the user's home, or a heater's word) is its temperature, as the reply
     said it ("set the snug stove to 20": "Okay, the snug stove is set to 20 degrees."); any other call as it is."""
     name = str(call["arguments"].get("name", "")).replace("_", " ")
-    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None
+    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None \
+        or name in getattr(vocabulary.lexicon, "named_kinds", {})        # "the air conditioner" of the daikin
     if call["name"] != "set_level" or not heater or not isinstance(call["arguments"].get("percent"), (int, float)):
         return call
     return {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"],
@@ -1204,7 +1206,8 @@ def _setting_read(call: dict, reply: dict, vocabulary: Vocabulary) -> dict:
     temperature: the heater set to it, the setting a step goes on from; any other call as it is."""
     name = str(call["arguments"].get("name", "")).replace("_", " ")
     numbers = NUMBER_SAID.findall(content_text(reply))
-    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None
+    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None \
+        or name in getattr(vocabulary.lexicon, "named_kinds", {})        # "the air conditioner" of the daikin
     if call["name"] != "get_state" or not heater or len(numbers) != 1 or "degree" not in content_text(reply):
         return call
     return {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"], "degrees": float(numbers[0])}}
@@ -2122,10 +2125,16 @@ def _operand_changed(said: str, calls: list[dict]) -> str | None:
     return f"what is {parts.group(1)} {words[parts.group(2)]} {match.group('n')}"
 
 
-def chosen_request(history: list[dict]) -> str | None:
-    """The request an answer to the assistant's "Which one: ...?" stands for, whatever its skill ("is the heat pump on"
-    for "the heat pump" after "is the AC on"); None for any other turn."""
-    chosen = _chosen(history, synonyms(normalize_request(content_text(history[-1]))))
+def chosen_request(history: list[dict], lexicon: tuple[set, set] | None = None) -> str | None:
+    """The request an answer stands for, whatever its skill: to the assistant's "Which one: ...?" ("is the heat pump
+    on" for "the heat pump" after "is the AC on"), or to its refusal of a name ("turn off the air conditioner" for "the
+    air conditioner" after "turn off the cooler" got "Sorry, I don't know a device by that name."); None for any
+    other turn."""
+    said = synonyms(normalize_request(content_text(history[-1])))
+    chosen = _chosen(history, said)
+    if chosen is None and len(history) >= 3 and history[-2].get("role") == "assistant" and \
+            (content_text(history[-2]) == UNKNOWN_NAME or UNKNOWN_DEVICE_SAID.match(content_text(history[-2]))):
+        chosen = _answered(history, said, Vocabulary(lexicon))
     return chosen if isinstance(chosen, str) else None
 
 

@@ -276,8 +276,8 @@ class EmbeddedGenerator:
         # the model's own words (a joke, "You're welcome!") are held, and the declared call is made instead
         owned = declared is not None and declared.owned
         (prompt, slots), clause_readings = readings[0], readings[1:]
-        # "the heat pump" after "is the AC on" was asked which one: the reading asked
-        said_last = (chosen_request(history) or content_text(history[-1])) \
+        # "the heat pump" after "is the AC on" was asked which one (or after a name refused): the reading asked
+        said_last = (chosen_request(history, lexicon) or content_text(history[-1])) \
             if history and history[-1].get("role") == "user" else ""
         reader = self.reader(slots)
         # a request said with a clause beside it: a reply without a call is held until its clauses are read
@@ -371,7 +371,7 @@ class EmbeddedGenerator:
         refused = refusal and client_result is None and (reader.unwritten or reader.template in MODEL_REFUSALS)
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon) \
-                or await self._mode_alone(history, lexicon, tools) or await self._clause_alone(history, lexicon) \
+                or await self._code_read_alone(history, lexicon, tools) or await self._clause_alone(history, lexicon) \
                 or self._timer_asked(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
                 call = meant_timer(history, call)
@@ -457,19 +457,23 @@ class EmbeddedGenerator:
             return None
         return ToolCall(call.name, call.arguments, new_call_id())
 
-    async def _mode_alone(self, history: list[dict], lexicon, tools: ToolRunner) -> ToolCall | None:
-        """A follow-up's mode call, read by code (chat_template.named_move) from the self-contained request it stands
-        for ("and the air conditioner" after the thermostat was set to heat, "what mode is it in"): the model never
-        writes a mode's call, so _standalone finds none. Kept as _standalone keeps a call (conversation.supports)."""
-        if not getattr(lexicon, "modes", None):
+    async def _code_read_alone(self, history: list[dict], lexicon, tools: ToolRunner) -> ToolCall | None:
+        """A follow-up's call read by code (chat_template.named_move) from the request it stands for: the request an
+        answer to "Which one: ...?" or to a name refused says (conversation.chosen_request: "the air conditioner"
+        after "set the cooler to cool" was refused), any call of it; else a mode's call of the self-contained request
+        ("and the air conditioner" after the thermostat was set to heat, "what mode is it in"), kept as _standalone
+        keeps a call (conversation.supports). The model never writes a mode's call or a climate's step, so
+        _standalone finds none."""
+        chosen = await asyncio.to_thread(chosen_request, history, lexicon)
+        if chosen is None and not getattr(lexicon, "modes", None):
             return None
-        request = await asyncio.to_thread(standalone, history, lexicon)
+        request = chosen or await asyncio.to_thread(standalone, history, lexicon)
         if request is None:
             return None
         _, slots = await asyncio.to_thread(self.prompt_ids, [{"role": "user", "content": request}], lexicon)
         call = await asyncio.to_thread(named_move, slots, tools.home.inventory)
-        if call is None or call["name"] not in MODE_SKILLS or slots.refuses(call, "") or \
-                not supports(history, call, lexicon):
+        if call is None or slots.refuses(call, "") or \
+                chosen is None and (call["name"] not in MODE_SKILLS or not supports(history, call, lexicon)):
             return None
         return ToolCall(call["name"], call["arguments"], new_call_id())
 

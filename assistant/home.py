@@ -37,6 +37,8 @@ class Home(Protocol):
         """The mode a thing last reported (its mode or preset mode state topic; for the action "fan_mode" or
         "swing_mode", inventory.MODE_ACTIONS, a climate's fan or swing mode), "" when what it reported is none of
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
+    async def read_target(self, entity: Entity) -> float | None:
+        """The temperature a climate was last set to (its target, as it reported it), or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:
@@ -124,6 +126,12 @@ class InMemoryHome:
 
     async def read_mode(self, entity: Entity, action: str = "mode") -> str | None:
         return self.states.get(f"{entity.key}#{action}")
+
+    async def read_target(self, entity: Entity) -> float | None:
+        if entity.key == "default:thermostat":
+            return self.thermostat
+        target = self.states.get(entity.key + "#target")
+        return None if target is None else float(target)
 
     async def read_level(self, entity: Entity) -> int | None:
         where = default_key(entity)

@@ -42,6 +42,7 @@ MAX_NAME_WORDS = 10             # a name's parts are phrases the prompt may hide
 MAX_NAME_BYTES = 100
 MAX_TOPIC_BYTES = 256
 MAX_MODES = 32                  # of each kind: Home Assistant's lists are a handful
+MAX_TEMPERATURE_STEP = 10       # degrees a climate's target steps by at most (Home Assistant's are 0.1 to 1)
 IGNORED_REPORT_S = 60.0         # ignored configs: the first is logged, the rest counted into one line per this
 MAX_TABLE_CHARS = 256           # a lookup template's table (Zigbee2MQTT's fan modes take 72): it is parsed on every
                                 # state read and its names join every lexicon (1,400 names a fan cost 25 s a lexicon)
@@ -152,6 +153,7 @@ class Entity:
     brightness_scale: int = 255
     speed_range: tuple[int, int] = (1, 100)   # a fan's speed_range_min, speed_range_max: 100 percent is the max
     modes: dict[str, tuple[str, ...]] = field(default_factory=dict)   # MODE_KINDS key -> the modes it announces
+    temperature_step: float = 1.0  # a climate's `temp_step`: how far "turn it up" moves its target temperature
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
@@ -279,7 +281,16 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
-        brightness_scale=scale, speed_range=speed_range, modes=modes)
+        brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config))
+
+
+def _temperature_step(config: dict) -> float:
+    """A climate's `temp_step` where it is a number from 0 to MAX_TEMPERATURE_STEP degrees (Home Assistant's own are
+    0.1, 0.5 and 1), else one degree in the home's unit: a config's odd number (NaN, 1e308) refuses nothing."""
+    step = config.get("temp_step")
+    if isinstance(step, bool) or not isinstance(step, (int, float)) or not 0 < step <= MAX_TEMPERATURE_STEP:
+        return 1.0
+    return float(step)
 
 
 def _scale(config: dict, key: str, default: int, where) -> int:

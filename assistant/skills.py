@@ -137,10 +137,13 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("set_level", "Set a named light's brightness or a fan's speed.", ("area",), means=LEVEL, name=NAME,
            percent=(NUMBER, "brightness or speed from 0 to 100"), area=AREA, level_unit="percent", name_is_a_thing=True,
            components=(*LEVEL_ACTIONS, "climate")),
-    _skill("change_level", "Make a named light brighter or dimmer, or a fan faster or slower, by a step.", ("area",),
+    _skill("change_level", "Make a named light brighter or dimmer, a fan faster or slower, or a thermostat's target "
+           "temperature warmer or cooler, by a step.", ("area",),
            means={"up": UP, "down": DOWN}, name=NAME,
-           direction=(("up", "down"), "up: brighter or faster, down: dimmer or slower"), area=AREA, steps=True, name_is_a_thing=True,
-           components=tuple(LEVEL_ACTIONS)),
+           direction=(("up", "down"), "up: brighter, faster or warmer, down: dimmer, slower or cooler"), area=AREA,
+           steps=True, name_is_a_thing=True, components=(*LEVEL_ACTIONS, "climate")),
+    _skill("get_target_temperature", "Say what temperature a named thermostat or heater is set to.", ("area",),
+           reads=True, name=NAME, area=AREA, name_is_a_thing=True, components=("climate",), read_by_code=True),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
            ("area",), reads=True, name=NAME, area=AREA, name_is_a_thing=True),
     _skill("set_cover", "Open, close or stop a cover: blinds, curtains, a garage door (opening a garage door "

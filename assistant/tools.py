@@ -1063,7 +1063,18 @@ class ToolRunner:
         entity, problem = self._one(name, area, SKILL_COMPONENTS["change_level"])
         if problem:
             return problem
+        if entity.component == "climate":
+            return await self._stepped_target(entity, direction)
         return await self._to_level(entity, stepped_level(await self.home.read_level(entity), direction))
+
+    async def _stepped_target(self, entity: Entity, direction: str) -> str:
+        """A climate's target temperature one step (its discovery's temp_step, else a degree) up or down from where
+        it is set; where no target is known, the temperature is asked for rather than guessed."""
+        target = await self.home.read_target(entity)
+        if target is None:
+            return NoAction(f"What temperature would you like {_the(entity)} set to?")
+        step = entity.temperature_step if direction == "up" else -entity.temperature_step
+        return await self._act(entity, "temperature", round(target + step, 2))
 
     async def _to_level(self, entity: Entity, percent: int) -> str:
         """A light's brightness or a fan's speed (LEVEL_ACTIONS) in percent; a fan at 0 is switched off, as Home
@@ -1118,6 +1129,16 @@ class ToolRunner:
         if not mode:
             return f"The {entity.name}'s {part} is none of {_listed(entity.modes[action])}."
         return f"The {entity.name}'s {part} is {_mode_spoken(mode)}."
+
+    async def _get_target_temperature(self, name, area=None) -> str:
+        """The temperature a climate is set to (its target), not whether it is on: "what is the thermostat set to"."""
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["get_target_temperature"])
+        if problem:
+            return problem
+        target = await self.home.read_target(entity)
+        if target is None:
+            return f"The {entity.name} hasn't reported its target temperature yet."
+        return f"The {entity.name} {_is(entity.name)} set to {format_number(target)} degrees."
 
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)

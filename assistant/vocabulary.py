@@ -302,12 +302,24 @@ MEMBER_SYNONYMS = {
 # carry nothing beside them (a step with any other word names a thing and is read as it is)
 STEP_WAYS = {"up": ("up", "higher", "warmer", "hotter", "more", "raise", *BRIGHTER),
              "down": ("down", "lower", "drop", "cooler", "colder", "less", *DARKER)}
-HEAT_WAYS = ("warmer", "hotter", "cooler", "colder")
+HEAT_STEPS = {"up": ("warmer", "hotter"), "down": ("cooler", "colder")}
+HEAT_WAYS = (*HEAT_STEPS["up"], *HEAT_STEPS["down"])
 STEP_CARRIERS = ("make", "put", "set", "turn", "bring", "bump", "knock", "push", "nudge", "take", "go", "it", "that",
                  "them", "this", "a", "bit", "little", "touch", "notch", "tad", "smidge", "shade", "by", "than", "before",
                  "please", "then", "just", "can", "could", "you", "would", "ok", "okay", "even", "still", "again", "much",
                  "lot", "slightly", "somewhat", "now", "on", "right", "actually", "maybe", "try",
                  "another")     # round 22: "bump the heat up another 2" steps from the setting by 2 more
+# A climate's target temperature stepped by a way said of it, with no number ("make the bedroom warmer", "raise the
+# temperature in the loft"): the words of each way; "up" and "down" say one only after a verb that moves a level
+# ("turn the AC up", "turn the heating down"), not after one that switches ("fire up", "shut down", "crank up"), and a
+# verb of warmth says switching it on ("warm up the stove", "heat the kennel heater up"), never a step. Its target
+# asked, not its state ("what is the thermostat set to", "what's the target temperature in the bedroom"): the words
+# that ask it
+CLIMATE_STEP_WAYS = {"up": ("higher", "raise", "increase", *HEAT_STEPS["up"]),
+                     "down": ("lower", "decrease", "reduce", *HEAT_STEPS["down"])}
+LEVEL_MOVING_VERBS = ("turn", "bring", "bump", "knock", "push", "nudge", "put", "take")
+HEAT_VERBS = ("warm", "heat", "cool")
+TARGET_ASKED = ("set to", "set at", "set for", "target", "setting")
 # The words that reject the thing a request was taken to be about ("not that one, the bilge pump"): they carry no
 # part of the request, only that the thing acted on was not the one meant (the normaliser has written "one" as 1)
 NOT_THAT_ONE = ("not that 1", "not that", "wrong 1", "the wrong 1")

@@ -2,6 +2,7 @@
 dry mode", "set the study fan to auto"): the modes are the device's own discovery lists, read by the skill
 set_device_mode, through the whole assistant (normaliser, model, checks, code's reading, tools) in the in-memory
 home."""
+import asyncio
 import json
 
 import pytest
@@ -462,3 +463,127 @@ def test_the_acs_temperature_and_state_ask_which_one_of_several(assistant, turns
     home = home_with(DAIKIN, HEAT_PUMP)
     assert said(assistant, home, *turns) == reply
     assert climate_states(home) == state
+
+
+# Round 38, a climate's target temperature: stepped up or down by its discovery's temp_step (else a degree) from where
+# it is set, and read as what it is set to, not whether it is on
+async def test_the_skills_step_a_climates_target_by_its_own_step_and_read_it():
+    home = home_with(*MODED, DAIKIN)
+    thing = {e.name: e for e in home.inventory.entities()}
+    assert (thing["thermostat"].temperature_step, thing["daikin"].temperature_step) == (0.5, 1.0)
+    tools = ToolRunner(home)
+    assert await tools.run("change_level", {"name": "thermostat", "direction": "up"}) == \
+        "What temperature would you like the thermostat set to?"
+    assert await tools.run("get_target_temperature", {"name": "thermostat"}) == \
+        "The thermostat hasn't reported its target temperature yet."
+    assert climate_states(home) == {}
+    await tools.run("set_thermostat", {"name": "thermostat", "degrees": 20})
+    assert await tools.run("change_level", {"name": "thermostat", "direction": "up"}) == \
+        "Okay, the thermostat is set to 20.5 degrees."
+    await tools.run("set_thermostat", {"name": "daikin", "degrees": 22})
+    assert await tools.run("change_level", {"name": "daikin", "direction": "down"}) == \
+        "Okay, the daikin is set to 21 degrees."
+    assert await tools.run("get_target_temperature", {"name": "thermostat"}) == "The thermostat is set to 20.5 degrees."
+    assert await tools.run("get_target_temperature", {"name": "bedroom fan"}) == \
+        "The bedroom fan can only be switched on or off, or set to a speed."
+    assert climate_states(home) == {"thermostat#target": "20.5", "faikin#target": "21"}
+
+
+def test_an_odd_temp_step_is_a_degree():
+    """A config's temp_step that is no step (NaN, nothing, a thousand degrees, true) refuses nothing: a degree."""
+    for step in ("NaN", "0", "1000", "true", '"half"'):
+        inventory = Inventory()
+        inventory.receive_discovery("homeassistant/climate/loft/config", '{"name": "Loft Heater", "temp_cmd_t": '
+                                    f'"loft/set", "temp_step": {step}}}')
+        assert inventory.get("climate/loft").temperature_step == 1.0
+
+
+@pytest.mark.parametrize("home, targets, turns, reply, state", [
+    # on main deb3ced: "Okay, the air conditioner is off." (switched off), "... is on.", "Sorry, I didn't catch that.",
+    # "Sorry, I'm not sure what you'd like there."
+    ("moded", {"air conditioner": 22}, ("turn the AC down",), "Okay, the air conditioner is set to 21 degrees.",
+     {"tasmota_ir_ac#target": "21"}),
+    ("moded", {}, ("turn the AC up",), "What temperature would you like the air conditioner set to?", {}),
+    ("moded", {}, ("turn up the thermostat",), "What temperature would you like the thermostat set to?", {}),
+    ("two", {"heat pump": 19}, ("make the bedroom warmer",), "Okay, the heat pump is set to 20 degrees.",
+     {"mitsubishi2mqtt#target": "20"}),
+    ("two", {"heat pump": 19}, ("turn the heating up in the bedroom",), "Okay, the heat pump is set to 20 degrees.",
+     {"mitsubishi2mqtt#target": "20"}),
+    ("loft", {"daikin": 20}, ("turn the heating down in the loft",), "Okay, the daikin is set to 19 degrees.",
+     {"faikin#target": "19"}),
+    ("two", {}, ("turn the AC down", "the heat pump"), "What temperature would you like the heat pump set to?", {}),
+    ("two", {"daikin": 20}, ("turn the AC up", "the daikin"), "Okay, the daikin is set to 21 degrees.",
+     {"faikin#target": "21"}),
+])
+def test_a_climate_asked_up_or_down_steps_its_target(assistant, home, targets, turns, reply, state):
+    """From the target the home holds (set before this conversation): "the AC" of two climates asks which one."""
+    home = {"moded": moded_home, "two": lambda: home_with(DAIKIN, HEAT_PUMP),
+            "loft": lambda: home_with(DAIKIN, VESTRY_RADIATOR)}[home]()
+    tools = ToolRunner(home)
+    for name, degrees in targets.items():
+        asyncio.run(tools.run("set_thermostat", {"name": name, "degrees": degrees}))
+    assert said(assistant, home, *turns) == reply
+    assert climate_states(home) == state
+
+
+def test_a_step_of_the_thermostat_is_its_own_and_warming_it_up_switches_it_on(assistant):
+    """The thermostat's discovery steps it by half a degree (main deb3ced switched "turn the thermostat down" off); a
+    verb of warmth ("warm up the stove") switches it on, as the corpus teaches; a step with a number is as before."""
+    home = moded_home()
+    tools = ToolRunner(home)
+    asyncio.run(tools.run("set_thermostat", {"name": "thermostat", "degrees": 20}))
+    assert said(assistant, home, "turn the thermostat down") == "Okay, the thermostat is set to 19.5 degrees."
+    assert said(assistant, home, "warm up the snug stove") == "Okay, the snug stove is on."
+    assert said(assistant, home, "turn the snug stove down to 18") == "Okay, the snug stove is set to 18 degrees."
+    assert climate_states(home) == {"thermostat#target": "19.5", "snug_stove": "on", "snug_stove#target": "18"}
+
+
+@pytest.mark.parametrize("home, turns, reply", [
+    # on main deb3ced: "The thermostat is on.", "The air conditioner is on.", "I don't know a device called the ..."
+    ("moded", ("set the thermostat to 21", "what is the thermostat set to"), "The thermostat is set to 21 degrees."),
+    ("moded", ("set the AC to 18", "what temperature is the AC set to"), "The air conditioner is set to 18 degrees."),
+    ("moded", ("set the AC to 18", "what's the air conditioner's target temperature"),
+     "The air conditioner is set to 18 degrees."),
+    ("moded", ("what is the thermostat set to",), "The thermostat hasn't reported its target temperature yet."),
+    ("two", ("set the heat pump to 19", "what's the target temperature in the bedroom"),
+     "The heat pump is set to 19 degrees."),
+])
+def test_a_climates_target_is_read_as_what_it_is_set_to(assistant, home, turns, reply):
+    home = {"moded": moded_home, "two": lambda: home_with(DAIKIN, HEAT_PUMP)}[home]()
+    assert said(assistant, home, *turns) == reply
+
+
+def test_its_state_mode_and_the_rooms_warmth_are_read_as_before_its_target(assistant):
+    home = moded_home()
+    assert said(assistant, home, "set the AC to cool", "set the AC to 18", "what mode is the AC set to") == \
+        "The air conditioner is in cool mode."
+    assert said(assistant, home, "what temperature is the air conditioner set to") == \
+        "The air conditioner is set to 18 degrees."      # main deb3ced: "The air conditioner is on."
+    assert said(assistant, home, "is the thermostat on") == "The thermostat is on."
+    assert said(assistant, home, "how warm is it in the snug") == "The snug temperature is 21 degrees."
+
+
+@pytest.mark.parametrize("turns, reply, state", [
+    # on main deb3ced: "Sorry, I'm not sure what you'd like there." or "Sorry, I didn't catch that."
+    (("turn off the cooler", "the air conditioner"), "Okay, the air conditioner is off.", {"tasmota_ir_ac": "off"}),
+    (("set the cooler to cool", "the air conditioner"), "Okay, the air conditioner is in cool mode.",
+     {"tasmota_ir_ac#mode": "cool"}),
+    (("what mode is the cooler in", "the air conditioner"), "The air conditioner hasn't reported its mode yet.", {}),
+    (("is the cooler on", "the air conditioner"), "The air conditioner is on.", {}),
+])
+def test_a_climate_named_after_a_name_refused_takes_the_request_asked(assistant, turns, reply, state):
+    home = moded_home()
+    assert said(assistant, home, turns[0]) == "Sorry, I don't know a device by that name."
+    assert said(assistant, home, *turns) == reply
+    assert climate_states(home) == state
+
+
+def test_only_a_name_refused_is_answered_by_the_climate_named(assistant):
+    """After a refusal that is not about a name, the bare name asks nothing (as on main); after one that is, it takes
+    the request (main deb3ced: "Sorry, I'm not sure what you'd like there.")."""
+    home = moded_home()
+    assert said(assistant, home, "turn off the loft unit") == "Sorry, I didn't catch that."
+    said(assistant, home, "turn off the loft unit", "the air conditioner")
+    assert climate_states(home) == {}
+    assert said(assistant, home, "turn off the cooler", "the air conditioner") == "Okay, the air conditioner is off."
+    assert climate_states(home) == {"tasmota_ir_ac": "off"}

@@ -308,8 +308,9 @@ def test_a_scale_or_speed_range_no_device_has_is_refused_at_discovery(field, com
 
 def test_numbers_parley_does_not_read_cost_nothing(caplog):
     """Documents what held at cfe81dd: the numbers of a config Parley never reads (min and max temperature and
-    humidity, temp_step, min_mireds, max_mireds, position ranges, expire_after, qos) may be anything JSON holds; a
-    number of over 4,300 digits is not JSON to Python (the config is refused as such)."""
+    humidity, min_mireds, max_mireds, position ranges, expire_after, qos) may be anything JSON holds, and so may
+    temp_step, read only where it is a step of up to 10 degrees (else a degree); a number of over 4,300 digits is not
+    JSON to Python (the config is refused as such)."""
     inventory = Inventory()
     odd = {key: value for key, value in zip(
         ("min_temp", "max_temp", "temp_step", "min_humidity", "max_humidity", "min_mireds", "max_mireds",

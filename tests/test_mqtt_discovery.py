@@ -308,13 +308,15 @@ async def test_without_discovery_the_default_home_keeps_its_topics(broker):
 
 
 async def play_moded(broker, commands: list) -> None:
-    """The thermostat and the bedroom fan as ESPHome answers (each mode, fan mode and swing mode on its state topic),
+    """The thermostat and the bedroom fan as ESPHome answers (each mode, fan mode, swing mode and target temperature on
+    its state topic),
     the air conditioner as Tasmota's IR bridge reports what it sent (its whole IRHVAC state, each value
     capitalised); each retained."""
     thermostat, fan = "esphome/hallnode/climate/thermostat", "esphome/bedroomnode/fan/bedroom_fan/preset_mode"
     sent = {"Vendor": "DAIKIN", "Power": "Off", "Mode": "Off", "FanSpeed": "Auto", "SwingV": "Off"}
     async with login(broker, "home").client() as client:
-        await client.subscribe([(f"{thermostat}/{kind}/command", 1) for kind in ("mode", "fan_mode", "swing_mode")]
+        await client.subscribe([(f"{thermostat}/{kind}/command", 1)
+                                for kind in ("mode", "fan_mode", "swing_mode", "target_temperature")]
                                + [(f"{fan}/command", 1), ("tasmota/tasmota_ir/cmnd/IRHVAC", 1)])
         async for message in client.messages:
             topic, payload = str(message.topic), bytes(message.payload).decode()
@@ -420,6 +422,26 @@ async def test_a_climates_part_is_read_from_its_own_state_and_the_ac_is_the_air_
         assert await replied(assistant, tools, "is the air conditioner swinging") == \
             "The air conditioner's swing mode is off."
         assert await replied(assistant, tools, "what mode is the A/C in") == "The air conditioner is in cool mode."
+        assert len(commands) == sent
+
+
+async def test_a_climates_target_is_stepped_and_read_from_the_temperature_it_reports(broker, assistant):
+    """ "turn the thermostat up" through the whole assistant: from the target temperature ESPHome reports, by its
+    temp_step of half a degree, on its target temperature topic (main deb3ced switched it on); "what is the thermostat
+    set to" reads that target (main: "The thermostat is on.") and sends nothing."""
+    from moded_home import MODED
+
+    target = "esphome/hallnode/climate/thermostat/target_temperature"
+    async with fans_home(broker, MODED, play_moded, (f"{target}/state",), component=None) as (home, tools, commands):
+        assert await replied(assistant, tools, "turn the thermostat up") == \
+            "What temperature would you like the thermostat set to?"
+        assert await tools.run("set_thermostat", {"name": "thermostat", "degrees": 20}) == \
+            "Okay, the thermostat is set to 20 degrees."
+        assert await replied(assistant, tools, "turn the thermostat up") == "Okay, the thermostat is set to 20.5 degrees."
+        assert commands[-1] == (f"{target}/command", "20.5")
+        sent = len(commands)
+        assert await replied(assistant, tools, "what is the thermostat set to") == \
+            "The thermostat is set to 20.5 degrees."
         assert len(commands) == sent
 
 

@@ -505,6 +505,11 @@ class MqttHome:
                 reported = ""
         return reported
 
+    async def read_target(self, entity: Entity) -> float | None:
+        """A climate's state is its target temperature: read_state reads its temperature state topic, as a number."""
+        state = await self.read_state(entity) if entity.component == "climate" else None
+        return None if state is None else float(state)
+
     async def read_level(self, entity: Entity) -> int | None:
         if default_key(entity) is not None:
             payload = self._retained.get(entity.state_topic)
