@@ -394,42 +394,24 @@ class SQLiteStore(Store):
         return result
 
     @staticmethod
-    def _read(db: sqlite3.Connection, session_id: str) -> tuple | None:
-        """One conversation's row as stored (its items' text unread past MAX_RECORD_BYTES), and the stamp a write
-        checks it by: its JSON is decoded off the store's thread (_decoded), so the other sessions' calls do not
-        wait behind a 4 MiB parse (30 ms beside a read, 147 ms beside a save at deb3ced, bench/store_wait.py)."""
-        return db.execute("SELECT principal, CASE WHEN length(CAST(items AS BLOB)) > ? THEN NULL ELSE items END, "
-                          "generation, taken, late, length(CAST(items AS BLOB)), updated FROM conversations "
-                          "WHERE id = ?", (MAX_RECORD_BYTES, session_id)).fetchone()
-
-    @staticmethod
-    def _stamp(row: tuple | None) -> tuple | None:
-        """What tells one write of a conversation from another: its time, generation and size."""
-        return None if row is None else (row[6], row[2], row[5])
-
-    @staticmethod
-    def _decoded(session_id: str, row: tuple | None) -> _Record | None:
-        if row is None or row[6] < time.time() - CONVERSATION_TTL_S:
-            return None
-        return _stored_record(session_id, row[5] or 0, lambda: {
+    def _read(db: sqlite3.Connection, session_id: str) -> _Record | None:
+        row = db.execute("SELECT principal, CASE WHEN length(CAST(items AS BLOB)) > ? THEN NULL ELSE items END, "
+                         "generation, taken, late, length(CAST(items AS BLOB)) FROM conversations WHERE id = ? AND "
+                         "updated >= ?", (MAX_RECORD_BYTES, session_id, time.time() - CONVERSATION_TTL_S)).fetchone()
+        return None if row is None else _stored_record(session_id, row[5] or 0, lambda: {
             "principal": row[0], "items": json.loads(row[1]), "generation": row[2], "taken": json.loads(row[3]),
             "late": json.loads(row[4])})
 
     async def _rewrite(self, session_id: str, change) -> object:
-        """Read one conversation on the store's thread, decode, change and encode it off that thread, and write it
-        in one transaction if nobody wrote it meanwhile (its stamp; else again, at most REWRITE_TRIES times)."""
+        """Read, change and write one conversation in one transaction, on the store's thread (the JSON too)."""
         self._saves += 1
         purge = self._saves % 1000 == 1
 
-        def rewritten(row):
-            record, result = change(self._decoded(session_id, row))
-            return record, result, _encoded(record, lambda kept: kept.items)     # the column _read bounds
-
-        def write(db, stamp, record: _Record, items: str) -> bool:
+        def rewrite(db):
             def body():
-                if self._stamp(self._read_stamp(db, session_id)) != stamp:
-                    return False
                 now = time.time()
+                record, result = change(self._read(db, session_id))
+                items = _encoded(record, lambda kept: kept.items)      # the column _read bounds
                 db.execute("INSERT OR REPLACE INTO conversations (id, principal, items, updated, generation, taken, "
                            "late) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            (session_id, record.principal, items, now, record.generation,
@@ -438,26 +420,12 @@ class SQLiteStore(Store):
                     db.execute("DELETE FROM conversations WHERE updated < ?", (now - CONVERSATION_TTL_S,))
                     db.execute("DELETE FROM timers WHERE due < ?", (now - CONVERSATION_TTL_S,))
                     db.execute("DELETE FROM claims WHERE expires < ?", (now,))
-                return True
-            return self._transaction(db, body)
-
-        for _ in range(REWRITE_TRIES):
-            row = await self._run(self._read, session_id)
-            record, result, items = await asyncio.to_thread(rewritten, row)
-            if await self._run(write, self._stamp(row), record, items):
                 return result
-        raise StoreUnavailable(f"conversation {session_id} changed under {REWRITE_TRIES} writes in a row")
-
-    @staticmethod
-    def _read_stamp(db: sqlite3.Connection, session_id: str) -> tuple | None:
-        """The row's stamp columns in _read's places (the items themselves unread)."""
-        row = db.execute("SELECT generation, length(CAST(items AS BLOB)), updated FROM conversations WHERE id = ?",
-                         (session_id,)).fetchone()
-        return None if row is None else (None, None, row[0], None, None, row[1], row[2])
+            return self._transaction(db, body)
+        return await self._run(rewrite)
 
     async def load_conversation(self, session_id):
-        row = await self._run(self._read, session_id)
-        record = await asyncio.to_thread(self._decoded, session_id, row)
+        record = await self._run(self._read, session_id)
         return Conversation(record.principal, record.items) if record else None
 
     async def claim(self, key, holder, ttl_s, *, take_over=False):
