@@ -19,8 +19,10 @@ store, so a timer rings (or is told) exactly once, whichever gateways are alive.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -28,6 +30,7 @@ from assistant.tools import timer_done_text, timer_missed_text
 from streaming.store import STORE_TIMEOUT_S, Store, StoredTimer, StoreUnavailable
 
 if TYPE_CHECKING:
+    from streaming.metrics import Metrics
     from streaming.session import Session
     from streaming.supervisor import Supervisor
 
@@ -40,12 +43,18 @@ HANDOVER_S = STORE_TIMEOUT_S     # a live gateway's last write lands within one 
 HANDOVER_POLL_S = 0.05
 LAST_SAVE_S = STORE_TIMEOUT_S    # a closing session's caller waits this long for its last save, which then goes on
 CLOSE_S = 5.0                    # close waits this long for the saves in flight, then cancels them (as long again)
+RETRY_FIRST_S, RETRY_MAX_S = 1.0, 16.0   # a failed last save is tried again after this, doubling up to the most
+MAX_WAITING_SAVES = 100          # last saves waiting for the store, at most; past it the oldest is dropped
+MAX_WAITING_BYTES = 64 * 1024 * 1024     # and their conversations' JSON, at most, together
 HEARTBEAT_JOB, TIMERS_JOB = "gateway-heartbeat", "gateway-timers"
 
 
 class StillSaving(StoreUnavailable):
     """A resumed session's last save, on this gateway, is still writing after LAST_SAVE_S (a slow or stuck
-    store): the resume is refused for now (503, retry), never answered with an older conversation."""
+    store), or failed and waits to be tried again: the resume is refused for now (503, retry), never answered
+    with an older conversation."""
+
+    code = "session_saving"
 
 
 def session_key(session_id: str) -> str:
@@ -110,16 +119,21 @@ class _Held:
     dirty: bool = False
     saver: asyncio.Task | None = None
     tasks: set[asyncio.Task] = field(default_factory=set)
+    size: int = 0                    # its conversation's JSON in bytes, once its last save waits (the waiting bound)
 
 
 class Gateway:
-    def __init__(self, store: Store, gateway_id: str | None = None):
+    def __init__(self, store: Store, gateway_id: str | None = None, metrics: "Metrics | None" = None):
         from streaming.session import new_id
 
         self.store = store
         self.id = gateway_id or new_id("gw")
+        self.metrics = metrics
         self.held: dict[str, _Held] = {}
         self._detaching: dict["Session", asyncio.Task] = {}   # sessions whose last state is being written
+        self.waiting: OrderedDict[str, _Held] = OrderedDict()  # failed last saves, oldest first, tried again
+        self._retrier: asyncio.Task | None = None
+        self._last_try = asyncio.Event()             # closing(): the waiting saves get one last try now
         self._supervisor: "Supervisor | None" = None
         self._tasks: set[asyncio.Task] = set()       # saves, last writes, endings of lost sessions: close bounds them
         self._cut_off: asyncio.TimerHandle | None = None   # set once closing() began: cancels the writes left
@@ -137,6 +151,7 @@ class Gateway:
         deadline a store that stops answering (a stuck disk) held the shutdown for as long as it hung."""
         if self._cut_off is None:
             self._cut_off = asyncio.get_running_loop().call_later(CLOSE_S, self._cancel_writes)
+        self._last_try.set()
 
     def _cancel_writes(self) -> None:
         if self._tasks:
@@ -185,6 +200,10 @@ class Gateway:
             log.warning("session %s: a resume is refused for now, its last save is still writing after %g s",
                         session_id, LAST_SAVE_S)
             raise StillSaving(f"session {session_id}'s last save is still writing; try again")
+        if session_id in self.waiting:
+            log.warning("session %s: a resume is refused for now, its last save failed and waits for the store",
+                        session_id)
+            raise StillSaving(f"session {session_id}'s last save waits for the state store; try again")
         await self._handed_over(session_id)
         conversation = await self.store.load_conversation(session_id)
         if conversation is None or conversation.principal != principal:
@@ -249,14 +268,20 @@ class Gateway:
 
     async def _write_last(self, held: _Held) -> None:
         held.dirty = True
-        await self._save(held)
+        saved = await self._save(held)
         for task in held.tasks:
             task.cancel()
         await asyncio.gather(*held.tasks, return_exceptions=True)
+        if not saved:
+            await self._wait_to_save(held)   # the claim is let go once it lands (or lapses by itself)
+            return
+        await self._release(held.session.id)
+
+    async def _release(self, session_id: str) -> None:
         try:
-            await self.store.release(session_key(held.session.id), self.id)
+            await self.store.release(session_key(session_id), self.id)
         except Exception as error:  # noqa: BLE001 - the claim expires by itself
-            log.warning("releasing session %s failed: %s", held.session.id, error)
+            log.warning("releasing session %s failed: %s", session_id, error)
 
     def _spawn(self, held: _Held, coro) -> None:
         task = self._own(coro, f"session-{held.session.id}")
@@ -298,16 +323,66 @@ class Gateway:
     async def _end_lost(self, held: _Held, merged: bool) -> None:
         if not merged:
             held.dirty = True
-            await self._save(held)
+            if not await self._save(held):
+                await self._wait_to_save(held)
         await held.session.end("session_resumed_elsewhere")
+
+    async def _wait_to_save(self, held: _Held) -> None:
+        """A session's last save failed (the store stayed stuck past its call bound): it waits here and is tried
+        again, with a doubling pause, while the gateway runs, so what was said is stored once the store is back.
+        Bounded by MAX_WAITING_SAVES and MAX_WAITING_BYTES: past them the oldest is dropped, logged and counted.
+        At deb3ced such a save was logged and lost."""
+        history = held.session.history()
+        held.size = await asyncio.to_thread(lambda: len(json.dumps(history)))    # up to MiBs: off the loop
+        self.waiting.pop(held.session.id, None)
+        self.waiting[held.session.id] = held
+        while len(self.waiting) > MAX_WAITING_SAVES or sum(h.size for h in self.waiting.values()) > MAX_WAITING_BYTES:
+            session_id, _ = self.waiting.popitem(last=False)
+            log.error("session %s: its last save, waiting for the store, is dropped (over %d saves or %d bytes "
+                      "waiting); the store lacks its last items", session_id, MAX_WAITING_SAVES, MAX_WAITING_BYTES)
+            if self.metrics is not None:
+                self.metrics.save_dropped()
+        log.warning("session %s: its last save failed; it is tried again while the gateway runs (%d waiting)",
+                    held.session.id, len(self.waiting))
+        if self._retrier is None or self._retrier.done():
+            self._retrier = self._own(self._retry_waiting(), "retry-saves")
+
+    async def _retry_waiting(self) -> None:
+        """Try the waiting saves again, oldest first, until none waits: after RETRY_FIRST_S, doubling up to
+        RETRY_MAX_S while the store still fails them, and once more, at once, when the gateway is closing (that
+        try is bounded by closing()'s deadline)."""
+        pause = RETRY_FIRST_S
+        while self.waiting:
+            closing = self._last_try.is_set()
+            if not closing:
+                try:
+                    await asyncio.wait_for(self._last_try.wait(), pause)
+                except TimeoutError:
+                    pass
+            for session_id, held in list(self.waiting.items()):
+                held.dirty = True
+                if not await self._save(held):
+                    break
+                if self.waiting.get(session_id) is held:
+                    del self.waiting[session_id]
+                log.info("session %s: its waiting last save is stored", session_id)
+                await self._release(session_id)
+            else:
+                pause = RETRY_FIRST_S
+                continue
+            if closing:
+                log.error("closing: %d last saves still wait for the store and are lost", len(self.waiting))
+                return
+            pause = min(pause * 2, RETRY_MAX_S)
 
     def _changed(self, held: _Held) -> None:
         held.dirty = True
         if held.saver is None or held.saver.done():
             held.saver = self._own(self._save(held), f"save-{held.session.id}")
 
-    async def _save(self, held: _Held) -> None:
-        """Write until nothing changed meanwhile: one write in flight per session, changes coalesced."""
+    async def _save(self, held: _Held) -> bool:
+        """Write until nothing changed meanwhile: one write in flight per session, changes coalesced. False if a
+        write failed (logged)."""
         if held.saver is not None and held.saver is not asyncio.current_task() and not held.saver.done():
             await asyncio.gather(held.saver, return_exceptions=True)
         while held.dirty:
@@ -319,13 +394,14 @@ class Gateway:
                                                            held.generation)
             except Exception as error:  # noqa: BLE001 - the next change writes again
                 log.warning("saving session %s failed: %s", held.session.id, error)
-                return
+                return False
             if saved.stale:
                 self._lost(held, "was taken over by another gateway before this save (its new items are merged in)",
                            merged=True)
-                return
+                return True
             if saved.lacking and self.held.get(held.session.id) is held:
                 held.session.adopt(saved.lacking)        # changes the history: the loop saves again
+        return True
 
     async def _heartbeat(self) -> None:
         while True:

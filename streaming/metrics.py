@@ -31,6 +31,8 @@ class Metrics:
         self.speculations = Counter("parley_speculations", "Replies prepared during a pause, by fate: used "
                                     "(the turn ended as transcribed) or wasted (the user went on, or the final "
                                     "transcript differed)", ["outcome"], registry=self.registry)
+        self.saves_dropped = Counter("parley_store_saves_dropped", "Sessions' last saves that waited for the state "
+                                     "store and were dropped, over the bound of saves waiting", registry=self.registry)
 
     def session_opened(self, transport: str) -> None:
         self.sessions.labels(transport).inc()
@@ -54,6 +56,14 @@ class Metrics:
         if hasattr(generator, "remote_up"):
             Gauge("parley_generator_remote_up", "1 while the remote generator's circuit breaker is closed",
                   registry=self.registry).set_function(lambda: float(generator.remote_up))
+
+    def watch_waiting_saves(self, waiting) -> None:
+        """Export how many sessions' last saves wait for the state store (read at each scrape)."""
+        Gauge("parley_store_saves_waiting", "Sessions' last saves that failed and wait for the state store",
+              registry=self.registry).set_function(lambda: float(len(waiting)))
+
+    def save_dropped(self) -> None:
+        self.saves_dropped.inc()
 
     def speculation(self, outcome: str) -> None:
         self.speculations.labels(outcome).inc()

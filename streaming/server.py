@@ -121,8 +121,9 @@ class ServerContext:
 
     async def resume_session(self, config: SessionConfig | None = None, *, transport: str, session_id: str,
                              principal: str) -> Session:
-        """new_session with the stored conversation of session_id, if `principal` created it."""
-        history = await self.gateway.resumable(session_id, principal)
+        """new_session with the stored conversation of session_id, if `principal` created it. StoreUnavailable
+        (StillSaving while its last save is still writing or waits) when the store cannot say."""
+        history = await ask(self.gateway.resumable(session_id, principal), HANDOVER_S + STORE_TIMEOUT_S)
         return self.new_session(config, transport=transport, session_id=session_id, principal=principal,
                                 history=history)
 
@@ -249,10 +250,11 @@ def _transport_modules():
 def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None = None) -> web.Application:
     app = web.Application(middlewares=[_guard_host_and_origin])
     ctx = ServerContext(config, engines, metrics or Metrics())
-    ctx.gateway = Gateway(open_store(config.store), config.gateway_id)
+    ctx.gateway = Gateway(open_store(config.store), config.gateway_id, ctx.metrics)
     app[CTX] = ctx
     app.cleanup_ctx.append(_run_gateway)       # first: transports' sessions need it until they are closed
     ctx.metrics.watch_generator(engines.generator)
+    ctx.metrics.watch_waiting_saves(ctx.gateway.waiting)
     app.router.add_get("/v1/realtime", realtime_socket)
     app.router.add_post("/v1/realtime/client_secrets", client_secret)
     app.router.add_get("/healthz", healthz)
@@ -537,7 +539,7 @@ async def healthz(request: web.Request) -> web.Response:
     status = "draining" if ctx.draining else "ok" if healthy else "degraded"
     body = {"status": status, "sessions": len(ctx.sessions), "assistant": generator is not None,
             "gateway": ctx.gateway.id, "tasks": ctx.supervisor.status(),
-            "store": "up" if ctx.gateway.store_answers else "down"}
+            "store": "up" if ctx.gateway.store_answers else "down", "saves_waiting": len(ctx.gateway.waiting)}
     if hasattr(generator, "remote_up"):     # down is not unhealthy: the embedded fallback answers
         body["remote_generator"] = "up" if generator.remote_up else "down"
     return web.json_response(body, status=200 if status == "ok" else 503)

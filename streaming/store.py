@@ -144,6 +144,8 @@ class Store(ABC):
 class StoreUnavailable(Exception):
     """The state store did not answer: down, unreachable, or slower than STORE_TIMEOUT_S."""
 
+    code = "store_unavailable"           # what a door tells its client (who may come back)
+
 
 async def ask(call: Awaitable[T], timeout_s: float = STORE_TIMEOUT_S) -> T:
     """A store call whose failure a door answers with 503 (the client may come back), not with a crash; a call

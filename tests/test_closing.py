@@ -272,3 +272,190 @@ async def test_a_message_said_just_before_sigterm_is_in_the_sqlite_file_after_a_
         await client.close()
     finally:
         gateway.stop()
+
+
+async def saves_waiting_once(url: str, count: int) -> None:
+    """Until /healthz says `count` sessions' last saves wait for the store; a last save on a stuck store fails
+    after SQLITE_CALL_S. Bounded: 60 s."""
+    for _ in range(600):
+        status, body = await health(url, "/healthz")
+        if body.get("saves_waiting") == count:
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"/healthz never showed {count} saves waiting: {body}")
+
+
+async def refusal_of_resume(url: str, session_id: str) -> tuple[int, str]:
+    """The status and error code a resume of session_id gets (a plain GET: a refusal comes before the upgrade)."""
+    async with aiohttp.ClientSession() as http:
+        async with http.get(f"{url}/v1/realtime?session_id={session_id}") as response:
+            return response.status, (await response.json())["error"]["code"]
+
+
+async def test_a_last_save_that_fails_on_a_stuck_store_waits_and_is_stored_once_the_store_is_back(
+        server_factory, tmp_path, caplog, monkeypatch):
+    """Round 38: a client closes while the SQLite store's thread hangs longer than an SQLite call's bound (a stuck
+    disk; here the test holds it), so the session's last save fails. At deb3ced it was logged and lost: once the
+    disk was free the store held the older conversation and a resume got it. The save now waits and is tried
+    again: /healthz and /metrics say one save waits, a resume meanwhile is refused with 503 `session_saving`, and
+    once the store is free the last message is stored and the session resumes with it."""
+    monkeypatch.setattr("streaming.store.SQLITE_CALL_S", 3.0)   # a stuck call fails sooner
+    state = f"sqlite://{tmp_path}/state.db"
+    server = server_factory(store=state)
+    try:
+        client, session_id, said, unstuck, stuck = await a_stored_message_then_a_stuck_store(server, state)
+        try:
+            with caplog.at_level(logging.WARNING, "parley.gateway"):
+                last = await say(client, "and in the bedroom")               # its save waits on the stuck thread
+                await client.close()
+                gateway = server.ctx.gateway
+                await until(lambda: not server.ctx.sessions and not gateway._detaching, timeout=60,
+                            what="the session's last save failed")    # closed, and its last write has ended
+                assert await refusal_of_resume(server.url, session_id) == (503, "session_saving")
+                assert "its last save failed and waits for the store" in caplog.text
+                await saves_waiting_once(server.url, 1)
+                async with aiohttp.ClientSession() as http:
+                    async with http.get(server.url + "/metrics") as response:
+                        assert "parley_store_saves_waiting 1.0" in await response.text()
+                assert not stuck.done()                                       # all of it while the store still hung
+        finally:
+            unstuck.set()
+        await until_stored(state, session_id, [said, last])
+        await saves_waiting_once(server.url, 0)
+        client, resumed = await session_of(f"{server.ws_url}?session_id={session_id}")
+        assert resumed == session_id
+        await client.send({"type": "conversation.item.retrieve", "item_id": last})
+        assert (await client.wait_for("conversation.item.retrieved"))["item"]["content"][0]["text"] == \
+            "and in the bedroom"
+        await client.close()
+    finally:
+        server.stop()
+
+
+async def test_the_waiting_last_saves_are_bounded_the_oldest_dropped_and_counted(server_factory, tmp_path, caplog,
+                                                                                 monkeypatch):
+    """Round 38: the last saves waiting for a stuck store are bounded (here to one): a second session's failed last
+    save drops the first's, which is logged and counted (`parley_store_saves_dropped_total`); the second is stored
+    once the store is free. At deb3ced no save waited, so nothing was dropped or counted."""
+    monkeypatch.setattr("streaming.gateway.MAX_WAITING_SAVES", 1, raising=False)    # deb3ced has no bound
+    monkeypatch.setattr("streaming.store.SQLITE_CALL_S", 3.0)   # a stuck call fails sooner
+    state = f"sqlite://{tmp_path}/state.db"
+    server = server_factory(store=state)
+    try:
+        first, first_id = await session_of(server.ws_url)
+        second, second_id = await session_of(server.ws_url)
+        said = await say(second, "turn on the kitchen light")
+        await until_stored(state, second_id, [said])
+        unstuck = threading.Event()
+        stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)
+        try:
+            with caplog.at_level(logging.WARNING, "parley.gateway"):
+                await say(first, "what time is it")
+                await first.close()
+                await saves_waiting_once(server.url, 1)
+                last = await say(second, "and in the bedroom")
+                await second.close()
+                await until(lambda: f"session {first_id}: its last save, waiting for the store, is dropped"
+                            in caplog.text, timeout=60, what="the oldest waiting save dropped")
+                await saves_waiting_once(server.url, 1)
+                async with aiohttp.ClientSession() as http:
+                    async with http.get(server.url + "/metrics") as response:
+                        assert "parley_store_saves_dropped_total 1.0" in await response.text()
+                assert not stuck.done()
+        finally:
+            unstuck.set()
+        await until_stored(state, second_id, [said, last])
+        await saves_waiting_once(server.url, 0)
+    finally:
+        server.stop()
+
+
+async def test_a_waiting_last_save_gets_one_last_try_at_shutdown(server_factory, tmp_path, monkeypatch):
+    """Round 38: a session's last save failed on a stuck store and waits, its next try far off (here the pause
+    between tries is 300 s); the store comes back and the server stops before that try. The shutdown tries the
+    waiting save once more, within its bound, so the last message is in the file. At deb3ced it was lost."""
+    monkeypatch.setattr("streaming.gateway.RETRY_FIRST_S", 300.0, raising=False)    # deb3ced has no retry
+    monkeypatch.setattr("streaming.store.SQLITE_CALL_S", 3.0)   # a stuck call fails sooner
+    state = f"sqlite://{tmp_path}/state.db"
+    server = server_factory(store=state)
+    client, session_id, said, unstuck, stuck = await a_stored_message_then_a_stuck_store(server, state)
+    try:
+        last = await say(client, "and in the bedroom")
+        await client.close()
+        gateway = server.ctx.gateway
+        await until(lambda: not server.ctx.sessions and not gateway._detaching, timeout=60,
+                    what="the session's last save failed")            # closed, and its last write has ended
+    finally:
+        unstuck.set()
+    await asyncio.wrap_future(stuck)
+    assert await stored_ids(state, session_id) == [said]       # free, and the next try is still far off
+    await asyncio.to_thread(server.stop)
+    assert await stored_ids(state, session_id) == [said, last]
+
+
+async def stored_texts(store_url: str, session_id: str) -> list[str]:
+    from streaming.store import open_store
+
+    store = open_store(store_url)
+    try:
+        conversation = await store.load_conversation(session_id)
+    finally:
+        await store.close()
+    return [item["text"] for item in conversation.items] if conversation else []
+
+
+async def until_text_stored(store_url: str, session_id: str, text: str) -> None:
+    """Until the store holds an item of the session with this text (bounded: 30 s)."""
+    for _ in range(300):
+        if text in await stored_texts(store_url, session_id):
+            return
+        await asyncio.sleep(0.1)
+    raise AssertionError(f"{text!r} never stored")
+
+
+async def test_a_satellite_whose_last_save_waits_is_told_session_saving_and_served_once_stored(
+        server_factory, broker, tmp_path, monkeypatch):
+    """Round 38: the MQTT satellite door resumes the device's conversation too. A device goes offline while the
+    SQLite store's thread hangs (a stuck disk; here the test holds it), so its session's last save fails and
+    waits; the device asks again meanwhile and gets an `error` event `session_saving` (at deb3ced the refusal was
+    only logged and the device heard nothing). Once the store is free its words are stored and it is served with
+    them."""
+    from mqtt_broker import USERS
+    from mqtt_devices import SatelliteDevice
+    from streaming.server import parse_config
+    from streaming.transports.mqtt.satellite import SATELLITES
+
+    monkeypatch.setattr("streaming.store.SQLITE_CALL_S", 3.0)   # a stuck call fails sooner
+    state = f"sqlite://{tmp_path}/state.db"
+    options = parse_config(["--mqtt-host", broker.host, "--mqtt-port", str(broker.port), "--mqtt-username", "parley",
+                            "--mqtt-password", USERS["parley"], "--wyoming-port", "0", "--audiosocket-port", "off"]).options
+    server = server_factory(store=state, options=options)
+    try:
+        await asyncio.wait_for(asyncio.wrap_future(asyncio.run_coroutine_threadsafe(
+            server.app[SATELLITES].connected.wait(), server.loop)), 10)
+        async with SatelliteDevice(broker, "kitchen") as device:
+            await device.publish("text/in", "what is seven times six")
+            assert "42" in (await device.next_event("reply"))["text"]
+            await until_text_stored(state, "dev_kitchen", "what is seven times six")
+            unstuck = threading.Event()
+            stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)
+            try:
+                await device.publish("text/in", "what is six times seven")
+                assert "42" in (await device.next_event("reply"))["text"]
+                await device.publish("status", "offline")
+                gateway = server.ctx.gateway
+                await until(lambda: not server.ctx.sessions and not gateway._detaching, timeout=60,
+                            what="the session's last save failed")    # closed, and its last write has ended
+                await device.publish("text/in", "what is two times two")
+                assert (await device.next_event("error"))["code"] == "session_saving"
+                assert not stuck.done()
+            finally:
+                unstuck.set()
+            await until_text_stored(state, "dev_kitchen", "what is six times seven")
+            await device.publish("text/in", "what is two times two")
+            assert "4" in (await device.next_event("reply"))["text"]
+            await until_text_stored(state, "dev_kitchen", "what is two times two")
+        texts = await stored_texts(state, "dev_kitchen")      # the served session resumed with the waiting words
+        assert texts.index("what is six times seven") < texts.index("what is two times two")
+    finally:
+        server.stop()

@@ -40,6 +40,7 @@ from streaming import events as ev
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 from streaming.logsafe import printable
 from streaming.session import Session, SessionConfig, SessionLimitReached, TurnDetection
+from streaming.store import StoreUnavailable
 from streaming.supervisor import Supervisor
 
 log = logging.getLogger("parley.mqtt_satellite")
@@ -485,6 +486,10 @@ class SatelliteService:
                 satellite = await self._open(device_id)
             except SessionLimitReached as full:
                 self.send(event_message(device_id, "error", code="session_limit", message=str(full)))
+                return
+            except StoreUnavailable as outage:   # its conversation cannot be read yet (session_saving): come back
+                log.warning("satellite %s: not served for now: %s", printable(device_id), outage)
+                self.send(event_message(device_id, "error", code=outage.code, message=str(outage)))
                 return
         if isinstance(request, Invalid):
             satellite.last_seen = time.monotonic()
