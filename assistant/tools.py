@@ -21,7 +21,7 @@ from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_W
                                  speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
-from assistant.spoken_numbers import normalize_request
+from assistant.spoken_numbers import NUMBER_WORDS, normalize_request
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
                                   FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
@@ -302,6 +302,11 @@ def _a_form_of(word: str, verbs: set[str]) -> bool:
     return bool(_stems(word) & verbs)
 
 
+def _a_number_word(word: str) -> bool:
+    """A number said as a word or digits ("one", "2"): where a name's word stood, a name word misheard ("wine")."""
+    return word in NUMBER_WORDS or word.isdigit()
+
+
 def _stems(word: str) -> set[str]:
     """word and what it may be a form of, in one spelling (SPELLINGS): "switched" -> "switch", "lights" -> "light"."""
     word = SPELLINGS.get(word, word)
@@ -578,7 +583,7 @@ class ToolRunner:
             return NoAction(NOT_UNDERSTOOD)
         if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(str(arguments.get("name", ""))):
             return NOT_A_NAME_OF_THE_HOME
-        if self.spoken and SKILLS[name].reads and self._another_thing_read(arguments):
+        if self.spoken and (SKILLS[name].reads or name in DOUBTS_SAID_BACK) and self._another_thing_named(arguments):
             return NOT_A_NAME_OF_THE_HOME
         guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
@@ -647,11 +652,13 @@ class ToolRunner:
                     return True
         return False
 
-    def _another_thing_read(self, arguments: dict) -> bool:
-        """A spoken read of one thing of the home whose heard words say its kind (the last word of its name) after
-        "the" and a word of neither its name nor its area ("is the wine cellar door open" in a home whose only
-        door is the coal hole door, in the cellar): the user asked about another thing, one the home lacks, and is
-        told so rather than answered about this one (issue 22: biasing never turns an unknown name into a known one)."""
+    def _another_thing_named(self, arguments: dict) -> bool:
+        """A spoken read or change of one thing of the home of several words, none of whose own name words was
+        heard, whose kind (the last word of its name) was said after "the" and a word of neither its name nor its
+        area ("is the wine cellar door open" in a home whose only door is the coal hole door, in the cellar), or
+        after "the" and a number word before its own area ("the one cellar door": "wine" heard as "one"): the user
+        named another thing, one the home lacks, and is told so rather than answered about or acting on this one
+        (issue 22: biasing never turns an unknown name into a known one). "the one door" alone is still the door."""
         called = arguments.get("name")
         if not isinstance(called, str) or not called:
             return False
@@ -671,9 +678,13 @@ class ToolRunner:
             if not _stems(word) & kind_stems:
                 continue
             before = heard[:at]
+            area_said = False
             while before and _stems(before[-1]) & own:      # the thing's own area said before it: "the cellar door"
                 before.pop()
-            if len(before) >= 2 and before[-1] not in STOP_WORDS and before[-2] in THING_DETERMINERS:
+                area_said = True
+            if len(before) < 2 or before[-2] not in THING_DETERMINERS:
+                continue
+            if before[-1] not in STOP_WORDS or (area_said and _a_number_word(before[-1])):
                 return True
         return False
 
