@@ -27,6 +27,7 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
                                   THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
+from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
@@ -583,7 +584,12 @@ class ToolRunner:
             return NoAction(NOT_UNDERSTOOD)
         if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(str(arguments.get("name", ""))):
             return NOT_A_NAME_OF_THE_HOME
-        if self.spoken and (SKILLS[name].reads or name in DOUBTS_SAID_BACK) and self._another_thing_named(arguments):
+        other = (self._another_thing_named(arguments)
+                 if self.spoken and (SKILLS[name].reads or name in DOUBTS_SAID_BACK) else None)
+        if other is not None:          # asked where the word heard in the name's place sounds like one of its words
+            thing, word = other
+            if any(alike(word, own) for own in thing.name.lower().split()[:-1]):
+                return self._ask_first(thing.name.lower(), name, arguments)
             return NOT_A_NAME_OF_THE_HOME
         guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
@@ -652,41 +658,43 @@ class ToolRunner:
                     return True
         return False
 
-    def _another_thing_named(self, arguments: dict) -> bool:
+    def _another_thing_named(self, arguments: dict) -> tuple[Entity, str] | None:
         """A spoken read or change of one thing of the home of several words, none of whose own name words was
         heard, whose kind (the last word of its name) was said after "the" and a word of neither its name nor its
         area ("is the wine cellar door open" in a home whose only door is the coal hole door, in the cellar), or
         after "the" and a number word before its own area ("the one cellar door": "wine" heard as "one"): the user
         named another thing, one the home lacks, and is told so rather than answered about or acting on this one
-        (issue 22: biasing never turns an unknown name into a known one). "the one door" alone is still the door."""
+        (issue 22: biasing never turns an unknown name into a known one). "the one door" alone is still the door.
+        The thing and the word heard in its name's place, else None."""
         called = arguments.get("name")
         if not isinstance(called, str) or not called:
-            return False
+            return None
         found, problem = self._find(called, arguments.get("area"), READABLE)
         if problem is not None or len(found) != 1:
-            return False
+            return None
         *qualifiers, kind = found[0].name.lower().split()
         if not qualifiers:
-            return False
+            return None
         named = {stem for word in qualifiers for stem in _stems(word)}
         own = named | {stem for word in (found[0].area or "").lower().split() for stem in _stems(word)}
         heard = re.findall(r"[a-z0-9']+", self.heard.lower())
         if any(_stems(word) & named for word in heard):
-            return False
+            return None
         kind_stems = _stems(kind)
+        own |= kind_stems       # the kind said twice ("the lantern lantern") is no other word
         for at, word in enumerate(heard):
             if not _stems(word) & kind_stems:
                 continue
             before = heard[:at]
-            area_said = False
-            while before and _stems(before[-1]) & own:      # the thing's own area said before it: "the cellar door"
+            own_said = False
+            while before and _stems(before[-1]) & own:      # its own area or kind said before it: "the cellar door"
                 before.pop()
-                area_said = True
+                own_said = True
             if len(before) < 2 or before[-2] not in THING_DETERMINERS:
                 continue
-            if before[-1] not in STOP_WORDS or (area_said and _a_number_word(before[-1])):
-                return True
-        return False
+            if before[-1] not in STOP_WORDS or (own_said and _a_number_word(before[-1])):
+                return found[0], before[-1]
+        return None
 
     def _doubted_change(self, name: str, arguments: dict) -> str | None:
         """A heard call that changes something (DOUBTS_SAID_BACK), in words to say back, when a word of its verb,

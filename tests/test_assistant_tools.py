@@ -835,6 +835,9 @@ async def test_a_heard_change_of_a_thing_named_by_its_kind_after_another_name_wo
     assert await tools.run("switch_device", {"name": "sewing_machine", "state": "on"}) == \
         "Sorry, I don't know a device by that name."
     assert "tasmota/sewing_machine" not in home.states
+    # a word in the name's place that sounds like one of its own is asked about, and still switches nothing
+    tools.begin_reply([{"role": "user", "content": "Is the sowing machine on?"}])
+    assert await tools.run("get_state", {"name": "sewing_machine"}) == "Did you mean the sewing machine? Say yes to confirm."
     # its own name, its area, or the kind alone: switched
     for heard in ("Switch on the sewing machine.", "Switch on the sewing room machine.", "Switch on the machine."):
         tools.begin_reply([{"role": "user", "content": heard}])
