@@ -21,12 +21,13 @@ from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_W
                                  speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
-from assistant.spoken_numbers import normalize_request
+from assistant.spoken_numbers import NUMBER_WORDS, normalize_request
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
                                   FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SHARES, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
                                   THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
+from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
@@ -327,6 +328,11 @@ def _a_form_of(word: str, verbs: set[str]) -> bool:
     return bool(_stems(word) & verbs)
 
 
+def _a_number_word(word: str) -> bool:
+    """A number said as a word or digits ("one", "2"): where a name's word stood, a name word misheard ("wine")."""
+    return word in NUMBER_WORDS or word.isdigit()
+
+
 def _stems(word: str) -> set[str]:
     """word and what it may be a form of, in one spelling (SPELLINGS): "switched" -> "switch", "lights" -> "light"."""
     word = SPELLINGS.get(word, word)
@@ -603,7 +609,12 @@ class ToolRunner:
             return NoAction(NOT_UNDERSTOOD)
         if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(str(arguments.get("name", ""))):
             return NOT_A_NAME_OF_THE_HOME
-        if self.spoken and SKILLS[name].reads and self._another_thing_read(arguments):
+        other = (self._another_thing_named(arguments)
+                 if self.spoken and (SKILLS[name].reads or name in DOUBTS_SAID_BACK) else None)
+        if other is not None:          # asked where the word heard in the name's place sounds like one of its words
+            thing, word = other
+            if any(alike(word, own) for own in thing.name.lower().split()[:-1]):
+                return self._ask_first(thing.name.lower(), name, arguments)
             return NOT_A_NAME_OF_THE_HOME
         guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
@@ -675,35 +686,43 @@ class ToolRunner:
                     return True
         return False
 
-    def _another_thing_read(self, arguments: dict) -> bool:
-        """A spoken read of one thing of the home whose heard words say its kind (the last word of its name) after
-        "the" and a word of neither its name nor its area ("is the wine cellar door open" in a home whose only
-        door is the coal hole door, in the cellar): the user asked about another thing, one the home lacks, and is
-        told so rather than answered about this one (issue 22: biasing never turns an unknown name into a known one)."""
+    def _another_thing_named(self, arguments: dict) -> tuple[Entity, str] | None:
+        """A spoken read or change of one thing of the home of several words, none of whose own name words was
+        heard, whose kind (the last word of its name) was said after "the" and a word of neither its name nor its
+        area ("is the wine cellar door open" in a home whose only door is the coal hole door, in the cellar), or
+        after "the" and a number word before its own area ("the one cellar door": "wine" heard as "one"): the user
+        named another thing, one the home lacks, and is told so rather than answered about or acting on this one
+        (issue 22: biasing never turns an unknown name into a known one). "the one door" alone is still the door.
+        The thing and the word heard in its name's place, else None."""
         called = arguments.get("name")
         if not isinstance(called, str) or not called:
-            return False
+            return None
         found, problem = self._find(called, arguments.get("area"), READABLE)
         if problem is not None or len(found) != 1:
-            return False
+            return None
         *qualifiers, kind = found[0].name.lower().split()
         if not qualifiers:
-            return False
+            return None
         named = {stem for word in qualifiers for stem in _stems(word)}
         own = named | {stem for word in (found[0].area or "").lower().split() for stem in _stems(word)}
         heard = re.findall(r"[a-z0-9']+", self.heard.lower())
         if any(_stems(word) & named for word in heard):
-            return False
+            return None
         kind_stems = _stems(kind)
+        own |= kind_stems       # the kind said twice ("the lantern lantern") is no other word
         for at, word in enumerate(heard):
             if not _stems(word) & kind_stems:
                 continue
             before = heard[:at]
-            while before and _stems(before[-1]) & own:      # the thing's own area said before it: "the cellar door"
+            own_said = False
+            while before and _stems(before[-1]) & own:      # its own area or kind said before it: "the cellar door"
                 before.pop()
-            if len(before) >= 2 and before[-1] not in STOP_WORDS and before[-2] in THING_DETERMINERS:
-                return True
-        return False
+                own_said = True
+            if len(before) < 2 or before[-2] not in THING_DETERMINERS:
+                continue
+            if before[-1] not in STOP_WORDS or (own_said and _a_number_word(before[-1])):
+                return found[0], before[-1]
+        return None
 
     def _doubted_change(self, name: str, arguments: dict) -> str | None:
         """A heard call that changes something (DOUBTS_SAID_BACK), in words to say back, when a word of its verb,

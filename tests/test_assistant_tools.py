@@ -10,6 +10,7 @@ from assistant.home import InMemoryHome
 from assistant.tools import (NOT_A_SKILL, NOT_CALCULABLE, NOT_POSSIBLE, CalculationError, ToolRunner, asks,
                              calculate, said_back, states_without_a_switch, stepped_level, timer_done_text)
 from assistant.vocabulary import convert
+from discovered_home import discovered_inventory
 from made_up_home import made_up_inventory
 
 
@@ -883,3 +884,42 @@ async def test_a_heard_change_whose_words_say_the_opposite_action_is_said_back()
     tools.spoken = False                                   # typed words are the model's to read
     tools.begin_reply([{"role": "user", "content": "turn off the ceiling fan"}])
     assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == "Okay, the ceiling fan is on."
+
+
+async def test_a_heard_change_of_a_thing_named_by_its_kind_after_another_name_word_is_refused_as_an_unknown_name():
+    home = InMemoryHome(inventory=made_up_inventory())
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # "switch on the pond machine": "pond" is a word of the home (the pond pump), so it is no stranger's word, yet
+    # none of the sewing machine's own words was heard: another machine, one the home lacks, is never switched
+    tools.begin_reply([{"role": "user", "content": "Switch on the pond machine."}])
+    assert await tools.run("switch_device", {"name": "sewing_machine", "state": "on"}) == \
+        "Sorry, I don't know a device by that name."
+    assert "tasmota/sewing_machine" not in home.states
+    # a word in the name's place that sounds like one of its own is asked about, and still switches nothing
+    tools.begin_reply([{"role": "user", "content": "Is the sowing machine on?"}])
+    assert await tools.run("get_state", {"name": "sewing_machine"}) == "Did you mean the sewing machine? Say yes to confirm."
+    # its own name, its area, or the kind alone: switched
+    for heard in ("Switch on the sewing machine.", "Switch on the sewing room machine.", "Switch on the machine."):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        said = await tools.run("switch_device", {"name": "sewing_machine", "state": "on"})
+        assert not isinstance(said, NoAction) and "sewing machine" in said, (heard, said)
+    tools.spoken = False                                                                    # typed: the model's
+    tools.begin_reply([{"role": "user", "content": "Switch on the pond machine."}])
+    said = await tools.run("switch_device", {"name": "sewing_machine", "state": "on"})
+    assert not isinstance(said, NoAction) and "sewing machine" in said
+
+
+async def test_a_heard_number_word_before_a_things_own_area_and_kind_is_no_name_of_it():
+    home = InMemoryHome(inventory=discovered_inventory())
+    tools = ToolRunner(home)
+    tools.spoken = True
+    # "is the wine cellar door open" heard "Is the one cellar door open?" in a home whose one door of the cellar is
+    # the coal hole door: "one" stood where a name's word did, and the coal hole door is no answer
+    tools.begin_reply([{"role": "user", "content": "Is the one cellar door open?"}])
+    assert await tools.run("get_state", {"name": "coal_hole_door"}) == "Sorry, I don't know a device by that name."
+    # the area alone, or a number before the kind alone ("the one door"): read
+    for heard in ("Is the cellar door open?", "Is the one door open?"):
+        tools.begin_reply([{"role": "user", "content": heard}])
+        said = await tools.run("get_state", {"name": "coal_hole_door"})
+        assert "coal hole door" in said, (heard, said)

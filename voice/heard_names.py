@@ -118,6 +118,13 @@ def _same_start(a: str, b: str) -> bool:
     return bool(a) and bool(b) and a[0].replace("P", "B") == b[0].replace("P", "B")
 
 
+def alike(heard: str, word: str) -> bool:
+    """One heard word and one word of a name sound alike (_sounds) or are nearly the same letters, each at CLOSE:
+    "rings" for "drinks" (letters 0.82), not "washing" for "sewing" (0.78) nor "one" for "coal"."""
+    return (_sounds([heard], [word]) >= CLOSE
+            or jellyfish.jaro_winkler_similarity(_letters([heard]), _letters([word])) >= CLOSE)
+
+
 def _spelling(heard: list[str], name: list[str]) -> bool:
     letters = jellyfish.jaro_winkler_similarity(_letters(heard), _letters(name))
     return letters >= NEAR_LETTERS or (letters >= SAME_SPELLING and _key(heard) == _key(name))
