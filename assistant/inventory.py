@@ -43,6 +43,9 @@ MAX_NAME_BYTES = 100
 MAX_TOPIC_BYTES = 256
 MAX_MODES = 32                  # of each kind: Home Assistant's lists are a handful
 MAX_TEMPERATURE_STEP = 10       # degrees a climate's target steps by at most (Home Assistant's are 0.1 to 1)
+# Home Assistant's climate's `min_temp` and `max_temp` where a config says none, by its `temperature_unit`
+DEFAULT_TEMPERATURE_RANGES = {"C": (7.0, 35.0), "F": (44.6, 95.0)}
+TEMPERATURE_LIMITS = (-100.0, 200.0)   # a config's min_temp or max_temp outside this (1e308) is no thermostat's
 IGNORED_REPORT_S = 60.0         # ignored configs: the first is logged, the rest counted into one line per this
 MAX_TABLE_CHARS = 256           # a lookup template's table (Zigbee2MQTT's fan modes take 72): it is parsed on every
                                 # state read and its names join every lexicon (1,400 names a fan cost 25 s a lexicon)
@@ -60,7 +63,7 @@ ABBREVIATIONS = {
     "stat_on": "state_on", "stat_off": "state_off", "bri_cmd_t": "brightness_command_topic",
     "bri_stat_t": "brightness_state_topic", "bri_scl": "brightness_scale",
     "temp_cmd_t": "temperature_command_topic", "temp_stat_t": "temperature_state_topic",
-    "curr_temp_t": "current_temperature_topic", "mode_cmd_t": "mode_command_topic",
+    "curr_temp_t": "current_temperature_topic", "temp_unit": "temperature_unit", "mode_cmd_t": "mode_command_topic",
     "pl_open": "payload_open", "pl_cls": "payload_close", "pl_stop": "payload_stop", "stat_open": "state_open",
     "stat_clsd": "state_closed", "stat_opening": "state_opening", "stat_closing": "state_closing",
     "pl_lock": "payload_lock", "pl_unlk": "payload_unlock", "stat_locked": "state_locked",
@@ -154,6 +157,7 @@ class Entity:
     speed_range: tuple[int, int] = (1, 100)   # a fan's speed_range_min, speed_range_max: 100 percent is the max
     modes: dict[str, tuple[str, ...]] = field(default_factory=dict)   # MODE_KINDS key -> the modes it announces
     temperature_step: float = 1.0  # a climate's `temp_step`: how far "turn it up" moves its target temperature
+    temperature_range: tuple[float, float] = DEFAULT_TEMPERATURE_RANGES["C"]   # its `min_temp`, `max_temp`
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
@@ -281,7 +285,8 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
-        brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config))
+        brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
+        temperature_range=_temperature_range(config))
 
 
 def _temperature_step(config: dict) -> float:
@@ -291,6 +296,17 @@ def _temperature_step(config: dict) -> float:
     if isinstance(step, bool) or not isinstance(step, (int, float)) or not 0 < step <= MAX_TEMPERATURE_STEP:
         return 1.0
     return float(step)
+
+
+def _temperature_range(config: dict) -> tuple[float, float]:
+    """A climate's `min_temp` and `max_temp` (a target set or stepped past one is set to it, as Home Assistant's
+    climate does), each a number within TEMPERATURE_LIMITS, the lower below the higher; else Home Assistant's defaults
+    in its `temperature_unit`: a config's odd numbers (NaN, 1e308, a min over its max) refuse nothing."""
+    default = DEFAULT_TEMPERATURE_RANGES["F" if config.get("temperature_unit") == "F" else "C"]
+    low, high = (value if not isinstance(value, bool) and isinstance(value, (int, float))
+                 and TEMPERATURE_LIMITS[0] <= value <= TEMPERATURE_LIMITS[1] else limit
+                 for value, limit in zip((config.get("min_temp"), config.get("max_temp")), default))
+    return (float(low), float(high)) if low < high else default
 
 
 def _scale(config: dict, key: str, default: int, where) -> int:
