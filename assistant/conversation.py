@@ -1333,13 +1333,17 @@ def _light_stepped(call: dict, direction: str) -> str | None:
     return request_for({"name": skill, "arguments": {**place, "direction": direction}})
 
 
+CLIMATE_CALLS = ("set_thermostat", "change_level", "switch_device", "set_device_mode", "get_state",
+                 "get_target_temperature", "get_device_mode")
+
+
 def _climate_of_home(call: dict, vocabulary: Vocabulary) -> str | None:
-    """The name of the climate of the user's home a call set or stepped ("the air conditioner" of the daikin too);
-    None for any other call."""
+    """The name of the climate of the user's home a call set, stepped, switched or asked about ("the air conditioner"
+    of the daikin too); None for any other call."""
     name = str(call["arguments"].get("name", "")).replace("_", " ")
     climate = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" \
         or name in getattr(vocabulary.lexicon, "named_kinds", {})
-    return name if climate and call["name"] in ("set_thermostat", "change_level") else None
+    return name if climate and call["name"] in CLIMATE_CALLS else None
 
 
 def _loose_step(said: str, calls: list[dict], acted: dict | None,

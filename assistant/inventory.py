@@ -157,7 +157,8 @@ class Entity:
     speed_range: tuple[int, int] = (1, 100)   # a fan's speed_range_min, speed_range_max: 100 percent is the max
     modes: dict[str, tuple[str, ...]] = field(default_factory=dict)   # MODE_KINDS key -> the modes it announces
     temperature_step: float = 1.0  # a climate's `temp_step`: how far "turn it up" moves its target temperature
-    temperature_range: tuple[float, float] = DEFAULT_TEMPERATURE_RANGES["C"]   # its `min_temp`, `max_temp`
+    temperature_limits: tuple[float | None, float | None] = (None, None)   # its `min_temp`, `max_temp` where given
+    temperature_unit: str | None = None    # a climate's `temperature_unit`, "C" or "F", where given
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
@@ -286,7 +287,8 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
-        temperature_range=_temperature_range(config))
+        temperature_limits=_temperature_limits(config),
+        temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
 
 
 def _temperature_step(config: dict) -> float:
@@ -298,15 +300,13 @@ def _temperature_step(config: dict) -> float:
     return float(step)
 
 
-def _temperature_range(config: dict) -> tuple[float, float]:
-    """A climate's `min_temp` and `max_temp` (a target set or stepped past one is set to it, as Home Assistant's
-    climate does), each a number within TEMPERATURE_LIMITS, the lower below the higher; else Home Assistant's defaults
-    in its `temperature_unit`: a config's odd numbers (NaN, 1e308, a min over its max) refuse nothing."""
-    default = DEFAULT_TEMPERATURE_RANGES["F" if config.get("temperature_unit") == "F" else "C"]
-    low, high = (value if not isinstance(value, bool) and isinstance(value, (int, float))
-                 and TEMPERATURE_LIMITS[0] <= value <= TEMPERATURE_LIMITS[1] else limit
-                 for value, limit in zip((config.get("min_temp"), config.get("max_temp")), default))
-    return (float(low), float(high)) if low < high else default
+def _temperature_limits(config: dict) -> tuple[float | None, float | None]:
+    """A climate's `min_temp` and `max_temp`, each a number within TEMPERATURE_LIMITS, the lower below the higher;
+    None for one not given or odd (NaN, 1e308, a min over its max: both), which refuses nothing."""
+    low, high = (float(value) if not isinstance(value, bool) and isinstance(value, (int, float))
+                 and TEMPERATURE_LIMITS[0] <= value <= TEMPERATURE_LIMITS[1] else None
+                 for value in (config.get("min_temp"), config.get("max_temp")))
+    return (low, high) if low is None or high is None or low < high else (None, None)
 
 
 def _scale(config: dict, key: str, default: int, where) -> int:
@@ -390,6 +390,16 @@ class Inventory:
 
     def entities(self) -> list[Entity]:
         return list(self._entities.values())
+
+    def temperature_range(self, entity: Entity) -> tuple[float, float]:
+        """The lowest and highest target a climate takes (a target set or stepped past one is set to it, as Home
+        Assistant's climate does): its min_temp and max_temp, else Home Assistant's defaults in its temperature_unit,
+        else in the unit the home's temperature sensors report (a home in °F whose climates say no unit)."""
+        unit = entity.temperature_unit or ("F" if any(e.unit == "°F" for e in self.entities()
+                                                    if e.component == "sensor") else "C")
+        low, high = (given if given is not None else default
+                     for given, default in zip(entity.temperature_limits, DEFAULT_TEMPERATURE_RANGES[unit]))
+        return (low, high) if low < high else DEFAULT_TEMPERATURE_RANGES[unit]
 
     def get(self, key: str) -> Entity | None:
         return self._entities.get(key)

@@ -17,7 +17,7 @@ from typing import Awaitable, Callable, Protocol
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
-                                 SWITCHABLE, Entity, is_of_named_kind, mode_words, modes_to_choose, speed_names,
+                                 SWITCHABLE, Entity, Inventory, is_of_named_kind, mode_words, modes_to_choose, speed_names,
                                  speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
@@ -360,11 +360,13 @@ def _in_full(name: str, lexicon) -> str:
     return name if full == said else full
 
 
-def _target_limit(entity: Entity, degrees) -> tuple[str, float] | None:
-    """("highest", its max_temp) for a target over a climate's max_temp, ("lowest", its min_temp) under its min_temp;
-    None within them."""
-    low, high = entity.temperature_range
-    if entity.component != "climate" or not isinstance(degrees, (int, float)) or low <= degrees <= high:
+def _target_limit(inventory: Inventory, entity: Entity, degrees) -> tuple[str, float] | None:
+    """("highest", its max_temp) for a target over a climate's max_temp, ("lowest", its min_temp) under its min_temp
+    (Inventory.temperature_range); None within them."""
+    if entity.component != "climate" or not isinstance(degrees, (int, float)):
+        return None
+    low, high = inventory.temperature_range(entity)
+    if low <= degrees <= high:
         return None
     return ("highest", high) if degrees > high else ("lowest", low)
 
@@ -900,7 +902,8 @@ class ToolRunner:
                 return problem
             if self.home.inventory.needs_yes(entity, "temperature", degrees):
                 return self._ask(entity, "temperature", degrees)
-            if name is not None or area is not None or _target_limit(entity, degrees):   # the answer names it
+            # which one was asked, or a target past its limits: the answer names it
+            if name is not None or area is not None or _target_limit(self.home.inventory, entity, degrees):
                 return await self._act(entity, "temperature", degrees)
             confirmed = await self.home.command(entity, "temperature", degrees)
             return f"{confirmed} degrees" if confirmed is not None else "an unconfirmed temperature"
@@ -983,7 +986,7 @@ class ToolRunner:
     async def _act(self, entity: Entity, action: str, value=None, confirmed_by_user: bool = False) -> str:
         """The command to one thing, and the whole reply that names it (Done), or the question of a yes. A climate's
         target past its min_temp or max_temp is set to that limit and said so, as Home Assistant's climate does."""
-        limit = _target_limit(entity, value) if action == "temperature" else None
+        limit = _target_limit(self.home.inventory, entity, value) if action == "temperature" else None
         value = value if limit is None else limit[1]
         if not confirmed_by_user and self.home.inventory.needs_yes(entity, action, value):
             return self._ask(entity, action, value)
