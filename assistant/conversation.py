@@ -11,7 +11,7 @@ ON_THE_RESULT, STEP_FROM, REFERRING and REQUESTS below.
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, asks_how_things_are, content_text
@@ -22,9 +22,9 @@ from assistant.reply import UNKNOWN_NAME
 from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
                               STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
-from assistant.tools import CHOICE_QUESTION, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT, CalculationError, calculate, format_number
+from assistant.tools import CHOICE_QUESTION, TARGET_QUESTION_SAID, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT, CalculationError, calculate, format_number
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
-                                  AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, NOT_A_CHOICE,
+                                  AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, CLIMATE_STEP_REQUEST, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
                                   DEMONSTRATIVES, OPERATIONS_OF_ONE, OPERATIONS_OF_TWO,
                                   DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
@@ -1094,7 +1094,8 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
         or _on_result(bare, calls) or _result_pointed_at(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
         or (_light_step(bare, acted) if acted else None) or _newest_light_step(bare, calls) or _too_much(bare, acted) \
         or _loose_step(ONE_NAMED.sub(lambda match: _one_named(match, calls, vocabulary), bare),
-                       [_heater_level(call, vocabulary) for call in calls], acted and _heater_level(acted, vocabulary)) \
+                       [_heater_level(call, vocabulary) for call in calls], acted and _heater_level(acted, vocabulary),
+                       lambda call: _climate_of_home(call, vocabulary)) \
         or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
 
@@ -1332,13 +1333,29 @@ def _light_stepped(call: dict, direction: str) -> str | None:
     return request_for({"name": skill, "arguments": {**place, "direction": direction}})
 
 
-def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
+CLIMATE_CALLS = ("set_thermostat", "change_level", "switch_device", "set_device_mode", "get_state",
+                 "get_target_temperature", "get_device_mode")
+
+
+def _climate_of_home(call: dict, vocabulary: Vocabulary) -> str | None:
+    """The name of the climate of the user's home a call set, stepped, switched or asked about ("the air conditioner"
+    of the daikin too); None for any other call."""
+    name = str(call["arguments"].get("name", "")).replace("_", " ")
+    climate = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" \
+        or name in getattr(vocabulary.lexicon, "named_kinds", {})
+    return name if climate and call["name"] in CLIMATE_CALLS else None
+
+
+def _loose_step(said: str, calls: list[dict], acted: dict | None,
+                climate_of: Callable[[dict], str | None] = lambda call: None) -> str | None:
     """A step said in words of its own ("turn it up a bit", "make it warmer", "up 2 degrees", "a notch lower"):
     one way (STEP_WAYS), an amount with its unit or none, every other word carrying nothing (STEP_CARRIERS). A
     number with no unit that lies the way said from the setting, nearer to it than to nothing, is the setting itself
     ("warmer, 20" after 17 is 20, not 37).
     Degrees or a heating's words step the newest thermostat set, any number of calls back; other words the newest
-    thing acted on, when it is a light or a thermostat; a step of nothing that fits is no request made up."""
+    thing acted on, when it is a light or a thermostat; a step of nothing that fits is no request made up. A step
+    with no amount of a climate of the user's home (climate_of) is the request to step it ("turn the thermostat up"),
+    by its own temp_step from the target it reports, as when said first."""
     amount = re.search(r"\b(?:(?P<n>\d+(?:\.\d+)?)|a|an) (?P<unit>degrees?|percent)\b", said)
     words = (said[:amount.start()] + said[amount.end():] if amount else said).split()
     named = _shortened_name(words, calls)
@@ -1363,10 +1380,12 @@ def _loose_step(said: str, calls: list[dict], acted: dict | None) -> str | None:
     unit = amount and STEP_KEYS[amount.group("unit")]
     n = float((amount and amount.group("n")) or (number[0] if number else 1))
     heat = unit == "degrees" or any(word in HEAT_WAYS for word in words)
-    call = next((call for call in reversed(calls) if isinstance(call["arguments"].get("degrees"), (int, float))), None) \
-        if heat else acted
+    call = next((call for call in reversed(calls) if isinstance(call["arguments"].get("degrees"), (int, float))
+                 or climate_of(call)), None) if heat else acted
     if call is None:
         return None
+    if climate_of(call) and not amount and not number:
+        return CLIMATE_STEP_REQUEST.format(name=climate_of(call), direction="down" if down else "up")
     key = unit or ("degrees" if "degrees" in call["arguments"] else "percent" if number else None)
     if key is None:                       # a light steps by its own step; "a bit" of a light set to 40 is no 41
         return _light_stepped(call, "down" if down else "up")
@@ -2180,7 +2199,8 @@ def _chosen(history: list[dict], said: str) -> str | Declined | None:
 
 def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | None:
     """ "the salt one" after "turn on the lamp" was asked about ("Which one, ...?"), "ok 22 then" or "the hallway one
-    then" after it was refused: the request before, with the part the answer gives in place of its own: a number,
+    then" after it was refused, "22" after the temperature of a climate stepped was asked (tools.TARGET_QUESTION: the
+    climate set to it): the request before, with the part the answer gives in place of its own: a number,
     a room or an area (added when it had none), a name or a device (its last word, or with "one" its first words).
     None when the assistant's last turn made a call and asked nothing ("Which one: ...?" is a call's answer), the
     answer is no such part, or it is a thing or a place and the refused request (not a question asked back) named
@@ -2192,6 +2212,9 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
     answer = ANSWER_TAIL.sub("", ANSWER_HEAD.sub("", FILLERS.sub("", said)))
     before = normalize_request(content_text(history[-3]))
     number = re.fullmatch(r"(\d+(?:\.\d+)?)(?: percent| degrees)?", answer)
+    asked = TARGET_QUESTION_SAID.match(content_text(history[-2]))
+    if number and asked and not number.group(0).endswith("percent"):   # "22" after "What temperature would you like"
+        return f"set {asked.group('thing').lower()} to {number.group(1)}"
     if number:
         numbers = list(re.finditer(r"\b\d+(?:\.\d+)?\b", before))
         return before[:numbers[-1].start()] + number.group(1) + before[numbers[-1].end():] if numbers else None

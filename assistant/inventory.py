@@ -43,6 +43,9 @@ MAX_NAME_BYTES = 100
 MAX_TOPIC_BYTES = 256
 MAX_MODES = 32                  # of each kind: Home Assistant's lists are a handful
 MAX_TEMPERATURE_STEP = 10       # degrees a climate's target steps by at most (Home Assistant's are 0.1 to 1)
+# Home Assistant's climate's `min_temp` and `max_temp` where a config says none, by its `temperature_unit`
+DEFAULT_TEMPERATURE_RANGES = {"C": (7.0, 35.0), "F": (44.6, 95.0)}
+TEMPERATURE_LIMITS = (-100.0, 200.0)   # a config's min_temp or max_temp outside this (1e308) is no thermostat's
 IGNORED_REPORT_S = 60.0         # ignored configs: the first is logged, the rest counted into one line per this
 MAX_TABLE_CHARS = 256           # a lookup template's table (Zigbee2MQTT's fan modes take 72): it is parsed on every
                                 # state read and its names join every lexicon (1,400 names a fan cost 25 s a lexicon)
@@ -60,7 +63,7 @@ ABBREVIATIONS = {
     "stat_on": "state_on", "stat_off": "state_off", "bri_cmd_t": "brightness_command_topic",
     "bri_stat_t": "brightness_state_topic", "bri_scl": "brightness_scale",
     "temp_cmd_t": "temperature_command_topic", "temp_stat_t": "temperature_state_topic",
-    "curr_temp_t": "current_temperature_topic", "mode_cmd_t": "mode_command_topic",
+    "curr_temp_t": "current_temperature_topic", "temp_unit": "temperature_unit", "mode_cmd_t": "mode_command_topic",
     "pl_open": "payload_open", "pl_cls": "payload_close", "pl_stop": "payload_stop", "stat_open": "state_open",
     "stat_clsd": "state_closed", "stat_opening": "state_opening", "stat_closing": "state_closing",
     "pl_lock": "payload_lock", "pl_unlk": "payload_unlock", "stat_locked": "state_locked",
@@ -154,6 +157,8 @@ class Entity:
     speed_range: tuple[int, int] = (1, 100)   # a fan's speed_range_min, speed_range_max: 100 percent is the max
     modes: dict[str, tuple[str, ...]] = field(default_factory=dict)   # MODE_KINDS key -> the modes it announces
     temperature_step: float = 1.0  # a climate's `temp_step`: how far "turn it up" moves its target temperature
+    temperature_limits: tuple[float | None, float | None] = (None, None)   # its `min_temp`, `max_temp` where given
+    temperature_unit: str | None = None    # a climate's `temperature_unit`, "C" or "F", where given
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
@@ -281,7 +286,9 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
-        brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config))
+        brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
+        temperature_limits=_temperature_limits(config),
+        temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
 
 
 def _temperature_step(config: dict) -> float:
@@ -291,6 +298,15 @@ def _temperature_step(config: dict) -> float:
     if isinstance(step, bool) or not isinstance(step, (int, float)) or not 0 < step <= MAX_TEMPERATURE_STEP:
         return 1.0
     return float(step)
+
+
+def _temperature_limits(config: dict) -> tuple[float | None, float | None]:
+    """A climate's `min_temp` and `max_temp`, each a number within TEMPERATURE_LIMITS, the lower below the higher;
+    None for one not given or odd (NaN, 1e308, a min over its max: both), which refuses nothing."""
+    low, high = (float(value) if not isinstance(value, bool) and isinstance(value, (int, float))
+                 and TEMPERATURE_LIMITS[0] <= value <= TEMPERATURE_LIMITS[1] else None
+                 for value in (config.get("min_temp"), config.get("max_temp")))
+    return (low, high) if low is None or high is None or low < high else (None, None)
 
 
 def _scale(config: dict, key: str, default: int, where) -> int:
@@ -374,6 +390,16 @@ class Inventory:
 
     def entities(self) -> list[Entity]:
         return list(self._entities.values())
+
+    def temperature_range(self, entity: Entity) -> tuple[float, float]:
+        """The lowest and highest target a climate takes (a target set or stepped past one is set to it, as Home
+        Assistant's climate does): its min_temp and max_temp, else Home Assistant's defaults in its temperature_unit,
+        else in the unit the home's temperature sensors report (a home in °F whose climates say no unit)."""
+        unit = entity.temperature_unit or ("F" if any(e.unit == "°F" for e in self.entities()
+                                                    if e.component == "sensor") else "C")
+        low, high = (given if given is not None else default
+                     for given, default in zip(entity.temperature_limits, DEFAULT_TEMPERATURE_RANGES[unit]))
+        return (low, high) if low < high else DEFAULT_TEMPERATURE_RANGES[unit]
 
     def get(self, key: str) -> Entity | None:
         return self._entities.get(key)

@@ -17,7 +17,7 @@ from typing import Awaitable, Callable, Protocol
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
-                                 SWITCHABLE, Entity, is_of_named_kind, mode_words, modes_to_choose, speed_names,
+                                 SWITCHABLE, Entity, Inventory, is_of_named_kind, mode_words, modes_to_choose, speed_names,
                                  speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
@@ -366,6 +366,17 @@ def _in_full(name: str, lexicon) -> str:
     return name if full == said else full
 
 
+def _target_limit(inventory: Inventory, entity: Entity, degrees) -> tuple[str, float] | None:
+    """("highest", its max_temp) for a target over a climate's max_temp, ("lowest", its min_temp) under its min_temp
+    (Inventory.temperature_range); None within them."""
+    if entity.component != "climate" or not isinstance(degrees, (int, float)):
+        return None
+    low, high = inventory.temperature_range(entity)
+    if low <= degrees <= high:
+        return None
+    return ("highest", high) if degrees > high else ("lowest", low)
+
+
 def _the(entity: Entity) -> str:
     return entity.name if entity.component == "scene" else f"the {entity.name}"
 
@@ -384,6 +395,8 @@ CHOICE_QUESTION = re.compile(rf"^(?:{WHICH_ONE_LISTED}|{WHICH_ONE_MEANT}|Which o
 # What the assistant says of a thing the home lacks (_find), and how a follow-up reads it back: the reply names a thing,
 # so "the carriage house door then" after it is the request again with that thing
 UNKNOWN_DEVICE = "I don't know a device called the {name}."
+TARGET_QUESTION = "What temperature would you like {thing} set to?"      # a climate stepped with no target known
+TARGET_QUESTION_SAID = re.compile("^" + re.escape(TARGET_QUESTION).replace(r"\{thing\}", "(?P<thing>.+)") + "$")
 UNKNOWN_DEVICE_SAID = re.compile("^" + re.escape(UNKNOWN_DEVICE).replace(r"\{name\}", "(?P<name>.+)") + "$")
 
 
@@ -908,7 +921,8 @@ class ToolRunner:
                 return problem
             if self.home.inventory.needs_yes(entity, "temperature", degrees):
                 return self._ask(entity, "temperature", degrees)
-            if name is not None or area is not None:      # which one was asked: the answer names it
+            # which one was asked, or a target past its limits: the answer names it
+            if name is not None or area is not None or _target_limit(self.home.inventory, entity, degrees):
                 return await self._act(entity, "temperature", degrees)
             confirmed = await self.home.command(entity, "temperature", degrees)
             return f"{confirmed} degrees" if confirmed is not None else "an unconfirmed temperature"
@@ -989,7 +1003,10 @@ class ToolRunner:
         return await self.home.command(entity, action, value)
 
     async def _act(self, entity: Entity, action: str, value=None, confirmed_by_user: bool = False) -> str:
-        """The command to one thing, and the whole reply that names it (Done), or the question of a yes."""
+        """The command to one thing, and the whole reply that names it (Done), or the question of a yes. A climate's
+        target past its min_temp or max_temp is set to that limit and said so, as Home Assistant's climate does."""
+        limit = _target_limit(self.home.inventory, entity, value) if action == "temperature" else None
+        value = value if limit is None else limit[1]
         if not confirmed_by_user and self.home.inventory.needs_yes(entity, action, value):
             return self._ask(entity, action, value)
         confirmed = await self.home.command(entity, action, value)
@@ -1007,6 +1024,8 @@ class ToolRunner:
                 return Done(f"Okay, the {entity.name} is on {named}.")
         if action in ("brightness", "speed"):
             return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
+        if action == "temperature" and limit is not None:
+            return Done(f"The {entity.name} {_is(entity.name)} at its {limit[0]}, {confirmed} degrees.")
         if action == "temperature":
             return Done(f"Okay, the {entity.name} is set to {confirmed} degrees.")
         if action == "mode":
@@ -1091,7 +1110,7 @@ class ToolRunner:
         it is set; where no target is known, the temperature is asked for rather than guessed."""
         target = await self.home.read_target(entity)
         if target is None:
-            return NoAction(f"What temperature would you like {_the(entity)} set to?")
+            return NoAction(TARGET_QUESTION.format(thing=_the(entity)))
         step = entity.temperature_step if direction == "up" else -entity.temperature_step
         return await self._act(entity, "temperature", round(target + step, 2))
 

@@ -320,6 +320,9 @@ CLIMATE_STEP_WAYS = {"up": ("higher", "raise", "increase", *HEAT_STEPS["up"]),
 LEVEL_MOVING_VERBS = ("turn", "bring", "bump", "knock", "push", "nudge", "put", "take")
 HEAT_VERBS = ("warm", "heat", "cool")
 TARGET_ASKED = ("set to", "set at", "set for", "target", "setting")
+# A follow-up's step of a climate ("set the thermostat to 20", "turn it up") as the request it stands for: stepped by
+# the climate's own temp_step, as when said first
+CLIMATE_STEP_REQUEST = "turn the {name} {direction}"
 # The words that reject the thing a request was taken to be about ("not that one, the bilge pump"): they carry no
 # part of the request, only that the thing acted on was not the one meant (the normaliser has written "one" as 1)
 NOT_THAT_ONE = ("not that 1", "not that", "wrong 1", "the wrong 1")

@@ -2194,7 +2194,7 @@ def test_an_offer_of_help_is_no_question_the_next_turn_answers(lexicon, offer):
 
 @pytest.mark.parametrize("follow_up,read_as", [
     ("turn the heating up a degree", "set the snug stove to 21 degrees"),
-    ("turn the thermostat up a bit", "set the snug stove to 21 degrees"),
+    ("turn the thermostat up a bit", "turn the snug stove up"),     # round 38: a climate's own step, as said first
     ("set the heating to 22", "set the snug stove to 22 degrees"),
 ])
 def test_a_heating_word_is_the_users_thermostat_the_conversation_set(lexicon, follow_up, read_as):

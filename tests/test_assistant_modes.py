@@ -587,3 +587,108 @@ def test_only_a_name_refused_is_answered_by_the_climate_named(assistant):
     assert climate_states(home) == {}
     assert said(assistant, home, "turn off the cooler", "the air conditioner") == "Okay, the air conditioner is off."
     assert climate_states(home) == {"tasmota_ir_ac": "off"}
+
+
+# Round 38, r38-modes7: a climate's step said after other turns is its own step from the target the home reports; a
+# bare temperature answers the question of a climate stepped with no target known; a target set or stepped past the
+# climate's min_temp or max_temp (the thermostat's 10 and 30) is set to that limit and said so
+@pytest.mark.parametrize("targets, turns, reply, state", [
+    # on main e645f83: "... set to 21 degrees." and "... 19 degrees." (a degree from the conversation's setting),
+    # "Okay, the seedling warmer is on."
+    ({}, ("set the thermostat to 20", "turn it up"), "Okay, the thermostat is set to 20.5 degrees.",
+     {"thermostat#target": "20.5"}),
+    ({}, ("set the thermostat to 20", "turn the thermostat down"), "Okay, the thermostat is set to 19.5 degrees.",
+     {"thermostat#target": "19.5"}),
+    ({}, ("set the thermostat to 20", "make it warmer"), "Okay, the thermostat is set to 20.5 degrees.",
+     {"thermostat#target": "20.5"}),
+    ({}, ("set the thermostat to 20", "turn it up", "a bit more"), "Okay, the thermostat is set to 21 degrees.",
+     {"thermostat#target": "21"}),
+    ({"air conditioner": 22}, ("what is the AC set to", "make it warmer"),
+     "Okay, the air conditioner is set to 23 degrees.", {"tasmota_ir_ac#target": "23"}),
+])
+def test_a_climates_step_after_other_turns_is_its_own_step(assistant, targets, turns, reply, state):
+    home = moded_home()
+    tools = ToolRunner(home)
+    for name, degrees in targets.items():
+        asyncio.run(tools.run("set_thermostat", {"name": name, "degrees": degrees}))
+    assert said(assistant, home, *turns) == reply
+    assert climate_states(home) == state
+
+
+def test_after_other_turns_a_step_is_the_climates_own_and_one_by_an_amount_as_before(assistant):
+    """The thermostat's own half degree after a set of it (main e645f83: 19); its step said after a question of the
+    time, and one by an amount said, are as on main."""
+    home = moded_home()
+    assert said(assistant, home, "set the thermostat to 20", "turn the thermostat down") == \
+        "Okay, the thermostat is set to 19.5 degrees."
+    asyncio.run(ToolRunner(home).run("set_thermostat", {"name": "air conditioner", "degrees": 22}))
+    assert said(assistant, home, "what time is it", "turn the AC up") == \
+        "Okay, the air conditioner is set to 23 degrees."
+    assert said(assistant, home, "set the thermostat to 20", "turn it up 2 degrees") == \
+        "Okay, the thermostat is set to 22 degrees."
+    assert said(assistant, home, "set the thermostat to 20", "a degree higher than that") == \
+        "Okay, the thermostat is set to 21 degrees."
+    assert climate_states(home) == {"tasmota_ir_ac#target": "23", "thermostat#target": "21"}
+
+
+@pytest.mark.parametrize("answer", ["twenty two degrees", "22 degrees please"])
+def test_a_bare_temperature_answers_the_question_of_a_climate_stepped(assistant, answer):
+    """ "turn the AC up" with no target known asks for one; the answer sets it (main e645f83: "Sorry, I didn't catch
+    that."); "22" and "make it 22" set it as on main."""
+    home = moded_home()
+    assert said(assistant, home, "turn the AC up") == "What temperature would you like the air conditioner set to?"
+    assert said(assistant, home, "turn the AC up", answer) == "Okay, the air conditioner is set to 22 degrees."
+    assert climate_states(home) == {"tasmota_ir_ac#target": "22"}
+    for as_before in ("22", "make it 22"):
+        home = moded_home()
+        assert said(assistant, home, "turn the AC up", as_before) == "Okay, the air conditioner is set to 22 degrees."
+        assert climate_states(home) == {"tasmota_ir_ac#target": "22"}
+
+
+async def test_a_target_past_a_climates_limits_is_set_to_the_limit():
+    """The thermostat's discovery says 10 to 30; the air conditioner's none: Home Assistant's 7 and 35 degrees
+    (main e645f83 sent 30.5, 40, 5 and 50)."""
+    home = moded_home()
+    tools = ToolRunner(home)
+    await tools.run("set_thermostat", {"name": "thermostat", "degrees": 30})
+    assert await tools.run("change_level", {"name": "thermostat", "direction": "up"}) == \
+        "The thermostat is at its highest, 30 degrees."
+    assert await tools.run("set_thermostat", {"name": "thermostat", "degrees": 40}) == \
+        "The thermostat is at its highest, 30 degrees."
+    assert await tools.run("set_thermostat", {"name": "thermostat", "degrees": 5}) == \
+        "The thermostat is at its lowest, 10 degrees."
+    assert await tools.run("set_level", {"name": "air conditioner", "percent": 50}) == \
+        "The air conditioner is at its highest, 35 degrees."
+    assert climate_states(home) == {"thermostat#target": "10", "tasmota_ir_ac#target": "35"}
+    await tools.run("set_thermostat", {"name": "air conditioner", "degrees": 7})
+    assert await tools.run("change_level", {"name": "air conditioner", "direction": "down"}) == \
+        "The air conditioner is at its lowest, 7 degrees."
+    assert await tools.run("set_thermostat", {"name": "thermostat", "degrees": 29.5}) == \
+        "Okay, the thermostat is set to 29.5 degrees."
+
+
+def test_a_target_past_the_limit_is_said_so_through_the_assistant(assistant):
+    home = moded_home()
+    assert said(assistant, home, "set the thermostat to 40") == "The thermostat is at its highest, 30 degrees."
+    assert said(assistant, home, "turn the thermostat up") == "The thermostat is at its highest, 30 degrees."
+    assert climate_states(home) == {"thermostat#target": "30"}
+
+
+def test_odd_limits_are_home_assistants_defaults_in_the_climates_unit():
+    """NaN, 1e308, true, a string or a min over its max refuse nothing: Home Assistant's 7 and 35 °C, or 44.6 and
+    95 °F by the config's temperature_unit, else by the unit the home's temperature sensors report."""
+    for limits in ('"min_temp": NaN, "max_temp": 1e308', '"min_temp": 25, "max_temp": 15', '"max_temp": true',
+                   '"min_temp": "cold", "max_temp": -1e400', '"min_temp": 40'):
+        inventory = Inventory()
+        inventory.receive_discovery("homeassistant/climate/loft/config", '{"name": "Loft Heater", "temp_cmd_t": '
+                                    f'"loft/set", {limits}}}')
+        assert inventory.temperature_range(inventory.get("climate/loft")) == (7.0, 35.0), limits
+    inventory = Inventory()
+    inventory.receive_discovery("homeassistant/climate/den/config", '{"name": "Den Heater", "temp_cmd_t": "den/set", '
+                                '"temp_unit": "F", "min_temp": 50}')
+    inventory.receive_discovery("homeassistant/climate/loft/config", '{"name": "Loft Heater", "temp_cmd_t": "loft/set"}')
+    assert inventory.temperature_range(inventory.get("climate/den")) == (50.0, 95.0)
+    assert inventory.temperature_range(inventory.get("climate/loft")) == (7.0, 35.0)
+    inventory.receive_discovery("homeassistant/sensor/loft_temp/config", '{"name": "Loft Temperature", '
+                                '"stat_t": "loft/temp", "dev_cla": "temperature", "unit_of_meas": "°F"}')
+    assert inventory.temperature_range(inventory.get("climate/loft")) == (44.6, 95.0)

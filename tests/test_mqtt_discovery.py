@@ -445,6 +445,23 @@ async def test_a_climates_target_is_stepped_and_read_from_the_temperature_it_rep
         assert len(commands) == sent
 
 
+async def test_a_climates_target_past_its_max_temp_is_its_max_temp_and_said_so(broker, assistant):
+    """Round 38: the ESPHome thermostat's max_temp is 30; "turn the thermostat up" from 30 and "set the thermostat to
+    40" publish 30 and say so (main e645f83 published 30.5 and 40)."""
+    from moded_home import MODED
+
+    target = "esphome/hallnode/climate/thermostat/target_temperature"
+    async with fans_home(broker, MODED, play_moded, (f"{target}/state",), component=None) as (home, tools, commands):
+        assert await tools.run("set_thermostat", {"name": "thermostat", "degrees": 30}) == \
+            "Okay, the thermostat is set to 30 degrees."
+        assert await replied(assistant, tools, "turn the thermostat up") == \
+            "The thermostat is at its highest, 30 degrees."
+        assert commands[-1] == (f"{target}/command", "30")
+        assert await replied(assistant, tools, "set the thermostat to 40") == \
+            "The thermostat is at its highest, 30 degrees."
+        assert commands[-1] == (f"{target}/command", "30")
+
+
 async def test_a_zigbee2mqtt_fans_preset_mode_is_set_and_confirmed(broker):
     """Zigbee2MQTT's fan takes its preset modes on its fan_mode topic, and tells them in a condition
     (`{{ value_json.fan_mode if value_json.fan_mode in ['on', 'auto', 'smart'] else 'None' }}`), read as it reads."""
