@@ -1,5 +1,6 @@
 """Callers whose audio comes faster than real time, on every door that takes live audio: the phone lines
-(Twilio, Telnyx, Vonage, Plivo media streams and Asterisk AudioSocket), WebRTC calls and MQTT satellites.
+(Twilio, Telnyx, Vonage, Plivo media streams and Asterisk AudioSocket), WebRTC calls and MQTT satellites
+(Wyoming takes a request's audio at any speed: at most 60 s of it, and its turn detection runs off the loop).
 
 Live audio costs the server's event loop about 15 ms per second of it (turn detection runs frame by frame), so at
 e645f83 five minutes of audio sent in a moment held the loop for seconds at a time. Each test fails there: the
@@ -11,9 +12,12 @@ import asyncio
 import aiohttp
 import pytest
 
+from mqtt_devices import SatelliteDevice, login
 from phone_callers import (AsteriskCaller, PlivoCaller, TelnyxCaller, TwilioCaller, VonageCaller, finished_calls,
                            until)
 from streaming.audio_pace import AUDIO_HEAD_START_S
+from streaming.session import Session
+from streaming.transports.mqtt.satellite import SATELLITE_RATE, SatelliteService
 from streaming.transports.phone.audiosocket import AUDIOSOCKET
 from webrtc_client import WebRTCClient
 
@@ -86,3 +90,20 @@ async def test_a_webrtc_caller_whose_microphone_runs_faster_than_real_time_is_hu
     await until(lambda: not live_server.ctx.calls, 60, "the server hangs up")
     assert await errors_counted(live_server, "audio_too_fast") == before + 1
     await client.close()
+
+
+async def test_a_satellite_that_sends_audio_faster_than_real_time_is_told_and_goes_on(broker, engines):
+    service = SatelliteService(lambda config, device_id: Session(engines, config), Session.close,
+                               login(broker, "parley"))
+    await service.start()
+    try:
+        await asyncio.wait_for(service.connected.wait(), 10)
+        async with SatelliteDevice(broker, "kitchen") as device:
+            second = bytes(SATELLITE_RATE * 2)          # one second of silence per message
+            for _ in range(FLOOD_S):
+                await device.publish("audio/in", second, qos=0)
+            error = await device.next_event("error", 60)
+            assert error["code"] == "audio_too_fast", error
+            assert list(service.satellites) == ["kitchen"]
+    finally:
+        await service.close()
