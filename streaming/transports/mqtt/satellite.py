@@ -245,7 +245,7 @@ class Satellite:
         self.direct = False                  # shared fleet: this device's own topics are subscribed here
         self.direct_arriving = False         # ... and their copies arrive: the shared copies are twins now
         self.last_shared: Request | None = None    # the shared copy served last, before direct_arriving
-        self.audio_pace = AudioPace()        # audio/in faster than that is dropped...
+        self.audio_pace = AudioPace()        # audio/in past this pace is dropped...
         self.too_fast_said = False           # ...and said once per overrun, in an audio_too_fast error
 
     def apply(self, request: Request) -> None:
