@@ -60,6 +60,17 @@ class _Caller:
             await asyncio.sleep(FRAME_S)
         return self.speech_ended_at
 
+    async def flood(self, seconds: float) -> None:
+        """Send this many seconds of silence as fast as the socket takes it, as no phone line does; stops when
+        the server hangs up."""
+        for _ in range(round(seconds / FRAME_S)):
+            if self.closed.is_set():
+                return
+            try:
+                await self._send_audio(np.zeros(self.frame, np.float32))
+            except (ConnectionError, RuntimeError):
+                return
+
     def heard_audio(self) -> np.ndarray:
         return np.concatenate(self.heard) if self.heard else np.zeros(0, np.float32)
 

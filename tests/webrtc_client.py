@@ -33,11 +33,16 @@ class Microphone(MediaStreamTrack):
         self.handed_on: deque[tuple[int, float]] = deque(maxlen=3000)   # (pts, when) of the last minute's frames
         self._started: float | None = None
         self._pts = 0
+        self._rushing = False
 
     def say(self, pcm16: bytes) -> None:
         self.pending += pcm16
         self.speaking_since = None
         self.speech_done.clear()
+
+    def rush(self) -> None:
+        """From now on hand frames to the sender as fast as it takes them, as no microphone does."""
+        self._rushing = True
 
     def hush(self) -> None:
         self.pending.clear()
@@ -47,7 +52,7 @@ class Microphone(MediaStreamTrack):
         if self._started is None:
             self._started = time.monotonic()
         wait = self._started + self._pts / RATE - time.monotonic()
-        if wait > 0:
+        if wait > 0 and not self._rushing:
             await asyncio.sleep(wait)
         chunk = bytes(self.pending[:FRAME_SAMPLES * 2])
         del self.pending[:FRAME_SAMPLES * 2]

@@ -35,6 +35,7 @@ from aiortc.rtp import RtpPacket
 from aiortc.sdp import SessionDescription
 from aiortc.utils import uint16_gt
 
+from streaming.audio_pace import MAX_AUDIO_SPEED, AudioPace
 from streaming.server import CTX, ServerContext, _error_response, admit
 from streaming.session import SessionLimitReached, new_id
 from streaming.events import AudioDelta, AudioDone, Interrupted, ResponseDone
@@ -392,10 +393,16 @@ class Call:
             await self.link.flush()
 
     async def _hear(self) -> None:
+        pace = AudioPace()
         while True:
             try:
                 frame = await self.caller.recv()
             except MediaStreamError:
+                return
+            if not pace.admit(frame.samples / frame.sample_rate):    # not a microphone: each frame would run the VAD
+                log.warning("webrtc %s: caller audio came faster than %gx real time; hanging up", self.id,
+                            MAX_AUDIO_SPEED)
+                self.ctx.metrics.client_error("audio_too_fast")
                 return
             self.session.push_audio(mono_pcm16(frame))
 

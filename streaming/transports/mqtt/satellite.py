@@ -37,6 +37,7 @@ from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from streaming import events as ev
+from streaming.audio_pace import MAX_AUDIO_SPEED, AudioPace
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 from streaming.logsafe import printable
 from streaming.session import Session, SessionConfig, SessionLimitReached, TurnDetection
@@ -245,6 +246,8 @@ class Satellite:
         self.direct = False                  # shared fleet: this device's own topics are subscribed here
         self.direct_arriving = False         # ... and their copies arrive: the shared copies are twins now
         self.last_shared: Request | None = None    # the shared copy served last, before direct_arriving
+        self.audio_pace = AudioPace()        # audio/in past this pace is dropped...
+        self.too_fast_said = False           # ...and said once per overrun, in an audio_too_fast error
 
     def apply(self, request: Request) -> None:
         self.last_seen = time.monotonic()
@@ -495,6 +498,15 @@ class SatelliteService:
             satellite.last_seen = time.monotonic()
             self.send(event_message(device_id, "error", code=request.code, message=request.message))
             return
+        if isinstance(request, Audio):
+            if not satellite.audio_pace.admit(len(request.pcm16) / 2 / SATELLITE_RATE):
+                satellite.last_seen = time.monotonic()
+                if not satellite.too_fast_said:
+                    satellite.too_fast_said = True
+                    self.send(event_message(device_id, "error", code="audio_too_fast", message=(
+                        f"audio/in came faster than {MAX_AUDIO_SPEED:g}x real time; the excess is dropped")))
+                return
+            satellite.too_fast_said = False
         satellite.apply(request)
 
     async def _open(self, device_id: str) -> Satellite:

@@ -18,9 +18,10 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import AsyncIterator, Awaitable, Callable, Protocol
 
-from aiohttp import web
+from aiohttp import WSCloseCode, web
 
 from streaming import events as ev
+from streaming.audio_pace import MAX_AUDIO_SPEED, AudioPace
 from streaming.logsafe import printable
 from streaming.session import SessionLimitReached
 
@@ -322,6 +323,7 @@ class _Call:
         self.ending = False               # hang up once the queued audio is out
         self.goodbye_id: str | None = None
         self.generation = 0               # bumped at each barge-in: frames popped before it are stale
+        self.caller_pace = AudioPace()    # a line faster than real time is not a phone line: it is hung up
 
     def spawn(self, coro, name: str) -> asyncio.Task:
         task = asyncio.create_task(coro, name=f"phone-{name}:{self.record.call_id}")
@@ -331,6 +333,9 @@ class _Call:
     async def listen(self, inbound: AsyncIterator) -> CallEnded | StreamError:
         async for event in inbound:
             if isinstance(event, CallerAudio):
+                if not self.caller_pace.admit(len(event.pcm16) / 2 / self.record.rate):
+                    return StreamError(int(WSCloseCode.POLICY_VIOLATION), "audio_too_fast: caller audio came "
+                                       f"faster than {MAX_AUDIO_SPEED:g}x real time")
                 self.session.push_audio(event.pcm16)
             elif isinstance(event, CallerDigit):
                 self.record.digits.append(event.digit)
