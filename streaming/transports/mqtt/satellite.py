@@ -458,8 +458,8 @@ class SatelliteService:
         return self._elsewhere.get(device_id, 0.0) <= time.monotonic()
 
     async def _work(self, device_id: str, inbox: Inbox) -> None:
-        """Handle the device's messages in order until none waits; a handling that fails in a way the store or the
-        broker never does (a bug) ends the worker, and the device's next message starts a new one."""
+        """Handle the device's messages in order until none waits. A failure other than a store's or the broker's
+        outage (a bug) ends the worker, shown on /healthz; the device's next message starts a new one."""
         self.supervisor.revived(worker_name(device_id))
         while inbox.messages:
             client, request, direct = inbox.messages.popleft()
