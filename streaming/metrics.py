@@ -33,6 +33,9 @@ class Metrics:
                                     "transcript differed)", ["outcome"], registry=self.registry)
         self.saves_dropped = Counter("parley_store_saves_dropped", "Sessions' last saves that waited for the state "
                                      "store and were dropped, over the bound of saves waiting", registry=self.registry)
+        self.satellite_dropped = Counter("parley_satellite_messages_dropped", "MQTT satellites' messages dropped "
+                                         "because MAX_QUEUED of the device's messages already waited",
+                                         registry=self.registry)
 
     def session_opened(self, transport: str) -> None:
         self.sessions.labels(transport).inc()
@@ -64,6 +67,9 @@ class Metrics:
 
     def save_dropped(self) -> None:
         self.saves_dropped.inc()
+
+    def satellite_message_dropped(self) -> None:
+        self.satellite_dropped.inc()
 
     def speculation(self, outcome: str) -> None:
         self.speculations.labels(outcome).inc()

@@ -22,7 +22,7 @@ STOP_S = 5.0                # stop() waits this long for a cancelled task to end
 @dataclass
 class Job:
     name: str
-    run: Callable[[], Awaitable[None]]
+    run: Callable[[], Awaitable[None]] | None     # None: a worker its owner starts again (see `died`)
     running: bool = False
     crashes: int = 0
     last_error: str | None = None
@@ -46,6 +46,22 @@ class Supervisor:
         if now - self._last_logged.get(name, -CONTAINED_LOG_S) >= CONTAINED_LOG_S:
             self._last_logged[name] = now
             log.exception("%s: handling %s failed (%d so far); the loop goes on", name, printable(what), count)
+
+    def died(self, name: str, error: Exception) -> None:
+        """Inside an `except Exception`: a worker this supervisor does not restart itself died (an MQTT satellite's
+        worker, started again by the device's next message). Logged, counted, down on /healthz until `revived`."""
+        log.exception("worker %s died; its next message starts a new one", printable(name))
+        previous = self.jobs.get(name)
+        self.jobs[name] = Job(name, None, running=False, crashes=(previous.crashes if previous else 0) + 1,
+                              last_error=f"{type(error).__name__}: {error}")
+        if self.on_failure is not None:
+            self.on_failure(name, "crash")
+
+    def revived(self, name: str) -> None:
+        """The worker `died` named runs again (or is let go with its device): /healthz forgets it."""
+        job = self.jobs.get(name)
+        if job is not None and job.run is None:
+            del self.jobs[name]
 
     def start(self, name: str, run: Callable[[], Awaitable[None]]) -> None:
         """Keep `run()` running until stop(name) or close(); it is meant to run for ever."""

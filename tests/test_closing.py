@@ -4,6 +4,7 @@ SIGTERM whose SQLite file holds, after a restart, what a client said just before
 and no assertion is about how long anything took: what shows a bound held is what had not happened yet when the
 wait ended (the disk still stuck, Redis still stopped)."""
 import asyncio
+import contextlib
 import json
 import logging
 import signal
@@ -459,3 +460,80 @@ async def test_a_satellite_whose_last_save_waits_is_told_session_saving_and_serv
         assert texts.index("what is six times seven") < texts.index("what is two times two")
     finally:
         server.stop()
+
+
+
+@contextlib.asynccontextmanager
+async def a_served_satellite_beside_one_whose_resume_waits(server_factory, broker, tmp_path, monkeypatch):
+    """A server whose satellites are the bedroom (served, its session open) and the kitchen, whose first request
+    resumes `dev_kitchen` while the SQLite store's one thread hangs (a stuck disk; here the test holds it until the
+    yielded event is set), the resume held past the test's waits. Yields the server, both devices, the event and
+    the hold; all of it ends with the block."""
+    from mqtt_broker import USERS
+    from mqtt_devices import SatelliteDevice
+    from streaming.server import parse_config
+    from streaming.transports.mqtt.satellite import SATELLITES
+
+    monkeypatch.setattr("streaming.store.SQLITE_CALL_S", 60.0)   # the kitchen's resume stays held ...
+    monkeypatch.setattr("streaming.server.HANDOVER_S", 60.0)     # ... past the door's bound on it too
+    options = parse_config(["--mqtt-host", broker.host, "--mqtt-port", str(broker.port), "--mqtt-username", "parley",
+                            "--mqtt-password", USERS["parley"], "--wyoming-port", "0", "--audiosocket-port", "off"]).options
+    server = server_factory(store=f"sqlite://{tmp_path}/state.db", options=options)
+    unstuck = threading.Event()
+    try:
+        await asyncio.wait_for(asyncio.wrap_future(asyncio.run_coroutine_threadsafe(
+            server.app[SATELLITES].connected.wait(), server.loop)), 10)
+        async with SatelliteDevice(broker, "bedroom") as bedroom, SatelliteDevice(broker, "kitchen") as kitchen:
+            await bedroom.publish("text/in", "what is seven times six")
+            assert "42" in (await bedroom.next_event("reply"))["text"]
+            stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)
+            await kitchen.publish("text/in", "what is two times two")      # acknowledged: the broker has it first
+            yield server, bedroom, kitchen, unstuck, stuck
+    finally:
+        unstuck.set()
+        server.stop()
+
+
+async def test_a_satellite_is_answered_while_another_devices_resume_waits_on_a_stuck_store(
+        server_factory, broker, tmp_path, monkeypatch):
+    """Round 38: the satellite service handled one broker message at a time, so at 240c6b8 the kitchen's resume,
+    waiting on a stuck store, held the bedroom's request until it gave up (up to 4 s: the door's bound). Each
+    device now has its own worker: the bedroom is answered while the kitchen's resume still waits and the
+    kitchen has heard nothing yet; once the store is free the kitchen is served too, its request not lost."""
+    from streaming.transports.mqtt.satellite import SATELLITES
+
+    async with a_served_satellite_beside_one_whose_resume_waits(server_factory, broker, tmp_path, monkeypatch) as (
+            server, bedroom, kitchen, unstuck, stuck):
+        await bedroom.publish("text/in", "what is six times seven")
+        assert "42" in (await bedroom.next_event("reply", 30))["text"]
+        assert kitchen.events.empty()                             # the kitchen's request still waits ...
+        assert "kitchen" not in server.app[SATELLITES].satellites
+        assert not stuck.done()                                   # ... on the store, which still hangs
+        unstuck.set()
+        assert "4" in (await kitchen.next_event("reply"))["text"]
+
+
+async def test_a_satellite_whose_messages_pile_up_is_told_and_its_excess_dropped_and_counted(
+        server_factory, broker, tmp_path, monkeypatch):
+    """Round 38: a device's messages wait for its worker in an inbox of at most MAX_QUEUED (here 3). The kitchen,
+    its resume waiting on a stuck store, sends five more messages: three wait, the other two are dropped, counted
+    in /metrics, and the kitchen gets one `error` event `too_many_messages`; once the store is free the waiting
+    ones are handled in order after its request. At 240c6b8 nothing was queued per device or dropped."""
+    monkeypatch.setattr("streaming.transports.mqtt.satellite.MAX_QUEUED", 3, raising=False)   # 240c6b8 has none
+    async with a_served_satellite_beside_one_whose_resume_waits(server_factory, broker, tmp_path, monkeypatch) as (
+            server, bedroom, kitchen, unstuck, stuck):
+        await bedroom.publish("text/in", "what is six times seven")     # answered: the kitchen's worker holds
+        assert "42" in (await bedroom.next_event("reply", 30))["text"]   # its request, in the resume, by now
+        for _ in range(5):
+            await kitchen.publish("control", b"{oops")
+        error = await kitchen.next_event("error", 30)
+        assert error["code"] == "too_many_messages" and "3 messages" in error["message"], error
+        async with aiohttp.ClientSession() as http:
+            async with http.get(server.url + "/metrics") as response:
+                assert "parley_satellite_messages_dropped_total 2.0" in await response.text()
+        assert not stuck.done()
+        unstuck.set()
+        events = await kitchen.events_until("reply", 60)
+        errors = [e["code"] for e in events if e["type"] == "error"]
+        assert errors == ["invalid_json"] * 3, events                    # the three that waited, told once
+        assert "4" in events[-1]["text"]

@@ -182,3 +182,36 @@ async def test_a_clean_shutdown_says_offline(broker, engines):
     service = await start_service(broker, engines)
     await service.close()
     assert await retained(broker, SERVER_STATUS) == b"offline"
+
+
+async def test_a_devices_worker_that_dies_turns_health_red_and_its_next_message_starts_a_new_one(broker, engines,
+                                                                                                   caplog):
+    """Round 38: each device's messages are handled by a worker of its own. One that dies (here the session
+    factory fails once, as a bug would) is logged and shown down, as the supervisor shows its dead tasks on
+    /healthz; the device's next message starts a new worker, which serves it. At 240c6b8 the failure was only
+    counted as a failed message and the service looked healthy."""
+    opened = []
+
+    def open_session(config, device_id):
+        opened.append(device_id)
+        if len(opened) == 1:
+            raise RuntimeError("the factory broke")
+        return Session(engines, config)
+
+    service = SatelliteService(open_session, Session.close, login(broker, "parley"),
+                               backoff=Backoff(initial=0.1, maximum=0.5))
+    await service.start()
+    try:
+        await asyncio.wait_for(service.connected.wait(), 10)
+        async with SatelliteDevice(broker, "kitchen") as device:
+            await device.control("cancel")
+            await wait_until(lambda: not service.supervisor.healthy)
+            assert service.supervisor.status()["mqtt-satellites/kitchen"] == {
+                "running": False, "crashes": 1, "last_error": "RuntimeError: the factory broke", "failed_messages": 0}
+            assert "worker mqtt-satellites/kitchen died" in caplog.text
+            await device.publish("control", b"{oops")
+            assert (await device.next_event("error", 10))["code"] == "invalid_json"   # served by a new worker
+            assert service.supervisor.healthy and "mqtt-satellites/kitchen" not in service.supervisor.status()
+            assert list(service.satellites) == ["kitchen"]
+    finally:
+        await service.close()

@@ -23,6 +23,7 @@ DEVICE_CLAIM_TTL_S later, and their next message is claimed by a survivor.
 from __future__ import annotations
 
 import asyncio
+import collections
 import inspect
 import json
 import logging
@@ -38,11 +39,13 @@ from paho.mqtt.properties import Properties
 
 from streaming import events as ev
 from streaming.audio_pace import MAX_AUDIO_SPEED, AudioPace
+from streaming.config import ServerConfig
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 from streaming.logsafe import printable
+from streaming.metrics import Metrics
 from streaming.session import Session, SessionConfig, SessionLimitReached, TurnDetection
 from streaming.store import StoreUnavailable
-from streaming.supervisor import Supervisor
+from streaming.supervisor import STOP_S, Supervisor
 
 log = logging.getLogger("parley.mqtt_satellite")
 
@@ -57,6 +60,7 @@ CHANNELS = ("audio/in", "control", "text/in", "status")
 TASK, IDLE_TASK, CLAIMS_TASK = "mqtt-satellites", "mqtt-satellites-idle", "mqtt-satellites-claims"
 SHARE_GROUP = "$share/parley/"
 SHARED, DIRECT = 1, 2                # MQTT v5 subscription identifiers: which subscription delivered a message
+MAX_QUEUED = 256                     # a device's messages waiting for its worker: 5 s of 20 ms audio chunks
 DEVICE_CLAIM_TTL_S = 5.0             # a dead gateway's devices are free this long after its last renewal
 DEVICE_RENEW_S = 1.5
 SHARED_KEEPALIVE_S = 5
@@ -288,6 +292,20 @@ class Satellite:
             self.session.cancel_response()
 
 
+class Inbox:
+    """One device's messages, in arrival order, waiting for the device's own worker: a device whose request waits
+    (a resume on a slow store) holds up only itself."""
+
+    def __init__(self):
+        self.messages: collections.deque[tuple[aiomqtt.Client, Request, bool]] = collections.deque()
+        self.worker: asyncio.Task | None = None
+        self.overflowing = False          # the device was told its excess is dropped (once, until its backlog clears)
+
+
+def worker_name(device_id: str) -> str:
+    return f"{TASK}/{device_id}"
+
+
 # ---- the aiomqtt loop --------------------------------------------------------------------------------
 
 def _subscription(identifier: int) -> Properties:
@@ -300,13 +318,15 @@ class SatelliteService:
     """Serves every satellite on one broker connection; reconnects and resubscribes after broker restarts.
 
     open_session(config, device_id) gives the device's Session (or an awaitable of it). With claims, the
-    fleet is shared with other gateways (see the module docstring)."""
+    fleet is shared with other gateways (see the module docstring). Each device's messages are handled in order
+    by a worker of its own (at most max_devices devices waiting to be served at once, MAX_QUEUED messages each)."""
 
     def __init__(self, open_session: Callable[[SessionConfig, str], Session | Awaitable[Session]],
                  close_session: Callable[[Session], Awaitable[None]], settings: MqttSettings, *,
                  turn_detection: TurnDetection | None = TurnDetection(), idle_timeout: float = 300.0,
                  backoff: Backoff | None = None, supervisor: Supervisor | None = None,
-                 claims: DeviceClaims | None = None):
+                 claims: DeviceClaims | None = None, max_devices: int = ServerConfig.max_sessions,
+                 metrics: Metrics | None = None):
         self.open_session = open_session    # the server's factory: engines, tools (the MQTT home), metrics
         self.close_session = close_session
         self.claims = claims
@@ -317,6 +337,9 @@ class SatelliteService:
         self.idle_timeout = idle_timeout
         self.backoff = backoff
         self.satellites: dict[str, Satellite] = {}
+        self.inboxes: dict[str, Inbox] = {}
+        self.max_devices = max_devices     # devices not served yet that may wait for a session at once
+        self.metrics = metrics
         self.connected = asyncio.Event()
         self._client: aiomqtt.Client | None = None
         self._outbox: asyncio.Queue[Publish] = asyncio.Queue()
@@ -354,6 +377,12 @@ class SatelliteService:
                 pass
         for task in (TASK, IDLE_TASK, CLAIMS_TASK):
             await self.supervisor.stop(task)
+        workers = {inbox.worker for inbox in self.inboxes.values() if inbox.worker is not None}
+        for worker in workers:
+            worker.cancel()
+        if workers and (await asyncio.wait(workers, timeout=STOP_S))[1]:
+            log.error("satellite workers did not end within %g s of their cancel; left running", STOP_S)
+        self.inboxes.clear()
         for device_id in list(self.satellites):
             await self.free(device_id)
 
@@ -388,17 +417,67 @@ class SatelliteService:
                         continue
                     device_id, channel = parsed
                     request = decode(channel, bytes(message.payload))
-                    if self.claims is None:
-                        await self._receive(device_id, request)
-                    else:
-                        identifiers = getattr(message.properties, "SubscriptionIdentifier", None) or []
-                        await self._receive_shared(client, device_id, request, DIRECT in identifiers)
+                    identifiers = getattr(message.properties, "SubscriptionIdentifier", None) or []
+                    self._dispatch(client, device_id, request, DIRECT in identifiers)
                 except Exception:  # noqa: BLE001 - one message must not end every device's service
                     self.supervisor.contain(TASK, f"a message on {message.topic}")
         finally:
             self._client = None
             self.connected.clear()
             publisher.cancel()
+
+    def _dispatch(self, client: aiomqtt.Client, device_id: str, request: Request | None, direct: bool) -> None:
+        """Queue the message for its device's worker (started if none runs); never waits."""
+        inbox = self.inboxes.get(device_id)
+        if inbox is None:
+            if device_id not in self.satellites:
+                if not self._may_serve(device_id, request, direct):
+                    return
+                if len(self.inboxes) >= self.max_devices + len(self.satellites):
+                    self.send(event_message(device_id, "error", code="session_limit", message=(
+                        f"this server takes at most {self.max_devices} new devices at once; try again shortly")))
+                    return
+            inbox = self.inboxes[device_id] = Inbox()
+        if len(inbox.messages) >= MAX_QUEUED:
+            if self.metrics is not None:
+                self.metrics.satellite_message_dropped()
+            if not inbox.overflowing:
+                inbox.overflowing = True
+                self.send(event_message(device_id, "error", code="too_many_messages", message=(
+                    f"more than {MAX_QUEUED} messages wait to be handled; the excess is dropped")))
+            return
+        inbox.messages.append((client, request, direct))
+        if inbox.worker is None or inbox.worker.done():
+            inbox.worker = asyncio.create_task(self._work(device_id, inbox), name=f"satellite-worker-{device_id}")
+
+    def _may_serve(self, device_id: str, request: Request | None, direct: bool) -> bool:
+        """Whether a message of a device not served here may open its session (with claims: may claim it)."""
+        if request is None or isinstance(request, Presence):
+            return False
+        if self.claims is None:
+            return True
+        if direct or self.draining:
+            return False                          # a device just handed on: its messages are someone else's now
+        return self._elsewhere.get(device_id, 0.0) <= time.monotonic()
+
+    async def _work(self, device_id: str, inbox: Inbox) -> None:
+        """Handle the device's messages in order until none waits. A failure other than a store's or the broker's
+        outage (a bug) ends the worker, shown on /healthz; the device's next message starts a new one."""
+        self.supervisor.revived(worker_name(device_id))
+        while inbox.messages:
+            client, request, direct = inbox.messages.popleft()
+            try:
+                if self.claims is None:
+                    await self._receive(device_id, request)
+                else:
+                    await self._receive_shared(client, device_id, request, direct)
+            except (StoreUnavailable, aiomqtt.MqttError):   # an outage: the device's next message tries again
+                self.supervisor.contain(TASK, f"a message of {device_id}")
+            except Exception as error:  # noqa: BLE001 - shown on /healthz; the other devices go on
+                self.supervisor.died(worker_name(device_id), error)
+                return
+        if self.inboxes.get(device_id) is inbox:
+            del self.inboxes[device_id]
 
     async def _publish_outbox(self, client: aiomqtt.Client) -> None:
         while True:
@@ -433,14 +512,10 @@ class SatelliteService:
                     await self._receive(device_id, request)
                 satellite.last_shared = None
             return
-        if direct or self.draining:
-            return                               # a device just handed on: its messages are someone else's now
-        if isinstance(request, Presence) or request is None:
-            return
-        now = time.monotonic()
-        if self._elsewhere.get(device_id, 0.0) > now:
+        if not self._may_serve(device_id, request, direct):
             return
         if not await self.claims.take(device_id):
+            now = time.monotonic()
             if len(self._elsewhere) >= MAX_ELSEWHERE:
                 self._elsewhere = {d: t for d, t in self._elsewhere.items() if t > now}
             self._elsewhere[device_id] = now + ELSEWHERE_RECHECK_S
@@ -534,6 +609,10 @@ class SatelliteService:
             return
         if satellite.pump is not None:
             satellite.pump.cancel()
+        inbox = self.inboxes.get(device_id)
+        if inbox is not None and inbox.worker is not None and inbox.worker.done():   # it died: let go with the device
+            del self.inboxes[device_id]
+            self.supervisor.revived(worker_name(device_id))
         await self.close_session(satellite.session)
         if self.claims is not None:
             client = self._client
@@ -598,7 +677,8 @@ def setup(app, ctx) -> None:
                                   replace(settings, keepalive=SHARED_KEEPALIVE_S) if shared else settings,
                                   turn_detection=ctx.config.session_defaults().turn_detection,
                                   supervisor=ctx.supervisor,
-                                  claims=ctx.gateway.device_claims(DEVICE_CLAIM_TTL_S) if shared else None)
+                                  claims=ctx.gateway.device_claims(DEVICE_CLAIM_TTL_S) if shared else None,
+                                  max_devices=ctx.config.max_sessions, metrics=ctx.metrics)
     app[SATELLITES] = satellites
     ctx.drain_hooks.append(satellites.drain)
 
