@@ -498,6 +498,13 @@ def test_an_odd_temp_step_is_a_degree():
         assert inventory.get("climate/loft").temperature_step == 1.0
 
 
+def targets_set(home, targets: dict) -> None:
+    """Each climate's target set before the conversation, through the tool, as a user's earlier request would."""
+    tools = ToolRunner(home)
+    for name, degrees in targets.items():
+        asyncio.run(tools.run("set_thermostat", {"name": name, "degrees": degrees}))
+
+
 @pytest.mark.parametrize("home, targets, turns, reply, state", [
     # on main deb3ced: "Okay, the air conditioner is off." (switched off), "... is on.", "Sorry, I didn't catch that.",
     # "Sorry, I'm not sure what you'd like there."
@@ -519,9 +526,7 @@ def test_a_climate_asked_up_or_down_steps_its_target(assistant, home, targets, t
     """From the target the home holds (set before this conversation): "the AC" of two climates asks which one."""
     home = {"moded": moded_home, "two": lambda: home_with(DAIKIN, HEAT_PUMP),
             "loft": lambda: home_with(DAIKIN, VESTRY_RADIATOR)}[home]()
-    tools = ToolRunner(home)
-    for name, degrees in targets.items():
-        asyncio.run(tools.run("set_thermostat", {"name": name, "degrees": degrees}))
+    targets_set(home, targets)
     assert said(assistant, home, *turns) == reply
     assert climate_states(home) == state
 
@@ -608,9 +613,7 @@ def test_only_a_name_refused_is_answered_by_the_climate_named(assistant):
 ])
 def test_a_climates_step_after_other_turns_is_its_own_step(assistant, targets, turns, reply, state):
     home = moded_home()
-    tools = ToolRunner(home)
-    for name, degrees in targets.items():
-        asyncio.run(tools.run("set_thermostat", {"name": name, "degrees": degrees}))
+    targets_set(home, targets)
     assert said(assistant, home, *turns) == reply
     assert climate_states(home) == state
 

@@ -443,10 +443,16 @@ async def test_a_doubted_word_right_before_a_change_target_may_name_another_thin
         assert await tools.run("switch_device", {"name": "ceiling_fan", "state": "on"}) == "Okay, the ceiling fan is on."
 
 
-async def test_a_heard_change_named_by_its_kind_word_alone_after_another_word_is_refused_as_an_unknown_name():
+def heard_in_the_made_up_home() -> tuple[InMemoryHome, ToolRunner]:
+    """The made-up home, and its tools reading a heard request."""
     home = InMemoryHome(inventory=made_up_inventory())
     tools = ToolRunner(home)
     tools.spoken = True
+    return home, tools
+
+
+async def test_a_heard_change_named_by_its_kind_word_alone_after_another_word_is_refused_as_an_unknown_name():
+    home, tools = heard_in_the_made_up_home()
     # "start the washing machine" in a home whose one machine is the sewing machine, heard "Start the wash on the
     # machine.": "wash" is in no phrasing and no name, so another machine was named; refused as typed, nothing on
     tools.begin_reply([{"role": "user", "content": "Start the wash on the machine."}])
@@ -805,9 +811,7 @@ async def test_a_heard_state_is_answered_and_never_switched():
 
 
 async def test_a_heard_read_of_a_thing_named_by_its_kind_after_another_word_is_refused_as_an_unknown_name():
-    home = InMemoryHome(inventory=made_up_inventory())
-    tools = ToolRunner(home)
-    tools.spoken = True
+    home, tools = heard_in_the_made_up_home()
     # "is the washing machine on" in a home whose one machine is the sewing machine, heard as said and written
     # get_state name=sewing machine: another machine was asked about, and the sewing machine's state is no answer
     for heard in ("Is the washing machine on?", "Is my washing machine on?"):
@@ -887,9 +891,7 @@ async def test_a_heard_change_whose_words_say_the_opposite_action_is_said_back()
 
 
 async def test_a_heard_change_of_a_thing_named_by_its_kind_after_another_name_word_is_refused_as_an_unknown_name():
-    home = InMemoryHome(inventory=made_up_inventory())
-    tools = ToolRunner(home)
-    tools.spoken = True
+    home, tools = heard_in_the_made_up_home()
     # "switch on the pond machine": "pond" is a word of the home (the pond pump), so it is no stranger's word, yet
     # none of the sewing machine's own words was heard: another machine, one the home lacks, is never switched
     tools.begin_reply([{"role": "user", "content": "Switch on the pond machine."}])

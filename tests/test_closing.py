@@ -34,7 +34,8 @@ async def say(client: RealtimeClient, text: str) -> str:
     return (await client.wait_for("conversation.item.added", start=start))["item"]["id"]
 
 
-async def stored_ids(store_url: str, session_id: str) -> list[str]:
+async def stored(store_url: str, session_id: str, field: str = "id") -> list[str]:
+    """This field ("id" or "text") of each item of the session's stored conversation."""
     from streaming.store import open_store
 
     store = open_store(store_url)
@@ -42,16 +43,16 @@ async def stored_ids(store_url: str, session_id: str) -> list[str]:
         conversation = await store.load_conversation(session_id)
     finally:
         await store.close()
-    return [item["id"] for item in conversation.items] if conversation else []
+    return [item[field] for item in conversation.items] if conversation else []
 
 
-async def until_stored(store_url: str, session_id: str, item_ids: list[str]) -> None:
-    """Until the store holds these items of the session (bounded: 60 s)."""
+async def until_stored(store_url: str, session_id: str, values: list[str], field: str = "id") -> None:
+    """Until the store holds items of the session with these ids (or texts) (bounded: 60 s)."""
     for _ in range(600):
-        if set(item_ids) <= set(await stored_ids(store_url, session_id)):
+        if set(values) <= set(await stored(store_url, session_id, field)):
             return
         await asyncio.sleep(0.1)
-    raise AssertionError(f"{item_ids} never stored")
+    raise AssertionError(f"{values} never stored")
 
 
 async def health(url: str, path: str) -> tuple[int, dict]:
@@ -102,7 +103,7 @@ async def test_a_server_whose_store_hangs_at_shutdown_cancels_the_last_save_and_
         unstuck.set()
     await client.close()
     assert client.ws.close_code == 1001
-    assert await stored_ids(state, session_id) == [said]
+    assert await stored(state, session_id) == [said]
 
 
 
@@ -154,6 +155,28 @@ async def test_an_sqlite_store_whose_thread_hangs_makes_readyz_503_and_ready_onc
         server.stop()
 
 
+@contextlib.asynccontextmanager
+async def closed_over_a_stuck_store(server, state: str):
+    """A stored message, then the store's thread hangs and the client says "and in the bedroom" (its save waits on
+    the stuck thread) and closes; yields the session id, the two messages' ids and the hold, freed on the way out."""
+    client, session_id, said, unstuck, stuck = await a_stored_message_then_a_stuck_store(server, state)
+    try:
+        last = await say(client, "and in the bedroom")
+        await client.close()
+        yield session_id, said, last, stuck
+    finally:
+        unstuck.set()
+
+
+async def resumes_with(server, session_id: str, item_id: str, text: str) -> None:
+    """A resume of the session is served, and its conversation holds this item with this text."""
+    client, resumed = await session_of(f"{server.ws_url}?session_id={session_id}")
+    assert resumed == session_id
+    await client.send({"type": "conversation.item.retrieve", "item_id": item_id})
+    assert (await client.wait_for("conversation.item.retrieved"))["item"]["content"][0]["text"] == text
+    await client.close()
+
+
 async def test_a_closed_sessions_last_save_on_a_stuck_store_goes_on_and_its_resume_is_told_to_retry(
         server_factory, tmp_path, caplog):
     """Round 37: a client closes while the SQLite store's thread hangs (a stuck disk; here the test holds it). At
@@ -165,11 +188,8 @@ async def test_a_closed_sessions_last_save_on_a_stuck_store_goes_on_and_its_resu
     state = f"sqlite://{tmp_path}/state.db"
     server = server_factory(store=state)
     try:
-        client, session_id, said, unstuck, stuck = await a_stored_message_then_a_stuck_store(server, state)
-        try:
-            with caplog.at_level(logging.WARNING, "parley.gateway"):
-                last = await say(client, "and in the bedroom")                   # its save waits on the stuck thread
-                await client.close()
+        with caplog.at_level(logging.WARNING, "parley.gateway"):
+            async with closed_over_a_stuck_store(server, state) as (session_id, said, last, stuck):
                 await until(lambda: "its last save is still writing" in caplog.text, what="the handler let go")
                 async with aiohttp.ClientSession() as http:
                     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
@@ -177,15 +197,8 @@ async def test_a_closed_sessions_last_save_on_a_stuck_store_goes_on_and_its_resu
                 assert refused.value.status == 503 and "Retry-After" in refused.value.headers
                 assert "a resume is refused for now, its last save is still writing" in caplog.text
                 assert not stuck.done()                          # all of it while the store still hung
-        finally:
-            unstuck.set()
         await until_stored(state, session_id, [said, last])
-        client, resumed = await session_of(f"{server.ws_url}?session_id={session_id}")
-        assert resumed == session_id
-        await client.send({"type": "conversation.item.retrieve", "item_id": last})
-        assert (await client.wait_for("conversation.item.retrieved"))["item"]["content"][0]["text"] == \
-            "and in the bedroom"
-        await client.close()
+        await resumes_with(server, session_id, last, "and in the bedroom")
     finally:
         server.stop()
 
@@ -240,7 +253,7 @@ async def test_a_redis_that_stops_answering_bounds_every_call_and_nothing_hangs(
     await until(lambda: client.closed.is_set(), what="the client's socket closed")
     assert client.ws.close_code == 1001
     own_redis.process.send_signal(signal.SIGCONT)
-    assert (await stored_ids(own_redis.url, session_id))[:2 + len(meanwhile)] == [said, *meanwhile, later]
+    assert (await stored(own_redis.url, session_id))[:2 + len(meanwhile)] == [said, *meanwhile, later]
     await client.close()
 
 
@@ -304,11 +317,8 @@ async def test_a_last_save_that_fails_on_a_stuck_store_waits_and_is_stored_once_
     state = f"sqlite://{tmp_path}/state.db"
     server = server_factory(store=state)
     try:
-        client, session_id, said, unstuck, stuck = await a_stored_message_then_a_stuck_store(server, state)
-        try:
-            with caplog.at_level(logging.WARNING, "parley.gateway"):
-                last = await say(client, "and in the bedroom")               # its save waits on the stuck thread
-                await client.close()
+        with caplog.at_level(logging.WARNING, "parley.gateway"):
+            async with closed_over_a_stuck_store(server, state) as (session_id, said, last, stuck):
                 gateway = server.ctx.gateway
                 await until(lambda: not server.ctx.sessions and not gateway._detaching, timeout=60,
                             what="the session's last save failed")    # closed, and its last write has ended
@@ -319,16 +329,9 @@ async def test_a_last_save_that_fails_on_a_stuck_store_waits_and_is_stored_once_
                     async with http.get(server.url + "/metrics") as response:
                         assert "parley_store_saves_waiting 1.0" in await response.text()
                 assert not stuck.done()                                       # all of it while the store still hung
-        finally:
-            unstuck.set()
         await until_stored(state, session_id, [said, last])
         await saves_waiting_once(server.url, 0)
-        client, resumed = await session_of(f"{server.ws_url}?session_id={session_id}")
-        assert resumed == session_id
-        await client.send({"type": "conversation.item.retrieve", "item_id": last})
-        assert (await client.wait_for("conversation.item.retrieved"))["item"]["content"][0]["text"] == \
-            "and in the bedroom"
-        await client.close()
+        await resumes_with(server, session_id, last, "and in the bedroom")
     finally:
         server.stop()
 
@@ -389,29 +392,9 @@ async def test_a_waiting_last_save_gets_one_last_try_at_shutdown(server_factory,
     finally:
         unstuck.set()
     await asyncio.wrap_future(stuck)
-    assert await stored_ids(state, session_id) == [said]       # free, and the next try is still far off
+    assert await stored(state, session_id) == [said]       # free, and the next try is still far off
     await asyncio.to_thread(server.stop)
-    assert await stored_ids(state, session_id) == [said, last]
-
-
-async def stored_texts(store_url: str, session_id: str) -> list[str]:
-    from streaming.store import open_store
-
-    store = open_store(store_url)
-    try:
-        conversation = await store.load_conversation(session_id)
-    finally:
-        await store.close()
-    return [item["text"] for item in conversation.items] if conversation else []
-
-
-async def until_text_stored(store_url: str, session_id: str, text: str) -> None:
-    """Until the store holds an item of the session with this text (bounded: 30 s)."""
-    for _ in range(300):
-        if text in await stored_texts(store_url, session_id):
-            return
-        await asyncio.sleep(0.1)
-    raise AssertionError(f"{text!r} never stored")
+    assert await stored(state, session_id) == [said, last]
 
 
 async def test_a_satellite_whose_last_save_waits_is_told_session_saving_and_served_once_stored(
@@ -437,7 +420,7 @@ async def test_a_satellite_whose_last_save_waits_is_told_session_saving_and_serv
         async with SatelliteDevice(broker, "kitchen") as device:
             await device.publish("text/in", "what is seven times six")
             assert "42" in (await device.next_event("reply"))["text"]
-            await until_text_stored(state, "dev_kitchen", "what is seven times six")
+            await until_stored(state, "dev_kitchen", ["what is seven times six"], "text")
             unstuck = threading.Event()
             stuck = server.ctx.gateway.store._executor.submit(unstuck.wait, 120)
             try:
@@ -452,11 +435,11 @@ async def test_a_satellite_whose_last_save_waits_is_told_session_saving_and_serv
                 assert not stuck.done()
             finally:
                 unstuck.set()
-            await until_text_stored(state, "dev_kitchen", "what is six times seven")
+            await until_stored(state, "dev_kitchen", ["what is six times seven"], "text")
             await device.publish("text/in", "what is two times two")
             assert "4" in (await device.next_event("reply"))["text"]
-            await until_text_stored(state, "dev_kitchen", "what is two times two")
-        texts = await stored_texts(state, "dev_kitchen")      # the served session resumed with the waiting words
+            await until_stored(state, "dev_kitchen", ["what is two times two"], "text")
+        texts = await stored(state, "dev_kitchen", "text")      # the served session resumed with the waiting words
         assert texts.index("what is six times seven") < texts.index("what is two times two")
     finally:
         server.stop()
