@@ -22,7 +22,8 @@ from assistant.reply import UNKNOWN_NAME
 from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
                               STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
-from assistant.tools import CHOICE_QUESTION, TARGET_QUESTION_SAID, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT, CalculationError, calculate, format_number
+from assistant.tools import (CHOICE_QUESTION, TARGET_QUESTION_SAID, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT,
+                             CalculationError, calculate, format_number)
 from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, CLIMATE_STEP_REQUEST, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
@@ -472,6 +473,7 @@ class Vocabulary:
         self.names, self.areas = lexicon if lexicon else (set(), set())
         # each name's component and area (a Lexicon's; a bare (names, areas) pair has neither)
         self.kinds, self.places = getattr(lexicon, "kinds", {}), getattr(lexicon, "places", {})
+        self.named_kinds = getattr(lexicon, "named_kinds", {})   # "the air conditioner": a kind a name of its own says
         self.rooms = {phrase: room for room, phrases in ROOMS.items() for phrase in phrases}
         self.devices = {phrase: device for device, phrases in DEVICES.items() for phrase in phrases}
         self.units = {phrase: unit for unit, phrases in UNIT_WORDS.items() for phrase in phrases if len(phrase) > 2}
@@ -1194,8 +1196,7 @@ def _heater_level(call: dict, vocabulary: Vocabulary) -> dict:
     """A level set on a heater (a climate of the user's home, or a heater's word) is its temperature, as the reply
     said it ("set the snug stove to 20": "Okay, the snug stove is set to 20 degrees."); any other call as it is."""
     name = str(call["arguments"].get("name", "")).replace("_", " ")
-    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None \
-        or name in getattr(vocabulary.lexicon, "named_kinds", {})        # "the air conditioner" of the daikin
+    heater = _a_climate(name, vocabulary) or HEATER.search(name) is not None
     if call["name"] != "set_level" or not heater or not isinstance(call["arguments"].get("percent"), (int, float)):
         return call
     return {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"],
@@ -1207,8 +1208,7 @@ def _setting_read(call: dict, reply: dict, vocabulary: Vocabulary) -> dict:
     temperature: the heater set to it, the setting a step goes on from; any other call as it is."""
     name = str(call["arguments"].get("name", "")).replace("_", " ")
     numbers = NUMBER_SAID.findall(content_text(reply))
-    heater = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or HEATER.search(name) is not None \
-        or name in getattr(vocabulary.lexicon, "named_kinds", {})        # "the air conditioner" of the daikin
+    heater = _a_climate(name, vocabulary) or HEATER.search(name) is not None
     if call["name"] != "get_state" or not heater or len(numbers) != 1 or "degree" not in content_text(reply):
         return call
     return {"name": "set_thermostat", "arguments": {"name": call["arguments"]["name"], "degrees": float(numbers[0])}}
@@ -1337,13 +1337,17 @@ CLIMATE_CALLS = ("set_thermostat", "change_level", "switch_device", "set_device_
                  "get_target_temperature", "get_device_mode")
 
 
+def _a_climate(name: str, vocabulary: Vocabulary) -> bool:
+    """A climate of the user's home, or a kind of them said by a name of its own ("the air conditioner" of the
+    daikin)."""
+    return FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" or name in vocabulary.named_kinds
+
+
 def _climate_of_home(call: dict, vocabulary: Vocabulary) -> str | None:
-    """The name of the climate of the user's home a call set, stepped, switched or asked about ("the air conditioner"
-    of the daikin too); None for any other call."""
+    """The name of the climate of the user's home a call set, stepped, switched or asked about; None for any other
+    call."""
     name = str(call["arguments"].get("name", "")).replace("_", " ")
-    climate = FOLLOW_UP_KINDS.get(vocabulary.kinds.get(name, "")) == "climate" \
-        or name in getattr(vocabulary.lexicon, "named_kinds", {})
-    return name if climate and call["name"] in CLIMATE_CALLS else None
+    return name if _a_climate(name, vocabulary) and call["name"] in CLIMATE_CALLS else None
 
 
 def _loose_step(said: str, calls: list[dict], acted: dict | None,

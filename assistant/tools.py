@@ -633,10 +633,9 @@ class ToolRunner:
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
         if guessed is not None:
             return self._ask_first(guessed, name, arguments)
-        said = said_back(name, arguments) if self.unsure_numbers and self._knows_the_device(name, arguments) else None
-        if self.spoken and said is None and not numbers_carried(self.heard, name, arguments) \
-                and self._knows_the_device(name, arguments):
-            said = said_back(name, arguments)
+        # a number the recogniser doubted, or one no heard word carries, is said back first
+        unsure = self.unsure_numbers or self.spoken and not numbers_carried(self.heard, name, arguments)
+        said = said_back(name, arguments) if unsure and self._knows_the_device(name, arguments) else None
         if self.spoken and said is None:
             said = self._doubted_change(name, arguments)
         if said is not None:
@@ -774,13 +773,13 @@ class ToolRunner:
         # no word heard says the action ("Watch the snug:0.11 stove set it:0.22." written as switch on), and a word not
         # of the target was doubted below the change's line: the word that said it may be that one ("onto:0.15 well"
         # for "down to twelve"); heard clearly, an action left unsaid ("start the dishwasher") is the model's to read
-        unsaid = (action is not None and not any(_a_form_of(word, {action, *means.get(action, ())}) for word in heard)
-                  and any(word in self.doubted_change_words and word not in STOP_WORDS and not _stems(word) & named
-                          for word in heard))
+        action_unsaid = action is not None and \
+            not any(_a_form_of(word, {action, *means.get(action, ())}) for word in heard)
+        unsaid = action_unsaid and any(word in self.doubted_change_words and word not in STOP_WORDS
+                                       and not _stems(word) & named for word in heard)
         # no word heard says the action while one says another of its kind ("Turn off the fan." written as on): the
         # words carried that other, however sure the recogniser was of them
-        contrary = (action in ACTIONS and not any(_a_form_of(word, {action, *means.get(action, ())}) for word in heard)
-                    and any(word in ACTIONS[action] for word in heard))
+        contrary = action_unsaid and action in ACTIONS and any(word in ACTIONS[action] for word in heard)
         if supported and not unlock and not doubted and not qualified and not unsaid and not contrary:
             return None
         if name not in CHANGES_SAID_BACK:
