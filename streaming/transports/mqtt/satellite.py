@@ -542,7 +542,7 @@ class SatelliteService:
             return
         self._audio_dropped.add(device_id)
         log.warning("satellite %s: the broker is not taking messages (%d bytes of reply audio wait to be sent); "
-                    "its reply audio is dropped until they are", printable(device_id), self.unsent_audio)
+                    "its reply audio is dropped until they are sent", printable(device_id), self.unsent_audio)
         self.send(event_message(device_id, "error", code="audio_dropped", message=(
             f"the broker did not take Parley's messages; reply audio past {MAX_UNSENT_AUDIO // 1024} KiB "
             "waiting to be sent was dropped")))
