@@ -36,6 +36,10 @@ class Metrics:
         self.satellite_dropped = Counter("parley_satellite_messages_dropped", "MQTT satellites' messages dropped "
                                          "because MAX_QUEUED of the device's messages already waited",
                                          registry=self.registry)
+        self.satellite_replies_dropped = Counter(
+            "parley_satellite_replies_dropped", "MQTT satellites' outgoing messages dropped because the broker did "
+            "not take them and the bound of messages waiting was reached: reply audio (audio) or events (event)",
+            ["kind"], registry=self.registry)
 
     def session_opened(self, transport: str) -> None:
         self.sessions.labels(transport).inc()
@@ -70,6 +74,9 @@ class Metrics:
 
     def satellite_message_dropped(self) -> None:
         self.satellite_dropped.inc()
+
+    def satellite_reply_dropped(self, kind: str) -> None:
+        self.satellite_replies_dropped.labels(kind).inc()
 
     def speculation(self, outcome: str) -> None:
         self.speculations.labels(outcome).inc()

@@ -49,8 +49,8 @@ class Supervisor:
 
     def died(self, name: str, error: Exception) -> None:
         """Inside an `except Exception`: a worker this supervisor does not restart itself died (an MQTT satellite's
-        worker, started again by the device's next message). Logged, counted, down on /healthz until `revived`."""
-        log.exception("worker %s died; its next message starts a new one", printable(name))
+        worker, which its owner starts again). Logged, counted, down on /healthz until `revived`."""
+        log.exception("worker %s died; it is started again", printable(name))
         previous = self.jobs.get(name)
         self.jobs[name] = Job(name, None, running=False, crashes=(previous.crashes if previous else 0) + 1,
                               last_error=f"{type(error).__name__}: {error}")

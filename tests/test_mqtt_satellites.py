@@ -6,6 +6,7 @@ import asyncio
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import textwrap
@@ -16,7 +17,8 @@ import pytest
 from mqtt_broker import Mosquitto
 from mqtt_devices import SatelliteDevice, login, wait_until
 from streaming.transports.mqtt.connection import Backoff
-from streaming.transports.mqtt.satellite import SERVER_STATUS, SatelliteService
+from streaming.metrics import Metrics
+from streaming.transports.mqtt.satellite import SERVER_STATUS, SatelliteService, audio_message
 from streaming.session import Session
 
 
@@ -215,3 +217,74 @@ async def test_a_devices_worker_that_dies_turns_health_red_and_its_next_message_
             assert list(service.satellites) == ["kitchen"]
     finally:
         await service.close()
+
+
+async def test_a_worker_that_died_before_its_devices_session_recovers_though_the_device_never_sends_again(broker,
+                                                                                                        engines):
+    """A device whose worker died before its session opened, and that sends nothing more, left nothing to free:
+    at 2a69232 /healthz stayed red for ever. The dead worker is started again as the supervisor restarts its tasks;
+    with nothing queued it ends, and /healthz forgets it."""
+    def open_session(config, device_id):
+        raise RuntimeError("the factory broke")
+
+    service = SatelliteService(open_session, Session.close, login(broker, "parley"),
+                               backoff=Backoff(initial=0.1, maximum=0.5))
+    await service.start()
+    try:
+        await asyncio.wait_for(service.connected.wait(), 10)
+        async with SatelliteDevice(broker, "porch") as device:
+            await device.control("cancel")
+            await wait_until(lambda: not service.supervisor.healthy)
+            assert service.supervisor.status()["mqtt-satellites/porch"]["crashes"] == 1
+            await wait_until(lambda: service.supervisor.healthy, timeout=30)
+            assert "mqtt-satellites/porch" not in service.supervisor.status()
+            assert not service.inboxes and not service.satellites
+    finally:
+        await service.close()
+
+
+async def test_a_broker_that_stops_reading_holds_a_bounded_backlog_and_the_satellites_come_back(tmp_path, engines,
+                                                                                              caplog):
+    """A broker that stops reading (here stopped with SIGSTOP) while a satellite's reply plays: at 2a69232 every
+    message after a full TCP window waited in an unbounded outbox, and the publisher gave up after aiomqtt's own
+    wait (10 s) while the connection stayed up, so no satellite heard anything more once the broker read again.
+    Now the reply audio waiting is bounded (the excess dropped, counted, logged) and the device is told; every
+    device is answered again once the broker reads."""
+    from streaming.transports.mqtt.satellite import MAX_UNSENT_AUDIO
+
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    metrics = Metrics()
+    service = await start_service(broker, engines, metrics=metrics)
+    try:
+        async with SatelliteDevice(broker, "kitchen") as kitchen, SatelliteDevice(broker, "bedroom") as bedroom:
+            await kitchen.control("cancel")
+            await wait_until(lambda: "kitchen" in service.satellites)
+            client = service._client
+            # the kernel's send buffer would hold 4 MiB (two minutes of reply audio) before anything waited in
+            # Parley; a small one fills at once
+            client._client.socket().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            broker.process.send_signal(signal.SIGSTOP)
+            try:
+                chunk = bytes(3200)                                  # 100 ms of 16 kHz audio, as a reply streams it
+                for _ in range(3 * MAX_UNSENT_AUDIO // len(chunk)):
+                    service.send(audio_message("kitchen", chunk))
+                    await asyncio.sleep(0)
+                await asyncio.sleep(client.timeout + 1)              # past aiomqtt's own wait for one publish
+                dropped = metrics.registry.get_sample_value("parley_satellite_replies_dropped_total",
+                                                            {"kind": "audio"})
+                assert dropped and dropped >= MAX_UNSENT_AUDIO // len(chunk)   # past the bound and the kernel's bit
+                assert service.unsent_audio <= MAX_UNSENT_AUDIO
+                assert "satellite kitchen: the broker is not taking messages" in caplog.text
+            finally:
+                broker.process.send_signal(signal.SIGCONT)
+            error = await kitchen.next_event("error", 30)
+            assert error["code"] == "audio_dropped"
+            await bedroom.publish("control", b"{oops")
+            assert (await bedroom.next_event("error", 30))["code"] == "invalid_json"
+            await kitchen.publish("control", json.dumps({"type": "dance"}))
+            assert (await kitchen.next_event("error", 30))["code"] == "unknown_control"
+            await wait_until(lambda: service.unsent_audio == 0)
+    finally:
+        await service.close()
+        broker.stop()

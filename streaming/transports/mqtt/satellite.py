@@ -27,6 +27,7 @@ import collections
 import inspect
 import json
 import logging
+import math
 import os
 import time
 from dataclasses import dataclass, replace
@@ -45,7 +46,7 @@ from streaming.logsafe import printable
 from streaming.metrics import Metrics
 from streaming.session import Session, SessionConfig, SessionLimitReached, TurnDetection
 from streaming.store import StoreUnavailable
-from streaming.supervisor import STOP_S, Supervisor
+from streaming.supervisor import RESTART_INITIAL_S, STOP_S, Supervisor
 
 log = logging.getLogger("parley.mqtt_satellite")
 
@@ -55,7 +56,8 @@ SATELLITE_RATE = 16000               # both directions; ESP32-class satellites r
 MAX_AUDIO_BYTES = 64 * 1024          # 2 s of audio in one message; larger is a broken device
 MAX_TEXT_BYTES = 4096
 MAX_CONTROL_BYTES = 1024
-MAX_BACKLOG = 1000                   # events kept for the devices while the broker is away
+MAX_BACKLOG = 1000                   # events waiting for the broker: while it is away, or connected and not reading
+MAX_UNSENT_AUDIO = 1024 * 1024      # bytes of reply audio waiting for a connected broker that does not read (32 s)
 CHANNELS = ("audio/in", "control", "text/in", "status")
 TASK, IDLE_TASK, CLAIMS_TASK = "mqtt-satellites", "mqtt-satellites-idle", "mqtt-satellites-claims"
 SHARE_GROUP = "$share/parley/"
@@ -342,7 +344,10 @@ class SatelliteService:
         self.metrics = metrics
         self.connected = asyncio.Event()
         self._client: aiomqtt.Client | None = None
-        self._outbox: asyncio.Queue[Publish] = asyncio.Queue()
+        self._outbox: asyncio.Queue[Publish] = asyncio.Queue()   # bounded by send(): the two counts below
+        self.unsent_events = 0
+        self.unsent_audio = 0                      # bytes
+        self._audio_dropped: set[str] = set()     # devices told their reply audio was dropped, until none waits
         self.supervisor = supervisor or Supervisor()   # the server's, so /healthz sees these loops
 
     async def start(self) -> None:
@@ -448,7 +453,16 @@ class SatelliteService:
             return
         inbox.messages.append((client, request, direct))
         if inbox.worker is None or inbox.worker.done():
-            inbox.worker = asyncio.create_task(self._work(device_id, inbox), name=f"satellite-worker-{device_id}")
+            self._start_worker(device_id, inbox)
+
+    def _start_worker(self, device_id: str, inbox: Inbox) -> None:
+        inbox.worker = asyncio.create_task(self._work(device_id, inbox), name=f"satellite-worker-{device_id}")
+
+    def _restart(self, device_id: str, inbox: Inbox) -> None:
+        """A dead worker starts again, as the supervisor restarts its tasks: it handles what is still queued, and
+        with nothing queued it ends at once, so /healthz forgets it even if the device never sends again."""
+        if self.inboxes.get(device_id) is inbox and inbox.worker is not None and inbox.worker.done():
+            self._start_worker(device_id, inbox)
 
     def _may_serve(self, device_id: str, request: Request | None, direct: bool) -> bool:
         """Whether a message of a device not served here may open its session (with claims: may claim it)."""
@@ -462,7 +476,8 @@ class SatelliteService:
 
     async def _work(self, device_id: str, inbox: Inbox) -> None:
         """Handle the device's messages in order until none waits. A failure other than a store's or the broker's
-        outage (a bug) ends the worker, shown on /healthz; the device's next message starts a new one."""
+        outage (a bug) ends the worker, shown on /healthz; it starts again RESTART_INITIAL_S later, or at the
+        device's next message if that comes first."""
         self.supervisor.revived(worker_name(device_id))
         while inbox.messages:
             client, request, direct = inbox.messages.popleft()
@@ -475,22 +490,66 @@ class SatelliteService:
                 self.supervisor.contain(TASK, f"a message of {device_id}")
             except Exception as error:  # noqa: BLE001 - shown on /healthz; the other devices go on
                 self.supervisor.died(worker_name(device_id), error)
+                asyncio.get_running_loop().call_later(RESTART_INITIAL_S, self._restart, device_id, inbox)
                 return
         if self.inboxes.get(device_id) is inbox:
             del self.inboxes[device_id]
 
     async def _publish_outbox(self, client: aiomqtt.Client) -> None:
+        """One message at a time, each waited for without a time limit: a broker that stops reading (its TCP window
+        full) holds one message in paho's own queue, and the rest wait in the outbox, bounded by send()."""
         while True:
             message = await self._outbox.get()
             try:
-                await client.publish(message.topic, message.payload, qos=message.qos, retain=message.retain)
+                await client.publish(message.topic, message.payload, qos=message.qos, retain=message.retain,
+                                     timeout=math.inf)
             except aiomqtt.MqttError:
                 return   # the connection is going; _serve's message loop notices and reconnects
+            finally:
+                self._sent(message)
+
+    def _sent(self, message: Publish) -> None:
+        if message.qos > 0:
+            self.unsent_events -= 1
+            return
+        self.unsent_audio -= len(message.payload)
+        if self.unsent_audio == 0:
+            self._audio_dropped.clear()
 
     def send(self, message: Publish) -> None:
-        """Queue for the broker; while disconnected, audio (QoS 0) is dropped and events wait (up to a limit)."""
-        if self._client is not None or (message.qos > 0 and self._outbox.qsize() < MAX_BACKLOG):
-            self._outbox.put_nowait(message)
+        """Queue for the broker. Events wait up to MAX_BACKLOG; reply audio (QoS 0) waits up to MAX_UNSENT_AUDIO bytes
+        while connected (a broker that stops reading) and is dropped while disconnected. Past a bound the message is
+        dropped and counted; a device whose reply audio was dropped gets an `error` event once the broker reads."""
+        if message.qos > 0:
+            if self.unsent_events >= MAX_BACKLOG:
+                self._count_dropped("event")
+                return
+            self.unsent_events += 1
+        elif self._client is None:
+            return
+        elif self.unsent_audio + len(message.payload) > MAX_UNSENT_AUDIO:
+            self._drop_audio(message)
+            return
+        else:
+            self.unsent_audio += len(message.payload)
+        self._outbox.put_nowait(message)
+
+    def _drop_audio(self, message: Publish) -> None:
+        """Reply audio past MAX_UNSENT_AUDIO: logged and told once per device until the audio waiting is sent."""
+        self._count_dropped("audio")
+        device_id = message.topic.split("/")[1]
+        if device_id in self._audio_dropped:
+            return
+        self._audio_dropped.add(device_id)
+        log.warning("satellite %s: the broker is not taking messages (%d bytes of reply audio wait to be sent); "
+                    "its reply audio is dropped until they are sent", printable(device_id), self.unsent_audio)
+        self.send(event_message(device_id, "error", code="audio_dropped", message=(
+            f"the broker did not take Parley's messages; reply audio past {MAX_UNSENT_AUDIO // 1024} KiB "
+            "waiting to be sent was dropped")))
+
+    def _count_dropped(self, kind: str) -> None:
+        if self.metrics is not None:
+            self.metrics.satellite_reply_dropped(kind)
 
     async def _receive_shared(self, client: aiomqtt.Client, device_id: str, request: Request | None,
                               direct: bool) -> None:
