@@ -40,12 +40,12 @@ class Home(Protocol):
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_target(self, entity: Entity) -> float | None:
         """The temperature a climate was last set to (its target, as it reported it), or None if unknown."""
-    async def read_position(self, entity: Entity) -> int | None:
-        """A cover's or valve's last reported position in percent (0 closed, 100 open), or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:
         """The entity takes a level in percent (LEVEL_ACTIONS): a fan with only on and off does not."""
+    async def read_position(self, entity: Entity) -> int | None:
+        """A cover's or valve's last reported position in percent (0 closed, 100 open), or None if unknown."""
 
 
 def default_key(entity: Entity) -> tuple[str, str] | None:
@@ -108,14 +108,14 @@ class InMemoryHome:
         if action == "temperature":
             self.states[entity.key + "#target"] = f"{float(value):g}"
             return f"{float(value):g}"
-        if action in MODE_ACTIONS:
-            self.states[f"{entity.key}#{action}"] = str(value)
-            return str(value)
         if action == "position" or entity.positions is not None and action in ("open", "close"):
             percent = {"open": 100, "close": 0}.get(action, value)
             self.states[entity.key] = "open" if percent else "closed"
             self.states[entity.key + "#position"] = str(int(percent))
             return str(int(percent)) if action == "position" else self.states[entity.key]
+        if action in MODE_ACTIONS:
+            self.states[f"{entity.key}#{action}"] = str(value)
+            return str(value)
         self.states[entity.key] = ACTION_STATE[action]
         return ACTION_STATE[action]
 
@@ -141,10 +141,6 @@ class InMemoryHome:
         target = self.states.get(entity.key + "#target")
         return None if target is None else float(target)
 
-    async def read_position(self, entity: Entity) -> int | None:
-        position = self.states.get(entity.key + "#position")
-        return None if position is None else int(position)
-
     async def read_level(self, entity: Entity) -> int | None:
         where = default_key(entity)
         if where is not None:
@@ -160,3 +156,7 @@ class InMemoryHome:
 
     def takes_level(self, entity: Entity) -> bool:
         return entity.component in LEVEL_ACTIONS
+
+    async def read_position(self, entity: Entity) -> int | None:
+        position = self.states.get(entity.key + "#position")
+        return None if position is None else int(position)

@@ -291,17 +291,35 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
+        positions=_positions(component, config, topics, where),
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
         temperature_limits=_temperature_limits(config),
-        temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None,
-        positions=_positions(component, config, topics, where))
+        temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
+
+
+def _temperature_step(config: dict) -> float:
+    """A climate's `temp_step` where it is a number from 0 to MAX_TEMPERATURE_STEP degrees (Home Assistant's own are
+    0.1, 0.5 and 1), else one degree in the home's unit: a config's odd number (NaN, 1e308) refuses nothing."""
+    step = config.get("temp_step")
+    if isinstance(step, bool) or not isinstance(step, (int, float)) or not 0 < step <= MAX_TEMPERATURE_STEP:
+        return 1.0
+    return float(step)
+
+
+def _temperature_limits(config: dict) -> tuple[float | None, float | None]:
+    """A climate's `min_temp` and `max_temp`, each a number within TEMPERATURE_LIMITS, the lower below the higher;
+    None for one not given or odd (NaN, 1e308, a min over its max: both), which refuses nothing."""
+    low, high = (float(value) if not isinstance(value, bool) and isinstance(value, (int, float))
+                 and TEMPERATURE_LIMITS[0] <= value <= TEMPERATURE_LIMITS[1] else None
+                 for value in (config.get("min_temp"), config.get("max_temp")))
+    return (low, high) if low is None or high is None or low < high else (None, None)
 
 
 def _positions(component: str, config: dict, topics: dict, where) -> tuple[int, int] | None:
     """A cover's (with a set_position_topic or a position_topic) or a valve's (reports_position) `position_closed` and
-    `position_open`,
-    Home Assistant's 0 and 100 where not given; each a whole number up to MAX_SCALE, and not the same, or the config is
-    refused (a 400-digit one made every position raise); None for a thing that takes no position."""
+    `position_open`, Home Assistant's 0 and 100 where not given; each a whole number up to MAX_SCALE, and not the
+    same, or the config is refused (a 400-digit one made every position raise); None for a thing that takes no
+    position."""
     takes = bool({"set_position_topic", "position_topic"} & set(topics)) if component == "cover" else \
         component == "valve" and config.get("reports_position") is True
     if not takes:
@@ -324,24 +342,6 @@ def position_percent(entity: Entity, position: float) -> int:
     """A position the thing reported on its own scale, in percent (0 closed, 100 open), kept within 0 to 100."""
     closed, opened = entity.positions
     return round(max(0.0, min(100.0, (position - closed) * 100 / (opened - closed))))
-
-
-def _temperature_step(config: dict) -> float:
-    """A climate's `temp_step` where it is a number from 0 to MAX_TEMPERATURE_STEP degrees (Home Assistant's own are
-    0.1, 0.5 and 1), else one degree in the home's unit: a config's odd number (NaN, 1e308) refuses nothing."""
-    step = config.get("temp_step")
-    if isinstance(step, bool) or not isinstance(step, (int, float)) or not 0 < step <= MAX_TEMPERATURE_STEP:
-        return 1.0
-    return float(step)
-
-
-def _temperature_limits(config: dict) -> tuple[float | None, float | None]:
-    """A climate's `min_temp` and `max_temp`, each a number within TEMPERATURE_LIMITS, the lower below the higher;
-    None for one not given or odd (NaN, 1e308, a min over its max: both), which refuses nothing."""
-    low, high = (float(value) if not isinstance(value, bool) and isinstance(value, (int, float))
-                 and TEMPERATURE_LIMITS[0] <= value <= TEMPERATURE_LIMITS[1] else None
-                 for value in (config.get("min_temp"), config.get("max_temp")))
-    return (low, high) if low is None or high is None or low < high else (None, None)
 
 
 def _scale(config: dict, key: str, default: int, where) -> int:

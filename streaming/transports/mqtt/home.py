@@ -29,8 +29,9 @@ import aiomqtt
 
 from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES,
                                  THERMOSTAT_SET, THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory,
-                                 command_topic, entity_command, load_inventory_file, mode_kinds, position_percent,
-                                 sensor_topic, speed_percent, state_topic, template_table, vocabulary_inventory)
+                                 position_percent,
+                                 command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
+                                 speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
@@ -228,16 +229,6 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
     return None
 
 
-def _position(entity: Entity, payload: bytes) -> str | None:
-    """A cover's or valve's position in percent (0 closed, 100 open) from a payload of its position topic (a cover's
-    position_template) or, for a valve that reports one, of its state topic; None for no number."""
-    if entity.positions is None:
-        return None
-    template = "position_template" if entity.component == "cover" else "value_template"
-    position = _number(_value(entity, payload, template))
-    return None if position is None else str(position_percent(entity, float(position)))
-
-
 def _percent(entity: Entity, level) -> str | None:
     """A light's brightness on its own scale (brightness_scale) as a percent."""
     if isinstance(level, bool):
@@ -262,6 +253,16 @@ def _speed(entity: Entity, payload: bytes) -> str | None:
     """A fan's speed in percent from its percentage state payload (percentage_value_template, or the payload)."""
     speed = _number(_value(entity, payload, "percentage_value_template"))
     return None if speed is None else str(speed_percent(entity, float(speed)))
+
+
+def _position(entity: Entity, payload: bytes) -> str | None:
+    """A cover's or valve's position in percent (0 closed, 100 open) from a payload of its position topic (a cover's
+    position_template) or, for a valve that reports one, of its state topic; None for no number."""
+    if entity.positions is None:
+        return None
+    template = "position_template" if entity.component == "cover" else "value_template"
+    position = _number(_value(entity, payload, template))
+    return None if position is None else str(position_percent(entity, float(position)))
 
 
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
@@ -502,8 +503,10 @@ class MqttHome:
                 await client.publish(topic, payload, qos=1)
             except aiomqtt.MqttError:
                 return None
+            if action == "position":
+                return str(int(value or 0))
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
-                    "temperature": f"{float(value or 0):g}", "position": str(int(value or 0))}.get(
+                    "temperature": f"{float(value or 0):g}"}.get(
                 action, str(value) if action in MODE_ACTIONS else ACTION_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
 
