@@ -33,12 +33,14 @@ from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, READ
                              TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
-                                  BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, DEVICE_CUES, DEVICES,
+                                  BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, COVER_LEVELS, COVER_STEPS,
+                                  DEVICE_CUES, DEVICES,
                                   DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
                                   MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
-                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, QUESTION_WORDS, READING_QUALITIES, ROOMS, SCENE_VERBS,
+                                  PERIOD_WORDS, PERSON_ONLY_DOINGS, POSITION_ASKED, QUESTION_WORDS, READING_QUALITIES,
+                                  ROOMS, SCENE_VERBS,
                                   SCENE_WORDS,
                                   STATE_ASKING_WORDS,
                                   STATE_VERBS, STATE_WISHED_AFTER, STATE_WORDS, STATES, SWITCH_VERBS, SWITCHING_VERBS,
@@ -260,6 +262,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     targeted = climate and climate_target_call(slots, climate)
     if targeted:
         return targeted
+    cover = cover_meant(slots)
+    positioned = cover and cover_position_call(slots, cover)
+    if positioned:
+        return positioned
     if slots.request_names == 0:
         return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request) \
             or _reading_asked(slots, inventory, request) or _heated_by_its_area(slots, inventory, request)
@@ -610,6 +616,47 @@ def climate_target_call(slots: "Slots", name: str) -> dict | None:
     return {"name": "change_level", "arguments": {"name": name, "direction": ways[0]}}
 
 
+# A cover's or valve's position said in words, a step of it, or its position asked (vocabulary.COVER_LEVELS,
+# COVER_STEPS, POSITION_ASKED)
+_COVER_LEVEL = {percent: re.compile(rf"\b(?:{_any_of(words)})\b") for percent, words in COVER_LEVELS.items()}
+_COVER_STEP = re.compile(rf"\b(?:{_any_of(COVER_STEPS)})\b")
+_POSITION_ASKED = re.compile(rf"\b(?:{_any_of(POSITION_ASKED)})\b")
+
+
+def cover_meant(slots: "Slots") -> str | None:
+    """The thing a request in a user's own home names, where it says one name and that name means covers alone or
+    valves alone ("the bedroom blinds", "the blinds" in the bedroom, "the garden valve")."""
+    lexicon, names = slots.lexicon, _things_named(slots)
+    if lexicon is None or slots.request_areas > 1 or len(names) != 1:
+        return None
+    kinds = lexicon.kinds_of(names[0], slots.areas[0] if slots.request_areas else None)
+    return names[0] if kinds in ({"cover"}, {"valve"}) else None
+
+
+def cover_position_call(slots: "Slots", name: str) -> dict | None:
+    """The call on a cover or valve of a request (as resolved) that asks its position ("what position are the blinds
+    at", "how far open is the garden valve"), sets one, in percent or in words ("set the bedroom blinds to 30
+    percent", "open the blinds halfway"), or steps it with one move of a cover and a word of a little ("open them a
+    bit", "close the curtains a bit more"). None for a plain move ("open the blinds"), a level past 0 to 100 or in
+    another unit, a length of time, or a report of what was done."""
+    request = _unnamed(slots)
+    if _DURATION.search(request) or _DONE.search(request):
+        return None
+    where = {"name": name, **({"area": slots.areas[0]} if slots.request_areas else {})}
+    if asks_how_things_are(request):
+        return {"name": "get_cover_position", "arguments": where} if _POSITION_ASKED.search(request) else None
+    levels, units = _levels_said(request)
+    levels |= {float(percent) for percent, said in _COVER_LEVEL.items() if said.search(request)}
+    if levels:
+        level = levels.pop()
+        return None if levels or units - {"percent"} or not 0 <= level <= 100 else \
+            {"name": "set_level", "arguments": {**where, "percent": int(level) if level.is_integer() else level}}
+    moves = moves_said(request) - {"stop"}
+    if len(moves) != 1 or not _COVER_STEP.search(request) or _A_NUMBER.search(request):
+        return None
+    return {"name": "change_level", "arguments": {**where, "direction": "up" if moves == {"open"} else "down"}}
+
+
 _KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of device, as names are compared
 
 
@@ -907,6 +954,7 @@ class Slots:
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
             or self.leaves_a_said_mode(call) or self.leaves_a_climates_target(call) \
+            or self.leaves_a_covers_position(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
@@ -1067,6 +1115,16 @@ class Slots:
                                spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
             (said["name"], said["arguments"].get("direction"), spelling_key(climate))
 
+    def leaves_a_covers_position(self, call: dict) -> bool:
+        """Another call than code's, for a request that sets, steps or asks a cover's or valve's position
+        (cover_position_call: the model opened the blinds for "open the blinds halfway" and read "what position are
+        the blinds at" as their state); code reads it (named_move)."""
+        cover = cover_meant(self)
+        said = cover and cover_position_call(self, cover)
+        return bool(said) and (call["name"], call["arguments"].get("percent"), call["arguments"].get("direction"),
+                               spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
+            (said["name"], said["arguments"].get("percent"), said["arguments"].get("direction"), spelling_key(cover))
+
     def leaves_a_named_thing(self, call: dict) -> bool:
         """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request
         that names one the call does not ("put the coffee machine on in the kitchen, i'll be down in a minute" set
@@ -1195,7 +1253,9 @@ class Slots:
             return False
         climate = climate_meant(self) if call["name"] == "change_level" else None     # "make the bedroom warmer"
         said = climate and climate_target_call(self, climate)
-        return not said or said["arguments"].get("direction") != action
+        cover = cover_meant(self) if not said else None               # "open the blinds halfway", "a bit more"
+        said = said or cover and cover_position_call(self, cover)
+        return not said or _action_of(said, self.numbers) != action
 
     def names_something_unsaid(self, call: dict) -> bool:
         """The call's room, device or unit was never said ("Man Room Lights to 45%" gave the living room, "switch

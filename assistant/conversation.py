@@ -1556,10 +1556,11 @@ def _takes(skill: str) -> tuple[str, ...]:
     """The kinds of thing a skill acts on (VERB_KINDS' kinds)."""
     if skill in SKILL_KINDS:
         return (SKILL_KINDS[skill],)
-    if skill in MODE_SKILLS:
+    if skill in MODE_SKILLS or skill == "get_cover_position":
         return tuple(dict.fromkeys(FOLLOW_UP_KINDS[component] for component in SKILL_COMPONENTS[skill]))
-    return ("light",) if skill in LEVEL_SKILLS else ("light", "switch") if skill != "get_state" else \
-        tuple(set(FOLLOW_UP_KINDS.values()))
+    if skill in LEVEL_SKILLS:        # a light's level, and a cover's position where the skill sets or steps one
+        return ("light", "cover") if "cover" in SKILL_COMPONENTS.get(skill, ()) else ("light",)
+    return ("light", "switch") if skill != "get_state" else tuple(set(FOLLOW_UP_KINDS.values()))
 
 
 def _area_said(history: list[dict], vocabulary: Vocabulary) -> str | None:

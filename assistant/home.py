@@ -13,7 +13,7 @@ from assistant.vocabulary import ROOMS
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
 INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": "off", "climate": "on",
-                 "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21"}
+                 "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21", "valve": "closed"}
 # The state an action leaves an entity in.
 ACTION_STATE = {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
                 "unlock": "unlocked", "activate": "activated"}
@@ -28,7 +28,8 @@ class Home(Protocol):
     async def read_sensor(self, room: str, kind: str) -> float | None: ...
     async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
         """Do action ("on", "off", "open", "close", "stop", "lock", "unlock", "activate", "brightness" or a
-        fan's "speed" with a percent, "temperature" with degrees, "mode" or a climate's "fan_mode" or "swing_mode"
+        fan's "speed" or a cover's or valve's "position" with a percent, "temperature" with degrees,
+        "mode" or a climate's "fan_mode" or "swing_mode"
         with one of its modes, inventory.MODE_ACTIONS); the state the
         device confirms ("on", "closed", "locked", "40", "cool", ...) or None when nothing confirmed it."""
     async def read_state(self, entity: Entity) -> str | None:
@@ -43,6 +44,8 @@ class Home(Protocol):
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:
         """The entity takes a level in percent (LEVEL_ACTIONS): a fan with only on and off does not."""
+    async def read_position(self, entity: Entity) -> int | None:
+        """A cover's or valve's last reported position in percent (0 closed, 100 open), or None if unknown."""
 
 
 def default_key(entity: Entity) -> tuple[str, str] | None:
@@ -105,6 +108,11 @@ class InMemoryHome:
         if action == "temperature":
             self.states[entity.key + "#target"] = f"{float(value):g}"
             return f"{float(value):g}"
+        if action == "position" or entity.positions is not None and action in ("open", "close"):
+            percent = {"open": 100, "close": 0}.get(action, value)
+            self.states[entity.key] = "open" if percent else "closed"
+            self.states[entity.key + "#position"] = str(int(percent))
+            return str(int(percent)) if action == "position" else self.states[entity.key]
         if action in MODE_ACTIONS:
             self.states[f"{entity.key}#{action}"] = str(value)
             return str(value)
@@ -148,3 +156,7 @@ class InMemoryHome:
 
     def takes_level(self, entity: Entity) -> bool:
         return entity.component in LEVEL_ACTIONS
+
+    async def read_position(self, entity: Entity) -> int | None:
+        position = self.states.get(entity.key + "#position")
+        return None if position is None else int(position)

@@ -30,7 +30,7 @@ from assistant.spoken_numbers import UNITS
 log = logging.getLogger("parley.inventory")
 
 COMPONENTS = ("light", "switch", "fan", "climate", "cover", "lock", "scene", "sensor", "binary_sensor",
-              "media_player")
+              "media_player", "valve")
 SWITCHABLE = ("light", "switch", "fan", "climate", "media_player")
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")     # what "everything" in an area switches
 SENSORS = ("sensor", "binary_sensor")                                    # what "the ... sensor" may be
@@ -86,18 +86,21 @@ ABBREVIATIONS = {
     "fan_mode_cmd_tpl": "fan_mode_command_template", "fan_mode_stat_tpl": "fan_mode_state_template",
     "swing_mode_cmd_t": "swing_mode_command_topic", "swing_mode_stat_t": "swing_mode_state_topic",
     "swing_mode_cmd_tpl": "swing_mode_command_template", "swing_mode_stat_tpl": "swing_mode_state_template",
+    "pos_tpl": "position_template", "set_pos_tpl": "set_position_template", "pos_open": "position_open",
+    "pos_clsd": "position_closed",
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
 TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
              "mode_state_template", "percentage_value_template", "percentage_command_template", "command_template",
              "mode_command_template", "preset_mode_command_template", "preset_mode_value_template",
              "fan_mode_command_template", "fan_mode_state_template", "swing_mode_command_template",
-             "swing_mode_state_template")
+             "swing_mode_state_template", "position_template", "set_position_template")
 # The command templates rendered here, in the forms real publishers announce (no Jinja otherwise): `{{ value }}`
 # inside the payload (`{"fan_mode": "{{ value }}"}`), and Zigbee2MQTT's lookup of the value in a literal table
 # (`{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}`), which its state templates use too
 # (`{{ {'off':0, 'low':1}[value_json.fan_mode] | default('None') }}`). A template of any other form makes no payload.
 _VALUE = re.compile(r"\{\{\s*value\s*\}\}")
+_POSITION = re.compile(r"\{\{\s*position\s*\}\}")
 _LOOKUP = re.compile(r"\{\{\s*(\{[^{}]*\})\s*\[\s*(value(?:_json(?:\s*\.\s*\w+)+)?)\s*\]\s*"
                      r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
 # Zigbee2MQTT's preset mode state, which streaming/transports/mqtt/home.py reads: `{{ value_json.fan_mode if
@@ -159,6 +162,8 @@ class Entity:
     temperature_step: float = 1.0  # a climate's `temp_step`: how far "turn it up" moves its target temperature
     temperature_limits: tuple[float | None, float | None] = (None, None)   # its `min_temp`, `max_temp` where given
     temperature_unit: str | None = None    # a climate's `temperature_unit`, "C" or "F", where given
+    positions: tuple[int, int] | None = None   # a cover's or valve's `position_closed`, `position_open` where it has
+                                               # a position (a cover's position topics, a valve's reports_position)
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
@@ -249,7 +254,7 @@ def _check_topic(topic: str, where) -> None:
 
 
 def _entity(key, name, component, area, config, known_areas, where) -> Entity:
-    needs_command = component in ("light", "switch", "fan", "cover", "lock", "scene")
+    needs_command = component in ("light", "switch", "fan", "cover", "lock", "scene", "valve")
     topics = {k: v for k, v in config.items() if k.endswith("_topic") and isinstance(v, str)}
     command, state = topics.pop("command_topic", None), topics.pop("state_topic", None)
     if component == "climate":
@@ -286,6 +291,7 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
+        positions=_positions(component, config, topics, where),
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
         temperature_limits=_temperature_limits(config),
         temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
@@ -309,6 +315,35 @@ def _temperature_limits(config: dict) -> tuple[float | None, float | None]:
     return (low, high) if low is None or high is None or low < high else (None, None)
 
 
+def _positions(component: str, config: dict, topics: dict, where) -> tuple[int, int] | None:
+    """A cover's (with a set_position_topic or a position_topic) or a valve's (reports_position) `position_closed` and
+    `position_open`, Home Assistant's 0 and 100 where not given; each a whole number up to MAX_SCALE, and not the
+    same, or the config is refused (a 400-digit one made every position raise); None for a thing that takes no
+    position."""
+    takes = bool({"set_position_topic", "position_topic"} & set(topics)) if component == "cover" else \
+        component == "valve" and config.get("reports_position") is True
+    if not takes:
+        return None
+    closed, opened = config.get("position_closed", 0), config.get("position_open", 100)
+    if any(isinstance(end, bool) or not isinstance(end, int) or not 0 <= end <= MAX_SCALE for end in (closed, opened)) \
+            or closed == opened:
+        raise DiscoveryError(f"{where}: position_closed and position_open are not two whole numbers from 0 to "
+                             f"{MAX_SCALE}")
+    return closed, opened
+
+
+def position_payload(entity: Entity, percent: float) -> int:
+    """A position in percent (0 closed, 100 open) on the thing's own scale, from position_closed to position_open."""
+    closed, opened = entity.positions
+    return round(closed + (opened - closed) * max(0.0, min(float(percent), 100.0)) / 100)
+
+
+def position_percent(entity: Entity, position: float) -> int:
+    """A position the thing reported on its own scale, in percent (0 closed, 100 open), kept within 0 to 100."""
+    closed, opened = entity.positions
+    return round(max(0.0, min(100.0, (position - closed) * 100 / (opened - closed))))
+
+
 def _scale(config: dict, key: str, default: int, where) -> int:
     """A brightness scale or a speed range's end, a number from 1 to MAX_SCALE taken whole (as Home Assistant takes
     it); a number outside that (a 400-digit one, 1e308, NaN, infinity, 0) refuses the config; anything but a number
@@ -323,16 +358,16 @@ def _scale(config: dict, key: str, default: int, where) -> int:
 
 def _check_renders(payloads: dict, modes: dict, speed_range: tuple[int, int], where) -> None:
     """Refuse a command template that would render over MAX_PAYLOAD_BYTES with the longest value it is given (its
-    on and off payloads, its kind's modes, the top speed): one repeating `{{ value }}` in a 16 KiB config made each
-    command megabytes."""
+    on and off payloads, its kind's modes, the top speed, the largest position): one repeating `{{ value }}` in a
+    16 KiB config made each command megabytes."""
     given = {"command_template": (payloads.get("payload_on", "ON"), payloads.get("payload_off", "OFF")),
-             "percentage_command_template": (str(speed_range[1]),),
+             "percentage_command_template": (str(speed_range[1]),), "set_position_template": (str(MAX_SCALE),),
              **{f"{kind}_command_template": listed for kind, listed in modes.items()}}
     for template, values in given.items():
         text = payloads.get(template)
         if text is None or not values:
             continue
-        pieces = _VALUE.split(text)
+        pieces = (_POSITION if template == "set_position_template" else _VALUE).split(text)
         if len(text) + (len(pieces) - 1) * max(map(len, values)) > MAX_PAYLOAD_BYTES:
             raise DiscoveryError(f"{where}: {template} renders over {MAX_PAYLOAD_BYTES} bytes")
 
@@ -488,13 +523,14 @@ class Inventory:
 
     def needs_yes(self, entity: Entity, action: str, value: float | None = None) -> bool:
         """Whether a command may only go out after the user's spoken yes. It does when:
-        1. it unlocks a lock, or opens a cover of class garage, gate or door (or named garage or gate);
+        1. it unlocks a lock, or opens a cover of class garage, gate or door (or named garage or gate), or sets
+           one to a position that is not closed;
         2. its topic is a command topic of another lock or cover;
-        3. it is not a cover opening itself, and its payload (or a string value of its JSON object) is one a
+        3. it is not a cover or a valve opening itself, and its payload (or a string value of its JSON object) is one a
            lock or guarded cover takes to unlock or open: UNLOCK, OPEN (any case), or a discovered one's own."""
         if entity.component == "lock" and action in ("unlock", "open"):
             return True
-        if entity.component == "cover" and action == "open" and (
+        if entity.component == "cover" and (action == "open" or action == "position" and value) and (
                 (entity.device_class or "") in GUARDED_COVERS or any(w in entity.name for w in ("garage", "gate"))):
             return True
         command = entity_command(entity, action, value)
@@ -503,7 +539,7 @@ class Inventory:
         topics, payloads = self._per_version("guarded", self._guarded)
         if topics.get(command[0], {entity.key}) != {entity.key}:
             return True
-        opens_itself = entity.component == "cover" and action == "open"
+        opens_itself = entity.component in ("cover", "valve") and action == "open"      # a valve needs no yes
         return not opens_itself and bool(_payload_words(command[1]) & payloads)
 
     def _guarded(self) -> tuple[dict[str, set[str]], set[str]]:
@@ -765,6 +801,22 @@ def entity_command(entity: Entity, action: str,
     if entity.component == "cover" and action in ("open", "close", "stop"):
         default = {"open": "OPEN", "close": "CLOSE", "stop": "STOP"}[action]
         return entity.command_topic, p(f"payload_{action}", default), entity.state_topic
+    if entity.component == "cover" and action == "position" and "set_position_topic" in topics:
+        payload = render_position(entity.payloads.get("set_position_template"), position_payload(entity, value))
+        return None if payload is None else \
+            (topics["set_position_topic"], payload, topics.get("position_topic") or entity.state_topic)
+    if entity.component == "valve" and action in ("open", "close", "stop", "position"):
+        # Home Assistant's valve: one that reports a position is sent its position (open and closed its ends), and
+        # stops only where its config names a stop payload
+        if action == "stop":
+            return None if "payload_stop" not in entity.payloads else \
+                (entity.command_topic, p("payload_stop", "STOP"), entity.state_topic)
+        if entity.positions is not None:
+            percent = {"open": 100, "close": 0}.get(action, value)
+            return entity.command_topic, str(position_payload(entity, percent)), entity.state_topic
+        if action == "position":
+            return None
+        return entity.command_topic, p(f"payload_{action}", action.upper()), entity.state_topic
     if entity.component == "lock" and action in ("lock", "unlock"):
         return entity.command_topic, p(f"payload_{action}", action.upper()), entity.state_topic
     if entity.component == "scene" and action == "activate":
@@ -797,6 +849,17 @@ def render_command(template: str | None, value) -> str | None:
     if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
         return None
     return str(value).join(parts)
+
+
+def render_position(template: str | None, position: int) -> str | None:
+    """A cover's set_position payload: its `set_position_template` with `{{ position }}` in it (Zigbee2MQTT's
+    `{ "position": {{ position }} }`), else the position; None for a template of any other form."""
+    if template is None:
+        return str(position)
+    parts = _POSITION.split(template)
+    if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
+        return None
+    return str(position).join(parts)
 
 
 def speed_names(entity: Entity) -> dict[str, int]:

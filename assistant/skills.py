@@ -105,6 +105,7 @@ NAME = ((str,), "the device as the user named it, e.g. porch light")
 MODE_COMPONENTS = ("fan", "climate")      # the kinds of thing Home Assistant's MQTT discovery gives modes
 AREA = ((str,), "the room or area the user named, if any")
 MODE_PARTS = tuple(words[0] for words in MODE_KIND_WORDS.values())    # a climate's parts with modes: fan, swing
+POSITIONED = ("cover", "valve")           # the kinds of thing Home Assistant's MQTT discovery gives a position
 
 
 SKILLS: dict[str, Skill] = {s.name: s for s in (
@@ -130,26 +131,29 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     # The user's own devices, found by the name they use (assistant.inventory resolves it).
     _skill("switch_device", "Switch a named device on or off.", ("area",), means={"off": OFF}, name=NAME,
            state=(STATES, "on or off"), area=AREA, switches=True, name_is_a_thing=True,
-           components=SWITCHABLE + ("scene", "cover")),
+           components=SWITCHABLE + ("scene", "cover", "valve")),
     _skill("switch_all", "Switch every device of a kind (or everything) on or off, in one area or the whole home.",
            ("area",), means={"off": OFF}, name=((str,), "the kind, e.g. lights or fans, or everything"),
            state=(STATES, "on or off"), area=AREA, switches=True),
-    _skill("set_level", "Set a named light's brightness or a fan's speed.", ("area",), means=LEVEL, name=NAME,
-           percent=(NUMBER, "brightness or speed from 0 to 100"), area=AREA, level_unit="percent", name_is_a_thing=True,
-           components=(*LEVEL_ACTIONS, "climate")),
-    _skill("change_level", "Make a named light brighter or dimmer, a fan faster or slower, or a thermostat's target "
-           "temperature warmer or cooler, by a step.", ("area",),
+    _skill("set_level", "Set a named light's brightness, a fan's speed, or how far open a cover or valve is.",
+           ("area",), means=LEVEL, name=NAME, percent=(NUMBER, "brightness, speed or position from 0 to 100"), area=AREA,
+           level_unit="percent", name_is_a_thing=True, components=(*LEVEL_ACTIONS, "climate", *POSITIONED)),
+    _skill("change_level", "Make a named light brighter or dimmer, a fan faster or slower, a thermostat's target "
+           "temperature warmer or cooler, or a cover more open or closed, by a step.", ("area",),
            means={"up": UP, "down": DOWN}, name=NAME,
-           direction=(("up", "down"), "up: brighter, faster or warmer, down: dimmer, slower or cooler"), area=AREA,
-           steps=True, name_is_a_thing=True, components=(*LEVEL_ACTIONS, "climate")),
+           direction=(("up", "down"), "up: brighter, faster, warmer or more open, down: dimmer, slower, cooler or more "
+                      "closed"), area=AREA, steps=True, name_is_a_thing=True,
+           components=(*LEVEL_ACTIONS, "climate", "cover")),
     _skill("get_target_temperature", "Say what temperature a named thermostat or heater is set to.", ("area",),
            reads=True, name=NAME, area=AREA, name_is_a_thing=True, components=("climate",), read_by_code=True),
+    _skill("get_cover_position", "Say how far open a named cover or valve is.", ("area",), reads=True, name=NAME,
+           area=AREA, name_is_a_thing=True, components=POSITIONED, read_by_code=True),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
            ("area",), reads=True, name=NAME, area=AREA, name_is_a_thing=True),
-    _skill("set_cover", "Open, close or stop a cover: blinds, curtains, a garage door (opening a garage door "
-           "asks for a spoken yes first).", ("area",), means=COVER, name=NAME,
+    _skill("set_cover", "Open, close or stop a cover or a valve: blinds, curtains, a garage door, a water valve "
+           "(opening a garage door asks for a spoken yes first).", ("area",), means=COVER, name=NAME,
            action=(("open", "close", "stop"), "what to do"), area=AREA, switches=True, name_is_a_thing=True,
-           components=("cover", "lock", *SWITCHABLE), kind_taken="cover"),
+           components=("cover", "lock", *SWITCHABLE, "valve"), kind_taken="cover"),
     _skill("set_lock", "Lock or unlock a lock (unlocking asks for a spoken yes first).", name=NAME,
            action=(("lock", "unlock"), "what to do"), switches=True, name_is_a_thing=True,
            components=("lock", "cover"), kind_taken="lock"),

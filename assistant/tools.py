@@ -17,10 +17,11 @@ from typing import Awaitable, Callable, Protocol
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
-                                 SWITCHABLE, Entity, Inventory, is_of_named_kind, mode_words, modes_to_choose, speed_names,
-                                 speed_of, spelling_key)
+                                 SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
+                                 modes_to_choose, speed_names, speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
-from assistant.skills import ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED
+from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, POSITIONED, SKILL_COMPONENTS, SKILLS, SWITCHING,
+                              THING_NAMED)
 from assistant.spoken_numbers import NUMBER_WORDS, normalize_request
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
                                   FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
@@ -158,6 +159,7 @@ MAX_TIMERS = 20
 _TIMER_NAMED = re.compile(r"\b(?:the|my|our|your|this|that|a|an) ((?:[a-z']+ ){1,3})timer\b"
                           r"|\btimer for (?:the|my|our|your|this|that) ([a-z']+(?: [a-z']+)?)")
 BRIGHTNESS_STEP = 25         # percent per "brighter" or "dimmer"
+COVER_STEP = 25              # percent a cover that takes a position opens or closes by "a bit"
 MAX_TIMER_S = 24 * 3600
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
 NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
@@ -991,6 +993,7 @@ class ToolRunner:
                                asyncio.get_running_loop().time(), self.turn)
         verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change the brightness of",
                 "speed": "change the speed of", "temperature": "change the temperature of",
+                "position": "change the position of",
                 "mode": "change the mode of",
                 **{kind: f"change the {_mode_spoken(kind)} of" for kind in MODE_KIND_WORDS}}.get(action, action)
         return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
@@ -1011,7 +1014,7 @@ class ToolRunner:
         confirmed = await self.home.command(entity, action, value)
         if confirmed is None:
             verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
-                    "speed": "change its speed", "temperature": "change its temperature",
+                    "speed": "change its speed", "temperature": "change its temperature", "position": "move",
                     "mode": "change its mode",
                     **{kind: f"change its {_mode_spoken(kind)}" for kind in MODE_KIND_WORDS}}.get(action, action)
             return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
@@ -1023,6 +1026,8 @@ class ToolRunner:
                 return Done(f"Okay, the {entity.name} is on {named}.")
         if action in ("brightness", "speed"):
             return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
+        if action == "position":
+            return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed} percent open.")
         if action == "temperature" and limit is not None:
             return Done(f"The {entity.name} {_is(entity.name)} at its {limit[0]}, {confirmed} degrees.")
         if action == "temperature":
@@ -1046,6 +1051,8 @@ class ToolRunner:
             return await self._act(entity, "activate")
         if entity.component == "cover":     # "on" is no word for a blind: ask rather than guess open or closed
             return NoAction(f"The {entity.name} can be opened or closed: which one?")
+        if entity.component == "valve":     # "turn the water off": a valve on is open
+            return await self._act(entity, "open" if state == "on" else "close")
         return await self._act(entity, state)
 
     async def _switch_all(self, name, state, area=None) -> str:
@@ -1086,12 +1093,14 @@ class ToolRunner:
             if not 0 < degrees < 100:
                 raise ValueError("thermostat out of range")
             return await self._act(heater[0], "temperature", degrees)
-        entity, problem = self._one(name, area, tuple(LEVEL_ACTIONS))
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["set_level"])
         if problem:
             return problem
         percent = int(float(percent))
         if not 0 <= percent <= 100:
             raise ValueError("bad brightness")
+        if entity.component in POSITIONED:
+            return await self._to_position(entity, percent)
         return await self._to_level(entity, percent)
 
     async def _change_level(self, name, direction, area=None) -> str:
@@ -1102,7 +1111,25 @@ class ToolRunner:
             return problem
         if entity.component == "climate":
             return await self._stepped_target(entity, direction)
+        if entity.component == "cover":
+            return await self._stepped_position(entity, direction)
         return await self._to_level(entity, stepped_level(await self.home.read_level(entity), direction))
+
+    async def _to_position(self, entity: Entity, percent: int) -> str:
+        """A cover or valve set to a position in percent open, where its discovery gives it one to set; else what it
+        can do ("The lounge curtains can only be opened, closed or stopped.")."""
+        if entity_command(entity, "position", percent) is None:
+            return self._only([entity], entity.name)
+        return await self._act(entity, "position", percent)
+
+    async def _stepped_position(self, entity: Entity, direction: str) -> str:
+        """A cover a step (COVER_STEP) more open or closed from the position it reports ("open the blinds a little");
+        one that takes no position, or has not said where it is, is opened or closed."""
+        position = await self.home.read_position(entity)
+        if position is None or entity_command(entity, "position", 0) is None:
+            return await self._act(entity, "open" if direction == "up" else "close")
+        step = COVER_STEP if direction == "up" else -COVER_STEP
+        return await self._act(entity, "position", max(0, min(100, position + step)))
 
     async def _stepped_target(self, entity: Entity, direction: str) -> str:
         """A climate's target temperature one step (its discovery's temp_step, else a degree) up or down from where
@@ -1177,6 +1204,18 @@ class ToolRunner:
             return f"The {entity.name} hasn't reported its target temperature yet."
         return f"The {entity.name} {_is(entity.name)} set to {format_number(target)} degrees."
 
+    async def _get_cover_position(self, name, area=None) -> str:
+        """How far open a cover or valve is, in percent, as it reported it; one that reports no position says its
+        state ("The main water valve is open.")."""
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["get_cover_position"])
+        if problem:
+            return problem
+        position = await self.home.read_position(entity) if entity.positions is not None else None
+        if position is None:
+            state = await self.home.read_state(entity)
+            return _state_sentence(entity, state) if state is not None else f"The {entity.name} hasn't reported yet."
+        return f"The {entity.name} {_is(entity.name)} {position} percent open."
+
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)
         if problem:
@@ -1194,10 +1233,12 @@ class ToolRunner:
         return await self._act(entity, action)
 
     async def _set_cover(self, name, action, area=None) -> str:
-        if not self._find(name, area, ("cover", "lock"))[0] and self._find(name, area, SWITCHABLE)[0]:
+        if not self._find(name, area, ("cover", "lock", "valve"))[0] and self._find(name, area, SWITCHABLE)[0]:
             entity, problem = self._one(name, area, SWITCHABLE)            # "close the valve", "stop the fan"
             return problem or await self._act(entity, "on" if action == "open" else "off")
-        entity, problem = self._one(name, area, ("cover", "lock"))
+        entity, problem = self._one(name, area, ("cover", "lock", "valve"))
+        if entity is not None and entity.component == "valve" and entity_command(entity, action) is None:
+            return self._only([entity], entity.name)                        # a valve of no stop payload
         return problem or await self._cover_or_lock(entity, action)
 
     async def _set_lock(self, name, action) -> str:

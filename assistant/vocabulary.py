@@ -261,7 +261,7 @@ LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
 ABILITIES = {"light": "switched on or off", "switch": "switched on or off", "fan": "switched on or off",
              "media_player": "switched on or off", "climate": "switched on or off, or set to a temperature",
              "cover": "opened, closed or stopped", "lock": "locked or unlocked", "scene": "run", "sensor": "read",
-             "binary_sensor": "read"}
+             "binary_sensor": "read", "valve": "opened or closed"}
 LEVEL_ABILITIES = {"light": "dimmed", "fan": "set to a speed"}
 # A mode or scene said by its name ("candlelight mode please"): activate the scene of that name
 SCENE_WORDS = ("mode", "scene")
@@ -320,6 +320,17 @@ CLIMATE_STEP_WAYS = {"up": ("higher", "raise", "increase", *HEAT_STEPS["up"]),
 LEVEL_MOVING_VERBS = ("turn", "bring", "bump", "knock", "push", "nudge", "put", "take")
 HEAT_VERBS = ("warm", "heat", "cool")
 TARGET_ASKED = ("set to", "set at", "set for", "target", "setting")
+# A cover's or valve's position, in percent open (Home Assistant's: 0 closed, 100 open): the levels said in words
+# ("open the blinds halfway", "close the curtains half way"), the words that step it a little with a move of a cover
+# ("open them a little", "close the curtains a bit more"), and those that ask it ("what position are the blinds at",
+# "how far open is the garden valve")
+COVER_LEVELS = {50: ("halfway", "half way", "half open", "half closed", "half shut", "to half"),
+                25: ("a quarter open", "quarter open", "three quarters closed", "three quarters shut"),
+                75: ("three quarters open", "a quarter closed", "quarter closed", "a quarter shut")}
+COVER_STEPS = ("a bit", "a little", "a touch", "a tad", "a notch", "slightly", "some more", "more", "further",
+               "a little more", "a bit more", "little bit")
+POSITION_ASKED = ("position", "how far open", "how open", "how far closed", "how far up", "how far down",
+                  "percent open", "how much open")
 # A follow-up's step of a climate ("set the thermostat to 20", "turn it up") as the request it stands for: stepped by
 # the climate's own temp_step, as when said first
 CLIMATE_STEP_REQUEST = "turn the {name} {direction}"
@@ -377,7 +388,8 @@ VERB_KINDS = {"lock": ("lock",), "unlock": ("lock",), "open": ("cover",), "close
 # A question of the assistant's that offers help ("Hi! How can I help?") asks for a new request, not an answer
 OFFERS_OF_HELP = ("how can i help", "what can i do for you", "anything else")
 FOLLOW_UP_KINDS = {"light": "light", "switch": "switch", "fan": "switch", "media_player": "switch", "cover": "cover",
-                   "lock": "lock", "climate": "climate", "sensor": "sensor", "binary_sensor": "sensor", "scene": "scene"}
+                   "lock": "lock", "climate": "climate", "sensor": "sensor", "binary_sensor": "sensor", "scene": "scene",
+                   "valve": "cover"}
 # Taking back the newest change ("undo that", "put it back how it was", "change it back")
 UNDOING = ("undo", "put it back", "put that back", "put them back", "change it back", "change that back", "set it back",
            "set that back", "reverse", "revert", "go back", "take it back", "switch it back")
@@ -661,7 +673,7 @@ FRAME_WORDS = frozenset({
 YES_NO_OPENERS = ("is", "are", "was", "were", "has", "have", "did", "does")
 # ("what mode is it in": "what" before a mode's noun opens a question as "which" does)
 QUESTION_OPENERS = (*YES_NO_OPENERS, "how", "what's", "what is", "which", "where", "when", "why",
-                    *(f"what {noun}" for noun in MODE_NOUNS))
+                    *(f"what {noun}" for noun in MODE_NOUNS), "what position")
 SAME_AGAIN_OPENERS = ("what about", "how about")
 # Words that make a statement about a thing a yes-or-no question ("can you check it's off", "see if the gate's locked")
 CHECKING = ("check", "check if", "check whether", "check that", "see if", "see whether", "tell me if",

@@ -29,6 +29,7 @@ import aiomqtt
 
 from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES,
                                  THERMOSTAT_SET, THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory,
+                                 position_percent,
                                  command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
                                  speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
@@ -209,7 +210,9 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
         if text == off or text.upper() == off.upper():
             return "off"
         return None
-    if entity.component == "cover":
+    if entity.component == "valve" and (percent := _position(entity, payload)) is not None:
+        return "open" if int(percent) else "closed"        # a valve's reported position is its state
+    if entity.component in ("cover", "valve"):
         words = {p("state_open", "open"): "open", p("state_closed", "closed"): "closed",
                  p("state_opening", "opening"): "opening", p("state_closing", "closing"): "closing",
                  p("state_stopped", "stopped"): "stopped"}
@@ -252,6 +255,16 @@ def _speed(entity: Entity, payload: bytes) -> str | None:
     return None if speed is None else str(speed_percent(entity, float(speed)))
 
 
+def _position(entity: Entity, payload: bytes) -> str | None:
+    """A cover's or valve's position in percent (0 closed, 100 open) from a payload of its position topic (a cover's
+    position_template) or, for a valve that reports one, of its state topic; None for no number."""
+    if entity.positions is None:
+        return None
+    template = "position_template" if entity.component == "cover" else "value_template"
+    position = _number(_value(entity, payload, template))
+    return None if position is None else str(position_percent(entity, float(position)))
+
+
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
     """What a state payload says after an action: the entity's state, its brightness level, speed or degrees."""
     if action == "brightness":
@@ -260,6 +273,8 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
         return _speed(entity, payload)
     if action == "temperature":
         return _number(_value(entity, payload, "temperature_state_template"))
+    if action == "position":
+        return _position(entity, payload)
     if action in MODE_ACTIONS:         # "mode": any kind said without a word of its own; else the action's kind
         return next((mode for kind in mode_kinds(entity, action)
                      if (mode := _mode(entity, kind, payload)) is not None), None)
@@ -271,6 +286,7 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
 
 def _state_topics(entity: Entity) -> list[str]:
     return [t for t in (entity.state_topic, entity.topics.get("brightness_state_topic"),
+                        entity.topics.get("position_topic"),
                         entity.topics.get("percentage_state_topic"),
                         entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic"),
                         entity.topics.get("preset_mode_state_topic"), entity.topics.get("fan_mode_state_topic"),
@@ -487,6 +503,8 @@ class MqttHome:
                 await client.publish(topic, payload, qos=1)
             except aiomqtt.MqttError:
                 return None
+            if action == "position":
+                return str(int(value or 0))
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
                     "temperature": f"{float(value or 0):g}"}.get(
                 action, str(value) if action in MODE_ACTIONS else ACTION_STATE.get(action, action))
@@ -509,6 +527,13 @@ class MqttHome:
         """A climate's state is its target temperature: read_state reads its temperature state topic, as a number."""
         state = await self.read_state(entity) if entity.component == "climate" else None
         return None if state is None else float(state)
+
+    async def read_position(self, entity: Entity) -> int | None:
+        """A cover's position topic, or a valve's state topic where it reports its position."""
+        topic = entity.topics.get("position_topic") if entity.component == "cover" else entity.state_topic
+        payload = self._retained.get(topic) if topic and entity.positions is not None else None
+        position = None if payload is None else _position(entity, payload)
+        return None if position is None else int(position)
 
     async def read_level(self, entity: Entity) -> int | None:
         if default_key(entity) is not None:
