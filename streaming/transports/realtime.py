@@ -824,8 +824,8 @@ def _tools(value) -> list[dict]:
 
 
 def _tool_choice(value, tools: list[dict]) -> str:
-    """"auto", "none", "required", or {type: "function", name} naming a declared tool; the embedded model reads
-    requests the same way whatever it is, and the choice is echoed as given ("auto" for a named tool)."""
+    """The choice as OpenAI takes it: auto, none, required, or {type: "function", name} naming a declared tool. The
+    embedded model reads requests the same way whatever it is; it is echoed as given ("auto" for a named tool)."""
     if value in ("auto", "none", "required"):
         return value
     if isinstance(value, dict) and value.get("type") == "function" and isinstance(value.get("name"), str) and \
