@@ -534,6 +534,8 @@ COMPARISONS = ("er", "est")       # "cheap" said, "cheapest" explained
 EXAMPLE_OPENER = re.compile(r"\b(?:e\.g\.|eg|for example|such as|like)[,:]?\s+(.*)", re.IGNORECASE)   # "e.g. 'XK42'"
 _QUOTED = re.compile(r"(?<!\w)['\"“‘]([^'\"“”‘’]+)['\"”’](?!\w)")
 ACTION_OF = {w.replace("_", " "): action for action, words in ACTIONS.items() for w in words.split()}
+# the roots of its one-word verbs, stemmed once: a tool's reading compares each of its enum's members with all of them
+ACTION_ROOTS = [(stem(w), action) for w, action in ACTION_OF.items() if " " not in w]
 _ALL_GROUPS = SAME_THING + [frozenset(w for w in group if w not in FUNCTION_WORDS and w not in ACTION_OF)
                             for group in ({k for k in domain["keys"]} for domain in DOMAINS.values())]
 GROUPS = [frozenset(stem(w) for w in group) for group in _ALL_GROUPS]
@@ -724,7 +726,7 @@ class Tool:
             action = action or "start"
         # an enum whose members are actions undone by each other chooses one ("position": open, closed, half): the
         # tool acts by those, though its words say no verb ("greenhouseVents": "Greenhouse vents.")
-        chosen = {a for m in members for w, a in ACTION_OF.items() if " " not in w and same_root(stem(m), stem(w))}
+        chosen = {a for root in map(stem, members) for verb, a in ACTION_ROOTS if same_root(root, verb)}
         if any(pair <= chosen for pair in OPPOSED) and action is None:
             # no verb of its own: its action said alone is no evidence ("close the garage door" is no skylight's)
             actions |= chosen

@@ -15,6 +15,8 @@ import json
 from dataclasses import dataclass, field
 
 from assistant.inventory import Lexicon
+from assistant.skills import SKILLS
+from assistant.tool_declarations import DeclarationError, check_declarations
 
 ROLES = ("system", "developer", "user", "assistant", "tool")
 MAX_HOME_PHRASES = 20_000               # names and their parts, areas: a home of Inventory.MAX_ENTITIES fits
@@ -215,6 +217,12 @@ def _tools(tools) -> dict[str, dict]:
             raise _bad(f"tools[{i}] must be {{\"type\": \"function\", \"function\": {{\"name\": ...}}}}",
                        f"tools[{i}]")
         declared[function["name"]] = function
+    # a gateway sends its own skills beside its client's tools: only the client's are read, and bounded
+    try:
+        check_declarations([(f"tools[{i}].function", tool["function"]) for i, tool in enumerate(tools)
+                            if tool["function"]["name"] not in SKILLS], "tools")
+    except DeclarationError as error:
+        raise _bad(error.message, error.param) from None
     return declared
 
 

@@ -141,7 +141,7 @@ def test_ids_and_names_a_conversation_stores_are_capped(protocol):
     protocol.receive(json.dumps({"type": "session.update", "session": {"tools": [{"type": "function", "name": long}]}}))
     assert [(e["code"], e["param"]) for e in errors(protocol)] == [
         ("invalid_value", "item.id"), ("invalid_value", "item.call_id"), ("invalid_value", "item.name"),
-        ("invalid_value", "item.call_id"), ("invalid_value", "session.tools.name")]
+        ("invalid_value", "item.call_id"), ("invalid_value", "session.tools[0].name")]
     short = "x" * realtime.MAX_ID_CHARS
     protocol.receive(json.dumps({"type": "conversation.item.create", "item": {**call, "id": short, "call_id": short,
                                                                                  "name": short}}))

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from assistant.generator import MAX_ID_CHARS
+from assistant.tool_declarations import DeclarationError, check_count, check_declarations
 from streaming.client_text import holds_lone_surrogate
 from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDone, EndCall, Error, Interrupted,
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
@@ -421,9 +422,7 @@ class RealtimeProtocol:
         if "tools" in session:
             tools = _tools(session["tools"])
             config.client_tools = {tool["name"]: tool for tool in tools}
-        tool_choice = session.get("tool_choice", self.tool_choice)
-        if not isinstance(tool_choice, (str, dict)):
-            raise ClientError("invalid_value", "tool_choice must be a string or object", "session.tool_choice")
+        tool_choice = _tool_choice(session["tool_choice"], tools) if "tool_choice" in session else self.tool_choice
         audio = session.get("audio", {})
         if not isinstance(audio, dict):
             raise ClientError("invalid_value", "session.audio must be an object", "session.audio")
@@ -440,7 +439,7 @@ class RealtimeProtocol:
             config.output_rate = self.media_rate or output_format.get("rate", G711_RATE)
         # everything validated: apply
         self.config, self.input_format, self.output_format = config, input_format, output_format
-        self.tools, self.tool_choice = tools, tool_choice if isinstance(tool_choice, str) else "auto"
+        self.tools, self.tool_choice = tools, tool_choice
         self._send("session.updated", session=self.session_object())
         return [Configure(replace(config))]
 
@@ -805,16 +804,35 @@ def _turn_detection(value, current: TurnDetection | None) -> TurnDetection | Non
 def _tools(value) -> list[dict]:
     if not isinstance(value, list):
         raise ClientError("invalid_value", "session.tools must be a list", "session.tools")
+    try:
+        check_count(len(value), "session.tools")
+    except DeclarationError as error:
+        raise ClientError("invalid_value", error.message, error.param) from None
     tools = []
     for tool in value:
         if not isinstance(tool, dict) or tool.get("type", "function") != "function" or \
                 not isinstance(tool.get("name"), str) or not tool["name"]:
             raise ClientError("invalid_value", "each tool must be {type: 'function', name, description, parameters}",
                               "session.tools")
-        tools.append({"type": "function", "name": _short(tool["name"], "session.tools.name"),
-                      "description": tool.get("description", ""),
+        tools.append({"type": "function", "name": tool["name"], "description": tool.get("description", ""),
                       "parameters": tool.get("parameters", {"type": "object", "properties": {}})})
+    try:
+        check_declarations([(f"session.tools[{i}]", tool) for i, tool in enumerate(tools)], "session.tools")
+    except DeclarationError as error:
+        raise ClientError("invalid_value", error.message, error.param) from None
     return tools
+
+
+def _tool_choice(value, tools: list[dict]) -> str:
+    """The choice as OpenAI takes it: auto, none, required, or {type: "function", name} naming a declared tool. The
+    embedded model reads requests the same way whatever it is; it is echoed as given ("auto" for a named tool)."""
+    if value in ("auto", "none", "required"):
+        return value
+    if isinstance(value, dict) and value.get("type") == "function" and isinstance(value.get("name"), str) and \
+            any(tool["name"] == value["name"] for tool in tools):
+        return "auto"
+    raise ClientError("invalid_value", "tool_choice must be 'auto', 'none', 'required' or {type: 'function', name} "
+                      "naming one of session.tools", "session.tool_choice")
 
 
 def _beta_to_ga(session: dict) -> dict:
