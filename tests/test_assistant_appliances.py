@@ -159,9 +159,12 @@ def test_a_button_is_pressed_by_its_name_or_the_job_its_name_says(assistant, req
 @pytest.mark.parametrize("request_", ["turn on the router restart", "switch off the doorbell",
                                       "turn the porch doorbell on"])
 def test_a_button_is_never_switched(assistant, request_):
+    """Switching a button on or off presses nothing; asked to, in the same home, it is pressed."""
     home = appliances_home()
     said(assistant, home, request_)
     assert not pressed(home) and ROCKY_KEY not in home.states
+    assert said(assistant, home, "ring the doorbell") == "Okay, the porch doorbell is pressed."
+    assert pressed(home) == {"porch doorbell"}
 
 
 @pytest.mark.parametrize("turns, reply, rocky", [
