@@ -617,7 +617,8 @@ def climate_target_call(slots: "Slots", name: str) -> dict | None:
 _KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of device, as names are compared
 
 # A robot vacuum's commands and a button's press, said (vocabulary.VACUUM_COMMANDS, BUTTON_PRESS_WORDS, BUTTON_VERBS)
-_VACUUM_COMMAND_SAID = {command: re.compile(rf"\b(?:{_any_of(words)})\b") for command, (words, _) in VACUUM_COMMANDS.items()}
+_VACUUM_COMMAND_SAID = {command: re.compile(rf"\b(?:{_any_of(words)})\b")
+                        for command, (words, _) in VACUUM_COMMANDS.items()}
 _PRESS_SAID = re.compile(rf"\b(?:{_any_of(BUTTON_PRESS_WORDS)})(?:s|es|ed|ing)?\b")
 _APPLIANCE_WORDS = {kind: set(spelling_key(" ".join(words)).split()) for kind, words in APPLIANCE_KIND_WORDS.items()}
 

@@ -155,7 +155,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            action=(("lock", "unlock"), "what to do"), switches=True, name_is_a_thing=True,
            components=("lock", "cover"), kind_taken="lock"),
     _skill("set_device_mode", "Put a fan or a thermostat in one of its modes (a preset mode or a climate mode, e.g. "
-           "auto, sleep, cool, dry), or a robot vacuum at one of its fan speeds, as its own discovery lists them.", ("area",), name=NAME,
+           "auto, sleep, cool, dry), or a robot vacuum at one of its fan speeds, as its own discovery lists them.",
+           ("area",), name=NAME,
            mode=((str,), "the mode as the user said it; a climate's fan or swing mode after its word, e.g. fan high, "
                  "swing on"), area=AREA, name_is_a_thing=True,
            components=MODE_COMPONENTS, read_by_code=True),

@@ -736,7 +736,8 @@ VACUUM_COMMANDS_SAID = {"start": "start", "pause": "pause", "stop": "stop", "ret
                         "locate": "beep to be found", "clean_spot": "clean a spot"}
 # A vacuum's state as said (Home Assistant's vacuum activities): "The robot vacuum is docked and charging, ..."
 VACUUM_STATES_SAID = {"cleaning": "cleaning", "docked": "docked and charging", "paused": "paused",
-                      "idle": "idle, off its dock", "returning": "returning to its dock", "error": "stuck with an error"}
+                      "idle": "idle, off its dock", "returning": "returning to its dock",
+                      "error": "stuck with an error"}
 # Words that say a vacuum whatever its name ("the hoover" of a Valetudo robot called Rocky)
 VACUUM_WORDS = ("vacuum", "hoover", "robot vacuum", "robot")
 # A button's press (Home Assistant's MQTT button): the words that ask for it ("press the doorbell button", "ring the

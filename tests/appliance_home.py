@@ -2,7 +2,8 @@
 robot (the vacuum "state" schema: its JSON state with `state`, `battery_level` and `fan_speed`, its fan speed
 presets, its basic control commands), a vacuum that lists fewer features (no pause, no fan speed), ESPHome's
 restart button of the router's relay board and doorbell button of the porch node (`~` base topics, abbreviated keys,
-`payload_press` left to its default "PRESS", under the topic prefix the shipped ACL allows), and Zigbee2MQTT's identify button of a bulb (its JSON payload)."""
+`payload_press` left to its default "PRESS", under the topic prefix the shipped ACL allows), and Zigbee2MQTT's
+identify button of a bulb (its JSON payload)."""
 ROCKY = ("vacuum", "valetudo_shinybiggoose/vacuum", {
     "name": None, "uniq_id": "ShinyBigGoose_vacuum", "schema": "state",
     "avty_t": "valetudo/ShinyBigGoose/$state", "pl_avail": "ready", "pl_not_avail": "lost",

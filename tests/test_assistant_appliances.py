@@ -225,8 +225,8 @@ async def _replies(server, *texts: str) -> list[str]:
 @pytest.mark.usefixtures("needs_assistant")
 async def test_a_valetudo_robot_and_esphome_buttons_through_the_realtime_endpoint(broker, appliance_server):
     """Typed requests through /v1/realtime reach Valetudo's robot on its own command topics, confirmed by its JSON
-    state, which is read back with its battery; the router's ESPHome restart button gets "PRESS"; a follow-up
-    sends the robot home."""
+    state, which is read back with its battery, and a follow-up pauses it; the router's ESPHome restart button gets
+    "PRESS", and switching it on sends nothing."""
     async with playing(play_appliances, broker) as commands:
         operation = "valetudo/ShinyBigGoose/BasicControlCapability/operation/set"
         assert await _replies(appliance_server, "start the vacuum", "pause it") == \
@@ -235,7 +235,8 @@ async def test_a_valetudo_robot_and_esphome_buttons_through_the_realtime_endpoin
         assert await _replies(appliance_server, "send the hoover home", "how much battery does the vacuum have") == \
             ["Okay, the rocky is returning to its dock.",
              "The rocky is returning to its dock, with its battery at 87 percent."]
-        assert await _replies(appliance_server, "set the robot vacuum to turbo") == ["Okay, the rocky is in turbo mode."]
+        assert await _replies(appliance_server, "set the robot vacuum to turbo") == \
+            ["Okay, the rocky is in turbo mode."]
         assert commands[-1] == ("valetudo/ShinyBigGoose/FanSpeedControlCapability/preset/set", b"turbo")
         assert await _replies(appliance_server, "restart the router") == ["Okay, the router restart is pressed."]
         await wait_for(lambda: ("esphome/router-relay/button/restart/command", b"PRESS") in commands)

@@ -544,7 +544,8 @@ class MqttHome:
         return level is not None and entity_command(entity, level, 50) is not None
 
     async def read_battery(self, entity: Entity) -> int | None:
-        payload = self._retained.get(entity.state_topic) if entity.component == "vacuum" and entity.state_topic else None
+        topic = entity.state_topic if entity.component == "vacuum" else None
+        payload = self._retained.get(topic) if topic else None
         return None if payload is None else vacuum_battery(payload)
 
     async def read_state(self, entity: Entity) -> str | None:
