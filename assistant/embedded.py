@@ -29,8 +29,8 @@ from types import MappingProxyType
 
 import torch
 
-from assistant.chat_template import (NoAction, Slots, appliance_call, content_text, conversion_said, fill_result,
-                                     model_prompt, named_move)
+from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, fill_result, model_prompt,
+                                     named_move)
 from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem,
                                     words_read)
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
@@ -38,11 +38,12 @@ from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remar
 from assistant.conversation import (Unplaced, Vocabulary, asks, chosen_request, declined, misread, resolve, standalone,
                                     supports, timer_asked, timer_meant, unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
+from assistant.chat_template import appliance_call
 from assistant.inventory import APPLIANCES
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
-from assistant.skills import APPLIANCE_SKILLS, MODE_SKILLS, SKILLS, TIMER_SKILLS
+from assistant.skills import MODE_SKILLS, SKILLS, TIMER_SKILLS
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
@@ -373,7 +374,7 @@ class EmbeddedGenerator:
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon) \
                 or await self._code_read_alone(history, lexicon, tools) or await self._clause_alone(history, lexicon) \
-                or self._timer_asked(history, lexicon)
+                or self._timer_asked(history, lexicon) or await self._appliance_alone(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
                 call = meant_timer(history, call)
                 calls.append(call)
@@ -462,13 +463,11 @@ class EmbeddedGenerator:
         """A follow-up's call read by code (chat_template.named_move) from the request it stands for: the request an
         answer to "Which one: ...?" or to a name refused says (conversation.chosen_request: "the air conditioner"
         after "set the cooler to cool" was refused), any call of it; else a mode's call of the self-contained request
-        ("and the air conditioner" after the thermostat was set to heat, "what mode is it in") or a vacuum's or a
-        button's ("send it home" after the vacuum was started), kept as _standalone keeps a call
-        (conversation.supports). The model never writes a mode's call, a climate's step or a vacuum's command, so
+        ("and the air conditioner" after the thermostat was set to heat, "what mode is it in"), kept as _standalone
+        keeps a call (conversation.supports). The model never writes a mode's call or a climate's step, so
         _standalone finds none."""
         chosen = await asyncio.to_thread(chosen_request, history, lexicon)
-        if chosen is None and not getattr(lexicon, "modes", None) and \
-                not set(getattr(lexicon, "kinds", {}).values()) & set(APPLIANCES):
+        if chosen is None and not getattr(lexicon, "modes", None):
             return None
         request = chosen or await asyncio.to_thread(standalone, history, lexicon)
         if request is None:
@@ -476,8 +475,22 @@ class EmbeddedGenerator:
         _, slots = await asyncio.to_thread(self.prompt_ids, [{"role": "user", "content": request}], lexicon)
         call = await asyncio.to_thread(named_move, slots, tools.home.inventory)
         if call is None or slots.refuses(call, "") or \
-                chosen is None and (call["name"] not in MODE_SKILLS | APPLIANCE_SKILLS or
-                                    not supports(history, call, lexicon)):
+                chosen is None and (call["name"] not in MODE_SKILLS or not supports(history, call, lexicon)):
+            return None
+        return ToolCall(call["name"], call["arguments"], new_call_id())
+
+    async def _appliance_alone(self, history: list[dict], lexicon) -> ToolCall | None:
+        """A follow-up's call on a robot vacuum or a button, read by code (chat_template.appliance_call) from the
+        self-contained request it stands for ("send it home" after the vacuum was started: "send the rocky home"),
+        kept as _standalone keeps a call (conversation.supports): the model never writes one."""
+        if not set(getattr(lexicon, "kinds", {}).values()) & set(APPLIANCES):
+            return None
+        request = await asyncio.to_thread(standalone, history, lexicon)
+        if request is None:
+            return None
+        _, slots = await asyncio.to_thread(self.prompt_ids, [{"role": "user", "content": request}], lexicon)
+        call = await asyncio.to_thread(appliance_call, slots)
+        if call is None or slots.refuses(call, "") or not supports(history, call, lexicon):
             return None
         return ToolCall(call["name"], call["arguments"], new_call_id())
 

@@ -6,7 +6,7 @@ OpenAI function tools, and assistant.tools.ToolRunner runs a skill as its method
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from assistant.inventory import APPLIANCES, LEVEL_ACTIONS, SWITCHABLE
+from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE
 from assistant.vocabulary import DEVICES, MODE_KIND_WORDS, ROOMS, SENSOR_KINDS, STATES, UNITS, VACUUM_COMMANDS
 
 NUMBER = (int, float)
@@ -209,8 +209,6 @@ NOT_CHANGES = frozenset(s.name for s in SKILLS.values() if s.pure or s.reads)
 MODEL_SKILLS = frozenset(s.name for s in SKILLS.values() if not s.read_by_code)
 # the skills of a thing's mode
 MODE_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components == MODE_COMPONENTS)
-# the skills of a robot vacuum's commands and a button's press
-APPLIANCE_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components and set(s.components) <= set(APPLIANCES))
 
 
 def valid_call(call: dict) -> bool:
