@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import (KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
+from assistant.inventory import (APPLIANCES, KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
 from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, READINGS, SKILL_COMPONENTS, SKILLS,
                              TIMER_SKILLS)
@@ -46,6 +46,7 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   STATE_VERBS, STATE_WISHED_AFTER, STATE_WORDS, STATES, SWITCH_VERBS, SWITCHING_VERBS,
                                   TARGET_ASKED, THING_KIND_WORDS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WISHES,
                                   WITHIN_A_NAME)
+from assistant.vocabulary import APPLIANCE_KIND_WORDS, BUTTON_PRESS_WORDS, BUTTON_VERBS, VACUUM_COMMANDS
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -258,6 +259,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
             _reading_asked(slots, inventory, request)
     if slots.request_areas > 1:
         return None
+    appliance = appliance_call(slots)
+    if appliance is not None:
+        return appliance
     climate = climate_meant(slots)
     targeted = climate and climate_target_call(slots, climate)
     if targeted:
@@ -659,6 +663,52 @@ def cover_position_call(slots: "Slots", name: str) -> dict | None:
 
 _KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of device, as names are compared
 
+# A robot vacuum's commands and a button's press, said (vocabulary.VACUUM_COMMANDS, BUTTON_PRESS_WORDS, BUTTON_VERBS)
+_VACUUM_COMMAND_SAID = {command: re.compile(rf"\b(?:{_any_of(words)})\b")
+                        for command, (words, _) in VACUUM_COMMANDS.items()}
+_PRESS_SAID = re.compile(rf"\b(?:{_any_of(BUTTON_PRESS_WORDS)})(?:s|es|ed|ing)?\b")
+_APPLIANCE_WORDS = {kind: set(spelling_key(" ".join(words)).split()) for kind, words in APPLIANCE_KIND_WORDS.items()}
+
+
+def appliance_call(slots: "Slots") -> dict | None:
+    """The call on a robot vacuum or a button of a user's own home that a request names (a word of its name, or of
+    its kind: "the hoover", "the doorbell button"): a vacuum's one command said ("send the hoover home", "pause it"),
+    or its state asked ("is the vacuum docked", "how much battery does the robot have"); a button pressed ("press the
+    doorbell button") or said to do the job its name says ("restart the router": the router's restart button,
+    BUTTON_VERBS), never switched on or off. Read by code: the shipped model never writes these calls."""
+    lexicon = slots.lexicon
+    if lexicon is None or not set(lexicon.kinds.values()) & set(APPLIANCES) or slots.request_areas > 1:
+        return None
+    request, area = slots.resolved.lower(), slots.areas[0] if slots.request_areas else None
+    words = set(spelling_key(request).split())
+    verbs = {word for group in BUTTON_VERBS if words & set(group) for word in group}
+    found = {whole: its for whole, kind in lexicon.kinds.items() if kind in APPLIANCES
+             and (area is None or spelling_key(area) == spelling_key(lexicon.places.get(whole) or ""))
+             and (its := words & (set(spelling_key(whole).split()) | _APPLIANCE_WORDS[kind]) - verbs)}
+    kinds = {lexicon.kinds[whole] for whole in found}
+    if len(kinds) != 1 or _DONE.search(request):
+        return None
+    kind = kinds.pop()
+    own = {whole: its for whole, its in found.items() if its - _APPLIANCE_WORDS[kind]}    # its name said, not its kind
+    found = own or found
+    if kind == "button":
+        doing = [whole for whole in found if verbs & set(whole.split())]
+        found = {whole: found[whole] for whole in doing} or found
+        if asks_how_things_are(request) or _STATE_ASKED.search(request) or not (_PRESS_SAID.search(request) or doing):
+            return None
+    name = next(iter(found)) if len(found) == 1 else " ".join(sorted(set().union(*found.values())))
+    where = {"area": area} if area else {}
+    if kind == "button":
+        return {"name": "press_button", "arguments": {"name": name, **where}}
+    if any(mode_said(lexicon, whole, request) for whole in found) or _MODE_ASKED_OF.search(request):
+        return None                                 # its fan speed, said or asked as its modes are (named_move)
+    if _ASKS_HOW.search(request):
+        return {"name": "get_state", "arguments": {"name": name, **where}}
+    unnamed = " ".join(word for word in request.split() if spelling_key(word) not in set().union(*found.values()))
+    commands = [command for command, said in _VACUUM_COMMAND_SAID.items() if said.search(unnamed)]
+    return {"name": "command_vacuum", "arguments": {"name": name, "command": commands[0], **where}} \
+        if len(commands) == 1 else None
+
 
 def _one_thing_named(slots: "Slots", inventory) -> str | None:
     """The one name said that finds one thing, when every other name said finds that thing too or nothing, and
@@ -951,6 +1001,7 @@ class Slots:
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
+            or self.leaves_an_appliance_call(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
             or self.leaves_a_said_mode(call) or self.leaves_a_climates_target(call) \
@@ -1104,6 +1155,14 @@ class Slots:
         return any(self.lexicon.may_mean(said, whole) and (
             asked and (_MODE_ASKED_OF.search(request) or part_asked(self.lexicon, whole, request))
             or mode_said(self.lexicon, whole, request)) for whole in self.lexicon.modes for said in named)
+
+    def leaves_an_appliance_call(self, call: dict) -> bool:
+        """Another call than code's, for a request of a robot vacuum's command or state or a button's press
+        (appliance_call: the model switched "start the vacuum" on); code reads it (named_move)."""
+        said = appliance_call(self)
+        return said is not None and (call["name"], spelling_key(str(call["arguments"].get("name")).replace("_", " ")),
+                                     call["arguments"].get("command")) != \
+            (said["name"], spelling_key(said["arguments"]["name"]), said["arguments"].get("command"))
 
     def leaves_a_climates_target(self, call: dict) -> bool:
         """Another call than code's, for a request that steps or asks a climate's target temperature

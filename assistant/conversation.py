@@ -403,6 +403,8 @@ def target_of(call: dict) -> Target | None:
     if name in TIMER_SKILLS:
         label = args.get("name")
         return Target(f"the {str(label).replace('_', ' ')} timer" if label else "the timer", True)
+    if name in ("command_vacuum", "press_button"):       # "pause it", "send it home" after the vacuum was started
+        return Target(f"the {str(args['name']).replace('_', ' ')}", False)
     if name == "set_thermostat":          # a user's heater by its name or its area ("make it 20" after it was set)
         heater = str(args.get("name") or "thermostat").replace("_", " ")
         area = str(args.get("area") or "").replace("_", " ")

@@ -38,6 +38,8 @@ from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remar
 from assistant.conversation import (Unplaced, Vocabulary, asks, chosen_request, declined, misread, resolve, standalone,
                                     supports, timer_asked, timer_meant, unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
+from assistant.chat_template import appliance_call
+from assistant.inventory import APPLIANCES
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
@@ -372,7 +374,7 @@ class EmbeddedGenerator:
         if refused:
             call = await self._second_opinion(history, lexicon, slots, tools) or await self._standalone(history, lexicon) \
                 or await self._code_read_alone(history, lexicon, tools) or await self._clause_alone(history, lexicon) \
-                or self._timer_asked(history, lexicon)
+                or self._timer_asked(history, lexicon) or await self._appliance_alone(history, lexicon)
             if call is not None and not takes_over(declared, call, request):
                 call = meant_timer(history, call)
                 calls.append(call)
@@ -480,6 +482,21 @@ class EmbeddedGenerator:
             return None
         return ToolCall(call["name"], call["arguments"], new_call_id())
 
+    async def _appliance_alone(self, history: list[dict], lexicon) -> ToolCall | None:
+        """A follow-up's call on a robot vacuum or a button, read by code (chat_template.appliance_call) from the
+        self-contained request it stands for ("send it home" after the vacuum was started: "send the rocky home"),
+        kept as _standalone keeps a call (conversation.supports): the model never writes one."""
+        if not set(getattr(lexicon, "kinds", {}).values()) & set(APPLIANCES):
+            return None
+        request = await asyncio.to_thread(standalone, history, lexicon)
+        if request is None:
+            return None
+        _, slots = await asyncio.to_thread(self.prompt_ids, [{"role": "user", "content": request}], lexicon)
+        call = await asyncio.to_thread(appliance_call, slots)
+        if call is None or slots.refuses(call, "") or not supports(history, call, lexicon):
+            return None
+        return ToolCall(call["name"], call["arguments"], new_call_id())
+
     async def _second_opinion(self, history: list[dict], lexicon, slots: Slots, tools: ToolRunner) -> ToolCall | None:
         """The call Home Assistant's phrasings find in the request: as said first (the normaliser writes "5
         minutes" as "300 seconds", past HA's range of seconds, and "my 19-hours timer" as a timer named "68400
@@ -497,7 +514,7 @@ class EmbeddedGenerator:
         def matched() -> dict | None:
             said = content_text(history[-1])
             readings = [said, normalize_request(said), content_text(resolve(history, lexicon)[-1])]
-            return self.second_opinion.call(readings, inventory) or \
+            return appliance_call(slots) or self.second_opinion.call(readings, inventory) or \
                 self.second_opinion.call(parts_alone(said, Vocabulary(lexicon)), inventory) or \
                 named_move(slots, inventory) or conversion_said(slots)
         call = await asyncio.to_thread(matched)

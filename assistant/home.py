@@ -8,7 +8,7 @@ tools (set_device, ...); `command` and `read_state` serve any entity of the inve
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from assistant.inventory import LEVEL_ACTIONS, MODE_ACTIONS, Entity, Inventory, vocabulary_inventory
+from assistant.inventory import APPLIANCES, LEVEL_ACTIONS, MODE_ACTIONS, Entity, Inventory, vocabulary_inventory
 from assistant.vocabulary import ROOMS
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
@@ -17,6 +17,9 @@ INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": 
 # The state an action leaves an entity in.
 ACTION_STATE = {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
                 "unlock": "unlocked", "activate": "activated"}
+# and a vacuum's commands (Home Assistant's vacuum activities) and a button's press
+APPLIANCE_STATE = {"start": "cleaning", "pause": "paused", "stop": "idle", "return_to_base": "returning",
+                   "locate": "idle", "clean_spot": "cleaning", "press": "pressed"}
 
 
 class Home(Protocol):
@@ -40,6 +43,8 @@ class Home(Protocol):
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_target(self, entity: Entity) -> float | None:
         """The temperature a climate was last set to (its target, as it reported it), or None if unknown."""
+    async def read_battery(self, entity: Entity) -> int | None:
+        """A vacuum's last reported battery in percent, or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:
@@ -116,6 +121,9 @@ class InMemoryHome:
         if action in MODE_ACTIONS:
             self.states[f"{entity.key}#{action}"] = str(value)
             return str(value)
+        if entity.component in APPLIANCES:
+            self.states[entity.key] = APPLIANCE_STATE[action]
+            return APPLIANCE_STATE[action]
         self.states[entity.key] = ACTION_STATE[action]
         return ACTION_STATE[action]
 
@@ -134,6 +142,10 @@ class InMemoryHome:
 
     async def read_mode(self, entity: Entity, action: str = "mode") -> str | None:
         return self.states.get(f"{entity.key}#{action}")
+
+    async def read_battery(self, entity: Entity) -> int | None:
+        battery = self.states.get(entity.key + "#battery")
+        return None if battery is None else int(battery)
 
     async def read_target(self, entity: Entity) -> float | None:
         if entity.key == "default:thermostat":

@@ -24,7 +24,8 @@ from pathlib import Path
 
 from assistant.vocabulary import (COVER_WORD_CLASSES, DEVICE_SPOKEN, DEVICES, MODE_KIND_WORDS, MODE_SYNONYMS,
                                   NAME_ABBREVIATIONS, NAMED_KINDS, OTHER_ROOM_WORDS, RELAYED_KINDS, ROOM_SPOKEN, ROOMS,
-                                  SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS, STATES)
+                                  SENSOR_KINDS, SPELLING_ENDINGS, SPELLINGS, STATES, VACUUM_COMMANDS,
+                                  VACUUM_DEFAULT_FEATURES, VACUUM_WORDS)
 from assistant.spoken_numbers import UNITS
 
 log = logging.getLogger("parley.inventory")
@@ -34,6 +35,9 @@ COMPONENTS = ("light", "switch", "fan", "climate", "cover", "lock", "scene", "se
 SWITCHABLE = ("light", "switch", "fan", "climate", "media_player")
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")     # what "everything" in an area switches
 SENSORS = ("sensor", "binary_sensor")                                    # what "the ... sensor" may be
+# Things that do a job of their own on a command (Home Assistant's MQTT vacuum and button): never switched on or off
+APPLIANCES = ("vacuum", "button")
+COMPONENTS += APPLIANCES
 DISCOVERY_PREFIX = "homeassistant"
 # Discovery configs are untrusted input, retained by the broker: each is bounded before it costs anything.
 MAX_ENTITIES = 2000             # configs for further entities are ignored (one summary line in the log)
@@ -70,6 +74,9 @@ ABBREVIATIONS = {
     "stat_unlocked": "state_unlocked", "dev_cla": "device_class", "unit_of_meas": "unit_of_measurement",
     "uniq_id": "unique_id", "obj_id": "object_id", "dev": "device", "sa": "suggested_area",
     "avty_t": "availability_topic", "json_attr_t": "json_attributes_topic", "val_tpl": "value_template",
+    "sup_feat": "supported_features", "fanspd_lst": "fan_speed_list", "set_fan_spd_t": "set_fan_speed_topic",
+    "pl_strt": "payload_start", "pl_paus": "payload_pause", "pl_ret": "payload_return_to_base",
+    "pl_loc": "payload_locate", "pl_cln_sp": "payload_clean_spot", "pl_prs": "payload_press",
     "pct_cmd_t": "percentage_command_topic", "pct_stat_t": "percentage_state_topic",
     "pct_val_tpl": "percentage_value_template", "pct_cmd_tpl": "percentage_command_template",
     "spd_rng_min": "speed_range_min", "spd_rng_max": "speed_range_max", "pos_t": "position_topic",
@@ -113,7 +120,15 @@ CHOSEN = re.compile(r"\{\{\s*(value_json(?:\.\w+)+)\s+if\s+\1\s+in\s+(\[[^\[\]]*
 # lists none of a kind has Home Assistant's own list of it. The kinds of vocabulary.MODE_KIND_WORDS are said with
 # their word ("the fan to high", "swing on") and each is an action of its own; the others are the action "mode".
 MODE_KINDS = {"mode": "mode_state_template", "preset_mode": "preset_mode_value_template",
-              "fan_mode": "fan_mode_state_template", "swing_mode": "swing_mode_state_template"}
+              "fan_mode": "fan_mode_state_template", "swing_mode": "swing_mode_state_template",
+              "fan_speed": "fan_speed_value_template"}
+# A vacuum's fan speed is a mode of its own (said as its modes are: "put the hoover on turbo"), announced as Home
+# Assistant's vacuum does: its `fan_speed_list`, its `set_fan_speed_topic`, and the `fan_speed` of its JSON state
+VACUUM_FAN_SPEED_STATE = "{{ value_json.fan_speed }}"
+TEMPLATES += ("fan_speed_value_template",)
+# A vacuum's states (Home Assistant's vacuum activities) and its battery, read from its JSON state
+VACUUM_STATES = ("cleaning", "docked", "paused", "idle", "returning", "error")
+VACUUM_BATTERY_STATE = "{{ value_json.battery_level }}"
 CLIMATE_MODES = ("auto", "off", "cool", "heat", "dry", "fan_only")
 CLIMATE_DEFAULT_MODES = {"mode": CLIMATE_MODES, "fan_mode": ("auto", "low", "medium", "high"),
                          "swing_mode": ("on", "off")}
@@ -138,6 +153,10 @@ CLASS_WORDS = {
 # Every word that says a kind of device (a class word, a relayed kind, the default home's device words).
 KIND_WORDS = set(CLASS_WORDS) | set(RELAYED_KINDS) | \
     {word for said in DEVICES.values() for phrase in said for word in phrase.split()}
+# The words that say a vacuum whatever its name, as class words ("the hoover" is the robot vacuum)
+CLASS_WORDS |= {word: "vacuum" for word in VACUUM_WORDS if " " not in word}
+KIND_WORDS |= set(CLASS_WORDS)
+_VACUUM_SAID = {word for phrase in VACUUM_WORDS for word in phrase.split()}
 # the class words that name a group of things switch_all can switch ("lamps", "fans")
 PLURAL_KINDS = {word for word, component in CLASS_WORDS.items() if word.endswith("s") and component in SWITCH_ALL_COMPONENTS}
 
@@ -159,6 +178,7 @@ class Entity:
     brightness_scale: int = 255
     speed_range: tuple[int, int] = (1, 100)   # a fan's speed_range_min, speed_range_max: 100 percent is the max
     modes: dict[str, tuple[str, ...]] = field(default_factory=dict)   # MODE_KINDS key -> the modes it announces
+    features: tuple[str, ...] = ()  # a vacuum's `supported_features` (vocabulary.VACUUM_COMMANDS): what it is offered
     temperature_step: float = 1.0  # a climate's `temp_step`: how far "turn it up" moves its target temperature
     temperature_limits: tuple[float | None, float | None] = (None, None)   # its `min_temp`, `max_temp` where given
     temperature_unit: str | None = None    # a climate's `temperature_unit`, "C" or "F", where given
@@ -264,6 +284,10 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         raise DiscoveryError(f"{where}: {component} needs command_topic")
     if component in ("sensor", "binary_sensor") and not state:
         raise DiscoveryError(f"{where}: {component} needs state_topic")
+    if component in APPLIANCES and not command:
+        raise DiscoveryError(f"{where}: {component} needs command_topic")
+    if component == "vacuum":
+        config, topics = _vacuum_fan_speed(config, topics, state)
     for topic in [t for t in (command, state) if t is not None] + list(topics.values()):
         _check_topic(topic, where)
     for template in TEMPLATES:
@@ -293,8 +317,30 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         json_schema=config.get("schema") == "json",
         positions=_positions(component, config, topics, where),
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
-        temperature_limits=_temperature_limits(config),
+        temperature_limits=_temperature_limits(config), features=_features(component, config),
         temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
+
+
+def _vacuum_fan_speed(config: dict, topics: dict, state: str | None) -> tuple[dict, dict]:
+    """A vacuum's config and topics with its fan speeds as the mode kind "fan_speed" (VACUUM_FAN_SPEED_STATE), where
+    its supported_features offer them."""
+    speeds = config.get("fan_speed_list") if "fan_speed" in _features("vacuum", config) else None
+    config = {**config, "fan_speeds": speeds, "fan_speed_value_template": VACUUM_FAN_SPEED_STATE}
+    topics = {**topics, **({"fan_speed_command_topic": topics["set_fan_speed_topic"]}
+                           if "set_fan_speed_topic" in topics else {}),
+              **({"fan_speed_state_topic": state} if state else {})}
+    return config, topics
+
+
+def _features(component: str, config: dict) -> tuple[str, ...]:
+    """A vacuum's `supported_features` that Parley knows (vocabulary.VACUUM_COMMANDS, "battery", "status",
+    "fan_speed"), Home Assistant's defaults where it lists none; none for any other thing."""
+    if component != "vacuum":
+        return ()
+    listed = config.get("supported_features", VACUUM_DEFAULT_FEATURES)
+    known = {feature for _, feature in VACUUM_COMMANDS.values()} | {"battery", "status", "fan_speed"}
+    return tuple(dict.fromkeys(f for f in listed if isinstance(f, str) and f in known)) \
+        if isinstance(listed, (list, tuple)) else ()
 
 
 def _temperature_step(config: dict) -> float:
@@ -668,9 +714,10 @@ class Lexicon(tuple):
         return (*self, self.kinds, self.places, self.speeds, self.modes, self.named_kinds)
 
     def may_mean(self, said: set[str], whole: str) -> bool:
-        """Whether the words of a name said (spelling keys) may mean a whole name: each a word of it, or a kind it is
-        of (named_kinds: "the air conditioner" of the daikin) with the rest words of it or of its area."""
-        its = set(spelling_key(whole).split())
+        """Whether the words of a name said (spelling keys) may mean a whole name: each a word of it (or of a vacuum,
+        VACUUM_WORDS), or a kind it is of (named_kinds: "the air conditioner" of the daikin) with the rest words of it
+        or of its area."""
+        its = set(spelling_key(whole).split()) | (_VACUUM_SAID if self.kinds.get(whole) == "vacuum" else set())
         if said <= its:
             return True
         kinds = [set(spelling_key(kind).split()) for kind, wholes in self.named_kinds.items() if whole in wholes]
@@ -731,8 +778,10 @@ def _lexicon_of(entities: list[Entity]) -> Lexicon:
         for word in words:
             if word in CLASS_WORDS:
                 names.add(_plural(word))
-        if e.device_class:
+        if e.device_class and e.component != "button":     # a button's class is a verb: "restart the router"
             names.add(e.device_class.replace("_", " "))
+        if e.component == "vacuum":                        # "the hoover" of a robot called Rocky
+            names.update(VACUUM_WORDS)
         if words[-1].isalpha() and len(words) > 1:          # "the lava lamps": the name as a plural
             names.add(" ".join(words[:-1] + [_plural(words[-1])]))
         if e.area:
@@ -767,6 +816,12 @@ def entity_command(entity: Entity, action: str,
                    value: float | str | None = None) -> tuple[str, str, str | None] | None:
     """(topic, payload, state topic that confirms it) for an action, or None if the entity cannot do it."""
     p, topics = entity.payload, entity.topics
+    if entity.component == "vacuum" and action in VACUUM_COMMANDS:
+        offered = VACUUM_COMMANDS[action][1] in entity.features
+        confirms = entity.state_topic if action != "locate" else None       # its beep changes no state
+        return (entity.command_topic, p(f"payload_{action}", action), confirms) if offered else None
+    if entity.component == "button":
+        return (entity.command_topic, p("payload_press", "PRESS"), None) if action == "press" else None
     if entity.component == "light" and action in ("on", "off", "brightness"):
         if entity.json_schema:
             body = {"state": "ON" if action == "on" or (action == "brightness" and value) else "OFF"}

@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE
-from assistant.vocabulary import DEVICES, MODE_KIND_WORDS, ROOMS, SENSOR_KINDS, STATES, UNITS
+from assistant.vocabulary import DEVICES, MODE_KIND_WORDS, ROOMS, SENSOR_KINDS, STATES, UNITS, VACUUM_COMMANDS
 
 NUMBER = (int, float)
 
@@ -102,7 +102,8 @@ COVER = {"open": ("open", "up", "raise", "lift"), "close": ("close", "shut", "do
 
 
 NAME = ((str,), "the device as the user named it, e.g. porch light")
-MODE_COMPONENTS = ("fan", "climate")      # the kinds of thing Home Assistant's MQTT discovery gives modes
+MODE_COMPONENTS = ("fan", "climate", "vacuum")    # the kinds of thing Home Assistant's MQTT discovery gives modes
+                                                  # (a vacuum's are its fan speeds)
 AREA = ((str,), "the room or area the user named, if any")
 MODE_PARTS = tuple(words[0] for words in MODE_KIND_WORDS.values())    # a climate's parts with modes: fan, swing
 POSITIONED = ("cover", "valve")           # the kinds of thing Home Assistant's MQTT discovery gives a position
@@ -158,7 +159,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            action=(("lock", "unlock"), "what to do"), switches=True, name_is_a_thing=True,
            components=("lock", "cover"), kind_taken="lock"),
     _skill("set_device_mode", "Put a fan or a thermostat in one of its modes (a preset mode or a climate mode, e.g. "
-           "auto, sleep, cool, dry), as its own discovery lists them.", ("area",), name=NAME,
+           "auto, sleep, cool, dry), or a robot vacuum at one of its fan speeds, as its own discovery lists them.",
+           ("area",), name=NAME,
            mode=((str,), "the mode as the user said it; a climate's fan or swing mode after its word, e.g. fan high, "
                  "swing on"), area=AREA, name_is_a_thing=True,
            components=MODE_COMPONENTS, read_by_code=True),
@@ -166,6 +168,12 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            ("area", "part"), reads=True, name=NAME, area=AREA,
            part=(MODE_PARTS, "the part of a climate whose mode is asked, if the user said one: fan or swing"),
            name_is_a_thing=True, components=MODE_COMPONENTS, read_by_code=True),
+    _skill("command_vacuum", "Start, pause or stop a robot vacuum, send it to its dock, have it beep to be found, or "
+           "have it clean a spot, as its own discovery offers.", ("area",), name=NAME,
+           command=(tuple(VACUUM_COMMANDS), "what to do"), area=AREA, name_is_a_thing=True, components=("vacuum",),
+           kind_taken="vacuum", read_by_code=True),
+    _skill("press_button", "Press a button, e.g. a doorbell or a router's restart button.", ("area",), name=NAME,
+           area=AREA, name_is_a_thing=True, components=("button",), kind_taken="button", read_by_code=True),
     _skill("confirm", "Answer the question the assistant just asked before unlocking or opening.",
            answer=(("yes", "no"), "the user's answer")),
     _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name"), name_is_a_thing=True,

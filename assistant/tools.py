@@ -27,7 +27,9 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SHARES, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
-                                  THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
+                                  THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
+                                  VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, convert,
+                                  unit_name)
 from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
 
@@ -152,7 +154,7 @@ def timer_missed_text(seconds: int, name: str | None = None, alarm: str | None =
     return f"While you were away, your timer for {say_duration(seconds)} finished."
 
 
-READABLE = tuple(c for c in COMPONENTS if c != "scene")     # what get_state can say the state of
+READABLE = tuple(c for c in COMPONENTS if c not in ("scene", "button"))     # what get_state can say the state of
 MAX_TIMERS = 20
 # The words that name a timer, as said after a determiner ("the lasagne timer", "my last end timer") or after it
 # ("the timer for the eggs", "timer for my bread")
@@ -1223,7 +1225,19 @@ class ToolRunner:
         if len(found) > 1:
             return _choice(found)
         state = await self.home.read_state(found[0])
+        if found[0].component == "vacuum":
+            return await self._vacuum_state(found[0], state)
         return _state_sentence(found[0], state) if state is not None else f"The {found[0].name} hasn't reported yet."
+
+    async def _vacuum_state(self, entity: Entity, state: str | None) -> str:
+        """A vacuum's state and battery, as it last reported them: "The robot vacuum is docked, with its battery at 80
+        percent." (where it is, whether it charges, how much battery it has)."""
+        battery = await self.home.read_battery(entity) if "battery" in entity.features else None
+        if state is None and battery is None:
+            return f"The {entity.name} hasn't reported yet."
+        said = f"The {entity.name} {_is(entity.name)} {VACUUM_STATES_SAID[state]}" if state is not None else \
+            f"The {entity.name} hasn't said what it is doing"
+        return said + (f", with its battery at {battery} percent." if battery is not None else ".")
 
     async def _cover_or_lock(self, entity: Entity, action: str) -> str:
         if entity.component == "lock":
@@ -1264,6 +1278,27 @@ class ToolRunner:
         if problem:
             return NoAction(problem.replace("a device", "a scene"))
         return await self._act(entity, "activate")
+
+    async def _command_vacuum(self, name, command, area=None) -> str:
+        """A robot vacuum's command where its discovery's supported_features offer it, else what it offers."""
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["command_vacuum"])
+        if problem:
+            return problem
+        if entity_command(entity, command) is None:
+            offered = [VACUUM_COMMANDS_SAID[other] for other, (_, feature) in VACUUM_COMMANDS.items()
+                       if feature in entity.features]
+            return NoAction(f"The {entity.name} can't {VACUUM_COMMANDS_SAID[command]}" +
+                            (f"; it can {_listed(offered)}." if offered else "."))
+        if self.home.inventory.needs_yes(entity, command):
+            return self._ask(entity, command)
+        if await self.home.command(entity, command) is None:
+            return Done(f"I asked {_the(entity)} to {VACUUM_COMMANDS_SAID[command]}, but it didn't confirm.")
+        return Done(f"Okay, the {entity.name} {_is(entity.name)} {VACUUM_COMMANDS_DONE[command]}.")
+
+    async def _press_button(self, name, area=None) -> str:
+        """A button pressed (one whose command could unlock or open something waits for a yes, as any does)."""
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["press_button"])
+        return problem or await self._act(entity, "press")
 
     # ---- named timers and alarms
 

@@ -726,6 +726,44 @@ PREDICATE_WORDS = frozenset({"is", "are", "was", "were", "isn't", "aren't", "was
 STATE_VERBS = {"on": ("start", "starts", "going", "running", "fire up", "boot up"),
                "off": ("stop", "stops", "kill", "cut")}
 
+# --- round 39, robot vacuums and buttons (r39-vacuum) ---
+# A robot vacuum's commands (Home Assistant's MQTT vacuum), each with the words that ask for it of the vacuum named
+# ("send the hoover home", "dock the vacuum", "pause it", "find the robot") and the feature of its discovery's
+# `supported_features` that offers it; a request that says two of them says none. A question ("is the vacuum docked",
+# "where is the robot") reads its state and battery instead.
+VACUUM_COMMANDS = {"start": (("start", "resume", "continue", "begin"), "start"),
+                   "pause": (("pause",), "pause"),
+                   "stop": (("stop", "halt"), "stop"),
+                   "return_to_base": (("home", "dock", "base", "charger", "return"), "return_home"),
+                   "locate": (("locate", "find", "beep"), "locate"),
+                   "clean_spot": (("spot", "spot clean"), "clean_spot")}
+# What a vacuum's discovery offers when it lists no `supported_features` (Home Assistant's defaults), and said back
+# once done ("Okay, the robot vacuum is returning to its dock.")
+VACUUM_DEFAULT_FEATURES = ("start", "stop", "return_home", "battery", "clean_spot")
+VACUUM_COMMANDS_DONE = {"start": "cleaning", "pause": "paused", "stop": "stopped",
+                        "return_to_base": "returning to its dock", "locate": "beeping so you can find it",
+                        "clean_spot": "cleaning a spot"}
+# and said as what it can do ("The robot vacuum can't pause; it can start, stop and return to its dock.")
+VACUUM_COMMANDS_SAID = {"start": "start", "pause": "pause", "stop": "stop", "return_to_base": "return to its dock",
+                        "locate": "beep to be found", "clean_spot": "clean a spot"}
+# A vacuum's state as said (Home Assistant's vacuum activities): "The robot vacuum is docked and charging, ..."
+VACUUM_STATES_SAID = {"cleaning": "cleaning", "docked": "docked and charging", "paused": "paused",
+                      "idle": "idle, off its dock", "returning": "returning to its dock",
+                      "error": "stuck with an error"}
+# Words that say a vacuum whatever its name ("the hoover" of a Valetudo robot called Rocky)
+VACUUM_WORDS = ("vacuum", "hoover", "robot vacuum", "robot")
+# A button's press (Home Assistant's MQTT button): the words that ask for it ("press the doorbell button", "ring the
+# doorbell"), and the verbs that say a button of its kind, in its name, does its job ("restart the router": the
+# router's restart button, "reboot the router" too). A button is pressed, never switched on or off.
+BUTTON_PRESS_WORDS = ("press", "push", "hit", "ring", "tap")
+BUTTON_VERBS = (("restart", "reboot", "reset"), ("update", "upgrade"), ("identify",))
+# The words that say a vacuum or a button of the home whatever its name ("the hoover", "the doorbell button")
+APPLIANCE_KIND_WORDS = {"vacuum": VACUUM_WORDS, "button": ("button",)}
+# What each kind can be asked to do, said of one asked for what its kind cannot ("The router restart can only be
+# pressed.")
+ABILITIES |= {"vacuum": "started, paused, stopped, sent to its dock or read", "button": "pressed"}
+FOLLOW_UP_KINDS |= {"vacuum": "vacuum", "button": "button"}
+
 # --- round 22, clear requests read by what they say (r22-refuse) ---
 # Verbs after which "on" or "off" is the state wished for the thing said before them ("the living room heater needs
 # to be on", "the kiln can stay off"); not "go" or "come" ("the alarm will go off", "come on, ...").

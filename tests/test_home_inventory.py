@@ -75,7 +75,7 @@ def test_an_empty_payload_removes_the_entity_and_a_new_config_replaces_it():
     ("homeassistant/sensor/x/config", config(name="Temp")),                           # no state topic
     ("homeassistant/climate/x/config", config(name="Heat", command_topic="h/set")),   # no temperature topic
     ("homeassistant/light/x/config", config(name="Lamp", command_topic="a/#")),       # wildcard
-    ("homeassistant/vacuum/x/config", config(name="Robot", command_topic="v/set")),   # not a component we drive
+    ("homeassistant/lawn_mower/x/config", config(name="Mower", command_topic="m/set")),   # not a component we drive
     ("homeassistant/light/config", config(name="Lamp", command_topic="a/set")),       # not a config topic
 ])
 def test_malformed_configs_are_logged_and_ignored(caplog, topic, payload):
@@ -128,7 +128,7 @@ def test_inventory_file_yaml_and_json(tmp_path):
     json_file = tmp_path / "home.json"
     json_file.write_text(json.dumps([{"name": "Kettle", "component": "switch", "command_topic": "k/set"}]))
     assert [e.name for e in load_inventory_file(json_file).entities()] == ["kettle"]
-    json_file.write_text(json.dumps([{"name": "Robot", "component": "vacuum", "command_topic": "r/set"}]))
+    json_file.write_text(json.dumps([{"name": "Mower", "component": "lawn_mower", "command_topic": "m/set"}]))
     with pytest.raises(DiscoveryError, match="entity 1: component"):
         load_inventory_file(json_file)
 

@@ -32,7 +32,8 @@ from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEV
                                  position_percent,
                                  command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
                                  speed_percent, state_topic, template_table, vocabulary_inventory)
-from assistant.home import ACTION_STATE, default_key
+from assistant.inventory import VACUUM_BATTERY_STATE, VACUUM_STATES
+from assistant.home import ACTION_STATE, APPLIANCE_STATE, default_key
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
@@ -226,7 +227,15 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
         return _number(text)
     if entity.component == "sensor":
         return _number(text) or (text or None)
+    if entity.component == "vacuum":
+        return text.lower() if text.lower() in VACUUM_STATES else None
     return None
+
+
+def vacuum_battery(payload: bytes) -> int | None:
+    """A vacuum's battery in percent from its JSON state's `battery_level`, or None."""
+    level = _number(render_template(VACUUM_BATTERY_STATE, payload))
+    return None if level is None else max(0, min(100, round(float(level))))
 
 
 def _percent(entity: Entity, level) -> str | None:
@@ -506,8 +515,9 @@ class MqttHome:
             if action == "position":
                 return str(int(value or 0))
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
-                    "temperature": f"{float(value or 0):g}"}.get(
-                action, str(value) if action in MODE_ACTIONS else ACTION_STATE.get(action, action))
+                    "temperature": f"{float(value or 0):g}"}.get(action, str(value) if action in MODE_ACTIONS else
+                                                                 ACTION_STATE.get(action) or
+                                                                 APPLIANCE_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
 
     async def read_mode(self, entity: Entity, action: str = "mode") -> str | None:
@@ -557,6 +567,11 @@ class MqttHome:
             return entity.component == "light"
         level = LEVEL_ACTIONS.get(entity.component)
         return level is not None and entity_command(entity, level, 50) is not None
+
+    async def read_battery(self, entity: Entity) -> int | None:
+        topic = entity.state_topic if entity.component == "vacuum" else None
+        payload = self._retained.get(topic) if topic else None
+        return None if payload is None else vacuum_battery(payload)
 
     async def read_state(self, entity: Entity) -> str | None:
         if default_key(entity) is not None:
