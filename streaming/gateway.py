@@ -360,9 +360,8 @@ class Gateway:
         again, with a doubling pause, while the gateway runs, so what was said is stored once the store is back.
         With a state dir it is written to the spool before it joins the waiting ones (a resume meanwhile waits on the
         session's last write, as while it was in flight), so a gateway killed while it waits leaves it to the next
-        gateway started there. Bounded by MAX_WAITING_SAVES and
-        MAX_WAITING_BYTES: past them the oldest is dropped, logged and counted. At 2a69232 the wait was in memory
-        only; at deb3ced such a save was logged and lost."""
+        gateway started there. Bounded by MAX_WAITING_SAVES and MAX_WAITING_BYTES: past them the oldest is dropped,
+        logged and counted. At 2a69232 the wait was in memory only; at deb3ced such a save was logged and lost."""
         save = SpooledSave(held.session.id, held.principal, held.session.history(), held.generation or 0, time.time())
         data = await asyncio.to_thread(save.encoded)       # up to MiBs: off the loop
         if self._spool is not None:

@@ -570,9 +570,9 @@ async def test_a_gateway_killed_while_a_last_save_waits_leaves_it_to_the_next_on
         assert await stored(own_redis.url, session_id) == [said]       # the store lacks the last message
         gateway.start()
         await until_stored(own_redis.url, session_id, [said, last])
+        await saves_waiting_once(gateway.url, 0)          # stored, and no longer waiting here
         await resumed_whole(f"ws://127.0.0.1:{gateway.http}/v1/realtime", session_id,
                             {said: "turn on the kitchen light", last: "and in the bedroom"})
-        await saves_waiting_once(gateway.url, 0)
     finally:
         gateway.stop()
 
