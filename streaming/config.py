@@ -12,9 +12,9 @@ from streaming.session import SessionConfig, SessionLimits
 from streaming.turns import TurnDetection
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-# `parley serve` keeps conversations and timers in this SQLite file unless --store says otherwise
-DEFAULT_STORE = "sqlite://" + str(Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state")
-                                  / "parley" / "state.db")
+# `parley serve`'s state directory: the spool of last saves waiting for the store (streaming.spool), and the SQLite
+# file that keeps conversations and timers unless --store says otherwise
+DEFAULT_STATE_DIR = Path(os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state") / "parley"
 
 
 @dataclass
@@ -42,7 +42,10 @@ class ServerConfig:
     allowed_origins: tuple[str, ...] = ()     # browser origins besides the server's own; "*": any
     insecure: bool = False                    # allow doors without a credential on a non-loopback --host
     web_dir: Path = WEB_DIR
-    store: str = "sqlite://:memory:"          # conversations, timers, claims (the CLI default is DEFAULT_STORE)
+    store: str = "sqlite://:memory:"          # conversations, timers, claims (the CLI's default: state.db in
+                                              # the state dir)
+    state_dir: Path | None = None             # the spool's place (the CLI's default: DEFAULT_STATE_DIR); None:
+                                              # last saves waiting for the store are kept in memory only
     gateway_id: str | None = None             # None: a fresh one per process
     drain_timeout_s: float = 30.0             # SIGTERM: how long active sessions may take to finish
     options: argparse.Namespace = field(default_factory=argparse.Namespace)   # every flag, transports' included
@@ -111,9 +114,13 @@ def build_parser() -> argparse.ArgumentParser:
                              "as a local dev server's http://localhost:5173 ('*' for any)")
     parser.add_argument("--insecure", action="store_true", default=bool(_env("INSECURE", "")),
                         help="start even when a door has no credential on a non-loopback --host")
-    parser.add_argument("--store", default=_env("STORE", DEFAULT_STORE),
-                        help="where conversations and timers live: sqlite:///path/state.db (default "
-                             f"{DEFAULT_STORE}), sqlite://:memory:, or redis://host:port/db for several gateways")
+    parser.add_argument("--state-dir", default=_env("STATE_DIR", str(DEFAULT_STATE_DIR)),
+                        help="this gateway's own state: the spool of last saves that wait for the store (so a "
+                             "killed gateway's are written by the next one started here) and the default SQLite "
+                             f"store (default {DEFAULT_STATE_DIR})")
+    parser.add_argument("--store", default=_env("STORE", None),
+                        help="where conversations and timers live: sqlite:///path/state.db (default: state.db in "
+                             "--state-dir), sqlite://:memory:, or redis://host:port/db for several gateways")
     parser.add_argument("--gateway-id", default=_env("GATEWAY_ID", None),
                         help="this process's name in the store (default: a fresh random one)")
     parser.add_argument("--drain-timeout", type=float, default=float(_env("DRAIN_TIMEOUT_S", defaults.drain_timeout_s)),
@@ -132,5 +139,6 @@ def from_args(args: argparse.Namespace) -> ServerConfig:
                                               if o.strip()),
                         insecure=args.insecure,
                         limits=SessionLimits(max_buffer_ms=args.max_buffer_ms, max_duration_s=args.max_session_s),
-                        web_dir=Path(args.web_dir), store=args.store, gateway_id=args.gateway_id,
+                        web_dir=Path(args.web_dir), state_dir=Path(args.state_dir),
+                        store=args.store or f"sqlite://{Path(args.state_dir) / 'state.db'}", gateway_id=args.gateway_id,
                         drain_timeout_s=args.drain_timeout, options=args)

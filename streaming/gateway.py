@@ -19,14 +19,15 @@ store, so a timer rings (or is told) exactly once, whichever gateways are alive.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.tools import timer_done_text, timer_missed_text
+from streaming.spool import Spool, SpooledSave
 from streaming.store import STORE_TIMEOUT_S, Store, StoredTimer, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -119,11 +120,18 @@ class _Held:
     dirty: bool = False
     saver: asyncio.Task | None = None
     tasks: set[asyncio.Task] = field(default_factory=set)
-    size: int = 0                    # its conversation's JSON in bytes, once its last save waits (the waiting bound)
+
+
+@dataclass
+class _Waiting:
+    """A session's last save that failed, tried again until the store takes it (and spooled, with a state dir)."""
+    save: SpooledSave
+    size: int                        # its JSON in bytes (the waiting bound)
 
 
 class Gateway:
-    def __init__(self, store: Store, gateway_id: str | None = None, metrics: "Metrics | None" = None):
+    def __init__(self, store: Store, gateway_id: str | None = None, metrics: "Metrics | None" = None,
+                 state_dir: Path | None = None):
         from streaming.session import new_id
 
         self.store = store
@@ -131,7 +139,9 @@ class Gateway:
         self.metrics = metrics
         self.held: dict[str, _Held] = {}
         self._detaching: dict["Session", asyncio.Task] = {}   # sessions whose last state is being written
-        self.waiting: OrderedDict[str, _Held] = OrderedDict()  # failed last saves, oldest first, tried again
+        self.waiting: OrderedDict[str, _Waiting] = OrderedDict()  # failed last saves, oldest first, tried again
+        self._state_dir = state_dir                  # None: the waiting saves are kept in memory only
+        self._spool: Spool | None = None
         self._retrier: asyncio.Task | None = None
         self._last_try = asyncio.Event()             # closing(): the waiting saves get one last try now
         self._supervisor: "Supervisor | None" = None
@@ -140,8 +150,24 @@ class Gateway:
         self.store_answers = True                    # the timer poll's last store call answered (/healthz)
 
     async def start(self, supervisor: "Supervisor") -> None:
-        """The heartbeat and the timer poll run as the server's supervised jobs (/healthz shows them)."""
+        """The heartbeat and the timer poll run as the server's supervised jobs (/healthz shows them). With a state
+        dir, the last saves a killed gateway left in its spool wait here first, as if they had failed here."""
         self._supervisor = supervisor
+        if self._state_dir is not None and self.store.url != "sqlite://:memory:":     # a memory store dies with it
+            self._spool = await Spool.opened(self._state_dir, self.store.url, 2 * MAX_WAITING_SAVES,
+                                             2 * MAX_WAITING_BYTES)
+        if self._spool is not None:
+            try:
+                left = await self._spool.read()
+            except (OSError, TimeoutError) as error:
+                log.error("the spool in %s cannot be read (%r); the saves in it are not tried", self._spool.directory,
+                          error)
+                left = []
+            for save, size in left:
+                self._add_waiting(_Waiting(save, size))
+            if left:
+                log.warning("%d last saves left in the spool by an earlier gateway wait for the store",
+                            len(self.waiting))
         supervisor.start(HEARTBEAT_JOB, self._heartbeat)
         supervisor.start(TIMERS_JOB, self._ring_due_timers)
 
@@ -179,6 +205,8 @@ class Gateway:
             await self.store.close()
         except Exception as error:  # noqa: BLE001 - the process is going: say so, and go
             log.error("closing the store failed: %s", repr(error))
+        if self._spool is not None:
+            self._spool.close()
 
     def device_claims(self, ttl_s: float) -> DeviceClaims:
         return DeviceClaims(self.store, self.id, ttl_s)
@@ -330,27 +358,53 @@ class Gateway:
     async def _wait_to_save(self, held: _Held) -> None:
         """A session's last save failed (the store stayed stuck past its call bound): it waits here and is tried
         again, with a doubling pause, while the gateway runs, so what was said is stored once the store is back.
-        Bounded by MAX_WAITING_SAVES and MAX_WAITING_BYTES: past them the oldest is dropped, logged and counted.
-        At deb3ced such a save was logged and lost."""
-        history = held.session.history()
-        held.size = await asyncio.to_thread(lambda: len(json.dumps(history)))    # up to MiBs: off the loop
-        self.waiting.pop(held.session.id, None)
-        self.waiting[held.session.id] = held
-        while len(self.waiting) > MAX_WAITING_SAVES or sum(h.size for h in self.waiting.values()) > MAX_WAITING_BYTES:
+        With a state dir it is written to the spool before it joins the waiting ones (a resume meanwhile waits on the
+        session's last write, as while it was in flight), so a gateway killed while it waits leaves it to the next
+        gateway started there. Bounded by MAX_WAITING_SAVES and MAX_WAITING_BYTES: past them the oldest is dropped,
+        logged and counted. At 2a69232 the wait was in memory only; at deb3ced such a save was logged and lost."""
+        save = SpooledSave(held.session.id, held.principal, held.session.history(), held.generation or 0, time.time())
+        data = await asyncio.to_thread(save.encoded)       # up to MiBs: off the loop
+        if self._spool is not None:
+            try:
+                await self._spool.put(save.session_id, data)
+            except (OSError, TimeoutError) as error:
+                log.error("session %s: its last save cannot be spooled (%r); it waits in memory only", save.session_id,
+                          error)
+        self._add_waiting(_Waiting(save, len(data)))
+        log.warning("session %s: its last save failed; it is tried again while the gateway runs (%d waiting)",
+                    save.session_id, len(self.waiting))
+
+    def _add_waiting(self, waiting: _Waiting) -> None:
+        """Newest last, replacing the session's earlier one; the oldest dropped past the bounds; tried again."""
+        self.waiting.pop(waiting.save.session_id, None)
+        self.waiting[waiting.save.session_id] = waiting
+        while len(self.waiting) > MAX_WAITING_SAVES or sum(w.size for w in self.waiting.values()) > MAX_WAITING_BYTES:
             session_id, _ = self.waiting.popitem(last=False)
             log.error("session %s: its last save, waiting for the store, is dropped (over %d saves or %d bytes "
                       "waiting); the store lacks its last items", session_id, MAX_WAITING_SAVES, MAX_WAITING_BYTES)
             if self.metrics is not None:
                 self.metrics.save_dropped()
-        log.warning("session %s: its last save failed; it is tried again while the gateway runs (%d waiting)",
-                    held.session.id, len(self.waiting))
+            self._unspool(session_id)
         if self._retrier is None or self._retrier.done():
             self._retrier = self._own(self._retry_waiting(), "retry-saves")
+
+    def _unspool(self, session_id: str) -> None:
+        """The session's save left the waiting ones: its spooled copy goes too (the gateway's task, off the loop)."""
+        if self._spool is not None:
+            self._own(self._remove_spooled(session_id), f"unspool-{session_id}")
+
+    async def _remove_spooled(self, session_id: str) -> None:
+        try:
+            await self._spool.remove(session_id)
+        except (OSError, TimeoutError) as error:
+            log.warning("session %s: its spooled save could not be removed (%r); the next start writes it again, "
+                        "fenced as any late save", session_id, error)
 
     async def _retry_waiting(self) -> None:
         """Try the waiting saves again, oldest first, until none waits: after RETRY_FIRST_S, doubling up to
         RETRY_MAX_S while the store still fails them, and once more, at once, when the gateway is closing (that
-        try is bounded by closing()'s deadline)."""
+        try is bounded by closing()'s deadline). A save is written with the generation its gateway held (0 if it
+        never took the conversation): if another gateway has taken the session since, it is a late save, merged."""
         pause = RETRY_FIRST_S
         while self.waiting:
             closing = self._last_try.is_set()
@@ -359,19 +413,27 @@ class Gateway:
                     await asyncio.wait_for(self._last_try.wait(), pause)
                 except TimeoutError:
                     pass
-            for session_id, held in list(self.waiting.items()):
-                held.dirty = True
-                if not await self._save(held):
+            for session_id, waiting in list(self.waiting.items()):
+                save = waiting.save
+                try:
+                    await self.store.save_conversation(session_id, save.principal, save.items, save.generation)
+                except Exception as error:  # noqa: BLE001 - a driver's errors have no common base: tried again
+                    log.warning("saving session %s failed: %s", session_id, error)
                     break
-                if self.waiting.get(session_id) is held:
+                if self.waiting.get(session_id) is waiting:
                     del self.waiting[session_id]
+                    self._unspool(session_id)
                 log.info("session %s: its waiting last save is stored", session_id)
                 await self._release(session_id)
             else:
                 pause = RETRY_FIRST_S
                 continue
             if closing:
-                log.error("closing: %d last saves still wait for the store and are lost", len(self.waiting))
+                if self._spool is not None:
+                    log.error("closing: %d last saves still wait for the store; they stay in the spool for the next "
+                              "start", len(self.waiting))
+                else:
+                    log.error("closing: %d last saves still wait for the store and are lost", len(self.waiting))
                 return
             pause = min(pause * 2, RETRY_MAX_S)
 

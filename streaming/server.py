@@ -250,7 +250,7 @@ def _transport_modules():
 def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None = None) -> web.Application:
     app = web.Application(middlewares=[_guard_host_and_origin])
     ctx = ServerContext(config, engines, metrics or Metrics())
-    ctx.gateway = Gateway(open_store(config.store), config.gateway_id, ctx.metrics)
+    ctx.gateway = Gateway(open_store(config.store), config.gateway_id, ctx.metrics, config.state_dir)
     app[CTX] = ctx
     app.cleanup_ctx.append(_run_gateway)       # first: transports' sessions need it until they are closed
     ctx.metrics.watch_generator(engines.generator)

@@ -309,14 +309,14 @@ _FENCE_COLUMNS = {"generation": "INTEGER NOT NULL DEFAULT 0", "taken": "TEXT NOT
                   "late": "TEXT NOT NULL DEFAULT '[]'"}
 
 
-class _Worker:
-    """One daemon thread that runs the calls given to it in order. A daemon, unlike a ThreadPoolExecutor's thread
-    (joined at exit): at aa99078 an SQLite call stuck on a hung disk kept the process from exiting, however long it
-    hung."""
+class DaemonWorker:
+    """One daemon thread that runs the calls given to it in order (the SQLite store's; the gateway's spool's). A
+    daemon, unlike a ThreadPoolExecutor's thread (joined at exit): at aa99078 an SQLite call stuck on a hung disk
+    kept the process from exiting, however long it hung."""
 
-    def __init__(self):
+    def __init__(self, name: str = "parley-store"):
         self._calls: queue.SimpleQueue = queue.SimpleQueue()
-        threading.Thread(target=self._serve, name="parley-store", daemon=True).start()
+        threading.Thread(target=self._serve, name=name, daemon=True).start()
 
     def submit(self, fn, *args) -> Future:
         future: Future = Future()
@@ -344,7 +344,7 @@ class SQLiteStore(Store):
     def __init__(self, path: str):
         self.url = f"sqlite://{path}"
         self._path = path
-        self._executor = _Worker()
+        self._executor = DaemonWorker()
         self._db: sqlite3.Connection | None = None
         self._saves = 0
 

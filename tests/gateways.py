@@ -27,6 +27,7 @@ class GatewayProcess:
         self.http, self.audiosocket, self.wyoming = free_port(), free_port(), free_port()
         self.url = f"http://127.0.0.1:{self.http}"
         self.log = self.workdir / f"{name}.log"
+        self.state_dir = self.workdir / f"{name}-state"      # its own spool (a restart finds what it left)
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 120) -> None:
@@ -37,7 +38,7 @@ class GatewayProcess:
              "--audiosocket-port", str(self.audiosocket), "--wyoming-port", str(self.wyoming),
              "--store", self.store, "--gateway-id", self.name, *self.args],
             self.log, lambda: b"Parley is listening" in self.log.read_bytes()[offset:], timeout,
-            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO)})
+            cwd=REPO, env={**os.environ, "PYTHONPATH": str(REPO), "PARLEY_STATE_DIR": str(self.state_dir)})
 
     def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:

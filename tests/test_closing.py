@@ -520,3 +520,108 @@ async def test_a_satellite_whose_messages_pile_up_is_told_and_its_excess_dropped
         errors = [e["code"] for e in events if e["type"] == "error"]
         assert errors == ["invalid_json"] * 3, events                    # the three that waited, told once
         assert "4" in events[-1]["text"]
+
+
+async def resumed_whole(ws_url: str, session_id: str, items: dict[str, str]) -> None:
+    """A resume of the session is served with each of these items (id: text)."""
+    client, resumed = await session_of(f"{ws_url}?session_id={session_id}")
+    try:
+        assert resumed == session_id
+        for item_id, text in items.items():
+            start = len(client.events)
+            await client.send({"type": "conversation.item.retrieve", "item_id": item_id})
+            retrieved = (await client.wait_for("conversation.item.retrieved", start=start))["item"]
+            assert (retrieved["id"], retrieved["content"][0]["text"]) == (item_id, text)
+    finally:
+        await client.close()
+
+
+@contextlib.asynccontextmanager
+async def killed_while_a_last_save_waits(gateway: GatewayProcess, redis):
+    """The gateway, a real `parley serve` on a real Redis, is started; a client says a message that is stored,
+    Redis stops answering (SIGSTOP), the client says another and closes; once /healthz shows its last save waiting
+    (it failed after REDIS_CALL_S), the gateway is killed with SIGKILL. Yields the session id and the two messages'
+    ids while Redis is still stopped; Redis goes on on the way out."""
+    gateway.start()
+    client, session_id = await session_of(f"ws://127.0.0.1:{gateway.http}/v1/realtime")
+    said = await say(client, "turn on the kitchen light")
+    await until_stored(redis.url, session_id, [said])
+    redis.process.send_signal(signal.SIGSTOP)
+    try:
+        last = await say(client, "and in the bedroom")
+        await client.close()
+        await saves_waiting_once(gateway.url, 1)
+        gateway.kill()
+        yield session_id, said, last
+    finally:
+        redis.process.send_signal(signal.SIGCONT)
+
+
+async def test_a_gateway_killed_while_a_last_save_waits_leaves_it_to_the_next_one_on_its_state_dir(tmp_path,
+                                                                                                    own_redis):
+    """Round 39: a gateway is killed (SIGKILL) while a closed session's last save waits for a stuck store. At
+    2a69232 the waiting save lived in the gateway's memory only and died with it: the next gateway resumed the
+    conversation without its last message. The save is now spooled in the gateway's state dir: a new gateway
+    started on it, with the store back, writes it, and the session resumes whole."""
+    gateway = GatewayProcess("gw1", tmp_path, own_redis.url)
+    try:
+        async with killed_while_a_last_save_waits(gateway, own_redis) as (session_id, said, last):
+            pass
+        assert await stored(own_redis.url, session_id) == [said]       # the store lacks the last message
+        gateway.start()
+        await until_stored(own_redis.url, session_id, [said, last])
+        await saves_waiting_once(gateway.url, 0)          # stored, and no longer waiting here
+        await resumed_whole(f"ws://127.0.0.1:{gateway.http}/v1/realtime", session_id,
+                            {said: "turn on the kitchen light", last: "and in the bedroom"})
+    finally:
+        gateway.stop()
+
+
+async def test_a_gateway_restarted_while_the_store_is_still_stuck_counts_the_spooled_save_and_refuses_its_resume(
+        tmp_path, own_redis):
+    """Round 39: a gateway killed while a last save waits, restarted on its state dir while the store still does
+    not answer: the save it left in the spool waits in the new gateway (/healthz and /metrics count it), a resume
+    of its session is refused with 503 `session_saving`, never answered with the older conversation; once the
+    store is back the save is written and the session resumes whole. At 2a69232 nothing waited after the restart."""
+    gateway = GatewayProcess("gw1", tmp_path, own_redis.url)
+    try:
+        async with killed_while_a_last_save_waits(gateway, own_redis) as (session_id, said, last):
+            gateway.start()
+            await saves_waiting_once(gateway.url, 1)
+            async with aiohttp.ClientSession() as http:
+                async with http.get(gateway.url + "/metrics") as response:
+                    assert "parley_store_saves_waiting 1.0" in await response.text()
+            assert await refusal_of_resume(gateway.url, session_id) == (503, "session_saving")
+        await until_stored(own_redis.url, session_id, [said, last])
+        await saves_waiting_once(gateway.url, 0)
+        await resumed_whole(f"ws://127.0.0.1:{gateway.http}/v1/realtime", session_id,
+                            {said: "turn on the kitchen light", last: "and in the bedroom"})
+    finally:
+        gateway.stop()
+
+
+async def test_a_spool_file_that_cannot_be_read_is_set_aside_and_the_gateway_serves(server_factory, tmp_path,
+                                                                                      caplog):
+    """Round 39: the spool of a gateway's state dir holds a file that is not a whole save (a disk error, an edit)
+    and a temporary file of a write a kill cut short. The gateway logs the first and renames it (`.corrupt`, kept
+    for the operator), removes the second, waits for no save, and serves."""
+    from streaming.spool import Spool
+
+    state = f"sqlite://{tmp_path}/state.db"
+    spool = await Spool.opened(tmp_path, state, 1, 1)
+    spool.close()
+    (spool.directory / "0123abcd.json").write_bytes(b'{"session_id": "sess_1", "items": [')
+    (spool.directory / "tmpx1y2.tmp").write_bytes(b'{"session_id"')
+    with caplog.at_level(logging.ERROR, "parley.spool"):
+        server = server_factory(store=state, state_dir=tmp_path)
+    try:
+        assert "spooled save 0123abcd.json cannot be read" in caplog.text
+        assert sorted(path.name for path in spool.directory.iterdir()) == ["0123abcd.corrupt", "lock"]
+        status, body = await health(server.url, "/healthz")
+        assert (status, body["saves_waiting"]) == (200, 0)
+        client, session_id = await session_of(server.ws_url)
+        said = await say(client, "turn on the kitchen light")
+        await until_stored(state, session_id, [said])
+        await client.close()
+    finally:
+        server.stop()
