@@ -32,7 +32,8 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, HOLDING, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
-                                  MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PEOPLE_VERBS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
+                                  MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PEOPLE_VERBS, PLURAL_PRONOUNS,
+                                  PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, RESULT_NOUNS, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
@@ -104,7 +105,8 @@ REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|las
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
 # "they", "them", "those", "these" with any words after them ("what position are they at", "close them a bit more",
 # "dim these"): a reference only to a thing whose name is plural, or a group (_pronoun); not "those of", "these ones"
-PLURAL_REFERRING = re.compile(rf"\b(?P<ref>{'|'.join(PLURAL_PRONOUNS)})\b(?!'| (?:of|1|ones|{'|'.join(PEOPLE_VERBS)})\b)")
+PLURAL_REFERRING = re.compile(rf"\b(?P<ref>{'|'.join(PLURAL_PRONOUNS)})\b"
+                              rf"(?!'| (?:of|1|ones|{'|'.join(PEOPLE_VERBS)})\b)")
 # "the other light", "the first lamp": an ordinal reference said with a word of the things' kind (_pronoun)
 ORDINAL_OF_A_KIND = re.compile(r"\bthe (?P<which>other|first|second|last) (?P<word>(?!1\b|timer\b)[a-z]+)\b")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
@@ -1874,7 +1876,8 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     fitting = set.intersection(*wanted) if wanted else None
     if fitting is not None and QUESTION.match(said):      # "is it still open": a sensor answers it too
         fitting.add("sensor")
-    fits = lambda call: (fitting is None or _kind(call, kinds) in (None, *fitting) or _a_position(call, kinds) in fitting) and \
+    fits = lambda call: (fitting is None or _kind(call, kinds) in (None, *fitting)
+                         or _a_position(call, kinds) in fitting) and \
         (word is None or _of_the_word(call, word, kinds))      # noqa: E731
     targets = _targets(calls, timer, fits)
     if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
@@ -1908,7 +1911,8 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
     if plural_only:                       # "dim those lights": the thing's own word after the pronoun; another thing
         said_again = re.match(r" ([a-z]+)\b", after)     # named after it is no reference ("close those blinds")
-        if said_again and words.partition(" in the ")[0].split()[-1].removesuffix("s") == said_again.group(1).removesuffix("s"):
+        own_word = words.partition(" in the ")[0].split()[-1]
+        if said_again and own_word.removesuffix("s") == said_again.group(1).removesuffix("s"):
             after = after[said_again.end():]
         if Vocabulary(lexicon).names_a_thing(after):
             return None

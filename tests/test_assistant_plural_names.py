@@ -79,9 +79,11 @@ def test_a_plural_pronoun_of_people_or_before_a_name_is_no_reference(assistant):
     """ "those lights" are the lights said before; "what did they say" asks about no thing; "those fairy lights"
     after the lava lamps and "those blinds" after the fairy lights are the things named."""
     home = plural_home()
-    assert said(assistant, home, "turn on the fairy lights", "turn those lights off") == "Okay, the fairy lights are off."
+    assert said(assistant, home, "turn on the fairy lights", "turn those lights off") == \
+        "Okay, the fairy lights are off."
     assert said(assistant, home, "turn on the fairy lights", "what did they say") == "Sorry, I can't do that yet."
     assert said(assistant, home, "turn on the lava lamps", "turn those fairy lights off") == \
         "Okay, the fairy lights are off."
-    assert said(assistant, home, "turn on the fairy lights", "close those blinds") == "Okay, the study blinds are closed."
+    assert said(assistant, home, "turn on the fairy lights", "close those blinds") == \
+        "Okay, the study blinds are closed."
     assert home.states[FAIRY_LIGHTS] == "on"
