@@ -32,7 +32,8 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, HOLDING, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
-                                  MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PLURAL_PRONOUNS, PRONOUN_OBJECTS,
+                                  MULTIPLES, MULTIPLIED, OFFERS_OF_HELP, OTHER_ROOM_WORDS, PEOPLE_VERBS, PLURAL_PRONOUNS,
+                                  PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, RESULT_NOUNS, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
@@ -102,6 +103,10 @@ REFERRING = re.compile(r"\b(?P<ref>the other 1|the other|the (?:first|second|las
                        r" in there| out there| over there|"
                        r" there| all| can| could| should| go| come| be| switched| turned| running| going| working)*\b"
                        r"(?: on| off| open| closed| locked| unlocked| up| down| brighter| dimmer| to \d| \d|$))")
+# "they", "them", "those", "these" with any words after them ("what position are they at", "close them a bit more",
+# "dim these"): a reference only to a thing whose name is plural, or a group (_pronoun); not "those of", "these ones"
+PLURAL_REFERRING = re.compile(rf"\b(?P<ref>{'|'.join(PLURAL_PRONOUNS)})\b"
+                              rf"(?!'| (?:of|1|ones|{'|'.join(PEOPLE_VERBS)})\b)")
 # "the other light", "the first lamp": an ordinal reference said with a word of the things' kind (_pronoun)
 ORDINAL_OF_A_KIND = re.compile(r"\bthe (?P<which>other|first|second|last) (?P<word>(?!1\b|timer\b)[a-z]+)\b")
 # Verbs that say no action: a pronoun after one alone is no request to act on its thing ("do it", "sort it then")
@@ -801,7 +806,8 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
     named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
-                      for words in (core, LEADING.sub("", said)) if (pronoun := REFERRING.search(words)))
+                      for words in (core, LEADING.sub("", said))
+                      if (pronoun := REFERRING.search(words) or PLURAL_REFERRING.search(words)))
     valued = _new_value_of(core, calls, vocabulary, history[:-1]) if calls and not asked else None
     if valued is not None:
         return [{"role": "user", "content": valued}]
@@ -1860,6 +1866,7 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     else:
         word = None
     match = REFERRING.search(said)
+    plural_only = match is None and (match := PLURAL_REFERRING.search(said)) is not None
     if not match or SAYS_NO_ACTION.match(FILLERS.sub("", said[:match.start()]).strip()):
         return None
     timer = TIMER_WORDS.search(said) is not None
@@ -1871,7 +1878,8 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     fitting = set.intersection(*wanted) if wanted else None
     if fitting is not None and QUESTION.match(said):      # "is it still open": a sensor answers it too
         fitting.add("sensor")
-    fits = lambda call: (fitting is None or _kind(call, kinds) in (None, *fitting)) and \
+    fits = lambda call: (fitting is None or _kind(call, kinds) in (None, *fitting)
+                         or _a_position(call, kinds) in fitting) and \
         (word is None or _of_the_word(call, word, kinds))      # noqa: E731
     targets = _targets(calls, timer, fits)
     if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
@@ -1883,21 +1891,33 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     if not targets and not timer and which != 1:     # "stop it" when only a timer was acted on
         targets = _targets(calls, True)
     if len(targets) < (2 if which else 1):
-        if fitting is not None and _targets(calls, timer):    # things were acted on, none the words can act on
-            return Declined("Sorry, I'm not sure which one you mean.")
+        if fitting is not None and _targets(calls, timer) and not plural_only:   # things were acted on, none the
+            return Declined("Sorry, I'm not sure which one you mean.")            # words can act on
         return None
     words = targets[which]
     if match.group("ref") in PLURAL_PRONOUNS or GROUP.search(said):
         chosen = _of_a_group(said, targets, lexicon)
         if isinstance(chosen, Declined):
-            return chosen
+            return None if plural_only else chosen
         words = chosen
+        if plural_only and not _says_a_group(words):      # "what position are they at" after one blind of one name
+            return None
+        other = None if GROUP.search(said) or _is_newest(calls, words) else _another_plural(calls, words, fits, kinds)
+        if other:                          # "turn them off" after the fairy lights, the lava lamps and the time
+            return Declined(f"{WHICH_ONE_MEANT}{words} or {other}?")
     elif not which and len(together := _together(calls, words, timer, fits)) > 1:
         return Declined(f"{WHICH_ONE_MEANT}{together[0]} or {together[1]}?")
     elif match.group("ref") in BARE_REFERENCES and not _is_newest(calls, words) \
             and (other := _another_of_its_kind(calls, words, fits, kinds)):
         return Declined(f"{WHICH_ONE_MEANT}{words} or {other}?")
     after = said[match.end():].removeprefix(" 1" if re.match(r" 1\b", said[match.end():]) else "")   # "the other" 1
+    if plural_only:                       # "dim those lights": the thing's own word after the pronoun; another thing
+        said_again = re.match(r" ([a-z]+)\b", after)     # named after it is no reference ("close those blinds")
+        own_word = words.partition(" in the ")[0].split()[-1]
+        if said_again and own_word.removesuffix("s") == said_again.group(1).removesuffix("s"):
+            after = after[said_again.end():]
+        if Vocabulary(lexicon).names_a_thing(after):
+            return None
     before = said[:match.start()]
     if match.group("ref") in PLURAL_PRONOUNS:        # "both of them", "them all": the group's words are the group
         before, after = GROUP_BEFORE.sub(" ", before).lstrip(), GROUP_AFTER.sub("", after)
@@ -1906,6 +1926,13 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
     referred = FILLERS.sub("", before + words + TRAILERS.sub("", after)).strip()
     bare = not set(referred.replace(words, " ").split()) - FRAME_WORDS     # "i meant the other one", "the other one"
     return _done_to(words, newest, calls) if which and bare else referred
+
+
+def _a_position(call: dict, kinds: dict[str, str]) -> str | None:
+    """ "cover" for a position set or stepped on a cover or valve of the user's home (a level, which _kind reads as a
+    light's): "close them a bit more" after "open the study blinds halfway" moves the blinds."""
+    name = str(call["arguments"].get("name") or "").replace("_", " ")
+    return "cover" if call["name"] in LEVEL_SKILLS and FOLLOW_UP_KINDS.get(kinds.get(name, "")) == "cover" else None
 
 
 def _verb_kinds(word: str) -> tuple[str, ...]:
@@ -1959,6 +1986,19 @@ def _another_of_its_kind(calls: list[dict], words: str, fits, kinds: dict[str, s
     kind = _kind(newest, kinds)
     same = _targets(calls, target_of(newest).timer, lambda call: fits(call) and _kind(call, kinds) == kind)
     return same[1] if len(same) > 1 else None
+
+
+def _another_plural(calls: list[dict], words: str, fits, kinds: dict[str, str]) -> str | None:
+    """Another thing of the kind of words (a thing whose name is plural, or a group) that the words fit and whose name
+    is plural too: "turn them off" after the fairy lights, the lava lamps and the time could be either; None when
+    there is none."""
+    newest = next((call for call in reversed(calls) if (target := target_of(call)) is not None
+                   and target.words == words), None)
+    if newest is None:
+        return None
+    kind = _kind(newest, kinds)
+    same = _targets(calls, target_of(newest).timer, lambda call: fits(call) and _kind(call, kinds) == kind)
+    return next((other for other in same if other != words and _says_a_group(other)), None)
 
 
 def _is_newest(calls: list[dict], words: str) -> bool:
@@ -2184,8 +2224,11 @@ def _chosen(history: list[dict], said: str) -> str | Declined | None:
     answer, number = (with_number.group("part"), with_number.group("n")) if with_number else (answer, None)
     before = normalize_request(content_text(history[-3]))
     thing = THING.search(before)
-    if thing is None:
+    # or the pronoun the question asked about ("turn them off": "Which one do you mean, the lava lamps or ...?")
+    pronoun = None if thing else REFERRING.search(before) or PLURAL_REFERRING.search(before)
+    if thing is None and (pronoun is None or answer in ALL_CHOICES):
         return None
+    start, end = (thing.start(), thing.end("thing")) if thing else pronoun.span("ref")
     words = [CHOICE_WORDS.get(word, word) for word in answer.removeprefix("the ").removesuffix(" 1").split()]
     if answer in ALL_CHOICES:
         said_thing = thing.group("thing")
@@ -2197,7 +2240,7 @@ def _chosen(history: list[dict], said: str) -> str | Declined | None:
         if len(fit) != 1:
             return None
         new = "the " + fit[0]
-    request = before[:thing.start()] + new + before[thing.end("thing"):]
+    request = before[:start] + new + before[end:]
     if number is None:
         return request
     numbers = list(re.finditer(r"\b\d+(?:\.\d+)?\b", request))

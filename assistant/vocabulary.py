@@ -467,6 +467,10 @@ PERIOD_WORDS = {"am": ("am", "a m", "morning"), "pm": ("pm", "p m", "evening", "
 # follow-ups supported by the words (round 18)
 # Pronouns that stand for more than one thing ("turn them off", "those")
 PLURAL_PRONOUNS = ("them", "they", "those", "these")
+# Verbs said after a plural pronoun of people, not of things ("what did they say", "they called earlier"): no reference
+PEOPLE_VERBS = ("say", "said", "says", "tell", "told", "think", "thought", "mean", "meant", "know", "knew", "want",
+                "wanted", "come", "came", "coming", "arrive", "arrived", "call", "called", "ring", "rang", "live",
+                "like", "liked", "love", "asked", "ask")
 # Words that say a group beside a pronoun or alone ("turn them both off", "all of them", "every one of them", "turn
 # both off"): the things acted on together, never the newest one alone
 GROUP_WORDS = ("both", "all", "every", "each", "the rest", "the lot")
