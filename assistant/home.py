@@ -16,7 +16,7 @@ INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": 
                  "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21", "valve": "closed"}
 # The state an action leaves an entity in.
 ACTION_STATE = {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
-                "unlock": "unlocked", "activate": "activated"}
+                "unlock": "unlocked", "activate": "activated", "pause": "paused", "resume": "playing"}
 
 
 class Home(Protocol):
@@ -40,6 +40,8 @@ class Home(Protocol):
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_target(self, entity: Entity) -> float | None:
         """The temperature a climate was last set to (its target, as it reported it), or None if unknown."""
+    async def read_media(self, entity: Entity, part: str) -> str | None:
+        """A media player's last reported "volume" (in percent), "title" or "artist", or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:
@@ -116,6 +118,14 @@ class InMemoryHome:
         if action in MODE_ACTIONS:
             self.states[f"{entity.key}#{action}"] = str(value)
             return str(value)
+        if action == "volume":
+            self.states[entity.key + "#volume"] = str(int(value))
+            return str(int(value))
+        if action in ("next", "previous"):          # the track the player reports next is not known here
+            self.states.pop(entity.key + "#title", None)
+            self.states.pop(entity.key + "#artist", None)
+            self.states[entity.key] = "playing"
+            return "playing"
         self.states[entity.key] = ACTION_STATE[action]
         return ACTION_STATE[action]
 
@@ -156,6 +166,9 @@ class InMemoryHome:
 
     def takes_level(self, entity: Entity) -> bool:
         return entity.component in LEVEL_ACTIONS
+
+    async def read_media(self, entity: Entity, part: str) -> str | None:
+        return self.states.get(f"{entity.key}#{part}")
 
     async def read_position(self, entity: Entity) -> int | None:
         position = self.states.get(entity.key + "#position")
