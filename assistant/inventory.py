@@ -811,6 +811,8 @@ def entity_command(entity: Entity, action: str,
         return None if "volumeset_topic" not in topics else \
             (topics["volumeset_topic"], f"{max(0.0, min(float(value), 100.0)) / 100:g}", topics.get("volume_topic"))
     if entity.component in ("switch", "media_player") and action in ("on", "off"):
+        if entity.command_topic is None:          # a bridge's player that announces no power topic
+            return None
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
     if entity.component == "climate" and action not in MODE_ACTIONS:
         if action == "temperature" and topics.get("temperature_command_topic"):

@@ -1260,6 +1260,8 @@ class ToolRunner:
         return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed}.")
 
     async def _muted(self, entity: Entity, mute: bool) -> str:
+        if entity_command(entity, "volume", 0) is None:
+            return self._only([entity], entity.name)
         volume = await self.home.read_media(entity, "volume")
         if mute and volume == "0":
             return Done(f"The {entity.name} {_is(entity.name)} already muted.")
@@ -1267,8 +1269,6 @@ class ToolRunner:
             return NoAction(f"I don't know what volume the {entity.name} had before: what volume would you like?")
         if mute and volume is None:
             return f"The {entity.name} hasn't reported its volume yet."
-        if entity_command(entity, "volume", 0) is None:
-            return self._only([entity], entity.name)
         level = 0 if mute else self._unmuted.pop(entity.key)
         confirmed = await self.home.command(entity, "volume", level)
         if confirmed is None:
