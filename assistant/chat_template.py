@@ -27,7 +27,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import (KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
+from assistant.inventory import (CLASS_WORDS, KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
 from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMBER, READINGS, SKILL_COMPONENTS, SKILLS,
                              TIMER_SKILLS)
@@ -667,6 +667,9 @@ _MEDIA_CONTROL = {action: re.compile(rf"\b(?:{_any_of(words)})\b") for action, w
 _VOLUME = re.compile(rf"\b(?:{_any_of(VOLUME_WORDS)})\b")
 _VOLUME_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b") for way, words in VOLUME_STEP_WAYS.items()}
 _PLAYING_ASKED = re.compile(rf"\b(?:{_any_of(PLAYING_ASKED)})")
+# what a request that names no player may be about instead ("pause the timer", "skip the lights"): not a player
+_NOT_OF_A_PLAYER = re.compile(rf"\b(?:timers?|countdowns?|alarms?|reminders?|"
+                              rf"{_any_of(word for word, kind in CLASS_WORDS.items() if kind != 'media_player')})\b")
 _PLAYER_STEPPED = re.compile(r"\b(?:turn|crank|bring) (?:it|that) (?:up|down)\b|\bturn (?:up|down) (?:it|that)\b")
 
 
@@ -685,7 +688,7 @@ def media_call(slots: "Slots") -> dict | None:
     if names and lexicon.kinds_of(names[0], area) != {"media_player"}:
         return None
     request = _unnamed(slots)
-    if _DONE.search(request):
+    if _DONE.search(request) or not names and _NOT_OF_A_PLAYER.search(request):
         return None
     whole = [name for name, kind in lexicon.kinds.items() if kind == "media_player" and names and
              set(spelling_key(names[0]).split()) <= set(spelling_key(name).split())]

@@ -20,11 +20,13 @@ from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.reply import UNKNOWN_NAME
 from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
+                              MEDIA_SKILLS,
                               STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import (CHOICE_QUESTION, TARGET_QUESTION_SAID, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT,
                              CalculationError, calculate, format_number)
-from assistant.vocabulary import (ACTION_PARTS, MEDIA_REQUEST_WORDS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
+from assistant.vocabulary import (MEDIA_REQUEST_WORDS,
+                                  ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, CLIMATE_STEP_REQUEST, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
                                   DEMONSTRATIVES, OPERATIONS_OF_ONE, OPERATIONS_OF_TWO,
@@ -427,7 +429,7 @@ def target_of(call: dict) -> Target | None:
     if name in ("set_brightness", "change_brightness"):
         return Target(f"the {room} lights", False)
     if name in ("switch_device", "set_level", "change_level", "get_state", "set_cover", "set_lock", *MODE_SKILLS) or \
-            name in MEDIA_REQUEST_WORDS and args.get("name"):
+            name in MEDIA_SKILLS and args.get("name"):
         area = str(args.get("area") or "").replace("_", " ")
         return Target(f"the {str(args['name']).replace('_', ' ')}" + (f" in the {area}" if area else ""), False)
     return None
@@ -454,7 +456,7 @@ def request_for(call: dict) -> str | None:
     args["in_area"] = f" in the {ROOM_SPOKEN.get(call['arguments'].get('area'), area)}" if area else ""
     args["thermostat"] = args.get("name", "thermostat")
     args["part"] = f"{args['part']} " if args.get("part") else ""       # "what fan mode is the thermostat in"
-    if call["name"] in MEDIA_REQUEST_WORDS:      # "play the next track on the tv", "make the tv louder"
+    if call["name"] in MEDIA_SKILLS:      # "play the next track on the tv", "make the tv louder"
         args.update({key: MEDIA_REQUEST_WORDS[call["name"]].get(value, value) for key, value in args.items()
                      if key in ("action", "asked")})
         args["volume"] = MEDIA_REQUEST_WORDS[call["name"]].get(args.get("direction", ""), "")
@@ -547,7 +549,7 @@ REPLACES = {
     "device": {"set_device": "device"},
     "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
              "set_cover": "name", "set_lock": "name", "set_thermostat": "name", "set_device_mode": "name",
-             "get_device_mode": "name", **{skill: "name" for skill in MEDIA_REQUEST_WORDS}},
+             "get_device_mode": "name", **{skill: "name" for skill in MEDIA_SKILLS}},
     "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent"},
     "below zero": {"convert": "value"},
     "unit": {"convert": "to"},

@@ -35,13 +35,14 @@ from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, r
                                     words_read)
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
-from assistant.conversation import (Unplaced, Vocabulary, asks, chosen_request, declined, misread, resolve, standalone,
+from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, declined, misread,
+                                    resolve, standalone,
                                     supports, timer_asked, timer_meant, unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
-from assistant.skills import MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
+from assistant.skills import MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
@@ -411,10 +412,12 @@ class EmbeddedGenerator:
 
     def _media_call(self, history: list[dict], lexicon, slots: Slots) -> dict | None:
         """A media player's call read by code from the request (chat_template.media_call); for a follow-up that says
-        none, from the request it stands for ("turn it up" after "pause the tv", conversation.standalone), where it
-        names the player and the conversation supports it, as a light's follow-up."""
+        none, after a player's call, from the request it stands for ("turn it up" after "pause the tv",
+        conversation.standalone), where it names the player and the conversation supports it, as a light's
+        follow-up."""
         played = media_call(slots)
-        if played is None and lexicon is not None and len(history) > 2:
+        made = calls_of_history(history[:-1]) if played is None and lexicon is not None else []
+        if made and made[-1]["name"] in MEDIA_SKILLS:
             request = standalone(history, lexicon)
             slots = request and self.prompt_ids([{"role": "user", "content": request}], lexicon)[1]
             played = slots and media_call(slots)

@@ -223,6 +223,8 @@ NOT_CHANGES = frozenset(s.name for s in SKILLS.values() if s.pure or s.reads)
 MODEL_SKILLS = frozenset(s.name for s in SKILLS.values() if not s.read_by_code)
 # the skills of a thing's mode
 MODE_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components == MODE_COMPONENTS)
+# and of a media player
+MEDIA_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components == MEDIA)
 
 
 def valid_call(call: dict) -> bool:

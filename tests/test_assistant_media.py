@@ -300,7 +300,8 @@ async def test_a_player_through_the_realtime_endpoint(media_server, broker):
         await client.wait_for("session.created")
         assert spoken(await typed(client, "pause the kitchen speaker")) == "Okay, the kitchen speaker is paused."
         assert spoken(await typed(client, "turn it up")) == "Okay, the kitchen speaker's volume is at 40 percent."
-        assert spoken(await typed(client, "skip this track on the tv")) == "Okay, the living room tv is playing Blue Planet."
+        assert spoken(await typed(client, "skip this track on the tv")) == \
+            "Okay, the living room tv is playing Blue Planet."
         assert spoken(await typed(client, "what's playing on the tv")) == \
             "The living room tv is paused on Blue Planet by Coldplay."
         await client.close()
