@@ -27,8 +27,9 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import (CLASS_WORDS, KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
+from assistant.inventory import (KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
+from assistant.inventory import CLASS_WORDS
 from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMBER, READINGS, SKILL_COMPONENTS, SKILLS,
                              TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request

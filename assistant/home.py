@@ -14,9 +14,11 @@ from assistant.vocabulary import ROOMS
 # What an entity reads as before anyone has told the in-memory home otherwise.
 INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": "off", "climate": "on",
                  "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21", "valve": "closed"}
+# and a media player's state after it was paused or resumed (Home Assistant's media player states)
+MEDIA_STATE = {"pause": "paused", "resume": "playing"}
 # The state an action leaves an entity in.
 ACTION_STATE = {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
-                "unlock": "unlocked", "activate": "activated", "pause": "paused", "resume": "playing"}
+                "unlock": "unlocked", "activate": "activated"}
 
 
 class Home(Protocol):
@@ -40,14 +42,14 @@ class Home(Protocol):
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_target(self, entity: Entity) -> float | None:
         """The temperature a climate was last set to (its target, as it reported it), or None if unknown."""
-    async def read_media(self, entity: Entity, part: str) -> str | None:
-        """A media player's last reported "volume" (in percent), "title" or "artist", or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:
         """The entity takes a level in percent (LEVEL_ACTIONS): a fan with only on and off does not."""
     async def read_position(self, entity: Entity) -> int | None:
         """A cover's or valve's last reported position in percent (0 closed, 100 open), or None if unknown."""
+    async def read_media(self, entity: Entity, part: str) -> str | None:
+        """A media player's last reported "volume" (in percent), "title" or "artist", or None if unknown."""
 
 
 def default_key(entity: Entity) -> tuple[str, str] | None:
@@ -110,6 +112,15 @@ class InMemoryHome:
         if action == "temperature":
             self.states[entity.key + "#target"] = f"{float(value):g}"
             return f"{float(value):g}"
+        if entity.component == "media_player" and action == "volume":
+            self.states[entity.key + "#volume"] = str(int(value))
+            return str(int(value))
+        if entity.component == "media_player" and action in ("next", "previous", *MEDIA_STATE):
+            if action in ("next", "previous"):      # the track the player reports next is not known here
+                self.states.pop(entity.key + "#title", None)
+                self.states.pop(entity.key + "#artist", None)
+            self.states[entity.key] = MEDIA_STATE.get(action, "playing")
+            return self.states[entity.key]
         if action == "position" or entity.positions is not None and action in ("open", "close"):
             percent = {"open": 100, "close": 0}.get(action, value)
             self.states[entity.key] = "open" if percent else "closed"
@@ -118,14 +129,6 @@ class InMemoryHome:
         if action in MODE_ACTIONS:
             self.states[f"{entity.key}#{action}"] = str(value)
             return str(value)
-        if action == "volume":
-            self.states[entity.key + "#volume"] = str(int(value))
-            return str(int(value))
-        if action in ("next", "previous"):          # the track the player reports next is not known here
-            self.states.pop(entity.key + "#title", None)
-            self.states.pop(entity.key + "#artist", None)
-            self.states[entity.key] = "playing"
-            return "playing"
         self.states[entity.key] = ACTION_STATE[action]
         return ACTION_STATE[action]
 

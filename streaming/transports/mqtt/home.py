@@ -34,6 +34,7 @@ from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEV
                                  command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
                                  speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
+from assistant.home import MEDIA_STATE
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
@@ -526,6 +527,8 @@ class MqttHome:
                 await client.publish(topic, payload, qos=1)
             except aiomqtt.MqttError:
                 return None
+            if entity.component == "media_player" and action in MEDIA_STATE:
+                return MEDIA_STATE[action]
             if action in ("position", "volume"):
                 return str(int(value or 0))
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
