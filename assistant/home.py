@@ -10,12 +10,11 @@ from typing import Protocol
 
 from assistant.inventory import LEVEL_ACTIONS, MODE_ACTIONS, Entity, Inventory, vocabulary_inventory
 from assistant.vocabulary import ROOMS
+from assistant.inventory import MEDIA_STATE
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
 INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": "off", "climate": "on",
                  "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21", "valve": "closed"}
-# and a media player's state after it was paused or resumed (Home Assistant's media player states)
-MEDIA_STATE = {"pause": "paused", "resume": "playing"}
 # The state an action leaves an entity in.
 ACTION_STATE = {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
                 "unlock": "unlocked", "activate": "activated"}

@@ -132,6 +132,8 @@ MEDIA_PLAYER_KEYS = {"state_state_topic": "state_topic", "state_title_topic": "t
 # The topic each of a media player's controls (tools.ToolRunner's actions) is sent on, as `<verb>_topic` with its
 # `payload_<verb>` (the bridge's own words where its config names none)
 MEDIA_CONTROLS = {"pause": "pause", "resume": "play", "next": "next", "previous": "previous"}
+# and the state a pause or a resume leaves a player in (Home Assistant's media player states)
+MEDIA_STATE = {"pause": "paused", "resume": "playing"}
 MAX_TITLE_CHARS = 200           # of a title or an artist said back: a state topic may carry up to MAX_PAYLOAD_BYTES
 DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "manufacturer", "mdl": "model"}
 

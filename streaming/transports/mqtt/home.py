@@ -28,13 +28,12 @@ from typing import Callable, TypeVar
 import aiomqtt
 
 from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES,
-                                 MAX_TITLE_CHARS,
+                                 MAX_TITLE_CHARS, MEDIA_STATE,
                                  THERMOSTAT_SET, THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory,
                                  position_percent,
                                  command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
                                  speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.home import ACTION_STATE, default_key
-from assistant.home import MEDIA_STATE
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
