@@ -29,12 +29,14 @@ from dataclasses import dataclass, field
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
 from assistant.inventory import (APPLIANCES, KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
-from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, READINGS, SKILL_COMPONENTS, SKILLS,
+from assistant.inventory import CLASS_WORDS
+from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMBER, READINGS, SKILL_COMPONENTS, SKILLS,
                              TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, COVER_LEVELS, COVER_STEPS,
-                                  DEVICE_CUES, DEVICES,
+                                  DEVICE_CUES, DEVICES, MEDIA_CONTROL_WORDS, PLAYING_ASKED, VOLUME_STEP_WAYS,
+                                  VOLUME_WORDS,
                                   DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
                                   MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
@@ -99,7 +101,7 @@ _PERIOD_SAID = {period: re.compile(r"\b(?:" + "|".join(words) + r")\b") for peri
 # Skills that act on a thing and take no number, and a level said: a number in degrees or percent, or one said
 # after "to", "at" or "on" that counts nothing ("on 19"; not "on 600 seconds", "the other 1", "all 3 fans")
 _TAKE_NO_NUMBER = frozenset(s.name for s in SKILLS.values() if (s.switches or s.name_is_a_thing)
-                            and not (s.level_unit or s.steps or s.reads))
+                            and not (s.level_unit or s.steps or s.reads or NUMBER in s.arguments.values()))
 _A_LEVEL_SAID = re.compile(r"\b\d+(?:\.\d+)? (?:degrees|percent)\b|\b(?:to|at|on) \d+(?:\.\d+)?\b(?! [a-z]+s\b)")
 # The number of a level said (_A_LEVEL_SAID's), and its unit where one is said
 _A_LEVEL_NUMBER = re.compile(r"\b(\d+(?:\.\d+)?) (?:degrees|percent)\b|"
@@ -270,6 +272,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     positioned = cover and cover_position_call(slots, cover)
     if positioned:
         return positioned
+    played = media_call(slots)
+    if played:
+        return played
     if slots.request_names == 0:
         return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request) \
             or _reading_asked(slots, inventory, request) or _heated_by_its_area(slots, inventory, request)
@@ -661,6 +666,58 @@ def cover_position_call(slots: "Slots", name: str) -> dict | None:
     return {"name": "change_level", "arguments": {**where, "direction": "up" if moves == {"open"} else "down"}}
 
 
+# A media player's controls, its volume set, stepped or asked, and what it plays asked (vocabulary.MEDIA_CONTROL_WORDS,
+# VOLUME_WORDS, VOLUME_STEP_WAYS, PLAYING_ASKED)
+_MEDIA_CONTROL = {action: re.compile(rf"\b(?:{_any_of(words)})\b") for action, words in MEDIA_CONTROL_WORDS.items()}
+_VOLUME = re.compile(rf"\b(?:{_any_of(VOLUME_WORDS)})\b")
+_VOLUME_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b") for way, words in VOLUME_STEP_WAYS.items()}
+_PLAYING_ASKED = re.compile(rf"\b(?:{_any_of(PLAYING_ASKED)})")
+# what a request that names no player may be about instead ("pause the timer", "skip the lights"): not a player
+_NOT_OF_A_PLAYER = re.compile(rf"\b(?:timers?|countdowns?|alarms?|reminders?|"
+                              rf"{_any_of(word for word, kind in CLASS_WORDS.items() if kind != 'media_player')})\b")
+_PLAYER_STEPPED = re.compile(r"\b(?:turn|crank|bring) (?:it|that) (?:up|down)\b|\bturn (?:up|down) (?:it|that)\b")
+
+
+def media_call(slots: "Slots") -> dict | None:
+    """The call on a media player of a request in a home that has one: naming one name that means media players
+    alone, an area, or nothing (the tool takes the one playing), with words of one control ("pause the tv", "next
+    song", "mute the speaker in the kitchen"), of its volume set or stepped ("set the soundbar volume to 30 percent",
+    "turn the volume up on the living room speaker", "louder"), or asking what it plays or its volume ("what's playing
+    in the kitchen"). None for any other request, several controls, a report of what was done, a level past 0 to
+    100 or in another unit."""
+    lexicon, names = slots.lexicon, _things_named(slots)
+    if lexicon is None or slots.request_areas > 1 or len(names) > 1 or \
+            "media_player" not in lexicon.kinds.values():
+        return None
+    area = slots.areas[0] if slots.request_areas else None
+    if names and lexicon.kinds_of(names[0], area) != {"media_player"}:
+        return None
+    request = _unnamed(slots)
+    if _DONE.search(request) or not names and _NOT_OF_A_PLAYER.search(request):
+        return None
+    whole = [name for name, kind in lexicon.kinds.items() if kind == "media_player" and names and
+             set(spelling_key(names[0]).split()) <= set(spelling_key(name).split())]
+    named = whole[0] if len(whole) == 1 else names[0] if names else None     # "the tv": the living room tv
+    where = {**({"name": named} if named else {}), **({"area": area} if area else {})}
+    # a step of the player a follow-up means ("turn it up" after "pause the tv"), as of a light
+    volume = _VOLUME.search(request) or names and _PLAYER_STEPPED.search(slots.request.lower())
+    if asks_how_things_are(request):
+        asked = "playing" if _PLAYING_ASKED.search(request) else "volume" if volume else None
+        return asked and {"name": "get_media", "arguments": {**where, "asked": asked}}
+    controls = [action for action, said in _MEDIA_CONTROL.items() if said.search(request)]
+    if len(controls) == 1 and not volume:
+        return {"name": "control_media", "arguments": {**where, "action": controls[0]}}
+    if controls or not volume:
+        return None
+    levels, units = _levels_said(request)
+    if levels or _A_NUMBER.search(request):
+        level = levels.pop() if len(levels) == 1 else -1
+        return None if units - {"percent"} or not 0 <= level <= 100 else \
+            {"name": "set_volume", "arguments": {**where, "percent": int(level) if level.is_integer() else level}}
+    ways = [way for way, said in _VOLUME_STEP.items() if said.search(request)]
+    return {"name": "change_volume", "arguments": {**where, "direction": ways[0]}} if len(ways) == 1 else None
+
+
 _KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of device, as names are compared
 
 # A robot vacuum's commands and a button's press, said (vocabulary.VACUUM_COMMANDS, BUTTON_PRESS_WORDS, BUTTON_VERBS)
@@ -1005,7 +1062,7 @@ class Slots:
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
             or self.leaves_a_said_mode(call) or self.leaves_a_climates_target(call) \
-            or self.leaves_a_covers_position(call) \
+            or self.leaves_a_covers_position(call) or self.leaves_a_media_call(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
@@ -1183,6 +1240,15 @@ class Slots:
         return bool(said) and (call["name"], call["arguments"].get("percent"), call["arguments"].get("direction"),
                                spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
             (said["name"], said["arguments"].get("percent"), said["arguments"].get("direction"), spelling_key(cover))
+
+    def leaves_a_media_call(self, call: dict) -> bool:
+        """Another call than code's, for a request that controls a media player, sets or steps its volume or asks what
+        it plays (media_call: the model has no skill for them); code reads it (named_move)."""
+        said = media_call(self)
+        return bool(said) and (call["name"], {k: v for k, v in call["arguments"].items() if k != "name"},
+                               spelling_key(str(call["arguments"].get("name", "")).replace("_", " "))) != \
+            (said["name"], {k: v for k, v in said["arguments"].items() if k != "name"},
+             spelling_key(said["arguments"].get("name", "")))
 
     def leaves_a_named_thing(self, call: dict) -> bool:
         """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request

@@ -20,11 +20,13 @@ from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.reply import UNKNOWN_NAME
 from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
+                              MEDIA_SKILLS,
                               STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import (CHOICE_QUESTION, TARGET_QUESTION_SAID, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT,
                              CalculationError, calculate, format_number)
-from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
+from assistant.vocabulary import (MEDIA_REQUEST_WORDS,
+                                  ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, CLIMATE_STEP_REQUEST, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
                                   DEMONSTRATIVES, OPERATIONS_OF_ONE, OPERATIONS_OF_TWO,
@@ -273,6 +275,10 @@ REQUESTS = {
     "activate_scene": "activate {name}",
     "set_device_mode": "set the {name}{in_area} to {mode} mode",
     "get_device_mode": "what {part}mode is the {name}{in_area} in",
+    "control_media": "{action} the {name}{in_area}",
+    "set_volume": "set the {name}{in_area} volume to {percent} percent",
+    "change_volume": "make the {name}{in_area} {volume}",
+    "get_media": "{asked} the {name}{in_area}",
 }
 DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
@@ -365,7 +371,10 @@ SKILL_PARTS = {"set_device": {"state": "state"}, "switch_device": {"state": "sta
                "set_thermostat": {"degrees": "number"}, "change_level": {"direction": "direction"},
                "change_brightness": {"direction": "direction"}, "set_cover": {"action": "action"},
                "set_lock": {"action": "action"}, "set_device_mode": {"mode": "mode"},
-               "get_device_mode": {"part": "part"}}
+               "get_device_mode": {"part": "part"},
+               # a media player's: its control and its question never said by a fragment, kept from the call
+               "control_media": {"action": "media control"}, "set_volume": {"percent": "number"},
+               "change_volume": {"direction": "direction"}, "get_media": {"asked": "media question"}}
 
 
 class Declined(str):
@@ -426,7 +435,8 @@ def target_of(call: dict) -> Target | None:
         return Target(f"the {room} {device}".replace("  ", " "), False)
     if name in ("set_brightness", "change_brightness"):
         return Target(f"the {room} lights", False)
-    if name in ("switch_device", "set_level", "change_level", "get_state", "set_cover", "set_lock", *MODE_SKILLS):
+    if name in ("switch_device", "set_level", "change_level", "get_state", "set_cover", "set_lock", *MODE_SKILLS) or \
+            name in MEDIA_SKILLS and args.get("name"):
         area = str(args.get("area") or "").replace("_", " ")
         return Target(f"the {str(args['name']).replace('_', ' ')}" + (f" in the {area}" if area else ""), False)
     return None
@@ -453,6 +463,10 @@ def request_for(call: dict) -> str | None:
     args["in_area"] = f" in the {ROOM_SPOKEN.get(call['arguments'].get('area'), area)}" if area else ""
     args["thermostat"] = args.get("name", "thermostat")
     args["part"] = f"{args['part']} " if args.get("part") else ""       # "what fan mode is the thermostat in"
+    if call["name"] in MEDIA_SKILLS:      # "play the next track on the tv", "make the tv louder"
+        args.update({key: MEDIA_REQUEST_WORDS[call["name"]].get(value, value) for key, value in args.items()
+                     if key in ("action", "asked")})
+        args["volume"] = MEDIA_REQUEST_WORDS[call["name"]].get(args.get("direction", ""), "")
     if "direction" in args:
         args["direction"] = DIRECTION_WORDS.get(args["direction"], args["direction"])
     if call["name"] == "switch_all":
@@ -542,7 +556,7 @@ REPLACES = {
     "device": {"set_device": "device"},
     "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
              "set_cover": "name", "set_lock": "name", "set_thermostat": "name", "set_device_mode": "name",
-             "get_device_mode": "name"},
+             "get_device_mode": "name", **{skill: "name" for skill in MEDIA_SKILLS}},
     "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent"},
     "below zero": {"convert": "value"},
     "unit": {"convert": "to"},

@@ -30,12 +30,13 @@ from types import MappingProxyType
 import torch
 
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, cover_meant, cover_position_call,
-                                     fill_result, model_prompt, named_move)
+                                     fill_result, media_call, model_prompt, named_move)
 from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem,
                                     words_read)
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
-from assistant.conversation import (Unplaced, Vocabulary, asks, chosen_request, declined, misread, resolve, standalone,
+from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, declined, misread,
+                                    resolve, standalone,
                                     supports, timer_asked, timer_meant, unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.chat_template import appliance_call
@@ -43,7 +44,7 @@ from assistant.inventory import APPLIANCES
 from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
-from assistant.skills import MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
+from assistant.skills import MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.tokenizer import Tokenizer
@@ -278,6 +279,15 @@ class EmbeddedGenerator:
         # the model's own words (a joke, "You're welcome!") are held, and the declared call is made instead
         owned = declared is not None and declared.owned
         (prompt, slots), clause_readings = readings[0], readings[1:]
+        # a media player's control, volume or track, read by code from the words (chat_template.media_call): the
+        # shipped model has no skill for them, and took "louder" for thanks
+        played = await asyncio.to_thread(self._media_call, history, lexicon, slots) \
+            if client_result is None and declared is None else None
+        if played is not None:
+            async for event in self._answered_alone(ToolCall(played["name"], played["arguments"], new_call_id()),
+                                                    tools, started, prompt=len(prompt)):
+                yield event
+            return
         # "the heat pump" after "is the AC on" was asked which one (or after a name refused): the reading asked
         said_last = (chosen_request(history, lexicon) or content_text(history[-1])) \
             if history and history[-1].get("role") == "user" else ""
@@ -401,6 +411,21 @@ class EmbeddedGenerator:
         yield TextEvent(str(lacked))
         yield DoneEvent(AssistantReply(str(lacked), [], passes, tokens, (time.perf_counter() - started) * 1000, prompt,
                                        self.name))
+
+    def _media_call(self, history: list[dict], lexicon, slots: Slots) -> dict | None:
+        """A media player's call read by code from the request (chat_template.media_call); for a follow-up that says
+        none, after a player's call, from the request it stands for ("turn it up" after "pause the tv",
+        conversation.standalone), where it names the player and the conversation supports it, as a light's
+        follow-up."""
+        played = media_call(slots)
+        made = calls_of_history(history[:-1]) if played is None and lexicon is not None else []
+        if made and made[-1]["name"] in MEDIA_SKILLS:
+            request = standalone(history, lexicon)
+            slots = request and self.prompt_ids([{"role": "user", "content": request}], lexicon)[1]
+            played = slots and media_call(slots)
+            if not played or "name" not in played["arguments"] or not supports(history, played, lexicon):
+                return None
+        return None if played is None or slots.refuses(played, "") else played
 
     async def _answered_alone(self, call: ToolCall, tools: ToolRunner, started: float, passes: int = 0,
                               tokens: int = 0, prompt: int = 0) -> AsyncIterator[ReplyEvent]:

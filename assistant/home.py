@@ -10,6 +10,7 @@ from typing import Protocol
 
 from assistant.inventory import APPLIANCES, LEVEL_ACTIONS, MODE_ACTIONS, Entity, Inventory, vocabulary_inventory
 from assistant.vocabulary import ROOMS
+from assistant.inventory import MEDIA_STATE
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
 INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": "off", "climate": "on",
@@ -51,6 +52,8 @@ class Home(Protocol):
         """The entity takes a level in percent (LEVEL_ACTIONS): a fan with only on and off does not."""
     async def read_position(self, entity: Entity) -> int | None:
         """A cover's or valve's last reported position in percent (0 closed, 100 open), or None if unknown."""
+    async def read_media(self, entity: Entity, part: str) -> str | None:
+        """A media player's last reported "volume" (in percent), "title" or "artist", or None if unknown."""
 
 
 def default_key(entity: Entity) -> tuple[str, str] | None:
@@ -113,6 +116,15 @@ class InMemoryHome:
         if action == "temperature":
             self.states[entity.key + "#target"] = f"{float(value):g}"
             return f"{float(value):g}"
+        if entity.component == "media_player" and action == "volume":
+            self.states[entity.key + "#volume"] = str(int(value))
+            return str(int(value))
+        if entity.component == "media_player" and action in ("next", "previous", *MEDIA_STATE):
+            if action in ("next", "previous"):      # the track the player reports next is not known here
+                self.states.pop(entity.key + "#title", None)
+                self.states.pop(entity.key + "#artist", None)
+            self.states[entity.key] = MEDIA_STATE.get(action, "playing")
+            return self.states[entity.key]
         if action == "position" or entity.positions is not None and action in ("open", "close"):
             percent = {"open": 100, "close": 0}.get(action, value)
             self.states[entity.key] = "open" if percent else "closed"
@@ -168,6 +180,9 @@ class InMemoryHome:
 
     def takes_level(self, entity: Entity) -> bool:
         return entity.component in LEVEL_ACTIONS
+
+    async def read_media(self, entity: Entity, part: str) -> str | None:
+        return self.states.get(f"{entity.key}#{part}")
 
     async def read_position(self, entity: Entity) -> int | None:
         position = self.states.get(entity.key + "#position")

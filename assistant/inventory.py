@@ -136,6 +136,20 @@ MODE_ACTIONS = ("mode", *MODE_KIND_WORDS)
 # The action that sets each kind's level in percent: a light's brightness, a fan's speed (Home Assistant's
 # fan.set_percentage)
 LEVEL_ACTIONS = {"light": "brightness", "fan": "speed"}
+# A media player's keys as the community MQTT media player bridge announces them (bkbilly's mqtt_media_player:
+# `state_state_topic`, `command_play_topic` with `command_play_payload`), read as its older shape names them
+# (`state_topic`, `play_topic`, `payload_play`); Home Assistant's own MQTT integration has no media player.
+MEDIA_PLAYER_KEYS = {"state_state_topic": "state_topic", "state_title_topic": "title_topic",
+                     "state_artist_topic": "artist_topic", "state_volume_topic": "volume_topic",
+                     "command_volume_topic": "volumeset_topic",
+                     **{f"command_{verb}_topic": f"{verb}_topic" for verb in ("play", "pause", "next", "previous")},
+                     **{f"command_{verb}_payload": f"payload_{verb}" for verb in ("play", "pause", "next", "previous")}}
+# The topic each of a media player's controls (tools.ToolRunner's actions) is sent on, as `<verb>_topic` with its
+# `payload_<verb>` (the bridge's own words where its config names none)
+MEDIA_CONTROLS = {"pause": "pause", "resume": "play", "next": "next", "previous": "previous"}
+# and the state a pause or a resume leaves a player in (Home Assistant's media player states)
+MEDIA_STATE = {"pause": "paused", "resume": "playing"}
+MAX_TITLE_CHARS = 200           # of a title or an artist said back: a state topic may carry up to MAX_PAYLOAD_BYTES
 DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "manufacturer", "mdl": "model"}
 
 # Room words people use; an entity without a suggested area takes one of these (or another entity's
@@ -224,6 +238,8 @@ def parse_discovery(topic: str, payload: bytes | str) -> tuple[str, Entity | Non
     if not isinstance(config, dict):
         raise DiscoveryError(f"{topic}: config is not a JSON object")
     config = _expand(config, ABBREVIATIONS)
+    if component == "media_player":
+        config = _expand(config, MEDIA_PLAYER_KEYS)
     base = config.get("~")
     if isinstance(base, str):       # as Home Assistant: `~` at the start or the end of a topic is the base topic
         config = {k: _based(v, base) if isinstance(v, str) and k.endswith("_topic") else v for k, v in config.items()}
@@ -841,7 +857,19 @@ def entity_command(entity: Entity, action: str,
         payload = render_command(entity.payloads.get("command_template"),
                                  p("payload_on" if action == "on" else "payload_off", action.upper()))
         return None if payload is None else (entity.command_topic, payload, entity.state_topic)
+    if entity.component == "media_player" and action in MEDIA_CONTROLS:
+        # a new track is confirmed by its title, a pause or play by the player's state
+        verb = MEDIA_CONTROLS[action]
+        confirm = topics.get("title_topic") if action in ("next", "previous") else entity.state_topic
+        return None if f"{verb}_topic" not in topics else \
+            (topics[f"{verb}_topic"], p(f"payload_{verb}", verb.capitalize()), confirm)
+    if entity.component == "media_player" and action == "volume":
+        # Home Assistant's volume_level, 0 to 1, as the bridge sends and reports it
+        return None if "volumeset_topic" not in topics else \
+            (topics["volumeset_topic"], f"{max(0.0, min(float(value), 100.0)) / 100:g}", topics.get("volume_topic"))
     if entity.component in ("switch", "media_player") and action in ("on", "off"):
+        if entity.command_topic is None:          # a bridge's player that announces no power topic
+            return None
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
     if entity.component == "climate" and action not in MODE_ACTIONS:
         if action == "temperature" and topics.get("temperature_command_topic"):

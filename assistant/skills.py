@@ -107,6 +107,9 @@ MODE_COMPONENTS = ("fan", "climate", "vacuum")    # the kinds of thing Home Assi
 AREA = ((str,), "the room or area the user named, if any")
 MODE_PARTS = tuple(words[0] for words in MODE_KIND_WORDS.values())    # a climate's parts with modes: fan, swing
 POSITIONED = ("cover", "valve")           # the kinds of thing Home Assistant's MQTT discovery gives a position
+MEDIA = ("media_player",)
+MEDIA_NAME = ((str,), "the media player as the user named it, if any, e.g. kitchen speaker")
+MEDIA_ACTIONS = ("pause", "resume", "next", "previous", "mute", "unmute")
 
 
 SKILLS: dict[str, Skill] = {s.name: s for s in (
@@ -149,6 +152,21 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            reads=True, name=NAME, area=AREA, name_is_a_thing=True, components=("climate",), read_by_code=True),
     _skill("get_cover_position", "Say how far open a named cover or valve is.", ("area",), reads=True, name=NAME,
            area=AREA, name_is_a_thing=True, components=POSITIONED, read_by_code=True),
+    # A media player's controls, volume and track: the one named, else the one playing (ToolRunner._player)
+    _skill("control_media", "Pause or resume a media player, skip to its next or previous track, or mute or unmute "
+           "it (the one named, else the one playing).", ("name", "area"), name=MEDIA_NAME, area=AREA,
+           action=(MEDIA_ACTIONS, "what to do"), name_is_a_thing=True, components=MEDIA, read_by_code=True),
+    _skill("set_volume", "Set a media player's volume (the one named, else the one playing).", ("name", "area"),
+           name=MEDIA_NAME, area=AREA, percent=(NUMBER, "volume from 0 to 100"), name_is_a_thing=True,
+           components=MEDIA, read_by_code=True),
+    _skill("change_volume", "Turn a media player's volume up or down by a step (the one named, else the one "
+           "playing).", ("name", "area"), name=MEDIA_NAME, area=AREA,
+           direction=(("up", "down"), "up: louder, down: quieter"), name_is_a_thing=True, components=MEDIA,
+           read_by_code=True),
+    _skill("get_media", "Say what a media player is playing, or its volume (the one named, else the one playing).",
+           ("name", "area"), reads=True, name=MEDIA_NAME, area=AREA,
+           asked=(("playing", "volume"), "what the user asked: what is playing, or the volume"), name_is_a_thing=True,
+           components=MEDIA, read_by_code=True),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
            ("area",), reads=True, name=NAME, area=AREA, name_is_a_thing=True),
     _skill("set_cover", "Open, close or stop a cover or a valve: blinds, curtains, a garage door, a water valve "
@@ -213,6 +231,8 @@ NOT_CHANGES = frozenset(s.name for s in SKILLS.values() if s.pure or s.reads)
 MODEL_SKILLS = frozenset(s.name for s in SKILLS.values() if not s.read_by_code)
 # the skills of a thing's mode
 MODE_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components == MODE_COMPONENTS)
+# and of a media player
+MEDIA_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components == MEDIA)
 
 
 def valid_call(call: dict) -> bool:

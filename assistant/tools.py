@@ -162,6 +162,9 @@ _TIMER_NAMED = re.compile(r"\b(?:the|my|our|your|this|that|a|an) ((?:[a-z']+ ){1
                           r"|\btimer for (?:the|my|our|your|this|that) ([a-z']+(?: [a-z']+)?)")
 BRIGHTNESS_STEP = 25         # percent per "brighter" or "dimmer"
 COVER_STEP = 25              # percent a cover that takes a position opens or closes by "a bit"
+# What a media player was asked to do, as a reply says it
+ACTION_SAID = {"pause": "pause", "resume": "play", "next": "skip to the next track", "previous": "go back a track"}
+VOLUME_STEP = 10             # percent a media player's volume goes up or down by "louder", "turn it down"
 MAX_TIMER_S = 24 * 3600
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
 NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
@@ -567,6 +570,9 @@ class ToolRunner:
         # question (states_without_a_switch). Set by the session, as guessed_names.
         self.spoken = False
         self._spoken_names: tuple[int, tuple[str, ...]] = (-1, ())
+        # The volume each media player had when this conversation muted it (one entry per player at most), which
+        # "unmute" gives back: the community bridge's players have no mute of their own, so muting sets volume 0
+        self._unmuted: dict[str, int] = {}
 
     @property
     def timers_running(self) -> int:
@@ -1217,6 +1223,109 @@ class ToolRunner:
             state = await self.home.read_state(entity)
             return _state_sentence(entity, state) if state is not None else f"The {entity.name} hasn't reported yet."
         return f"The {entity.name} {_is(entity.name)} {position} percent open."
+
+    async def _player(self, name, area, playing: bool = True) -> tuple[Entity | None, NoAction | None]:
+        """The media player a request means: the one named (or in the area named), else the only one, else the one
+        playing (for "resume", the one paused). A kind's word fits every player ("the tv", "the speaker"): the one
+        whose own name says it, else, of several, the one playing. Several such: "Which one: ...?"."""
+        found, problem = self._find(name, area, SKILL_COMPONENTS["control_media"])
+        if problem:
+            return None, problem
+        if len(found) > 1 and name is not None:
+            said = set(spelling_key(str(name)).split())
+            found = [e for e in found if said <= set(spelling_key(e.name).split())] or found
+        if len(found) > 1:
+            wanted = "playing" if playing else "paused"
+            meant = [e for e in found if await self.home.read_state(e) == wanted]
+            if not meant and playing and name is None and area is None:
+                return None, NoAction("Nothing is playing.")
+            found = meant or found
+        return (found[0], None) if len(found) == 1 else (None, _choice(found))
+
+    async def _control_media(self, action, name=None, area=None) -> str:
+        """A media player paused, resumed, on to its next or previous track (said back with the title it reports),
+        muted (its volume to 0, the volume it had kept for "unmute") or unmuted."""
+        entity, problem = await self._player(name, area, playing=action != "resume")
+        if problem:
+            return problem
+        if action in ("mute", "unmute"):
+            return await self._muted(entity, action == "mute")
+        if entity_command(entity, action) is None:
+            return self._only([entity], entity.name)
+        confirmed = await self.home.command(entity, action)
+        if confirmed is None:
+            return Done(f"I asked the {entity.name} to {ACTION_SAID[action]}, but it didn't confirm.")
+        if action in ("next", "previous"):
+            title = await self.home.read_media(entity, "title")
+            return Done(f"Okay, the {entity.name} is playing {title}." if title else
+                        f"Okay, the {entity.name} is on the {action} track.")
+        return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed}.")
+
+    async def _muted(self, entity: Entity, mute: bool) -> str:
+        if entity_command(entity, "volume", 0) is None:
+            return self._only([entity], entity.name)
+        volume = await self.home.read_media(entity, "volume")
+        if mute and volume == "0":
+            return Done(f"The {entity.name} {_is(entity.name)} already muted.")
+        if not mute and entity.key not in self._unmuted:
+            return NoAction(f"I don't know what volume the {entity.name} had before: what volume would you like?")
+        if mute and volume is None:
+            return f"The {entity.name} hasn't reported its volume yet."
+        level = 0 if mute else self._unmuted.pop(entity.key)
+        confirmed = await self.home.command(entity, "volume", level)
+        if confirmed is None:
+            return Done(f"I asked the {entity.name} to {'mute' if mute else 'unmute'}, but it didn't confirm.")
+        if mute:
+            self._unmuted[entity.key] = int(volume)
+            return Done(f"Okay, the {entity.name} {_is(entity.name)} muted.")
+        return Done(f"Okay, the {entity.name}'s volume is back at {confirmed} percent.")
+
+    async def _set_volume(self, percent, name=None, area=None) -> str:
+        entity, problem = await self._player(name, area)
+        if problem:
+            return problem
+        percent = int(float(percent))
+        if not 0 <= percent <= 100:
+            raise ValueError("bad volume")
+        return await self._to_volume(entity, percent)
+
+    async def _change_volume(self, direction, name=None, area=None) -> str:
+        """A media player's volume a step (VOLUME_STEP) up or down from the volume it reports."""
+        entity, problem = await self._player(name, area)
+        if problem:
+            return problem
+        volume = await self.home.read_media(entity, "volume")
+        if volume is None:
+            return self._only([entity], entity.name) if entity_command(entity, "volume", 0) is None else \
+                f"The {entity.name} hasn't reported its volume yet."
+        step = VOLUME_STEP if direction == "up" else -VOLUME_STEP
+        return await self._to_volume(entity, max(0, min(100, int(volume) + step)))
+
+    async def _to_volume(self, entity: Entity, percent: int) -> str:
+        if entity_command(entity, "volume", percent) is None:
+            return self._only([entity], entity.name)
+        self._unmuted.pop(entity.key, None)
+        confirmed = await self.home.command(entity, "volume", percent)
+        if confirmed is None:
+            return Done(f"I asked the {entity.name} to change its volume, but it didn't confirm.")
+        return Done(f"Okay, the {entity.name}'s volume is at {confirmed} percent.")
+
+    async def _get_media(self, asked, name=None, area=None) -> str:
+        """What a media player plays (its title and artist topics) and whether it is paused, or its volume."""
+        entity, problem = await self._player(name, area)
+        if problem:
+            return problem
+        if asked == "volume":
+            volume = await self.home.read_media(entity, "volume")
+            return f"The {entity.name} hasn't reported its volume yet." if volume is None else \
+                f"The {entity.name}'s volume is at {volume} percent."
+        state = await self.home.read_state(entity)
+        title, artist = await self.home.read_media(entity, "title"), await self.home.read_media(entity, "artist")
+        if state not in ("playing", "paused") or not title:
+            return f"Nothing is playing on the {entity.name}."
+        track = f"{title} by {artist}" if artist else title
+        return f"The {entity.name} {_is(entity.name)} playing {track}." if state == "playing" else \
+            f"The {entity.name} {_is(entity.name)} paused on {track}."
 
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)

@@ -331,6 +331,30 @@ COVER_STEPS = ("a bit", "a little", "a touch", "a tad", "a notch", "slightly", "
                "a little more", "a bit more", "little bit")
 POSITION_ASKED = ("position", "how far open", "how open", "how far closed", "how far up", "how far down",
                   "percent open", "how much open")
+# A media player's controls (Home Assistant's HassMediaPause, HassMediaUnpause, HassMediaNext, HassMediaPrevious, and
+# its mute): the words that ask each ("pause the tv", "resume the music in the kitchen", "next song", "skip this
+# track on the speaker", "mute the tv"; the bridge has no stop, so "stop the music" pauses it)
+MEDIA_CONTROL_WORDS = {"pause": ("pause", "stop the music", "stop playing", "stop the song", "stop playback"),
+                       "resume": ("resume", "unpause", "continue playing", "keep playing", "carry on playing",
+                                  "start playing again", "play again"),
+                       "next": ("next song", "next track", "skip", "next tune", "play the next"),
+                       "previous": ("previous song", "previous track", "last song", "last track", "previous",
+                                    "go back a song", "go back a track", "play the last"),
+                       "mute": ("mute",), "unmute": ("unmute",)}
+# Its volume (HassSetVolume and its relative step): the words that name it or a step of it ("turn the volume up on
+# the living room speaker", "louder", "turn it down" after a player's call), and what is asked of it
+VOLUME_WORDS = ("volume", "louder", "quieter", "softer")
+VOLUME_STEP_WAYS = {"up": ("up", "louder", "raise", "increase", "higher", "boost"),
+                    "down": ("down", "quieter", "softer", "lower", "decrease", "reduce")}
+# A media player's call said again as a request of its own (a follow-up's, conversation.request_for): its action,
+# step or question in words media_call reads back ("and the kitchen speaker" after "next song on the tv")
+MEDIA_REQUEST_WORDS = {"control_media": {"next": "play the next track on", "previous": "play the last track on"},
+                       "change_volume": {"up": "louder", "down": "quieter"},
+                       "get_media": {"playing": "what's playing on", "volume": "what's the volume of"},
+                       "set_volume": {}}
+PLAYING_ASKED = ("what's playing", "what is playing", "what song", "which song", "what track", "which track",
+                 "what's on", "what is on", "who's singing", "who is singing", "what am i listening to",
+                 "what are we listening to", "what is this song", "what's this song")
 # A follow-up's step of a climate ("set the thermostat to 20", "turn it up") as the request it stands for: stepped by
 # the climate's own temp_step, as when said first
 CLIMATE_STEP_REQUEST = "turn the {name} {direction}"

@@ -28,6 +28,7 @@ from typing import Callable, TypeVar
 import aiomqtt
 
 from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES,
+                                 MAX_TITLE_CHARS, MEDIA_STATE,
                                  THERMOSTAT_SET, THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory,
                                  position_percent,
                                  command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
@@ -112,6 +113,8 @@ _TEMPLATE = re.compile(r"\{\{\s*(value|value_json((?:\s*\.\s*\w+|\s*\[\s*(?:'[^'
 _TEMPLATE_KEY = re.compile(r"\.\s*(\w+)|\[\s*(?:'([^']*)'|\"([^\"]*)\"|(\d+))\s*\]")
 # Which template reads which state topic of an entity, by component (Home Assistant's keys).
 STATE_TEMPLATE = {"light": "state_value_template", "fan": "state_value_template"}
+# A media player's states as Home Assistant names them, which the community MQTT media player bridge publishes
+MEDIA_STATES = ("playing", "paused", "idle", "stopped", "standby", "buffering", "on", "off")
 
 
 def _literals(listed: str) -> list[str]:
@@ -210,6 +213,8 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
             return "on"
         if text == off or text.upper() == off.upper():
             return "off"
+        if entity.component == "media_player" and text.lower() in MEDIA_STATES:
+            return text.lower()
         return None
     if entity.component == "valve" and (percent := _position(entity, payload)) is not None:
         return "open" if int(percent) else "closed"        # a valve's reported position is its state
@@ -274,8 +279,25 @@ def _position(entity: Entity, payload: bytes) -> str | None:
     return None if position is None else str(position_percent(entity, float(position)))
 
 
+def _volume(payload: bytes) -> str | None:
+    """A media player's volume in percent from its volume topic's 0 to 1 (Home Assistant's volume_level)."""
+    volume = _number(payload.decode("utf-8", "replace").strip())
+    return None if volume is None else str(round(max(0.0, min(float(volume), 1.0)) * 100))
+
+
+def _title(payload: bytes) -> str | None:
+    """A media player's title or artist as said back: its text, shortened to MAX_TITLE_CHARS; None for none."""
+    text = " ".join(payload.decode("utf-8", "replace").split())[:MAX_TITLE_CHARS]
+    return text or None
+
+
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
-    """What a state payload says after an action: the entity's state, its brightness level, speed or degrees."""
+    """What a state payload says after an action: the entity's state, its brightness level, speed, degrees, volume,
+    or the title a new track reports."""
+    if action == "volume":
+        return _volume(payload)
+    if action in ("next", "previous"):
+        return _title(payload)
     if action == "brightness":
         return _level(entity, payload)
     if action == "speed":
@@ -299,7 +321,8 @@ def _state_topics(entity: Entity) -> list[str]:
                         entity.topics.get("percentage_state_topic"),
                         entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic"),
                         entity.topics.get("preset_mode_state_topic"), entity.topics.get("fan_mode_state_topic"),
-                        entity.topics.get("swing_mode_state_topic")) if t]
+                        entity.topics.get("swing_mode_state_topic"), entity.topics.get("volume_topic"),
+                        entity.topics.get("title_topic"), entity.topics.get("artist_topic")) if t]
 
 
 class MqttHome:
@@ -512,7 +535,9 @@ class MqttHome:
                 await client.publish(topic, payload, qos=1)
             except aiomqtt.MqttError:
                 return None
-            if action == "position":
+            if entity.component == "media_player" and action in MEDIA_STATE:
+                return MEDIA_STATE[action]
+            if action in ("position", "volume"):
                 return str(int(value or 0))
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
                     "temperature": f"{float(value or 0):g}"}.get(action, str(value) if action in MODE_ACTIONS else
@@ -544,6 +569,11 @@ class MqttHome:
         payload = self._retained.get(topic) if topic and entity.positions is not None else None
         position = None if payload is None else _position(entity, payload)
         return None if position is None else int(position)
+
+    async def read_media(self, entity: Entity, part: str) -> str | None:
+        """A media player's volume (in percent), title or artist, from its own topic's retained payload."""
+        payload = self._retained.get(entity.topics.get(f"{part}_topic", ""))
+        return None if payload is None else _volume(payload) if part == "volume" else _title(payload)
 
     async def read_level(self, entity: Entity) -> int | None:
         if default_key(entity) is not None:
