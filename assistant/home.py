@@ -13,7 +13,8 @@ from assistant.vocabulary import ROOMS
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
 INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": "off", "climate": "on",
-                 "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21", "valve": "closed"}
+                 "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21", "valve": "closed",
+                 "humidifier": "off", "water_heater": "on"}
 # The state an action leaves an entity in.
 ACTION_STATE = {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
                 "unlock": "unlocked", "activate": "activated"}
@@ -28,9 +29,8 @@ class Home(Protocol):
     async def read_sensor(self, room: str, kind: str) -> float | None: ...
     async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
         """Do action ("on", "off", "open", "close", "stop", "lock", "unlock", "activate", "brightness" or a
-        fan's "speed" or a cover's or valve's "position" with a percent, "temperature" with degrees,
-        "mode" or a climate's "fan_mode" or "swing_mode"
-        with one of its modes, inventory.MODE_ACTIONS); the state the
+        fan's "speed" or a cover's or valve's "position" or a humidifier's "humidity" with a percent, "temperature"
+        with degrees, "mode" or a climate's "fan_mode" or "swing_mode" with one of its modes, inventory.MODE_ACTIONS); the state the
         device confirms ("on", "closed", "locked", "40", "cool", ...) or None when nothing confirmed it."""
     async def read_state(self, entity: Entity) -> str | None:
         """The entity's last reported state ("on", "open", "locked", "21.5", ...), or None if unknown."""
@@ -39,7 +39,8 @@ class Home(Protocol):
         "swing_mode", inventory.MODE_ACTIONS, a climate's fan or swing mode), "" when what it reported is none of
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_target(self, entity: Entity) -> float | None:
-        """The temperature a climate was last set to (its target, as it reported it), or None if unknown."""
+        """The temperature a climate or water heater was last set to, or a humidifier's humidity in percent (its
+        target, as it reported it), or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:
@@ -105,7 +106,7 @@ class InMemoryHome:
             if action == "speed" and "preset_mode" in entity.modes:    # as Home Assistant's fan.set_percentage
                 self.states[entity.key + "#mode"] = ""                 # clears its preset: none of its modes
             return str(int(value))
-        if action == "temperature":
+        if action in ("temperature", "humidity"):
             self.states[entity.key + "#target"] = f"{float(value):g}"
             return f"{float(value):g}"
         if action == "position" or entity.positions is not None and action in ("open", "close"):
