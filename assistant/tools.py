@@ -1073,7 +1073,7 @@ class ToolRunner:
             return NoAction(f"The {entity.name} can be opened or closed: which one?")
         if entity.component == "valve":     # "turn the water off": a valve on is open
             return await self._act(entity, "open" if state == "on" else "close")
-        if entity_command(entity, state) is None:      # a water heater of no power topic
+        if entity.component == "water_heater" and entity_command(entity, state) is None:     # of no power topic
             return self._only([entity], entity.name)
         return await self._act(entity, state)
 

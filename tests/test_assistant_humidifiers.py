@@ -126,6 +126,15 @@ async def test_the_skills_set_step_and_read_humidity_and_water_temperature():
                             "water heater#target": "65", "boiler#target": "60", "boiler#mode": "heat_pump"}
 
 
+async def test_a_water_heater_of_no_power_topic_says_what_it_can_do():
+    component, object_id, config = BOILER
+    home = home_with((component, object_id, {k: v for k, v in config.items() if k != "pow_cmd_t"}))
+    tools = ToolRunner(home)
+    assert await tools.run("switch_device", {"name": "boiler", "state": "off"}) == \
+        "The boiler can only be set to a temperature."
+    assert states(home) == {}
+
+
 # ---------------------------------------------------------------- through the whole assistant
 
 @pytest.mark.parametrize("before, turns, reply, state", [
