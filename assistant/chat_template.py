@@ -27,16 +27,16 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import (KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, THERMOSTATS, Lexicon,
+from assistant.inventory import (KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
 from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, READINGS, SKILL_COMPONENTS, SKILLS,
                              TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, COVER_LEVELS, COVER_STEPS,
-                                  DEVICE_CUES, DEVICES, HUMIDITY_ASKED, HUMIDITY_STEP_WAYS,
+                                  DEVICE_CUES, DEVICES,
                                   DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
-                                  MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
+                                  HUMIDITY_ASKED, HUMIDITY_STEP_WAYS, MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, POSITION_ASKED, QUESTION_WORDS, READING_QUALITIES,
@@ -258,6 +258,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
             _reading_asked(slots, inventory, request)
     if slots.request_areas > 1:
         return None
+    humidifier = humidifier_meant(slots)
+    humidified = humidifier and humidity_call(slots, humidifier)
+    if humidified:
+        return humidified
     climate = climate_meant(slots)
     targeted = climate and climate_target_call(slots, climate)
     if targeted:
@@ -266,10 +270,6 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     positioned = cover and cover_position_call(slots, cover)
     if positioned:
         return positioned
-    humidifier = humidifier_meant(slots)
-    humidified = humidifier and humidity_call(slots, humidifier)
-    if humidified:
-        return humidified
     if slots.request_names == 0:
         return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request) \
             or _reading_asked(slots, inventory, request) or _heated_by_its_area(slots, inventory, request)
@@ -294,7 +294,7 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         if entity.name in slots.lexicon.modes and (_MODE_ASKED_OF.search(request) or part or
                                                    mode_said(slots.lexicon, entity.name, request)):
             return {"name": "get_device_mode", "arguments": {"name": entity.name, **({"part": part} if part else {})}}
-        asked = entity.component in ("sensor", "binary_sensor", *THERMOSTATS) or _STATE_ASKED_WORDS.search(request)
+        asked = entity.component in ("sensor", "binary_sensor", *_THERMOSTATS) or _STATE_ASKED_WORDS.search(request)
         return {"name": "get_state", "arguments": {"name": entity.name}} if asked else None
     if _DONE.search(request):
         return None
@@ -502,7 +502,7 @@ def _level_named(entity, request: str) -> dict | None:
         return None
     level = levels.pop()
     level = int(level) if level.is_integer() else level
-    if entity.component in THERMOSTATS and units <= {"degrees"}:
+    if entity.component in _THERMOSTATS and units <= {"degrees"}:
         return {"name": "set_thermostat", "arguments": {"name": entity.name, "degrees": level}}
     if entity.component == "light" and units <= {"percent"}:
         return {"name": "set_level", "arguments": {"name": entity.name, "percent": level}}
@@ -564,6 +564,7 @@ _CLIMATE_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b|\b(?:{_any_of(LEVEL
 _HEAT_VERB = re.compile(rf"(?<!\bthe )\b(?:{_any_of(HEAT_VERBS)})\b")
 _TARGET_ASKED = re.compile(rf"\b(?:{_any_of(TARGET_ASKED)})\b")
 _SETTING_WORDS = {*READINGS["temperature"], *HEAT_WAYS, *(word for words in TARGET_ASKED for word in words.split())}
+_THERMOSTATS = SKILL_COMPONENTS["set_thermostat"]      # the kinds of thing set to a temperature: climates, water heaters
 _HEATING_SAID = re.compile(rf"\b(?:{_any_of((*HEATING_WORDS, *HEAT_WAYS))})\b")
 
 
@@ -579,7 +580,7 @@ def climate_meant(slots: "Slots") -> str | None:
     if names:
         name = names[0]
         kinds = lexicon.kinds_of(name, area)
-        return name if name in lexicon.named_kinds or kinds and kinds <= set(THERMOSTATS) else None
+        return name if name in lexicon.named_kinds or kinds and kinds <= set(_THERMOSTATS) else None
     if not _HEATING_SAID.search(slots.resolved):
         return None
     climates = [whole for whole, kind in lexicon.kinds.items() if kind == "climate"
@@ -621,47 +622,6 @@ def climate_target_call(slots: "Slots", name: str) -> dict | None:
     return {"name": "change_level", "arguments": {"name": name, "direction": ways[0]}}
 
 
-# A cover's or valve's position said in words, a step of it, or its position asked (vocabulary.COVER_LEVELS,
-# COVER_STEPS, POSITION_ASKED)
-_COVER_LEVEL = {percent: re.compile(rf"\b(?:{_any_of(words)})\b") for percent, words in COVER_LEVELS.items()}
-_COVER_STEP = re.compile(rf"\b(?:{_any_of(COVER_STEPS)})\b")
-_POSITION_ASKED = re.compile(rf"\b(?:{_any_of(POSITION_ASKED)})\b")
-
-
-def cover_meant(slots: "Slots") -> str | None:
-    """The thing a request in a user's own home names, where it says one name and that name means covers alone or
-    valves alone ("the bedroom blinds", "the blinds" in the bedroom, "the garden valve")."""
-    lexicon, names = slots.lexicon, _things_named(slots)
-    if lexicon is None or slots.request_areas > 1 or len(names) != 1:
-        return None
-    kinds = lexicon.kinds_of(names[0], slots.areas[0] if slots.request_areas else None)
-    return names[0] if kinds in ({"cover"}, {"valve"}) else None
-
-
-def cover_position_call(slots: "Slots", name: str) -> dict | None:
-    """The call on a cover or valve of a request (as resolved) that asks its position ("what position are the blinds
-    at", "how far open is the garden valve"), sets one, in percent or in words ("set the bedroom blinds to 30
-    percent", "open the blinds halfway"), or steps it with one move of a cover and a word of a little ("open them a
-    bit", "close the curtains a bit more"). None for a plain move ("open the blinds"), a level past 0 to 100 or in
-    another unit, a length of time, or a report of what was done."""
-    request = _unnamed(slots)
-    if _DURATION.search(request) or _DONE.search(request):
-        return None
-    where = {"name": name, **({"area": slots.areas[0]} if slots.request_areas else {})}
-    if asks_how_things_are(request):
-        return {"name": "get_cover_position", "arguments": where} if _POSITION_ASKED.search(request) else None
-    levels, units = _levels_said(request)
-    levels |= {float(percent) for percent, said in _COVER_LEVEL.items() if said.search(request)}
-    if levels:
-        level = levels.pop()
-        return None if levels or units - {"percent"} or not 0 <= level <= 100 else \
-            {"name": "set_level", "arguments": {**where, "percent": int(level) if level.is_integer() else level}}
-    moves = moves_said(request) - {"stop"}
-    if len(moves) != 1 or not _COVER_STEP.search(request) or _A_NUMBER.search(request):
-        return None
-    return {"name": "change_level", "arguments": {**where, "direction": "up" if moves == {"open"} else "down"}}
-
-
 # A humidifier's target humidity stepped by a way said, or asked (vocabulary.HUMIDITY_STEP_WAYS, HUMIDITY_ASKED)
 _HUMIDITY_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b|\b(?:{_any_of(LEVEL_MOVING_VERBS)})\b(?: [a-z']+){{0,6}}? "
                                rf"{way}\b") for way, words in HUMIDITY_STEP_WAYS.items()}
@@ -701,6 +661,47 @@ def humidity_call(slots: "Slots", name: str) -> dict | None:
     if len(ways) != 1 or _A_NUMBER.search(request):
         return None
     return {"name": "change_level", "arguments": {**where, "direction": ways[0]}}
+
+
+# A cover's or valve's position said in words, a step of it, or its position asked (vocabulary.COVER_LEVELS,
+# COVER_STEPS, POSITION_ASKED)
+_COVER_LEVEL = {percent: re.compile(rf"\b(?:{_any_of(words)})\b") for percent, words in COVER_LEVELS.items()}
+_COVER_STEP = re.compile(rf"\b(?:{_any_of(COVER_STEPS)})\b")
+_POSITION_ASKED = re.compile(rf"\b(?:{_any_of(POSITION_ASKED)})\b")
+
+
+def cover_meant(slots: "Slots") -> str | None:
+    """The thing a request in a user's own home names, where it says one name and that name means covers alone or
+    valves alone ("the bedroom blinds", "the blinds" in the bedroom, "the garden valve")."""
+    lexicon, names = slots.lexicon, _things_named(slots)
+    if lexicon is None or slots.request_areas > 1 or len(names) != 1:
+        return None
+    kinds = lexicon.kinds_of(names[0], slots.areas[0] if slots.request_areas else None)
+    return names[0] if kinds in ({"cover"}, {"valve"}) else None
+
+
+def cover_position_call(slots: "Slots", name: str) -> dict | None:
+    """The call on a cover or valve of a request (as resolved) that asks its position ("what position are the blinds
+    at", "how far open is the garden valve"), sets one, in percent or in words ("set the bedroom blinds to 30
+    percent", "open the blinds halfway"), or steps it with one move of a cover and a word of a little ("open them a
+    bit", "close the curtains a bit more"). None for a plain move ("open the blinds"), a level past 0 to 100 or in
+    another unit, a length of time, or a report of what was done."""
+    request = _unnamed(slots)
+    if _DURATION.search(request) or _DONE.search(request):
+        return None
+    where = {"name": name, **({"area": slots.areas[0]} if slots.request_areas else {})}
+    if asks_how_things_are(request):
+        return {"name": "get_cover_position", "arguments": where} if _POSITION_ASKED.search(request) else None
+    levels, units = _levels_said(request)
+    levels |= {float(percent) for percent, said in _COVER_LEVEL.items() if said.search(request)}
+    if levels:
+        level = levels.pop()
+        return None if levels or units - {"percent"} or not 0 <= level <= 100 else \
+            {"name": "set_level", "arguments": {**where, "percent": int(level) if level.is_integer() else level}}
+    moves = moves_said(request) - {"stop"}
+    if len(moves) != 1 or not _COVER_STEP.search(request) or _A_NUMBER.search(request):
+        return None
+    return {"name": "change_level", "arguments": {**where, "direction": "up" if moves == {"open"} else "down"}}
 
 
 _KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of device, as names are compared
@@ -1000,9 +1001,10 @@ class Slots:
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
             or self.leaves_a_said_mode(call) or self.leaves_a_climates_target(call) \
-            or self.leaves_a_covers_position(call) or self.leaves_a_humidifiers_target(call) \
+            or self.leaves_a_covers_position(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
+            or self.leaves_a_humidifiers_target(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
             or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call) \
             or self.sets_a_level_said_in_another_unit(call) or self.acts_on_a_thing_of_another_kind(call) \
@@ -1037,7 +1039,7 @@ class Slots:
         if not isinstance(value, (int, float)):
             return False
         unit = "degrees" if call["name"] == "set_level" and isinstance(name, str) and self.lexicon is not None \
-            and self.lexicon.kinds_of(name, call["arguments"].get("area")) <= set(THERMOSTATS) \
+            and self.lexicon.kinds_of(name, call["arguments"].get("area")) <= set(_THERMOSTATS) \
             and self.lexicon.kinds_of(name, call["arguments"].get("area")) else key
         said = {said_unit for number, said_unit in _A_LEVEL_UNIT.findall(self.request) if float(number) == value}
         return bool(said) and unit not in said
@@ -1162,16 +1164,6 @@ class Slots:
                                spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
             (said["name"], said["arguments"].get("direction"), spelling_key(climate))
 
-    def leaves_a_covers_position(self, call: dict) -> bool:
-        """Another call than code's, for a request that sets, steps or asks a cover's or valve's position
-        (cover_position_call: the model opened the blinds for "open the blinds halfway" and read "what position are
-        the blinds at" as their state); code reads it (named_move)."""
-        cover = cover_meant(self)
-        said = cover and cover_position_call(self, cover)
-        return bool(said) and (call["name"], call["arguments"].get("percent"), call["arguments"].get("direction"),
-                               spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
-            (said["name"], said["arguments"].get("percent"), said["arguments"].get("direction"), spelling_key(cover))
-
     def leaves_a_humidifiers_target(self, call: dict) -> bool:
         """Another call than code's, for a request that sets, steps or asks a humidifier's target humidity
         (humidity_call: "what is the humidifier set to" read as whether it is on); code reads it (named_move)."""
@@ -1181,6 +1173,16 @@ class Slots:
                                spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
             (said["name"], said["arguments"].get("percent"), said["arguments"].get("direction"),
              spelling_key(humidifier))
+
+    def leaves_a_covers_position(self, call: dict) -> bool:
+        """Another call than code's, for a request that sets, steps or asks a cover's or valve's position
+        (cover_position_call: the model opened the blinds for "open the blinds halfway" and read "what position are
+        the blinds at" as their state); code reads it (named_move)."""
+        cover = cover_meant(self)
+        said = cover and cover_position_call(self, cover)
+        return bool(said) and (call["name"], call["arguments"].get("percent"), call["arguments"].get("direction"),
+                               spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
+            (said["name"], said["arguments"].get("percent"), said["arguments"].get("direction"), spelling_key(cover))
 
     def leaves_a_named_thing(self, call: dict) -> bool:
         """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request

@@ -30,9 +30,10 @@ from types import MappingProxyType
 import torch
 
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, cover_meant, cover_position_call,
-                                     fill_result, humidifier_meant, humidity_call, model_prompt, named_move)
+                                     fill_result, model_prompt, named_move)
 from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem,
                                     words_read)
+from assistant.chat_template import humidifier_meant, humidity_call        # a humidifier's target, read as a cover's
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import (Unplaced, Vocabulary, asks, chosen_request, declined, misread, resolve, standalone,

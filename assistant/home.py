@@ -39,8 +39,7 @@ class Home(Protocol):
         "swing_mode", inventory.MODE_ACTIONS, a climate's fan or swing mode), "" when what it reported is none of
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_target(self, entity: Entity) -> float | None:
-        """The temperature a climate or water heater was last set to, or a humidifier's humidity in percent (its
-        target, as it reported it), or None if unknown."""
+        """The temperature a climate was last set to (its target, as it reported it), or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
     def takes_level(self, entity: Entity) -> bool:

@@ -813,15 +813,6 @@ def entity_command(entity: Entity, action: str,
         payload = render_command(entity.payloads.get("command_template"),
                                  p("payload_on" if action == "on" else "payload_off", action.upper()))
         return None if payload is None else (entity.command_topic, payload, entity.state_topic)
-    if entity.component == "humidifier" and action == "humidity":
-        topic = topics.get("target_humidity_command_topic")
-        payload = render_command(entity.payloads.get("target_humidity_command_template"), f"{float(value):g}")
-        return None if topic is None or payload is None else \
-            (topic, payload, topics.get("target_humidity_state_topic"))
-    if entity.component == "humidifier" and action in ("on", "off"):    # its command_template as a fan's
-        payload = render_command(entity.payloads.get("command_template"),
-                                 p("payload_on" if action == "on" else "payload_off", action.upper()))
-        return None if payload is None else (entity.command_topic, payload, entity.state_topic)
     if entity.component in ("switch", "media_player") and action in ("on", "off"):
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
     if entity.component in THERMOSTATS and action not in MODE_ACTIONS:
@@ -833,6 +824,15 @@ def entity_command(entity: Entity, action: str,
         if action in ("on", "off") and topics.get("mode_command_topic"):
             return topics["mode_command_topic"], "heat" if action == "on" else "off", topics.get("mode_state_topic")
         return None
+    if entity.component == "humidifier" and action == "humidity":
+        topic = topics.get("target_humidity_command_topic")
+        payload = render_command(entity.payloads.get("target_humidity_command_template"), f"{float(value):g}")
+        return None if topic is None or payload is None else \
+            (topic, payload, topics.get("target_humidity_state_topic"))
+    if entity.component == "humidifier" and action in ("on", "off"):    # its command_template as a fan's
+        payload = render_command(entity.payloads.get("command_template"),
+                                 p("payload_on" if action == "on" else "payload_off", action.upper()))
+        return None if payload is None else (entity.command_topic, payload, entity.state_topic)
     if action in MODE_ACTIONS and (kind := mode_kind(entity, str(value), action)) is not None:
         payload = render_command(entity.payloads.get(f"{kind}_command_template"), value)
         return None if payload is None else \

@@ -321,6 +321,13 @@ CLIMATE_STEP_WAYS = {"up": ("higher", "raise", "increase", *HEAT_STEPS["up"]),
 LEVEL_MOVING_VERBS = ("turn", "bring", "bump", "knock", "push", "nudge", "put", "take")
 HEAT_VERBS = ("warm", "heat", "cool")
 TARGET_ASKED = ("set to", "set at", "set for", "target", "setting")
+# A humidifier's target humidity stepped by a way said ("make it more humid", "a bit drier", "turn the humidifier
+# up") or asked ("what humidity is the humidifier set to"); HUMIDITY_STEP percent a step (Home Assistant's
+# humidifier takes whole percents and has no step of its own)
+HUMIDITY_STEP_WAYS = {"up": ("more humid", "damper", "moister", "wetter", "higher", "raise", "increase"),
+                      "down": ("less humid", "drier", "dryer", "lower", "decrease", "reduce")}
+HUMIDITY_STEP = 5
+HUMIDITY_ASKED = ("humidity", "humid")
 # A cover's or valve's position, in percent open (Home Assistant's: 0 closed, 100 open): the levels said in words
 # ("open the blinds halfway", "close the curtains half way"), the words that step it a little with a move of a cover
 # ("open them a little", "close the curtains a bit more"), and those that ask it ("what position are the blinds at",
@@ -332,13 +339,6 @@ COVER_STEPS = ("a bit", "a little", "a touch", "a tad", "a notch", "slightly", "
                "a little more", "a bit more", "little bit")
 POSITION_ASKED = ("position", "how far open", "how open", "how far closed", "how far up", "how far down",
                   "percent open", "how much open")
-# A humidifier's target humidity stepped by a way said ("make it more humid", "a bit drier", "turn the humidifier
-# up") or asked ("what humidity is the humidifier set to"); HUMIDITY_STEP percent a step (Home Assistant's
-# humidifier takes whole percents and has no step of its own)
-HUMIDITY_STEP_WAYS = {"up": ("more humid", "damper", "moister", "wetter", "higher", "raise", "increase"),
-                      "down": ("less humid", "drier", "dryer", "lower", "decrease", "reduce")}
-HUMIDITY_STEP = 5
-HUMIDITY_ASKED = ("humidity", "humid")
 # A follow-up's step of a climate ("set the thermostat to 20", "turn it up") as the request it stands for: stepped by
 # the climate's own temp_step, as when said first
 CLIMATE_STEP_REQUEST = "turn the {name} {direction}"

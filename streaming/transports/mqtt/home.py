@@ -110,7 +110,7 @@ def thermostat_degrees(payload: bytes) -> float | None:
 _TEMPLATE = re.compile(r"\{\{\s*(value|value_json((?:\s*\.\s*\w+|\s*\[\s*(?:'[^']*'|\"[^\"]*\"|\d+)\s*\])+))\s*\}\}")
 _TEMPLATE_KEY = re.compile(r"\.\s*(\w+)|\[\s*(?:'([^']*)'|\"([^\"]*)\"|(\d+))\s*\]")
 # Which template reads which state topic of an entity, by component (Home Assistant's keys).
-STATE_TEMPLATE = {"light": "state_value_template", "fan": "state_value_template", "humidifier": "state_value_template"}
+STATE_TEMPLATE = {"light": "state_value_template", "fan": "state_value_template"}
 
 
 def _literals(listed: str) -> list[str]:
@@ -198,12 +198,13 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
     if entity.component == "light" and entity.json_schema:
         state = parse_state(payload)
         return state["state"].lower() if state else None
-    text = _value(entity, payload, STATE_TEMPLATE.get(entity.component, "value_template"))
+    read_as = "fan" if entity.component == "humidifier" else entity.component     # Home Assistant's keys are a fan's
+    text = _value(entity, payload, STATE_TEMPLATE.get(read_as, "value_template"))
     if text is None:
         return None
     text = text.strip()
     p = entity.payload
-    if entity.component in ("light", "switch", "fan", "media_player", "binary_sensor", "humidifier"):
+    if read_as in ("light", "switch", "fan", "media_player", "binary_sensor"):
         on, off = p("state_on", p("payload_on", "ON")), p("state_off", p("payload_off", "OFF"))
         if text == on or text.upper() == on.upper():
             return "on"
