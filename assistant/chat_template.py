@@ -258,14 +258,14 @@ def named_move(slots: "Slots", inventory) -> dict | None:
             _reading_asked(slots, inventory, request)
     if slots.request_areas > 1:
         return None
-    humidifier = humidifier_meant(slots)
-    humidified = humidifier and humidity_call(slots, humidifier)
-    if humidified:
-        return humidified
     climate = climate_meant(slots)
     targeted = climate and climate_target_call(slots, climate)
     if targeted:
         return targeted
+    humidifier = humidifier_meant(slots)
+    humidified = humidifier and humidity_call(slots, humidifier)
+    if humidified:
+        return humidified
     cover = cover_meant(slots)
     positioned = cover and cover_position_call(slots, cover)
     if positioned:

@@ -303,10 +303,10 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         device_class=str(device_class).lower() if isinstance(device_class, str) else None,
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
-        json_schema=config.get("schema") == "json",
+        json_schema=config.get("schema") == "json", humidity_limits=_humidity_limits(config),
         positions=_positions(component, config, topics, where),
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
-        temperature_limits=_temperature_limits(config), humidity_limits=_humidity_limits(config),
+        temperature_limits=_temperature_limits(config),
         temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
 
 

@@ -6,7 +6,8 @@ OpenAI function tools, and assistant.tools.ToolRunner runs a skill as its method
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE, THERMOSTATS
+from assistant.inventory import THERMOSTATS            # the kinds of thing set to a temperature
+from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE
 from assistant.vocabulary import DEVICES, MODE_KIND_WORDS, ROOMS, SENSOR_KINDS, STATES, UNITS
 
 NUMBER = (int, float)
@@ -102,11 +103,11 @@ COVER = {"open": ("open", "up", "raise", "lift"), "close": ("close", "shut", "do
 
 
 NAME = ((str,), "the device as the user named it, e.g. porch light")
-MODE_COMPONENTS = ("fan", "climate", "humidifier", "water_heater")   # the kinds of thing Home Assistant's MQTT
-                                                                     # discovery gives modes
+MODE_COMPONENTS = ("fan", "climate")      # the kinds of thing Home Assistant's MQTT discovery gives modes
 AREA = ((str,), "the room or area the user named, if any")
 MODE_PARTS = tuple(words[0] for words in MODE_KIND_WORDS.values())    # a climate's parts with modes: fan, swing
 POSITIONED = ("cover", "valve")           # the kinds of thing Home Assistant's MQTT discovery gives a position
+MODE_COMPONENTS += ("humidifier", "water_heater")       # and Home Assistant's humidifiers' and water heaters' modes
 
 
 SKILLS: dict[str, Skill] = {s.name: s for s in (
@@ -161,8 +162,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("set_lock", "Lock or unlock a lock (unlocking asks for a spoken yes first).", name=NAME,
            action=(("lock", "unlock"), "what to do"), switches=True, name_is_a_thing=True,
            components=("lock", "cover"), kind_taken="lock"),
-    _skill("set_device_mode", "Put a fan, a thermostat, a humidifier or a water heater in one of its modes (a preset "
-           "mode or a climate mode, e.g. auto, sleep, cool, dry, eco), as its own discovery lists them.", ("area",), name=NAME,
+    _skill("set_device_mode", "Put a fan or a thermostat in one of its modes (a preset mode or a climate mode, e.g. "
+           "auto, sleep, cool, dry), as its own discovery lists them.", ("area",), name=NAME,
            mode=((str,), "the mode as the user said it; a climate's fan or swing mode after its word, e.g. fan high, "
                  "swing on"), area=AREA, name_is_a_thing=True,
            components=MODE_COMPONENTS, read_by_code=True),

@@ -506,10 +506,12 @@ class MqttHome:
                 await client.publish(topic, payload, qos=1)
             except aiomqtt.MqttError:
                 return None
+            if action == "humidity":
+                return f"{float(value or 0):g}"
             if action == "position":
                 return str(int(value or 0))
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
-                    "temperature": f"{float(value or 0):g}", "humidity": f"{float(value or 0):g}"}.get(
+                    "temperature": f"{float(value or 0):g}"}.get(
                 action, str(value) if action in MODE_ACTIONS else ACTION_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
 
