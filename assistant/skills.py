@@ -105,9 +105,9 @@ COVER = {"open": ("open", "up", "raise", "lift"), "close": ("close", "shut", "do
 NAME = ((str,), "the device as the user named it, e.g. porch light")
 MODE_COMPONENTS = ("fan", "climate")      # the kinds of thing Home Assistant's MQTT discovery gives modes
 AREA = ((str,), "the room or area the user named, if any")
+MODE_COMPONENTS += ("humidifier", "water_heater")       # and Home Assistant's humidifiers' and water heaters' modes
 MODE_PARTS = tuple(words[0] for words in MODE_KIND_WORDS.values())    # a climate's parts with modes: fan, swing
 POSITIONED = ("cover", "valve")           # the kinds of thing Home Assistant's MQTT discovery gives a position
-MODE_COMPONENTS += ("humidifier", "water_heater")       # and Home Assistant's humidifiers' and water heaters' modes
 
 
 SKILLS: dict[str, Skill] = {s.name: s for s in (

@@ -16,8 +16,9 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
+from assistant.inventory import TEMPERATURE_LIMITS, THERMOSTATS         # the thermostats' and water heaters' degrees
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
-                                 SWITCHABLE, TEMPERATURE_LIMITS, THERMOSTATS, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
+                                 SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
                                  modes_to_choose, speed_names, speed_of, spelling_key)
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, POSITIONED, SKILL_COMPONENTS, SKILLS, SWITCHING,

@@ -504,10 +504,10 @@ class MqttHome:
                 return None
             try:
                 await client.publish(topic, payload, qos=1)
+                if action == "humidity":            # a humidifier's target humidity, as sent
+                    return f"{float(value or 0):g}"
             except aiomqtt.MqttError:
                 return None
-            if action == "humidity":
-                return f"{float(value or 0):g}"
             if action == "position":
                 return str(int(value or 0))
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
