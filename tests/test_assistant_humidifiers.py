@@ -276,6 +276,19 @@ async def test_a_hostile_target_reported_is_no_target(broker):
                 assert await home.read_target(dehumidifier) == target
 
 
+async def test_a_target_humidity_of_no_state_topic_is_taken_as_sent(broker):
+    """A humidifier that reports no target humidity (no target_humidity_state_topic) is optimistic, as Home
+    Assistant calls it: the target is said as sent."""
+    component, object_id, config = BASEMENT_DEHUMIDIFIER
+    optimistic = (component, object_id, {k: v for k, v in config.items() if k != "hum_stat_t"})
+    reported = ("tasmota/dehumidifier/stat/Humidity",)         # the device reports it all the same: cleared after
+    async with fans_home(broker, [optimistic], play_humid, reported, component=None) as (_, tools, commands):
+        assert await tools.run("set_level", {"name": "basement dehumidifier", "percent": 40}) == \
+            "Okay, the basement dehumidifier is set to 40 percent humidity."
+        await wait_for(lambda: commands)
+        assert commands == [("tasmota/dehumidifier/cmnd/Humidity", "40")]
+
+
 # ---------------------------------------------------------------- end to end through /v1/realtime
 
 @pytest.fixture(scope="module")
