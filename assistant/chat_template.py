@@ -564,7 +564,7 @@ _CLIMATE_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b|\b(?:{_any_of(LEVEL
 _HEAT_VERB = re.compile(rf"(?<!\bthe )\b(?:{_any_of(HEAT_VERBS)})\b")
 _TARGET_ASKED = re.compile(rf"\b(?:{_any_of(TARGET_ASKED)})\b")
 _SETTING_WORDS = {*READINGS["temperature"], *HEAT_WAYS, *(word for words in TARGET_ASKED for word in words.split())}
-_THERMOSTATS = SKILL_COMPONENTS["set_thermostat"]      # the kinds of thing set to a temperature: climates, water heaters
+_THERMOSTATS = SKILL_COMPONENTS["set_thermostat"]     # the kinds of thing set to a temperature: climates, water heaters
 _HEATING_SAID = re.compile(rf"\b(?:{_any_of((*HEATING_WORDS, *HEAT_WAYS))})\b")
 
 
@@ -623,8 +623,9 @@ def climate_target_call(slots: "Slots", name: str) -> dict | None:
 
 
 # A humidifier's target humidity stepped by a way said, or asked (vocabulary.HUMIDITY_STEP_WAYS, HUMIDITY_ASKED)
-_HUMIDITY_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b|\b(?:{_any_of(LEVEL_MOVING_VERBS)})\b(?: [a-z']+){{0,6}}? "
-                               rf"{way}\b") for way, words in HUMIDITY_STEP_WAYS.items()}
+_HUMIDITY_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b|"
+                                  rf"\b(?:{_any_of(LEVEL_MOVING_VERBS)})\b(?: [a-z']+){{0,6}}? {way}\b")
+                  for way, words in HUMIDITY_STEP_WAYS.items()}
 _HUMIDITY_ASKED = re.compile(rf"\b(?:{_any_of((*TARGET_ASKED, *HUMIDITY_ASKED))})\b")
 
 

@@ -1559,8 +1559,8 @@ def _takes(skill: str) -> tuple[str, ...]:
     if skill in MODE_SKILLS or skill in ("get_cover_position", "get_target_humidity"):
         return tuple(dict.fromkeys(FOLLOW_UP_KINDS[component] for component in SKILL_COMPONENTS[skill]))
     humidifier = ("humidifier",) if "humidifier" in SKILL_COMPONENTS.get(skill, ()) else ()
-    if skill in LEVEL_SKILLS:        # a light's level, a cover's position and a humidifier's target where the skill
-        return ("light", "cover", *humidifier) if "cover" in SKILL_COMPONENTS.get(skill, ()) else ("light",)   # takes one
+    if skill in LEVEL_SKILLS:        # a light's level, a cover's position and a humidifier's target where it takes one
+        return ("light", "cover", *humidifier) if "cover" in SKILL_COMPONENTS.get(skill, ()) else ("light",)
     return ("light", "switch", *humidifier) if skill != "get_state" else tuple(set(FOLLOW_UP_KINDS.values()))
 
 

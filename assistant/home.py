@@ -30,7 +30,8 @@ class Home(Protocol):
     async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
         """Do action ("on", "off", "open", "close", "stop", "lock", "unlock", "activate", "brightness" or a
         fan's "speed" or a cover's or valve's "position" or a humidifier's "humidity" with a percent, "temperature"
-        with degrees, "mode" or a climate's "fan_mode" or "swing_mode" with one of its modes, inventory.MODE_ACTIONS); the state the
+        with degrees, "mode" or a climate's "fan_mode" or "swing_mode"
+        with one of its modes, inventory.MODE_ACTIONS); the state the
         device confirms ("on", "closed", "locked", "40", "cool", ...) or None when nothing confirmed it."""
     async def read_state(self, entity: Entity) -> str | None:
         """The entity's last reported state ("on", "open", "locked", "21.5", ...), or None if unknown."""

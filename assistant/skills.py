@@ -140,7 +140,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("set_level", "Set a named light's brightness, a fan's speed, how far open a cover or valve is, or a "
            "humidifier's target humidity.", ("area",), means=LEVEL, name=NAME,
            percent=(NUMBER, "brightness, speed, position or humidity from 0 to 100"), area=AREA,
-           level_unit="percent", name_is_a_thing=True, components=(*LEVEL_ACTIONS, *THERMOSTATS, *POSITIONED, "humidifier")),
+           level_unit="percent", name_is_a_thing=True,
+           components=(*LEVEL_ACTIONS, *THERMOSTATS, *POSITIONED, "humidifier")),
     _skill("change_level", "Make a named light brighter or dimmer, a fan faster or slower, a thermostat's target "
            "temperature warmer or cooler, a cover more open or closed, or a humidifier more or less humid, by a step.",
            ("area",), means={"up": UP, "down": DOWN}, name=NAME,

@@ -25,7 +25,8 @@ from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, POSITIONED,
                               THING_NAMED)
 from assistant.spoken_numbers import NUMBER_WORDS, normalize_request
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
-                                  FOLLOW_UP_WORDS, HUMIDITY_STEP, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
+                                  FOLLOW_UP_WORDS, HUMIDITY_STEP, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS,
+                                  MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SHARES, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
                                   THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, YES, convert, unit_name)
@@ -369,7 +370,8 @@ def _in_full(name: str, lexicon) -> str:
     return name if full == said else full
 
 
-def _target_limit(inventory: Inventory, entity: Entity, target, action: str = "temperature") -> tuple[str, float] | None:
+def _target_limit(inventory: Inventory, entity: Entity, target,
+                  action: str = "temperature") -> tuple[str, float] | None:
     """("highest", its max_temp) for a target over a climate's or water heater's max_temp, ("lowest", its min_temp)
     under its min_temp (Inventory.temperature_range); for a humidifier's humidity its min_humidity and max_humidity;
     None within them."""

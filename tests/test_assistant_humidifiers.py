@@ -197,7 +197,8 @@ def test_the_homes_heating_is_no_water_heater_and_a_thermostats_odd_target_is_re
     """A water heater is set by its name alone: a target of no name is the home's climates' ("Which one" names no
     water heater), and a hundred degrees or more is still refused for them, while a water heater takes its °F."""
     home = humid_home()
-    assert said(assistant, home, "set the thermostat to 150 degrees") == "Sorry, that isn't possible with those details."
+    assert said(assistant, home, "set the thermostat to 150 degrees") == \
+        "Sorry, that isn't possible with those details."
     assert said(assistant, home, "set the boiler to 120 degrees") == "The boiler is at its highest, 60 degrees."
     assert states(home) == {"boiler#target": "60"}
 
