@@ -38,7 +38,7 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   DEVICE_CUES, DEVICES, MEDIA_CONTROL_WORDS, PLAYING_ASKED, VOLUME_STEP_WAYS,
                                   VOLUME_WORDS,
                                   DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
-                                  MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
+                                  HUMIDITY_ASKED, HUMIDITY_STEP_WAYS, MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, POSITION_ASKED, QUESTION_WORDS, READING_QUALITIES,
@@ -268,6 +268,10 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     targeted = climate and climate_target_call(slots, climate)
     if targeted:
         return targeted
+    humidifier = humidifier_meant(slots)
+    humidified = humidifier and humidity_call(slots, humidifier)
+    if humidified:
+        return humidified
     cover = cover_meant(slots)
     positioned = cover and cover_position_call(slots, cover)
     if positioned:
@@ -299,7 +303,7 @@ def named_move(slots: "Slots", inventory) -> dict | None:
         if entity.name in slots.lexicon.modes and (_MODE_ASKED_OF.search(request) or part or
                                                    mode_said(slots.lexicon, entity.name, request)):
             return {"name": "get_device_mode", "arguments": {"name": entity.name, **({"part": part} if part else {})}}
-        asked = entity.component in ("sensor", "binary_sensor", "climate") or _STATE_ASKED_WORDS.search(request)
+        asked = entity.component in ("sensor", "binary_sensor", *_THERMOSTATS) or _STATE_ASKED_WORDS.search(request)
         return {"name": "get_state", "arguments": {"name": entity.name}} if asked else None
     if _DONE.search(request):
         return None
@@ -507,7 +511,7 @@ def _level_named(entity, request: str) -> dict | None:
         return None
     level = levels.pop()
     level = int(level) if level.is_integer() else level
-    if entity.component == "climate" and units <= {"degrees"}:
+    if entity.component in _THERMOSTATS and units <= {"degrees"}:
         return {"name": "set_thermostat", "arguments": {"name": entity.name, "degrees": level}}
     if entity.component == "light" and units <= {"percent"}:
         return {"name": "set_level", "arguments": {"name": entity.name, "percent": level}}
@@ -569,6 +573,7 @@ _CLIMATE_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b|\b(?:{_any_of(LEVEL
 _HEAT_VERB = re.compile(rf"(?<!\bthe )\b(?:{_any_of(HEAT_VERBS)})\b")
 _TARGET_ASKED = re.compile(rf"\b(?:{_any_of(TARGET_ASKED)})\b")
 _SETTING_WORDS = {*READINGS["temperature"], *HEAT_WAYS, *(word for words in TARGET_ASKED for word in words.split())}
+_THERMOSTATS = SKILL_COMPONENTS["set_thermostat"]     # the kinds of thing set to a temperature: climates, water heaters
 _HEATING_SAID = re.compile(rf"\b(?:{_any_of((*HEATING_WORDS, *HEAT_WAYS))})\b")
 
 
@@ -583,7 +588,8 @@ def climate_meant(slots: "Slots") -> str | None:
     area = slots.areas[0] if slots.request_areas else None
     if names:
         name = names[0]
-        return name if name in lexicon.named_kinds or lexicon.kinds_of(name, area) == {"climate"} else None
+        kinds = lexicon.kinds_of(name, area)
+        return name if name in lexicon.named_kinds or kinds and kinds <= set(_THERMOSTATS) else None
     if not _HEATING_SAID.search(slots.resolved):
         return None
     climates = [whole for whole, kind in lexicon.kinds.items() if kind == "climate"
@@ -623,6 +629,48 @@ def climate_target_call(slots: "Slots", name: str) -> dict | None:
     if not slots.alone or len(ways) != 1 or _HEAT_VERB.search(request):
         return None
     return {"name": "change_level", "arguments": {"name": name, "direction": ways[0]}}
+
+
+# A humidifier's target humidity stepped by a way said, or asked (vocabulary.HUMIDITY_STEP_WAYS, HUMIDITY_ASKED)
+_HUMIDITY_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b|"
+                                  rf"\b(?:{_any_of(LEVEL_MOVING_VERBS)})\b(?: [a-z']+){{0,6}}? {way}\b")
+                  for way, words in HUMIDITY_STEP_WAYS.items()}
+_HUMIDITY_ASKED = re.compile(rf"\b(?:{_any_of((*TARGET_ASKED, *HUMIDITY_ASKED))})\b")
+
+
+def humidifier_meant(slots: "Slots") -> str | None:
+    """The humidifier a request in a user's own home names, where it says one name and that name means humidifiers
+    alone ("the bedroom humidifier", "the dehumidifier" in the basement); a word that asks its humidity names no
+    thing ("what humidity is the humidifier set to")."""
+    lexicon, names = slots.lexicon, [name for name in _things_named(slots) if name not in HUMIDITY_ASKED]
+    if lexicon is None or slots.request_areas > 1 or len(names) != 1:
+        return None
+    return names[0] if lexicon.kinds_of(names[0], slots.areas[0] if slots.request_areas else None) == {"humidifier"} \
+        else None
+
+
+def humidity_call(slots: "Slots", name: str) -> dict | None:
+    """The call on a humidifier of a request (as resolved) that asks the humidity it is set to ("what is the bedroom
+    humidifier set to"), sets one in percent ("set the humidifier to 45 percent", "set it to 45") or steps it one
+    way ("make the humidifier more humid", "turn the dehumidifier down"). None for a level past 0 to 100 or in
+    another unit, two levels, a mode or a part asked, a length of time, or a report of what was done."""
+    request = _unnamed(slots)
+    if _DURATION.search(request) or _DONE.search(request) or set(request.split()) & _PART_WORDS:
+        return None
+    where = {"name": name, **({"area": slots.areas[0]} if slots.request_areas else {})}
+    if asks_how_things_are(request):         # its word of humidity kept ("what humidity is the humidifier at")
+        said = re.sub(rf"(?<![\w']){re.escape(name.lower())}(?![\w'])", "it", slots.resolved.lower())
+        asked = _HUMIDITY_ASKED.search(said) and not _MODE_ASKED_OF.search(request)
+        return {"name": "get_target_humidity", "arguments": where} if asked else None
+    levels, units = _levels_said(request)
+    if levels:
+        level = levels.pop()
+        return None if levels or units - {"percent"} or not 0 <= level <= 100 else \
+            {"name": "set_level", "arguments": {**where, "percent": int(level) if level.is_integer() else level}}
+    ways = [way for way, said in _HUMIDITY_STEP.items() if said.search(request)]
+    if len(ways) != 1 or _A_NUMBER.search(request):
+        return None
+    return {"name": "change_level", "arguments": {**where, "direction": ways[0]}}
 
 
 # A cover's or valve's position said in words, a step of it, or its position asked (vocabulary.COVER_LEVELS,
@@ -1065,6 +1113,7 @@ class Slots:
             or self.leaves_a_covers_position(call) or self.leaves_a_media_call(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
+            or self.leaves_a_humidifiers_target(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
             or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call) \
             or self.sets_a_level_said_in_another_unit(call) or self.acts_on_a_thing_of_another_kind(call) \
@@ -1099,7 +1148,8 @@ class Slots:
         if not isinstance(value, (int, float)):
             return False
         unit = "degrees" if call["name"] == "set_level" and isinstance(name, str) and self.lexicon is not None \
-            and self.lexicon.kinds_of(name, call["arguments"].get("area")) == {"climate"} else key
+            and self.lexicon.kinds_of(name, call["arguments"].get("area")) <= set(_THERMOSTATS) \
+            and self.lexicon.kinds_of(name, call["arguments"].get("area")) else key
         said = {said_unit for number, said_unit in _A_LEVEL_UNIT.findall(self.request) if float(number) == value}
         return bool(said) and unit not in said
 
@@ -1230,6 +1280,16 @@ class Slots:
         return bool(said) and (call["name"], call["arguments"].get("direction"),
                                spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
             (said["name"], said["arguments"].get("direction"), spelling_key(climate))
+
+    def leaves_a_humidifiers_target(self, call: dict) -> bool:
+        """Another call than code's, for a request that sets, steps or asks a humidifier's target humidity
+        (humidity_call: "what is the humidifier set to" read as whether it is on); code reads it (named_move)."""
+        humidifier = humidifier_meant(self)
+        said = humidifier and humidity_call(self, humidifier)
+        return bool(said) and (call["name"], call["arguments"].get("percent"), call["arguments"].get("direction"),
+                               spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
+            (said["name"], said["arguments"].get("percent"), said["arguments"].get("direction"),
+             spelling_key(humidifier))
 
     def leaves_a_covers_position(self, call: dict) -> bool:
         """Another call than code's, for a request that sets, steps or asks a cover's or valve's position
@@ -1380,6 +1440,8 @@ class Slots:
         said = climate and climate_target_call(self, climate)
         cover = cover_meant(self) if not said else None               # "open the blinds halfway", "a bit more"
         said = said or cover and cover_position_call(self, cover)
+        humidifier = humidifier_meant(self) if not said else None     # "make the humidifier more humid"
+        said = said or humidifier and humidity_call(self, humidifier)
         return not said or _action_of(said, self.numbers) != action
 
     def names_something_unsaid(self, call: dict) -> bool:

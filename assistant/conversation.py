@@ -1578,11 +1578,12 @@ def _takes(skill: str) -> tuple[str, ...]:
     """The kinds of thing a skill acts on (VERB_KINDS' kinds)."""
     if skill in SKILL_KINDS:
         return (SKILL_KINDS[skill],)
-    if skill in MODE_SKILLS or skill == "get_cover_position":
+    if skill in MODE_SKILLS or skill in ("get_cover_position", "get_target_humidity"):
         return tuple(dict.fromkeys(FOLLOW_UP_KINDS[component] for component in SKILL_COMPONENTS[skill]))
-    if skill in LEVEL_SKILLS:        # a light's level, and a cover's position where the skill sets or steps one
-        return ("light", "cover") if "cover" in SKILL_COMPONENTS.get(skill, ()) else ("light",)
-    return ("light", "switch") if skill != "get_state" else tuple(set(FOLLOW_UP_KINDS.values()))
+    humidifier = ("humidifier",) if "humidifier" in SKILL_COMPONENTS.get(skill, ()) else ()
+    if skill in LEVEL_SKILLS:        # a light's level, a cover's position and a humidifier's target where it takes one
+        return ("light", "cover", *humidifier) if "cover" in SKILL_COMPONENTS.get(skill, ()) else ("light",)
+    return ("light", "switch", *humidifier) if skill != "get_state" else tuple(set(FOLLOW_UP_KINDS.values()))
 
 
 def _area_said(history: list[dict], vocabulary: Vocabulary) -> str | None:

@@ -33,6 +33,7 @@ from assistant.chat_template import (NoAction, Slots, content_text, conversion_s
                                      fill_result, media_call, model_prompt, named_move)
 from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem,
                                     words_read)
+from assistant.chat_template import humidifier_meant, humidity_call        # a humidifier's target, read as a cover's
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, declined, misread,
@@ -488,12 +489,13 @@ class EmbeddedGenerator:
         """A follow-up's call read by code (chat_template.named_move) from the request it stands for: the request an
         answer to "Which one: ...?" or to a name refused says (conversation.chosen_request: "the air conditioner"
         after "set the cooler to cool" was refused), any call of it; else a mode's call of the self-contained request
-        ("and the air conditioner" after the thermostat was set to heat, "what mode is it in") or a cover's position
-        ("what position is it in"), kept as _standalone keeps a call (conversation.supports). The model never writes
-        a mode's call, a climate's step or a cover's position, so _standalone finds none."""
+        ("and the air conditioner" after the thermostat was set to heat, "what mode is it in"), a cover's position
+        ("what position is it in") or a humidifier's target ("set it to 50"), kept as _standalone keeps a call
+        (conversation.supports). The model never writes a mode's call, a climate's step, a cover's position or a
+        humidifier's target, so _standalone finds none."""
         chosen = await asyncio.to_thread(chosen_request, history, lexicon)
         if chosen is None and not getattr(lexicon, "modes", None) and \
-                not any(kind in POSITIONED for kind in getattr(lexicon, "kinds", {}).values()):
+                not any(kind in (*POSITIONED, "humidifier") for kind in getattr(lexicon, "kinds", {}).values()):
             return None
         request = chosen or await asyncio.to_thread(standalone, history, lexicon)
         if request is None:
@@ -501,7 +503,9 @@ class EmbeddedGenerator:
         _, slots = await asyncio.to_thread(self.prompt_ids, [{"role": "user", "content": request}], lexicon)
         call = await asyncio.to_thread(named_move, slots, tools.home.inventory)
         cover = call and cover_meant(slots)            # "what position is it in", "close it a bit more": a cover's
-        positioned = bool(cover) and cover_position_call(slots, cover) == call
+        humidifier = call and humidifier_meant(slots)  # "set it to 50", "make it more humid": a humidifier's
+        positioned = bool(cover) and cover_position_call(slots, cover) == call or \
+            bool(humidifier) and humidity_call(slots, humidifier) == call
         if call is None or slots.refuses(call, "") or chosen is None and (
                 call["name"] not in MODE_SKILLS and not positioned or not supports(history, call, lexicon)):
             return None

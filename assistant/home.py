@@ -14,7 +14,8 @@ from assistant.inventory import MEDIA_STATE
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
 INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": "off", "climate": "on",
-                 "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21", "valve": "closed"}
+                 "cover": "closed", "lock": "locked", "binary_sensor": "off", "sensor": "21", "valve": "closed",
+                 "humidifier": "off", "water_heater": "on"}
 # The state an action leaves an entity in.
 ACTION_STATE = {"on": "on", "off": "off", "open": "open", "close": "closed", "stop": "stopped", "lock": "locked",
                 "unlock": "unlocked", "activate": "activated"}
@@ -32,8 +33,8 @@ class Home(Protocol):
     async def read_sensor(self, room: str, kind: str) -> float | None: ...
     async def command(self, entity: Entity, action: str, value: float | None = None) -> str | None:
         """Do action ("on", "off", "open", "close", "stop", "lock", "unlock", "activate", "brightness" or a
-        fan's "speed" or a cover's or valve's "position" with a percent, "temperature" with degrees,
-        "mode" or a climate's "fan_mode" or "swing_mode"
+        fan's "speed" or a cover's or valve's "position" or a humidifier's "humidity" with a percent, "temperature"
+        with degrees, "mode" or a climate's "fan_mode" or "swing_mode"
         with one of its modes, inventory.MODE_ACTIONS); the state the
         device confirms ("on", "closed", "locked", "40", "cool", ...) or None when nothing confirmed it."""
     async def read_state(self, entity: Entity) -> str | None:
@@ -113,7 +114,7 @@ class InMemoryHome:
             if action == "speed" and "preset_mode" in entity.modes:    # as Home Assistant's fan.set_percentage
                 self.states[entity.key + "#mode"] = ""                 # clears its preset: none of its modes
             return str(int(value))
-        if action == "temperature":
+        if action in ("temperature", "humidity"):
             self.states[entity.key + "#target"] = f"{float(value):g}"
             return f"{float(value):g}"
         if entity.component == "media_player" and action == "volume":

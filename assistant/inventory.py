@@ -31,8 +31,9 @@ from assistant.spoken_numbers import UNITS
 log = logging.getLogger("parley.inventory")
 
 COMPONENTS = ("light", "switch", "fan", "climate", "cover", "lock", "scene", "sensor", "binary_sensor",
-              "media_player", "valve")
-SWITCHABLE = ("light", "switch", "fan", "climate", "media_player")
+              "media_player", "valve", "humidifier", "water_heater")
+SWITCHABLE = ("light", "switch", "fan", "climate", "media_player", "humidifier", "water_heater")
+THERMOSTATS = ("climate", "water_heater")       # the kinds of thing set to a target temperature
 SWITCH_ALL_COMPONENTS = ("light", "switch", "fan", "media_player")     # what "everything" in an area switches
 SENSORS = ("sensor", "binary_sensor")                                    # what "the ... sensor" may be
 # Things that do a job of their own on a command (Home Assistant's MQTT vacuum and button): never switched on or off
@@ -50,6 +51,9 @@ MAX_TEMPERATURE_STEP = 10       # degrees a climate's target steps by at most (H
 # Home Assistant's climate's `min_temp` and `max_temp` where a config says none, by its `temperature_unit`
 DEFAULT_TEMPERATURE_RANGES = {"C": (7.0, 35.0), "F": (44.6, 95.0)}
 TEMPERATURE_LIMITS = (-100.0, 200.0)   # a config's min_temp or max_temp outside this (1e308) is no thermostat's
+# Home Assistant's water heater's `min_temp` and `max_temp` where a config says none (110 and 140 °F)
+DEFAULT_WATER_TEMPERATURE_RANGES = {"C": (43.3, 60.0), "F": (110.0, 140.0)}
+DEFAULT_HUMIDITY_RANGE = (0.0, 100.0)  # Home Assistant's humidifier's `min_humidity`, `max_humidity` where none given
 IGNORED_REPORT_S = 60.0         # ignored configs: the first is logged, the rest counted into one line per this
 MAX_TABLE_CHARS = 256           # a lookup template's table (Zigbee2MQTT's fan modes take 72): it is parsed on every
                                 # state read and its names join every lexicon (1,400 names a fan cost 25 s a lexicon)
@@ -95,13 +99,18 @@ ABBREVIATIONS = {
     "swing_mode_cmd_tpl": "swing_mode_command_template", "swing_mode_stat_tpl": "swing_mode_state_template",
     "pos_tpl": "position_template", "set_pos_tpl": "set_position_template", "pos_open": "position_open",
     "pos_clsd": "position_closed",
+    "hum_cmd_t": "target_humidity_command_topic", "hum_cmd_tpl": "target_humidity_command_template",
+    "hum_stat_t": "target_humidity_state_topic", "hum_state_tpl": "target_humidity_state_template",
+    "min_hum": "min_humidity", "max_hum": "max_humidity", "pow_cmd_t": "power_command_topic",
+    "curr_hum_t": "current_humidity_topic", "curr_hum_tpl": "current_humidity_template",
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
 TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
              "mode_state_template", "percentage_value_template", "percentage_command_template", "command_template",
              "mode_command_template", "preset_mode_command_template", "preset_mode_value_template",
              "fan_mode_command_template", "fan_mode_state_template", "swing_mode_command_template",
-             "swing_mode_state_template", "position_template", "set_position_template")
+             "swing_mode_state_template", "position_template", "set_position_template",
+             "target_humidity_command_template", "target_humidity_state_template")
 # The command templates rendered here, in the forms real publishers announce (no Jinja otherwise): `{{ value }}`
 # inside the payload (`{"fan_mode": "{{ value }}"}`), and Zigbee2MQTT's lookup of the value in a literal table
 # (`{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}`), which its state templates use too
@@ -132,6 +141,9 @@ VACUUM_BATTERY_STATE = "{{ value_json.battery_level }}"
 CLIMATE_MODES = ("auto", "off", "cool", "heat", "dry", "fan_only")
 CLIMATE_DEFAULT_MODES = {"mode": CLIMATE_MODES, "fan_mode": ("auto", "low", "medium", "high"),
                          "swing_mode": ("on", "off")}
+# A water heater's where its config lists none (Home Assistant's MQTT water_heater); a humidifier has none unlisted
+DEFAULT_MODES = {"climate": CLIMATE_DEFAULT_MODES,
+                 "water_heater": {"mode": ("off", "eco", "electric", "gas", "heat_pump", "high_demand", "performance")}}
 MODE_ACTIONS = ("mode", *MODE_KIND_WORDS)
 # The action that sets each kind's level in percent: a light's brightness, a fan's speed (Home Assistant's
 # fan.set_percentage)
@@ -196,6 +208,7 @@ class Entity:
     temperature_step: float = 1.0  # a climate's `temp_step`: how far "turn it up" moves its target temperature
     temperature_limits: tuple[float | None, float | None] = (None, None)   # its `min_temp`, `max_temp` where given
     temperature_unit: str | None = None    # a climate's `temperature_unit`, "C" or "F", where given
+    humidity_limits: tuple[float, float] = DEFAULT_HUMIDITY_RANGE   # a humidifier's `min_humidity`, `max_humidity`
     positions: tuple[int, int] | None = None   # a cover's or valve's `position_closed`, `position_open` where it has
                                                # a position (a cover's position topics, a valve's reports_position)
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
@@ -290,12 +303,12 @@ def _check_topic(topic: str, where) -> None:
 
 
 def _entity(key, name, component, area, config, known_areas, where) -> Entity:
-    needs_command = component in ("light", "switch", "fan", "cover", "lock", "scene", "valve")
+    needs_command = component in ("light", "switch", "fan", "cover", "lock", "scene", "valve", "humidifier")
     topics = {k: v for k, v in config.items() if k.endswith("_topic") and isinstance(v, str)}
     command, state = topics.pop("command_topic", None), topics.pop("state_topic", None)
-    if component == "climate":
+    if component in THERMOSTATS:
         if "temperature_command_topic" not in topics and "mode_command_topic" not in topics:
-            raise DiscoveryError(f"{where}: a climate entity needs temperature_command_topic")
+            raise DiscoveryError(f"{where}: a {component} entity needs temperature_command_topic")
     elif needs_command and not command:
         raise DiscoveryError(f"{where}: {component} needs command_topic")
     if component in ("sensor", "binary_sensor") and not state:
@@ -330,7 +343,7 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         device_class=str(device_class).lower() if isinstance(device_class, str) else None,
         unit=config.get("unit_of_measurement") if isinstance(config.get("unit_of_measurement"), str) else None,
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
-        json_schema=config.get("schema") == "json",
+        json_schema=config.get("schema") == "json", humidity_limits=_humidity_limits(config),
         positions=_positions(component, config, topics, where),
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
         temperature_limits=_temperature_limits(config), features=_features(component, config),
@@ -375,6 +388,17 @@ def _temperature_limits(config: dict) -> tuple[float | None, float | None]:
                  and TEMPERATURE_LIMITS[0] <= value <= TEMPERATURE_LIMITS[1] else None
                  for value in (config.get("min_temp"), config.get("max_temp")))
     return (low, high) if low is None or high is None or low < high else (None, None)
+
+
+def _humidity_limits(config: dict) -> tuple[float, float]:
+    """A humidifier's `min_humidity` and `max_humidity`, each a number from 0 to 100 percent, the lower below the
+    higher; Home Assistant's 0 and 100 for one not given or odd (NaN, 1e308, a min over its max: both), which refuses
+    nothing."""
+    low, high = (float(value) if not isinstance(value, bool) and isinstance(value, (int, float))
+                 and 0 <= value <= 100 else default
+                 for value, default in zip((config.get("min_humidity"), config.get("max_humidity")),
+                                           DEFAULT_HUMIDITY_RANGE))
+    return (low, high) if low < high else DEFAULT_HUMIDITY_RANGE
 
 
 def _positions(component: str, config: dict, topics: dict, where) -> tuple[int, int] | None:
@@ -424,6 +448,7 @@ def _check_renders(payloads: dict, modes: dict, speed_range: tuple[int, int], wh
     16 KiB config made each command megabytes."""
     given = {"command_template": (payloads.get("payload_on", "ON"), payloads.get("payload_off", "OFF")),
              "percentage_command_template": (str(speed_range[1]),), "set_position_template": (str(MAX_SCALE),),
+             "target_humidity_command_template": ("100",),
              **{f"{kind}_command_template": listed for kind, listed in modes.items()}}
     for template, values in given.items():
         text = payloads.get(template)
@@ -436,10 +461,10 @@ def _check_renders(payloads: dict, modes: dict, speed_range: tuple[int, int], wh
 
 def _modes(component: str, config: dict, topics: dict) -> dict[str, tuple[str, ...]]:
     """The modes of each kind a thing announces with a topic to command them (MODE_KINDS): its list's strings, or
-    for a climate's `mode` Home Assistant's default list."""
+    for a climate's or a water heater's `mode` Home Assistant's default list (DEFAULT_MODES)."""
     modes = {}
     for kind in MODE_KINDS:
-        listed = config.get(f"{kind}s", CLIMATE_DEFAULT_MODES.get(kind, ()) if component == "climate" else ())
+        listed = config.get(f"{kind}s", DEFAULT_MODES.get(component, {}).get(kind, ()))
         if f"{kind}_command_topic" in topics and isinstance(listed, (list, tuple)):
             modes[kind] = tuple(dict.fromkeys(m for m in listed if isinstance(m, str) and _norm(m)
                                                  and len(m) <= MAX_NAME_BYTES))[:MAX_MODES]
@@ -494,9 +519,11 @@ class Inventory:
         else in the unit the home's temperature sensors report (a home in °F whose climates say no unit)."""
         unit = entity.temperature_unit or ("F" if any(e.unit == "°F" for e in self.entities()
                                                     if e.component == "sensor") else "C")
+        defaults = (DEFAULT_WATER_TEMPERATURE_RANGES if entity.component == "water_heater"
+                    else DEFAULT_TEMPERATURE_RANGES)[unit]
         low, high = (given if given is not None else default
-                     for given, default in zip(entity.temperature_limits, DEFAULT_TEMPERATURE_RANGES[unit]))
-        return (low, high) if low < high else DEFAULT_TEMPERATURE_RANGES[unit]
+                     for given, default in zip(entity.temperature_limits, defaults))
+        return (low, high) if low < high else defaults
 
     def get(self, key: str) -> Entity | None:
         return self._entities.get(key)
@@ -871,12 +898,24 @@ def entity_command(entity: Entity, action: str,
         if entity.command_topic is None:          # a bridge's player that announces no power topic
             return None
         return entity.command_topic, p("payload_on" if action == "on" else "payload_off", action.upper()), entity.state_topic
-    if entity.component == "climate" and action not in MODE_ACTIONS:
+    if entity.component in THERMOSTATS and action not in MODE_ACTIONS:
         if action == "temperature" and topics.get("temperature_command_topic"):
             return topics["temperature_command_topic"], f"{float(value):g}", topics.get("temperature_state_topic")
+        if entity.component == "water_heater":      # switched by its power topic alone, which reports no state
+            power = topics.get("power_command_topic")
+            return (power, p(f"payload_{action}", action.upper()), None) if power and action in ("on", "off") else None
         if action in ("on", "off") and topics.get("mode_command_topic"):
             return topics["mode_command_topic"], "heat" if action == "on" else "off", topics.get("mode_state_topic")
         return None
+    if entity.component == "humidifier" and action == "humidity":
+        topic = topics.get("target_humidity_command_topic")
+        payload = render_command(entity.payloads.get("target_humidity_command_template"), f"{float(value):g}")
+        return None if topic is None or payload is None else \
+            (topic, payload, topics.get("target_humidity_state_topic"))
+    if entity.component == "humidifier" and action in ("on", "off"):    # its command_template as a fan's
+        payload = render_command(entity.payloads.get("command_template"),
+                                 p("payload_on" if action == "on" else "payload_off", action.upper()))
+        return None if payload is None else (entity.command_topic, payload, entity.state_topic)
     if action in MODE_ACTIONS and (kind := mode_kind(entity, str(value), action)) is not None:
         payload = render_command(entity.payloads.get(f"{kind}_command_template"), value)
         return None if payload is None else \

@@ -6,6 +6,7 @@ OpenAI function tools, and assistant.tools.ToolRunner runs a skill as its method
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from assistant.inventory import THERMOSTATS            # the kinds of thing set to a temperature
 from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE
 from assistant.vocabulary import DEVICES, MODE_KIND_WORDS, ROOMS, SENSOR_KINDS, STATES, UNITS, VACUUM_COMMANDS
 
@@ -105,6 +106,7 @@ NAME = ((str,), "the device as the user named it, e.g. porch light")
 MODE_COMPONENTS = ("fan", "climate", "vacuum")    # the kinds of thing Home Assistant's MQTT discovery gives modes
                                                   # (a vacuum's are its fan speeds)
 AREA = ((str,), "the room or area the user named, if any")
+MODE_COMPONENTS += ("humidifier", "water_heater")       # and Home Assistant's humidifiers' and water heaters' modes
 MODE_PARTS = tuple(words[0] for words in MODE_KIND_WORDS.values())    # a climate's parts with modes: fan, swing
 POSITIONED = ("cover", "valve")           # the kinds of thing Home Assistant's MQTT discovery gives a position
 MEDIA = ("media_player",)
@@ -126,7 +128,7 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("set_thermostat", "Set the thermostat (in a home with several, the one named or in the area named).",
            ("name", "area"), degrees=(NUMBER, "target temperature in degrees"),
            name=((str,), "the thermostat or heater as the user named it, if any"), area=AREA, level_unit="degrees",
-           name_is_a_thing=True, components=("climate",), kind_taken="climate"),
+           name_is_a_thing=True, components=THERMOSTATS, kind_taken="climate"),
     _skill("read_sensor", "Read a room's temperature or humidity.", reads=True, means=READINGS, room=(tuple(ROOMS), "the room"),
            kind=(SENSOR_KINDS, "which reading")),
     _skill("calculate", "Evaluate arithmetic.", pure=True, means={"calculate": ARITHMETIC}, expression=((str,), "numbers with + - * / and parentheses")),
@@ -139,17 +141,21 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("switch_all", "Switch every device of a kind (or everything) on or off, in one area or the whole home.",
            ("area",), means={"off": OFF}, name=((str,), "the kind, e.g. lights or fans, or everything"),
            state=(STATES, "on or off"), area=AREA, switches=True),
-    _skill("set_level", "Set a named light's brightness, a fan's speed, or how far open a cover or valve is.",
-           ("area",), means=LEVEL, name=NAME, percent=(NUMBER, "brightness, speed or position from 0 to 100"), area=AREA,
-           level_unit="percent", name_is_a_thing=True, components=(*LEVEL_ACTIONS, "climate", *POSITIONED)),
+    _skill("set_level", "Set a named light's brightness, a fan's speed, how far open a cover or valve is, or a "
+           "humidifier's target humidity.", ("area",), means=LEVEL, name=NAME,
+           percent=(NUMBER, "brightness, speed, position or humidity from 0 to 100"), area=AREA,
+           level_unit="percent", name_is_a_thing=True,
+           components=(*LEVEL_ACTIONS, *THERMOSTATS, *POSITIONED, "humidifier")),
     _skill("change_level", "Make a named light brighter or dimmer, a fan faster or slower, a thermostat's target "
-           "temperature warmer or cooler, or a cover more open or closed, by a step.", ("area",),
-           means={"up": UP, "down": DOWN}, name=NAME,
-           direction=(("up", "down"), "up: brighter, faster, warmer or more open, down: dimmer, slower, cooler or more "
-                      "closed"), area=AREA, steps=True, name_is_a_thing=True,
-           components=(*LEVEL_ACTIONS, "climate", "cover")),
+           "temperature warmer or cooler, a cover more open or closed, or a humidifier more or less humid, by a step.",
+           ("area",), means={"up": UP, "down": DOWN}, name=NAME,
+           direction=(("up", "down"), "up: brighter, faster, warmer, more open or more humid, down: dimmer, slower, "
+                      "cooler, more closed or drier"), area=AREA, steps=True, name_is_a_thing=True,
+           components=(*LEVEL_ACTIONS, *THERMOSTATS, "cover", "humidifier")),
     _skill("get_target_temperature", "Say what temperature a named thermostat or heater is set to.", ("area",),
-           reads=True, name=NAME, area=AREA, name_is_a_thing=True, components=("climate",), read_by_code=True),
+           reads=True, name=NAME, area=AREA, name_is_a_thing=True, components=THERMOSTATS, read_by_code=True),
+    _skill("get_target_humidity", "Say what humidity a named humidifier is set to.", ("area",), reads=True, name=NAME,
+           area=AREA, name_is_a_thing=True, components=("humidifier",), read_by_code=True),
     _skill("get_cover_position", "Say how far open a named cover or valve is.", ("area",), reads=True, name=NAME,
            area=AREA, name_is_a_thing=True, components=POSITIONED, read_by_code=True),
     # A media player's controls, volume and track: the one named, else the one playing (ToolRunner._player)
@@ -182,7 +188,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            mode=((str,), "the mode as the user said it; a climate's fan or swing mode after its word, e.g. fan high, "
                  "swing on"), area=AREA, name_is_a_thing=True,
            components=MODE_COMPONENTS, read_by_code=True),
-    _skill("get_device_mode", "Say which mode a fan or a thermostat is in, or a climate's fan or swing mode.",
+    _skill("get_device_mode", "Say which mode a fan, a thermostat, a humidifier or a water heater is in, or a "
+           "climate's fan or swing mode.",
            ("area", "part"), reads=True, name=NAME, area=AREA,
            part=(MODE_PARTS, "the part of a climate whose mode is asked, if the user said one: fan or swing"),
            name_is_a_thing=True, components=MODE_COMPONENTS, read_by_code=True),

@@ -16,6 +16,7 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
+from assistant.inventory import TEMPERATURE_LIMITS, THERMOSTATS         # the thermostats' and water heaters' degrees
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
                                  modes_to_choose, speed_names, speed_of, spelling_key)
@@ -24,7 +25,8 @@ from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, POSITIONED,
                               THING_NAMED)
 from assistant.spoken_numbers import NUMBER_WORDS, normalize_request
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
-                                  FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
+                                  FOLLOW_UP_WORDS, HUMIDITY_STEP, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS,
+                                  MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SHARES, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
                                   THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
@@ -373,15 +375,28 @@ def _in_full(name: str, lexicon) -> str:
     return name if full == said else full
 
 
-def _target_limit(inventory: Inventory, entity: Entity, degrees) -> tuple[str, float] | None:
-    """("highest", its max_temp) for a target over a climate's max_temp, ("lowest", its min_temp) under its min_temp
-    (Inventory.temperature_range); None within them."""
-    if entity.component != "climate" or not isinstance(degrees, (int, float)):
+def _target_limit(inventory: Inventory, entity: Entity, target,
+                  action: str = "temperature") -> tuple[str, float] | None:
+    """("highest", its max_temp) for a target over a climate's or water heater's max_temp, ("lowest", its min_temp)
+    under its min_temp (Inventory.temperature_range); for a humidifier's humidity its min_humidity and max_humidity;
+    None within them."""
+    if not isinstance(target, (int, float)):
         return None
-    low, high = inventory.temperature_range(entity)
-    if low <= degrees <= high:
+    if action == "temperature" and entity.component in THERMOSTATS:
+        low, high = inventory.temperature_range(entity)
+    elif action == "humidity" and entity.component == "humidifier":
+        low, high = entity.humidity_limits
+    else:
         return None
-    return ("highest", high) if degrees > high else ("lowest", low)
+    if low <= target <= high:
+        return None
+    return ("highest", high) if target > high else ("lowest", low)
+
+
+def _degrees_taken(entity: Entity, degrees: float) -> bool:
+    """A target a thermostat may be sent (the nearer limit said where past its own): above 0 and below 100 degrees,
+    or for a water heater, whose 120 to 140 °F are usual, below TEMPERATURE_LIMITS' top."""
+    return 0 < degrees < (TEMPERATURE_LIMITS[1] if entity.component == "water_heater" else 100)
 
 
 def _the(entity: Entity) -> str:
@@ -470,7 +485,7 @@ def _state_sentence(entity: Entity, state: str) -> str:
                  "occupancy": ("occupied", "clear"), "moisture": ("wet", "dry"), "smoke": ("detecting smoke", "clear"),
                  "lock": ("unlocked", "locked")}.get(entity.device_class or "", ("on", "off"))
         return f"The {entity.name} is {words[0] if state == 'on' else words[1]}."
-    if entity.component == "climate":
+    if entity.component in THERMOSTATS:
         return f"The {entity.name} is set to {state} degrees." if re.fullmatch(r"[\d.]+", state) else f"The {entity.name} is {state}."
     return f"The {entity.name} {_is(entity.name)} {state}."
 
@@ -920,14 +935,18 @@ class ToolRunner:
 
     async def _set_thermostat(self, degrees, name=None, area=None) -> str:
         degrees = float(degrees)
-        if not 0 < degrees < 100:
+        water = self.home.inventory.custom and name and self.home.inventory.resolve(str(name), area, ("water_heater",))
+        if not 0 < degrees < (TEMPERATURE_LIMITS[1] if water else 100):
             raise ValueError("thermostat out of range")
         if self.home.inventory.custom:
             if name is None and area is None and not self.home.inventory.resolve(None, None, ("climate",)):
                 return NoAction("There is no thermostat in this home.")
-            entity, problem = self._one(name, area, SKILL_COMPONENTS["set_thermostat"])
+            # a water heater by its name alone: "set it to 20" of no name means the home's heating
+            entity, problem = self._one(name, area, SKILL_COMPONENTS["set_thermostat"] if name else ("climate",))
             if problem:
                 return problem
+            if not _degrees_taken(entity, degrees):
+                raise ValueError("thermostat out of range")
             if self.home.inventory.needs_yes(entity, "temperature", degrees):
                 return self._ask(entity, "temperature", degrees)
             # which one was asked, or a target past its limits: the answer names it
@@ -1001,7 +1020,7 @@ class ToolRunner:
                                asyncio.get_running_loop().time(), self.turn)
         verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change the brightness of",
                 "speed": "change the speed of", "temperature": "change the temperature of",
-                "position": "change the position of",
+                "position": "change the position of", "humidity": "change the humidity of",
                 "mode": "change the mode of",
                 **{kind: f"change the {_mode_spoken(kind)} of" for kind in MODE_KIND_WORDS}}.get(action, action)
         return NoAction(f"Do you want me to {verb} the {entity.name}? Say yes to confirm.")
@@ -1015,7 +1034,7 @@ class ToolRunner:
     async def _act(self, entity: Entity, action: str, value=None, confirmed_by_user: bool = False) -> str:
         """The command to one thing, and the whole reply that names it (Done), or the question of a yes. A climate's
         target past its min_temp or max_temp is set to that limit and said so, as Home Assistant's climate does."""
-        limit = _target_limit(self.home.inventory, entity, value) if action == "temperature" else None
+        limit = _target_limit(self.home.inventory, entity, value, action)
         value = value if limit is None else limit[1]
         if not confirmed_by_user and self.home.inventory.needs_yes(entity, action, value):
             return self._ask(entity, action, value)
@@ -1023,6 +1042,7 @@ class ToolRunner:
         if confirmed is None:
             verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
                     "speed": "change its speed", "temperature": "change its temperature", "position": "move",
+                    "humidity": "change its humidity",
                     "mode": "change its mode",
                     **{kind: f"change its {_mode_spoken(kind)}" for kind in MODE_KIND_WORDS}}.get(action, action)
             return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
@@ -1036,6 +1056,9 @@ class ToolRunner:
             return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
         if action == "position":
             return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed} percent open.")
+        if action == "humidity":
+            said = f"at its {limit[0]}, " if limit is not None else "set to "
+            return Done(f"Okay, the {entity.name} {_is(entity.name)} {said}{confirmed} percent humidity.")
         if action == "temperature" and limit is not None:
             return Done(f"The {entity.name} {_is(entity.name)} at its {limit[0]}, {confirmed} degrees.")
         if action == "temperature":
@@ -1061,6 +1084,8 @@ class ToolRunner:
             return NoAction(f"The {entity.name} can be opened or closed: which one?")
         if entity.component == "valve":     # "turn the water off": a valve on is open
             return await self._act(entity, "open" if state == "on" else "close")
+        if entity.component == "water_heater" and entity_command(entity, state) is None:     # of no power topic
+            return self._only([entity], entity.name)
         return await self._act(entity, state)
 
     async def _switch_all(self, name, state, area=None) -> str:
@@ -1091,14 +1116,14 @@ class ToolRunner:
         slots (its area said apart counts: "the radiator in the nursery" is the nursery radiator). Part of a name is
         never a heater's ("dim the panel light to 20%" must not set the radiant panel to 20 degrees)."""
         said = spelling_key(str(name).lower().replace("_", " "))        # the whole name, one or many, either spelling
-        heater = [e for e in self.home.inventory.resolve(str(name), area, ("climate",))
+        heater = [e for e in self.home.inventory.resolve(str(name), area, THERMOSTATS)
                   if spelling_key(e.name) in (said, spelling_key(f"{area} {said}".replace("_", " ")))
                   or is_of_named_kind(e, str(name).lower().replace("_", " "))]     # "the air conditioner"
         if heater and not self._find(name, area, tuple(LEVEL_ACTIONS))[0]:
             if len(heater) > 1:
                 return _choice(heater)                    # "set the AC to 20" with two climates that cool
             degrees = float(percent)
-            if not 0 < degrees < 100:
+            if not _degrees_taken(heater[0], degrees):
                 raise ValueError("thermostat out of range")
             return await self._act(heater[0], "temperature", degrees)
         entity, problem = self._one(name, area, SKILL_COMPONENTS["set_level"])
@@ -1109,6 +1134,8 @@ class ToolRunner:
             raise ValueError("bad brightness")
         if entity.component in POSITIONED:
             return await self._to_position(entity, percent)
+        if entity.component == "humidifier":
+            return await self._to_humidity(entity, percent)
         return await self._to_level(entity, percent)
 
     async def _change_level(self, name, direction, area=None) -> str:
@@ -1117,10 +1144,12 @@ class ToolRunner:
         entity, problem = self._one(name, area, SKILL_COMPONENTS["change_level"])
         if problem:
             return problem
-        if entity.component == "climate":
+        if entity.component in THERMOSTATS:
             return await self._stepped_target(entity, direction)
         if entity.component == "cover":
             return await self._stepped_position(entity, direction)
+        if entity.component == "humidifier":
+            return await self._stepped_humidity(entity, direction)
         return await self._to_level(entity, stepped_level(await self.home.read_level(entity), direction))
 
     async def _to_position(self, entity: Entity, percent: int) -> str:
@@ -1138,6 +1167,21 @@ class ToolRunner:
             return await self._act(entity, "open" if direction == "up" else "close")
         step = COVER_STEP if direction == "up" else -COVER_STEP
         return await self._act(entity, "position", max(0, min(100, position + step)))
+
+    async def _to_humidity(self, entity: Entity, percent: float) -> str:
+        """A humidifier's target humidity, within its min_humidity and max_humidity (_act says a limit it was set
+        to); one of no target humidity topic says what it can do."""
+        if entity_command(entity, "humidity", percent) is None:
+            return self._only([entity], entity.name)
+        return await self._act(entity, "humidity", percent)
+
+    async def _stepped_humidity(self, entity: Entity, direction: str) -> str:
+        """A humidifier's target humidity HUMIDITY_STEP percent up ("make it more humid") or down from where it is
+        set; where no target is known, none is guessed."""
+        target = await self.home.read_target(entity)
+        if target is None:
+            return NoAction(f"The {entity.name} hasn't reported its target humidity yet: what humidity would you like?")
+        return await self._to_humidity(entity, target + (HUMIDITY_STEP if direction == "up" else -HUMIDITY_STEP))
 
     async def _stepped_target(self, entity: Entity, direction: str) -> str:
         """A climate's target temperature one step (its discovery's temp_step, else a degree) up or down from where
@@ -1211,6 +1255,16 @@ class ToolRunner:
         if target is None:
             return f"The {entity.name} hasn't reported its target temperature yet."
         return f"The {entity.name} {_is(entity.name)} set to {format_number(target)} degrees."
+
+    async def _get_target_humidity(self, name, area=None) -> str:
+        """The humidity a humidifier is set to (its target), not whether it is on: "what is the humidifier set to"."""
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["get_target_humidity"])
+        if problem:
+            return problem
+        target = await self.home.read_target(entity)
+        if target is None:
+            return f"The {entity.name} hasn't reported its target humidity yet."
+        return f"The {entity.name} {_is(entity.name)} set to {format_number(target)} percent humidity."
 
     async def _get_cover_position(self, name, area=None) -> str:
         """How far open a cover or valve is, in percent, as it reported it; one that reports no position says its

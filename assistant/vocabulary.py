@@ -261,7 +261,8 @@ LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
 ABILITIES = {"light": "switched on or off", "switch": "switched on or off", "fan": "switched on or off",
              "media_player": "switched on or off", "climate": "switched on or off, or set to a temperature",
              "cover": "opened, closed or stopped", "lock": "locked or unlocked", "scene": "run", "sensor": "read",
-             "binary_sensor": "read", "valve": "opened or closed"}
+             "binary_sensor": "read", "valve": "opened or closed",
+             "humidifier": "switched on or off, or set to a humidity", "water_heater": "set to a temperature"}
 LEVEL_ABILITIES = {"light": "dimmed", "fan": "set to a speed"}
 # A mode or scene said by its name ("candlelight mode please"): activate the scene of that name
 SCENE_WORDS = ("mode", "scene")
@@ -320,6 +321,13 @@ CLIMATE_STEP_WAYS = {"up": ("higher", "raise", "increase", *HEAT_STEPS["up"]),
 LEVEL_MOVING_VERBS = ("turn", "bring", "bump", "knock", "push", "nudge", "put", "take")
 HEAT_VERBS = ("warm", "heat", "cool")
 TARGET_ASKED = ("set to", "set at", "set for", "target", "setting")
+# A humidifier's target humidity stepped by a way said ("make it more humid", "a bit drier", "turn the humidifier
+# up") or asked ("what humidity is the humidifier set to"); HUMIDITY_STEP percent a step (Home Assistant's
+# humidifier takes whole percents and has no step of its own)
+HUMIDITY_STEP_WAYS = {"up": ("more humid", "damper", "moister", "wetter", "higher", "raise", "increase"),
+                      "down": ("less humid", "drier", "dryer", "lower", "decrease", "reduce")}
+HUMIDITY_STEP = 5
+HUMIDITY_ASKED = ("humidity", "humid")
 # A cover's or valve's position, in percent open (Home Assistant's: 0 closed, 100 open): the levels said in words
 # ("open the blinds halfway", "close the curtains half way"), the words that step it a little with a move of a cover
 # ("open them a little", "close the curtains a bit more"), and those that ask it ("what position are the blinds at",
@@ -413,7 +421,7 @@ VERB_KINDS = {"lock": ("lock",), "unlock": ("lock",), "open": ("cover",), "close
 OFFERS_OF_HELP = ("how can i help", "what can i do for you", "anything else")
 FOLLOW_UP_KINDS = {"light": "light", "switch": "switch", "fan": "switch", "media_player": "switch", "cover": "cover",
                    "lock": "lock", "climate": "climate", "sensor": "sensor", "binary_sensor": "sensor", "scene": "scene",
-                   "valve": "cover"}
+                   "valve": "cover", "water_heater": "climate", "humidifier": "humidifier"}
 # Taking back the newest change ("undo that", "put it back how it was", "change it back")
 UNDOING = ("undo", "put it back", "put that back", "put them back", "change it back", "change that back", "set it back",
            "set that back", "reverse", "revert", "go back", "take it back", "switch it back")

@@ -30,7 +30,7 @@ import aiomqtt
 from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES,
                                  MAX_TITLE_CHARS, MEDIA_STATE,
                                  THERMOSTAT_SET, THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory,
-                                 position_percent,
+                                 THERMOSTATS, position_percent,
                                  command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
                                  speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.inventory import VACUUM_BATTERY_STATE, VACUUM_STATES
@@ -202,12 +202,13 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
     if entity.component == "light" and entity.json_schema:
         state = parse_state(payload)
         return state["state"].lower() if state else None
-    text = _value(entity, payload, STATE_TEMPLATE.get(entity.component, "value_template"))
+    read_as = "fan" if entity.component == "humidifier" else entity.component     # Home Assistant's keys are a fan's
+    text = _value(entity, payload, STATE_TEMPLATE.get(read_as, "value_template"))
     if text is None:
         return None
     text = text.strip()
     p = entity.payload
-    if entity.component in ("light", "switch", "fan", "media_player", "binary_sensor"):
+    if read_as in ("light", "switch", "fan", "media_player", "binary_sensor"):
         on, off = p("state_on", p("payload_on", "ON")), p("state_off", p("payload_off", "OFF"))
         if text == on or text.upper() == on.upper():
             return "on"
@@ -228,7 +229,7 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
                  p("state_locking", "LOCKING"): "locking", p("state_unlocking", "UNLOCKING"): "unlocking",
                  p("state_jammed", "JAMMED"): "jammed"}
         return words.get(text) or {w.lower(): v for w, v in words.items()}.get(text.lower())
-    if entity.component == "climate":
+    if entity.component in THERMOSTATS:
         return _number(text)
     if entity.component == "sensor":
         return _number(text) or (text or None)
@@ -306,6 +307,8 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
         return _number(_value(entity, payload, "temperature_state_template"))
     if action == "position":
         return _position(entity, payload)
+    if action == "humidity":
+        return _number(_value(entity, payload, "target_humidity_state_template"))
     if action in MODE_ACTIONS:         # "mode": any kind said without a word of its own; else the action's kind
         return next((mode for kind in mode_kinds(entity, action)
                      if (mode := _mode(entity, kind, payload)) is not None), None)
@@ -317,7 +320,7 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
 
 def _state_topics(entity: Entity) -> list[str]:
     return [t for t in (entity.state_topic, entity.topics.get("brightness_state_topic"),
-                        entity.topics.get("position_topic"),
+                        entity.topics.get("position_topic"), entity.topics.get("target_humidity_state_topic"),
                         entity.topics.get("percentage_state_topic"),
                         entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic"),
                         entity.topics.get("preset_mode_state_topic"), entity.topics.get("fan_mode_state_topic"),
@@ -533,6 +536,8 @@ class MqttHome:
                 return None
             try:
                 await client.publish(topic, payload, qos=1)
+                if action == "humidity":            # a humidifier's target humidity, as sent
+                    return f"{float(value or 0):g}"
             except aiomqtt.MqttError:
                 return None
             if entity.component == "media_player" and action in MEDIA_STATE:
@@ -559,8 +564,13 @@ class MqttHome:
         return reported
 
     async def read_target(self, entity: Entity) -> float | None:
-        """A climate's state is its target temperature: read_state reads its temperature state topic, as a number."""
-        state = await self.read_state(entity) if entity.component == "climate" else None
+        """A climate's or water heater's state is its target temperature: read_state reads its temperature state topic,
+        as a number; a humidifier's target humidity is its target humidity state topic's."""
+        if entity.component == "humidifier":
+            payload = self._retained.get(entity.topics.get("target_humidity_state_topic", ""))
+            humidity = None if payload is None else _confirmed(entity, "humidity", payload)
+            return None if humidity is None else float(humidity)
+        state = await self.read_state(entity) if entity.component in THERMOSTATS else None
         return None if state is None else float(state)
 
     async def read_position(self, entity: Entity) -> int | None:
@@ -614,8 +624,9 @@ class MqttHome:
             payload = self._retained.get(THERMOSTAT_STATE)
             degrees = None if payload is None else thermostat_degrees(payload)
             return None if degrees is None else f"{degrees:g}"
-        topic = entity.topics.get("temperature_state_topic") if entity.component == "climate" else entity.state_topic
+        thermostat = entity.component in THERMOSTATS
+        topic = entity.topics.get("temperature_state_topic") if thermostat else entity.state_topic
         payload = self._retained.get(topic) if topic else None
         if payload is None:
             return None
-        return _confirmed(entity, "temperature", payload) if entity.component == "climate" else entity_state(entity, payload)
+        return _confirmed(entity, "temperature", payload) if thermostat else entity_state(entity, payload)
