@@ -38,7 +38,7 @@ from assistant.vocabulary import (ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGRE
                                   READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, RESULT_NOUNS, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
-                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
+                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING, says_many)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
@@ -2032,8 +2032,8 @@ def _of_a_group(said: str, targets: list[str], lexicon) -> str | Declined:
 
 def _says_a_group(words: str) -> bool:
     """The words name more than one thing: "all the lights", "everything in the snug", "the dock lights"."""
-    thing = words.partition(" in the ")[0].split()
-    return thing[0] in ("all", "everything") or (thing[-1].endswith("s") and not thing[-1].endswith("ss"))
+    thing = words.partition(" in the ")[0]
+    return thing.split()[0] in ("all", "everything") or says_many(thing)
 
 
 def _together(calls: list[dict], words: str, timer: bool, fits) -> list[str]:

@@ -27,9 +27,9 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   FOLLOW_UP_WORDS, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS, MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SHARES, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
-                                  THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
-                                  VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, convert,
-                                  unit_name)
+                                  POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
+                                  VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
+                                  convert, unit_name)
 from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
 
@@ -356,12 +356,6 @@ def _timer_length(seconds) -> int:
     return seconds
 
 
-def _is(name: str) -> str:
-    """"the blinds are", "the lamp is"."""
-    last = name.split()[-1] if name.split() else name
-    return "are" if last.endswith("s") and not last.endswith(("ss", "us")) else "is"
-
-
 def _in_full(name: str, lexicon) -> str:
     """A name as a remote model may write it ("AC"), with its short name said in full as the embedded generator
     reads the request (Lexicon.unabbreviated: "air conditioner" where the home has one); any other name as written."""
@@ -452,6 +446,13 @@ def _whole(number) -> int:
     return int(value)
 
 
+def _not_reported(entity: Entity, what: str = "") -> str:
+    """ "The radiators haven't reported their target temperature yet." (what: "target temperature"), or "The lamp
+    hasn't reported yet."."""
+    hasnt, its = agreeing(entity.name, "hasn't"), agreeing(entity.name, "its")
+    return f"The {entity.name} {hasnt} reported {f'{its} {what} ' if what else ''}yet."
+
+
 def _state_sentence(entity: Entity, state: str) -> str:
     if entity.component == "sensor":
         unit = entity.unit or SENSOR_UNITS.get(entity.device_class or "", "")
@@ -460,16 +461,18 @@ def _state_sentence(entity: Entity, state: str) -> str:
             state = format_number(float(state))
         except ValueError:
             pass
-        return f"The {entity.name} is {state} {unit}".rstrip() + "."
+        return f"The {entity.name} {agreeing(entity.name, 'is')} {state} {unit}".rstrip() + "."
     if entity.component == "binary_sensor":
         words = {"door": ("open", "closed"), "window": ("open", "closed"), "opening": ("open", "closed"),
                  "garage_door": ("open", "closed"), "motion": ("detecting motion", "clear"),
                  "occupancy": ("occupied", "clear"), "moisture": ("wet", "dry"), "smoke": ("detecting smoke", "clear"),
                  "lock": ("unlocked", "locked")}.get(entity.device_class or "", ("on", "off"))
-        return f"The {entity.name} is {words[0] if state == 'on' else words[1]}."
+        return f"The {entity.name} {agreeing(entity.name, 'is')} {words[0] if state == 'on' else words[1]}."
+    be = agreeing(entity.name, "is")
     if entity.component == "climate":
-        return f"The {entity.name} is set to {state} degrees." if re.fullmatch(r"[\d.]+", state) else f"The {entity.name} is {state}."
-    return f"The {entity.name} {_is(entity.name)} {state}."
+        return f"The {entity.name} {be} set to {state} degrees." if re.fullmatch(r"[\d.]+", state) else \
+            f"The {entity.name} {be} {state}."
+    return f"The {entity.name} {be} {state}."
 
 
 class TimerBook(Protocol):
@@ -1015,30 +1018,34 @@ class ToolRunner:
             return self._ask(entity, action, value)
         confirmed = await self.home.command(entity, action, value)
         if confirmed is None:
-            verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
-                    "speed": "change its speed", "temperature": "change its temperature", "position": "move",
-                    "mode": "change its mode",
-                    **{kind: f"change its {_mode_spoken(kind)}" for kind in MODE_KIND_WORDS}}.get(action, action)
-            return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
+            said_as = "" if entity.component == "scene" else entity.name        # a scene's name is a title
+            its = agreeing(said_as, "its")
+            verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": f"change {its} brightness",
+                    "speed": f"change {its} speed", "temperature": f"change {its} temperature", "position": "move",
+                    "mode": f"change {its} mode",
+                    **{kind: f"change {its} {_mode_spoken(kind)}" for kind in MODE_KIND_WORDS}}.get(action, action)
+            return Done(f"I asked {_the(entity)} to {verb}, but {agreeing(said_as, 'it')} didn't confirm.")
         if action == "activate":
             return Done(f"Okay, {entity.name} is on.")
         if action == "speed" and confirmed.isdigit():                 # a speed of its own name: "on low"
             named = {speed: word for word, speed in speed_names(entity).items()}.get(speed_of(entity, int(confirmed)))
             if named:
-                return Done(f"Okay, the {entity.name} is on {named}.")
+                return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} on {named}.")
         if action in ("brightness", "speed"):
-            return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} at {confirmed} percent.")
         if action == "position":
-            return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed} percent open.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {confirmed} percent open.")
         if action == "temperature" and limit is not None:
-            return Done(f"The {entity.name} {_is(entity.name)} at its {limit[0]}, {confirmed} degrees.")
+            its = agreeing(entity.name, "its")
+            return Done(f"The {entity.name} {agreeing(entity.name, 'is')} at {its} {limit[0]}, {confirmed} degrees.")
         if action == "temperature":
-            return Done(f"Okay, the {entity.name} is set to {confirmed} degrees.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} set to {confirmed} degrees.")
         if action == "mode":
-            return Done(f"Okay, the {entity.name} {_is(entity.name)} in {_mode_spoken(confirmed)} mode.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} in {_mode_spoken(confirmed)} mode.")
         if action in MODE_KIND_WORDS:                                 # "Okay, the air conditioner's swing mode is on."
-            return Done(f"Okay, the {entity.name}'s {_mode_spoken(action)} is {_mode_spoken(confirmed)}.")
-        return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed}.")
+            return Done(f"Okay, the {entity.name}{agreeing(entity.name, POSSESSIVE)} {_mode_spoken(action)} is "
+                        f"{_mode_spoken(confirmed)}.")
+        return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {confirmed}.")
 
     async def _switch_device(self, name, state, area=None) -> str:
         entity, problem = self._one(name, area, SKILL_COMPONENTS["switch_device"])
@@ -1164,7 +1171,9 @@ class ToolRunner:
         sent = mode_words(entity).get(said)
         if sent is None:
             listed = _modes_listed(entity)      # none where it has fan or swing modes alone
-            return NoAction(f"The {entity.name} has no {said} mode" + (f"; it has {listed}." if listed else "."))
+            it_has = f"{agreeing(entity.name, 'it')} {agreeing(entity.name, 'has')}"
+            return NoAction(f"The {entity.name} {agreeing(entity.name, 'has')} no {said} mode" +
+                            (f"; {it_has} {listed}." if listed else "."))
         return await self._act(entity, *sent)
 
     async def _get_device_mode(self, name, area=None, part=None) -> str:
@@ -1175,26 +1184,29 @@ class ToolRunner:
         action = next((kind for kind, words in MODE_KIND_WORDS.items() if words[0] == part), "mode")
         if action != "mode":
             return await self._part_mode(entity, action) if entity.modes.get(action) else \
-                f"The {entity.name} has no {_mode_spoken(action)}."
+                f"The {entity.name} {agreeing(entity.name, 'has')} no {_mode_spoken(action)}."
         if not _modes_listed(entity):
             return self._only([entity], entity.name)
         mode = await self.home.read_mode(entity)
         if mode is None:
-            return f"The {entity.name} hasn't reported its mode yet."
+            return _not_reported(entity, "mode")
         if not mode:                # it reports none of them (Zigbee2MQTT's preset "None" after a speed was set)
-            return f"The {entity.name} {_is(entity.name)} in none of its modes; it has {_modes_listed(entity)}."
+            its, it_has = agreeing(entity.name, "its"), f"{agreeing(entity.name, 'it')} {agreeing(entity.name, 'has')}"
+            return f"The {entity.name} {agreeing(entity.name, 'is')} in none of {its} modes; {it_has} " \
+                f"{_modes_listed(entity)}."
         spoken = _mode_spoken(mode)
-        return f"The {entity.name} {_is(entity.name)} {spoken}." if spoken in STATES else \
-            f"The {entity.name} {_is(entity.name)} in {spoken} mode."
+        return f"The {entity.name} {agreeing(entity.name, 'is')} {spoken}." if spoken in STATES else \
+            f"The {entity.name} {agreeing(entity.name, 'is')} in {spoken} mode."
 
     async def _part_mode(self, entity: Entity, action: str) -> str:
         """A climate's fan or swing mode (action "fan_mode" or "swing_mode"), as it last reported it."""
         mode, part = await self.home.read_mode(entity, action), _mode_spoken(action)
         if mode is None:
-            return f"The {entity.name} hasn't reported its {part} yet."
+            return _not_reported(entity, part)
+        owner = entity.name + agreeing(entity.name, POSSESSIVE)          # "the radiators' fan mode"
         if not mode:
-            return f"The {entity.name}'s {part} is none of {_listed(entity.modes[action])}."
-        return f"The {entity.name}'s {part} is {_mode_spoken(mode)}."
+            return f"The {owner} {part} is none of {_listed(entity.modes[action])}."
+        return f"The {owner} {part} is {_mode_spoken(mode)}."
 
     async def _get_target_temperature(self, name, area=None) -> str:
         """The temperature a climate is set to (its target), not whether it is on: "what is the thermostat set to"."""
@@ -1203,8 +1215,8 @@ class ToolRunner:
             return problem
         target = await self.home.read_target(entity)
         if target is None:
-            return f"The {entity.name} hasn't reported its target temperature yet."
-        return f"The {entity.name} {_is(entity.name)} set to {format_number(target)} degrees."
+            return _not_reported(entity, "target temperature")
+        return f"The {entity.name} {agreeing(entity.name, 'is')} set to {format_number(target)} degrees."
 
     async def _get_cover_position(self, name, area=None) -> str:
         """How far open a cover or valve is, in percent, as it reported it; one that reports no position says its
@@ -1215,8 +1227,8 @@ class ToolRunner:
         position = await self.home.read_position(entity) if entity.positions is not None else None
         if position is None:
             state = await self.home.read_state(entity)
-            return _state_sentence(entity, state) if state is not None else f"The {entity.name} hasn't reported yet."
-        return f"The {entity.name} {_is(entity.name)} {position} percent open."
+            return _state_sentence(entity, state) if state is not None else _not_reported(entity)
+        return f"The {entity.name} {agreeing(entity.name, 'is')} {position} percent open."
 
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)
@@ -1227,17 +1239,19 @@ class ToolRunner:
         state = await self.home.read_state(found[0])
         if found[0].component == "vacuum":
             return await self._vacuum_state(found[0], state)
-        return _state_sentence(found[0], state) if state is not None else f"The {found[0].name} hasn't reported yet."
+        return _state_sentence(found[0], state) if state is not None else _not_reported(found[0])
 
     async def _vacuum_state(self, entity: Entity, state: str | None) -> str:
         """A vacuum's state and battery, as it last reported them: "The robot vacuum is docked, with its battery at 80
         percent." (where it is, whether it charges, how much battery it has)."""
         battery = await self.home.read_battery(entity) if "battery" in entity.features else None
         if state is None and battery is None:
-            return f"The {entity.name} hasn't reported yet."
-        said = f"The {entity.name} {_is(entity.name)} {VACUUM_STATES_SAID[state]}" if state is not None else \
-            f"The {entity.name} hasn't said what it is doing"
-        return said + (f", with its battery at {battery} percent." if battery is not None else ".")
+            return _not_reported(entity)
+        be, hasnt = agreeing(entity.name, "is"), agreeing(entity.name, "hasn't")
+        said = f"The {entity.name} {be} {VACUUM_STATES_SAID[state]}" if state is not None else \
+            f"The {entity.name} {hasnt} said what {agreeing(entity.name, 'it is')} doing"
+        return said + (f", with {agreeing(entity.name, 'its')} battery at {battery} percent." if battery is not None
+                       else ".")
 
     async def _cover_or_lock(self, entity: Entity, action: str) -> str:
         if entity.component == "lock":
@@ -1270,7 +1284,7 @@ class ToolRunner:
         if pending is None or asyncio.get_running_loop().time() - pending.asked_at > CONFIRM_WINDOW_S:
             return NoAction("There is nothing waiting for a yes.")
         if answer != "yes" or not says_yes(self.heard):
-            return f"Okay, I'll leave {pending.subject} as it is."
+            return f"Okay, I'll leave {pending.subject} as {agreeing(pending.subject, 'it is')}."
         return await pending.act()
 
     async def _activate_scene(self, name) -> str:
@@ -1288,12 +1302,13 @@ class ToolRunner:
             offered = [VACUUM_COMMANDS_SAID[other] for other, (_, feature) in VACUUM_COMMANDS.items()
                        if feature in entity.features]
             return NoAction(f"The {entity.name} can't {VACUUM_COMMANDS_SAID[command]}" +
-                            (f"; it can {_listed(offered)}." if offered else "."))
+                            (f"; {agreeing(entity.name, 'it')} can {_listed(offered)}." if offered else "."))
         if self.home.inventory.needs_yes(entity, command):
             return self._ask(entity, command)
         if await self.home.command(entity, command) is None:
-            return Done(f"I asked {_the(entity)} to {VACUUM_COMMANDS_SAID[command]}, but it didn't confirm.")
-        return Done(f"Okay, the {entity.name} {_is(entity.name)} {VACUUM_COMMANDS_DONE[command]}.")
+            return Done(f"I asked {_the(entity)} to {VACUUM_COMMANDS_SAID[command]}, but {agreeing(entity.name, 'it')} "
+                        "didn't confirm.")
+        return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {VACUUM_COMMANDS_DONE[command]}.")
 
     async def _press_button(self, name, area=None) -> str:
         """A button pressed (one whose command could unlock or open something waits for a yes, as any does)."""
