@@ -396,10 +396,28 @@ class Calls(list):
 
 
 def calls_of_history(history: list[dict]) -> Calls:
-    """The history's tool calls as {"name", "arguments"}, oldest first, the newest MAX_CALLS."""
-    made = [(call, turn) for turn, message in enumerate(history) if message.get("role") == "assistant"
-            for call in _assistant_calls(message)][-MAX_CALLS:]
+    """The history's tool calls as {"name", "arguments"}, oldest first, the newest MAX_CALLS; a call on a device of the
+    default home that the user's words before it said in the plural only ("turn on the kitchen lights") says so, with
+    "plural": its call names the device in the singular, as the default home does."""
+    made, said = [], ""
+    for turn, message in enumerate(history):
+        if message.get("role") == "user":
+            said = content_text(message).lower()
+        elif message.get("role") == "assistant":
+            made += [(_said_in_plural(call, said), turn) for call in _assistant_calls(message)]
+    made = made[-MAX_CALLS:]
     return Calls((call for call, _ in made), (turn for _, turn in made))
+
+
+def _said_in_plural(call: dict, said: str) -> dict:
+    """The call, with "plural" when it acts on or asks about a device of the default home that said names by a plural
+    word of it alone ("lights", "lamps", "fans"; no "light" or "lamp" beside them)."""
+    device = (call["arguments"].get("device") or call["arguments"].get("name")) \
+        if call["name"] in ("set_device", "get_state") else None
+    if device not in DEVICES:
+        return call
+    found = [word for word in DEVICES[device] if re.search(rf"\b{word}\b", said)]
+    return {**call, "plural": True} if found and all(says_many(word) for word in found) else call
 
 
 def target_of(call: dict) -> Target | None:
@@ -422,7 +440,7 @@ def target_of(call: dict) -> Target | None:
     if name == "get_state" and args.get("name") in SENSOR_KINDS:      # a reading, as read_sensor's: nothing to act on
         return None
     if name == "set_device" or (name == "get_state" and args.get("name") in DEVICES):
-        device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "")
+        device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "") + ("s" if call.get("plural") else "")
         return Target(f"the {room} {device}".replace("  ", " "), False)
     if name in ("set_brightness", "change_brightness"):
         return Target(f"the {room} lights", False)
