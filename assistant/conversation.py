@@ -414,7 +414,7 @@ def _said_in_plural(call: dict, said: str) -> dict:
     word of it alone ("lights", "lamps", "fans"; no "light" or "lamp" beside them)."""
     device = (call["arguments"].get("device") or call["arguments"].get("name")) \
         if call["name"] in ("set_device", "get_state") else None
-    if device not in DEVICES:
+    if not isinstance(device, str) or device not in DEVICES:      # a client's history may hold any value
         return call
     found = [word for word in DEVICES[device] if re.search(rf"\b{word}\b", said)]
     return {**call, "plural": True} if found and all(says_many(word) for word in found) else call
