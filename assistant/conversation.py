@@ -40,7 +40,7 @@ from assistant.vocabulary import (MEDIA_REQUEST_WORDS,
                                   READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, RESULT_NOUNS, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
                                   ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
-                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING)
+                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING, says_many)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
@@ -405,10 +405,28 @@ class Calls(list):
 
 
 def calls_of_history(history: list[dict]) -> Calls:
-    """The history's tool calls as {"name", "arguments"}, oldest first, the newest MAX_CALLS."""
-    made = [(call, turn) for turn, message in enumerate(history) if message.get("role") == "assistant"
-            for call in _assistant_calls(message)][-MAX_CALLS:]
+    """The history's tool calls as {"name", "arguments"}, oldest first, the newest MAX_CALLS; a call on a device of the
+    default home that the user's words before it said in the plural only ("turn on the kitchen lights") says so, with
+    "plural": its call names the device in the singular, as the default home does."""
+    made, said = [], ""
+    for turn, message in enumerate(history):
+        if message.get("role") == "user":
+            said = content_text(message).lower()
+        elif message.get("role") == "assistant":
+            made += [(_said_in_plural(call, said), turn) for call in _assistant_calls(message)]
+    made = made[-MAX_CALLS:]
     return Calls((call for call, _ in made), (turn for _, turn in made))
+
+
+def _said_in_plural(call: dict, said: str) -> dict:
+    """The call, with "plural" when it acts on or asks about a device of the default home that said names by a plural
+    word of it alone ("lights", "lamps", "fans"; no "light" or "lamp" beside them)."""
+    device = (call["arguments"].get("device") or call["arguments"].get("name")) \
+        if call["name"] in ("set_device", "get_state") else None
+    if not isinstance(device, str) or device not in DEVICES:      # a client's history may hold any value
+        return call
+    found = [word for word in DEVICES[device] if re.search(rf"\b{word}\b", said)]
+    return {**call, "plural": True} if found and all(says_many(word) for word in found) else call
 
 
 def target_of(call: dict) -> Target | None:
@@ -431,7 +449,7 @@ def target_of(call: dict) -> Target | None:
     if name == "get_state" and args.get("name") in SENSOR_KINDS:      # a reading, as read_sensor's: nothing to act on
         return None
     if name == "set_device" or (name == "get_state" and args.get("name") in DEVICES):
-        device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "")
+        device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "") + ("s" if call.get("plural") else "")
         return Target(f"the {room} {device}".replace("  ", " "), False)
     if name in ("set_brightness", "change_brightness"):
         return Target(f"the {room} lights", False)
@@ -2047,8 +2065,8 @@ def _of_a_group(said: str, targets: list[str], lexicon) -> str | Declined:
 
 def _says_a_group(words: str) -> bool:
     """The words name more than one thing: "all the lights", "everything in the snug", "the dock lights"."""
-    thing = words.partition(" in the ")[0].split()
-    return thing[0] in ("all", "everything") or (thing[-1].endswith("s") and not thing[-1].endswith("ss"))
+    thing = words.partition(" in the ")[0]
+    return thing.split()[0] in ("all", "everything") or says_many(thing)
 
 
 def _together(calls: list[dict], words: str, timer: bool, fits) -> list[str]:

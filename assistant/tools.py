@@ -29,9 +29,9 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   MODE_NOUNS,
                                   NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SHARES, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
-                                  THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
-                                  VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, convert,
-                                  unit_name)
+                                  POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
+                                  VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
+                                  convert, unit_name)
 from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
 
@@ -361,12 +361,6 @@ def _timer_length(seconds) -> int:
     return seconds
 
 
-def _is(name: str) -> str:
-    """"the blinds are", "the lamp is"."""
-    last = name.split()[-1] if name.split() else name
-    return "are" if last.endswith("s") and not last.endswith(("ss", "us")) else "is"
-
-
 def _in_full(name: str, lexicon) -> str:
     """A name as a remote model may write it ("AC"), with its short name said in full as the embedded generator
     reads the request (Lexicon.unabbreviated: "air conditioner" where the home has one); any other name as written."""
@@ -470,6 +464,13 @@ def _whole(number) -> int:
     return int(value)
 
 
+def _not_reported(entity: Entity, what: str = "") -> str:
+    """ "The radiators haven't reported their target temperature yet." (what: "target temperature"), or "The lamp
+    hasn't reported yet."."""
+    hasnt, its = agreeing(entity.name, "hasn't"), agreeing(entity.name, "its")
+    return f"The {entity.name} {hasnt} reported {f'{its} {what} ' if what else ''}yet."
+
+
 def _state_sentence(entity: Entity, state: str) -> str:
     if entity.component == "sensor":
         unit = entity.unit or SENSOR_UNITS.get(entity.device_class or "", "")
@@ -478,16 +479,18 @@ def _state_sentence(entity: Entity, state: str) -> str:
             state = format_number(float(state))
         except ValueError:
             pass
-        return f"The {entity.name} is {state} {unit}".rstrip() + "."
+        return f"The {entity.name} {agreeing(entity.name, 'is')} {state} {unit}".rstrip() + "."
     if entity.component == "binary_sensor":
         words = {"door": ("open", "closed"), "window": ("open", "closed"), "opening": ("open", "closed"),
                  "garage_door": ("open", "closed"), "motion": ("detecting motion", "clear"),
                  "occupancy": ("occupied", "clear"), "moisture": ("wet", "dry"), "smoke": ("detecting smoke", "clear"),
                  "lock": ("unlocked", "locked")}.get(entity.device_class or "", ("on", "off"))
-        return f"The {entity.name} is {words[0] if state == 'on' else words[1]}."
+        return f"The {entity.name} {agreeing(entity.name, 'is')} {words[0] if state == 'on' else words[1]}."
+    be = agreeing(entity.name, "is")
     if entity.component in THERMOSTATS:
-        return f"The {entity.name} is set to {state} degrees." if re.fullmatch(r"[\d.]+", state) else f"The {entity.name} is {state}."
-    return f"The {entity.name} {_is(entity.name)} {state}."
+        return f"The {entity.name} {be} set to {state} degrees." if re.fullmatch(r"[\d.]+", state) else \
+            f"The {entity.name} {be} {state}."
+    return f"The {entity.name} {be} {state}."
 
 
 class TimerBook(Protocol):
@@ -1040,34 +1043,37 @@ class ToolRunner:
             return self._ask(entity, action, value)
         confirmed = await self.home.command(entity, action, value)
         if confirmed is None:
-            verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
-                    "speed": "change its speed", "temperature": "change its temperature", "position": "move",
-                    "humidity": "change its humidity",
-                    "mode": "change its mode",
-                    **{kind: f"change its {_mode_spoken(kind)}" for kind in MODE_KIND_WORDS}}.get(action, action)
-            return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
+            said_as = "" if entity.component == "scene" else entity.name        # a scene's name is a title
+            its = agreeing(said_as, "its")
+            verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": f"change {its} brightness",
+                    "speed": f"change {its} speed", "temperature": f"change {its} temperature", "position": "move",
+                    "humidity": f"change {its} humidity", "mode": f"change {its} mode",
+                    **{kind: f"change {its} {_mode_spoken(kind)}" for kind in MODE_KIND_WORDS}}.get(action, action)
+            return Done(f"I asked {_the(entity)} to {verb}, but {agreeing(said_as, 'it')} didn't confirm.")
         if action == "activate":
             return Done(f"Okay, {entity.name} is on.")
         if action == "speed" and confirmed.isdigit():                 # a speed of its own name: "on low"
             named = {speed: word for word, speed in speed_names(entity).items()}.get(speed_of(entity, int(confirmed)))
             if named:
-                return Done(f"Okay, the {entity.name} is on {named}.")
+                return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} on {named}.")
         if action in ("brightness", "speed"):
-            return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} at {confirmed} percent.")
         if action == "position":
-            return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed} percent open.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {confirmed} percent open.")
         if action == "humidity":
-            said = f"at its {limit[0]}, " if limit is not None else "set to "
-            return Done(f"Okay, the {entity.name} {_is(entity.name)} {said}{confirmed} percent humidity.")
+            said = f"at {agreeing(entity.name, 'its')} {limit[0]}, " if limit is not None else "set to "
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {said}{confirmed} percent humidity.")
         if action == "temperature" and limit is not None:
-            return Done(f"The {entity.name} {_is(entity.name)} at its {limit[0]}, {confirmed} degrees.")
+            its = agreeing(entity.name, "its")
+            return Done(f"The {entity.name} {agreeing(entity.name, 'is')} at {its} {limit[0]}, {confirmed} degrees.")
         if action == "temperature":
-            return Done(f"Okay, the {entity.name} is set to {confirmed} degrees.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} set to {confirmed} degrees.")
         if action == "mode":
-            return Done(f"Okay, the {entity.name} {_is(entity.name)} in {_mode_spoken(confirmed)} mode.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} in {_mode_spoken(confirmed)} mode.")
         if action in MODE_KIND_WORDS:                                 # "Okay, the air conditioner's swing mode is on."
-            return Done(f"Okay, the {entity.name}'s {_mode_spoken(action)} is {_mode_spoken(confirmed)}.")
-        return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed}.")
+            return Done(f"Okay, the {entity.name}{agreeing(entity.name, POSSESSIVE)} {_mode_spoken(action)} is "
+                        f"{_mode_spoken(confirmed)}.")
+        return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {confirmed}.")
 
     async def _switch_device(self, name, state, area=None) -> str:
         entity, problem = self._one(name, area, SKILL_COMPONENTS["switch_device"])
@@ -1180,7 +1186,7 @@ class ToolRunner:
         set; where no target is known, none is guessed."""
         target = await self.home.read_target(entity)
         if target is None:
-            return NoAction(f"The {entity.name} hasn't reported its target humidity yet: what humidity would you like?")
+            return NoAction(f"{_not_reported(entity, 'target humidity')[:-1]}: what humidity would you like?")
         return await self._to_humidity(entity, target + (HUMIDITY_STEP if direction == "up" else -HUMIDITY_STEP))
 
     async def _stepped_target(self, entity: Entity, direction: str) -> str:
@@ -1214,7 +1220,9 @@ class ToolRunner:
         sent = mode_words(entity).get(said)
         if sent is None:
             listed = _modes_listed(entity)      # none where it has fan or swing modes alone
-            return NoAction(f"The {entity.name} has no {said} mode" + (f"; it has {listed}." if listed else "."))
+            it_has = f"{agreeing(entity.name, 'it')} {agreeing(entity.name, 'has')}"
+            return NoAction(f"The {entity.name} {agreeing(entity.name, 'has')} no {said} mode" +
+                            (f"; {it_has} {listed}." if listed else "."))
         return await self._act(entity, *sent)
 
     async def _get_device_mode(self, name, area=None, part=None) -> str:
@@ -1225,26 +1233,29 @@ class ToolRunner:
         action = next((kind for kind, words in MODE_KIND_WORDS.items() if words[0] == part), "mode")
         if action != "mode":
             return await self._part_mode(entity, action) if entity.modes.get(action) else \
-                f"The {entity.name} has no {_mode_spoken(action)}."
+                f"The {entity.name} {agreeing(entity.name, 'has')} no {_mode_spoken(action)}."
         if not _modes_listed(entity):
             return self._only([entity], entity.name)
         mode = await self.home.read_mode(entity)
         if mode is None:
-            return f"The {entity.name} hasn't reported its mode yet."
+            return _not_reported(entity, "mode")
         if not mode:                # it reports none of them (Zigbee2MQTT's preset "None" after a speed was set)
-            return f"The {entity.name} {_is(entity.name)} in none of its modes; it has {_modes_listed(entity)}."
+            its, it_has = agreeing(entity.name, "its"), f"{agreeing(entity.name, 'it')} {agreeing(entity.name, 'has')}"
+            return f"The {entity.name} {agreeing(entity.name, 'is')} in none of {its} modes; {it_has} " \
+                f"{_modes_listed(entity)}."
         spoken = _mode_spoken(mode)
-        return f"The {entity.name} {_is(entity.name)} {spoken}." if spoken in STATES else \
-            f"The {entity.name} {_is(entity.name)} in {spoken} mode."
+        return f"The {entity.name} {agreeing(entity.name, 'is')} {spoken}." if spoken in STATES else \
+            f"The {entity.name} {agreeing(entity.name, 'is')} in {spoken} mode."
 
     async def _part_mode(self, entity: Entity, action: str) -> str:
         """A climate's fan or swing mode (action "fan_mode" or "swing_mode"), as it last reported it."""
         mode, part = await self.home.read_mode(entity, action), _mode_spoken(action)
         if mode is None:
-            return f"The {entity.name} hasn't reported its {part} yet."
+            return _not_reported(entity, part)
+        owner = entity.name + agreeing(entity.name, POSSESSIVE)          # "the radiators' fan mode"
         if not mode:
-            return f"The {entity.name}'s {part} is none of {_listed(entity.modes[action])}."
-        return f"The {entity.name}'s {part} is {_mode_spoken(mode)}."
+            return f"The {owner} {part} is none of {_listed(entity.modes[action])}."
+        return f"The {owner} {part} is {_mode_spoken(mode)}."
 
     async def _get_target_temperature(self, name, area=None) -> str:
         """The temperature a climate is set to (its target), not whether it is on: "what is the thermostat set to"."""
@@ -1253,8 +1264,8 @@ class ToolRunner:
             return problem
         target = await self.home.read_target(entity)
         if target is None:
-            return f"The {entity.name} hasn't reported its target temperature yet."
-        return f"The {entity.name} {_is(entity.name)} set to {format_number(target)} degrees."
+            return _not_reported(entity, "target temperature")
+        return f"The {entity.name} {agreeing(entity.name, 'is')} set to {format_number(target)} degrees."
 
     async def _get_target_humidity(self, name, area=None) -> str:
         """The humidity a humidifier is set to (its target), not whether it is on: "what is the humidifier set to"."""
@@ -1263,8 +1274,8 @@ class ToolRunner:
             return problem
         target = await self.home.read_target(entity)
         if target is None:
-            return f"The {entity.name} hasn't reported its target humidity yet."
-        return f"The {entity.name} {_is(entity.name)} set to {format_number(target)} percent humidity."
+            return _not_reported(entity, "target humidity")
+        return f"The {entity.name} {agreeing(entity.name, 'is')} set to {format_number(target)} percent humidity."
 
     async def _get_cover_position(self, name, area=None) -> str:
         """How far open a cover or valve is, in percent, as it reported it; one that reports no position says its
@@ -1275,8 +1286,8 @@ class ToolRunner:
         position = await self.home.read_position(entity) if entity.positions is not None else None
         if position is None:
             state = await self.home.read_state(entity)
-            return _state_sentence(entity, state) if state is not None else f"The {entity.name} hasn't reported yet."
-        return f"The {entity.name} {_is(entity.name)} {position} percent open."
+            return _state_sentence(entity, state) if state is not None else _not_reported(entity)
+        return f"The {entity.name} {agreeing(entity.name, 'is')} {position} percent open."
 
     async def _player(self, name, area, playing: bool = True) -> tuple[Entity | None, NoAction | None]:
         """The media player a request means: the one named (or in the area named), else the only one, else the one
@@ -1313,26 +1324,26 @@ class ToolRunner:
             title = await self.home.read_media(entity, "title")
             return Done(f"Okay, the {entity.name} is playing {title}." if title else
                         f"Okay, the {entity.name} is on the {action} track.")
-        return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed}.")
+        return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {confirmed}.")
 
     async def _muted(self, entity: Entity, mute: bool) -> str:
         if entity_command(entity, "volume", 0) is None:
             return self._only([entity], entity.name)
         volume = await self.home.read_media(entity, "volume")
         if mute and volume == "0":
-            return Done(f"The {entity.name} {_is(entity.name)} already muted.")
+            return Done(f"The {entity.name} {agreeing(entity.name, 'is')} already muted.")
         if not mute and entity.key not in self._unmuted:
             return NoAction(f"I don't know what volume the {entity.name} had before: what volume would you like?")
         if mute and volume is None:
-            return f"The {entity.name} hasn't reported its volume yet."
+            return _not_reported(entity, "volume")
         level = 0 if mute else self._unmuted.pop(entity.key)
         confirmed = await self.home.command(entity, "volume", level)
         if confirmed is None:
             return Done(f"I asked the {entity.name} to {'mute' if mute else 'unmute'}, but it didn't confirm.")
         if mute:
             self._unmuted[entity.key] = int(volume)
-            return Done(f"Okay, the {entity.name} {_is(entity.name)} muted.")
-        return Done(f"Okay, the {entity.name}'s volume is back at {confirmed} percent.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} muted.")
+        return Done(f"Okay, the {entity.name}{agreeing(entity.name, POSSESSIVE)} volume is back at {confirmed} percent.")
 
     async def _set_volume(self, percent, name=None, area=None) -> str:
         entity, problem = await self._player(name, area)
@@ -1351,7 +1362,7 @@ class ToolRunner:
         volume = await self.home.read_media(entity, "volume")
         if volume is None:
             return self._only([entity], entity.name) if entity_command(entity, "volume", 0) is None else \
-                f"The {entity.name} hasn't reported its volume yet."
+                _not_reported(entity, "volume")
         step = VOLUME_STEP if direction == "up" else -VOLUME_STEP
         return await self._to_volume(entity, max(0, min(100, int(volume) + step)))
 
@@ -1362,7 +1373,7 @@ class ToolRunner:
         confirmed = await self.home.command(entity, "volume", percent)
         if confirmed is None:
             return Done(f"I asked the {entity.name} to change its volume, but it didn't confirm.")
-        return Done(f"Okay, the {entity.name}'s volume is at {confirmed} percent.")
+        return Done(f"Okay, the {entity.name}{agreeing(entity.name, POSSESSIVE)} volume is at {confirmed} percent.")
 
     async def _get_media(self, asked, name=None, area=None) -> str:
         """What a media player plays (its title and artist topics) and whether it is paused, or its volume."""
@@ -1371,15 +1382,15 @@ class ToolRunner:
             return problem
         if asked == "volume":
             volume = await self.home.read_media(entity, "volume")
-            return f"The {entity.name} hasn't reported its volume yet." if volume is None else \
-                f"The {entity.name}'s volume is at {volume} percent."
+            return _not_reported(entity, "volume") if volume is None else \
+                f"The {entity.name}{agreeing(entity.name, POSSESSIVE)} volume is at {volume} percent."
         state = await self.home.read_state(entity)
         title, artist = await self.home.read_media(entity, "title"), await self.home.read_media(entity, "artist")
         if state not in ("playing", "paused") or not title:
             return f"Nothing is playing on the {entity.name}."
         track = f"{title} by {artist}" if artist else title
-        return f"The {entity.name} {_is(entity.name)} playing {track}." if state == "playing" else \
-            f"The {entity.name} {_is(entity.name)} paused on {track}."
+        return f"The {entity.name} {agreeing(entity.name, 'is')} playing {track}." if state == "playing" else \
+            f"The {entity.name} {agreeing(entity.name, 'is')} paused on {track}."
 
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)
@@ -1390,17 +1401,19 @@ class ToolRunner:
         state = await self.home.read_state(found[0])
         if found[0].component == "vacuum":
             return await self._vacuum_state(found[0], state)
-        return _state_sentence(found[0], state) if state is not None else f"The {found[0].name} hasn't reported yet."
+        return _state_sentence(found[0], state) if state is not None else _not_reported(found[0])
 
     async def _vacuum_state(self, entity: Entity, state: str | None) -> str:
         """A vacuum's state and battery, as it last reported them: "The robot vacuum is docked, with its battery at 80
         percent." (where it is, whether it charges, how much battery it has)."""
         battery = await self.home.read_battery(entity) if "battery" in entity.features else None
         if state is None and battery is None:
-            return f"The {entity.name} hasn't reported yet."
-        said = f"The {entity.name} {_is(entity.name)} {VACUUM_STATES_SAID[state]}" if state is not None else \
-            f"The {entity.name} hasn't said what it is doing"
-        return said + (f", with its battery at {battery} percent." if battery is not None else ".")
+            return _not_reported(entity)
+        be, hasnt = agreeing(entity.name, "is"), agreeing(entity.name, "hasn't")
+        said = f"The {entity.name} {be} {VACUUM_STATES_SAID[state]}" if state is not None else \
+            f"The {entity.name} {hasnt} said what {agreeing(entity.name, 'it is')} doing"
+        return said + (f", with {agreeing(entity.name, 'its')} battery at {battery} percent." if battery is not None
+                       else ".")
 
     async def _cover_or_lock(self, entity: Entity, action: str) -> str:
         if entity.component == "lock":
@@ -1433,7 +1446,7 @@ class ToolRunner:
         if pending is None or asyncio.get_running_loop().time() - pending.asked_at > CONFIRM_WINDOW_S:
             return NoAction("There is nothing waiting for a yes.")
         if answer != "yes" or not says_yes(self.heard):
-            return f"Okay, I'll leave {pending.subject} as it is."
+            return f"Okay, I'll leave {pending.subject} as {agreeing(pending.subject, 'it is')}."
         return await pending.act()
 
     async def _activate_scene(self, name) -> str:
@@ -1451,12 +1464,13 @@ class ToolRunner:
             offered = [VACUUM_COMMANDS_SAID[other] for other, (_, feature) in VACUUM_COMMANDS.items()
                        if feature in entity.features]
             return NoAction(f"The {entity.name} can't {VACUUM_COMMANDS_SAID[command]}" +
-                            (f"; it can {_listed(offered)}." if offered else "."))
+                            (f"; {agreeing(entity.name, 'it')} can {_listed(offered)}." if offered else "."))
         if self.home.inventory.needs_yes(entity, command):
             return self._ask(entity, command)
         if await self.home.command(entity, command) is None:
-            return Done(f"I asked {_the(entity)} to {VACUUM_COMMANDS_SAID[command]}, but it didn't confirm.")
-        return Done(f"Okay, the {entity.name} {_is(entity.name)} {VACUUM_COMMANDS_DONE[command]}.")
+            return Done(f"I asked {_the(entity)} to {VACUUM_COMMANDS_SAID[command]}, but {agreeing(entity.name, 'it')} "
+                        "didn't confirm.")
+        return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {VACUUM_COMMANDS_DONE[command]}.")
 
     async def _press_button(self, name, area=None) -> str:
         """A button pressed (one whose command could unlock or open something waits for a yes, as any does)."""

@@ -105,6 +105,33 @@ def unit_name(unit: str, value: float) -> str:
     singular, plural = UNIT_NAMES[unit]
     return singular if abs(value) == 1 else plural
 
+# Words that end in one "s" and still name one thing ("the hall glass" ends in "ss" and needs none): a thing's name
+# whose last word is one of these is singular, as is one whose last word ends in anything but "s" (says_many)
+SINGULAR_IN_S = frozenset({
+    "bus", "gas", "lens", "series", "species", "news", "canvas", "atlas", "status", "cactus", "campus", "circus",
+    "bonus", "virus", "iris", "axis", "chassis", "tennis", "trellis", "octopus", "hummus", "chaos", "plus", "walrus",
+    "citrus", "nexus", "radius", "stylus", "abacus", "thermos", "bias", "alias", "ibis", "lotus", "papyrus", "sonos",
+    "philips", "christmas", "asparagus", "hibiscus", "crocus", "fungus", "apparatus",
+})
+# The words of a reply that agree in number with the thing it is about, as said of one and of several
+# ("the lamp is", "the fairy lights are", "the radiators' fan mode"; agreeing)
+POSSESSIVE = "'s"
+NUMBER_FORMS = {"is": "are", "has": "have", "hasn't": "haven't", "its": "their", "it": "they", "it is": "they are",
+                POSSESSIVE: "'"}
+
+
+def says_many(name: str) -> bool:
+    """A thing's name is plural: its last word ends in "s", but not in "ss" nor as one of SINGULAR_IN_S ("the fairy
+    lights", "the study blinds"; not "the hall glass", "the school bus", "the lamp 2")."""
+    words = name.lower().split()
+    last = words[-1] if words else ""
+    return last.endswith("s") and not last.endswith("ss") and last not in SINGULAR_IN_S
+
+
+def agreeing(name: str, word: str) -> str:
+    """word of NUMBER_FORMS ("is", "has", "its") as said of the thing named: "are" for "the blinds"."""
+    return NUMBER_FORMS[word] if says_many(name) else word
+
 # Answers to a yes/no question: what the corpus writes, and what a confirmation must hear the user say.
 YES = ["yes", "yes please", "yeah", "yep", "sure", "do it", "go ahead", "yes do it", "confirm", "yes i'm sure",
        "that's right", "correct", "ok do it", "absolutely", "please do", "yeah go ahead"]
