@@ -374,7 +374,8 @@ class SatelliteService:
         self._outbox_filled = asyncio.Event()
         self.unsent_events = 0
         self.unsent_audio = 0                      # bytes
-        self._audio_dropped: set[str] = set()     # devices told their reply audio was dropped, until none waits
+        self._audio_dropped: set[str] = set()     # devices told their reply audio was dropped, until none waits or
+                                                  # the broker is back
         self.supervisor = supervisor or Supervisor()   # the server's, so /healthz sees these loops
 
     async def start(self) -> None:
