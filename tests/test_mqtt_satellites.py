@@ -398,6 +398,35 @@ async def test_a_cancelled_reply_never_reaches_a_broker_slow_to_read_after_the_c
         await path.close()
 
 
+
+async def test_an_answer_in_flight_when_a_half_stalled_connection_drops_is_sent_on_the_next_one(broker, engines):
+    """Found measuring a half-stalled path (bench/satellite_half_stall.py): the broker still sends to Parley but does
+    not read, so the event being published waits for a confirmation that never comes; the connection then drops.
+    At 8586cdc that event was lost with the connection (one of ten answers never arrived). Now it is sent again on
+    the next connection."""
+    path = HalfStalledPath(broker)
+    await path.start()
+    service = SatelliteService(lambda config, device_id: Session(engines, config), Session.close,
+                               replace(login(broker, "parley"), host=path.host, port=path.port),
+                               backoff=Backoff(initial=0.1, maximum=0.5))
+    await service.start()
+    try:
+        await asyncio.wait_for(service.connected.wait(), 10)
+        async with SatelliteDevice(broker, "bedroom") as bedroom:
+            path.stall()
+            await bedroom.publish("control", b"{oops")                 # arrives: the broker still sends to Parley
+            await wait_until(lambda: service.unsent_events == 1)      # the answer, queued ...
+            await asyncio.sleep(0.5)                                   # ... and given to paho, which waits for its ack
+            service._client._client.socket().shutdown(socket.SHUT_RDWR)    # the stalled connection drops
+            await wait_until(lambda: not service.connected.is_set())
+            await asyncio.wait_for(service.connected.wait(), 10)       # a new connection, carried both ways
+            assert (await bedroom.next_event("error", 30))["code"] == "invalid_json"
+            await wait_until(lambda: service.unsent_events == 0)
+    finally:
+        await service.close()
+        await path.close()
+
+
 async def test_a_close_over_a_stalled_broker_gives_up_on_its_goodbye_and_ends(tmp_path, engines, caplog):
     """A broker that stopped reading (SIGSTOP, its TCP window full of reply audio) confirms neither Parley's
     `offline` status nor its DISCONNECT: at 8586cdc close() waited aiomqtt's 10 s for each, so the satellites' loop

@@ -536,7 +536,8 @@ class SatelliteService:
     async def _publish_outbox(self, client: aiomqtt.Client) -> None:
         """One message at a time, each waited for without a time limit: a broker that stops reading (its TCP window
         full) holds one message in paho's own queue, and the rest wait in the outbox, bounded by send(). Reply audio
-        that waited past MAX_AUDIO_WAIT_S is dropped here rather than played late."""
+        that waited past MAX_AUDIO_WAIT_S is dropped here rather than played late. An event the broker had not
+        confirmed when the connection went is sent again on the next one (QoS 1: at least once)."""
         while True:
             while not self._outbox:
                 self._outbox_filled.clear()
@@ -549,10 +550,15 @@ class SatelliteService:
             try:
                 await client.publish(message.topic, message.payload, qos=message.qos, retain=message.retain,
                                      timeout=math.inf)
-            except aiomqtt.MqttError:
-                return   # the connection is going; _serve's message loop notices and reconnects
-            finally:
-                self._sent(message)
+            except (aiomqtt.MqttError, asyncio.CancelledError) as going:   # the connection is going
+                if message.qos > 0:
+                    self._outbox.appendleft((queued_at, message))      # still counted in unsent_events
+                else:
+                    self._sent(message)
+                if isinstance(going, asyncio.CancelledError):
+                    raise
+                return   # _serve's message loop notices and reconnects
+            self._sent(message)
 
     def _sent(self, message: Publish) -> None:
         if message.qos > 0:
