@@ -5,7 +5,8 @@ stops carrying Parley's side of the connection it holds; connections made later 
 keepalive is the shipped one (30 s). Two devices are served. While the path is stalled the kitchen's reply
 streams audio in real time (100 ms chunks through `send`, as a session's pump sends them) and the bedroom sends
 a bad control message every 5 s, which Parley receives and answers. Printed: when and how the connection ended,
-what waited and what was dropped by then, what the devices heard of Parley's status, and when the bedroom had all
+what waited and what was dropped by then, Parley's status as the devices saw it (its will `offline`: the
+broker ended the connection), and when the bedroom had all
 its answers and the kitchen its `audio_dropped` once Parley was connected again.
 
     PYTHONPATH=$PWD:$PWD/tests .venv/bin/python -m pytest -p conftest -q -s bench/satellite_half_stall.py
@@ -83,11 +84,8 @@ async def test_measure_a_half_stalled_path(broker, engines, caplog):
                 event = kitchen.events.get_nowait()
                 told.append(event.get("code", event["type"]))
             watching.cancel()
-            ended_by_broker = [line for line in broker.log.read_text().splitlines() if "parley" in line.lower()
-                               and ("timeout" in line or "disconnect" in line.lower())]
             lost = [line for line in caplog.text.splitlines() if "broker connection lost" in line]
             print(f"\nconnection ended {ended:.1f} s into the stall ({lost[0].split('satellites: ')[-1] if lost else '?'})"
-                  f"\nthe broker's log: {ended_by_broker}"
                   f"\nmost waiting in the outbox: {most_waiting[0] // 1024} KiB of reply audio, {most_waiting[1]} events"
                   f"\nreply audio chunks dropped by then: {dropped_by_then:.0f} of {streamed} streamed"
                   f"\nParley's status as devices saw it: {[(round(t - start, 1), s) for t, s in statuses]}"
