@@ -5,9 +5,9 @@ stops carrying Parley's side of the connection it holds; connections made later 
 keepalive is the shipped one (30 s). Two devices are served. While the path is stalled the kitchen's reply
 streams audio in real time (100 ms chunks through `send`, as a session's pump sends them) and the bedroom sends
 a bad control message every 5 s, which Parley receives and answers. Printed: when and how the connection ended,
-what waited and what was dropped by then, Parley's status as the devices saw it (its will `offline`: the
-broker ended the connection), and when the bedroom had all
-its answers and the kitchen its `audio_dropped` once Parley was connected again.
+what waited and what was dropped by then, Parley's status as the devices saw it (its will `offline`: the broker
+ended the connection), and when the bedroom had all its answers and the kitchen its `audio_dropped` once Parley
+was connected again.
 
     PYTHONPATH=$PWD:$PWD/tests .venv/bin/python -m pytest -p conftest -q -s bench/satellite_half_stall.py
 """
