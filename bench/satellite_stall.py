@@ -59,7 +59,7 @@ async def test_measure_a_broker_that_stops_reading(tmp_path, engines):
                     await asyncio.sleep(STALL_S)
                     gc.collect()
                     grown = resident_kib() - before
-                    waiting = list(service._outbox._queue)
+                    waiting = [message for _, message in service._outbox]
                 finally:
                     broker.process.send_signal(signal.SIGCONT)
                 start = time.monotonic()

@@ -2,6 +2,8 @@
 
 The ACL is deploy/mosquitto/acl itself, so the tests check the permissions the compose stack ships.
 """
+import asyncio
+import contextlib
 import getpass
 import shutil
 import socket
@@ -63,6 +65,75 @@ class Mosquitto:
     def stop(self) -> None:
         stop_server(self.process)
         self.process = None
+
+
+
+class HalfStalledPath:
+    """A TCP hop on loopback between one client and the broker that can stop carrying what the client sends while
+    it still carries what the broker sends: a half-stalled path (a broker that writes but no longer reads). Its
+    buffers are small, so the client's own send buffer fills after a few KiB. A stall holds the connections open
+    at the time; connections made later are carried both ways."""
+
+    BUFFER = 4096
+
+    def __init__(self, broker: Mosquitto):
+        self.broker = broker
+        self.host = "127.0.0.1"
+        self.port = 0
+        self._server: asyncio.Server | None = None
+        self._open: list[asyncio.Event] = []      # per connection: set while what the client sends is carried
+        self._tasks: set[asyncio.Task] = set()
+
+    async def start(self) -> None:
+        listener = socket.socket()
+        listener.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, self.BUFFER)   # inherited by accepted sockets
+        listener.bind((self.host, 0))
+        self._server = await asyncio.start_server(self._carry, sock=listener, limit=self.BUFFER)
+        self.port = listener.getsockname()[1]
+
+    def stall(self) -> None:
+        for carrying in self._open:
+            carrying.clear()
+
+    def resume(self) -> None:
+        for carrying in self._open:
+            carrying.set()
+
+    async def close(self) -> None:
+        self._server.close()
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _carry(self, client_reader, client_writer) -> None:
+        broker_reader, broker_writer = await asyncio.open_connection(self.broker.host, self.broker.port)
+        carrying = asyncio.Event()
+        carrying.set()
+        self._open.append(carrying)
+
+        async def pipe(reader, writer, gate: asyncio.Event | None):
+            try:
+                while data := await reader.read(self.BUFFER):
+                    if gate is not None:
+                        await gate.wait()
+                    writer.write(data)
+                    await writer.drain()
+            except (ConnectionError, OSError):
+                pass
+            finally:
+                writer.close()
+                with contextlib.suppress(ConnectionError, OSError):   # the other direction ends with it
+                    await writer.wait_closed()
+
+        pipes = [asyncio.create_task(pipe(client_reader, broker_writer, carrying)),
+                 asyncio.create_task(pipe(broker_reader, client_writer, None))]
+        self._tasks.update(pipes)
+        await asyncio.wait(pipes, return_when=asyncio.FIRST_COMPLETED)
+        for task in pipes:
+            task.cancel()
+        self._open.remove(carrying)
+        for writer in (client_writer, broker_writer):
+            writer.close()
 
 
 def make_certificates(workdir: Path) -> tuple[Path, Path, Path]:

@@ -10,15 +10,16 @@ import socket
 import subprocess
 import sys
 import textwrap
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from mqtt_broker import Mosquitto
+from mqtt_broker import HalfStalledPath, Mosquitto
 from mqtt_devices import SatelliteDevice, login, wait_until
 from streaming.transports.mqtt.connection import Backoff
 from streaming.metrics import Metrics
-from streaming.transports.mqtt.satellite import SERVER_STATUS, SatelliteService, audio_message
+from streaming.transports.mqtt.satellite import SATELLITE_RATE, SERVER_STATUS, SatelliteService, audio_message
 from streaming.session import Session
 
 
@@ -287,4 +288,164 @@ async def test_a_broker_that_stops_reading_holds_a_bounded_backlog_and_the_satel
             await wait_until(lambda: service.unsent_audio == 0)
     finally:
         await service.close()
+        broker.stop()
+
+
+
+def dropped_audio(metrics: Metrics) -> float:
+    return metrics.registry.get_sample_value("parley_satellite_replies_dropped_total", {"kind": "audio"}) or 0
+
+
+async def events_until_answered(device: SatelliteDevice) -> list[dict]:
+    """Every event the device gets until the answer to a bad control message it sends now: by then whatever
+    Parley had queued for the device before has been sent."""
+    await device.publish("control", b"{oops")
+    events = []
+    while not (events and events[-1].get("code") == "invalid_json"):
+        events.append(await asyncio.wait_for(device.events.get(), 30))
+    return events
+
+
+async def test_reply_audio_waiting_when_the_broker_connection_drops_is_not_played_after_the_reconnect(broker, engines,
+                                                                                                     caplog):
+    """A broker blip while reply audio waits to be sent: at 8586cdc the waiting audio was sent after the reconnect,
+    a stale reply playing on the device. Now it is dropped with the connection, counted, and the device is told once;
+    the device's events still arrive."""
+    metrics = Metrics()
+    service = await start_service(broker, engines, metrics=metrics)
+    try:
+        async with SatelliteDevice(broker, "kitchen") as kitchen:
+            chunks = 50
+            for _ in range(chunks):                     # queued in one go: none leaves before the connection drops
+                service.send(audio_message("kitchen", bytes(3200)))
+            service._client._client.socket().shutdown(socket.SHUT_RDWR)     # the connection drops
+            await wait_until(lambda: not service.connected.is_set())
+            await asyncio.wait_for(service.connected.wait(), 10)
+            events = await events_until_answered(kitchen)
+            assert len(kitchen.audio) == 0
+            assert [e["code"] for e in events if e["type"] == "error"].count("audio_dropped") == 1
+            assert dropped_audio(metrics) >= chunks - 1      # the one being published when it dropped went with it
+            assert "satellite kitchen: the broker connection was lost; its reply audio is dropped" in caplog.text
+            assert service.unsent_audio == 0
+    finally:
+        await service.close()
+
+
+async def test_reply_audio_that_waited_past_its_age_bound_is_dropped_not_played_late(tmp_path, engines):
+    """A broker that stops reading for longer than MAX_AUDIO_WAIT_S and then reads again: at 8586cdc every waiting
+    chunk was then played, seconds late. Now what waited past the bound is dropped, counted and told once; only
+    what the kernel had already taken arrives."""
+    from streaming.transports.mqtt.satellite import MAX_AUDIO_WAIT_S
+
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    metrics = Metrics()
+    service = await start_service(broker, engines, metrics=metrics)
+    try:
+        async with SatelliteDevice(broker, "kitchen") as kitchen:
+            service._client._client.socket().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+            broker.process.send_signal(signal.SIGSTOP)
+            chunks, chunk = 200, bytes(3200)           # 640 KiB: within MAX_UNSENT_AUDIO, far past what the kernel takes
+            try:
+                for _ in range(chunks):
+                    service.send(audio_message("kitchen", chunk))
+                    await asyncio.sleep(0)
+                await asyncio.sleep(MAX_AUDIO_WAIT_S + 1)
+            finally:
+                broker.process.send_signal(signal.SIGCONT)
+            events = await events_until_answered(kitchen)
+            dropped = dropped_audio(metrics)
+            assert dropped >= chunks // 2
+            assert len(kitchen.audio) == (chunks - dropped) * len(chunk)    # each chunk either played or dropped
+            assert [e["code"] for e in events if e["type"] == "error"].count("audio_dropped") == 1
+            assert service.unsent_audio == 0
+    finally:
+        await service.close()
+        broker.stop()
+
+
+
+async def test_a_cancelled_reply_never_reaches_a_broker_slow_to_read_after_the_cancel(broker, engines,
+                                                                                      needs_assistant):
+    """The path to the broker stops carrying Parley's messages (a half-stalled path: what the devices send still
+    arrives) while a reply plays; the device stops the reply. At 8586cdc the reply's audio already waiting was
+    still sent once the path carried again; now it is taken out at the cancel (a barge-in's Interrupted likewise),
+    and the device still gets the reply's audio.stop."""
+    path = HalfStalledPath(broker)
+    await path.start()
+    service = SatelliteService(lambda config, device_id: Session(engines, config), Session.close,
+                               replace(login(broker, "parley"), host=path.host, port=path.port),
+                               backoff=Backoff(initial=0.1, maximum=0.5))
+    await service.start()
+    try:
+        await asyncio.wait_for(service.connected.wait(), 10)
+        service._client._client.socket().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+        async with SatelliteDevice(broker, "kitchen") as kitchen:
+            await kitchen.publish("text/in", "what can you do")      # six seconds of speech, paced as it plays
+            await kitchen.next_event("audio.start", 30)
+            path.stall()
+            try:
+                await wait_until(lambda: service.unsent_audio >= 32000)   # a second of it waits, past the kernel's bit
+                await kitchen.control("cancel")                        # arrives: the broker still sends to Parley
+                await wait_until(lambda: service.satellites["kitchen"].stream.responding is None)
+                # nothing of the reply waits any more, but the one chunk (100 ms) paho was given before the cancel
+                assert service.unsent_audio <= SATELLITE_RATE * 2 // 10
+            finally:
+                path.resume()
+            assert (await kitchen.next_event("audio.stop", 30))["reason"] == "cancelled"
+    finally:
+        await service.close()
+        await path.close()
+
+
+
+async def test_an_answer_in_flight_when_a_half_stalled_connection_drops_is_sent_on_the_next_one(broker, engines):
+    """Found measuring a half-stalled path (bench/satellite_half_stall.py): the broker still sends to Parley but does
+    not read, so the event being published waits for a confirmation that never comes; the connection then drops.
+    At 8586cdc that event was lost with the connection (one of ten answers never arrived). Now it is sent again on
+    the next connection."""
+    path = HalfStalledPath(broker)
+    await path.start()
+    service = SatelliteService(lambda config, device_id: Session(engines, config), Session.close,
+                               replace(login(broker, "parley"), host=path.host, port=path.port),
+                               backoff=Backoff(initial=0.1, maximum=0.5))
+    await service.start()
+    try:
+        await asyncio.wait_for(service.connected.wait(), 10)
+        async with SatelliteDevice(broker, "bedroom") as bedroom:
+            path.stall()
+            await bedroom.publish("control", b"{oops")                 # arrives: the broker still sends to Parley
+            await wait_until(lambda: service.unsent_events == 1)      # the answer, queued ...
+            await asyncio.sleep(0.5)                                   # ... and given to paho, which waits for its ack
+            service._client._client.socket().shutdown(socket.SHUT_RDWR)    # the stalled connection drops
+            await wait_until(lambda: not service.connected.is_set())
+            await asyncio.wait_for(service.connected.wait(), 10)       # a new connection, carried both ways
+            assert (await bedroom.next_event("error", 30))["code"] == "invalid_json"
+            await wait_until(lambda: service.unsent_events == 0)
+    finally:
+        await service.close()
+        await path.close()
+
+
+async def test_a_close_over_a_stalled_broker_gives_up_on_its_goodbye_and_ends(tmp_path, engines, caplog):
+    """A broker that stopped reading (SIGSTOP, its TCP window full of reply audio) confirms neither Parley's
+    `offline` status nor its DISCONNECT: at 8586cdc close() waited aiomqtt's 10 s for each, so the satellites' loop
+    outlived the supervisor's stop bound (logged, left running), and its cancel, swallowed by the failed goodbye,
+    let it reconnect. Now both waits are bounded by STATUS_WAIT_S, the give-up is logged, and the loop ends."""
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    service = await start_service(broker, engines)
+    loop_task = service.supervisor.jobs["mqtt-satellites"].task
+    service._client._client.socket().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
+    broker.process.send_signal(signal.SIGSTOP)
+    try:
+        for _ in range(100):
+            service.send(audio_message("kitchen", bytes(3200)))
+            await asyncio.sleep(0)
+        await service.close()
+        assert "the broker did not confirm parley/server/status offline" in caplog.text
+        assert "did not end within" not in caplog.text
+        assert loop_task.done()
+    finally:
+        broker.process.send_signal(signal.SIGCONT)
         broker.stop()

@@ -97,6 +97,8 @@ async def stay_connected(settings: MqttSettings, name: str, on_connected: Callab
                 backoff.reset()
                 await on_connected(client)
         except aiomqtt.MqttError as error:
+            if asyncio.current_task().cancelling():   # stopped, and the goodbye to a stalled broker timed out
+                raise asyncio.CancelledError from error
             delay = backoff.next_delay()
             log.warning("%s: broker connection lost (%s); reconnecting in %.1f s", name, error, delay)
             await asyncio.sleep(delay)

@@ -58,6 +58,9 @@ MAX_TEXT_BYTES = 4096
 MAX_CONTROL_BYTES = 1024
 MAX_BACKLOG = 1000                   # events waiting for the broker: while it is away, or connected and not reading
 MAX_UNSENT_AUDIO = 1024 * 1024      # bytes of reply audio waiting for a connected broker that does not read (32 s)
+MAX_AUDIO_WAIT_S = 3.0               # reply audio that waited longer is stale: the device has been silent mid-reply
+STATUS_WAIT_S = 2.0                  # the broker's confirmation of parley/server/status (and the DISCONNECT at close);
+                                     # less than the supervisor's STOP_S, so a stalled broker never holds up a stop
 CHANNELS = ("audio/in", "control", "text/in", "status")
 TASK, IDLE_TASK, CLAIMS_TASK = "mqtt-satellites", "mqtt-satellites-idle", "mqtt-satellites-claims"
 SHARE_GROUP = "$share/parley/"
@@ -175,6 +178,10 @@ class Publish:
     retain: bool = False
 
 
+def device_of(message: Publish) -> str:
+    return message.topic.split("/")[1]
+
+
 def event_message(device_id: str, kind: str, **fields) -> Publish:
     return Publish(f"{PREFIX}/{device_id}/events", json.dumps({"type": kind, **fields}).encode(), qos=1)
 
@@ -234,6 +241,24 @@ class ReplyStream:
         if self.audio_open is not None:
             emit("audio.stop", response_id=self.audio_open, reason=reason)
             self.audio_open = None
+
+
+@dataclass(frozen=True)
+class DropReason:
+    """Why reply audio was not sent: the log line's words and the `audio_dropped` event's message."""
+    log: str
+    told: str
+
+
+FULL = DropReason(f"the broker is not taking messages ({MAX_UNSENT_AUDIO // 1024} KiB of reply audio wait to be sent)",
+                  f"the broker did not take Parley's messages; reply audio past {MAX_UNSENT_AUDIO // 1024} KiB "
+                  "waiting to be sent was dropped")
+STALE = DropReason(f"reply audio waited more than {MAX_AUDIO_WAIT_S:g} s for the broker",
+                   f"the broker did not take Parley's messages; reply audio that waited more than "
+                   f"{MAX_AUDIO_WAIT_S:g} s was dropped")
+AWAY = DropReason("the broker connection was lost",
+                  "Parley's connection to the broker was lost; reply audio waiting or made before it came back was "
+                  "dropped")
 
 
 # ---- one device: requests → session calls ----------------------------------------------------------
@@ -344,10 +369,13 @@ class SatelliteService:
         self.metrics = metrics
         self.connected = asyncio.Event()
         self._client: aiomqtt.Client | None = None
-        self._outbox: asyncio.Queue[Publish] = asyncio.Queue()   # bounded by send(): the two counts below
+        # (queued at, message), bounded by send(): the two counts below
+        self._outbox: collections.deque[tuple[float, Publish]] = collections.deque()
+        self._outbox_filled = asyncio.Event()
         self.unsent_events = 0
         self.unsent_audio = 0                      # bytes
-        self._audio_dropped: set[str] = set()     # devices told their reply audio was dropped, until none waits
+        self._audio_dropped: set[str] = set()     # devices told their reply audio was dropped, until none waits or
+                                                  # the broker is back
         self.supervisor = supervisor or Supervisor()   # the server's, so /healthz sees these loops
 
     async def start(self) -> None:
@@ -376,10 +404,8 @@ class SatelliteService:
     async def close(self) -> None:
         client = self._client
         if client is not None:   # a clean goodbye: the broker does not send our will then
-            try:
-                await client.publish(SERVER_STATUS, "offline", qos=1, retain=True)
-            except aiomqtt.MqttError:
-                pass
+            client.timeout = STATUS_WAIT_S     # also the DISCONNECT's wait, when the loop below is stopped
+            await self._announce(client, "offline")
         for task in (TASK, IDLE_TASK, CLAIMS_TASK):
             await self.supervisor.stop(task)
         workers = {inbox.worker for inbox in self.inboxes.values() if inbox.worker is not None}
@@ -410,7 +436,8 @@ class SatelliteService:
             for device_id, satellite in list(self.satellites.items()):   # after a broker restart: the devices
                 satellite.direct_arriving = False                          # served here
                 await self._subscribe(client, device_id, DIRECT)
-        await client.publish(SERVER_STATUS, "online", qos=1, retain=True)
+        await self._announce(client, "online")
+        self._audio_dropped.clear()     # a device told during the outage is told again if its audio is dropped now
         self._client = client
         self.connected.set()
         publisher = asyncio.create_task(self._publish_outbox(client), name="mqtt-satellites-out")
@@ -430,6 +457,17 @@ class SatelliteService:
             self._client = None
             self.connected.clear()
             publisher.cancel()
+            self._withdraw_audio(lambda device_id: True, AWAY)
+
+    @staticmethod
+    async def _announce(client: aiomqtt.Client, status: str) -> None:
+        """Retain Parley's status, waiting at most STATUS_WAIT_S for the broker to confirm it; a broker that does
+        not is logged and the connection goes on (it is still sent if the broker reads again)."""
+        try:
+            await client.publish(SERVER_STATUS, status, qos=1, retain=True, timeout=STATUS_WAIT_S)
+        except aiomqtt.MqttError as error:
+            log.warning("satellites: the broker did not confirm %s %s within %g s (%s); going on without it",
+                        SERVER_STATUS, status, STATUS_WAIT_S, error)
 
     def _dispatch(self, client: aiomqtt.Client, device_id: str, request: Request | None, direct: bool) -> None:
         """Queue the message for its device's worker (started if none runs); never waits."""
@@ -497,16 +535,30 @@ class SatelliteService:
 
     async def _publish_outbox(self, client: aiomqtt.Client) -> None:
         """One message at a time, each waited for without a time limit: a broker that stops reading (its TCP window
-        full) holds one message in paho's own queue, and the rest wait in the outbox, bounded by send()."""
+        full) holds one message in paho's own queue, and the rest wait in the outbox, bounded by send(). Reply audio
+        that waited past MAX_AUDIO_WAIT_S is dropped here rather than played late. An event the broker had not
+        confirmed when the connection went is sent again on the next one (QoS 1: at least once)."""
         while True:
-            message = await self._outbox.get()
+            while not self._outbox:
+                self._outbox_filled.clear()
+                await self._outbox_filled.wait()
+            queued_at, message = self._outbox.popleft()
+            if message.qos == 0 and time.monotonic() - queued_at > MAX_AUDIO_WAIT_S:
+                self._drop_audio(message, STALE)
+                self._sent(message)
+                continue
             try:
                 await client.publish(message.topic, message.payload, qos=message.qos, retain=message.retain,
                                      timeout=math.inf)
-            except aiomqtt.MqttError:
-                return   # the connection is going; _serve's message loop notices and reconnects
-            finally:
-                self._sent(message)
+            except (aiomqtt.MqttError, asyncio.CancelledError) as going:   # the connection is going
+                if message.qos > 0:
+                    self._outbox.appendleft((queued_at, message))      # still counted in unsent_events
+                else:
+                    self._sent(message)
+                if isinstance(going, asyncio.CancelledError):
+                    raise
+                return   # _serve's message loop notices and reconnects
+            self._sent(message)
 
     def _sent(self, message: Publish) -> None:
         if message.qos > 0:
@@ -518,34 +570,51 @@ class SatelliteService:
 
     def send(self, message: Publish) -> None:
         """Queue for the broker. Events wait up to MAX_BACKLOG; reply audio (QoS 0) waits up to MAX_UNSENT_AUDIO bytes
-        while connected (a broker that stops reading) and is dropped while disconnected. Past a bound the message is
-        dropped and counted; a device whose reply audio was dropped gets an `error` event once the broker reads."""
+        and MAX_AUDIO_WAIT_S while connected (a broker that stops reading), and none of it outlives the connection.
+        Past a bound the message is dropped and counted; a device whose reply audio was dropped gets an `error`
+        event once the broker reads."""
         if message.qos > 0:
             if self.unsent_events >= MAX_BACKLOG:
                 self._count_dropped("event")
                 return
             self.unsent_events += 1
         elif self._client is None:
+            self._drop_audio(message, AWAY)
             return
         elif self.unsent_audio + len(message.payload) > MAX_UNSENT_AUDIO:
-            self._drop_audio(message)
+            self._drop_audio(message, FULL)
             return
         else:
             self.unsent_audio += len(message.payload)
-        self._outbox.put_nowait(message)
+        self._outbox.append((time.monotonic(), message))
+        self._outbox_filled.set()
 
-    def _drop_audio(self, message: Publish) -> None:
-        """Reply audio past MAX_UNSENT_AUDIO: logged and told once per device until the audio waiting is sent."""
+    def _withdraw_audio(self, whose: Callable[[str], bool], reason: DropReason | None) -> None:
+        """Take the reply audio of the devices `whose` accepts out of the outbox: stale once the connection it was
+        meant for is gone (dropped for `reason`), or a reply interrupted (reason None: nothing to tell)."""
+        kept: collections.deque[tuple[float, Publish]] = collections.deque()
+        withdrawn: list[Publish] = []
+        for queued_at, message in self._outbox:
+            if message.qos == 0 and whose(device_of(message)):
+                withdrawn.append(message)
+            else:
+                kept.append((queued_at, message))
+        self._outbox = kept
+        for message in withdrawn:
+            self.unsent_audio -= len(message.payload)
+            if reason is not None:
+                self._drop_audio(message, reason)
+
+    def _drop_audio(self, message: Publish, reason: DropReason) -> None:
+        """Reply audio not sent: counted; logged and told once per device until the audio waiting is sent (or, after
+        an outage, until the broker is back)."""
         self._count_dropped("audio")
-        device_id = message.topic.split("/")[1]
+        device_id = device_of(message)
         if device_id in self._audio_dropped:
             return
         self._audio_dropped.add(device_id)
-        log.warning("satellite %s: the broker is not taking messages (%d bytes of reply audio wait to be sent); "
-                    "its reply audio is dropped until they are sent", printable(device_id), self.unsent_audio)
-        self.send(event_message(device_id, "error", code="audio_dropped", message=(
-            f"the broker did not take Parley's messages; reply audio past {MAX_UNSENT_AUDIO // 1024} KiB "
-            "waiting to be sent was dropped")))
+        log.warning("satellite %s: %s; its reply audio is dropped", printable(device_id), reason.log)
+        self.send(event_message(device_id, "error", code="audio_dropped", message=reason.told))
 
     def _count_dropped(self, kind: str) -> None:
         if self.metrics is not None:
@@ -656,6 +725,9 @@ class SatelliteService:
 
     async def _pump(self, satellite: Satellite) -> None:
         async for event in satellite.session.events():
+            if isinstance(event, ev.Interrupted) or (isinstance(event, ev.ResponseDone) and event.status == "cancelled"):
+                # a reply stopped (barge-in, a new request) must not reach the device from a broker slow to read
+                self._withdraw_audio(lambda device_id: device_id == satellite.device_id, None)
             for message in satellite.observe(event):
                 satellite.last_seen = time.monotonic()
                 self.send(message)
