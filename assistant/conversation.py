@@ -38,7 +38,9 @@ from assistant.vocabulary import (MEDIA_REQUEST_WORDS,
                                   PRONOUN_OBJECTS,
                                   CHECKING, QUESTION_OPENERS, READING_COMPARATIVES, SAME_AGAIN_OPENERS, YES_NO_OPENERS,
                                   READING_CHANGES, READING_QUALITIES, AMBIENT_FRAMES, AMBIENT_PLACES, REASON_SUBJECTS, REJECTING, RESTORING, RESULT_NOUNS, SAID_PLACE, SAID_RESULT, SAID_VALUE, SELF_CORRECTING,
-                                  ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SHARES, STAYING, STEP_CARRIERS, STEP_WAYS,
+                                  ROOM_SPOKEN, ROOMS, SAID_WELCOME, SENSOR_KINDS, SETTING_ASKED_ENDS, SETTING_CALLS,
+                                  SETTING_READS, SETTINGS_OF_THINGS_ONLY, PLAYER_AGAIN_OPENERS,
+                                  PLAYER_AGAIN_PLACES, SHARES, TARGET_ASKED, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
                                   UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING, says_many)
 
@@ -279,6 +281,9 @@ REQUESTS = {
     "set_volume": "set the {name}{in_area} volume to {percent} percent",
     "change_volume": "make the {name}{in_area} {volume}",
     "get_media": "{asked} the {name}{in_area}",
+    "get_target_temperature": "what is the {name}{in_area} set to",
+    "get_target_humidity": "what humidity is the {name}{in_area} set to",
+    "get_cover_position": "what position is the {name}{in_area} at",
 }
 DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
@@ -292,6 +297,15 @@ LEAVE = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}) )*(?:just |you can |please )?
                    r"for now|please|running|going))*$"
                    rf"|^(?:(?:{'|'.join(AGREEING)}) )*(?:{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}}) (?:{'|'.join(STAYING)})"
                    r"(?: (?:on|off|open|closed|shut|locked|unlocked|as it is|then|for now))*$")
+# A thing's setting asked of the newest call ("what is it set to", "what humidity is it at", "what's the volume now")
+_SETTING_WORDS = "|".join(sorted({word for word, _ in SETTING_READS.values()}))
+SETTING_QUESTION = re.compile(
+    rf"^(?:and |so )?what(?:'s| is| are)?(?: (?P<word>{_SETTING_WORDS}))?(?: is| are|'s)? (?:it|that|they|them)"
+    rf"(?: (?P<end>{'|'.join(SETTING_ASKED_ENDS)}))?(?: now| then)?$"
+    rf"|^(?:and |so )?what(?:'s| is| are) the (?P<named>{_SETTING_WORDS})(?: (?P<target>{'|'.join(TARGET_ASKED)}))?"
+    rf"(?: now| then)?$")
+PLAYER_ASKED_AGAIN = re.compile(rf"^(?:(?:{'|'.join(PLAYER_AGAIN_OPENERS)}) )?(?:(?:{'|'.join(PLAYER_AGAIN_PLACES)}) )?"
+                                rf"(?:the )?(?P<part>[a-z0-9' ]+?)(?: too| then)?$")
 HELD = re.compile(rf"\b(?:{'|'.join(HOLDING)})\b")
 SAME_AGAIN = re.compile(rf"^(?:{'|'.join(AGAIN)})(?: please)?$")
 SAME_AGAIN_WITH = re.compile(rf"^(?:{'|'.join(AGAIN)}),? (?:{'|'.join(AGAIN_WITH)}) (?P<new>.+?)(?: please| instead)?$")
@@ -575,7 +589,8 @@ REPLACES = {
     "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
              "set_cover": "name", "set_lock": "name", "set_thermostat": "name", "set_device_mode": "name",
              "get_device_mode": "name", **{skill: "name" for skill in MEDIA_SKILLS}},
-    "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent"},
+    "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent",
+               "set_volume": "percent"},
     "below zero": {"convert": "value"},
     "unit": {"convert": "to"},
     "kind": {"read_sensor": "kind"},
@@ -1130,7 +1145,8 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)
-    return _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary, before) or _another(bare, calls) \
+    return _setting_asked(bare, calls, vocabulary) or _player_asked_again(bare, calls, vocabulary) \
+        or _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary, before) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
         or _ambient_asked(bare, calls, vocabulary) or _reading_asked(bare, calls) \
         or _on_result(bare, calls) or _result_pointed_at(bare, calls) or _newest_fitting(bare, calls, vocabulary, before) \
@@ -1140,6 +1156,44 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
                        lambda call: _climate_of_home(call, vocabulary)) \
         or _completed(bare, calls, vocabulary) \
         or _changed_part(said, calls, vocabulary, before) or _placed_back(core, calls, vocabulary, before)
+
+
+def _setting_asked(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "what is it set to", "what humidity is it set to", "what's the volume now" right after the newest call set or
+    read a thing's setting: that setting read from the thing itself (a climate's or water heater's target
+    temperature, a humidifier's target humidity, a cover's position, a player's volume), when the setting's word,
+    if said, is its kind's; None for a question of anything else ("what is it" asks no setting)."""
+    match = SETTING_QUESTION.match(said)
+    call = calls[-1] if calls else None
+    if match is None or call is None or call["name"] not in SETTING_CALLS \
+            or call["arguments"].get("asked", "volume") != "volume":
+        return None
+    name = str(call["arguments"].get("name") or "thermostat").replace("_", " ")
+    word, read = SETTING_READS.get(vocabulary.kinds.get(name), (None, None))
+    said_word = match.group("word") or match.group("named")
+    if read is None or said_word not in (None, word) or not (match.group("word") or match.group("end")) and \
+            not (match.group("named") and (match.group("target") or word in SETTINGS_OF_THINGS_ONLY)):
+        return None
+    arguments = {"name": name, **({"area": call["arguments"]["area"]} if call["arguments"].get("area") else {}),
+                 **({"asked": "volume"} if read == "get_media" else {})}
+    return request_for({"name": read, "arguments": arguments})
+
+
+def _player_asked_again(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:
+    """ "and on the tv", "what about the lounge" right after what a player plays or its volume was asked: the same
+    question of the player the words name, by a part of its name or by its place (the one player there); None when
+    they name no one player."""
+    match = PLAYER_ASKED_AGAIN.match(said)
+    call = calls[-1] if calls else None
+    if match is None or call is None or call["name"] != "get_media":
+        return None
+    part = match.group("part")
+    there = [name for name, place in vocabulary.places.items()
+             if place == part and vocabulary.kinds.get(name) == "media_player"]
+    name = there[0] if len(there) == 1 else _name_in_part(part, None, calls, vocabulary)
+    if not isinstance(name, str) or vocabulary.kinds.get(name) != "media_player":
+        return None
+    return request_for({"name": "get_media", "arguments": {"name": name, "asked": call["arguments"].get("asked")}})
 
 
 def _ambient_asked(said: str, calls: list[dict], vocabulary: Vocabulary) -> str | None:

@@ -933,3 +933,24 @@ NOT_FORGETTING = ("don't forget to", "dont forget to", "do not forget to", "don'
 # samovar's on"): it is read without them (clauses.negated_or_remarked)
 BEFORE_A_NEGATION = ("no", "nah", "nope", "actually", "please", "ok", "okay", "oh", "well", "so", "just", "and", "but",
                      "wait")
+
+# follow-ups (round 39)
+# A thing's setting asked right after the newest call set or read it ("set the water heater to 50", "what is it set
+# to"; "what volume is it at" after the soundbar's volume was set): the calls that set or read a setting, and for each
+# kind of thing the word of its setting and the call that reads it from the thing itself (a get_media call only when
+# it read the volume). The words that end such a question ("what is it set to", "what's it at"); a question of the
+# setting's word with no pronoun asks the setting only with one of TARGET_ASKED, or of a word no reading shares
+# ("what's the volume now", not "what's the temperature")
+SETTING_CALLS = ("set_thermostat", "set_level", "change_level", "get_target_temperature", "get_target_humidity",
+                 "get_cover_position", "set_volume", "change_volume", "get_media")
+SETTING_READS = {"climate": ("temperature", "get_target_temperature"),
+                 "water_heater": ("temperature", "get_target_temperature"),
+                 "humidifier": ("humidity", "get_target_humidity"),
+                 "cover": ("position", "get_cover_position"), "valve": ("position", "get_cover_position"),
+                 "media_player": ("volume", "get_media")}
+SETTING_ASKED_ENDS = ("set to", "set at", "set", "at", "on")
+SETTINGS_OF_THINGS_ONLY = ("volume", "position")
+# A player asked about again right after what it plays or its volume was asked ("what's playing in the kitchen", "and
+# on the tv"): the words before the other player, or its place ("on" there says where, it switches nothing)
+PLAYER_AGAIN_OPENERS = ("and", "what about", "how about")
+PLAYER_AGAIN_PLACES = ("on", "in")
