@@ -95,19 +95,24 @@ ABBREVIATIONS = {
     "swing_mode_cmd_tpl": "swing_mode_command_template", "swing_mode_stat_tpl": "swing_mode_state_template",
     "pos_tpl": "position_template", "set_pos_tpl": "set_position_template", "pos_open": "position_open",
     "pos_clsd": "position_closed",
+    "tilt_cmd_t": "tilt_command_topic", "tilt_status_t": "tilt_status_topic", "tilt_status_tpl": "tilt_status_template",
+    "tilt_cmd_tpl": "tilt_command_template", "tilt_clsd_val": "tilt_closed_value", "tilt_opnd_val": "tilt_opened_value",
+    "tilt_opt": "tilt_optimistic",
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
 TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
              "mode_state_template", "percentage_value_template", "percentage_command_template", "command_template",
              "mode_command_template", "preset_mode_command_template", "preset_mode_value_template",
              "fan_mode_command_template", "fan_mode_state_template", "swing_mode_command_template",
-             "swing_mode_state_template", "position_template", "set_position_template")
+             "swing_mode_state_template", "position_template", "set_position_template",
+             "tilt_status_template", "tilt_command_template")
 # The command templates rendered here, in the forms real publishers announce (no Jinja otherwise): `{{ value }}`
 # inside the payload (`{"fan_mode": "{{ value }}"}`), and Zigbee2MQTT's lookup of the value in a literal table
 # (`{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}`), which its state templates use too
 # (`{{ {'off':0, 'low':1}[value_json.fan_mode] | default('None') }}`). A template of any other form makes no payload.
 _VALUE = re.compile(r"\{\{\s*value\s*\}\}")
 _POSITION = re.compile(r"\{\{\s*position\s*\}\}")
+_TILT_POSITION = re.compile(r"\{\{\s*tilt_position\s*\}\}")
 _LOOKUP = re.compile(r"\{\{\s*(\{[^{}]*\})\s*\[\s*(value(?:_json(?:\s*\.\s*\w+)+)?)\s*\]\s*"
                      r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
 # Zigbee2MQTT's preset mode state, which streaming/transports/mqtt/home.py reads: `{{ value_json.fan_mode if
@@ -136,6 +141,7 @@ MODE_ACTIONS = ("mode", *MODE_KIND_WORDS)
 # The action that sets each kind's level in percent: a light's brightness, a fan's speed (Home Assistant's
 # fan.set_percentage)
 LEVEL_ACTIONS = {"light": "brightness", "fan": "speed"}
+TILT_ACTIONS = ("tilt", "tilt_open", "tilt_close")     # a cover's slats to a percent, opened or closed
 DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "manufacturer", "mdl": "model"}
 
 # Room words people use; an entity without a suggested area takes one of these (or another entity's
@@ -184,6 +190,8 @@ class Entity:
     temperature_unit: str | None = None    # a climate's `temperature_unit`, "C" or "F", where given
     positions: tuple[int, int] | None = None   # a cover's or valve's `position_closed`, `position_open` where it has
                                                # a position (a cover's position topics, a valve's reports_position)
+    tilts: tuple[int, int, int, int] | None = None  # a cover's `tilt_min`, `tilt_max`, `tilt_closed_value`,
+                                                    # `tilt_opened_value` where it has a tilt_command_topic
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
@@ -300,7 +308,8 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
     # JSON true/false/numbers become text as Home Assistant reads them ("payload_on": false is "False"), and so do
     # the values templates read from state payloads.
     payloads = {k: str(v) for k, v in config.items()
-                if (k.startswith("payload_") or k.startswith("state_") or k in TEMPLATES) and not k.endswith("_topic")
+                if (k.startswith("payload_") or k.startswith("state_") or k in TEMPLATES or k == "tilt_optimistic")
+                and not k.endswith("_topic")
                 and isinstance(v, (str, int, float))}
     scale, low, high = (_scale(config, key, default, where) for key, default in
                         (("brightness_scale", 255), ("speed_range_min", 1), ("speed_range_max", 100)))
@@ -316,6 +325,7 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
         positions=_positions(component, config, topics, where),
+        tilts=_tilts(component, config, topics, where),
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
         temperature_limits=_temperature_limits(config), features=_features(component, config),
         temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
@@ -378,6 +388,34 @@ def _positions(component: str, config: dict, topics: dict, where) -> tuple[int, 
     return closed, opened
 
 
+def _tilts(component: str, config: dict, topics: dict, where) -> tuple[int, int, int, int] | None:
+    """A cover's tilt scale (`tilt_min`, `tilt_max`: Home Assistant's 0 and 100) and the values its slats are opened
+    and closed with (`tilt_closed_value`, `tilt_opened_value`: 0 and 100), where it has a tilt_command_topic; each a
+    whole number up to MAX_SCALE and the scale's ends not the same, or the config is refused, as a position's are."""
+    if component != "cover" or "tilt_command_topic" not in topics:
+        return None
+    values = tuple(config.get(key, default) for key, default in
+                   (("tilt_min", 0), ("tilt_max", 100), ("tilt_closed_value", 0), ("tilt_opened_value", 100)))
+    if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_SCALE for v in values) \
+            or values[0] == values[1]:
+        raise DiscoveryError(f"{where}: tilt_min, tilt_max, tilt_closed_value and tilt_opened_value are not whole "
+                             f"numbers from 0 to {MAX_SCALE} (the first two different)")
+    return values
+
+
+def tilt_asked(entity: Entity, action: str, percent: float | None = None) -> int:
+    """The tilt an action asks for, in percent: a percent as said, or the percent of the opened or closed value."""
+    if action == "tilt":
+        return round(max(0.0, min(float(percent), 100.0)))
+    return tilt_percent(entity, entity.tilts[3] if action == "tilt_open" else entity.tilts[2])
+
+
+def tilt_percent(entity: Entity, tilt: float) -> int:
+    """A tilt the cover reported on its own scale, in percent (0 closed, 100 open), kept within 0 to 100."""
+    low, high = entity.tilts[:2]
+    return round(max(0.0, min(100.0, (tilt - low) * 100 / (high - low))))
+
+
 def position_payload(entity: Entity, percent: float) -> int:
     """A position in percent (0 closed, 100 open) on the thing's own scale, from position_closed to position_open."""
     closed, opened = entity.positions
@@ -408,12 +446,14 @@ def _check_renders(payloads: dict, modes: dict, speed_range: tuple[int, int], wh
     16 KiB config made each command megabytes."""
     given = {"command_template": (payloads.get("payload_on", "ON"), payloads.get("payload_off", "OFF")),
              "percentage_command_template": (str(speed_range[1]),), "set_position_template": (str(MAX_SCALE),),
+             "tilt_command_template": (str(MAX_SCALE),),
              **{f"{kind}_command_template": listed for kind, listed in modes.items()}}
     for template, values in given.items():
         text = payloads.get(template)
         if text is None or not values:
             continue
-        pieces = (_POSITION if template == "set_position_template" else _VALUE).split(text)
+        pieces = {"set_position_template": _POSITION, "tilt_command_template": _TILT_POSITION}.get(template,
+                                                                                                 _VALUE).split(text)
         if len(text) + (len(pieces) - 1) * max(map(len, values)) > MAX_PAYLOAD_BYTES:
             raise DiscoveryError(f"{where}: {template} renders over {MAX_PAYLOAD_BYTES} bytes")
 
@@ -860,6 +900,14 @@ def entity_command(entity: Entity, action: str,
         payload = render_position(entity.payloads.get("set_position_template"), position_payload(entity, value))
         return None if payload is None else \
             (topics["set_position_topic"], payload, topics.get("position_topic") or entity.state_topic)
+    if entity.component == "cover" and action in TILT_ACTIONS and entity.tilts is not None:
+        # Home Assistant's tilt: a percent on the scale from tilt_min to tilt_max, or the opened or closed value
+        low, high, closed, opened = entity.tilts
+        tilt = {"tilt_open": opened, "tilt_close": closed}.get(action) if action != "tilt" else \
+            round(low + (high - low) * max(0.0, min(float(value), 100.0)) / 100)
+        payload = render_tilt(entity.payloads.get("tilt_command_template"), tilt)
+        confirms = None if entity.payloads.get("tilt_optimistic") == "True" else topics.get("tilt_status_topic")
+        return None if payload is None else (topics["tilt_command_topic"], payload, confirms)
     if entity.component == "valve" and action in ("open", "close", "stop", "position"):
         # Home Assistant's valve: one that reports a position is sent its position (open and closed its ends), and
         # stops only where its config names a stop payload
@@ -915,6 +963,17 @@ def render_position(template: str | None, position: int) -> str | None:
     if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
         return None
     return str(position).join(parts)
+
+
+def render_tilt(template: str | None, tilt: int) -> str | None:
+    """A cover's tilt payload: its `tilt_command_template` with `{{ tilt_position }}` in it, else the tilt; None for a
+    template of any other form."""
+    if template is None:
+        return str(tilt)
+    parts = _TILT_POSITION.split(template)
+    if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
+        return None
+    return str(tilt).join(parts)
 
 
 def speed_names(entity: Entity) -> dict[str, int]:

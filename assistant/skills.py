@@ -149,6 +149,13 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            reads=True, name=NAME, area=AREA, name_is_a_thing=True, components=("climate",), read_by_code=True),
     _skill("get_cover_position", "Say how far open a named cover or valve is.", ("area",), reads=True, name=NAME,
            area=AREA, name_is_a_thing=True, components=POSITIONED, read_by_code=True),
+    _skill("set_tilt", "Open or close a cover's slats, or tilt them to a percent open.", ("name", "percent", "area"),
+           name=NAME,
+           action=(("open", "close", "to"), "open or close the slats, or to: tilt them to percent"),
+           percent=(NUMBER, "how far open the slats are tilted, from 0 to 100"), area=AREA, name_is_a_thing=True,
+           components=("cover",), read_by_code=True),
+    _skill("get_tilt", "Say how far a named cover's slats are tilted open.", ("name", "area"), reads=True, name=NAME,
+           area=AREA, name_is_a_thing=True, components=("cover",), read_by_code=True),
     _skill("get_state", "Say whether a named device is on, open or locked, or what a sensor reads.",
            ("area",), reads=True, name=NAME, area=AREA, name_is_a_thing=True),
     _skill("set_cover", "Open, close or stop a cover or a valve: blinds, curtains, a garage door, a water valve "
