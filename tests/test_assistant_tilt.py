@@ -113,13 +113,16 @@ def test_a_covers_tilt_is_read_from_the_words(assistant, things, turns, reply, s
     assert tilts(home) == state
 
 
-def test_a_covers_own_moves_are_as_they_were(assistant):
-    """Opening a cover that tilts opens it, and a position is still a position: no tilt is sent."""
+def test_a_covers_move_and_its_slats_are_apart(assistant):
+    """Opening a cover that tilts opens it, and a position is still a position, sending no tilt; closing its slats
+    tilts them and leaves it open (on main ca753ef, "close the office blinds' slats" closed the blinds)."""
     home = tilted_home()
     assert said(assistant, home, "open the office blinds") == "Okay, the office blinds are open."
     assert said(assistant, home, "set the bedroom blinds to 30 percent") == \
         "Okay, the bedroom blinds are 30 percent open."
     assert tilts(home) == {}
+    assert said(assistant, home, "close the office blinds' slats") == "Okay, the office blinds are tilted 0 percent open."
+    assert tilts(home) == {f"{OFFICE}#tilt": "0"} and home.states[OFFICE] == "open"
 
 
 @pytest.mark.parametrize("request_, reply, rocky", [
