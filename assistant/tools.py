@@ -16,10 +16,10 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.inventory import TILT_ACTIONS
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
                                  modes_to_choose, speed_names, speed_of, spelling_key)
+from assistant.inventory import TILT_ACTIONS
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, POSITIONED, SKILL_COMPONENTS, SKILLS, SWITCHING,
                               THING_NAMED)
@@ -1251,8 +1251,8 @@ class ToolRunner:
             return problem
         tilt = await self.home.read_tilt(entity)
         if tilt is None:
-            plural = _is(entity.name) == "are"
-            return f"The {entity.name} {'have' if plural else 'has'}n't reported {'their' if plural else 'its'} tilt yet."
+            have, its = ("have", "their") if _is(entity.name) == "are" else ("has", "its")
+            return f"The {entity.name} {have}n't reported {its} tilt yet."
         return f"The {entity.name} {_is(entity.name)} tilted {tilt} percent open."
 
     async def _get_state(self, name, area=None) -> str:
