@@ -40,13 +40,14 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, POSITION_ASKED, QUESTION_WORDS, READING_QUALITIES,
-                                  ROOMS, SCENE_VERBS, TILT_WORDS, VACUUM_SWITCHED,
+                                  ROOMS, SCENE_VERBS,
                                   SCENE_WORDS,
                                   STATE_ASKING_WORDS,
                                   STATE_VERBS, STATE_WISHED_AFTER, STATE_WORDS, STATES, SWITCH_VERBS, SWITCHING_VERBS,
                                   TARGET_ASKED, THING_KIND_WORDS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WISHES,
                                   WITHIN_A_NAME)
 from assistant.vocabulary import APPLIANCE_KIND_WORDS, BUTTON_PRESS_WORDS, BUTTON_VERBS, VACUUM_COMMANDS
+from assistant.vocabulary import TILT_WORDS, VACUUM_SWITCHED
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -262,13 +263,13 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     appliance = appliance_call(slots)
     if appliance is not None:
         return appliance
+    tilted = tilt_call(slots)
+    if tilted:
+        return tilted
     climate = climate_meant(slots)
     targeted = climate and climate_target_call(slots, climate)
     if targeted:
         return targeted
-    tilted = tilt_call(slots)
-    if tilted:
-        return tilted
     cover = cover_meant(slots)
     positioned = cover and cover_position_call(slots, cover)
     if positioned:
@@ -664,38 +665,6 @@ def cover_position_call(slots: "Slots", name: str) -> dict | None:
     return {"name": "change_level", "arguments": {**where, "direction": "up" if moves == {"open"} else "down"}}
 
 
-_TILT_SAID = re.compile(rf"\b(?:{_any_of(TILT_WORDS)})\b")
-
-
-def tilt_call(slots: "Slots") -> dict | None:
-    """The call of a request that says a cover's slats (vocabulary.TILT_WORDS), in a home with covers: their tilt
-    asked ("what is the blinds' tilt"), set to a percent ("tilt the office blinds to 50 percent"), or opened or
-    closed ("open the slats", "close the slats"; "tilt the blinds", no move said, opens them). The cover is the one
-    name said, or none (the tool finds the one cover that tilts). None for another name said, a level past 0 to 100
-    or in another unit, a length of time, or a report of what was done. Read by code: the model never writes it."""
-    lexicon, request = slots.lexicon, _unnamed(slots)
-    names = [kept for name in _things_named(slots)          # "the blinds' tilt" read as a name "blinds tilt"
-             if (kept := " ".join(word for word in name.split() if word not in TILT_WORDS))]
-    if lexicon is None or "cover" not in lexicon.kinds.values() or not _TILT_SAID.search(slots.resolved.lower()) \
-            or slots.request_areas > 1 or len(names) > 1 or _DURATION.search(request) or _DONE.search(request):
-        return None
-    area = slots.areas[0] if slots.request_areas else None
-    if names and lexicon.kinds_of(names[0], area) != {"cover"}:
-        return None
-    where = {**({"name": names[0]} if names else {}), **({"area": area} if area else {})}
-    if asks_how_things_are(request):
-        return {"name": "get_tilt", "arguments": where}
-    levels, units = _levels_said(request)
-    if levels:
-        level = levels.pop()
-        return None if levels or units - {"percent"} or not 0 <= level <= 100 else \
-            {"name": "set_tilt", "arguments": {**where, "action": "to",
-                                               "percent": int(level) if level.is_integer() else level}}
-    moves = moves_said(request) - {"stop"}
-    return None if len(moves) > 1 else {"name": "set_tilt", "arguments": {**where, "action": moves.pop() if moves
-                                                                          else "open"}}
-
-
 _KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of device, as names are compared
 
 # A robot vacuum's commands and a button's press, said (vocabulary.VACUUM_COMMANDS, BUTTON_PRESS_WORDS, BUTTON_VERBS)
@@ -751,6 +720,38 @@ def appliance_call(slots: "Slots") -> dict | None:
     commands = commands or ([VACUUM_SWITCHED[switched.group(1)]] if switched else [])   # "turn on the vacuum": started
     return {"name": "command_vacuum", "arguments": {"name": name, "command": commands[0], **where}} \
         if len(commands) == 1 else None
+
+
+_TILT_SAID = re.compile(rf"\b(?:{_any_of(TILT_WORDS)})\b")
+
+
+def tilt_call(slots: "Slots") -> dict | None:
+    """The call of a request that says a cover's slats (vocabulary.TILT_WORDS), in a home with covers: their tilt
+    asked ("what is the blinds' tilt"), set to a percent ("tilt the office blinds to 50 percent"), or opened or
+    closed ("open the slats", "close the slats"; "tilt the blinds", no move said, opens them). The cover is the one
+    name said, or none (the tool finds the one cover that tilts). None for another name said, a level past 0 to 100
+    or in another unit, a length of time, or a report of what was done. Read by code: the model never writes it."""
+    lexicon, request = slots.lexicon, _unnamed(slots)
+    names = [kept for name in _things_named(slots)          # "the blinds' tilt" read as a name "blinds tilt"
+             if (kept := " ".join(word for word in name.split() if word not in TILT_WORDS))]
+    if lexicon is None or "cover" not in lexicon.kinds.values() or not _TILT_SAID.search(slots.resolved.lower()) \
+            or slots.request_areas > 1 or len(names) > 1 or _DURATION.search(request) or _DONE.search(request):
+        return None
+    area = slots.areas[0] if slots.request_areas else None
+    if names and lexicon.kinds_of(names[0], area) != {"cover"}:
+        return None
+    where = {**({"name": names[0]} if names else {}), **({"area": area} if area else {})}
+    if asks_how_things_are(request):
+        return {"name": "get_tilt", "arguments": where}
+    levels, units = _levels_said(request)
+    if levels:
+        level = levels.pop()
+        return None if levels or units - {"percent"} or not 0 <= level <= 100 else \
+            {"name": "set_tilt", "arguments": {**where, "action": "to",
+                                               "percent": int(level) if level.is_integer() else level}}
+    moves = moves_said(request) - {"stop"}
+    return None if len(moves) > 1 else {"name": "set_tilt", "arguments": {**where, "action": moves.pop() if moves
+                                                                          else "open"}}
 
 
 def _one_thing_named(slots: "Slots", inventory) -> str | None:
@@ -1044,11 +1045,11 @@ class Slots:
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
-            or self.leaves_an_appliance_call(call) \
+            or self.leaves_an_appliance_call(call) or self.leaves_a_tilt(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
             or self.leaves_a_said_mode(call) or self.leaves_a_climates_target(call) \
-            or self.leaves_a_covers_position(call) or self.leaves_a_tilt(call) \
+            or self.leaves_a_covers_position(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
@@ -1207,6 +1208,15 @@ class Slots:
                                      call["arguments"].get("command")) != \
             (said["name"], spelling_key(said["arguments"]["name"]), said["arguments"].get("command"))
 
+    def leaves_a_tilt(self, call: dict) -> bool:
+        """Another call than code's, for a request of a cover's slats (tilt_call: the model opened the blinds for
+        "tilt the blinds" and read "what is the blinds' tilt" as an unknown name); code reads it (named_move)."""
+        said = tilt_call(self)
+        return said is not None and (call["name"], call["arguments"].get("action"), call["arguments"].get("percent"),
+                                     spelling_key(str(call["arguments"].get("name", "")).replace("_", " "))) != \
+            (said["name"], said["arguments"].get("action"), said["arguments"].get("percent"),
+             spelling_key(said["arguments"].get("name", "")))
+
     def leaves_a_climates_target(self, call: dict) -> bool:
         """Another call than code's, for a request that steps or asks a climate's target temperature
         (climate_target_call: the model switched "turn the AC up" on and read "what is the thermostat set to" as its
@@ -1226,15 +1236,6 @@ class Slots:
         return bool(said) and (call["name"], call["arguments"].get("percent"), call["arguments"].get("direction"),
                                spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
             (said["name"], said["arguments"].get("percent"), said["arguments"].get("direction"), spelling_key(cover))
-
-    def leaves_a_tilt(self, call: dict) -> bool:
-        """Another call than code's, for a request of a cover's slats (tilt_call: the model opened the blinds for
-        "tilt the blinds" and read "what is the blinds' tilt" as an unknown name); code reads it (named_move)."""
-        said = tilt_call(self)
-        return said is not None and (call["name"], call["arguments"].get("action"), call["arguments"].get("percent"),
-                                     spelling_key(str(call["arguments"].get("name", "")).replace("_", " "))) != \
-            (said["name"], said["arguments"].get("action"), said["arguments"].get("percent"),
-             spelling_key(said["arguments"].get("name", "")))
 
     def leaves_a_named_thing(self, call: dict) -> bool:
         """A call that acts on no thing of the home (a timer, an alarm, the time, a sum, a conversion), for a request

@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from assistant.inventory import APPLIANCES, LEVEL_ACTIONS, MODE_ACTIONS, Entity, Inventory, vocabulary_inventory
-from assistant.inventory import TILT_ACTIONS, tilt_asked
 from assistant.vocabulary import ROOMS
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
@@ -44,6 +43,8 @@ class Home(Protocol):
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_target(self, entity: Entity) -> float | None:
         """The temperature a climate was last set to (its target, as it reported it), or None if unknown."""
+    async def read_tilt(self, entity: Entity) -> int | None:
+        """A cover's last reported tilt in percent (0 closed, 100 open), or None if unknown."""
     async def read_battery(self, entity: Entity) -> int | None:
         """A vacuum's last reported battery in percent, or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
@@ -52,8 +53,6 @@ class Home(Protocol):
         """The entity takes a level in percent (LEVEL_ACTIONS): a fan with only on and off does not."""
     async def read_position(self, entity: Entity) -> int | None:
         """A cover's or valve's last reported position in percent (0 closed, 100 open), or None if unknown."""
-    async def read_tilt(self, entity: Entity) -> int | None:
-        """A cover's last reported tilt in percent (0 closed, 100 open), or None if unknown."""
 
 
 def default_key(entity: Entity) -> tuple[str, str] | None:
@@ -121,8 +120,8 @@ class InMemoryHome:
             self.states[entity.key] = "open" if percent else "closed"
             self.states[entity.key + "#position"] = str(int(percent))
             return str(int(percent)) if action == "position" else self.states[entity.key]
-        if action in TILT_ACTIONS:
-            self.states[entity.key + "#tilt"] = str(tilt_asked(entity, action, value))
+        if action == "tilt":
+            self.states[entity.key + "#tilt"] = str(round(value))
             return self.states[entity.key + "#tilt"]
         if action in MODE_ACTIONS:
             self.states[f"{entity.key}#{action}"] = str(value)
@@ -153,6 +152,10 @@ class InMemoryHome:
         battery = self.states.get(entity.key + "#battery")
         return None if battery is None else int(battery)
 
+    async def read_tilt(self, entity: Entity) -> int | None:
+        tilt = self.states.get(entity.key + "#tilt")
+        return None if tilt is None else int(tilt)
+
     async def read_target(self, entity: Entity) -> float | None:
         if entity.key == "default:thermostat":
             return self.thermostat
@@ -178,7 +181,3 @@ class InMemoryHome:
     async def read_position(self, entity: Entity) -> int | None:
         position = self.states.get(entity.key + "#position")
         return None if position is None else int(position)
-
-    async def read_tilt(self, entity: Entity) -> int | None:
-        tilt = self.states.get(entity.key + "#tilt")
-        return None if tilt is None else int(tilt)

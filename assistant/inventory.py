@@ -81,6 +81,9 @@ ABBREVIATIONS = {
     "pct_val_tpl": "percentage_value_template", "pct_cmd_tpl": "percentage_command_template",
     "spd_rng_min": "speed_range_min", "spd_rng_max": "speed_range_max", "pos_t": "position_topic",
     "set_pos_t": "set_position_topic",
+    "tilt_cmd_t": "tilt_command_topic", "tilt_status_t": "tilt_status_topic", "tilt_status_tpl": "tilt_status_template",
+    "tilt_cmd_tpl": "tilt_command_template", "tilt_clsd_val": "tilt_closed_value", "tilt_opnd_val": "tilt_opened_value",
+    "tilt_opt": "tilt_optimistic",
     "stat_val_tpl": "state_value_template", "bri_val_tpl": "brightness_value_template",
     "temp_stat_tpl": "temperature_state_template", "mode_stat_t": "mode_state_topic",
     "mode_stat_tpl": "mode_state_template", "curr_temp_tpl": "current_temperature_template",
@@ -95,17 +98,14 @@ ABBREVIATIONS = {
     "swing_mode_cmd_tpl": "swing_mode_command_template", "swing_mode_stat_tpl": "swing_mode_state_template",
     "pos_tpl": "position_template", "set_pos_tpl": "set_position_template", "pos_open": "position_open",
     "pos_clsd": "position_closed",
-    "tilt_cmd_t": "tilt_command_topic", "tilt_status_t": "tilt_status_topic", "tilt_status_tpl": "tilt_status_template",
-    "tilt_cmd_tpl": "tilt_command_template", "tilt_clsd_val": "tilt_closed_value", "tilt_opnd_val": "tilt_opened_value",
-    "tilt_opt": "tilt_optimistic",
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
-TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
+TEMPLATES = ("tilt_status_template", "tilt_command_template",
+             "value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
              "mode_state_template", "percentage_value_template", "percentage_command_template", "command_template",
              "mode_command_template", "preset_mode_command_template", "preset_mode_value_template",
              "fan_mode_command_template", "fan_mode_state_template", "swing_mode_command_template",
-             "swing_mode_state_template", "position_template", "set_position_template",
-             "tilt_status_template", "tilt_command_template")
+             "swing_mode_state_template", "position_template", "set_position_template")
 # The command templates rendered here, in the forms real publishers announce (no Jinja otherwise): `{{ value }}`
 # inside the payload (`{"fan_mode": "{{ value }}"}`), and Zigbee2MQTT's lookup of the value in a literal table
 # (`{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}`), which its state templates use too
@@ -141,7 +141,6 @@ MODE_ACTIONS = ("mode", *MODE_KIND_WORDS)
 # The action that sets each kind's level in percent: a light's brightness, a fan's speed (Home Assistant's
 # fan.set_percentage)
 LEVEL_ACTIONS = {"light": "brightness", "fan": "speed"}
-TILT_ACTIONS = ("tilt", "tilt_open", "tilt_close")     # a cover's slats to a percent, opened or closed
 DEVICE_ABBREVIATIONS = {"sa": "suggested_area", "ids": "identifiers", "mf": "manufacturer", "mdl": "model"}
 
 # Room words people use; an entity without a suggested area takes one of these (or another entity's
@@ -190,9 +189,9 @@ class Entity:
     temperature_unit: str | None = None    # a climate's `temperature_unit`, "C" or "F", where given
     positions: tuple[int, int] | None = None   # a cover's or valve's `position_closed`, `position_open` where it has
                                                # a position (a cover's position topics, a valve's reports_position)
+    area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
     tilts: tuple[int, int, int, int] | None = None  # a cover's `tilt_min`, `tilt_max`, `tilt_closed_value`,
                                                     # `tilt_opened_value` where it has a tilt_command_topic
-    area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
 
     def payload(self, key: str, default: str) -> str:
         return self.payloads.get(key, default)
@@ -325,9 +324,8 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         command_topic=command, state_topic=state, payloads=payloads, topics=topics,
         json_schema=config.get("schema") == "json",
         positions=_positions(component, config, topics, where),
-        tilts=_tilts(component, config, topics, where),
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
-        temperature_limits=_temperature_limits(config), features=_features(component, config),
+        temperature_limits=_temperature_limits(config), tilts=_tilts(component, config, topics, where), features=_features(component, config),
         temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
 
 
@@ -391,7 +389,8 @@ def _positions(component: str, config: dict, topics: dict, where) -> tuple[int, 
 def _tilts(component: str, config: dict, topics: dict, where) -> tuple[int, int, int, int] | None:
     """A cover's tilt scale (`tilt_min`, `tilt_max`: Home Assistant's 0 and 100) and the values its slats are opened
     and closed with (`tilt_closed_value`, `tilt_opened_value`: 0 and 100), where it has a tilt_command_topic; each a
-    whole number up to MAX_SCALE and the scale's ends not the same, or the config is refused, as a position's are."""
+    whole number up to MAX_SCALE and the scale's ends not the same, or the config is refused, as a position's are; and
+    a tilt_command_template that would render over MAX_PAYLOAD_BYTES, as the other command templates are."""
     if component != "cover" or "tilt_command_topic" not in topics:
         return None
     values = tuple(config.get(key, default) for key, default in
@@ -400,20 +399,18 @@ def _tilts(component: str, config: dict, topics: dict, where) -> tuple[int, int,
             or values[0] == values[1]:
         raise DiscoveryError(f"{where}: tilt_min, tilt_max, tilt_closed_value and tilt_opened_value are not whole "
                              f"numbers from 0 to {MAX_SCALE} (the first two different)")
+    template = config.get("tilt_command_template")
+    if isinstance(template, str) and \
+            len(template) + (len(_TILT_POSITION.split(template)) - 1) * len(str(MAX_SCALE)) > MAX_PAYLOAD_BYTES:
+        raise DiscoveryError(f"{where}: tilt_command_template renders over {MAX_PAYLOAD_BYTES} bytes")
     return values
 
 
-def tilt_asked(entity: Entity, action: str, percent: float | None = None) -> int:
-    """The tilt an action asks for, in percent: a percent as said, or the percent of the opened or closed value."""
-    if action == "tilt":
-        return round(max(0.0, min(float(percent), 100.0)))
-    return tilt_percent(entity, entity.tilts[3] if action == "tilt_open" else entity.tilts[2])
-
-
-def tilt_percent(entity: Entity, tilt: float) -> int:
-    """A tilt the cover reported on its own scale, in percent (0 closed, 100 open), kept within 0 to 100."""
+def tilt_percent(entity: Entity, tilt: float) -> float:
+    """A tilt on the cover's own scale (reported, or its opened or closed value), in percent (0 closed, 100 open),
+    kept within 0 to 100."""
     low, high = entity.tilts[:2]
-    return round(max(0.0, min(100.0, (tilt - low) * 100 / (high - low))))
+    return max(0.0, min(100.0, (tilt - low) * 100 / (high - low)))
 
 
 def position_payload(entity: Entity, percent: float) -> int:
@@ -446,14 +443,12 @@ def _check_renders(payloads: dict, modes: dict, speed_range: tuple[int, int], wh
     16 KiB config made each command megabytes."""
     given = {"command_template": (payloads.get("payload_on", "ON"), payloads.get("payload_off", "OFF")),
              "percentage_command_template": (str(speed_range[1]),), "set_position_template": (str(MAX_SCALE),),
-             "tilt_command_template": (str(MAX_SCALE),),
              **{f"{kind}_command_template": listed for kind, listed in modes.items()}}
     for template, values in given.items():
         text = payloads.get(template)
         if text is None or not values:
             continue
-        pieces = {"set_position_template": _POSITION, "tilt_command_template": _TILT_POSITION}.get(template,
-                                                                                                 _VALUE).split(text)
+        pieces = (_POSITION if template == "set_position_template" else _VALUE).split(text)
         if len(text) + (len(pieces) - 1) * max(map(len, values)) > MAX_PAYLOAD_BYTES:
             raise DiscoveryError(f"{where}: {template} renders over {MAX_PAYLOAD_BYTES} bytes")
 
@@ -900,11 +895,10 @@ def entity_command(entity: Entity, action: str,
         payload = render_position(entity.payloads.get("set_position_template"), position_payload(entity, value))
         return None if payload is None else \
             (topics["set_position_topic"], payload, topics.get("position_topic") or entity.state_topic)
-    if entity.component == "cover" and action in TILT_ACTIONS and entity.tilts is not None:
-        # Home Assistant's tilt: a percent on the scale from tilt_min to tilt_max, or the opened or closed value
-        low, high, closed, opened = entity.tilts
-        tilt = {"tilt_open": opened, "tilt_close": closed}.get(action) if action != "tilt" else \
-            round(low + (high - low) * max(0.0, min(float(value), 100.0)) / 100)
+    if entity.component == "cover" and action == "tilt" and entity.tilts is not None:
+        # Home Assistant's tilt: a percent on the scale from tilt_min to tilt_max
+        low, high = entity.tilts[:2]
+        tilt = round(low + (high - low) * max(0.0, min(float(value), 100.0)) / 100)
         payload = render_tilt(entity.payloads.get("tilt_command_template"), tilt)
         confirms = None if entity.payloads.get("tilt_optimistic") == "True" else topics.get("tilt_status_topic")
         return None if payload is None else (topics["tilt_command_topic"], payload, confirms)

@@ -19,7 +19,7 @@ from assistant.home import Home, InMemoryHome
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
                                  modes_to_choose, speed_names, speed_of, spelling_key)
-from assistant.inventory import TILT_ACTIONS
+from assistant.inventory import tilt_percent
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, POSITIONED, SKILL_COMPONENTS, SKILLS, SWITCHING,
                               THING_NAMED)
@@ -1018,7 +1018,6 @@ class ToolRunner:
         if confirmed is None:
             verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change its brightness",
                     "speed": "change its speed", "temperature": "change its temperature", "position": "move",
-                    **dict.fromkeys(TILT_ACTIONS, "tilt"),
                     "mode": "change its mode",
                     **{kind: f"change its {_mode_spoken(kind)}" for kind in MODE_KIND_WORDS}}.get(action, action)
             return Done(f"I asked {_the(entity)} to {verb}, but it didn't confirm.")
@@ -1032,8 +1031,6 @@ class ToolRunner:
             return Done(f"Okay, the {entity.name} is at {confirmed} percent.")
         if action == "position":
             return Done(f"Okay, the {entity.name} {_is(entity.name)} {confirmed} percent open.")
-        if action in TILT_ACTIONS:
-            return Done(f"Okay, the {entity.name} {_is(entity.name)} tilted {confirmed} percent open.")
         if action == "temperature" and limit is not None:
             return Done(f"The {entity.name} {_is(entity.name)} at its {limit[0]}, {confirmed} degrees.")
         if action == "temperature":
@@ -1222,39 +1219,6 @@ class ToolRunner:
             return _state_sentence(entity, state) if state is not None else f"The {entity.name} hasn't reported yet."
         return f"The {entity.name} {_is(entity.name)} {position} percent open."
 
-    def _tilting(self, name, area) -> tuple[Entity | None, NoAction | None]:
-        """The one cover a name means that tilts, where others it means do not ("the blinds": the office blinds, the
-        only blinds with slats); one that does not tilt says what it can do."""
-        found, problem = self._find(name, area, ("cover",))
-        tilting = [entity for entity in found if entity.tilts is not None]
-        if problem or len(tilting) > 1:
-            return None, problem or _choice(tilting)
-        if not tilting:
-            return None, self._only(found, _said(name, area)) if name else NoAction("No cover here can be tilted.")
-        return tilting[0], None
-
-    async def _set_tilt(self, action, name=None, percent=None, area=None) -> str:
-        """A cover's slats opened or closed (its tilt_opened_value, tilt_closed_value) or tilted to a percent of its
-        tilt_min to tilt_max scale."""
-        entity, problem = self._tilting(name, area)
-        if problem:
-            return problem
-        if action == "to" and percent is None:
-            raise ValueError("no tilt")
-        return await self._act(entity, "tilt" if action == "to" else f"tilt_{action}",
-                               None if percent is None else float(percent))
-
-    async def _get_tilt(self, name=None, area=None) -> str:
-        """How far a cover's slats are tilted open, in percent, as it reported it."""
-        entity, problem = self._tilting(name, area)
-        if problem:
-            return problem
-        tilt = await self.home.read_tilt(entity)
-        if tilt is None:
-            have, its = ("have", "their") if _is(entity.name) == "are" else ("has", "its")
-            return f"The {entity.name} {have}n't reported {its} tilt yet."
-        return f"The {entity.name} {_is(entity.name)} tilted {tilt} percent open."
-
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)
         if problem:
@@ -1291,6 +1255,46 @@ class ToolRunner:
         if entity is not None and entity.component == "valve" and entity_command(entity, action) is None:
             return self._only([entity], entity.name)                        # a valve of no stop payload
         return problem or await self._cover_or_lock(entity, action)
+
+    def _tilting(self, name, area) -> tuple[Entity | None, NoAction | None]:
+        """The one cover a name means that tilts, where others it means do not ("the blinds": the office blinds, the
+        only blinds with slats); one that does not tilt says what it can do."""
+        found, problem = self._find(name, area, ("cover",))
+        tilting = [entity for entity in found if entity.tilts is not None]
+        if problem or len(tilting) > 1:
+            return None, problem or _choice(tilting)
+        if not tilting:
+            return None, self._only(found, _said(name, area)) if name else NoAction("No cover here can be tilted.")
+        return tilting[0], None
+
+    async def _set_tilt(self, action, name=None, percent=None, area=None) -> str:
+        """A cover's slats opened or closed (to its tilt_opened_value, tilt_closed_value) or tilted to a percent of
+        its tilt_min to tilt_max scale; said back as the tilt it reports, or, with no tilt_status_topic (Home
+        Assistant's optimistic tilt), as the one sent."""
+        entity, problem = self._tilting(name, area)
+        if problem:
+            return problem
+        if action == "to" and percent is None:
+            raise ValueError("no tilt")
+        percent = float(percent) if action == "to" else tilt_percent(entity, entity.tilts[3 if action == "open" else 2])
+        if self.home.inventory.needs_yes(entity, "tilt", percent):
+            return self._ask(entity, "tilt", percent)
+        confirmed = await self.home.command(entity, "tilt", percent)
+        if confirmed is None:
+            return Done(f"I asked {_the(entity)} to tilt, but it didn't confirm.")
+        tilted = confirmed if confirmed.isdigit() else round(max(0.0, min(percent, 100.0)))
+        return Done(f"Okay, the {entity.name} {_is(entity.name)} tilted {tilted} percent open.")
+
+    async def _get_tilt(self, name=None, area=None) -> str:
+        """How far a cover's slats are tilted open, in percent, as it reported it."""
+        entity, problem = self._tilting(name, area)
+        if problem:
+            return problem
+        tilt = await self.home.read_tilt(entity)
+        if tilt is None:
+            have, its = ("have", "their") if _is(entity.name) == "are" else ("has", "its")
+            return f"The {entity.name} {have}n't reported {its} tilt yet."
+        return f"The {entity.name} {_is(entity.name)} tilted {tilt} percent open."
 
     async def _set_lock(self, name, action) -> str:
         entity, problem = self._one(name, None, SKILL_COMPONENTS["set_lock"])

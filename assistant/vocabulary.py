@@ -331,9 +331,6 @@ COVER_STEPS = ("a bit", "a little", "a touch", "a tad", "a notch", "slightly", "
                "a little more", "a bit more", "little bit")
 POSITION_ASKED = ("position", "how far open", "how open", "how far closed", "how far up", "how far down",
                   "percent open", "how much open")
-# A cover's tilt (Home Assistant's tilt_command_topic): the words that say its slats ("tilt the blinds", "open the
-# slats", "what is the blinds' tilt"); a tilt with no move said ("tilt the blinds") opens them
-TILT_WORDS = ("tilt", "tilts", "tilted", "tilting", "slats", "slat", "vanes")
 # A follow-up's step of a climate ("set the thermostat to 20", "turn it up") as the request it stands for: stepped by
 # the climate's own temp_step, as when said first
 CLIMATE_STEP_REQUEST = "turn the {name} {direction}"
@@ -747,6 +744,9 @@ VACUUM_COMMANDS = {"start": (("start", "resume", "continue", "begin"), "start"),
 # A vacuum switched on or off, as Home Assistant's vacuum takes turn_on and turn_off: started, and sent to its dock
 # ("turn on the vacuum", "switch the robot off")
 VACUUM_SWITCHED = {"on": "start", "off": "return_to_base"}
+# A cover's tilt (Home Assistant's tilt_command_topic): the words that say its slats ("tilt the blinds", "open the
+# slats", "what is the blinds' tilt"); a tilt with no move said ("tilt the blinds") opens them
+TILT_WORDS = ("tilt", "tilts", "tilted", "tilting", "slats", "slat", "vanes")
 # What a vacuum's discovery offers when it lists no `supported_features` (Home Assistant's defaults), and said back
 # once done ("Okay, the robot vacuum is returning to its dock.")
 VACUUM_DEFAULT_FEATURES = ("start", "stop", "return_home", "battery", "clean_spot")

@@ -30,11 +30,11 @@ import aiomqtt
 from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEVEL_ACTIONS, MAX_PAYLOAD_BYTES,
                                  THERMOSTAT_SET, THERMOSTAT_STATE, MODE_ACTIONS, MODE_KINDS, Entity, Inventory,
                                  position_percent,
-                                 TILT_ACTIONS, tilt_asked, tilt_percent,
                                  command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
                                  speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.inventory import VACUUM_BATTERY_STATE, VACUUM_STATES
 from assistant.home import ACTION_STATE, APPLIANCE_STATE, default_key
+from assistant.inventory import tilt_percent
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
@@ -279,7 +279,7 @@ def _tilt(entity: Entity, payload: bytes) -> str | None:
     """A cover's tilt in percent (0 closed, 100 open) from a payload of its tilt_status_topic (through its
     tilt_status_template); None for no number."""
     tilt = _number(_value(entity, payload, "tilt_status_template")) if entity.tilts is not None else None
-    return None if tilt is None else str(tilt_percent(entity, float(tilt)))
+    return None if tilt is None else str(round(tilt_percent(entity, float(tilt))))
 
 
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
@@ -288,12 +288,12 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
         return _level(entity, payload)
     if action == "speed":
         return _speed(entity, payload)
+    if action == "tilt":
+        return _tilt(entity, payload)
     if action == "temperature":
         return _number(_value(entity, payload, "temperature_state_template"))
     if action == "position":
         return _position(entity, payload)
-    if action in TILT_ACTIONS:
-        return _tilt(entity, payload)
     if action in MODE_ACTIONS:         # "mode": any kind said without a word of its own; else the action's kind
         return next((mode for kind in mode_kinds(entity, action)
                      if (mode := _mode(entity, kind, payload)) is not None), None)
@@ -305,9 +305,10 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
 
 def _state_topics(entity: Entity) -> list[str]:
     return [t for t in (entity.state_topic, entity.topics.get("brightness_state_topic"),
-                        entity.topics.get("position_topic"), entity.topics.get("tilt_status_topic"),
+                        entity.topics.get("position_topic"),
                         entity.topics.get("percentage_state_topic"),
                         entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic"),
+                        entity.topics.get("tilt_status_topic"),
                         entity.topics.get("preset_mode_state_topic"), entity.topics.get("fan_mode_state_topic"),
                         entity.topics.get("swing_mode_state_topic")) if t]
 
@@ -524,8 +525,6 @@ class MqttHome:
                 return None
             if action == "position":
                 return str(int(value or 0))
-            if action in TILT_ACTIONS:
-                return str(tilt_asked(entity, action, value))
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
                     "temperature": f"{float(value or 0):g}"}.get(action, str(value) if action in MODE_ACTIONS else
                                                                  ACTION_STATE.get(action) or
