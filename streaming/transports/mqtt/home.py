@@ -265,6 +265,13 @@ def _speed(entity: Entity, payload: bytes) -> str | None:
     return None if speed is None else str(speed_percent(entity, float(speed)))
 
 
+def _tilt(entity: Entity, payload: bytes) -> str | None:
+    """A cover's tilt in percent (0 closed, 100 open) from a payload of its tilt_status_topic (through its
+    tilt_status_template); None for no number."""
+    tilt = _number(_value(entity, payload, "tilt_status_template")) if entity.tilts is not None else None
+    return None if tilt is None else str(round(tilt_percent(entity, float(tilt))))
+
+
 def _position(entity: Entity, payload: bytes) -> str | None:
     """A cover's or valve's position in percent (0 closed, 100 open) from a payload of its position topic (a cover's
     position_template) or, for a valve that reports one, of its state topic; None for no number."""
@@ -273,13 +280,6 @@ def _position(entity: Entity, payload: bytes) -> str | None:
     template = "position_template" if entity.component == "cover" else "value_template"
     position = _number(_value(entity, payload, template))
     return None if position is None else str(position_percent(entity, float(position)))
-
-
-def _tilt(entity: Entity, payload: bytes) -> str | None:
-    """A cover's tilt in percent (0 closed, 100 open) from a payload of its tilt_status_topic (through its
-    tilt_status_template); None for no number."""
-    tilt = _number(_value(entity, payload, "tilt_status_template")) if entity.tilts is not None else None
-    return None if tilt is None else str(round(tilt_percent(entity, float(tilt))))
 
 
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
@@ -531,6 +531,12 @@ class MqttHome:
                                                                  APPLIANCE_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
 
+    async def read_tilt(self, entity: Entity) -> int | None:
+        """A cover's tilt_status_topic, as it last reported it."""
+        payload = self._retained.get(entity.topics.get("tilt_status_topic", "")) if entity.tilts is not None else None
+        tilt = None if payload is None else _tilt(entity, payload)
+        return None if tilt is None else int(tilt)
+
     async def read_mode(self, entity: Entity, action: str = "mode") -> str | None:
         reported = None
         for kind in mode_kinds(entity, action):
@@ -555,12 +561,6 @@ class MqttHome:
         payload = self._retained.get(topic) if topic and entity.positions is not None else None
         position = None if payload is None else _position(entity, payload)
         return None if position is None else int(position)
-
-    async def read_tilt(self, entity: Entity) -> int | None:
-        """A cover's tilt_status_topic, as it last reported it."""
-        payload = self._retained.get(entity.topics.get("tilt_status_topic", "")) if entity.tilts is not None else None
-        tilt = None if payload is None else _tilt(entity, payload)
-        return None if tilt is None else int(tilt)
 
     async def read_level(self, entity: Entity) -> int | None:
         if default_key(entity) is not None:
