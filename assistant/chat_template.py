@@ -49,6 +49,7 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   TARGET_ASKED, THING_KIND_WORDS, UNIT_FACTORS, UNIT_WORDS, VERB_OBJECTS, WISHES,
                                   WITHIN_A_NAME)
 from assistant.vocabulary import APPLIANCE_KIND_WORDS, BUTTON_PRESS_WORDS, BUTTON_VERBS, VACUUM_COMMANDS
+from assistant.vocabulary import TILT_WORDS, VACUUM_SWITCHED
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -264,6 +265,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     appliance = appliance_call(slots)
     if appliance is not None:
         return appliance
+    tilted = tilt_call(slots)
+    if tilted:
+        return tilted
     climate = climate_meant(slots)
     targeted = climate and climate_target_call(slots, climate)
     if targeted:
@@ -697,7 +701,7 @@ def cover_position_call(slots: "Slots", name: str) -> dict | None:
     bit", "close the curtains a bit more"). None for a plain move ("open the blinds"), a level past 0 to 100 or in
     another unit, a length of time, or a report of what was done."""
     request = _unnamed(slots)
-    if _DURATION.search(request) or _DONE.search(request):
+    if _DURATION.search(request) or _DONE.search(request) or _TILT_SAID.search(request):      # its slats: tilt_call
         return None
     where = {"name": name, **({"area": slots.areas[0]} if slots.request_areas else {})}
     if asks_how_things_are(request):
@@ -771,6 +775,8 @@ _KINDS = set(spelling_key(" ".join(KIND_WORDS)).split())       # the kinds of de
 # A robot vacuum's commands and a button's press, said (vocabulary.VACUUM_COMMANDS, BUTTON_PRESS_WORDS, BUTTON_VERBS)
 _VACUUM_COMMAND_SAID = {command: re.compile(rf"\b(?:{_any_of(words)})\b")
                         for command, (words, _) in VACUUM_COMMANDS.items()}
+# on or off the last word said but its name ("turn on the vacuum", "switch the robot off"), not "on quiet"
+_SWITCHED_LAST = re.compile(r"\b(on|off)(?: (?:the|my|our|please|now))*$")
 _PRESS_SAID = re.compile(rf"\b(?:{_any_of(BUTTON_PRESS_WORDS)})(?:s|es|ed|ing)?\b")
 _APPLIANCE_WORDS = {kind: set(spelling_key(" ".join(words)).split()) for kind, words in APPLIANCE_KIND_WORDS.items()}
 
@@ -805,14 +811,52 @@ def appliance_call(slots: "Slots") -> dict | None:
     where = {"area": area} if area else {}
     if kind == "button":
         return {"name": "press_button", "arguments": {"name": name, **where}}
-    if any(mode_said(lexicon, whole, request) for whole in found) or _MODE_ASKED_OF.search(request):
+    said = slots.request.lower()               # as said: "put the hoover on max" is resolved "put on the hoover max"
+    speeds = {mode for whole in found for words in (request, said) if (mode := mode_said(lexicon, whole, words))}
+    if len(found) == 1 and len(speeds) == 1 and not _ASKS_HOW.search(request):       # "put the hoover on max"
+        return {"name": "set_device_mode", "arguments": {"name": next(iter(found)), "mode": speeds.pop(), **where}}
+    if speeds or _MODE_ASKED_OF.search(request):
         return None                                 # its fan speed, said or asked as its modes are (named_move)
     if _ASKS_HOW.search(request):
         return {"name": "get_state", "arguments": {"name": name, **where}}
     unnamed = " ".join(word for word in request.split() if spelling_key(word) not in set().union(*found.values()))
     commands = [command for command, said in _VACUUM_COMMAND_SAID.items() if said.search(unnamed)]
+    switched = _SWITCHED_LAST.search(unnamed) if not commands and _STATE_ASKED.search(unnamed) else None
+    commands = commands or ([VACUUM_SWITCHED[switched.group(1)]] if switched else [])   # "turn on the vacuum": started
     return {"name": "command_vacuum", "arguments": {"name": name, "command": commands[0], **where}} \
         if len(commands) == 1 else None
+
+
+_TILT_SAID = re.compile(rf"\b(?:{_any_of(TILT_WORDS)})\b")
+
+
+def tilt_call(slots: "Slots") -> dict | None:
+    """The call of a request that says a cover's slats (vocabulary.TILT_WORDS), in a home with covers: their tilt
+    asked ("what is the blinds' tilt"), set to a percent ("tilt the office blinds to 50 percent"), or opened or
+    closed ("open the slats", "close the slats"; "tilt the blinds", no move said, opens them). The cover is the one
+    name said, or none (the tool finds the one cover that tilts). None for another name said, a level past 0 to 100
+    or in another unit, a length of time, or a report of what was done. Read by code: the model never writes it."""
+    lexicon, request = slots.lexicon, _unnamed(slots)
+    names = [kept for name in _things_named(slots)          # "the blinds' tilt" read as a name "blinds tilt"
+             if (kept := " ".join(word for word in name.split() if word not in TILT_WORDS))]
+    if lexicon is None or "cover" not in lexicon.kinds.values() or not _TILT_SAID.search(slots.resolved.lower()) \
+            or slots.request_areas > 1 or len(names) > 1 or _DURATION.search(request) or _DONE.search(request):
+        return None
+    area = slots.areas[0] if slots.request_areas else None
+    if names and lexicon.kinds_of(names[0], area) != {"cover"}:
+        return None
+    where = {**({"name": names[0]} if names else {}), **({"area": area} if area else {})}
+    if asks_how_things_are(request):
+        return {"name": "get_tilt", "arguments": where}
+    levels, units = _levels_said(request)
+    if levels:
+        level = levels.pop()
+        return None if levels or units - {"percent"} or not 0 <= level <= 100 else \
+            {"name": "set_tilt", "arguments": {**where, "action": "to",
+                                               "percent": int(level) if level.is_integer() else level}}
+    moves = moves_said(request) - {"stop"}
+    return None if len(moves) > 1 else {"name": "set_tilt", "arguments": {**where, "action": moves.pop() if moves
+                                                                          else "open"}}
 
 
 def _one_thing_named(slots: "Slots", inventory) -> str | None:
@@ -1106,7 +1150,7 @@ class Slots:
             or self.shortens_a_said_duration(call) or self.acts_unasked(call) or self.drops_a_said_place(call) \
             or self.switches_on_against_off(call) or self.acts_on_a_question(call) or self.reads_for_a_switch(call) \
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
-            or self.leaves_an_appliance_call(call) \
+            or self.leaves_an_appliance_call(call) or self.leaves_a_tilt(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
             or self.leaves_a_said_mode(call) or self.leaves_a_climates_target(call) \
@@ -1271,6 +1315,15 @@ class Slots:
                                      call["arguments"].get("command")) != \
             (said["name"], spelling_key(said["arguments"]["name"]), said["arguments"].get("command"))
 
+    def leaves_a_tilt(self, call: dict) -> bool:
+        """Another call than code's, for a request of a cover's slats (tilt_call: the model opened the blinds for
+        "tilt the blinds" and read "what is the blinds' tilt" as an unknown name); code reads it (named_move)."""
+        said = tilt_call(self)
+        return said is not None and (call["name"], call["arguments"].get("action"), call["arguments"].get("percent"),
+                                     spelling_key(str(call["arguments"].get("name", "")).replace("_", " "))) != \
+            (said["name"], said["arguments"].get("action"), said["arguments"].get("percent"),
+             spelling_key(said["arguments"].get("name", "")))
+
     def leaves_a_climates_target(self, call: dict) -> bool:
         """Another call than code's, for a request that steps or asks a climate's target temperature
         (climate_target_call: the model switched "turn the AC up" on and read "what is the thermostat set to" as its
@@ -1351,8 +1404,9 @@ class Slots:
     def leaves_a_said_level(self, call: dict) -> bool:
         """A switch, cover, lock or scene, which take no number, for a request that says a number other than a
         length ("put the radiant panel on nineteen" switched it on): the number asks for a level or a temperature
-        the call leaves out; rather ask again."""
-        return call["name"] in _TAKE_NO_NUMBER and _A_LEVEL_SAID.search(self.request) is not None
+        the call leaves out (a cover's tilt carries it: set_tilt); rather ask again."""
+        return call["name"] in _TAKE_NO_NUMBER and "percent" not in call["arguments"] and \
+            _A_LEVEL_SAID.search(self.request) is not None
 
     def times_a_thing(self, call: dict) -> bool:
         """A timer named as a thing the request switches, and says no timer ("heated airer on for an hour" set a

@@ -45,6 +45,8 @@ class Home(Protocol):
         its modes (Zigbee2MQTT's preset "None"), or None if unknown."""
     async def read_target(self, entity: Entity) -> float | None:
         """The temperature a climate was last set to (its target, as it reported it), or None if unknown."""
+    async def read_tilt(self, entity: Entity) -> int | None:
+        """A cover's last reported tilt in percent (0 closed, 100 open), or None if unknown."""
     async def read_battery(self, entity: Entity) -> int | None:
         """A vacuum's last reported battery in percent, or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
@@ -131,6 +133,9 @@ class InMemoryHome:
             self.states[entity.key] = "open" if percent else "closed"
             self.states[entity.key + "#position"] = str(int(percent))
             return str(int(percent)) if action == "position" else self.states[entity.key]
+        if action == "tilt":
+            self.states[entity.key + "#tilt"] = str(round(value))
+            return self.states[entity.key + "#tilt"]
         if action in MODE_ACTIONS:
             self.states[f"{entity.key}#{action}"] = str(value)
             return str(value)
@@ -159,6 +164,10 @@ class InMemoryHome:
     async def read_battery(self, entity: Entity) -> int | None:
         battery = self.states.get(entity.key + "#battery")
         return None if battery is None else int(battery)
+
+    async def read_tilt(self, entity: Entity) -> int | None:
+        tilt = self.states.get(entity.key + "#tilt")
+        return None if tilt is None else int(tilt)
 
     async def read_target(self, entity: Entity) -> float | None:
         if entity.key == "default:thermostat":

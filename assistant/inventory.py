@@ -85,6 +85,9 @@ ABBREVIATIONS = {
     "pct_val_tpl": "percentage_value_template", "pct_cmd_tpl": "percentage_command_template",
     "spd_rng_min": "speed_range_min", "spd_rng_max": "speed_range_max", "pos_t": "position_topic",
     "set_pos_t": "set_position_topic",
+    "tilt_cmd_t": "tilt_command_topic", "tilt_status_t": "tilt_status_topic", "tilt_status_tpl": "tilt_status_template",
+    "tilt_cmd_tpl": "tilt_command_template", "tilt_clsd_val": "tilt_closed_value", "tilt_opnd_val": "tilt_opened_value",
+    "tilt_opt": "tilt_optimistic",
     "stat_val_tpl": "state_value_template", "bri_val_tpl": "brightness_value_template",
     "temp_stat_tpl": "temperature_state_template", "mode_stat_t": "mode_state_topic",
     "mode_stat_tpl": "mode_state_template", "curr_temp_tpl": "current_temperature_template",
@@ -105,7 +108,8 @@ ABBREVIATIONS = {
     "curr_hum_t": "current_humidity_topic", "curr_hum_tpl": "current_humidity_template",
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
-TEMPLATES = ("value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
+TEMPLATES = ("tilt_status_template", "tilt_command_template",
+             "value_template", "state_value_template", "brightness_value_template", "temperature_state_template",
              "mode_state_template", "percentage_value_template", "percentage_command_template", "command_template",
              "mode_command_template", "preset_mode_command_template", "preset_mode_value_template",
              "fan_mode_command_template", "fan_mode_state_template", "swing_mode_command_template",
@@ -117,6 +121,7 @@ TEMPLATES = ("value_template", "state_value_template", "brightness_value_templat
 # (`{{ {'off':0, 'low':1}[value_json.fan_mode] | default('None') }}`). A template of any other form makes no payload.
 _VALUE = re.compile(r"\{\{\s*value\s*\}\}")
 _POSITION = re.compile(r"\{\{\s*position\s*\}\}")
+_TILT_POSITION = re.compile(r"\{\{\s*tilt_position\s*\}\}")
 _LOOKUP = re.compile(r"\{\{\s*(\{[^{}]*\})\s*\[\s*(value(?:_json(?:\s*\.\s*\w+)+)?)\s*\]\s*"
                      r"(?:\|\s*default\(\s*(?:'[^']*'|\"[^\"]*\")\s*\)\s*)?\}\}")
 # Zigbee2MQTT's preset mode state, which streaming/transports/mqtt/home.py reads: `{{ value_json.fan_mode if
@@ -212,6 +217,8 @@ class Entity:
     positions: tuple[int, int] | None = None   # a cover's or valve's `position_closed`, `position_open` where it has
                                                # a position (a cover's position topics, a valve's reports_position)
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
+    tilts: tuple[int, int, int, int] | None = None  # a cover's `tilt_min`, `tilt_max`, `tilt_closed_value`,
+                                                    # `tilt_opened_value` where it has a tilt_command_topic
 
     def payload(self, key: str, default: str) -> str:
         return self.payloads.get(key, default)
@@ -329,7 +336,8 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
     # JSON true/false/numbers become text as Home Assistant reads them ("payload_on": false is "False"), and so do
     # the values templates read from state payloads.
     payloads = {k: str(v) for k, v in config.items()
-                if (k.startswith("payload_") or k.startswith("state_") or k in TEMPLATES) and not k.endswith("_topic")
+                if (k.startswith("payload_") or k.startswith("state_") or k in TEMPLATES or k == "tilt_optimistic")
+                and not k.endswith("_topic")
                 and isinstance(v, (str, int, float))}
     scale, low, high = (_scale(config, key, default, where) for key, default in
                         (("brightness_scale", 255), ("speed_range_min", 1), ("speed_range_max", 100)))
@@ -346,7 +354,7 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         json_schema=config.get("schema") == "json", humidity_limits=_humidity_limits(config),
         positions=_positions(component, config, topics, where),
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
-        temperature_limits=_temperature_limits(config), features=_features(component, config),
+        temperature_limits=_temperature_limits(config), tilts=_tilts(component, config, topics, where), features=_features(component, config),
         temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
 
 
@@ -416,6 +424,33 @@ def _positions(component: str, config: dict, topics: dict, where) -> tuple[int, 
         raise DiscoveryError(f"{where}: position_closed and position_open are not two whole numbers from 0 to "
                              f"{MAX_SCALE}")
     return closed, opened
+
+
+def _tilts(component: str, config: dict, topics: dict, where) -> tuple[int, int, int, int] | None:
+    """A cover's tilt scale (`tilt_min`, `tilt_max`: Home Assistant's 0 and 100) and the values its slats are opened
+    and closed with (`tilt_closed_value`, `tilt_opened_value`: 0 and 100), where it has a tilt_command_topic; each a
+    whole number up to MAX_SCALE and the scale's ends not the same, or the config is refused, as a position's are; and
+    a tilt_command_template that would render over MAX_PAYLOAD_BYTES, as the other command templates are."""
+    if component != "cover" or "tilt_command_topic" not in topics:
+        return None
+    values = tuple(config.get(key, default) for key, default in
+                   (("tilt_min", 0), ("tilt_max", 100), ("tilt_closed_value", 0), ("tilt_opened_value", 100)))
+    if any(isinstance(v, bool) or not isinstance(v, int) or not 0 <= v <= MAX_SCALE for v in values) \
+            or values[0] == values[1]:
+        raise DiscoveryError(f"{where}: tilt_min, tilt_max, tilt_closed_value and tilt_opened_value are not whole "
+                             f"numbers from 0 to {MAX_SCALE} (the first two different)")
+    template = config.get("tilt_command_template")
+    if isinstance(template, str) and \
+            len(template) + (len(_TILT_POSITION.split(template)) - 1) * len(str(MAX_SCALE)) > MAX_PAYLOAD_BYTES:
+        raise DiscoveryError(f"{where}: tilt_command_template renders over {MAX_PAYLOAD_BYTES} bytes")
+    return values
+
+
+def tilt_percent(entity: Entity, tilt: float) -> float:
+    """A tilt on the cover's own scale (reported, or its opened or closed value), in percent (0 closed, 100 open),
+    kept within 0 to 100."""
+    low, high = entity.tilts[:2]
+    return max(0.0, min(100.0, (tilt - low) * 100 / (high - low)))
 
 
 def position_payload(entity: Entity, percent: float) -> int:
@@ -927,6 +962,13 @@ def entity_command(entity: Entity, action: str,
         payload = render_position(entity.payloads.get("set_position_template"), position_payload(entity, value))
         return None if payload is None else \
             (topics["set_position_topic"], payload, topics.get("position_topic") or entity.state_topic)
+    if entity.component == "cover" and action == "tilt" and entity.tilts is not None:
+        # Home Assistant's tilt: a percent on the scale from tilt_min to tilt_max
+        low, high = entity.tilts[:2]
+        tilt = round(low + (high - low) * max(0.0, min(float(value), 100.0)) / 100)
+        payload = render_tilt(entity.payloads.get("tilt_command_template"), tilt)
+        confirms = None if entity.payloads.get("tilt_optimistic") == "True" else topics.get("tilt_status_topic")
+        return None if payload is None else (topics["tilt_command_topic"], payload, confirms)
     if entity.component == "valve" and action in ("open", "close", "stop", "position"):
         # Home Assistant's valve: one that reports a position is sent its position (open and closed its ends), and
         # stops only where its config names a stop payload
@@ -982,6 +1024,17 @@ def render_position(template: str | None, position: int) -> str | None:
     if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
         return None
     return str(position).join(parts)
+
+
+def render_tilt(template: str | None, tilt: int) -> str | None:
+    """A cover's tilt payload: its `tilt_command_template` with `{{ tilt_position }}` in it, else the tilt; None for a
+    template of any other form."""
+    if template is None:
+        return str(tilt)
+    parts = _TILT_POSITION.split(template)
+    if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
+        return None
+    return str(tilt).join(parts)
 
 
 def speed_names(entity: Entity) -> dict[str, int]:

@@ -20,6 +20,7 @@ from assistant.inventory import TEMPERATURE_LIMITS, THERMOSTATS         # the th
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
                                  modes_to_choose, speed_names, speed_of, spelling_key)
+from assistant.inventory import tilt_percent
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, POSITIONED, SKILL_COMPONENTS, SKILLS, SWITCHING,
                               THING_NAMED)
@@ -1430,6 +1431,46 @@ class ToolRunner:
         if entity is not None and entity.component == "valve" and entity_command(entity, action) is None:
             return self._only([entity], entity.name)                        # a valve of no stop payload
         return problem or await self._cover_or_lock(entity, action)
+
+    def _tilting(self, name, area) -> tuple[Entity | None, NoAction | None]:
+        """The one cover a name means that tilts, where others it means do not ("the blinds": the office blinds, the
+        only blinds with slats); one that does not tilt says what it can do."""
+        found, problem = self._find(name, area, ("cover",))
+        tilting = [entity for entity in found if entity.tilts is not None]
+        if problem or len(tilting) > 1:
+            return None, problem or _choice(tilting)
+        if not tilting:
+            return None, self._only(found, _said(name, area)) if name else NoAction("No cover here can be tilted.")
+        return tilting[0], None
+
+    async def _set_tilt(self, action, name=None, percent=None, area=None) -> str:
+        """A cover's slats opened or closed (to its tilt_opened_value, tilt_closed_value) or tilted to a percent of
+        its tilt_min to tilt_max scale; said back as the tilt it reports, or, with no tilt_status_topic (Home
+        Assistant's optimistic tilt), as the one sent."""
+        entity, problem = self._tilting(name, area)
+        if problem:
+            return problem
+        if action == "to" and percent is None:
+            raise ValueError("no tilt")
+        percent = float(percent) if action == "to" else tilt_percent(entity, entity.tilts[3 if action == "open" else 2])
+        if self.home.inventory.needs_yes(entity, "tilt", percent):
+            return self._ask(entity, "tilt", percent)
+        confirmed = await self.home.command(entity, "tilt", percent)
+        if confirmed is None:
+            return Done(f"I asked {_the(entity)} to tilt, but it didn't confirm.")
+        tilted = confirmed if confirmed.isdigit() else round(max(0.0, min(percent, 100.0)))
+        return Done(f"Okay, the {entity.name} {_is(entity.name)} tilted {tilted} percent open.")
+
+    async def _get_tilt(self, name=None, area=None) -> str:
+        """How far a cover's slats are tilted open, in percent, as it reported it."""
+        entity, problem = self._tilting(name, area)
+        if problem:
+            return problem
+        tilt = await self.home.read_tilt(entity)
+        if tilt is None:
+            have, its = ("have", "their") if _is(entity.name) == "are" else ("has", "its")
+            return f"The {entity.name} {have}n't reported {its} tilt yet."
+        return f"The {entity.name} {_is(entity.name)} tilted {tilt} percent open."
 
     async def _set_lock(self, name, action) -> str:
         entity, problem = self._one(name, None, SKILL_COMPONENTS["set_lock"])

@@ -800,6 +800,12 @@ VACUUM_COMMANDS = {"start": (("start", "resume", "continue", "begin"), "start"),
                    "return_to_base": (("home", "dock", "base", "charger", "return"), "return_home"),
                    "locate": (("locate", "find", "beep"), "locate"),
                    "clean_spot": (("spot", "spot clean"), "clean_spot")}
+# A vacuum switched on or off, as Home Assistant's vacuum takes turn_on and turn_off: started, and sent to its dock
+# ("turn on the vacuum", "switch the robot off")
+VACUUM_SWITCHED = {"on": "start", "off": "return_to_base"}
+# A cover's tilt (Home Assistant's tilt_command_topic): the words that say its slats ("tilt the blinds", "open the
+# slats", "what is the blinds' tilt"); a tilt with no move said ("tilt the blinds") opens them
+TILT_WORDS = ("tilt", "tilts", "tilted", "tilting", "slats", "slat", "vanes")
 # What a vacuum's discovery offers when it lists no `supported_features` (Home Assistant's defaults), and said back
 # once done ("Okay, the robot vacuum is returning to its dock.")
 VACUUM_DEFAULT_FEATURES = ("start", "stop", "return_home", "battery", "clean_spot")

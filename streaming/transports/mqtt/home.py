@@ -35,6 +35,7 @@ from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEV
                                  speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.inventory import VACUUM_BATTERY_STATE, VACUUM_STATES
 from assistant.home import ACTION_STATE, APPLIANCE_STATE, default_key
+from assistant.inventory import tilt_percent
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
 
@@ -270,6 +271,13 @@ def _speed(entity: Entity, payload: bytes) -> str | None:
     return None if speed is None else str(speed_percent(entity, float(speed)))
 
 
+def _tilt(entity: Entity, payload: bytes) -> str | None:
+    """A cover's tilt in percent (0 closed, 100 open) from a payload of its tilt_status_topic (through its
+    tilt_status_template); None for no number."""
+    tilt = _number(_value(entity, payload, "tilt_status_template")) if entity.tilts is not None else None
+    return None if tilt is None else str(round(tilt_percent(entity, float(tilt))))
+
+
 def _position(entity: Entity, payload: bytes) -> str | None:
     """A cover's or valve's position in percent (0 closed, 100 open) from a payload of its position topic (a cover's
     position_template) or, for a valve that reports one, of its state topic; None for no number."""
@@ -303,6 +311,8 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
         return _level(entity, payload)
     if action == "speed":
         return _speed(entity, payload)
+    if action == "tilt":
+        return _tilt(entity, payload)
     if action == "temperature":
         return _number(_value(entity, payload, "temperature_state_template"))
     if action == "position":
@@ -323,6 +333,7 @@ def _state_topics(entity: Entity) -> list[str]:
                         entity.topics.get("position_topic"), entity.topics.get("target_humidity_state_topic"),
                         entity.topics.get("percentage_state_topic"),
                         entity.topics.get("temperature_state_topic"), entity.topics.get("mode_state_topic"),
+                        entity.topics.get("tilt_status_topic"),
                         entity.topics.get("preset_mode_state_topic"), entity.topics.get("fan_mode_state_topic"),
                         entity.topics.get("swing_mode_state_topic"), entity.topics.get("volume_topic"),
                         entity.topics.get("title_topic"), entity.topics.get("artist_topic")) if t]
@@ -549,6 +560,12 @@ class MqttHome:
                                                                  ACTION_STATE.get(action) or
                                                                  APPLIANCE_STATE.get(action, action))
         return await self._wait_for(state_topic, lambda state: _confirmed(entity, action, state), (topic, payload))
+
+    async def read_tilt(self, entity: Entity) -> int | None:
+        """A cover's tilt_status_topic, as it last reported it."""
+        payload = self._retained.get(entity.topics.get("tilt_status_topic", "")) if entity.tilts is not None else None
+        tilt = None if payload is None else _tilt(entity, payload)
+        return None if tilt is None else int(tilt)
 
     async def read_mode(self, entity: Entity, action: str = "mode") -> str | None:
         reported = None
