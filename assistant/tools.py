@@ -1323,8 +1323,8 @@ class ToolRunner:
             return Done(f"I asked the {entity.name} to {ACTION_SAID[action]}, but it didn't confirm.")
         if action in ("next", "previous"):
             title = await self.home.read_media(entity, "title")
-            return Done(f"Okay, the {entity.name} is playing {title}." if title else
-                        f"Okay, the {entity.name} is on the {action} track.")
+            return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} playing {title}." if title else
+                        f"Okay, the {entity.name} {agreeing(entity.name, 'is')} on the {action} track.")
         return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {confirmed}.")
 
     async def _muted(self, entity: Entity, mute: bool) -> str:
@@ -1459,7 +1459,7 @@ class ToolRunner:
         if confirmed is None:
             return Done(f"I asked {_the(entity)} to tilt, but it didn't confirm.")
         tilted = confirmed if confirmed.isdigit() else round(max(0.0, min(percent, 100.0)))
-        return Done(f"Okay, the {entity.name} {_is(entity.name)} tilted {tilted} percent open.")
+        return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} tilted {tilted} percent open.")
 
     async def _get_tilt(self, name=None, area=None) -> str:
         """How far a cover's slats are tilted open, in percent, as it reported it."""
@@ -1468,9 +1468,8 @@ class ToolRunner:
             return problem
         tilt = await self.home.read_tilt(entity)
         if tilt is None:
-            have, its = ("have", "their") if _is(entity.name) == "are" else ("has", "its")
-            return f"The {entity.name} {have}n't reported {its} tilt yet."
-        return f"The {entity.name} {_is(entity.name)} tilted {tilt} percent open."
+            return _not_reported(entity, "tilt")
+        return f"The {entity.name} {agreeing(entity.name, 'is')} tilted {tilt} percent open."
 
     async def _set_lock(self, name, action) -> str:
         entity, problem = self._one(name, None, SKILL_COMPONENTS["set_lock"])

@@ -25,7 +25,6 @@ from fractions import Fraction
 
 import aioice.stun
 import av
-import numpy as np
 from aiohttp import web
 from aiortc import RTCConfiguration, RTCIceServer, RTCPeerConnection, RTCSessionDescription
 from aiortc.codecs.opus import OpusEncoder
@@ -37,7 +36,7 @@ from aiortc.utils import uint16_gt
 
 from streaming.audio_pace import MAX_AUDIO_SPEED, AudioPace
 from streaming.server import CTX, ServerContext, _error_response, admit
-from streaming.session import SessionLimitReached, new_id
+from streaming.session import SessionLimitReached
 from streaming.events import AudioDelta, AudioDone, Interrupted, ResponseDone
 from streaming.transports.phone.calls import OutboundFrames
 from streaming.transports.realtime import RealtimeProtocol
