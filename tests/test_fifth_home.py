@@ -66,7 +66,8 @@ def test_a_follow_up_names_another_form_of_a_name(follow_up, standing_for):
 @pytest.mark.parametrize("request_, changed", [
     ("switch on nans reading lamp", {"light/0x847127fffe3b5201/light": "on"}),
     ("turn on the bunk 2 lamp", {"light/0x847127fffe3b5204/light": "on"}),
-    ("open the attic hatch door", {"cover/0x847127fffe3b520c/cover": "open"}),
+    ("open the attic hatch door", {"cover/0x847127fffe3b520c/cover": "open",       # it reports its position
+                                   "cover/0x847127fffe3b520c/cover#position": "100"}),
     ("turn on the reading lamp", {}),                    # which one: nothing changes
     ("switch on aunties reading lamp", {}),
     ("switch on the fish tank pump please nan", {"switch/D8BFC0A71C02_RL_1": "on"}),    # nan, spoken to
