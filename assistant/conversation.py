@@ -2062,16 +2062,22 @@ def _the_other(words: str, lexicon) -> str | None:
     return f"the {others[0]}" if len(others) == 1 else None
 
 
+def _of_the_newest_kind(calls: list[dict], words: str, fits, kinds: dict[str, str]) -> list[str]:
+    """The things the words fit that are of the kind of the newest call on words, as _targets orders them: what
+    "it" or "them" could be besides words; none when no call was on words."""
+    newest = next((call for call in reversed(calls) if (target := target_of(call)) is not None
+                   and target.words == words), None)
+    if newest is None:
+        return []
+    kind = _kind(newest, kinds)
+    return _targets(calls, target_of(newest).timer, lambda call: fits(call) and _kind(call, kinds) == kind)
+
+
 def _another_of_its_kind(calls: list[dict], words: str, fits, kinds: dict[str, str]) -> str | None:
     """The thing before the newest (words) that the words fit too and is of its kind: "turn it off" after the
     samovar, the ice maker and the time could be either (a light and a fan are told apart by their kinds); None
     when there is none."""
-    newest = next((call for call in reversed(calls) if (target := target_of(call)) is not None
-                   and target.words == words), None)
-    if newest is None:
-        return None
-    kind = _kind(newest, kinds)
-    same = _targets(calls, target_of(newest).timer, lambda call: fits(call) and _kind(call, kinds) == kind)
+    same = _of_the_newest_kind(calls, words, fits, kinds)
     return same[1] if len(same) > 1 else None
 
 
@@ -2079,12 +2085,7 @@ def _another_plural(calls: list[dict], words: str, fits, kinds: dict[str, str]) 
     """Another thing of the kind of words (a thing whose name is plural, or a group) that the words fit and whose name
     is plural too: "turn them off" after the fairy lights, the lava lamps and the time could be either; None when
     there is none."""
-    newest = next((call for call in reversed(calls) if (target := target_of(call)) is not None
-                   and target.words == words), None)
-    if newest is None:
-        return None
-    kind = _kind(newest, kinds)
-    same = _targets(calls, target_of(newest).timer, lambda call: fits(call) and _kind(call, kinds) == kind)
+    same = _of_the_newest_kind(calls, words, fits, kinds)
     return next((other for other in same if other != words and _says_a_group(other)), None)
 
 

@@ -1009,7 +1009,13 @@ def render_command(template: str | None, value) -> str | None:
     if lookup is not None:
         found = lookup[0].get(value) if lookup[1] == "value" else None
         return str(found) if isinstance(found, (str, int, float)) and str(found) else None
-    parts = _VALUE.split(template)
+    return _filled(template, _VALUE, value)
+
+
+def _filled(template: str, placeholder: re.Pattern, value) -> str | None:
+    """The template with the value at each placeholder; None when the placeholder is missing or any other Jinja is
+    left, which Parley does not run."""
+    parts = placeholder.split(template)
     if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
         return None
     return str(value).join(parts)
@@ -1020,10 +1026,7 @@ def render_position(template: str | None, position: int) -> str | None:
     `{ "position": {{ position }} }`), else the position; None for a template of any other form."""
     if template is None:
         return str(position)
-    parts = _POSITION.split(template)
-    if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
-        return None
-    return str(position).join(parts)
+    return _filled(template, _POSITION, position)
 
 
 def render_tilt(template: str | None, tilt: int) -> str | None:
@@ -1031,10 +1034,7 @@ def render_tilt(template: str | None, tilt: int) -> str | None:
     template of any other form."""
     if template is None:
         return str(tilt)
-    parts = _TILT_POSITION.split(template)
-    if len(parts) < 2 or any(mark in part for part in parts for mark in ("{{", "}}", "{%", "%}", "{#")):
-        return None
-    return str(tilt).join(parts)
+    return _filled(template, _TILT_POSITION, tilt)
 
 
 def speed_names(entity: Entity) -> dict[str, int]:

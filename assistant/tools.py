@@ -1260,23 +1260,22 @@ class ToolRunner:
 
     async def _get_target_temperature(self, name, area=None) -> str:
         """The temperature a climate is set to (its target), not whether it is on: "what is the thermostat set to"."""
-        entity, problem = self._one(name, area, SKILL_COMPONENTS["get_target_temperature"])
-        if problem:
-            return problem
-        target = await self.home.read_target(entity)
-        if target is None:
-            return _not_reported(entity, "target temperature")
-        return f"The {entity.name} {agreeing(entity.name, 'is')} set to {format_number(target)} degrees."
+        return await self._target_said(name, area, "get_target_temperature", "target temperature", "degrees")
 
     async def _get_target_humidity(self, name, area=None) -> str:
         """The humidity a humidifier is set to (its target), not whether it is on: "what is the humidifier set to"."""
-        entity, problem = self._one(name, area, SKILL_COMPONENTS["get_target_humidity"])
+        return await self._target_said(name, area, "get_target_humidity", "target humidity", "percent humidity")
+
+    async def _target_said(self, name, area, skill: str, what: str, unit: str) -> str:
+        """The target a thing is set to, in its unit, or that it has not reported one (`what`): a climate's
+        temperature and a humidifier's humidity are read alike."""
+        entity, problem = self._one(name, area, SKILL_COMPONENTS[skill])
         if problem:
             return problem
         target = await self.home.read_target(entity)
         if target is None:
-            return _not_reported(entity, "target humidity")
-        return f"The {entity.name} {agreeing(entity.name, 'is')} set to {format_number(target)} percent humidity."
+            return _not_reported(entity, what)
+        return f"The {entity.name} {agreeing(entity.name, 'is')} set to {format_number(target)} {unit}."
 
     async def _get_cover_position(self, name, area=None) -> str:
         """How far open a cover or valve is, in percent, as it reported it; one that reports no position says its

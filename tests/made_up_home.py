@@ -10,6 +10,8 @@ import json
 
 from assistant.inventory import Inventory
 from mqtt_devices import login
+from streaming.transports.mqtt.connection import Backoff
+from streaming.transports.mqtt.home import MqttHome
 
 
 def _z2m_light(object_id, name, area):
@@ -137,6 +139,34 @@ async def clear_home(broker, entities=ENTITIES) -> None:
     async with login(broker, "home").client() as client:
         for component, object_id, _ in entities:
             await client.publish(discovery_topic(component, object_id), b"", qos=1, retain=True)
+
+
+def discovered_server(broker, server_factory, entities, retained=(), at_least=None):
+    """A module fixture's body, for `yield from`: a server whose sessions act on `entities`, discovered from the
+    real Mosquitto once at least `at_least` (all of them unless told) are known; afterwards their configs and the
+    `retained` states are cleared, so the next module's home starts from an empty broker."""
+    async def publish():
+        async with login(broker, "home").client() as client:
+            for component, object_id, config in entities:
+                await client.publish(discovery_topic(component, object_id), json.dumps(config), qos=1, retain=True)
+    asyncio.run(publish())
+    server = server_factory()
+    home = MqttHome(login(broker, "parley"), confirm_timeout=3.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    server.call(home.start())
+    server.call(home.wait_connected(10))
+    server.call(wait_for(lambda: len(home.inventory) >= (len(entities) if at_least is None else at_least)))
+    server.call(asyncio.sleep(0.5))
+    server.ctx.home = home
+    yield server
+    server.call(home.close())
+
+    async def clear():
+        async with login(broker, "home").client() as client:
+            for component, object_id, _ in entities:
+                await client.publish(discovery_topic(component, object_id), b"", qos=1, retain=True)
+            for topic in retained:
+                await client.publish(topic, b"", qos=1, retain=True)
+    asyncio.run(clear())
 
 
 def _answer(topic: str, payload: bytes) -> tuple[str, bytes] | None:

@@ -10,15 +10,13 @@ import pytest
 from assistant.inventory import DiscoveryError, Inventory, entity_command, parse_discovery
 from assistant.tools import ToolRunner
 from covered_home import BEDROOM_BLINDS, COVERED, GARDEN_VALVE, KITCHEN_BLINDS, MAIN_WATER_VALVE
-from made_up_home import wait_for
+from made_up_home import discovered_server, wait_for
 from mqtt_devices import login, playing
 from test_assistant_fans import said
 from test_assistant_modes import home_with
 from test_home_voice import calls, spoken, typed
 from test_mqtt_discovery import fans_home, replied
 from realtime_client import RealtimeClient
-from streaming.transports.mqtt.connection import Backoff
-from streaming.transports.mqtt.home import MqttHome
 
 KEYS = {"bedroom blinds": "cover/0x000d6ffffe3c4d01/cover", "lounge curtains": "cover/0x000d6ffffe3c4d02/cover",
         "kitchen blinds": "cover/kitchen-node/blinds", "main water valve": "valve/utility-node/main_water_valve",
@@ -269,29 +267,7 @@ async def test_a_hostile_position_reported_is_no_position(broker):
 @pytest.fixture(scope="module")
 def covered_server(broker, server_factory):
     """A server whose sessions act on covered_home's things, discovered from the real Mosquitto."""
-    async def publish():
-        async with login(broker, "home").client() as client:
-            for component, object_id, config in COVERED:
-                await client.publish(f"homeassistant/{component}/{object_id}/config", json.dumps(config), qos=1,
-                                     retain=True)
-    asyncio.run(publish())
-    server = server_factory()
-    home = MqttHome(login(broker, "parley"), confirm_timeout=3.0, backoff=Backoff(initial=0.1, maximum=0.5))
-    server.call(home.start())
-    server.call(home.wait_connected(10))
-    server.call(wait_for(lambda: len(home.inventory) >= 3))        # the covers; the valves are asserted by the test
-    server.call(asyncio.sleep(0.5))
-    server.ctx.home = home
-    yield server
-    server.call(home.close())
-
-    async def clear():
-        async with login(broker, "home").client() as client:
-            for component, object_id, _ in COVERED:
-                await client.publish(f"homeassistant/{component}/{object_id}/config", b"", qos=1, retain=True)
-            for topic in RETAINED:
-                await client.publish(topic, b"", qos=1, retain=True)
-    asyncio.run(clear())
+    yield from discovered_server(broker, server_factory, COVERED, RETAINED, at_least=3)     # the covers; the valves are asserted by the test
 
 
 @pytest.mark.usefixtures("needs_assistant")

@@ -25,9 +25,9 @@ def fans_home() -> InMemoryHome:
     return InMemoryHome(inventory=inventory)
 
 
-def said(assistant, home: InMemoryHome, *turns: str) -> str:
-    """The reply to the last of turns, each said after the ones before in one conversation."""
-    history, tools = [], ToolRunner(home)
+def replies(assistant, home, *turns: str) -> list[tuple[list[tuple[str, dict]], str]]:
+    """Each turn's calls and reply, each said after the ones before in one conversation."""
+    history, tools, made = [], ToolRunner(home), []
     for turn in turns:
         history.append({"role": "user", "content": turn})
         reply = respond_sync(assistant, history, tools)
@@ -35,7 +35,13 @@ def said(assistant, home: InMemoryHome, *turns: str) -> str:
         if reply.tool_calls:
             message["tool_calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
         history.append(message)
-    return reply.text
+        made.append(([(c.name, c.arguments) for c in reply.tool_calls], reply.text))
+    return made
+
+
+def said(assistant, home: InMemoryHome, *turns: str) -> str:
+    """The reply to the last of turns, each said after the ones before in one conversation."""
+    return replies(assistant, home, *turns)[-1][1]
 
 
 @pytest.mark.parametrize("request_, speed, reply", [

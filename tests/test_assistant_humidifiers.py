@@ -11,15 +11,13 @@ import pytest
 from assistant.inventory import MAX_MODES, DiscoveryError, Inventory, entity_command, parse_discovery
 from assistant.tools import ToolRunner
 from humid_home import BASEMENT_DEHUMIDIFIER, BEDROOM_HUMIDIFIER, BOILER, HUMID, WATER_HEATER
-from made_up_home import wait_for
+from made_up_home import discovered_server, wait_for
 from mqtt_devices import login, playing
 from test_assistant_fans import said
 from test_assistant_modes import home_with
 from test_home_voice import calls, spoken, typed
 from test_mqtt_discovery import fans_home, replied
 from realtime_client import RealtimeClient
-from streaming.transports.mqtt.connection import Backoff
-from streaming.transports.mqtt.home import MqttHome
 
 KEYS = {"bedroom humidifier": "humidifier/0xa4c138f1e2d3c401/humidifier",
         "nursery humidifier": "humidifier/0xa4c138f1e2d3c402/humidifier",
@@ -295,29 +293,7 @@ async def test_a_target_humidity_of_no_state_topic_is_taken_as_sent(broker):
 @pytest.fixture(scope="module")
 def humid_server(broker, server_factory):
     """A server whose sessions act on humid_home's things, discovered from the real Mosquitto."""
-    async def publish():
-        async with login(broker, "home").client() as client:
-            for component, object_id, config in HUMID:
-                await client.publish(f"homeassistant/{component}/{object_id}/config", json.dumps(config), qos=1,
-                                     retain=True)
-    asyncio.run(publish())
-    server = server_factory()
-    home = MqttHome(login(broker, "parley"), confirm_timeout=3.0, backoff=Backoff(initial=0.1, maximum=0.5))
-    server.call(home.start())
-    server.call(home.wait_connected(10))
-    server.call(wait_for(lambda: len(home.inventory) >= len(HUMID)))
-    server.call(asyncio.sleep(0.5))
-    server.ctx.home = home
-    yield server
-    server.call(home.close())
-
-    async def clear():
-        async with login(broker, "home").client() as client:
-            for component, object_id, _ in HUMID:
-                await client.publish(f"homeassistant/{component}/{object_id}/config", b"", qos=1, retain=True)
-            for topic in RETAINED:
-                await client.publish(topic, b"", qos=1, retain=True)
-    asyncio.run(clear())
+    yield from discovered_server(broker, server_factory, HUMID, RETAINED)
 
 
 @pytest.mark.usefixtures("needs_assistant")

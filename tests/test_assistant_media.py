@@ -8,7 +8,7 @@ import json
 from assistant.home import InMemoryHome
 from assistant.inventory import Inventory, entity_command
 from assistant.tools import ToolRunner
-from made_up_home import ENTITIES, wait_for
+from made_up_home import ENTITIES, discovered_server, wait_for
 from media_home import KITCHEN_SPEAKER, LIVING_ROOM_TV, PLAYERS, SOUNDBAR
 from mqtt_devices import login, playing
 from realtime_client import RealtimeClient
@@ -16,8 +16,6 @@ from test_assistant_fans import said
 from test_assistant_modes import home_with
 from test_home_voice import calls, spoken, typed
 from test_mqtt_discovery import fans_home, replied
-from streaming.transports.mqtt.connection import Backoff
-from streaming.transports.mqtt.home import MqttHome
 
 import pytest
 
@@ -264,31 +262,9 @@ async def test_a_hostile_volume_or_title_reported_is_kept_in_bounds(broker):
 @pytest.fixture(scope="module")
 def media_server(broker, server_factory):
     """A server whose sessions act on media_home's players, discovered from the real Mosquitto."""
-    async def publish():
-        await reported(broker, kitchen_state="playing", kitchen_title="Yellow", kitchen_artist="Coldplay",
-                       kitchen_volume="0.3", tv_state="paused", tv_volume="0.2")
-        async with login(broker, "home").client() as client:
-            for component, object_id, config in PLAYERS:
-                await client.publish(f"homeassistant/{component}/{object_id}/config", json.dumps(config), qos=1,
-                                     retain=True)
-    asyncio.run(publish())
-    server = server_factory()
-    home = MqttHome(login(broker, "parley"), confirm_timeout=3.0, backoff=Backoff(initial=0.1, maximum=0.5))
-    server.call(home.start())
-    server.call(home.wait_connected(10))
-    server.call(wait_for(lambda: len(home.inventory) >= 3))
-    server.call(asyncio.sleep(0.5))
-    server.ctx.home = home
-    yield server
-    server.call(home.close())
-
-    async def clear():
-        async with login(broker, "home").client() as client:
-            for component, object_id, _ in PLAYERS:
-                await client.publish(f"homeassistant/{component}/{object_id}/config", b"", qos=1, retain=True)
-            for topic in RETAINED:
-                await client.publish(topic, b"", qos=1, retain=True)
-    asyncio.run(clear())
+    asyncio.run(reported(broker, kitchen_state="playing", kitchen_title="Yellow", kitchen_artist="Coldplay",
+                         kitchen_volume="0.3", tv_state="paused", tv_volume="0.2"))
+    yield from discovered_server(broker, server_factory, PLAYERS, RETAINED, at_least=3)
 
 
 @pytest.mark.usefixtures("needs_assistant")

@@ -8,24 +8,10 @@ from assistant.generator import respond_sync
 from assistant.tools import ToolRunner
 from test_assistant_covers import covered_home
 from test_assistant_covers import states as cover_states
-from test_assistant_fans import said
+from test_assistant_fans import replies, said
 from test_assistant_humidifiers import humid_home, states
 from test_assistant_media import media_home, players
 from test_assistant_modes import moded_home
-
-
-def replies(assistant, home, *turns: str) -> list[tuple[list[tuple[str, dict]], str]]:
-    """Each turn's calls and reply, each said after the ones before in one conversation."""
-    history, tools, made = [], ToolRunner(home), []
-    for turn in turns:
-        history.append({"role": "user", "content": turn})
-        reply = respond_sync(assistant, history, tools)
-        message = {"role": "assistant", "content": reply.text}
-        if reply.tool_calls:
-            message["tool_calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
-        history.append(message)
-        made.append(([(c.name, c.arguments) for c in reply.tool_calls], reply.text))
-    return made
 
 
 @pytest.mark.parametrize("turns, reply, state", [

@@ -12,11 +12,9 @@ import pytest
 from assistant.inventory import DiscoveryError, Inventory, entity_command, parse_discovery
 from assistant.tools import ToolRunner
 from covered_home import COVERED
-from made_up_home import wait_for
+from made_up_home import discovered_server, wait_for
 from mqtt_devices import login, playing
 from realtime_client import RealtimeClient
-from streaming.transports.mqtt.connection import Backoff
-from streaming.transports.mqtt.home import MqttHome
 from test_assistant_appliances import ROCKY_KEY, appliances_home
 from test_assistant_fans import said
 from test_assistant_modes import home_with
@@ -186,29 +184,7 @@ async def test_a_tilt_is_sent_and_read_on_the_covers_own_topics(broker, assistan
 @pytest.fixture(scope="module")
 def tilted_server(broker, server_factory):
     """A server whose sessions act on tilted_home's covers, discovered from the real Mosquitto."""
-    async def publish():
-        async with login(broker, "home").client() as client:
-            for component, object_id, config in TILTED:
-                await client.publish(f"homeassistant/{component}/{object_id}/config", json.dumps(config), qos=1,
-                                     retain=True)
-    asyncio.run(publish())
-    server = server_factory()
-    home = MqttHome(login(broker, "parley"), confirm_timeout=3.0, backoff=Backoff(initial=0.1, maximum=0.5))
-    server.call(home.start())
-    server.call(home.wait_connected(10))
-    server.call(wait_for(lambda: len(home.inventory) >= len(TILTED)))
-    server.call(asyncio.sleep(0.5))
-    server.ctx.home = home
-    yield server
-    server.call(home.close())
-
-    async def clear():
-        async with login(broker, "home").client() as client:
-            for component, object_id, _ in TILTED:
-                await client.publish(f"homeassistant/{component}/{object_id}/config", b"", qos=1, retain=True)
-            for topic in RETAINED:
-                await client.publish(topic, b"", qos=1, retain=True)
-    asyncio.run(clear())
+    yield from discovered_server(broker, server_factory, TILTED, RETAINED)
 
 
 @pytest.mark.usefixtures("needs_assistant")

@@ -3,6 +3,7 @@
 The spoken end-to-end turns with the assistant and MQTT home control are in test_mqtt_voice.py.
 """
 import asyncio
+import contextlib
 import json
 import os
 import signal
@@ -187,6 +188,23 @@ async def test_a_clean_shutdown_says_offline(broker, engines):
     assert await retained(broker, SERVER_STATUS) == b"offline"
 
 
+@contextlib.asynccontextmanager
+async def worker_died(broker, open_session, device_id: str):
+    """A service whose sessions open_session makes, and the device whose worker died of it on its first message:
+    yields both once /healthz shows it down; the service is closed after."""
+    service = SatelliteService(open_session, Session.close, login(broker, "parley"),
+                               backoff=Backoff(initial=0.1, maximum=0.5))
+    await service.start()
+    try:
+        await asyncio.wait_for(service.connected.wait(), 10)
+        async with SatelliteDevice(broker, device_id) as device:
+            await device.control("cancel")
+            await wait_until(lambda: not service.supervisor.healthy)
+            yield service, device
+    finally:
+        await service.close()
+
+
 async def test_a_devices_worker_that_dies_turns_health_red_and_its_next_message_starts_a_new_one(broker, engines,
                                                                                                    caplog):
     """Round 38: each device's messages are handled by a worker of its own. One that dies (here the session
@@ -201,23 +219,14 @@ async def test_a_devices_worker_that_dies_turns_health_red_and_its_next_message_
             raise RuntimeError("the factory broke")
         return Session(engines, config)
 
-    service = SatelliteService(open_session, Session.close, login(broker, "parley"),
-                               backoff=Backoff(initial=0.1, maximum=0.5))
-    await service.start()
-    try:
-        await asyncio.wait_for(service.connected.wait(), 10)
-        async with SatelliteDevice(broker, "kitchen") as device:
-            await device.control("cancel")
-            await wait_until(lambda: not service.supervisor.healthy)
-            assert service.supervisor.status()["mqtt-satellites/kitchen"] == {
-                "running": False, "crashes": 1, "last_error": "RuntimeError: the factory broke", "failed_messages": 0}
-            assert "worker mqtt-satellites/kitchen died" in caplog.text
-            await device.publish("control", b"{oops")
-            assert (await device.next_event("error", 10))["code"] == "invalid_json"   # served by a new worker
-            assert service.supervisor.healthy and "mqtt-satellites/kitchen" not in service.supervisor.status()
-            assert list(service.satellites) == ["kitchen"]
-    finally:
-        await service.close()
+    async with worker_died(broker, open_session, "kitchen") as (service, device):
+        assert service.supervisor.status()["mqtt-satellites/kitchen"] == {
+            "running": False, "crashes": 1, "last_error": "RuntimeError: the factory broke", "failed_messages": 0}
+        assert "worker mqtt-satellites/kitchen died" in caplog.text
+        await device.publish("control", b"{oops")
+        assert (await device.next_event("error", 10))["code"] == "invalid_json"   # served by a new worker
+        assert service.supervisor.healthy and "mqtt-satellites/kitchen" not in service.supervisor.status()
+        assert list(service.satellites) == ["kitchen"]
 
 
 async def test_a_worker_that_died_before_its_devices_session_recovers_though_the_device_never_sends_again(broker,
@@ -228,20 +237,11 @@ async def test_a_worker_that_died_before_its_devices_session_recovers_though_the
     def open_session(config, device_id):
         raise RuntimeError("the factory broke")
 
-    service = SatelliteService(open_session, Session.close, login(broker, "parley"),
-                               backoff=Backoff(initial=0.1, maximum=0.5))
-    await service.start()
-    try:
-        await asyncio.wait_for(service.connected.wait(), 10)
-        async with SatelliteDevice(broker, "porch") as device:
-            await device.control("cancel")
-            await wait_until(lambda: not service.supervisor.healthy)
-            assert service.supervisor.status()["mqtt-satellites/porch"]["crashes"] == 1
-            await wait_until(lambda: service.supervisor.healthy, timeout=30)
-            assert "mqtt-satellites/porch" not in service.supervisor.status()
-            assert not service.inboxes and not service.satellites
-    finally:
-        await service.close()
+    async with worker_died(broker, open_session, "porch") as (service, _):
+        assert service.supervisor.status()["mqtt-satellites/porch"]["crashes"] == 1
+        await wait_until(lambda: service.supervisor.healthy, timeout=30)
+        assert "mqtt-satellites/porch" not in service.supervisor.status()
+        assert not service.inboxes and not service.satellites
 
 
 async def test_a_broker_that_stops_reading_holds_a_bounded_backlog_and_the_satellites_come_back(tmp_path, engines,
