@@ -364,13 +364,9 @@ async def test_reply_audio_that_waited_past_its_age_bound_is_dropped_not_played_
         broker.stop()
 
 
-
-async def test_a_cancelled_reply_never_reaches_a_broker_slow_to_read_after_the_cancel(broker, engines,
-                                                                                      needs_assistant):
-    """The path to the broker stops carrying Parley's messages (a half-stalled path: what the devices send still
-    arrives) while a reply plays; the device stops the reply. At 8586cdc the reply's audio already waiting was
-    still sent once the path carried again; now it is taken out at the cancel (a barge-in's Interrupted likewise),
-    and the device still gets the reply's audio.stop."""
+@contextlib.asynccontextmanager
+async def satellites_through_half_stalled_path(broker, engines):
+    """The satellite service connected to the broker through a path that can stop carrying Parley's side only."""
     path = HalfStalledPath(broker)
     await path.start()
     service = SatelliteService(lambda config, device_id: Session(engines, config), Session.close,
@@ -379,6 +375,19 @@ async def test_a_cancelled_reply_never_reaches_a_broker_slow_to_read_after_the_c
     await service.start()
     try:
         await asyncio.wait_for(service.connected.wait(), 10)
+        yield path, service
+    finally:
+        await service.close()
+        await path.close()
+
+
+async def test_a_cancelled_reply_never_reaches_a_broker_slow_to_read_after_the_cancel(broker, engines,
+                                                                                      needs_assistant):
+    """The path to the broker stops carrying Parley's messages (a half-stalled path: what the devices send still
+    arrives) while a reply plays; the device stops the reply. At 8586cdc the reply's audio already waiting was
+    still sent once the path carried again; now it is taken out at the cancel (a barge-in's Interrupted likewise),
+    and the device still gets the reply's audio.stop."""
+    async with satellites_through_half_stalled_path(broker, engines) as (path, service):
         service._client._client.socket().setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, 4096)
         async with SatelliteDevice(broker, "kitchen") as kitchen:
             await kitchen.publish("text/in", "what can you do")      # six seconds of speech, paced as it plays
@@ -393,10 +402,6 @@ async def test_a_cancelled_reply_never_reaches_a_broker_slow_to_read_after_the_c
             finally:
                 path.resume()
             assert (await kitchen.next_event("audio.stop", 30))["reason"] == "cancelled"
-    finally:
-        await service.close()
-        await path.close()
-
 
 
 async def test_an_answer_in_flight_when_a_half_stalled_connection_drops_is_sent_on_the_next_one(broker, engines):
@@ -404,14 +409,7 @@ async def test_an_answer_in_flight_when_a_half_stalled_connection_drops_is_sent_
     not read, so the event being published waits for a confirmation that never comes; the connection then drops.
     At 8586cdc that event was lost with the connection (one of ten answers never arrived). Now it is sent again on
     the next connection."""
-    path = HalfStalledPath(broker)
-    await path.start()
-    service = SatelliteService(lambda config, device_id: Session(engines, config), Session.close,
-                               replace(login(broker, "parley"), host=path.host, port=path.port),
-                               backoff=Backoff(initial=0.1, maximum=0.5))
-    await service.start()
-    try:
-        await asyncio.wait_for(service.connected.wait(), 10)
+    async with satellites_through_half_stalled_path(broker, engines) as (path, service):
         async with SatelliteDevice(broker, "bedroom") as bedroom:
             path.stall()
             await bedroom.publish("control", b"{oops")                 # arrives: the broker still sends to Parley
@@ -422,9 +420,6 @@ async def test_an_answer_in_flight_when_a_half_stalled_connection_drops_is_sent_
             await asyncio.wait_for(service.connected.wait(), 10)       # a new connection, carried both ways
             assert (await bedroom.next_event("error", 30))["code"] == "invalid_json"
             await wait_until(lambda: service.unsent_events == 0)
-    finally:
-        await service.close()
-        await path.close()
 
 
 async def test_a_close_over_a_stalled_broker_gives_up_on_its_goodbye_and_ends(tmp_path, engines, caplog):
