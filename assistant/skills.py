@@ -233,8 +233,10 @@ SKILL_COMPONENTS = {s.name: s.components for s in SKILLS.values() if s.component
 SKILL_KINDS = {s.name: s.kind_taken for s in SKILLS.values() if s.kind_taken}
 # The arguments that say what a change does to its thing, and each word one takes with the others of its kind
 # ("lock": ("unlock",), "open": ("close", "stop")): a word heard for one may have been another (voice.heard_values).
+# Only the skills that switch or step a thing: those the ear's weighing was measured on (a media player's actions and
+# a tilt's "to" are no words of a switch).
 ACTION_ARGUMENTS = ("state", "action", "direction")
-ACTIONS = {word: tuple(other for other in kind if other != word) for s in SKILLS.values()
+ACTIONS = {word: tuple(other for other in kind if other != word) for s in SKILLS.values() if s.switches or s.steps
            for key, kind in s.arguments.items() if key in ACTION_ARGUMENTS for word in kind}
 # the skills that set or step a light's level (a percent, or a step)
 LEVEL_SKILLS = frozenset(s.name for s in SKILLS.values() if s.level_unit == "percent" or s.steps)
