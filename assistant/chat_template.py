@@ -472,7 +472,7 @@ def _part_mode_said(action: str, mode: str, request: str) -> bool:
     if not re.search(rf"\b{part}\b", request):
         return False
     mode = re.escape(mode)
-    if re.search(rf"\b(?:(?:to|in|into|on|at) {mode}(?: {_MODE_NOUN})?|{mode} {_MODE_NOUN}|"
+    if re.search(rf"\b(?:(?:{_MODE_AFTER}|at) {mode}(?: {_MODE_NOUN})?|{mode} {_MODE_NOUN}|"
                  rf"{part}(?: {_MODE_NOUN})? (?:(?:to|on|at) )?{mode})\b", request):
         return True
     verbs = STATE_VERBS.get(mode, ())
