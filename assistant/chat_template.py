@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
 from assistant.inventory import (APPLIANCES, KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
-from assistant.inventory import CLASS_WORDS
+from assistant.inventory import CLASS_WORDS, DEFAULT_MODES
 from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMBER, READINGS, SKILL_COMPONENTS, SKILLS,
                              TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
@@ -38,7 +38,8 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   DEVICE_CUES, DEVICES, MEDIA_CONTROL_WORDS, PLAYING_ASKED, VOLUME_STEP_WAYS,
                                   VOLUME_WORDS,
                                   DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
-                                  HUMIDITY_ASKED, HUMIDITY_STEP_WAYS, MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
+                                  HUMIDITY_ASKED, HUMIDITY_STEP_WAYS, MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NAMES,
+                                  MODE_NOUNS, MODE_PREPOSITIONS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, POSITION_ASKED, QUESTION_WORDS, READING_QUALITIES,
@@ -432,9 +433,11 @@ def speed_said(lexicon: Lexicon | None, name: str, request: str) -> int | None:
 
 
 _MODE_NOUN = rf"(?:{'|'.join(MODE_NOUNS)})"
-# A mode said that no thing of the home has, for one that has modes: named after "to" at the end, or with the noun
-# ("set the bedroom fan to turbo", "put the air conditioner in turbo mode", "in heat cool mode")
-_A_MODE_ASKED = re.compile(rf"\bto ([a-z]+)$|\b(?:to|in|into|on) ([a-z]+(?: [a-z]+)?) {_MODE_NOUN}\b")
+_MODE_AFTER = rf"(?:{'|'.join(MODE_PREPOSITIONS)})"
+# A mode said that the thing may lack, for one that has modes: named after "to" at the end, or with the noun ("set
+# the bedroom fan to turbo", "put the air conditioner in turbo mode", "in heat cool mode"), or a word that names a
+# mode (_mode_names) after "on" or "in" at the end ("put the humidifier on turbo")
+_A_MODE_ASKED = re.compile(rf"\bto ([a-z]+)$|\b{_MODE_AFTER} ([a-z]+(?: [a-z]+)?) {_MODE_NOUN}\b|\b{_MODE_AFTER} ([a-z]+)$")
 _MODE_ASKED_OF = re.compile(rf"\b{_MODE_NOUN}\b")
 # words that say a level, not a mode ("to full", "to half")
 _LEVEL_WORDS = {word for words in LEVEL.values() for word in words}
@@ -451,7 +454,7 @@ def mode_said(lexicon: Lexicon | None, name: str, request: str) -> str | None:
         if action != "mode":
             if _part_mode_said(action, word.split(" ", 1)[1], request):
                 parts.setdefault(words[word], word)
-        elif re.search(rf"\b(?:(?:to|in|into|on) {re.escape(word)}(?: {_MODE_NOUN})?|{re.escape(word)} {_MODE_NOUN})\b",
+        elif re.search(rf"\b(?:{_MODE_AFTER} {re.escape(word)}(?: {_MODE_NOUN})?|{re.escape(word)} {_MODE_NOUN})\b",
                        request):
             own.setdefault(words[word], word)
     said = parts or {mode: word for mode, word in own.items()        # "to heat cool": not "to heat" as well
@@ -469,7 +472,7 @@ def _part_mode_said(action: str, mode: str, request: str) -> bool:
     if not re.search(rf"\b{part}\b", request):
         return False
     mode = re.escape(mode)
-    if re.search(rf"\b(?:(?:to|in|into|on|at) {mode}(?: {_MODE_NOUN})?|{mode} {_MODE_NOUN}|"
+    if re.search(rf"\b(?:(?:{_MODE_AFTER}|at) {mode}(?: {_MODE_NOUN})?|{mode} {_MODE_NOUN}|"
                  rf"{part}(?: {_MODE_NOUN})? (?:(?:to|on|at) )?{mode})\b", request):
         return True
     verbs = STATE_VERBS.get(mode, ())
@@ -477,24 +480,39 @@ def _part_mode_said(action: str, mode: str, request: str) -> bool:
                             re.search(rf"\b(?:{'|'.join(verbs)})\b.*\b{part}\b", request) is not None)
 
 
-def _mode_named(slots: "Slots", entity, request: str) -> dict | None:
-    """A mode asked of one thing that has modes: one of its own (mode_said), or one it lacks said where a mode is
-    ("to turbo" at the end, "in turbo mode", "in heat cool mode", of which "cool" alone is no mode said), which the
-    tool answers with the modes it has; not a word of a state, a level, a speed or a name of the home."""
-    if entity.name not in slots.lexicon.modes:
+def _mode_names(lexicon: Lexicon) -> set[str]:
+    """The words that name a mode, of a thing or not: vocabulary.MODE_NAMES, Home Assistant's default lists
+    (inventory.DEFAULT_MODES) and the modes the home's things have."""
+    defaults = {mode.replace("_", " ") for lists in DEFAULT_MODES.values() for modes in lists.values() for mode in modes}
+    own = {word for words in lexicon.modes.values() for word, (action, _) in words.items() if action == "mode"}
+    return {*MODE_NAMES, *defaults, *own}
+
+
+def mode_asked(slots: "Slots", name: str, request: str) -> str | None:
+    """The words of a mode asked of one thing that has modes: one of its own (mode_said), or one it lacks said where a
+    mode is ("to turbo" at the end, "in turbo mode", "in heat cool mode", of which "cool" alone is no mode said, "on
+    turbo" at the end where turbo names a mode), which the tool answers with the modes it has; not a word of a state,
+    a level, a speed or a name of the home. None when it asks none."""
+    if name not in slots.lexicon.modes:
         return None
-    said = mode_said(slots.lexicon, entity.name, request)
+    said = mode_said(slots.lexicon, name, request)
     asked = _A_MODE_ASKED.search(request)
-    asked = asked and (asked.group(1) or asked.group(2))
-    if said and asked and asked != said and asked.endswith(f" {said}") and \
-            asked not in slots.lexicon.modes[entity.name]:
+    asked = asked and (asked.group(1) or asked.group(2) or
+                       (asked.group(3) if asked.group(3) in _mode_names(slots.lexicon) else None))
+    if said and asked and asked != said and asked.endswith(f" {said}") and asked not in slots.lexicon.modes[name]:
         said = None
     word = said or asked
     names, areas = slots.lexicon
     if not word or not said and any(part in STATES or part in _LEVEL_WORDS or part in names or part in areas
-                                    or part in slots.lexicon.speeds.get(entity.name, {}) for part in word.split()):
+                                    or part in slots.lexicon.speeds.get(name, {}) for part in word.split()):
         return None
-    return {"name": "set_device_mode", "arguments": {"name": entity.name, "mode": word}}
+    return word
+
+
+def _mode_named(slots: "Slots", entity, request: str) -> dict | None:
+    """The call of a mode asked of one thing that has modes (mode_asked)."""
+    word = mode_asked(slots, entity.name, request)
+    return {"name": "set_device_mode", "arguments": {"name": entity.name, "mode": word}} if word else None
 
 
 def _mode_of_several(slots: "Slots", found: list, named: str, request: str) -> dict | None:
@@ -1293,19 +1311,24 @@ class Slots:
             speed_said(self.lexicon, str(call["arguments"].get("name")), self.request) is not None
 
     def leaves_a_said_mode(self, call: dict) -> bool:
-        """Another call than a mode's, for a request that says one of the modes of a thing it names, or asks its mode
-        or a part's ("put the air conditioner in dry mode" switched on a "dry mode"; "what mode is the thermostat in"
-        read it on or off, "is the air conditioner swinging" too): the shipped model never writes a mode's call, and
-        code reads it (named_move)."""
+        """Another call than a mode's, for a request that asks a mode of a thing it names (mode_asked: one of its
+        own, or one it lacks), as said or as resolved ("put the humidifier on auto" is resolved "put on the
+        humidifier auto"), or of the thing a follow-up's call names ("put it on auto"), or asks its mode or a part's
+        ("put the air conditioner in dry mode" switched on a "dry mode"; "what mode is the thermostat in" read it on
+        or off, "is the air conditioner swinging" too): the shipped model never writes a mode's call, and code reads
+        it (named_move)."""
         if call["name"] in MODE_SKILLS or self.lexicon is None or not self.lexicon.modes:
             return False
         request = self.resolved       # "and the air conditioner" after a mode asked: "what mode is the air ... in"
         asked = asks_how_things_are(request)
         named = [(words - _PART_WORDS) or words            # "the thermostat fan": the thermostat's
                  for words in (set(spelling_key(name).split()) for name in self.names[:self.request_names])]
+        if not named and not self.alone:        # "put it on auto": the thing the call names, of the conversation
+            named = [set(spelling_key(str(call["arguments"].get("name", "")).replace("_", " ")).split())]
         return any(self.lexicon.may_mean(said, whole) and (
             asked and (_MODE_ASKED_OF.search(request) or part_asked(self.lexicon, whole, request))
-            or mode_said(self.lexicon, whole, request)) for whole in self.lexicon.modes for said in named)
+            or mode_asked(self, whole, request) or mode_asked(self, whole, self.request))
+            for whole in self.lexicon.modes for said in named)
 
     def leaves_an_appliance_call(self, call: dict) -> bool:
         """Another call than code's, for a request of a robot vacuum's command or state or a button's press

@@ -263,6 +263,13 @@ SLOWER = ("slower",)
 # mode", "what mode is the thermostat in"), and the common ways of saying Home Assistant's climate modes; a device's
 # own modes are its discovery's words (inventory.mode_words), these only another way to say one it has
 MODE_NOUNS = ("mode", "preset")
+# The words a mode is said after ("put the humidifier on auto", "the thermostat in heat mode", "set the fan to sleep")
+MODE_PREPOSITIONS = ("to", "in", "into", "on")
+# Modes Home Assistant names (its climates' presets and humidifiers' modes) and fan speeds robot vacuums name, beside
+# the defaults of inventory.DEFAULT_MODES: one said last after a MODE_PREPOSITIONS word ("put the fan on turbo") is a
+# mode asked even of a thing that lacks it, answered with the modes it has rather than switched on
+MODE_NAMES = ("eco", "away", "boost", "comfort", "sleep", "activity", "normal", "baby", "auto", "smart", "night",
+              "nature", "natural", "turbo", "quiet", "silent", "standard", "strong", "gentle")
 # A climate's modes of a part of it (Home Assistant's `fan_mode`, `swing_mode`): said with the part's words ("the
 # air conditioner's fan to high", "swing on", "stop it swinging"), its first word the one it is said back with. A
 # mode said with one of these words is of that part, never the climate's own ("the fan to auto").
