@@ -38,8 +38,8 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   DEVICE_CUES, DEVICES, MEDIA_CONTROL_WORDS, PLAYING_ASKED, VOLUME_STEP_WAYS,
                                   VOLUME_WORDS,
                                   DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
-                                  HUMIDITY_ASKED, HUMIDITY_STEP_WAYS, MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NAMES,
-                                  MODE_NOUNS, MODE_PREPOSITIONS,
+                                  HUMIDITY_ASKED, HUMIDITY_STEP_WAYS, LEVEL_ASKED, MODAL_REQUESTS, MODE_KIND_WORDS,
+                                  MODE_NAMES, MODE_NOUNS, MODE_PREPOSITIONS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,
                                   OTHER_REQUEST_VERBS,
                                   PERIOD_WORDS, PERSON_ONLY_DOINGS, POSITION_ASKED, QUESTION_WORDS, READING_QUALITIES,
@@ -259,7 +259,7 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     if _DURATION.search(request):                                                           # "in ten minutes": later
         return None
     if slots.lexicon is None:
-        return _device_switched(request) or _level_of_the_default_home(request) or \
+        return _device_switched(request) or _level_of_the_default_home(request) or level_asked_call(slots) or \
             _reading_asked(slots, inventory, request)
     if slots.request_areas > 1:
         return None
@@ -284,6 +284,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     played = media_call(slots)
     if played:
         return played
+    leveled = level_asked_call(slots)
+    if leveled:
+        return leveled
     if slots.request_names == 0:
         return _lights_wished(slots, inventory, request) or _kept_by_its_area(slots, inventory, request) \
             or _reading_asked(slots, inventory, request) or _heated_by_its_area(slots, inventory, request)
@@ -736,6 +739,37 @@ def cover_position_call(slots: "Slots", name: str) -> dict | None:
     return {"name": "change_level", "arguments": {**where, "direction": "up" if moves == {"open"} else "down"}}
 
 
+# A light's brightness or a fan's speed asked (vocabulary.LEVEL_ASKED)
+_LEVEL_ASKED = {kind: re.compile(rf"\b(?:{_any_of(words)})\b") for kind, words in LEVEL_ASKED.items()}
+
+
+def level_asked_call(slots: "Slots") -> dict | None:
+    """The call that reads a light's brightness or a fan's speed, for a question that says a word asking that kind's
+    level and names one thing of it: a name of the user's home that means lights alone or fans alone ("how bright
+    is the arc lamp", "what speed is the study fan on"), or in the default home one light or fan and one room ("how
+    bright are the kitchen lights"), as resolved ("and the salt lamp" after the arc lamp's brightness was asked).
+    None with a number, a mode asked, or a report of what was done."""
+    request = slots.resolved.lower()
+    if not asks_how_things_are(request) or _A_NUMBER.search(request) or _MODE_ASKED_OF.search(request) \
+            or _DONE.search(request):
+        return None
+    if slots.lexicon is None:
+        rooms = [room for room in ROOMS if _NAMED_BY[room].search(request)]
+        devices = [device for device in DEVICES if _DEVICE_SAID[device].search(request)]
+        if len(rooms) != 1 or len(devices) != 1 or devices[0] not in _LEVEL_ASKED:
+            return None
+        asked = _LEVEL_ASKED[devices[0]].search(request)
+        return {"name": "get_level", "arguments": {"name": devices[0], "area": rooms[0]}} if asked else None
+    names = _things_named(slots)
+    if slots.request_areas > 1 or len(names) != 1:
+        return None
+    area = slots.areas[0] if slots.request_areas else None
+    kinds = slots.lexicon.kinds_of(names[0], area)
+    if len(kinds) != 1 or not kinds <= set(_LEVEL_ASKED) or not _LEVEL_ASKED[kinds.pop()].search(_unnamed(slots)):
+        return None
+    return {"name": "get_level", "arguments": {"name": names[0], **({"area": area} if area else {})}}
+
+
 # A media player's controls, its volume set, stepped or asked, and what it plays asked (vocabulary.MEDIA_CONTROL_WORDS,
 # VOLUME_WORDS, VOLUME_STEP_WAYS, PLAYING_ASKED)
 _MEDIA_CONTROL = {action: re.compile(rf"\b(?:{_any_of(words)})\b") for action, words in MEDIA_CONTROL_WORDS.items()}
@@ -1172,7 +1206,7 @@ class Slots:
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
             or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
             or self.leaves_a_said_mode(call) or self.leaves_a_climates_target(call) \
-            or self.leaves_a_covers_position(call) or self.leaves_a_media_call(call) \
+            or self.leaves_a_covers_position(call) or self.leaves_a_media_call(call) or self.leaves_a_level_asked(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
             or self.names_the_whole_home(call) \
             or self.leaves_a_humidifiers_target(call) \
@@ -1376,6 +1410,14 @@ class Slots:
         return bool(said) and (call["name"], call["arguments"].get("percent"), call["arguments"].get("direction"),
                                spelling_key(str(call["arguments"].get("name")).replace("_", " "))) != \
             (said["name"], said["arguments"].get("percent"), said["arguments"].get("direction"), spelling_key(cover))
+
+    def leaves_a_level_asked(self, call: dict) -> bool:
+        """Another call than code's, for a question of a light's brightness or a fan's speed (level_asked_call: the
+        model read "what speed is the fan on" as whether it is on); code reads it (named_move)."""
+        said = level_asked_call(self)
+        return bool(said) and (call["name"], spelling_key(str(call["arguments"].get("name")).replace("_", " ")),
+                               call["arguments"].get("area")) != \
+            (said["name"], spelling_key(said["arguments"]["name"]), said["arguments"].get("area"))
 
     def leaves_a_media_call(self, call: dict) -> bool:
         """Another call than code's, for a request that controls a media player, sets or steps its volume or asks what

@@ -284,6 +284,7 @@ REQUESTS = {
     "get_target_temperature": "what is the {name}{in_area} set to",
     "get_target_humidity": "what humidity is the {name}{in_area} set to",
     "get_cover_position": "what position is the {name}{in_area} at",
+    "get_level": "what level is the {name}{in_area} at",
 }
 DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
@@ -436,7 +437,7 @@ def _said_in_plural(call: dict, said: str) -> dict:
     """The call, with "plural" when it acts on or asks about a device of the default home that said names by a plural
     word of it alone ("lights", "lamps", "fans"; no "light" or "lamp" beside them)."""
     device = (call["arguments"].get("device") or call["arguments"].get("name")) \
-        if call["name"] in ("set_device", "get_state") else None
+        if call["name"] in ("set_device", "get_state", "get_level") else None
     if not isinstance(device, str) or device not in DEVICES:      # a client's history may hold any value
         return call
     found = [word for word in DEVICES[device] if re.search(rf"\b{word}\b", said)]
@@ -462,12 +463,13 @@ def target_of(call: dict) -> Target | None:
                       False)
     if name == "get_state" and args.get("name") in SENSOR_KINDS:      # a reading, as read_sensor's: nothing to act on
         return None
-    if name == "set_device" or (name == "get_state" and args.get("name") in DEVICES):
+    if name == "set_device" or (name in ("get_state", "get_level") and args.get("name") in DEVICES):
         device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "") + ("s" if call.get("plural") else "")
         return Target(f"the {room} {device}".replace("  ", " "), False)
     if name in ("set_brightness", "change_brightness"):
         return Target(f"the {room} lights", False)
-    if name in ("switch_device", "set_level", "change_level", "get_state", "set_cover", "set_lock", *MODE_SKILLS) or \
+    if name in ("switch_device", "set_level", "change_level", "get_state", "get_level", "set_cover", "set_lock",
+                *MODE_SKILLS) or \
             name in MEDIA_SKILLS and args.get("name"):
         area = str(args.get("area") or "").replace("_", " ")
         return Target(f"the {str(args['name']).replace('_', ' ')}" + (f" in the {area}" if area else ""), False)
@@ -583,12 +585,12 @@ class Vocabulary:
 # Which argument of which skills each kind of new part replaces.
 REPLACES = {
     "room": {"set_device": "room", "set_brightness": "room", "change_brightness": "room", "read_sensor": "room",
-             "get_state": "area", "switch_all": "area"},
-    "area": {"switch_all": "area", "get_state": "area", "set_thermostat": "area"},
-    "device": {"set_device": "device"},
+             "get_state": "area", "switch_all": "area", "get_level": "area"},
+    "area": {"switch_all": "area", "get_state": "area", "set_thermostat": "area", "get_level": "area"},
+    "device": {"set_device": "device", "get_level": "name"},
     "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
              "set_cover": "name", "set_lock": "name", "set_thermostat": "name", "set_device_mode": "name",
-             "get_device_mode": "name", **{skill: "name" for skill in MEDIA_SKILLS}},
+             "get_device_mode": "name", "get_level": "name", **{skill: "name" for skill in MEDIA_SKILLS}},
     "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent",
                "set_volume": "percent"},
     "below zero": {"convert": "value"},
@@ -1650,7 +1652,7 @@ def _takes(skill: str) -> tuple[str, ...]:
     """The kinds of thing a skill acts on (VERB_KINDS' kinds)."""
     if skill in SKILL_KINDS:
         return (SKILL_KINDS[skill],)
-    if skill in MODE_SKILLS or skill in ("get_cover_position", "get_target_humidity"):
+    if skill in MODE_SKILLS or skill in ("get_cover_position", "get_target_humidity", "get_level"):
         return tuple(dict.fromkeys(FOLLOW_UP_KINDS[component] for component in SKILL_COMPONENTS[skill]))
     humidifier = ("humidifier",) if "humidifier" in SKILL_COMPONENTS.get(skill, ()) else ()
     if skill in LEVEL_SKILLS:        # a light's level, a cover's position and a humidifier's target where it takes one
@@ -2534,7 +2536,7 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
             == "climate":                 # a heater's level is its degrees (ToolRunner._set_level)
         name, args = "set_thermostat", {"name": args.get("name"), "degrees": args.get("percent")}
     if vocabulary.lexicon is None:
-        device = args.get("device") or (args.get("name") if name == "get_state" else None) \
+        device = args.get("device") or (args.get("name") if name in ("get_state", "get_level") else None) \
             or ("light" if name in LEVEL_SKILLS else "thermostat" if name == "set_thermostat" else None)
         thing = parts.get("device", device)
         kind = "light" if thing == "light" else "climate" if name == "set_thermostat" and "device" not in parts \
@@ -2555,8 +2557,9 @@ def _filled(call: dict, parts: dict, vocabulary: Vocabulary) -> dict | None:
         room = parts.get("room", args.get("room") or args.get("area"))
         filled = {"set_device": {"device": thing, "room": room}, "set_brightness": {"room": room},
                   "change_brightness": {"room": room}, "get_state": {"name": thing, "area": room},
-                  "set_thermostat": {}}.get(skill)
-        if kind == "climate" and {"device", "room"} & set(parts) or skill in LEVEL_SKILLS and thing != "light":
+                  "get_level": {"name": thing, "area": room}, "set_thermostat": {}}.get(skill)
+        if kind == "climate" and {"device", "room"} & set(parts) or skill in LEVEL_SKILLS and thing != "light" \
+                or skill == "get_level" and thing not in SKILL_COMPONENTS[skill]:
             return None
     elif skill == "switch_all":
         filled = {"name": args.get("name"), "area": parts.get("area", args.get("area"))} if "name" not in parts else None

@@ -34,6 +34,7 @@ from assistant.chat_template import (NoAction, Slots, content_text, conversion_s
 from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem,
                                     words_read)
 from assistant.chat_template import humidifier_meant, humidity_call        # a humidifier's target, read as a cover's
+from assistant.chat_template import level_asked_call                      # a light's brightness, a fan's speed
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, declined, misread,
@@ -479,7 +480,9 @@ class EmbeddedGenerator:
             async for rows in blocks:
                 if rows[0] is not None and reader.add(rows[0].tokens)[0]:
                     break
-        call = reader.call
+        call, leveled = reader.call, level_asked_call(slots)
+        if leveled is not None:        # a light's brightness or a fan's speed asked, which the model never writes
+            call = ToolCall(leveled["name"], leveled["arguments"], new_call_id())
         if call is None or not supports(history, dict(name=call.name, arguments=call.arguments), lexicon) or \
                 reads_unasked(call, content_text(history[-1])):
             return None

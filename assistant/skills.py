@@ -158,6 +158,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            area=AREA, name_is_a_thing=True, components=("humidifier",), read_by_code=True),
     _skill("get_cover_position", "Say how far open a named cover or valve is.", ("area",), reads=True, name=NAME,
            area=AREA, name_is_a_thing=True, components=POSITIONED, read_by_code=True),
+    _skill("get_level", "Say how bright a named light is, or how fast a named fan is going.", ("area",), reads=True,
+           name=NAME, area=AREA, name_is_a_thing=True, components=tuple(LEVEL_ACTIONS), read_by_code=True),
     # A media player's controls, volume and track: the one named, else the one playing (ToolRunner._player)
     _skill("control_media", "Pause or resume a media player, skip to its next or previous track, or mute or unmute "
            "it (the one named, else the one playing).", ("name", "area"), name=MEDIA_NAME, area=AREA,

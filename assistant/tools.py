@@ -1289,6 +1289,27 @@ class ToolRunner:
             return _state_sentence(entity, state) if state is not None else _not_reported(entity)
         return f"The {entity.name} {agreeing(entity.name, 'is')} {position} percent open."
 
+    async def _get_level(self, name, area=None) -> str:
+        """A light's brightness or a fan's speed as it last reported it: off when it is off, a fan's speed by the
+        name its discovery gives it ("on high", speed_names), else in percent; a fan that reports no speed but a
+        preset mode, that mode. One that takes no level says what it can do."""
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["get_level"])
+        if problem:
+            return problem
+        if not self.home.takes_level(entity):
+            return self._only([entity], entity.name)
+        level, what, is_ = await self.home.read_level(entity), LEVEL_ACTIONS[entity.component], \
+            agreeing(entity.name, "is")
+        if level is None and entity.component == "fan" and (mode := await self.home.read_mode(entity)):
+            return f"The {entity.name} {is_} in {_mode_spoken(mode)} mode."
+        if level is None:
+            return _not_reported(entity, what)
+        if level == 0:
+            return f"The {entity.name} {is_} off."
+        named = {speed: word for word, speed in speed_names(entity).items()}.get(speed_of(entity, level)) \
+            if entity.component == "fan" else None
+        return f"The {entity.name} {is_} on {named}." if named else f"The {entity.name} {is_} at {level} percent {what}."
+
     async def _player(self, name, area, playing: bool = True) -> tuple[Entity | None, NoAction | None]:
         """The media player a request means: the one named (or in the area named), else the only one, else the one
         playing (for "resume", the one paused). A kind's word fits every player ("the tv", "the speaker"): the one

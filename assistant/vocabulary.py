@@ -373,6 +373,11 @@ COVER_STEPS = ("a bit", "a little", "a touch", "a tad", "a notch", "slightly", "
                "a little more", "a bit more", "little bit")
 POSITION_ASKED = ("position", "how far open", "how open", "how far closed", "how far up", "how far down",
                   "percent open", "how much open")
+# A light's brightness or a fan's speed asked ("how bright is the kitchen light", "what speed is the fan on"): for
+# each kind of thing that takes a level (inventory.LEVEL_ACTIONS), the words that ask it; none is a verb that changes
+# it ("dim", "slow"), so that "can you dim the lamp" stays a request
+LEVEL_ASKED = {"light": ("bright", "brightness", "how dim", "how dimmed", "level"),
+               "fan": ("speed", "how fast", "what setting", "which setting", "level")}
 # A media player's controls (Home Assistant's HassMediaPause, HassMediaUnpause, HassMediaNext, HassMediaPrevious, and
 # its mute): the words that ask each ("pause the tv", "resume the music in the kitchen", "next song", "skip this
 # track on the speaker", "mute the tv"; the bridge has no stop, so "stop the music" pauses it)
@@ -385,7 +390,7 @@ MEDIA_CONTROL_WORDS = {"pause": ("pause", "stop the music", "stop playing", "sto
                        "mute": ("mute",), "unmute": ("unmute",)}
 # Its volume (HassSetVolume and its relative step): the words that name it or a step of it ("turn the volume up on
 # the living room speaker", "louder", "turn it down" after a player's call), and what is asked of it
-VOLUME_WORDS = ("volume", "louder", "quieter", "softer")
+VOLUME_WORDS = ("volume", "louder", "quieter", "softer", "how loud")
 VOLUME_STEP_WAYS = {"up": ("up", "louder", "raise", "increase", "higher", "boost"),
                     "down": ("down", "quieter", "softer", "lower", "decrease", "reduce")}
 # A media player's call said again as a request of its own (a follow-up's, conversation.request_for): its action,
@@ -955,14 +960,15 @@ BEFORE_A_NEGATION = ("no", "nah", "nope", "actually", "please", "ok", "okay", "o
 # setting's word with no pronoun asks the setting only with one of TARGET_ASKED, or of a word no reading shares
 # ("what's the volume now", not "what's the temperature")
 SETTING_CALLS = ("set_thermostat", "set_level", "change_level", "get_target_temperature", "get_target_humidity",
-                 "get_cover_position", "set_volume", "change_volume", "get_media")
+                 "get_cover_position", "set_volume", "change_volume", "get_media", "get_level")
 SETTING_READS = {"climate": ("temperature", "get_target_temperature"),
                  "water_heater": ("temperature", "get_target_temperature"),
                  "humidifier": ("humidity", "get_target_humidity"),
                  "cover": ("position", "get_cover_position"), "valve": ("position", "get_cover_position"),
-                 "media_player": ("volume", "get_media")}
+                 "media_player": ("volume", "get_media"), "light": ("brightness", "get_level"),
+                 "fan": ("speed", "get_level")}
 SETTING_ASKED_ENDS = ("set to", "set at", "set", "at", "on")
-SETTINGS_OF_THINGS_ONLY = ("volume", "position")
+SETTINGS_OF_THINGS_ONLY = ("volume", "position", "brightness", "speed")
 # A player asked about again right after what it plays or its volume was asked ("what's playing in the kitchen", "and
 # on the tv"): the words before the other player, or its place ("on" there says where, it switches nothing)
 PLAYER_AGAIN_OPENERS = ("and", "what about", "how about")
