@@ -9,15 +9,17 @@ model. The answer names what is in the state as a short list, things that have n
 import re
 
 from assistant.inventory import Entity, Inventory
-from assistant.vocabulary import (LISTED_SWITCHED, MAX_LISTED, OPENING_CLASSES, OPPOSITE_STATE, ROOM_SPOKEN, ROOMS,
-                                  STATES, SUMMARY_ALL, SUMMARY_COMPONENTS, SUMMARY_FILLERS, SUMMARY_KINDS,
-                                  SUMMARY_QUESTIONS, SUMMARY_STATES, SUMMARY_WHICH, agreeing)
+from assistant.vocabulary import (LISTED_SWITCHED, LISTED_SWITCHED_OPENERS, LISTED_SWITCHED_TAILS, MAX_LISTED,
+                                  OPENING_CLASSES, OPPOSITE_STATE, ROOM_SPOKEN, ROOMS, STATES, SUMMARY_ALL,
+                                  SUMMARY_COMPONENTS, SUMMARY_FILLERS, SUMMARY_KINDS, SUMMARY_QUESTIONS, SUMMARY_STATES,
+                                  SUMMARY_WHICH, agreeing)
 
 _WORD = re.compile(r"[a-z0-9']+")
 _LISTED_SWITCHED = re.compile(
-    r"^(?:(?:please|now|ok|okay|and|then|can you|could you) )*(?P<said>{})(?: (?:please|now|then|too|again))*$".format(
-        "|".join(form.format(state=rf"(?P<{state}{i}>{state})") for i, form in enumerate(LISTED_SWITCHED)
-                 for state in STATES)))
+    rf"^(?:(?:{'|'.join(LISTED_SWITCHED_OPENERS)}) )*(?P<said>"
+    + "|".join(form.format(state=rf"(?P<{state}{i}>{state})") for i, form in enumerate(LISTED_SWITCHED)
+               for state in STATES)
+    + rf")(?: (?:{'|'.join(LISTED_SWITCHED_TAILS)}))*$")
 
 
 def _areas(inventory: Inventory) -> dict[str, str]:
@@ -63,7 +65,8 @@ def listed_switched(request: str) -> str | None:
 
 def summary_components(state: str) -> tuple[str, ...]:
     """The kinds of thing whose state says whether they are in state (or its opposite)."""
-    return next(components for asked, components in SUMMARY_COMPONENTS.items() if state in (asked, OPPOSITE_STATE[asked]))
+    return next(components for asked, components in SUMMARY_COMPONENTS.items()
+                if state in (asked, OPPOSITE_STATE[asked]))
 
 
 def state_in_summary(entity: Entity, state: str | None) -> str | None:

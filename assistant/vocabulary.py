@@ -993,3 +993,5 @@ LISTED_SWITCHED = ("turn {state} them", "turn them {state}", "switch them {state
                    "turn them all {state}", "switch them all {state}", "turn {state} all of them",
                    "turn all of them {state}", "shut them {state}", "put them {state}", "turn those {state}",
                    "switch those {state}", "turn {state} those")
+LISTED_SWITCHED_OPENERS = ("please", "now", "ok", "okay", "and", "then", "can you", "could you")
+LISTED_SWITCHED_TAILS = ("please", "now", "then", "too", "again")

@@ -119,4 +119,5 @@ async def test_things_that_have_not_reported_are_left_out(broker, assistant):
         sent = len(commands)
         assert await replied(assistant, tools, "is anything on in the snug", "turn them off") == \
             "Okay, the arc lamp and the jukebox are off."
-        assert sorted(topic for topic, _ in commands[sent:]) == ["tasmota/jukebox/cmnd/POWER", "zigbee2mqtt/arc_lamp/set"]
+        assert sorted(topic for topic, _ in commands[sent:]) == \
+            ["tasmota/jukebox/cmnd/POWER", "zigbee2mqtt/arc_lamp/set"]
