@@ -49,6 +49,7 @@ from assistant.second_opinion import SecondOpinion
 from assistant.skills import MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
+from assistant.summary import listed_switched, summary_asked
 from assistant.tokenizer import Tokenizer
 from assistant.tools import ToolRunner
 from assistant.tools import asks as asks_about_state
@@ -261,6 +262,12 @@ class EmbeddedGenerator:
             if last.get("role") == "user" else None
         if instead is not None:           # "don't leave the kiln on, turn it off": "turn the kiln off"
             history = [*history[:-1], {**last, "content": instead}]
+        summary = await asyncio.to_thread(self._summary_call, history, tools, client_tools) \
+            if client_result is None and last.get("role") == "user" else None
+        if summary is not None:        # "is anything on in the kitchen", and "turn them off" right after it
+            async for event in self._answered_alone(summary, tools, started):
+                yield event
+            return
         # a follow-up that does not single out one thing is asked about, not guessed (assistant.conversation.Declined)
         question = await asyncio.to_thread(declined, history, lexicon) if client_result is None else None
         call = await self._standalone(history, lexicon) if isinstance(question, Unplaced) else None
@@ -413,6 +420,20 @@ class EmbeddedGenerator:
         yield TextEvent(str(lacked))
         yield DoneEvent(AssistantReply(str(lacked), [], passes, tokens, (time.perf_counter() - started) * 1000, prompt,
                                        self.name))
+
+    @staticmethod
+    def _summary_call(history: list[dict], tools: ToolRunner, client_tools: Mapping[str, dict]) -> ToolCall | None:
+        """A summary of the home's states asked ("which lights are on"), or the things it just named switched ("turn
+        them off" right after one), read by code (assistant.summary): the shipped model has no skill for them. A
+        request that asks for a client's declared tool is left to it."""
+        said = normalize_request(content_text(history[-1]))
+        made = calls_of_history(history[:-1])
+        state = listed_switched(said) if made and made[-1]["name"] == "list_states" and tools.listed else None
+        call = {"name": "switch_listed", "arguments": {"state": state}} if state else \
+            summary_asked(said, tools.home.inventory)
+        if call is None or client_tools and declared_reading(history, client_tools) is not None:
+            return None
+        return ToolCall(call["name"], call["arguments"], new_call_id())
 
     def _media_call(self, history: list[dict], lexicon, slots: Slots) -> dict | None:
         """A media player's call read by code from the request (chat_template.media_call); for a follow-up that says

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from assistant.inventory import THERMOSTATS            # the kinds of thing set to a temperature
 from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE
 from assistant.vocabulary import DEVICES, MODE_KIND_WORDS, ROOMS, SENSOR_KINDS, STATES, UNITS, VACUUM_COMMANDS
+from assistant.vocabulary import OPPOSITE_STATE
 
 NUMBER = (int, float)
 
@@ -207,6 +208,14 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            components=("cover",), read_by_code=True),
     _skill("get_tilt", "Say how far a named cover's slats are tilted open.", ("name", "area"), reads=True, name=NAME,
            area=AREA, name_is_a_thing=True, components=("cover",), read_by_code=True),
+    _skill("list_states", "Say which things are on, off, open, closed, locked or unlocked (of one kind, e.g. lights or "
+           "doors, or of every kind), in one area or the whole home; or whether all of them are.", ("kind", "area"),
+           reads=True, state=(tuple(OPPOSITE_STATE), "the state asked"),
+           asked=(("which", "all"), "which: name the things in the state; all: whether every one of them is in it"),
+           kind=((str,), "the kind of thing, e.g. lights or doors, if the user said one"), area=AREA,
+           read_by_code=True),
+    _skill("switch_listed", "Switch on or off the things the assistant's latest answer listed (\"turn them off\" after "
+           "\"what's on in the kitchen\").", state=(STATES, "on or off"), switches=True, read_by_code=True),
     _skill("confirm", "Answer the question the assistant just asked before unlocking or opening.",
            answer=(("yes", "no"), "the user's answer")),
     _skill("activate_scene", "Run a scene, e.g. movie time.", name=((str,), "the scene's name"), name_is_a_thing=True,

@@ -25,6 +25,7 @@ from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, POSITIONED, SKILL_COMPONENTS, SKILLS, SWITCHING,
                               THING_NAMED)
 from assistant.spoken_numbers import NUMBER_WORDS, normalize_request
+from assistant.summary import in_state, listed, state_in_summary, summary_components, summary_sentence
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
                                   FOLLOW_UP_WORDS, HUMIDITY_STEP, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS,
                                   MODE_NOUNS,
@@ -33,6 +34,7 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
                                   VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
                                   convert, unit_name)
+from assistant.vocabulary import MAX_LISTED
 from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
 
@@ -592,6 +594,9 @@ class ToolRunner:
         # The volume each media player had when this conversation muted it (one entry per player at most), which
         # "unmute" gives back: the community bridge's players have no mute of their own, so muting sets volume 0
         self._unmuted: dict[str, int] = {}
+        # The things the latest summary named (list_states), by key, that "turn them off" right after it switches
+        # (switch_listed): at most the home's entities
+        self.listed: tuple[str, ...] = ()
 
     @property
     def timers_running(self) -> int:
@@ -1423,6 +1428,37 @@ class ToolRunner:
         if found[0].component == "vacuum":
             return await self._vacuum_state(found[0], state)
         return _state_sentence(found[0], state) if state is not None else _not_reported(found[0])
+
+    async def _list_states(self, state, asked, kind=None, area=None) -> str:
+        """Which things (of a kind, in an area) are in a state, or whether all are, as they last reported it
+        (assistant.summary); what it names is kept for "turn them off"."""
+        inventory, components = self.home.inventory, summary_components(state)
+        if area and area not in inventory.areas() and not inventory.resolve(None, area):
+            return NoAction(f"I don't know an area called the {area}.")
+        found = [e for e in inventory.resolve(kind, area, components)
+                 if e.component != "binary_sensor" or state_in_summary(e, "off") is not None]
+        states = [state_in_summary(e, said) for e, said in
+                  zip(found, await asyncio.gather(*(self.home.read_state(e) for e in found)))]
+        self.listed = tuple(e.key for e in in_state(found, states, state, asked))
+        return summary_sentence(state, asked, kind, area, found, states)
+
+    async def _switch_listed(self, state) -> str:
+        """The things the latest summary named switched on or off ("turn them off"), those that could unlock or
+        open something left for a yes of their own."""
+        inventory = self.home.inventory
+        things = [e for key in self.listed if (e := inventory.get(key)) is not None and e.component in SWITCHABLE
+                  and not inventory.needs_yes(e, state)]
+        if not things:
+            return NoAction("There is nothing I just named that I can switch.")
+        results = await asyncio.gather(*(self.home.command(e, state) for e in things))
+        done = [e for e, result in zip(things, results) if result is not None]
+        missed = f" {len(things) - len(done)} didn't confirm." if len(done) < len(things) else ""
+        if not done:
+            return Done("None of them confirmed.")
+        if len(done) > MAX_LISTED:
+            return Done(f"Okay, {len(done)} things are {state}.{missed}")
+        be = "are" if len(done) > 1 else agreeing(done[0].name, "is")
+        return Done(f"Okay, {listed(done)} {be} {state}.{missed}")
 
     async def _vacuum_state(self, entity: Entity, state: str | None) -> str:
         """A vacuum's state and battery, as it last reported them: "The robot vacuum is docked, with its battery at 80

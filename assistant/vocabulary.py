@@ -973,3 +973,38 @@ SETTINGS_OF_THINGS_ONLY = ("volume", "position", "brightness", "speed")
 # on the tv"): the words before the other player, or its place ("on" there says where, it switches nothing)
 PLAYER_AGAIN_OPENERS = ("and", "what about", "how about")
 PLAYER_AGAIN_PLACES = ("on", "in")
+
+# A summary of the home's states asked (round 40): "is anything on in the kitchen", "which lights are on", "are all the
+# doors locked", "what's open". Read by code only where every word of the request is one of these, a kind of thing,
+# an area of the home, or a state, and one of SUMMARY_QUESTIONS asks it: "everything off in the bedroom" is a
+# command, "what's on tv" asks what plays. SUMMARY_WHICH asks which things are in the state, SUMMARY_ALL whether all
+# of them are.
+SUMMARY_QUESTIONS = ("is", "are", "what's", "whats", "which", "what")
+SUMMARY_WHICH = ("anything", "any", "which", "what", "what's", "whats", "something")
+SUMMARY_ALL = ("everything", "all", "every")
+SUMMARY_FILLERS = ("is", "are", "there", "the", "my", "our", "of", "still", "left", "currently", "right", "now", "at",
+                   "moment", "in", "please", "house", "home", "else")
+# the states a summary asks, as said, and the state each names
+SUMMARY_STATES = {"on": "on", "off": "off", "open": "open", "closed": "closed", "shut": "closed", "locked": "locked",
+                  "unlocked": "unlocked", "running": "on"}
+OPPOSITE_STATE = {"on": "off", "off": "on", "open": "closed", "closed": "open", "locked": "unlocked",
+                  "unlocked": "locked"}
+# the kinds of thing a summary asks of, as said in the plural, and the word the answer names them by; "things" and
+# the like ask of every kind
+SUMMARY_KINDS = {"lights": "lights", "lamps": "lights", "fans": "fans", "switches": "switches", "plugs": "plugs",
+                 "doors": "doors", "windows": "windows", "blinds": "blinds", "curtains": "curtains",
+                 "shades": "shades", "covers": "covers", "locks": "locks", "tvs": "tvs", "speakers": "speakers",
+                 "heaters": "heaters", "valves": "valves", "things": None, "devices": None}
+# what a summary may read, by the state it asks: things switched, things that open, things that lock; a binary
+# sensor of these classes reads on as open
+SUMMARY_COMPONENTS = {"on": ("light", "switch", "fan", "climate", "media_player", "humidifier", "water_heater"),
+                      "open": ("cover", "valve", "binary_sensor"), "locked": ("lock",)}
+OPENING_CLASSES = ("door", "window", "opening", "garage_door")
+MAX_LISTED = 5          # a summary names at most this many things; past it, their count and the first of them
+# A follow-up that switches the things a summary just named ("turn them off", "switch them all on")
+LISTED_SWITCHED = ("turn {state} them", "turn them {state}", "switch them {state}", "switch {state} them",
+                   "turn them all {state}", "switch them all {state}", "turn {state} all of them",
+                   "turn all of them {state}", "shut them {state}", "put them {state}", "turn those {state}",
+                   "switch those {state}", "turn {state} those")
+LISTED_SWITCHED_OPENERS = ("please", "now", "ok", "okay", "and", "then", "can you", "could you")
+LISTED_SWITCHED_TAILS = ("please", "now", "then", "too", "again")
