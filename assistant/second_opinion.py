@@ -31,8 +31,8 @@ class IntentSkill:
 
 
 # (intent, domain of what it names or None for any) -> its calls, the first whose arguments the match fills
-# wins. The HA slots become arguments through SLOT_ARGUMENTS, over the fixed ones; HassTurnOn on a cover opens
-# it, on a lock locks it.
+# wins. The HA slots become arguments through SLOT_ARGUMENTS, over the fixed ones; HassTurnOn on a cover or a valve
+# opens it, on a lock locks it, on a button presses it.
 INTENT_SKILLS: dict[tuple[str, str | None], tuple[IntentSkill, ...]] = {
     ("HassTurnOn", "cover"): (IntentSkill("set_cover", (("action", "open"),)),),
     ("HassTurnOff", "cover"): (IntentSkill("set_cover", (("action", "close"),)),),
