@@ -15,7 +15,7 @@ from hassil import Intents, TextSlotList, TextSlotValue, recognize_best
 from home_assistant_intents import get_intents
 
 from assistant.inventory import CLASS_WORDS, PLURAL_KINDS, SWITCH_ALL_COMPONENTS, Inventory, vocabulary_inventory
-from assistant.skills import SKILLS, TIMER_NAMED, TIMER_SKILLS, valid_call
+from assistant.skills import MEDIA_SKILLS, SKILL_COMPONENTS, SKILLS, TIMER_NAMED, TIMER_SKILLS, valid_call
 from assistant.vocabulary import DEVICE_SPOKEN, DEVICES, EVERY_THING, ROOMS, SPELLINGS
 
 
@@ -25,11 +25,14 @@ class IntentSkill:
     skill: str
     fixed: tuple = ()                 # (argument, value) pairs the intent itself says
     home: str | None = None           # "default": only in the default home, "own": only in the user's own
+    kind: str = ""                    # the kind of thing the intent is said of: with no name but an area ("set the
+                                      # study fan speed to 60"), HA's device class or this kind is the name, and the
+                                      # area must have one thing of it
 
 
 # (intent, domain of what it names or None for any) -> its calls, the first whose arguments the match fills
-# wins. The HA slots become arguments through SLOT_ARGUMENTS, over the fixed ones; HassTurnOn on a cover opens
-# it, on a lock locks it.
+# wins. The HA slots become arguments through SLOT_ARGUMENTS, over the fixed ones; HassTurnOn on a cover or a valve
+# opens it, on a lock locks it, on a button presses it.
 INTENT_SKILLS: dict[tuple[str, str | None], tuple[IntentSkill, ...]] = {
     ("HassTurnOn", "cover"): (IntentSkill("set_cover", (("action", "open"),)),),
     ("HassTurnOff", "cover"): (IntentSkill("set_cover", (("action", "close"),)),),
@@ -51,10 +54,31 @@ INTENT_SKILLS: dict[tuple[str, str | None], tuple[IntentSkill, ...]] = {
     ("HassCancelTimer", None): (IntentSkill("stop_timer"), IntentSkill("cancel_timer")),
     ("HassCancelAllTimers", None): (IntentSkill("cancel_timer"),),
     ("HassTimerStatus", None): (IntentSkill("timer_left"),),
+    # the kinds of device of round 39, each only in the user's own home (the default home has none of them, and its
+    # fans, TVs and speakers are switched on and off only)
+    ("HassTurnOn", "valve"): (IntentSkill("set_cover", (("action", "open"),), home="own"),),
+    ("HassTurnOff", "valve"): (IntentSkill("set_cover", (("action", "close"),), home="own"),),
+    ("HassTurnOn", "button"): (IntentSkill("press_button", home="own"),),
+    ("HassSetPosition", None): (IntentSkill("set_level", home="own", kind="cover"),),
+    ("HassFanSetSpeed", None): (IntentSkill("set_level", home="own", kind="fan"),),
+    ("HassVacuumStart", None): (IntentSkill("command_vacuum", (("command", "start"),), home="own"),),
+    ("HassVacuumReturnToBase", None): (IntentSkill("command_vacuum", (("command", "return_to_base"),), home="own"),),
+    ("HassMediaPause", None): (IntentSkill("control_media", (("action", "pause"),), home="own"),),
+    ("HassMediaUnpause", None): (IntentSkill("control_media", (("action", "resume"),), home="own"),),
+    ("HassMediaNext", None): (IntentSkill("control_media", (("action", "next"),), home="own"),),
+    ("HassMediaPrevious", None): (IntentSkill("control_media", (("action", "previous"),), home="own"),),
+    ("HassMediaPlayerMute", None): (IntentSkill("control_media", (("action", "mute"),), home="own"),),
+    ("HassMediaPlayerUnmute", None): (IntentSkill("control_media", (("action", "unmute"),), home="own"),),
+    ("HassSetVolume", None): (IntentSkill("set_volume", home="own"),),
+    ("HassSetVolumeRelative", None): (IntentSkill("change_volume", home="own"),),
 }
 # HA slot -> the argument of each skill that takes it.
 SLOT_ARGUMENTS = {"name": ("name",), "area": ("area", "room"), "brightness": ("percent",),
-                  "temperature": ("degrees",)}
+                  "temperature": ("degrees",), "position": ("percent",), "percentage": ("percent",),
+                  "volume_level": ("percent",), "volume_step": ("direction",)}
+# A kind of thing whose HA templates are another domain's: a water heater is set to a temperature as a thermostat is
+# (inventory.THERMOSTATS), and HA's English templates say that of climate things only.
+TEMPLATE_DOMAINS = {"water_heater": "climate"}
 # A kind of thing said for a whole group ("the kitchen lights" with no name): switch_all's word for it.
 GROUP_WORDS = {"light": "lights", "fan": "fans", "switch": "switches", "cover": "covers", "media_player": "tvs"}
 TIMER_SLOTS = {"hours": 3600, "minutes": 60, "seconds": 1}
@@ -99,8 +123,8 @@ class SecondOpinion:
             result = recognize_best(request, self.intents, slot_lists=lists, skip_words=self.skip_words,
                                     language="en")
             if result is not None and _says_more_than_names(request, result):
-                call = _call_of(result, default_home=not inventory.custom)
-                if call is not None and (not inventory.custom or _group_found(call, request, inventory)):
+                call, by_kind = _call_of(result, default_home=not inventory.custom)
+                if call is not None and (not inventory.custom or _group_found(call, request, inventory, by_kind)):
                     return call
         return None
 
@@ -148,7 +172,7 @@ def _own_lists(inventory: Inventory) -> dict:
         said = [entity.name]
         if entity.area and entity.name.startswith(entity.area + " "):
             said.append(entity.name.removeprefix(entity.area + " "))
-        context = {"domain": entity.component}
+        context = {"domain": TEMPLATE_DOMAINS.get(entity.component, entity.component)}
         if entity.device_class:
             context["device_class"] = entity.device_class
         names += [TextSlotValue.from_tuple((spelled, phrase, context), allow_template=False)
@@ -167,11 +191,12 @@ def _says_more_than_names(request: str, result) -> bool:
     return bool(words - EMPTY_WORDS)
 
 
-def _call_of(result, default_home: bool) -> dict | None:
-    """The result as the call of its intent's first skill whose arguments it fills exactly, or None."""
+def _call_of(result, default_home: bool) -> tuple[dict | None, bool]:
+    """The result as the call of its intent's first skill whose arguments it fills exactly, or None; and whether its
+    name is a kind said with an area."""
     slots = {name: entity.value for name, entity in result.entities.items()}
     if DELAYED_COMMAND in slots:        # "switch the hot tub on, we'll be out in ten minutes": no timer of Parley's
-        return None
+        return None, False
     named = slots.get("name")
     domain = result.context.get("domain") or slots.get("domain")
     seconds = sum(TIMER_SLOTS[key] * float(slots[key]) for key in TIMER_SLOTS if key in slots)
@@ -180,6 +205,9 @@ def _call_of(result, default_home: bool) -> dict | None:
         if choice.home == ("own" if default_home else "default"):
             continue
         arguments = dict(choice.fixed)
+        by_kind = bool(choice.kind) and named is None
+        if by_kind:
+            arguments["name"] = slots.get("device_class", choice.kind)
         for slot, value in slots.items():
             if slot == "domain" and named is None and choice.skill == "switch_all":
                 arguments["name"] = GROUP_WORDS.get(value, value)
@@ -193,17 +221,23 @@ def _call_of(result, default_home: bool) -> dict | None:
             continue         # the default home has one of each device per room: "Which room?" is the model's
         call = _fitted(choice.skill, arguments)
         if call is not None:
-            return call
-    return None
+            return call, by_kind
+    return None, False
 
 
-def _group_found(call: dict, request: str, inventory: Inventory) -> bool:
+def _group_found(call: dict, request: str, inventory: Inventory, by_kind: bool) -> bool:
     """HA reads "the gallery fan" and "the nursery lamp" as the area's fans and lights. In the user's own home
     that group must be there, and said as one thing it must be one thing: else a name the home lacks would act
     on others. A thing named with its area must be there too: HA reads "the parlour lantern" as the area and a
-    name of the home ("lantern", of the veranda lantern) that is not in it."""
+    name of the home ("lantern", of the veranda lantern) that is not in it. A kind said with an area for one thing
+    ("set the bedroom blinds to 40%") must be one thing of the skill's there, and an area said for a media player
+    ("pause the music in the boot room") must have one."""
     if call["name"] != "switch_all":
         arguments = call["arguments"]
+        if by_kind:
+            return len(inventory.resolve(arguments["name"], arguments.get("area"), SKILL_COMPONENTS[call["name"]])) == 1
+        if call["name"] in MEDIA_SKILLS and "name" not in arguments and "area" in arguments:
+            return bool(inventory.resolve(None, arguments["area"], SKILL_COMPONENTS[call["name"]]))
         return call["name"] in TIMER_SKILLS or "name" not in arguments \
             or bool(inventory.resolve(arguments["name"], arguments.get("area")))
     found = inventory.resolve(call["arguments"].get("name"), call["arguments"].get("area"), SWITCH_ALL_COMPONENTS)
