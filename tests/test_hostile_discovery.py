@@ -460,13 +460,36 @@ def test_a_mode_with_a_control_character_refuses_its_config(caplog):
     assert len(inventory.entities()) == len(things)
 
 
+@contextlib.asynccontextmanager
+async def known(broker, things, retained):
+    """A home that discovered `things` ((component, object id, config) triples) from the real Mosquitto, whatever
+    else the broker holds, with its tools; the configs and the `retained` state topics cleared after."""
+    async with login(broker, "home").client() as client:
+        for component, object_id, config in things:
+            await client.publish(f"homeassistant/{component}/{object_id}/config", json.dumps(config), qos=1,
+                                 retain=True)
+    home = MqttHome(login(broker, "parley"), confirm_timeout=1.0, backoff=Backoff(initial=0.1, maximum=0.5))
+    await home.start()
+    try:
+        await home.wait_connected(5)
+        await wait_for(lambda: all(home.inventory.get(f"{component}/{object_id}")
+                                   for component, object_id, _ in things))
+        yield home, ToolRunner(home)
+    finally:
+        await home.close()
+        async with login(broker, "home").client() as client:
+            for component, object_id, _ in things:
+                await client.publish(f"homeassistant/{component}/{object_id}/config", b"", qos=1, retain=True)
+            for topic in retained:
+                await client.publish(topic, b"", qos=1, retain=True)
+
+
 async def test_a_title_with_control_characters_is_said_without_them(broker):
     """At fb6c30e a title of a media player's state topic kept every control character but line breaks and tabs:
     "The kitchen speaker is playing Yellow\\x1b[2J\\x00\\x07\\u202e." Those are now left out of what is said."""
     from media_home import KITCHEN_SPEAKER
-    from test_assistant_media import RETAINED, play_players
-    from test_mqtt_discovery import fans_home
-    async with fans_home(broker, [KITCHEN_SPEAKER], play_players, RETAINED, component=None) as (home, tools, _):
+    from test_assistant_media import RETAINED
+    async with known(broker, [KITCHEN_SPEAKER], RETAINED) as (home, tools):
         async with login(broker, "home").client() as client:
             await client.publish("mediaplayer/kitchen/state", b"playing", qos=1, retain=True)
             await client.publish("mediaplayer/kitchen/title", "Yellow\x1b[2J\x00\x07\u202e Song".encode(), qos=1,
@@ -481,15 +504,12 @@ async def test_a_reported_target_no_thing_holds_is_no_target(broker):
     heater is set to 100000000000000001097906362944045541740...336 degrees."). A target temperature outside
     TEMPERATURE_LIMITS, or a humidity outside 0 to 100 percent, is now no reading; one within them reads as before."""
     from humid_home import BASEMENT_DEHUMIDIFIER, WATER_HEATER
-    from test_assistant_humidifiers import play_humid
-    from test_mqtt_discovery import fans_home
     heater = "esphome/utility-node/water_heater/water_heater/target_temperature/state"
     humidity = "tasmota/dehumidifier/stat/Humidity"
-    async with fans_home(broker, [BASEMENT_DEHUMIDIFIER, WATER_HEATER], play_humid, (heater, humidity),
-                         component=None) as (home, tools, _):
+    async with known(broker, [BASEMENT_DEHUMIDIFIER, WATER_HEATER], (heater, humidity)) as (home, tools):
         async with login(broker, "home").client() as client:
-            for (heater_said, humidity_said), known in (((b"1e308", b"1e308"), False), ((b"-500", b"150"), False),
-                                                        ((b"55", b"45"), True)):
+            for (heater_said, humidity_said), readable in (((b"1e308", b"1e308"), False),
+                                                           ((b"-500", b"150"), False), ((b"55", b"45"), True)):
                 await client.publish(heater, heater_said, qos=1, retain=True)
                 await client.publish(humidity, humidity_said, qos=1, retain=True)
                 await wait_for(lambda: (home._retained.get(heater), home._retained.get(humidity)) ==
@@ -497,6 +517,6 @@ async def test_a_reported_target_no_thing_holds_is_no_target(broker):
                 answers = [await tools.run("get_target_temperature", {"name": "water heater"}),
                            await tools.run("get_target_humidity", {"name": "basement dehumidifier"})]
                 assert answers == (["The water heater is set to 55 degrees.",
-                                    "The basement dehumidifier is set to 45 percent humidity."] if known else
+                                    "The basement dehumidifier is set to 45 percent humidity."] if readable else
                                    ["The water heater hasn't reported its target temperature yet.",
                                     "The basement dehumidifier hasn't reported its target humidity yet."]), answers
