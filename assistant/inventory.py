@@ -50,10 +50,11 @@ MAX_MODES = 32                  # of each kind: Home Assistant's lists are a han
 MAX_TEMPERATURE_STEP = 10       # degrees a climate's target steps by at most (Home Assistant's are 0.1 to 1)
 # Home Assistant's climate's `min_temp` and `max_temp` where a config says none, by its `temperature_unit`
 DEFAULT_TEMPERATURE_RANGES = {"C": (7.0, 35.0), "F": (44.6, 95.0)}
-TEMPERATURE_LIMITS = (-100.0, 200.0)   # a config's min_temp or max_temp outside this (1e308) is no thermostat's
+TEMPERATURE_LIMITS = (-100.0, 200.0)   # a min_temp, max_temp or reported target outside this (1e308) is no thermostat's
 # Home Assistant's water heater's `min_temp` and `max_temp` where a config says none (110 and 140 °F)
 DEFAULT_WATER_TEMPERATURE_RANGES = {"C": (43.3, 60.0), "F": (110.0, 140.0)}
-DEFAULT_HUMIDITY_RANGE = (0.0, 100.0)  # Home Assistant's humidifier's `min_humidity`, `max_humidity` where none given
+DEFAULT_HUMIDITY_RANGE = (0.0, 100.0)  # Home Assistant's humidifier's `min_humidity`, `max_humidity` where none given;
+                                       # a reported target outside it is no humidity
 IGNORED_REPORT_S = 60.0         # ignored configs: the first is logged, the rest counted into one line per this
 MAX_TABLE_CHARS = 256           # a lookup template's table (Zigbee2MQTT's fan modes take 72): it is parsed on every
                                 # state read and its names join every lexicon (1,400 names a fan cost 25 s a lexicon)
@@ -344,7 +345,7 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
     device_class = config.get("device_class")
     speeds = isinstance(config.get("speed_range_min", 1), int) and isinstance(config.get("speed_range_max", 100), int) \
         and low <= high
-    speed_range, modes = (low, high) if speeds else (1, 100), _modes(component, config, topics)
+    speed_range, modes = (low, high) if speeds else (1, 100), _modes(component, config, topics, where)
     _check_renders(payloads, modes, speed_range, where)
     return Entity(
         key=key, name=name, component=component, area=area or area_in_name(name, known_areas), area_from_name=not area,
@@ -494,13 +495,17 @@ def _check_renders(payloads: dict, modes: dict, speed_range: tuple[int, int], wh
             raise DiscoveryError(f"{where}: {template} renders over {MAX_PAYLOAD_BYTES} bytes")
 
 
-def _modes(component: str, config: dict, topics: dict) -> dict[str, tuple[str, ...]]:
+def _modes(component: str, config: dict, topics: dict, where) -> dict[str, tuple[str, ...]]:
     """The modes of each kind a thing announces with a topic to command them (MODE_KINDS): its list's strings, or
-    for a climate's or a water heater's `mode` Home Assistant's default list (DEFAULT_MODES)."""
+    for a climate's or a water heater's `mode` Home Assistant's default list (DEFAULT_MODES). A mode with a character
+    Python does not print (a line break, an escape sequence, a bidi override) refuses the config: modes are said back
+    as written ("it has normal, eco and dry")."""
     modes = {}
     for kind in MODE_KINDS:
         listed = config.get(f"{kind}s", DEFAULT_MODES.get(component, {}).get(kind, ()))
         if f"{kind}_command_topic" in topics and isinstance(listed, (list, tuple)):
+            if any(isinstance(m, str) and not m.isprintable() for m in listed):
+                raise DiscoveryError(f"{where}: {kind}s holds a mode with a control character")
             modes[kind] = tuple(dict.fromkeys(m for m in listed if isinstance(m, str) and _norm(m)
                                                  and len(m) <= MAX_NAME_BYTES))[:MAX_MODES]
     return {kind: listed for kind, listed in modes.items() if listed}

@@ -5,6 +5,7 @@ Every turn reads every declared tool again in a worker all sessions share (assis
 declaration of 12,000 tools (3 MB) cost 54 s of it each turn. Each declaration past a bound of
 assistant.tool_declarations gets an error event (Realtime) or a 400 (chat completions) naming the field, and the
 session goes on with the tools it had. Each test that claims a fix failed on 2a69232."""
+import base64
 import json
 
 import openai
@@ -12,7 +13,7 @@ import pytest
 
 from assistant.tool_declarations import MAX_DECLARED_CHARS, MAX_ENUM_MEMBERS, MAX_SCHEMA_DEPTH, MAX_TOOLS
 from streaming.session import SessionConfig
-from streaming.transports.realtime import RealtimeProtocol
+from streaming.transports.realtime import MAX_MESSAGE_VALUES, RealtimeProtocol
 from test_generator_server import KITCHEN, SKILL_TOOLS, generator, serve  # noqa: F401 (fixtures)
 
 MATH = "what is seven times six"
@@ -106,7 +107,7 @@ async def test_a_tool_choice_naming_no_declared_tool_is_refused(connection):
 
 async def test_after_a_refused_flood_of_tools_the_session_answers(connection):
     await connection.session.update(session={"type": "realtime", "output_modalities": ["text"],
-                                             "tools": many_tools(20_000)})
+                                             "tools": many_tools(5_000)})
     refused = await until_answer(connection, "session.updated")
     assert refused.type == "error" and refused.error.param == "session.tools"
     await connection.conversation.item.create(item={"type": "message", "role": "user",
@@ -115,6 +116,30 @@ async def test_after_a_refused_flood_of_tools_the_session_answers(connection):
     done = await until_answer(connection, "response.done")
     assert done.type == "response.done" and done.response.status == "completed"
     assert "42" in json.dumps(done.response.model_dump()) or "forty" in json.dumps(done.response.model_dump())
+
+
+async def test_a_message_of_more_json_values_than_the_bound_is_refused_before_it_is_parsed(connection):
+    """At fb6c30e every message up to the 4 MiB bound was parsed on the event loop before a declaration in it was
+    refused (20,000 tools: 1.5 MB, 180,000 values; a 4 MiB message of `[],` held the loop 0.3 s). Now a message
+    of more commas and brackets than MAX_MESSAGE_VALUES is refused unparsed, and the session goes on."""
+    await connection.session.update(session={"type": "realtime", "tools": [tool("get_weather")]})
+    assert (await until_answer(connection, "session.updated")).type == "session.updated"
+    await connection.session.update(session={"type": "realtime", "tools": many_tools(20_000)})
+    refused = await until_answer(connection, "session.updated")
+    assert refused.type == "error", refused
+    assert refused.error.code == "message_too_large" and str(MAX_MESSAGE_VALUES) in refused.error.message
+    await connection.session.update(session={"type": "realtime", "instructions": "Be brief."})
+    updated = await until_answer(connection, "session.updated")
+    assert updated.type == "session.updated" and [t.name for t in updated.session.tools] == ["get_weather"]
+
+
+def test_an_audio_append_of_megabytes_is_still_taken():
+    """Claims no fix: the bound counts commas and brackets, and an append's bulk is one base64 string."""
+    protocol = RealtimeProtocol(session_id="sess_1", model="parley-home", defaults=SessionConfig())
+    audio = bytes(range(256)) * 12_000                    # 3 MB of audio, 4 MB of base64
+    [append] = protocol.receive(json.dumps({"type": "input_audio_buffer.append",
+                                            "audio": base64.b64encode(audio).decode()}))
+    assert append.pcm16 == audio and protocol.data_to_send() == []
 
 
 async def test_declarations_at_every_bound_are_taken(connection):

@@ -48,6 +48,11 @@ TRANSCRIPTION_MODEL = "whisper-tiny.en"
 MAX_TEXT_CHARS = 16_000                   # one item's text, instructions: far beyond any spoken turn
 MAX_METADATA_KEYS, MAX_METADATA_KEY, MAX_METADATA_VALUE = 16, 64, 512   # OpenAI's limits on metadata
 MAX_PENDING_RESPONSES = 16                # response.create requests whose response has not started yet
+# Commas and brackets a message may hold: each JSON value past a container's first follows a comma, so this bounds
+# the values its parse builds on the event loop (the C parser keeps the interpreter's lock: no thread would help).
+# A 4 MiB message of `[],` held the loop 0.3 s; at this bound 14 ms. An audio append's bulk is one base64 string; a
+# declaration within assistant.tool_declarations' bounds with 16,000 characters of instructions, all commas, 80,000.
+MAX_MESSAGE_VALUES = 100_000
 
 # GA name -> beta name, for clients that speak the beta protocol
 BETA_NAMES = {
@@ -256,6 +261,9 @@ class RealtimeProtocol:
                                   f"this one has {len(text)}")
             if isinstance(text, bytes):
                 raise ClientError("invalid_event", "send JSON text frames, not binary frames")
+            if len(text) > MAX_MESSAGE_VALUES and (values := sum(map(text.count, ",[{"))) > MAX_MESSAGE_VALUES:
+                raise ClientError("message_too_large", f"messages may hold at most {MAX_MESSAGE_VALUES} commas and "
+                                  f"brackets (JSON values), this one has {values}")
             try:
                 event = json.loads(text)
             except RecursionError:

@@ -33,7 +33,7 @@ from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEV
                                  THERMOSTATS, position_percent,
                                  command_topic, entity_command, load_inventory_file, mode_kinds, sensor_topic,
                                  speed_percent, state_topic, template_table, vocabulary_inventory)
-from assistant.inventory import VACUUM_BATTERY_STATE, VACUUM_STATES
+from assistant.inventory import DEFAULT_HUMIDITY_RANGE, TEMPERATURE_LIMITS, VACUUM_BATTERY_STATE, VACUUM_STATES
 from assistant.home import ACTION_STATE, APPLIANCE_STATE, default_key
 from assistant.inventory import tilt_percent
 from streaming.supervisor import Supervisor
@@ -189,13 +189,14 @@ def _value(entity: Entity, payload: bytes, template_key: str = "value_template")
     return text
 
 
-def _number(text: str | None) -> str | None:
-    """A number said in a state payload, as text; None for none, and for inf or nan."""
+def _number(text: str | None, limits: tuple[float, float] = (-math.inf, math.inf)) -> str | None:
+    """A number said in a state payload, as text; None for none, for inf or nan, and for one outside limits (a
+    target of 1e308 degrees, said back in 309 digits)."""
     try:
         number = float(text)
     except (TypeError, ValueError):
         return None
-    return f"{number:g}" if math.isfinite(number) else None
+    return f"{number:g}" if math.isfinite(number) and limits[0] <= number <= limits[1] else None
 
 
 def entity_state(entity: Entity, payload: bytes) -> str | None:
@@ -231,7 +232,7 @@ def entity_state(entity: Entity, payload: bytes) -> str | None:
                  p("state_jammed", "JAMMED"): "jammed"}
         return words.get(text) or {w.lower(): v for w, v in words.items()}.get(text.lower())
     if entity.component in THERMOSTATS:
-        return _number(text)
+        return _number(text, TEMPERATURE_LIMITS)
     if entity.component == "sensor":
         return _number(text) or (text or None)
     if entity.component == "vacuum":
@@ -295,8 +296,10 @@ def _volume(payload: bytes) -> str | None:
 
 
 def _title(payload: bytes) -> str | None:
-    """A media player's title or artist as said back: its text, shortened to MAX_TITLE_CHARS; None for none."""
-    text = " ".join(payload.decode("utf-8", "replace").split())[:MAX_TITLE_CHARS]
+    """A media player's title or artist as said back: its text on one line, without control characters (an escape
+    sequence, a bidi override), shortened to MAX_TITLE_CHARS; None for none."""
+    text = "".join(c if c.isprintable() else " " for c in payload.decode("utf-8", "replace"))
+    text = " ".join(text.split())[:MAX_TITLE_CHARS]
     return text or None
 
 
@@ -314,11 +317,11 @@ def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
     if action == "tilt":
         return _tilt(entity, payload)
     if action == "temperature":
-        return _number(_value(entity, payload, "temperature_state_template"))
+        return _number(_value(entity, payload, "temperature_state_template"), TEMPERATURE_LIMITS)
     if action == "position":
         return _position(entity, payload)
     if action == "humidity":
-        return _number(_value(entity, payload, "target_humidity_state_template"))
+        return _number(_value(entity, payload, "target_humidity_state_template"), DEFAULT_HUMIDITY_RANGE)
     if action in MODE_ACTIONS:         # "mode": any kind said without a word of its own; else the action's kind
         return next((mode for kind in mode_kinds(entity, action)
                      if (mode := _mode(entity, kind, payload)) is not None), None)
