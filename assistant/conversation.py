@@ -2351,9 +2351,12 @@ def _chosen(history: list[dict], said: str) -> str | Declined | None:
     thing = THING.search(before)
     # or the pronoun the question asked about ("turn them off": "Which one do you mean, the lava lamps or ...?")
     pronoun = None if thing else REFERRING.search(before) or PLURAL_REFERRING.search(before)
-    if thing is None and (pronoun is None or answer in ALL_CHOICES):
+    if thing is None and answer in ALL_CHOICES:
         return None
-    start, end = (thing.start(), thing.end("thing")) if thing else pronoun.span("ref")
+    # a request that named nothing ("pause", "louder" while two players play): the thing chosen after its words
+    start, end = (thing.start(), thing.end("thing")) if thing else pronoun.span("ref") if pronoun else \
+        (len(before) + 1,) * 2
+    before = before if thing or pronoun else before + " "
     words = [CHOICE_WORDS.get(word, word) for word in answer.removeprefix("the ").removesuffix(" 1").split()]
     if answer in ALL_CHOICES:
         said_thing = thing.group("thing")

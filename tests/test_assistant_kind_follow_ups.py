@@ -36,6 +36,17 @@ def test_a_players_follow_ups_are_the_player_last_used(assistant, turns, reply, 
     assert players(home) == {**before, **changed}
 
 
+def test_a_player_chosen_after_which_one_is_the_one_its_follow_ups_mean(assistant):
+    """ "pause" while both play is asked about; "the tv" answers it, and "louder" is then the tv's."""
+    home = media_home(living_room_tv="playing")
+    made = replies(assistant, home, "pause", "the tv", "louder")
+    assert [reply for _, reply in made] == ["Which one: the kitchen speaker or the living room tv?",
+                                            "Okay, the living room tv is paused.",
+                                            "Okay, the living room tv's volume is at 30 percent."]
+    assert players(home) == {"kitchen speaker": "playing", "kitchen speaker#volume": "30",
+                             "living room tv": "paused", "living room tv#volume": "30"}
+
+
 @pytest.mark.parametrize("turns, reply, state", [
     # "the other one" of a valve: the home's one other valve, in another area
     (("close the garden valve", "and the other one"), "Okay, the main water valve is closed.",
