@@ -35,8 +35,8 @@ from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMB
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, COVER_LEVELS, COVER_STEPS,
-                                  DEVICE_CUES, DEVICES, MEDIA_CONTROL_WORDS, MEDIA_RESUMED_BY_NAMING, PLAYING_ASKED, VOLUME_STEP_WAYS,
-                                  VOLUME_WORDS,
+                                  DEVICE_CUES, DEVICES, MEDIA_CONTROL_WORDS, PLAYING_ASKED, VOLUME_STEP_WAYS,
+                                  VOLUME_WORDS, MEDIA_RESUMED_BY_NAMING,
                                   DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
                                   HUMIDITY_ASKED, HUMIDITY_STEP_WAYS, MODAL_REQUESTS, MODE_KIND_WORDS, MODE_NOUNS,
                                   MODALS_OF_A_STATEMENT, MOVES_NOT_ON, NOT_MORE_OF_A_NAME, NOT_ONE_THING,

@@ -592,8 +592,9 @@ REPLACES = {
              "get_state": "area", "switch_all": "area"},
     "area": {"switch_all": "area", "get_state": "area", "set_thermostat": "area"},
     "device": {"set_device": "device"},
-    # every skill on a thing of the home by its name: "and the nursery one" after the bedroom humidifier's target
-    "name": {skill: "name" for skill in THING_NAMED if skill != "activate_scene"},
+    # every skill on a thing of the home by its name that a request says: "and the nursery one" after the bedroom
+    # humidifier's target (another scene is _scene_instead's)
+    "name": {skill: "name" for skill in THING_NAMED if skill in REQUESTS and skill != "activate_scene"},
     "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent",
                "set_volume": "percent"},
     "below zero": {"convert": "value"},
