@@ -36,7 +36,7 @@ from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, COVER_LEVELS, COVER_STEPS,
                                   DEVICE_CUES, DEVICES, MEDIA_CONTROL_WORDS, PLAYING_ASKED, VOLUME_STEP_WAYS,
-                                  VOLUME_WORDS,
+                                  VOLUME_WORDS, MEDIA_RESUMED_BY_NAMING,
                                   DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
                                   HUMIDITY_ASKED, HUMIDITY_STEP_WAYS, LEVEL_ASKED, MODAL_REQUESTS, MODE_KIND_WORDS,
                                   MODE_NAMES, MODE_NOUNS, MODE_PREPOSITIONS,
@@ -773,6 +773,7 @@ def level_asked_call(slots: "Slots") -> dict | None:
 # A media player's controls, its volume set, stepped or asked, and what it plays asked (vocabulary.MEDIA_CONTROL_WORDS,
 # VOLUME_WORDS, VOLUME_STEP_WAYS, PLAYING_ASKED)
 _MEDIA_CONTROL = {action: re.compile(rf"\b(?:{_any_of(words)})\b") for action, words in MEDIA_CONTROL_WORDS.items()}
+_RESUMED_BY_NAMING = re.compile(rf"^(?:{_any_of(MEDIA_RESUMED_BY_NAMING)}) (?:the )?it(?: again| back| please)*$")
 _VOLUME = re.compile(rf"\b(?:{_any_of(VOLUME_WORDS)})\b")
 _VOLUME_STEP = {way: re.compile(rf"\b(?:{_any_of(words)})\b") for way, words in VOLUME_STEP_WAYS.items()}
 _PLAYING_ASKED = re.compile(rf"\b(?:{_any_of(PLAYING_ASKED)})")
@@ -808,7 +809,8 @@ def media_call(slots: "Slots") -> dict | None:
     if asks_how_things_are(request):
         asked = "playing" if _PLAYING_ASKED.search(request) else "volume" if volume else None
         return asked and {"name": "get_media", "arguments": {**where, "asked": asked}}
-    controls = [action for action, said in _MEDIA_CONTROL.items() if said.search(request)]
+    controls = [action for action, said in _MEDIA_CONTROL.items() if said.search(request)] or \
+        (["resume"] if names and _RESUMED_BY_NAMING.match(request) else [])
     if len(controls) == 1 and not volume:
         return {"name": "control_media", "arguments": {**where, "action": controls[0]}}
     if controls or not volume:

@@ -16,11 +16,11 @@ from dataclasses import dataclass
 
 from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, asks_how_things_are, content_text
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
-from assistant.inventory import CLASS_WORDS, MAX_NAME_WORDS
+from assistant.inventory import APPLIANCES, CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.reply import UNKNOWN_NAME
 from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
-                              MEDIA_SKILLS,
+                              MEDIA_SKILLS, THING_NAMED,
                               STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import (CHOICE_QUESTION, TARGET_QUESTION_SAID, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT,
@@ -42,7 +42,8 @@ from assistant.vocabulary import (MEDIA_REQUEST_WORDS,
                                   SETTING_READS, SETTINGS_OF_THINGS_ONLY, PLAYER_AGAIN_OPENERS,
                                   PLAYER_AGAIN_PLACES, SHARES, TARGET_ASKED, STAYING, STEP_CARRIERS, STEP_WAYS,
                                   TIMER_VERBS, TOO_MUCH, TOO_MUCH_SUBJECTS, TOWARDS, UNDO_WHAT, UNDOING,
-                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VERB_KINDS, WANTING, says_many)
+                                  UNIT_FACTORS, UNIT_NAMES, UNIT_WORDS, VACUUM_COMMANDS_SAID, VERB_KINDS, WANTING,
+                                  says_many)
 
 MAX_CALLS = 16          # the newest calls the state is read from
 MAX_READINGS = 16       # histories kept read (_read_once): a turn's own and its clauses', for a few sessions at once
@@ -248,6 +249,7 @@ LEFT_BESIDE = re.compile(rf"(?: (?P<join>{'|'.join(LEAVING_JOINS)}))? (?:{_LEAVI
                          r"(?:the [a-z0-9 ]+?|it|that|them|the other(?: 1)?)"
                          r"(?: (?:on|off|open|closed|shut|alone|as it is|as they are|be|running|going|please))*$")
 LEFT_AFTER_A_COMMA = re.compile(rf",\s*(?:{_LEAVING})\b")
+PRONOUN_OBJECT = re.compile(rf"\b(?:{'|'.join(PRONOUN_OBJECTS)})\b")
 THE_ONE = re.compile(r"\bthe (?:1|thing|same 1)$")
 # words that add a thing to what was done, with nothing left to lean back on once the thing is placed
 ADDING = re.compile(r"\s+(?:too|as well|also)\b|^also\s+")
@@ -264,8 +266,8 @@ REQUESTS = {
     "convert": "convert {value} {from} to {to}",
     "switch_device": "turn {state} the {name}{in_area}",
     "switch_all": "turn {state} {name}{in_area}",
-    "set_level": "set the {name} to {percent} percent",
-    "change_level": "make the {name} {direction}",
+    "set_level": "set the {name}{in_area} to {percent} percent",
+    "change_level": "make the {name}{in_area} {direction}",
     "get_state": "is the {name}{in_area} on",
     "reading": "what's the {name}{in_area}",
     "set_cover": "{action} the {name}",
@@ -285,6 +287,8 @@ REQUESTS = {
     "get_target_humidity": "what humidity is the {name}{in_area} set to",
     "get_cover_position": "what position is the {name}{in_area} at",
     "get_level": "what level is the {name}{in_area} at",
+    "command_vacuum": "tell the {name}{in_area} to {command}",
+    "press_button": "press the {name}{in_area}",
 }
 DIRECTION_WORDS = {"up": BRIGHTER[0], "down": DARKER[0]}
 # Round 17: follow-ups that do not guess (the words are tables of assistant/vocabulary.py, block "follow-ups (round 17)")
@@ -389,7 +393,8 @@ SKILL_PARTS = {"set_device": {"state": "state"}, "switch_device": {"state": "sta
                "get_device_mode": {"part": "part"},
                # a media player's: its control and its question never said by a fragment, kept from the call
                "control_media": {"action": "media control"}, "set_volume": {"percent": "number"},
-               "change_volume": {"direction": "direction"}, "get_media": {"asked": "media question"}}
+               "change_volume": {"direction": "direction"}, "get_media": {"asked": "media question"},
+               "command_vacuum": {"command": "vacuum command"}}      # never said by a fragment: "and dusty" starts it
 
 
 class Declined(str):
@@ -468,9 +473,7 @@ def target_of(call: dict) -> Target | None:
         return Target(f"the {room} {device}".replace("  ", " "), False)
     if name in ("set_brightness", "change_brightness"):
         return Target(f"the {room} lights", False)
-    if name in ("switch_device", "set_level", "change_level", "get_state", "get_level", "set_cover", "set_lock",
-                *MODE_SKILLS) or \
-            name in MEDIA_SKILLS and args.get("name"):
+    if name in THING_NAMED and name != "activate_scene" and args.get("name"):     # what it set or was asked about
         area = str(args.get("area") or "").replace("_", " ")
         return Target(f"the {str(args['name']).replace('_', ' ')}" + (f" in the {area}" if area else ""), False)
     return None
@@ -501,6 +504,8 @@ def request_for(call: dict) -> str | None:
         args.update({key: MEDIA_REQUEST_WORDS[call["name"]].get(value, value) for key, value in args.items()
                      if key in ("action", "asked")})
         args["volume"] = MEDIA_REQUEST_WORDS[call["name"]].get(args.get("direction", ""), "")
+    if call["name"] == "command_vacuum":      # "tell the dusty to return to its dock"
+        args["command"] = VACUUM_COMMANDS_SAID.get(call["arguments"].get("command"), args.get("command", ""))
     if "direction" in args:
         args["direction"] = DIRECTION_WORDS.get(args["direction"], args["direction"])
     if call["name"] == "switch_all":
@@ -588,9 +593,9 @@ REPLACES = {
              "get_state": "area", "switch_all": "area", "get_level": "area"},
     "area": {"switch_all": "area", "get_state": "area", "set_thermostat": "area", "get_level": "area"},
     "device": {"set_device": "device", "get_level": "name"},
-    "name": {"switch_device": "name", "set_level": "name", "change_level": "name", "get_state": "name",
-             "set_cover": "name", "set_lock": "name", "set_thermostat": "name", "set_device_mode": "name",
-             "get_device_mode": "name", "get_level": "name", **{skill: "name" for skill in MEDIA_SKILLS}},
+    # every skill on a thing of the home by its name that a request says: "and the nursery one" after the bedroom
+    # humidifier's target (another scene is _scene_instead's)
+    "name": {skill: "name" for skill in THING_NAMED if skill in REQUESTS and skill != "activate_scene"},
     "number": {"convert": "value", "set_thermostat": "degrees", "set_brightness": "percent", "set_level": "percent",
                "set_volume": "percent"},
     "below zero": {"convert": "value"},
@@ -1034,6 +1039,17 @@ def timer_meant(history: list[dict], call: dict) -> dict | None:
     return {"name": "timer_left" if call["name"] == "timer_left" else "stop_timer", "arguments": {"name": label}}
 
 
+def player_meant(history: list[dict], call: dict) -> dict:
+    """A media player's call that names no player nor area ("louder", "what's playing"), on the player the
+    conversation last used ("pause the living room tv", the time asked, "louder": the tv, not the speaker playing);
+    the call as it is when the conversation used none (the tool takes the one playing)."""
+    if call["name"] not in MEDIA_SKILLS or call["arguments"].get("name") or call["arguments"].get("area"):
+        return call
+    used = next((made["arguments"]["name"] for made in reversed(calls_of_history(history[:-1]))
+                 if made["name"] in MEDIA_SKILLS and isinstance(made["arguments"].get("name"), str)), None)
+    return call if used is None else {"name": call["name"], "arguments": {**call["arguments"], "name": used}}
+
+
 def _running_timers(history: list[dict]) -> list[str]:
     """The labels of the timers the conversation started and did not stop, oldest first ("" for an unnamed one); a
     timer said back and turned down never ran."""
@@ -1147,6 +1163,10 @@ def _rewritten(said: str, core: str, calls: list[dict], vocabulary: Vocabulary, 
     if BARE_VERB.match(bare):
         return _pronoun(f"{bare} it", calls, vocabulary.lexicon)
     acted = _acted_on(calls)
+    pronoun = PRONOUN_OBJECT.search(bare)
+    if pronoun and acted is not None and _kind(acted, vocabulary.kinds) in APPLIANCES:
+        # "send it home" after "is the vacuum docked": the model has no skill for the thing; code reads it by its name
+        return bare[:pronoun.start()] + target_of(acted).words + bare[pronoun.end():]
     return _setting_asked(bare, calls, vocabulary) or _player_asked_again(bare, calls, vocabulary) \
         or _which_timer(bare, calls) or _left(bare, calls) or _undone(bare, calls) or _again(bare, calls, vocabulary, before) or _another(bare, calls) \
         or _multiplied(bare, calls) or _operand_changed(said, calls) or _scene_instead(bare, calls, vocabulary) \
@@ -1971,12 +1991,19 @@ def _pronoun(said: str, calls: list[dict], lexicon=None) -> str | Declined | Non
                          or _a_position(call, kinds) in fitting) and \
         (word is None or _of_the_word(call, word, kinds))      # noqa: E731
     targets = _targets(calls, timer, fits)
+    if which == 1 and kinds and targets and not timer:     # "the valve" asked which one, answered "the garden one"
+        targets = [targets[0], *(other for other in targets[1:]
+                                  if other.removeprefix("the ") in kinds or not other.startswith("the "))]
     if which and len(targets) < 2:        # "the other one off": the one before the newest, when it fits
         every = _targets(calls, timer)
         targets = every if len(every) >= 2 and every[which] in targets else targets
     newest = targets[0] if targets else None
-    if which == 1 and len(targets) == 1 and (other := _the_other(targets[0], lexicon)):
-        targets = [*targets, other]       # "no, the other one" after one thing: the other of its kind in its area
+    if which == 1 and len(targets) == 1:  # "no, the other one" after one thing: the other of its kind (_the_others)
+        others = _the_others(targets[0], lexicon)
+        if len(others) == 1:
+            targets = [*targets, others[0]]
+        elif len(others) == 2:           # "and the other one" after one of three humidifiers: either of the two
+            return Declined(f"{WHICH_ONE_MEANT}{others[0]} or {others[1]}?")
     if not targets and not timer and which != 1:     # "stop it" when only a timer was acted on
         targets = _targets(calls, True)
     if len(targets) < (2 if which else 1):
@@ -2053,15 +2080,25 @@ def _done_to(words: str, newest: str, calls: list[dict]) -> str:
 
 
 def _the_other(words: str, lexicon) -> str | None:
-    """The one other thing of the user's home of the same component in the same area as the thing in words ("the
-    upper landing light": the lower landing light); None when there is not exactly one."""
+    """The one other thing of the user's home that "the other one" said after the thing in words means
+    (_the_others); None when there is not exactly one."""
+    others = _the_others(words, lexicon)
+    return others[0] if len(others) == 1 else None
+
+
+def _the_others(words: str, lexicon) -> list[str]:
+    """The things of the user's home that "the other one" after the thing in words could mean: the one other of its
+    component in its area ("the upper landing light": the lower landing light), else the others of its component in
+    the whole home ("the garden valve": the main water valve, its only other valve), as said ("the main water
+    valve"); none for a thing the home does not know."""
     kinds, places = getattr(lexicon, "kinds", {}), getattr(lexicon, "places", {})
     name = words.removeprefix("the ")
-    if not places.get(name):
-        return None
-    others = [other for other, kind in kinds.items()
-              if other != name and kind == kinds[name] and places.get(other) == places[name]]
-    return f"the {others[0]}" if len(others) == 1 else None
+    if name not in kinds:
+        return []
+    there = [other for other, kind in kinds.items()
+             if other != name and kind == kinds[name] and places.get(name) and places.get(other) == places[name]]
+    others = there if len(there) == 1 else [other for other, kind in kinds.items() if other != name and kind == kinds[name]]
+    return [f"the {other}" for other in others]
 
 
 def _of_the_newest_kind(calls: list[dict], words: str, fits, kinds: dict[str, str]) -> list[str]:
@@ -2316,9 +2353,12 @@ def _chosen(history: list[dict], said: str) -> str | Declined | None:
     thing = THING.search(before)
     # or the pronoun the question asked about ("turn them off": "Which one do you mean, the lava lamps or ...?")
     pronoun = None if thing else REFERRING.search(before) or PLURAL_REFERRING.search(before)
-    if thing is None and (pronoun is None or answer in ALL_CHOICES):
+    if thing is None and answer in ALL_CHOICES:
         return None
-    start, end = (thing.start(), thing.end("thing")) if thing else pronoun.span("ref")
+    # a request that named nothing ("pause", "louder" while two players play): the thing chosen after its words
+    start, end = (thing.start(), thing.end("thing")) if thing else pronoun.span("ref") if pronoun else \
+        (len(before) + 1,) * 2
+    before = before if thing or pronoun else before + " "
     words = [CHOICE_WORDS.get(word, word) for word in answer.removeprefix("the ").removesuffix(" 1").split()]
     if answer in ALL_CHOICES:
         said_thing = thing.group("thing")

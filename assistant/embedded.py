@@ -38,6 +38,7 @@ from assistant.chat_template import level_asked_call                      # a li
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, declined, misread,
+                                    player_meant,
                                     resolve, standalone,
                                     supports, timer_asked, timer_meant, unsupported)
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
@@ -448,7 +449,7 @@ class EmbeddedGenerator:
             played = slots and media_call(slots)
             if not played or "name" not in played["arguments"] or not supports(history, played, lexicon):
                 return None
-        return None if played is None or slots.refuses(played, "") else played
+        return None if played is None or slots.refuses(played, "") else player_meant(history, played)
 
     async def _answered_alone(self, call: ToolCall, tools: ToolRunner, started: float, passes: int = 0,
                               tokens: int = 0, prompt: int = 0) -> AsyncIterator[ReplyEvent]:

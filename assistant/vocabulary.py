@@ -388,6 +388,8 @@ MEDIA_CONTROL_WORDS = {"pause": ("pause", "stop the music", "stop playing", "sto
                        "previous": ("previous song", "previous track", "last song", "last track", "previous",
                                     "go back a song", "go back a track", "play the last"),
                        "mute": ("mute",), "unmute": ("unmute",)}
+# Verbs that resume a player said with its name alone ("play the tv", "play it again" after the tv was paused)
+MEDIA_RESUMED_BY_NAMING = ("play",)
 # Its volume (HassSetVolume and its relative step): the words that name it or a step of it ("turn the volume up on
 # the living room speaker", "louder", "turn it down" after a player's call), and what is asked of it
 VOLUME_WORDS = ("volume", "louder", "quieter", "softer", "how loud")
@@ -454,7 +456,7 @@ NAMES_NO_THING = ("it", "it's", "its", "i", "me", "we", "us", "you", "they", "th
 # or, for a thing only asked about, its component in the user's home (FOLLOW_UP_KINDS)
 VERB_KINDS = {"lock": ("lock",), "unlock": ("lock",), "open": ("cover",), "close": ("cover",),
               "switch": ("switch", "light"), "on": ("switch", "light"), "off": ("switch", "light"),
-              "start": ("switch",), "dim": ("light",), "brighten": ("light",), "brighter": ("light",),
+              "start": ("switch", "vacuum"), "dim": ("light",), "brighten": ("light",), "brighter": ("light",),
               "dimmer": ("light",)}
 # A question of the assistant's that offers help ("Hi! How can I help?") asks for a new request, not an answer
 OFFERS_OF_HELP = ("how can i help", "what can i do for you", "anything else")
