@@ -10,7 +10,7 @@ pepper lamp") is one name. Language as data: assistant.vocabulary's JOINING_WORD
 """
 import re
 
-from assistant.clauses import clauses
+from assistant.clauses import _is_an_area, _names_an_area, clauses
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (BARE_REQUEST_VERBS, DONE_OPENING, JOINED_DONE, JOINING_WORDS, OWN_STATES,
                                   OWN_VALUES)
@@ -26,21 +26,63 @@ def joined_parts(request: str, vocabulary) -> list[str]:
     """Each request the request joins, in order, as said alone; none when it joins none (or more than MAX_PARTS),
     when a part is neither a request with its own verb nor a thing or an area said after the first, or when it is
     said in clauses (assistant.clauses)."""
-    said = normalize_request(request)
-    if len(clauses(request)) > 1:
+    said = _listed(request)
+    if said is None:
         return []
     pieces = _pieces(said, vocabulary)
-    if not 1 < len(pieces) <= MAX_PARTS or _verb(pieces[0]) is None:
+    if not 1 < len(pieces) <= MAX_PARTS or not all(pieces) or _verb(pieces[0]) is None:
         return []
     pieces = _kind_shared(pieces, vocabulary)
-    first = _frame(pieces[0], vocabulary)
+    if any(len(piece.split()) < 2 for piece in pieces) or _placed_after(pieces, vocabulary):
+        return []
+    first = _frame(pieces[0])
     parts = [pieces[0]]
     for piece in pieces[1:]:
         part = piece if _verb(piece) is not None else _said_like(first, piece, vocabulary)
         if part is None:
             return []
         parts.append(part)
-    return parts
+    return _as_a_group(first, pieces, vocabulary) or parts
+
+
+def _as_a_group(first: tuple[list[str], list[str], list[str]], pieces: list[str], vocabulary) -> list[str]:
+    """The one request for things joined that are every light of one area ("switch on the salt lamp and the arc lamp"
+    where those are the snug's lights): "switch on all the lights in the snug"; none for other things."""
+    verb, thing, after = first
+    said = [" ".join(thing).removeprefix("the ")]
+    for piece in pieces[1:]:
+        words = piece.removeprefix("the ").split()
+        if _verb(piece) is not None or _own_end(words, 1) < len(words):
+            return []
+        said.append(" ".join(words))
+    areas = {vocabulary.places.get(name) for name in said}
+    area = areas.pop() if len(areas) == 1 else None
+    lights = {name for name, place in vocabulary.places.items() if place == area and vocabulary.kinds.get(name) == "light"}
+    if area is None or set(said) != lights:
+        return []
+    return [" ".join([*verb, "all the lights in the", area, *after])]
+
+
+def _listed(request: str) -> str | None:
+    """The request as normalised, its clauses joined by "and" where they list things before one said after "and"
+    ("turn on the kitchen light, the bedroom light and the office fan") or join a request after a comma ("..., and
+    set a timer"); None for other clauses (a reason, a remark: assistant.clauses)."""
+    found = [clause.said for clause in clauses(request)]
+    if len(found) < 2:
+        return normalize_request(request) if found else None
+    *_, last = found
+    if not (last.startswith("and ") or " and " in last) \
+            or any(_verb(said) is not None for said in found[1:] if not said.startswith("and ")):
+        return None
+    return " and ".join(said.removeprefix("and ") for said in found)
+
+
+def _placed_after(pieces: list[str], vocabulary) -> bool:
+    """The last piece, a thing said alone, says a place the first does not ("turn on the light and the fan in the
+    kitchen"): the place may be every thing's, so the request is read whole."""
+    place = re.search(r"\b(?:in|on) (?:the |my |our )?([a-z ]+)$", pieces[-1])
+    return _verb(pieces[-1]) is None and place is not None and _is_an_area(place.group(1), vocabulary) \
+        and not _names_an_area(pieces[0], vocabulary)
 
 
 def _pieces(said: str, vocabulary) -> list[str]:
@@ -67,7 +109,7 @@ def _verb(piece: str) -> str | None:
     return words[0] if words and words[0] in BARE_REQUEST_VERBS else None
 
 
-def _frame(piece: str, vocabulary) -> tuple[list[str], list[str], list[str]]:
+def _frame(piece: str) -> tuple[list[str], list[str], list[str]]:
     """The first part as (its verb's words, its thing's words with the determiner, its own state or value after)."""
     words = piece.split()
     start = next((i for i, word in enumerate(words) if word in _DETERMINERS), None)
@@ -113,14 +155,10 @@ def _kind_shared(pieces: list[str], vocabulary) -> list[str]:
     opening = _leading_area(bare, vocabulary)
     first = before[0].split()
     if not opening or opening == len(bare) or _verb(last) is not None or _area_at_end(first, vocabulary) is None \
-            or not all(_is_an_area(" ".join(p.split()[p.split()[0] in _DETERMINERS:]), vocabulary)
-                       for p in before[1:]):
+            or not all(_is_an_area(piece.removeprefix("the ").removeprefix("my ").removeprefix("our "), vocabulary)
+                       for piece in before[1:]):
         return pieces
     return [" ".join([*piece.split(), *bare[opening:]]) for piece in before] + [last]
-
-
-def _is_an_area(phrase: str, vocabulary) -> bool:
-    return phrase in vocabulary.areas or phrase in vocabulary.rooms
 
 
 def _area_at_end(words: list[str], vocabulary) -> int | None:

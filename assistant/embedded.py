@@ -433,10 +433,11 @@ class EmbeddedGenerator:
     @staticmethod
     def _joined_parts(history: list[dict], lexicon, client_tools: Mapping[str, dict]) -> list[str]:
         """The requests a request joins with "and" (assistant.compound), each said alone; none for a request that
-        asks for a client's declared tool: its call stays one call."""
-        if client_tools and declared_reading(history, client_tools) is not None:
-            return []
-        return joined_parts(content_text(history[-1]), Vocabulary(lexicon))
+        asks for a client's declared tool, whole or in a part: its call stays one call."""
+        parts = joined_parts(content_text(history[-1]), Vocabulary(lexicon))
+        asked = [history, *([*history[:-1], {"role": "user", "content": part}] for part in parts)] \
+            if parts and client_tools else []
+        return [] if any(declared_reading(said, client_tools) is not None for said in asked) else parts
 
     async def _joined(self, parts: list[str], history: list[dict], tools: ToolRunner) -> list[ReplyEvent]:
         """The reply to a joined request: each part answered in order as a request of its own, after the parts before
@@ -480,8 +481,8 @@ class EmbeddedGenerator:
         said = normalize_request(content_text(history[-1]))
         made = calls_of_history(history[:-1])
         joined = made and len(made.turns) > 1 and made.turns[-1] == made.turns[-2]     # several calls in one reply
-        state = listed_switched(said) if made and (made[-1]["name"] in ("list_states", "switch_listed") or joined) and tools.listed \
-            else None
+        listing = made and (made[-1]["name"] in ("list_states", "switch_listed") or joined)
+        state = listed_switched(said) if listing and tools.listed else None
         call = {"name": "switch_listed", "arguments": {"state": state}} if state else \
             summary_asked(said, tools.home.inventory)
         if call is None or client_tools and declared_reading(history, client_tools) is not None:

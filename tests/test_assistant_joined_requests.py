@@ -7,9 +7,12 @@ import pytest
 
 from assistant.compound import MAX_PARTS, joined_parts, joined_reply
 from assistant.conversation import Vocabulary
+from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
+from assistant.tools import ToolRunner
 from made_up_home import _z2m_light, wait_for
 from test_assistant_fans import replies
+from test_assistant_summaries import key_of
 from test_assistant_modes import home_with
 from test_home_voice import calls, devices, home_server, spoken, typed  # noqa: F401 (fixtures)
 from realtime_client import RealtimeClient
@@ -74,6 +77,25 @@ def test_an_unlock_joined_still_asks_for_a_yes(assistant):
     assert made[1] == ([("confirm", {"answer": "yes"})], "Okay, the wicket gate is unlocked.")
 
 
+def test_every_light_of_an_area_joined_is_the_areas_lights(assistant):
+    """The salt lamp and the arc lamp are the snug's lights: one call for all of them, as "the lights in the snug"."""
+    home = home_with()
+    made = replies(assistant, home, "switch on the salt lamp and the arc lamp")
+    assert made[0][0] == [("switch_all", {"name": "lights", "state": "on", "area": "snug"})]
+    assert [home.states[key_of(home, name)] for name in ("salt lamp", "arc lamp")] == ["on", "on"]
+
+
+def test_a_request_for_a_declared_tool_stays_one_call(assistant):
+    """With a client's tool declared, a request that asks for it is not split: its call is the client's, as before."""
+    tools = {"set_status": {"type": "function", "function": {
+        "name": "set_status", "description": "Set the user's chat status and its message",
+        "parameters": {"type": "object", "properties": {"status": {"type": "string"}, "message": {"type": "string"}},
+                       "required": ["status"]}}}}
+    history = [{"role": "user", "content": "set my status to busy and the message to in a meeting"}]
+    reply = respond_sync(assistant, history, ToolRunner(InMemoryHome()), client_tools=tools)
+    assert [call.name for call in reply.tool_calls] == ["set_status"]
+
+
 def test_a_name_that_holds_and_stays_one_name(assistant):
     home = home_with(SALT_AND_PEPPER)
     made = replies(assistant, home, "turn on the salt and pepper lamp and the arc lamp")
@@ -92,6 +114,12 @@ def test_the_parts_are_read_by_code_and_bounded():
     assert MAX_PARTS == 4 and joined_parts(f"turn on {many}", home) == []
     assert joined_parts("what's 5 and 3", home) == [] and joined_parts("play rock and roll", home) == []
     assert joined_parts("turn on the kitchen fan and light", home) == []          # whose light: not guessed
+    assert joined_parts("turn on the light and the fan in the kitchen", home) == []     # whose place: not guessed
+    assert joined_parts("turn on the kitchen light, the bedroom light and the office fan", home) == \
+        ["turn on the kitchen light", "turn on the bedroom light", "turn on the office fan"]
+    assert joined_parts("turn off the kitchen, bedroom and office lights", home) == \
+        ["turn off the kitchen lights", "turn off the bedroom lights", "turn off the office lights"]
+    assert joined_parts("turn on the lamp, it's dark and cold", home) == []
     assert joined_reply(["Okay, the arc lamp is on.", "Okay, the kiln is on.", "Okay, the jukebox is on."]) == \
         "Okay, the arc lamp, the kiln and the jukebox are on."
 
