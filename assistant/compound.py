@@ -6,18 +6,18 @@ The corpus asks for one thing at a time, so the model reads one of the things or
 by part: a part with its own verb is a request as said; a thing, or an area, said alone after the first part takes
 that part's verb and, unless it says its own, its state or value. Each part is then answered as a request of its
 own (assistant.embedded), and one reply says what was done. A name of the home that holds "and" ("the salt and
-pepper lamp") is one name. Language as data: assistant.vocabulary's JOINING_WORDS, OWN_STATES, OWN_VALUES.
+pepper lamp") is one name. Language as data: assistant.vocabulary's PART_JOINERS, OWN_STATES, OWN_VALUES.
 """
 import re
 
 from assistant.clauses import _is_an_area, _names_an_area, clauses
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (BARE_REQUEST_VERBS, DONE_OPENING, JOINED_DONE, JOINING_WORDS, OWN_STATES,
-                                  OWN_VALUES)
+from assistant.vocabulary import (BARE_REQUEST_VERBS, DONE_OPENING, JOINED_DONE, OWN_STATES, OWN_VALUES,
+                                  PART_JOINERS)
 
 MAX_PARTS = 4           # a longer run of things joined is no request said at once
 _DETERMINERS = ("the", "my", "our")
-_JOINER = re.compile(rf"\s(?:{'|'.join(JOINING_WORDS)})\s")
+_JOINER = re.compile(rf"\s(?:{'|'.join(PART_JOINERS)})\s")
 # A part said done ("Okay, the kitchen light is off."): its thing and state, to say parts done alike once
 _DONE_ALIKE = re.compile(rf"^{DONE_OPENING}(the .+?) (?:is|are) ([a-z]+)\.$")
 

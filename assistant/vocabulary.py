@@ -1011,9 +1011,8 @@ LISTED_SWITCHED_OPENERS = ("please", "now", "ok", "okay", "and", "then", "can yo
 LISTED_SWITCHED_TAILS = ("please", "now", "then", "too", "again")
 
 # A request that joins things, areas or whole requests (assistant.compound): the words that join its parts, longest
-# first; the words after a thing that are its own state ("the bedroom
-# light on") or its own value ("the fan to high")
-JOINING_WORDS = ("and then", "and also", "and")
+# first; the words after a thing that are its own state ("the bedroom light on") or its own value ("the fan to high")
+PART_JOINERS = ("and then", "and also", "and")
 OWN_STATES = ("on", "off", "up", "down", "open", "closed", "shut", "locked", "unlocked")
 OWN_VALUES = ("to", "at")
 # The joined reply: parts done alike said once ("Okay, the kitchen light and the bedroom light are off."), else each
