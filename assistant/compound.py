@@ -171,6 +171,18 @@ def _leading_area(words: list[str], vocabulary) -> int:
     return next((j for j in range(len(words), 0, -1) if _is_an_area(" ".join(words[:j]), vocabulary)), 0)
 
 
+def unknown_thing(part: str, vocabulary) -> str | None:
+    """The thing a part names after its determiner when the home knows no such thing ("turn on the attic light":
+    "attic light"), to say so when the part could not be done; None when it names one the home knows, or none."""
+    _, thing, _ = _frame(part)
+    if len(thing) < 2 or thing[0] not in _DETERMINERS:
+        return None
+    words = " ".join(thing[1:]).partition(" in ")[0].split()      # "the lamp in the den": the lamp
+    known = vocabulary.knows(" ".join(words)) or any(       # or an area's thing: "kitchen light"
+        vocabulary.knows(" ".join(words[:i])) and vocabulary.knows(" ".join(words[i:])) for i in range(1, len(words)))
+    return None if known else " ".join(words)
+
+
 def joined_reply(texts: list[str]) -> str:
     """One reply for the parts' replies: parts done alike said once ("Okay, the kitchen light and the bedroom light
     are off."), else each done part joined after the first ("Okay, the kitchen light is on, and ..."); a part not

@@ -35,7 +35,7 @@ from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, r
                                     words_read)
 from assistant.chat_template import humidifier_meant, humidity_call        # a humidifier's target, read as a cover's
 from assistant.chat_template import level_asked_call                      # a light's brightness, a fan's speed
-from assistant.compound import joined_parts, joined_reply
+from assistant.compound import joined_parts, joined_reply, unknown_thing
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, declined, misread,
@@ -52,7 +52,7 @@ from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.summary import listed_switched, summary_asked
 from assistant.tokenizer import Tokenizer
-from assistant.tools import ToolRunner
+from assistant.tools import UNKNOWN_DEVICE, ToolRunner
 from assistant.tools import asks as asks_about_state
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate_together
@@ -460,6 +460,9 @@ class EmbeddedGenerator:
                     passes += event.reply.forward_passes
             if runner.pending is not None and runner.pending.turn == runner.turn:
                 asked = runner.pending
+            if not made and said in (CANT, UNKNOWN_NAME, NOT_UNDERSTOOD) \
+                    and (unknown := unknown_thing(part, Vocabulary(await tools.lexicon()))):
+                said = UNKNOWN_DEVICE.format(name=unknown)      # "... I don't know a device called the attic light."
             calls += made
             texts.append(said)
             message = {"role": "assistant", "content": said}
