@@ -35,6 +35,7 @@ from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, r
                                     words_read)
 from assistant.chat_template import humidifier_meant, humidity_call        # a humidifier's target, read as a cover's
 from assistant.chat_template import level_asked_call                      # a light's brightness, a fan's speed
+from assistant.compound import joined_parts, joined_reply, unknown_thing
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, declined, misread,
@@ -52,7 +53,7 @@ from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.summary import listed_switched, summary_asked
 from assistant.tokenizer import Tokenizer
-from assistant.tools import ToolRunner
+from assistant.tools import UNKNOWN_DEVICE, ToolRunner
 from assistant.tools import asks as asks_about_state
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate_together
@@ -263,6 +264,14 @@ class EmbeddedGenerator:
             if last.get("role") == "user" else None
         if instead is not None:           # "don't leave the kiln on, turn it off": "turn the kiln off"
             history = [*history[:-1], {**last, "content": instead}]
+        parts = await asyncio.to_thread(self._joined_parts, history, lexicon, client_tools) \
+            if client_result is None and instead is None and last.get("role") == "user" else []
+        if parts:             # "turn off the kitchen light and the bedroom light": each part a request of its own
+            events = await self._joined(parts, history, tools)
+            if any(isinstance(event, ToolCallEvent) for event in events):
+                for event in events:
+                    yield event
+                return
         summary = await asyncio.to_thread(self._summary_call, history, tools, client_tools) \
             if client_result is None and last.get("role") == "user" else None
         if summary is not None:        # "is anything on in the kitchen", and "turn them off" right after it
@@ -423,13 +432,61 @@ class EmbeddedGenerator:
                                        self.name))
 
     @staticmethod
+    def _joined_parts(history: list[dict], lexicon, client_tools: Mapping[str, dict]) -> list[str]:
+        """The requests a request joins with "and" (assistant.compound), each said alone; none for a request that
+        asks for a client's declared tool, whole or in a part: its call stays one call."""
+        parts = joined_parts(content_text(history[-1]), Vocabulary(lexicon))
+        asked = [history, *([*history[:-1], {"role": "user", "content": part}] for part in parts)] \
+            if parts and client_tools else []
+        return [] if any(declared_reading(said, client_tools) is not None for said in asked) else parts
+
+    async def _joined(self, parts: list[str], history: list[dict], tools: ToolRunner) -> list[ReplyEvent]:
+        """The reply to a joined request: each part answered in order as a request of its own, after the parts before
+        it (what a part leaves unsaid is theirs, as in a conversation), with the built-in skills alone; their calls,
+        and one reply that says what each did (compound.joined_reply). A question a part asked for a yes ("unlock
+        the front door") still waits for it; the things switched are listed for "turn them back on"."""
+        started = time.perf_counter()
+        before, events, calls, texts, passes = history[:-1], [], [], [], 0
+        runner = getattr(tools, "runner", tools)
+        asked = None
+        for part in parts:
+            said, made = "", []
+            async for event in self.respond([*before, {"role": "user", "content": part}], tools):
+                if isinstance(event, ToolCallEvent):
+                    events.append(event)
+                    made.append(event.call)
+                elif isinstance(event, TextEvent):
+                    said += event.text
+                else:
+                    passes += event.reply.forward_passes
+            if runner.pending is not None and runner.pending.turn == runner.turn:
+                asked = runner.pending
+            if not made and said in (CANT, UNKNOWN_NAME, NOT_UNDERSTOOD) \
+                    and (unknown := unknown_thing(part, Vocabulary(await tools.lexicon()))):
+                said = UNKNOWN_DEVICE.format(name=unknown)      # "... I don't know a device called the attic light."
+            calls += made
+            texts.append(said)
+            message = {"role": "assistant", "content": said}
+            if made:
+                message["tool_calls"] = [{"name": call.name, "arguments": call.arguments} for call in made]
+            before = [*before, {"role": "user", "content": part}, message]
+        if asked is not None:
+            runner.pending = asked
+        tools.list_switched([{"name": call.name, "arguments": call.arguments} for call in calls])
+        said = joined_reply(texts)
+        return [*events, TextEvent(said), DoneEvent(AssistantReply(
+            said, calls, passes, 0, (time.perf_counter() - started) * 1000, 0, self.name))]
+
+    @staticmethod
     def _summary_call(history: list[dict], tools: ToolRunner, client_tools: Mapping[str, dict]) -> ToolCall | None:
         """A summary of the home's states asked ("which lights are on"), or the things it just named switched ("turn
         them off" right after one), read by code (assistant.summary): the shipped model has no skill for them. A
         request that asks for a client's declared tool is left to it."""
         said = normalize_request(content_text(history[-1]))
         made = calls_of_history(history[:-1])
-        state = listed_switched(said) if made and made[-1]["name"] == "list_states" and tools.listed else None
+        joined = made and len(made.turns) > 1 and made.turns[-1] == made.turns[-2]     # several calls in one reply
+        listing = made and (made[-1]["name"] in ("list_states", "switch_listed") or joined)
+        state = listed_switched(said) if listing and tools.listed else None
         call = {"name": "switch_listed", "arguments": {"state": state}} if state else \
             summary_asked(said, tools.home.inventory)
         if call is None or client_tools and declared_reading(history, client_tools) is not None:

@@ -1442,6 +1442,24 @@ class ToolRunner:
         self.listed = tuple(e.key for e in in_state(found, states, state, asked))
         return summary_sentence(state, asked, kind, area, found, states)
 
+    def list_switched(self, calls: list[dict]) -> None:
+        """The things a joined request switched ("turn off the kitchen light and the bedroom light", assistant.compound)
+        listed, as a summary lists them: "turn them back on" right after it switches exactly those."""
+        inventory, keys = self.home.inventory, []
+        for call in calls:
+            arguments = call["arguments"]
+            if call["name"] == "set_device":
+                found = inventory.resolve(arguments.get("device"), str(arguments.get("room")).replace("_", " "),
+                                          SWITCHABLE)
+            elif call["name"] == "switch_device":
+                found = inventory.resolve(str(arguments.get("name")).replace("_", " "),
+                                          str(arguments["area"]).replace("_", " ") if arguments.get("area") else None,
+                                          SWITCHABLE)
+            else:
+                continue
+            keys += [entity.key for entity in found[:1]]
+        self.listed = tuple(keys)
+
     async def _switch_listed(self, state) -> str:
         """The things the latest summary named switched on or off ("turn them off"), those that could unlock or
         open something left for a yes of their own."""
@@ -1664,6 +1682,13 @@ class HeldTools:
 
     def begin_reply(self, history: list[dict]) -> None:
         self.runner.begin_reply(history)
+
+    @property
+    def listed(self) -> tuple[str, ...]:
+        return self.runner.listed
+
+    def list_switched(self, calls: list[dict]) -> None:
+        self.runner.list_switched(calls)
 
     def waiting_answer(self, said: str) -> str | None:
         return self.runner.waiting_answer(said)

@@ -1007,6 +1007,17 @@ MAX_LISTED = 5          # a summary names at most this many things; past it, the
 LISTED_SWITCHED = ("turn {state} them", "turn them {state}", "switch them {state}", "switch {state} them",
                    "turn them all {state}", "switch them all {state}", "turn {state} all of them",
                    "turn all of them {state}", "shut them {state}", "put them {state}", "turn those {state}",
-                   "switch those {state}", "turn {state} those")
+                   "switch those {state}", "turn {state} those", "turn them back {state}", "switch them back {state}",
+                   "put them back {state}", "turn those back {state}")
 LISTED_SWITCHED_OPENERS = ("please", "now", "ok", "okay", "and", "then", "can you", "could you")
 LISTED_SWITCHED_TAILS = ("please", "now", "then", "too", "again")
+
+# A request that joins things, areas or whole requests (assistant.compound): the words that join its parts, longest
+# first; the words after a thing that are its own state ("the bedroom light on") or its own value ("the fan to high")
+PART_JOINERS = ("and then", "and also", "and")
+OWN_STATES = ("on", "off", "up", "down", "open", "closed", "shut", "locked", "unlocked")
+OWN_VALUES = ("to", "at")
+# The joined reply: parts done alike said once ("Okay, the kitchen light and the bedroom light are off."), else each
+# done part after the first joined by JOINED_DONE
+DONE_OPENING = "Okay, "
+JOINED_DONE = ", and "
