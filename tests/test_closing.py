@@ -680,6 +680,33 @@ async def test_a_spooled_save_the_store_already_holds_is_written_again_and_the_n
         gateway.stop()
 
 
+async def test_a_stuck_spool_disk_does_not_hold_a_last_save_the_store_takes(server_factory, tmp_path,
+                                                                            monkeypatch):
+    """Round 40: every last save is now spooled as its first try starts; the spool's disk is stuck (here the test
+    holds the spool's thread, and a spool write is awaited far longer than the test waits) while the store is well.
+    The store's write is not held behind the spool's: the last message is stored and the session resumes with it
+    while the spool's disk is still stuck; once it is free the spool holds no file."""
+    monkeypatch.setattr("streaming.spool.SPOOL_CALL_S", 3600.0)
+    state = f"sqlite://{tmp_path}/state.db"
+    server = server_factory(store=state, state_dir=tmp_path / "state")
+    unstuck = threading.Event()
+    stuck = asyncio.wrap_future(server.ctx.gateway._spool._worker.submit(unstuck.wait))
+    try:
+        client, session_id = await session_of(server.ws_url)
+        said = await say(client, "turn on the kitchen light")
+        await client.close()
+        await until_stored(state, session_id, [said])
+        await resumes_with(server, session_id, said, "turn on the kitchen light")
+        assert not stuck.done()                                        # all of it while the spool's disk hung
+    finally:
+        unstuck.set()
+    spool = server.ctx.gateway._spool.directory
+    try:
+        await until(lambda: not list(spool.glob("*.json")), timeout=60, what="the spool emptied")
+    finally:
+        server.stop()
+
+
 async def test_a_spool_file_that_cannot_be_read_is_set_aside_and_the_gateway_serves(server_factory, tmp_path,
                                                                                       caplog):
     """Round 39: the spool of a gateway's state dir holds a file that is not a whole save (a disk error, an edit)
