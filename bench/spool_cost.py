@@ -1,13 +1,14 @@
 """What the spool costs a session's last save (streaming.spool), against a gateway without one, in one run.
 
 Two gateways on one SQLite file in a temporary state directory each write a closed session's last save again and
-again (Gateway._write_last: the save, and the claim let go), alternately: one with a spool (the save also encoded
-off the loop, written to a temporary file, flushed to the disk, renamed, the directory flushed, and the file
-removed once the store has it), one without (a gateway with no state dir, and what every gateway did with a last
-save the store took at once before round 40). Printed per conversation size, medians in ms: how long the last
-save takes each way (what a resume of the session waits for), their difference, and how long the spool's part
-takes from the same start until the file is gone again (on the spool's thread, which the save does not wait for).
-Run it on an older checkout too (round 39's code, `_write_last` the same) for that code's own numbers.
+again (Gateway._write_last: the save, and the claim let go), alternately (and alternating which goes first): one
+with a spool (the save also encoded off the loop, written to a temporary file, flushed to the disk, renamed, the
+directory flushed, and the file removed once the store has it), one without (a gateway with no state dir, and what
+every gateway did with a last save the store took at once before round 40). Printed per conversation size, medians
+in ms: how long the last save takes each way (what a resume of the session waits for), their difference, and how
+long the spool's part takes from the same start until the file is gone again (on the spool's thread, which the save
+does not wait for). Run it on an older checkout too (round 39's code, `_write_last` the same) for that code's own
+numbers.
 
     .venv/bin/python bench/spool_cost.py [--rounds 40] [--dir /path/on/the/disk/to/measure]
 """
@@ -68,8 +69,8 @@ async def main(rounds: int, directory: Path) -> None:
             await store.claim(session_key(f"sess_{gateway.id}"), gateway.id, 60, take_over=True)
             generations[gateway.id] = await store.take_conversation(f"sess_{gateway.id}", "bench", [])
         without, with_spool, spool_done = [], [], []
-        for _ in range(rounds):
-            for gateway in (memory_only, spooled):
+        for n in range(rounds):
+            for gateway in ((memory_only, spooled) if n % 2 == 0 else (spooled, memory_only)):
                 await store.claim(session_key(f"sess_{gateway.id}"), gateway.id, 60)
                 saved, done = await timed_ms(gateway, closed_session(f"sess_{gateway.id}", items,
                                                                      generations[gateway.id]))
