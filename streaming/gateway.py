@@ -19,6 +19,7 @@ store, so a timer rings (or is told) exactly once, whichever gateways are alive.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections import OrderedDict
@@ -142,6 +143,7 @@ class Gateway:
         self.waiting: OrderedDict[str, _Waiting] = OrderedDict()  # failed last saves, oldest first, tried again
         self._state_dir = state_dir                  # None: the waiting saves are kept in memory only
         self._spool: Spool | None = None
+        self._spooled: dict[str, SpooledSave] = {}   # the save each session's spool file holds (or is written with)
         self._retrier: asyncio.Task | None = None
         self._last_try = asyncio.Event()             # closing(): the waiting saves get one last try now
         self._supervisor: "Supervisor | None" = None
@@ -164,6 +166,7 @@ class Gateway:
                           error)
                 left = []
             for save, size in left:
+                self._spooled[save.session_id] = save
                 self._add_waiting(_Waiting(save, size))
             if left:
                 log.warning("%d last saves left in the spool by an earlier gateway wait for the store",
@@ -295,15 +298,39 @@ class Gateway:
         return writing
 
     async def _write_last(self, held: _Held) -> None:
-        held.dirty = True
-        saved = await self._save(held)
+        stored = await self._save_last(held)
         for task in held.tasks:
             task.cancel()
         await asyncio.gather(*held.tasks, return_exceptions=True)
-        if not saved:
-            await self._wait_to_save(held)   # the claim is let go once it lands (or lapses by itself)
-            return
-        await self._release(held.session.id)
+        if stored:                           # else the claim is let go once it lands (or lapses by itself)
+            await self._release(held.session.id)
+
+    async def _save_last(self, held: _Held) -> bool:
+        """A session's last save: True if its first try stored it, False if that failed and it now waits
+        (_wait_to_save). With a spool it is written there as its first try starts (both at once: the spool's write
+        is on its own thread and never delays the store's), so a gateway killed at any moment from here on leaves
+        it to the next one started on its state dir; its file goes once the store has it. At fb6c30e only a save
+        whose first try had failed was spooled: a kill within the store's call bound lost it."""
+        held.dirty = True
+        save = SpooledSave(held.session.id, held.principal, held.session.history(), held.generation or 0, time.time())
+        spooling = None
+        if self._spool is not None:
+            self._spooled[save.session_id] = save
+            spooling = self._own(self._spooled_copy(save), f"spool-{save.session_id}")
+        if await self._save(held):
+            self._unspool(save, spooling)
+            return True
+        await self._wait_to_save(held, save, spooling)
+        return False
+
+    async def _spooled_copy(self, save: SpooledSave) -> tuple[int, Exception | None]:
+        """Write save to the spool (encoded off the loop): its size in bytes, and the error if it is not there."""
+        data = await asyncio.to_thread(save.encoded)       # up to MiBs: off the loop
+        try:
+            await self._spool.put(save.session_id, data)
+        except (OSError, TimeoutError) as error:
+            return len(data), error
+        return len(data), None
 
     async def _release(self, session_id: str) -> None:
         try:
@@ -350,27 +377,30 @@ class Gateway:
 
     async def _end_lost(self, held: _Held, merged: bool) -> None:
         if not merged:
-            held.dirty = True
-            if not await self._save(held):
-                await self._wait_to_save(held)
+            await self._save_last(held)
         await held.session.end("session_resumed_elsewhere")
 
-    async def _wait_to_save(self, held: _Held) -> None:
+    async def _wait_to_save(self, held: _Held, save: SpooledSave, spooling: asyncio.Task | None) -> None:
         """A session's last save failed (the store stayed stuck past its call bound): it waits here and is tried
         again, with a doubling pause, while the gateway runs, so what was said is stored once the store is back.
-        With a state dir it is written to the spool before it joins the waiting ones (a resume meanwhile waits on the
-        session's last write, as while it was in flight), so a gateway killed while it waits leaves it to the next
-        gateway started there. Bounded by MAX_WAITING_SAVES and MAX_WAITING_BYTES: past them the oldest is dropped,
-        logged and counted. At 2a69232 the wait was in memory only; at deb3ced such a save was logged and lost."""
-        save = SpooledSave(held.session.id, held.principal, held.session.history(), held.generation or 0, time.time())
-        data = await asyncio.to_thread(save.encoded)       # up to MiBs: off the loop
-        if self._spool is not None:
-            try:
-                await self._spool.put(save.session_id, data)
-            except (OSError, TimeoutError) as error:
+        With a state dir its spool write (spooling, begun with its first try) is awaited before it joins the waiting
+        ones (a resume meanwhile waits on the session's last write, as while it was in flight), and written again if
+        the first try took the conversation (a new generation). Bounded by MAX_WAITING_SAVES and MAX_WAITING_BYTES:
+        past them the oldest is dropped, logged and counted. At 2a69232 the wait was in memory only; at deb3ced such
+        a save was logged and lost."""
+        if spooling is None:
+            size, error = len(await asyncio.to_thread(save.encoded)), None
+        else:
+            size, error = await spooling     # bounded: a spool write is awaited at most SPOOL_CALL_S
+            if error is None and (held.generation or 0) != save.generation:
+                save = self._spooled[save.session_id] = dataclasses.replace(save, generation=held.generation)
+                size, error = await self._spooled_copy(save)
+            if error is not None:
                 log.error("session %s: its last save cannot be spooled (%r); it waits in memory only", save.session_id,
                           error)
-        self._add_waiting(_Waiting(save, len(data)))
+                if self._spooled.get(save.session_id) is save:
+                    del self._spooled[save.session_id]
+        self._add_waiting(_Waiting(save, size))
         log.warning("session %s: its last save failed; it is tried again while the gateway runs (%d waiting)",
                     save.session_id, len(self.waiting))
 
@@ -379,26 +409,36 @@ class Gateway:
         self.waiting.pop(waiting.save.session_id, None)
         self.waiting[waiting.save.session_id] = waiting
         while len(self.waiting) > MAX_WAITING_SAVES or sum(w.size for w in self.waiting.values()) > MAX_WAITING_BYTES:
-            session_id, _ = self.waiting.popitem(last=False)
+            session_id, dropped = self.waiting.popitem(last=False)
             log.error("session %s: its last save, waiting for the store, is dropped (over %d saves or %d bytes "
                       "waiting); the store lacks its last items", session_id, MAX_WAITING_SAVES, MAX_WAITING_BYTES)
             if self.metrics is not None:
                 self.metrics.save_dropped()
-            self._unspool(session_id)
+            self._unspool(dropped.save)
         if self._retrier is None or self._retrier.done():
             self._retrier = self._own(self._retry_waiting(), "retry-saves")
 
-    def _unspool(self, session_id: str) -> None:
-        """The session's save left the waiting ones: its spooled copy goes too (the gateway's task, off the loop)."""
-        if self._spool is not None:
-            self._own(self._remove_spooled(session_id), f"unspool-{session_id}")
+    def _unspool(self, save: SpooledSave, spooling: asyncio.Task | None = None) -> None:
+        """The save is stored (or dropped): its spooled copy goes too, once its write (spooling) has ended (the
+        gateway's task, off the loop)."""
+        if self._spooled.get(save.session_id) is save:
+            self._own(self._remove_spooled(save, spooling), f"unspool-{save.session_id}")
 
-    async def _remove_spooled(self, session_id: str) -> None:
+    async def _remove_spooled(self, save: SpooledSave, spooling: asyncio.Task | None) -> None:
+        """Only while the file holds this save, not once a newer last save of the session has begun (its write
+        replaces the file; the spool runs its calls in the order given, so a removal given before it runs first)."""
+        if spooling is not None:
+            await asyncio.wait({spooling})   # bounded: a spool write is awaited at most SPOOL_CALL_S
+        if self._spooled.get(save.session_id) is not save:
+            return
+        del self._spooled[save.session_id]
+        if spooling is not None and (spooling.cancelled() or spooling.result()[1] is not None):
+            return                           # never written (a write still running may land: the next start's)
         try:
-            await self._spool.remove(session_id)
+            await self._spool.remove(save.session_id)
         except (OSError, TimeoutError) as error:
             log.warning("session %s: its spooled save could not be removed (%r); the next start writes it again, "
-                        "fenced as any late save", session_id, error)
+                        "fenced as any late save", save.session_id, error)
 
     async def _retry_waiting(self) -> None:
         """Try the waiting saves again, oldest first, until none waits: after RETRY_FIRST_S, doubling up to
@@ -422,7 +462,7 @@ class Gateway:
                     break
                 if self.waiting.get(session_id) is waiting:
                     del self.waiting[session_id]
-                    self._unspool(session_id)
+                    self._unspool(save)
                 log.info("session %s: its waiting last save is stored", session_id)
                 await self._release(session_id)
             else:

@@ -1,12 +1,13 @@
-"""The gateway's spool: the last saves that wait for the state store (streaming.gateway), kept on local disk as
-well, so a gateway that is killed (SIGKILL, the OOM killer, a crash) while they wait loses none of them: the next
-gateway started on the same state directory reads them back and writes them once the store takes them.
+"""The gateway's spool: its sessions' last saves, from their first try until the state store has them
+(streaming.gateway), kept on local disk as well, so a gateway that is killed (SIGKILL, the OOM killer, a crash)
+meanwhile loses none of them: the next gateway started on the same state directory reads them back and writes them
+once the store takes them.
 
-One file per waiting save, `<state dir>/spool/<hash of the store's URL>/<hash of the session id>.json` (a gateway
+One file per last save, `<state dir>/spool/<hash of the store's URL>/<hash of the session id>.json` (a gateway
 started on another store leaves them be), written whole to a temporary file,
 flushed to the disk and renamed over the old one (os.replace is atomic), so a kill mid-write loses at most the save
 being written and never a file already there. One gateway at a time uses a spool (an flock on `spool/lock`, which
-the kernel lets go when the process dies); a second gateway on the same directory keeps its waiting saves in memory
+the kernel lets go when the process dies); a second gateway on the same directory keeps its last saves in memory
 only. A file that cannot be read back is logged and set aside (`.corrupt`); the gateway goes on.
 """
 from __future__ import annotations
@@ -31,12 +32,12 @@ SPOOL_CALL_S = 10.0              # a spool call (a write of up to MAX_RECORD_BYT
 
 @dataclass(frozen=True)
 class SpooledSave:
-    """A waiting last save as the spool keeps it."""
+    """A session's last save as the spool keeps it."""
     session_id: str
     principal: str
     items: list[dict]
     generation: int                  # the generation its gateway wrote with (0: it never took the conversation)
-    at: float                        # when it began to wait (the spool's order: oldest first)
+    at: float                        # when its first try began (the spool's order: oldest first)
 
     def encoded(self) -> bytes:
         return json.dumps({"session_id": self.session_id, "principal": self.principal, "items": self.items,
@@ -63,7 +64,7 @@ class SpoolBusy(OSError):
 
 
 class Spool:
-    """The waiting saves of one gateway on disk (see the module's docstring); open() takes the directory. The file
+    """The last saves of one gateway on disk (see the module's docstring); open() takes the directory. The file
     I/O runs on the spool's own daemon thread, in the order given, each call awaited at most SPOOL_CALL_S; calls not
     done yet are bounded by count and bytes (past them SpoolBusy), so a stuck disk holds neither the event loop,
     nor the gateway's close, nor unbounded memory."""
@@ -79,7 +80,7 @@ class Spool:
     @classmethod
     async def opened(cls, state_dir: Path, store_url: str, max_calls: int, max_bytes: int) -> "Spool | None":
         """The spool of the store at store_url in state_dir, locked for this process; None (logged) if it cannot be
-        made or another running gateway uses it: that gateway's waiting saves then stay in its memory only."""
+        made or another running gateway uses it: that gateway's last saves then stay in its memory only."""
         store = hashlib.sha256(store_url.encode()).hexdigest()[:16]     # a Redis URL may hold a password
         spool = cls(Path(state_dir) / "spool" / store, max_calls, max_bytes)
         try:
@@ -117,7 +118,7 @@ class Spool:
         return await self._run(0, self._read)
 
     async def put(self, session_id: str, data: bytes) -> None:
-        """Write the session's waiting save (data: SpooledSave.encoded()), replacing its earlier one, atomically."""
+        """Write the session's last save (data: SpooledSave.encoded()), replacing its earlier one, atomically."""
         await self._run(len(data), self._put, session_id, data)
 
     async def remove(self, session_id: str) -> None:

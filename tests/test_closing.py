@@ -600,6 +600,113 @@ async def test_a_gateway_restarted_while_the_store_is_still_stuck_counts_the_spo
         gateway.stop()
 
 
+def spooled_files(gateway: GatewayProcess) -> list:
+    """The saves in the gateway's spool (its state dir's `spool/<store>/*.json`)."""
+    return sorted(gateway.state_dir.glob("spool/*/*.json"))
+
+
+@contextlib.asynccontextmanager
+async def a_last_save_in_its_first_try(gateway: GatewayProcess, redis):
+    """The gateway, a real `parley serve` on a real Redis, is started; a client says a message that is stored,
+    Redis stops answering (SIGSTOP), the client says another and closes. Yields the session id and the two
+    messages' ids once the session's last save is in the spool, while Redis is still stopped; Redis goes on on the
+    way out. The save is then in its first try: a save of the session fails only after REDIS_CALL_S."""
+    gateway.start()
+    client, session_id = await session_of(f"ws://127.0.0.1:{gateway.http}/v1/realtime")
+    said = await say(client, "turn on the kitchen light")
+    await until_stored(redis.url, session_id, [said])
+    redis.process.send_signal(signal.SIGSTOP)
+    try:
+        last = await say(client, "and in the bedroom")
+        await client.close()
+        await until(lambda: spooled_files(gateway), timeout=60, what="the last save in the spool")
+        yield session_id, said, last
+    finally:
+        redis.process.send_signal(signal.SIGCONT)
+
+
+async def test_a_gateway_killed_while_a_last_save_is_in_its_first_try_leaves_it_to_the_next_one(tmp_path,
+                                                                                                 own_redis):
+    """Round 40: a gateway is killed (SIGKILL) while a closed session's last save is in its first try, held by a
+    stuck store (Redis stopped), before any save of the session has failed. At fb6c30e only a save whose first try
+    had failed was spooled (after REDIS_CALL_S, twice here: the message's own save, then the last one), so such a
+    kill lost it. The last save is now spooled as its first try starts: a new gateway started on the same state
+    dir, with the store back, writes it, the session resumes whole, and the spool file goes once it is stored."""
+    gateway = GatewayProcess("gw1", tmp_path, own_redis.url)
+    try:
+        async with a_last_save_in_its_first_try(gateway, own_redis) as (session_id, said, last):
+            gateway.kill()
+            assert f"saving session {session_id} failed" not in gateway.log.read_text(), \
+                "the last save reached the spool only after a save of the session had failed"
+        assert await stored(own_redis.url, session_id) == [said]       # the store lacks the last message
+        gateway.start()
+        await until_stored(own_redis.url, session_id, [said, last])
+        await saves_waiting_once(gateway.url, 0)          # stored, and no longer waiting here
+        await resumed_whole(f"ws://127.0.0.1:{gateway.http}/v1/realtime", session_id,
+                            {said: "turn on the kitchen light", last: "and in the bedroom"})
+        await until(lambda: not spooled_files(gateway), timeout=60, what="the spooled save removed")
+    finally:
+        gateway.stop()
+
+
+async def test_a_spooled_save_the_store_already_holds_is_written_again_and_the_newest_conversation_kept(
+        tmp_path, own_redis):
+    """Round 40: the first try of a last save lands just before a kill, so its file is still in the spool (played
+    here by putting back a copy taken while the first try was held). Meanwhile the session was resumed and said
+    more. The next gateway started on the state dir writes the old save again; the store's fence (the old save's
+    generation is not the newest) keeps the newer conversation: every message once, in order."""
+    gateway = GatewayProcess("gw1", tmp_path, own_redis.url)
+    try:
+        async with a_last_save_in_its_first_try(gateway, own_redis) as (session_id, said, last):
+            [spooled] = spooled_files(gateway)
+            copy = spooled.read_bytes()
+        await until_stored(own_redis.url, session_id, [said, last])        # the first try lands
+        await until(lambda: not spooled_files(gateway), timeout=60, what="the spooled save removed once stored")
+        await saves_waiting_once(gateway.url, 0)
+        client, resumed = await session_of(f"ws://127.0.0.1:{gateway.http}/v1/realtime?session_id={session_id}")
+        assert resumed == session_id
+        newer = await say(client, "and dim the hall")
+        await client.close()
+        await until_stored(own_redis.url, session_id, [said, last, newer])
+        gateway.kill()
+        spooled.write_bytes(copy)
+        gateway.start()
+        await until(lambda: not spooled_files(gateway), timeout=60, what="the old save written and its file removed")
+        assert "1 last saves left in the spool by an earlier gateway" in gateway.log.read_text()
+        assert await stored(own_redis.url, session_id) == [said, last, newer]
+        await resumed_whole(f"ws://127.0.0.1:{gateway.http}/v1/realtime", session_id,
+                            {said: "turn on the kitchen light", last: "and in the bedroom", newer: "and dim the hall"})
+    finally:
+        gateway.stop()
+
+
+async def test_a_stuck_spool_disk_does_not_hold_a_last_save_the_store_takes(server_factory, tmp_path,
+                                                                            monkeypatch):
+    """Round 40: every last save is now spooled as its first try starts; the spool's disk is stuck (here the test
+    holds the spool's thread, and a spool write is awaited far longer than the test waits) while the store is well.
+    The store's write is not held behind the spool's: the last message is stored and the session resumes with it
+    while the spool's disk is still stuck; once it is free the spool holds no file."""
+    monkeypatch.setattr("streaming.spool.SPOOL_CALL_S", 3600.0)
+    state = f"sqlite://{tmp_path}/state.db"
+    server = server_factory(store=state, state_dir=tmp_path / "state")
+    unstuck = threading.Event()
+    stuck = asyncio.wrap_future(server.ctx.gateway._spool._worker.submit(unstuck.wait))
+    try:
+        client, session_id = await session_of(server.ws_url)
+        said = await say(client, "turn on the kitchen light")
+        await client.close()
+        await until_stored(state, session_id, [said])
+        await resumes_with(server, session_id, said, "turn on the kitchen light")
+        assert not stuck.done()                                        # all of it while the spool's disk hung
+    finally:
+        unstuck.set()
+    spool = server.ctx.gateway._spool.directory
+    try:
+        await until(lambda: not list(spool.glob("*.json")), timeout=60, what="the spool emptied")
+    finally:
+        server.stop()
+
+
 async def test_a_spool_file_that_cannot_be_read_is_set_aside_and_the_gateway_serves(server_factory, tmp_path,
                                                                                       caplog):
     """Round 39: the spool of a gateway's state dir holds a file that is not a whole save (a disk error, an edit)
