@@ -31,6 +31,9 @@ def calls(assistant, home: str, request: str) -> list[tuple[str, dict]]:
     ("made_up", "turn the arc lamp on to full", "arc lamp", 100),
     ("discovered", "turn the belvedere fan on at half speed", "belvedere fan", 50),
     ("discovered", "turn the belvedere fan on full speed", "belvedere fan", 100),
+    ("made_up", "turn the punkah on, half speed please", "punkah", 50),        # the level said in a clause of its own
+    ("made_up", "arc lamp on please, full brightness", "arc lamp", 100),
+    ("discovered", "belvedere fan on, full speed, it's boiling", "belvedere fan", 100),  # was all its area's fans on
 ])
 def test_a_level_said_beside_a_switch_sets_the_level(assistant, home, request_, name, percent):
     assert calls(assistant, home, request_) == [("set_level", {"name": name, "percent": percent})]
@@ -40,6 +43,7 @@ def test_a_level_said_beside_a_switch_sets_the_level(assistant, home, request_, 
     "turn the living room fan on at half speed",        # was switched on only: the default home's fan has no speed
     "turn on the living room fan at full speed",
     "set the living room fan to 50 percent",            # was the living room lights at 50 percent
+    "living room fan on, half speed please",            # was all the living room's fans on
 ])
 def test_a_level_the_default_homes_fan_lacks_is_not_dropped_nor_given_to_the_lights(assistant, request_):
     assert calls(assistant, "default", request_) == []
