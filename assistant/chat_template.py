@@ -428,8 +428,9 @@ def conversion_said(slots: "Slots") -> dict | None:
 
 # A level said in words (skills.LEVEL's, above nothing: no switch goes on at "off") after "at", "to" or "on", or before
 # what it sets ("on at half speed", "on full", "full brightness"); not "half past six", "half an hour"
-_WORDED_LEVEL = {int(percent.split()[0]): re.compile(rf"\b(?:(?:{'|'.join(LEVEL_SAID_AFTER)}) (?:{words})\b(?! (?:an?|past|of)\b)"
-                                                     rf"|(?:{words}) (?:{'|'.join(LEVEL_NAMED_BY)})\b)")
+_BEFORE_A_LEVEL, _AFTER_A_LEVEL = "|".join(LEVEL_SAID_AFTER), "|".join(LEVEL_NAMED_BY)
+_WORDED_LEVEL = {int(percent.split()[0]): re.compile(rf"\b(?:(?:{_BEFORE_A_LEVEL}) (?:{words})\b(?! (?:an?|past|of)\b)"
+                                                     rf"|(?:{words}) (?:{_AFTER_A_LEVEL})\b)")
                  for percent, said in LEVEL.items() if not percent.startswith("0 ")
                  for words in ["|".join(re.escape(word) for word in said)]}
 
@@ -1281,11 +1282,13 @@ class Slots:
         cannot be). A thermostat call with no name or area, in a user's home, for a request that names one area: in that
         area; or that names one thing only, a heater by its words: that heater ("still room heater to 16 please,
         the herbs need it cool"). The model leaves it out ("make the nursery 22 degrees" gave set_thermostat
-        degrees=22), and the home would ask which of its heaters."""
+        degrees=22), and the home would ask which of its heaters. A conversion the way its words say it goes
+        (conversion_way)."""
         arguments = call["arguments"]
         if call["name"] == "convert":          # "in kilometres, what would 10 miles be" was written kilometres to miles
             way = conversion_way(self.request.lower(), {arguments["from"], arguments["to"]})
-            return call if way is None else {"name": "convert", "arguments": {**arguments, "from": way[0], "to": way[1]}}
+            return call if way is None else \
+                {"name": "convert", "arguments": {**arguments, "from": way[0], "to": way[1]}}
         if call["name"] == "switch_device" and self.lexicon is not None and isinstance(arguments.get("name"), str) \
                 and self.lexicon.kinds_of(arguments["name"], arguments.get("area")) == {"cover"} \
                 and len(moves := moves_said(self.request)) == 1:
@@ -1354,12 +1357,14 @@ class Slots:
                  & set(LEVEL_ACTIONS))
 
     def levels_the_lights_for_another_device(self, call: dict) -> bool:
-        """The default home's lights set or stepped, for a request that names another of its devices and no light
-        ("set the living room fan to 50 percent" set the lights): the default home's fan takes no level; rather ask
-        again."""
-        if call["name"] not in _ROOM_LIGHT_LEVELS or self.lexicon is not None or _NAMED_BY["light"].search(self.request):
+        """The default home's lights set or stepped, for a request that names no light and a device of the default
+        home that takes a level in a user's home only, its fan ("set the living room fan to 50 percent" set the
+        lights): rather ask again."""
+        if call["name"] not in _ROOM_LIGHT_LEVELS or self.lexicon is not None \
+                or _NAMED_BY["light"].search(self.request):
             return False
-        return any(_DEVICE_SAID[device].search(self.request) for device in DEVICES if device != "light")
+        return any(_DEVICE_SAID[device].search(self.request) for device in LEVEL_ACTIONS if device in DEVICES
+                   and device != "light")
 
     def leaves_a_said_mode(self, call: dict) -> bool:
         """Another call than a mode's, for a request that says one of the modes of a thing it names, or asks its mode

@@ -184,8 +184,9 @@ def takeable(request: str, vocabulary) -> list[str]:
 def parts_alone(request: str, vocabulary) -> list[str]:
     """The clauses (as written) a second opinion may match alone when the whole request matched nothing: each
     besides which every other clause names no thing of the home (but one it names too) and says no number, no level
-    in words and no state but a remark's ("is the kiln on, i don't want the pots cracking"). Unlike takeable, a clause that may be
-    a taking back is not left out: the checks of the call (Slots.refuses, on the whole request) still hold."""
+    in words and no state but a remark's ("is the kiln on, i don't want the pots cracking"). Unlike takeable, a
+    clause that may be a taking back is not left out: the checks of the call (Slots.refuses, on the whole request)
+    still hold."""
     found = clauses(request)
     if len(found) < 2 or any(CONDITION.match(c.said) for c in found):
         return []
