@@ -27,14 +27,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
-from assistant.inventory import (APPLIANCES, KIND_WORDS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
+from assistant.inventory import (APPLIANCES, KIND_WORDS, LEVEL_ACTIONS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
 from assistant.inventory import CLASS_WORDS, DEFAULT_MODES
 from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMBER, READINGS, SKILL_COMPONENTS, SKILLS,
                              TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
-                                  BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, COVER_LEVELS, COVER_STEPS,
+                                  BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, CONVERSION_TARGET_BEFORE,
+                                  COUNTING_WORDS, COVER_LEVELS, COVER_STEPS, LEVEL_NAMED_BY, LEVEL_SAID_AFTER,
                                   DEVICE_CUES, DEVICES, MEDIA_CONTROL_WORDS, PLAYING_ASKED, VOLUME_STEP_WAYS,
                                   VOLUME_WORDS, MEDIA_RESUMED_BY_NAMING,
                                   DONE_ALREADY, HEAT_VERBS, HEAT_WAYS, HEATING_WORDS, IN_GENERAL, LEVEL_MOVING_VERBS,
@@ -121,6 +122,8 @@ _STATE_VERB = {state: re.compile(r"\b(?:" + "|".join(verbs) + r")\b") for state,
 # a number said as a step ("up 2 degrees", "down by 10 percent") and one said as a value ("to 22", "at 40")
 _A_STEP = re.compile(r"\b(?:up|down|by|up by|down by) (\d+(?:\.\d+)?)\b")
 _A_TARGET = re.compile(r"\b(?:to|at) (\d+(?:\.\d+)?)\b")
+# The default home's skills of a room's lights' level (a percent, or a step)
+_ROOM_LIGHT_LEVELS = frozenset(name for name in LEVEL_SKILLS if "room" in SKILLS[name].arguments)
 _A_TIMER = re.compile(r"\b(?:timers?|countdowns?)\b")
 # A lock's verbs, in any form ("needs locking", "lock up")
 _LOCKING = re.compile(r"\b(?:un)?lock(?:s|ed|ing)?\b")
@@ -320,6 +323,9 @@ def named_move(slots: "Slots", inventory) -> dict | None:
     speed = speed_said(slots.lexicon, entity.name, request)
     if speed is not None:
         return {"name": "set_level", "arguments": {"name": entity.name, "percent": speed}}
+    worded = level_word_said(request)
+    if worded is not None and entity.component in LEVEL_ACTIONS:
+        return {"name": "set_level", "arguments": {"name": entity.name, "percent": worded}}
     moded = _mode_named(slots, entity, request)
     if moded is not None:
         return moded
@@ -366,14 +372,18 @@ def _level_of_the_default_home(request: str) -> dict | None:
     """The default home's one level a request says, as _level_named reads a named thing's: degrees (or a number
     after to/at/on with a word of heat) set the thermostat when no device but a heater is said ("i'd like the house
     at nineteen degrees tonight"); a percent (or such a number with a light said) one room's lights."""
+    devices = {device for device in DEVICES if _DEVICE_SAID[device].search(request)}
+    rooms = [room for room in ROOMS if _NAMED_BY[room].search(request)]
+    worded = level_word_said(request)
+    if worded is not None and not _A_NUMBER.search(request) and devices == {"light"} and len(rooms) == 1 \
+            and not (_NEGATED.search(request) or asks_how_things_are(request) or _DONE.search(request)):
+        return {"name": "set_brightness", "arguments": {"room": rooms[0], "percent": worded}}   # "lights on at half"
     levels, units = _levels_said(request)
     if len(levels) != 1 or len(units) > 1 or len(_A_NUMBER.findall(request)) != 1 or _NEGATED.search(request) \
             or asks_how_things_are(request) or _DONE.search(request):
         return None
     level = levels.pop()
     level = int(level) if level.is_integer() else level
-    devices = {device for device in DEVICES if _DEVICE_SAID[device].search(request)}
-    rooms = [room for room in ROOMS if _NAMED_BY[room].search(request)]
     if devices <= {"heater"} and (units == {"degrees"} or not units and _HEAT_SAID.search(request)):
         return {"name": "set_thermostat", "arguments": {"degrees": level}}
     if len(rooms) == 1 and devices <= {"light"} and (units == {"percent"} or not units and devices) \
@@ -418,6 +428,41 @@ def conversion_said(slots: "Slots") -> dict | None:
     value = float(number)
     return {"name": "convert", "arguments": {"value": int(value) if value.is_integer() else value,
                                              "from": (unit := counted.pop()), "to": (units - {unit}).pop()}}
+
+
+# A level said in words (skills.LEVEL's, above nothing: no switch goes on at "off") after "at", "to" or "on", or before
+# what it sets ("on at half speed", "on full", "full brightness"); not "half past six", "half an hour"
+_BEFORE_A_LEVEL, _AFTER_A_LEVEL = "|".join(LEVEL_SAID_AFTER), "|".join(LEVEL_NAMED_BY)
+_WORDED_LEVEL = {int(percent.split()[0]): re.compile(rf"\b(?:(?:{_BEFORE_A_LEVEL}) (?:{words})\b(?! (?:an?|past|of)\b)"
+                                                     rf"|(?:{words}) (?:{_AFTER_A_LEVEL})\b)")
+                 for percent, said in LEVEL.items() if not percent.startswith("0 ")
+                 for words in ["|".join(re.escape(word) for word in said)]}
+
+
+def level_word_said(request: str) -> int | None:
+    """The one percent a request says in words beside a switch ("turn the punkah on at half speed": 50), or None."""
+    said = {percent for percent, words in _WORDED_LEVEL.items() if words.search(request)}
+    return said.pop() if len(said) == 1 else None
+
+
+# A unit counted by a number or a word of one ("10 miles", "a litre"), and one said after a word that marks a
+# conversion's target ("into celsius", "how many cups"): CONVERSION_TARGET_BEFORE, COUNTING_WORDS
+_COUNTED = rf"(?<![\w.'])(?:\d+(?:\.\d+)?|{'|'.join(COUNTING_WORDS)}) "
+_TARGET_BEFORE = rf"\b(?:{'|'.join(CONVERSION_TARGET_BEFORE)}) "
+
+
+def conversion_way(request: str, units: set[str]) -> tuple[str, str] | None:
+    """The way a conversion between two units goes, (from, to), where the words say it: the one unit a number
+    counts is the one converted ("in kilometres, what would 10 miles be": from miles), else the one unit said after a
+    word of a target is the one converted to ("km to miles"). None where they say neither, or each of both."""
+    if len(units) != 2:
+        return None
+    counted = {unit for unit in units if re.search(_COUNTED + _UNIT_SAID[unit].pattern, request)}
+    marked = {unit for unit in units if re.search(_TARGET_BEFORE + _UNIT_SAID[unit].pattern, request)} - counted
+    sources = counted if len(counted) == 1 else units - marked if len(marked) == 1 else set()
+    if len(sources) != 1:
+        return None
+    return next(iter(sources)), next(iter(units - sources))
 
 
 def _levels_said(request: str) -> tuple[set[float], set[str]]:
@@ -1206,7 +1251,7 @@ class Slots:
             or self.reads_unasked(call) or self.names_a_timer_as_a_thing(call) or self.switches_for_a_lock(call) \
             or self.leaves_an_appliance_call(call) or self.leaves_a_tilt(call) \
             or self.places_in_an_unsaid_area(call) or self.times_a_thing(call) or self.switches_against_its_verb(call) \
-            or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_speed(call) \
+            or self.converts_to_itself(call) or self.switches_on_for_another_move(call) or self.switches_on_for_a_level(call) \
             or self.leaves_a_said_mode(call) or self.leaves_a_climates_target(call) \
             or self.leaves_a_covers_position(call) or self.leaves_a_media_call(call) or self.leaves_a_level_asked(call) \
             or self.leaves_a_named_thing(call) or self.leaves_another_named_thing(call) \
@@ -1215,7 +1260,8 @@ class Slots:
             or self.takes_the_other_half_of_the_day(call) or self.leaves_a_said_level(call) \
             or self.acts_on_words_that_ask_nothing(call) or self.names_a_thing_the_home_lacks(call) \
             or self.sets_a_level_said_in_another_unit(call) or self.acts_on_a_thing_of_another_kind(call) \
-            or self.heats_for_another_device(call) or self.sets_a_step_as_the_level(call)
+            or self.heats_for_another_device(call) or self.sets_a_step_as_the_level(call) \
+            or self.levels_the_lights_for_another_device(call)
 
     def heats_for_another_device(self, call: dict) -> bool:
         """The default home's thermostat set, for a request that names another of its devices and says no word of
@@ -1290,8 +1336,13 @@ class Slots:
         cannot be). A thermostat call with no name or area, in a user's home, for a request that names one area: in that
         area; or that names one thing only, a heater by its words: that heater ("still room heater to 16 please,
         the herbs need it cool"). The model leaves it out ("make the nursery 22 degrees" gave set_thermostat
-        degrees=22), and the home would ask which of its heaters."""
+        degrees=22), and the home would ask which of its heaters. A conversion the way its words say it goes
+        (conversion_way)."""
         arguments = call["arguments"]
+        if call["name"] == "convert":          # "in kilometres, what would 10 miles be" was written kilometres to miles
+            way = conversion_way(self.request.lower(), {arguments["from"], arguments["to"]})
+            return call if way is None else \
+                {"name": "convert", "arguments": {**arguments, "from": way[0], "to": way[1]}}
         if call["name"] == "switch_device" and self.lexicon is not None and isinstance(arguments.get("name"), str) \
                 and self.lexicon.kinds_of(arguments["name"], arguments.get("area")) == {"cover"} \
                 and len(moves := moves_said(self.request)) == 1:
@@ -1340,11 +1391,34 @@ class Slots:
         return call["arguments"].get("state") == "on" and _ON.search(self.request) is None \
             and _MOVE_NOT_ON.search(self.request) is not None
 
-    def switches_on_for_a_speed(self, call: dict) -> bool:
-        """Switching a fan on, for a request that names one of its speeds ("put the attic fan on high"): the speed
-        is the request (chat_template.named_move reads it)."""
-        return call["arguments"].get("state") == "on" and \
-            speed_said(self.lexicon, str(call["arguments"].get("name")), self.request) is not None
+    def switches_on_for_a_level(self, call: dict) -> bool:
+        """Switching a fan on, for a request that names one of its speeds ("put the attic fan on high"), or a light, a
+        fan or all of a kind, for one that says a level in words ("the punkah on at half speed", "the arc lamp on to
+        full"): the level is the request (chat_template.named_move reads it; the default home's fan takes none)."""
+        if call["arguments"].get("state") != "on":
+            return False
+        if speed_said(self.lexicon, str(call["arguments"].get("name")), self.request) is not None:
+            return True
+        if level_word_said(self.request) is None:
+            return False
+        if call["name"] == "switch_all":                   # "belvedere fan on, full speed": no level of all of them
+            return True
+        if self.lexicon is None:
+            return call["arguments"].get("device") in LEVEL_ACTIONS
+        name, area = call["arguments"].get("name"), call["arguments"].get("area")
+        return call["name"] == "switch_device" and isinstance(name, str) and \
+            bool(self.lexicon.kinds_of(name, area.replace("_", " ") if isinstance(area, str) else None)
+                 & set(LEVEL_ACTIONS))
+
+    def levels_the_lights_for_another_device(self, call: dict) -> bool:
+        """The default home's lights set or stepped, for a request that names no light and a device of the default
+        home that takes a level in a user's home only, its fan ("set the living room fan to 50 percent" set the
+        lights): rather ask again."""
+        if call["name"] not in _ROOM_LIGHT_LEVELS or self.lexicon is not None \
+                or _NAMED_BY["light"].search(self.request):
+            return False
+        return any(_DEVICE_SAID[device].search(self.request) for device in LEVEL_ACTIONS if device in DEVICES
+                   and device != "light")
 
     def leaves_a_said_mode(self, call: dict) -> bool:
         """Another call than a mode's, for a request that asks a mode of a thing it names (mode_asked: one of its

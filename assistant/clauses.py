@@ -13,7 +13,7 @@ here.
 import re
 from dataclasses import dataclass
 
-from assistant.chat_template import asks_how_things_are
+from assistant.chat_template import asks_how_things_are, level_word_said
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (BARE_REQUEST_VERBS, BEFORE_A_NEGATION, CONDITIONS, LEAVERS, NEGATED_WISHES, NEGATING_OPENINGS,
                                   NEGATION_ASKS, NO_PLACES, NO_TIMER_NAMES, NOT_FORGETTING, OPENING_WORDS,
@@ -183,14 +183,16 @@ def takeable(request: str, vocabulary) -> list[str]:
 
 def parts_alone(request: str, vocabulary) -> list[str]:
     """The clauses (as written) a second opinion may match alone when the whole request matched nothing: each
-    besides which every other clause names no thing of the home (but one it names too) and says no number and no
-    state but a remark's ("is the kiln on, i don't want the pots cracking"). Unlike takeable, a clause that may be
-    a taking back is not left out: the checks of the call (Slots.refuses, on the whole request) still hold."""
+    besides which every other clause names no thing of the home (but one it names too) and says no number, no level
+    in words and no state but a remark's ("is the kiln on, i don't want the pots cracking"). Unlike takeable, a
+    clause that may be a taking back is not left out: the checks of the call (Slots.refuses, on the whole request)
+    still hold."""
     found = clauses(request)
     if len(found) < 2 or any(CONDITION.match(c.said) for c in found):
         return []
     return [clause.written for clause in found
-            if not any(_NUMBER.search(other.said) or names_a_thing(other.said, vocabulary, clause.said)
+            if not any(_NUMBER.search(other.said) or level_word_said(other.said) is not None
+                       or names_a_thing(other.said, vocabulary, clause.said)
                        or (STATE_WORDS.search(other.said) and not REMARK.match(other.said))
                        for other in found if other is not clause)]
 
@@ -241,13 +243,14 @@ def _may_be_the_request(found: list[Clause], i: int) -> bool:
 
 
 def _carries_nothing(said: str, vocabulary, beside: str = "") -> bool:
-    """The words carry nothing a call could need: no number (a remark's length of time is the speaker's), place,
-    thing of the home (but, in a question, one the clause beside them names too: "is the pond leaking, check the
+    """The words carry nothing a call could need: no number (a remark's length of time is the speaker's), level in
+    words ("the punkah on, half speed please"), place, thing of the home (but, in a question, one the clause beside them names too: "is the pond leaking, check the
     pond leak sensor") or state (a remark's state is the speaker's, "we're off on holiday", or its subject's, "the
     boat's tied up")."""
     beside = beside if asks_how_things_are(said) else ""      # "bring the pendant, mount a pendant" names it again
     # a remark's duration is the speaker's time: "i'll be back in a minute", "we're off in 10 minutes"
-    return not (_NUMBER.search(_DURATION.sub("", said) if REMARK.match(said) else said) or _PLACE.search(said) or names_a_thing(said, vocabulary, beside)
+    return not (_NUMBER.search(_DURATION.sub("", said) if REMARK.match(said) else said) or level_word_said(said) is not None
+                or _PLACE.search(said) or names_a_thing(said, vocabulary, beside)
                 or (STATE_WORDS.search(said) and not REMARK.match(said) and not _said_of_nothing(said, vocabulary)))
 
 

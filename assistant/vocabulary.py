@@ -70,6 +70,10 @@ UNIT_WORDS = {
     "cup": ["cups", "cup"],
     "ml": ["milliliters", "millilitres", "ml", "milliliter", "mls"],
 }
+# Words said right before the unit a conversion is to ("in kilometres, what would 10 miles be", "into celsius", "20
+# celsius as fahrenheit", "how many cups in a litre"); the unit a number (or COUNTING_WORDS) counts is the one it is from
+CONVERSION_TARGET_BEFORE = ("in", "into", "to", "as", "how many", "in terms of")
+COUNTING_WORDS = ("a", "an", "one")
 UNIT_GROUPS = [["km", "mile", "m", "ft", "inch", "cm"], ["kg", "lb", "g", "oz"], ["celsius", "fahrenheit"],
                ["liter", "gallon", "cup", "ml"]]
 UNIT_FACTORS = {  # to the group's base unit: metre, gram, millilitre (US gallon and cup)
@@ -289,6 +293,10 @@ NAME_ABBREVIATIONS = {"ac": "air conditioner", "a c": "air conditioner", "aircon
 NAMED_KINDS = {"air conditioner": ("climate", "cool")}
 # What a fan or a thing of levels gives more or less of ("bit more breeze from the punkah", "more air on the fan")
 LEVEL_WORDS = ("breeze", "air", "power", "speed", "oomph")
+# A level said in words beside a switch (skills.LEVEL's: "the punkah on at half speed", "the arc lamp on to full"): the
+# word after one of these, or before one of LEVEL_NAMED_BY
+LEVEL_SAID_AFTER = ("at", "to", "on")
+LEVEL_NAMED_BY = ("speed", "brightness", "power", "blast")
 # What each kind of thing of the home can be asked to do, said of one asked for what its kind cannot ("The drying fan
 # can only be switched on or off."), and what one that takes a level in percent (a light's brightness, a fan's speed)
 # can be asked besides ("… switched on or off, or dimmed")
