@@ -1698,7 +1698,7 @@ class ToolRunner:
         if (timer.state == "paused") == (action == "pause"):
             return NoAction(f"{said.capitalize()} is {'already paused' if action == 'pause' else 'not paused'}.")
         left = seconds_left(timer, time.time())
-        if left < 1 or not await self.timer_book.retime(timer, left, action == "pause"):
+        if left <= 0 or not await self.timer_book.retime(timer, left, action == "pause"):
             return NoAction(f"{said.capitalize()} has just finished.")
         done = "paused" if action == "pause" else "running again"
         return Done(f"Okay, {said} is {done}, with {say_duration(max(1, round(left)))} left.")
