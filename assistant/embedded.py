@@ -52,6 +52,7 @@ from assistant.skills import MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIME
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.summary import listed_switched, summary_asked
+from assistant.timer_changes import timer_change_asked
 from assistant.tokenizer import Tokenizer
 from assistant.tools import UNKNOWN_DEVICE, ToolRunner
 from assistant.tools import asks as asks_about_state
@@ -274,7 +275,9 @@ class EmbeddedGenerator:
                 return
         summary = await asyncio.to_thread(self._summary_call, history, tools, client_tools) \
             if client_result is None and last.get("role") == "user" else None
-        if summary is not None:        # "is anything on in the kitchen", and "turn them off" right after it
+        if summary is None and client_result is None and last.get("role") == "user":
+            summary = await asyncio.to_thread(self._timer_change_call, history, client_tools)
+        if summary is not None:   # "is anything on in the kitchen", "turn them off" right after it, "pause the timer"
             async for event in self._answered_alone(summary, tools, started):
                 yield event
             return
@@ -489,6 +492,16 @@ class EmbeddedGenerator:
         state = listed_switched(said) if listing and tools.listed else None
         call = {"name": "switch_listed", "arguments": {"state": state}} if state else \
             summary_asked(said, tools.home.inventory)
+        if call is None or client_tools and declared_reading(history, client_tools) is not None:
+            return None
+        return ToolCall(call["name"], call["arguments"], new_call_id())
+
+    @staticmethod
+    def _timer_change_call(history: list[dict], client_tools: Mapping[str, dict]) -> ToolCall | None:
+        """Timers listed, changed, paused or resumed ("what timers do I have", "pause it" after a timer), read by code
+        (assistant.timer_changes): the shipped model has no skill for them. A request that asks for a client's
+        declared tool is left to it."""
+        call = timer_change_asked(normalize_request(content_text(history[-1])), list(calls_of_history(history[:-1])))
         if call is None or client_tools and declared_reading(history, client_tools) is not None:
             return None
         return ToolCall(call["name"], call["arguments"], new_call_id())

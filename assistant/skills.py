@@ -30,7 +30,7 @@ class Skill:
                                       # heater's set_level sets degrees, ToolRunner)
     steps: bool = False               # makes a light brighter or dimmer by a step
     timer: str = ""                   # what it does to timers: "starts" one, "takes" one by name (another of the
-                                      # conversation's may be meant), "cancels all"
+                                      # conversation's may be meant), "cancels all", "lists" them, "changes" one
     components: tuple[str, ...] = ()  # those it finds its one named thing among (ToolRunner): a name that means only
                                       # things of other components is not what the call was asked for ("lock the
                                       # chandelier")
@@ -226,6 +226,15 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            name=((str,), "the timer's name, if the user gave one"), timer="takes"),
     _skill("stop_timer", "Cancel one named timer.", means={"cancel": CANCEL}, name=((str,), "the timer's name"),
            timer="takes"),
+    # Timers listed, changed, paused and resumed: read by code from the words (assistant.timer_changes)
+    _skill("list_timers", "Say which timers run or are paused, and how long each has left.", reads=True,
+           timer="lists", read_by_code=True),
+    _skill("change_timer", "Add time to a timer, or take time off it (the one named, else the only one).", ("name",),
+           change=(("add", "take off"), "add time, or take time off"), seconds=(NUMBER, "how many seconds"),
+           name=((str,), "the timer's name, if the user gave one"), timer="changes", read_by_code=True),
+    _skill("pause_timer", "Pause a timer, or resume a paused one (the one named, else the only one).", ("name",),
+           action=(("pause", "resume"), "what to do"), name=((str,), "the timer's name, if the user gave one"),
+           timer="changes", read_by_code=True),
     _skill("set_alarm", "Set an alarm at a clock time.", ("period",), hour=(NUMBER, "hour, 0 to 23 or 1 to 12"),
            minute=(NUMBER, "minute, 0 to 59"), period=(("am", "pm"), "am or pm, if the user said it")),
 )}

@@ -5,6 +5,7 @@ The model writes e.g. `set_device device=light room=kitchen state=on` and "Okay,
 (assistant.skills) is the runner's method `_<name>`. Arithmetic is parsed by a small recursive-descent
 parser, never eval.
 """
+import dataclasses
 import asyncio
 import datetime as dt
 import itertools
@@ -187,9 +188,15 @@ SAID_NUMBERS = ("percent", "degrees", "seconds", "value")
 class Timer:
     id: str
     seconds: int
-    due_at: float                    # unix time it rings at
+    due_at: float                    # unix time it rings at; a paused timer's: the seconds it has left
     name: str | None = None          # a named timer ("pasta"), or None
     alarm: str | None = None         # an alarm: the clock time it was set for ("6:45 AM")
+    state: str = "pending"           # pending, or paused (it never rings until resumed)
+
+
+def seconds_left(timer, now: float) -> float:
+    """The seconds a timer (a Timer or a stored one) has left: a paused one keeps them in due_at."""
+    return timer.due_at if timer.state == "paused" else timer.due_at - now
 
 
 @dataclass
@@ -503,9 +510,14 @@ class TimerBook(Protocol):
     async def add(self, seconds: int, name: str | None = None, alarm: str | None = None) -> None: ...
 
     async def pending(self) -> list:
-        """The timers still to ring, soonest first: objects with id, seconds, due_at (unix), name, alarm."""
+        """The timers still to ring, soonest first, then the paused ones: objects with id, seconds, due_at (unix; a
+        paused one's the seconds it has left), name, alarm, state."""
 
     async def cancel(self, timer_id: str) -> bool: ...
+
+    async def retime(self, timer, left: float, paused: bool) -> bool:
+        """The timer (as pending() gave it) left with these seconds, paused or running; False when it is gone (rung,
+        cancelled, or changed by another turn since it was read)."""
 
     async def cancel_all(self) -> int: ...
 
@@ -521,7 +533,7 @@ class LocalTimers:
 
     def __init__(self, ring: Callable[[Timer], None]):
         self._ring = ring
-        self._timers: dict[str, tuple[Timer, asyncio.TimerHandle]] = {}
+        self._timers: dict[str, tuple[Timer, asyncio.TimerHandle | None]] = {}   # None: paused
         self._ids = itertools.count(1)
 
     async def add(self, seconds: int, name: str | None = None, alarm: str | None = None) -> None:
@@ -533,13 +545,26 @@ class LocalTimers:
         self._ring(timer)
 
     async def pending(self) -> list[Timer]:
-        return sorted((timer for timer, _ in self._timers.values()), key=lambda t: t.due_at)
+        return sorted((timer for timer, _ in self._timers.values()), key=lambda t: (t.state == "paused", t.due_at))
 
     async def cancel(self, timer_id: str) -> bool:
         held = self._timers.pop(timer_id, None)
-        if held is not None:
+        if held is not None and held[1] is not None:
             held[1].cancel()
         return held is not None
+
+    async def retime(self, timer: Timer, left: float, paused: bool) -> bool:
+        held = self._timers.get(timer.id)
+        if held is None or held[0] != timer:
+            return False
+        if held[1] is not None:
+            held[1].cancel()
+        if paused:                       # no handle: a paused timer never rings
+            self._timers[timer.id] = (dataclasses.replace(timer, due_at=left, state="paused"), None)
+        else:
+            self._timers[timer.id] = (dataclasses.replace(timer, due_at=time.time() + left, state="pending"),
+                                      asyncio.get_running_loop().call_later(left, self._rang, timer.id))
+        return True
 
     async def cancel_all(self) -> int:
         running = len(self._timers)
@@ -548,7 +573,8 @@ class LocalTimers:
 
     def stop(self) -> None:
         for _, handle in self._timers.values():
-            handle.cancel()
+            if handle is not None:
+                handle.cancel()
         self._timers.clear()
 
     @property
@@ -1632,9 +1658,68 @@ class ToolRunner:
         if not timers:
             return "There is no timer running."
         now = time.time()
-        parts = [f"{say_duration(max(1, round(t.due_at - now)))} on the {t.name + ' ' if t.name else ''}timer"
-                 for t in timers[:3]]
+        parts = [f"{say_duration(max(1, round(seconds_left(t, now))))} on the {t.name + ' ' if t.name else ''}timer"
+                 f"{', paused' if t.state == 'paused' else ''}" for t in timers[:3]]
         return "There's " + (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + "."
+
+    async def _list_timers(self) -> str:
+        """The timers that run or are paused, each with the time it has left: at most MAX_LISTED named, then how
+        many more."""
+        timers = [t for t in await self.timer_book.pending() if not t.alarm]
+        if not timers:
+            return "You have no timers."
+        now = time.time()
+        parts = [f"{_timer_said(t)}, {say_duration(max(1, round(seconds_left(t, now))))} "
+                 f"{'left, paused' if t.state == 'paused' else 'left'}" for t in timers[:MAX_LISTED]]
+        more = f"; and {len(timers) - MAX_LISTED} more" if len(timers) > MAX_LISTED else ""
+        counted = "one timer" if len(timers) == 1 else f"{len(timers)} timers"
+        return f"You have {counted}: {'; '.join(parts)}{more}."
+
+    async def _one_timer(self, name):
+        """The timer a change takes: the one of that name, else the only one; a sentence (NoAction) when there is
+        none, or several and none named ("Which one ...?")."""
+        timers = [t for t in await self.timer_book.pending() if not t.alarm]
+        if name is not None:
+            timer = await self._named(name, timers)
+            return timer if timer is not None else NoAction(f"There is no {name} timer.")
+        if not timers:
+            return NoAction("There is no timer running.")
+        if len(timers) > 1:
+            said = [_timer_said(t) for t in timers[:MAX_LISTED]]
+            return NoAction(f"{WHICH_ONE_MEANT}{', '.join(said[:-1])} or {said[-1]}?")
+        return timers[0]
+
+    async def _change_timer(self, change, seconds, name=None) -> str:
+        """Time added to a timer, or taken off it; a paused one stays paused."""
+        step = _timer_length(seconds)
+        timer = await self._one_timer(name)
+        if isinstance(timer, NoAction):
+            return timer
+        left = seconds_left(timer, time.time())
+        left = left + step if change == "add" else left - step
+        if left < 1:
+            return NoAction(f"{_timer_said(timer).capitalize()} has only {say_duration(max(1, round(left + step)))} "
+                            "left.")
+        if left > MAX_TIMER_S:
+            raise ValueError("timer out of range")
+        if not await self.timer_book.retime(timer, left, timer.state == "paused"):
+            return NoAction(f"{_timer_said(timer).capitalize()} has just finished.")
+        paused = ", paused" if timer.state == "paused" else ""
+        return Done(f"Okay, {_timer_said(timer)} has {say_duration(round(left))} left{paused}.")
+
+    async def _pause_timer(self, action, name=None) -> str:
+        """A timer paused (it never rings until resumed), or a paused one running again."""
+        timer = await self._one_timer(name)
+        if isinstance(timer, NoAction):
+            return timer
+        said = _timer_said(timer)
+        if (timer.state == "paused") == (action == "pause"):
+            return NoAction(f"{said.capitalize()} is {'already paused' if action == 'pause' else 'not paused'}.")
+        left = seconds_left(timer, time.time())
+        if left <= 0 or not await self.timer_book.retime(timer, left, action == "pause"):
+            return NoAction(f"{said.capitalize()} has just finished.")
+        done = "paused" if action == "pause" else "running again"
+        return Done(f"Okay, {said} is {done}, with {say_duration(max(1, round(left)))} left.")
 
     async def _stop_timer(self, name) -> str:
         timer = await self._named(name)
@@ -1659,6 +1744,11 @@ class ToolRunner:
         spoken = at.strftime("%I:%M %p").lstrip("0")
         await self._start((at - now).total_seconds(), "alarm", spoken)
         return f"Okay, your alarm is set for {spoken}."
+
+
+def _timer_said(timer) -> str:
+    """A timer as a reply names it: "the pasta timer", "the timer for 10 minutes"."""
+    return f"the {timer.name} timer" if timer.name else f"the timer for {say_duration(timer.seconds)}"
 
 
 class HeldTools:

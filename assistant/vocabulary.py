@@ -1029,3 +1029,29 @@ OWN_VALUES = ("to", "at")
 # done part after the first joined by JOINED_DONE
 DONE_OPENING = "Okay, "
 JOINED_DONE = ", and "
+
+# Timers listed, changed, paused and resumed (round 40), read by code (assistant.timer_changes) only where the whole
+# request is one of these phrasings. {timer} is a timer said ("the pasta timer", "my timer", "the timer for the
+# eggs", "it" right after a timer's call), {length} a length ("5 minutes", "a minute", "half an hour").
+TIMERS_LISTED = ("what timers do i have", "what timers have i got", "what timers are running", "what timers are set",
+                 "what timers are there", "which timers are running", "which timers do i have", "list my timers",
+                 "list the timers", "list all my timers", "list all the timers", "show my timers", "show me my timers",
+                 "tell me my timers", "how many timers are running", "how many timers do i have",
+                 "how many timers are set", "how many timers have i got", "do i have any timers",
+                 "do i have any timers running", "do i have any timers set", "are there any timers",
+                 "are there any timers running", "are any timers running", "any timers running", "what timers",
+                 "what are my timers", "which timers", "timers")
+TIMER_CHANGED = {"add": ("add {length} to {timer}", "add {length} more to {timer}", "add another {length} to {timer}",
+                         "put {length} on {timer}", "put {length} more on {timer}", "put another {length} on {timer}",
+                         "extend {timer} by {length}", "give {timer} {length} more", "give {timer} another {length}",
+                         "add {length} more", "add another {length}", "{length} more on {timer}"),
+                 "take off": ("take {length} off {timer}", "take {length} off of {timer}",
+                              "take {length} from {timer}", "knock {length} off {timer}",
+                              "remove {length} from {timer}", "subtract {length} from {timer}",
+                              "shorten {timer} by {length}", "cut {timer} by {length}", "take off {length}",
+                              "take {length} off")}
+TIMER_HELD = {"pause": ("pause {timer}", "hold {timer}", "freeze {timer}", "put {timer} on hold", "pause"),
+              "resume": ("resume {timer}", "unpause {timer}", "continue {timer}", "start {timer} again",
+                         "carry on with {timer}", "resume", "unpause", "keep {timer} going")}
+TIMER_REQUEST_OPENERS = ("please", "now", "ok", "okay", "and", "then", "can you", "could you", "hey")
+TIMER_REQUEST_TAILS = ("please", "now", "then", "too", "for me", "for a bit", "for a moment", "for a minute")

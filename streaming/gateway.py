@@ -68,7 +68,7 @@ class DurableTimers:
     """A session's timers in the store (assistant.tools.TimerBook); the gateway rings them."""
     store: Store
     session_id: str
-    running: int = 0                 # pending timers of this session, as this gateway knows them
+    running: int = 0                 # pending and paused timers of this session, as this gateway knows them
 
     async def add(self, seconds: float, name: str | None = None, alarm: str | None = None) -> None:
         from streaming.session import new_id
@@ -83,9 +83,15 @@ class DurableTimers:
         return timers
 
     async def cancel(self, timer_id: str) -> bool:
-        cancelled = await self.store.move_timer(timer_id, "pending", "cancelled")
+        cancelled = await self.store.move_timer(timer_id, "pending", "cancelled") or \
+            await self.store.move_timer(timer_id, "paused", "cancelled")
         self.running = max(0, self.running - cancelled)
         return cancelled
+
+    async def retime(self, timer: StoredTimer, left: float, paused: bool) -> bool:
+        """A paused timer stays in the store, out of the due index, its due the seconds it has left."""
+        return await self.store.retime_timer(timer.id, timer.state, "paused" if paused else "pending",
+                                             left if paused else time.time() + left)
 
     async def cancel_all(self) -> int:
         cancelled = await self.store.cancel_timers(self.session_id)

@@ -12,7 +12,8 @@ What it holds:
   (`take_conversation`) opens a new generation, and every save carries the saver's: a save of an older
   generation (a gateway that lost the session and wrote late) replaces nothing, and its items the store never
   had are merged in by id and order, kept through the owner's saves until the owner has them (`Saved.lacking`);
-- timers (plain, named, alarms): pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
+- timers (plain, named, alarms): paused ones (due: the seconds they have left) wait, unindexed, to be resumed;
+  pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
   (nobody was connected; said at the next turn) and from `missed` to `told`;
 - claims: `key -> holder` with an expiry, taken and renewed by a gateway (a live session, a device's
   turn); an expired claim is free for anybody.
@@ -56,8 +57,8 @@ class StoredTimer:
     id: str
     session_id: str
     seconds: int
-    due_at: float                        # unix time
-    state: str = "pending"               # pending | missed
+    due_at: float                        # unix time; a paused timer's: the seconds it has left
+    state: str = "pending"               # pending | paused | missed
     name: str | None = None              # a named timer ("pasta")
     alarm: str | None = None             # an alarm: the clock time it was set for ("6:45 AM")
 
@@ -120,14 +121,15 @@ class Store(ABC):
 
     @abstractmethod
     async def cancel_timers(self, session_id: str) -> int:
-        """Cancel the session's pending timers; how many there were."""
+        """Cancel the session's pending and paused timers; how many there were."""
 
     @abstractmethod
-    async def pending_timers(self, session_id: str) -> int: ...
+    async def pending_timers(self, session_id: str) -> int:
+        """How many timers of the session are pending or paused."""
 
     @abstractmethod
     async def session_timers(self, session_id: str) -> list[StoredTimer]:
-        """The session's pending timers, soonest first."""
+        """The session's pending timers, soonest first, then its paused ones."""
 
     @abstractmethod
     async def due_timers(self, now: float, limit: int = 100) -> list[StoredTimer]:
@@ -136,6 +138,11 @@ class Store(ABC):
     @abstractmethod
     async def move_timer(self, timer_id: str, from_state: str, to_state: str) -> bool:
         """Atomically move a timer on; True for exactly one caller however many gateways try."""
+
+    @abstractmethod
+    async def retime_timer(self, timer_id: str, from_state: str, to_state: str, due_at: float) -> bool:
+        """Atomically give a pending or paused timer a new due (paused: the seconds it has left) and state, pending
+        or paused; True when it was still in from_state (not rung, cancelled or moved by another gateway)."""
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -227,7 +234,7 @@ def _checked_timer(fields: tuple) -> StoredTimer | None:
     program, failed every timer poll (ValueError, KeyError) or reached the ring with text for its seconds."""
     timer_id, session_id, seconds, due_at, state, name, alarm = fields
     if isinstance(timer_id, str) and isinstance(session_id, str) and type(seconds) is int and seconds >= 0 \
-            and type(due_at) in (int, float) and math.isfinite(due_at) and state in ("pending", "missed") \
+            and type(due_at) in (int, float) and math.isfinite(due_at) and state in ("pending", "paused", "missed") \
             and all(value is None or isinstance(value, str) for value in (name, alarm)):
         return StoredTimer(timer_id, session_id, seconds, float(due_at), state, name, alarm)
     log.warning("timer %s: its stored fields are not a timer a gateway writes; removed", printable(timer_id))
@@ -416,9 +423,12 @@ class SQLiteStore(Store):
                            "late) VALUES (?, ?, ?, ?, ?, ?, ?)",
                            (session_id, record.principal, items, now, record.generation,
                             json.dumps(record.taken), json.dumps(record.late)))
-                if purge:   # bounded: old conversations, and missed timers nobody came back for, go
+                if purge:   # bounded: old conversations, and missed timers nobody came back for, go; and the
+                            # paused timers of a conversation gone (their due is the seconds they have left)
                     db.execute("DELETE FROM conversations WHERE updated < ?", (now - CONVERSATION_TTL_S,))
-                    db.execute("DELETE FROM timers WHERE due < ?", (now - CONVERSATION_TTL_S,))
+                    db.execute("DELETE FROM timers WHERE due < ? AND state != 'paused'", (now - CONVERSATION_TTL_S,))
+                    db.execute("DELETE FROM timers WHERE state = 'paused' AND session_id NOT IN "
+                               "(SELECT id FROM conversations)")
                     db.execute("DELETE FROM claims WHERE expires < ?", (now,))
                 return result
             return self._transaction(db, body)
@@ -456,19 +466,21 @@ class SQLiteStore(Store):
 
     async def cancel_timers(self, session_id):
         return await self._run(lambda db: db.execute(
-            "DELETE FROM timers WHERE session_id = ? AND state = 'pending'", (session_id,)).rowcount)
+            "DELETE FROM timers WHERE session_id = ? AND state IN ('pending', 'paused')", (session_id,)).rowcount)
 
     async def pending_timers(self, session_id):
         return await self._run(lambda db: db.execute(
-            "SELECT COUNT(*) FROM timers WHERE session_id = ? AND state = 'pending'", (session_id,)).fetchone()[0])
+            "SELECT COUNT(*) FROM timers WHERE session_id = ? AND state IN ('pending', 'paused')",
+            (session_id,)).fetchone()[0])
 
     async def session_timers(self, session_id):
         return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? AND "
-                                             "state = 'pending' ORDER BY due", (session_id,))
+                                             "state IN ('pending', 'paused') ORDER BY state = 'paused', due",
+                               (session_id,))
 
     async def due_timers(self, now, limit=100):
-        return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? ORDER BY due LIMIT ?",
-                               (now, limit))
+        return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? AND "
+                                             "state != 'paused' ORDER BY due LIMIT ?", (now, limit))
 
     @staticmethod
     def _timers(db: sqlite3.Connection, query: str, args: tuple) -> list[StoredTimer]:
@@ -488,6 +500,11 @@ class SQLiteStore(Store):
         else:
             sql, args = "UPDATE timers SET state = ? WHERE id = ? AND state = ?", (to_state, timer_id, from_state)
         return await self._run(lambda db: db.execute(sql, args).rowcount == 1)
+
+    async def retime_timer(self, timer_id, from_state, to_state, due_at):
+        return await self._run(lambda db: db.execute(
+            "UPDATE timers SET state = ?, due = ? WHERE id = ? AND state = ?",
+            (to_state, due_at, timer_id, from_state)).rowcount == 1)
 
     async def close(self):
         """Once the calls queued before it are done, at most STORE_TIMEOUT_S: a thread still busy then (a stuck
@@ -528,15 +545,22 @@ else
 end
 return 1
 """
+# KEYS: timer hash, due zset; ARGV: id, from, to, due (a paused timer leaves the due zset: it never comes due)
+_RETIME = """
+if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'due', ARGV[4])
+if ARGV[3] == 'paused' then redis.call('ZREM', KEYS[2], ARGV[1]) else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1]) end
+return 1
+"""
 # KEYS: due zset, session's timer set; ARGV: timer key prefix
 _CANCEL = """
 local cancelled = 0
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   local key = ARGV[1] .. id
   local state = redis.call('HGET', key, 'state')
-  if state == 'pending' or state == false then
+  if state == 'pending' or state == 'paused' or state == false then
     redis.call('DEL', key); redis.call('ZREM', KEYS[1], id); redis.call('SREM', KEYS[2], id)
-    if state == 'pending' then cancelled = cancelled + 1 end
+    if state ~= false then cancelled = cancelled + 1 end
   end
 end
 return cancelled
@@ -569,6 +593,7 @@ class RedisStore(Store):
         self._claim = self._redis.register_script(_CLAIM)
         self._release = self._redis.register_script(_RELEASE)
         self._move = self._redis.register_script(_MOVE)
+        self._retime = self._redis.register_script(_RETIME)
         self._cancel = self._redis.register_script(_CANCEL)
 
     def _key(self, *parts: str) -> str:
@@ -670,13 +695,13 @@ class RedisStore(Store):
             for timer_id in ids:
                 pipe.hget(self._key("timer", timer_id.decode()), "state")
             states = await pipe.execute()
-        return sum(state == b"pending" for state in states)
+        return sum(state in (b"pending", b"paused") for state in states)
 
     @_bounded
     async def session_timers(self, session_id):
         ids = await self._redis.smembers(self._key("session-timers", session_id))
-        timers = [t for t in await self._timers(ids) if t.state == "pending"]
-        return sorted(timers, key=lambda t: t.due_at)
+        timers = [t for t in await self._timers(ids) if t.state in ("pending", "paused")]
+        return sorted(timers, key=lambda t: (t.state == "paused", t.due_at))
 
     @_bounded
     async def due_timers(self, now, limit=100):
@@ -727,6 +752,11 @@ class RedisStore(Store):
         return bool(await self._move(
             keys=[self._key("timer", timer_id), self._key("timers"), self._key("session-timers", session.decode())],
             args=[timer_id, from_state, to_state, int(to_state in FINAL_STATES)]))
+
+    @_bounded
+    async def retime_timer(self, timer_id, from_state, to_state, due_at):
+        return bool(await self._retime(keys=[self._key("timer", timer_id), self._key("timers")],
+                                       args=[timer_id, from_state, to_state, repr(float(due_at))]))
 
     @_bounded
     async def close(self):

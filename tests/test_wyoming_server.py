@@ -305,6 +305,22 @@ async def test_a_named_timer_is_announced_with_its_name(server, needs_assistant)
     assert [TimerCancelled.from_event(e).id for e in events if e.type == "timer-cancelled"] == [started.id]
 
 
+async def test_a_timer_lengthened_paused_and_resumed_is_announced_as_timer_updated(server, needs_assistant):
+    from wyoming.timer import TimerStarted, TimerUpdated
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        context = {"conversation_id": "hob-satellite"}
+        await client.write_event(Transcript(text="Set a pasta timer for 12 minutes.", context=context).event())
+        started = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
+                                               if e.type == "timer-started"))
+        updated = []
+        for said in ("Add 5 minutes to the pasta timer.", "Pause it.", "Resume the pasta timer."):
+            await client.write_event(Transcript(text=said, context=context).event())
+            # (the event is sent as the timer changes, by a task of its own: before or after the reply's end)
+            updated.append(TimerUpdated.from_event((await read_until(client, "timer-updated"))[-1]))
+    assert [(u.id, u.is_active) for u in updated] == [(started.id, True), (started.id, False), (started.id, True)]
+    assert all(1015 <= u.total_seconds <= 1020 for u in updated)
+
+
 async def test_a_lone_surrogate_in_a_transcript_is_an_error_and_the_next_request_is_answered(server, needs_assistant):
     """JSON can spell half a UTF-16 pair (\\ud800); such text cannot be tokenised, spoken or sent back. (The
     wyoming client cannot send it, so these events are written by hand, as \\u escapes.)"""

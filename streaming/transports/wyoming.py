@@ -10,7 +10,7 @@ and 10700 on the same host) answers `describe` with three programs:
   in and audio out per finished clause, then `synthesize-stopped`;
 - handle: `transcript` → `handled` with Parley's reply (tools act on the home), streamed as
   handled-start/chunk/stop around it. A conversation is kept by `context.conversation_id` (else by
-  connection), so follow-ups work; its timers are announced as timer-started/cancelled/finished to the
+  connection), so follow-ups work; its timers are announced as timer-started/updated/cancelled/finished to the
   connections that spoke in it.
 Wyoming exposes the engines themselves, so this transport uses the shared Engines bundle directly
 (speech-to-text through its priority queue, TTS on its threads, the assistant) rather than a Session.
@@ -36,7 +36,7 @@ from wyoming.handle import Handled, HandledChunk, HandledStart, HandledStop, Not
 from wyoming.info import (AsrModel, AsrProgram, Attribution, Describe, HandleModel, HandleProgram, Info,
                           TtsProgram, TtsVoice)
 from wyoming.server import AsyncEventHandler
-from wyoming.timer import TimerCancelled, TimerFinished, TimerStarted
+from wyoming.timer import TimerCancelled, TimerFinished, TimerStarted, TimerUpdated
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
 from assistant.tools import LocalTimers
@@ -189,8 +189,8 @@ def bias_phrases(transcribe: Transcribe, home_names: tuple[str, ...]) -> tuple[s
 
 
 class AnnouncedTimers:
-    """A conversation's timers (in this process), each start, cancel and finish announced as the wyoming
-    package's timer events."""
+    """A conversation's timers (in this process), each start, change (time added or taken off, paused, resumed),
+    cancel and finish announced as the wyoming package's timer events."""
 
     def __init__(self, announce):
         self.announce = announce             # Event -> None
@@ -214,6 +214,12 @@ class AnnouncedTimers:
         if cancelled:
             self.announce(TimerCancelled(id=timer_id).event())
         return cancelled
+
+    async def retime(self, timer, left: float, paused: bool) -> bool:
+        retimed = await self.book.retime(timer, left, paused)
+        if retimed:
+            self.announce(TimerUpdated(id=timer.id, is_active=not paused, total_seconds=round(left)).event())
+        return retimed
 
     async def cancel_all(self) -> int:
         timers = await self.book.pending()
