@@ -208,8 +208,7 @@ class TurnDetector:
     def _judged_wait_ms(self) -> int:
         if not self.semantic:
             return self.settings.silence_duration_ms
-        words, sound = self._words, self._sound
-        if words is None:               # the reply needs the words anyway: ending sooner would only risk a cut
+        if self._words is None:         # the reply needs the words anyway: ending sooner would only risk a cut
             return self._waits.max
         if self._evidence is not None:  # the decision shortens, and lengthens only where it is sure of a cut
             if self._decided == "hold":
