@@ -233,7 +233,8 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            ("hour", "minute", "period"), which=(("one", "all"), "one alarm, or all of them"),
            hour=(NUMBER, "the alarm's hour, if the user said it"), minute=(NUMBER, "the alarm's minute"),
            period=(("am", "pm"), "am or pm, if the user said it"), read_by_code=True),
-    _skill("list_alarms", "Say which alarms are set.", reads=True, read_by_code=True),
+    # pure, not reads: its words are a whole question of ALARM_QUESTIONS, and run at once it changes nothing
+    _skill("list_alarms", "Say which alarms are set.", pure=True, read_by_code=True),
     _skill("snooze_alarm", "Snooze the alarm or timer that just rang.", ("minutes",),
            minutes=(NUMBER, "how many minutes, if the user said it"), read_by_code=True),
     _skill("stop_ringing", "Stop the alarm or timer that is ringing.", read_by_code=True),

@@ -126,3 +126,10 @@ def test_snooze_and_stop_while_a_timer_rings(assistant):
     reply = _reply(assistant, tools, "stop")
     assert [c.name for c in reply.tool_calls] == ["stop_ringing"] and reply.text == "Okay, the timer is off."
     assert _reply(assistant, tools, "stop").tool_calls == []              # nothing rings now
+
+
+async def test_a_spoken_question_about_alarms_is_answered():
+    """ "when is my alarm" has no word asks() takes for a question of state: heard, it is still answered."""
+    tools = ToolRunner()
+    tools.spoken, tools.heard = True, "when is my alarm"
+    assert await tools.run("list_alarms", {}) == "You have no alarms."
