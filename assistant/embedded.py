@@ -29,6 +29,7 @@ from types import MappingProxyType
 
 import torch
 
+from assistant.alarms import alarm_call, dismissed
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, cover_meant, cover_position_call,
                                      fill_result, media_call, model_prompt, named_move)
 from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem,
@@ -45,7 +46,7 @@ from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history
 from assistant.generator import AssistantReply, DoneEvent, ReplyEvent, TextEvent, ToolCall, ToolCallEvent
 from assistant.chat_template import appliance_call
 from assistant.inventory import APPLIANCES
-from assistant.reply import (CALL_ONLY_REPLY, CANT, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
+from assistant.reply import (CALL_ONLY_REPLY, CANT, DROPPED, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
 from assistant.skills import MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
@@ -236,6 +237,17 @@ class EmbeddedGenerator:
             yield TextEvent(str(result))
             yield DoneEvent(AssistantReply(str(result), [call], 0, 0, (time.perf_counter() - started) * 1000, 0,
                                            self.name))
+            return
+        runner = getattr(tools, "runner", tools)
+        alarm = alarm_call(content_text(last), runner.ringing is not None) if last.get("role") == "user" else None
+        if alarm is not None:                    # alarms cancelled or listed, what rings snoozed or stopped
+            async for event in self._answered_alone(ToolCall(alarm["name"], alarm["arguments"], new_call_id()), tools,
+                                                    started):
+                yield event
+            return
+        if last.get("role") == "user" and dismissed(content_text(last), runner.timers_running):
+            yield TextEvent(DROPPED)             # "never mind": the request in hand is dropped, nothing is done
+            yield DoneEvent(AssistantReply(DROPPED, [], 0, 0, (time.perf_counter() - started) * 1000, 0, self.name))
             return
         if last.get("role") == "user" and await asyncio.to_thread(negated_or_remarked, content_text(last)):
             # negated or merely remarked on: no reading may act on its words (the model's, Home Assistant's, code's)

@@ -18,6 +18,8 @@ from assistant.vocabulary import DEVICE_SPOKEN, ROOM_SPOKEN, SENSOR_KINDS
 NOT_UNDERSTOOD = "Sorry, I didn't catch that."
 # The reply to a request that asks for nothing to be done: negated, or a remark (clauses.unasked)
 LEFT_AS_IT_IS = "Okay, I'll leave it as it is."
+# The reply to a request that drops the one in hand ("never mind", "stop" while nothing rings): nothing is done
+DROPPED = "Okay."
 # Every reply the model learns to write: assistant.corpus writes its replies from these and no others, so a
 # reply that is none of them is two replies mixed by parallel denoising ("Sorryich room? do that yet.").
 # {result} is the tool's answer, {room}, {device} and {kind} the default home's words.

@@ -237,6 +237,16 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            timer="changes", read_by_code=True),
     _skill("set_alarm", "Set an alarm at a clock time.", ("period",), hour=(NUMBER, "hour, 0 to 23 or 1 to 12"),
            minute=(NUMBER, "minute, 0 to 59"), period=(("am", "pm"), "am or pm, if the user said it")),
+    # alarms cancelled, listed, snoozed, and what rings stopped: read by code from the words (assistant.alarms)
+    _skill("cancel_alarm", "Cancel an alarm (the one at the clock time said, or the only one), or every alarm.",
+           ("hour", "minute", "period"), which=(("one", "all"), "one alarm, or all of them"),
+           hour=(NUMBER, "the alarm's hour, if the user said it"), minute=(NUMBER, "the alarm's minute"),
+           period=(("am", "pm"), "am or pm, if the user said it"), read_by_code=True),
+    # pure, not reads: its words are a whole question of ALARM_QUESTIONS, and run at once it changes nothing
+    _skill("list_alarms", "Say which alarms are set.", pure=True, read_by_code=True),
+    _skill("snooze_alarm", "Snooze the alarm or timer that just rang.", ("minutes",),
+           minutes=(NUMBER, "how many minutes, if the user said it"), read_by_code=True),
+    _skill("stop_ringing", "Stop the alarm or timer that is ringing.", read_by_code=True),
 )}
 # The registry's facts as the sets their users ask of a call's name (a client tool's name is in none of them):
 # the skills of timers (a timer's name is no thing of the home), those of them that start one, and those that take one

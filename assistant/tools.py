@@ -35,7 +35,7 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
                                   VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
                                   convert, unit_name)
-from assistant.vocabulary import MAX_LISTED
+from assistant.vocabulary import MAX_LISTED, RINGING_S, SNOOZE_MINUTES
 from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
 
@@ -445,8 +445,12 @@ def _modes_listed(entity: Entity) -> str:
 
 def _listed(modes) -> str:
     """Modes as said in a list: "auto, sleep and nature"."""
-    said = [_mode_spoken(m) for m in modes]
-    return ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else "".join(said)
+    return _joined([_mode_spoken(m) for m in modes], "and")
+
+
+def _joined(words: list[str], joined: str) -> str:
+    """Words as said in a list, the last joined by "and" or "or": "6:45 AM or 7:00 AM"."""
+    return ", ".join(words[:-1]) + f" {joined} " + words[-1] if len(words) > 1 else "".join(words)
 
 
 def stepped_level(level: int | None, direction: str) -> int:
@@ -623,6 +627,8 @@ class ToolRunner:
         # The things the latest summary named (list_states), by key, that "turn them off" right after it switches
         # (switch_listed): at most the home's entities
         self.listed: tuple[str, ...] = ()
+        # The timer or alarm that rang last, and when (unix): "stop" and "snooze" within RINGING_S are about it
+        self.rang: tuple[Timer, float] | None = None
 
     @property
     def timers_running(self) -> int:
@@ -894,7 +900,20 @@ class ToolRunner:
         """The session ended: its timers of this process stop (stored ones stay)."""
         self.timer_book.stop()
 
+    def rang_now(self, timer) -> None:
+        """A timer or alarm of this session rang (here, or from the store by the gateway): it rings until stopped,
+        snoozed, or RINGING_S pass."""
+        self.rang = (timer, time.time())
+
+    @property
+    def ringing(self):
+        """The timer or alarm ringing now, or None."""
+        if self.rang is None or time.time() - self.rang[1] > RINGING_S:
+            return None
+        return self.rang[0]
+
     def _ring(self, timer: Timer) -> None:
+        self.rang_now(timer)
         if self.on_ring is not None:
             self.on_ring(timer.seconds, timer_done_text(timer.seconds, timer.name, timer.alarm))
 
@@ -1744,6 +1763,72 @@ class ToolRunner:
         spoken = at.strftime("%I:%M %p").lstrip("0")
         await self._start((at - now).total_seconds(), "alarm", spoken)
         return f"Okay, your alarm is set for {spoken}."
+
+    async def _alarms(self) -> list[Timer]:
+        return [t for t in await self.timer_book.pending() if t.alarm]
+
+    async def _cancel_alarm(self, which, hour=None, minute=None, period=None) -> str:
+        alarms = await self._alarms()
+        if not alarms:
+            return NoAction("You have no alarms.")
+        if which == "all":
+            for alarm in alarms:
+                await self.timer_book.cancel(alarm.id)
+            return "Okay, your alarm is cancelled." if len(alarms) == 1 else \
+                f"Okay, your {len(alarms)} alarms are cancelled."
+        if hour is not None:
+            hour, minute = clock_time(hour, minute or 0)
+            alarms = [a for a in alarms if _alarm_at(a.alarm, hour, minute, period)]
+            if not alarms:
+                return NoAction(f"There is no alarm at {hour}:{minute:02d}{' ' + period.upper() if period else ''}.")
+        if len(alarms) > 1:           # as a timer's follow-up asks which one
+            return NoAction(f"Which one: the alarm at {_joined([a.alarm for a in alarms], 'or')}?")
+        await self.timer_book.cancel(alarms[0].id)
+        return f"Okay, your alarm for {alarms[0].alarm} is cancelled."
+
+    async def _list_alarms(self) -> str:
+        alarms = await self._alarms()
+        if not alarms:
+            return "You have no alarms."
+        if len(alarms) == 1:
+            return f"You have an alarm at {alarms[0].alarm}."
+        times = [a.alarm for a in alarms[:MAX_ALARMS_SAID]]
+        more = len(alarms) - len(times)
+        return f"You have {len(alarms)} alarms: at {_joined(times, 'and')}" + \
+            (f", and {more} more." if more else ".")
+
+    async def _snooze_alarm(self, minutes=SNOOZE_MINUTES) -> str:
+        rang = self.ringing
+        if rang is None:
+            return NoAction("Nothing is ringing to snooze.")
+        minutes = _whole(minutes)
+        if not 0 < minutes <= MAX_SNOOZE_MINUTES:
+            raise ValueError("snooze out of range")
+        await self._start(minutes * 60, rang.name, rang.alarm)
+        self.rang = None
+        return f"Okay, snoozed for {say_duration(minutes * 60)}."
+
+    async def _stop_ringing(self) -> str:
+        rang = self.ringing
+        self.rang = None
+        if rang is None:
+            return NoAction("Okay.")
+        return "Okay, your alarm is off." if rang.alarm else "Okay, the timer is off."
+
+
+MAX_ALARMS_SAID = 5                # a list of alarms says this many times, then how many more
+MAX_SNOOZE_MINUTES = 60
+
+
+def _alarm_at(spoken: str, hour: int, minute: int, period: str | None) -> bool:
+    """An alarm set for spoken ("6:45 AM") is the one said at hour:minute (a 12-hour clock unless period is said,
+    or the hour is past 12)."""
+    at = dt.datetime.strptime(spoken, "%I:%M %p")
+    if minute != at.minute:
+        return False
+    if period:
+        return at.hour == hour % 12 + (12 if period == "pm" else 0)
+    return at.hour == hour if hour > 12 or hour == 0 else at.hour % 12 == hour % 12
 
 
 def _timer_said(timer) -> str:

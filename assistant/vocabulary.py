@@ -1055,3 +1055,29 @@ TIMER_HELD = {"pause": ("pause {timer}", "hold {timer}", "freeze {timer}", "put 
                          "carry on with {timer}", "resume", "unpause", "keep {timer} going")}
 TIMER_REQUEST_OPENERS = ("please", "now", "ok", "okay", "and", "then", "can you", "could you", "hey")
 TIMER_REQUEST_TAILS = ("please", "now", "then", "too", "for me", "for a bit", "for a moment", "for a minute")
+
+# Requests about alarms and about what rings, read by code (assistant.alarms), whole, as the normaliser writes them.
+# Verbs that cancel an alarm ("delete all my alarms", "turn off the 7 o'clock alarm")
+ALARM_CANCEL_VERBS = ("cancel", "delete", "remove", "clear", "turn off", "switch off", "disable", "get rid of", "scrap",
+                      "drop", "kill")
+# Words that take every alarm ("all my alarms", "every alarm", "both alarms")
+ALARM_EVERY = ("all", "all of", "every", "both", "both of")
+# Questions that ask which alarms are set
+ALARM_QUESTIONS = ("what alarms do i have", "what alarms have i got", "what alarms are set", "which alarms are set",
+                   "what are my alarms", "when is my alarm", "when is my alarm set for", "what time is my alarm",
+                   "what time is my alarm set for", "do i have any alarms", "do i have an alarm", "are there any alarms",
+                   "list my alarms", "show my alarms", "what alarms are there", "any alarms", "is my alarm set",
+                   "have i got any alarms", "what is my alarm set for", "when does my alarm go off")
+# Words that snooze what just rang ("snooze", "snooze for 10 minutes", "snooze it")
+SNOOZE_WORDS = ("snooze", "snooze it", "snooze the alarm", "snooze that", "snooze alarm", "snooze please")
+SNOOZE_MINUTES = 9           # a snooze no length was said for, as most alarm clocks
+# Words that stop what rings; said while nothing rings, they dismiss the request, as DISMISSALS do
+STOP_RINGING = ("stop", "stop it", "turn it off", "switch it off", "stop ringing", "stop the alarm", "stop the timer",
+                "turn off the alarm", "turn the alarm off", "turn off the timer", "turn the timer off", "shut up",
+                "be quiet", "quiet", "silence", "enough", "ok stop", "okay stop", "dismiss", "i'm up", "im up",
+                "alarm off", "stop alarm", "stop timer", "that's enough")
+# Words that drop the request in hand: answered "Okay." with no call
+DISMISSALS = ("stop", "never mind", "nevermind", "forget it", "forget about it", "cancel", "nothing", "no never mind",
+              "oh never mind", "forget that", "never mind that")
+# How long after a ring "stop" and "snooze" are still about it
+RINGING_S = 120

@@ -544,6 +544,8 @@ class Gateway:
             if here:
                 if await self.store.move_timer(timer.id, "pending", "rung"):
                     held.timers.running = max(0, held.timers.running - 1)
+                    if held.session.tools is not None:       # "stop" and "snooze" are about it a while
+                        held.session.tools.rang_now(timer)
                     held.session.ring_timer(timer.seconds, timer_done_text(timer.seconds, timer.name, timer.alarm))
             elif await self.store.holder(session_key(timer.session_id)) is None:
                 await self.store.move_timer(timer.id, "pending", "missed")

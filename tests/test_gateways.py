@@ -94,6 +94,29 @@ async def test_a_timer_set_on_a_killed_gateway_rings_once_on_the_survivor(both_u
     await client.close()
 
 
+async def test_an_alarm_outlives_its_gateway_and_a_stored_timer_that_rang_is_stopped(both_up, redis_server):
+    """Alarms are kept where timers are: listed and cancelled on the survivor; a stored timer the survivor rang
+    is what "stop" stops."""
+    haproxy, gateways = both_up
+    client, session_id = await session_of(haproxy)
+    await ask(client, "set an alarm for 6:45 am")
+    await ask(client, "set a timer for 5 seconds")
+    home = await wait_held(redis_server, session_id)
+    gateways[home].kill()
+    await client.close()
+
+    client, _ = await session_of(haproxy, f"?session_id={session_id}")
+    assert await wait_held(redis_server, session_id, other_than=home) in gateways
+    await client.wait_for("response.done", timeout=30, where=lambda e: "time is up" in reply_text(e["response"]).lower())
+    start = len(client.events)
+    assert reply_text(await ask(client, "stop")) == "Okay, the timer is off."
+    assert [c["name"] for c in tool_calls(client, start)] == ["stop_ringing"]
+    assert reply_text(await ask(client, "what alarms do I have")) == "You have an alarm at 6:45 AM."
+    assert reply_text(await ask(client, "cancel my alarm")) == "Okay, your alarm for 6:45 AM is cancelled."
+    assert reply_text(await ask(client, "when is my alarm")) == "You have no alarms."
+    await client.close()
+
+
 async def test_sigterm_drains_without_cutting_a_reply_and_new_sessions_go_elsewhere(both_up, redis_server):
     haproxy, gateways = both_up
     client, session_id = await session_of(haproxy)

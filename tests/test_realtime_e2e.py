@@ -125,6 +125,21 @@ async def test_a_timer_rings_as_a_spoken_response_of_its_own(live_server, stt):
     await client.close()
 
 
+async def test_a_ringing_timer_is_stopped_by_a_typed_stop(live_server):
+    client = await connect(live_server)
+    await ask(client, "set a timer for 1 second", {"output_modalities": ["text"]})
+    confirmed = await client.wait_for("response.done", timeout=60)
+    ring = await client.wait_for("response.done", timeout=30, where=lambda e: e is not confirmed)
+    assert ring["response"]["output"][0]["content"][0]["transcript"] == "Time is up: your timer for 1 second is done."
+    assert await the_call(client, "stop") == {"name": "stop_ringing", "arguments": {}}
+    start = len(client.events)
+    await ask(client, "stop", {"output_modalities": ["text"]})       # nothing rings now: dropped, no call
+    done = await client.wait_for("response.done", start=start, timeout=60)
+    assert done["response"]["output"][-1]["content"][0]["text"] == "Okay."
+    assert not [e for e in client.of_type("conversation.item.added", start) if e["item"]["type"] == "function_call"]
+    await client.close()
+
+
 async def test_text_only_response(live_server):
     client = await connect(live_server)
     await ask(client, MATH, {"output_modalities": ["text"]})

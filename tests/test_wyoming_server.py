@@ -293,6 +293,21 @@ async def test_timers_set_by_voice_are_announced_as_timer_events(server, needs_a
     assert [TimerCancelled.from_event(e).id for e in events if e.type == "timer-cancelled"] == [long.id]
 
 
+async def test_a_finished_timer_is_stopped_by_stop_and_nothing_rings_after(server, needs_assistant):
+    from wyoming.timer import TimerStarted
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        context = {"conversation_id": "bedside-satellite"}
+        await client.write_event(Transcript(text="Set a timer for 1 second.", context=context).event())
+        started = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
+                                               if e.type == "timer-started"))
+        await read_until(client, "timer-finished")
+        await client.write_event(Transcript(text="Stop.", context=context).event())
+        stopped = Handled.from_event((await read_until(client, "handled-stop"))[-2]).text
+        await client.write_event(Transcript(text="Stop.", context=context).event())
+        again = Handled.from_event((await read_until(client, "handled-stop"))[-2]).text
+    assert started.total_seconds == 1 and stopped == "Okay, the timer is off." and again == "Okay."
+
+
 async def test_a_named_timer_is_announced_with_its_name(server, needs_assistant):
     from wyoming.timer import TimerCancelled, TimerStarted
     async with AsyncTcpClient("127.0.0.1", server.port) as client:

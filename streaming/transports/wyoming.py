@@ -190,10 +190,12 @@ def bias_phrases(transcribe: Transcribe, home_names: tuple[str, ...]) -> tuple[s
 
 class AnnouncedTimers:
     """A conversation's timers (in this process), each start, change (time added or taken off, paused, resumed),
-    cancel and finish announced as the wyoming package's timer events."""
+    cancel and finish announced as the wyoming package's timer events; rang(timer) hears each finish too ("stop" and
+    "snooze" are about it a while)."""
 
-    def __init__(self, announce):
+    def __init__(self, announce, rang):
         self.announce = announce             # Event -> None
+        self.rang = rang
         self.book = LocalTimers(self._finished)
 
     async def add(self, seconds: int, name: str | None = None, alarm: str | None = None) -> None:
@@ -235,6 +237,7 @@ class AnnouncedTimers:
         return self.book.running
 
     def _finished(self, timer) -> None:
+        self.rang(timer)
         self.announce(TimerFinished(id=timer.id).event())
 
 
@@ -245,8 +248,11 @@ class Conversation:
     def __init__(self, tools_factory):
         self.history: list[dict] = []
         self.listeners: set = set()           # handlers of open connections that spoke in it
-        self.tools = tools_factory(timer_book=AnnouncedTimers(self._announce))
+        self.tools = tools_factory(timer_book=AnnouncedTimers(self._announce, self._rang))
         self.used_at = time.monotonic()
+
+    def _rang(self, timer) -> None:
+        self.tools.rang_now(timer)
 
     def _announce(self, event: Event) -> None:
         for handler in list(self.listeners):
