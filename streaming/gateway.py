@@ -189,10 +189,11 @@ class Gateway:
         self._last_try.set()
 
     def _cancel_writes(self) -> None:
-        if self._tasks:
+        writing = [task for task in self._tasks if not task.cancelling()]    # once each, though close() comes too
+        if writing:
             log.error("closing: %d saves still writing after %g s are cancelled (their sessions may lack their last "
-                      "items in the store)", len(self._tasks), CLOSE_S)
-            for task in self._tasks:
+                      "items in the store)", len(writing), CLOSE_S)
+            for task in writing:
                 task.cancel()
 
     async def close(self) -> None:
@@ -210,6 +211,12 @@ class Gateway:
         if self._tasks:
             self._cancel_writes()
             await asyncio.wait(set(self._tasks), timeout=CLOSE_S)
+        if self.waiting:    # also when their last try was cut off mid-call (a stalled Redis: its bound is CLOSE_S too)
+            if self._spool is not None:
+                log.error("closing: %d last saves still wait for the store; they stay in the spool for the next "
+                          "start", len(self.waiting))
+            else:
+                log.error("closing: %d last saves still wait for the store and are lost", len(self.waiting))
         try:
             await self.store.close()
         except Exception as error:  # noqa: BLE001 - the process is going: say so, and go
@@ -475,12 +482,7 @@ class Gateway:
                 pause = RETRY_FIRST_S
                 continue
             if closing:
-                if self._spool is not None:
-                    log.error("closing: %d last saves still wait for the store; they stay in the spool for the next "
-                              "start", len(self.waiting))
-                else:
-                    log.error("closing: %d last saves still wait for the store and are lost", len(self.waiting))
-                return
+                return                 # close() says what is left
             pause = min(pause * 2, RETRY_MAX_S)
 
     def _changed(self, held: _Held) -> None:

@@ -6,6 +6,7 @@ This is only I/O: frames go through streaming.transports.realtime (protocol) and
 from __future__ import annotations
 
 import asyncio
+import collections
 import hashlib
 import hmac
 import importlib
@@ -155,6 +156,10 @@ class ServerContext:
         for hook in hooks:
             hook.cancel()
         await asyncio.gather(*hooks, return_exceptions=True)
+        if self.sessions:
+            left = collections.Counter(session.transport for session in self.sessions)
+            print(f"SIGTERM: the drain's {self.config.drain_timeout_s:g} s are up; closing the sessions still open ("
+                  + ", ".join(f"{count} {transport}" for transport, count in sorted(left.items())) + ")", flush=True)
 
     def authorized(self, token: str | None) -> bool:
         """The API key, or a client secret not yet spent here (spend_everywhere spends it)."""

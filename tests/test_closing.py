@@ -732,3 +732,35 @@ async def test_a_spool_file_that_cannot_be_read_is_set_aside_and_the_gateway_ser
         await client.close()
     finally:
         server.stop()
+
+
+async def test_a_gateway_stopped_while_redis_is_stopped_says_its_waiting_save_stays_in_the_spool_for_the_next_start(
+        tmp_path, own_redis):
+    """A last save waits for a Redis stopped with SIGSTOP, and the gateway gets SIGTERM: its last try at the close
+    is a Redis call whose bound (REDIS_CALL_S) is the close's own (CLOSE_S), so the close cut it off mid-call. At
+    fb6c30e the log then said only that a save still writing was cancelled and its session may lack its last items
+    (twice), never that the save stays in the spool; now it says so, once, and the next start stores it."""
+    gateway = GatewayProcess("gw1", tmp_path, own_redis.url)
+    gateway.start()
+    try:
+        client, session_id = await session_of(f"ws://127.0.0.1:{gateway.http}/v1/realtime")
+        said = await say(client, "turn on the kitchen light")
+        await until_stored(own_redis.url, session_id, [said])
+        own_redis.process.send_signal(signal.SIGSTOP)
+        try:
+            last = await say(client, "and in the bedroom")
+            await client.close()
+            await saves_waiting_once(gateway.url, 1)
+            offset = gateway.log.stat().st_size
+            gateway.terminate()
+            assert await asyncio.to_thread(gateway.process.wait, 120) == 0
+        finally:
+            own_redis.process.send_signal(signal.SIGCONT)
+        log = gateway.log.read_bytes()[offset:].decode(errors="replace")
+        assert "closing: 1 last saves still wait for the store; they stay in the spool for the next start" in log
+        assert log.count("still writing after") <= 1
+        assert await stored(own_redis.url, session_id) == [said]       # the store lacks the last message
+        gateway.start()
+        await until_stored(own_redis.url, session_id, [said, last])
+    finally:
+        gateway.stop()

@@ -366,3 +366,25 @@ async def test_invalid_utf8_in_an_event_is_an_error_and_the_next_connection_is_s
         await client.write_event(Transcript(text="Turn on the kitchen light.").event())
         events = await read_until(client, "handled-stop")
     assert "kitchen light" in Handled.from_event(events[-2]).text.lower()
+
+
+async def test_a_stop_hangs_up_the_connected_clients_without_a_traceback(engines):
+    """A server stopped (SIGTERM's close) while Home Assistant holds a connection open: the client reads the end of
+    the stream, and nothing reaches the event loop's error handler. At fb6c30e the cancelled connection task was
+    logged by Python 3.11's stream server as "Exception in callback ... CancelledError", a traceback on every stop."""
+    loop = asyncio.get_running_loop()
+    errors = []
+    loop.set_exception_handler(lambda loop, context: errors.append(context))
+    service = WyomingService(engines, ToolRunner, host="127.0.0.1", port=0)
+    await service.start()
+    try:
+        async with AsyncTcpClient("127.0.0.1", service.port) as client:
+            await client.write_event(Describe().event())
+            assert (await asyncio.wait_for(client.read_event(), 30)).type == "info"   # its handler runs
+            await service.close()
+            assert await asyncio.wait_for(client.read_event(), 30) is None
+            await asyncio.sleep(0.1)                          # the stream server's done-callbacks have run
+        assert [context.get("message") for context in errors] == []
+    finally:
+        loop.set_exception_handler(None)
+        await service.close()

@@ -592,6 +592,7 @@ class WyomingService:
         self.supervisor = supervisor or Supervisor()   # the server's, so /healthz sees the listener
         self._server: asyncio.Server | None = None
         self._handlers: set[asyncio.Task] = set()
+        self._closing = False
 
     async def start(self) -> None:
         await self._listen()                   # a port in use fails here, at startup
@@ -623,10 +624,16 @@ class WyomingService:
         self._handlers.add(task)
         try:
             await handler.run()
+        except asyncio.CancelledError:
+            if not self._closing:
+                raise
+            # hung up by close() (run() has closed the socket): ended, not cancelled, since Python 3.11's stream
+            # server logs a cancelled connection task as "Exception in callback" with a traceback
         finally:
             self._handlers.discard(task)
 
     async def close(self) -> None:
+        self._closing = True
         if self._server is not None:        # first: Server.wait_closed (under serve_forever) waits for handlers
             self._server.close()
         for task in list(self._handlers):

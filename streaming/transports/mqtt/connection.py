@@ -13,6 +13,9 @@ import aiomqtt
 
 log = logging.getLogger("parley.mqtt")
 
+GOODBYE_WAIT_S = 2.0    # a goodbye's wait for the broker's confirmation (an unsubscribe: a device let go, the drain's;
+                        # the DISCONNECT at a stop): a stalled broker costs this, not aiomqtt's 10 s; under STOP_S (5 s)
+
 
 @dataclass
 class MqttSettings:
@@ -98,6 +101,7 @@ async def stay_connected(settings: MqttSettings, name: str, on_connected: Callab
                 await on_connected(client)
         except aiomqtt.MqttError as error:
             if asyncio.current_task().cancelling():   # stopped, and the goodbye to a stalled broker timed out
+                log.warning("%s: stopped without the broker's confirmation of the DISCONNECT (%s)", name, error)
                 raise asyncio.CancelledError from error
             delay = backoff.next_delay()
             log.warning("%s: broker connection lost (%s); reconnecting in %.1f s", name, error, delay)

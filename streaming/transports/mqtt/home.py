@@ -37,7 +37,7 @@ from assistant.inventory import DEFAULT_HUMIDITY_RANGE, TEMPERATURE_LIMITS, VACU
 from assistant.home import ACTION_STATE, APPLIANCE_STATE, default_key
 from assistant.inventory import tilt_percent
 from streaming.supervisor import Supervisor
-from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
+from streaming.transports.mqtt.connection import GOODBYE_WAIT_S, Backoff, MqttSettings, stay_connected
 
 log = logging.getLogger("parley.mqtt_home")
 T = TypeVar("T")
@@ -372,6 +372,9 @@ class MqttHome:
         self.supervisor.start(TASK, lambda: stay_connected(self.settings, "home", self._serve, backoff=self._backoff))
 
     async def close(self) -> None:
+        client = self._client
+        if client is not None:
+            client.timeout = GOODBYE_WAIT_S    # the DISCONNECT's wait: a stalled broker does not hold up the stop
         await self.supervisor.stop(TASK)
         if self._report is not None:
             self._report.cancel()

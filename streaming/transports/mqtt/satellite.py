@@ -41,7 +41,7 @@ from paho.mqtt.properties import Properties
 from streaming import events as ev
 from streaming.audio_pace import MAX_AUDIO_SPEED, AudioPace
 from streaming.config import ServerConfig
-from streaming.transports.mqtt.connection import Backoff, MqttSettings, stay_connected
+from streaming.transports.mqtt.connection import GOODBYE_WAIT_S, Backoff, MqttSettings, stay_connected
 from streaming.logsafe import printable
 from streaming.metrics import Metrics
 from streaming.session import Session, SessionConfig, SessionLimitReached, TurnDetection
@@ -59,8 +59,8 @@ MAX_CONTROL_BYTES = 1024
 MAX_BACKLOG = 1000                   # events waiting for the broker: while it is away, or connected and not reading
 MAX_UNSENT_AUDIO = 1024 * 1024      # bytes of reply audio waiting for a connected broker that does not read (32 s)
 MAX_AUDIO_WAIT_S = 3.0               # reply audio that waited longer is stale: the device has been silent mid-reply
-STATUS_WAIT_S = 2.0                  # the broker's confirmation of parley/server/status (and the DISCONNECT at close);
-                                     # less than the supervisor's STOP_S, so a stalled broker never holds up a stop
+STATUS_WAIT_S = 2.0                  # the broker's confirmation of parley/server/status; less than the supervisor's
+                                     # STOP_S, so a stalled broker never holds up a stop
 CHANNELS = ("audio/in", "control", "text/in", "status")
 TASK, IDLE_TASK, CLAIMS_TASK = "mqtt-satellites", "mqtt-satellites-idle", "mqtt-satellites-claims"
 SHARE_GROUP = "$share/parley/"
@@ -393,18 +393,19 @@ class SatelliteService:
         if client is not None:
             try:
                 await self._unsubscribe_all(client)
-            except aiomqtt.MqttError:
-                pass
+            except aiomqtt.MqttError as error:
+                log.warning("SIGTERM: the broker did not confirm the satellites' unsubscribe within %g s (%s); their "
+                            "devices are handed back all the same and no new one is served", GOODBYE_WAIT_S, error)
         while self.satellites:
-            for device_id, satellite in list(self.satellites.items()):
-                if satellite.session.idle and not satellite.awaiting_transcript:
-                    await self.free(device_id)
+            idle = [device_id for device_id, satellite in self.satellites.items()
+                    if satellite.session.idle and not satellite.awaiting_transcript]
+            await asyncio.gather(*(self.free(device_id) for device_id in idle))   # a stalled broker's wait once, not per device
             await asyncio.sleep(0.1)
 
     async def close(self) -> None:
         client = self._client
         if client is not None:   # a clean goodbye: the broker does not send our will then
-            client.timeout = STATUS_WAIT_S     # also the DISCONNECT's wait, when the loop below is stopped
+            client.timeout = GOODBYE_WAIT_S    # the DISCONNECT's wait, when the loop below is stopped
             await self._announce(client, "offline")
         for task in (TASK, IDLE_TASK, CLAIMS_TASK):
             await self.supervisor.stop(task)
@@ -426,7 +427,7 @@ class SatelliteService:
 
     async def _unsubscribe_all(self, client: aiomqtt.Client) -> None:
         prefix = "" if self.claims is None else SHARE_GROUP
-        await client.unsubscribe([f"{prefix}{PREFIX}/+/{channel}" for channel in CHANNELS])
+        await client.unsubscribe([f"{prefix}{PREFIX}/+/{channel}" for channel in CHANNELS], timeout=GOODBYE_WAIT_S)
 
     async def _serve(self, client: aiomqtt.Client) -> None:
         if self.claims is None:
@@ -504,11 +505,11 @@ class SatelliteService:
 
     def _may_serve(self, device_id: str, request: Request | None, direct: bool) -> bool:
         """Whether a message of a device not served here may open its session (with claims: may claim it)."""
-        if request is None or isinstance(request, Presence):
-            return False
+        if request is None or isinstance(request, Presence) or self.draining:
+            return False                          # draining: whatever the broker still delivers, no new device
         if self.claims is None:
             return True
-        if direct or self.draining:
+        if direct:
             return False                          # a device just handed on: its messages are someone else's now
         return self._elsewhere.get(device_id, 0.0) <= time.monotonic()
 
@@ -663,7 +664,7 @@ class SatelliteService:
 
     @staticmethod
     async def _unsubscribe_device(client: aiomqtt.Client, device_id: str) -> None:
-        await client.unsubscribe([f"{PREFIX}/{device_id}/{channel}" for channel in CHANNELS])
+        await client.unsubscribe([f"{PREFIX}/{device_id}/{channel}" for channel in CHANNELS], timeout=GOODBYE_WAIT_S)
 
     async def _renew_claims(self) -> None:
         """Keep the claims of the devices served here; a device whose claim went elsewhere is let go."""

@@ -1,0 +1,99 @@
+"""SIGTERM of a real `parley serve` while its real Mosquitto is stopped (SIGSTOP: the broker takes bytes and never
+answers). A phone call held open keeps the drain going to its deadline (`--drain-timeout`, set under aiomqtt's own
+10 s wait and over Parley's GOODBYE_WAIT_S), so what the drain did with the satellites is seen on /metrics while it
+still runs. No assertion is about how long anything took: the broker stays stopped until the gateway has exited."""
+import asyncio
+import contextlib
+import json
+import signal
+import sqlite3
+
+import aiohttp
+import pytest
+
+from gateways import GatewayProcess
+from mqtt_broker import USERS, Mosquitto
+from mqtt_devices import SatelliteDevice
+from phone_callers import AsteriskCaller
+
+pytestmark = pytest.mark.usefixtures("needs_assistant")
+
+DRAIN_TIMEOUT = "8"         # under aiomqtt's 10 s wait for an unsubscribe, over GOODBYE_WAIT_S
+
+
+async def metrics(url: str) -> str | None:
+    """The /metrics page, or None once the gateway no longer answers (its drain is over)."""
+    try:
+        async with aiohttp.ClientSession() as http:
+            async with http.get(url + "/metrics") as response:
+                return await response.text()
+    except aiohttp.ClientConnectionError:
+        return None
+
+
+async def satellites_handed_back_while_draining(url: str) -> bool:
+    """Polls /metrics through the drain: True once no satellite session is open while the gateway still serves,
+    False if the gateway stopped answering first."""
+    while (page := await metrics(url)) is not None:
+        if 'parley_sessions_active{transport="mqtt"} 0.0' in page:
+            return True
+        await asyncio.sleep(0.05)
+    return False
+
+
+def stored_texts(db, session_id: str) -> list[str]:
+    """What the user and Parley said in the session's stored conversation, in order."""
+    with contextlib.closing(sqlite3.connect(db)) as file:
+        row = file.execute("SELECT items FROM conversations WHERE id = ?", (session_id,)).fetchone()
+    items = json.loads(row[0]) if row else []
+    return [item["text"] for item in items if item["type"] == "message"]
+
+
+async def test_sigterm_over_a_stopped_broker_hands_the_satellites_back_within_the_drain_and_says_what_it_could_not_do(
+        tmp_path):
+    """At fb6c30e the drain waited aiomqtt's 10 s for the broker to confirm its unsubscribe before handing back
+    any satellite, so with a drain timeout under that no idle satellite was handed back by the drain (they were
+    cut at its deadline), and the failed unsubscribe was not logged. Now the unsubscribe waits GOODBYE_WAIT_S: the
+    idle satellites are handed back (their conversations saved) while the drain goes on, the log says what the
+    broker did not confirm and which sessions the deadline closed, and the gateway exits 0, the broker still
+    stopped."""
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    db = tmp_path / "state.db"
+    gateway = GatewayProcess("gw1", tmp_path, f"sqlite://{db}", "--mqtt-host", broker.host, "--mqtt-port",
+                             str(broker.port), "--mqtt-username", "parley", "--mqtt-password", USERS["parley"],
+                             "--drain-timeout", DRAIN_TIMEOUT)
+    gateway.start()
+    caller = None
+    try:
+        async with SatelliteDevice(broker, "kitchen") as kitchen, SatelliteDevice(broker, "bedroom") as bedroom:
+            replies = {}
+            for device, said in ((kitchen, "turn on the kitchen light"), (bedroom, "what time is it")):
+                await device.publish("text/in", said)
+                replies[device.id] = (await device.next_event("reply", 120))["text"]
+            caller = await AsteriskCaller.dial("127.0.0.1", gateway.audiosocket)
+            for _ in range(600):
+                if 'parley_sessions_active{transport="audiosocket"} 1.0' in (await metrics(gateway.url) or ""):
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("the call never opened a session")
+            offset = gateway.log.stat().st_size
+            broker.process.send_signal(signal.SIGSTOP)
+            try:
+                gateway.terminate()
+                assert await satellites_handed_back_while_draining(gateway.url)
+                assert await asyncio.to_thread(gateway.process.wait, 120) == 0
+            finally:
+                broker.process.send_signal(signal.SIGCONT)
+        log = gateway.log.read_bytes()[offset:].decode(errors="replace")
+        assert "the broker did not confirm the satellites' unsubscribe within 2 s" in log
+        assert "closing the sessions still open (1 audiosocket)" in log
+        assert "did not end within" not in log                         # no background task left running
+        for device_id, said in (("kitchen", "turn on the kitchen light"), ("bedroom", "what time is it")):
+            assert stored_texts(db, f"dev_{device_id}") == [said, replies[device_id]]
+    finally:
+        if caller is not None:
+            await caller.hang_up()
+        gateway.stop()
+        broker.stop()
