@@ -10,9 +10,9 @@ import openai
 import pytest
 
 from assistant.openai_chat import MAX_BODY_VALUES
-from streaming.session import Session, SessionConfig
+from streaming.session import AUDIO_SLICE_MS, Session, SessionConfig
 from streaming.transports.realtime import RealtimeProtocol
-from streaming.transports.realtime_link import APPEND_SLICE_MS, RealtimeLink
+from streaming.transports.realtime_link import RealtimeLink
 from streaming.transports.wyoming import MAX_EVENT_VALUES, BadEvent, read_event
 from test_generator_server import KITCHEN, SKILL_TOOLS, generator, serve  # noqa: F401 (fixtures)
 
@@ -61,7 +61,7 @@ async def test_a_minute_of_audio_in_one_append_lets_another_sessions_audio_in_be
     speaking.cancel()
     await link.flush()
     assert [f["type"] for f in carrier.frames if f["type"] == "error"] == []
-    assert during >= 60_000 // APPEND_SLICE_MS - 1       # the other session's audio went in between the slices
+    assert during >= 60_000 // AUDIO_SLICE_MS - 1       # the other session's audio went in between the slices
     await noisy.close()
     await other.close()
 

@@ -9,9 +9,7 @@ through this, so the Realtime protocol has one implementation.
 """
 from __future__ import annotations
 
-import asyncio
 import logging
-from dataclasses import replace
 from typing import Callable, Protocol
 
 from streaming.events import EndCall, SessionEvent
@@ -21,10 +19,7 @@ log = logging.getLogger("parley.realtime")
 
 MAX_BACKLOG_EVENTS = 1000       # session events waiting for a slow client (~100 s of audio); more: dropped
 MAX_WATCHERS = 4                # sideband sockets on one call
-GOING_AWAY = ("server_draining",)
-# An append's audio goes into the session this much at a time, the event loop free between: a message may hold a
-# minute of audio, which the session's voice detection held the loop for 1.7 s as one piece (3 MB, load 8).
-APPEND_SLICE_MS = 100     # EndCall reasons after which the client should come back elsewhere
+GOING_AWAY = ("server_draining",)     # EndCall reasons after which the client should come back elsewhere
 
 
 class Carrier(Protocol):
@@ -64,17 +59,13 @@ class RealtimeLink:
             self.watchers.remove(carrier)
 
     async def receive(self, text: str | bytes) -> None:
-        """One client frame (from the client or a watcher) through the protocol into the session; an audio append
-        longer than APPEND_SLICE_MS goes in slices of that, letting other sessions run between them."""
+        """One client frame (from the client or a watcher) through the protocol into the session; an append's audio
+        goes in slices (Session.take_audio), other sessions running between them."""
         for command in self.protocol.receive(text):
-            if not isinstance(command, AppendAudio):
+            if isinstance(command, AppendAudio):
+                await self.session.take_audio(command.pcm16, command.event_id)
+            else:
                 apply(self.session, command)
-                continue
-            audio, step = command.pcm16, 2 * self.session.config.input_rate * APPEND_SLICE_MS // 1000
-            for start in range(0, len(audio), step):
-                if start:
-                    await asyncio.sleep(0)
-                apply(self.session, replace(command, pcm16=audio[start:start + step]))
 
     async def flush(self) -> bool:
         """Send what the protocol has queued; False when the client's carrier is gone."""
