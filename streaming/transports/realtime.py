@@ -150,8 +150,8 @@ Command = (Configure | AppendAudio | CommitAudio | ClearAudio | AddMessage | Add
 
 
 def apply(session, command: Command) -> None:
-    """Carry out one command on a streaming.session.Session; errors it causes name its client event. AppendAudio
-    is not one: its audio goes in slices, other sessions running between them (await Session.take_audio)."""
+    """Carry out one command on a streaming.session.Session; errors it causes name its client event. An append's
+    audio goes in whole here; RealtimeLink takes it in slices instead (Session.take_audio)."""
     with session.caused_by(command.event_id):
         _apply(session, command)
 
@@ -160,6 +160,8 @@ def _apply(session, command: Command) -> None:
     match command:
         case Configure(config):
             session.update(config)
+        case AppendAudio(pcm16):
+            session.push_audio(pcm16)
         case CommitAudio():
             session.commit_audio()
         case ClearAudio():
