@@ -122,11 +122,10 @@ def holds(repeat: int) -> dict[str, float]:
                 pass
         return await held(read)
 
-    async def pushed(pcm16: bytes, rate: int, sliced: bool) -> float:
-        """sliced: as the phone door pushes a caller's audio (Session.take_audio where the checkout has it)."""
+    async def pushed(pcm16: bytes, rate: int) -> float:
+        """As a satellite's audio goes in: Session.take_audio where the checkout has it, else push_audio."""
         opened = await session(rate)
-        push = getattr(opened, "take_audio", None) if sliced else None
-        hold = await held(lambda: (push or opened.push_audio)(pcm16))
+        hold = await held(lambda: (getattr(opened, "take_audio", None) or opened.push_audio)(pcm16))
         await opened.close()
         return hold
 
@@ -154,7 +153,7 @@ def holds(repeat: int) -> dict[str, float]:
              "chat body of 1 MiB of [],": chat,
              "wyoming data of 1 MiB of [],": wyoming,
              "twilio media frame of 64 KiB (6 s)": twilio,
-             "satellite audio of 64 KiB (2 s)": lambda: pushed(bytes(64 * 1024), 16_000, False)}
+             "satellite audio of 64 KiB (2 s)": lambda: pushed(bytes(64 * 1024), 16_000)}
 
     async def measure():
         return {door: statistics.median([await run() for _ in range(repeat)]) * 1000 for door, run in doors.items()}
