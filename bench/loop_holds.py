@@ -76,7 +76,8 @@ def holds(repeat: int) -> dict[str, float]:
     data = b'{"x": [' + b"[]," * (1024 * 1024 // 3 - 5) + b"[]]}"
     media = json.dumps({"event": "media", "streamSid": "MZ1", "media": {"track": "inbound", "payload": base64.b64encode(
         bytes(range(256)) * (48_000 // 256)).decode()}})
-    start = {"event": "start", "streamSid": "MZ1", "start": {"streamSid": "MZ1", "callSid": "CA1", "customParameters": {},
+    start = {"event": "start", "streamSid": "MZ1", "start": {"streamSid": "MZ1", "callSid": "CA1",
+                                                              "customParameters": {},
              "mediaFormat": {"encoding": "audio/x-mulaw", "sampleRate": 8000, "channels": 1}}}
 
     class Kept:
@@ -176,7 +177,8 @@ def main() -> None:
                              check=True).stdout
         return json.loads(out.strip().splitlines()[-1])
 
-    here = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True, text=True).stdout.strip()
+    here = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True,
+                          text=True).stdout.strip()
     with tempfile.TemporaryDirectory() as base:
         archive = subprocess.run(["git", "archive", args.against], cwd=HERE, capture_output=True, check=True).stdout
         subprocess.run(["tar", "-x", "-C", base], input=archive, check=True)
