@@ -503,7 +503,7 @@ async def _receive_into(ws: web.WebSocketResponse, link: RealtimeLink) -> None:
     try:
         async for message in ws:
             if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
-                link.receive(message.data)
+                await link.receive(message.data)
                 await link.flush()
             elif message.type == WSMsgType.ERROR:
                 break

@@ -59,6 +59,9 @@ log = logging.getLogger("parley.session")
 
 RATE = 16000                     # what VAD and STT consume
 FRAME = 512                      # samples per VAD frame (32 ms)
+# take_audio's slice: a door's message may hold a minute of audio, which resampling and voice detection held the
+# event loop for 1.7 s as one piece (3 MB, load 8); 100 ms of it holds the loop a few ms.
+AUDIO_SLICE_MS = 100
 RING_POLL_S = 0.1                # a due timer waits for a quiet moment, checked this often
 PARTIAL_EVERY_MS = 400           # partial transcript cadence while the user talks and the engines are idle
 PARTIAL_AT_LEAST_MS = 1200       # ... and when they are busy
@@ -423,6 +426,15 @@ class Session:
         while self._pending.size >= FRAME and not self._closed:
             frame, self._pending = self._pending[:FRAME], self._pending[FRAME:]
             self._on_frame(frame)
+
+    async def take_audio(self, pcm16: bytes, event_id: str | None = None) -> None:
+        """push_audio AUDIO_SLICE_MS at a time, other sessions running between the slices; errors carry event_id."""
+        step = 2 * self.config.input_rate * AUDIO_SLICE_MS // 1000
+        for start in range(0, len(pcm16), step):
+            if start:
+                await asyncio.sleep(0)
+            with self.caused_by(event_id):
+                self.push_audio(pcm16[start:start + step])
 
     def commit_audio(self) -> None:
         if self._buffer_samples < RATE // 10:

@@ -150,7 +150,8 @@ Command = (Configure | AppendAudio | CommitAudio | ClearAudio | AddMessage | Add
 
 
 def apply(session, command: Command) -> None:
-    """Carry out one command on a streaming.session.Session; errors it causes name its client event."""
+    """Carry out one command on a streaming.session.Session; errors it causes name its client event. An append's
+    audio goes in whole here; RealtimeLink takes it in slices instead (Session.take_audio)."""
     with session.caused_by(command.event_id):
         _apply(session, command)
 

@@ -4,7 +4,7 @@ through this, so the Realtime protocol has one implementation.
 
     link = RealtimeLink(session, protocol, carrier)
     await link.open()                 # session started, session.created sent
-    link.receive(text); await link.flush()      # a client frame, from any carrier
+    await link.receive(text); await link.flush()      # a client frame, from any carrier
     await link.forward()              # session events -> server events, until the session ends
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ import logging
 from typing import Callable, Protocol
 
 from streaming.events import EndCall, SessionEvent
-from streaming.transports.realtime import RealtimeProtocol, apply
+from streaming.transports.realtime import AppendAudio, RealtimeProtocol, apply
 
 log = logging.getLogger("parley.realtime")
 
@@ -58,10 +58,14 @@ class RealtimeLink:
         if carrier in self.watchers:
             self.watchers.remove(carrier)
 
-    def receive(self, text: str | bytes) -> None:
-        """One client frame (from the client or a watcher) through the protocol into the session."""
+    async def receive(self, text: str | bytes) -> None:
+        """One client frame (from the client or a watcher) through the protocol into the session; an append's audio
+        goes in slices (Session.take_audio), other sessions running between them."""
         for command in self.protocol.receive(text):
-            apply(self.session, command)
+            if isinstance(command, AppendAudio):
+                await self.session.take_audio(command.pcm16, command.event_id)
+            else:
+                apply(self.session, command)
 
     async def flush(self) -> bool:
         """Send what the protocol has queued; False when the client's carrier is gone."""

@@ -356,7 +356,7 @@ class Call:
                 await self.channel_open.wait()
             await self.link.open()
             if self.offer.session is not None:
-                self.link.receive(json.dumps({"type": "session.update", "session": self.offer.session}))
+                await self.link.receive(json.dumps({"type": "session.update", "session": self.offer.session}))
                 await self.link.flush()
             self.ctx.calls[self.id] = self.link
             name = self.session.id
@@ -388,7 +388,7 @@ class Call:
 
     async def _read(self) -> None:
         while True:
-            self.link.receive(await self.inbox.get())
+            await self.link.receive(await self.inbox.get())
             await self.link.flush()
 
     async def _hear(self) -> None:

@@ -58,6 +58,10 @@ SAMPLES_PER_CHUNK = 1024            # TTS audio-chunk size, as wyoming-piper sen
 MAX_AUDIO_SECONDS = 60              # longer requests are refused: a voice command is seconds long
 PARTIAL_EVERY_SECONDS = 1.0         # streaming ASR: re-transcribe after this much new audio
 MAX_EVENT_BYTES = 1 << 20            # data or payload of one event: audio chunks are a few KiB
+# Commas and brackets an event's data may hold: each JSON value past a container's first follows a comma, so this
+# bounds what its parse builds on the event loop (1 MiB of `[],` held it 0.22 s). A synthesize event's 16,000
+# characters of text, every one a comma, hold 16,000.
+MAX_EVENT_VALUES = 20_000
 AUDIO_RATES = range(8000, 96001)     # what an audio stream may announce; 1e9 would lift the 60 s cap
 MAX_CHANNELS = 2
 MAX_TEXT_CHARS = 16_000              # a transcript to handle, text to synthesise in one event or in one clause
@@ -322,7 +326,11 @@ async def read_event(reader: asyncio.StreamReader) -> Event | None:
         raise BadEvent(f"data must be an object and lengths at most {MAX_EVENT_BYTES} bytes")
     try:
         if data_length:
-            extra = json.loads(await reader.readexactly(data_length))
+            raw = await reader.readexactly(data_length)
+            if len(raw) > MAX_EVENT_VALUES and (values := sum(map(raw.count, (b",", b"[", b"{")))) > MAX_EVENT_VALUES:
+                raise BadEvent(f"data may hold at most {MAX_EVENT_VALUES} commas and brackets (JSON values), "
+                               f"this one has {values}")
+            extra = json.loads(raw)
             if not isinstance(extra, dict):
                 raise BadEvent("data must be a JSON object")
             data = {**data, **extra}

@@ -280,12 +280,12 @@ class Satellite:
         self.audio_pace = AudioPace()        # audio/in past this pace is dropped...
         self.too_fast_said = False           # ...and said once per overrun, in an audio_too_fast error
 
-    def apply(self, request: Request) -> None:
+    async def apply(self, request: Request) -> None:
         self.last_seen = time.monotonic()
         session = self.session
         match request:
             case Audio(pcm16=pcm16) if pcm16:
-                session.push_audio(pcm16)
+                await session.take_audio(pcm16)
             case StartTurn():
                 self._cancel_reply()
                 session.clear_audio()
@@ -711,7 +711,7 @@ class SatelliteService:
                         f"audio/in came faster than {MAX_AUDIO_SPEED:g}x real time; the excess is dropped")))
                 return
             satellite.too_fast_said = False
-        satellite.apply(request)
+        await satellite.apply(request)
 
     async def _open(self, device_id: str) -> Satellite:
         session = self.open_session(satellite_config(self.turn_detection), device_id)

@@ -336,7 +336,7 @@ class _Call:
                 if not self.caller_pace.admit(len(event.pcm16) / 2 / self.record.rate):
                     return StreamError(int(WSCloseCode.POLICY_VIOLATION), "audio_too_fast: caller audio came "
                                        f"faster than {MAX_AUDIO_SPEED:g}x real time")
-                self.session.push_audio(event.pcm16)
+                await self.session.take_audio(event.pcm16)
             elif isinstance(event, CallerDigit):
                 self.record.digits.append(event.digit)
                 self.session.dtmf(event.digit)

@@ -1,0 +1,195 @@
+"""How long one hostile message holds the event loop at each door that takes a client's or a device's bytes, at this
+checkout and at another commit in the same run (round 40):
+
+    PYTHONPATH=$PWD .venv/bin/python bench/loop_holds.py [--against 1d5036c] [--repeat 5]
+
+Each door's handling of the message runs as the server runs it, beside a task that yields to the loop over and over;
+the hold is the longest time between two of its turns (what another session's audio waits meanwhile). Medians of
+--repeat runs, in ms. The messages, each at its door's size bound:
+- a Realtime input_audio_buffer.append of 60 s of 24 kHz audio (2.9 MB, 3.8 MB of base64) through RealtimeLink into
+  a session with server VAD;
+- a Realtime message of 4 MiB of `[],` (WebSocket or WebRTC data channel) through RealtimeLink;
+- a /v1/chat/completions body of 1 MiB of `[],` through parse_request in a worker thread, as the generator server
+  parses it;
+- a Wyoming event whose data is 1 MiB of `[],`, through read_event;
+- a Twilio media frame of 64 KiB (6 s of μ-law) decoded and pushed into a session with server VAD;
+- an MQTT satellite's audio message of 64 KiB (2 s at 16 kHz) pushed into a session with server VAD.
+"""
+import argparse
+import asyncio
+import base64
+import inspect
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent.parent
+
+
+async def held(handle) -> float:
+    """Seconds of the longest loop turn while `handle()` runs (a coroutine function or a plain one)."""
+    longest, done = 0.0, False
+
+    async def turns():
+        nonlocal longest
+        while not done:
+            start = time.perf_counter()
+            await asyncio.sleep(0)
+            longest = max(longest, time.perf_counter() - start)
+
+    ticker = asyncio.create_task(turns())
+    await asyncio.sleep(0)
+    result = handle()
+    if inspect.isawaitable(result):
+        await result
+    done = True
+    await ticker
+    return longest
+
+
+def holds(repeat: int) -> dict[str, float]:
+    """Each door's median hold in ms, with the code on sys.path."""
+    import numpy as np
+
+    from assistant.openai_chat import ApiError, parse_request
+    from streaming.engines import Engines
+    from streaming.session import Session, SessionConfig
+    from streaming.transports.phone.calls import CallerAudio
+    from streaming.transports.phone.twilio import MediaStream
+    from streaming.transports.realtime import RealtimeProtocol
+    from streaming.transports.realtime_link import RealtimeLink
+    from streaming.transports.wyoming import BadEvent, read_event
+    from voice.stt import WhisperSTT
+    from voice.tts import PiperTTS
+    from voice.vad import SileroModel
+
+    engines = Engines(stt=WhisperSTT(), tts=PiperTTS(), vad_model=SileroModel(), generator=None)
+    noise = np.random.default_rng(7).normal(0, 300, 60 * 24_000).astype("<i2").tobytes()
+    append = json.dumps({"type": "input_audio_buffer.append", "audio": base64.b64encode(noise).decode()})
+    values = "[" + "[]," * (4 * 1024 * 1024 // 3 - 2) + "1]"
+    body = b'{"messages": [' + b"[]," * (1024 * 1024 // 3 - 10) + b"[]]}"
+    data = b'{"x": [' + b"[]," * (1024 * 1024 // 3 - 5) + b"[]]}"
+    media = json.dumps({"event": "media", "streamSid": "MZ1", "media": {"track": "inbound", "payload": base64.b64encode(
+        bytes(range(256)) * (48_000 // 256)).decode()}})
+    start = {"event": "start", "streamSid": "MZ1", "start": {"streamSid": "MZ1", "callSid": "CA1",
+                                                              "customParameters": {},
+             "mediaFormat": {"encoding": "audio/x-mulaw", "sampleRate": 8000, "channels": 1}}}
+
+    class Kept:
+        async def send(self, frame):
+            return True
+
+        def drop(self, reason):
+            pass
+
+        async def close(self, reason, going_away):
+            pass
+
+    async def session(rate: int = 24_000):
+        opened = Session(engines, SessionConfig(input_rate=rate))
+        await opened.start()
+        return opened
+
+    async def realtime(text: str) -> float:
+        opened = await session()
+        link = RealtimeLink(opened, RealtimeProtocol(session_id=opened.id, model="parley-home",
+                                                     defaults=opened.config), Kept())
+        hold = await held(lambda: link.receive(text))
+        await opened.close()
+        return hold
+
+    async def chat() -> float:
+        async def parse():
+            try:
+                await asyncio.to_thread(parse_request, body)
+            except ApiError:
+                pass
+        return await held(parse)
+
+    async def wyoming() -> float:
+        reader = asyncio.StreamReader(limit=1 << 16)
+        reader.feed_data(json.dumps({"type": "synthesize", "data_length": len(data)}).encode() + b"\n" + data)
+        reader.feed_eof()
+
+        async def read():
+            try:
+                await read_event(reader)
+            except BadEvent:
+                pass
+        return await held(read)
+
+    async def pushed(pcm16: bytes, rate: int) -> float:
+        """As a satellite's audio goes in: Session.take_audio where the checkout has it, else push_audio."""
+        opened = await session(rate)
+        hold = await held(lambda: (getattr(opened, "take_audio", None) or opened.push_audio)(pcm16))
+        await opened.close()
+        return hold
+
+    async def twilio() -> float:
+        async def frame():
+            stream = MediaStream()
+            stream.receive(json.dumps(start))
+            [audio] = stream.receive(media)
+            assert isinstance(audio, CallerAudio)
+            return audio.pcm16
+        opened = await session(8000)
+        push = getattr(opened, "take_audio", None) or opened.push_audio
+
+        async def door():
+            pcm16 = await frame()
+            result = push(pcm16)
+            if inspect.isawaitable(result):
+                await result
+        hold = await held(door)
+        await opened.close()
+        return hold
+
+    doors = {"realtime append of 60 s (3.8 MB)": lambda: realtime(append),
+             "realtime message of 4 MiB of [],": lambda: realtime(values),
+             "chat body of 1 MiB of [],": chat,
+             "wyoming data of 1 MiB of [],": wyoming,
+             "twilio media frame of 64 KiB (6 s)": twilio,
+             "satellite audio of 64 KiB (2 s)": lambda: pushed(bytes(64 * 1024), 16_000)}
+
+    async def measure():
+        return {door: statistics.median([await run() for _ in range(repeat)]) * 1000 for door, run in doors.items()}
+    return asyncio.run(measure())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--against", default="1d5036c", help="the commit to compare with")
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)   # the child: print JSON
+    args = parser.parse_args()
+    if args.measure:
+        print(json.dumps(holds(args.repeat)))
+        return
+
+    def child(root: Path) -> dict:
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure", "--repeat", str(args.repeat)],
+                             cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True,
+                             check=True).stdout
+        return json.loads(out.strip().splitlines()[-1])
+
+    here = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=HERE, capture_output=True,
+                          text=True).stdout.strip()
+    with tempfile.TemporaryDirectory() as base:
+        archive = subprocess.run(["git", "archive", args.against], cwd=HERE, capture_output=True, check=True).stdout
+        subprocess.run(["tar", "-x", "-C", base], input=archive, check=True)
+        print(f"# {args.against} at load {os.getloadavg()[0]:.1f}", flush=True)
+        before = child(Path(base))
+    print(f"# {here} at load {os.getloadavg()[0]:.1f}", flush=True)
+    after = child(HERE)
+    print(f"| one message | {args.against} | {here} |\n|---|---|---|")
+    for door in after:
+        print(f"| {door} | {before[door]:.1f} ms | {after[door]:.1f} ms |")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,91 @@
+"""One hostile message may not hold the event loop that other sessions share: a minute of audio in one Realtime
+append goes into its session in slices with the loop free between them, and a chat-completions body or a Wyoming
+event's data of more JSON values than a bound is refused before it is parsed."""
+import asyncio
+import base64
+import json
+
+import numpy as np
+import openai
+import pytest
+
+from assistant.openai_chat import MAX_BODY_VALUES
+from streaming.session import AUDIO_SLICE_MS, Session, SessionConfig
+from streaming.transports.realtime import RealtimeProtocol
+from streaming.transports.realtime_link import RealtimeLink
+from streaming.transports.wyoming import MAX_EVENT_VALUES, BadEvent, read_event
+from test_generator_server import KITCHEN, SKILL_TOOLS, generator, serve  # noqa: F401 (fixtures)
+
+
+class Kept:
+    """A carrier that keeps what the link sends."""
+
+    def __init__(self):
+        self.frames = []
+
+    async def send(self, frame: str) -> bool:
+        self.frames.append(json.loads(frame))
+        return True
+
+    def drop(self, reason: str) -> None:
+        pass
+
+    async def close(self, reason: str, going_away: bool) -> None:
+        pass
+
+
+async def test_a_minute_of_audio_in_one_append_lets_another_sessions_audio_in_between(engines):
+    noisy, other = Session(engines, SessionConfig()), Session(engines, SessionConfig())    # server VAD, the default
+    await noisy.start()
+    await other.start()
+    carrier = Kept()
+    link = RealtimeLink(noisy, RealtimeProtocol(session_id=noisy.id, model="parley-home", defaults=noisy.config),
+                        carrier)
+    minute = np.random.default_rng(7).normal(0, 300, 60 * 24_000).astype("<i2").tobytes()   # 2.9 MB, 24 kHz
+    frame = np.zeros(480, "<i2").tobytes()                                                   # 20 ms
+    frames_in = 0
+
+    async def other_audio():
+        nonlocal frames_in
+        while True:
+            other.push_audio(frame)
+            frames_in += 1
+            await asyncio.sleep(0)
+
+    speaking = asyncio.create_task(other_audio())
+    await asyncio.sleep(0)
+    before = frames_in
+    await link.receive(json.dumps({"type": "input_audio_buffer.append",
+                                   "audio": base64.b64encode(minute).decode()}))
+    during = frames_in - before
+    speaking.cancel()
+    await link.flush()
+    assert [f["type"] for f in carrier.frames if f["type"] == "error"] == []
+    assert during >= 60_000 // AUDIO_SLICE_MS - 1       # the other session's audio went in between the slices
+    await noisy.close()
+    await other.close()
+
+
+def test_a_chat_body_of_more_json_values_than_the_bound_is_refused_before_it_is_parsed(serve):
+    client = serve().client()
+    with pytest.raises(openai.APIStatusError) as refused:
+        client.chat.completions.create(model="parley-home", messages=[[]] * 200_000)     # 800 KB, within the MiB
+    assert refused.value.status_code == 413
+    error = refused.value.body
+    assert error["code"] == "request_too_large" and f"at most {MAX_BODY_VALUES} commas" in error["message"]
+    # and it goes on
+    reply = client.chat.completions.create(model="parley-home", messages=KITCHEN, tools=SKILL_TOOLS)
+    assert reply.choices[0].finish_reason == "tool_calls"
+
+
+async def test_a_wyoming_event_whose_data_holds_more_json_values_than_the_bound_is_a_bad_event():
+    data = json.dumps({"text": "hi", "x": [[]] * (MAX_EVENT_VALUES // 2 + 1)}, separators=(",", ":")).encode()
+    at_bound = json.dumps({"text": ",", "x": [[]] * (MAX_EVENT_VALUES // 2 - 2)}, separators=(",", ":")).encode()
+    reader = asyncio.StreamReader(limit=1 << 16)
+    for wire in (data, at_bound):
+        reader.feed_data(json.dumps({"type": "synthesize", "data_length": len(wire)}).encode() + b"\n" + wire)
+    reader.feed_eof()
+    with pytest.raises(BadEvent, match=f"at most {MAX_EVENT_VALUES} commas"):
+        await read_event(reader)
+    event = await read_event(reader)            # the event at the bound is taken
+    assert event.type == "synthesize" and len(event.data["x"]) == MAX_EVENT_VALUES // 2 - 2
