@@ -93,9 +93,12 @@ def timer_choice_answered(history: list[dict]) -> list[dict]:
     if len(history) < 3 or history[-1].get("role") != "user" or history[-2].get("role") != "assistant":
         return []
     question = CHOICE_QUESTION.match(content_text(history[-2]))
+    request = max((i for i, message in enumerate(history[:-1]) if message.get("role") == "user"), default=0)
     made = calls_of_history(history[:-1])
-    if question is None or not made or made.turns[-1] != len(history) - 2 or \
-            made[-1]["name"] not in ("change_timer", "pause_timer") or made[-1]["arguments"].get("name"):
+    # the calls of the reply that asked (a client's history gives a call its own message, its result another)
+    asking = [call for call, turn in zip(made, made.turns) if turn > request]
+    if question is None or len(asking) != 1 or asking[0]["name"] not in ("change_timer", "pause_timer") or \
+            asking[0]["arguments"].get("name"):
         return []
     choices = [_CHOICE.fullmatch(choice) for choice in CHOICE_SPLIT.split(question.group("choices"))]
     said = " ".join(_WORDS.findall(content_text(history[-1]).lower()))
@@ -110,5 +113,5 @@ def timer_choice_answered(history: list[dict]) -> list[dict]:
         chosen = [choice for choice in choices if words and choice and set(words) <= set(choice["name"].split())]
     if not chosen or not all(chosen) or len(chosen) > 1 and not every:
         return []
-    return [{"name": made[-1]["name"], "arguments": {**made[-1]["arguments"], "name": choice["name"]}}
+    return [{"name": asking[0]["name"], "arguments": {**asking[0]["arguments"], "name": choice["name"]}}
             for choice in chosen]
