@@ -77,7 +77,8 @@ async def test_a_stored_timer_changed_keeps_its_new_length_and_a_pause_keeps_it(
         await tools.run("pause_timer", {"action": "pause"})
         [timer] = await store.session_timers("sess_c")
         assert (timer.seconds, timer.state) == (480, "paused")
-        assert await tools.run("list_timers", {}) == "You have one timer: the timer for 8 minutes, 8 minutes left, paused."
+        assert await tools.run("list_timers", {}) == \
+            "You have one timer: the timer for 8 minutes, 8 minutes left, paused."
     finally:
         await store.close()
 
@@ -118,8 +119,8 @@ async def test_both_as_the_answer_pauses_both_timers_over_realtime(live_server, 
         dones.append((start, await client.wait_for("response.done", start=start, timeout=60)))
     assert dones[2][1]["response"]["output"][-1]["content"][0]["text"] == QUESTION
     start, done = dones[3]
-    calls = [(e["item"]["name"], json.loads(e["item"]["arguments"])) for e in client.of_type("conversation.item.added", start)
-             if e["item"]["type"] == "function_call"]
+    calls = [(e["item"]["name"], json.loads(e["item"]["arguments"]))
+             for e in client.of_type("conversation.item.added", start) if e["item"]["type"] == "function_call"]
     assert calls == [("pause_timer", {"action": "pause", "name": "pasta"}),
                      ("pause_timer", {"action": "pause", "name": "rice"})]
     assert done["response"]["output"][-1]["content"][0]["text"] == \
