@@ -53,7 +53,7 @@ from assistant.skills import MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIME
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.summary import listed_switched, summary_asked
-from assistant.timer_changes import timer_change_asked
+from assistant.timer_changes import timer_change_asked, timer_choice_answered
 from assistant.tokenizer import Tokenizer
 from assistant.tools import UNKNOWN_DEVICE, ToolRunner
 from assistant.tools import asks as asks_about_state
@@ -288,7 +288,12 @@ class EmbeddedGenerator:
         summary = await asyncio.to_thread(self._summary_call, history, tools, client_tools) \
             if client_result is None and last.get("role") == "user" else None
         if summary is None and client_result is None and last.get("role") == "user":
-            summary = await asyncio.to_thread(self._timer_change_call, history, client_tools)
+            changes = await asyncio.to_thread(self._timer_change_calls, history, client_tools)
+            if len(changes) > 1:      # "both" to "Which one do you mean, the pasta timer or the rice timer?"
+                for event in await self._answered_each(changes, tools, started):
+                    yield event
+                return
+            summary = changes[0] if changes else None
         if summary is not None:   # "is anything on in the kitchen", "turn them off" right after it, "pause the timer"
             async for event in self._answered_alone(summary, tools, started):
                 yield event
@@ -509,14 +514,29 @@ class EmbeddedGenerator:
         return ToolCall(call["name"], call["arguments"], new_call_id())
 
     @staticmethod
-    def _timer_change_call(history: list[dict], client_tools: Mapping[str, dict]) -> ToolCall | None:
-        """Timers listed, changed, paused or resumed ("what timers do I have", "pause it" after a timer), read by code
+    def _timer_change_calls(history: list[dict], client_tools: Mapping[str, dict]) -> list[ToolCall]:
+        """Timers listed, changed, paused or resumed ("what timers do I have", "pause it" after a timer), or the change
+        a which-one question asked made on the timers its answer picks ("the pasta one", "both"), read by code
         (assistant.timer_changes): the shipped model has no skill for them. A request that asks for a client's
         declared tool is left to it."""
-        call = timer_change_asked(normalize_request(content_text(history[-1])), list(calls_of_history(history[:-1])))
-        if call is None or client_tools and declared_reading(history, client_tools) is not None:
-            return None
-        return ToolCall(call["name"], call["arguments"], new_call_id())
+        calls = timer_choice_answered(history) or \
+            [call for call in [timer_change_asked(normalize_request(content_text(history[-1])),
+                                                  list(calls_of_history(history[:-1])))] if call is not None]
+        if not calls or client_tools and declared_reading(history, client_tools) is not None:
+            return []
+        return [ToolCall(call["name"], call["arguments"], new_call_id()) for call in calls]
+
+    async def _answered_each(self, calls: list[ToolCall], tools: ToolRunner, started: float) -> list[ReplyEvent]:
+        """A reply of several calls read by code, each run in turn: their results joined into one reply
+        (compound.joined_reply)."""
+        events, texts = [], []
+        for call in calls:
+            result = await tools.run(call.name, call.arguments)
+            events.append(ToolCallEvent(call, local=True, result=result))
+            texts.append(call_only_reply(result))
+        said = joined_reply(texts)
+        return [*events, TextEvent(said), DoneEvent(AssistantReply(
+            said, calls, 0, 0, (time.perf_counter() - started) * 1000, 0, self.name))]
 
     def _media_call(self, history: list[dict], lexicon, slots: Slots) -> dict | None:
         """A media player's call read by code from the request (chat_template.media_call); for a follow-up that says

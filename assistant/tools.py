@@ -519,9 +519,10 @@ class TimerBook(Protocol):
 
     async def cancel(self, timer_id: str) -> bool: ...
 
-    async def retime(self, timer, left: float, paused: bool) -> bool:
-        """The timer (as pending() gave it) left with these seconds, paused or running; False when it is gone (rung,
-        cancelled, or changed by another turn since it was read)."""
+    async def retime(self, timer, left: float, paused: bool, seconds: int) -> bool:
+        """The timer (as pending() gave it) left with these seconds, paused or running, its length now seconds (what
+        its ring says: time added or taken off changes it); False when it is gone (rung, cancelled, or changed by
+        another turn since it was read)."""
 
     async def cancel_all(self) -> int: ...
 
@@ -557,16 +558,17 @@ class LocalTimers:
             held[1].cancel()
         return held is not None
 
-    async def retime(self, timer: Timer, left: float, paused: bool) -> bool:
+    async def retime(self, timer: Timer, left: float, paused: bool, seconds: int) -> bool:
         held = self._timers.get(timer.id)
         if held is None or held[0] != timer:
             return False
         if held[1] is not None:
             held[1].cancel()
         if paused:                       # no handle: a paused timer never rings
-            self._timers[timer.id] = (dataclasses.replace(timer, due_at=left, state="paused"), None)
+            self._timers[timer.id] = (dataclasses.replace(timer, seconds=seconds, due_at=left, state="paused"), None)
         else:
-            self._timers[timer.id] = (dataclasses.replace(timer, due_at=time.time() + left, state="pending"),
+            self._timers[timer.id] = (dataclasses.replace(timer, seconds=seconds, due_at=time.time() + left,
+                                                          state="pending"),
                                       asyncio.get_running_loop().call_later(left, self._rang, timer.id))
         return True
 
@@ -1721,7 +1723,9 @@ class ToolRunner:
                             "left.")
         if left > MAX_TIMER_S:
             raise ValueError("timer out of range")
-        if not await self.timer_book.retime(timer, left, timer.state == "paused"):
+        # its ring says the length it has now ("your timer for 7 minutes is done" after 2 were added to 5)
+        length = timer.seconds + (step if change == "add" else -step)
+        if not await self.timer_book.retime(timer, left, timer.state == "paused", round(length)):
             return NoAction(f"{_timer_said(timer).capitalize()} has just finished.")
         paused = ", paused" if timer.state == "paused" else ""
         return Done(f"Okay, {_timer_said(timer)} has {say_duration(round(left))} left{paused}.")
@@ -1735,7 +1739,7 @@ class ToolRunner:
         if (timer.state == "paused") == (action == "pause"):
             return NoAction(f"{said.capitalize()} is {'already paused' if action == 'pause' else 'not paused'}.")
         left = seconds_left(timer, time.time())
-        if left <= 0 or not await self.timer_book.retime(timer, left, action == "pause"):
+        if left <= 0 or not await self.timer_book.retime(timer, left, action == "pause", timer.seconds):
             return NoAction(f"{said.capitalize()} has just finished.")
         done = "paused" if action == "pause" else "running again"
         return Done(f"Okay, {said} is {done}, with {say_duration(max(1, round(left)))} left.")

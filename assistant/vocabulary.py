@@ -1050,9 +1050,13 @@ TIMER_CHANGED = {"add": ("add {length} to {timer}", "add {length} more to {timer
                               "remove {length} from {timer}", "subtract {length} from {timer}",
                               "shorten {timer} by {length}", "cut {timer} by {length}", "take off {length}",
                               "take {length} off")}
-TIMER_HELD = {"pause": ("pause {timer}", "hold {timer}", "freeze {timer}", "put {timer} on hold", "pause"),
+TIMER_HELD = {"pause": ("pause {timer}", "hold {timer}", "freeze {timer}", "put {timer} on hold", "pause",
+                        "stop {timer} for now", "stop {timer} for a bit", "stop {timer} for a moment"),
               "resume": ("resume {timer}", "unpause {timer}", "continue {timer}", "start {timer} again",
                          "carry on with {timer}", "resume", "unpause", "keep {timer} going")}
+# Words of an answer to "Which one do you mean, the pasta timer or the rice timer?" beside the timer it picks ("the
+# pasta one", "the rice timer", "both timers")
+TIMER_ANSWER_WORDS = ("the", "one", "1", "timer", "timers", "of", "them")
 TIMER_REQUEST_OPENERS = ("please", "now", "ok", "okay", "and", "then", "can you", "could you", "hey")
 TIMER_REQUEST_TAILS = ("please", "now", "then", "too", "for me", "for a bit", "for a moment", "for a minute")
 

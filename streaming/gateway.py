@@ -88,10 +88,10 @@ class DurableTimers:
         self.running = max(0, self.running - cancelled)
         return cancelled
 
-    async def retime(self, timer: StoredTimer, left: float, paused: bool) -> bool:
+    async def retime(self, timer: StoredTimer, left: float, paused: bool, seconds: int) -> bool:
         """A paused timer stays in the store, out of the due index, its due the seconds it has left."""
         return await self.store.retime_timer(timer.id, timer.state, "paused" if paused else "pending",
-                                             left if paused else time.time() + left)
+                                             left if paused else time.time() + left, seconds)
 
     async def cancel_all(self) -> int:
         cancelled = await self.store.cancel_timers(self.session_id)

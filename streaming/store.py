@@ -140,9 +140,10 @@ class Store(ABC):
         """Atomically move a timer on; True for exactly one caller however many gateways try."""
 
     @abstractmethod
-    async def retime_timer(self, timer_id: str, from_state: str, to_state: str, due_at: float) -> bool:
-        """Atomically give a pending or paused timer a new due (paused: the seconds it has left) and state, pending
-        or paused; True when it was still in from_state (not rung, cancelled or moved by another gateway)."""
+    async def retime_timer(self, timer_id: str, from_state: str, to_state: str, due_at: float, seconds: int) -> bool:
+        """Atomically give a pending or paused timer a new due (paused: the seconds it has left), state, pending
+        or paused, and length (seconds, what its ring says); True when it was still in from_state (not rung,
+        cancelled or moved by another gateway)."""
 
     @abstractmethod
     async def close(self) -> None: ...
@@ -501,10 +502,10 @@ class SQLiteStore(Store):
             sql, args = "UPDATE timers SET state = ? WHERE id = ? AND state = ?", (to_state, timer_id, from_state)
         return await self._run(lambda db: db.execute(sql, args).rowcount == 1)
 
-    async def retime_timer(self, timer_id, from_state, to_state, due_at):
+    async def retime_timer(self, timer_id, from_state, to_state, due_at, seconds):
         return await self._run(lambda db: db.execute(
-            "UPDATE timers SET state = ?, due = ? WHERE id = ? AND state = ?",
-            (to_state, due_at, timer_id, from_state)).rowcount == 1)
+            "UPDATE timers SET state = ?, due = ?, seconds = ? WHERE id = ? AND state = ?",
+            (to_state, due_at, int(seconds), timer_id, from_state)).rowcount == 1)
 
     async def close(self):
         """Once the calls queued before it are done, at most STORE_TIMEOUT_S: a thread still busy then (a stuck
@@ -548,7 +549,7 @@ return 1
 # KEYS: timer hash, due zset; ARGV: id, from, to, due (a paused timer leaves the due zset: it never comes due)
 _RETIME = """
 if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
-redis.call('HSET', KEYS[1], 'state', ARGV[3], 'due', ARGV[4])
+redis.call('HSET', KEYS[1], 'state', ARGV[3], 'due', ARGV[4], 'seconds', ARGV[5])
 if ARGV[3] == 'paused' then redis.call('ZREM', KEYS[2], ARGV[1]) else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1]) end
 return 1
 """
@@ -754,9 +755,9 @@ class RedisStore(Store):
             args=[timer_id, from_state, to_state, int(to_state in FINAL_STATES)]))
 
     @_bounded
-    async def retime_timer(self, timer_id, from_state, to_state, due_at):
+    async def retime_timer(self, timer_id, from_state, to_state, due_at, seconds):
         return bool(await self._retime(keys=[self._key("timer", timer_id), self._key("timers")],
-                                       args=[timer_id, from_state, to_state, repr(float(due_at))]))
+                                       args=[timer_id, from_state, to_state, repr(float(due_at)), int(seconds)]))
 
     @_bounded
     async def close(self):

@@ -122,8 +122,8 @@ async def test_a_paused_stored_timer_is_no_due_one_and_cancelled_with_the_others
     try:
         now = time.time()
         await store.add_timer(StoredTimer("tmr_1", "sess_a", 60, now - 1, name="eggs"))
-        assert await store.retime_timer("tmr_1", "pending", "paused", 30.0)
-        assert not await store.retime_timer("tmr_1", "pending", "paused", 30.0)       # moved on already
+        assert await store.retime_timer("tmr_1", "pending", "paused", 30.0, 60)
+        assert not await store.retime_timer("tmr_1", "pending", "paused", 30.0, 60)       # moved on already
         assert await store.due_timers(now + 10) == []
         assert await store.session_timers("sess_a") == [StoredTimer("tmr_1", "sess_a", 60, 30.0, "paused", "eggs")]
         assert await store.cancel_timers("sess_a") == 1 and await store.session_timers("sess_a") == []

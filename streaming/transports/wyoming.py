@@ -221,8 +221,8 @@ class AnnouncedTimers:
             self.announce(TimerCancelled(id=timer_id).event())
         return cancelled
 
-    async def retime(self, timer, left: float, paused: bool) -> bool:
-        retimed = await self.book.retime(timer, left, paused)
+    async def retime(self, timer, left: float, paused: bool, seconds: int) -> bool:
+        retimed = await self.book.retime(timer, left, paused, seconds)
         if retimed:
             self.announce(TimerUpdated(id=timer.id, is_active=not paused, total_seconds=round(left)).event())
         return retimed
