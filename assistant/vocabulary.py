@@ -1055,3 +1055,15 @@ TIMER_HELD = {"pause": ("pause {timer}", "hold {timer}", "freeze {timer}", "put 
                          "carry on with {timer}", "resume", "unpause", "keep {timer} going")}
 TIMER_REQUEST_OPENERS = ("please", "now", "ok", "okay", "and", "then", "can you", "could you", "hey")
 TIMER_REQUEST_TAILS = ("please", "now", "then", "too", "for me", "for a bit", "for a moment", "for a minute")
+
+# --- round 40, a change said for later is never made now (r40-later) ---
+# Words that put a request at a time to come, as the normaliser writes them ("in 10 minutes": "in 600 seconds", "at
+# half past six" and "at 6:30": "at 6 30", "at 10pm": "at 10 pm"). A bare "at 30" is a level ("set the fan at 30").
+LATER_TIMES = (r"in \d+(?:\.\d+)? seconds", r"in an? (?:few|couple of) (?:minutes|hours)", r"at \d{1,2} \d{2}",
+               r"at \d{1,2}(?: \d{2})? (?:am|pm|a m|p m|o'clock)", "at noon", "at midnight", "tonight", "tomorrow",
+               "later on", "later today", "this evening", "this afternoon", "at sunset", "at sunrise", "at dawn",
+               "at dusk", "before bed", "at bedtime")
+# Words that open a condition said after a request ("... when i leave", "... after the film", "... once the kids are
+# asleep"): what it waits for is nothing Parley can know
+LATER_CONDITIONS = ("when", "whenever", "once", "as soon as", "after", "before")
+LATER_CONDITION_SUBJECTS = ("the", "my", "our", "it", "it's", "i'm", "we're", "they're", *LEAVERS)
