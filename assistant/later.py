@@ -8,22 +8,37 @@ import re
 
 from assistant.chat_template import NoAction
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import LATER_CONDITION_SUBJECTS, LATER_CONDITIONS, LATER_TIMES
+from assistant.vocabulary import (LATER_CONDITION_SUBJECTS, LATER_CONDITIONS, LATER_TIMES, REMARK_SUBJECTS,
+                                  STATE_WISHED_BY_THEN)
 
 AT_A_LATER_TIME = NoAction("Sorry, I can't do that at a later time yet.")
 ON_A_CONDITION = NoAction("I can't do that on a condition yet.")
 
+
+def _any_of(words) -> str:
+    return "|".join(map(re.escape, words))
+
+
 _LATER = re.compile(rf"\b(?:{'|'.join(LATER_TIMES)})(?![\w'])")
 # a condition after the request's first words: "when" that opens a request asks ("when did the light go off")
-_CONDITION = re.compile(rf"\s(?:{'|'.join(LATER_CONDITIONS)}) (?:{'|'.join(map(re.escape, LATER_CONDITION_SUBJECTS))})\b")
+_CONDITION = re.compile(rf"\s(?:{_any_of(LATER_CONDITIONS)}) (?:{_any_of(LATER_CONDITION_SUBJECTS)})(?![\w'])")
+_WISHED = re.compile(rf"\b(?:{_any_of(STATE_WISHED_BY_THEN)})\b")
+_REMARK = re.compile(rf"(?<![\w'])(?:{_any_of(REMARK_SUBJECTS)})(?![\w'])")
+_CLAUSE_ENDS = re.compile(r"[,;:.!?]+(?:\s|$)")
 
 
 def not_now(said: str) -> NoAction | None:
     """What to say instead of making a change the request's words put later: on a condition Parley cannot know, or
-    at a time to come; None for a change asked now."""
-    request = normalize_request(said)
-    if _CONDITION.search(request):
-        return ON_A_CONDITION
-    if _LATER.search(request):
-        return AT_A_LATER_TIME
+    at a time to come; None for a change asked now. Each clause is read alone, its time or condition only where no
+    remark's subject comes before it."""
+    clauses = [normalize_request(clause) for clause in _CLAUSE_ENDS.split(said)]
+    for clause in clauses:
+        condition = _CONDITION.search(clause)
+        if condition and not _REMARK.search(clause[:condition.start()]) \
+                and not _WISHED.search(clause[:condition.start()]):
+            return ON_A_CONDITION
+    for clause in clauses:
+        later = _LATER.search(clause)
+        if later and not _REMARK.search(clause[:later.start()]):
+            return AT_A_LATER_TIME
     return None

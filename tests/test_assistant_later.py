@@ -15,12 +15,17 @@ from test_home_voice import spoken, typed
 
 LATER = ["turn the kitchen light on at half past six", "turn on the bedroom light tomorrow morning",
          "turn off the kitchen light in 10 minutes", "turn off the kitchen light in an hour",
-         "switch off the tv at 10 pm", "dim the kitchen lights to 20 percent at 6:30", "turn the heating up tonight",
+         "switch off the tv at 10 pm", "dim the kitchen lights to 20 percent at 6:30", "i'd like the kitchen light off in 10 minutes",
          "set the thermostat to 18 tomorrow at 7", "turn off the office fan in half an hour"]
 CONDITIONS = ["turn off the kitchen light when I leave", "switch off the tv after the film",
               "turn the bedroom light off once the kids are asleep", "turn on the porch light as soon as it's dark"]
 NOW = ["turn off the kitchen light", "set the kitchen lights to 30 percent", "set the office fan at 30",
-       "turn on the light in the living room", "when did the kitchen light go off"]
+       "turn on the light in the living room", "when did the kitchen light go off",
+       # a change for then, made now; a time or a condition of a remark; a state wished by then; "when you can"
+       "i want the nursery at 18 degrees tonight", "turn the trouser press on, i've a wedding tomorrow",
+       "lock the side gate before we go", "i'll be back in a minute, switch the kitchen speaker off",
+       "unlock the strongroom door, i'm after the deeds box", "the samovar should be on when they arrive",
+       "pop the mudroom light on for when they get back", "switch the telly off when you get a chance"]
 
 
 @pytest.mark.parametrize("said", LATER)
