@@ -8,7 +8,7 @@ import re
 
 from assistant.chat_template import NoAction
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (LATER_CONDITION_SUBJECTS, LATER_CONDITIONS, LATER_TIMES, REMARK_SUBJECTS,
+from assistant.vocabulary import (LATER_CONDITION_SUBJECTS, LATER_CONDITIONS, LATER_TIMES, SPEAKER_REMARK_SUBJECTS,
                                   STATE_WISHED_BY_THEN)
 
 AT_A_LATER_TIME = NoAction("Sorry, I can't do that at a later time yet.")
@@ -23,7 +23,7 @@ _LATER = re.compile(rf"\b(?:{'|'.join(LATER_TIMES)})(?![\w'])")
 # a condition after the request's first words: "when" that opens a request asks ("when did the light go off")
 _CONDITION = re.compile(rf"\s(?:{_any_of(LATER_CONDITIONS)}) (?:{_any_of(LATER_CONDITION_SUBJECTS)})(?![\w'])")
 _WISHED = re.compile(rf"\b(?:{_any_of(STATE_WISHED_BY_THEN)})\b")
-_REMARK = re.compile(rf"(?<![\w'])(?:{_any_of(REMARK_SUBJECTS)})(?![\w'])")
+_REMARK = re.compile(rf"(?<![\w'])(?:{_any_of(SPEAKER_REMARK_SUBJECTS)})(?![\w'])")
 _CLAUSE_ENDS = re.compile(r"[,;:.!?]+(?:\s|$)")
 
 

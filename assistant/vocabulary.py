@@ -1073,7 +1073,7 @@ LATER_CONDITIONS = ("when", "whenever", "once", "as soon as", "after")
 LATER_CONDITION_SUBJECTS = ("the", "my", "our", "it", "it's", "i", "i'm", "we", "we're", "they", "they're", "he",
                             "she", "someone", "somebody")
 STATE_WISHED_BY_THEN = ("be", "was", "were", "is", "stay", "remain", "for")
-# Words of a remark about the speaker or the day, not the request: a time said after one in its clause is theirs
+# Words that open a remark about the speaker, not the request: a time said after one in its clause is the remark's
 # ("i'll be back in a minute, switch the kitchen speaker off", "unlock the strongroom door, i'm after the deeds box")
-REMARK_SUBJECTS = ("i'll", "i will", "i'm", "i am", "i've", "i have", "we'll", "we will", "we're", "we are", "we've",
-                   "we have", "it's", "there's", "they'll", "they're", "he's", "she's")
+SPEAKER_REMARK_SUBJECTS = ("i'll", "i will", "i'm", "i am", "i've", "i have", "we'll", "we will", "we're", "we are",
+                           "we've", "we have", "it's", "there's", "they'll", "they're", "he's", "she's")
