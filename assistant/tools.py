@@ -17,14 +17,15 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
+from assistant.later import not_now
 from assistant.inventory import TEMPERATURE_LIMITS, THERMOSTATS         # the thermostats' and water heaters' degrees
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
                                  modes_to_choose, speed_names, speed_of, spelling_key)
 from assistant.inventory import tilt_percent
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
-from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, LEVEL_UNIT, POSITIONED, SKILL_COMPONENTS, SKILLS, SWITCHING,
-                              THING_NAMED)
+from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, CHANGES_THE_HOME, LEVEL_UNIT, POSITIONED, SKILL_COMPONENTS, SKILLS,
+                              SWITCHING, THING_NAMED)
 from assistant.spoken_numbers import NUMBER_WORDS, normalize_request
 from assistant.summary import in_state, listed, state_in_summary, summary_components, summary_sentence
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
@@ -672,6 +673,9 @@ class ToolRunner:
             return NOT_A_SKILL
         if name != "confirm":
             self.pending = None          # a yes answers only the question just asked
+        later = not_now(self.heard) if name in CHANGES_THE_HOME else None
+        if later is not None:            # a change said for later is never made now
+            return later
         if name == "convert" and said_below_zero(self.heard, arguments.get("value")):
             arguments["value"] = -abs(arguments["value"])     # in the caller's call too: the reply says what ran
         # Names and areas come in the call syntax's spelling (porch_light, living_room): words from here on.

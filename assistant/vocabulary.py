@@ -1085,3 +1085,25 @@ DISMISSALS = ("stop", "never mind", "nevermind", "forget it", "forget about it",
               "oh never mind", "forget that", "never mind that")
 # How long after a ring "stop" and "snooze" are still about it
 RINGING_S = 120
+
+# --- round 40, a change said for later is never made now (r40-later) ---
+# Words that put a change at a time to come, as the normaliser writes them ("in 10 minutes": "in 600 seconds", "at
+# half past six" and "at 6:30": "at 6 30", "at 10pm": "at 10 pm"). A bare "at 30" is a level ("set the fan at 30");
+# "tonight", "tomorrow" and "before ..." alone are not: a change for then is made now ("i want the nursery at 18
+# degrees tonight", "turn the trouser press on, i've a wedding tomorrow", "lock the side gate before we go").
+LATER_TIMES = (r"in \d+(?:\.\d+)? seconds", r"in an? (?:few|couple of) (?:minutes|hours)", r"at \d{1,2} \d{2}",
+               r"at \d{1,2}(?: \d{2})? (?:am|pm|a m|p m|o'clock)", "at noon", "at midnight",
+               r"tomorrow (?:morning|afternoon|evening|night|at)", "later on", "later today", "at sunset", "at sunrise",
+               "at dawn", "at dusk")
+# Words that open a condition said after a request ("... when i leave", "... after the film", "... once the kids are
+# asleep"), each before one of its subjects ("when you get a chance" is now): what it waits for is nothing Parley
+# can know. A state wished before it ("the samovar should be on when they arrive", "for when they get back") is a
+# change made now.
+LATER_CONDITIONS = ("when", "whenever", "once", "as soon as", "after")
+LATER_CONDITION_SUBJECTS = ("the", "my", "our", "it", "it's", "i", "i'm", "we", "we're", "they", "they're", "he",
+                            "she", "someone", "somebody")
+STATE_WISHED_BY_THEN = ("be", "was", "were", "is", "stay", "remain", "for")
+# Words that open a remark about the speaker, not the request: a time said after one in its clause is the remark's
+# ("i'll be back in a minute, switch the kitchen speaker off", "unlock the strongroom door, i'm after the deeds box")
+SPEAKER_REMARK_SUBJECTS = ("i'll", "i will", "i'm", "i am", "i've", "i have", "we'll", "we will", "we're", "we are",
+                           "we've", "we have", "it's", "there's", "they'll", "they're", "he's", "she's")
