@@ -306,8 +306,6 @@ ABILITIES = {"light": "switched on or off", "switch": "switched on or off", "fan
              "binary_sensor": "read", "valve": "opened or closed",
              "humidifier": "switched on or off, or set to a humidity", "water_heater": "set to a temperature"}
 LEVEL_ABILITIES = {"light": "dimmed", "fan": "set to a speed"}
-# A mode or scene said by its name ("candlelight mode please"): activate the scene of that name
-SCENE_WORDS = ("mode", "scene")
 
 # client tools (round 15)
 # Words a request to a client's tool opens with before its verb ("can you", "i want to", "um"), beyond JOINING_WORDS.
@@ -739,7 +737,8 @@ VERB_OBJECTS = frozenset({"the", "my", "our", "your", "this", "that", "these", "
 RELAYED_KINDS = {**dict.fromkeys(("extractor", "ventilator", "blower"), "fan"),
                  **dict.fromkeys(LIGHT_KINDS, "light")}
 # Words that ask for a scene named beside them: a verb before it ("switch to siesta", "let's do regatta"), or a word
-# for a scene right after its name ("the siesta scene", "regatta mode").
+# for a scene right after its name ("the siesta scene", "regatta mode"); a mode or scene said by its name
+# ("candlelight mode please") activates the scene of that name.
 SCENE_VERBS = ("switch to", "change to", "go to", "put on", "turn on", "switch on", "start", "run", "activate", "do",
                "have", "set", "play", "give me")
 SCENE_WORDS = ("scene", "mode", "setting")
