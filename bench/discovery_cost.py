@@ -12,7 +12,6 @@
 """
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -29,14 +28,7 @@ sys.path.insert(0, str(ROOT / "tests"))   # the test broker and device player
 
 from assistant.inventory import MAX_ENTITIES, MAX_NAME_WORDS, Inventory  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
-from made_up_home import play_devices, publish_home, wait_for  # noqa: E402
-from mqtt_broker import Mosquitto  # noqa: E402
-from mqtt_devices import login  # noqa: E402
-from streaming.transports.mqtt.connection import Backoff  # noqa: E402
-from streaming.transports.mqtt.home import MqttHome  # noqa: E402
-
-KILN = ("switch", "kiln", {"name": "Kiln", "cmd_t": "tasmota/kiln/cmnd/POWER", "stat_t": "tasmota/kiln/stat/POWER",
-                           "pl_on": "1", "pl_off": "0"})
+from watched_discovery import watched_home  # noqa: E402
 
 
 def timed(work) -> tuple[object, float]:
@@ -70,56 +62,18 @@ def flood() -> int:
 
 async def flood_over_mqtt(count: int, log_file: Path) -> dict:
     """Configs handled, seconds until the last, the loop's longest stall, log lines; switching the plug after."""
-    with tempfile.TemporaryDirectory() as workdir:
-        broker = Mosquitto(Path(workdir))
-        broker.start()
-        try:
-            await publish_home(broker, [KILN])
-            async with login(broker, "home").client() as client:
-                for i in range(count):
-                    config = {"name": f"Flood Plug {i}", "command_topic": f"flood/{i}/set"}
-                    await client.publish(f"homeassistant/switch/flood_{i}/config", json.dumps(config), qos=0, retain=True)
-            devices = asyncio.create_task(play_devices(broker, []))
-            home = MqttHome(login(broker, "parley"), confirm_timeout=60, backoff=Backoff(initial=0.1, maximum=0.5))
-            handled, last = 0, 0.0
-            discover = home._discover
-
-            async def counted(*args):
-                nonlocal handled, last
-                await discover(*args)
-                handled, last = handled + 1, time.perf_counter()
-            home._discover = counted
-            stall = 0.0
-
-            async def probe():
-                nonlocal stall
-                while True:
-                    before = time.perf_counter()
-                    await asyncio.sleep(0.01)
-                    stall = max(stall, time.perf_counter() - before - 0.01)
-            prober = asyncio.create_task(probe())
-            handler = logging.FileHandler(log_file)
-            logging.getLogger("parley").addHandler(handler)
-            start = time.perf_counter()
-            await home.start()
-            seen = -1
-            while seen != handled:                  # until no config arrived for 5 s
-                seen = handled
-                await asyncio.sleep(5)
-            done = last - start
-            switching = time.perf_counter()
-            answer = await ToolRunner(home).run("switch_device", {"name": "kiln", "state": "on"})
-            switched = time.perf_counter() - switching
-            prober.cancel()
-            await home.close()
-            logging.getLogger("parley").removeHandler(handler)
-            devices.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await devices
-            return {"handled": handled, "switched": switched, "answer": answer, "stall": stall, "done": done,
-                    "lines": len(log_file.read_text().splitlines())}
-        finally:
-            broker.stop()
+    configs = ((f"homeassistant/switch/flood_{i}/config",
+                {"name": f"Flood Plug {i}", "command_topic": f"flood/{i}/set"}) for i in range(count))
+    async with watched_home(configs, 0, log_file) as watched:
+        start = time.perf_counter()
+        await watched.home.start()
+        await watched.settled(5)
+        done = watched.last - start
+        switching = time.perf_counter()
+        answer = await ToolRunner(watched.home).run("switch_device", {"name": "kiln", "state": "on"})
+        switched = time.perf_counter() - switching
+    return {"handled": watched.handled, "switched": switched, "answer": answer, "stall": watched.stall,
+            "done": done, "lines": len(log_file.read_text().splitlines())}
 
 
 def main() -> None:

@@ -16,7 +16,6 @@ Mosquitto (round 40), and what one Realtime message of many JSON values costs th
 """
 import argparse
 import asyncio
-import contextlib
 import json
 import logging
 import os
@@ -33,16 +32,11 @@ sys.path.insert(0, str(ROOT / "tests"))   # the test broker and device player
 
 from assistant.inventory import MAX_CONFIG_BYTES  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
-from made_up_home import play_devices, publish_home  # noqa: E402
-from mqtt_broker import USERS, Mosquitto  # noqa: E402
-from mqtt_devices import login  # noqa: E402
+from mqtt_broker import USERS  # noqa: E402
 from streaming.session import SessionConfig  # noqa: E402
-from streaming.transports.mqtt.connection import Backoff, MqttSettings  # noqa: E402
-from streaming.transports.mqtt.home import MqttHome  # noqa: E402
+from streaming.transports.mqtt.connection import MqttSettings  # noqa: E402
 from streaming.transports.realtime import RealtimeProtocol  # noqa: E402
-
-KILN = ("switch", "kiln", {"name": "Kiln", "cmd_t": "tasmota/kiln/cmnd/POWER", "stat_t": "tasmota/kiln/stat/POWER",
-                           "pl_on": "1", "pl_off": "0"})
+from watched_discovery import watched_home  # noqa: E402
 
 
 def filled(config: dict, field: str, word: str) -> dict:
@@ -92,73 +86,40 @@ def peak_mb() -> float:
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
+def hostile_configs(count: int):
+    """(topic, config) of the first count hostile configs."""
+    for i in range(count):
+        component, config = hostile(i)
+        yield f"homeassistant/{component}/h{i}/config", config
+
+
 async def over_mqtt(configs: int, flood: int, log_file: Path) -> dict:
-    with tempfile.TemporaryDirectory() as workdir:
-        broker = Mosquitto(Path(workdir))
-        broker.start()
-        try:
-            await publish_home(broker, [KILN])
-            async with login(broker, "home").client() as client:
-                for i in range(configs):
-                    component, config = hostile(i)
-                    await client.publish(f"homeassistant/{component}/h{i}/config", json.dumps(config), qos=1,
-                                         retain=True)
-            devices = asyncio.create_task(play_devices(broker, []))
-            home = MqttHome(login(broker, "parley"), confirm_timeout=60, backoff=Backoff(initial=0.1, maximum=0.5))
-            handled, last = 0, 0.0
-            discover = home._discover
-
-            async def counted(*args):
-                nonlocal handled, last
-                await discover(*args)
-                handled, last = handled + 1, time.perf_counter()
-            home._discover = counted
-            stall = 0.0
-
-            async def probe():
-                nonlocal stall
-                while True:
-                    before = time.perf_counter()
-                    await asyncio.sleep(0.01)
-                    stall = max(stall, time.perf_counter() - before - 0.01)
-            prober = asyncio.create_task(probe())
-            handler = logging.FileHandler(log_file)
-            logging.getLogger("parley").addHandler(handler)
-            memory = peak_mb()
-            start = time.perf_counter()
-            await home.start()
-            seen = -1
-            while seen != handled:                  # until no config arrived for 3 s
-                seen = handled
-                await asyncio.sleep(3)
-            result = {"handled": handled, "taken": len(home.inventory), "done": last - start, "stall": stall}
-            tools = ToolRunner(home)
+    async with watched_home(hostile_configs(configs), 1, log_file) as watched:
+        memory = peak_mb()
+        start = time.perf_counter()
+        await watched.home.start()
+        await watched.settled(3)
+        result = {"handled": watched.handled, "taken": len(watched.home.inventory), "done": watched.last - start,
+                  "stall": watched.stall}
+        tools = ToolRunner(watched.home)
+        before = time.perf_counter()
+        await tools.lexicon()
+        result["lexicon"] = time.perf_counter() - before
+        before = time.perf_counter()
+        result["answer"] = await tools.run("switch_device", {"name": "kiln", "state": "on"})
+        result["switched"] = time.perf_counter() - before
+        result["memory"] = peak_mb() - memory
+        if flood:
+            watched.stall = 0.0
+            publisher = await asyncio.create_subprocess_exec(    # its own process: not this event loop's work
+                sys.executable, __file__, "--publish", watched.broker.host, str(watched.broker.port), str(flood))
+            await publisher.wait()
+            result["flood_stall"] = watched.stall
             before = time.perf_counter()
-            await tools.lexicon()
-            result["lexicon"] = time.perf_counter() - before
-            before = time.perf_counter()
-            result["answer"] = await tools.run("switch_device", {"name": "kiln", "state": "on"})
-            result["switched"] = time.perf_counter() - before
-            result["memory"] = peak_mb() - memory
-            if flood:
-                stall = 0.0
-                publisher = await asyncio.create_subprocess_exec(    # its own process: not this event loop's work
-                    sys.executable, __file__, "--publish", broker.host, str(broker.port), str(flood))
-                await publisher.wait()
-                result["flood_stall"] = stall
-                before = time.perf_counter()
-                result["flood_answer"] = await tools.run("switch_device", {"name": "kiln", "state": "off"})
-                result["flood_switched"] = time.perf_counter() - before
-            prober.cancel()
-            await home.close()
-            logging.getLogger("parley").removeHandler(handler)
-            devices.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await devices
-            result["lines"] = len(log_file.read_text().splitlines())
-            return result
-        finally:
-            broker.stop()
+            result["flood_answer"] = await tools.run("switch_device", {"name": "kiln", "state": "off"})
+            result["flood_switched"] = time.perf_counter() - before
+    result["lines"] = len(log_file.read_text().splitlines())
+    return result
 
 
 async def publish_flood(host: str, port: int, count: int) -> None:

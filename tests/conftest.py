@@ -57,6 +57,14 @@ def redis_server(tmp_path_factory):
     server.stop()
 
 
+@pytest.fixture(params=["sqlite", "redis"])
+def store_url(request, tmp_path):
+    """A store each test runs on twice: an SQLite file of its own, then the module's real Redis."""
+    if request.param == "sqlite":
+        return f"sqlite://{tmp_path}/state.db"
+    return request.getfixturevalue("redis_server").url
+
+
 @pytest.fixture(scope="session")
 def stt():
     from voice.stt import WhisperSTT

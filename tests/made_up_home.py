@@ -135,10 +135,13 @@ async def publish_home(broker, entities=ENTITIES) -> None:
             await client.publish(topic, payload, qos=1, retain=True)
 
 
-async def clear_home(broker, entities=ENTITIES) -> None:
+async def clear_home(broker, entities=ENTITIES, retained=()) -> None:
+    """The entities' retained configs and the `retained` state topics cleared from the broker."""
     async with login(broker, "home").client() as client:
         for component, object_id, _ in entities:
             await client.publish(discovery_topic(component, object_id), b"", qos=1, retain=True)
+        for topic in retained:
+            await client.publish(topic, b"", qos=1, retain=True)
 
 
 def discovered_server(broker, server_factory, entities, retained=(), at_least=None):

@@ -537,11 +537,10 @@ async def resumed_whole(ws_url: str, session_id: str, items: dict[str, str]) -> 
 
 
 @contextlib.asynccontextmanager
-async def killed_while_a_last_save_waits(gateway: GatewayProcess, redis):
+async def a_last_save_held_by_a_stopped_redis(gateway: GatewayProcess, redis):
     """The gateway, a real `parley serve` on a real Redis, is started; a client says a message that is stored,
-    Redis stops answering (SIGSTOP), the client says another and closes; once /healthz shows its last save waiting
-    (it failed after REDIS_CALL_S), the gateway is killed with SIGKILL. Yields the session id and the two messages'
-    ids while Redis is still stopped; Redis goes on on the way out."""
+    Redis stops answering (SIGSTOP), the client says another and closes. Yields the session id and the two
+    messages' ids while Redis is still stopped; Redis goes on on the way out."""
     gateway.start()
     client, session_id = await session_of(f"ws://127.0.0.1:{gateway.http}/v1/realtime")
     said = await say(client, "turn on the kitchen light")
@@ -550,11 +549,19 @@ async def killed_while_a_last_save_waits(gateway: GatewayProcess, redis):
     try:
         last = await say(client, "and in the bedroom")
         await client.close()
-        await saves_waiting_once(gateway.url, 1)
-        gateway.kill()
         yield session_id, said, last
     finally:
         redis.process.send_signal(signal.SIGCONT)
+
+
+@contextlib.asynccontextmanager
+async def killed_while_a_last_save_waits(gateway: GatewayProcess, redis):
+    """A last save held by a stopped Redis; once /healthz shows it waiting (it failed after REDIS_CALL_S), the
+    gateway is killed with SIGKILL. Yields the session id and the two messages' ids while Redis is still stopped."""
+    async with a_last_save_held_by_a_stopped_redis(gateway, redis) as (session_id, said, last):
+        await saves_waiting_once(gateway.url, 1)
+        gateway.kill()
+        yield session_id, said, last
 
 
 async def test_a_gateway_killed_while_a_last_save_waits_leaves_it_to_the_next_one_on_its_state_dir(tmp_path,
@@ -607,22 +614,12 @@ def spooled_files(gateway: GatewayProcess) -> list:
 
 @contextlib.asynccontextmanager
 async def a_last_save_in_its_first_try(gateway: GatewayProcess, redis):
-    """The gateway, a real `parley serve` on a real Redis, is started; a client says a message that is stored,
-    Redis stops answering (SIGSTOP), the client says another and closes. Yields the session id and the two
-    messages' ids once the session's last save is in the spool, while Redis is still stopped; Redis goes on on the
-    way out. The save is then in its first try: a save of the session fails only after REDIS_CALL_S."""
-    gateway.start()
-    client, session_id = await session_of(f"ws://127.0.0.1:{gateway.http}/v1/realtime")
-    said = await say(client, "turn on the kitchen light")
-    await until_stored(redis.url, session_id, [said])
-    redis.process.send_signal(signal.SIGSTOP)
-    try:
-        last = await say(client, "and in the bedroom")
-        await client.close()
+    """A last save held by a stopped Redis. Yields the session id and the two messages' ids once the save is in the
+    spool, while Redis is still stopped. The save is then in its first try: a save of the session fails only after
+    REDIS_CALL_S."""
+    async with a_last_save_held_by_a_stopped_redis(gateway, redis) as (session_id, said, last):
         await until(lambda: spooled_files(gateway), timeout=60, what="the last save in the spool")
         yield session_id, said, last
-    finally:
-        redis.process.send_signal(signal.SIGCONT)
 
 
 async def test_a_gateway_killed_while_a_last_save_is_in_its_first_try_leaves_it_to_the_next_one(tmp_path,
@@ -741,21 +738,12 @@ async def test_a_gateway_stopped_while_redis_is_stopped_says_its_waiting_save_st
     fb6c30e the log then said only that a save still writing was cancelled and its session may lack its last items
     (twice), never that the save stays in the spool; now it says so, once, and the next start stores it."""
     gateway = GatewayProcess("gw1", tmp_path, own_redis.url)
-    gateway.start()
     try:
-        client, session_id = await session_of(f"ws://127.0.0.1:{gateway.http}/v1/realtime")
-        said = await say(client, "turn on the kitchen light")
-        await until_stored(own_redis.url, session_id, [said])
-        own_redis.process.send_signal(signal.SIGSTOP)
-        try:
-            last = await say(client, "and in the bedroom")
-            await client.close()
+        async with a_last_save_held_by_a_stopped_redis(gateway, own_redis) as (session_id, said, last):
             await saves_waiting_once(gateway.url, 1)
             offset = gateway.log.stat().st_size
             gateway.terminate()
             assert await asyncio.to_thread(gateway.process.wait, 120) == 0
-        finally:
-            own_redis.process.send_signal(signal.SIGCONT)
         log = gateway.log.read_bytes()[offset:].decode(errors="replace")
         assert "closing: 1 last saves still wait for the store; they stay in the spool for the next start" in log
         assert log.count("still writing after") <= 1

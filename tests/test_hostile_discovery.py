@@ -477,11 +477,7 @@ async def known(broker, things, retained):
         yield home, ToolRunner(home)
     finally:
         await home.close()
-        async with login(broker, "home").client() as client:
-            for component, object_id, _ in things:
-                await client.publish(f"homeassistant/{component}/{object_id}/config", b"", qos=1, retain=True)
-            for topic in retained:
-                await client.publish(topic, b"", qos=1, retain=True)
+        await clear_home(broker, things, retained)
 
 
 async def test_a_title_with_control_characters_is_said_without_them(broker):

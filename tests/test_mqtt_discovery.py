@@ -177,11 +177,7 @@ async def fans_home(broker, fans, player, retained, component="fan"):
         yield home, ToolRunner(home), commands
     finally:
         await stopped(home, devices)
-        async with login(broker, "home").client() as client:
-            for kind, object_id, _ in things:
-                await client.publish(f"homeassistant/{kind}/{object_id}/config", b"", qos=1, retain=True)
-            for topic in retained:
-                await client.publish(topic, b"", qos=1, retain=True)
+        await clear_home(broker, things, retained)
 
 
 async def test_a_fans_speed_is_commanded_on_its_percentage_topic(broker):

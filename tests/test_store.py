@@ -18,13 +18,6 @@ from streaming.store import (MAX_ITEMS, MAX_RECORD_BYTES, SQLITE_CALL_S, RedisSt
 REPO = Path(__file__).resolve().parents[1]
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def store_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite://{tmp_path}/state.db"
-    return request.getfixturevalue("redis_server").url
-
-
 @pytest.fixture
 async def store(store_url):
     store = open_store(store_url)

@@ -89,13 +89,6 @@ async def test_a_paused_timer_never_rings_and_rings_once_resumed():
     assert rang == ["Time is up: your tea timer is done."] and tools.timers_running == 0
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def store_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite://{tmp_path}/state.db"
-    return request.getfixturevalue("redis_server").url
-
-
 async def test_a_stored_timer_paused_on_one_gateway_is_resumed_on_another_and_never_due_while_paused(store_url):
     first, second = open_store(store_url), open_store(store_url)
     try:

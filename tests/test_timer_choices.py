@@ -60,13 +60,6 @@ async def test_a_changed_timer_rings_with_the_length_it_has_now():
     assert rang == ["Time is up: your timer for 2 seconds is done."]
 
 
-@pytest.fixture(params=["sqlite", "redis"])
-def store_url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite://{tmp_path}/state.db"
-    return request.getfixturevalue("redis_server").url
-
-
 async def test_a_stored_timer_changed_keeps_its_new_length_and_a_pause_keeps_it(store_url):
     """The gateway rings a stored timer with the length the store holds (timer_done_text of its seconds)."""
     store = open_store(store_url)

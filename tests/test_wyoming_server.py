@@ -274,19 +274,23 @@ def test_conversations_are_bounded_and_expire():
     assert conversations.get("c") is not c                    # untouched too long: a fresh one
 
 
+async def timer_started(client, text: str, context: dict | None = None):
+    """Says text and returns the reply's timer-started event (a TimerStarted)."""
+    from wyoming.timer import TimerStarted
+    await client.write_event(Transcript(text=text, context=context).event())
+    return TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
+                                        if e.type == "timer-started"))
+
+
 async def test_timers_set_by_voice_are_announced_as_timer_events(server, needs_assistant):
-    from wyoming.timer import TimerCancelled, TimerFinished, TimerStarted
+    from wyoming.timer import TimerCancelled, TimerFinished
     async with AsyncTcpClient("127.0.0.1", server.port) as client:
         context = {"conversation_id": "kitchen-satellite"}
-        await client.write_event(Transcript(text="Set a timer for 3 seconds.", context=context).event())
-        started = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
-                                               if e.type == "timer-started"))
+        started = await timer_started(client, "Set a timer for 3 seconds.", context)
         assert started.total_seconds == 3 and (started.start_minutes, started.start_seconds) == (0, 3)
         assert TimerFinished.from_event((await read_until(client, "timer-finished"))[-1]).id == started.id
 
-        await client.write_event(Transcript(text="Set a timer for 10 minutes.", context=context).event())
-        long = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
-                                            if e.type == "timer-started"))
+        long = await timer_started(client, "Set a timer for 10 minutes.", context)
         assert long.total_seconds == 600 and long.id != started.id
         await client.write_event(Transcript(text="Cancel my timer.", context=context).event())
         events = await read_until(client, "handled-stop")
@@ -294,12 +298,9 @@ async def test_timers_set_by_voice_are_announced_as_timer_events(server, needs_a
 
 
 async def test_a_finished_timer_is_stopped_by_stop_and_nothing_rings_after(server, needs_assistant):
-    from wyoming.timer import TimerStarted
     async with AsyncTcpClient("127.0.0.1", server.port) as client:
         context = {"conversation_id": "bedside-satellite"}
-        await client.write_event(Transcript(text="Set a timer for 1 second.", context=context).event())
-        started = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
-                                               if e.type == "timer-started"))
+        started = await timer_started(client, "Set a timer for 1 second.", context)
         await read_until(client, "timer-finished")
         await client.write_event(Transcript(text="Stop.", context=context).event())
         stopped = Handled.from_event((await read_until(client, "handled-stop"))[-2]).text
@@ -309,11 +310,9 @@ async def test_a_finished_timer_is_stopped_by_stop_and_nothing_rings_after(serve
 
 
 async def test_a_named_timer_is_announced_with_its_name(server, needs_assistant):
-    from wyoming.timer import TimerCancelled, TimerStarted
+    from wyoming.timer import TimerCancelled
     async with AsyncTcpClient("127.0.0.1", server.port) as client:
-        await client.write_event(Transcript(text="Set a pasta timer for 12 minutes.").event())
-        started = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
-                                               if e.type == "timer-started"))
+        started = await timer_started(client, "Set a pasta timer for 12 minutes.")
         assert (started.name, started.total_seconds, started.start_minutes) == ("pasta", 720, 12)
         await client.write_event(Transcript(text="Stop the pasta timer.").event())
         events = await read_until(client, "handled-stop")
@@ -321,12 +320,10 @@ async def test_a_named_timer_is_announced_with_its_name(server, needs_assistant)
 
 
 async def test_a_timer_lengthened_paused_and_resumed_is_announced_as_timer_updated(server, needs_assistant):
-    from wyoming.timer import TimerStarted, TimerUpdated
+    from wyoming.timer import TimerUpdated
     async with AsyncTcpClient("127.0.0.1", server.port) as client:
         context = {"conversation_id": "hob-satellite"}
-        await client.write_event(Transcript(text="Set a pasta timer for 12 minutes.", context=context).event())
-        started = TimerStarted.from_event(next(e for e in await read_until(client, "handled-stop")
-                                               if e.type == "timer-started"))
+        started = await timer_started(client, "Set a pasta timer for 12 minutes.", context)
         updated = []
         for said in ("Add 5 minutes to the pasta timer.", "Pause it.", "Resume the pasta timer."):
             await client.write_event(Transcript(text=said, context=context).event())
