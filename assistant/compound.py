@@ -11,6 +11,7 @@ pepper lamp") is one name. Language as data: assistant.vocabulary's PART_JOINERS
 import re
 
 from assistant.clauses import _is_an_area, _names_an_area, clauses
+from assistant.later import not_now
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (BARE_REQUEST_VERBS, DONE_OPENING, JOINED_DONE, OWN_STATES, OWN_VALUES,
                                   PART_JOINERS)
@@ -25,9 +26,10 @@ _DONE_ALIKE = re.compile(rf"^{DONE_OPENING}(the .+?) (?:is|are) ([a-z]+)\.$")
 def joined_parts(request: str, vocabulary) -> list[str]:
     """Each request the request joins, in order, as said alone; none when it joins none (or more than MAX_PARTS),
     when a part is neither a request with its own verb nor a thing or an area said after the first, or when it is
-    said in clauses (assistant.clauses)."""
+    said in clauses (assistant.clauses), or when its words put it later (assistant.later: "turn off the kitchen
+    light and the bedroom light in 10 minutes" is about both, so no part is made now)."""
     said = _listed(request)
-    if said is None:
+    if said is None or not_now(request) is not None:
         return []
     pieces = _pieces(said, vocabulary)
     if not 1 < len(pieces) <= MAX_PARTS or not all(pieces) or _verb(pieces[0]) is None:

@@ -88,6 +88,16 @@ def test_every_light_of_an_area_joined_is_the_areas_lights(assistant):
     assert [home.states[key_of(home, name)] for name in ("salt lamp", "arc lamp")] == ["on", "on"]
 
 
+def test_a_joined_request_for_later_makes_no_part_now(assistant):
+    """The time said at the end is the whole request's: on 8ec9a6c the kitchen light was switched off at once."""
+    home = InMemoryHome()
+    home.devices.update({("light", "kitchen"): "on", ("light", "bedroom"): "on"})
+    made = replies(assistant, home, "turn off the kitchen light and the bedroom light in 10 minutes")
+    assert "kitchen light is off" not in made[0][1]
+    assert home.devices[("light", "kitchen")] == "on" and home.devices[("light", "bedroom")] == "on"
+    assert joined_parts("turn off the kitchen light and the bedroom light when I leave", Vocabulary(None)) == []
+
+
 def test_a_request_for_a_declared_tool_stays_one_call(assistant):
     """With a client's tool declared, a request that asks for it is not split: its call is the client's, as before."""
     tools = {"set_status": {"type": "function", "function": {
