@@ -338,8 +338,9 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
     other = WhisperSTT(larger, final_hypotheses=max(nbest, 1), final_window_s=window) if larger else None
     second_ears = grammar_ears() if grammar else {}
     transcripts = Transcripts(cache / "transcripts.jsonl")
-    names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in HOMES}
-    home_names = {kind: ToolRunner(new_home(kind)).home_names() for kind in HOMES}     # the default home's too
+    homes = {*HOMES, *(row["home"] for row in rows)}
+    names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in homes}
+    home_names = {kind: ToolRunner(new_home(kind)).home_names() for kind in homes}     # the default home's too
     answers: dict[tuple, tuple[str, str]] = {}          # (home, request id, text, guesses) -> outcome
     counts: dict[tuple, dict[str, int]] = {}
     differ, hear_ms, total, done, ears = [], [], len(rows) * len(voices) * 2, 0, {}
