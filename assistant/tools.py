@@ -24,14 +24,15 @@ from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_W
                                  modes_to_choose, speed_names, speed_of, spelling_key)
 from assistant.inventory import tilt_percent
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
-from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, CHANGES_THE_HOME, LEVEL_UNIT, POSITIONED, SKILL_COMPONENTS, SKILLS,
-                              SWITCHING, THING_NAMED)
+from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, CHANGES_THE_HOME, LEVEL_UNIT, NOT_CHANGES, POSITIONED,
+                              SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED)
 from assistant.spoken_numbers import NUMBER_WORDS, normalize_request
 from assistant.summary import in_state, listed, state_in_summary, summary_components, summary_sentence
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
                                   FOLLOW_UP_WORDS, HUMIDITY_STEP, JOINING_WORDS, LEVEL_ABILITIES, MODE_KIND_WORDS,
                                   MODE_NOUNS,
-                                  NAMES_NO_THING, NO, OPERATOR_WORDS, QUESTION_WORDS, READS_HEARD_BY, ROOMS, SAID_BACK,
+                                  NAMES_NO_THING, NO, OPERATOR_WORDS, PLAYER_SAID_BACK, QUESTION_WORDS, READS_HEARD_BY,
+                                  ROOMS, SAID_BACK, TIMER_CHANGE_SAID_BACK, TIMER_SAID_BACK,
                                   SENSOR_KINDS, SENSOR_UNITS, SHARES, SPELLINGS, STATE_WORDS, STATES, SWITCH_VERBS,
                                   POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
                                   VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
@@ -179,7 +180,12 @@ NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
 NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
 NOT_A_NAME_OF_THE_HOME = NoAction(REPLIES["unknown_name"])
 # Heard calls said back when a word they rest on is doubted: those of CHANGES_SAID_BACK, and the levels of SAID_BACK
-DOUBTS_SAID_BACK = frozenset(CHANGES_SAID_BACK) | frozenset(LEVEL_UNIT)
+# and its other changes to a thing of the home (a volume, a tilt)
+DOUBTS_SAID_BACK = (frozenset(CHANGES_SAID_BACK) | frozenset(LEVEL_UNIT)
+                    | (frozenset(SAID_BACK) & THING_NAMED) - NOT_CHANGES)
+# Heard calls that change a thing of the home, or are said back: a thing of the same kind but another name, heard in
+# its place, is not what they act on (ToolRunner._another_of_its_kind, _another_thing_named)
+HEARD_CHANGES = DOUBTS_SAID_BACK | THING_NAMED - NOT_CHANGES
 # A call's arguments that hold a number the user says (a level, a temperature, a timer's length, a value to convert):
 # heard, each is acted on only where the words carry it (numbers_carried)
 SAID_NUMBERS = ("percent", "degrees", "seconds", "value")
@@ -236,6 +242,11 @@ def said_back(name: str, arguments: dict) -> str | None:
         if name == "convert":
             value = float(arguments["value"])
             words["from"], words["to"] = unit_name(arguments["from"], value), unit_name(arguments["to"], 2)
+        if name == "change_timer":
+            words["change"], words["onto"] = TIMER_CHANGE_SAID_BACK[arguments["change"]]
+            words["the_timer"] = TIMER_SAID_BACK[0 if arguments.get("name") else 1].format(**words)
+        if name == "set_volume":
+            words["of_player"] = PLAYER_SAID_BACK.format(**words) if arguments.get("name") else ""
         return template.format(**words)
     except (KeyError, TypeError, ValueError, OverflowError):
         return None
@@ -692,10 +703,10 @@ class ToolRunner:
         if self.spoken and name in READS_HEARD_BY and not read_heard(self.heard, READS_HEARD_BY[name],
                                                                      self.doubted_words):
             return NoAction(NOT_UNDERSTOOD)
-        if self.spoken and name in DOUBTS_SAID_BACK and self._another_of_its_kind(str(arguments.get("name", ""))):
+        if self.spoken and name in HEARD_CHANGES and self._another_of_its_kind(str(arguments.get("name", ""))):
             return NOT_A_NAME_OF_THE_HOME
         other = (self._another_thing_named(arguments)
-                 if self.spoken and (SKILLS[name].reads or name in DOUBTS_SAID_BACK) else None)
+                 if self.spoken and (SKILLS[name].reads or name in HEARD_CHANGES) else None)
         if other is not None:          # asked where the word heard in the name's place sounds like one of its words
             thing, word = other
             if any(alike(word, own) for own in thing.name.lower().split()[:-1]):
@@ -749,7 +760,7 @@ class ToolRunner:
     def _knows_the_device(self, name: str, arguments: dict) -> bool:
         """The call names no device, or one the home has: a call to a device it lacks is refused as it is,
         never said back for a yes ("dim the pantry light to 10%" in a home without one)."""
-        device = None if name == "start_timer" else arguments.get("name")
+        device = arguments.get("name") if name in THING_NAMED else None        # a timer's name is no device
         return device is None or self._find(device, arguments.get("area"), READABLE)[1] is None
 
     def _another_of_its_kind(self, called: str) -> bool:

@@ -144,7 +144,12 @@ NO = ["no", "no thanks", "nope", "don't", "cancel", "no don't", "never mind", "s
 
 # A call with a number the recogniser doubted is said back before it runs ("Did you mean 23 times 4?"): each
 # skill that takes numbers, in words. {seconds} is said as a duration, {expression} with OPERATOR_WORDS, {clock}
-# an alarm's clock time, {from} and {to} a unit's name, {room} as spoken.
+# an alarm's clock time, {from} and {to} a unit's name, {room} as spoken; {the_timer} a timer changed ("the pasta
+# timer", "the timer": TIMER_SAID_BACK), {change} and {onto} its change (TIMER_CHANGE_SAID_BACK), {of_player} the
+# media player named (" of the kitchen speaker", or nothing). A tilt without a percent takes no number.
+TIMER_SAID_BACK = ("the {name} timer", "the timer")
+TIMER_CHANGE_SAID_BACK = {"add": ("add", "to"), "take off": ("take", "off")}
+PLAYER_SAID_BACK = " of the {name}"
 SAID_BACK = {
     "calculate": "{expression}",
     "convert": "{value} {from} in {to}",
@@ -154,6 +159,9 @@ SAID_BACK = {
     "set_brightness": "the {room} lights at {percent} percent",
     "set_level": "the {name} at {percent} percent",
     "set_thermostat": "the thermostat at {degrees} degrees",
+    "change_timer": "{change} {seconds} {onto} {the_timer}",
+    "set_volume": "the volume{of_player} at {percent} percent",
+    "set_tilt": "the slats of the {name} at {percent} percent",
 }
 OPERATOR_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
 
@@ -441,6 +449,7 @@ CHANGES_SAID_BACK = {
     "set_lock": "{action} {target}",
     "activate_scene": "run {target}",
     "cancel_timer": "cancel every timer",
+    "switch_listed": "switch them {state}",
 }
 # Words that name no one thing but every one ("switch everything off", "turn it all off"): a target said so
 EVERY_THING = ("everything", "all", "every", "devices")

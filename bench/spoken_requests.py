@@ -7,7 +7,9 @@ transcript goes to the assistant in a fresh conversation, in the request's home:
 - default: the vocabulary's home (tests/data/heldout.jsonl and the default rows of heldout_home.jsonl);
 - made up: tests/made_up_home.py, 40 entities (the made-up rows of heldout_home.jsonl);
 - discovered: tests/discovered_home.py, 25 entities in Zigbee2MQTT / Tasmota / ESPHome discovery shapes
-  (tests/data/heldout_discovered.jsonl, written before any result on it was seen).
+  (tests/data/heldout_discovered.jsonl, written before any result on it was seen);
+- players and slats: the made-up home with tests/media_home.py's players, tests/covered_home.py's blinds, curtains
+  and valves and tests/tilted_home.py's slats (tests/data/spoken_new_skills.jsonl, written before any was heard).
 Outcomes are judged as bench/asr_slips.py judges them: right, no action (nothing changed and every tool said
 why), wrong action; a request that changes the home is right only where the home changed (a heard "the dock light
 on please" answered with the light's state, nothing switched, is no action: changes_a_fresh_home); and, where the recogniser only guessed a name, asked ("Did you mean the samovar?"),
@@ -126,6 +128,12 @@ def new_home(kind: str) -> InMemoryHome:
         return InMemoryHome(inventory=made_up_inventory())
     if kind == "discovered":
         return InMemoryHome(inventory=discovered_inventory())
+    if kind == "players_and_slats":        # the made-up home with media players, blinds, curtains, valves and slats
+        from covered_home import COVERED
+        from media_home import PLAYERS
+        from test_assistant_modes import home_with
+        from tilted_home import TILTED
+        return home_with(*PLAYERS, *COVERED, *TILTED)
     return InMemoryHome()
 
 
@@ -330,8 +338,9 @@ def run(rows: list[dict], voices: list[str], fresh: bool, errors: bool, nbest: i
     other = WhisperSTT(larger, final_hypotheses=max(nbest, 1), final_window_s=window) if larger else None
     second_ears = grammar_ears() if grammar else {}
     transcripts = Transcripts(cache / "transcripts.jsonl")
-    names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in HOMES}
-    home_names = {kind: ToolRunner(new_home(kind)).home_names() for kind in HOMES}     # the default home's too
+    homes = {*HOMES, *(row["home"] for row in rows)}
+    names = {kind: ToolRunner(new_home(kind)).spoken_names() for kind in homes}
+    home_names = {kind: ToolRunner(new_home(kind)).home_names() for kind in homes}     # the default home's too
     answers: dict[tuple, tuple[str, str]] = {}          # (home, request id, text, guesses) -> outcome
     counts: dict[tuple, dict[str, int]] = {}
     differ, hear_ms, total, done, ears = [], [], len(rows) * len(voices) * 2, 0, {}
