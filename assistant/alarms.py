@@ -67,10 +67,12 @@ def alarm_choice_answered(history: list[dict]) -> list[dict]:
     if len(history) < 3 or history[-1].get("role") != "user" or history[-2].get("role") != "assistant":
         return []
     question = CHOICE_QUESTION.match(content_text(history[-2]))
+    if question is None:
+        return []
     request = max((i for i, message in enumerate(history[:-1]) if message.get("role") == "user"), default=0)
     made = calls_of_history(history[:-1])
     asking = [call for call, turn in zip(made, made.turns) if turn > request]      # the calls of the reply that asked
-    if question is None or len(asking) != 1 or asking[0]["name"] != "cancel_alarm":
+    if len(asking) != 1 or asking[0]["name"] != "cancel_alarm":
         return []
     choices = [(int(m["hour"]), int(m["minute"]), m["period"].lower())
                for m in _ASKED_TIME.finditer(question.group("choices"))]

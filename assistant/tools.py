@@ -704,7 +704,8 @@ class ToolRunner:
                 or not isinstance(held.get("asked_at"), (int, float)) or not isinstance(held.get("turn"), int):
             return None
         subject, asked_at, turn = held["subject"], float(held["asked_at"]), held["turn"]
-        if held.get("call") in SKILLS and isinstance(held.get("arguments"), dict) and isinstance(held.get("heard"), str):
+        if isinstance(held.get("call"), str) and held["call"] in SKILLS and isinstance(held.get("arguments"), dict) \
+                and isinstance(held.get("heard"), str):
             call = {key: held[key] for key in ("call", "arguments", "heard")}
             return Pending(subject, self._as_heard(held["call"], held["arguments"], held["heard"]), asked_at, turn, call)
         entity = self.home.inventory.get(held["entity"]) if isinstance(held.get("entity"), str) else None
