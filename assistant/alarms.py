@@ -2,9 +2,12 @@
 cancelling or listing alarms, snoozing or stopping what just rang, and a request dropped ("never mind")."""
 import re
 
+from assistant.chat_template import content_text
+from assistant.conversation import ANSWER_HEAD, ANSWER_TAIL, FILLERS, calls_of_history
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (ALARM_CANCEL_VERBS, ALARM_EVERY, ALARM_QUESTIONS, DISMISSALS, SNOOZE_WORDS,
-                                  STOP_RINGING)
+from assistant.tools import CHOICE_QUESTION
+from assistant.vocabulary import (ALARM_ANSWER_WORDS, ALARM_CANCEL_VERBS, ALARM_EVERY, ALARM_QUESTIONS, ALL_CHOICES,
+                                  CHOICE_PLACES, DISMISSALS, SNOOZE_WORDS, STOP_RINGING)
 
 _POLITE = re.compile(r"^(?:(?:please|hey parley|parley|ok|okay|can you|could you|would you) )+|(?: please| thanks)+$")
 _CLOCK = r"(?P<hour>\d{1,2})(?:(?::| )(?P<minute>\d{2}))?(?: (?P<period>am|pm|o'clock))?"
@@ -12,6 +15,9 @@ _ALL = "|".join(re.escape(w) for w in ALARM_EVERY)
 ALARM_CANCELLED = re.compile(
     rf"^(?:{'|'.join(re.escape(v) for v in ALARM_CANCEL_VERBS)}) (?P<every>(?:{_ALL}) )?(?:(?:the|my|our) )?"
     rf"(?:{_CLOCK} )?(?:alarm|alarms)(?: (?:for|at) {_CLOCK.replace('?P<', '?P<at_')})?(?: (?:off|too))?$")
+# an alarm's time as the question of which one says it ("6:45 AM"), and as an answer says it ("7", "6 45 am")
+_ASKED_TIME = re.compile(r"(?P<hour>\d{1,2}):(?P<minute>\d{2}) (?P<period>AM|PM)")
+_SAID_TIME = re.compile(r"(?P<hour>\d{1,2})(?: (?P<minute>\d{2}))?(?: (?P<period>am|pm))?")
 SNOOZED = re.compile(r"^snooze(?: (?:it|that|the alarm|the timer))? (?:for )?(?P<seconds>\d+) seconds$")
 
 
@@ -51,3 +57,40 @@ def dismissed(text: str, timers_running: int) -> bool:
     (A bare "cancel" while a timer or an alarm runs is about that: not dropped.)"""
     said = _said(text)
     return said in DISMISSALS and not (said == "cancel" and timers_running)
+
+
+def alarm_choice_answered(history: list[dict]) -> list[dict]:
+    """The cancel_alarm calls an answer ("the 7 o'clock one", "6 45", "the second", "both") to the assistant's "Which
+    one: the alarm at 6:45 AM or 7:00 AM?" asks: one for each alarm of the question it picks, by its time or its
+    place. None ([]) when the last turn asked no such question of a cancel_alarm call, or the answer picks no alarm
+    of it, or several where it says no "both"."""
+    if len(history) < 3 or history[-1].get("role") != "user" or history[-2].get("role") != "assistant":
+        return []
+    question = CHOICE_QUESTION.match(content_text(history[-2]))
+    if question is None:
+        return []
+    request = max((i for i, message in enumerate(history[:-1]) if message.get("role") == "user"), default=0)
+    made = calls_of_history(history[:-1])
+    asking = [call for call, turn in zip(made, made.turns) if turn > request]      # the calls of the reply that asked
+    if len(asking) != 1 or asking[0]["name"] != "cancel_alarm":
+        return []
+    choices = [(int(m["hour"]), int(m["minute"]), m["period"].lower())
+               for m in _ASKED_TIME.finditer(question.group("choices"))]
+    answer = ANSWER_TAIL.sub("", ANSWER_HEAD.sub("", FILLERS.sub("", _said(content_text(history[-1])))))
+    words = " ".join(word for word in answer.split() if word not in ALARM_ANSWER_WORDS)
+    said = _SAID_TIME.fullmatch(words)
+    minute = said and (said["minute"] or ("0" if "o'clock" in answer.split() else None))
+    if answer in ALL_CHOICES or words in ALL_CHOICES:
+        chosen = choices
+    elif words in CHOICE_PLACES and CHOICE_PLACES[words] < len(choices):
+        chosen = [choices[CHOICE_PLACES[words]]]
+    elif said is not None:
+        chosen = [(hour, m, period) for hour, m, period in choices
+                  if hour % 12 == int(said["hour"]) % 12 and (minute is None or m == int(minute))
+                  and said["period"] in (None, period)]
+    else:
+        chosen = []
+    if len(chosen) != 1 and not (chosen and (answer in ALL_CHOICES or words in ALL_CHOICES)):
+        return []
+    return [{"name": "cancel_alarm", "arguments": {"which": "one", "hour": hour, "minute": minute, "period": period}}
+            for hour, minute, period in chosen]

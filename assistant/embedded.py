@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 import torch
 
-from assistant.alarms import alarm_call, dismissed
+from assistant.alarms import alarm_call, alarm_choice_answered, dismissed
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, cover_meant, cover_position_call,
                                      fill_result, media_call, model_prompt, named_move)
 from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem,
@@ -239,7 +239,13 @@ class EmbeddedGenerator:
                                            self.name))
             return
         runner = getattr(tools, "runner", tools)
-        alarm = alarm_call(content_text(last), runner.ringing is not None) if last.get("role") == "user" else None
+        chosen = [ToolCall(call["name"], call["arguments"], new_call_id()) for call in alarm_choice_answered(history)]
+        if len(chosen) > 1:                      # "both" to "Which one: the alarm at 6:45 AM or 7:00 AM?"
+            for event in await self._answered_each(chosen, tools, started):
+                yield event
+            return
+        alarm = {"name": chosen[0].name, "arguments": chosen[0].arguments} if chosen else \
+            alarm_call(content_text(last), runner.ringing is not None) if last.get("role") == "user" else None
         if alarm is not None:                    # alarms cancelled or listed, what rings snoozed or stopped
             async for event in self._answered_alone(ToolCall(alarm["name"], alarm["arguments"], new_call_id()), tools,
                                                     started):

@@ -272,10 +272,10 @@ ACTIONS = {word: tuple(other for other in kind if other != word) for s in SKILLS
 LEVEL_SKILLS = frozenset(s.name for s in SKILLS.values() if s.level_unit == "percent" or s.steps)
 # and those that change nothing: they compute an answer or say how a thing is
 NOT_CHANGES = frozenset(s.name for s in SKILLS.values() if s.pure or s.reads)
-# and those that change a thing of the home: neither those, nor timers' and alarms' (their words say a time to come),
-# nor a yes to a change already asked for (assistant.later)
-CHANGES_THE_HOME = frozenset(s.name for s in SKILLS.values() if not (s.pure or s.reads or s.timer)) - {"set_alarm",
-                                                                                                       "confirm"}
+# and those that change a thing of the home: neither those, nor timers' and alarms' (their words say a time to come,
+# or the alarm's time: "cancel the alarm at 6:45 am"), nor a yes to a change already asked for (assistant.later)
+CHANGES_THE_HOME = frozenset(s.name for s in SKILLS.values() if not (s.pure or s.reads or s.timer)) - {
+    "set_alarm", "cancel_alarm", "confirm"}
 # and those the shipped checkpoint writes (the others code reads from the words)
 MODEL_SKILLS = frozenset(s.name for s in SKILLS.values() if not s.read_by_code)
 # the skills of a thing's mode

@@ -212,8 +212,11 @@ class Pending:
     the recogniser only guessed ("Did you mean the samovar?")."""
     subject: str                                  # "the wicket gate": what a no leaves as it is
     act: Callable[[], Awaitable[str]]
-    asked_at: float
+    asked_at: float                  # unix time: a session resumed on another gateway reads the same window
     turn: int                        # the user turn whose reply asked: its yes must come in a later one
+    # what act runs, as data to keep with the history: {"call", "arguments", "heard"} (a call run as if heard for
+    # sure) or {"entity", "action", "value"} (an action that unlocks or opens, confirmed by the yes)
+    held: dict = dataclasses.field(default_factory=dict)
 
 
 def says_yes(text: str) -> bool:
@@ -679,6 +682,51 @@ class ToolRunner:
             self.turn += 1
             self.heard = content_text(last)
 
+    def conversation_state(self) -> dict:
+        """What the conversation's next turns read that its items do not say, as data: the user turns answered, the
+        things the latest summary named, the volumes muting took, the action waiting for a yes. The session keeps it
+        on each call's output item, so a session resumed on another gateway reads the same (restore_state)."""
+        state: dict = {"turn": self.turn}
+        if self.listed:
+            state["listed"] = list(self.listed)
+        if self._unmuted:
+            state["unmuted"] = dict(self._unmuted)
+        if self.pending is not None and self.pending.held:
+            state["pending"] = {"subject": self.pending.subject, "asked_at": self.pending.asked_at,
+                                "turn": self.pending.turn, **self.pending.held}
+        return state
+
+    def restore_state(self, state: dict) -> None:
+        """A stored conversation_state taken up again (a resumed session). A part that is not of its shape, or an
+        action on a thing the home no longer has, is left out: the store may hold what another version wrote."""
+        if isinstance(state.get("turn"), int):
+            self.turn = state["turn"]
+        listed = state.get("listed", [])
+        if isinstance(listed, list) and all(isinstance(key, str) for key in listed):
+            self.listed = tuple(listed)
+        unmuted = state.get("unmuted", {})
+        if isinstance(unmuted, dict) and all(isinstance(v, int) and not isinstance(v, bool) for v in unmuted.values()):
+            self._unmuted = dict(unmuted)
+        self.pending = self._pending_of(state.get("pending"))
+
+    def _pending_of(self, held) -> Pending | None:
+        """The Pending a stored conversation_state's "pending" stands for, or None."""
+        if not isinstance(held, dict) or not isinstance(held.get("subject"), str) \
+                or not isinstance(held.get("asked_at"), (int, float)) or not isinstance(held.get("turn"), int):
+            return None
+        subject, asked_at, turn = held["subject"], float(held["asked_at"]), held["turn"]
+        if isinstance(held.get("call"), str) and held["call"] in SKILLS and isinstance(held.get("arguments"), dict) \
+                and isinstance(held.get("heard"), str):
+            call = {key: held[key] for key in ("call", "arguments", "heard")}
+            return Pending(subject, self._as_heard(held["call"], held["arguments"], held["heard"]), asked_at, turn, call)
+        entity = self.home.inventory.get(held["entity"]) if isinstance(held.get("entity"), str) else None
+        if entity is None or not isinstance(held.get("action"), str) \
+                or not isinstance(held.get("value"), (int, float, str, type(None))):
+            return None
+        action, value = held["action"], held["value"]
+        return Pending(subject, lambda: self._act(entity, action, value, confirmed_by_user=True), asked_at, turn,
+                       {"entity": entity.key, "action": action, "value": value})
+
     async def run(self, name: str, arguments: dict) -> str:
         if name not in SKILLS:
             return NOT_A_SKILL
@@ -746,15 +794,15 @@ class ToolRunner:
         questions their results asked: after a call that never needs a yes ("Did you mean the kiln?" held a
         switch_device) it cannot tell a yes from small talk."""
         if (self.pending is None or self.pending.turn == self.turn
-                or asyncio.get_running_loop().time() - self.pending.asked_at > CONFIRM_WINDOW_S):
+                or time.time() - self.pending.asked_at > CONFIRM_WINDOW_S):
             return None
         plain = " ".join(re.sub(r"[^a-z' ]", " ", said.lower()).split())
         return "yes" if plain in YES else "no" if plain in NO else None
 
     def _ask_first(self, guessed: str, name: str, arguments: dict) -> NoAction:
         """Hold a call to a guessed name until the user says yes; the yes runs it as if heard for sure."""
-        self.pending = Pending(f"the {guessed}", self._as_heard(name, arguments), asyncio.get_running_loop().time(),
-                               self.turn)
+        self.pending = Pending(f"the {guessed}", self._as_heard(name, arguments), time.time(), self.turn,
+                               {"call": name, "arguments": arguments, "heard": self.heard})
         return NoAction(f"Did you mean the {guessed}? Say yes to confirm.")
 
     def _knows_the_device(self, name: str, arguments: dict) -> bool:
@@ -890,13 +938,15 @@ class ToolRunner:
     def _say_back(self, said: str, name: str, arguments: dict) -> NoAction:
         """Hold a call made of a number, a timer's name, a state or a target the recogniser doubted until the user
         says yes to it said back."""
-        self.pending = Pending("it", self._as_heard(name, arguments), asyncio.get_running_loop().time(), self.turn)
+        self.pending = Pending("it", self._as_heard(name, arguments), time.time(), self.turn,
+                               {"call": name, "arguments": arguments, "heard": self.heard})
         return NoAction(f"Did you mean {said}? Say yes to confirm.")
 
-    def _as_heard(self, name: str, arguments: dict) -> Callable[[], Awaitable[str]]:
+    def _as_heard(self, name: str, arguments: dict, heard: str | None = None) -> Callable[[], Awaitable[str]]:
         """The call, for a yes to run as if heard for sure (as if typed: nothing of it is asked again), with the
-        words it was made of: a timer's name is one of them ("yes" holds no "rice")."""
-        heard = self.heard
+        words it was made of (heard; by default the latest's): a timer's name is one of them ("yes" holds no
+        "rice")."""
+        heard = self.heard if heard is None else heard
         async def run_as_heard() -> str:
             self.guessed_names, self.unsure_numbers = {}, frozenset()
             self.doubted_words = self.doubted_change_words = frozenset()
@@ -1088,7 +1138,7 @@ class ToolRunner:
     def _ask(self, entity: Entity, action: str, value=None) -> NoAction:
         """Hold an action that could unlock or open something (Inventory.needs_yes) until the user's yes."""
         self.pending = Pending(_the(entity), lambda: self._act(entity, action, value, confirmed_by_user=True),
-                               asyncio.get_running_loop().time(), self.turn)
+                               time.time(), self.turn, {"entity": entity.key, "action": action, "value": value})
         verb = {"on": "switch on", "off": "switch off", "activate": "run", "brightness": "change the brightness of",
                 "speed": "change the speed of", "temperature": "change the temperature of",
                 "position": "change the position of", "humidity": "change the humidity of",
@@ -1619,7 +1669,7 @@ class ToolRunner:
         if self.pending is not None and self.pending.turn == self.turn:
             return NoAction("Say yes to confirm.")        # the reply that asked: the question stands
         pending, self.pending = self.pending, None
-        if pending is None or asyncio.get_running_loop().time() - pending.asked_at > CONFIRM_WINDOW_S:
+        if pending is None or time.time() - pending.asked_at > CONFIRM_WINDOW_S:
             return NoAction("There is nothing waiting for a yes.")
         if answer != "yes" or not says_yes(self.heard):
             return f"Okay, I'll leave {pending.subject} as {agreeing(pending.subject, 'it is')}."

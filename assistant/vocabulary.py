@@ -1072,6 +1072,10 @@ TIMER_REQUEST_TAILS = ("please", "now", "then", "too", "for me", "for a bit", "f
 # Verbs that cancel an alarm ("delete all my alarms", "turn off the 7 o'clock alarm")
 ALARM_CANCEL_VERBS = ("cancel", "delete", "remove", "clear", "turn off", "switch off", "disable", "get rid of", "scrap",
                       "drop", "kill")
+# Words of an answer to "Which one: the alarm at 6:45 AM or 7:00 AM?" beside the time or place it picks ("the 7
+# o'clock one", "the alarm at 6 45", "the second one"), as the normaliser writes them
+ALARM_ANSWER_WORDS = ("the", "one", "1", "alarm", "alarms", "at", "for", "o'clock", "of", "them", "my", "please",
+                      "cancel", "that", "this")
 # Words that take every alarm ("all my alarms", "every alarm", "both alarms")
 ALARM_EVERY = ("all", "all of", "every", "both", "both of")
 # Questions that ask which alarms are set

@@ -116,6 +116,9 @@ class Item:
     name: str | None = None
     arguments: str | None = None
     segments: list[tuple[float, float, str]] = field(default_factory=list)  # assistant audio: (start_ms, end_ms, clause)
+    # a call's output: the conversation state its run left (ToolRunner.conversation_state), which a resume on another
+    # gateway takes up; at most max_text_chars as JSON, as an item's text
+    state: dict = field(default_factory=dict)
 
 
 _ITEM_TYPES = ("message", "function_call", "function_call_output")      # Item.type
@@ -129,6 +132,8 @@ def _stored_item(item: dict) -> Item | None:
             or item.get("type") not in _ITEM_TYPES or not isinstance(item.get("id"), str) \
             or not isinstance(item.get("text", ""), str) \
             or any(item.get(key) is not None and not isinstance(item[key], str) for key in _TEXT_FIELDS):
+        return None
+    if not isinstance(item.get("state", {}), dict):
         return None
     segments = item.get("segments", [])
     if not isinstance(segments, list) or not all(
@@ -351,6 +356,9 @@ class Session:
         if len(self.items) < len(window):
             log.warning("session %s: %d stored items are not items a session makes; resumed without them", self.id,
                         len(window) - len(self.items))
+        state = next((item.state for item in reversed(self.items) if item.state), None)
+        if state is not None and self.tools is not None:
+            self.tools.restore_state(state)
 
     def adopt(self, lacking: list[tuple[str | None, dict]]) -> None:
         """Stored items this session lacks (a late save by the gateway that held it before), each after the item
@@ -364,7 +372,15 @@ class Session:
         """A stored item as an Item if a session could have made it: its fields of their types, its text within
         the bound a client's item has."""
         restored = _stored_item(item)
-        return restored if restored is not None and len(restored.text) <= self.limits.max_text_chars else None
+        return restored if restored is not None and len(restored.text) <= self.limits.max_text_chars \
+            and self._state_within_bound(restored.state) else None
+
+    def _state_within_bound(self, state: dict) -> bool:
+        """A conversation state no longer as JSON than an item's text may be."""
+        try:
+            return len(json.dumps(state)) <= self.limits.max_text_chars
+        except (TypeError, ValueError):
+            return False
 
     def history(self) -> list[dict]:
         """The items as plain data, for the store."""
@@ -899,7 +915,9 @@ class Session:
         self._trim_history()
         if event.local:
             # and its result: a remote model that reads the history sees what its call did
-            output = Item(new_id("item"), "function_call_output", text=event.result or "", call_id=call.call_id)
+            state = self.tools.conversation_state() if self.tools is not None else {}
+            output = Item(new_id("item"), "function_call_output", text=event.result or "", call_id=call.call_id,
+                          state=state if self._state_within_bound(state) else {})
             self.items.append(output)
             self._trim_history()
             self._emit(ToolCallExecuted(response.id, call.call_id, call.name, call.arguments, event.result,
