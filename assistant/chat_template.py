@@ -52,6 +52,8 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
                                   WITHIN_A_NAME)
 from assistant.vocabulary import APPLIANCE_KIND_WORDS, BUTTON_PRESS_WORDS, BUTTON_VERBS, VACUUM_COMMANDS
 from assistant.vocabulary import TILT_WORDS, VACUUM_SWITCHED
+from assistant.vocabulary import CHANGES_BESIDE_COLOUR, COLOUR_ASKED, COLOUR_NAMES, COLOUR_SHIFTS, COLOURED_KINDS, \
+    KELVIN_WORDS, WHITE_TEMPERATURES
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -813,6 +815,64 @@ def level_asked_call(slots: "Slots") -> dict | None:
     if len(kinds) != 1 or not kinds <= set(_LEVEL_ASKED) or not _LEVEL_ASKED[kinds.pop()].search(_unnamed(slots)):
         return None
     return {"name": "get_level", "arguments": {"name": names[0], **({"area": area} if area else {})}}
+
+
+# A light's colour or white said or asked (vocabulary.COLOUR_NAMES, WHITE_TEMPERATURES, KELVIN_WORDS, COLOUR_SHIFTS,
+# COLOUR_ASKED), and another change beside it (CHANGES_BESIDE_COLOUR)
+_COLOUR_SAID = re.compile(rf"\b(?:{_any_of((*WHITE_TEMPERATURES, *COLOUR_NAMES))})\b")
+_KELVIN_SAID = re.compile(rf"\b(\d{{4,5}}) ?(?:{_any_of(KELVIN_WORDS)})\b")
+_SHIFT_SAID = {shift: re.compile(rf"\b(?:{_any_of(words)})\b") for shift, words in COLOUR_SHIFTS.items()}
+_COLOUR_ASKED = re.compile(rf"\b(?:{_any_of(COLOUR_ASKED)})\b")
+_CHANGE_BESIDE_COLOUR = re.compile(rf"\b(?:{_any_of(CHANGES_BESIDE_COLOUR)})\b|%")
+_IT = re.compile(r"\bit\b")
+
+
+def colour_call(slots: "Slots", before: dict | None = None) -> dict | None:
+    """The call that sets or asks a light's colour, for a request that names one light (a name of the user's home
+    that means lights alone, or in the default home one room's light) and says one colour or white by name or a
+    white in kelvin after that name ("make the lamp blue", "set the bedroom lights to warm white"), or asks its colour
+    ("what colour is the lamp"); or names nothing right after a light's colour was set or asked (before: that call;
+    "make it red" after the lamp was made blue), a step warmer or cooler only right after its colour was set ("make
+    it cooler"). None for any other kind of thing, a report of what was done, a negation, a colour said before the
+    name ("i can't see the pink"), or with a colour word and anything else: two colours, or another change of a
+    switch, a level, a mode or a temperature set-point ("brighten the lamp", "turn it on", a number but a kelvin's)."""
+    request, where, said, whole = slots.resolved.lower(), None, "", ""
+    if _DONE.search(request) or _NEGATED.search(request):
+        return None
+    if slots.lexicon is None:
+        rooms = [room for room in ROOMS if _NAMED_BY[room].search(request)]
+        devices = [device for device in DEVICES if _DEVICE_SAID[device].search(request)]
+        named = bool(rooms or devices)
+        if len(rooms) == 1 and devices == ["light"]:
+            where, said, whole = {"name": "light", "area": rooms[0]}, \
+                request[_DEVICE_SAID["light"].search(request).end():], request
+    else:
+        names = _things_named(slots)
+        named = bool(names or slots.request_areas)
+        area = slots.areas[0] if slots.request_areas else None
+        whole = _unnamed(slots)
+        it = _IT.search(whole)
+        if slots.request_areas <= 1 and len(names) == 1 and it and \
+                slots.lexicon.kinds_of(names[0], area) == set(COLOURED_KINDS):
+            where, said = {"name": names[0], **({"area": area} if area else {})}, whole[it.end():]
+    followed = where is None
+    if followed:
+        if named or before is None:
+            return None
+        where, said, whole = {key: before["arguments"][key] for key in ("name", "area")
+                              if key in before["arguments"]}, request, request
+    if asks_how_things_are(request):
+        return {"name": "get_colour", "arguments": where} if _COLOUR_ASKED.search(whole) else None
+    colours, kelvins = _COLOUR_SAID.findall(said), _KELVIN_SAID.findall(said)
+    shifts = [shift for shift, pattern in _SHIFT_SAID.items() if pattern.search(whole)]
+    if shifts and not (followed and before["name"] == "set_colour"):       # "warmer" beside a light named: as before
+        return None
+    besides = _KELVIN_SAID.sub("", whole)
+    if len(colours) + len(kelvins) + len(shifts) != 1 or _CHANGE_BESIDE_COLOUR.search(besides) or \
+            _A_NUMBER.search(besides):
+        return None
+    value = {"colour": colours[0]} if colours else {"kelvin": int(kelvins[0])} if kelvins else {"shift": shifts[0]}
+    return {"name": "set_colour", "arguments": {**where, **value}}
 
 
 # A media player's controls, its volume set, stepped or asked, and what it plays asked (vocabulary.MEDIA_CONTROL_WORDS,

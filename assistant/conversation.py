@@ -20,7 +20,7 @@ from assistant.inventory import APPLIANCES, CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.reply import UNKNOWN_NAME
 from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
-                              MEDIA_SKILLS, THING_NAMED,
+                              COLOUR_SKILLS, MEDIA_SKILLS, THING_NAMED,
                               STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import (CHOICE_QUESTION, TARGET_QUESTION_SAID, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT,
@@ -468,7 +468,7 @@ def target_of(call: dict) -> Target | None:
                       False)
     if name == "get_state" and args.get("name") in SENSOR_KINDS:      # a reading, as read_sensor's: nothing to act on
         return None
-    if name == "set_device" or (name in ("get_state", "get_level") and args.get("name") in DEVICES):
+    if name == "set_device" or (name in ("get_state", "get_level", *COLOUR_SKILLS) and args.get("name") in DEVICES):
         device = DEVICE_SPOKEN.get(args.get("device") or args.get("name"), "") + ("s" if call.get("plural") else "")
         return Target(f"the {room} {device}".replace("  ", " "), False)
     if name in ("set_brightness", "change_brightness"):

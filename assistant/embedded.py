@@ -36,6 +36,7 @@ from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, r
                                     words_read)
 from assistant.chat_template import humidifier_meant, humidity_call        # a humidifier's target, read as a cover's
 from assistant.chat_template import level_asked_call                      # a light's brightness, a fan's speed
+from assistant.chat_template import colour_call                           # a light's colour set or asked
 from assistant.compound import joined_parts, joined_reply, unknown_thing
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
@@ -49,7 +50,7 @@ from assistant.inventory import APPLIANCES
 from assistant.reply import (CALL_ONLY_REPLY, CANT, DROPPED, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
-from assistant.skills import MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
+from assistant.skills import COLOUR_SKILLS, MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.summary import listed_switched, summary_asked
@@ -225,7 +226,9 @@ class EmbeddedGenerator:
 
     async def respond(self, history: list[dict], tools: ToolRunner, *,
                       client_tools: Mapping[str, dict] = MappingProxyType({}),
-                      session_id: str | None = None) -> AsyncIterator[ReplyEvent]:
+                      session_id: str | None = None, joined_part: bool = False) -> AsyncIterator[ReplyEvent]:
+        """joined_part: the request is one part of a joined request (_joined), read with no colour: a colour is
+        read only where the whole request asks no other change."""
         started = time.perf_counter()
         tools.begin_reply(history)
         last = history[-1] if history else {}
@@ -328,6 +331,19 @@ class EmbeddedGenerator:
         # shipped model has no skill for them, and took "louder" for thanks
         played = await asyncio.to_thread(self._media_call, history, lexicon, slots) \
             if client_result is None and declared is None else None
+        if played is None and client_result is None and declared is None and not joined_part:
+            # a light's colour or white, read by code from the words (chat_template.colour_call): the shipped model
+            # has no skill for it, and read "warm white" as a temperature asked
+            made = calls_of_history(history[:-1])
+            before = made[-1] if made and made[-1]["name"] in COLOUR_SKILLS else None     # the last thing acted on
+            played = await asyncio.to_thread(colour_call, slots, before)
+            answer = played and tools.colour_answer(played)
+            played = played if answer else None
+            if isinstance(answer, str):     # a light that can't take it: said so, with no call (as the model refused)
+                yield TextEvent(answer)
+                yield DoneEvent(AssistantReply(answer, [], 0, 0, (time.perf_counter() - started) * 1000, 0,
+                                               self.name))
+                return
         if played is not None:
             async for event in self._answered_alone(ToolCall(played["name"], played["arguments"], new_call_id()),
                                                     tools, started, prompt=len(prompt)):
@@ -477,7 +493,7 @@ class EmbeddedGenerator:
         asked = None
         for part in parts:
             said, made = "", []
-            async for event in self.respond([*before, {"role": "user", "content": part}], tools):
+            async for event in self.respond([*before, {"role": "user", "content": part}], tools, joined_part=True):
                 if isinstance(event, ToolCallEvent):
                     events.append(event)
                     made.append(event.call)

@@ -5,12 +5,13 @@ Every home has an inventory (assistant.inventory): the default one is the vocabu
 a user's own comes from Home Assistant discovery or a file. The room/device methods serve the original
 tools (set_device, ...); `command` and `read_state` serve any entity of the inventory.
 """
+import json
 from dataclasses import dataclass, field
 from typing import Protocol
 
 from assistant.inventory import APPLIANCES, LEVEL_ACTIONS, MODE_ACTIONS, Entity, Inventory, vocabulary_inventory
 from assistant.vocabulary import ROOMS
-from assistant.inventory import MEDIA_STATE
+from assistant.inventory import COLOUR_ACTIONS, MEDIA_STATE
 
 # What an entity reads as before anyone has told the in-memory home otherwise.
 INITIAL_STATE = {"light": "off", "switch": "off", "fan": "off", "media_player": "off", "climate": "on",
@@ -51,6 +52,9 @@ class Home(Protocol):
         """A vacuum's last reported battery in percent, or None if unknown."""
     async def read_level(self, entity: Entity) -> int | None:
         """A light's last reported brightness or a fan's speed in percent (0 when off), or None if unknown."""
+    async def read_colour(self, entity: Entity) -> tuple[str, object] | None:
+        """A light's colour as it last reported it: ("rgb", (red, green, blue)) or ("kelvin", its white's
+        temperature); None where it reported none."""
     def takes_level(self, entity: Entity) -> bool:
         """The entity takes a level in percent (LEVEL_ACTIONS): a fan with only on and off does not."""
     async def read_position(self, entity: Entity) -> int | None:
@@ -133,6 +137,10 @@ class InMemoryHome:
             self.states[entity.key] = "open" if percent else "closed"
             self.states[entity.key + "#position"] = str(int(percent))
             return str(int(percent)) if action == "position" else self.states[entity.key]
+        if action in COLOUR_ACTIONS:            # a colour's red, green and blue, or a white's kelvin
+            self.states[entity.key] = "on"
+            self.states[entity.key + "#colour"] = json.dumps([action, value])
+            return "on"
         if action == "tilt":
             self.states[entity.key + "#tilt"] = str(round(value))
             return self.states[entity.key + "#tilt"]
@@ -187,6 +195,12 @@ class InMemoryHome:
             return 0
         level = self.states.get(f"{entity.key}#{LEVEL_ACTIONS.get(entity.component)}")
         return None if level is None else int(level)
+
+    async def read_colour(self, entity: Entity) -> tuple[str, object] | None:
+        if entity.key + "#colour" not in self.states:
+            return None
+        action, value = json.loads(self.states[entity.key + "#colour"])
+        return ("rgb", tuple(value)) if action == "colour" else ("kelvin", value)
 
     def takes_level(self, entity: Entity) -> bool:
         return entity.component in LEVEL_ACTIONS

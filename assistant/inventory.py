@@ -12,6 +12,7 @@ the two forms publishers announce (render_command), and state payloads are compa
 JSON object's usual key (streaming/transports/mqtt/home.py reads the simple value templates).
 """
 import ast
+import colorsys
 import json
 import logging
 import math
@@ -60,6 +61,18 @@ MAX_TABLE_CHARS = 256           # a lookup template's table (Zigbee2MQTT's fan m
                                 # state read and its names join every lexicon (1,400 names a fan cost 25 s a lexicon)
 MAX_SCALE = 65_535              # a brightness scale or a speed range's end (Home Assistant's default 255, a 16-bit
                                 # dimmer's 65,535): a 400-digit one made every command and state read raise
+# A light's colour modes, as Home Assistant's MQTT light names them (`supported_color_modes`), that Parley sends a
+# colour in, in the order it prefers them; "color_temp" takes a white's temperature. Its warmest and coolest white
+# where its discovery gives none (Home Assistant's max_mireds 500 and min_mireds 153)
+COLOUR_MODES = ("rgb", "hs", "xy", "rgbw", "rgbww")
+DEFAULT_KELVIN_RANGE = (2000, 6535)
+# The default schema's topic of each colour mode
+COLOUR_TOPICS = {"rgb": "rgb_command_topic", "hs": "hs_command_topic", "xy": "xy_command_topic",
+                 "rgbw": "rgbw_command_topic", "rgbww": "rgbww_command_topic", "color_temp": "color_temp_command_topic"}
+# The actions that set a light's colour and its white's temperature, and colour_command's argument of each
+COLOUR_ACTIONS = {"colour": "rgb", "colour_temp": "kelvin"}
+# Tasmota's rgb_command_template: the colour as six hex digits ("0000FF")
+_HEX_RGB = re.compile(r"\{\{\s*'%02X%02X%02X'\s*\|\s*format\(\s*red\s*,\s*green\s*,\s*blue\s*\)\s*\}\}")
 MAX_PAYLOAD_BYTES = 4096        # a command or a state is a few bytes; a command template rendering more is refused
 # What a lock or a door takes to unlock or open when its config names nothing else; a command carrying one of
 # these (or a discovered lock's or door's own) from any other action waits for the spoken yes.
@@ -107,6 +120,13 @@ ABBREVIATIONS = {
     "hum_stat_t": "target_humidity_state_topic", "hum_state_tpl": "target_humidity_state_template",
     "min_hum": "min_humidity", "max_hum": "max_humidity", "pow_cmd_t": "power_command_topic",
     "curr_hum_t": "current_humidity_topic", "curr_hum_tpl": "current_humidity_template",
+    "sup_clrm": "supported_color_modes", "rgb_cmd_t": "rgb_command_topic", "rgb_cmd_tpl": "rgb_command_template",
+    "rgb_stat_t": "rgb_state_topic", "rgb_val_tpl": "rgb_value_template", "rgbw_cmd_t": "rgbw_command_topic",
+    "rgbww_cmd_t": "rgbww_command_topic", "hs_cmd_t": "hs_command_topic", "hs_stat_t": "hs_state_topic",
+    "xy_cmd_t": "xy_command_topic", "xy_stat_t": "xy_state_topic", "clr_temp_cmd_t": "color_temp_command_topic",
+    "clr_temp_cmd_tpl": "color_temp_command_template", "clr_temp_stat_t": "color_temp_state_topic",
+    "clr_temp_val_tpl": "color_temp_value_template", "min_mirs": "min_mireds", "max_mirs": "max_mireds",
+    "min_k": "min_kelvin", "max_k": "max_kelvin",
 }
 # The templates a state is read by (streaming/transports/mqtt/home.py renders the simple ones).
 TEMPLATES = ("tilt_status_template", "tilt_command_template",
@@ -115,7 +135,8 @@ TEMPLATES = ("tilt_status_template", "tilt_command_template",
              "mode_command_template", "preset_mode_command_template", "preset_mode_value_template",
              "fan_mode_command_template", "fan_mode_state_template", "swing_mode_command_template",
              "swing_mode_state_template", "position_template", "set_position_template",
-             "target_humidity_command_template", "target_humidity_state_template")
+             "target_humidity_command_template", "target_humidity_state_template", "rgb_command_template",
+             "rgb_value_template", "color_temp_command_template", "color_temp_value_template")
 # The command templates rendered here, in the forms real publishers announce (no Jinja otherwise): `{{ value }}`
 # inside the payload (`{"fan_mode": "{{ value }}"}`), and Zigbee2MQTT's lookup of the value in a literal table
 # (`{{ {0:'off', 1:'low', 2:'medium', 3:'high'}[value] | default('') }}`), which its state templates use too
@@ -220,6 +241,11 @@ class Entity:
     area_from_name: bool = False   # no area was suggested: the inventory finds one at the front of the name
     tilts: tuple[int, int, int, int] | None = None  # a cover's `tilt_min`, `tilt_max`, `tilt_closed_value`,
                                                     # `tilt_opened_value` where it has a tilt_command_topic
+    colour_modes: tuple[str, ...] = ()    # a light's colour modes its discovery announces that Parley sends
+                                          # (COLOUR_MODES, "color_temp"); none: it can't change colour
+    kelvin_range: tuple[int, int] = DEFAULT_KELVIN_RANGE   # its warmest and coolest white (min_kelvin, max_kelvin, or
+                                                           # from max_mireds, min_mireds)
+    kelvin_sent: bool = False             # `color_temp_kelvin`: its colour temperature is sent in kelvin, not mireds
 
     def payload(self, key: str, default: str) -> str:
         return self.payloads.get(key, default)
@@ -356,7 +382,105 @@ def _entity(key, name, component, area, config, known_areas, where) -> Entity:
         positions=_positions(component, config, topics, where),
         brightness_scale=scale, speed_range=speed_range, modes=modes, temperature_step=_temperature_step(config),
         temperature_limits=_temperature_limits(config), tilts=_tilts(component, config, topics, where), features=_features(component, config),
-        temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None)
+        temperature_unit=config["temperature_unit"] if config.get("temperature_unit") in ("C", "F") else None,
+        colour_modes=_colour_modes(component, config, topics), kelvin_range=_kelvin_range(config),
+        kelvin_sent=config.get("color_temp_kelvin") is True)
+
+
+def _colour_modes(component: str, config: dict, topics: dict) -> tuple[str, ...]:
+    """A light's colour modes Parley can send: a JSON light's `supported_color_modes` (or its older flags `rgb`, `hs`,
+    `xy`, `color_temp`), a default-schema light's colour command topics (an rgb template only in Tasmota's hex form);
+    a template-schema light's none."""
+    if component != "light":
+        return ()
+    if config.get("schema") == "json":
+        listed = config.get("supported_color_modes")
+        said = [m for m in listed if isinstance(m, str)] if isinstance(listed, list) else \
+            [m for m in ("rgb", "hs", "xy", "color_temp") if config.get(m) is True]
+    elif config.get("schema", "default") == "default":
+        template = config.get("rgb_command_template")
+        said = [mode for mode, topic in COLOUR_TOPICS.items() if topic in topics
+                and not (mode == "rgb" and isinstance(template, str) and not _HEX_RGB.fullmatch(template.strip()))]
+    else:
+        return ()
+    return tuple(mode for mode in (*COLOUR_MODES, "color_temp") if mode in said)
+
+
+def _kelvin_range(config: dict) -> tuple[int, int]:
+    """A light's warmest and coolest white in kelvin: its `min_kelvin` and `max_kelvin`, else from its `max_mireds`
+    and `min_mireds`, else Home Assistant's defaults."""
+    def number(key):
+        value = config.get(key)
+        return value if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 < value < 1e6 else None
+    low, high = number("min_kelvin"), number("max_kelvin")
+    if low is None or high is None:
+        most, least = number("max_mireds"), number("min_mireds")
+        low, high = (1e6 / most, 1e6 / least) if most and least else DEFAULT_KELVIN_RANGE
+    return (round(low), round(high)) if low <= high else DEFAULT_KELVIN_RANGE
+
+
+def colour_xy(rgb: tuple[int, int, int]) -> tuple[float, float]:
+    """A colour's CIE 1931 x and y (sRGB, D65), as a light of colour mode xy takes it."""
+    linear = [(c / 255 / 12.92) if c / 255 <= 0.04045 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in rgb]
+    r, g, b = linear
+    x, y, z = (0.4124 * r + 0.3576 * g + 0.1805 * b, 0.2126 * r + 0.7152 * g + 0.0722 * b,
+               0.0193 * r + 0.1192 * g + 0.9505 * b)
+    total = x + y + z
+    return (round(x / total, 4), round(y / total, 4)) if total else (0.3127, 0.329)
+
+
+def xy_colour(x: float, y: float) -> tuple[int, int, int]:
+    """The red, green and blue of a CIE x and y at full brightness (colour_xy's inverse, scaled to its brightest)."""
+    if y <= 0:
+        return 255, 255, 255
+    big_x, big_z = x / y, (1 - x - y) / y
+    r = 3.2406 * big_x - 1.5372 - 0.4986 * big_z
+    g = -0.9689 * big_x + 1.8758 + 0.0415 * big_z
+    b = 0.0557 * big_x - 0.2040 + 1.0570 * big_z
+    linear = [max(0.0, c) for c in (r, g, b)]
+    top = max(linear) or 1.0
+    gamma = [c / top for c in linear]
+    return tuple(round(255 * (12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055)) for c in gamma)
+
+
+def colour_hs(rgb: tuple[int, int, int]) -> tuple[float, float]:
+    """A colour's hue (degrees) and saturation (percent), as a light of colour mode hs takes it."""
+    hue, saturation, _ = colorsys.rgb_to_hsv(*(c / 255 for c in rgb))
+    return round(hue * 360, 1), round(saturation * 100, 1)
+
+
+def colour_command(entity: Entity, rgb: tuple[int, int, int] | None = None,
+                   kelvin: int | None = None) -> tuple[str, str, str | None] | None:
+    """(topic, payload, state topic that confirms it) that sets a light's colour (rgb) or its white's temperature
+    (kelvin, within its range) in its own schema and first colour mode that takes it; None when it takes neither."""
+    modes, topics = entity.colour_modes, entity.topics
+    mode = next((m for m in modes if m in COLOUR_MODES), None) if rgb is not None else \
+        "color_temp" if "color_temp" in modes and kelvin is not None else None
+    if mode is None:
+        return None
+    if mode == "color_temp":
+        low, high = entity.kelvin_range
+        kelvin = max(low, min(int(kelvin), high))
+        value = kelvin if entity.kelvin_sent else round(1_000_000 / kelvin)
+    else:
+        value = {"rgb": rgb, "hs": colour_hs(rgb), "xy": colour_xy(rgb), "rgbw": (*rgb, 0), "rgbww": (*rgb, 0, 0)}[mode]
+    if entity.json_schema:
+        body = {"state": "ON"}
+        if mode == "color_temp":
+            body["color_temp"] = value
+        else:
+            keys = {"rgb": "rgb", "hs": ("h", "s"), "xy": ("x", "y"), "rgbw": "rgbw", "rgbww": ("r", "g", "b", "c", "w")}[mode]
+            body["color"] = dict(zip(keys, value))
+        return entity.command_topic, json.dumps(body), entity.state_topic
+    if mode == "color_temp":
+        payload = render_command(entity.payloads.get("color_temp_command_template"), value)
+        confirms = None if "color_temp_value_template" in entity.payloads else topics.get("color_temp_state_topic")
+    elif mode == "rgb" and "rgb_command_template" in entity.payloads:          # Tasmota's hex
+        payload, confirms = "%02X%02X%02X" % rgb, None
+    else:
+        payload = ",".join(f"{v:g}" for v in value)
+        confirms = None if f"{mode}_value_template" in entity.payloads else topics.get(f"{mode}_state_topic")
+    return None if payload is None else (topics[COLOUR_TOPICS[mode]], payload, confirms)
 
 
 def _vacuum_fan_speed(config: dict, topics: dict, state: str | None) -> tuple[dict, dict]:
@@ -905,6 +1029,8 @@ def entity_command(entity: Entity, action: str,
         return (entity.command_topic, p(f"payload_{action}", action), confirms) if offered else None
     if entity.component == "button":
         return (entity.command_topic, p("payload_press", "PRESS"), None) if action == "press" else None
+    if entity.component == "light" and action in COLOUR_ACTIONS:        # value: a colour's red, green, blue; kelvin
+        return colour_command(entity, **{COLOUR_ACTIONS[action]: value})
     if entity.component == "light" and action in ("on", "off", "brightness"):
         if entity.json_schema:
             body = {"state": "ON" if action == "on" or (action == "brightness" and value) else "OFF"}

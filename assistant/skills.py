@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from assistant.inventory import THERMOSTATS            # the kinds of thing set to a temperature
 from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE
 from assistant.vocabulary import DEVICES, MODE_KIND_WORDS, ROOMS, SENSOR_KINDS, STATES, UNITS, VACUUM_COMMANDS
-from assistant.vocabulary import OPPOSITE_STATE
+from assistant.vocabulary import COLOUR_NAMES, COLOUR_SHIFTS, OPPOSITE_STATE, WHITE_TEMPERATURES
 
 NUMBER = (int, float)
 
@@ -159,6 +159,15 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
            area=AREA, name_is_a_thing=True, components=("humidifier",), read_by_code=True),
     _skill("get_cover_position", "Say how far open a named cover or valve is.", ("area",), reads=True, name=NAME,
            area=AREA, name_is_a_thing=True, components=POSITIONED, read_by_code=True),
+    _skill("set_colour", "Set a named light's colour or white (a colour's name, e.g. blue or warm white, or a colour "
+           "temperature in kelvin), or make its white warmer or cooler, where its own discovery says it takes colour.",
+           ("area", "colour", "kelvin", "shift"), name=NAME, area=AREA,
+           colour=((*COLOUR_NAMES, *WHITE_TEMPERATURES), "the colour or white named"),
+           kelvin=(NUMBER, "a white's colour temperature in kelvin, e.g. 2700"),
+           shift=(tuple(COLOUR_SHIFTS), "warmer or cooler: a step of its white"), name_is_a_thing=True,
+           components=("light",), read_by_code=True),
+    _skill("get_colour", "Say what colour a named light is.", ("area",), reads=True, name=NAME, area=AREA,
+           name_is_a_thing=True, components=("light",), read_by_code=True),
     _skill("get_level", "Say how bright a named light is, or how fast a named fan is going.", ("area",), reads=True,
            name=NAME, area=AREA, name_is_a_thing=True, components=tuple(LEVEL_ACTIONS), read_by_code=True),
     # A media player's controls, volume and track: the one named, else the one playing (ToolRunner._player)
@@ -280,6 +289,8 @@ CHANGES_THE_HOME = frozenset(s.name for s in SKILLS.values() if not (s.pure or s
 MODEL_SKILLS = frozenset(s.name for s in SKILLS.values() if not s.read_by_code)
 # the skills of a thing's mode
 MODE_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components == MODE_COMPONENTS)
+# and of a light's colour
+COLOUR_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components == ("light",))
 # and of a media player
 MEDIA_SKILLS = frozenset(s.name for s in SKILLS.values() if s.components == MEDIA)
 

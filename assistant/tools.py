@@ -22,7 +22,8 @@ from assistant.inventory import TEMPERATURE_LIMITS, THERMOSTATS         # the th
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
                                  modes_to_choose, speed_names, speed_of, spelling_key)
-from assistant.inventory import tilt_percent
+from assistant.inventory import COLOUR_MODES, tilt_percent
+from assistant.vocabulary import COLOUR_NAMES, KELVIN_STEP, WHITE_TEMPERATURES
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, CHANGES_THE_HOME, LEVEL_UNIT, NOT_CHANGES, POSITIONED,
                               SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED)
@@ -416,6 +417,18 @@ def _degrees_taken(entity: Entity, degrees: float) -> bool:
     """A target a thermostat may be sent (the nearer limit said where past its own): above 0 and below 100 degrees,
     or for a water heater, whose 120 to 140 °F are usual, below TEMPERATURE_LIMITS' top."""
     return 0 < degrees < (TEMPERATURE_LIMITS[1] if entity.component == "water_heater" else 100)
+
+
+def _colour_not_taken(entity: Entity, colour: str | None) -> NoAction | None:
+    """Why a light can't take the colour (by its name) or white (a white's name, else a kelvin or a step) asked, as
+    its discovery says: it takes no colour at all, only whites, or only colours; None where it takes it."""
+    takes_colour, takes_white = bool(set(entity.colour_modes) & set(COLOUR_MODES)), "color_temp" in entity.colour_modes
+    if not (takes_colour or takes_white):
+        return NoAction(f"The {entity.name} can't change colour.")
+    if colour in COLOUR_NAMES and not (colour == "white" and not takes_colour):
+        return None if takes_colour else NoAction(f"The {entity.name} can only be set to a white, from warm to cool.")
+    its = agreeing(entity.name, "its")
+    return None if takes_white else NoAction(f"The {entity.name} can't change {its} white, only {its} colour.")
 
 
 def _the(entity: Entity) -> str:
@@ -1426,6 +1439,72 @@ class ToolRunner:
         named = {speed: word for word, speed in speed_names(entity).items()}.get(speed_of(entity, level)) \
             if entity.component == "fan" else None
         return f"The {entity.name} {is_} on {named}." if named else f"The {entity.name} {is_} at {level} percent {what}."
+
+    async def _set_colour(self, name, colour=None, kelvin=None, shift=None, area=None) -> str:
+        """A light's colour by its name, or its white by name, in kelvin or a step warmer or cooler, sent in its own
+        schema and colour mode (inventory.colour_command), a white within its range; a light whose discovery announces
+        no colour says so, one that takes only whites or only colours says what it takes."""
+        if [colour, kelvin, shift].count(None) != 2:
+            raise ValueError("one colour, kelvin or shift")
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["set_colour"])
+        if problem or (problem := _colour_not_taken(entity, colour)):
+            return problem
+        if colour in COLOUR_NAMES and set(entity.colour_modes) & set(COLOUR_MODES):
+            return await self._coloured(entity, "colour", COLOUR_NAMES[colour], colour)
+        low, high = entity.kelvin_range
+        if shift is not None:
+            reported = await self.home.read_colour(entity)
+            now = reported[1] if reported and reported[0] == "kelvin" else WHITE_TEMPERATURES["neutral white"]
+            kelvin = now + (KELVIN_STEP if shift == "cooler" else -KELVIN_STEP)
+        wanted = WHITE_TEMPERATURES.get(colour, WHITE_TEMPERATURES["neutral white"] if colour else kelvin)
+        if not 1000 <= float(wanted) <= 40000:
+            raise ValueError("no white's kelvin")
+        sent = max(low, min(round(float(wanted)), high))
+        said = colour if colour and sent == wanted else f"at {sent} kelvin"
+        if sent != round(float(wanted)):
+            said = f"at {agreeing(entity.name, 'its')} {'warmest' if sent == low else 'coolest'}, {sent} kelvin"
+        return await self._coloured(entity, "colour_temp", sent, said)
+
+    def colour_answer(self, call: dict) -> NoAction | bool:
+        """How a colour call read from the words (chat_template.colour_call) is answered: True (made) where the one
+        light it names takes the colour or white set, or its colour is asked of a light that takes one; the refusal
+        ("The bedroom light can't change colour.") where it can't take the one set, said with no call as the model's
+        refusal was; False (left to the model, as before) where no one light is found or a light that takes no colour
+        is asked its colour."""
+        args = call["arguments"]
+        entity, problem = self._one(args.get("name"), args.get("area"), SKILL_COMPONENTS[call["name"]])
+        if problem:
+            return False
+        if call["name"] == "get_colour":
+            return bool(entity.colour_modes)
+        return _colour_not_taken(entity, args.get("colour")) or True
+
+    async def _coloured(self, entity: Entity, action: str, value, said: str) -> str:
+        """The colour or white sent, and "Okay, the lamp is blue." once the light confirmed it."""
+        if await self.home.command(entity, action, value) is None:
+            return Done(f"I asked the {entity.name} to change {agreeing(entity.name, 'its')} colour, but "
+                        f"{agreeing(entity.name, 'it')} didn't confirm.")
+        return Done(f"Okay, the {entity.name} {agreeing(entity.name, 'is')} {said}.")
+
+    async def _get_colour(self, name, area=None) -> str:
+        """A light's colour as it last reported it, by the nearest colour name (vocabulary.COLOUR_NAMES), or its
+        white by the nearest white's name and its kelvin; off when it is off."""
+        entity, problem = self._one(name, area, SKILL_COMPONENTS["get_colour"])
+        if problem or not entity.colour_modes:
+            return problem or NoAction(f"The {entity.name} can't change colour.")
+        is_ = agreeing(entity.name, "is")
+        if await self.home.read_state(entity) == "off":
+            return f"The {entity.name} {is_} off."
+        reported = await self.home.read_colour(entity)
+        if reported is None:
+            return _not_reported(entity, "colour")
+        kind, value = reported
+        if kind == "kelvin":
+            white = min(dict.fromkeys(WHITE_TEMPERATURES.values()), key=lambda k: abs(k - value))
+            named = next(word for word, k in WHITE_TEMPERATURES.items() if k == white)
+            return f"The {entity.name} {is_} {named}, at {value} kelvin."
+        named = min(COLOUR_NAMES, key=lambda word: sum((a - b) ** 2 for a, b in zip(COLOUR_NAMES[word], value)))
+        return f"The {entity.name} {is_} {named}."
 
     async def _player(self, name, area, playing: bool = True) -> tuple[Entity | None, NoAction | None]:
         """The media player a request means: the one named (or in the area named), else the only one, else the one

@@ -392,6 +392,39 @@ POSITION_ASKED = ("position", "how far open", "how open", "how far closed", "how
 # it ("dim", "slow"), so that "can you dim the lamp" stays a request
 LEVEL_ASKED = {"light": ("bright", "brightness", "how dim", "how dimmed", "level"),
                "fan": ("speed", "how fast", "what setting", "which setting", "level")}
+# A light's colour (Home Assistant's light.turn_on color_name, the CSS colour names): each name as said, with its red,
+# green and blue; the light is sent them in its own colour mode (inventory.colour_command). "white" is a colour here
+# (a light that takes only colour temperatures is set to one of WHITE_TEMPERATURES)
+COLOUR_NAMES = {"red": (255, 0, 0), "dark red": (139, 0, 0), "crimson": (220, 20, 60), "pink": (255, 192, 203),
+                "hot pink": (255, 105, 180), "deep pink": (255, 20, 147), "magenta": (255, 0, 255),
+                "fuchsia": (255, 0, 255), "purple": (128, 0, 128), "violet": (238, 130, 238),
+                "lavender": (230, 230, 250), "indigo": (75, 0, 130), "blue": (0, 0, 255), "navy": (0, 0, 128),
+                "dark blue": (0, 0, 139), "royal blue": (65, 105, 225), "sky blue": (135, 206, 235),
+                "light blue": (173, 216, 230), "turquoise": (64, 224, 208), "cyan": (0, 255, 255),
+                "aqua": (0, 255, 255), "teal": (0, 128, 128), "green": (0, 128, 0), "lime": (0, 255, 0),
+                "light green": (144, 238, 144), "dark green": (0, 100, 0), "forest green": (34, 139, 34),
+                "olive": (128, 128, 0), "yellow": (255, 255, 0), "gold": (255, 215, 0), "orange": (255, 165, 0),
+                "dark orange": (255, 140, 0), "coral": (255, 127, 80), "salmon": (250, 128, 114),
+                "tomato": (255, 99, 71), "amber": (255, 191, 0), "brown": (165, 42, 42), "white": (255, 255, 255)}
+# White light said by its name or in kelvin ("set the bedroom lights to warm white", "set the lamp to 2700 kelvin"),
+# sent as a colour temperature within the light's own range (min_mireds, max_mireds or min_kelvin, max_kelvin)
+WHITE_TEMPERATURES = {"candlelight": 1900, "warm white": 2700, "soft white": 2700, "warm light": 2700,
+                      "neutral white": 4000, "natural white": 4000, "cool white": 5000, "cold white": 5000,
+                      "daylight": 6500, "cool light": 5000}
+KELVIN_WORDS = ("kelvin", "k")          # after a number: "2700 kelvin", "4000k"
+# A step of a light's white warmer or cooler ("make it cooler" after its colour was set), in kelvin
+COLOUR_SHIFTS = {"warmer": ("warmer", "more warm", "less cool"),
+                 "cooler": ("cooler", "colder", "more cool", "less warm")}
+KELVIN_STEP = 500
+# Its colour asked ("what colour is the lamp", "what color are the fairy lights")
+COLOUR_ASKED = ("what colour", "what color", "which colour", "which color", "colour is", "color is", "colour are",
+                "color are")
+# Its kind's words (a colour said of any other kind of thing stays as it was read)
+COLOURED_KINDS = ("light",)
+# Words of another change asked beside a colour (a switch, a level, a mode, a temperature set-point): a request that
+# says one is read as before ("brighten the baize light a bit, i can't see the pink"), as is any number but a kelvin's
+CHANGES_BESIDE_COLOUR = (*STATES, *DARKER, *BRIGHTER, "dim", "brighten", "brightness", "percent", "up", "down",
+                         "full", "half", *MODE_NOUNS, "scene", "degrees", "thermostat", "heating", "heat")
 # A media player's controls (Home Assistant's HassMediaPause, HassMediaUnpause, HassMediaNext, HassMediaPrevious, and
 # its mute): the words that ask each ("pause the tv", "resume the music in the kitchen", "next song", "skip this
 # track on the speaker", "mute the tv"; the bridge has no stop, so "stop the music" pauses it)

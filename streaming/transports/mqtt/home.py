@@ -17,6 +17,7 @@ words joined by `_` ("living room" → `living_room`); assistant.inventory spell
 import ast
 import asyncio
 import collections
+import colorsys
 import contextlib
 import itertools
 import json
@@ -35,7 +36,7 @@ from assistant.inventory import (CHOSEN, DISCOVERY_PREFIX, IGNORED_REPORT_S, LEV
                                  speed_percent, state_topic, template_table, vocabulary_inventory)
 from assistant.inventory import DEFAULT_HUMIDITY_RANGE, TEMPERATURE_LIMITS, VACUUM_BATTERY_STATE, VACUUM_STATES
 from assistant.home import ACTION_STATE, APPLIANCE_STATE, default_key
-from assistant.inventory import tilt_percent
+from assistant.inventory import COLOUR_ACTIONS, tilt_percent, xy_colour
 from streaming.supervisor import Supervisor
 from streaming.transports.mqtt.connection import GOODBYE_WAIT_S, Backoff, MqttSettings, stay_connected
 
@@ -303,11 +304,61 @@ def _title(payload: bytes) -> str | None:
     return text or None
 
 
+def _colour_numbers(payload: bytes) -> list[float] | None:
+    """A default-schema light's colour state ("255,0,0", "240,100"), or None."""
+    try:
+        numbers = [float(part) for part in payload.decode("utf-8", "replace").split(",")]
+    except ValueError:
+        return None
+    return numbers if all(map(math.isfinite, numbers)) else None
+
+
+def colour_reading(entity: Entity, payload: bytes, mode: str) -> tuple[str, object] | None:
+    """A light's colour as it reported it: ("rgb", (red, green, blue)) or ("kelvin", its white's temperature), from its
+    JSON state (its `color_mode`, `color`, `color_temp`) or, where mode names its state topic's colour mode, a default
+    light's rgb, hs, xy or color_temp state; None for none."""
+    if entity.json_schema:
+        state = parse_state(payload)
+        if state is None:
+            return None
+        colour, temperature = state.get("color"), _finite(state.get("color_temp"))
+        if state.get("color_mode") != "color_temp" and isinstance(colour, dict):
+            return _rgb_of({k: _finite(v) for k, v in colour.items() if k in ("r", "g", "b", "h", "s", "x", "y")})
+        if temperature:
+            return "kelvin", _kelvin(entity, temperature)
+        return None
+    numbers = _colour_numbers(payload)
+    if not numbers:
+        return None
+    if mode == "color_temp":
+        return ("kelvin", _kelvin(entity, numbers[0])) if numbers[0] > 0 else None
+    return _rgb_of(dict(zip(mode, numbers)))
+
+
+def _kelvin(entity: Entity, temperature: float) -> int:
+    """A white's reported temperature in kelvin, from mireds to the nearest 10 kelvin (370 mireds: 2700)."""
+    return round(temperature) if entity.kelvin_sent else int(round(1_000_000 / temperature, -1))
+
+
+def _rgb_of(colour: dict) -> tuple[str, tuple[int, int, int]] | None:
+    """("rgb", its red, green and blue) of a colour given by r, g and b, by x and y, or by h and s; None for none."""
+    if all(colour.get(k) is not None for k in "rgb"):
+        return "rgb", tuple(max(0, min(255, round(colour[k]))) for k in "rgb")
+    if colour.get("x") is not None and colour.get("y") is not None:
+        return "rgb", xy_colour(colour["x"], colour["y"])
+    if colour.get("h") is not None and colour.get("s") is not None:
+        red, green, blue = colorsys.hsv_to_rgb(colour["h"] % 360 / 360, max(0.0, min(colour["s"], 100.0)) / 100, 1.0)
+        return "rgb", (round(red * 255), round(green * 255), round(blue * 255))
+    return None
+
+
 def _confirmed(entity: Entity, action: str, payload: bytes) -> str | None:
     """What a state payload says after an action: the entity's state, its brightness level, speed, degrees, volume,
     or the title a new track reports."""
     if action == "volume":
         return _volume(payload)
+    if action in COLOUR_ACTIONS and not entity.json_schema:         # its rgb, hs, xy or color_temp state
+        return payload.decode("utf-8", "replace").strip() or None
     if action in ("next", "previous"):
         return _title(payload)
     if action == "brightness":
@@ -339,7 +390,8 @@ def _state_topics(entity: Entity) -> list[str]:
                         entity.topics.get("tilt_status_topic"),
                         entity.topics.get("preset_mode_state_topic"), entity.topics.get("fan_mode_state_topic"),
                         entity.topics.get("swing_mode_state_topic"), entity.topics.get("volume_topic"),
-                        entity.topics.get("title_topic"), entity.topics.get("artist_topic")) if t]
+                        entity.topics.get("title_topic"), entity.topics.get("artist_topic"),
+                        *(entity.topics.get(f"{mode}_state_topic") for mode in entity.colour_modes)) if t]
 
 
 class MqttHome:
@@ -561,6 +613,8 @@ class MqttHome:
                 return MEDIA_STATE[action]
             if action in ("position", "volume"):
                 return str(int(value or 0))
+            if action in COLOUR_ACTIONS:          # a colour's red, green and blue, or a white's kelvin, as sent
+                return "on"
             return {"brightness": str(int(value or 0)), "speed": str(int(value or 0)),
                     "temperature": f"{float(value or 0):g}"}.get(action, str(value) if action in MODE_ACTIONS else
                                                                  ACTION_STATE.get(action) or
@@ -624,6 +678,20 @@ class MqttHome:
         payload = self._retained.get(topic) if topic else None
         level = None if payload is None else _level(entity, payload)
         return None if level is None else int(level)
+
+    async def read_colour(self, entity: Entity) -> tuple[str, object] | None:
+        """A light's colour or white as it last reported it (colour_reading): its JSON state, else its colour modes'
+        state topics, a color_temp state read only where it reports no colour."""
+        if entity.json_schema:
+            payload = self._retained.get(entity.state_topic or "")
+            return None if payload is None else colour_reading(entity, payload, "")
+        for mode in sorted(entity.colour_modes, key=lambda m: m == "color_temp"):
+            payload = self._retained.get(entity.topics.get(f"{mode}_state_topic", ""))
+            reading = None if payload is None or mode not in ("rgb", "hs", "xy", "color_temp") else \
+                colour_reading(entity, payload, mode)
+            if reading is not None:
+                return reading
+        return None
 
     def takes_level(self, entity: Entity) -> bool:
         if default_key(entity) is not None:         # the default home's fans take ON and OFF only

@@ -1,0 +1,184 @@
+"""A light's colour and white ("make the lamp blue", "set the bedroom lights to warm white", "set the lamp to 2700
+kelvin", "what colour is the lamp", and right after: "make it cooler"): read by code from the words (colour names and
+whites as vocabulary data) as set_colour and get_colour, sent in the light's own schema, colour mode and range as its
+discovery announces them (Zigbee2MQTT's xy and mireds, Tasmota's hex colour and CT, ESPHome's rgb and kelvin), replies
+agreeing with a plural name; a light that takes no colour says so and no temperature is read; a colour word said of a
+thing that is no light is read as before. In memory through the whole assistant, and on the real Mosquitto."""
+import asyncio
+import json
+
+import pytest
+
+from assistant.home import InMemoryHome
+from assistant.inventory import colour_command
+from assistant.skills import ACTIONS, LEVEL_SKILLS, MODEL_SKILLS, NOT_CHANGES, SKILLS, STEP_SKILLS, SWITCHING
+from coloured_home import COLOURED, coloured_inventory
+from made_up_home import wait_for
+from mqtt_devices import login
+from test_assistant_fans import replies
+from test_mqtt_discovery import fans_home as mqtt_home, replied
+
+LOUNGE_LAMP = "light/0x0017880104c3a1b2/light"
+
+
+def coloured() -> InMemoryHome:
+    return InMemoryHome(inventory=coloured_inventory())
+
+
+@pytest.mark.parametrize("home, request_, call, reply", [
+    # on main 216f494: read_sensor, "The bedroom temperature is 21 degrees." (warm read as a temperature asked); the
+    # default home's lights take no colour, said with no call as the model refuses "make the bedroom lights purple"
+    (InMemoryHome, "set the bedroom lights to warm white", None, "The bedroom light can't change colour."),
+    (coloured, "make the lounge lamp blue", ("set_colour", {"name": "lounge lamp", "colour": "blue"}),
+     "Okay, the lounge lamp is blue."),
+    (coloured, "turn the strip lights red", ("set_colour", {"name": "strip lights", "colour": "red"}),
+     "Okay, the strip lights are red."),
+    (coloured, "set the lounge lamp to warm white", ("set_colour", {"name": "lounge lamp", "colour": "warm white"}),
+     "Okay, the lounge lamp is warm white."),
+    (coloured, "set the lounge lamp to 2700 kelvin", ("set_colour", {"name": "lounge lamp", "kelvin": 2700}),
+     "Okay, the lounge lamp is at 2700 kelvin."),
+    (coloured, "set the hall pendant to 2000 kelvin", ("set_colour", {"name": "hall pendant", "kelvin": 2000}),
+     "Okay, the hall pendant is at its warmest, 2700 kelvin."),
+    (coloured, "make the bedside lamp blue", None, "The bedside lamp can't change colour."),
+    # what the light can't take is said with no call
+    (coloured, "set the desk lamp to daylight", None, "The desk lamp can't change its white, only its colour."),
+    (coloured, "make the hall pendant green", None, "The hall pendant can only be set to a white, from warm to cool."),
+    (coloured, "set the hall pendant to white", ("set_colour", {"name": "hall pendant", "colour": "white"}),
+     "Okay, the hall pendant is white."),
+    (coloured, "what colour is the lounge lamp", ("get_colour", {"name": "lounge lamp"}), "The lounge lamp is off."),
+])
+def test_a_lights_colour_is_set_or_asked_by_its_words(assistant, home, request_, call, reply):
+    assert replies(assistant, home(), request_)[-1] == ([call] if call else [], reply)
+
+
+@pytest.mark.parametrize("turns, calls, reply", [
+    (("make the lounge lamp blue", "what color is the lounge lamp"), [("get_colour", {"name": "lounge lamp"})],
+     "The lounge lamp is blue."),
+    (("set the lounge lamp to 3000 kelvin", "make it cooler"),
+     [("set_colour", {"name": "lounge lamp", "shift": "cooler"})], "Okay, the lounge lamp is at 3500 kelvin."),
+    (("set the strip lights to warm white", "what colour are the strip lights"),
+     [("get_colour", {"name": "strip lights"})], "The strip lights are warm white, at 2700 kelvin."),
+    (("make the lounge lamp blue", "make it red"), [("set_colour", {"name": "lounge lamp", "colour": "red"})],
+     "Okay, the lounge lamp is red."),
+    (("make the lounge lamp blue", "turn it off"), [("switch_device", {"name": "lounge_lamp", "state": "off"})],
+     "Okay, the lounge lamp is off."),
+])
+def test_a_follow_up_reads_and_steps_the_same_light(assistant, turns, calls, reply):
+    assert replies(assistant, coloured(), *turns)[-1] == (calls, reply)
+
+
+def _colour_calls(turns: list) -> list:
+    return [name for calls, _ in turns for name, _ in calls if name in ("set_colour", "get_colour")]
+
+
+@pytest.mark.parametrize("turns", [
+    ("brighten the lounge lamp a bit, i can't see the pink",),          # another change, and the colour a noun
+    ("dim the lounge lamp to blue",), ("set the lounge lamp to 40 percent red",), ("turn on the lounge lamp red",),
+    ("set the lounge lamp to night mode and blue",), ("set the heating to 20 and the lounge lamp to warm white",),
+    ("don't make the lounge lamp red",), ("the pink one is the lounge lamp",),       # a negation; a colour before it
+    ("make the lounge lamp warmer",),                   # a step said with a light named
+    ("what colour is the lounge lamp", "make it cooler"),   # a step after its colour was only asked
+    ("make the lounge lamp blue", "turn it off", "make it cooler"),     # after another thing was done to it
+])
+def test_a_colour_is_read_only_where_no_other_change_is_asked(assistant, turns):
+    """A colour or white is read only said after the light's name, with no other change in the same request (a
+    switch, a level, a mode, a temperature set-point, a number but a kelvin's) and no negation; a step warmer or
+    cooler only right after its colour was set: the rest is read as before, with no colour call."""
+    assert _colour_calls(replies(assistant, coloured(), *turns)[-1:]) == []
+
+
+def test_a_lights_colour_asked_where_it_takes_none_is_read_as_before(assistant):
+    """"what colour is the kitchen light" in the default home makes no colour call (its lights take none)."""
+    assert _colour_calls(replies(assistant, InMemoryHome(), "what colour is the kitchen light")) == []
+
+
+def test_a_colour_word_of_anything_but_a_light_is_read_as_before(assistant):
+    """"turn the lounge fountain blue" names a switch: no colour call; a lamp's step warmer read alone is no colour
+    call either, and a room's warmth asked is still a reading."""
+    assert not any(name in SKILLS and SKILLS[name].components == ("light",)
+                   for calls, _ in replies(assistant, coloured(), "turn the lounge fountain blue") for name, _ in calls)
+    assert replies(assistant, InMemoryHome(), "what's the temperature in the bedroom")[-1][0] == \
+        [("read_sensor", {"room": "bedroom", "kind": "temperature"})]
+
+
+def test_the_colour_skills_join_no_map_of_switches_or_levels():
+    """set_colour changes a light but is no action the ear weighs (no "state", "action" or "direction"), no level set
+    or stepped, no switch; get_colour only reads; the shipped model writes neither."""
+    for name in ("set_colour", "get_colour"):
+        assert SKILLS[name].read_by_code and SKILLS[name].components == ("light",)
+        assert name not in LEVEL_SKILLS | STEP_SKILLS | SWITCHING | MODEL_SKILLS
+        assert not set(SKILLS[name].arguments) & {"state", "action", "direction"}
+    assert not {"warmer", "cooler", "blue"} & set(ACTIONS)
+    assert "get_colour" in NOT_CHANGES and "set_colour" not in NOT_CHANGES
+
+
+def test_each_light_is_sent_colour_in_its_own_schema_mode_and_range():
+    """Zigbee2MQTT's bulb takes xy and mireds within its max_mireds; Tasmota's strip six hex digits on Color2 and
+    mireds on CT; ESPHome's lamp an rgb object; ESPHome's pendant kelvin (color_temp_kelvin); a dimmer nothing."""
+    lights = {e.name: e for e in coloured_inventory().entities()}
+    topic, payload, confirms = colour_command(lights["lounge lamp"], rgb=(0, 0, 255))
+    assert (topic, confirms) == ("zigbee2mqtt/Lounge Lamp/set", "zigbee2mqtt/Lounge Lamp")
+    assert json.loads(payload) == {"state": "ON", "color": {"x": 0.15, "y": 0.06}}
+    assert json.loads(colour_command(lights["lounge lamp"], kelvin=2000)[1]) == {"state": "ON", "color_temp": 454}
+    assert colour_command(lights["strip lights"], rgb=(255, 0, 0))[:2] == ("tasmota/tasmota_F7A8B9/cmnd/Color2", "FF0000")
+    assert colour_command(lights["strip lights"], kelvin=2700)[:2] == ("tasmota/tasmota_F7A8B9/cmnd/CT", "370")
+    assert json.loads(colour_command(lights["desk lamp"], rgb=(255, 165, 0))[1]) == \
+        {"state": "ON", "color": {"r": 255, "g": 165, "b": 0}}
+    assert colour_command(lights["desk lamp"], kelvin=2700) is None
+    assert json.loads(colour_command(lights["hall pendant"], kelvin=9000)[1]) == {"state": "ON", "color_temp": 6500}
+    assert colour_command(lights["bedside lamp"], rgb=(0, 0, 255)) is None
+
+
+# ---------------------------------------------------------------- on the real Mosquitto
+
+async def _play(broker, commands: list) -> None:
+    """Zigbee2MQTT's bulb and ESPHome's lamps as they answer: their whole JSON state, with the colour mode set;
+    Tasmota's strip reports nothing Parley reads (its state templates are Jinja), so its commands are sent
+    unconfirmed."""
+    states = {"zigbee2mqtt/Lounge Lamp": {"state": "OFF", "brightness": 254, "color_mode": "color_temp",
+                                         "color_temp": 370, "color": {"x": 0.4575, "y": 0.4099}},
+              "esphome/desknode/light/desk_lamp/state": {"state": "OFF", "color_mode": "rgb",
+                                                  "color": {"r": 255, "g": 255, "b": 255}},
+              "esphome/hallnode/light/hall_pendant/state": {"state": "OFF", "color_mode": "color_temp", "color_temp": 4000}}
+    to_state = {"zigbee2mqtt/Lounge Lamp/set": "zigbee2mqtt/Lounge Lamp",
+                "esphome/desknode/light/desk_lamp/command": "esphome/desknode/light/desk_lamp/state",
+                "esphome/hallnode/light/hall_pendant/command": "esphome/hallnode/light/hall_pendant/state"}
+    async with login(broker, "home").client() as client:
+        await client.subscribe([(topic, 1) for topic in (*to_state, "tasmota/tasmota_F7A8B9/cmnd/#")])
+        async for message in client.messages:
+            topic, payload = str(message.topic), bytes(message.payload).decode()
+            commands.append((topic, payload))
+            if topic in to_state:
+                state, sent = states[to_state[topic]], json.loads(payload)
+                state.update(sent)
+                state["color_mode"] = "color_temp" if "color_temp" in sent else \
+                    next((mode for mode, keys in (("xy", "x"), ("rgb", "r")) if keys in sent.get("color", {})),
+                         state["color_mode"])
+                await client.publish(to_state[topic], json.dumps(state), qos=1, retain=True)
+
+
+async def test_colours_are_published_in_each_lights_own_shape_and_read_back(broker, assistant):
+    things = [(component, object_id, config) for component, object_id, config in COLOURED]
+    retained = ("zigbee2mqtt/Lounge Lamp", "esphome/desknode/light/desk_lamp/state", "esphome/hallnode/light/hall_pendant/state")
+    async with mqtt_home(broker, things, _play, retained, component=None) as (home, tools, commands):
+        assert await replied(assistant, tools, "make the lounge lamp blue") == "Okay, the lounge lamp is blue."
+        assert commands[-1][0] == "zigbee2mqtt/Lounge Lamp/set"
+        assert json.loads(commands[-1][1]) == {"state": "ON", "color": {"x": 0.15, "y": 0.06}}
+        assert await replied(assistant, tools, "what colour is the lounge lamp") == "The lounge lamp is blue."
+        assert await replied(assistant, tools, "set the lounge lamp to warm white", "make it cooler") == \
+            "Okay, the lounge lamp is at 3200 kelvin."
+        assert json.loads(commands[-1][1]) == {"state": "ON", "color_temp": 312}
+        assert await replied(assistant, tools, "turn the strip lights red") == "Okay, the strip lights are red."
+        await wait_for(lambda: commands[-1] == ("tasmota/tasmota_F7A8B9/cmnd/Color2", "FF0000"))      # sent unconfirmed
+        assert await replied(assistant, tools, "set the strip lights to 4000 kelvin") == \
+            "Okay, the strip lights are at 4000 kelvin."
+        await wait_for(lambda: commands[-1] == ("tasmota/tasmota_F7A8B9/cmnd/CT", "250"))
+        assert await replied(assistant, tools, "make the desk lamp orange") == "Okay, the desk lamp is orange."
+        assert json.loads(commands[-1][1]) == {"state": "ON", "color": {"r": 255, "g": 165, "b": 0}}
+        assert await replied(assistant, tools, "what colour is the desk lamp") == "The desk lamp is orange."
+        assert await replied(assistant, tools, "set the hall pendant to daylight") == "Okay, the hall pendant is daylight."
+        assert json.loads(commands[-1][1]) == {"state": "ON", "color_temp": 6500}
+        sent = len(commands)
+        assert await replied(assistant, tools, "make the bedside lamp blue") == "The bedside lamp can't change colour."
+        await asyncio.sleep(0.3)
+        assert len(commands) == sent
