@@ -162,6 +162,7 @@ SAID_BACK = {
     "change_timer": "{change} {seconds} {onto} {the_timer}",
     "set_volume": "the volume{of_player} at {percent} percent",
     "set_tilt": "the slats of the {name} at {percent} percent",
+    "set_colour": "the {name} at {kelvin} kelvin",
 }
 OPERATOR_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
 
