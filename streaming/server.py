@@ -557,6 +557,8 @@ async def healthz(request: web.Request) -> web.Response:
     body = {"status": status, "sessions": len(ctx.sessions), "assistant": generator is not None,
             "gateway": ctx.gateway.id, "tasks": ctx.supervisor.status(),
             "store": "up" if ctx.gateway.store_answers else "down", "saves_waiting": len(ctx.gateway.waiting)}
+    if ctx.gateway.has_spool:               # full is not unhealthy either: a restart would lose what it holds
+        body["spool"] = "full" if ctx.gateway.spool_full else "ok"
     if hasattr(generator, "remote_up"):     # down is not unhealthy: the embedded fallback answers
         body["remote_generator"] = "up" if generator.remote_up else "down"
     return web.json_response(body, status=200 if status == "ok" else 503)
