@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from assistant.tools import timer_done_text, timer_missed_text
-from streaming.spool import Spool, SpooledSave
+from streaming.spool import Spool, SpoolBusy, SpooledSave
 from streaming.store import STORE_TIMEOUT_S, Store, StoredTimer, StoreUnavailable
 
 if TYPE_CHECKING:
@@ -150,6 +150,8 @@ class Gateway:
         self._state_dir = state_dir                  # None: the waiting saves are kept in memory only
         self._spool: Spool | None = None
         self._spooled: dict[str, SpooledSave] = {}   # the save each session's spool file holds (or is written with)
+        self.unspooled = 0                           # session ends the full spool refused since it was last not full
+        self.spool_full = False                      # the spool refused a session's end and has taken none since
         self._retrier: asyncio.Task | None = None
         self._last_try = asyncio.Event()             # closing(): the waiting saves get one last try now
         self._supervisor: "Supervisor | None" = None
@@ -223,6 +225,10 @@ class Gateway:
             log.error("closing the store failed: %s", repr(error))
         if self._spool is not None:
             self._spool.close()
+
+    @property
+    def has_spool(self) -> bool:
+        return self._spool is not None
 
     def device_claims(self, ttl_s: float) -> DeviceClaims:
         return DeviceClaims(self.store, self.id, ttl_s)
@@ -341,9 +347,28 @@ class Gateway:
         data = await asyncio.to_thread(save.encoded)       # up to MiBs: off the loop
         try:
             await self._spool.put(save.session_id, data)
+        except SpoolBusy as error:
+            self._refused_by_spool(error)
+            return len(data), error
         except (OSError, TimeoutError) as error:
             return len(data), error
+        if self.spool_full:
+            log.warning("the spool takes session ends again; %d were not spooled while it was full", self.unspooled)
+            self.spool_full, self.unspooled = False, 0
         return len(data), None
+
+    def _refused_by_spool(self, error: SpoolBusy) -> None:
+        """A session's end the spool refused: its disk has not finished the writes given before (a stuck or slow
+        disk, or hundreds of sessions ending at once). It waits in memory only, so a kill loses it unless the store
+        takes it first; at 216f494 nothing said so. Logged once while the spool stays full, each counted
+        (`parley_store_saves_unspooled_total`), and /healthz shows `"spool": "full"` until the spool takes one again."""
+        self.unspooled += 1
+        if self.metrics is not None:
+            self.metrics.save_unspooled()
+        if not self.spool_full:
+            self.spool_full = True
+            log.error("the spool is full (%s): session ends are kept in memory only until it takes one again, and a "
+                      "gateway killed meanwhile loses those the store has not taken", error)
 
     async def _release(self, session_id: str) -> None:
         try:
@@ -408,7 +433,7 @@ class Gateway:
             if error is None and (held.generation or 0) != save.generation:
                 save = self._spooled[save.session_id] = dataclasses.replace(save, generation=held.generation)
                 size, error = await self._spooled_copy(save)
-            if error is not None:
+            if error is not None and not isinstance(error, SpoolBusy):     # a full spool is logged once, not per save
                 log.error("session %s: its last save cannot be spooled (%r); it waits in memory only", save.session_id,
                           error)
                 if self._spooled.get(save.session_id) is save:

@@ -33,6 +33,9 @@ class Metrics:
                                     "transcript differed)", ["outcome"], registry=self.registry)
         self.saves_dropped = Counter("parley_store_saves_dropped", "Sessions' last saves that waited for the state "
                                      "store and were dropped, over the bound of saves waiting", registry=self.registry)
+        self.saves_unspooled = Counter("parley_store_saves_unspooled", "Sessions' last saves the gateway's spool "
+                                       "refused because its bound of writes not done yet was reached (kept in memory "
+                                       "only)", registry=self.registry)
         self.satellite_dropped = Counter("parley_satellite_messages_dropped", "MQTT satellites' messages dropped "
                                          "because MAX_QUEUED of the device's messages already waited",
                                          registry=self.registry)
@@ -71,6 +74,9 @@ class Metrics:
 
     def save_dropped(self) -> None:
         self.saves_dropped.inc()
+
+    def save_unspooled(self) -> None:
+        self.saves_unspooled.inc()
 
     def satellite_message_dropped(self) -> None:
         self.satellite_dropped.inc()

@@ -752,3 +752,52 @@ async def test_a_gateway_stopped_while_redis_is_stopped_says_its_waiting_save_st
         await until_stored(own_redis.url, session_id, [said, last])
     finally:
         gateway.stop()
+
+
+async def test_session_ends_a_full_spool_refuses_are_logged_once_counted_and_shown_while_redis_is_stopped(
+        server_factory, tmp_path, own_redis, caplog, monkeypatch):
+    """Redis is stopped (SIGSTOP: every session's last save is in its first try, at risk until the store takes it)
+    and the spool's disk is stuck (here the test holds the spool's thread) while six sessions end; the spool's bound
+    of writes not done yet is four (twice the waiting saves' bound, here two). At 216f494 the last two ends were
+    not spooled and nothing said so. Now the first refusal is logged once for the whole time the spool stays full,
+    each is counted (`parley_store_saves_unspooled_total`) and /healthz shows `"spool": "full"` (200: the process
+    itself is fine); once the disk and Redis are back, the next session end is spooled and the log says how many
+    were not meanwhile."""
+    monkeypatch.setattr("streaming.gateway.MAX_WAITING_SAVES", 2)
+    server = server_factory(store=own_redis.url, state_dir=tmp_path / "state")
+    gateway = server.ctx.gateway
+    try:
+        sessions = [await session_of(server.ws_url) for _ in range(7)]
+        await until(lambda: not any(held.saver is None or not held.saver.done() for held in gateway.held.values()),
+                    timeout=60, what="the sessions' first saves landed")
+        own_redis.process.send_signal(signal.SIGSTOP)
+        unstuck = threading.Event()
+        stuck = asyncio.wrap_future(gateway._spool._worker.submit(unstuck.wait, 120))
+        try:
+            with caplog.at_level(logging.WARNING, "parley.gateway"):
+                for client, _ in sessions[:6]:
+                    await client.close()
+                for _ in range(600):                      # bounded: 60 s
+                    status, body = await health(server.url, "/healthz")
+                    async with aiohttp.ClientSession() as http:
+                        async with http.get(server.url + "/metrics") as response:
+                            counted = "parley_store_saves_unspooled_total 2.0" in await response.text()
+                    if body.get("spool") == "full" and counted:
+                        break
+                    await asyncio.sleep(0.1)
+                assert (status, body.get("spool"), counted) == (200, "full", True), body
+                assert caplog.text.count("the spool is full") == 1
+                assert not stuck.done()                                       # all of it while the disk still hung
+        finally:
+            unstuck.set()
+            own_redis.process.send_signal(signal.SIGCONT)
+        await until(lambda: not gateway._tasks and not gateway.waiting, timeout=60,
+                    what="the saves stored and the spool's writes done")
+        with caplog.at_level(logging.WARNING, "parley.gateway"):
+            await sessions[6][0].close()
+            await until(lambda: "the spool takes session ends again; 2 were not spooled while it was full"
+                        in caplog.text, timeout=60, what="the spool taking session ends again")
+        status, body = await health(server.url, "/healthz")
+        assert (status, body.get("spool")) == (200, "ok")
+    finally:
+        server.stop()

@@ -97,3 +97,56 @@ async def test_sigterm_over_a_stopped_broker_hands_the_satellites_back_within_th
             await caller.hang_up()
         gateway.stop()
         broker.stop()
+
+
+SHORT_DRAIN = 3             # the drain timeout of the next test: under GOODBYE_WAIT_S + STATUS_WAIT_S after it
+EXIT_WAIT_S = SHORT_DRAIN + 3    # the margin (SHUTDOWN_MARGIN_S, 1 s) and 2 s for a loaded machine; 216f494 took 7.5
+
+
+async def test_sigterm_with_a_short_drain_timeout_over_a_stopped_broker_exits_within_it_and_saves_the_sessions(
+        tmp_path):
+    """At 216f494 a SIGTERM with a 3 s drain timeout and a stopped broker took 7.5 s to exit (an idle machine): after
+    the drain's deadline the satellites' `offline` status waited its full 2 s for the broker, then the interpreter's
+    teardown of the model libraries took 2.4 s more. Now the goodbyes at close wait only what is left of the drain
+    timeout plus SHUTDOWN_MARGIN_S, and the process ends once everything is closed. A phone call held open keeps
+    the drain going to its deadline; the wait for the exit is bounded by the drain timeout, the margin and 2 s for
+    a loaded machine; the satellites' conversations are in the file afterwards."""
+    broker = Mosquitto(tmp_path)
+    broker.start()
+    db = tmp_path / "state.db"
+    gateway = GatewayProcess("gw1", tmp_path, f"sqlite://{db}", "--mqtt-host", broker.host, "--mqtt-port",
+                             str(broker.port), "--mqtt-username", "parley", "--mqtt-password", USERS["parley"],
+                             "--drain-timeout", str(SHORT_DRAIN))
+    gateway.start()
+    caller = None
+    try:
+        async with SatelliteDevice(broker, "kitchen") as kitchen, SatelliteDevice(broker, "bedroom") as bedroom:
+            replies = {}
+            for device, said in ((kitchen, "turn on the kitchen light"), (bedroom, "what time is it")):
+                await device.publish("text/in", said)
+                replies[device.id] = (await device.next_event("reply", 120))["text"]
+            caller = await AsteriskCaller.dial("127.0.0.1", gateway.audiosocket)
+            for _ in range(600):
+                if 'parley_sessions_active{transport="audiosocket"} 1.0' in (await metrics(gateway.url) or ""):
+                    break
+                await asyncio.sleep(0.1)
+            else:
+                raise AssertionError("the call never opened a session")
+            offset = gateway.log.stat().st_size
+            broker.process.send_signal(signal.SIGSTOP)
+            try:
+                gateway.terminate()
+                exited = await asyncio.to_thread(gateway.process.wait, EXIT_WAIT_S)   # TimeoutExpired: not exited
+                assert exited == 0
+            finally:
+                broker.process.send_signal(signal.SIGCONT)
+        log = gateway.log.read_bytes()[offset:].decode(errors="replace")
+        assert "closing the sessions still open (1 audiosocket)" in log      # the drain ran to its deadline
+        assert "did not end within" not in log                               # no background task left running
+        for device_id, said in (("kitchen", "turn on the kitchen light"), ("bedroom", "what time is it")):
+            assert stored_texts(db, f"dev_{device_id}") == [said, replies[device_id]]
+    finally:
+        if caller is not None:
+            await caller.hang_up()
+        gateway.stop()
+        broker.stop()

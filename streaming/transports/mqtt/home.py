@@ -423,10 +423,12 @@ class MqttHome:
     async def start(self) -> None:
         self.supervisor.start(TASK, lambda: stay_connected(self.settings, "home", self._serve, backoff=self._backoff))
 
-    async def close(self) -> None:
+    async def close(self, goodbye_wait: Callable[[float], float] = lambda bound: bound) -> None:
+        """goodbye_wait(bound): how long the DISCONNECT may wait for the broker (the server's: cut to a SIGTERM's
+        deadline), so a stalled broker does not hold up the stop."""
         client = self._client
         if client is not None:
-            client.timeout = GOODBYE_WAIT_S    # the DISCONNECT's wait: a stalled broker does not hold up the stop
+            client.timeout = goodbye_wait(GOODBYE_WAIT_S)
         await self.supervisor.stop(TASK)
         if self._report is not None:
             self._report.cancel()

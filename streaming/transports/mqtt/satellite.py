@@ -402,11 +402,13 @@ class SatelliteService:
             await asyncio.gather(*(self.free(device_id) for device_id in idle))   # a stalled broker's wait once, not per device
             await asyncio.sleep(0.1)
 
-    async def close(self) -> None:
+    async def close(self, goodbye_wait: Callable[[float], float] = lambda bound: bound) -> None:
+        """goodbye_wait(bound): how long the `offline` status and the DISCONNECT may wait for the broker (the
+        server's: cut to a SIGTERM's deadline)."""
         client = self._client
         if client is not None:   # a clean goodbye: the broker does not send our will then
-            client.timeout = GOODBYE_WAIT_S    # the DISCONNECT's wait, when the loop below is stopped
-            await self._announce(client, "offline")
+            await self._announce(client, "offline", goodbye_wait(STATUS_WAIT_S))
+            client.timeout = goodbye_wait(GOODBYE_WAIT_S)    # the DISCONNECT's wait, when the loop below is stopped
         for task in (TASK, IDLE_TASK, CLAIMS_TASK):
             await self.supervisor.stop(task)
         workers = {inbox.worker for inbox in self.inboxes.values() if inbox.worker is not None}
@@ -437,7 +439,7 @@ class SatelliteService:
             for device_id, satellite in list(self.satellites.items()):   # after a broker restart: the devices
                 satellite.direct_arriving = False                          # served here
                 await self._subscribe(client, device_id, DIRECT)
-        await self._announce(client, "online")
+        await self._announce(client, "online", STATUS_WAIT_S)
         self._audio_dropped.clear()     # a device told during the outage is told again if its audio is dropped now
         self._client = client
         self.connected.set()
@@ -461,14 +463,14 @@ class SatelliteService:
             self._withdraw_audio(lambda device_id: True, AWAY)
 
     @staticmethod
-    async def _announce(client: aiomqtt.Client, status: str) -> None:
-        """Retain Parley's status, waiting at most STATUS_WAIT_S for the broker to confirm it; a broker that does
-        not is logged and the connection goes on (it is still sent if the broker reads again)."""
+    async def _announce(client: aiomqtt.Client, status: str, wait_s: float) -> None:
+        """Retain Parley's status, waiting at most wait_s for the broker to confirm it; a broker that does not is
+        logged and the connection goes on (it is still sent if the broker reads again)."""
         try:
-            await client.publish(SERVER_STATUS, status, qos=1, retain=True, timeout=STATUS_WAIT_S)
+            await client.publish(SERVER_STATUS, status, qos=1, retain=True, timeout=wait_s)
         except aiomqtt.MqttError as error:
-            log.warning("satellites: the broker did not confirm %s %s within %g s (%s); going on without it",
-                        SERVER_STATUS, status, STATUS_WAIT_S, error)
+            log.warning("satellites: the broker did not confirm %s %s within %.1f s (%s); going on without it",
+                        SERVER_STATUS, status, wait_s, error)
 
     def _dispatch(self, client: aiomqtt.Client, device_id: str, request: Request | None, direct: bool) -> None:
         """Queue the message for its device's worker (started if none runs); never waits."""
@@ -818,7 +820,7 @@ def setup(app, ctx) -> None:
         await home.start()
         await satellites.start()
         yield
-        await satellites.close()
-        await home.close()
+        await satellites.close(ctx.goodbye_wait)
+        await home.close(ctx.goodbye_wait)
 
     app.cleanup_ctx.append(run)
