@@ -13,6 +13,7 @@ from assistant.openai_chat import MAX_BODY_VALUES
 from streaming.session import AUDIO_SLICE_MS, Session, SessionConfig
 from streaming.transports.realtime import RealtimeProtocol
 from streaming.transports.realtime_link import RealtimeLink
+from voice.audio import float_to_pcm16, mulaw_decode
 from streaming.transports.wyoming import MAX_EVENT_VALUES, BadEvent, read_event
 from realtime_client import RealtimeClient
 from test_generator_server import KITCHEN, SKILL_TOOLS, generator, serve  # noqa: F401 (fixtures)
@@ -120,6 +121,33 @@ async def test_appends_decoded_in_slices_reach_their_session_in_order(live_serve
     assert client.of_type("error") == [] and other.of_type("error") == []
     await client.close()
     await other.close()
+
+
+def test_an_append_decoded_in_slices_is_its_whole_audio_and_bad_base64_anywhere_in_it_is_refused():
+    protocol = RealtimeProtocol(session_id="sess_1", model="parley-home", defaults=SessionConfig())
+
+    def append(data: bytes | str) -> list:
+        audio = data if isinstance(data, str) else base64.b64encode(data).decode()
+        return protocol.receive(json.dumps({"type": "input_audio_buffer.append", "audio": audio}))
+
+    def errors() -> list[str]:
+        return [json.loads(frame)["error"]["code"] for frame in protocol.data_to_send()
+                if json.loads(frame)["type"] == "error"]
+
+    pcm = np.random.default_rng(11).normal(0, 3000, 150_001).astype("<i2").tobytes()     # base64 ends in "="
+    text = base64.b64encode(pcm).decode()
+    [whole] = append(pcm)
+    assert whole.pcm16 == pcm and errors() == []
+    a_slice = 65_536                                                                   # where a slice ends
+    for bad in (text[:10] + "=" + text[11:], text[:a_slice - 4] + "QQ==" + text[a_slice:],
+                text[:200_000] + "!" + text[200_001:], text[:-1], text[:-4] + "QQ=="[:3] + "=="):
+        assert append(bad) == [] and errors() == ["invalid_base64"]
+    assert append(pcm[:-1]) == [] and errors() == ["invalid_audio"]
+    protocol.receive(json.dumps({"type": "session.update",
+                                 "session": {"audio": {"input": {"format": {"type": "audio/pcmu"}}}}}))
+    protocol.data_to_send()
+    [mulaw] = append(pcm[:-1])
+    assert mulaw.pcm16 == float_to_pcm16(mulaw_decode(pcm[:-1])) and errors() == []
 
 
 def test_a_chat_body_of_more_json_values_than_the_bound_is_refused_before_it_is_parsed(serve):
