@@ -178,7 +178,8 @@ def holds(repeat: int) -> dict[str, float]:
                     await client.write_event(AudioChunk(rate=96_000, width=2, channels=1,
                                                         audio=quiet[start:start + 960_000]).event())
                 await client.write_event(AudioStop().event())
-                while (event := await client.read_event()) is not None and event.type != "transcript":
+                while (event := await asyncio.wait_for(client.read_event(), 60)) is not None \
+                        and event.type != "transcript":
                     pass
         hold = await held(exchange)
         await service.close()
