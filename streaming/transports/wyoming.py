@@ -145,8 +145,8 @@ class AudioIn:
         return None
 
     def at_stt_rate(self) -> np.ndarray:
-        """The audio so far at STT_RATE; run in a worker (a minute at 96 kHz took 35-52 ms to resample, which numpy
-        and soxr do with the interpreter's lock released), the parts taken as they are when it starts."""
+        """The audio so far at STT_RATE; run in a worker (a minute at 96 kHz takes tens of ms to resample, which
+        numpy and soxr do with the interpreter's lock released), the parts taken as they are when it starts."""
         parts = tuple(self.parts)
         audio = np.concatenate(parts) if parts else np.zeros(0, dtype=np.float32)
         return audio if self.rate == STT_RATE else resample(audio, self.rate, STT_RATE)
