@@ -1,19 +1,23 @@
 """How long one hostile message holds the event loop at each door that takes a client's or a device's bytes, at this
-checkout and at another commit in the same run (round 40):
+checkout and at another commit in the same run (rounds 40 and 41):
 
-    PYTHONPATH=$PWD .venv/bin/python bench/loop_holds.py [--against 1d5036c] [--repeat 5]
+    PYTHONPATH=$PWD .venv/bin/python bench/loop_holds.py [--against 216f494] [--repeat 5]
 
 Each door's handling of the message runs as the server runs it, beside a task that yields to the loop over and over;
 the hold is the longest time between two of its turns (what another session's audio waits meanwhile). Medians of
 --repeat runs, in ms. The messages, each at its door's size bound:
 - a Realtime input_audio_buffer.append of 60 s of 24 kHz audio (2.9 MB, 3.8 MB of base64) through RealtimeLink into
   a session with server VAD;
+- the same append with its last four characters not base64: all of it decoded, then refused;
+- a Realtime append of 3 MB of G.711 μ-law (4 MB of base64, 6.5 minutes at 8 kHz, past the session's buffer bound);
 - a Realtime message of 4 MiB of `[],` (WebSocket or WebRTC data channel) through RealtimeLink;
 - a /v1/chat/completions body of 1 MiB of `[],` through parse_request in a worker thread, as the generator server
   parses it;
 - a Wyoming event whose data is 1 MiB of `[],`, through read_event;
 - a Twilio media frame of 64 KiB (6 s of μ-law) decoded and pushed into a session with server VAD;
-- an MQTT satellite's audio message of 64 KiB (2 s at 16 kHz) pushed into a session with server VAD.
+- an MQTT satellite's audio message of 64 KiB (2 s at 16 kHz) pushed into a session with server VAD;
+- a Wyoming transcription of 60 s of 96 kHz audio in 12 audio-chunks of 5 s (960 KB) over loopback, from
+  transcribe to the transcript: the chunks, their partial transcripts and the final one (each resampled to 16 kHz).
 """
 import argparse
 import asyncio
@@ -63,7 +67,12 @@ def holds(repeat: int) -> dict[str, float]:
     from streaming.transports.phone.twilio import MediaStream
     from streaming.transports.realtime import RealtimeProtocol
     from streaming.transports.realtime_link import RealtimeLink
-    from streaming.transports.wyoming import BadEvent, read_event
+    from wyoming.asr import Transcribe
+    from wyoming.audio import AudioChunk, AudioStart, AudioStop
+    from wyoming.client import AsyncTcpClient
+
+    from assistant.tools import ToolRunner
+    from streaming.transports.wyoming import BadEvent, WyomingService, read_event
     from voice.stt import WhisperSTT
     from voice.tts import PiperTTS
     from voice.vad import SileroModel
@@ -71,6 +80,11 @@ def holds(repeat: int) -> dict[str, float]:
     engines = Engines(stt=WhisperSTT(), tts=PiperTTS(), vad_model=SileroModel(), generator=None)
     noise = np.random.default_rng(7).normal(0, 300, 60 * 24_000).astype("<i2").tobytes()
     append = json.dumps({"type": "input_audio_buffer.append", "audio": base64.b64encode(noise).decode()})
+    refused = json.dumps({"type": "input_audio_buffer.append",
+                          "audio": base64.b64encode(noise).decode()[:-4] + "!!!!"})
+    mulaw = json.dumps({"type": "input_audio_buffer.append",
+                        "audio": base64.b64encode(bytes(range(256)) * (3_000_000 // 256)).decode()})
+    as_mulaw = json.dumps({"type": "session.update", "session": {"audio": {"input": {"format": {"type": "audio/pcmu"}}}}})
     values = "[" + "[]," * (4 * 1024 * 1024 // 3 - 2) + "1]"
     body = b'{"messages": [' + b"[]," * (1024 * 1024 // 3 - 10) + b"[]]}"
     data = b'{"x": [' + b"[]," * (1024 * 1024 // 3 - 5) + b"[]]}"
@@ -95,10 +109,12 @@ def holds(repeat: int) -> dict[str, float]:
         await opened.start()
         return opened
 
-    async def realtime(text: str) -> float:
+    async def realtime(text: str, *before: str) -> float:
         opened = await session()
         link = RealtimeLink(opened, RealtimeProtocol(session_id=opened.id, model="parley-home",
                                                      defaults=opened.config), Kept())
+        for first in before:
+            await link.receive(first)
         hold = await held(lambda: link.receive(text))
         await opened.close()
         return hold
@@ -149,12 +165,35 @@ def holds(repeat: int) -> dict[str, float]:
         await opened.close()
         return hold
 
+    async def transcription() -> float:
+        service = WyomingService(engines, ToolRunner, host="127.0.0.1", port=0)
+        await service.start()
+        quiet = np.random.default_rng(5).normal(0, 30, 60 * 96_000).astype("<i2").tobytes()
+
+        async def exchange():
+            async with AsyncTcpClient("127.0.0.1", service.port) as client:
+                await client.write_event(Transcribe().event())
+                await client.write_event(AudioStart(rate=96_000, width=2, channels=1).event())
+                for start in range(0, len(quiet), 960_000):
+                    await client.write_event(AudioChunk(rate=96_000, width=2, channels=1,
+                                                        audio=quiet[start:start + 960_000]).event())
+                await client.write_event(AudioStop().event())
+                while (event := await asyncio.wait_for(client.read_event(), 60)) is not None \
+                        and event.type != "transcript":
+                    pass
+        hold = await held(exchange)
+        await service.close()
+        return hold
+
     doors = {"realtime append of 60 s (3.8 MB)": lambda: realtime(append),
+             "realtime append of 60 s, bad base64 at its end": lambda: realtime(refused),
+             "realtime append of 3 MB of mu-law (4 MB)": lambda: realtime(mulaw, as_mulaw),
              "realtime message of 4 MiB of [],": lambda: realtime(values),
              "chat body of 1 MiB of [],": chat,
              "wyoming data of 1 MiB of [],": wyoming,
              "twilio media frame of 64 KiB (6 s)": twilio,
-             "satellite audio of 64 KiB (2 s)": lambda: pushed(bytes(64 * 1024), 16_000)}
+             "satellite audio of 64 KiB (2 s)": lambda: pushed(bytes(64 * 1024), 16_000),
+             "wyoming transcription of 60 s at 96 kHz": transcription}
 
     async def measure():
         return {door: statistics.median([await run() for _ in range(repeat)]) * 1000 for door, run in doors.items()}
@@ -163,7 +202,7 @@ def holds(repeat: int) -> dict[str, float]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--against", default="1d5036c", help="the commit to compare with")
+    parser.add_argument("--against", default="216f494", help="the commit to compare with")
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)   # the child: print JSON
     args = parser.parse_args()

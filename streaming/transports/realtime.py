@@ -2,6 +2,7 @@
 
     protocol = RealtimeProtocol(session_id=..., model=..., defaults=SessionConfig())
     protocol.receive(text)      -> list of commands for the Session (Configure, AppendAudio, ...)
+    protocol.receiving(text)    -> the same in steps: None between slices of a large message, then the commands
     protocol.handle(event)      -> turns a Session event into server events
     protocol.data_to_send()     -> JSON text frames to write, in order
 
@@ -26,7 +27,7 @@ import binascii
 import json
 import logging
 from dataclasses import dataclass, field, replace
-from typing import Callable
+from collections.abc import Callable, Generator, Iterator
 
 from assistant.generator import MAX_ID_CHARS
 from assistant.tool_declarations import DeclarationError, check_count, check_declarations
@@ -53,6 +54,11 @@ MAX_PENDING_RESPONSES = 16                # response.create requests whose respo
 # A 4 MiB message of `[],` held the loop 0.3 s; at this bound 14 ms. An audio append's bulk is one base64 string; a
 # declaration within assistant.tool_declarations' bounds with 16,000 characters of instructions, all commas, 80,000.
 MAX_MESSAGE_VALUES = 100_000
+# A large message is counted and an append's audio decoded this many characters at a time, the caller free to let
+# other sessions run between the slices (`receiving`): base64 decoding keeps the interpreter's lock, so a worker
+# thread would not free the loop. A slice holds 48 KiB of audio (1 s at 24 kHz); a multiple of 4, so each slice but
+# the last is whole base64 quanta.
+SLICE_CHARS = 64 * 1024
 
 # GA name -> beta name, for clients that speak the beta protocol
 BETA_NAMES = {
@@ -255,6 +261,12 @@ class RealtimeProtocol:
 
     def receive(self, text: str | bytes) -> list[Command]:
         """One client frame -> commands; any problem becomes an error event instead."""
+        *_, commands = self.receiving(text)
+        return commands
+
+    def receiving(self, text: str | bytes) -> Iterator[list[Command] | None]:
+        """`receive` in steps: None after each SLICE_CHARS of counting a large message or of decoding an append's
+        audio (where the caller may let other sessions run), then, last, the commands."""
         event_id = None
         try:
             if len(text) > self.max_message_bytes:
@@ -262,9 +274,15 @@ class RealtimeProtocol:
                                   f"this one has {len(text)}")
             if isinstance(text, bytes):
                 raise ClientError("invalid_event", "send JSON text frames, not binary frames")
-            if len(text) > MAX_MESSAGE_VALUES and (values := sum(map(text.count, ",[{"))) > MAX_MESSAGE_VALUES:
-                raise ClientError("message_too_large", f"messages may hold at most {MAX_MESSAGE_VALUES} commas and "
-                                  f"brackets (JSON values), this one has {values}")
+            if len(text) > MAX_MESSAGE_VALUES:
+                values = 0
+                for start in range(0, len(text), SLICE_CHARS):
+                    if start:
+                        yield None
+                    values += sum(map(text.count, ",[{", (start,) * 3, (start + SLICE_CHARS,) * 3))
+                if values > MAX_MESSAGE_VALUES:
+                    raise ClientError("message_too_large", f"messages may hold at most {MAX_MESSAGE_VALUES} commas "
+                                      f"and brackets (JSON values), this one has {values}")
             try:
                 event = json.loads(text)
             except RecursionError:
@@ -284,16 +302,18 @@ class RealtimeProtocol:
             if handler is None:
                 raise ClientError("unknown_event", f"unsupported event type {kind!r}", "type")
             commands = handler(event)
-            return [replace(command, event_id=event_id) for command in commands] if event_id else commands
+            if isinstance(commands, Generator):           # an append, decoded in slices
+                commands = yield from commands
+            yield [replace(command, event_id=event_id) for command in commands] if event_id else commands
         except ClientError as err:
             self._error(err.code, err.message, err.param, event_id)
             if self.on_client_error:
                 self.on_client_error(err.code)
-            return []
+            yield []
         except Exception:  # noqa: BLE001 - a bug must cost this event, not the connection
             log.exception("realtime: could not process a client event")
             self._error("server_error", "the server could not process this event", None, event_id)
-            return []
+            yield []
 
     def handle(self, event: SessionEvent) -> None:
         """Translate one Session event into server events."""
@@ -452,24 +472,33 @@ class RealtimeProtocol:
         self._send("session.updated", session=self.session_object())
         return [Configure(replace(config))]
 
-    def _append(self, event: dict) -> list[Command]:
+    def _append(self, event: dict) -> Generator[None, None, list[Command]]:
+        """The audio decoded SLICE_CHARS of base64 at a time (None between slices); nothing is appended unless all of
+        it is valid."""
         if self.media_rate is not None:
             raise ClientError("invalid_event", "over WebRTC the microphone's audio rides the call's audio track; "
                               "input_audio_buffer.append is for WebSocket clients", "type")
         audio = event.get("audio")
         if not isinstance(audio, str):
             raise ClientError("invalid_value", "input_audio_buffer.append needs 'audio' as a base64 string", "audio")
-        try:
-            data = base64.b64decode(audio, validate=True)
-        except (binascii.Error, ValueError):
-            raise ClientError("invalid_base64", "'audio' is not valid base64", "audio") from None
-        kind = self.input_format["type"]
-        if kind == "audio/pcm":
-            if len(data) % 2:
-                raise ClientError("invalid_audio", "audio/pcm is 16-bit: the byte count must be even", "audio")
-            return [AppendAudio(data)] if data else []
-        decode = mulaw_decode if kind == "audio/pcmu" else alaw_decode
-        return [AppendAudio(float_to_pcm16(decode(data)))] if data else []
+        kind = self.input_format["type"]            # the format when the append came, whatever comes meanwhile
+        decode = {"audio/pcmu": mulaw_decode, "audio/pcma": alaw_decode}.get(kind)
+        slices = []
+        for start in range(0, len(audio), SLICE_CHARS):
+            if start:
+                yield None
+            piece = audio[start:start + SLICE_CHARS]
+            try:
+                if "=" in piece and start + SLICE_CHARS < len(audio):   # padding before the end
+                    raise ValueError
+                data = base64.b64decode(piece, validate=True)
+            except (binascii.Error, ValueError):
+                raise ClientError("invalid_base64", "'audio' is not valid base64", "audio") from None
+            slices.append(data if decode is None else float_to_pcm16(decode(data)))
+        data = b"".join(slices)
+        if decode is None and len(data) % 2:
+            raise ClientError("invalid_audio", "audio/pcm is 16-bit: the byte count must be even", "audio")
+        return [AppendAudio(data)] if data else []
 
     def _item_create(self, event: dict) -> list[Command]:
         item = event.get("item")

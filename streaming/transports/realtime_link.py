@@ -9,6 +9,7 @@ through this, so the Realtime protocol has one implementation.
 """
 from __future__ import annotations
 
+import asyncio
 import logging
 from typing import Callable, Protocol
 
@@ -59,9 +60,14 @@ class RealtimeLink:
             self.watchers.remove(carrier)
 
     async def receive(self, text: str | bytes) -> None:
-        """One client frame (from the client or a watcher) through the protocol into the session; an append's audio
-        goes in slices (Session.take_audio), other sessions running between them."""
-        for command in self.protocol.receive(text):
+        """One client frame (from the client or a watcher) through the protocol into the session; a large message is
+        counted and an append's audio decoded in slices (RealtimeProtocol.receiving) and the audio goes in slices
+        (Session.take_audio), other sessions running between them. The doors await this before reading the next
+        frame, so a session's appends reach it in order."""
+        for commands in self.protocol.receiving(text):
+            if commands is None:
+                await asyncio.sleep(0)
+        for command in commands:
             if isinstance(command, AppendAudio):
                 await self.session.take_audio(command.pcm16, command.event_id)
             else:

@@ -145,7 +145,10 @@ class AudioIn:
         return None
 
     def at_stt_rate(self) -> np.ndarray:
-        audio = np.concatenate(self.parts) if self.parts else np.zeros(0, dtype=np.float32)
+        """The audio so far at STT_RATE; run in a worker (a minute at 96 kHz takes tens of ms to resample, which
+        numpy and soxr do with the interpreter's lock released), the parts taken as they are when it starts."""
+        parts = tuple(self.parts)
+        audio = np.concatenate(parts) if parts else np.zeros(0, dtype=np.float32)
         return audio if self.rate == STT_RATE else resample(audio, self.rate, STT_RATE)
 
 
@@ -494,7 +497,8 @@ class ParleyWyomingHandler(AsyncEventHandler):
         hypothesis and the previous one agree on; audio that arrived during a transcription is not skipped."""
         while audio is self.audio and audio.samples - audio.partial_at >= PARTIAL_EVERY_SECONDS * audio.rate:
             audio.partial_at = audio.samples
-            text = await self.engines.transcription.transcribe(audio.at_stt_rate(), BACKGROUND, self._names())
+            text = await self.engines.transcription.transcribe(await asyncio.to_thread(audio.at_stt_rate), BACKGROUND,
+                                                               self._names())
             if audio is not self.audio:      # the stream ended meanwhile; the final transcript rules
                 return
             first = not stable.emitted
@@ -513,7 +517,8 @@ class ParleyWyomingHandler(AsyncEventHandler):
             await self.write_event(Transcript(text="", language="en").event())
             return
         threshold = vad_threshold(self.request.vad_sensitivity)
-        speech = await asyncio.to_thread(speech_only, audio.at_stt_rate(), SileroVAD(self.engines.vad_model), threshold)
+        vad = SileroVAD(self.engines.vad_model)
+        speech = await asyncio.to_thread(lambda: speech_only(audio.at_stt_rate(), vad, threshold))
         text = (await self.engines.transcription.transcribe(speech, URGENT, self._names())).strip() if len(speech) else ""
         if not stable.emitted:
             await self.write_event(TranscriptStart(language="en").event())
