@@ -11,15 +11,18 @@ import datetime as dt
 import copy
 import itertools
 import json
+import logging
 import math
 import re
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.later import AT_A_LATER_TIME, NOT_FOR_LATER, TOO_FAR_AHEAD, TOO_MANY_SCHEDULED, Later, not_now
+from assistant.later import (AT_A_LATER_TIME, NOT_FOR_LATER, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED, Later,
+                             not_now)
 from assistant.inventory import TEMPERATURE_LIMITS, THERMOSTATS         # the thermostats' and water heaters' degrees
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
@@ -38,7 +41,7 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
                                   VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
                                   convert, unit_name)
-from assistant.vocabulary import (MAX_LISTED, MAX_SCHEDULED, RINGING_S, SCHEDULED_SAID,
+from assistant.vocabulary import (MAX_LISTED, MAX_SCHEDULED, MAX_SCHEDULED_HERE, RINGING_S, SCHEDULED_SAID,
                                   SCHEDULED_SAID_ELSE, SNOOZE_MINUTES)
 from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
@@ -46,6 +49,9 @@ from voice.heard_words import words_in_no_phrasing
 # What set_lock acts on: a lock, or a cover it opens or closes.
 # What switching everything, or every one of a kind, switches.
 # A kind said in the plural ("the parlour lights"): in an area named, every one of that kind there.
+
+
+log = logging.getLogger("parley.tools")
 
 
 # ---------------------------------------------------------------- safe arithmetic
@@ -190,6 +196,9 @@ COVER_STEP = 25              # percent a cover that takes a position opens or cl
 ACTION_SAID = {"pause": "pause", "resume": "play", "next": "skip to the next track", "previous": "go back a track"}
 VOLUME_STEP = 10             # percent a media player's volume goes up or down by "louder", "turn it down"
 MAX_TIMER_S = 24 * 3600
+# The changes this process scheduled that wait for their time, by key, with their due time (unix): at most
+# MAX_SCHEDULED_HERE, whichever conversations; one whose session ended without it leaves once its time has passed
+SCHEDULED_HERE: dict[str, float] = {}
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
 NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
 NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
@@ -950,15 +959,22 @@ class ToolRunner:
         return self.rang[0]
 
     def _ring(self, timer: Timer) -> None:
-        if timer.call is not None:       # a change scheduled for now: run on the loop, its line said once done
-            if len(self._due_runs) < MAX_SCHEDULED:
-                task = asyncio.get_running_loop().create_task(self._run_due(timer.call))
-                self._due_runs.add(task)
-                task.add_done_callback(self._due_runs.discard)
+        if timer.call is not None:
+            self.start_scheduled(timer)
             return
         self.rang_now(timer)
         if self.on_ring is not None:
             self.on_ring(timer.seconds, timer_done_text(timer.seconds, timer.name, timer.alarm))
+
+    def start_scheduled(self, timer) -> None:
+        """A change scheduled in this process whose time has come: run on the loop, its line said (on_ring) once
+        done; at most MAX_SCHEDULED at once (more due together are dropped, logged)."""
+        if len(self._due_runs) >= MAX_SCHEDULED:
+            log.error("a scheduled change is dropped: %d already run now", len(self._due_runs))
+            return
+        task = asyncio.get_running_loop().create_task(self._run_due(timer.call))
+        self._due_runs.add(task)
+        task.add_done_callback(self._due_runs.discard)
 
     async def _run_due(self, call: str) -> None:
         said = await self.run_scheduled(call)
@@ -995,9 +1011,15 @@ class ToolRunner:
             return TOO_FAR_AHEAD
         if len(await self.scheduled()) >= MAX_SCHEDULED or self.timer_book.running >= MAX_TIMERS:
             return TOO_MANY_SCHEDULED
-        what = scheduled_said(name, arguments)
+        now = time.time()
+        for passed in [key for key, due in SCHEDULED_HERE.items() if due < now]:
+            del SCHEDULED_HERE[passed]
+        if len(SCHEDULED_HERE) >= MAX_SCHEDULED_HERE:
+            return TOO_MANY_HERE
+        what, key = scheduled_said(name, arguments), uuid.uuid4().hex
         await self.timer_book.add(self.later.seconds, call=json.dumps(
-            {"name": name, "arguments": arguments, "what": what, "at": self.later.clock}))
+            {"name": name, "arguments": arguments, "what": what, "at": self.later.clock, "key": key}))
+        SCHEDULED_HERE[key] = now + self.later.seconds
         return Done(f"Okay, I'll {what} at {self.later.clock}.")
 
     async def scheduled_answer(self, kind: str, words: str, last_reply: str) -> str | None:
@@ -1014,6 +1036,8 @@ class ToolRunner:
         chosen = [(timer, call) for timer, call in waiting
                   if (wanted <= set(call["what"].split()) if wanted else f"I'll {call['what']} at" in last_reply)]
         cancelled = [call for timer, call in chosen if await self.timer_book.cancel(timer.id)]
+        for call in cancelled:
+            SCHEDULED_HERE.pop(call["key"], None)
         if not cancelled:
             return None
         return f"Okay, I won't {_joined([call['what'] for call in cancelled], 'or')}."
@@ -1022,6 +1046,7 @@ class ToolRunner:
         """A scheduled change whose time has come, run as the skill the request asked for (its words were checked
         when it was said): the short line the session hears."""
         scheduled = json.loads(call)
+        SCHEDULED_HERE.pop(scheduled["key"], None)
         try:
             result = await getattr(self, "_" + scheduled["name"])(**scheduled["arguments"])
         except (CalculationError, TypeError, ValueError, OverflowError):

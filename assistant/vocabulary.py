@@ -1106,6 +1106,7 @@ SCHEDULED_TAILS = ("please", "thanks", "thank you")
 SCHEDULED_NOT_SAID = ("tomorrow",)
 SCHEDULED_AHEAD_S = 24 * 3600        # a change is scheduled at most this far ahead
 MAX_SCHEDULED = 10                   # changes waiting for their time, per conversation
+MAX_SCHEDULED_HERE = 1000            # and per server (the changes this process scheduled)
 # How a scheduled call is said back ("Okay, I'll turn off the kitchen light at 14:35."), by skill, from its arguments
 SCHEDULED_SAID = {"set_device": "turn {state} the {room} {device}", "switch_device": "turn {state} the {name}",
                   "switch_all": "turn {state} the {name}", "set_brightness": "set the {room} lights to {percent} percent",

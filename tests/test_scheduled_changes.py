@@ -9,10 +9,11 @@ import re
 
 import pytest
 
+from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
-from assistant.later import AT_A_LATER_TIME, TOO_FAR_AHEAD, TOO_MANY_SCHEDULED, Later, scheduled_for
-from assistant.tools import ToolRunner
-from assistant.vocabulary import MAX_SCHEDULED
+from assistant.later import AT_A_LATER_TIME, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED, Later, scheduled_for
+from assistant.tools import SCHEDULED_HERE, ToolRunner
+from assistant.vocabulary import MAX_SCHEDULED, MAX_SCHEDULED_HERE
 from made_up_home import clear_home, made_up_inventory, play_devices, publish_home, wait_for
 from mqtt_devices import login, playing
 from realtime_client import RealtimeClient
@@ -82,7 +83,56 @@ async def test_at_most_max_scheduled_wait_and_none_past_a_day():
         assert SCHEDULED.fullmatch(await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}))
     assert await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}) == TOO_MANY_SCHEDULED
     assert len(await tools.scheduled()) == MAX_SCHEDULED and tools.home.devices == {}
+    await tools.scheduled_answer("cancel", "kitchen light", "")
     tools.stop_timers()
+
+
+async def test_at_most_max_scheduled_here_wait_on_a_server_whichever_conversations():
+    runners = []
+    while len(SCHEDULED_HERE) < MAX_SCHEDULED_HERE:
+        runners.append(runner_for_later("turn on the kitchen light in 10 minutes"))
+        for _ in range(min(MAX_SCHEDULED, MAX_SCHEDULED_HERE - len(SCHEDULED_HERE))):
+            assert SCHEDULED.fullmatch(await runners[-1].run("set_device", {"device": "light", "room": "kitchen",
+                                                                            "state": "on"}))
+    tools = runner_for_later("turn on the kitchen light in 10 minutes")
+    assert await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}) == TOO_MANY_HERE
+    assert await runners[0].scheduled_answer("cancel", "kitchen light", "") is not None       # room again
+    assert SCHEDULED.fullmatch(await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}))
+    for runner in [*runners, tools]:
+        await runner.scheduled_answer("cancel", "kitchen light", "")
+        runner.stop_timers()
+    assert not SCHEDULED_HERE
+
+
+@pytest.mark.usefixtures("needs_assistant")
+@pytest.mark.parametrize("said, what", [
+    ("turn the kitchen light on at half past six", "turn on the kitchen light"),   # was set to 30 percent at 216f494
+    ("turn off the kitchen light in 10 minutes", "turn off the kitchen light"),   # was "Sorry, I didn't catch that."
+])
+def test_through_the_assistant_a_change_for_later_is_scheduled_not_made(assistant, said, what):
+    tools = ToolRunner(InMemoryHome())
+    answer = respond_sync(assistant, [{"role": "user", "content": said}], tools)
+    assert SCHEDULED.fullmatch(answer.text)["what"] == what, answer.text
+    assert tools.home.devices == {} and tools.home.brightness == {}
+
+
+@pytest.mark.usefixtures("needs_assistant")
+def test_through_the_assistant_joined_changes_for_later_are_each_scheduled(assistant):
+    tools = ToolRunner(InMemoryHome())
+    answer = respond_sync(assistant, [{"role": "user", "content": "turn off the kitchen light and the bedroom light in "
+                                                                  "10 minutes"}], tools)
+    assert [call.arguments["room"] for call in answer.tool_calls] == ["kitchen", "bedroom"], answer
+    assert "turn off the kitchen light" in answer.text and "turn off the bedroom light" in answer.text
+    assert tools.home.devices == {}
+
+
+@pytest.mark.usefixtures("needs_assistant")
+@pytest.mark.parametrize("said, call", [("ping me in ten minutes", "set_timer"),
+                                        ("wake me up at 7 am", "set_alarm")])
+def test_a_timer_or_an_alarm_said_with_its_time_is_no_change_for_later(assistant, said, call):
+    tools = ToolRunner(InMemoryHome())
+    answer = respond_sync(assistant, [{"role": "user", "content": said}], tools)
+    assert [made.name for made in answer.tool_calls] == [call], answer
 
 
 # ---- end to end: the Realtime endpoint, a real Mosquitto, the made-up home's devices
