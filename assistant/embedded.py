@@ -478,7 +478,12 @@ class EmbeddedGenerator:
         finally:
             runner.later = None
         made = [event for event in events if isinstance(event, ToolCallEvent)]
-        return events if made and all(event.result != NOT_FOR_LATER for event in made) else None
+        if made and all(event.result != NOT_FOR_LATER for event in made):
+            return events
+        scheduled = " ".join(str(event.result) for event in made if str(event.result).startswith("Okay, I'll "))
+        if scheduled:                     # a change beside a call that is none: the request is answered as said
+            await runner.scheduled_answer("cancel", "", scheduled)
+        return None
 
     @staticmethod
     async def _scheduled_answer(history: list[dict], runner: ToolRunner) -> str | None:

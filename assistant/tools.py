@@ -219,7 +219,7 @@ class Timer:
     name: str | None = None          # a named timer ("pasta"), or None
     alarm: str | None = None         # an alarm: the clock time it was set for ("6:45 AM")
     state: str = "pending"           # pending, or paused (it never rings until resumed)
-    call: str | None = None          # a change scheduled for its time: the call to run, as JSON (scheduled_call)
+    call: str | None = None          # a change scheduled for its time: the call to run, as JSON (ToolRunner._schedule)
 
 
 def seconds_left(timer, now: float) -> float:
@@ -1040,7 +1040,7 @@ class ToolRunner:
             SCHEDULED_HERE.pop(call["key"], None)
         if not cancelled:
             return None
-        return f"Okay, I won't {_joined([call['what'] for call in cancelled], 'or')}."
+        return f"Okay, I won't {_joined(list(dict.fromkeys(call['what'] for call in cancelled)), 'or')}."
 
     async def run_scheduled(self, call: str) -> str:
         """A scheduled change whose time has come, run as the skill the request asked for (its words were checked
