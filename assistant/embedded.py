@@ -38,6 +38,7 @@ from assistant.chat_template import humidifier_meant, humidity_call        # a h
 from assistant.chat_template import level_asked_call                      # a light's brightness, a fan's speed
 from assistant.chat_template import colour_call                           # a light's colour set or asked
 from assistant.compound import joined_parts, joined_reply, unknown_thing
+from assistant.later import NOT_FOR_LATER, Later, scheduled_asked, scheduled_for
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
 from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, declined, misread,
@@ -247,6 +248,13 @@ class EmbeddedGenerator:
             for event in await self._answered_each(chosen, tools, started):
                 yield event
             return
+        about_scheduled = await self._scheduled_answer(history, runner) \
+            if last.get("role") == "user" and not chosen else None
+        if about_scheduled is not None:          # "what's scheduled", "cancel that" right after a change was
+            yield TextEvent(about_scheduled)
+            yield DoneEvent(AssistantReply(about_scheduled, [], 0, 0, (time.perf_counter() - started) * 1000, 0,
+                                           self.name))
+            return
         alarm = {"name": chosen[0].name, "arguments": chosen[0].arguments} if chosen else \
             alarm_call(content_text(last), runner.ringing is not None) if last.get("role") == "user" else None
         if alarm is not None:                    # alarms cancelled or listed, what rings snoozed or stopped
@@ -263,6 +271,13 @@ class EmbeddedGenerator:
             yield TextEvent(LEFT_AS_IT_IS)
             yield DoneEvent(AssistantReply(LEFT_AS_IT_IS, [], 0, 0, (time.perf_counter() - started) * 1000, 0,
                                            self.name))
+            return
+        later = scheduled_for(content_text(last)) \
+            if last.get("role") == "user" and not client_tools and runner.later is None else None
+        scheduled = await self._for_later(later, history, tools) if later is not None else None
+        if scheduled is not None:         # "turn off the kitchen light in 10 minutes": scheduled, not made now
+            for event in scheduled:
+                yield event
             return
         history, client_result = split_client_result(history)
         passes = 0
@@ -472,6 +487,40 @@ class EmbeddedGenerator:
         yield TextEvent(str(lacked))
         yield DoneEvent(AssistantReply(str(lacked), [], passes, tokens, (time.perf_counter() - started) * 1000, prompt,
                                        self.name))
+
+    async def _for_later(self, later: Later, history: list[dict], tools: ToolRunner) -> list[ReplyEvent] | None:
+        """The reply to a request said for a time to come: the request answered without its time, its changes
+        scheduled by the runner (ToolRunner.run, while runner.later is set) after the checks the same change said now
+        gets. None, to answer the request as said, where that reply made no call or a call that changes nothing
+        ("wake me up at 7 am" is an alarm, "ping me in ten minutes" a timer)."""
+        runner = getattr(tools, "runner", tools)
+        runner.later = later
+        try:
+            events = [event async for event in self.respond([*history[:-1], {**history[-1], "content": later.rest}],
+                                                            tools)]
+        finally:
+            runner.later = None
+        made = [event for event in events if isinstance(event, ToolCallEvent)]
+        if made and all(event.result != NOT_FOR_LATER for event in made):
+            return events
+        scheduled = " ".join(str(event.result) for event in made if str(event.result).startswith("Okay, I'll "))
+        if scheduled:                     # a change beside a call that is none: the request is answered as said
+            await runner.scheduled_answer("cancel", "", scheduled)
+        return None
+
+    @staticmethod
+    async def _scheduled_answer(history: list[dict], runner: ToolRunner) -> str | None:
+        """The answer to "what's scheduled", "cancel that" right after a change was scheduled, or "cancel the kitchen
+        light one" (later.scheduled_asked); None for any other request, and for a cancel that names none scheduled."""
+        before = ""                      # the last reply's words (its calls may come as messages of their own)
+        for message in reversed(history[:-1]):
+            if message.get("role") == "user":
+                break
+            if message.get("role") == "assistant" and content_text(message):
+                before = content_text(message)
+                break
+        asked = scheduled_asked(content_text(history[-1]), before.startswith("Okay, I'll "))
+        return await runner.scheduled_answer(*asked, before) if asked is not None else None
 
     @staticmethod
     def _joined_parts(history: list[dict], lexicon, client_tools: Mapping[str, dict]) -> list[str]:

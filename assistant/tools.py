@@ -8,16 +8,21 @@ parser, never eval.
 import dataclasses
 import asyncio
 import datetime as dt
+import copy
 import itertools
+import json
+import logging
 import math
 import re
 import time
+import uuid
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
-from assistant.later import not_now
+from assistant.later import (AT_A_LATER_TIME, NOT_FOR_LATER, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED, Later,
+                             not_now)
 from assistant.inventory import TEMPERATURE_LIMITS, THERMOSTATS         # the thermostats' and water heaters' degrees
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
@@ -38,13 +43,17 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
                                   VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
                                   convert, unit_name)
-from assistant.vocabulary import MAX_LISTED, RINGING_S, SNOOZE_MINUTES
+from assistant.vocabulary import (MAX_LISTED, MAX_SCHEDULED, MAX_SCHEDULED_HERE, RINGING_S, SCHEDULED_SAID,
+                                  SCHEDULED_SAID_ELSE, SNOOZE_MINUTES)
 from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
 
 # What set_lock acts on: a lock, or a cover it opens or closes.
 # What switching everything, or every one of a kind, switches.
 # A kind said in the plural ("the parlour lights"): in an area named, every one of that kind there.
+
+
+log = logging.getLogger("parley.tools")
 
 
 # ---------------------------------------------------------------- safe arithmetic
@@ -138,6 +147,20 @@ def format_number(value: float) -> str:
 
 # ---------------------------------------------------------------- the runner
 
+def _snapshot(home: InMemoryHome) -> tuple:
+    return dict(home.devices), dict(home.brightness), home.thermostat, dict(home.states)
+
+
+def scheduled_said(name: str, arguments: dict) -> str:
+    """A scheduled call as the reply says what it will do ("turn off the kitchen light"): vocabulary.SCHEDULED_SAID."""
+    words = {key: format_number(value) if isinstance(value, float) else str(value).replace("_", " ")
+             for key, value in arguments.items()}
+    try:
+        return SCHEDULED_SAID.get(name, SCHEDULED_SAID_ELSE).format(**words).replace("the the ", "the ")
+    except KeyError:
+        return SCHEDULED_SAID_ELSE
+
+
 def say_duration(seconds: int) -> str:
     h, rem = divmod(int(seconds), 3600)
     m, s = divmod(rem, 60)
@@ -175,6 +198,9 @@ COVER_STEP = 25              # percent a cover that takes a position opens or cl
 ACTION_SAID = {"pause": "pause", "resume": "play", "next": "skip to the next track", "previous": "go back a track"}
 VOLUME_STEP = 10             # percent a media player's volume goes up or down by "louder", "turn it down"
 MAX_TIMER_S = 24 * 3600
+# The changes this process scheduled that wait for their time, by key, with their due time (unix): at most
+# MAX_SCHEDULED_HERE, whichever conversations; one whose session ended without it leaves once its time has passed
+SCHEDULED_HERE: dict[str, float] = {}
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
 NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
 NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
@@ -200,6 +226,7 @@ class Timer:
     name: str | None = None          # a named timer ("pasta"), or None
     alarm: str | None = None         # an alarm: the clock time it was set for ("6:45 AM")
     state: str = "pending"           # pending, or paused (it never rings until resumed)
+    call: str | None = None          # a change scheduled for its time: the call to run, as JSON (ToolRunner._schedule)
 
 
 def seconds_left(timer, now: float) -> float:
@@ -539,7 +566,8 @@ class TimerBook(Protocol):
     """Where a session's timers and alarms live: in this process (LocalTimers), or in the store, where they
     outlive it and the gateway rings them (streaming.gateway.DurableTimers)."""
 
-    async def add(self, seconds: int, name: str | None = None, alarm: str | None = None) -> None: ...
+    async def add(self, seconds: int, name: str | None = None, alarm: str | None = None,
+                  call: str | None = None) -> None: ...
 
     async def pending(self) -> list:
         """The timers still to ring, soonest first, then the paused ones: objects with id, seconds, due_at (unix; a
@@ -569,8 +597,9 @@ class LocalTimers:
         self._timers: dict[str, tuple[Timer, asyncio.TimerHandle | None]] = {}   # None: paused
         self._ids = itertools.count(1)
 
-    async def add(self, seconds: int, name: str | None = None, alarm: str | None = None) -> None:
-        timer = Timer(f"timer_{next(self._ids)}", int(seconds), time.time() + seconds, name, alarm)
+    async def add(self, seconds: int, name: str | None = None, alarm: str | None = None,
+                  call: str | None = None) -> None:
+        timer = Timer(f"timer_{next(self._ids)}", int(seconds), time.time() + seconds, name, alarm, call=call)
         self._timers[timer.id] = (timer, asyncio.get_running_loop().call_later(seconds, self._rang, timer.id))
 
     def _rang(self, timer_id: str) -> None:
@@ -659,6 +688,10 @@ class ToolRunner:
         self.listed: tuple[str, ...] = ()
         # The timer or alarm that rang last, and when (unix): "stop" and "snooze" within RINGING_S are about it
         self.rang: tuple[Timer, float] | None = None
+        # The time the request being answered puts its changes at (assistant.later.Later), while it is answered
+        # without its time: every change is then scheduled, not made (set by the assistant, then cleared)
+        self.later: Later | None = None
+        self._due_runs: set[asyncio.Task] = set()     # scheduled changes running now, at most MAX_SCHEDULED
 
     @property
     def timers_running(self) -> int:
@@ -745,6 +778,8 @@ class ToolRunner:
             return NOT_A_SKILL
         if name != "confirm":
             self.pending = None          # a yes answers only the question just asked
+        if self.later is not None and name not in CHANGES_THE_HOME:
+            return NOT_FOR_LATER         # only changes are scheduled: the request is answered as said instead
         later = not_now(self.heard) if name in CHANGES_THE_HOME else None
         if later is not None:            # a change said for later is never made now
             return later
@@ -783,7 +818,9 @@ class ToolRunner:
         if self.spoken and said is None:
             said = self._doubted_change(name, arguments)
         if said is not None:
-            return self._say_back(said, name, arguments)
+            return AT_A_LATER_TIME if self.later is not None else self._say_back(said, name, arguments)
+        if self.later is not None:
+            return await self._schedule(name, arguments)
         try:
             return await getattr(self, "_" + name)(**arguments)
         except CalculationError:
@@ -813,7 +850,10 @@ class ToolRunner:
         return "yes" if plain in YES else "no" if plain in NO else None
 
     def _ask_first(self, guessed: str, name: str, arguments: dict) -> NoAction:
-        """Hold a call to a guessed name until the user says yes; the yes runs it as if heard for sure."""
+        """Hold a call to a guessed name until the user says yes; the yes runs it as if heard for sure (a change
+        said for later is not scheduled on a guess: a yes would make it now)."""
+        if self.later is not None:
+            return AT_A_LATER_TIME
         self.pending = Pending(f"the {guessed}", self._as_heard(name, arguments), time.time(), self.turn,
                                {"call": name, "arguments": arguments, "heard": self.heard})
         return NoAction(f"Did you mean the {guessed}? Say yes to confirm.")
@@ -993,9 +1033,101 @@ class ToolRunner:
         return self.rang[0]
 
     def _ring(self, timer: Timer) -> None:
+        if timer.call is not None:
+            self.start_scheduled(timer)
+            return
         self.rang_now(timer)
         if self.on_ring is not None:
             self.on_ring(timer.seconds, timer_done_text(timer.seconds, timer.name, timer.alarm))
+
+    def start_scheduled(self, timer) -> None:
+        """A change scheduled in this process whose time has come: run on the loop, its line said (on_ring) once
+        done; at most MAX_SCHEDULED at once (more due together are dropped, logged)."""
+        if len(self._due_runs) >= MAX_SCHEDULED:
+            log.error("a scheduled change is dropped: %d already run now", len(self._due_runs))
+            return
+        task = asyncio.get_running_loop().create_task(self._run_due(timer.call))
+        self._due_runs.add(task)
+        task.add_done_callback(self._due_runs.discard)
+
+    async def _run_due(self, call: str) -> None:
+        said = await self.run_scheduled(call)
+        if self.on_ring is not None:
+            self.on_ring(0, said)
+
+    async def _timers(self) -> list:
+        """The timers and alarms of the book, not the changes scheduled in it."""
+        return [timer for timer in await self.timer_book.pending() if timer.call is None]
+
+    async def scheduled(self) -> list:
+        """The changes scheduled and waiting for their time, soonest first."""
+        return [timer for timer in await self.timer_book.pending() if timer.call is not None]
+
+    async def _schedule(self, name: str, arguments: dict) -> str:
+        """A change said for later, checked now as the same change said now would be: the call is rehearsed on a
+        home of the same things that only records (nothing is sent), and kept in the timer book to run at its time
+        only where the rehearsal changed something with no question asked ("Did you mean ...?", a yes to unlock)."""
+        rehearsal = copy.copy(self)
+        rehearsal.home, rehearsal.later, rehearsal.pending = InMemoryHome(inventory=self.home.inventory), None, None
+        rehearsal._unmuted = dict(self._unmuted)
+        before = _snapshot(rehearsal.home)
+        try:
+            result = await getattr(rehearsal, "_" + name)(**arguments)
+        except CalculationError:
+            return NOT_CALCULABLE
+        except (TypeError, ValueError, OverflowError):
+            return NOT_POSSIBLE
+        if rehearsal.pending is not None:
+            return AT_A_LATER_TIME
+        if isinstance(result, NoAction) or _snapshot(rehearsal.home) == before:
+            return result
+        if self.later.seconds is None:
+            return TOO_FAR_AHEAD
+        if len(await self.scheduled()) >= MAX_SCHEDULED or self.timer_book.running >= MAX_TIMERS:
+            return TOO_MANY_SCHEDULED
+        now = time.time()
+        for passed in [key for key, due in SCHEDULED_HERE.items() if due < now]:
+            del SCHEDULED_HERE[passed]
+        if len(SCHEDULED_HERE) >= MAX_SCHEDULED_HERE:
+            return TOO_MANY_HERE
+        what, key = scheduled_said(name, arguments), uuid.uuid4().hex
+        await self.timer_book.add(self.later.seconds, call=json.dumps(
+            {"name": name, "arguments": arguments, "what": what, "at": self.later.clock, "key": key}))
+        SCHEDULED_HERE[key] = now + self.later.seconds
+        return Done(f"Okay, I'll {what} at {self.later.clock}.")
+
+    async def scheduled_answer(self, kind: str, words: str, last_reply: str) -> str | None:
+        """The reply to a request about the changes scheduled (later.scheduled_asked): "list" them, or "cancel" those
+        whose words hold words (none said: those the last reply scheduled); None when none is such."""
+        waiting = [(timer, json.loads(timer.call)) for timer in await self.scheduled()]
+        if kind == "list":
+            if not waiting:
+                return "You have no changes scheduled."
+            said = [f"{call['what']} at {call['at']}" for _, call in waiting[:MAX_LISTED]]
+            more = f"; and {len(waiting) - MAX_LISTED} more" if len(waiting) > MAX_LISTED else ""
+            return f"Scheduled: {'; '.join(said)}{more}."
+        wanted = set(words.split()) - {"the"}
+        chosen = [(timer, call) for timer, call in waiting
+                  if (wanted <= set(call["what"].split()) if wanted else f"I'll {call['what']} at" in last_reply)]
+        cancelled = [call for timer, call in chosen if await self.timer_book.cancel(timer.id)]
+        for call in cancelled:
+            SCHEDULED_HERE.pop(call["key"], None)
+        if not cancelled:
+            return None
+        return f"Okay, I won't {_joined(list(dict.fromkeys(call['what'] for call in cancelled)), 'or')}."
+
+    async def run_scheduled(self, call: str) -> str:
+        """A scheduled change whose time has come, run as the skill the request asked for (its words were checked
+        when it was said): the short line the session hears."""
+        scheduled = json.loads(call)
+        SCHEDULED_HERE.pop(scheduled["key"], None)
+        try:
+            result = await getattr(self, "_" + scheduled["name"])(**scheduled["arguments"])
+        except (CalculationError, TypeError, ValueError, OverflowError):
+            result = NOT_POSSIBLE
+        if isinstance(result, NoAction):
+            return f"It's {scheduled['at']}: I couldn't {scheduled['what']}. {result}"
+        return f"It's {scheduled['at']}: as you asked, I did {scheduled['what']}."
 
     async def _start(self, seconds: float, name: str | None = None, alarm: str | None = None) -> None:
         if self.timer_book.running >= MAX_TIMERS:
@@ -1023,7 +1155,7 @@ class ToolRunner:
             # words that name one timer, heard with doubt, never cancel every timer; they name none that runs, as a
             # stop_timer of that name would say.
             return NoAction(f"There is no {said} timer.")
-        running = await self.timer_book.cancel_all()
+        running = sum([await self.timer_book.cancel(timer.id) for timer in await self._timers()])
         if not running:
             return "there was no timer running"
         return "your timer is cancelled" if running == 1 else f"your {running} timers are cancelled"
@@ -1786,7 +1918,7 @@ class ToolRunner:
 
     async def _named(self, name, timers=None):
         """The pending timer of that name (timers: the book's pending ones, when already read)."""
-        timers = await self.timer_book.pending() if timers is None else timers
+        timers = await self._timers() if timers is None else timers
         return next((t for t in timers if t.name == str(name)), None)
 
     async def _start_timer(self, name, seconds) -> str:
@@ -1813,7 +1945,7 @@ class ToolRunner:
         return f"Okay, your {name} timer is set for {say_duration(seconds)}."
 
     async def _timer_left(self, name=None) -> str:
-        pending = await self.timer_book.pending()        # one read: with a store it is a round trip
+        pending = await self._timers()                   # one read: with a store it is a round trip
         timers = [t for t in pending if not t.alarm]
         if name is not None:
             timer = await self._named(name, pending)
@@ -1830,7 +1962,7 @@ class ToolRunner:
     async def _list_timers(self) -> str:
         """The timers that run or are paused, each with the time it has left: at most MAX_LISTED named, then how
         many more."""
-        timers = [t for t in await self.timer_book.pending() if not t.alarm]
+        timers = [t for t in await self._timers() if not t.alarm]
         if not timers:
             return "You have no timers."
         now = time.time()
@@ -1843,7 +1975,7 @@ class ToolRunner:
     async def _one_timer(self, name):
         """The timer a change takes: the one of that name, else the only one; a sentence (NoAction) when there is
         none, or several and none named ("Which one ...?")."""
-        timers = [t for t in await self.timer_book.pending() if not t.alarm]
+        timers = [t for t in await self._timers() if not t.alarm]
         if name is not None:
             timer = await self._named(name, timers)
             return timer if timer is not None else NoAction(f"There is no {name} timer.")
@@ -1913,7 +2045,7 @@ class ToolRunner:
         return f"Okay, your alarm is set for {spoken}."
 
     async def _alarms(self) -> list[Timer]:
-        return [t for t in await self.timer_book.pending() if t.alarm]
+        return [t for t in await self._timers() if t.alarm]
 
     async def _cancel_alarm(self, which, hour=None, minute=None, period=None) -> str:
         alarms = await self._alarms()

@@ -1141,6 +1141,31 @@ LATER_TIMES = (r"in \d+(?:\.\d+)? seconds", r"in an? (?:few|couple of) (?:minute
                r"at \d{1,2}(?: \d{2})? (?:am|pm|a m|p m|o'clock)", "at noon", "at midnight",
                r"tomorrow (?:morning|afternoon|evening|night|at)", "later on", "later today", "at sunset", "at sunrise",
                "at dawn", "at dusk")
+# A time a change is scheduled for, said at the request's end (after spoken_numbers.normalize_request: "in 10
+# minutes" is "in 600 seconds", "at half past six" "at 6 30"): a delay, or a clock time. A bare hour counts only after
+# the state switched to ("switch the heater on at 7"): "the office fan at 30" is a level. "tomorrow" before the time
+# is a day Parley does not schedule; the change is refused as before.
+SCHEDULED_DELAY = r" in (?P<seconds>\d+(?:\.\d+)?) seconds"
+SCHEDULED_CLOCK = (r" at (?P<hour>\d{1,2})(?: (?P<minute>\d{2}))?(?: (?P<period>am|pm|a m|p m|o'clock))",
+                   r" at (?P<hour>\d{1,2}) (?P<minute>\d{2})", r"(?:(?<= on)|(?<= off)) at (?P<hour>\d{1,2})",
+                   r" at (?P<noon>noon|midnight)")
+SCHEDULED_TAILS = ("please", "thanks", "thank you")
+SCHEDULED_NOT_SAID = ("tomorrow",)
+SCHEDULED_AHEAD_S = 24 * 3600        # a change is scheduled at most this far ahead
+MAX_SCHEDULED = 10                   # changes waiting for their time, per conversation
+MAX_SCHEDULED_HERE = 1000            # and per server (the changes this process scheduled)
+# How a scheduled call is said back ("Okay, I'll turn off the kitchen light at 14:35."), by skill, from its arguments
+SCHEDULED_SAID = {"set_device": "turn {state} the {room} {device}", "switch_device": "turn {state} the {name}",
+                  "switch_all": "turn {state} the {name}", "set_brightness": "set the {room} lights to {percent} percent",
+                  "set_level": "set the {name} to {percent} percent", "set_thermostat": "set the thermostat to {degrees} degrees",
+                  "set_lock": "{action} the {name}", "set_cover": "{action} the {name}"}
+SCHEDULED_SAID_ELSE = "make that change"
+# Requests about the changes scheduled: listed, or cancelled ("cancel that" only right after one was scheduled;
+# "cancel the kitchen light one" by words of what it does)
+SCHEDULED_LISTED = ("what's scheduled", "what is scheduled", "what have you scheduled", "what changes are scheduled",
+                    "what's planned", "list the scheduled changes", "what are the scheduled changes")
+SCHEDULED_CANCEL_VERBS = ("cancel", "scrap", "drop", "forget")
+SCHEDULED_JUST_MADE = ("cancel that", "cancel it", "don't do that", "never mind that", "forget that", "scrap that")
 # Words that open a condition said after a request ("... when i leave", "... after the film", "... once the kids are
 # asleep"), each before one of its subjects ("when you get a chance" is now): what it waits for is nothing Parley
 # can know. A state wished before it ("the samovar should be on when they arrive", "for when they get back") is a

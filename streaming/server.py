@@ -268,6 +268,7 @@ def create_app(config: ServerConfig, engines: Engines, metrics: Metrics | None =
     app = web.Application(middlewares=[_guard_host_and_origin])
     ctx = ServerContext(config, engines, metrics or Metrics())
     ctx.gateway = Gateway(open_store(config.store), config.gateway_id, ctx.metrics, config.state_dir)
+    ctx.gateway.home_of = lambda: ctx.home     # a change scheduled in a conversation nobody holds runs on it
     app[CTX] = ctx
     app.cleanup_ctx.append(_run_gateway)       # first: transports' sessions need it until they are closed
     ctx.metrics.watch_generator(engines.generator)

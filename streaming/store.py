@@ -61,6 +61,7 @@ class StoredTimer:
     state: str = "pending"               # pending | paused | missed
     name: str | None = None              # a named timer ("pasta")
     alarm: str | None = None             # an alarm: the clock time it was set for ("6:45 AM")
+    call: str | None = None              # a change scheduled for its time: the call it runs (assistant.tools)
 
 
 @dataclass(frozen=True)
@@ -233,11 +234,11 @@ def _checked_timer(fields: tuple) -> StoredTimer | None:
     writes: its seconds not a whole number, its time not a finite number, a state no timer stays in. The caller
     removes it, so it is logged once and the poll goes on; at aa99078 one such timer, written by a hand or another
     program, failed every timer poll (ValueError, KeyError) or reached the ring with text for its seconds."""
-    timer_id, session_id, seconds, due_at, state, name, alarm = fields
+    timer_id, session_id, seconds, due_at, state, name, alarm, call = fields
     if isinstance(timer_id, str) and isinstance(session_id, str) and type(seconds) is int and seconds >= 0 \
             and type(due_at) in (int, float) and math.isfinite(due_at) and state in ("pending", "paused", "missed") \
-            and all(value is None or isinstance(value, str) for value in (name, alarm)):
-        return StoredTimer(timer_id, session_id, seconds, float(due_at), state, name, alarm)
+            and all(value is None or isinstance(value, str) for value in (name, alarm, call)):
+        return StoredTimer(timer_id, session_id, seconds, float(due_at), state, name, alarm, call)
     log.warning("timer %s: its stored fields are not a timer a gateway writes; removed", printable(timer_id))
     return None
 
@@ -308,11 +309,12 @@ CREATE TABLE IF NOT EXISTS conversations (id TEXT PRIMARY KEY, principal TEXT NO
                                           taken TEXT NOT NULL DEFAULT '[]', late TEXT NOT NULL DEFAULT '[]');
 CREATE TABLE IF NOT EXISTS claims (key TEXT PRIMARY KEY, holder TEXT NOT NULL, expires REAL NOT NULL);
 CREATE TABLE IF NOT EXISTS timers (id TEXT PRIMARY KEY, session_id TEXT NOT NULL, seconds INTEGER NOT NULL,
-                                   due REAL NOT NULL, state TEXT NOT NULL, name TEXT, alarm TEXT);
+                                   due REAL NOT NULL, state TEXT NOT NULL, name TEXT, alarm TEXT,
+                                   call TEXT);
 CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
 CREATE INDEX IF NOT EXISTS timers_session ON timers (session_id);
 """
-_TIMER_COLUMNS = "id, session_id, seconds, due, state, name, alarm"      # StoredTimer's fields, in order
+_TIMER_COLUMNS = "id, session_id, seconds, due, state, name, alarm, call"   # StoredTimer's fields, in order
 _FENCE_COLUMNS = {"generation": "INTEGER NOT NULL DEFAULT 0", "taken": "TEXT NOT NULL DEFAULT '[]'",
                   "late": "TEXT NOT NULL DEFAULT '[]'"}
 
@@ -367,7 +369,7 @@ class SQLiteStore(Store):
             db.execute("PRAGMA synchronous=NORMAL")
             db.executescript(_SCHEMA)
             columns = {row[1] for row in db.execute("PRAGMA table_info(timers)")}
-            for column in ("name", "alarm"):          # a file from before named timers were stored
+            for column in ("name", "alarm", "call"):  # a file from before named timers (or changes) were stored
                 if column not in columns:
                     db.execute(f"ALTER TABLE timers ADD COLUMN {column} TEXT")
             columns = {row[1] for row in db.execute("PRAGMA table_info(conversations)")}
@@ -462,8 +464,9 @@ class SQLiteStore(Store):
 
     async def add_timer(self, timer):
         await self._run(lambda db: db.execute(
-            "INSERT INTO timers (id, session_id, seconds, due, state, name, alarm) VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (timer.id, timer.session_id, timer.seconds, timer.due_at, timer.state, timer.name, timer.alarm)))
+            "INSERT INTO timers (id, session_id, seconds, due, state, name, alarm, call) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            (timer.id, timer.session_id, timer.seconds, timer.due_at, timer.state, timer.name, timer.alarm,
+             timer.call)))
 
     async def cancel_timers(self, session_id):
         return await self._run(lambda db: db.execute(
@@ -675,7 +678,7 @@ class RedisStore(Store):
         async with self._redis.pipeline(transaction=True) as pipe:
             pipe.hset(self._key("timer", timer.id), mapping={
                 "session": timer.session_id, "seconds": timer.seconds, "due": repr(timer.due_at), "state": timer.state,
-                "name": timer.name or "", "alarm": timer.alarm or ""})
+                "name": timer.name or "", "alarm": timer.alarm or "", "call": timer.call or ""})
             pipe.expireat(self._key("timer", timer.id), int(timer.due_at + CONVERSATION_TTL_S))
             pipe.zadd(self._key("timers"), {timer.id: timer.due_at})
             pipe.sadd(self._key("session-timers", timer.session_id), timer.id)
@@ -743,7 +746,8 @@ class RedisStore(Store):
                 return None
         text = bytes.decode
         return (field(None, text), field(b"session", text), field(b"seconds", int), field(b"due", float),
-                field(b"state", text), field(b"name", text) or None, field(b"alarm", text) or None)
+                field(b"state", text), field(b"name", text) or None, field(b"alarm", text) or None,
+                field(b"call", text) or None)
 
     @_bounded
     async def move_timer(self, timer_id, from_state, to_state):

@@ -205,11 +205,13 @@ class AnnouncedTimers:
         self.rang = rang
         self.book = LocalTimers(self._finished)
 
-    async def add(self, seconds: int, name: str | None = None, alarm: str | None = None) -> None:
+    async def add(self, seconds: int, name: str | None = None, alarm: str | None = None,
+                  call: str | None = None) -> None:
+        """A change scheduled (call) is kept here too, and never announced as a timer."""
         before = {timer.id for timer in await self.book.pending()}
-        await self.book.add(seconds, name, alarm)
+        await self.book.add(seconds, name, alarm, call)
         for timer in await self.book.pending():
-            if timer.id not in before:
+            if timer.id not in before and call is None:
                 hours, rest = divmod(timer.seconds, 3600)
                 self.announce(TimerStarted(id=timer.id, total_seconds=timer.seconds, name=timer.name or alarm,
                                            start_hours=hours, start_minutes=rest // 60,
@@ -245,7 +247,8 @@ class AnnouncedTimers:
 
     def _finished(self, timer) -> None:
         self.rang(timer)
-        self.announce(TimerFinished(id=timer.id).event())
+        if timer.call is None:
+            self.announce(TimerFinished(id=timer.id).event())
 
 
 class Conversation:
@@ -259,7 +262,10 @@ class Conversation:
         self.used_at = time.monotonic()
 
     def _rang(self, timer) -> None:
-        self.tools.rang_now(timer)
+        if timer.call is not None:           # a change scheduled for now: made, not rung
+            self.tools.start_scheduled(timer)
+        else:
+            self.tools.rang_now(timer)
 
     def _announce(self, event: Event) -> None:
         for handler in list(self.listeners):
