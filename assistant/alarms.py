@@ -12,7 +12,8 @@ _ALL = "|".join(re.escape(w) for w in ALARM_EVERY)
 ALARM_CANCELLED = re.compile(
     rf"^(?:{'|'.join(re.escape(v) for v in ALARM_CANCEL_VERBS)}) (?P<every>(?:{_ALL}) )?(?:(?:the|my|our) )?"
     rf"(?:{_CLOCK} )?(?:alarm|alarms)(?: (?:for|at) {_CLOCK.replace('?P<', '?P<at_')})?(?: (?:off|too))?$")
-SNOOZED = re.compile(r"^snooze(?: (?:it|that|the alarm|the timer))? (?:for )?(?P<seconds>\d+) seconds$")
+# seconds of at most 15 digits: a longer run is no number to read (past 4,300 digits int() refuses it)
+SNOOZED = re.compile(r"^snooze(?: (?:it|that|the alarm|the timer))? (?:for )?(?P<seconds>\d{1,15}) seconds$")
 
 
 def _said(text: str) -> str:
