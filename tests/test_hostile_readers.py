@@ -65,3 +65,26 @@ async def test_a_request_of_thousands_of_ands_is_read_whole_without_looking_in_n
     assert len(looked) == 1
     many = "turn on the kitchen light" + " and the bedroom light" * (compound.MAX_JOINERS + 1)
     assert joined_parts(many, vocabulary) == [] and len(looked) == 1
+
+
+
+@pytest.mark.parametrize("text", ["turn on the kitchen\x00 light and the bedroom light",
+                                  "turn on the \u202ethgil nehctik\u202c and the bedroom light",
+                                  "which lights are on\x00\u202e"])
+async def test_nul_and_rtl_overrides_in_a_request_get_an_answer_and_the_session_goes_on(connection, text):
+    """Claims no fix: held at 216f494."""
+    done = await answer(connection, text)
+    assert done.type == "response.done" and done.response.status == "completed", done
+    done = await answer(connection, MATH)
+    assert done.type == "response.done" and "42" in json.dumps(done.response.model_dump())
+
+
+@pytest.mark.parametrize("text", ["turn on the \ud800 light and the bedroom light", "which lights are on \udfff"])
+async def test_a_lone_surrogate_in_a_request_is_refused_and_the_session_goes_on(connection, text):
+    """Claims no fix: held at 216f494 (the door refuses the event before any reader sees it)."""
+    await connection.conversation.item.create(item={"type": "message", "role": "user",
+                                                    "content": [{"type": "input_text", "text": text}]})
+    refused = await until_answer(connection, "conversation.item.added")
+    assert refused.type == "error" and refused.error.code == "invalid_text", refused
+    done = await answer(connection, MATH)
+    assert done.type == "response.done" and "42" in json.dumps(done.response.model_dump())
