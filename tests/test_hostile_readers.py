@@ -8,6 +8,9 @@ import pytest
 from assistant import compound
 from assistant.compound import joined_parts
 from assistant.conversation import Vocabulary
+from assistant.generator import respond_sync
+from assistant.home import InMemoryHome
+from assistant.inventory import MAX_ENTITIES, Inventory
 from assistant.tools import ToolRunner
 
 MATH = "what is seven times six"
@@ -88,3 +91,63 @@ async def test_a_lone_surrogate_in_a_request_is_refused_and_the_session_goes_on(
     assert refused.type == "error" and refused.error.code == "invalid_text", refused
     done = await answer(connection, MATH)
     assert done.type == "response.done" and "42" in json.dumps(done.response.model_dump())
+
+
+def conversation(assistant, tools: ToolRunner):
+    """turn(text): the assistant's reply to text, said after the turns before in one conversation."""
+    history = []
+
+    def turn(text: str):
+        history.append({"role": "user", "content": text})
+        reply = respond_sync(assistant, history, tools)
+        history.append({"role": "assistant", "content": reply.text,
+                        "tool_calls": [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]})
+        return reply
+    return turn
+
+
+def test_absurd_numbers_start_no_timer_and_change_nothing_now(assistant):
+    """Claims no fix: held at 216f494."""
+    home = InMemoryHome()
+    tools = ToolRunner(home)
+    turn = conversation(assistant, tools)
+    turn("turn on the kitchen light")
+    for text in ("set the timer for 99999999999 hours", "set a timer for 10^308 minutes",
+                 "turn off the kitchen light in 10^308 minutes", "turn off the kitchen light in 99999999999 hours"):
+        reply = turn(text)
+        assert reply.text and [c.name for c in reply.tool_calls] in ([], ["set_timer"]), (text, reply)
+    assert tools.timers_running == 0 and home.devices[("light", "kitchen")] == "on"
+
+
+def big_home() -> InMemoryHome:
+    """5,000 lights announced, each in its own area, every other one with a name of 10 KiB: the inventory takes
+    MAX_ENTITIES and refuses the long names."""
+    inventory = Inventory()
+    for i in range(5_000):
+        inventory.receive_discovery(f"homeassistant/light/l{i}/config", json.dumps({
+            "name": f"lamp {i} " + "x" * 10_240 if i % 2 else f"lamp {i}", "command_topic": f"l/{i}/set",
+            "device": {"suggested_area": f"room {i}"}}))
+    return InMemoryHome(inventory=inventory)
+
+
+def test_a_summary_of_thousands_is_a_count_and_them_switches_only_what_is_still_there(assistant):
+    """Claims no fix: held at 216f494. A summary of 1,500 lights on says their count and three of them; between it
+    and "turn them off" 700 of them are removed and one renamed: the others are switched, the removed ones are not
+    asked for, and the reply is a count."""
+    home = big_home()
+    assert len(home.inventory) == MAX_ENTITIES and all(len(e.name) < 20 for e in home.inventory.entities())
+    lights = home.inventory.entities()[:1_500]
+    for light in lights:
+        home.states[light.key] = "on"
+    turn = conversation(assistant, ToolRunner(home))
+    listed = turn("which lights are on")
+    assert listed.text == "1500 lights are on, among them the lamp 0, the lamp 2 and the lamp 4."
+    for light in lights[:700]:
+        home.inventory.remove(light.key)
+    renamed = lights[-1]
+    home.inventory.receive_discovery(f"homeassistant/light/{renamed.key.split('/')[-1]}/config", json.dumps({
+        "name": "porch lamp", "command_topic": "porch/set"}))
+    switched = turn("turn them off")
+    assert [(c.name, c.arguments) for c in switched.tool_calls] == [("switch_listed", {"state": "off"})]
+    assert switched.text == "Okay, 800 things are off."
+    assert all(home.states[light.key] == "off" for light in lights[700:])
