@@ -55,7 +55,7 @@ async def test_a_number_of_thousands_of_digits_gets_an_answer_and_the_session_go
 
 async def test_a_request_of_thousands_of_ands_is_read_whole_without_looking_in_names_for_each(monkeypatch):
     """At 216f494 each "and" of a request was looked for in the names around it, over all the words before it: a
-    request of 4,000 "and"s (16,000 characters, the most a Realtime item takes) held a worker 8 s, quadratic in its
+    request of 4,000 "and"s (16,000 characters, the most a Realtime item takes) held a worker 3.5-8 s, square in its
     length. Now a request of more than MAX_JOINERS joining words is read whole, no name looked in."""
     vocabulary = Vocabulary(await ToolRunner().lexicon())
     looked = []
