@@ -18,7 +18,8 @@ ALARM_CANCELLED = re.compile(
 # an alarm's time as the question of which one says it ("6:45 AM"), and as an answer says it ("7", "6 45 am")
 _ASKED_TIME = re.compile(r"(?P<hour>\d{1,2}):(?P<minute>\d{2}) (?P<period>AM|PM)")
 _SAID_TIME = re.compile(r"(?P<hour>\d{1,2})(?: (?P<minute>\d{2}))?(?: (?P<period>am|pm))?")
-SNOOZED = re.compile(r"^snooze(?: (?:it|that|the alarm|the timer))? (?:for )?(?P<seconds>\d+) seconds$")
+# seconds of at most 15 digits: a longer run is no number to read (past 4,300 digits int() refuses it)
+SNOOZED = re.compile(r"^snooze(?: (?:it|that|the alarm|the timer))? (?:for )?(?P<seconds>\d{1,15}) seconds$")
 
 
 def _said(text: str) -> str:

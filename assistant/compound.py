@@ -17,6 +17,8 @@ from assistant.vocabulary import (BARE_REQUEST_VERBS, DONE_OPENING, JOINED_DONE,
                                   PART_JOINERS)
 
 MAX_PARTS = 4           # a longer run of things joined is no request said at once
+MAX_JOINERS = 2 * MAX_PARTS     # joining words, those inside names ("the salt and pepper lamp") too: each is looked
+                                # for in the names around it, so a request of thousands of "and"s is read whole
 _DETERMINERS = ("the", "my", "our")
 _JOINER = re.compile(rf"\s(?:{'|'.join(PART_JOINERS)})\s")
 # A part said done ("Okay, the kitchen light is off."): its thing and state, to say parts done alike once
@@ -24,12 +26,14 @@ _DONE_ALIKE = re.compile(rf"^{DONE_OPENING}(the .+?) (?:is|are) ([a-z]+)\.$")
 
 
 def joined_parts(request: str, vocabulary) -> list[str]:
-    """Each request the request joins, in order, as said alone; none when it joins none (or more than MAX_PARTS),
-    when a part is neither a request with its own verb nor a thing or an area said after the first, or when it is
-    said in clauses (assistant.clauses), or when its words put it later (assistant.later: "turn off the kitchen
+    """Each request the request joins, in order, as said alone; none when it joins none (or more than MAX_PARTS, or
+    says more than MAX_JOINERS joining words), when a part is neither a request with its own verb nor a thing or an
+    area said after the first, or when it is said in clauses (assistant.clauses), or when its words put it later (assistant.later: "turn off the kitchen
     light and the bedroom light in 10 minutes" is about both, so no part is made now)."""
     said = _listed(request)
     if said is None or not_now(request) is not None:
+        return []
+    if len(_JOINER.findall(said)) > MAX_JOINERS:
         return []
     pieces = _pieces(said, vocabulary)
     if not 1 < len(pieces) <= MAX_PARTS or not all(pieces) or _verb(pieces[0]) is None:

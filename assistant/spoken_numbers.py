@@ -214,14 +214,15 @@ def _clock_times(words: list[str]) -> list[str]:
     while i < len(words):
         start = i + (words[i] == "a")                    # "a quarter to 8"
         minute = CLOCK_MINUTES.get(words[start]) if start < len(words) else None
-        if minute is None and start < len(words) and words[start].isdigit() and int(words[start]) <= 30:
+        if minute is None and start < len(words) and words[start].isdigit() and _is_number(words[start]) \
+                and int(words[start]) <= 30:
             minute = int(words[start])
         if start < len(words) and words[start + 1:start + 2] == ["minutes"]:
             start += 1
         way = CLOCK_WAYS.get(words[start + 1]) if start + 1 < len(words) else None
         hour = words[start + 2] if start + 2 < len(words) else ""
         marked = (out and out[-1] in CLOCK_BEFORE) or (start + 3 < len(words) and words[start + 3] in CLOCK_AFTER)
-        if minute and way and hour.isdigit() and 1 <= int(hour) <= 12 and marked \
+        if minute and way and hour.isdigit() and _is_number(hour) and 1 <= int(hour) <= 12 and marked \
                 and not (way < 0 and minute == 30):
             h, m = divmod(int(hour) * 60 + way * minute, 60)
             out.extend([str(h if h else 12), f"oh {m}" if m < 10 else str(m)])

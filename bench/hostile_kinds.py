@@ -1,7 +1,7 @@
 """What hostile discovery configs of round 39's kinds, and a flood on their state topics, cost a gateway over a real
 Mosquitto (round 40), and what one Realtime message of many JSON values costs the event loop:
 
-    PYTHONPATH=$PWD .venv/bin/python bench/hostile_kinds.py [--configs 900] [--flood 100000]
+    PYTHONPATH=$PWD .venv/bin/python bench/hostile_kinds.py [--configs 900] [--flood 100000] [--against CHECKOUT]
 
 - --configs retained configs (all delivered: Mosquitto queues at most 1,000 to a client) of covers (tilt and
   position ranges of 1e308, NaN, zero width), valves, vacuums (fan_speed_list of thousands), buttons (a payload_press
@@ -12,7 +12,10 @@ Mosquitto (round 40), and what one Realtime message of many JSON values costs th
 - --flood messages of 4 KiB on a hostile vacuum's and media player's state topics (the vacuum's JSON state,
   the player's title), then switching the plug: the loop's longest stall during the flood and the plug's seconds;
 - one Realtime message each of 4 MiB of `[],`, 20,000 declared tools and 3 MB of audio, through
-  RealtimeProtocol.receive (the event loop's hold of that message): seconds and the answer.
+  RealtimeProtocol.receive (the event loop's hold of that message): seconds and the answer;
+- the code that reads a request before the model, on hostile requests (the worker's hold of one request): joined
+  requests of thousands of "and"s, a snooze of thousands of digits, a summary asked in a home of MAX_ENTITIES areas;
+  the median of --repeats, here and, with --against, in another checkout (its code, in its own process).
 """
 import argparse
 import asyncio
@@ -20,6 +23,7 @@ import json
 import logging
 import os
 import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -27,10 +31,16 @@ import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+# --readers-at CHECKOUT: the readers' figures of that checkout's code, as JSON (the process --against starts)
+READ_AT = Path(sys.argv[sys.argv.index("--readers-at") + 1]) if "--readers-at" in sys.argv else ROOT
+sys.path.insert(0, str(READ_AT))
 sys.path.insert(0, str(ROOT / "tests"))   # the test broker and device player
 
-from assistant.inventory import MAX_CONFIG_BYTES  # noqa: E402
+from assistant.alarms import alarm_call  # noqa: E402
+from assistant.compound import joined_parts  # noqa: E402
+from assistant.conversation import Vocabulary  # noqa: E402
+from assistant.inventory import MAX_CONFIG_BYTES, MAX_ENTITIES, Inventory  # noqa: E402
+from assistant.summary import summary_asked  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 from mqtt_broker import USERS  # noqa: E402
 from streaming.session import SessionConfig  # noqa: E402
@@ -151,12 +161,48 @@ def realtime_messages() -> list[tuple[str, float, str]]:
     return rows
 
 
+def readers(repeats: int) -> dict[str, tuple[float, str]]:
+    """Each hostile request's reader: (median seconds, its answer or the exception it raised)."""
+    vocabulary = Vocabulary(asyncio.run(ToolRunner().lexicon()))
+    inventory = Inventory()
+    for i in range(MAX_ENTITIES):
+        inventory.receive_discovery(f"homeassistant/light/l{i}/config", json.dumps(
+            {"name": f"lamp {i}", "command_topic": f"l/{i}/set", "device": {"suggested_area": f"room {i}"}}))
+    cases = {
+        'joined_parts, 4,000 "and"s (16,025 characters)':
+            lambda: joined_parts("turn on the kitchen light" + " and" * 4_000, vocabulary),
+        'joined_parts, "turn on the kitchen light and the bedroom light " x 500 (24,000 characters)':
+            lambda: joined_parts("turn on the kitchen light and the bedroom light " * 500, vocabulary),
+        "alarm_call, a snooze of 4,400 digits": lambda: alarm_call(f"snooze for {'9' * 4_400} seconds", True),
+        f"summary_asked, which lights are on, {MAX_ENTITIES:,} areas":
+            lambda: summary_asked("which lights are on", inventory),
+    }
+    rows = {}
+    for label, read in cases.items():
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            try:
+                answer = repr(read())[:60]
+            except Exception as error:      # what the request does to the turn: it fails
+                answer = f"raised {type(error).__name__}"
+            times.append(time.perf_counter() - start)
+        rows[label] = (statistics.median(times), answer)
+    return rows
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--configs", type=int, default=900)   # Mosquitto queues 1,000 messages to one client
     parser.add_argument("--flood", type=int, default=100_000)
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--against", type=Path, help="another checkout whose readers are measured too")
     parser.add_argument("--publish", nargs=3, help=argparse.SUPPRESS)     # HOST PORT COUNT: the flood's publisher
+    parser.add_argument("--readers-at", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.readers_at:
+        print(json.dumps(readers(args.repeats)))
+        return
     if args.publish:
         asyncio.run(publish_flood(args.publish[0], int(args.publish[1]), int(args.publish[2])))
         return
@@ -165,6 +211,16 @@ def main() -> None:
     logging.getLogger("parley").setLevel(logging.INFO)
     with tempfile.TemporaryDirectory() as logs:
         result = asyncio.run(over_mqtt(args.configs, args.flood, Path(logs) / "log"))
+    measured = {commit: readers(args.repeats)}
+    if args.against:
+        against = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=args.against, capture_output=True,
+                                 text=True).stdout.strip() or str(args.against)
+        measured[against] = json.loads(subprocess.run(
+            [sys.executable, __file__, "--readers-at", str(args.against.resolve()), "--repeats", str(args.repeats)],
+            capture_output=True, text=True, check=True).stdout)
+    for at, rows in measured.items():
+        for label, (seconds, answer) in rows.items():
+            print(f"reader at {at}: {label}: median {seconds * 1000:.1f} ms of {args.repeats}, {answer}")
     for label, seconds, answer in realtime_messages():
         print(f"realtime message {label}: {seconds * 1000:.1f} ms, {answer}")
     print(f"configs: {result['handled']} handled in {result['done']:.2f} s, {result['taken']} taken, "
