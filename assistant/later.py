@@ -94,7 +94,10 @@ def _when(said: dict, now: dt.datetime) -> dt.datetime | None:
     """The moment a delay or a clock time said falls on: a clock time's next one (an hour of 1 to 12 said with no
     am or pm is the sooner of its morning and evening)."""
     if said.get("seconds"):
-        return now + dt.timedelta(seconds=float(said["seconds"]))
+        try:
+            return now + dt.timedelta(seconds=float(said["seconds"]))
+        except OverflowError:                # "in 10^308 minutes": past any bound, refused as too far ahead
+            return dt.datetime.max
     if said.get("noon"):
         hours = [12 if said["noon"] == "noon" else 0]
         minute = 0
