@@ -14,6 +14,7 @@ import json
 import logging
 import math
 import re
+import string
 import time
 import uuid
 from dataclasses import dataclass
@@ -43,8 +44,8 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
                                   VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
                                   convert, unit_name)
-from assistant.vocabulary import (MAX_LISTED, MAX_SCHEDULED, MAX_SCHEDULED_HERE, RINGING_S, SCHEDULED_SAID,
-                                  SCHEDULED_SAID_ELSE, SNOOZE_MINUTES)
+from assistant.vocabulary import (MAX_LISTED, MAX_SCHEDULED, MAX_SCHEDULED_HERE, RINGING_S, SCHEDULED_DONE_VERBS,
+                                  SCHEDULED_FAILED, SCHEDULED_MADE, SCHEDULED_SAID, SNOOZE_MINUTES)
 from voice.heard_names import alike
 from voice.heard_words import words_in_no_phrasing
 
@@ -152,13 +153,20 @@ def _snapshot(home: InMemoryHome) -> tuple:
 
 
 def scheduled_said(name: str, arguments: dict) -> str:
-    """A scheduled call as the reply says what it will do ("turn off the kitchen light"): vocabulary.SCHEDULED_SAID."""
+    """A scheduled call as the reply says what it will do ("turn off the kitchen light"): the first form of
+    vocabulary.SCHEDULED_SAID, for its skill and the word of what it does, whose words the call gives."""
     words = {key: format_number(value) if isinstance(value, float) else str(value).replace("_", " ")
              for key, value in arguments.items()}
-    try:
-        return SCHEDULED_SAID.get(name, SCHEDULED_SAID_ELSE).format(**words).replace("the the ", "the ")
-    except KeyError:
-        return SCHEDULED_SAID_ELSE
+    does = next((arguments[key] for key in (*ACTION_ARGUMENTS, "command") if key in arguments), None)
+    forms = SCHEDULED_SAID.get(f"{name} {does}") or SCHEDULED_SAID[name]
+    form = next(form for form in forms if {field for _, field, _, _ in string.Formatter().parse(form) if field} <= set(words))
+    return form.format(**words).replace("the the ", "the ")
+
+
+def scheduled_done(what: str) -> str:
+    """What a scheduled change did, as said at its time ("turned off the kitchen light"): its first word as done."""
+    verb, _, rest = what.partition(" ")
+    return f"{SCHEDULED_DONE_VERBS[verb]} {rest}"
 
 
 def say_duration(seconds: int) -> str:
@@ -1126,8 +1134,8 @@ class ToolRunner:
         except (CalculationError, TypeError, ValueError, OverflowError):
             result = NOT_POSSIBLE
         if isinstance(result, NoAction):
-            return f"It's {scheduled['at']}: I couldn't {scheduled['what']}. {result}"
-        return f"It's {scheduled['at']}: as you asked, I did {scheduled['what']}."
+            return SCHEDULED_FAILED.format(what=scheduled["what"], why=result)
+        return SCHEDULED_MADE.format(done=scheduled_done(scheduled["what"]))
 
     async def _start(self, seconds: float, name: str | None = None, alarm: str | None = None) -> None:
         if self.timer_book.running >= MAX_TIMERS:

@@ -1154,12 +1154,46 @@ SCHEDULED_NOT_SAID = ("tomorrow",)
 SCHEDULED_AHEAD_S = 24 * 3600        # a change is scheduled at most this far ahead
 MAX_SCHEDULED = 10                   # changes waiting for their time, per conversation
 MAX_SCHEDULED_HERE = 1000            # and per server (the changes this process scheduled)
-# How a scheduled call is said back ("Okay, I'll turn off the kitchen light at 14:35."), by skill, from its arguments
-SCHEDULED_SAID = {"set_device": "turn {state} the {room} {device}", "switch_device": "turn {state} the {name}",
-                  "switch_all": "turn {state} the {name}", "set_brightness": "set the {room} lights to {percent} percent",
-                  "set_level": "set the {name} to {percent} percent", "set_thermostat": "set the thermostat to {degrees} degrees",
-                  "set_lock": "{action} the {name}", "set_cover": "{action} the {name}"}
-SCHEDULED_SAID_ELSE = "make that change"
+# How a scheduled call is said back ("Okay, I'll turn off the kitchen light at 14:35."), by skill, or by skill and the
+# word of what it does (its state, action, direction or command): the first form whose words the call gives. Every
+# skill of skills.CHANGES_THE_HOME that changes a thing of the home has one (tests/test_scheduled_changes.py).
+SCHEDULED_SAID = {
+    "set_device": ("turn {state} the {room} {device}",), "switch_device": ("turn {state} the {name}",),
+    "switch_all": ("turn {state} the {name} in the {area}", "turn {state} the {name}"),
+    "set_brightness": ("set the {room} lights to {percent} percent",),
+    "change_brightness": ("turn the {room} lights {direction}",),
+    "set_level": ("set the {name} to {percent} percent",), "change_level": ("turn the {name} {direction}",),
+    "set_thermostat": ("set the {name} to {degrees} degrees", "set the thermostat to {degrees} degrees"),
+    "set_lock": ("{action} the {name}",), "set_cover": ("{action} the {name}",),
+    "set_colour": ("set the {name} to {colour}", "set the {name} to {kelvin} kelvin",
+                   "make the {name} {shift}"),
+    "control_media pause": ("pause the {name}", "pause the music"),
+    "control_media resume": ("play the {name}", "play the music"),
+    "control_media next": ("skip to the next track on the {name}", "skip to the next track"),
+    "control_media previous": ("go back a track on the {name}", "go back a track"),
+    "control_media mute": ("mute the {name}", "mute the music"),
+    "control_media unmute": ("unmute the {name}", "unmute the music"),
+    "set_volume": ("set the {name} volume to {percent} percent", "set the volume to {percent} percent"),
+    "change_volume": ("turn the {name} volume {direction}", "turn the volume {direction}"),
+    "set_device_mode": ("put the {name} in {mode} mode",),
+    "command_vacuum start": ("start the {name}",), "command_vacuum pause": ("pause the {name}",),
+    "command_vacuum stop": ("stop the {name}",), "command_vacuum return_to_base": ("send the {name} to its dock",),
+    "command_vacuum locate": ("have the {name} beep",), "command_vacuum clean_spot": ("have the {name} clean a spot",),
+    "press_button": ("press the {name}",),
+    "set_tilt open": ("open the {name} slats", "open the slats"),
+    "set_tilt close": ("close the {name} slats", "close the slats"),
+    "set_tilt to": ("tilt the {name} slats to {percent} percent", "tilt the slats to {percent} percent"),
+    "switch_listed": ("turn {state} the things I listed",), "activate_scene": ("run the {name} scene",)}
+# Each first word of those as done, for the line said at the change's time ("As you asked, I turned off the kitchen
+# light.")
+SCHEDULED_DONE_VERBS = {"turn": "turned", "set": "set", "lock": "locked", "unlock": "unlocked", "open": "opened",
+                        "close": "closed", "stop": "stopped", "make": "made", "pause": "paused", "play": "played",
+                        "skip": "skipped", "go": "went", "mute": "muted", "unmute": "unmuted", "put": "put",
+                        "start": "started", "send": "sent", "have": "had", "press": "pressed", "tilt": "tilted",
+                        "run": "ran"}
+# The lines said at a scheduled change's time: made, or not made and why
+SCHEDULED_MADE = "As you asked, I {done}."
+SCHEDULED_FAILED = "I couldn't {what} as you asked. {why}"
 # Requests about the changes scheduled: listed, or cancelled ("cancel that" only right after one was scheduled;
 # "cancel the kitchen light one" by words of what it does)
 SCHEDULED_LISTED = ("what's scheduled", "what is scheduled", "what have you scheduled", "what changes are scheduled",

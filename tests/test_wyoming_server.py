@@ -319,6 +319,26 @@ async def test_a_named_timer_is_announced_with_its_name(server, needs_assistant)
     assert [TimerCancelled.from_event(e).id for e in events if e.type == "timer-cancelled"] == [started.id]
 
 
+async def test_a_change_scheduled_then_cancelled_sends_no_timer_event(server, needs_assistant):
+    """A change scheduled for later is no timer: no timer-started when scheduled, so no timer-cancelled of an id never
+    announced when it is cancelled (c189862 sent one); a timer's own events go on as before."""
+    async with AsyncTcpClient("127.0.0.1", server.port) as client:
+        context = {"conversation_id": "hall-satellite"}
+        events = []
+        for said in ("Turn off the kitchen light in 10 minutes.", "Cancel that."):
+            await client.write_event(Transcript(text=said, context=context).event())
+            events += await read_until(client, "handled-stop")
+        assert Handled.from_event(events[-2]).text == "Okay, I won't turn off the kitchen light."
+        for said in ("Set a timer for 10 minutes.", "Cancel my timer."):
+            await client.write_event(Transcript(text=said, context=context).event())
+            events += await read_until(client, "handled-stop")
+        if not any(e.type == "timer-cancelled" for e in events):     # the events of one connection come in order
+            events += await read_until(client, "timer-cancelled")
+    timer_events = [(e.type, e.data["id"]) for e in events if e.type.startswith("timer-")]
+    assert [kind for kind, _ in timer_events] == ["timer-started", "timer-cancelled"], timer_events
+    assert timer_events[0][1] == timer_events[1][1]
+
+
 async def test_a_timer_lengthened_paused_and_resumed_is_announced_as_timer_updated(server, needs_assistant):
     from wyoming.timer import TimerUpdated
     async with AsyncTcpClient("127.0.0.1", server.port) as client:

@@ -221,8 +221,11 @@ class AnnouncedTimers:
         return await self.book.pending()
 
     async def cancel(self, timer_id: str) -> bool:
+        """A timer cancelled is announced; a change scheduled is no timer (never announced as started), so its
+        cancel sends nothing."""
+        timer = next((timer for timer in await self.book.pending() if timer.id == timer_id), None)
         cancelled = await self.book.cancel(timer_id)
-        if cancelled:
+        if cancelled and timer.call is None:
             self.announce(TimerCancelled(id=timer_id).event())
         return cancelled
 
