@@ -53,7 +53,7 @@ from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKIN
 from assistant.vocabulary import APPLIANCE_KIND_WORDS, BUTTON_PRESS_WORDS, BUTTON_VERBS, VACUUM_COMMANDS
 from assistant.vocabulary import TILT_WORDS, VACUUM_SWITCHED
 from assistant.vocabulary import CHANGES_BESIDE_COLOUR, COLOUR_ASKED, COLOUR_NAMES, COLOUR_SHIFTS, COLOURED_KINDS, \
-    KELVIN_WORDS, WHITE_TEMPERATURES
+    KELVIN_WORDS, WHITE_OF_A_LIGHT, WHITE_TEMPERATURES
 
 PAD, MASK, EOS, UNK = "<|pad|>", "<|mask|>", "<|eos|>", "<|unk|>"
 USER, ASSISTANT, CALL, SAY = "<|user|>", "<|assistant|>", "<|call|>", "<|say|>"
@@ -818,13 +818,24 @@ def level_asked_call(slots: "Slots") -> dict | None:
 
 
 # A light's colour or white said or asked (vocabulary.COLOUR_NAMES, WHITE_TEMPERATURES, KELVIN_WORDS, COLOUR_SHIFTS,
-# COLOUR_ASKED), and another change beside it (CHANGES_BESIDE_COLOUR)
+# COLOUR_ASKED, WHITE_OF_A_LIGHT), and another change beside it (CHANGES_BESIDE_COLOUR)
 _COLOUR_SAID = re.compile(rf"\b(?:{_any_of((*WHITE_TEMPERATURES, *COLOUR_NAMES))})\b")
 _KELVIN_SAID = re.compile(rf"\b(\d{{4,5}}) ?(?:{_any_of(KELVIN_WORDS)})\b")
+_KELVIN_ON = re.compile(rf"{_KELVIN_SAID.pattern} on(?= (?:the|my|our|it)\b)")   # "2700 kelvin on the lamp": no switch
 _SHIFT_SAID = {shift: re.compile(rf"\b(?:{_any_of(words)})\b") for shift, words in COLOUR_SHIFTS.items()}
 _COLOUR_ASKED = re.compile(rf"\b(?:{_any_of(COLOUR_ASKED)})\b")
+_WHITE_OF_A_LIGHT = re.compile(rf"(?:(?<![\w'])|(?='))(?:{_any_of(WHITE_OF_A_LIGHT)})\b")
+_WHITE_NUMBER = re.compile(r"\b(\d{4,5})\b")           # a number said of a light's white: its kelvin
 _CHANGE_BESIDE_COLOUR = re.compile(rf"\b(?:{_any_of(CHANGES_BESIDE_COLOUR)})\b|%")
 _IT = re.compile(r"\bit\b")
+
+
+def _owned_light(slots: "Slots", request: str) -> str | None:
+    """The one light of the user's home said as the owner of its white ("the lounge lamp's colour temperature"),
+    which the name slots leave unnamed (the lounge, a place, and "lamp's")."""
+    owned = [name for name, kind in slots.lexicon.kinds.items()
+             if kind in COLOURED_KINDS and re.search(rf"(?<![\w']){re.escape(name)}'s\b", request)]
+    return owned[0] if len(owned) == 1 else None
 
 
 def colour_call(slots: "Slots", before: dict | None = None) -> dict | None:
@@ -833,10 +844,14 @@ def colour_call(slots: "Slots", before: dict | None = None) -> dict | None:
     white in kelvin after that name ("make the lamp blue", "set the bedroom lights to warm white"), or asks its colour
     ("what colour is the lamp"); or names nothing right after a light's colour was set or asked (before: that call;
     "make it red" after the lamp was made blue), a step warmer or cooler only right after its colour was set ("make
-    it cooler"). None for any other kind of thing, a report of what was done, a negation, a colour said before the
-    name ("i can't see the pink"), or with a colour word and anything else: two colours, or another change of a
-    switch, a level, a mode or a temperature set-point ("brighten the lamp", "turn it on", a number but a kelvin's)."""
+    it cooler"). Its white said as a thing (vocabulary.WHITE_OF_A_LIGHT: "set the lamp's colour temperature to 2700",
+    "make the lamp's white warmer") takes a bare number as kelvin, a step beside the light's name, and a question as
+    its colour asked; a kelvin may come first ("2700 kelvin on the lamp"). None for any other kind of thing, a report
+    of what was done, a negation, a colour said before the name ("i can't see the pink"), or with a colour word and
+    anything else: two colours, or another change of a switch, a level, a mode or a temperature set-point ("brighten
+    the lamp", "turn it on", a number but a kelvin's)."""
     request, where, said, whole = slots.resolved.lower(), None, "", ""
+    white = _WHITE_OF_A_LIGHT.search(request) is not None
     if _DONE.search(request) or _NEGATED.search(request):
         return None
     if slots.lexicon is None:
@@ -851,6 +866,10 @@ def colour_call(slots: "Slots", before: dict | None = None) -> dict | None:
         named = bool(names or slots.request_areas)
         area = slots.areas[0] if slots.request_areas else None
         whole = _unnamed(slots)
+        owned = _owned_light(slots, request) if white and not names else None
+        if owned is not None:           # "the lounge lamp's colour temperature": the lamp, not the lounge
+            names, area = [owned], None
+            whole = re.sub(rf"(?<![\w']){re.escape(owned)}(?=')", "it", request)
         it = _IT.search(whole)
         if slots.request_areas <= 1 and len(names) == 1 and it and \
                 slots.lexicon.kinds_of(names[0], area) == set(COLOURED_KINDS):
@@ -861,13 +880,16 @@ def colour_call(slots: "Slots", before: dict | None = None) -> dict | None:
             return None
         where, said, whole = {key: before["arguments"][key] for key in ("name", "area")
                               if key in before["arguments"]}, request, request
-    if asks_how_things_are(request):
-        return {"name": "get_colour", "arguments": where} if _COLOUR_ASKED.search(whole) else None
-    colours, kelvins = _COLOUR_SAID.findall(said), _KELVIN_SAID.findall(said)
+    if asks_how_things_are(_WHITE_OF_A_LIGHT.sub(" ", request)):       # its "temperature" asks nothing
+        return {"name": "get_colour", "arguments": where} if white or _COLOUR_ASKED.search(whole) else None
+    said = _WHITE_OF_A_LIGHT.sub(" ", said)                 # "the lamp's white": no colour said
+    colours, kelvins = _COLOUR_SAID.findall(said), _KELVIN_SAID.findall(whole)   # "2700 kelvin on the lamp"
+    besides = _KELVIN_SAID.sub("", _KELVIN_ON.sub("", whole))
+    if white and not kelvins:                               # "set its colour temperature to 2700"
+        kelvins, besides = _WHITE_NUMBER.findall(said), _WHITE_NUMBER.sub("", besides)
     shifts = [shift for shift, pattern in _SHIFT_SAID.items() if pattern.search(whole)]
-    if shifts and not (followed and before["name"] == "set_colour"):       # "warmer" beside a light named: as before
+    if shifts and not white and not (followed and before["name"] == "set_colour"):    # "make the lamp warmer"
         return None
-    besides = _KELVIN_SAID.sub("", whole)
     if len(colours) + len(kelvins) + len(shifts) != 1 or _CHANGE_BESIDE_COLOUR.search(besides) or \
             _A_NUMBER.search(besides):
         return None

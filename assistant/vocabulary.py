@@ -420,6 +420,11 @@ KELVIN_STEP = 500
 # Its colour asked ("what colour is the lamp", "what color are the fairy lights")
 COLOUR_ASKED = ("what colour", "what color", "which colour", "which color", "colour is", "color is", "colour are",
                 "color are")
+# Its white said as a thing of its own ("set the lamp's colour temperature to 2700 kelvin", "make the lamp's white
+# warmer", "what's the colour temperature of the lamp"): asks its colour, takes a bare number as kelvin, and lets a
+# step warmer or cooler be read beside its name; never a room's temperature, which no light's name is said with
+WHITE_OF_A_LIGHT = ("colour temperature", "color temperature", "colour temp", "color temp", "white temperature",
+                    "'s white", "its white", "their white")
 # Its kind's words (a colour said of any other kind of thing stays as it was read)
 COLOURED_KINDS = ("light",)
 # Words of another change asked beside a colour (a switch, a level, a mode, a temperature set-point): a request that

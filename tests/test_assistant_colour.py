@@ -3,7 +3,8 @@ kelvin", "what colour is the lamp", and right after: "make it cooler"): read by 
 whites as vocabulary data) as set_colour and get_colour, sent in the light's own schema, colour mode and range as its
 discovery announces them (Zigbee2MQTT's xy and mireds, Tasmota's hex colour and CT, ESPHome's rgb and kelvin), replies
 agreeing with a plural name; a light that takes no colour says so and no temperature is read; a colour word said of a
-thing that is no light is read as before. In memory through the whole assistant, and on the real Mosquitto."""
+thing that is no light is read as before. Its white said as a thing ("the lamp's colour temperature", "the lamp's
+white") is read as its white, never a room's temperature. In memory through the whole assistant, and on the real Mosquitto."""
 import asyncio
 import json
 
@@ -180,5 +181,96 @@ async def test_colours_are_published_in_each_lights_own_shape_and_read_back(brok
         assert json.loads(commands[-1][1]) == {"state": "ON", "color_temp": 6500}
         sent = len(commands)
         assert await replied(assistant, tools, "make the bedside lamp blue") == "The bedside lamp can't change colour."
+        await asyncio.sleep(0.3)
+        assert len(commands) == sent
+
+
+# ---------------------------------------------------------------- its white said as a thing ("colour temperature")
+
+@pytest.mark.parametrize("home, request_, call, reply", [
+    # on c189862: no call, "Sorry, I can't do that yet."
+    (coloured, "set the lounge lamp's colour temperature to 2700 kelvin",
+     ("set_colour", {"name": "lounge lamp", "kelvin": 2700}), "Okay, the lounge lamp is at 2700 kelvin."),
+    (coloured, "set the lounge lamp's color temperature to 2700 kelvin",
+     ("set_colour", {"name": "lounge lamp", "kelvin": 2700}), "Okay, the lounge lamp is at 2700 kelvin."),
+    (coloured, "set the lounge lamp's colour temp to 3000 kelvin",
+     ("set_colour", {"name": "lounge lamp", "kelvin": 3000}), "Okay, the lounge lamp is at 3000 kelvin."),
+    # on c189862: get_state, "The lounge lamp is off."
+    (coloured, "set the lounge lamp colour temperature to 2700 kelvin",
+     ("set_colour", {"name": "lounge lamp", "kelvin": 2700}), "Okay, the lounge lamp is at 2700 kelvin."),
+    (coloured, "set the colour temperature of the hall pendant to 3000 kelvin",
+     ("set_colour", {"name": "hall pendant", "kelvin": 3000}), "Okay, the hall pendant is at 3000 kelvin."),
+    # on c189862: set_thermostat degrees=2700 area=lounge (a bare number read as a room's set-point)
+    (coloured, "set the lounge lamp's colour temperature to 2700",
+     ("set_colour", {"name": "lounge lamp", "kelvin": 2700}), "Okay, the lounge lamp is at 2700 kelvin."),
+    # on c189862: "Sorry, I didn't catch that."
+    (coloured, "set the lounge lamp's colour temperature to warm white",
+     ("set_colour", {"name": "lounge lamp", "colour": "warm white"}), "Okay, the lounge lamp is warm white."),
+    (coloured, "what's the colour temperature of the lounge lamp", ("get_colour", {"name": "lounge lamp"}),
+     "The lounge lamp is off."),
+    # on c189862: no call, "I'm Parley, your home assistant."
+    (coloured, "make the lounge lamp's white warmer", ("set_colour", {"name": "lounge lamp", "shift": "warmer"}),
+     "Okay, the lounge lamp is at 3500 kelvin."),
+    # on c189862: switch_device on
+    (coloured, "2700 kelvin on the lounge lamp", ("set_colour", {"name": "lounge lamp", "kelvin": 2700}),
+     "Okay, the lounge lamp is at 2700 kelvin."),
+    # what the light can't take is said with no call
+    (coloured, "set the desk lamp's colour temperature to 3000 kelvin", None,
+     "The desk lamp can't change its white, only its colour."),
+    (InMemoryHome, "set the bedroom light's colour temperature to 2700 kelvin", None,
+     "The bedroom light can't change colour."),
+])
+def test_a_lights_colour_temperature_said_in_words_is_read_as_its_white(assistant, home, request_, call, reply):
+    assert replies(assistant, home(), request_)[-1] == ([call] if call else [], reply)
+
+
+@pytest.mark.parametrize("turns", [
+    ("make the lounge lamp warmer",),                                   # a step with no word of its white
+    ("set the lounge lamp's colour temperature to 2700 kelvin and turn it on",),     # another change beside it
+    ("turn the lounge lamp's colour temperature up",),
+    ("don't change the lounge lamp's colour temperature",),
+    ("the lounge lamp's white",),                                       # no change said
+])
+def test_a_lights_colour_temperature_is_read_only_where_no_other_change_is_asked(assistant, turns):
+    """Beside the same light's colour temperature read alone (no call on c189862), the words with a step but no word
+    of its white, another change, a negation or no change make no colour call."""
+    assert _colour_calls(replies(assistant, coloured(), "set the lounge lamp's colour temperature to 2700")) == \
+        ["set_colour"]
+    assert _colour_calls(replies(assistant, coloured(), *turns)[-1:]) == []
+
+
+@pytest.mark.parametrize("request_, call", [
+    ("set the temperature to 20", ("set_thermostat", {"degrees": 20})),
+    ("what's the temperature in the lounge", ("read_sensor", {"room": "living_room", "kind": "temperature"})),
+    ("what's the temperature in the bedroom", ("read_sensor", {"room": "bedroom", "kind": "temperature"})),
+])
+def test_a_rooms_temperature_stays_the_thermostats_and_the_sensors(assistant, request_, call):
+    """A light's colour temperature asked is its colour asked (on c189862: no call, "Sorry, I didn't catch that."),
+    while a room's temperature set or asked stays the thermostat's or the sensor's."""
+    assert replies(assistant, coloured(), "what's the colour temperature of the lounge lamp")[-1][0] == \
+        [("get_colour", {"name": "lounge lamp"})]
+    assert replies(assistant, InMemoryHome(), request_)[-1][0] == [call]
+
+
+async def test_a_colour_temperature_said_in_words_is_published_and_read_back(broker, assistant):
+    things = [(component, object_id, config) for component, object_id, config in COLOURED]
+    retained = ("zigbee2mqtt/Lounge Lamp", "esphome/desknode/light/desk_lamp/state", "esphome/hallnode/light/hall_pendant/state")
+    async with mqtt_home(broker, things, _play, retained, component=None) as (home, tools, commands):
+        assert await replied(assistant, tools, "set the lounge lamp's colour temperature to 4000 kelvin") == \
+            "Okay, the lounge lamp is at 4000 kelvin."
+        assert (commands[-1][0], json.loads(commands[-1][1])) == \
+            ("zigbee2mqtt/Lounge Lamp/set", {"state": "ON", "color_temp": 250})
+        assert await replied(assistant, tools, "what's the colour temperature of the lounge lamp") == \
+            "The lounge lamp is neutral white, at 4000 kelvin."
+        assert await replied(assistant, tools, "make the lounge lamp's white warmer") == \
+            "Okay, the lounge lamp is at 3500 kelvin."
+        assert json.loads(commands[-1][1]) == {"state": "ON", "color_temp": 286}
+        assert await replied(assistant, tools, "set the hall pendant's colour temperature to 3000") == \
+            "Okay, the hall pendant is at 3000 kelvin."
+        assert (commands[-1][0], json.loads(commands[-1][1])) == \
+            ("esphome/hallnode/light/hall_pendant/command", {"state": "ON", "color_temp": 3000})
+        sent = len(commands)
+        assert await replied(assistant, tools, "set the desk lamp's colour temperature to 3000 kelvin") == \
+            "The desk lamp can't change its white, only its colour."
         await asyncio.sleep(0.3)
         assert len(commands) == sent
