@@ -73,6 +73,7 @@ from voice.heard_doubts import names_heard_in  # noqa: E402
 from voice.heard_names import hear_names, named_words  # noqa: E402
 from voice.heard_text import said_words  # noqa: E402
 from voice.heard_values import to_weigh, weighed  # noqa: E402
+from voice.stt import Heard  # noqa: E402
 from second_ear import GrammarEar, home_phrasings, second_opinion  # noqa: E402
 from voice_speed import normalised_words  # noqa: E402
 from voices import VOICES, phone_band, speak  # noqa: E402
@@ -303,7 +304,6 @@ def grammar_ears() -> dict[str, GrammarEar]:
 
 def cached_heard(final: dict):
     """The Heard a cached final (Transcripts.evidence) stands for, before any number is weighed."""
-    from voice.stt import Heard
     return Heard(final["text"], tuple(map(tuple, final["words"])), said_probabilities=tuple(map(tuple, final["said"])),
                  put_in=tuple(final.get("put_in", ())))
 

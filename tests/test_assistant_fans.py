@@ -25,18 +25,24 @@ def fans_home() -> InMemoryHome:
     return InMemoryHome(inventory=inventory)
 
 
-def replies(assistant, home, *turns: str) -> list[tuple[list[tuple[str, dict]], str]]:
-    """Each turn's calls and reply, each said after the ones before in one conversation."""
-    history, tools, made = [], ToolRunner(home), []
-    for turn in turns:
-        history.append({"role": "user", "content": turn})
+def turn_replies(assistant, tools: ToolRunner, *said: str) -> list:
+    """Each turn's reply, said after the ones before in one conversation whose history keeps the calls."""
+    history, made = [], []
+    for text in said:
+        history.append({"role": "user", "content": text})
         reply = respond_sync(assistant, history, tools)
         message = {"role": "assistant", "content": reply.text}
         if reply.tool_calls:
             message["tool_calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
         history.append(message)
-        made.append(([(c.name, c.arguments) for c in reply.tool_calls], reply.text))
+        made.append(reply)
     return made
+
+
+def replies(assistant, home, *said: str) -> list[tuple[list[tuple[str, dict]], str]]:
+    """Each turn's calls and reply, each said after the ones before in one conversation."""
+    return [([(c.name, c.arguments) for c in reply.tool_calls], reply.text)
+            for reply in turn_replies(assistant, ToolRunner(home), *said)]
 
 
 def said(assistant, home: InMemoryHome, *turns: str) -> str:

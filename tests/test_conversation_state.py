@@ -5,9 +5,9 @@ real Redis and one home; the client leaves the first and resumes its session on 
 alarms' "Which one ...?" given alone ("the 7 o'clock one", "the second", "both") cancels the alarm it picks."""
 import pytest
 
-from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
 from assistant.tools import ToolRunner
+from test_assistant_fans import turn_replies
 from test_assistant_modes import home_with
 from test_home_voice import calls, spoken
 from test_resume import ask, reply_text, session_of
@@ -99,20 +99,6 @@ async def test_an_alarm_chosen_by_an_answer_alone_after_a_resume(gateways):
     await client.close()
 
 
-def turns(assistant, tools: ToolRunner, *said: str) -> list:
-    """Each turn's reply, said after the ones before in one conversation whose history keeps the calls."""
-    history, made = [], []
-    for text in said:
-        history.append({"role": "user", "content": text})
-        reply = respond_sync(assistant, history, tools)
-        message = {"role": "assistant", "content": reply.text}
-        if reply.tool_calls:
-            message["tool_calls"] = [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls]
-        history.append(message)
-        made.append(reply)
-    return made
-
-
 @pytest.mark.parametrize("answer, left", [
     ("the 7 o'clock one", "6:45 AM"),
     ("seven", "6:45 AM"),
@@ -123,8 +109,8 @@ def turns(assistant, tools: ToolRunner, *said: str) -> list:
 ])
 def test_an_answer_alone_to_the_alarms_which_one_cancels_the_alarm_it_picks(assistant, answer, left):
     tools = ToolRunner()
-    *_, asked, chosen, listed = turns(assistant, tools, "set an alarm for 6:45 am", "set an alarm for 7 am",
-                                      "cancel my alarm", answer, "what alarms do I have")
+    *_, asked, chosen, listed = turn_replies(assistant, tools, "set an alarm for 6:45 am", "set an alarm for 7 am",
+                                             "cancel my alarm", answer, "what alarms do I have")
     assert asked.text == "Which one: the alarm at 6:45 AM or 7:00 AM?"
     assert [c.name for c in chosen.tool_calls] == ["cancel_alarm"]
     assert listed.text == f"You have an alarm at {left}."
@@ -133,11 +119,11 @@ def test_an_answer_alone_to_the_alarms_which_one_cancels_the_alarm_it_picks(assi
 
 def test_both_cancels_each_alarm_asked_about_and_an_answer_that_picks_none_cancels_nothing(assistant):
     tools = ToolRunner()
-    *_, none_picked, listed = turns(assistant, tools, "set an alarm for 6:45 am", "set an alarm for 7 am",
-                                    "cancel my alarm", "the 8 o'clock one", "what alarms do I have")
+    *_, none_picked, listed = turn_replies(assistant, tools, "set an alarm for 6:45 am", "set an alarm for 7 am",
+                                           "cancel my alarm", "the 8 o'clock one", "what alarms do I have")
     assert [c.name for c in none_picked.tool_calls] != ["cancel_alarm"] or "no alarm" in none_picked.text.lower()
     assert listed.text == "You have 2 alarms: at 6:45 AM and 7:00 AM."
-    *_, both, listed = turns(assistant, tools, "cancel my alarm", "both", "what alarms do I have")
+    *_, both, listed = turn_replies(assistant, tools, "cancel my alarm", "both", "what alarms do I have")
     assert [c.name for c in both.tool_calls] == ["cancel_alarm", "cancel_alarm"]
     assert listed.text == "You have no alarms."
     tools.stop_timers()

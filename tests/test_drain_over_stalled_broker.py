@@ -49,27 +49,27 @@ def stored_texts(db, session_id: str) -> list[str]:
     return [item["text"] for item in items if item["type"] == "message"]
 
 
-async def test_sigterm_over_a_stopped_broker_hands_the_satellites_back_within_the_drain_and_says_what_it_could_not_do(
-        tmp_path):
-    """At fb6c30e the drain waited aiomqtt's 10 s for the broker to confirm its unsubscribe before handing back
-    any satellite, so with a drain timeout under that no idle satellite was handed back by the drain (they were
-    cut at its deadline), and the failed unsubscribe was not logged. Now the unsubscribe waits GOODBYE_WAIT_S: the
-    idle satellites are handed back (their conversations saved) while the drain goes on, the log says what the
-    broker did not confirm and which sessions the deadline closed, and the gateway exits 0, the broker still
-    stopped."""
+SAID = {"kitchen": "turn on the kitchen light", "bedroom": "what time is it"}    # by satellite id
+
+
+@contextlib.asynccontextmanager
+async def two_satellites_and_a_call(tmp_path, db, drain_timeout: str):
+    """A real broker and a gateway (`--drain-timeout drain_timeout`, its conversations stored in db), a kitchen and
+    a bedroom satellite that have each said their SAID and had a reply, and a phone call held open, which keeps a
+    drain going to its deadline. Yields the broker, the gateway and each satellite's reply; as the block ends the
+    satellites leave, then the call is hung up and the gateway and the broker are stopped."""
     broker = Mosquitto(tmp_path)
     broker.start()
-    db = tmp_path / "state.db"
     gateway = GatewayProcess("gw1", tmp_path, f"sqlite://{db}", "--mqtt-host", broker.host, "--mqtt-port",
                              str(broker.port), "--mqtt-username", "parley", "--mqtt-password", USERS["parley"],
-                             "--drain-timeout", DRAIN_TIMEOUT)
+                             "--drain-timeout", drain_timeout)
     gateway.start()
     caller = None
     try:
         async with SatelliteDevice(broker, "kitchen") as kitchen, SatelliteDevice(broker, "bedroom") as bedroom:
             replies = {}
-            for device, said in ((kitchen, "turn on the kitchen light"), (bedroom, "what time is it")):
-                await device.publish("text/in", said)
+            for device in (kitchen, bedroom):
+                await device.publish("text/in", SAID[device.id])
                 replies[device.id] = (await device.next_event("reply", 120))["text"]
             caller = await AsteriskCaller.dial("127.0.0.1", gateway.audiosocket)
             for _ in range(600):
@@ -78,25 +78,45 @@ async def test_sigterm_over_a_stopped_broker_hands_the_satellites_back_within_th
                 await asyncio.sleep(0.1)
             else:
                 raise AssertionError("the call never opened a session")
-            offset = gateway.log.stat().st_size
-            broker.process.send_signal(signal.SIGSTOP)
-            try:
-                gateway.terminate()
-                assert await satellites_handed_back_while_draining(gateway.url)
-                assert await asyncio.to_thread(gateway.process.wait, 120) == 0
-            finally:
-                broker.process.send_signal(signal.SIGCONT)
-        log = gateway.log.read_bytes()[offset:].decode(errors="replace")
-        assert "the broker did not confirm the satellites' unsubscribe within 2 s" in log
-        assert "closing the sessions still open (1 audiosocket)" in log
-        assert "did not end within" not in log                         # no background task left running
-        for device_id, said in (("kitchen", "turn on the kitchen light"), ("bedroom", "what time is it")):
-            assert stored_texts(db, f"dev_{device_id}") == [said, replies[device_id]]
+            yield broker, gateway, replies
     finally:
         if caller is not None:
             await caller.hang_up()
         gateway.stop()
         broker.stop()
+
+
+@contextlib.contextmanager
+def stopped(broker: Mosquitto):
+    """The broker takes bytes and never answers (SIGSTOP) until the block ends (SIGCONT)."""
+    broker.process.send_signal(signal.SIGSTOP)
+    try:
+        yield
+    finally:
+        broker.process.send_signal(signal.SIGCONT)
+
+
+async def test_sigterm_over_a_stopped_broker_hands_the_satellites_back_within_the_drain_and_says_what_it_could_not_do(
+        tmp_path):
+    """At fb6c30e the drain waited aiomqtt's 10 s for the broker to confirm its unsubscribe before handing back
+    any satellite, so with a drain timeout under that no idle satellite was handed back by the drain (they were
+    cut at its deadline), and the failed unsubscribe was not logged. Now the unsubscribe waits GOODBYE_WAIT_S: the
+    idle satellites are handed back (their conversations saved) while the drain goes on, the log says what the
+    broker did not confirm and which sessions the deadline closed, and the gateway exits 0, the broker still
+    stopped."""
+    db = tmp_path / "state.db"
+    async with two_satellites_and_a_call(tmp_path, db, DRAIN_TIMEOUT) as (broker, gateway, replies):
+        offset = gateway.log.stat().st_size
+        with stopped(broker):
+            gateway.terminate()
+            assert await satellites_handed_back_while_draining(gateway.url)
+            assert await asyncio.to_thread(gateway.process.wait, 120) == 0
+        log = gateway.log.read_bytes()[offset:].decode(errors="replace")
+        assert "the broker did not confirm the satellites' unsubscribe within 2 s" in log
+        assert "closing the sessions still open (1 audiosocket)" in log
+        assert "did not end within" not in log                         # no background task left running
+        for device_id, said in SAID.items():
+            assert stored_texts(db, f"dev_{device_id}") == [said, replies[device_id]]
 
 
 SHORT_DRAIN = 3             # the drain timeout of the next test: under GOODBYE_WAIT_S + STATUS_WAIT_S after it
@@ -111,42 +131,15 @@ async def test_sigterm_with_a_short_drain_timeout_over_a_stopped_broker_exits_wi
     timeout plus SHUTDOWN_MARGIN_S, and the process ends once everything is closed. A phone call held open keeps
     the drain going to its deadline; the wait for the exit is bounded by the drain timeout, the margin and 2 s for
     a loaded machine; the satellites' conversations are in the file afterwards."""
-    broker = Mosquitto(tmp_path)
-    broker.start()
     db = tmp_path / "state.db"
-    gateway = GatewayProcess("gw1", tmp_path, f"sqlite://{db}", "--mqtt-host", broker.host, "--mqtt-port",
-                             str(broker.port), "--mqtt-username", "parley", "--mqtt-password", USERS["parley"],
-                             "--drain-timeout", str(SHORT_DRAIN))
-    gateway.start()
-    caller = None
-    try:
-        async with SatelliteDevice(broker, "kitchen") as kitchen, SatelliteDevice(broker, "bedroom") as bedroom:
-            replies = {}
-            for device, said in ((kitchen, "turn on the kitchen light"), (bedroom, "what time is it")):
-                await device.publish("text/in", said)
-                replies[device.id] = (await device.next_event("reply", 120))["text"]
-            caller = await AsteriskCaller.dial("127.0.0.1", gateway.audiosocket)
-            for _ in range(600):
-                if 'parley_sessions_active{transport="audiosocket"} 1.0' in (await metrics(gateway.url) or ""):
-                    break
-                await asyncio.sleep(0.1)
-            else:
-                raise AssertionError("the call never opened a session")
-            offset = gateway.log.stat().st_size
-            broker.process.send_signal(signal.SIGSTOP)
-            try:
-                gateway.terminate()
-                exited = await asyncio.to_thread(gateway.process.wait, EXIT_WAIT_S)   # TimeoutExpired: not exited
-                assert exited == 0
-            finally:
-                broker.process.send_signal(signal.SIGCONT)
+    async with two_satellites_and_a_call(tmp_path, db, str(SHORT_DRAIN)) as (broker, gateway, replies):
+        offset = gateway.log.stat().st_size
+        with stopped(broker):
+            gateway.terminate()
+            exited = await asyncio.to_thread(gateway.process.wait, EXIT_WAIT_S)   # TimeoutExpired: not exited
+            assert exited == 0
         log = gateway.log.read_bytes()[offset:].decode(errors="replace")
         assert "closing the sessions still open (1 audiosocket)" in log      # the drain ran to its deadline
         assert "did not end within" not in log                               # no background task left running
-        for device_id, said in (("kitchen", "turn on the kitchen light"), ("bedroom", "what time is it")):
+        for device_id, said in SAID.items():
             assert stored_texts(db, f"dev_{device_id}") == [said, replies[device_id]]
-    finally:
-        if caller is not None:
-            await caller.hang_up()
-        gateway.stop()
-        broker.stop()
