@@ -52,8 +52,9 @@ def normalize_request(text: str) -> str:
     """Lowercase, strip punctuation, spoken numbers to digits, durations to seconds."""
     text = text.lower().replace("’", "'")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)                 # 1,000 -> 1000
-    text = re.sub(r"(\d+)\s+1/2\b", r"\1.5", text)                  # 2 1/2 -> 2.5: a half, not a division
-    text = re.sub(r"(\d*)\s*½", lambda m: f"{m[1] or 0}.5", text)     # 2½ -> 2.5
+    # each from a run's first digit only: tried at every digit, a long run costs its length squared
+    text = re.sub(r"(?<!\d)(\d+)\s+1/2\b", r"\1.5", text)             # 2 1/2 -> 2.5: a half, not a division
+    text = re.sub(r"(?<!\d)(\d*)\s*½", lambda m: f"{m[1] or 0}.5", text)  # 2½ -> 2.5
     text = re.sub(r"(?<=\d)\s*/\s*(?=\d)", " divided by ", text)     # 10/2 before / is dropped
     text = re.sub(r"(?<=\d)\s*-\s*(?=\d)", " minus ", text)          # 10-2
     text = re.sub(r"(?<=\d)x(?=\d)", " times ", text)                # 6x7

@@ -41,6 +41,7 @@ from assistant.compound import joined_parts  # noqa: E402
 from assistant.conversation import Vocabulary  # noqa: E402
 from assistant.inventory import MAX_CONFIG_BYTES, MAX_ENTITIES, Inventory  # noqa: E402
 from assistant.summary import summary_asked  # noqa: E402
+from assistant.spoken_numbers import normalize_request  # noqa: E402
 from assistant.tools import ToolRunner  # noqa: E402
 from mqtt_broker import USERS  # noqa: E402
 from streaming.session import SessionConfig  # noqa: E402
@@ -174,6 +175,8 @@ def readers(repeats: int) -> dict[str, tuple[float, str]]:
         'joined_parts, "turn on the kitchen light and the bedroom light " x 500 (24,000 characters)':
             lambda: joined_parts("turn on the kitchen light and the bedroom light " * 500, vocabulary),
         "alarm_call, a snooze of 4,400 digits": lambda: alarm_call(f"snooze for {'9' * 4_400} seconds", True),
+        "normalize_request, a timer of 15,000 digits":
+            lambda: normalize_request(f"set a timer for {'9' * 15_000} minutes")[:40],
         f"summary_asked, which lights are on, {MAX_ENTITIES:,} areas":
             lambda: summary_asked("which lights are on", inventory),
     }
