@@ -14,7 +14,9 @@ training files, out of fold, among those that cut no training utterance the thre
 late no more than LATE_SLACK more often than shipped in any one file, and hold none of the latency bench's
 finished requests (--bench: bench/turn_stages.py --waits --json) longer than the thresholds. One model trained on
 all of them, with that point, is written to voice/data/turn-decision.json. A held-out file (--test) is judged once
-by the written model.
+by the written model, the words judged again from each pause's recorded transcript by this tree's text judge and
+second look (the recorded verdicts' thresholds beside it), so a text judge trained again is measured on the same
+evidence.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_stages.py --waits --voices all --audio TURNS.npz \
         --json WAITS.json
@@ -40,11 +42,13 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from turn_judge import (FOLDS, Regression, by_voice, decidable, decide, finished_at, heard_of, load,  # noqa: E402
                         per_voice_table, write_weights)
-from turn_taking import sentence_of, summarise  # noqa: E402
+from streaming.turns import TurnDetector  # noqa: E402
+from turn_taking import LATE_MS, sentence_of, summarise  # noqa: E402
 from voice.text_turn import TextTurnModel  # noqa: E402
 from voice.turn_decision import (FEATURES, WEIGHTS_PATH, PauseEvidence, TurnDecision, features,  # noqa: E402
                                  words_evidence)
 from voice.turn_judge import TurnJudge  # noqa: E402
+from voice.weights import verified  # noqa: E402
 
 DONE_ABOVE = (0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95, 0.98, 1.01)     # 1.01: never
 UNSURE_ABOVE = (0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9)
@@ -57,11 +61,24 @@ def shipped(utterance, frames, pause):
     return tuple(pause["judged"])
 
 
-def decided(decisions: dict[str, TurnDecision], words_rows: dict):
-    """The shipped verdicts with the pause's evidence: the decision (each sentence's own, out of fold) decides."""
+def judged_again(auto_judge: TurnJudge, utterances: list[dict]):
+    """The thresholds' verdicts judged again from each pause's recorded transcript and Whisper's evidence by this
+    tree's text judge and second look (as the server judges at the default eagerness), so that a text judge trained
+    again is measured on the same evidence; with the recorded judges they are the recorded verdicts."""
+    judged = {(u["label"], frames): auto_judge.judge(heard_of(p), p["heard_s"], TurnDetector.words_done)
+              for u in utterances for frames, p in u["pauses"].items()}
+
+    def verdict(utterance, frames, pause):
+        return judged[(utterance["label"], frames)]
+    return verdict
+
+
+def decided(decisions: dict[str, TurnDecision], words_rows: dict, judged=shipped):
+    """The thresholds' verdicts (judged: recorded, or judged_again's) with the pause's evidence: the decision (each
+    sentence's own, out of fold) decides."""
     def verdict(utterance, frames, pause):
         evidence = PauseEvidence(words_rows[(utterance["label"], frames)], decisions[sentence_of(utterance)])
-        return (*pause["judged"], evidence)
+        return (*judged(utterance, frames, pause), evidence)
     return verdict
 
 
@@ -171,6 +188,13 @@ def cost(decision: TurnDecision, utterances: list[dict]) -> str:
             f"the wait {1e3 * np.median(weighed):.3f} ms")
 
 
+def counts(outcomes: list[dict]) -> str:
+    """Premature of all utterances and late of those not cut, as counts (summarise() gives shares)."""
+    kept = [o for o in outcomes if not o["premature"]]
+    late = sum(o.get("end_ms", float("inf")) > LATE_MS for o in kept)
+    return f"{len(outcomes) - len(kept)} of {len(outcomes)} / {late} of {len(kept)}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--train", nargs="+", default=[], help="turn_evidence_SET.json files to train on")
@@ -219,11 +243,16 @@ def main(argv: list[str] | None = None) -> int:
         us = decidable(us)[0]
         decision = TurnDecision(hold_judge)
         words_rows = rows_of(hold_judge, us)
-        verdict = decided({sentence_of(u): decision for u in us}, words_rows)
-        report.append(per_voice_table(f"{Path(path).stem.removeprefix('turn_evidence_')}, by the written model", {
-            "shipped": [decide(u, shipped) for u in us],
-            f"decision (done ≥ {decision.done_above}, unsure ≥ {decision.unsure_above}, "
-            f"hold < {decision.hold_below})": [decide(u, verdict) for u in us]}))
+        thresholds = judged_again(TurnJudge(hold_judge.text_turn, verified("voice", "data/turn-judge.json")), us)
+        verdict = decided({sentence_of(u): decision for u in us}, words_rows, thresholds)
+        columns = {"recorded verdicts, thresholds": [decide(u, shipped) for u in us],
+                   "this tree's verdicts, thresholds": [decide(u, thresholds) for u in us],
+                   f"decision (done ≥ {decision.done_above}, unsure ≥ {decision.unsure_above}, "
+                   f"hold < {decision.hold_below})": [decide(u, verdict) for u in us]}
+        name = Path(path).stem.removeprefix('turn_evidence_')
+        report.append(per_voice_table(f"{name}, by the written model", columns))
+        report.append(f"{name} in counts (premature of all; late of those not cut): " + "; ".join(
+            f"{column} {counts(outcomes)}" for column, outcomes in columns.items()))
     print("\n\n".join(report))
     return 0
 

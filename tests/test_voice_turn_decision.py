@@ -213,5 +213,17 @@ def test_the_bench_judges_held_out_evidence_by_the_written_model(replayed, capsy
     assert turn_decision.main(["--test", replayed[1]]) == 0
     report = capsys.readouterr().out
     header = next(line for line in report.splitlines() if line.startswith("| voice |"))
-    assert "shipped" in header and "decision (done ≥" in header
+    assert "recorded verdicts" in header and "this tree's verdicts" in header and "decision (done ≥" in header
     assert any(line.startswith("| flite slt |") for line in report.splitlines())
+    counts = next(line for line in report.splitlines() if " in counts " in line)
+    assert counts.count(" of 5 / ") == 3
+
+
+def test_the_words_judged_again_by_the_recorded_judges_are_the_recorded_verdicts(replayed, hold_judge):
+    """bench/turn_decision.py --test judges each pause's words again from its recorded transcript, so a text judge
+    trained again is measured on the same evidence; by the judges that recorded it, that gives the recorded verdicts."""
+    utterances = json.loads(open(replayed[1]).read())
+    again = turn_decision.judged_again(TurnJudge(hold_judge.text_turn, verified("voice", "data/turn-judge.json")),
+                                       utterances)
+    pauses = [(u, frames, p) for u in utterances for frames, p in u["pauses"].items()]
+    assert pauses and all(list(again(u, frames, p)) == p["judged"] for u, frames, p in pauses)

@@ -82,10 +82,13 @@ def test_a_judge_with_a_hidden_layer_weighs_its_tanh_units():
 
 
 def test_a_confident_finished_request_the_words_read_cut_is_read_finished_by_the_second_look(second_look):
-    """"Cancel the timer called laundry.": the text judge never saw "laundry" after "called" and reads it cut;
-    Whisper is sure of every word, the last word began well before the audio's end, no beam goes on."""
-    heard = Heard("Cancel the timer called laundry.", (("Cancel", 0.97), ("the", 0.99), ("timer", 0.98),
-                                                         ("called", 0.97), ("laundry", 0.95), (".", 0.9)),
+    """"Play the playlist called Rainy Day Jazz.": the text judge never saw the name after "called" and reads it
+    cut; Whisper is sure of every word, the last word began well before the audio's end, no beam goes on.
+    (Trained on the corpus as it grew, the text judge reads "Cancel the timer called laundry." cut more surely,
+    0.11 -> 0.03, and the second look no longer overrules it.)"""
+    heard = Heard("Play the playlist called Rainy Day Jazz.", (("Play", 0.97), ("the", 0.99), ("playlist", 0.98),
+                                                                 ("called", 0.97), ("Rainy", 0.96), ("Day", 0.97),
+                                                                 ("Jazz", 0.95), (".", 0.9)),
                   last_word_start_s=1.55, last_word_end_s=2.05)
     assert second_look.text_turn.judge(heard) < WORDS_DONE
     assert second_look.judge(heard, 2.2, WORDS_DONE) == (WORDS_DONE, None, 0)

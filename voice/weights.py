@@ -39,7 +39,7 @@ PINNED: dict[str, dict[str, str]] = {
     },
     "voice": {                    # Smart Turn v3.2, copied from the pipecat-ai wheel
         "data/smart-turn-v3.2-cpu.onnx": "2bb026316b14a660486a75b1733cd3fbab8c2fd0314dc9af7be49f8cca967e4f",
-        "data/text-turn.npy": "1574c4e8fdb8e8cf8e7ecbe743cd84c82ec0c9ffdb9c15041c30a68598288c80",   # the text turn judge (assistant/train_text_turn.py)
+        "data/text-turn.npy": "aee09e8e393082effda04658c7131be57ea333d1194b7414fade28775ab72c7e",   # the text turn judge (assistant/train_text_turn.py)
         "data/turn-judge.json": "d42f77c5d7defc68877623bea09a7d3a2900b78e32320306a9ab2e6dfa34e74b",   # the turn judge's second look (bench/turn_judge.py)
         "data/turn-hold.json": "2351e9fb6533d2967b40898beebfa910914096d86c446607ae0811e575ebead0",    # the turn judge that may also hold (eagerness low; the decision reads it) (bench/turn_hold.py)
         "data/turn-decision.json": "59ac9126e15eea5bd604ef47851b5ca01b030dff9c4875bd520785b69e95b933",    # the learned turn decision the server runs (bench/turn_decision.py)
