@@ -105,6 +105,29 @@ async def test_at_most_max_scheduled_here_wait_on_a_server_whichever_conversatio
     assert not SCHEDULED_HERE
 
 
+async def test_them_said_for_later_keeps_the_things_listed_when_said_with_the_change():
+    """The stored change names the summary's things: a runner that has listed nothing (a restart, a resume on
+    another gateway) switches those at its time, not the latest summary's."""
+    home = InMemoryHome(inventory=made_up_inventory())
+    named = {key: home.inventory.resolve(name)[0].key for key, name in
+             (("arc", "arc lamp"), ("salt", "salt lamp"), ("piano", "piano light"))}
+    home.states.update(dict.fromkeys(named.values(), "on"))
+    tools = ToolRunner(home)
+    await tools.run("list_states", {"state": "on", "asked": "which", "kind": "light", "area": "snug"})
+    tools.later = scheduled_for("turn them off in 10 minutes")
+    tools.begin_reply([{"role": "user", "content": tools.later.rest}])
+    said = await tools.run("switch_listed", {"state": "off"})
+    assert SCHEDULED.fullmatch(said)["what"] == "turn off the arc lamp and the salt lamp", said
+    tools.later = None
+    await tools.run("list_states", {"state": "on", "asked": "which", "kind": "light", "area": "music room"})
+    assert tools.listed == (named["piano"],)
+    resumed = ToolRunner(home)
+    line = await resumed.run_scheduled((await tools.scheduled())[0].call)
+    assert line == "As you asked, I turned off the arc lamp and the salt lamp."
+    assert [home.states[named[key]] for key in ("arc", "salt", "piano")] == ["off", "off", "on"]
+    tools.stop_timers()
+
+
 # snooze_alarm and stop_ringing act on what rang, which a rehearsal's home holds none of: never scheduled
 SCHEDULABLE = sorted(CHANGES_THE_HOME - {"snooze_alarm", "stop_ringing"})
 
