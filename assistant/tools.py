@@ -1098,9 +1098,14 @@ class ToolRunner:
             del SCHEDULED_HERE[passed]
         if len(SCHEDULED_HERE) >= MAX_SCHEDULED_HERE:
             return TOO_MANY_HERE
-        what, key = scheduled_said(name, arguments), uuid.uuid4().hex
-        await self.timer_book.add(self.later.seconds, call=json.dumps(
-            {"name": name, "arguments": arguments, "what": what, "at": self.later.clock, "key": key}))
+        key, call = uuid.uuid4().hex, {"name": name, "arguments": arguments, "at": self.later.clock}
+        if name == "switch_listed":      # "turn them off in 10 minutes": the things listed when said, by then too
+            call["listed"], things = list(self.listed), self._switchable(self.listed, arguments["state"])
+            what = scheduled_said(name, {**arguments, "things": listed(things) if len(things) <= MAX_LISTED
+                                         else f"{len(things)} things"})
+        else:
+            what = scheduled_said(name, arguments)
+        await self.timer_book.add(self.later.seconds, call=json.dumps({**call, "what": what, "key": key}))
         SCHEDULED_HERE[key] = now + self.later.seconds
         return Done(f"Okay, I'll {what} at {self.later.clock}.")
 
@@ -1130,7 +1135,10 @@ class ToolRunner:
         scheduled = json.loads(call)
         SCHEDULED_HERE.pop(scheduled["key"], None)
         try:
-            result = await getattr(self, "_" + scheduled["name"])(**scheduled["arguments"])
+            if "listed" in scheduled:    # switch_listed said for later: the things its summary named, not the latest's
+                result = await self._switch_things(tuple(scheduled["listed"]), **scheduled["arguments"])
+            else:
+                result = await getattr(self, "_" + scheduled["name"])(**scheduled["arguments"])
         except (CalculationError, TypeError, ValueError, OverflowError):
             result = NOT_POSSIBLE
         if isinstance(result, NoAction):
@@ -1792,11 +1800,19 @@ class ToolRunner:
         self.listed = tuple(keys)
 
     async def _switch_listed(self, state) -> str:
-        """The things the latest summary named switched on or off ("turn them off"), those that could unlock or
-        open something left for a yes of their own."""
+        """The things the latest summary named switched on or off ("turn them off")."""
+        return await self._switch_things(self.listed, state)
+
+    def _switchable(self, keys: tuple[str, ...], state: str) -> list[Entity]:
+        """The things of keys that can be switched to state, those that could unlock or open something left for a yes
+        of their own."""
         inventory = self.home.inventory
-        things = [e for key in self.listed if (e := inventory.get(key)) is not None and e.component in SWITCHABLE
-                  and not inventory.needs_yes(e, state)]
+        return [e for key in keys if (e := inventory.get(key)) is not None and e.component in SWITCHABLE
+                and not inventory.needs_yes(e, state)]
+
+    async def _switch_things(self, keys: tuple[str, ...], state: str) -> str:
+        """The things of keys (a summary's, at most the home's entities) switched on or off."""
+        things = self._switchable(keys, state)
         if not things:
             return NoAction("There is nothing I just named that I can switch.")
         results = await asyncio.gather(*(self.home.command(e, state) for e in things))

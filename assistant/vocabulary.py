@@ -1188,7 +1188,7 @@ SCHEDULED_SAID = {
     "set_tilt open": ("open the {name} slats", "open the slats"),
     "set_tilt close": ("close the {name} slats", "close the slats"),
     "set_tilt to": ("tilt the {name} slats to {percent} percent", "tilt the slats to {percent} percent"),
-    "switch_listed": ("turn {state} the things I listed",), "activate_scene": ("run the {name} scene",)}
+    "switch_listed": ("turn {state} {things}", "turn {state} the things I listed"), "activate_scene": ("run the {name} scene",)}
 # Each first word of those as done, for the line said at the change's time ("As you asked, I turned off the kitchen
 # light.")
 SCHEDULED_DONE_VERBS = {"turn": "turned", "set": "set", "lock": "locked", "unlock": "unlocked", "open": "opened",

@@ -105,6 +105,29 @@ async def test_at_most_max_scheduled_here_wait_on_a_server_whichever_conversatio
     assert not SCHEDULED_HERE
 
 
+async def test_them_said_for_later_keeps_the_things_listed_when_said_with_the_change():
+    """The stored change names the summary's things: a runner that has listed nothing (a restart, a resume on
+    another gateway) switches those at its time, not the latest summary's."""
+    home = InMemoryHome(inventory=made_up_inventory())
+    named = {key: home.inventory.resolve(name)[0].key for key, name in
+             (("arc", "arc lamp"), ("salt", "salt lamp"), ("piano", "piano light"))}
+    home.states.update(dict.fromkeys(named.values(), "on"))
+    tools = ToolRunner(home)
+    await tools.run("list_states", {"state": "on", "asked": "which", "kind": "light", "area": "snug"})
+    tools.later = scheduled_for("turn them off in 10 minutes")
+    tools.begin_reply([{"role": "user", "content": tools.later.rest}])
+    said = await tools.run("switch_listed", {"state": "off"})
+    assert SCHEDULED.fullmatch(said)["what"] == "turn off the arc lamp and the salt lamp", said
+    tools.later = None
+    await tools.run("list_states", {"state": "on", "asked": "which", "kind": "light", "area": "music room"})
+    assert tools.listed == (named["piano"],)
+    resumed = ToolRunner(home)
+    line = await resumed.run_scheduled((await tools.scheduled())[0].call)
+    assert line == "As you asked, I turned off the arc lamp and the salt lamp."
+    assert [home.states[named[key]] for key in ("arc", "salt", "piano")] == ["off", "off", "on"]
+    tools.stop_timers()
+
+
 # snooze_alarm and stop_ringing act on what rang, which a rehearsal's home holds none of: never scheduled
 SCHEDULABLE = sorted(CHANGES_THE_HOME - {"snooze_alarm", "stop_ringing"})
 
@@ -273,3 +296,30 @@ async def test_a_scheduled_change_survives_a_restart_and_is_made_though_nobody_i
     await asyncio.sleep(1)
     assert devices.count(ARC_LAMP_ON) == 1                 # exactly once
     restarted.call(home.close())
+
+
+PIANO_LIGHT_OFF = ("zigbee2mqtt/piano_light/set", b'{"state": "OFF"}')
+SALT_LAMP_OFF = ("zigbee2mqtt/salt_lamp/set", b'{"state": "OFF"}')
+
+
+@pytest.mark.usefixtures("needs_assistant")
+async def test_them_said_for_later_switches_the_things_listed_when_said_not_those_listed_by_then(server, devices):
+    """ "turn them off in 2 seconds" after a summary: the things it named, stored with the change; a second summary
+    of other things before its time changes nothing of it (on 8497cd1 the reply said "the things I listed" and the
+    latest summary's things were switched at its time)."""
+    client, _ = await session(server)
+    for said in ("turn on the arc lamp", "turn on the salt lamp", "turn on the piano light"):
+        await typed(client, said)
+    await wait_for(lambda: {"zigbee2mqtt/arc_lamp/set", "zigbee2mqtt/salt_lamp/set",
+                            "zigbee2mqtt/piano_light/set"} <= {topic for topic, _ in devices})
+    assert spoken(await typed(client, "which lights are on in the snug")) == "The arc lamp and the salt lamp are on."
+    said = spoken(await typed(client, "turn them off in 2 seconds"))
+    assert SCHEDULED.fullmatch(said)["what"] == "turn off the arc lamp and the salt lamp", said
+    assert spoken(await typed(client, "which lights are on in the music room")) == "The piano light is on."
+    await wait_for(lambda: len(client.of_type("response.done")) == 7)      # the line said at its time
+    heard = client.of_type("response.done")[-1]["response"]["output"][0]["content"][0]["transcript"]
+    assert heard == "As you asked, I turned off the arc lamp and the salt lamp.", heard
+    assert ARC_LAMP_OFF in devices and SALT_LAMP_OFF in devices and PIANO_LIGHT_OFF not in devices
+    assert spoken(await typed(client, "which lights are on in the snug")) == "No lights are on in the snug."
+    assert spoken(await typed(client, "which lights are on in the music room")) == "The piano light is on."
+    await client.close()
