@@ -12,17 +12,10 @@ from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
 from assistant.inventory import MAX_ENTITIES, Inventory
 from assistant.tools import ToolRunner
+from test_hostile_declarations import until_answer
 
 MATH = "what is seven times six"
 DIGITS = "9" * 4_400          # past the 4,300 digits Python's int() reads from text
-
-
-async def until_answer(connection, *types: str):
-    """The next server event of one of these types (an error included)."""
-    async for event in connection:
-        if event.type in types or event.type == "error":
-            return event
-    raise AssertionError("the connection closed")
 
 
 @pytest.fixture
