@@ -251,9 +251,8 @@ class EmbeddedGenerator:
         about_scheduled = await self._scheduled_answer(history, runner) \
             if last.get("role") == "user" and not chosen else None
         if about_scheduled is not None:          # "what's scheduled", "cancel that" right after a change was
-            yield TextEvent(about_scheduled)
-            yield DoneEvent(AssistantReply(about_scheduled, [], 0, 0, (time.perf_counter() - started) * 1000, 0,
-                                           self.name))
+            for event in self._words_alone(about_scheduled, started):
+                yield event
             return
         alarm = {"name": chosen[0].name, "arguments": chosen[0].arguments} if chosen else \
             alarm_call(content_text(last), runner.ringing is not None) if last.get("role") == "user" else None
@@ -263,14 +262,13 @@ class EmbeddedGenerator:
                 yield event
             return
         if last.get("role") == "user" and dismissed(content_text(last), runner.timers_running):
-            yield TextEvent(DROPPED)             # "never mind": the request in hand is dropped, nothing is done
-            yield DoneEvent(AssistantReply(DROPPED, [], 0, 0, (time.perf_counter() - started) * 1000, 0, self.name))
+            for event in self._words_alone(DROPPED, started):     # "never mind": the request in hand is dropped
+                yield event
             return
         if last.get("role") == "user" and await asyncio.to_thread(negated_or_remarked, content_text(last)):
             # negated or merely remarked on: no reading may act on its words (the model's, Home Assistant's, code's)
-            yield TextEvent(LEFT_AS_IT_IS)
-            yield DoneEvent(AssistantReply(LEFT_AS_IT_IS, [], 0, 0, (time.perf_counter() - started) * 1000, 0,
-                                           self.name))
+            for event in self._words_alone(LEFT_AS_IT_IS, started):
+                yield event
             return
         later = scheduled_for(content_text(last)) \
             if last.get("role") == "user" and not client_tools and runner.later is None else None
@@ -330,8 +328,8 @@ class EmbeddedGenerator:
                 yield event
             return
         if question is not None:
-            yield TextEvent(question)
-            yield DoneEvent(AssistantReply(question, [], 0, 0, (time.perf_counter() - started) * 1000, 0, self.name))
+            for event in self._words_alone(question, started):
+                yield event
             return
         # normalising and tokenising a long history, and reading declarations, is CPU work: off the event loop,
         # which carries every session
@@ -355,9 +353,8 @@ class EmbeddedGenerator:
             answer = played and tools.colour_answer(played)
             played = played if answer else None
             if isinstance(answer, str):     # a light that can't take it: said so, with no call (as the model refused)
-                yield TextEvent(answer)
-                yield DoneEvent(AssistantReply(answer, [], 0, 0, (time.perf_counter() - started) * 1000, 0,
-                                               self.name))
+                for event in self._words_alone(answer, started):
+                    yield event
                 return
         if played is not None:
             async for event in self._answered_alone(ToolCall(played["name"], played["arguments"], new_call_id()),
@@ -487,6 +484,11 @@ class EmbeddedGenerator:
         yield TextEvent(str(lacked))
         yield DoneEvent(AssistantReply(str(lacked), [], passes, tokens, (time.perf_counter() - started) * 1000, prompt,
                                        self.name))
+
+    def _words_alone(self, said: str, started: float) -> tuple[ReplyEvent, ReplyEvent]:
+        """A reply of words read by code, with no call and no pass of the model."""
+        return TextEvent(said), DoneEvent(AssistantReply(said, [], 0, 0, (time.perf_counter() - started) * 1000, 0,
+                                                         self.name))
 
     async def _for_later(self, later: Later, history: list[dict], tools: ToolRunner) -> list[ReplyEvent] | None:
         """The reply to a request said for a time to come: the request answered without its time, its changes
