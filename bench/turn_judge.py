@@ -298,8 +298,8 @@ def main(argv: list[str] | None = None) -> int:
             print("no operating point cuts no more in every voice and is late less often")
             return 1
         late, premature, end_above, hold_below = points[0]
-        report.append(f"Operating points that cut no more in any voice of any training file, out of fold "
-                      f"(late, premature, end_above, hold_below), fewest late first: "
+        report.append("Operating points that cut no more in any voice of any training file, out of fold "
+                      "(late, premature, end_above, hold_below), fewest late first: "
                       + "; ".join(f"{l:.1%}, {p:.1%}, {e}, {h}" for l, p, e, h in points[:8]))
         look = second_look(scores, end_above, hold_below)
         panels["training sets, out of fold"] = {"shipped": [decide(u, shipped) for u in everything],
