@@ -40,10 +40,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from turn_judge import (FOLDS, Regression, by_voice, decidable, decide, finished_at, heard_of, load,  # noqa: E402
-                        per_voice_table, write_weights)
+from turn_judge import (FOLDS, Regression, counts, decidable, decide, finished_at, heard_of, load,  # noqa: E402
+                        per_voice_table, verdicts_again, write_weights)
 from streaming.turns import TurnDetector  # noqa: E402
-from turn_taking import LATE_MS, sentence_of, summarise  # noqa: E402
+from turn_taking import sentence_of, summarise  # noqa: E402
 from voice.text_turn import TextTurnModel  # noqa: E402
 from voice.turn_decision import (FEATURES, WEIGHTS_PATH, PauseEvidence, TurnDecision, features,  # noqa: E402
                                  words_evidence)
@@ -65,8 +65,8 @@ def judged_again(auto_judge: TurnJudge, utterances: list[dict]):
     """The thresholds' verdicts judged again from each pause's recorded transcript and Whisper's evidence by this
     tree's text judge and second look (as the server judges at the default eagerness), so that a text judge trained
     again is measured on the same evidence; with the recorded judges they are the recorded verdicts."""
-    judged = {(u["label"], frames): auto_judge.judge(heard_of(p), p["heard_s"], TurnDetector.words_done)
-              for u in utterances for frames, p in u["pauses"].items()}
+    judged = verdicts_again(utterances, lambda heard, heard_s: auto_judge.judge(heard, heard_s,
+                                                                                TurnDetector.words_done))
 
     def verdict(utterance, frames, pause):
         return judged[(utterance["label"], frames)]
@@ -186,13 +186,6 @@ def cost(decision: TurnDecision, utterances: list[dict]) -> str:
             weighed.append(time.perf_counter() - middle)
     return (f"compute per pause, median of {len(words_side)}: the words' side {1e3 * np.median(words_side):.3f} ms, "
             f"the wait {1e3 * np.median(weighed):.3f} ms")
-
-
-def counts(outcomes: list[dict]) -> str:
-    """Premature of all utterances and late of those not cut, as counts (summarise() gives shares)."""
-    kept = [o for o in outcomes if not o["premature"]]
-    late = sum(o.get("end_ms", float("inf")) > LATE_MS for o in kept)
-    return f"{len(outcomes) - len(kept)} of {len(outcomes)} / {late} of {len(kept)}"
 
 
 def main(argv: list[str] | None = None) -> int:

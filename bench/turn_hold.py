@@ -21,7 +21,9 @@ a model trained without it (folds by sentence, as bench/turn_judge.py). The oper
 most TARGET_PREMATURE of every voice's utterances over all training files, out of fold; when none does, the one
 whose worst voice is cut least. The
 model trained on all of them with that point is written to --model; --test judges held-out evidence once with
-it, beside the second look alone. The server runs the model in voice/data/turn-hold.json.
+it, beside the second look alone, the words judged again from each pause's recorded transcript by this tree's text
+judge (as bench/turn_decision.py --test does), so a text judge trained again is measured on the same evidence. The
+server runs the model in voice/data/turn-hold.json.
 
     PYTHONPATH=$PWD nice -n 5 .venv/bin/python bench/turn_hold.py --train DEV.json FRESH.json ... --model M.json \\
         --figure turn_hold.png
@@ -41,10 +43,11 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from turn_judge import (by_voice, decidable, decide, eot_table, finished_at, fit, heard_of, load,  # noqa: E402
-                        look_features, out_of_fold, per_voice_table, rows_of, shipped, standardised)
+from turn_judge import (by_voice, counts, decidable, decide, eot_table, finished_at, fit, heard_of,  # noqa: E402
+                        load, look_features, out_of_fold, per_voice_table, rows_of, shipped, standardised,
+                        verdicts_again)
 from streaming.turns import TurnDetector  # noqa: E402
-from turn_taking import LATE_MS, summarise  # noqa: E402
+from turn_taking import LATE_MS, summarise, text_verdicts  # noqa: E402
 from voice.text_turn import TextTurnModel  # noqa: E402
 from voice.turn_judge import HOLD_FEATURES, WEIGHTS_PATH, Regression, TurnJudge, hold_features  # noqa: E402
 
@@ -98,8 +101,17 @@ def recorded_hold_features(text_turn: TextTurnModel, pause: dict) -> list[float]
     return hold_features(text_turn, heard_of(pause), pause["heard_s"], pause["words"], pause["going_on"])
 
 
+def words_judged_again(text_turn: TextTurnModel, utterances: list[dict]) -> list[dict]:
+    """The utterances with each pause's words' verdicts (words, going_on: the text judge's, which the second look and
+    the judge that may also hold read) judged again by text_turn from the recorded transcript, as the replay judged
+    them (bench/turn_taking.py text_verdicts); by the text judge that recorded the evidence, the recorded ones."""
+    again = verdicts_again(utterances, lambda heard, heard_s: text_verdicts(text_turn, heard))
+    return [u | {"pauses": {frames: p | dict(zip(("words", "going_on"), again[(u["label"], frames)]))
+                            for frames, p in u["pauses"].items()}} for u in utterances]
+
+
 def second_look_of(judge: TurnJudge):
-    """The second look alone (voice/data/turn-judge.json) over the text judge's recorded verdicts."""
+    """The second look alone (voice/data/turn-judge.json) over the pause's words' verdicts."""
     def verdict(utterance, frames, pause):
         return TurnJudge.second_look(judge.probability(look_features(judge.text_turn, pause)), pause["words"],
                                      pause["going_on"], judge.end_above, judge.hold_below, TurnDetector.words_done)
@@ -302,6 +314,7 @@ def main(argv: list[str] | None = None) -> int:
         us, left_out = decidable(us)
         if left_out:
             report.append(f"{left_out} utterances left out: the replay's loop meets a pause their evidence lacks")
+        us = words_judged_again(text_turn, us)
         data = json.loads(Path(args.model).read_text())
         if tuple(data["features"]) != HOLD_FEATURES:
             raise ValueError(f"{args.model} is for features {data['features']}")
@@ -311,9 +324,12 @@ def main(argv: list[str] | None = None) -> int:
                 f"{data['hold_ms']} ms)")
         judged = {"words alone": [decide(u, shipped) for u in us], "second look": [decide(u, now) for u in us],
                   name: [decide(u, look) for u in us]}
-        report.append(per_voice_table(f"{Path(path).stem.removeprefix('turn_evidence_')}, held out", judged))
+        report.append(per_voice_table(f"{Path(path).stem.removeprefix('turn_evidence_')}, held out, the words "
+                                      f"judged again by this tree's text judge", judged))
         report.append("all voices: " + ", ".join(f"{j} {summarise(o)['premature']:.1%} / {summarise(o)['late']:.1%}"
                                                   for j, o in judged.items()))
+        report.append("in counts (premature of all; late of those not cut): "
+                      + "; ".join(f"{j} {counts(o)}" for j, o in judged.items()))
         if args.eot:
             report.append(eot_table(us, {"second look": now, name: look}))
     print("\n\n".join(report))

@@ -55,6 +55,14 @@ def look_features(text_turn: TextTurnModel, pause: dict) -> list[float]:
     return features(text_turn, heard_of(pause), pause["heard_s"], pause["words"], pause["going_on"])
 
 
+def verdicts_again(utterances: list[dict], judge) -> dict[tuple[str, str], tuple]:
+    """Each pause's verdicts judged again by judge(heard, heard_s) from its recorded transcript and Whisper's
+    evidence, keyed by (utterance label, frames heard): a judge trained again is measured on the same evidence, and
+    the judges that recorded it give the recorded verdicts (bench/turn_decision.py, bench/turn_hold.py --test)."""
+    return {(u["label"], frames): judge(heard_of(p), p["heard_s"])
+            for u in utterances for frames, p in u["pauses"].items()}
+
+
 def rows_of(text_turn: TextTurnModel, utterances: list[dict],
             pause_features=look_features) -> dict[tuple[str, str], list[float]]:
     """Each pause's features, keyed by (utterance label, frames heard)."""
@@ -193,6 +201,13 @@ def per_voice_table(name: str, judges: dict[str, list[dict]]) -> str:
     return "\n".join(lines)
 
 
+def counts(outcomes: list[dict]) -> str:
+    """Premature of all utterances and late of those not cut, as counts (summarise() gives shares)."""
+    kept = [o for o in outcomes if not o["premature"]]
+    late = sum(o.get("end_ms", float("inf")) > LATE_MS for o in kept)
+    return f"{len(outcomes) - len(kept)} of {len(outcomes)} / {late} of {len(kept)}"
+
+
 def eot_table(utterances: list[dict], verdicts: dict) -> str:
     """eot-bench's figures over the sweep's operating points (bench/turn_taking.py --sweep), for each judge."""
     lines = [f"| judge | false cut-offs at {EOT_BUDGETS_MS[0]} / {EOT_BUDGETS_MS[1]} ms (turn end p50 there) | "
@@ -283,8 +298,8 @@ def main(argv: list[str] | None = None) -> int:
             print("no operating point cuts no more in every voice and is late less often")
             return 1
         late, premature, end_above, hold_below = points[0]
-        report.append(f"Operating points that cut no more in any voice of any training file, out of fold "
-                      f"(late, premature, end_above, hold_below), fewest late first: "
+        report.append("Operating points that cut no more in any voice of any training file, out of fold "
+                      "(late, premature, end_above, hold_below), fewest late first: "
                       + "; ".join(f"{l:.1%}, {p:.1%}, {e}, {h}" for l, p, e, h in points[:8]))
         look = second_look(scores, end_above, hold_below)
         panels["training sets, out of fold"] = {"shipped": [decide(u, shipped) for u in everything],

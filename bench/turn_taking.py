@@ -880,7 +880,7 @@ def _answered(client: RealtimeClient) -> bool:
     return "response.output_audio.delta" in kinds[last_stop:]
 
 
-def _verdicts(model, heard) -> tuple[float, float]:
+def text_verdicts(model, heard) -> tuple[float, float]:
     """The text turn judge's verdicts on a pause's Heard: finished, and finished if the sound says the speaker
     goes on."""
     finished = model.judge(heard)
@@ -914,7 +914,7 @@ def _judged(eagerness: str, changed: Callable = lambda heard: heard) -> Callable
 # learned decision (voice.turn_decision.TurnDecision).
 WORDS_JUDGES = {"shipped": _judged("auto"),
                 THRESHOLDS: lambda judges, heard, s: judges["auto"].judge(heard, s, TurnDetector.words_done),
-                "without the second look": lambda judges, heard, s: _verdicts(judges["auto"].text_turn, heard),
+                "without the second look": lambda judges, heard, s: text_verdicts(judges["auto"].text_turn, heard),
                 "without the prompt check": _judged("auto", lambda heard: replace(heard, unprompted=None)),
                 "without the beam's longer hypotheses": _judged("auto", lambda heard: replace(heard, alternatives=())),
                 "without either": _judged("auto", lambda heard: replace(heard, unprompted=None, alternatives=())),
@@ -1060,7 +1060,7 @@ def _evidence(text_turn, heard, judged: dict, sound: float, samples: int) -> dic
     words, going_on = judged["without the second look"]
     return {"text": heard.text, "unprompted": heard.unprompted, "alternatives": list(heard.alternatives),
             "words": words, "going_on": going_on, "sound": sound, "judged": judged["shipped"][:3],
-            "words_alone": _verdicts(text_turn, replace(heard, unprompted=None, alternatives=()))[0],
+            "words_alone": text_verdicts(text_turn, replace(heard, unprompted=None, alternatives=()))[0],
             "word_probabilities": [(w, round(p, 4)) for w, p in heard.word_probabilities], **_timing(heard, samples)}
 
 

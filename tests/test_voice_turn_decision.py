@@ -1,12 +1,13 @@
 """The learned turn decision: the shipped weights, the evidence it reads, the waits the turn detector takes from
 it (the opener check's hold before it), the server's verdicts on real speech, and bench/turn_decision.py on a
-real replay, whose recorded evidence decided again gives the replay's own turn ends."""
+real replay, whose recorded evidence decided again gives the replay's own turn ends, and bench/turn_hold.py on the
+same replay, the words judged again."""
 import json
 
 import numpy as np
 import pytest
 
-from bench import turn_decision
+from bench import turn_decision, turn_hold
 from bench.turn_judge import decide
 from bench.turn_taking import SENTENCES, build_set, replay
 from paused_speech import RATE, flite, pause_point
@@ -14,7 +15,7 @@ from streaming.engines import Engines
 from streaming.turns import SEMANTIC_WAITS, Signal, TurnDetection, TurnDetector
 from voice.smart_turn import SmartTurnModel
 from voice.stt import Heard, WhisperSTT
-from voice.text_turn import TextTurnModel
+from voice.text_turn import BUCKETS, TextTurnModel
 from voice.turn_decision import FEATURES, WORDS_FEATURES, TurnDecision, words_evidence
 from voice.turn_judge import TurnJudge
 from voice.weights import verified
@@ -227,3 +228,29 @@ def test_the_words_judged_again_by_the_recorded_judges_are_the_recorded_verdicts
                                        utterances)
     pauses = [(u, frames, p) for u in utterances for frames, p in u["pauses"].items()]
     assert pauses and all(list(again(u, frames, p)) == p["judged"] for u, frames, p in pauses)
+
+
+def test_the_holding_bench_judges_the_words_again_by_this_trees_text_judge(replayed, hold_judge, tmp_path):
+    """bench/turn_hold.py --test (eagerness low's figures, eot-bench's shape) judges each pause's words again from its
+    recorded transcript, as bench/turn_decision.py --test does: by the text judge that recorded the evidence, that
+    gives the recorded verdicts on every pause; by another (weights all zero: every transcript 0.5), that judge's."""
+    utterances = json.loads(open(replayed[1]).read())
+    recorded = [(p["words"], p["going_on"]) for u in utterances for p in u["pauses"].values()]
+    again = turn_hold.words_judged_again(hold_judge.text_turn, utterances)
+    assert recorded and [(p["words"], p["going_on"]) for u in again for p in u["pauses"].values()] == recorded
+    zeros = tmp_path / "text-turn.npy"
+    np.save(zeros, np.zeros(BUCKETS, np.float32))
+    other = [(p["words"], p["going_on"])
+             for u in turn_hold.words_judged_again(TextTurnModel(zeros), utterances) for p in u["pauses"].values()]
+    assert set(other) <= {(0.5, 0.5), (0.0, 0.0)} and other != recorded
+    assert [(p["words"], p["going_on"]) for u in utterances for p in u["pauses"].values()] == recorded
+
+
+def test_the_holding_bench_judges_held_out_evidence_by_its_model(replayed, capsys):
+    assert turn_hold.main(["--test", replayed[1], "--model", str(verified("voice", "data/turn-hold.json"))]) == 0
+    report = capsys.readouterr().out
+    header = next(line for line in report.splitlines() if line.startswith("| voice |"))
+    assert "words alone" in header and "second look" in header and "holding (end ≥" in header
+    assert any(line.startswith("| flite slt |") for line in report.splitlines())
+    counts = next(line for line in report.splitlines() if line.startswith("in counts "))
+    assert counts.count(" of 5 / ") == 3
