@@ -59,6 +59,7 @@ from assistant.timer_changes import timer_change_asked, timer_choice_answered
 from assistant.tokenizer import Tokenizer
 from assistant.tools import UNKNOWN_DEVICE, ToolRunner
 from assistant.tools import asks as asks_about_state
+from assistant.vocabulary import THING_CHANGING_VERBS
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate_together
 from voice.weights import verified
@@ -505,6 +506,11 @@ class EmbeddedGenerator:
         made = [event for event in events if isinstance(event, ToolCallEvent)]
         if made and all(event.result != NOT_FOR_LATER for event in made):
             return events
+        said = "".join(event.text for event in events if isinstance(event, TextEvent))
+        if not made and said in (CANT, UNKNOWN_NAME, NOT_UNDERSTOOD) \
+                and later.rest.removeprefix("please ").split(" ", 1)[0] in THING_CHANGING_VERBS \
+                and (unknown := unknown_thing(later.rest, Vocabulary(await tools.lexicon()))):
+            return list(self._words_alone(UNKNOWN_DEVICE.format(name=unknown), time.perf_counter()))
         scheduled = " ".join(str(event.result) for event in made if str(event.result).startswith("Okay, I'll "))
         if scheduled:                     # a change beside a call that is none: the request is answered as said
             await runner.scheduled_answer("cancel", "", scheduled)

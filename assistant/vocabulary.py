@@ -587,6 +587,9 @@ SWITCHING_VERBS = ("turn", "switch", "put", "pop", "power", "shut", "flick", "fl
 # Words of a move other than switching on, in any form: a request that says one and no "on" asks no switching on
 # ("pull the pleated blind down, the sun's on the cot" switched the blind on)
 MOVES_NOT_ON = ("open", "close", "lock", "unlock", "down", "lower", "raise", "lift", "draw")
+# Verbs that open a change of a thing, never a timer or an alarm: such a change said for later of a thing the home
+# lacks is said to be unknown ("turn on the chapel lamp in 10 minutes"), not read again as a timer of 10 minutes
+THING_CHANGING_VERBS = (*SWITCHING_VERBS, *MOVES_NOT_ON, "dim", "brighten")
 # Words that say the half of the day an alarm is in: one said against the call's period, its own unsaid, refuses it
 # ("set me an alarm for nine pm" set 9 am)
 PERIOD_WORDS = {"am": ("am", "a m", "morning"), "pm": ("pm", "p m", "evening", "afternoon", "tonight", "at night")}
