@@ -19,9 +19,10 @@ def _any_of(words) -> str:
     return "|".join(map(re.escape, sorted(words, key=len, reverse=True)))
 
 
-# "the shopping list", "my to-do list", "our hardware list", "my list": a name of at most two words, or none
+# "the shopping list", "my to-do list", "our hardware list", "my list": a name of LIST_NAMES ("to do"), or one of at
+# most two words, or none
 _WORD = rf"(?!(?:{_any_of(LIST_NOT_A_NAME)}) )[a-z][a-z'-]*"
-_LIST = rf"(?:(?:the|my|our) )?(?:(?P<list>{_WORD}(?: {_WORD})?) )?list"
+_LIST = rf"(?:(?:the|my|our) )?(?:(?P<list>{_any_of(name for name in LIST_NAMES if name)}|{_WORD}(?: {_WORD})?) )?list"
 _ITEMS = r"(?P<items>\S.*?)"
 _AROUND = rf"^(?:(?:{_any_of(LIST_REQUEST_OPENERS)}) )*(?:{{}})(?: (?:{_any_of(LIST_REQUEST_TAILS)}))*$"
 

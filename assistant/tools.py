@@ -45,7 +45,7 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
                                   VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
                                   convert, unit_name)
-from assistant.vocabulary import LIST_SAID_BACK, MAX_LIST_ITEM_CHARS, MAX_LIST_ITEMS, MAX_LISTS
+from assistant.vocabulary import LIST_SAID_BACK, MAX_LIST_ITEM_CHARS, MAX_LIST_ITEMS, MAX_LISTS, says_many
 from assistant.vocabulary import (MAX_LISTED, MAX_SCHEDULED, MAX_SCHEDULED_HERE, RINGING_S, SCHEDULED_DONE_VERBS,
                                   SCHEDULED_FAILED, SCHEDULED_MADE, SCHEDULED_SAID, SNOOZE_MINUTES)
 from voice.heard_names import alike
@@ -524,6 +524,11 @@ def _joined(words: list[str], joined: str) -> str:
 def _list_said(list_name: str) -> str:
     """ "shopping list", "to-do list", "hardware list"."""
     return f"{list_name} list"
+
+
+def _many(items: list[str]) -> bool:
+    """Items said as many: several, or one in the plural ("nails")."""
+    return len(items) > 1 or says_many(items[0])
 
 
 def _capital(words: str) -> str:
@@ -1814,9 +1819,9 @@ class ToolRunner:
                 lists[list_name] = kept + new
             there = [item for item in items if item not in new]
             if not new:
-                return lists, Done(f"{_capital(_joined(there, 'and'))} {'is' if len(there) == 1 else 'are'} already "
+                return lists, Done(f"{_capital(_joined(there, 'and'))} {'are' if _many(there) else 'is'} already "
                                    f"on your {called}.")
-            also = f"; {_joined(there, 'and')} {'was' if len(there) == 1 else 'were'} on it already" if there else ""
+            also = f"; {_joined(there, 'and')} {'were' if _many(there) else 'was'} on it already" if there else ""
             return lists, Done(f"Added {_joined(new, 'and')} to your {called}{also}.")
         return await self.on_lists(add)
 
@@ -1831,14 +1836,14 @@ class ToolRunner:
             gone = on_the_list(items, kept)
             absent = [item for item in items if not on_the_list([item], kept)]
             if not gone:
-                be = "isn't" if len(absent) == 1 else "aren't"
+                be = "aren't" if _many(absent) else "isn't"
                 return lists, NoAction(f"{_capital(_joined(absent, 'and'))} {be} on your {called}.")
             left = [item for item in kept if item not in gone]
             if left:
                 lists[list_name] = left
             else:
                 lists.pop(list_name, None)       # an empty list takes no place among MAX_LISTS
-            missing = f"; {_joined(absent, 'and')} {'was' if len(absent) == 1 else 'were'} not on it" if absent else ""
+            missing = f"; {_joined(absent, 'and')} {'were' if _many(absent) else 'was'} not on it" if absent else ""
             return lists, Done(f"Removed {_joined(gone, 'and')} from your {called}{missing}.")
         return await self.on_lists(remove)
 

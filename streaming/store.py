@@ -633,6 +633,8 @@ class RedisStore(Store):
         self._move = self._redis.register_script(_MOVE)
         self._retime = self._redis.register_script(_RETIME)
         self._cancel = self._redis.register_script(_CANCEL)
+        self._lists_changing = asyncio.Lock()     # this gateway's list changes one at a time: WATCH retries only
+                                                  # for another gateway's
 
     def _key(self, *parts: str) -> str:
         return self.PREFIX + ":".join(parts)
@@ -799,12 +801,12 @@ class RedisStore(Store):
 
     @_bounded
     async def rewrite_lists(self, change):
-        """Read, change and write the lists atomically: WATCH, and again if another writer came between (at most
+        """Read, change and write the lists atomically: WATCH, and again if another gateway wrote between (at most
         REWRITE_TRIES times)."""
         from redis.exceptions import WatchError
 
         key = self._key("lists")
-        async with self._redis.pipeline(transaction=True) as pipe:
+        async with self._lists_changing, self._redis.pipeline(transaction=True) as pipe:
             for _ in range(REWRITE_TRIES):
                 try:
                     await pipe.watch(key)
