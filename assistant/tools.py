@@ -536,7 +536,12 @@ def _capital(words: str) -> str:
 
 
 def _items(items) -> list[str] | NoAction:
-    """The items of a call, each once and within MAX_LIST_ITEM_CHARS; NoAction where one is longer, or none is said."""
+    """The items of a call, each once and within MAX_LIST_ITEM_CHARS; NoAction where one is longer, or none is said.
+    One item alone may come as text (a remote model's call)."""
+    if isinstance(items, str):
+        items = [items]
+    if not isinstance(items, list):
+        return NOT_POSSIBLE
     said = list(dict.fromkeys(" ".join(str(item).split()) for item in items if str(item).strip()))
     if not said:
         return NOT_POSSIBLE

@@ -74,6 +74,8 @@ async def test_an_item_is_added_once_taken_off_and_the_list_cleared():
     assert await tools.run("get_list", {"list_name": "to-do"}) == "Your to-do list is empty."
     assert await tools.run("clear_list", {"list_name": "shopping"}) == "Cleared your shopping list."
     assert await tools.run("get_list", {"list_name": "shopping"}) == "Your shopping list is empty."
+    assert await tools.run("add_to_list", {"list_name": "shopping", "items": "oat milk"}) == \
+        "Added oat milk to your shopping list."          # one item as text, as a remote model may write it
 
 
 async def test_items_a_list_lists_and_an_items_length_are_bounded_with_a_clear_answer():
