@@ -38,6 +38,7 @@ from assistant.chat_template import humidifier_meant, humidity_call        # a h
 from assistant.chat_template import level_asked_call                      # a light's brightness, a fan's speed
 from assistant.chat_template import colour_call                           # a light's colour set or asked
 from assistant.compound import joined_parts, joined_reply, unknown_thing
+from assistant.lists import list_asked, on_the_list
 from assistant.later import NOT_FOR_LATER, Later, scheduled_asked, scheduled_for
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
@@ -260,6 +261,11 @@ class EmbeddedGenerator:
         if alarm is not None:                    # alarms cancelled or listed, what rings snoozed or stopped
             async for event in self._answered_alone(ToolCall(alarm["name"], alarm["arguments"], new_call_id()), tools,
                                                     started):
+                yield event
+            return
+        kept = await self._list_call(history, runner, client_tools) if last.get("role") == "user" else None
+        if kept is not None:                     # "add milk to the shopping list", "what's on my to-do list"
+            async for event in self._answered_alone(kept, tools, started):
                 yield event
             return
         if last.get("role") == "user" and dismissed(content_text(last), runner.timers_running):
@@ -590,6 +596,22 @@ class EmbeddedGenerator:
             summary_asked(said, tools.home.inventory)
         if call is None or client_tools and declared_reading(history, client_tools) is not None:
             return None
+        return ToolCall(call["name"], call["arguments"], new_call_id())
+
+    @staticmethod
+    async def _list_call(history: list[dict], runner: ToolRunner, client_tools: Mapping[str, dict]) -> ToolCall | None:
+        """A request about the home's lists, read by code (assistant.lists): the shipped model has no skill for them.
+        A client that declared tools of its own keeps its words. "I've got the milk", which names no list, is read
+        only where every item it says is on the shopping list."""
+        asked = None if client_tools else list_asked(content_text(history[-1]))
+        if asked is None:
+            return None
+        call, only_if_listed = asked
+        if only_if_listed:
+            kept = await runner.on_lists(lambda lists: (lists, lists.get("shopping", [])))
+            if isinstance(kept, NoAction) or \
+                    len(on_the_list(call["arguments"]["items"], kept)) < len(call["arguments"]["items"]):
+                return None
         return ToolCall(call["name"], call["arguments"], new_call_id())
 
     @staticmethod

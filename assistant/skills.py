@@ -38,6 +38,8 @@ class Skill:
                                       # other skill on a thing switches it
     read_by_code: bool = False        # the shipped checkpoint was trained before it, and never writes it: code reads
                                       # its call from the words (chat_template.named_move); a remote model is offered it
+    on_lists: bool = False            # keeps the home's lists (assistant.lists): changes no thing of the home, and
+                                      # an item's words may say a time ("call mum tomorrow")
 
     def accepts(self, arguments: dict) -> bool:
         """This skill's argument keys (the optional ones may be missing), each a value of the right kind."""
@@ -45,7 +47,10 @@ class Skill:
             return False
         for key, value in arguments.items():
             allowed = self.arguments[key]
-            if isinstance(allowed[0], type):
+            if allowed == (list,):
+                if not isinstance(value, list) or not all(isinstance(item, str) for item in value):
+                    return False
+            elif isinstance(allowed[0], type):
                 if not isinstance(value, allowed) or isinstance(value, bool):
                     return False
             elif value not in allowed:
@@ -56,7 +61,10 @@ class Skill:
         """The skill as an OpenAI function tool."""
         properties = {}
         for key, allowed in self.arguments.items():
-            if isinstance(allowed[0], type):
+            if allowed == (list,):
+                properties[key] = {"type": "array", "items": {"type": "string"},
+                                   "description": self.argument_help.get(key, key)}
+            elif isinstance(allowed[0], type):
                 kind = "string" if allowed == (str,) else "number"
                 properties[key] = {"type": kind, "description": self.argument_help.get(key, key)}
             else:
@@ -70,10 +78,11 @@ class Skill:
 def _skill(skill_name: str, description: str, optional=(), /, *, pure: bool = False, reads: bool = False,
            means: Mapping[str, tuple[str, ...]] | None = None, switches: bool = False, name_is_a_thing: bool = False,
            level_unit: str = "", steps: bool = False, timer: str = "", components: tuple[str, ...] = (),
-           kind_taken: str = "", read_by_code: bool = False, **arguments: tuple[tuple, str]) -> Skill:
+           kind_taken: str = "", read_by_code: bool = False, on_lists: bool = False,
+           **arguments: tuple[tuple, str]) -> Skill:
     return Skill(skill_name, description, {k.rstrip("_"): v[0] for k, v in arguments.items()},
                  {k.rstrip("_"): v[1] for k, v in arguments.items()}, frozenset(optional), pure, reads, means or {},
-                 switches, name_is_a_thing, level_unit, steps, timer, components, kind_taken, read_by_code)
+                 switches, name_is_a_thing, level_unit, steps, timer, components, kind_taken, read_by_code, on_lists)
 
 
 # The words that can ask for each action a call may take (chat_template.action_of names it), per skill: a call
@@ -113,6 +122,8 @@ POSITIONED = ("cover", "valve")           # the kinds of thing Home Assistant's 
 MEDIA = ("media_player",)
 MEDIA_NAME = ((str,), "the media player as the user named it, if any, e.g. kitchen speaker")
 MEDIA_ACTIONS = ("pause", "resume", "next", "previous", "mute", "unmute")
+ITEMS = ((list,), "the items, each as the user said it, e.g. milk, call the plumber")
+LIST_NAME = ((str,), "the list: shopping, to-do, or the name the user gave it, e.g. hardware")
 
 
 SKILLS: dict[str, Skill] = {s.name: s for s in (
@@ -256,6 +267,16 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("snooze_alarm", "Snooze the alarm or timer that just rang.", ("minutes",),
            minutes=(NUMBER, "how many minutes, if the user said it"), read_by_code=True),
     _skill("stop_ringing", "Stop the alarm or timer that is ringing.", read_by_code=True),
+    # the home's lists: read by code from the words (assistant.lists)
+    _skill("add_to_list", "Add items to one of the home's lists: the shopping list, the to-do list, or a list the user "
+           "names.", items=ITEMS, list_name=LIST_NAME, read_by_code=True, on_lists=True),
+    _skill("remove_from_list", "Take items off one of the home's lists (done, bought, or no longer wanted).",
+           items=ITEMS, list_name=LIST_NAME, read_by_code=True, on_lists=True),
+    # pure: its words are a whole question of LIST_READ, and run at once it changes nothing
+    _skill("get_list", "Say what is on one of the home's lists.", list_name=LIST_NAME, pure=True, read_by_code=True,
+           on_lists=True),
+    _skill("clear_list", "Take everything off one of the home's lists.", list_name=LIST_NAME, read_by_code=True,
+           on_lists=True),
 )}
 # The registry's facts as the sets their users ask of a call's name (a client tool's name is in none of them):
 # the skills of timers (a timer's name is no thing of the home), those of them that start one, and those that take one
@@ -282,9 +303,12 @@ LEVEL_SKILLS = frozenset(s.name for s in SKILLS.values() if s.level_unit == "per
 # and those that change nothing: they compute an answer or say how a thing is
 NOT_CHANGES = frozenset(s.name for s in SKILLS.values() if s.pure or s.reads)
 # and those that change a thing of the home: neither those, nor timers' and alarms' (their words say a time to come,
-# or the alarm's time: "cancel the alarm at 6:45 am"), nor a yes to a change already asked for (assistant.later)
-CHANGES_THE_HOME = frozenset(s.name for s in SKILLS.values() if not (s.pure or s.reads or s.timer)) - {
-    "set_alarm", "cancel_alarm", "confirm"}
+# or the alarm's time: "cancel the alarm at 6:45 am"), nor the lists' (an item may say one), nor a yes to a change
+# already asked for (assistant.later)
+CHANGES_THE_HOME = frozenset(s.name for s in SKILLS.values()
+                             if not (s.pure or s.reads or s.timer or s.on_lists)) - {"set_alarm", "cancel_alarm", "confirm"}
+# and those that keep the home's lists
+LIST_SKILLS = frozenset(s.name for s in SKILLS.values() if s.on_lists)
 # and those the shipped checkpoint writes (the others code reads from the words)
 MODEL_SKILLS = frozenset(s.name for s in SKILLS.values() if not s.read_by_code)
 # the skills of a thing's mode

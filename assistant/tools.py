@@ -22,6 +22,7 @@ from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
+from assistant.lists import ListBook, LocalLists, list_name as kept_name, on_the_list
 from assistant.later import (AT_A_LATER_TIME, NOT_FOR_LATER, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED, Later,
                              not_now)
 from assistant.inventory import TEMPERATURE_LIMITS, THERMOSTATS         # the thermostats' and water heaters' degrees
@@ -44,6 +45,7 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   POSSESSIVE, THING_DETERMINERS, TRAILING_WORDS, UNLOCK_HEARD_AS, VACUUM_COMMANDS,
                                   VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
                                   convert, unit_name)
+from assistant.vocabulary import LIST_SAID_BACK, MAX_LIST_ITEM_CHARS, MAX_LIST_ITEMS, MAX_LISTS, says_many
 from assistant.vocabulary import (MAX_LISTED, MAX_SCHEDULED, MAX_SCHEDULED_HERE, RINGING_S, SCHEDULED_DONE_VERBS,
                                   SCHEDULED_FAILED, SCHEDULED_MADE, SCHEDULED_SAID, SNOOZE_MINUTES)
 from voice.heard_names import alike
@@ -214,6 +216,9 @@ NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
 NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
 NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
 NOT_A_NAME_OF_THE_HOME = NoAction(REPLIES["unknown_name"])
+TOO_MANY_LISTS = NoAction(f"Sorry, I can keep at most {MAX_LISTS} lists; clear one first.")
+LISTS_UNAVAILABLE = NoAction("Sorry, I can't reach the lists right now; try again in a moment.")
+ITEM_TOO_LONG = NoAction(f"Sorry, an item can be at most {MAX_LIST_ITEM_CHARS} characters long.")
 # Heard calls said back when a word they rest on is doubted: those of CHANGES_SAID_BACK, and the levels of SAID_BACK
 # and its other changes to a thing of the home (a volume, a tilt)
 DOUBTS_SAID_BACK = (frozenset(CHANGES_SAID_BACK) | frozenset(LEVEL_UNIT)
@@ -516,6 +521,35 @@ def _joined(words: list[str], joined: str) -> str:
     return ", ".join(words[:-1]) + f" {joined} " + words[-1] if len(words) > 1 else "".join(words)
 
 
+def _list_said(list_name: str) -> str:
+    """ "shopping list", "to-do list", "hardware list"."""
+    return f"{list_name} list"
+
+
+def _many(items: list[str]) -> bool:
+    """Items said as many: several, or one in the plural ("nails")."""
+    return len(items) > 1 or says_many(items[0])
+
+
+def _capital(words: str) -> str:
+    return words[:1].upper() + words[1:]
+
+
+def _items(items) -> list[str] | NoAction:
+    """The items of a call, each once and within MAX_LIST_ITEM_CHARS; NoAction where one is longer, or none is said.
+    One item alone may come as text (a remote model's call)."""
+    if isinstance(items, str):
+        items = [items]
+    if not isinstance(items, list):
+        return NOT_POSSIBLE
+    said = list(dict.fromkeys(" ".join(str(item).split()) for item in items if str(item).strip()))
+    if not said:
+        return NOT_POSSIBLE
+    if any(len(item) > MAX_LIST_ITEM_CHARS for item in said):
+        return ITEM_TOO_LONG
+    return said
+
+
 def stepped_level(level: int | None, direction: str) -> int:
     """A light a quarter brighter or dimmer ("make it brighter"); one that never said its level counts as
     full. Dimming stops at 5 percent: off is "turn it off"."""
@@ -662,9 +696,11 @@ class ToolRunner:
     in the text chat, a due timer just ends). A gateway with a store passes its DurableTimers instead.
     """
 
-    def __init__(self, home: Home | None = None, timer_book: TimerBook | None = None):
+    def __init__(self, home: Home | None = None, timer_book: TimerBook | None = None, lists: ListBook | None = None):
         self.home = home if home is not None else InMemoryHome()
         self.timer_book = timer_book if timer_book is not None else LocalTimers(self._ring)
+        # The home's lists (assistant.lists): the server passes its state store, where every gateway reads the same
+        self.lists = lists if lists is not None else LocalLists()
         self.on_ring: Callable[[int, str], None] | None = None
         self.pending: Pending | None = None
         self.turn = 0                    # user messages that replies have answered
@@ -820,6 +856,10 @@ class ToolRunner:
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
         if guessed is not None:
             return self._ask_first(guessed, name, arguments)
+        if self.spoken and name in LIST_SAID_BACK and any(
+                word in self.doubted_words for item in arguments.get("items", []) for word in item.lower().split()):
+            return self._say_back(LIST_SAID_BACK[name].format(items=_joined(arguments["items"], "and"),
+                                                              list=_list_said(arguments["list_name"])), name, arguments)
         # a number the recogniser doubted, or one no heard word carries, is said back first
         unsure = self.unsure_numbers or self.spoken and not numbers_carried(self.heard, name, arguments)
         said = said_back(name, arguments) if unsure and self._knows_the_device(name, arguments) else None
@@ -1756,6 +1796,83 @@ class ToolRunner:
         track = f"{title} by {artist}" if artist else title
         return f"The {entity.name} {agreeing(entity.name, 'is')} playing {track}." if state == "playing" else \
             f"The {entity.name} {agreeing(entity.name, 'is')} paused on {track}."
+
+    async def on_lists(self, change) -> object:
+        """The lists' change (ListBook.rewrite_lists), or LISTS_UNAVAILABLE where the store did not answer: the reply
+        says so and the session goes on."""
+        try:
+            return await self.lists.rewrite_lists(change)
+        except Exception as error:  # noqa: BLE001 - a store driver's errors have no common base (streaming.store.ask)
+            log.error("the lists could not be read or written: %r", error)
+            return LISTS_UNAVAILABLE
+
+    async def _add_to_list(self, items, list_name) -> str:
+        """Items not yet on the list join its end; one already on it is not added twice."""
+        list_name = kept_name(list_name)
+        items, called = _items(items), _list_said(list_name)
+        if isinstance(items, NoAction) or len(list_name) > MAX_LIST_ITEM_CHARS:
+            return items if isinstance(items, NoAction) else NOT_POSSIBLE
+
+        def add(lists: dict) -> tuple[dict, str]:
+            kept = lists.get(list_name, [])
+            new = [item for item in items if not on_the_list([item], kept)]
+            if list_name not in lists and new and len(lists) >= MAX_LISTS:
+                return lists, TOO_MANY_LISTS
+            if len(kept) + len(new) > MAX_LIST_ITEMS:
+                return lists, NoAction(f"Sorry, your {called} is full: it keeps at most {MAX_LIST_ITEMS} items.")
+            if new:
+                lists[list_name] = kept + new
+            there = [item for item in items if item not in new]
+            if not new:
+                return lists, Done(f"{_capital(_joined(there, 'and'))} {'are' if _many(there) else 'is'} already "
+                                   f"on your {called}.")
+            also = f"; {_joined(there, 'and')} {'were' if _many(there) else 'was'} on it already" if there else ""
+            return lists, Done(f"Added {_joined(new, 'and')} to your {called}{also}.")
+        return await self.on_lists(add)
+
+    async def _remove_from_list(self, items, list_name) -> str:
+        list_name = kept_name(list_name)
+        items, called = _items(items), _list_said(list_name)
+        if isinstance(items, NoAction) or len(list_name) > MAX_LIST_ITEM_CHARS:
+            return items if isinstance(items, NoAction) else NOT_POSSIBLE
+
+        def remove(lists: dict) -> tuple[dict, str]:
+            kept = lists.get(list_name, [])
+            gone = on_the_list(items, kept)
+            absent = [item for item in items if not on_the_list([item], kept)]
+            if not gone:
+                be = "aren't" if _many(absent) else "isn't"
+                return lists, NoAction(f"{_capital(_joined(absent, 'and'))} {be} on your {called}.")
+            left = [item for item in kept if item not in gone]
+            if left:
+                lists[list_name] = left
+            else:
+                lists.pop(list_name, None)       # an empty list takes no place among MAX_LISTS
+            missing = f"; {_joined(absent, 'and')} {'were' if _many(absent) else 'was'} not on it" if absent else ""
+            return lists, Done(f"Removed {_joined(gone, 'and')} from your {called}{missing}.")
+        return await self.on_lists(remove)
+
+    async def _get_list(self, list_name) -> str:
+        list_name = kept_name(list_name)
+        if len(list_name) > MAX_LIST_ITEM_CHARS:
+            return NOT_POSSIBLE
+        kept = await self.on_lists(lambda lists: (lists, lists.get(list_name, [])))
+        if isinstance(kept, NoAction):
+            return kept
+        called = _list_said(list_name)
+        if not kept:
+            return Done(f"Your {called} is empty.")
+        return Done(f"Your {called} has {_joined(kept, 'and')}.")
+
+    async def _clear_list(self, list_name) -> str:
+        list_name = kept_name(list_name)
+        if len(list_name) > MAX_LIST_ITEM_CHARS:
+            return NOT_POSSIBLE
+        called = _list_said(list_name)
+        cleared = await self.on_lists(lambda lists: (lists, lists.pop(list_name, None)))
+        if isinstance(cleared, NoAction):
+            return cleared
+        return Done(f"Cleared your {called}." if cleared else f"Your {called} is already empty.")
 
     async def _get_state(self, name, area=None) -> str:
         found, problem = self._find(name, area, READABLE)

@@ -1220,3 +1220,47 @@ STATE_WISHED_BY_THEN = ("be", "was", "were", "is", "stay", "remain", "for")
 # ("i'll be back in a minute, switch the kitchen speaker off", "unlock the strongroom door, i'm after the deeds box")
 SPEAKER_REMARK_SUBJECTS = ("i'll", "i will", "i'm", "i am", "i've", "i have", "we'll", "we will", "we're", "we are",
                            "we've", "we have", "it's", "there's", "they'll", "they're", "he's", "she's")
+
+# The home's lists (assistant.lists): a shopping list, a to-do list, and lists the user names ("the hardware list"),
+# read by code from the words, whole, past a few openers and tails. {items}: what is added or taken off, as said (",",
+# "and" join several); {list}: the list, said as "the shopping list", "my to-do list", "our hardware list", "my list".
+LIST_ADDED = ("add {items} to {list}", "add {items} on {list}", "add {items} onto {list}", "put {items} on {list}",
+              "put {items} onto {list}", "put {items} down on {list}", "stick {items} on {list}",
+              "write {items} on {list}", "write down {items} on {list}", "include {items} on {list}",
+              "put {items} on to {list}", "add {items} into {list}")
+LIST_REMOVED = ("remove {items} from {list}", "remove {items} off {list}", "delete {items} from {list}",
+                "take {items} off {list}", "take {items} off of {list}", "take {items} from {list}",
+                "cross {items} off {list}", "cross off {items} on {list}", "cross off {items} from {list}",
+                "scratch {items} off {list}", "strike {items} off {list}", "tick {items} off {list}",
+                "tick off {items} on {list}", "check {items} off {list}", "check off {items} on {list}",
+                "check off {items} from {list}", "mark {items} as done on {list}", "mark {items} done on {list}",
+                "mark {items} as complete on {list}", "mark {items} as completed on {list}",
+                "complete {items} on {list}")
+# Done with what was bought, the list unsaid: taken off the shopping list only where every item said is on it
+LIST_BOUGHT = ("i've got {items}", "i have got {items}", "i got {items}", "i've bought {items}", "i bought {items}",
+               "i've picked up {items}", "i picked up {items}", "i have bought {items}")
+LIST_READ = ("what's on {list}", "what is on {list}", "what's in {list}", "what is in {list}", "read {list}",
+             "read me {list}", "read out {list}", "read {list} to me",
+             "what do i have on {list}", "what have i got on {list}", "what's left on {list}", "what is left on {list}",
+             "tell me what's on {list}", "tell me what is on {list}", "show me {list}", "what do i need on {list}",
+             "what's on {list} today", "what is on {list} today")
+LIST_CLEARED = ("clear {list}", "clear out {list}", "empty {list}", "wipe {list}", "clear everything off {list}",
+                "remove everything from {list}", "delete everything from {list}", "delete everything on {list}",
+                "take everything off {list}", "clear all items from {list}", "remove all items from {list}")
+LIST_REQUEST_OPENERS = ("please", "ok", "okay", "hey", "hey parley", "parley", "can you", "could you", "would you",
+                        "can you please", "could you please", "i need you to", "i want you to", "go ahead and")
+LIST_REQUEST_TAILS = ("please", "for me", "thanks", "thank you", "too", "as well", "now")
+# How a list is said ("the grocery list" is the shopping list; "my list" alone is too) -> the name it is kept by
+LIST_NAMES = {"shopping": "shopping", "grocery": "shopping", "groceries": "shopping", "": "shopping",
+              "to-do": "to-do", "to do": "to-do", "todo": "to-do", "to-dos": "to-do", "task": "to-do",
+              "tasks": "to-do"}
+# Words no list is named by: "read me my list" names none
+LIST_NOT_A_NAME = ("me", "my", "our", "the", "your", "a", "an", "this", "that", "to", "on", "of", "off", "from")
+# Words that open an item and say nothing of it ("add some milk", "i've got the milk"), and those that join items
+LIST_ITEM_OPENERS = ("the", "some", "more", "a", "an", "our", "my")
+LIST_ITEM_JOINS = (",", "and", "&", "plus")
+MAX_LISTS = 8                  # lists the home keeps with something on them (the shopping and to-do lists among them)
+MAX_LIST_ITEMS = 100           # items on one list
+MAX_LIST_ITEM_CHARS = 80       # characters of one item
+# A heard change of a list, said back when a word of its items was doubted
+LIST_SAID_BACK = {"add_to_list": "add {items} to your {list}", "remove_from_list": "remove {items} from your {list}"}

@@ -112,7 +112,7 @@ class ServerContext:
         timers = self.gateway.timers_for(session_id)
         if tools is None and self.engines.generator is not None:
             from assistant.tools import ToolRunner
-            tools = ToolRunner(home=self.home, timer_book=timers)
+            tools = ToolRunner(home=self.home, timer_book=timers, lists=self.gateway.store)
         session = Session(self.engines, config or self.config.session_defaults(), tools,
                           limits=self.config.limits, metrics=self.metrics, transport=transport, session_id=session_id)
         if history:

@@ -16,7 +16,9 @@ What it holds:
   pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
   (nobody was connected; said at the next turn) and from `missed` to `told`;
 - claims: `key -> holder` with an expiry, taken and renewed by a gateway (a live session, a device's
-  turn); an expired claim is free for anybody.
+  turn); an expired claim is free for anybody;
+- the home's lists (assistant.lists: the shopping list, the to-do list, lists the user names): one record of
+  `name -> items`, the home's, not a conversation's; never forgotten. The runner bounds them (vocabulary.MAX_LISTS).
 """
 from __future__ import annotations
 
@@ -147,7 +149,28 @@ class Store(ABC):
         cancelled or moved by another gateway)."""
 
     @abstractmethod
+    async def rewrite_lists(self, change) -> object:
+        """Read the home's lists ({name: [items]}), write what change(lists) gives first, and return what it gives
+        second, as one atomic step against every other writer (assistant.lists.ListBook)."""
+
+    @abstractmethod
     async def close(self) -> None: ...
+
+
+def _stored_lists(data: str | bytes | None) -> dict[str, list[str]]:
+    """The home's lists as stored, or none (logged) where the record is none a gateway writes: not JSON, not an object
+    of names to lists of text. The next change replaces it."""
+    if data is None:
+        return {}
+    try:
+        lists = json.loads(data)
+    except (ValueError, RecursionError):
+        lists = None
+    if not isinstance(lists, dict) or not all(
+            isinstance(items, list) and all(isinstance(item, str) for item in items) for items in lists.values()):
+        log.warning("the stored lists are not lists a gateway writes; not read")
+        return {}
+    return lists
 
 
 class StoreUnavailable(Exception):
@@ -313,6 +336,7 @@ CREATE TABLE IF NOT EXISTS timers (id TEXT PRIMARY KEY, session_id TEXT NOT NULL
                                    call TEXT);
 CREATE INDEX IF NOT EXISTS timers_due ON timers (due);
 CREATE INDEX IF NOT EXISTS timers_session ON timers (session_id);
+CREATE TABLE IF NOT EXISTS home_lists (id INTEGER PRIMARY KEY CHECK (id = 1), lists TEXT NOT NULL);
 """
 _TIMER_COLUMNS = "id, session_id, seconds, due, state, name, alarm, call"   # StoredTimer's fields, in order
 _FENCE_COLUMNS = {"generation": "INTEGER NOT NULL DEFAULT 0", "taken": "TEXT NOT NULL DEFAULT '[]'",
@@ -510,6 +534,16 @@ class SQLiteStore(Store):
             "UPDATE timers SET state = ?, due = ?, seconds = ? WHERE id = ? AND state = ?",
             (to_state, due_at, int(seconds), timer_id, from_state)).rowcount == 1)
 
+    async def rewrite_lists(self, change):
+        def rewrite(db):
+            def body():
+                row = db.execute("SELECT lists FROM home_lists WHERE id = 1").fetchone()
+                lists, result = change(_stored_lists(row and row[0]))
+                db.execute("INSERT OR REPLACE INTO home_lists (id, lists) VALUES (1, ?)", (json.dumps(lists),))
+                return result
+            return self._transaction(db, body)
+        return await self._run(rewrite)
+
     async def close(self):
         """Once the calls queued before it are done, at most STORE_TIMEOUT_S: a thread still busy then (a stuck
         disk) is left to end by itself, and the file is closed with the process."""
@@ -599,6 +633,8 @@ class RedisStore(Store):
         self._move = self._redis.register_script(_MOVE)
         self._retime = self._redis.register_script(_RETIME)
         self._cancel = self._redis.register_script(_CANCEL)
+        self._lists_changing = asyncio.Lock()     # this gateway's list changes one at a time: WATCH retries only
+                                                  # for another gateway's
 
     def _key(self, *parts: str) -> str:
         return self.PREFIX + ":".join(parts)
@@ -762,6 +798,26 @@ class RedisStore(Store):
     async def retime_timer(self, timer_id, from_state, to_state, due_at, seconds):
         return bool(await self._retime(keys=[self._key("timer", timer_id), self._key("timers")],
                                        args=[timer_id, from_state, to_state, repr(float(due_at)), int(seconds)]))
+
+    @_bounded
+    async def rewrite_lists(self, change):
+        """Read, change and write the lists atomically: WATCH, and again if another gateway wrote between (at most
+        REWRITE_TRIES times)."""
+        from redis.exceptions import WatchError
+
+        key = self._key("lists")
+        async with self._lists_changing, self._redis.pipeline(transaction=True) as pipe:
+            for _ in range(REWRITE_TRIES):
+                try:
+                    await pipe.watch(key)
+                    lists, result = change(_stored_lists(await pipe.get(key)))
+                    pipe.multi()
+                    pipe.set(key, json.dumps(lists))
+                    await pipe.execute()
+                    return result
+                except WatchError:
+                    continue
+        raise StoreUnavailable(f"the lists changed under {REWRITE_TRIES} writes in a row")
 
     @_bounded
     async def close(self):

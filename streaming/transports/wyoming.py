@@ -682,7 +682,9 @@ def setup(app, ctx) -> None:
         return
     from assistant.tools import ToolRunner
 
-    service = WyomingService(ctx.engines, lambda timer_book=None: ToolRunner(home=ctx.home, timer_book=timer_book),
+    service = WyomingService(ctx.engines,
+                             lambda timer_book=None: ToolRunner(home=ctx.home, timer_book=timer_book,
+                                                                lists=ctx.gateway and ctx.gateway.store),
                              host=ctx.config.host, port=int(port),
                              supervisor=ctx.supervisor)
     app[WYOMING] = service
