@@ -205,9 +205,10 @@ COVER_STEP = 25              # percent a cover that takes a position opens or cl
 ACTION_SAID = {"pause": "pause", "resume": "play", "next": "skip to the next track", "previous": "go back a track"}
 VOLUME_STEP = 10             # percent a media player's volume goes up or down by "louder", "turn it down"
 MAX_TIMER_S = 24 * 3600
-# The changes kept in this process's timer books (LocalTimers) that wait for their time, by timer id: at most
-# MAX_SCHEDULED_HERE, whichever conversations (with a store, the store counts them: TimerBook.changes_waiting)
-SCHEDULED_HERE: set[str] = set()
+# The changes kept in this process's timer books (LocalTimers) that wait for their time, by timer id, with their due
+# time (unix): at most MAX_SCHEDULED_HERE, whichever conversations (with a store, the store counts them:
+# TimerBook.changes_waiting); one whose event loop ended without it leaves once its time has passed
+SCHEDULED_HERE: dict[str, float] = {}
 _LOCAL_TIMER_IDS = itertools.count(1)     # LocalTimers' timer ids, one count for the process (SCHEDULED_HERE's keys)
 # A scheduled "them"'s things (a stored change's "listed") as JSON, at most: MAX_ENTITIES discovery topics of 48
 # characters; the MAX_SCHEDULED_HERE changes of a store then take at most 100 MB
@@ -645,11 +646,11 @@ class LocalTimers:
         timer = Timer(f"timer_{next(_LOCAL_TIMER_IDS)}", int(seconds), time.time() + seconds, name, alarm, call=call)
         self._timers[timer.id] = (timer, asyncio.get_running_loop().call_later(seconds, self._rang, timer.id))
         if call is not None:
-            SCHEDULED_HERE.add(timer.id)
+            SCHEDULED_HERE[timer.id] = timer.due_at
 
     def _rang(self, timer_id: str) -> None:
         timer, _ = self._timers.pop(timer_id)
-        SCHEDULED_HERE.discard(timer_id)
+        SCHEDULED_HERE.pop(timer_id, None)
         self._ring(timer)
 
     async def pending(self) -> list[Timer]:
@@ -657,7 +658,7 @@ class LocalTimers:
 
     async def cancel(self, timer_id: str) -> bool:
         held = self._timers.pop(timer_id, None)
-        SCHEDULED_HERE.discard(timer_id)
+        SCHEDULED_HERE.pop(timer_id, None)
         if held is not None and held[1] is not None:
             held[1].cancel()
         return held is not None
@@ -682,11 +683,14 @@ class LocalTimers:
         return running
 
     async def changes_waiting(self) -> int:
+        now = time.time()
+        for passed in [timer_id for timer_id, due in SCHEDULED_HERE.items() if due < now]:
+            del SCHEDULED_HERE[passed]
         return len(SCHEDULED_HERE)
 
     def stop(self) -> None:
         for timer_id, (_, handle) in self._timers.items():
-            SCHEDULED_HERE.discard(timer_id)
+            SCHEDULED_HERE.pop(timer_id, None)
             if handle is not None:
                 handle.cancel()
         self._timers.clear()

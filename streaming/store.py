@@ -14,7 +14,8 @@ What it holds:
   had are merged in by id and order, kept through the owner's saves until the owner has them (`Saved.lacking`);
 - timers (plain, named, alarms): paused ones (due: the seconds they have left) wait, unindexed, to be resumed;
   pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
-  (nobody was connected; said at the next turn) and from `missed` to `told`;
+  (nobody was connected; said at the next turn) and from `missed` to `told`; the changes scheduled for later among
+  them are counted for the per-server bound (`changes_waiting`);
 - claims: `key -> holder` with an expiry, taken and renewed by a gateway (a live session, a device's
   turn); an expired claim is free for anybody.
 """
