@@ -55,6 +55,7 @@ def not_now(said: str) -> NoAction | None:
 TOO_FAR_AHEAD = NoAction("Sorry, I can only schedule a change up to 24 hours ahead.")
 TOO_MANY_SCHEDULED = NoAction(f"Sorry, I can only keep {MAX_SCHEDULED} changes scheduled at once.")
 TOO_MANY_HERE = NoAction("Sorry, too many changes are scheduled on this server; try again later.")
+TOO_MANY_THINGS = NoAction("Sorry, that's too many things to schedule at once.")
 NOT_FOR_LATER = NoAction("Sorry, I can only schedule changes to the home.")
 _TAIL = rf"(?: (?:{_any_of(SCHEDULED_TAILS)}))*$"
 _AT = [re.compile(form + _TAIL) for form in (SCHEDULED_DELAY, *SCHEDULED_CLOCK)]

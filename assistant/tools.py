@@ -16,20 +16,19 @@ import math
 import re
 import string
 import time
-import uuid
 from dataclasses import dataclass
 from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
 from assistant.home import Home, InMemoryHome
 from assistant.lists import ListBook, LocalLists, list_name as kept_name, on_the_list
-from assistant.later import (AT_A_LATER_TIME, NOT_FOR_LATER, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED, Later,
-                             not_now)
+from assistant.later import (AT_A_LATER_TIME, NOT_FOR_LATER, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED,
+                             TOO_MANY_THINGS, Later, not_now)
 from assistant.inventory import TEMPERATURE_LIMITS, THERMOSTATS         # the thermostats' and water heaters' degrees
 from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_WORDS, SWITCH_ALL_COMPONENTS,
                                  SWITCHABLE, Entity, Inventory, entity_command, is_of_named_kind, mode_words,
                                  modes_to_choose, speed_names, speed_of, spelling_key)
-from assistant.inventory import COLOUR_MODES, tilt_percent
+from assistant.inventory import COLOUR_MODES, MAX_ENTITIES, tilt_percent
 from assistant.vocabulary import COLOUR_NAMES, KELVIN_STEP, WHITE_TEMPERATURES
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
 from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, CHANGES_THE_HOME, LEVEL_UNIT, NOT_CHANGES, POSITIONED,
@@ -208,10 +207,18 @@ COVER_STEP = 25              # percent a cover that takes a position opens or cl
 ACTION_SAID = {"pause": "pause", "resume": "play", "next": "skip to the next track", "previous": "go back a track"}
 VOLUME_STEP = 10             # percent a media player's volume goes up or down by "louder", "turn it down"
 MAX_TIMER_S = 24 * 3600
-# The changes this process scheduled that wait for their time, by key, with their due time (unix): at most
-# MAX_SCHEDULED_HERE, whichever conversations; one whose session ended without it leaves once its time has passed
+# The changes kept in this process's timer books (LocalTimers) that wait for their time, by timer id, with their due
+# time (unix): at most MAX_SCHEDULED_HERE, whichever conversations (with a store, the store counts them:
+# TimerBook.changes_waiting); one whose event loop ended without it leaves once its time has passed
 SCHEDULED_HERE: dict[str, float] = {}
+_LOCAL_TIMER_IDS = itertools.count(1)     # LocalTimers' timer ids, one count for the process (SCHEDULED_HERE's keys)
+# A scheduled "them"'s things (a stored change's "listed") as JSON, at most: MAX_ENTITIES discovery topics of 48
+# characters; the MAX_SCHEDULED_HERE changes of a store then take at most 100 MB
+MAX_LISTED_CHARS = 100_000
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
+# The parts of a conversation state too large to keep whole that give way, least needed first: the things the latest
+# summary named (trimmed from their end), then the action waiting for a yes, the volumes muting took, what rang last
+STATE_GIVEN_UP = ("listed", "pending", "unmuted", "rang")
 NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
 NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
 NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
@@ -240,6 +247,32 @@ class Timer:
     alarm: str | None = None         # an alarm: the clock time it was set for ("6:45 AM")
     state: str = "pending"           # pending, or paused (it never rings until resumed)
     call: str | None = None          # a change scheduled for its time: the call to run, as JSON (ToolRunner._schedule)
+
+
+def _within_listed_bound(keys) -> bool:
+    """keys are things a scheduled "them" may keep: a list of at most MAX_ENTITIES keys, MAX_LISTED_CHARS as JSON."""
+    return isinstance(keys, list) and len(keys) <= MAX_ENTITIES and all(isinstance(key, str) for key in keys) \
+        and len(json.dumps(keys)) <= MAX_LISTED_CHARS
+
+
+def _trimmed(keys: list[str], over: int) -> list[str]:
+    """keys without as many of its last ones as make its JSON at least over characters shorter (each takes its
+    quoted text and a separator)."""
+    kept = list(keys)
+    while kept and over > 0:
+        over -= len(json.dumps(kept.pop())) + 2
+    return kept
+
+
+def _rang_of(rang) -> tuple[Timer, float] | None:
+    """The ToolRunner.rang a stored conversation_state's "rang" stands for, or None (another shape, or rung longer
+    than RINGING_S ago)."""
+    if not isinstance(rang, dict) or not isinstance(rang.get("id"), str) or not isinstance(rang.get("at"), (int, float)) \
+            or not isinstance(rang.get("seconds"), int) or isinstance(rang["seconds"], bool) \
+            or any(not isinstance(rang.get(key), (str, type(None))) for key in ("name", "alarm")) \
+            or not abs(time.time() - rang["at"]) <= RINGING_S:
+        return None
+    return Timer(rang["id"], rang["seconds"], float(rang["at"]), rang["name"], rang["alarm"]), float(rang["at"])
 
 
 def seconds_left(timer, now: float) -> float:
@@ -624,6 +657,10 @@ class TimerBook(Protocol):
 
     async def cancel_all(self) -> int: ...
 
+    async def changes_waiting(self) -> int:
+        """How many changes scheduled for later (add's call) wait for their time where this book keeps them, in every
+        conversation: this process's (LocalTimers), or the store's, every gateway sharing it (DurableTimers)."""
+
     def stop(self) -> None:
         """The session ended: timers of this process stop; stored ones stay for whoever comes next."""
 
@@ -637,15 +674,17 @@ class LocalTimers:
     def __init__(self, ring: Callable[[Timer], None]):
         self._ring = ring
         self._timers: dict[str, tuple[Timer, asyncio.TimerHandle | None]] = {}   # None: paused
-        self._ids = itertools.count(1)
 
     async def add(self, seconds: int, name: str | None = None, alarm: str | None = None,
                   call: str | None = None) -> None:
-        timer = Timer(f"timer_{next(self._ids)}", int(seconds), time.time() + seconds, name, alarm, call=call)
+        timer = Timer(f"timer_{next(_LOCAL_TIMER_IDS)}", int(seconds), time.time() + seconds, name, alarm, call=call)
         self._timers[timer.id] = (timer, asyncio.get_running_loop().call_later(seconds, self._rang, timer.id))
+        if call is not None:
+            SCHEDULED_HERE[timer.id] = timer.due_at
 
     def _rang(self, timer_id: str) -> None:
         timer, _ = self._timers.pop(timer_id)
+        SCHEDULED_HERE.pop(timer_id, None)
         self._ring(timer)
 
     async def pending(self) -> list[Timer]:
@@ -653,6 +692,7 @@ class LocalTimers:
 
     async def cancel(self, timer_id: str) -> bool:
         held = self._timers.pop(timer_id, None)
+        SCHEDULED_HERE.pop(timer_id, None)
         if held is not None and held[1] is not None:
             held[1].cancel()
         return held is not None
@@ -676,8 +716,15 @@ class LocalTimers:
         self.stop()
         return running
 
+    async def changes_waiting(self) -> int:
+        now = time.time()
+        for passed in [timer_id for timer_id, due in SCHEDULED_HERE.items() if due < now]:
+            del SCHEDULED_HERE[passed]
+        return len(SCHEDULED_HERE)
+
     def stop(self) -> None:
-        for _, handle in self._timers.values():
+        for timer_id, (_, handle) in self._timers.items():
+            SCHEDULED_HERE.pop(timer_id, None)
             if handle is not None:
                 handle.cancel()
         self._timers.clear()
@@ -772,10 +819,12 @@ class ToolRunner:
             self.turn += 1
             self.heard = content_text(last)
 
-    def conversation_state(self) -> dict:
+    def conversation_state(self, max_chars: int) -> dict:
         """What the conversation's next turns read that its items do not say, as data: the user turns answered, the
-        things the latest summary named, the volumes muting took, the action waiting for a yes. The session keeps it
-        on each call's output item, so a session resumed on another gateway reads the same (restore_state)."""
+        things the latest summary named, the volumes muting took, the action waiting for a yes, what rang last. The
+        session keeps it on each call's output item and a ring's message, so a session resumed on another gateway
+        reads the same (restore_state). At most max_chars as JSON: past it the least needed part gives way first
+        (STATE_GIVEN_UP), the things named trimmed from their end; the user turns answered always stay."""
         state: dict = {"turn": self.turn}
         if self.listed:
             state["listed"] = list(self.listed)
@@ -784,6 +833,17 @@ class ToolRunner:
         if self.pending is not None and self.pending.held:
             state["pending"] = {"subject": self.pending.subject, "asked_at": self.pending.asked_at,
                                 "turn": self.pending.turn, **self.pending.held}
+        if self.ringing is not None:
+            timer, at = self.rang
+            state["rang"] = {"id": timer.id, "seconds": timer.seconds, "name": timer.name, "alarm": timer.alarm, "at": at}
+        for part in STATE_GIVEN_UP:
+            size = len(json.dumps(state))
+            if size <= max_chars:
+                break
+            if part == "listed" and part in state:
+                state["listed"] = _trimmed(state["listed"], size - max_chars)
+            if part != "listed" or not state.get("listed"):
+                state.pop(part, None)
         return state
 
     def restore_state(self, state: dict) -> None:
@@ -798,6 +858,7 @@ class ToolRunner:
         if isinstance(unmuted, dict) and all(isinstance(v, int) and not isinstance(v, bool) for v in unmuted.values()):
             self._unmuted = dict(unmuted)
         self.pending = self._pending_of(state.get("pending"))
+        self.rang = _rang_of(state.get("rang"))
 
     def _pending_of(self, held) -> Pending | None:
         """The Pending a stored conversation_state's "pending" stands for, or None."""
@@ -1133,20 +1194,18 @@ class ToolRunner:
             return TOO_FAR_AHEAD
         if len(await self.scheduled()) >= MAX_SCHEDULED or self.timer_book.running >= MAX_TIMERS:
             return TOO_MANY_SCHEDULED
-        now = time.time()
-        for passed in [key for key, due in SCHEDULED_HERE.items() if due < now]:
-            del SCHEDULED_HERE[passed]
-        if len(SCHEDULED_HERE) >= MAX_SCHEDULED_HERE:
+        if await self.timer_book.changes_waiting() >= MAX_SCHEDULED_HERE:
             return TOO_MANY_HERE
-        key, call = uuid.uuid4().hex, {"name": name, "arguments": arguments, "at": self.later.clock}
+        call = {"name": name, "arguments": arguments, "at": self.later.clock}
         if name == "switch_listed":      # "turn them off in 10 minutes": the things listed when said, by then too
+            if not _within_listed_bound(list(self.listed)):
+                return TOO_MANY_THINGS
             call["listed"], things = list(self.listed), self._switchable(self.listed, arguments["state"])
             what = scheduled_said(name, {**arguments, "things": listed(things) if len(things) <= MAX_LISTED
                                          else f"{len(things)} things"})
         else:
             what = scheduled_said(name, arguments)
-        await self.timer_book.add(self.later.seconds, call=json.dumps({**call, "what": what, "key": key}))
-        SCHEDULED_HERE[key] = now + self.later.seconds
+        await self.timer_book.add(self.later.seconds, call=json.dumps({**call, "what": what}))
         return Done(f"Okay, I'll {what} at {self.later.clock}.")
 
     async def scheduled_answer(self, kind: str, words: str, last_reply: str) -> str | None:
@@ -1163,8 +1222,6 @@ class ToolRunner:
         chosen = [(timer, call) for timer, call in waiting
                   if (wanted <= set(call["what"].split()) if wanted else f"I'll {call['what']} at" in last_reply)]
         cancelled = [call for timer, call in chosen if await self.timer_book.cancel(timer.id)]
-        for call in cancelled:
-            SCHEDULED_HERE.pop(call["key"], None)
         if not cancelled:
             return None
         return f"Okay, I won't {_joined(list(dict.fromkeys(call['what'] for call in cancelled)), 'or')}."
@@ -1173,9 +1230,10 @@ class ToolRunner:
         """A scheduled change whose time has come, run as the skill the request asked for (its words were checked
         when it was said): the short line the session hears."""
         scheduled = json.loads(call)
-        SCHEDULED_HERE.pop(scheduled["key"], None)
         try:
             if "listed" in scheduled:    # switch_listed said for later: the things its summary named, not the latest's
+                if not _within_listed_bound(scheduled["listed"]):
+                    raise ValueError("a stored change's things are not a list within its bound")
                 result = await self._switch_things(tuple(scheduled["listed"]), **scheduled["arguments"])
             else:
                 result = await getattr(self, "_" + scheduled["name"])(**scheduled["arguments"])

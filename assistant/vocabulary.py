@@ -1161,7 +1161,7 @@ SCHEDULED_TAILS = ("please", "thanks", "thank you")
 SCHEDULED_NOT_SAID = ("tomorrow",)
 SCHEDULED_AHEAD_S = 24 * 3600        # a change is scheduled at most this far ahead
 MAX_SCHEDULED = 10                   # changes waiting for their time, per conversation
-MAX_SCHEDULED_HERE = 1000            # and per server (the changes this process scheduled)
+MAX_SCHEDULED_HERE = 1000            # and per server (counted in its store: every gateway sharing it together)
 # How a scheduled call is said back ("Okay, I'll turn off the kitchen light at 14:35."), by skill, or by skill and the
 # word of what it does (its state, action, direction or command): the first form whose words the call gives. Every
 # skill of skills.CHANGES_THE_HOME that changes a thing of the home has one (tests/test_scheduled_changes.py).

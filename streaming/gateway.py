@@ -100,6 +100,10 @@ class DurableTimers:
         self.running = 0
         return cancelled
 
+    async def changes_waiting(self) -> int:
+        """Counted in the store: every gateway sharing it keeps to one bound."""
+        return await self.store.changes_waiting(time.time())
+
     def stop(self) -> None:
         """Stored timers outlive the session: the gateway rings them, or tells them at the next reply."""
 

@@ -116,8 +116,8 @@ class Item:
     name: str | None = None
     arguments: str | None = None
     segments: list[tuple[float, float, str]] = field(default_factory=list)  # assistant audio: (start_ms, end_ms, clause)
-    # a call's output: the conversation state its run left (ToolRunner.conversation_state), which a resume on another
-    # gateway takes up; at most max_text_chars as JSON, as an item's text
+    # a call's output or a ring's message: the conversation state then (ToolRunner.conversation_state), which a resume
+    # on another gateway takes up; at most max_text_chars as JSON, as an item's text
     state: dict = field(default_factory=dict)
 
 
@@ -171,6 +171,7 @@ class _Response:
     turn: _Turn | None
     requested_wall: float
     fixed_text: str | None = None            # greeting: speak this, don't generate
+    state: dict = field(default_factory=dict)  # a ring's: the conversation state its item keeps (Item.state)
     task: asyncio.Task | None = None
     text: str = ""
     segments: list[tuple[float, float, str]] = field(default_factory=list)
@@ -374,6 +375,14 @@ class Session:
         restored = _stored_item(item)
         return restored if restored is not None and len(restored.text) <= self.limits.max_text_chars \
             and self._state_within_bound(restored.state) else None
+
+    def _kept_state(self) -> dict:
+        """The conversation state an item keeps (ToolRunner.conversation_state), within the bound of an item's text;
+        {} without tools, or where it is no JSON."""
+        try:
+            return self.tools.conversation_state(self.limits.max_text_chars) if self.tools is not None else {}
+        except (TypeError, ValueError):
+            return {}
 
     def _state_within_bound(self, state: dict) -> bool:
         """A conversation state no longer as JSON than an item's text may be."""
@@ -915,9 +924,8 @@ class Session:
         self._trim_history()
         if event.local:
             # and its result: a remote model that reads the history sees what its call did
-            state = self.tools.conversation_state() if self.tools is not None else {}
             output = Item(new_id("item"), "function_call_output", text=event.result or "", call_id=call.call_id,
-                          state=state if self._state_within_bound(state) else {})
+                          state=self._kept_state())
             self.items.append(output)
             self._trim_history()
             self._emit(ToolCallExecuted(response.id, call.call_id, call.name, call.arguments, event.result,
@@ -936,7 +944,7 @@ class Session:
         text_queue.put_nowait(text)
 
     def _assistant_item(self, response: _Response) -> None:
-        self.items.append(Item(response.item_id, "message", "assistant"))
+        self.items.append(Item(response.item_id, "message", "assistant", state=response.state))
         self._trim_history()
 
     async def _speak(self, response: _Response, text_queue: asyncio.Queue, audio_queue: asyncio.Queue) -> None:
@@ -1044,6 +1052,7 @@ class Session:
             while not self.idle:
                 await asyncio.sleep(RING_POLL_S)
             self.say(text)
+            self._response.state = self._kept_state()     # what rang: "stop" on another gateway stops it
         finally:
             self._rings_to_say -= 1
 

@@ -14,7 +14,8 @@ What it holds:
   had are merged in by id and order, kept through the owner's saves until the owner has them (`Saved.lacking`);
 - timers (plain, named, alarms): paused ones (due: the seconds they have left) wait, unindexed, to be resumed;
   pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
-  (nobody was connected; said at the next turn) and from `missed` to `told`;
+  (nobody was connected; said at the next turn) and from `missed` to `told`; the changes scheduled for later among
+  them are counted for the per-server bound (`changes_waiting`);
 - claims: `key -> holder` with an expiry, taken and renewed by a gateway (a live session, a device's
   turn); an expired claim is free for anybody;
 - the home's lists (assistant.lists: the shopping list, the to-do list, lists the user names): one record of
@@ -133,6 +134,10 @@ class Store(ABC):
     @abstractmethod
     async def session_timers(self, session_id: str) -> list[StoredTimer]:
         """The session's pending timers, soonest first, then its paused ones."""
+
+    @abstractmethod
+    async def changes_waiting(self, now: float) -> int:
+        """How many changes scheduled for later (timers with a call), of every conversation, are still to come."""
 
     @abstractmethod
     async def due_timers(self, now: float, limit: int = 100) -> list[StoredTimer]:
@@ -506,6 +511,10 @@ class SQLiteStore(Store):
                                              "state IN ('pending', 'paused') ORDER BY state = 'paused', due",
                                (session_id,))
 
+    async def changes_waiting(self, now):
+        return await self._run(lambda db: db.execute(
+            "SELECT COUNT(*) FROM timers WHERE due > ? AND state = 'pending' AND call IS NOT NULL", (now,)).fetchone()[0])
+
     async def due_timers(self, now, limit=100):
         return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? AND "
                                              "state != 'paused' ORDER BY due LIMIT ?", (now, limit))
@@ -573,11 +582,12 @@ _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then redis.call('DEL', KEYS[1]) end
 return 0
 """
-# KEYS: timer hash, due zset, session's timer set; ARGV: id, from, to, final (1/0)
+# KEYS: timer hash, due zset, session's timer set, changes zset; ARGV: id, from, to, final (1/0)
 _MOVE = """
 if redis.call('HGET', KEYS[1], 'state') ~= ARGV[2] then return 0 end
 if ARGV[4] == '1' then
   redis.call('DEL', KEYS[1]); redis.call('ZREM', KEYS[2], ARGV[1]); redis.call('SREM', KEYS[3], ARGV[1])
+  redis.call('ZREM', KEYS[4], ARGV[1])
 else
   redis.call('HSET', KEYS[1], 'state', ARGV[3])
 end
@@ -590,7 +600,7 @@ redis.call('HSET', KEYS[1], 'state', ARGV[3], 'due', ARGV[4], 'seconds', ARGV[5]
 if ARGV[3] == 'paused' then redis.call('ZREM', KEYS[2], ARGV[1]) else redis.call('ZADD', KEYS[2], ARGV[4], ARGV[1]) end
 return 1
 """
-# KEYS: due zset, session's timer set; ARGV: timer key prefix
+# KEYS: due zset, session's timer set, changes zset; ARGV: timer key prefix
 _CANCEL = """
 local cancelled = 0
 for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
@@ -598,6 +608,7 @@ for _, id in ipairs(redis.call('SMEMBERS', KEYS[2])) do
   local state = redis.call('HGET', key, 'state')
   if state == 'pending' or state == 'paused' or state == false then
     redis.call('DEL', key); redis.call('ZREM', KEYS[1], id); redis.call('SREM', KEYS[2], id)
+    redis.call('ZREM', KEYS[3], id)
     if state ~= false then cancelled = cancelled + 1 end
   end
 end
@@ -717,13 +728,16 @@ class RedisStore(Store):
                 "name": timer.name or "", "alarm": timer.alarm or "", "call": timer.call or ""})
             pipe.expireat(self._key("timer", timer.id), int(timer.due_at + CONVERSATION_TTL_S))
             pipe.zadd(self._key("timers"), {timer.id: timer.due_at})
+            if timer.call is not None:       # counted by changes_waiting until it is moved on or its time passes
+                pipe.zadd(self._key("changes"), {timer.id: timer.due_at})
             pipe.sadd(self._key("session-timers", timer.session_id), timer.id)
             pipe.expireat(self._key("session-timers", timer.session_id), int(timer.due_at + CONVERSATION_TTL_S))
             await pipe.execute()
 
     @_bounded
     async def cancel_timers(self, session_id):
-        return int(await self._cancel(keys=[self._key("timers"), self._key("session-timers", session_id)],
+        return int(await self._cancel(keys=[self._key("timers"), self._key("session-timers", session_id),
+                                            self._key("changes")],
                                       args=[self._key("timer", "")]))
 
     @_bounded
@@ -742,6 +756,15 @@ class RedisStore(Store):
         ids = await self._redis.smembers(self._key("session-timers", session_id))
         timers = [t for t in await self._timers(ids) if t.state in ("pending", "paused")]
         return sorted(timers, key=lambda t: (t.state == "paused", t.due_at))
+
+    @_bounded
+    async def changes_waiting(self, now):
+        """The index `changes` (id -> due) loses a change when it is moved on (rung, cancelled) or, here, once its
+        time has passed, so it holds at most the changes still to come."""
+        async with self._redis.pipeline(transaction=True) as pipe:
+            pipe.zremrangebyscore(self._key("changes"), "-inf", now)
+            pipe.zcard(self._key("changes"))
+            return (await pipe.execute())[1]
 
     @_bounded
     async def due_timers(self, now, limit=100):
@@ -791,7 +814,8 @@ class RedisStore(Store):
         if session is None:
             return False
         return bool(await self._move(
-            keys=[self._key("timer", timer_id), self._key("timers"), self._key("session-timers", session.decode())],
+            keys=[self._key("timer", timer_id), self._key("timers"), self._key("session-timers", session.decode()),
+                  self._key("changes")],
             args=[timer_id, from_state, to_state, int(to_state in FINAL_STATES)]))
 
     @_bounded

@@ -3,10 +3,15 @@ them off"), an action waiting for a yes ("Do you want me to unlock ...?", "Did y
 "Which one ...?" are read the same by a session resumed on another gateway. Two real gateways (two servers) share a
 real Redis and one home; the client leaves the first and resumes its session on the second. Also: an answer to the
 alarms' "Which one ...?" given alone ("the 7 o'clock one", "the second", "both") cancels the alarm it picks."""
+import dataclasses
+import json
+import time
+
 import pytest
 
 from assistant.home import InMemoryHome
-from assistant.tools import ToolRunner
+from assistant.tools import Timer, ToolRunner
+from streaming.session import SessionLimits
 from test_assistant_fans import turn_replies
 from test_assistant_modes import home_with
 from test_home_voice import calls, spoken
@@ -32,6 +37,84 @@ async def resumed_on(first, second, home) -> tuple:
         assert resumed == session_id
         return again
     return client, resume
+
+
+async def ring_of_a_second_timer(client) -> None:
+    """Set a timer of 1 second and wait until its ring has been said."""
+    start = len(client.events)
+    await ask(client, "set a timer for 1 second")
+    await client.wait_for("response.done", timeout=30, start=start,
+                          where=lambda e: "time is up" in reply_text(e["response"]).lower())
+
+
+@pytest.mark.parametrize("said, answer", [("stop", "Okay, the timer is off."),
+                                          ("snooze", "Okay, snoozed for 9 minutes.")])
+async def test_stop_or_snooze_after_a_resume_acts_on_what_rang_on_the_first_gateway(gateways, said, answer):
+    """What rang is kept with the ring's item: a ring is no call, and at fbdc907 the second gateway found nothing
+    ringing ("Okay.", "Nothing is ringing to snooze.")."""
+    client, resume = await resumed_on(*gateways, None)
+    await ring_of_a_second_timer(client)
+    client = await resume()
+    assert reply_text(await ask(client, said)) == answer
+    listed = reply_text(await ask(client, "what timers do I have"))
+    assert listed.startswith("You have one timer") if said == "snooze" else listed == "You have no timers."
+    await ask(client, "cancel my timer")
+    await client.close()
+
+
+async def test_stop_after_a_restart_on_sqlite_stops_what_rang_before_it(server_factory, tmp_path):
+    store = f"sqlite://{tmp_path}/state.db"
+    server = server_factory(store=store)
+    client, session_id = await session_of(server)
+    await ring_of_a_second_timer(client)
+    await client.close()
+    server.stop()
+    client, resumed = await session_of(server_factory(store=store), f"?session_id={session_id}")
+    assert resumed == session_id
+    assert reply_text(await ask(client, "stop")) == "Okay, the timer is off."
+    await client.close()
+
+
+def attic_lights(count: int) -> list[tuple]:
+    return [("light", f"attic_light_{n}", {"name": f"Attic Light {n}", "command_topic": f"attic/{n}/set",
+                                          "state_topic": f"attic/{n}", "device": {"suggested_area": "Attic"}})
+            for n in range(count)]
+
+
+async def test_a_yes_after_a_resume_is_kept_though_a_summary_named_hundreds_of_lights(gateways):
+    """The summary's things take more than an item's 16,000 characters: the state keeps the waiting yes and as many
+    of them as fit. At fbdc907 the whole state was not kept, so the yes on the second gateway confirmed nothing."""
+    home = home_with(*attic_lights(800))
+    home.states.update({entity.key: "on" for entity in home.inventory.entities() if entity.area == "attic"})
+    client, resume = await resumed_on(*gateways, home)
+    assert "800" in reply_text(await ask(client, "which lights are on in the attic"))
+    assert reply_text(await ask(client, "unlock the wicket gate")) == \
+        "Do you want me to unlock the wicket gate? Say yes to confirm."
+    client = await resume()
+    assert reply_text(await ask(client, "yes")) == "Okay, the wicket gate is unlocked."
+    assert home.states[home.inventory.resolve("wicket gate")[0].key] == "unlocked"
+    await client.close()
+
+
+async def test_a_state_past_the_bound_trims_the_things_named_first_and_keeps_the_turns_answered():
+    """The things named give way first, from their end; then the other parts whole, the turns answered never."""
+    home = home_with(*attic_lights(800))
+    tools = ToolRunner(home)
+    await tools.run("set_lock", {"name": "wicket gate", "action": "unlock"})
+    tools.listed = tuple(entity.key for entity in home.inventory.entities() if entity.area == "attic")
+    tools.rang_now(Timer("timer_rang", 60, time.time()))
+    bound = SessionLimits().max_text_chars
+    state = tools.conversation_state(bound)
+    assert len(json.dumps(state)) <= bound < len(json.dumps(tools.listed))
+    assert state["pending"]["action"] == "unlock" and state["rang"]["seconds"] == 60
+    assert 0 < len(state["listed"]) < len(tools.listed) and tuple(state["listed"]) == tools.listed[:len(state["listed"])]
+    resumed = ToolRunner(home)
+    resumed.restore_state(state)
+    assert resumed.pending is not None and resumed.ringing is not None and resumed.listed == tuple(state["listed"])
+    tools.pending = dataclasses.replace(tools.pending, held={**tools.pending.held, "value": "x" * bound})
+    state = tools.conversation_state(bound)
+    assert "listed" not in state and "pending" not in state and state["rang"]["id"] == "timer_rang"
+    assert state["turn"] == tools.turn and len(json.dumps(state)) <= bound
 
 
 async def test_them_after_a_summary_switches_exactly_the_things_it_named_after_a_resume(gateways):
@@ -134,7 +217,7 @@ async def test_the_state_kept_with_the_history_is_bounded_and_a_stored_one_of_an
     nothing of it, and an action on a thing the home no longer has waits for no yes."""
     tools = ToolRunner(home_with())
     await tools.run("set_lock", {"name": "wicket gate", "action": "unlock"})
-    state = tools.conversation_state()
+    state = tools.conversation_state(SessionLimits().max_text_chars)
     assert state["pending"]["entity"] and state["pending"]["action"] == "unlock"
     other = ToolRunner(home_with())
     other.restore_state({"turn": "x", "listed": [1, 2], "unmuted": {"tv": "loud"}, "pending": {"subject": 3}})

@@ -5,19 +5,25 @@ conversation, none more than a day ahead. End to end on a real Mosquitto with th
 restart on an SQLite store."""
 import asyncio
 import datetime as dt
+import json
 import re
+import time
 
 import pytest
 
 from assistant.generator import respond_sync
 from assistant.home import InMemoryHome
-from assistant.later import AT_A_LATER_TIME, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED, Later, scheduled_for
+from assistant.inventory import MAX_ENTITIES
+from assistant.later import (AT_A_LATER_TIME, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED, TOO_MANY_THINGS, Later,
+                             scheduled_for)
 from assistant.skills import CHANGES_THE_HOME, SKILLS
 from assistant.tools import SCHEDULED_HERE, ToolRunner, scheduled_done, scheduled_said
 from assistant.vocabulary import MAX_SCHEDULED, MAX_SCHEDULED_HERE
 from made_up_home import clear_home, made_up_inventory, play_devices, publish_home, wait_for
 from mqtt_devices import login, playing
 from realtime_client import RealtimeClient
+from streaming.gateway import DurableTimers
+from streaming.store import StoredTimer, open_store
 from streaming.transports.mqtt.connection import Backoff
 from streaming.transports.mqtt.home import MqttHome
 from test_home_voice import spoken, typed
@@ -103,6 +109,51 @@ async def test_at_most_max_scheduled_here_wait_on_a_server_whichever_conversatio
         await runner.scheduled_answer("cancel", "kitchen light", "")
         runner.stop_timers()
     assert not SCHEDULED_HERE
+
+
+async def test_the_bound_per_server_counts_the_changes_every_gateway_keeps_in_the_store(store_url):
+    """Another gateway's process kept MAX_SCHEDULED_HERE changes in the store the two share (rows it wrote; one more,
+    whose time has passed, counts no longer): this gateway schedules none until one of them is cancelled. At fbdc907
+    each process counted only its own, so each of several gateways could keep 1,000."""
+    other, here = open_store(store_url), open_store(store_url)
+    call = json.dumps({"name": "set_device", "arguments": {"device": "light", "room": "kitchen", "state": "on"},
+                       "at": "14:35", "what": "turn on the kitchen light"})
+    now = time.time()
+    kept = [StoredTimer(f"tmr_other_{n}", f"sess_other_{n // MAX_SCHEDULED}", 600, now + 600, call=call)
+            for n in range(MAX_SCHEDULED_HERE)]
+    try:
+        for timer in [*kept, StoredTimer("tmr_other_past", "sess_other_past", 600, now - 1, call=call)]:
+            await other.add_timer(timer)
+        tools = ToolRunner(InMemoryHome(), DurableTimers(here, "sess_here"))
+        tools.later = scheduled_for("turn on the kitchen light in 10 minutes")
+        tools.begin_reply([{"role": "user", "content": tools.later.rest}])
+        assert await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}) == TOO_MANY_HERE
+        assert await tools.scheduled() == []
+        assert await other.move_timer(kept[0].id, "pending", "cancelled")
+        assert SCHEDULED.fullmatch(await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}))
+        assert await here.changes_waiting(time.time()) == MAX_SCHEDULED_HERE
+    finally:
+        for session_id in {timer.session_id for timer in kept} | {"sess_other_past", "sess_here"}:
+            await other.cancel_timers(session_id)
+        await other.close()
+        await here.close()
+
+
+async def test_a_scheduled_them_keeps_a_list_of_things_within_a_bound_of_its_own():
+    """Past MAX_ENTITIES things (or MAX_LISTED_CHARS as JSON) a "them" is not scheduled, and a stored change whose
+    list is past them (another version or a hand wrote the store) is not run; at fbdc907 both were."""
+    home = InMemoryHome(inventory=made_up_inventory())
+    arc = home.inventory.resolve("arc lamp")[0].key
+    home.states[arc] = "on"
+    tools = runner_for_later("turn them off in 10 minutes", home)
+    tools.listed = (arc,) * (MAX_ENTITIES + 1)
+    said = await tools.run("switch_listed", {"state": "off"})
+    assert await tools.scheduled() == [] and said == TOO_MANY_THINGS
+    stored = {"name": "switch_listed", "arguments": {"state": "off"}, "at": "14:35", "what": "turn off the arc lamp"}
+    line = await ToolRunner(home).run_scheduled(json.dumps({**stored, "listed": [arc] * (MAX_ENTITIES + 1)}))
+    assert home.states[arc] == "on" and line.startswith("I couldn't turn off the arc lamp as you asked.")
+    line = await ToolRunner(home).run_scheduled(json.dumps({**stored, "listed": [arc]}))
+    assert home.states[arc] == "off" and line == "As you asked, I turned off the arc lamp."
 
 
 async def test_them_said_for_later_keeps_the_things_listed_when_said_with_the_change():

@@ -241,6 +241,9 @@ class AnnouncedTimers:
             await self.cancel(timer.id)
         return len(timers)
 
+    async def changes_waiting(self) -> int:
+        return await self.book.changes_waiting()
+
     def stop(self) -> None:
         self.book.stop()
 
