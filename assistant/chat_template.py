@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choose, tool_block
 from assistant.inventory import (APPLIANCES, KIND_WORDS, LEVEL_ACTIONS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
-from assistant.inventory import CLASS_WORDS, DEFAULT_MODES
+from assistant.inventory import CLASS_WORDS, DEFAULT_MODES, PLURAL_KINDS
 from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMBER, READINGS, SKILL_COMPONENTS, SKILLS,
                              TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
@@ -828,6 +828,8 @@ _WHITE_OF_A_LIGHT = re.compile(rf"(?:(?<![\w'])|(?='))(?:{_any_of(WHITE_OF_A_LIG
 _WHITE_NUMBER = re.compile(r"\b(\d{4,5})\b")           # a number said of a light's white: its kelvin
 _CHANGE_BESIDE_COLOUR = re.compile(rf"\b(?:{_any_of(CHANGES_BESIDE_COLOUR)})\b|%")
 _IT = re.compile(r"\bit\b")
+# a kind said of several lights ("the lounge lights", "all the lamps"): each light there, in one set_colour
+_LIGHTS_SAID = re.compile(rf"\b(?:{_any_of(w for w in PLURAL_KINDS if CLASS_WORDS[w] in COLOURED_KINDS)})\b")
 
 
 def _owned_light(slots: "Slots", request: str) -> str | None:
@@ -838,7 +840,7 @@ def _owned_light(slots: "Slots", request: str) -> str | None:
     return owned[0] if len(owned) == 1 else None
 
 
-def colour_call(slots: "Slots", before: dict | None = None) -> dict | None:
+def colour_call(slots: "Slots", before: dict | None = None, part_before: bool = False) -> dict | None:
     """The call that sets or asks a light's colour, for a request that names one light (a name of the user's home
     that means lights alone, or in the default home one room's light) and says one colour or white by name or a
     white in kelvin after that name ("make the lamp blue", "set the bedroom lights to warm white"), or asks its colour
@@ -849,7 +851,11 @@ def colour_call(slots: "Slots", before: dict | None = None) -> dict | None:
     its colour asked; a kelvin may come first ("2700 kelvin on the lamp"). None for any other kind of thing, a report
     of what was done, a negation, a colour said before the name ("i can't see the pink"), or with a colour word and
     anything else: two colours, or another change of a switch, a level, a mode or a temperature set-point ("brighten
-    the lamp", "turn it on", a number but a kelvin's)."""
+    the lamp", "turn it on", a number but a kelvin's). A kind said of several lights and at most one area ("make
+    the lounge lights blue", "turn all the lights red") is every light there (name: the kind's word). A step warmer
+    or cooler said with a light's name is read ("make the lounge lamp warmer"); with none, only right after its colour
+    was set, or when before is the call of the joined request's part before this one (part_before: "turn on the lamp
+    and make it warmer"). A white asked of a light is marked (call["white"]): one that takes no colour says so."""
     request, where, said, whole = slots.resolved.lower(), None, "", ""
     white = _WHITE_OF_A_LIGHT.search(request) is not None
     if _DONE.search(request) or _NEGATED.search(request):
@@ -858,9 +864,12 @@ def colour_call(slots: "Slots", before: dict | None = None) -> dict | None:
         rooms = [room for room in ROOMS if _NAMED_BY[room].search(request)]
         devices = [device for device in DEVICES if _DEVICE_SAID[device].search(request)]
         named = bool(rooms or devices)
+        lights = _LIGHTS_SAID.search(request)
         if len(rooms) == 1 and devices == ["light"]:
             where, said, whole = {"name": "light", "area": rooms[0]}, \
                 request[_DEVICE_SAID["light"].search(request).end():], request
+        elif not rooms and devices == ["light"] and lights:          # "turn all the lights red"
+            where, said, whole = {"name": lights.group()}, request[lights.end():], request
     else:
         names = _things_named(slots)
         named = bool(names or slots.request_areas)
@@ -874,21 +883,31 @@ def colour_call(slots: "Slots", before: dict | None = None) -> dict | None:
         if slots.request_areas <= 1 and len(names) == 1 and it and \
                 slots.lexicon.kinds_of(names[0], area) == set(COLOURED_KINDS):
             where, said = {"name": names[0], **({"area": area} if area else {})}, whole[it.end():]
+        lights = _LIGHTS_SAID.search(request)
+        if where is None and lights and slots.request_areas <= 1 and all(_LIGHTS_SAID.match(n) for n in names):
+            where = {"name": lights.group(), **({"area": area} if area else {})}     # "make the lounge lights blue"
+            whole = re.sub(rf"\b{re.escape(area)}\b", "it", request) if area else request
+            said = whole[_LIGHTS_SAID.search(whole).end():]
     followed = where is None
     if followed:
         if named or before is None:
             return None
-        where, said, whole = {key: before["arguments"][key] for key in ("name", "area")
-                              if key in before["arguments"]}, request, request
+        told = before["arguments"]          # the default home's light is its room's ("set_device" of a part before)
+        where, said, whole = {key: told[key] for key in ("name", "area") if key in told} or \
+            ({"name": "light", "area": told["room"]} if told.get("device") == "light" and "room" in told else {}), \
+            request, request
+        if not where:
+            return None
     if asks_how_things_are(_WHITE_OF_A_LIGHT.sub(" ", request)):       # its "temperature" asks nothing
-        return {"name": "get_colour", "arguments": where} if white or _COLOUR_ASKED.search(whole) else None
+        asked = {"name": "get_colour", "arguments": where, **({"white": True} if white else {})}
+        return asked if white or _COLOUR_ASKED.search(whole) else None
     said = _WHITE_OF_A_LIGHT.sub(" ", said)                 # "the lamp's white": no colour said
     colours, kelvins = _COLOUR_SAID.findall(said), _KELVIN_SAID.findall(whole)   # "2700 kelvin on the lamp"
     besides = _KELVIN_SAID.sub("", _KELVIN_ON.sub("", whole))
     if white and not kelvins:                               # "set its colour temperature to 2700"
         kelvins, besides = _WHITE_NUMBER.findall(said), _WHITE_NUMBER.sub("", besides)
     shifts = [shift for shift, pattern in _SHIFT_SAID.items() if pattern.search(whole)]
-    if shifts and not white and not (followed and before["name"] == "set_colour"):    # "make the lamp warmer"
+    if shifts and followed and not part_before and before["name"] != "set_colour":    # "make it warmer" alone
         return None
     if len(colours) + len(kelvins) + len(shifts) != 1 or _CHANGE_BESIDE_COLOUR.search(besides) or \
             _A_NUMBER.search(besides):

@@ -13,14 +13,17 @@ import re
 from assistant.clauses import _is_an_area, _names_an_area, clauses
 from assistant.later import not_now
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (BARE_REQUEST_VERBS, DONE_OPENING, JOINED_DONE, OWN_STATES, OWN_VALUES,
-                                  PART_JOINERS)
+from assistant.vocabulary import (BARE_REQUEST_VERBS, COLOUR_NAMES, DONE_OPENING, JOINED_DONE, KELVIN_WORDS, OWN_STATES,
+                                  OWN_VALUES, PART_JOINERS, WHITE_TEMPERATURES)
 
 MAX_PARTS = 4           # a longer run of things joined is no request said at once
 MAX_JOINERS = 2 * MAX_PARTS     # joining words, those inside names ("the salt and pepper lamp") too: each is looked
                                 # for in the names around it, so a request of thousands of "and"s is read whole
 _DETERMINERS = ("the", "my", "our")
 _JOINER = re.compile(rf"\s(?:{'|'.join(PART_JOINERS)})\s")
+# A colour or white said after the last of several things, with its "to" ("... and the strip lights to warm white")
+_COLOUR_AFTER = re.compile(r"(?: (?:to|at))? (?:" + "|".join(re.escape(colour) for colour in sorted(
+    (*COLOUR_NAMES, *WHITE_TEMPERATURES), key=len, reverse=True)) + r"|\d{4,5} ?(?:" + "|".join(KELVIN_WORDS) + r"))$")
 # A part said done ("Okay, the kitchen light is off."): its thing and state, to say parts done alike once
 _DONE_ALIKE = re.compile(rf"^{DONE_OPENING}(the .+?) (?:is|are) ([a-z]+)\.$")
 
@@ -48,7 +51,17 @@ def joined_parts(request: str, vocabulary) -> list[str]:
         if part is None:
             return []
         parts.append(part)
-    return _as_a_group(first, pieces, vocabulary) or parts
+    return _as_a_group(first, pieces, vocabulary) or _colour_shared(parts)
+
+
+def _colour_shared(parts: list[str]) -> list[str]:
+    """The parts with the colour or white said after the last thing given to each before it that says no state or
+    value of its own ("set the lounge lamp and the strip lights to warm white": "set the lounge lamp to warm white",
+    "make the lamp and the strip blue": "make the lamp blue")."""
+    colour = _COLOUR_AFTER.search(parts[-1])
+    if colour is None or any(_frame(part)[2] or _COLOUR_AFTER.search(part) for part in parts[:-1]):
+        return parts
+    return [f"{part}{colour.group()}" for part in parts[:-1]] + [parts[-1]]
 
 
 def _as_a_group(first: tuple[list[str], list[str], list[str]], pieces: list[str], vocabulary) -> list[str]:

@@ -229,9 +229,9 @@ class EmbeddedGenerator:
 
     async def respond(self, history: list[dict], tools: ToolRunner, *,
                       client_tools: Mapping[str, dict] = MappingProxyType({}),
-                      session_id: str | None = None, joined_part: bool = False) -> AsyncIterator[ReplyEvent]:
-        """joined_part: the request is one part of a joined request (_joined), read with no colour: a colour is
-        read only where the whole request asks no other change."""
+                      session_id: str | None = None, part_before: dict | None = None) -> AsyncIterator[ReplyEvent]:
+        """part_before: the call the joined request's part before this one made (_joined), whose thing the part's
+        "it" is ("turn on the lamp and make it blue")."""
         started = time.perf_counter()
         tools.begin_reply(history)
         last = history[-1] if history else {}
@@ -351,12 +351,12 @@ class EmbeddedGenerator:
         # shipped model has no skill for them, and took "louder" for thanks
         played = await asyncio.to_thread(self._media_call, history, lexicon, slots) \
             if client_result is None and declared is None else None
-        if played is None and client_result is None and declared is None and not joined_part:
+        if played is None and client_result is None and declared is None:
             # a light's colour or white, read by code from the words (chat_template.colour_call): the shipped model
             # has no skill for it, and read "warm white" as a temperature asked
             made = calls_of_history(history[:-1])
-            before = made[-1] if made and made[-1]["name"] in COLOUR_SKILLS else None     # the last thing acted on
-            played = await asyncio.to_thread(colour_call, slots, before)
+            before = part_before or (made[-1] if made and made[-1]["name"] in COLOUR_SKILLS else None)  # last acted on
+            played = await asyncio.to_thread(colour_call, slots, before, part_before is not None)
             answer = played and tools.colour_answer(played)
             played = played if answer else None
             if isinstance(answer, str):     # a light that can't take it: said so, with no call (as the model refused)
@@ -554,9 +554,11 @@ class EmbeddedGenerator:
         before, events, calls, texts, passes = history[:-1], [], [], [], 0
         runner = getattr(tools, "runner", tools)
         asked = None
+        part_before = None
         for part in parts:
             said, made = "", []
-            async for event in self.respond([*before, {"role": "user", "content": part}], tools, joined_part=True):
+            async for event in self.respond([*before, {"role": "user", "content": part}], tools,
+                                            part_before=part_before):
                 if isinstance(event, ToolCallEvent):
                     events.append(event)
                     made.append(event.call)
@@ -570,6 +572,7 @@ class EmbeddedGenerator:
                     and (unknown := unknown_thing(part, Vocabulary(await tools.lexicon()))):
                 said = UNKNOWN_DEVICE.format(name=unknown)      # "... I don't know a device called the attic light."
             calls += made
+            part_before = {"name": made[-1].name, "arguments": made[-1].arguments} if made else None
             texts.append(said)
             message = {"role": "assistant", "content": said}
             if made:

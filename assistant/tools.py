@@ -300,11 +300,12 @@ def says_yes(text: str) -> bool:
 
 
 def said_back(name: str, arguments: dict) -> str | None:
-    """A call that takes numbers, in words (SAID_BACK: "23 times 4", "an alarm at 7:30 am"); None for a skill
-    that takes none, or arguments that are no such call."""
+    """A call that takes numbers, in words (SAID_BACK: "23 times 4", "an alarm at 7:30 am", the first of a skill's
+    forms whose words the call gives); None for a skill that takes none, or arguments that are no such call."""
     template = SAID_BACK.get(name)
     if template is None:
         return None
+    forms = (template,) if isinstance(template, str) else template
     words = {key: format_number(value) if isinstance(value, (int, float)) else str(value).replace("_", " ")
              for key, value in arguments.items()}
     try:
@@ -324,9 +325,14 @@ def said_back(name: str, arguments: dict) -> str | None:
             words["the_timer"] = TIMER_SAID_BACK[0 if arguments.get("name") else 1].format(**words)
         if name == "set_volume":
             words["of_player"] = PLAYER_SAID_BACK.format(**words) if arguments.get("name") else ""
-        return template.format(**words)
-    except (KeyError, TypeError, ValueError, OverflowError):
+        return next(form.format(**words) for form in forms if set(_fields(form)) <= set(words))
+    except (KeyError, TypeError, ValueError, OverflowError, StopIteration):
         return None
+
+
+def _fields(form: str) -> list[str]:
+    """The names a form's words are filled from ("the {name} {colour}": name, colour)."""
+    return [field for _, field, _, _ in string.Formatter().parse(form) if field]
 
 
 def may_be_unlock(heard: str, doubted: frozenset[str]) -> bool:
@@ -502,6 +508,20 @@ def _colour_not_taken(entity: Entity, colour: str | None) -> NoAction | None:
         return None if takes_colour else NoAction(f"The {entity.name} can only be set to a white, from warm to cool.")
     its = agreeing(entity.name, "its")
     return None if takes_white else NoAction(f"The {entity.name} can't change {its} white, only {its} colour.")
+
+
+def _colours_refused(found: list[Entity], colour: str | None, name, area) -> NoAction | None:
+    """Why each light of several can't take the colour or white asked (_colour_not_taken), at most MAX_LISTED of
+    them said, then how many more; "None of the lights can change colour." where none takes any; None where every
+    one takes it."""
+    refused = [str(problem) for entity in found if (problem := _colour_not_taken(entity, colour))]
+    if not refused:
+        return None
+    if len(found) > 1 and not any(entity.colour_modes for entity in found):
+        return NoAction(f"None of the {str(name).replace('_', ' ')}{f' in the {area}' if area else ''} can change "
+                        f"colour.")
+    more = f" {len(refused) - MAX_LISTED} more can't take it." if len(refused) > MAX_LISTED else ""
+    return NoAction(" ".join(refused[:MAX_LISTED]) + more)
 
 
 def _the(entity: Entity) -> str:
@@ -1031,7 +1051,7 @@ class ToolRunner:
 
     def _doubted_change(self, name: str, arguments: dict) -> str | None:
         """A heard call that changes something (DOUBTS_SAID_BACK), in words to say back, when a word of its verb,
-        state or number was doubted (Heard.doubted_change_words), no word heard for sure names its target (a rare
+        state, number or colour was doubted (Heard.doubted_change_words), no word heard for sure names its target (a rare
         name is often written with doubt though right: one word of it heard for sure is enough), a word doubted at
         the wider Heard.doubted_words line, not of the target, stands right before it (a name the home lacks,
         misheard), its lock may have been "unlock" (may_be_unlock, at the wider Heard.doubted_words line), or no
@@ -1048,8 +1068,9 @@ class ToolRunner:
                  for word in phrase.lower().split() for stem in _stems(word)} - STOP_WORDS
         action = next((words[key] for key in ACTION_ARGUMENTS if key in words), None)
         means = SKILLS[name].means
-        verbs = STATE_WORDS | {action} | set(means.get(action, ()) if action else itertools.chain(*means.values()))
-        numbers = [format_number(arguments[key]) for key in ("percent", "degrees")
+        verbs = STATE_WORDS | {action} | set(means.get(action, ()) if action else itertools.chain(*means.values())) \
+            | {word for key in ("colour", "shift") for word in words.get(key, "").split()}     # "blue", "warm white"
+        numbers = [format_number(arguments[key]) for key in ("percent", "degrees", "kelvin")
                    if isinstance(arguments.get(key), (int, float))]
         heard = re.findall(r"[a-z0-9']+", self.heard.lower())
         doubted = {word for word in heard if word in self.doubted_change_words and (
@@ -1091,7 +1112,8 @@ class ToolRunner:
                     *DEVICES.get(words.get("device", "").replace(" ", "_"), ()))
         every = words["name"] in EVERY_THING
         found, problem = self._find(None if every else words["name"], words.get("area"), COMPONENTS)
-        if problem or (len(found) > 1 and name != "switch_all"):
+        if problem or (len(found) > 1 and name != "switch_all" and not (
+                name == "set_colour" and words["name"] in PLURAL_KINDS)):        # "the lounge lights": each of them
             return None
         if len(found) == 1:
             return _the(found[0]), found[0].name, found[0].area or ""
@@ -1689,17 +1711,38 @@ class ToolRunner:
     async def _set_colour(self, name, colour=None, kelvin=None, shift=None, area=None) -> str:
         """A light's colour by its name, or its white by name, in kelvin or a step warmer or cooler, sent in its own
         schema and colour mode (inventory.colour_command), a white within its range; a light whose discovery announces
-        no colour says so, one that takes only whites or only colours says what it takes."""
+        no colour says so, one that takes only whites or only colours says what it takes. A kind said of several
+        ("the lounge lights", "all the lights") sets each of them that takes it and says which could not."""
         if [colour, kelvin, shift].count(None) != 2:
             raise ValueError("one colour, kelvin or shift")
-        entity, problem = self._one(name, area, SKILL_COMPONENTS["set_colour"])
-        if problem or (problem := _colour_not_taken(entity, colour)):
-            return problem
+        found, problem = self._lights_coloured(name, area)
+        if problem or len(found) > 1:
+            return problem or await self._each_coloured(found, colour, kelvin, shift, name, area)
+        return _colour_not_taken(found[0], colour) or await self._one_coloured(found[0], colour, kelvin, shift)
+
+    async def _one_coloured(self, entity: Entity, colour, kelvin, shift) -> str:
+        """One light set to a colour or white it takes, and the reply."""
+        action, value, said, unreported = await self._colour_of(entity, colour, kelvin, shift)
+        if unreported:
+            said += f", a step {shift} than neutral white, as {agreeing(entity.name, 'it')} had reported no white"
+        return await self._coloured(entity, action, value, said)
+
+    def _lights_coloured(self, name, area) -> tuple[list[Entity], NoAction | None]:
+        """The light a colour is set or asked of, or every light a kind said of several means ("the lounge lights",
+        "all the lights"); "Which one: ...?" for several of any other name."""
+        found, problem = self._find(name, area, SKILL_COMPONENTS["set_colour"])
+        if not problem and len(found) > 1 and str(name).replace("_", " ") not in PLURAL_KINDS:
+            return [], _choice(found)
+        return found, problem
+
+    async def _colour_of(self, entity: Entity, colour, kelvin, shift) -> tuple[str, object, str, bool]:
+        """The action, value and words of one light's colour or white asked (one it takes), and whether a white's
+        step was from neutral white, as it had reported no white to step from (said so)."""
         if colour in COLOUR_NAMES and set(entity.colour_modes) & set(COLOUR_MODES):
-            return await self._coloured(entity, "colour", COLOUR_NAMES[colour], colour)
+            return "colour", COLOUR_NAMES[colour], colour, False
         low, high = entity.kelvin_range
+        reported = await self.home.read_colour(entity) if shift is not None else None
         if shift is not None:
-            reported = await self.home.read_colour(entity)
             now = reported[1] if reported and reported[0] == "kelvin" else WHITE_TEMPERATURES["neutral white"]
             kelvin = now + (KELVIN_STEP if shift == "cooler" else -KELVIN_STEP)
         wanted = WHITE_TEMPERATURES.get(colour, WHITE_TEMPERATURES["neutral white"] if colour else kelvin)
@@ -1709,21 +1752,52 @@ class ToolRunner:
         said = colour if colour and sent == wanted else f"at {sent} kelvin"
         if sent != round(float(wanted)):
             said = f"at {agreeing(entity.name, 'its')} {'warmest' if sent == low else 'coolest'}, {sent} kelvin"
-        return await self._coloured(entity, "colour_temp", sent, said)
+        return "colour_temp", sent, said, shift is not None and not (reported and reported[0] == "kelvin")
+
+    async def _each_coloured(self, found: list[Entity], colour, kelvin, shift, name, area) -> str:
+        """Every light of several set to the colour or white, each in its own mode and range, and one reply: those
+        set ("Okay, the lounge lamp and the strip lights are blue."; their count past MAX_LISTED), those that didn't
+        confirm, then those that can't take it ("The hall light can't change colour.")."""
+        refused = _colours_refused(found, colour, name, area)
+        taking = [e for e in found if _colour_not_taken(e, colour) is None]
+        if len(taking) <= 1:
+            return Done(" ".join(filter(None, [await self._one_coloured(taking[0], colour, kelvin, shift), refused]))) \
+                if taking else refused
+        asked = [await self._colour_of(e, colour, kelvin, shift) for e in taking]
+        confirmed = await asyncio.gather(*(self.home.command(e, action, value) for e, (action, value, _, _) in
+                                           zip(taking, asked)))
+        done = [(e, said) for e, (_, _, said, _), c in zip(taking, asked, confirmed) if c is not None]
+        saids = {said for _, said in done}
+        if len(done) > MAX_LISTED or len(saids) == 1 and len(done) > 1:
+            things = _joined([f"the {e.name}" for e, _ in done], "and") if len(done) <= MAX_LISTED else \
+                f"{len(done)} lights"
+            said = f"Okay, {things} are {saids.pop() if len(saids) == 1 else 'set'}."
+        else:
+            said = "Okay, " + _joined([f"the {e.name} {agreeing(e.name, 'is')} {s}" for e, s in done], "and") + "." \
+                if done else ""
+        if any(unreported for *_, unreported in asked):
+            said += " Those that had reported no white were stepped from neutral white."
+        if len(done) < len(taking):
+            said += f" {len(taking) - len(done)} didn't confirm."
+        return Done(" ".join(filter(None, [said.strip(), refused])))
 
     def colour_answer(self, call: dict) -> NoAction | bool:
-        """How a colour call read from the words (chat_template.colour_call) is answered: True (made) where the one
-        light it names takes the colour or white set, or its colour is asked of a light that takes one; the refusal
-        ("The bedroom light can't change colour.") where it can't take the one set, said with no call as the model's
-        refusal was; False (left to the model, as before) where no one light is found or a light that takes no colour
-        is asked its colour."""
+        """How a colour call read from the words (chat_template.colour_call) is answered: True (made) where a light
+        it names takes the colour or white set, or its colour is asked of a light that takes one; the refusal
+        ("The bedroom light can't change colour.") where none can take the one set, or its white is asked of a light
+        that takes no colour (call["white"]), said with no call as the model's refusal was; False (left to the model,
+        as before) where no light is found or a light that takes no colour is asked its colour."""
         args = call["arguments"]
-        entity, problem = self._one(args.get("name"), args.get("area"), SKILL_COMPONENTS[call["name"]])
+        found, problem = self._lights_coloured(args.get("name"), args.get("area"))
         if problem:
             return False
         if call["name"] == "get_colour":
-            return bool(entity.colour_modes)
-        return _colour_not_taken(entity, args.get("colour")) or True
+            if len(found) > 1:
+                return False
+            return bool(found[0].colour_modes) or (_colour_not_taken(found[0], None) if call.get("white") else False)
+        if all(_colour_not_taken(entity, args.get("colour")) for entity in found):
+            return _colours_refused(found, args.get("colour"), args.get("name"), args.get("area"))
+        return True
 
     async def _coloured(self, entity: Entity, action: str, value, said: str) -> str:
         """The colour or white sent, and "Okay, the lamp is blue." once the light confirmed it."""

@@ -146,7 +146,8 @@ NO = ["no", "no thanks", "nope", "don't", "cancel", "no don't", "never mind", "s
 # skill that takes numbers, in words. {seconds} is said as a duration, {expression} with OPERATOR_WORDS, {clock}
 # an alarm's clock time, {from} and {to} a unit's name, {room} as spoken; {the_timer} a timer changed ("the pasta
 # timer", "the timer": TIMER_SAID_BACK), {change} and {onto} its change (TIMER_CHANGE_SAID_BACK), {of_player} the
-# media player named (" of the kitchen speaker", or nothing). A tilt without a percent takes no number.
+# media player named (" of the kitchen speaker", or nothing). A tilt without a percent takes no number. A light's colour
+# or step is said back the same way when its word was doubted.
 TIMER_SAID_BACK = ("the {name} timer", "the timer")
 TIMER_CHANGE_SAID_BACK = {"add": ("add", "to"), "take off": ("take", "off")}
 PLAYER_SAID_BACK = " of the {name}"
@@ -162,7 +163,11 @@ SAID_BACK = {
     "change_timer": "{change} {seconds} {onto} {the_timer}",
     "set_volume": "the volume{of_player} at {percent} percent",
     "set_tilt": "the slats of the {name} at {percent} percent",
-    "set_colour": "the {name} at {kelvin} kelvin",
+    # a light's white, colour or step (one of several forms: the first whose words the call gives), a kind of several
+    # lights said with its area ("the lights in the lounge blue")
+    "set_colour": ("the {name} in the {area} at {kelvin} kelvin", "the {name} at {kelvin} kelvin",
+                   "the {name} in the {area} {colour}", "the {name} {colour}", "the {name} in the {area} {shift}",
+                   "the {name} {shift}"),
 }
 OPERATOR_WORDS = {"+": "plus", "-": "minus", "*": "times", "/": "divided by"}
 

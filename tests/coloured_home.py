@@ -51,8 +51,16 @@ COLOURED = [
 ]
 
 
-def coloured_inventory() -> Inventory:
+def coloured_inventory(*more) -> Inventory:
+    """COLOURED discovered, and the things more."""
     inventory = Inventory()
-    for component, object_id, config in COLOURED:
+    for component, object_id, config in (*COLOURED, *more):
         inventory.receive_discovery(f"homeassistant/{component}/{object_id}/config", json.dumps(config))
     return inventory
+
+
+# A second light in the lounge that takes no colour (ESPHome, brightness only): "the lounge lights" are two
+LOUNGE_FLOOR_LIGHT = ("light", "lounge-node/floor_light", {
+    "name": "Floor Light", "~": "esphome/loungenode/light/floor_light", "schema": "json", "cmd_t": "~/command",
+    "stat_t": "~/state", "brightness": True, "color_mode": True, "supported_color_modes": ["brightness"],
+    "uniq_id": "ESPlightfloor_light", "dev": {"ids": "a4cf12b3c4e8", "name": "Lounge", "mf": "espressif", "sa": "Lounge"}})
