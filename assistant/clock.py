@@ -50,6 +50,16 @@ def clock_call(text: str) -> dict | None:
     return {"name": "get_date", "arguments": {"day": dated["day"]}} if dated is not None else None
 
 
+def clock_heard(call: dict, heard: str, doubted: frozenset[str]) -> bool:
+    """Whether a heard request stands as the clock read call (clock_call's): the recogniser doubted no word of it
+    (Heard.doubted_words) and its place is one the tables know. Else it goes on to the model and ToolRunner's heard
+    check, as typed words never do: a word misheard on a phone line can make "what time is it in ..." of another
+    request, and an unknown place there is more likely a mishearing than a city the tables lack."""
+    place = call["arguments"].get("place")
+    return not set(re.findall(r"[a-z0-9']+", heard.lower())) & doubted and \
+        (place is None or place.lower().strip().removeprefix("the ") in _PLACES)
+
+
 def clock_said(moment: dt.datetime) -> str:
     """A time as Parley says it: "2:45 PM"."""
     return moment.strftime("%I:%M %p").lstrip("0")

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from assistant.clock import clock_call, date_of, time_in
+from assistant.clock import clock_call, clock_heard, date_of, time_in
 from assistant.generator import respond_sync
 from assistant.skills import (ACTIONS, CHANGES_THE_HOME, MODEL_SKILLS, NOT_CHANGES, SKILLS, SWITCHING, TIMER_SKILLS,
                               valid_call)
@@ -106,8 +106,38 @@ async def test_a_spoken_question_for_a_days_date_is_answered():
     assert await tools.run("get_date", {}) == "Sorry, I didn't catch that."
 
 
-def _one(assistant, text: str):
-    return respond_sync(assistant, [{"role": "user", "content": text}], ToolRunner())
+@pytest.mark.parametrize("heard, doubted, stands", [
+    ("what time is it in Tokyo", frozenset(), True),
+    ("how many days until christmas", frozenset(), True),
+    ("what time is it in Tokyo", frozenset({"tokyo"}), False),          # the place a guess
+    ("What's the date on Friday?", frozenset({"friday"}), False),      # the day a guess
+    ("when is christmas", frozenset({"when"}), False),                 # a word of the question a guess
+    ("what time is it in Narnia", frozenset(), False),                 # a place the tables lack: misheard, likelier
+])
+def test_a_heard_clock_read_stands_only_on_words_the_recogniser_was_sure_of_and_a_known_place(heard, doubted, stands):
+    assert clock_heard(clock_call(heard), heard, doubted) is stands
+
+
+def _one(assistant, text: str, tools: ToolRunner | None = None):
+    return respond_sync(assistant, [{"role": "user", "content": text}], tools or ToolRunner())
+
+
+def _heard(doubted: frozenset[str] = frozenset()) -> ToolRunner:
+    tools = ToolRunner()
+    tools.spoken, tools.doubted_words = True, doubted
+    return tools
+
+
+def test_through_the_assistant_a_heard_clock_read_on_a_doubted_word_or_an_unknown_place_goes_to_the_model(assistant):
+    """Heard, an unknown place or a doubted day is no clock read: the model's call as before, never "I don't know
+    the time in ..." for a place that may have been misheard, nor the date of a day that may not have been said."""
+    reply = _one(assistant, "what time is it in Tokyo", _heard())
+    assert [(c.name, c.arguments) for c in reply.tool_calls] == [("get_time", {"place": "tokyo"})]
+    for text, doubted in (("what time is it in Narnia", frozenset()), ("what's the date on Friday", {"friday"}),
+                          ("what time is it in Tokyo", {"tokyo"})):
+        reply = _one(assistant, text, _heard(frozenset(doubted)))
+        assert all(not c.arguments for c in reply.tool_calls) and "Narnia" not in reply.text
+        assert not reply.text.startswith("Friday is")
 
 
 def test_through_the_assistant_the_time_elsewhere_and_a_days_date_are_answered(assistant):
