@@ -32,6 +32,7 @@ import torch
 from assistant.alarms import alarm_call, alarm_choice_answered, dismissed
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, cover_meant, cover_position_call,
                                      fill_result, media_call, model_prompt, named_move)
+from assistant.clock import clock_call, clock_heard
 from assistant.client_tools import (TOOL_SLOTS, Decoded, answered, name_words, read_declared, request_stems, stem,
                                     words_read)
 from assistant.chat_template import humidifier_meant, humidity_call        # a humidifier's target, read as a cover's
@@ -266,6 +267,15 @@ class EmbeddedGenerator:
         kept = await self._list_call(history, runner, client_tools) if last.get("role") == "user" else None
         if kept is not None:                     # "add milk to the shopping list", "what's on my to-do list"
             async for event in self._answered_alone(kept, tools, started):
+                yield event
+            return
+        # the time in a place, the date of a day named; a client's declared tools may read these words: left to them
+        clock = clock_call(content_text(last)) if last.get("role") == "user" and not client_tools else None
+        if clock is not None and runner.spoken and not clock_heard(clock, content_text(last), runner.doubted_words):
+            clock = None
+        if clock is not None:
+            async for event in self._answered_alone(ToolCall(clock["name"], clock["arguments"], new_call_id()), tools,
+                                                    started):
                 yield event
             return
         if last.get("role") == "user" and dismissed(content_text(last), runner.timers_running):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
+from assistant.clock import clock_said, date_of, date_said, time_in
 from assistant.home import Home, InMemoryHome
 from assistant.lists import ListBook, LocalLists, list_name as kept_name, on_the_list
 from assistant.later import (AT_A_LATER_TIME, NOT_FOR_LATER, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED,
@@ -435,6 +436,13 @@ def read_heard(heard: str, words: tuple[str, ...], doubted: frozenset[str] = fro
             if before is None or before not in doubted or before in QUESTION_WORDS or before in NAMES_NO_THING:
                 return True
     return False
+
+
+def _day_or_place_heard(heard: str, arguments: dict) -> bool:
+    """The heard words say the day or the place the read names ("how many days until christmas": christmas), as
+    code read them (assistant.clock): that read was heard, with no word of READS_HEARD_BY."""
+    named = arguments.get("day") or arguments.get("place")
+    return isinstance(named, str) and re.search(rf"\b{re.escape(named.lower())}\b", heard.lower()) is not None
 
 
 def _a_form_of(word: str, verbs: set[str]) -> bool:
@@ -922,7 +930,8 @@ class ToolRunner:
                                                            self.doubted_words):
             return NoAction(NOT_UNDERSTOOD)
         if self.spoken and name in READS_HEARD_BY and not read_heard(self.heard, READS_HEARD_BY[name],
-                                                                     self.doubted_words):
+                                                                     self.doubted_words) \
+                and not _day_or_place_heard(self.heard, arguments):
             return NoAction(NOT_UNDERSTOOD)
         if self.spoken and name in HEARD_CHANGES and self._another_of_its_kind(str(arguments.get("name", ""))):
             return NOT_A_NAME_OF_THE_HOME
@@ -1270,13 +1279,13 @@ class ToolRunner:
             raise ValueError("too many timers")
         await self.timer_book.add(seconds, name, alarm)
 
-    async def _get_time(self) -> str:
-        now = dt.datetime.now()
-        return now.strftime("%I:%M %p").lstrip("0")
+    async def _get_time(self, place: str | None = None) -> str:
+        now = dt.datetime.now().astimezone()
+        return clock_said(now) if place is None else time_in(place, now)
 
-    async def _get_date(self) -> str:
-        now = dt.datetime.now()
-        return f"{now:%A}, {now:%B} {now.day}"
+    async def _get_date(self, day: str | None = None) -> str:
+        today = dt.date.today()
+        return date_said(today) if day is None else date_of(day, today)
 
     async def _set_timer(self, seconds) -> str:
         seconds = _timer_length(seconds)

@@ -1269,3 +1269,89 @@ MAX_LIST_ITEMS = 100           # items on one list
 MAX_LIST_ITEM_CHARS = 80       # characters of one item
 # A heard change of a list, said back when a word of its items was doubted
 LIST_SAID_BACK = {"add_to_list": "add {items} to your {list}", "remove_from_list": "remove {items} from your {list}"}
+# the time in other places, and the date of a day named (round 41, assistant.clock)
+# Places people ask the time of, as they are said back, each with its one IANA zone (Python's zoneinfo reads it):
+# common cities, and the countries that keep one time
+PLACE_ZONES = {
+    "London": "Europe/London", "the UK": "Europe/London", "England": "Europe/London", "Scotland": "Europe/London",
+    "Britain": "Europe/London", "Dublin": "Europe/Dublin", "Ireland": "Europe/Dublin", "Lisbon": "Europe/Lisbon",
+    "Portugal": "Europe/Lisbon", "Paris": "Europe/Paris", "France": "Europe/Paris", "Berlin": "Europe/Berlin",
+    "Munich": "Europe/Berlin", "Germany": "Europe/Berlin", "Madrid": "Europe/Madrid", "Barcelona": "Europe/Madrid",
+    "Spain": "Europe/Madrid", "Rome": "Europe/Rome", "Milan": "Europe/Rome", "Italy": "Europe/Rome",
+    "Amsterdam": "Europe/Amsterdam", "the Netherlands": "Europe/Amsterdam", "Brussels": "Europe/Brussels",
+    "Belgium": "Europe/Brussels", "Zurich": "Europe/Zurich", "Switzerland": "Europe/Zurich",
+    "Vienna": "Europe/Vienna", "Austria": "Europe/Vienna", "Stockholm": "Europe/Stockholm",
+    "Sweden": "Europe/Stockholm", "Oslo": "Europe/Oslo", "Norway": "Europe/Oslo", "Copenhagen": "Europe/Copenhagen",
+    "Denmark": "Europe/Copenhagen", "Helsinki": "Europe/Helsinki", "Finland": "Europe/Helsinki",
+    "Warsaw": "Europe/Warsaw", "Poland": "Europe/Warsaw", "Prague": "Europe/Prague", "Athens": "Europe/Athens",
+    "Greece": "Europe/Athens", "Istanbul": "Europe/Istanbul", "Turkey": "Europe/Istanbul", "Kyiv": "Europe/Kyiv",
+    "Ukraine": "Europe/Kyiv", "Moscow": "Europe/Moscow", "Cairo": "Africa/Cairo", "Egypt": "Africa/Cairo",
+    "Lagos": "Africa/Lagos", "Nigeria": "Africa/Lagos", "Nairobi": "Africa/Nairobi", "Kenya": "Africa/Nairobi",
+    "Johannesburg": "Africa/Johannesburg", "Cape Town": "Africa/Johannesburg", "South Africa": "Africa/Johannesburg",
+    "Dubai": "Asia/Dubai", "Tel Aviv": "Asia/Jerusalem", "Jerusalem": "Asia/Jerusalem", "Israel": "Asia/Jerusalem",
+    "Riyadh": "Asia/Riyadh", "Saudi Arabia": "Asia/Riyadh", "Mumbai": "Asia/Kolkata", "Delhi": "Asia/Kolkata",
+    "New Delhi": "Asia/Kolkata", "Bangalore": "Asia/Kolkata", "India": "Asia/Kolkata", "Karachi": "Asia/Karachi",
+    "Pakistan": "Asia/Karachi", "Bangkok": "Asia/Bangkok", "Thailand": "Asia/Bangkok", "Singapore": "Asia/Singapore",
+    "Hong Kong": "Asia/Hong_Kong", "Beijing": "Asia/Shanghai", "Shanghai": "Asia/Shanghai", "China": "Asia/Shanghai",
+    "Taipei": "Asia/Taipei", "Taiwan": "Asia/Taipei", "Manila": "Asia/Manila", "the Philippines": "Asia/Manila",
+    "Seoul": "Asia/Seoul", "South Korea": "Asia/Seoul", "Korea": "Asia/Seoul", "Tokyo": "Asia/Tokyo",
+    "Osaka": "Asia/Tokyo", "Japan": "Asia/Tokyo", "Sydney": "Australia/Sydney", "Melbourne": "Australia/Melbourne",
+    "Brisbane": "Australia/Brisbane", "Perth": "Australia/Perth", "Adelaide": "Australia/Adelaide",
+    "Auckland": "Pacific/Auckland", "New Zealand": "Pacific/Auckland", "Honolulu": "Pacific/Honolulu",
+    "Hawaii": "Pacific/Honolulu", "Anchorage": "America/Anchorage", "Alaska": "America/Anchorage",
+    "New York": "America/New_York", "New York City": "America/New_York", "Boston": "America/New_York",
+    "Washington": "America/New_York", "Miami": "America/New_York", "Atlanta": "America/New_York",
+    "Toronto": "America/Toronto", "Montreal": "America/Toronto", "Chicago": "America/Chicago",
+    "Dallas": "America/Chicago", "Houston": "America/Chicago", "Denver": "America/Denver",
+    "Phoenix": "America/Phoenix", "Arizona": "America/Phoenix", "Los Angeles": "America/Los_Angeles",
+    "LA": "America/Los_Angeles", "San Francisco": "America/Los_Angeles", "Seattle": "America/Los_Angeles",
+    "Las Vegas": "America/Los_Angeles", "California": "America/Los_Angeles", "Vancouver": "America/Vancouver",
+    "Mexico City": "America/Mexico_City", "Bogota": "America/Bogota", "Colombia": "America/Bogota",
+    "Lima": "America/Lima", "Peru": "America/Lima", "Santiago": "America/Santiago", "Chile": "America/Santiago",
+    "Buenos Aires": "America/Argentina/Buenos_Aires", "Argentina": "America/Argentina/Buenos_Aires",
+    "Sao Paulo": "America/Sao_Paulo", "São Paulo": "America/Sao_Paulo", "Rio de Janeiro": "America/Sao_Paulo",
+    "Rio": "America/Sao_Paulo",
+}
+# Places that keep several times: the time is said in each of two of their cities, named
+SEVERAL_ZONES = {
+    "the US": ("New York", "Los Angeles"), "the USA": ("New York", "Los Angeles"),
+    "the United States": ("New York", "Los Angeles"), "America": ("New York", "Los Angeles"),
+    "Canada": ("Toronto", "Vancouver"), "Australia": ("Sydney", "Perth"), "Russia": ("Moscow", "Vladivostok"),
+    "Brazil": ("Sao Paulo", "Manaus"), "Mexico": ("Mexico City", "Tijuana"),
+}
+SEVERAL_ZONES_CITIES = {"Vladivostok": "Asia/Vladivostok", "Manaus": "America/Manaus", "Tijuana": "America/Tijuana"}
+# The home itself as a place ("what time is it in the house"): the time there is the time here
+DWELLING_WORDS = ("house", "home", "flat", "apartment", "building")
+# The words of a question for the time, said before "in" and a place ("what time is it in Tokyo")
+TIME_ASKED = ("what time is it", "what's the time", "what is the time", "what time's it", "tell me the time",
+              "what's the current time", "what is the current time", "what's the local time", "what is the local time",
+              "do you know what time it is", "what time is it now", "what's the time now", "what is the time now",
+              "what time is it right now", "what's the time right now")
+# Days said from today, weekdays, and the holidays whose date is the same each year (month, day, as said back)
+DAYS_FROM_TODAY = {"tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "the day before yesterday": -2}
+WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+FIXED_HOLIDAYS = {
+    "christmas": (12, 25, "Christmas"), "christmas day": (12, 25, "Christmas Day"), "xmas": (12, 25, "Christmas"),
+    "christmas eve": (12, 24, "Christmas Eve"), "boxing day": (12, 26, "Boxing Day"),
+    "new year's eve": (12, 31, "New Year's Eve"), "new year's day": (1, 1, "New Year's Day"),
+    "new year": (1, 1, "New Year's Day"), "new years": (1, 1, "New Year's Day"),
+    "new year's": (1, 1, "New Year's Day"), "halloween": (10, 31, "Halloween"),
+    "valentine's day": (2, 14, "Valentine's Day"), "valentines day": (2, 14, "Valentine's Day"),
+    "st patrick's day": (3, 17, "St Patrick's Day"), "saint patrick's day": (3, 17, "St Patrick's Day"),
+    "independence day": (7, 4, "Independence Day"), "the fourth of july": (7, 4, "the Fourth of July"),
+    "fourth of july": (7, 4, "the Fourth of July"), "bastille day": (7, 14, "Bastille Day"),
+    "guy fawkes night": (11, 5, "Guy Fawkes Night"), "bonfire night": (11, 5, "Bonfire Night"),
+}
+# The words of a question for a day's date, said before the day ("what day is it tomorrow", "what's the date on
+# friday", "how many days until christmas"), and those said after it ("what day is christmas this year")
+DATE_ASKED = ("what day is it", "what day is", "what day was it", "what day was", "what's the date", "what is the date",
+              "what was the date", "what date is it", "what date is", "what date was", "what will the date be",
+              "what day will it be", "what day of the week is it", "what day of the week is", "what's the day",
+              "what is the day", "when is", "when's", "what date does", "what day does", "what's the date of",
+              "what is the date of", "how many days until", "how many days till", "how many days to",
+              "how many days are there until", "how many days are there till", "how many days left until",
+              "how many days left till", "how many more days until", "how many more days till", "how long until",
+              "how long till", "how many sleeps until", "how many sleeps till")
+DATE_ASKED_AFTER = ("this year", "fall on", "fall", "falls on", "land on", "on", "this time", "be")
+# and a day's possessive before the date ("what's tomorrow's date", "what is friday's date")
+DATE_OF_ASKED = ("what's", "what is", "what was", "tell me")
