@@ -2412,8 +2412,9 @@ def _chosen(history: list[dict], said: str) -> str | Declined | None:
 def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | None:
     """ "the salt one" after "turn on the lamp" was asked about ("Which one, ...?"), "ok 22 then" or "the hallway one
     then" after it was refused, "22" after the temperature of a climate stepped was asked (tools.TARGET_QUESTION: the
-    climate set to it), "half past 6" after a request for an alarm that said no time: the request before, with the part the answer gives in place of its own: a number,
-    a room or an area (added when it had none), a name or a device (its last word, or with "one" its first words).
+    climate set to it), "half past 6" after a request for an alarm that said no time: the request before, with the
+    part the answer gives in place of its own: a number, a room or an area (added when it had none), a name or a
+    device (its last word, or with "one" its first words).
     None when the assistant's last turn made a call and asked nothing ("Which one: ...?" is a call's answer), the
     answer is no such part, or it is a thing or a place and the refused request (not a question asked back) named
     none (nor one the home lacks, said back: "I don't know a device called the loft hatch.") and no reading while the
@@ -2423,7 +2424,8 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
         return None
     answer = ANSWER_TAIL.sub("", ANSWER_HEAD.sub("", FILLERS.sub("", said)))
     before = normalize_request(content_text(history[-3]))
-    if ALARM_REQUESTED.search(before) and not re.search(r"\d", before) and (clock := CLOCK.fullmatch(re.sub(r"^(?:at|for) ", "", answer))):
+    clock = CLOCK.fullmatch(re.sub(r"^(?:at|for) ", "", answer))
+    if clock and ALARM_REQUESTED.search(before) and not re.search(r"\d", before):
         return f"{before} at {clock.group(0)}"      # "half past 6" after "set an alarm" was refused or its time asked
     number = re.fullmatch(r"(\d+(?:\.\d+)?)(?: percent| degrees)?", answer)
     asked = TARGET_QUESTION_SAID.match(content_text(history[-2]))
