@@ -27,10 +27,10 @@ from assistant.tools import (CHOICE_QUESTION, TARGET_QUESTION_SAID, UNKNOWN_DEVI
                              CalculationError, calculate, format_number)
 from assistant.vocabulary import (MEDIA_REQUEST_WORDS,
                                   ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
-                                  AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, CLIMATE_STEP_REQUEST, NOT_A_CHOICE,
+                                  ALARM_REQUEST_WORDS, AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, CLIMATE_STEP_REQUEST, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
                                   DEMONSTRATIVES, OPERATIONS_OF_ONE, OPERATIONS_OF_TWO,
-                                  DEVICE_SPOKEN, DEVICES, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
+                                  DEVICE_SPOKEN, DEVICES, FLOOR_WORDS, FOLLOW_UP_KINDS, FRAME_WORDS, FRAGMENT_UNITS, FRAGMENT_WORDS,
                                   GROUP_ALONE, GROUP_WORDS, HEAT_WAYS, HEATING_WORDS, HOLDING, JOINING_WORDS,
                                   KEEPING, LEAVING, LEAVING_JOINS,
                                   LOOSE_OPENERS, MEANT, MENTIONED,
@@ -296,6 +296,11 @@ _WHAT = rf"(?:{'|'.join(PRONOUN_OBJECTS)}|the other 1|the other)"
 UNDO = re.compile(rf"^(?:(?:{'|'.join(ASKING)}) )*(?:(?:{'|'.join(UNDOING)})(?: {_WHAT}| (?:{'|'.join(UNDO_WHAT)}))?"
                   rf"(?: {_WHAT})?(?: (?:{'|'.join(AS_IT_WAS)}))?|(?:{'|'.join(RESTORING)})(?: {_WHAT})? "
                   rf"(?:{'|'.join(AS_IT_WAS)}))(?: before)?(?: please)?$")
+# a floor said before a place ("upstairs in the bedroom", _level_said), and a request for an alarm (_answered)
+FLOOR_BEFORE = re.compile(rf"\b(?:{'|'.join(FLOOR_WORDS)}) (?P<place>(?:in|on) (?:the )?(?P<room>[a-z ]+))$")
+ALARM_REQUESTED = re.compile(rf"\b(?:{'|'.join(ALARM_REQUEST_WORDS)})\b")
+# a thing's state before said at the end of a request ("put the blind back how they were")
+AS_IT_WAS_ENDING = re.compile(rf"\b(?:{'|'.join(sorted(AS_IT_WAS, key=len, reverse=True))})$")
 LEAVE = re.compile(rf"^(?:(?:{'|'.join(AGREEING)}) )*(?:just |you can |please )?(?:{'|'.join(LEAVING)}) "
                    rf"(?P<what>{_WHAT}|the [a-z]+(?: [a-z]+){{0,2}})"
                    rf"(?: (?:on|off|open|closed|shut|locked|unlocked|alone|be|{'|'.join(HOLDING)}|then|now|"
@@ -842,6 +847,7 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     if dislocated is not None and THERE.search(request):      # "the lights in there, can you dim them a bit"
         dislocated = _dislocated(_there(request, calls, vocabulary, history[:-1]), vocabulary) or dislocated
     said = _mentioned(LOOSE.sub(r"\1", _pointed_at(synonyms(normalize_request(dislocated or request)), vocabulary)))
+    said = _level_said(said, calls, vocabulary) if len(history) > 1 else said      # a follow-up's words only
     said = _acted_beside_left(said, request)
     core = rephrase(STATE_AGAIN.sub("", LEADING.sub("", said)), default_home=lexicon is None)
     unreferring = NOT_A_REFERENCE.sub("", core)
@@ -859,8 +865,10 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
         return [{"role": "user", "content": repaired}]
     # "the bedroom lights are too bright, dim them": the pronoun stands for what the request itself named first,
     # read as rephrased ("or is it still open" is "or is it open") and as said (a rephrasing may drop the pronoun)
+    # ("put the shutters back how they were": "they" is the shutters' state before, once the conversation changed it)
     named_first = dislocated is not None or any(_named_before(words, pronoun, vocabulary)
                       for words in (core, LEADING.sub("", said))
+                      if not (calls and AS_IT_WAS_ENDING.search(words))
                       if (pronoun := REFERRING.search(words) or PLURAL_REFERRING.search(words)))
     valued = _new_value_of(core, calls, vocabulary, history[:-1]) if calls and not asked else None
     if valued is not None:
@@ -885,6 +893,30 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
         return [*history[:-1], {"role": "user", "content": said}]
     alone = _placed(core, calls) if lexicon is None else _named(core, calls, vocabulary)
     return alone if isinstance(alone, Declined) else [{"role": "user", "content": alone}]
+
+
+def _level_said(said: str, calls: list[dict], vocabulary: Vocabulary) -> str:
+    """ "same for upstairs", "and the downstairs one" after the lower landing light: a word that picks a thing by a
+    word of its name said another way (CHOICE_WORDS: "upstairs" is "upper") stands for that word, when the home has
+    no name or area so called and a name the conversation acted on, with that word in place of its counterpart
+    ("lower"), is a name the home has ("the upper landing light"). A floor said before a room or an area ("and
+    upstairs in the bedroom", "upstairs on the landing") is that place alone. The words unchanged otherwise."""
+    words = said.split()
+    for i, word in enumerate(words):
+        level = CHOICE_WORDS.get(word)
+        if level is None or word in vocabulary.names or word in vocabulary.areas:
+            continue
+        counterparts = set(CHOICE_WORDS.values()) - {level}
+        for call in calls:
+            name = str(call["arguments"].get("name", "")).replace("_", " ").split()
+            if counterparts & set(name) and " ".join(level if part in counterparts else part for part in name) \
+                    in vocabulary.names:
+                return " ".join([*words[:i], level, *words[i + 1:]])
+    floor = FLOOR_BEFORE.search(said)
+    if floor and (vocabulary.read(floor.group("room")) or ("",))[0] in ("room", "area") \
+            and not vocabulary.knows(floor.group(0)):
+        return said[:floor.start()] + floor.group("place")
+    return said
 
 
 def _repaired(said: str, before: list[dict], calls: Calls, vocabulary: Vocabulary) -> str | None:
@@ -2380,8 +2412,9 @@ def _chosen(history: list[dict], said: str) -> str | Declined | None:
 def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | None:
     """ "the salt one" after "turn on the lamp" was asked about ("Which one, ...?"), "ok 22 then" or "the hallway one
     then" after it was refused, "22" after the temperature of a climate stepped was asked (tools.TARGET_QUESTION: the
-    climate set to it): the request before, with the part the answer gives in place of its own: a number,
-    a room or an area (added when it had none), a name or a device (its last word, or with "one" its first words).
+    climate set to it), "half past 6" after a request for an alarm that said no time: the request before, with the
+    part the answer gives in place of its own: a number, a room or an area (added when it had none), a name or a
+    device (its last word, or with "one" its first words).
     None when the assistant's last turn made a call and asked nothing ("Which one: ...?" is a call's answer), the
     answer is no such part, or it is a thing or a place and the refused request (not a question asked back) named
     none (nor one the home lacks, said back: "I don't know a device called the loft hatch.") and no reading while the
@@ -2391,6 +2424,9 @@ def _answered(history: list[dict], said: str, vocabulary: Vocabulary) -> str | N
         return None
     answer = ANSWER_TAIL.sub("", ANSWER_HEAD.sub("", FILLERS.sub("", said)))
     before = normalize_request(content_text(history[-3]))
+    clock = CLOCK.fullmatch(re.sub(r"^(?:at|for) ", "", answer))
+    if clock and ALARM_REQUESTED.search(before) and not re.search(r"\d", before):
+        return f"{before} at {clock.group(0)}"      # "half past 6" after "set an alarm" was refused or its time asked
     number = re.fullmatch(r"(\d+(?:\.\d+)?)(?: percent| degrees)?", answer)
     asked = TARGET_QUESTION_SAID.match(content_text(history[-2]))
     if number and asked and not number.group(0).endswith("percent"):   # "22" after "What temperature would you like"

@@ -530,7 +530,7 @@ RESTORING = ("make it", "make that", "make them", "back", "put it", "set it", "h
 AS_IT_WAS = ("how it was", "how they were", "the way it was", "the way they were", "as it was", "as they were",
              "like it was", "like they were", "to how it was", "to what it was", "to how they were", "to the way it was",
              "to before", "like before", "as before", "to what it was before", "to where it was", "where it was",
-             "again")
+             "to where they were", "where they were", "again")
 UNDO_WHAT = ("the last thing", "the last 1", "the last change", "what you just did", "what you did")
 ASKING = ("can you", "could you", "please", "just", "actually", "then")
 # Leaving a thing as it is ("fine, leave it off", "leave the other one"): no call
@@ -618,6 +618,12 @@ GROUP_ALONE = {"both": "them both", "the lot": "them all", "all of those": "them
 # them together, or none of them yet (the question asked again)
 CHOICE_PLACES = {"first": 0, "second": 1, "third": 2, "last": -1}
 CHOICE_WORDS = {"upstairs": "upper", "top": "upper", "downstairs": "lower", "bottom": "lower"}
+# Words of a floor said before the room or area on it in a follow-up ("and upstairs in the bedroom", "upstairs on the
+# landing"): where that place is, no place of their own
+FLOOR_WORDS = ("upstairs", "downstairs")
+# Words that say a request is for an alarm ("set an alarm", "wake me up tomorrow"): a clock time said alone next,
+# after the request was refused or asked about, is the alarm's time
+ALARM_REQUEST_WORDS = ("alarm", "wake me", "wake us", "get me up")
 ALL_CHOICES = ("both", "both of them", "all of them", "all 3", "all", "the lot", "all of those", "both of those")
 NOT_A_CHOICE = ("not that 1", "not that", "not the 1", "not this 1")
 # Words with which a speaker takes back the value just said for another ("make it 22, no wait, 21", "a touch

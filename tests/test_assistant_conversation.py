@@ -11,6 +11,8 @@ from assistant.inventory import Inventory
 from assistant.rephrase import rephrase, synonyms
 from assistant.spoken_numbers import normalize_request
 from made_up_home import ENTITIES
+from realtime_client import RealtimeClient
+from third_home import third_inventory
 
 
 def user(text: str) -> dict:
@@ -2373,3 +2375,82 @@ def test_a_question_naming_a_running_timer_by_its_label_asks_its_time_left(lexic
     assert timer_asked([*pie, user("is the pie near the salt lamp?")], lexicon) is None
     stopped = [*pie, user("stop the pie timer"), called("stop_timer", name="pie")]
     assert timer_asked([*stopped, user("how's the pie getting on")], lexicon) is None
+
+
+@pytest.fixture(scope="module")
+def third_lexicon():
+    return third_inventory().lexicon()
+
+
+def said_back(text: str) -> dict:
+    return {"role": "assistant", "content": text}
+
+
+@pytest.mark.parametrize("acted, follow_up, request_", [
+    ("lower landing light on", "same for upstairs", "turn on the upper landing light"),
+    ("lower landing light on", "and the upstairs one", "turn on the upper landing light"),
+    ("upper landing light off", "same downstairs", "turn off the lower landing light"),
+    ("upper landing light off", "same for downstairs", "turn off the lower landing light"),
+])
+def test_a_floor_word_picks_the_upper_or_lower_one_of_the_thing_acted_on(third_lexicon, acted, follow_up, request_):
+    """ "upstairs" after the lower landing light is the upper landing light (vocabulary.CHOICE_WORDS), past turns of
+    other skills; after a thing with no such twin it is no name, and it stays a place the home lacks."""
+    name, state = acted.rsplit(" ", 1)
+    history = [user(acted), called("switch_device", name=name, state=state), user("what time is it"),
+               called("get_time"), user("add milk to the shopping list"), said_back("Sorry, I can't do that yet.")]
+    assert resolved([*history, user(follow_up)], third_lexicon) == request_
+    fan = [user("turn on the garret fan"), called("switch_device", name="garret fan", state="on")]
+    assert "upper" not in (resolved([*fan, user("same for upstairs")], third_lexicon) or "")
+
+
+def test_a_floor_said_before_a_room_is_that_room():
+    """ "and upstairs in the bedroom" after a room's temperature was read, with other skills between: the bedroom's."""
+    history = [user("how hot is it in the living room"), called("read_sensor", kind="temperature", room="living_room"),
+               user("what's 2 times 11"), called("calculate", expression="2*11")]
+    assert resolved([*history, user("and upstairs in the bedroom")]) == "what's the temperature in the bedroom"
+    assert resolved([*history, user("and downstairs in the kitchen")]) == "what's the temperature in the kitchen"
+
+
+@pytest.mark.parametrize("follow_up", ["put the shutters back how they were", "put the shutters back the way they were",
+                                       "put the dormer shutters back where they were"])
+def test_a_thing_put_back_how_they_were_takes_its_change_back(third_lexicon, follow_up):
+    """ "they" in "how they were" is the thing's state before, not another thing: the newest change of the shutters
+    turned round, past a change of another thing since."""
+    history = [user("close the dormer shutters"), called("set_cover", name="dormer shutters", action="close"),
+               user("set the garret radiator to 17"), called("set_thermostat", name="garret radiator", degrees=17)]
+    assert resolved([*history, user(follow_up)], third_lexicon) == "open the dormer shutters"
+
+
+@pytest.mark.parametrize("asked, answer_, request_", [
+    (("set an alarm", "Sorry, I can't do that yet."), "half past six", "set an alarm at half past 6"),
+    (("set an alarm", "For what time?"), "at 6 am please", "set an alarm at 6 am"),
+    (("wake me up tomorrow", "For what time?"), "seven fifteen", "wake me up tomorrow at 7 15"),
+])
+def test_a_clock_time_after_an_alarm_request_that_said_none_is_its_time(asked, answer_, request_):
+    """A time alone after a request for an alarm that said no time was refused or asked about: the request with it
+    (vocabulary.ALARM_REQUEST_WORDS); after another request the time is not made an alarm."""
+    history = [user("what's the date today"), called("get_date"), user(asked[0]), said_back(asked[1])]
+    assert normalize_request(resolved([*history, user(answer_)]) or "") == normalize_request(request_)
+    other = [user("what's the date today"), called("get_date"), user("remind me to call mum"),
+             said_back("Sorry, I can't do that yet.")]
+    assert "alarm" not in (resolved([*other, user("half past six")]) or "")
+
+
+async def test_a_three_turn_conversation_of_interleaved_skills_over_realtime(live_server, needs_assistant):
+    """Over /v1/realtime text: a room's temperature read, an alarm asked for with no time (refused, no call), its time
+    said alone (the alarm set), then "and upstairs in the bedroom" (the bedroom's temperature, past the alarm)."""
+    client = await RealtimeClient.connect(live_server.ws_url)
+    await client.wait_for("session.created")
+    made = []
+    for text in ("how warm is it in the living room", "set an alarm", "half past six", "and upstairs in the bedroom"):
+        start = len(client.events)
+        await client.send({"type": "conversation.item.create", "item": {
+            "type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]}})
+        await client.send({"type": "response.create", "response": {"output_modalities": ["text"]}})
+        await client.wait_for("response.done", start=start, timeout=60)
+        made.append([(e["item"]["name"], json.loads(e["item"]["arguments"]))
+                     for e in client.of_type("conversation.item.added", start) if e["item"]["type"] == "function_call"])
+    await client.close()
+    assert made == [[("read_sensor", {"kind": "temperature", "room": "living_room"})], [],
+                    [("set_alarm", {"hour": 6, "minute": 30})],
+                    [("read_sensor", {"kind": "temperature", "room": "bedroom"})]]
