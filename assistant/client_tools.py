@@ -627,7 +627,9 @@ class Parameter:
                    bool(example and re.search(r"\d", example.group(1))) or bool(CODED & set(named)) or
                    # or its description's head ("The gift card number."; not "Room name or number")
                    bool(described) and described[-1] in CODED and "or" not in described,
-                   tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())),
+                   # "true if the user wants ...": a determiner chooses nothing
+                   tuple((word, value == "true") for value, word in _CHOICE.findall(description.lower())
+                         if word not in DETERMINERS),
                    explained(enum, description))
 
 
@@ -1231,8 +1233,10 @@ class _Reading:
                 i += 1
                 continue
             last = i
-            while last + 1 < len(words) and (marked[last + 1] or (words[last + 1] in TIME_JOINERS and
-                                                                  last + 2 < len(words) and marked[last + 2])):
+            # a word another argument took ends the run ("monday morning" with a slot of the day: the date "monday")
+            while last + 1 < len(words) and self.free(last + 1) and (
+                    marked[last + 1] or (words[last + 1] in TIME_JOINERS and last + 2 < len(words) and
+                                         marked[last + 2] and self.free(last + 2))):
                 last += 1
             runs.append((i, last))
             i = last + 1
