@@ -31,7 +31,7 @@ from assistant.vocabulary import (ASKED_AFTER_A_REMARK, ASKING_WRAPPERS, EXPLAIN
                                   BOTH_MEMBERS, COUNT_NOUNS, PREDICATE_WORDS, DATE_PREPOSITIONS, DECIMAL_POINTS, DAY_ORDINALS,
                                   DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
                                   FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
-                                  MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, QUESTION_WORDS, RELATIVE_WORDS,
+                                  MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, MONTH_NAMES, QUESTION_WORDS, RELATIVE_WORDS,
                                   REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
 
 MAX_SHOWN = 3            # tools shown to the model
@@ -506,8 +506,7 @@ CURRENCIES = {
     "rupees": "INR", "rupee": "INR",
 }
 # Words of a time said ("next tuesday at 7:30", "in two hours"), beyond the day words.
-MONTHS = frozenset("january february march april may june july august september october november december "
-                   "jan feb mar apr jun jul aug sep sept oct nov dec".split())
+MONTHS = frozenset(MONTH_NAMES) | frozenset("jan feb mar apr jun jul aug sep sept oct nov dec".split())
 PARTS_OF_DAY = frozenset("morning afternoon evening night noon".split())   # a time after "this", "last", a day
 CLOCK_WORDS = frozenset("am pm a.m p.m o'clock noon midnight".split())
 MERIDIEMS = frozenset("am pm a.m p.m".split())      # a clock's only after a number ("when am i free" is a verb)

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, asks_how_things_are, content_text
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
+from assistant.clock import clock_call, known_place
 from assistant.inventory import APPLIANCES, CLASS_WORDS, MAX_NAME_WORDS
 from assistant.rephrase import rephrase, synonyms
 from assistant.reply import UNKNOWN_NAME
@@ -25,7 +26,7 @@ from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import (CHOICE_QUESTION, TARGET_QUESTION_SAID, UNKNOWN_DEVICE_SAID, WHICH_ONE_MEANT,
                              CalculationError, calculate, format_number)
-from assistant.vocabulary import (MEDIA_REQUEST_WORDS,
+from assistant.vocabulary import (MEDIA_REQUEST_WORDS, CLOCK_FOLLOW_UPS,
                                   ACTION_PARTS, ADVERBS, AGAIN, AGAIN_WITH, AGREEING, ALARM_WAYS, ALL_CHOICES, ANOTHER,
                                   ALARM_REQUEST_WORDS, AS_IT_WAS, CHOICE_PLACES, CHOICE_WORDS, CLIMATE_STEP_REQUEST, NOT_A_CHOICE,
                                   ASKED_AGAIN, ASKING, ASKING_WRAPPERS, BELOW_ZERO, BRIGHTER, CORRECTING, DARKER,
@@ -296,6 +297,9 @@ _WHAT = rf"(?:{'|'.join(PRONOUN_OBJECTS)}|the other 1|the other)"
 UNDO = re.compile(rf"^(?:(?:{'|'.join(ASKING)}) )*(?:(?:{'|'.join(UNDOING)})(?: {_WHAT}| (?:{'|'.join(UNDO_WHAT)}))?"
                   rf"(?: {_WHAT})?(?: (?:{'|'.join(AS_IT_WAS)}))?|(?:{'|'.join(RESTORING)})(?: {_WHAT})? "
                   rf"(?:{'|'.join(AS_IT_WAS)}))(?: before)?(?: please)?$")
+# a clock read asked again of another place or day ("and in london", "what about saturday", clock_asked_again)
+CLOCK_ASKED_AGAIN = re.compile(rf"^(?:{'|'.join(CLOCK_FOLLOW_UPS)}) (?:(?:in|on|for) )?(?P<what>[a-z0-9' ]+?)"
+                               rf"(?: then| please)?$")
 # a floor said before a place ("upstairs in the bedroom", _level_said), and a request for an alarm (_answered)
 FLOOR_BEFORE = re.compile(rf"\b(?:{'|'.join(FLOOR_WORDS)}) (?P<place>(?:in|on) (?:the )?(?P<room>[a-z ]+))$")
 ALARM_REQUESTED = re.compile(rf"\b(?:{'|'.join(ALARM_REQUEST_WORDS)})\b")
@@ -835,9 +839,29 @@ def _read_once(history: list[dict], lexicon: tuple[set, set] | None) -> list[dic
     return kept[1] if isinstance(kept[1], Declined) else [dict(message) for message in kept[1]]
 
 
+def clock_asked_again(history: list[dict]) -> str | None:
+    """ "and in london?", "what about paris" after the time was asked, "and on saturday?" after a date: the same read
+    (assistant.clock) of the place the tables know or the day said, as a whole request ("what time is it in london");
+    None when the conversation's newest call is neither or the words say no such place or day."""
+    if not history or history[-1].get("role") != "user":
+        return None
+    calls = calls_of_history(history[:-1])
+    asked = CLOCK_ASKED_AGAIN.match(normalize_request(content_text(history[-1])).strip())
+    if not calls or asked is None or calls[-1]["name"] not in ("get_time", "get_date"):
+        return None
+    what = asked.group("what")
+    if calls[-1]["name"] == "get_time":
+        return f"what time is it in {what}" if known_place(what) else None
+    request = f"what's the date on {what}"
+    return request if (clock_call(request) or {}).get("name") == "get_date" else None
+
+
 def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
     if not history or history[-1].get("role") != "user":
         return history
+    again = clock_asked_again(history)
+    if again is not None:                # "and in london?" after the time in tokyo
+        return [{"role": "user", "content": again}]
     vocabulary = Vocabulary(lexicon)
     calls = calls_of_history(history[:-1])
     request = _compared(_value_said(_self_corrected(_timer_owned(content_text(history[-1]), calls)), history), history)

@@ -43,7 +43,7 @@ from assistant.lists import list_asked, on_the_list
 from assistant.later import NOT_FOR_LATER, Later, scheduled_asked, scheduled_for
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
-from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, declined, misread,
+from assistant.conversation import (Unplaced, Vocabulary, asks, calls_of_history, chosen_request, clock_asked_again, declined, misread,
                                     player_meant,
                                     resolve, standalone,
                                     supports, timer_asked, timer_meant, unsupported)
@@ -270,7 +270,9 @@ class EmbeddedGenerator:
                 yield event
             return
         # the time in a place, the date of a day named; a client's declared tools may read these words: left to them
-        clock = clock_call(content_text(last)) if last.get("role") == "user" and not client_tools else None
+        # ("and in london?" after the time in tokyo: the read asked again, assistant.conversation.clock_asked_again)
+        clock = clock_call(clock_asked_again(history) or content_text(last)) \
+            if last.get("role") == "user" and not client_tools else None
         if clock is not None and runner.spoken and not clock_heard(clock, content_text(last), runner.doubted_words):
             clock = None
         if clock is not None:

@@ -10,7 +10,7 @@ from assistant.inventory import THERMOSTATS            # the kinds of thing set 
 from assistant.inventory import LEVEL_ACTIONS, SWITCHABLE
 from assistant.vocabulary import DEVICES, MODE_KIND_WORDS, ROOMS, SENSOR_KINDS, STATES, UNITS, VACUUM_COMMANDS
 from assistant.vocabulary import COLOUR_NAMES, COLOUR_SHIFTS, OPPOSITE_STATE, WHITE_TEMPERATURES
-from assistant.vocabulary import DAYS_FROM_TODAY, FIXED_HOLIDAYS, WEEKDAY_NAMES
+from assistant.vocabulary import DAYS_FROM_TODAY, EASTER_HOLIDAYS, FIXED_HOLIDAYS, WEEKDAY_HOLIDAYS, WEEKDAY_NAMES
 
 NUMBER = (int, float)
 
@@ -114,7 +114,8 @@ COVER = {"open": ("open", "up", "raise", "lift"), "close": ("close", "shut", "do
 
 
 NAME = ((str,), "the device as the user named it, e.g. porch light")
-DAYS_NAMED = (*DAYS_FROM_TODAY, *WEEKDAY_NAMES, *FIXED_HOLIDAYS)      # the days get_date takes by name
+DAYS_NAMED = (*DAYS_FROM_TODAY, *WEEKDAY_NAMES, *FIXED_HOLIDAYS, *EASTER_HOLIDAYS,    # the days get_date takes
+              *WEEKDAY_HOLIDAYS)                                                    # by name
 MODE_COMPONENTS = ("fan", "climate", "vacuum")    # the kinds of thing Home Assistant's MQTT discovery gives modes
                                                   # (a vacuum's are its fan speeds)
 AREA = ((str,), "the room or area the user named, if any")
@@ -132,8 +133,9 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     # a place or a day named: read by code from the words (assistant.clock); the model writes neither
     _skill("get_time", "The current local time, or the time in a city or country named.", ("place",), pure=True,
            place=((str,), "the city or country the user named, if any")),
-    _skill("get_date", "Today's date, or the date of a day named.", ("day",), pure=True,
-           day=(DAYS_NAMED, "the day the user named, if any (tomorrow, a weekday, a holiday)")),
+    _skill("get_date", "Today's date, or the date of a day named or said by its number.", ("day", "date"), pure=True,
+           day=(DAYS_NAMED, "the day the user named, if any (tomorrow, a weekday, a holiday)"),
+           date=((str,), "a date the user said by its month and day, if any, e.g. may 3")),
     _skill("set_timer", "Start a countdown timer.", seconds=(NUMBER, "length in seconds"), timer="starts"),
     _skill("cancel_timer", "Cancel every running timer.", means={"cancel": CANCEL}, timer="cancels all"),
     _skill("set_device", "Switch a device in a room on or off.", means={"off": OFF}, device=(tuple(DEVICES), "the device"),

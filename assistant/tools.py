@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Awaitable, Callable, Protocol
 
 from assistant.chat_template import NAME_ARGUMENTS, Done, NoAction, asks_how_things_are, content_text
-from assistant.clock import clock_said, date_of, date_said, time_in
+from assistant.clock import clock_said, date_of, date_on, date_said, dates_in, time_in
 from assistant.home import Home, InMemoryHome
 from assistant.lists import ListBook, LocalLists, list_name as kept_name, on_the_list
 from assistant.later import (AT_A_LATER_TIME, NOT_FOR_LATER, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_MANY_SCHEDULED,
@@ -441,6 +441,8 @@ def read_heard(heard: str, words: tuple[str, ...], doubted: frozenset[str] = fro
 def _day_or_place_heard(heard: str, arguments: dict) -> bool:
     """The heard words say the day or the place the read names ("how many days until christmas": christmas), as
     code read them (assistant.clock): that read was heard, with no word of READS_HEARD_BY."""
+    if isinstance(arguments.get("date"), str):           # a date said by its number: "the 3rd of may" is may 3
+        return arguments["date"].lower() in dates_in(heard)
     named = arguments.get("day") or arguments.get("place")
     return isinstance(named, str) and re.search(rf"\b{re.escape(named.lower())}\b", heard.lower()) is not None
 
@@ -1283,8 +1285,10 @@ class ToolRunner:
         now = dt.datetime.now().astimezone()
         return clock_said(now) if place is None else time_in(place, now)
 
-    async def _get_date(self, day: str | None = None) -> str:
+    async def _get_date(self, day: str | None = None, date: str | None = None) -> str:
         today = dt.date.today()
+        if date is not None:
+            return date_on(date, today)
         return date_said(today) if day is None else date_of(day, today)
 
     async def _set_timer(self, seconds) -> str:

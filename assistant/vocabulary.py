@@ -1334,7 +1334,8 @@ TIME_ASKED = ("what time is it", "what's the time", "what is the time", "what ti
               "do you know what time it is", "what time is it now", "what's the time now", "what is the time now",
               "what time is it right now", "what's the time right now")
 # Days said from today, weekdays, and the holidays whose date is the same each year (month, day, as said back)
-DAYS_FROM_TODAY = {"tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "the day before yesterday": -2}
+DAYS_FROM_TODAY = {"tomorrow": 1, "yesterday": -1, "the day after tomorrow": 2, "the day before yesterday": -2,
+                   "a week from today": 7, "a week today": 7, "a week from tomorrow": 8, "two weeks from today": 14}
 WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 FIXED_HOLIDAYS = {
     "christmas": (12, 25, "Christmas"), "christmas day": (12, 25, "Christmas Day"), "xmas": (12, 25, "Christmas"),
@@ -1348,6 +1349,31 @@ FIXED_HOLIDAYS = {
     "fourth of july": (7, 4, "the Fourth of July"), "bastille day": (7, 14, "Bastille Day"),
     "guy fawkes night": (11, 5, "Guy Fawkes Night"), "bonfire night": (11, 5, "Bonfire Night"),
 }
+# Holidays whose date moves, each by its rule: days after Easter Sunday (the Gregorian computus, assistant.clock), as
+# said back; or the nth weekday of a month (-1 the last), as said back. Mother's Day is the US one (the second Sunday
+# of May; the UK's is Mothering Sunday, three weeks before Easter), Father's Day the third Sunday of June.
+EASTER_HOLIDAYS = {
+    "easter": (0, "Easter"), "easter sunday": (0, "Easter Sunday"), "easter day": (0, "Easter Sunday"),
+    "good friday": (-2, "Good Friday"), "easter monday": (1, "Easter Monday"), "palm sunday": (-7, "Palm Sunday"),
+    "mothering sunday": (-21, "Mothering Sunday"), "ash wednesday": (-46, "Ash Wednesday"),
+    "pentecost": (49, "Pentecost"),
+}
+WEEKDAY_HOLIDAYS = {
+    "thanksgiving": (11, "thursday", 4, "Thanksgiving"), "thanksgiving day": (11, "thursday", 4, "Thanksgiving"),
+    "mother's day": (5, "sunday", 2, "Mother's Day"), "mothers day": (5, "sunday", 2, "Mother's Day"),
+    "father's day": (6, "sunday", 3, "Father's Day"), "fathers day": (6, "sunday", 3, "Father's Day"),
+    "memorial day": (5, "monday", -1, "Memorial Day"), "labor day": (9, "monday", 1, "Labor Day"),
+    "labour day": (9, "monday", 1, "Labor Day"), "martin luther king day": (1, "monday", 3, "Martin Luther King Day"),
+    "presidents day": (2, "monday", 3, "Presidents' Day"), "presidents' day": (2, "monday", 3, "Presidents' Day"),
+    "columbus day": (10, "monday", 2, "Columbus Day"),
+}
+# The months in their order, as said; a date said by its number is read with one ("the 3rd of may", "march 14th")
+MONTH_NAMES = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+               "november", "december")
+# Words of a day the user owns said before its date ("how many days until my birthday on june 3rd")
+DATE_OWNED_WORDS = ("my birthday", "my anniversary", "our anniversary", "her birthday", "his birthday")
+# Words that ask a clock read again of another place or day, said before it ("and in london", "what about saturday")
+CLOCK_FOLLOW_UPS = ("and what about", "and how about", "what about", "how about", "and")
 # The words of a question for a day's date, said before the day ("what day is it tomorrow", "what's the date on
 # friday", "how many days until christmas"), and those said after it ("what day is christmas this year")
 DATE_ASKED = ("what day is it", "what day is", "what day was it", "what day was", "what's the date", "what is the date",

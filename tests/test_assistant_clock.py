@@ -83,7 +83,7 @@ def test_every_zone_of_the_tables_is_in_the_systems_zone_data():
 def test_the_new_arguments_join_no_map_of_the_registry():
     assert {"get_time", "get_date"} <= NOT_CHANGES & MODEL_SKILLS
     assert not {"get_time", "get_date"} & (SWITCHING | TIMER_SKILLS | CHANGES_THE_HOME)
-    assert SKILLS["get_time"].optional == {"place"} and SKILLS["get_date"].optional == {"day"}
+    assert SKILLS["get_time"].optional == {"place"} and SKILLS["get_date"].optional == {"day", "date"}
     assert not {"tomorrow", "friday", "christmas", "tokyo"} & set(ACTIONS)
     assert valid_call({"name": "get_time", "arguments": {}}) and valid_call({"name": "get_date", "arguments": {}})
 
