@@ -64,27 +64,32 @@ async def test_stop_or_snooze_after_a_resume_acts_on_what_rang_on_the_first_gate
     await client.close()
 
 
-async def test_a_ring_waiting_to_be_said_when_the_client_leaves_is_said_on_the_gateway_it_resumes_on(
-        gateways, redis_server, speech):
+@pytest.mark.parametrize("store", ["redis", "sqlite"])
+async def test_a_ring_waiting_to_be_said_when_the_client_leaves_is_said_where_it_resumes(request, server_factory,
+                                                                                         tmp_path, speech, store):
     """The timer rings while the user is still talking (a turn open: a ring waits for a quiet moment) and the client
-    leaves before one comes: what rang is kept with the conversation as it rings, so the second gateway says it and
-    "stop" acts on it. At 5b13eb9 a ring was kept only once said, so it was lost with the first gateway's session."""
-    first, second = gateways
+    leaves before one comes: what rang is kept with the conversation as it rings, so the gateway it resumes on (another
+    one sharing Redis, or the one restarted on the SQLite file) says it and "stop" acts on it. At 5b13eb9 a ring was
+    kept only once said, so it was lost with the first session."""
+    url = request.getfixturevalue("redis_server").url if store == "redis" else f"sqlite://{tmp_path}/state.db"
+    first = server_factory(store=url)
     client, session_id = await session_of(first)
     await ask(client, "set a timer for 4 seconds")
     await client.stream_audio(speech.piper("Please turn on the kitchen light in the", tail_ms=0), 24000)
     await client.wait_for("input_audio_buffer.speech_started")
-    store = open_store(redis_server.url)
+    timers = open_store(url)
     try:
         async with asyncio.timeout(60):          # the first gateway has rung it: the timer is no longer pending
-            while await store.session_timers(session_id):
+            while await timers.session_timers(session_id):
                 await asyncio.sleep(0.1)
     finally:
-        await store.close()
+        await timers.close()
     await client.close()
     assert not client.of_type("input_audio_buffer.speech_stopped")          # the turn was still open
     assert not [e for e in client.of_type("response.done") if "time is up" in reply_text(e["response"]).lower()]
-    client, resumed = await session_of(second, f"?session_id={session_id}")
+    if store == "sqlite":
+        first.stop()
+    client, resumed = await session_of(server_factory(store=url), f"?session_id={session_id}")
     assert resumed == session_id
     await client.wait_for("response.done", timeout=30,
                           where=lambda e: "time is up" in reply_text(e["response"]).lower())
