@@ -210,7 +210,7 @@ VOLUME_STEP = 10             # percent a media player's volume goes up or down b
 MAX_TIMER_S = 24 * 3600
 # The changes kept in this process's timer books (LocalTimers) that wait for their time, by timer id, with their due
 # time (unix): at most MAX_SCHEDULED_HERE, whichever conversations (with a store, the store counts them:
-# TimerBook.changes_waiting); one whose event loop ended without it leaves once its time has passed
+# TimerBook.add_change); one whose event loop ended without it leaves once its time has passed
 SCHEDULED_HERE: dict[str, float] = {}
 _LOCAL_TIMER_IDS = itertools.count(1)     # LocalTimers' timer ids, one count for the process (SCHEDULED_HERE's keys)
 # A scheduled "them"'s things (a stored change's "listed") as JSON, at most: MAX_ENTITIES discovery topics of 48
@@ -687,9 +687,11 @@ class TimerBook(Protocol):
 
     async def cancel_all(self) -> int: ...
 
-    async def changes_waiting(self) -> int:
-        """How many changes scheduled for later (add's call) wait for their time where this book keeps them, in every
-        conversation: this process's (LocalTimers), or the store's, every gateway sharing it (DurableTimers)."""
+    async def add_change(self, seconds: int, call: str, bound: int) -> bool:
+        """A change scheduled for later (add's call), added unless `bound` changes wait for their time where this book
+        keeps them, in every conversation: this process's (LocalTimers), or the store's, every gateway sharing it
+        (DurableTimers). Counted and added as one step, so gateways scheduling at the same moment keep to the bound;
+        False: refused, nothing added."""
 
     def stop(self) -> None:
         """The session ended: timers of this process stop; stored ones stay for whoever comes next."""
@@ -746,11 +748,14 @@ class LocalTimers:
         self.stop()
         return running
 
-    async def changes_waiting(self) -> int:
-        now = time.time()
+    async def add_change(self, seconds: int, call: str, bound: int) -> bool:
+        now = time.time()           # no await until the change is added: one step on this process's event loop
         for passed in [timer_id for timer_id, due in SCHEDULED_HERE.items() if due < now]:
             del SCHEDULED_HERE[passed]
-        return len(SCHEDULED_HERE)
+        if len(SCHEDULED_HERE) >= bound:
+            return False
+        await self.add(seconds, call=call)
+        return True
 
     def stop(self) -> None:
         for timer_id, (_, handle) in self._timers.items():
@@ -1227,8 +1232,6 @@ class ToolRunner:
             return TOO_FAR_AHEAD
         if len(await self.scheduled()) >= MAX_SCHEDULED or self.timer_book.running >= MAX_TIMERS:
             return TOO_MANY_SCHEDULED
-        if await self.timer_book.changes_waiting() >= MAX_SCHEDULED_HERE:
-            return TOO_MANY_HERE
         call = {"name": name, "arguments": arguments, "at": self.later.clock}
         if name == "switch_listed":      # "turn them off in 10 minutes": the things listed when said, by then too
             if not _within_listed_bound(list(self.listed)):
@@ -1238,7 +1241,9 @@ class ToolRunner:
                                          else f"{len(things)} things"})
         else:
             what = scheduled_said(name, arguments)
-        await self.timer_book.add(self.later.seconds, call=json.dumps({**call, "what": what}))
+        if not await self.timer_book.add_change(self.later.seconds, json.dumps({**call, "what": what}),
+                                                MAX_SCHEDULED_HERE):
+            return TOO_MANY_HERE
         return Done(f"Okay, I'll {what} at {self.later.clock}.")
 
     async def scheduled_answer(self, kind: str, words: str, last_reply: str) -> str | None:

@@ -100,9 +100,14 @@ class DurableTimers:
         self.running = 0
         return cancelled
 
-    async def changes_waiting(self) -> int:
-        """Counted in the store: every gateway sharing it keeps to one bound."""
-        return await self.store.changes_waiting(time.time())
+    async def add_change(self, seconds: int, call: str, bound: int) -> bool:
+        """Counted and added in the store as one atomic step: every gateway sharing it keeps to one bound."""
+        from streaming.session import new_id
+
+        added = await self.store.add_change(StoredTimer(new_id("tmr"), self.session_id, int(seconds),
+                                                        time.time() + seconds, call=call), bound)
+        self.running += added
+        return added
 
     def stop(self) -> None:
         """Stored timers outlive the session: the gateway rings them, or tells them at the next reply."""

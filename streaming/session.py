@@ -281,7 +281,9 @@ class Session:
         self._response: _Response | None = None
         self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
         self._missed_timers: list[str] = []             # rang while nobody was connected: told at the next reply
-        self._rings_to_say = 0                          # rung timers waiting for a quiet moment to be said
+        # what rung timers and changes say, waiting for a quiet moment, oldest first (at most MAX_TIMERS): kept with
+        # the conversation's state as they ring, so a session resumed before they are said says them
+        self._rings_to_say: list[str] = []
         self.on_history_changed: Callable[[], None] | None = None   # the gateway saves the conversation
         self._cause: str | None = None                  # the client event being applied (see caused_by)
         self._speculation: _Response | None = None      # a reply to the current pause, held back
@@ -294,6 +296,8 @@ class Session:
         self._spawn(self._expire(), "expire")
         if self.config.greeting:
             self._start_response(turn=None, fixed_text=self.config.greeting)
+        for _ in self._rings_to_say:          # rung before a resume and not yet said (restore)
+            self._spawn(self._ring_timer(), "timer")
 
     async def close(self) -> None:
         """Keep the last words said, cancel every task this session owns and end events(). Safe to call twice."""
@@ -335,7 +339,7 @@ class Session:
     def has_something_to_say(self) -> bool:
         """A timer the user set has yet to ring, or a ring or reply is still to be said: a device that went
         quiet still needs this session. (A rung timer leaves the timer book before its ring is spoken.)"""
-        return ((self.tools is not None and self.tools.timers_running > 0) or self._rings_to_say > 0
+        return ((self.tools is not None and self.tools.timers_running > 0) or bool(self._rings_to_say)
                 or (self._response is not None and not self._response.done))
 
     @property
@@ -360,6 +364,9 @@ class Session:
         state = next((item.state for item in reversed(self.items) if item.state), None)
         if state is not None and self.tools is not None:
             self.tools.restore_state(state)
+        to_say = state.get("to_say") if state is not None else None
+        if isinstance(to_say, list) and len(to_say) <= MAX_TIMERS and all(isinstance(text, str) for text in to_say):
+            self._rings_to_say = list(to_say)
 
     def adopt(self, lacking: list[tuple[str | None, dict]]) -> None:
         """Stored items this session lacks (a late save by the gateway that held it before), each after the item
@@ -377,12 +384,22 @@ class Session:
             and self._state_within_bound(restored.state) else None
 
     def _kept_state(self) -> dict:
-        """The conversation state an item keeps (ToolRunner.conversation_state), within the bound of an item's text;
-        {} without tools, or where it is no JSON."""
+        """The conversation state an item keeps (ToolRunner.conversation_state) and the rings still to be said
+        ("to_say": those that fit in half an item's text, oldest first), within the bound of an item's text; without
+        tools, or where the runner's state is no JSON, the rings alone."""
+        to_say, chars = [], 0
+        for text in self._rings_to_say:
+            chars += len(json.dumps(text)) + 2
+            if chars > self.limits.max_text_chars // 2:
+                break
+            to_say.append(text)
+        rings = {"to_say": to_say} if to_say else {}
         try:
-            return self.tools.conversation_state(self.limits.max_text_chars) if self.tools is not None else {}
+            state = self.tools.conversation_state(self.limits.max_text_chars - len(json.dumps(rings))) \
+                if self.tools is not None else {}
         except (TypeError, ValueError):
-            return {}
+            state = {}
+        return {**state, **rings}
 
     def _state_within_bound(self, state: dict) -> bool:
         """A conversation state no longer as JSON than an item's text may be."""
@@ -402,9 +419,17 @@ class Session:
 
     def ring_timer(self, seconds: int, text: str) -> None:
         """A timer of this session is due (from its ToolRunner, or from the gateway for stored timers); text:
-        what to say (assistant.tools.timer_done_text)."""
-        self._rings_to_say += 1
-        self._spawn(self._ring_timer(text), "timer")
+        what to say (assistant.tools.timer_done_text). It is kept with the conversation at once (on its newest item,
+        saved), not only once said: a client that leaves before a quiet moment comes finds it said where it resumes."""
+        if len(self._rings_to_say) >= MAX_TIMERS:
+            log.warning("session %s: %d rings wait to be said; the oldest is not said", self.id, MAX_TIMERS)
+            self._rings_to_say.pop(0)
+        self._rings_to_say.append(text)
+        if self.items:
+            self.items[-1].state = self._kept_state()
+            if self.on_history_changed is not None:
+                self.on_history_changed()
+        self._spawn(self._ring_timer(), "timer")
 
     def note_missed_timer(self, text: str) -> None:
         """A timer rang while nobody was connected: the next reply starts by saying so (text:
@@ -1046,15 +1071,13 @@ class Session:
             response.task.cancel()
         self._finish_response(response, "cancelled", reason)
 
-    async def _ring_timer(self, text: str) -> None:
-        """Say a timer is done when nobody is talking: a ring never cuts off a reply or swallows a request."""
-        try:
-            while not self.idle:
-                await asyncio.sleep(RING_POLL_S)
-            self.say(text)
+    async def _ring_timer(self) -> None:
+        """Say the oldest ring waiting when nobody is talking: a ring never cuts off a reply or swallows a request."""
+        while not self.idle:
+            await asyncio.sleep(RING_POLL_S)
+        if self._rings_to_say:                        # else the oldest gave way to a newer one (MAX_TIMERS)
+            self.say(self._rings_to_say.pop(0))
             self._response.state = self._kept_state()     # what rang: "stop" on another gateway stops it
-        finally:
-            self._rings_to_say -= 1
 
     # ---- plumbing -------------------------------------------------------------------------------
 

@@ -15,7 +15,7 @@ What it holds:
 - timers (plain, named, alarms): paused ones (due: the seconds they have left) wait, unindexed, to be resumed;
   pending until a gateway moves them on, exactly once, to `rung` (said to the user), `missed`
   (nobody was connected; said at the next turn) and from `missed` to `told`; the changes scheduled for later among
-  them are counted for the per-server bound (`changes_waiting`);
+  them are counted and added as one atomic step against the per-server bound (`add_change`);
 - claims: `key -> holder` with an expiry, taken and renewed by a gateway (a live session, a device's
   turn); an expired claim is free for anybody;
 - the home's lists (assistant.lists: the shopping list, the to-do list, lists the user names): one record of
@@ -136,8 +136,10 @@ class Store(ABC):
         """The session's pending timers, soonest first, then its paused ones."""
 
     @abstractmethod
-    async def changes_waiting(self, now: float) -> int:
-        """How many changes scheduled for later (timers with a call), of every conversation, are still to come."""
+    async def add_change(self, timer: StoredTimer, bound: int) -> bool:
+        """Add a change scheduled for later (a timer with a call) unless `bound` changes of every conversation are
+        still to come; counted and added as one atomic step against every other gateway, so gateways scheduling at
+        the same moment keep to the bound. False: refused, nothing added."""
 
     @abstractmethod
     async def due_timers(self, now: float, limit: int = 100) -> list[StoredTimer]:
@@ -492,10 +494,24 @@ class SQLiteStore(Store):
         await self._run(lambda db: db.execute("DELETE FROM claims WHERE key = ? AND holder = ?", (key, holder)))
 
     async def add_timer(self, timer):
-        await self._run(lambda db: db.execute(
+        await self._run(self._insert_timer, timer)
+
+    @staticmethod
+    def _insert_timer(db: sqlite3.Connection, timer: StoredTimer) -> None:
+        db.execute(
             "INSERT INTO timers (id, session_id, seconds, due, state, name, alarm, call) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
             (timer.id, timer.session_id, timer.seconds, timer.due_at, timer.state, timer.name, timer.alarm,
-             timer.call)))
+             timer.call))
+
+    async def add_change(self, timer, bound):
+        def counted_then_added(db):
+            waiting = db.execute("SELECT COUNT(*) FROM timers WHERE due > ? AND state = 'pending' AND call IS NOT NULL",
+                                 (time.time(),)).fetchone()[0]
+            if waiting >= bound:
+                return False
+            self._insert_timer(db, timer)
+            return True
+        return await self._run(lambda db: self._transaction(db, lambda: counted_then_added(db)))
 
     async def cancel_timers(self, session_id):
         return await self._run(lambda db: db.execute(
@@ -510,10 +526,6 @@ class SQLiteStore(Store):
         return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE session_id = ? AND "
                                              "state IN ('pending', 'paused') ORDER BY state = 'paused', due",
                                (session_id,))
-
-    async def changes_waiting(self, now):
-        return await self._run(lambda db: db.execute(
-            "SELECT COUNT(*) FROM timers WHERE due > ? AND state = 'pending' AND call IS NOT NULL", (now,)).fetchone()[0])
 
     async def due_timers(self, now, limit=100):
         return await self._run(self._timers, f"SELECT {_TIMER_COLUMNS} FROM timers WHERE due <= ? AND "
@@ -615,6 +627,21 @@ end
 return cancelled
 """
 
+# KEYS: changes zset, timer hash, due zset, session's timer set; ARGV: now, bound, id, due, expires (unix), session,
+# seconds, state, name, alarm, call. The changes whose time has passed leave the count first.
+_ADD_CHANGE = """
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+if redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[2]) then return 0 end
+redis.call('HSET', KEYS[2], 'session', ARGV[6], 'seconds', ARGV[7], 'due', ARGV[4], 'state', ARGV[8], 'name', ARGV[9],
+           'alarm', ARGV[10], 'call', ARGV[11])
+redis.call('EXPIREAT', KEYS[2], ARGV[5])
+redis.call('ZADD', KEYS[3], ARGV[4], ARGV[3])
+redis.call('ZADD', KEYS[1], ARGV[4], ARGV[3])
+redis.call('SADD', KEYS[4], ARGV[3])
+redis.call('EXPIREAT', KEYS[4], ARGV[5])
+return 1
+"""
+
 
 def _bounded(call):
     """A Redis call that ends within REDIS_CALL_S (TimeoutError), or at once, cancelled, when its caller is."""
@@ -644,6 +671,7 @@ class RedisStore(Store):
         self._move = self._redis.register_script(_MOVE)
         self._retime = self._redis.register_script(_RETIME)
         self._cancel = self._redis.register_script(_CANCEL)
+        self._add_change = self._redis.register_script(_ADD_CHANGE)
         self._lists_changing = asyncio.Lock()     # this gateway's list changes one at a time: WATCH retries only
                                                   # for another gateway's
 
@@ -728,7 +756,7 @@ class RedisStore(Store):
                 "name": timer.name or "", "alarm": timer.alarm or "", "call": timer.call or ""})
             pipe.expireat(self._key("timer", timer.id), int(timer.due_at + CONVERSATION_TTL_S))
             pipe.zadd(self._key("timers"), {timer.id: timer.due_at})
-            if timer.call is not None:       # counted by changes_waiting until it is moved on or its time passes
+            if timer.call is not None:       # counted by add_change until it is moved on or its time passes
                 pipe.zadd(self._key("changes"), {timer.id: timer.due_at})
             pipe.sadd(self._key("session-timers", timer.session_id), timer.id)
             pipe.expireat(self._key("session-timers", timer.session_id), int(timer.due_at + CONVERSATION_TTL_S))
@@ -758,13 +786,16 @@ class RedisStore(Store):
         return sorted(timers, key=lambda t: (t.state == "paused", t.due_at))
 
     @_bounded
-    async def changes_waiting(self, now):
-        """The index `changes` (id -> due) loses a change when it is moved on (rung, cancelled) or, here, once its
-        time has passed, so it holds at most the changes still to come."""
-        async with self._redis.pipeline(transaction=True) as pipe:
-            pipe.zremrangebyscore(self._key("changes"), "-inf", now)
-            pipe.zcard(self._key("changes"))
-            return (await pipe.execute())[1]
+    async def add_change(self, timer, bound):
+        """One Lua script (_ADD_CHANGE): Redis runs it whole, so no other gateway's count or add comes between this
+        count and this add, and nothing is retried. The index `changes` (id -> due) loses a change when it is moved
+        on (rung, cancelled) or, here, once its time has passed, so it holds at most the changes still to come."""
+        expires = int(timer.due_at + CONVERSATION_TTL_S)
+        return bool(await self._add_change(
+            keys=[self._key("changes"), self._key("timer", timer.id), self._key("timers"),
+                  self._key("session-timers", timer.session_id)],
+            args=[repr(time.time()), bound, timer.id, repr(timer.due_at), expires, timer.session_id, timer.seconds,
+                  timer.state, timer.name or "", timer.alarm or "", timer.call or ""]))
 
     @_bounded
     async def due_timers(self, now, limit=100):

@@ -3,6 +3,7 @@ them off"), an action waiting for a yes ("Do you want me to unlock ...?", "Did y
 "Which one ...?" are read the same by a session resumed on another gateway. Two real gateways (two servers) share a
 real Redis and one home; the client leaves the first and resumes its session on the second. Also: an answer to the
 alarms' "Which one ...?" given alone ("the 7 o'clock one", "the second", "both") cancels the alarm it picks."""
+import asyncio
 import dataclasses
 import json
 import time
@@ -12,6 +13,7 @@ import pytest
 from assistant.home import InMemoryHome
 from assistant.tools import Timer, ToolRunner
 from streaming.session import SessionLimits
+from streaming.store import open_store
 from test_assistant_fans import turn_replies
 from test_assistant_modes import home_with
 from test_home_voice import calls, spoken
@@ -59,6 +61,39 @@ async def test_stop_or_snooze_after_a_resume_acts_on_what_rang_on_the_first_gate
     listed = reply_text(await ask(client, "what timers do I have"))
     assert listed.startswith("You have one timer") if said == "snooze" else listed == "You have no timers."
     await ask(client, "cancel my timer")
+    await client.close()
+
+
+@pytest.mark.parametrize("store", ["redis", "sqlite"])
+async def test_a_ring_waiting_to_be_said_when_the_client_leaves_is_said_where_it_resumes(request, server_factory,
+                                                                                         tmp_path, speech, store):
+    """The timer rings while the user is still talking (a turn open: a ring waits for a quiet moment) and the client
+    leaves before one comes: what rang is kept with the conversation as it rings, so the gateway it resumes on (another
+    one sharing Redis, or the one restarted on the SQLite file) says it and "stop" acts on it. At 5b13eb9 a ring was
+    kept only once said, so it was lost with the first session."""
+    url = request.getfixturevalue("redis_server").url if store == "redis" else f"sqlite://{tmp_path}/state.db"
+    first = server_factory(store=url)
+    client, session_id = await session_of(first)
+    await ask(client, "set a timer for 4 seconds")
+    await client.stream_audio(speech.piper("Please turn on the kitchen light in the", tail_ms=0), 24000)
+    await client.wait_for("input_audio_buffer.speech_started")
+    timers = open_store(url)
+    try:
+        async with asyncio.timeout(60):          # the first gateway has rung it: the timer is no longer pending
+            while await timers.session_timers(session_id):
+                await asyncio.sleep(0.1)
+    finally:
+        await timers.close()
+    await client.close()
+    assert not client.of_type("input_audio_buffer.speech_stopped")          # the turn was still open
+    assert not [e for e in client.of_type("response.done") if "time is up" in reply_text(e["response"]).lower()]
+    if store == "sqlite":
+        first.stop()
+    client, resumed = await session_of(server_factory(store=url), f"?session_id={session_id}")
+    assert resumed == session_id
+    await client.wait_for("response.done", timeout=30,
+                          where=lambda e: "time is up" in reply_text(e["response"]).lower())
+    assert reply_text(await ask(client, "stop")) == "Okay, the timer is off."
     await client.close()
 
 

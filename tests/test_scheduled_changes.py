@@ -131,12 +131,45 @@ async def test_the_bound_per_server_counts_the_changes_every_gateway_keeps_in_th
         assert await tools.scheduled() == []
         assert await other.move_timer(kept[0].id, "pending", "cancelled")
         assert SCHEDULED.fullmatch(await tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"}))
-        assert await here.changes_waiting(time.time()) == MAX_SCHEDULED_HERE
+        assert not await here.add_change(StoredTimer("tmr_past_the_bound", "sess_here", 600, time.time() + 600,
+                                                     call=call), MAX_SCHEDULED_HERE)
     finally:
         for session_id in {timer.session_id for timer in kept} | {"sess_other_past", "sess_here"}:
             await other.cancel_timers(session_id)
         await other.close()
         await here.close()
+
+
+async def test_gateways_scheduling_at_the_same_moment_keep_to_the_bound_per_server_together(store_url):
+    """Five changes short of MAX_SCHEDULED_HERE, twenty gateways (a store handle each) schedule one change each at the
+    same moment: five are scheduled and fifteen refused, and the store holds no more than the bound. At 5b13eb9 the
+    count and the add were two steps, so each gateway counted the same five free and all twenty were scheduled."""
+    other = open_store(store_url)
+    gateways = [open_store(store_url) for _ in range(20)]
+    call = json.dumps({"name": "set_device", "arguments": {"device": "light", "room": "kitchen", "state": "on"},
+                       "at": "14:35", "what": "turn on the kitchen light"})
+    now = time.time()
+    kept = [StoredTimer(f"tmr_other_{n}", f"sess_other_{n // MAX_SCHEDULED}", 600, now + 600, call=call)
+            for n in range(MAX_SCHEDULED_HERE - 5)]
+    runners = []
+    for n, store in enumerate(gateways):
+        runners.append(ToolRunner(InMemoryHome(), DurableTimers(store, f"sess_gateway_{n}")))
+        runners[-1].later = scheduled_for("turn on the kitchen light in 10 minutes")
+        runners[-1].begin_reply([{"role": "user", "content": runners[-1].later.rest}])
+    try:
+        for timer in kept:
+            await other.add_timer(timer)
+        said = await asyncio.gather(*(tools.run("set_device", {"device": "light", "room": "kitchen", "state": "on"})
+                                      for tools in runners))
+        assert sum(bool(SCHEDULED.fullmatch(reply)) for reply in said) == 5
+        assert said.count(TOO_MANY_HERE) == 15
+        assert not await other.add_change(StoredTimer("tmr_past_the_bound", "sess_other_past", 600, time.time() + 600,
+                                                      call=call), MAX_SCHEDULED_HERE)
+    finally:
+        for session_id in {timer.session_id for timer in kept} | {f"sess_gateway_{n}" for n in range(20)}:
+            await other.cancel_timers(session_id)
+        for store in [other, *gateways]:
+            await store.close()
 
 
 async def test_a_scheduled_them_keeps_a_list_of_things_within_a_bound_of_its_own():

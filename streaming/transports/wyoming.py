@@ -241,8 +241,9 @@ class AnnouncedTimers:
             await self.cancel(timer.id)
         return len(timers)
 
-    async def changes_waiting(self) -> int:
-        return await self.book.changes_waiting()
+    async def add_change(self, seconds: int, call: str, bound: int) -> bool:
+        """A change scheduled is no timer: never announced."""
+        return await self.book.add_change(seconds, call, bound)
 
     def stop(self) -> None:
         self.book.stop()
