@@ -766,8 +766,10 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
     if not calls:
         return None
     vocabulary = Vocabulary(lexicon)
-    if calls[-1]["name"] in LIST_SKILLS and _right_after(history, calls):   # "and eggs" after an add (assistant.lists)
-        return list_follow_up(content_text(history[-1]), calls[-1], vocabulary.names_a_thing)
+    listed = list_follow_up(content_text(history[-1]), calls[-1], vocabulary.names_a_thing) \
+        if calls[-1]["name"] in LIST_SKILLS and _right_after(history, calls) else None
+    if listed is not None:               # "and eggs" right after an add (assistant.lists)
+        return listed
     acted = _acted_on(calls)
     said = FILLERS.sub("", normalize_request(content_text(history[-1]))).strip()
     referred = _one_of_its_kind(said, acted, vocabulary) if acted is not None and ONE_SAID.search(said) else said
