@@ -12,6 +12,7 @@ import re
 
 from assistant.clauses import _is_an_area, _names_an_area, clauses
 from assistant.later import not_now
+from assistant.lists import list_asked
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (BARE_REQUEST_VERBS, COLOUR_NAMES, DONE_OPENING, JOINED_DONE, KELVIN_WORDS, OWN_STATES,
                                   OWN_VALUES, PART_JOINERS, WHITE_TEMPERATURES)
@@ -31,13 +32,16 @@ _DONE_ALIKE = re.compile(rf"^{DONE_OPENING}(the .+?) (?:is|are) ([a-z]+)\.$")
 def joined_parts(request: str, vocabulary) -> list[str]:
     """Each request the request joins, in order, as said alone; none when it joins none (or more than MAX_PARTS, or
     says more than MAX_JOINERS joining words), when a part is neither a request with its own verb nor a thing or an
-    area said after the first, or when it is said in clauses (assistant.clauses), or when its words put it later (assistant.later: "turn off the kitchen
+    area said after the first (a list request beside another is one: _list_beside), or when it is said in clauses (assistant.clauses), or when its words put it later (assistant.later: "turn off the kitchen
     light and the bedroom light in 10 minutes" is about both, so no part is made now)."""
     said = _listed(request)
     if said is None or not_now(request) is not None:
         return []
     if len(_JOINER.findall(said)) > MAX_JOINERS:
         return []
+    listed = _list_beside(said)
+    if listed:
+        return listed
     pieces = _pieces(said, vocabulary)
     if not 1 < len(pieces) <= MAX_PARTS or not all(pieces) or _verb(pieces[0]) is None:
         return []
@@ -52,6 +56,17 @@ def joined_parts(request: str, vocabulary) -> list[str]:
             return []
         parts.append(part)
     return _as_a_group(first, pieces, vocabulary) or _colour_shared(parts)
+
+
+def _list_beside(said: str) -> list[str]:
+    """A list request and another request, joined ("add milk to my shopping list and set a timer for 5 minutes"):
+    the two; a list request's own "and"s join its items, so it is cut only where one side is a whole list request
+    (assistant.lists) and the other opens with a verb or is one too. None for other requests."""
+    for joiner in _JOINER.finditer(said):
+        first, then = said[:joiner.start()].strip(), said[joiner.end():].strip()
+        if list_asked(first) and (_verb(then) or list_asked(then)) or list_asked(then) and _verb(first):
+            return [first, then]
+    return []
 
 
 def _colour_shared(parts: list[str]) -> list[str]:

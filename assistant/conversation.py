@@ -18,9 +18,10 @@ from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, asks_how_t
 from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
 from assistant.clock import clock_call, known_place
 from assistant.inventory import APPLIANCES, CLASS_WORDS, MAX_NAME_WORDS
+from assistant.lists import list_follow_up
 from assistant.rephrase import rephrase, synonyms
 from assistant.reply import UNKNOWN_NAME
-from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
+from assistant.skills import (LEVEL_SKILLS, LEVEL_UNIT, LIST_SKILLS, MODE_SKILLS, NOT_CHANGES, SKILL_COMPONENTS, SKILL_KINDS, SKILLS,
                               COLOUR_SKILLS, MEDIA_SKILLS, THING_NAMED,
                               STEP_SKILLS, TIMER_QUESTIONS, TIMER_SKILLS, TIMER_STARTS)
 from assistant.spoken_numbers import normalize_request
@@ -768,8 +769,12 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
     calls = calls_of_history(history[:-1])
     if not calls:
         return None
-    acted = _acted_on(calls)
     vocabulary = Vocabulary(lexicon)
+    listed = list_follow_up(content_text(history[-1]), calls[-1], vocabulary.names_a_thing) \
+        if calls[-1]["name"] in LIST_SKILLS and _right_after(history, calls) else None
+    if listed is not None:               # "and eggs" right after an add (assistant.lists)
+        return listed
+    acted = _acted_on(calls)
     said = FILLERS.sub("", normalize_request(content_text(history[-1]))).strip()
     referred = _one_of_its_kind(said, acted, vocabulary) if acted is not None and ONE_SAID.search(said) else said
     if not ASKS.match(said):
@@ -798,6 +803,12 @@ def standalone(history: list[dict], lexicon: tuple[set, set] | None = None) -> s
             after = after[said_again.end():]
         return referred[:alone.start()] + targets[0] + after
     return referred if referred != said else None
+
+
+def _right_after(history: list[dict], calls: Calls) -> bool:
+    """The newest call was made in the reply to the request before the latest."""
+    asked = [turn for turn, message in enumerate(history[:-1]) if message.get("role") == "user"]
+    return bool(asked) and calls.turns[-1] > asked[-1]
 
 
 def _one_of_its_kind(said: str, acted: dict, vocabulary: Vocabulary) -> str:

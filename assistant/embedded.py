@@ -53,7 +53,7 @@ from assistant.inventory import APPLIANCES
 from assistant.reply import (CALL_ONLY_REPLY, CANT, DROPPED, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
-from assistant.skills import COLOUR_SKILLS, MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
+from assistant.skills import COLOUR_SKILLS, LIST_SKILLS, MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.summary import listed_switched, summary_asked
@@ -264,7 +264,7 @@ class EmbeddedGenerator:
                                                     started):
                 yield event
             return
-        kept = await self._list_call(history, runner, client_tools) if last.get("role") == "user" else None
+        kept = await self._list_call(history, runner, tools, client_tools) if last.get("role") == "user" else None
         if kept is not None:                     # "add milk to the shopping list", "what's on my to-do list"
             async for event in self._answered_alone(kept, tools, started):
                 yield event
@@ -614,19 +614,29 @@ class EmbeddedGenerator:
         return ToolCall(call["name"], call["arguments"], new_call_id())
 
     @staticmethod
-    async def _list_call(history: list[dict], runner: ToolRunner, client_tools: Mapping[str, dict]) -> ToolCall | None:
-        """A request about the home's lists, read by code (assistant.lists): the shipped model has no skill for them.
-        A client that declared tools of its own keeps its words. "I've got the milk", which names no list, is read
-        only where every item it says is on the shopping list."""
-        asked = None if client_tools else list_asked(content_text(history[-1]))
+    async def _list_call(history: list[dict], runner: ToolRunner, tools, client_tools: Mapping[str, dict]) \
+            -> ToolCall | None:
+        """A request about the home's lists, read by code (assistant.lists): the shipped model has no skill for them;
+        a follow-up right after one ("and eggs", "take that off") as the request it stands for
+        (conversation.standalone). An item already on its list is never split. A client that declared tools of its
+        own keeps its words. "I've got the milk", which names no list, is read only where every item it says is on
+        the shopping list."""
+        if client_tools:
+            return None
+        said = content_text(history[-1])
+        made = calls_of_history(history[:-1])
+        if list_asked(said) is None and made and made[-1]["name"] in LIST_SKILLS:
+            said = standalone(history, await tools.lexicon()) or ""
+        asked = list_asked(said)
         if asked is None:
             return None
-        call, only_if_listed = asked
-        if only_if_listed:
-            kept = await runner.on_lists(lambda lists: (lists, lists.get("shopping", [])))
-            if isinstance(kept, NoAction) or \
-                    len(on_the_list(call["arguments"]["items"], kept)) < len(call["arguments"]["items"]):
-                return None
+        lists = await runner.on_lists(lambda lists: (lists, lists))
+        if isinstance(lists, NoAction):
+            lists = {}
+        call, only_if_listed = list_asked(said, lists.get(asked[0]["arguments"]["list_name"], []))
+        if only_if_listed and len(on_the_list(call["arguments"]["items"], lists.get("shopping", []))) < \
+                len(call["arguments"]["items"]):
+            return None
         return ToolCall(call["name"], call["arguments"], new_call_id())
 
     @staticmethod

@@ -280,8 +280,10 @@ SKILLS: dict[str, Skill] = {s.name: s for s in (
     _skill("remove_from_list", "Take items off one of the home's lists (done, bought, or no longer wanted).",
            items=ITEMS, list_name=LIST_NAME, read_by_code=True, on_lists=True),
     # pure: its words are a whole question of LIST_READ, and run at once it changes nothing
-    _skill("get_list", "Say what is on one of the home's lists.", list_name=LIST_NAME, pure=True, read_by_code=True,
-           on_lists=True),
+    _skill("get_list", "Say what is on one of the home's lists, how many things are, or whether items are.",
+           ("items", "asked"), list_name=LIST_NAME, items=(ITEMS[0], "items the user asked whether are on it"),
+           asked=(("how many",), "how many things are on it, where the user asked that"), pure=True,
+           read_by_code=True, on_lists=True),
     _skill("clear_list", "Take everything off one of the home's lists.", list_name=LIST_NAME, read_by_code=True,
            on_lists=True),
 )}

@@ -594,6 +594,20 @@ def _many(items: list[str]) -> bool:
     return len(items) > 1 or says_many(items[0])
 
 
+def _on_it_said(items: list[str], kept: list[str], called: str) -> str:
+    """Whether the items asked about are on the list: "Yes, milk is on your shopping list.", "No, ...", or which are
+    and which are not."""
+    there = [item for item in items if on_the_list([item], kept)]
+    absent = [item for item in items if item not in there]
+    are = "are" if there and _many(there) else "is"
+    are_not = "aren't" if absent and _many(absent) else "isn't"
+    if not absent:
+        return f"Yes, {_joined(there, 'and')} {are} on your {called}."
+    if not there:
+        return f"No, {_joined(absent, 'and')} {are_not} on your {called}."
+    return f"{_capital(_joined(there, 'and'))} {are} on your {called}; {_joined(absent, 'and')} {are_not}."
+
+
 def _capital(words: str) -> str:
     return words[:1].upper() + words[1:]
 
@@ -2002,16 +2016,23 @@ class ToolRunner:
             return lists, Done(f"Removed {_joined(gone, 'and')} from your {called}{missing}.")
         return await self.on_lists(remove)
 
-    async def _get_list(self, list_name) -> str:
+    async def _get_list(self, list_name, items=None, asked=None) -> str:
+        """What is on the list; with items, whether each is ("is milk on my shopping list"); asked "how many", how
+        many things are."""
         list_name = kept_name(list_name)
-        if len(list_name) > MAX_LIST_ITEM_CHARS:
-            return NOT_POSSIBLE
+        items = _items(items) if items is not None else None
+        if isinstance(items, NoAction) or len(list_name) > MAX_LIST_ITEM_CHARS:
+            return items if isinstance(items, NoAction) else NOT_POSSIBLE
         kept = await self.on_lists(lambda lists: (lists, lists.get(list_name, [])))
         if isinstance(kept, NoAction):
             return kept
         called = _list_said(list_name)
+        if items is not None:
+            return Done(_on_it_said(items, kept, called))
         if not kept:
             return Done(f"Your {called} is empty.")
+        if asked == "how many":
+            return Done(f"Your {called} has {len(kept)} {'thing' if len(kept) == 1 else 'things'} on it.")
         return Done(f"Your {called} has {_joined(kept, 'and')}.")
 
     async def _clear_list(self, list_name) -> str:

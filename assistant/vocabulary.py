@@ -1258,6 +1258,44 @@ LIST_READ = ("what's on {list}", "what is on {list}", "what's in {list}", "what 
 LIST_CLEARED = ("clear {list}", "clear out {list}", "empty {list}", "wipe {list}", "clear everything off {list}",
                 "remove everything from {list}", "delete everything from {list}", "delete everything on {list}",
                 "take everything off {list}", "clear all items from {list}", "remove all items from {list}")
+# Questions about a list: how many things are on it, and whether items are ({items}: as for LIST_ADDED; the first
+# phrasing that fits is read, so a longer one comes before one it holds)
+LIST_COUNTED = ("how many things are on {list}", "how many items are on {list}", "how many things are in {list}",
+                "how many items are in {list}", "how many things are there on {list}", "how many items are there on {list}",
+                "how many things do i have on {list}", "how many items do i have on {list}",
+                "how many things have i got on {list}", "how many items have i got on {list}", "how many things on {list}",
+                "how many items on {list}", "how long is {list}", "how many things do i need on {list}")
+LIST_HAS = ("is there {items} on {list}", "are there {items} on {list}", "is {items} already on {list}",
+            "are {items} already on {list}", "is {items} on {list}", "are {items} on {list}", "is {items} in {list}",
+            "are {items} in {list}", "do i have {items} on {list}", "have i got {items} on {list}",
+            "did i add {items} to {list}", "did i put {items} on {list}", "have i added {items} to {list}",
+            "have i put {items} on {list}", "is {items} on {list} already", "are {items} on {list} already")
+# Follow-ups right after a list request (assistant.conversation.standalone): more items after an add ("and eggs",
+# "eggs too"), what was just added taken back off ("take that off"), another list read after one was ("and the to-do
+# list?"); {items} and {list} as for LIST_ADDED
+LIST_ADDED_MORE = ("and {items}", "also {items}", "and also {items}", "plus {items}", "{items} too", "{items} as well",
+                   "and {items} too", "and {items} as well", "oh and {items}", "add {items} too", "add {items} as well",
+                   "and add {items}", "also add {items}")
+LIST_ADDED_UNDONE = ("take that off", "take it off", "take them off", "take those off", "remove it", "remove that",
+                     "remove them", "remove those", "delete it", "delete that", "delete them", "take that back off",
+                     "take it back off", "scratch that", "take that off again", "take it off again", "undo that")
+LIST_READ_OTHER = ("and {list}", "what about {list}", "how about {list}", "and what's on {list}",
+                   "and what is on {list}", "and {list} too", "now {list}", "and on {list}")
+# Words that stand for items named before ("add it to the to-do list"): read only where the newest list request named
+# them, one item for a word of one
+LIST_ITEMS_BEFORE = {"it": 1, "that": 1, "this": 1, "them": 0, "those": 0, "these": 0, "both": 2}
+# Items people say joined that are one ("salt and pepper"): never split, as an item already on the list whole is not
+LIST_JOINED_ITEMS = ("salt and pepper", "fish and chips", "mac and cheese", "macaroni and cheese", "bread and butter",
+                     "oil and vinegar", "salt and vinegar crisps", "salt and vinegar chips", "cheese and onion crisps",
+                     "sweet and sour sauce", "half and half", "ham and cheese", "peanut butter and jelly",
+                     "strawberries and cream", "bangers and mash", "rice and peas",
+                     "black and white pudding", "pick and mix", "surf and turf",
+                     "cookies and cream ice cream", "salt and pepper chips", "chips and salsa", "chips and dip",
+                     "dustpan and brush")
+# Openers kept on an item as its quantity ("a dozen eggs", "a pint of milk", "a couple of lemons"): before these words,
+# or before a word said with "of"
+LIST_QUANTITY_OPENERS = ("a", "an")
+LIST_QUANTITY_WORDS = ("dozen", "half dozen", "half", "couple", "few", "pair")
 LIST_REQUEST_OPENERS = ("please", "ok", "okay", "hey", "hey parley", "parley", "can you", "could you", "would you",
                         "can you please", "could you please", "i need you to", "i want you to", "go ahead and")
 LIST_REQUEST_TAILS = ("please", "for me", "thanks", "thank you", "too", "as well", "now")

@@ -7,8 +7,10 @@ import asyncio
 
 import pytest
 
+from assistant.compound import joined_parts
+from assistant.conversation import Vocabulary, standalone
 from assistant.generator import respond_sync
-from assistant.lists import list_asked
+from assistant.lists import list_asked, list_follow_up
 from assistant.skills import (ACTIONS, CHANGES_THE_HOME, LIST_SKILLS, MODEL_SKILLS, SKILLS, SWITCHING, THING_NAMED,
                               TIMER_SKILLS, valid_call)
 from assistant.tools import ITEM_TOO_LONG, TOO_MANY_LISTS, ToolRunner
@@ -192,3 +194,127 @@ async def test_concurrent_changes_on_the_store_lose_no_item(store_url):
     finally:
         for store in stores:
             await store.close()
+
+
+# Round 42's second wave: items said with a quantity or joined, questions about a list, follow-ups, joined requests
+
+@pytest.mark.parametrize("said, items", [
+    ("add 2 pints of milk, a dozen eggs, a pint of cream and the bread to my list",
+     ["2 pints of milk", "a dozen eggs", "a pint of cream", "bread"]),
+    ("add salt and pepper to the shopping list", ["salt and pepper"]),
+    ("put fish and chips and some mac and cheese and eggs on my list", ["fish and chips", "mac and cheese", "eggs"]),
+])
+def test_an_item_keeps_its_quantity_and_one_said_joined_is_one(said, items):
+    assert list_asked(said)[0]["arguments"]["items"] == items
+
+
+def test_an_item_already_on_the_list_whole_is_never_split():
+    assert list_asked("take rock and roll off my hardware list")[0]["arguments"]["items"] == ["rock", "roll"]
+    assert list_asked("take rock and roll off my hardware list", ["Rock and Roll"])[0]["arguments"]["items"] == \
+        ["rock and roll"]
+
+
+@pytest.mark.parametrize("said, arguments", [
+    ("how many things are on my shopping list?", {"list_name": "shopping", "asked": "how many"}),
+    ("how many items are there on the to-do list", {"list_name": "to-do", "asked": "how many"}),
+    ("is milk on my shopping list", {"list_name": "shopping", "items": ["milk"]}),
+    ("is there milk and eggs on my list", {"list_name": "shopping", "items": ["milk", "eggs"]}),
+    ("are eggs already on the shopping list?", {"list_name": "shopping", "items": ["eggs"]}),
+])
+def test_how_many_and_whether_items_are_on_a_list_are_read(said, arguments):
+    call, _ = list_asked(said)
+    assert call == {"name": "get_list", "arguments": arguments} and valid_call(call)
+
+
+def test_it_or_them_alone_is_no_item():
+    assert [list_asked(said) for said in ("add it to the shopping list", "take them off my list",
+                                          "is it on my list")] == [None, None, None]
+
+
+async def test_a_list_says_how_many_things_it_has_and_whether_items_are_on_it():
+    tools = ToolRunner()
+    assert await tools.run("get_list", {"list_name": "shopping", "asked": "how many"}) == "Your shopping list is empty."
+    await tools.run("add_to_list", {"list_name": "shopping", "items": ["milk", "salt and pepper", "eggs"]})
+    assert await tools.run("get_list", {"list_name": "shopping", "asked": "how many"}) == \
+        "Your shopping list has 3 things on it."
+    assert await tools.run("get_list", {"list_name": "shopping", "items": ["Milk"]}) == \
+        "Yes, Milk is on your shopping list."
+    assert await tools.run("get_list", {"list_name": "shopping", "items": ["jam"]}) == \
+        "No, jam isn't on your shopping list."
+    assert await tools.run("get_list", {"list_name": "shopping", "items": ["eggs", "jam", "nails"]}) == \
+        "Eggs are on your shopping list; jam and nails aren't."
+
+
+ADDED = {"name": "add_to_list", "arguments": {"list_name": "shopping", "items": ["milk"]}}
+READ = {"name": "get_list", "arguments": {"list_name": "shopping"}}
+
+
+@pytest.mark.parametrize("call, said, meant", [
+    (ADDED, "and eggs", "add eggs to the shopping list"),
+    (ADDED, "eggs too", "add eggs to the shopping list"),
+    (ADDED, "also bread and butter", "add bread and butter to the shopping list"),
+    (ADDED, "take that off", "remove milk from the shopping list"),
+    (ADDED, "remove it", "remove milk from the shopping list"),
+    (ADDED, "add it to the to-do list", "add milk to the to-do list"),
+    (READ, "and the to-do list?", "what's on the to-do list"),
+    (READ, "what about my hardware list", "what's on the hardware list"),
+    (ADDED, "and the to-do list?", None),
+    (ADDED, "and turn off the fan", None),
+    (ADDED, "and what time is it", None),
+    (ADDED, "what time is it", None),
+    (READ, "remove it", None),
+])
+def test_a_follow_up_right_after_a_list_request_stands_for_one(call, said, meant):
+    assert list_follow_up(said, call, lambda words: False) == meant
+
+
+def test_a_thing_of_the_home_said_after_an_add_is_no_item():
+    assert list_follow_up("and the kitchen light", ADDED, lambda words: words == "kitchen light") is None
+
+
+def test_a_follow_up_is_read_only_right_after_the_list_request():
+    history = [{"role": "user", "content": "add milk to the shopping list"},
+               {"role": "assistant", "content": "Added milk to your shopping list.", "tool_calls": [ADDED]},
+               {"role": "user", "content": "and eggs"}]
+    assert standalone(history) == "add eggs to the shopping list"
+    later = [*history[:2], {"role": "user", "content": "what time is it"},
+             {"role": "assistant", "content": "It's 10:00 AM."}, {"role": "user", "content": "and eggs"}]
+    assert standalone(later) != "add eggs to the shopping list"
+
+
+def test_a_list_request_joined_with_another_is_read_in_parts():
+    vocabulary = Vocabulary(None)
+    assert joined_parts("add milk to my shopping list and set a timer for 5 minutes", vocabulary) == [
+        "add milk to my shopping list", "set a timer for 300 seconds"]
+    assert joined_parts("set a timer for 5 minutes and add milk and eggs to the shopping list", vocabulary) == [
+        "set a timer for 300 seconds", "add milk and eggs to the shopping list"]
+    assert joined_parts("add salt and pepper to the shopping list", vocabulary) == []    # its items' "and"
+
+
+@pytest.mark.usefixtures("needs_assistant")
+def test_through_the_assistant_a_joined_list_request_and_a_heard_follow_up_said_back(assistant):
+    tools = ToolRunner()
+    answer = respond_sync(assistant, [{"role": "user", "content":
+                                       "add milk to my shopping list and set a timer for 5 minutes"}], tools)
+    assert [(call.name, call.arguments) for call in answer.tool_calls] == [
+        ("add_to_list", {"list_name": "shopping", "items": ["milk"]}), ("set_timer", {"seconds": 300})], answer
+    history = [{"role": "user", "content": "add milk to the shopping list"},
+               {"role": "assistant", "content": "Added milk to your shopping list.", "tool_calls": [ADDED]},
+               {"role": "user", "content": "and oat bran"}]
+    tools.begin_reply(history)
+    tools.spoken, tools.doubted_words = True, frozenset({"oat"})
+    answer = respond_sync(assistant, history, tools)
+    assert answer.text == "Did you mean add oat bran to your shopping list? Say yes to confirm.", answer
+
+
+@pytest.mark.usefixtures("needs_assistant")
+async def test_follow_ups_about_the_lists_through_the_realtime_api(server_factory):
+    server = server_factory()
+    assert await ask(server, "add milk to the shopping list", "and eggs", "salt and pepper too", "take that off",
+                     "how many things are on my shopping list", "is milk on my shopping list",
+                     "what's on my shopping list", "and the to-do list?") == [
+        "Added milk to your shopping list.", "Added eggs to your shopping list.",
+        "Added salt and pepper to your shopping list.", "Removed salt and pepper from your shopping list.",
+        "Your shopping list has 2 things on it.", "Yes, milk is on your shopping list.",
+        "Your shopping list has milk and eggs.", "Your to-do list is empty."]
+    server.stop()
