@@ -15,7 +15,8 @@ from assistant.vocabulary import (ASKING_WRAPPERS, CONDITIONS, DEVICES, LIGHT_KI
                                   QUESTION_WORDS, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT, ROOMS,
                                   SWITCH_VERBS, UNIT_WORDS, VALUE_SAID_BETTER, WISHES, WISHING_VERBS, WISHED_STATES,
                                   BRIGHTER, CHECKS, DARKER, FASTER, LEVEL_WORDS, SLOWER, OPENING_WORDS, PEOPLE, SCENE_WORDS, SHARES,
-                                  SAID_WELCOME, TEXTED, WISH_ADVERBS)
+                                  SAID_WELCOME, TEXTED, VERBS_SAID_OTHERWISE, WISH_ADVERBS, RUNNING_WORDS,
+                                  READING_QUALITIES)
 
 _DEVICE = "|".join(sorted((re.escape(p) for ps in DEVICES.values() for p in ps), key=len, reverse=True))
 _ROOM = "|".join(sorted((re.escape(p) for ps in ROOMS.values() for p in ps), key=len, reverse=True))
@@ -96,6 +97,12 @@ def _asked_state(match: re.Match) -> str:
     return f"is {match.group(3)} {state}" if state else match.group(0)
 
 
+# a verb the corpus does not say, as its own (vocabulary.VERBS_SAID_OTHERWISE), before the thing it acts on or the
+# one it wakes
+_OTHER_VERBS = {other: verb for verb, others in VERBS_SAID_OTHERWISE.items() for other in others}
+_OTHER_VERB = (rf"^((?:please |can you |could you |would you )?)({'|'.join(sorted(_OTHER_VERBS, key=len, reverse=True))})"
+               r"(?= (?:the|my|our|all the|me)\b)", lambda match: match[1] + _OTHER_VERBS[match[2]])
+
 # words typed short, as the corpus writes them: "kitchen lights to 25 pls", "dim the hall lights abit"; a rule of
 # both SYNONYMS and NAMED_THING_SYNONYMS
 _TEXTED_WORDS = (rf"\b(?:{'|'.join(TEXTED)})\b(?!')", lambda match: TEXTED[match[0]])
@@ -103,6 +110,17 @@ _TEXTED_WORDS = (rf"\b(?:{'|'.join(TEXTED)})\b(?!')", lambda match: TEXTED[match
 # Words said many ways, as the corpus's one word: for every request, also one read with the turns before it.
 SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     _TEXTED_WORDS,
+    _OTHER_VERB,
+    # a share of full said as a brightness or power wherever it stands: "i want the bedroom light at a quarter
+    # brightness" (vocabulary.SHARES)
+    *((rf"\b(at|to) {share} (?:brightness|power)\b", rf"\1 {percent} percent") for share, percent in SHARES),
+    # how a place is asked in a word of how it feels that names no reading ("how toasty is the living room", "how
+    # moist is the bathroom"): in the first word of that reading's (vocabulary.READING_QUALITIES, skills.READINGS)
+    *((rf"^how (?:{'|'.join(w for w in words if w not in READINGS[kind])}) is\b", f"how {words[0]} is")
+      for kind, words in READING_QUALITIES.items()),
+    # a thing got doing what it does while on: "get the espresso machine brewing" (vocabulary.RUNNING_WORDS)
+    (rf"^((?:please |can you |could you |would you )?)get ({_THE} [a-z' ]+?) (?:{'|'.join(RUNNING_WORDS)})(?=$| in the )",
+     r"\1turn on \2"),
     # an aside after the request, one or several ("lock the gate for the night please, thanks")
     (rf"\s+(?:{_ASIDE})(?=(?:\s+(?:please|{_ASIDE}))*$)", ""),
     # a reason or a purpose after the request, with no place and no number in it: "turn on the belvedere fan
@@ -122,7 +140,7 @@ SYNONYMS = [(re.compile(pattern), replacement) for pattern, replacement in (
     (r"\b(?:softer|less bright)\b", "dimmer"),
     # the time asked as the hour: "tell me the hour", "what hour is it"
     (r"\b(tell|give|remind) me the hour\b", r"\1 me the time"),
-    (r"\bwhat hour is it\b", "what time is it"),
+    (r"\bwhat hour is it\b|^what's the hour$", "what time is it"),
     # how much: "a touch", "a tad", "slightly" are the corpus's "a bit"
     (r"\b(?:a touch|a tad|a smidge|a smidgen|a notch|a hair|slightly|somewhat|a little bit)\b", "a bit"),
     # now, said at the end of a request

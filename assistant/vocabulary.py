@@ -246,6 +246,18 @@ WISHING_VERBS = ("please have", "please make", "have", "get", "make", "keep", "p
 WISHED_STATES = ("be", "want", "need", "have")
 # Verbs of a request besides SWITCH_VERBS, said in their -ing form too ("would you mind checking ...")
 OTHER_REQUEST_VERBS = ("cancel", "check", "tell", "give", "read", "convert", "work")
+# Verbs of a request the corpus does not say, each as the corpus's verb it means, read at the start of a request
+# that names a thing after it ("extinguish the hallway light", "hoist the louvres", "fasten the stable door"):
+# not "mute", which a media player does without going off, nor "drop", which also cancels a timer
+VERBS_SAID_OTHERWISE = {"switch off": ("extinguish", "snuff out", "blow out", "silence", "hush", "quieten", "quiet"),
+                        "switch on": ("illuminate",),
+                        "open": ("hoist",),
+                        "lock": ("fasten",),
+                        "dim": ("darken", "soften", "mellow"),
+                        "wake": ("rouse",)}
+# What a thing does while it is on, said as where a request gets it ("get the espresso machine brewing", "get the fan
+# in the office whirring"): the request switches it on
+RUNNING_WORDS = ("brewing", "whirring", "warming", "humming")
 # Words that open a question for the rephrasings that drop what a question adds after its state ("is the fan on or
 # not", "when did the gate open after lunch"), besides QUESTION_WORDS: not read as asking elsewhere ("when the film
 # ends, ..." is a condition)
@@ -659,8 +671,9 @@ READING_COMPARATIVES = {("temperature", max): ("warmer", "hotter", "warmest", "h
                         ("humidity", min): ("drier", "dryer", "less humid", "driest", "least humid")}
 # How a reading is, and how it changed, asked of "it" after the reading and a change ("has it gone down", "is it still
 # humid down there" after the humidity was read and a fan switched on): the reading asked again, of its kind
-READING_QUALITIES = {"temperature": ("warm", "cold", "hot", "chilly", "cool", "freezing", "toasty"),
-                     "humidity": ("humid", "damp", "muggy", "dry", "stuffy")}
+READING_QUALITIES = {"temperature": ("warm", "cold", "hot", "chilly", "cool", "freezing", "toasty", "nippy", "cosy",
+                                     "cozy"),
+                     "humidity": ("humid", "damp", "muggy", "dry", "stuffy", "moist")}
 # A question of how a place is, its "it" the place's own ("how damp is it down there", "how humid"): the words that
 # may stand between the quality and the place, or for the place itself; the subject left out is the place
 AMBIENT_FRAMES = ("is it", "it is", "is it getting", "does it feel", "is it feeling")

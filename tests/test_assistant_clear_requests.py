@@ -330,3 +330,70 @@ def test_a_reply_written_before_it_is_wanted_says_a_lacked_name_without_waiting(
     held = HeldTools(ToolRunner(made_up_home()), asyncio.Event())
     reply = respond_sync(assistant, [{"role": "user", "content": "is the barn door locked"}], held)
     assert reply.tool_calls == [] and reply.text == "I don't know a device called the barn door.", reply
+
+
+# Round 42: verbs the corpus does not say (vocabulary.VERBS_SAID_OTHERWISE), a thing got doing what it does while on
+# (RUNNING_WORDS), how a place feels in a word that names no reading (READING_QUALITIES), the hour asked as "what's
+# the hour", a share of full said as a brightness wherever it stands (SHARES)
+@pytest.mark.parametrize("said, read", [
+    ("extinguish the bedroom light", "switch off the bedroom light"),
+    ("could you snuff out the candle lamp", "could you switch off the candle lamp"),
+    ("blow out the lights in the office", "switch off the lights in the office"),
+    ("please silence the radio", "please switch off the radio"),
+    ("hush the kitchen speaker", "switch off the kitchen speaker"),
+    ("quieten my speaker", "switch off my speaker"),
+    ("illuminate the porch lamp", "switch on the porch lamp"),
+    ("hoist the study blind", "open the study blind"),
+    ("fasten the back gate", "lock the back gate"),
+    ("darken the bedroom", "dim the bedroom"),
+    ("mellow the lights in the hall", "dim the lights in the hall"),
+    ("rouse me at 7 am", "wake me at 7 am"),
+    ("get the coffee maker brewing", "turn on the coffee maker"),
+    ("get the fan whirring in the bedroom", "turn on the fan in the bedroom"),
+    ("how toasty is it in the kitchen", "how warm is it in the kitchen"),
+    ("how nippy is the garage", "how warm is the garage"),
+    ("how moist is the cellar", "how humid is the cellar"),
+    ("what's the hour", "what time is it"),
+    ("i want the office light at a quarter brightness", "i want the office light at 25 percent"),
+    ("put the lamp to half power", "put the lamp to 50 percent"),
+])
+def test_verbs_feelings_the_hour_and_shares_said_otherwise_are_read_in_the_corpus_words(said, read):
+    assert synonyms(normalize_request(said)) == read
+
+
+def test_only_what_the_rules_name_is_read_in_the_corpus_words():
+    """A verb of the table read at the start of a request that names a thing, a thing's running word after "get"
+    and the hour asked alone; everything else as it was said."""
+    assert synonyms(normalize_request("silence the radio")) == "switch off the radio"
+    for said in ("mute the tv",                       # a media player's own move
+                 "silence please",                    # names no thing
+                 "i'd like to hoist a flag",          # not at the start of a request
+                 "get the kettle going",              # read elsewhere (STATE_VERBS)
+                 "what's the hour hand pointing at"):
+        assert synonyms(normalize_request(said)) == said
+
+
+@pytest.mark.parametrize("home, request_, call", [
+    ("default", "extinguish the bedroom light", {"name": "set_device",
+                                                 "arguments": {"device": "light", "room": "bedroom", "state": "off"}}),
+    ("default", "hush the speaker in the kitchen", {"name": "set_device",
+                                                    "arguments": {"device": "speaker", "room": "kitchen", "state": "off"}}),
+    ("made_up", "illuminate the arc lamp", {"name": "switch_device", "arguments": {"name": "arc_lamp", "state": "on"}}),
+    ("made_up", "hoist the velux window", {"name": "set_cover", "arguments": {"name": "velux_window", "action": "open"}}),
+    ("made_up", "fasten the tack room lock", {"name": "set_lock", "arguments": {"name": "tack_room_lock",
+                                                                              "action": "lock"}}),
+    ("default", "rouse me at 7 am", {"name": "set_alarm", "arguments": {"hour": 7, "minute": 0, "period": "am"}}),
+    ("default", "get the coffee maker in the kitchen brewing", {"name": "set_device", "arguments": {
+        "device": "coffee_maker", "room": "kitchen", "state": "on"}}),
+    ("default", "how toasty is the bedroom", {"name": "read_sensor", "arguments": {"room": "bedroom",
+                                                                                   "kind": "temperature"}}),
+    ("default", "how moist is it in the bathroom", {"name": "read_sensor", "arguments": {"room": "bathroom",
+                                                                                         "kind": "humidity"}}),
+    ("default", "what's the hour", {"name": "get_time", "arguments": {}}),
+    ("default", "i want the office light at a quarter brightness", {"name": "set_brightness", "arguments": {
+        "room": "office", "percent": 25}}),
+])
+def test_verbs_feelings_the_hour_and_shares_said_otherwise_act(assistant, home, request_, call):
+    home = made_up_home() if home == "made_up" else InMemoryHome()
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
