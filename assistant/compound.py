@@ -26,8 +26,9 @@ _COLOUR_AFTER = re.compile(r"(?: (?:to|at))? (?:" + "|".join(re.escape(colour) f
     (*COLOUR_NAMES, *WHITE_TEMPERATURES), key=len, reverse=True)) + r"|\d{4,5} ?(?:" + "|".join(KELVIN_WORDS) + r"))$")
 # A part said done ("Okay, the kitchen light is off."): its thing and state, to say parts done alike once
 _DONE_ALIKE = re.compile(rf"^{DONE_OPENING}(the .+?) (?:is|are) ([a-z]+)\.$")
-# A done part's thing, its verb and what it is now ("the lounge lamp", "is", "on"), to name a thing done twice once
-_DONE_BODY = re.compile(r"^(the .+?) (is|are) (.+)$")
+# A done part's thing, its verb and what it is now ("the lounge lamp", "is", "on"), to name a thing done twice once;
+# a part of several sentences is said as it is
+_DONE_BODY = re.compile(r"^(the .+?) (is|are) ((?:(?!\. ).)+)$")
 
 
 def joined_parts(request: str, vocabulary) -> list[str]:

@@ -414,6 +414,8 @@ def test_a_light_done_in_two_parts_is_named_once():
         == "Okay, the lamp is at 30 percent, warm white and on."
     assert joined_reply(["Okay, the lamp is on.", "Okay, the fan is on.", "Okay, the lamp is blue."]) == \
         "Okay, the lamp is on, and the fan is on, and the lamp is blue."
+    assert joined_reply(["Okay, the lamp is blue. The floor light can't change colour.", "Okay, the lamp is on."]) == \
+        "Okay, the lamp is blue. The floor light can't change colour, and the lamp is on."
     assert joined_parts("turn the lights in the kitchen and the bedroom red", Vocabulary(None)) == \
         ["turn the lights in the kitchen red", "turn the lights in the bedroom red"]
 
