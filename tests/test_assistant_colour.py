@@ -392,10 +392,6 @@ def test_a_colour_after_the_last_thing_joined_is_each_things():
      [("set_colour", {"name": "lights", "area": "study", "colour": "red"}),
       ("set_colour", {"name": "lights", "area": "lounge", "colour": "red"})],
      "Okay, the desk lamp is red, and the lounge lamp is red. The lounge floor light can't change colour."),
-    # already read on 5b13eb9: two areas said before one kind, each area's lights
-    (lounge_of_two, ("make the bedroom and lounge lights blue",),
-     [("set_colour", {"name": "lights", "area": "lounge", "colour": "blue"})],
-     "Okay, the lounge lamp is blue. The lounge floor light can't change colour. The bedside lamp can't change colour."),
 ])
 def test_several_lights_asked_two_areas_and_parts_each_refused(assistant, home, turns, calls_made, reply):
     """Several lights asked their colour are each said (a light that takes none says so); a joined request whose
