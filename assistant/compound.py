@@ -27,6 +27,9 @@ _COLOUR_AFTER = re.compile(r"(?: (?:to|at))? (?:" + "|".join(re.escape(colour) f
     (*COLOUR_NAMES, *WHITE_TEMPERATURES), key=len, reverse=True)) + r"|\d{4,5} ?(?:" + "|".join(KELVIN_WORDS) + r"))$")
 # A part said done ("Okay, the kitchen light is off."): its thing and state, to say parts done alike once
 _DONE_ALIKE = re.compile(rf"^{DONE_OPENING}(the .+?) (?:is|are) ([a-z]+)\.$")
+# A done part's thing, its verb and what it is now ("the lounge lamp", "is", "on"), to name a thing done twice once;
+# a part of several sentences is said as it is
+_DONE_BODY = re.compile(r"^(the .+?) (is|are) ((?:(?!\. ).)+)$")
 
 
 def joined_parts(request: str, vocabulary) -> list[str]:
@@ -163,7 +166,8 @@ def _own_end(words: list[str], start: int) -> int:
 
 def _said_like(first: tuple[list[str], list[str], list[str]], piece: str, vocabulary) -> str | None:
     """A thing or an area said after the first part, as a request of its own: with the first part's verb, and its
-    state or value unless the piece says its own; None when the piece names neither."""
+    state or value unless the piece says its own (an area's own colour said after it too); None when the piece names
+    neither."""
     verb, thing, after = first
     words = piece.split()
     bare = words[1:] if words and words[0] in _DETERMINERS else words
@@ -172,6 +176,9 @@ def _said_like(first: tuple[list[str], list[str], list[str]], piece: str, vocabu
     area = _area_at_end(thing, vocabulary)
     if area is not None and _is_an_area(" ".join(bare), vocabulary):       # "... in the kitchen and the bedroom"
         return " ".join([*verb, *thing[:area], *bare, *after])
+    coloured = _COLOUR_AFTER.search(" ".join(bare))     # "... in the kitchen and the bedroom red": each area's lights
+    if area is not None and coloured and _is_an_area(" ".join(bare)[:coloured.start()], vocabulary):
+        return " ".join([*verb, *thing[:area], *bare])
     end = _own_end(words, 1)
     if words[0] not in _DETERMINERS and not _leading_area(bare, vocabulary) \
             and not (end > 1 and vocabulary.names_a_thing(" ".join(words[:end]))):    # "and light": whose light?
@@ -182,13 +189,15 @@ def _said_like(first: tuple[list[str], list[str], list[str]], piece: str, vocabu
 
 def _kind_shared(pieces: list[str], vocabulary) -> list[str]:
     """The pieces with the kind said after the last of several areas said alone given to each ("turn off the kitchen
-    and bedroom lights": "turn off the kitchen lights", "bedroom lights")."""
+    and bedroom lights": "turn off the kitchen lights", "bedroom lights"); a colour said after the last area is no kind
+    ("... in the kitchen and the bedroom red": _said_like)."""
     *before, last = pieces
     words = last.split()
     bare = words[1:] if words and words[0] in _DETERMINERS else words
     opening = _leading_area(bare, vocabulary)
     first = before[0].split()
     if not opening or opening == len(bare) or _verb(last) is not None or _area_at_end(first, vocabulary) is None \
+            or _COLOUR_AFTER.match(" " + " ".join(bare[opening:])) \
             or not all(_is_an_area(piece.removeprefix("the ").removeprefix("my ").removeprefix("our "), vocabulary)
                        for piece in before[1:]):
         return pieces
@@ -217,6 +226,23 @@ def unknown_thing(part: str, vocabulary) -> str | None:
     return None if known else " ".join(words)
 
 
+def _named_once(bodies: list[str]) -> list[str]:
+    """The done parts' words, a thing done in parts one after another named once ("the lounge lamp is on" and "the
+    lounge lamp is blue": "the lounge lamp is on and blue"), as a user says it."""
+    said, run = [], []
+    for body in [*bodies, None]:
+        match = _DONE_BODY.match(body) if body is not None else None
+        if run and (match is None or match.group(1, 2) != run[0].group(1, 2)):
+            *before, last = [each.group(3) for each in run]
+            said.append(f"{' '.join(run[0].group(1, 2))} {', '.join(before)} and {last}" if before else run[0].group())
+            run = []
+        if match is not None:
+            run.append(match)
+        elif body is not None:
+            said.append(body)
+    return said
+
+
 def joined_reply(texts: list[str]) -> str:
     """One reply for the parts' replies: parts done alike said once ("Okay, the kitchen light and the bedroom light
     are off."), else each done part joined after the first ("Okay, the kitchen light is on, and ..."); a part not
@@ -228,7 +254,7 @@ def joined_reply(texts: list[str]) -> str:
         things = [match.group(1) for match in alike]
         said = [f"{DONE_OPENING}{', '.join(things[:-1])} and {things[-1]} are {alike[0].group(2)}."]
     elif done:
-        bodies = [text.removeprefix(DONE_OPENING).rstrip(".") for text in done]
+        bodies = _named_once([text.removeprefix(DONE_OPENING).rstrip(".") for text in done])
         said = [f"{DONE_OPENING}{JOINED_DONE.join(bodies)}."]
     else:
         said = []

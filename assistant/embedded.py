@@ -322,7 +322,7 @@ class EmbeddedGenerator:
             if client_result is None and instead is None and last.get("role") == "user" else []
         if parts:             # "turn off the kitchen light and the bedroom light": each part a request of its own
             events = await self._joined(parts, history, tools)
-            if any(isinstance(event, ToolCallEvent) for event in events):
+            if events:          # a part made a call, or each was refused ("The kitchen light can't change colour.")
                 for event in events:
                     yield event
                 return
@@ -560,15 +560,18 @@ class EmbeddedGenerator:
     async def _joined(self, parts: list[str], history: list[dict], tools: ToolRunner) -> list[ReplyEvent]:
         """The reply to a joined request: each part answered in order as a request of its own, after the parts before
         it (what a part leaves unsaid is theirs, as in a conversation), with the built-in skills alone; their calls,
-        and one reply that says what each did (compound.joined_reply). A question a part asked for a yes ("unlock
-        the front door") still waits for it; the things switched are listed for "turn them back on"."""
+        and one reply that says what each did (compound.joined_reply); none where no part made a call, but where each
+        was refused by code ("The kitchen light can't change colour."), as the model would not say why. A question a
+        part asked for a yes ("unlock the front door") still waits for it; the things switched are listed for "turn
+        them back on"."""
         started = time.perf_counter()
         before, events, calls, texts, passes = history[:-1], [], [], [], 0
         runner = getattr(tools, "runner", tools)
         asked = None
         part_before = None
+        refused = 0                 # parts that a thing of the home can't do, said by code with no call
         for part in parts:
-            said, made = "", []
+            said, made, refusal = "", [], False
             async for event in self.respond([*before, {"role": "user", "content": part}], tools,
                                             part_before=part_before):
                 if isinstance(event, ToolCallEvent):
@@ -576,6 +579,7 @@ class EmbeddedGenerator:
                     made.append(event.call)
                 elif isinstance(event, TextEvent):
                     said += event.text
+                    refusal = isinstance(event.text, NoAction)
                 else:
                     passes += event.reply.forward_passes
             if runner.pending is not None and runner.pending.turn == runner.turn:
@@ -584,6 +588,7 @@ class EmbeddedGenerator:
                     and (unknown := unknown_thing(part, Vocabulary(await tools.lexicon()))):
                 said = UNKNOWN_DEVICE.format(name=unknown)      # "... I don't know a device called the attic light."
             calls += made
+            refused += refusal and not made
             part_before = {"name": made[-1].name, "arguments": made[-1].arguments} if made else None
             texts.append(said)
             message = {"role": "assistant", "content": said}
@@ -594,6 +599,8 @@ class EmbeddedGenerator:
             runner.pending = asked
         tools.list_switched([{"name": call.name, "arguments": call.arguments} for call in calls])
         said = joined_reply(texts)
+        if not calls and refused < len(parts):       # no part made a call: the request is read whole
+            return []
         return [*events, TextEvent(said), DoneEvent(AssistantReply(
             said, calls, passes, 0, (time.perf_counter() - started) * 1000, 0, self.name))]
 

@@ -1824,8 +1824,8 @@ class ToolRunner:
         if problem:
             return False
         if call["name"] == "get_colour":
-            if len(found) > 1:
-                return False
+            if len(found) > 1:              # "what colour are the lounge lights": read where one of them takes colour
+                return any(entity.colour_modes for entity in found)
             return bool(found[0].colour_modes) or (_colour_not_taken(found[0], None) if call.get("white") else False)
         if all(_colour_not_taken(entity, args.get("colour")) for entity in found):
             return _colours_refused(found, args.get("colour"), args.get("name"), args.get("area"))
@@ -1840,10 +1840,20 @@ class ToolRunner:
 
     async def _get_colour(self, name, area=None) -> str:
         """A light's colour as it last reported it, by the nearest colour name (vocabulary.COLOUR_NAMES), or its
-        white by the nearest white's name and its kelvin; off when it is off."""
-        entity, problem = self._one(name, area, SKILL_COMPONENTS["get_colour"])
-        if problem or not entity.colour_modes:
-            return problem or NoAction(f"The {entity.name} can't change colour.")
+        white by the nearest white's name and its kelvin; off when it is off. A kind said of several ("the lounge
+        lights") says each, at most MAX_LISTED of them, then how many more."""
+        found, problem = self._lights_coloured(name, area)
+        if problem:
+            return problem
+        said = [await self._colour_reported(entity) for entity in found[:MAX_LISTED]]   # "what colour are the lights"
+        more = len(found) - MAX_LISTED
+        return " ".join([*said, *([f"And {more} more {'light' if more == 1 else 'lights'}."] if more > 0 else [])]) \
+            if len(found) > 1 else said[0]
+
+    async def _colour_reported(self, entity: Entity) -> str:
+        """One light's colour or white as it last reported it; off when it is off, or that it can't change colour."""
+        if not entity.colour_modes:
+            return NoAction(f"The {entity.name} can't change colour.")
         is_ = agreeing(entity.name, "is")
         if await self.home.read_state(entity) == "off":
             return f"The {entity.name} {is_} off."
