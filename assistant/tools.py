@@ -612,6 +612,16 @@ def _capital(words: str) -> str:
     return words[:1].upper() + words[1:]
 
 
+def _items_and_list(items, list_name) -> tuple[list[str], str, str] | NoAction:
+    """A change's items, its list as kept and as said ("shopping", "shopping list"); NoAction where either cannot be."""
+    list_name, items = kept_name(list_name), _items(items)
+    if isinstance(items, NoAction):
+        return items
+    if len(list_name) > MAX_LIST_ITEM_CHARS:
+        return NOT_POSSIBLE
+    return items, list_name, _list_said(list_name)
+
+
 def _items(items) -> list[str] | NoAction:
     """The items of a call, each once and within MAX_LIST_ITEM_CHARS; NoAction where one is longer, or none is said.
     One item alone may come as text (a remote model's call)."""
@@ -1982,10 +1992,10 @@ class ToolRunner:
 
     async def _add_to_list(self, items, list_name) -> str:
         """Items not yet on the list join its end; one already on it is not added twice."""
-        list_name = kept_name(list_name)
-        items, called = _items(items), _list_said(list_name)
-        if isinstance(items, NoAction) or len(list_name) > MAX_LIST_ITEM_CHARS:
-            return items if isinstance(items, NoAction) else NOT_POSSIBLE
+        named = _items_and_list(items, list_name)
+        if isinstance(named, NoAction):
+            return named
+        items, list_name, called = named
 
         def add(lists: dict) -> tuple[dict, str]:
             kept = lists.get(list_name, [])
@@ -2005,10 +2015,10 @@ class ToolRunner:
         return await self.on_lists(add)
 
     async def _remove_from_list(self, items, list_name) -> str:
-        list_name = kept_name(list_name)
-        items, called = _items(items), _list_said(list_name)
-        if isinstance(items, NoAction) or len(list_name) > MAX_LIST_ITEM_CHARS:
-            return items if isinstance(items, NoAction) else NOT_POSSIBLE
+        named = _items_and_list(items, list_name)
+        if isinstance(named, NoAction):
+            return named
+        items, list_name, called = named
 
         def remove(lists: dict) -> tuple[dict, str]:
             kept = lists.get(list_name, [])
