@@ -11,7 +11,7 @@ from test_assistant_names import made_up_home
 READING = {"name": "get_state", "arguments": {"name": "kiln"}}
 
 NOTHING_ASKED = [
-    "hoist the roman blind",                      # a command whose verb no skill's words hold
+    "winch the roman blind",                      # a command whose verb no skill's words hold ("hoist" opens, round 42)
     "winch up the boathouse door",
     "the kiln is full of pots",                   # statements about the thing
     "my uncle built the sewing machine",
@@ -48,7 +48,7 @@ def test_only_a_reading_of_a_named_thing_is_checked(call):
     assert not reads_unasked(call, "the kiln is full of pots")
 
 
-@pytest.mark.parametrize("said", ["hoist the roman blind", "the kiln is full of pots", "hoist the velux window"])
+@pytest.mark.parametrize("said", ["winch the roman blind", "the kiln is full of pots", "jiggle the velux window"])
 def test_the_model_reads_nothing_it_was_not_asked_about(assistant, said):
     """The shipped model read each of these things' state before; now no call is made and nothing is read."""
     reply = respond_sync(assistant, [{"role": "user", "content": said}], ToolRunner(made_up_home()))

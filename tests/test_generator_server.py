@@ -512,16 +512,16 @@ def test_a_streamed_follow_up_question_comes_as_one_text_chunk(server):
 
 async def test_a_reading_nothing_asked_for_is_no_call_over_the_wire_as_in_process(server):
     """The server drops a reading of a thing that no clause of the words asks about (embedded.reads_unasked), as the
-    embedded reply does: "hoist the roman blind" read the blind's state; a question still reads the thing."""
+    embedded reply does: "winch the roman blind" read the blind's state; a question still reads the thing."""
     from assistant.remote import RemoteGenerator
 
     remote = RemoteGenerator(server.url, model="parley-home")
     try:
         calls = {}
-        for request in ("hoist the roman blind", "the kiln is full of pots", "is the kiln on"):
+        for request in ("winch the roman blind", "the kiln is full of pots", "is the kiln on"):
             home = InMemoryHome(inventory=made_up_inventory())
             events = [event async for event in remote.respond([{"role": "user", "content": request}], ToolRunner(home))]
             calls[request] = [event.call.name for event in events if isinstance(event, ToolCallEvent)]
     finally:
         await remote.aclose()
-    assert calls == {"hoist the roman blind": [], "the kiln is full of pots": [], "is the kiln on": ["get_state"]}
+    assert calls == {"winch the roman blind": [], "the kiln is full of pots": [], "is the kiln on": ["get_state"]}
