@@ -1,7 +1,8 @@
 """Round 43's lists: a remark that things ran out ("we're out of milk") offers them for the shopping list, and a yes
 or "add it to the shopping list" right after adds them; "it" that names nothing adds nothing; the newest list change
 of a conversation taken back ("undo that", "put it back", "oops, I still need that"), what it changed kept with the
-conversation's state. The reading alone, through the assistant, the state's shape, and through /v1/realtime."""
+conversation's state. The reading alone, through the assistant, the state's shape, through /v1/realtime, and an undo
+after a resume on a second gateway (one real Redis)."""
 import asyncio
 import json
 
@@ -13,7 +14,9 @@ from assistant.tools import ToolRunner
 from assistant.vocabulary import (LIST_ITEM_UNSAID, LIST_OFFER_DECLINED, MAX_LIST_ITEM_CHARS, MAX_LIST_ITEMS)
 from streaming.session import SessionLimits
 from test_assistant_modes import home_with
+from test_conversation_state import resumed_on
 from test_lists import ask
+from test_resume import ask as ask_in, reply_text
 
 
 def knows_nothing(words: str) -> bool:
@@ -136,11 +139,12 @@ def test_the_newest_list_change_is_undone(assistant):
 
 
 @pytest.mark.usefixtures("needs_assistant")
-def test_undo_after_a_change_of_the_home_since_the_list_change_undoes_that_change(assistant):
+def test_undo_takes_back_the_newest_change_a_lists_or_the_homes(assistant):
     tools = ToolRunner()
-    assert texts(assistant, tools, "add milk to the shopping list", "remove milk from the shopping list",
-                 "turn on the kitchen light", "undo that")[3] == "Okay, the kitchen light is off."
-    assert asyncio.run(shopping(tools)) == []
+    assert texts(assistant, tools, "add milk and eggs to the shopping list", "remove milk from the shopping list",
+                 "turn on the kitchen light", "undo that", "take the eggs off the shopping list", "put it back")[3:] == [
+        "Okay, the kitchen light is off.", "Removed eggs from your shopping list.", "Added eggs to your shopping list."]
+    assert asyncio.run(shopping(tools)) == ["eggs"]                  # the change of the home was the newest: milk stays off
 
 
 async def test_the_list_change_is_kept_with_the_conversations_state_within_its_bounds():
@@ -173,3 +177,15 @@ async def test_a_remark_and_an_undo_through_the_realtime_api(server_factory):
         "Removed milk from your shopping list.", "Added milk to your shopping list.",
         "Your shopping list has eggs and milk."]
     server.stop()
+
+
+@pytest.mark.usefixtures("needs_assistant")
+async def test_an_undo_after_a_resume_on_another_gateway_takes_back_the_list_change(server_factory, redis_server):
+    client, resume = await resumed_on(server_factory(store=redis_server.url), server_factory(store=redis_server.url),
+                                      None)
+    assert [reply_text(await ask_in(client, said)) for said in (
+        "clear the shopping list", "add milk and eggs to the shopping list", "take the eggs off my shopping list")][1:] \
+        == ["Added milk and eggs to your shopping list.", "Removed eggs from your shopping list."]
+    client = await resume()
+    assert reply_text(await ask_in(client, "put it back")) == "Added eggs to your shopping list."
+    await client.close()
