@@ -22,6 +22,7 @@ clause alone, against the same conversation (a remark's "it" is the situation's,
 """
 import asyncio
 import contextlib
+import re
 import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -39,7 +40,8 @@ from assistant.chat_template import humidifier_meant, humidity_call        # a h
 from assistant.chat_template import level_asked_call                      # a light's brightness, a fan's speed
 from assistant.chat_template import colour_call                           # a light's colour set or asked
 from assistant.compound import joined_parts, joined_reply, unknown_thing
-from assistant.lists import list_asked, on_the_list
+from assistant.lists import (items_meant, items_unsaid, list_asked, list_undone, on_the_list, ran_out, request_of,
+                             said_items)
 from assistant.later import NOT_FOR_LATER, Later, scheduled_asked, scheduled_for
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
                                takeable)
@@ -53,7 +55,8 @@ from assistant.inventory import APPLIANCES
 from assistant.reply import (CALL_ONLY_REPLY, CANT, DROPPED, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
-from assistant.skills import COLOUR_SKILLS, LIST_SKILLS, MEDIA_SKILLS, MODE_SKILLS, POSITIONED, SKILLS, TIMER_SKILLS
+from assistant.skills import (COLOUR_SKILLS, LIST_SKILLS, MEDIA_SKILLS, MODE_SKILLS, NOT_CHANGES, POSITIONED, SKILLS,
+                              TIMER_SKILLS)
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.summary import listed_switched, summary_asked
@@ -61,7 +64,7 @@ from assistant.timer_changes import timer_change_asked, timer_choice_answered
 from assistant.tokenizer import Tokenizer
 from assistant.tools import UNKNOWN_DEVICE, ToolRunner
 from assistant.tools import asks as asks_about_state
-from assistant.vocabulary import THING_CHANGING_VERBS
+from assistant.vocabulary import LIST_ITEM_UNSAID, LIST_OFFER_DECLINED, LIST_RAN_OUT_OFFER, NO, THING_CHANGING_VERBS, YES
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate_together
 from voice.weights import verified
@@ -265,6 +268,10 @@ class EmbeddedGenerator:
                 yield event
             return
         kept = await self._list_call(history, runner, tools, client_tools) if last.get("role") == "user" else None
+        if isinstance(kept, str):                # "we're out of milk": offered, not added; "add it to ..." unsaid
+            for event in self._words_alone(kept, started):
+                yield event
+            return
         if kept is not None:                     # "add milk to the shopping list", "what's on my to-do list"
             async for event in self._answered_alone(kept, tools, started):
                 yield event
@@ -622,21 +629,46 @@ class EmbeddedGenerator:
 
     @staticmethod
     async def _list_call(history: list[dict], runner: ToolRunner, tools, client_tools: Mapping[str, dict]) \
-            -> ToolCall | None:
+            -> ToolCall | str | None:
         """A request about the home's lists, read by code (assistant.lists): the shipped model has no skill for them;
         a follow-up right after one ("and eggs", "take that off") as the request it stands for
-        (conversation.standalone). An item already on its list is never split. A client that declared tools of its
+        (conversation.standalone); "undo that" or "put it back" after the newest change of the conversation, a list's,
+        the call that takes it back. A remark that things ran out ("we're out of milk") is answered with an offer (the
+        words), and a yes or "add it to the shopping list" right after it adds them; "it" that names nothing is
+        answered so (the words). An item already on its list is never split. A client that declared tools of its
         own keeps its words. "I've got the milk", which names no list, is read only where every item it says is on
         the shopping list."""
         if client_tools:
             return None
-        said = content_text(history[-1])
+        said = original = content_text(history[-1])
         made = calls_of_history(history[:-1])
+        changes = [call for call in made if call["name"] not in NOT_CHANGES]
+        undone = list_undone(said, changes[-1], runner.list_change) \
+            if changes and changes[-1]["name"] in LIST_SKILLS else None
+        if isinstance(undone, dict):             # "undo that", "oops, I still need that"
+            return ToolCall(undone["name"], undone["arguments"], new_call_id())
+        if undone is not None:
+            return undone
+        knows = Vocabulary(await tools.lexicon()).knows
+        asked_before = [turn for turn, message in enumerate(history[:-1]) if message.get("role") == "user"]
+        remark = ran_out(content_text(history[asked_before[-1]]), knows) \
+            if asked_before and not (made and made.turns[-1] > asked_before[-1]) else None
+        answer = " ".join(re.sub(r"[^a-z' ]", " ", said.lower()).split())
+        if remark and answer in NO:
+            return LIST_OFFER_DECLINED
+        if remark and answer in YES:
+            said = request_of({"name": "add_to_list", "arguments": {"items": remark}}, "the shopping list")
+        elif remark and list_asked(said) is None:
+            said = items_meant(said, remark) or said      # "add it to the shopping list" after "we're out of milk"
         if list_asked(said) is None and made and made[-1]["name"] in LIST_SKILLS:
             said = standalone(history, await tools.lexicon()) or ""
         asked = list_asked(said)
         if asked is None:
-            return None
+            items = ran_out(original, knows)
+            if items:
+                runner.pending = None            # a yes now answers the offer, not a question asked before it
+                return LIST_RAN_OUT_OFFER.format(items=said_items(items))
+            return LIST_ITEM_UNSAID if items_unsaid(original) else None
         lists = await runner.on_lists(lambda lists: (lists, lists))
         if isinstance(lists, NoAction):
             lists = {}

@@ -18,6 +18,8 @@ from assistant.vocabulary import (BARE_REQUEST_VERBS, LIST_ADDED, LIST_ADDED_MOR
                                   LIST_ITEM_OPENERS, LIST_ITEMS_BEFORE, LIST_JOINED_ITEMS, LIST_NAMES, LIST_NOT_A_NAME,
                                   LIST_QUANTITY_OPENERS, LIST_QUANTITY_WORDS, LIST_READ, LIST_REMOVED,
                                   LIST_READ_OTHER, LIST_REQUEST_OPENERS, LIST_REQUEST_TAILS, QUESTION_WORDS)
+from assistant.vocabulary import (LIST_CHANGE_UNDONE, LIST_NOT_AN_ITEM_WORDS, LIST_NOT_BOUGHT, LIST_NOTHING_UNDONE,
+                                  LIST_RAN_OUT, LIST_REMOVAL_UNDONE, LIST_UNDO_OPENERS, MOST_RAN_OUT_WORDS)
 
 
 def _any_of(words) -> str:
@@ -124,18 +126,19 @@ _NO_ITEM = re.compile(rf"^(?:{_any_of((*BARE_REQUEST_VERBS, *QUESTION_WORDS, 'ad
                       re.IGNORECASE)
 
 
-def _said(items: list[str]) -> str:
+def said_items(items: list[str]) -> str:
+    """ "milk", "milk and eggs", "milk, eggs and bread"."""
     return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else items[0]
 
 
-def _request(call: dict, list_called: str) -> str:
+def request_of(call: dict, list_called: str) -> str:
     """The words of a request for the call on the list said ("the to-do list")."""
     arguments = call["arguments"]
     if call["name"] == "get_list" and "items" in arguments:
-        return LIST_HAS[0].format(items=_said(arguments["items"]), list=list_called)
+        return LIST_HAS[0].format(items=said_items(arguments["items"]), list=list_called)
     forms = {"add_to_list": LIST_ADDED, "remove_from_list": LIST_REMOVED, "clear_list": LIST_CLEARED,
              "get_list": LIST_COUNTED if arguments.get("asked") == "how many" else LIST_READ}
-    return forms[call["name"]][0].format(items=_said(arguments.get("items", [""])), list=list_called)
+    return forms[call["name"]][0].format(items=said_items(arguments.get("items", [""])), list=list_called)
 
 
 def list_follow_up(said: str, call: dict, names_a_thing) -> str | None:
@@ -151,19 +154,84 @@ def list_follow_up(said: str, call: dict, names_a_thing) -> str | None:
             found = pattern.match(request)
             more = found and items_said(found["items"])
             if more and not said_before(more) and not any(_NO_ITEM.search(item) or names_a_thing(item) for item in more):
-                return _request({"name": "add_to_list", "arguments": {"items": more}}, list_called)
+                return request_of({"name": "add_to_list", "arguments": {"items": more}}, list_called)
         if any(pattern.match(request) for pattern in _ADDED_UNDONE):
-            return _request({"name": "remove_from_list", "arguments": {"items": items}}, list_called)
+            return request_of({"name": "remove_from_list", "arguments": {"items": items}}, list_called)
     if call["name"] == "get_list":
         for pattern in _READ_OTHER:
             found = pattern.match(request)
             if found:
-                return _request(call, f"the {list_name(found['list'])} list")
+                return request_of(call, f"the {list_name(found['list'])} list")
+    return items_meant(request, items)
+
+
+def items_meant(said: str, items: list[str]) -> str | None:
+    """The list request said with "it", "them" or "both" for the items named before ("add it to the to-do list"), with
+    the items in its place; None where the words are no such request, or the word does not fit as many items ("it"
+    for one, "both" for two, "them" for any)."""
+    request = _cleaned(said)
     named = _SAID_BEFORE.search(request)
     if named is None or not items or LIST_ITEMS_BEFORE[named.group().lower()] not in (0, len(items)):
         return None
-    meant = request[:named.start()] + _said(items) + request[named.end():]
+    meant = request[:named.start()] + said_items(items) + request[named.end():]
     return meant if list_asked(meant, items) is not None else None
+
+
+def items_unsaid(said: str) -> bool:
+    """The words are a list request whose items are only "it", "them" or "both" ("add it to the shopping list")."""
+    request = _cleaned(said)
+    return any(found is not None and said_before(items_said(found["items"]) or ["?"])
+               for _, patterns, _ in _SKILLS for pattern in patterns if "items" in pattern.groupindex
+               for found in [pattern.match(request)])
+
+
+_RAN_OUT = _each(LIST_RAN_OUT)
+_NOT_BOUGHT = frozenset(LIST_NOT_BOUGHT)
+_NOT_AN_ITEM_WORD = frozenset(LIST_NOT_AN_ITEM_WORDS)
+
+
+def ran_out(said: str, knows) -> list[str] | None:
+    """The items a remark says have run out ("we're out of milk and eggs": milk, eggs), for the shopping list to be
+    offered; None for any other words, and for a remark whose "items" are a request, a question, a place, something no
+    shop sells ("we need more light in here") or a thing of the home (knows: the whole item is one's name)."""
+    request = _cleaned(said)
+    for pattern in _RAN_OUT:
+        found = pattern.match(request)
+        items = items_said(found["items"]) if found else []
+        if items and all(_a_thing_to_buy(item, knows) for item in items):
+            return items
+    return None
+
+
+def _a_thing_to_buy(item: str, knows) -> bool:
+    words = item.lower().split()
+    return len(words) <= MOST_RAN_OUT_WORDS and not said_before([item]) and not _NO_ITEM.search(item) \
+        and " ".join(words) not in _NOT_BOUGHT and not _NOT_AN_ITEM_WORD & set(words) and not knows(" ".join(words))
+
+
+def _taking_back(forms) -> list[re.Pattern]:
+    return [re.compile(rf"^(?:(?:{_any_of(LIST_UNDO_OPENERS)})(?:,\s*|\s+))*{pattern.pattern[1:]}", re.IGNORECASE)
+            for pattern in _each(forms)]
+
+
+_UNDONE, _REMOVAL_UNDONE = _taking_back(LIST_CHANGE_UNDONE), _taking_back(LIST_REMOVAL_UNDONE)
+
+
+def list_undone(said: str, call: dict, change: dict | None) -> dict | str | None:
+    """The call that takes back the newest list change of the conversation (call: the list call that made it; change:
+    what it changed, ToolRunner.list_change): "undo that" takes off what an add put on and puts back what a removal or
+    a clearing took off, "put it back" and "oops, I still need that" the latter only. Words that say so where the
+    change changed nothing (or is not known), and None for any other words."""
+    request = _cleaned(said)
+    if not any(pattern.match(request) for pattern in _UNDONE) and not (
+            call["name"] != "add_to_list" and any(pattern.match(request) for pattern in _REMOVAL_UNDONE)):
+        return None
+    name = list_name(str(call["arguments"].get("list_name")))
+    if change is None or change["list_name"] != name or not (change["added"] or change["removed"]):
+        return LIST_NOTHING_UNDONE.format(list=f"{name} list")
+    if change["added"]:
+        return {"name": "remove_from_list", "arguments": {"list_name": name, "items": list(change["added"])}}
+    return {"name": "add_to_list", "arguments": {"list_name": name, "items": list(change["removed"])}}
 
 
 def on_the_list(items: list[str], kept: list[str]) -> list[str]:

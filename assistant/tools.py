@@ -32,8 +32,8 @@ from assistant.inventory import (COMPONENTS, LEVEL_ACTIONS, PLURAL_KINDS, STOP_W
 from assistant.inventory import COLOUR_MODES, MAX_ENTITIES, tilt_percent
 from assistant.vocabulary import COLOUR_NAMES, KELVIN_STEP, WHITE_TEMPERATURES
 from assistant.reply import NOT_UNDERSTOOD, REPLIES
-from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, CHANGES_THE_HOME, LEVEL_UNIT, NOT_CHANGES, POSITIONED,
-                              SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED)
+from assistant.skills import (ACTION_ARGUMENTS, ACTIONS, CHANGES_THE_HOME, LEVEL_UNIT, LIST_SKILLS, NOT_CHANGES,
+                              POSITIONED, SKILL_COMPONENTS, SKILLS, SWITCHING, THING_NAMED)
 from assistant.spoken_numbers import NUMBER_WORDS, normalize_request
 from assistant.summary import in_state, listed, state_in_summary, summary_components, summary_sentence
 from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_SAID_BACK, DEVICES, EVERY_THING,
@@ -219,8 +219,9 @@ MAX_LISTED_CHARS = 100_000
 CONFIRM_WINDOW_S = 60.0      # a "yes" later than this no longer unlocks anything
 # The parts of a conversation state too large to keep whole that give way, least needed first: the things the latest
 # summary named (trimmed from their end), then the action waiting for a yes, the volumes muting took, what rang last
-STATE_GIVEN_UP = ("listed", "pending", "unmuted", "rang")
+STATE_GIVEN_UP = ("listed", "list_change", "pending", "unmuted", "rang")
 NOT_A_SKILL = NoAction("Sorry, I can't do that yet.")
+LIST_CHANGES = LIST_SKILLS - NOT_CHANGES          # add_to_list, remove_from_list, clear_list
 NOT_CALCULABLE = NoAction("Sorry, I can't calculate that.")
 NOT_POSSIBLE = NoAction("Sorry, that isn't possible with those details.")
 NOT_A_NAME_OF_THE_HOME = NoAction(REPLIES["unknown_name"])
@@ -254,6 +255,19 @@ def _within_listed_bound(keys) -> bool:
     """keys are things a scheduled "them" may keep: a list of at most MAX_ENTITIES keys, MAX_LISTED_CHARS as JSON."""
     return isinstance(keys, list) and len(keys) <= MAX_ENTITIES and all(isinstance(key, str) for key in keys) \
         and len(json.dumps(keys)) <= MAX_LISTED_CHARS
+
+
+def _list_change_of(held) -> dict | None:
+    """The list change a stored conversation_state's "list_change" stands for, or None where it is not of its shape or
+    bounds (one list's name and at most MAX_LIST_ITEMS items of MAX_LIST_ITEM_CHARS)."""
+    if not isinstance(held, dict) or not isinstance(held.get("list_name"), str) \
+            or len(held["list_name"]) > MAX_LIST_ITEM_CHARS:
+        return None
+    parts = [held.get("added"), held.get("removed")]
+    if not all(isinstance(items, list) and len(items) <= MAX_LIST_ITEMS and all(
+            isinstance(item, str) and len(item) <= MAX_LIST_ITEM_CHARS for item in items) for items in parts):
+        return None
+    return {"list_name": held["list_name"], "added": parts[0], "removed": parts[1]}
 
 
 def _trimmed(keys: list[str], over: int) -> list[str]:
@@ -836,6 +850,10 @@ class ToolRunner:
         # The things the latest summary named (list_states), by key, that "turn them off" right after it switches
         # (switch_listed): at most the home's entities
         self.listed: tuple[str, ...] = ()
+        # What the newest list change this conversation asked for changed ({"list_name", "added", "removed"}: at most
+        # a list's MAX_LIST_ITEMS items), that "undo that" takes back (assistant.lists.list_undone); None where that
+        # change never ran or failed
+        self.list_change: dict | None = None
         # The timer or alarm that rang last, and when (unix): "stop" and "snooze" within RINGING_S are about it
         self.rang: tuple[Timer, float] | None = None
         # The time the request being answered puts its changes at (assistant.later.Later), while it is answered
@@ -889,6 +907,8 @@ class ToolRunner:
             state["listed"] = list(self.listed)
         if self._unmuted:
             state["unmuted"] = dict(self._unmuted)
+        if self.list_change is not None:
+            state["list_change"] = self.list_change
         if self.pending is not None and self.pending.held:
             state["pending"] = {"subject": self.pending.subject, "asked_at": self.pending.asked_at,
                                 "turn": self.pending.turn, **self.pending.held}
@@ -918,6 +938,7 @@ class ToolRunner:
             self._unmuted = dict(unmuted)
         self.pending = self._pending_of(state.get("pending"))
         self.rang = _rang_of(state.get("rang"))
+        self.list_change = _list_change_of(state.get("list_change"))
 
     def _pending_of(self, held) -> Pending | None:
         """The Pending a stored conversation_state's "pending" stands for, or None."""
@@ -942,6 +963,8 @@ class ToolRunner:
             return NOT_A_SKILL
         if name != "confirm":
             self.pending = None          # a yes answers only the question just asked
+        if name in LIST_CHANGES:
+            self.list_change = None      # until the change is made: one said back or refused changed nothing
         if self.later is not None and name not in CHANGES_THE_HOME:
             return NOT_FOR_LATER         # only changes are scheduled: the request is answered as said instead
         later = not_now(self.heard) if name in CHANGES_THE_HOME else None
@@ -1996,8 +2019,10 @@ class ToolRunner:
         if isinstance(named, NoAction):
             return named
         items, list_name, called = named
+        added: list[str] = []
 
         def add(lists: dict) -> tuple[dict, str]:
+            added.clear()                # a retried rewrite keeps what its last run added
             kept = lists.get(list_name, [])
             new = [item for item in items if not on_the_list([item], kept)]
             if list_name not in lists and new and len(lists) >= MAX_LISTS:
@@ -2006,21 +2031,24 @@ class ToolRunner:
                 return lists, NoAction(f"Sorry, your {called} is full: it keeps at most {MAX_LIST_ITEMS} items.")
             if new:
                 lists[list_name] = kept + new
+                added.extend(new)
             there = [item for item in items if item not in new]
             if not new:
                 return lists, Done(f"{_capital(_joined(there, 'and'))} {'are' if _many(there) else 'is'} already "
                                    f"on your {called}.")
             also = f"; {_joined(there, 'and')} {'were' if _many(there) else 'was'} on it already" if there else ""
             return lists, Done(f"Added {_joined(new, 'and')} to your {called}{also}.")
-        return await self.on_lists(add)
+        return self._list_changed(await self.on_lists(add), list_name, added, [])
 
     async def _remove_from_list(self, items, list_name) -> str:
         named = _items_and_list(items, list_name)
         if isinstance(named, NoAction):
             return named
         items, list_name, called = named
+        removed: list[str] = []
 
         def remove(lists: dict) -> tuple[dict, str]:
+            removed.clear()
             kept = lists.get(list_name, [])
             gone = on_the_list(items, kept)
             absent = [item for item in items if not on_the_list([item], kept)]
@@ -2032,9 +2060,16 @@ class ToolRunner:
                 lists[list_name] = left
             else:
                 lists.pop(list_name, None)       # an empty list takes no place among MAX_LISTS
+            removed.extend(gone)
             missing = f"; {_joined(absent, 'and')} {'were' if _many(absent) else 'was'} not on it" if absent else ""
             return lists, Done(f"Removed {_joined(gone, 'and')} from your {called}{missing}.")
-        return await self.on_lists(remove)
+        return self._list_changed(await self.on_lists(remove), list_name, [], removed)
+
+    def _list_changed(self, result, list_name: str, added: list[str], removed: list[str]):
+        """The result of a list change, what it changed kept for "undo that" (none where the lists were not reached)."""
+        if not isinstance(result, NoAction) or added or removed:
+            self.list_change = {"list_name": list_name, "added": list(added), "removed": list(removed)}
+        return result
 
     async def _get_list(self, list_name, items=None, asked=None) -> str:
         """What is on the list; with items, whether each is ("is milk on my shopping list"); asked "how many", how
@@ -2063,6 +2098,7 @@ class ToolRunner:
         cleared = await self.on_lists(lambda lists: (lists, lists.pop(list_name, None)))
         if isinstance(cleared, NoAction):
             return cleared
+        self._list_changed(None, list_name, [], cleared or [])
         return Done(f"Cleared your {called}." if cleared else f"Your {called} is already empty.")
 
     async def _get_state(self, name, area=None) -> str:

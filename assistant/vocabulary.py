@@ -1291,7 +1291,7 @@ LIST_ADDED_MORE = ("and {items}", "also {items}", "and also {items}", "plus {ite
                    "and add {items}", "also add {items}")
 LIST_ADDED_UNDONE = ("take that off", "take it off", "take them off", "take those off", "remove it", "remove that",
                      "remove them", "remove those", "delete it", "delete that", "delete them", "take that back off",
-                     "take it back off", "scratch that", "take that off again", "take it off again", "undo that")
+                     "take it back off", "take that off again", "take it off again")
 LIST_READ_OTHER = ("and {list}", "what about {list}", "how about {list}", "and what's on {list}",
                    "and what is on {list}", "and {list} too", "now {list}", "and on {list}")
 # Words that stand for items named before ("add it to the to-do list"): read only where the newest list request named
@@ -1326,6 +1326,50 @@ MAX_LIST_ITEMS = 100           # items on one list
 MAX_LIST_ITEM_CHARS = 80       # characters of one item
 # A heard change of a list, said back when a word of its items was doubted
 LIST_SAID_BACK = {"add_to_list": "add {items} to your {list}", "remove_from_list": "remove {items} from your {list}"}
+# A remark that things have run out ("we're out of milk and eggs"), read only where the whole of it is one of these
+# ({items} as for LIST_ADDED): nothing is added, the items are offered for the shopping list, and a yes or "add it to
+# the shopping list" right after adds them (assistant.lists.ran_out)
+LIST_RAN_OUT = ("we're out of {items}", "we are out of {items}", "we're all out of {items}", "we're nearly out of {items}",
+                "we're running out of {items}", "we're running low on {items}", "we're low on {items}",
+                "we are all out of {items}", "we are running out of {items}", "we are running low on {items}",
+                "we are low on {items}",
+                "we've run out of {items}", "we have run out of {items}", "we ran out of {items}",
+                "we've got no {items} left", "we have no {items} left", "we've got no more {items}",
+                "there's no {items} left", "there is no {items} left", "there's no more {items}",
+                "there are no {items} left", "we need more {items}", "we need some more {items}",
+                "i'm out of {items}", "i am out of {items}", "i've run out of {items}", "i ran out of {items}",
+                "i need more {items}", "we've used up {items}", "we've used up all the {items}",
+                "we've finished {items}", "we've finished off {items}", "{items} has run out", "{items} have run out",
+                "{items} is all gone", "{items} are all gone")
+# What a remark may say has run out that no shop sells, or that the home gives ("we need more light in here"): no item;
+# and words no item of such a remark holds (a request or a place said beside it: "we're out of ice, could the ice
+# maker go on")
+LIST_NOT_BOUGHT = ("time", "ideas", "patience", "luck", "options", "space", "room", "light", "heat", "warmth", "air",
+                   "power", "battery", "volume", "sound", "music", "help", "sleep", "energy", "money", "cash", "data",
+                   "storage", "memory", "timer", "alarm", "things to say", "words")
+LIST_NOT_AN_ITEM_WORDS = ("i", "you", "we", "it", "they", "he", "she", "could", "can", "would", "will", "should", "please",
+                          "so", "but", "if", "in", "here", "there", "at", "on", "is", "are", "was", "be")
+MOST_RAN_OUT_WORDS = 4         # words of one item a remark names: a longer span is a clause, not a thing to buy
+LIST_RAN_OUT_OFFER = "Shall I add {items} to your shopping list?"
+LIST_OFFER_DECLINED = "Okay, I'll leave your shopping list as it is."
+# "add it to the shopping list" where nothing named before says what "it" is: nothing is added
+LIST_ITEM_UNSAID = "Sorry, I don't know which item you mean; please say its name."
+# The newest list change of the conversation taken back (the runner keeps what it changed, ToolRunner.list_change):
+# any change ("undo that": what an add put on comes off, what a removal or a clearing took off goes back) ...
+LIST_CHANGE_UNDONE = ("undo that", "undo", "undo it", "undo the last thing", "undo the last change", "undo what you did",
+                      "undo what you just did", "scratch that", "take that back", "cancel that")
+# ... and a removal or a clearing only ("put it back", "oops, I still need that"; {list} as for LIST_ADDED)
+LIST_REMOVAL_UNDONE = ("put it back", "put that back", "put them back", "put those back", "put it back on {list}",
+                       "put that back on {list}", "put them back on {list}", "put those back on {list}",
+                       "add it back", "add that back", "add them back", "add those back", "add it back to {list}",
+                       "add that back to {list}", "add them back to {list}", "add those back to {list}",
+                       "i still need that", "i still need it", "i still need them", "i still need those",
+                       "we still need that", "we still need it", "we still need them", "we still need those",
+                       "i need that back", "i need it back", "i need them back")
+# Words that open a change taken back and say nothing more ("oops, put it back", "no wait, I still need that")
+LIST_UNDO_OPENERS = ("oops", "whoops", "oh", "oh no", "ah", "actually", "wait", "sorry", "no", "hang on", "hold on",
+                     "uh oh", "hmm")
+LIST_NOTHING_UNDONE = "Sorry, that didn't change your {list}, so there's nothing to undo."
 # the time in other places, and the date of a day named (round 41, assistant.clock)
 # Places people ask the time of, as they are said back, each with its one IANA zone (Python's zoneinfo reads it):
 # common cities, and the countries that keep one time
