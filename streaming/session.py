@@ -172,6 +172,7 @@ class _Response:
     requested_wall: float
     fixed_text: str | None = None            # greeting: speak this, don't generate
     state: dict = field(default_factory=dict)  # a ring's: the conversation state its item keeps (Item.state)
+    ring: str | None = None                  # a ring's words: still to say until heard (Session._end_ring)
     task: asyncio.Task | None = None
     text: str = ""
     segments: list[tuple[float, float, str]] = field(default_factory=list)
@@ -281,8 +282,9 @@ class Session:
         self._response: _Response | None = None
         self._transcripts: set[asyncio.Task] = set()    # committed turns still being transcribed
         self._missed_timers: list[str] = []             # rang while nobody was connected: told at the next reply
-        # what rung timers and changes say, waiting for a quiet moment, oldest first (at most MAX_TIMERS): kept with
-        # the conversation's state as they ring, so a session resumed before they are said says them
+        # what rung timers and changes say, waiting for a quiet moment, oldest first (at most MAX_TIMERS with the one
+        # being said): kept with the conversation's state as they ring, so a session resumed before they are heard
+        # says them
         self._rings_to_say: list[str] = []
         self.on_history_changed: Callable[[], None] | None = None   # the gateway saves the conversation
         self._cause: str | None = None                  # the client event being applied (see caused_by)
@@ -385,10 +387,11 @@ class Session:
 
     def _kept_state(self) -> dict:
         """The conversation state an item keeps (ToolRunner.conversation_state) and the rings still to be said
-        ("to_say": those that fit in half an item's text, oldest first), within the bound of an item's text; without
-        tools, or where the runner's state is no JSON, the rings alone."""
+        ("to_say": the one being said, then those waiting, as many as fit in half an item's text), within the bound
+        of an item's text; without tools, or where the runner's state is no JSON, the rings alone."""
         to_say, chars = [], 0
-        for text in self._rings_to_say:
+        saying = self._ring_being_said
+        for text in ([saying] if saying is not None else []) + self._rings_to_say:
             chars += len(json.dumps(text)) + 2
             if chars > self.limits.max_text_chars // 2:
                 break
@@ -421,7 +424,7 @@ class Session:
         """A timer of this session is due (from its ToolRunner, or from the gateway for stored timers); text:
         what to say (assistant.tools.timer_done_text). It is kept with the conversation at once (on its newest item,
         saved), not only once said: a client that leaves before a quiet moment comes finds it said where it resumes."""
-        if len(self._rings_to_say) >= MAX_TIMERS:
+        if len(self._rings_to_say) + (self._ring_being_said is not None) >= MAX_TIMERS:
             log.warning("session %s: %d rings wait to be said; the oldest is not said", self.id, MAX_TIMERS)
             self._rings_to_say.pop(0)
         self._rings_to_say.append(text)
@@ -1055,6 +1058,8 @@ class Session:
             kept = response.text
         if item is not None:
             item.text, item.segments = kept, list(response.segments)
+        if response.ring is not None:
+            self._end_ring(response, item, reason)
         if status == "completed" and item is not None:
             if response.audio:
                 self._emit(AudioDone(response.id, response.item_id))
@@ -1076,8 +1081,29 @@ class Session:
         while not self.idle:
             await asyncio.sleep(RING_POLL_S)
         if self._rings_to_say:                        # else the oldest gave way to a newer one (MAX_TIMERS)
-            self.say(self._rings_to_say.pop(0))
-            self._response.state = self._kept_state()     # what rang: "stop" on another gateway stops it
+            ring = self._rings_to_say.pop(0)
+            self.say(ring)
+            self._response.ring = ring
+            # what rang ("stop" on another gateway stops it), and this ring still to say until it is heard
+            self._response.state = self._kept_state()
+
+    @property
+    def _ring_being_said(self) -> str | None:
+        response = self._response
+        return response.ring if response is not None and not response.done else None
+
+    def _end_ring(self, response: _Response, item: Item | None, reason: str | None) -> None:
+        """A ring's reply ended. It was heard if it played out (a text-only client: its text was sent) or the user
+        stopped it (talking over it, a key, the client's cancel), and is then said no more; one that failed is not
+        tried again (the client was told). Cut off by the session's close (the client left, the connection
+        dropped, the session was ended), it goes back first among the rings to say: a resume says it once more.
+        The state kept on the ring's item and on the newest item (the one a resume reads) says which."""
+        if reason == "session_closed":
+            self._rings_to_say.insert(0, response.ring)
+        state = self._kept_state()
+        for kept in (item, self.items[-1] if self.items else None):
+            if kept is not None:
+                kept.state = state
 
     # ---- plumbing -------------------------------------------------------------------------------
 

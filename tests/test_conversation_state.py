@@ -11,7 +11,7 @@ import time
 import pytest
 
 from assistant.home import InMemoryHome
-from assistant.tools import Timer, ToolRunner
+from assistant.tools import Timer, ToolRunner, timer_done_text
 from streaming.session import SessionLimits
 from streaming.store import open_store
 from test_assistant_fans import turn_replies
@@ -95,6 +95,104 @@ async def test_a_ring_waiting_to_be_said_when_the_client_leaves_is_said_where_it
                           where=lambda e: "time is up" in reply_text(e["response"]).lower())
     assert reply_text(await ask(client, "stop")) == "Okay, the timer is off."
     await client.close()
+
+
+RING_TIMER = "set a timer for 4 seconds"
+RING = timer_done_text(4)                   # about 2.8 s of speech
+
+
+def said_text(event: dict) -> str:
+    """The words of a response.done (none if it made no item)."""
+    return reply_text(event["response"]) if event["response"]["output"] else ""
+
+
+async def stored_items(url: str, session_id: str) -> list[dict]:
+    store = open_store(url)
+    try:
+        return (await store.load_conversation(session_id)).items
+    finally:
+        await store.close()
+
+
+async def last_saved(server, url: str, session_id: str) -> list[dict]:
+    """The stored conversation once the gateway the client left has closed its session and written its last save."""
+    async with asyncio.timeout(60):
+        while server.ctx.sessions or server.session_tasks((f"{server.ctx.gateway.id}:detach-",)):
+            await asyncio.sleep(0.05)
+    return await stored_items(url, session_id)
+
+
+def rings_to_say(items: list[dict]) -> list[str]:
+    """The rings the stored conversation's newest state still has to say: what a resume of it says."""
+    return next((item["state"] for item in reversed(items) if item.get("state")), {}).get("to_say", [])
+
+
+def rings_said(items: list[dict]) -> list[str]:
+    """The words kept of each ring said (all of them, or those heard before it was cut off)."""
+    return [item["text"] for item in items if item.get("role") == "assistant" and item["text"]
+            and RING.startswith(item["text"])]
+
+
+async def ring_begun(client, start: int) -> str:
+    """The id of the ring's reply (the first reply from `start` on), once its first audio has been sent."""
+    ring = (await client.wait_for("response.created", start=start, timeout=60))["response"]["id"]
+    await client.wait_for("response.output_audio.delta", start=start, timeout=60,
+                          where=lambda e: e["response_id"] == ring)
+    return ring
+
+
+@pytest.mark.parametrize("where", ["the same gateway on sqlite", "another gateway on redis"])
+async def test_a_ring_cut_off_because_its_client_left_is_said_once_where_it_resumes(request, server_factory,
+                                                                                    tmp_path, where):
+    """The client leaves while the ring is being said (its first audio sent, over 2 s of it still to play): the
+    ring is kept to say, and the session resumed on the same gateway, or on another sharing Redis, says it once, in
+    full, and "stop" acts on it. At 8a517b8 a ring counted as said once it began: the resumed session said
+    nothing, and the cut-off words were all the user got. (A gateway that noticed the leaving only after the ring's
+    end has said it: then it is kept to say nowhere, and said no more.)"""
+    same = where.startswith("the same")
+    url = f"sqlite://{tmp_path}/state.db" if same else request.getfixturevalue("redis_server").url
+    first = server_factory(store=url)
+    client, session_id = await session_of(first)
+    await ask(client, RING_TIMER)
+    await ring_begun(client, len(client.events))
+    await client.close()
+    left = await last_saved(first, url, session_id)
+    cut = rings_said(left) != [RING]
+    assert rings_to_say(left) == ([RING] if cut else [])
+    client, resumed = await session_of(first if same else server_factory(store=url), f"?session_id={session_id}")
+    assert resumed == session_id
+    if cut:
+        said = await client.wait_for("response.done", timeout=60, where=lambda e: "time is up" in said_text(e).lower())
+        assert said["response"]["status"] == "completed" and said_text(said) == RING
+    assert reply_text(await ask(client, "stop")) == "Okay, the timer is off."
+    await client.close()
+    items = await stored_items(url, session_id)
+    assert rings_said(items).count(RING) == 1 and rings_to_say(items) == []
+
+
+@pytest.mark.parametrize("heard", ["to its end", "talked over"])
+async def test_a_ring_heard_is_not_said_again_where_the_session_resumes(gateways, redis_server, speech, heard):
+    """A ring played out, or one the user talked over (a barge-in is a hearing of it), counts as said: the session
+    resumed on another gateway does not say it again."""
+    first, second = gateways
+    client, session_id = await session_of(first)
+    await ask(client, RING_TIMER)
+    start = len(client.events)
+    ring = await ring_begun(client, start)
+    if heard == "talked over":
+        await client.stream_audio(speech.piper("What is seven times six?", lead_ms=0), 24000)
+    done = await client.wait_for("response.done", start=start, timeout=60, where=lambda e: e["response"]["id"] == ring)
+    assert done["response"]["status"] == ("completed" if heard == "to its end" else "cancelled")
+    if heard == "talked over":                          # and the question asked over it is answered
+        await client.wait_for("response.done", start=start, timeout=60,
+                              where=lambda e: e["response"]["id"] != ring and e["response"]["status"] == "completed")
+    await client.close()
+    client, resumed = await session_of(second, f"?session_id={session_id}")
+    assert resumed == session_id
+    assert reply_text(await ask(client, "what timers do I have")) == "You have no timers."
+    assert not [e for e in client.of_type("response.done") if "time is up" in said_text(e).lower()]
+    await client.close()
+    assert rings_to_say(await stored_items(redis_server.url, session_id)) == []
 
 
 async def test_stop_after_a_restart_on_sqlite_stops_what_rang_before_it(server_factory, tmp_path):

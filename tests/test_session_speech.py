@@ -1,6 +1,7 @@
 """The Session's output side with fixed text (greeting / say): clause-by-clause synthesis, paced audio,
 barge-in and the history keeping only what was heard. Needs no assistant."""
 import asyncio
+import json
 
 from streaming.events import (AudioDelta, AudioDone, Interrupted, ResponseCreated, ResponseDone, SpeechStarted,
                               TextDone)
@@ -136,3 +137,57 @@ async def test_a_rung_timer_is_still_owed_until_its_ring_has_been_said(engines):
         ("assistant", "A reply is playing."), ("assistant", "Time is up: your timer for 5 seconds is done.")]
     assert session.idle
     await session.close()
+
+
+def rings_kept_to_say(session: Session) -> list[str]:
+    """The rings the conversation's newest state still has to say: what a resume of it says."""
+    return next((item.state for item in reversed(session.items) if item.state), {}).get("to_say", [])
+
+
+async def test_a_ring_cut_off_by_the_sessions_close_is_kept_to_say_and_a_resume_says_it_once(engines):
+    """The client left (or the connection dropped) while a ring was being said: it is kept to say, and the session
+    resumed from the history says it once, in full. At 8a517b8 a ring counted as said once it began: the cut-off
+    words were all the user got."""
+    session = Session(engines, SessionConfig(output_rate=16000))
+    await session.start()
+    recorder = Recorder(session)
+    session.ring_timer(0, LONG)
+    while not recorder.of(AudioDelta):
+        await asyncio.sleep(0.01)
+    assert not session.idle                                 # the ring is still playing: the close cuts it off
+    await session.close()
+    assert recorder.of(ResponseDone)[0].reason == "session_closed"
+    [cut] = [item.text for item in session.items if item.role == "assistant"]
+    assert cut != LONG and LONG.startswith(cut)
+    assert rings_kept_to_say(session) == [LONG]
+    resumed = Session(engines, SessionConfig(output_rate=16000))
+    resumed.restore(json.loads(json.dumps(session.history())))        # as stored
+    assert resumed.has_something_to_say
+    await resumed.start()
+    heard = Recorder(resumed)
+    done = await wait_done(heard)
+    assert done.status == "completed" and done.output_text == LONG
+    while resumed.has_something_to_say:
+        await asyncio.sleep(0.01)
+    assert [done.output_text for done in heard.of(ResponseDone)] == [LONG]
+    assert rings_kept_to_say(resumed) == []
+    await resumed.close()
+
+
+async def test_a_ring_the_user_talks_over_counts_as_heard(engines, speech):
+    """A barge-in is a hearing of the ring (the user stopped it): it is not kept to say."""
+    session = Session(engines, SessionConfig(turn_detection=TurnDetection(create_response=False)))
+    await session.start()
+    recorder = Recorder(session)
+    session.ring_timer(0, LONG)
+    while not recorder.of(AudioDelta):
+        await asyncio.sleep(0.01)
+    talking = asyncio.create_task(push_realtime(session, speech.piper("Stop, that's enough.", lead_ms=0), 24000))
+    done = await wait_done(recorder)
+    assert done.status == "cancelled" and done.reason == "turn_detected"
+    assert rings_kept_to_say(session) == []
+    await talking
+    await session.close()
+    resumed = Session(engines, SessionConfig())
+    resumed.restore(json.loads(json.dumps(session.history())))        # as stored
+    assert not resumed.has_something_to_say
