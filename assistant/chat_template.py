@@ -30,8 +30,8 @@ from assistant.client_tools import PARAMETER_SLOTS, TOOL_SLOTS, ToolSlots, choos
 from assistant.inventory import (APPLIANCES, KIND_WORDS, LEVEL_ACTIONS, SWITCH_ALL_COMPONENTS, SWITCHABLE, Lexicon,
                                  spelling_key)
 from assistant.inventory import CLASS_WORDS, DEFAULT_MODES, PLURAL_KINDS
-from assistant.skills import (LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMBER, READINGS, SKILL_COMPONENTS, SKILLS,
-                             TIMER_SKILLS)
+from assistant.skills import (COLOUR_SKILLS, LEVEL, LEVEL_SKILLS, LEVEL_UNIT, MODE_SKILLS, NUMBER, READINGS,
+                             SKILL_COMPONENTS, SKILLS, TIMER_SKILLS)
 from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ABILITY_OPENERS, ADDRESS_WORDS, ADVERBS, ASKING_WORDS, ASKING_WRAPPERS,
                                   BARE_REQUEST_VERBS, CLIMATE_STEP_WAYS, CONDITION_OPENERS, CONVERSION_TARGET_BEFORE,
@@ -840,13 +840,24 @@ def _owned_light(slots: "Slots", request: str) -> str | None:
     return owned[0] if len(owned) == 1 else None
 
 
+def _switched_on_light(call: dict, lexicon: Lexicon | None) -> bool:
+    """The call switched one light on ("turn on the lounge lamp"): the thing a colour said next with no name is of."""
+    args = call["arguments"]
+    if args.get("state") != "on":
+        return False
+    if call["name"] == "set_device":                        # the default home's room light
+        return args.get("device") == "light"
+    return call["name"] == "switch_device" and lexicon is not None and \
+        lexicon.kinds_of(str(args.get("name")), args.get("area")) == set(COLOURED_KINDS)
+
+
 def colour_call(slots: "Slots", before: dict | None = None, part_before: bool = False) -> dict | None:
     """The call that sets or asks a light's colour, for a request that names one light (a name of the user's home
     that means lights alone, or in the default home one room's light) and says one colour or white by name or a
     white in kelvin after that name ("make the lamp blue", "set the bedroom lights to warm white"), or asks its colour
-    ("what colour is the lamp"); or names nothing right after a light's colour was set or asked (before: that call;
-    "make it red" after the lamp was made blue), a step warmer or cooler only right after its colour was set ("make
-    it cooler"). Its white said as a thing (vocabulary.WHITE_OF_A_LIGHT: "set the lamp's colour temperature to 2700",
+    ("what colour is the lamp"); or names nothing right after a light's colour was set or asked, or it was switched on
+    (before: that call; "make it red" after the lamp was made blue or switched on), a step warmer or cooler not right
+    after its colour was only asked ("make it cooler"). Its white said as a thing (vocabulary.WHITE_OF_A_LIGHT: "set the lamp's colour temperature to 2700",
     "make the lamp's white warmer") takes a bare number as kelvin, a step beside the light's name, and a question as
     its colour asked; a kelvin may come first ("2700 kelvin on the lamp"). None for any other kind of thing, a report
     of what was done, a negation, a colour said before the name ("i can't see the pink"), or with a colour word and
@@ -854,8 +865,8 @@ def colour_call(slots: "Slots", before: dict | None = None, part_before: bool = 
     the lamp", "turn it on", a number but a kelvin's). A kind said of several lights and at most one area ("make
     the lounge lights blue", "turn all the lights red") is every light there (name: the kind's word). A step warmer
     or cooler said with a light's name is read ("make the lounge lamp warmer"); with none, only right after its colour
-    was set, or when before is the call of the joined request's part before this one (part_before: "turn on the lamp
-    and make it warmer"). A white asked of a light is marked (call["white"]): one that takes no colour says so."""
+    was set or it was switched on ("turn on the lamp", then "make it warmer"), or when before is the call of the
+    joined request's part before this one (part_before: "turn on the lamp and make it warmer")."""
     request, where, said, whole = slots.resolved.lower(), None, "", ""
     white = _WHITE_OF_A_LIGHT.search(request) is not None
     if _DONE.search(request) or _NEGATED.search(request):
@@ -890,7 +901,8 @@ def colour_call(slots: "Slots", before: dict | None = None, part_before: bool = 
             said = whole[_LIGHTS_SAID.search(whole).end():]
     followed = where is None
     if followed:
-        if named or before is None:
+        if named or before is None or not (part_before or before["name"] in COLOUR_SKILLS or
+                                           _switched_on_light(before, slots.lexicon)):
             return None
         told = before["arguments"]          # the default home's light is its room's ("set_device" of a part before)
         where, said, whole = {key: told[key] for key in ("name", "area") if key in told} or \
@@ -899,15 +911,14 @@ def colour_call(slots: "Slots", before: dict | None = None, part_before: bool = 
         if not where:
             return None
     if asks_how_things_are(_WHITE_OF_A_LIGHT.sub(" ", request)):       # its "temperature" asks nothing
-        asked = {"name": "get_colour", "arguments": where, **({"white": True} if white else {})}
-        return asked if white or _COLOUR_ASKED.search(whole) else None
+        return {"name": "get_colour", "arguments": where} if white or _COLOUR_ASKED.search(whole) else None
     said = _WHITE_OF_A_LIGHT.sub(" ", said)                 # "the lamp's white": no colour said
     colours, kelvins = _COLOUR_SAID.findall(said), _KELVIN_SAID.findall(whole)   # "2700 kelvin on the lamp"
     besides = _KELVIN_SAID.sub("", _KELVIN_ON.sub("", whole))
     if white and not kelvins:                               # "set its colour temperature to 2700"
         kelvins, besides = _WHITE_NUMBER.findall(said), _WHITE_NUMBER.sub("", besides)
     shifts = [shift for shift, pattern in _SHIFT_SAID.items() if pattern.search(whole)]
-    if shifts and followed and not part_before and before["name"] != "set_colour":    # "make it warmer" alone
+    if shifts and followed and not part_before and before["name"] == "get_colour":    # after its colour only asked
         return None
     if len(colours) + len(kelvins) + len(shifts) != 1 or _CHANGE_BESIDE_COLOUR.search(besides) or \
             _A_NUMBER.search(besides):

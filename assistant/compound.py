@@ -14,8 +14,8 @@ from assistant.clauses import _is_an_area, _names_an_area, clauses
 from assistant.later import not_now
 from assistant.lists import list_asked
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (BARE_REQUEST_VERBS, COLOUR_NAMES, DONE_OPENING, JOINED_DONE, KELVIN_WORDS, OWN_STATES,
-                                  OWN_VALUES, PART_JOINERS, WHITE_TEMPERATURES)
+from assistant.vocabulary import (BARE_REQUEST_VERBS, COLOUR_ASKED, COLOUR_NAMES, DONE_OPENING, JOINED_DONE, KELVIN_WORDS,
+                                  OWN_STATES, OWN_VALUES, PART_JOINERS, WHITE_TEMPERATURES)
 
 MAX_PARTS = 4           # a longer run of things joined is no request said at once
 MAX_JOINERS = 2 * MAX_PARTS     # joining words, those inside names ("the salt and pepper lamp") too: each is looked
@@ -25,6 +25,9 @@ _JOINER = re.compile(rf"\s(?:{'|'.join(PART_JOINERS)})\s")
 # A colour or white said after the last of several things, with its "to" ("... and the strip lights to warm white")
 _COLOUR_AFTER = re.compile(r"(?: (?:to|at))? (?:" + "|".join(re.escape(colour) for colour in sorted(
     (*COLOUR_NAMES, *WHITE_TEMPERATURES), key=len, reverse=True)) + r"|\d{4,5} ?(?:" + "|".join(KELVIN_WORDS) + r"))$")
+# A light's colour asked of the things or areas said after it ("what colour are the study and lounge lights"): each
+# asked alone, as a request's verb is said again before each thing
+_COLOUR_QUESTION = re.compile(rf"^(?:{'|'.join(map(re.escape, COLOUR_ASKED))})(?: is| are)? (?=the |my |our )")
 # A part said done ("Okay, the kitchen light is off."): its thing and state, to say parts done alike once
 _DONE_ALIKE = re.compile(rf"^{DONE_OPENING}(the .+?) (?:is|are) ([a-z]+)\.$")
 # A done part's thing, its verb and what it is now ("the lounge lamp", "is", "on"), to name a thing done twice once;
@@ -34,8 +37,9 @@ _DONE_BODY = re.compile(r"^(the .+?) (is|are) ((?:(?!\. ).)+)$")
 
 def joined_parts(request: str, vocabulary) -> list[str]:
     """Each request the request joins, in order, as said alone; none when it joins none (or more than MAX_PARTS, or
-    says more than MAX_JOINERS joining words), when a part is neither a request with its own verb nor a thing or an
-    area said after the first (a list request beside another is one: _list_beside), or when it is said in clauses (assistant.clauses), or when its words put it later (assistant.later: "turn off the kitchen
+    says more than MAX_JOINERS joining words), when the first part opens with no verb and asks no colour ("what colour
+    are the study and lounge lights" asks each area's), when a part is neither a request with its own verb nor a thing
+    or an area said after the first (a list request beside another is one: _list_beside), or when it is said in clauses (assistant.clauses), or when its words put it later (assistant.later: "turn off the kitchen
     light and the bedroom light in 10 minutes" is about both, so no part is made now)."""
     said = _listed(request)
     if said is None or not_now(request) is not None:
@@ -46,7 +50,8 @@ def joined_parts(request: str, vocabulary) -> list[str]:
     if listed:
         return listed
     pieces = _pieces(said, vocabulary)
-    if not 1 < len(pieces) <= MAX_PARTS or not all(pieces) or _verb(pieces[0]) is None:
+    if not 1 < len(pieces) <= MAX_PARTS or not all(pieces) or \
+            _verb(pieces[0]) is None and not _COLOUR_QUESTION.match(pieces[0]):
         return []
     pieces = _kind_shared(pieces, vocabulary)
     if any(len(piece.split()) < 2 for piece in pieces) or _placed_after(pieces, vocabulary):

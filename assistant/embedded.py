@@ -55,7 +55,7 @@ from assistant.inventory import APPLIANCES
 from assistant.reply import (CALL_ONLY_REPLY, CANT, DROPPED, LEFT_AS_IT_IS, NOT_UNDERSTOOD, UNKNOWN_NAME, ReplyReader, new_call_id,
                              split_client_result)
 from assistant.second_opinion import SecondOpinion
-from assistant.skills import (COLOUR_SKILLS, LIST_SKILLS, MEDIA_SKILLS, MODE_SKILLS, NOT_CHANGES, POSITIONED, SKILLS,
+from assistant.skills import (LIST_SKILLS, MEDIA_SKILLS, MODE_SKILLS, NOT_CHANGES, POSITIONED, SKILLS,
                               TIMER_SKILLS)
 from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
@@ -374,7 +374,7 @@ class EmbeddedGenerator:
             # a light's colour or white, read by code from the words (chat_template.colour_call): the shipped model
             # has no skill for it, and read "warm white" as a temperature asked
             made = calls_of_history(history[:-1])
-            before = part_before or (made[-1] if made and made[-1]["name"] in COLOUR_SKILLS else None)  # last acted on
+            before = part_before or (made[-1] if made else None)       # the last thing acted on
             played = await asyncio.to_thread(colour_call, slots, before, part_before is not None)
             answer = played and tools.colour_answer(played)
             played = played if answer else None

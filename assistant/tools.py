@@ -1849,17 +1849,16 @@ class ToolRunner:
     def colour_answer(self, call: dict) -> NoAction | bool:
         """How a colour call read from the words (chat_template.colour_call) is answered: True (made) where a light
         it names takes the colour or white set, or its colour is asked of a light that takes one; the refusal
-        ("The bedroom light can't change colour.") where none can take the one set, or its white is asked of a light
-        that takes no colour (call["white"]), said with no call as the model's refusal was; False (left to the model,
-        as before) where no light is found or a light that takes no colour is asked its colour."""
+        ("The bedroom light can't change colour.") where none can take the one set, or none asked its colour or
+        white takes any, said with no call as the model's refusal was; False (left to the model, as before) where no
+        light is found."""
         args = call["arguments"]
         found, problem = self._lights_coloured(args.get("name"), args.get("area"))
         if problem:
             return False
-        if call["name"] == "get_colour":
-            if len(found) > 1:              # "what colour are the lounge lights": read where one of them takes colour
-                return any(entity.colour_modes for entity in found)
-            return bool(found[0].colour_modes) or (_colour_not_taken(found[0], None) if call.get("white") else False)
+        if call["name"] == "get_colour":    # "what colour are the lounge lights": read where one of them takes colour
+            return any(entity.colour_modes for entity in found) or \
+                _colours_refused(found, None, args.get("name"), args.get("area"))
         if all(_colour_not_taken(entity, args.get("colour")) for entity in found):
             return _colours_refused(found, args.get("colour"), args.get("name"), args.get("area"))
         return True

@@ -1175,7 +1175,8 @@ LATER_TIMES = (r"in \d+(?:\.\d+)? seconds", r"in an? (?:few|couple of) (?:minute
                "at dawn", "at dusk")
 # A time a change is scheduled for, said at the request's end (after spoken_numbers.normalize_request: "in 10
 # minutes" is "in 600 seconds", "at half past six" "at 6 30"): a delay, or a clock time. A bare hour counts only after
-# the state switched to ("switch the heater on at 7"): "the office fan at 30" is a level. "tomorrow" before the time
+# the state switched to ("switch the heater on at 7") or in a request opening with its switch off
+# (SCHEDULED_OFF_FIRST_VERBS): "the office fan at 30" is a level. "tomorrow" before the time
 # is a day Parley does not schedule; the change is refused as before.
 SCHEDULED_DELAY = r" in (?P<seconds>\d+(?:\.\d+)?) seconds"
 SCHEDULED_CLOCK = (r" at (?P<hour>\d{1,2})(?: (?P<minute>\d{2}))?(?: (?P<period>am|pm|a m|p m|o'clock))",
@@ -1482,3 +1483,9 @@ DATE_ASKED = ("what day is it", "what day is", "what day was it", "what day was"
 DATE_ASKED_AFTER = ("this year", "fall on", "fall", "falls on", "land on", "on", "this time", "be")
 # and a day's possessive before the date ("what's tomorrow's date", "what is friday's date")
 DATE_OF_ASKED = ("what's", "what is", "what was", "tell me")
+
+# --- round 43, a bare hour after a switch off is a time (r43-colour5) ---
+# A request that opens with one of these verbs and "off" ("switch off the chapel lamp at 7") takes a bare hour at its
+# end as a clock time: off takes no level, so "at 7" can only be when (SCHEDULED_CLOCK's bare hour needs the state)
+SCHEDULED_OFF_FIRST_VERBS = ("turn", "switch", "shut", "power", "flick", "flip")
+SCHEDULED_BARE_HOUR = r" at (?P<hour>\d{1,2})"

@@ -93,9 +93,18 @@ def test_a_colour_is_read_only_where_no_other_change_is_asked(assistant, turns):
     assert _colour_calls(replies(assistant, coloured(), *turns)[-1:]) == []
 
 
-def test_a_lights_colour_asked_where_it_takes_none_is_read_as_before(assistant):
-    """"what colour is the kitchen light" in the default home makes no colour call (its lights take none)."""
-    assert _colour_calls(replies(assistant, InMemoryHome(), "what colour is the kitchen light")) == []
+@pytest.mark.parametrize("home, request_, reply", [
+    # on 8a517b8: "Sorry, I didn't catch that.", "Sorry, I can't do that yet.", "Sorry, I didn't catch that.", and the
+    # list of what Parley can do
+    (InMemoryHome, "what colour is the kitchen light", "The kitchen light can't change colour."),
+    (InMemoryHome, "what color is the bedroom light", "The bedroom light can't change colour."),
+    (coloured, "what colour is the bedside lamp", "The bedside lamp can't change colour."),
+    (InMemoryHome, "what colour are the lights", "None of the lights can change colour."),
+])
+def test_a_lights_colour_asked_where_it_takes_none_says_so_with_no_call(assistant, home, request_, reply):
+    """"what colour is the kitchen light" where the light takes no colour says so in words, as the same light set a
+    colour does, with no call."""
+    assert replies(assistant, home(), request_)[-1] == ([], reply)
 
 
 def test_a_colour_word_of_anything_but_a_light_is_read_as_before(assistant):
@@ -346,7 +355,8 @@ def test_several_lights_a_joined_part_and_a_step_by_name(assistant, home, reques
 
 def test_a_step_by_name_is_from_the_white_the_light_reported(assistant):
     """"make the lounge lamp warmer" after its white was set steps from it (on fbdc907: no call), as does "make the
-    lights cooler" for each light from its own white; a step said alone still follows only a colour set."""
+    lights cooler" for each light from its own white; a step said alone follows a colour set or the light switched
+    on, never the light switched off."""
     assert replies(assistant, coloured(), "set the lounge lamp to 3000 kelvin", "make the lounge lamp warmer")[-1] == \
         ([("set_colour", {"name": "lounge lamp", "shift": "warmer"})], "Okay, the lounge lamp is at 2500 kelvin.")
     assert replies(assistant, coloured(), "set the strip lights to 3000 kelvin", "set the hall pendant to 5000 kelvin",
@@ -354,7 +364,7 @@ def test_a_step_by_name_is_from_the_white_the_light_reported(assistant):
         "Okay, the lounge lamp is at 4500 kelvin, the strip lights are at 3500 kelvin and the hall pendant is at 5500 " \
         "kelvin. Those that had reported no white were stepped from neutral white. The desk lamp can't change its " \
         "white, only its colour. The bedside lamp can't change colour."
-    assert _colour_calls(replies(assistant, coloured(), "turn on the lounge lamp", "make it warmer")[-1:]) == []
+    assert _colour_calls(replies(assistant, coloured(), "turn off the lounge lamp", "make it warmer")[-1:]) == []
 
 
 def test_a_colour_after_the_last_thing_joined_is_each_things():
@@ -479,6 +489,68 @@ async def test_a_heard_colour_whose_word_was_doubted_is_said_back(said, argument
     assert home.states[f"{LOUNGE_LAMP}#colour"]
     tools = heard(ToolRunner(lounge_of_two()), said)
     assert (await tools.run("set_colour", dict(arguments))).startswith("Okay, the lounge lamp is ")
+
+
+# ---------------------------------------------------------------- two areas asked, a step after a switch
+
+@pytest.mark.parametrize("home, turns, calls_made, reply", [
+    # on 8a517b8: no call, "Sorry, I didn't catch that." (each)
+    (lounge_of_two, ("what colour are the study and lounge lights",),
+     [("get_colour", {"name": "lights", "area": "study"}), ("get_colour", {"name": "lights", "area": "lounge"})],
+     "The desk lamp is off. The lounge lamp is off. The lounge floor light can't change colour."),
+    (lounge_of_two, ("make the desk lamp red", "make the lounge lamp blue",
+                     "what colour are the lights in the study and the lounge"),
+     [("get_colour", {"name": "lights", "area": "study"}), ("get_colour", {"name": "lights", "area": "lounge"})],
+     "The desk lamp is red. The lounge lamp is blue. The lounge floor light can't change colour."),
+    (lounge_of_two, ("what colour are the bedroom and lounge lights",), [("get_colour", {"name": "lights", "area": "lounge"})],
+     "The bedside lamp can't change colour. The lounge lamp is off. The lounge floor light can't change colour."),
+    (InMemoryHome, ("what colour are the kitchen and bedroom lights",), [],
+     "The kitchen light can't change colour. The bedroom light can't change colour."),
+])
+def test_two_areas_asked_their_colour_say_each_areas_lights(assistant, home, turns, calls_made, reply):
+    """Two areas' lights asked their colour are each said as one area's are ("The lounge lamp is blue. The lounge
+    floor light can't change colour."), in the order the areas were said."""
+    assert replies(assistant, home(), *turns)[-1] == (calls_made, reply)
+
+
+@pytest.mark.parametrize("home, turns, calls_made, reply", [
+    # on 8a517b8: no call, "Sorry, I didn't catch that." (each)
+    (coloured, ("turn on the lounge lamp", "make it warmer"), [("set_colour", {"name": "lounge lamp", "shift": "warmer"})],
+     "Okay, the lounge lamp is at 3500 kelvin, a step warmer than neutral white, as it had reported no white."),
+    (coloured, ("turn on the lounge lamp", "a bit cooler"), [("set_colour", {"name": "lounge lamp", "shift": "cooler"})],
+     "Okay, the lounge lamp is at 4500 kelvin, a step cooler than neutral white, as it had reported no white."),
+    (coloured, ("set the hall pendant to 3000 kelvin", "turn off the hall pendant", "turn on the hall pendant",
+                "make it cooler"),
+     [("set_colour", {"name": "hall pendant", "shift": "cooler"})], "Okay, the hall pendant is at 3500 kelvin."),
+    (coloured, ("turn on the lounge lamp", "make it blue"), [("set_colour", {"name": "lounge lamp", "colour": "blue"})],
+     "Okay, the lounge lamp is blue."),
+    (coloured, ("turn on the bedside lamp", "make it warmer"), [], "The bedside lamp can't change colour."),
+    (InMemoryHome, ("turn on the kitchen light", "make it warmer"), [], "The kitchen light can't change colour."),
+])
+def test_a_colour_or_a_step_right_after_a_light_was_switched_on_is_that_lights(assistant, home, turns, calls_made,
+                                                                               reply):
+    """"make it warmer" right after "turn on the lounge lamp" steps the lamp's white (from neutral white where it
+    reported none), or says the light takes no colour; after it was switched off it is not read (above)."""
+    made, said = replies(assistant, home(), *turns)[-1]
+    named_as_said = [(name, {**args, "name": args["name"].replace("_", " ")}) for name, args in made]
+    assert (named_as_said, said) == (calls_made, reply)
+
+
+async def test_two_areas_asked_and_a_step_after_a_switch_on_the_real_mosquitto(broker, assistant):
+    """On the real Mosquitto: "what colour are the study and lounge lights" says what the lamps reported back;
+    "make it cooler" right after "turn on the lounge lamp" sends the Zigbee2MQTT bulb a colour temperature a step
+    cooler than the one it reported."""
+    things = [*COLOURED, LOUNGE_FLOOR_LIGHT]
+    retained = ("zigbee2mqtt/Lounge Lamp", "esphome/desknode/light/desk_lamp/state", "esphome/hallnode/light/hall_pendant/state")
+    async with mqtt_home(broker, things, _play, retained, component=None) as (home, tools, commands):
+        assert await replied(assistant, tools, "make the desk lamp green") == "Okay, the desk lamp is green."
+        assert await replied(assistant, tools, "turn on the lounge lamp", "make it cooler") == \
+            "Okay, the lounge lamp is at 3200 kelvin."
+        assert (commands[-1][0], json.loads(commands[-1][1])) == \
+            ("zigbee2mqtt/Lounge Lamp/set", {"state": "ON", "color_temp": 312})
+        assert await replied(assistant, tools, "what colour are the study and lounge lights") == \
+            "The desk lamp is green. The lounge lamp is warm white, at 3210 kelvin. The lounge floor light can't " \
+            "change colour."
 
 
 # ---------------------------------------------------------------- end to end through /v1/realtime

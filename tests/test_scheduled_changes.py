@@ -19,6 +19,7 @@ from assistant.later import (AT_A_LATER_TIME, TOO_FAR_AHEAD, TOO_MANY_HERE, TOO_
 from assistant.skills import CHANGES_THE_HOME, SKILLS
 from assistant.tools import SCHEDULED_HERE, ToolRunner, scheduled_done, scheduled_said
 from assistant.vocabulary import MAX_SCHEDULED, MAX_SCHEDULED_HERE
+from coloured_home import coloured_inventory
 from made_up_home import clear_home, made_up_inventory, play_devices, publish_home, wait_for
 from mqtt_devices import login, playing
 from realtime_client import RealtimeClient
@@ -41,6 +42,7 @@ SCHEDULED = re.compile(r"Okay, I'll (?P<what>.+) at \d\d:\d\d\.")
     ("turn the porch light on at 6 am please", "turn the porch light on", 56100, "06:00"),
     ("turn it off at 19:45", "turn it off", 19200, "19:45"),
     ("turn off the kitchen light in 30 hours", "turn off the kitchen light", None, "20:25"),
+    ("switch off the chapel lamp at 7", "switch off the chapel lamp", 16500, "19:00"),     # None on 8a517b8
 ])
 def test_a_delay_or_a_clock_time_at_the_end_of_a_request_is_read(said, rest, seconds, clock):
     assert scheduled_for(said, NOW) == Later(rest, seconds, clock)
@@ -269,11 +271,30 @@ def test_through_the_assistant_joined_changes_for_later_are_each_scheduled(assis
     ("turn the chapel lamp on in an hour", "chapel lamp"),          # a timer of an hour at fbdc907
     ("open the chapel blinds in 5 minutes", "chapel blinds"),
     ("lock the chapel door in 10 minutes", "chapel door"),
+    ("switch off the chapel lamp at 7", "chapel lamp"),         # "Sorry, I can't do that yet." on 8a517b8
+    ("shut off the chapel lamp at 7", "chapel lamp"),
 ])
 def test_a_change_for_later_of_a_thing_the_home_lacks_says_so_and_starts_no_timer(assistant, said, name):
     tools = ToolRunner(InMemoryHome())
     answer = respond_sync(assistant, [{"role": "user", "content": said}], tools)
     assert (answer.text, answer.tool_calls) == (f"I don't know a device called the {name}.", []), answer
+
+
+@pytest.mark.usefixtures("needs_assistant")
+@pytest.mark.parametrize("home, said, call, what", [
+    # on 8a517b8: set_level 7 (the lamp at 7 percent at once), set_brightness 7 (the kitchen lights at 7 percent)
+    (lambda: InMemoryHome(inventory=coloured_inventory()), "switch off the lounge lamp at 7",
+     ("switch_device", {"name": "lounge_lamp", "state": "off"}), "turn off the lounge lamp"),
+    (InMemoryHome, "switch off the kitchen light at 7", ("set_device", {"device": "light", "room": "kitchen",
+                                                                         "state": "off"}), "turn off the kitchen light"),
+])
+def test_a_bare_hour_after_a_switch_off_schedules_the_change_and_makes_nothing_now(assistant, home, said, call, what):
+    """Off takes no level, so a bare hour after "switch off the ..." is the time the change is scheduled for."""
+    tools = ToolRunner(home())
+    answer = respond_sync(assistant, [{"role": "user", "content": said}], tools)
+    assert [(made.name, made.arguments) for made in answer.tool_calls] == [call], answer
+    assert SCHEDULED.fullmatch(answer.text)["what"] == what and answer.text[-6:-1] in ("07:00", "19:00"), answer
+    assert tools.home.devices == {} and tools.home.states == {}
 
 
 @pytest.mark.usefixtures("needs_assistant")
