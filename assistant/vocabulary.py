@@ -1438,3 +1438,8 @@ DATE_ASKED = ("what day is it", "what day is", "what day was it", "what day was"
 DATE_ASKED_AFTER = ("this year", "fall on", "fall", "falls on", "land on", "on", "this time", "be")
 # and a day's possessive before the date ("what's tomorrow's date", "what is friday's date")
 DATE_OF_ASKED = ("what's", "what is", "what was", "tell me")
+
+# declared tools (round 43, tools2)
+# Particles that make one verb with the verb before them when said after its object ("kick Tom *out*", "bring the
+# mower *back* in"): WordNet's phrasal verb, another action than the plain verb's.
+VERB_PARTICLES = frozenset({"out", "back", "off", "away", "down", "up", "over", "in", "on"})
