@@ -1822,14 +1822,14 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
         # or redoes it ("unhire the skip"). _read_declared takes it only when no other declared tool's name acts on it
         if request.thing_named is not None and tool.names(stem(request.thing_named)) and not prefixed:
             return support, objects, named, "thing"
-        # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the
-        # request also says the values it takes: read_declared checks them. Not a verb that ends in an action of the
-        # tables, that action undone or redone ("reopened"), nor a verb the corpus knows, another action ("printed");
-        # a verb of no table alone asks nothing ("photograph locker 12", "release bike 2283": another action or not)
         # ordered by a verb of no table with the tool's thing as its object and a value only its schema takes in the
         # verb's adjunct ("line up the window cleaner for both sides"): read_declared checks the value
         if not request.question and adjunct_start(tool, request) is not None:
             return support, objects, named, "adjunct"
+        # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the
+        # request also says the values it takes: read_declared checks them. Not a verb that ends in an action of the
+        # tables, that action undone or redone ("reopened"), nor a verb the corpus knows, another action ("printed");
+        # a verb of no table alone asks nothing ("photograph locker 12", "release bike 2283": another action or not)
         stated = request.verb is None and tool.verb in RECORDS
         other = request.unknown_verb and request.first in KNOWN_VERBS
         if request.question or not stated or prefixed or other or not spoken_of():
