@@ -40,8 +40,8 @@ def read_rows(names: list[str]) -> list[tuple[str, dict, dict]]:
             if not odd or row["id"] % 2]
 
 
-def reason(assistant, row: dict, declared: dict) -> str:
-    """"right", "wrong call", "question back", or why no call was made."""
+def reason(assistant, row: dict, declared: dict, quoted: bool) -> str:
+    """"right", "wrong call", "question back", or why no call was made (quoted: with the reply's words)."""
     async def collect():
         history = [{"role": "user", "content": row["request"]}]
         async for event in assistant.respond(history, ToolRunner(new_home(row.get("home", "default"))),
@@ -57,15 +57,12 @@ def reason(assistant, row: dict, declared: dict) -> str:
     tools = [tool for name, tool in declared.items() if name not in SKILLS]
     alone = read_declared(tools, row["request"])
     if alone is not None and alone.asks is None and alone.call["name"] == row["expect"]["name"]:
-        return f"read by code, reply held: {reply.text[:40]!r}" if show_rows else "read by code, reply held"
+        return f"read by code, reply held: {reply.text[:40]!r}" if quoted else "read by code, reply held"
     return "code: " + gate(tools, row["request"], row["expect"])
 
 
-show_rows = False
-
 
 def main(argv=None) -> int:
-    global show_rows
     argv = list(sys.argv[1:] if argv is None else argv)
     show_rows = "--rows" in argv
     rows = [r for r in read_rows([a for a in argv if not a.startswith("--")])
@@ -76,7 +73,7 @@ def main(argv=None) -> int:
     respond_sync(assistant, [{"role": "user", "content": "hello"}], ToolRunner())     # warm-up
     counts = Counter()
     for name, row, declared in rows:
-        why = reason(assistant, row, declared)
+        why = reason(assistant, row, declared, show_rows)
         counts[why] += 1
         if show_rows and why not in ("right", "wrong call", "question back"):
             print(f"{why[:60]:60} | {name}#{row['id']} | {row['request']} | {row['expect']['name']}", flush=True)
