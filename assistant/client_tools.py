@@ -32,7 +32,8 @@ from assistant.vocabulary import (ASKED_AFTER_A_REMARK, ASKING_WRAPPERS, EXPLAIN
                                   DESCRIPTION_OPENERS, ORDINAL_TENS, DESCRIPTION_WISHES, DEVICES, DOING_VERBS,
                                   FLAG_NEGATIONS, GENERIC_VERBS, JOINING_WORDS, LIMITING_OPENERS,
                                   MEASURE_WORDS, MEMBER_SYNONYMS, MONEY_WORDS, MONTH_NAMES, QUESTION_WORDS, RELATIVE_WORDS,
-                                  REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS)
+                                  REQUEST_OPENERS, ROOMS, SCALE_WORDS, SUBJECT_PRONOUNS, SWITCH_WORDS, TOOL_QUESTION_WORDS,
+                                  VERB_PARTICLES)
 
 MAX_SHOWN = 3            # tools shown to the model
 MAX_PARAMETERS = 4       # parameters shown per tool (required ones first)
@@ -981,6 +982,7 @@ class _Reading:
         self.used.update(i for i in range(1, len(self.words))
                          if self.words[i] in AMOUNTS and self.words[i - 1] == "how")
         self.arguments: dict = {}
+        self.read_from: dict[str, tuple[int, int]] = {}      # the words each argument taken by take() was read from
         self.left = 0            # runs of words no parameter took ("book me a *flight* to rome" with book_taxi)
         self.left_object = False
         self.object_taken: list[tuple[Parameter, _Chunk]] = []     # the verb's object, and the parameter it fills
@@ -1067,6 +1069,7 @@ class _Reading:
         if parameter.type in ("integer", "number") and isinstance(value, str) and number_value(value) is not None:
             value = number_value(value)
         self.arguments[parameter.name] = value
+        self.read_from[parameter.name] = (first, last)
         self.used.update(range(first, last + 1))
 
     def quoted(self):
@@ -1819,6 +1822,10 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
         # or redoes it ("unhire the skip"). _read_declared takes it only when no other declared tool's name acts on it
         if request.thing_named is not None and tool.names(stem(request.thing_named)) and not prefixed:
             return support, objects, named, "thing"
+        # ordered by a verb of no table with the tool's thing as its object and a value only its schema takes in the
+        # verb's adjunct ("line up the window cleaner for both sides"): read_declared checks the value
+        if not request.question and adjunct_start(tool, request) is not None:
+            return support, objects, named, "adjunct"
         # what was done, said to a tool that records it ("i ran 12.5 km today" with log_run), asks for it when the
         # request also says the values it takes: read_declared checks them. Not a verb that ends in an action of the
         # tables, that action undone or redone ("reopened"), nor a verb the corpus knows, another action ("printed");
@@ -1829,6 +1836,31 @@ def evidence(tool: Tool, request: Request) -> tuple[bool, float, bool, str | Non
             return None
         return support, objects, named, "values"
     return support, objects, named, "schema" if broad else None
+
+
+def adjunct_start(tool: Tool, request: Request) -> int | None:
+    """Where the adjunct of an order by a verb of no table starts, when its object names the thing the tool's name acts
+    on: the first function word after that thing's phrase ("delay car charging *until* 11 pm", "line up the window
+    cleaner *for* both sides"). A word right after the thing only says which one ("photograph locker 12"), and any
+    action may take it; a value in the adjunct says how the act is done, which only the tool's schema may take. None
+    for a verb WordNet lacks, one the corpus knows or one of being told (another action), one behind a prefix that
+    undoes or redoes an action ("reopen ticket 5520"), one whose particle follows its object (WordNet's verb of the
+    two, another action: "kick Tom out of the party", "bring the mower back in"), and where no adjunct follows."""
+    words, first = [t.word for t in request.tokens], request.first
+    if request.asked_in_words or not request.unknown_verb or verb_senses.lemma(first) is None or \
+            first in KNOWN_VERBS or first in EXPLAINING_VERBS or \
+            any(first.endswith(w) and len(first) > len(w) >= 3 for w in [*ACTION_OF, *name_words(tool.name)]):
+        return None
+    clause = range(request.verb_at + 1, request.clause_end)
+    if any(words[k] in VERB_PARTICLES and verb_senses.lemma(f"{first} {words[k]}") is not None and
+           (k + 1 == request.clause_end or words[k + 1] in FUNCTION_WORDS and words[k + 1] not in DETERMINERS)
+           for k in clause if k > request.verb_at + 1):
+        return None
+    thing = next((k for k in clause if words[k] not in FUNCTION_WORDS and tool.names(stem(words[k]))), None)
+    if thing is None:
+        return None
+    return next((k for k in range(thing + 1, request.clause_end)
+                 if words[k] in FUNCTION_WORDS or words[k] in CUES or words[k] in RANGE_ENDS), None)
 
 
 def words_read(call: dict, text: str) -> tuple[set[int], set[int]]:
@@ -1966,6 +1998,12 @@ def _read_declared(declarations, text: str) -> Decoded | None:
             continue
         # asked by an unknown verb: only with values no other words could be taken for (numbers, codes, members)
         if asked_by == "values" and not (arguments and all(typed(tool, k, v) for k, v in arguments.items())):
+            continue
+        # ordered by a verb of no table: only with a value of a kind no other words could be (a number, a code, an enum
+        # member) said in the verb's adjunct
+        if asked_by == "adjunct" and not (arguments is not None and any(
+                typed(tool, k, v) and not isinstance(v, bool) and reading.read_from[k][0] >= adjunct_start(tool, request)
+                for k, v in arguments.items())):
             continue
         # asked by a verb of many things alone: only with two values or more said, every word read, and the verb's
         # object, if a value, one the declaration says the verb acts on ("order two margheritas from Luigi's" with

@@ -1489,3 +1489,8 @@ DATE_OF_ASKED = ("what's", "what is", "what was", "tell me")
 # end as a clock time: off takes no level, so "at 7" can only be when (SCHEDULED_CLOCK's bare hour needs the state)
 SCHEDULED_OFF_FIRST_VERBS = ("turn", "switch", "shut", "power", "flick", "flip")
 SCHEDULED_BARE_HOUR = r" at (?P<hour>\d{1,2})"
+
+# declared tools (round 43, tools2)
+# Particles that make one verb with the verb before them when said after its object ("kick Tom *out*", "bring the
+# mower *back* in"): WordNet's phrasal verb, another action than the plain verb's.
+VERB_PARTICLES = frozenset({"out", "back", "off", "away", "down", "up", "over", "in", "on"})
