@@ -9,6 +9,8 @@ the hold is the longest time between two of its turns (what another session's au
 - a Realtime input_audio_buffer.append of 60 s of 24 kHz audio (2.9 MB, 3.8 MB of base64) through RealtimeLink into
   a session with server VAD;
 - the same append with its last four characters not base64: all of it decoded, then refused;
+- the same append into a session with manual turns (no VAD), so that the row is its parse and decoding (round 43);
+- the same append less its closing brace, into a session with manual turns: not JSON, refused (round 43);
 - a Realtime append of 3 MB of G.711 μ-law (4 MB of base64, 6.5 minutes at 8 kHz, past the session's buffer bound);
 - a Realtime message of 4 MiB of `[],` (WebSocket or WebRTC data channel) through RealtimeLink;
 - a /v1/chat/completions body of 1 MiB of `[],` through parse_request in a worker thread, as the generator server
@@ -104,13 +106,14 @@ def holds(repeat: int) -> dict[str, float]:
         async def close(self, reason, going_away):
             pass
 
-    async def session(rate: int = 24_000):
-        opened = Session(engines, SessionConfig(input_rate=rate))
+    async def session(rate: int = 24_000, manual: bool = False):
+        config = SessionConfig(input_rate=rate, turn_detection=None) if manual else SessionConfig(input_rate=rate)
+        opened = Session(engines, config)
         await opened.start()
         return opened
 
-    async def realtime(text: str, *before: str) -> float:
-        opened = await session()
+    async def realtime(text: str, *before: str, manual: bool = False) -> float:
+        opened = await session(manual=manual)
         link = RealtimeLink(opened, RealtimeProtocol(session_id=opened.id, model="parley-home",
                                                      defaults=opened.config), Kept())
         for first in before:
@@ -187,6 +190,8 @@ def holds(repeat: int) -> dict[str, float]:
 
     doors = {"realtime append of 60 s (3.8 MB)": lambda: realtime(append),
              "realtime append of 60 s, bad base64 at its end": lambda: realtime(refused),
+             "realtime append of 60 s, manual turns": lambda: realtime(append, manual=True),
+             "realtime append of 60 s less its closing brace, manual turns": lambda: realtime(append[:-1], manual=True),
              "realtime append of 3 MB of mu-law (4 MB)": lambda: realtime(mulaw, as_mulaw),
              "realtime message of 4 MiB of [],": lambda: realtime(values),
              "chat body of 1 MiB of [],": chat,
