@@ -63,9 +63,9 @@ MAX_MESSAGE_VALUES = 100_000
 SLICE_CHARS = 64 * 1024
 # A message longer than one slice is parsed in steps (`parsing`): its strings are found SLICE_CHARS at a time, and
 # each one of at least CUT_CHARS without escapes (an append's audio) is copied out and parsed as a placeholder, so the
-# one C call that holds the loop parses only the rest. The JSON parse of a 3.8 MB append took 5.6 ms of the loop, of a
-# 64 KiB one 0.04 ms (load 7). A message of more strings than MAX_SLICED_STRINGS (keys count) is parsed whole, as are
-# its strings with escapes: the rest's strings hold at most MAX_SLICED_STRINGS * CUT_CHARS = 64 Ki characters.
+# one C call that holds the loop parses only the rest. At load 7 the JSON parse of a 3.8 MB append took 5.6 ms, of a
+# 64 KiB one 0.04 ms. A message of more than MAX_SLICED_STRINGS strings (keys count) is parsed whole, and strings with
+# escapes stay in the rest: what is left on the loop there is what was before (many values: MAX_MESSAGE_VALUES).
 CUT_CHARS = 256
 MAX_SLICED_STRINGS = 256
 VALUE_AFTER = ':[, \t\n\r'                # what a JSON value may follow, where a cut string may stand
@@ -773,7 +773,7 @@ def parsing(text: str) -> Generator[None, None, tuple[object, str]]:
     if len(text) <= SLICE_CHARS or text.startswith("\ufeff"):    # json.loads' own error for a byte order mark
         return json.loads(text), text
     cuts = yield from _long_strings(text)
-    if cuts is None or not cuts:
+    if not cuts:                                  # none, or the message is not one to cut
         return json.loads(text), text
     pieces, starts, length, last = [], [], 0, 0      # starts: where each placeholder stands in the rest
     for start, end in cuts:
