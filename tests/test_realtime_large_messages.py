@@ -4,6 +4,7 @@ result, and every error, is what json.loads gives for the whole message."""
 import asyncio
 import base64
 import json
+import random
 
 import numpy as np
 import pytest
@@ -141,3 +142,55 @@ async def test_a_3_5_mb_message_and_another_sessions_event_both_get_their_answer
     assert large.of_type("error") == [] and other.of_type("error") == []
     await large.close()
     await other.close()
+
+
+def test_large_messages_changed_anywhere_get_what_the_whole_parse_gives():
+    """Characters inserted, deleted or replaced (near the strings' quotes half the time): each message's value or
+    error is json.loads' own."""
+    rng = random.Random(43)
+    long = BASE64[:200_000]
+    messages = [json.dumps({"type": "input_audio_buffer.append", "audio": long, "event_id": "e1"}),
+                json.dumps({"a": [long[:1000]] * 100, "b": 1}),
+                json.dumps({long[:70_000]: 1, "k": "v" * 300}),
+                json.dumps({"x": "é\u2603" * 40_000, "n": float("nan"), "i": [float("inf"), float("-inf")]}),
+                json.dumps({"x": "a\\b\"c\n" * 20_000, "y": "z" * 500}),
+                json.dumps({"t": "NaN" * 30_000, "u": "w" * 1000}),
+                json.dumps({"p": "r" * 65_530 + "\\" + "s" * 70_000, "q": "t" * 65_535 + "\x01" + "u" * 3000}),
+                '[' * 50 + '"' + "v" * 70_000 + '"' + ']' * 50]
+    marks = ['"', '\\', ',', ':', '[', ']', '{', '}', 'N', 'a', '1', ' ', '\x01', 'NaN', '-', 'Infinity', '\n']
+
+    def outcome(parse):
+        try:
+            return "value", json.dumps(parse(), allow_nan=True)
+        except ValueError as error:
+            return type(error).__name__, str(error)
+
+    def in_steps(text):
+        *_, (value, _) = _steps(realtime.parsing(text))
+        return value
+
+    for message in messages:
+        for _ in range(25):
+            text = list(message)
+            for _ in range(rng.randint(1, 3)):
+                at = rng.randrange(len(text)) if rng.random() < 0.5 else \
+                    min(len(text) - 1, max(0, message.find('"', rng.randrange(len(message))) + rng.randint(-2, 2)))
+                change, mark = rng.random(), rng.choice(marks)
+                if change < 0.4:
+                    text.insert(at, mark)
+                elif change < 0.7:
+                    del text[at]
+                else:
+                    text[at] = mark
+            text = "".join(text)
+            assert outcome(lambda: in_steps(text)) == outcome(lambda: json.loads(text))
+
+
+def _steps(parsing):
+    """Each step of a generator, and last its return value."""
+    while True:
+        try:
+            yield next(parsing)
+        except StopIteration as stop:
+            yield stop.value
+            return
