@@ -4,8 +4,9 @@ checkout and at another commit in the same run (rounds 40 and 41):
     PYTHONPATH=$PWD .venv/bin/python bench/loop_holds.py [--against 216f494] [--repeat 5]
 
 Each door's handling of the message runs as the server runs it, beside a task that yields to the loop over and over;
-the hold is the longest time between two of its turns (what another session's audio waits meanwhile). Medians of
---repeat runs, in ms. The messages, each at its door's size bound:
+the hold is the longest time between two of its turns (what another session's audio waits meanwhile), in wall time
+and in the loop thread's CPU time (round 43: on a loaded machine the wall time is mostly other processes'). Medians
+of --repeat runs, in ms. The messages, each at its door's size bound:
 - a Realtime input_audio_buffer.append of 60 s of 24 kHz audio (2.9 MB, 3.8 MB of base64) through RealtimeLink into
   a session with server VAD;
 - the same append with its last four characters not base64: all of it decoded, then refused;
@@ -37,16 +38,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 
-async def held(handle) -> float:
-    """Seconds of the longest loop turn while `handle()` runs (a coroutine function or a plain one)."""
-    longest, done = 0.0, False
+async def held(handle) -> tuple[float, float]:
+    """Seconds of the longest loop turn while `handle()` runs (a coroutine function or a plain one), in wall time and
+    in the loop thread's CPU time (the handling's own work, without the time a loaded machine gives other processes)."""
+    longest = longest_cpu = 0.0
+    done = False
 
     async def turns():
-        nonlocal longest
+        nonlocal longest, longest_cpu
         while not done:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.thread_time()
             await asyncio.sleep(0)
             longest = max(longest, time.perf_counter() - start)
+            longest_cpu = max(longest_cpu, time.thread_time() - start_cpu)
 
     ticker = asyncio.create_task(turns())
     await asyncio.sleep(0)
@@ -55,11 +59,11 @@ async def held(handle) -> float:
         await result
     done = True
     await ticker
-    return longest
+    return longest, longest_cpu
 
 
-def holds(repeat: int) -> dict[str, float]:
-    """Each door's median hold in ms, with the code on sys.path."""
+def holds(repeat: int) -> dict[str, list[float]]:
+    """Each door's median hold in ms, wall and CPU, with the code on sys.path."""
     import numpy as np
 
     from assistant.openai_chat import ApiError, parse_request
@@ -201,7 +205,11 @@ def holds(repeat: int) -> dict[str, float]:
              "wyoming transcription of 60 s at 96 kHz": transcription}
 
     async def measure():
-        return {door: statistics.median([await run() for _ in range(repeat)]) * 1000 for door, run in doors.items()}
+        medians = {}
+        for door, run in doors.items():
+            runs = [await run() for _ in range(repeat)]
+            medians[door] = [statistics.median(kind) * 1000 for kind in zip(*runs)]
+        return medians
     return asyncio.run(measure())
 
 
@@ -230,9 +238,10 @@ def main() -> None:
         before = child(Path(base))
     print(f"# {here} at load {os.getloadavg()[0]:.1f}", flush=True)
     after = child(HERE)
-    print(f"| one message | {args.against} | {here} |\n|---|---|---|")
+    print(f"| one message | {args.against} | {here} | {args.against} CPU | {here} CPU |\n|---|---|---|---|---|")
     for door in after:
-        print(f"| {door} | {before[door]:.1f} ms | {after[door]:.1f} ms |")
+        print(f"| {door} | {before[door][0]:.1f} ms | {after[door][0]:.1f} ms | {before[door][1]:.1f} ms "
+              f"| {after[door][1]:.1f} ms |")
 
 
 if __name__ == "__main__":
