@@ -4,11 +4,14 @@ checkout and at another commit in the same run (rounds 40 and 41):
     PYTHONPATH=$PWD .venv/bin/python bench/loop_holds.py [--against 216f494] [--repeat 5]
 
 Each door's handling of the message runs as the server runs it, beside a task that yields to the loop over and over;
-the hold is the longest time between two of its turns (what another session's audio waits meanwhile). Medians of
---repeat runs, in ms. The messages, each at its door's size bound:
+the hold is the longest time between two of its turns (what another session's audio waits meanwhile), in wall time
+and in the loop thread's CPU time (round 43: on a loaded machine the wall time is mostly other processes'). Medians
+of --repeat runs, in ms. The messages, each at its door's size bound:
 - a Realtime input_audio_buffer.append of 60 s of 24 kHz audio (2.9 MB, 3.8 MB of base64) through RealtimeLink into
   a session with server VAD;
 - the same append with its last four characters not base64: all of it decoded, then refused;
+- the same append into a session with manual turns (no VAD), so that the row is its parse and decoding (round 43);
+- the same append less its closing brace, into a session with manual turns: not JSON, refused (round 43);
 - a Realtime append of 3 MB of G.711 μ-law (4 MB of base64, 6.5 minutes at 8 kHz, past the session's buffer bound);
 - a Realtime message of 4 MiB of `[],` (WebSocket or WebRTC data channel) through RealtimeLink;
 - a /v1/chat/completions body of 1 MiB of `[],` through parse_request in a worker thread, as the generator server
@@ -35,16 +38,19 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent.parent
 
 
-async def held(handle) -> float:
-    """Seconds of the longest loop turn while `handle()` runs (a coroutine function or a plain one)."""
-    longest, done = 0.0, False
+async def held(handle) -> tuple[float, float]:
+    """Seconds of the longest loop turn while `handle()` runs (a coroutine function or a plain one), in wall time and
+    in the loop thread's CPU time (the handling's own work, without the time a loaded machine gives other processes)."""
+    longest = longest_cpu = 0.0
+    done = False
 
     async def turns():
-        nonlocal longest
+        nonlocal longest, longest_cpu
         while not done:
-            start = time.perf_counter()
+            start, start_cpu = time.perf_counter(), time.thread_time()
             await asyncio.sleep(0)
             longest = max(longest, time.perf_counter() - start)
+            longest_cpu = max(longest_cpu, time.thread_time() - start_cpu)
 
     ticker = asyncio.create_task(turns())
     await asyncio.sleep(0)
@@ -53,11 +59,11 @@ async def held(handle) -> float:
         await result
     done = True
     await ticker
-    return longest
+    return longest, longest_cpu
 
 
-def holds(repeat: int) -> dict[str, float]:
-    """Each door's median hold in ms, with the code on sys.path."""
+def holds(repeat: int) -> dict[str, list[float]]:
+    """Each door's median hold in ms, wall and CPU, with the code on sys.path."""
     import numpy as np
 
     from assistant.openai_chat import ApiError, parse_request
@@ -104,13 +110,14 @@ def holds(repeat: int) -> dict[str, float]:
         async def close(self, reason, going_away):
             pass
 
-    async def session(rate: int = 24_000):
-        opened = Session(engines, SessionConfig(input_rate=rate))
+    async def session(rate: int = 24_000, manual: bool = False):
+        config = SessionConfig(input_rate=rate, turn_detection=None) if manual else SessionConfig(input_rate=rate)
+        opened = Session(engines, config)
         await opened.start()
         return opened
 
-    async def realtime(text: str, *before: str) -> float:
-        opened = await session()
+    async def realtime(text: str, *before: str, manual: bool = False) -> float:
+        opened = await session(manual=manual)
         link = RealtimeLink(opened, RealtimeProtocol(session_id=opened.id, model="parley-home",
                                                      defaults=opened.config), Kept())
         for first in before:
@@ -187,6 +194,8 @@ def holds(repeat: int) -> dict[str, float]:
 
     doors = {"realtime append of 60 s (3.8 MB)": lambda: realtime(append),
              "realtime append of 60 s, bad base64 at its end": lambda: realtime(refused),
+             "realtime append of 60 s, manual turns": lambda: realtime(append, manual=True),
+             "realtime append of 60 s less its closing brace, manual turns": lambda: realtime(append[:-1], manual=True),
              "realtime append of 3 MB of mu-law (4 MB)": lambda: realtime(mulaw, as_mulaw),
              "realtime message of 4 MiB of [],": lambda: realtime(values),
              "chat body of 1 MiB of [],": chat,
@@ -196,7 +205,11 @@ def holds(repeat: int) -> dict[str, float]:
              "wyoming transcription of 60 s at 96 kHz": transcription}
 
     async def measure():
-        return {door: statistics.median([await run() for _ in range(repeat)]) * 1000 for door, run in doors.items()}
+        medians = {}
+        for door, run in doors.items():
+            runs = [await run() for _ in range(repeat)]
+            medians[door] = [statistics.median(kind) * 1000 for kind in zip(*runs)]
+        return medians
     return asyncio.run(measure())
 
 
@@ -225,9 +238,10 @@ def main() -> None:
         before = child(Path(base))
     print(f"# {here} at load {os.getloadavg()[0]:.1f}", flush=True)
     after = child(HERE)
-    print(f"| one message | {args.against} | {here} |\n|---|---|---|")
+    print(f"| one message | {args.against} | {here} | {args.against} CPU | {here} CPU |\n|---|---|---|---|---|")
     for door in after:
-        print(f"| {door} | {before[door]:.1f} ms | {after[door]:.1f} ms |")
+        print(f"| {door} | {before[door][0]:.1f} ms | {after[door][0]:.1f} ms | {before[door][1]:.1f} ms "
+              f"| {after[door][1]:.1f} ms |")
 
 
 if __name__ == "__main__":
