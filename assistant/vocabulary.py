@@ -1438,3 +1438,21 @@ DATE_ASKED = ("what day is it", "what day is", "what day was it", "what day was"
 DATE_ASKED_AFTER = ("this year", "fall on", "fall", "falls on", "land on", "on", "this time", "be")
 # and a day's possessive before the date ("what's tomorrow's date", "what is friday's date")
 DATE_OF_ASKED = ("what's", "what is", "what was", "tell me")
+
+# the ear (round 43)
+# A state said with no verb after a remark of the speaker's own is a request ("I'm going to practise, piano light
+# on", "it's heavy in the office, but my fan on"), not a question whose "is" Whisper lost: a lost "is" leaves at most
+# REMARK_WORDS words before the thing ("It's a porch light on.", "It is the garage door open."), none of
+# REMARK_SKIPPED, which open the thing's name or join a clause.
+REMARK_WORDS = 2
+REMARK_SKIPPED = frozenset({"the", "a", "an", "my", "our", "your", "this", "these", "those", "and", "but", "so", "then",
+                            "now", "oh", "ok", "okay", "actually", "please", "parley"})
+# Words that lead into a state reported or wondered about ("i think that the lamp's on", "not sure the gate's
+# locked", "looks like the fan's on"), or into a clause of its own ("before i go up, the side gate locked"): a
+# remark with one of them may be a question that lost its "is", and stays one.
+REPORTING_WORDS = frozenset({"think", "thought", "know", "knew", "sure", "wonder", "wondered", "wondering", "guess",
+                             "reckon", "suppose", "bet", "hope", "check", "checking", "see", "saw", "whether", "if",
+                             "that", "say", "said", "tell", "told", "mean", "believe", "doubt", "remember", "forgot",
+                             "forget", "look", "looks", "seem", "seems", "notice", "noticed", "heard", "hear", "ask",
+                             "asking", "before", "after", "when", "once", "until", "till", "while", "whilst", "since",
+                             "as", "because", "unless"})
