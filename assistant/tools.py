@@ -46,6 +46,7 @@ from assistant.vocabulary import (ABILITIES, ASKING_FOR_IT, BELOW_ZERO, CHANGES_
                                   VACUUM_COMMANDS_DONE, VACUUM_COMMANDS_SAID, VACUUM_STATES_SAID, YES, agreeing,
                                   convert, unit_name)
 from assistant.vocabulary import LIST_SAID_BACK, MAX_LIST_ITEM_CHARS, MAX_LIST_ITEMS, MAX_LISTS, says_many
+from assistant.vocabulary import REMARK_SKIPPED, REMARK_WORDS, REPORTING_WORDS
 from assistant.vocabulary import (MAX_LISTED, MAX_SCHEDULED, MAX_SCHEDULED_HERE, RINGING_S, SCHEDULED_DONE_VERBS,
                                   SCHEDULED_FAILED, SCHEDULED_MADE, SCHEDULED_SAID, SNOOZE_MINUTES)
 from voice.heard_names import alike
@@ -418,6 +419,21 @@ def states_without_a_switch(heard: str, name: str = "") -> bool:
     return not any(_a_form_of(word, SWITCH_VERBS) for word in words[:-1] if word not in named)
 
 
+def after_a_remark(heard: str, thing: str) -> bool:
+    """A state said with no verb after a remark of the speaker's own: more than REMARK_WORDS words before the first
+    word of the thing (thing: the words of its name, device, room or area), none of them asking, reporting or a
+    state, and no question mark ("I'm going to practice piano light on."). A lost "is" leaves fewer ("It's a porch
+    light on."), and a remark that reports or wonders ("i think that the gate locked") may have lost one too."""
+    words = re.findall(r"[a-z']+", heard.lower())
+    named = set(thing.lower().split())
+    start = next((at for at, word in enumerate(words) if word in named), None)
+    if "?" in heard or start is None:
+        return False
+    remark = [word for word in words[:start] if word not in REMARK_SKIPPED]
+    return (len(remark) > REMARK_WORDS and not set(remark) & (STATE_WORDS | REPORTING_WORDS)
+            and not any(word in QUESTION_WORDS for word in remark) and not asks_how_things_are(" ".join(remark)))
+
+
 _JOINING = {word for joining in JOINING_WORDS for word in joining.split()}
 
 
@@ -459,6 +475,12 @@ def _day_or_place_heard(heard: str, arguments: dict) -> bool:
         return arguments["date"].lower() in dates_in(heard)
     named = arguments.get("day") or arguments.get("place")
     return isinstance(named, str) and re.search(rf"\b{re.escape(named.lower())}\b", heard.lower()) is not None
+
+
+def _thing_words(arguments: dict) -> str:
+    """The words a call names its thing by: its name, or its device and room, and its area."""
+    return " ".join(value.replace("_", " ") for key, value in arguments.items()
+                    if key in ("name", "device", "room", "area") and isinstance(value, str))
 
 
 def _a_form_of(word: str, verbs: set[str]) -> bool:
@@ -978,7 +1000,8 @@ class ToolRunner:
         lexicon = await self.lexicon() if name in THING_NAMED and isinstance(arguments.get("name"), str) else None
         if lexicon is not None:          # a thing's name, not a timer's
             arguments["name"] = _in_full(arguments["name"], lexicon)
-        if self.spoken and name in SWITCHING and states_without_a_switch(self.heard, arguments.get("name", "")):
+        if self.spoken and name in SWITCHING and states_without_a_switch(self.heard, arguments.get("name", "")) \
+                and not after_a_remark(self.heard, _thing_words(arguments)):
             return await self._state_instead(arguments)
         if self.spoken and SKILLS[name].reads and not asks(self.heard, str(arguments.get("name") or ""),
                                                            self.doubted_words):

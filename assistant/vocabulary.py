@@ -1494,3 +1494,21 @@ SCHEDULED_BARE_HOUR = r" at (?P<hour>\d{1,2})"
 # Particles that make one verb with the verb before them when said after its object ("kick Tom *out*", "bring the
 # mower *back* in"): WordNet's phrasal verb, another action than the plain verb's.
 VERB_PARTICLES = frozenset({"out", "back", "off", "away", "down", "up", "over", "in", "on"})
+
+# the ear (round 43)
+# A state said with no verb after a remark of the speaker's own is a request ("I'm going to practise, piano light
+# on", "it's heavy in the office, but my fan on"), not a question whose "is" Whisper lost: a lost "is" leaves at most
+# REMARK_WORDS words before the thing ("It's a porch light on.", "It is the garage door open."), none of
+# REMARK_SKIPPED, which open the thing's name or join a clause.
+REMARK_WORDS = 2
+REMARK_SKIPPED = frozenset({"the", "a", "an", "my", "our", "your", "this", "these", "those", "and", "but", "so", "then",
+                            "now", "oh", "ok", "okay", "actually", "please", "parley"})
+# Words that lead into a state reported or wondered about ("i think that the lamp's on", "not sure the gate's
+# locked", "looks like the fan's on"), or into a clause of its own ("before i go up, the side gate locked"): a
+# remark with one of them may be a question that lost its "is", and stays one.
+REPORTING_WORDS = frozenset({"think", "thought", "know", "knew", "sure", "wonder", "wondered", "wondering", "guess",
+                             "reckon", "suppose", "bet", "hope", "check", "checking", "see", "saw", "whether", "if",
+                             "that", "say", "said", "tell", "told", "mean", "believe", "doubt", "remember", "forgot",
+                             "forget", "look", "looks", "seem", "seems", "notice", "noticed", "heard", "hear", "ask",
+                             "asking", "before", "after", "when", "once", "until", "till", "while", "whilst", "since",
+                             "as", "because", "unless"})

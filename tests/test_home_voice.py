@@ -305,3 +305,12 @@ async def test_a_name_said_with_words_around_it_acts_on_that_device_and_an_unkno
     _, said = await ask_alone(home_server, "that chapel lamp is too bright, turn it off")
     await asyncio.sleep(0.5)
     assert devices == before, (said, devices[len(before):])
+
+
+async def test_a_state_said_after_a_remark_switches_the_device(home_server, devices, speech):
+    """Piper's "I'm going to practise, piano light on" reaches Whisper as "I'm going to practice piano light on.":
+    a state with no verb, which alone would be a question that lost its "is"; after a remark of the speaker's own
+    (four words before the name) it is a request, and the light goes on (assistant.tools.after_a_remark)."""
+    await acted_at_once(home_server, devices, speech.piper("I'm going to practise, piano light on.", sampled=False),
+                        ("zigbee2mqtt/piano_light/set", b'{"state": "ON"}'),
+                        ("switch_device", {"name": "piano_light", "state": "on"}), "Okay, the piano light is on.")
