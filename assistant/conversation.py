@@ -634,12 +634,10 @@ def _with(call: dict, key: str, value) -> dict:
     return {"name": call["name"], "arguments": arguments}
 
 
-def resolve(history: list[dict], lexicon: tuple[set, set] | None = None, remarks_aside: bool = True) -> list[dict]:
+def resolve(history: list[dict], lexicon: tuple[set, set] | None = None) -> list[dict]:
     """The history to prompt with: a follow-up rewritten, against the calls before it, into the request it
-    stands for, alone; any other request as it is, with the history before it (also one declined). remarks_aside:
-    a request beside remarks is read as its asking clause (clauses.request_beside_remarks); not where the client
-    declared tools of its own, whose arguments a remark's words may be."""
-    resolved = _read_once(history, lexicon, remarks_aside)
+    stands for, alone; any other request as it is, with the history before it (also one declined)."""
+    resolved = _read_once(history, lexicon)
     return history if isinstance(resolved, Declined) else resolved
 
 
@@ -828,23 +826,22 @@ def _one_of_its_kind(said: str, acted: dict, vocabulary: Vocabulary) -> str:
     return re.sub(r"\b1\b", things[0], said) if kind and len(areas) == 1 and len(things) == 1 else said
 
 
-_READINGS: OrderedDict[tuple[str, int, bool], tuple[object, list[dict] | Declined]] = OrderedDict()
+_READINGS: OrderedDict[tuple[str, int], tuple[object, list[dict] | Declined]] = OrderedDict()
 _READINGS_LOCK = threading.Lock()
 
 
-def _read_once(history: list[dict], lexicon: tuple[set, set] | None, remarks_aside: bool = True
-               ) -> list[dict] | Declined:
+def _read_once(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
     """_resolution, read once a turn: declined, resolve (for the prompt, the second opinion, each clause) and
     unsupported ask it of the same history, at about half a millisecond a reading. Kept by the history's words and
     the lexicon's identity (a home builds a new lexicon for each version of itself; the entry holds it, so its id
     names no other); the messages are copied in and out, so no caller changes what another reads."""
-    key = (repr(history), id(lexicon), remarks_aside)
+    key = (repr(history), id(lexicon))
     with _READINGS_LOCK:
         kept = _READINGS.get(key)
         if kept is not None:
             _READINGS.move_to_end(key)
     if kept is None:
-        resolved = _resolution(history, lexicon, remarks_aside)
+        resolved = _resolution(history, lexicon)
         kept = (lexicon, resolved if isinstance(resolved, Declined) else [dict(message) for message in resolved])
         with _READINGS_LOCK:
             _READINGS[key] = kept
@@ -870,8 +867,7 @@ def clock_asked_again(history: list[dict]) -> str | None:
     return request if (clock_call(request) or {}).get("name") == "get_date" else None
 
 
-def _resolution(history: list[dict], lexicon: tuple[set, set] | None, remarks_aside: bool = True
-                ) -> list[dict] | Declined:
+def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[dict] | Declined:
     if not history or history[-1].get("role") != "user":
         return history
     again = clock_asked_again(history)
@@ -880,8 +876,7 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None, remarks_as
     vocabulary = Vocabulary(lexicon)
     calls = calls_of_history(history[:-1])
     request = _compared(_value_said(_self_corrected(_timer_owned(content_text(history[-1]), calls)), history), history)
-    if remarks_aside:                # "put the towel rail on, the towels are damp"
-        request = request_beside_remarks(request, vocabulary) or request
+    request = request_beside_remarks(request, vocabulary) or request     # "put the towel rail on, the towels are damp"
     if request != content_text(history[-1]):         # each clause read alone reads the timer too
         history = [*history[:-1], {"role": "user", "content": request}]
     dislocated = _dislocated(request, vocabulary)
@@ -898,7 +893,7 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None, remarks_as
         return chosen
     answered = chosen or _answered(history, core, vocabulary)
     if answered is not None:             # "the salt one" after "which one?", "ok 22 then" after a refusal
-        return _resolution([*history[:-3], {"role": "user", "content": answered}], lexicon, remarks_aside)
+        return _resolution([*history[:-3], {"role": "user", "content": answered}], lexicon)
     # read before "that one" is pointed at the thing: the rejection says only that it was not the one meant
     repaired = _repaired(synonyms(normalize_request(request)), history[:-1], calls, vocabulary) \
         if calls and not asked else None

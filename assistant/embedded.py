@@ -203,8 +203,7 @@ class EmbeddedGenerator:
         client_tools: the client's own function tools, see chat_template.model_prompt); a follow-up is first
         resolved against the conversation's state (assistant.conversation). A prompt too long loses its
         earlier turns first, then its start."""
-        # a remark's words may be a declared tool's argument ("the kitchen tap is leaking so could you book a plumber")
-        resolved = resolve(history, lexicon, remarks_aside=not any(name not in SKILLS for name in client_tools))
+        resolved = resolve(history, lexicon)
         # a declared tool named like a skill is that skill's call, reported to the client instead of run
         declared = [tool for name, tool in client_tools.items() if name not in SKILLS and self.reads_tools]
         while True:
