@@ -19,7 +19,7 @@ from assistant.vocabulary import (ASKING_OPENERS, BARE_REQUEST_VERBS, BEFORE_A_N
                                   NEGATED_WISHES, NEGATING_OPENINGS, NEGATION_ASKS, NO_PLACES, NO_TIMER_NAMES,
                                   NOT_FORGETTING, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES, REASON_SUBJECTS, REASONS,
                                   REASONS_BEFORE_A_SUBJECT, REASONS_OF_A_THING, REMARK_JOINERS, REMARK_SUBJECTS, REMARKED_STATES,
-                                  REQUEST_OPENERS, SAID_OF_LINKS, STATE_LINKS, SUBJECT_WISHES, UNFINISHED_ENDINGS,
+                                  REQUESTS_WITHOUT_A_VERB, SAID_OF_LINKS, STATE_LINKS, SUBJECT_WISHES, UNFINISHED_ENDINGS,
                                   VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
@@ -103,7 +103,7 @@ _PLACE = re.compile(rf"\bin (?:the|my|our|this|that|his|her)\b(?! (?:{'|'.join(N
 # A clause that asks: words of asking, then a verb of a request or words that ask without one ("could you put the
 # towel rail on", "so lights out please"), after words that open a request and carry nothing
 ASKING_CLAUSE = re.compile(rf"^(?:(?:{'|'.join(OPENING_WORDS)})\s+)*(?:(?:{'|'.join(ASKING_OPENERS)})\s+)?"
-                           rf"(?:{'|'.join(BARE_REQUEST_VERBS + REQUEST_OPENERS)})\b")
+                           rf"(?:{'|'.join(BARE_REQUEST_VERBS + REQUESTS_WITHOUT_A_VERB)})\b")
 # A clause said of a subject the speaker names: "the towels are damp", "the baby's asleep" (REMARK's subjects are
 # pronouns)
 SAID_OF_A_SUBJECT = re.compile(rf"^(?:the|my|our) [a-z' ]+?(?:{'|'.join(SAID_OF_LINKS)})\b")
@@ -113,7 +113,7 @@ _OF_A_THING = re.compile(rf"^(?:{'|'.join(REASONS_OF_A_THING)}) (?:the|my|our|yo
 _UNFINISHED = re.compile(rf"\b(?:{'|'.join(UNFINISHED_ENDINGS)})$")
 # A remark, then a word that joins the request to it, with no comma: "i'm off to bed so lights out please"
 _JOINED_AFTER_A_REMARK = re.compile(rf"\s(?:{'|'.join(REMARK_JOINERS)})\s(?=(?:{'|'.join(ASKING_OPENERS)}\s+)?"
-                                    rf"(?:{'|'.join(BARE_REQUEST_VERBS + REQUEST_OPENERS)})\b)")
+                                    rf"(?:{'|'.join(BARE_REQUEST_VERBS + REQUESTS_WITHOUT_A_VERB)})\b)")
 
 
 @dataclass(frozen=True)

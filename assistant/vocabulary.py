@@ -1447,7 +1447,7 @@ REMARK_JOINERS = ("and so", "so")
 # requests (BARE_REQUEST_VERBS, SWITCH_VERBS) or "lights out", which it says without one
 ASKING_OPENERS = ("please", "can you", "could you", "would you", "will you", "can you please", "could you please",
                   "would you please")
-REQUEST_OPENERS = ("lights out", "lamps out", "the lights out", "all the lights out")
+REQUESTS_WITHOUT_A_VERB = ("lights out", "lamps out", "the lights out", "all the lights out")
 # Of REASONS_BEFORE_A_SUBJECT, those that also say what a thing is for or like before a determiner ("stop the timer
 # *for the* eggs", "the same *as the* kitchen"): such a clause is no reason to leave out
 REASONS_OF_A_THING = ("as", "for")
