@@ -6,6 +6,7 @@ digits ("twenty five" -> 25, "two and a half" -> 2.5) and durations to seconds (
 5400 seconds). The corpus generator writes requests the way people speak; training and inference both read
 them through `normalize_request`, so the model only ever sees the normalised form.
 """
+import functools
 import re
 
 UNITS = {
@@ -48,8 +49,10 @@ _SYMBOLS = [("×", " times "), ("*", " times "), ("+", " plus "), ("÷", " divid
             (":", " "), ('"', " "), ("(", " "), (")", " ")]
 
 
+@functools.lru_cache(maxsize=64)
 def normalize_request(text: str) -> str:
-    """Lowercase, strip punctuation, spoken numbers to digits, durations to seconds."""
+    """Lowercase, strip punctuation, spoken numbers to digits, durations to seconds. Cached: a reply's readers
+    normalise the same request several times on the event loop, and a long one costs milliseconds each time."""
     text = text.lower().replace("’", "'")
     text = re.sub(r"(?<=\d),(?=\d{3}\b)", "", text)                 # 1,000 -> 1000
     # each from a run's first digit only: tried at every digit, a long run costs its length squared
