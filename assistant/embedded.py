@@ -22,7 +22,6 @@ clause alone, against the same conversation (a remark's "it" is the situation's,
 """
 import asyncio
 import contextlib
-import re
 import time
 from collections.abc import AsyncIterator, Mapping
 from pathlib import Path
@@ -62,9 +61,9 @@ from assistant.spoken_numbers import normalize_request
 from assistant.summary import listed_switched, summary_asked
 from assistant.timer_changes import timer_change_asked, timer_choice_answered
 from assistant.tokenizer import Tokenizer
-from assistant.tools import UNKNOWN_DEVICE, ToolRunner
+from assistant.tools import UNKNOWN_DEVICE, ToolRunner, plain_answer
 from assistant.tools import asks as asks_about_state
-from assistant.vocabulary import LIST_ITEM_UNSAID, LIST_OFFER_DECLINED, LIST_RAN_OUT_OFFER, NO, THING_CHANGING_VERBS, YES
+from assistant.vocabulary import LIST_ITEM_UNSAID, LIST_OFFER_DECLINED, LIST_RAN_OUT_OFFER, THING_CHANGING_VERBS
 from dllm_core.checkpoint import load_model
 from dllm_core.decoding import DecodeParams, stream_generate_together
 from voice.weights import verified
@@ -653,10 +652,10 @@ class EmbeddedGenerator:
         asked_before = [turn for turn, message in enumerate(history[:-1]) if message.get("role") == "user"]
         remark = ran_out(content_text(history[asked_before[-1]]), knows) \
             if asked_before and not (made and made.turns[-1] > asked_before[-1]) else None
-        answer = " ".join(re.sub(r"[^a-z' ]", " ", said.lower()).split())
-        if remark and answer in NO:
+        answer = plain_answer(said)
+        if remark and answer == "no":
             return LIST_OFFER_DECLINED
-        if remark and answer in YES:
+        if remark and answer == "yes":
             said = request_of({"name": "add_to_list", "arguments": {"items": remark}}, "the shopping list")
         elif remark and list_asked(said) is None:
             said = items_meant(said, remark) or said      # "add it to the shopping list" after "we're out of milk"

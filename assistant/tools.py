@@ -419,6 +419,12 @@ def states_without_a_switch(heard: str, name: str = "") -> bool:
     return not any(_a_form_of(word, SWITCH_VERBS) for word in words[:-1] if word not in named)
 
 
+def plain_answer(said: str) -> str | None:
+    """"yes" or "no" when said is only that answer (the vocabulary's YES and NO phrasings), else None."""
+    plain = " ".join(re.sub(r"[^a-z' ]", " ", said.lower()).split())
+    return "yes" if plain in YES else "no" if plain in NO else None
+
+
 def after_a_remark(heard: str, thing: str) -> bool:
     """A state said with no verb after a remark of the speaker's own: more than REMARK_WORDS words before the first
     word of the thing (thing: the words of its name, device, room or area), none of them asking, reporting or a
@@ -1061,8 +1067,7 @@ class ToolRunner:
         if (self.pending is None or self.pending.turn == self.turn
                 or time.time() - self.pending.asked_at > CONFIRM_WINDOW_S):
             return None
-        plain = " ".join(re.sub(r"[^a-z' ]", " ", said.lower()).split())
-        return "yes" if plain in YES else "no" if plain in NO else None
+        return plain_answer(said)
 
     def _ask_first(self, guessed: str, name: str, arguments: dict) -> NoAction:
         """Hold a call to a guessed name until the user says yes; the yes runs it as if heard for sure (a change
