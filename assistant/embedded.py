@@ -39,7 +39,8 @@ from assistant.chat_template import humidifier_meant, humidity_call        # a h
 from assistant.chat_template import level_asked_call                      # a light's brightness, a fan's speed
 from assistant.chat_template import colour_call                           # a light's colour set or asked
 from assistant.compound import joined_parts, joined_reply, unknown_thing
-from assistant.lists import (items_meant, items_unsaid, list_asked, list_undone, on_the_list, ran_out, request_of,
+from assistant.lists import (items_meant, items_unsaid, list_asked, list_undone, needed, on_the_list, ran_out,
+                             remark_then_request, request_of,
                              said_items)
 from assistant.later import NOT_FOR_LATER, Later, scheduled_asked, scheduled_for
 from assistant.clauses import (asked_after_a_negation, clauses, negated_or_remarked, parts_alone, reading_taken,
@@ -632,8 +633,9 @@ class EmbeddedGenerator:
         """A request about the home's lists, read by code (assistant.lists): the shipped model has no skill for them;
         a follow-up right after one ("and eggs", "take that off") as the request it stands for
         (conversation.standalone); "undo that" or "put it back" after the newest change of the conversation, a list's,
-        the call that takes it back. A remark that things ran out ("we're out of milk") is answered with an offer (the
-        words), and a yes or "add it to the shopping list" right after it adds them; "it" that names nothing is
+        the call that takes it back. A remark that things ran out or are needed ("we're out of milk", "we need milk") is
+        answered with an offer (the words), made at once where the same turn asks it ("..., add it to the shopping
+        list"), and a yes or "add it to the shopping list" right after it adds them; "it" that names nothing is
         answered so (the words). An item already on its list is never split. A client that declared tools of its
         own keeps its words. "I've got the milk", which names no list, is read only where every item it says is on
         the shopping list."""
@@ -648,9 +650,13 @@ class EmbeddedGenerator:
             return ToolCall(undone["name"], undone["arguments"], new_call_id())
         if undone is not None:
             return undone
-        knows = Vocabulary(await tools.lexicon()).knows
+        vocabulary = Vocabulary(await tools.lexicon())
+
+        def remark_of(words: str) -> list[str] | None:
+            return ran_out(words, vocabulary.knows) or needed(words, vocabulary.names_a_thing)
+
         asked_before = [turn for turn, message in enumerate(history[:-1]) if message.get("role") == "user"]
-        remark = ran_out(content_text(history[asked_before[-1]]), knows) \
+        remark = remark_of(content_text(history[asked_before[-1]])) \
             if asked_before and not (made and made.turns[-1] > asked_before[-1]) else None
         answer = plain_answer(said)
         if remark and answer == "no":
@@ -659,11 +665,13 @@ class EmbeddedGenerator:
             said = request_of({"name": "add_to_list", "arguments": {"items": remark}}, "the shopping list")
         elif remark and list_asked(said) is None:
             said = items_meant(said, remark) or said      # "add it to the shopping list" after "we're out of milk"
+        if list_asked(said) is None:                # "we're out of milk, add it to the shopping list"
+            said = remark_then_request(original, remark_of) or said
         if list_asked(said) is None and made and made[-1]["name"] in LIST_SKILLS:
             said = standalone(history, await tools.lexicon()) or ""
         asked = list_asked(said)
         if asked is None:
-            items = ran_out(original, knows)
+            items = remark_of(original)
             if items:
                 runner.pending = None            # a yes now answers the offer, not a question asked before it
                 return LIST_RAN_OUT_OFFER.format(items=said_items(items))

@@ -17,7 +17,8 @@ from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (LATER_CONDITION_SUBJECTS, LATER_CONDITIONS, LATER_TIMES, MAX_SCHEDULED,
                                   SCHEDULED_AHEAD_S, SCHEDULED_BARE_HOUR, SCHEDULED_CANCEL_VERBS, SCHEDULED_CLOCK,
                                   SCHEDULED_DELAY, SCHEDULED_JUST_MADE, SCHEDULED_LISTED, SCHEDULED_NOT_SAID,
-                                  SCHEDULED_OFF_FIRST_VERBS, SCHEDULED_TAILS,
+                                  SCHEDULED_OFF_FIRST_VERBS, SCHEDULED_ON_FIRST_HOUR, SCHEDULED_ON_FIRST_VERBS,
+                                  SCHEDULED_TAILS,
                                   SPEAKER_REMARK_SUBJECTS, STATE_WISHED_BY_THEN)
 
 AT_A_LATER_TIME = NoAction("Sorry, I can't do that at a later time yet.")
@@ -63,6 +64,9 @@ _AT = [re.compile(form + _TAIL) for form in (SCHEDULED_DELAY, *SCHEDULED_CLOCK)]
 # a bare hour, read only after a request that opens with its switch off ("switch off the chapel lamp at 7")
 _BARE_HOUR = re.compile(SCHEDULED_BARE_HOUR + _TAIL)
 _OFF_FIRST = re.compile(rf"^(?:please )?(?:{_any_of(SCHEDULED_OFF_FIRST_VERBS)}) off ")
+# an hour of 1 to 12, read only after a request that opens with its switch on ("switch on the lounge lamp at 7")
+_ON_FIRST_HOUR = re.compile(SCHEDULED_ON_FIRST_HOUR + _TAIL)
+_ON_FIRST = re.compile(rf"^(?:please )?(?:{_any_of(SCHEDULED_ON_FIRST_VERBS)}) on ")
 _NOT_SAID = re.compile(rf"\b(?:{_any_of(SCHEDULED_NOT_SAID)})\b")
 
 
@@ -77,11 +81,12 @@ class Later:
 
 def scheduled_for(said: str, now: dt.datetime | None = None) -> Later | None:
     """The time to come a request's last words put it at ("in 10 minutes", "at 7 pm", "at half past six", "on at
-    7", "switch off the lamp at 7"), or None: no such time, or one on a day said ("tomorrow at 7"), which stays
+    7", "switch off the lamp at 7", "switch on the lamp at 7"), or None: no such time, or one on a day said ("tomorrow at 7"), which stays
     refused (not_now)."""
     request = normalize_request(said)
     now = now or dt.datetime.now()
-    for form in [*_AT, *([_BARE_HOUR] if _OFF_FIRST.match(request) else [])]:
+    bare_hours = [_BARE_HOUR] if _OFF_FIRST.match(request) else [_ON_FIRST_HOUR] if _ON_FIRST.match(request) else []
+    for form in [*_AT, *bare_hours]:
         found = form.search(request)
         if found is None:
             continue

@@ -20,6 +20,7 @@ from assistant.vocabulary import (BARE_REQUEST_VERBS, LIST_ADDED, LIST_ADDED_MOR
                                   LIST_READ_OTHER, LIST_REQUEST_OPENERS, LIST_REQUEST_TAILS, QUESTION_WORDS)
 from assistant.vocabulary import (LIST_CHANGE_UNDONE, LIST_NOT_AN_ITEM_WORDS, LIST_NOT_BOUGHT, LIST_NOTHING_UNDONE,
                                   LIST_RAN_OUT, LIST_REMOVAL_UNDONE, LIST_UNDO_OPENERS, MOST_RAN_OUT_WORDS)
+from assistant.vocabulary import LIST_NEEDED, LIST_NEEDED_NOT_AN_ITEM, LIST_REMARK_ENDS
 
 
 def _any_of(words) -> str:
@@ -207,6 +208,40 @@ def _a_thing_to_buy(item: str, knows) -> bool:
     words = item.lower().split()
     return len(words) <= MOST_RAN_OUT_WORDS and not said_before([item]) and not _NO_ITEM.search(item) \
         and " ".join(words) not in _NOT_BOUGHT and not _NOT_AN_ITEM_WORD & set(words) and not knows(" ".join(words))
+
+
+_NEEDED = _each(LIST_NEEDED)
+_NEEDED_NOT_AN_ITEM = frozenset(LIST_NEEDED_NOT_AN_ITEM)
+
+
+def needed(said: str, names_a_thing) -> list[str] | None:
+    """The items a remark says are needed ("we need milk and bread"), offered as those that ran out are; None for any
+    other words, and where an item holds a word of a plan, a time or a change ("we need to leave at 7") or names a
+    thing of the home anywhere in it (names_a_thing: "we need the living room warmer")."""
+    request = _cleaned(said)
+    for pattern in _NEEDED:
+        found = pattern.match(request)
+        items = items_said(found["items"]) if found else []
+        if items and all(_a_thing_to_buy(item, lambda words: False) and not names_a_thing(item.lower())
+                         and not _NEEDED_NOT_AN_ITEM & set(item.lower().split()) for item in items):
+            return items
+    return None
+
+
+_REMARK_ENDS = re.compile(rf"(?:{_any_of(LIST_REMARK_ENDS)})\s+")
+
+
+def remark_then_request(said: str, remark) -> str | None:
+    """The list request a turn makes after a remark that things ran out, said in one breath ("we're out of milk, add
+    it to the shopping list": "add milk to the shopping list"), "it" or "them" the remark's items; None for any other
+    words. remark: the items a span of words says ran out, or None."""
+    request = _cleaned(said)
+    for end in _REMARK_ENDS.finditer(request):
+        items, asked = remark(request[:end.start()]), request[end.end():]
+        meant = items and (items_meant(asked, items) or (asked if list_asked(asked) else None))
+        if meant:
+            return meant
+    return None
 
 
 def _taking_back(forms) -> list[re.Pattern]:

@@ -1512,3 +1512,20 @@ REPORTING_WORDS = frozenset({"think", "thought", "know", "knew", "sure", "wonder
                              "forget", "look", "looks", "seem", "seems", "notice", "noticed", "heard", "hear", "ask",
                              "asking", "before", "after", "when", "once", "until", "till", "while", "whilst", "since",
                              "as", "because", "unless"})
+
+# --- round 44, a bare hour after a switch on, a remark and its request in one turn, "we need milk" (r44-home4) ---
+# A request that opens with one of these verbs and "on" ("switch on the lounge lamp at 7") takes an hour of 1 to 12
+# at its end as a clock time (the sooner of its morning and evening): a light is rarely asked at 7 percent. A number
+# of 13 or more, or one said with "percent", stays a level ("switch on the lamp at 70").
+SCHEDULED_ON_FIRST_VERBS = ("turn", "switch", "power", "flick", "flip")
+SCHEDULED_ON_FIRST_HOUR = r" at (?P<hour>[1-9]|1[0-2])"
+# "we need milk": a remark like "we need more milk" (LIST_RAN_OUT), offered for the shopping list, not added; read
+# where its items hold no word of LIST_NEEDED_NOT_AN_ITEM (a plan, a time, a change: "we need to leave at 7", "we need
+# a timer for 10 minutes", "we need it warmer") and name no thing of the home anywhere in them
+LIST_NEEDED = ("we need {items}", "we still need {items}", "we also need {items}", "we really need {items}")
+LIST_NEEDED_NOT_AN_ITEM = ("to", "for", "with", "by", "before", "after", "until", "timer", "alarm", "reminder",
+                           "seconds", "minutes", "hours", "warmer", "cooler", "colder", "hotter", "brighter", "darker",
+                           "louder", "quieter", "off", "up", "down")
+# The words that end a remark and open a list request said with it in one turn ("we're out of milk, add it to the
+# shopping list", "we've run out of eggs so put them on the list"): the request is made, its "it" the remark's items
+LIST_REMARK_ENDS = (",", ".", ";", "!", " so", " and", ", so", ", and", ". so", ". and")

@@ -297,6 +297,35 @@ def test_a_bare_hour_after_a_switch_off_schedules_the_change_and_makes_nothing_n
     assert tools.home.devices == {} and tools.home.states == {}
 
 
+def test_an_hour_of_1_to_12_after_a_switch_on_is_a_time_and_a_level_stays_a_level():
+    """None on a784a67 for the first three: the hour was read as a level."""
+    assert [scheduled_for(said, NOW) for said in (
+        "switch on the lounge lamp at 7", "turn on the kitchen light at 12 please", "Switch on the porch light at 10.")
+    ] == [Later("switch on the lounge lamp", 16500, "19:00"), Later("turn on the kitchen light", 34500, "00:00"),
+          Later("switch on the porch light", 27300, "22:00")]
+    assert [scheduled_for(said, NOW) for said in (
+        "switch on the lamp at 70", "switch on the lounge lamp at 13", "switch on the lounge lamp at 7 percent",
+        "switch the lounge lamp on at 70 percent", "set the lamp at 7", "turn the lamp up at 7")] == [None] * 6
+
+
+@pytest.mark.usefixtures("needs_assistant")
+@pytest.mark.parametrize("home, said, call, what", [
+    # on a784a67: set_level 7 (the lamp at 7 percent at once), set_brightness 7 (the kitchen lights at 7 percent)
+    (lambda: InMemoryHome(inventory=coloured_inventory()), "switch on the lounge lamp at 7",
+     ("switch_device", {"name": "lounge_lamp", "state": "on"}), "turn on the lounge lamp"),
+    (InMemoryHome, "turn on the kitchen light at 7", ("set_device", {"device": "light", "room": "kitchen",
+                                                                      "state": "on"}), "turn on the kitchen light"),
+])
+def test_a_bare_hour_after_a_switch_on_schedules_it_and_a_number_past_12_is_a_level(assistant, home, said, call, what):
+    tools = ToolRunner(home())
+    answer = respond_sync(assistant, [{"role": "user", "content": said}], tools)
+    assert [(made.name, made.arguments) for made in answer.tool_calls] == [call], answer
+    assert SCHEDULED.fullmatch(answer.text)["what"] == what and answer.text[-6:-1] in ("07:00", "19:00"), answer
+    assert tools.home.devices == {} and tools.home.states == {}
+    level = respond_sync(assistant, [{"role": "user", "content": said.replace(" at 7", " at 70")}], tools)
+    assert level.text.endswith("at 70 percent."), level
+
+
 @pytest.mark.usefixtures("needs_assistant")
 @pytest.mark.parametrize("said, call", [("ping me in ten minutes", "set_timer"),
                                         ("remind me to take the bread out in 10 minutes", "set_timer"),
@@ -385,6 +414,21 @@ async def test_a_cancelled_change_is_not_made_and_a_listed_one_is_said(server, d
     assert spoken(await typed(client, "what's scheduled")) == "You have no changes scheduled."
     await asyncio.sleep(max(0.0, due - asyncio.get_running_loop().time()) + 1)    # past its time
     assert ARC_LAMP_OFF not in devices and ARC_LAMP_ON not in devices
+    await client.close()
+
+
+@pytest.mark.usefixtures("needs_assistant")
+async def test_a_switch_on_at_a_bare_hour_is_scheduled_on_the_real_home_and_at_70_is_a_level_now(server, devices):
+    client, _ = await session(server)           # on a784a67 the arc lamp was set to 7 percent at once
+    said = spoken(await typed(client, "switch on the arc lamp at 7"))
+    assert SCHEDULED.fullmatch(said)["what"] == "turn on the arc lamp" and said[-6:-1] in ("07:00", "19:00"), said
+    assert re.fullmatch(r"Scheduled: turn on the arc lamp at (07|19):00\.", spoken(await typed(client, "what's scheduled")))
+    assert devices == []                        # nothing sent to the lamp now
+    assert spoken(await typed(client, "cancel the arc lamp one")) == "Okay, I won't turn on the arc lamp."
+    level = spoken(await typed(client, "switch on the arc lamp at 70"))
+    assert level.endswith("at 70 percent."), level
+    await wait_for(lambda: any(topic == "zigbee2mqtt/arc_lamp/set" and b"brightness" in payload
+                               for topic, payload in devices))
     await client.close()
 
 
