@@ -1512,3 +1512,24 @@ REPORTING_WORDS = frozenset({"think", "thought", "know", "knew", "sure", "wonder
                              "forget", "look", "looks", "seem", "seems", "notice", "noticed", "heard", "hear", "ask",
                              "asking", "before", "after", "when", "once", "until", "till", "while", "whilst", "since",
                              "as", "because", "unless"})
+
+# --- round 43, a clear request said beside a remark or a reason (r43-clear2) ---
+# Words that join a remark and the request said after it when no comma is written ("i'm off to bed *so* lights
+# out please"); the remark before them carries nothing the request needs (clauses.request_beside_remarks)
+REMARK_JOINERS = ("and so", "so")
+# How a request clause opens: words of asking before its verb ("can you", "could you"), and a verb of the corpus's
+# requests (BARE_REQUEST_VERBS, SWITCH_VERBS) or "lights out", which it says without one
+ASKING_OPENERS = ("please", "can you", "could you", "would you", "will you", "can you please", "could you please",
+                  "would you please")
+REQUESTS_WITHOUT_A_VERB = ("lights out", "lamps out", "the lights out", "all the lights out")
+# Of REASONS_BEFORE_A_SUBJECT, those that also say what a thing is for or like before a determiner ("stop the timer
+# *for the* eggs", "the same *as the* kitchen"): such a clause is no reason to leave out
+REASONS_OF_A_THING = ("as", "for")
+# A remark said of a subject the speaker names ("the towels are damp", "the baby's asleep", "my trousers are
+# creased"): the words after the subject that say how it is
+# Words a request clause cannot end with: what it names or asks is said after them ("play the song called", "put
+# the", "start a timer for"), so a clause cut there is no request
+UNFINISHED_ENDINGS = ("called", "named", "labelled", "labeled", "titled", "the", "a", "an", "my", "our", "of", "to",
+                      "for", "with", "and", "about")
+SAID_OF_LINKS = ("'s", "'re", " is", " are", " was", " were", " has", " have", " had", " feels", " feel", " looks",
+                 " look", " seems", " seem")

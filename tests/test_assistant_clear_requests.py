@@ -20,6 +20,7 @@ from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import HeldTools, ToolRunner
 from test_assistant_names import made_up_home
+from third_home import third_inventory
 
 
 def slots_in(home, said: str):
@@ -397,3 +398,64 @@ def test_verbs_feelings_the_hour_and_shares_said_otherwise_act(assistant, home, 
     home = made_up_home() if home == "made_up" else InMemoryHome()
     reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
     assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
+
+
+# Round 43: a clear request said beside a remark or a reason (r43-clear2). Phrasings written for the rule.
+@pytest.mark.parametrize("said, asked", [
+    ("turn on the kitchen light, the light bulb was changed", "turn on the kitchen light"),     # a remark after
+    ("the light bulb was changed so turn on the kitchen light", "turn on the kitchen light"),   # joined by "so"
+    ("the baby's asleep — switch off the bedroom tv", "switch off the bedroom tv"),             # by a dash
+    ("we're off out, could you switch off the living room tv", "could you switch off the living room tv"),
+    ("the kids are in bed so lights out please", "lights out please"),
+    ("open the velux window because the paint is drying", "open the velux window"),            # a reason
+    ("put cos lettuce on the shopping list because we're out", "put cos lettuce on the shopping list"),  # "cos" of an item
+    ("the light bulb was changed", None),                   # a remark alone asks nothing
+    ("it's freezing in here", None),
+    ("it's cold in the office, turn the heater on", None),  # the remark's place goes with the request (takeable)
+    ("it's 30 degrees, turn the office fan on", None),      # a number in the remark
+    ("the office fan is loud, turn it off", None),          # a pronoun for what the remark names
+    ("turn on the kitchen light, actually don't", None),    # taken back
+    ("play the song called because i said so", None),      # "because" inside a name
+    ("stop the timer for the eggs please", None),           # what a thing is for, not a reason
+    ("if it gets dark, turn on the porch light", None),     # a condition
+    ("turn on the kitchen light, turn off the hall light", None),   # two requests
+])
+def test_the_request_beside_a_remark_or_a_reason_is_the_clause_that_asks(said, asked):
+    from assistant.clauses import request_beside_remarks
+    assert request_beside_remarks(said, Vocabulary(None)) == asked
+
+
+@pytest.mark.parametrize("home, request_, call", [
+    ("default", "turn on the kitchen light, the light bulb was changed", {"name": "set_device", "arguments": {
+        "device": "light", "room": "kitchen", "state": "on"}}),
+    ("default", "the light bulb was changed so turn on the kitchen light", {"name": "set_device", "arguments": {
+        "device": "light", "room": "kitchen", "state": "on"}}),
+    ("default", "i'm off to bed so lights out in the house please", {"name": "switch_all", "arguments": {
+        "name": "light", "state": "off"}}),
+    ("third", "switch on the log splitter, the logs are in", {"name": "switch_device", "arguments": {
+        "name": "log_splitter", "state": "on"}}),
+    ("third", "the cart is back so open the cartshed gate", {"name": "set_cover", "arguments": {
+        "name": "cartshed_gate", "action": "open"}}),
+])
+def test_a_clear_request_beside_a_remark_whose_words_the_home_knows_acts(assistant, home, request_, call):
+    """The remark says a word of a name of the home ("light", "logs" of the log splitter, "cart" of the cartshed
+    gate): read with it, the model took it for the request's."""
+    home = farmhouse() if home == "third" else InMemoryHome()
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
+
+
+def test_the_remark_alone_does_not_act_where_beside_a_request_it_does(assistant):
+    home = farmhouse()
+    reply = respond_sync(assistant, [{"role": "user", "content": "switch on the log splitter, the logs are in"}],
+                         ToolRunner(home))
+    assert [call.name for call in reply.tool_calls] == ["switch_device"], reply
+    for remark in ("the logs are in", "the cart is back"):
+        home = farmhouse()
+        before = dict(home.states)
+        reply = respond_sync(assistant, [{"role": "user", "content": remark}], ToolRunner(home))
+        assert reply.tool_calls == [] and home.states == before, reply
+
+
+def farmhouse() -> InMemoryHome:
+    return InMemoryHome(inventory=third_inventory())
