@@ -18,7 +18,7 @@ from assistant.spoken_numbers import normalize_request
 from assistant.vocabulary import (ASKING_OPENERS, BARE_REQUEST_VERBS, BEFORE_A_NEGATION, CONDITIONS, LEAVERS,
                                   NEGATED_WISHES, NEGATING_OPENINGS, NEGATION_ASKS, NO_PLACES, NO_TIMER_NAMES,
                                   NOT_FORGETTING, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES, REASON_SUBJECTS, REASONS,
-                                  REASONS_BEFORE_A_SUBJECT, REASONS_OF_A_THING, REMARK_JOINERS, REMARK_SUBJECTS, REMARKED_STATES,
+                                  REASONS_BEFORE_A_SUBJECT, REASONS_BESIDE_A_REQUEST, REASONING_PEOPLE, REMARK_JOINERS, REMARK_SUBJECTS, REMARKED_STATES,
                                   REQUESTS_WITHOUT_A_VERB, SAID_OF_LINKS, STATE_LINKS, SUBJECT_WISHES, UNFINISHED_ENDINGS,
                                   VALUE_SAID_BETTER)
 
@@ -103,12 +103,14 @@ _PLACE = re.compile(rf"\bin (?:the|my|our|this|that|his|her)\b(?! (?:{'|'.join(N
 # A clause that asks: words of asking, then a verb of a request or words that ask without one ("could you put the
 # towel rail on", "so lights out please"), after words that open a request and carry nothing
 ASKING_CLAUSE = re.compile(rf"^(?:(?:{'|'.join(OPENING_WORDS)})\s+)*(?:(?:{'|'.join(ASKING_OPENERS)})\s+)?"
-                           rf"(?:{'|'.join(BARE_REQUEST_VERBS + REQUESTS_WITHOUT_A_VERB)})\b")
+                           rf"({'|'.join(BARE_REQUEST_VERBS + REQUESTS_WITHOUT_A_VERB)})\b")
 # A clause said of a subject the speaker names: "the towels are damp", "the baby's asleep" (REMARK's subjects are
 # pronouns)
 SAID_OF_A_SUBJECT = re.compile(rf"^(?:the|my|our) [a-z' ]+?(?:{'|'.join(SAID_OF_LINKS)})\b")
-# A clause that may say what a thing is for or like, not why: "for the eggs please" (of "stop the timer for the eggs")
-_OF_A_THING = re.compile(rf"^(?:{'|'.join(REASONS_OF_A_THING)}) (?:the|my|our|your)\b")
+# A reason that may be left out beside a request: one of REASONS, or a word of REASONS_BESIDE_A_REQUEST before a
+# person ("so i can read"); not "for the eggs" (what a timer is for), "while the" (Whisper's "what the"), "as it"
+_REASON_LEFT_OUT = re.compile(rf"^(?:{'|'.join(REASONS)})\b"
+                              rf"|^(?:{'|'.join(REASONS_BESIDE_A_REQUEST)}) (?:{'|'.join(REASONING_PEOPLE)})\b")
 # A request clause cut before what it names or asks: "play the song called" (of "... called because i said so")
 _UNFINISHED = re.compile(rf"\b(?:{'|'.join(UNFINISHED_ENDINGS)})$")
 # A remark, then a word that joins the request to it, with no comma: "i'm off to bed so lights out please"
@@ -418,17 +420,25 @@ def request_beside_remarks(request: str, vocabulary) -> str | None:
     if not 1 < len(found) <= MAX_CLAUSES or any(CONDITION.match(clause.said) for clause in found):
         return None
     asking = [clause for clause in found if ASKING_CLAUSE.match(clause.said)]
-    if len(asking) != 1 or PRONOUN.search(asking[0].said) or _UNFINISHED.search(asking[0].said):
+    if len(asking) != 1 or PRONOUN.search(asking[0].said) or _UNFINISHED.search(asking[0].said) \
+            or not _says_what_it_asks(asking[0].said):
         return None
     later = found[found.index(asking[0]) + 1:]
     if any(TAKES_BACK.search(clause.said) and not NOT_DOING.match(clause.said) for clause in later):
         return None
     remarks = [clause.said for clause in found if clause is not asking[0]]
-    if not all((REASON.match(said) and not _OF_A_THING.match(said) or REMARK.match(said) or SAID_OF_A_SUBJECT.match(said))
+    if not all((_REASON_LEFT_OUT.match(said) or REMARK.match(said) or SAID_OF_A_SUBJECT.match(said))
                and not _NUMBER.search(_DURATION.sub("", said)) and level_word_said(said) is None
                and not _PLACE.search(said) and not _names_an_area(said, vocabulary) for said in remarks):
         return None
     return asking[0].written
+
+
+def _says_what_it_asks(said: str) -> bool:
+    """An asking clause says more than its verb and one word: "remind me" (of Whisper's "remind me while the date
+    is today") or "switch" (of "switch, it on") asks for what the words beside it say."""
+    opening = ASKING_CLAUSE.match(said)
+    return opening.group(1) in REQUESTS_WITHOUT_A_VERB or len(said[opening.end():].split()) >= 2
 
 
 def _after_a_remark(clause: Clause) -> list[Clause]:

@@ -1522,14 +1522,17 @@ REMARK_JOINERS = ("and so", "so")
 ASKING_OPENERS = ("please", "can you", "could you", "would you", "will you", "can you please", "could you please",
                   "would you please")
 REQUESTS_WITHOUT_A_VERB = ("lights out", "lamps out", "the lights out", "all the lights out")
-# Of REASONS_BEFORE_A_SUBJECT, those that also say what a thing is for or like before a determiner ("stop the timer
-# *for the* eggs", "the same *as the* kitchen"): such a clause is no reason to leave out
-REASONS_OF_A_THING = ("as", "for")
-# A remark said of a subject the speaker names ("the towels are damp", "the baby's asleep", "my trousers are
-# creased"): the words after the subject that say how it is
+# A reason left out beside a request opens with one of REASONS or, before one of REASONING_PEOPLE, with one of these
+# ("so i can read", "since we're out"); "for the eggs" says what a timer is for, "while the" is often Whisper's
+# "what the", "as the" says what a thing is like (clauses.request_beside_remarks)
+REASONS_BESIDE_A_REQUEST = ("since", "so that", "so", "as")
+REASONING_PEOPLE = ("i", "i'm", "i've", "we", "we're", "we've", "you", "you're", "they", "they're", "he", "he's", "she",
+                    "she's")
 # Words a request clause cannot end with: what it names or asks is said after them ("play the song called", "put
 # the", "start a timer for"), so a clause cut there is no request
 UNFINISHED_ENDINGS = ("called", "named", "labelled", "labeled", "titled", "the", "a", "an", "my", "our", "of", "to",
                       "for", "with", "and", "about")
+# A remark said of a subject the speaker names ("the towels are damp", "the baby's asleep", "my trousers are
+# creased"): the words after the subject that say how it is
 SAID_OF_LINKS = ("'s", "'re", " is", " are", " was", " were", " has", " have", " had", " feels", " feel", " looks",
                  " look", " seems", " seem")

@@ -459,3 +459,32 @@ def test_the_remark_alone_does_not_act_where_beside_a_request_it_does(assistant)
 
 def farmhouse() -> InMemoryHome:
     return InMemoryHome(inventory=third_inventory())
+
+
+# Round 44 (r44-clear3): the same reading on text as Whisper writes it. Shapes written for the rule.
+@pytest.mark.parametrize("heard, asked", [
+    ("Switch the kitchen light on. I'm making toast.", "Switch the kitchen light on"),      # a full stop for a comma
+    ("Turn on the hall light. It's dark.", "Turn on the hall light"),
+    ("Turn on the lamp so I can read.", None),          # Whisper's capital "I": no clause break, read whole as before
+    ("Remind me while the date is today.", None),       # "what" heard "while": no reason, and "remind me" asks nothing
+    ("Open the garage door I'm bringing the car in.", None),    # the comma dropped: one clause, read whole
+    ("Switch, it on please.", None),                    # a comma inside the request: the verb alone asks nothing
+    ("Turn the hall light off as the kids are asleep.", None),  # "as the" may say what a thing is like
+    ("Set a timer for the pasta, the water's boiling.", None),  # "for the" says what the timer is for
+    ("Turn on the hall light. It's dark in the hall.", None),   # the remark's place
+])
+def test_a_heard_request_beside_a_remark_is_read_alone_only_where_typed_text_would_be(heard, asked):
+    from assistant.clauses import request_beside_remarks
+    assert request_beside_remarks(heard, Vocabulary(None)) == asked
+
+
+@pytest.mark.parametrize("said, asked", [
+    ("play because of you, we're having a party", "play because of you"),  # "because" inside a name: not split
+    ("play so far so good, it's quiet", "play so far so good"),             # "so" inside a name: not split
+    ("turn on the lamp so i can read", "turn on the lamp"),                 # "so" before a person: a reason
+    ("it's late", None),                                                    # a remark alone asks nothing
+    ("because we're out", None),                                            # a reason alone
+])
+def test_reason_words_inside_a_name_stay_in_it_and_a_remark_alone_asks_nothing(said, asked):
+    from assistant.clauses import request_beside_remarks
+    assert request_beside_remarks(said, Vocabulary(None)) == asked
