@@ -415,13 +415,15 @@ def request_beside_remarks(request: str, vocabulary) -> str | None:
     when no clause or several ask, the asking one stands for a thing by a pronoun (topic_in_place reads it), a
     remark says a place, an area, a number or a level (the request may need it: "it's cold in the kitchen, put the
     heating up"), or any clause is a condition or takes the request back; or the asking clause ends before what it
-    names ("play the song called, because i said so"). A remark alone is never a request."""
+    names ("play the song called, because i said so") or names nothing the home knows (a name misheard: Whisper's
+    "open the carriage horse door", whose remark's words may be what the model needs). A remark alone is never a
+    request."""
     found = [part for clause in clauses(request) for part in _after_a_remark(clause)]
     if not 1 < len(found) <= MAX_CLAUSES or any(CONDITION.match(clause.said) for clause in found):
         return None
     asking = [clause for clause in found if ASKING_CLAUSE.match(clause.said)]
     if len(asking) != 1 or PRONOUN.search(asking[0].said) or _UNFINISHED.search(asking[0].said) \
-            or not _says_what_it_asks(asking[0].said):
+            or not _says_what_it_asks(asking[0].said) or not names_a_thing(asking[0].said, vocabulary):
         return None
     later = found[found.index(asking[0]) + 1:]
     if any(TAKES_BACK.search(clause.said) and not NOT_DOING.match(clause.said) for clause in later):
