@@ -498,3 +498,14 @@ def test_the_asking_clause_names_a_thing_of_the_users_own_home():
     said = "open the velux window because the paint is drying"
     assert request_beside_remarks(said, vocabulary) == "open the velux window"
     assert request_beside_remarks(said, Vocabulary(None)) is None
+
+
+@pytest.mark.parametrize("heard, call", [
+    ("Switch on the log splitter. The logs are in.", {"name": "switch_device", "arguments": {
+        "name": "log_splitter", "state": "on"}}),            # Whisper's full stop where typed text has a comma
+    ("The cart is back, so open the cartshed gate.", {"name": "set_cover", "arguments": {
+        "name": "cartshed_gate", "action": "open"}}),
+])
+def test_a_heard_request_beside_a_remark_whose_words_the_home_knows_acts(assistant, heard, call):
+    reply = respond_sync(assistant, [{"role": "user", "content": heard}], ToolRunner(farmhouse()))
+    assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
