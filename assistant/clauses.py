@@ -15,10 +15,12 @@ from dataclasses import dataclass
 
 from assistant.chat_template import asks_how_things_are, level_word_said
 from assistant.spoken_numbers import normalize_request
-from assistant.vocabulary import (BARE_REQUEST_VERBS, BEFORE_A_NEGATION, CONDITIONS, LEAVERS, NEGATED_WISHES, NEGATING_OPENINGS,
-                                  NEGATION_ASKS, NO_PLACES, NO_TIMER_NAMES, NOT_FORGETTING, OPENING_WORDS,
-                                  PRONOUN_OBJECTS, PRONOUN_ONES, REASON_SUBJECTS, REASONS, REASONS_BEFORE_A_SUBJECT,
-                                  REMARK_SUBJECTS, REMARKED_STATES, STATE_LINKS, SUBJECT_WISHES, VALUE_SAID_BETTER)
+from assistant.vocabulary import (ASKING_OPENERS, BARE_REQUEST_VERBS, BEFORE_A_NEGATION, CONDITIONS, LEAVERS,
+                                  NEGATED_WISHES, NEGATING_OPENINGS, NEGATION_ASKS, NO_PLACES, NO_TIMER_NAMES,
+                                  NOT_FORGETTING, OPENING_WORDS, PRONOUN_OBJECTS, PRONOUN_ONES, REASON_SUBJECTS, REASONS,
+                                  REASONS_BEFORE_A_SUBJECT, REASONS_BESIDE_A_REQUEST, REASONING_PEOPLE, REMARK_JOINERS, REMARK_SUBJECTS, REMARKED_STATES,
+                                  REQUESTS_WITHOUT_A_VERB, SAID_OF_LINKS, STATE_LINKS, SUBJECT_WISHES, UNFINISHED_ENDINGS,
+                                  VALUE_SAID_BETTER)
 
 MAX_CLAUSES = 4          # a longer run of clauses is no request said with a remark: no second reading
 # Where a clause ends in the written request: punctuation (a comma or a point inside a number is part of it)
@@ -97,6 +99,23 @@ _NOT_FORGETTING = re.compile(rf"^(?:{'|'.join(NOT_FORGETTING)}) (?=[a-z])")
 _ASKED_AFTER = re.compile(rf"\b(?:{'|'.join(BARE_REQUEST_VERBS)}|please|can|could|would|will)\b")
 _PLACE = re.compile(rf"\bin (?:the|my|our|this|that|his|her)\b(?! (?:{'|'.join(NO_PLACES)})\b)"
                     r"|\b(?:upstairs|downstairs|outside|outdoors)\b")
+
+# A clause that asks: words of asking, then a verb of a request or words that ask without one ("could you put the
+# towel rail on", "so lights out please"), after words that open a request and carry nothing
+ASKING_CLAUSE = re.compile(rf"^(?:(?:{'|'.join(OPENING_WORDS)})\s+)*(?:(?:{'|'.join(ASKING_OPENERS)})\s+)?"
+                           rf"({'|'.join(BARE_REQUEST_VERBS + REQUESTS_WITHOUT_A_VERB)})\b")
+# A clause said of a subject the speaker names: "the towels are damp", "the baby's asleep" (REMARK's subjects are
+# pronouns)
+SAID_OF_A_SUBJECT = re.compile(rf"^(?:the|my|our) [a-z' ]+?(?:{'|'.join(SAID_OF_LINKS)})\b")
+# A reason that may be left out beside a request: one of REASONS, or a word of REASONS_BESIDE_A_REQUEST before a
+# person ("so i can read"); not "for the eggs" (what a timer is for), "while the" (Whisper's "what the"), "as it"
+_REASON_LEFT_OUT = re.compile(rf"^(?:{'|'.join(REASONS)})\b"
+                              rf"|^(?:{'|'.join(REASONS_BESIDE_A_REQUEST)}) (?:{'|'.join(REASONING_PEOPLE)})\b")
+# A request clause cut before what it names or asks: "play the song called" (of "... called because i said so")
+_UNFINISHED = re.compile(rf"\b(?:{'|'.join(UNFINISHED_ENDINGS)})$")
+# A remark, then a word that joins the request to it, with no comma: "i'm off to bed so lights out please"
+_JOINED_AFTER_A_REMARK = re.compile(rf"\s(?:{'|'.join(REMARK_JOINERS)})\s(?=(?:{'|'.join(ASKING_OPENERS)}\s+)?"
+                                    rf"(?:{'|'.join(BARE_REQUEST_VERBS + REQUESTS_WITHOUT_A_VERB)})\b)")
 
 
 @dataclass(frozen=True)
@@ -386,3 +405,51 @@ def reading_taken(whole, clause_readings: list):
     same = called and all((r.call.name, r.call.arguments) == (called[0].call.name, called[0].call.arguments)
                           for r in called)
     return called[0] if same else whole
+
+
+def request_beside_remarks(request: str, vocabulary) -> str | None:
+    """The one clause (as written) that asks, to be read instead of the whole request, when every other clause is
+    a remark or a reason that carries nothing a call could need: "put the towel rail on, the towels are damp", "the
+    baby's asleep - turn the bedroom telly down", "i'm off to bed so lights out please". The corpus asks without
+    them, and the model reads a remark's words as the request's ("the logs are in" opened the log splitter). None
+    when no clause or several ask, the asking one stands for a thing by a pronoun (topic_in_place reads it), a
+    remark says a place, an area, a number or a level (the request may need it: "it's cold in the kitchen, put the
+    heating up"), or any clause is a condition or takes the request back; or the asking clause ends before what it
+    names ("play the song called, because i said so") or names nothing the home knows (a name misheard: Whisper's
+    "open the carriage horse door", whose remark's words may be what the model needs). A remark alone is never a
+    request."""
+    found = [part for clause in clauses(request) for part in _after_a_remark(clause)]
+    if not 1 < len(found) <= MAX_CLAUSES or any(CONDITION.match(clause.said) for clause in found):
+        return None
+    asking = [clause for clause in found if ASKING_CLAUSE.match(clause.said)]
+    if len(asking) != 1 or PRONOUN.search(asking[0].said) or _UNFINISHED.search(asking[0].said) \
+            or not _says_what_it_asks(asking[0].said) or not names_a_thing(asking[0].said, vocabulary):
+        return None
+    later = found[found.index(asking[0]) + 1:]
+    if any(TAKES_BACK.search(clause.said) and not NOT_DOING.match(clause.said) for clause in later):
+        return None
+    remarks = [clause.said for clause in found if clause is not asking[0]]
+    if not all((_REASON_LEFT_OUT.match(said) or REMARK.match(said) or SAID_OF_A_SUBJECT.match(said))
+               and not _NUMBER.search(_DURATION.sub("", said)) and level_word_said(said) is None
+               and not _PLACE.search(said) and not _names_an_area(said, vocabulary) for said in remarks):
+        return None
+    return asking[0].written
+
+
+def _says_what_it_asks(said: str) -> bool:
+    """An asking clause says more than its verb and one word: "remind me" (of Whisper's "remind me while the date
+    is today") or "switch" (of "switch, it on") asks for what the words beside it say."""
+    opening = ASKING_CLAUSE.match(said)
+    return opening.group(1) in REQUESTS_WITHOUT_A_VERB or len(said[opening.end():].split()) >= 2
+
+
+def _after_a_remark(clause: Clause) -> list[Clause]:
+    """A clause that is a remark and then, after a joining word, a request (_JOINED_AFTER_A_REMARK), as the two; any
+    other clause as it is."""
+    if not (REMARK.match(clause.said) or SAID_OF_A_SUBJECT.match(clause.said)):
+        return [clause]
+    joined = _JOINED_AFTER_A_REMARK.search(clause.written.lower())
+    if joined is None:
+        return [clause]
+    remark, asked = clause.written[:joined.start()], clause.written[joined.end():]
+    return [Clause(remark.strip(), normalize_request(remark)), Clause(asked.strip(), normalize_request(asked))]

@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from assistant.chat_template import NAME_ARGUMENTS, _assistant_calls, asks_how_things_are, content_text
-from assistant.clauses import clauses, names_a_thing, takeable, topic_in_place
+from assistant.clauses import clauses, names_a_thing, request_beside_remarks, takeable, topic_in_place
 from assistant.clock import clock_call, known_place
 from assistant.inventory import APPLIANCES, CLASS_WORDS, MAX_NAME_WORDS
 from assistant.lists import list_follow_up
@@ -876,6 +876,7 @@ def _resolution(history: list[dict], lexicon: tuple[set, set] | None) -> list[di
     vocabulary = Vocabulary(lexicon)
     calls = calls_of_history(history[:-1])
     request = _compared(_value_said(_self_corrected(_timer_owned(content_text(history[-1]), calls)), history), history)
+    request = request_beside_remarks(request, vocabulary) or request     # "put the towel rail on, the towels are damp"
     if request != content_text(history[-1]):         # each clause read alone reads the timer too
         history = [*history[:-1], {"role": "user", "content": request}]
     dislocated = _dislocated(request, vocabulary)

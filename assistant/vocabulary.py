@@ -1529,3 +1529,27 @@ LIST_NEEDED_NOT_AN_ITEM = ("to", "for", "with", "by", "before", "after", "until"
 # The words that end a remark and open a list request said with it in one turn ("we're out of milk, add it to the
 # shopping list", "we've run out of eggs so put them on the list"): the request is made, its "it" the remark's items
 LIST_REMARK_ENDS = (",", ".", ";", "!", " so", " and", ", so", ", and", ". so", ". and")
+
+# --- round 43, a clear request said beside a remark or a reason (r43-clear2) ---
+# Words that join a remark and the request said after it when no comma is written ("i'm off to bed *so* lights
+# out please"); the remark before them carries nothing the request needs (clauses.request_beside_remarks)
+REMARK_JOINERS = ("and so", "so")
+# How a request clause opens: words of asking before its verb ("can you", "could you"), and a verb of the corpus's
+# requests (BARE_REQUEST_VERBS, SWITCH_VERBS) or "lights out", which it says without one
+ASKING_OPENERS = ("please", "can you", "could you", "would you", "will you", "can you please", "could you please",
+                  "would you please")
+REQUESTS_WITHOUT_A_VERB = ("lights out", "lamps out", "the lights out", "all the lights out")
+# A reason left out beside a request opens with one of REASONS or, before one of REASONING_PEOPLE, with one of these
+# ("so i can read", "since we're out"); "for the eggs" says what a timer is for, "while the" is often Whisper's
+# "what the", "as the" says what a thing is like (clauses.request_beside_remarks)
+REASONS_BESIDE_A_REQUEST = ("since", "so that", "so", "as")
+REASONING_PEOPLE = ("i", "i'm", "i've", "we", "we're", "we've", "you", "you're", "they", "they're", "he", "he's", "she",
+                    "she's")
+# Words a request clause cannot end with: what it names or asks is said after them ("play the song called", "put
+# the", "start a timer for"), so a clause cut there is no request
+UNFINISHED_ENDINGS = ("called", "named", "labelled", "labeled", "titled", "the", "a", "an", "my", "our", "of", "to",
+                      "for", "with", "and", "about")
+# A remark said of a subject the speaker names ("the towels are damp", "the baby's asleep", "my trousers are
+# creased"): the words after the subject that say how it is
+SAID_OF_LINKS = ("'s", "'re", " is", " are", " was", " were", " has", " have", " had", " feels", " feel", " looks",
+                 " look", " seems", " seem")

@@ -20,6 +20,7 @@ from assistant.spelling import respelt
 from assistant.spoken_numbers import normalize_request
 from assistant.tools import HeldTools, ToolRunner
 from test_assistant_names import made_up_home
+from third_home import third_inventory
 
 
 def slots_in(home, said: str):
@@ -396,4 +397,115 @@ def test_only_what_the_rules_name_is_read_in_the_corpus_words():
 def test_verbs_feelings_the_hour_and_shares_said_otherwise_act(assistant, home, request_, call):
     home = made_up_home() if home == "made_up" else InMemoryHome()
     reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
+
+
+# Round 43: a clear request said beside a remark or a reason (r43-clear2). Phrasings written for the rule.
+@pytest.mark.parametrize("said, asked", [
+    ("turn on the kitchen light, the light bulb was changed", "turn on the kitchen light"),     # a remark after
+    ("the light bulb was changed so turn on the kitchen light", "turn on the kitchen light"),   # joined by "so"
+    ("the baby's asleep — switch off the bedroom tv", "switch off the bedroom tv"),             # by a dash
+    ("we're off out, could you switch off the living room tv", "could you switch off the living room tv"),
+    ("the kids are in bed so lights out please", "lights out please"),
+    ("open the velux window because the paint is drying", None),    # no velux window in this home (round 44)
+    ("put cos lettuce on the shopping list because we're out", None),   # names no thing of the home (round 44)
+    ("the light bulb was changed", None),                   # a remark alone asks nothing
+    ("it's freezing in here", None),
+    ("it's cold in the office, turn the heater on", None),  # the remark's place goes with the request (takeable)
+    ("it's 30 degrees, turn the office fan on", None),      # a number in the remark
+    ("the office fan is loud, turn it off", None),          # a pronoun for what the remark names
+    ("turn on the kitchen light, actually don't", None),    # taken back
+    ("play the song called because i said so", None),      # "because" inside a name
+    ("stop the timer for the eggs please", None),           # what a thing is for, not a reason
+    ("if it gets dark, turn on the porch light", None),     # a condition
+    ("turn on the kitchen light, turn off the hall light", None),   # two requests
+])
+def test_the_request_beside_a_remark_or_a_reason_is_the_clause_that_asks(said, asked):
+    from assistant.clauses import request_beside_remarks
+    assert request_beside_remarks(said, Vocabulary(None)) == asked
+
+
+@pytest.mark.parametrize("home, request_, call", [
+    ("default", "turn on the kitchen light, the light bulb was changed", {"name": "set_device", "arguments": {
+        "device": "light", "room": "kitchen", "state": "on"}}),
+    ("default", "the light bulb was changed so turn on the kitchen light", {"name": "set_device", "arguments": {
+        "device": "light", "room": "kitchen", "state": "on"}}),
+    ("default", "i'm off to bed so lights out in the house please", {"name": "switch_all", "arguments": {
+        "name": "light", "state": "off"}}),
+    ("third", "switch on the log splitter, the logs are in", {"name": "switch_device", "arguments": {
+        "name": "log_splitter", "state": "on"}}),
+    ("third", "the cart is back so open the cartshed gate", {"name": "set_cover", "arguments": {
+        "name": "cartshed_gate", "action": "open"}}),
+])
+def test_a_clear_request_beside_a_remark_whose_words_the_home_knows_acts(assistant, home, request_, call):
+    """The remark says a word of a name of the home ("light", "logs" of the log splitter, "cart" of the cartshed
+    gate): read with it, the model took it for the request's."""
+    home = farmhouse() if home == "third" else InMemoryHome()
+    reply = respond_sync(assistant, [{"role": "user", "content": request_}], ToolRunner(home))
+    assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
+
+
+def test_the_remark_alone_does_not_act_where_beside_a_request_it_does(assistant):
+    home = farmhouse()
+    reply = respond_sync(assistant, [{"role": "user", "content": "switch on the log splitter, the logs are in"}],
+                         ToolRunner(home))
+    assert [call.name for call in reply.tool_calls] == ["switch_device"], reply
+    for remark in ("the logs are in", "the cart is back"):
+        home = farmhouse()
+        before = dict(home.states)
+        reply = respond_sync(assistant, [{"role": "user", "content": remark}], ToolRunner(home))
+        assert reply.tool_calls == [] and home.states == before, reply
+
+
+def farmhouse() -> InMemoryHome:
+    return InMemoryHome(inventory=third_inventory())
+
+
+# Round 44 (r44-clear3): the same reading on text as Whisper writes it. Shapes written for the rule.
+@pytest.mark.parametrize("heard, asked", [
+    ("Switch the kitchen light on. I'm making toast.", "Switch the kitchen light on"),      # a full stop for a comma
+    ("Turn on the hall light. It's dark.", "Turn on the hall light"),
+    ("Turn on the lamp so I can read.", None),          # Whisper's capital "I": no clause break, read whole as before
+    ("Remind me while the date is today.", None),       # "what" heard "while": no reason, and "remind me" asks nothing
+    ("Open the garage door I'm bringing the car in.", None),    # the comma dropped: one clause, read whole
+    ("Switch, it on please.", None),                    # a comma inside the request: the verb alone asks nothing
+    ("Turn the hall light off as the kids are asleep.", None),  # "as the" may say what a thing is like
+    ("Set a timer for the pasta, the water's boiling.", None),  # "for the" says what the timer is for
+    ("Turn on the hall light. It's dark in the hall.", None),   # the remark's place
+    ("Open the carriage horse door, I'm bringing the old car in.", None),  # a name misheard: read whole
+])
+def test_a_heard_request_beside_a_remark_is_read_alone_only_where_typed_text_would_be(heard, asked):
+    from assistant.clauses import request_beside_remarks
+    assert request_beside_remarks(heard, Vocabulary(None)) == asked
+
+
+@pytest.mark.parametrize("said, asked", [
+    ("turn on the kitchen light, the cos lettuce is in", "turn on the kitchen light"),   # "cos" of an item
+    ("turn on the kitchen light so far so good", None),     # "so" before no person: no reason, one clause
+    ("play because of you, we're having a party", None),    # names no thing of the home: read whole
+    ("turn on the lamp so i can read", "turn on the lamp"),                 # "so" before a person: a reason
+    ("it's late", None),                                                    # a remark alone asks nothing
+    ("because we're out", None),                                            # a reason alone
+])
+def test_reason_words_inside_a_name_stay_in_it_and_a_remark_alone_asks_nothing(said, asked):
+    from assistant.clauses import request_beside_remarks
+    assert request_beside_remarks(said, Vocabulary(None)) == asked
+
+
+def test_the_asking_clause_names_a_thing_of_the_users_own_home():
+    from assistant.clauses import request_beside_remarks
+    vocabulary = Vocabulary(made_up_home().inventory.lexicon())
+    said = "open the velux window because the paint is drying"
+    assert request_beside_remarks(said, vocabulary) == "open the velux window"
+    assert request_beside_remarks(said, Vocabulary(None)) is None
+
+
+@pytest.mark.parametrize("heard, call", [
+    ("Switch on the log splitter. The logs are in.", {"name": "switch_device", "arguments": {
+        "name": "log_splitter", "state": "on"}}),            # Whisper's full stop where typed text has a comma
+    ("Open the woodshed door. The logs are in.", {"name": "set_cover", "arguments": {
+        "name": "woodshed_door", "action": "open"}}),
+])
+def test_a_heard_request_beside_a_remark_whose_words_the_home_knows_acts(assistant, heard, call):
+    reply = respond_sync(assistant, [{"role": "user", "content": heard}], ToolRunner(farmhouse()))
     assert [{"name": c.name, "arguments": c.arguments} for c in reply.tool_calls] == [call], reply
