@@ -1027,6 +1027,8 @@ class ToolRunner:
             return NOT_A_NAME_OF_THE_HOME
         guessed = next((value for key, value in arguments.items() if key in NAME_ARGUMENTS
                         and isinstance(value, str) and value.lower() in self.guessed_names), None)
+        if guessed is None and self.guessed_names and name in THING_NAMED:
+            guessed = self._guessed_thing(arguments)
         if guessed is not None:
             return self._ask_first(guessed, name, arguments)
         if self.spoken and name in LIST_SAID_BACK and any(
@@ -1077,6 +1079,15 @@ class ToolRunner:
         self.pending = Pending(f"the {guessed}", self._as_heard(name, arguments), time.time(), self.turn,
                                {"call": name, "arguments": arguments, "heard": self.heard})
         return NoAction(f"Did you mean the {guessed}? Say yes to confirm.")
+
+    def _guessed_thing(self, arguments: dict) -> str | None:
+        """The guessed name (guessed_names) of the one thing a call names in other words, or None: "drinks cabinet
+        light" written for the drinks cabinet, a guess from "the rings cabinet light", is a guess too."""
+        if not isinstance(arguments.get("name"), str):
+            return None
+        found, _ = self._find(arguments["name"], arguments.get("area"), COMPONENTS)
+        names = {entity.name.lower() for entity in found}
+        return next(iter(names)) if len(names) == 1 and names <= set(self.guessed_names) else None
 
     def _knows_the_device(self, name: str, arguments: dict) -> bool:
         """The call names no device, or one the home has: a call to a device it lacks is refused as it is,

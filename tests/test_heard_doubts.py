@@ -5,8 +5,8 @@ import pytest
 from assistant.home import InMemoryHome
 from assistant.tools import ToolRunner
 from made_up_home import made_up_inventory
-from test_heard_names import NAMES, discovered_tools, states
-from voice.heard_doubts import guesses_standing, undoubted_names
+from test_heard_names import NAMES, discovered_tools, says, states
+from voice.heard_doubts import guesses_standing, names_heard_in, undoubted_names
 from voice.heard_names import hear_names
 
 MADE_UP = ToolRunner(InMemoryHome(inventory=made_up_inventory())).spoken_names()
@@ -83,3 +83,63 @@ def test_a_name_guessed_against_the_audio_is_asked_about_only_where_the_home_has
     # a guess that put in request words alone (a scene called "open") keeps its question: other request words
     # could have been said there
     assert guesses_standing({"open": "often"}, ("open", "kiln")) == {"open": "often"}
+
+
+@pytest.mark.parametrize("heard, text, guessed, unlike, names", [
+    # espeak-ng's "the arc lamp" run together (bench/spoken_requests.py, the fourteenth set's A half); a name the
+    # home lacks differs in more than its first sound; a name's kind word ("lamp") is a word of the default home's
+    # names, no rare word: "the arc ramp" names nothing
+    ("Could you turn the dark lamp on?", "Could you turn the arc lamp on?", {"arc lamp": "dark lamp"},
+     ("Turn on the nursery lamp.", "Is the arc ramp down?"), MADE_UP),
+    # Festival kal's "wicket", wideband and phone band; one word alone, with no other word of a name beside it, is
+    # left ("honk" for the punkah)
+    ("Lock the liquid gate for me.", "Lock the wicket gate for me.", {"wicket gate": "liquid gate"},
+     ("Switch off the porch light.", "Honk on please, it's sweltering."), MADE_UP),
+    # espeak-ng's "bunting" and "drinks": a first sound changed, or lost; a word sharing one sound after the first
+    # ("mays" and "baize": S) says too little
+    ("The monting lights at half-rightest, please.", "The bunting lights at half-rightest, please.",
+     {"bunting lights": "monting lights"},
+     ("Switch off the chapel lights.", "Open the chapel blinds.", "May's light on, we're playing snooker."), NAMES),
+    ("Put the rings cabinet light at 70%.", "Put the drinks cabinet light at 70%.",
+     {"drinks cabinet": "rings cabinet"}, ("Turn on the lava lamp.", "Unlock the back gate."), NAMES),
+])
+def test_a_name_whose_first_sound_was_misheard_is_a_guess_and_a_word_unlike_it_in_more_stays(heard, text, guessed,
+                                                                                             unlike, names):
+    hearing, guesses, _, _ = names_heard_in(heard, names, frozenset(), frozenset(), {})
+    assert (hearing.text, guesses) == (text, guessed)
+    for other in unlike:
+        hearing, guesses, _, _ = names_heard_in(other, names, frozenset(), frozenset(), {})
+        assert (hearing.text, guesses) == (other, {})
+
+
+async def test_a_name_whose_first_sound_was_misheard_is_asked_about_and_a_yes_acts():
+    """"Lock the liquid gate for me." (Festival kal) was refused as a device the home lacks; the wicket gate is
+    asked about, and only the yes locks it."""
+    tools = ToolRunner(InMemoryHome(inventory=made_up_inventory()))
+    hearing, tools.guessed_names, tools.doubted_words, tools.doubted_change_words = names_heard_in(
+        "Lock the liquid gate for me.", tools.home_names(), frozenset(), frozenset(), {})
+    tools.spoken = True
+    says(tools, hearing.text)
+    assert await tools.run("set_lock", {"name": "wicket gate", "action": "lock"}) == \
+        "Did you mean the wicket gate? Say yes to confirm."
+    assert states(tools) == {}
+    says(tools, "Yes.")
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the wicket gate is locked."
+    assert states(tools) == {"wicket gate": "locked"}
+
+
+async def test_a_guessed_name_written_in_other_words_is_asked_about_too():
+    """"Put the rings cabinet light at 70%." (espeak-ng low slow) is heard as "Put the drinks cabinet light at 70%.",
+    the drinks cabinet a guess (first_sounds_misheard); the model writes the call to "drinks_cabinet_light", which
+    names the drinks cabinet in other words than the guess, and was made without a question. It is asked about, and
+    only the yes sets it."""
+    tools = discovered_tools()
+    tools.spoken = True
+    says(tools, "Put the drinks cabinet light at 70%.")
+    tools.guessed_names = {"drinks cabinet": "rings cabinet"}
+    assert await tools.run("set_level", {"name": "drinks_cabinet_light", "percent": 70}) == \
+        "Did you mean the drinks cabinet? Say yes to confirm."
+    assert states(tools) == {}
+    says(tools, "Yes.")
+    assert await tools.run("confirm", {"answer": "yes"}) == "Okay, the drinks cabinet is at 70 percent."
+    assert states(tools) == {"drinks cabinet": "70"}

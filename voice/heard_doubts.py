@@ -21,17 +21,18 @@ from __future__ import annotations
 import re
 
 from voice.heard_names import REQUEST_WORDS, Hearing, hear_names, names_to_check
-from voice.heard_text import names_run_on
+from voice.heard_text import first_sounds_misheard, names_run_on
 
 
 def names_heard_in(text: str, names: tuple[str, ...], doubted: frozenset[str], doubted_change: frozenset[str],
                    guessed: dict[str, str]) -> tuple[Hearing, dict[str, str], frozenset[str], frozenset[str]]:
-    """text (a final with its words put back as said) with the home's names heard in (voice.heard_names), and
+    """text (a final with its words put back as said) with the home's names heard in (voice.heard_names, and a name
+    whose word's first sound was misheard: voice.heard_text.first_sounds_misheard), and
     what a call on it must ask about: the names only guessed (here, or against the audio where another name of the
     home sounds like them: guesses_standing), the words doubted, and those a change's doubts read
     (undoubted_names); doubted and doubted_change as the recogniser gave them."""
     run_on = names_run_on(text, names)
-    hearing = hear_names(run_on, names)
+    hearing = first_sounds_misheard(hear_names(run_on, names), names)
     return (hearing, {**guesses_standing(guessed, names), **hearing.guessed}, hearing.doubted(doubted),
             hearing.doubted(undoubted_names(doubted_change, doubted, run_on, names)))
 

@@ -25,14 +25,21 @@ them off.": assistant.vocabulary's verbs), unless the word before leads into the
 coffee maker in the office is it still on.", not "What time is it?": assistant.vocabulary's QUESTION_WORDS).
 A name's first sound run into the article before it ("Is it humid in this gallery?" for "in the scullery", "The
 roman in this nug" for "in the snug") is given back where the home's name is then heard as said or spelt
-(names_run_on: the one step that reads the home's names).
+(names_run_on). A word of a name heard with its first sound lost, changed or gained, the rest of the name heard as
+said beside it ("the dark lamp" for the arc lamp, "monting lights" for the bunting lights, "the liquid gate" for the
+wicket gate), is put in as a guess the user is asked about (first_sounds_misheard). These two steps read the home's
+names.
 """
 from __future__ import annotations
 
 import re
+from dataclasses import replace
+
+import jellyfish
 
 from assistant.vocabulary import OTHER_REQUEST_VERBS, PRONOUN_OBJECTS, QUESTION_WORDS, SUBJECTS_WITH_A_VERB, SWITCH_VERBS
-from voice.heard_names import hear_names, named_words
+from voice.heard_names import REQUEST_WORDS, Hearing, hear_names, named_words
+from voice.heard_words import name_words
 
 # Words that say how much, after "a": "dim the lamp a touch", "a bit brighter".
 DEGREE_WORDS = ("touch", "bit", "little", "tad", "notch")
@@ -81,6 +88,9 @@ SUBJECTS_HEARD_AS = {"we are": "we're"}
 # that sound, which the next word is written on}: "this gallery" for "the scullery", "this nug" for "the snug" (flite
 # slt, Festival slt HTS).
 ARTICLES_HEARD_AS = {"this": "the s"}
+# Sounds (Metaphone) after a word's first that a word heard in place of a name's word must share with it, at least
+# ("dark" and "arc": RK): one is too few ("mays" and "baize" share only S).
+FIRST_SOUND_REST = 2
 
 _DEGREE = "|".join(DEGREE_WORDS)
 _HEARD_ARTICLE = re.compile(rf"\b(?:{'|'.join(ARTICLE_HEARD_AS)})\s+(?=(?:{_DEGREE})(?:\s*[.!?,]|\s*$|\s+(?:"
@@ -193,3 +203,49 @@ def said_once(transcript: str) -> str:
     if len(sentences) == 2 and (words := _WORD.findall(sentences[0].lower())) == _WORD.findall(sentences[1].lower()):
         return sentences[0].strip() if words else transcript
     return transcript
+
+
+def first_sounds_misheard(hearing: Hearing, names: tuple[str, ...]) -> Hearing:
+    """hearing with a word heard in place of a word of one of the home's names put in as a guess, where the name's
+    other words stand beside it as said and the two words' sounds differ only in the first: one lost ("rings
+    cabinet" for the drinks cabinet), gained or changed ("the dark lamp" for the arc lamp: espeak-ng's "the arc" run
+    together; "monting lights", "liquid gate"). Neither word may be one that requests or the default home's names
+    are made of ("on", "lamp", "porch"), nor the heard word a number or a word of any of the home's names, and only
+    one name may fit: the guess is asked about, never acted on, and a name the home lacks keeps a word no sound of
+    a known name's explains."""
+    tokens = hearing.text.split()
+    plain = [re.sub(r"[^a-z0-9']", "", token.lower()) for token in tokens]
+    known = [name.split() for name in dict.fromkeys(n.lower() for n in names) if len(name.split()) > 1]
+    common = REQUEST_WORDS | name_words()
+    taken = {word for name in known for word in name} | {n.lower() for n in names} | common
+    found: dict[int, list[tuple[list[str], int]]] = {}
+    for name in known:
+        for at, word in enumerate(name):
+            if word in common:
+                continue
+            for start in range(len(plain) - len(name) + 1):
+                heard = plain[start + at]
+                if (plain[start:start + at] == name[:at] and plain[start + at + 1:start + len(name)] == name[at + 1:]
+                        and heard and heard not in taken and not heard.isdigit()
+                        and _first_sound_apart(heard, word)):
+                    found.setdefault(start + at, []).append((name, start))
+    guessed = dict(hearing.guessed)
+    for where, fits in sorted(found.items(), reverse=True):
+        if len({" ".join(name) for name, _ in fits}) != 1:
+            continue
+        name, start = fits[0]
+        guessed[" ".join(name)] = " ".join(plain[start:start + len(name)])
+        tail = re.sub(r"^.*?([^A-Za-z0-9']*)$", r"\1", tokens[where])       # keep the word's punctuation
+        tokens[where] = name[where - start] + tail
+    return replace(hearing, text=" ".join(tokens), guessed=guessed) if guessed != hearing.guessed else hearing
+
+
+def _first_sound_apart(heard: str, word: str) -> bool:
+    """Whether two different words sound alike but for the first sound (Metaphone): one lost or gained ("rings"
+    RNKS, "drinks" TRNKS), or another in its place ("monting" MNTNK, "bunting" BNTNK; "dark" TRK, "arc" ARK), with
+    FIRST_SOUND_REST sounds after it the same."""
+    a, b = jellyfish.metaphone(heard), jellyfish.metaphone(word)
+    if heard == word or not a or not b or a == b:
+        return False
+    rests = {(a[1:], b[1:]), (a, b[1:]), (a[1:], b)}
+    return any(x == y and len(x) >= FIRST_SOUND_REST for x, y in rests)
