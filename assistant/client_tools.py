@@ -1564,7 +1564,7 @@ class _Reading:
                     (1.0 if chunk.first in self.request.titled and "name" in said else 0.0)  # "Resort name": as typed
             fitting = [c for c in chunks if (not parameter.coded or
                        re.search(r"\d", self.request.said(c.first, c.last))) and   # "front door" is no code like 'XK42'
-                       not self.amount_only(c)]
+                       not self.amount_only(c) and not (parameter.kind == "place" and self.clause(c))]
             # a run of the tool's own words says what it does, no value an optional parameter takes ("in the family
             # chat" of "Create a poll in the family group chat", "see the space station"), nor a required one where
             # another run is said ("calories in a croissant" with "Calories for a food.")
@@ -1572,7 +1572,9 @@ class _Reading:
                 said = [w for w in _content(self.words[c.first:c.last + 1]) if w not in ACTION_OF]
                 # a run with a code or a number in it says a value ("is EZY8312 boarding")
                 coded = any(ch.isdigit() for w in self.words[c.first:c.last + 1] for ch in w)
-                return bool(said) and not coded and all(any(same_root(stem(w), r) for r in self.tool.own) for w in said)
+                # or a word that means, by WordNet, a word of its name ("the captions" of set_subtitles)
+                return bool(said) and not coded and all(any(same_root(stem(w), r) for r in self.tool.own) or any(
+                    verb_senses.same_meaning(w, n) for n in _content(name_words(self.tool.name))) for w in said)
             if not parameter.required or not all(own(c) for c in fitting):
                 fitting = [c for c in fitting if not own(c)]
             else:       # only the tool's own words said: a value where the parameter's words or the tool's examples
@@ -1601,6 +1603,10 @@ class _Reading:
         return all(verb is not None and any(same_root(verb, r) for r in parameter.roots) or
                    any(stem(w) in parameter.roots for w in _content(self.words[run.first:run.last + 1]))
                    for parameter, run in self.object_taken)
+
+    def clause(self, run: _Chunk) -> bool:
+        """A run that says something is so ("the grass *is* getting long"): a remark, no place a tool goes to."""
+        return any(w in COPULAS for w in self.words[run.first + 1:run.last + 1])
 
     def amount_only(self, run: _Chunk) -> bool:
         """A run of an amount, where it starts and its unit only ("the *next few* hours", "the *next few days*"): a
