@@ -4,10 +4,13 @@ import re
 
 from assistant.chat_template import content_text
 from assistant.conversation import ANSWER_HEAD, ANSWER_TAIL, FILLERS, calls_of_history
+from assistant.skills import TIMER_SKILLS
 from assistant.spoken_numbers import normalize_request
-from assistant.tools import CHOICE_QUESTION
-from assistant.vocabulary import (ALARM_ANSWER_WORDS, ALARM_CANCEL_VERBS, ALARM_EVERY, ALARM_QUESTIONS, ALL_CHOICES,
-                                  CHOICE_PLACES, DISMISSALS, SNOOZE_WORDS, STOP_RINGING)
+from assistant.tools import CHOICE_QUESTION, LIST_CHANGES
+from assistant.vocabulary import (ALARM_ANSWER_WORDS, ALARM_BEFORE_WORDS, ALARM_CANCEL_VERBS, ALARM_EVERY,
+                                  ALARM_QUESTIONS, ALL_CHOICES, ANOTHER_ALARM_OPENERS, ANOTHER_ALARM_WORDS,
+                                  CANCEL_REFERENCES, CHOICE_PLACES, DISMISSALS, LIST_UNDO_OPENERS, SNOOZE_WORDS,
+                                  STOP_RINGING)
 
 _POLITE = re.compile(r"^(?:(?:please|hey parley|parley|ok|okay|can you|could you|would you) )+|(?: please| thanks)+$")
 _CLOCK = r"(?P<hour>\d{1,2})(?:(?::| )(?P<minute>\d{2}))?(?: (?P<period>am|pm|o'clock))?"
@@ -15,6 +18,16 @@ _ALL = "|".join(re.escape(w) for w in ALARM_EVERY)
 ALARM_CANCELLED = re.compile(
     rf"^(?:{'|'.join(re.escape(v) for v in ALARM_CANCEL_VERBS)}) (?P<every>(?:{_ALL}) )?(?:(?:the|my|our) )?"
     rf"(?:{_CLOCK} )?(?:alarm|alarms)(?: (?:for|at) {_CLOCK.replace('?P<', '?P<at_')})?(?: (?:off|too))?$")
+_ANY = lambda words: "|".join(map(re.escape, sorted(words, key=len, reverse=True)))  # noqa: E731
+CANCEL_REFERRED = re.compile(rf"^(?:(?:{_ANY(LIST_UNDO_OPENERS)}) )*(?:{_ANY(CANCEL_REFERENCES)})$")
+# the calls a cancel said of "it" may take back: timers, alarms and list changes (CANCEL_REFERENCES)
+CANCELLABLE = TIMER_SKILLS | LIST_CHANGES | {"set_alarm", "cancel_alarm"}
+ANOTHER_ALARM = re.compile(rf"^(?:(?:{_ANY(LIST_UNDO_OPENERS)})[, ]+)*(?:(?:{_ANY(ANOTHER_ALARM_OPENERS)}) )?"
+                           rf"(?:{_ANY(ANOTHER_ALARM_WORDS)}) alarm (?P<when>.+?)[.!?]*$")
+# the time of one more alarm as the normaliser writes it: a clock time, or seconds after the newest alarm
+ALARM_AT = re.compile(rf"^(?:at|for) {_CLOCK}$")
+ALARM_AFTER = re.compile(rf"^(?:for |at )?(?P<seconds>\d{{1,6}}) seconds (?:after|later than) "
+                         rf"(?:{_ANY(ALARM_BEFORE_WORDS)})$")
 # an alarm's time as the question of which one says it ("6:45 AM"), and as an answer says it ("7", "6 45 am")
 _ASKED_TIME = re.compile(r"(?P<hour>\d{1,2}):(?P<minute>\d{2}) (?P<period>AM|PM)")
 _SAID_TIME = re.compile(r"(?P<hour>\d{1,2})(?: (?P<minute>\d{2}))?(?: (?P<period>am|pm))?")
@@ -51,6 +64,50 @@ def alarm_call(text: str, ringing: bool) -> dict | None:
         if period in ("am", "pm"):
             arguments["period"] = period
     return {"name": "cancel_alarm", "arguments": arguments}
+
+
+def alarm_referred(history: list[dict]) -> dict | None:
+    """ "actually cancel it" where the newest timer, alarm or list change of the conversation set an alarm: that alarm
+    cancelled, at the time it was set for. None for other words, or when something else is newest (a timer's own
+    reading takes it, or the list's undo), so a cancel never reaches past the newest such thing to an older one."""
+    if not history or history[-1].get("role") != "user" or \
+            CANCEL_REFERRED.match(_said(content_text(history[-1]))) is None:
+        return None
+    newest = next((call for call in reversed(calls_of_history(history[:-1])) if call["name"] in CANCELLABLE), None)
+    if newest is None or newest["name"] != "set_alarm":
+        return None
+    set_for = newest["arguments"]
+    return {"name": "cancel_alarm", "arguments": {"which": "one", **{key: set_for[key] for key in
+                                                                     ("hour", "minute", "period") if key in set_for}}}
+
+
+def another_alarm(history: list[dict]) -> dict | None:
+    """ "and a second alarm at ten past six" after an alarm was set: set_alarm at the time said; "another alarm for
+    ten minutes after that one": that long after the newest alarm the conversation set. None where the conversation
+    set no alarm, or the words say no time of one of those two shapes."""
+    if not history or history[-1].get("role") != "user":
+        return None
+    said = ANOTHER_ALARM.match(" ".join(content_text(history[-1]).lower().replace("please", " ").split()))
+    newest = next((call for call in reversed(calls_of_history(history[:-1])) if call["name"] == "set_alarm"), None)
+    if said is None or newest is None:
+        return None
+    when = normalize_request(said["when"])
+    if (at := ALARM_AT.match(when)) is not None:
+        arguments = {"hour": int(at["hour"]), "minute": int(at["minute"] or 0)}
+        return {"name": "set_alarm", "arguments": arguments | ({"period": at["period"]} if at["period"] in ("am", "pm")
+                                                               else {})}
+    after = ALARM_AFTER.match(when)
+    set_for = newest["arguments"]
+    if after is None or int(after["seconds"]) % 60 or not all(isinstance(set_for.get(key), int)
+                                                               for key in ("hour", "minute")):
+        return None
+    period = set_for.get("period")
+    hour = set_for["hour"] % 12 + (12 if period == "pm" else 0) if period in ("am", "pm") else set_for["hour"]
+    hour, minute = divmod((hour * 60 + set_for["minute"] + int(after["seconds"]) // 60) % (24 * 60), 60)
+    if period in ("am", "pm"):
+        return {"name": "set_alarm", "arguments": {"hour": hour % 12 or 12, "minute": minute,
+                                                   "period": "am" if hour < 12 else "pm"}}
+    return {"name": "set_alarm", "arguments": {"hour": hour, "minute": minute}}
 
 
 def dismissed(text: str, timers_running: int) -> bool:

@@ -29,7 +29,7 @@ from types import MappingProxyType
 
 import torch
 
-from assistant.alarms import alarm_call, alarm_choice_answered, dismissed
+from assistant.alarms import alarm_call, alarm_choice_answered, alarm_referred, another_alarm, dismissed
 from assistant.chat_template import (NoAction, Slots, content_text, conversion_said, cover_meant, cover_position_call,
                                      fill_result, media_call, model_prompt, named_move)
 from assistant.clock import clock_call, clock_heard
@@ -262,6 +262,8 @@ class EmbeddedGenerator:
             return
         alarm = {"name": chosen[0].name, "arguments": chosen[0].arguments} if chosen else \
             alarm_call(content_text(last), runner.ringing is not None) if last.get("role") == "user" else None
+        # "actually cancel it" after an alarm was set, past a light; "and a second alarm at ten past six"
+        alarm = alarm or alarm_referred(history) or another_alarm(history)
         if alarm is not None:                    # alarms cancelled or listed, what rings snoozed or stopped
             async for event in self._answered_alone(ToolCall(alarm["name"], alarm["arguments"], new_call_id()), tools,
                                                     started):

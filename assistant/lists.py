@@ -18,8 +18,8 @@ from assistant.vocabulary import (BARE_REQUEST_VERBS, LIST_ADDED, LIST_ADDED_MOR
                                   LIST_ITEM_OPENERS, LIST_ITEMS_BEFORE, LIST_JOINED_ITEMS, LIST_NAMES, LIST_NOT_A_NAME,
                                   LIST_QUANTITY_OPENERS, LIST_QUANTITY_WORDS, LIST_READ, LIST_REMOVED,
                                   LIST_READ_OTHER, LIST_REQUEST_OPENERS, LIST_REQUEST_TAILS, QUESTION_WORDS)
-from assistant.vocabulary import (LIST_CHANGE_UNDONE, LIST_NOT_AN_ITEM_WORDS, LIST_NOT_BOUGHT, LIST_NOTHING_UNDONE,
-                                  LIST_RAN_OUT, LIST_REMOVAL_UNDONE, LIST_UNDO_OPENERS, MOST_RAN_OUT_WORDS)
+from assistant.vocabulary import (CANCEL_REFERENCES, LIST_CHANGE_UNDONE, LIST_NOT_AN_ITEM_WORDS, LIST_NOT_BOUGHT,
+                                  LIST_NOTHING_UNDONE, LIST_RAN_OUT, LIST_REMOVAL_UNDONE, LIST_UNDO_OPENERS, MOST_RAN_OUT_WORDS)
 from assistant.vocabulary import LIST_NEEDED, LIST_NEEDED_NOT_AN_ITEM, LIST_REMARK_ENDS
 
 
@@ -249,7 +249,7 @@ def _taking_back(forms) -> list[re.Pattern]:
             for pattern in _each(forms)]
 
 
-_UNDONE, _REMOVAL_UNDONE = _taking_back(LIST_CHANGE_UNDONE), _taking_back(LIST_REMOVAL_UNDONE)
+_UNDONE, _REMOVAL_UNDONE = _taking_back(LIST_CHANGE_UNDONE + CANCEL_REFERENCES), _taking_back(LIST_REMOVAL_UNDONE)
 
 
 def list_undone(said: str, call: dict, change: dict | None) -> dict | str | None:

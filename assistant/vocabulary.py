@@ -1553,3 +1553,18 @@ UNFINISHED_ENDINGS = ("called", "named", "labelled", "labeled", "titled", "the",
 # creased"): the words after the subject that say how it is
 SAID_OF_LINKS = ("'s", "'re", " is", " are", " was", " were", " has", " have", " had", " feels", " feel", " looks",
                  " look", " seems", " seem")
+
+# --- round 44, a cancel said of "it" takes back the newest timer, alarm or list change (r44-follow3) ---
+# A cancel said of a pronoun alone, after LIST_UNDO_OPENERS ("actually cancel it", "oops, scrap that"): it takes back
+# the newest of the conversation's timers, alarms set and list changes, past a light or a sum since, which no cancel
+# acts on (assistant.alarms.alarm_referred; assistant.lists.list_undone); a timer newest is the timers' own reading.
+CANCEL_REFERENCES = ("cancel it", "cancel that", "cancel that one", "cancel this", "scrap it", "scrap that",
+                     "abort it", "abort that", "delete it", "delete that", "get rid of it", "get rid of that")
+# "and a second alarm at ten past six", "oh, and another alarm for ten minutes after that one": one more alarm, at the
+# time said or that many minutes after the newest alarm the conversation set (assistant.alarms.another_alarm)
+ANOTHER_ALARM_WORDS = ("another", "a second", "one more", "an extra", "a further")
+ANOTHER_ALARM_OPENERS = ("and", "also", "plus", "then", "set", "make", "add", "put", "give me", "i want", "i need",
+                         "and set", "and make", "and add", "can you set", "could you set", "can i have", "i'd like")
+# what "after that one" is said of, as the normaliser writes it ("that one" is "that 1")
+ALARM_BEFORE_WORDS = ("that 1", "that", "it", "the first 1", "the first", "the first alarm", "that alarm", "my alarm",
+                      "the other 1", "the last 1")
