@@ -1,5 +1,5 @@
 """Every door that parses a client's JSON bounds it before it parses it (streaming.client_json): a body over its
-bytes or values, or a number of more than 32 characters, gets a clear refusal (HTTP 413/400, an error event) and
+bytes or values, or an integer of more than 32 characters, gets a clear refusal (HTTP 413/400, an error event) and
 the server and another session go on; the largest body a client legitimately sends is still accepted."""
 import asyncio
 import json
@@ -12,7 +12,7 @@ from wyoming.event import async_read_event
 from assistant.tool_declarations import MAX_DECLARED_CHARS, MAX_TOOLS, check_declarations
 from assistant.tools import ToolRunner
 from realtime_client import RealtimeClient
-from streaming.client_json import MAX_NUMBER_CHARS
+from streaming.client_json import MAX_INTEGER_CHARS
 from streaming.server import MAX_CONFIG_BYTES, MAX_CONFIG_VALUES
 from streaming.transports.realtime import MAX_TEXT_CHARS
 from streaming.transports.webrtc import MAX_LIVE_BYTES
@@ -26,7 +26,8 @@ def largest_config() -> dict:
     """A session config at its own bounds: 16,000 characters of instructions and 128 tools of nearly 64 KiB of
     declared characters (what session.update also takes)."""
     def tools(description: int) -> list[dict]:
-        return [{"type": "function", "name": f"tool_{n:03d}", "description": ("Ring a bell, twice. " * 40)[:description],
+        return [{"type": "function", "name": f"tool_{n:03d}",
+                 "description": ("Ring a bell, twice. " * 40)[:description],
                  "parameters": {"type": "object", "properties": {"room": {"type": "string"}}}}
                 for n in range(MAX_TOOLS)]
     description = MAX_DECLARED_CHARS // MAX_TOOLS
@@ -77,7 +78,7 @@ def test_the_largest_config_is_within_the_bounds():
 @pytest.mark.parametrize("body, status, says", [
     (json.dumps({"session": {"type": "realtime", "instructions": "x" * MAX_CONFIG_BYTES}}), 413, "at most"),
     (json.dumps({"session": over_values()}), 413, "commas and brackets"),
-    ('{"expires_after": {"seconds": ' + LONG_NUMBER + "}}", 400, f"at most {MAX_NUMBER_CHARS} characters"),
+    ('{"expires_after": {"seconds": ' + LONG_NUMBER + "}}", 400, f"at most {MAX_INTEGER_CHARS} characters"),
 ])
 async def test_an_over_bound_client_secret_body_is_refused_and_others_go_on(live_server, http, body, status, says):
     async with http.post(live_server.url + "/v1/realtime/client_secrets", data=body,
@@ -140,14 +141,14 @@ async def test_the_largest_session_config_starts_a_call(live_server, door):
 
 # ---- Realtime messages ---------------------------------------------------------------------------------
 
-async def test_a_realtime_message_of_long_numbers_is_invalid_json_and_the_session_goes_on(live_server):
-    """4 MiB of 4,000-digit numbers, 1,000 of them: few values, but each a big integer to convert (at a784a67 the
+async def test_a_realtime_message_of_long_integers_is_invalid_json_and_the_session_goes_on(live_server):
+    """4 MB of 4,000-digit integers, 1,000 of them: few values, but each a big integer to convert (at a784a67 the
     message was taken, its numbers converted on the event loop)."""
     client = await RealtimeClient.connect(live_server.ws_url)
     await client.wait_for("session.created")
     await client.send_raw('{"type": "session.update", "session": {"x": [' + ",".join([LONG_NUMBER] * 1_000) + "]}}")
     error = (await client.wait_for("error"))["error"]
-    assert error["code"] == "invalid_json" and f"at most {MAX_NUMBER_CHARS} characters" in error["message"]
+    assert error["code"] == "invalid_json" and f"at most {MAX_INTEGER_CHARS} characters" in error["message"]
     await client.send({"type": "session.update", "session": largest_config()})
     updated = (await client.wait_for("session.updated"))["session"]
     assert len(updated["tools"]) == MAX_TOOLS and updated["instructions"].startswith("Answer in one short sentence")
@@ -175,7 +176,7 @@ async def info_follows(reader) -> None:
 
 @pytest.mark.parametrize("line, says", [
     (b'{"type": "describe", "x": [' + b"[]," * (MAX_EVENT_VALUES // 2) + b'[]]}\n', "commas and brackets"),
-    (b'{"type": "describe", "x": ' + LONG_NUMBER.encode() + b"}\n", f"at most {MAX_NUMBER_CHARS} characters"),
+    (b'{"type": "describe", "x": ' + LONG_NUMBER.encode() + b"}\n", f"at most {MAX_INTEGER_CHARS} characters"),
 ])
 async def test_an_over_bound_wyoming_header_is_a_bad_event_and_others_are_served(wyoming, line, says):
     reader, writer = await asyncio.open_connection("127.0.0.1", wyoming.port)

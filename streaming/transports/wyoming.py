@@ -59,9 +59,9 @@ MAX_AUDIO_SECONDS = 60              # longer requests are refused: a voice comma
 PARTIAL_EVERY_SECONDS = 1.0         # streaming ASR: re-transcribe after this much new audio
 MAX_EVENT_BYTES = 1 << 20            # data or payload of one event: audio chunks are a few KiB
 MAX_HEADER_BYTES = 1 << 16          # a header line: the stream reader's limit (an inline synthesize text fits)
-# Commas and brackets an event's header line or data may hold: each JSON value past a container's first follows a comma, so this
-# bounds what its parse builds on the event loop (1 MiB of `[],` held it 0.22 s). A synthesize event's 16,000
-# characters of text, every one a comma, hold 16,000.
+# Commas and brackets an event's header line or data may hold: each JSON value past a container's first follows a
+# comma, so this bounds what its parse builds on the event loop (1 MiB of `[],` held it 0.22 s). A synthesize event's
+# 16,000 characters of text, every one a comma, hold 16,000 (inline in the header line too, as older clients send).
 MAX_EVENT_VALUES = 20_000
 AUDIO_RATES = range(8000, 96001)     # what an audio stream may announce; 1e9 would lift the 60 s cap
 MAX_CHANNELS = 2
@@ -334,7 +334,7 @@ async def read_event(reader: asyncio.StreamReader) -> Event | None:
         header = client_json.loads(line, MAX_HEADER_BYTES, MAX_EVENT_VALUES, "a header line")
     except client_json.JsonRefused as refused:
         raise BadEvent(str(refused)) from None
-    except (ValueError, RecursionError) as error:     # also deep nesting and 40-digit numbers
+    except (ValueError, RecursionError) as error:     # also deep nesting and 33-digit integers
         raise BadEvent(f"header is not JSON ({type(error).__name__}: {error})") from error
     if not isinstance(header, dict) or not isinstance(header.get("type"), str):
         raise BadEvent("header must be a JSON object with a string \"type\"")
