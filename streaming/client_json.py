@@ -1,13 +1,8 @@
-"""A client's JSON, bounded before and while it is parsed, the same way at every door. The C parser keeps the
-interpreter's lock while it runs, so a worker thread frees no event loop: the bounds are what limit how long a
-parse holds it. What costs is the count of values (a float or a new key about 0.5 us each, a `[]` 0.05 us) and long
-integers (a 4,000-digit one 0.1 ms: 1,000 of them in a 4 MiB Realtime message took 114 ms of CPU, load 7)."""
+"""A client's JSON, bounded before it is parsed, the same way at every door. The C parser keeps the interpreter's
+lock while it runs, so a worker thread frees no event loop: the bounds are what limit how long a parse holds it.
+What costs is the count of values: a float or a new key about 0.5 us each, a `[]` 0.05 us (and the cyclic garbage
+collector that many lists set off)."""
 import json
-
-# An integer's characters: int64 takes 20. Converting one is quadratic in its digits (Python reads up to 4,300);
-# floats are not bounded: a 4,000-digit one converts in 11 us, a tenth of such an integer, under the cost of the
-# 600 `1e308` that would fill its bytes.
-MAX_INTEGER_CHARS = 32
 
 
 class JsonRefused(Exception):
@@ -22,22 +17,6 @@ def json_values(text: str | bytes, start: int = 0, stop: int | None = None) -> i
     return sum(text.count(mark, start, stop) for mark in marks)
 
 
-def _integer(literal: str) -> int:
-    if len(literal) > MAX_INTEGER_CHARS:
-        raise ValueError(f"integers may be at most {MAX_INTEGER_CHARS} characters, one has {len(literal)}")
-    return int(literal)
-
-
-# json.loads' keyword argument that bounds its integers (the C parser calls it for integers only: a hook for every
-# float would cost 0.4 us each, doubling a parse of floats).
-NUMBERS = {"parse_int": _integer}
-
-
-def parse(text: str | bytes):
-    """json.loads(text), its integers bounded to MAX_INTEGER_CHARS (ValueError past it)."""
-    return json.loads(text, **NUMBERS)
-
-
 def check_size(text: str | bytes, max_bytes: int, max_values: int, what: str) -> None:
     """JsonRefused where text is longer than max_bytes (characters, for text) or holds more than max_values commas
     and brackets."""
@@ -50,7 +29,7 @@ def check_size(text: str | bytes, max_bytes: int, max_values: int, what: str) ->
 
 
 def loads(text: str | bytes, max_bytes: int, max_values: int, what: str):
-    """json.loads within the bounds: JsonRefused over them, ValueError (an integer too long, invalid UTF-8 or JSON) or
-    RecursionError (nesting deeper than the interpreter's limit) as json.loads raises them."""
+    """json.loads within the bounds: JsonRefused over them, else what json.loads returns or raises (ValueError, also
+    for invalid UTF-8 and integers past Python's 4,300 digits; RecursionError past the interpreter's nesting)."""
     check_size(text, max_bytes, max_values, what)
-    return parse(text)
+    return json.loads(text)

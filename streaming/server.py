@@ -549,7 +549,7 @@ async def client_secret(request: web.Request) -> web.Response:
         body = await json_body(request, MAX_CONFIG_BYTES) if request.can_read_body else {}
     except client_json.JsonRefused as refused:
         return _error_response(413, "body_too_large", str(refused))
-    except (ValueError, RecursionError) as error:      # also a 33-digit integer or deep nesting
+    except (ValueError, RecursionError) as error:      # also a 5,000-digit number or deep nesting
         return _error_response(400, "invalid_json", f"the body is not valid JSON: {error}")
     seconds = ctx.config.client_secret_ttl_s
     expires = body.get("expires_after") if isinstance(body, dict) else None

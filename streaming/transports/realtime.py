@@ -33,7 +33,7 @@ from collections.abc import Callable, Generator, Iterator
 
 from assistant.generator import MAX_ID_CHARS
 from assistant.tool_declarations import DeclarationError, check_count, check_declarations
-from streaming.client_json import NUMBERS, json_values
+from streaming.client_json import json_values
 from streaming.client_text import holds_lone_surrogate
 from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDone, EndCall, Error, Interrupted,
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
@@ -302,7 +302,7 @@ class RealtimeProtocol:
                 event, rest = yield from parsing(text)
             except RecursionError:
                 raise ClientError("invalid_json", "the message nests too deeply") from None
-            except ValueError as exc:             # also an integer past client_json.MAX_INTEGER_CHARS
+            except ValueError as exc:             # also a number past Python's 4,300-digit limit
                 raise ClientError("invalid_json", f"the message is not valid JSON: {exc}") from None
             if not isinstance(event, dict):
                 raise ClientError("invalid_event", "each message must be a JSON object with a 'type'")
@@ -772,10 +772,10 @@ def parsing(text: str) -> Generator[None, None, tuple[object, str]]:
     line up (a cut string as a key, a PLACEHOLDER of the client's) is parsed whole, as is a message of too many
     strings: the C parser keeps the interpreter's lock, so a worker thread would hold the loop as long."""
     if len(text) <= SLICE_CHARS or text.startswith("\ufeff"):    # json.loads' own error for a byte order mark
-        return json.loads(text, **NUMBERS), text
+        return json.loads(text), text
     cuts = yield from _long_strings(text)
     if not cuts:                                  # none, or the message is not one to cut
-        return json.loads(text, **NUMBERS), text
+        return json.loads(text), text
     pieces, starts, length, last = [], [], 0, 0      # starts: where each placeholder stands in the rest
     for start, end in cuts:
         pieces += (text[last:start], PLACEHOLDER)
@@ -786,7 +786,7 @@ def parsing(text: str) -> Generator[None, None, tuple[object, str]]:
     pieces.append(text[last:])
     rest = "".join(pieces)
     if rest.count(PLACEHOLDER) != len(cuts):
-        return json.loads(text, **NUMBERS), text
+        return json.loads(text), text
     values = [text[start + 1:end - 1] for start, end in cuts]
     placed = 0
 
@@ -800,20 +800,20 @@ def parsing(text: str) -> Generator[None, None, tuple[object, str]]:
         return values[placed - 1]
 
     try:
-        event = json.JSONDecoder(parse_constant=constant, **NUMBERS).decode(rest)
+        event = json.JSONDecoder(parse_constant=constant).decode(rest)
     except _Unplaced:
-        return json.loads(text, **NUMBERS), text
+        return json.loads(text), text
     except json.JSONDecodeError as error:
         shift = 0
         for (start, end), at in zip(cuts, starts):
             if error.pos < at:
                 break
             if error.pos < at + len(PLACEHOLDER):       # where a cut string could not stand: the message's own error
-                return json.loads(text, **NUMBERS), text
+                return json.loads(text), text
             shift += end - start - len(PLACEHOLDER)
         raise json.JSONDecodeError(error.msg, text, error.pos + shift) from None
     if placed != len(values):
-        return json.loads(text, **NUMBERS), text
+        return json.loads(text), text
     return event, rest
 
 

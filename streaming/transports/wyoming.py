@@ -334,7 +334,7 @@ async def read_event(reader: asyncio.StreamReader) -> Event | None:
         header = client_json.loads(line, MAX_HEADER_BYTES, MAX_EVENT_VALUES, "a header line")
     except client_json.JsonRefused as refused:
         raise BadEvent(str(refused)) from None
-    except (ValueError, RecursionError) as error:     # also deep nesting and 33-digit integers
+    except (ValueError, RecursionError) as error:     # also deep nesting and 5,000-digit numbers
         raise BadEvent(f"header is not JSON ({type(error).__name__}: {error})") from error
     if not isinstance(header, dict) or not isinstance(header.get("type"), str):
         raise BadEvent("header must be a JSON object with a string \"type\"")
