@@ -18,6 +18,7 @@ from streaming.transports.webrtc import MAX_LIVE_BYTES
 from streaming.transports.wyoming import MAX_EVENT_VALUES, WyomingService
 from webrtc_client import CallRefused, WebRTCClient
 
+
 def largest_config() -> dict:
     """A session config at its own bounds: 16,000 characters of instructions and 128 tools of nearly 64 KiB of
     declared characters (what session.update also takes)."""
