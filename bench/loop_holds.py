@@ -19,6 +19,11 @@ of --repeat runs, in ms. The messages, each at its door's size bound:
 - a Wyoming event whose data is 1 MiB of `[],`, through read_event;
 - a Twilio media frame of 64 KiB (6 s of μ-law) decoded and pushed into a session with server VAD;
 - an MQTT satellite's audio message of 64 KiB (2 s at 16 kHz) pushed into a session with server VAD;
+- round 44, the worst body each checkout accepts at each door that parses a client's JSON: its bounds on bytes and
+  on commas and brackets (values) filled with `[],` and with `1e308,` (a float costs 10 times a `[]`): POST
+  /v1/realtime/client_secrets, POST /v1/live/sessions and the `session` field of a form to POST
+  /v1/realtime/calls, over loopback to the app in the same loop; a Wyoming header line of 64 KiB; a Realtime
+  message of 1,000 numbers of 4,000 digits (4 MB), of 100,000 floats and of 100,000 distinct keys (4 MB);
 - a Wyoming transcription of 60 s of 96 kHz audio in 12 audio-chunks of 5 s (960 KB) over loopback, from
   transcribe to the transcript: the chunks, their partial transcripts and the final one (each resampled to 16 kHz).
 """
@@ -62,7 +67,7 @@ async def held(handle) -> tuple[float, float]:
     return longest, longest_cpu
 
 
-def holds(repeat: int) -> dict[str, list[float]]:
+def holds(repeat: int, only: str | None = None) -> dict[str, list[float]]:
     """Each door's median hold in ms, wall and CPU, with the code on sys.path."""
     import numpy as np
 
@@ -78,7 +83,7 @@ def holds(repeat: int) -> dict[str, list[float]]:
     from wyoming.client import AsyncTcpClient
 
     from assistant.tools import ToolRunner
-    from streaming.transports.wyoming import BadEvent, WyomingService, read_event
+    from streaming.transports.wyoming import MAX_EVENT_VALUES, BadEvent, WyomingService, read_event
     from voice.stt import WhisperSTT
     from voice.tts import PiperTTS
     from voice.vad import SileroModel
@@ -192,6 +197,69 @@ def holds(repeat: int) -> dict[str, list[float]]:
         await service.close()
         return hold
 
+    from aiohttp import ClientSession, FormData, web
+
+    from streaming import server as server_module
+    from streaming.config import ServerConfig
+    from streaming.transports import webrtc, wyoming as wyoming_module
+
+    unbounded = float("inf")                          # before round 44: aiohttp's 1 MiB, no count of values
+    config_bytes = getattr(server_module, "MAX_CONFIG_BYTES", 1024 * 1024)
+    config_values = getattr(server_module, "MAX_CONFIG_VALUES", unbounded)
+    live_bytes = getattr(webrtc, "MAX_LIVE_BYTES", 1024 * 1024)
+
+    def filled(head: str, unit: str, tail: str, max_bytes: int, max_values: float) -> str:
+        """head + unit * n + "1" + tail, n as large as the bounds on bytes and on commas and brackets allow."""
+        per_unit = sum(map(unit.count, ",[{"))
+        used = sum(map((head + tail).count, ",[{"))
+        n = min((max_bytes - len(head) - len(tail) - 64) // len(unit), (max_values - used - 16) // per_unit)
+        return head + unit * int(n) + "1" + tail
+
+    async def http_door(path: str, unit: str) -> float:
+        app = server_module.create_app(ServerConfig(port=0), engines)
+        runner = web.AppRunner(app)
+        await runner.setup()
+        await web.TCPSite(runner, "127.0.0.1", 0).start()
+        url = f"http://127.0.0.1:{runner.addresses[0][1]}{path}"
+        sdp = "v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
+        if path == "/v1/realtime/client_secrets":
+            body = filled('{"session": {"type": "realtime", "x": [', unit, "]}}", config_bytes, config_values)
+        elif path == "/v1/live/sessions":
+            body = filled('{"transport": {"type": "webrtc", "sdp": "v=0"}, "session": {"x": [', unit, "]}}",
+                          live_bytes, config_values)
+        else:                                         # a form's session field: 1 MiB less the form, before
+            body = FormData(default_to_multipart=True)
+            body.add_field("sdp", sdp)
+            body.add_field("session", filled('{"x": [', unit, "]}", min(config_bytes, 1024 * 1024 - 4096),
+                                             config_values))
+        async with ClientSession() as http:
+            async def post():
+                async with http.post(url, data=body, headers=None if isinstance(body, FormData) else
+                                     {"Content-Type": "application/json"}) as response:
+                    await response.read()
+            hold = await held(post)
+        await runner.cleanup()
+        return hold
+
+    async def wyoming_header(unit: str) -> float:
+        values = MAX_EVENT_VALUES if hasattr(wyoming_module, "MAX_HEADER_BYTES") else unbounded   # round 44
+        line = filled('{"type": "describe", "x": [', unit, "]}", 1 << 16, values).encode() + b"\n"
+        reader = asyncio.StreamReader(limit=1 << 16)
+        reader.feed_data(line)
+        reader.feed_eof()
+
+        async def read():
+            try:
+                await read_event(reader)
+            except BadEvent:
+                pass
+        return await held(read)
+
+    digits = '{"type": "session.update", "session": {"x": [' + ",".join(["7" * 4000] * 1000) + "]}}"
+    floats = '{"type": "session.update", "session": {"x": [' + "1e308," * 99_980 + "1]}}"
+    keys = '{"type": "session.update", "session": {"x": {' + ",".join(
+        f'"{n:030d}": 0' for n in range(99_980)) + "}}}"
+
     doors = {"realtime append of 60 s (3.8 MB)": lambda: realtime(append),
              "realtime append of 60 s, bad base64 at its end": lambda: realtime(refused),
              "realtime append of 60 s, manual turns": lambda: realtime(append, manual=True),
@@ -202,11 +270,24 @@ def holds(repeat: int) -> dict[str, list[float]]:
              "wyoming data of 1 MiB of [],": wyoming,
              "twilio media frame of 64 KiB (6 s)": twilio,
              "satellite audio of 64 KiB (2 s)": lambda: pushed(bytes(64 * 1024), 16_000),
-             "wyoming transcription of 60 s at 96 kHz": transcription}
+             "wyoming transcription of 60 s at 96 kHz": transcription,
+             "client secret body at its bounds of [],": lambda: http_door("/v1/realtime/client_secrets", "[],"),
+             "client secret body at its bounds of 1e308,": lambda: http_door("/v1/realtime/client_secrets", "1e308,"),
+             "live session body at its bounds of [],": lambda: http_door("/v1/live/sessions", "[],"),
+             "live session body at its bounds of 1e308,": lambda: http_door("/v1/live/sessions", "1e308,"),
+             "call's session field at its bounds of [],": lambda: http_door("/v1/realtime/calls", "[],"),
+             "call's session field at its bounds of 1e308,": lambda: http_door("/v1/realtime/calls", "1e308,"),
+             "wyoming header at its bounds of [],": lambda: wyoming_header("[],"),
+             "wyoming header at its bounds of 1e308,": lambda: wyoming_header("1e308,"),
+             "realtime message of 1,000 4,000-digit numbers": lambda: realtime(digits),
+             "realtime message of 100,000 floats": lambda: realtime(floats),
+             "realtime message of 100,000 distinct keys": lambda: realtime(keys)}
 
     async def measure():
         medians = {}
         for door, run in doors.items():
+            if only is not None and not any(text in door for text in only.split("|")):
+                continue
             runs = [await run() for _ in range(repeat)]
             medians[door] = [statistics.median(kind) * 1000 for kind in zip(*runs)]
         return medians
@@ -217,14 +298,16 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--against", default="216f494", help="the commit to compare with")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--doors", help="only the doors whose names hold one of these |-separated texts")
     parser.add_argument("--measure", action="store_true", help=argparse.SUPPRESS)   # the child: print JSON
     args = parser.parse_args()
     if args.measure:
-        print(json.dumps(holds(args.repeat)))
+        print(json.dumps(holds(args.repeat, args.doors)))
         return
 
     def child(root: Path) -> dict:
-        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure", "--repeat", str(args.repeat)],
+        out = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--measure", "--repeat", str(args.repeat)]
+                             + (["--doors", args.doors] if args.doors else []),
                              cwd=root, env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True,
                              check=True).stdout
         return json.loads(out.strip().splitlines()[-1])

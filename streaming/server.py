@@ -29,6 +29,7 @@ from aiohttp import WSMsgType, web
 from assistant.http_limits import BoundedRunner
 from streaming.transports import realtime
 from streaming.transports.realtime_link import RealtimeLink
+from streaming import client_json
 from streaming.config import ServerConfig, build_parser, from_args
 from streaming.credentials import bearer, same_secret
 from streaming.engines import Engines
@@ -56,6 +57,11 @@ MAX_CLIENT_SECRET_TTL_S = 600
 MAX_SPENT_SECRETS = 10_000         # client secrets used on this gateway and not yet expired; beyond it, refuse
 SHUTDOWN_MARGIN_S = 1.0        # a SIGTERM's goodbyes to the broker end this long after the drain's deadline, at most
 STORE_RETRY_AFTER_S = 5         # what a client refused during a state store outage is told to wait
+# A JSON body that carries a session config (a client secret's, a WebRTC call's `session`): 16,000 characters of
+# instructions and 64 KiB of tool declarations (their own bounds) take at most 130 KB in UTF-8; a larger config can
+# follow in session.update (4 MiB). Its values: session.update's bound, so a config accepted there is accepted here.
+MAX_CONFIG_BYTES = 256 * 1024
+MAX_CONFIG_VALUES = realtime.MAX_MESSAGE_VALUES
 SESSION_ID = re.compile(r"[A-Za-z0-9_-]{1,64}")
 ANONYMOUS = "anonymous"
 
@@ -524,6 +530,15 @@ async def _receive_into(ws: web.WebSocketResponse, link: RealtimeLink) -> None:
         pass
 
 
+async def json_body(request: web.Request, max_bytes: int):
+    """The request's JSON body within the bounds of streaming.client_json (JsonRefused before it is read where its
+    Content-Length is over max_bytes, and before it is parsed where it holds more than MAX_CONFIG_VALUES values)."""
+    if request.content_length is not None and request.content_length > max_bytes:
+        raise client_json.JsonRefused(f"the body may be at most {max_bytes} bytes, this one has "
+                                      f"{request.content_length}")
+    return client_json.loads(await request.read(), max_bytes, MAX_CONFIG_VALUES, "the body")
+
+
 async def client_secret(request: web.Request) -> web.Response:
     """Mint a short-lived token a browser may use in place of the API key (OpenAI's client_secrets)."""
     ctx = request.app[CTX]
@@ -531,9 +546,11 @@ async def client_secret(request: web.Request) -> web.Response:
     if key is not None and not same_secret(bearer(request) or "", key):
         return _unauthorized()
     try:
-        body = await request.json() if request.can_read_body else {}
-    except (ValueError, RecursionError):      # also a 5,000-digit number or deep nesting
-        return _error_response(400, "invalid_json", "the body is not valid JSON")
+        body = await json_body(request, MAX_CONFIG_BYTES) if request.can_read_body else {}
+    except client_json.JsonRefused as refused:
+        return _error_response(413, "body_too_large", str(refused))
+    except (ValueError, RecursionError) as error:      # also a 5,000-digit number or deep nesting
+        return _error_response(400, "invalid_json", f"the body is not valid JSON: {error}")
     seconds = ctx.config.client_secret_ttl_s
     expires = body.get("expires_after") if isinstance(body, dict) else None
     if isinstance(expires, dict) and isinstance(expires.get("seconds"), int):

@@ -33,6 +33,7 @@ from collections.abc import Callable, Generator, Iterator
 
 from assistant.generator import MAX_ID_CHARS
 from assistant.tool_declarations import DeclarationError, check_count, check_declarations
+from streaming.client_json import json_values
 from streaming.client_text import holds_lone_surrogate
 from streaming.events import (AudioCleared, AudioCommitted, AudioDelta, AudioDone, EndCall, Error, Interrupted,
                               ItemAdded, ItemDeleted, ItemTruncated, ResponseCreated, ResponseDone, SessionEvent,
@@ -293,7 +294,7 @@ class RealtimeProtocol:
                 for start in range(0, len(text), SLICE_CHARS):
                     if start:
                         yield None
-                    values += sum(map(text.count, ",[{", (start,) * 3, (start + SLICE_CHARS,) * 3))
+                    values += json_values(text, start, start + SLICE_CHARS)
                 if values > MAX_MESSAGE_VALUES:
                     raise ClientError("message_too_large", f"messages may hold at most {MAX_MESSAGE_VALUES} commas "
                                       f"and brackets (JSON values), this one has {values}")

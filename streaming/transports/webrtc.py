@@ -35,7 +35,8 @@ from aiortc.sdp import SessionDescription
 from aiortc.utils import uint16_gt
 
 from streaming.audio_pace import MAX_AUDIO_SPEED, AudioPace
-from streaming.server import CTX, ServerContext, _error_response, admit
+from streaming import client_json
+from streaming.server import CTX, MAX_CONFIG_BYTES, MAX_CONFIG_VALUES, ServerContext, _error_response, admit, json_body
 from streaming.session import SessionLimitReached
 from streaming.events import AudioDelta, AudioDone, Interrupted, ResponseDone
 from streaming.transports.phone.calls import OutboundFrames
@@ -50,6 +51,7 @@ FRAME_SAMPLES = RATE * FRAME_MS // 1000
 FRAME_BYTES = FRAME_SAMPLES * 2
 SILENCE = bytes(FRAME_BYTES)
 MAX_SDP_BYTES = 64 * 1024       # a browser's offer is ~5 kB
+MAX_LIVE_BYTES = MAX_SDP_BYTES + MAX_CONFIG_BYTES     # a GPT-Live body: its offer and its session config
 MAX_OFFER_CANDIDATES = 64       # a browser offers a few per network interface; each is sent connectivity checks
 CONNECT_TIMEOUT_S = 30.0        # an answered call whose data channel has not opened by then is dropped
 MAX_CHANNEL_BUFFER = 1024 * 1024    # bytes queued on the data channel for a client that does not read
@@ -94,9 +96,9 @@ def session_field(value) -> dict | None:
         return None
     if isinstance(value, str):
         try:
-            value = json.loads(value)
-        except (ValueError, RecursionError):
-            raise OfferError("invalid_session", "'session' is not valid JSON") from None
+            value = client_json.loads(value, MAX_CONFIG_BYTES, MAX_CONFIG_VALUES, "'session'")
+        except (ValueError, RecursionError) as error:
+            raise OfferError("invalid_session", f"'session' is not valid JSON: {error}") from None
     if not isinstance(value, dict):
         raise OfferError("invalid_session", "'session' must be an object, as in session.update")
     return value
@@ -416,6 +418,8 @@ async def realtime_call(request: web.Request) -> web.Response:
             offer = Offer(check_sdp(await request.text()), None)
     except OfferError as error:
         return _error_response(400, error.code, error.message)
+    except client_json.JsonRefused as refused:
+        return _error_response(413, "body_too_large", str(refused))
     except ValueError as error:     # a body that is not text, or a form over the size limit
         return _error_response(400, "invalid_request", str(error))
     return await _start_call(request, offer, live=False)
@@ -424,11 +428,13 @@ async def realtime_call(request: web.Request) -> web.Response:
 async def live_session(request: web.Request) -> web.Response:
     """POST /v1/live/sessions."""
     try:
-        offer = live_offer(await request.json())
+        offer = live_offer(await json_body(request, MAX_LIVE_BYTES))
     except OfferError as error:
         return _error_response(400, error.code, error.message)
-    except (ValueError, RecursionError):
-        return _error_response(400, "invalid_json", "the body is not valid JSON")
+    except client_json.JsonRefused as refused:
+        return _error_response(413, "body_too_large", str(refused))
+    except (ValueError, RecursionError) as error:
+        return _error_response(400, "invalid_json", f"the body is not valid JSON: {error}")
     return await _start_call(request, offer, live=True)
 
 

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import logging
 import os
 import time
@@ -40,6 +39,7 @@ from wyoming.timer import TimerCancelled, TimerFinished, TimerStarted, TimerUpda
 from wyoming.tts import Synthesize, SynthesizeChunk, SynthesizeStart, SynthesizeStop, SynthesizeStopped
 
 from assistant.tools import LocalTimers
+from streaming import client_json
 from streaming.client_text import holds_lone_surrogate
 from streaming.engines import BACKGROUND, URGENT
 from streaming.logsafe import printable
@@ -58,9 +58,10 @@ SAMPLES_PER_CHUNK = 1024            # TTS audio-chunk size, as wyoming-piper sen
 MAX_AUDIO_SECONDS = 60              # longer requests are refused: a voice command is seconds long
 PARTIAL_EVERY_SECONDS = 1.0         # streaming ASR: re-transcribe after this much new audio
 MAX_EVENT_BYTES = 1 << 20            # data or payload of one event: audio chunks are a few KiB
-# Commas and brackets an event's data may hold: each JSON value past a container's first follows a comma, so this
-# bounds what its parse builds on the event loop (1 MiB of `[],` held it 0.22 s). A synthesize event's 16,000
-# characters of text, every one a comma, hold 16,000.
+MAX_HEADER_BYTES = 1 << 16          # a header line: the stream reader's limit (an inline synthesize text fits)
+# Commas and brackets an event's header line or data may hold: each JSON value past a container's first follows a
+# comma, so this bounds what its parse builds on the event loop (1 MiB of `[],` held it 0.22 s). A synthesize event's
+# 16,000 characters of text, every one a comma, hold 16,000 (inline in the header line too, as older clients send).
 MAX_EVENT_VALUES = 20_000
 AUDIO_RATES = range(8000, 96001)     # what an audio stream may announce; 1e9 would lift the 60 s cap
 MAX_CHANNELS = 2
@@ -330,9 +331,11 @@ async def read_event(reader: asyncio.StreamReader) -> Event | None:
     if not line:
         return None
     try:
-        header = json.loads(line)
+        header = client_json.loads(line, MAX_HEADER_BYTES, MAX_EVENT_VALUES, "a header line")
+    except client_json.JsonRefused as refused:
+        raise BadEvent(str(refused)) from None
     except (ValueError, RecursionError) as error:     # also deep nesting and 5,000-digit numbers
-        raise BadEvent(f"header is not JSON ({type(error).__name__})") from error
+        raise BadEvent(f"header is not JSON ({type(error).__name__}: {error})") from error
     if not isinstance(header, dict) or not isinstance(header.get("type"), str):
         raise BadEvent("header must be a JSON object with a string \"type\"")
     data = header.get("data") or {}
@@ -343,10 +346,10 @@ async def read_event(reader: asyncio.StreamReader) -> Event | None:
     try:
         if data_length:
             raw = await reader.readexactly(data_length)
-            if len(raw) > MAX_EVENT_VALUES and (values := sum(map(raw.count, (b",", b"[", b"{")))) > MAX_EVENT_VALUES:
-                raise BadEvent(f"data may hold at most {MAX_EVENT_VALUES} commas and brackets (JSON values), "
-                               f"this one has {values}")
-            extra = json.loads(raw)
+            try:
+                extra = client_json.loads(raw, MAX_EVENT_BYTES, MAX_EVENT_VALUES, "data")
+            except client_json.JsonRefused as refused:
+                raise BadEvent(str(refused)) from None
             if not isinstance(extra, dict):
                 raise BadEvent("data must be a JSON object")
             data = {**data, **extra}
@@ -625,7 +628,8 @@ class WyomingService:
         self.supervisor.start(TASK, self._serve)
 
     async def _listen(self) -> None:
-        self._server = await asyncio.start_server(self._connection, self.host, self.port)
+        self._server = await asyncio.start_server(self._connection, self.host, self.port,
+                                                  limit=MAX_HEADER_BYTES)
         self.port = self._server.sockets[0].getsockname()[1]
         log.info("wyoming: listening on %s:%d", self.host, self.port)
 
