@@ -36,12 +36,14 @@ async def test_a_transcription_job_learns_that_its_caller_gave_up(engines):
 async def test_a_final_is_served_while_partials_hold_their_thread(engines):
     """Partials run on their own low-priority thread: with one running and more queued behind it (several
     sessions talking), a pause's final is still taken at once by a finals' worker."""
-    release = threading.Event()
+    started, release = threading.Event(), threading.Event()
 
     def partial(abandoned) -> str:
+        started.set()
         release.wait(120)
         return "partial"
     partials = [asyncio.ensure_future(engines.transcription._queue(BACKGROUND, partial)) for _ in range(3)]
+    assert await asyncio.to_thread(started.wait, 60)      # the pause comes while a partial is being written
     final = asyncio.ensure_future(engines.transcription._queue(URGENT, lambda abandoned: "final"))
     try:
         done, _ = await asyncio.wait([final], timeout=60)
